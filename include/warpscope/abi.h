@@ -1,0 +1,78 @@
+/* Warpscope device ABI: the numbers shared by host code, the simulator and
+ * device code (kernels). Plain #defines only, so it is valid C for both the
+ * host compiler and the RISC-V kernel compiler. Documented in docs/abi.md. */
+#ifndef WARPSCOPE_ABI_H
+#define WARPSCOPE_ABI_H
+
+/* ---- Memory map (32-bit device address space) ---- */
+#define WS_NULL_GUARD_END     0x00010000u /* [0, 64 KiB) always faults          */
+#define WS_GLOBAL_BASE        0x01000000u /* modules + allocations live here     */
+#define WS_GLOBAL_MAX_END     0xC0000000u /* global arena never grows past this  */
+#define WS_STACK_BASE         0xC0000000u /* per-lane stacks, one slot per lane  */
+#define WS_STACK_END          0xD0000000u
+#define WS_SHARED_BASE        0xD0000000u /* per-block shared memory window      */
+#define WS_SHARED_END         0xE0000000u
+#define WS_DEVREG_BASE        0xFFFF0000u /* device registers                    */
+#define WS_RETIRE_ADDR        0xFFFF0000u /* kernel return address: lane retires */
+
+/* Modules are linked at this address (kernel/warpscope.ld) and relocated by
+ * the loader when placed elsewhere. */
+#define WS_MODULE_LINK_BASE   WS_GLOBAL_BASE
+
+/* ---- Identity CSRs (read-only, per lane) ---- */
+#define WS_CSR_LANE_ID        0xCC0 /* lane index within the warp              */
+#define WS_CSR_WARP_ID        0xCC1 /* warp slot index within the core         */
+#define WS_CSR_CORE_ID        0xCC2 /* core index                              */
+#define WS_CSR_ACTIVE_MASK    0xCC3 /* lanes executing this instruction        */
+#define WS_CSR_TID_X          0xCC4 /* thread index in block                   */
+#define WS_CSR_TID_Y          0xCC5
+#define WS_CSR_TID_Z          0xCC6
+#define WS_CSR_CTAID_X        0xCC7 /* block index in grid                     */
+#define WS_CSR_CTAID_Y        0xCC8
+#define WS_CSR_CTAID_Z        0xCC9
+#define WS_CSR_NTID_X         0xCCA /* block dimensions                        */
+#define WS_CSR_NTID_Y         0xCCB
+#define WS_CSR_NTID_Z         0xCCC
+#define WS_CSR_NCTAID_X       0xCCD /* grid dimensions                         */
+#define WS_CSR_NCTAID_Y       0xCCE
+#define WS_CSR_NCTAID_Z       0xCCF
+#define WS_CSR_LAUNCH_ID      0xCD0 /* launch sequence number on the device    */
+#define WS_CSR_DYN_SHARED     0xCD1 /* address of dynamic shared memory        */
+#define WS_CSR_SHARED_SIZE    0xCD2 /* total shared bytes of this block        */
+#define WS_CSR_TID_LINEAR     0xCD3 /* x + y*ntid.x + z*ntid.x*ntid.y          */
+#define WS_CSR_WARP_IN_BLOCK  0xCD4 /* warp index within the block             */
+#define WS_CSR_LANES_PER_WARP 0xFC0
+#define WS_CSR_WARPS_PER_CORE 0xFC1
+#define WS_CSR_CORES          0xFC2
+
+/* ---- Environment calls: a7 selects the service ---- */
+#define WS_ECALL_WRITE        64     /* a0=fd (1,2), a1=buf, a2=len: device printf */
+#define WS_ECALL_EXIT         93     /* lane retires (a0 ignored)                  */
+#define WS_ECALL_ASSERT       0x5701 /* a0=expr, a1=file, a2=line, a3=function     */
+#define WS_ECALL_TRAP         0x5702 /* a0=message: abort() / __builtin_trap       */
+
+/* ---- SIMT custom-0 instructions (opcode 0x0B, R-type) ---- */
+#define WS_OPC_CUSTOM0        0x0B
+/* funct7 = 0 */
+#define WS_F3_TMC             0
+#define WS_F3_WSPAWN          1
+#define WS_F3_SPLIT           2
+#define WS_F3_JOIN            3
+#define WS_F3_BAR             4
+#define WS_F3_PRED            5
+/* funct7 = 1 */
+#define WS_F3_VOTE_ALL        0
+#define WS_F3_VOTE_ANY        1
+#define WS_F3_VOTE_UNI        2
+#define WS_F3_VOTE_BALLOT     3
+#define WS_F3_SHFL_UP         4
+#define WS_F3_SHFL_DOWN       5
+#define WS_F3_SHFL_BFLY       6
+#define WS_F3_SHFL_IDX        7
+
+/* Section that holds __shared__ variables; linked at WS_SHARED_BASE. */
+#define WS_SHARED_SECTION     ".ws_shared"
+/* Section that holds kernel entry points (functions marked WS_KERNEL). */
+#define WS_KERNEL_SECTION     ".ws_kernels"
+
+#endif

@@ -1,0 +1,163 @@
+/* Warpscope runtime API: a simulated RISC-V SIMT GPU and its host interface.
+ *
+ * Every function returns a ws_status. On failure, ws_last_error(dev) holds a
+ * readable message with context (kernel, block, thread, PC, address, file).
+ * The library keeps no global mutable state: everything hangs off a device.
+ * The host never holds a raw pointer into device memory; data moves through
+ * the copy calls, so an interception layer sees every write. */
+#ifndef WARPSCOPE_H
+#define WARPSCOPE_H
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "abi.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#define WS_API __attribute__((visibility("default")))
+#else
+#define WS_API
+#endif
+
+#define WS_VERSION_MAJOR 0
+#define WS_VERSION_MINOR 1
+#define WS_VERSION_PATCH 0
+
+typedef uint32_t ws_addr; /* a device address */
+
+typedef enum ws_status {
+    WS_OK = 0,
+    WS_ERR_INVALID_ARG,      /* a bad argument from the caller                  */
+    WS_ERR_OUT_OF_MEMORY,    /* device memory limit reached, or host malloc     */
+    WS_ERR_BAD_ADDRESS,      /* copy/free outside an allocation, double free    */
+    WS_ERR_BAD_MODULE,       /* malformed or unsupported ELF                    */
+    WS_ERR_NOT_FOUND,        /* unknown kernel name, file not found             */
+    WS_ERR_BAD_LAUNCH,       /* launch shape or arguments rejected              */
+    WS_ERR_KERNEL_FAULT,     /* a lane raised an exception                      */
+    WS_ERR_KERNEL_ASSERT,    /* device assert() failed                          */
+    WS_ERR_DEADLOCK,         /* no lane can make progress (barrier mismatch)    */
+    WS_ERR_IO,               /* host file I/O failed                            */
+    WS_ERR_BUSY,             /* operation not allowed while work is in flight   */
+    WS_ERR_UNSUPPORTED,
+    WS_ERR_INTERNAL
+} ws_status;
+
+typedef enum ws_exec_mode { WS_MODE_FUNCTIONAL = 0, WS_MODE_TIMING = 1 } ws_exec_mode;
+
+typedef struct ws_config {
+    uint32_t cores;              /* default 4, 1..256                         */
+    uint32_t warps_per_core;     /* default 8, 1..64                          */
+    uint32_t lanes_per_warp;     /* default 32, 1..32                         */
+    uint32_t shared_per_core;    /* bytes of shared memory per core, default 64 KiB */
+    uint32_t max_shared_per_block; /* default 48 KiB                          */
+    uint32_t stack_per_lane;     /* bytes, default 8 KiB, multiple of 16      */
+    uint64_t global_mem_limit;   /* bytes of global memory, default 256 MiB   */
+    uint32_t max_threads_per_block; /* default 1024 (must fit warps_per_core warps) */
+    ws_exec_mode mode;           /* functional (default) or timing            */
+    uint32_t warp_quantum;       /* warp-instructions a warp runs before the
+                                    scheduler moves on, default 64            */
+} ws_config;
+
+typedef struct ws_device ws_device;
+typedef struct ws_module ws_module;
+typedef struct ws_kernel ws_kernel;
+
+typedef struct ws_dim3 { uint32_t x, y, z; } ws_dim3;
+#define WS_DIM3(X, Y, Z) ((ws_dim3){ (X), (Y), (Z) })
+
+typedef enum ws_arg_type {
+    WS_TYPE_I32, WS_TYPE_U32, WS_TYPE_I64, WS_TYPE_U64,
+    WS_TYPE_F32, WS_TYPE_F64, WS_TYPE_PTR
+} ws_arg_type;
+
+/* A typed kernel argument; checked against the kernel's parameter types. */
+typedef struct ws_arg {
+    ws_arg_type type;
+    union { int32_t i32; uint32_t u32; int64_t i64; uint64_t u64;
+            float f32; double f64; ws_addr ptr; } v;
+} ws_arg;
+#define WS_ARG_I32(x) ((ws_arg){ .type = WS_TYPE_I32, .v.i32 = (x) })
+#define WS_ARG_U32(x) ((ws_arg){ .type = WS_TYPE_U32, .v.u32 = (x) })
+#define WS_ARG_I64(x) ((ws_arg){ .type = WS_TYPE_I64, .v.i64 = (x) })
+#define WS_ARG_U64(x) ((ws_arg){ .type = WS_TYPE_U64, .v.u64 = (x) })
+#define WS_ARG_F32(x) ((ws_arg){ .type = WS_TYPE_F32, .v.f32 = (x) })
+#define WS_ARG_F64(x) ((ws_arg){ .type = WS_TYPE_F64, .v.f64 = (x) })
+#define WS_ARG_PTR(x) ((ws_arg){ .type = WS_TYPE_PTR, .v.ptr = (x) })
+
+/* Statistics of one launch (functional mode counts are exact). */
+typedef struct ws_launch_stats {
+    uint64_t launch_id;
+    uint64_t thread_instructions; /* instructions executed, summed over lanes   */
+    uint64_t warp_instructions;   /* instructions issued, summed over warps     */
+    double   simt_efficiency;     /* thread_instr / (warp_instr * lanes_per_warp) */
+    uint64_t blocks;
+    uint64_t threads;
+    uint64_t cycles;              /* timing mode only; 0 in functional mode     */
+    double   host_seconds;        /* wall time the device spent on the launch  */
+} ws_launch_stats;
+
+/* Device printf sink: called once per line (or flush) of device output, in
+ * order per thread. Default: text is written to stdout. */
+typedef void (*ws_printf_fn)(void *user, uint64_t launch_id, ws_dim3 block,
+                             ws_dim3 thread, const char *text, size_t len);
+
+/* ---- Library and device ---- */
+WS_API const char *ws_version(void);
+WS_API const char *ws_status_name(ws_status s);
+WS_API void ws_config_default(ws_config *cfg);
+/* Parse "key=value" settings (keys as in ws_config: cores=8, lanes_per_warp=16,
+ * global_mem_limit=64M, mode=timing) separated by commas or whitespace. */
+WS_API ws_status ws_config_parse(ws_config *cfg, const char *text, char *err, size_t errlen);
+/* Check a configuration; err receives what is wrong ("cores=0: must be 1..256"). */
+WS_API ws_status ws_config_validate(const ws_config *cfg, char *err, size_t errlen);
+/* Open a device (cfg NULL: defaults). Invalid configurations are rejected
+ * with WS_ERR_INVALID_ARG (ws_config_validate says why). */
+WS_API ws_status ws_device_open(const ws_config *cfg, ws_device **out);
+WS_API ws_status ws_device_close(ws_device *dev);
+WS_API const char *ws_last_error(const ws_device *dev);
+WS_API ws_status ws_device_config(const ws_device *dev, ws_config *out);
+WS_API ws_status ws_set_printf_handler(ws_device *dev, ws_printf_fn fn, void *user);
+
+/* ---- Memory ---- */
+WS_API ws_status ws_malloc(ws_device *dev, size_t size, ws_addr *out);
+WS_API ws_status ws_free(ws_device *dev, ws_addr addr);
+/* Copies and memset are ordered with launches (in-order command queue):
+ * host-to-device calls snapshot the source and return at once; device-to-host
+ * calls wait for prior work. */
+WS_API ws_status ws_memcpy_htod(ws_device *dev, ws_addr dst, const void *src, size_t n);
+WS_API ws_status ws_memcpy_dtoh(ws_device *dev, void *dst, ws_addr src, size_t n);
+WS_API ws_status ws_memcpy_dtod(ws_device *dev, ws_addr dst, ws_addr src, size_t n);
+WS_API ws_status ws_memset(ws_device *dev, ws_addr dst, int value, size_t n);
+WS_API ws_status ws_mem_info(const ws_device *dev, uint64_t *used, uint64_t *limit);
+
+/* ---- Modules and kernels ---- */
+WS_API ws_status ws_module_load_file(ws_device *dev, const char *path, ws_module **out);
+WS_API ws_status ws_module_load_data(ws_device *dev, const void *image, size_t size,
+                                     const char *name, ws_module **out);
+WS_API ws_status ws_module_unload(ws_device *dev, ws_module *mod);
+WS_API ws_status ws_module_base(const ws_module *mod, ws_addr *base, uint32_t *size);
+WS_API ws_status ws_kernel_get(ws_module *mod, const char *name, ws_kernel **out);
+WS_API const char *ws_kernel_name(const ws_kernel *k);
+/* Describe parameter i: its name and C type, e.g. ("n", "int"). */
+WS_API ws_status ws_kernel_param(const ws_kernel *k, uint32_t i, const char **name,
+                                 const char **type_name);
+WS_API uint32_t ws_kernel_param_count(const ws_kernel *k);
+
+/* ---- Launch and synchronisation ---- */
+WS_API ws_status ws_launch(ws_device *dev, ws_kernel *k, ws_dim3 grid, ws_dim3 block,
+                           uint32_t dynamic_shared, const ws_arg *args, size_t nargs);
+WS_API ws_status ws_synchronize(ws_device *dev);
+/* Fences: ws_fence records a point in the queue; ws_fence_wait runs the queue
+ * until that point. */
+WS_API ws_status ws_fence(ws_device *dev, uint64_t *fence_id);
+WS_API ws_status ws_fence_wait(ws_device *dev, uint64_t fence_id);
+/* Statistics of the most recently completed launch. */
+WS_API ws_status ws_last_launch_stats(const ws_device *dev, ws_launch_stats *out);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs every Debian package Warpscope needs. Idempotent: does nothing
+# when all are present. Run as root (or with sudo available).
+set -euo pipefail
+
+PACKAGES=(
+  build-essential cmake pkg-config         # host build
+  clang lld libclang-rt-14-dev             # kernel compiler + linker; libFuzzer/sanitizer runtimes
+  picolibc-riscv64-unknown-elf             # device C library and libm (pulls gcc-riscv64-unknown-elf for libgcc)
+  binutils-riscv64-unknown-elf             # riscv objdump/readelf for inspecting kernels
+  libelf-dev libdw-dev                     # elfutils: read module ELF and DWARF
+  libpng-dev                               # write PNG images (Mandelbrot example)
+  libzstd-dev                              # compressed capture/trace files
+  qemu-user                                # qemu-riscv32: ISA reference for differential tests
+  gdb-multiarch                            # gdb front end for the debug server
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+echo "bootstrap: installing ${missing[*]}"
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

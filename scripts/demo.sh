@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# The main job: install what is needed, build, and run every bundled example
+# on the simulated GPU (each checks its result against a CPU reference and
+# prints its launch statistics).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/bootstrap.sh
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build -j"$(nproc)"
+exec build/examples/run-examples.sh

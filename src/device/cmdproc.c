@@ -1,0 +1,196 @@
+/* Command processor: consumes the in-order queue (copies, memset, launches,
+ * fences) and runs launches on the cores: dispatch blocks, run each warp for
+ * a quantum in fixed core/slot order, retire finished blocks, repeat. The
+ * fixed order makes every run identical. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "device/device.h"
+
+double ws_now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+ws_status ws_cmd_push(ws_device *dev, const ws_cmd *cmd)
+{
+    if (dev->qlen == dev->qcap) {
+        size_t cap = dev->qcap ? dev->qcap * 2 : 16;
+        ws_cmd *q = malloc(cap * sizeof *q);
+        if (!q) return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "command queue: out of host memory");
+        for (size_t i = 0; i < dev->qlen; i++) q[i] = dev->queue[(dev->qhead + i) % dev->qcap];
+        free(dev->queue);
+        dev->queue = q;
+        dev->qcap = cap;
+        dev->qhead = 0;
+    }
+    dev->queue[(dev->qhead + dev->qlen) % dev->qcap] = *cmd;
+    dev->qlen++;
+    return WS_OK;
+}
+
+static void cmd_free(ws_cmd *c)
+{
+    free(c->data);
+    free(c->launch);
+}
+
+void ws_cmd_discard_all(ws_device *dev)
+{
+    while (dev->qlen) {
+        cmd_free(&dev->queue[dev->qhead]);
+        dev->qhead = (dev->qhead + 1) % dev->qcap;
+        dev->qlen--;
+    }
+}
+
+/* Every lane is retired or waiting at a barrier no one else will reach. */
+static void raise_deadlock(ws_device *dev)
+{
+    uint32_t waits[WS_MAX_BARRIERS] = { 0 }, blocks = 0;
+    ws_dim3 first = { 0, 0, 0 };
+    for (uint32_t c = 0; c < dev->cfg.cores; c++) {
+        ws_core *core = &dev->cores[c];
+        for (uint32_t s = 0; s < core->nblock_slots; s++) {
+            ws_block *b = &core->blocks[s];
+            if (!b->in_use) continue;
+            if (!blocks++) first = b->idx;
+            for (uint32_t i = 0; i < WS_MAX_BARRIERS; i++) waits[i] += b->arrived[i];
+        }
+    }
+    char ids[256] = "";
+    size_t n = 0;
+    for (uint32_t i = 0; i < WS_MAX_BARRIERS && n < sizeof ids - 40; i++)
+        if (waits[i]) n += (size_t)snprintf(ids + n, sizeof ids - n, "%s%u lanes at barrier %u",
+                                            n ? ", " : "", waits[i], i);
+    dev->fault.kind = FAULT_DEADLOCK;
+    snprintf(dev->fault.detail, sizeof dev->fault.detail,
+             "no lane can make progress in %u resident blocks (first: block (%u,%u,%u)): %s; "
+             "a barrier is probably inside divergent code or uses different ids",
+             blocks, first.x, first.y, first.z, ids[0] ? ids : "all lanes waiting");
+}
+
+static void release_all(ws_device *dev)
+{
+    for (uint32_t c = 0; c < dev->cfg.cores; c++)
+        for (uint32_t s = 0; s < dev->cores[c].nblock_slots; s++)
+            if (dev->cores[c].blocks[s].in_use) ws_block_release(dev, &dev->cores[c].blocks[s]);
+}
+
+/* One scheduling round over all cores. Returns instructions issued, or -1
+ * on a fault. */
+static int64_t run_round(ws_device *dev)
+{
+    int64_t issued_total = 0;
+    for (uint32_t c = 0; c < dev->cfg.cores; c++) {
+        ws_core *core = &dev->cores[c];
+        for (uint32_t s = 0; s < dev->cfg.warps_per_core; s++) {
+            ws_warp *w = &core->warps[s];
+            if (!w->active || !(w->live & ~w->waiting)) continue;
+            uint32_t issued = 0;
+            ws_warp_result r = ws_warp_run(dev, w, dev->cfg.warp_quantum, &issued);
+            issued_total += issued;
+            if (r == WARP_FAULT) return -1;
+            ws_block *b = w->block;
+            if (b->in_use && b->live_lanes == 0) ws_block_release(dev, b);
+        }
+    }
+    return issued_total;
+}
+
+static ws_status run_launch(ws_device *dev, ws_grid_run *L)
+{
+    dev->current = L;
+    memset(&dev->fault, 0, sizeof dev->fault);
+    uint32_t per_block_shared = (L->shared_total + 15u) & ~15u;
+    uint32_t slots = dev->cfg.warps_per_core / L->warps_per_block;
+    if (per_block_shared && dev->cfg.shared_per_core / per_block_shared < slots)
+        slots = dev->cfg.shared_per_core / per_block_shared;
+    for (uint32_t c = 0; c < dev->cfg.cores; c++) {
+        dev->cores[c].nblock_slots = slots;
+        for (uint32_t s = 0; s < dev->cfg.warps_per_core; s++) dev->cores[c].warps[s].active = 0;
+    }
+    double t0 = ws_now_seconds();
+    ws_status st = WS_OK;
+    while (L->done_blocks < L->total_blocks) {
+        uint32_t placed = ws_dispatch_blocks(dev);
+        int64_t issued = run_round(dev);
+        if (issued < 0) { st = WS_ERR_KERNEL_FAULT; break; }
+        if (issued == 0 && placed == 0 && L->done_blocks < L->total_blocks) {
+            raise_deadlock(dev);
+            st = WS_ERR_DEADLOCK;
+            break;
+        }
+    }
+    L->stats.host_seconds = ws_now_seconds() - t0;
+    L->stats.launch_id = L->id;
+    L->stats.blocks = L->done_blocks;
+    L->stats.threads = L->done_blocks * L->threads_per_block;
+    L->stats.simt_efficiency = L->stats.warp_instructions
+        ? (double)L->stats.thread_instructions / ((double)L->stats.warp_instructions * dev->cfg.lanes_per_warp)
+        : 0.0;
+    if (st != WS_OK) {
+        char msg[WS_ERRLEN];
+        ws_fault_format(dev, msg, sizeof msg);
+        if (dev->fault.kind == FAULT_ASSERT) st = WS_ERR_KERNEL_ASSERT;
+        ws_set_error(dev, st, "%s", msg);
+        release_all(dev);
+    }
+    dev->last_stats = L->stats;
+    dev->have_stats = 1;
+    dev->current = NULL;
+    return st;
+}
+
+static ws_status run_cmd(ws_device *dev, ws_cmd *c)
+{
+    char err[256];
+    switch (c->kind) {
+    case CMD_COPY_HTOD: {
+        uint8_t *d = ws_mem_host_range(&dev->mem, c->dst, c->n, 1, err, sizeof err);
+        if (!d) return ws_set_error(dev, WS_ERR_BAD_ADDRESS, "copy host to device: %s", err);
+        memcpy(d, c->data, c->n);
+        return WS_OK;
+    }
+    case CMD_COPY_DTOD: {
+        uint8_t *s = ws_mem_host_range(&dev->mem, c->src, c->n, 0, err, sizeof err);
+        if (!s) return ws_set_error(dev, WS_ERR_BAD_ADDRESS, "copy device to device (source): %s", err);
+        uint8_t *d = ws_mem_host_range(&dev->mem, c->dst, c->n, 1, err, sizeof err);
+        if (!d) return ws_set_error(dev, WS_ERR_BAD_ADDRESS, "copy device to device (destination): %s", err);
+        memmove(d, s, c->n);
+        return WS_OK;
+    }
+    case CMD_MEMSET: {
+        uint8_t *d = ws_mem_host_range(&dev->mem, c->dst, c->n, 1, err, sizeof err);
+        if (!d) return ws_set_error(dev, WS_ERR_BAD_ADDRESS, "memset: %s", err);
+        memset(d, c->value, c->n);
+        return WS_OK;
+    }
+    case CMD_LAUNCH:
+        return run_launch(dev, c->launch);
+    case CMD_FENCE:
+        dev->fence_done = c->fence;
+        return WS_OK;
+    }
+    return WS_ERR_INTERNAL;
+}
+
+ws_status ws_cmd_drain(ws_device *dev, uint64_t until_fence)
+{
+    while (dev->qlen) {
+        if (until_fence && dev->fence_done >= until_fence) break;
+        ws_cmd c = dev->queue[dev->qhead];
+        dev->qhead = (dev->qhead + 1) % dev->qcap;
+        dev->qlen--;
+        ws_status st = run_cmd(dev, &c);
+        cmd_free(&c);
+        if (st != WS_OK) {
+            /* A failed command cancels the work queued after it. */
+            ws_cmd_discard_all(dev);
+            return st;
+        }
+    }
+    return WS_OK;
+}

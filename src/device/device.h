@@ -1,0 +1,201 @@
+/* Internal model of the simulated GPU: cores with warp slots, resident
+ * blocks, the current launch, the command queue. The runtime (src/runtime)
+ * owns a ws_device and drives it through the functions declared here. */
+#ifndef WS_DEVICE_DEVICE_H
+#define WS_DEVICE_DEVICE_H
+#include <stdint.h>
+#include <stdio.h>
+#include "warpscope/warpscope.h"
+#include "isa/isa.h"
+#include "device/memory.h"
+
+#define WS_MAX_LANES 32
+#define WS_MAX_BARRIERS 16
+#define WS_ERRLEN 1024
+
+struct ws_module;
+struct ws_kernel;
+
+/* Why a lane stopped abnormally. */
+typedef enum ws_fault_kind {
+    FAULT_NONE = 0,
+    FAULT_ILLEGAL_INSTRUCTION,
+    FAULT_FETCH,             /* instruction access fault               */
+    FAULT_LOAD,              /* load access fault                      */
+    FAULT_STORE,             /* store/AMO access fault                 */
+    FAULT_LOAD_MISALIGNED,
+    FAULT_STORE_MISALIGNED,
+    FAULT_BREAKPOINT,        /* ebreak with no debugger attached       */
+    FAULT_ECALL,             /* unknown environment call               */
+    FAULT_ASSERT,            /* device assert() failed                 */
+    FAULT_TRAP,              /* abort() / __builtin_trap()             */
+    FAULT_DEADLOCK           /* no lane of the launch can progress     */
+} ws_fault_kind;
+
+typedef struct ws_fault {
+    ws_fault_kind kind;
+    uint32_t pc, addr, size;   /* addr/size for memory faults          */
+    uint32_t core, warp, lane;
+    ws_dim3 block, thread;
+    char detail[512];          /* what exactly went wrong               */
+} ws_fault;
+
+typedef struct ws_block ws_block;
+
+/* One warp slot of a core. Registers are stored structure-of-arrays so one
+ * instruction runs over all lanes in a tight loop. */
+typedef struct ws_warp {
+    uint32_t x[32][WS_MAX_LANES];
+    uint32_t f[32][WS_MAX_LANES];
+    uint32_t pc[WS_MAX_LANES];     /* authoritative for lanes outside `group` */
+    uint32_t resv_addr[WS_MAX_LANES], resv_val[WS_MAX_LANES]; /* LR/SC */
+    uint8_t frm[WS_MAX_LANES], fflags[WS_MAX_LANES];
+    uint8_t bar_id[WS_MAX_LANES];  /* barrier a waiting lane waits at       */
+    uint16_t tid[3][WS_MAX_LANES]; /* thread coordinates in the block        */
+    uint32_t live;                 /* lanes that have not retired           */
+    uint32_t waiting;              /* lanes waiting at a block barrier      */
+    uint32_t resv_valid;           /* lanes holding an LR reservation       */
+    /* The group of lanes currently issuing: they share group_pc. 0 = pick
+     * again. other_min_pc is the lowest PC of the other runnable lanes
+     * (UINT32_MAX if none), valid while group != 0. */
+    uint32_t group, group_pc, other_min_pc;
+    uint32_t starve;               /* instructions issued while others wait */
+    uint32_t sticky;               /* forced-group instructions left         */
+    /* Decoded-instruction page cache for the current code page. */
+    uint32_t code_page_addr;
+    ws_inst *code_page;
+    ws_block *block;
+    uint32_t core, slot, warp_in_block;
+    uint32_t stack_slot0;          /* stack slot of lane 0                   */
+    int active;                    /* holds a warp of a resident block       */
+    uint64_t instret;
+} ws_warp;
+
+struct ws_block {
+    ws_dim3 idx;
+    uint64_t linear;
+    uint32_t core;
+    uint32_t shared_off;           /* offset in the core's shared memory    */
+    uint32_t nwarps, first_slot;
+    uint32_t live_lanes;
+    uint32_t arrived[WS_MAX_BARRIERS];
+    int in_use;
+};
+
+typedef struct ws_core {
+    ws_warp *warps;                /* warps_per_core slots                  */
+    ws_block *blocks;              /* resident block slots                  */
+    uint32_t nblock_slots;
+    uint8_t *shared;               /* shared_per_core bytes                 */
+    uint32_t free_warps;
+} ws_core;
+
+/* A launch being executed by the work distributor. */
+typedef struct ws_grid_run {
+    uint64_t id;
+    struct ws_kernel *kernel;
+    ws_dim3 grid, block;
+    uint32_t dyn_shared, shared_total;  /* static + dynamic, per block      */
+    uint32_t threads_per_block, warps_per_block;
+    uint32_t nregs;                      /* argument registers               */
+    uint32_t ireg[8], freg[8];           /* a0..a7, fa0..fa7 initial values  */
+    uint32_t ni, nf;                     /* how many of each are used        */
+    uint32_t stack_args[64];             /* arguments passed on the stack    */
+    uint32_t nstack;
+    uint64_t total_blocks, next_block, done_blocks;
+    ws_launch_stats stats;
+    double t_start;
+} ws_grid_run;
+
+typedef enum ws_cmd_kind { CMD_COPY_HTOD, CMD_COPY_DTOD, CMD_MEMSET, CMD_LAUNCH, CMD_FENCE } ws_cmd_kind;
+
+typedef struct ws_cmd {
+    ws_cmd_kind kind;
+    uint32_t dst, src;
+    uint64_t n;
+    uint8_t *data;                 /* CMD_COPY_HTOD: owned snapshot         */
+    int value;                     /* CMD_MEMSET                            */
+    uint64_t fence;                /* CMD_FENCE                             */
+    ws_grid_run *launch;             /* CMD_LAUNCH: owned                     */
+} ws_cmd;
+
+struct ws_device {
+    ws_config cfg;
+    ws_memory mem;
+    ws_core *cores;
+    uint32_t full_mask;            /* (1 << lanes_per_warp) - 1              */
+    ws_inst **code_pages;          /* decoded pages of the global arena      */
+    uint32_t ncode_pages;
+    /* command queue (ring) */
+    ws_cmd *queue;
+    size_t qhead, qlen, qcap;
+    ws_grid_run *current;            /* launch in progress, or NULL            */
+    uint64_t next_launch_id, next_fence, fence_done;
+    ws_launch_stats last_stats;
+    int have_stats;
+    /* The first error raised by queued work, reported by the next
+     * synchronising call. */
+    ws_status pending_status;
+    char pending_msg[WS_ERRLEN];
+    ws_fault fault;
+    /* modules */
+    struct ws_module **modules;
+    size_t nmodules, modcap;
+    ws_printf_fn printf_fn;
+    void *printf_user;
+    char err[WS_ERRLEN];
+};
+
+/* ---- execution (src/device/warp_exec.c) ---- */
+typedef enum ws_warp_result { WARP_RAN, WARP_IDLE, WARP_FAULT } ws_warp_result;
+/* Run up to `budget` instructions of warp w. Returns WARP_IDLE if nothing
+ * could issue (all lanes retired or waiting at a barrier), WARP_FAULT if a
+ * lane faulted (dev->fault holds the report), else WARP_RAN. *issued gets
+ * the number of warp-instructions issued. */
+ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t *issued);
+/* Drop decoded instructions for [addr, addr+n) (module unload). */
+void ws_code_invalidate(ws_device *dev, uint32_t addr, uint32_t n);
+
+/* ---- SIMT group selection and barriers (src/device/simt.c) ---- */
+int  ws_simt_select(ws_device *dev, ws_warp *w);          /* 0 if none runnable */
+void ws_simt_leave_group(ws_warp *w);                     /* write back group_pc */
+void ws_simt_retire(ws_device *dev, ws_warp *w, uint32_t lanes);
+void ws_simt_barrier_arrive(ws_device *dev, ws_warp *w, uint32_t lanes, uint32_t id);
+
+/* ---- work distribution (src/device/dispatch.c) ---- */
+/* Place as many pending blocks of the current launch as fit. Returns the
+ * number placed. */
+uint32_t ws_dispatch_blocks(ws_device *dev);
+/* Free the slots of a block whose lanes have all retired. */
+void ws_block_release(ws_device *dev, ws_block *b);
+
+/* ---- command processor (src/device/cmdproc.c) ---- */
+ws_status ws_cmd_push(ws_device *dev, const ws_cmd *cmd);
+/* Run queued work until the queue is empty (until_fence == 0) or the fence
+ * has passed. Returns the first error raised by the work, with its message
+ * in dev->err; the error is then cleared and the queue flushed. */
+ws_status ws_cmd_drain(ws_device *dev, uint64_t until_fence);
+void ws_cmd_discard_all(ws_device *dev);
+
+/* ---- fault reports (src/device/fault.c) ---- */
+const char *ws_fault_kind_name(ws_fault_kind k);
+/* Record a fault of lane `lane` of warp w at pc; formats the detail. */
+void ws_fault_raise(ws_device *dev, ws_warp *w, uint32_t lane, ws_fault_kind kind,
+                    uint32_t pc, uint32_t addr, uint32_t size, const char *fmt, ...)
+    __attribute__((format(printf, 8, 9)));
+/* Full report: "<kind>: <detail>, kernel 'k' launch N, block (x,y,z) thread
+ * (x,y,z) [core c warp w lane l], pc 0x... (<disassembly>)". */
+void ws_fault_format(const ws_device *dev, char *buf, size_t len);
+
+/* ---- errors ---- */
+ws_status ws_set_error(ws_device *dev, ws_status s, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Kernel and module as the device needs them (defined in src/runtime). */
+const char *ws_kernel_name_of(const struct ws_kernel *k);
+uint32_t ws_kernel_entry(const struct ws_kernel *k);
+uint32_t ws_kernel_static_shared(const struct ws_kernel *k);
+
+double ws_now_seconds(void);
+
+#endif

@@ -1,0 +1,83 @@
+/* Work distributor: places blocks of the current launch on cores with free
+ * warp slots and shared memory, in block order, core by core; streams the
+ * grid through the device so grids far larger than it run. */
+#include <string.h>
+#include "device/device.h"
+
+static void block_coords(const ws_grid_run *L, uint64_t linear, ws_dim3 *idx)
+{
+    idx->x = (uint32_t)(linear % L->grid.x);
+    idx->y = (uint32_t)(linear / L->grid.x % L->grid.y);
+    idx->z = (uint32_t)(linear / ((uint64_t)L->grid.x * L->grid.y));
+}
+
+/* Lanes start at the kernel entry with arguments in registers (ilp32f),
+ * the rest on the stack, sp at the top of the lane's stack and ra at the
+ * retire address. */
+static void init_warp(ws_device *dev, ws_grid_run *L, ws_block *b, ws_warp *w, uint32_t wib)
+{
+    const uint32_t nl = dev->cfg.lanes_per_warp;
+    uint32_t core = w->core, slot = w->slot;
+    memset(w, 0, sizeof *w);
+    w->core = core;
+    w->slot = slot;
+    w->block = b;
+    w->warp_in_block = wib;
+    w->active = 1;
+    w->stack_slot0 = (core * dev->cfg.warps_per_core + slot) * nl;
+    w->other_min_pc = UINT32_MAX;
+    uint32_t entry = ws_kernel_entry(L->kernel);
+    uint32_t first = wib * nl;
+    for (uint32_t l = 0; l < nl; l++) {
+        uint32_t t = first + l;
+        if (t >= L->threads_per_block) break;
+        w->live |= 1u << l;
+        w->tid[0][l] = (uint16_t)(t % L->block.x);
+        w->tid[1][l] = (uint16_t)(t / L->block.x % L->block.y);
+        w->tid[2][l] = (uint16_t)(t / (L->block.x * L->block.y));
+        w->pc[l] = entry;
+        uint32_t top = WS_STACK_BASE + (w->stack_slot0 + l + 1) * dev->mem.stack_size;
+        uint32_t sp = top - ((L->nstack * 4 + 15) & ~15u);
+        w->x[2][l] = sp;
+        w->x[1][l] = WS_RETIRE_ADDR;
+        for (uint32_t i = 0; i < L->ni; i++) w->x[10 + i][l] = L->ireg[i];
+        for (uint32_t i = 0; i < L->nf; i++) w->f[10 + i][l] = L->freg[i];
+        if (L->nstack)
+            memcpy(dev->mem.stacks + (sp - WS_STACK_BASE), L->stack_args, L->nstack * 4);
+    }
+    b->live_lanes += (uint32_t)__builtin_popcount(w->live);
+}
+
+uint32_t ws_dispatch_blocks(ws_device *dev)
+{
+    ws_grid_run *L = dev->current;
+    uint32_t placed = 0;
+    for (uint32_t c = 0; c < dev->cfg.cores && L->next_block < L->total_blocks; c++) {
+        ws_core *core = &dev->cores[c];
+        for (uint32_t s = 0; s < core->nblock_slots && L->next_block < L->total_blocks; s++) {
+            ws_block *b = &core->blocks[s];
+            if (b->in_use) continue;
+            memset(b, 0, sizeof *b);
+            b->in_use = 1;
+            b->core = c;
+            b->linear = L->next_block++;
+            block_coords(L, b->linear, &b->idx);
+            b->nwarps = L->warps_per_block;
+            b->first_slot = s * L->warps_per_block;
+            b->shared_off = s * ((L->shared_total + 15u) & ~15u);
+            memset(core->shared + b->shared_off, 0, L->shared_total);
+            for (uint32_t i = 0; i < b->nwarps; i++)
+                init_warp(dev, L, b, &core->warps[b->first_slot + i], i);
+            placed++;
+        }
+    }
+    return placed;
+}
+
+void ws_block_release(ws_device *dev, ws_block *b)
+{
+    ws_core *core = &dev->cores[b->core];
+    for (uint32_t i = 0; i < b->nwarps; i++) core->warps[b->first_slot + i].active = 0;
+    b->in_use = 0;
+    dev->current->done_blocks++;
+}

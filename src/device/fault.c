@@ -1,0 +1,73 @@
+/* Precise fault reports: what happened, where (kernel, launch, block,
+ * thread, core/warp/lane), at which instruction. */
+#include <stdarg.h>
+#include <string.h>
+#include "device/device.h"
+
+const char *ws_fault_kind_name(ws_fault_kind k)
+{
+    switch (k) {
+    case FAULT_NONE: return "no fault";
+    case FAULT_ILLEGAL_INSTRUCTION: return "illegal instruction";
+    case FAULT_FETCH: return "instruction access fault";
+    case FAULT_LOAD: return "load access fault";
+    case FAULT_STORE: return "store access fault";
+    case FAULT_LOAD_MISALIGNED: return "misaligned load";
+    case FAULT_STORE_MISALIGNED: return "misaligned store";
+    case FAULT_BREAKPOINT: return "breakpoint";
+    case FAULT_ECALL: return "environment call";
+    case FAULT_ASSERT: return "device assert";
+    case FAULT_TRAP: return "trap";
+    case FAULT_DEADLOCK: return "deadlock";
+    }
+    return "fault";
+}
+
+void ws_fault_raise(ws_device *dev, ws_warp *w, uint32_t lane, ws_fault_kind kind, uint32_t pc,
+                    uint32_t addr, uint32_t size, const char *fmt, ...)
+{
+    if (dev->fault.kind != FAULT_NONE) return; /* keep the first */
+    ws_fault *f = &dev->fault;
+    f->kind = kind;
+    f->pc = pc;
+    f->addr = addr;
+    f->size = size;
+    f->core = w ? w->core : 0;
+    f->warp = w ? w->slot : 0;
+    f->lane = lane;
+    if (w) {
+        f->block = w->block->idx;
+        f->thread = (ws_dim3){ w->tid[0][lane], w->tid[1][lane], w->tid[2][lane] };
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(f->detail, sizeof f->detail, fmt, ap);
+    va_end(ap);
+}
+
+void ws_fault_format(const ws_device *dev, char *buf, size_t len)
+{
+    const ws_fault *f = &dev->fault;
+    const ws_grid_run *L = dev->current;
+    const char *kname = L ? ws_kernel_name_of(L->kernel) : "?";
+    unsigned long long lid = L ? (unsigned long long)L->id : 0;
+    if (f->kind == FAULT_DEADLOCK) {
+        snprintf(buf, len, "deadlock: %s, kernel '%s' launch %llu", f->detail, kname, lid);
+        return;
+    }
+    char dis[96] = "";
+    if (ws_mem_in_global(&dev->mem, f->pc) && f->kind != FAULT_FETCH &&
+        dev->mem.shadow[(f->pc - WS_GLOBAL_BASE) >> 3] == SHADOW_RX) {
+        uint32_t bits = 0;
+        memcpy(&bits, ws_mem_global_ptr(&dev->mem, f->pc), ws_inst_length(*(uint16_t *)ws_mem_global_ptr(&dev->mem, f->pc)));
+        ws_inst in;
+        ws_decode(bits, &in);
+        ws_disasm(&in, f->pc, dis, sizeof dis);
+    }
+    snprintf(buf, len,
+             "%s: %s; kernel '%s' launch %llu, block (%u,%u,%u) thread (%u,%u,%u) "
+             "[core %u warp %u lane %u], pc 0x%08x%s%s%s",
+             ws_fault_kind_name(f->kind), f->detail, kname, lid, f->block.x, f->block.y,
+             f->block.z, f->thread.x, f->thread.y, f->thread.z, f->core, f->warp, f->lane, f->pc,
+             dis[0] ? " (" : "", dis, dis[0] ? ")" : "");
+}

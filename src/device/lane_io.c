@@ -1,0 +1,170 @@
+/* Lane memory accesses (checked) and ecall services. */
+#include <string.h>
+#include "device/lane_io.h"
+
+#define MAX_PRINT 4096u
+
+static void raise_mem(ws_device *dev, ws_warp *w, uint32_t l, uint32_t pc, uint32_t addr,
+                      uint32_t size, int write, const char *why)
+{
+    ws_fault_raise(dev, w, l, write ? FAULT_STORE : FAULT_LOAD, pc, addr, size,
+                   "%s of %u bytes at 0x%08x: %s", write ? "write" : "read", size, addr, why);
+}
+
+static void *stack_or_shared(ws_device *dev, ws_warp *w, uint32_t l, uint32_t pc, uint32_t addr,
+                             uint32_t size, int write, int raise)
+{
+    char why[200];
+    uint32_t so = addr - WS_STACK_BASE;
+    if (so < WS_STACK_END - WS_STACK_BASE) {
+        uint32_t slot = so / dev->mem.stack_size;
+        if (slot == w->stack_slot0 + l) return dev->mem.stacks + so;
+        if (!raise) return NULL;
+        uint32_t own = w->stack_slot0 + l;
+        if (slot + 1 == own)
+            snprintf(why, sizeof why, "stack overflow (the lane's %u-byte stack is [0x%08x, 0x%08x))",
+                     dev->mem.stack_size, WS_STACK_BASE + own * dev->mem.stack_size,
+                     WS_STACK_BASE + (own + 1) * dev->mem.stack_size);
+        else
+            snprintf(why, sizeof why, "not this lane's stack (stacks are private to each lane)");
+        raise_mem(dev, w, l, pc, addr, size, write, why);
+        return NULL;
+    }
+    uint32_t sh = addr - WS_SHARED_BASE;
+    uint32_t total = dev->current->shared_total;
+    if (sh < WS_SHARED_END - WS_SHARED_BASE) {
+        if (sh + size <= total) {
+            const ws_block *b = w->block;
+            return dev->cores[b->core].shared + b->shared_off + sh;
+        }
+        if (raise) {
+            snprintf(why, sizeof why, "out of bounds of the block's %u bytes of shared memory", total);
+            raise_mem(dev, w, l, pc, addr, size, write, why);
+        }
+        return NULL;
+    }
+    if (raise) {
+        ws_mem_describe(&dev->mem, addr, why, sizeof why);
+        raise_mem(dev, w, l, pc, addr, size, write, why);
+    }
+    return NULL;
+}
+
+void *ws_lane_xlate(ws_device *dev, ws_warp *w, uint32_t l, uint32_t pc, uint32_t addr,
+                    uint32_t size, int write, int raise)
+{
+    if (addr & (size - 1)) {
+        if (raise)
+            ws_fault_raise(dev, w, l, write ? FAULT_STORE_MISALIGNED : FAULT_LOAD_MISALIGNED, pc,
+                           addr, size, "misaligned %u-byte %s at 0x%08x", size,
+                           write ? "write" : "read", addr);
+        return NULL;
+    }
+    uint32_t off = addr - WS_GLOBAL_BASE;
+    if (off < dev->mem.limit) {
+        uint8_t s = dev->mem.shadow[off >> 3];
+        if (s <= SHADOW_RW ? (off & 7) + size <= s : (s == SHADOW_RX && !write))
+            return dev->mem.global + off;
+        if (raise) {
+            char why[200];
+            ws_mem_describe(&dev->mem, addr, why, sizeof why);
+            raise_mem(dev, w, l, pc, addr, size, write, why);
+        }
+        return NULL;
+    }
+    return stack_or_shared(dev, w, l, pc, addr, size, write, raise);
+}
+
+int ws_lane_loads(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, uint32_t pc)
+{
+    uint32_t size = in->op == OP_LB || in->op == OP_LBU ? 1 : in->op == OP_LH || in->op == OP_LHU ? 2 : 4;
+    uint32_t *dst = in->op == OP_FLW ? w->f[in->rd] : w->x[in->rd];
+    for (uint32_t m = g; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(m);
+        uint32_t a = w->x[in->rs1][l] + (uint32_t)in->imm;
+        const uint8_t *p = ws_lane_xlate(dev, w, l, pc, a, size, 0, 1);
+        if (!p) return -1;
+        uint32_t v;
+        switch (in->op) {
+        case OP_LB: v = (uint32_t)(int32_t)(int8_t)p[0]; break;
+        case OP_LBU: v = p[0]; break;
+        case OP_LH: { int16_t h; memcpy(&h, p, 2); v = (uint32_t)(int32_t)h; break; }
+        case OP_LHU: { uint16_t h; memcpy(&h, p, 2); v = h; break; }
+        default: memcpy(&v, p, 4); break;
+        }
+        dst[l] = v;
+    }
+    return 0;
+}
+
+int ws_lane_stores(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, uint32_t pc)
+{
+    uint32_t size = in->op == OP_SB ? 1 : in->op == OP_SH ? 2 : 4;
+    const uint32_t *src = in->op == OP_FSW ? w->f[in->rs2] : w->x[in->rs2];
+    for (uint32_t m = g; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(m);
+        uint32_t a = w->x[in->rs1][l] + (uint32_t)in->imm;
+        uint8_t *p = ws_lane_xlate(dev, w, l, pc, a, size, 1, 1);
+        if (!p) return -1;
+        memcpy(p, &src[l], size); /* little-endian host: low bytes first */
+    }
+    return 0;
+}
+
+int ws_lane_read_bytes(ws_device *dev, ws_warp *w, uint32_t l, uint32_t pc, uint32_t addr,
+                       uint32_t len, char *out)
+{
+    for (uint32_t i = 0; i < len; i++) {
+        const char *p = ws_lane_xlate(dev, w, l, pc, addr + i, 1, 0, 1);
+        if (!p) return -1;
+        out[i] = *p;
+    }
+    return 0;
+}
+
+/* Read a NUL-terminated device string into buf (truncated, never faults). */
+static void lane_string(ws_device *dev, ws_warp *w, uint32_t l, uint32_t addr, char *buf, size_t len)
+{
+    size_t i = 0;
+    for (; i + 1 < len; i++) {
+        const char *p = ws_lane_xlate(dev, w, l, 0, addr + (uint32_t)i, 1, 0, 0);
+        if (!p) { if (i == 0) snprintf(buf, len, "<bad string at 0x%08x>", addr); else buf[i] = 0; return; }
+        if (!*p) break;
+        buf[i] = *p;
+    }
+    buf[i] = 0;
+}
+
+int ws_lane_write(ws_device *dev, ws_warp *w, uint32_t l, uint32_t pc, uint32_t fd,
+                  uint32_t buf, uint32_t len)
+{
+    (void)fd; /* stdout and stderr both go to the printf sink */
+    char text[MAX_PRINT];
+    if (len > MAX_PRINT) len = MAX_PRINT;
+    if (ws_lane_read_bytes(dev, w, l, pc, buf, len, text)) return -1;
+    ws_dim3 t = { w->tid[0][l], w->tid[1][l], w->tid[2][l] };
+    if (dev->printf_fn)
+        dev->printf_fn(dev->printf_user, dev->current->id, w->block->idx, t, text, len);
+    else {
+        fwrite(text, 1, len, stdout);
+        fflush(stdout);
+    }
+    return 0;
+}
+
+void ws_lane_assert(ws_device *dev, ws_warp *w, uint32_t l, uint32_t pc)
+{
+    char expr[256], file[256], func[128];
+    lane_string(dev, w, l, w->x[10][l], expr, sizeof expr);
+    lane_string(dev, w, l, w->x[11][l], file, sizeof file);
+    lane_string(dev, w, l, w->x[13][l], func, sizeof func);
+    ws_fault_raise(dev, w, l, FAULT_ASSERT, pc, 0, 0, "assertion '%s' failed at %s:%u in %s()",
+                   expr, file, w->x[12][l], func);
+}
+
+void ws_lane_trap(ws_device *dev, ws_warp *w, uint32_t l, uint32_t pc)
+{
+    char msg[256];
+    lane_string(dev, w, l, w->x[10][l], msg, sizeof msg);
+    ws_fault_raise(dev, w, l, FAULT_TRAP, pc, 0, 0, "kernel trapped: %s", msg);
+}

@@ -1,0 +1,240 @@
+/* Global arena allocator, shadow map and host-side range checks. */
+#include "device/memory.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#define ALLOC_ALIGN   256u
+#define REDZONE       256u  /* at least this many poisoned bytes after each allocation */
+#define QUARANTINE    (16u << 20) /* freed bytes held back before reuse */
+
+static void *map_zeroed(uint64_t n)
+{
+    void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+int ws_mem_init(ws_memory *m, uint64_t limit, uint32_t stack_size, uint32_t nslots)
+{
+    memset(m, 0, sizeof *m);
+    m->limit = limit;
+    m->global = map_zeroed(limit);
+    m->shadow = map_zeroed(limit / 8);
+    m->stack_size = stack_size;
+    m->nslots = nslots;
+    m->stacks = map_zeroed((uint64_t)stack_size * nslots);
+    if (!m->global || !m->shadow || !m->stacks) {
+        ws_mem_fini(m);
+        return -1;
+    }
+    return 0;
+}
+
+void ws_mem_fini(ws_memory *m)
+{
+    if (m->global) munmap(m->global, m->limit);
+    if (m->shadow) munmap(m->shadow, m->limit / 8);
+    if (m->stacks) munmap(m->stacks, (uint64_t)m->stack_size * m->nslots);
+    free(m->regions);
+    memset(m, 0, sizeof *m);
+}
+
+void ws_mem_mark(ws_memory *m, uint32_t addr, uint32_t n, uint8_t state)
+{
+    uint32_t off = addr - WS_GLOBAL_BASE;
+    memset(m->shadow + off / 8, state, (n + 7) / 8);
+}
+
+/* Mark a live data allocation: whole granules RW, then a partial one. */
+static void mark_live(ws_memory *m, const ws_region *r)
+{
+    uint32_t off = r->addr - WS_GLOBAL_BASE;
+    memset(m->shadow + off / 8, SHADOW_NONE, r->span / 8);
+    memset(m->shadow + off / 8, SHADOW_RW, r->size / 8);
+    if (r->size % 8)
+        m->shadow[off / 8 + r->size / 8] = (uint8_t)(r->size % 8);
+}
+
+static int insert_region(ws_memory *m, size_t at, ws_region r)
+{
+    if (m->nregions == m->cap) {
+        size_t cap = m->cap ? m->cap * 2 : 64;
+        ws_region *n = realloc(m->regions, cap * sizeof *n);
+        if (!n) return -1;
+        m->regions = n;
+        m->cap = cap;
+    }
+    memmove(&m->regions[at + 1], &m->regions[at], (m->nregions - at) * sizeof r);
+    m->regions[at] = r;
+    m->nregions++;
+    return 0;
+}
+
+static void remove_region(ws_memory *m, size_t at)
+{
+    memmove(&m->regions[at], &m->regions[at + 1], (m->nregions - at - 1) * sizeof(ws_region));
+    m->nregions--;
+}
+
+/* Merge neighbouring holes so first-fit sees the largest spans. */
+static void coalesce(ws_memory *m)
+{
+    for (size_t i = 0; i + 1 < m->nregions;) {
+        ws_region *a = &m->regions[i], *b = &m->regions[i + 1];
+        if (a->state == REGION_FREE && b->state == REGION_FREE) {
+            a->span += b->span;
+            remove_region(m, i + 1);
+        } else {
+            i++;
+        }
+    }
+    /* A hole at the top of the arena goes back to the bump pointer. */
+    if (m->nregions && m->regions[m->nregions - 1].state == REGION_FREE) {
+        m->brk -= m->regions[m->nregions - 1].span;
+        m->nregions--;
+    }
+}
+
+/* Return quarantined regions to the free pool, oldest first, until at most
+ * `keep` bytes remain quarantined. Their shadow stays FREED (poisoned) until
+ * they are reused, so stale pointers still fault as use-after-free. */
+static void release_quarantine(ws_memory *m, uint64_t keep)
+{
+    while (m->quarantined > keep) {
+        size_t oldest = SIZE_MAX;
+        for (size_t i = 0; i < m->nregions; i++)
+            if (m->regions[i].state == REGION_FREED &&
+                (oldest == SIZE_MAX || m->regions[i].serial < m->regions[oldest].serial))
+                oldest = i;
+        if (oldest == SIZE_MAX) break;
+        m->quarantined -= m->regions[oldest].size;
+        m->regions[oldest].state = REGION_FREE;
+    }
+    coalesce(m);
+}
+
+static int try_alloc(ws_memory *m, uint32_t span, uint32_t size, ws_region_kind kind, uint32_t *addr)
+{
+    ws_region r = { 0, span, size, (uint8_t)kind, REGION_LIVE, ++m->serial };
+    for (size_t i = 0; i < m->nregions; i++) {
+        ws_region *h = &m->regions[i];
+        if (h->state != REGION_FREE || h->span < span) continue;
+        r.addr = h->addr;
+        if (h->span == span) {
+            *h = r;
+        } else {
+            h->addr += span;
+            h->span -= span;
+            if (insert_region(m, i, r)) return -1;
+        }
+        *addr = r.addr;
+        return 0;
+    }
+    if ((uint64_t)m->brk + span > m->limit) return -1;
+    r.addr = WS_GLOBAL_BASE + m->brk;
+    if (insert_region(m, m->nregions, r)) return -1;
+    m->brk += span;
+    *addr = r.addr;
+    return 0;
+}
+
+int ws_mem_alloc(ws_memory *m, uint32_t size, ws_region_kind kind, uint32_t *addr)
+{
+    if (size == 0 || size > m->limit) return -1;
+    uint64_t span64 = ((uint64_t)size + REDZONE + ALLOC_ALIGN - 1) / ALLOC_ALIGN * ALLOC_ALIGN;
+    if (span64 > m->limit) return -1;
+    uint32_t span = (uint32_t)span64;
+    if (m->quarantined > QUARANTINE) release_quarantine(m, QUARANTINE);
+    if (try_alloc(m, span, size, kind, addr)) {
+        release_quarantine(m, 0);
+        if (try_alloc(m, span, size, kind, addr)) return -1;
+    }
+    const ws_region *r = ws_mem_region_near(m, *addr);
+    if (kind == REGION_DATA) mark_live(m, r);
+    else ws_mem_mark(m, r->addr, r->span, SHADOW_NONE);
+    /* Fresh memory reads as zero, as on a real driver that clears pages. */
+    memset(ws_mem_global_ptr(m, *addr), 0, size);
+    m->used += size;
+    return 0;
+}
+
+static size_t find_index(const ws_memory *m, uint32_t addr)
+{
+    size_t lo = 0, hi = m->nregions;
+    while (lo < hi) { /* first region with start > addr */
+        size_t mid = (lo + hi) / 2;
+        if (m->regions[mid].addr <= addr) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo; /* regions[lo-1] is the candidate */
+}
+
+const ws_region *ws_mem_region_near(const ws_memory *m, uint32_t addr)
+{
+    size_t i = find_index(m, addr);
+    return i ? &m->regions[i - 1] : NULL;
+}
+
+int ws_mem_free(ws_memory *m, uint32_t addr, ws_region_kind kind)
+{
+    size_t i = find_index(m, addr);
+    if (!i) return -1;
+    ws_region *r = &m->regions[i - 1];
+    if (r->addr != addr || r->kind != kind) return -1;
+    if (r->state == REGION_FREED) return -2;
+    if (r->state != REGION_LIVE) return -1;
+    r->state = REGION_FREED;
+    m->used -= r->size;
+    m->quarantined += r->size;
+    ws_mem_mark(m, r->addr, r->span, SHADOW_FREED);
+    return 0;
+}
+
+uint8_t *ws_mem_host_range(ws_memory *m, uint32_t addr, uint64_t n, int write, char *err, size_t errlen)
+{
+    const ws_region *r = ws_mem_in_global(m, addr) ? ws_mem_region_near(m, addr) : NULL;
+    if (!r || r->kind != REGION_DATA || r->state != REGION_LIVE || addr - r->addr >= r->size) {
+        char why[160];
+        ws_mem_describe(m, addr, why, sizeof why);
+        snprintf(err, errlen, "%s of %llu bytes at 0x%08x: %s", write ? "write" : "read",
+                 (unsigned long long)n, addr, why);
+        return NULL;
+    }
+    if (n > (uint64_t)(r->addr + r->size - addr)) {
+        snprintf(err, errlen, "%s of %llu bytes at 0x%08x runs %llu bytes past the end of the "
+                 "%u-byte allocation at 0x%08x", write ? "write" : "read", (unsigned long long)n,
+                 addr, (unsigned long long)(n - (r->addr + r->size - addr)), r->size, r->addr);
+        return NULL;
+    }
+    return ws_mem_global_ptr(m, addr);
+}
+
+void ws_mem_describe(const ws_memory *m, uint32_t addr, char *buf, size_t len)
+{
+    if (addr < WS_NULL_GUARD_END) {
+        snprintf(buf, len, "null pointer (address in the guard page [0, 0x%x))", WS_NULL_GUARD_END);
+        return;
+    }
+    if (!ws_mem_in_global(m, addr)) {
+        snprintf(buf, len, "address is not mapped on the device");
+        return;
+    }
+    const ws_region *r = ws_mem_region_near(m, addr);
+    if (!r || r->state == REGION_FREE || addr >= r->addr + r->span) {
+        snprintf(buf, len, "address is not inside any allocation");
+        return;
+    }
+    const char *what = r->kind == REGION_MODULE ? "module image" : "allocation";
+    if (r->state == REGION_FREED)
+        snprintf(buf, len, "use after free: %u bytes into the freed %u-byte %s at 0x%08x",
+                 addr - r->addr, r->size, what, r->addr);
+    else if (addr - r->addr >= r->size)
+        snprintf(buf, len, "out of bounds: %u bytes past the end of the %u-byte %s at 0x%08x",
+                 addr - r->addr - r->size, r->size, what, r->addr);
+    else if (r->kind == REGION_MODULE)
+        snprintf(buf, len, "read-only: %u bytes into the code/constant data of the %s at 0x%08x",
+                 addr - r->addr, what, r->addr);
+    else
+        snprintf(buf, len, "inside the %u-byte %s at 0x%08x", r->size, what, r->addr);
+}

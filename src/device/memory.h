@@ -1,0 +1,81 @@
+/* The device's memory system: one 32-bit address space (see abi.h) with a
+ * global arena (modules + allocations) guarded by a shadow map, per-lane
+ * stacks, and per-block shared-memory windows. Every lane access is checked. */
+#ifndef WS_DEVICE_MEMORY_H
+#define WS_DEVICE_MEMORY_H
+#include <stddef.h>
+#include <stdint.h>
+#include "warpscope/abi.h"
+
+/* Shadow byte per 8-byte granule of the global arena. Zero means "not
+ * addressable", so a fresh (zero-filled) shadow map starts fully poisoned. */
+enum {
+    SHADOW_NONE  = 0x00,  /* never allocated, or a redzone                */
+    /* 1..8: the first k bytes of the granule are readable and writable   */
+    SHADOW_RW    = 0x08,
+    SHADOW_RX    = 0x10,  /* module code / read-only data: read + execute */
+    SHADOW_FREED = 0xFD   /* freed allocation (use-after-free)            */
+};
+
+typedef enum ws_region_kind { REGION_DATA, REGION_MODULE } ws_region_kind;
+typedef enum ws_region_state { REGION_LIVE, REGION_FREED, REGION_FREE } ws_region_state;
+
+/* A span of the arena: an allocation (live or quarantined after free) or a
+ * hole. Regions tile [base, base + brk) in address order. */
+typedef struct ws_region {
+    uint32_t addr;       /* device address of the first byte            */
+    uint32_t span;       /* bytes reserved, including the redzone       */
+    uint32_t size;       /* bytes the user asked for                    */
+    uint8_t kind, state;
+    uint64_t serial;     /* allocation sequence number, for reports     */
+} ws_region;
+
+typedef struct ws_memory {
+    uint8_t *global;         /* host view of [WS_GLOBAL_BASE, +limit)    */
+    uint8_t *shadow;         /* limit / 8 bytes                          */
+    uint64_t limit;          /* bytes of global memory                    */
+    uint32_t brk;            /* bytes of the arena handed out so far      */
+    ws_region *regions;
+    size_t nregions, cap;
+    uint64_t used;           /* bytes in live regions (user sizes)        */
+    uint64_t quarantined;    /* bytes in freed regions not yet reusable  */
+    uint64_t serial;
+    uint8_t *stacks;         /* nslots * stack_size bytes                 */
+    uint32_t stack_size, nslots;
+} ws_memory;
+
+int  ws_mem_init(ws_memory *m, uint64_t limit, uint32_t stack_size, uint32_t nslots);
+void ws_mem_fini(ws_memory *m);
+
+/* Reserve `size` bytes (>0) with 256-byte alignment and a trailing redzone.
+ * Returns 0 and the address, or -1 when the limit is reached. The new
+ * region's shadow is marked RW (REGION_DATA) or left NONE for the caller to
+ * mark (REGION_MODULE). */
+int ws_mem_alloc(ws_memory *m, uint32_t size, ws_region_kind kind, uint32_t *addr);
+/* Free a live region that starts exactly at addr. Returns 0, -1 if addr is
+ * not the start of a live allocation, -2 if it was already freed. */
+int ws_mem_free(ws_memory *m, uint32_t addr, ws_region_kind kind);
+/* The region containing addr (live, freed or hole), or the one just before
+ * it; NULL if the arena is empty or addr precedes every region. */
+const ws_region *ws_mem_region_near(const ws_memory *m, uint32_t addr);
+/* Host copies: the range must lie inside one live DATA allocation. Returns a
+ * host pointer or NULL with a message in err. */
+uint8_t *ws_mem_host_range(ws_memory *m, uint32_t addr, uint64_t n, int write,
+                           char *err, size_t errlen);
+/* Mark the shadow of [addr, addr+n) (granule aligned) with a state. */
+void ws_mem_mark(ws_memory *m, uint32_t addr, uint32_t n, uint8_t state);
+
+static inline uint8_t *ws_mem_global_ptr(const ws_memory *m, uint32_t addr)
+{
+    return m->global + (addr - WS_GLOBAL_BASE);
+}
+static inline int ws_mem_in_global(const ws_memory *m, uint32_t addr)
+{
+    return addr >= WS_GLOBAL_BASE && (uint64_t)(addr - WS_GLOBAL_BASE) < m->limit;
+}
+
+/* Explain why a lane access to addr failed, e.g. "out of bounds: 4 bytes
+ * after the end of the 4096-byte allocation at 0x01000100". */
+void ws_mem_describe(const ws_memory *m, uint32_t addr, char *buf, size_t len);
+
+#endif

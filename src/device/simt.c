@@ -1,0 +1,110 @@
+/* SIMT reconvergence: a warp issues for the group of runnable lanes that
+ * share the lowest PC. Lanes that diverge rejoin when their PCs meet again.
+ * A starvation guard lets a higher-PC group run after a group has issued
+ * STARVE_LIMIT instructions while others waited, so spin locks and
+ * producer/consumer loops between lanes of one warp make progress. */
+#include "device/device.h"
+
+#define STARVE_LIMIT 1024u
+#define STICKY_RUN   256u
+
+void ws_simt_leave_group(ws_warp *w)
+{
+    for (uint32_t m = w->group; m; m &= m - 1)
+        w->pc[__builtin_ctz(m)] = w->group_pc;
+    w->group = 0;
+}
+
+/* Lowest PC strictly above `above` among runnable lanes (UINT32_MAX: none). */
+static uint32_t next_pc_above(const ws_warp *w, uint32_t runnable, uint32_t above)
+{
+    uint32_t best = UINT32_MAX;
+    for (uint32_t m = runnable; m; m &= m - 1) {
+        uint32_t pc = w->pc[__builtin_ctz(m)];
+        if (pc > above && pc < best) best = pc;
+    }
+    return best;
+}
+
+static uint32_t lanes_at(const ws_warp *w, uint32_t runnable, uint32_t pc)
+{
+    uint32_t g = 0;
+    for (uint32_t m = runnable; m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        if (w->pc[l] == pc) g |= 1u << l;
+    }
+    return g;
+}
+
+int ws_simt_select(ws_device *dev, ws_warp *w)
+{
+    (void)dev;
+    uint32_t prev_pc = w->group_pc; /* kept by ws_simt_leave_group */
+    if (w->group) ws_simt_leave_group(w);
+    uint32_t runnable = w->live & ~w->waiting;
+    if (!runnable) return 0;
+
+    uint32_t lowest = next_pc_above(w, runnable, 0);
+    if (lowest == UINT32_MAX) lowest = 0; /* only reachable if a PC is 0 */
+    uint32_t pc = lowest;
+    if (w->sticky == 0 && w->starve >= STARVE_LIMIT) {
+        /* Guard: give the next group above the starving one a turn. */
+        uint32_t next = next_pc_above(w, runnable, prev_pc);
+        pc = next != UINT32_MAX ? next : lowest;
+        w->sticky = STICKY_RUN;
+        w->starve = 0;
+    }
+    w->group = lanes_at(w, runnable, pc);
+    if (pc == 0 && !w->group) w->group = lanes_at(w, runnable, 0);
+    w->group_pc = pc;
+    uint32_t others = runnable & ~w->group;
+    w->other_min_pc = others ? next_pc_above(w, others, 0) : UINT32_MAX;
+    if (others && w->other_min_pc == UINT32_MAX) w->other_min_pc = 0;
+    if (!others) w->starve = 0;
+    return 1;
+}
+
+static void barrier_check(ws_device *dev, ws_block *b);
+
+void ws_simt_retire(ws_device *dev, ws_warp *w, uint32_t lanes)
+{
+    lanes &= w->live;
+    if (!lanes) return;
+    w->live &= ~lanes;
+    w->group &= ~lanes;
+    w->resv_valid &= ~lanes;
+    ws_block *b = w->block;
+    b->live_lanes -= (uint32_t)__builtin_popcount(lanes);
+    /* Exited lanes no longer count towards a barrier. */
+    barrier_check(dev, b);
+}
+
+void ws_simt_barrier_arrive(ws_device *dev, ws_warp *w, uint32_t lanes, uint32_t id)
+{
+    ws_block *b = w->block;
+    id %= WS_MAX_BARRIERS;
+    for (uint32_t m = lanes; m; m &= m - 1)
+        w->bar_id[__builtin_ctz(m)] = (uint8_t)id;
+    w->waiting |= lanes;
+    b->arrived[id] += (uint32_t)__builtin_popcount(lanes);
+    barrier_check(dev, b);
+}
+
+/* Release barrier `id` of block b once every live lane waits there. */
+static void barrier_check(ws_device *dev, ws_block *b)
+{
+    for (uint32_t id = 0; id < WS_MAX_BARRIERS; id++) {
+        if (!b->arrived[id] || b->arrived[id] < b->live_lanes) continue;
+        b->arrived[id] = 0;
+        ws_core *core = &dev->cores[b->core];
+        for (uint32_t i = 0; i < b->nwarps; i++) {
+            ws_warp *w = &core->warps[b->first_slot + i];
+            uint32_t release = 0;
+            for (uint32_t m = w->waiting; m; m &= m - 1) {
+                int l = __builtin_ctz(m);
+                if (w->bar_id[l] == id) release |= 1u << l;
+            }
+            w->waiting &= ~release;
+        }
+    }
+}

@@ -1,0 +1,446 @@
+/* The functional interpreter: one instruction at a time for the issuing
+ * group of a warp, over all lanes of the group in a tight loop. Atomics and
+ * memory operations run in lane order so results are deterministic. */
+#include <stdlib.h>
+#include <string.h>
+#include "device/device.h"
+#include "device/lane_io.h"
+#include "isa/fpu.h"
+
+#define STARVE_LIMIT 1024u
+
+/* Loop over the lanes of mask g in ascending order; a full warp takes the
+ * branch-free path the compiler can vectorise. */
+#define FOR_LANES(g, ...) do {                                            \
+        uint32_t m_ = (g);                                               \
+        if (m_ == full) { for (int l = 0; l < nl; l++) { __VA_ARGS__; } } \
+        else { while (m_) { int l = __builtin_ctz(m_); m_ &= m_ - 1; __VA_ARGS__; } } \
+    } while (0)
+
+/* The same for bodies that may fault: always lane order, early exit. */
+#define FOR_LANES_ORDERED(g) for (uint32_t m_ = (g), l = 0; m_ && ((l = (uint32_t)__builtin_ctz(m_)), 1); m_ &= m_ - 1)
+
+static ws_inst *code_slot(ws_device *dev, ws_warp *w, uint32_t pc)
+{
+    uint32_t page = pc & ~0xFFFu;
+    if (page != w->code_page_addr || !w->code_page) {
+        if (!ws_mem_in_global(&dev->mem, pc)) return NULL;
+        uint32_t idx = (pc - WS_GLOBAL_BASE) >> 12;
+        if (!dev->code_pages[idx]) {
+            dev->code_pages[idx] = calloc(2048, sizeof(ws_inst));
+            if (!dev->code_pages[idx]) return NULL;
+        }
+        w->code_page_addr = page;
+        w->code_page = dev->code_pages[idx];
+    }
+    return &w->code_page[(pc & 0xFFFu) >> 1];
+}
+
+static int executable(const ws_memory *m, uint32_t addr)
+{
+    return ws_mem_in_global(m, addr) && m->shadow[(addr - WS_GLOBAL_BASE) >> 3] == SHADOW_RX;
+}
+
+/* Fetch and decode (once per address) the instruction at pc. */
+static const ws_inst *fetch(ws_device *dev, ws_warp *w, uint32_t pc)
+{
+    ws_inst *in = code_slot(dev, w, pc);
+    if (!in) return NULL;
+    if (in->len) return in;
+    if (!executable(&dev->mem, pc)) return NULL;
+    uint16_t lo;
+    memcpy(&lo, ws_mem_global_ptr(&dev->mem, pc), 2);
+    uint32_t bits = lo;
+    if (ws_inst_length(lo) == 4) {
+        if (!executable(&dev->mem, pc + 2)) return NULL;
+        uint16_t hi;
+        memcpy(&hi, ws_mem_global_ptr(&dev->mem, pc + 2), 2);
+        bits |= (uint32_t)hi << 16;
+    }
+    ws_decode(bits, in);
+    if (!in->len) in->len = (uint8_t)ws_inst_length(lo);
+    return in;
+}
+
+void ws_code_invalidate(ws_device *dev, uint32_t addr, uint32_t n)
+{
+    for (uint32_t a = addr & ~1u; a < addr + n; a += 2) {
+        uint32_t idx = (a - WS_GLOBAL_BASE) >> 12;
+        if (idx < dev->ncode_pages && dev->code_pages[idx])
+            memset(&dev->code_pages[idx][(a & 0xFFFu) >> 1], 0, sizeof(ws_inst));
+    }
+}
+
+static uint32_t csr_read(ws_device *dev, ws_warp *w, uint32_t l, uint32_t csr, uint32_t g, int *ok)
+{
+    const ws_grid_run *L = dev->current;
+    const ws_block *b = w->block;
+    *ok = 1;
+    switch (csr) {
+    case 0x001: return w->fflags[l];
+    case 0x002: return w->frm[l];
+    case 0x003: return (uint32_t)w->frm[l] << 5 | w->fflags[l];
+    case 0xC00: case 0xC01: case 0xC02: return (uint32_t)w->instret;
+    case 0xC80: case 0xC81: case 0xC82: return (uint32_t)(w->instret >> 32);
+    case 0xF14: return (w->core * dev->cfg.warps_per_core + w->slot) * dev->cfg.lanes_per_warp + l;
+    case WS_CSR_LANE_ID: return l;
+    case WS_CSR_WARP_ID: return w->slot;
+    case WS_CSR_CORE_ID: return w->core;
+    case WS_CSR_ACTIVE_MASK: return g;
+    case WS_CSR_TID_X: return w->tid[0][l];
+    case WS_CSR_TID_Y: return w->tid[1][l];
+    case WS_CSR_TID_Z: return w->tid[2][l];
+    case WS_CSR_CTAID_X: return b->idx.x;
+    case WS_CSR_CTAID_Y: return b->idx.y;
+    case WS_CSR_CTAID_Z: return b->idx.z;
+    case WS_CSR_NTID_X: return L->block.x;
+    case WS_CSR_NTID_Y: return L->block.y;
+    case WS_CSR_NTID_Z: return L->block.z;
+    case WS_CSR_NCTAID_X: return L->grid.x;
+    case WS_CSR_NCTAID_Y: return L->grid.y;
+    case WS_CSR_NCTAID_Z: return L->grid.z;
+    case WS_CSR_LAUNCH_ID: return (uint32_t)L->id;
+    case WS_CSR_DYN_SHARED: return WS_SHARED_BASE + ((ws_kernel_static_shared(L->kernel) + 15u) & ~15u);
+    case WS_CSR_SHARED_SIZE: return L->shared_total;
+    case WS_CSR_TID_LINEAR: return w->tid[0][l] + L->block.x * (w->tid[1][l] + L->block.y * w->tid[2][l]);
+    case WS_CSR_WARP_IN_BLOCK: return w->warp_in_block;
+    case WS_CSR_LANES_PER_WARP: return dev->cfg.lanes_per_warp;
+    case WS_CSR_WARPS_PER_CORE: return dev->cfg.warps_per_core;
+    case WS_CSR_CORES: return dev->cfg.cores;
+    default: *ok = 0; return 0;
+    }
+}
+
+/* Zicsr: read-modify-write per lane; only fflags/frm/fcsr are writable. */
+static int exec_csr(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, uint32_t pc)
+{
+    uint32_t csr = (uint32_t)in->imm & 0xFFFu;
+    int imm_form = in->op >= OP_CSRRWI;
+    int writes = in->op == OP_CSRRW || in->op == OP_CSRRWI || in->rs1 != 0;
+    FOR_LANES_ORDERED(g) {
+        int ok;
+        uint32_t old = csr_read(dev, w, l, csr, g, &ok);
+        if (!ok || (writes && csr > 0x003)) {
+            ws_fault_raise(dev, w, l, FAULT_ILLEGAL_INSTRUCTION, pc, 0, 0,
+                           ok ? "write to read-only CSR 0x%03x" : "unknown CSR 0x%03x", csr);
+            return -1;
+        }
+        uint32_t src = imm_form ? in->rs1 : w->x[in->rs1][l];
+        uint32_t val = old;
+        switch (in->op) {
+        case OP_CSRRW: case OP_CSRRWI: val = src; break;
+        case OP_CSRRS: case OP_CSRRSI: val = old | src; break;
+        default: val = old & ~src; break;
+        }
+        if (writes) {
+            if (csr == 0x001) w->fflags[l] = val & 0x1F;
+            else if (csr == 0x002) w->frm[l] = val & 0x7;
+            else { w->fflags[l] = val & 0x1F; w->frm[l] = (val >> 5) & 0x7; }
+        }
+        if (in->rd) w->x[in->rd][l] = old;
+    }
+    return 0;
+}
+
+static int exec_float(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, uint32_t pc)
+{
+    static const uint32_t zero_src[WS_MAX_LANES];
+    uint32_t scratch[WS_MAX_LANES];
+    ws_fpu_lanes fl = { w->f[in->rs1], w->f[in->rs2], w->f[in->rs3], w->f[in->rd], w->frm, w->fflags };
+    switch (in->op) {
+    case OP_FCVT_S_W: case OP_FCVT_S_WU: case OP_FMV_W_X:
+        fl.a = w->x[in->rs1];
+        break;
+    case OP_FCVT_W_S: case OP_FCVT_WU_S: case OP_FMV_X_W: case OP_FEQ_S: case OP_FLT_S:
+    case OP_FLE_S: case OP_FCLASS_S:
+        fl.d = in->rd ? w->x[in->rd] : scratch;
+        break;
+    default: break;
+    }
+    (void)zero_src;
+    int bad = 0;
+    if (ws_fpu_exec(in, g, &fl, &bad) != 0) {
+        ws_fault_raise(dev, w, (uint32_t)bad, FAULT_ILLEGAL_INSTRUCTION, pc, 0, 0,
+                       "invalid rounding mode (rm=%u, frm=%u)", in->rm, w->frm[bad]);
+        return -1;
+    }
+    return 0;
+}
+
+static int exec_ecall(ws_device *dev, ws_warp *w, uint32_t g, uint32_t pc)
+{
+    FOR_LANES_ORDERED(g) {
+        uint32_t svc = w->x[17][l], a0 = w->x[10][l];
+        switch (svc) {
+        case WS_ECALL_WRITE:
+            if (ws_lane_write(dev, w, l, pc, a0, w->x[11][l], w->x[12][l])) return -1;
+            w->x[10][l] = w->x[12][l];
+            break;
+        case WS_ECALL_EXIT:
+            ws_simt_retire(dev, w, 1u << l);
+            break;
+        case WS_ECALL_ASSERT:
+            ws_lane_assert(dev, w, l, pc);
+            return -1;
+        case WS_ECALL_TRAP:
+            ws_lane_trap(dev, w, l, pc);
+            return -1;
+        default:
+            ws_fault_raise(dev, w, l, FAULT_ECALL, pc, 0, 0,
+                           "unknown environment call a7=%u (see WS_ECALL_* in abi.h)", svc);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static uint32_t amo(ws_op op, uint32_t old, uint32_t v)
+{
+    switch (op) {
+    case OP_AMOSWAP_W: return v;
+    case OP_AMOADD_W: return old + v;
+    case OP_AMOXOR_W: return old ^ v;
+    case OP_AMOAND_W: return old & v;
+    case OP_AMOOR_W: return old | v;
+    case OP_AMOMIN_W: return (int32_t)old < (int32_t)v ? old : v;
+    case OP_AMOMAX_W: return (int32_t)old > (int32_t)v ? old : v;
+    case OP_AMOMINU_W: return old < v ? old : v;
+    default: return old > v ? old : v; /* OP_AMOMAXU_W */
+    }
+}
+
+/* Shuffle source lane for lane l, or -1 to keep the lane's own value. */
+static int shfl_src(ws_op op, int l, uint32_t b, int nl, uint32_t g)
+{
+    int64_t s;
+    switch (op) {
+    case OP_SHFL_UP: s = (int64_t)l - b; break;
+    case OP_SHFL_DOWN: s = (int64_t)l + b; break;
+    case OP_SHFL_BFLY: s = l ^ (int64_t)(b & 31u); break;
+    default: s = b; break;
+    }
+    if (s < 0 || s >= nl || !(g >> s & 1)) return -1;
+    return (int)s;
+}
+
+ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t *issued)
+{
+    const uint32_t full = dev->full_mask;
+    const int nl = (int)dev->cfg.lanes_per_warp;
+    ws_launch_stats *st = &dev->current->stats;
+    uint32_t n = 0;
+    ws_warp_result result = WARP_RAN;
+
+    for (; n < budget; n++) {
+        if (!w->group && !ws_simt_select(dev, w)) { result = WARP_IDLE; break; }
+        const uint32_t g = w->group, pc = w->group_pc;
+        if (pc == WS_RETIRE_ADDR) { /* the kernel returned */
+            ws_simt_retire(dev, w, g);
+            w->group = 0;
+            continue;
+        }
+        const ws_inst *in = fetch(dev, w, pc);
+        if (!in) {
+            char why[160];
+            ws_mem_describe(&dev->mem, pc, why, sizeof why);
+            ws_fault_raise(dev, w, (uint32_t)__builtin_ctz(g), FAULT_FETCH, pc, pc, 2,
+                           "cannot execute at 0x%08x: %s", pc, why);
+            result = WARP_FAULT;
+            break;
+        }
+        w->instret++;
+        st->warp_instructions++;
+        st->thread_instructions += (uint64_t)__builtin_popcount(g);
+
+        uint32_t (*x)[WS_MAX_LANES] = w->x;
+        const uint32_t rd = in->rd, rs1 = in->rs1, rs2 = in->rs2;
+        const uint32_t imm = (uint32_t)in->imm;
+        uint32_t npc = pc + in->len;
+        uint32_t taken = 0;      /* lanes of g that branch */
+        int per_lane_pc = 0;     /* jalr targets already in w->pc[] */
+
+        switch ((ws_op)in->op) {
+        case OP_LUI: FOR_LANES(g, x[rd][l] = imm); break;
+        case OP_AUIPC: FOR_LANES(g, x[rd][l] = pc + imm); break;
+        case OP_ADDI: FOR_LANES(g, x[rd][l] = x[rs1][l] + imm); break;
+        case OP_SLTI: FOR_LANES(g, x[rd][l] = (int32_t)x[rs1][l] < (int32_t)imm); break;
+        case OP_SLTIU: FOR_LANES(g, x[rd][l] = x[rs1][l] < imm); break;
+        case OP_XORI: FOR_LANES(g, x[rd][l] = x[rs1][l] ^ imm); break;
+        case OP_ORI: FOR_LANES(g, x[rd][l] = x[rs1][l] | imm); break;
+        case OP_ANDI: FOR_LANES(g, x[rd][l] = x[rs1][l] & imm); break;
+        case OP_SLLI: FOR_LANES(g, x[rd][l] = x[rs1][l] << (imm & 31)); break;
+        case OP_SRLI: FOR_LANES(g, x[rd][l] = x[rs1][l] >> (imm & 31)); break;
+        case OP_SRAI: FOR_LANES(g, x[rd][l] = (uint32_t)((int32_t)x[rs1][l] >> (imm & 31))); break;
+        case OP_ADD: FOR_LANES(g, x[rd][l] = x[rs1][l] + x[rs2][l]); break;
+        case OP_SUB: FOR_LANES(g, x[rd][l] = x[rs1][l] - x[rs2][l]); break;
+        case OP_SLL: FOR_LANES(g, x[rd][l] = x[rs1][l] << (x[rs2][l] & 31)); break;
+        case OP_SLT: FOR_LANES(g, x[rd][l] = (int32_t)x[rs1][l] < (int32_t)x[rs2][l]); break;
+        case OP_SLTU: FOR_LANES(g, x[rd][l] = x[rs1][l] < x[rs2][l]); break;
+        case OP_XOR: FOR_LANES(g, x[rd][l] = x[rs1][l] ^ x[rs2][l]); break;
+        case OP_SRL: FOR_LANES(g, x[rd][l] = x[rs1][l] >> (x[rs2][l] & 31)); break;
+        case OP_SRA: FOR_LANES(g, x[rd][l] = (uint32_t)((int32_t)x[rs1][l] >> (x[rs2][l] & 31))); break;
+        case OP_OR: FOR_LANES(g, x[rd][l] = x[rs1][l] | x[rs2][l]); break;
+        case OP_AND: FOR_LANES(g, x[rd][l] = x[rs1][l] & x[rs2][l]); break;
+        case OP_MUL: FOR_LANES(g, x[rd][l] = x[rs1][l] * x[rs2][l]); break;
+        case OP_MULH: FOR_LANES(g, x[rd][l] = (uint32_t)(((int64_t)(int32_t)x[rs1][l] * (int32_t)x[rs2][l]) >> 32)); break;
+        case OP_MULHSU: FOR_LANES(g, x[rd][l] = (uint32_t)(((int64_t)(int32_t)x[rs1][l] * (int64_t)x[rs2][l]) >> 32)); break;
+        case OP_MULHU: FOR_LANES(g, x[rd][l] = (uint32_t)(((uint64_t)x[rs1][l] * x[rs2][l]) >> 32)); break;
+        case OP_DIV:
+            FOR_LANES(g, {
+                int32_t a = (int32_t)x[rs1][l], b = (int32_t)x[rs2][l];
+                x[rd][l] = b == 0 ? UINT32_MAX : (a == INT32_MIN && b == -1) ? (uint32_t)a : (uint32_t)(a / b);
+            });
+            break;
+        case OP_DIVU: FOR_LANES(g, x[rd][l] = x[rs2][l] ? x[rs1][l] / x[rs2][l] : UINT32_MAX); break;
+        case OP_REM:
+            FOR_LANES(g, {
+                int32_t a = (int32_t)x[rs1][l], b = (int32_t)x[rs2][l];
+                x[rd][l] = b == 0 ? (uint32_t)a : (a == INT32_MIN && b == -1) ? 0 : (uint32_t)(a % b);
+            });
+            break;
+        case OP_REMU: FOR_LANES(g, x[rd][l] = x[rs2][l] ? x[rs1][l] % x[rs2][l] : x[rs1][l]); break;
+
+        case OP_JAL:
+            FOR_LANES(g, x[rd][l] = pc + in->len);
+            npc = pc + imm;
+            break;
+        case OP_JALR: {
+            uint32_t t0 = (x[rs1][__builtin_ctz(g)] + imm) & ~1u, same = 1;
+            FOR_LANES(g, { uint32_t t = (x[rs1][l] + imm) & ~1u; w->pc[l] = t; same &= t == t0; });
+            FOR_LANES(g, x[rd][l] = pc + in->len);
+            if (same) npc = t0;
+            else per_lane_pc = 1;
+            break;
+        }
+        case OP_BEQ: FOR_LANES(g, taken |= (uint32_t)(x[rs1][l] == x[rs2][l]) << l); break;
+        case OP_BNE: FOR_LANES(g, taken |= (uint32_t)(x[rs1][l] != x[rs2][l]) << l); break;
+        case OP_BLT: FOR_LANES(g, taken |= (uint32_t)((int32_t)x[rs1][l] < (int32_t)x[rs2][l]) << l); break;
+        case OP_BGE: FOR_LANES(g, taken |= (uint32_t)((int32_t)x[rs1][l] >= (int32_t)x[rs2][l]) << l); break;
+        case OP_BLTU: FOR_LANES(g, taken |= (uint32_t)(x[rs1][l] < x[rs2][l]) << l); break;
+        case OP_BGEU: FOR_LANES(g, taken |= (uint32_t)(x[rs1][l] >= x[rs2][l]) << l); break;
+
+        case OP_LB: case OP_LH: case OP_LW: case OP_LBU: case OP_LHU: case OP_FLW:
+            if (ws_lane_loads(dev, w, in, g, pc)) { result = WARP_FAULT; goto out; }
+            break;
+        case OP_SB: case OP_SH: case OP_SW: case OP_FSW:
+            if (ws_lane_stores(dev, w, in, g, pc)) { result = WARP_FAULT; goto out; }
+            break;
+        case OP_LR_W: case OP_SC_W: case OP_AMOSWAP_W: case OP_AMOADD_W: case OP_AMOXOR_W:
+        case OP_AMOAND_W: case OP_AMOOR_W: case OP_AMOMIN_W: case OP_AMOMAX_W:
+        case OP_AMOMINU_W: case OP_AMOMAXU_W:
+            FOR_LANES_ORDERED(g) {
+                uint32_t a = x[rs1][l];
+                uint32_t *p = ws_lane_xlate(dev, w, l, pc, a, 4, in->op != OP_LR_W, 1);
+                if (!p) { result = WARP_FAULT; goto out; }
+                uint32_t old = *p, bit = 1u << l;
+                if (in->op == OP_LR_W) {
+                    w->resv_addr[l] = a; w->resv_val[l] = old; w->resv_valid |= bit;
+                } else if (in->op == OP_SC_W) {
+                    /* Succeeds if the reserved word still holds what LR read. */
+                    int ok = (w->resv_valid & bit) && w->resv_addr[l] == a && old == w->resv_val[l];
+                    if (ok) *p = x[rs2][l];
+                    w->resv_valid &= ~bit;
+                    old = !ok;
+                } else {
+                    *p = amo((ws_op)in->op, old, x[rs2][l]);
+                }
+                if (rd) x[rd][l] = old;
+            }
+            break;
+
+        case OP_FENCE: case OP_FENCE_I: case OP_SPLIT: case OP_JOIN:
+            break; /* sequentially consistent device; SPLIT/JOIN are hints */
+        case OP_ECALL:
+            if (exec_ecall(dev, w, g, pc)) { result = WARP_FAULT; goto out; }
+            break;
+        case OP_EBREAK:
+            ws_fault_raise(dev, w, (uint32_t)__builtin_ctz(g), FAULT_BREAKPOINT, pc, 0, 0,
+                           "ebreak executed with no debugger attached");
+            result = WARP_FAULT;
+            goto out;
+        case OP_CSRRW: case OP_CSRRS: case OP_CSRRC: case OP_CSRRWI: case OP_CSRRSI: case OP_CSRRCI:
+            if (exec_csr(dev, w, in, g, pc)) { result = WARP_FAULT; goto out; }
+            break;
+
+        case OP_TMC: case OP_PRED: {
+            /* TMC keeps the lanes named by the first active lane's rs1 mask;
+             * PRED keeps lanes whose rs1 is non-zero. The others retire. */
+            uint32_t keep = 0;
+            if (in->op == OP_TMC) keep = x[rs1][__builtin_ctz(g)] & g;
+            else FOR_LANES(g, keep |= (uint32_t)(x[rs1][l] != 0) << l);
+            ws_simt_retire(dev, w, g & ~keep);
+            break;
+        }
+        case OP_WSPAWN:
+            ws_fault_raise(dev, w, (uint32_t)__builtin_ctz(g), FAULT_ILLEGAL_INSTRUCTION, pc, 0, 0,
+                           "wspawn: warps are created by the work distributor, not by kernels");
+            result = WARP_FAULT;
+            goto out;
+        case OP_BAR: {
+            uint32_t id = x[rs1][__builtin_ctz(g)];
+            w->group_pc = npc;
+            ws_simt_leave_group(w);
+            ws_simt_barrier_arrive(dev, w, g, id);
+            goto next;
+        }
+        case OP_VOTE_ALL: case OP_VOTE_ANY: case OP_VOTE_UNI: case OP_VOTE_BALLOT: {
+            uint32_t p = 0, r;
+            FOR_LANES(g, p |= (uint32_t)(x[rs1][l] != 0) << l);
+            switch (in->op) {
+            case OP_VOTE_ALL: r = p == g; break;
+            case OP_VOTE_ANY: r = p != 0; break;
+            case OP_VOTE_UNI: r = p == 0 || p == g; break;
+            default: r = p; break;
+            }
+            FOR_LANES(g, x[rd][l] = r);
+            break;
+        }
+        case OP_SHFL_UP: case OP_SHFL_DOWN: case OP_SHFL_BFLY: case OP_SHFL_IDX: {
+            uint32_t v[WS_MAX_LANES];
+            FOR_LANES(g, { int s = shfl_src((ws_op)in->op, l, x[rs2][l], nl, g);
+                           v[l] = x[rs1][s < 0 ? l : s]; });
+            FOR_LANES(g, x[rd][l] = v[l]);
+            break;
+        }
+
+        case OP_ILLEGAL:
+            ws_fault_raise(dev, w, (uint32_t)__builtin_ctz(g), FAULT_ILLEGAL_INSTRUCTION, pc, 0, 0,
+                           "illegal instruction 0x%0*x", in->len == 2 ? 4 : 8, in->raw);
+            result = WARP_FAULT;
+            goto out;
+        default: /* every remaining op is a float computation */
+            if (exec_float(dev, w, in, g, pc)) { result = WARP_FAULT; goto out; }
+            break;
+        }
+        if (rd == 0) memset(x[0], 0, sizeof x[0]);
+
+        /* Next PC: continue the group while it stays uniform and below the
+         * other groups; otherwise pick again (lowest PC first). */
+        uint32_t live_g = w->group; /* lanes may have retired */
+        if (per_lane_pc || (taken && taken != g)) {
+            for (uint32_t m = live_g; m; m &= m - 1) {
+                int l = __builtin_ctz(m);
+                if (!per_lane_pc) w->pc[l] = (taken >> l & 1) ? pc + imm : npc;
+            }
+            w->group = 0;
+            continue;
+        }
+        if (taken) npc = pc + imm;
+        w->group_pc = npc;
+        if (live_g != g || !live_g) { /* some lanes retired */
+            if (live_g) ws_simt_leave_group(w);
+            w->group = 0;
+            continue;
+        }
+        if (w->sticky) { w->sticky--; continue; }
+        if (w->other_min_pc != UINT32_MAX &&
+            (npc >= w->other_min_pc || ++w->starve >= STARVE_LIMIT))
+            ws_simt_leave_group(w);
+        continue;
+    next:;
+    }
+out:
+    if (result == WARP_FAULT && w->group) ws_simt_leave_group(w);
+    *issued = n;
+    return result;
+}

@@ -1,0 +1,79 @@
+/* RV32IMAFC + Zicsr + SIMT: decoded instruction form, decoder, disassembler.
+ * Compressed instructions decode to the same ops as their 32-bit expansions
+ * (len says 2 or 4). */
+#ifndef WS_ISA_H
+#define WS_ISA_H
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum ws_op {
+    OP_ILLEGAL = 0,
+    /* RV32I */
+    OP_LUI, OP_AUIPC, OP_JAL, OP_JALR,
+    OP_BEQ, OP_BNE, OP_BLT, OP_BGE, OP_BLTU, OP_BGEU,
+    OP_LB, OP_LH, OP_LW, OP_LBU, OP_LHU,
+    OP_SB, OP_SH, OP_SW,
+    OP_ADDI, OP_SLTI, OP_SLTIU, OP_XORI, OP_ORI, OP_ANDI, OP_SLLI, OP_SRLI, OP_SRAI,
+    OP_ADD, OP_SUB, OP_SLL, OP_SLT, OP_SLTU, OP_XOR, OP_SRL, OP_SRA, OP_OR, OP_AND,
+    OP_FENCE, OP_FENCE_I, OP_ECALL, OP_EBREAK,
+    /* Zicsr: imm holds the CSR number; for the *I forms rs1 holds the uimm */
+    OP_CSRRW, OP_CSRRS, OP_CSRRC, OP_CSRRWI, OP_CSRRSI, OP_CSRRCI,
+    /* M */
+    OP_MUL, OP_MULH, OP_MULHSU, OP_MULHU, OP_DIV, OP_DIVU, OP_REM, OP_REMU,
+    /* A (aq/rl bits are ignored: the device is sequentially consistent) */
+    OP_LR_W, OP_SC_W, OP_AMOSWAP_W, OP_AMOADD_W, OP_AMOXOR_W, OP_AMOAND_W,
+    OP_AMOOR_W, OP_AMOMIN_W, OP_AMOMAX_W, OP_AMOMINU_W, OP_AMOMAXU_W,
+    /* F: rm holds the rounding-mode field (7 = dynamic) */
+    OP_FLW, OP_FSW,
+    OP_FMADD_S, OP_FMSUB_S, OP_FNMSUB_S, OP_FNMADD_S,
+    OP_FADD_S, OP_FSUB_S, OP_FMUL_S, OP_FDIV_S, OP_FSQRT_S,
+    OP_FSGNJ_S, OP_FSGNJN_S, OP_FSGNJX_S, OP_FMIN_S, OP_FMAX_S,
+    OP_FCVT_W_S, OP_FCVT_WU_S, OP_FMV_X_W, OP_FEQ_S, OP_FLT_S, OP_FLE_S,
+    OP_FCLASS_S, OP_FCVT_S_W, OP_FCVT_S_WU, OP_FMV_W_X,
+    /* SIMT (custom-0, see include/warpscope/abi.h) */
+    OP_TMC, OP_WSPAWN, OP_SPLIT, OP_JOIN, OP_BAR, OP_PRED,
+    OP_VOTE_ALL, OP_VOTE_ANY, OP_VOTE_UNI, OP_VOTE_BALLOT,
+    OP_SHFL_UP, OP_SHFL_DOWN, OP_SHFL_BFLY, OP_SHFL_IDX,
+    OP_COUNT
+} ws_op;
+
+/* Instruction classes, used by statistics, the profiler and the timing model. */
+typedef enum ws_op_class {
+    CLASS_INVALID, CLASS_INT, CLASS_MUL, CLASS_DIV, CLASS_BRANCH, CLASS_JUMP,
+    CLASS_LOAD, CLASS_STORE, CLASS_ATOMIC, CLASS_FLOAT, CLASS_FDIV, CLASS_CSR,
+    CLASS_SYSTEM, CLASS_SIMT, CLASS_BARRIER
+} ws_op_class;
+
+typedef struct ws_inst {
+    uint16_t op;      /* ws_op */
+    uint8_t  rd, rs1, rs2, rs3;
+    uint8_t  len;     /* 2 (compressed) or 4; 0 only for OP_ILLEGAL of unknown length */
+    uint8_t  rm;      /* float rounding-mode field */
+    int32_t  imm;     /* sign-extended immediate; CSR number for CSR ops */
+    uint32_t raw;     /* the instruction bits as fetched (16 or 32 bits) */
+} ws_inst;
+
+/* Length in bytes of the instruction whose first 16 bits are `lo`. */
+static inline unsigned ws_inst_length(uint16_t lo) { return (lo & 3) == 3 ? 4 : 2; }
+
+/* Decode one instruction. `bits` holds 32 bits read at the PC (for a
+ * compressed instruction only the low 16 are used). Never fails: unknown
+ * encodings decode to OP_ILLEGAL with len set from the low bits. */
+void ws_decode(uint32_t bits, ws_inst *out);
+
+/* Class of an op (CLASS_INVALID for OP_ILLEGAL). */
+ws_op_class ws_op_class_of(ws_op op);
+
+/* Mnemonic of an op, e.g. "addi", "vote.any". */
+const char *ws_op_name(ws_op op);
+
+/* Disassemble to `buf` in GNU objdump style ("addi a0, a0, 1"; branch and jump
+ * targets printed as absolute addresses computed from pc). Returns the
+ * number of characters written (snprintf semantics). */
+int ws_disasm(const ws_inst *in, uint32_t pc, char *buf, size_t size);
+
+/* ABI register names: ws_reg_name(10) == "a0", ws_freg_name(10) == "fa0". */
+const char *ws_reg_name(unsigned r);
+const char *ws_freg_name(unsigned r);
+
+#endif

@@ -1,0 +1,85 @@
+/* "key=value" configuration text, for the command line and config files. */
+#include <ctype.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include "runtime/runtime.h"
+
+static int parse_size(const char *v, uint64_t *out)
+{
+    char *end;
+    unsigned long long n = strtoull(v, &end, 0);
+    if (end == v) return -1;
+    switch (toupper((unsigned char)*end)) {
+    case 'K': n <<= 10; end++; break;
+    case 'M': n <<= 20; end++; break;
+    case 'G': n <<= 30; end++; break;
+    default: break;
+    }
+    if (*end == 'i' || *end == 'I') end++;
+    if (*end == 'B' || *end == 'b') end++;
+    if (*end) return -1;
+    *out = n;
+    return 0;
+}
+
+static ws_status set_key(ws_config *c, const char *key, const char *val, char *err, size_t len)
+{
+    static const struct { const char *name; size_t off; } u32_keys[] = {
+        { "cores", offsetof(ws_config, cores) },
+        { "warps_per_core", offsetof(ws_config, warps_per_core) },
+        { "lanes_per_warp", offsetof(ws_config, lanes_per_warp) },
+        { "shared_per_core", offsetof(ws_config, shared_per_core) },
+        { "max_shared_per_block", offsetof(ws_config, max_shared_per_block) },
+        { "stack_per_lane", offsetof(ws_config, stack_per_lane) },
+        { "max_threads_per_block", offsetof(ws_config, max_threads_per_block) },
+        { "warp_quantum", offsetof(ws_config, warp_quantum) },
+    };
+    uint64_t n;
+    if (strcmp(key, "mode") == 0) {
+        if (strcmp(val, "functional") == 0) c->mode = WS_MODE_FUNCTIONAL;
+        else if (strcmp(val, "timing") == 0) c->mode = WS_MODE_TIMING;
+        else { snprintf(err, len, "mode=%s: expected 'functional' or 'timing'", val); return WS_ERR_INVALID_ARG; }
+        return WS_OK;
+    }
+    if (parse_size(val, &n)) {
+        snprintf(err, len, "%s=%s: not a number", key, val);
+        return WS_ERR_INVALID_ARG;
+    }
+    if (strcmp(key, "global_mem_limit") == 0) { c->global_mem_limit = n; return WS_OK; }
+    for (size_t i = 0; i < sizeof u32_keys / sizeof *u32_keys; i++)
+        if (strcmp(key, u32_keys[i].name) == 0) {
+            if (n > UINT32_MAX) { snprintf(err, len, "%s=%s: too large", key, val); return WS_ERR_INVALID_ARG; }
+            uint32_t v = (uint32_t)n;
+            memcpy((char *)c + u32_keys[i].off, &v, sizeof v);
+            return WS_OK;
+        }
+    snprintf(err, len, "unknown setting '%s'", key);
+    return WS_ERR_INVALID_ARG;
+}
+
+ws_status ws_config_parse(ws_config *cfg, const char *text, char *err, size_t errlen)
+{
+    char tmp[8];
+    if (!err) { err = tmp; errlen = sizeof tmp; }
+    if (!cfg || !text) return WS_ERR_INVALID_ARG;
+    const char *p = text;
+    while (*p) {
+        while (*p && (isspace((unsigned char)*p) || *p == ',')) p++;
+        if (!*p) break;
+        if (*p == '#') { while (*p && *p != '\n') p++; continue; }
+        const char *start = p;
+        while (*p && !isspace((unsigned char)*p) && *p != ',') p++;
+        char item[128];
+        size_t n = (size_t)(p - start);
+        if (n >= sizeof item) { snprintf(err, errlen, "setting too long: %.40s...", start); return WS_ERR_INVALID_ARG; }
+        memcpy(item, start, n);
+        item[n] = 0;
+        char *eq = strchr(item, '=');
+        if (!eq) { snprintf(err, errlen, "'%s': expected key=value", item); return WS_ERR_INVALID_ARG; }
+        *eq = 0;
+        ws_status st = set_key(cfg, item, eq + 1, err, errlen);
+        if (st != WS_OK) return st;
+    }
+    return WS_OK;
+}

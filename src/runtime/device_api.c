@@ -1,0 +1,169 @@
+/* Device lifetime, configuration, errors. */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "runtime/runtime.h"
+
+const char *ws_version(void) { return "0.1.0"; }
+
+const char *ws_status_name(ws_status s)
+{
+    static const char *const names[] = {
+        "WS_OK", "WS_ERR_INVALID_ARG", "WS_ERR_OUT_OF_MEMORY", "WS_ERR_BAD_ADDRESS",
+        "WS_ERR_BAD_MODULE", "WS_ERR_NOT_FOUND", "WS_ERR_BAD_LAUNCH", "WS_ERR_KERNEL_FAULT",
+        "WS_ERR_KERNEL_ASSERT", "WS_ERR_DEADLOCK", "WS_ERR_IO", "WS_ERR_BUSY",
+        "WS_ERR_UNSUPPORTED", "WS_ERR_INTERNAL" };
+    return (unsigned)s < sizeof names / sizeof *names ? names[s] : "WS_ERR_UNKNOWN";
+}
+
+ws_status ws_set_error(ws_device *dev, ws_status s, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(dev->err, sizeof dev->err, fmt, ap);
+    va_end(ap);
+    return s;
+}
+
+const char *ws_last_error(const ws_device *dev)
+{
+    return dev ? dev->err : "no device";
+}
+
+void ws_config_default(ws_config *c)
+{
+    memset(c, 0, sizeof *c);
+    c->cores = 4;
+    c->warps_per_core = 8;
+    c->lanes_per_warp = 32;
+    c->shared_per_core = 64 * 1024;
+    c->max_shared_per_block = 48 * 1024;
+    c->stack_per_lane = 8 * 1024;
+    c->global_mem_limit = 256ull << 20;
+    c->max_threads_per_block = 256;
+    c->mode = WS_MODE_FUNCTIONAL;
+    c->warp_quantum = 64;
+}
+
+static int is_pow2(uint64_t v) { return v && !(v & (v - 1)); }
+
+static int config_check(const ws_config *c, char *err, size_t len)
+{
+    uint64_t lanes = (uint64_t)c->cores * c->warps_per_core * c->lanes_per_warp;
+    if (c->cores < 1 || c->cores > 256) snprintf(err, len, "cores=%u: must be 1..256", c->cores);
+    else if (c->warps_per_core < 1 || c->warps_per_core > 64)
+        snprintf(err, len, "warps_per_core=%u: must be 1..64", c->warps_per_core);
+    else if (c->lanes_per_warp < 1 || c->lanes_per_warp > 32)
+        snprintf(err, len, "lanes_per_warp=%u: must be 1..32", c->lanes_per_warp);
+    else if (!is_pow2(c->stack_per_lane) || c->stack_per_lane < 1024)
+        snprintf(err, len, "stack_per_lane=%u: must be a power of two >= 1024", c->stack_per_lane);
+    else if (lanes * c->stack_per_lane > (uint64_t)(WS_STACK_END - WS_STACK_BASE))
+        snprintf(err, len, "%llu lanes x %u-byte stacks exceed the %u MiB stack window",
+                 (unsigned long long)lanes, c->stack_per_lane, (WS_STACK_END - WS_STACK_BASE) >> 20);
+    else if (c->global_mem_limit < (1u << 20) ||
+             c->global_mem_limit > (uint64_t)(WS_GLOBAL_MAX_END - WS_GLOBAL_BASE) ||
+             c->global_mem_limit % 4096)
+        snprintf(err, len, "global_mem_limit=%llu: must be a multiple of 4096 between 1 MiB and %u MiB",
+                 (unsigned long long)c->global_mem_limit, (WS_GLOBAL_MAX_END - WS_GLOBAL_BASE) >> 20);
+    else if (c->shared_per_core > (WS_SHARED_END - WS_SHARED_BASE) || c->max_shared_per_block > c->shared_per_core)
+        snprintf(err, len, "max_shared_per_block=%u must not exceed shared_per_core=%u (at most 256 MiB)",
+                 c->max_shared_per_block, c->shared_per_core);
+    else if (c->max_threads_per_block < 1 ||
+             c->max_threads_per_block > c->warps_per_core * c->lanes_per_warp)
+        snprintf(err, len, "max_threads_per_block=%u: must be 1..warps_per_core*lanes_per_warp (%u)",
+                 c->max_threads_per_block, c->warps_per_core * c->lanes_per_warp);
+    else if (c->warp_quantum < 1)
+        snprintf(err, len, "warp_quantum must be at least 1");
+    else if (c->mode != WS_MODE_FUNCTIONAL && c->mode != WS_MODE_TIMING)
+        snprintf(err, len, "mode=%d: unknown execution mode", (int)c->mode);
+    else
+        return 0;
+    return -1;
+}
+
+ws_status ws_config_validate(const ws_config *cfg, char *err, size_t errlen)
+{
+    char tmp[8];
+    if (!cfg) return WS_ERR_INVALID_ARG;
+    return config_check(cfg, err ? err : tmp, err ? errlen : sizeof tmp) ? WS_ERR_INVALID_ARG : WS_OK;
+}
+
+ws_status ws_device_open(const ws_config *cfg, ws_device **out)
+{
+    if (!out) return WS_ERR_INVALID_ARG;
+    *out = NULL;
+    ws_config c;
+    if (cfg) c = *cfg;
+    else ws_config_default(&c);
+    char err[256];
+    if (config_check(&c, err, sizeof err)) return WS_ERR_INVALID_ARG;
+    if (c.mode == WS_MODE_TIMING) return WS_ERR_UNSUPPORTED;
+    ws_device *dev = calloc(1, sizeof *dev);
+    if (!dev) return WS_ERR_OUT_OF_MEMORY;
+    dev->cfg = c;
+    dev->full_mask = c.lanes_per_warp == 32 ? UINT32_MAX : (1u << c.lanes_per_warp) - 1;
+    dev->next_launch_id = 1;
+    if (ws_mem_init(&dev->mem, c.global_mem_limit, c.stack_per_lane,
+                    c.cores * c.warps_per_core * c.lanes_per_warp)) {
+        free(dev);
+        return WS_ERR_OUT_OF_MEMORY;
+    }
+    dev->ncode_pages = (uint32_t)(c.global_mem_limit >> 12);
+    dev->code_pages = calloc(dev->ncode_pages, sizeof *dev->code_pages);
+    dev->cores = calloc(c.cores, sizeof *dev->cores);
+    int ok = dev->code_pages && dev->cores;
+    for (uint32_t i = 0; ok && i < c.cores; i++) {
+        ws_core *core = &dev->cores[i];
+        core->warps = calloc(c.warps_per_core, sizeof *core->warps);
+        core->blocks = calloc(c.warps_per_core, sizeof *core->blocks);
+        core->shared = calloc(1, c.shared_per_core ? c.shared_per_core : 1);
+        ok = core->warps && core->blocks && core->shared;
+        for (uint32_t s = 0; ok && s < c.warps_per_core; s++) {
+            core->warps[s].core = i;
+            core->warps[s].slot = s;
+        }
+    }
+    if (!ok) {
+        ws_device_close(dev);
+        return WS_ERR_OUT_OF_MEMORY;
+    }
+    *out = dev;
+    return WS_OK;
+}
+
+ws_status ws_device_close(ws_device *dev)
+{
+    if (!dev) return WS_ERR_INVALID_ARG;
+    ws_cmd_discard_all(dev);
+    while (dev->nmodules) ws_module_unload(dev, dev->modules[dev->nmodules - 1]);
+    free(dev->modules);
+    free(dev->queue);
+    if (dev->cores)
+        for (uint32_t i = 0; i < dev->cfg.cores; i++) {
+            free(dev->cores[i].warps);
+            free(dev->cores[i].blocks);
+            free(dev->cores[i].shared);
+        }
+    free(dev->cores);
+    if (dev->code_pages)
+        for (uint32_t i = 0; i < dev->ncode_pages; i++) free(dev->code_pages[i]);
+    free(dev->code_pages);
+    ws_mem_fini(&dev->mem);
+    free(dev);
+    return WS_OK;
+}
+
+ws_status ws_device_config(const ws_device *dev, ws_config *out)
+{
+    if (!dev || !out) return WS_ERR_INVALID_ARG;
+    *out = dev->cfg;
+    return WS_OK;
+}
+
+ws_status ws_set_printf_handler(ws_device *dev, ws_printf_fn fn, void *user)
+{
+    if (!dev) return WS_ERR_INVALID_ARG;
+    dev->printf_fn = fn;
+    dev->printf_user = user;
+    return WS_OK;
+}

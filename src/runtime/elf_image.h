@@ -1,0 +1,76 @@
+/* Reading a kernel module: a RISC-V ELF executable linked by the kernel
+ * toolchain (kernel/warpscope.ld) with --emit-relocs, so that it can be
+ * placed anywhere in the device's global memory. Uses elfutils libelf for
+ * the ELF structure and libdw for the kernels' parameter types (DWARF).
+ * Untrusted input: every offset and size is checked; errors name the file
+ * and what was wrong, never crash. */
+#ifndef WS_ELF_IMAGE_H
+#define WS_ELF_IMAGE_H
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum ws_param_kind {
+    WS_PARAM_I8, WS_PARAM_U8, WS_PARAM_I16, WS_PARAM_U16,
+    WS_PARAM_I32, WS_PARAM_U32, WS_PARAM_I64, WS_PARAM_U64,
+    WS_PARAM_F32, WS_PARAM_F64, WS_PARAM_PTR
+} ws_param_kind;
+
+typedef struct ws_elf_param {
+    char *name;          /* parameter name from DWARF ("" if unnamed)       */
+    char *type_name;     /* C spelling, e.g. "const float *", "int"         */
+    ws_param_kind kind;
+} ws_elf_param;
+
+typedef struct ws_elf_kernel {
+    char *name;
+    uint32_t entry;      /* link-time address of the function                */
+    uint32_t size;       /* st_size of the symbol                            */
+    int has_params;      /* 1 if DWARF described the parameters             */
+    uint32_t nparams;
+    ws_elf_param *params;
+    char *decl_file;     /* source file and line of the definition, if known */
+    uint32_t decl_line;
+} ws_elf_kernel;
+
+/* The loadable image: one contiguous span [link_base, link_base + size)
+ * covering every PT_LOAD segment except the shared-memory segment. */
+typedef struct ws_elf_image {
+    uint32_t link_base;          /* lowest address of the span                     */
+    uint32_t size;               /* span size in bytes (page-rounded)              */
+    uint8_t *bytes;              /* span contents at link addresses (bss zeroed)   */
+    uint8_t *writable;           /* per 8-byte granule: 1 if a writable segment covers it,
+                                    0 if read-only/executable; size/8 entries       */
+    uint32_t text_start, text_end; /* span of executable segments                  */
+    uint32_t shared_static_size; /* size of the .ws_shared section (0 if none)     */
+    uint32_t nkernels;
+    ws_elf_kernel *kernels;
+    /* Absolute relocations still to apply when the image moves by delta:
+     * for each, the link-time place and the relocation type. Only types whose
+     * value depends on the load address are kept (R_RISCV_32, HI20, LO12_I,
+     * LO12_S); PC-relative ones are position independent. Relocations against
+     * the shared window or absolute symbols are dropped at parse time. */
+    uint32_t nrelocs;
+    struct ws_elf_reloc { uint32_t place; uint32_t type; uint32_t value; } *relocs;
+                                 /* value = S + A at link time */
+} ws_elf_image;
+
+/* Parse an ELF module held in memory. `what` names it in error messages
+ * (a file path, or "<memory>"). On failure returns -1 and writes a message
+ * such as "kernel.elf: section header 7 extends past end of file (offset
+ * 0x1234 + 0x80 > 0x1200)" into err. */
+int ws_elf_parse(const void *data, size_t size, const char *what,
+                 ws_elf_image *out, char *err, size_t errlen);
+
+/* Rewrite img->bytes for placement at new_base (applies every kept
+ * relocation with delta = new_base - link_base). Call at most once. Returns
+ * 0, or -1 with a message if a relocated value no longer fits. */
+int ws_elf_relocate(ws_elf_image *img, uint32_t new_base, char *err, size_t errlen);
+
+void ws_elf_free(ws_elf_image *img);
+
+/* Look a kernel up by name; NULL if absent. */
+const ws_elf_kernel *ws_elf_find_kernel(const ws_elf_image *img, const char *name);
+
+const char *ws_param_kind_name(ws_param_kind k);
+
+#endif

@@ -1,0 +1,167 @@
+/* Launches: shape checks, argument checks against the kernel's parameter
+ * types (from DWARF), and placement of arguments per the ilp32f calling
+ * convention. */
+#include <stdlib.h>
+#include <string.h>
+#include "runtime/runtime.h"
+
+static const char *arg_type_name(ws_arg_type t)
+{
+    static const char *const n[] = { "i32", "u32", "i64", "u64", "f32", "f64", "ptr" };
+    return (unsigned)t < 7 ? n[t] : "unknown";
+}
+
+/* Is argument `a` acceptable for a parameter of kind k? Signedness may
+ * differ; width, integer/float and pointer-ness must match. Narrow integer
+ * parameters take i32/u32 values that fit. */
+static int arg_fits(ws_param_kind k, const ws_arg *a, char *why, size_t len)
+{
+    int is32 = a->type == WS_TYPE_I32 || a->type == WS_TYPE_U32;
+    int64_t v = a->type == WS_TYPE_I32 ? a->v.i32 : (int64_t)a->v.u32;
+    switch (k) {
+    case WS_PARAM_I8: case WS_PARAM_U8: case WS_PARAM_I16: case WS_PARAM_U16: {
+        int64_t lo = k == WS_PARAM_I8 ? -128 : k == WS_PARAM_I16 ? -32768 : 0;
+        int64_t hi = k == WS_PARAM_I8 ? 127 : k == WS_PARAM_U8 ? 255 : k == WS_PARAM_I16 ? 32767 : 65535;
+        if (!is32) break;
+        if (v < lo || v > hi) { snprintf(why, len, "value %lld does not fit", (long long)v); return 0; }
+        return 1;
+    }
+    case WS_PARAM_I32: case WS_PARAM_U32: if (is32) return 1; break;
+    case WS_PARAM_I64: case WS_PARAM_U64: if (a->type == WS_TYPE_I64 || a->type == WS_TYPE_U64) return 1; break;
+    case WS_PARAM_F32: if (a->type == WS_TYPE_F32) return 1; break;
+    case WS_PARAM_F64: if (a->type == WS_TYPE_F64) return 1; break;
+    case WS_PARAM_PTR: if (a->type == WS_TYPE_PTR) return 1; break;
+    }
+    snprintf(why, len, "got a %s argument", arg_type_name(a->type));
+    return 0;
+}
+
+static int push_stack(ws_grid_run *L, uint32_t word)
+{
+    if (L->nstack >= sizeof L->stack_args / sizeof *L->stack_args) return -1;
+    L->stack_args[L->nstack++] = word;
+    return 0;
+}
+
+/* Place arguments: integers/pointers in a0-a7, floats in fa0-fa7 then
+ * a-registers, 64-bit values in a register pair (split with the stack if
+ * only a7 is left), the rest on the stack in order (8-byte aligned for
+ * 64-bit values). */
+static int marshal(ws_grid_run *L, const ws_arg *args, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const ws_arg *a = &args[i];
+        uint32_t w0, w1;
+        switch (a->type) {
+        case WS_TYPE_F32:
+            memcpy(&w0, &a->v.f32, 4);
+            if (L->nf < 8) { L->freg[L->nf++] = w0; continue; }
+            goto word;
+        case WS_TYPE_I32: case WS_TYPE_U32: case WS_TYPE_PTR:
+            w0 = a->type == WS_TYPE_PTR ? a->v.ptr : a->v.u32;
+        word:
+            if (L->ni < 8) L->ireg[L->ni++] = w0;
+            else if (push_stack(L, w0)) return -1;
+            continue;
+        default: {
+            uint64_t v;
+            memcpy(&v, &a->v, 8);
+            w0 = (uint32_t)v;
+            w1 = (uint32_t)(v >> 32);
+            if (L->ni <= 6) { L->ireg[L->ni++] = w0; L->ireg[L->ni++] = w1; }
+            else if (L->ni == 7) { L->ireg[L->ni++] = w0; if (push_stack(L, w1)) return -1; }
+            else {
+                if ((L->nstack & 1) && push_stack(L, 0)) return -1;
+                if (push_stack(L, w0) || push_stack(L, w1)) return -1;
+            }
+        }
+        }
+    }
+    return 0;
+}
+
+static ws_status check_shape(ws_device *dev, const ws_kernel *k, ws_dim3 grid, ws_dim3 block,
+                             uint32_t dyn, uint32_t *shared_total)
+{
+    const char *kn = k->meta->name;
+    const ws_config *c = &dev->cfg;
+    if (!grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z)
+        return ws_set_error(dev, WS_ERR_BAD_LAUNCH, "launch of '%s': grid (%u,%u,%u) and block (%u,%u,%u) "
+                            "must have no zero dimension", kn, grid.x, grid.y, grid.z, block.x, block.y, block.z);
+    uint64_t threads = (uint64_t)block.x * block.y * block.z;
+    if (threads > c->max_threads_per_block)
+        return ws_set_error(dev, WS_ERR_BAD_LAUNCH, "launch of '%s': block (%u,%u,%u) has %llu threads; "
+                            "the device allows at most %u per block", kn, block.x, block.y, block.z,
+                            (unsigned long long)threads, c->max_threads_per_block);
+    if (grid.y > 65535 || grid.z > 65535 || grid.x > 0x7fffffffu)
+        return ws_set_error(dev, WS_ERR_BAD_LAUNCH, "launch of '%s': grid (%u,%u,%u) exceeds the limits "
+                            "(2^31-1, 65535, 65535)", kn, grid.x, grid.y, grid.z);
+    uint64_t total = (((uint64_t)k->mod->img.shared_static_size + 15u) & ~15ull) + dyn;
+    if (total > c->max_shared_per_block)
+        return ws_set_error(dev, WS_ERR_BAD_LAUNCH, "launch of '%s': %llu bytes of shared memory "
+                            "(%u static + %u dynamic) exceed the %u-byte limit per block", kn,
+                            (unsigned long long)total, k->mod->img.shared_static_size, dyn,
+                            c->max_shared_per_block);
+    *shared_total = (uint32_t)total;
+    return WS_OK;
+}
+
+static ws_status check_args(ws_device *dev, const ws_kernel *k, const ws_arg *args, size_t nargs)
+{
+    const ws_elf_kernel *m = k->meta;
+    if (!m->has_params)
+        return ws_set_error(dev, WS_ERR_BAD_LAUNCH, "launch of '%s': the module has no parameter "
+                            "information (DWARF) for this kernel; build it with 'warpscope cc'", m->name);
+    if (nargs != m->nparams)
+        return ws_set_error(dev, WS_ERR_BAD_LAUNCH, "launch of '%s': %zu arguments given, the kernel "
+                            "takes %u", m->name, nargs, m->nparams);
+    for (uint32_t i = 0; i < m->nparams; i++) {
+        char why[96];
+        const ws_elf_param *p = &m->params[i];
+        if (args[i].type > WS_TYPE_PTR)
+            return ws_set_error(dev, WS_ERR_BAD_LAUNCH, "launch of '%s': argument %u has an invalid type tag %d",
+                                m->name, i, (int)args[i].type);
+        if (!arg_fits(p->kind, &args[i], why, sizeof why))
+            return ws_set_error(dev, WS_ERR_BAD_LAUNCH, "launch of '%s': parameter %u '%s' has type '%s': %s",
+                                m->name, i, p->name, p->type_name, why);
+    }
+    return WS_OK;
+}
+
+ws_status ws_launch(ws_device *dev, ws_kernel *k, ws_dim3 grid, ws_dim3 block,
+                    uint32_t dynamic_shared, const ws_arg *args, size_t nargs)
+{
+    if (!dev || !k || (!args && nargs)) return WS_ERR_INVALID_ARG;
+    uint32_t shared_total = 0;
+    ws_status st = check_shape(dev, k, grid, block, dynamic_shared, &shared_total);
+    if (st == WS_OK) st = check_args(dev, k, args, nargs);
+    if (st != WS_OK) return st;
+    ws_grid_run *L = calloc(1, sizeof *L);
+    if (!L) return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "launch: out of host memory");
+    L->id = dev->next_launch_id++;
+    L->kernel = k;
+    L->grid = grid;
+    L->block = block;
+    L->dyn_shared = dynamic_shared;
+    L->shared_total = shared_total;
+    L->threads_per_block = block.x * block.y * block.z;
+    L->warps_per_block = (L->threads_per_block + dev->cfg.lanes_per_warp - 1) / dev->cfg.lanes_per_warp;
+    L->total_blocks = (uint64_t)grid.x * grid.y * grid.z;
+    if (marshal(L, args, nargs)) {
+        free(L);
+        return ws_set_error(dev, WS_ERR_BAD_LAUNCH, "launch of '%s': too many arguments for the stack area",
+                            k->meta->name);
+    }
+    ws_cmd c = { .kind = CMD_LAUNCH, .launch = L };
+    st = ws_cmd_push(dev, &c);
+    if (st != WS_OK) free(L);
+    return st;
+}
+
+ws_status ws_last_launch_stats(const ws_device *dev, ws_launch_stats *out)
+{
+    if (!dev || !out) return WS_ERR_INVALID_ARG;
+    if (!dev->have_stats) return WS_ERR_NOT_FOUND;
+    *out = dev->last_stats;
+    return WS_OK;
+}

@@ -1,0 +1,120 @@
+/* Allocation and copies. Host-to-device copies and memsets are queued
+ * (ordered with launches); device-to-host copies and frees wait for the
+ * queue, as on a real driver. Ranges are checked when the call is made, so
+ * errors come back from the call that caused them. */
+#include <stdlib.h>
+#include <string.h>
+#include "runtime/runtime.h"
+
+ws_status ws_malloc(ws_device *dev, size_t size, ws_addr *out)
+{
+    if (!dev || !out) return WS_ERR_INVALID_ARG;
+    *out = 0;
+    if (size == 0) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_malloc: size is 0");
+    if (size > UINT32_MAX || ws_mem_alloc(&dev->mem, (uint32_t)size, REGION_DATA, out))
+        return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY,
+                            "ws_malloc(%zu): device memory exhausted (%llu of %llu bytes in use; "
+                            "raise global_mem_limit)", size, (unsigned long long)dev->mem.used,
+                            (unsigned long long)dev->mem.limit);
+    return WS_OK;
+}
+
+ws_status ws_free(ws_device *dev, ws_addr addr)
+{
+    if (!dev) return WS_ERR_INVALID_ARG;
+    ws_status st = ws_cmd_drain(dev, 0);
+    if (st != WS_OK) return st;
+    int r = ws_mem_free(&dev->mem, addr, REGION_DATA);
+    if (r == -2)
+        return ws_set_error(dev, WS_ERR_BAD_ADDRESS, "ws_free(0x%08x): double free (already freed)", addr);
+    if (r)
+        return ws_set_error(dev, WS_ERR_BAD_ADDRESS,
+                            "ws_free(0x%08x): not the start of a live allocation", addr);
+    return WS_OK;
+}
+
+static ws_status check_range(ws_device *dev, const char *what, ws_addr a, size_t n, int write)
+{
+    char err[256];
+    if (!ws_mem_host_range(&dev->mem, a, n, write, err, sizeof err))
+        return ws_set_error(dev, WS_ERR_BAD_ADDRESS, "%s: %s", what, err);
+    return WS_OK;
+}
+
+ws_status ws_memcpy_htod(ws_device *dev, ws_addr dst, const void *src, size_t n)
+{
+    if (!dev || (!src && n)) return WS_ERR_INVALID_ARG;
+    if (!n) return WS_OK;
+    ws_status st = check_range(dev, "ws_memcpy_htod", dst, n, 1);
+    if (st != WS_OK) return st;
+    ws_cmd c = { .kind = CMD_COPY_HTOD, .dst = dst, .n = n, .data = malloc(n) };
+    if (!c.data) return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "ws_memcpy_htod: out of host memory");
+    memcpy(c.data, src, n); /* snapshot: the caller may reuse its buffer at once */
+    st = ws_cmd_push(dev, &c);
+    if (st != WS_OK) free(c.data);
+    return st;
+}
+
+ws_status ws_memcpy_dtoh(ws_device *dev, void *dst, ws_addr src, size_t n)
+{
+    if (!dev || (!dst && n)) return WS_ERR_INVALID_ARG;
+    ws_status st = ws_cmd_drain(dev, 0);
+    if (st != WS_OK || !n) return st;
+    char err[256];
+    const uint8_t *s = ws_mem_host_range(&dev->mem, src, n, 0, err, sizeof err);
+    if (!s) return ws_set_error(dev, WS_ERR_BAD_ADDRESS, "ws_memcpy_dtoh: %s", err);
+    memcpy(dst, s, n);
+    return WS_OK;
+}
+
+ws_status ws_memcpy_dtod(ws_device *dev, ws_addr dst, ws_addr src, size_t n)
+{
+    if (!dev) return WS_ERR_INVALID_ARG;
+    if (!n) return WS_OK;
+    ws_status st = check_range(dev, "ws_memcpy_dtod (source)", src, n, 0);
+    if (st == WS_OK) st = check_range(dev, "ws_memcpy_dtod (destination)", dst, n, 1);
+    if (st != WS_OK) return st;
+    ws_cmd c = { .kind = CMD_COPY_DTOD, .dst = dst, .src = src, .n = n };
+    return ws_cmd_push(dev, &c);
+}
+
+ws_status ws_memset(ws_device *dev, ws_addr dst, int value, size_t n)
+{
+    if (!dev) return WS_ERR_INVALID_ARG;
+    if (!n) return WS_OK;
+    ws_status st = check_range(dev, "ws_memset", dst, n, 1);
+    if (st != WS_OK) return st;
+    ws_cmd c = { .kind = CMD_MEMSET, .dst = dst, .n = n, .value = value };
+    return ws_cmd_push(dev, &c);
+}
+
+ws_status ws_mem_info(const ws_device *dev, uint64_t *used, uint64_t *limit)
+{
+    if (!dev) return WS_ERR_INVALID_ARG;
+    if (used) *used = dev->mem.used;
+    if (limit) *limit = dev->mem.limit;
+    return WS_OK;
+}
+
+ws_status ws_synchronize(ws_device *dev)
+{
+    if (!dev) return WS_ERR_INVALID_ARG;
+    return ws_cmd_drain(dev, 0);
+}
+
+ws_status ws_fence(ws_device *dev, uint64_t *fence_id)
+{
+    if (!dev || !fence_id) return WS_ERR_INVALID_ARG;
+    ws_cmd c = { .kind = CMD_FENCE, .fence = ++dev->next_fence };
+    *fence_id = c.fence;
+    return ws_cmd_push(dev, &c);
+}
+
+ws_status ws_fence_wait(ws_device *dev, uint64_t fence_id)
+{
+    if (!dev) return WS_ERR_INVALID_ARG;
+    if (fence_id == 0 || fence_id > dev->next_fence)
+        return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_fence_wait(%llu): no such fence",
+                            (unsigned long long)fence_id);
+    return ws_cmd_drain(dev, fence_id);
+}

@@ -1,0 +1,167 @@
+/* Loading kernel modules: parse the ELF, reserve space in global memory,
+ * relocate, copy, and set the shadow map (code and constants read-only and
+ * executable, data writable). Several modules can be resident. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "runtime/runtime.h"
+
+static void module_free(ws_module *m)
+{
+    if (!m) return;
+    ws_elf_free(&m->img);
+    free(m->kernels);
+    free(m->name);
+    free(m);
+}
+
+static ws_status place_module(ws_device *dev, ws_module *m)
+{
+    char err[512];
+    if (ws_mem_alloc(&dev->mem, m->img.size, REGION_MODULE, &m->base))
+        return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "%s: no room for the %u-byte module image",
+                            m->name, m->img.size);
+    if (m->base != m->img.link_base && ws_elf_relocate(&m->img, m->base, err, sizeof err)) {
+        ws_mem_free(&dev->mem, m->base, REGION_MODULE);
+        return ws_set_error(dev, WS_ERR_BAD_MODULE, "%s", err);
+    }
+    m->size = m->img.size;
+    memcpy(ws_mem_global_ptr(&dev->mem, m->base), m->img.bytes, m->size);
+    for (uint32_t g = 0; g < m->size / 8; g++)
+        ws_mem_mark(&dev->mem, m->base + g * 8, 8, m->img.writable[g] ? SHADOW_RW : SHADOW_RX);
+    ws_code_invalidate(dev, m->base, m->size);
+    return WS_OK;
+}
+
+static ws_status build_kernels(ws_device *dev, ws_module *m)
+{
+    m->kernels = calloc(m->img.nkernels ? m->img.nkernels : 1, sizeof *m->kernels);
+    if (!m->kernels) return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "%s: out of host memory", m->name);
+    for (uint32_t i = 0; i < m->img.nkernels; i++) {
+        m->kernels[i].mod = m;
+        m->kernels[i].meta = &m->img.kernels[i];
+        m->kernels[i].entry = m->img.kernels[i].entry - m->img.link_base + m->base;
+    }
+    return WS_OK;
+}
+
+ws_status ws_module_load_data(ws_device *dev, const void *image, size_t size, const char *name,
+                              ws_module **out)
+{
+    if (!dev || !out || (!image && size)) return WS_ERR_INVALID_ARG;
+    *out = NULL;
+    ws_status st = ws_cmd_drain(dev, 0);
+    if (st != WS_OK) return st;
+    ws_module *m = calloc(1, sizeof *m);
+    if (!m || !(m->name = strdup(name ? name : "<memory>"))) {
+        free(m);
+        return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "module load: out of host memory");
+    }
+    m->dev = dev;
+    char err[512];
+    if (ws_elf_parse(image, size, m->name, &m->img, err, sizeof err)) {
+        module_free(m);
+        return ws_set_error(dev, WS_ERR_BAD_MODULE, "%s", err);
+    }
+    if (dev->nmodules == dev->modcap) {
+        size_t cap = dev->modcap ? dev->modcap * 2 : 4;
+        ws_module **mods = realloc(dev->modules, cap * sizeof *mods);
+        if (!mods) { module_free(m); return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "out of host memory"); }
+        dev->modules = mods;
+        dev->modcap = cap;
+    }
+    if ((st = place_module(dev, m)) != WS_OK) { module_free(m); return st; }
+    if ((st = build_kernels(dev, m)) != WS_OK) {
+        ws_mem_free(&dev->mem, m->base, REGION_MODULE);
+        module_free(m);
+        return st;
+    }
+    dev->modules[dev->nmodules++] = m;
+    *out = m;
+    return WS_OK;
+}
+
+ws_status ws_module_load_file(ws_device *dev, const char *path, ws_module **out)
+{
+    if (!dev || !path || !out) return WS_ERR_INVALID_ARG;
+    *out = NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f) return ws_set_error(dev, errno == ENOENT ? WS_ERR_NOT_FOUND : WS_ERR_IO,
+                                "%s: cannot open: %s", path, strerror(errno));
+    uint8_t *buf = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (len == cap) {
+            cap = cap ? cap * 2 : 1 << 16;
+            if (cap > (512u << 20)) { free(buf); fclose(f); return ws_set_error(dev, WS_ERR_BAD_MODULE, "%s: larger than 512 MiB", path); }
+            uint8_t *nb = realloc(buf, cap);
+            if (!nb) { free(buf); fclose(f); return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "%s: out of host memory", path); }
+            buf = nb;
+        }
+        size_t r = fread(buf + len, 1, cap - len, f);
+        len += r;
+        if (r == 0) break;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (bad) { free(buf); return ws_set_error(dev, WS_ERR_IO, "%s: read error", path); }
+    ws_status st = ws_module_load_data(dev, buf, len, path, out);
+    free(buf);
+    return st;
+}
+
+ws_status ws_module_unload(ws_device *dev, ws_module *mod)
+{
+    if (!dev || !mod) return WS_ERR_INVALID_ARG;
+    size_t i = 0;
+    while (i < dev->nmodules && dev->modules[i] != mod) i++;
+    if (i == dev->nmodules)
+        return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_module_unload: module is not loaded on this device");
+    ws_cmd_drain(dev, 0); /* its kernels may still be queued */
+    ws_code_invalidate(dev, mod->base, mod->size);
+    ws_mem_free(&dev->mem, mod->base, REGION_MODULE);
+    memmove(&dev->modules[i], &dev->modules[i + 1], (dev->nmodules - i - 1) * sizeof *dev->modules);
+    dev->nmodules--;
+    module_free(mod);
+    return WS_OK;
+}
+
+ws_status ws_module_base(const ws_module *mod, ws_addr *base, uint32_t *size)
+{
+    if (!mod) return WS_ERR_INVALID_ARG;
+    if (base) *base = mod->base;
+    if (size) *size = mod->size;
+    return WS_OK;
+}
+
+ws_status ws_kernel_get(ws_module *mod, const char *name, ws_kernel **out)
+{
+    if (!mod || !name || !out) return WS_ERR_INVALID_ARG;
+    *out = NULL;
+    for (uint32_t i = 0; i < mod->img.nkernels; i++)
+        if (strcmp(mod->img.kernels[i].name, name) == 0) {
+            *out = &mod->kernels[i];
+            return WS_OK;
+        }
+    char list[512] = "";
+    size_t n = 0;
+    for (uint32_t i = 0; i < mod->img.nkernels && n < sizeof list - 64; i++)
+        n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", i ? ", " : "", mod->img.kernels[i].name);
+    return ws_set_error(mod->dev, WS_ERR_NOT_FOUND, "%s: no kernel named '%s' (kernels: %s)",
+                        mod->name, name, n ? list : "none; mark kernels with WS_KERNEL");
+}
+
+const char *ws_kernel_name(const ws_kernel *k) { return k ? k->meta->name : NULL; }
+uint32_t ws_kernel_param_count(const ws_kernel *k) { return k ? k->meta->nparams : 0; }
+
+ws_status ws_kernel_param(const ws_kernel *k, uint32_t i, const char **name, const char **type_name)
+{
+    if (!k || i >= k->meta->nparams) return WS_ERR_INVALID_ARG;
+    if (name) *name = k->meta->params[i].name;
+    if (type_name) *type_name = k->meta->params[i].type_name;
+    return WS_OK;
+}
+
+const char *ws_kernel_name_of(const struct ws_kernel *k) { return k->meta->name; }
+uint32_t ws_kernel_entry(const struct ws_kernel *k) { return k->entry; }
+uint32_t ws_kernel_static_shared(const struct ws_kernel *k) { return k->mod->img.shared_static_size; }

@@ -1,0 +1,8 @@
+/* Subcommands of the warpscope command; each lives in its own file. */
+#ifndef WS_TOOLS_COMMANDS_H
+#define WS_TOOLS_COMMANDS_H
+int ws_cmd_cc(int argc, char **argv);    /* tools/cc.c:   compile kernels     */
+int ws_cmd_run(int argc, char **argv);   /* tools/run.c:  run a kernel module */
+int ws_cmd_info(int argc, char **argv);  /* tools/info.c: describe a module   */
+int ws_cmd_disasm(int argc, char **argv);/* tools/info.c: disassemble         */
+#endif

@@ -1,0 +1,92 @@
+/* warpscope info / disasm: describe a module without running it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "warpscope/warpscope.h"
+#include "runtime/elf_image.h"
+#include "isa/isa.h"
+#include "commands.h"
+
+static int read_file(const char *path, uint8_t **data, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) { perror(path); return -1; }
+    size_t cap = 1 << 16, n = 0;
+    uint8_t *buf = malloc(cap);
+    for (size_t r; buf && (r = fread(buf + n, 1, cap - n, f)) > 0;) {
+        n += r;
+        if (n == cap) {
+            uint8_t *nb = realloc(buf, cap *= 2);
+            if (!nb) { free(buf); buf = NULL; }
+            buf = nb;
+        }
+    }
+    fclose(f);
+    if (!buf) { fprintf(stderr, "%s: out of memory\n", path); return -1; }
+    *data = buf;
+    *len = n;
+    return 0;
+}
+
+static int load_image(const char *path, ws_elf_image *img)
+{
+    uint8_t *data;
+    size_t len;
+    char err[512];
+    if (read_file(path, &data, &len)) return -1;
+    int r = ws_elf_parse(data, len, path, img, err, sizeof err);
+    free(data);
+    if (r) fprintf(stderr, "warpscope: %s\n", err);
+    return r;
+}
+
+int ws_cmd_info(int argc, char **argv)
+{
+    if (argc != 2 || argv[1][0] == '-') {
+        fprintf(argc == 2 ? stdout : stderr, "usage: warpscope info MODULE.elf\n");
+        return argc == 2 ? 0 : 2;
+    }
+    ws_elf_image img;
+    if (load_image(argv[1], &img)) return 1;
+    printf("%s: %u bytes at 0x%08x, code [0x%08x, 0x%08x), %u bytes of static shared memory\n",
+           argv[1], img.size, img.link_base, img.text_start, img.text_end, img.shared_static_size);
+    for (uint32_t i = 0; i < img.nkernels; i++) {
+        const ws_elf_kernel *k = &img.kernels[i];
+        printf("kernel %s(", k->name);
+        for (uint32_t p = 0; p < k->nparams; p++)
+            printf("%s%s%s%s", p ? ", " : "", k->params[p].type_name,
+                   k->params[p].type_name[strlen(k->params[p].type_name) - 1] == '*' ? "" : " ",
+                   k->params[p].name);
+        printf(")%s  entry 0x%08x", k->has_params ? "" : " [no DWARF]", k->entry);
+        if (k->decl_file) printf("  %s:%u", k->decl_file, k->decl_line);
+        printf("\n");
+    }
+    ws_elf_free(&img);
+    return 0;
+}
+
+int ws_cmd_disasm(int argc, char **argv)
+{
+    if (argc != 2 || argv[1][0] == '-') {
+        fprintf(argc == 2 ? stdout : stderr, "usage: warpscope disasm MODULE.elf\n");
+        return argc == 2 ? 0 : 2;
+    }
+    ws_elf_image img;
+    if (load_image(argv[1], &img)) return 1;
+    for (uint32_t pc = img.text_start; pc + 2 <= img.text_end;) {
+        for (uint32_t i = 0; i < img.nkernels; i++)
+            if (img.kernels[i].entry == pc) printf("\n%08x <%s>:\n", pc, img.kernels[i].name);
+        const uint8_t *p = img.bytes + (pc - img.link_base);
+        uint32_t bits = (uint32_t)p[0] | (uint32_t)p[1] << 8;
+        if (ws_inst_length((uint16_t)bits) == 4 && pc + 4 <= img.text_end)
+            bits |= (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+        ws_inst in;
+        char text[96];
+        ws_decode(bits, &in);
+        ws_disasm(&in, pc, text, sizeof text);
+        printf("%8x:\t%0*x\t%s\n", pc, in.len == 2 ? 4 : 8, bits & (in.len == 2 ? 0xFFFFu : ~0u), text);
+        pc += in.len ? in.len : 2;
+    }
+    ws_elf_free(&img);
+    return 0;
+}

@@ -1,0 +1,40 @@
+/* The warpscope command: one entry point, one file per subcommand. */
+#include <stdio.h>
+#include <string.h>
+#include "warpscope/warpscope.h"
+#include "commands.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: warpscope <command> [args]\n"
+            "\n"
+            "commands:\n"
+            "  cc      compile C kernels into a device module (clang + lld)\n"
+            "  run     load a module and launch one kernel with arguments\n"
+            "  info    list the kernels of a module with their parameters\n"
+            "  disasm  disassemble a module's code\n"
+            "  version print the version\n"
+            "\n"
+            "'warpscope <command> --help' describes each command.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+        usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? 2 : 0;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "cc")) return ws_cmd_cc(argc - 1, argv + 1);
+    if (!strcmp(cmd, "run")) return ws_cmd_run(argc - 1, argv + 1);
+    if (!strcmp(cmd, "info")) return ws_cmd_info(argc - 1, argv + 1);
+    if (!strcmp(cmd, "disasm")) return ws_cmd_disasm(argc - 1, argv + 1);
+    if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
+        printf("warpscope %s\n", ws_version());
+        return 0;
+    }
+    fprintf(stderr, "warpscope: unknown command '%s'\n\n", cmd);
+    usage(stderr);
+    return 2;
+}
