@@ -103,6 +103,7 @@ static int64_t run_round(ws_device *dev)
 static ws_status run_launch(ws_device *dev, ws_grid_run *L)
 {
     dev->current = L;
+    dev->hot_lo = dev->hot_hi = 0;
     memset(&dev->fault, 0, sizeof dev->fault);
     uint32_t per_block_shared = (L->shared_total + 15u) & ~15u;
     uint32_t slots = dev->cfg.warps_per_core / L->warps_per_block;

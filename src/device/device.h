@@ -138,6 +138,9 @@ struct ws_device {
     ws_status pending_status;
     char pending_msg[WS_ERRLEN];
     ws_fault fault;
+    /* The live data allocation last hit by a warp-wide access, [hot_lo,
+     * hot_hi). Allocations only change between launches. */
+    uint32_t hot_lo, hot_hi;
     /* modules */
     struct ws_module **modules;
     size_t nmodules, modcap;

@@ -75,15 +75,80 @@ void *ws_lane_xlate(ws_device *dev, ws_warp *w, uint32_t l, uint32_t pc, uint32_
     return stack_or_shared(dev, w, l, pc, addr, size, write, raise);
 }
 
+/* Can every byte of [lo, end) be read and written by lanes without a check
+ * each? True inside one live data allocation, or inside the block's shared
+ * memory (returns the host base to add to the address then). */
+static uint8_t *uniform_range(ws_device *dev, const ws_warp *w, uint32_t lo, uint32_t end)
+{
+    if (lo >= dev->hot_lo && end <= dev->hot_hi && end > lo)
+        return dev->mem.global - WS_GLOBAL_BASE;
+    if (lo >= WS_SHARED_BASE && end > lo && end - WS_SHARED_BASE <= dev->current->shared_total) {
+        const ws_block *b = w->block;
+        return dev->cores[b->core].shared + b->shared_off - WS_SHARED_BASE;
+    }
+    if (!ws_mem_in_global(&dev->mem, lo) || end <= lo) return NULL;
+    const ws_region *r = ws_mem_region_near(&dev->mem, lo);
+    if (!r || r->kind != REGION_DATA || r->state != REGION_LIVE || end > r->addr + r->size) return NULL;
+    dev->hot_lo = r->addr;
+    dev->hot_hi = r->addr + r->size;
+    return dev->mem.global - WS_GLOBAL_BASE;
+}
+
+/* Run `body` for each lane of g in ascending order; a full warp takes a
+ * plain counted loop the compiler can vectorise. */
+#define EACH_LANE(dev, g, body) do {                                               \
+        if ((g) == (dev)->full_mask) {                                             \
+            for (uint32_t l = 0; l < (dev)->cfg.lanes_per_warp; l++) { body; }    \
+        } else {                                                                   \
+            for (uint32_t m_ = (g), l; m_ && ((l = (uint32_t)__builtin_ctz(m_)), 1); m_ &= m_ - 1) { body; } \
+        }                                                                          \
+    } while (0)
+
+/* Bounds of the addresses of a warp-wide access; 0 if misaligned. */
+static int lane_span(const ws_device *dev, const ws_warp *w, const ws_inst *in, uint32_t g,
+                     uint32_t size, uint32_t *lo, uint32_t *end)
+{
+    const uint32_t *base = w->x[in->rs1];
+    const uint32_t imm = (uint32_t)in->imm;
+    uint32_t mn = UINT32_MAX, mx = 0, bits = 0;
+    EACH_LANE(dev, g, {
+        uint32_t a = base[l] + imm;
+        mn = a < mn ? a : mn;
+        mx = a > mx ? a : mx;
+        bits |= a;
+    });
+    *lo = mn;
+    *end = mx + size;
+    return !(bits & (size - 1)) && *end > mx;
+}
+
 int ws_lane_loads(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, uint32_t pc)
 {
     uint32_t size = in->op == OP_LB || in->op == OP_LBU ? 1 : in->op == OP_LH || in->op == OP_LHU ? 2 : 4;
     uint32_t *dst = in->op == OP_FLW ? w->f[in->rd] : w->x[in->rd];
+    uint32_t lo, end;
+    uint8_t *host;
+    if (size == 4 && lane_span(dev, w, in, g, 4, &lo, &end) && (host = uniform_range(dev, w, lo, end))) {
+        const uint32_t *base = w->x[in->rs1];
+        const uint32_t imm = (uint32_t)in->imm;
+        EACH_LANE(dev, g, memcpy(&dst[l], host + base[l] + imm, 4));
+        return 0;
+    }
+    if (size == 4) {
+        const uint32_t *base = w->x[in->rs1];
+        for (uint32_t m = g; m; m &= m - 1) { /* each lane reads its rs1 before writing its rd */
+            uint32_t l = (uint32_t)__builtin_ctz(m), a = base[l] + (uint32_t)in->imm;
+            const uint8_t *p = ws_lane_global_fast(dev, a, 4, 0);
+            if (!p && !(p = ws_lane_xlate(dev, w, l, pc, a, 4, 0, 1))) return -1;
+            memcpy(&dst[l], p, 4);
+        }
+        return 0;
+    }
     for (uint32_t m = g; m; m &= m - 1) {
         uint32_t l = (uint32_t)__builtin_ctz(m);
         uint32_t a = w->x[in->rs1][l] + (uint32_t)in->imm;
-        const uint8_t *p = ws_lane_xlate(dev, w, l, pc, a, size, 0, 1);
-        if (!p) return -1;
+        const uint8_t *p = ws_lane_global_fast(dev, a, size, 0);
+        if (!p && !(p = ws_lane_xlate(dev, w, l, pc, a, size, 0, 1))) return -1;
         uint32_t v;
         switch (in->op) {
         case OP_LB: v = (uint32_t)(int32_t)(int8_t)p[0]; break;
@@ -101,11 +166,19 @@ int ws_lane_stores(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, ui
 {
     uint32_t size = in->op == OP_SB ? 1 : in->op == OP_SH ? 2 : 4;
     const uint32_t *src = in->op == OP_FSW ? w->f[in->rs2] : w->x[in->rs2];
+    uint32_t lo, end;
+    uint8_t *host;
+    if (lane_span(dev, w, in, g, size, &lo, &end) && (host = uniform_range(dev, w, lo, end))) {
+        const uint32_t *base = w->x[in->rs1];
+        const uint32_t imm = (uint32_t)in->imm;
+        EACH_LANE(dev, g, memcpy(host + base[l] + imm, &src[l], size)); /* lane order */
+        return 0;
+    }
     for (uint32_t m = g; m; m &= m - 1) {
         uint32_t l = (uint32_t)__builtin_ctz(m);
         uint32_t a = w->x[in->rs1][l] + (uint32_t)in->imm;
-        uint8_t *p = ws_lane_xlate(dev, w, l, pc, a, size, 1, 1);
-        if (!p) return -1;
+        uint8_t *p = ws_lane_global_fast(dev, a, size, 1);
+        if (!p && !(p = ws_lane_xlate(dev, w, l, pc, a, size, 1, 1))) return -1;
         memcpy(p, &src[l], size); /* little-endian host: low bytes first */
     }
     return 0;

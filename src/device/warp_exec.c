@@ -228,7 +228,7 @@ ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t
     const uint32_t full = dev->full_mask;
     const int nl = (int)dev->cfg.lanes_per_warp;
     ws_launch_stats *st = &dev->current->stats;
-    uint32_t n = 0;
+    uint32_t n = 0, count_g = 0, count = 0; /* popcount cache */
     ws_warp_result result = WARP_RAN;
 
     for (; n < budget; n++) {
@@ -250,7 +250,8 @@ ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t
         }
         w->instret++;
         st->warp_instructions++;
-        st->thread_instructions += (uint64_t)__builtin_popcount(g);
+        if (g != count_g) { count_g = g; count = (uint32_t)__builtin_popcount(g); }
+        st->thread_instructions += count;
 
         uint32_t (*x)[WS_MAX_LANES] = w->x;
         const uint32_t rd = in->rd, rs1 = in->rs1, rs2 = in->rs2;
