@@ -460,6 +460,31 @@ static inline uint32_t fma_rne_wide(float a, float b, float c, int neg_p, int ne
     return u32((float)s);
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#define WS_HOST_HW_FMA 1
+/* The host's fused multiply-add rounds once in the current MXCSR mode and
+ * raises IEEE flags, as RISC-V requires; negating an input is exact. Lanes
+ * whose addend is a NaN go to the exact path, because hosts differ on
+ * whether inf*0 + qNaN is invalid. Returns those lanes. */
+__attribute__((target("fma"))) static uint32_t fma_hw_lanes(uint32_t mask, uint32_t *restrict tmp,
+                                                            const uint32_t *restrict a,
+                                                            const uint32_t *restrict b,
+                                                            const uint32_t *restrict c, int np, int nc)
+{
+    const uint32_t sa = np ? SIGN : 0, sc = nc ? SIGN : 0;
+    uint32_t odd = 0;
+    FOR_MASK(mask, i, {
+        tmp[i] = u32(__builtin_fmaf(f32(a[i] ^ sa), f32(b[i]), f32(c[i] ^ sc)));
+        odd |= (uint32_t)((c[i] & 0x7FFFFFFFu) > 0x7F800000u) << i;
+    });
+    return odd;
+}
+
+static int host_has_fma(void) { return __builtin_cpu_supports("fma"); }
+#else
+#define WS_HOST_HW_FMA 0
+#endif
+
 /* One lane of the fast path (host rounding mode already set). */
 static inline uint32_t native_op(ws_op op, uint32_t a, uint32_t b, uint32_t c)
 {
@@ -490,6 +515,13 @@ static void native_lanes(ws_op op, uint32_t mask, uint32_t *restrict tmp, const 
     case OP_FSQRT_S: FOR_MASK(mask, i, tmp[i] = native_op(OP_FSQRT_S, a[i], 0, 0)); break;
     default: { /* the four fmas */
         int np = op == OP_FNMSUB_S || op == OP_FNMADD_S, nc = op == OP_FMSUB_S || op == OP_FNMADD_S;
+#if WS_HOST_HW_FMA
+        if (host_has_fma()) {
+            uint32_t odd = fma_hw_lanes(mask, tmp, a, b, c, np, nc);
+            FOR_MASK(odd, i, tmp[i] = native_op(op, a[i], b[i], c[i]));
+            break;
+        }
+#endif
         uint8_t redo[32];
         FOR_MASK(mask, i, tmp[i] = fma_rne_wide(f32(a[i]), f32(b[i]), f32(c[i]), np, nc, &redo[i]));
         FOR_MASK(mask, i, if (redo[i]) tmp[i] = native_op(op, a[i], b[i], c[i]));
