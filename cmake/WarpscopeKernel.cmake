@@ -1,4 +1,28 @@
-# ws_add_kernel(<target> OUTPUT <file.elf> SOURCES <src.c>... [FLAGS <extra cc flags>...])
-# placeholder until the kernel toolchain lands
+# ws_add_kernel(<target> OUTPUT <file.elf> SOURCES <src>... [FLAGS <cc flags>...])
+# Builds a kernel module with `warpscope cc`. A relative OUTPUT is placed in
+# the current binary directory. <target> is an ALL target producing it.
 function(ws_add_kernel target)
+  cmake_parse_arguments(K "" "OUTPUT" "SOURCES;FLAGS" ${ARGN})
+  if(NOT K_OUTPUT OR NOT K_SOURCES)
+    message(FATAL_ERROR "ws_add_kernel(${target}): OUTPUT and SOURCES are required")
+  endif()
+  if(NOT IS_ABSOLUTE ${K_OUTPUT})
+    set(K_OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/${K_OUTPUT})
+  endif()
+  set(srcs "")
+  foreach(s ${K_SOURCES})
+    if(NOT IS_ABSOLUTE ${s})
+      set(s ${CMAKE_CURRENT_SOURCE_DIR}/${s})
+    endif()
+    list(APPEND srcs ${s})
+  endforeach()
+  file(GLOB ws_kernel_headers ${CMAKE_SOURCE_DIR}/kernel/include/warpscope/*.h)
+  add_custom_command(
+    OUTPUT ${K_OUTPUT}
+    COMMAND $<TARGET_FILE:warpscope_cli> cc -o ${K_OUTPUT} ${K_FLAGS} ${srcs}
+    DEPENDS ${srcs} warpscope_cli ws_device_lib ${ws_kernel_headers}
+            ${CMAKE_SOURCE_DIR}/kernel/warpscope.ld ${CMAKE_SOURCE_DIR}/include/warpscope/abi.h
+    COMMENT "Building kernel module ${K_OUTPUT}"
+    VERBATIM)
+  add_custom_target(${target} ALL DEPENDS ${K_OUTPUT})
 endfunction()

@@ -1,4 +1,233 @@
-/* placeholder until the kernel toolchain lands */
+/* warpscope cc: compile C (or assembly) kernels into a device module with
+ * Debian's clang and ld.lld: the right target flags, the device headers,
+ * the Warpscope linker script and device library, picolibc and libgcc. */
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include "commands.h"
-int ws_cmd_cc(int argc, char **argv) { (void)argc; (void)argv; fprintf(stderr, "warpscope cc: not built yet\n"); return 2; }
+
+#define MAX_ARGS 512
+#define PICOLIBC "/usr/lib/picolibc/riscv64-unknown-elf"
+#define LIBGCC_GLOB "/usr/lib/gcc/riscv64-unknown-elf"
+
+typedef struct argv_list { char *v[MAX_ARGS]; int n; } argv_list;
+
+typedef struct cc_paths {
+    char include[PATH_MAX], abi_include[PATH_MAX], script[PATH_MAX], devlib[PATH_MAX], libgcc[PATH_MAX];
+    const char *clang, *lld;
+} cc_paths;
+
+static int add(argv_list *a, const char *s)
+{
+    if (a->n >= MAX_ARGS - 1) { fprintf(stderr, "warpscope cc: too many arguments\n"); return -1; }
+    a->v[a->n++] = (char *)s;
+    a->v[a->n] = NULL;
+    return 0;
+}
+
+static int exists(const char *p) { return access(p, R_OK) == 0; }
+
+/* First of the names found on PATH (or an absolute override). */
+static const char *find_tool(const char *env, const char *const *names, char *buf, size_t len)
+{
+    const char *o = getenv(env);
+    if (o && *o) return o;
+    const char *path = getenv("PATH");
+    for (; *names; names++)
+        for (const char *p = path ? path : "/usr/bin"; p && *p;) {
+            const char *colon = strchr(p, ':');
+            size_t n = colon ? (size_t)(colon - p) : strlen(p);
+            snprintf(buf, len, "%.*s/%s", (int)n, p, *names);
+            if (access(buf, X_OK) == 0) return buf;
+            p = colon ? colon + 1 : NULL;
+        }
+    return NULL;
+}
+
+/* Where the kernel headers, linker script and device library are: an
+ * explicit WARPSCOPE_KERNEL_DIR, the build tree, or the install prefix. */
+static int locate(cc_paths *p)
+{
+    const char *dir = getenv("WARPSCOPE_KERNEL_DIR");
+#ifdef WS_BUILD_KERNEL_LIB_DIR
+    if (!dir && exists(WS_BUILD_KERNEL_LIB_DIR "/libwsdevice.a")) {
+        snprintf(p->include, sizeof p->include, "%s/include", WS_BUILD_KERNEL_DIR);
+        snprintf(p->abi_include, sizeof p->abi_include, "%s", WS_BUILD_ABI_INCLUDE);
+        snprintf(p->script, sizeof p->script, "%s/warpscope.ld", WS_BUILD_KERNEL_DIR);
+        snprintf(p->devlib, sizeof p->devlib, "%s/libwsdevice.a", WS_BUILD_KERNEL_LIB_DIR);
+    } else
+#endif
+    {
+#ifdef WS_INSTALL_KERNEL_DIR
+        if (!dir) dir = WS_INSTALL_KERNEL_DIR;
+#endif
+        if (!dir) dir = "/usr/local/share/warpscope/kernel";
+        snprintf(p->include, sizeof p->include, "%s/include", dir);
+        snprintf(p->abi_include, sizeof p->abi_include, "%s/include", dir);
+        snprintf(p->script, sizeof p->script, "%s/warpscope.ld", dir);
+        snprintf(p->devlib, sizeof p->devlib, "%s/libwsdevice.a", dir);
+    }
+    if (!exists(p->script) || !exists(p->devlib)) {
+        fprintf(stderr, "warpscope cc: kernel support files not found (looked for %s and %s); "
+                "set WARPSCOPE_KERNEL_DIR or rebuild\n", p->script, p->devlib);
+        return -1;
+    }
+    if (!exists(PICOLIBC "/lib/rv32imafc/ilp32f/libc.a")) {
+        fprintf(stderr, "warpscope cc: picolibc for rv32imafc not found under %s; install the "
+                "'picolibc-riscv64-unknown-elf' package (scripts/bootstrap.sh)\n", PICOLIBC);
+        return -1;
+    }
+    const char *versions[] = { "14", "13", "12.2.0", "12", "11", "10", NULL };
+    p->libgcc[0] = 0;
+    for (int i = 0; versions[i] && !p->libgcc[0]; i++) {
+        snprintf(p->libgcc, sizeof p->libgcc, LIBGCC_GLOB "/%s/rv32imafc/ilp32f/libgcc.a", versions[i]);
+        if (!exists(p->libgcc)) p->libgcc[0] = 0;
+    }
+    if (!p->libgcc[0]) {
+        fprintf(stderr, "warpscope cc: libgcc for rv32imafc not found; install 'gcc-riscv64-unknown-elf'\n");
+        return -1;
+    }
+    static char cbuf[PATH_MAX], lbuf[PATH_MAX];
+    static const char *const clangs[] = { "clang", "clang-14", NULL }, *const llds[] = { "ld.lld", "ld.lld-14", NULL };
+    p->clang = find_tool("WARPSCOPE_CLANG", clangs, cbuf, sizeof cbuf);
+    p->lld = find_tool("WARPSCOPE_LLD", llds, lbuf, sizeof lbuf);
+    if (!p->clang || !p->lld) {
+        fprintf(stderr, "warpscope cc: %s not found; install the '%s' package (scripts/bootstrap.sh)\n",
+                p->clang ? "ld.lld" : "clang", p->clang ? "lld" : "clang");
+        return -1;
+    }
+    return 0;
+}
+
+static int run(argv_list *a, int verbose)
+{
+    if (verbose) {
+        for (int i = 0; i < a->n; i++) fprintf(stderr, "%s%s", i ? " " : "", a->v[i]);
+        fprintf(stderr, "\n");
+    }
+    pid_t pid = fork();
+    if (pid < 0) { perror("warpscope cc: fork"); return -1; }
+    if (pid == 0) {
+        execvp(a->v[0], a->v);
+        fprintf(stderr, "warpscope cc: cannot run %s: %s\n", a->v[0], strerror(errno));
+        _exit(127);
+    }
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR) return -1;
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: warpscope cc [-o out.elf] [-c] [-O0|-O1|-O2|-O3|-Os] [-g0] [-I dir] [-D name[=v]]\n"
+               "                    [-v] [clang flags...] file.c|file.S...\n"
+               "Compiles kernels for the Warpscope device (riscv32 rv32imafc, ilp32f) and links a\n"
+               "module with DWARF. -c stops after compiling one file to an object.\n");
+}
+
+typedef struct cc_opts {
+    const char *out, *opt, *debug;
+    const char *srcs[128], *flags[128];
+    int nsrcs, nflags, compile_only, verbose;
+} cc_opts;
+
+static int parse(int argc, char **argv, cc_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->opt = "-O2";
+    o->debug = "-g";
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(stdout); return 1; }
+        if (!strcmp(a, "-o")) { if (++i >= argc) goto bad; o->out = argv[i]; }
+        else if (!strcmp(a, "-c")) o->compile_only = 1;
+        else if (!strcmp(a, "-v")) o->verbose = 1;
+        else if (!strncmp(a, "-O", 2)) o->opt = a;
+        else if (!strcmp(a, "-g0")) o->debug = "-g0";
+        else if ((!strcmp(a, "-I") || !strcmp(a, "-D")) && i + 1 < argc) {
+            if (o->nflags + 2 > 128) goto bad;
+            o->flags[o->nflags++] = a;
+            o->flags[o->nflags++] = argv[++i];
+        } else if (a[0] == '-') {
+            if (o->nflags >= 128) goto bad;
+            o->flags[o->nflags++] = a;
+        } else {
+            if (o->nsrcs >= 128) goto bad;
+            if (!exists(a)) { fprintf(stderr, "warpscope cc: %s: %s\n", a, strerror(errno)); return -1; }
+            o->srcs[o->nsrcs++] = a;
+        }
+    }
+    if (!o->nsrcs) { usage(stderr); return -1; }
+    if (o->compile_only && o->nsrcs != 1) { fprintf(stderr, "warpscope cc: -c takes one source file\n"); return -1; }
+    return 0;
+bad:
+    usage(stderr);
+    return -1;
+}
+
+static int compile(const cc_paths *p, const cc_opts *o, const char *src, const char *obj)
+{
+    argv_list a = { .n = 0 };
+    const char *fixed[] = { p->clang, "--target=riscv32-unknown-elf", "-march=rv32imafc", "-mabi=ilp32f",
+                            "-mno-relax", "-ffreestanding", "-fno-common", "-fno-builtin-printf", o->opt,
+                            o->debug, "-I", p->include, "-I", p->abi_include, "-isystem",
+                            PICOLIBC "/include", NULL };
+    for (int i = 0; fixed[i]; i++) if (add(&a, fixed[i])) return -1;
+    for (int i = 0; i < o->nflags; i++) if (add(&a, o->flags[i])) return -1;
+    if (add(&a, "-c") || add(&a, src) || add(&a, "-o") || add(&a, obj)) return -1;
+    return run(&a, o->verbose);
+}
+
+static int link_module(const cc_paths *p, const cc_opts *o, char objs[][PATH_MAX], int n, const char *out)
+{
+    argv_list a = { .n = 0 };
+    const char *head[] = { p->lld, "-m", "elf32lriscv", "--emit-relocs", "-T", p->script, "-o", out, NULL };
+    for (int i = 0; head[i]; i++) if (add(&a, head[i])) return -1;
+    for (int i = 0; i < n; i++) if (add(&a, objs[i])) return -1;
+    const char *tail[] = { "--whole-archive", p->devlib, "--no-whole-archive", "--start-group",
+                           PICOLIBC "/lib/rv32imafc/ilp32f/libc.a", PICOLIBC "/lib/rv32imafc/ilp32f/libm.a",
+                           p->libgcc, "--end-group", NULL };
+    for (int i = 0; tail[i]; i++) if (add(&a, tail[i])) return -1;
+    return run(&a, o->verbose);
+}
+
+static void default_output(const char *src, char *out, size_t len)
+{
+    const char *base = strrchr(src, '/');
+    base = base ? base + 1 : src;
+    const char *dot = strrchr(base, '.');
+    snprintf(out, len, "%.*s.elf", dot ? (int)(dot - base) : (int)strlen(base), base);
+}
+
+int ws_cmd_cc(int argc, char **argv)
+{
+    cc_opts o;
+    int r = parse(argc, argv, &o);
+    if (r) return r > 0 ? 0 : 2;
+    cc_paths p;
+    if (locate(&p)) return 1;
+    if (o.compile_only) return compile(&p, &o, o.srcs[0], o.out ? o.out : "a.o") ? 1 : 0;
+
+    char tmpdir[] = "/tmp/warpscope-cc-XXXXXX";
+    if (!mkdtemp(tmpdir)) { perror("warpscope cc: mkdtemp"); return 1; }
+    static char objs[128][PATH_MAX];
+    int rc = 0, n = 0;
+    for (; n < o.nsrcs && !rc; n++) {
+        snprintf(objs[n], PATH_MAX, "%s/%d.o", tmpdir, n);
+        rc = compile(&p, &o, o.srcs[n], objs[n]);
+    }
+    char out[PATH_MAX];
+    if (o.out) snprintf(out, sizeof out, "%s", o.out);
+    else default_output(o.srcs[0], out, sizeof out);
+    if (!rc) rc = link_module(&p, &o, objs, n, out);
+    for (int i = 0; i < n; i++) unlink(objs[i]);
+    rmdir(tmpdir);
+    if (rc) fprintf(stderr, "warpscope cc: failed\n");
+    return rc ? 1 : 0;
+}

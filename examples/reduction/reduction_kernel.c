@@ -1,0 +1,24 @@
+#include <warpscope/kernel.h>
+
+WS_SHARED int warp_sums[32];
+
+/* Grid-stride sum: each thread adds its elements, warps reduce with
+ * shuffles, warp 0 reduces the per-warp sums, one atomic per block. */
+WS_KERNEL void reduce_sum(const int *in, int *out, int n)
+{
+    int sum = 0;
+    for (int i = (int)(blockIdx_x() * blockDim_x() + threadIdx_x()); i < n;
+         i += (int)(gridDim_x() * blockDim_x()))
+        sum += in[i];
+    for (int d = (int)ws_warp_size() / 2; d > 0; d /= 2) sum += ws_shfl_down(sum, d);
+
+    unsigned lane = ws_lane_id(), warp = threadIdx_x() / ws_warp_size();
+    if (lane == 0) warp_sums[warp] = sum;
+    ws_syncthreads();
+    if (warp == 0) {
+        unsigned nwarps = (blockDim_x() + ws_warp_size() - 1) / ws_warp_size();
+        sum = lane < nwarps ? warp_sums[lane] : 0;
+        for (int d = (int)ws_warp_size() / 2; d > 0; d /= 2) sum += ws_shfl_down(sum, d);
+        if (lane == 0) atomicAdd(out, sum);
+    }
+}

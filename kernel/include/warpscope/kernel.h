@@ -1,0 +1,167 @@
+/* <warpscope/kernel.h>: everything a Warpscope kernel needs. Kernels are
+ * plain C functions marked WS_KERNEL, compiled by `warpscope cc`.
+ *
+ *   #include <warpscope/kernel.h>
+ *   WS_KERNEL void scale(float *v, float s, int n) {
+ *       int i = blockIdx_x() * blockDim_x() + threadIdx_x();
+ *       if (i < n) v[i] *= s;
+ *   }
+ *
+ * Reference: docs/kernel-api.md. ABI numbers: <warpscope/abi.h>. */
+#ifndef WARPSCOPE_KERNEL_H
+#define WARPSCOPE_KERNEL_H
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <math.h>
+#include <warpscope/abi.h>
+
+/* ---- declarations ---- */
+/* A kernel entry point: a global function placed where the loader finds it. */
+#define WS_KERNEL __attribute__((used, noinline, section(".ws_kernels"))) __attribute__((visibility("default")))
+/* A variable in the block's shared memory (static part). */
+#define WS_SHARED __attribute__((section(".ws_shared")))
+#define WS_DEVICE static inline __attribute__((always_inline))
+
+#define WS__CSR(num) ({ unsigned ws_v_; __asm__ volatile("csrr %0, " #num : "=r"(ws_v_)); ws_v_; })
+
+/* ---- thread and block coordinates (CUDA: threadIdx.x, blockIdx.x, ...) ---- */
+WS_DEVICE unsigned threadIdx_x(void) { return WS__CSR(0xCC4); }
+WS_DEVICE unsigned threadIdx_y(void) { return WS__CSR(0xCC5); }
+WS_DEVICE unsigned threadIdx_z(void) { return WS__CSR(0xCC6); }
+WS_DEVICE unsigned blockIdx_x(void) { return WS__CSR(0xCC7); }
+WS_DEVICE unsigned blockIdx_y(void) { return WS__CSR(0xCC8); }
+WS_DEVICE unsigned blockIdx_z(void) { return WS__CSR(0xCC9); }
+WS_DEVICE unsigned blockDim_x(void) { return WS__CSR(0xCCA); }
+WS_DEVICE unsigned blockDim_y(void) { return WS__CSR(0xCCB); }
+WS_DEVICE unsigned blockDim_z(void) { return WS__CSR(0xCCC); }
+WS_DEVICE unsigned gridDim_x(void) { return WS__CSR(0xCCD); }
+WS_DEVICE unsigned gridDim_y(void) { return WS__CSR(0xCCE); }
+WS_DEVICE unsigned gridDim_z(void) { return WS__CSR(0xCCF); }
+/* x + y*blockDim.x + z*blockDim.x*blockDim.y */
+WS_DEVICE unsigned ws_thread_linear(void) { return WS__CSR(0xCD3); }
+/* blockIdx.x * blockDim.x + threadIdx.x: the usual 1-D global index. */
+WS_DEVICE unsigned ws_global_id_x(void) { return blockIdx_x() * blockDim_x() + threadIdx_x(); }
+
+/* ---- hardware coordinates ---- */
+WS_DEVICE unsigned ws_lane_id(void) { return WS__CSR(0xCC0); }
+WS_DEVICE unsigned ws_warp_id(void) { return WS__CSR(0xCC1); }      /* warp slot on the core */
+WS_DEVICE unsigned ws_core_id(void) { return WS__CSR(0xCC2); }
+WS_DEVICE unsigned ws_warp_in_block(void) { return WS__CSR(0xCD4); }
+WS_DEVICE unsigned ws_warp_size(void) { return WS__CSR(0xFC0); }
+WS_DEVICE unsigned ws_active_mask(void) { return WS__CSR(0xCC3); }
+WS_DEVICE unsigned ws_launch_id(void) { return WS__CSR(0xCD0); }
+
+/* ---- barriers and shared memory ---- */
+/* Wait until every live thread of the block reaches barrier `id` (0-15). */
+WS_DEVICE void ws_barrier(unsigned id)
+{
+    __asm__ volatile(".insn r 0x0B, 4, 0, x0, %0, x0" : : "r"(id) : "memory");
+}
+WS_DEVICE void ws_syncthreads(void) { ws_barrier(0); }
+#define __syncthreads() ws_syncthreads()
+/* Order memory accesses (the device is sequentially consistent; this also
+ * stops the compiler from moving accesses across it). */
+WS_DEVICE void ws_threadfence(void) { __asm__ volatile("fence rw, rw" ::: "memory"); }
+/* The block's dynamic shared memory (size given at launch). */
+WS_DEVICE void *ws_dynamic_shared(void) { return (void *)(uintptr_t)WS__CSR(0xCD1); }
+
+/* ---- warp vote and shuffle (over the lanes executing together) ---- */
+#define WS__VOTE(f3, p) ({ unsigned ws_r_; __asm__ volatile(".insn r 0x0B, " #f3 ", 1, %0, %1, x0" \
+                           : "=r"(ws_r_) : "r"((unsigned)(p))); ws_r_; })
+WS_DEVICE int ws_all(int pred) { return (int)WS__VOTE(0, pred != 0); }
+WS_DEVICE int ws_any(int pred) { return (int)WS__VOTE(1, pred != 0); }
+WS_DEVICE int ws_uni(int pred) { return (int)WS__VOTE(2, pred != 0); }
+WS_DEVICE unsigned ws_ballot(int pred) { return WS__VOTE(3, pred != 0); }
+#define WS__SHFL(f3, v, s) ({ unsigned ws_r_; __asm__ volatile(".insn r 0x0B, " #f3 ", 1, %0, %1, %2" \
+                              : "=r"(ws_r_) : "r"((unsigned)(v)), "r"((unsigned)(s))); ws_r_; })
+/* Value from lane (lane - delta) / (lane + delta) / (lane ^ mask) / (src);
+ * a source outside the warp or not active gives the caller's own value. */
+WS_DEVICE int ws_shfl_up(int v, unsigned delta) { return (int)WS__SHFL(4, v, delta); }
+WS_DEVICE int ws_shfl_down(int v, unsigned delta) { return (int)WS__SHFL(5, v, delta); }
+WS_DEVICE int ws_shfl_xor(int v, unsigned mask) { return (int)WS__SHFL(6, v, mask); }
+WS_DEVICE int ws_shfl_idx(int v, unsigned src) { return (int)WS__SHFL(7, v, src); }
+WS_DEVICE float ws_shfl_down_f(float v, unsigned delta)
+{
+    union { float f; int i; } u = { v };
+    u.i = ws_shfl_down(u.i, delta);
+    return u.f;
+}
+WS_DEVICE float ws_shfl_xor_f(float v, unsigned mask)
+{
+    union { float f; int i; } u = { v };
+    u.i = ws_shfl_xor(u.i, mask);
+    return u.f;
+}
+
+/* ---- atomics (global or shared memory; lanes of a warp apply in lane order) ---- */
+#define WS__ATOMIC_FNS(T, S)                                                                      \
+    WS_DEVICE T atomicAdd##S(T *p, T v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }  \
+    WS_DEVICE T atomicSub##S(T *p, T v) { return __atomic_fetch_sub(p, v, __ATOMIC_SEQ_CST); }  \
+    WS_DEVICE T atomicAnd##S(T *p, T v) { return __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST); }  \
+    WS_DEVICE T atomicOr##S(T *p, T v) { return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST); }    \
+    WS_DEVICE T atomicXor##S(T *p, T v) { return __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST); }  \
+    WS_DEVICE T atomicExch##S(T *p, T v) { return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST); } \
+    WS_DEVICE T atomicCAS##S(T *p, T expected, T desired)                                       \
+    {                                                                                           \
+        __atomic_compare_exchange_n(p, &expected, desired, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
+        return expected;                                                                        \
+    }
+WS__ATOMIC_FNS(int, _i)
+WS__ATOMIC_FNS(unsigned, _u)
+WS_DEVICE int atomicMin_i(int *p, int v) { return __atomic_fetch_min(p, v, __ATOMIC_SEQ_CST); }
+WS_DEVICE int atomicMax_i(int *p, int v) { return __atomic_fetch_max(p, v, __ATOMIC_SEQ_CST); }
+WS_DEVICE unsigned atomicMin_u(unsigned *p, unsigned v) { return __atomic_fetch_min(p, v, __ATOMIC_SEQ_CST); }
+WS_DEVICE unsigned atomicMax_u(unsigned *p, unsigned v) { return __atomic_fetch_max(p, v, __ATOMIC_SEQ_CST); }
+/* Float add by compare-and-swap on the bits. */
+WS_DEVICE float atomicAdd_f(float *p, float v)
+{
+    union { float f; unsigned u; } old, upd;
+    old.f = *(volatile float *)p;
+    for (;;) {
+        upd.f = old.f + v;
+        unsigned seen = atomicCAS_u((unsigned *)p, old.u, upd.u);
+        if (seen == old.u) return old.f;
+        old.u = seen;
+    }
+}
+/* CUDA-style names that pick the right type. */
+#define WS__PICK(fn, p, ...) _Generic((p), int *: fn##_i, unsigned *: fn##_u)(p, __VA_ARGS__)
+#define atomicAdd(p, v) _Generic((p), int *: atomicAdd_i, unsigned *: atomicAdd_u, float *: atomicAdd_f)(p, v)
+#define atomicSub(p, v) WS__PICK(atomicSub, p, v)
+#define atomicAnd(p, v) WS__PICK(atomicAnd, p, v)
+#define atomicOr(p, v) WS__PICK(atomicOr, p, v)
+#define atomicXor(p, v) WS__PICK(atomicXor, p, v)
+#define atomicExch(p, v) WS__PICK(atomicExch, p, v)
+#define atomicMin(p, v) WS__PICK(atomicMin, p, v)
+#define atomicMax(p, v) WS__PICK(atomicMax, p, v)
+#define atomicCAS(p, e, d) WS__PICK(atomicCAS, p, e, d)
+
+/* ---- printf, assert, trap ---- */
+/* Device printf: formatted on the device (picolibc vsnprintf), delivered to
+ * the host as one record per call, in order per thread. At most 256 bytes. */
+int ws_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int ws_vprintf(const char *fmt, va_list ap);
+#define printf ws_printf
+int snprintf(char *buf, size_t n, const char *fmt, ...);
+int vsnprintf(char *buf, size_t n, const char *fmt, va_list ap);
+
+void ws_assert_fail(const char *expr, const char *file, unsigned line, const char *func)
+    __attribute__((noreturn));
+#ifdef NDEBUG
+#define assert(e) ((void)0)
+#else
+#define assert(e) ((e) ? (void)0 : ws_assert_fail(#e, __FILE__, __LINE__, __func__))
+#endif
+/* Stop the launch with a message (reported as a trap). */
+void ws_trap(const char *message) __attribute__((noreturn));
+
+/* ---- math: <math.h> from picolibc; the F extension does these directly ---- */
+#define sqrtf(x) __builtin_sqrtf(x)
+#define fabsf(x) __builtin_fabsf(x)
+#define fminf(x, y) __builtin_fminf(x, y)
+#define fmaxf(x, y) __builtin_fmaxf(x, y)
+#define fmaf(x, y, z) __builtin_fmaf(x, y, z)
+#define copysignf(x, y) __builtin_copysignf(x, y)
+
+#endif

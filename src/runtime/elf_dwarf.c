@@ -1,0 +1,168 @@
+/* Kernel parameter types from DWARF (elfutils libdw): the launch checks
+ * arguments against them, and tools print them. */
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "runtime/elf_internal.h"
+
+#define MAX_DEPTH 16
+
+/* C spelling of a type DIE, e.g. "const float *". */
+static void spell(Dwarf_Die *t, char *buf, size_t len, int depth)
+{
+    Dwarf_Attribute at;
+    Dwarf_Die inner;
+    const char *name = dwarf_diename(t);
+    int has_inner = dwarf_attr_integrate(t, DW_AT_type, &at) && dwarf_formref_die(&at, &inner);
+    if (depth > MAX_DEPTH) { snprintf(buf, len, "?"); return; }
+    char sub[160] = "void";
+    switch (dwarf_tag(t)) {
+    case DW_TAG_pointer_type:
+        if (has_inner) spell(&inner, sub, sizeof sub, depth + 1);
+        snprintf(buf, len, "%s%s*", sub, sub[strlen(sub) - 1] == '*' ? "" : " ");
+        return;
+    case DW_TAG_const_type: case DW_TAG_volatile_type: case DW_TAG_restrict_type: {
+        const char *q = dwarf_tag(t) == DW_TAG_const_type ? "const" : dwarf_tag(t) == DW_TAG_volatile_type ? "volatile" : "restrict";
+        if (has_inner) spell(&inner, sub, sizeof sub, depth + 1);
+        if (sub[strlen(sub) - 1] == '*') snprintf(buf, len, "%s %s", sub, q);
+        else snprintf(buf, len, "%s %s", q, sub);
+        return;
+    }
+    case DW_TAG_structure_type: snprintf(buf, len, "struct %s", name ? name : "<anonymous>"); return;
+    case DW_TAG_union_type: snprintf(buf, len, "union %s", name ? name : "<anonymous>"); return;
+    case DW_TAG_enumeration_type: snprintf(buf, len, "enum %s", name ? name : "<anonymous>"); return;
+    case DW_TAG_array_type:
+        if (has_inner) spell(&inner, sub, sizeof sub, depth + 1);
+        snprintf(buf, len, "%s[]", sub);
+        return;
+    default:
+        snprintf(buf, len, "%s", name ? name : "?");
+    }
+}
+
+/* Kind of a parameter type, peeling typedefs and qualifiers. Returns -1
+ * for a type kernels cannot take by value. */
+static int kind_of(Dwarf_Die *t, ws_param_kind *kind)
+{
+    Dwarf_Die cur = *t;
+    for (int depth = 0; depth < MAX_DEPTH; depth++) {
+        Dwarf_Attribute at;
+        Dwarf_Word enc = 0, size = 0;
+        switch (dwarf_tag(&cur)) {
+        case DW_TAG_typedef: case DW_TAG_const_type: case DW_TAG_volatile_type: case DW_TAG_restrict_type:
+            if (!dwarf_attr_integrate(&cur, DW_AT_type, &at) || !dwarf_formref_die(&at, &cur)) return -1;
+            continue;
+        case DW_TAG_pointer_type: case DW_TAG_array_type:
+            *kind = WS_PARAM_PTR;
+            return 0;
+        case DW_TAG_enumeration_type:
+            if (dwarf_attr_integrate(&cur, DW_AT_byte_size, &at)) dwarf_formudata(&at, &size);
+            *kind = size == 1 ? WS_PARAM_U8 : size == 2 ? WS_PARAM_U16 : WS_PARAM_U32;
+            return 0;
+        case DW_TAG_base_type:
+            if (dwarf_attr_integrate(&cur, DW_AT_encoding, &at)) dwarf_formudata(&at, &enc);
+            if (dwarf_attr_integrate(&cur, DW_AT_byte_size, &at)) dwarf_formudata(&at, &size);
+            if (enc == DW_ATE_float) {
+                if (size == 4) { *kind = WS_PARAM_F32; return 0; }
+                if (size == 8) { *kind = WS_PARAM_F64; return 0; }
+                return -1;
+            }
+            if (enc == DW_ATE_boolean) { *kind = WS_PARAM_U8; return 0; }
+            {
+                int is_signed = enc == DW_ATE_signed || enc == DW_ATE_signed_char;
+                switch (size) {
+                case 1: *kind = is_signed ? WS_PARAM_I8 : WS_PARAM_U8; return 0;
+                case 2: *kind = is_signed ? WS_PARAM_I16 : WS_PARAM_U16; return 0;
+                case 4: *kind = is_signed ? WS_PARAM_I32 : WS_PARAM_U32; return 0;
+                case 8: *kind = is_signed ? WS_PARAM_I64 : WS_PARAM_U64; return 0;
+                default: return -1;
+                }
+            }
+        default:
+            return -1;
+        }
+    }
+    return -1;
+}
+
+static int add_param(ws_elf_ctx *cx, ws_elf_kernel *k, Dwarf_Die *p)
+{
+    Dwarf_Attribute at;
+    Dwarf_Die type;
+    char tname[192];
+    ws_param_kind kind;
+    const char *name = dwarf_diename(p);
+    if (!dwarf_attr_integrate(p, DW_AT_type, &at) || !dwarf_formref_die(&at, &type))
+        return ws_elf_fail(cx, "kernel '%s' parameter %u has no type in DWARF", k->name, k->nparams);
+    spell(&type, tname, sizeof tname, 0);
+    if (kind_of(&type, &kind))
+        return ws_elf_fail(cx, "kernel '%s' parameter %u '%s' has type '%s' passed by value, which kernels "
+                           "do not support; pass a pointer", k->name, k->nparams, name ? name : "", tname);
+    if (k->nparams >= 64) return ws_elf_fail(cx, "kernel '%s' has more than 64 parameters", k->name);
+    ws_elf_param *ps = realloc(k->params, (k->nparams + 1) * sizeof *ps);
+    if (!ps) return ws_elf_fail(cx, "out of memory");
+    k->params = ps;
+    ws_elf_param *q = &ps[k->nparams];
+    q->name = strdup(name ? name : "");
+    q->type_name = strdup(tname);
+    q->kind = kind;
+    k->nparams++;
+    if (!q->name || !q->type_name) return ws_elf_fail(cx, "out of memory");
+    return 0;
+}
+
+static int describe_kernel(ws_elf_ctx *cx, ws_elf_kernel *k, Dwarf_Die *sub)
+{
+    Dwarf_Die child;
+    int line = 0;
+    const char *file = dwarf_decl_file(sub);
+    if (file && !(k->decl_file = strdup(file))) return ws_elf_fail(cx, "out of memory");
+    if (dwarf_decl_line(sub, &line) == 0) k->decl_line = (uint32_t)line;
+    k->has_params = 1;
+    if (dwarf_child(sub, &child) != 0) return 0;
+    do {
+        if (dwarf_tag(&child) == DW_TAG_formal_parameter && add_param(cx, k, &child)) return -1;
+        if (dwarf_tag(&child) == DW_TAG_unspecified_parameters)
+            return ws_elf_fail(cx, "kernel '%s' is variadic, which kernels do not support", k->name);
+    } while (dwarf_siblingof(&child, &child) == 0);
+    return 0;
+}
+
+static ws_elf_kernel *match(ws_elf_image *img, Dwarf_Die *sub)
+{
+    const char *name = dwarf_diename(sub);
+    Dwarf_Addr low;
+    if (!name) return NULL;
+    for (uint32_t i = 0; i < img->nkernels; i++) {
+        ws_elf_kernel *k = &img->kernels[i];
+        if (k->has_params || strcmp(k->name, name)) continue;
+        if (dwarf_lowpc(sub, &low) == 0 && low != k->entry) continue;
+        return k;
+    }
+    return NULL;
+}
+
+int ws_elf_read_params(ws_elf_ctx *cx, ws_elf_image *img)
+{
+    if (!img->nkernels) return 0;
+    Dwarf *dw = dwarf_begin_elf(cx->elf, DWARF_C_READ, NULL);
+    if (!dw) return 0; /* no DWARF: kernels stay without parameter information */
+    Dwarf_Off off = 0, next;
+    size_t hsize;
+    int r = 0;
+    while (r == 0 && dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+        Dwarf_Die cu, child;
+        if (dwarf_offdie(dw, off + hsize, &cu) && dwarf_child(&cu, &child) == 0) {
+            do {
+                ws_elf_kernel *k;
+                if (dwarf_tag(&child) == DW_TAG_subprogram && (k = match(img, &child)))
+                    r = describe_kernel(cx, k, &child);
+            } while (r == 0 && dwarf_siblingof(&child, &child) == 0);
+        }
+        off = next;
+    }
+    dwarf_end(dw);
+    return r;
+}
