@@ -15,8 +15,8 @@ static void usage(FILE *f)
             "  --shared BYTES       dynamic shared memory per block\n"
             "  --config K=V[,K=V]   device settings (cores=, lanes_per_warp=, ...)\n"
             "ARG is a number for scalar parameters; for a pointer parameter,\n"
-            "  zeros:N    a zero-filled buffer of N 32-bit words, printed after the run\n"
-            "  iota:N     a buffer holding 0,1,...,N-1 (32-bit ints), printed after the run\n");
+            "  zeros:N    a zero-filled buffer of N 32-bit elements, printed after the run\n"
+            "  iota:N     a buffer holding 0,1,...,N-1 (int or float, as the parameter says)\n");
 }
 
 static int parse_dim(const char *s, ws_dim3 *d)
@@ -28,7 +28,7 @@ static int parse_dim(const char *s, ws_dim3 *d)
     return 0;
 }
 
-typedef struct buffer { ws_addr addr; uint32_t words; } buffer;
+typedef struct buffer { ws_addr addr; uint32_t words; int is_float; } buffer;
 
 static int make_arg(ws_device *dev, const ws_kernel *k, uint32_t i, const char *text, ws_arg *a,
                     buffer *buf)
@@ -45,10 +45,15 @@ static int make_arg(ws_device *dev, const ws_kernel *k, uint32_t i, const char *
         }
         if (ws_malloc(dev, (size_t)n * 4, &buf->addr)) return -1;
         buf->words = n;
+        buf->is_float = strstr(tn, "float") != NULL;
         if (iota) {
             uint32_t *v = malloc((size_t)n * 4);
             if (!v) return -1;
-            for (unsigned j = 0; j < n; j++) v[j] = j;
+            for (unsigned j = 0; j < n; j++) {
+                float f = (float)j;
+                if (buf->is_float) memcpy(&v[j], &f, 4);
+                else v[j] = j;
+            }
             int r = ws_memcpy_htod(dev, buf->addr, v, (size_t)n * 4);
             free(v);
             if (r) return -1;
@@ -96,7 +101,7 @@ int ws_cmd_run(int argc, char **argv)
     ws_module *mod;
     ws_kernel *k;
     ws_arg args[32];
-    buffer bufs[32] = { { 0, 0 } };
+    buffer bufs[32] = { { 0, 0, 0 } };
     uint32_t nargs = (uint32_t)(argc - i - 2);
     if (ws_module_load_file(dev, path, &mod) || ws_kernel_get(mod, kname, &k)) goto fail;
     if (nargs != ws_kernel_param_count(k) || nargs > 32) {
@@ -112,7 +117,12 @@ int ws_cmd_run(int argc, char **argv)
         int32_t v[64];
         if (ws_memcpy_dtoh(dev, v, bufs[a].addr, n * 4)) goto fail;
         printf("arg %u:", a);
-        for (uint32_t j = 0; j < n; j++) printf(" %d", v[j]);
+        for (uint32_t j = 0; j < n; j++) {
+            float f;
+            memcpy(&f, &v[j], 4);
+            if (bufs[a].is_float) printf(" %g", f);
+            else printf(" %d", v[j]);
+        }
         printf("%s\n", n < bufs[a].words ? " ..." : "");
     }
     ws_launch_stats st;

@@ -1,0 +1,41 @@
+#include <warpscope/kernel.h>
+
+/* Each thread evaluates the math library at one input; results are
+ * compared with the host's libm. */
+WS_KERNEL void math_funcs(const float *x, float *out, int n)
+{
+    int i = (int)ws_global_id_x();
+    if (i >= n) return;
+    float v = x[i];
+    float *o = out + 14 * i;
+    o[0] = sinf(v);
+    o[1] = cosf(v);
+    o[2] = tanf(v);
+    o[3] = expf(v * 0.1f);
+    o[4] = logf(fabsf(v) + 1.0f);
+    o[5] = powf(fabsf(v) + 0.5f, 1.7f);
+    o[6] = floorf(v);
+    o[7] = ceilf(v);
+    o[8] = fabsf(v);
+    o[9] = fminf(v, 0.25f);
+    o[10] = fmaxf(v, 0.25f);
+    o[11] = fmodf(v, 0.75f);
+    o[12] = sqrtf(fabsf(v));
+    o[13] = atan2f(v, 2.0f);
+}
+
+/* printf with several conversions, and snprintf into a buffer. */
+WS_KERNEL void formats(char *out, int value, float f)
+{
+    if (threadIdx_x() == 0) {
+        printf("int %d hex %x float %5.2f str %s\n", value, (unsigned)value, (double)f, "ok");
+        snprintf(out, 64, "[%04d|%-3s|%.3e]", value % 10000, "ab", (double)f);
+    }
+    if (threadIdx_x() == 1) printf("second thread %u\n", threadIdx_x());
+}
+
+WS_KERNEL void checks(int *p, int n)
+{
+    assert(n > 0);
+    p[0] = n;
+}

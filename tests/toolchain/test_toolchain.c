@@ -1,0 +1,118 @@
+/* The kernel toolchain end to end: warpscope cc's error handling, and the
+ * device math library and printf checked on the device itself. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include "warpscope/warpscope.h"
+#include "../test.h"
+
+static int run_cmd(const char *cmd, char *out, size_t len)
+{
+    FILE *p = popen(cmd, "r");
+    if (!p) return -1;
+    size_t n = fread(out, 1, len - 1, p);
+    out[n] = 0;
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static int ulps(float a, float b)
+{
+    int32_t x, y;
+    memcpy(&x, &a, 4);
+    memcpy(&y, &b, 4);
+    if (x < 0) x = INT32_MIN - x;
+    if (y < 0) y = INT32_MIN - y;
+    return abs(x - y);
+}
+
+typedef struct capture { char text[1024]; size_t len; int records; } capture;
+
+static void on_printf(void *user, uint64_t launch, ws_dim3 b, ws_dim3 t, const char *s, size_t n)
+{
+    (void)launch; (void)b; (void)t;
+    capture *c = user;
+    if (c->len + n < sizeof c->text) { memcpy(c->text + c->len, s, n); c->len += n; c->text[c->len] = 0; }
+    c->records++;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 4) { fprintf(stderr, "usage: test_toolchain WARPSCOPE MODULE BAD_SOURCE\n"); return 2; }
+    char cmd[4096], out[8192];
+
+    /* compiler errors come back as clang's diagnostic and a failure status */
+    snprintf(cmd, sizeof cmd, "%s cc -o /tmp/ws-bad-%d.elf %s 2>&1", argv[1], (int)getpid(), argv[3]);
+    CHECK(run_cmd(cmd, out, sizeof out) != 0);
+    CHECK_STR_CONTAINS(out, "error: expected expression");
+    snprintf(cmd, sizeof cmd, "%s cc -o /tmp/ws-missing.elf /nonexistent/kernel.c 2>&1", argv[1]);
+    CHECK(run_cmd(cmd, out, sizeof out) != 0);
+    CHECK_STR_CONTAINS(out, "/nonexistent/kernel.c");
+    snprintf(cmd, sizeof cmd, "%s cc 2>&1", argv[1]);
+    CHECK(run_cmd(cmd, out, sizeof out) == 2);
+    CHECK_STR_CONTAINS(out, "usage: warpscope cc");
+
+    ws_device *dev;
+    ws_module *mod;
+    ws_kernel *math, *fmt, *chk;
+    CHECK(ws_device_open(NULL, &dev) == WS_OK);
+    CHECK(ws_module_load_file(dev, argv[2], &mod) == WS_OK);
+    CHECK(ws_kernel_get(mod, "math_funcs", &math) == WS_OK);
+    CHECK(ws_kernel_get(mod, "formats", &fmt) == WS_OK);
+    CHECK(ws_kernel_get(mod, "checks", &chk) == WS_OK);
+    if (!math || !fmt || !chk) return TEST_SUMMARY();
+
+    /* math against the host's libm: within a few ULP (picolibc and glibc
+     * round differently in the last place), exact where IEEE requires it */
+    enum { N = 512 };
+    float x[N], res[N * 14];
+    for (int i = 0; i < N; i++) x[i] = (float)(i - N / 2) * 0.0371f;
+    ws_addr dx, dres;
+    CHECK(ws_malloc(dev, sizeof x, &dx) == WS_OK && ws_malloc(dev, sizeof res, &dres) == WS_OK);
+    CHECK(ws_memcpy_htod(dev, dx, x, sizeof x) == WS_OK);
+    ws_arg margs[] = { WS_ARG_PTR(dx), WS_ARG_PTR(dres), WS_ARG_I32(N) };
+    CHECK(ws_launch(dev, math, WS_DIM3(N / 128, 1, 1), WS_DIM3(128, 1, 1), 0, margs, 3) == WS_OK);
+    CHECK(ws_memcpy_dtoh(dev, res, dres, sizeof res) == WS_OK);
+    int worst[14] = { 0 };
+    for (int i = 0; i < N; i++) {
+        float v = x[i];
+        float ref[14] = { sinf(v), cosf(v), tanf(v), expf(v * 0.1f), logf(fabsf(v) + 1.0f),
+                          powf(fabsf(v) + 0.5f, 1.7f), floorf(v), ceilf(v), fabsf(v), fminf(v, 0.25f),
+                          fmaxf(v, 0.25f), fmodf(v, 0.75f), sqrtf(fabsf(v)), atan2f(v, 2.0f) };
+        for (int f = 0; f < 14; f++) {
+            int u = ulps(res[i * 14 + f], ref[f]);
+            if (u > worst[f]) worst[f] = u;
+        }
+    }
+    static const char *const names[14] = { "sinf", "cosf", "tanf", "expf", "logf", "powf", "floorf", "ceilf",
+                                           "fabsf", "fminf", "fmaxf", "fmodf", "sqrtf", "atan2f" };
+    for (int f = 0; f < 14; f++) {
+        int limit = (f >= 6 && f <= 12) ? 0 : 4; /* exact ops must match bit for bit */
+        if (worst[f] > limit) fprintf(stderr, "%s: worst error %d ulp\n", names[f], worst[f]);
+        CHECK(worst[f] <= limit);
+    }
+
+    /* printf and snprintf */
+    capture cap = { "", 0, 0 };
+    ws_set_printf_handler(dev, on_printf, &cap);
+    ws_addr dbuf;
+    char text[64] = "";
+    CHECK(ws_malloc(dev, 64, &dbuf) == WS_OK);
+    ws_arg fargs[] = { WS_ARG_PTR(dbuf), WS_ARG_I32(1234), WS_ARG_F32(3.14159f) };
+    CHECK(ws_launch(dev, fmt, WS_DIM3(1, 1, 1), WS_DIM3(2, 1, 1), 0, fargs, 3) == WS_OK);
+    CHECK(ws_memcpy_dtoh(dev, text, dbuf, sizeof text) == WS_OK);
+    CHECK_STR_CONTAINS(cap.text, "int 1234 hex 4d2 float  3.14 str ok\n");
+    CHECK_STR_CONTAINS(cap.text, "second thread 1\n");
+    CHECK_EQ_U(cap.records, 2);
+    CHECK(strcmp(text, "[1234|ab |3.142e+00]") == 0);
+
+    /* assert from the device library */
+    ws_arg cargs[] = { WS_ARG_PTR(dbuf), WS_ARG_I32(0) };
+    CHECK(ws_launch(dev, chk, WS_DIM3(1, 1, 1), WS_DIM3(1, 1, 1), 0, cargs, 2) == WS_OK);
+    CHECK(ws_synchronize(dev) == WS_ERR_KERNEL_ASSERT);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "assertion 'n > 0' failed at");
+    CHECK_STR_CONTAINS(ws_last_error(dev), "math_kernel.c:");
+    ws_device_close(dev);
+    return TEST_SUMMARY();
+}
