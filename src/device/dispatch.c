@@ -42,8 +42,10 @@ static void init_warp(ws_device *dev, ws_grid_run *L, ws_block *b, ws_warp *w, u
         w->x[1][l] = WS_RETIRE_ADDR;
         for (uint32_t i = 0; i < L->ni; i++) w->x[10 + i][l] = L->ireg[i];
         for (uint32_t i = 0; i < L->nf; i++) w->f[10 + i][l] = L->freg[i];
-        if (L->nstack)
-            memcpy(dev->mem.stacks + (sp - WS_STACK_BASE), L->stack_args, L->nstack * 4);
+        for (uint32_t i = 0; i < L->nstack; i++) {
+            uint32_t off = (sp - WS_STACK_BASE + 4 * i) & (dev->mem.stack_size - 1);
+            memcpy(ws_mem_stack_ptr(&dev->mem, w->stack_slot0 + l, off), &L->stack_args[i], 4);
+        }
     }
     b->live_lanes += (uint32_t)__builtin_popcount(w->live);
 }

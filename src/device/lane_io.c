@@ -17,8 +17,8 @@ static void *stack_or_shared(ws_device *dev, ws_warp *w, uint32_t l, uint32_t pc
     char why[200];
     uint32_t so = addr - WS_STACK_BASE;
     if (so < WS_STACK_END - WS_STACK_BASE) {
-        uint32_t slot = so / dev->mem.stack_size;
-        if (slot == w->stack_slot0 + l) return dev->mem.stacks + so;
+        uint32_t slot = so >> dev->mem.stack_shift;
+        if (slot == w->stack_slot0 + l) return ws_mem_stack_ptr(&dev->mem, slot, so & (dev->mem.stack_size - 1));
         if (!raise) return NULL;
         uint32_t own = w->stack_slot0 + l;
         if (slot + 1 == own)
@@ -75,25 +75,6 @@ void *ws_lane_xlate(ws_device *dev, ws_warp *w, uint32_t l, uint32_t pc, uint32_
     return stack_or_shared(dev, w, l, pc, addr, size, write, raise);
 }
 
-/* Can every byte of [lo, end) be read and written by lanes without a check
- * each? True inside one live data allocation, or inside the block's shared
- * memory (returns the host base to add to the address then). */
-static uint8_t *uniform_range(ws_device *dev, const ws_warp *w, uint32_t lo, uint32_t end)
-{
-    if (lo >= dev->hot_lo && end <= dev->hot_hi && end > lo)
-        return dev->mem.global - WS_GLOBAL_BASE;
-    if (lo >= WS_SHARED_BASE && end > lo && end - WS_SHARED_BASE <= dev->current->shared_total) {
-        const ws_block *b = w->block;
-        return dev->cores[b->core].shared + b->shared_off - WS_SHARED_BASE;
-    }
-    if (!ws_mem_in_global(&dev->mem, lo) || end <= lo) return NULL;
-    const ws_region *r = ws_mem_region_near(&dev->mem, lo);
-    if (!r || r->kind != REGION_DATA || r->state != REGION_LIVE || end > r->addr + r->size) return NULL;
-    dev->hot_lo = r->addr;
-    dev->hot_hi = r->addr + r->size;
-    return dev->mem.global - WS_GLOBAL_BASE;
-}
-
 /* Run `body` for each lane of g in ascending order; a full warp takes a
  * plain counted loop the compiler can vectorise. */
 #define EACH_LANE(dev, g, body) do {                                               \
@@ -104,34 +85,74 @@ static uint8_t *uniform_range(ws_device *dev, const ws_warp *w, uint32_t lo, uin
         }                                                                          \
     } while (0)
 
-/* Bounds of the addresses of a warp-wide access; 0 if misaligned. */
-static int lane_span(const ws_device *dev, const ws_warp *w, const ws_inst *in, uint32_t g,
-                     uint32_t size, uint32_t *lo, uint32_t *end)
+/* A warp-wide access that needs no per-lane check: every lane's address is
+ * aligned and inside one region where all bytes are readable and writable —
+ * one live data allocation (allocations only change between launches, so
+ * the last one hit is cached), or the block's shared memory. The region is
+ * chosen from the first lane; one pass checks the rest. Returns the host
+ * base to add to device addresses, or NULL for the per-lane path. */
+static uint8_t *uniform_region(ws_device *dev, const ws_warp *w, const ws_inst *in, uint32_t g,
+                               uint32_t size)
 {
-    const uint32_t *base = w->x[in->rs1];
-    const uint32_t imm = (uint32_t)in->imm;
-    uint32_t mn = UINT32_MAX, mx = 0, bits = 0;
-    EACH_LANE(dev, g, {
-        uint32_t a = base[l] + imm;
-        mn = a < mn ? a : mn;
-        mx = a > mx ? a : mx;
-        bits |= a;
-    });
-    *lo = mn;
-    *end = mx + size;
-    return !(bits & (size - 1)) && *end > mx;
+    const uint32_t *base = w->x[in->rs1], imm = (uint32_t)in->imm;
+    uint32_t a0 = base[__builtin_ctz(g)] + imm, lo, hi;
+    uint8_t *host;
+    if (a0 - WS_SHARED_BASE < dev->current->shared_total) {
+        const ws_block *b = w->block;
+        lo = WS_SHARED_BASE;
+        hi = WS_SHARED_BASE + dev->current->shared_total;
+        host = dev->cores[b->core].shared + b->shared_off - WS_SHARED_BASE;
+    } else {
+        if (a0 - dev->hot_lo >= dev->hot_hi - dev->hot_lo) {
+            const ws_region *r = ws_mem_in_global(&dev->mem, a0) ? ws_mem_region_near(&dev->mem, a0) : NULL;
+            if (!r || r->kind != REGION_DATA || r->state != REGION_LIVE || a0 - r->addr >= r->size) return NULL;
+            dev->hot_lo = r->addr;
+            dev->hot_hi = r->addr + r->size;
+        }
+        lo = dev->hot_lo;
+        hi = dev->hot_hi;
+        host = dev->mem.global - WS_GLOBAL_BASE;
+    }
+    if (hi - lo < size) return NULL;
+    const uint32_t last = hi - lo - size;
+    uint32_t bad = 0;
+    EACH_LANE(dev, g, { uint32_t a = base[l] + imm; bad |= ((a - lo) > last) | (a & (size - 1)); });
+    return bad ? NULL : host;
+}
+
+/* Do all lanes access their own stack at one offset (spills, locals)?
+ * Returns the offset, or UINT32_MAX. */
+static uint32_t stack_uniform(const ws_device *dev, const ws_warp *w, const ws_inst *in, uint32_t g,
+                              uint32_t size)
+{
+    const uint32_t *base = w->x[in->rs1], imm = (uint32_t)in->imm, shift = dev->mem.stack_shift;
+    const uint32_t first = (uint32_t)__builtin_ctz(g);
+    uint32_t off = base[first] + imm - (WS_STACK_BASE + ((w->stack_slot0 + first) << shift));
+    if (off > dev->mem.stack_size - size || (off & (size - 1))) return UINT32_MAX;
+    uint32_t same = 1;
+    EACH_LANE(dev, g, same &= base[l] + imm - (WS_STACK_BASE + ((w->stack_slot0 + l) << shift)) == off);
+    return same ? off : UINT32_MAX;
+}
+
+static inline uint8_t *lane_stack(const ws_device *dev, const ws_warp *w, uint32_t l, uint32_t off)
+{
+    return ws_mem_stack_ptr(&dev->mem, w->stack_slot0 + l, off);
 }
 
 int ws_lane_loads(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, uint32_t pc)
 {
     uint32_t size = in->op == OP_LB || in->op == OP_LBU ? 1 : in->op == OP_LH || in->op == OP_LHU ? 2 : 4;
     uint32_t *dst = in->op == OP_FLW ? w->f[in->rd] : w->x[in->rd];
-    uint32_t lo, end;
     uint8_t *host;
-    if (size == 4 && lane_span(dev, w, in, g, 4, &lo, &end) && (host = uniform_range(dev, w, lo, end))) {
+    if (size == 4 && (host = uniform_region(dev, w, in, g, 4))) {
         const uint32_t *base = w->x[in->rs1];
         const uint32_t imm = (uint32_t)in->imm;
         EACH_LANE(dev, g, memcpy(&dst[l], host + base[l] + imm, 4));
+        return 0;
+    }
+    uint32_t off;
+    if (size == 4 && (off = stack_uniform(dev, w, in, g, 4)) != UINT32_MAX) {
+        EACH_LANE(dev, g, memcpy(&dst[l], lane_stack(dev, w, l, off), 4));
         return 0;
     }
     if (size == 4) {
@@ -166,12 +187,16 @@ int ws_lane_stores(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, ui
 {
     uint32_t size = in->op == OP_SB ? 1 : in->op == OP_SH ? 2 : 4;
     const uint32_t *src = in->op == OP_FSW ? w->f[in->rs2] : w->x[in->rs2];
-    uint32_t lo, end;
     uint8_t *host;
-    if (lane_span(dev, w, in, g, size, &lo, &end) && (host = uniform_range(dev, w, lo, end))) {
+    if ((host = uniform_region(dev, w, in, g, size))) {
         const uint32_t *base = w->x[in->rs1];
         const uint32_t imm = (uint32_t)in->imm;
         EACH_LANE(dev, g, memcpy(host + base[l] + imm, &src[l], size)); /* lane order */
+        return 0;
+    }
+    uint32_t off = stack_uniform(dev, w, in, g, size);
+    if (off != UINT32_MAX) {
+        EACH_LANE(dev, g, memcpy(lane_stack(dev, w, l, off), &src[l], size));
         return 0;
     }
     for (uint32_t m = g; m; m &= m - 1) {

@@ -15,14 +15,16 @@ static void *map_zeroed(uint64_t n)
     return p == MAP_FAILED ? NULL : p;
 }
 
-int ws_mem_init(ws_memory *m, uint64_t limit, uint32_t stack_size, uint32_t nslots)
+int ws_mem_init(ws_memory *m, uint64_t limit, uint32_t stack_size, uint32_t nslots, uint32_t lanes)
 {
     memset(m, 0, sizeof *m);
     m->limit = limit;
     m->global = map_zeroed(limit);
     m->shadow = map_zeroed(limit / 8);
     m->stack_size = stack_size;
+    m->stack_shift = (uint32_t)__builtin_ctz(stack_size);
     m->nslots = nslots;
+    m->stack_lanes = lanes;
     m->stacks = map_zeroed((uint64_t)stack_size * nslots);
     if (!m->global || !m->shadow || !m->stacks) {
         ws_mem_fini(m);

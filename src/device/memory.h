@@ -40,11 +40,14 @@ typedef struct ws_memory {
     uint64_t used;           /* bytes in live regions (user sizes)        */
     uint64_t quarantined;    /* bytes in freed regions not yet reusable  */
     uint64_t serial;
-    uint8_t *stacks;         /* nslots * stack_size bytes                 */
+    uint8_t *stacks;         /* nslots * stack_size bytes, lane-interleaved */
     uint32_t stack_size, nslots;
+    uint32_t stack_shift;    /* log2(stack_size): stack sizes are powers of two */
+    uint32_t stack_lanes;    /* lanes per warp: the interleave factor          */
 } ws_memory;
 
-int  ws_mem_init(ws_memory *m, uint64_t limit, uint32_t stack_size, uint32_t nslots);
+/* nslots lane stacks of stack_size bytes, for warps of `lanes` lanes. */
+int  ws_mem_init(ws_memory *m, uint64_t limit, uint32_t stack_size, uint32_t nslots, uint32_t lanes);
 void ws_mem_fini(ws_memory *m);
 
 /* Reserve `size` bytes (>0) with 256-byte alignment and a trailing redzone.
@@ -72,6 +75,18 @@ static inline uint8_t *ws_mem_global_ptr(const ws_memory *m, uint32_t addr)
 static inline int ws_mem_in_global(const ws_memory *m, uint32_t addr)
 {
     return addr >= WS_GLOBAL_BASE && (uint64_t)(addr - WS_GLOBAL_BASE) < m->limit;
+}
+
+/* Host address of byte `off` of lane stack `slot`. Each lane's stack is
+ * contiguous in the device address space, but the host stores a warp's
+ * stacks word-interleaved (word w of lane l at w * lanes + l), as GPUs
+ * lay out local memory: the same offset across a warp's lanes — spills,
+ * locals — is one contiguous run, not one page per lane. */
+static inline uint8_t *ws_mem_stack_ptr(const ws_memory *m, uint32_t slot, uint32_t off)
+{
+    uint32_t warp = slot / m->stack_lanes, lane = slot % m->stack_lanes;
+    uint64_t word = (uint64_t)warp * (m->stack_size / 4) + off / 4;
+    return m->stacks + (word * m->stack_lanes + lane) * 4 + (off & 3);
 }
 
 /* Explain why a lane access to addr failed, e.g. "out of bounds: 4 bytes

@@ -144,7 +144,6 @@ static int exec_csr(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, u
 
 static int exec_float(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, uint32_t pc)
 {
-    static const uint32_t zero_src[WS_MAX_LANES];
     uint32_t scratch[WS_MAX_LANES];
     ws_fpu_lanes fl = { w->f[in->rs1], w->f[in->rs2], w->f[in->rs3], w->f[in->rd], w->frm, w->fflags };
     switch (in->op) {
@@ -157,7 +156,6 @@ static int exec_float(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g,
         break;
     default: break;
     }
-    (void)zero_src;
     int bad = 0;
     if (ws_fpu_exec(in, g, &fl, &bad) != 0) {
         ws_fault_raise(dev, w, (uint32_t)bad, FAULT_ILLEGAL_INSTRUCTION, pc, 0, 0,

@@ -104,7 +104,7 @@ ws_status ws_device_open(const ws_config *cfg, ws_device **out)
     dev->full_mask = c.lanes_per_warp == 32 ? UINT32_MAX : (1u << c.lanes_per_warp) - 1;
     dev->next_launch_id = 1;
     if (ws_mem_init(&dev->mem, c.global_mem_limit, c.stack_per_lane,
-                    c.cores * c.warps_per_core * c.lanes_per_warp)) {
+                    c.cores * c.warps_per_core * c.lanes_per_warp, c.lanes_per_warp)) {
         free(dev);
         return WS_ERR_OUT_OF_MEMORY;
     }

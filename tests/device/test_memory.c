@@ -9,7 +9,7 @@ int main(void)
 {
     ws_memory m;
     char err[256];
-    CHECK(ws_mem_init(&m, 4u << 20, 1024, 64) == 0);
+    CHECK(ws_mem_init(&m, 4u << 20, 1024, 64, 32) == 0);
 
     uint32_t a, b, c;
     CHECK(ws_mem_alloc(&m, 100, REGION_DATA, &a) == 0);
@@ -65,6 +65,13 @@ int main(void)
         ok &= r && r->addr == addrs[i];
     }
     CHECK(ok);
+    /* interleaved stacks: distinct (slot, offset) pairs never share bytes,
+     * and one offset across a warp's lanes is contiguous */
+    CHECK(ws_mem_stack_ptr(&m, 1, 0) == ws_mem_stack_ptr(&m, 0, 0) + 4);
+    CHECK(ws_mem_stack_ptr(&m, 0, 4) == ws_mem_stack_ptr(&m, 0, 0) + 32 * 4);
+    CHECK(ws_mem_stack_ptr(&m, 0, 3) == ws_mem_stack_ptr(&m, 0, 0) + 3);
+    CHECK(ws_mem_stack_ptr(&m, 32, 0) == ws_mem_stack_ptr(&m, 0, 1020) + 4 * 32 - 3 * 0);
+    CHECK(ws_mem_stack_ptr(&m, 63, 1020) + 4 == m.stacks + 64u * 1024);
     ws_mem_fini(&m);
     return TEST_SUMMARY();
 }
