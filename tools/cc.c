@@ -19,6 +19,7 @@ typedef struct argv_list { char *v[MAX_ARGS]; int n; } argv_list;
 
 typedef struct cc_paths {
     char include[PATH_MAX], abi_include[PATH_MAX], script[PATH_MAX], devlib[PATH_MAX], libgcc[PATH_MAX];
+    char clang_buf[PATH_MAX], lld_buf[PATH_MAX];
     const char *clang, *lld;
 } cc_paths;
 
@@ -92,10 +93,9 @@ static int locate(cc_paths *p)
         fprintf(stderr, "warpscope cc: libgcc for rv32imafc not found; install 'gcc-riscv64-unknown-elf'\n");
         return -1;
     }
-    static char cbuf[PATH_MAX], lbuf[PATH_MAX];
     static const char *const clangs[] = { "clang", "clang-14", NULL }, *const llds[] = { "ld.lld", "ld.lld-14", NULL };
-    p->clang = find_tool("WARPSCOPE_CLANG", clangs, cbuf, sizeof cbuf);
-    p->lld = find_tool("WARPSCOPE_LLD", llds, lbuf, sizeof lbuf);
+    p->clang = find_tool("WARPSCOPE_CLANG", clangs, p->clang_buf, sizeof p->clang_buf);
+    p->lld = find_tool("WARPSCOPE_LLD", llds, p->lld_buf, sizeof p->lld_buf);
     if (!p->clang || !p->lld) {
         fprintf(stderr, "warpscope cc: %s not found; install the '%s' package (scripts/bootstrap.sh)\n",
                 p->clang ? "ld.lld" : "clang", p->clang ? "lld" : "clang");
@@ -216,7 +216,8 @@ int ws_cmd_cc(int argc, char **argv)
 
     char tmpdir[] = "/tmp/warpscope-cc-XXXXXX";
     if (!mkdtemp(tmpdir)) { perror("warpscope cc: mkdtemp"); return 1; }
-    static char objs[128][PATH_MAX];
+    char (*objs)[PATH_MAX] = calloc(128, PATH_MAX);
+    if (!objs) { rmdir(tmpdir); fprintf(stderr, "warpscope cc: out of memory\n"); return 1; }
     int rc = 0, n = 0;
     for (; n < o.nsrcs && !rc; n++) {
         snprintf(objs[n], PATH_MAX, "%s/%d.o", tmpdir, n);
@@ -227,6 +228,7 @@ int ws_cmd_cc(int argc, char **argv)
     else default_output(o.srcs[0], out, sizeof out);
     if (!rc) rc = link_module(&p, &o, objs, n, out);
     for (int i = 0; i < n; i++) unlink(objs[i]);
+    free(objs);
     rmdir(tmpdir);
     if (rc) fprintf(stderr, "warpscope cc: failed\n");
     return rc ? 1 : 0;
