@@ -33,6 +33,13 @@ static int add(argv_list *a, const char *s)
 
 static int exists(const char *p) { return access(p, R_OK) == 0; }
 
+/* out = a + b; 0, or -1 if it does not fit. */
+static int join(char *out, size_t len, const char *a, const char *b)
+{
+    int n = snprintf(out, len, "%s%s", a, b);
+    return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
 /* First of the names found on PATH (or an absolute override). */
 static const char *find_tool(const char *env, const char *const *names, char *buf, size_t len)
 {
@@ -55,8 +62,20 @@ static const char *find_tool(const char *env, const char *const *names, char *bu
 static int locate(cc_paths *p)
 {
     const char *dir = getenv("WARPSCOPE_KERNEL_DIR");
+    char exe[PATH_MAX], rel[PATH_MAX];
+    /* An installed warpscope finds its files relative to itself
+     * (<prefix>/bin/warpscope -> <prefix>/share/warpscope/kernel). */
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (!dir && n > 0) {
+        exe[n] = 0;
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = 0;
+            if (!join(rel, sizeof rel, exe, "/../share/warpscope/kernel") && exists(rel)) dir = rel;
+        }
+    }
 #ifdef WS_BUILD_KERNEL_LIB_DIR
-    if (!dir && exists(WS_BUILD_KERNEL_LIB_DIR "/libwsdevice.a")) {
+    if (!dir && exists(WS_BUILD_KERNEL_LIB_DIR "/libwsdevice.a")) { /* running from the build tree */
         snprintf(p->include, sizeof p->include, "%s/include", WS_BUILD_KERNEL_DIR);
         snprintf(p->abi_include, sizeof p->abi_include, "%s", WS_BUILD_ABI_INCLUDE);
         snprintf(p->script, sizeof p->script, "%s/warpscope.ld", WS_BUILD_KERNEL_DIR);
@@ -68,10 +87,13 @@ static int locate(cc_paths *p)
         if (!dir) dir = WS_INSTALL_KERNEL_DIR;
 #endif
         if (!dir) dir = "/usr/local/share/warpscope/kernel";
-        snprintf(p->include, sizeof p->include, "%s/include", dir);
-        snprintf(p->abi_include, sizeof p->abi_include, "%s/include", dir);
-        snprintf(p->script, sizeof p->script, "%s/warpscope.ld", dir);
-        snprintf(p->devlib, sizeof p->devlib, "%s/libwsdevice.a", dir);
+        if (join(p->include, sizeof p->include, dir, "/include") ||
+            join(p->abi_include, sizeof p->abi_include, dir, "/include") ||
+            join(p->script, sizeof p->script, dir, "/warpscope.ld") ||
+            join(p->devlib, sizeof p->devlib, dir, "/libwsdevice.a")) {
+            fprintf(stderr, "warpscope cc: path too long: %s\n", dir);
+            return -1;
+        }
     }
     if (!exists(p->script) || !exists(p->devlib)) {
         fprintf(stderr, "warpscope cc: kernel support files not found (looked for %s and %s); "
