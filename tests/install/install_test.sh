@@ -3,14 +3,14 @@
 # outside the tree the way a user would: the installed `warpscope cc` for the
 # kernel, pkg-config for the host program against the shared library.
 set -euo pipefail
-build=$1 src=$2
+build=$1 src=$2 extra=${3:-}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cmake --install "$build" --prefix "$tmp/prefix" >/dev/null
 export PKG_CONFIG_PATH="$tmp/prefix/lib/pkgconfig"
 cd "$tmp"
 "$tmp/prefix/bin/warpscope" cc -o vecadd_kernel.elf "$src/examples/vecadd/vecadd_kernel.c"
-cc -std=c11 $(pkg-config --cflags warpscope) -I"$src/examples/common" \
+cc -std=c11 $extra $(pkg-config --cflags warpscope) -I"$src/examples/common" \
    "$src/examples/vecadd/vecadd.c" "$src/examples/common/example.c" \
    $(pkg-config --libs warpscope) -Wl,-rpath,"$tmp/prefix/lib" -o vecadd
 ldd ./vecadd | grep -q "$tmp/prefix/lib/libwarpscope.so.0"
