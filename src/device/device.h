@@ -47,6 +47,7 @@ typedef struct ws_block ws_block;
 typedef struct ws_warp {
     uint32_t x[32][WS_MAX_LANES];
     uint32_t f[32][WS_MAX_LANES];
+    /* Everything from pc on is reset when a warp starts (dispatch.c). */
     uint32_t pc[WS_MAX_LANES];     /* authoritative for lanes outside `group` */
     uint32_t resv_addr[WS_MAX_LANES], resv_val[WS_MAX_LANES]; /* LR/SC */
     uint8_t frm[WS_MAX_LANES], fflags[WS_MAX_LANES];
@@ -68,7 +69,9 @@ typedef struct ws_warp {
     uint32_t core, slot, warp_in_block;
     uint32_t stack_slot0;          /* stack slot of lane 0                   */
     int active;                    /* holds a warp of a resident block       */
+    int fp_used;                   /* float registers may be non-zero         */
     uint64_t instret;
+    int initialized;               /* f[] has been cleared once              */
 } ws_warp;
 
 struct ws_block {

@@ -1,6 +1,7 @@
 /* Work distributor: places blocks of the current launch on cores with free
  * warp slots and shared memory, in block order, core by core; streams the
  * grid through the device so grids far larger than it run. */
+#include <stddef.h>
 #include <string.h>
 #include "device/device.h"
 
@@ -17,27 +18,35 @@ static void block_coords(const ws_grid_run *L, uint64_t linear, ws_dim3 *idx)
 static void init_warp(ws_device *dev, ws_grid_run *L, ws_block *b, ws_warp *w, uint32_t wib)
 {
     const uint32_t nl = dev->cfg.lanes_per_warp;
-    uint32_t core = w->core, slot = w->slot;
-    memset(w, 0, sizeof *w);
-    w->core = core;
-    w->slot = slot;
+    /* Reset everything but the register files, then clear those: float
+     * registers only if the slot's previous warp touched them (they are
+     * large, and most warps are short). */
+    int fp_dirty = w->fp_used || !w->initialized;
+    memset(w->x, 0, sizeof w->x);
+    if (fp_dirty) memset(w->f, 0, sizeof w->f);
+    memset((char *)w + offsetof(ws_warp, pc), 0, sizeof *w - offsetof(ws_warp, pc));
+    w->initialized = 1;
+    w->core = b->core;
+    w->slot = b->first_slot + wib;
     w->block = b;
     w->warp_in_block = wib;
     w->active = 1;
-    w->stack_slot0 = (core * dev->cfg.warps_per_core + slot) * nl;
+    w->stack_slot0 = (w->core * dev->cfg.warps_per_core + w->slot) * nl;
     w->other_min_pc = UINT32_MAX;
     uint32_t entry = ws_kernel_entry(L->kernel);
     uint32_t first = wib * nl;
-    for (uint32_t l = 0; l < nl; l++) {
-        uint32_t t = first + l;
-        if (t >= L->threads_per_block) break;
+    /* thread coordinates of the first lane, then count up x, y, z */
+    uint32_t tx = first % L->block.x, ty = first / L->block.x % L->block.y,
+             tz = first / (L->block.x * L->block.y);
+    uint32_t sp_off = (L->nstack * 4 + 15) & ~15u;
+    for (uint32_t l = 0; l < nl && first + l < L->threads_per_block; l++) {
         w->live |= 1u << l;
-        w->tid[0][l] = (uint16_t)(t % L->block.x);
-        w->tid[1][l] = (uint16_t)(t / L->block.x % L->block.y);
-        w->tid[2][l] = (uint16_t)(t / (L->block.x * L->block.y));
+        w->tid[0][l] = (uint16_t)tx;
+        w->tid[1][l] = (uint16_t)ty;
+        w->tid[2][l] = (uint16_t)tz;
+        if (++tx == L->block.x) { tx = 0; if (++ty == L->block.y) { ty = 0; tz++; } }
         w->pc[l] = entry;
-        uint32_t top = WS_STACK_BASE + (w->stack_slot0 + l + 1) * dev->mem.stack_size;
-        uint32_t sp = top - ((L->nstack * 4 + 15) & ~15u);
+        uint32_t sp = WS_STACK_BASE + ((w->stack_slot0 + l + 1) << dev->mem.stack_shift) - sp_off;
         w->x[2][l] = sp;
         w->x[1][l] = WS_RETIRE_ADDR;
         for (uint32_t i = 0; i < L->ni; i++) w->x[10 + i][l] = L->ireg[i];
@@ -47,6 +56,7 @@ static void init_warp(ws_device *dev, ws_grid_run *L, ws_block *b, ws_warp *w, u
             memcpy(ws_mem_stack_ptr(&dev->mem, w->stack_slot0 + l, off), &L->stack_args[i], 4);
         }
     }
+    if (L->nf) w->fp_used = 1;
     b->live_lanes += (uint32_t)__builtin_popcount(w->live);
 }
 

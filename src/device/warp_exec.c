@@ -111,12 +111,44 @@ static uint32_t csr_read(ws_device *dev, ws_warp *w, uint32_t l, uint32_t csr, u
     }
 }
 
+/* csrr of an identity CSR (the first instructions of nearly every kernel):
+ * one value for the warp, or one array lookup per lane. Returns 0 if the
+ * CSR is not one of these. */
+static int fast_csr_read(ws_device *dev, ws_warp *w, uint32_t csr, uint32_t *dst, uint32_t g)
+{
+    const ws_grid_run *L = dev->current;
+    const uint16_t *per_lane = NULL;
+    uint32_t uniform = 0;
+    switch (csr) {
+    case WS_CSR_TID_X: per_lane = w->tid[0]; break;
+    case WS_CSR_TID_Y: per_lane = w->tid[1]; break;
+    case WS_CSR_TID_Z: per_lane = w->tid[2]; break;
+    case WS_CSR_CTAID_X: uniform = w->block->idx.x; break;
+    case WS_CSR_CTAID_Y: uniform = w->block->idx.y; break;
+    case WS_CSR_CTAID_Z: uniform = w->block->idx.z; break;
+    case WS_CSR_NTID_X: uniform = L->block.x; break;
+    case WS_CSR_NTID_Y: uniform = L->block.y; break;
+    case WS_CSR_NTID_Z: uniform = L->block.z; break;
+    case WS_CSR_NCTAID_X: uniform = L->grid.x; break;
+    case WS_CSR_NCTAID_Y: uniform = L->grid.y; break;
+    case WS_CSR_NCTAID_Z: uniform = L->grid.z; break;
+    case WS_CSR_LANES_PER_WARP: uniform = dev->cfg.lanes_per_warp; break;
+    default: return 0;
+    }
+    for (uint32_t m = g; m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        dst[l] = per_lane ? per_lane[l] : uniform;
+    }
+    return 1;
+}
+
 /* Zicsr: read-modify-write per lane; only fflags/frm/fcsr are writable. */
 static int exec_csr(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, uint32_t pc)
 {
     uint32_t csr = (uint32_t)in->imm & 0xFFFu;
     int imm_form = in->op >= OP_CSRRWI;
     int writes = in->op == OP_CSRRW || in->op == OP_CSRRWI || in->rs1 != 0;
+    if (!writes && in->rd && fast_csr_read(dev, w, csr, w->x[in->rd], g)) return 0;
     FOR_LANES_ORDERED(g) {
         int ok;
         uint32_t old = csr_read(dev, w, l, csr, g, &ok);
@@ -319,6 +351,7 @@ ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t
         case OP_BGEU: FOR_LANES(g, taken |= (uint32_t)(x[rs1][l] >= x[rs2][l]) << l); break;
 
         case OP_LB: case OP_LH: case OP_LW: case OP_LBU: case OP_LHU: case OP_FLW:
+            w->fp_used |= in->op == OP_FLW;
             if (ws_lane_loads(dev, w, in, g, pc)) { result = WARP_FAULT; goto out; }
             break;
         case OP_SB: case OP_SH: case OP_SW: case OP_FSW:
@@ -408,6 +441,7 @@ ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t
             result = WARP_FAULT;
             goto out;
         default: /* every remaining op is a float computation */
+            w->fp_used = 1;
             if (exec_float(dev, w, in, g, pc)) { result = WARP_FAULT; goto out; }
             break;
         }
