@@ -6,6 +6,7 @@ set -euo pipefail
 PACKAGES=(
   build-essential cmake pkg-config         # host build
   clang lld libclang-rt-14-dev             # kernel compiler + linker; libFuzzer/sanitizer runtimes
+  llvm                                     # llvm-symbolizer (reference for the line-map test), llvm-ar
   picolibc-riscv64-unknown-elf             # device C library and libm (pulls gcc-riscv64-unknown-elf for libgcc)
   binutils-riscv64-unknown-elf             # riscv objdump/readelf for inspecting kernels
   libelf-dev libdw-dev                     # elfutils: read module ELF and DWARF

@@ -5,6 +5,7 @@
 #include "warpscope/warpscope.h"
 #include "runtime/elf_image.h"
 #include "isa/isa.h"
+#include "profile/line_map.h"
 #include "commands.h"
 
 static int read_file(const char *path, uint8_t **data, size_t *len)
@@ -28,13 +29,18 @@ static int read_file(const char *path, uint8_t **data, size_t *len)
     return 0;
 }
 
-static int load_image(const char *path, ws_elf_image *img)
+/* Parse a module; also build its line map when `lines` is given. */
+static int load_image(const char *path, ws_elf_image *img, ws_line_map **lines)
 {
     uint8_t *data;
     size_t len;
     char err[512];
     if (read_file(path, &data, &len)) return -1;
     int r = ws_elf_parse(data, len, path, img, err, sizeof err);
+    if (!r && lines && ws_line_map_build(data, len, path, lines, err, sizeof err)) {
+        ws_elf_free(img);
+        r = -1;
+    }
     free(data);
     if (r) fprintf(stderr, "warpscope: %s\n", err);
     return r;
@@ -47,7 +53,7 @@ int ws_cmd_info(int argc, char **argv)
         return argc == 2 ? 0 : 2;
     }
     ws_elf_image img;
-    if (load_image(argv[1], &img)) return 1;
+    if (load_image(argv[1], &img, NULL)) return 1;
     printf("%s: %u bytes at 0x%08x, code [0x%08x, 0x%08x), %u bytes of static shared memory\n",
            argv[1], img.size, img.link_base, img.text_start, img.text_end, img.shared_static_size);
     for (uint32_t i = 0; i < img.nkernels; i++) {
@@ -68,14 +74,28 @@ int ws_cmd_info(int argc, char **argv)
 int ws_cmd_disasm(int argc, char **argv)
 {
     if (argc != 2 || argv[1][0] == '-') {
-        fprintf(argc == 2 ? stdout : stderr, "usage: warpscope disasm MODULE.elf\n");
+        fprintf(argc == 2 ? stdout : stderr, "usage: warpscope disasm MODULE.elf\n"
+                "Disassembles the module's code, with the source line of each run of\n"
+                "instructions (from DWARF) and inlined calls marked.\n");
         return argc == 2 ? 0 : 2;
     }
     ws_elf_image img;
-    if (load_image(argv[1], &img)) return 1;
+    ws_line_map *lines;
+    if (load_image(argv[1], &img, &lines)) return 1;
+    const char *last_file = NULL;
+    uint32_t last_line = 0;
     for (uint32_t pc = img.text_start; pc + 2 <= img.text_end;) {
         for (uint32_t i = 0; i < img.nkernels; i++)
             if (img.kernels[i].entry == pc) printf("\n%08x <%s>:\n", pc, img.kernels[i].name);
+        ws_line_info li;
+        if (ws_line_map_lookup(lines, pc, &li) == 0 && (li.line != last_line || li.file != last_file)) {
+            const char *base = li.file ? strrchr(li.file, '/') : NULL;
+            printf("  ; %s:%u", base ? base + 1 : li.file ? li.file : "?", li.line);
+            if (li.ninline) printf("  (%s, inlined at line %u)", li.function ? li.function : "?", li.inlined[0].call_line);
+            printf("\n");
+            last_line = li.line;
+            last_file = li.file;
+        }
         const uint8_t *p = img.bytes + (pc - img.link_base);
         uint32_t bits = (uint32_t)p[0] | (uint32_t)p[1] << 8;
         if (ws_inst_length((uint16_t)bits) == 4 && pc + 4 <= img.text_end)
@@ -87,6 +107,7 @@ int ws_cmd_disasm(int argc, char **argv)
         printf("%8x:\t%0*x\t%s\n", pc, in.len == 2 ? 4 : 8, bits & (in.len == 2 ? 0xFFFFu : ~0u), text);
         pc += in.len ? in.len : 2;
     }
+    ws_line_map_free(lines);
     ws_elf_free(&img);
     return 0;
 }
