@@ -1,0 +1,151 @@
+/* Kernels that pin down SIMT semantics: divergence, reconvergence,
+ * barriers, early exit, vote/shuffle with inactive lanes, atomics, spin
+ * locks and producer/consumer between lanes of one warp. */
+#include <warpscope/kernel.h>
+
+/* Nested divergence inside a loop whose trip count depends on the lane. */
+WS_KERNEL void nested_divergence(int *out)
+{
+    int t = (int)threadIdx_x(), acc = 0;
+    for (int i = 0; i < t % 7 + 1; i++) {
+        if ((t + i) & 1) {
+            if (i % 3 == 0) acc += 100;
+            else acc += 10;
+        } else {
+            acc -= 1;
+            if (t > 16) continue;
+            acc *= 2;
+        }
+    }
+    out[blockIdx_x() * blockDim_x() + (unsigned)t] = acc;
+}
+
+/* Uneven work before a barrier, then every thread reads its neighbour's
+ * value written before the barrier. */
+WS_SHARED int stage[256];
+WS_KERNEL void barrier_after_divergence(int *out)
+{
+    unsigned t = threadIdx_x(), n = blockDim_x();
+    int v = 0;
+    for (unsigned i = 0; i < t % 5; i++) v += (int)(i * t);
+    if (t % 3 == 0) v += 1000;
+    stage[t] = v;
+    ws_syncthreads();
+    out[blockIdx_x() * n + t] = stage[(t + 1) % n];
+}
+
+/* Threads that return early do not hold up the barrier the others wait at. */
+WS_KERNEL void early_exit(int *out, int keep)
+{
+    unsigned t = threadIdx_x();
+    if ((int)t >= keep) return;
+    stage[t] = (int)t * 3;
+    ws_syncthreads();
+    out[t] = stage[((int)t + 1) % keep];
+}
+
+/* Vote and shuffle inside a branch: only lanes < active take part. */
+WS_KERNEL void vote_shuffle_partial(unsigned *out, unsigned active)
+{
+    unsigned lane = ws_lane_id(), base = threadIdx_x() / ws_warp_size() * 8 * ws_warp_size();
+    unsigned *o = out + base;
+    if (lane < active) {
+        o[lane] = ws_ballot(lane % 3 == 0);
+        o[ws_warp_size() + lane] = ws_any(lane == active - 1);
+        o[2 * ws_warp_size() + lane] = ws_all(lane < active);
+        o[3 * ws_warp_size() + lane] = ws_uni(lane < 4);
+        o[4 * ws_warp_size() + lane] = (unsigned)ws_shfl_down((int)(lane * 10), 1);
+        o[5 * ws_warp_size() + lane] = (unsigned)ws_shfl_up((int)(lane * 10), 2);
+        o[6 * ws_warp_size() + lane] = (unsigned)ws_shfl_xor((int)(lane * 10), 1);
+        o[7 * ws_warp_size() + lane] = (unsigned)ws_shfl_idx((int)(lane * 10), 3);
+    }
+}
+
+/* Atomic contention on one word: each thread records the value it saw. */
+WS_KERNEL void atomic_contention(unsigned *counter, unsigned *seen, int *minmax)
+{
+    unsigned i = blockIdx_x() * blockDim_x() + threadIdx_x();
+    seen[i] = atomicAdd(counter, 1u);
+    atomicMax(&minmax[0], (int)(i * 7919 % 1000));
+    atomicMin(&minmax[1], (int)(i * 7919 % 1000) - 500);
+    atomicOr((int *)&minmax[2], 1 << (i % 31));
+}
+
+/* A spin lock taken by every thread of the grid, lanes of one warp included. */
+WS_KERNEL void spin_lock(int *lock, int *counter)
+{
+    while (atomicCAS(lock, 0, 1) != 0) { }
+    int v = *(volatile int *)counter;
+    *(volatile int *)counter = v + 1;
+    atomicExch(lock, 0);
+}
+
+/* Producer/consumer between lanes of one warp: odd lanes wait for the
+ * value their even neighbour publishes. */
+WS_KERNEL void producer_consumer(volatile int *flags, int *out)
+{
+    unsigned t = threadIdx_x();
+    if (t & 1) {
+        while (flags[t - 1] == 0) { }
+        out[t] = flags[t - 1] * 2;
+    } else {
+        for (volatile int spin = 0; spin < 50; spin++) { }
+        flags[t] = (int)t + 1;
+        out[t] = -1;
+    }
+}
+
+/* Lanes waiting at different barriers can never proceed: a deadlock. */
+WS_KERNEL void barrier_mismatch(int *out)
+{
+    if (threadIdx_x() < 16) ws_barrier(0);
+    else ws_barrier(1);
+    out[threadIdx_x()] = 1;
+}
+
+/* Per-thread printf, in order per thread. */
+WS_KERNEL void hello(int n)
+{
+    if ((int)threadIdx_x() < n) printf("hello from block %u thread %u\n", blockIdx_x(), threadIdx_x());
+}
+
+/* 2-D blocks in a 2-D grid: each thread records its coordinates. */
+WS_KERNEL void coords(unsigned *out)
+{
+    unsigned x = blockIdx_x() * blockDim_x() + threadIdx_x();
+    unsigned y = blockIdx_y() * blockDim_y() + threadIdx_y();
+    unsigned w = gridDim_x() * blockDim_x();
+    out[y * w + x] = (threadIdx_z() << 24) | (blockIdx_y() << 16) | (threadIdx_y() << 8) | threadIdx_x();
+}
+
+/* Many arguments: more than fit in registers, of every width. */
+WS_KERNEL void many_args(long long *out, int a0, float f0, int a1, float f1, int a2, float f2, int a3,
+                         float f3, int a4, float f4, int a5, float f5, int a6, float f6, int a7,
+                         float f7, int a8, float f8, float f9, long long big, double d, int last)
+{
+    if (threadIdx_x() != 0) return;
+    out[0] = a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7 + a8;
+    out[1] = (long long)((f0 + f1 + f2 + f3 + f4 + f5 + f6 + f7 + f8 + f9) * 1000.0f);
+    out[2] = big;
+    out[3] = (long long)(d * 1000.0);
+    out[4] = last;
+}
+
+/* Dynamic shared memory after static shared memory. */
+WS_KERNEL void dyn_shared(int *out, int n)
+{
+    int *dyn = (int *)ws_dynamic_shared();
+    unsigned t = threadIdx_x();
+    stage[t] = (int)t;
+    dyn[t] = (int)t * 10;
+    if ((int)t + 1 < n) dyn[n - 1 - (int)t] += 0; /* touch the far end */
+    ws_syncthreads();
+    out[t] = stage[(t + 1) % blockDim_x()] + dyn[(t + 2) % blockDim_x()];
+}
+
+/* A big grid: one store per thread. */
+WS_KERNEL void big_grid(unsigned *out, unsigned n)
+{
+    unsigned i = ws_global_id_x();
+    if (i < n) out[i] = i * 2654435761u;
+}

@@ -1,0 +1,284 @@
+/* SIMT semantics on real compiled kernels, each result computed on the
+ * host from the documented rules (docs/device.md). Also runs under several
+ * device shapes: results must not depend on the configuration. */
+#include <stdlib.h>
+#include <string.h>
+#include "warpscope/warpscope.h"
+#include "../test.h"
+
+typedef struct ctx { ws_device *dev; ws_module *mod; uint32_t lanes; } ctx;
+
+static ws_kernel *kern(ctx *c, const char *name)
+{
+    ws_kernel *k = NULL;
+    if (ws_kernel_get(c->mod, name, &k)) fprintf(stderr, "%s\n", ws_last_error(c->dev));
+    return k;
+}
+
+static ws_addr buf(ctx *c, size_t bytes, int fill)
+{
+    ws_addr a = 0;
+    if (ws_malloc(c->dev, bytes, &a) == WS_OK) ws_memset(c->dev, a, fill, bytes);
+    return a;
+}
+
+static int run(ctx *c, const char *name, ws_dim3 grid, ws_dim3 block, uint32_t dyn, const ws_arg *a, size_t n)
+{
+    ws_kernel *k = kern(c, name);
+    if (!k) return -1;
+    ws_status st = ws_launch(c->dev, k, grid, block, dyn, a, n);
+    if (st == WS_OK) st = ws_synchronize(c->dev);
+    if (st != WS_OK) fprintf(stderr, "%s: %s: %s\n", name, ws_status_name(st), ws_last_error(c->dev));
+    return st == WS_OK ? 0 : -1;
+}
+
+static void nested_divergence(ctx *c)
+{
+    enum { B = 45, G = 3 }; /* partial warps */
+    ws_addr o = buf(c, B * G * 4, 0);
+    ws_arg a[] = { WS_ARG_PTR(o) };
+    CHECK(run(c, "nested_divergence", WS_DIM3(G, 1, 1), WS_DIM3(B, 1, 1), 0, a, 1) == 0);
+    int got[B * G], bad = 0;
+    ws_memcpy_dtoh(c->dev, got, o, sizeof got);
+    for (int b = 0; b < G; b++)
+        for (int t = 0; t < B; t++) {
+            int acc = 0;
+            for (int i = 0; i < t % 7 + 1; i++) {
+                if ((t + i) & 1) acc += i % 3 == 0 ? 100 : 10;
+                else { acc -= 1; if (t > 16) continue; acc *= 2; }
+            }
+            bad += got[b * B + t] != acc;
+        }
+    CHECK_EQ_U(bad, 0);
+    ws_launch_stats s;
+    ws_last_launch_stats(c->dev, &s);
+    CHECK(s.simt_efficiency < 0.9 && s.simt_efficiency > 0.1);
+    CHECK_EQ_U(s.threads, B * G);
+}
+
+static void barriers(ctx *c)
+{
+    enum { B = 200 };
+    ws_addr o = buf(c, B * 2 * 4, 0);
+    ws_arg a[] = { WS_ARG_PTR(o) };
+    CHECK(run(c, "barrier_after_divergence", WS_DIM3(2, 1, 1), WS_DIM3(B, 1, 1), 0, a, 1) == 0);
+    int got[B * 2], bad = 0;
+    ws_memcpy_dtoh(c->dev, got, o, sizeof got);
+    for (int b = 0; b < 2; b++)
+        for (int t = 0; t < B; t++) {
+            int n = (t + 1) % B, v = 0;
+            for (int i = 0; i < n % 5; i++) v += i * n;
+            if (n % 3 == 0) v += 1000;
+            bad += got[b * B + t] != v;
+        }
+    CHECK_EQ_U(bad, 0);
+
+    /* early exit: 100 of 128 threads return before the barrier */
+    ws_addr e = buf(c, 128 * 4, 0xFF);
+    ws_arg ea[] = { WS_ARG_PTR(e), WS_ARG_I32(28) };
+    CHECK(run(c, "early_exit", WS_DIM3(1, 1, 1), WS_DIM3(128, 1, 1), 0, ea, 2) == 0);
+    int eg[128];
+    ws_memcpy_dtoh(c->dev, eg, e, sizeof eg);
+    bad = 0;
+    for (int t = 0; t < 28; t++) bad += eg[t] != ((t + 1) % 28) * 3;
+    for (int t = 28; t < 128; t++) bad += eg[t] != -1;
+    CHECK_EQ_U(bad, 0);
+
+    /* lanes waiting at different barriers: a deadlock, reported */
+    ws_addr d = buf(c, 32 * 4, 0);
+    ws_arg da[] = { WS_ARG_PTR(d) };
+    ws_kernel *k = kern(c, "barrier_mismatch");
+    CHECK(k && ws_launch(c->dev, k, WS_DIM3(1, 1, 1), WS_DIM3(32, 1, 1), 0, da, 1) == WS_OK);
+    CHECK(ws_synchronize(c->dev) == WS_ERR_DEADLOCK);
+    CHECK_STR_CONTAINS(ws_last_error(c->dev), "16 lanes at barrier 0, 16 lanes at barrier 1");
+}
+
+static void vote_shuffle(ctx *c)
+{
+    const uint32_t W = c->lanes, active = W * 5 / 8 + 1;
+    ws_addr o = buf(c, 8 * W * 4, 0xEE);
+    ws_arg a[] = { WS_ARG_PTR(o), WS_ARG_U32(active) };
+    CHECK(run(c, "vote_shuffle_partial", WS_DIM3(1, 1, 1), WS_DIM3(W, 1, 1), 0, a, 2) == 0);
+    uint32_t *g = calloc(8 * W, 4);
+    ws_memcpy_dtoh(c->dev, g, o, 8 * W * 4);
+    uint32_t ballot = 0, bad = 0;
+    for (uint32_t l = 0; l < active; l++) ballot |= (uint32_t)(l % 3 == 0) << l;
+    for (uint32_t l = 0; l < W; l++) {
+        if (l >= active) { /* inactive lanes wrote nothing */
+            for (int r = 0; r < 8; r++) bad += g[r * W + l] != 0xEEEEEEEEu;
+            continue;
+        }
+        uint32_t own = l * 10;
+        bad += g[l] != ballot;
+        bad += g[W + l] != 1;                               /* any(lane == active-1) */
+        bad += g[2 * W + l] != 1;                           /* all(lane < active)    */
+        bad += g[3 * W + l] != (active <= 4 ? 1u : 0u);     /* uni(lane < 4)         */
+        bad += g[4 * W + l] != (l + 1 < active ? (l + 1) * 10 : own);
+        bad += g[5 * W + l] != (l >= 2 ? (l - 2) * 10 : own);
+        bad += g[6 * W + l] != ((l ^ 1) < active ? (l ^ 1) * 10 : own);
+        bad += g[7 * W + l] != (3 < active ? 30u : own);
+    }
+    CHECK_EQ_U(bad, 0);
+    free(g);
+}
+
+static void atomics(ctx *c)
+{
+    enum { B = 96, G = 5, N = B * G };
+    ws_addr cnt = buf(c, 4, 0), seen = buf(c, N * 4, 0), mm = buf(c, 12, 0);
+    int init[3] = { -1, 1000, 0 };
+    ws_memcpy_htod(c->dev, mm, init, sizeof init);
+    ws_arg a[] = { WS_ARG_PTR(cnt), WS_ARG_PTR(seen), WS_ARG_PTR(mm) };
+    CHECK(run(c, "atomic_contention", WS_DIM3(G, 1, 1), WS_DIM3(B, 1, 1), 0, a, 3) == 0);
+    uint32_t s[N], total, hit[N] = { 0 }, perm = 1, lane_order = 1;
+    int res[3];
+    ws_memcpy_dtoh(c->dev, s, seen, sizeof s);
+    ws_memcpy_dtoh(c->dev, &total, cnt, 4);
+    ws_memcpy_dtoh(c->dev, res, mm, sizeof res);
+    CHECK_EQ_U(total, N);
+    for (int i = 0; i < N; i++) {
+        if (s[i] >= N || hit[s[i]]++) perm = 0;
+        /* one warp-instruction applies its lanes in lane order */
+        if (i % B % c->lanes && s[i] != s[i - 1] + 1) lane_order = 0;
+    }
+    CHECK(perm);
+    CHECK(lane_order);
+    int mx = -1, mn = 1000, orr = 0;
+    for (int i = 0; i < N; i++) {
+        int v = (int)((unsigned)i * 7919u % 1000u);
+        mx = v > mx ? v : mx;
+        mn = v - 500 < mn ? v - 500 : mn;
+        orr |= 1 << (i % 31);
+    }
+    CHECK_EQ_U(res[0], mx);
+    CHECK_EQ_U(res[1], mn);
+    CHECK_EQ_U(res[2], orr);
+}
+
+static void locks(ctx *c)
+{
+    ws_addr lock = buf(c, 4, 0), counter = buf(c, 4, 0);
+    ws_arg a[] = { WS_ARG_PTR(lock), WS_ARG_PTR(counter) };
+    CHECK(run(c, "spin_lock", WS_DIM3(3, 1, 1), WS_DIM3(64, 1, 1), 0, a, 2) == 0);
+    int n = 0;
+    ws_memcpy_dtoh(c->dev, &n, counter, 4);
+    CHECK_EQ_U(n, 3 * 64);
+
+    ws_addr flags = buf(c, 64 * 4, 0), out = buf(c, 64 * 4, 0);
+    ws_arg pa[] = { WS_ARG_PTR(flags), WS_ARG_PTR(out) };
+    CHECK(run(c, "producer_consumer", WS_DIM3(1, 1, 1), WS_DIM3(64, 1, 1), 0, pa, 2) == 0);
+    int got[64], bad = 0;
+    ws_memcpy_dtoh(c->dev, got, out, sizeof got);
+    for (int t = 0; t < 64; t++) bad += got[t] != (t & 1 ? t * 2 : -1);
+    CHECK_EQ_U(bad, 0);
+}
+
+typedef struct lines { char text[4096]; size_t len; int records; int ordered; uint32_t last[4]; } lines;
+static void on_print(void *u, uint64_t launch, ws_dim3 b, ws_dim3 t, const char *s, size_t n)
+{
+    (void)launch;
+    lines *l = u;
+    char want[64];
+    snprintf(want, sizeof want, "hello from block %u thread %u\n", b.x, t.x);
+    if (strlen(want) != n || memcmp(want, s, n)) l->ordered = 0;
+    if (l->len + n < sizeof l->text) { memcpy(l->text + l->len, s, n); l->len += n; }
+    l->records++;
+}
+
+static void printf_order(ctx *c)
+{
+    lines l = { "", 0, 0, 1, { 0 } };
+    ws_set_printf_handler(c->dev, on_print, &l);
+    ws_arg a[] = { WS_ARG_I32(5) };
+    CHECK(run(c, "hello", WS_DIM3(2, 1, 1), WS_DIM3(8, 1, 1), 0, a, 1) == 0);
+    ws_set_printf_handler(c->dev, NULL, NULL);
+    CHECK_EQ_U(l.records, 10);
+    CHECK(l.ordered);
+    CHECK_STR_CONTAINS(l.text, "hello from block 1 thread 4\n");
+}
+
+static void shapes(ctx *c)
+{
+    /* 2-D grid of 2-D blocks */
+    enum { BX = 8, BY = 4, GX = 3, GY = 2, W = BX * GX, H = BY * GY };
+    ws_addr o = buf(c, W * H * 4, 0);
+    ws_arg a[] = { WS_ARG_PTR(o) };
+    CHECK(run(c, "coords", WS_DIM3(GX, GY, 1), WS_DIM3(BX, BY, 1), 0, a, 1) == 0);
+    uint32_t g[W * H], bad = 0;
+    ws_memcpy_dtoh(c->dev, g, o, sizeof g);
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++)
+            bad += g[y * W + x] != ((uint32_t)(y / BY) << 16 | (uint32_t)(y % BY) << 8 | (uint32_t)(x % BX));
+    CHECK_EQ_U(bad, 0);
+
+    /* arguments beyond the registers (ilp32f) */
+    ws_addr r = buf(c, 5 * 8, 0);
+    ws_arg m[23] = { WS_ARG_PTR(r) };
+    for (int i = 0; i < 8; i++) { m[1 + 2 * i] = WS_ARG_I32(i + 1); m[2 + 2 * i] = WS_ARG_F32(0.5f * (float)(i + 1)); }
+    m[17] = WS_ARG_I32(100);
+    m[18] = WS_ARG_F32(4.5f);
+    m[19] = WS_ARG_F32(5.5f);
+    m[20] = WS_ARG_I64(-1234567890123LL);
+    m[21] = WS_ARG_F64(2.75);
+    m[22] = WS_ARG_I32(-77);
+    CHECK(run(c, "many_args", WS_DIM3(1, 1, 1), WS_DIM3(32, 1, 1), 0, m, 23) == 0);
+    long long v[5];
+    ws_memcpy_dtoh(c->dev, v, r, sizeof v);
+    CHECK_EQ_U(v[0], 136);            /* 1..8 + 100 */
+    CHECK_EQ_U(v[1], 28000);          /* 0.5*(1..8) = 18, + 4.5 + 5.5 */
+    CHECK(v[2] == -1234567890123LL);
+    CHECK_EQ_U(v[3], 2750);
+    CHECK(v[4] == -77);
+
+    /* dynamic shared memory after static shared memory */
+    enum { T = 64 };
+    ws_addr d = buf(c, T * 4, 0);
+    ws_arg da[] = { WS_ARG_PTR(d), WS_ARG_I32(T) };
+    CHECK(run(c, "dyn_shared", WS_DIM3(1, 1, 1), WS_DIM3(T, 1, 1), T * 4, da, 2) == 0);
+    int dg[T];
+    bad = 0;
+    ws_memcpy_dtoh(c->dev, dg, d, sizeof dg);
+    for (int t = 0; t < T; t++) bad += dg[t] != (t + 1) % T + ((t + 2) % T) * 10;
+    CHECK_EQ_U(bad, 0);
+
+    /* a grid far larger than the device */
+    const uint32_t N = 1u << 20;
+    ws_addr big = buf(c, N * 4, 0);
+    ws_arg ba[] = { WS_ARG_PTR(big), WS_ARG_U32(N) };
+    CHECK(run(c, "big_grid", WS_DIM3(N / 128, 1, 1), WS_DIM3(128, 1, 1), 0, ba, 2) == 0);
+    uint32_t *h = malloc(N * 4);
+    ws_memcpy_dtoh(c->dev, h, big, N * 4);
+    bad = 0;
+    for (uint32_t i = 0; i < N; i++) bad += h[i] != i * 2654435761u;
+    CHECK_EQ_U(bad, 0);
+    free(h);
+}
+
+static void run_all(const char *module, const char *config)
+{
+    ctx c;
+    ws_config cfg;
+    char err[256];
+    ws_config_default(&cfg);
+    if (config) CHECK(ws_config_parse(&cfg, config, err, sizeof err) == WS_OK);
+    if (ws_device_open(&cfg, &c.dev) != WS_OK) { CHECK(!"device open"); return; }
+    c.lanes = cfg.lanes_per_warp;
+    CHECK(ws_module_load_file(c.dev, module, &c.mod) == WS_OK);
+    nested_divergence(&c);
+    barriers(&c);
+    vote_shuffle(&c);
+    atomics(&c);
+    locks(&c);
+    printf_order(&c);
+    shapes(&c);
+    ws_device_close(c.dev);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) { fprintf(stderr, "usage: test_semantics MODULE\n"); return 2; }
+    run_all(argv[1], NULL);
+    run_all(argv[1], "cores=1,warps_per_core=32,lanes_per_warp=8,max_threads_per_block=256");
+    run_all(argv[1], "cores=3,warps_per_core=16,lanes_per_warp=16,warp_quantum=7");
+    return TEST_SUMMARY();
+}
