@@ -1,0 +1,43 @@
+/* One kernel per fault kind. Only block 2, thread 5 misbehaves, so the
+ * report must name exactly that thread. */
+#include <warpscope/kernel.h>
+
+#define CULPRIT (blockIdx_x() == 2 && threadIdx_x() == 5)
+
+WS_SHARED int sh[16];
+
+static int deep(int n, volatile int *sink)
+{
+    volatile int big[200];
+    big[n % 200] = n;
+    *sink += big[n % 200];
+    return deep(n + 1, sink) + 1;
+}
+
+WS_KERNEL void fault(int kind, int *buf, int *freed)
+{
+    if (!CULPRIT) return;
+    switch (kind) {
+    case 0: __asm__ volatile(".word 0"); break;                          /* illegal instruction */
+    case 1: buf[1024] = 1; break;                                        /* out of bounds store */
+    case 2: *(volatile int *)0 = 1; break;                               /* null store */
+    case 3: buf[0] = *(volatile int *)((char *)buf + 2); break;          /* misaligned load */
+    case 4: *(volatile int *)((char *)buf + 6) = 1; break;               /* misaligned store */
+    case 5: buf[0] = *(volatile int *)freed; break;                      /* use after free */
+    case 6: *(volatile int *)(void *)&deep = 0; break;                   /* write to code */
+    case 7: buf[0] = deep(0, buf); break;                                /* stack overflow */
+    case 8: sh[threadIdx_x() + 100000] = 1; break;                       /* shared out of bounds */
+    case 9: __asm__ volatile("ebreak"); break;                           /* breakpoint */
+    case 10: { register int a7 __asm__("a7") = 4242; __asm__ volatile("ecall" : : "r"(a7)); break; }
+    case 11: assert(kind == 42); break;                                  /* device assert */
+    case 12: ws_trap("custom trap message"); break;
+    case 13: ((void (*)(void))(void *)buf)(); break;                     /* jump to data */
+    case 14: buf[0] = *(volatile int *)(buf + 1024 * 1024); break;       /* out of bounds load */
+    default: break;
+    }
+}
+
+WS_KERNEL void good(int *out)
+{
+    out[ws_global_id_x()] = (int)ws_global_id_x() * 3;
+}

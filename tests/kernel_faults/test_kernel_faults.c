@@ -1,0 +1,75 @@
+/* Every fault kind stops the launch with a precise report naming the kernel,
+ * the faulting block and thread, the PC and (for memory) the address; the
+ * device runs a good kernel correctly right afterwards. */
+#include <stdlib.h>
+#include <string.h>
+#include "warpscope/warpscope.h"
+#include "../test.h"
+
+static const struct { int kind; ws_status st; const char *what[2]; } cases[] = {
+    { 0, WS_ERR_KERNEL_FAULT, { "illegal instruction", "illegal instruction 0x0000" } },
+    { 1, WS_ERR_KERNEL_FAULT, { "store access fault", "out of bounds: 0 bytes past the end of the 4096-byte allocation" } },
+    { 2, WS_ERR_KERNEL_FAULT, { "store access fault", "null pointer" } },
+    { 3, WS_ERR_KERNEL_FAULT, { "misaligned load", "misaligned 4-byte read" } },
+    { 4, WS_ERR_KERNEL_FAULT, { "misaligned store", "misaligned 4-byte write" } },
+    { 5, WS_ERR_KERNEL_FAULT, { "load access fault", "use after free" } },
+    { 6, WS_ERR_KERNEL_FAULT, { "store access fault", "read-only" } },
+    { 7, WS_ERR_KERNEL_FAULT, { "store access fault", "stack overflow" } },
+    { 8, WS_ERR_KERNEL_FAULT, { "store access fault", "shared memory" } },
+    { 9, WS_ERR_KERNEL_FAULT, { "breakpoint", "ebreak" } },
+    { 10, WS_ERR_KERNEL_FAULT, { "environment call", "a7=4242" } },
+    { 11, WS_ERR_KERNEL_ASSERT, { "assertion 'kind == 42' failed at", "fault_kernels.c:" } },
+    { 12, WS_ERR_KERNEL_FAULT, { "trap", "custom trap message" } },
+    { 13, WS_ERR_KERNEL_FAULT, { "instruction access fault", "cannot execute" } },
+    { 14, WS_ERR_KERNEL_FAULT, { "load access fault", "read of 4 bytes" } },
+};
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) { fprintf(stderr, "usage: test_kernel_faults MODULE\n"); return 2; }
+    ws_device *dev;
+    ws_module *mod;
+    ws_kernel *fault, *good;
+    CHECK(ws_device_open(NULL, &dev) == WS_OK);
+    CHECK(ws_module_load_file(dev, argv[1], &mod) == WS_OK);
+    CHECK(ws_kernel_get(mod, "fault", &fault) == WS_OK && ws_kernel_get(mod, "good", &good) == WS_OK);
+    if (!fault || !good) return TEST_SUMMARY();
+    ws_addr buf, freed, out;
+    CHECK(ws_malloc(dev, 4096, &buf) == WS_OK && ws_malloc(dev, 4096, &out) == WS_OK);
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        CHECK(ws_malloc(dev, 64, &freed) == WS_OK);
+        CHECK(ws_free(dev, freed) == WS_OK);
+        ws_arg a[] = { WS_ARG_I32(cases[i].kind), WS_ARG_PTR(buf), WS_ARG_PTR(freed) };
+        CHECK(ws_launch(dev, fault, WS_DIM3(4, 1, 1), WS_DIM3(64, 1, 1), 0, a, 3) == WS_OK);
+        ws_status st = ws_synchronize(dev);
+        const char *msg = ws_last_error(dev);
+        if (getenv("WS_SHOW")) printf("%s\n", msg);
+        if (st != cases[i].st) fprintf(stderr, "case %d: %s: %s\n", cases[i].kind, ws_status_name(st), msg);
+        CHECK(st == cases[i].st);
+        CHECK_STR_CONTAINS(msg, cases[i].what[0]);
+        CHECK_STR_CONTAINS(msg, cases[i].what[1]);
+        CHECK_STR_CONTAINS(msg, "block (2,0,0) thread (5,0,0)");
+        CHECK_STR_CONTAINS(msg, "kernel 'fault'");
+        if (cases[i].st == WS_ERR_KERNEL_FAULT) CHECK_STR_CONTAINS(msg, "pc 0x");
+        /* the device still works */
+        ws_arg g[] = { WS_ARG_PTR(out) };
+        int res[256] = { 0 }, bad = 0;
+        CHECK(ws_launch(dev, good, WS_DIM3(4, 1, 1), WS_DIM3(64, 1, 1), 0, g, 1) == WS_OK);
+        CHECK(ws_memcpy_dtoh(dev, res, out, sizeof res) == WS_OK);
+        for (int t = 0; t < 256; t++) bad += res[t] != t * 3;
+        CHECK_EQ_U(bad, 0);
+    }
+    /* a fault cancels the work queued behind it, and only that */
+    ws_arg a[] = { WS_ARG_I32(1), WS_ARG_PTR(buf), WS_ARG_PTR(buf) };
+    ws_arg g[] = { WS_ARG_PTR(out) };
+    CHECK(ws_memset(dev, out, 0, 1024) == WS_OK);
+    CHECK(ws_launch(dev, fault, WS_DIM3(4, 1, 1), WS_DIM3(64, 1, 1), 0, a, 3) == WS_OK);
+    CHECK(ws_launch(dev, good, WS_DIM3(4, 1, 1), WS_DIM3(64, 1, 1), 0, g, 1) == WS_OK);
+    CHECK(ws_synchronize(dev) == WS_ERR_KERNEL_FAULT);
+    CHECK(ws_synchronize(dev) == WS_OK);
+    int first = -1;
+    CHECK(ws_memcpy_dtoh(dev, &first, out + 4, 4) == WS_OK);
+    CHECK_EQ_U(first, 0); /* the cancelled launch never ran */
+    ws_device_close(dev);
+    return TEST_SUMMARY();
+}
