@@ -1,0 +1,178 @@
+/* Launch misuse (wrong kernel, arguments, shapes, modules) gets a clear
+ * error and leaves the device working; and runs are deterministic: same
+ * results, statistics and printf stream, bit for bit. */
+#include <stdlib.h>
+#include <string.h>
+#include "warpscope/warpscope.h"
+#include "../test.h"
+
+static uint8_t *slurp(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    *len = 0;
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *b = malloc((size_t)n);
+    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) { free(b); b = NULL; }
+    fclose(f);
+    *len = (size_t)n;
+    return b;
+}
+
+static int works(ws_device *dev, ws_kernel *k)
+{
+    ws_addr o;
+    float r[64];
+    if (ws_malloc(dev, sizeof r, &o)) return 0;
+    ws_arg a[] = { WS_ARG_PTR(o), WS_ARG_I32(64), WS_ARG_F32(2.0f), WS_ARG_I32(3), WS_ARG_I64(10), WS_ARG_F64(0.5) };
+    int ok = ws_launch(dev, k, WS_DIM3(2, 1, 1), WS_DIM3(32, 1, 1), 0, a, 6) == WS_OK &&
+             ws_memcpy_dtoh(dev, r, o, sizeof r) == WS_OK && r[63] == 16.5f;
+    ws_free(dev, o);
+    return ok;
+}
+
+static void misuse(const char *path)
+{
+    ws_device *dev;
+    ws_module *mod, *mod2;
+    ws_kernel *k, *k2;
+    CHECK(ws_device_open(NULL, &dev) == WS_OK);
+    CHECK(ws_module_load_file(dev, path, &mod) == WS_OK);
+    CHECK(ws_kernel_get(mod, "nope", &k) == WS_ERR_NOT_FOUND);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "no kernel named 'nope' (kernels: typed, busy)");
+    CHECK(ws_kernel_get(mod, "typed", &k) == WS_OK);
+    CHECK(works(dev, k));
+    const char *pn, *pt;
+    CHECK_EQ_U(ws_kernel_param_count(k), 6);
+    CHECK(ws_kernel_param(k, 3, &pn, &pt) == WS_OK);
+    CHECK(!strcmp(pn, "c") && !strcmp(pt, "char"));
+
+    ws_arg good[] = { WS_ARG_PTR(0x01000000), WS_ARG_I32(1), WS_ARG_F32(1), WS_ARG_I32(1), WS_ARG_I64(1), WS_ARG_F64(1) };
+    ws_arg bad[6];
+    memcpy(bad, good, sizeof bad);
+    CHECK(ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(1, 1, 1), 0, good, 5) == WS_ERR_BAD_LAUNCH);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "launch of 'typed': 5 arguments given, the kernel takes 6");
+    bad[0] = WS_ARG_F32(1.0f);
+    CHECK(ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(1, 1, 1), 0, bad, 6) == WS_ERR_BAD_LAUNCH);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "parameter 0 'out' has type 'float *': got a f32 argument");
+    memcpy(bad, good, sizeof bad);
+    bad[1] = WS_ARG_I64(5);
+    CHECK(ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(1, 1, 1), 0, bad, 6) == WS_ERR_BAD_LAUNCH);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "parameter 1 'n' has type 'int': got a i64 argument");
+    memcpy(bad, good, sizeof bad);
+    bad[3] = WS_ARG_I32(300);
+    CHECK(ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(1, 1, 1), 0, bad, 6) == WS_ERR_BAD_LAUNCH);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "parameter 3 'c' has type 'char': value 300 does not fit");
+    CHECK(ws_launch(dev, k, WS_DIM3(0, 1, 1), WS_DIM3(1, 1, 1), 0, good, 6) == WS_ERR_BAD_LAUNCH);
+    CHECK(ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(2048, 1, 1), 0, good, 6) == WS_ERR_BAD_LAUNCH);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "has 2048 threads; the device allows at most 256 per block");
+    CHECK(ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(1, 1, 1), 1u << 20, good, 6) == WS_ERR_BAD_LAUNCH);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "bytes of shared memory");
+    CHECK(works(dev, k));
+
+    /* malformed and truncated modules: clean errors, never a crash */
+    size_t len = 0;
+    uint8_t *img = slurp(path, &len);
+    CHECK(img != NULL);
+    int clean = 1, loaded = 0;
+    for (size_t cut = 0; img && cut < len; cut += cut < 4096 ? 7 : 997) {
+        ws_module *m;
+        ws_status st = ws_module_load_data(dev, img, cut, "truncated.elf", &m);
+        if (st == WS_OK) { loaded++; ws_module_unload(dev, m); }
+        else clean &= st == WS_ERR_BAD_MODULE && strstr(ws_last_error(dev), "truncated.elf") != NULL;
+    }
+    uint32_t seed = 99;
+    for (int i = 0; img && i < 300; i++) {
+        uint8_t *copy = malloc(len);
+        memcpy(copy, img, len);
+        for (int f = 0; f < 4; f++) {
+            seed ^= seed << 13; seed ^= seed >> 17; seed ^= seed << 5;
+            copy[seed % (len < 4096 ? len : 4096)] ^= (uint8_t)(seed >> 24 | 1);
+        }
+        ws_module *m;
+        ws_status st = ws_module_load_data(dev, copy, len, "flipped.elf", &m);
+        if (st == WS_OK) ws_module_unload(dev, m);
+        else clean &= st == WS_ERR_BAD_MODULE;
+        free(copy);
+    }
+    CHECK(clean);
+    CHECK_EQ_U(loaded, 0);
+    CHECK(works(dev, k));
+
+    /* two copies resident: the second is relocated; unloading one leaves the other */
+    CHECK(ws_module_load_data(dev, img, len, "second copy", &mod2) == WS_OK);
+    CHECK(ws_kernel_get(mod2, "typed", &k2) == WS_OK);
+    ws_addr b1, b2;
+    ws_module_base(mod, &b1, NULL);
+    ws_module_base(mod2, &b2, NULL);
+    CHECK(b1 != b2);
+    CHECK(works(dev, k2));
+    CHECK(ws_module_unload(dev, mod) == WS_OK);
+    CHECK(works(dev, k2));
+    free(img);
+    ws_device_close(dev);
+}
+
+typedef struct stream { char text[1 << 16]; size_t len; } stream;
+static void sink(void *u, uint64_t l, ws_dim3 b, ws_dim3 t, const char *s, size_t n)
+{
+    (void)l; (void)b; (void)t;
+    stream *st = u;
+    if (st->len + n < sizeof st->text) { memcpy(st->text + st->len, s, n); st->len += n; }
+}
+
+typedef struct outcome { unsigned bins[17]; unsigned order[4096]; ws_launch_stats stats; stream out; } outcome;
+
+static void run_busy(const char *path, const char *config, outcome *o)
+{
+    ws_config cfg;
+    ws_config_default(&cfg);
+    CHECK(ws_config_parse(&cfg, config, NULL, 0) == WS_OK);
+    ws_device *dev;
+    ws_module *mod;
+    ws_kernel *k;
+    memset(o, 0, sizeof *o);
+    CHECK(ws_device_open(&cfg, &dev) == WS_OK);
+    CHECK(ws_module_load_file(dev, path, &mod) == WS_OK && ws_kernel_get(mod, "busy", &k) == WS_OK);
+    ws_set_printf_handler(dev, sink, &o->out);
+    unsigned in[4096];
+    for (int i = 0; i < 4096; i++) in[i] = (unsigned)i * 2654435761u >> 7;
+    ws_addr din, dbins, dorder;
+    CHECK(ws_malloc(dev, sizeof in, &din) == WS_OK && ws_malloc(dev, sizeof o->bins, &dbins) == WS_OK &&
+          ws_malloc(dev, sizeof o->order, &dorder) == WS_OK);
+    ws_memcpy_htod(dev, din, in, sizeof in);
+    ws_arg a[] = { WS_ARG_PTR(din), WS_ARG_PTR(dbins), WS_ARG_PTR(dorder), WS_ARG_I32(4096) };
+    CHECK(ws_launch(dev, k, WS_DIM3(8, 1, 1), WS_DIM3(128, 1, 1), 0, a, 4) == WS_OK);
+    CHECK(ws_memcpy_dtoh(dev, o->bins, dbins, sizeof o->bins) == WS_OK);
+    CHECK(ws_memcpy_dtoh(dev, o->order, dorder, sizeof o->order) == WS_OK);
+    ws_last_launch_stats(dev, &o->stats);
+    ws_device_close(dev);
+}
+
+static void determinism(const char *path)
+{
+    static outcome a, b, c;
+    run_busy(path, "", &a);
+    run_busy(path, "", &b);
+    CHECK(memcmp(a.bins, b.bins, sizeof a.bins) == 0);
+    CHECK(memcmp(a.order, b.order, sizeof a.order) == 0);
+    CHECK(a.out.len > 0 && a.out.len == b.out.len && memcmp(a.out.text, b.out.text, a.out.len) == 0);
+    CHECK_EQ_U(a.stats.thread_instructions, b.stats.thread_instructions);
+    CHECK_EQ_U(a.stats.warp_instructions, b.stats.warp_instructions);
+    CHECK(a.stats.simt_efficiency == b.stats.simt_efficiency);
+    CHECK_EQ_U(a.bins[16], 4096);
+    /* another scheduling quantum interleaves warps differently: the
+     * histogram is the same, the arrival order may not be */
+    run_busy(path, "warp_quantum=5", &c);
+    CHECK(memcmp(a.bins, c.bins, sizeof a.bins) == 0);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) { fprintf(stderr, "usage: test_launch_checks MODULE\n"); return 2; }
+    misuse(argv[1]);
+    determinism(argv[1]);
+    return TEST_SUMMARY();
+}
