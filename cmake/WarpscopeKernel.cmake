@@ -1,8 +1,11 @@
-# ws_add_kernel(<target> OUTPUT <file.elf> SOURCES <src>... [FLAGS <cc flags>...])
+# ws_add_kernel(<target> OUTPUT <file.elf> SOURCES <src>... [FLAGS <cc flags>...]
+#               [DEPENDS <files>...])
 # Builds a kernel module with `warpscope cc`. A relative OUTPUT is placed in
-# the current binary directory. <target> is an ALL target producing it.
+# the current binary directory. <target> is an ALL target producing it. The
+# module is rebuilt when a source, a header next to a source, the device
+# headers or anything in DEPENDS changes.
 function(ws_add_kernel target)
-  cmake_parse_arguments(K "" "OUTPUT" "SOURCES;FLAGS" ${ARGN})
+  cmake_parse_arguments(K "" "OUTPUT" "SOURCES;FLAGS;DEPENDS" ${ARGN})
   if(NOT K_OUTPUT OR NOT K_SOURCES)
     message(FATAL_ERROR "ws_add_kernel(${target}): OUTPUT and SOURCES are required")
   endif()
@@ -10,17 +13,21 @@ function(ws_add_kernel target)
     set(K_OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/${K_OUTPUT})
   endif()
   set(srcs "")
+  set(local_headers "")
   foreach(s ${K_SOURCES})
     if(NOT IS_ABSOLUTE ${s})
       set(s ${CMAKE_CURRENT_SOURCE_DIR}/${s})
     endif()
     list(APPEND srcs ${s})
+    get_filename_component(sdir ${s} DIRECTORY)
+    file(GLOB hdrs ${sdir}/*.h)
+    list(APPEND local_headers ${hdrs})
   endforeach()
   file(GLOB ws_kernel_headers ${CMAKE_SOURCE_DIR}/kernel/include/warpscope/*.h)
   add_custom_command(
     OUTPUT ${K_OUTPUT}
     COMMAND $<TARGET_FILE:warpscope_cli> cc -o ${K_OUTPUT} ${K_FLAGS} ${srcs}
-    DEPENDS ${srcs} warpscope_cli ws_device_lib ${ws_kernel_headers}
+    DEPENDS ${srcs} ${local_headers} ${K_DEPENDS} warpscope_cli ws_device_lib ${ws_kernel_headers}
             ${CMAKE_SOURCE_DIR}/kernel/warpscope.ld ${CMAKE_SOURCE_DIR}/include/warpscope/abi.h
     COMMENT "Building kernel module ${K_OUTPUT}"
     VERBATIM)

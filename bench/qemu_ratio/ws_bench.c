@@ -1,0 +1,198 @@
+/* Device throughput against qemu-riscv32 in the same run.
+ *
+ * For each workload the device runs the parallel kernel (functional mode,
+ * default configuration, one host thread) and we report thread-instructions
+ * per second. QEMU runs the same work as a scalar RV32 program (one loop
+ * over all threads, same per-thread code); its instruction count is exact:
+ * the identical program also runs as a one-thread device kernel. Ratio =
+ * device thread-instr/s / qemu instr/s. Also: host memory per resident
+ * thread, and the cost of an empty launch.
+ * usage: ws_bench DIR QEMU [--json FILE] */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "warpscope/warpscope.h"
+#include "work.h"
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void die(ws_device *dev, const char *what)
+{
+    fprintf(stderr, "ws_bench: %s: %s\n", what, dev ? ws_last_error(dev) : "");
+    exit(1);
+}
+
+typedef struct result { const char *name; double dev_rate, qemu_rate, qemu_s; uint64_t dev_instr, qemu_instr; } result;
+
+/* Best of `reps` launches: thread-instructions per second. */
+static double time_kernel(ws_device *dev, ws_kernel *k, ws_dim3 g, ws_dim3 b, const ws_arg *a, size_t n,
+                          int reps, uint64_t *instr)
+{
+    double best = 0;
+    for (int r = 0; r < reps; r++) {
+        ws_launch_stats s;
+        if (ws_launch(dev, k, g, b, 0, a, n) || ws_synchronize(dev)) die(dev, "launch");
+        ws_last_launch_stats(dev, &s);
+        double rate = (double)s.thread_instructions / s.host_seconds;
+        if (rate > best) best = rate;
+        *instr = s.thread_instructions;
+    }
+    return best;
+}
+
+/* Exact instruction count of the scalar program: run it as one device thread. */
+static uint64_t scalar_count(const char *dir, int work, unsigned *value)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/scalar_dev_%d.elf", dir, work);
+    ws_config cfg;
+    ws_config_default(&cfg);
+    cfg.global_mem_limit = 256u << 20;
+    ws_device *dev;
+    ws_module *m;
+    ws_kernel *k;
+    ws_addr r;
+    if (ws_device_open(&cfg, &dev) || ws_module_load_file(dev, path, &m) || ws_kernel_get(m, "scalar_entry", &k) ||
+        ws_malloc(dev, 4, &r))
+        die(dev, path);
+    ws_arg a = WS_ARG_PTR(r);
+    if (ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(1, 1, 1), 0, &a, 1) || ws_memcpy_dtoh(dev, value, r, 4))
+        die(dev, "scalar run");
+    ws_launch_stats s;
+    ws_last_launch_stats(dev, &s);
+    ws_device_close(dev);
+    return s.thread_instructions;
+}
+
+/* Best wall time of the scalar program under qemu; its exit code is the
+ * program's result (low 7 bits), checked against the device run. */
+static double time_qemu(const char *qemu, const char *dir, int work, unsigned expect, int reps)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/scalar_qemu_%d", dir, work);
+    double best = 1e30;
+    for (int r = 0; r < reps; r++) {
+        double t0 = now();
+        pid_t pid = fork();
+        if (pid == 0) { execl(qemu, qemu, path, (char *)NULL); _exit(127); }
+        int st;
+        waitpid(pid, &st, 0);
+        double t = now() - t0;
+        if (!WIFEXITED(st) || (unsigned)WEXITSTATUS(st) != (expect & 0x7f)) {
+            fprintf(stderr, "ws_bench: %s under qemu exited with %d, expected %u\n", path,
+                    WIFEXITED(st) ? WEXITSTATUS(st) : -1, expect & 0x7f);
+            exit(1);
+        }
+        if (t < best) best = t;
+    }
+    return best;
+}
+
+static long rss_kib(void)
+{
+    long pages = 0, resident = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (f && fscanf(f, "%ld %ld", &pages, &resident) != 2) resident = 0;
+    if (f) fclose(f);
+    return resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) { fprintf(stderr, "usage: ws_bench DIR QEMU [--json FILE]\n"); return 2; }
+    const char *dir = argv[1], *qemu = argv[2], *json = argc > 4 && !strcmp(argv[3], "--json") ? argv[4] : NULL;
+    int have_qemu = access(qemu, X_OK) == 0;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/device_kernels.elf", dir);
+
+    long rss0 = rss_kib();
+    double t0 = now();
+    ws_device *dev;
+    ws_module *mod;
+    if (ws_device_open(NULL, &dev) || ws_module_load_file(dev, path, &mod)) die(dev, path);
+    double open_ms = (now() - t0) * 1e3;
+    ws_config cfg;
+    ws_device_config(dev, &cfg);
+    ws_kernel *kmm, *kvec, *kred, *kempty, *ktouch;
+    if (ws_kernel_get(mod, "mm", &kmm) || ws_kernel_get(mod, "vecadd", &kvec) || ws_kernel_get(mod, "reduce", &kred) ||
+        ws_kernel_get(mod, "empty", &kempty) || ws_kernel_get(mod, "touch_stack", &ktouch))
+        die(dev, "kernels");
+
+    /* memory per resident thread: every lane touches 1 KiB of its stack */
+    uint32_t lanes = cfg.cores * cfg.warps_per_core * cfg.lanes_per_warp;
+    ws_addr tout;
+    long rss1 = rss_kib();
+    if (ws_malloc(dev, lanes * 4, &tout)) die(dev, "malloc");
+    ws_arg ta = WS_ARG_PTR(tout);
+    if (ws_launch(dev, ktouch, WS_DIM3(lanes / 256, 1, 1), WS_DIM3(256, 1, 1), 0, &ta, 1) || ws_synchronize(dev))
+        die(dev, "touch_stack");
+    long rss2 = rss_kib();
+
+    /* empty launches */
+    enum { EMPTY = 2000 };
+    t0 = now();
+    for (int i = 0; i < EMPTY; i++)
+        if (ws_launch(dev, kempty, WS_DIM3(1, 1, 1), WS_DIM3(1, 1, 1), 0, NULL, 0) || ws_synchronize(dev)) die(dev, "empty");
+    double empty_us = (now() - t0) / EMPTY * 1e6;
+
+    /* workloads */
+    ws_addr a, b, c, o;
+    ws_addr rin;
+    if (ws_malloc(dev, VEC_N * 4, &a) || ws_malloc(dev, VEC_N * 4, &b) || ws_malloc(dev, VEC_N * 4, &c) ||
+        ws_malloc(dev, 4, &o) || ws_malloc(dev, RED_N * 4, &rin))
+        die(dev, "malloc");
+    float *h = malloc(VEC_N * 4);
+    for (int i = 0; i < VEC_N; i++) h[i] = (float)(i % 7);
+    ws_memcpy_htod(dev, a, h, VEC_N * 4);
+    ws_memcpy_htod(dev, b, h, VEC_N * 4);
+    free(h);
+    result res[3] = { { "matmul (naive, n=256)", 0, 0, 0, 0, 0 }, { "vecadd (2^22)", 0, 0, 0, 0, 0 },
+                      { "reduction (2^24)", 0, 0, 0, 0, 0 } };
+    ws_arg mma[] = { WS_ARG_PTR(a), WS_ARG_PTR(b), WS_ARG_PTR(c), WS_ARG_I32(MM_N) };
+    ws_arg va[] = { WS_ARG_PTR(a), WS_ARG_PTR(b), WS_ARG_PTR(c) };
+    ws_arg ra[] = { WS_ARG_PTR(rin), WS_ARG_PTR(o) };
+    res[0].dev_rate = time_kernel(dev, kmm, WS_DIM3(MM_N / 16, MM_N / 16, 1), WS_DIM3(16, 16, 1), mma, 4, 3, &res[0].dev_instr);
+    res[1].dev_rate = time_kernel(dev, kvec, WS_DIM3(VEC_N / 256, 1, 1), WS_DIM3(256, 1, 1), va, 3, 3, &res[1].dev_instr);
+    res[2].dev_rate = time_kernel(dev, kred, WS_DIM3(RED_N / RED_CHUNK / 256, 1, 1), WS_DIM3(256, 1, 1), ra, 2, 3, &res[2].dev_instr);
+    ws_device_close(dev);
+
+    for (int w = 0; w < 3 && have_qemu; w++) {
+        unsigned value = 0;
+        res[w].qemu_instr = scalar_count(dir, w + 1, &value);
+        res[w].qemu_s = time_qemu(qemu, dir, w + 1, value, 3);
+        res[w].qemu_rate = (double)res[w].qemu_instr / res[w].qemu_s;
+    }
+
+    printf("Warpscope device vs qemu-riscv32 (functional mode, %u cores x %u warps x %u lanes, one host thread)\n\n",
+           cfg.cores, cfg.warps_per_core, cfg.lanes_per_warp);
+    printf("%-24s %14s %14s %12s %8s\n", "workload", "device Mi/s", "qemu Mi/s", "qemu s", "ratio");
+    for (int w = 0; w < 3; w++)
+        printf("%-24s %14.1f %14.1f %12.3f %8.2f\n", res[w].name, res[w].dev_rate / 1e6, res[w].qemu_rate / 1e6,
+               res[w].qemu_s, have_qemu ? res[w].dev_rate / res[w].qemu_rate : 0.0);
+    if (!have_qemu) printf("(qemu-riscv32 not found: no comparison)\n");
+    printf("\ndevice open + module load: %.2f ms (RSS %ld KiB before)\n", open_ms, rss0);
+    printf("empty launch (1 thread) + synchronize: %.1f us\n", empty_us);
+    printf("host memory per resident thread: %.0f bytes (%u resident lanes; RSS %ld -> %ld KiB with 1 KiB of stack touched per lane)\n",
+           (double)(rss2 - rss1) * 1024.0 / lanes, lanes, rss1, rss2);
+    if (json) {
+        FILE *f = fopen(json, "w");
+        if (!f) { perror(json); return 1; }
+        fprintf(f, "{\"workloads\":[");
+        for (int w = 0; w < 3; w++)
+            fprintf(f, "%s{\"name\":\"%s\",\"device_thread_instr_per_s\":%.0f,\"qemu_instr_per_s\":%.0f,"
+                       "\"ratio\":%.3f,\"device_thread_instr\":%llu,\"qemu_instr\":%llu}", w ? "," : "", res[w].name,
+                    res[w].dev_rate, res[w].qemu_rate, have_qemu ? res[w].dev_rate / res[w].qemu_rate : 0.0,
+                    (unsigned long long)res[w].dev_instr, (unsigned long long)res[w].qemu_instr);
+        fprintf(f, "],\"empty_launch_us\":%.2f,\"open_ms\":%.2f,\"bytes_per_resident_thread\":%.0f}\n", empty_us,
+                open_ms, (double)(rss2 - rss1) * 1024.0 / lanes);
+        fclose(f);
+    }
+    return 0;
+}
