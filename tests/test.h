@@ -3,6 +3,7 @@
 #ifndef WS_TEST_H
 #define WS_TEST_H
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int ws_test_passed, ws_test_failed;
@@ -17,6 +18,25 @@ static int ws_test_passed, ws_test_failed;
     if (_h && strstr(_h, (needle))) ws_test_passed++; else { ws_test_failed++; \
     fprintf(stderr, "%s:%d: expected \"%s\" to contain \"%s\"\n", __FILE__, __LINE__, \
             _h ? _h : "(null)", (needle)); } } while (0)
+/* The whole file in a malloc'd buffer (NULL if unreadable); *len = size. */
+static inline unsigned char *ws_test_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    long n = -1;
+    unsigned char *buf = NULL;
+    *len = 0;
+    if (!f) return NULL;
+    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 &&
+        (buf = malloc((size_t)n)) && fread(buf, 1, (size_t)n, f) == (size_t)n)
+        *len = (size_t)n;
+    else {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    return buf;
+}
+
 #define TEST_SUMMARY() (printf("%d passed, %d failed\n", ws_test_passed, ws_test_failed), \
                         ws_test_failed ? 1 : 0)
 #endif

@@ -56,14 +56,10 @@ static int same_fields(const ws_inst *x, const ws_inst *y)
 /* The bytes of .text in an ELF32 relocatable object. */
 static uint8_t *read_text(const char *path, size_t *len)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *img = n > (long)sizeof(Elf32_Ehdr) ? malloc((size_t)n) : NULL;
-    if (!img || fread(img, 1, (size_t)n, f) != (size_t)n) { fclose(f); free(img); return NULL; }
-    fclose(f);
+    size_t n;
+    uint8_t *img = ws_test_read_file(path, &n);
+    if (img && n <= sizeof(Elf32_Ehdr)) { free(img); img = NULL; }
+    if (!img) return NULL;
     Elf32_Ehdr eh;
     memcpy(&eh, img, sizeof eh);
     uint8_t *out = NULL;

@@ -6,20 +6,6 @@
 #include "warpscope/warpscope.h"
 #include "../test.h"
 
-static uint8_t *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    *len = 0;
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *b = malloc((size_t)n);
-    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) { free(b); b = NULL; }
-    fclose(f);
-    *len = (size_t)n;
-    return b;
-}
 
 static int works(ws_device *dev, ws_kernel *k)
 {
@@ -74,7 +60,7 @@ static void misuse(const char *path)
 
     /* malformed and truncated modules: clean errors, never a crash */
     size_t len = 0;
-    uint8_t *img = slurp(path, &len);
+    uint8_t *img = ws_test_read_file(path, &len);
     CHECK(img != NULL);
     int clean = 1, loaded = 0;
     for (size_t cut = 0; img && cut < len; cut += cut < 4096 ? 7 : 997) {

@@ -9,19 +9,6 @@
 #include "runtime/elf_image.h"
 #include "../test.h"
 
-static uint8_t *slurp(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *buf = malloc((size_t)n);
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) { free(buf); buf = NULL; }
-    fclose(f);
-    *len = (size_t)n;
-    return buf;
-}
 
 static const char *base(const char *p) { const char *s = p ? strrchr(p, '/') : NULL; return s ? s + 1 : p ? p : ""; }
 
@@ -29,7 +16,7 @@ int main(int argc, char **argv)
 {
     if (argc != 5) { fprintf(stderr, "usage: test_line_map MODULE SOURCE ADDR2LINE LLVM_SYMBOLIZER\n"); return 2; }
     size_t len;
-    uint8_t *data = slurp(argv[1], &len);
+    uint8_t *data = ws_test_read_file(argv[1], &len);
     CHECK(data != NULL);
     if (!data) return TEST_SUMMARY();
     char err[256];
