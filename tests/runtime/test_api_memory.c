@@ -1,0 +1,111 @@
+/* Runtime API misuse that needs no kernel: configuration, allocation,
+ * copies, frees, bad modules. Every error must be a status plus a message
+ * with context, and the device must keep working afterwards. */
+#include <stdlib.h>
+#include <string.h>
+#include "warpscope/warpscope.h"
+#include "../test.h"
+
+static void config_checks(void)
+{
+    ws_config c;
+    char err[256];
+    ws_config_default(&c);
+    CHECK(ws_config_validate(&c, err, sizeof err) == WS_OK);
+    CHECK(ws_config_parse(&c, "cores=2, lanes_per_warp=16 global_mem_limit=8M", err, sizeof err) == WS_OK);
+    CHECK_EQ_U(c.cores, 2);
+    CHECK_EQ_U(c.lanes_per_warp, 16);
+    CHECK_EQ_U(c.global_mem_limit, 8u << 20);
+    CHECK(ws_config_parse(&c, "cores=two", err, sizeof err) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(err, "cores=two");
+    CHECK(ws_config_parse(&c, "bogus=1", err, sizeof err) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(err, "unknown setting 'bogus'");
+    CHECK(ws_config_parse(&c, "cores", err, sizeof err) == WS_ERR_INVALID_ARG);
+    ws_config_default(&c);
+    c.lanes_per_warp = 33;
+    CHECK(ws_config_validate(&c, err, sizeof err) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(err, "lanes_per_warp=33");
+    ws_device *dev = (ws_device *)1;
+    CHECK(ws_device_open(&c, &dev) == WS_ERR_INVALID_ARG);
+    CHECK(dev == NULL);
+    ws_config_default(&c);
+    c.stack_per_lane = 3000;
+    CHECK(ws_config_validate(&c, err, sizeof err) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(err, "power of two");
+}
+
+int main(void)
+{
+    config_checks();
+
+    ws_config c;
+    ws_config_default(&c);
+    c.global_mem_limit = 4u << 20;
+    ws_device *dev;
+    CHECK(ws_device_open(&c, &dev) == WS_OK);
+
+    ws_addr a, b;
+    CHECK(ws_malloc(dev, 1000, &a) == WS_OK);
+    CHECK(ws_malloc(dev, 0, &b) == WS_ERR_INVALID_ARG);
+    CHECK(ws_malloc(dev, 64u << 20, &b) == WS_ERR_OUT_OF_MEMORY);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "device memory exhausted");
+
+    uint8_t buf[2000] = { 0 };
+    for (int i = 0; i < 2000; i++) buf[i] = (uint8_t)i;
+    CHECK(ws_memcpy_htod(dev, a, buf, 1000) == WS_OK);
+    CHECK(ws_memcpy_htod(dev, a, buf, 1001) == WS_ERR_BAD_ADDRESS);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "1 bytes past the end of the 1000-byte allocation");
+    CHECK(ws_memcpy_htod(dev, a + 1000, buf, 4) == WS_ERR_BAD_ADDRESS);
+    CHECK(ws_memcpy_dtoh(dev, buf, 0x100, 4) == WS_ERR_BAD_ADDRESS);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "null pointer");
+    CHECK(ws_memset(dev, a + 10, 0xAB, 10) == WS_OK);
+    CHECK(ws_memcpy_dtod(dev, a + 500, a, 100) == WS_OK);
+    uint8_t back[1000];
+    CHECK(ws_memcpy_dtoh(dev, back, a, 1000) == WS_OK);
+    CHECK_EQ_U(back[9], 9);
+    CHECK_EQ_U(back[10], 0xAB);
+    CHECK_EQ_U(back[519], 0xAB);
+    CHECK_EQ_U(back[999], (uint8_t)999);
+
+    /* frees */
+    CHECK(ws_free(dev, a + 8) == WS_ERR_BAD_ADDRESS);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "not the start of a live allocation");
+    CHECK(ws_free(dev, a) == WS_OK);
+    CHECK(ws_free(dev, a) == WS_ERR_BAD_ADDRESS);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "double free");
+    CHECK(ws_memcpy_dtoh(dev, back, a, 4) == WS_ERR_BAD_ADDRESS);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "use after free");
+
+    /* bad modules from memory */
+    ws_module *mod = (ws_module *)1;
+    CHECK(ws_module_load_data(dev, "not an elf", 10, "junk.bin", &mod) == WS_ERR_BAD_MODULE);
+    CHECK(mod == NULL);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "junk.bin");
+    CHECK(ws_module_load_file(dev, "/nonexistent/k.elf", &mod) == WS_ERR_NOT_FOUND);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "/nonexistent/k.elf");
+
+    /* fences and NULLs */
+    uint64_t f;
+    CHECK(ws_fence(dev, &f) == WS_OK);
+    CHECK(ws_fence_wait(dev, f) == WS_OK);
+    CHECK(ws_fence_wait(dev, f + 5) == WS_ERR_INVALID_ARG);
+    CHECK(ws_malloc(NULL, 4, &b) == WS_ERR_INVALID_ARG);
+    CHECK(ws_memcpy_htod(dev, b, NULL, 4) == WS_ERR_INVALID_ARG);
+    ws_launch_stats st;
+    CHECK(ws_last_launch_stats(dev, &st) == WS_ERR_NOT_FOUND);
+
+    /* still usable, and the limit is reusable after frees */
+    int ok = 1;
+    for (int i = 0; i < 50; i++) {
+        ws_addr x;
+        ok &= ws_malloc(dev, 3u << 20, &x) == WS_OK;
+        ok &= ws_free(dev, x) == WS_OK;
+    }
+    CHECK(ok);
+    uint64_t used, limit;
+    CHECK(ws_mem_info(dev, &used, &limit) == WS_OK);
+    CHECK_EQ_U(used, 0);
+    CHECK_EQ_U(limit, 4u << 20);
+    CHECK(ws_device_close(dev) == WS_OK);
+    return TEST_SUMMARY();
+}
