@@ -9,24 +9,31 @@
 
 #define MAX_DEPTH 16
 
+static int ends_with_star(const char *s)
+{
+    size_t n = strlen(s);
+    return n > 0 && s[n - 1] == '*';
+}
+
 /* C spelling of a type DIE, e.g. "const float *". */
 static void spell(Dwarf_Die *t, char *buf, size_t len, int depth)
 {
     Dwarf_Attribute at;
     Dwarf_Die inner;
     const char *name = dwarf_diename(t);
+    if (name && !*name) name = NULL; /* an empty DW_AT_name spells like a missing one */
     int has_inner = dwarf_attr_integrate(t, DW_AT_type, &at) && dwarf_formref_die(&at, &inner);
     if (depth > MAX_DEPTH) { snprintf(buf, len, "?"); return; }
     char sub[160] = "void";
     switch (dwarf_tag(t)) {
     case DW_TAG_pointer_type:
         if (has_inner) spell(&inner, sub, sizeof sub, depth + 1);
-        snprintf(buf, len, "%s%s*", sub, sub[strlen(sub) - 1] == '*' ? "" : " ");
+        snprintf(buf, len, "%s%s*", sub, ends_with_star(sub) ? "" : " ");
         return;
     case DW_TAG_const_type: case DW_TAG_volatile_type: case DW_TAG_restrict_type: {
         const char *q = dwarf_tag(t) == DW_TAG_const_type ? "const" : dwarf_tag(t) == DW_TAG_volatile_type ? "volatile" : "restrict";
         if (has_inner) spell(&inner, sub, sizeof sub, depth + 1);
-        if (sub[strlen(sub) - 1] == '*') snprintf(buf, len, "%s %s", sub, q);
+        if (ends_with_star(sub)) snprintf(buf, len, "%s %s", sub, q);
         else snprintf(buf, len, "%s %s", q, sub);
         return;
     }
@@ -58,6 +65,12 @@ static int kind_of(Dwarf_Die *t, ws_param_kind *kind)
             *kind = WS_PARAM_PTR;
             return 0;
         case DW_TAG_enumeration_type:
+            /* DWARF names the underlying type when the producer knows it (clang
+             * does): an enum with negative enumerators is signed. */
+            if (dwarf_attr_integrate(&cur, DW_AT_type, &at)) {
+                if (!dwarf_formref_die(&at, &cur)) return -1;
+                continue;
+            }
             if (dwarf_attr_integrate(&cur, DW_AT_byte_size, &at)) dwarf_formudata(&at, &size);
             *kind = size == 1 ? WS_PARAM_U8 : size == 2 ? WS_PARAM_U16 : WS_PARAM_U32;
             return 0;
@@ -70,6 +83,10 @@ static int kind_of(Dwarf_Die *t, ws_param_kind *kind)
                 return -1;
             }
             if (enc == DW_ATE_boolean) { *kind = WS_PARAM_U8; return 0; }
+            /* only integers from here: a complex or decimal float of 8 bytes is not a u64 */
+            if (enc != DW_ATE_signed && enc != DW_ATE_signed_char && enc != DW_ATE_unsigned &&
+                enc != DW_ATE_unsigned_char && enc != DW_ATE_UTF)
+                return -1;
             {
                 int is_signed = enc == DW_ATE_signed || enc == DW_ATE_signed_char;
                 switch (size) {
@@ -113,11 +130,32 @@ static int add_param(ws_elf_ctx *cx, ws_elf_kernel *k, Dwarf_Die *p)
     return 0;
 }
 
+/* Source file of a definition. dwarf_decl_file of elfutils 0.188 takes
+ * file index 0 to mean "unknown", as in DWARF 2-4; in DWARF 5 (clang's
+ * default) entry 0 is the compilation unit's primary source file, where
+ * kernels are usually defined. */
+static const char *decl_file(Dwarf_Die *sub)
+{
+    const char *file = dwarf_decl_file(sub);
+    Dwarf_Attribute at;
+    Dwarf_Word idx;
+    Dwarf_Half version = 0;
+    Dwarf_Die cudie;
+    Dwarf_Files *files;
+    size_t nfiles;
+    if (file) return file;
+    if (!dwarf_attr_integrate(sub, DW_AT_decl_file, &at) || dwarf_formudata(&at, &idx) != 0 || idx != 0)
+        return NULL;
+    if (!dwarf_cu_die(at.cu, &cudie, &version, NULL, NULL, NULL, NULL, NULL) || version < 5) return NULL;
+    if (dwarf_getsrcfiles(&cudie, &files, &nfiles) != 0 || nfiles == 0) return NULL;
+    return dwarf_filesrc(files, 0, NULL, NULL);
+}
+
 static int describe_kernel(ws_elf_ctx *cx, ws_elf_kernel *k, Dwarf_Die *sub)
 {
     Dwarf_Die child;
     int line = 0;
-    const char *file = dwarf_decl_file(sub);
+    const char *file = decl_file(sub);
     if (file && !(k->decl_file = strdup(file))) return ws_elf_fail(cx, "out of memory");
     if (dwarf_decl_line(sub, &line) == 0) k->decl_line = (uint32_t)line;
     k->has_params = 1;
@@ -130,18 +168,32 @@ static int describe_kernel(ws_elf_ctx *cx, ws_elf_kernel *k, Dwarf_Die *sub)
     return 0;
 }
 
-static ws_elf_kernel *match(ws_elf_image *img, Dwarf_Die *sub)
+static int cmp_kernel_ptr(const void *a, const void *b)
+{
+    return strcmp((*(ws_elf_kernel *const *)a)->name, (*(ws_elf_kernel *const *)b)->name);
+}
+
+static int cmp_name_kernel(const void *key, const void *elem)
+{
+    return strcmp(key, (*(ws_elf_kernel *const *)elem)->name);
+}
+
+/* The kernel a subprogram DIE defines, if any. `byname` holds the kernels
+ * sorted by name (names are unique), so a module with many kernels and
+ * much DWARF is not matched in quadratic time. */
+static ws_elf_kernel *match(ws_elf_kernel **byname, uint32_t n, Dwarf_Die *sub)
 {
     const char *name = dwarf_diename(sub);
     Dwarf_Addr low;
     if (!name) return NULL;
-    for (uint32_t i = 0; i < img->nkernels; i++) {
-        ws_elf_kernel *k = &img->kernels[i];
-        if (k->has_params || strcmp(k->name, name)) continue;
-        if (dwarf_lowpc(sub, &low) == 0 && low != k->entry) continue;
-        return k;
-    }
-    return NULL;
+    /* A declaration (a prototype seen at a call site in another compilation
+     * unit) has no parameter names and the wrong source position: only the
+     * definition describes a kernel. */
+    if (dwarf_hasattr_integrate(sub, DW_AT_declaration)) return NULL;
+    ws_elf_kernel **hit = bsearch(name, byname, n, sizeof *byname, cmp_name_kernel);
+    if (!hit || (*hit)->has_params) return NULL;
+    if (dwarf_lowpc(sub, &low) == 0 && low != (*hit)->entry) return NULL;
+    return *hit;
 }
 
 int ws_elf_read_params(ws_elf_ctx *cx, ws_elf_image *img)
@@ -149,6 +201,13 @@ int ws_elf_read_params(ws_elf_ctx *cx, ws_elf_image *img)
     if (!img->nkernels) return 0;
     Dwarf *dw = dwarf_begin_elf(cx->elf, DWARF_C_READ, NULL);
     if (!dw) return 0; /* no DWARF: kernels stay without parameter information */
+    ws_elf_kernel **byname = malloc(img->nkernels * sizeof *byname);
+    if (!byname) {
+        dwarf_end(dw);
+        return ws_elf_fail(cx, "out of memory");
+    }
+    for (uint32_t i = 0; i < img->nkernels; i++) byname[i] = &img->kernels[i];
+    qsort(byname, img->nkernels, sizeof *byname, cmp_kernel_ptr);
     Dwarf_Off off = 0, next;
     size_t hsize;
     int r = 0;
@@ -157,12 +216,13 @@ int ws_elf_read_params(ws_elf_ctx *cx, ws_elf_image *img)
         if (dwarf_offdie(dw, off + hsize, &cu) && dwarf_child(&cu, &child) == 0) {
             do {
                 ws_elf_kernel *k;
-                if (dwarf_tag(&child) == DW_TAG_subprogram && (k = match(img, &child)))
+                if (dwarf_tag(&child) == DW_TAG_subprogram && (k = match(byname, img->nkernels, &child)))
                     r = describe_kernel(cx, k, &child);
             } while (r == 0 && dwarf_siblingof(&child, &child) == 0);
         }
         off = next;
     }
+    free(byname);
     dwarf_end(dw);
     return r;
 }

@@ -39,10 +39,45 @@ static int check_header(ws_elf_ctx *cx)
     if (eh.e_machine != EM_RISCV) return ws_elf_fail(cx, "machine %u is not RISC-V (243)", eh.e_machine);
     if (eh.e_type != ET_EXEC)
         return ws_elf_fail(cx, "ELF type %u is not an executable; link kernels with 'warpscope cc'", eh.e_type);
+    /* libelf quietly treats a header table outside the file as empty, which
+     * would surface later as a misleading "no loadable segments" or "no
+     * symbol table": say what is wrong. (Extended numbering keeps the real
+     * counts elsewhere; libelf checks those.) */
+    if (eh.e_phnum && eh.e_phnum != PN_XNUM &&
+        (eh.e_phentsize != sizeof(Elf32_Phdr) || eh.e_phoff > cx->size ||
+         (uint64_t)eh.e_phnum * sizeof(Elf32_Phdr) > cx->size - eh.e_phoff))
+        return ws_elf_fail(cx, "program header table (%u entries of %u bytes at 0x%llx) does not fit in the file "
+                           "(size 0x%zx)", eh.e_phnum, eh.e_phentsize, (unsigned long long)eh.e_phoff, cx->size);
+    if (eh.e_shnum && (eh.e_shentsize != sizeof(Elf32_Shdr) || eh.e_shoff > cx->size ||
+                       (uint64_t)eh.e_shnum * sizeof(Elf32_Shdr) > cx->size - eh.e_shoff))
+        return ws_elf_fail(cx, "section header table (%u entries of %u bytes at 0x%llx) does not fit in the file "
+                           "(size 0x%zx)", eh.e_shnum, eh.e_shentsize, (unsigned long long)eh.e_shoff, cx->size);
     return 0;
 }
 
 static int in_shared(uint64_t addr) { return addr >= WS_SHARED_BASE && addr < WS_SHARED_END; }
+
+/* A loadable segment of the span, for the overlap check. */
+typedef struct seg_range { uint64_t lo, hi; size_t idx; } seg_range;
+
+static int cmp_seg(const void *a, const void *b)
+{
+    const seg_range *x = a, *y = b;
+    return x->lo < y->lo ? -1 : x->lo > y->lo ? 1 : 0;
+}
+
+/* Segments must not overlap: a byte cannot be both code and data, and the
+ * writable map would be ambiguous. Sorting keeps this O(n log n) for files
+ * with many program headers. */
+static int check_overlap(ws_elf_ctx *cx, seg_range *segs, size_t n)
+{
+    qsort(segs, n, sizeof *segs, cmp_seg);
+    for (size_t i = 1; i < n; i++)
+        if (segs[i].lo < segs[i - 1].hi)
+            return ws_elf_fail(cx, "program headers %zu and %zu: loadable segments overlap at 0x%08llx",
+                               segs[i - 1].idx, segs[i].idx, (unsigned long long)segs[i].lo);
+    return 0;
+}
 
 /* The span of the loadable segments (the shared-memory window excluded). */
 static int scan_segments(ws_elf_ctx *cx, ws_elf_image *img)
@@ -51,52 +86,71 @@ static int scan_segments(ws_elf_ctx *cx, ws_elf_image *img)
     if (elf_getphdrnum(cx->elf, &n)) return ws_elf_fail(cx, "unreadable program headers: %s", elf_errmsg(-1));
     uint64_t lo = UINT64_MAX, hi = 0;
     img->text_start = UINT32_MAX;
+    seg_range *segs = malloc((n ? n : 1) * sizeof *segs);
+    size_t nsegs = 0;
+    int r = -1;
+    if (!segs) return ws_elf_fail(cx, "out of memory");
     for (size_t i = 0; i < n; i++) {
         GElf_Phdr ph;
-        if (!gelf_getphdr(cx->elf, (int)i, &ph)) return ws_elf_fail(cx, "program header %zu unreadable", i);
+        if (!gelf_getphdr(cx->elf, (int)i, &ph)) { ws_elf_fail(cx, "program header %zu unreadable", i); goto out; }
         if (ph.p_type != PT_LOAD || ph.p_memsz == 0) continue;
-        if (ph.p_filesz > ph.p_memsz)
-            return ws_elf_fail(cx, "program header %zu: file size 0x%llx exceeds memory size 0x%llx", i,
-                               (unsigned long long)ph.p_filesz, (unsigned long long)ph.p_memsz);
-        if (ph.p_offset > cx->size || ph.p_filesz > cx->size - ph.p_offset)
-            return ws_elf_fail(cx, "program header %zu: segment [0x%llx,+0x%llx) extends past end of file (size 0x%zx)",
-                               i, (unsigned long long)ph.p_offset, (unsigned long long)ph.p_filesz, cx->size);
+        if (ph.p_filesz > ph.p_memsz) {
+            ws_elf_fail(cx, "program header %zu: file size 0x%llx exceeds memory size 0x%llx", i,
+                        (unsigned long long)ph.p_filesz, (unsigned long long)ph.p_memsz);
+            goto out;
+        }
+        if (ph.p_offset > cx->size || ph.p_filesz > cx->size - ph.p_offset) {
+            ws_elf_fail(cx, "program header %zu: segment [0x%llx,+0x%llx) extends past end of file (size 0x%zx)",
+                        i, (unsigned long long)ph.p_offset, (unsigned long long)ph.p_filesz, cx->size);
+            goto out;
+        }
         if (in_shared(ph.p_vaddr)) continue;
-        if (ph.p_vaddr < WS_GLOBAL_BASE || ph.p_memsz > WS_GLOBAL_MAX_END - ph.p_vaddr)
-            return ws_elf_fail(cx, "program header %zu: segment at 0x%llx+0x%llx is outside the module area "
-                               "[0x%08x, 0x%08x)", i, (unsigned long long)ph.p_vaddr,
-                               (unsigned long long)ph.p_memsz, WS_GLOBAL_BASE, WS_GLOBAL_MAX_END);
+        if (ph.p_vaddr < WS_GLOBAL_BASE || ph.p_memsz > WS_GLOBAL_MAX_END - ph.p_vaddr) {
+            ws_elf_fail(cx, "program header %zu: segment at 0x%llx+0x%llx is outside the module area "
+                        "[0x%08x, 0x%08x)", i, (unsigned long long)ph.p_vaddr,
+                        (unsigned long long)ph.p_memsz, WS_GLOBAL_BASE, WS_GLOBAL_MAX_END);
+            goto out;
+        }
         if (ph.p_vaddr < lo) lo = ph.p_vaddr;
         if (ph.p_vaddr + ph.p_memsz > hi) hi = ph.p_vaddr + ph.p_memsz;
+        segs[nsegs++] = (seg_range){ ph.p_vaddr, ph.p_vaddr + ph.p_memsz, i };
         if (ph.p_flags & PF_X) {
             if (ph.p_vaddr < img->text_start) img->text_start = (uint32_t)ph.p_vaddr;
             if (ph.p_vaddr + ph.p_memsz > img->text_end) img->text_end = (uint32_t)(ph.p_vaddr + ph.p_memsz);
         }
     }
-    if (lo == UINT64_MAX) return ws_elf_fail(cx, "no loadable segments");
+    if (lo == UINT64_MAX) { ws_elf_fail(cx, "no loadable segments"); goto out; }
     lo &= ~4095ull;
     hi = (hi + 4095) & ~4095ull;
-    if (hi - lo > MAX_SPAN)
-        return ws_elf_fail(cx, "loadable span 0x%llx..0x%llx is larger than 256 MiB",
-                           (unsigned long long)lo, (unsigned long long)hi);
-    if (img->text_start == UINT32_MAX) return ws_elf_fail(cx, "no executable segment");
+    if (hi - lo > MAX_SPAN) {
+        ws_elf_fail(cx, "loadable span 0x%llx..0x%llx is larger than 256 MiB", (unsigned long long)lo,
+                    (unsigned long long)hi);
+        goto out;
+    }
+    if (img->text_start == UINT32_MAX) { ws_elf_fail(cx, "no executable segment"); goto out; }
+    if (check_overlap(cx, segs, nsegs)) goto out;
     img->link_base = (uint32_t)lo;
     img->size = (uint32_t)(hi - lo);
     img->bytes = calloc(1, img->size);
     img->writable = calloc(1, img->size / 8);
-    if (!img->bytes || !img->writable) return ws_elf_fail(cx, "out of memory for a %u-byte image", img->size);
+    if (!img->bytes || !img->writable) {
+        ws_elf_fail(cx, "out of memory for a %u-byte image", img->size);
+        goto out;
+    }
     for (size_t i = 0; i < n; i++) {
         GElf_Phdr ph;
-        gelf_getphdr(cx->elf, (int)i, &ph);
+        if (!gelf_getphdr(cx->elf, (int)i, &ph)) { ws_elf_fail(cx, "program header %zu unreadable", i); goto out; }
         if (ph.p_type != PT_LOAD || ph.p_memsz == 0 || in_shared(ph.p_vaddr)) continue;
         uint32_t off = (uint32_t)(ph.p_vaddr - lo);
-        for (uint32_t a = off; a < off + ph.p_memsz; a += 8) {
-            if (ph.p_flags & PF_W) img->writable[a / 8] = 1;
-        }
-        /* segments must not overlap: a writable granule in a code segment is a bad image */
+        /* every granule the segment touches, including partial ones at either end */
+        if (ph.p_flags & PF_W)
+            memset(img->writable + off / 8, 1, (off + ph.p_memsz - 1) / 8 - off / 8 + 1);
         memcpy(img->bytes + off, cx->data + ph.p_offset, ph.p_filesz);
     }
-    return 0;
+    r = 0;
+out:
+    free(segs);
+    return r;
 }
 
 static const char *section_name(ws_elf_ctx *cx, const GElf_Shdr *sh)
@@ -165,6 +219,43 @@ static int add_kernel(ws_elf_ctx *cx, ws_elf_image *img, const char *name, const
     return 0;
 }
 
+typedef struct kernel_ref { const char *name; uint32_t pos; } kernel_ref;
+
+static int cmp_kernel_ref(const void *a, const void *b)
+{
+    const kernel_ref *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/* A name listed twice (a global and a weak symbol, say) keeps its first
+ * entry in symbol-table order. Sorting keeps this O(n log n): a crafted
+ * symbol table with 10^5 kernels must not stall the loader. */
+static int dedupe_kernels(ws_elf_ctx *cx, ws_elf_image *img)
+{
+    uint32_t n = img->nkernels, kept = 0;
+    if (n < 2) return 0;
+    kernel_ref *v = malloc(n * sizeof *v);
+    uint8_t *drop = calloc(n, 1);
+    if (!v || !drop) {
+        free(v);
+        free(drop);
+        return ws_elf_fail(cx, "out of memory");
+    }
+    for (uint32_t i = 0; i < n; i++) v[i] = (kernel_ref){ img->kernels[i].name, i };
+    qsort(v, n, sizeof *v, cmp_kernel_ref);
+    for (uint32_t i = 1; i < n; i++)
+        if (!strcmp(v[i].name, v[i - 1].name)) drop[v[i].pos] = 1;
+    for (uint32_t i = 0; i < n; i++) {
+        if (drop[i]) free(img->kernels[i].name);
+        else img->kernels[kept++] = img->kernels[i];
+    }
+    img->nkernels = kept;
+    free(v);
+    free(drop);
+    return 0;
+}
+
 /* Kernels: global functions inside the .ws_kernels section. */
 static int scan_kernels(ws_elf_ctx *cx, ws_elf_image *img)
 {
@@ -179,10 +270,9 @@ static int scan_kernels(ws_elf_ctx *cx, ws_elf_image *img)
         if (sym.st_shndx != cx->kernel_idx) continue;
         const char *name = elf_strptr(cx->elf, cx->strtab_idx, sym.st_name);
         if (!name || !*name) return ws_elf_fail(cx, "symbol %zu: bad name", i);
-        if (ws_elf_find_kernel(img, name)) continue;
         if (add_kernel(cx, img, name, &sym)) return -1;
     }
-    return 0;
+    return dedupe_kernels(cx, img);
 }
 
 static int keep_reloc(ws_elf_ctx *cx, uint32_t type, uint64_t place)
@@ -198,6 +288,21 @@ static int keep_reloc(ws_elf_ctx *cx, uint32_t type, uint64_t place)
     default:
         ws_elf_fail(cx, "unsupported relocation type %u at 0x%08llx", type, (unsigned long long)place);
         return -1;
+    }
+}
+
+/* Relocation types that name a target reached PC-relatively (the LO12
+ * halves of PCREL pairs name the auipc instead). */
+static int pc_relative_target(uint32_t type)
+{
+    switch (type) {
+    case 16: case 17: case 18: case 19: /* branch, jal, call, call_plt */
+    case 23:                            /* pcrel_hi20 */
+    case 44: case 45:                   /* rvc branch/jump */
+    case 57:                            /* 32_pcrel */
+        return 1;
+    default:
+        return 0;
     }
 }
 
@@ -231,13 +336,27 @@ static int scan_rela(ws_elf_ctx *cx, ws_elf_image *img, Elf_Scn *scn, size_t idx
         size_t si = GELF_R_SYM(r.r_info);
         int keep = keep_reloc(cx, type, r.r_offset);
         if (keep < 0) return -1;
-        if (!keep) continue;
+        if (!keep && !pc_relative_target(type)) continue;
         GElf_Sym sym;
         if (si >= nsyms || !gelf_getsym(sd, (int)si, &sym))
             return ws_elf_fail(cx, "relocation %zu of section %zu: bad symbol index %zu", i, idx, si);
-        if (sym.st_shndx == SHN_ABS || sym.st_shndx == SHN_UNDEF || sym.st_shndx == cx->shared_idx ||
-            in_shared(sym.st_value))
-            continue; /* absolute or shared-window addresses do not move */
+        /* absolute and shared-window addresses do not move with the module */
+        int fixed = sym.st_shndx == SHN_ABS || (sym.st_shndx != SHN_UNDEF && sym.st_shndx == cx->shared_idx) ||
+                    in_shared(sym.st_value);
+        if (!keep) {
+            /* A PC-relative reference stays right only if its target moves
+             * too: one to a fixed address (static shared memory reached with
+             * auipc, as -mcmodel=medany compiles it) would break silently. */
+            if (fixed && sym.st_shndx != SHN_UNDEF) {
+                const char *sn = elf_strptr(cx->elf, cx->strtab_idx, sym.st_name);
+                return ws_elf_fail(cx, "relocation %zu of section %zu: PC-relative reference at 0x%08llx to '%s' "
+                                   "(0x%08llx), an address that does not move with the module; compile with the "
+                                   "default -mcmodel=medlow", i, idx, (unsigned long long)r.r_offset,
+                                   sn && *sn ? sn : "?", (unsigned long long)sym.st_value);
+            }
+            continue;
+        }
+        if (fixed || sym.st_shndx == SHN_UNDEF) continue;
         if (r.r_offset < img->link_base || r.r_offset + 4 > (uint64_t)img->link_base + img->size)
             return ws_elf_fail(cx, "relocation %zu of section %zu: place 0x%08llx is outside the image", i, idx,
                                (unsigned long long)r.r_offset);
@@ -252,7 +371,7 @@ static int scan_relocs(ws_elf_ctx *cx, ws_elf_image *img)
     Elf_Scn *scn = NULL;
     while ((scn = elf_nextscn(cx->elf, scn))) {
         GElf_Shdr sh;
-        gelf_getshdr(scn, &sh);
+        if (!gelf_getshdr(scn, &sh)) return ws_elf_fail(cx, "section header %zu unreadable", elf_ndxscn(scn));
         if (sh.sh_type == SHT_REL) return ws_elf_fail(cx, "REL relocations are not supported (RISC-V uses RELA)");
         if (sh.sh_type != SHT_RELA) continue;
         if (sh.sh_entsize != sizeof(Elf32_Rela))
