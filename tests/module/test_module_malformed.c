@@ -425,7 +425,7 @@ static void many_kernels(uint32_t n)
     wr32(ph + 16, code_size), wr32(ph + 20, code_size), wr32(ph + 24, 5), wr32(ph + 28, 0x1000);
     for (uint32_t i = 0; i < n; i++) {
         char *name = (char *)f + str_off + 1 + 9 * i;
-        snprintf(name, 9, "k%07u", (unsigned)i);
+        snprintf(name, 9, "k%07u", (unsigned)(i % 10000000u)); /* i < n <= 10^7: always 8 chars */
         for (uint32_t dup = 0; dup < 2; dup++) {
             uint8_t *s = f + sym_off + 16 * (1 + 2 * i + dup);
             wr32(s, 1 + 9 * i), wr32(s + 4, base + (i % 512) * 4 + dup * 0x800), wr32(s + 8, 4);
