@@ -7,4 +7,4 @@ cd "$(dirname "$0")/.."
 scripts/bootstrap.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j"$(nproc)"
-exec build/examples/run-examples.sh
+exec bash build/examples/run-examples.sh
