@@ -42,7 +42,8 @@ typedef enum ws_status {
     WS_ERR_IO,               /* host file I/O failed                            */
     WS_ERR_BUSY,             /* operation not allowed while work is in flight   */
     WS_ERR_UNSUPPORTED,
-    WS_ERR_INTERNAL
+    WS_ERR_INTERNAL,
+    WS_ERR_TIMEOUT           /* the launch ran past the watchdog limit        */
 } ws_status;
 
 typedef enum ws_exec_mode { WS_MODE_FUNCTIONAL = 0, WS_MODE_TIMING = 1 } ws_exec_mode;
@@ -59,6 +60,8 @@ typedef struct ws_config {
     ws_exec_mode mode;           /* functional (default) or timing            */
     uint32_t warp_quantum;       /* warp-instructions a warp runs before the
                                     scheduler moves on, default 64            */
+    uint32_t watchdog_ms;        /* end a launch that runs longer than this
+                                    (host time), 0 = never (default)          */
 } ws_config;
 
 typedef struct ws_device ws_device;

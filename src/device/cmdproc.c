@@ -115,10 +115,23 @@ static ws_status run_launch(ws_device *dev, ws_grid_run *L)
     }
     double t0 = ws_now_seconds();
     ws_status st = WS_OK;
+    const double limit = dev->cfg.watchdog_ms ? dev->cfg.watchdog_ms / 1e3 : 0;
+    uint64_t rounds = 0;
     while (L->done_blocks < L->total_blocks) {
         uint32_t placed = ws_dispatch_blocks(dev);
         int64_t issued = run_round(dev);
         if (issued < 0) { st = WS_ERR_KERNEL_FAULT; break; }
+        /* A kernel that never ends (a lost exit condition, a lock never
+         * released) would hang the host: the watchdog ends it, like a
+         * driver's timeout detection. Checked every 64 rounds. */
+        if (limit && (++rounds & 63) == 0 && ws_now_seconds() - t0 > limit) {
+            dev->fault.kind = FAULT_WATCHDOG;
+            snprintf(dev->fault.detail, sizeof dev->fault.detail,
+                     "still running after %u ms (%llu blocks of %llu done); raise or disable watchdog_ms",
+                     dev->cfg.watchdog_ms, (unsigned long long)L->done_blocks, (unsigned long long)L->total_blocks);
+            st = WS_ERR_TIMEOUT;
+            break;
+        }
         if (issued == 0 && placed == 0 && L->done_blocks < L->total_blocks) {
             raise_deadlock(dev);
             st = WS_ERR_DEADLOCK;

@@ -29,7 +29,8 @@ typedef enum ws_fault_kind {
     FAULT_ECALL,             /* unknown environment call               */
     FAULT_ASSERT,            /* device assert() failed                 */
     FAULT_TRAP,              /* abort() / __builtin_trap()             */
-    FAULT_DEADLOCK           /* no lane of the launch can progress     */
+    FAULT_DEADLOCK,          /* no lane of the launch can progress     */
+    FAULT_WATCHDOG           /* the launch ran past watchdog_ms        */
 } ws_fault_kind;
 
 typedef struct ws_fault {

@@ -19,6 +19,7 @@ const char *ws_fault_kind_name(ws_fault_kind k)
     case FAULT_ASSERT: return "device assert";
     case FAULT_TRAP: return "trap";
     case FAULT_DEADLOCK: return "deadlock";
+    case FAULT_WATCHDOG: return "watchdog";
     }
     return "fault";
 }
@@ -51,8 +52,8 @@ void ws_fault_format(const ws_device *dev, char *buf, size_t len)
     const ws_grid_run *L = dev->current;
     const char *kname = L ? ws_kernel_name_of(L->kernel) : "?";
     unsigned long long lid = L ? (unsigned long long)L->id : 0;
-    if (f->kind == FAULT_DEADLOCK) {
-        snprintf(buf, len, "deadlock: %s, kernel '%s' launch %llu", f->detail, kname, lid);
+    if (f->kind == FAULT_DEADLOCK || f->kind == FAULT_WATCHDOG) {
+        snprintf(buf, len, "%s: %s, kernel '%s' launch %llu", ws_fault_kind_name(f->kind), f->detail, kname, lid);
         return;
     }
     char dis[96] = "";

@@ -34,6 +34,7 @@ static ws_status set_key(ws_config *c, const char *key, const char *val, char *e
         { "stack_per_lane", offsetof(ws_config, stack_per_lane) },
         { "max_threads_per_block", offsetof(ws_config, max_threads_per_block) },
         { "warp_quantum", offsetof(ws_config, warp_quantum) },
+        { "watchdog_ms", offsetof(ws_config, watchdog_ms) },
     };
     uint64_t n;
     if (strcmp(key, "mode") == 0) {

@@ -41,3 +41,9 @@ WS_KERNEL void good(int *out)
 {
     out[ws_global_id_x()] = (int)ws_global_id_x() * 3;
 }
+
+/* Never ends: waits for a flag nobody sets. */
+WS_KERNEL void spin_forever(volatile int *flag)
+{
+    while (*flag == 0) { }
+}

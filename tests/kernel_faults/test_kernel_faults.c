@@ -71,5 +71,27 @@ int main(int argc, char **argv)
     CHECK(ws_memcpy_dtoh(dev, &first, out + 4, 4) == WS_OK);
     CHECK_EQ_U(first, 0); /* the cancelled launch never ran */
     ws_device_close(dev);
+
+    /* the watchdog ends a launch that never finishes; the device lives on */
+    ws_config cfg;
+    ws_config_default(&cfg);
+    CHECK(ws_config_parse(&cfg, "watchdog_ms=200", NULL, 0) == WS_OK);
+    CHECK(ws_device_open(&cfg, &dev) == WS_OK);
+    ws_kernel *spin;
+    CHECK(ws_module_load_file(dev, argv[1], &mod) == WS_OK);
+    CHECK(ws_kernel_get(mod, "spin_forever", &spin) == WS_OK && ws_kernel_get(mod, "good", &good) == WS_OK);
+    CHECK(ws_malloc(dev, 4096, &buf) == WS_OK && ws_malloc(dev, 4096, &out) == WS_OK);
+    ws_arg sa[] = { WS_ARG_PTR(buf) };
+    CHECK(ws_launch(dev, spin, WS_DIM3(2, 1, 1), WS_DIM3(64, 1, 1), 0, sa, 1) == WS_OK);
+    CHECK(ws_synchronize(dev) == WS_ERR_TIMEOUT);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "watchdog: still running after 200 ms");
+    CHECK_STR_CONTAINS(ws_last_error(dev), "kernel 'spin_forever'");
+    int res[256] = { 0 }, bad = 0;
+    g[0] = WS_ARG_PTR(out);
+    CHECK(ws_launch(dev, good, WS_DIM3(4, 1, 1), WS_DIM3(64, 1, 1), 0, g, 1) == WS_OK);
+    CHECK(ws_memcpy_dtoh(dev, res, out, sizeof res) == WS_OK);
+    for (int t = 0; t < 256; t++) bad += res[t] != t * 3;
+    CHECK_EQ_U(bad, 0);
+    ws_device_close(dev);
     return TEST_SUMMARY();
 }
