@@ -151,6 +151,13 @@ struct ws_device {
     ws_printf_fn printf_fn;
     void *printf_user;
     char err[WS_ERRLEN];
+    /* Observers and their hardware, each owned by its own subsystem; NULL
+     * when not in use. */
+    struct ws_debug *debug;          /* debug modules, triggers (src/debug)    */
+    struct ws_gdbserver *gdbserver;  /* started by WARPSCOPE_DEBUG (src/gdbstub) */
+    struct ws_timing *timing;        /* timing model state (mode=timing)       */
+    struct ws_trace_cells *trace;    /* per-core trace cells (src/trace)       */
+    struct ws_profiler *profiler;    /* started by WARPSCOPE_PROFILE (src/profile) */
 };
 
 /* ---- execution (src/device/warp_exec.c) ---- */

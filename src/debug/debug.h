@@ -1,0 +1,180 @@
+/* The device's debug hardware as a tool sees it: debug modules on a debug
+ * bus (RISC-V External Debug Support 0.13.2 register model), per-core
+ * trigger units (Sdtrig), the mode-switch command path of the patent's
+ * topologies, and the command processor's debug queries.
+ *
+ * This is the ONLY interface through which debug tools (the gdb server in
+ * src/gdbstub) reach the device. Everything here is thread-safe: the tool
+ * calls it from its own thread while the application thread runs the
+ * device inside ws_synchronize and friends.
+ *
+ * Harts: a hart is a lane slot. Global hart index
+ *     hart = (core * warps_per_core + warp_slot) * lanes_per_warp + lane
+ * is what dmcontrol.hartsel selects. Halting and resuming act on whole
+ * warps: halting any lane of a warp halts all its lanes. A lane slot that
+ * holds no live thread is "unavailable" (dmstatus.anyunavail/allunavail).
+ * See docs/debugging.md for the full register model. */
+#ifndef WS_DEBUG_DEBUG_H
+#define WS_DEBUG_DEBUG_H
+#include <stddef.h>
+#include <stdint.h>
+#include "warpscope/warpscope.h"
+
+/* ---- Debug Module Interface (DMI) register addresses (spec 0.13.2) ---- */
+#define WS_DM_DATA0        0x04  /* data0..data11 at 0x04..0x0f            */
+#define WS_DM_DATA1        0x05
+#define WS_DM_DMCONTROL    0x10
+#define WS_DM_DMSTATUS     0x11
+#define WS_DM_HARTINFO     0x12
+#define WS_DM_HALTSUM1     0x13
+#define WS_DM_HAWINDOWSEL  0x14
+#define WS_DM_HAWINDOW     0x15
+#define WS_DM_ABSTRACTCS   0x16
+#define WS_DM_COMMAND      0x17
+#define WS_DM_ABSTRACTAUTO 0x18
+#define WS_DM_HALTSUM2     0x34
+#define WS_DM_HALTSUM3     0x35
+#define WS_DM_SBCS         0x38
+#define WS_DM_SBADDRESS0   0x39
+#define WS_DM_SBDATA0      0x3c
+#define WS_DM_HALTSUM0     0x40
+/* Warpscope's vendor registers (0x70..0x7f): the mode-switch command port
+ * of the patent (write frame words here; see docs/debugging.md). */
+#define WS_DM_MODESWITCH   0x70
+
+/* Abstract command register numbers (Access Register, cmdtype 0). */
+#define WS_REGNO_CSR(n)    (0x0000u + (n))
+#define WS_REGNO_GPR(n)    (0x1000u + (n))
+#define WS_REGNO_FPR(n)    (0x1020u + (n))
+/* CSRs a debugger uses (all readable through Access Register). */
+#define WS_CSR_DCSR        0x7b0  /* cause in bits 8:6, step in bit 2       */
+#define WS_CSR_DPC         0x7b1  /* the lane's PC while halted (writable)  */
+#define WS_CSR_TSELECT     0x7a0  /* trigger CSRs belong to the hart's core */
+#define WS_CSR_TDATA1      0x7a1
+#define WS_CSR_TDATA2      0x7a2
+#define WS_CSR_TINFO       0x7a4
+
+/* dcsr.cause values. */
+#define WS_DCSR_CAUSE_EBREAK   1
+#define WS_DCSR_CAUSE_TRIGGER  2
+#define WS_DCSR_CAUSE_HALTREQ  3
+#define WS_DCSR_CAUSE_STEP     4
+/* Warpscope extension: the lane stopped on a fault (detail via
+ * ws_debug_fault). */
+#define WS_DCSR_CAUSE_FAULT    7
+
+typedef struct ws_debug ws_debug;
+
+/* Which debug modules exist and which cores each serves. */
+typedef enum ws_dbg_topology {
+    WS_DBG_TOPO_BROADCAST = 0, /* one module; a broadcast unit reaches all cores */
+    WS_DBG_TOPO_PER_CORE  = 1, /* one module per core                           */
+    WS_DBG_TOPO_GROUPS    = 2  /* one module per group of cores_per_group cores */
+} ws_dbg_topology;
+
+typedef struct ws_debug_config {
+    ws_dbg_topology topology;
+    uint32_t cores_per_group;  /* WS_DBG_TOPO_GROUPS only, >= 1            */
+} ws_debug_config;
+
+/* Attach the debug hardware to a device (at most one per device). While
+ * attached, ebreak, triggers and faults halt warps instead of ending the
+ * launch, and a launch whose live warps are all halted waits instead of
+ * being reported as deadlocked. */
+ws_status ws_debug_attach(ws_device *dev, const ws_debug_config *cfg, ws_debug **out);
+/* Detach: every halted warp resumes, breakpoints/triggers are cleared. */
+ws_status ws_debug_detach(ws_debug *dbg);
+/* Readable message for the last failing call on dbg. */
+const char *ws_debug_error(const ws_debug *dbg);
+
+/* Number of debug modules, and the module serving a core. */
+ws_status ws_debug_module_count(const ws_debug *dbg, uint32_t *count);
+ws_status ws_debug_module_of_core(const ws_debug *dbg, uint32_t core, uint32_t *dm);
+
+/* DMI access to debug module `dm`. Abstract-command errors are reported the
+ * spec's way (abstractcs.cmderr), not through the return value; the return
+ * value is an error only for a bad module index or register address. */
+ws_status ws_dmi_read(ws_debug *dbg, uint32_t dm, uint32_t addr, uint32_t *value);
+ws_status ws_dmi_write(ws_debug *dbg, uint32_t dm, uint32_t addr, uint32_t value);
+
+/* ---- The command processor's debug queries ---- */
+
+/* One hart with a live thread. */
+typedef struct ws_dbg_lane {
+    uint32_t hart;              /* global hart index                       */
+    uint32_t core, warp, lane;  /* hardware coordinates                    */
+    ws_dim3 block, thread;      /* software coordinates                    */
+    uint64_t launch_id;
+    int halted;                 /* 1 if its warp is halted                 */
+    uint32_t cause;             /* dcsr.cause when halted, else 0          */
+    uint32_t pc;                /* the lane's PC                           */
+} ws_dbg_lane;
+
+/* Snapshot of every live lane (resident threads), in hart order. Returns
+ * the total in *n even when it exceeds max (only max are written). */
+ws_status ws_debug_lanes(ws_debug *dbg, ws_dbg_lane *out, size_t max, size_t *n);
+
+/* Cores running a launch (launch_id 0: the current one), optionally only
+ * those holding one block (block NULL: any), as a bitmask over cores in
+ * 64-bit words (mask_words words; bit c of word c/64). */
+ws_status ws_debug_locate(ws_debug *dbg, uint64_t launch_id, const ws_dim3 *block,
+                          uint64_t *mask, size_t mask_words);
+
+/* The lane that faulted and why, if the last stop was a fault. */
+typedef struct ws_dbg_fault {
+    uint32_t hart, pc, addr;
+    char kind[32];              /* "load access fault", ...                */
+    char message[1024];         /* the device's full fault report          */
+} ws_dbg_fault;
+ws_status ws_debug_fault(ws_debug *dbg, ws_dbg_fault *out); /* NOT_FOUND if none */
+
+/* Resident modules (the command processor's loaded-code table). `image`
+ * is the module's original ELF file as loaded (also for modules built in
+ * memory), valid until the next WS_DBG_EV_MODULE_UNLOAD for it. */
+typedef struct ws_dbg_module {
+    uint32_t id;                /* unique per device, never reused         */
+    char name[256];             /* file path or the name given at load     */
+    uint32_t base, size;        /* where the image lives on the device     */
+    uint32_t link_base;         /* address it was linked at                */
+    const void *image;
+    size_t image_size;
+} ws_dbg_module;
+ws_status ws_debug_modules(ws_debug *dbg, ws_dbg_module *out, size_t max, size_t *n);
+
+/* ---- Events: what a tool waits for ---- */
+typedef enum ws_dbg_event_kind {
+    WS_DBG_EV_NONE = 0,
+    WS_DBG_EV_HALT,          /* a warp halted (breakpoint, trigger, step,
+                                haltreq, fault): hart = one lane of it      */
+    WS_DBG_EV_MODULE_LOAD,   /* a module became resident (module = its id)  */
+    WS_DBG_EV_MODULE_UNLOAD,
+    WS_DBG_EV_LAUNCH_START,  /* a launch is about to start (launch_id)      */
+    WS_DBG_EV_LAUNCH_END,    /* a launch finished (status in `status`)     */
+    WS_DBG_EV_DEVICE_CLOSE   /* the application closed the device          */
+} ws_dbg_event_kind;
+
+typedef struct ws_dbg_event {
+    ws_dbg_event_kind kind;
+    uint32_t hart;
+    uint32_t module;
+    uint64_t launch_id;
+    ws_status status;
+} ws_dbg_event;
+
+/* Which application events park the application thread until the tool
+ * calls ws_debug_release (so the tool can, e.g., insert breakpoints into a
+ * module before any of its code runs). Bit (1u << kind). Default: none. */
+ws_status ws_debug_set_blocking_events(ws_debug *dbg, uint32_t kinds_mask);
+/* All-stop: when any warp halts, the device halts every other warp at the
+ * same safe point. Non-stop (0): the others keep running. Default 1. */
+ws_status ws_debug_set_all_stop(ws_debug *dbg, int all_stop);
+/* Wait up to timeout_ms (-1: forever) for the next event. WS_ERR_TIMEOUT if
+ * none arrived. Events are queued in order; none are lost. */
+ws_status ws_debug_wait_event(ws_debug *dbg, int timeout_ms, ws_dbg_event *ev);
+/* Let a parked application thread continue (no-op if none is parked). */
+ws_status ws_debug_release(ws_debug *dbg);
+
+/* The device a debug handle belongs to (for the library's own use). */
+ws_device *ws_debug_device(ws_debug *dbg);
+
+#endif
