@@ -2,6 +2,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include "runtime/observers.h"
 #include "runtime/runtime.h"
 
 const char *ws_version(void) { return "0.1.0"; }
@@ -127,6 +128,12 @@ ws_status ws_device_open(const ws_config *cfg, ws_device **out)
         ws_device_close(dev);
         return WS_ERR_OUT_OF_MEMORY;
     }
+    ws_status st = ws_observers_open(dev);
+    if (st != WS_OK) {
+        fprintf(stderr, "warpscope: %s\n", dev->err);
+        ws_device_close(dev);
+        return st;
+    }
     *out = dev;
     return WS_OK;
 }
@@ -134,6 +141,7 @@ ws_status ws_device_open(const ws_config *cfg, ws_device **out)
 ws_status ws_device_close(ws_device *dev)
 {
     if (!dev) return WS_ERR_INVALID_ARG;
+    ws_observers_close(dev);
     ws_cmd_discard_all(dev);
     while (dev->nmodules) ws_module_unload(dev, dev->modules[dev->nmodules - 1]);
     free(dev->modules);
