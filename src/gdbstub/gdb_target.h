@@ -1,0 +1,72 @@
+/* What the protocol layer needs from a debug target. The server's real
+ * target (target_dbg.c) speaks to the device through src/debug/debug.h;
+ * tests and the fuzzer plug in an in-memory fake. Thread ids are gdb's
+ * (>= 1); register numbers are those of the target description
+ * (tdesc.h). */
+#ifndef WS_GDBSTUB_GDB_TARGET_H
+#define WS_GDBSTUB_GDB_TARGET_H
+#include <stddef.h>
+#include <stdint.h>
+#include "warpscope/warpscope.h"
+
+typedef struct ws_gdb_thread {
+    uint32_t tid;
+    char name[128];   /* "block (1,0,0) thread (5,0,0) core 0 warp 1 lane 5" */
+} ws_gdb_thread;
+
+typedef enum ws_gdb_stop_kind {
+    WS_GDB_STOP_SIGNAL = 1,  /* T packet                                 */
+    WS_GDB_STOP_EXITED,      /* W: the application closed the device     */
+    WS_GDB_STOP_LIBRARY      /* T05 library: (modules changed)           */
+} ws_gdb_stop_kind;
+
+typedef enum ws_gdb_reason {
+    WS_GDB_R_NONE = 0, WS_GDB_R_SWBREAK, WS_GDB_R_HWBREAK,
+    WS_GDB_R_WATCH, WS_GDB_R_RWATCH, WS_GDB_R_AWATCH
+} ws_gdb_reason;
+
+typedef struct ws_gdb_stop {
+    ws_gdb_stop_kind kind;
+    uint32_t tid;
+    int signal;              /* 5 SIGTRAP, 11 SIGSEGV, 7 SIGBUS, 4 SIGILL, 2 SIGINT */
+    ws_gdb_reason reason;
+    uint32_t addr;           /* watchpoint data address                  */
+    int exit_code;
+} ws_gdb_stop;
+
+/* Z packet types. */
+enum { WS_GDB_BP_SW = 0, WS_GDB_BP_HW = 1, WS_GDB_WP_WRITE = 2, WS_GDB_WP_READ = 3, WS_GDB_WP_ACCESS = 4 };
+
+/* One vCont action: tid 0 means "every thread not named before". */
+typedef struct ws_gdb_action {
+    uint32_t tid;
+    char op;                 /* 'c' continue, 's' step, 't' stop          */
+} ws_gdb_action;
+
+typedef struct ws_gdb_target_ops {
+    ws_status (*threads)(void *t, ws_gdb_thread *out, size_t max, size_t *n);
+    ws_status (*read_reg)(void *t, uint32_t tid, uint32_t regno, uint32_t *v);
+    ws_status (*write_reg)(void *t, uint32_t tid, uint32_t regno, uint32_t v);
+    /* tid selects whose stack / shared memory an address means. */
+    ws_status (*read_mem)(void *t, uint32_t tid, uint32_t addr, uint8_t *buf, size_t len);
+    ws_status (*write_mem)(void *t, uint32_t tid, uint32_t addr, const uint8_t *buf, size_t len);
+    ws_status (*breakpoint)(void *t, int type, uint32_t addr, uint32_t kind, int insert);
+    ws_status (*resume)(void *t, const ws_gdb_action *acts, size_t n);
+    /* Ask running threads to stop (tid 0: all) and report it. */
+    ws_status (*interrupt)(void *t, uint32_t tid);
+    /* Next stop; WS_ERR_TIMEOUT if none within timeout_ms. */
+    ws_status (*wait)(void *t, int timeout_ms, ws_gdb_stop *stop);
+    /* Resident modules as <library-list> XML into a malloc'd string. */
+    ws_status (*libraries)(void *t, char **xml, size_t *len);
+    /* A file by name (module paths from the library list): bytes stay
+     * owned by the target until the next call. */
+    ws_status (*file)(void *t, const char *name, const uint8_t **data, size_t *size);
+    /* `monitor` command: output text into a malloc'd string. */
+    ws_status (*monitor)(void *t, const char *cmd, char **out);
+    void (*detach)(void *t);
+    const char *(*error)(void *t);
+    int non_stop_capable;
+    ws_status (*set_non_stop)(void *t, int on);
+} ws_gdb_target_ops;
+
+#endif

