@@ -62,6 +62,8 @@ typedef struct ws_config {
                                     scheduler moves on, default 64            */
     uint32_t watchdog_ms;        /* end a launch that runs longer than this
                                     (host time), 0 = never (default)          */
+    char timing_file[256];       /* timing-model parameters ("timing=FILE",
+                                    docs/timing.md); "" = built-in defaults   */
 } ws_config;
 
 typedef struct ws_device ws_device;
@@ -159,6 +161,42 @@ WS_API ws_status ws_fence(ws_device *dev, uint64_t *fence_id);
 WS_API ws_status ws_fence_wait(ws_device *dev, uint64_t fence_id);
 /* Statistics of the most recently completed launch. */
 WS_API ws_status ws_last_launch_stats(const ws_device *dev, ws_launch_stats *out);
+
+/* ---- Timing-mode counters (docs/timing.md) ---- */
+/* Functional units of the timing model; indexes ws_timing_counters.unit_busy. */
+typedef enum ws_unit_kind {
+    WS_UNIT_INT = 0, WS_UNIT_MUL, WS_UNIT_DIV, WS_UNIT_FP, WS_UNIT_FDIV,
+    WS_UNIT_MIO,    /* shared memory, shuffles, CSRs, environment calls */
+    WS_UNIT_LSU,    /* global and local (stack) memory                  */
+    WS_UNIT_COUNT
+} ws_unit_kind;
+#define WS_WARP_STATE_COUNT 16  /* states of src/device/warp_state.h */
+
+/* Exact counters of the most recent timing-mode launch. */
+typedef struct ws_timing_counters {
+    uint64_t launch_id;
+    uint64_t cycles;
+    double   ipc;                  /* warp_instructions / cycles (whole device) */
+    uint64_t warp_instructions;
+    uint64_t thread_instructions;
+    double   simt_efficiency;      /* thread_instr / (warp_instr * lanes)      */
+    double   achieved_occupancy;   /* resident_warp_cycles / (cycles * cores * warps_per_core) */
+    uint64_t resident_warp_cycles; /* sum over cycles of resident warps        */
+    uint64_t gmem_requests;        /* warp-level global/local memory instructions */
+    uint64_t gmem_sectors;         /* 32-byte sectors those requests touched   */
+    double   sectors_per_request;
+    uint64_t shared_requests;      /* warp-level shared-memory instructions    */
+    uint64_t shared_bank_conflicts;/* sum over requests of (passes - 1)        */
+    uint64_t unit_busy[WS_UNIT_COUNT]; /* cycles each unit kind was occupied, summed over its instances */
+    uint64_t state_cycles[WS_WARP_STATE_COUNT]; /* warp-cycles per warp state */
+} ws_timing_counters;
+
+/* Counters of the most recent launch; WS_ERR_NOT_FOUND if no launch ran in
+ * timing mode yet. */
+WS_API ws_status ws_last_launch_counters(const ws_device *dev, ws_timing_counters *out);
+/* Name of warp state s ("long_scoreboard"), of unit u ("lsu"); "?" if out of range. */
+WS_API const char *ws_warp_state_label(unsigned s);
+WS_API const char *ws_unit_label(unsigned u);
 
 #ifdef __cplusplus
 }

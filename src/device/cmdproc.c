@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 #include "device/device.h"
+#include "device/timing.h"
 
 double ws_now_seconds(void)
 {
@@ -72,6 +73,8 @@ static void raise_deadlock(ws_device *dev)
              blocks, first.x, first.y, first.z, ids[0] ? ids : "all lanes waiting");
 }
 
+void ws_raise_deadlock(ws_device *dev) { raise_deadlock(dev); }
+
 static void release_all(ws_device *dev)
 {
     for (uint32_t c = 0; c < dev->cfg.cores; c++)
@@ -117,7 +120,9 @@ static ws_status run_launch(ws_device *dev, ws_grid_run *L)
     ws_status st = WS_OK;
     const double limit = dev->cfg.watchdog_ms ? dev->cfg.watchdog_ms / 1e3 : 0;
     uint64_t rounds = 0;
-    while (L->done_blocks < L->total_blocks) {
+    /* Timing mode: the cycle-driven model runs the launch (timing.c). */
+    if (dev->cfg.mode == WS_MODE_TIMING) st = ws_timing_run(dev, L);
+    while (dev->cfg.mode != WS_MODE_TIMING && L->done_blocks < L->total_blocks) {
         uint32_t placed = ws_dispatch_blocks(dev);
         int64_t issued = run_round(dev);
         if (issued < 0) { st = WS_ERR_KERNEL_FAULT; break; }

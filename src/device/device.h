@@ -169,6 +169,11 @@ typedef enum ws_warp_result { WARP_RAN, WARP_IDLE, WARP_FAULT } ws_warp_result;
 ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t *issued);
 /* Drop decoded instructions for [addr, addr+n) (module unload). */
 void ws_code_invalidate(ws_device *dev, uint32_t addr, uint32_t n);
+/* Timing mode (src/device/timing.c): select the issuing group if none is
+ * selected and decode its next instruction without executing it. Returns 0
+ * if no lane can issue; *in is NULL when *pc is WS_RETIRE_ADDR or the fetch
+ * would fault (ws_warp_run(dev, w, 1, ..) then retires or raises). */
+int ws_warp_peek(ws_device *dev, ws_warp *w, const ws_inst **in, uint32_t *pc, uint32_t *group);
 
 /* ---- SIMT group selection and barriers (src/device/simt.c) ---- */
 int  ws_simt_select(ws_device *dev, ws_warp *w);          /* 0 if none runnable */
@@ -190,6 +195,8 @@ ws_status ws_cmd_push(ws_device *dev, const ws_cmd *cmd);
  * in dev->err; the error is then cleared and the queue flushed. */
 ws_status ws_cmd_drain(ws_device *dev, uint64_t until_fence);
 void ws_cmd_discard_all(ws_device *dev);
+/* Fill dev->fault with the deadlock report (lanes stuck at barriers). */
+void ws_raise_deadlock(ws_device *dev);
 
 /* ---- fault reports (src/device/fault.c) ---- */
 const char *ws_fault_kind_name(ws_fault_kind k);

@@ -477,3 +477,15 @@ out:
     *issued = n;
     return result;
 }
+
+/* Timing mode: select the issuing group (if none is) and decode its next
+ * instruction without executing it; ws_warp_run(dev, w, 1, ..) then runs
+ * exactly that instruction for that group. */
+int ws_warp_peek(ws_device *dev, ws_warp *w, const ws_inst **in, uint32_t *pc, uint32_t *group)
+{
+    if (!w->group && !ws_simt_select(dev, w)) return 0;
+    *pc = w->group_pc;
+    *group = w->group;
+    *in = *pc == WS_RETIRE_ADDR ? NULL : fetch(dev, w, *pc);
+    return 1;
+}

@@ -43,6 +43,14 @@ static ws_status set_key(ws_config *c, const char *key, const char *val, char *e
         else { snprintf(err, len, "mode=%s: expected 'functional' or 'timing'", val); return WS_ERR_INVALID_ARG; }
         return WS_OK;
     }
+    if (strcmp(key, "timing") == 0) { /* timing-model parameter file */
+        if (strlen(val) >= sizeof c->timing_file) {
+            snprintf(err, len, "timing=%s: path longer than %zu bytes", val, sizeof c->timing_file - 1);
+            return WS_ERR_INVALID_ARG;
+        }
+        snprintf(c->timing_file, sizeof c->timing_file, "%s", val);
+        return WS_OK;
+    }
     if (parse_size(val, &n)) {
         snprintf(err, len, "%s=%s: not a number", key, val);
         return WS_ERR_INVALID_ARG;

@@ -4,6 +4,8 @@
 #include <string.h>
 #include "runtime/observers.h"
 #include "runtime/runtime.h"
+#include "device/timing.h"
+#include "trace/trace_cell_hw.h"
 
 const char *ws_version(void) { return "0.1.0"; }
 
@@ -77,8 +79,12 @@ static int config_check(const ws_config *c, char *err, size_t len)
         snprintf(err, len, "warp_quantum must be at least 1");
     else if (c->mode != WS_MODE_FUNCTIONAL && c->mode != WS_MODE_TIMING)
         snprintf(err, len, "mode=%d: unknown execution mode", (int)c->mode);
-    else
-        return 0;
+    else if (!memchr(c->timing_file, 0, sizeof c->timing_file))
+        snprintf(err, len, "timing_file: not NUL-terminated");
+    else {
+        ws_timing_params p; /* a bad timing file is a configuration error */
+        return ws_timing_params_load(&p, c->timing_file, err, len) ? -1 : 0;
+    }
     return -1;
 }
 
@@ -98,7 +104,6 @@ ws_status ws_device_open(const ws_config *cfg, ws_device **out)
     else ws_config_default(&c);
     char err[256];
     if (config_check(&c, err, sizeof err)) return WS_ERR_INVALID_ARG;
-    if (c.mode == WS_MODE_TIMING) return WS_ERR_UNSUPPORTED;
     ws_device *dev = calloc(1, sizeof *dev);
     if (!dev) return WS_ERR_OUT_OF_MEMORY;
     dev->cfg = c;
@@ -124,6 +129,7 @@ ws_status ws_device_open(const ws_config *cfg, ws_device **out)
             core->warps[s].slot = s;
         }
     }
+    if (ok && c.mode == WS_MODE_TIMING) ok = ws_timing_create(dev) == WS_OK;
     if (!ok) {
         ws_device_close(dev);
         return WS_ERR_OUT_OF_MEMORY;
@@ -143,6 +149,8 @@ ws_status ws_device_close(ws_device *dev)
     if (!dev) return WS_ERR_INVALID_ARG;
     ws_observers_close(dev);
     ws_cmd_discard_all(dev);
+    ws_timing_destroy(dev);
+    ws_trace_cells_free(dev);
     while (dev->nmodules) ws_module_unload(dev, dev->modules[dev->nmodules - 1]);
     free(dev->modules);
     free(dev->queue);

@@ -1,0 +1,517 @@
+/* The timing model's cycle loop. Every cycle, on every core: each resident
+ * warp is classified into exactly one state (warp_state.h; the rules are in
+ * docs/timing.md), each scheduler issues at most one eligible warp, and the
+ * issued instruction executes at once in the functional interpreter while
+ * the model records when its result becomes ready. Cycles in which nothing
+ * can issue are skipped in one step (all states are constant until the
+ * earliest pending completion), which keeps memory-bound kernels cheap. */
+#include <stdlib.h>
+#include <string.h>
+#include "device/timing.h"
+#include "trace/trace_cell_hw.h"
+
+#define NEVER UINT64_MAX
+#define NREGS 64
+
+typedef struct twarp {
+    uint64_t ready[NREGS];       /* cycle each register's pending value lands */
+    uint32_t producer[NREGS];    /* PC of the instruction that writes it     */
+    uint8_t kind[NREGS];         /* state reported while waiting on it       */
+    uint64_t fetch_ready;        /* no issue before this cycle ...           */
+    uint8_t fetch_state;         /* ... for this reason                      */
+    uint64_t mem_done;           /* every memory access issued has completed */
+    uint64_t store_done;         /* every store issued has completed         */
+    uint64_t membar_until;
+    uint64_t age;                /* dispatch order (GTO)                     */
+    uint32_t seq_pc;             /* PC that needs no refetch                 */
+    int resident;
+    /* The peeked next instruction (valid until this warp issues). */
+    int peeked;
+    const ws_inst *in;
+    uint32_t pc, group;
+    ws_op_timing op;
+    /* This cycle. */
+    uint8_t state;
+    uint32_t producer_pc;
+    uint64_t until;              /* the state cannot change before this cycle */
+} twarp;
+
+struct ws_timing {
+    ws_timing_params p;
+    uint32_t ncores, nwarps, nsched;
+    twarp *w;                    /* ncores * nwarps                          */
+    uint64_t *unit_free;         /* ALU pipes: per core, scheduler, unit     */
+    uint64_t *mio_free, *lsu_free; /* per core                               */
+    uint32_t *last;              /* per scheduler: slot issued last (or ~0)  */
+    uint32_t *pending;           /* per core: event-triggered samples due    */
+    uint64_t age_next;
+    ws_timing_counters ctr;
+    int have_ctr;
+};
+
+ws_status ws_timing_create(ws_device *dev)
+{
+    const ws_config *c = &dev->cfg;
+    ws_timing *T = calloc(1, sizeof *T);
+    if (!T) return WS_ERR_OUT_OF_MEMORY;
+    char err[300];
+    if (ws_timing_params_load(&T->p, c->timing_file, err, sizeof err)) {
+        free(T);
+        return ws_set_error(dev, WS_ERR_INVALID_ARG, "%s", err);
+    }
+    T->ncores = c->cores;
+    T->nwarps = c->warps_per_core;
+    T->nsched = T->p.schedulers < c->warps_per_core ? T->p.schedulers : c->warps_per_core;
+    size_t nw = (size_t)c->cores * c->warps_per_core, ns = (size_t)c->cores * T->nsched;
+    T->w = calloc(nw, sizeof *T->w);
+    T->unit_free = calloc(ns * WS_UNIT_COUNT, sizeof *T->unit_free);
+    T->mio_free = calloc(c->cores, sizeof *T->mio_free);
+    T->lsu_free = calloc(c->cores, sizeof *T->lsu_free);
+    T->last = calloc(ns, sizeof *T->last);
+    T->pending = calloc(c->cores, sizeof *T->pending);
+    dev->timing = T;
+    if (!T->w || !T->unit_free || !T->mio_free || !T->lsu_free || !T->last || !T->pending) {
+        ws_timing_destroy(dev);
+        return WS_ERR_OUT_OF_MEMORY;
+    }
+    return WS_OK;
+}
+
+void ws_timing_destroy(ws_device *dev)
+{
+    ws_timing *T = dev->timing;
+    if (!T) return;
+    free(T->w);
+    free(T->unit_free);
+    free(T->mio_free);
+    free(T->lsu_free);
+    free(T->last);
+    free(T->pending);
+    free(T);
+    dev->timing = NULL;
+}
+
+ws_status ws_last_launch_counters(const ws_device *dev, ws_timing_counters *out)
+{
+    if (!dev || !out) return WS_ERR_INVALID_ARG;
+    if (!dev->timing || !dev->timing->have_ctr) {
+        ws_set_error((ws_device *)dev, WS_ERR_NOT_FOUND,
+                     "no timing-mode launch has completed on this device (open it with mode=timing)");
+        return WS_ERR_NOT_FOUND;
+    }
+    *out = dev->timing->ctr;
+    return WS_OK;
+}
+
+static inline uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+enum { REG_NONE, REG_GLOBAL, REG_SHARED, REG_LOCAL };
+
+static int region_of(uint32_t a)
+{
+    if (a - WS_SHARED_BASE < WS_SHARED_END - WS_SHARED_BASE) return REG_SHARED;
+    if (a - WS_STACK_BASE < WS_STACK_END - WS_STACK_BASE) return REG_LOCAL;
+    return REG_GLOBAL;
+}
+
+/* Shared memory: 32 banks of 4-byte words; a warp access takes as many
+ * passes as the most distinct words any one bank must deliver (lanes
+ * reading the same word share it). */
+static uint32_t bank_passes(const uint32_t *base, uint32_t imm, uint32_t g)
+{
+    uint32_t words[32][32];
+    uint8_t n[32] = { 0 };
+    uint32_t passes = 1;
+    for (uint32_t m = g; m; m &= m - 1) {
+        uint32_t word = (base[__builtin_ctz(m)] + imm) >> 2, b = word & 31, i = 0;
+        while (i < n[b] && words[b][i] != word) i++;
+        if (i == n[b]) {
+            words[b][n[b]++] = word;
+            if (n[b] > passes) passes = n[b];
+        }
+    }
+    return passes;
+}
+
+/* Global and local memory: distinct 32-byte sectors. Local (stack)
+ * addresses are mapped to the word-interleaved layout GPUs use (word k of
+ * lane l at k * lanes + l), so a warp's spill of one slot is contiguous. */
+static uint32_t sectors(const ws_device *dev, const ws_warp *w, const uint32_t *base, uint32_t imm,
+                        uint32_t g, int local)
+{
+    uint32_t s[32], n = 0, sorted = 1;
+    const uint32_t nl = dev->cfg.lanes_per_warp, shift = dev->mem.stack_shift;
+    for (uint32_t m = g; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(m), a = base[l] + imm;
+        if (local) {
+            uint32_t so = a - WS_STACK_BASE, slot = so >> shift, off = so & (dev->mem.stack_size - 1);
+            uint32_t lane = slot - w->stack_slot0;
+            a = (uint32_t)((uint64_t)(slot / nl) * (dev->mem.stack_size / 4) * nl * 4 +
+                           ((uint64_t)(off >> 2) * nl + lane % nl) * 4);
+        }
+        s[n] = a >> 5;
+        if (n && s[n] < s[n - 1]) sorted = 0;
+        n++;
+    }
+    uint32_t distinct = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (sorted) { distinct += !i || s[i] != s[i - 1]; continue; }
+        uint32_t j = 0;
+        while (j < i && s[j] != s[i]) j++;
+        distinct += j == i;
+    }
+    return distinct;
+}
+
+static void warp_start(ws_timing *T, twarp *x)
+{
+    memset(x, 0, sizeof *x);
+    x->resident = 1;
+    x->age = T->age_next++;
+    x->seq_pc = UINT32_MAX; /* the first instruction is fetched */
+}
+
+/* Newly dispatched warps become resident. */
+static void adopt_new_warps(ws_device *dev, ws_timing *T)
+{
+    for (uint32_t c = 0; c < T->ncores; c++)
+        for (uint32_t s = 0; s < T->nwarps; s++) {
+            ws_warp *w = &dev->cores[c].warps[s];
+            twarp *x = &T->w[c * T->nwarps + s];
+            if (w->active && w->live && !x->resident) warp_start(T, x);
+        }
+}
+
+static uint32_t next_pc(const ws_warp *w)
+{
+    if (w->group) return w->group_pc;
+    uint32_t r = w->live & ~w->waiting, best = UINT32_MAX;
+    if (!r) r = w->live;
+    for (uint32_t m = r; m; m &= m - 1) {
+        uint32_t pc = w->pc[__builtin_ctz(m)];
+        if (pc < best) best = pc;
+    }
+    return r ? best : w->group_pc;
+}
+
+/* Classify warp w for cycle t (x->state, x->until). Returns -1 on a fault
+ * raised while retiring lanes, else 0. */
+static int eval(ws_device *dev, ws_timing *T, ws_warp *w, twarp *x, uint32_t c, uint32_t sched, uint64_t t)
+{
+    const ws_timing_params *P = &T->p;
+    x->producer_pc = 0;
+    for (;;) {
+        if (!w->live) { x->state = WS_STATE_DRAIN; x->until = x->store_done; return 0; }
+        if (!(w->live & ~w->waiting)) { x->state = WS_STATE_BARRIER; x->until = NEVER; return 0; }
+        if (x->membar_until > t) { x->state = WS_STATE_MEMBAR; x->until = x->membar_until; return 0; }
+        if (x->fetch_ready > t) { x->state = x->fetch_state; x->until = x->fetch_ready; return 0; }
+        if (x->peeked) break;
+        if (!ws_warp_peek(dev, w, &x->in, &x->pc, &x->group)) continue; /* re-check above */
+        if (x->pc == WS_RETIRE_ADDR) { /* the lanes returned: they retire, no issue slot */
+            uint32_t n;
+            if (ws_warp_run(dev, w, 1, &n) == WARP_FAULT) return -1;
+            continue;
+        }
+        x->peeked = 1;
+        if (x->in) {
+            ws_op_timing_of(x->in, &x->op);
+            if (x->op.mem && region_of(w->x[x->in->rs1][__builtin_ctz(x->group)] + (uint32_t)x->in->imm) == REG_SHARED)
+                x->op.unit = WS_UNIT_MIO;
+        } else {
+            memset(&x->op, 0, sizeof x->op); /* the fetch faults at issue */
+        }
+        if (x->pc != x->seq_pc) { /* taken branch, jump, or another group: refetch */
+            x->seq_pc = x->pc;
+            if (P->fetch_latency) {
+                x->fetch_ready = t + P->fetch_latency;
+                x->fetch_state = WS_STATE_NO_INSTRUCTIONS;
+            }
+        }
+    }
+    /* Scoreboard: the operand (or pending destination) that lands last. */
+    const ws_op_timing *o = &x->op;
+    uint64_t worst = t;
+    int wr = -1;
+    const uint8_t regs[4] = { o->src[0], o->src[1], o->src[2], o->dst };
+    for (int i = 0; i < 4; i++)
+        if (regs[i] && x->ready[regs[i]] > worst) { worst = x->ready[regs[i]]; wr = regs[i]; }
+    if (wr >= 0) {
+        x->state = x->kind[wr];
+        x->producer_pc = x->producer[wr];
+        x->until = worst;
+        return 0;
+    }
+    if (o->unit == WS_UNIT_MIO) {
+        if (T->mio_free[c] > t + P->mio_queue) {
+            x->state = WS_STATE_MIO_THROTTLE;
+            x->until = T->mio_free[c] - P->mio_queue;
+            return 0;
+        }
+    } else if (o->unit == WS_UNIT_LSU) {
+        if (T->lsu_free[c] > t + P->lg_queue) {
+            x->state = WS_STATE_LG_THROTTLE;
+            x->until = T->lsu_free[c] - P->lg_queue;
+            return 0;
+        }
+    } else {
+        uint64_t f = T->unit_free[((size_t)c * T->nsched + sched) * WS_UNIT_COUNT + o->unit];
+        if (f > t) { x->state = WS_STATE_MATH_PIPE_THROTTLE; x->until = f; return 0; }
+    }
+    x->state = WS_STATE_NOT_SELECTED;
+    x->until = t + 1;
+    return 0;
+}
+
+/* Issue warp w's peeked instruction at cycle t: model it, then execute it. */
+static int issue(ws_device *dev, ws_timing *T, ws_warp *w, twarp *x, uint32_t c, uint32_t sched, uint64_t t)
+{
+    const ws_timing_params *P = &T->p;
+    const ws_inst *in = x->in;
+    const ws_op_timing *o = &x->op;
+    ws_timing_counters *K = &T->ctr;
+    struct ws_trace_cells *tc = dev->trace && dev->trace->armed ? dev->trace : NULL;
+    uint64_t ready = t;
+    uint8_t kind = WS_STATE_WAIT;
+    if (in) {
+        if (o->mem) {
+            const uint32_t *base = w->x[in->rs1], imm = (uint32_t)in->imm;
+            int region = region_of(base[__builtin_ctz(x->group)] + imm);
+            if (region == REG_SHARED) {
+                uint32_t passes = bank_passes(base, imm, x->group);
+                T->mio_free[c] = max64(T->mio_free[c], t) + passes;
+                ready = T->mio_free[c] + P->latency[WS_UNIT_MIO];
+                K->shared_requests++;
+                K->shared_bank_conflicts += passes - 1;
+                K->unit_busy[WS_UNIT_MIO] += passes;
+                kind = WS_STATE_SHORT_SCOREBOARD;
+            } else {
+                uint32_t n = sectors(dev, w, base, imm, x->group, region == REG_LOCAL);
+                uint64_t busy = (uint64_t)n * P->sector_cycles;
+                T->lsu_free[c] = max64(T->lsu_free[c], t) + busy;
+                ready = T->lsu_free[c] + P->latency[WS_UNIT_LSU];
+                K->gmem_requests++;
+                K->gmem_sectors += n;
+                K->unit_busy[WS_UNIT_LSU] += busy;
+                kind = WS_STATE_LONG_SCOREBOARD;
+                if (tc && ws_trace_event(tc, c, t, WS_TRACE_ON_GMEM_REQ)) T->pending[c]++;
+            }
+            if (!o->dst) x->store_done = max64(x->store_done, ready);
+            x->mem_done = max64(x->mem_done, ready);
+        } else if (o->unit == WS_UNIT_MIO) {
+            T->mio_free[c] = max64(T->mio_free[c], t) + 1;
+            ready = T->mio_free[c] + P->latency[WS_UNIT_MIO];
+            K->unit_busy[WS_UNIT_MIO]++;
+            kind = WS_STATE_SHORT_SCOREBOARD;
+        } else {
+            T->unit_free[((size_t)c * T->nsched + sched) * WS_UNIT_COUNT + o->unit] = t + P->interval[o->unit];
+            K->unit_busy[o->unit] += P->interval[o->unit];
+            ready = t + P->latency[o->unit];
+        }
+        if (in->op == OP_FENCE || in->op == OP_FENCE_I) x->membar_until = max64(x->mem_done, t + 1);
+        if (o->branch) {
+            x->fetch_ready = t + P->branch_latency;
+            x->fetch_state = WS_STATE_BRANCH_RESOLVING;
+            if (tc && ws_trace_event(tc, c, t, WS_TRACE_ON_BRANCH)) T->pending[c]++;
+        }
+        if (in->op == OP_BAR && tc && ws_trace_event(tc, c, t, WS_TRACE_ON_BARRIER)) T->pending[c]++;
+    }
+    uint32_t n;
+    if (ws_warp_run(dev, w, 1, &n) == WARP_FAULT) return -1;
+    if (in) {
+        if (o->dst) {
+            x->ready[o->dst] = ready;
+            x->producer[o->dst] = x->pc;
+            x->kind[o->dst] = kind;
+        }
+        x->seq_pc = x->pc + in->len;
+    }
+    x->peeked = 0;
+    return 0;
+}
+
+static void sample_warp(struct ws_trace_cells *tc, const ws_device *dev, const twarp *x, const ws_warp *w,
+                        uint32_t c, uint32_t s, uint64_t t)
+{
+    ws_trace_record r;
+    memset(&r, 0, sizeof r);
+    r.cycle = t;
+    r.launch_id = dev->current->id;
+    r.block = w->block->linear;
+    r.pc = x->peeked ? x->pc : next_pc(w);
+    r.producer_pc = x->producer_pc;
+    r.core = (uint16_t)c;
+    r.warp = (uint16_t)s;
+    r.state = x->state;
+    r.active_mask = x->peeked ? x->group : w->live & ~w->waiting;
+    ws_trace_push(tc, c, &r);
+}
+
+static void sample_core(ws_device *dev, ws_timing *T, struct ws_trace_cells *tc, uint32_t c, uint64_t t)
+{
+    const uint32_t W = T->nwarps;
+    ws_trace_cell *cell = &tc->cell[c];
+    for (uint32_t i = 0; i < W; i++) {
+        uint32_t s = tc->cfg.mode == WS_TRACE_ROUND_ROBIN ? (cell->rr + i) % W : i;
+        const twarp *x = &T->w[c * W + s];
+        const ws_warp *w = &dev->cores[c].warps[s];
+        if (!x->resident || !ws_trace_block_ok(tc, w->block->linear)) continue;
+        sample_warp(tc, dev, x, w, c, s, t);
+        if (tc->cfg.mode == WS_TRACE_ROUND_ROBIN) { cell->rr = (s + 1) % W; break; }
+    }
+}
+
+/* Release the blocks whose lanes have all exited and whose stores have
+ * drained. Returns how many. */
+static uint32_t release_done(ws_device *dev, ws_timing *T, uint32_t c, uint64_t t)
+{
+    ws_core *core = &dev->cores[c];
+    uint32_t n = 0;
+    for (uint32_t b = 0; b < core->nblock_slots; b++) {
+        ws_block *B = &core->blocks[b];
+        if (!B->in_use || B->live_lanes) continue;
+        int drained = 1;
+        for (uint32_t i = 0; i < B->nwarps; i++)
+            drained &= T->w[c * T->nwarps + B->first_slot + i].store_done <= t;
+        if (!drained) continue;
+        for (uint32_t i = 0; i < B->nwarps; i++) T->w[c * T->nwarps + B->first_slot + i].resident = 0;
+        ws_block_release(dev, B);
+        n++;
+    }
+    return n;
+}
+
+static void finish_counters(ws_device *dev, ws_timing *T, ws_grid_run *L, uint64_t cycles)
+{
+    ws_timing_counters *K = &T->ctr;
+    K->launch_id = L->id;
+    K->cycles = cycles;
+    K->warp_instructions = L->stats.warp_instructions;
+    K->thread_instructions = L->stats.thread_instructions;
+    K->ipc = cycles ? (double)K->warp_instructions / (double)cycles : 0;
+    K->simt_efficiency = K->warp_instructions
+        ? (double)K->thread_instructions / ((double)K->warp_instructions * dev->cfg.lanes_per_warp) : 0;
+    double slots = (double)cycles * T->ncores * T->nwarps;
+    K->achieved_occupancy = slots > 0 ? (double)K->resident_warp_cycles / slots : 0;
+    K->sectors_per_request = K->gmem_requests ? (double)K->gmem_sectors / (double)K->gmem_requests : 0;
+    T->have_ctr = 1;
+}
+
+ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
+{
+    if (!dev->timing && ws_timing_create(dev) != WS_OK)
+        return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "timing model: out of host memory");
+    ws_timing *T = dev->timing;
+    const uint32_t W = T->nwarps, NS = T->nsched;
+    memset(&T->ctr, 0, sizeof T->ctr);
+    T->have_ctr = 0;
+    memset(T->w, 0, (size_t)T->ncores * W * sizeof *T->w);
+    memset(T->unit_free, 0, (size_t)T->ncores * NS * WS_UNIT_COUNT * sizeof *T->unit_free);
+    memset(T->mio_free, 0, T->ncores * sizeof *T->mio_free);
+    memset(T->lsu_free, 0, T->ncores * sizeof *T->lsu_free);
+    memset(T->pending, 0, T->ncores * sizeof *T->pending);
+    for (uint32_t i = 0; i < T->ncores * NS; i++) T->last[i] = UINT32_MAX;
+    T->age_next = 0;
+    ws_trace_launch_begin(dev, L->id);
+    struct ws_trace_cells *tc = dev->trace && dev->trace->armed ? dev->trace : NULL;
+
+    const double t0 = ws_now_seconds();
+    const double limit = dev->cfg.watchdog_ms ? dev->cfg.watchdog_ms / 1e3 : 0;
+    uint64_t t = 0, iter = 0, *state_cycles = T->ctr.state_cycles;
+    ws_status st = WS_OK;
+    ws_dispatch_blocks(dev);
+    adopt_new_warps(dev, T);
+    while (L->done_blocks < L->total_blocks) {
+        int issued = 0;
+        uint32_t released = 0;
+        uint64_t until = NEVER;
+        for (uint32_t c = 0; c < T->ncores; c++) {
+            ws_core *core = &dev->cores[c];
+            twarp *xs = &T->w[c * W];
+            uint32_t pick[64];
+            uint64_t key[64];
+            for (uint32_t s = 0; s < NS; s++) pick[s] = UINT32_MAX, key[s] = NEVER;
+            uint32_t resident = 0;
+            for (uint32_t s = 0; s < W; s++) {
+                twarp *x = &xs[s];
+                if (!x->resident) continue;
+                ws_warp *w = &core->warps[s];
+                if (!w->live && x->store_done <= t) { x->resident = 0; continue; }
+                uint32_t sc = s % NS;
+                if (eval(dev, T, w, x, c, sc, t)) { st = WS_ERR_KERNEL_FAULT; goto out; }
+                resident++;
+                if (x->state != WS_STATE_NOT_SELECTED) continue;
+                uint32_t last = T->last[c * NS + sc];
+                uint64_t k = T->p.policy == WS_SCHED_GTO ? (s == last ? 0 : 1 + x->age)
+                                                         : (uint64_t)((s + W - (last == UINT32_MAX ? W - 1 : last) - 1) % W);
+                if (k < key[sc]) key[sc] = k, pick[sc] = s;
+            }
+            for (uint32_t sc = 0; sc < NS; sc++) {
+                if (pick[sc] == UINT32_MAX) continue;
+                twarp *x = &xs[pick[sc]];
+                x->state = WS_STATE_SELECTED;
+                T->last[c * NS + sc] = pick[sc];
+                issued = 1;
+                if (issue(dev, T, &core->warps[pick[sc]], x, c, sc, t)) {
+                    state_cycles[WS_STATE_SELECTED]++;
+                    st = WS_ERR_KERNEL_FAULT;
+                    goto out;
+                }
+            }
+            T->ctr.resident_warp_cycles += resident;
+            for (uint32_t s = 0; s < W; s++) {
+                const twarp *x = &xs[s];
+                if (!x->resident) continue;
+                state_cycles[x->state]++;
+                if (x->until < until) until = x->until;
+            }
+            if (tc) {
+                if (ws_trace_cycle_due(tc, c, t)) sample_core(dev, T, tc, c, t);
+                for (; T->pending[c]; T->pending[c]--) sample_core(dev, T, tc, c, t);
+                ws_trace_drain(tc, c, 1);
+            }
+            released += release_done(dev, T, c, t);
+        }
+        t++;
+        if (released && ws_dispatch_blocks(dev)) adopt_new_warps(dev, T);
+        if (!issued && !released) {
+            /* Nothing changes before `until`: account the cycles in between
+             * at once (stopping at the next sampling point). */
+            if (until == NEVER) {
+                if (L->done_blocks >= L->total_blocks) break;
+                ws_raise_deadlock(dev);
+                st = WS_ERR_DEADLOCK;
+                goto out;
+            }
+            if (tc && tc->cfg.trigger == WS_TRACE_ON_CYCLES) {
+                uint64_t next = t + ((0 - (t + tc->cfg.phase)) & tc->mask);
+                if (next < until) until = next;
+            }
+            if (until > t) {
+                uint64_t span = until - t;
+                for (uint32_t c = 0; c < T->ncores; c++) {
+                    const twarp *xs = &T->w[c * W];
+                    uint32_t resident = 0;
+                    for (uint32_t s = 0; s < W; s++)
+                        if (xs[s].resident) state_cycles[xs[s].state] += span, resident++;
+                    T->ctr.resident_warp_cycles += (uint64_t)resident * span;
+                    if (tc) ws_trace_drain(tc, c, span);
+                }
+                t = until;
+            }
+        }
+        if (limit && (++iter & 1023) == 0 && ws_now_seconds() - t0 > limit) {
+            dev->fault.kind = FAULT_WATCHDOG;
+            snprintf(dev->fault.detail, sizeof dev->fault.detail,
+                     "still running after %u ms (%llu blocks of %llu done, cycle %llu); raise or disable watchdog_ms",
+                     dev->cfg.watchdog_ms, (unsigned long long)L->done_blocks,
+                     (unsigned long long)L->total_blocks, (unsigned long long)t);
+            st = WS_ERR_TIMEOUT;
+            goto out;
+        }
+    }
+out:
+    ws_trace_launch_end(dev);
+    L->stats.cycles = t;
+    finish_counters(dev, T, L, t);
+    return st;
+}

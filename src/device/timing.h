@@ -1,0 +1,58 @@
+/* The timing model (mode=timing): a cycle-driven model on top of the
+ * functional interpreter. Each warp-instruction executes when it issues
+ * (so results are those of functional mode); the model decides *when* it
+ * may issue: per-core schedulers, a scoreboard, unit latencies and
+ * initiation intervals, shared-memory banks, global-memory sectors and
+ * bandwidth, barriers, fences, branch resolution and instruction fetch.
+ * docs/timing.md documents every parameter and warp-state rule. */
+#ifndef WS_DEVICE_TIMING_H
+#define WS_DEVICE_TIMING_H
+#include <stddef.h>
+#include <stdint.h>
+#include "device/device.h"
+#include "device/warp_state.h"
+
+typedef struct ws_timing ws_timing;
+
+typedef enum ws_sched_policy { WS_SCHED_LRR = 0, WS_SCHED_GTO } ws_sched_policy;
+
+typedef struct ws_timing_params {
+    uint32_t schedulers;              /* per core                               */
+    ws_sched_policy policy;
+    uint32_t latency[WS_UNIT_COUNT];  /* result latency (MIO: after last pass;
+                                         LSU: after the last sector)           */
+    uint32_t interval[WS_UNIT_COUNT]; /* initiation interval of ALU pipes      */
+    uint32_t mio_queue;               /* MIO backlog (passes) before throttling */
+    uint32_t lg_queue;                /* LSU backlog (cycles) before throttling */
+    uint32_t sector_cycles;           /* LSU port cycles per 32-byte sector     */
+    uint32_t branch_latency;          /* cycles before a branch target is known */
+    uint32_t fetch_latency;           /* refetch after a non-sequential PC      */
+} ws_timing_params;
+
+void ws_timing_params_default(ws_timing_params *p);
+/* Parse "key = value" lines; `name` names the source in messages
+ * ("FILE:LINE: ..."). Unknown keys and bad values are errors. */
+int ws_timing_params_parse(ws_timing_params *p, const char *text, const char *name,
+                           char *err, size_t errlen);
+/* Defaults, then the file. Returns 0, or -1 with the reason in err. */
+int ws_timing_params_load(ws_timing_params *p, const char *path, char *err, size_t errlen);
+
+/* Operands and unit of an instruction, for the scoreboard. Register
+ * numbers: 0..31 integer, 32..63 float; 0 = none (x0 never waits). */
+typedef struct ws_op_timing {
+    uint8_t src[3], dst;
+    uint8_t unit;                     /* ws_unit_kind                           */
+    uint8_t mem;                      /* load/store/atomic: 1                   */
+    uint8_t branch;                   /* branch or jump                         */
+} ws_op_timing;
+void ws_op_timing_of(const ws_inst *in, ws_op_timing *out);
+
+/* Run launch L in timing mode (cmdproc.c calls it from run_launch). Fills
+ * L->stats.cycles and the device's counters; on a fault, deadlock or
+ * watchdog expiry returns the status with dev->fault filled in. */
+ws_status ws_timing_run(ws_device *dev, ws_grid_run *L);
+/* Create dev->timing from dev->cfg (device open); free it (close). */
+ws_status ws_timing_create(ws_device *dev);
+void ws_timing_destroy(ws_device *dev);
+
+#endif

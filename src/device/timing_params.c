@@ -1,0 +1,148 @@
+/* Timing-model parameters: defaults and the "key = value" file format. */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "device/timing.h"
+
+void ws_timing_params_default(ws_timing_params *p)
+{
+    /* Figures in the range published for recent NVIDIA GPUs (dependent-issue
+     * latencies of 4-6 cycles for ALU/FMA, ~20-30 for shared memory, several
+     * hundred for DRAM); docs/timing.md lists them. */
+    static const uint32_t lat[WS_UNIT_COUNT] = { 4, 4, 20, 4, 16, 24, 400 };
+    static const uint32_t ii[WS_UNIT_COUNT] = { 1, 2, 8, 2, 8, 1, 1 };
+    memset(p, 0, sizeof *p);
+    p->schedulers = 2;
+    p->policy = WS_SCHED_LRR;
+    memcpy(p->latency, lat, sizeof lat);
+    memcpy(p->interval, ii, sizeof ii);
+    p->mio_queue = 16;
+    p->lg_queue = 64;
+    p->sector_cycles = 1;
+    p->branch_latency = 2;
+    p->fetch_latency = 4;
+}
+
+static int set_key(ws_timing_params *p, const char *key, const char *val, char *why, size_t len)
+{
+    if (strcmp(key, "scheduler") == 0) {
+        if (strcmp(val, "lrr") == 0) p->policy = WS_SCHED_LRR;
+        else if (strcmp(val, "gto") == 0) p->policy = WS_SCHED_GTO;
+        else { snprintf(why, len, "scheduler = %s: expected 'lrr' or 'gto'", val); return -1; }
+        return 0;
+    }
+    char *end;
+    errno = 0;
+    unsigned long v = strtoul(val, &end, 0);
+    if (!*val || *end || errno || val[0] == '-' || v > 1000000) {
+        snprintf(why, len, "%s = %s: expected a whole number 0..1000000", key, val);
+        return -1;
+    }
+    uint32_t n = (uint32_t)v;
+    static const char *const unit_names[WS_UNIT_COUNT] = { "int", "mul", "div", "fp", "fdiv", "shared", "global" };
+    for (int u = 0; u < WS_UNIT_COUNT; u++) {
+        size_t l = strlen(unit_names[u]);
+        if (strncmp(key, unit_names[u], l) || key[l] != '_') continue;
+        if (strcmp(key + l + 1, "latency") == 0) {
+            if (n < 1) { snprintf(why, len, "%s = %u: must be at least 1", key, n); return -1; }
+            p->latency[u] = n;
+            return 0;
+        }
+        if (u < WS_UNIT_MIO && strcmp(key + l + 1, "interval") == 0) {
+            if (n < 1) { snprintf(why, len, "%s = %u: must be at least 1", key, n); return -1; }
+            p->interval[u] = n;
+            return 0;
+        }
+    }
+    struct { const char *name; uint32_t *dst; uint32_t min, max; } keys[] = {
+        { "schedulers", &p->schedulers, 1, 64 },
+        { "mio_queue", &p->mio_queue, 1, 1000000 },
+        { "lg_queue", &p->lg_queue, 1, 1000000 },
+        { "sector_cycles", &p->sector_cycles, 0, 1000 },
+        { "branch_latency", &p->branch_latency, 0, 1000 },
+        { "fetch_latency", &p->fetch_latency, 0, 1000 },
+    };
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+        if (strcmp(key, keys[i].name) == 0) {
+            if (n < keys[i].min || n > keys[i].max) {
+                snprintf(why, len, "%s = %u: must be %u..%u", key, n, keys[i].min, keys[i].max);
+                return -1;
+            }
+            *keys[i].dst = n;
+            return 0;
+        }
+    snprintf(why, len, "unknown key '%s' (docs/timing.md lists the keys)", key);
+    return -1;
+}
+
+static char *trim(char *s)
+{
+    while (isspace((unsigned char)*s)) s++;
+    char *e = s + strlen(s);
+    while (e > s && isspace((unsigned char)e[-1])) *--e = 0;
+    return s;
+}
+
+int ws_timing_params_parse(ws_timing_params *p, const char *text, const char *name,
+                           char *err, size_t errlen)
+{
+    char tmp[8];
+    if (!err) { err = tmp; errlen = sizeof tmp; }
+    unsigned line = 0;
+    for (const char *s = text; *s;) {
+        const char *nl = strchr(s, '\n');
+        size_t n = nl ? (size_t)(nl - s) : strlen(s);
+        line++;
+        char buf[256], why[200];
+        if (n >= sizeof buf) {
+            snprintf(err, errlen, "%s:%u: line too long", name, line);
+            return -1;
+        }
+        memcpy(buf, s, n);
+        buf[n] = 0;
+        s += n + (nl != NULL);
+        char *hash = strchr(buf, '#');
+        if (hash) *hash = 0;
+        char *item = trim(buf);
+        if (!*item) continue;
+        char *eq = strchr(item, '=');
+        if (!eq) {
+            snprintf(err, errlen, "%s:%u: '%s': expected key = value", name, line, item);
+            return -1;
+        }
+        *eq = 0;
+        if (set_key(p, trim(item), trim(eq + 1), why, sizeof why)) {
+            snprintf(err, errlen, "%s:%u: %s", name, line, why);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int ws_timing_params_load(ws_timing_params *p, const char *path, char *err, size_t errlen)
+{
+    ws_timing_params_default(p);
+    if (!path || !*path) return 0;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "timing=%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    char *text = NULL;
+    long n = -1;
+    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && n <= (1 << 20) && fseek(f, 0, SEEK_SET) == 0 &&
+        (text = malloc((size_t)n + 1)) && fread(text, 1, (size_t)n, f) == (size_t)n) {
+        text[n] = 0;
+    } else {
+        free(text);
+        fclose(f);
+        snprintf(err, errlen, "timing=%s: cannot read (or larger than 1 MiB)", path);
+        return -1;
+    }
+    fclose(f);
+    int r = ws_timing_params_parse(p, text, path, err, errlen);
+    free(text);
+    return r;
+}

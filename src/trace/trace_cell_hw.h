@@ -1,0 +1,51 @@
+/* The trace cells as the timing model drives them (internal). The public
+ * contract is trace_cell.h; this adds the per-cycle hooks. */
+#ifndef WS_TRACE_TRACE_CELL_HW_H
+#define WS_TRACE_TRACE_CELL_HW_H
+#include "device/device.h"
+#include "trace/trace_cell.h"
+
+typedef struct ws_trace_cell {
+    ws_trace_record fifo[WS_TRACE_FIFO_DEPTH];
+    uint32_t head, count;
+    uint64_t events;            /* trigger events seen this launch           */
+    uint32_t rr;                /* round-robin: next warp slot to consider   */
+} ws_trace_cell;
+
+struct ws_trace_cells {
+    ws_trace_config cfg;
+    uint64_t mask;              /* 2^period_log2 - 1                         */
+    int armed;                  /* enabled and this launch passes the filter */
+    uint8_t *buf;               /* host view of the event buffer (armed)     */
+    uint32_t ncores;
+    ws_trace_cell *cell;
+};
+
+/* At launch start: arm the cells if sampling is on, the launch passes the
+ * launch filter and the buffer is still a live allocation. */
+void ws_trace_launch_begin(ws_device *dev, uint64_t launch_id);
+/* At launch end: the FIFOs empty into the buffer (no simulated cycles pass:
+ * the cells' writes bypass the timing model). */
+void ws_trace_launch_end(ws_device *dev);
+
+/* Is a cycle-triggered sample due at `cycle` on core c? */
+static inline int ws_trace_cycle_due(const struct ws_trace_cells *t, uint32_t core, uint64_t cycle)
+{
+    const ws_trace_config *c = &t->cfg;
+    if (c->trigger != WS_TRACE_ON_CYCLES || ((cycle + c->phase) & t->mask)) return 0;
+    if (core < 64 && !(c->core_mask >> core & 1)) return 0;
+    return !c->cycle_hi || (cycle >= c->cycle_lo && cycle <= c->cycle_hi);
+}
+/* Count one trigger event on core c; returns 1 when it is the K-th. */
+int ws_trace_event(struct ws_trace_cells *t, uint32_t core, uint64_t cycle, ws_trace_trigger ev);
+static inline int ws_trace_block_ok(const struct ws_trace_cells *t, uint64_t block)
+{
+    return !t->cfg.block_hi || (block >= t->cfg.block_lo && block <= t->cfg.block_hi);
+}
+/* Queue one record; counted as dropped when the FIFO is full. */
+void ws_trace_push(struct ws_trace_cells *t, uint32_t core, const ws_trace_record *r);
+/* Move up to n records (one per cycle) from core c's FIFO to the buffer. */
+void ws_trace_drain(struct ws_trace_cells *t, uint32_t core, uint64_t n);
+void ws_trace_cells_free(ws_device *dev);
+
+#endif
