@@ -7,6 +7,7 @@
 #include <time.h>
 #include "device/device.h"
 #include "device/timing.h"
+#include "profile/profiler.h"
 
 double ws_now_seconds(void)
 {
@@ -188,6 +189,8 @@ static ws_status run_cmd(ws_device *dev, ws_cmd *c)
         return WS_OK;
     }
     case CMD_LAUNCH:
+        /* The profiler runs the launch itself (replay passes, src/profile). */
+        if (dev->profiler) return ws_profiler_launch(dev, c->launch, run_launch);
         return run_launch(dev, c->launch);
     case CMD_FENCE:
         dev->fence_done = c->fence;

@@ -4,15 +4,18 @@
  *   WARPSCOPE_PROFILE  profile every launch (src/profile, docs/profiling.md)
  * Each subsystem adds its own call below; open runs after the device is
  * fully built, close before anything is torn down. */
+#include <stdlib.h>
+#include "profile/profiler.h"
 #include "runtime/observers.h"
 
 ws_status ws_observers_open(ws_device *dev)
 {
-    (void)dev;
+    ws_status st = ws_profiler_attach(dev, getenv("WARPSCOPE_PROFILE"));
+    if (st != WS_OK) return st;
     return WS_OK;
 }
 
 void ws_observers_close(ws_device *dev)
 {
-    (void)dev;
+    ws_profiler_detach(dev);
 }

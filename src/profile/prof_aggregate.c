@@ -1,0 +1,244 @@
+/* Sample aggregation: records -> per-PC counts with the state breakdown
+ * and the most-waited-on producer; launches -> kernels; PCs -> lines.
+ * Every sort has a total order so reports are byte-identical run to run. */
+#include <stdlib.h>
+#include <string.h>
+#include "profile/prof_internal.h"
+
+typedef struct key { uint32_t pc, producer; uint8_t state; } key;
+
+static int by_key(const void *a, const void *b)
+{
+    const key *x = a, *y = b;
+    if (x->pc != y->pc) return x->pc < y->pc ? -1 : 1;
+    if (x->producer != y->producer) return x->producer < y->producer ? -1 : 1;
+    return (int)x->state - (int)y->state;
+}
+
+int prof_aggregate(const ws_trace_record *rec, size_t n, prof_pc **out, size_t *nout)
+{
+    *out = NULL;
+    *nout = 0;
+    if (!n) return 0;
+    key *k = malloc(n * sizeof *k);
+    prof_pc *p = calloc(n, sizeof *p);
+    if (!k || !p) { free(k); free(p); return -1; }
+    for (size_t i = 0; i < n; i++) {
+        k[i].pc = rec[i].pc;
+        k[i].producer = rec[i].producer_pc;
+        k[i].state = rec[i].state < WS_STATE_COUNT ? rec[i].state : WS_STATE_MISC;
+    }
+    qsort(k, n, sizeof *k, by_key);
+    size_t np = 0;
+    for (size_t i = 0; i < n;) {
+        prof_pc *e = &p[np++];
+        e->pc = k[i].pc;
+        size_t j = i;
+        while (j < n && k[j].pc == e->pc) {
+            /* One run per producer: the largest run names the producer
+             * (ties go to the lower address, by the sort order). */
+            size_t r = j;
+            uint64_t waits = 0;
+            while (r < n && k[r].pc == e->pc && k[r].producer == k[j].producer) {
+                e->state[k[r].state]++;
+                e->samples++;
+                r++;
+                waits++;
+            }
+            if (k[j].producer && waits > e->producer_samples) {
+                e->producer_samples = waits;
+                e->producer_pc = k[j].producer;
+            }
+            j = r;
+        }
+        i = j;
+    }
+    free(k);
+    *out = p;
+    *nout = np;
+    return 0;
+}
+
+void prof_src_free(prof_src *s)
+{
+    free(s->file);
+    free(s->function);
+    free(s->inline_chain);
+    memset(s, 0, sizeof *s);
+}
+
+static char *dup_or_null(const char *s, int *fail)
+{
+    if (!s) return NULL;
+    char *d = strdup(s);
+    if (!d) *fail = 1;
+    return d;
+}
+
+int prof_src_copy(prof_src *dst, const prof_src *src)
+{
+    int fail = 0;
+    dst->line = src->line;
+    dst->file = dup_or_null(src->file, &fail);
+    dst->function = dup_or_null(src->function, &fail);
+    dst->inline_chain = dup_or_null(src->inline_chain, &fail);
+    return fail ? -1 : 0;
+}
+
+void prof_pcs_free(prof_pc *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        prof_src_free(&p[i].src);
+        prof_src_free(&p[i].producer_src);
+    }
+    free(p);
+}
+
+static int copy_pc(prof_pc *dst, const prof_pc *src)
+{
+    *dst = *src;
+    memset(&dst->src, 0, sizeof dst->src);
+    memset(&dst->producer_src, 0, sizeof dst->producer_src);
+    return prof_src_copy(&dst->src, &src->src) | prof_src_copy(&dst->producer_src, &src->producer_src);
+}
+
+/* Both inputs sorted by pc; the result too. Producer: the same one adds
+ * up; otherwise the one with more samples wins (only the top producer of
+ * each launch is kept). */
+int prof_merge(prof_pc **acc, size_t *nacc, const prof_pc *add, size_t nadd)
+{
+    prof_pc *a = *acc, *r = calloc(*nacc + nadd + 1, sizeof *r);
+    if (!r) return -1;
+    size_t i = 0, j = 0, n = 0;
+    int fail = 0;
+    while (i < *nacc || j < nadd) {
+        if (j == nadd || (i < *nacc && a[i].pc < add[j].pc)) {
+            r[n++] = a[i];          /* ownership moves */
+            memset(&a[i].src, 0, sizeof a[i].src);
+            memset(&a[i].producer_src, 0, sizeof a[i].producer_src);
+            i++;
+        } else if (i == *nacc || add[j].pc < a[i].pc) {
+            fail |= copy_pc(&r[n++], &add[j++]);
+        } else {
+            prof_pc *e = &r[n++];
+            *e = a[i];
+            memset(&a[i].src, 0, sizeof a[i].src);
+            memset(&a[i].producer_src, 0, sizeof a[i].producer_src);
+            e->samples += add[j].samples;
+            for (int s = 0; s < WS_STATE_COUNT; s++) e->state[s] += add[j].state[s];
+            if (add[j].producer_pc && add[j].producer_pc == e->producer_pc) {
+                e->producer_samples += add[j].producer_samples;
+            } else if (add[j].producer_samples > e->producer_samples) {
+                prof_src_free(&e->producer_src);
+                e->producer_pc = add[j].producer_pc;
+                e->producer_samples = add[j].producer_samples;
+                memcpy(e->producer_disasm, add[j].producer_disasm, sizeof e->producer_disasm);
+                fail |= prof_src_copy(&e->producer_src, &add[j].producer_src);
+            }
+            i++;
+            j++;
+        }
+    }
+    prof_pcs_free(a, *nacc);
+    *acc = r;
+    *nacc = n;
+    return fail ? -1 : 0;
+}
+
+int prof_top_stall(const uint64_t state[WS_STATE_COUNT])
+{
+    int best = -1;
+    for (int s = 0; s < WS_STATE_COUNT; s++)
+        if (s != WS_STATE_SELECTED && state[s] && (best < 0 || state[s] > state[best])) best = s;
+    return best;
+}
+
+static int by_samples_kernel(const void *a, const void *b)
+{
+    const prof_kernel *x = a, *y = b;
+    if (x->samples != y->samples) return x->samples > y->samples ? -1 : 1;
+    if (x->cycles != y->cycles) return x->cycles > y->cycles ? -1 : 1;
+    int c = strcmp(x->kernel, y->kernel);
+    return c ? c : strcmp(x->module, y->module);
+}
+
+int prof_kernels_build(const prof_data *d, prof_kernel **out, size_t *nout)
+{
+    prof_kernel *k = calloc(d->nlaunches + 1, sizeof *k);
+    if (!k) return -1;
+    size_t n = 0;
+    int fail = 0;
+    for (size_t i = 0; i < d->nlaunches; i++) {
+        const prof_launch *L = &d->launches[i];
+        size_t j = 0;
+        while (j < n && (strcmp(k[j].kernel, L->kernel) || strcmp(k[j].module, L->module))) j++;
+        if (j == n) { k[n].kernel = L->kernel; k[n].module = L->module; n++; }
+        prof_kernel *e = &k[j];
+        e->launches++;
+        e->samples += L->samples;
+        e->cycles += L->cycles;
+        e->dropped += L->dropped;
+        for (size_t p = 0; p < L->npcs; p++)
+            for (int s = 0; s < WS_STATE_COUNT; s++) e->state[s] += L->pcs[p].state[s];
+        if (prof_merge(&e->pcs, &e->npcs, L->pcs, L->npcs)) fail = 1;
+    }
+    qsort(k, n, sizeof *k, by_samples_kernel);
+    *out = k;
+    *nout = n;
+    if (fail) { prof_kernels_free(k, n); *out = NULL; *nout = 0; return -1; }
+    return 0;
+}
+
+void prof_kernels_free(prof_kernel *k, size_t n)
+{
+    for (size_t i = 0; i < n; i++) prof_pcs_free(k[i].pcs, k[i].npcs);
+    free(k);
+}
+
+static int same_line(const prof_line *l, const prof_pc *p)
+{
+    if (!p->src.file || !l->file) return !p->src.file && !l->file && l->function == p->src.function;
+    return l->line == p->src.line && !strcmp(l->file, p->src.file);
+}
+
+static int by_samples_line(const void *a, const void *b)
+{
+    const prof_line *x = a, *y = b;
+    if (x->samples != y->samples) return x->samples > y->samples ? -1 : 1;
+    int c = strcmp(x->file ? x->file : "", y->file ? y->file : "");
+    if (c) return c;
+    return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* Lines of a kernel, hottest first. PCs without a line (no DWARF) are one
+ * line of their own each (file NULL). */
+int prof_lines_build(const prof_pc *p, size_t n, prof_line **out, size_t *nout)
+{
+    prof_line *l = calloc(n + 1, sizeof *l);
+    if (!l) return -1;
+    size_t nl = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t j = 0;
+        if (p[i].src.file)
+            while (j < nl && !same_line(&l[j], &p[i])) j++;
+        else
+            j = nl;
+        if (j == nl) {
+            l[nl].file = p[i].src.file;
+            l[nl].function = p[i].src.function;
+            l[nl].line = p[i].src.file ? p[i].src.line : p[i].pc; /* no line: show the PC */
+            nl++;
+        }
+        prof_line *e = &l[j];
+        e->samples += p[i].samples;
+        for (int s = 0; s < WS_STATE_COUNT; s++) e->state[s] += p[i].state[s];
+        if (p[i].producer_samples > e->producer_samples) {
+            e->producer_samples = p[i].producer_samples;
+            e->top_producer_pc = &p[i];
+        }
+    }
+    qsort(l, nl, sizeof *l, by_samples_line);
+    *out = l;
+    *nout = nl;
+    return 0;
+}

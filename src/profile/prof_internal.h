@@ -1,0 +1,146 @@
+/* Profiler internals shared by its files: options, per-launch sample
+ * tables, and the writers. Each file has one job:
+ *   prof_options.c    parse the WARPSCOPE_PROFILE text
+ *   prof_session.c    attach/detach, event buffer, launch bookkeeping
+ *   prof_replay.c     replay passes with memory restored, sample read-back
+ *   prof_aggregate.c  records -> per-PC tables, per-kernel merge
+ *   prof_source.c     PC -> file:line/function/inline chain, source text
+ *   prof_report.c     readable report
+ *   prof_json.c       JSON document
+ *   prof_perfetto.c   Chrome/Perfetto trace-event JSON */
+#ifndef WS_PROFILE_PROF_INTERNAL_H
+#define WS_PROFILE_PROF_INTERNAL_H
+#include <stdint.h>
+#include <stdio.h>
+#include "device/warp_state.h"
+#include "trace/trace_cell.h"
+#include "profile/line_map.h"
+
+typedef struct prof_options {
+    uint32_t period_log2;      /* sample every 2^period_log2 cycles       */
+    uint32_t passes;           /* replay passes per launch (>= 1)         */
+    ws_trace_mode mode;        /* all warps or round-robin                */
+    uint32_t buffer_records;   /* event buffer capacity per pass          */
+    char *json, *trace, *report; /* output files (NULL: not written)     */
+} prof_options;
+
+/* Parse "period=10,passes=4,mode=rr,json=F,trace=F,report=F,buffer=N".
+ * Returns 0, or -1 with a message naming the bad item. */
+int prof_options_parse(const char *text, prof_options *o, char *err, size_t len);
+void prof_options_free(prof_options *o);
+
+/* "selected", "long_scoreboard", ...: Nsight Compute's spelling. */
+const char *prof_state_name(unsigned state);
+
+/* Source position of one PC, strings owned by the launch table. */
+typedef struct prof_src {
+    char *file;                /* NULL if unknown                         */
+    uint32_t line;
+    char *function;            /* innermost function                      */
+    char *inline_chain;        /* "f <- g (file.c:12) <- ..." or NULL     */
+} prof_src;
+
+/* Samples of one PC. */
+typedef struct prof_pc {
+    uint32_t pc;               /* device address                          */
+    uint64_t samples;
+    uint64_t state[WS_STATE_COUNT];
+    /* Scoreboard stalls: the instruction most often waited on. */
+    uint32_t producer_pc;
+    uint64_t producer_samples;
+    char disasm[64];
+    prof_src src;
+    prof_src producer_src;
+    char producer_disasm[64];
+} prof_pc;
+
+#define PROF_UNITS 7
+/* Exact counters of one launch (from the timing model when present). */
+typedef struct prof_counters {
+    int valid;
+    uint64_t cycles;
+    uint64_t warp_instructions, thread_instructions;
+    double ipc, simt_efficiency, occupancy;
+    uint64_t mem_requests, mem_sectors, shared_requests, bank_conflicts;
+    double sectors_per_request;
+    double unit_busy[PROF_UNITS]; /* busy cycles / (cycles x cores), by ws_unit_kind */
+} prof_counters;
+const char *prof_unit_name(unsigned u); /* "int", "mul", ... "lsu" */
+
+typedef struct prof_launch {
+    uint64_t id;
+    char *kernel, *module;
+    ws_dim3 grid, block;
+    uint32_t passes;
+    uint64_t cycles;           /* of one pass                              */
+    uint64_t samples, dropped;
+    prof_counters counters;
+    ws_launch_stats stats;
+    ws_status status;          /* the launch's own result                  */
+    char error[256];           /* profiler problems (e.g. cycles differ)   */
+    prof_pc *pcs;              /* sorted by pc                             */
+    size_t npcs;
+    ws_trace_record *records;  /* all passes, for the timeline             */
+    size_t nrecords;
+} prof_launch;
+
+/* Group the records of one launch by PC (records are not modified).
+ * Returns 0 or -1 (out of memory). */
+int prof_aggregate(const ws_trace_record *rec, size_t n, prof_pc **out, size_t *nout);
+/* Merge the PC tables of launches of one kernel (same module placement). */
+int prof_merge(prof_pc **acc, size_t *nacc, const prof_pc *add, size_t nadd);
+void prof_pcs_free(prof_pc *p, size_t n);
+void prof_src_free(prof_src *s);
+int prof_src_copy(prof_src *dst, const prof_src *src);
+
+/* Fill src/disasm of each PC (and its producer) from the module's line
+ * map. `base`/`link_base` translate device addresses to link addresses;
+ * `code` is the module image at link addresses (for disassembly). */
+void prof_correlate(prof_pc *p, size_t n, const ws_line_map *map, uint32_t base,
+                    uint32_t link_base, const uint8_t *code, uint32_t code_size);
+
+/* One source line of text (without newline) into buf; -1 if unavailable.
+ * Files are re-read per call: reports touch few lines. */
+int prof_source_line(const char *file, uint32_t line, char *buf, size_t len);
+
+/* Everything the writers need: the launches of one device. */
+typedef struct prof_data {
+    const prof_options *opt;
+    const ws_config *cfg;
+    prof_launch *launches;
+    size_t nlaunches;
+    uint32_t device_index;     /* devices written before this one        */
+} prof_data;
+
+/* Per-kernel view built from the launches (sorted by samples, then name). */
+typedef struct prof_kernel {
+    const char *kernel, *module;
+    uint64_t samples, cycles, dropped;
+    uint32_t launches;
+    uint64_t state[WS_STATE_COUNT];
+    prof_pc *pcs;
+    size_t npcs;
+} prof_kernel;
+int prof_kernels_build(const prof_data *d, prof_kernel **out, size_t *n);
+void prof_kernels_free(prof_kernel *k, size_t n);
+
+/* Source lines of a kernel: PCs grouped by file:line. */
+typedef struct prof_line {
+    const char *file, *function;
+    uint32_t line;
+    uint64_t samples;
+    uint64_t state[WS_STATE_COUNT];
+    const prof_pc *top_producer_pc; /* PC carrying the main scoreboard wait */
+    uint64_t producer_samples;
+} prof_line;
+int prof_lines_build(const prof_pc *p, size_t n, prof_line **out, size_t *nout);
+
+/* Writers. Each returns 0, or -1 with a message. */
+int prof_report_write(FILE *f, const prof_data *d);
+int prof_json_write(FILE *f, const prof_data *d);
+int prof_perfetto_write(FILE *f, const prof_data *d, uint32_t device_index);
+
+/* The dominant non-selected state of a set of counts, or -1. */
+int prof_top_stall(const uint64_t state[WS_STATE_COUNT]);
+
+#endif

@@ -1,0 +1,166 @@
+/* The JSON document of one device's profile (docs/profiling.md, "JSON
+ * schema"). Key order and number formats are fixed, so the same run gives
+ * the same bytes. */
+#include <stdlib.h>
+#include <string.h>
+#include "profile/prof_internal.h"
+
+static void str(FILE *f, const char *s)
+{
+    if (!s) { fputs("null", f); return; }
+    fputc('"', f);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '"' || *p == '\\') fprintf(f, "\\%c", *p);
+        else if (*p < 0x20) fprintf(f, "\\u%04x", *p);
+        else fputc(*p, f);
+    }
+    fputc('"', f);
+}
+
+static void states(FILE *f, const uint64_t st[WS_STATE_COUNT])
+{
+    fputs("{", f);
+    int first = 1;
+    for (int s = 0; s < WS_STATE_COUNT; s++) {
+        if (!st[s]) continue;
+        fprintf(f, "%s\"%s\": %llu", first ? "" : ", ", prof_state_name((unsigned)s), (unsigned long long)st[s]);
+        first = 0;
+    }
+    fputs("}", f);
+}
+
+static void src_fields(FILE *f, const prof_src *s)
+{
+    fputs("\"file\": ", f);
+    str(f, s->file);
+    fprintf(f, ", \"line\": %u, \"function\": ", s->line);
+    str(f, s->function);
+}
+
+static void producer(FILE *f, const prof_pc *p)
+{
+    if (!p || !p->producer_pc) { fputs("null", f); return; }
+    fprintf(f, "{\"pc\": %u, \"samples\": %llu, \"instruction\": ", p->producer_pc,
+            (unsigned long long)p->producer_samples);
+    str(f, p->producer_disasm);
+    fputs(", ", f);
+    src_fields(f, &p->producer_src);
+    fputs("}", f);
+}
+
+static void stall_name(FILE *f, const uint64_t st[WS_STATE_COUNT])
+{
+    int top = prof_top_stall(st);
+    if (top < 0) fputs("null", f);
+    else fprintf(f, "\"%s\"", prof_state_name((unsigned)top));
+}
+
+static void kernel(FILE *f, const prof_kernel *k)
+{
+    fputs("      {\"kernel\": ", f);
+    str(f, k->kernel);
+    fputs(", \"module\": ", f);
+    str(f, k->module);
+    fprintf(f, ", \"launches\": %u, \"samples\": %llu, \"cycles\": %llu, \"dropped\": %llu,\n       \"states\": ",
+            k->launches, (unsigned long long)k->samples, (unsigned long long)k->cycles,
+            (unsigned long long)k->dropped);
+    states(f, k->state);
+    fputs(",\n       \"lines\": [", f);
+    prof_line *l = NULL;
+    size_t nl = 0;
+    if (prof_lines_build(k->pcs, k->npcs, &l, &nl)) nl = 0;
+    for (size_t i = 0; i < nl; i++) {
+        fprintf(f, "%s\n        {\"file\": ", i ? "," : "");
+        str(f, l[i].file);
+        fprintf(f, ", \"line\": %u, \"function\": ", l[i].line);
+        str(f, l[i].function);
+        fprintf(f, ", \"samples\": %llu, \"stall\": ", (unsigned long long)l[i].samples);
+        stall_name(f, l[i].state);
+        fputs(", \"states\": ", f);
+        states(f, l[i].state);
+        fputs(", \"waiting_on\": ", f);
+        producer(f, l[i].top_producer_pc);
+        fputs("}", f);
+    }
+    free(l);
+    fputs("],\n       \"instructions\": [", f);
+    for (size_t i = 0; i < k->npcs; i++) {
+        const prof_pc *p = &k->pcs[i];
+        fprintf(f, "%s\n        {\"pc\": %u, \"samples\": %llu, \"instruction\": ", i ? "," : "", p->pc,
+                (unsigned long long)p->samples);
+        str(f, p->disasm);
+        fputs(", ", f);
+        src_fields(f, &p->src);
+        fputs(", \"inlined\": ", f);
+        str(f, p->src.inline_chain);
+        fputs(", \"stall\": ", f);
+        stall_name(f, p->state);
+        fputs(", \"states\": ", f);
+        states(f, p->state);
+        fputs(", \"waiting_on\": ", f);
+        producer(f, p);
+        fputs("}", f);
+    }
+    fputs("]}", f);
+}
+
+static void launch(FILE *f, const prof_launch *L)
+{
+    fprintf(f, "      {\"id\": %llu, \"kernel\": ", (unsigned long long)L->id);
+    str(f, L->kernel);
+    fputs(", \"module\": ", f);
+    str(f, L->module);
+    fprintf(f, ", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], \"passes\": %u,\n"
+               "       \"cycles\": %llu, \"samples\": %llu, \"dropped\": %llu, \"status\": \"%s\", \"error\": ",
+            L->grid.x, L->grid.y, L->grid.z, L->block.x, L->block.y, L->block.z, L->passes,
+            (unsigned long long)L->cycles, (unsigned long long)L->samples, (unsigned long long)L->dropped,
+            ws_status_name(L->status));
+    str(f, L->error[0] ? L->error : NULL);
+    fprintf(f, ",\n       \"stats\": {\"warp_instructions\": %llu, \"thread_instructions\": %llu, "
+               "\"simt_efficiency\": %.4f, \"blocks\": %llu, \"threads\": %llu},\n       \"counters\": ",
+            (unsigned long long)L->stats.warp_instructions, (unsigned long long)L->stats.thread_instructions,
+            L->stats.simt_efficiency, (unsigned long long)L->stats.blocks, (unsigned long long)L->stats.threads);
+    const prof_counters *c = &L->counters;
+    if (!c->valid) fputs("null", f);
+    else
+    {
+        fprintf(f, "{\"cycles\": %llu, \"ipc\": %.4f, \"warp_instructions\": %llu, \"thread_instructions\": %llu, "
+                   "\"simt_efficiency\": %.4f, \"occupancy\": %.4f, \"memory_requests\": %llu, "
+                   "\"memory_sectors\": %llu, \"sectors_per_request\": %.4f, \"shared_requests\": %llu, "
+                   "\"bank_conflicts\": %llu, \"unit_busy\": {",
+                (unsigned long long)c->cycles, c->ipc, (unsigned long long)c->warp_instructions,
+                (unsigned long long)c->thread_instructions, c->simt_efficiency, c->occupancy,
+                (unsigned long long)c->mem_requests, (unsigned long long)c->mem_sectors, c->sectors_per_request,
+                (unsigned long long)c->shared_requests, (unsigned long long)c->bank_conflicts);
+        for (unsigned u = 0; u < PROF_UNITS; u++)
+            fprintf(f, "%s\"%s\": %.4f", u ? ", " : "", prof_unit_name(u), c->unit_busy[u]);
+        fputs("}}", f);
+    }
+    fputs("}", f);
+}
+
+/* One device object; the session wraps devices into
+ * {"format": "warpscope-profile", "version": 1, "devices": [...]}. */
+int prof_json_write(FILE *f, const prof_data *d)
+{
+    prof_kernel *k;
+    size_t nk;
+    if (prof_kernels_build(d, &k, &nk)) return -1;
+    fprintf(f, "    {\"config\": {\"cores\": %u, \"warps_per_core\": %u, \"lanes_per_warp\": %u},\n"
+               "     \"options\": {\"period_log2\": %u, \"period_cycles\": %llu, \"passes\": %u, \"mode\": \"%s\"},\n"
+               "     \"launches\": [\n",
+            d->cfg->cores, d->cfg->warps_per_core, d->cfg->lanes_per_warp, d->opt->period_log2,
+            1ull << d->opt->period_log2, d->opt->passes, d->opt->mode == WS_TRACE_ROUND_ROBIN ? "rr" : "all");
+    for (size_t i = 0; i < d->nlaunches; i++) {
+        launch(f, &d->launches[i]);
+        fputs(i + 1 < d->nlaunches ? ",\n" : "\n", f);
+    }
+    fputs("     ],\n     \"kernels\": [\n", f);
+    for (size_t i = 0; i < nk; i++) {
+        kernel(f, &k[i]);
+        fputs(i + 1 < nk ? ",\n" : "\n", f);
+    }
+    fputs("     ]}", f);
+    prof_kernels_free(k, nk);
+    return ferror(f) ? -1 : 0;
+}

@@ -1,0 +1,196 @@
+/* Replay passes (the patent's way to collect more samples): the launch's
+ * inputs — global memory, lane stacks, shared memory — are captured before
+ * the first pass and restored before each further pass, and each pass
+ * shifts the sampling phase by period/passes, so N passes see N times the
+ * sampling points of one run. The device is deterministic, so every pass
+ * must take the same cycles; a difference is reported. Device printf runs
+ * only in the last pass, whose memory is what a single run would leave. */
+#include <stdlib.h>
+#include <string.h>
+#include "profile/prof_session.h"
+
+/* Counters and the trace cell come from the timing model; resolved weakly
+ * so the profiler also builds without them (it then records no samples). */
+__attribute__((weak)) ws_status ws_trace_configure(ws_device *dev, const ws_trace_config *cfg);
+__attribute__((weak)) ws_status ws_trace_disable(ws_device *dev);
+__attribute__((weak)) ws_status ws_last_launch_counters(const ws_device *dev, ws_timing_counters *out);
+
+typedef struct snapshot {
+    uint8_t *global, *stacks, *shared;
+    size_t nglobal, nstacks, nshared;
+} snapshot;
+
+static int snap_take(ws_device *dev, snapshot *s)
+{
+    memset(s, 0, sizeof *s);
+    s->nglobal = dev->mem.brk;
+    s->nstacks = (size_t)dev->mem.nslots * dev->mem.stack_size;
+    s->nshared = (size_t)dev->cfg.cores * dev->cfg.shared_per_core;
+    s->global = malloc(s->nglobal + 1);
+    s->stacks = malloc(s->nstacks + 1);
+    s->shared = malloc(s->nshared + 1);
+    if (!s->global || !s->stacks || !s->shared) return -1;
+    memcpy(s->global, dev->mem.global, s->nglobal);
+    memcpy(s->stacks, dev->mem.stacks, s->nstacks);
+    for (uint32_t c = 0; c < dev->cfg.cores; c++)
+        memcpy(s->shared + (size_t)c * dev->cfg.shared_per_core, dev->cores[c].shared, dev->cfg.shared_per_core);
+    return 0;
+}
+
+static void snap_restore(ws_device *dev, const snapshot *s)
+{
+    memcpy(dev->mem.global, s->global, s->nglobal);
+    memcpy(dev->mem.stacks, s->stacks, s->nstacks);
+    for (uint32_t c = 0; c < dev->cfg.cores; c++)
+        memcpy(dev->cores[c].shared, s->shared + (size_t)c * dev->cfg.shared_per_core, dev->cfg.shared_per_core);
+}
+
+static void snap_free(snapshot *s)
+{
+    free(s->global);
+    free(s->stacks);
+    free(s->shared);
+}
+
+static void discard_printf(void *user, uint64_t id, ws_dim3 b, ws_dim3 t, const char *text, size_t len)
+{
+    (void)user; (void)id; (void)b; (void)t; (void)text; (void)len;
+}
+
+/* Append the records of the pass just run. */
+static int collect(ws_device *dev, ws_profiler *P, prof_launch *pl)
+{
+    const ws_trace_header *h = (const ws_trace_header *)ws_mem_global_ptr(&dev->mem, P->buffer);
+    if (h->magic != WS_TRACE_MAGIC) return 0;
+    uint64_t n = h->written < P->capacity ? h->written : P->capacity;
+    pl->dropped += h->dropped + (h->written - n);
+    if (!n) return 0;
+    ws_trace_record *r = realloc(pl->records, (pl->nrecords + n) * sizeof *r);
+    if (!r) return -1;
+    pl->records = r;
+    memcpy(r + pl->nrecords, (const uint8_t *)h + sizeof *h, n * sizeof *r);
+    pl->nrecords += n;
+    return 0;
+}
+
+static void copy_counters(prof_launch *pl, const ws_timing_counters *c, const ws_config *cfg)
+{
+    prof_counters *o = &pl->counters;
+    o->valid = 1;
+    o->cycles = c->cycles;
+    o->warp_instructions = c->warp_instructions;
+    o->thread_instructions = c->thread_instructions;
+    o->ipc = c->ipc;
+    o->simt_efficiency = c->simt_efficiency;
+    o->occupancy = c->achieved_occupancy;
+    o->mem_requests = c->gmem_requests;
+    o->mem_sectors = c->gmem_sectors;
+    o->sectors_per_request = c->sectors_per_request;
+    o->shared_requests = c->shared_requests;
+    o->bank_conflicts = c->shared_bank_conflicts;
+    for (int u = 0; u < WS_UNIT_COUNT && u < PROF_UNITS; u++)
+        o->unit_busy[u] = c->cycles ? (double)c->unit_busy[u] / ((double)c->cycles * cfg->cores) : 0.0;
+}
+
+static ws_status sample_pass(ws_device *dev, ws_profiler *P, const ws_grid_run *L, uint32_t pass)
+{
+    if (!ws_trace_configure) return WS_OK;
+    uint64_t period = 1ull << P->opt.period_log2;
+    ws_trace_config tc;
+    memset(&tc, 0, sizeof tc);
+    tc.enabled = 1;
+    tc.trigger = WS_TRACE_ON_CYCLES;
+    tc.period_log2 = P->opt.period_log2;
+    tc.event_count = 1;
+    tc.phase = period * pass / P->opt.passes;
+    tc.mode = P->opt.mode;
+    tc.core_mask = UINT64_MAX;
+    tc.launch_id = L->id;
+    tc.buffer = P->buffer;
+    tc.capacity = P->capacity;
+    return ws_trace_configure(dev, &tc);
+}
+
+static prof_launch *new_launch(ws_profiler *P)
+{
+    if (P->nlaunches == P->launchcap) {
+        size_t cap = P->launchcap ? P->launchcap * 2 : 8;
+        prof_launch *n = realloc(P->launches, cap * sizeof *n);
+        if (!n) return NULL;
+        P->launches = n;
+        P->launchcap = cap;
+    }
+    prof_launch *pl = &P->launches[P->nlaunches];
+    memset(pl, 0, sizeof *pl);
+    return pl;
+}
+
+ws_status ws_profiler_launch(ws_device *dev, ws_grid_run *L, ws_launch_runner run)
+{
+    ws_profiler *P = dev->profiler;
+    prof_launch *pl = new_launch(P);
+    const struct ws_module *m = L->kernel->mod;
+    if (!pl || !(pl->kernel = strdup(L->kernel->meta->name)) || !(pl->module = strdup(m->name))) {
+        if (pl) { free(pl->kernel); pl->kernel = NULL; }
+        return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "profiler: out of host memory");
+    }
+    P->nlaunches++;
+    pl->id = L->id;
+    pl->grid = L->grid;
+    pl->block = L->block;
+    snapshot snap = { 0 };
+    int replay = P->opt.passes > 1;
+    if (replay && snap_take(dev, &snap)) {
+        snap_free(&snap);
+        replay = 0;
+        snprintf(pl->error, sizeof pl->error, "no host memory to capture the launch's inputs: one pass only");
+    }
+    const ws_grid_run orig = *L;
+    ws_printf_fn fn = dev->printf_fn;
+    void *user = dev->printf_user;
+    uint32_t passes = replay ? P->opt.passes : 1;
+    ws_status st = WS_OK;
+    for (uint32_t p = 0; p < passes; p++) {
+        if (p) {
+            snap_restore(dev, &snap);
+            *L = orig;
+        }
+        ws_status ts = sample_pass(dev, P, L, p);
+        if (ts != WS_OK && !pl->error[0])
+            snprintf(pl->error, sizeof pl->error, "the trace cells refused the settings: %.180s", dev->err);
+        if (p + 1 < passes) {
+            dev->printf_fn = discard_printf;
+            dev->printf_user = NULL;
+        }
+        st = run(dev, L);
+        dev->printf_fn = fn;
+        dev->printf_user = user;
+        if (ws_trace_disable) ws_trace_disable(dev);
+        if (collect(dev, P, pl) && !pl->error[0])
+            snprintf(pl->error, sizeof pl->error, "out of host memory while reading samples");
+        uint64_t cycles = L->stats.cycles;
+        ws_timing_counters tcn;
+        if (ws_last_launch_counters && ws_last_launch_counters(dev, &tcn) == WS_OK && tcn.launch_id == L->id) {
+            copy_counters(pl, &tcn, &dev->cfg);
+            cycles = tcn.cycles;
+        }
+        if (p == 0) pl->cycles = cycles;
+        else if (cycles != pl->cycles && !pl->error[0])
+            snprintf(pl->error, sizeof pl->error, "replay pass %u took %llu cycles, pass 1 took %llu: "
+                     "the launch is not deterministic under replay", p + 1, (unsigned long long)cycles,
+                     (unsigned long long)pl->cycles);
+        pl->passes = p + 1;
+        if (st != WS_OK) break; /* a fault ends the launch: nothing to replay */
+    }
+    if (replay) snap_free(&snap);
+    pl->status = st;
+    pl->stats = L->stats;
+    pl->samples = pl->nrecords;
+    if (pl->error[0]) fprintf(stderr, "warpscope: profiler: launch %llu (%s): %s\n", (unsigned long long)pl->id,
+                              pl->kernel, pl->error);
+    if (prof_aggregate(pl->records, pl->nrecords, &pl->pcs, &pl->npcs) && !pl->error[0])
+        snprintf(pl->error, sizeof pl->error, "out of host memory while aggregating samples");
+    prof_module *pm = prof_module_for(P, m);
+    prof_correlate(pl->pcs, pl->npcs, pm ? pm->map : NULL, m->base, m->img.link_base, m->img.bytes, m->img.size);
+    return st;
+}

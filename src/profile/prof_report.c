@@ -1,0 +1,172 @@
+/* The readable report: kernels hottest first, then each kernel's hot
+ * source lines with their text, stall breakdown and the instruction a
+ * scoreboard stall waits on (in the spirit of `perf annotate`), its hot
+ * instructions, then the exact counters of every launch. */
+#include <stdlib.h>
+#include <string.h>
+#include "profile/prof_internal.h"
+
+#define HOT_LINES 10
+#define HOT_PCS 10
+
+static double pct(uint64_t a, uint64_t b) { return b ? 100.0 * (double)a / (double)b : 0.0; }
+
+/* "long_scoreboard 61.0%, selected 20.0%" for states with >= 1%, at most 4. */
+static void breakdown(const uint64_t st[WS_STATE_COUNT], uint64_t total, char *buf, size_t len)
+{
+    int used[WS_STATE_COUNT] = { 0 };
+    size_t n = 0;
+    buf[0] = 0;
+    for (int k = 0; k < 4; k++) {
+        int best = -1;
+        for (int s = 0; s < WS_STATE_COUNT; s++)
+            if (!used[s] && st[s] && (best < 0 || st[s] > st[best])) best = s;
+        if (best < 0 || (k && pct(st[best], total) < 1.0)) break;
+        used[best] = 1;
+        n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s %.1f%%", k ? ", " : "",
+                              prof_state_name((unsigned)best), pct(st[best], total));
+    }
+}
+
+/* "load", "store", "atomic" or "instruction", from the mnemonic. */
+static const char *inst_kind(const char *disasm)
+{
+    if (!strncmp(disasm, "amo", 3) || !strncmp(disasm, "lr.", 3) || !strncmp(disasm, "sc.", 3))
+        return "atomic";
+    if (disasm[0] == 'l' || !strncmp(disasm, "fl", 2) || !strncmp(disasm, "c.l", 3) ||
+        !strncmp(disasm, "c.fl", 4)) return "load";
+    if (disasm[0] == 's' && disasm[1] != 'r' && disasm[1] != 'l' && disasm[1] != 'u' &&
+        strncmp(disasm, "shfl", 4)) return "store";
+    if (!strncmp(disasm, "fs", 2) && strncmp(disasm, "fsub", 4) && strncmp(disasm, "fsqrt", 5) &&
+        strncmp(disasm, "fsgn", 4)) return "store";
+    return "instruction";
+}
+
+static const char *base_name(const char *path)
+{
+    const char *s = path ? strrchr(path, '/') : NULL;
+    return s ? s + 1 : path ? path : "?";
+}
+
+/* The sentence the brief asks for: "61.0% long_scoreboard, waiting on the
+ * load at line 40 (lw a5, 0(a4))". */
+static void cause(const prof_line *l, char *buf, size_t len)
+{
+    int top = prof_top_stall(l->state);
+    buf[0] = 0;
+    if (top < 0) return;
+    size_t n = (size_t)snprintf(buf, len, "%.1f%% %s", pct(l->state[top], l->samples),
+                                prof_state_name((unsigned)top));
+    const prof_pc *p = l->top_producer_pc;
+    if (p && (top == WS_STATE_LONG_SCOREBOARD || top == WS_STATE_SHORT_SCOREBOARD) && n < len) {
+        if (p->producer_src.file)
+            snprintf(buf + n, len - n, ", waiting on the %s at line %u (%s)", inst_kind(p->producer_disasm),
+                     p->producer_src.line, p->producer_disasm);
+        else
+            snprintf(buf + n, len - n, ", waiting on the %s at 0x%08x (%s)", inst_kind(p->producer_disasm),
+                     p->producer_pc, p->producer_disasm);
+    }
+}
+
+static void kernel_section(FILE *f, const prof_kernel *k)
+{
+    char buf[512], text[256];
+    breakdown(k->state, k->samples, buf, sizeof buf);
+    fprintf(f, "\nKernel %s (%s): %llu samples in %u launch%s, %llu cycles\n  states: %s\n",
+            k->kernel, k->module, (unsigned long long)k->samples, k->launches, k->launches == 1 ? "" : "es",
+            (unsigned long long)k->cycles, k->samples ? buf : "no samples");
+    if (!k->samples) return;
+    prof_line *lines;
+    size_t nl;
+    if (prof_lines_build(k->pcs, k->npcs, &lines, &nl)) return;
+    fprintf(f, "\n  Hot source lines\n  %8s %6s  %s\n", "samples", "%", "line");
+    for (size_t i = 0; i < nl && i < HOT_LINES; i++) {
+        const prof_line *l = &lines[i];
+        if (l->file)
+            fprintf(f, "  %8llu %5.1f%%  %s:%u (%s)\n", (unsigned long long)l->samples, pct(l->samples, k->samples),
+                    base_name(l->file), l->line, l->function ? l->function : "?");
+        else
+            fprintf(f, "  %8llu %5.1f%%  0x%08x (no line information)\n", (unsigned long long)l->samples,
+                    pct(l->samples, k->samples), l->line);
+        if (l->file && !prof_source_line(l->file, l->line, text, sizeof text))
+            fprintf(f, "  %15s |  %s\n", "", text);
+        breakdown(l->state, l->samples, buf, sizeof buf);
+        fprintf(f, "  %15s states: %s\n", "", buf);
+        cause(l, buf, sizeof buf);
+        if (buf[0] && l->file) fprintf(f, "  %15s line %u: %s\n", "", l->line, buf);
+        else if (buf[0]) fprintf(f, "  %15s %s\n", "", buf);
+    }
+    free(lines);
+    /* Hottest instructions: indices sorted by samples, then address. */
+    size_t *idx = malloc((k->npcs + 1) * sizeof *idx);
+    if (!idx) return;
+    for (size_t i = 0; i < k->npcs; i++) idx[i] = i;
+    for (size_t i = 1; i < k->npcs; i++) /* insertion sort: stable, deterministic */
+        for (size_t j = i; j > 0 && k->pcs[idx[j]].samples > k->pcs[idx[j - 1]].samples; j--) {
+            size_t t = idx[j]; idx[j] = idx[j - 1]; idx[j - 1] = t;
+        }
+    fprintf(f, "\n  Hot instructions\n  %-10s %8s %6s  %-28s %s\n", "pc", "samples", "%", "instruction", "line, states");
+    for (size_t i = 0; i < k->npcs && i < HOT_PCS; i++) {
+        const prof_pc *p = &k->pcs[idx[i]];
+        breakdown(p->state, p->samples, buf, sizeof buf);
+        fprintf(f, "  0x%08x %8llu %5.1f%%  %-28s %s:%u  %s\n", p->pc, (unsigned long long)p->samples,
+                pct(p->samples, k->samples), p->disasm, base_name(p->src.file), p->src.line, buf);
+    }
+    free(idx);
+}
+
+static void counters_section(FILE *f, const prof_data *d)
+{
+    fprintf(f, "\nCounters per launch\n");
+    for (size_t i = 0; i < d->nlaunches; i++) {
+        const prof_launch *L = &d->launches[i];
+        fprintf(f, "  launch %llu %s grid (%u,%u,%u) block (%u,%u,%u): %llu samples (%llu dropped), %u pass%s",
+                (unsigned long long)L->id, L->kernel, L->grid.x, L->grid.y, L->grid.z, L->block.x, L->block.y,
+                L->block.z, (unsigned long long)L->samples, (unsigned long long)L->dropped, L->passes,
+                L->passes == 1 ? "" : "es");
+        if (L->status != WS_OK) fprintf(f, ", failed: %s", ws_status_name(L->status));
+        fprintf(f, "\n");
+        if (L->error[0]) fprintf(f, "    error: %s\n", L->error);
+        const prof_counters *c = &L->counters;
+        fprintf(f, "    cycles %llu, warp instructions %llu, thread instructions %llu, SIMT efficiency %.1f%%\n",
+                (unsigned long long)L->cycles, (unsigned long long)L->stats.warp_instructions,
+                (unsigned long long)L->stats.thread_instructions, L->stats.simt_efficiency * 100.0);
+        if (!c->valid) {
+            fprintf(f, "    (the timing model's exact counters are not available in this build)\n");
+            continue;
+        }
+        fprintf(f, "    IPC %.3f, occupancy %.1f%%, global memory requests %llu, sectors/request %.2f, "
+                   "shared requests %llu, shared bank conflicts %llu\n", c->ipc, c->occupancy * 100.0,
+                (unsigned long long)c->mem_requests, c->sectors_per_request,
+                (unsigned long long)c->shared_requests, (unsigned long long)c->bank_conflicts);
+        fprintf(f, "    unit busy:");
+        for (unsigned u = 0; u < PROF_UNITS; u++)
+            fprintf(f, "%s %s %.1f%%", u ? "," : "", prof_unit_name(u), c->unit_busy[u] * 100.0);
+        fprintf(f, "\n");
+    }
+}
+
+int prof_report_write(FILE *f, const prof_data *d)
+{
+    prof_kernel *k;
+    size_t nk;
+    if (prof_kernels_build(d, &k, &nk)) return -1;
+    uint64_t total = 0, dropped = 0;
+    for (size_t i = 0; i < nk; i++) { total += k[i].samples; dropped += k[i].dropped; }
+    fprintf(f, "== warpscope profile, device %u: %zu launch%s, %zu kernel%s; a sample every %llu cycles, %u pass%s, %s ==\n",
+            d->device_index + 1, d->nlaunches, d->nlaunches == 1 ? "" : "es", nk, nk == 1 ? "" : "s",
+            1ull << d->opt->period_log2, d->opt->passes, d->opt->passes == 1 ? "" : "es",
+            d->opt->mode == WS_TRACE_ROUND_ROBIN ? "one warp per sample (round-robin)" : "all warps per sample");
+    if (dropped)
+        fprintf(f, "warning: %llu samples were dropped (event buffer full or FIFO overflow); "
+                   "raise buffer= or the period\n", (unsigned long long)dropped);
+    fprintf(f, "\nKernels (hottest first)\n  %8s %6s %12s %8s  %s\n", "samples", "%", "cycles", "launches", "kernel");
+    for (size_t i = 0; i < nk; i++)
+        fprintf(f, "  %8llu %5.1f%% %12llu %8u  %s (%s)\n", (unsigned long long)k[i].samples,
+                pct(k[i].samples, total), (unsigned long long)k[i].cycles, k[i].launches, k[i].kernel,
+                base_name(k[i].module));
+    for (size_t i = 0; i < nk; i++) kernel_section(f, &k[i]);
+    counters_section(f, d);
+    prof_kernels_free(k, nk);
+    return ferror(f) ? -1 : 0;
+}

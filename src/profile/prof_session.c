@@ -1,0 +1,191 @@
+/* The profiler session of one device: attached at open from
+ * WARPSCOPE_PROFILE, it owns the event buffer in device memory, the
+ * launches profiled so far and the line maps of their modules; at close it
+ * writes the report, JSON and trace. Several devices in one process share
+ * the output files: each appends its section (the JSON and trace documents
+ * are reopened and extended), so no process-wide state is needed. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "profile/prof_session.h"
+
+ws_status ws_profiler_attach(ws_device *dev, const char *spec)
+{
+    if (!spec) return WS_OK;
+    ws_profiler *P = calloc(1, sizeof *P);
+    if (!P) return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "profiler: out of host memory");
+    char err[256];
+    if (prof_options_parse(spec, &P->opt, err, sizeof err)) {
+        free(P);
+        return ws_set_error(dev, WS_ERR_INVALID_ARG, "%s", err);
+    }
+    /* Samples need cycles: the profiler runs the device in timing mode
+     * (results are identical to functional mode). */
+    dev->cfg.mode = WS_MODE_TIMING;
+    /* The event buffer: as many records as asked for, halved until it fits
+     * beside the program's own data (samples that do not fit are counted
+     * as dropped and reported). */
+    uint32_t cap = P->opt.buffer_records;
+    for (;;) {
+        uint64_t bytes = sizeof(ws_trace_header) + (uint64_t)cap * sizeof(ws_trace_record);
+        if (bytes <= dev->mem.limit / 4 && !ws_mem_alloc(&dev->mem, (uint32_t)bytes, REGION_DATA, &P->buffer)) break;
+        if (cap <= 256) {
+            prof_options_free(&P->opt);
+            free(P);
+            return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY,
+                                "profiler: no room for the sample buffer in device memory (global_mem_limit=%llu)",
+                                (unsigned long long)dev->mem.limit);
+        }
+        cap /= 2;
+    }
+    P->capacity = cap;
+    dev->profiler = P;
+    return WS_OK;
+}
+
+/* The module's line map, built once per loaded module from its ELF file.
+ * Modules loaded from memory have no file: they get no source lines. */
+prof_module *prof_module_for(ws_profiler *P, const struct ws_module *m)
+{
+    for (size_t i = 0; i < P->nmods; i++)
+        if (P->mods[i].mod == m && P->mods[i].base == m->base && !strcmp(P->mods[i].name, m->name))
+            return &P->mods[i];
+    if (P->nmods == P->modcap) {
+        size_t cap = P->modcap ? P->modcap * 2 : 4;
+        prof_module *n = realloc(P->mods, cap * sizeof *n);
+        if (!n) return NULL;
+        P->mods = n;
+        P->modcap = cap;
+    }
+    prof_module *e = &P->mods[P->nmods];
+    memset(e, 0, sizeof *e);
+    if (!(e->name = strdup(m->name))) return NULL;
+    e->mod = m;
+    e->base = m->base;
+    P->nmods++;
+    FILE *f = fopen(m->name, "rb");
+    if (!f) return e;
+    uint8_t *buf = NULL;
+    size_t len = 0, cap = 0, r;
+    do {
+        if (len == cap) {
+            uint8_t *nb = cap < (256u << 20) ? realloc(buf, cap = cap ? cap * 2 : 1 << 16) : NULL;
+            if (!nb) { free(buf); buf = NULL; break; }
+            buf = nb;
+        }
+        r = fread(buf + len, 1, cap - len, f);
+        len += r;
+    } while (r);
+    fclose(f);
+    char err[256];
+    if (buf && ws_line_map_build(buf, len, m->name, &e->map, err, sizeof err)) e->map = NULL;
+    free(buf);
+    return e;
+}
+
+static void launch_free(prof_launch *L)
+{
+    free(L->kernel);
+    free(L->module);
+    prof_pcs_free(L->pcs, L->npcs);
+    free(L->records);
+}
+
+/* Read a whole file (NULL if absent); *len gets its size. */
+static char *slurp(const char *path, size_t *len)
+{
+    *len = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    char *buf = NULL;
+    if (fseek(f, 0, SEEK_END) == 0) {
+        long n = ftell(f);
+        if (n >= 0 && fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)n + 1))) {
+            *len = fread(buf, 1, (size_t)n, f);
+            buf[*len] = 0;
+        }
+    }
+    fclose(f);
+    return buf;
+}
+
+static size_t count(const char *hay, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = hay; p && (p = strstr(p, needle)); p += strlen(needle)) n++;
+    return n;
+}
+
+/* Write head+body+tail, or, if the file already holds such a document
+ * (ending in tail), insert ",body" before its tail. */
+static int merge_write(const char *path, const char *existing, size_t elen, const char *head,
+                       const char *body, size_t blen, const char *tail)
+{
+    size_t tl = strlen(tail);
+    int extend = existing && elen >= tl && !memcmp(existing + elen - tl, tail, tl);
+    FILE *f = fopen(path, "wb");
+    if (!f) return -1;
+    if (extend) {
+        fwrite(existing, 1, elen - tl, f);
+        fputs(",", f);
+    } else {
+        fputs(head, f);
+    }
+    fwrite(body, 1, blen, f);
+    fputs(tail, f);
+    return fclose(f) ? -1 : 0;
+}
+
+static void write_outputs(ws_device *dev, ws_profiler *P)
+{
+    prof_data d = { &P->opt, &dev->cfg, P->launches, P->nlaunches, 0 };
+    char *body = NULL, *old;
+    size_t blen = 0, olen;
+    if (P->opt.report) {
+        old = slurp(P->opt.report, &olen);
+        d.device_index = (uint32_t)count(old, "== warpscope profile");
+        free(old);
+        FILE *f = fopen(P->opt.report, "a");
+        if (!f || prof_report_write(f, &d) || fclose(f))
+            fprintf(stderr, "warpscope: profiler: cannot write the report %s: %s\n", P->opt.report, strerror(errno));
+    }
+    if (P->opt.json) {
+        FILE *m = open_memstream(&body, &blen);
+        old = slurp(P->opt.json, &olen);
+        if (!m || prof_json_write(m, &d) || fclose(m) ||
+            merge_write(P->opt.json, old, olen, "{\"format\": \"warpscope-profile\", \"version\": 1, \"devices\": [\n",
+                        body, blen, "\n]}\n"))
+            fprintf(stderr, "warpscope: profiler: cannot write the JSON profile %s\n", P->opt.json);
+        free(old);
+        free(body);
+        body = NULL;
+    }
+    if (P->opt.trace) {
+        old = slurp(P->opt.trace, &olen);
+        uint32_t index = (uint32_t)count(old, "launches\"}}");
+        FILE *m = open_memstream(&body, &blen);
+        if (!m || prof_perfetto_write(m, &d, index) || fclose(m) ||
+            merge_write(P->opt.trace, old, olen, "{\"displayTimeUnit\": \"ns\", \"traceEvents\": [", body, blen,
+                        "\n]}\n"))
+            fprintf(stderr, "warpscope: profiler: cannot write the trace %s\n", P->opt.trace);
+        free(old);
+        free(body);
+    }
+}
+
+void ws_profiler_detach(ws_device *dev)
+{
+    ws_profiler *P = dev->profiler;
+    if (!P) return;
+    write_outputs(dev, P);
+    for (size_t i = 0; i < P->nlaunches; i++) launch_free(&P->launches[i]);
+    free(P->launches);
+    for (size_t i = 0; i < P->nmods; i++) {
+        if (P->mods[i].map) ws_line_map_free(P->mods[i].map);
+        free(P->mods[i].name);
+    }
+    free(P->mods);
+    prof_options_free(&P->opt);
+    free(P);
+    dev->profiler = NULL;
+}

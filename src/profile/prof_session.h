@@ -1,0 +1,29 @@
+/* The profiler session attached to a device (dev->profiler). */
+#ifndef WS_PROFILE_PROF_SESSION_H
+#define WS_PROFILE_PROF_SESSION_H
+#include "profile/profiler.h"
+#include "profile/prof_internal.h"
+#include "runtime/runtime.h"
+
+typedef struct ws_profiler ws_profiler;
+
+typedef struct prof_module {
+    const struct ws_module *mod;  /* identity only: may be unloaded later */
+    uint32_t base;
+    char *name;
+    ws_line_map *map;             /* NULL: no source lines                */
+} prof_module;
+
+struct ws_profiler {
+    prof_options opt;
+    ws_addr buffer;               /* header + capacity records            */
+    uint32_t capacity;
+    prof_launch *launches;
+    size_t nlaunches, launchcap;
+    prof_module *mods;
+    size_t nmods, modcap;
+};
+
+prof_module *prof_module_for(ws_profiler *P, const struct ws_module *m);
+
+#endif

@@ -1,0 +1,85 @@
+/* Source correlation: a sample's PC (a device address) goes back to the
+ * module's link address, then through the DWARF line map to file:line,
+ * function and inline chain; the instruction itself is disassembled from
+ * the module image. */
+#include <stdlib.h>
+#include <string.h>
+#include "isa/isa.h"
+#include "profile/prof_internal.h"
+
+static void disasm_at(const uint8_t *code, uint32_t size, uint32_t off, uint32_t pc,
+                      char *buf, size_t len)
+{
+    buf[0] = 0;
+    if (!code || off >= size || size - off < 2) return;
+    uint32_t bits = 0;
+    memcpy(&bits, code + off, size - off >= 4 ? 4 : 2);
+    ws_inst in;
+    ws_decode(bits, &in);
+    ws_disasm(&in, pc, buf, len);
+}
+
+static void lookup(const ws_line_map *map, uint32_t link_addr, prof_src *out)
+{
+    memset(out, 0, sizeof *out);
+    ws_line_info li;
+    if (!map || ws_line_map_lookup(map, link_addr, &li)) return;
+    if (li.file) out->file = strdup(li.file);
+    out->line = li.line;
+    if (li.function) out->function = strdup(li.function);
+    if (li.ninline) {
+        /* "callee <- caller (file:line) <- ..." outermost last */
+        char buf[512];
+        size_t n = 0;
+        n += (size_t)snprintf(buf, sizeof buf, "%s", li.function ? li.function : "?");
+        for (uint32_t i = 0; i < li.ninline && n < sizeof buf; i++)
+            n += (size_t)snprintf(buf + n, sizeof buf - n, " <- %s (%s:%u)",
+                                  li.inlined[i].function ? li.inlined[i].function : "?",
+                                  li.inlined[i].call_file ? li.inlined[i].call_file : "?",
+                                  li.inlined[i].call_line);
+        out->inline_chain = strdup(buf);
+    }
+}
+
+void prof_correlate(prof_pc *p, size_t n, const ws_line_map *map, uint32_t base,
+                    uint32_t link_base, const uint8_t *code, uint32_t code_size)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint32_t off = p[i].pc - base;
+        prof_src_free(&p[i].src);
+        lookup(map, link_base + off, &p[i].src);
+        disasm_at(code, code_size, off, p[i].pc, p[i].disasm, sizeof p[i].disasm);
+        if (p[i].producer_pc) {
+            uint32_t po = p[i].producer_pc - base;
+            prof_src_free(&p[i].producer_src);
+            lookup(map, link_base + po, &p[i].producer_src);
+            disasm_at(code, code_size, po, p[i].producer_pc, p[i].producer_disasm,
+                      sizeof p[i].producer_disasm);
+        }
+    }
+}
+
+int prof_source_line(const char *file, uint32_t line, char *buf, size_t len)
+{
+    if (!file || !line || len < 2) return -1;
+    FILE *f = fopen(file, "r");
+    if (!f) return -1;
+    uint32_t at = 1;
+    int c, rc = line == 1 ? 0 : -1;
+    size_t n = 0;
+    while ((c = fgetc(f)) != EOF) {
+        if (c == '\n') {
+            if (at++ == line) break;
+            if (at == line) rc = 0;
+        } else if (at == line && n + 1 < len) {
+            buf[n++] = c == '\t' ? ' ' : (char)c;
+        }
+    }
+    fclose(f);
+    buf[n] = 0;
+    /* Trim leading blanks: the report indents on its own. */
+    size_t s = 0;
+    while (buf[s] == ' ') s++;
+    memmove(buf, buf + s, n - s + 1);
+    return rc;
+}

@@ -1,0 +1,173 @@
+/* warpscope profile: run an unmodified host program with the profiler
+ * attached (WARPSCOPE_PROFILE), wait for it, print the report the library
+ * wrote at device close, and pass the program's exit status on. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "commands.h"
+
+int ws_cmd_profile(int argc, char **argv);
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: warpscope profile [options] -- PROGRAM [ARG...]\n"
+            "Runs PROGRAM with every device it opens in timing mode, samples the PC and\n"
+            "stall reason of its warps, and prints where its kernels spend their cycles.\n"
+            "  --period N        a sample every 2^N cycles (0..24, default 10)\n"
+            "  --passes N        replay each launch N times with shifted sampling points\n"
+            "                    (N x the samples; results are unchanged; 1..64, default 1)\n"
+            "  --mode all|rr     sample all warps, or one warp per sample round-robin\n"
+            "  --buffer N        sample buffer capacity in records (default 1048576)\n"
+            "  --json FILE       write the whole profile as JSON (docs/profiling.md)\n"
+            "  --trace FILE      write warp states over time as Chrome/Perfetto trace JSON\n"
+            "  --report FILE     also keep the text report in FILE\n"
+            "  -q, --quiet       do not print the report\n");
+}
+
+static int parse_uint(const char *opt, const char *v, unsigned lo, unsigned hi)
+{
+    char *end;
+    errno = 0;
+    unsigned long x = v && *v && *v != '-' ? strtoul(v, &end, 10) : 0;
+    if (!v || !*v || *v == '-' || *end || errno || x < lo || x > hi) {
+        fprintf(stderr, "warpscope profile: %s %s: expected a number from %u to %u\n", opt, v ? v : "(missing)",
+                lo, hi);
+        return -1;
+    }
+    return (int)x;
+}
+
+static int print_file(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return -1;
+    char buf[8192];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) fwrite(buf, 1, n, stdout);
+    fclose(f);
+    fflush(stdout);
+    return 0;
+}
+
+/* Start the program; exec failures come back through a close-on-exec pipe
+ * so a missing program is a clear error, not a silent exit status 127. */
+static int run_child(char **argv, int *status)
+{
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC)) { perror("warpscope profile: pipe"); return -1; }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) { perror("warpscope profile: fork"); return -1; }
+    if (pid == 0) {
+        close(fds[0]);
+        execvp(argv[0], argv);
+        int e = errno;
+        ssize_t w = write(fds[1], &e, sizeof e);
+        (void)w;
+        _exit(127);
+    }
+    close(fds[1]);
+    int e = 0;
+    ssize_t r;
+    while ((r = read(fds[0], &e, sizeof e)) < 0 && errno == EINTR) {}
+    close(fds[0]);
+    while (waitpid(pid, status, 0) < 0)
+        if (errno != EINTR) { perror("warpscope profile: waitpid"); return -1; }
+    if (r == (ssize_t)sizeof e) {
+        fprintf(stderr, "warpscope profile: cannot run '%s': %s\n", argv[0], strerror(e));
+        return -1;
+    }
+    return 0;
+}
+
+int ws_cmd_profile(int argc, char **argv)
+{
+    unsigned period = 10, passes = 1, buffer = 1u << 20;
+    const char *mode = "all", *json = NULL, *trace = NULL, *report = NULL;
+    int quiet = 0, i = 1;
+    for (; i < argc; i++) {
+        const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int x;
+        if (!strcmp(o, "--")) { i++; break; }
+        if (!strcmp(o, "-h") || !strcmp(o, "--help")) { usage(stdout); return 0; }
+        if (!strcmp(o, "-q") || !strcmp(o, "--quiet")) { quiet = 1; continue; }
+        if (o[0] != '-') break; /* the program, without "--" */
+        if (!strcmp(o, "--period")) { if ((x = parse_uint(o, v, 0, 24)) < 0) return 2; period = (unsigned)x; }
+        else if (!strcmp(o, "--passes")) { if ((x = parse_uint(o, v, 1, 64)) < 0) return 2; passes = (unsigned)x; }
+        else if (!strcmp(o, "--buffer")) { if ((x = parse_uint(o, v, 16, 1u << 24)) < 0) return 2; buffer = (unsigned)x; }
+        else if (!strcmp(o, "--mode")) {
+            if (!v || (strcmp(v, "all") && strcmp(v, "rr"))) {
+                fprintf(stderr, "warpscope profile: --mode %s: expected 'all' or 'rr'\n", v ? v : "(missing)");
+                return 2;
+            }
+            mode = v;
+        } else if (!strcmp(o, "--json") || !strcmp(o, "--trace") || !strcmp(o, "--report")) {
+            if (!v || !*v || strchr(v, ',')) {
+                fprintf(stderr, "warpscope profile: %s needs a file name without commas\n", o);
+                return 2;
+            }
+            if (o[2] == 'j') json = v;
+            else if (o[2] == 't') trace = v;
+            else report = v;
+        } else {
+            fprintf(stderr, "warpscope profile: unknown option '%s'\n\n", o);
+            usage(stderr);
+            return 2;
+        }
+        i++;
+    }
+    if (i >= argc) {
+        fprintf(stderr, "warpscope profile: no program to run\n\n");
+        usage(stderr);
+        return 2;
+    }
+    /* The library appends each device's section: start from empty files. */
+    char tmpdir[] = "/tmp/warpscope-profile-XXXXXX", tmpreport[64];
+    if (!report) {
+        if (!mkdtemp(tmpdir)) { perror("warpscope profile: mkdtemp"); return 1; }
+        snprintf(tmpreport, sizeof tmpreport, "%s/report.txt", tmpdir);
+        report = tmpreport;
+    }
+    const char *outs[3] = { report, json, trace };
+    for (int k = 0; k < 3; k++)
+        if (outs[k] && unlink(outs[k]) && errno != ENOENT) {
+            fprintf(stderr, "warpscope profile: cannot replace %s: %s\n", outs[k], strerror(errno));
+            return 1;
+        }
+    char spec[4096];
+    int n = snprintf(spec, sizeof spec, "period=%u,passes=%u,mode=%s,buffer=%u,report=%s%s%s%s%s", period, passes,
+                     mode, buffer, report, json ? ",json=" : "", json ? json : "", trace ? ",trace=" : "",
+                     trace ? trace : "");
+    if (n >= (int)sizeof spec) { fprintf(stderr, "warpscope profile: file names too long\n"); return 2; }
+    if (setenv("WARPSCOPE_PROFILE", spec, 1)) { perror("warpscope profile: setenv"); return 1; }
+    int status = 0, rc;
+    if (run_child(argv + i, &status)) rc = 127;
+    else if (WIFSIGNALED(status)) {
+        fprintf(stderr, "warpscope profile: %s was killed by signal %d (%s)\n", argv[i], WTERMSIG(status),
+                strsignal(WTERMSIG(status)));
+        rc = 128 + WTERMSIG(status);
+    } else {
+        rc = WEXITSTATUS(status);
+        if (rc) fprintf(stderr, "warpscope profile: %s exited with status %d\n", argv[i], rc);
+    }
+    if (rc != 127) {
+        if (access(report, R_OK))
+            fprintf(stderr, "warpscope profile: %s opened no warpscope device: nothing was profiled\n", argv[i]);
+        else if (!quiet) {
+            fflush(stdout);
+            printf("\n");
+            print_file(report);
+        }
+    }
+    if (report == tmpreport) {
+        unlink(tmpreport);
+        rmdir(tmpdir);
+    }
+    return rc;
+}
