@@ -201,7 +201,9 @@ static int eval(ws_device *dev, ws_timing *T, ws_warp *w, twarp *x, uint32_t c, 
     const ws_timing_params *P = &T->p;
     x->producer_pc = 0;
     for (;;) {
-        if (!w->live) { x->state = WS_STATE_DRAIN; x->until = x->store_done; return 0; }
+        /* Exited: resident (draining) until its stores complete; the
+         * block is released at the end of the last draining cycle. */
+        if (!w->live) { x->state = WS_STATE_DRAIN; x->until = x->store_done ? x->store_done - 1 : 0; return 0; }
         if (!(w->live & ~w->waiting)) { x->state = WS_STATE_BARRIER; x->until = NEVER; return 0; }
         if (x->membar_until > t) { x->state = WS_STATE_MEMBAR; x->until = x->membar_until; return 0; }
         if (x->fetch_ready > t) { x->state = x->fetch_state; x->until = x->fetch_ready; return 0; }
@@ -371,7 +373,7 @@ static uint32_t release_done(ws_device *dev, ws_timing *T, uint32_t c, uint64_t 
         if (!B->in_use || B->live_lanes) continue;
         int drained = 1;
         for (uint32_t i = 0; i < B->nwarps; i++)
-            drained &= T->w[c * T->nwarps + B->first_slot + i].store_done <= t;
+            drained &= T->w[c * T->nwarps + B->first_slot + i].store_done <= t + 1;
         if (!drained) continue;
         for (uint32_t i = 0; i < B->nwarps; i++) T->w[c * T->nwarps + B->first_slot + i].resident = 0;
         ws_block_release(dev, B);

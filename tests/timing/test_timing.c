@@ -1,0 +1,222 @@
+/* Timing model: kernels built to stall in known ways show the expected
+ * dominant warp state; exact bank-conflict counts; SIMT efficiency of a
+ * divergent kernel; determinism; identical results in both modes;
+ * several blocks per core with streaming. */
+#include <math.h>
+#include "timing_test.h"
+
+static const char *elf;
+
+/* A dependent global load: long_scoreboard dominates. */
+static void test_chase(void)
+{
+    tdev t;
+    CHECK(tdev_open(&t, elf, "mode=timing, cores=1") == 0);
+    if (!t.dev) return;
+    const unsigned n = 32 * 4, steps = 40;
+    ws_addr next, out;
+    CHECK(ws_malloc(t.dev, n * 4, &next) == WS_OK);
+    CHECK(ws_malloc(t.dev, (32 + 1) * 4, &out) == WS_OK);
+    unsigned host[32 * 4];
+    for (unsigned i = 0; i < n; i++) host[i] = next + ((i + 32) % n) * 4; /* lane l: l, l+32, ... */
+    ws_memcpy_htod(t.dev, next, host, sizeof host);
+    ws_arg a[] = { WS_ARG_PTR(next), WS_ARG_I32((int)steps), WS_ARG_PTR(out) };
+    CHECK(tdev_run(&t, "chase", WS_DIM3(1, 1, 1), WS_DIM3(32, 1, 1), a, 3) == WS_OK);
+    ws_timing_counters c;
+    CHECK(ws_last_launch_counters(t.dev, &c) == WS_OK);
+    print_counters("chase", &c);
+    CHECK_EQ_U(dominant_state(&c, 0), WS_STATE_LONG_SCOREBOARD);
+    CHECK(c.state_cycles[WS_STATE_LONG_SCOREBOARD] > c.cycles * 8 / 10);
+    CHECK(c.cycles >= (uint64_t)steps * 400);
+    /* every lw reads one word per lane from 32 consecutive words */
+    CHECK(c.gmem_requests >= steps);
+    CHECK_EQ_U(c.state_cycles[WS_STATE_SELECTED], c.warp_instructions);
+    CHECK_EQ_U(state_total(&c), c.resident_warp_cycles);
+    CHECK_EQ_U(c.resident_warp_cycles, c.cycles); /* one warp, resident throughout */
+    ws_launch_stats ls;
+    CHECK(ws_last_launch_stats(t.dev, &ls) == WS_OK);
+    CHECK_EQ_U(ls.cycles, c.cycles);
+    unsigned res[33];
+    ws_memcpy_dtoh(t.dev, res, out, sizeof res);
+    CHECK_EQ_U(res[1 + 5], next + (5 + (steps % 4) * 32) * 4);
+    ws_device_close(t.dev);
+}
+
+/* Warps 1..3 wait at the barrier while warp 0 computes. */
+static void test_barrier(void)
+{
+    tdev t;
+    CHECK(tdev_open(&t, elf, "mode=timing, cores=1") == 0);
+    if (!t.dev) return;
+    ws_addr out;
+    CHECK(ws_malloc(t.dev, 128 * 4, &out) == WS_OK);
+    ws_arg a[] = { WS_ARG_PTR(out), WS_ARG_I32(2000) };
+    CHECK(tdev_run(&t, "imbalance", WS_DIM3(1, 1, 1), WS_DIM3(128, 1, 1), a, 2) == WS_OK);
+    ws_timing_counters c;
+    CHECK(ws_last_launch_counters(t.dev, &c) == WS_OK);
+    print_counters("imbalance", &c);
+    CHECK_EQ_U(dominant_state(&c, 0), WS_STATE_BARRIER);
+    CHECK(c.state_cycles[WS_STATE_BARRIER] > c.cycles * 25 / 10); /* ~3 warps x all cycles */
+    ws_device_close(t.dev);
+}
+
+/* Bank conflicts: stride 32 = 31 conflicts per access, stride 1 = none. */
+static void test_banks(void)
+{
+    const int iters = 50;
+    ws_timing_counters c[2];
+    for (int i = 0; i < 2; i++) {
+        tdev t;
+        CHECK(tdev_open(&t, elf, "mode=timing, cores=1") == 0);
+        if (!t.dev) return;
+        ws_addr out;
+        CHECK(ws_malloc(t.dev, 33 * 4, &out) == WS_OK);
+        ws_arg a[] = { WS_ARG_PTR(out), WS_ARG_U32(i ? 1u : 32u), WS_ARG_I32(iters) };
+        CHECK(tdev_run(&t, "bank_stride", WS_DIM3(1, 1, 1), WS_DIM3(32, 1, 1), a, 3) == WS_OK);
+        CHECK(ws_last_launch_counters(t.dev, &c[i]) == WS_OK);
+        print_counters(i ? "stride 1" : "stride 32", &c[i]);
+        ws_device_close(t.dev);
+    }
+    CHECK_EQ_U(c[0].shared_requests, 2 * iters);
+    CHECK_EQ_U(c[0].shared_bank_conflicts, 2 * iters * 31);
+    CHECK_EQ_U(c[1].shared_requests, 2 * iters);
+    CHECK_EQ_U(c[1].shared_bank_conflicts, 0);
+    uint64_t mio = c[0].state_cycles[WS_STATE_SHORT_SCOREBOARD] + c[0].state_cycles[WS_STATE_MIO_THROTTLE];
+    unsigned d = dominant_state(&c[0], 0);
+    CHECK(d == WS_STATE_SHORT_SCOREBOARD || d == WS_STATE_MIO_THROTTLE);
+    CHECK(mio > c[0].cycles * 7 / 10);
+    /* the 31 extra passes of each of the 100 accesses are on the critical path */
+    CHECK(c[0].cycles - c[1].cycles >= 2 * iters * 31 - 10);
+    CHECK_EQ_U(c[0].unit_busy[WS_UNIT_MIO] - c[1].unit_busy[WS_UNIT_MIO], 2 * iters * 31);
+}
+
+/* One lane in eight works: SIMT efficiency well below 50%. */
+static void test_divergent(void)
+{
+    tdev t;
+    CHECK(tdev_open(&t, elf, "mode=timing") == 0);
+    if (!t.dev) return;
+    ws_addr out;
+    CHECK(ws_malloc(t.dev, 1024 * 4, &out) == WS_OK);
+    ws_arg a[] = { WS_ARG_PTR(out), WS_ARG_I32(200) };
+    CHECK(tdev_run(&t, "divergent", WS_DIM3(8, 1, 1), WS_DIM3(128, 1, 1), a, 2) == WS_OK);
+    ws_timing_counters c;
+    CHECK(ws_last_launch_counters(t.dev, &c) == WS_OK);
+    print_counters("divergent", &c);
+    CHECK(c.simt_efficiency < 0.5);
+    CHECK(c.simt_efficiency > 0.1);
+    ws_device_close(t.dev);
+}
+
+/* A dependent ALU chain: wait dominates. */
+static void test_alu_chain(void)
+{
+    tdev t;
+    CHECK(tdev_open(&t, elf, "mode=timing, cores=1") == 0);
+    if (!t.dev) return;
+    ws_addr out;
+    CHECK(ws_malloc(t.dev, 33 * 4, &out) == WS_OK);
+    ws_arg a[] = { WS_ARG_PTR(out), WS_ARG_I32(100) };
+    CHECK(tdev_run(&t, "alu_chain", WS_DIM3(1, 1, 1), WS_DIM3(32, 1, 1), a, 2) == WS_OK);
+    ws_timing_counters c;
+    CHECK(ws_last_launch_counters(t.dev, &c) == WS_OK);
+    print_counters("alu_chain", &c);
+    CHECK_EQ_U(dominant_state(&c, 0), WS_STATE_WAIT);
+    /* 15 of each 16 dependent adds wait 3 cycles (int_latency = 4); the
+     * first waits behind the loop branch instead */
+    CHECK(c.state_cycles[WS_STATE_WAIT] >= 1500 * 3);
+    unsigned res[33];
+    ws_memcpy_dtoh(t.dev, res, out, sizeof res);
+    CHECK_EQ_U(res[1 + 7], 7 + 100 * 16 * 3);
+    ws_device_close(t.dev);
+}
+
+/* The mixed kernel over many blocks, several per core (streaming): results
+ * equal functional mode's bit for bit; counters identical across runs. */
+static int run_mixed(const char *cfg, float *data_out, unsigned *hist_out, ws_timing_counters *c)
+{
+    tdev t;
+    if (tdev_open(&t, elf, cfg)) return -1;
+    const int n = 64 * 200;
+    float *host = malloc(n * sizeof *host);
+    for (int i = 0; i < n; i++) host[i] = (float)((i * 7919) % 1000) / 10.0f;
+    ws_addr d, h;
+    ws_malloc(t.dev, n * 4, &d);
+    ws_malloc(t.dev, 16 * 4, &h);
+    ws_memset(t.dev, h, 0, 64);
+    ws_memcpy_htod(t.dev, d, host, n * 4);
+    ws_arg a[] = { WS_ARG_PTR(d), WS_ARG_PTR(h), WS_ARG_I32(n) };
+    int r = tdev_run(&t, "mixed", WS_DIM3(200, 1, 1), WS_DIM3(64, 1, 1), a, 3) == WS_OK ? 0 : -1;
+    ws_memcpy_dtoh(t.dev, data_out, d, n * 4);
+    ws_memcpy_dtoh(t.dev, hist_out, h, 64);
+    if (c && ws_last_launch_counters(t.dev, c)) r = -1;
+    free(host);
+    ws_device_close(t.dev);
+    return r;
+}
+
+static void test_modes_agree(void)
+{
+    const int n = 64 * 200;
+    float *f = calloc(n, 4), *t1 = calloc(n, 4), *t2 = calloc(n, 4);
+    unsigned hf[16], h1[16], h2[16];
+    ws_timing_counters c1, c2;
+    CHECK(run_mixed("mode=functional", f, hf, NULL) == 0);
+    CHECK(run_mixed("mode=timing, cores=2, warps_per_core=8", t1, h1, &c1) == 0);
+    CHECK(run_mixed("mode=timing, cores=2, warps_per_core=8", t2, h2, &c2) == 0);
+    CHECK(memcmp(f, t1, n * 4) == 0);
+    CHECK(memcmp(hf, h1, sizeof hf) == 0);
+    CHECK(memcmp(t1, t2, n * 4) == 0);
+    CHECK(memcmp(&c1, &c2, sizeof c1) == 0); /* deterministic, bit for bit */
+    print_counters("mixed", &c1);
+    CHECK(c1.achieved_occupancy > 0.5);     /* 4 blocks of 2 warps per core */
+    CHECK(c1.state_cycles[WS_STATE_BARRIER] > 0);
+    CHECK(c1.state_cycles[WS_STATE_MEMBAR] > 0);
+    CHECK(c1.shared_requests > 0 && c1.gmem_requests > 0);
+    CHECK(c1.sectors_per_request >= 1.0);
+    /* GTO scheduling: same results, different cycles possible */
+    FILE *fp = fopen("gto.timing", "w");
+    if (fp) { fputs("scheduler = gto\nschedulers = 4\n", fp); fclose(fp); }
+    ws_timing_counters c3;
+    CHECK(run_mixed("mode=timing, cores=2, timing=gto.timing", t2, h2, &c3) == 0);
+    CHECK(memcmp(f, t2, n * 4) == 0);
+    CHECK(c3.cycles > 0);
+    free(f); free(t1); free(t2);
+}
+
+/* Functional mode has no counters; a fault in timing mode is reported. */
+static void test_misc(void)
+{
+    tdev t;
+    ws_timing_counters c;
+    CHECK(tdev_open(&t, elf, "mode=functional") == 0);
+    if (t.dev) {
+        CHECK(ws_last_launch_counters(t.dev, &c) == WS_ERR_NOT_FOUND);
+        CHECK_STR_CONTAINS(ws_last_error(t.dev), "mode=timing");
+        ws_device_close(t.dev);
+    }
+    CHECK(tdev_open(&t, elf, "mode=timing") == 0);
+    if (t.dev) {
+        ws_arg a[] = { WS_ARG_PTR(0x10), WS_ARG_I32(3), WS_ARG_PTR(0x10) };
+        ws_kernel *k;
+        ws_kernel_get(t.mod, "chase", &k);
+        ws_launch(t.dev, k, WS_DIM3(1, 1, 1), WS_DIM3(32, 1, 1), 0, a, 3);
+        CHECK(ws_synchronize(t.dev) == WS_ERR_KERNEL_FAULT);
+        CHECK_STR_CONTAINS(ws_last_error(t.dev), "chase");
+        ws_device_close(t.dev);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) { fprintf(stderr, "usage: %s timing_kernels.elf\n", argv[0]); return 2; }
+    elf = argv[1];
+    test_chase();
+    test_barrier();
+    test_banks();
+    test_divergent();
+    test_alu_chain();
+    test_modes_agree();
+    test_misc();
+    return TEST_SUMMARY();
+}
