@@ -5,4 +5,5 @@ int ws_cmd_cc(int argc, char **argv);    /* tools/cc.c:   compile kernels     */
 int ws_cmd_run(int argc, char **argv);   /* tools/run.c:  run a kernel module */
 int ws_cmd_info(int argc, char **argv);  /* tools/info.c: describe a module   */
 int ws_cmd_disasm(int argc, char **argv);/* tools/info.c: disassemble         */
+int ws_cmd_debug(int argc, char **argv); /* tools/debug.c: run under the gdb server */
 #endif

@@ -16,6 +16,7 @@ static void usage(FILE *f)
             "  run     load a module and launch one kernel with arguments\n"
             "  info    list the kernels of a module with their parameters\n"
             "  disasm  disassemble a module's code\n"
+            "  debug   run a program with the gdb server listening\n"
             "  profile run a program and report where its kernels stall (PC sampling)\n"
             "  version print the version\n"
             "\n"
@@ -33,6 +34,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "run")) return ws_cmd_run(argc - 1, argv + 1);
     if (!strcmp(cmd, "info")) return ws_cmd_info(argc - 1, argv + 1);
     if (!strcmp(cmd, "disasm")) return ws_cmd_disasm(argc - 1, argv + 1);
+    if (!strcmp(cmd, "debug")) return ws_cmd_debug(argc - 1, argv + 1);
     if (!strcmp(cmd, "profile")) return ws_cmd_profile(argc - 1, argv + 1);
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
         printf("warpscope %s\n", ws_version());

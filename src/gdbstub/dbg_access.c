@@ -1,0 +1,165 @@
+/* DMI building blocks for the gdb target: hart selection, abstract
+ * register and memory commands, system bus access, halt/resume. Register
+ * layouts follow RISC-V External Debug Support 0.13.2. */
+#include "gdbstub/target_dbg.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define DMCONTROL_HALTREQ   (1u << 31)
+#define DMCONTROL_RESUMEREQ (1u << 30)
+#define DMCONTROL_DMACTIVE  1u
+#define ABSTRACTCS_BUSY     (1u << 12)
+#define ABSTRACTCS_CMDERR   (7u << 8)
+#define SBCS_BUSYERROR      (1u << 22)
+#define SBCS_READONADDR     (1u << 20)
+#define SBCS_ACCESS(n)      ((uint32_t)(n) << 17)
+#define SBCS_ERROR          (7u << 12)
+#define SPIN_LIMIT          100000   /* busy polls before giving up      */
+
+ws_status ws_gdb_fail(ws_gdb_dbg *t, ws_status st, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(t->err, sizeof t->err, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+ws_status ws_gdb_lanes_refresh(ws_gdb_dbg *t)
+{
+    for (;;) {
+        size_t n = 0;
+        ws_status st = ws_debug_lanes(t->dbg, t->lanes, t->cap, &n);
+        if (st) return ws_gdb_fail(t, st, "listing lanes: %s", ws_debug_error(t->dbg));
+        if (n <= t->cap) {
+            t->nlanes = n;
+            return WS_OK;
+        }
+        ws_dbg_lane *l = realloc(t->lanes, n * sizeof *l);
+        if (!l) return WS_ERR_OUT_OF_MEMORY;
+        t->lanes = l;
+        t->cap = n;
+    }
+}
+
+const ws_dbg_lane *ws_gdb_lane_of(ws_gdb_dbg *t, uint32_t tid)
+{
+    for (size_t i = 0; i < t->nlanes; i++)
+        if (WS_GDB_TID(t->lanes[i].hart) == tid) return &t->lanes[i];
+    return NULL;
+}
+
+ws_status ws_gdb_select(ws_gdb_dbg *t, uint32_t hart, uint32_t extra, uint32_t *dm)
+{
+    uint32_t core = hart / t->lanes_per_core;
+    ws_status st = ws_debug_module_of_core(t->dbg, core, dm);
+    if (st) return ws_gdb_fail(t, st, "no debug module for core %u", core);
+    uint32_t v = DMCONTROL_DMACTIVE | (hart & 0x3ffu) << 16 | ((hart >> 10) & 0x3ffu) << 6 | extra;
+    st = ws_dmi_write(t->dbg, *dm, WS_DM_DMCONTROL, v);
+    return st ? ws_gdb_fail(t, st, "dmcontrol: %s", ws_debug_error(t->dbg)) : WS_OK;
+}
+
+/* Run an abstract command on the selected hart and check cmderr. */
+static ws_status abstract_cmd(ws_gdb_dbg *t, uint32_t dm, uint32_t cmd)
+{
+    uint32_t cs = 0;
+    ws_status st = ws_dmi_write(t->dbg, dm, WS_DM_COMMAND, cmd);
+    for (int i = 0; !st && i < SPIN_LIMIT; i++) {
+        st = ws_dmi_read(t->dbg, dm, WS_DM_ABSTRACTCS, &cs);
+        if (!(cs & ABSTRACTCS_BUSY)) break;
+    }
+    if (st) return ws_gdb_fail(t, st, "abstract command: %s", ws_debug_error(t->dbg));
+    if (cs & ABSTRACTCS_BUSY) return ws_gdb_fail(t, WS_ERR_TIMEOUT, "abstract command 0x%08x stays busy", cmd);
+    uint32_t err = (cs & ABSTRACTCS_CMDERR) >> 8;
+    if (err) {
+        ws_dmi_write(t->dbg, dm, WS_DM_ABSTRACTCS, ABSTRACTCS_CMDERR); /* W1C */
+        return ws_gdb_fail(t, WS_ERR_BAD_ADDRESS, "abstract command 0x%08x failed (cmderr %u)", cmd, err);
+    }
+    return WS_OK;
+}
+
+ws_status ws_gdb_reg_access(ws_gdb_dbg *t, uint32_t hart, uint32_t regno, uint32_t *v, int write)
+{
+    uint32_t dm;
+    ws_status st = ws_gdb_select(t, hart, 0, &dm);
+    if (!st && write) st = ws_dmi_write(t->dbg, dm, WS_DM_DATA0, *v);
+    /* Access Register: cmdtype 0, aarsize 2 (32 bits), transfer */
+    if (!st) st = abstract_cmd(t, dm, 2u << 20 | 1u << 17 | (write ? 1u << 16 : 0) | regno);
+    if (!st && !write) st = ws_dmi_read(t->dbg, dm, WS_DM_DATA0, v);
+    return st;
+}
+
+/* Access Memory on a hart: the lane's own view (its stack, its block's
+ * shared memory). One byte per command keeps alignment out of the way. */
+static ws_status hart_mem(ws_gdb_dbg *t, uint32_t hart, uint32_t addr, uint8_t *buf, size_t len, int write)
+{
+    uint32_t dm;
+    ws_status st = ws_gdb_select(t, hart, 0, &dm);
+    for (size_t i = 0; !st && i < len; i++) {
+        uint32_t v = buf[i];
+        st = ws_dmi_write(t->dbg, dm, WS_DM_DATA1, addr + (uint32_t)i);
+        if (!st && write) st = ws_dmi_write(t->dbg, dm, WS_DM_DATA0, v);
+        if (!st) st = abstract_cmd(t, dm, 2u << 24 | 0u << 20 | (write ? 1u << 16 : 0));
+        if (!st && !write) st = ws_dmi_read(t->dbg, dm, WS_DM_DATA0, &v);
+        if (!st) buf[i] = (uint8_t)v;
+    }
+    return st;
+}
+
+/* System bus access: global memory, as any bus master sees it. Words
+ * where aligned, bytes at the edges. */
+static ws_status sba_mem(ws_gdb_dbg *t, uint32_t addr, uint8_t *buf, size_t len, int write)
+{
+    uint32_t dm = 0, cs = 0;
+    ws_status st = WS_OK;
+    for (size_t i = 0; !st && i < len;) {
+        uint32_t a = addr + (uint32_t)i;
+        int word = !(a & 3) && len - i >= 4;
+        uint32_t v = word ? (uint32_t)buf[i] | (uint32_t)buf[i + 1] << 8 | (uint32_t)buf[i + 2] << 16 |
+                                (uint32_t)buf[i + 3] << 24
+                          : buf[i];
+        st = ws_dmi_write(t->dbg, dm, WS_DM_SBCS,
+                          SBCS_BUSYERROR | SBCS_ERROR | SBCS_ACCESS(word ? 2 : 0) | (write ? 0 : SBCS_READONADDR));
+        if (!st) st = ws_dmi_write(t->dbg, dm, WS_DM_SBADDRESS0, a);
+        if (!st && write) st = ws_dmi_write(t->dbg, dm, WS_DM_SBDATA0, v);
+        if (!st && !write) st = ws_dmi_read(t->dbg, dm, WS_DM_SBDATA0, &v);
+        if (!st) st = ws_dmi_read(t->dbg, dm, WS_DM_SBCS, &cs);
+        if (st) return ws_gdb_fail(t, st, "system bus: %s", ws_debug_error(t->dbg));
+        if (cs & (SBCS_ERROR | SBCS_BUSYERROR)) {
+            ws_dmi_write(t->dbg, dm, WS_DM_SBCS, SBCS_BUSYERROR | SBCS_ERROR);
+            return ws_gdb_fail(t, WS_ERR_BAD_ADDRESS, "system bus error %u at 0x%08x", (cs >> 12) & 7, a);
+        }
+        if (!write) {
+            buf[i] = (uint8_t)v;
+            if (word) {
+                buf[i + 1] = (uint8_t)(v >> 8);
+                buf[i + 2] = (uint8_t)(v >> 16);
+                buf[i + 3] = (uint8_t)(v >> 24);
+            }
+        }
+        i += word ? 4 : 1;
+    }
+    return WS_OK;
+}
+
+ws_status ws_gdb_mem_access(ws_gdb_dbg *t, uint32_t hart, uint32_t addr, uint8_t *buf, size_t len,
+                            int write)
+{
+    /* Lane stacks (0xC...) and the shared window (0xD...) are per lane /
+     * per block: they mean something only through a halted lane. */
+    if (addr >= 0xC0000000u && addr < 0xE0000000u) {
+        if (hart == UINT32_MAX)
+            return ws_gdb_fail(t, WS_ERR_BAD_ADDRESS, "0x%08x is lane-private memory: select a lane thread", addr);
+        return hart_mem(t, hart, addr, buf, len, write);
+    }
+    return sba_mem(t, addr, buf, len, write);
+}
+
+ws_status ws_gdb_hart_ctl(ws_gdb_dbg *t, uint32_t hart, int resume)
+{
+    uint32_t dm;
+    ws_status st = ws_gdb_select(t, hart, resume ? DMCONTROL_RESUMEREQ : DMCONTROL_HALTREQ, &dm);
+    if (!st) st = ws_gdb_select(t, hart, 0, &dm); /* drop the request bit again */
+    return st;
+}

@@ -1,0 +1,155 @@
+/* Modules as gdb libraries: the qXfer:libraries list (solib-target), the
+ * module files gdb reads with vFile (also for modules built in memory),
+ * and the `monitor` commands. */
+#include "gdbstub/target_dbg.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_MODULES 256
+
+/* gdb's name for a module: its path if absolute, else a made-up path
+ * that stays unique (modules loaded from memory have bare names). */
+static void lib_name(const ws_dbg_module *m, char *out, size_t cap)
+{
+    if (m->name[0] == '/') snprintf(out, cap, "%s", m->name);
+    else snprintf(out, cap, "/warpscope-module/%u/%s", m->id, m->name[0] ? m->name : "module");
+}
+
+static uint32_t rd32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* Lowest PT_LOAD vaddr of an ELF32 image (link_base if unreadable):
+ * solib-target places that segment at the address we report. */
+static uint32_t first_load_vaddr(const ws_dbg_module *m)
+{
+    const uint8_t *e = m->image;
+    size_t n = m->image_size;
+    if (!e || n < 52 || memcmp(e, "\177ELF", 4) || e[4] != 1) return m->link_base;
+    uint32_t phoff = rd32(e + 28), lo = UINT32_MAX;
+    uint16_t phentsize = (uint16_t)(e[42] | e[43] << 8), phnum = (uint16_t)(e[44] | e[45] << 8);
+    if (phentsize < 32) return m->link_base;
+    for (uint32_t i = 0; i < phnum; i++) {
+        uint64_t off = (uint64_t)phoff + (uint64_t)i * phentsize;
+        if (off + 32 > n) break;
+        if (rd32(e + off) == 1 && rd32(e + off + 8) < lo) lo = rd32(e + off + 8);
+    }
+    return lo == UINT32_MAX ? m->link_base : lo;
+}
+
+static ws_dbg_module *list_modules(ws_gdb_dbg *t, size_t *n)
+{
+    ws_dbg_module *mods = malloc(MAX_MODULES * sizeof *mods);
+    if (!mods) return NULL;
+    if (ws_debug_modules(t->dbg, mods, MAX_MODULES, n)) {
+        ws_gdb_fail(t, WS_ERR_INTERNAL, "listing modules: %s", ws_debug_error(t->dbg));
+        free(mods);
+        return NULL;
+    }
+    if (*n > MAX_MODULES) *n = MAX_MODULES;
+    return mods;
+}
+
+ws_status ws_gdb_dbg_libraries(void *tp, char **xml, size_t *len)
+{
+    ws_gdb_dbg *t = tp;
+    size_t n;
+    ws_dbg_module *mods = list_modules(t, &n);
+    if (!mods) return WS_ERR_INTERNAL;
+    size_t cap = 64 + n * 640, o = 0;
+    char *x = malloc(cap);
+    if (!x) {
+        free(mods);
+        return WS_ERR_OUT_OF_MEMORY;
+    }
+    o += (size_t)snprintf(x + o, cap - o, "<library-list>\n");
+    for (size_t i = 0; i < n; i++) {
+        char name[512], esc[600];
+        size_t k = 0;
+        lib_name(&mods[i], name, sizeof name);
+        for (const char *p = name; *p && k + 6 < sizeof esc; p++) { /* XML attribute */
+            if (*p == '"' || *p == '&' || *p == '<') k += (size_t)snprintf(esc + k, sizeof esc - k, "&#%d;", *p);
+            else esc[k++] = *p;
+        }
+        esc[k] = 0;
+        uint32_t seg = mods[i].base + (first_load_vaddr(&mods[i]) - mods[i].link_base);
+        o += (size_t)snprintf(x + o, cap - o, "<library name=\"%s\"><segment address=\"0x%x\"/></library>\n", esc, seg);
+    }
+    o += (size_t)snprintf(x + o, cap - o, "</library-list>\n");
+    free(mods);
+    *xml = x;
+    *len = o;
+    return WS_OK;
+}
+
+ws_status ws_gdb_dbg_file(void *tp, const char *name, const uint8_t **data, size_t *size)
+{
+    ws_gdb_dbg *t = tp;
+    size_t n;
+    ws_dbg_module *mods = list_modules(t, &n);
+    if (!mods) return WS_ERR_INTERNAL;
+    for (size_t i = 0; i < n; i++) {
+        char lname[512];
+        lib_name(&mods[i], lname, sizeof lname);
+        if (!strcmp(lname, name) && mods[i].image) {
+            *data = mods[i].image; /* valid until the module unloads */
+            *size = mods[i].image_size;
+            free(mods);
+            return WS_OK;
+        }
+    }
+    free(mods);
+    return ws_gdb_fail(t, WS_ERR_NOT_FOUND, "no module named %s", name);
+}
+
+static char *lanes_text(ws_gdb_dbg *t)
+{
+    if (ws_gdb_lanes_refresh(t)) return NULL;
+    size_t cap = 128 + t->nlanes * 160, o = 0;
+    char *out = malloc(cap);
+    if (!out) return NULL;
+    o += (size_t)snprintf(out, cap, "%zu live lane(s)\n", t->nlanes);
+    for (size_t i = 0; i < t->nlanes; i++) {
+        const ws_dbg_lane *l = &t->lanes[i];
+        o += (size_t)snprintf(out + o, cap - o,
+                              "  thread %u: block (%u,%u,%u) thread (%u,%u,%u) core %u warp %u lane %u pc 0x%08x %s\n",
+                              WS_GDB_TID(l->hart), l->block.x, l->block.y, l->block.z, l->thread.x, l->thread.y,
+                              l->thread.z, l->core, l->warp, l->lane, l->pc, l->halted ? "halted" : "running");
+    }
+    return out;
+}
+
+ws_status ws_gdb_dbg_monitor(void *tp, const char *cmd, char **out)
+{
+    ws_gdb_dbg *t = tp;
+    char buf[1400];
+    if (!strcmp(cmd, "help")) {
+        *out = strdup("monitor commands:\n"
+                      "  thread block X Y Z thread X Y Z   which gdb thread runs these coordinates\n"
+                      "  lanes                             every live lane with its coordinates and pc\n"
+                      "  fault                             the device's report of the last fault\n"
+                      "  modules                           resident modules and their addresses\n");
+    } else if (!strcmp(cmd, "lanes")) {
+        *out = lanes_text(t);
+    } else if (!strcmp(cmd, "fault")) {
+        ws_dbg_fault f;
+        if (ws_debug_fault(t->dbg, &f) == WS_OK) snprintf(buf, sizeof buf, "%s\n", f.message);
+        else snprintf(buf, sizeof buf, "no fault\n");
+        *out = strdup(buf);
+    } else if (!strcmp(cmd, "modules")) {
+        size_t n, o = 0;
+        ws_dbg_module *mods = list_modules(t, &n);
+        if (!mods) return WS_ERR_INTERNAL;
+        buf[0] = 0;
+        for (size_t i = 0; i < n && o < sizeof buf - 1; i++)
+            o += (size_t)snprintf(buf + o, sizeof buf - o, "%u %s at 0x%08x, %u bytes\n", mods[i].id, mods[i].name,
+                                  mods[i].base, mods[i].size);
+        free(mods);
+        *out = strdup(n ? buf : "no modules\n");
+    } else {
+        return WS_ERR_NOT_FOUND;
+    }
+    return *out ? WS_OK : WS_ERR_OUT_OF_MEMORY;
+}

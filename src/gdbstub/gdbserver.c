@@ -1,0 +1,151 @@
+/* WARPSCOPE_DEBUG server: option parsing, the server thread, and the
+ * handshake with the application thread at device open and close. */
+#include "gdbstub/gdbserver.h"
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "gdbstub/server.h"
+#include "gdbstub/target_dbg.h"
+
+struct ws_gdbserver {
+    ws_gdb_dbg target;
+    ws_debug *dbg;
+    int lfd, cfd;
+    pthread_t thread;
+    int have_thread;
+    atomic_int stop, served;
+};
+
+typedef struct opts {
+    unsigned port, stop_at_launch;
+    int timeout_ms;
+    char port_file[512];
+} opts;
+
+static ws_status parse(const char *spec, opts *o, char *err, size_t errlen)
+{
+    memset(o, 0, sizeof *o);
+    o->timeout_ms = -1;
+    if (!strcmp(spec, "1") || !spec[0]) return WS_OK;
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", spec);
+    for (char *save = NULL, *kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(kv, '='), *end = NULL;
+        if (!eq) goto bad;
+        *eq = 0;
+        const char *v = eq + 1;
+        if (!strcmp(kv, "port-file")) {
+            snprintf(o->port_file, sizeof o->port_file, "%s", v);
+            continue;
+        }
+        long n = strtol(v, &end, 10);
+        if (!*v || *end || n < 0) goto bad;
+        if (!strcmp(kv, "port") && n <= 65535) o->port = (unsigned)n;
+        else if (!strcmp(kv, "stop-at-launch")) o->stop_at_launch = n != 0;
+        else if (!strcmp(kv, "connect-timeout")) o->timeout_ms = (int)n;
+        else goto bad;
+        continue;
+    bad:
+        snprintf(err, errlen, "WARPSCOPE_DEBUG: cannot use '%s' (expected port=N, stop-at-launch=0|1, "
+                              "port-file=PATH, connect-timeout=MS)", kv);
+        return WS_ERR_INVALID_ARG;
+    }
+    return WS_OK;
+}
+
+static void *serve_main(void *arg)
+{
+    struct ws_gdbserver *g = arg;
+    ws_gdb_serve(g->cfd, &ws_gdb_dbg_ops, &g->target, &g->stop);
+    /* gdb is gone: nothing may keep the application waiting */
+    ws_gdb_dbg_open_gate(&g->target);
+    ws_debug_set_blocking_events(g->dbg, 0);
+    ws_debug_release(g->dbg);
+    atomic_store(&g->served, 1);
+    return NULL;
+}
+
+static void cleanup(struct ws_gdbserver *g)
+{
+    if (g->cfd >= 0) close(g->cfd);
+    if (g->lfd >= 0) close(g->lfd);
+    if (g->dbg) {
+        ws_gdb_dbg_fini(&g->target);
+        ws_debug_detach(g->dbg);
+    }
+    free(g);
+}
+
+ws_status ws_gdbserver_start(ws_device *dev, const char *spec, struct ws_gdbserver **out, char *err,
+                             size_t errlen)
+{
+    opts o;
+    ws_status st = parse(spec, &o, err, errlen);
+    if (st) return st;
+    struct ws_gdbserver *g = calloc(1, sizeof *g);
+    if (!g) return WS_ERR_OUT_OF_MEMORY;
+    g->lfd = g->cfd = -1;
+    ws_debug_config dc = { WS_DBG_TOPO_BROADCAST, 1 };
+    st = ws_debug_attach(dev, &dc, &g->dbg);
+    if (st) {
+        snprintf(err, errlen, "gdb server: cannot attach the debug hardware (%s)", ws_status_name(st));
+        g->dbg = NULL;
+        cleanup(g);
+        return st;
+    }
+    st = ws_gdb_dbg_init(&g->target, g->dbg);
+    g->target.stop_at_launch = (int)o.stop_at_launch;
+    /* Park the application when code arrives (gdb inserts breakpoints
+     * first) and, if asked, before every launch. */
+    uint32_t block = 1u << WS_DBG_EV_MODULE_LOAD | (o.stop_at_launch ? 1u << WS_DBG_EV_LAUNCH_START : 0);
+    if (!st) st = ws_debug_set_blocking_events(g->dbg, block);
+    uint16_t port = 0;
+    if (!st) st = ws_gdb_listen((uint16_t)o.port, &g->lfd, &port, err, errlen);
+    if (st) {
+        cleanup(g);
+        return st;
+    }
+    fprintf(stderr, "warpscope: gdb server listening on 127.0.0.1:%u\n", port);
+    if (o.port_file[0]) {
+        FILE *f = fopen(o.port_file, "w");
+        if (!f) {
+            snprintf(err, errlen, "WARPSCOPE_DEBUG: cannot write port-file %s", o.port_file);
+            cleanup(g);
+            return WS_ERR_IO;
+        }
+        fprintf(f, "%u\n", port);
+        fclose(f);
+    }
+    st = ws_gdb_accept(g->lfd, o.timeout_ms, NULL, &g->cfd, err, errlen);
+    if (st) {
+        cleanup(g);
+        return st;
+    }
+    if (pthread_create(&g->thread, NULL, serve_main, g)) {
+        snprintf(err, errlen, "gdb server: cannot start its thread");
+        cleanup(g);
+        return WS_ERR_INTERNAL;
+    }
+    g->have_thread = 1;
+    ws_gdb_dbg_wait_gate(&g->target); /* until gdb says continue */
+    *out = g;
+    return WS_OK;
+}
+
+void ws_gdbserver_stop(struct ws_gdbserver *g)
+{
+    if (!g) return;
+    /* The server reports W when it next waits for a stop; give gdb a
+     * moment to hear it and hang up before the socket goes. */
+    atomic_store(&g->target.closing, 1);
+    for (int i = 0; i < 500 && !atomic_load(&g->served); i++) {
+        struct timespec ts = { 0, 10 * 1000 * 1000 };
+        nanosleep(&ts, NULL);
+    }
+    atomic_store(&g->stop, 1);
+    if (g->have_thread) pthread_join(g->thread, NULL);
+    cleanup(g);
+}

@@ -1,0 +1,385 @@
+/* The gdb target over debug.h: threads are live lanes, registers and
+ * memory go through the debug module, and halt events become stop
+ * replies, one lane at a time (so gdb evaluates a breakpoint condition
+ * per thread even though a whole warp stops together). */
+#include "gdbstub/target_dbg.h"
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gdbstub/tdesc.h"
+
+ws_status ws_gdb_dbg_init(ws_gdb_dbg *t, ws_debug *dbg)
+{
+    memset(t, 0, sizeof *t);
+    t->dbg = dbg;
+    ws_status st = ws_device_config(ws_debug_device(dbg), &t->cfg);
+    if (st) return st;
+    t->lanes_per_core = t->cfg.warps_per_core * t->cfg.lanes_per_warp;
+    pthread_mutex_init(&t->mu, NULL);
+    pthread_cond_init(&t->cv, NULL);
+    return WS_OK;
+}
+
+void ws_gdb_dbg_fini(ws_gdb_dbg *t)
+{
+    free(t->lanes);
+    t->lanes = NULL;
+    pthread_mutex_destroy(&t->mu);
+    pthread_cond_destroy(&t->cv);
+}
+
+void ws_gdb_dbg_open_gate(ws_gdb_dbg *t)
+{
+    pthread_mutex_lock(&t->mu);
+    t->gate_open = 1;
+    pthread_cond_broadcast(&t->cv);
+    pthread_mutex_unlock(&t->mu);
+}
+
+void ws_gdb_dbg_wait_gate(ws_gdb_dbg *t)
+{
+    pthread_mutex_lock(&t->mu);
+    while (!t->gate_open) pthread_cond_wait(&t->cv, &t->mu);
+    pthread_mutex_unlock(&t->mu);
+}
+
+static ws_status dbg_threads(void *tp, ws_gdb_thread *out, size_t max, size_t *n)
+{
+    ws_gdb_dbg *t = tp;
+    ws_status st = ws_gdb_lanes_refresh(t);
+    if (st) return st;
+    if (!t->nlanes) { /* between launches: the device itself */
+        if (max) {
+            out[0].tid = WS_GDB_PLACEHOLDER_TID;
+            snprintf(out[0].name, sizeof out[0].name, "device (no kernel running)");
+        }
+        *n = 1;
+        return WS_OK;
+    }
+    for (size_t i = 0; i < t->nlanes && i < max; i++) {
+        const ws_dbg_lane *l = &t->lanes[i];
+        out[i].tid = WS_GDB_TID(l->hart);
+        snprintf(out[i].name, sizeof out[i].name, "block (%u,%u,%u) thread (%u,%u,%u) core %u warp %u lane %u",
+                 l->block.x, l->block.y, l->block.z, l->thread.x, l->thread.y, l->thread.z, l->core, l->warp,
+                 l->lane);
+    }
+    *n = t->nlanes;
+    return WS_OK;
+}
+
+/* The lane behind tid, from a fresh snapshot; NULL (with a message) if
+ * it is the placeholder or gone. */
+static const ws_dbg_lane *lane_for(ws_gdb_dbg *t, uint32_t tid)
+{
+    if (ws_gdb_lanes_refresh(t)) return NULL;
+    const ws_dbg_lane *l = ws_gdb_lane_of(t, tid);
+    if (!l) ws_gdb_fail(t, WS_ERR_NOT_FOUND, "thread %u is not a live lane", tid);
+    return l;
+}
+
+static uint32_t regno_of(uint32_t r)
+{
+    if (r < 32) return WS_REGNO_GPR(r);
+    if (r == WS_GDB_REG_PC || r == WS_GDB_REG_DPC) return WS_REGNO_CSR(WS_CSR_DPC);
+    if (r >= WS_GDB_REG_F0 && r < WS_GDB_REG_F0 + 32) return WS_REGNO_FPR(r - WS_GDB_REG_F0);
+    if (r >= WS_GDB_REG_FFLAGS && r <= WS_GDB_REG_FCSR) return WS_REGNO_CSR(r - WS_GDB_REG_FFLAGS + 1);
+    return WS_REGNO_CSR(WS_CSR_DCSR);
+}
+
+static ws_status dbg_read_reg(void *tp, uint32_t tid, uint32_t r, uint32_t *v)
+{
+    ws_gdb_dbg *t = tp;
+    if (tid == WS_GDB_PLACEHOLDER_TID || r == 0) { /* nothing runs: zeros keep gdb content */
+        *v = 0;
+        return r < WS_GDB_NUM_REGS ? WS_OK : WS_ERR_INVALID_ARG;
+    }
+    const ws_dbg_lane *l = lane_for(t, tid);
+    if (!l) return WS_ERR_NOT_FOUND;
+    switch (r) {
+    case WS_GDB_REG_BLOCK_X: *v = l->block.x; return WS_OK;
+    case WS_GDB_REG_BLOCK_Y: *v = l->block.y; return WS_OK;
+    case WS_GDB_REG_BLOCK_Z: *v = l->block.z; return WS_OK;
+    case WS_GDB_REG_THREAD_X: *v = l->thread.x; return WS_OK;
+    case WS_GDB_REG_THREAD_Y: *v = l->thread.y; return WS_OK;
+    case WS_GDB_REG_THREAD_Z: *v = l->thread.z; return WS_OK;
+    case WS_GDB_REG_CORE: *v = l->core; return WS_OK;
+    case WS_GDB_REG_WARP: *v = l->warp; return WS_OK;
+    case WS_GDB_REG_LANE: *v = l->lane; return WS_OK;
+    case WS_GDB_REG_LAUNCH: *v = (uint32_t)l->launch_id; return WS_OK;
+    default: break;
+    }
+    if (r >= WS_GDB_NUM_REGS) return WS_ERR_INVALID_ARG;
+    if (!l->halted) return ws_gdb_fail(t, WS_ERR_BUSY, "thread %u is running", tid);
+    return ws_gdb_reg_access(t, l->hart, regno_of(r), v, 0);
+}
+
+static ws_status dbg_write_reg(void *tp, uint32_t tid, uint32_t r, uint32_t v)
+{
+    ws_gdb_dbg *t = tp;
+    if (r == 0 || r >= WS_GDB_REG_BLOCK_X)
+        return ws_gdb_fail(t, WS_ERR_INVALID_ARG, "register %u is read-only", r);
+    const ws_dbg_lane *l = lane_for(t, tid);
+    if (!l) return WS_ERR_NOT_FOUND;
+    if (!l->halted) return ws_gdb_fail(t, WS_ERR_BUSY, "thread %u is running", tid);
+    return ws_gdb_reg_access(t, l->hart, regno_of(r), &v, 1);
+}
+
+static ws_status dbg_mem(ws_gdb_dbg *t, uint32_t tid, uint32_t addr, uint8_t *buf, size_t len, int write)
+{
+    uint32_t hart = UINT32_MAX;
+    if (tid != WS_GDB_PLACEHOLDER_TID && addr >= 0xC0000000u && addr < 0xE0000000u) {
+        const ws_dbg_lane *l = lane_for(t, tid);
+        if (l && l->halted) hart = l->hart;
+    }
+    return ws_gdb_mem_access(t, hart, addr, buf, len, write);
+}
+
+static ws_status dbg_read_mem(void *tp, uint32_t tid, uint32_t addr, uint8_t *buf, size_t len)
+{
+    return dbg_mem(tp, tid, addr, buf, len, 0);
+}
+
+static ws_status dbg_write_mem(void *tp, uint32_t tid, uint32_t addr, const uint8_t *buf, size_t len)
+{
+    uint8_t *copy = malloc(len ? len : 1);
+    if (!copy) return WS_ERR_OUT_OF_MEMORY;
+    memcpy(copy, buf, len);
+    ws_status st = dbg_mem(tp, tid, addr, copy, len, 1);
+    free(copy);
+    return st;
+}
+
+/* Resume every halted warp (or only the one holding `only`, + 1). */
+static ws_status resume_warps(ws_gdb_dbg *t, uint32_t only)
+{
+    ws_status st = ws_gdb_lanes_refresh(t);
+    uint32_t last_warp = UINT32_MAX;
+    for (size_t i = 0; !st && i < t->nlanes; i++) {
+        const ws_dbg_lane *l = &t->lanes[i];
+        uint32_t w = l->hart / t->cfg.lanes_per_warp;
+        if (!l->halted || w == last_warp) continue;
+        if (only && w != (only - 1) / t->cfg.lanes_per_warp) continue;
+        last_warp = w;
+        st = ws_gdb_hart_ctl(t, l->hart, 1);
+    }
+    return st;
+}
+
+static ws_status dbg_resume(void *tp, const ws_gdb_action *a, size_t n)
+{
+    ws_gdb_dbg *t = tp;
+    uint32_t step_tid = 0, cont_tid = 0;
+    int cont_all = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (a[i].op == 's' && !step_tid) step_tid = a[i].tid;
+        else if (a[i].op == 'c' && !a[i].tid) cont_all = 1;
+        else if (a[i].op == 'c' && !cont_tid) cont_tid = a[i].tid;
+    }
+    t->resumed = 1;
+    ws_gdb_dbg_open_gate(t);
+    if (t->npending) return WS_OK; /* more lanes of the last stop to report first */
+    ws_status st = WS_OK;
+    t->step_hart = 0;
+    if (step_tid > WS_GDB_PLACEHOLDER_TID) {
+        const ws_dbg_lane *l = lane_for(t, step_tid);
+        uint32_t dcsr;
+        if (!l) return WS_ERR_NOT_FOUND;
+        uint32_t hart = l->hart;
+        st = ws_gdb_reg_access(t, hart, WS_REGNO_CSR(WS_CSR_DCSR), &dcsr, 0);
+        dcsr |= 1u << 2; /* dcsr.step: one warp-instruction, then halt */
+        if (!st) st = ws_gdb_reg_access(t, hart, WS_REGNO_CSR(WS_CSR_DCSR), &dcsr, 1);
+        if (st) return st;
+        t->step_hart = hart + 1;
+        st = resume_warps(t, hart + 1);
+    }
+    if (!st && cont_all) st = resume_warps(t, 0);
+    else if (!st && cont_tid > WS_GDB_PLACEHOLDER_TID) {
+        const ws_dbg_lane *l = lane_for(t, cont_tid);
+        if (!l) return WS_ERR_NOT_FOUND;
+        st = resume_warps(t, l->hart + 1);
+    }
+    if (!st) st = ws_debug_release(t->dbg); /* a parked application goes on */
+    return st;
+}
+
+static ws_status dbg_interrupt(void *tp, uint32_t tid)
+{
+    ws_gdb_dbg *t = tp;
+    ws_status st = ws_gdb_lanes_refresh(t);
+    if (st) return st;
+    t->want_interrupt = 1;
+    for (size_t i = 0; i < t->nlanes; i++) {
+        const ws_dbg_lane *l = &t->lanes[i];
+        if (l->halted || (tid && WS_GDB_TID(l->hart) != tid)) continue;
+        return ws_gdb_hart_ctl(t, l->hart, 0); /* all-stop: the device halts the rest */
+    }
+    /* nothing runs (between launches, or already halted): stop at once */
+    if (t->npending < sizeof t->pending / sizeof *t->pending) {
+        ws_gdb_stop *s = &t->pending[t->npending++];
+        memset(s, 0, sizeof *s);
+        s->kind = WS_GDB_STOP_SIGNAL;
+        s->signal = tid ? 0 : SIGINT;
+        s->tid = tid ? tid : (t->nlanes ? WS_GDB_TID(t->lanes[0].hart) : WS_GDB_PLACEHOLDER_TID);
+    }
+    t->resumed = 1;
+    return WS_OK;
+}
+
+static int fault_signal(const char *kind)
+{
+    if (strstr(kind, "misaligned")) return SIGBUS;
+    if (strstr(kind, "illegal")) return SIGILL;
+    if (strstr(kind, "breakpoint") || strstr(kind, "assert")) return SIGTRAP;
+    return SIGSEGV;
+}
+
+static void push(ws_gdb_dbg *t, const ws_gdb_stop *s)
+{
+    if (t->npending < sizeof t->pending / sizeof *t->pending) t->pending[t->npending++] = *s;
+}
+
+/* A warp halted: queue one stop per lane that gdb should hear about. */
+static void on_halt(ws_gdb_dbg *t, uint32_t hart)
+{
+    if (ws_gdb_lanes_refresh(t)) return;
+    const ws_dbg_lane *h = ws_gdb_lane_of(t, WS_GDB_TID(hart));
+    if (!h) return;
+    ws_gdb_stop s;
+    memset(&s, 0, sizeof s);
+    s.kind = WS_GDB_STOP_SIGNAL;
+    s.signal = SIGTRAP;
+    s.tid = WS_GDB_TID(hart);
+    uint32_t warp = hart / t->cfg.lanes_per_warp;
+    switch (h->cause) {
+    case WS_DCSR_CAUSE_STEP:
+        if (t->step_hart && (t->step_hart - 1) / t->cfg.lanes_per_warp == warp) {
+            uint32_t dcsr;
+            s.tid = WS_GDB_TID(t->step_hart - 1);
+            if (!ws_gdb_reg_access(t, t->step_hart - 1, WS_REGNO_CSR(WS_CSR_DCSR), &dcsr, 0)) {
+                dcsr &= ~(1u << 2);
+                ws_gdb_reg_access(t, t->step_hart - 1, WS_REGNO_CSR(WS_CSR_DCSR), &dcsr, 1);
+            }
+            t->step_hart = 0;
+        }
+        push(t, &s);
+        return;
+    case WS_DCSR_CAUSE_HALTREQ:
+        if (!t->want_interrupt) return; /* halted only because another warp stopped */
+        t->want_interrupt = 0;
+        s.signal = t->non_stop ? 0 : SIGINT;
+        push(t, &s);
+        return;
+    case WS_DCSR_CAUSE_FAULT:
+        if (ws_debug_fault(t->dbg, &t->fault) == WS_OK) {
+            t->have_fault = 1;
+            s.signal = fault_signal(t->fault.kind);
+            s.tid = WS_GDB_TID(t->fault.hart);
+        } else {
+            s.signal = SIGSEGV;
+        }
+        push(t, &s);
+        return;
+    default: /* ebreak or trigger: every lane of the issuing group */
+        if (h->cause == WS_DCSR_CAUSE_TRIGGER) ws_gdb_trigger_reason(t, hart, h->pc, &s);
+        else s.reason = WS_GDB_R_SWBREAK;
+        if (s.reason != WS_GDB_R_HWBREAK && s.reason != WS_GDB_R_SWBREAK) {
+            push(t, &s); /* a data trigger names the lane that accessed */
+            return;
+        }
+        for (size_t i = 0; i < t->nlanes; i++) {
+            const ws_dbg_lane *l = &t->lanes[i];
+            if (l->hart / t->cfg.lanes_per_warp != warp || l->pc != h->pc) continue;
+            s.tid = WS_GDB_TID(l->hart);
+            push(t, &s);
+        }
+        return;
+    }
+}
+
+static ws_status dbg_wait(void *tp, int timeout_ms, ws_gdb_stop *out)
+{
+    ws_gdb_dbg *t = tp;
+    for (;;) {
+        if (t->npending) {
+            *out = t->pending[0];
+            memmove(t->pending, t->pending + 1, --t->npending * sizeof *t->pending);
+            t->resumed = 0;
+            return WS_OK;
+        }
+        ws_dbg_event ev;
+        ws_status st = ws_debug_wait_event(t->dbg, timeout_ms, &ev);
+        if (st == WS_ERR_TIMEOUT && t->closing) {
+            memset(out, 0, sizeof *out);
+            out->kind = WS_GDB_STOP_EXITED;
+            return WS_OK;
+        }
+        if (st) return st;
+        timeout_ms = 0; /* drain whatever arrived together, then report */
+        switch (ev.kind) {
+        case WS_DBG_EV_HALT:
+            on_halt(t, ev.hart);
+            break;
+        case WS_DBG_EV_MODULE_LOAD:
+        case WS_DBG_EV_MODULE_UNLOAD: {
+            ws_gdb_stop s;
+            memset(&s, 0, sizeof s);
+            s.kind = WS_GDB_STOP_LIBRARY;
+            s.signal = SIGTRAP;
+            ws_gdb_lanes_refresh(t);
+            s.tid = t->nlanes ? WS_GDB_TID(t->lanes[0].hart) : WS_GDB_PLACEHOLDER_TID;
+            push(t, &s);
+            break;
+        }
+        case WS_DBG_EV_LAUNCH_START:
+            if (t->stop_at_launch) {
+                ws_gdb_stop s;
+                memset(&s, 0, sizeof s);
+                s.kind = WS_GDB_STOP_SIGNAL;
+                s.signal = SIGTRAP;
+                ws_gdb_lanes_refresh(t);
+                s.tid = t->nlanes ? WS_GDB_TID(t->lanes[0].hart) : WS_GDB_PLACEHOLDER_TID;
+                push(t, &s);
+            }
+            break;
+        case WS_DBG_EV_DEVICE_CLOSE:
+            memset(out, 0, sizeof *out);
+            out->kind = WS_GDB_STOP_EXITED;
+            return WS_OK;
+        default:
+            break;
+        }
+        if (!t->npending && timeout_ms == 0) return WS_ERR_TIMEOUT;
+    }
+}
+
+static void dbg_detach(void *tp)
+{
+    ws_gdb_dbg *t = tp;
+    for (int i = 0; i < WS_GDB_MAX_BP; i++)
+        if (t->bps[i].used) ws_gdb_dbg_breakpoint(t, t->bps[i].type, t->bps[i].addr, t->bps[i].kind, 0);
+    t->npending = 0;
+    resume_warps(t, 0);
+    ws_debug_set_blocking_events(t->dbg, 0);
+    ws_debug_release(t->dbg);
+    ws_gdb_dbg_open_gate(t);
+}
+
+static const char *dbg_error(void *tp)
+{
+    return ((ws_gdb_dbg *)tp)->err;
+}
+
+static ws_status dbg_set_non_stop(void *tp, int on)
+{
+    ws_gdb_dbg *t = tp;
+    ws_status st = ws_debug_set_all_stop(t->dbg, !on);
+    if (!st) t->non_stop = on;
+    return st;
+}
+
+const ws_gdb_target_ops ws_gdb_dbg_ops = {
+    dbg_threads, dbg_read_reg, dbg_write_reg, dbg_read_mem, dbg_write_mem, ws_gdb_dbg_breakpoint,
+    dbg_resume, dbg_interrupt, dbg_wait, ws_gdb_dbg_libraries, ws_gdb_dbg_file, ws_gdb_dbg_monitor,
+    dbg_detach, dbg_error, 1, dbg_set_non_stop,
+};

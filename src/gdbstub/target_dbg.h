@@ -1,0 +1,75 @@
+/* The gdb target over the device's debug hardware (src/debug/debug.h).
+ * Thread id = hart + 2; thread 1 is the device placeholder shown while no
+ * lane is live. */
+#ifndef WS_GDBSTUB_TARGET_DBG_H
+#define WS_GDBSTUB_TARGET_DBG_H
+#include <pthread.h>
+#include <stdatomic.h>
+#include "debug/debug.h"
+#include "gdbstub/gdb_target.h"
+
+#define WS_GDB_PLACEHOLDER_TID 1u
+#define WS_GDB_TID(hart) ((hart) + 2u)
+#define WS_GDB_MAX_BP 256
+#define WS_GDB_MAX_TRIG 8      /* per core, as tselect indexes */
+
+typedef struct ws_gdb_bp {
+    int used, type;
+    uint32_t addr, kind;
+    uint8_t orig[4];           /* Z0: the bytes the ebreak replaced     */
+    int trig;                  /* Z1..Z4: trigger index on every core   */
+} ws_gdb_bp;
+
+typedef struct ws_gdb_dbg {
+    ws_debug *dbg;
+    ws_config cfg;
+    uint32_t lanes_per_core;
+    ws_dbg_lane *lanes;        /* snapshot, refreshed per query          */
+    size_t nlanes, cap;
+    ws_gdb_stop pending[1024]; /* stops not yet told to gdb (per lane)   */
+    size_t npending;
+    int resumed;               /* gdb resumed since the last stop        */
+    int want_interrupt;        /* gdb asked for a halt (haltreq stops count) */
+    uint32_t step_hart;        /* hart stepped, + 1 (0: none)           */
+    int non_stop, stop_at_launch;
+    ws_gdb_bp bps[WS_GDB_MAX_BP];
+    atomic_int closing;        /* the application is closing the device  */
+    int have_fault;
+    ws_dbg_fault fault;
+    /* gate: the application waits at device open until gdb first resumes */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    int gate_open;
+    char err[512];
+} ws_gdb_dbg;
+
+extern const ws_gdb_target_ops ws_gdb_dbg_ops;
+
+ws_status ws_gdb_dbg_init(ws_gdb_dbg *t, ws_debug *dbg);
+void ws_gdb_dbg_fini(ws_gdb_dbg *t);
+/* Let the application past device open (gdb resumed or went away). */
+void ws_gdb_dbg_open_gate(ws_gdb_dbg *t);
+void ws_gdb_dbg_wait_gate(ws_gdb_dbg *t);
+
+/* ---- dbg_access.c: DMI building blocks ---- */
+ws_status ws_gdb_lanes_refresh(ws_gdb_dbg *t);
+const ws_dbg_lane *ws_gdb_lane_of(ws_gdb_dbg *t, uint32_t tid);
+ws_status ws_gdb_select(ws_gdb_dbg *t, uint32_t hart, uint32_t extra, uint32_t *dm);
+ws_status ws_gdb_reg_access(ws_gdb_dbg *t, uint32_t hart, uint32_t regno, uint32_t *v, int write);
+ws_status ws_gdb_mem_access(ws_gdb_dbg *t, uint32_t hart, uint32_t addr, uint8_t *buf, size_t len,
+                            int write);
+/* Halt or resume the warp holding hart. */
+ws_status ws_gdb_hart_ctl(ws_gdb_dbg *t, uint32_t hart, int resume);
+ws_status ws_gdb_fail(ws_gdb_dbg *t, ws_status st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* ---- dbg_breakpoints.c ---- */
+ws_status ws_gdb_dbg_breakpoint(void *tp, int type, uint32_t addr, uint32_t kind, int insert);
+/* Why a warp stopped on a trigger: fills reason/addr for hart. */
+void ws_gdb_trigger_reason(ws_gdb_dbg *t, uint32_t hart, uint32_t pc, ws_gdb_stop *st);
+
+/* ---- dbg_modules.c ---- */
+ws_status ws_gdb_dbg_libraries(void *tp, char **xml, size_t *len);
+ws_status ws_gdb_dbg_file(void *tp, const char *name, const uint8_t **data, size_t *size);
+ws_status ws_gdb_dbg_monitor(void *tp, const char *cmd, char **out);
+#endif

@@ -1,0 +1,122 @@
+/* warpscope debug: run an unmodified host program with the gdb server
+ * listening. The library does the work when it sees WARPSCOPE_DEBUG at
+ * device open; this command sets it for the child, reports the port, and
+ * passes the child's exit status on. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "commands.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: warpscope debug [options] -- PROGRAM [ARG...]\n"
+            "  --port N          listen on 127.0.0.1:N (default: a free port, printed)\n"
+            "  --stop-at-launch  stop before each kernel launch runs\n"
+            "  --port-file PATH  also write the port number to PATH\n"
+            "Then connect: gdb-multiarch -ex 'target remote 127.0.0.1:PORT'\n"
+            "(docs/debugging.md walks through a session).\n");
+}
+
+/* Read the port the child wrote; 0 while not there yet. */
+static unsigned read_port(const char *path)
+{
+    unsigned port = 0;
+    FILE *f = fopen(path, "r");
+    if (f) {
+        if (fscanf(f, "%u", &port) != 1) port = 0;
+        fclose(f);
+    }
+    return port;
+}
+
+int ws_cmd_debug(int argc, char **argv)
+{
+    unsigned port = 0;
+    int stop_at_launch = 0, i = 1;
+    const char *user_port_file = NULL;
+    for (; i < argc; i++) {
+        if (!strcmp(argv[i], "--")) {
+            i++;
+            break;
+        } else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(argv[i], "--port") && i + 1 < argc) {
+            char *end;
+            long p = strtol(argv[++i], &end, 10);
+            if (*end || p < 0 || p > 65535) {
+                fprintf(stderr, "warpscope debug: bad port '%s'\n", argv[i]);
+                return 2;
+            }
+            port = (unsigned)p;
+        } else if (!strcmp(argv[i], "--stop-at-launch")) {
+            stop_at_launch = 1;
+        } else if (!strcmp(argv[i], "--port-file") && i + 1 < argc) {
+            user_port_file = argv[++i];
+        } else if (argv[i][0] != '-') {
+            break;
+        } else {
+            fprintf(stderr, "warpscope debug: unknown option '%s'\n", argv[i]);
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (i >= argc) {
+        usage(stderr);
+        return 2;
+    }
+    char tmpl[] = "/tmp/warpscope-debug-XXXXXX", pfile[64], spec[1200];
+    int fd = mkstemp(tmpl);
+    if (fd < 0) {
+        fprintf(stderr, "warpscope debug: cannot make a temporary file: %s\n", strerror(errno));
+        return 1;
+    }
+    close(fd);
+    snprintf(pfile, sizeof pfile, "%s", tmpl);
+    unlink(pfile); /* the child creates it once it listens */
+    snprintf(spec, sizeof spec, "port=%u,stop-at-launch=%d,port-file=%s", port, stop_at_launch, pfile);
+    pid_t pid = fork();
+    if (pid < 0) {
+        fprintf(stderr, "warpscope debug: fork: %s\n", strerror(errno));
+        return 1;
+    }
+    if (pid == 0) {
+        setenv("WARPSCOPE_DEBUG", spec, 1);
+        execvp(argv[i], argv + i);
+        fprintf(stderr, "warpscope debug: cannot run %s: %s\n", argv[i], strerror(errno));
+        _exit(127);
+    }
+    int status = 0, reported = 0;
+    for (;;) {
+        pid_t r = waitpid(pid, &status, WNOHANG);
+        if (r == pid) break;
+        if (r < 0 && errno != EINTR) break;
+        unsigned p = reported ? 0 : read_port(pfile);
+        if (p) {
+            printf("listening on 127.0.0.1:%u\n", p);
+            fflush(stdout);
+            if (user_port_file) {
+                FILE *f = fopen(user_port_file, "w");
+                if (f) {
+                    fprintf(f, "%u\n", p);
+                    fclose(f);
+                }
+            }
+            reported = 1;
+        }
+        struct timespec ts = { 0, 20 * 1000 * 1000 };
+        nanosleep(&ts, NULL);
+    }
+    unlink(pfile);
+    if (WIFSIGNALED(status)) {
+        fprintf(stderr, "warpscope debug: %s ended by signal %d\n", argv[i], WTERMSIG(status));
+        return 128 + WTERMSIG(status);
+    }
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
