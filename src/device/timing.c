@@ -469,7 +469,7 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
             if (tc) {
                 if (ws_trace_cycle_due(tc, c, t)) sample_core(dev, T, tc, c, t);
                 for (; T->pending[c]; T->pending[c]--) sample_core(dev, T, tc, c, t);
-                ws_trace_drain(tc, c, 1);
+                if (tc->cell[c].count) ws_trace_drain(tc, c, 1);
             }
             released += release_done(dev, T, c, t);
         }
@@ -496,7 +496,7 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
                     for (uint32_t s = 0; s < W; s++)
                         if (xs[s].resident) state_cycles[xs[s].state] += span, resident++;
                     T->ctr.resident_warp_cycles += (uint64_t)resident * span;
-                    if (tc) ws_trace_drain(tc, c, span);
+                    if (tc && tc->cell[c].count) ws_trace_drain(tc, c, span);
                 }
                 t = until;
             }
