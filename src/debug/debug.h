@@ -174,6 +174,13 @@ ws_status ws_debug_wait_event(ws_debug *dbg, int timeout_ms, ws_dbg_event *ev);
 /* Let a parked application thread continue (no-op if none is parked). */
 ws_status ws_debug_release(ws_debug *dbg);
 
+/* The trigger hit that halted hart's warp (dcsr.cause == 2): *addr is the
+ * matched address (the PC for an execute trigger, the lane's access address
+ * for a load/store trigger, which has NOT been performed yet) and
+ * *lane_hart (may be NULL) the hart of the lane that hit. NOT_FOUND if the
+ * warp is not halted on a trigger. */
+ws_status ws_debug_trigger_hit(ws_debug *dbg, uint32_t hart, uint32_t *lane_hart, uint32_t *addr);
+
 /* The device a debug handle belongs to (for the library's own use). */
 ws_device *ws_debug_device(ws_debug *dbg);
 

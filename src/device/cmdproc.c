@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 #include "device/device.h"
+#include "debug/debug_hooks.h"
 #include "device/timing.h"
 #include "profile/profiler.h"
 
@@ -93,9 +94,15 @@ static int64_t run_round(ws_device *dev)
         for (uint32_t s = 0; s < dev->cfg.warps_per_core; s++) {
             ws_warp *w = &core->warps[s];
             if (!w->active || !(w->live & ~w->waiting)) continue;
-            uint32_t issued = 0;
-            ws_warp_result r = ws_warp_run(dev, w, dev->cfg.warp_quantum, &issued);
+            uint32_t issued = 0, budget = dev->cfg.warp_quantum;
+            if (dev->debug) { /* safe point: halted warps do not run */
+                int gate = ws_dbg_warp_gate(dev, w, &budget);
+                if (gate < 0) return -1;
+                if (gate) continue;
+            }
+            ws_warp_result r = ws_warp_run(dev, w, budget, &issued);
             issued_total += issued;
+            if (dev->debug) r = ws_dbg_warp_done(dev, w, r);
             if (r == WARP_FAULT) return -1;
             ws_block *b = w->block;
             if (b->in_use && b->live_lanes == 0) ws_block_release(dev, b);
@@ -121,6 +128,7 @@ static ws_status run_launch(ws_device *dev, ws_grid_run *L)
     ws_status st = WS_OK;
     const double limit = dev->cfg.watchdog_ms ? dev->cfg.watchdog_ms / 1e3 : 0;
     uint64_t rounds = 0;
+    if (dev->debug) ws_dbg_launch_start(dev, L->id);
     /* Timing mode: the cycle-driven model runs the launch (timing.c). */
     if (dev->cfg.mode == WS_MODE_TIMING) st = ws_timing_run(dev, L);
     while (dev->cfg.mode != WS_MODE_TIMING && L->done_blocks < L->total_blocks) {
@@ -139,6 +147,10 @@ static ws_status run_launch(ws_device *dev, ws_grid_run *L)
             break;
         }
         if (issued == 0 && placed == 0 && L->done_blocks < L->total_blocks) {
+            /* Halted warps are stopped, not deadlocked: wait for the tool. */
+            int waited = dev->debug ? ws_dbg_idle_wait(dev) : 0;
+            if (waited > 0) continue;
+            if (waited < 0) { st = WS_ERR_KERNEL_FAULT; break; }
             raise_deadlock(dev);
             st = WS_ERR_DEADLOCK;
             break;
@@ -161,6 +173,7 @@ static ws_status run_launch(ws_device *dev, ws_grid_run *L)
     dev->last_stats = L->stats;
     dev->have_stats = 1;
     dev->current = NULL;
+    if (dev->debug) ws_dbg_launch_end(dev, L->id, st);
     return st;
 }
 

@@ -161,10 +161,11 @@ struct ws_device {
 };
 
 /* ---- execution (src/device/warp_exec.c) ---- */
-typedef enum ws_warp_result { WARP_RAN, WARP_IDLE, WARP_FAULT } ws_warp_result;
+typedef enum ws_warp_result { WARP_RAN, WARP_IDLE, WARP_FAULT, WARP_HALT } ws_warp_result;
 /* Run up to `budget` instructions of warp w. Returns WARP_IDLE if nothing
  * could issue (all lanes retired or waiting at a barrier), WARP_FAULT if a
- * lane faulted (dev->fault holds the report), else WARP_RAN. *issued gets
+ * lane faulted (dev->fault holds the report), WARP_HALT if the debugger
+ * halted it (src/debug/debug_hooks.h), else WARP_RAN. *issued gets
  * the number of warp-instructions issued. */
 ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t *issued);
 /* Drop decoded instructions for [addr, addr+n) (module unload). */

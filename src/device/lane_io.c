@@ -1,6 +1,7 @@
 /* Lane memory accesses (checked) and ecall services. */
 #include <string.h>
 #include "device/lane_io.h"
+#include "debug/debug_hooks.h"
 
 #define MAX_PRINT 4096u
 
@@ -144,6 +145,7 @@ int ws_lane_loads(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, uin
     uint32_t size = in->op == OP_LB || in->op == OP_LBU ? 1 : in->op == OP_LH || in->op == OP_LHU ? 2 : 4;
     uint32_t *dst = in->op == OP_FLW ? w->f[in->rd] : w->x[in->rd];
     uint8_t *host;
+    if (dev->debug && ws_dbg_data_hit(dev, w, in, g, size, 1)) return 1; /* before the access */
     if (size == 4 && (host = uniform_region(dev, w, in, g, 4))) {
         const uint32_t *base = w->x[in->rs1];
         const uint32_t imm = (uint32_t)in->imm;
@@ -188,6 +190,7 @@ int ws_lane_stores(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, ui
     uint32_t size = in->op == OP_SB ? 1 : in->op == OP_SH ? 2 : 4;
     const uint32_t *src = in->op == OP_FSW ? w->f[in->rs2] : w->x[in->rs2];
     uint8_t *host;
+    if (dev->debug && ws_dbg_data_hit(dev, w, in, g, size, 2)) return 1; /* before the access */
     if ((host = uniform_region(dev, w, in, g, size))) {
         const uint32_t *base = w->x[in->rs1];
         const uint32_t imm = (uint32_t)in->imm;

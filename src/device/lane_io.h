@@ -22,6 +22,8 @@ static inline uint8_t *ws_lane_global_fast(const ws_device *dev, uint32_t addr, 
     return NULL;
 }
 
+/* Loads/stores of the group: 0 done, -1 fault raised, 1 a data trigger
+ * halted the warp before the access. */
 int ws_lane_loads(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, uint32_t pc);
 int ws_lane_stores(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, uint32_t pc);
 /* Copy a lane's bytes [addr, addr+len) out of device memory (checked). */

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "device/device.h"
 #include "device/lane_io.h"
+#include "debug/debug_hooks.h"
 #include "isa/fpu.h"
 
 #define STARVE_LIMIT 1024u
@@ -59,6 +60,7 @@ static const ws_inst *fetch(ws_device *dev, ws_warp *w, uint32_t pc)
     }
     ws_decode(bits, in);
     if (!in->len) in->len = (uint8_t)ws_inst_length(lo);
+    if (dev->debug) ws_dbg_decoded(dev, pc, in); /* marks execute-trigger PCs */
     return in;
 }
 
@@ -289,7 +291,10 @@ ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t
         uint32_t npc = pc + in->len;
         uint32_t taken = 0;      /* lanes of g that branch */
         int per_lane_pc = 0;     /* jalr targets already in w->pc[] */
+        ws_inst untrapped;       /* a trapped entry without its trap bit */
+        int io;                  /* lane_io result: -1 fault, 1 halt */
 
+    dispatch:
         switch ((ws_op)in->op) {
         case OP_LUI: FOR_LANES(g, x[rd][l] = imm); break;
         case OP_AUIPC: FOR_LANES(g, x[rd][l] = pc + imm); break;
@@ -352,14 +357,21 @@ ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t
 
         case OP_LB: case OP_LH: case OP_LW: case OP_LBU: case OP_LHU: case OP_FLW:
             w->fp_used |= in->op == OP_FLW;
-            if (ws_lane_loads(dev, w, in, g, pc)) { result = WARP_FAULT; goto out; }
+            if ((io = ws_lane_loads(dev, w, in, g, pc)) != 0) {
+                if (io > 0) goto halt; /* data trigger */
+                result = WARP_FAULT; goto out;
+            }
             break;
         case OP_SB: case OP_SH: case OP_SW: case OP_FSW:
-            if (ws_lane_stores(dev, w, in, g, pc)) { result = WARP_FAULT; goto out; }
+            if ((io = ws_lane_stores(dev, w, in, g, pc)) != 0) {
+                if (io > 0) goto halt; /* data trigger */
+                result = WARP_FAULT; goto out;
+            }
             break;
         case OP_LR_W: case OP_SC_W: case OP_AMOSWAP_W: case OP_AMOADD_W: case OP_AMOXOR_W:
         case OP_AMOAND_W: case OP_AMOOR_W: case OP_AMOMIN_W: case OP_AMOMAX_W:
         case OP_AMOMINU_W: case OP_AMOMAXU_W:
+            if (dev->debug && ws_dbg_data_hit(dev, w, in, g, 4, in->op == OP_LR_W ? 1 : 3)) goto halt;
             FOR_LANES_ORDERED(g) {
                 uint32_t a = x[rs1][l];
                 uint32_t *p = ws_lane_xlate(dev, w, l, pc, a, 4, in->op != OP_LR_W, 1);
@@ -386,6 +398,7 @@ ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t
             if (exec_ecall(dev, w, g, pc)) { result = WARP_FAULT; goto out; }
             break;
         case OP_EBREAK:
+            if (dev->debug && ws_dbg_ebreak(dev, w, g, pc)) goto halt;
             ws_fault_raise(dev, w, (uint32_t)__builtin_ctz(g), FAULT_BREAKPOINT, pc, 0, 0,
                            "ebreak executed with no debugger attached");
             result = WARP_FAULT;
@@ -441,6 +454,13 @@ ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t
             result = WARP_FAULT;
             goto out;
         default: /* every remaining op is a float computation */
+            if (in->op & WS_INST_TRAP) { /* an execute trigger watches pc */
+                if (dev->debug && ws_dbg_exec_hit(dev, w, g, pc)) goto halt;
+                untrapped = *in;
+                untrapped.op &= (uint16_t)~WS_INST_TRAP;
+                in = &untrapped;
+                goto dispatch;
+            }
             w->fp_used = 1;
             if (exec_float(dev, w, in, g, pc)) { result = WARP_FAULT; goto out; }
             break;
@@ -472,8 +492,14 @@ ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t
         continue;
     next:;
     }
+    goto out;
+halt: /* the debugger stopped the warp before this instruction retired */
+    w->instret--;
+    st->warp_instructions--;
+    st->thread_instructions -= count;
+    result = WARP_HALT;
 out:
-    if (result == WARP_FAULT && w->group) ws_simt_leave_group(w);
+    if ((result == WARP_FAULT || result == WARP_HALT) && w->group) ws_simt_leave_group(w);
     *issued = n;
     return result;
 }

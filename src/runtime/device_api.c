@@ -4,6 +4,7 @@
 #include <string.h>
 #include "runtime/observers.h"
 #include "runtime/runtime.h"
+#include "debug/debug_hooks.h"
 #include "device/timing.h"
 #include "trace/trace_cell_hw.h"
 
@@ -152,6 +153,7 @@ ws_status ws_device_close(ws_device *dev)
     ws_timing_destroy(dev);
     ws_trace_cells_free(dev);
     while (dev->nmodules) ws_module_unload(dev, dev->modules[dev->nmodules - 1]);
+    ws_dbg_device_close(dev); /* tells an attached debugger, then cuts it loose */
     free(dev->modules);
     free(dev->queue);
     if (dev->cores)

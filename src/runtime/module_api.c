@@ -5,12 +5,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include "runtime/runtime.h"
+#include "debug/debug_hooks.h"
 
 static void module_free(ws_module *m)
 {
     if (!m) return;
     ws_elf_free(&m->img);
     free(m->kernels);
+    free(m->elf);
     free(m->name);
     free(m);
 }
@@ -58,6 +60,7 @@ ws_status ws_module_load_data(ws_device *dev, const void *image, size_t size, co
         return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "module load: out of host memory");
     }
     m->dev = dev;
+    if (size && (m->elf = malloc(size))) { memcpy(m->elf, image, size); m->elf_size = size; }
     char err[512];
     if (ws_elf_parse(image, size, m->name, &m->img, err, sizeof err)) {
         module_free(m);
@@ -78,6 +81,7 @@ ws_status ws_module_load_data(ws_device *dev, const void *image, size_t size, co
     }
     dev->modules[dev->nmodules++] = m;
     *out = m;
+    if (dev->debug) ws_dbg_module_loaded(dev, m);
     return WS_OK;
 }
 
@@ -118,6 +122,7 @@ ws_status ws_module_unload(ws_device *dev, ws_module *mod)
     if (i == dev->nmodules)
         return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_module_unload: module is not loaded on this device");
     ws_cmd_drain(dev, 0); /* its kernels may still be queued */
+    if (dev->debug) ws_dbg_module_unloading(dev, mod);
     ws_code_invalidate(dev, mod->base, mod->size);
     ws_mem_free(&dev->mem, mod->base, REGION_MODULE);
     memmove(&dev->modules[i], &dev->modules[i + 1], (dev->nmodules - i - 1) * sizeof *dev->modules);

@@ -16,6 +16,8 @@ struct ws_module {
     ws_elf_image img;
     uint32_t base, size;         /* where the image lives on the device    */
     ws_kernel *kernels;
+    void *elf;                   /* the ELF file as loaded (for debuggers) */
+    size_t elf_size;
 };
 
 #endif

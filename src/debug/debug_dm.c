@@ -1,0 +1,472 @@
+/* Debug modules (RISC-V External Debug Support 0.13.2 register model):
+ * hart selection, run control, abstract commands, system bus access, and
+ * the mode-switch command port. A module reaches only the cores it serves
+ * (its topology); harts on other cores are nonexistent to it. */
+#include <string.h>
+#include "debug/debug_internal.h"
+#include "device/lane_io.h"
+
+/* dmcontrol / abstractcs / sbcs fields */
+#define DMC_HALTREQ   (1u << 31)
+#define DMC_RESUMEREQ (1u << 30)
+#define DMC_HASEL     (1u << 26)
+#define DMC_ACTIVE    1u
+#define ERR_NONE 0
+#define ERR_BUSY 1
+#define ERR_NOTSUP 2
+#define ERR_EXCEPTION 3
+#define ERR_HALTRESUME 4
+#define SB_READONADDR (1u << 20)
+#define SB_ACCESS(v)  (((v) >> 17) & 7u)
+#define SB_AUTOINC    (1u << 16)
+#define SB_READONDATA (1u << 15)
+#define SB_WRITABLE   (SB_READONADDR | (7u << 17) | SB_AUTOINC | SB_READONDATA)
+/* Mode-switch frame (docs/debug-hardware.md) */
+#define MS_MAGIC 0xD5u
+#define MS_RUN  1u
+#define MS_HALT 2u
+#define MS_STEP 4u
+
+void dbg_dm_init(ws_debug *d)
+{
+    for (uint32_t i = 0; i < d->ndm; i++) {
+        dbg_dm *m = &d->dm[i];
+        uint32_t fc = m->first_core, nc = m->ncores, *mask = m->hamask;
+        memset(mask, 0, (d->nharts + 31) / 32 * sizeof *mask);
+        memset(m, 0, sizeof *m);
+        m->first_core = fc;
+        m->ncores = nc;
+        m->hamask = mask;
+    }
+}
+
+static int served(const ws_debug *d, const dbg_dm *m, uint32_t hart)
+{
+    if (hart >= d->nharts) return 0;
+    uint32_t core = hart / d->lanes / d->wpc;
+    return core >= m->first_core && core < m->first_core + m->ncores;
+}
+
+static int hart_live(ws_debug *d, uint32_t hart)
+{
+    const ws_warp *w = dbg_warp_of(d, hart / d->lanes);
+    return w->active && (w->live >> (hart % d->lanes) & 1);
+}
+
+/* Call fn for every selected hart: hartsel, plus the hart array mask when
+ * hasel is set. */
+#define FOR_SELECTED(d, m, h, body) do {                                           \
+        for (uint32_t h = (m)->hartsel, once_ = 1; once_; once_ = 0) { body; }     \
+        if ((m)->hasel)                                                            \
+            for (uint32_t h = 0; h < (d)->nharts; h++)                             \
+                if (((m)->hamask[h / 32] >> (h % 32) & 1) && h != (m)->hartsel) { body; } \
+    } while (0)
+
+static void request(ws_debug *d, dbg_dm *m, int req)
+{
+    FOR_SELECTED(d, m, h, {
+        if (!served(d, m, h)) continue;
+        dbg_warp *dw = &d->w[h / d->lanes];
+        dw->req = (uint8_t)req;
+        if (req == REQ_RESUME) dw->resumeack = 0;
+    });
+    dbg_wake_device_locked(d);
+}
+
+static uint32_t dmstatus(ws_debug *d, dbg_dm *m)
+{
+    int all_halted = 1, any_halted = 0, all_run = 1, any_run = 0, all_unav = 1, any_unav = 0;
+    int all_nx = 1, any_nx = 0, all_ack = 1, any_ack = 0;
+    FOR_SELECTED(d, m, h, {
+        if (!served(d, m, h)) { any_nx = 1; all_halted = all_run = all_unav = all_ack = 0; continue; }
+        all_nx = 0;
+        const dbg_warp *dw = &d->w[h / d->lanes];
+        int ack = dw->resumeack && dw->req != REQ_RESUME;
+        any_ack |= ack;
+        all_ack &= ack;
+        if (!hart_live(d, h)) { any_unav = 1; all_halted = all_run = 0; continue; }
+        all_unav = 0;
+        if (dw->state == DW_HALTED) { any_halted = 1; all_run = 0; }
+        else { any_run = 1; all_halted = 0; }
+    });
+    return (uint32_t)all_ack << 17 | (uint32_t)any_ack << 16 | (uint32_t)all_nx << 15 |
+           (uint32_t)any_nx << 14 | (uint32_t)all_unav << 13 | (uint32_t)any_unav << 12 |
+           (uint32_t)all_run << 11 | (uint32_t)any_run << 10 | (uint32_t)all_halted << 9 |
+           (uint32_t)any_halted << 8 | 1u << 7 /* authenticated */ | 2u /* version 0.13 */;
+}
+
+/* haltsumN: bit i = some hart in the i-th group of 32^N harts (within the
+ * window holding hartsel) is halted. */
+static uint32_t haltsum(ws_debug *d, dbg_dm *m, uint32_t n)
+{
+    uint64_t group = 1ull << (5 * n), base = m->hartsel & ~(group * 32 - 1);
+    uint32_t v = 0;
+    for (uint32_t i = 0; i < 32; i++)
+        for (uint64_t h = base + i * group; h < base + (i + 1) * group && h < d->nharts; h += d->lanes) {
+            uint32_t hh = (uint32_t)h;
+            if (served(d, m, hh) && d->w[hh / d->lanes].state == DW_HALTED) { v |= 1u << i; break; }
+        }
+    return v;
+}
+
+/* ---- Access Register ---- */
+
+/* Identity and counter CSRs as the lane would read them. */
+static int csr_value(ws_debug *d, ws_warp *w, uint32_t l, uint32_t csr, uint32_t *v)
+{
+    ws_device *dev = d->dev;
+    const ws_grid_run *L = dev->current;
+    const ws_block *b = w->block;
+    switch (csr) {
+    case 0x001: *v = w->fflags[l]; return 0;
+    case 0x002: *v = w->frm[l]; return 0;
+    case 0x003: *v = (uint32_t)w->frm[l] << 5 | w->fflags[l]; return 0;
+    case 0xC00: case 0xC01: case 0xC02: *v = (uint32_t)w->instret; return 0;
+    case 0xC80: case 0xC81: case 0xC82: *v = (uint32_t)(w->instret >> 32); return 0;
+    case 0xF14: *v = dbg_widx(d, w) * d->lanes + l; return 0;
+    case WS_CSR_LANE_ID: *v = l; return 0;
+    case WS_CSR_WARP_ID: *v = w->slot; return 0;
+    case WS_CSR_CORE_ID: *v = w->core; return 0;
+    case WS_CSR_ACTIVE_MASK: *v = 0; /* lanes that would issue with this one */
+        for (uint32_t m = w->live & ~w->waiting; m; m &= m - 1)
+            if (w->pc[__builtin_ctz(m)] == w->pc[l]) *v |= m & -m;
+        return 0;
+    case WS_CSR_TID_X: *v = w->tid[0][l]; return 0;
+    case WS_CSR_TID_Y: *v = w->tid[1][l]; return 0;
+    case WS_CSR_TID_Z: *v = w->tid[2][l]; return 0;
+    case WS_CSR_WARP_IN_BLOCK: *v = w->warp_in_block; return 0;
+    case WS_CSR_LANES_PER_WARP: *v = dev->cfg.lanes_per_warp; return 0;
+    case WS_CSR_WARPS_PER_CORE: *v = dev->cfg.warps_per_core; return 0;
+    case WS_CSR_CORES: *v = dev->cfg.cores; return 0;
+    default: break;
+    }
+    if (!L || !b) return -1;
+    switch (csr) {
+    case WS_CSR_CTAID_X: *v = b->idx.x; return 0;
+    case WS_CSR_CTAID_Y: *v = b->idx.y; return 0;
+    case WS_CSR_CTAID_Z: *v = b->idx.z; return 0;
+    case WS_CSR_NTID_X: *v = L->block.x; return 0;
+    case WS_CSR_NTID_Y: *v = L->block.y; return 0;
+    case WS_CSR_NTID_Z: *v = L->block.z; return 0;
+    case WS_CSR_NCTAID_X: *v = L->grid.x; return 0;
+    case WS_CSR_NCTAID_Y: *v = L->grid.y; return 0;
+    case WS_CSR_NCTAID_Z: *v = L->grid.z; return 0;
+    case WS_CSR_LAUNCH_ID: *v = (uint32_t)L->id; return 0;
+    case WS_CSR_DYN_SHARED: *v = WS_SHARED_BASE + ((ws_kernel_static_shared(L->kernel) + 15u) & ~15u); return 0;
+    case WS_CSR_SHARED_SIZE: *v = L->shared_total; return 0;
+    case WS_CSR_TID_LINEAR: *v = w->tid[0][l] + L->block.x * (w->tid[1][l] + L->block.y * w->tid[2][l]); return 0;
+    default: return -1;
+    }
+}
+
+/* Transfer one register of a halted hart. Returns a cmderr value. */
+static uint32_t xfer_reg(ws_debug *d, uint32_t hart, uint32_t regno, int write, uint32_t *val)
+{
+    ws_warp *w = dbg_warp_of(d, hart / d->lanes);
+    dbg_warp *dw = &d->w[hart / d->lanes];
+    uint32_t l = hart % d->lanes;
+    if (regno >= 0x1000 && regno < 0x1020) {
+        uint32_t r = regno - 0x1000;
+        if (!write) *val = w->x[r][l];
+        else if (r) w->x[r][l] = *val;
+        return ERR_NONE;
+    }
+    if (regno >= 0x1020 && regno < 0x1040) {
+        if (write) { w->f[regno - 0x1020][l] = *val; w->fp_used = 1; }
+        else *val = w->f[regno - 0x1020][l];
+        return ERR_NONE;
+    }
+    if (regno > 0xFFF) return ERR_EXCEPTION;
+    switch (regno) {
+    case WS_CSR_DPC:
+        if (write) w->pc[l] = *val & ~1u; /* halted warps have no issuing group */
+        else *val = w->pc[l];
+        return ERR_NONE;
+    case WS_CSR_DCSR:
+        if (write) dw->step = (*val >> 2) & 1;
+        else *val = 4u << 28 | 1u << 15 /* ebreakm */ | (uint32_t)dw->cause << 6 |
+                    (uint32_t)dw->step << 2 | 3u /* prv = M */;
+        return ERR_NONE;
+    case 0x001: case 0x002: case 0x003:
+        if (write) {
+            if (regno == 0x001) w->fflags[l] = *val & 0x1F;
+            else if (regno == 0x002) w->frm[l] = *val & 7;
+            else { w->fflags[l] = *val & 0x1F; w->frm[l] = (*val >> 5) & 7; }
+            return ERR_NONE;
+        }
+        break;
+    default:
+        if (write) return ERR_EXCEPTION; /* identity CSRs are read-only */
+        break;
+    }
+    return csr_value(d, w, l, regno, val) ? ERR_EXCEPTION : ERR_NONE;
+}
+
+static uint32_t access_register(ws_debug *d, dbg_dm *m, uint32_t cmd)
+{
+    uint32_t size = (cmd >> 20) & 7, regno = cmd & 0xFFFF;
+    int post = cmd >> 19 & 1, postexec = cmd >> 18 & 1, transfer = cmd >> 17 & 1, write = cmd >> 16 & 1;
+    if (postexec) return ERR_NOTSUP; /* progbufsize = 0 */
+    if (!transfer) return ERR_NONE;
+    if (size != 2) return ERR_NOTSUP;
+    uint32_t hart = m->hartsel;
+    if (!served(d, m, hart)) return ERR_HALTRESUME;
+    uint32_t err;
+    if (regno == WS_CSR_TSELECT || regno == WS_CSR_TDATA1 || regno == WS_CSR_TDATA2 ||
+        regno == 0x7a3 || regno == WS_CSR_TINFO) {
+        /* trigger CSRs belong to the core: any state, halted or not */
+        uint32_t v = m->data[0];
+        int r = dbg_trig_csr(d, hart / d->lanes / d->wpc, regno, write, &v);
+        if (!r && !write) m->data[0] = v;
+        err = r ? ERR_EXCEPTION : ERR_NONE;
+    } else if (!hart_live(d, hart) || d->w[hart / d->lanes].state != DW_HALTED) {
+        return ERR_HALTRESUME;
+    } else {
+        uint32_t v = m->data[0];
+        err = xfer_reg(d, hart, regno, write, &v);
+        if (!err && !write) m->data[0] = v;
+    }
+    if (!err && post) m->command = (m->command & ~0xFFFFu) | ((regno + 1) & 0xFFFF);
+    return err;
+}
+
+static uint32_t access_memory(ws_debug *d, dbg_dm *m, uint32_t cmd)
+{
+    uint32_t sz = (cmd >> 20) & 7;
+    int post = cmd >> 19 & 1, write = cmd >> 16 & 1;
+    if (sz > 2 || (cmd >> 14 & 3)) return ERR_NOTSUP;
+    uint32_t hart = m->hartsel, size = 1u << sz, addr = m->data[1];
+    if (!served(d, m, hart) || !hart_live(d, hart) || d->w[hart / d->lanes].state != DW_HALTED)
+        return ERR_HALTRESUME;
+    ws_warp *w = dbg_warp_of(d, hart / d->lanes);
+    uint32_t l = hart % d->lanes;
+    uint8_t *p = ws_lane_xlate(d->dev, w, l, w->pc[l], addr, size, write, 0);
+    if (!p) return ERR_EXCEPTION;
+    if (write) memcpy(p, &m->data[0], size);
+    else { m->data[0] = 0; memcpy(&m->data[0], p, size); }
+    if (post) m->data[1] = addr + size;
+    return ERR_NONE;
+}
+
+static void exec_command(ws_debug *d, dbg_dm *m)
+{
+    if (m->cmderr) return; /* spec: commands are ignored until cmderr is cleared */
+    uint32_t cmd = m->command, type = cmd >> 24;
+    m->cmderr = type == 0 ? access_register(d, m, cmd) : type == 2 ? access_memory(d, m, cmd) : ERR_NOTSUP;
+}
+
+/* ---- System bus access: global memory as the bus sees it ---- */
+
+static int sb_range_ok(const ws_memory *mem, uint32_t a, uint32_t n, int *code)
+{
+    *code = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t off = a + i - WS_GLOBAL_BASE;
+        if (a + i < WS_GLOBAL_BASE || off >= mem->limit) return 0;
+        uint8_t s = mem->shadow[off >> 3];
+        if (s == SHADOW_RX) *code = 1;
+        else if (!(s >= 1 && s <= SHADOW_RW && (off & 7) < s)) return 0;
+    }
+    return 1;
+}
+
+static void sb_access(ws_debug *d, dbg_dm *m, int write)
+{
+    if (m->sberror) return;
+    uint32_t acc = SB_ACCESS(m->sbcs), size = 1u << acc, a = m->sbaddress;
+    int code;
+    if (acc > 2) { m->sberror = 4; return; }
+    if (a & (size - 1)) { m->sberror = 3; return; }
+    if (!sb_range_ok(&d->dev->mem, a, size, &code)) { m->sberror = 2; return; }
+    uint8_t *p = ws_mem_global_ptr(&d->dev->mem, a);
+    if (write) {
+        memcpy(p, &m->sbdata, size);
+        if (code) dbg_invalidate_locked(d, a, a + size); /* new code: decode again */
+    } else {
+        m->sbdata = 0;
+        memcpy(&m->sbdata, p, size);
+    }
+    if (m->sbcs & SB_AUTOINC) m->sbaddress += size;
+}
+
+/* ---- Mode-switch command port ---- */
+
+static void ms_act_core(ws_debug *d, uint32_t core, uint32_t ctl)
+{
+    for (uint32_t s = 0; s < d->wpc; s++) {
+        dbg_warp *dw = &d->w[core * d->wpc + s];
+        if (ctl == MS_HALT) dw->req = REQ_HALT;
+        else {
+            dw->step = ctl == MS_STEP;
+            dw->req = REQ_RESUME;
+            dw->resumeack = 0;
+        }
+    }
+}
+
+/* Status (read of WS_DM_MODESWITCH): bits 7:0 cores the last frame reached,
+ * 15:8 core ids it named that this module does not serve, bit 16 malformed
+ * frame, bit 17 a frame is half written. */
+static void ms_write(ws_debug *d, dbg_dm *m, uint32_t v)
+{
+    if (m->ms_n == 0 && (v >> 24) != MS_MAGIC) { m->ms_status = 1u << 16; return; }
+    m->ms[m->ms_n++] = v;
+    uint32_t hdr = m->ms[0], count = (hdr >> 16) & 0xFF, bcast = hdr & 1;
+    if (count < 1 || count >= DBG_MS_MAXWORDS || (bcast && count != 1)) {
+        m->ms_n = 0;
+        m->ms_status = 1u << 16;
+        return;
+    }
+    if (m->ms_n < count + 1) { m->ms_status = 1u << 17; return; }
+    m->ms_n = 0;
+    uint32_t ctl = m->ms[count];
+    if (ctl != MS_RUN && ctl != MS_HALT && ctl != MS_STEP) { m->ms_status = 1u << 16; return; }
+    uint32_t reached = 0, ignored = 0;
+    if (bcast) {
+        for (uint32_t c = 0; c < m->ncores; c++) ms_act_core(d, m->first_core + c, ctl);
+        reached = m->ncores;
+    } else {
+        for (uint32_t i = 1; i < count; i++) {
+            uint32_t c = m->ms[i];
+            if (c >= m->first_core && c - m->first_core < m->ncores) { ms_act_core(d, c, ctl); reached++; }
+            else ignored++;
+        }
+    }
+    m->ms_status = (reached > 255 ? 255 : reached) | (ignored > 255 ? 255 : ignored) << 8;
+    dbg_wake_device_locked(d);
+}
+
+/* ---- DMI ---- */
+
+static int known_reg(uint32_t a)
+{
+    return (a >= 0x04 && a <= 0x18) || (a >= 0x20 && a <= 0x30) || a == 0x34 || a == 0x35 ||
+           (a >= 0x38 && a <= 0x3d) || a == 0x40 || a == WS_DM_MODESWITCH;
+}
+
+static ws_status dmi_check(ws_debug *d, uint32_t dm, uint32_t addr)
+{
+    if (!d->dev) return dbg_fail(d, WS_ERR_INVALID_ARG, "the device was closed");
+    if (dm >= d->ndm) return dbg_fail(d, WS_ERR_INVALID_ARG, "debug module %u does not exist (%u modules)", dm, d->ndm);
+    if (!known_reg(addr)) return dbg_fail(d, WS_ERR_INVALID_ARG, "DMI address 0x%02x is not a debug module register", addr);
+    return WS_OK;
+}
+
+static void autoexec(ws_debug *d, dbg_dm *m, uint32_t i)
+{
+    if (i < DBG_DATACOUNT && (m->abstractauto >> i & 1)) exec_command(d, m);
+}
+
+ws_status ws_dmi_read(ws_debug *d, uint32_t dm, uint32_t addr, uint32_t *value)
+{
+    if (!d || !value) return WS_ERR_INVALID_ARG;
+    pthread_mutex_lock(&d->mu);
+    ws_status st = dmi_check(d, dm, addr);
+    uint32_t v = 0;
+    if (st == WS_OK) {
+        dbg_dm *m = &d->dm[dm];
+        switch (addr) {
+        case WS_DM_DMCONTROL:
+            v = (uint32_t)m->haltreq << 31 | (uint32_t)m->hasel << 26 | (m->hartsel & 0x3FF) << 16 |
+                (m->hartsel >> 10 & 0x3FF) << 6 | (uint32_t)m->dmactive;
+            break;
+        case WS_DM_DMSTATUS: v = dmstatus(d, m); break;
+        case WS_DM_HARTINFO: v = 0; break;
+        case WS_DM_HAWINDOWSEL: v = m->hawindowsel; break;
+        case WS_DM_HAWINDOW:
+            v = m->hawindowsel < (d->nharts + 31) / 32 ? m->hamask[m->hawindowsel] : 0;
+            break;
+        case WS_DM_ABSTRACTCS: v = m->cmderr << 8 | DBG_DATACOUNT; break;
+        case WS_DM_COMMAND: v = 0; break; /* write-only */
+        case WS_DM_ABSTRACTAUTO: v = m->abstractauto; break;
+        case WS_DM_HALTSUM0: v = haltsum(d, m, 0); break;
+        case WS_DM_HALTSUM1: v = haltsum(d, m, 1); break;
+        case WS_DM_HALTSUM2: v = haltsum(d, m, 2); break;
+        case WS_DM_HALTSUM3: v = haltsum(d, m, 3); break;
+        case WS_DM_SBCS:
+            v = 1u << 29 | (m->sbcs & SB_WRITABLE) | m->sberror << 12 | 32u << 5 | 7u;
+            break;
+        case WS_DM_SBADDRESS0: v = m->sbaddress; break;
+        case WS_DM_SBDATA0:
+            v = m->sbdata;
+            if (m->sbcs & SB_READONDATA) sb_access(d, m, 0);
+            break;
+        case WS_DM_MODESWITCH: v = m->ms_status; break;
+        default:
+            if (addr >= WS_DM_DATA0 && addr < WS_DM_DATA0 + DBG_DATACOUNT) {
+                v = m->data[addr - WS_DM_DATA0];
+                autoexec(d, m, addr - WS_DM_DATA0);
+            }
+            break;
+        }
+    }
+    *value = v;
+    pthread_mutex_unlock(&d->mu);
+    return st;
+}
+
+static void dmcontrol_write(ws_debug *d, dbg_dm *m, uint32_t v)
+{
+    if (!(v & DMC_ACTIVE)) { /* dmactive=0 resets the module */
+        uint32_t fc = m->first_core, nc = m->ncores, *mask = m->hamask;
+        memset(mask, 0, (d->nharts + 31) / 32 * sizeof *mask);
+        memset(m, 0, sizeof *m);
+        m->first_core = fc;
+        m->ncores = nc;
+        m->hamask = mask;
+        return;
+    }
+    m->dmactive = 1;
+    m->hasel = (v & DMC_HASEL) != 0;
+    uint32_t sel = (v >> 16 & 0x3FF) | (v >> 6 & 0x3FF) << 10;
+    m->hartsel = sel & ((1u << d->hartsellen) - 1); /* WARL: HARTSELLEN bits */
+    m->haltreq = (v & DMC_HALTREQ) != 0;
+    if (v & DMC_HALTREQ) request(d, m, REQ_HALT);
+    else if (v & DMC_RESUMEREQ) request(d, m, REQ_RESUME);
+}
+
+ws_status ws_dmi_write(ws_debug *d, uint32_t dm, uint32_t addr, uint32_t v)
+{
+    if (!d) return WS_ERR_INVALID_ARG;
+    pthread_mutex_lock(&d->mu);
+    ws_status st = dmi_check(d, dm, addr);
+    if (st == WS_OK) {
+        dbg_dm *m = &d->dm[dm];
+        if (addr == WS_DM_DMCONTROL) dmcontrol_write(d, m, v);
+        else if (!m->dmactive) { /* the module is held in reset */ }
+        else switch (addr) {
+        case WS_DM_HAWINDOWSEL: m->hawindowsel = v < (d->nharts + 31) / 32 ? v : m->hawindowsel; break;
+        case WS_DM_HAWINDOW:
+            if (m->hawindowsel < (d->nharts + 31) / 32) {
+                uint32_t first = m->hawindowsel * 32, keep = d->nharts - first >= 32 ? UINT32_MAX
+                               : (1u << (d->nharts - first)) - 1;
+                m->hamask[m->hawindowsel] = v & keep;
+            }
+            break;
+        case WS_DM_ABSTRACTCS: m->cmderr &= ~(v >> 8 & 7); break; /* W1C */
+        case WS_DM_COMMAND: m->command = v; exec_command(d, m); break;
+        case WS_DM_ABSTRACTAUTO: m->abstractauto = v & ((1u << DBG_DATACOUNT) - 1); break;
+        case WS_DM_SBCS:
+            m->sbcs = v & SB_WRITABLE;
+            m->sberror &= ~(v >> 12 & 7); /* W1C */
+            break;
+        case WS_DM_SBADDRESS0:
+            m->sbaddress = v;
+            if (m->sbcs & SB_READONADDR) sb_access(d, m, 0);
+            break;
+        case WS_DM_SBDATA0:
+            m->sbdata = v;
+            sb_access(d, m, 1);
+            break;
+        case WS_DM_MODESWITCH: ms_write(d, m, v); break;
+        default:
+            if (addr >= WS_DM_DATA0 && addr < WS_DM_DATA0 + DBG_DATACOUNT) {
+                m->data[addr - WS_DM_DATA0] = v;
+                autoexec(d, m, addr - WS_DM_DATA0);
+            }
+            break; /* read-only or unimplemented: ignored */
+        }
+    }
+    pthread_mutex_unlock(&d->mu);
+    return st;
+}

@@ -1,0 +1,47 @@
+/* The calls the device and runtime make into the debug hardware. Every
+ * call site is guarded by `if (dev->debug)`, so a device with no debugger
+ * ever attached pays one predictable branch per warp quantum (and per
+ * memory instruction) and nothing else. */
+#ifndef WS_DEBUG_HOOKS_H
+#define WS_DEBUG_HOOKS_H
+#include "device/device.h"
+
+/* Bit set in ws_inst.op of a decoded-cache entry whose address has an
+ * execute trigger on some core: the interpreter's switch sends it to its
+ * default case, which asks ws_dbg_exec_hit and then runs the real op. */
+#define WS_INST_TRAP 0x8000u
+
+/* ---- device thread: cmdproc.c ---- */
+/* Before warp w runs a quantum. Returns 1 to skip the warp (halted), 0 to
+ * run it (*budget may shrink to 1 for a step), -1 to end the launch with
+ * the fault of a faulted warp the tool resumed (dev->fault restored). */
+int ws_dbg_warp_gate(ws_device *dev, ws_warp *w, uint32_t *budget);
+/* After the quantum: completes steps; a fault becomes a halt (cause 7,
+ * returns WARP_HALT) while a debugger is attached. */
+ws_warp_result ws_dbg_warp_done(ws_device *dev, ws_warp *w, ws_warp_result r);
+/* Nothing issued and nothing placed: 1 = halted warps exist, waited for the
+ * tool and something changed (run another round); 0 = a real deadlock;
+ * -1 = a faulted warp was resumed (end the launch with its fault). */
+int ws_dbg_idle_wait(ws_device *dev);
+void ws_dbg_launch_start(ws_device *dev, uint64_t launch_id);
+void ws_dbg_launch_end(ws_device *dev, uint64_t launch_id, ws_status st);
+
+/* ---- device thread: warp_exec.c / lane_io.c ---- */
+/* ebreak by group g at pc: 1 = the warp halted (cause ebreak). */
+int ws_dbg_ebreak(ws_device *dev, ws_warp *w, uint32_t g, uint32_t pc);
+/* A trapped entry at pc: 1 = an execute trigger of w's core hit. */
+int ws_dbg_exec_hit(ws_device *dev, ws_warp *w, uint32_t g, uint32_t pc);
+/* Load/store of `size` bytes at x[rs1]+imm by group g: 1 = a data trigger
+ * hit (warp halted before the access). rw: 1 load, 2 store, 3 both. */
+int ws_dbg_data_hit(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, uint32_t size, int rw);
+/* A freshly decoded entry: sets WS_INST_TRAP if a trigger watches pc. */
+void ws_dbg_decoded(ws_device *dev, uint32_t pc, ws_inst *in);
+
+/* ---- application thread: runtime ---- */
+struct ws_module;
+void ws_dbg_module_loaded(ws_device *dev, const struct ws_module *m);
+void ws_dbg_module_unloading(ws_device *dev, const struct ws_module *m);
+/* The device is closing: event, then the debug handle is cut loose. */
+void ws_dbg_device_close(ws_device *dev);
+
+#endif

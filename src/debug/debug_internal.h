@@ -1,0 +1,104 @@
+/* State of the debug hardware (shared by the debug sources). One
+ * mutex guards everything the tool and the device thread share; the
+ * device thread looks at `attention` at safe points and only then locks. */
+#ifndef WS_DEBUG_INTERNAL_H
+#define WS_DEBUG_INTERNAL_H
+#include <pthread.h>
+#include <stdatomic.h>
+#include "debug/debug.h"
+#include "debug/debug_hooks.h"
+
+#define DBG_TRIGGERS 8     /* trigger unit size per core (docs/debug-hardware.md) */
+#define DBG_DATACOUNT 2
+#define DBG_MS_MAXWORDS 64 /* longest mode-switch frame                           */
+#define DBG_INVAL_MAX 64   /* pending code invalidations                          */
+
+enum { DW_RUN = 0, DW_HALTED = 1 };
+enum { REQ_NONE = 0, REQ_HALT = 1, REQ_RESUME = 2 };
+
+/* Per warp slot. `state` and the step fields are written only by the
+ * device thread (under the lock); `req` only by the tool. */
+typedef struct dbg_warp {
+    uint8_t state, cause, req;
+    uint8_t step;        /* dcsr.step (shared by the warp's harts)          */
+    uint8_t stepping;    /* resumed with step: run one instruction          */
+    uint8_t step_bar;    /* stepped into a barrier: halts when it opens     */
+    uint8_t group_halt;  /* halted because another warp halted (all-stop)   */
+    uint8_t faulted;     /* halted on a fault: resuming ends the launch     */
+    uint8_t resumeack;
+    uint8_t has_hit;     /* trigger hit recorded (hit_lane/hit_addr)        */
+    uint32_t hit_lane, hit_addr;
+    uint64_t skip_instret; /* first instruction after resume: no triggers  */
+} dbg_warp;
+
+typedef struct dbg_core {
+    uint32_t tdata1[DBG_TRIGGERS], tdata2[DBG_TRIGGERS];
+    uint32_t tselect;
+    uint32_t ndata;      /* armed load/store triggers                        */
+} dbg_core;
+
+typedef struct dbg_dm {
+    uint32_t first_core, ncores;   /* the cores this module serves          */
+    int dmactive, hasel, haltreq;
+    uint32_t hartsel, hawindowsel;
+    uint32_t *hamask;              /* hart array mask, one bit per hart     */
+    uint32_t data[DBG_DATACOUNT], command, cmderr, abstractauto;
+    uint32_t sbcs, sberror, sbaddress, sbdata; /* sbcs: writable fields only */
+    uint32_t ms[DBG_MS_MAXWORDS], ms_n, ms_status;
+} dbg_dm;
+
+typedef struct dbg_mod {
+    const void *key;               /* the ws_module                          */
+    ws_dbg_module info;
+} dbg_mod;
+
+struct ws_debug {
+    atomic_int attention;          /* requests wait for the device thread   */
+    atomic_int attached;
+    ws_device *dev;                /* NULL once the device closed           */
+    pthread_mutex_t mu;
+    pthread_cond_t dev_cv;         /* device thread waits for the tool       */
+    pthread_cond_t ev_cv;          /* tool waits for events                  */
+    pthread_cond_t app_cv;         /* application parked at an event         */
+    ws_debug_config cfg;
+    uint32_t nwarps, nharts, lanes, wpc, hartsellen;
+    dbg_warp *w;
+    dbg_core *core;
+    dbg_dm *dm;
+    uint32_t ndm;
+    int all_stop, parked;
+    uint32_t blocking;
+    ws_dbg_event *evq;
+    size_t evhead, evlen, evcap;
+    ws_dbg_fault fault;
+    int have_fault;
+    ws_fault saved_fault;          /* restored when a faulted warp resumes  */
+    dbg_mod *mods;
+    size_t nmods, modcap;
+    uint32_t next_mod_id;
+    uint32_t inval[DBG_INVAL_MAX][2]; /* [lo, hi) code ranges to re-decode   */
+    uint32_t ninval;
+    char err[512];
+};
+
+static inline uint32_t dbg_widx(const ws_debug *d, const ws_warp *w) { return w->core * d->wpc + w->slot; }
+static inline ws_warp *dbg_warp_of(ws_debug *d, uint32_t widx)
+{
+    return &d->dev->cores[widx / d->wpc].warps[widx % d->wpc];
+}
+
+/* debug_core.c */
+ws_status dbg_fail(ws_debug *d, ws_status s, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void dbg_push_event_locked(ws_debug *d, ws_dbg_event_kind kind, uint32_t hart, uint32_t module,
+                           uint64_t launch_id, ws_status st);
+void dbg_wake_device_locked(ws_debug *d);
+void dbg_invalidate_locked(ws_debug *d, uint32_t lo, uint32_t hi);
+/* debug_run.c: halt warp (device thread, locked); event 0 = group halt. */
+void dbg_halt_locked(ws_debug *d, ws_warp *w, uint32_t cause, uint32_t lane, int event);
+/* debug_trig.c */
+int dbg_trig_csr(ws_debug *d, uint32_t core, uint32_t csr, int write, uint32_t *val); /* -1: no such CSR */
+int dbg_trig_exec_at(const ws_debug *d, uint32_t pc);
+void dbg_trig_clear_all_locked(ws_debug *d);
+/* debug_dm.c */
+void dbg_dm_init(ws_debug *d);
+#endif

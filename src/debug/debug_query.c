@@ -1,0 +1,77 @@
+/* The command processor's debug queries: live lanes, the cores running a
+ * launch or block, the last fault. Running warps are read as a probe on a
+ * real device would see them: a snapshot that may already be stale. */
+#include <string.h>
+#include "debug/debug_internal.h"
+
+ws_status ws_debug_lanes(ws_debug *d, ws_dbg_lane *out, size_t max, size_t *n)
+{
+    if (!d || !n || (max && !out)) return WS_ERR_INVALID_ARG;
+    pthread_mutex_lock(&d->mu);
+    ws_device *dev = d->dev;
+    size_t k = 0;
+    if (dev && dev->current)
+        for (uint32_t i = 0; i < d->nwarps; i++) {
+            const ws_warp *w = dbg_warp_of(d, i);
+            const dbg_warp *dw = &d->w[i];
+            if (!w->active) continue;
+            for (uint32_t m = w->live; m; m &= m - 1) {
+                uint32_t l = (uint32_t)__builtin_ctz(m);
+                if (k < max) {
+                    ws_dbg_lane *o = &out[k];
+                    o->hart = i * d->lanes + l;
+                    o->core = w->core;
+                    o->warp = w->slot;
+                    o->lane = l;
+                    o->block = w->block->idx;
+                    o->thread = (ws_dim3){ w->tid[0][l], w->tid[1][l], w->tid[2][l] };
+                    o->launch_id = dev->current->id;
+                    o->halted = dw->state == DW_HALTED;
+                    o->cause = o->halted ? dw->cause : 0;
+                    o->pc = (w->group >> l & 1) ? w->group_pc : w->pc[l];
+                }
+                k++;
+            }
+        }
+    *n = k;
+    pthread_mutex_unlock(&d->mu);
+    return WS_OK;
+}
+
+ws_status ws_debug_locate(ws_debug *d, uint64_t launch_id, const ws_dim3 *block, uint64_t *mask,
+                          size_t mask_words)
+{
+    if (!d || (mask_words && !mask)) return WS_ERR_INVALID_ARG;
+    pthread_mutex_lock(&d->mu);
+    ws_status st = WS_OK;
+    ws_device *dev = d->dev;
+    memset(mask, 0, mask_words * sizeof *mask);
+    if (!dev) st = dbg_fail(d, WS_ERR_INVALID_ARG, "the device was closed");
+    else if (!dev->current || (launch_id && dev->current->id != launch_id))
+        st = dbg_fail(d, WS_ERR_NOT_FOUND, "launch %llu is not running",
+                      (unsigned long long)launch_id);
+    else
+        for (uint32_t c = 0; c < dev->cfg.cores; c++) {
+            const ws_core *core = &dev->cores[c];
+            int hit = 0;
+            for (uint32_t s = 0; s < core->nblock_slots && !hit; s++) {
+                const ws_block *b = &core->blocks[s];
+                hit = b->in_use && (!block || (b->idx.x == block->x && b->idx.y == block->y &&
+                                               b->idx.z == block->z));
+            }
+            if (hit && c / 64 < mask_words) mask[c / 64] |= 1ull << (c % 64);
+        }
+    pthread_mutex_unlock(&d->mu);
+    return st;
+}
+
+ws_status ws_debug_fault(ws_debug *d, ws_dbg_fault *out)
+{
+    if (!d || !out) return WS_ERR_INVALID_ARG;
+    pthread_mutex_lock(&d->mu);
+    ws_status st = WS_OK;
+    if (d->have_fault) *out = d->fault;
+    else st = dbg_fail(d, WS_ERR_NOT_FOUND, "no warp has stopped on a fault");
+    pthread_mutex_unlock(&d->mu);
+    return st;
+}

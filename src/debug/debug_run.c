@@ -1,0 +1,221 @@
+/* The device thread's side: safe points between warp quanta, halting
+ * (breakpoint, trigger, step, haltreq, fault), all-stop, stepping (also
+ * over a barrier), and parking while every live warp is halted. */
+#include <string.h>
+#include "debug/debug_internal.h"
+
+static uint32_t lowest_live(const ws_warp *w)
+{
+    return w->live ? (uint32_t)__builtin_ctz(w->live) : 0;
+}
+
+/* All-stop: every other warp with live lanes halts at this safe point;
+ * a warp stepping over a barrier keeps waiting for it. */
+static void stop_others_locked(ws_debug *d, const ws_warp *except)
+{
+    if (!d->all_stop) return;
+    for (uint32_t i = 0; i < d->nwarps; i++) {
+        ws_warp *o = dbg_warp_of(d, i);
+        if (o == except || !o->active || !o->live || d->w[i].state == DW_HALTED || d->w[i].step_bar)
+            continue;
+        dbg_halt_locked(d, o, WS_DCSR_CAUSE_HALTREQ, lowest_live(o), 0);
+    }
+}
+
+void dbg_halt_locked(ws_debug *d, ws_warp *w, uint32_t cause, uint32_t lane, int event)
+{
+    dbg_warp *dw = &d->w[dbg_widx(d, w)];
+    if (w->group) ws_simt_leave_group(w); /* pc[] becomes authoritative (dpc) */
+    dw->state = DW_HALTED;
+    dw->cause = (uint8_t)cause;
+    dw->stepping = dw->step_bar = 0;
+    dw->group_halt = !event;
+    dw->resumeack = 0;
+    if (event) {
+        dbg_push_event_locked(d, WS_DBG_EV_HALT, dbg_widx(d, w) * d->lanes + lane, 0,
+                              d->dev->current ? d->dev->current->id : 0, WS_OK);
+        stop_others_locked(d, w);
+    }
+}
+
+/* Halt w on behalf of the device thread (takes the lock). */
+static void halt_now(ws_debug *d, ws_warp *w, uint32_t cause, uint32_t lane)
+{
+    pthread_mutex_lock(&d->mu);
+    dbg_halt_locked(d, w, cause, lane, 1);
+    pthread_mutex_unlock(&d->mu);
+}
+
+/* Apply the tool's requests (locked). Returns how many warps changed, or
+ * -1 if a faulted warp was resumed (its fault is back in dev->fault). */
+static int service_locked(ws_debug *d)
+{
+    ws_device *dev = d->dev;
+    atomic_store(&d->attention, 0);
+    for (uint32_t i = 0; i < d->ninval; i++)
+        ws_code_invalidate(dev, d->inval[i][0], d->inval[i][1] - d->inval[i][0]);
+    d->ninval = 0;
+    int changed = 0, fault = 0;
+    for (uint32_t i = 0; i < d->nwarps; i++) {
+        dbg_warp *dw = &d->w[i];
+        if (!dw->req) continue;
+        ws_warp *w = dbg_warp_of(d, i);
+        int req = dw->req;
+        dw->req = REQ_NONE;
+        if (req == REQ_HALT) {
+            if (w->active && w->live && dw->state == DW_RUN && atomic_load(&d->attached)) {
+                dbg_halt_locked(d, w, WS_DCSR_CAUSE_HALTREQ, lowest_live(w), 1);
+                changed++;
+            }
+            continue;
+        }
+        /* resume */
+        dw->resumeack = 1;
+        dw->step_bar = 0;
+        if (dw->state != DW_HALTED) continue;
+        if (dw->faulted) {
+            dw->faulted = 0;
+            dev->fault = d->saved_fault;
+            fault = 1;
+        }
+        dw->state = DW_RUN;
+        dw->group_halt = 0;
+        dw->has_hit = 0;
+        dw->stepping = dw->step && atomic_load(&d->attached);
+        dw->skip_instret = w->instret + 1;
+        changed++;
+    }
+    return fault ? -1 : changed;
+}
+
+/* A group-halted warp may run while a warp of its block steps over a
+ * barrier, so the barrier can open (docs/debug-hardware.md). */
+static int block_steps_barrier(const ws_debug *d, const ws_warp *w)
+{
+    const ws_block *b = w->block;
+    uint32_t base = w->core * d->wpc + b->first_slot;
+    for (uint32_t i = 0; i < b->nwarps; i++)
+        if (d->w[base + i].step_bar) return 1;
+    return 0;
+}
+
+int ws_dbg_warp_gate(ws_device *dev, ws_warp *w, uint32_t *budget)
+{
+    ws_debug *d = dev->debug;
+    if (atomic_load_explicit(&d->attention, memory_order_acquire)) {
+        pthread_mutex_lock(&d->mu);
+        int r = service_locked(d);
+        pthread_mutex_unlock(&d->mu);
+        if (r < 0) return -1;
+    }
+    dbg_warp *dw = &d->w[dbg_widx(d, w)];
+    if (dw->state == DW_HALTED) return !(dw->group_halt && block_steps_barrier(d, w));
+    if (dw->step_bar) { /* the barrier opened: the step is complete */
+        halt_now(d, w, WS_DCSR_CAUSE_STEP, lowest_live(w));
+        return 1;
+    }
+    if (dw->stepping) *budget = 1;
+    return 0;
+}
+
+ws_warp_result ws_dbg_warp_done(ws_device *dev, ws_warp *w, ws_warp_result r)
+{
+    ws_debug *d = dev->debug;
+    dbg_warp *dw = &d->w[dbg_widx(d, w)];
+    if (r == WARP_FAULT) {
+        if (!atomic_load(&d->attached)) return r;
+        pthread_mutex_lock(&d->mu);
+        d->saved_fault = dev->fault;
+        ws_dbg_fault *f = &d->fault;
+        memset(f, 0, sizeof *f);
+        f->hart = dbg_widx(d, w) * d->lanes + dev->fault.lane;
+        f->pc = dev->fault.pc;
+        f->addr = dev->fault.addr;
+        snprintf(f->kind, sizeof f->kind, "%s", ws_fault_kind_name(dev->fault.kind));
+        ws_fault_format(dev, f->message, sizeof f->message);
+        d->have_fault = 1;
+        memset(&dev->fault, 0, sizeof dev->fault); /* let other warps report theirs */
+        dbg_halt_locked(d, w, WS_DCSR_CAUSE_FAULT, d->saved_fault.lane, 1);
+        dw->faulted = 1;
+        pthread_mutex_unlock(&d->mu);
+        return WARP_HALT;
+    }
+    if (dw->stepping && dw->state == DW_RUN) {
+        dw->stepping = 0;
+        if (!w->live) return r; /* stepped off the end: the warp retired */
+        if (!(w->live & ~w->waiting)) {
+            dw->step_bar = 1; /* completes when the barrier opens */
+            return r;
+        }
+        halt_now(d, w, WS_DCSR_CAUSE_STEP, lowest_live(w));
+    }
+    return r;
+}
+
+static int any_halted_locked(const ws_debug *d)
+{
+    for (uint32_t i = 0; i < d->nwarps; i++)
+        if (d->w[i].state == DW_HALTED) return 1;
+    return 0;
+}
+
+int ws_dbg_idle_wait(ws_device *dev)
+{
+    ws_debug *d = dev->debug;
+    pthread_mutex_lock(&d->mu);
+    int r;
+    for (;;) {
+        r = service_locked(d);
+        if (r != 0) break;
+        if (!any_halted_locked(d)) break; /* nothing the tool could change: deadlock */
+        pthread_cond_wait(&d->dev_cv, &d->mu);
+    }
+    pthread_mutex_unlock(&d->mu);
+    return r < 0 ? -1 : r > 0;
+}
+
+void ws_dbg_launch_start(ws_device *dev, uint64_t launch_id)
+{
+    ws_debug *d = dev->debug;
+    pthread_mutex_lock(&d->mu);
+    if (atomic_load(&d->attached)) {
+        dbg_push_event_locked(d, WS_DBG_EV_LAUNCH_START, 0, 0, launch_id, WS_OK);
+        if (d->blocking & (1u << WS_DBG_EV_LAUNCH_START)) {
+            d->parked = 1;
+            while (d->parked && atomic_load(&d->attached)) pthread_cond_wait(&d->app_cv, &d->mu);
+            d->parked = 0;
+        }
+    }
+    d->have_fault = 0;
+    service_locked(d); /* code written while parked is re-decoded */
+    pthread_mutex_unlock(&d->mu);
+}
+
+void ws_dbg_launch_end(ws_device *dev, uint64_t launch_id, ws_status st)
+{
+    ws_debug *d = dev->debug;
+    pthread_mutex_lock(&d->mu);
+    for (uint32_t i = 0; i < d->nwarps; i++) {
+        uint8_t step = d->w[i].step;
+        memset(&d->w[i], 0, sizeof d->w[i]);
+        d->w[i].step = step;
+    }
+    if (atomic_load(&d->attached)) {
+        dbg_push_event_locked(d, WS_DBG_EV_LAUNCH_END, 0, 0, launch_id, st);
+        if (d->blocking & (1u << WS_DBG_EV_LAUNCH_END)) {
+            d->parked = 1;
+            while (d->parked && atomic_load(&d->attached)) pthread_cond_wait(&d->app_cv, &d->mu);
+            d->parked = 0;
+        }
+    }
+    pthread_mutex_unlock(&d->mu);
+}
+
+int ws_dbg_ebreak(ws_device *dev, ws_warp *w, uint32_t g, uint32_t pc)
+{
+    (void)pc;
+    ws_debug *d = dev->debug;
+    if (!atomic_load(&d->attached)) return 0;
+    halt_now(d, w, WS_DCSR_CAUSE_EBREAK, (uint32_t)__builtin_ctz(g));
+    return 1;
+}

@@ -1,0 +1,205 @@
+/* Per-core trigger units (Sdtrig, mcontrol type 2): execute triggers mark
+ * decoded-cache entries (WS_INST_TRAP) so only trapped PCs are checked;
+ * load/store triggers are checked by the memory paths of a core only while
+ * that core has one armed, with one warp-wide range test before any
+ * per-lane test. All triggers fire before the instruction (timing=0) and
+ * enter debug mode (action=1). */
+#include <string.h>
+#include "debug/debug_internal.h"
+
+/* mcontrol fields (debug spec 0.13.2, XLEN=32) */
+#define MC_TYPE(v)    ((v) >> 28)
+#define MC_DMODE      (1u << 27)
+#define MC_MASKMAX    (31u << 21)
+#define MC_HIT        (1u << 20)
+#define MC_ACTION_DM  (1u << 12)
+#define MC_MATCH(v)   (((v) >> 7) & 0xFu)
+#define MC_M          (1u << 6)
+#define MC_S          (1u << 4)
+#define MC_U          (1u << 3)
+#define MC_EXEC       (1u << 2)
+#define MC_STORE      (1u << 1)
+#define MC_LOAD       (1u << 0)
+/* bits a debugger may set; the rest read as the fixed values above */
+#define MC_WRITABLE   (MC_HIT | (0xFu << 7) | MC_M | MC_S | MC_U | MC_EXEC | MC_STORE | MC_LOAD)
+
+static int armed(uint32_t t1) { return MC_TYPE(t1) == 2 && (t1 & (MC_EXEC | MC_STORE | MC_LOAD)); }
+
+/* Address range [lo, hi] (inclusive) a trigger matches. */
+static void trig_range(uint32_t t1, uint32_t t2, uint32_t *lo, uint32_t *hi)
+{
+    if (MC_MATCH(t1) == 1) { /* NAPOT: trailing ones give the size */
+        uint32_t ones = (uint32_t)__builtin_ctz(~t2 | 0x80000000u);
+        uint32_t mask = ones >= 31 ? UINT32_MAX : (2u << ones) - 1;
+        *lo = t2 & ~mask;
+        *hi = *lo + mask;
+    } else {
+        *lo = *hi = t2;
+    }
+}
+
+static void recount(ws_debug *d, uint32_t core)
+{
+    dbg_core *c = &d->core[core];
+    c->ndata = 0;
+    for (uint32_t i = 0; i < DBG_TRIGGERS; i++)
+        if (armed(c->tdata1[i]) && (c->tdata1[i] & (MC_LOAD | MC_STORE))) c->ndata++;
+}
+
+int dbg_trig_exec_at(const ws_debug *d, uint32_t pc)
+{
+    for (uint32_t c = 0; c < d->dev->cfg.cores; c++)
+        for (uint32_t i = 0; i < DBG_TRIGGERS; i++) {
+            uint32_t t1 = d->core[c].tdata1[i];
+            if (armed(t1) && (t1 & MC_EXEC) && MC_MATCH(t1) == 0 && d->core[c].tdata2[i] == pc) return 1;
+        }
+    return 0;
+}
+
+/* The decoded entry of an execute trigger's address must be re-decoded
+ * when the trigger changes (to gain or lose WS_INST_TRAP). */
+static void exec_changed(ws_debug *d, uint32_t t1, uint32_t t2)
+{
+    if (armed(t1) && (t1 & MC_EXEC)) dbg_invalidate_locked(d, t2, t2 + 2);
+}
+
+int dbg_trig_csr(ws_debug *d, uint32_t core, uint32_t csr, int write, uint32_t *val)
+{
+    dbg_core *c = &d->core[core];
+    uint32_t i = c->tselect;
+    switch (csr) {
+    case WS_CSR_TSELECT:
+        if (write && *val < DBG_TRIGGERS) c->tselect = *val; /* WARL: others ignored */
+        *val = c->tselect;
+        return 0;
+    case WS_CSR_TINFO:
+        if (write) return -2;
+        *val = 1u << 2; /* type 2 (mcontrol) only */
+        return 0;
+    case WS_CSR_TDATA1:
+        if (write) {
+            exec_changed(d, c->tdata1[i], c->tdata2[i]);
+            uint32_t v = *val;
+            c->tdata1[i] = (MC_TYPE(v) == 0) ? (2u << 28) | MC_DMODE | MC_MASKMAX | MC_ACTION_DM
+                         : (2u << 28) | MC_DMODE | MC_MASKMAX | MC_ACTION_DM | (v & MC_WRITABLE);
+            if (MC_MATCH(c->tdata1[i]) > 1) c->tdata1[i] &= ~(0xFu << 7); /* WARL: 0 or 1 */
+            exec_changed(d, c->tdata1[i], c->tdata2[i]);
+            recount(d, core);
+        }
+        *val = c->tdata1[i];
+        return 0;
+    case WS_CSR_TDATA2:
+        if (write) {
+            exec_changed(d, c->tdata1[i], c->tdata2[i]);
+            c->tdata2[i] = *val;
+            exec_changed(d, c->tdata1[i], c->tdata2[i]);
+        }
+        *val = c->tdata2[i];
+        return 0;
+    case 0x7a3: /* tdata3: not implemented, reads 0 */
+        *val = 0;
+        return 0;
+    }
+    return -1;
+}
+
+void dbg_trig_clear_all_locked(ws_debug *d)
+{
+    for (uint32_t c = 0; c < d->dev->cfg.cores; c++) {
+        for (uint32_t i = 0; i < DBG_TRIGGERS; i++) {
+            exec_changed(d, d->core[c].tdata1[i], d->core[c].tdata2[i]);
+            d->core[c].tdata1[i] = d->core[c].tdata2[i] = 0;
+        }
+        d->core[c].ndata = 0;
+        d->core[c].tselect = 0;
+    }
+}
+
+void ws_dbg_decoded(ws_device *dev, uint32_t pc, ws_inst *in)
+{
+    ws_debug *d = dev->debug;
+    pthread_mutex_lock(&d->mu);
+    if (atomic_load(&d->attached) && dbg_trig_exec_at(d, pc)) in->op |= WS_INST_TRAP;
+    pthread_mutex_unlock(&d->mu);
+}
+
+int ws_dbg_exec_hit(ws_device *dev, ws_warp *w, uint32_t g, uint32_t pc)
+{
+    ws_debug *d = dev->debug;
+    dbg_warp *dw = &d->w[dbg_widx(d, w)];
+    if (!atomic_load(&d->attached) || w->instret == dw->skip_instret) return 0;
+    pthread_mutex_lock(&d->mu);
+    dbg_core *c = &d->core[w->core];
+    int hit = 0;
+    for (uint32_t i = 0; i < DBG_TRIGGERS && !hit; i++)
+        if (armed(c->tdata1[i]) && (c->tdata1[i] & MC_EXEC) && MC_MATCH(c->tdata1[i]) == 0 &&
+            c->tdata2[i] == pc) {
+            c->tdata1[i] |= MC_HIT;
+            hit = 1;
+        }
+    if (hit) {
+        dw->has_hit = 1;
+        dw->hit_lane = (uint32_t)__builtin_ctz(g);
+        dw->hit_addr = pc;
+        dbg_halt_locked(d, w, WS_DCSR_CAUSE_TRIGGER, dw->hit_lane, 1);
+    }
+    pthread_mutex_unlock(&d->mu);
+    return hit;
+}
+
+int ws_dbg_data_hit(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, uint32_t size, int rw)
+{
+    ws_debug *d = dev->debug;
+    dbg_core *c = &d->core[w->core];
+    if (!c->ndata || !atomic_load(&d->attached)) return 0; /* racy read: a trigger armed meanwhile applies next time */
+    dbg_warp *dw = &d->w[dbg_widx(d, w)];
+    if (w->instret == dw->skip_instret) return 0;
+    const uint32_t *base = w->x[in->rs1], imm = (uint32_t)in->imm;
+    uint32_t amin = UINT32_MAX, amax = 0;
+    for (uint32_t m = g; m; m &= m - 1) {
+        uint32_t a = base[__builtin_ctz(m)] + imm;
+        if (a < amin) amin = a;
+        if (a > amax) amax = a;
+    }
+    pthread_mutex_lock(&d->mu);
+    int hit = 0;
+    for (uint32_t i = 0; i < DBG_TRIGGERS && !hit; i++) {
+        uint32_t t1 = c->tdata1[i], lo, hi;
+        if (!armed(t1) || !(t1 & ((rw & 1 ? MC_LOAD : 0) | (rw & 2 ? MC_STORE : 0)))) continue;
+        trig_range(t1, c->tdata2[i], &lo, &hi);
+        if (amax + (size - 1) < lo || amin > hi) continue; /* warp-wide: no overlap */
+        for (uint32_t m = g; m; m &= m - 1) {
+            uint32_t l = (uint32_t)__builtin_ctz(m), a = base[l] + imm;
+            if (a + (size - 1) >= lo && a <= hi) {
+                c->tdata1[i] |= MC_HIT;
+                dw->has_hit = 1;
+                dw->hit_lane = l;
+                dw->hit_addr = a;
+                hit = 1;
+                break;
+            }
+        }
+    }
+    if (hit) dbg_halt_locked(d, w, WS_DCSR_CAUSE_TRIGGER, dw->hit_lane, 1);
+    pthread_mutex_unlock(&d->mu);
+    return hit;
+}
+
+ws_status ws_debug_trigger_hit(ws_debug *d, uint32_t hart, uint32_t *lane_hart, uint32_t *addr)
+{
+    if (!d || !addr) return WS_ERR_INVALID_ARG;
+    pthread_mutex_lock(&d->mu);
+    ws_status st = WS_OK;
+    if (!d->dev || hart >= d->nharts) st = dbg_fail(d, WS_ERR_INVALID_ARG, "hart %u does not exist", hart);
+    else {
+        const dbg_warp *dw = &d->w[hart / d->lanes];
+        if (dw->state != DW_HALTED || dw->cause != WS_DCSR_CAUSE_TRIGGER || !dw->has_hit)
+            st = dbg_fail(d, WS_ERR_NOT_FOUND, "hart %u is not halted on a trigger", hart);
+        else {
+            *addr = dw->hit_addr;
+            if (lane_hart) *lane_hart = hart / d->lanes * d->lanes + dw->hit_lane;
+        }
+    }
+    pthread_mutex_unlock(&d->mu);
+    return st;
+}
