@@ -95,9 +95,10 @@ int prof_src_copy(prof_src *dst, const prof_src *src);
 
 /* Fill src/disasm of each PC (and its producer) from the module's line
  * map. `base`/`link_base` translate device addresses to link addresses;
- * `code` is the module image at link addresses (for disassembly). */
+ * `code` is the module image as loaded (for disassembly); `outer` names
+ * the function when a PC is charged to its kernel's own line. */
 void prof_correlate(prof_pc *p, size_t n, const ws_line_map *map, uint32_t base,
-                    uint32_t link_base, const uint8_t *code, uint32_t code_size);
+                    uint32_t link_base, const uint8_t *code, uint32_t code_size, const char *outer);
 
 /* One source line of text (without newline) into buf; -1 if unavailable.
  * Files are re-read per call: reports touch few lines. */

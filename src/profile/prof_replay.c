@@ -7,13 +7,8 @@
  * only in the last pass, whose memory is what a single run would leave. */
 #include <stdlib.h>
 #include <string.h>
+#include "isa/isa.h"
 #include "profile/prof_session.h"
-
-/* Counters and the trace cell come from the timing model; resolved weakly
- * so the profiler also builds without them (it then records no samples). */
-__attribute__((weak)) ws_status ws_trace_configure(ws_device *dev, const ws_trace_config *cfg);
-__attribute__((weak)) ws_status ws_trace_disable(ws_device *dev);
-__attribute__((weak)) ws_status ws_last_launch_counters(const ws_device *dev, ws_timing_counters *out);
 
 typedef struct snapshot {
     uint8_t *global, *stacks, *shared;
@@ -94,7 +89,6 @@ static void copy_counters(prof_launch *pl, const ws_timing_counters *c, const ws
 
 static ws_status sample_pass(ws_device *dev, ws_profiler *P, const ws_grid_run *L, uint32_t pass)
 {
-    if (!ws_trace_configure) return WS_OK;
     uint64_t period = 1ull << P->opt.period_log2;
     ws_trace_config tc;
     memset(&tc, 0, sizeof tc);
@@ -109,6 +103,24 @@ static ws_status sample_pass(ws_device *dev, ws_profiler *P, const ws_grid_run *
     tc.buffer = P->buffer;
     tc.capacity = P->capacity;
     return ws_trace_configure(dev, &tc);
+}
+
+/* A warp waiting at a barrier has already issued the `bar`: its PC is the
+ * next instruction. Charge the wait to the barrier itself, which is the
+ * line a reader needs (bar is always a 32-bit custom-0 instruction). */
+static void attribute_barriers(ws_device *dev, prof_launch *pl)
+{
+    for (size_t i = 0; i < pl->nrecords; i++) {
+        ws_trace_record *r = &pl->records[i];
+        uint32_t at = r->pc - 4;
+        if (r->state != WS_STATE_BARRIER || !ws_mem_in_global(&dev->mem, at) || !ws_mem_in_global(&dev->mem, at + 3))
+            continue;
+        uint32_t bits;
+        memcpy(&bits, ws_mem_global_ptr(&dev->mem, at), 4);
+        ws_inst in;
+        ws_decode(bits, &in);
+        if (in.op == OP_BAR) r->pc = at;
+    }
 }
 
 static prof_launch *new_launch(ws_profiler *P)
@@ -165,12 +177,12 @@ ws_status ws_profiler_launch(ws_device *dev, ws_grid_run *L, ws_launch_runner ru
         st = run(dev, L);
         dev->printf_fn = fn;
         dev->printf_user = user;
-        if (ws_trace_disable) ws_trace_disable(dev);
+        ws_trace_disable(dev);
         if (collect(dev, P, pl) && !pl->error[0])
             snprintf(pl->error, sizeof pl->error, "out of host memory while reading samples");
         uint64_t cycles = L->stats.cycles;
         ws_timing_counters tcn;
-        if (ws_last_launch_counters && ws_last_launch_counters(dev, &tcn) == WS_OK && tcn.launch_id == L->id) {
+        if (ws_last_launch_counters(dev, &tcn) == WS_OK && tcn.launch_id == L->id) {
             copy_counters(pl, &tcn, &dev->cfg);
             cycles = tcn.cycles;
         }
@@ -188,9 +200,11 @@ ws_status ws_profiler_launch(ws_device *dev, ws_grid_run *L, ws_launch_runner ru
     pl->samples = pl->nrecords;
     if (pl->error[0]) fprintf(stderr, "warpscope: profiler: launch %llu (%s): %s\n", (unsigned long long)pl->id,
                               pl->kernel, pl->error);
+    attribute_barriers(dev, pl);
     if (prof_aggregate(pl->records, pl->nrecords, &pl->pcs, &pl->npcs) && !pl->error[0])
         snprintf(pl->error, sizeof pl->error, "out of host memory while aggregating samples");
     prof_module *pm = prof_module_for(P, m);
-    prof_correlate(pl->pcs, pl->npcs, pm ? pm->map : NULL, m->base, m->img.link_base, m->img.bytes, m->img.size);
+    prof_correlate(pl->pcs, pl->npcs, pm ? pm->map : NULL, m->base, pm ? pm->link_base : 0, m->img.bytes, m->img.size,
+                   pl->kernel);
     return st;
 }

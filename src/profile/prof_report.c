@@ -59,7 +59,7 @@ static void cause(const prof_line *l, char *buf, size_t len)
                                 prof_state_name((unsigned)top));
     const prof_pc *p = l->top_producer_pc;
     if (p && (top == WS_STATE_LONG_SCOREBOARD || top == WS_STATE_SHORT_SCOREBOARD) && n < len) {
-        if (p->producer_src.file)
+        if (p->producer_src.file && p->producer_src.line)
             snprintf(buf + n, len - n, ", waiting on the %s at line %u (%s)", inst_kind(p->producer_disasm),
                      p->producer_src.line, p->producer_disasm);
         else
@@ -82,18 +82,23 @@ static void kernel_section(FILE *f, const prof_kernel *k)
     fprintf(f, "\n  Hot source lines\n  %8s %6s  %s\n", "samples", "%", "line");
     for (size_t i = 0; i < nl && i < HOT_LINES; i++) {
         const prof_line *l = &lines[i];
-        if (l->file)
+        if (l->file && !l->line)
+            fprintf(f, "  %8llu %5.1f%%  %s (%s), compiler-generated code without a line\n",
+                    (unsigned long long)l->samples, pct(l->samples, k->samples), base_name(l->file),
+                    l->function ? l->function : "?");
+        else if (l->file)
             fprintf(f, "  %8llu %5.1f%%  %s:%u (%s)\n", (unsigned long long)l->samples, pct(l->samples, k->samples),
                     base_name(l->file), l->line, l->function ? l->function : "?");
         else
-            fprintf(f, "  %8llu %5.1f%%  0x%08x (no line information)\n", (unsigned long long)l->samples,
-                    pct(l->samples, k->samples), l->line);
+            fprintf(f, "  %8llu %5.1f%%  0x%08x (%s)\n", (unsigned long long)l->samples,
+                    pct(l->samples, k->samples), l->line,
+                    l->line == WS_RETIRE_ADDR ? "kernel exit: retired warps draining" : "no line information");
         if (l->file && !prof_source_line(l->file, l->line, text, sizeof text))
             fprintf(f, "  %15s |  %s\n", "", text);
         breakdown(l->state, l->samples, buf, sizeof buf);
         fprintf(f, "  %15s states: %s\n", "", buf);
         cause(l, buf, sizeof buf);
-        if (buf[0] && l->file) fprintf(f, "  %15s line %u: %s\n", "", l->line, buf);
+        if (buf[0] && l->file && l->line) fprintf(f, "  %15s line %u: %s\n", "", l->line, buf);
         else if (buf[0]) fprintf(f, "  %15s %s\n", "", buf);
     }
     free(lines);

@@ -78,7 +78,14 @@ prof_module *prof_module_for(ws_profiler *P, const struct ws_module *m)
     } while (r);
     fclose(f);
     char err[256];
-    if (buf && ws_line_map_build(buf, len, m->name, &e->map, err, sizeof err)) e->map = NULL;
+    /* The image in memory is relocated: the file gives the link address
+     * that the DWARF addresses use. */
+    ws_elf_image img;
+    if (buf && !ws_elf_parse(buf, len, m->name, &img, err, sizeof err)) {
+        e->link_base = img.link_base;
+        ws_elf_free(&img);
+        if (ws_line_map_build(buf, len, m->name, &e->map, err, sizeof err)) e->map = NULL;
+    }
     free(buf);
     return e;
 }

@@ -10,6 +10,7 @@ typedef struct ws_profiler ws_profiler;
 typedef struct prof_module {
     const struct ws_module *mod;  /* identity only: may be unloaded later */
     uint32_t base;
+    uint32_t link_base;           /* of the ELF file (DWARF addresses)     */
     char *name;
     ws_line_map *map;             /* NULL: no source lines                */
 } prof_module;

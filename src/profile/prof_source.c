@@ -19,14 +19,30 @@ static void disasm_at(const uint8_t *code, uint32_t size, uint32_t off, uint32_t
     ws_disasm(&in, pc, buf, len);
 }
 
-static void lookup(const ws_line_map *map, uint32_t link_addr, prof_src *out)
+/* Code of the device headers (<warpscope/kernel.h>: barriers, thread ids,
+ * atomics) is inlined into kernels; its lines mean nothing to the kernel's
+ * author, so such PCs are charged to the call site in the caller. */
+static int is_device_header(const char *file)
+{
+    size_t n = file ? strlen(file) : 0, k = strlen("warpscope/kernel.h");
+    return n >= k && !strcmp(file + n - k, "warpscope/kernel.h");
+}
+
+static void lookup(const ws_line_map *map, uint32_t link_addr, const char *outer, prof_src *out)
 {
     memset(out, 0, sizeof *out);
     ws_line_info li;
     if (!map || ws_line_map_lookup(map, link_addr, &li)) return;
-    if (li.file) out->file = strdup(li.file);
-    out->line = li.line;
-    if (li.function) out->function = strdup(li.function);
+    const char *file = li.file, *fn = li.function;
+    uint32_t line = li.line;
+    for (uint32_t i = 0; i < li.ninline && is_device_header(file); i++) {
+        file = li.inlined[i].call_file;
+        line = li.inlined[i].call_line;
+        fn = i + 1 < li.ninline ? li.inlined[i + 1].function : outer;
+    }
+    if (file) out->file = strdup(file);
+    out->line = line;
+    if (fn) out->function = strdup(fn);
     if (li.ninline) {
         /* "callee <- caller (file:line) <- ..." outermost last */
         char buf[512];
@@ -42,17 +58,17 @@ static void lookup(const ws_line_map *map, uint32_t link_addr, prof_src *out)
 }
 
 void prof_correlate(prof_pc *p, size_t n, const ws_line_map *map, uint32_t base,
-                    uint32_t link_base, const uint8_t *code, uint32_t code_size)
+                    uint32_t link_base, const uint8_t *code, uint32_t code_size, const char *outer)
 {
     for (size_t i = 0; i < n; i++) {
         uint32_t off = p[i].pc - base;
         prof_src_free(&p[i].src);
-        lookup(map, link_base + off, &p[i].src);
+        lookup(map, link_base + off, outer, &p[i].src);
         disasm_at(code, code_size, off, p[i].pc, p[i].disasm, sizeof p[i].disasm);
         if (p[i].producer_pc) {
             uint32_t po = p[i].producer_pc - base;
             prof_src_free(&p[i].producer_src);
-            lookup(map, link_base + po, &p[i].producer_src);
+            lookup(map, link_base + po, outer, &p[i].producer_src);
             disasm_at(code, code_size, po, p[i].producer_pc, p[i].producer_disasm,
                       sizeof p[i].producer_disasm);
         }
