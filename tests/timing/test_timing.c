@@ -86,7 +86,7 @@ static void test_banks(void)
     CHECK(d == WS_STATE_SHORT_SCOREBOARD || d == WS_STATE_MIO_THROTTLE);
     CHECK(mio > c[0].cycles * 7 / 10);
     /* the 31 extra passes of each of the 100 accesses are on the critical path */
-    CHECK(c[0].cycles - c[1].cycles >= 2 * iters * 31 - 10);
+    CHECK(c[0].cycles - c[1].cycles >= (uint64_t)(2 * iters * 31 - 10));
     CHECK_EQ_U(c[0].unit_busy[WS_UNIT_MIO] - c[1].unit_busy[WS_UNIT_MIO], 2 * iters * 31);
 }
 
