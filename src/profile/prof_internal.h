@@ -63,7 +63,8 @@ typedef struct prof_counters {
     double ipc, simt_efficiency, occupancy;
     uint64_t mem_requests, mem_sectors, shared_requests, bank_conflicts;
     double sectors_per_request;
-    double unit_busy[PROF_UNITS]; /* busy cycles / (cycles x cores), by ws_unit_kind */
+    uint64_t unit_busy[PROF_UNITS];   /* cycles occupied, summed over instances */
+    uint64_t state_cycles[WS_STATE_COUNT]; /* exact warp-cycles per state     */
 } prof_counters;
 const char *prof_unit_name(unsigned u); /* "int", "mul", ... "lsu" */
 

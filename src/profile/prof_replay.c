@@ -68,7 +68,7 @@ static int collect(ws_device *dev, ws_profiler *P, prof_launch *pl)
     return 0;
 }
 
-static void copy_counters(prof_launch *pl, const ws_timing_counters *c, const ws_config *cfg)
+static void copy_counters(prof_launch *pl, const ws_timing_counters *c)
 {
     prof_counters *o = &pl->counters;
     o->valid = 1;
@@ -83,8 +83,8 @@ static void copy_counters(prof_launch *pl, const ws_timing_counters *c, const ws
     o->sectors_per_request = c->sectors_per_request;
     o->shared_requests = c->shared_requests;
     o->bank_conflicts = c->shared_bank_conflicts;
-    for (int u = 0; u < WS_UNIT_COUNT && u < PROF_UNITS; u++)
-        o->unit_busy[u] = c->cycles ? (double)c->unit_busy[u] / ((double)c->cycles * cfg->cores) : 0.0;
+    for (int u = 0; u < WS_UNIT_COUNT && u < PROF_UNITS; u++) o->unit_busy[u] = c->unit_busy[u];
+    for (int st = 0; st < WS_STATE_COUNT && st < WS_WARP_STATE_COUNT; st++) o->state_cycles[st] = c->state_cycles[st];
 }
 
 static ws_status sample_pass(ws_device *dev, ws_profiler *P, const ws_grid_run *L, uint32_t pass)
@@ -183,7 +183,7 @@ ws_status ws_profiler_launch(ws_device *dev, ws_grid_run *L, ws_launch_runner ru
         uint64_t cycles = L->stats.cycles;
         ws_timing_counters tcn;
         if (ws_last_launch_counters(dev, &tcn) == WS_OK && tcn.launch_id == L->id) {
-            copy_counters(pl, &tcn, &dev->cfg);
+            copy_counters(pl, &tcn);
             cycles = tcn.cycles;
         }
         if (p == 0) pl->cycles = cycles;

@@ -43,8 +43,8 @@ ws_status ws_profiler_attach(ws_device *dev, const char *spec)
     return WS_OK;
 }
 
-/* The module's line map, built once per loaded module from its ELF file.
- * Modules loaded from memory have no file: they get no source lines. */
+/* The module's line map, built once per loaded module from the ELF the
+ * runtime kept (memory-loaded modules too), else from the module's file. */
 prof_module *prof_module_for(ws_profiler *P, const struct ws_module *m)
 {
     for (size_t i = 0; i < P->nmods; i++)
@@ -63,10 +63,16 @@ prof_module *prof_module_for(ws_profiler *P, const struct ws_module *m)
     e->mod = m;
     e->base = m->base;
     P->nmods++;
-    FILE *f = fopen(m->name, "rb");
-    if (!f) return e;
     uint8_t *buf = NULL;
     size_t len = 0, cap = 0, r;
+    if (m->elf) { /* the runtime keeps the ELF as loaded (file or memory) */
+        if (!(buf = malloc(m->elf_size ? m->elf_size : 1))) return e;
+        memcpy(buf, m->elf, m->elf_size);
+        len = m->elf_size;
+        goto parse;
+    }
+    FILE *f = fopen(m->name, "rb");
+    if (!f) return e;
     do {
         if (len == cap) {
             uint8_t *nb = cap < (256u << 20) ? realloc(buf, cap = cap ? cap * 2 : 1 << 16) : NULL;
@@ -77,6 +83,7 @@ prof_module *prof_module_for(ws_profiler *P, const struct ws_module *m)
         len += r;
     } while (r);
     fclose(f);
+parse:;
     char err[256];
     /* The image in memory is relocated: the file gives the link address
      * that the DWARF addresses use. */

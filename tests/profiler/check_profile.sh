@@ -31,6 +31,11 @@ dep_load)
         ok "long_scoreboard at line $use attributed to the load at line $load" ||
         bad "no long_scoreboard attribution to line $load: $(grep "line $use:" dep_load.txt)"
     ;;
+memory_module)
+    profile mem:dep_load || bad "profile exited with $?"
+    expect mem:dep_load.txt "(<memory>)" "module named as loaded"
+    expect mem:dep_load.txt "stall_kernels.c:$(line USE) (dep_load)" "source lines of a module loaded from memory"
+    ;;
 barrier)
     profile barrier_wait || bad "profile exited with $?"
     b=$(line BARRIER)

@@ -87,7 +87,17 @@ int main(int argc, char **argv)
         ws_device *dev;
         ws_module *mod;
         if (ws_device_open(NULL, &dev)) return die(NULL, "device open");
-        if (ws_module_load_file(dev, argv[1], &mod)) return die(dev, "module");
+        if (!strncmp(scen, "mem:", 4)) {
+            /* A module loaded from memory: no file for the profiler to read. */
+            FILE *f = fopen(argv[1], "rb");
+            static char image[1 << 20];
+            size_t n = f ? fread(image, 1, sizeof image, f) : 0;
+            if (f) fclose(f);
+            if (ws_module_load_data(dev, image, n, "<memory>", &mod)) return die(dev, "module");
+            scen += 4;
+        } else if (ws_module_load_file(dev, argv[1], &mod)) {
+            return die(dev, "module");
+        }
         if (ndev == 2) {
             /* Several launches of two kernels on each device. */
             const char *ks[] = { "arith_chain", "dep_load", "arith_chain" };
