@@ -207,6 +207,34 @@ static void test_misc(void)
     }
 }
 
+/* A barrier mismatch ends with the deadlock report; a kernel that runs
+ * too long with the watchdog's. */
+static void test_deadlock_watchdog(void)
+{
+    tdev t;
+    CHECK(tdev_open(&t, elf, "mode=timing, watchdog_ms=300") == 0);
+    if (!t.dev) return;
+    ws_addr out, next;
+    CHECK(ws_malloc(t.dev, 128 * 4, &out) == WS_OK);
+    ws_arg a[] = { WS_ARG_PTR(out) };
+    ws_kernel *k;
+    ws_kernel_get(t.mod, "deadlock", &k);
+    ws_launch(t.dev, k, WS_DIM3(1, 1, 1), WS_DIM3(64, 1, 1), 0, a, 1);
+    CHECK(ws_synchronize(t.dev) == WS_ERR_DEADLOCK);
+    CHECK_STR_CONTAINS(ws_last_error(t.dev), "barrier");
+    /* a 2^30-step pointer chase: the watchdog ends it */
+    unsigned host[32];
+    CHECK(ws_malloc(t.dev, sizeof host, &next) == WS_OK);
+    for (unsigned i = 0; i < 32; i++) host[i] = next + i * 4;
+    ws_memcpy_htod(t.dev, next, host, sizeof host);
+    ws_arg b[] = { WS_ARG_PTR(next), WS_ARG_I32(1 << 30), WS_ARG_PTR(out) };
+    ws_kernel_get(t.mod, "chase", &k);
+    ws_launch(t.dev, k, WS_DIM3(1, 1, 1), WS_DIM3(32, 1, 1), 0, b, 3);
+    CHECK(ws_synchronize(t.dev) == WS_ERR_TIMEOUT);
+    CHECK_STR_CONTAINS(ws_last_error(t.dev), "watchdog_ms");
+    ws_device_close(t.dev);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) { fprintf(stderr, "usage: %s timing_kernels.elf\n", argv[0]); return 2; }
@@ -218,5 +246,6 @@ int main(int argc, char **argv)
     test_alu_chain();
     test_modes_agree();
     test_misc();
+    test_deadlock_watchdog();
     return TEST_SUMMARY();
 }

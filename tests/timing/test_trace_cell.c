@@ -194,6 +194,38 @@ static void test_event_trigger(void)
     free(o.rec);
 }
 
+/* Every barrier instruction (K = 1): the 4 warps of the imbalance kernel
+ * each arrive once; every branch (K = 5) of the chase kernel. */
+static void test_barrier_branch_triggers(void)
+{
+    tdev t;
+    CHECK(tdev_open(&t, elf, "mode=timing, cores=1") == 0);
+    if (!t.dev) return;
+    ws_addr out, buf;
+    ws_malloc(t.dev, 128 * 4, &out);
+    ws_malloc(t.dev, sizeof(ws_trace_header) + 64 * sizeof(ws_trace_record), &buf);
+    ws_trace_config tc = cycles_cfg(0, 64, WS_TRACE_ROUND_ROBIN);
+    tc.trigger = WS_TRACE_ON_BARRIER;
+    tc.event_count = 1;
+    tc.buffer = buf;
+    CHECK(ws_trace_configure(t.dev, &tc) == WS_OK);
+    ws_arg a[] = { WS_ARG_PTR(out), WS_ARG_I32(100) };
+    CHECK(tdev_run(&t, "imbalance", WS_DIM3(1, 1, 1), WS_DIM3(128, 1, 1), a, 2) == WS_OK);
+    ws_trace_header h;
+    ws_memcpy_dtoh(t.dev, &h, buf, sizeof h);
+    CHECK_EQ_U(h.written + h.dropped, 4);
+    ws_device_close(t.dev);
+
+    ws_trace_config bc = cycles_cfg(0, 4096, WS_TRACE_ALL_WARPS);
+    bc.trigger = WS_TRACE_ON_BRANCH;
+    bc.event_count = 5;
+    run_out o;
+    CHECK(run_traced("mode=timing, cores=1", "chase", &bc, &o, 1, 32) == 0);
+    /* 30 loop branches + the kernel's own few: at least 6 samples, 1 warp each */
+    CHECK(o.h.written + o.h.dropped >= 6 && o.h.written + o.h.dropped <= 8);
+    free(o.rec);
+}
+
 /* Bad programming is refused with a message. */
 static void test_configure_errors(void)
 {
@@ -227,6 +259,7 @@ int main(int argc, char **argv)
     test_fifo_overflow();
     test_round_robin_and_filters();
     test_event_trigger();
+    test_barrier_branch_triggers();
     test_configure_errors();
     return TEST_SUMMARY();
 }

@@ -100,3 +100,11 @@ WS_KERNEL void mixed(float *data, unsigned *hist, int n)
     ws_threadfence();
     if (g < (unsigned)n) data[g] = s;
 }
+
+/* Warp 0 waits at barrier 1, the others at barrier 2: neither completes. */
+WS_KERNEL void deadlock(int *out)
+{
+    if (ws_warp_in_block() == 0) ws_barrier(1);
+    else ws_barrier(2);
+    out[threadIdx_x()] = 1;
+}
