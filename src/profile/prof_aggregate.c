@@ -232,9 +232,20 @@ int prof_lines_build(const prof_pc *p, size_t n, prof_line **out, size_t *nout)
         prof_line *e = &l[j];
         e->samples += p[i].samples;
         for (int s = 0; s < WS_STATE_COUNT; s++) e->state[s] += p[i].state[s];
-        if (p[i].producer_samples > e->producer_samples) {
-            e->producer_samples = p[i].producer_samples;
-            e->top_producer_pc = &p[i];
+        /* Keep the two largest waits on distinct producers. */
+        const prof_pc *c = &p[i];
+        uint64_t cs = c->producer_samples;
+        if (!cs) continue;
+        if (e->top_producer_pc && e->top_producer_pc->producer_pc == c->producer_pc) {
+            if (cs > e->producer_samples) { e->producer_samples = cs; e->top_producer_pc = c; }
+        } else if (cs > e->producer_samples) {
+            e->second_producer_pc = e->top_producer_pc;
+            e->second_samples = e->producer_samples;
+            e->producer_samples = cs;
+            e->top_producer_pc = c;
+        } else if (cs > e->second_samples) {
+            e->second_samples = cs;
+            e->second_producer_pc = c;
         }
     }
     qsort(l, nl, sizeof *l, by_samples_line);

@@ -134,6 +134,8 @@ typedef struct prof_line {
     uint64_t state[WS_STATE_COUNT];
     const prof_pc *top_producer_pc; /* PC carrying the main scoreboard wait */
     uint64_t producer_samples;
+    const prof_pc *second_producer_pc; /* the next one, waiting on another producer */
+    uint64_t second_samples;
 } prof_line;
 int prof_lines_build(const prof_pc *p, size_t n, prof_line **out, size_t *nout);
 

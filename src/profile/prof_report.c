@@ -57,14 +57,20 @@ static void cause(const prof_line *l, char *buf, size_t len)
     if (top < 0) return;
     size_t n = (size_t)snprintf(buf, len, "%.1f%% %s", pct(l->state[top], l->samples),
                                 prof_state_name((unsigned)top));
-    const prof_pc *p = l->top_producer_pc;
-    if (p && (top == WS_STATE_LONG_SCOREBOARD || top == WS_STATE_SHORT_SCOREBOARD) && n < len) {
+    if (top != WS_STATE_LONG_SCOREBOARD && top != WS_STATE_SHORT_SCOREBOARD) return;
+    /* The main producer, and a second one when it carries a fifth of the
+     * line's waits or more (two loads feeding one statement). */
+    const prof_pc *ps[2] = { l->top_producer_pc,
+                             l->second_samples * 5 >= l->producer_samples ? l->second_producer_pc : NULL };
+    for (int i = 0; i < 2 && ps[i] && n < len; i++) {
+        const prof_pc *p = ps[i];
+        const char *lead = i ? " and" : ", waiting on";
         if (p->producer_src.file && p->producer_src.line)
-            snprintf(buf + n, len - n, ", waiting on the %s at line %u (%s)", inst_kind(p->producer_disasm),
-                     p->producer_src.line, p->producer_disasm);
+            n += (size_t)snprintf(buf + n, len - n, "%s the %s at line %u (%s)", lead,
+                                  inst_kind(p->producer_disasm), p->producer_src.line, p->producer_disasm);
         else
-            snprintf(buf + n, len - n, ", waiting on the %s at 0x%08x (%s)", inst_kind(p->producer_disasm),
-                     p->producer_pc, p->producer_disasm);
+            n += (size_t)snprintf(buf + n, len - n, "%s the %s at 0x%08x (%s)", lead,
+                                  inst_kind(p->producer_disasm), p->producer_pc, p->producer_disasm);
     }
 }
 
@@ -114,8 +120,13 @@ static void kernel_section(FILE *f, const prof_kernel *k)
     for (size_t i = 0; i < k->npcs && i < HOT_PCS; i++) {
         const prof_pc *p = &k->pcs[idx[i]];
         breakdown(p->state, p->samples, buf, sizeof buf);
-        fprintf(f, "  0x%08x %8llu %5.1f%%  %-28s %s:%u  %s\n", p->pc, (unsigned long long)p->samples,
+        fprintf(f, "  0x%08x %8llu %5.1f%%  %-28s %s:%u  %s", p->pc, (unsigned long long)p->samples,
                 pct(p->samples, k->samples), p->disasm, base_name(p->src.file), p->src.line, buf);
+        if (p->producer_pc && p->producer_src.line)
+            fprintf(f, "; waits on line %u (%s)", p->producer_src.line, p->producer_disasm);
+        else if (p->producer_pc)
+            fprintf(f, "; waits on 0x%08x (%s)", p->producer_pc, p->producer_disasm);
+        fputc('\n', f);
     }
     free(idx);
 }
