@@ -9,6 +9,7 @@
 #include <string.h>
 #include "device/timing.h"
 #include "trace/trace_cell_hw.h"
+#include "debug/debug_hooks.h"
 
 #define NEVER UINT64_MAX
 #define NREGS 64
@@ -309,16 +310,23 @@ static int issue(ws_device *dev, ws_timing *T, ws_warp *w, twarp *x, uint32_t c,
             K->unit_busy[o->unit] += P->interval[o->unit];
             ready = t + P->latency[o->unit];
         }
-        if (in->op == OP_FENCE || in->op == OP_FENCE_I) x->membar_until = max64(x->mem_done, t + 1);
+        const unsigned op = in->op & ~WS_INST_TRAP;
+        if (op == OP_FENCE || op == OP_FENCE_I) x->membar_until = max64(x->mem_done, t + 1);
         if (o->branch) {
             x->fetch_ready = t + P->branch_latency;
             x->fetch_state = WS_STATE_BRANCH_RESOLVING;
             if (tc && ws_trace_event(tc, c, t, WS_TRACE_ON_BRANCH)) T->pending[c]++;
         }
-        if (in->op == OP_BAR && tc && ws_trace_event(tc, c, t, WS_TRACE_ON_BARRIER)) T->pending[c]++;
+        if (op == OP_BAR && tc && ws_trace_event(tc, c, t, WS_TRACE_ON_BARRIER)) T->pending[c]++;
     }
     uint32_t n;
-    if (ws_warp_run(dev, w, 1, &n) == WARP_FAULT) return -1;
+    ws_warp_result r = ws_warp_run(dev, w, 1, &n);
+    if (dev->debug) r = ws_dbg_warp_done(dev, w, r);
+    if (r == WARP_FAULT) return -1;
+    if (r == WARP_HALT) { /* a debugger stopped it before the instruction retired */
+        x->peeked = 0;
+        return 0;
+    }
     if (in) {
         if (o->dst) {
             x->ready[o->dst] = ready;
@@ -439,6 +447,18 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
                 ws_warp *w = &core->warps[s];
                 if (!w->live && x->store_done <= t) { x->resident = 0; continue; }
                 uint32_t sc = s % NS;
+                if (dev->debug) { /* halted warps do not issue (misc) until resumed */
+                    uint32_t budget = 1;
+                    int gate = ws_dbg_warp_gate(dev, w, &budget);
+                    if (gate < 0) { st = WS_ERR_KERNEL_FAULT; goto out; }
+                    if (gate) {
+                        x->state = WS_STATE_MISC;
+                        x->until = NEVER;
+                        x->producer_pc = 0;
+                        resident++;
+                        continue;
+                    }
+                }
                 if (eval(dev, T, w, x, c, sc, t)) { st = WS_ERR_KERNEL_FAULT; goto out; }
                 resident++;
                 if (x->state != WS_STATE_NOT_SELECTED) continue;
@@ -480,6 +500,10 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
              * at once (stopping at the next sampling point). */
             if (until == NEVER) {
                 if (L->done_blocks >= L->total_blocks) break;
+                /* Halted warps are stopped, not deadlocked: wait for the tool. */
+                int waited = dev->debug ? ws_dbg_idle_wait(dev) : 0;
+                if (waited > 0) continue;
+                if (waited < 0) { st = WS_ERR_KERNEL_FAULT; goto out; }
                 ws_raise_deadlock(dev);
                 st = WS_ERR_DEADLOCK;
                 goto out;

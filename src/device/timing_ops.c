@@ -1,6 +1,7 @@
 /* Operands and functional unit of each instruction, for the scoreboard. */
 #include <string.h>
 #include "device/timing.h"
+#include "debug/debug_hooks.h"
 
 #define F(r) ((uint8_t)(32 + (r)))   /* float register r */
 
@@ -8,7 +9,7 @@ void ws_op_timing_of(const ws_inst *in, ws_op_timing *o)
 {
     memset(o, 0, sizeof *o);
     const uint8_t rd = in->rd, r1 = in->rs1, r2 = in->rs2, r3 = in->rs3;
-    ws_op op = (ws_op)in->op;
+    ws_op op = (ws_op)(in->op & ~WS_INST_TRAP); /* a debugger's execute trigger marks the op */
     o->unit = WS_UNIT_INT;
     switch (op) {
     case OP_LUI: case OP_AUIPC: o->dst = rd; break;
