@@ -29,12 +29,20 @@ int main(int argc, char **argv)
         ws_memcpy_htod(ex.dev, dt, table, sizeof table))
         return example_fail(&ex, "preparing buffers");
     ws_arg args[] = { WS_ARG_PTR(di), WS_ARG_PTR(dt), WS_ARG_PTR(dout), WS_ARG_I32(N), WS_ARG_I32(ROUNDS) };
-    if (example_launch(&ex, k, WS_DIM3(N / 128, 1, 1), WS_DIM3(128, 1, 1), 0, args, 5) ||
-        ws_memcpy_dtoh(ex.dev, out, dout, sizeof out))
-        return 1;
+    /* The plain kernel, then the one that keeps four loads in flight:
+     * same results, fewer cycles in timing mode. */
+    const char *names[] = { "gather", "gather_unrolled" };
     int bad = 0;
-    for (int i = 0; i < N; i++) bad += out[i] != ref[i];
+    for (int v = 0; v < 2; v++) {
+        ws_kernel *kv = v ? example_kernel(&ex, names[v]) : k;
+        if (!kv || ws_memset(ex.dev, dout, 0, sizeof out) ||
+            example_launch(&ex, kv, WS_DIM3(N / 128, 1, 1), WS_DIM3(128, 1, 1), 0, args, 5) ||
+            ws_memcpy_dtoh(ex.dev, out, dout, sizeof out))
+            return 1;
+        for (int i = 0; i < N; i++) bad += out[i] != ref[i];
+    }
     char detail[128];
-    snprintf(detail, sizeof detail, "%d elements, %d dependent gathers each, %d mismatches", N, ROUNDS, bad);
+    snprintf(detail, sizeof detail, "%d elements, %d dependent gathers each, two kernels, %d mismatches", N,
+             ROUNDS, bad);
     return example_finish(&ex, bad == 0, detail);
 }
