@@ -49,7 +49,7 @@ static void test_barrier(void)
     CHECK(tdev_open(&t, elf, "mode=timing, cores=1") == 0);
     if (!t.dev) return;
     ws_addr out;
-    CHECK(ws_malloc(t.dev, 128 * 4, &out) == WS_OK);
+    CHECK(ws_malloc(t.dev, 129 * 4, &out) == WS_OK);
     ws_arg a[] = { WS_ARG_PTR(out), WS_ARG_I32(2000) };
     CHECK(tdev_run(&t, "imbalance", WS_DIM3(1, 1, 1), WS_DIM3(128, 1, 1), a, 2) == WS_OK);
     ws_timing_counters c;

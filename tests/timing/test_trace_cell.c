@@ -101,6 +101,13 @@ static void test_attribution(void)
     uint64_t due = (o.c.cycles - 1) / 16 + 1;
     CHECK_EQ_U(o.h.written + o.h.dropped, due);
     CHECK_EQ_U(o.h.dropped, 0);
+
+    /* The same run samples the same records, bit for bit. */
+    run_out again;
+    CHECK(run_traced("mode=timing, cores=1", "chase", &tc, &again, 1, 32) == 0);
+    CHECK(memcmp(&again.h, &o.h, sizeof o.h) == 0);
+    CHECK(memcmp(again.rec, o.rec, 4096 * sizeof *o.rec) == 0);
+    free(again.rec);
     free(o.rec);
 
     /* Sampling does not change simulated cycles or states. */
@@ -202,7 +209,7 @@ static void test_barrier_branch_triggers(void)
     CHECK(tdev_open(&t, elf, "mode=timing, cores=1") == 0);
     if (!t.dev) return;
     ws_addr out, buf;
-    ws_malloc(t.dev, 128 * 4, &out);
+    ws_malloc(t.dev, 129 * 4, &out);
     ws_malloc(t.dev, sizeof(ws_trace_header) + 64 * sizeof(ws_trace_record), &buf);
     ws_trace_config tc = cycles_cfg(0, 64, WS_TRACE_ROUND_ROBIN);
     tc.trigger = WS_TRACE_ON_BARRIER;
@@ -214,6 +221,27 @@ static void test_barrier_branch_triggers(void)
     ws_trace_header h;
     ws_memcpy_dtoh(t.dev, &h, buf, sizeof h);
     CHECK_EQ_U(h.written + h.dropped, 4);
+
+    /* Cycle samples of the same kernel: the waiting warps are in state
+     * barrier at the instruction after the barrier (bar is 4 bytes). */
+    ws_trace_config cc = cycles_cfg(3, 64, WS_TRACE_ALL_WARPS);
+    cc.buffer = buf;
+    cc.cycle_lo = 1000; /* well after start-up: 16 samples of 4 warps */
+    cc.cycle_hi = 1000 + 16 * 8 - 1;
+    CHECK(ws_trace_configure(t.dev, &cc) == WS_OK);
+    ws_arg a2[] = { WS_ARG_PTR(out), WS_ARG_I32(2000) };
+    CHECK(tdev_run(&t, "imbalance", WS_DIM3(1, 1, 1), WS_DIM3(128, 1, 1), a2, 2) == WS_OK);
+    ws_trace_record rec[64];
+    unsigned bar_pc = 0;
+    ws_memcpy_dtoh(t.dev, &h, buf, sizeof h);
+    ws_memcpy_dtoh(t.dev, rec, buf + sizeof h, sizeof rec);
+    ws_memcpy_dtoh(t.dev, &bar_pc, out + 128 * 4, 4);
+    unsigned nbar = 0, at_next = 0;
+    for (uint64_t i = 0; i < h.written && i < 64; i++)
+        if (rec[i].state == WS_STATE_BARRIER) nbar++, at_next += rec[i].pc == bar_pc + 4 && rec[i].warp != 0;
+    CHECK_EQ_U(h.written, 64);
+    CHECK_EQ_U(nbar, 48);   /* warps 1-3 wait; warp 0 computes */
+    CHECK_EQ_U(at_next, nbar);
     ws_device_close(t.dev);
 
     ws_trace_config bc = cycles_cfg(0, 4096, WS_TRACE_ALL_WARPS);

@@ -20,15 +20,21 @@ WS_KERNEL void chase(unsigned *next, int steps, unsigned *out)
     if (t == 0) out[0] = pc + 4;
 }
 
-/* Warp 0 of the block computes while the others wait at the barrier. */
+/* Warp 0 of the block computes while the others wait at the barrier;
+ * out[blockDim] = the PC of the barrier instruction. */
 WS_KERNEL void imbalance(int *out, int work)
 {
-    unsigned t = threadIdx_x();
+    unsigned t = threadIdx_x(), pc;
     int acc = (int)t;
     if (ws_warp_in_block() == 0)
         for (int i = 0; i < work; i++) acc = acc * 3 + i;
-    ws_syncthreads();
+    __asm__ volatile(".option push\n.option norvc\n"
+                     "auipc %[pc], 0\n"
+                     ".insn r 0x0B, 4, 0, x0, x0, x0\n"   /* barrier 0, at pc + 4 */
+                     ".option pop\n"
+                     : [pc] "=&r"(pc) : : "memory");
     out[t] = acc;
+    if (t == 0) out[blockDim_x()] = (int)(pc + 4);
 }
 
 /* Shared-memory accesses with a word stride: stride 32 puts every lane in
