@@ -35,9 +35,9 @@ ws_status ws_trace_configure(ws_device *dev, const ws_trace_config *cfg)
         return ws_set_error(dev, WS_ERR_INVALID_ARG, "trace cells: event_count must be at least 1");
     if (cfg->capacity < 1)
         return ws_set_error(dev, WS_ERR_INVALID_ARG, "trace cells: capacity must be at least 1 record");
-    /* The buffer is written by the cells through queued work: wait for it. */
-    ws_status st = ws_cmd_drain(dev, 0);
-    if (st != WS_OK) return st;
+    /* No queue drain here: the profiler programs the cells from inside the
+     * command processor, between replay passes. The header is written at
+     * once, so a caller that queued work on the buffer synchronises first. */
     char err[256];
     uint8_t *buf = ws_mem_host_range(&dev->mem, cfg->buffer, buffer_bytes(cfg), 1, err, sizeof err);
     if (!buf)
