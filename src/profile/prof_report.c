@@ -181,7 +181,7 @@ int prof_report_write(FILE *f, const prof_data *d)
             d->opt->mode == WS_TRACE_ROUND_ROBIN ? "one warp per sample (round-robin)" : "all warps per sample");
     if (dropped)
         fprintf(f, "warning: %llu samples were dropped (event buffer full or FIFO overflow); "
-                   "raise buffer= or the period\n", (unsigned long long)dropped);
+                   "raise --buffer (buffer=) or --period\n", (unsigned long long)dropped);
     fprintf(f, "\nKernels (hottest first)\n  %8s %6s %12s %8s  %s\n", "samples", "%", "cycles", "launches", "kernel");
     for (size_t i = 0; i < nk; i++)
         fprintf(f, "  %8llu %5.1f%% %12llu %8u  %s (%s)\n", (unsigned long long)k[i].samples,
