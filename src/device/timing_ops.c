@@ -13,6 +13,12 @@ void ws_op_timing_of(const ws_inst *in, ws_op_timing *o)
     o->unit = WS_UNIT_INT;
     switch (op) {
     case OP_LUI: case OP_AUIPC: o->dst = rd; break;
+    case OP_ADDI: case OP_SLTI: case OP_SLTIU: case OP_XORI: case OP_ORI: case OP_ANDI:
+    case OP_SLLI: case OP_SRLI: case OP_SRAI:
+        o->src[0] = r1; o->dst = rd; break;
+    case OP_ADD: case OP_SUB: case OP_SLL: case OP_SLT: case OP_SLTU: case OP_XOR:
+    case OP_SRL: case OP_SRA: case OP_OR: case OP_AND:
+        o->src[0] = r1; o->src[1] = r2; o->dst = rd; break;
     case OP_JAL: o->dst = rd; o->branch = 1; break;
     case OP_JALR: o->src[0] = r1; o->dst = rd; o->branch = 1; break;
     case OP_BEQ: case OP_BNE: case OP_BLT: case OP_BGE: case OP_BLTU: case OP_BGEU:
@@ -54,7 +60,10 @@ void ws_op_timing_of(const ws_inst *in, ws_op_timing *o)
         o->src[0] = r1; o->dst = rd; break;
     case OP_SHFL_UP: case OP_SHFL_DOWN: case OP_SHFL_BFLY: case OP_SHFL_IDX:
         o->src[0] = r1; o->src[1] = r2; o->dst = rd; o->unit = WS_UNIT_MIO; break;
-    default: /* two-operand float computations */
+    case OP_FADD_S: case OP_FSUB_S: case OP_FMUL_S: case OP_FSGNJ_S: case OP_FSGNJN_S:
+    case OP_FSGNJX_S: case OP_FMIN_S: case OP_FMAX_S:
         o->src[0] = F(r1); o->src[1] = F(r2); o->dst = F(rd); o->unit = WS_UNIT_FP; break;
+    default: /* OP_COUNT and beyond: not an instruction */
+        break;
     }
 }

@@ -4,6 +4,7 @@
  * several blocks per core with streaming. */
 #include <math.h>
 #include "timing_test.h"
+#include "device/timing.h"
 
 static const char *elf;
 
@@ -235,10 +236,47 @@ static void test_deadlock_watchdog(void)
     ws_device_close(t.dev);
 }
 
+/* Operands and units of every op class the scoreboard relies on. */
+static void test_op_table(void)
+{
+    ws_inst in;
+    ws_op_timing o;
+    memset(&in, 0, sizeof in);
+    in.rd = 5; in.rs1 = 6; in.rs2 = 7; in.rs3 = 8; in.len = 4;
+    static const struct { ws_op op; unsigned unit, dst, s0, s1; } want[] = {
+        { OP_ADDI, WS_UNIT_INT, 5, 6, 0 }, { OP_XOR, WS_UNIT_INT, 5, 6, 7 }, { OP_SRA, WS_UNIT_INT, 5, 6, 7 },
+        { OP_SLLI, WS_UNIT_INT, 5, 6, 0 }, { OP_LUI, WS_UNIT_INT, 5, 0, 0 }, { OP_MUL, WS_UNIT_MUL, 5, 6, 7 },
+        { OP_REMU, WS_UNIT_DIV, 5, 6, 7 }, { OP_LW, WS_UNIT_LSU, 5, 6, 0 }, { OP_SW, WS_UNIT_LSU, 0, 6, 7 },
+        { OP_FLW, WS_UNIT_LSU, 37, 6, 0 }, { OP_FSW, WS_UNIT_LSU, 0, 6, 39 }, { OP_FADD_S, WS_UNIT_FP, 37, 38, 39 },
+        { OP_FMADD_S, WS_UNIT_FP, 37, 38, 39 }, { OP_FDIV_S, WS_UNIT_FDIV, 37, 38, 39 },
+        { OP_FCVT_W_S, WS_UNIT_FP, 5, 38, 0 }, { OP_FMV_W_X, WS_UNIT_FP, 37, 6, 0 },
+        { OP_SHFL_DOWN, WS_UNIT_MIO, 5, 6, 7 }, { OP_CSRRS, WS_UNIT_MIO, 5, 6, 0 },
+        { OP_AMOADD_W, WS_UNIT_LSU, 5, 6, 7 }, { OP_BEQ, WS_UNIT_INT, 0, 6, 7 }, { OP_VOTE_ANY, WS_UNIT_INT, 5, 6, 0 },
+    };
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        in.op = (uint16_t)want[i].op;
+        ws_op_timing_of(&in, &o);
+        int ok = o.unit == want[i].unit && o.dst == want[i].dst && o.src[0] == want[i].s0 && o.src[1] == want[i].s1;
+        if (!ok) fprintf(stderr, "op %s: unit %u dst %u src %u %u\n", ws_op_name(want[i].op), o.unit, o.dst, o.src[0], o.src[1]);
+        CHECK(ok);
+    }
+    /* every real op names its unit; loads and stores are memory ops */
+    for (unsigned op = 1; op < OP_COUNT; op++) {
+        in.op = (uint16_t)op;
+        ws_op_timing_of(&in, &o);
+        ws_op_class c = ws_op_class_of((ws_op)op);
+        if ((c == CLASS_LOAD || c == CLASS_STORE || c == CLASS_ATOMIC) != (o.mem != 0))
+            fprintf(stderr, "op %s: mem %u\n", ws_op_name((ws_op)op), o.mem);
+        CHECK((c == CLASS_LOAD || c == CLASS_STORE || c == CLASS_ATOMIC) == (o.mem != 0));
+        CHECK((c == CLASS_BRANCH || c == CLASS_JUMP) == (o.branch != 0));
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) { fprintf(stderr, "usage: %s timing_kernels.elf\n", argv[0]); return 2; }
     elf = argv[1];
+    test_op_table();
     test_chase();
     test_barrier();
     test_banks();
