@@ -23,7 +23,7 @@ static void usage(FILE *f)
             "  --passes N        replay each launch N times with shifted sampling points\n"
             "                    (N x the samples; results are unchanged; 1..64, default 1)\n"
             "  --mode all|rr     sample all warps, or one warp per sample round-robin\n"
-            "  --buffer N        sample buffer capacity in records (default 1048576)\n"
+            "  --buffer N        sample buffer capacity in records per pass (default 262144)\n"
             "  --json FILE       write the whole profile as JSON (docs/profiling.md)\n"
             "  --trace FILE      write warp states over time as Chrome/Perfetto trace JSON\n"
             "  --report FILE     also keep the text report in FILE\n"
@@ -88,7 +88,7 @@ static int run_child(char **argv, int *status)
 
 int ws_cmd_profile(int argc, char **argv)
 {
-    unsigned period = 10, passes = 1, buffer = 1u << 20;
+    unsigned period = 10, passes = 1, buffer = 1u << 18;
     const char *mode = "all", *json = NULL, *trace = NULL, *report = NULL;
     int quiet = 0, i = 1;
     for (; i < argc; i++) {
@@ -157,8 +157,11 @@ int ws_cmd_profile(int argc, char **argv)
         if (rc) fprintf(stderr, "warpscope profile: %s exited with status %d\n", argv[i], rc);
     }
     if (rc != 127) {
-        if (access(report, R_OK))
+        if (access(report, R_OK) && rc == 0)
             fprintf(stderr, "warpscope profile: %s opened no warpscope device: nothing was profiled\n", argv[i]);
+        else if (access(report, R_OK))
+            fprintf(stderr, "warpscope profile: no profile was written: %s ended without closing its warpscope "
+                    "devices (profiles are written by ws_device_close)\n", argv[i]);
         else if (!quiet) {
             fflush(stdout);
             printf("\n");

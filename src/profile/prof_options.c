@@ -45,7 +45,7 @@ int prof_options_parse(const char *text, prof_options *o, char *err, size_t len)
     o->period_log2 = 10;
     o->passes = 1;
     o->mode = WS_TRACE_ALL_WARPS;
-    o->buffer_records = 1u << 20;
+    o->buffer_records = 1u << 18;
     char *copy = strdup(text ? text : "");
     if (!copy) { snprintf(err, len, "WARPSCOPE_PROFILE: out of memory"); return -1; }
     int rc = 0;

@@ -13,31 +13,48 @@
 typedef struct snapshot {
     uint8_t *global, *stacks, *shared;
     size_t nglobal, nstacks, nshared;
+    size_t hole_lo, hole_hi;    /* the event buffer: not an input */
 } snapshot;
 
-static int snap_take(ws_device *dev, snapshot *s)
+static int snap_take(ws_device *dev, const ws_profiler *P, snapshot *s)
 {
     memset(s, 0, sizeof *s);
     s->nglobal = dev->mem.brk;
     s->nstacks = (size_t)dev->mem.nslots * dev->mem.stack_size;
     s->nshared = (size_t)dev->cfg.cores * dev->cfg.shared_per_core;
+    s->hole_lo = P->buffer - WS_GLOBAL_BASE;
+    s->hole_hi = s->hole_lo + sizeof(ws_trace_header) + (size_t)P->capacity * sizeof(ws_trace_record);
+    if (s->hole_hi > s->nglobal) s->hole_lo = s->hole_hi = s->nglobal;
     s->global = malloc(s->nglobal + 1);
     s->stacks = malloc(s->nstacks + 1);
     s->shared = malloc(s->nshared + 1);
     if (!s->global || !s->stacks || !s->shared) return -1;
-    memcpy(s->global, dev->mem.global, s->nglobal);
+    memcpy(s->global, dev->mem.global, s->hole_lo);
+    memcpy(s->global + s->hole_hi, dev->mem.global + s->hole_hi, s->nglobal - s->hole_hi);
     memcpy(s->stacks, dev->mem.stacks, s->nstacks);
     for (uint32_t c = 0; c < dev->cfg.cores; c++)
         memcpy(s->shared + (size_t)c * dev->cfg.shared_per_core, dev->cores[c].shared, dev->cfg.shared_per_core);
     return 0;
 }
 
+/* Copy back only the pages that changed: device memory is committed
+ * lazily, and a launch touches a small part of it. */
+static void restore_range(uint8_t *dst, const uint8_t *src, size_t n)
+{
+    for (size_t off = 0; off < n; off += 4096) {
+        size_t len = n - off < 4096 ? n - off : 4096;
+        if (memcmp(dst + off, src + off, len)) memcpy(dst + off, src + off, len);
+    }
+}
+
 static void snap_restore(ws_device *dev, const snapshot *s)
 {
-    memcpy(dev->mem.global, s->global, s->nglobal);
-    memcpy(dev->mem.stacks, s->stacks, s->nstacks);
+    restore_range(dev->mem.global, s->global, s->hole_lo);
+    restore_range(dev->mem.global + s->hole_hi, s->global + s->hole_hi, s->nglobal - s->hole_hi);
+    restore_range(dev->mem.stacks, s->stacks, s->nstacks);
     for (uint32_t c = 0; c < dev->cfg.cores; c++)
-        memcpy(dev->cores[c].shared, s->shared + (size_t)c * dev->cfg.shared_per_core, dev->cfg.shared_per_core);
+        restore_range(dev->cores[c].shared, s->shared + (size_t)c * dev->cfg.shared_per_core,
+                      dev->cfg.shared_per_core);
 }
 
 static void snap_free(snapshot *s)
@@ -102,7 +119,7 @@ static ws_status sample_pass(ws_device *dev, ws_profiler *P, const ws_grid_run *
     tc.launch_id = L->id;
     tc.buffer = P->buffer;
     tc.capacity = P->capacity;
-    return ws_trace_configure(dev, &tc);
+    return ws_trace_configure(dev, &tc); /* does not drain the queue: we run inside it */
 }
 
 /* A warp waiting at a barrier has already issued the `bar`: its PC is the
@@ -152,7 +169,7 @@ ws_status ws_profiler_launch(ws_device *dev, ws_grid_run *L, ws_launch_runner ru
     pl->block = L->block;
     snapshot snap = { 0 };
     int replay = P->opt.passes > 1;
-    if (replay && snap_take(dev, &snap)) {
+    if (replay && snap_take(dev, P, &snap)) {
         snap_free(&snap);
         replay = 0;
         snprintf(pl->error, sizeof pl->error, "no host memory to capture the launch's inputs: one pass only");

@@ -21,9 +21,12 @@ sed -n '/Hot source lines/{n;n;p;q}' k.txt | grep -q "gather_kernel.c:$use (gath
     bad "step 2: $(sed -n '/Hot source lines/,+3p' k.txt)"
 grep -q "|  acc += table\[j\];" k.txt && ok "step 2: source text shown" || bad "step 2: no source text"
 # Step 3: the cause, with both producers.
-grep -E "line $use: [0-9.]+% long_scoreboard, waiting on the load at line $use \(flw .*\) and the load at line $idx \(lw " k.txt >/dev/null &&
-    ok "step 3: long_scoreboard waiting on the loads at lines $use and $idx" || bad "step 3: $(grep "line $use:" k.txt)"
-grep -E "slli .*waits on line $idx \(lw " r1.txt >/dev/null && ok "step 3: instruction view" || bad "step 3: instruction view"
+cause=$(grep "line $use: " k.txt)
+echo "$cause" | grep -qE "line $use: [0-9.]+% long_scoreboard, waiting on the load at line" &&
+    echo "$cause" | grep -qF "the load at line $use (flw" && echo "$cause" | grep -qF "the load at line $idx (lw" &&
+    ok "step 3: long_scoreboard waiting on the loads at lines $use and $idx" || bad "step 3: $cause"
+grep -E "waits on line $idx \(lw " r1.txt >/dev/null && grep -E "waits on line $use \(flw " r1.txt >/dev/null &&
+    ok "step 3: instruction view" || bad "step 3: instruction view"
 # Step 4: counters; the unrolled kernel is faster.
 c1=$(sed -n 's/^ *[0-9]* *[0-9.]*% *\([0-9]*\) *1  gather (.*/\1/p' r1.txt)
 c2=$(sed -n 's/^ *[0-9]* *[0-9.]*% *\([0-9]*\) *1  gather_unrolled (.*/\1/p' r1.txt)

@@ -77,6 +77,32 @@ static long run(ws_device *dev, ws_module *mod, const char *k, unsigned *checksu
     return 0;
 }
 
+/* Two launches queued back to back, one wait: the profiler must run them
+ * in order, each with its own passes. */
+static int queued(ws_device *dev, ws_module *mod, unsigned *checksum)
+{
+    ws_kernel *ka, *kb;
+    int a[32], b[32];
+    ws_addr da, db;
+    if (ws_kernel_get(mod, "arith_chain", &ka) || ws_kernel_get(mod, "arith_chain", &kb) ||
+        ws_malloc(dev, sizeof a, &da) || ws_malloc(dev, sizeof b, &db))
+        return die(dev, "queued setup");
+    ws_arg aa[] = { WS_ARG_PTR(da), WS_ARG_I32(100) }, ab[] = { WS_ARG_PTR(db), WS_ARG_I32(100) };
+    if (ws_memset(dev, da, 0, sizeof a) || ws_launch(dev, ka, WS_DIM3(1, 1, 1), WS_DIM3(32, 1, 1), 0, aa, 2) ||
+        ws_memcpy_dtod(dev, db, da, sizeof a) || /* b = a before the second launch overwrites nothing */
+        ws_launch(dev, kb, WS_DIM3(1, 1, 1), WS_DIM3(32, 1, 1), 0, ab, 2) ||
+        ws_memcpy_dtoh(dev, a, da, sizeof a) || ws_memcpy_dtoh(dev, b, db, sizeof b))
+        return die(dev, "queued launches");
+    for (unsigned t = 0; t < 32; t++) {
+        if ((unsigned)a[t] != ref("arith_chain", t, 0, NULL) || a[t] != b[t]) {
+            fprintf(stderr, "prof_app: queued: wrong result for thread %u\n", t);
+            return 1;
+        }
+        *checksum = *checksum * 31u + (unsigned)a[t];
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) { fprintf(stderr, "usage: prof_app MODULE SCENARIO [fail]\n"); return 2; }
@@ -103,6 +129,8 @@ int main(int argc, char **argv)
             const char *ks[] = { "arith_chain", "dep_load", "arith_chain" };
             for (int i = 0; i < 3; i++)
                 if (run(dev, mod, ks[i], &sum)) return 1;
+        } else if (!strcmp(scen, "queued")) {
+            if (queued(dev, mod, &sum)) return 1;
         } else if (run(dev, mod, scen, &sum)) {
             return 1;
         }
