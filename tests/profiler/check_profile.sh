@@ -75,6 +75,21 @@ assert b['passes'] == 4 and b['error'] is None
 assert 3.6 * a['samples'] <= b['samples'] <= 4.4 * a['samples']
 EOF
     ;;
+rr)
+    profile dep_load && mv dep_load.json all.json || bad "mode all failed"
+    profile dep_load --mode rr && mv dep_load.json rr.json || bad "mode rr failed"
+    expect dep_load.txt "one warp per sample (round-robin)" "report names the mode"
+    python3 - all.json rr.json <<'EOF' && ok "round-robin: one record per sample, same cycles" || bad "rr check"
+import json, sys
+a, b = (json.load(open(f))['devices'][0] for f in sys.argv[1:3])
+assert b['options']['mode'] == 'rr' and a['options']['mode'] == 'all'
+la, lb = a['launches'][0], b['launches'][0]
+print('samples all', la['samples'], 'rr', lb['samples'], 'cycles', la['cycles'], lb['cycles'])
+assert la['cycles'] == lb['cycles']
+assert 0 < lb['samples'] < la['samples']
+assert lb['samples'] <= la['cycles'] // 8 * 4 + 4   # at most one per core per sample point
+EOF
+    ;;
 json_trace)
     "$ws" profile --period 3 --passes 2 --json p.json --trace t.json -- "$app" "$elf" dep_load > r.txt 2> r.err ||
         bad "profile failed"
