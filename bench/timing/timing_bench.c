@@ -83,7 +83,7 @@ static int best(const char *elf, const char *cfg, int n, int sample, int reps, r
 int main(int argc, char **argv)
 {
     if (argc < 2) { fprintf(stderr, "usage: %s bench_kernels.elf [n] [reps]\n", argv[0]); return 2; }
-    int n = argc > 2 ? atoi(argv[2]) : 256, reps = argc > 3 ? atoi(argv[3]) : 5;
+    int n = argc > 2 ? atoi(argv[2]) : 256, reps = argc > 3 ? atoi(argv[3]) : 9;
     if (n < 16 || n % 16 || reps < 1) { fprintf(stderr, "n must be a multiple of 16, reps >= 1\n"); return 2; }
     result f, t, s;
     /* Interleaved, best of each: the host is shared, so noise only adds. */
