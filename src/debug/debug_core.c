@@ -90,7 +90,7 @@ static void mod_add_locked(ws_debug *d, const ws_module *m)
     snprintf(e->info.name, sizeof e->info.name, "%s", m->name);
     e->info.base = m->base;
     e->info.size = m->size;
-    e->info.link_base = m->img.link_base;
+    e->info.link_base = m->link_base;
     e->info.image = m->elf;
     e->info.image_size = m->elf_size;
 }

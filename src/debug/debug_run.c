@@ -196,9 +196,10 @@ void ws_dbg_launch_end(ws_device *dev, uint64_t launch_id, ws_status st)
     ws_debug *d = dev->debug;
     pthread_mutex_lock(&d->mu);
     for (uint32_t i = 0; i < d->nwarps; i++) {
-        uint8_t step = d->w[i].step;
+        uint8_t step = d->w[i].step, ack = d->w[i].resumeack || d->w[i].req == REQ_RESUME;
         memset(&d->w[i], 0, sizeof d->w[i]);
-        d->w[i].step = step;
+        d->w[i].step = step; /* dcsr.step and resumeack outlive the launch */
+        d->w[i].resumeack = ack;
     }
     if (atomic_load(&d->attached)) {
         dbg_push_event_locked(d, WS_DBG_EV_LAUNCH_END, 0, 0, launch_id, st);

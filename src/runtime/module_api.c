@@ -73,6 +73,7 @@ ws_status ws_module_load_data(ws_device *dev, const void *image, size_t size, co
         dev->modules = mods;
         dev->modcap = cap;
     }
+    m->link_base = m->img.link_base; /* relocation rewrites img.link_base */
     if ((st = place_module(dev, m)) != WS_OK) { module_free(m); return st; }
     if ((st = build_kernels(dev, m)) != WS_OK) {
         ws_mem_free(&dev->mem, m->base, REGION_MODULE);

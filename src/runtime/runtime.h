@@ -17,6 +17,7 @@ struct ws_module {
     uint32_t base, size;         /* where the image lives on the device    */
     ws_kernel *kernels;
     void *elf;                   /* the ELF file as loaded (for debuggers) */
+    uint32_t link_base;          /* address the image was linked at         */
     size_t elf_size;
 };
 

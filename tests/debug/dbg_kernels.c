@@ -1,0 +1,51 @@
+/* Kernels the debug-hardware tests stop, step and inspect. */
+#include <warpscope/kernel.h>
+
+WS_SHARED int tile[128];
+
+/* Breakpoints and triggers go at this function's first instruction. */
+__attribute__((noinline, used)) int bp_target(int x) { return x * 3 + 1; }
+
+WS_KERNEL void with_bar(int *out);
+
+/* Where things are, for the tool: o[0] = bp_target, o[1] = with_bar. */
+WS_KERNEL void addrs(unsigned *o)
+{
+    o[0] = (unsigned)(uintptr_t)&bp_target;
+    o[1] = (unsigned)(uintptr_t)&with_bar;
+}
+
+WS_KERNEL void compute(int *out)
+{
+    unsigned i = ws_global_id_x();
+    out[i] = bp_target((int)i);
+}
+
+/* Spins until the tool sets flag[0] (through system bus access). */
+WS_KERNEL void spin(volatile int *flag, int *out)
+{
+    unsigned i = ws_global_id_x();
+    while (!flag[0]) {
+    }
+    out[i] = (int)i + 100;
+}
+
+WS_KERNEL void with_bar(int *out)
+{
+    unsigned t = threadIdx_x(), n = blockDim_x();
+    tile[t] = (int)t * 7;
+    ws_syncthreads();
+    out[blockIdx_x() * n + t] = tile[(t + 1) % n] + bp_target(0);
+}
+
+WS_KERNEL void loads(const int *in, int *out)
+{
+    unsigned i = ws_global_id_x();
+    out[i] = in[i] + 1;
+}
+
+WS_KERNEL void faulty(int *buf)
+{
+    if (blockIdx_x() == 1 && threadIdx_x() == 5) buf[100000] = 1;
+    else buf[ws_global_id_x()] = 2;
+}

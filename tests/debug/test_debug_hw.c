@@ -1,0 +1,927 @@
+/* Debug hardware end to end: an application thread loads a module,
+ * launches and synchronises while this thread acts as the tool through
+ * src/debug/debug.h only (DMI registers, events, queries).
+ * Usage: test_debug_hw <case> <dbg_kernels.elf> */
+#include <gelf.h>
+#include <libelf.h>
+#include <unistd.h>
+#include "../test.h"
+#include "dbg_harness.h"
+#include "dbg_harness.c"
+
+static const char *g_elf;
+static uint32_t g_bp, g_with_bar; /* device addresses of bp_target, with_bar */
+
+/* A device with the kernels loaded, bp_target/with_bar located. */
+static ws_device *open_dev(uint32_t cores, uint32_t wpc, ws_module **mod)
+{
+    ws_config c;
+    ws_config_default(&c);
+    c.cores = cores;
+    c.warps_per_core = wpc;
+    c.max_threads_per_block = wpc * 32 < 256 ? wpc * 32 : 256;
+    ws_device *dev = NULL;
+    if (ws_device_open(&c, &dev) != WS_OK) return NULL;
+    if (ws_module_load_file(dev, g_elf, mod) != WS_OK) { ws_device_close(dev); return NULL; }
+    ws_kernel *k = NULL;
+    ws_addr o = 0;
+    unsigned v[2] = { 0, 0 };
+    ws_malloc(dev, 8, &o);
+    ws_arg a[] = { WS_ARG_PTR(o) };
+    if (ws_kernel_get(*mod, "addrs", &k) == WS_OK && ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(1, 1, 1), 0, a, 1) == WS_OK)
+        ws_memcpy_dtoh(dev, v, o, 8);
+    g_bp = v[0];
+    g_with_bar = v[1];
+    return dev;
+}
+
+static ws_debug *attach(ws_device *dev, ws_dbg_topology topo, uint32_t per_group)
+{
+    ws_debug_config cfg = { topo, per_group };
+    ws_debug *d = NULL;
+    CHECK(ws_debug_attach(dev, &cfg, &d) == WS_OK);
+    uint32_t n = 0;
+    ws_debug_module_count(d, &n);
+    for (uint32_t m = 0; m < n; m++) dmw(d, m, WS_DM_DMCONTROL, 1);
+    return d;
+}
+
+static void setup_app(app *a, ws_device *dev, ws_module *mod, const char *kernel, ws_dim3 grid, ws_dim3 block)
+{
+    memset(a, 0, sizeof *a);
+    a->dev = dev;
+    a->mod = mod;
+    a->kernel = kernel;
+    a->grid = grid;
+    a->block = block;
+}
+
+static uint32_t hart_of(uint32_t core, uint32_t wpc, uint32_t slot, uint32_t lane)
+{
+    return (core * wpc + slot) * 32 + lane;
+}
+
+/* Mode-switch frame through module dm: cores (n ids, or broadcast if n==0). */
+static uint32_t modeswitch(ws_debug *d, uint32_t dm, const uint32_t *cores, uint32_t n, uint32_t ctl)
+{
+    dmw(d, dm, WS_DM_MODESWITCH, 0xD5u << 24 | (n + 1) << 16 | (n == 0));
+    for (uint32_t i = 0; i < n; i++) dmw(d, dm, WS_DM_MODESWITCH, cores[i]);
+    dmw(d, dm, WS_DM_MODESWITCH, ctl);
+    return dmr(d, dm, WS_DM_MODESWITCH);
+}
+
+/* spin kernel on 4 cores x 1 warp: one block per core; returns the flag. */
+static ws_addr spin_setup(app *a, ws_device *dev, ws_module *mod, ws_addr *out)
+{
+    ws_addr flag = 0;
+    ws_malloc(dev, 4, &flag);
+    ws_malloc(dev, 4 * 32 * 4, out);
+    setup_app(a, dev, mod, "spin", WS_DIM3(4, 1, 1), WS_DIM3(32, 1, 1));
+    a->args[0] = (ws_arg)WS_ARG_PTR(flag);
+    a->args[1] = (ws_arg)WS_ARG_PTR(*out);
+    a->nargs = 2;
+    return flag;
+}
+
+static void check_spin_out(ws_device *dev, ws_addr out)
+{
+    int v[128];
+    CHECK(ws_memcpy_dtoh(dev, v, out, sizeof v) == WS_OK);
+    int ok = 1;
+    for (int i = 0; i < 128; i++) ok &= v[i] == i + 100;
+    CHECK(ok);
+}
+
+/* ---- topologies: mode-switch halts of chosen cores ---- */
+static void test_topologies(void)
+{
+    for (int topo = 0; topo < 3; topo++) {
+        ws_module *mod;
+        ws_device *dev = open_dev(4, 1, &mod);
+        CHECK(dev != NULL);
+        if (!dev) return;
+        ws_debug *d = attach(dev, (ws_dbg_topology)topo, 2);
+        ws_debug_set_all_stop(d, 0);
+        uint32_t n = 0;
+        ws_debug_module_count(d, &n);
+        CHECK_EQ_U(n, topo == 0 ? 1 : topo == 1 ? 4 : 2);
+        app a;
+        ws_addr out, flag = spin_setup(&a, dev, mod, &out);
+        app_start(&a);
+        uint32_t dm1, dm3;
+        ws_debug_module_of_core(d, 1, &dm1);
+        ws_debug_module_of_core(d, 3, &dm3);
+        CHECK(wait_status(d, dm1, hart_of(1, 1, 0, 0), DMS_ALLRUNNING) == 0);
+        CHECK(wait_status(d, dm3, hart_of(3, 1, 0, 0), DMS_ALLRUNNING) == 0);
+        const uint32_t both[2] = { 1, 3 };
+        uint32_t st = modeswitch(d, dm1, both, 2, 2 /* halt */);
+        if (topo == 0) {
+            CHECK_EQ_U(st, 2); /* the broadcasting module reaches both */
+        } else {
+            CHECK_EQ_U(st, 1u | 1u << 8); /* core 3 is not served by core 1's module */
+            if (topo == 1) { /* core 1's module cannot see core 3's harts */
+                select_hart(d, dm1, hart_of(3, 1, 0, 0));
+                CHECK(dmr(d, dm1, WS_DM_DMSTATUS) & DMS_ALLNONEXISTENT);
+            }
+            CHECK(wait_status(d, dm1, hart_of(1, 1, 0, 0), DMS_ALLHALTED) == 0);
+            select_hart(d, dm3, hart_of(3, 1, 0, 0));
+            CHECK(dmr(d, dm3, WS_DM_DMSTATUS) & DMS_ALLRUNNING);
+            if (topo == 2) { /* broadcast frame of the group module: cores 2 and 3 */
+                CHECK_EQ_U(modeswitch(d, dm3, NULL, 0, 2), 2);
+                CHECK(wait_status(d, dm3, hart_of(2, 1, 0, 0), DMS_ALLHALTED) == 0);
+            } else {
+                const uint32_t three[1] = { 3 };
+                CHECK_EQ_U(modeswitch(d, dm3, three, 1, 2), 1);
+            }
+        }
+        CHECK(wait_status(d, dm1, hart_of(1, 1, 0, 0), DMS_ALLHALTED) == 0);
+        CHECK(wait_status(d, dm3, hart_of(3, 1, 0, 0), DMS_ALLHALTED) == 0);
+        uint32_t dm0;
+        ws_debug_module_of_core(d, 0, &dm0);
+        select_hart(d, dm0, hart_of(0, 1, 0, 0));
+        CHECK(dmr(d, dm0, WS_DM_DMSTATUS) & DMS_ALLRUNNING); /* core 0 not addressed */
+        /* let the running cores finish; the halted ones keep the launch open */
+        CHECK_EQ_U(sb_write32(d, dm0, (uint32_t)flag, 1), 0);
+        CHECK(wait_status(d, dm0, hart_of(0, 1, 0, 0), DMS_ANYUNAVAIL) == 0);
+        usleep(20000);
+        CHECK(!atomic_load(&a.done));
+        /* run frames bring them back */
+        const uint32_t c1[1] = { 1 }, c3[1] = { 3 }, c2[1] = { 2 };
+        if (topo == 0) CHECK_EQ_U(modeswitch(d, 0, both, 2, 1), 2);
+        else {
+            modeswitch(d, dm1, c1, 1, 1);
+            modeswitch(d, dm3, c3, 1, 1);
+            if (topo == 2) modeswitch(d, dm3, c2, 1, 1);
+        }
+        CHECK_EQ_U(app_join(&a), WS_OK);
+        check_spin_out(dev, out);
+        ws_debug_detach(d);
+        ws_device_close(dev);
+    }
+}
+
+/* ---- halt/resume through hartsel and the hart array mask ---- */
+static void test_hart_select(void)
+{
+    ws_module *mod;
+    ws_device *dev = open_dev(4, 1, &mod);
+    if (!dev) { CHECK(0); return; }
+    ws_debug *d = attach(dev, WS_DBG_TOPO_BROADCAST, 1);
+    ws_debug_set_all_stop(d, 0);
+    app a;
+    ws_addr out, flag = spin_setup(&a, dev, mod, &out);
+    app_start(&a);
+    CHECK(wait_status(d, 0, hart_of(3, 1, 0, 0), DMS_ALLRUNNING) == 0);
+    /* hartsel = lane 9 of core 2; mask = lanes 0 of cores 0 and 3 */
+    dmw(d, 0, WS_DM_HAWINDOWSEL, 0);
+    dmw(d, 0, WS_DM_HAWINDOW, 1u << 0);
+    dmw(d, 0, WS_DM_HAWINDOWSEL, 3);
+    dmw(d, 0, WS_DM_HAWINDOW, 1u << 0);
+    CHECK_EQ_U(dmr(d, 0, WS_DM_HAWINDOW), 1);
+    uint32_t sel = dmctl_sel(hart_of(2, 1, 0, 9)) | 1u << 26;
+    dmw(d, 0, WS_DM_DMCONTROL, sel | 1u << 31);
+    dmw(d, 0, WS_DM_DMCONTROL, sel);
+    int ok = 0;
+    for (int i = 0; i < 5000 && !ok; i++, usleep(1000)) ok = (dmr(d, 0, WS_DM_DMSTATUS) & DMS_ALLHALTED) != 0;
+    CHECK(ok);
+    CHECK_EQ_U(dmr(d, 0, WS_DM_HALTSUM1), 1u << 0 | 1u << 2 | 1u << 3); /* warps of cores 0, 2, 3 */
+    select_hart(d, 0, hart_of(1, 1, 0, 0));
+    CHECK(dmr(d, 0, WS_DM_DMSTATUS) & DMS_ALLRUNNING);
+    CHECK_EQ_U(dmr(d, 0, WS_DM_HALTSUM0), 0);
+    select_hart(d, 0, hart_of(2, 1, 0, 0));
+    CHECK_EQ_U(dmr(d, 0, WS_DM_HALTSUM0), UINT32_MAX); /* all 32 lanes of core 2's warp */
+    /* dcsr.cause of a requested halt */
+    uint32_t v = 0;
+    CHECK_EQ_U(reg_read(d, 0, hart_of(3, 1, 0, 4), WS_REGNO_CSR(WS_CSR_DCSR), &v), 0);
+    CHECK_EQ_U(v >> 6 & 7, WS_DCSR_CAUSE_HALTREQ);
+    sb_write32(d, 0, (uint32_t)flag, 1);
+    dmw(d, 0, WS_DM_DMCONTROL, sel | 1u << 30);
+    ok = 0;
+    for (int i = 0; i < 5000 && !ok; i++, usleep(1000)) ok = (dmr(d, 0, WS_DM_DMSTATUS) & DMS_ALLRESUMEACK) != 0;
+    CHECK(ok);
+    CHECK_EQ_U(app_join(&a), WS_OK);
+    check_spin_out(dev, out);
+    ws_debug_detach(d);
+    ws_device_close(dev);
+}
+
+/* compute kernel, 2 cores x 1 warp, 2 blocks of 32, execute trigger at
+ * bp_target; returns when every warp is halted (all-stop). */
+static ws_debug *compute_at_bp(app *a, ws_device **pdev, ws_addr *out, uint32_t trig_bits, uint32_t tdata2)
+{
+    ws_module *mod;
+    ws_device *dev = open_dev(2, 1, &mod);
+    *pdev = dev;
+    if (!dev) return NULL;
+    ws_debug *d = attach(dev, WS_DBG_TOPO_BROADCAST, 1);
+    ws_malloc(dev, 64 * 4, out);
+    CHECK_EQ_U(set_trigger(d, 0, hart_of(0, 1, 0, 0), 0, trig_bits, tdata2 ? tdata2 : g_bp), 0);
+    CHECK_EQ_U(set_trigger(d, 0, hart_of(1, 1, 0, 0), 0, trig_bits, tdata2 ? tdata2 : g_bp), 0);
+    setup_app(a, dev, mod, "compute", WS_DIM3(2, 1, 1), WS_DIM3(32, 1, 1));
+    a->args[0] = (ws_arg)WS_ARG_PTR(*out);
+    a->nargs = 1;
+    app_start(a);
+    return d;
+}
+
+static void check_compute_out(ws_device *dev, ws_addr out, int changed_i, int changed_v)
+{
+    int v[64];
+    CHECK(ws_memcpy_dtoh(dev, v, out, sizeof v) == WS_OK);
+    int ok = 1;
+    for (int i = 0; i < 64; i++) ok &= v[i] == (i == changed_i ? changed_v : 3 * i + 1);
+    CHECK(ok);
+}
+
+static void all_halted(ws_debug *d)
+{
+    ws_dbg_lane lanes[64];
+    size_t n = 0;
+    CHECK(ws_debug_lanes(d, lanes, 64, &n) == WS_OK);
+    CHECK_EQ_U(n, 64);
+    int all = 1;
+    for (size_t i = 0; i < n && i < 64; i++) all &= lanes[i].halted;
+    CHECK(all);
+}
+
+/* ---- Access Register: GPR, FPR, CSRs, dpc, dcsr, identity; all-stop ---- */
+static void test_registers(void)
+{
+    app a;
+    ws_device *dev;
+    ws_addr out;
+    ws_debug *d = compute_at_bp(&a, &dev, &out, TRIG_EXEC, 0);
+    if (!d) { CHECK(0); return; }
+    ws_dbg_event ev;
+    CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
+    CHECK_EQ_U(ev.hart, hart_of(0, 1, 0, 0));  /* block 0 gets there first */
+    all_halted(d);                              /* all-stop: core 1 too */
+    uint32_t h5 = hart_of(0, 1, 0, 5), v = 0, hit_hart = 0, hit_addr = 0;
+    CHECK_EQ_U(reg_read(d, 0, h5, WS_REGNO_CSR(WS_CSR_DCSR), &v), 0);
+    CHECK_EQ_U(v >> 6 & 7, WS_DCSR_CAUSE_TRIGGER);
+    CHECK_EQ_U(v >> 28, 4);
+    CHECK(ws_debug_trigger_hit(d, h5, &hit_hart, &hit_addr) == WS_OK);
+    CHECK_EQ_U(hit_addr, g_bp);
+    CHECK_EQ_U(hit_hart, hart_of(0, 1, 0, 0));
+    CHECK_EQ_U(reg_read(d, 0, hart_of(1, 1, 0, 3), WS_REGNO_CSR(WS_CSR_DCSR), &v), 0);
+    CHECK_EQ_U(v >> 6 & 7, WS_DCSR_CAUSE_HALTREQ); /* stopped by all-stop */
+    CHECK_EQ_U(reg_read(d, 0, h5, WS_REGNO_CSR(WS_CSR_DPC), &v), 0);
+    CHECK_EQ_U(v, g_bp);
+    CHECK_EQ_U(reg_read(d, 0, h5, WS_REGNO_GPR(10), &v), 0); /* a0 = i */
+    CHECK_EQ_U(v, 5);
+    CHECK_EQ_U(reg_write(d, 0, h5, WS_REGNO_GPR(10), 1000), 0);
+    CHECK_EQ_U(reg_read(d, 0, h5, WS_REGNO_GPR(10), &v), 0);
+    CHECK_EQ_U(v, 1000);
+    CHECK_EQ_U(reg_write(d, 0, h5, WS_REGNO_GPR(0), 7), 0); /* x0 stays 0 */
+    CHECK_EQ_U(reg_read(d, 0, h5, WS_REGNO_GPR(0), &v), 0);
+    CHECK_EQ_U(v, 0);
+    CHECK_EQ_U(reg_write(d, 0, h5, WS_REGNO_FPR(3), 0x40490fdbu), 0);
+    CHECK_EQ_U(reg_read(d, 0, h5, WS_REGNO_FPR(3), &v), 0);
+    CHECK_EQ_U(v, 0x40490fdbu);
+    CHECK_EQ_U(reg_write(d, 0, h5, WS_REGNO_CSR(0x003), 0x45), 0); /* fcsr: frm 2, fflags 5 */
+    CHECK_EQ_U(reg_read(d, 0, h5, WS_REGNO_CSR(0x002), &v), 0);
+    CHECK_EQ_U(v, 2);
+    CHECK_EQ_U(reg_read(d, 0, h5, WS_REGNO_CSR(0x001), &v), 0);
+    CHECK_EQ_U(v, 5);
+    CHECK_EQ_U(reg_write(d, 0, h5, WS_REGNO_CSR(0x003), 0), 0);
+    /* identity CSRs of lane 5 of block 1's warp */
+    uint32_t b1 = hart_of(1, 1, 0, 5);
+    CHECK_EQ_U(reg_read(d, 0, b1, WS_REGNO_CSR(WS_CSR_TID_X), &v), 0);
+    CHECK_EQ_U(v, 5);
+    CHECK_EQ_U(reg_read(d, 0, b1, WS_REGNO_CSR(WS_CSR_CTAID_X), &v), 0);
+    CHECK_EQ_U(v, 1);
+    CHECK_EQ_U(reg_read(d, 0, b1, WS_REGNO_CSR(WS_CSR_NTID_X), &v), 0);
+    CHECK_EQ_U(v, 32);
+    CHECK_EQ_U(reg_read(d, 0, b1, WS_REGNO_CSR(WS_CSR_CORE_ID), &v), 0);
+    CHECK_EQ_U(v, 1);
+    CHECK_EQ_U(reg_read(d, 0, b1, WS_REGNO_CSR(0xF14), &v), 0);
+    CHECK_EQ_U(v, b1);
+    CHECK_EQ_U(reg_read(d, 0, b1, WS_REGNO_CSR(WS_CSR_LAUNCH_ID), &v), 0);
+    CHECK_EQ_U(v, ev.launch_id);
+    CHECK_EQ_U(reg_write(d, 0, b1, WS_REGNO_CSR(WS_CSR_TID_X), 3), 3); /* read-only */
+    /* dpc is writable: moving lane 5 back to the entry of bp_target */
+    CHECK_EQ_U(reg_write(d, 0, h5, WS_REGNO_CSR(WS_CSR_DPC), g_bp), 0);
+    ws_dbg_lane lanes[64];
+    size_t n = 0;
+    ws_debug_lanes(d, lanes, 64, &n);
+    CHECK(n == 64 && lanes[5].pc == g_bp && lanes[5].cause == WS_DCSR_CAUSE_TRIGGER && lanes[37].block.x == 1);
+    /* tinfo: mcontrol only; tselect is WARL */
+    CHECK_EQ_U(reg_read(d, 0, h5, WS_REGNO_CSR(WS_CSR_TINFO), &v), 0);
+    CHECK_EQ_U(v, 1u << 2);
+    CHECK_EQ_U(reg_write(d, 0, h5, WS_REGNO_CSR(WS_CSR_TSELECT), 99), 0);
+    CHECK_EQ_U(reg_read(d, 0, h5, WS_REGNO_CSR(WS_CSR_TSELECT), &v), 0);
+    CHECK_EQ_U(v, 0);
+    CHECK_EQ_U(reg_read(d, 0, h5, WS_REGNO_CSR(WS_CSR_TDATA1), &v), 0);
+    CHECK_EQ_U(v >> 28, 2);
+    CHECK(v & (1u << 20)); /* hit */
+    /* disarm both cores' triggers and continue */
+    set_trigger(d, 0, hart_of(0, 1, 0, 0), 0, 0, 0);
+    set_trigger(d, 0, hart_of(1, 1, 0, 0), 0, 0, 0);
+    resume_all(d);
+    CHECK_EQ_U(app_join(&a), WS_OK);
+    check_compute_out(dev, out, 5, 3001);
+    ws_debug_detach(d);
+    ws_device_close(dev);
+}
+
+/* ---- system bus access over global memory ---- */
+static void test_sba(void)
+{
+    ws_module *mod;
+    ws_device *dev = open_dev(1, 1, &mod);
+    if (!dev) { CHECK(0); return; }
+    ws_debug *d = attach(dev, WS_DBG_TOPO_BROADCAST, 1);
+    ws_addr buf = 0;
+    ws_malloc(dev, 64, &buf);
+    uint32_t init[4] = { 0x11223344, 0x55667788, 0x99aabbcc, 0xddeeff00 }, v = 0;
+    ws_memcpy_htod(dev, buf, init, sizeof init);
+    ws_synchronize(dev); /* copies are queued */
+    uint32_t sbcs = dmr(d, 0, WS_DM_SBCS);
+    CHECK_EQ_U(sbcs >> 29, 1);        /* sbversion */
+    CHECK_EQ_U(sbcs >> 5 & 0x7F, 32); /* sbasize */
+    CHECK_EQ_U(sbcs & 7, 7);          /* 8/16/32-bit access */
+    CHECK_EQ_U(sb_read32(d, 0, buf + 4, &v), 0);
+    CHECK_EQ_U(v, 0x55667788);
+    CHECK_EQ_U(sb_write32(d, 0, buf + 8, 0xcafef00d), 0);
+    uint32_t back[4];
+    ws_memcpy_dtoh(dev, back, buf, sizeof back);
+    CHECK_EQ_U(back[2], 0xcafef00d);
+    /* 8 and 16 bit, autoincrement + readondata */
+    dmw(d, 0, WS_DM_SBCS, 0u << 17 | 1u << 20 | 1u << 16 | 1u << 15);
+    dmw(d, 0, WS_DM_SBADDRESS0, buf);
+    CHECK_EQ_U(dmr(d, 0, WS_DM_SBDATA0), 0x44);
+    CHECK_EQ_U(dmr(d, 0, WS_DM_SBDATA0), 0x33);
+    CHECK_EQ_U(dmr(d, 0, WS_DM_SBDATA0), 0x22);
+    dmw(d, 0, WS_DM_SBCS, 1u << 17 | 1u << 16);
+    dmw(d, 0, WS_DM_SBADDRESS0, buf + 12);
+    dmw(d, 0, WS_DM_SBDATA0, 0xbeef);
+    dmw(d, 0, WS_DM_SBDATA0, 0xdead);
+    CHECK_EQ_U(dmr(d, 0, WS_DM_SBADDRESS0), buf + 16);
+    ws_memcpy_dtoh(dev, back, buf, sizeof back);
+    CHECK_EQ_U(back[3], 0xdeadbeef);
+    /* errors: unmapped, null, redzone, misaligned, 64-bit */
+    CHECK_EQ_U(sb_read32(d, 0, 0x10, &v), 2);
+    CHECK_EQ_U(sb_write32(d, 0, 0x80000000u, 1), 2);
+    CHECK_EQ_U(sb_read32(d, 0, buf + 64, &v), 2); /* redzone after the allocation */
+    CHECK_EQ_U(sb_read32(d, 0, buf + 2, &v), 3);
+    dmw(d, 0, WS_DM_SBCS, 3u << 17);
+    dmw(d, 0, WS_DM_SBDATA0, 1);
+    CHECK_EQ_U(dmr(d, 0, WS_DM_SBCS) >> 12 & 7, 4);
+    /* sberror blocks further accesses until cleared */
+    dmw(d, 0, WS_DM_SBCS, 2u << 17);
+    dmw(d, 0, WS_DM_SBADDRESS0, buf);
+    dmw(d, 0, WS_DM_SBDATA0, 0x12345678);
+    ws_memcpy_dtoh(dev, back, buf, 4);
+    CHECK_EQ_U(back[0], 0x11223344);
+    dmw(d, 0, WS_DM_SBCS, 2u << 17 | 7u << 12);
+    CHECK_EQ_U(dmr(d, 0, WS_DM_SBCS) >> 12 & 7, 0);
+    /* code is writable through the bus (software breakpoints) */
+    uint32_t orig = 0;
+    CHECK_EQ_U(sb_read32(d, 0, g_bp, &orig), 0);
+    CHECK_EQ_U(sb_write32(d, 0, g_bp, 0x00100073), 0);
+    CHECK_EQ_U(sb_read32(d, 0, g_bp, &v), 0);
+    CHECK_EQ_U(v, 0x00100073);
+    CHECK_EQ_U(sb_write32(d, 0, g_bp, orig), 0);
+    ws_debug_detach(d);
+    ws_device_close(dev);
+}
+
+/* ---- Access Memory: the halted lane's stack and its block's shared memory ---- */
+static void test_access_memory(void)
+{
+    ws_module *mod;
+    ws_device *dev = open_dev(1, 2, &mod);
+    if (!dev) { CHECK(0); return; }
+    ws_debug *d = attach(dev, WS_DBG_TOPO_BROADCAST, 1);
+    ws_addr out = 0;
+    ws_malloc(dev, 64 * 4, &out);
+    CHECK_EQ_U(set_trigger(d, 0, 0, 0, TRIG_EXEC, g_bp), 0);
+    app a;
+    setup_app(&a, dev, mod, "with_bar", WS_DIM3(1, 1, 1), WS_DIM3(64, 1, 1));
+    a.args[0] = (ws_arg)WS_ARG_PTR(out);
+    a.nargs = 1;
+    app_start(&a);
+    ws_dbg_event ev;
+    CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
+    uint32_t h = hart_of(0, 2, 0, 5), v = 0, sp = 0;
+    CHECK_EQ_U(mem_read(d, 0, h, WS_SHARED_BASE + 4 * 9, 4, &v), 0);
+    CHECK_EQ_U(v, 63); /* tile[9] = 9 * 7 */
+    CHECK_EQ_U(mem_read(d, 0, h, WS_SHARED_BASE + 4 * 40, 1, &v), 0);
+    CHECK_EQ_U(v, 280 & 0xFF);
+    CHECK_EQ_U(mem_read(d, 0, h, WS_SHARED_BASE + 4 * 40, 2, &v), 0);
+    CHECK_EQ_U(v, 280);
+    CHECK_EQ_U(mem_write(d, 0, h, WS_SHARED_BASE + 4 * 6, 4, 1000), 0); /* lane 5 reads tile[6] */
+    CHECK_EQ_U(mem_read(d, 0, h, WS_SHARED_BASE + 4 * 100000, 4, &v), 3);
+    CHECK_EQ_U(reg_read(d, 0, h, WS_REGNO_GPR(2), &sp), 0);
+    CHECK_EQ_U(mem_write(d, 0, h, sp - 64, 4, 0xabcd1234), 0);
+    CHECK_EQ_U(mem_read(d, 0, h, sp - 64, 4, &v), 0);
+    CHECK_EQ_U(v, 0xabcd1234);
+    CHECK_EQ_U(mem_read(d, 0, hart_of(0, 2, 0, 4), sp - 64, 4, &v), 3); /* another lane's stack */
+    CHECK_EQ_U(mem_read(d, 0, h, sp - 63, 4, &v), 3);                   /* misaligned */
+    /* postincrement over two words */
+    select_hart(d, 0, h);
+    dmw(d, 0, WS_DM_DATA1, WS_SHARED_BASE + 4 * 2);
+    dmw(d, 0, WS_DM_COMMAND, 2u << 24 | 2u << 20 | 1u << 19);
+    CHECK_EQ_U(dmr(d, 0, WS_DM_DATA0), 14);
+    dmw(d, 0, WS_DM_COMMAND, 2u << 24 | 2u << 20 | 1u << 19);
+    CHECK_EQ_U(dmr(d, 0, WS_DM_DATA0), 21);
+    CHECK_EQ_U(dmr(d, 0, WS_DM_DATA1), WS_SHARED_BASE + 4 * 4);
+    set_trigger(d, 0, 0, 0, 0, 0);
+    resume_all(d);
+    CHECK_EQ_U(app_join(&a), WS_OK);
+    int o[64];
+    ws_memcpy_dtoh(dev, o, out, sizeof o);
+    CHECK_EQ_U(o[5], 1001);       /* 1000 written into tile[6], + bp_target(0) */
+    CHECK_EQ_U(o[7], 8 * 7 + 1);
+    ws_debug_detach(d);
+    ws_device_close(dev);
+}
+
+/* ---- software breakpoint: ebreak written through the system bus ---- */
+static void test_sw_breakpoint(void)
+{
+    ws_module *mod;
+    ws_device *dev = open_dev(2, 1, &mod);
+    if (!dev) { CHECK(0); return; }
+    ws_debug *d = attach(dev, WS_DBG_TOPO_BROADCAST, 1);
+    ws_addr out = 0;
+    ws_malloc(dev, 64 * 4, &out);
+    uint32_t orig = 0;
+    CHECK_EQ_U(sb_read32(d, 0, g_bp, &orig), 0);
+    CHECK_EQ_U(sb_write32(d, 0, g_bp, 0x00100073), 0); /* ebreak */
+    app a;
+    setup_app(&a, dev, mod, "compute", WS_DIM3(2, 1, 1), WS_DIM3(32, 1, 1));
+    a.args[0] = (ws_arg)WS_ARG_PTR(out);
+    a.nargs = 1;
+    app_start(&a);
+    ws_dbg_event ev;
+    CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
+    int all = 1;
+    for (uint32_t l = 0; l < 32; l++) {
+        uint32_t dcsr = 0, dpc = 0;
+        all &= reg_read(d, 0, hart_of(0, 1, 0, l), WS_REGNO_CSR(WS_CSR_DCSR), &dcsr) == 0;
+        all &= reg_read(d, 0, hart_of(0, 1, 0, l), WS_REGNO_CSR(WS_CSR_DPC), &dpc) == 0;
+        all &= (dcsr >> 6 & 7) == WS_DCSR_CAUSE_EBREAK && dpc == g_bp;
+    }
+    CHECK(all); /* every lane of the warp stopped at the breakpoint */
+    CHECK_EQ_U(sb_write32(d, 0, g_bp, orig), 0);
+    resume_all(d);
+    CHECK_EQ_U(app_join(&a), WS_OK);
+    check_compute_out(dev, out, -1, 0);
+    ws_debug_detach(d);
+    ws_device_close(dev);
+}
+
+/* ---- store trigger on one element: halts before the write ---- */
+static void test_store_trigger(void)
+{
+    app a;
+    ws_device *dev;
+    ws_addr out;
+    ws_module *mod;
+    dev = open_dev(2, 1, &mod);
+    if (!dev) { CHECK(0); return; }
+    ws_debug *d = attach(dev, WS_DBG_TOPO_BROADCAST, 1);
+    ws_malloc(dev, 64 * 4, &out);
+    CHECK_EQ_U(set_trigger(d, 0, hart_of(1, 1, 0, 0), 2, TRIG_STORE, (uint32_t)out + 37 * 4), 0);
+    setup_app(&a, dev, mod, "compute", WS_DIM3(2, 1, 1), WS_DIM3(32, 1, 1));
+    a.args[0] = (ws_arg)WS_ARG_PTR(out);
+    a.nargs = 1;
+    app_start(&a);
+    ws_dbg_event ev;
+    CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
+    uint32_t lane_hart = 0, addr = 0, v = 1;
+    CHECK(ws_debug_trigger_hit(d, ev.hart, &lane_hart, &addr) == WS_OK);
+    CHECK_EQ_U(lane_hart, hart_of(1, 1, 0, 5)); /* block 1 thread 5 writes out[37] */
+    CHECK_EQ_U(addr, (uint32_t)out + 37 * 4);
+    CHECK_EQ_U(sb_read32(d, 0, (uint32_t)out + 37 * 4, &v), 0);
+    CHECK_EQ_U(v, 0);                            /* not written yet */
+    CHECK_EQ_U(sb_read32(d, 0, (uint32_t)out + 36 * 4, &v), 0);
+    CHECK_EQ_U(v, 0);                            /* nor the rest of the warp */
+    CHECK_EQ_U(sb_read32(d, 0, (uint32_t)out + 4 * 4, &v), 0);
+    CHECK_EQ_U(v, 13);                           /* block 0 (core 0) did not hit */
+    uint32_t dcsr = 0;
+    reg_read(d, 0, lane_hart, WS_REGNO_CSR(WS_CSR_DCSR), &dcsr);
+    CHECK_EQ_U(dcsr >> 6 & 7, WS_DCSR_CAUSE_TRIGGER);
+    resume_all(d); /* the trigger stays armed: the first instruction is not re-checked */
+    CHECK_EQ_U(app_join(&a), WS_OK);
+    check_compute_out(dev, out, -1, 0);
+    ws_debug_detach(d);
+    ws_device_close(dev);
+}
+
+/* ---- load trigger over a range (NAPOT) ---- */
+static void test_load_trigger(void)
+{
+    ws_module *mod;
+    ws_device *dev = open_dev(2, 1, &mod);
+    if (!dev) { CHECK(0); return; }
+    ws_debug *d = attach(dev, WS_DBG_TOPO_BROADCAST, 1);
+    ws_addr in = 0, out = 0;
+    ws_malloc(dev, 64 * 4, &in);
+    ws_malloc(dev, 64 * 4, &out);
+    int init[64];
+    for (int i = 0; i < 64; i++) init[i] = i * 10;
+    ws_memcpy_htod(dev, in, init, sizeof init);
+    /* in[40..47]: 32 bytes at a 32-byte boundary */
+    CHECK_EQ_U(set_trigger(d, 0, hart_of(1, 1, 0, 0), 1, TRIG_LOAD | TRIG_NAPOT, ((uint32_t)in + 160) | 0xF), 0);
+    app a;
+    setup_app(&a, dev, mod, "loads", WS_DIM3(2, 1, 1), WS_DIM3(32, 1, 1));
+    a.args[0] = (ws_arg)WS_ARG_PTR(in);
+    a.args[1] = (ws_arg)WS_ARG_PTR(out);
+    a.nargs = 2;
+    app_start(&a);
+    ws_dbg_event ev;
+    CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
+    uint32_t lane_hart = 0, addr = 0, v = 0;
+    CHECK(ws_debug_trigger_hit(d, ev.hart, &lane_hart, &addr) == WS_OK);
+    CHECK_EQ_U(lane_hart, hart_of(1, 1, 0, 8)); /* thread 8 of block 1 loads in[40] */
+    CHECK_EQ_U(addr, (uint32_t)in + 160);
+    CHECK_EQ_U(reg_read(d, 0, lane_hart, WS_REGNO_CSR(WS_CSR_TDATA1), &v), 0);
+    CHECK(v & (1u << 20));
+    resume_all(d);
+    CHECK_EQ_U(app_join(&a), WS_OK);
+    int o[64], ok = 1;
+    ws_memcpy_dtoh(dev, o, out, sizeof o);
+    for (int i = 0; i < 64; i++) ok &= o[i] == i * 10 + 1;
+    CHECK(ok);
+    ws_debug_detach(d);
+    ws_device_close(dev);
+}
+
+/* ---- a fault halts at the faulting lane; resuming ends the launch ---- */
+static void test_fault(void)
+{
+    ws_module *mod;
+    ws_device *dev = open_dev(2, 1, &mod);
+    if (!dev) { CHECK(0); return; }
+    ws_debug *d = attach(dev, WS_DBG_TOPO_BROADCAST, 1);
+    ws_addr buf = 0;
+    ws_malloc(dev, 64 * 4, &buf);
+    app a;
+    setup_app(&a, dev, mod, "faulty", WS_DIM3(2, 1, 1), WS_DIM3(32, 1, 1));
+    a.args[0] = (ws_arg)WS_ARG_PTR(buf);
+    a.nargs = 1;
+    app_start(&a);
+    ws_dbg_event ev;
+    CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
+    CHECK_EQ_U(ev.hart, hart_of(1, 1, 0, 5));
+    ws_dbg_fault f;
+    CHECK(ws_debug_fault(d, &f) == WS_OK);
+    CHECK_EQ_U(f.hart, hart_of(1, 1, 0, 5));
+    CHECK_EQ_U(f.addr, (uint32_t)buf + 400000);
+    CHECK_STR_CONTAINS(f.kind, "store access fault");
+    CHECK_STR_CONTAINS(f.message, "block (1,0,0) thread (5,0,0)");
+    uint32_t v = 0;
+    CHECK_EQ_U(reg_read(d, 0, f.hart, WS_REGNO_CSR(WS_CSR_DCSR), &v), 0);
+    CHECK_EQ_U(v >> 6 & 7, WS_DCSR_CAUSE_FAULT);
+    CHECK_EQ_U(reg_read(d, 0, f.hart, WS_REGNO_CSR(WS_CSR_DPC), &v), 0);
+    CHECK_EQ_U(v, f.pc);
+    CHECK(!atomic_load(&a.done));
+    resume_all(d);
+    CHECK_EQ_U(app_join(&a), WS_ERR_KERNEL_FAULT);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "thread (5,0,0)");
+    CHECK(wait_event(d, WS_DBG_EV_LAUNCH_END, &ev) == 0);
+    CHECK_EQ_U(ev.status, WS_ERR_KERNEL_FAULT);
+    ws_debug_detach(d);
+    ws_device_close(dev);
+}
+
+/* ---- stepping one instruction; detaching lets the launch finish ---- */
+static void test_step(void)
+{
+    app a;
+    ws_device *dev;
+    ws_addr out;
+    ws_debug *d = compute_at_bp(&a, &dev, &out, TRIG_EXEC, 0);
+    if (!d) { CHECK(0); return; }
+    ws_dbg_event ev;
+    CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
+    uint32_t h = hart_of(0, 1, 0, 3), v = 0, pc0 = 0, pc1 = 0, pc2 = 0;
+    reg_read(d, 0, h, WS_REGNO_CSR(WS_CSR_DPC), &pc0);
+    CHECK_EQ_U(pc0, g_bp);
+    CHECK_EQ_U(reg_read(d, 0, h, WS_REGNO_CSR(WS_CSR_DCSR), &v), 0);
+    CHECK_EQ_U(reg_write(d, 0, h, WS_REGNO_CSR(WS_CSR_DCSR), v | 4), 0);
+    uint64_t instret0 = 0;
+    reg_read(d, 0, h, WS_REGNO_CSR(0xC02), &v);
+    instret0 = v;
+    resume_hart(d, 0, h); /* only this warp: the other stays halted */
+    CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
+    CHECK_EQ_U(reg_read(d, 0, h, WS_REGNO_CSR(WS_CSR_DCSR), &v), 0);
+    CHECK_EQ_U(v >> 6 & 7, WS_DCSR_CAUSE_STEP);
+    reg_read(d, 0, h, WS_REGNO_CSR(WS_CSR_DPC), &pc1);
+    CHECK(pc1 == pc0 + 2 || pc1 == pc0 + 4);
+    reg_read(d, 0, h, WS_REGNO_CSR(0xC02), &v);
+    CHECK_EQ_U(v, instret0 + 1); /* exactly one warp-instruction */
+    if (v != instret0 + 1) fprintf(stderr, "ev hart %u pc0 %x pc1 %x\n", ev.hart, pc0, pc1);
+    reg_read(d, 0, hart_of(1, 1, 0, 0), WS_REGNO_CSR(WS_CSR_DCSR), &v);
+    CHECK_EQ_U(v >> 6 & 7, WS_DCSR_CAUSE_HALTREQ); /* core 1 did not move */
+    resume_hart(d, 0, h);
+    CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
+    reg_read(d, 0, h, WS_REGNO_CSR(WS_CSR_DPC), &pc2);
+    CHECK(pc2 != pc1);
+    /* detach: triggers cleared, everything resumes, the launch is correct */
+    CHECK(ws_debug_detach(d) == WS_OK);
+    CHECK_EQ_U(app_join(&a), WS_OK);
+    check_compute_out(dev, out, -1, 0);
+    ws_device_close(dev);
+}
+
+/* Address of the first bar (custom-0, funct3 4) in with_bar. */
+static uint32_t find_bar(ws_debug *d)
+{
+    for (uint32_t a = g_with_bar; a < g_with_bar + 256; a += 2) {
+        uint32_t lo = 0, hi = 0;
+        sb_read32(d, 0, a & ~3u, &lo);
+        sb_read32(d, 0, (a & ~3u) + 4, &hi);
+        uint32_t w = (a & 2) ? (lo >> 16 | hi << 16) : lo;
+        if ((w & 0x7F) == 0x0B && (w >> 12 & 7) == 4 && (w >> 25) == 0) return a;
+    }
+    return 0;
+}
+
+/* ---- stepping over a barrier (all-stop): the block's other warp runs ---- */
+static void test_step_barrier(void)
+{
+    ws_module *mod;
+    ws_device *dev = open_dev(1, 2, &mod);
+    if (!dev) { CHECK(0); return; }
+    ws_debug *d = attach(dev, WS_DBG_TOPO_BROADCAST, 1);
+    uint32_t bar = find_bar(d);
+    CHECK(bar != 0);
+    ws_addr out = 0;
+    ws_malloc(dev, 64 * 4, &out);
+    CHECK_EQ_U(set_trigger(d, 0, 0, 0, TRIG_EXEC, bar), 0);
+    app a;
+    setup_app(&a, dev, mod, "with_bar", WS_DIM3(1, 1, 1), WS_DIM3(64, 1, 1));
+    a.args[0] = (ws_arg)WS_ARG_PTR(out);
+    a.nargs = 1;
+    app_start(&a);
+    ws_dbg_event ev;
+    CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
+    uint32_t h = ev.hart, v = 0;
+    CHECK_EQ_U(h, hart_of(0, 2, 0, 0));
+    reg_read(d, 0, h, WS_REGNO_CSR(WS_CSR_DPC), &v);
+    CHECK_EQ_U(v, bar);
+    set_trigger(d, 0, 0, 0, 0, 0);
+    reg_read(d, 0, h, WS_REGNO_CSR(WS_CSR_DCSR), &v);
+    reg_write(d, 0, h, WS_REGNO_CSR(WS_CSR_DCSR), v | 4);
+    resume_hart(d, 0, h);
+    CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
+    CHECK_EQ_U(ev.hart, h);
+    reg_read(d, 0, h, WS_REGNO_CSR(WS_CSR_DCSR), &v);
+    CHECK_EQ_U(v >> 6 & 7, WS_DCSR_CAUSE_STEP);
+    reg_read(d, 0, h, WS_REGNO_CSR(WS_CSR_DPC), &v);
+    CHECK_EQ_U(v, bar + 4); /* past the barrier: warp 1 arrived meanwhile */
+    uint32_t sh = 0;
+    CHECK_EQ_U(mem_read(d, 0, h, WS_SHARED_BASE + 4 * 63, 4, &sh), 0);
+    CHECK_EQ_U(sh, 63 * 7); /* written by warp 1 before the barrier */
+    reg_write(d, 0, h, WS_REGNO_CSR(WS_CSR_DCSR), 0);
+    resume_all(d);
+    CHECK_EQ_U(app_join(&a), WS_OK);
+    int o[64], ok = 1;
+    ws_memcpy_dtoh(dev, o, out, sizeof o);
+    for (int i = 0; i < 64; i++) ok &= o[i] == ((i + 1) % 64) * 7 + 1;
+    CHECK(ok);
+    ws_debug_detach(d);
+    ws_device_close(dev);
+}
+
+/* ---- non-stop: one core halted (located by block) while others finish ---- */
+static void test_non_stop(void)
+{
+    ws_module *mod;
+    ws_device *dev = open_dev(4, 1, &mod);
+    if (!dev) { CHECK(0); return; }
+    ws_debug *d = attach(dev, WS_DBG_TOPO_BROADCAST, 1);
+    ws_debug_set_all_stop(d, 0);
+    app a;
+    ws_addr out, flag = spin_setup(&a, dev, mod, &out);
+    app_start(&a);
+    CHECK(wait_status(d, 0, hart_of(3, 1, 0, 0), DMS_ALLRUNNING) == 0);
+    uint64_t mask = 0;
+    ws_dim3 blk = { 2, 0, 0 };
+    CHECK(ws_debug_locate(d, 0, &blk, &mask, 1) == WS_OK);
+    CHECK_EQ_U(mask, 1u << 2);
+    CHECK(ws_debug_locate(d, 0, NULL, &mask, 1) == WS_OK);
+    CHECK_EQ_U(mask, 0xF);
+    halt_hart(d, 0, hart_of(2, 1, 0, 0));
+    CHECK(wait_status(d, 0, hart_of(2, 1, 0, 0), DMS_ALLHALTED) == 0);
+    uint32_t v = 0;
+    CHECK_EQ_U(reg_read(d, 0, hart_of(0, 1, 0, 1), WS_REGNO_GPR(10), &v), 4); /* running */
+    CHECK_EQ_U(reg_read(d, 0, hart_of(2, 1, 0, 1), WS_REGNO_GPR(11), &v), 0);
+    CHECK_EQ_U(v, (uint32_t)out);
+    sb_write32(d, 0, (uint32_t)flag, 1);
+    ws_dbg_lane lanes[128];
+    size_t n = 128;
+    for (int i = 0; i < 5000 && n != 32; i++, usleep(1000)) ws_debug_lanes(d, lanes, 128, &n);
+    CHECK_EQ_U(n, 32); /* cores 0, 1, 3 finished */
+    CHECK(lanes[0].core == 2 && lanes[0].halted && lanes[31].halted);
+    CHECK(!atomic_load(&a.done));
+    resume_hart(d, 0, hart_of(2, 1, 0, 0));
+    CHECK_EQ_U(app_join(&a), WS_OK);
+    check_spin_out(dev, out);
+    ws_debug_detach(d);
+    ws_device_close(dev);
+}
+
+/* Offset of symbol `name` from the link base, read from the ELF image. */
+static int elf_sym(const void *img, size_t n, const char *name, uint32_t *val)
+{
+    elf_version(EV_CURRENT);
+    Elf *e = elf_memory((char *)(uintptr_t)img, n);
+    Elf_Scn *s = NULL;
+    int rc = -1;
+    while (e && rc && (s = elf_nextscn(e, s))) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(s, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize) continue;
+        Elf_Data *dd = elf_getdata(s, NULL);
+        for (size_t i = 0; dd && i < sh.sh_size / sh.sh_entsize; i++) {
+            GElf_Sym sym;
+            const char *nm;
+            if (gelf_getsym(dd, (int)i, &sym) && (nm = elf_strptr(e, sh.sh_link, sym.st_name)) &&
+                strcmp(nm, name) == 0) {
+                *val = (uint32_t)sym.st_value;
+                rc = 0;
+                break;
+            }
+        }
+    }
+    if (e) elf_end(e);
+    return rc;
+}
+
+typedef struct dyn_app {
+    ws_device *dev;
+    unsigned char *elf;
+    size_t len;
+    ws_addr out;
+    ws_status st;
+} dyn_app;
+
+static void *dyn_main(void *p)
+{
+    dyn_app *a = p;
+    ws_module *m = NULL;
+    ws_kernel *k = NULL;
+    a->st = ws_module_load_data(a->dev, a->elf, a->len, "generated", &m);
+    if (a->st == WS_OK) a->st = ws_kernel_get(m, "compute", &k);
+    ws_arg arg[] = { WS_ARG_PTR(a->out) };
+    if (a->st == WS_OK) a->st = ws_launch(a->dev, k, WS_DIM3(2, 1, 1), WS_DIM3(32, 1, 1), 0, arg, 1);
+    if (a->st == WS_OK) a->st = ws_synchronize(a->dev);
+    if (m) ws_module_unload(a->dev, m);
+    ws_device_close(a->dev);
+    return NULL;
+}
+
+/* ---- a module loaded at run time: event, image, breakpoint before it runs ---- */
+static void test_dynamic_module(void)
+{
+    ws_config c;
+    ws_config_default(&c);
+    c.cores = 2;
+    c.warps_per_core = 1;
+    c.max_threads_per_block = 32;
+    dyn_app a = { 0 };
+    CHECK(ws_device_open(&c, &a.dev) == WS_OK);
+    a.elf = ws_test_read_file(g_elf, &a.len);
+    CHECK(a.elf != NULL);
+    ws_malloc(a.dev, 64 * 4, &a.out);
+    ws_debug *d = attach(a.dev, WS_DBG_TOPO_BROADCAST, 1);
+    ws_debug_set_blocking_events(d, 1u << WS_DBG_EV_MODULE_LOAD | 1u << WS_DBG_EV_LAUNCH_END);
+    pthread_t th;
+    pthread_create(&th, NULL, dyn_main, &a);
+    ws_dbg_event ev;
+    CHECK(wait_event(d, WS_DBG_EV_MODULE_LOAD, &ev) == 0);
+    ws_dbg_module mods[4];
+    size_t n = 0;
+    CHECK(ws_debug_modules(d, mods, 4, &n) == WS_OK);
+    CHECK_EQ_U(n, 1);
+    CHECK_EQ_U(mods[0].id, ev.module);
+    CHECK(strcmp(mods[0].name, "generated") == 0);
+    CHECK_EQ_U(mods[0].link_base, WS_MODULE_LINK_BASE);
+    CHECK(mods[0].image_size == a.len && memcmp(mods[0].image, a.elf, a.len) == 0);
+    uint32_t sym = 0, orig = 0;
+    CHECK(elf_sym(mods[0].image, mods[0].image_size, "bp_target", &sym) == 0);
+    uint32_t bp = mods[0].base + (sym - mods[0].link_base);
+    CHECK(bp > mods[0].base && bp < mods[0].base + mods[0].size);
+    CHECK_EQ_U(sb_read32(d, 0, bp, &orig), 0);
+    CHECK_EQ_U(sb_write32(d, 0, bp, 0x00100073), 0);
+    ws_debug_release(d);
+    CHECK(wait_event(d, WS_DBG_EV_LAUNCH_START, &ev) == 0);
+    CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
+    uint32_t v = 0;
+    reg_read(d, 0, ev.hart, WS_REGNO_CSR(WS_CSR_DCSR), &v);
+    CHECK_EQ_U(v >> 6 & 7, WS_DCSR_CAUSE_EBREAK);
+    reg_read(d, 0, ev.hart, WS_REGNO_CSR(WS_CSR_DPC), &v);
+    CHECK_EQ_U(v, bp);
+    sb_write32(d, 0, bp, orig);
+    uint32_t res = 0;
+    sb_read32(d, 0, (uint32_t)a.out + 4, &res);
+    CHECK_EQ_U(res, 0);
+    resume_all(d);
+    CHECK(wait_event(d, WS_DBG_EV_LAUNCH_END, &ev) == 0);
+    CHECK_EQ_U(ev.status, WS_OK);
+    sb_read32(d, 0, (uint32_t)a.out + 4 * 40, &res);
+    CHECK_EQ_U(res, 121);
+    ws_debug_set_blocking_events(d, 0);
+    ws_debug_release(d); /* parked at the end of the launch */
+    CHECK(wait_event(d, WS_DBG_EV_MODULE_UNLOAD, &ev) == 0);
+    CHECK_EQ_U(ev.module, mods[0].id);
+    CHECK(wait_event(d, WS_DBG_EV_DEVICE_CLOSE, &ev) == 0);
+    pthread_join(th, NULL);
+    CHECK_EQ_U(a.st, WS_OK);
+    CHECK(ws_dmi_read(d, 0, WS_DM_DMSTATUS, &v) != WS_OK); /* the device is gone */
+    CHECK(ws_debug_detach(d) == WS_OK);
+    free(a.elf);
+}
+
+/* ---- malformed DMI use gives the spec's errors ---- */
+static void test_malformed(void)
+{
+    ws_module *mod;
+    ws_device *dev = open_dev(2, 1, &mod);
+    if (!dev) { CHECK(0); return; }
+    ws_debug *d = NULL;
+    ws_debug_config bad = { WS_DBG_TOPO_GROUPS, 0 };
+    CHECK(ws_debug_attach(dev, &bad, &d) == WS_ERR_INVALID_ARG);
+    d = attach(dev, WS_DBG_TOPO_PER_CORE, 1);
+    ws_debug *d2 = NULL;
+    CHECK(ws_debug_attach(dev, NULL, &d2) == WS_ERR_BUSY);
+    uint32_t v = 0;
+    CHECK(ws_dmi_read(d, 0, 0x7F, &v) == WS_ERR_INVALID_ARG);  /* not a register */
+    CHECK(ws_dmi_write(d, 2, WS_DM_DMCONTROL, 1) == WS_ERR_INVALID_ARG); /* no module 2 */
+    CHECK_STR_CONTAINS(ws_debug_error(d), "module 2");
+    uint32_t dm = 9;
+    CHECK(ws_debug_module_of_core(d, 7, &dm) == WS_ERR_NOT_FOUND);
+    CHECK_EQ_U(dmr(d, 0, WS_DM_DMSTATUS) & 0xF, 2);         /* version 0.13 */
+    CHECK(dmr(d, 0, WS_DM_DMSTATUS) & (1u << 7));          /* authenticated */
+    CHECK_EQ_U(dmr(d, 0, WS_DM_ABSTRACTCS) & 0x1F00000F, 2); /* datacount 2, progbufsize 0 */
+    /* no launch: harts exist but are unavailable; commands fail with 4 */
+    select_hart(d, 0, 3);
+    CHECK(dmr(d, 0, WS_DM_DMSTATUS) & (1u << 13));
+    CHECK_EQ_U(reg_read(d, 0, 3, WS_REGNO_GPR(1), &v), 4);
+    /* trigger CSRs work on any existing hart of the module's cores */
+    CHECK_EQ_U(reg_read(d, 0, 3, WS_REGNO_CSR(WS_CSR_TINFO), &v), 0);
+    /* hartsel beyond the device (HARTSELLEN bits) and on another module's core */
+    dmw(d, 0, WS_DM_DMCONTROL, 1u | 0x3FFu << 16 | 0x3FFu << 6);
+    uint32_t sel = dmr(d, 0, WS_DM_DMCONTROL);
+    CHECK_EQ_U((sel >> 16 & 0x3FF) | (sel >> 6 & 0x3FF) << 10, 63); /* 64 harts: 6 bits */
+    select_hart(d, 0, 40);                                         /* core 1's hart */
+    CHECK(dmr(d, 0, WS_DM_DMSTATUS) & DMS_ALLNONEXISTENT);
+    CHECK_EQ_U(reg_read(d, 0, 40, WS_REGNO_CSR(WS_CSR_TINFO), &v), 4);
+    /* unsupported command forms */
+    select_hart(d, 0, 0);
+    dmw(d, 0, WS_DM_COMMAND, 3u << 20 | 1u << 17 | 0x1000); /* aarsize 64 */
+    CHECK_EQ_U(dmr(d, 0, WS_DM_ABSTRACTCS) >> 8 & 7, 2);
+    dmw(d, 0, WS_DM_COMMAND, 1u << 24);                       /* cmdtype 1: quick access */
+    CHECK_EQ_U(dmr(d, 0, WS_DM_ABSTRACTCS) >> 8 & 7, 2);      /* still the first error */
+    dmw(d, 0, WS_DM_ABSTRACTCS, 1u << 8);                     /* W1C of another bit: stays */
+    CHECK_EQ_U(dmr(d, 0, WS_DM_ABSTRACTCS) >> 8 & 7, 2);
+    dmw(d, 0, WS_DM_ABSTRACTCS, 7u << 8);
+    CHECK_EQ_U(dmr(d, 0, WS_DM_ABSTRACTCS) >> 8 & 7, 0);
+    dmw(d, 0, WS_DM_COMMAND, 2u << 20 | 1u << 18 | 1u << 17 | 0x1000); /* postexec */
+    CHECK_EQ_U(dmr(d, 0, WS_DM_ABSTRACTCS) >> 8 & 7, 2);
+    dmw(d, 0, WS_DM_ABSTRACTCS, 7u << 8);
+    /* bad mode-switch frames */
+    dmw(d, 0, WS_DM_MODESWITCH, 0x12345678);                  /* no magic */
+    CHECK(dmr(d, 0, WS_DM_MODESWITCH) & (1u << 16));
+    dmw(d, 0, WS_DM_MODESWITCH, 0xD5u << 24 | 2u << 16);
+    dmw(d, 0, WS_DM_MODESWITCH, 0);
+    CHECK(dmr(d, 0, WS_DM_MODESWITCH) & (1u << 17));          /* half written */
+    dmw(d, 0, WS_DM_MODESWITCH, 7);                           /* run+halt+step */
+    CHECK(dmr(d, 0, WS_DM_MODESWITCH) & (1u << 16));
+    /* dmactive=0 resets the module; writes are ignored until it is set */
+    dmw(d, 0, WS_DM_DMCONTROL, 0);
+    dmw(d, 0, WS_DM_DATA0, 55);
+    CHECK_EQ_U(dmr(d, 0, WS_DM_DATA0), 0);
+    CHECK(ws_debug_detach(d) == WS_OK);
+    /* a device with a detached debugger runs as before: ebreak faults */
+    ws_device_close(dev);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: %s <case> <dbg_kernels.elf>\n", argv[0]);
+        return 2;
+    }
+    g_elf = argv[2];
+    const char *t = argv[1];
+    if (!strcmp(t, "topologies")) test_topologies();
+    else if (!strcmp(t, "hart_select")) test_hart_select();
+    else if (!strcmp(t, "registers")) test_registers();
+    else if (!strcmp(t, "sba")) test_sba();
+    else if (!strcmp(t, "access_memory")) test_access_memory();
+    else if (!strcmp(t, "sw_breakpoint")) test_sw_breakpoint();
+    else if (!strcmp(t, "store_trigger")) test_store_trigger();
+    else if (!strcmp(t, "load_trigger")) test_load_trigger();
+    else if (!strcmp(t, "fault")) test_fault();
+    else if (!strcmp(t, "step")) test_step();
+    else if (!strcmp(t, "step_barrier")) test_step_barrier();
+    else if (!strcmp(t, "non_stop")) test_non_stop();
+    else if (!strcmp(t, "dynamic_module")) test_dynamic_module();
+    else if (!strcmp(t, "malformed")) test_malformed();
+    else { fprintf(stderr, "unknown case %s\n", t); return 2; }
+    return TEST_SUMMARY();
+}
