@@ -35,11 +35,11 @@ int prof_perfetto_write(FILE *f, const prof_data *d, uint32_t device_index)
                        ? step * d->cfg->cores * d->cfg->warps_per_core : step;
     sep(f, &first);
     fprintf(f, "{\"ph\": \"M\", \"pid\": %u, \"name\": \"process_name\", \"args\": {\"name\": \"device %u launches\"}}",
-            pid0 + 1023, device_index);
+            pid0 + 1023, device_index + 1);
     for (uint32_t c = 0; c < d->cfg->cores && c < 1023; c++) {
         sep(f, &first);
         fprintf(f, "{\"ph\": \"M\", \"pid\": %u, \"name\": \"process_name\", \"args\": {\"name\": \"device %u core %u\"}}",
-                pid0 + c, device_index, c);
+                pid0 + c, device_index + 1, c);
         for (uint32_t w = 0; w < d->cfg->warps_per_core; w++) {
             sep(f, &first);
             fprintf(f, "{\"ph\": \"M\", \"pid\": %u, \"tid\": %u, \"name\": \"thread_name\", \"args\": {\"name\": \"warp %u\"}}",

@@ -114,6 +114,10 @@ assert any(e['ph'] == 'M' and e['name'] == 'thread_name' for e in ev)
 assert any(e['ph'] == 'X' and e['name'] == 'dep_load' for e in ev)
 tracks = {(e['pid'], e['tid']) for e in slices}
 assert len(tracks) > 1
+for tr in tracks:  # slices of one warp never overlap
+    ss = sorted((e['ts'], e['dur']) for e in slices if (e['pid'], e['tid']) == tr)
+    assert all(a[0] + a[1] <= b[0] for a, b in zip(ss, ss[1:])), tr
+assert any(e['ph'] == 'M' and e['args']['name'] == 'device 1 core 0' for e in ev)
 print(len(slices), 'slices on', len(tracks), 'tracks')
 EOF
     ;;
@@ -159,6 +163,10 @@ errors)
         ok "failing program: status passed on, report still printed" || bad "failing program (rc $rc)"
     "$ws" profile -- true > o.txt 2>&1; rc=$?
     [ $rc = 0 ] && grep -q "opened no warpscope device" o.txt && ok "program without a device" || bad "no device (rc $rc)"
+    "$ws" profile --period 3 --passes 3 --json f.json -- "$app" "$elf" fault > o.txt 2>&1; rc=$?
+    [ $rc = 4 ] && grep -q "dep_load grid (4,1,1) block (64,1,1): [0-9]* samples ([0-9]* dropped), 1 pass, failed: WS_ERR_KERNEL_FAULT" o.txt &&
+        json f.json "l = d['devices'][0]['launches'][0]; assert l['status'] == 'WS_ERR_KERNEL_FAULT' and l['passes'] == 1" &&
+        ok "kernel fault: launch reported failed, not replayed" || bad "kernel fault (rc $rc)"
     WARPSCOPE_PROFILE="colour=red" "$app" "$elf" arith_chain > o.txt 2>&1; rc=$?
     [ $rc != 0 ] && grep -q "WARPSCOPE_PROFILE: unknown key 'colour'" o.txt && ok "bad WARPSCOPE_PROFILE" ||
         bad "bad WARPSCOPE_PROFILE (rc $rc)"

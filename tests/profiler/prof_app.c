@@ -129,6 +129,20 @@ int main(int argc, char **argv)
             const char *ks[] = { "arith_chain", "dep_load", "arith_chain" };
             for (int i = 0; i < 3; i++)
                 if (run(dev, mod, ks[i], &sum)) return 1;
+        } else if (!strcmp(scen, "fault")) {
+            /* dep_load reading through a null pointer: the launch faults. */
+            ws_kernel *k;
+            ws_addr out;
+            ws_arg a[] = { WS_ARG_PTR(0), WS_ARG_PTR(0), WS_ARG_I32(64) };
+            if (ws_kernel_get(mod, "dep_load", &k) || ws_malloc(dev, 1024, &out)) return die(dev, "fault setup");
+            a[1] = WS_ARG_PTR(out);
+            if (ws_launch(dev, k, WS_DIM3(4, 1, 1), WS_DIM3(64, 1, 1), 0, a, 3) == WS_OK &&
+                ws_synchronize(dev) == WS_ERR_KERNEL_FAULT) {
+                fprintf(stderr, "prof_app: fault as expected: %.60s...\n", ws_last_error(dev));
+                ws_device_close(dev);
+                return 4;
+            }
+            return die(dev, "no fault");
         } else if (!strcmp(scen, "queued")) {
             if (queued(dev, mod, &sum)) return 1;
         } else if (run(dev, mod, scen, &sum)) {
