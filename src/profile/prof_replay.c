@@ -220,6 +220,11 @@ ws_status ws_profiler_launch(ws_device *dev, ws_grid_run *L, ws_launch_runner ru
     attribute_barriers(dev, pl);
     if (prof_aggregate(pl->records, pl->nrecords, &pl->pcs, &pl->npcs) && !pl->error[0])
         snprintf(pl->error, sizeof pl->error, "out of host memory while aggregating samples");
+    if (!P->opt.trace) { /* only the timeline needs the records themselves */
+        free(pl->records);
+        pl->records = NULL;
+        pl->nrecords = 0;
+    }
     prof_module *pm = prof_module_for(P, m);
     prof_correlate(pl->pcs, pl->npcs, pm ? pm->map : NULL, m->base, pm ? pm->link_base : 0, m->img.bytes, m->img.size,
                    pl->kernel);

@@ -179,6 +179,14 @@ int main(int argc, char **argv)
     CHECK_STR_CONTAINS(js, "\"name\": \"warp 1\"");
     free(js);
 
+    /* Source text: the line itself, leading blanks trimmed; -1 past the end. */
+    char text[128];
+    CHECK(prof_source_line(__FILE__, __LINE__, text, sizeof text) == 0); /* SOURCE_MARK */
+    CHECK_STR_CONTAINS(text, "SOURCE_MARK");
+    CHECK(text[0] == 'C');
+    CHECK(prof_source_line(__FILE__, 1000000, text, sizeof text) == -1);
+    CHECK(prof_source_line("/nonexistent.c", 1, text, sizeof text) == -1);
+
     /* Options: errors name the bad item. */
     prof_options o2;
     CHECK(prof_options_parse("period=99", &o2, err, sizeof err) != 0);
