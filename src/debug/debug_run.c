@@ -140,6 +140,14 @@ ws_warp_result ws_dbg_warp_done(ws_device *dev, ws_warp *w, ws_warp_result r)
         pthread_mutex_unlock(&d->mu);
         return WARP_HALT;
     }
+    if (r == WARP_HALT && dw->pend_cause) {
+        /* ebreak or trigger: the warp has left its group and undone the
+         * instruction's count, so the tool may look at it now */
+        uint32_t cause = dw->pend_cause;
+        dw->pend_cause = 0;
+        halt_now(d, w, cause, dw->pend_lane);
+        return r;
+    }
     if (dw->stepping && dw->state == DW_RUN) {
         dw->stepping = 0;
         if (!w->live) return r; /* stepped off the end: the warp retired */
@@ -217,6 +225,8 @@ int ws_dbg_ebreak(ws_device *dev, ws_warp *w, uint32_t g, uint32_t pc)
     (void)pc;
     ws_debug *d = dev->debug;
     if (!atomic_load(&d->attached)) return 0;
-    halt_now(d, w, WS_DCSR_CAUSE_EBREAK, (uint32_t)__builtin_ctz(g));
+    dbg_warp *dw = &d->w[dbg_widx(d, w)];
+    dw->pend_cause = WS_DCSR_CAUSE_EBREAK;
+    dw->pend_lane = (uint32_t)__builtin_ctz(g);
     return 1;
 }

@@ -141,7 +141,8 @@ int ws_dbg_exec_hit(ws_device *dev, ws_warp *w, uint32_t g, uint32_t pc)
         dw->has_hit = 1;
         dw->hit_lane = (uint32_t)__builtin_ctz(g);
         dw->hit_addr = pc;
-        dbg_halt_locked(d, w, WS_DCSR_CAUSE_TRIGGER, dw->hit_lane, 1);
+        dw->pend_cause = WS_DCSR_CAUSE_TRIGGER;
+        dw->pend_lane = dw->hit_lane;
     }
     pthread_mutex_unlock(&d->mu);
     return hit;
@@ -180,7 +181,10 @@ int ws_dbg_data_hit(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, u
             }
         }
     }
-    if (hit) dbg_halt_locked(d, w, WS_DCSR_CAUSE_TRIGGER, dw->hit_lane, 1);
+    if (hit) {
+        dw->pend_cause = WS_DCSR_CAUSE_TRIGGER;
+        dw->pend_lane = dw->hit_lane;
+    }
     pthread_mutex_unlock(&d->mu);
     return hit;
 }
