@@ -180,12 +180,12 @@ int main(int argc, char **argv)
     free(js);
 
     /* Source text: the line itself, leading blanks trimmed; -1 past the end. */
-    char text[128];
-    CHECK(prof_source_line(__FILE__, __LINE__, text, sizeof text) == 0); /* SOURCE_MARK */
-    CHECK_STR_CONTAINS(text, "SOURCE_MARK");
-    CHECK(text[0] == 'C');
-    CHECK(prof_source_line(__FILE__, 1000000, text, sizeof text) == -1);
-    CHECK(prof_source_line("/nonexistent.c", 1, text, sizeof text) == -1);
+    char srcline[128];
+    CHECK(prof_source_line(__FILE__, __LINE__, srcline, sizeof srcline) == 0); /* SOURCE_MARK */
+    CHECK_STR_CONTAINS(srcline, "SOURCE_MARK");
+    CHECK(srcline[0] == 'C');
+    CHECK(prof_source_line(__FILE__, 1000000, srcline, sizeof srcline) == -1);
+    CHECK(prof_source_line("/nonexistent.c", 1, srcline, sizeof srcline) == -1);
 
     /* Options: errors name the bad item. */
     prof_options o2;
