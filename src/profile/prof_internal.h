@@ -75,6 +75,7 @@ typedef struct prof_launch {
     uint32_t passes;
     uint64_t cycles;           /* of one pass                              */
     uint64_t samples, dropped;
+    uint64_t sample_points;    /* distinct cycles sampled (passes add more) */
     prof_counters counters;
     ws_launch_stats stats;
     ws_status status;          /* the launch's own result                  */

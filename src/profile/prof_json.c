@@ -111,9 +111,10 @@ static void launch(FILE *f, const prof_launch *L)
     fputs(", \"module\": ", f);
     str(f, L->module);
     fprintf(f, ", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], \"passes\": %u,\n"
-               "       \"cycles\": %llu, \"samples\": %llu, \"dropped\": %llu, \"status\": \"%s\", \"error\": ",
+               "       \"cycles\": %llu, \"samples\": %llu, \"sample_points\": %llu, \"dropped\": %llu, \"status\": \"%s\", \"error\": ",
             L->grid.x, L->grid.y, L->grid.z, L->block.x, L->block.y, L->block.z, L->passes,
-            (unsigned long long)L->cycles, (unsigned long long)L->samples, (unsigned long long)L->dropped,
+            (unsigned long long)L->cycles, (unsigned long long)L->samples, (unsigned long long)L->sample_points,
+            (unsigned long long)L->dropped,
             ws_status_name(L->status));
     str(f, L->error[0] ? L->error : NULL);
     fprintf(f, ",\n       \"stats\": {\"warp_instructions\": %llu, \"thread_instructions\": %llu, "

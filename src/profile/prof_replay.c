@@ -140,6 +140,26 @@ static void attribute_barriers(ws_device *dev, prof_launch *pl)
     }
 }
 
+static int by_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Distinct cycles at which samples were taken: replay passes with shifted
+ * phases add sampling points, not copies of the same ones. */
+static uint64_t sample_points(const prof_launch *pl)
+{
+    if (!pl->nrecords) return 0;
+    uint64_t *c = malloc(pl->nrecords * sizeof *c), n = 1;
+    if (!c) return 0;
+    for (size_t i = 0; i < pl->nrecords; i++) c[i] = pl->records[i].cycle;
+    qsort(c, pl->nrecords, sizeof *c, by_u64);
+    for (size_t i = 1; i < pl->nrecords; i++) n += c[i] != c[i - 1];
+    free(c);
+    return n;
+}
+
 static prof_launch *new_launch(ws_profiler *P)
 {
     if (P->nlaunches == P->launchcap) {
@@ -215,6 +235,7 @@ ws_status ws_profiler_launch(ws_device *dev, ws_grid_run *L, ws_launch_runner ru
     pl->status = st;
     pl->stats = L->stats;
     pl->samples = pl->nrecords;
+    pl->sample_points = sample_points(pl);
     if (pl->error[0]) fprintf(stderr, "warpscope: profiler: launch %llu (%s): %s\n", (unsigned long long)pl->id,
                               pl->kernel, pl->error);
     attribute_barriers(dev, pl);

@@ -73,6 +73,8 @@ print('samples', a['samples'], b['samples'], 'cycles', a['cycles'], b['cycles'])
 assert a['cycles'] == b['cycles'] and a['cycles'] > 0
 assert b['passes'] == 4 and b['error'] is None
 assert 3.6 * a['samples'] <= b['samples'] <= 4.4 * a['samples']
+# shifted phases: new sampling points, not the same ones four times
+assert 3.6 * a['sample_points'] <= b['sample_points'] <= 4.4 * a['sample_points'], (a['sample_points'], b['sample_points'])
 EOF
     ;;
 rr)
@@ -164,7 +166,7 @@ errors)
     "$ws" profile -- true > o.txt 2>&1; rc=$?
     [ $rc = 0 ] && grep -q "opened no warpscope device" o.txt && ok "program without a device" || bad "no device (rc $rc)"
     "$ws" profile --period 3 --passes 3 --json f.json -- "$app" "$elf" fault > o.txt 2>&1; rc=$?
-    [ $rc = 4 ] && grep -q "dep_load grid (4,1,1) block (64,1,1): [0-9]* samples ([0-9]* dropped), 1 pass, failed: WS_ERR_KERNEL_FAULT" o.txt &&
+    [ $rc = 4 ] && grep -q "dep_load grid (4,1,1) block (64,1,1): [0-9]* samples ([0-9]* dropped), 1 pass, [0-9]* sampling points, failed: WS_ERR_KERNEL_FAULT" o.txt &&
         json f.json "l = d['devices'][0]['launches'][0]; assert l['status'] == 'WS_ERR_KERNEL_FAULT' and l['passes'] == 1" &&
         ok "kernel fault: launch reported failed, not replayed" || bad "kernel fault (rc $rc)"
     WARPSCOPE_PROFILE="colour=red" "$app" "$elf" arith_chain > o.txt 2>&1; rc=$?
