@@ -92,6 +92,12 @@ assert 0 < lb['samples'] < la['samples']
 assert lb['samples'] <= la['cycles'] // 8 * 4 + 4   # at most one per core per sample point
 EOF
     ;;
+dropped)
+    profile dep_load --buffer 64 || bad "profile exited with $?"
+    expect dep_load.txt "samples were dropped (event buffer full or FIFO overflow)" "dropped samples reported"
+    json dep_load.json "l = d['devices'][0]['launches'][0]; assert l['samples'] == 64 and l['dropped'] > 0, l" &&
+        ok "JSON: 64 kept, the rest dropped" || bad "dropped counts"
+    ;;
 json_trace)
     "$ws" profile --period 3 --passes 2 --json p.json --trace t.json -- "$app" "$elf" dep_load > r.txt 2> r.err ||
         bad "profile failed"
