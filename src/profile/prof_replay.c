@@ -174,6 +174,62 @@ static prof_launch *new_launch(ws_profiler *P)
     return pl;
 }
 
+/* One pass: program the cells, run (device printf only in the last pass),
+ * read the samples back, check the cycles against the first pass. */
+static ws_status run_pass(ws_device *dev, ws_profiler *P, prof_launch *pl, ws_grid_run *L,
+                          ws_launch_runner run, uint32_t p, uint32_t passes)
+{
+    if (sample_pass(dev, P, L, p) != WS_OK && !pl->error[0])
+        snprintf(pl->error, sizeof pl->error, "the trace cells refused the settings: %.180s", dev->err);
+    ws_printf_fn fn = dev->printf_fn;
+    void *user = dev->printf_user;
+    if (p + 1 < passes) {
+        dev->printf_fn = discard_printf;
+        dev->printf_user = NULL;
+    }
+    ws_status st = run(dev, L);
+    dev->printf_fn = fn;
+    dev->printf_user = user;
+    ws_trace_disable(dev);
+    if (collect(dev, P, pl) && !pl->error[0])
+        snprintf(pl->error, sizeof pl->error, "out of host memory while reading samples");
+    uint64_t cycles = L->stats.cycles;
+    ws_timing_counters tcn;
+    if (ws_last_launch_counters(dev, &tcn) == WS_OK && tcn.launch_id == L->id) {
+        copy_counters(pl, &tcn);
+        cycles = tcn.cycles;
+    }
+    if (p == 0) pl->cycles = cycles;
+    else if (cycles != pl->cycles && !pl->error[0])
+        snprintf(pl->error, sizeof pl->error, "replay pass %u took %llu cycles, pass 1 took %llu: "
+                 "the launch is not deterministic under replay", p + 1, (unsigned long long)cycles,
+                 (unsigned long long)pl->cycles);
+    pl->passes = p + 1;
+    return st;
+}
+
+/* Samples -> per-PC table with source lines; the raw records stay only
+ * when a timeline is wanted. */
+static void finish_launch(ws_device *dev, ws_profiler *P, prof_launch *pl, const struct ws_module *m)
+{
+    pl->samples = pl->nrecords;
+    pl->sample_points = sample_points(pl);
+    attribute_barriers(dev, pl);
+    if (prof_aggregate(pl->records, pl->nrecords, &pl->pcs, &pl->npcs) && !pl->error[0])
+        snprintf(pl->error, sizeof pl->error, "out of host memory while aggregating samples");
+    if (pl->error[0])
+        fprintf(stderr, "warpscope: profiler: launch %llu (%s): %s\n", (unsigned long long)pl->id, pl->kernel,
+                pl->error);
+    if (!P->opt.trace) {
+        free(pl->records);
+        pl->records = NULL;
+        pl->nrecords = 0;
+    }
+    prof_module *pm = prof_module_for(P, m);
+    prof_correlate(pl->pcs, pl->npcs, pm ? pm->map : NULL, m->base, pm ? pm->link_base : 0, m->img.bytes,
+                   m->img.size, pl->kernel);
+}
+
 ws_status ws_profiler_launch(ws_device *dev, ws_grid_run *L, ws_launch_runner run)
 {
     ws_profiler *P = dev->profiler;
@@ -195,8 +251,6 @@ ws_status ws_profiler_launch(ws_device *dev, ws_grid_run *L, ws_launch_runner ru
         snprintf(pl->error, sizeof pl->error, "no host memory to capture the launch's inputs: one pass only");
     }
     const ws_grid_run orig = *L;
-    ws_printf_fn fn = dev->printf_fn;
-    void *user = dev->printf_user;
     uint32_t passes = replay ? P->opt.passes : 1;
     ws_status st = WS_OK;
     for (uint32_t p = 0; p < passes; p++) {
@@ -204,50 +258,12 @@ ws_status ws_profiler_launch(ws_device *dev, ws_grid_run *L, ws_launch_runner ru
             snap_restore(dev, &snap);
             *L = orig;
         }
-        ws_status ts = sample_pass(dev, P, L, p);
-        if (ts != WS_OK && !pl->error[0])
-            snprintf(pl->error, sizeof pl->error, "the trace cells refused the settings: %.180s", dev->err);
-        if (p + 1 < passes) {
-            dev->printf_fn = discard_printf;
-            dev->printf_user = NULL;
-        }
-        st = run(dev, L);
-        dev->printf_fn = fn;
-        dev->printf_user = user;
-        ws_trace_disable(dev);
-        if (collect(dev, P, pl) && !pl->error[0])
-            snprintf(pl->error, sizeof pl->error, "out of host memory while reading samples");
-        uint64_t cycles = L->stats.cycles;
-        ws_timing_counters tcn;
-        if (ws_last_launch_counters(dev, &tcn) == WS_OK && tcn.launch_id == L->id) {
-            copy_counters(pl, &tcn);
-            cycles = tcn.cycles;
-        }
-        if (p == 0) pl->cycles = cycles;
-        else if (cycles != pl->cycles && !pl->error[0])
-            snprintf(pl->error, sizeof pl->error, "replay pass %u took %llu cycles, pass 1 took %llu: "
-                     "the launch is not deterministic under replay", p + 1, (unsigned long long)cycles,
-                     (unsigned long long)pl->cycles);
-        pl->passes = p + 1;
+        st = run_pass(dev, P, pl, L, run, p, passes);
         if (st != WS_OK) break; /* a fault ends the launch: nothing to replay */
     }
     if (replay) snap_free(&snap);
     pl->status = st;
     pl->stats = L->stats;
-    pl->samples = pl->nrecords;
-    pl->sample_points = sample_points(pl);
-    if (pl->error[0]) fprintf(stderr, "warpscope: profiler: launch %llu (%s): %s\n", (unsigned long long)pl->id,
-                              pl->kernel, pl->error);
-    attribute_barriers(dev, pl);
-    if (prof_aggregate(pl->records, pl->nrecords, &pl->pcs, &pl->npcs) && !pl->error[0])
-        snprintf(pl->error, sizeof pl->error, "out of host memory while aggregating samples");
-    if (!P->opt.trace) { /* only the timeline needs the records themselves */
-        free(pl->records);
-        pl->records = NULL;
-        pl->nrecords = 0;
-    }
-    prof_module *pm = prof_module_for(P, m);
-    prof_correlate(pl->pcs, pl->npcs, pm ? pm->map : NULL, m->base, pm ? pm->link_base : 0, m->img.bytes, m->img.size,
-                   pl->kernel);
+    finish_launch(dev, P, pl, m);
     return st;
 }
