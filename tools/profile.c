@@ -66,6 +66,8 @@ static int run_child(char **argv, int *status)
     if (pid < 0) { perror("warpscope profile: fork"); return -1; }
     if (pid == 0) {
         close(fds[0]);
+        signal(SIGINT, SIG_DFL);
+        signal(SIGQUIT, SIG_DFL);
         execvp(argv[0], argv);
         int e = errno;
         ssize_t w = write(fds[1], &e, sizeof e);
@@ -73,12 +75,17 @@ static int run_child(char **argv, int *status)
         _exit(127);
     }
     close(fds[1]);
+    /* Ctrl-C goes to the program; we stay to report how it ended. */
+    void (*old_int)(int) = signal(SIGINT, SIG_IGN), (*old_quit)(int) = signal(SIGQUIT, SIG_IGN);
     int e = 0;
     ssize_t r;
     while ((r = read(fds[0], &e, sizeof e)) < 0 && errno == EINTR) {}
     close(fds[0]);
-    while (waitpid(pid, status, 0) < 0)
-        if (errno != EINTR) { perror("warpscope profile: waitpid"); return -1; }
+    int waited;
+    while ((waited = waitpid(pid, status, 0)) < 0 && errno == EINTR) {}
+    signal(SIGINT, old_int);
+    signal(SIGQUIT, old_quit);
+    if (waited < 0) { perror("warpscope profile: waitpid"); return -1; }
     if (r == (ssize_t)sizeof e) {
         fprintf(stderr, "warpscope profile: cannot run '%s': %s\n", argv[0], strerror(e));
         return -1;
@@ -160,8 +167,8 @@ int ws_cmd_profile(int argc, char **argv)
         if (access(report, R_OK) && rc == 0)
             fprintf(stderr, "warpscope profile: %s opened no warpscope device: nothing was profiled\n", argv[i]);
         else if (access(report, R_OK))
-            fprintf(stderr, "warpscope profile: no profile was written: %s ended without closing its warpscope "
-                    "devices (profiles are written by ws_device_close)\n", argv[i]);
+            fprintf(stderr, "warpscope profile: no profile was written: %s ended without closing a warpscope "
+                    "device (profiles are written by ws_device_close)\n", argv[i]);
         else if (!quiet) {
             fflush(stdout);
             printf("\n");
