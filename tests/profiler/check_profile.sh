@@ -140,10 +140,10 @@ determinism)
     cmp a.txt b.txt && ok "report identical" || bad "report differs between runs"
     ;;
 results)
-    for k in dep_load barrier_wait bank_conflict arith_chain multi queued; do
+    for k in dep_load barrier_wait bank_conflict arith_chain multi queued printf; do
         plain=$("$app" "$elf" $k) || bad "$k failed without the profiler"
         prof=$("$ws" profile -q --passes 3 -- "$app" "$elf" $k 2>/dev/null) || bad "$k failed under the profiler"
-        [ "$plain" = "$prof" ] && ok "$k: same output under the profiler ($plain)" ||
+        [ "$plain" = "$prof" ] && ok "$k: same output under the profiler ($(echo $plain))" ||
             bad "$k: output differs: '$plain' vs '$prof'"
     done
     ;;

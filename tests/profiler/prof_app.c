@@ -143,6 +143,15 @@ int main(int argc, char **argv)
                 return 4;
             }
             return die(dev, "no fault");
+        } else if (!strcmp(scen, "printf")) {
+            ws_kernel *k;
+            ws_addr out;
+            ws_arg a[] = { WS_ARG_PTR(0), WS_ARG_I32(7) };
+            if (ws_kernel_get(mod, "hello", &k) || ws_malloc(dev, 256, &out)) return die(dev, "printf setup");
+            a[0] = WS_ARG_PTR(out);
+            if (ws_launch(dev, k, WS_DIM3(2, 1, 1), WS_DIM3(32, 1, 1), 0, a, 2) || ws_synchronize(dev))
+                return die(dev, "printf launch");
+            sum = 7;
         } else if (!strcmp(scen, "queued")) {
             if (queued(dev, mod, &sum)) return 1;
         } else if (run(dev, mod, scen, &sum)) {

@@ -52,3 +52,10 @@ WS_KERNEL void arith_chain(int *out, int n)
     }
     out[blockIdx_x() * blockDim_x() + threadIdx_x()] = (int)x;
 }
+
+/* Device printf: replay passes must not print it more than once. */
+WS_KERNEL void hello(int *out, int n)
+{
+    if (threadIdx_x() == 0) printf("block %u says hello\n", blockIdx_x());
+    out[blockIdx_x() * blockDim_x() + threadIdx_x()] = n;
+}
