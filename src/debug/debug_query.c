@@ -45,7 +45,7 @@ ws_status ws_debug_locate(ws_debug *d, uint64_t launch_id, const ws_dim3 *block,
     pthread_mutex_lock(&d->mu);
     ws_status st = WS_OK;
     ws_device *dev = d->dev;
-    memset(mask, 0, mask_words * sizeof *mask);
+    if (mask_words) memset(mask, 0, mask_words * sizeof *mask);
     if (!dev) st = dbg_fail(d, WS_ERR_INVALID_ARG, "the device was closed");
     else if (!dev->current || (launch_id && dev->current->id != launch_id))
         st = dbg_fail(d, WS_ERR_NOT_FOUND, "launch %llu is not running",
