@@ -189,6 +189,10 @@ typedef struct ws_timing_counters {
     uint64_t shared_bank_conflicts;/* sum over requests of (passes - 1)        */
     uint64_t unit_busy[WS_UNIT_COUNT]; /* cycles each unit kind was occupied, summed over its instances */
     uint64_t state_cycles[WS_WARP_STATE_COUNT]; /* warp-cycles per warp state */
+    uint32_t unit_instances[WS_UNIT_COUNT]; /* instances of each unit kind on the
+                                    device (ALU pipes: cores * schedulers; MIO,
+                                    LSU: cores): busy / (cycles * instances)
+                                    is the utilisation                       */
 } ws_timing_counters;
 
 /* Counters of the most recent launch; WS_ERR_NOT_FOUND if no launch ran in

@@ -403,6 +403,8 @@ static void finish_counters(ws_device *dev, ws_timing *T, ws_grid_run *L, uint64
     double slots = (double)cycles * T->ncores * T->nwarps;
     K->achieved_occupancy = slots > 0 ? (double)K->resident_warp_cycles / slots : 0;
     K->sectors_per_request = K->gmem_requests ? (double)K->gmem_sectors / (double)K->gmem_requests : 0;
+    for (int u = 0; u < WS_UNIT_COUNT; u++)
+        K->unit_instances[u] = u == WS_UNIT_MIO || u == WS_UNIT_LSU ? T->ncores : T->ncores * T->nsched;
     T->have_ctr = 1;
 }
 

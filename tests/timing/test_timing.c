@@ -175,6 +175,10 @@ static void test_modes_agree(void)
     CHECK(c1.state_cycles[WS_STATE_MEMBAR] > 0);
     CHECK(c1.shared_requests > 0 && c1.gmem_requests > 0);
     CHECK(c1.sectors_per_request >= 1.0);
+    CHECK_EQ_U(c1.unit_instances[WS_UNIT_INT], 2 * 2);  /* 2 cores x 2 schedulers */
+    CHECK_EQ_U(c1.unit_instances[WS_UNIT_LSU], 2);
+    for (unsigned u = 0; u < WS_UNIT_COUNT; u++)
+        CHECK(c1.unit_busy[u] <= c1.cycles * c1.unit_instances[u]);
     /* GTO scheduling: same results, different cycles possible */
     FILE *fp = fopen("gto.timing", "w");
     if (fp) { fputs("scheduler = gto\nschedulers = 4\n", fp); fclose(fp); }
