@@ -1,5 +1,6 @@
 /* Replays the committed corpus through the fuzz target's entry point in
  * every build (no libFuzzer needed), so the seeds stay crash-free. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include "../../tests/test.h"

@@ -3,11 +3,13 @@
  * the same Sdtrig mcontrol trigger on every core (a warp may run on any
  * core). */
 #include "gdbstub/target_dbg.h"
+#include <stdlib.h>
 #include <string.h>
+#include "gdbstub/agent_expr.h"
+#include "gdbstub/tdesc.h"
 
 #define MC_TYPE2   (2u << 28)
 #define MC_DMODE   (1u << 27)
-#define MC_HIT     (1u << 20)
 #define MC_ACTION_DEBUG (1u << 12)
 #define MC_M       (1u << 6)
 #define MC_U       (1u << 3)
@@ -59,7 +61,35 @@ static int free_trigger(ws_gdb_dbg *t)
     return -1;
 }
 
-ws_status ws_gdb_dbg_breakpoint(void *tp, int type, uint32_t addr, uint32_t kind, int insert)
+static const uint8_t ebreak32[4] = { 0x73, 0x00, 0x10, 0x00 }, c_ebreak[2] = { 0x02, 0x90 };
+
+ws_status ws_gdb_bp_arm(ws_gdb_dbg *t, const ws_gdb_bp *b, int arm)
+{
+    const uint8_t *bytes = arm ? (b->kind == 2 ? c_ebreak : ebreak32) : b->orig;
+    return ws_gdb_mem_access(t, UINT32_MAX, b->addr, (uint8_t *)bytes, b->kind, 1);
+}
+
+static ws_status set_conds(ws_gdb_dbg *t, ws_gdb_bp *b, const ws_gdb_cond *conds, size_t n)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++) total += conds[i].len;
+    free(b->code);
+    b->code = NULL;
+    b->nconds = 0;
+    if (!n) return WS_OK;
+    if (!(b->code = malloc(total))) return ws_gdb_fail(t, WS_ERR_OUT_OF_MEMORY, "breakpoint condition");
+    total = 0;
+    for (size_t i = 0; i < n; i++) {
+        memcpy(b->code + total, conds[i].code, conds[i].len);
+        b->cond_len[i] = conds[i].len;
+        total += conds[i].len;
+    }
+    b->nconds = n;
+    return WS_OK;
+}
+
+ws_status ws_gdb_dbg_breakpoint(void *tp, int type, uint32_t addr, uint32_t kind, int insert,
+                                const ws_gdb_cond *conds, size_t nconds)
 {
     ws_gdb_dbg *t = tp;
     int i = find(t, type, addr, kind);
@@ -67,13 +97,17 @@ ws_status ws_gdb_dbg_breakpoint(void *tp, int type, uint32_t addr, uint32_t kind
     if (!insert) {
         if (i < 0) return ws_gdb_fail(t, WS_ERR_NOT_FOUND, "no breakpoint at 0x%08x", addr);
         ws_gdb_bp *b = &t->bps[i];
-        if (type == WS_GDB_BP_SW) st = ws_gdb_mem_access(t, UINT32_MAX, addr, b->orig, kind, 1);
-        else
+        if (type == WS_GDB_BP_SW) {
+            if (!(t->auto_step && t->auto_addr == addr)) st = ws_gdb_bp_arm(t, b, 0);
+        } else {
             for (uint32_t c = 0; c < t->cfg.cores && !st; c++) st = set_trigger(t, c, b->trig, 0, 0);
-        b->used = 0;
+        }
+        if (t->auto_step && t->auto_addr == addr) t->auto_addr = 0; /* nothing to re-arm */
+        free(b->code);
+        memset(b, 0, sizeof *b);
         return st;
     }
-    if (i >= 0) return WS_OK; /* gdb may insert twice */
+    if (i >= 0) return set_conds(t, &t->bps[i], conds, nconds); /* gdb updates a condition */
     for (i = 0; i < WS_GDB_MAX_BP && t->bps[i].used; i++) {}
     if (i == WS_GDB_MAX_BP) return ws_gdb_fail(t, WS_ERR_OUT_OF_MEMORY, "too many breakpoints");
     ws_gdb_bp *b = &t->bps[i];
@@ -82,10 +116,10 @@ ws_status ws_gdb_dbg_breakpoint(void *tp, int type, uint32_t addr, uint32_t kind
     b->addr = addr;
     b->kind = kind;
     if (type == WS_GDB_BP_SW) {
-        static const uint8_t ebreak[4] = { 0x73, 0x00, 0x10, 0x00 }, c_ebreak[2] = { 0x02, 0x90 };
         if (kind != 2 && kind != 4) return ws_gdb_fail(t, WS_ERR_INVALID_ARG, "breakpoint kind %u", kind);
         st = ws_gdb_mem_access(t, UINT32_MAX, addr, b->orig, kind, 0);
-        if (!st) st = ws_gdb_mem_access(t, UINT32_MAX, addr, (uint8_t *)(kind == 2 ? c_ebreak : ebreak), kind, 1);
+        if (!st) st = ws_gdb_bp_arm(t, b, 1);
+        if (!st) st = set_conds(t, b, conds, nconds);
         if (!st) b->used = 1;
         return st;
     }
@@ -96,6 +130,7 @@ ws_status ws_gdb_dbg_breakpoint(void *tp, int type, uint32_t addr, uint32_t kind
     else td1 |= size_bits(kind) | (type == WS_GDB_WP_READ ? MC_LOAD : type == WS_GDB_WP_WRITE ? MC_STORE
                                                                      : MC_LOAD | MC_STORE);
     for (uint32_t c = 0; c < t->cfg.cores && !st; c++) st = set_trigger(t, c, b->trig, td1, addr);
+    if (!st) st = set_conds(t, b, conds, nconds);
     if (st) { /* leave no core half-armed */
         for (uint32_t c = 0; c < t->cfg.cores; c++) set_trigger(t, c, b->trig, 0, 0);
         return st;
@@ -104,23 +139,59 @@ ws_status ws_gdb_dbg_breakpoint(void *tp, int type, uint32_t addr, uint32_t kind
     return WS_OK;
 }
 
+ws_gdb_bp *ws_gdb_bp_at(ws_gdb_dbg *t, uint32_t pc)
+{
+    for (int i = 0; i < WS_GDB_MAX_BP; i++)
+        if (t->bps[i].used && t->bps[i].addr == pc && t->bps[i].type <= WS_GDB_BP_HW) return &t->bps[i];
+    return NULL;
+}
+
+typedef struct lane_ctx {
+    ws_gdb_dbg *t;
+    uint32_t hart;
+} lane_ctx;
+
+static int ax_reg(void *u, uint32_t regno, uint64_t *v)
+{
+    lane_ctx *c = u;
+    uint32_t x;
+    if (ws_gdb_dbg_ops.read_reg(c->t, WS_GDB_TID(c->hart), regno, &x)) return -1;
+    *v = x;
+    return 0;
+}
+
+static int ax_mem(void *u, uint32_t addr, uint8_t *buf, size_t n)
+{
+    lane_ctx *c = u;
+    return ws_gdb_mem_access(c->t, c->hart, addr, buf, n, 0) ? -1 : 0;
+}
+
+int ws_gdb_bp_cond_true(ws_gdb_dbg *t, const ws_gdb_bp *b, uint32_t hart)
+{
+    if (!b || !b->nconds) return 1;
+    lane_ctx c = { t, hart };
+    ws_ax_env env = { &c, ax_reg, ax_mem };
+    size_t off = 0;
+    for (size_t i = 0; i < b->nconds; i++) {
+        int64_t r = 0;
+        /* a condition that cannot run here stops, and gdb decides */
+        int e = ws_ax_eval(b->code + off, b->cond_len[i], &env, &r);
+        if (e || r) return 1;
+        off += b->cond_len[i];
+    }
+    return 0;
+}
+
 void ws_gdb_trigger_reason(ws_gdb_dbg *t, uint32_t hart, uint32_t pc, ws_gdb_stop *st)
 {
-    uint32_t core_hart = hart / t->lanes_per_core * t->lanes_per_core;
+    uint32_t lane = hart, addr = pc;
+    if (ws_debug_trigger_hit(t->dbg, hart, &lane, &addr) == WS_OK) st->tid = WS_GDB_TID(lane);
     for (int i = 0; i < WS_GDB_MAX_BP; i++) {
         ws_gdb_bp *b = &t->bps[i];
         if (!b->used || b->type == WS_GDB_BP_SW) continue;
-        uint32_t sel = (uint32_t)b->trig, td1 = 0;
-        if (ws_gdb_reg_access(t, core_hart, WS_REGNO_CSR(WS_CSR_TSELECT), &sel, 1) ||
-            ws_gdb_reg_access(t, core_hart, WS_REGNO_CSR(WS_CSR_TDATA1), &td1, 0))
-            continue;
-        int hit = (td1 & MC_HIT) != 0;
-        if (!hit && !(b->type == WS_GDB_BP_HW && b->addr == pc)) continue;
-        if (hit) { /* hit is sticky: clear it for the next stop */
-            td1 &= ~MC_HIT;
-            ws_gdb_reg_access(t, core_hart, WS_REGNO_CSR(WS_CSR_TDATA1), &td1, 1);
-        }
-        st->addr = b->addr;
+        uint32_t len = b->kind ? b->kind : 1;
+        if (b->type == WS_GDB_BP_HW ? b->addr != addr : addr - b->addr >= len) continue;
+        st->addr = b->type == WS_GDB_BP_HW ? 0 : addr;
         st->reason = b->type == WS_GDB_BP_HW ? WS_GDB_R_HWBREAK : b->type == WS_GDB_WP_WRITE ? WS_GDB_R_WATCH
                    : b->type == WS_GDB_WP_READ ? WS_GDB_R_RWATCH : WS_GDB_R_AWATCH;
         return;

@@ -37,6 +37,14 @@ typedef struct ws_gdb_stop {
 /* Z packet types. */
 enum { WS_GDB_BP_SW = 0, WS_GDB_BP_HW = 1, WS_GDB_WP_WRITE = 2, WS_GDB_WP_READ = 3, WS_GDB_WP_ACCESS = 4 };
 
+/* A breakpoint condition as gdb compiled it (agent expression bytecode,
+ * see agent_expr.h); a breakpoint stops if any of its conditions holds. */
+typedef struct ws_gdb_cond {
+    const uint8_t *code;
+    size_t len;
+} ws_gdb_cond;
+#define WS_GDB_MAX_CONDS 8
+
 /* One vCont action: tid 0 means "every thread not named before". */
 typedef struct ws_gdb_action {
     uint32_t tid;
@@ -50,7 +58,8 @@ typedef struct ws_gdb_target_ops {
     /* tid selects whose stack / shared memory an address means. */
     ws_status (*read_mem)(void *t, uint32_t tid, uint32_t addr, uint8_t *buf, size_t len);
     ws_status (*write_mem)(void *t, uint32_t tid, uint32_t addr, const uint8_t *buf, size_t len);
-    ws_status (*breakpoint)(void *t, int type, uint32_t addr, uint32_t kind, int insert);
+    ws_status (*breakpoint)(void *t, int type, uint32_t addr, uint32_t kind, int insert,
+                            const ws_gdb_cond *conds, size_t nconds);
     ws_status (*resume)(void *t, const ws_gdb_action *acts, size_t n);
     /* Ask running threads to stop (tid 0: all) and report it. */
     ws_status (*interrupt)(void *t, uint32_t tid);

@@ -194,7 +194,8 @@ static int cmd_query(ws_gdb_session *s, char *pkt)
 {
     if (!strncmp(pkt, "qSupported", 10)) {
         ws_gdb_replyf(s, "PacketSize=%x;QStartNoAckMode+;swbreak+;hwbreak+;qXfer:features:read+;"
-                         "qXfer:threads:read+;qXfer:libraries:read+;vContSupported+;QThreadEvents+",
+                         "qXfer:threads:read+;qXfer:libraries:read+;vContSupported+;QThreadEvents+;"
+                         "ConditionalBreakpoints+",
                       WS_RSP_MAX_PACKET);
         if (s->ops->non_stop_capable) ws_gdb_reply(s, ";QNonStop+");
     } else if (!strcmp(pkt, "QStartNoAckMode")) {

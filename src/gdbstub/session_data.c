@@ -157,6 +157,7 @@ static void cmd_M(ws_gdb_session *s, char *p, size_t pktlen, int binary)
     free(buf);
 }
 
+/* Z/z type,addr,kind[;X len,bytecode]... (conditions evaluated here) */
 static void cmd_Z(ws_gdb_session *s, const char *p, int insert)
 {
     uint64_t type, addr, kind;
@@ -167,9 +168,34 @@ static void cmd_Z(ws_gdb_session *s, const char *p, int insert)
         return;
     }
     if (type > WS_GDB_WP_ACCESS) return; /* unsupported type: empty reply */
-    if (s->ops->breakpoint(s->t, (int)type, (uint32_t)addr, (uint32_t)kind, insert) != WS_OK)
+    static const size_t max_code = 1024;
+    uint8_t *codes = NULL;
+    ws_gdb_cond conds[WS_GDB_MAX_CONDS];
+    size_t n = 0, used = 0;
+    while (*e == ';' && e[1] == 'X') {
+        uint64_t clen;
+        const char *h;
+        if (n == WS_GDB_MAX_CONDS || ws_hex_u64(e + 2, ",", &clen, &h) || *h != ',' || clen > max_code ||
+            strlen(h + 1) < 2 * clen)
+            goto bad;
+        if (!codes && !(codes = malloc(WS_GDB_MAX_CONDS * max_code))) goto bad;
+        if (ws_hex_decode(h + 1, 2 * (size_t)clen, codes + used, (size_t)clen) != (long)clen) goto bad;
+        conds[n].code = codes + used;
+        conds[n].len = (size_t)clen;
+        used += (size_t)clen;
+        n++;
+        e = h + 1 + 2 * clen;
+    }
+    if (*e && strncmp(e, ";cmds:", 6)) goto bad; /* commands lists are not run on the target */
+    if (s->ops->breakpoint(s->t, (int)type, (uint32_t)addr, (uint32_t)kind, insert, conds, n) != WS_OK)
         ws_gdb_reply_error(s, 0x0e);
-    else ws_gdb_reply(s, "OK");
+    else
+        ws_gdb_reply(s, "OK");
+    free(codes);
+    return;
+bad:
+    free(codes);
+    ws_gdb_reply_error(s, 1);
 }
 
 int ws_gdb_cmd_data(ws_gdb_session *s, char *pkt, size_t len)

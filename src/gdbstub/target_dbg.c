@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "gdbstub/tdesc.h"
 
 ws_status ws_gdb_dbg_init(ws_gdb_dbg *t, ws_debug *dbg)
@@ -16,6 +17,13 @@ ws_status ws_gdb_dbg_init(ws_gdb_dbg *t, ws_debug *dbg)
     ws_status st = ws_device_config(ws_debug_device(dbg), &t->cfg);
     if (st) return st;
     t->lanes_per_core = t->cfg.warps_per_core * t->cfg.lanes_per_warp;
+    t->nharts = t->cfg.cores * t->lanes_per_core;
+    t->held = calloc(t->nharts, 1);
+    if (!t->held) return WS_ERR_OUT_OF_MEMORY;
+    uint32_t ndm = 0; /* activate every debug module: an inactive one ignores the bus */
+    st = ws_debug_module_count(dbg, &ndm);
+    for (uint32_t i = 0; !st && i < ndm; i++) st = ws_dmi_write(dbg, i, WS_DM_DMCONTROL, 1);
+    if (st) return st;
     pthread_mutex_init(&t->mu, NULL);
     pthread_cond_init(&t->cv, NULL);
     return WS_OK;
@@ -24,7 +32,9 @@ ws_status ws_gdb_dbg_init(ws_gdb_dbg *t, ws_debug *dbg)
 void ws_gdb_dbg_fini(ws_gdb_dbg *t)
 {
     free(t->lanes);
+    free(t->held);
     t->lanes = NULL;
+    t->held = NULL;
     pthread_mutex_destroy(&t->mu);
     pthread_cond_destroy(&t->cv);
 }
@@ -150,6 +160,13 @@ static ws_status dbg_write_mem(void *tp, uint32_t tid, uint32_t addr, const uint
     return st;
 }
 
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 /* Resume every halted warp (or only the one holding `only`, + 1). */
 static ws_status resume_warps(ws_gdb_dbg *t, uint32_t only)
 {
@@ -161,9 +178,76 @@ static ws_status resume_warps(ws_gdb_dbg *t, uint32_t only)
         if (!l->halted || w == last_warp) continue;
         if (only && w != (only - 1) / t->cfg.lanes_per_warp) continue;
         last_warp = w;
+        int held = 0; /* non-stop: another thread of this warp stays stopped for gdb */
+        for (uint32_t k = w * t->cfg.lanes_per_warp; k < (w + 1) * t->cfg.lanes_per_warp && k < t->nharts; k++)
+            held |= t->held[k];
+        if (held && t->non_stop && !only) continue;
         st = ws_gdb_hart_ctl(t, l->hart, 1);
+        if (!st && !t->watch_hart) {
+            t->watch_hart = l->hart + 1;
+            t->watch_pc = l->pc;
+            t->watch_t0 = now_ms();
+        }
     }
     return st;
+}
+
+static void pending_remove(ws_gdb_dbg *t, size_t i)
+{
+    t->npending--;
+    memmove(t->pending + i, t->pending + i + 1, (t->npending - i) * sizeof *t->pending);
+    memmove(t->pending_pc + i, t->pending_pc + i + 1, (t->npending - i) * sizeof *t->pending_pc);
+}
+
+/* gdb may hear a stop only from a thread it has resumed. */
+static int deliverable(const ws_gdb_dbg *t, size_t i)
+{
+    uint32_t tid = t->pending[i].tid;
+    if (t->pending[i].kind != WS_GDB_STOP_SIGNAL || tid < 2 || tid - 2 >= t->nharts) return 1;
+    return !t->held[tid - 2];
+}
+
+/* Drop queued lane stops whose lane has moved on or gone. */
+static void pending_purge(ws_gdb_dbg *t)
+{
+    if (!t->npending || ws_gdb_lanes_refresh(t)) return;
+    for (size_t i = 0; i < t->npending;) {
+        const ws_dbg_lane *l = ws_gdb_lane_of(t, t->pending[i].tid);
+        int stale = t->pending_pc[i] && (!l || l->pc != t->pending_pc[i]);
+        if (stale) pending_remove(t, i);
+        else i++;
+    }
+}
+
+static int take_pending(ws_gdb_dbg *t, ws_gdb_stop *out)
+{
+    pending_purge(t);
+    for (size_t i = 0; i < t->npending; i++) {
+        if (!deliverable(t, i)) continue;
+        *out = t->pending[i];
+        pending_remove(t, i);
+        if (out->kind == WS_GDB_STOP_SIGNAL && out->tid >= 2 && out->tid - 2 < t->nharts) {
+            if (t->non_stop) t->held[out->tid - 2] = 1;
+            else memset(t->held, 1, t->nharts); /* all-stop: every thread is stopped for gdb */
+        } else if (!t->non_stop) {
+            memset(t->held, 1, t->nharts);
+        }
+        return 1;
+    }
+    return 0;
+}
+
+#define KICK_AFTER_MS 100
+
+static void kick_check(ws_gdb_dbg *t)
+{
+    if (!t->watch_hart || now_ms() - t->watch_t0 < KICK_AFTER_MS || ws_gdb_lanes_refresh(t)) return;
+    const ws_dbg_lane *l = ws_gdb_lane_of(t, WS_GDB_TID(t->watch_hart - 1));
+    if (l && !l->halted && l->pc == t->watch_pc && !t->kick_hart) {
+        t->kick_hart = t->watch_hart;
+        ws_gdb_hart_ctl(t, l->hart, 0); /* its halt event resumes it again */
+    }
+    t->watch_hart = 0;
 }
 
 static ws_status dbg_resume(void *tp, const ws_gdb_action *a, size_t n)
@@ -176,9 +260,16 @@ static ws_status dbg_resume(void *tp, const ws_gdb_action *a, size_t n)
         else if (a[i].op == 'c' && !a[i].tid) cont_all = 1;
         else if (a[i].op == 'c' && !cont_tid) cont_tid = a[i].tid;
     }
+    for (size_t i = 0; i < n; i++) { /* what gdb now considers running */
+        if (a[i].op == 't') continue;
+        if (!a[i].tid) memset(t->held, 0, t->nharts);
+        else if (a[i].tid >= 2 && a[i].tid - 2 < t->nharts) t->held[a[i].tid - 2] = 0;
+    }
     t->resumed = 1;
     ws_gdb_dbg_open_gate(t);
-    if (t->npending) return WS_OK; /* more lanes of the last stop to report first */
+    pending_purge(t);
+    for (size_t i = 0; i < t->npending; i++)
+        if (deliverable(t, i)) return WS_OK; /* report that first; the device stays put */
     ws_status st = WS_OK;
     t->step_hart = 0;
     if (step_tid > WS_GDB_PLACEHOLDER_TID) {
@@ -216,6 +307,7 @@ static ws_status dbg_interrupt(void *tp, uint32_t tid)
     }
     /* nothing runs (between launches, or already halted): stop at once */
     if (t->npending < sizeof t->pending / sizeof *t->pending) {
+        t->pending_pc[t->npending] = 0;
         ws_gdb_stop *s = &t->pending[t->npending++];
         memset(s, 0, sizeof *s);
         s->kind = WS_GDB_STOP_SIGNAL;
@@ -234,9 +326,41 @@ static int fault_signal(const char *kind)
     return SIGSEGV;
 }
 
-static void push(ws_gdb_dbg *t, const ws_gdb_stop *s)
+static void push(ws_gdb_dbg *t, const ws_gdb_stop *s, uint32_t pc)
 {
-    if (t->npending < sizeof t->pending / sizeof *t->pending) t->pending[t->npending++] = *s;
+    if (t->npending >= sizeof t->pending / sizeof *t->pending) return;
+    t->pending_pc[t->npending] = pc;
+    t->pending[t->npending++] = *s;
+}
+
+/* Set or clear dcsr.step of hart's warp. */
+static ws_status set_step(ws_gdb_dbg *t, uint32_t hart, int on)
+{
+    uint32_t dcsr;
+    ws_status st = ws_gdb_reg_access(t, hart, WS_REGNO_CSR(WS_CSR_DCSR), &dcsr, 0);
+    dcsr = on ? dcsr | 1u << 2 : dcsr & ~(1u << 2);
+    if (!st) st = ws_gdb_reg_access(t, hart, WS_REGNO_CSR(WS_CSR_DCSR), &dcsr, 1);
+    return st;
+}
+
+/* No lane's condition held: step the warp over the breakpoint (original
+ * instruction back for one step) and let everything run on. */
+static void auto_step_start(ws_gdb_dbg *t, ws_gdb_bp *bp, uint32_t hart)
+{
+    if (bp->type == WS_GDB_BP_SW && ws_gdb_bp_arm(t, bp, 0)) return;
+    t->auto_step = 1;
+    t->auto_hart = hart;
+    t->auto_addr = bp->type == WS_GDB_BP_SW ? bp->addr : 0;
+    if (set_step(t, hart, 1) || resume_warps(t, hart + 1)) t->auto_step = 0;
+}
+
+static void auto_step_done(ws_gdb_dbg *t)
+{
+    t->auto_step = 0;
+    set_step(t, t->auto_hart, 0);
+    ws_gdb_bp *bp = t->auto_addr ? ws_gdb_bp_at(t, t->auto_addr) : NULL;
+    if (bp && bp->type == WS_GDB_BP_SW) ws_gdb_bp_arm(t, bp, 1);
+    resume_warps(t, t->non_stop ? t->auto_hart + 1 : 0);
 }
 
 /* A warp halted: queue one stop per lane that gdb should hear about. */
@@ -244,31 +368,37 @@ static void on_halt(ws_gdb_dbg *t, uint32_t hart)
 {
     if (ws_gdb_lanes_refresh(t)) return;
     const ws_dbg_lane *h = ws_gdb_lane_of(t, WS_GDB_TID(hart));
+    uint32_t warp = hart / t->cfg.lanes_per_warp;
+    if (t->kick_hart && (t->kick_hart - 1) / t->cfg.lanes_per_warp == warp && h &&
+        h->cause == WS_DCSR_CAUSE_HALTREQ) {
+        t->kick_hart = 0;
+        resume_warps(t, hart + 1);
+        return;
+    }
+    if (t->auto_step && t->auto_hart / t->cfg.lanes_per_warp == warp) {
+        auto_step_done(t); /* whatever stopped it, the step is over */
+        if (!h || h->cause == WS_DCSR_CAUSE_STEP) return;
+    }
     if (!h) return;
     ws_gdb_stop s;
     memset(&s, 0, sizeof s);
     s.kind = WS_GDB_STOP_SIGNAL;
     s.signal = SIGTRAP;
     s.tid = WS_GDB_TID(hart);
-    uint32_t warp = hart / t->cfg.lanes_per_warp;
     switch (h->cause) {
     case WS_DCSR_CAUSE_STEP:
         if (t->step_hart && (t->step_hart - 1) / t->cfg.lanes_per_warp == warp) {
-            uint32_t dcsr;
             s.tid = WS_GDB_TID(t->step_hart - 1);
-            if (!ws_gdb_reg_access(t, t->step_hart - 1, WS_REGNO_CSR(WS_CSR_DCSR), &dcsr, 0)) {
-                dcsr &= ~(1u << 2);
-                ws_gdb_reg_access(t, t->step_hart - 1, WS_REGNO_CSR(WS_CSR_DCSR), &dcsr, 1);
-            }
+            set_step(t, t->step_hart - 1, 0);
             t->step_hart = 0;
         }
-        push(t, &s);
+        push(t, &s, 0);
         return;
     case WS_DCSR_CAUSE_HALTREQ:
         if (!t->want_interrupt) return; /* halted only because another warp stopped */
         t->want_interrupt = 0;
         s.signal = t->non_stop ? 0 : SIGINT;
-        push(t, &s);
+        push(t, &s, 0);
         return;
     case WS_DCSR_CAUSE_FAULT:
         if (ws_debug_fault(t->dbg, &t->fault) == WS_OK) {
@@ -278,22 +408,33 @@ static void on_halt(ws_gdb_dbg *t, uint32_t hart)
         } else {
             s.signal = SIGSEGV;
         }
-        push(t, &s);
+        push(t, &s, 0);
         return;
-    default: /* ebreak or trigger: every lane of the issuing group */
+    default: { /* ebreak or trigger */
         if (h->cause == WS_DCSR_CAUSE_TRIGGER) ws_gdb_trigger_reason(t, hart, h->pc, &s);
         else s.reason = WS_GDB_R_SWBREAK;
         if (s.reason != WS_GDB_R_HWBREAK && s.reason != WS_GDB_R_SWBREAK) {
-            push(t, &s); /* a data trigger names the lane that accessed */
+            push(t, &s, 0); /* a data trigger names the lane that accessed */
             return;
         }
+        /* Every lane of the issuing group whose condition holds, one stop
+         * each; gdb hears the next one when it resumes that thread. */
+        ws_gdb_bp *bp = ws_gdb_bp_at(t, h->pc);
+        size_t before = t->npending;
+        uint32_t pc = h->pc;
         for (size_t i = 0; i < t->nlanes; i++) {
             const ws_dbg_lane *l = &t->lanes[i];
-            if (l->hart / t->cfg.lanes_per_warp != warp || l->pc != h->pc) continue;
+            if (l->hart / t->cfg.lanes_per_warp != warp || l->pc != pc) continue;
+            if (!ws_gdb_bp_cond_true(t, bp, l->hart)) continue;
             s.tid = WS_GDB_TID(l->hart);
-            push(t, &s);
+            push(t, &s, pc);
+        }
+        if (t->npending == before) {
+            if (bp) auto_step_start(t, bp, hart);
+            else push(t, &s, 0); /* an ebreak in the program itself */
         }
         return;
+    }
     }
 }
 
@@ -301,14 +442,13 @@ static ws_status dbg_wait(void *tp, int timeout_ms, ws_gdb_stop *out)
 {
     ws_gdb_dbg *t = tp;
     for (;;) {
-        if (t->npending) {
-            *out = t->pending[0];
-            memmove(t->pending, t->pending + 1, --t->npending * sizeof *t->pending);
+        if (take_pending(t, out)) {
             t->resumed = 0;
             return WS_OK;
         }
         ws_dbg_event ev;
         ws_status st = ws_debug_wait_event(t->dbg, timeout_ms, &ev);
+        if (st == WS_ERR_TIMEOUT) kick_check(t);
         if (st == WS_ERR_TIMEOUT && t->closing) {
             memset(out, 0, sizeof *out);
             out->kind = WS_GDB_STOP_EXITED;
@@ -328,7 +468,7 @@ static ws_status dbg_wait(void *tp, int timeout_ms, ws_gdb_stop *out)
             s.signal = SIGTRAP;
             ws_gdb_lanes_refresh(t);
             s.tid = t->nlanes ? WS_GDB_TID(t->lanes[0].hart) : WS_GDB_PLACEHOLDER_TID;
-            push(t, &s);
+            push(t, &s, 0);
             break;
         }
         case WS_DBG_EV_LAUNCH_START:
@@ -339,7 +479,7 @@ static ws_status dbg_wait(void *tp, int timeout_ms, ws_gdb_stop *out)
                 s.signal = SIGTRAP;
                 ws_gdb_lanes_refresh(t);
                 s.tid = t->nlanes ? WS_GDB_TID(t->lanes[0].hart) : WS_GDB_PLACEHOLDER_TID;
-                push(t, &s);
+                push(t, &s, 0);
             }
             break;
         case WS_DBG_EV_DEVICE_CLOSE:
@@ -349,7 +489,11 @@ static ws_status dbg_wait(void *tp, int timeout_ms, ws_gdb_stop *out)
         default:
             break;
         }
-        if (!t->npending && timeout_ms == 0) return WS_ERR_TIMEOUT;
+        if (timeout_ms == 0 && !take_pending(t, out)) return WS_ERR_TIMEOUT;
+        if (timeout_ms == 0) {
+            t->resumed = 0;
+            return WS_OK;
+        }
     }
 }
 
@@ -357,8 +501,9 @@ static void dbg_detach(void *tp)
 {
     ws_gdb_dbg *t = tp;
     for (int i = 0; i < WS_GDB_MAX_BP; i++)
-        if (t->bps[i].used) ws_gdb_dbg_breakpoint(t, t->bps[i].type, t->bps[i].addr, t->bps[i].kind, 0);
+        if (t->bps[i].used) ws_gdb_dbg_breakpoint(t, t->bps[i].type, t->bps[i].addr, t->bps[i].kind, 0, NULL, 0);
     t->npending = 0;
+    memset(t->held, 0, t->nharts);
     resume_warps(t, 0);
     ws_debug_set_blocking_events(t->dbg, 0);
     ws_debug_release(t->dbg);

@@ -18,6 +18,9 @@ typedef struct ws_gdb_bp {
     uint32_t addr, kind;
     uint8_t orig[4];           /* Z0: the bytes the ebreak replaced     */
     int trig;                  /* Z1..Z4: trigger index on every core   */
+    uint8_t *code;             /* conditions' bytecode, back to back    */
+    size_t cond_len[WS_GDB_MAX_CONDS];
+    size_t nconds;
 } ws_gdb_bp;
 
 typedef struct ws_gdb_dbg {
@@ -27,11 +30,25 @@ typedef struct ws_gdb_dbg {
     ws_dbg_lane *lanes;        /* snapshot, refreshed per query          */
     size_t nlanes, cap;
     ws_gdb_stop pending[1024]; /* stops not yet told to gdb (per lane)   */
+    uint32_t pending_pc[1024]; /* the lane's pc then (0: any): a lane that
+                                  moved since has nothing left to report */
     size_t npending;
+    /* A breakpoint whose condition held for no lane: the server steps the
+     * warp over it by itself and lets everything run on. */
+    int auto_step;
+    uint32_t auto_hart, auto_addr;
+    /* Progress watch after a resume: a resumed warp whose pc has not moved
+     * after a while is halted and resumed again (works around resumes
+     * that the device thread services mid-round and then sleeps on). */
+    uint32_t watch_hart, watch_pc, kick_hart; /* harts + 1; 0: none */
+    int64_t watch_t0;
     int resumed;               /* gdb resumed since the last stop        */
     int want_interrupt;        /* gdb asked for a halt (haltreq stops count) */
     uint32_t step_hart;        /* hart stepped, + 1 (0: none)           */
     int non_stop, stop_at_launch;
+    uint8_t *held;             /* per hart: gdb believes this thread is
+                                  stopped (non-stop: its warp must stay) */
+    uint32_t nharts;
     ws_gdb_bp bps[WS_GDB_MAX_BP];
     atomic_int closing;        /* the application is closing the device  */
     int have_fault;
@@ -64,7 +81,14 @@ ws_status ws_gdb_fail(ws_gdb_dbg *t, ws_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* ---- dbg_breakpoints.c ---- */
-ws_status ws_gdb_dbg_breakpoint(void *tp, int type, uint32_t addr, uint32_t kind, int insert);
+ws_status ws_gdb_dbg_breakpoint(void *tp, int type, uint32_t addr, uint32_t kind, int insert,
+                                const ws_gdb_cond *conds, size_t nconds);
+/* The breakpoint (Z0/Z1) at pc, or NULL. */
+ws_gdb_bp *ws_gdb_bp_at(ws_gdb_dbg *t, uint32_t pc);
+/* 1 if bp has no condition or one holds for the lane at hart. */
+int ws_gdb_bp_cond_true(ws_gdb_dbg *t, const ws_gdb_bp *bp, uint32_t hart);
+/* Write ebreak back (arm=1) or the original bytes (arm=0) of a Z0. */
+ws_status ws_gdb_bp_arm(ws_gdb_dbg *t, const ws_gdb_bp *bp, int arm);
 /* Why a warp stopped on a trigger: fills reason/addr for hart. */
 void ws_gdb_trigger_reason(ws_gdb_dbg *t, uint32_t hart, uint32_t pc, ws_gdb_stop *st);
 

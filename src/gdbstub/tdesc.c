@@ -12,6 +12,8 @@
 static const char xml[] =
     "<?xml version=\"1.0\"?>\n<!DOCTYPE target SYSTEM \"gdb-target.dtd\">\n"
     "<target version=\"1.0\"><architecture>riscv:rv32</architecture>\n"
+    /* no OS: gdb then uses solib-target (qXfer:libraries) for modules */
+    "<osabi>none</osabi>\n"
     "<feature name=\"org.gnu.gdb.riscv.cpu\">"
     "<reg name=\"zero\" bitsize=\"32\" regnum=\"0\" type=\"int\"/>"
     X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15)

@@ -17,7 +17,7 @@
 typedef struct fake_target {
     uint32_t regs[FAKE_THREADS][WS_GDB_NUM_REGS];
     uint8_t mem[FAKE_SIZE];
-    int nbp, resumed, stops_queued, detached, non_stop;
+    int nbp, resumed, stops_queued, detached, non_stop, nconds;
     ws_gdb_stop queued;
     uint8_t file[256];
 } fake_target;
@@ -78,9 +78,13 @@ static ws_status fake_write_mem(void *t, uint32_t tid, uint32_t addr, const uint
     return WS_OK;
 }
 
-static ws_status fake_breakpoint(void *t, int type, uint32_t addr, uint32_t kind, int insert)
+static ws_status fake_breakpoint(void *t, int type, uint32_t addr, uint32_t kind, int insert,
+                                 const ws_gdb_cond *conds, size_t nconds)
 {
     fake_target *f = t;
+    f->nconds = (int)nconds;
+    for (size_t i = 0; i < nconds; i++)
+        if (!conds[i].code || !conds[i].len) return WS_ERR_INVALID_ARG;
     if (!fake_range(addr, kind ? kind : 1)) return WS_ERR_BAD_ADDRESS;
     (void)type;
     f->nbp += insert ? 1 : -1;

@@ -1,0 +1,128 @@
+/* Host program the gdb end-to-end tests debug. An ordinary warpscope
+ * application: the gdb server comes from WARPSCOPE_DEBUG, nothing here
+ * knows about it. Usage: gdb_app MODE KERNELS.elf [DYN.elf]
+ *   basic    scale over 2 blocks of 32 threads, result checked
+ *   oob      a kernel that stores out of bounds from thread 4 on
+ *   dynamic  basic, then a module loaded from memory and launched
+ *   nonstop  spin kernels on several cores
+ * Prints "result ok" and exits 0 when the results are right. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "warpscope/warpscope.h"
+
+static int fail(ws_device *dev, const char *what, ws_status st)
+{
+    fprintf(stderr, "gdb_app: %s: %s: %s\n", what, ws_status_name(st), dev ? ws_last_error(dev) : "");
+    return 1;
+}
+
+static int run_scale(ws_device *dev, ws_module *mod)
+{
+    enum { N = 64 };
+    int in[N], out[N];
+    ws_kernel *k;
+    ws_addr din, dout;
+    ws_status st;
+    for (int i = 0; i < N; i++) in[i] = i;
+    if ((st = ws_kernel_get(mod, "scale", &k)) || (st = ws_malloc(dev, sizeof in, &din)) ||
+        (st = ws_malloc(dev, sizeof out, &dout)) || (st = ws_memcpy_htod(dev, din, in, sizeof in)))
+        return fail(dev, "preparing scale", st);
+    printf("out buffer at 0x%08x\n", (unsigned)dout);
+    fflush(stdout);
+    ws_arg args[] = { WS_ARG_PTR(dout), WS_ARG_PTR(din), WS_ARG_I32(N) };
+    if ((st = ws_launch(dev, k, WS_DIM3(2, 1, 1), WS_DIM3(32, 1, 1), 0, args, 3)) || (st = ws_synchronize(dev)) ||
+        (st = ws_memcpy_dtoh(dev, out, dout, sizeof out)))
+        return fail(dev, "running scale", st);
+    for (int i = 0; i < N; i++)
+        if (out[i] != i * i + i * 10 + 1 + 1) {
+            printf("result BAD at %d: %d\n", i, out[i]);
+            return 1;
+        }
+    return 0;
+}
+
+static int run_dynamic(ws_device *dev, const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    static unsigned char image[1 << 20];
+    size_t n = f ? fread(image, 1, sizeof image, f) : 0;
+    if (f) fclose(f);
+    if (!n) return fail(dev, path, WS_ERR_IO);
+    ws_module *mod;
+    ws_kernel *k;
+    ws_addr dout;
+    int out[8];
+    ws_status st;
+    if ((st = ws_module_load_data(dev, image, n, "gdb_dyn", &mod)) || (st = ws_kernel_get(mod, "late", &k)) ||
+        (st = ws_malloc(dev, sizeof out, &dout)))
+        return fail(dev, "loading the dynamic module", st);
+    ws_arg args[] = { WS_ARG_PTR(dout), WS_ARG_I32(8) };
+    if ((st = ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(8, 1, 1), 0, args, 2)) || (st = ws_synchronize(dev)) ||
+        (st = ws_memcpy_dtoh(dev, out, dout, sizeof out)))
+        return fail(dev, "running late", st);
+    for (int i = 0; i < 8; i++)
+        if (out[i] != 1000 + i) return printf("result BAD in late\n"), 1;
+    return 0;
+}
+
+static int run_oob(ws_device *dev, ws_module *mod)
+{
+    ws_kernel *k;
+    ws_addr dout;
+    ws_status st;
+    if ((st = ws_kernel_get(mod, "oob", &k)) || (st = ws_malloc(dev, 16 * 4, &dout))) return fail(dev, "oob", st);
+    ws_arg args[] = { WS_ARG_PTR(dout), WS_ARG_I32(16) };
+    st = ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(32, 1, 1), 0, args, 2);
+    if (!st) st = ws_synchronize(dev);
+    printf("oob launch: %s\n", ws_status_name(st));
+    return st == WS_ERR_KERNEL_FAULT ? 0 : 1;
+}
+
+static int run_spin(ws_device *dev, ws_module *mod)
+{
+    enum { BLOCKS = 4, T = 32 };
+    int out[BLOCKS * T];
+    ws_kernel *k;
+    ws_addr dout;
+    ws_status st;
+    if ((st = ws_kernel_get(mod, "spin", &k)) || (st = ws_malloc(dev, sizeof out, &dout))) return fail(dev, "spin", st);
+    ws_arg args[] = { WS_ARG_PTR(dout), WS_ARG_I32(20000) };
+    if ((st = ws_launch(dev, k, WS_DIM3(BLOCKS, 1, 1), WS_DIM3(T, 1, 1), 0, args, 2)) || (st = ws_synchronize(dev)) ||
+        (st = ws_memcpy_dtoh(dev, out, dout, sizeof out)))
+        return fail(dev, "running spin", st);
+    for (int i = 0; i < BLOCKS * T; i++) {
+        int acc = 0;
+        for (int k2 = 0; k2 < 20000; k2++) acc += k2 ^ i;
+        if (out[i] != acc) return printf("result BAD in spin at %d\n", i), 1;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3) {
+        fprintf(stderr, "usage: gdb_app basic|oob|dynamic|nonstop KERNELS.elf [DYN.elf]\n");
+        return 2;
+    }
+    const char *mode = argv[1];
+    ws_config cfg;
+    ws_config_default(&cfg);
+    cfg.cores = 2;
+    cfg.warps_per_core = 4;
+    cfg.max_threads_per_block = 128;
+    ws_device *dev;
+    ws_module *mod;
+    ws_status st = ws_device_open(&cfg, &dev);
+    if (st) return fail(NULL, "opening the device", st);
+    if ((st = ws_module_load_file(dev, argv[2], &mod))) return fail(dev, argv[2], st);
+    int bad;
+    if (!strcmp(mode, "basic")) bad = run_scale(dev, mod);
+    else if (!strcmp(mode, "oob")) bad = run_oob(dev, mod);
+    else if (!strcmp(mode, "dynamic")) bad = run_scale(dev, mod) || argc < 4 || run_dynamic(dev, argv[3]);
+    else if (!strcmp(mode, "nonstop")) bad = run_spin(dev, mod);
+    else bad = 2;
+    ws_device_close(dev);
+    printf("result %s\n", bad ? "BAD" : "ok");
+    return bad;
+}

@@ -1,0 +1,37 @@
+/* Kernels debugged by the gdb end-to-end tests. Lines the gdb scripts
+ * break on carry "MARK:" comments; run_gdb.sh turns @MARK_x@ into their
+ * line numbers, so editing this file does not break the scripts. */
+#include <warpscope/kernel.h>
+
+static int square(int v)
+{
+    int r = v * v; /* MARK:square */
+    return r;
+}
+
+WS_KERNEL void scale(int *out, const int *in, int n)
+{
+    int i = (int)(blockIdx_x() * blockDim_x() + threadIdx_x());
+    int local[4];
+    for (int k = 0; k < 4; k++) local[k] = i * 10 + k;
+    if (i < n) {
+        int sq = square(in[i]); /* MARK:call */
+        out[i] = sq + local[1]; /* MARK:store */
+    }
+    __syncthreads(); /* MARK:barrier */
+    if (i < n) out[i] += 1; /* MARK:after */
+}
+
+WS_KERNEL void oob(int *out, int n)
+{
+    int i = (int)threadIdx_x();
+    out[i + n - 4] = i; /* MARK:oob */
+}
+
+WS_KERNEL void spin(int *out, int iters)
+{
+    int i = (int)(blockIdx_x() * blockDim_x() + threadIdx_x());
+    int acc = 0;
+    for (int k = 0; k < iters; k++) acc += k ^ i; /* MARK:spin */
+    out[i] = acc;
+}

@@ -1,0 +1,66 @@
+#!/bin/bash
+# One gdb end-to-end scenario: start gdb_app under WARPSCOPE_DEBUG, drive
+# gdb-multiarch in batch mode with the scenario's commands, then check
+# the scenario's expectations against gdb's and the application's output.
+#   run_gdb.sh GDB_APP KERNELS.elf DYN.elf SRCDIR SCENARIO.gdb
+# A scenario file holds gdb commands, one per line (each passed with -ex,
+# so one failing command does not skip the rest), and directives:
+#   # mode: M            gdb_app mode (basic, oob, dynamic, nonstop)
+#   # expect-gdb: RE     gdb's output must match RE (grep -E)
+#   # reject-gdb: RE     ... must not match RE
+#   # expect-app: RE     the application's output must match RE
+#   # expect-exit: N     the application's exit status
+# @MARK_name@ becomes the line of "MARK:name" in the kernel sources.
+set -u
+app=$1 kelf=$2 dyn=$3 srcdir=$4 scenario=$5
+work=$(mktemp -d)
+apid=
+cleanup() { [ -n "$apid" ] && kill "$apid" 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+
+marks=()
+for f in "$srcdir/gdb_kernels.c" "$srcdir/gdb_dyn_kernel.c"; do
+  while IFS=: read -r line rest; do
+    name=$(sed -n 's/.*MARK:\([a-z_]*\).*/\1/p' <<<"$rest")
+    marks+=(-e "s/@MARK_${name}@/${line}/g")
+  done < <(grep -n 'MARK:' "$f")
+done
+sed "${marks[@]}" "$scenario" > "$work/scenario"
+mode=$(sed -n 's/^# mode: *//p' "$work/scenario")
+
+WARPSCOPE_DEBUG="port=0,port-file=$work/port,connect-timeout=30000" \
+  timeout ${WS_GDB_TEST_TIMEOUT:-90} "$app" "$mode" "$kelf" "$dyn" > "$work/app.out" 2>&1 &
+apid=$!
+for _ in $(seq 300); do [ -s "$work/port" ] && break; kill -0 "$apid" 2>/dev/null || break; sleep 0.1; done
+if [ ! -s "$work/port" ]; then
+  echo "FAIL: the application never listened"; cat "$work/app.out"; exit 1
+fi
+port=$(cat "$work/port")
+
+args=(-batch -nx -ex "set pagination off" -ex "set confirm off" -ex "target remote 127.0.0.1:$port")
+while IFS= read -r l; do
+  case "$l" in ''|'#'*) continue ;; esac
+  args+=(-ex "$l")
+done < "$work/scenario"
+timeout ${WS_GDB_TEST_TIMEOUT:-90} gdb-multiarch "${args[@]}" > "$work/gdb.out" 2>&1
+gdb_rc=$?
+wait "$apid"; app_rc=$?; apid=
+
+echo "---- gdb (exit $gdb_rc) ----"; cat "$work/gdb.out"
+echo "---- application (exit $app_rc) ----"; cat "$work/app.out"
+fails=0
+while IFS= read -r l; do
+  case "$l" in
+    '# expect-gdb: '*) re=${l#\# expect-gdb: }
+      grep -Eq -- "$re" "$work/gdb.out" || { echo "FAIL: gdb output lacks: $re"; fails=$((fails+1)); } ;;
+    '# reject-gdb: '*) re=${l#\# reject-gdb: }
+      grep -Eq -- "$re" "$work/gdb.out" && { echo "FAIL: gdb output has: $re"; fails=$((fails+1)); } ;;
+    '# expect-app: '*) re=${l#\# expect-app: }
+      grep -Eq -- "$re" "$work/app.out" || { echo "FAIL: application output lacks: $re"; fails=$((fails+1)); } ;;
+    '# expect-exit: '*) want=${l#\# expect-exit: }
+      [ "$app_rc" = "$want" ] || { echo "FAIL: application exit $app_rc, expected $want"; fails=$((fails+1)); } ;;
+  esac
+done < "$work/scenario"
+[ "$gdb_rc" = 124 ] && { echo "FAIL: gdb timed out"; fails=$((fails+1)); }
+echo "$fails failed"
+[ "$fails" = 0 ]
