@@ -37,7 +37,7 @@ typedef struct dbg_warp {
 typedef struct dbg_core {
     uint32_t tdata1[DBG_TRIGGERS], tdata2[DBG_TRIGGERS];
     uint32_t tselect;
-    uint32_t ndata;      /* armed load/store triggers                        */
+    atomic_uint ndata;   /* armed load/store triggers (read without the lock) */
 } dbg_core;
 
 typedef struct dbg_dm {

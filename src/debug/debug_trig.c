@@ -41,9 +41,10 @@ static void trig_range(uint32_t t1, uint32_t t2, uint32_t *lo, uint32_t *hi)
 static void recount(ws_debug *d, uint32_t core)
 {
     dbg_core *c = &d->core[core];
-    c->ndata = 0;
+    uint32_t n = 0;
     for (uint32_t i = 0; i < DBG_TRIGGERS; i++)
-        if (armed(c->tdata1[i]) && (c->tdata1[i] & (MC_LOAD | MC_STORE))) c->ndata++;
+        if (armed(c->tdata1[i]) && (c->tdata1[i] & (MC_LOAD | MC_STORE))) n++;
+    atomic_store_explicit(&c->ndata, n, memory_order_relaxed);
 }
 
 int dbg_trig_exec_at(const ws_debug *d, uint32_t pc)
@@ -110,7 +111,7 @@ void dbg_trig_clear_all_locked(ws_debug *d)
             exec_changed(d, d->core[c].tdata1[i], d->core[c].tdata2[i]);
             d->core[c].tdata1[i] = d->core[c].tdata2[i] = 0;
         }
-        d->core[c].ndata = 0;
+        atomic_store_explicit(&d->core[c].ndata, 0, memory_order_relaxed);
         d->core[c].tselect = 0;
     }
 }
@@ -152,7 +153,8 @@ int ws_dbg_data_hit(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, u
 {
     ws_debug *d = dev->debug;
     dbg_core *c = &d->core[w->core];
-    if (!c->ndata || !atomic_load(&d->attached)) return 0; /* racy read: a trigger armed meanwhile applies next time */
+    /* a trigger armed meanwhile applies from the next access on */
+    if (!atomic_load_explicit(&c->ndata, memory_order_relaxed) || !atomic_load(&d->attached)) return 0;
     dbg_warp *dw = &d->w[dbg_widx(d, w)];
     if (w->instret == dw->skip_instret) return 0;
     const uint32_t *base = w->x[in->rs1], imm = (uint32_t)in->imm;
