@@ -49,3 +49,10 @@ WS_KERNEL void faulty(int *buf)
     if (blockIdx_x() == 1 && threadIdx_x() == 5) buf[100000] = 1;
     else buf[ws_global_id_x()] = 2;
 }
+
+/* ebreak in thread 0: a fault without a debugger, a halt with one. */
+WS_KERNEL void brk(int *out)
+{
+    if (threadIdx_x() == 0) __asm__ volatile("ebreak");
+    out[threadIdx_x()] = 1;
+}

@@ -897,6 +897,48 @@ static void test_malformed(void)
     CHECK_EQ_U(dmr(d, 0, WS_DM_DATA0), 0);
     CHECK(ws_debug_detach(d) == WS_OK);
     /* a device with a detached debugger runs as before: ebreak faults */
+    ws_addr out = 0;
+    ws_malloc(dev, 128, &out);
+    ws_kernel *k = NULL;
+    ws_arg arg[] = { WS_ARG_PTR(out) };
+    CHECK(ws_kernel_get(mod, "brk", &k) == WS_OK);
+    CHECK(ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(32, 1, 1), 0, arg, 1) == WS_OK);
+    CHECK_EQ_U(ws_synchronize(dev), WS_ERR_KERNEL_FAULT);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "ebreak executed with no debugger attached");
+    ws_device_close(dev);
+}
+
+/* ---- an execute trigger belongs to one core: the other passes the trap ---- */
+static void test_exec_trigger_core(void)
+{
+    ws_module *mod;
+    ws_device *dev = open_dev(2, 1, &mod);
+    if (!dev) { CHECK(0); return; }
+    ws_debug *d = attach(dev, WS_DBG_TOPO_PER_CORE, 1);
+    ws_addr out = 0;
+    ws_malloc(dev, 64 * 4, &out);
+    /* armed through a running-or-idle hart of core 1, through core 1's module */
+    CHECK_EQ_U(set_trigger(d, 1, hart_of(1, 1, 0, 7), 3, TRIG_EXEC, g_bp), 0);
+    CHECK_EQ_U(set_trigger(d, 0, hart_of(1, 1, 0, 7), 3, TRIG_EXEC, g_bp), 4); /* not module 0's core */
+    app a;
+    setup_app(&a, dev, mod, "compute", WS_DIM3(2, 1, 1), WS_DIM3(32, 1, 1));
+    a.args[0] = (ws_arg)WS_ARG_PTR(out);
+    a.nargs = 1;
+    app_start(&a);
+    ws_dbg_event ev;
+    CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
+    CHECK_EQ_U(ev.hart, hart_of(1, 1, 0, 0));
+    uint32_t v = 0;
+    CHECK_EQ_U(sb_read32(d, 0, (uint32_t)out + 4 * 31, &v), 0);
+    CHECK_EQ_U(v, 94); /* core 0 ran through bp_target without stopping */
+    CHECK_EQ_U(sb_read32(d, 1, (uint32_t)out + 4 * 32, &v), 0);
+    CHECK_EQ_U(v, 0);
+    CHECK_EQ_U(reg_read(d, 1, hart_of(1, 1, 0, 2), WS_REGNO_CSR(WS_CSR_DPC), &v), 0);
+    CHECK_EQ_U(v, g_bp);
+    resume_all(d);
+    CHECK_EQ_U(app_join(&a), WS_OK);
+    check_compute_out(dev, out, -1, 0);
+    ws_debug_detach(d);
     ws_device_close(dev);
 }
 
@@ -922,6 +964,7 @@ int main(int argc, char **argv)
     else if (!strcmp(t, "non_stop")) test_non_stop();
     else if (!strcmp(t, "dynamic_module")) test_dynamic_module();
     else if (!strcmp(t, "malformed")) test_malformed();
+    else if (!strcmp(t, "exec_trigger_core")) test_exec_trigger_core();
     else { fprintf(stderr, "unknown case %s\n", t); return 2; }
     return TEST_SUMMARY();
 }
