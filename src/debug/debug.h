@@ -13,7 +13,7 @@
  * is what dmcontrol.hartsel selects. Halting and resuming act on whole
  * warps: halting any lane of a warp halts all its lanes. A lane slot that
  * holds no live thread is "unavailable" (dmstatus.anyunavail/allunavail).
- * See docs/debugging.md for the full register model. */
+ * See docs/debug-hardware.md for the full register model. */
 #ifndef WS_DEBUG_DEBUG_H
 #define WS_DEBUG_DEBUG_H
 #include <stddef.h>
@@ -39,7 +39,7 @@
 #define WS_DM_SBDATA0      0x3c
 #define WS_DM_HALTSUM0     0x40
 /* Warpscope's vendor registers (0x70..0x7f): the mode-switch command port
- * of the patent (write frame words here; see docs/debugging.md). */
+ * of the patent (write frame words here; see docs/debug-hardware.md). */
 #define WS_DM_MODESWITCH   0x70
 
 /* Abstract command register numbers (Access Register, cmdtype 0). */
