@@ -64,6 +64,7 @@ typedef struct prof_counters {
     uint64_t mem_requests, mem_sectors, shared_requests, bank_conflicts;
     double sectors_per_request;
     uint64_t unit_busy[PROF_UNITS];   /* cycles occupied, summed over instances */
+    uint32_t unit_instances[PROF_UNITS]; /* of each unit kind on the device     */
     uint64_t state_cycles[WS_STATE_COUNT]; /* exact warp-cycles per state     */
 } prof_counters;
 const char *prof_unit_name(unsigned u); /* "int", "mul", ... "lsu" */

@@ -135,6 +135,9 @@ static void launch(FILE *f, const prof_launch *L)
                 (unsigned long long)c->shared_requests, (unsigned long long)c->bank_conflicts);
         for (unsigned u = 0; u < PROF_UNITS; u++)
             fprintf(f, "%s\"%s\": %llu", u ? ", " : "", prof_unit_name(u), (unsigned long long)c->unit_busy[u]);
+        fputs("}, \"unit_instances\": {", f);
+        for (unsigned u = 0; u < PROF_UNITS; u++)
+            fprintf(f, "%s\"%s\": %u", u ? ", " : "", prof_unit_name(u), c->unit_instances[u]);
         fputs("}, \"state_cycles\": ", f);
         states(f, c->state_cycles);
         fputs("}", f);

@@ -100,7 +100,10 @@ static void copy_counters(prof_launch *pl, const ws_timing_counters *c)
     o->sectors_per_request = c->sectors_per_request;
     o->shared_requests = c->shared_requests;
     o->bank_conflicts = c->shared_bank_conflicts;
-    for (int u = 0; u < WS_UNIT_COUNT && u < PROF_UNITS; u++) o->unit_busy[u] = c->unit_busy[u];
+    for (int u = 0; u < WS_UNIT_COUNT && u < PROF_UNITS; u++) {
+        o->unit_busy[u] = c->unit_busy[u];
+        o->unit_instances[u] = c->unit_instances[u];
+    }
     for (int st = 0; st < WS_STATE_COUNT && st < WS_WARP_STATE_COUNT; st++) o->state_cycles[st] = c->state_cycles[st];
 }
 

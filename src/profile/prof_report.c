@@ -156,11 +156,11 @@ static void counters_section(FILE *f, const prof_data *d)
                    "shared requests %llu, shared bank conflicts %llu\n", c->ipc, c->occupancy * 100.0,
                 (unsigned long long)c->mem_requests, c->sectors_per_request,
                 (unsigned long long)c->shared_requests, (unsigned long long)c->bank_conflicts);
-        /* Per core: units with an instance per scheduler can exceed 100%. */
-        fprintf(f, "    unit busy (cycles per core):");
+        /* Utilisation: busy cycles over cycles x instances of the unit. */
+        fprintf(f, "    unit busy:");
         for (unsigned u = 0; u < PROF_UNITS; u++)
             fprintf(f, "%s %s %.1f%%", u ? "," : "", prof_unit_name(u),
-                    pct(c->unit_busy[u], c->cycles * d->cfg->cores));
+                    pct(c->unit_busy[u], c->cycles * (c->unit_instances[u] ? c->unit_instances[u] : d->cfg->cores)));
         uint64_t wc = 0;
         for (int s = 0; s < WS_STATE_COUNT; s++) wc += c->state_cycles[s];
         char buf[512];
