@@ -210,7 +210,7 @@ static void monitor_thread(ws_gdb_session *s, const char *cmd, char *out, size_t
     for (size_t i = 0; i < n; i++)
         if (!strncmp(th[i].name, prefix, (size_t)pl)) {
             /* gdb numbers threads itself; it finds ours with `thread find` */
-            snprintf(out, cap, "%s is target thread %u (Thread %u); switch with: thread find \"%s\"\n",
+            snprintf(out, cap, "%s is target thread %u (Thread %u); switch with: thread find %s\n",
                      th[i].name, th[i].tid, th[i].tid, prefix);
             free(th);
             return;

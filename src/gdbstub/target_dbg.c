@@ -160,6 +160,8 @@ static ws_status dbg_write_mem(void *tp, uint32_t tid, uint32_t addr, const uint
     return st;
 }
 
+static void drain_events(ws_gdb_dbg *t);
+
 static int64_t now_ms(void)
 {
     struct timespec ts;
@@ -167,8 +169,19 @@ static int64_t now_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Resume every halted warp (or only the one holding `only`, + 1). */
-static ws_status resume_warps(ws_gdb_dbg *t, uint32_t only)
+/* Resume every halted warp (or only the one holding `only`, + 1), except
+ * the one holding `except` (+ 1; resumed already, maybe for a step that
+ * may have finished by now: resuming it twice would run it on). */
+static int warp_has_pending(const ws_gdb_dbg *t, uint32_t warp)
+{
+    for (size_t i = 0; i < t->npending; i++)
+        if (t->pending[i].kind == WS_GDB_STOP_SIGNAL && t->pending[i].tid >= 2 &&
+            (t->pending[i].tid - 2) / t->cfg.lanes_per_warp == warp)
+            return 1;
+    return 0;
+}
+
+static ws_status resume_warps_except(ws_gdb_dbg *t, uint32_t only, uint32_t except)
 {
     ws_status st = ws_gdb_lanes_refresh(t);
     uint32_t last_warp = UINT32_MAX;
@@ -177,7 +190,10 @@ static ws_status resume_warps(ws_gdb_dbg *t, uint32_t only)
         uint32_t w = l->hart / t->cfg.lanes_per_warp;
         if (!l->halted || w == last_warp) continue;
         if (only && w != (only - 1) / t->cfg.lanes_per_warp) continue;
+        if (except && w == (except - 1) / t->cfg.lanes_per_warp) continue;
         last_warp = w;
+        /* resuming all: a warp with a stop gdb has not heard yet stays */
+        if (!only && warp_has_pending(t, w)) continue;
         int held = 0; /* non-stop: another thread of this warp stays stopped for gdb */
         for (uint32_t k = w * t->cfg.lanes_per_warp; k < (w + 1) * t->cfg.lanes_per_warp && k < t->nharts; k++)
             held |= t->held[k];
@@ -197,6 +213,7 @@ static void pending_remove(ws_gdb_dbg *t, size_t i)
     t->npending--;
     memmove(t->pending + i, t->pending + i + 1, (t->npending - i) * sizeof *t->pending);
     memmove(t->pending_pc + i, t->pending_pc + i + 1, (t->npending - i) * sizeof *t->pending_pc);
+    memmove(t->pending_sib + i, t->pending_sib + i + 1, (t->npending - i) * sizeof *t->pending_sib);
 }
 
 /* gdb may hear a stop only from a thread it has resumed. */
@@ -225,6 +242,8 @@ static int take_pending(ws_gdb_dbg *t, ws_gdb_stop *out)
     for (size_t i = 0; i < t->npending; i++) {
         if (!deliverable(t, i)) continue;
         *out = t->pending[i];
+        if (out->kind == WS_GDB_STOP_SIGNAL && out->tid > WS_GDB_PLACEHOLDER_TID && !t->pending_sib[i])
+            t->focus_tid = out->tid;
         pending_remove(t, i);
         if (out->kind == WS_GDB_STOP_SIGNAL && out->tid >= 2 && out->tid - 2 < t->nharts) {
             if (t->non_stop) t->held[out->tid - 2] = 1;
@@ -235,6 +254,11 @@ static int take_pending(ws_gdb_dbg *t, ws_gdb_stop *out)
         return 1;
     }
     return 0;
+}
+
+static ws_status resume_warps(ws_gdb_dbg *t, uint32_t only)
+{
+    return resume_warps_except(t, only, 0);
 }
 
 #define KICK_AFTER_MS 100
@@ -256,7 +280,7 @@ static ws_status dbg_resume(void *tp, const ws_gdb_action *a, size_t n)
     uint32_t step_tid = 0, cont_tid = 0;
     int cont_all = 0;
     for (size_t i = 0; i < n; i++) {
-        if (a[i].op == 's' && !step_tid) step_tid = a[i].tid;
+        if (a[i].op == 's' && !step_tid) step_tid = t->focus_tid = a[i].tid;
         else if (a[i].op == 'c' && !a[i].tid) cont_all = 1;
         else if (a[i].op == 'c' && !cont_tid) cont_tid = a[i].tid;
     }
@@ -267,6 +291,7 @@ static ws_status dbg_resume(void *tp, const ws_gdb_action *a, size_t n)
     }
     t->resumed = 1;
     ws_gdb_dbg_open_gate(t);
+    drain_events(t);
     pending_purge(t);
     for (size_t i = 0; i < t->npending; i++)
         if (deliverable(t, i)) return WS_OK; /* report that first; the device stays put */
@@ -284,7 +309,7 @@ static ws_status dbg_resume(void *tp, const ws_gdb_action *a, size_t n)
         t->step_hart = hart + 1;
         st = resume_warps(t, hart + 1);
     }
-    if (!st && cont_all) st = resume_warps(t, 0);
+    if (!st && cont_all) st = resume_warps_except(t, 0, t->step_hart);
     else if (!st && cont_tid > WS_GDB_PLACEHOLDER_TID) {
         const ws_dbg_lane *l = lane_for(t, cont_tid);
         if (!l) return WS_ERR_NOT_FOUND;
@@ -308,6 +333,7 @@ static ws_status dbg_interrupt(void *tp, uint32_t tid)
     /* nothing runs (between launches, or already halted): stop at once */
     if (t->npending < sizeof t->pending / sizeof *t->pending) {
         t->pending_pc[t->npending] = 0;
+        t->pending_sib[t->npending] = 0;
         ws_gdb_stop *s = &t->pending[t->npending++];
         memset(s, 0, sizeof *s);
         s->kind = WS_GDB_STOP_SIGNAL;
@@ -330,6 +356,7 @@ static void push(ws_gdb_dbg *t, const ws_gdb_stop *s, uint32_t pc)
 {
     if (t->npending >= sizeof t->pending / sizeof *t->pending) return;
     t->pending_pc[t->npending] = pc;
+    t->pending_sib[t->npending] = 0;
     t->pending[t->npending++] = *s;
 }
 
@@ -360,7 +387,23 @@ static void auto_step_done(ws_gdb_dbg *t)
     set_step(t, t->auto_hart, 0);
     ws_gdb_bp *bp = t->auto_addr ? ws_gdb_bp_at(t, t->auto_addr) : NULL;
     if (bp && bp->type == WS_GDB_BP_SW) ws_gdb_bp_arm(t, bp, 1);
-    resume_warps(t, t->non_stop ? t->auto_hart + 1 : 0);
+    /* All-stop: once gdb has a stop to hear about, everything stays put. */
+    if (t->non_stop || !t->resumed || t->npending) {
+        if (t->non_stop) resume_warps(t, t->auto_hart + 1);
+        return;
+    }
+    /* All-stop: wake the warps halted only because this one stopped (a
+     * warp halted for its own reason has an event still to come). */
+    if (ws_gdb_lanes_refresh(t)) return;
+    uint32_t last = UINT32_MAX;
+    for (size_t i = 0; i < t->nlanes; i++) {
+        const ws_dbg_lane *l = &t->lanes[i];
+        uint32_t w = l->hart / t->cfg.lanes_per_warp;
+        if (!l->halted || w == last) continue;
+        last = w;
+        if (l->cause == WS_DCSR_CAUSE_HALTREQ || w == t->auto_hart / t->cfg.lanes_per_warp)
+            ws_gdb_hart_ctl(t, l->hart, 1);
+    }
 }
 
 /* A warp halted: queue one stop per lane that gdb should hear about. */
@@ -422,12 +465,21 @@ static void on_halt(ws_gdb_dbg *t, uint32_t hart)
         ws_gdb_bp *bp = ws_gdb_bp_at(t, h->pc);
         size_t before = t->npending;
         uint32_t pc = h->pc;
+        /* gdb's focus thread first: its own temporary breakpoints (finish,
+         * step-resume) are meant for it, and stepping another lane over
+         * them would carry it past. */
+        const ws_dbg_lane *f = t->focus_tid ? ws_gdb_lane_of(t, t->focus_tid) : NULL;
+        if (f && f->hart / t->cfg.lanes_per_warp == warp && f->pc == pc && ws_gdb_bp_cond_true(t, bp, f->hart)) {
+            s.tid = t->focus_tid;
+            push(t, &s, pc);
+        }
         for (size_t i = 0; i < t->nlanes; i++) {
             const ws_dbg_lane *l = &t->lanes[i];
-            if (l->hart / t->cfg.lanes_per_warp != warp || l->pc != pc) continue;
+            if (l->hart / t->cfg.lanes_per_warp != warp || l->pc != pc || l == f) continue;
             if (!ws_gdb_bp_cond_true(t, bp, l->hart)) continue;
             s.tid = WS_GDB_TID(l->hart);
             push(t, &s, pc);
+            if (t->npending > before + 1) t->pending_sib[t->npending - 1] = 1;
         }
         if (t->npending == before) {
             if (bp) auto_step_start(t, bp, hart);
@@ -438,63 +490,64 @@ static void on_halt(ws_gdb_dbg *t, uint32_t hart)
     }
 }
 
+/* Turn one debug event into queued stops. */
+static void handle_event(ws_gdb_dbg *t, const ws_dbg_event *ev)
+{
+    ws_gdb_stop s;
+    memset(&s, 0, sizeof s);
+    s.kind = WS_GDB_STOP_SIGNAL;
+    s.signal = SIGTRAP;
+    switch (ev->kind) {
+    case WS_DBG_EV_HALT:
+        on_halt(t, ev->hart);
+        return;
+    case WS_DBG_EV_MODULE_LOAD:
+    case WS_DBG_EV_MODULE_UNLOAD:
+        s.kind = WS_GDB_STOP_LIBRARY;
+        break;
+    case WS_DBG_EV_LAUNCH_START:
+        if (!t->stop_at_launch) return;
+        break;
+    case WS_DBG_EV_DEVICE_CLOSE:
+        s.kind = WS_GDB_STOP_EXITED;
+        push(t, &s, 0);
+        return;
+    default:
+        return;
+    }
+    ws_gdb_lanes_refresh(t);
+    s.tid = t->nlanes ? WS_GDB_TID(t->lanes[0].hart) : WS_GDB_PLACEHOLDER_TID;
+    push(t, &s, 0);
+}
+
+/* Take every event already queued, so nothing is resumed whose halt the
+ * server has not seen yet. */
+static void drain_events(ws_gdb_dbg *t)
+{
+    ws_dbg_event ev;
+    while (ws_debug_wait_event(t->dbg, 0, &ev) == WS_OK) handle_event(t, &ev);
+}
+
 static ws_status dbg_wait(void *tp, int timeout_ms, ws_gdb_stop *out)
 {
     ws_gdb_dbg *t = tp;
-    for (;;) {
-        if (take_pending(t, out)) {
-            t->resumed = 0;
-            return WS_OK;
-        }
+    if (!take_pending(t, out)) {
         ws_dbg_event ev;
         ws_status st = ws_debug_wait_event(t->dbg, timeout_ms, &ev);
-        if (st == WS_ERR_TIMEOUT) kick_check(t);
-        if (st == WS_ERR_TIMEOUT && t->closing) {
+        if (st == WS_ERR_TIMEOUT) {
+            kick_check(t);
+            if (!atomic_load(&t->closing)) return st;
             memset(out, 0, sizeof *out);
             out->kind = WS_GDB_STOP_EXITED;
             return WS_OK;
         }
         if (st) return st;
-        timeout_ms = 0; /* drain whatever arrived together, then report */
-        switch (ev.kind) {
-        case WS_DBG_EV_HALT:
-            on_halt(t, ev.hart);
-            break;
-        case WS_DBG_EV_MODULE_LOAD:
-        case WS_DBG_EV_MODULE_UNLOAD: {
-            ws_gdb_stop s;
-            memset(&s, 0, sizeof s);
-            s.kind = WS_GDB_STOP_LIBRARY;
-            s.signal = SIGTRAP;
-            ws_gdb_lanes_refresh(t);
-            s.tid = t->nlanes ? WS_GDB_TID(t->lanes[0].hart) : WS_GDB_PLACEHOLDER_TID;
-            push(t, &s, 0);
-            break;
-        }
-        case WS_DBG_EV_LAUNCH_START:
-            if (t->stop_at_launch) {
-                ws_gdb_stop s;
-                memset(&s, 0, sizeof s);
-                s.kind = WS_GDB_STOP_SIGNAL;
-                s.signal = SIGTRAP;
-                ws_gdb_lanes_refresh(t);
-                s.tid = t->nlanes ? WS_GDB_TID(t->lanes[0].hart) : WS_GDB_PLACEHOLDER_TID;
-                push(t, &s, 0);
-            }
-            break;
-        case WS_DBG_EV_DEVICE_CLOSE:
-            memset(out, 0, sizeof *out);
-            out->kind = WS_GDB_STOP_EXITED;
-            return WS_OK;
-        default:
-            break;
-        }
-        if (timeout_ms == 0 && !take_pending(t, out)) return WS_ERR_TIMEOUT;
-        if (timeout_ms == 0) {
-            t->resumed = 0;
-            return WS_OK;
-        }
+        handle_event(t, &ev);
+        drain_events(t); /* whatever arrived together */
+        if (!take_pending(t, out)) return WS_ERR_TIMEOUT;
     }
+    t->resumed = 0;
+    return WS_OK;
 }
 
 static void dbg_detach(void *tp)

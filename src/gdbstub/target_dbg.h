@@ -32,9 +32,12 @@ typedef struct ws_gdb_dbg {
     ws_gdb_stop pending[1024]; /* stops not yet told to gdb (per lane)   */
     uint32_t pending_pc[1024]; /* the lane's pc then (0: any): a lane that
                                   moved since has nothing left to report */
+    uint8_t pending_sib[1024]; /* 1: not the first lane of its warp's stop */
     size_t npending;
     /* A breakpoint whose condition held for no lane: the server steps the
      * warp over it by itself and lets everything run on. */
+    uint32_t focus_tid;        /* gdb's thread of interest (last stop, step):
+                                  reported first when its warp stops */
     int auto_step;
     uint32_t auto_hart, auto_addr;
     /* Progress watch after a resume: a resumed warp whose pc has not moved
