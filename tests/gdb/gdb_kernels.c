@@ -31,7 +31,7 @@ WS_KERNEL void oob(int *out, int n)
 WS_KERNEL void spin(int *out, int iters)
 {
     int i = (int)(blockIdx_x() * blockDim_x() + threadIdx_x());
-    int acc = 0;
+    int acc = 0; /* MARK:spin_start */
     for (int k = 0; k < iters; k++) acc += k ^ i; /* MARK:spin */
     out[i] = acc;
 }

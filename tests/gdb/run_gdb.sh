@@ -6,6 +6,7 @@
 # A scenario file holds gdb commands, one per line (each passed with -ex,
 # so one failing command does not skip the rest), and directives:
 #   # mode: M            gdb_app mode (basic, oob, dynamic, nonstop)
+#   # pre: CMD           a gdb command run before connecting (set non-stop on)
 #   # expect-gdb: RE     gdb's output must match RE (grep -E)
 #   # reject-gdb: RE     ... must not match RE
 #   # expect-app: RE     the application's output must match RE
@@ -37,7 +38,9 @@ if [ ! -s "$work/port" ]; then
 fi
 port=$(cat "$work/port")
 
-args=(-batch -nx -ex "set pagination off" -ex "set confirm off" -ex "target remote 127.0.0.1:$port")
+args=(-batch -nx -ex "set pagination off" -ex "set confirm off")
+while IFS= read -r pre; do args+=(-ex "$pre"); done < <(sed -n 's/^# pre: *//p' "$work/scenario")
+args+=(-ex "target remote 127.0.0.1:$port")
 while IFS= read -r l; do
   case "$l" in ''|'#'*) continue ;; esac
   args+=(-ex "$l")

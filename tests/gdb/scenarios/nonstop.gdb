@@ -1,0 +1,23 @@
+# Non-stop mode: a breakpoint halts only the warp of block 0 while the
+# other blocks run to their end; then everything continues to the right
+# result.
+# mode: nonstop
+# pre: set non-stop on
+set breakpoint pending on
+break gdb_kernels.c:@MARK_spin_start@ if $block_x == 0 && $thread_x == 0
+continue
+python gdb.execute("thread %d" % next(t.num for t in gdb.selected_inferior().threads() if t.name and t.name.startswith("block (0,0,0) thread (0,0,0)")))
+print $block_x
+monitor lanes
+shell sleep 2
+monitor lanes
+delete
+continue -a
+# expect-gdb: hit Breakpoint 1, spin \(.*\) at .*gdb_kernels.c:@MARK_spin_start@
+# expect-gdb: \$1 = 0
+# expect-gdb: thread [0-9]+: block \(0,0,0\) thread \(31,0,0\) .* halted
+# expect-gdb: ^32 live lane\(s\)
+# reject-gdb: block \(1,0,0\).* halted
+# expect-gdb: exited normally
+# expect-app: result ok
+# expect-exit: 0
