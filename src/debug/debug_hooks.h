@@ -23,6 +23,9 @@ ws_warp_result ws_dbg_warp_done(ws_device *dev, ws_warp *w, ws_warp_result r);
  * tool and something changed (run another round); 0 = a real deadlock;
  * -1 = a faulted warp was resumed (end the launch with its fault). */
 int ws_dbg_idle_wait(ws_device *dev);
+/* Host seconds this launch spent parked in ws_dbg_idle_wait (every warp
+ * halted): the watchdog does not count them. */
+double ws_dbg_parked_seconds(ws_device *dev);
 void ws_dbg_launch_start(ws_device *dev, uint64_t launch_id);
 void ws_dbg_launch_end(ws_device *dev, uint64_t launch_id, ws_status st);
 

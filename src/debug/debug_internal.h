@@ -70,6 +70,7 @@ struct ws_debug {
     dbg_dm *dm;
     uint32_t ndm;
     int all_stop, parked;
+    double parked_s;               /* device thread parked this launch      */
     uint32_t blocking;
     ws_dbg_event *evq;
     size_t evhead, evlen, evcap;

@@ -176,7 +176,9 @@ int ws_dbg_idle_wait(ws_device *dev)
         r = service_locked(d);
         if (r != 0) break;
         if (!any_halted_locked(d)) break; /* nothing the tool could change: deadlock */
+        double t0 = ws_now_seconds();
         pthread_cond_wait(&d->dev_cv, &d->mu);
+        d->parked_s += ws_now_seconds() - t0;
     }
     pthread_mutex_unlock(&d->mu);
     return r < 0 ? -1 : r > 0;
@@ -186,6 +188,7 @@ void ws_dbg_launch_start(ws_device *dev, uint64_t launch_id)
 {
     ws_debug *d = dev->debug;
     pthread_mutex_lock(&d->mu);
+    double t0 = ws_now_seconds();
     if (atomic_load(&d->attached)) {
         dbg_push_event_locked(d, WS_DBG_EV_LAUNCH_START, 0, 0, launch_id, WS_OK);
         if (d->blocking & (1u << WS_DBG_EV_LAUNCH_START)) {
@@ -194,6 +197,7 @@ void ws_dbg_launch_start(ws_device *dev, uint64_t launch_id)
             d->parked = 0;
         }
     }
+    d->parked_s = ws_now_seconds() - t0; /* the watchdog starts after the park */
     d->have_fault = 0;
     service_locked(d); /* code written while parked is re-decoded */
     pthread_mutex_unlock(&d->mu);
@@ -229,4 +233,9 @@ int ws_dbg_ebreak(ws_device *dev, ws_warp *w, uint32_t g, uint32_t pc)
     dw->pend_cause = WS_DCSR_CAUSE_EBREAK;
     dw->pend_lane = (uint32_t)__builtin_ctz(g);
     return 1;
+}
+
+double ws_dbg_parked_seconds(ws_device *dev)
+{
+    return dev->debug->parked_s; /* written by this (the device) thread only */
 }

@@ -138,7 +138,8 @@ static ws_status run_launch(ws_device *dev, ws_grid_run *L)
         /* A kernel that never ends (a lost exit condition, a lock never
          * released) would hang the host: the watchdog ends it, like a
          * driver's timeout detection. Checked every 64 rounds. */
-        if (limit && (++rounds & 63) == 0 && ws_now_seconds() - t0 > limit) {
+        if (limit && (++rounds & 63) == 0 &&
+            ws_now_seconds() - t0 - (dev->debug ? ws_dbg_parked_seconds(dev) : 0) > limit) {
             dev->fault.kind = FAULT_WATCHDOG;
             snprintf(dev->fault.detail, sizeof dev->fault.detail,
                      "still running after %u ms (%llu blocks of %llu done); raise or disable watchdog_ms",

@@ -908,6 +908,36 @@ static void test_malformed(void)
     ws_device_close(dev);
 }
 
+/* ---- the watchdog does not count time spent halted ---- */
+static void test_watchdog_halted(void)
+{
+    ws_config c;
+    ws_config_default(&c);
+    c.cores = 4;
+    c.warps_per_core = 1;
+    c.max_threads_per_block = 32;
+    c.watchdog_ms = 300;
+    ws_device *dev = NULL;
+    ws_module *mod = NULL;
+    CHECK(ws_device_open(&c, &dev) == WS_OK);
+    if (!dev || ws_module_load_file(dev, g_elf, &mod) != WS_OK) { CHECK(0); return; }
+    ws_debug *d = attach(dev, WS_DBG_TOPO_BROADCAST, 1);
+    app a;
+    ws_addr out, flag = spin_setup(&a, dev, mod, &out);
+    app_start(&a);
+    CHECK(wait_status(d, 0, hart_of(3, 1, 0, 0), DMS_ALLRUNNING) == 0);
+    halt_hart(d, 0, hart_of(0, 1, 0, 0)); /* all-stop: every warp */
+    CHECK(wait_status(d, 0, hart_of(3, 1, 0, 0), DMS_ALLHALTED) == 0);
+    usleep(600000); /* twice the watchdog */
+    resume_all(d);
+    usleep(100000); /* spinning again: the watchdog looks at the clock */
+    sb_write32(d, 0, (uint32_t)flag, 1);
+    CHECK_EQ_U(app_join(&a), WS_OK);
+    check_spin_out(dev, out);
+    ws_debug_detach(d);
+    ws_device_close(dev);
+}
+
 /* ---- an execute trigger belongs to one core: the other passes the trap ---- */
 static void test_exec_trigger_core(void)
 {
@@ -965,6 +995,7 @@ int main(int argc, char **argv)
     else if (!strcmp(t, "dynamic_module")) test_dynamic_module();
     else if (!strcmp(t, "malformed")) test_malformed();
     else if (!strcmp(t, "exec_trigger_core")) test_exec_trigger_core();
+    else if (!strcmp(t, "watchdog_halted")) test_watchdog_halted();
     else { fprintf(stderr, "unknown case %s\n", t); return 2; }
     return TEST_SUMMARY();
 }
