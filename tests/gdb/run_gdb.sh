@@ -2,18 +2,19 @@
 # One gdb end-to-end scenario: start gdb_app under WARPSCOPE_DEBUG, drive
 # gdb-multiarch in batch mode with the scenario's commands, then check
 # the scenario's expectations against gdb's and the application's output.
-#   run_gdb.sh GDB_APP KERNELS.elf DYN.elf SRCDIR SCENARIO.gdb
+#   run_gdb.sh GDB_APP KERNELS.elf DYN.elf SRCDIR SCENARIO.gdb [WARPSCOPE]
 # A scenario file holds gdb commands, one per line (each passed with -ex,
 # so one failing command does not skip the rest), and directives:
 #   # mode: M            gdb_app mode (basic, oob, dynamic, nonstop)
 #   # pre: CMD           a gdb command run before connecting (set non-stop on)
+#   # via-cli: yes        start the program with `warpscope debug` (6th argument)
 #   # expect-gdb: RE     gdb's output must match RE (grep -E)
 #   # reject-gdb: RE     ... must not match RE
 #   # expect-app: RE     the application's output must match RE
 #   # expect-exit: N     the application's exit status
 # @MARK_name@ becomes the line of "MARK:name" in the kernel sources.
 set -u
-app=$1 kelf=$2 dyn=$3 srcdir=$4 scenario=$5
+app=$1 kelf=$2 dyn=$3 srcdir=$4 scenario=$5 cli=${6:-}
 work=$(mktemp -d)
 apid=
 cleanup() { [ -n "$apid" ] && kill "$apid" 2>/dev/null; rm -rf "$work"; }
@@ -29,8 +30,13 @@ done
 sed "${marks[@]}" "$scenario" > "$work/scenario"
 mode=$(sed -n 's/^# mode: *//p' "$work/scenario")
 
-WARPSCOPE_DEBUG="port=0,port-file=$work/port,connect-timeout=30000" \
-  timeout ${WS_GDB_TEST_TIMEOUT:-90} "$app" "$mode" "$kelf" "$dyn" > "$work/app.out" 2>&1 &
+if grep -q '^# via-cli: yes' "$work/scenario"; then
+  timeout ${WS_GDB_TEST_TIMEOUT:-90} "$cli" debug --port-file "$work/port" -- \
+    "$app" "$mode" "$kelf" "$dyn" > "$work/app.out" 2>&1 &
+else
+  WARPSCOPE_DEBUG="port=0,port-file=$work/port,connect-timeout=30000" \
+    timeout ${WS_GDB_TEST_TIMEOUT:-90} "$app" "$mode" "$kelf" "$dyn" > "$work/app.out" 2>&1 &
+fi
 apid=$!
 for _ in $(seq 300); do [ -s "$work/port" ] && break; kill -0 "$apid" 2>/dev/null || break; sleep 0.1; done
 if [ ! -s "$work/port" ]; then
