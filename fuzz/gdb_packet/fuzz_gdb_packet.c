@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fake_target.h"
+#include "gdbstub/agent_expr.h"
 #include "gdbstub/rsp_packet.h"
 #include "gdbstub/session.h"
 
@@ -24,9 +25,27 @@ static void check_sent(void *io, const char *b, size_t n)
     if ((ws_hex_val((uint8_t)b[n - 2]) << 4 | ws_hex_val((uint8_t)b[n - 1])) != sum) abort();
 }
 
+static int ax_reg(void *u, uint32_t r, uint64_t *v)
+{
+    (void)u;
+    *v = r * 3u;
+    return r > 200 ? -1 : 0;
+}
+
+static int ax_mem(void *u, uint32_t a, uint8_t *b, size_t n)
+{
+    (void)u;
+    memset(b, (int)(a & 0xff), n);
+    return a < 16 ? -1 : 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static fake_target ft; /* large; reset per input */
+    static fake_target ft;
+    /* The same bytes as a breakpoint condition (agent expression). */
+    ws_ax_env env = { NULL, ax_reg, ax_mem };
+    int64_t r;
+    ws_ax_eval(data, size, &env, &r); /* large; reset per input */
     ws_gdb_session *s;
     fake_init(&ft);
     if (ws_gdb_session_new(&fake_ops, &ft, check_sent, NULL, &s)) return 0;

@@ -40,9 +40,10 @@ int ws_ax_eval(const uint8_t *code, size_t len, const ws_ax_env *env, int64_t *r
             if (b == 0) return -1;
             s[sp - 1] = (int64_t)(op == 0x06 ? (uint64_t)a / (uint64_t)b : (uint64_t)a % (uint64_t)b);
             break;
-        case 0x09: NEED(2); b = s[--sp]; s[sp - 1] = b >= 64 ? 0 : (int64_t)((uint64_t)s[sp - 1] << b); break;
-        case 0x0a: NEED(2); b = s[--sp]; s[sp - 1] = s[sp - 1] >> (b >= 64 ? 63 : b); break;
-        case 0x0b: NEED(2); b = s[--sp]; s[sp - 1] = b >= 64 ? 0 : (int64_t)((uint64_t)s[sp - 1] >> b); break;
+        /* shift counts are unsigned; 64 or more shifts everything out */
+        case 0x09: NEED(2); u = (uint64_t)s[--sp]; s[sp - 1] = u >= 64 ? 0 : (int64_t)((uint64_t)s[sp - 1] << u); break;
+        case 0x0a: NEED(2); u = (uint64_t)s[--sp]; s[sp - 1] = s[sp - 1] >> (u >= 64 ? 63 : u); break;
+        case 0x0b: NEED(2); u = (uint64_t)s[--sp]; s[sp - 1] = u >= 64 ? 0 : (int64_t)((uint64_t)s[sp - 1] >> u); break;
         case 0x0e: NEED(1); s[sp - 1] = !s[sp - 1]; break;
         case 0x0f: NEED(2); sp--; s[sp - 1] &= s[sp]; break;
         case 0x10: NEED(2); sp--; s[sp - 1] |= s[sp]; break;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "../test.h"
 #include "fake_target.h"
+#include "gdbstub/agent_expr.h"
 #include "gdbstub/rsp_packet.h"
 #include "gdbstub/server.h"
 
@@ -126,6 +127,58 @@ static void test_framing_units(void)
     CHECK(e == WS_RSP_PACKET && !strcmp(r.buf, "qC"));
 }
 
+static int ax_reg(void *u, uint32_t r, uint64_t *v)
+{
+    (void)u;
+    if (r > 100) return -1;
+    *v = r == 73 ? 5 : r; /* thread_x (73) is 5 */
+    return 0;
+}
+
+static int ax_mem(void *u, uint32_t a, uint8_t *b, size_t n)
+{
+    (void)u;
+    if (a < 0x100) return -1;
+    for (size_t i = 0; i < n; i++) b[i] = (uint8_t)(a + i);
+    return 0;
+}
+
+/* Agent expressions as gdb 13 compiles them for conditions. */
+static void test_agent_expr(void)
+{
+    ws_ax_env env = { NULL, ax_reg, ax_mem };
+    int64_t r = -1;
+    /* reg 73; ext 32; const8 5; equal; end  ->  $thread_x == 5 */
+    const uint8_t eq[] = { 0x26, 0x00, 0x49, 0x16, 0x20, 0x22, 0x05, 0x13, 0x27 };
+    CHECK(ws_ax_eval(eq, sizeof eq, &env, &r) == 0 && r == 1);
+    const uint8_t ne[] = { 0x26, 0x00, 0x49, 0x22, 0x06, 0x13, 0x27 };
+    CHECK(ws_ax_eval(ne, sizeof ne, &env, &r) == 0 && r == 0);
+    /* if_goto / goto: (reg 2 != 0) ? 7 : 9 */
+    const uint8_t br[] = { 0x26, 0x00, 0x02, 0x20, 0x00, 0x09, 0x22, 0x09, 0x27, 0x22, 0x07, 0x27 };
+    CHECK(ws_ax_eval(br, sizeof br, &env, &r) == 0 && r == 7);
+    /* const16 0x0200; ref32 -> bytes 00 01 02 03 little-endian */
+    const uint8_t ld[] = { 0x23, 0x02, 0x00, 0x19, 0x27 };
+    CHECK(ws_ax_eval(ld, sizeof ld, &env, &r) == 0 && r == 0x03020100);
+    /* arithmetic, signed compare, zero_ext, swap, dup, pick, rot */
+    const uint8_t ar[] = { 0x22, 0x03, 0x22, 0x04, 0x04, 0x22, 0x02, 0x03, 0x28, 0x02, 0x2a, 0x08, 0x27 };
+    CHECK(ws_ax_eval(ar, sizeof ar, &env, &r) == 0 && r == 20);
+    const uint8_t sw[] = { 0x22, 0x01, 0x22, 0x02, 0x2b, 0x03, 0x27 };
+    CHECK(ws_ax_eval(sw, sizeof sw, &env, &r) == 0 && r == 1);
+    /* errors: stack underflow, bad opcode, division by zero, failed read,
+     * truncated operand, a jump loop, running off the end */
+    const uint8_t e1[] = { 0x02, 0x27 }, e2[] = { 0xff }, e3[] = { 0x22, 1, 0x22, 0, 0x05, 0x27 },
+                  e4[] = { 0x22, 0x10, 0x19, 0x27 }, e5[] = { 0x24, 0x00 }, e6[] = { 0x21, 0x00, 0x00 },
+                  e7[] = { 0x22, 0x01 };
+    CHECK(ws_ax_eval(e1, sizeof e1, &env, &r) == -1);
+    CHECK(ws_ax_eval(e2, sizeof e2, &env, &r) == -1);
+    CHECK(ws_ax_eval(e3, sizeof e3, &env, &r) == -1);
+    CHECK(ws_ax_eval(e4, sizeof e4, &env, &r) == -1);
+    CHECK(ws_ax_eval(e5, sizeof e5, &env, &r) == -1);
+    CHECK(ws_ax_eval(e6, sizeof e6, &env, &r) == -1);
+    CHECK(ws_ax_eval(e7, sizeof e7, &env, &r) == -1);
+    CHECK(ws_ax_eval(e1, 0, &env, &r) == -1);
+}
+
 static void test_protocol(srv *sv)
 {
     /* handshake */
@@ -205,6 +258,12 @@ static void test_protocol(srv *sv)
     CHECK(cmd("Z0,10,2")[0] == 'E');
     CHECK(!strcmp(cmd("Z9,10100,2"), ""));
     CHECK(cmd("Z0,10100")[0] == 'E');
+    CHECK_STR_CONTAINS(cmd("qSupported"), "ConditionalBreakpoints+");
+    CHECK(!strcmp(cmd("Z0,10100,2;X3,220127;X2,2227"), "OK") && sv->ft.nconds == 2);
+    CHECK(cmd("Z0,10100,2;X3,2201")[0] == 'E');          /* shorter than announced */
+    CHECK(cmd("Z0,10100,2;X2,zz27")[0] == 'E');
+    CHECK(cmd("Z0,10100,2;Y")[0] == 'E');
+    CHECK(!strcmp(cmd("Z0,10100,2;cmds:0,X2,2227"), "OK"));
 
     /* unknown and malformed packets */
     CHECK(!strcmp(cmd("qNoSuchThing"), ""));
@@ -304,6 +363,7 @@ static void test_protocol(srv *sv)
 int main(void)
 {
     test_framing_units();
+    test_agent_expr();
     srv *sv = calloc(1, sizeof *sv);
     char err[256];
     fake_init(&sv->ft);
