@@ -98,11 +98,10 @@ ws_status ws_gdb_dbg_breakpoint(void *tp, int type, uint32_t addr, uint32_t kind
         if (i < 0) return ws_gdb_fail(t, WS_ERR_NOT_FOUND, "no breakpoint at 0x%08x", addr);
         ws_gdb_bp *b = &t->bps[i];
         if (type == WS_GDB_BP_SW) {
-            if (!(t->auto_step && t->auto_addr == addr)) st = ws_gdb_bp_arm(t, b, 0);
+            if (!b->stepping) st = ws_gdb_bp_arm(t, b, 0); /* else: not armed now */
         } else {
             for (uint32_t c = 0; c < t->cfg.cores && !st; c++) st = set_trigger(t, c, b->trig, 0, 0);
         }
-        if (t->auto_step && t->auto_addr == addr) t->auto_addr = 0; /* nothing to re-arm */
         free(b->code);
         memset(b, 0, sizeof *b);
         return st;

@@ -236,13 +236,16 @@ static void cmd_rcmd(ws_gdb_session *s, const char *hex)
     } else {
         out = text;
     }
-    size_t len = strlen(out);
-    if (len > WS_RSP_MAX_PACKET / 2 - 1) len = WS_RSP_MAX_PACKET / 2 - 1;
-    char *h = malloc(2 * len + 1);
-    if (h) {
-        ws_hex_encode((const uint8_t *)out, len, h);
-        ws_gdb_reply(s, h);
+    /* Console output packets ('O' + hex) in pieces, then OK: any length. */
+    size_t len = strlen(out), piece = WS_RSP_MAX_PACKET / 2 - 8;
+    char *h = malloc(2 * piece + 2);
+    for (size_t off = 0; h && off < len; off += piece) {
+        size_t n = len - off < piece ? len - off : piece;
+        h[0] = 'O';
+        ws_hex_encode((const uint8_t *)out + off, n, h + 1);
+        ws_gdb_send_packet(s, '$', h, 1 + 2 * n);
     }
+    ws_gdb_reply(s, h ? "OK" : "E0c");
     free(h);
     free(text);
 }

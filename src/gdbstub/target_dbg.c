@@ -19,7 +19,12 @@ ws_status ws_gdb_dbg_init(ws_gdb_dbg *t, ws_debug *dbg)
     t->lanes_per_core = t->cfg.warps_per_core * t->cfg.lanes_per_warp;
     t->nharts = t->cfg.cores * t->lanes_per_core;
     t->held = calloc(t->nharts, 1);
-    if (!t->held) return WS_ERR_OUT_OF_MEMORY;
+    t->auto_addr = calloc(t->cfg.cores * t->cfg.warps_per_core, sizeof *t->auto_addr);
+    if (!t->held || !t->auto_addr) {
+        free(t->held);
+        free(t->auto_addr);
+        return WS_ERR_OUT_OF_MEMORY;
+    }
     uint32_t ndm = 0; /* activate every debug module: an inactive one ignores the bus */
     st = ws_debug_module_count(dbg, &ndm);
     for (uint32_t i = 0; !st && i < ndm; i++) st = ws_dmi_write(dbg, i, WS_DM_DMCONTROL, 1);
@@ -31,8 +36,11 @@ ws_status ws_gdb_dbg_init(ws_gdb_dbg *t, ws_debug *dbg)
 
 void ws_gdb_dbg_fini(ws_gdb_dbg *t)
 {
+    for (int i = 0; i < WS_GDB_MAX_BP; i++) free(t->bps[i].code);
     free(t->lanes);
     free(t->held);
+    free(t->auto_addr);
+    t->auto_addr = NULL;
     t->lanes = NULL;
     t->held = NULL;
     pthread_mutex_destroy(&t->mu);
@@ -371,38 +379,38 @@ static ws_status set_step(ws_gdb_dbg *t, uint32_t hart, int on)
 }
 
 /* No lane's condition held: step the warp over the breakpoint (original
- * instruction back for one step) and let everything run on. */
+ * instruction back while any warp steps over it) and let it run on. */
 static void auto_step_start(ws_gdb_dbg *t, ws_gdb_bp *bp, uint32_t hart)
 {
-    if (bp->type == WS_GDB_BP_SW && ws_gdb_bp_arm(t, bp, 0)) return;
-    t->auto_step = 1;
-    t->auto_hart = hart;
-    t->auto_addr = bp->type == WS_GDB_BP_SW ? bp->addr : 0;
-    if (set_step(t, hart, 1) || resume_warps(t, hart + 1)) t->auto_step = 0;
+    uint32_t w = hart / t->cfg.lanes_per_warp;
+    if (bp->type == WS_GDB_BP_SW && !bp->stepping && ws_gdb_bp_arm(t, bp, 0)) return;
+    bp->stepping++;
+    t->auto_addr[w] = bp->addr + 1;
+    if (set_step(t, hart, 1) || resume_warps(t, hart + 1)) t->auto_addr[w] = 0;
 }
 
-static void auto_step_done(ws_gdb_dbg *t)
+static void auto_step_done(ws_gdb_dbg *t, uint32_t hart)
 {
-    t->auto_step = 0;
-    set_step(t, t->auto_hart, 0);
-    ws_gdb_bp *bp = t->auto_addr ? ws_gdb_bp_at(t, t->auto_addr) : NULL;
-    if (bp && bp->type == WS_GDB_BP_SW) ws_gdb_bp_arm(t, bp, 1);
-    /* All-stop: once gdb has a stop to hear about, everything stays put. */
-    if (t->non_stop || !t->resumed || t->npending) {
-        if (t->non_stop) resume_warps(t, t->auto_hart + 1);
+    uint32_t w = hart / t->cfg.lanes_per_warp;
+    ws_gdb_bp *bp = ws_gdb_bp_at(t, t->auto_addr[w] - 1);
+    t->auto_addr[w] = 0;
+    set_step(t, hart, 0);
+    if (bp && bp->stepping && !--bp->stepping && bp->type == WS_GDB_BP_SW) ws_gdb_bp_arm(t, bp, 1);
+    if (t->non_stop) {
+        resume_warps(t, hart + 1);
         return;
     }
-    /* All-stop: wake the warps halted only because this one stopped (a
-     * warp halted for its own reason has an event still to come). */
-    if (ws_gdb_lanes_refresh(t)) return;
+    /* All-stop: once gdb has a stop to hear about, everything stays put. */
+    if (!t->resumed || t->npending || ws_gdb_lanes_refresh(t)) return;
+    /* Wake the warps halted only because this one stopped (a warp halted
+     * for its own reason has an event still to come). */
     uint32_t last = UINT32_MAX;
     for (size_t i = 0; i < t->nlanes; i++) {
         const ws_dbg_lane *l = &t->lanes[i];
-        uint32_t w = l->hart / t->cfg.lanes_per_warp;
-        if (!l->halted || w == last) continue;
-        last = w;
-        if (l->cause == WS_DCSR_CAUSE_HALTREQ || w == t->auto_hart / t->cfg.lanes_per_warp)
-            ws_gdb_hart_ctl(t, l->hart, 1);
+        uint32_t lw = l->hart / t->cfg.lanes_per_warp;
+        if (!l->halted || lw == last) continue;
+        last = lw;
+        if (l->cause == WS_DCSR_CAUSE_HALTREQ || lw == w) ws_gdb_hart_ctl(t, l->hart, 1);
     }
 }
 
@@ -418,8 +426,8 @@ static void on_halt(ws_gdb_dbg *t, uint32_t hart)
         resume_warps(t, hart + 1);
         return;
     }
-    if (t->auto_step && t->auto_hart / t->cfg.lanes_per_warp == warp) {
-        auto_step_done(t); /* whatever stopped it, the step is over */
+    if (t->auto_addr[warp]) {
+        auto_step_done(t, hart); /* whatever stopped it, the step is over */
         if (!h || h->cause == WS_DCSR_CAUSE_STEP) return;
     }
     if (!h) return;

@@ -17,6 +17,7 @@ typedef struct ws_gdb_bp {
     int used, type;
     uint32_t addr, kind;
     uint8_t orig[4];           /* Z0: the bytes the ebreak replaced     */
+    uint32_t stepping;         /* warps the server is stepping over it  */
     int trig;                  /* Z1..Z4: trigger index on every core   */
     uint8_t *code;             /* conditions' bytecode, back to back    */
     size_t cond_len[WS_GDB_MAX_CONDS];
@@ -38,8 +39,8 @@ typedef struct ws_gdb_dbg {
      * warp over it by itself and lets everything run on. */
     uint32_t focus_tid;        /* gdb's thread of interest (last stop, step):
                                   reported first when its warp stops */
-    int auto_step;
-    uint32_t auto_hart, auto_addr;
+    uint32_t *auto_addr;       /* per warp: + 1 of the breakpoint it is being
+                                  stepped over by the server (0: none) */
     /* Progress watch after a resume: a resumed warp whose pc has not moved
      * after a while is halted and resumed again (works around resumes
      * that the device thread services mid-round and then sleeps on). */

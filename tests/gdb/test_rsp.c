@@ -323,12 +323,14 @@ static void test_protocol(srv *sv)
         char pk[160] = "qRcmd,";
         ws_hex_encode((const uint8_t *)m, strlen(m), hex);
         strcat(pk, hex);
-        const char *r = cmd(pk);
+        const char *r = cmd(pk); /* console output, then OK */
         uint8_t txt[512];
-        long n = ws_hex_decode(r, strlen(r), txt, sizeof txt - 1);
+        CHECK(r[0] == 'O');
+        long n = ws_hex_decode(r + 1, strlen(r + 1), txt, sizeof txt - 1);
         CHECK(n > 0);
         txt[n > 0 ? n : 0] = 0;
         CHECK_STR_CONTAINS((char *)txt, "is target thread 3");
+        CHECK(read_packet(reply, sizeof reply, NULL) >= 0 && !strcmp(reply, "OK"));
     }
 
     /* no-ack mode, then non-stop with notifications */
