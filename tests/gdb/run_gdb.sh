@@ -8,6 +8,7 @@
 #   # mode: M            gdb_app mode (basic, oob, dynamic, nonstop)
 #   # pre: CMD           a gdb command run before connecting (set non-stop on)
 #   # via-cli: yes        start the program with `warpscope debug` (6th argument)
+#   # debug-opts: OPTS    more WARPSCOPE_DEBUG settings (stop-at-launch=1)
 #   # expect-gdb: RE     gdb's output must match RE (grep -E)
 #   # reject-gdb: RE     ... must not match RE
 #   # expect-app: RE     the application's output must match RE
@@ -34,7 +35,8 @@ if grep -q '^# via-cli: yes' "$work/scenario"; then
   timeout ${WS_GDB_TEST_TIMEOUT:-90} "$cli" debug --port-file "$work/port" -- \
     "$app" "$mode" "$kelf" "$dyn" > "$work/app.out" 2>&1 &
 else
-  WARPSCOPE_DEBUG="port=0,port-file=$work/port,connect-timeout=30000" \
+  opts=$(sed -n 's/^# debug-opts: *//p' "$work/scenario")
+  WARPSCOPE_DEBUG="port=0,port-file=$work/port,connect-timeout=30000${opts:+,$opts}" \
     timeout ${WS_GDB_TEST_TIMEOUT:-90} "$app" "$mode" "$kelf" "$dyn" > "$work/app.out" 2>&1 &
 fi
 apid=$!

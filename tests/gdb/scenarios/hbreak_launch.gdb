@@ -1,0 +1,24 @@
+# stop-at-launch=1 stops before the launch runs (the device placeholder
+# thread stands for the device while no lane is live); a hardware
+# breakpoint (execute trigger) with a thread condition; then everything
+# continues to the right result.
+# mode: basic
+# debug-opts: stop-at-launch=1
+set breakpoint pending on
+continue
+info threads
+hbreak gdb_kernels.c:@MARK_after@ if $thread_x == 9 && $block_x == 0
+continue
+print i
+print $thread_x
+delete
+continue
+# expect-gdb: received signal SIGTRAP
+# expect-gdb: Thread 1 "device \(no kernel running\)"
+# expect-gdb: Hardware assisted breakpoint 1 at
+# expect-gdb: hit Breakpoint 1, scale .*gdb_kernels.c:@MARK_after@
+# expect-gdb: \$1 = 9
+# expect-gdb: \$2 = 9
+# expect-gdb: exited normally
+# expect-app: result ok
+# expect-exit: 0
