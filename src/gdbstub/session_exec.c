@@ -2,6 +2,7 @@
  * replies, and non-stop notifications (%Stop + vStopped). */
 #include "gdbstub/session_int.h"
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define MAX_ACTIONS 64
@@ -27,11 +28,34 @@ size_t ws_gdb_format_stop(const ws_gdb_stop *st, char *buf, size_t cap)
     return m < 0 ? (size_t)n : (size_t)n + (size_t)m;
 }
 
+/* A fault stop: the device's report goes to gdb's console first ('O'
+ * packets are allowed while gdb waits for the stop reply). */
+static void fault_console(ws_gdb_session *s, const ws_gdb_stop *st)
+{
+    char *text = NULL;
+    if (st->kind != WS_GDB_STOP_SIGNAL || (st->signal != 11 && st->signal != 7 && st->signal != 4) ||
+        !s->ops->monitor || s->ops->monitor(s->t, "fault", &text) != WS_OK || !text) {
+        free(text);
+        return;
+    }
+    size_t n = strlen(text);
+    if (n > WS_RSP_MAX_PACKET / 2 - 8) n = WS_RSP_MAX_PACKET / 2 - 8;
+    char *h = malloc(2 * n + 2);
+    if (h) {
+        h[0] = 'O';
+        ws_hex_encode((const uint8_t *)text, n, h + 1);
+        ws_gdb_send_packet(s, '$', h, 1 + 2 * n);
+    }
+    free(h);
+    free(text);
+}
+
 void ws_gdb_report_stop(ws_gdb_session *s, const ws_gdb_stop *st)
 {
     char buf[128];
     if (st->kind == WS_GDB_STOP_EXITED) s->running = 0;
     if (!s->non_stop) {
+        fault_console(s, st);
         size_t n = ws_gdb_format_stop(st, buf, sizeof buf);
         s->running = 0;
         s->last = *st;

@@ -6,6 +6,7 @@ print i
 print $thread_x
 monitor fault
 continue
+# expect-gdb: ^store access fault: write of 4 bytes at 0x[0-9a-f]+: out of bounds
 # expect-gdb: received signal SIGSEGV
 # expect-gdb: oob \(out=.*\) at .*gdb_kernels.c:@MARK_oob@
 # expect-gdb: \$1 = 4
