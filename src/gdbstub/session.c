@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAX_THREADS 4096
+#define MAX_THREADS (1u << 20)
+#define IDS_PER_PACKET 1000 /* qfThreadInfo / qsThreadInfo pages */
 
 ws_status ws_gdb_session_new(const ws_gdb_target_ops *ops, void *target, ws_gdb_send_fn send,
                              void *io, ws_gdb_session **out)
@@ -100,7 +101,7 @@ int ws_gdb_parse_tid(const char *p, const char **end, uint32_t *tid)
     return 0;
 }
 
-static ws_gdb_thread *list_threads(ws_gdb_session *s, size_t *n)
+ws_gdb_thread *ws_gdb_list_threads(ws_gdb_session *s, size_t *n)
 {
     size_t cap = 64;
     for (;;) {
@@ -121,7 +122,7 @@ uint32_t ws_gdb_pick_tid(ws_gdb_session *s, uint32_t tid)
 {
     if (tid) return tid;
     size_t n;
-    ws_gdb_thread *th = list_threads(s, &n);
+    ws_gdb_thread *th = ws_gdb_list_threads(s, &n);
     uint32_t r = th && n ? th[0].tid : 0;
     free(th);
     return r;
@@ -131,22 +132,30 @@ int ws_gdb_thread_exists(ws_gdb_session *s, uint32_t tid)
 {
     size_t n;
     int found = 0;
-    ws_gdb_thread *th = list_threads(s, &n);
+    ws_gdb_thread *th = ws_gdb_list_threads(s, &n);
     for (size_t i = 0; th && i < n && !found; i++) found = th[i].tid == tid;
     free(th);
     return found;
 }
 
-static void thread_info(ws_gdb_session *s)
+/* qfThreadInfo (first) / qsThreadInfo (next): ids in pages, in order,
+ * continuing after the last id sent. */
+static void thread_info(ws_gdb_session *s, int first)
 {
-    size_t n;
-    ws_gdb_thread *th = list_threads(s, &n);
+    size_t n, sent = 0;
+    ws_gdb_thread *th = ws_gdb_list_threads(s, &n);
     if (!th) {
         ws_gdb_reply_error(s, 1);
         return;
     }
-    ws_gdb_reply(s, n ? "m" : "l");
-    for (size_t i = 0; i < n; i++) ws_gdb_replyf(s, "%s%x", i ? "," : "", th[i].tid);
+    if (first) s->tinfo_last = 0;
+    for (size_t i = 0; i < n && sent < IDS_PER_PACKET; i++) {
+        if (th[i].tid <= s->tinfo_last) continue;
+        ws_gdb_replyf(s, "%s%x", sent ? "," : "m", th[i].tid);
+        s->tinfo_last = th[i].tid;
+        sent++;
+    }
+    if (!sent) ws_gdb_reply(s, "l");
     free(th);
 }
 
@@ -156,7 +165,7 @@ static void thread_extra(ws_gdb_session *s, const char *arg)
     const char *end;
     size_t n;
     ws_gdb_thread *th = NULL;
-    if (ws_gdb_parse_tid(arg, &end, &tid) || !(th = list_threads(s, &n))) {
+    if (ws_gdb_parse_tid(arg, &end, &tid) || !(th = ws_gdb_list_threads(s, &n))) {
         free(th);
         ws_gdb_reply_error(s, 1);
         return;
@@ -204,10 +213,8 @@ static int cmd_query(ws_gdb_session *s, char *pkt)
         ws_gdb_reply(s, "1");
     } else if (!strcmp(pkt, "qC")) {
         ws_gdb_replyf(s, "QC%x", ws_gdb_pick_tid(s, s->g_tid));
-    } else if (!strcmp(pkt, "qfThreadInfo")) {
-        thread_info(s);
-    } else if (!strcmp(pkt, "qsThreadInfo")) {
-        ws_gdb_reply(s, "l");
+    } else if (!strcmp(pkt, "qfThreadInfo") || !strcmp(pkt, "qsThreadInfo")) {
+        thread_info(s, pkt[1] == 'f');
     } else if (!strncmp(pkt, "qThreadExtraInfo,", 17)) {
         thread_extra(s, pkt + 17);
     } else if (!strcmp(pkt, "qSymbol::")) {

@@ -20,6 +20,7 @@ struct ws_gdb_session {
     ws_rsp_reader rd;
     int noack, non_stop, running, done, notif_out;
     uint32_t g_tid, c_tid;        /* Hg / Hc selections (0: any)          */
+    uint32_t tinfo_last;          /* last id sent by q[fs]ThreadInfo      */
     ws_gdb_stop last;             /* last reported stop ('?')             */
     int have_last;
     ws_gdb_stop pending[WS_GDB_MAX_PENDING]; /* non-stop notifications    */
@@ -44,6 +45,8 @@ void ws_gdb_send_packet(ws_gdb_session *s, char prefix, const char *payload, siz
 int ws_gdb_parse_tid(const char *p, const char **end, uint32_t *tid);
 /* First thread if tid is 0 (any); 0 if there are none. */
 uint32_t ws_gdb_pick_tid(ws_gdb_session *s, uint32_t tid);
+/* Every thread, malloc'd (NULL on failure); *n = count. */
+ws_gdb_thread *ws_gdb_list_threads(ws_gdb_session *s, size_t *n);
 int ws_gdb_thread_exists(ws_gdb_session *s, uint32_t tid);
 
 /* Command groups (each returns 1 if it recognised the packet). */

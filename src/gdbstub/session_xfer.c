@@ -45,18 +45,9 @@ static void xml_escape(char *dst, size_t cap, const char *src)
 
 static char *threads_xml(ws_gdb_session *s, size_t *len)
 {
-    size_t cap = 64, n;
-    ws_gdb_thread *th = NULL;
-    for (;;) {
-        free(th);
-        th = malloc(cap * sizeof *th);
-        if (!th || s->ops->threads(s->t, th, cap, &n) != WS_OK) {
-            free(th);
-            return NULL;
-        }
-        if (n <= cap) break;
-        cap = n;
-    }
+    size_t n;
+    ws_gdb_thread *th = ws_gdb_list_threads(s, &n);
+    if (!th) return NULL;
     size_t size = 64 + n * 320;
     char *xml = malloc(size), esc[sizeof th->name * 6];
     if (!xml) {
@@ -200,13 +191,11 @@ static void monitor_thread(ws_gdb_session *s, const char *cmd, char *out, size_t
     char prefix[96];
     int pl = snprintf(prefix, sizeof prefix, "block (%u,%u,%u) thread (%u,%u,%u) ", bx, by, bz, tx, ty, tz);
     size_t n;
-    ws_gdb_thread *th = malloc(4096 * sizeof *th);
-    if (!th || s->ops->threads(s->t, th, 4096, &n) != WS_OK) {
+    ws_gdb_thread *th = ws_gdb_list_threads(s, &n);
+    if (!th) {
         snprintf(out, cap, "cannot list threads\n");
-        free(th);
         return;
     }
-    if (n > 4096) n = 4096;
     for (size_t i = 0; i < n; i++)
         if (!strncmp(th[i].name, prefix, (size_t)pl)) {
             /* gdb numbers threads itself; it finds ours with `thread find` */

@@ -250,7 +250,12 @@ static int take_pending(ws_gdb_dbg *t, ws_gdb_stop *out)
     for (size_t i = 0; i < t->npending; i++) {
         if (!deliverable(t, i)) continue;
         *out = t->pending[i];
-        if (out->kind == WS_GDB_STOP_SIGNAL && out->tid > WS_GDB_PLACEHOLDER_TID && !t->pending_sib[i])
+        /* gdb's focus moves to a thread it stops for: a step, watch,
+         * fault, or the lane a breakpoint condition chose; lanes of an
+         * unconditional breakpoint (maybe one of gdb's own) move it only
+         * if the old focus thread is gone. */
+        if (out->kind == WS_GDB_STOP_SIGNAL && out->tid > WS_GDB_PLACEHOLDER_TID &&
+            (!t->pending_sib[i] || !t->focus_tid || !ws_gdb_lane_of(t, t->focus_tid)))
             t->focus_tid = out->tid;
         pending_remove(t, i);
         if (out->kind == WS_GDB_STOP_SIGNAL && out->tid >= 2 && out->tid - 2 < t->nharts) {
@@ -481,13 +486,14 @@ static void on_halt(ws_gdb_dbg *t, uint32_t hart)
             s.tid = t->focus_tid;
             push(t, &s, pc);
         }
+        int conditional = bp && bp->nconds;
         for (size_t i = 0; i < t->nlanes; i++) {
             const ws_dbg_lane *l = &t->lanes[i];
             if (l->hart / t->cfg.lanes_per_warp != warp || l->pc != pc || l == f) continue;
             if (!ws_gdb_bp_cond_true(t, bp, l->hart)) continue;
             s.tid = WS_GDB_TID(l->hart);
             push(t, &s, pc);
-            if (t->npending > before + 1) t->pending_sib[t->npending - 1] = 1;
+            if (t->npending > before + 1 || !conditional) t->pending_sib[t->npending - 1] = 1;
         }
         if (t->npending == before) {
             if (bp) auto_step_start(t, bp, hart);
