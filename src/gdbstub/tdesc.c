@@ -36,26 +36,7 @@ static const char xml[] =
     S("thread_z", 75) S("core", 76) S("warp", 77) S("lane", 78) S("launch", 79)
     "</feature>\n</target>\n";
 
-static const char *const simt_names[] = { "block_x", "block_y", "block_z", "thread_x", "thread_y",
-                                          "thread_z", "core", "warp", "lane", "launch" };
-
 const char *ws_tdesc_xml(void)
 {
     return xml;
-}
-
-const char *ws_tdesc_reg_name(uint32_t regno)
-{
-    static const char *const xn[] = { "zero", "x1", "x2", "x3", "x4", "x5", "x6", "x7" };
-    if (regno < 8) return xn[regno];
-    if (regno < 32) return "x";
-    if (regno == WS_GDB_REG_PC) return "pc";
-    if (regno < WS_GDB_REG_FFLAGS) return "f";
-    if (regno == WS_GDB_REG_FFLAGS) return "fflags";
-    if (regno == WS_GDB_REG_FRM) return "frm";
-    if (regno == WS_GDB_REG_FCSR) return "fcsr";
-    if (regno == WS_GDB_REG_DCSR) return "dcsr";
-    if (regno == WS_GDB_REG_DPC) return "dpc";
-    if (regno < WS_GDB_NUM_REGS) return simt_names[regno - WS_GDB_REG_BLOCK_X];
-    return NULL;
 }

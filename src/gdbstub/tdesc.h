@@ -20,6 +20,4 @@ enum {
 
 /* The whole target.xml. */
 const char *ws_tdesc_xml(void);
-/* Name of a register (NULL if out of range). */
-const char *ws_tdesc_reg_name(uint32_t regno);
 #endif
