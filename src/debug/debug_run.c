@@ -167,6 +167,20 @@ static int any_halted_locked(const ws_debug *d)
     return 0;
 }
 
+/* A warp the next round would run. A resume serviced at a safe point
+ * part-way through a round may have freed a warp whose slot the round had
+ * already passed: that round issues nothing, yet the warp can run. */
+static int any_runnable_locked(ws_debug *d)
+{
+    for (uint32_t i = 0; i < d->nwarps; i++) {
+        const ws_warp *w = dbg_warp_of(d, i);
+        if (!w->active || !(w->live & ~w->waiting)) continue;
+        const dbg_warp *dw = &d->w[i];
+        if (dw->state != DW_HALTED || (dw->group_halt && block_steps_barrier(d, w))) return 1;
+    }
+    return 0;
+}
+
 int ws_dbg_idle_wait(ws_device *dev)
 {
     ws_debug *d = dev->debug;
@@ -175,6 +189,7 @@ int ws_dbg_idle_wait(ws_device *dev)
     for (;;) {
         r = service_locked(d);
         if (r != 0) break;
+        if (any_runnable_locked(d)) { r = 1; break; }
         if (!any_halted_locked(d)) break; /* nothing the tool could change: deadlock */
         double t0 = ws_now_seconds();
         pthread_cond_wait(&d->dev_cv, &d->mu);

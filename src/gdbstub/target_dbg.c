@@ -170,13 +170,6 @@ static ws_status dbg_write_mem(void *tp, uint32_t tid, uint32_t addr, const uint
 
 static void drain_events(ws_gdb_dbg *t);
 
-static int64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Resume every halted warp (or only the one holding `only`, + 1), except
  * the one holding `except` (+ 1; resumed already, maybe for a step that
  * may have finished by now: resuming it twice would run it on). */
@@ -207,11 +200,6 @@ static ws_status resume_warps_except(ws_gdb_dbg *t, uint32_t only, uint32_t exce
             held |= t->held[k];
         if (held && t->non_stop && !only) continue;
         st = ws_gdb_hart_ctl(t, l->hart, 1);
-        if (!st && !t->watch_hart) {
-            t->watch_hart = l->hart + 1;
-            t->watch_pc = l->pc;
-            t->watch_t0 = now_ms();
-        }
     }
     return st;
 }
@@ -272,19 +260,6 @@ static int take_pending(ws_gdb_dbg *t, ws_gdb_stop *out)
 static ws_status resume_warps(ws_gdb_dbg *t, uint32_t only)
 {
     return resume_warps_except(t, only, 0);
-}
-
-#define KICK_AFTER_MS 100
-
-static void kick_check(ws_gdb_dbg *t)
-{
-    if (!t->watch_hart || now_ms() - t->watch_t0 < KICK_AFTER_MS || ws_gdb_lanes_refresh(t)) return;
-    const ws_dbg_lane *l = ws_gdb_lane_of(t, WS_GDB_TID(t->watch_hart - 1));
-    if (l && !l->halted && l->pc == t->watch_pc && !t->kick_hart) {
-        t->kick_hart = t->watch_hart;
-        ws_gdb_hart_ctl(t, l->hart, 0); /* its halt event resumes it again */
-    }
-    t->watch_hart = 0;
 }
 
 static ws_status dbg_resume(void *tp, const ws_gdb_action *a, size_t n)
@@ -425,12 +400,6 @@ static void on_halt(ws_gdb_dbg *t, uint32_t hart)
     if (ws_gdb_lanes_refresh(t)) return;
     const ws_dbg_lane *h = ws_gdb_lane_of(t, WS_GDB_TID(hart));
     uint32_t warp = hart / t->cfg.lanes_per_warp;
-    if (t->kick_hart && (t->kick_hart - 1) / t->cfg.lanes_per_warp == warp && h &&
-        h->cause == WS_DCSR_CAUSE_HALTREQ) {
-        t->kick_hart = 0;
-        resume_warps(t, hart + 1);
-        return;
-    }
     if (t->auto_addr[warp]) {
         auto_step_done(t, hart); /* whatever stopped it, the step is over */
         if (!h || h->cause == WS_DCSR_CAUSE_STEP) return;
@@ -549,7 +518,6 @@ static ws_status dbg_wait(void *tp, int timeout_ms, ws_gdb_stop *out)
         ws_dbg_event ev;
         ws_status st = ws_debug_wait_event(t->dbg, timeout_ms, &ev);
         if (st == WS_ERR_TIMEOUT) {
-            kick_check(t);
             if (!atomic_load(&t->closing)) return st;
             memset(out, 0, sizeof *out);
             out->kind = WS_GDB_STOP_EXITED;

@@ -41,11 +41,6 @@ typedef struct ws_gdb_dbg {
                                   reported first when its warp stops */
     uint32_t *auto_addr;       /* per warp: + 1 of the breakpoint it is being
                                   stepped over by the server (0: none) */
-    /* Progress watch after a resume: a resumed warp whose pc has not moved
-     * after a while is halted and resumed again (works around resumes
-     * that the device thread services mid-round and then sleeps on). */
-    uint32_t watch_hart, watch_pc, kick_hart; /* harts + 1; 0: none */
-    int64_t watch_t0;
     int resumed;               /* gdb resumed since the last stop        */
     int want_interrupt;        /* gdb asked for a halt (haltreq stops count) */
     uint32_t step_hart;        /* hart stepped, + 1 (0: none)           */
