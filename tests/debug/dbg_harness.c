@@ -28,6 +28,92 @@ ws_status app_join(app *a)
     return a->st;
 }
 
+uint32_t hart_of(uint32_t core, uint32_t wpc, uint32_t slot, uint32_t lane)
+{
+    return (core * wpc + slot) * 32 + lane;
+}
+
+ws_debug *dbg_attach(ws_device *dev, ws_dbg_topology topo, uint32_t per_group)
+{
+    ws_debug_config cfg = { topo, per_group };
+    ws_debug *d = NULL;
+    CHECK(ws_debug_attach(dev, &cfg, &d) == WS_OK);
+    uint32_t n = 0;
+    ws_debug_module_count(d, &n);
+    for (uint32_t m = 0; m < n; m++) dmw(d, m, WS_DM_DMCONTROL, 1);
+    return d;
+}
+
+/* Runs the addrs kernel: out[0] = bp_target, out[1] = with_bar. */
+static void locate_kernels(dbg_session *s)
+{
+    ws_kernel *k = NULL;
+    ws_addr o = 0;
+    unsigned v[2] = { 0, 0 };
+    ws_malloc(s->dev, 8, &o);
+    ws_arg a[] = { WS_ARG_PTR(o) };
+    if (ws_kernel_get(s->mod, "addrs", &k) == WS_OK &&
+        ws_launch(s->dev, k, WS_DIM3(1, 1, 1), WS_DIM3(1, 1, 1), 0, a, 1) == WS_OK)
+        ws_memcpy_dtoh(s->dev, v, o, 8);
+    s->bp = v[0];
+    s->with_bar = v[1];
+}
+
+void session_config(ws_config *c, uint32_t cores, uint32_t wpc)
+{
+    ws_config_default(c);
+    c->cores = cores;
+    c->warps_per_core = wpc;
+    c->max_threads_per_block = wpc * 32 < 256 ? wpc * 32 : 256;
+}
+
+int session_open_device(dbg_session *s, const char *elf, const ws_config *c)
+{
+    memset(s, 0, sizeof *s);
+    if (ws_device_open(c, &s->dev) != WS_OK) {
+        s->dev = NULL;
+        return -1;
+    }
+    if (ws_module_load_file(s->dev, elf, &s->mod) != WS_OK) {
+        ws_device_close(s->dev);
+        s->dev = NULL;
+        return -1;
+    }
+    locate_kernels(s);
+    return 0;
+}
+
+int session_open(dbg_session *s, const char *elf, uint32_t cores, uint32_t wpc,
+                 ws_dbg_topology topo, uint32_t per_group)
+{
+    ws_config c;
+    session_config(&c, cores, wpc);
+    if (session_open_device(s, elf, &c)) return -1;
+    s->d = dbg_attach(s->dev, topo, per_group);
+    return 0;
+}
+
+void session_close(dbg_session *s)
+{
+    ws_debug_detach(s->d);
+    ws_device_close(s->dev);
+}
+
+void session_launch(dbg_session *s, const char *kernel, uint32_t blocks, uint32_t threads,
+                    ws_addr p0, ws_addr p1)
+{
+    app *a = &s->a;
+    memset(a, 0, sizeof *a);
+    a->dev = s->dev;
+    a->mod = s->mod;
+    a->kernel = kernel;
+    a->grid = WS_DIM3(blocks, 1, 1);
+    a->block = WS_DIM3(threads, 1, 1);
+    a->args[a->nargs++] = (ws_arg)WS_ARG_PTR(p0);
+    if (p1) a->args[a->nargs++] = (ws_arg)WS_ARG_PTR(p1);
+    app_start(a);
+}
+
 uint32_t dmr(ws_debug *d, uint32_t dm, uint32_t addr)
 {
     uint32_t v = 0;
@@ -145,6 +231,27 @@ int wait_status(ws_debug *d, uint32_t dm, uint32_t hart, uint32_t bits)
         usleep(1000);
     }
     return -1;
+}
+
+int wait_selected_status(ws_debug *d, uint32_t dm, uint32_t bits)
+{
+    for (int i = 0; i < 5000; i++) {
+        if ((dmr(d, dm, WS_DM_DMSTATUS) & bits) == bits) return 0;
+        usleep(1000);
+    }
+    return -1;
+}
+
+uint32_t csr_get(ws_debug *d, uint32_t dm, uint32_t hart, uint32_t csr)
+{
+    uint32_t v = 0;
+    reg_read(d, dm, hart, WS_REGNO_CSR(csr), &v);
+    return v;
+}
+
+uint32_t halt_cause(ws_debug *d, uint32_t dm, uint32_t hart)
+{
+    return csr_get(d, dm, hart, WS_CSR_DCSR) >> 6 & 7;
 }
 
 int wait_event(ws_debug *d, ws_dbg_event_kind kind, ws_dbg_event *ev)

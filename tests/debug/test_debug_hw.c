@@ -10,55 +10,11 @@
 #include "dbg_harness.c"
 
 static const char *g_elf;
-static uint32_t g_bp, g_with_bar; /* device addresses of bp_target, with_bar */
 
-/* A device with the kernels loaded, bp_target/with_bar located. */
-static ws_device *open_dev(uint32_t cores, uint32_t wpc, ws_module **mod)
+/* A session on a device of `cores` x `wpc` warps with the broadcast topology. */
+static int open_broadcast(dbg_session *s, uint32_t cores, uint32_t wpc)
 {
-    ws_config c;
-    ws_config_default(&c);
-    c.cores = cores;
-    c.warps_per_core = wpc;
-    c.max_threads_per_block = wpc * 32 < 256 ? wpc * 32 : 256;
-    ws_device *dev = NULL;
-    if (ws_device_open(&c, &dev) != WS_OK) return NULL;
-    if (ws_module_load_file(dev, g_elf, mod) != WS_OK) { ws_device_close(dev); return NULL; }
-    ws_kernel *k = NULL;
-    ws_addr o = 0;
-    unsigned v[2] = { 0, 0 };
-    ws_malloc(dev, 8, &o);
-    ws_arg a[] = { WS_ARG_PTR(o) };
-    if (ws_kernel_get(*mod, "addrs", &k) == WS_OK && ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(1, 1, 1), 0, a, 1) == WS_OK)
-        ws_memcpy_dtoh(dev, v, o, 8);
-    g_bp = v[0];
-    g_with_bar = v[1];
-    return dev;
-}
-
-static ws_debug *attach(ws_device *dev, ws_dbg_topology topo, uint32_t per_group)
-{
-    ws_debug_config cfg = { topo, per_group };
-    ws_debug *d = NULL;
-    CHECK(ws_debug_attach(dev, &cfg, &d) == WS_OK);
-    uint32_t n = 0;
-    ws_debug_module_count(d, &n);
-    for (uint32_t m = 0; m < n; m++) dmw(d, m, WS_DM_DMCONTROL, 1);
-    return d;
-}
-
-static void setup_app(app *a, ws_device *dev, ws_module *mod, const char *kernel, ws_dim3 grid, ws_dim3 block)
-{
-    memset(a, 0, sizeof *a);
-    a->dev = dev;
-    a->mod = mod;
-    a->kernel = kernel;
-    a->grid = grid;
-    a->block = block;
-}
-
-static uint32_t hart_of(uint32_t core, uint32_t wpc, uint32_t slot, uint32_t lane)
-{
-    return (core * wpc + slot) * 32 + lane;
+    return session_open(s, g_elf, cores, wpc, WS_DBG_TOPO_BROADCAST, 1);
 }
 
 /* Mode-switch frame through module dm: cores (n ids, or broadcast if n==0). */
@@ -70,17 +26,13 @@ static uint32_t modeswitch(ws_debug *d, uint32_t dm, const uint32_t *cores, uint
     return dmr(d, dm, WS_DM_MODESWITCH);
 }
 
-/* spin kernel on 4 cores x 1 warp: one block per core; returns the flag. */
-static ws_addr spin_setup(app *a, ws_device *dev, ws_module *mod, ws_addr *out)
+/* Start the spin kernel (4 cores x 1 warp: one block of 32 per core); the
+ * warps spin until *flag is set. */
+static void spin_start(dbg_session *s, ws_addr *flag, ws_addr *out)
 {
-    ws_addr flag = 0;
-    ws_malloc(dev, 4, &flag);
-    ws_malloc(dev, 4 * 32 * 4, out);
-    setup_app(a, dev, mod, "spin", WS_DIM3(4, 1, 1), WS_DIM3(32, 1, 1));
-    a->args[0] = (ws_arg)WS_ARG_PTR(flag);
-    a->args[1] = (ws_arg)WS_ARG_PTR(*out);
-    a->nargs = 2;
-    return flag;
+    ws_malloc(s->dev, 4, flag);
+    ws_malloc(s->dev, 4 * 32 * 4, out);
+    session_launch(s, "spin", 4, 32, *flag, *out);
 }
 
 static void check_spin_out(ws_device *dev, ws_addr out)
@@ -92,22 +44,91 @@ static void check_spin_out(ws_device *dev, ws_addr out)
     CHECK(ok);
 }
 
+/* The spin launch ends with its expected output; detach and close. */
+static void finish_spin(dbg_session *s, ws_addr out)
+{
+    CHECK_EQ_U(app_join(&s->a), WS_OK);
+    check_spin_out(s->dev, out);
+    session_close(s);
+}
+
+/* For the compute kernel (2 blocks of 32): a session on 2 cores x 1 warp
+ * and its output buffer (64 words); the launch is not started yet. */
+static int compute_open(dbg_session *s, ws_dbg_topology topo, ws_addr *out)
+{
+    if (session_open(s, g_elf, 2, 1, topo, 1)) return -1;
+    ws_malloc(s->dev, 64 * 4, out);
+    return 0;
+}
+
+static void compute_start(dbg_session *s, ws_addr out)
+{
+    session_launch(s, "compute", 2, 32, out, 0);
+}
+
+/* compute with an execute trigger at bp_target on both cores, started. */
+static int compute_at_bp(dbg_session *s, ws_addr *out)
+{
+    if (compute_open(s, WS_DBG_TOPO_BROADCAST, out)) return -1;
+    CHECK_EQ_U(set_trigger(s->d, 0, hart_of(0, 1, 0, 0), 0, TRIG_EXEC, s->bp), 0);
+    CHECK_EQ_U(set_trigger(s->d, 0, hart_of(1, 1, 0, 0), 0, TRIG_EXEC, s->bp), 0);
+    compute_start(s, *out);
+    return 0;
+}
+
+static void check_compute_out(ws_device *dev, ws_addr out, int changed_i, int changed_v)
+{
+    int v[64];
+    CHECK(ws_memcpy_dtoh(dev, v, out, sizeof v) == WS_OK);
+    int ok = 1;
+    for (int i = 0; i < 64; i++) ok &= v[i] == (i == changed_i ? changed_v : 3 * i + 1);
+    CHECK(ok);
+}
+
+/* Resume every hart: the compute launch ends with out[i] = 3i + 1 (but for
+ * out[changed_i] = changed_v); detach and close. */
+static void resume_compute_to_end(dbg_session *s, ws_addr out, int changed_i, int changed_v)
+{
+    resume_all(s->d);
+    CHECK_EQ_U(app_join(&s->a), WS_OK);
+    check_compute_out(s->dev, out, changed_i, changed_v);
+    session_close(s);
+}
+
+/* For with_bar (one block of 64): a session on 1 core x 2 warps and its
+ * output buffer (64 words); the launch is not started yet. */
+static int with_bar_open(dbg_session *s, ws_addr *out)
+{
+    if (open_broadcast(s, 1, 2)) return -1;
+    ws_malloc(s->dev, 64 * 4, out);
+    return 0;
+}
+
+static void all_halted(ws_debug *d)
+{
+    ws_dbg_lane lanes[64];
+    size_t n = 0;
+    CHECK(ws_debug_lanes(d, lanes, 64, &n) == WS_OK);
+    CHECK_EQ_U(n, 64);
+    int all = 1;
+    for (size_t i = 0; i < n && i < 64; i++) all &= lanes[i].halted;
+    CHECK(all);
+}
+
 /* ---- topologies: mode-switch halts of chosen cores ---- */
 static void test_topologies(void)
 {
     for (int topo = 0; topo < 3; topo++) {
-        ws_module *mod;
-        ws_device *dev = open_dev(4, 1, &mod);
-        CHECK(dev != NULL);
-        if (!dev) return;
-        ws_debug *d = attach(dev, (ws_dbg_topology)topo, 2);
+        dbg_session s;
+        CHECK(session_open(&s, g_elf, 4, 1, (ws_dbg_topology)topo, 2) == 0);
+        if (!s.dev) return;
+        ws_debug *d = s.d;
         ws_debug_set_all_stop(d, 0);
         uint32_t n = 0;
         ws_debug_module_count(d, &n);
         CHECK_EQ_U(n, topo == 0 ? 1 : topo == 1 ? 4 : 2);
-        app a;
-        ws_addr out, flag = spin_setup(&a, dev, mod, &out);
-        app_start(&a);
+        ws_addr flag, out;
+        spin_start(&s, &flag, &out);
         uint32_t dm1, dm3;
         ws_debug_module_of_core(d, 1, &dm1);
         ws_debug_module_of_core(d, 3, &dm3);
@@ -144,7 +165,7 @@ static void test_topologies(void)
         CHECK_EQ_U(sb_write32(d, dm0, (uint32_t)flag, 1), 0);
         CHECK(wait_status(d, dm0, hart_of(0, 1, 0, 0), DMS_ANYUNAVAIL) == 0);
         usleep(20000);
-        CHECK(!atomic_load(&a.done));
+        CHECK(!atomic_load(&s.a.done));
         /* run frames bring them back */
         const uint32_t c1[1] = { 1 }, c3[1] = { 3 }, c2[1] = { 2 };
         if (topo == 0) CHECK_EQ_U(modeswitch(d, 0, both, 2, 1), 2);
@@ -153,24 +174,19 @@ static void test_topologies(void)
             modeswitch(d, dm3, c3, 1, 1);
             if (topo == 2) modeswitch(d, dm3, c2, 1, 1);
         }
-        CHECK_EQ_U(app_join(&a), WS_OK);
-        check_spin_out(dev, out);
-        ws_debug_detach(d);
-        ws_device_close(dev);
+        finish_spin(&s, out);
     }
 }
 
 /* ---- halt/resume through hartsel and the hart array mask ---- */
 static void test_hart_select(void)
 {
-    ws_module *mod;
-    ws_device *dev = open_dev(4, 1, &mod);
-    if (!dev) { CHECK(0); return; }
-    ws_debug *d = attach(dev, WS_DBG_TOPO_BROADCAST, 1);
+    dbg_session s;
+    if (open_broadcast(&s, 4, 1)) { CHECK(0); return; }
+    ws_debug *d = s.d;
     ws_debug_set_all_stop(d, 0);
-    app a;
-    ws_addr out, flag = spin_setup(&a, dev, mod, &out);
-    app_start(&a);
+    ws_addr flag, out;
+    spin_start(&s, &flag, &out);
     CHECK(wait_status(d, 0, hart_of(3, 1, 0, 0), DMS_ALLRUNNING) == 0);
     /* hartsel = lane 9 of core 2; mask = lanes 0 of cores 0 and 3 */
     dmw(d, 0, WS_DM_HAWINDOWSEL, 0);
@@ -181,77 +197,27 @@ static void test_hart_select(void)
     uint32_t sel = dmctl_sel(hart_of(2, 1, 0, 9)) | 1u << 26;
     dmw(d, 0, WS_DM_DMCONTROL, sel | 1u << 31);
     dmw(d, 0, WS_DM_DMCONTROL, sel);
-    int ok = 0;
-    for (int i = 0; i < 5000 && !ok; i++, usleep(1000)) ok = (dmr(d, 0, WS_DM_DMSTATUS) & DMS_ALLHALTED) != 0;
-    CHECK(ok);
+    CHECK(wait_selected_status(d, 0, DMS_ALLHALTED) == 0);
     CHECK_EQ_U(dmr(d, 0, WS_DM_HALTSUM1), 1u << 0 | 1u << 2 | 1u << 3); /* warps of cores 0, 2, 3 */
     select_hart(d, 0, hart_of(1, 1, 0, 0));
     CHECK(dmr(d, 0, WS_DM_DMSTATUS) & DMS_ALLRUNNING);
     CHECK_EQ_U(dmr(d, 0, WS_DM_HALTSUM0), 0);
     select_hart(d, 0, hart_of(2, 1, 0, 0));
     CHECK_EQ_U(dmr(d, 0, WS_DM_HALTSUM0), UINT32_MAX); /* all 32 lanes of core 2's warp */
-    /* dcsr.cause of a requested halt */
-    uint32_t v = 0;
-    CHECK_EQ_U(reg_read(d, 0, hart_of(3, 1, 0, 4), WS_REGNO_CSR(WS_CSR_DCSR), &v), 0);
-    CHECK_EQ_U(v >> 6 & 7, WS_DCSR_CAUSE_HALTREQ);
+    CHECK_HALT_CAUSE(d, 0, hart_of(3, 1, 0, 4), WS_DCSR_CAUSE_HALTREQ); /* a requested halt */
     sb_write32(d, 0, (uint32_t)flag, 1);
     dmw(d, 0, WS_DM_DMCONTROL, sel | 1u << 30);
-    ok = 0;
-    for (int i = 0; i < 5000 && !ok; i++, usleep(1000)) ok = (dmr(d, 0, WS_DM_DMSTATUS) & DMS_ALLRESUMEACK) != 0;
-    CHECK(ok);
-    CHECK_EQ_U(app_join(&a), WS_OK);
-    check_spin_out(dev, out);
-    ws_debug_detach(d);
-    ws_device_close(dev);
-}
-
-/* compute kernel, 2 cores x 1 warp, 2 blocks of 32, execute trigger at
- * bp_target; returns when every warp is halted (all-stop). */
-static ws_debug *compute_at_bp(app *a, ws_device **pdev, ws_addr *out, uint32_t trig_bits, uint32_t tdata2)
-{
-    ws_module *mod;
-    ws_device *dev = open_dev(2, 1, &mod);
-    *pdev = dev;
-    if (!dev) return NULL;
-    ws_debug *d = attach(dev, WS_DBG_TOPO_BROADCAST, 1);
-    ws_malloc(dev, 64 * 4, out);
-    CHECK_EQ_U(set_trigger(d, 0, hart_of(0, 1, 0, 0), 0, trig_bits, tdata2 ? tdata2 : g_bp), 0);
-    CHECK_EQ_U(set_trigger(d, 0, hart_of(1, 1, 0, 0), 0, trig_bits, tdata2 ? tdata2 : g_bp), 0);
-    setup_app(a, dev, mod, "compute", WS_DIM3(2, 1, 1), WS_DIM3(32, 1, 1));
-    a->args[0] = (ws_arg)WS_ARG_PTR(*out);
-    a->nargs = 1;
-    app_start(a);
-    return d;
-}
-
-static void check_compute_out(ws_device *dev, ws_addr out, int changed_i, int changed_v)
-{
-    int v[64];
-    CHECK(ws_memcpy_dtoh(dev, v, out, sizeof v) == WS_OK);
-    int ok = 1;
-    for (int i = 0; i < 64; i++) ok &= v[i] == (i == changed_i ? changed_v : 3 * i + 1);
-    CHECK(ok);
-}
-
-static void all_halted(ws_debug *d)
-{
-    ws_dbg_lane lanes[64];
-    size_t n = 0;
-    CHECK(ws_debug_lanes(d, lanes, 64, &n) == WS_OK);
-    CHECK_EQ_U(n, 64);
-    int all = 1;
-    for (size_t i = 0; i < n && i < 64; i++) all &= lanes[i].halted;
-    CHECK(all);
+    CHECK(wait_selected_status(d, 0, DMS_ALLRESUMEACK) == 0);
+    finish_spin(&s, out);
 }
 
 /* ---- Access Register: GPR, FPR, CSRs, dpc, dcsr, identity; all-stop ---- */
 static void test_registers(void)
 {
-    app a;
-    ws_device *dev;
+    dbg_session s;
     ws_addr out;
-    ws_debug *d = compute_at_bp(&a, &dev, &out, TRIG_EXEC, 0);
-    if (!d) { CHECK(0); return; }
+    if (compute_at_bp(&s, &out)) { CHECK(0); return; }
+    ws_debug *d = s.d;
     ws_dbg_event ev;
     CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
     CHECK_EQ_U(ev.hart, hart_of(0, 1, 0, 0));  /* block 0 gets there first */
@@ -261,76 +227,56 @@ static void test_registers(void)
     CHECK_EQ_U(v >> 6 & 7, WS_DCSR_CAUSE_TRIGGER);
     CHECK_EQ_U(v >> 28, 4);
     CHECK(ws_debug_trigger_hit(d, h5, &hit_hart, &hit_addr) == WS_OK);
-    CHECK_EQ_U(hit_addr, g_bp);
+    CHECK_EQ_U(hit_addr, s.bp);
     CHECK_EQ_U(hit_hart, hart_of(0, 1, 0, 0));
-    CHECK_EQ_U(reg_read(d, 0, hart_of(1, 1, 0, 3), WS_REGNO_CSR(WS_CSR_DCSR), &v), 0);
-    CHECK_EQ_U(v >> 6 & 7, WS_DCSR_CAUSE_HALTREQ); /* stopped by all-stop */
-    CHECK_EQ_U(reg_read(d, 0, h5, WS_REGNO_CSR(WS_CSR_DPC), &v), 0);
-    CHECK_EQ_U(v, g_bp);
-    CHECK_EQ_U(reg_read(d, 0, h5, WS_REGNO_GPR(10), &v), 0); /* a0 = i */
-    CHECK_EQ_U(v, 5);
+    CHECK_HALT_CAUSE(d, 0, hart_of(1, 1, 0, 3), WS_DCSR_CAUSE_HALTREQ); /* stopped by all-stop */
+    CHECK_REG(d, 0, h5, WS_REGNO_CSR(WS_CSR_DPC), s.bp);
+    CHECK_REG(d, 0, h5, WS_REGNO_GPR(10), 5); /* a0 = i */
     CHECK_EQ_U(reg_write(d, 0, h5, WS_REGNO_GPR(10), 1000), 0);
-    CHECK_EQ_U(reg_read(d, 0, h5, WS_REGNO_GPR(10), &v), 0);
-    CHECK_EQ_U(v, 1000);
+    CHECK_REG(d, 0, h5, WS_REGNO_GPR(10), 1000);
     CHECK_EQ_U(reg_write(d, 0, h5, WS_REGNO_GPR(0), 7), 0); /* x0 stays 0 */
-    CHECK_EQ_U(reg_read(d, 0, h5, WS_REGNO_GPR(0), &v), 0);
-    CHECK_EQ_U(v, 0);
+    CHECK_REG(d, 0, h5, WS_REGNO_GPR(0), 0);
     CHECK_EQ_U(reg_write(d, 0, h5, WS_REGNO_FPR(3), 0x40490fdbu), 0);
-    CHECK_EQ_U(reg_read(d, 0, h5, WS_REGNO_FPR(3), &v), 0);
-    CHECK_EQ_U(v, 0x40490fdbu);
+    CHECK_REG(d, 0, h5, WS_REGNO_FPR(3), 0x40490fdbu);
     CHECK_EQ_U(reg_write(d, 0, h5, WS_REGNO_CSR(0x003), 0x45), 0); /* fcsr: frm 2, fflags 5 */
-    CHECK_EQ_U(reg_read(d, 0, h5, WS_REGNO_CSR(0x002), &v), 0);
-    CHECK_EQ_U(v, 2);
-    CHECK_EQ_U(reg_read(d, 0, h5, WS_REGNO_CSR(0x001), &v), 0);
-    CHECK_EQ_U(v, 5);
+    CHECK_REG(d, 0, h5, WS_REGNO_CSR(0x002), 2);
+    CHECK_REG(d, 0, h5, WS_REGNO_CSR(0x001), 5);
     CHECK_EQ_U(reg_write(d, 0, h5, WS_REGNO_CSR(0x003), 0), 0);
     /* identity CSRs of lane 5 of block 1's warp */
     uint32_t b1 = hart_of(1, 1, 0, 5);
-    CHECK_EQ_U(reg_read(d, 0, b1, WS_REGNO_CSR(WS_CSR_TID_X), &v), 0);
-    CHECK_EQ_U(v, 5);
-    CHECK_EQ_U(reg_read(d, 0, b1, WS_REGNO_CSR(WS_CSR_CTAID_X), &v), 0);
-    CHECK_EQ_U(v, 1);
-    CHECK_EQ_U(reg_read(d, 0, b1, WS_REGNO_CSR(WS_CSR_NTID_X), &v), 0);
-    CHECK_EQ_U(v, 32);
-    CHECK_EQ_U(reg_read(d, 0, b1, WS_REGNO_CSR(WS_CSR_CORE_ID), &v), 0);
-    CHECK_EQ_U(v, 1);
-    CHECK_EQ_U(reg_read(d, 0, b1, WS_REGNO_CSR(0xF14), &v), 0);
-    CHECK_EQ_U(v, b1);
-    CHECK_EQ_U(reg_read(d, 0, b1, WS_REGNO_CSR(WS_CSR_LAUNCH_ID), &v), 0);
-    CHECK_EQ_U(v, ev.launch_id);
+    CHECK_REG(d, 0, b1, WS_REGNO_CSR(WS_CSR_TID_X), 5);
+    CHECK_REG(d, 0, b1, WS_REGNO_CSR(WS_CSR_CTAID_X), 1);
+    CHECK_REG(d, 0, b1, WS_REGNO_CSR(WS_CSR_NTID_X), 32);
+    CHECK_REG(d, 0, b1, WS_REGNO_CSR(WS_CSR_CORE_ID), 1);
+    CHECK_REG(d, 0, b1, WS_REGNO_CSR(0xF14), b1); /* mhartid */
+    CHECK_REG(d, 0, b1, WS_REGNO_CSR(WS_CSR_LAUNCH_ID), ev.launch_id);
     CHECK_EQ_U(reg_write(d, 0, b1, WS_REGNO_CSR(WS_CSR_TID_X), 3), 3); /* read-only */
     /* dpc is writable: moving lane 5 back to the entry of bp_target */
-    CHECK_EQ_U(reg_write(d, 0, h5, WS_REGNO_CSR(WS_CSR_DPC), g_bp), 0);
+    CHECK_EQ_U(reg_write(d, 0, h5, WS_REGNO_CSR(WS_CSR_DPC), s.bp), 0);
     ws_dbg_lane lanes[64];
     size_t n = 0;
     ws_debug_lanes(d, lanes, 64, &n);
-    CHECK(n == 64 && lanes[5].pc == g_bp && lanes[5].cause == WS_DCSR_CAUSE_TRIGGER && lanes[37].block.x == 1);
+    CHECK(n == 64 && lanes[5].pc == s.bp && lanes[5].cause == WS_DCSR_CAUSE_TRIGGER && lanes[37].block.x == 1);
     /* tinfo: mcontrol only; tselect is WARL */
-    CHECK_EQ_U(reg_read(d, 0, h5, WS_REGNO_CSR(WS_CSR_TINFO), &v), 0);
-    CHECK_EQ_U(v, 1u << 2);
+    CHECK_REG(d, 0, h5, WS_REGNO_CSR(WS_CSR_TINFO), 1u << 2);
     CHECK_EQ_U(reg_write(d, 0, h5, WS_REGNO_CSR(WS_CSR_TSELECT), 99), 0);
-    CHECK_EQ_U(reg_read(d, 0, h5, WS_REGNO_CSR(WS_CSR_TSELECT), &v), 0);
-    CHECK_EQ_U(v, 0);
+    CHECK_REG(d, 0, h5, WS_REGNO_CSR(WS_CSR_TSELECT), 0);
     CHECK_EQ_U(reg_read(d, 0, h5, WS_REGNO_CSR(WS_CSR_TDATA1), &v), 0);
     CHECK_EQ_U(v >> 28, 2);
     CHECK(v & (1u << 20)); /* hit */
     /* disarm both cores' triggers and continue */
     set_trigger(d, 0, hart_of(0, 1, 0, 0), 0, 0, 0);
     set_trigger(d, 0, hart_of(1, 1, 0, 0), 0, 0, 0);
-    resume_all(d);
-    CHECK_EQ_U(app_join(&a), WS_OK);
-    check_compute_out(dev, out, 5, 3001);
-    ws_debug_detach(d);
-    ws_device_close(dev);
+    resume_compute_to_end(&s, out, 5, 3001);
 }
 
 /* ---- system bus access over global memory ---- */
 static void test_sba(void)
 {
-    ws_module *mod;
-    ws_device *dev = open_dev(1, 1, &mod);
-    if (!dev) { CHECK(0); return; }
-    ws_debug *d = attach(dev, WS_DBG_TOPO_BROADCAST, 1);
+    dbg_session s;
+    if (open_broadcast(&s, 1, 1)) { CHECK(0); return; }
+    ws_debug *d = s.d;
+    ws_device *dev = s.dev;
     ws_addr buf = 0;
     ws_malloc(dev, 64, &buf);
     uint32_t init[4] = { 0x11223344, 0x55667788, 0x99aabbcc, 0xddeeff00 }, v = 0;
@@ -377,30 +323,23 @@ static void test_sba(void)
     CHECK_EQ_U(dmr(d, 0, WS_DM_SBCS) >> 12 & 7, 0);
     /* code is writable through the bus (software breakpoints) */
     uint32_t orig = 0;
-    CHECK_EQ_U(sb_read32(d, 0, g_bp, &orig), 0);
-    CHECK_EQ_U(sb_write32(d, 0, g_bp, 0x00100073), 0);
-    CHECK_EQ_U(sb_read32(d, 0, g_bp, &v), 0);
-    CHECK_EQ_U(v, 0x00100073);
-    CHECK_EQ_U(sb_write32(d, 0, g_bp, orig), 0);
-    ws_debug_detach(d);
-    ws_device_close(dev);
+    CHECK_EQ_U(sb_read32(d, 0, s.bp, &orig), 0);
+    CHECK_EQ_U(sb_write32(d, 0, s.bp, EBREAK_INSN), 0);
+    CHECK_EQ_U(sb_read32(d, 0, s.bp, &v), 0);
+    CHECK_EQ_U(v, EBREAK_INSN);
+    CHECK_EQ_U(sb_write32(d, 0, s.bp, orig), 0);
+    session_close(&s);
 }
 
 /* ---- Access Memory: the halted lane's stack and its block's shared memory ---- */
 static void test_access_memory(void)
 {
-    ws_module *mod;
-    ws_device *dev = open_dev(1, 2, &mod);
-    if (!dev) { CHECK(0); return; }
-    ws_debug *d = attach(dev, WS_DBG_TOPO_BROADCAST, 1);
-    ws_addr out = 0;
-    ws_malloc(dev, 64 * 4, &out);
-    CHECK_EQ_U(set_trigger(d, 0, 0, 0, TRIG_EXEC, g_bp), 0);
-    app a;
-    setup_app(&a, dev, mod, "with_bar", WS_DIM3(1, 1, 1), WS_DIM3(64, 1, 1));
-    a.args[0] = (ws_arg)WS_ARG_PTR(out);
-    a.nargs = 1;
-    app_start(&a);
+    dbg_session s;
+    ws_addr out;
+    if (with_bar_open(&s, &out)) { CHECK(0); return; }
+    ws_debug *d = s.d;
+    CHECK_EQ_U(set_trigger(d, 0, 0, 0, TRIG_EXEC, s.bp), 0);
+    session_launch(&s, "with_bar", 1, 64, out, 0);
     ws_dbg_event ev;
     CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
     uint32_t h = hart_of(0, 2, 0, 5), v = 0, sp = 0;
@@ -428,32 +367,25 @@ static void test_access_memory(void)
     CHECK_EQ_U(dmr(d, 0, WS_DM_DATA1), WS_SHARED_BASE + 4 * 4);
     set_trigger(d, 0, 0, 0, 0, 0);
     resume_all(d);
-    CHECK_EQ_U(app_join(&a), WS_OK);
+    CHECK_EQ_U(app_join(&s.a), WS_OK);
     int o[64];
-    ws_memcpy_dtoh(dev, o, out, sizeof o);
+    ws_memcpy_dtoh(s.dev, o, out, sizeof o);
     CHECK_EQ_U(o[5], 1001);       /* 1000 written into tile[6], + bp_target(0) */
     CHECK_EQ_U(o[7], 8 * 7 + 1);
-    ws_debug_detach(d);
-    ws_device_close(dev);
+    session_close(&s);
 }
 
 /* ---- software breakpoint: ebreak written through the system bus ---- */
 static void test_sw_breakpoint(void)
 {
-    ws_module *mod;
-    ws_device *dev = open_dev(2, 1, &mod);
-    if (!dev) { CHECK(0); return; }
-    ws_debug *d = attach(dev, WS_DBG_TOPO_BROADCAST, 1);
-    ws_addr out = 0;
-    ws_malloc(dev, 64 * 4, &out);
+    dbg_session s;
+    ws_addr out;
+    if (compute_open(&s, WS_DBG_TOPO_BROADCAST, &out)) { CHECK(0); return; }
+    ws_debug *d = s.d;
     uint32_t orig = 0;
-    CHECK_EQ_U(sb_read32(d, 0, g_bp, &orig), 0);
-    CHECK_EQ_U(sb_write32(d, 0, g_bp, 0x00100073), 0); /* ebreak */
-    app a;
-    setup_app(&a, dev, mod, "compute", WS_DIM3(2, 1, 1), WS_DIM3(32, 1, 1));
-    a.args[0] = (ws_arg)WS_ARG_PTR(out);
-    a.nargs = 1;
-    app_start(&a);
+    CHECK_EQ_U(sb_read32(d, 0, s.bp, &orig), 0);
+    CHECK_EQ_U(sb_write32(d, 0, s.bp, EBREAK_INSN), 0);
+    compute_start(&s, out);
     ws_dbg_event ev;
     CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
     int all = 1;
@@ -461,33 +393,22 @@ static void test_sw_breakpoint(void)
         uint32_t dcsr = 0, dpc = 0;
         all &= reg_read(d, 0, hart_of(0, 1, 0, l), WS_REGNO_CSR(WS_CSR_DCSR), &dcsr) == 0;
         all &= reg_read(d, 0, hart_of(0, 1, 0, l), WS_REGNO_CSR(WS_CSR_DPC), &dpc) == 0;
-        all &= (dcsr >> 6 & 7) == WS_DCSR_CAUSE_EBREAK && dpc == g_bp;
+        all &= (dcsr >> 6 & 7) == WS_DCSR_CAUSE_EBREAK && dpc == s.bp;
     }
     CHECK(all); /* every lane of the warp stopped at the breakpoint */
-    CHECK_EQ_U(sb_write32(d, 0, g_bp, orig), 0);
-    resume_all(d);
-    CHECK_EQ_U(app_join(&a), WS_OK);
-    check_compute_out(dev, out, -1, 0);
-    ws_debug_detach(d);
-    ws_device_close(dev);
+    CHECK_EQ_U(sb_write32(d, 0, s.bp, orig), 0);
+    resume_compute_to_end(&s, out, -1, 0);
 }
 
 /* ---- store trigger on one element: halts before the write ---- */
 static void test_store_trigger(void)
 {
-    app a;
-    ws_device *dev;
+    dbg_session s;
     ws_addr out;
-    ws_module *mod;
-    dev = open_dev(2, 1, &mod);
-    if (!dev) { CHECK(0); return; }
-    ws_debug *d = attach(dev, WS_DBG_TOPO_BROADCAST, 1);
-    ws_malloc(dev, 64 * 4, &out);
+    if (compute_open(&s, WS_DBG_TOPO_BROADCAST, &out)) { CHECK(0); return; }
+    ws_debug *d = s.d;
     CHECK_EQ_U(set_trigger(d, 0, hart_of(1, 1, 0, 0), 2, TRIG_STORE, (uint32_t)out + 37 * 4), 0);
-    setup_app(&a, dev, mod, "compute", WS_DIM3(2, 1, 1), WS_DIM3(32, 1, 1));
-    a.args[0] = (ws_arg)WS_ARG_PTR(out);
-    a.nargs = 1;
-    app_start(&a);
+    compute_start(&s, out);
     ws_dbg_event ev;
     CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
     uint32_t lane_hart = 0, addr = 0, v = 1;
@@ -500,23 +421,18 @@ static void test_store_trigger(void)
     CHECK_EQ_U(v, 0);                            /* nor the rest of the warp */
     CHECK_EQ_U(sb_read32(d, 0, (uint32_t)out + 4 * 4, &v), 0);
     CHECK_EQ_U(v, 13);                           /* block 0 (core 0) did not hit */
-    uint32_t dcsr = 0;
-    reg_read(d, 0, lane_hart, WS_REGNO_CSR(WS_CSR_DCSR), &dcsr);
-    CHECK_EQ_U(dcsr >> 6 & 7, WS_DCSR_CAUSE_TRIGGER);
-    resume_all(d); /* the trigger stays armed: the first instruction is not re-checked */
-    CHECK_EQ_U(app_join(&a), WS_OK);
-    check_compute_out(dev, out, -1, 0);
-    ws_debug_detach(d);
-    ws_device_close(dev);
+    CHECK_EQ_U(halt_cause(d, 0, lane_hart), WS_DCSR_CAUSE_TRIGGER);
+    /* the trigger stays armed: the first instruction is not re-checked */
+    resume_compute_to_end(&s, out, -1, 0);
 }
 
 /* ---- load trigger over a range (NAPOT) ---- */
 static void test_load_trigger(void)
 {
-    ws_module *mod;
-    ws_device *dev = open_dev(2, 1, &mod);
-    if (!dev) { CHECK(0); return; }
-    ws_debug *d = attach(dev, WS_DBG_TOPO_BROADCAST, 1);
+    dbg_session s;
+    if (open_broadcast(&s, 2, 1)) { CHECK(0); return; }
+    ws_debug *d = s.d;
+    ws_device *dev = s.dev;
     ws_addr in = 0, out = 0;
     ws_malloc(dev, 64 * 4, &in);
     ws_malloc(dev, 64 * 4, &out);
@@ -525,12 +441,7 @@ static void test_load_trigger(void)
     ws_memcpy_htod(dev, in, init, sizeof init);
     /* in[40..47]: 32 bytes at a 32-byte boundary */
     CHECK_EQ_U(set_trigger(d, 0, hart_of(1, 1, 0, 0), 1, TRIG_LOAD | TRIG_NAPOT, ((uint32_t)in + 160) | 0xF), 0);
-    app a;
-    setup_app(&a, dev, mod, "loads", WS_DIM3(2, 1, 1), WS_DIM3(32, 1, 1));
-    a.args[0] = (ws_arg)WS_ARG_PTR(in);
-    a.args[1] = (ws_arg)WS_ARG_PTR(out);
-    a.nargs = 2;
-    app_start(&a);
+    session_launch(&s, "loads", 2, 32, in, out);
     ws_dbg_event ev;
     CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
     uint32_t lane_hart = 0, addr = 0, v = 0;
@@ -540,29 +451,23 @@ static void test_load_trigger(void)
     CHECK_EQ_U(reg_read(d, 0, lane_hart, WS_REGNO_CSR(WS_CSR_TDATA1), &v), 0);
     CHECK(v & (1u << 20));
     resume_all(d);
-    CHECK_EQ_U(app_join(&a), WS_OK);
+    CHECK_EQ_U(app_join(&s.a), WS_OK);
     int o[64], ok = 1;
     ws_memcpy_dtoh(dev, o, out, sizeof o);
     for (int i = 0; i < 64; i++) ok &= o[i] == i * 10 + 1;
     CHECK(ok);
-    ws_debug_detach(d);
-    ws_device_close(dev);
+    session_close(&s);
 }
 
 /* ---- a fault halts at the faulting lane; resuming ends the launch ---- */
 static void test_fault(void)
 {
-    ws_module *mod;
-    ws_device *dev = open_dev(2, 1, &mod);
-    if (!dev) { CHECK(0); return; }
-    ws_debug *d = attach(dev, WS_DBG_TOPO_BROADCAST, 1);
+    dbg_session s;
+    if (open_broadcast(&s, 2, 1)) { CHECK(0); return; }
+    ws_debug *d = s.d;
     ws_addr buf = 0;
-    ws_malloc(dev, 64 * 4, &buf);
-    app a;
-    setup_app(&a, dev, mod, "faulty", WS_DIM3(2, 1, 1), WS_DIM3(32, 1, 1));
-    a.args[0] = (ws_arg)WS_ARG_PTR(buf);
-    a.nargs = 1;
-    app_start(&a);
+    ws_malloc(s.dev, 64 * 4, &buf);
+    session_launch(&s, "faulty", 2, 32, buf, 0);
     ws_dbg_event ev;
     CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
     CHECK_EQ_U(ev.hart, hart_of(1, 1, 0, 5));
@@ -572,68 +477,59 @@ static void test_fault(void)
     CHECK_EQ_U(f.addr, (uint32_t)buf + 400000);
     CHECK_STR_CONTAINS(f.kind, "store access fault");
     CHECK_STR_CONTAINS(f.message, "block (1,0,0) thread (5,0,0)");
-    uint32_t v = 0;
-    CHECK_EQ_U(reg_read(d, 0, f.hart, WS_REGNO_CSR(WS_CSR_DCSR), &v), 0);
-    CHECK_EQ_U(v >> 6 & 7, WS_DCSR_CAUSE_FAULT);
-    CHECK_EQ_U(reg_read(d, 0, f.hart, WS_REGNO_CSR(WS_CSR_DPC), &v), 0);
-    CHECK_EQ_U(v, f.pc);
-    CHECK(!atomic_load(&a.done));
+    CHECK_HALT_CAUSE(d, 0, f.hart, WS_DCSR_CAUSE_FAULT);
+    CHECK_REG(d, 0, f.hart, WS_REGNO_CSR(WS_CSR_DPC), f.pc);
+    CHECK(!atomic_load(&s.a.done));
     resume_all(d);
-    CHECK_EQ_U(app_join(&a), WS_ERR_KERNEL_FAULT);
-    CHECK_STR_CONTAINS(ws_last_error(dev), "thread (5,0,0)");
+    CHECK_EQ_U(app_join(&s.a), WS_ERR_KERNEL_FAULT);
+    CHECK_STR_CONTAINS(ws_last_error(s.dev), "thread (5,0,0)");
     CHECK(wait_event(d, WS_DBG_EV_LAUNCH_END, &ev) == 0);
     CHECK_EQ_U(ev.status, WS_ERR_KERNEL_FAULT);
-    ws_debug_detach(d);
-    ws_device_close(dev);
+    session_close(&s);
 }
 
 /* ---- stepping one instruction; detaching lets the launch finish ---- */
 static void test_step(void)
 {
-    app a;
-    ws_device *dev;
+    dbg_session s;
     ws_addr out;
-    ws_debug *d = compute_at_bp(&a, &dev, &out, TRIG_EXEC, 0);
-    if (!d) { CHECK(0); return; }
+    if (compute_at_bp(&s, &out)) { CHECK(0); return; }
+    ws_debug *d = s.d;
     ws_dbg_event ev;
     CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
     uint32_t h = hart_of(0, 1, 0, 3), v = 0, pc0 = 0, pc1 = 0, pc2 = 0;
-    reg_read(d, 0, h, WS_REGNO_CSR(WS_CSR_DPC), &pc0);
-    CHECK_EQ_U(pc0, g_bp);
+    pc0 = csr_get(d, 0, h, WS_CSR_DPC);
+    CHECK_EQ_U(pc0, s.bp);
     CHECK_EQ_U(reg_read(d, 0, h, WS_REGNO_CSR(WS_CSR_DCSR), &v), 0);
     CHECK_EQ_U(reg_write(d, 0, h, WS_REGNO_CSR(WS_CSR_DCSR), v | 4), 0);
-    uint64_t instret0 = 0;
-    reg_read(d, 0, h, WS_REGNO_CSR(0xC02), &v);
-    instret0 = v;
+    uint64_t instret0 = csr_get(d, 0, h, 0xC02);
     resume_hart(d, 0, h); /* only this warp: the other stays halted */
     CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
-    CHECK_EQ_U(reg_read(d, 0, h, WS_REGNO_CSR(WS_CSR_DCSR), &v), 0);
-    CHECK_EQ_U(v >> 6 & 7, WS_DCSR_CAUSE_STEP);
-    reg_read(d, 0, h, WS_REGNO_CSR(WS_CSR_DPC), &pc1);
+    CHECK_HALT_CAUSE(d, 0, h, WS_DCSR_CAUSE_STEP);
+    pc1 = csr_get(d, 0, h, WS_CSR_DPC);
     CHECK(pc1 == pc0 + 2 || pc1 == pc0 + 4);
-    reg_read(d, 0, h, WS_REGNO_CSR(0xC02), &v);
+    v = csr_get(d, 0, h, 0xC02);
     CHECK_EQ_U(v, instret0 + 1); /* exactly one warp-instruction */
     if (v != instret0 + 1) fprintf(stderr, "ev hart %u pc0 %x pc1 %x\n", ev.hart, pc0, pc1);
-    reg_read(d, 0, hart_of(1, 1, 0, 0), WS_REGNO_CSR(WS_CSR_DCSR), &v);
-    CHECK_EQ_U(v >> 6 & 7, WS_DCSR_CAUSE_HALTREQ); /* core 1 did not move */
+    CHECK_EQ_U(halt_cause(d, 0, hart_of(1, 1, 0, 0)), WS_DCSR_CAUSE_HALTREQ); /* core 1 did not move */
     resume_hart(d, 0, h);
     CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
-    reg_read(d, 0, h, WS_REGNO_CSR(WS_CSR_DPC), &pc2);
+    pc2 = csr_get(d, 0, h, WS_CSR_DPC);
     CHECK(pc2 != pc1);
     /* detach: triggers cleared, everything resumes, the launch is correct */
     CHECK(ws_debug_detach(d) == WS_OK);
-    CHECK_EQ_U(app_join(&a), WS_OK);
-    check_compute_out(dev, out, -1, 0);
-    ws_device_close(dev);
+    CHECK_EQ_U(app_join(&s.a), WS_OK);
+    check_compute_out(s.dev, out, -1, 0);
+    ws_device_close(s.dev);
 }
 
 /* Address of the first bar (custom-0, funct3 4) in with_bar. */
-static uint32_t find_bar(ws_debug *d)
+static uint32_t find_bar(const dbg_session *s)
 {
-    for (uint32_t a = g_with_bar; a < g_with_bar + 256; a += 2) {
+    for (uint32_t a = s->with_bar; a < s->with_bar + 256; a += 2) {
         uint32_t lo = 0, hi = 0;
-        sb_read32(d, 0, a & ~3u, &lo);
-        sb_read32(d, 0, (a & ~3u) + 4, &hi);
+        sb_read32(s->d, 0, a & ~3u, &lo);
+        sb_read32(s->d, 0, (a & ~3u) + 4, &hi);
         uint32_t w = (a & 2) ? (lo >> 16 | hi << 16) : lo;
         if ((w & 0x7F) == 0x0B && (w >> 12 & 7) == 4 && (w >> 25) == 0) return a;
     }
@@ -643,61 +539,48 @@ static uint32_t find_bar(ws_debug *d)
 /* ---- stepping over a barrier (all-stop): the block's other warp runs ---- */
 static void test_step_barrier(void)
 {
-    ws_module *mod;
-    ws_device *dev = open_dev(1, 2, &mod);
-    if (!dev) { CHECK(0); return; }
-    ws_debug *d = attach(dev, WS_DBG_TOPO_BROADCAST, 1);
-    uint32_t bar = find_bar(d);
+    dbg_session s;
+    ws_addr out;
+    if (with_bar_open(&s, &out)) { CHECK(0); return; }
+    ws_debug *d = s.d;
+    uint32_t bar = find_bar(&s);
     CHECK(bar != 0);
-    ws_addr out = 0;
-    ws_malloc(dev, 64 * 4, &out);
     CHECK_EQ_U(set_trigger(d, 0, 0, 0, TRIG_EXEC, bar), 0);
-    app a;
-    setup_app(&a, dev, mod, "with_bar", WS_DIM3(1, 1, 1), WS_DIM3(64, 1, 1));
-    a.args[0] = (ws_arg)WS_ARG_PTR(out);
-    a.nargs = 1;
-    app_start(&a);
+    session_launch(&s, "with_bar", 1, 64, out, 0);
     ws_dbg_event ev;
     CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
-    uint32_t h = ev.hart, v = 0;
+    uint32_t h = ev.hart;
     CHECK_EQ_U(h, hart_of(0, 2, 0, 0));
-    reg_read(d, 0, h, WS_REGNO_CSR(WS_CSR_DPC), &v);
-    CHECK_EQ_U(v, bar);
+    CHECK_EQ_U(csr_get(d, 0, h, WS_CSR_DPC), bar);
     set_trigger(d, 0, 0, 0, 0, 0);
-    reg_read(d, 0, h, WS_REGNO_CSR(WS_CSR_DCSR), &v);
-    reg_write(d, 0, h, WS_REGNO_CSR(WS_CSR_DCSR), v | 4);
+    reg_write(d, 0, h, WS_REGNO_CSR(WS_CSR_DCSR), csr_get(d, 0, h, WS_CSR_DCSR) | 4);
     resume_hart(d, 0, h);
     CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
     CHECK_EQ_U(ev.hart, h);
-    reg_read(d, 0, h, WS_REGNO_CSR(WS_CSR_DCSR), &v);
-    CHECK_EQ_U(v >> 6 & 7, WS_DCSR_CAUSE_STEP);
-    reg_read(d, 0, h, WS_REGNO_CSR(WS_CSR_DPC), &v);
-    CHECK_EQ_U(v, bar + 4); /* past the barrier: warp 1 arrived meanwhile */
+    CHECK_EQ_U(halt_cause(d, 0, h), WS_DCSR_CAUSE_STEP);
+    CHECK_EQ_U(csr_get(d, 0, h, WS_CSR_DPC), bar + 4); /* past the barrier: warp 1 arrived meanwhile */
     uint32_t sh = 0;
     CHECK_EQ_U(mem_read(d, 0, h, WS_SHARED_BASE + 4 * 63, 4, &sh), 0);
     CHECK_EQ_U(sh, 63 * 7); /* written by warp 1 before the barrier */
     reg_write(d, 0, h, WS_REGNO_CSR(WS_CSR_DCSR), 0);
     resume_all(d);
-    CHECK_EQ_U(app_join(&a), WS_OK);
+    CHECK_EQ_U(app_join(&s.a), WS_OK);
     int o[64], ok = 1;
-    ws_memcpy_dtoh(dev, o, out, sizeof o);
+    ws_memcpy_dtoh(s.dev, o, out, sizeof o);
     for (int i = 0; i < 64; i++) ok &= o[i] == ((i + 1) % 64) * 7 + 1;
     CHECK(ok);
-    ws_debug_detach(d);
-    ws_device_close(dev);
+    session_close(&s);
 }
 
 /* ---- non-stop: one core halted (located by block) while others finish ---- */
 static void test_non_stop(void)
 {
-    ws_module *mod;
-    ws_device *dev = open_dev(4, 1, &mod);
-    if (!dev) { CHECK(0); return; }
-    ws_debug *d = attach(dev, WS_DBG_TOPO_BROADCAST, 1);
+    dbg_session s;
+    if (open_broadcast(&s, 4, 1)) { CHECK(0); return; }
+    ws_debug *d = s.d;
     ws_debug_set_all_stop(d, 0);
-    app a;
-    ws_addr out, flag = spin_setup(&a, dev, mod, &out);
-    app_start(&a);
+    ws_addr flag, out;
+    spin_start(&s, &flag, &out);
     CHECK(wait_status(d, 0, hart_of(3, 1, 0, 0), DMS_ALLRUNNING) == 0);
     uint64_t mask = 0;
     ws_dim3 blk = { 2, 0, 0 };
@@ -717,12 +600,9 @@ static void test_non_stop(void)
     for (int i = 0; i < 5000 && n != 32; i++, usleep(1000)) ws_debug_lanes(d, lanes, 128, &n);
     CHECK_EQ_U(n, 32); /* cores 0, 1, 3 finished */
     CHECK(lanes[0].core == 2 && lanes[0].halted && lanes[31].halted);
-    CHECK(!atomic_load(&a.done));
+    CHECK(!atomic_load(&s.a.done));
     resume_hart(d, 0, hart_of(2, 1, 0, 0));
-    CHECK_EQ_U(app_join(&a), WS_OK);
-    check_spin_out(dev, out);
-    ws_debug_detach(d);
-    ws_device_close(dev);
+    finish_spin(&s, out);
 }
 
 /* Offset of symbol `name` from the link base, read from the ELF image. */
@@ -778,16 +658,13 @@ static void *dyn_main(void *p)
 static void test_dynamic_module(void)
 {
     ws_config c;
-    ws_config_default(&c);
-    c.cores = 2;
-    c.warps_per_core = 1;
-    c.max_threads_per_block = 32;
+    session_config(&c, 2, 1);
     dyn_app a = { 0 };
     CHECK(ws_device_open(&c, &a.dev) == WS_OK);
     a.elf = ws_test_read_file(g_elf, &a.len);
     CHECK(a.elf != NULL);
     ws_malloc(a.dev, 64 * 4, &a.out);
-    ws_debug *d = attach(a.dev, WS_DBG_TOPO_BROADCAST, 1);
+    ws_debug *d = dbg_attach(a.dev, WS_DBG_TOPO_BROADCAST, 1);
     ws_debug_set_blocking_events(d, 1u << WS_DBG_EV_MODULE_LOAD | 1u << WS_DBG_EV_LAUNCH_END);
     pthread_t th;
     pthread_create(&th, NULL, dyn_main, &a);
@@ -806,15 +683,13 @@ static void test_dynamic_module(void)
     uint32_t bp = mods[0].base + (sym - mods[0].link_base);
     CHECK(bp > mods[0].base && bp < mods[0].base + mods[0].size);
     CHECK_EQ_U(sb_read32(d, 0, bp, &orig), 0);
-    CHECK_EQ_U(sb_write32(d, 0, bp, 0x00100073), 0);
+    CHECK_EQ_U(sb_write32(d, 0, bp, EBREAK_INSN), 0);
     ws_debug_release(d);
     CHECK(wait_event(d, WS_DBG_EV_LAUNCH_START, &ev) == 0);
     CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
     uint32_t v = 0;
-    reg_read(d, 0, ev.hart, WS_REGNO_CSR(WS_CSR_DCSR), &v);
-    CHECK_EQ_U(v >> 6 & 7, WS_DCSR_CAUSE_EBREAK);
-    reg_read(d, 0, ev.hart, WS_REGNO_CSR(WS_CSR_DPC), &v);
-    CHECK_EQ_U(v, bp);
+    CHECK_EQ_U(halt_cause(d, 0, ev.hart), WS_DCSR_CAUSE_EBREAK);
+    CHECK_EQ_U(csr_get(d, 0, ev.hart, WS_CSR_DPC), bp);
     sb_write32(d, 0, bp, orig);
     uint32_t res = 0;
     sb_read32(d, 0, (uint32_t)a.out + 4, &res);
@@ -839,13 +714,15 @@ static void test_dynamic_module(void)
 /* ---- malformed DMI use gives the spec's errors ---- */
 static void test_malformed(void)
 {
-    ws_module *mod;
-    ws_device *dev = open_dev(2, 1, &mod);
-    if (!dev) { CHECK(0); return; }
+    ws_config c;
+    session_config(&c, 2, 1);
+    dbg_session s;
+    if (session_open_device(&s, g_elf, &c)) { CHECK(0); return; }
+    ws_device *dev = s.dev;
     ws_debug *d = NULL;
     ws_debug_config bad = { WS_DBG_TOPO_GROUPS, 0 };
     CHECK(ws_debug_attach(dev, &bad, &d) == WS_ERR_INVALID_ARG);
-    d = attach(dev, WS_DBG_TOPO_PER_CORE, 1);
+    d = dbg_attach(dev, WS_DBG_TOPO_PER_CORE, 1);
     ws_debug *d2 = NULL;
     CHECK(ws_debug_attach(dev, NULL, &d2) == WS_ERR_BUSY);
     uint32_t v = 0;
@@ -901,7 +778,7 @@ static void test_malformed(void)
     ws_malloc(dev, 128, &out);
     ws_kernel *k = NULL;
     ws_arg arg[] = { WS_ARG_PTR(out) };
-    CHECK(ws_kernel_get(mod, "brk", &k) == WS_OK);
+    CHECK(ws_kernel_get(s.mod, "brk", &k) == WS_OK);
     CHECK(ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(32, 1, 1), 0, arg, 1) == WS_OK);
     CHECK_EQ_U(ws_synchronize(dev), WS_ERR_KERNEL_FAULT);
     CHECK_STR_CONTAINS(ws_last_error(dev), "ebreak executed with no debugger attached");
@@ -912,19 +789,14 @@ static void test_malformed(void)
 static void test_watchdog_halted(void)
 {
     ws_config c;
-    ws_config_default(&c);
-    c.cores = 4;
-    c.warps_per_core = 1;
-    c.max_threads_per_block = 32;
+    session_config(&c, 4, 1);
     c.watchdog_ms = 300;
-    ws_device *dev = NULL;
-    ws_module *mod = NULL;
-    CHECK(ws_device_open(&c, &dev) == WS_OK);
-    if (!dev || ws_module_load_file(dev, g_elf, &mod) != WS_OK) { CHECK(0); return; }
-    ws_debug *d = attach(dev, WS_DBG_TOPO_BROADCAST, 1);
-    app a;
-    ws_addr out, flag = spin_setup(&a, dev, mod, &out);
-    app_start(&a);
+    dbg_session s;
+    CHECK(session_open_device(&s, g_elf, &c) == 0);
+    if (!s.dev) { CHECK(0); return; }
+    ws_debug *d = s.d = dbg_attach(s.dev, WS_DBG_TOPO_BROADCAST, 1);
+    ws_addr flag, out;
+    spin_start(&s, &flag, &out);
     CHECK(wait_status(d, 0, hart_of(3, 1, 0, 0), DMS_ALLRUNNING) == 0);
     halt_hart(d, 0, hart_of(0, 1, 0, 0)); /* all-stop: every warp */
     CHECK(wait_status(d, 0, hart_of(3, 1, 0, 0), DMS_ALLHALTED) == 0);
@@ -932,29 +804,20 @@ static void test_watchdog_halted(void)
     resume_all(d);
     usleep(100000); /* spinning again: the watchdog looks at the clock */
     sb_write32(d, 0, (uint32_t)flag, 1);
-    CHECK_EQ_U(app_join(&a), WS_OK);
-    check_spin_out(dev, out);
-    ws_debug_detach(d);
-    ws_device_close(dev);
+    finish_spin(&s, out);
 }
 
 /* ---- an execute trigger belongs to one core: the other passes the trap ---- */
 static void test_exec_trigger_core(void)
 {
-    ws_module *mod;
-    ws_device *dev = open_dev(2, 1, &mod);
-    if (!dev) { CHECK(0); return; }
-    ws_debug *d = attach(dev, WS_DBG_TOPO_PER_CORE, 1);
-    ws_addr out = 0;
-    ws_malloc(dev, 64 * 4, &out);
+    dbg_session s;
+    ws_addr out;
+    if (compute_open(&s, WS_DBG_TOPO_PER_CORE, &out)) { CHECK(0); return; }
+    ws_debug *d = s.d;
     /* armed through a running-or-idle hart of core 1, through core 1's module */
-    CHECK_EQ_U(set_trigger(d, 1, hart_of(1, 1, 0, 7), 3, TRIG_EXEC, g_bp), 0);
-    CHECK_EQ_U(set_trigger(d, 0, hart_of(1, 1, 0, 7), 3, TRIG_EXEC, g_bp), 4); /* not module 0's core */
-    app a;
-    setup_app(&a, dev, mod, "compute", WS_DIM3(2, 1, 1), WS_DIM3(32, 1, 1));
-    a.args[0] = (ws_arg)WS_ARG_PTR(out);
-    a.nargs = 1;
-    app_start(&a);
+    CHECK_EQ_U(set_trigger(d, 1, hart_of(1, 1, 0, 7), 3, TRIG_EXEC, s.bp), 0);
+    CHECK_EQ_U(set_trigger(d, 0, hart_of(1, 1, 0, 7), 3, TRIG_EXEC, s.bp), 4); /* not module 0's core */
+    compute_start(&s, out);
     ws_dbg_event ev;
     CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
     CHECK_EQ_U(ev.hart, hart_of(1, 1, 0, 0));
@@ -963,13 +826,8 @@ static void test_exec_trigger_core(void)
     CHECK_EQ_U(v, 94); /* core 0 ran through bp_target without stopping */
     CHECK_EQ_U(sb_read32(d, 1, (uint32_t)out + 4 * 32, &v), 0);
     CHECK_EQ_U(v, 0);
-    CHECK_EQ_U(reg_read(d, 1, hart_of(1, 1, 0, 2), WS_REGNO_CSR(WS_CSR_DPC), &v), 0);
-    CHECK_EQ_U(v, g_bp);
-    resume_all(d);
-    CHECK_EQ_U(app_join(&a), WS_OK);
-    check_compute_out(dev, out, -1, 0);
-    ws_debug_detach(d);
-    ws_device_close(dev);
+    CHECK_REG(d, 1, hart_of(1, 1, 0, 2), WS_REGNO_CSR(WS_CSR_DPC), s.bp);
+    resume_compute_to_end(&s, out, -1, 0);
 }
 
 int main(int argc, char **argv)
