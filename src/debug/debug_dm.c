@@ -27,17 +27,21 @@
 #define MS_HALT 2u
 #define MS_STEP 4u
 
+/* A module's reset state: everything cleared but the cores it serves and
+ * its hart array mask buffer (emptied). */
+static void dm_reset(ws_debug *d, dbg_dm *m)
+{
+    uint32_t fc = m->first_core, nc = m->ncores, *mask = m->hamask;
+    memset(mask, 0, (d->nharts + 31) / 32 * sizeof *mask);
+    memset(m, 0, sizeof *m);
+    m->first_core = fc;
+    m->ncores = nc;
+    m->hamask = mask;
+}
+
 void dbg_dm_init(ws_debug *d)
 {
-    for (uint32_t i = 0; i < d->ndm; i++) {
-        dbg_dm *m = &d->dm[i];
-        uint32_t fc = m->first_core, nc = m->ncores, *mask = m->hamask;
-        memset(mask, 0, (d->nharts + 31) / 32 * sizeof *mask);
-        memset(m, 0, sizeof *m);
-        m->first_core = fc;
-        m->ncores = nc;
-        m->hamask = mask;
-    }
+    for (uint32_t i = 0; i < d->ndm; i++) dm_reset(d, &d->dm[i]);
 }
 
 static int served(const ws_debug *d, const dbg_dm *m, uint32_t hart)
@@ -408,12 +412,7 @@ ws_status ws_dmi_read(ws_debug *d, uint32_t dm, uint32_t addr, uint32_t *value)
 static void dmcontrol_write(ws_debug *d, dbg_dm *m, uint32_t v)
 {
     if (!(v & DMC_ACTIVE)) { /* dmactive=0 resets the module */
-        uint32_t fc = m->first_core, nc = m->ncores, *mask = m->hamask;
-        memset(mask, 0, (d->nharts + 31) / 32 * sizeof *mask);
-        memset(m, 0, sizeof *m);
-        m->first_core = fc;
-        m->ncores = nc;
-        m->hamask = mask;
+        dm_reset(d, m);
         return;
     }
     m->dmactive = 1;
