@@ -8,6 +8,25 @@
 
 static const char *elf;
 
+/* A device from config text `cfg` with the kernels loaded and an output
+ * buffer of `words` words; -1 when there is no device. */
+static int open_with_out(tdev *t, const char *cfg, unsigned words, ws_addr *out)
+{
+    CHECK(tdev_open(t, elf, cfg) == 0);
+    if (!t->dev) return -1;
+    CHECK(ws_malloc(t->dev, words * 4, out) == WS_OK);
+    return 0;
+}
+
+/* Run `kernel` to completion and read back (and print) its counters. */
+static void run_counted(tdev *t, const char *kernel, ws_dim3 grid, ws_dim3 block,
+                        const ws_arg *a, size_t na, ws_timing_counters *c)
+{
+    CHECK(tdev_run(t, kernel, grid, block, a, na) == WS_OK);
+    CHECK(ws_last_launch_counters(t->dev, c) == WS_OK);
+    print_counters(kernel, c);
+}
+
 /* A dependent global load: long_scoreboard dominates. */
 static void test_chase(void)
 {
@@ -22,10 +41,8 @@ static void test_chase(void)
     for (unsigned i = 0; i < n; i++) host[i] = next + ((i + 32) % n) * 4; /* lane l: l, l+32, ... */
     ws_memcpy_htod(t.dev, next, host, sizeof host);
     ws_arg a[] = { WS_ARG_PTR(next), WS_ARG_I32((int)steps), WS_ARG_PTR(out) };
-    CHECK(tdev_run(&t, "chase", WS_DIM3(1, 1, 1), WS_DIM3(32, 1, 1), a, 3) == WS_OK);
     ws_timing_counters c;
-    CHECK(ws_last_launch_counters(t.dev, &c) == WS_OK);
-    print_counters("chase", &c);
+    run_counted(&t, "chase", WS_DIM3(1, 1, 1), WS_DIM3(32, 1, 1), a, 3, &c);
     CHECK_EQ_U(dominant_state(&c, 0), WS_STATE_LONG_SCOREBOARD);
     CHECK(c.state_cycles[WS_STATE_LONG_SCOREBOARD] > c.cycles * 8 / 10);
     CHECK(c.cycles >= (uint64_t)steps * 400);
@@ -47,15 +64,11 @@ static void test_chase(void)
 static void test_barrier(void)
 {
     tdev t;
-    CHECK(tdev_open(&t, elf, "mode=timing, cores=1") == 0);
-    if (!t.dev) return;
     ws_addr out;
-    CHECK(ws_malloc(t.dev, 129 * 4, &out) == WS_OK);
+    if (open_with_out(&t, "mode=timing, cores=1", 129, &out)) return;
     ws_arg a[] = { WS_ARG_PTR(out), WS_ARG_I32(2000) };
-    CHECK(tdev_run(&t, "imbalance", WS_DIM3(1, 1, 1), WS_DIM3(128, 1, 1), a, 2) == WS_OK);
     ws_timing_counters c;
-    CHECK(ws_last_launch_counters(t.dev, &c) == WS_OK);
-    print_counters("imbalance", &c);
+    run_counted(&t, "imbalance", WS_DIM3(1, 1, 1), WS_DIM3(128, 1, 1), a, 2, &c);
     CHECK_EQ_U(dominant_state(&c, 0), WS_STATE_BARRIER);
     CHECK(c.state_cycles[WS_STATE_BARRIER] > c.cycles * 25 / 10); /* ~3 warps x all cycles */
     ws_device_close(t.dev);
@@ -68,10 +81,8 @@ static void test_banks(void)
     ws_timing_counters c[2];
     for (int i = 0; i < 2; i++) {
         tdev t;
-        CHECK(tdev_open(&t, elf, "mode=timing, cores=1") == 0);
-        if (!t.dev) return;
         ws_addr out;
-        CHECK(ws_malloc(t.dev, 33 * 4, &out) == WS_OK);
+        if (open_with_out(&t, "mode=timing, cores=1", 33, &out)) return;
         ws_arg a[] = { WS_ARG_PTR(out), WS_ARG_U32(i ? 1u : 32u), WS_ARG_I32(iters) };
         CHECK(tdev_run(&t, "bank_stride", WS_DIM3(1, 1, 1), WS_DIM3(32, 1, 1), a, 3) == WS_OK);
         CHECK(ws_last_launch_counters(t.dev, &c[i]) == WS_OK);
@@ -95,15 +106,11 @@ static void test_banks(void)
 static void test_divergent(void)
 {
     tdev t;
-    CHECK(tdev_open(&t, elf, "mode=timing") == 0);
-    if (!t.dev) return;
     ws_addr out;
-    CHECK(ws_malloc(t.dev, 1024 * 4, &out) == WS_OK);
+    if (open_with_out(&t, "mode=timing", 1024, &out)) return;
     ws_arg a[] = { WS_ARG_PTR(out), WS_ARG_I32(200) };
-    CHECK(tdev_run(&t, "divergent", WS_DIM3(8, 1, 1), WS_DIM3(128, 1, 1), a, 2) == WS_OK);
     ws_timing_counters c;
-    CHECK(ws_last_launch_counters(t.dev, &c) == WS_OK);
-    print_counters("divergent", &c);
+    run_counted(&t, "divergent", WS_DIM3(8, 1, 1), WS_DIM3(128, 1, 1), a, 2, &c);
     CHECK(c.simt_efficiency < 0.5);
     CHECK(c.simt_efficiency > 0.1);
     ws_device_close(t.dev);
@@ -113,15 +120,11 @@ static void test_divergent(void)
 static void test_alu_chain(void)
 {
     tdev t;
-    CHECK(tdev_open(&t, elf, "mode=timing, cores=1") == 0);
-    if (!t.dev) return;
     ws_addr out;
-    CHECK(ws_malloc(t.dev, 33 * 4, &out) == WS_OK);
+    if (open_with_out(&t, "mode=timing, cores=1", 33, &out)) return;
     ws_arg a[] = { WS_ARG_PTR(out), WS_ARG_I32(100) };
-    CHECK(tdev_run(&t, "alu_chain", WS_DIM3(1, 1, 1), WS_DIM3(32, 1, 1), a, 2) == WS_OK);
     ws_timing_counters c;
-    CHECK(ws_last_launch_counters(t.dev, &c) == WS_OK);
-    print_counters("alu_chain", &c);
+    run_counted(&t, "alu_chain", WS_DIM3(1, 1, 1), WS_DIM3(32, 1, 1), a, 2, &c);
     CHECK_EQ_U(dominant_state(&c, 0), WS_STATE_WAIT);
     /* 15 of each 16 dependent adds wait 3 cycles (int_latency = 4); the
      * first waits behind the loop branch instead */
@@ -217,10 +220,8 @@ static void test_misc(void)
 static void test_deadlock_watchdog(void)
 {
     tdev t;
-    CHECK(tdev_open(&t, elf, "mode=timing, watchdog_ms=300") == 0);
-    if (!t.dev) return;
     ws_addr out, next;
-    CHECK(ws_malloc(t.dev, 128 * 4, &out) == WS_OK);
+    if (open_with_out(&t, "mode=timing, watchdog_ms=300", 128, &out)) return;
     ws_arg a[] = { WS_ARG_PTR(out) };
     ws_kernel *k;
     ws_kernel_get(t.mod, "deadlock", &k);
