@@ -145,6 +145,17 @@ static void test_fifo_overflow(void)
     free(o.rec);
 }
 
+/* Samples (written + dropped) of the chase kernel, one block of 32 on one
+ * core, with the cell programmed by tc; c (if not NULL) gets the counters. */
+static uint64_t chase_samples(const ws_trace_config *tc, ws_timing_counters *c)
+{
+    run_out o;
+    CHECK(run_traced("mode=timing, cores=1", "chase", tc, &o, 1, 32) == 0);
+    free(o.rec);
+    if (c) *c = o.c;
+    return o.h.written + o.h.dropped;
+}
+
 /* Round-robin: one record per sample, warps in turn; block filter. */
 static void test_round_robin_and_filters(void)
 {
@@ -174,19 +185,13 @@ static void test_round_robin_and_filters(void)
     tc = cycles_cfg(0, 1u << 14, WS_TRACE_ALL_WARPS);
     tc.cycle_lo = 100;
     tc.cycle_hi = 199;
-    CHECK(run_traced("mode=timing, cores=1", "chase", &tc, &o, 1, 32) == 0);
-    CHECK_EQ_U(o.h.written + o.h.dropped, 100);
-    free(o.rec);
+    CHECK_EQ_U(chase_samples(&tc, NULL), 100);
     tc.launch_id = 99;
-    CHECK(run_traced("mode=timing, cores=1", "chase", &tc, &o, 1, 32) == 0);
-    CHECK_EQ_U(o.h.written + o.h.dropped, 0);
-    free(o.rec);
+    CHECK_EQ_U(chase_samples(&tc, NULL), 0);
     /* core mask excluding the only core */
     tc = cycles_cfg(2, 1u << 14, WS_TRACE_ALL_WARPS);
     tc.core_mask = 2;
-    CHECK(run_traced("mode=timing, cores=1", "chase", &tc, &o, 1, 32) == 0);
-    CHECK_EQ_U(o.h.written + o.h.dropped, 0);
-    free(o.rec);
+    CHECK_EQ_U(chase_samples(&tc, NULL), 0);
 }
 
 /* Every K-th global memory request takes a sample. */
@@ -195,10 +200,9 @@ static void test_event_trigger(void)
     ws_trace_config tc = cycles_cfg(0, 4096, WS_TRACE_ROUND_ROBIN);
     tc.trigger = WS_TRACE_ON_GMEM_REQ;
     tc.event_count = 3;
-    run_out o;
-    CHECK(run_traced("mode=timing, cores=1", "chase", &tc, &o, 1, 32) == 0);
-    CHECK_EQ_U(o.h.written + o.h.dropped, o.c.gmem_requests / 3);
-    free(o.rec);
+    ws_timing_counters c;
+    uint64_t n = chase_samples(&tc, &c);
+    CHECK_EQ_U(n, c.gmem_requests / 3);
 }
 
 /* Every barrier instruction (K = 1): the 4 warps of the imbalance kernel
@@ -247,11 +251,9 @@ static void test_barrier_branch_triggers(void)
     ws_trace_config bc = cycles_cfg(0, 4096, WS_TRACE_ALL_WARPS);
     bc.trigger = WS_TRACE_ON_BRANCH;
     bc.event_count = 5;
-    run_out o;
-    CHECK(run_traced("mode=timing, cores=1", "chase", &bc, &o, 1, 32) == 0);
     /* 30 loop branches + the kernel's own few: at least 6 samples, 1 warp each */
-    CHECK(o.h.written + o.h.dropped >= 6 && o.h.written + o.h.dropped <= 8);
-    free(o.rec);
+    uint64_t n = chase_samples(&bc, NULL);
+    CHECK(n >= 6 && n <= 8);
 }
 
 /* Bad programming is refused with a message. */
