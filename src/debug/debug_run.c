@@ -42,7 +42,12 @@ void dbg_halt_locked(ws_debug *d, ws_warp *w, uint32_t cause, uint32_t lane, int
 static void halt_now(ws_debug *d, ws_warp *w, uint32_t cause, uint32_t lane)
 {
     pthread_mutex_lock(&d->mu);
-    dbg_halt_locked(d, w, cause, lane, 1);
+    if (atomic_load(&d->attached)) {
+        dbg_halt_locked(d, w, cause, lane, 1);
+    } else { /* a step in flight when the tool detached: nobody would resume it */
+        dbg_warp *dw = &d->w[dbg_widx(d, w)];
+        dw->stepping = dw->step_bar = 0;
+    }
     pthread_mutex_unlock(&d->mu);
 }
 

@@ -60,10 +60,13 @@ static void *serve_main(void *arg)
 {
     struct ws_gdbserver *g = arg;
     ws_gdb_serve(g->cfd, &ws_gdb_dbg_ops, &g->target, &g->stop);
-    /* gdb is gone: nothing may keep the application waiting */
+    /* gdb is gone: nothing may keep the application waiting. Detaching the
+     * hardware resumes every halted warp and stops further halts, also one
+     * already in flight when gdb left (a step finishing in all-stop). */
     ws_gdb_dbg_open_gate(&g->target);
     ws_debug_set_blocking_events(g->dbg, 0);
     ws_debug_release(g->dbg);
+    ws_debug_detach(g->dbg);
     atomic_store(&g->served, 1);
     return NULL;
 }
