@@ -31,6 +31,12 @@ struct ws_gdb_session {
     char out[WS_RSP_MAX_PACKET + 1]; /* reply under construction          */
     size_t outlen;
     int no_reply;                 /* the command answers later (resume)   */
+    /* The generated qXfer document being read in pieces: made when gdb
+     * asks for offset 0 and served from here for later offsets, so pieces
+     * of different versions (threads come and go) never mix. */
+    char *xfer_doc;
+    size_t xfer_len;
+    char xfer_object[16];         /* "threads", "libraries"               */
 };
 
 /* Reply building (truncates silently at the packet limit; callers size

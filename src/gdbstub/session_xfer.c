@@ -65,6 +65,33 @@ static char *threads_xml(ws_gdb_session *s, size_t *len)
     return xml;
 }
 
+/* A generated document (threads, libraries): made afresh when gdb reads
+ * from offset 0, and kept for the reads that continue it. */
+static void xfer_generated(ws_gdb_session *s, const char *object, const char *range)
+{
+    int fresh = !strncmp(range, "0,", 2) || strcmp(s->xfer_object, object) || !s->xfer_doc;
+    if (fresh) {
+        char *doc = NULL;
+        size_t len = 0;
+        ws_status st = WS_OK;
+        if (!strcmp(object, "threads")) {
+            if (!(doc = threads_xml(s, &len))) st = WS_ERR_OUT_OF_MEMORY;
+        } else {
+            st = s->ops->libraries(s->t, &doc, &len);
+        }
+        if (st != WS_OK) {
+            free(doc);
+            ws_gdb_reply_error(s, 0x0e);
+            return;
+        }
+        free(s->xfer_doc);
+        s->xfer_doc = doc;
+        s->xfer_len = len;
+        snprintf(s->xfer_object, sizeof s->xfer_object, "%s", object);
+    }
+    xfer_window(s, s->xfer_doc, s->xfer_len, range);
+}
+
 static void cmd_qxfer(ws_gdb_session *s, const char *p)
 {
     if (!strncmp(p, "features:read:", 14)) {
@@ -75,17 +102,9 @@ static void cmd_qxfer(ws_gdb_session *s, const char *p)
         }
         xfer_window(s, ws_tdesc_xml(), strlen(ws_tdesc_xml()), colon + 1);
     } else if (!strncmp(p, "threads:read::", 14)) {
-        size_t len;
-        char *xml = threads_xml(s, &len);
-        if (!xml) ws_gdb_reply_error(s, 0x0e);
-        else xfer_window(s, xml, len, p + 14);
-        free(xml);
+        xfer_generated(s, "threads", p + 14);
     } else if (!strncmp(p, "libraries:read::", 16) && s->ops->libraries) {
-        char *xml = NULL;
-        size_t len = 0;
-        if (s->ops->libraries(s->t, &xml, &len) != WS_OK) ws_gdb_reply_error(s, 0x0e);
-        else xfer_window(s, xml, len, p + 16);
-        free(xml);
+        xfer_generated(s, "libraries", p + 16);
     } else {
         return; /* unknown object: empty reply */
     }
