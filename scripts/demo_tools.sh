@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The tools on the bundled examples, after the examples themselves ran:
+#   1. warpscope profile: which line of the gather kernel stalls, and why;
+#   2. warpscope debug + gdb-multiarch: stop at one GPU thread of vecadd,
+#      look at its variables, and let the program finish.
+# Usage: scripts/demo_tools.sh BUILD_DIR
+set -euo pipefail
+build=${1:-build}
+ws="$build/bin/warpscope"
+
+echo
+echo "== Profiler: warpscope profile -- $build/examples/gather/gather"
+echo "   (the report's first kernel section: hottest line, its stall reason and the load it waits on)"
+report=$(mktemp) gdbout=$(mktemp) appout=$(mktemp)
+trap 'rm -f "$report" "$gdbout" "$appout"' EXIT
+"$ws" profile -- "$build/examples/gather/gather" > "$report"
+sed -n '/^Kernels (hottest first)/,/^  Hot instructions/p' "$report" | head -24
+
+echo
+echo "== Debugger: warpscope debug -- $build/examples/vecadd/vecadd, driven by gdb-multiarch"
+portfile=$(mktemp -u)
+"$ws" debug --port-file "$portfile" -- "$build/examples/vecadd/vecadd" > "$appout" 2>&1 &
+app=$!
+for _ in $(seq 100); do [ -s "$portfile" ] && break; sleep 0.1; done
+cmds=(
+  "target remote 127.0.0.1:$(cat "$portfile")"
+  "set breakpoint pending on"
+  'break vecadd_kernel.c:7 if $block_x == 1 && $thread_x == 5'
+  "continue"
+  "print i"
+  "print a[i] + b[i]"
+  'print $block_x'
+  'print $thread_x'
+  "delete"
+  "continue"
+)
+args=(-batch -nx -ex "set pagination off")
+for c in "${cmds[@]}"; do args+=(-ex "$c"); done
+for c in "${cmds[@]}"; do echo "(gdb) $c"; done
+echo "-- gdb says:"
+timeout 120 gdb-multiarch "${args[@]}" > "$gdbout" 2>&1 || true
+grep -vE '^\[New Thread|^warning:|^$|set sysroot|^Reading |^Remote debugging|executable automatically|No symbol table is loaded|^0x00000000 in' "$gdbout"
+wait "$app"
+echo "-- the program says:"
+cat "$appout"
+rm -f "$portfile"
+grep -q 'hit Breakpoint 1' "$gdbout" && grep -q 'exited normally' "$gdbout" && grep -q PASS "$appout" ||
+  { echo "demo: the debugger session did not go as expected" >&2; exit 1; }
