@@ -27,6 +27,8 @@ typedef struct dbg_warp {
     uint8_t faulted;     /* halted on a fault: resuming ends the launch     */
     uint8_t resumeack;
     uint8_t has_hit;     /* trigger hit recorded (hit_lane/hit_addr)        */
+    uint8_t resident;    /* the slot's current warp has been through a safe
+                            point (0: a warp dispatched since, or none)     */
     uint8_t pend_cause;  /* halt found mid-quantum, published when the warp
                             is back at the safe point (ws_dbg_warp_done)   */
     uint32_t pend_lane;

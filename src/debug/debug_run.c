@@ -104,6 +104,21 @@ static int block_steps_barrier(const ws_debug *d, const ws_warp *w)
     return 0;
 }
 
+static int any_halted_locked(const ws_debug *d);
+
+/* A warp dispatched (a new block) while all-stop holds the device stopped
+ * (some warp halted) joins the stop: it starts halted, as stop_others
+ * would have halted it, instead of running while the tool looks. */
+static void join_stop(ws_debug *d, ws_warp *w, dbg_warp *dw)
+{
+    pthread_mutex_lock(&d->mu);
+    dw->resident = 1;
+    if (d->all_stop && atomic_load(&d->attached) && dw->state == DW_RUN && !dw->stepping &&
+        any_halted_locked(d))
+        dbg_halt_locked(d, w, WS_DCSR_CAUSE_HALTREQ, lowest_live(w), 0);
+    pthread_mutex_unlock(&d->mu);
+}
+
 int ws_dbg_warp_gate(ws_device *dev, ws_warp *w, uint32_t *budget)
 {
     ws_debug *d = dev->debug;
@@ -114,6 +129,7 @@ int ws_dbg_warp_gate(ws_device *dev, ws_warp *w, uint32_t *budget)
         if (r < 0) return -1;
     }
     dbg_warp *dw = &d->w[dbg_widx(d, w)];
+    if (!dw->resident) join_stop(d, w, dw);
     if (dw->state == DW_HALTED) return !(dw->group_halt && block_steps_barrier(d, w));
     if (dw->step_bar) { /* the barrier opened: the step is complete */
         halt_now(d, w, WS_DCSR_CAUSE_STEP, lowest_live(w));
@@ -127,6 +143,7 @@ ws_warp_result ws_dbg_warp_done(ws_device *dev, ws_warp *w, ws_warp_result r)
 {
     ws_debug *d = dev->debug;
     dbg_warp *dw = &d->w[dbg_widx(d, w)];
+    if (!w->live) dw->resident = 0; /* retired: the slot's next warp is new */
     if (r == WARP_FAULT) {
         if (!atomic_load(&d->attached)) return r;
         pthread_mutex_lock(&d->mu);

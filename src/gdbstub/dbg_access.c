@@ -8,6 +8,7 @@
 
 #define DMCONTROL_HALTREQ   (1u << 31)
 #define DMCONTROL_RESUMEREQ (1u << 30)
+#define DMCONTROL_HASEL     (1u << 26)
 #define DMCONTROL_DMACTIVE  1u
 #define ABSTRACTCS_BUSY     (1u << 12)
 #define ABSTRACTCS_CMDERR   (7u << 8)
@@ -108,19 +109,22 @@ static ws_status hart_mem(ws_gdb_dbg *t, uint32_t hart, uint32_t addr, uint8_t *
 }
 
 /* System bus access: global memory, as any bus master sees it. Words
- * where aligned, bytes at the edges. */
+ * where aligned, halfwords where 2-aligned, bytes at the edges: each bus
+ * access is one write the warps see whole, so a 2-byte breakpoint (c.ebreak,
+ * or the original half it restores) is never half-written while warps run
+ * (a torn first byte over a 4-byte instruction decodes as another
+ * instruction, e.g. c.lwsp). */
 static ws_status sba_mem(ws_gdb_dbg *t, uint32_t addr, uint8_t *buf, size_t len, int write)
 {
     uint32_t dm = 0, cs = 0;
     ws_status st = WS_OK;
     for (size_t i = 0; !st && i < len;) {
         uint32_t a = addr + (uint32_t)i;
-        int word = !(a & 3) && len - i >= 4;
-        uint32_t v = word ? (uint32_t)buf[i] | (uint32_t)buf[i + 1] << 8 | (uint32_t)buf[i + 2] << 16 |
-                                (uint32_t)buf[i + 3] << 24
-                          : buf[i];
+        uint32_t size = !(a & 3) && len - i >= 4 ? 4 : !(a & 1) && len - i >= 2 ? 2 : 1;
+        uint32_t v = 0;
+        for (uint32_t k = 0; k < size; k++) v |= (uint32_t)buf[i + k] << 8 * k;
         st = ws_dmi_write(t->dbg, dm, WS_DM_SBCS,
-                          SBCS_BUSYERROR | SBCS_ERROR | SBCS_ACCESS(word ? 2 : 0) | (write ? 0 : SBCS_READONADDR));
+                          SBCS_BUSYERROR | SBCS_ERROR | SBCS_ACCESS(size / 2) | (write ? 0 : SBCS_READONADDR));
         if (!st) st = ws_dmi_write(t->dbg, dm, WS_DM_SBADDRESS0, a);
         if (!st && write) st = ws_dmi_write(t->dbg, dm, WS_DM_SBDATA0, v);
         if (!st && !write) st = ws_dmi_read(t->dbg, dm, WS_DM_SBDATA0, &v);
@@ -130,15 +134,9 @@ static ws_status sba_mem(ws_gdb_dbg *t, uint32_t addr, uint8_t *buf, size_t len,
             ws_dmi_write(t->dbg, dm, WS_DM_SBCS, SBCS_BUSYERROR | SBCS_ERROR);
             return ws_gdb_fail(t, WS_ERR_BAD_ADDRESS, "system bus error %u at 0x%08x", (cs >> 12) & 7, a);
         }
-        if (!write) {
-            buf[i] = (uint8_t)v;
-            if (word) {
-                buf[i + 1] = (uint8_t)(v >> 8);
-                buf[i + 2] = (uint8_t)(v >> 16);
-                buf[i + 3] = (uint8_t)(v >> 24);
-            }
-        }
-        i += word ? 4 : 1;
+        if (!write)
+            for (uint32_t k = 0; k < size; k++) buf[i + k] = (uint8_t)(v >> 8 * k);
+        i += size;
     }
     return WS_OK;
 }
@@ -154,6 +152,37 @@ ws_status ws_gdb_mem_access(ws_gdb_dbg *t, uint32_t hart, uint32_t addr, uint8_t
         return hart_mem(t, hart, addr, buf, len, write);
     }
     return sba_mem(t, addr, buf, len, write);
+}
+
+ws_status ws_gdb_warps_resume(ws_gdb_dbg *t, const uint8_t *sel)
+{
+    uint32_t ndm = 0, nwin = (t->nharts + 31) / 32, nwarps = t->nharts / t->cfg.lanes_per_warp;
+    ws_status st = ws_debug_module_count(t->dbg, &ndm);
+    for (uint32_t m = 0; !st && m < ndm; m++) {
+        uint32_t first = UINT32_MAX, dm = 0;
+        for (uint32_t w = 0; w < nwarps; w++) {
+            uint32_t hart = w * t->cfg.lanes_per_warp;
+            if (!sel[w] || ws_debug_module_of_core(t->dbg, hart / t->lanes_per_core, &dm) || dm != m) continue;
+            if (first == UINT32_MAX) first = hart;
+        }
+        if (first == UINT32_MAX) continue;
+        for (uint32_t win = 0; !st && win < nwin; win++) { /* the whole mask: no bit left from before */
+            uint32_t bits = 0;
+            for (uint32_t b = 0; b < 32 && win * 32 + b < t->nharts; b++) {
+                uint32_t hart = win * 32 + b, w = hart / t->cfg.lanes_per_warp;
+                if (hart % t->cfg.lanes_per_warp || !sel[w] ||
+                    ws_debug_module_of_core(t->dbg, hart / t->lanes_per_core, &dm) || dm != m)
+                    continue;
+                bits |= 1u << b;
+            }
+            st = ws_dmi_write(t->dbg, m, WS_DM_HAWINDOWSEL, win);
+            if (!st) st = ws_dmi_write(t->dbg, m, WS_DM_HAWINDOW, bits);
+        }
+        if (!st) st = ws_gdb_select(t, first, DMCONTROL_HASEL | DMCONTROL_RESUMEREQ, &dm);
+        if (!st) st = ws_gdb_select(t, first, 0, &dm); /* hasel and the request bit off again */
+        if (st) return ws_gdb_fail(t, st, "resuming warps: %s", ws_debug_error(t->dbg));
+    }
+    return st;
 }
 
 ws_status ws_gdb_hart_ctl(ws_gdb_dbg *t, uint32_t hart, int resume)

@@ -10,6 +10,8 @@
 #include <time.h>
 #include "gdbstub/tdesc.h"
 
+#define WARP_LANES_MAX 32 /* lanes_per_warp is at most 32 (a lane mask is 32 bits) */
+
 ws_status ws_gdb_dbg_init(ws_gdb_dbg *t, ws_debug *dbg)
 {
     memset(t, 0, sizeof *t);
@@ -20,9 +22,13 @@ ws_status ws_gdb_dbg_init(ws_gdb_dbg *t, ws_debug *dbg)
     t->nharts = t->cfg.cores * t->lanes_per_core;
     t->held = calloc(t->nharts, 1);
     t->auto_addr = calloc(t->cfg.cores * t->cfg.warps_per_core, sizeof *t->auto_addr);
-    if (!t->held || !t->auto_addr) {
+    t->wsel = calloc(t->cfg.cores * t->cfg.warps_per_core, 1);
+    t->auto_wait = calloc(t->cfg.cores * t->cfg.warps_per_core, 1);
+    if (!t->held || !t->auto_addr || !t->wsel || !t->auto_wait) {
         free(t->held);
         free(t->auto_addr);
+        free(t->wsel);
+        free(t->auto_wait);
         return WS_ERR_OUT_OF_MEMORY;
     }
     uint32_t ndm = 0; /* activate every debug module: an inactive one ignores the bus */
@@ -40,7 +46,11 @@ void ws_gdb_dbg_fini(ws_gdb_dbg *t)
     free(t->lanes);
     free(t->held);
     free(t->auto_addr);
+    free(t->wsel);
+    free(t->auto_wait);
     t->auto_addr = NULL;
+    t->wsel = NULL;
+    t->auto_wait = NULL;
     t->lanes = NULL;
     t->held = NULL;
     pthread_mutex_destroy(&t->mu);
@@ -170,9 +180,6 @@ static ws_status dbg_write_mem(void *tp, uint32_t tid, uint32_t addr, const uint
 
 static void drain_events(ws_gdb_dbg *t);
 
-/* Resume every halted warp (or only the one holding `only`, + 1), except
- * the one holding `except` (+ 1; resumed already, maybe for a step that
- * may have finished by now: resuming it twice would run it on). */
 static int warp_has_pending(const ws_gdb_dbg *t, uint32_t warp)
 {
     for (size_t i = 0; i < t->npending; i++)
@@ -182,26 +189,47 @@ static int warp_has_pending(const ws_gdb_dbg *t, uint32_t warp)
     return 0;
 }
 
-static ws_status resume_warps_except(ws_gdb_dbg *t, uint32_t only, uint32_t except)
+/* Add to t->wsel every halted warp a resume of all (only = 0) or of the
+ * warp holding `only` (+ 1) wakes. */
+static ws_status select_warps(ws_gdb_dbg *t, uint32_t only)
 {
     ws_status st = ws_gdb_lanes_refresh(t);
-    uint32_t last_warp = UINT32_MAX;
     for (size_t i = 0; !st && i < t->nlanes; i++) {
         const ws_dbg_lane *l = &t->lanes[i];
         uint32_t w = l->hart / t->cfg.lanes_per_warp;
-        if (!l->halted || w == last_warp) continue;
+        if (!l->halted || t->wsel[w]) continue;
         if (only && w != (only - 1) / t->cfg.lanes_per_warp) continue;
-        if (except && w == (except - 1) / t->cfg.lanes_per_warp) continue;
-        last_warp = w;
-        /* resuming all: a warp with a stop gdb has not heard yet stays */
-        if (!only && warp_has_pending(t, w)) continue;
+        /* resuming all: a warp with a stop gdb has not heard yet stays, and
+         * so does one the server steps over a breakpoint whose step has
+         * ended (its event is on the way; resumed again it would run on) */
+        if (!only && (warp_has_pending(t, w) || (t->auto_addr[w] && l->cause != WS_DCSR_CAUSE_HALTREQ)))
+            continue;
         int held = 0; /* non-stop: another thread of this warp stays stopped for gdb */
         for (uint32_t k = w * t->cfg.lanes_per_warp; k < (w + 1) * t->cfg.lanes_per_warp && k < t->nharts; k++)
             held |= t->held[k];
         if (held && t->non_stop && !only) continue;
-        st = ws_gdb_hart_ctl(t, l->hart, 1);
+        t->wsel[w] = 1;
     }
     return st;
+}
+
+/* Resume the warps in t->wsel all at once: resumed one by one, a warp
+ * resumed first could halt (all-stop) before the last resume arrives,
+ * which would then wake a warp that stop had just halted. */
+static ws_status resume_selected(ws_gdb_dbg *t)
+{
+    uint32_t nw = t->cfg.cores * t->cfg.warps_per_core;
+    for (uint32_t w = 0; w < nw; w++)
+        if (t->wsel[w]) return ws_gdb_warps_resume(t, t->wsel);
+    return WS_OK;
+}
+
+static int auto_stepping(const ws_gdb_dbg *t)
+{
+    uint32_t nw = t->cfg.cores * t->cfg.warps_per_core;
+    for (uint32_t w = 0; w < nw; w++)
+        if (t->auto_addr[w]) return 1;
+    return 0;
 }
 
 static void pending_remove(ws_gdb_dbg *t, size_t i)
@@ -257,10 +285,15 @@ static int take_pending(ws_gdb_dbg *t, ws_gdb_stop *out)
     return 0;
 }
 
+/* Resume every halted warp (only = 0) or the one holding `only` (+ 1). */
 static ws_status resume_warps(ws_gdb_dbg *t, uint32_t only)
 {
-    return resume_warps_except(t, only, 0);
+    memset(t->wsel, 0, t->cfg.cores * t->cfg.warps_per_core);
+    ws_status st = select_warps(t, only);
+    return st ? st : resume_selected(t);
 }
+
+static ws_status set_step(ws_gdb_dbg *t, uint32_t hart, int on);
 
 static ws_status dbg_resume(void *tp, const ws_gdb_action *a, size_t n)
 {
@@ -278,31 +311,43 @@ static ws_status dbg_resume(void *tp, const ws_gdb_action *a, size_t n)
         else if (a[i].tid >= 2 && a[i].tid - 2 < t->nharts) t->held[a[i].tid - 2] = 0;
     }
     t->resumed = 1;
+    memset(t->auto_wait, 0, t->cfg.cores * t->cfg.warps_per_core); /* all resume below */
     ws_gdb_dbg_open_gate(t);
     drain_events(t);
     pending_purge(t);
     for (size_t i = 0; i < t->npending; i++)
         if (deliverable(t, i)) return WS_OK; /* report that first; the device stays put */
     ws_status st = WS_OK;
+    uint32_t nw = t->cfg.cores * t->cfg.warps_per_core;
+    /* a step gdb asked for before, never run (a stop came first): its
+     * dcsr.step would make the warp's next resume a step nobody waits for */
+    if (t->step_hart) set_step(t, t->step_hart - 1, 0);
     t->step_hart = 0;
+    memset(t->wsel, 0, nw);
     if (step_tid > WS_GDB_PLACEHOLDER_TID) {
         const ws_dbg_lane *l = lane_for(t, step_tid);
-        uint32_t dcsr;
         if (!l) return WS_ERR_NOT_FOUND;
         uint32_t hart = l->hart;
-        st = ws_gdb_reg_access(t, hart, WS_REGNO_CSR(WS_CSR_DCSR), &dcsr, 0);
-        dcsr |= 1u << 2; /* dcsr.step: one warp-instruction, then halt */
-        if (!st) st = ws_gdb_reg_access(t, hart, WS_REGNO_CSR(WS_CSR_DCSR), &dcsr, 1);
+        st = set_step(t, hart, 1); /* dcsr.step: one warp-instruction, then halt */
         if (st) return st;
         t->step_hart = hart + 1;
-        st = resume_warps(t, hart + 1);
+        st = select_warps(t, hart + 1);
     }
-    if (!st && cont_all) st = resume_warps_except(t, 0, t->step_hart);
+    if (!st && cont_all) st = select_warps(t, 0);
     else if (!st && cont_tid > WS_GDB_PLACEHOLDER_TID) {
         const ws_dbg_lane *l = lane_for(t, cont_tid);
         if (!l) return WS_ERR_NOT_FOUND;
-        st = resume_warps(t, l->hart + 1);
+        st = select_warps(t, l->hart + 1);
     }
+    /* All-stop: while the server steps a warp over a breakpoint (taken out
+     * meanwhile), the others wait for it; its step's end wakes them. */
+    if (!st && !t->non_stop && auto_stepping(t))
+        for (uint32_t w = 0; w < nw; w++)
+            if (t->wsel[w] && !t->auto_addr[w]) {
+                t->wsel[w] = 0;
+                t->auto_wait[w] = 1;
+            }
+    if (!st) st = resume_selected(t); /* one resume for all: none halts before the last is resumed */
     if (!st) st = ws_debug_release(t->dbg); /* a parked application goes on */
     return st;
 }
@@ -382,16 +427,26 @@ static void auto_step_done(ws_gdb_dbg *t, uint32_t hart)
     }
     /* All-stop: once gdb has a stop to hear about, everything stays put. */
     if (!t->resumed || t->npending || ws_gdb_lanes_refresh(t)) return;
+    /* Another warp still steps over a breakpoint (disarmed while it does):
+     * nothing else may run yet, or it would pass the breakpoint unseen.
+     * Such a warp halted by this one's stop finishes its step first. */
+    uint32_t nw = t->cfg.cores * t->cfg.warps_per_core;
+    int stepping = auto_stepping(t);
     /* Wake the warps halted only because this one stopped (a warp halted
-     * for its own reason has an event still to come). */
-    uint32_t last = UINT32_MAX;
+     * for its own reason has an event still to come), all at once. */
+    t->auto_wait[w] = 1; /* stepped over: runs on with the others */
+    memset(t->wsel, 0, nw);
+    int any = 0;
     for (size_t i = 0; i < t->nlanes; i++) {
         const ws_dbg_lane *l = &t->lanes[i];
         uint32_t lw = l->hart / t->cfg.lanes_per_warp;
-        if (!l->halted || lw == last) continue;
-        last = lw;
-        if (l->cause == WS_DCSR_CAUSE_HALTREQ || lw == w) ws_gdb_hart_ctl(t, l->hart, 1);
+        if (!l->halted || t->wsel[lw]) continue;
+        int wake = stepping ? t->auto_addr[lw] && l->cause == WS_DCSR_CAUSE_HALTREQ
+                            : l->cause == WS_DCSR_CAUSE_HALTREQ || t->auto_wait[lw];
+        if (wake) t->wsel[lw] = any = 1;
     }
+    if (!stepping) memset(t->auto_wait, 0, nw);
+    if (any) resume_selected(t);
 }
 
 /* A warp halted: queue one stop per lane that gdb should hear about. */
@@ -447,20 +502,26 @@ static void on_halt(ws_gdb_dbg *t, uint32_t hart)
         ws_gdb_bp *bp = ws_gdb_bp_at(t, h->pc);
         size_t before = t->npending;
         uint32_t pc = h->pc;
+        /* The warp's lanes at pc, copied: evaluating a condition reads
+         * registers, which refreshes (and may move) the lane snapshot. */
+        uint32_t harts[WARP_LANES_MAX], nh = 0, focus = UINT32_MAX;
+        for (size_t i = 0; i < t->nlanes && nh < WARP_LANES_MAX; i++) {
+            const ws_dbg_lane *l = &t->lanes[i];
+            if (l->hart / t->cfg.lanes_per_warp != warp || l->pc != pc) continue;
+            if (t->focus_tid && WS_GDB_TID(l->hart) == t->focus_tid) focus = l->hart;
+            else harts[nh++] = l->hart;
+        }
         /* gdb's focus thread first: its own temporary breakpoints (finish,
          * step-resume) are meant for it, and stepping another lane over
          * them would carry it past. */
-        const ws_dbg_lane *f = t->focus_tid ? ws_gdb_lane_of(t, t->focus_tid) : NULL;
-        if (f && f->hart / t->cfg.lanes_per_warp == warp && f->pc == pc && ws_gdb_bp_cond_true(t, bp, f->hart)) {
+        if (focus != UINT32_MAX && ws_gdb_bp_cond_true(t, bp, focus)) {
             s.tid = t->focus_tid;
             push(t, &s, pc);
         }
         int conditional = bp && bp->nconds;
-        for (size_t i = 0; i < t->nlanes; i++) {
-            const ws_dbg_lane *l = &t->lanes[i];
-            if (l->hart / t->cfg.lanes_per_warp != warp || l->pc != pc || l == f) continue;
-            if (!ws_gdb_bp_cond_true(t, bp, l->hart)) continue;
-            s.tid = WS_GDB_TID(l->hart);
+        for (uint32_t i = 0; i < nh; i++) {
+            if (!ws_gdb_bp_cond_true(t, bp, harts[i])) continue;
+            s.tid = WS_GDB_TID(harts[i]);
             push(t, &s, pc);
             if (t->npending > before + 1 || !conditional) t->pending_sib[t->npending - 1] = 1;
         }

@@ -41,6 +41,10 @@ typedef struct ws_gdb_dbg {
                                   reported first when its warp stops */
     uint32_t *auto_addr;       /* per warp: + 1 of the breakpoint it is being
                                   stepped over by the server (0: none) */
+    uint8_t *wsel;             /* per warp: scratch warp set to resume   */
+    uint8_t *auto_wait;        /* per warp: stepped over a breakpoint by the
+                                  server, waits (all-stop) until no other
+                                  warp is still stepping over one */
     int resumed;               /* gdb resumed since the last stop        */
     int want_interrupt;        /* gdb asked for a halt (haltreq stops count) */
     uint32_t step_hart;        /* hart stepped, + 1 (0: none)           */
@@ -74,6 +78,11 @@ ws_status ws_gdb_select(ws_gdb_dbg *t, uint32_t hart, uint32_t extra, uint32_t *
 ws_status ws_gdb_reg_access(ws_gdb_dbg *t, uint32_t hart, uint32_t regno, uint32_t *v, int write);
 ws_status ws_gdb_mem_access(ws_gdb_dbg *t, uint32_t hart, uint32_t addr, uint8_t *buf, size_t len,
                             int write);
+/* Resume every warp w with sel[w] set (per warp slot, global index) with
+ * one dmcontrol write per debug module (hart array mask): the device
+ * applies them at one safe point, so no warp halts in between and has its
+ * all-stop undone by a resume meant for the stop before. */
+ws_status ws_gdb_warps_resume(ws_gdb_dbg *t, const uint8_t *sel);
 /* Halt or resume the warp holding hart. */
 ws_status ws_gdb_hart_ctl(ws_gdb_dbg *t, uint32_t hart, int resume);
 ws_status ws_gdb_fail(ws_gdb_dbg *t, ws_status st, const char *fmt, ...)

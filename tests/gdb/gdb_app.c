@@ -5,6 +5,7 @@
  *   oob      a kernel that stores out of bounds from thread 4 on
  *   dynamic  basic, then a module loaded from memory and launched
  *   nonstop  spin kernels on several cores
+ *   many     2048 blocks of 256 threads on 4 cores x 8 warps, checked
  * Prints "result ok" and exits 0 when the results are right. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -79,6 +80,33 @@ static int run_oob(ws_device *dev, ws_module *mod)
     return st == WS_ERR_KERNEL_FAULT ? 0 : 1;
 }
 
+static int run_many(ws_device *dev, ws_module *mod)
+{
+    enum { BLOCKS = 2048, T = 256, N = BLOCKS * T };
+    int *in = malloc(N * sizeof *in), *out = malloc(N * sizeof *out);
+    ws_kernel *k;
+    ws_addr din, dout;
+    ws_status st = WS_ERR_OUT_OF_MEMORY;
+    int bad = 1;
+    if (!in || !out) goto done;
+    for (int i = 0; i < N; i++) in[i] = i;
+    if ((st = ws_kernel_get(mod, "many", &k)) || (st = ws_malloc(dev, N * sizeof *in, &din)) ||
+        (st = ws_malloc(dev, N * sizeof *out, &dout)) || (st = ws_memcpy_htod(dev, din, in, N * sizeof *in)))
+        goto done;
+    ws_arg args[] = { WS_ARG_PTR(dout), WS_ARG_PTR(din), WS_ARG_I32(N) };
+    if ((st = ws_launch(dev, k, WS_DIM3(BLOCKS, 1, 1), WS_DIM3(T, 1, 1), 0, args, 3)) ||
+        (st = ws_synchronize(dev)) || (st = ws_memcpy_dtoh(dev, out, dout, N * sizeof *out)))
+        goto done;
+    bad = 0;
+    for (int i = 0; i < N && !bad; i++)
+        if (out[i] != i * 3 + 1) bad = printf("result BAD in many at %d: %d\n", i, out[i]) > 0;
+done:
+    if (st) fail(dev, "running many", st);
+    free(in);
+    free(out);
+    return bad;
+}
+
 static int run_spin(ws_device *dev, ws_module *mod)
 {
     enum { BLOCKS = 4, T = 32 };
@@ -102,7 +130,7 @@ static int run_spin(ws_device *dev, ws_module *mod)
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: gdb_app basic|oob|dynamic|nonstop KERNELS.elf [DYN.elf]\n");
+        fprintf(stderr, "usage: gdb_app basic|oob|dynamic|nonstop|many KERNELS.elf [DYN.elf]\n");
         return 2;
     }
     const char *mode = argv[1];
@@ -111,6 +139,11 @@ int main(int argc, char **argv)
     cfg.cores = 2;
     cfg.warps_per_core = 4;
     cfg.max_threads_per_block = 128;
+    if (!strcmp(mode, "many")) { /* a realistic shape: blocks retire and new ones start all the time */
+        cfg.cores = 4;
+        cfg.warps_per_core = 8;
+        cfg.max_threads_per_block = 256;
+    }
     ws_device *dev;
     ws_module *mod;
     ws_status st = ws_device_open(&cfg, &dev);
@@ -121,6 +154,7 @@ int main(int argc, char **argv)
     else if (!strcmp(mode, "oob")) bad = run_oob(dev, mod);
     else if (!strcmp(mode, "dynamic")) bad = run_scale(dev, mod) || argc < 4 || run_dynamic(dev, argv[3]);
     else if (!strcmp(mode, "nonstop")) bad = run_spin(dev, mod);
+    else if (!strcmp(mode, "many")) bad = run_many(dev, mod);
     else bad = 2;
     ws_device_close(dev);
     printf("result %s\n", bad ? "BAD" : "ok");

@@ -35,3 +35,11 @@ WS_KERNEL void spin(int *out, int iters)
     for (int k = 0; k < iters; k++) acc += k ^ i; /* MARK:spin */
     out[i] = acc;
 }
+
+/* Many small blocks (gdb_app mode "many"): the server steps most warps
+ * over a conditional breakpoint here while blocks come and go. */
+WS_KERNEL void many(int *out, const int *in, int n)
+{
+    int i = (int)(blockIdx_x() * blockDim_x() + threadIdx_x());
+    if (i < n) out[i] = in[i] * 3 + 1; /* MARK:many */
+} /* MARK:many_end */
