@@ -63,8 +63,8 @@ void dbg_push_event_locked(ws_debug *d, ws_dbg_event_kind kind, uint32_t hart, u
 
 /* Queue an application event and park the application thread if the tool
  * asked for it (locked). */
-static void app_event_locked(ws_debug *d, ws_dbg_event_kind kind, uint32_t module, uint64_t launch_id,
-                             ws_status st)
+void dbg_app_event_locked(ws_debug *d, ws_dbg_event_kind kind, uint32_t module, uint64_t launch_id,
+                          ws_status st)
 {
     if (!atomic_load(&d->attached)) return;
     dbg_push_event_locked(d, kind, 0, module, launch_id, st);
@@ -233,7 +233,7 @@ void ws_dbg_device_close(ws_device *dev)
     ws_debug *d = dev->debug;
     if (!d) return;
     pthread_mutex_lock(&d->mu);
-    app_event_locked(d, WS_DBG_EV_DEVICE_CLOSE, 0, 0, WS_OK);
+    dbg_app_event_locked(d, WS_DBG_EV_DEVICE_CLOSE, 0, 0, WS_OK);
     int attached = atomic_load(&d->attached);
     d->dev = NULL;
     dev->debug = NULL;
@@ -329,7 +329,7 @@ void ws_dbg_module_loaded(ws_device *dev, const struct ws_module *m)
     if (!d || !atomic_load(&d->attached)) return;
     pthread_mutex_lock(&d->mu);
     mod_add_locked(d, m);
-    app_event_locked(d, WS_DBG_EV_MODULE_LOAD, d->next_mod_id, 0, WS_OK);
+    dbg_app_event_locked(d, WS_DBG_EV_MODULE_LOAD, d->next_mod_id, 0, WS_OK);
     pthread_mutex_unlock(&d->mu);
 }
 
@@ -341,7 +341,7 @@ void ws_dbg_module_unloading(ws_device *dev, const struct ws_module *m)
     for (size_t i = 0; i < d->nmods; i++)
         if (d->mods[i].key == m) {
             uint32_t id = d->mods[i].info.id;
-            app_event_locked(d, WS_DBG_EV_MODULE_UNLOAD, id, 0, WS_OK);
+            dbg_app_event_locked(d, WS_DBG_EV_MODULE_UNLOAD, id, 0, WS_OK);
             /* look it up again: the table may have changed while parked */
             for (size_t j = 0; j < d->nmods; j++)
                 if (d->mods[j].key == m) {

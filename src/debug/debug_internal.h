@@ -97,6 +97,11 @@ static inline ws_warp *dbg_warp_of(ws_debug *d, uint32_t widx)
 ws_status dbg_fail(ws_debug *d, ws_status s, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void dbg_push_event_locked(ws_debug *d, ws_dbg_event_kind kind, uint32_t hart, uint32_t module,
                            uint64_t launch_id, ws_status st);
+/* Queue an application event and, if the tool asked for it with
+ * ws_debug_set_blocking_events, park the application thread until
+ * ws_debug_release (locked). */
+void dbg_app_event_locked(ws_debug *d, ws_dbg_event_kind kind, uint32_t module, uint64_t launch_id,
+                          ws_status st);
 void dbg_wake_device_locked(ws_debug *d);
 void dbg_invalidate_locked(ws_debug *d, uint32_t lo, uint32_t hi);
 /* debug_run.c: halt warp (device thread, locked); event 0 = group halt. */

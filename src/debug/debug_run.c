@@ -226,14 +226,7 @@ void ws_dbg_launch_start(ws_device *dev, uint64_t launch_id)
     ws_debug *d = dev->debug;
     pthread_mutex_lock(&d->mu);
     double t0 = ws_now_seconds();
-    if (atomic_load(&d->attached)) {
-        dbg_push_event_locked(d, WS_DBG_EV_LAUNCH_START, 0, 0, launch_id, WS_OK);
-        if (d->blocking & (1u << WS_DBG_EV_LAUNCH_START)) {
-            d->parked = 1;
-            while (d->parked && atomic_load(&d->attached)) pthread_cond_wait(&d->app_cv, &d->mu);
-            d->parked = 0;
-        }
-    }
+    dbg_app_event_locked(d, WS_DBG_EV_LAUNCH_START, 0, launch_id, WS_OK);
     d->parked_s = ws_now_seconds() - t0; /* the watchdog starts after the park */
     d->have_fault = 0;
     service_locked(d); /* code written while parked is re-decoded */
@@ -250,14 +243,7 @@ void ws_dbg_launch_end(ws_device *dev, uint64_t launch_id, ws_status st)
         d->w[i].step = step; /* dcsr.step and resumeack outlive the launch */
         d->w[i].resumeack = ack;
     }
-    if (atomic_load(&d->attached)) {
-        dbg_push_event_locked(d, WS_DBG_EV_LAUNCH_END, 0, 0, launch_id, st);
-        if (d->blocking & (1u << WS_DBG_EV_LAUNCH_END)) {
-            d->parked = 1;
-            while (d->parked && atomic_load(&d->attached)) pthread_cond_wait(&d->app_cv, &d->mu);
-            d->parked = 0;
-        }
-    }
+    dbg_app_event_locked(d, WS_DBG_EV_LAUNCH_END, 0, launch_id, st);
     pthread_mutex_unlock(&d->mu);
 }
 
