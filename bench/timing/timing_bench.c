@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "trace/trace_cell.h"
+#include "device/trace/trace_cell.h"
 #include "warpscope/warpscope.h"
 
 typedef struct result { double secs, tips; uint64_t tinstr, cycles, samples, dropped; } result;

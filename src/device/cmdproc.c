@@ -6,7 +6,7 @@
 #include <string.h>
 #include <time.h>
 #include "device/device.h"
-#include "debug/debug_hooks.h"
+#include "device/debug/debug_hooks.h"
 #include "device/timing.h"
 #include "profile/profiler.h"
 

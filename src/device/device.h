@@ -153,10 +153,10 @@ struct ws_device {
     char err[WS_ERRLEN];
     /* Observers and their hardware, each owned by its own subsystem; NULL
      * when not in use. */
-    struct ws_debug *debug;          /* debug modules, triggers (src/debug)    */
+    struct ws_debug *debug;          /* debug modules, triggers (src/device/debug)    */
     struct ws_gdbserver *gdbserver;  /* started by WARPSCOPE_DEBUG (src/gdbstub) */
     struct ws_timing *timing;        /* timing model state (mode=timing)       */
-    struct ws_trace_cells *trace;    /* per-core trace cells (src/trace)       */
+    struct ws_trace_cells *trace;    /* per-core trace cells (src/device/trace)       */
     struct ws_profiler *profiler;    /* started by WARPSCOPE_PROFILE (src/profile) */
 };
 
@@ -165,7 +165,7 @@ typedef enum ws_warp_result { WARP_RAN, WARP_IDLE, WARP_FAULT, WARP_HALT } ws_wa
 /* Run up to `budget` instructions of warp w. Returns WARP_IDLE if nothing
  * could issue (all lanes retired or waiting at a barrier), WARP_FAULT if a
  * lane faulted (dev->fault holds the report), WARP_HALT if the debugger
- * halted it (src/debug/debug_hooks.h), else WARP_RAN. *issued gets
+ * halted it (src/device/debug/debug_hooks.h), else WARP_RAN. *issued gets
  * the number of warp-instructions issued. */
 ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t *issued);
 /* Drop decoded instructions for [addr, addr+n) (module unload). */

@@ -1,7 +1,7 @@
 /* Lane memory accesses (checked) and ecall services. */
 #include <string.h>
 #include "device/lane_io.h"
-#include "debug/debug_hooks.h"
+#include "device/debug/debug_hooks.h"
 
 #define MAX_PRINT 4096u
 

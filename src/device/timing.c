@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "device/timing.h"
-#include "trace/trace_cell_hw.h"
-#include "debug/debug_hooks.h"
+#include "device/trace/trace_cell_hw.h"
+#include "device/debug/debug_hooks.h"
 
 #define NEVER UINT64_MAX
 #define NREGS 64

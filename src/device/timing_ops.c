@@ -1,7 +1,7 @@
 /* Operands and functional unit of each instruction, for the scoreboard. */
 #include <string.h>
 #include "device/timing.h"
-#include "debug/debug_hooks.h"
+#include "device/debug/debug_hooks.h"
 
 #define F(r) ((uint8_t)(32 + (r)))   /* float register r */
 

@@ -5,7 +5,7 @@
 #include <string.h>
 #include "device/device.h"
 #include "device/lane_io.h"
-#include "debug/debug_hooks.h"
+#include "device/debug/debug_hooks.h"
 #include "isa/fpu.h"
 
 #define STARVE_LIMIT 1024u

@@ -1,5 +1,5 @@
 /* What the protocol layer needs from a debug target. The server's real
- * target (target_dbg.c) speaks to the device through src/debug/debug.h;
+ * target (target_dbg.c) speaks to the device through src/device/debug/debug.h;
  * tests and the fuzzer plug in an in-memory fake. Thread ids are gdb's
  * (>= 1); register numbers are those of the target description
  * (tdesc.h). */

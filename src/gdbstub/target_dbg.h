@@ -1,11 +1,11 @@
-/* The gdb target over the device's debug hardware (src/debug/debug.h).
+/* The gdb target over the device's debug hardware (src/device/debug/debug.h).
  * Thread id = hart + 2; thread 1 is the device placeholder shown while no
  * lane is live. */
 #ifndef WS_GDBSTUB_TARGET_DBG_H
 #define WS_GDBSTUB_TARGET_DBG_H
 #include <pthread.h>
 #include <stdatomic.h>
-#include "debug/debug.h"
+#include "device/debug/debug.h"
 #include "gdbstub/gdb_target.h"
 
 #define WS_GDB_PLACEHOLDER_TID 1u

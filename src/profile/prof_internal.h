@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "device/warp_state.h"
-#include "trace/trace_cell.h"
+#include "device/trace/trace_cell.h"
 #include "profile/line_map.h"
 
 typedef struct prof_options {

@@ -4,9 +4,9 @@
 #include <string.h>
 #include "runtime/observers.h"
 #include "runtime/runtime.h"
-#include "debug/debug_hooks.h"
+#include "device/debug/debug_hooks.h"
 #include "device/timing.h"
-#include "trace/trace_cell_hw.h"
+#include "device/trace/trace_cell_hw.h"
 
 const char *ws_version(void) { return "0.1.0"; }
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "runtime/runtime.h"
-#include "debug/debug_hooks.h"
+#include "device/debug/debug_hooks.h"
 
 static void module_free(ws_module *m)
 {

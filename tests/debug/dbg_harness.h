@@ -1,11 +1,11 @@
 /* Test harness for the debug hardware: an application thread that loads,
  * launches and synchronises, and tool-side helpers that go through
- * src/debug/debug.h only. */
+ * src/device/debug/debug.h only. */
 #ifndef DBG_HARNESS_H
 #define DBG_HARNESS_H
 #include <pthread.h>
 #include <stdatomic.h>
-#include "debug/debug.h"
+#include "device/debug/debug.h"
 
 typedef struct app {
     ws_device *dev;

@@ -1,6 +1,6 @@
 /* Debug hardware end to end: an application thread loads a module,
  * launches and synchronises while this thread acts as the tool through
- * src/debug/debug.h only (DMI registers, events, queries).
+ * src/device/debug/debug.h only (DMI registers, events, queries).
  * Usage: test_debug_hw <case> <dbg_kernels.elf> */
 #include <gelf.h>
 #include <libelf.h>

@@ -3,7 +3,7 @@
  * = due samples, with the FIFO and the buffer overflowing), event triggers,
  * filters, and sampling that never changes simulated cycles. */
 #include "timing_test.h"
-#include "trace/trace_cell.h"
+#include "device/trace/trace_cell.h"
 
 static const char *elf;
 

@@ -3,7 +3,7 @@
  * doing (src/device/timing.c); this file owns where the records go. */
 #include <stdlib.h>
 #include <string.h>
-#include "trace/trace_cell_hw.h"
+#include "device/trace/trace_cell_hw.h"
 
 static uint64_t hdr_get(const uint8_t *buf, size_t off)
 {

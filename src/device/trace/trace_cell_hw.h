@@ -3,7 +3,7 @@
 #ifndef WS_TRACE_TRACE_CELL_HW_H
 #define WS_TRACE_TRACE_CELL_HW_H
 #include "device/device.h"
-#include "trace/trace_cell.h"
+#include "device/trace/trace_cell.h"
 
 typedef struct ws_trace_cell {
     ws_trace_record fifo[WS_TRACE_FIFO_DEPTH];

@@ -5,8 +5,8 @@
 #define WS_DEBUG_INTERNAL_H
 #include <pthread.h>
 #include <stdatomic.h>
-#include "debug/debug.h"
-#include "debug/debug_hooks.h"
+#include "device/debug/debug.h"
+#include "device/debug/debug_hooks.h"
 
 #define DBG_TRIGGERS 8     /* trigger unit size per core (docs/debug-hardware.md) */
 #define DBG_DATACOUNT 2

@@ -3,7 +3,7 @@
  * the mode-switch command port. A module reaches only the cores it serves
  * (its topology); harts on other cores are nonexistent to it. */
 #include <string.h>
-#include "debug/debug_internal.h"
+#include "device/debug/debug_internal.h"
 #include "device/lane_io.h"
 
 /* dmcontrol / abstractcs / sbcs fields */

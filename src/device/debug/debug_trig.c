@@ -5,7 +5,7 @@
  * per-lane test. All triggers fire before the instruction (timing=0) and
  * enter debug mode (action=1). */
 #include <string.h>
-#include "debug/debug_internal.h"
+#include "device/debug/debug_internal.h"
 
 /* mcontrol fields (debug spec 0.13.2, XLEN=32) */
 #define MC_TYPE(v)    ((v) >> 28)

@@ -2,7 +2,7 @@
  * (breakpoint, trigger, step, haltreq, fault), all-stop, stepping (also
  * over a barrier), and parking while every live warp is halted. */
 #include <string.h>
-#include "debug/debug_internal.h"
+#include "device/debug/debug_internal.h"
 
 static uint32_t lowest_live(const ws_warp *w)
 {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "debug/debug_internal.h"
+#include "device/debug/debug_internal.h"
 #include "runtime/runtime.h"
 
 ws_status dbg_fail(ws_debug *d, ws_status s, const char *fmt, ...)

@@ -2,7 +2,7 @@
  * launch or block, the last fault. Running warps are read as a probe on a
  * real device would see them: a snapshot that may already be stale. */
 #include <string.h>
-#include "debug/debug_internal.h"
+#include "device/debug/debug_internal.h"
 
 ws_status ws_debug_lanes(ws_debug *d, ws_dbg_lane *out, size_t max, size_t *n)
 {
