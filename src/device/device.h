@@ -3,6 +3,7 @@
  * owns a ws_device and drives it through the functions declared here. */
 #ifndef WS_DEVICE_DEVICE_H
 #define WS_DEVICE_DEVICE_H
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include "warpscope/warpscope.h"
@@ -148,8 +149,14 @@ struct ws_device {
     /* modules */
     struct ws_module **modules;
     size_t nmodules, modcap;
+    struct ws_module **retired;      /* unloaded modules kept so stale handles
+                                        are recognised (freed at close)     */
+    size_t nretired, retcap;
     ws_printf_fn printf_fn;
     void *printf_user;
+    int printf_depth;                /* >0 while the printf handler runs    */
+    pthread_mutex_t api_lock;        /* src/runtime/api_lock.h               */
+    int api_lock_ready;
     char err[WS_ERRLEN];
     /* Observers and their hardware, each owned by its own subsystem; NULL
      * when not in use. */

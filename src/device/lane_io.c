@@ -244,9 +244,11 @@ int ws_lane_write(ws_device *dev, ws_warp *w, uint32_t l, uint32_t pc, uint32_t 
     if (len > MAX_PRINT) len = MAX_PRINT;
     if (ws_lane_read_bytes(dev, w, l, pc, buf, len, text)) return -1;
     ws_dim3 t = { w->tid[0][l], w->tid[1][l], w->tid[2][l] };
-    if (dev->printf_fn)
+    if (dev->printf_fn) { /* calls back into the library are refused meanwhile */
+        dev->printf_depth++;
         dev->printf_fn(dev->printf_user, dev->current->id, w->block->idx, t, text, len);
-    else {
+        dev->printf_depth--;
+    } else {
         fwrite(text, 1, len, stdout);
         fflush(stdout);
     }

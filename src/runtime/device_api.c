@@ -2,6 +2,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include "runtime/api_lock.h"
 #include "runtime/observers.h"
 #include "runtime/runtime.h"
 #include "device/debug/debug_hooks.h"
@@ -107,11 +108,16 @@ ws_status ws_device_open(const ws_config *cfg, ws_device **out)
     if (config_check(&c, err, sizeof err)) return WS_ERR_INVALID_ARG;
     ws_device *dev = calloc(1, sizeof *dev);
     if (!dev) return WS_ERR_OUT_OF_MEMORY;
+    if (ws_api_lock_init(dev)) {
+        free(dev);
+        return WS_ERR_INTERNAL;
+    }
     dev->cfg = c;
     dev->full_mask = c.lanes_per_warp == 32 ? UINT32_MAX : (1u << c.lanes_per_warp) - 1;
     dev->next_launch_id = 1;
     if (ws_mem_init(&dev->mem, c.global_mem_limit, c.stack_per_lane,
                     c.cores * c.warps_per_core * c.lanes_per_warp, c.lanes_per_warp)) {
+        ws_api_lock_destroy(dev);
         free(dev);
         return WS_ERR_OUT_OF_MEMORY;
     }
@@ -148,12 +154,16 @@ ws_status ws_device_open(const ws_config *cfg, ws_device **out)
 ws_status ws_device_close(ws_device *dev)
 {
     if (!dev) return WS_ERR_INVALID_ARG;
-    ws_observers_close(dev);
-    ws_cmd_discard_all(dev);
-    ws_timing_destroy(dev);
-    ws_trace_cells_free(dev);
-    while (dev->nmodules) ws_module_unload(dev, dev->modules[dev->nmodules - 1]);
-    ws_dbg_device_close(dev); /* tells an attached debugger, then cuts it loose */
+    {   /* waits for a call in flight on another thread; using the device
+         * after close is the caller's bug (docs/api.md, "Threads") */
+        WS_API_LOCKED(dev, "ws_device_close");
+        ws_observers_close(dev);
+        ws_cmd_discard_all(dev);
+        ws_timing_destroy(dev);
+        ws_trace_cells_free(dev);
+        ws_modules_release_all(dev);
+        ws_dbg_device_close(dev); /* tells an attached debugger, then cuts it loose */
+    }
     free(dev->modules);
     free(dev->queue);
     if (dev->cores)
@@ -167,20 +177,23 @@ ws_status ws_device_close(ws_device *dev)
         for (uint32_t i = 0; i < dev->ncode_pages; i++) free(dev->code_pages[i]);
     free(dev->code_pages);
     ws_mem_fini(&dev->mem);
+    ws_api_lock_destroy(dev);
     free(dev);
     return WS_OK;
 }
 
 ws_status ws_device_config(const ws_device *dev, ws_config *out)
 {
-    if (!dev || !out) return WS_ERR_INVALID_ARG;
-    *out = dev->cfg;
+    if (!dev) return WS_ERR_INVALID_ARG;
+    if (!out) return ws_set_error((ws_device *)dev, WS_ERR_INVALID_ARG, "ws_device_config: out is NULL");
+    *out = dev->cfg; /* fixed at open: no lock (the debug server reads it) */
     return WS_OK;
 }
 
 ws_status ws_set_printf_handler(ws_device *dev, ws_printf_fn fn, void *user)
 {
     if (!dev) return WS_ERR_INVALID_ARG;
+    WS_API_LOCKED(dev, "ws_set_printf_handler");
     dev->printf_fn = fn;
     dev->printf_user = user;
     return WS_OK;

@@ -172,6 +172,12 @@ static int scan_sections(ws_elf_ctx *cx, ws_elf_image *img)
 {
     if (elf_getshdrstrndx(cx->elf, &cx->shstrndx))
         return ws_elf_fail(cx, "no section name table: %s", elf_errmsg(-1));
+    /* A bad e_shstrndx would make every section nameless: the module would
+     * load with no kernels and no shared memory instead of being rejected. */
+    GElf_Shdr strsh;
+    Elf_Scn *strscn = elf_getscn(cx->elf, cx->shstrndx);
+    if (cx->shstrndx == SHN_UNDEF || !strscn || !gelf_getshdr(strscn, &strsh) || strsh.sh_type != SHT_STRTAB)
+        return ws_elf_fail(cx, "e_shstrndx %zu does not name a string table section", cx->shstrndx);
     Elf_Scn *scn = NULL;
     while ((scn = elf_nextscn(cx->elf, scn))) {
         GElf_Shdr sh;
@@ -377,6 +383,10 @@ static int scan_relocs(ws_elf_ctx *cx, ws_elf_image *img)
         if (sh.sh_entsize != sizeof(Elf32_Rela))
             return ws_elf_fail(cx, "section header %zu: bad relocation entry size %llu", elf_ndxscn(scn),
                                (unsigned long long)sh.sh_entsize);
+        if (sh.sh_size % sizeof(Elf32_Rela))
+            return ws_elf_fail(cx, "section header %zu: relocation section size %llu is not a multiple of "
+                               "the entry size %zu", elf_ndxscn(scn), (unsigned long long)sh.sh_size,
+                               sizeof(Elf32_Rela));
         if (scan_rela(cx, img, scn, elf_ndxscn(scn), &sh)) return -1;
     }
     return 0;

@@ -3,6 +3,7 @@
  * convention. */
 #include <stdlib.h>
 #include <string.h>
+#include "runtime/api_lock.h"
 #include "runtime/runtime.h"
 
 static const char *arg_type_name(ws_arg_type t)
@@ -131,9 +132,15 @@ static ws_status check_args(ws_device *dev, const ws_kernel *k, const ws_arg *ar
 ws_status ws_launch(ws_device *dev, ws_kernel *k, ws_dim3 grid, ws_dim3 block,
                     uint32_t dynamic_shared, const ws_arg *args, size_t nargs)
 {
-    if (!dev || !k || (!args && nargs)) return WS_ERR_INVALID_ARG;
+    if (!dev) return WS_ERR_INVALID_ARG;
+    WS_API_LOCKED(dev, "ws_launch");
+    ws_status st = ws_kernel_check(dev, k, "ws_launch");
+    if (st != WS_OK) return st;
+    if (!args && nargs)
+        return ws_set_error(dev, WS_ERR_INVALID_ARG, "launch of '%s': args is NULL but nargs is %zu",
+                            k->meta->name, nargs);
     uint32_t shared_total = 0;
-    ws_status st = check_shape(dev, k, grid, block, dynamic_shared, &shared_total);
+    st = check_shape(dev, k, grid, block, dynamic_shared, &shared_total);
     if (st == WS_OK) st = check_args(dev, k, args, nargs);
     if (st != WS_OK) return st;
     ws_grid_run *L = calloc(1, sizeof *L);
@@ -160,8 +167,10 @@ ws_status ws_launch(ws_device *dev, ws_kernel *k, ws_dim3 grid, ws_dim3 block,
 
 ws_status ws_last_launch_stats(const ws_device *dev, ws_launch_stats *out)
 {
-    if (!dev || !out) return WS_ERR_INVALID_ARG;
-    if (!dev->have_stats) return WS_ERR_NOT_FOUND;
+    if (!dev) return WS_ERR_INVALID_ARG;
+    if (!out) return ws_set_error((ws_device *)dev, WS_ERR_INVALID_ARG, "ws_last_launch_stats: out is NULL");
+    if (!dev->have_stats)
+        return ws_set_error((ws_device *)dev, WS_ERR_NOT_FOUND, "ws_last_launch_stats: no launch has finished yet");
     *out = dev->last_stats;
     return WS_OK;
 }

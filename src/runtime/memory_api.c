@@ -4,12 +4,15 @@
  * errors come back from the call that caused them. */
 #include <stdlib.h>
 #include <string.h>
+#include "runtime/api_lock.h"
 #include "runtime/runtime.h"
 
 ws_status ws_malloc(ws_device *dev, size_t size, ws_addr *out)
 {
-    if (!dev || !out) return WS_ERR_INVALID_ARG;
+    if (!dev) return WS_ERR_INVALID_ARG;
+    if (!out) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_malloc(%zu): out is NULL", size);
     *out = 0;
+    WS_API_LOCKED(dev, "ws_malloc");
     if (size == 0) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_malloc: size is 0");
     if (size > UINT32_MAX || ws_mem_alloc(&dev->mem, (uint32_t)size, REGION_DATA, out))
         return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY,
@@ -22,6 +25,7 @@ ws_status ws_malloc(ws_device *dev, size_t size, ws_addr *out)
 ws_status ws_free(ws_device *dev, ws_addr addr)
 {
     if (!dev) return WS_ERR_INVALID_ARG;
+    WS_API_LOCKED(dev, "ws_free");
     ws_status st = ws_cmd_drain(dev, 0);
     if (st != WS_OK) return st;
     int r = ws_mem_free(&dev->mem, addr, REGION_DATA);
@@ -43,8 +47,10 @@ static ws_status check_range(ws_device *dev, const char *what, ws_addr a, size_t
 
 ws_status ws_memcpy_htod(ws_device *dev, ws_addr dst, const void *src, size_t n)
 {
-    if (!dev || (!src && n)) return WS_ERR_INVALID_ARG;
+    if (!dev) return WS_ERR_INVALID_ARG;
+    if (!src && n) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_memcpy_htod(0x%08x, %zu bytes): src is NULL", dst, n);
     if (!n) return WS_OK;
+    WS_API_LOCKED(dev, "ws_memcpy_htod");
     ws_status st = check_range(dev, "ws_memcpy_htod", dst, n, 1);
     if (st != WS_OK) return st;
     ws_cmd c = { .kind = CMD_COPY_HTOD, .dst = dst, .n = n, .data = malloc(n) };
@@ -57,7 +63,9 @@ ws_status ws_memcpy_htod(ws_device *dev, ws_addr dst, const void *src, size_t n)
 
 ws_status ws_memcpy_dtoh(ws_device *dev, void *dst, ws_addr src, size_t n)
 {
-    if (!dev || (!dst && n)) return WS_ERR_INVALID_ARG;
+    if (!dev) return WS_ERR_INVALID_ARG;
+    if (!dst && n) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_memcpy_dtoh(0x%08x, %zu bytes): dst is NULL", src, n);
+    WS_API_LOCKED(dev, "ws_memcpy_dtoh");
     ws_status st = ws_cmd_drain(dev, 0);
     if (st != WS_OK || !n) return st;
     char err[256];
@@ -71,6 +79,7 @@ ws_status ws_memcpy_dtod(ws_device *dev, ws_addr dst, ws_addr src, size_t n)
 {
     if (!dev) return WS_ERR_INVALID_ARG;
     if (!n) return WS_OK;
+    WS_API_LOCKED(dev, "ws_memcpy_dtod");
     ws_status st = check_range(dev, "ws_memcpy_dtod (source)", src, n, 0);
     if (st == WS_OK) st = check_range(dev, "ws_memcpy_dtod (destination)", dst, n, 1);
     if (st != WS_OK) return st;
@@ -82,6 +91,7 @@ ws_status ws_memset(ws_device *dev, ws_addr dst, int value, size_t n)
 {
     if (!dev) return WS_ERR_INVALID_ARG;
     if (!n) return WS_OK;
+    WS_API_LOCKED(dev, "ws_memset");
     ws_status st = check_range(dev, "ws_memset", dst, n, 1);
     if (st != WS_OK) return st;
     ws_cmd c = { .kind = CMD_MEMSET, .dst = dst, .n = n, .value = value };
@@ -91,6 +101,7 @@ ws_status ws_memset(ws_device *dev, ws_addr dst, int value, size_t n)
 ws_status ws_mem_info(const ws_device *dev, uint64_t *used, uint64_t *limit)
 {
     if (!dev) return WS_ERR_INVALID_ARG;
+    WS_API_LOCKED((ws_device *)dev, "ws_mem_info");
     if (used) *used = dev->mem.used;
     if (limit) *limit = dev->mem.limit;
     return WS_OK;
@@ -99,12 +110,15 @@ ws_status ws_mem_info(const ws_device *dev, uint64_t *used, uint64_t *limit)
 ws_status ws_synchronize(ws_device *dev)
 {
     if (!dev) return WS_ERR_INVALID_ARG;
+    WS_API_LOCKED(dev, "ws_synchronize");
     return ws_cmd_drain(dev, 0);
 }
 
 ws_status ws_fence(ws_device *dev, uint64_t *fence_id)
 {
-    if (!dev || !fence_id) return WS_ERR_INVALID_ARG;
+    if (!dev) return WS_ERR_INVALID_ARG;
+    if (!fence_id) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_fence: fence_id is NULL");
+    WS_API_LOCKED(dev, "ws_fence");
     ws_cmd c = { .kind = CMD_FENCE, .fence = ++dev->next_fence };
     *fence_id = c.fence;
     return ws_cmd_push(dev, &c);
@@ -113,6 +127,7 @@ ws_status ws_fence(ws_device *dev, uint64_t *fence_id)
 ws_status ws_fence_wait(ws_device *dev, uint64_t fence_id)
 {
     if (!dev) return WS_ERR_INVALID_ARG;
+    WS_API_LOCKED(dev, "ws_fence_wait");
     if (fence_id == 0 || fence_id > dev->next_fence)
         return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_fence_wait(%llu): no such fence",
                             (unsigned long long)fence_id);

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "runtime/api_lock.h"
 #include "runtime/runtime.h"
 #include "device/debug/debug_hooks.h"
 
@@ -15,6 +16,66 @@ static void module_free(ws_module *m)
     free(m->elf);
     free(m->name);
     free(m);
+}
+
+/* After unload only the names survive: a stale kernel or module handle
+ * still reads as "unloaded", never as freed memory or another module. */
+static void module_strip(ws_module *m)
+{
+    free(m->elf);
+    m->elf = NULL;
+    m->elf_size = 0;
+    free(m->img.bytes);
+    free(m->img.writable);
+    free(m->img.relocs);
+    m->img.bytes = m->img.writable = NULL;
+    m->img.relocs = NULL;
+    m->img.nrelocs = 0;
+    m->unloaded = 1;
+}
+
+static void ws_modules_free_retired(ws_device *dev)
+{
+    for (size_t i = 0; i < dev->nretired; i++) module_free(dev->retired[i]);
+    free(dev->retired);
+    dev->retired = NULL;
+    dev->nretired = dev->retcap = 0;
+}
+
+void ws_modules_release_all(ws_device *dev)
+{
+    while (dev->nmodules) {
+        ws_module *m = dev->modules[--dev->nmodules];
+        if (dev->debug) ws_dbg_module_unloading(dev, m);
+        ws_code_invalidate(dev, m->base, m->size);
+        ws_mem_free(&dev->mem, m->base, REGION_MODULE);
+        module_free(m);
+    }
+    ws_modules_free_retired(dev);
+}
+
+ws_status ws_module_check(ws_device *dev, const ws_module *mod, const char *fn)
+{
+    if (!mod) return ws_set_error(dev, WS_ERR_INVALID_ARG, "%s: module is NULL", fn);
+    if (mod->dev != dev)
+        return ws_set_error(dev, WS_ERR_INVALID_ARG, "%s: module '%s' belongs to another device", fn, mod->name);
+    if (mod->unloaded)
+        return ws_set_error(dev, WS_ERR_INVALID_ARG, "%s: module '%s' was unloaded; its handles are no "
+                            "longer valid", fn, mod->name);
+    return WS_OK;
+}
+
+ws_status ws_kernel_check(ws_device *dev, const ws_kernel *k, const char *fn)
+{
+    if (!k) return ws_set_error(dev, WS_ERR_INVALID_ARG, "%s: kernel is NULL", fn);
+    const ws_module *m = k->mod;
+    if (m->dev != dev)
+        return ws_set_error(dev, WS_ERR_INVALID_ARG, "%s: kernel '%s' belongs to module '%s' of another "
+                            "device; look it up on this device", fn, k->meta->name, m->name);
+    if (m->unloaded)
+        return ws_set_error(dev, WS_ERR_INVALID_ARG, "%s: kernel '%s' belongs to module '%s', which was "
+                            "unloaded", fn, k->meta->name, m->name);
+    return WS_OK;
 }
 
 static ws_status place_module(ws_device *dev, ws_module *m)
@@ -50,8 +111,11 @@ static ws_status build_kernels(ws_device *dev, ws_module *m)
 ws_status ws_module_load_data(ws_device *dev, const void *image, size_t size, const char *name,
                               ws_module **out)
 {
-    if (!dev || !out || (!image && size)) return WS_ERR_INVALID_ARG;
+    if (!dev) return WS_ERR_INVALID_ARG;
+    if (!out || (!image && size))
+        return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_module_load_data: %s is NULL", out ? "image" : "out");
     *out = NULL;
+    WS_API_LOCKED(dev, "ws_module_load_data");
     ws_status st = ws_cmd_drain(dev, 0);
     if (st != WS_OK) return st;
     ws_module *m = calloc(1, sizeof *m);
@@ -88,7 +152,9 @@ ws_status ws_module_load_data(ws_device *dev, const void *image, size_t size, co
 
 ws_status ws_module_load_file(ws_device *dev, const char *path, ws_module **out)
 {
-    if (!dev || !path || !out) return WS_ERR_INVALID_ARG;
+    if (!dev) return WS_ERR_INVALID_ARG;
+    if (!path || !out)
+        return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_module_load_file: %s is NULL", out ? "path" : "out");
     *out = NULL;
     FILE *f = fopen(path, "rb");
     if (!f) return ws_set_error(dev, errno == ENOENT ? WS_ERR_NOT_FOUND : WS_ERR_IO,
@@ -117,24 +183,41 @@ ws_status ws_module_load_file(ws_device *dev, const char *path, ws_module **out)
 
 ws_status ws_module_unload(ws_device *dev, ws_module *mod)
 {
-    if (!dev || !mod) return WS_ERR_INVALID_ARG;
+    if (!dev) return WS_ERR_INVALID_ARG;
+    WS_API_LOCKED(dev, "ws_module_unload");
+    ws_status st = ws_module_check(dev, mod, "ws_module_unload");
+    if (st != WS_OK) return st;
     size_t i = 0;
     while (i < dev->nmodules && dev->modules[i] != mod) i++;
     if (i == dev->nmodules)
-        return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_module_unload: module is not loaded on this device");
-    ws_cmd_drain(dev, 0); /* its kernels may still be queued */
+        return ws_set_error(dev, WS_ERR_INTERNAL, "ws_module_unload: module '%s' is not in the device's table",
+                            mod->name);
+    /* Its kernels may still be queued. Work that failed is reported here,
+     * like every call that waits for the queue, and nothing is unloaded:
+     * the caller sees the fault, and may call again. */
+    if ((st = ws_cmd_drain(dev, 0)) != WS_OK) return st;
+    if (dev->nretired == dev->retcap) {
+        size_t cap = dev->retcap ? dev->retcap * 2 : 4;
+        ws_module **r = realloc(dev->retired, cap * sizeof *r);
+        if (!r) return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "ws_module_unload: out of host memory");
+        dev->retired = r;
+        dev->retcap = cap;
+    }
     if (dev->debug) ws_dbg_module_unloading(dev, mod);
     ws_code_invalidate(dev, mod->base, mod->size);
     ws_mem_free(&dev->mem, mod->base, REGION_MODULE);
     memmove(&dev->modules[i], &dev->modules[i + 1], (dev->nmodules - i - 1) * sizeof *dev->modules);
     dev->nmodules--;
-    module_free(mod);
+    module_strip(mod);
+    dev->retired[dev->nretired++] = mod;
     return WS_OK;
 }
 
 ws_status ws_module_base(const ws_module *mod, ws_addr *base, uint32_t *size)
 {
     if (!mod) return WS_ERR_INVALID_ARG;
+    if (mod->unloaded)
+        return ws_set_error(mod->dev, WS_ERR_INVALID_ARG, "ws_module_base: module '%s' was unloaded", mod->name);
     if (base) *base = mod->base;
     if (size) *size = mod->size;
     return WS_OK;
@@ -142,8 +225,13 @@ ws_status ws_module_base(const ws_module *mod, ws_addr *base, uint32_t *size)
 
 ws_status ws_kernel_get(ws_module *mod, const char *name, ws_kernel **out)
 {
-    if (!mod || !name || !out) return WS_ERR_INVALID_ARG;
+    if (!mod) return WS_ERR_INVALID_ARG;
+    if (!name || !out)
+        return ws_set_error(mod->dev, WS_ERR_INVALID_ARG, "ws_kernel_get: %s is NULL", out ? "name" : "out");
     *out = NULL;
+    WS_API_LOCKED(mod->dev, "ws_kernel_get");
+    ws_status st = ws_module_check(mod->dev, mod, "ws_kernel_get");
+    if (st != WS_OK) return st;
     for (uint32_t i = 0; i < mod->img.nkernels; i++)
         if (strcmp(mod->img.kernels[i].name, name) == 0) {
             *out = &mod->kernels[i];
@@ -162,7 +250,10 @@ uint32_t ws_kernel_param_count(const ws_kernel *k) { return k ? k->meta->nparams
 
 ws_status ws_kernel_param(const ws_kernel *k, uint32_t i, const char **name, const char **type_name)
 {
-    if (!k || i >= k->meta->nparams) return WS_ERR_INVALID_ARG;
+    if (!k) return WS_ERR_INVALID_ARG;
+    if (i >= k->meta->nparams)
+        return ws_set_error(k->mod->dev, WS_ERR_INVALID_ARG, "ws_kernel_param: kernel '%s' has %u parameters, "
+                            "no parameter %u", k->meta->name, k->meta->nparams, i);
     if (name) *name = k->meta->params[i].name;
     if (type_name) *type_name = k->meta->params[i].type_name;
     return WS_OK;

@@ -19,6 +19,17 @@ struct ws_module {
     void *elf;                   /* the ELF file as loaded (for debuggers) */
     uint32_t link_base;          /* address the image was linked at         */
     size_t elf_size;
+    int unloaded;                /* handle kept after ws_module_unload so
+                                    later use gets an error, not a crash */
 };
+
+/* Is mod / k a live handle of dev? Sets dev's error naming fn and returns
+ * WS_ERR_INVALID_ARG when it belongs to another device or its module was
+ * unloaded. */
+ws_status ws_module_check(ws_device *dev, const struct ws_module *mod, const char *fn);
+ws_status ws_kernel_check(ws_device *dev, const struct ws_kernel *k, const char *fn);
+/* Device close: unload every module and free the handles kept by
+ * ws_module_unload. */
+void ws_modules_release_all(ws_device *dev);
 
 #endif

@@ -322,6 +322,14 @@ static void d_sym_link(raw *m) { wr32(sec(m, ".symtab") + 24, 999); }
 static void d_sym_type(raw *m) { wr32(sec(m, ".symtab") + 4, 1); }
 static void d_rela_info(raw *m) { wr32(sec(m, ".rela.data") + 28, 999); }
 static void d_rela_entsize(raw *m) { wr32(sec(m, ".rela.ws_kernels") + 36, 8); }
+static void d_rela_size(raw *m) { wr32(sec(m, ".rela.data") + 20, rd32(sec(m, ".rela.data") + 20) - 4); }
+static void d_shstrndx_symtab(raw *m)
+{   /* point e_shstrndx at the symbol table: a section, but no string table */
+    uint32_t shoff = rd32(m->d + 32);
+    uint16_t n = (uint16_t)((sec(m, ".symtab") - (m->d + shoff)) / 40);
+    wr16(m->d + 50, n);
+}
+static void d_shstrndx_range(raw *m) { wr16(m->d + 50, 200); }
 static void d_rel_type(raw *m) { wr32(sec(m, ".rela.data") + 4, 9); }
 static void d_rela_place(raw *m) { wr32(rela0(m, ".rela.data"), 0x00100000u); }
 static void d_rela_place_end(raw *m)
@@ -362,6 +370,9 @@ static void hand_made(const raw *m)
     expect(m, "no symbol table", d_sym_type, "no symbol table");
     expect(m, "rela sh_info out of range", d_rela_info, "targets bad section 999");
     expect(m, "rela entry size", d_rela_entsize, "bad relocation entry size");
+    expect(m, "rela size not a multiple of the entry", d_rela_size, "not a multiple of the entry size");
+    expect(m, "e_shstrndx names the symbol table", d_shstrndx_symtab, "does not name a string table");
+    expect(m, "e_shstrndx out of range", d_shstrndx_range, "does not name a string table");
     expect(m, "REL section", d_rel_type, "REL relocations are not supported");
     expect(m, "relocation below the image", d_rela_place, "outside the image");
     expect(m, "relocation across the end", d_rela_place_end, "outside the image");
