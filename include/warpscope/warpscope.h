@@ -93,6 +93,7 @@ typedef struct ws_arg {
 #define WS_ARG_PTR(x) ((ws_arg){ .type = WS_TYPE_PTR, .v.ptr = (x) })
 
 /* Statistics of one launch (functional mode counts are exact). */
+#define WS_STATS_MAX_CORES 256
 typedef struct ws_launch_stats {
     uint64_t launch_id;
     uint64_t thread_instructions; /* instructions executed, summed over lanes   */
@@ -102,6 +103,12 @@ typedef struct ws_launch_stats {
     uint64_t threads;
     uint64_t cycles;              /* timing mode only; 0 in functional mode     */
     double   host_seconds;        /* wall time the device spent on the launch  */
+    uint32_t shared_per_block;    /* shared bytes reserved per block: the static
+                                     objects the kernel uses + dynamic        */
+    uint32_t blocks_per_core;     /* resident-block limit per core (occupancy) */
+    uint32_t cores;               /* entries used in the per-core arrays       */
+    uint64_t core_blocks[WS_STATS_MAX_CORES];            /* blocks each core ran */
+    uint64_t core_warp_instructions[WS_STATS_MAX_CORES]; /* issued per core      */
 } ws_launch_stats;
 
 /* Device printf sink: called once per line (or flush) of device output, in

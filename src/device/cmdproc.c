@@ -161,6 +161,9 @@ static ws_status run_launch(ws_device *dev, ws_grid_run *L)
     L->stats.launch_id = L->id;
     L->stats.blocks = L->done_blocks;
     L->stats.threads = L->done_blocks * L->threads_per_block;
+    L->stats.shared_per_block = L->shared_total;
+    L->stats.blocks_per_core = slots;
+    L->stats.cores = dev->cfg.cores < WS_STATS_MAX_CORES ? dev->cfg.cores : WS_STATS_MAX_CORES;
     L->stats.simt_efficiency = L->stats.warp_instructions
         ? (double)L->stats.thread_instructions / ((double)L->stats.warp_instructions * dev->cfg.lanes_per_warp)
         : 0.0;

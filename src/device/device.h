@@ -101,6 +101,11 @@ typedef struct ws_grid_run {
     struct ws_kernel *kernel;
     ws_dim3 grid, block;
     uint32_t dyn_shared, shared_total;  /* static + dynamic, per block      */
+    uint32_t shared_lo;                  /* window offset of the block's first
+                                            shared byte: the kernel's static
+                                            objects start there, the dynamic
+                                            part follows at dyn_shared_addr */
+    uint32_t dyn_shared_addr;
     uint32_t threads_per_block, warps_per_block;
     uint32_t nregs;                      /* argument registers               */
     uint32_t ireg[8], freg[8];           /* a0..a7, fa0..fa7 initial values  */
@@ -223,7 +228,6 @@ ws_status ws_set_error(ws_device *dev, ws_status s, const char *fmt, ...)
 /* Kernel and module as the device needs them (defined in src/runtime). */
 const char *ws_kernel_name_of(const struct ws_kernel *k);
 uint32_t ws_kernel_entry(const struct ws_kernel *k);
-uint32_t ws_kernel_static_shared(const struct ws_kernel *k);
 
 double ws_now_seconds(void);
 

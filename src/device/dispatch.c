@@ -1,6 +1,8 @@
 /* Work distributor: places blocks of the current launch on cores with free
- * warp slots and shared memory, in block order, core by core; streams the
- * grid through the device so grids far larger than it run. */
+ * warp slots and shared memory, in block order, spread across the cores
+ * first (block i of a fresh launch goes to core i mod cores, as GPUs spread
+ * blocks over their SMs), then filling each core's further slots; streams
+ * the grid through the device so grids far larger than it run. */
 #include <stddef.h>
 #include <string.h>
 #include "device/device.h"
@@ -63,10 +65,10 @@ static void init_warp(ws_device *dev, ws_grid_run *L, ws_block *b, ws_warp *w, u
 uint32_t ws_dispatch_blocks(ws_device *dev)
 {
     ws_grid_run *L = dev->current;
-    uint32_t placed = 0;
-    for (uint32_t c = 0; c < dev->cfg.cores && L->next_block < L->total_blocks; c++) {
-        ws_core *core = &dev->cores[c];
-        for (uint32_t s = 0; s < core->nblock_slots && L->next_block < L->total_blocks; s++) {
+    uint32_t placed = 0, slots = dev->cores[0].nblock_slots; /* the same on every core */
+    for (uint32_t s = 0; s < slots && L->next_block < L->total_blocks; s++)
+        for (uint32_t c = 0; c < dev->cfg.cores && L->next_block < L->total_blocks; c++) {
+            ws_core *core = &dev->cores[c];
             ws_block *b = &core->blocks[s];
             if (b->in_use) continue;
             memset(b, 0, sizeof *b);
@@ -80,9 +82,9 @@ uint32_t ws_dispatch_blocks(ws_device *dev)
             memset(core->shared + b->shared_off, 0, L->shared_total);
             for (uint32_t i = 0; i < b->nwarps; i++)
                 init_warp(dev, L, b, &core->warps[b->first_slot + i], i);
+            if (c < WS_STATS_MAX_CORES) L->stats.core_blocks[c]++;
             placed++;
         }
-    }
     return placed;
 }
 

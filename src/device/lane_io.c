@@ -32,14 +32,15 @@ static void *stack_or_shared(ws_device *dev, ws_warp *w, uint32_t l, uint32_t pc
         return NULL;
     }
     uint32_t sh = addr - WS_SHARED_BASE;
-    uint32_t total = dev->current->shared_total;
+    uint32_t total = dev->current->shared_total, lo = dev->current->shared_lo;
     if (sh < WS_SHARED_END - WS_SHARED_BASE) {
-        if (sh + size <= total) {
+        if (sh - lo < total && sh - lo + size <= total) {
             const ws_block *b = w->block;
-            return dev->cores[b->core].shared + b->shared_off + sh;
+            return dev->cores[b->core].shared + b->shared_off + (sh - lo);
         }
         if (raise) {
-            snprintf(why, sizeof why, "out of bounds of the block's %u bytes of shared memory", total);
+            snprintf(why, sizeof why, "out of bounds of the block's %u bytes of shared memory "
+                     "[0x%08x, 0x%08x)", total, WS_SHARED_BASE + lo, WS_SHARED_BASE + lo + total);
             raise_mem(dev, w, l, pc, addr, size, write, why);
         }
         return NULL;
@@ -98,11 +99,11 @@ static uint8_t *uniform_region(ws_device *dev, const ws_warp *w, const ws_inst *
     const uint32_t *base = w->x[in->rs1], imm = (uint32_t)in->imm;
     uint32_t a0 = base[__builtin_ctz(g)] + imm, lo, hi;
     uint8_t *host;
-    if (a0 - WS_SHARED_BASE < dev->current->shared_total) {
+    if (a0 - (WS_SHARED_BASE + dev->current->shared_lo) < dev->current->shared_total) {
         const ws_block *b = w->block;
-        lo = WS_SHARED_BASE;
-        hi = WS_SHARED_BASE + dev->current->shared_total;
-        host = dev->cores[b->core].shared + b->shared_off - WS_SHARED_BASE;
+        lo = WS_SHARED_BASE + dev->current->shared_lo;
+        hi = lo + dev->current->shared_total;
+        host = dev->cores[b->core].shared + b->shared_off - lo;
     } else {
         if (a0 - dev->hot_lo >= dev->hot_hi - dev->hot_lo) {
             const ws_region *r = ws_mem_in_global(&dev->mem, a0) ? ws_mem_region_near(&dev->mem, a0) : NULL;

@@ -102,7 +102,7 @@ static uint32_t csr_read(ws_device *dev, ws_warp *w, uint32_t l, uint32_t csr, u
     case WS_CSR_NCTAID_Y: return L->grid.y;
     case WS_CSR_NCTAID_Z: return L->grid.z;
     case WS_CSR_LAUNCH_ID: return (uint32_t)L->id;
-    case WS_CSR_DYN_SHARED: return WS_SHARED_BASE + ((ws_kernel_static_shared(L->kernel) + 15u) & ~15u);
+    case WS_CSR_DYN_SHARED: return L->dyn_shared_addr;
     case WS_CSR_SHARED_SIZE: return L->shared_total;
     case WS_CSR_TID_LINEAR: return w->tid[0][l] + L->block.x * (w->tid[1][l] + L->block.y * w->tid[2][l]);
     case WS_CSR_WARP_IN_BLOCK: return w->warp_in_block;
@@ -261,6 +261,7 @@ ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t
     const int nl = (int)dev->cfg.lanes_per_warp;
     ws_launch_stats *st = &dev->current->stats;
     uint32_t n = 0, count_g = 0, count = 0; /* popcount cache */
+    const uint64_t instret0 = w->instret;
     ws_warp_result result = WARP_RAN;
 
     for (; n < budget; n++) {
@@ -500,6 +501,7 @@ halt: /* the debugger stopped the warp before this instruction retired */
     result = WARP_HALT;
 out:
     if ((result == WARP_FAULT || result == WARP_HALT) && w->group) ws_simt_leave_group(w);
+    if (w->core < WS_STATS_MAX_CORES) st->core_warp_instructions[w->core] += w->instret - instret0;
     *issued = n;
     return result;
 }

@@ -362,6 +362,8 @@ static int scan_rela(ws_elf_ctx *cx, ws_elf_image *img, Elf_Scn *scn, size_t idx
             }
             continue;
         }
+        uint32_t target = (uint32_t)(sym.st_value + (uint64_t)r.r_addend);
+        if (in_shared(target) && ws_elf_note_shared_ref(cx, img, (uint32_t)r.r_offset, target)) return -1;
         if (fixed || sym.st_shndx == SHN_UNDEF) continue;
         if (r.r_offset < img->link_base || r.r_offset + 4 > (uint64_t)img->link_base + img->size)
             return ws_elf_fail(cx, "relocation %zu of section %zu: place 0x%08llx is outside the image", i, idx,
@@ -413,10 +415,11 @@ int ws_elf_parse(const void *data, size_t size, const char *what, ws_elf_image *
     cx.elf = elf_memory((char *)cx.data, size);
     if (!cx.elf) { ws_elf_fail(&cx, "not a readable ELF file: %s", elf_errmsg(-1)); goto done; }
     if (check_header(&cx) || scan_segments(&cx, out) || scan_sections(&cx, out) || scan_kernels(&cx, out) ||
-        scan_relocs(&cx, out) || ws_elf_read_params(&cx, out))
+        scan_relocs(&cx, out) || ws_elf_kernel_shared(&cx, out) || ws_elf_read_params(&cx, out))
         goto done;
     r = 0;
 done:
+    free(cx.shrefs);
     if (cx.elf) elf_end(cx.elf);
     free(cx.data);
     if (r) ws_elf_free(out);

@@ -28,6 +28,8 @@ typedef struct ws_elf_kernel {
     int has_params;      /* 1 if DWARF described the parameters             */
     uint32_t nparams;
     ws_elf_param *params;
+    uint32_t shared_lo;  /* the static shared memory the kernel's code uses:  */
+    uint32_t shared_hi;  /* window offsets [lo, hi), lo 16-aligned; 0,0 = none */
     char *decl_file;     /* source file and line of the definition, if known */
     uint32_t decl_line;
 } ws_elf_kernel;

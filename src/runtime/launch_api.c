@@ -97,12 +97,12 @@ static ws_status check_shape(ws_device *dev, const ws_kernel *k, ws_dim3 grid, w
     if (grid.y > 65535 || grid.z > 65535 || grid.x > 0x7fffffffu)
         return ws_set_error(dev, WS_ERR_BAD_LAUNCH, "launch of '%s': grid (%u,%u,%u) exceeds the limits "
                             "(2^31-1, 65535, 65535)", kn, grid.x, grid.y, grid.z);
-    uint64_t total = (((uint64_t)k->mod->img.shared_static_size + 15u) & ~15ull) + dyn;
+    uint32_t stat = k->meta->shared_hi - k->meta->shared_lo; /* what this kernel uses */
+    uint64_t total = (((uint64_t)stat + 15u) & ~15ull) + dyn;
     if (total > c->max_shared_per_block)
         return ws_set_error(dev, WS_ERR_BAD_LAUNCH, "launch of '%s': %llu bytes of shared memory "
                             "(%u static + %u dynamic) exceed the %u-byte limit per block", kn,
-                            (unsigned long long)total, k->mod->img.shared_static_size, dyn,
-                            c->max_shared_per_block);
+                            (unsigned long long)total, stat, dyn, c->max_shared_per_block);
     *shared_total = (uint32_t)total;
     return WS_OK;
 }
@@ -151,6 +151,9 @@ ws_status ws_launch(ws_device *dev, ws_kernel *k, ws_dim3 grid, ws_dim3 block,
     L->block = block;
     L->dyn_shared = dynamic_shared;
     L->shared_total = shared_total;
+    L->shared_lo = k->meta->shared_lo;
+    L->dyn_shared_addr = WS_SHARED_BASE + k->meta->shared_lo +
+                         (((k->meta->shared_hi - k->meta->shared_lo) + 15u) & ~15u);
     L->threads_per_block = block.x * block.y * block.z;
     L->warps_per_block = (L->threads_per_block + dev->cfg.lanes_per_warp - 1) / dev->cfg.lanes_per_warp;
     L->total_blocks = (uint64_t)grid.x * grid.y * grid.z;

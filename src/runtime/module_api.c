@@ -261,4 +261,3 @@ ws_status ws_kernel_param(const ws_kernel *k, uint32_t i, const char **name, con
 
 const char *ws_kernel_name_of(const struct ws_kernel *k) { return k->meta->name; }
 uint32_t ws_kernel_entry(const struct ws_kernel *k) { return k->entry; }
-uint32_t ws_kernel_static_shared(const struct ws_kernel *k) { return k->mod->img.shared_static_size; }

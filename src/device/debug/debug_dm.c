@@ -156,7 +156,7 @@ static int csr_value(ws_debug *d, ws_warp *w, uint32_t l, uint32_t csr, uint32_t
     case WS_CSR_NCTAID_Y: *v = L->grid.y; return 0;
     case WS_CSR_NCTAID_Z: *v = L->grid.z; return 0;
     case WS_CSR_LAUNCH_ID: *v = (uint32_t)L->id; return 0;
-    case WS_CSR_DYN_SHARED: *v = WS_SHARED_BASE + ((ws_kernel_static_shared(L->kernel) + 15u) & ~15u); return 0;
+    case WS_CSR_DYN_SHARED: *v = L->dyn_shared_addr; return 0;
     case WS_CSR_SHARED_SIZE: *v = L->shared_total; return 0;
     case WS_CSR_TID_LINEAR: *v = w->tid[0][l] + L->block.x * (w->tid[1][l] + L->block.y * w->tid[2][l]); return 0;
     default: return -1;

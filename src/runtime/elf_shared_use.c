@@ -1,0 +1,162 @@
+/* Which part of the static shared memory each kernel uses (docs/modules.md,
+ * "Shared memory per kernel"). Every reference to a WS_SHARED object is an
+ * absolute relocation in the code; the kernel's code is what a walk of its
+ * control flow reaches from the entry (branches, jumps, direct calls and
+ * their returns). The kernel reserves the span of the objects referenced
+ * from that code, so a module with many kernels does not make each launch
+ * pay for the others' arrays. A walk that meets an indirect jump or call
+ * cannot know where it goes: that kernel keeps the whole section. */
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include "isa/isa.h"
+#include "runtime/elf_internal.h"
+#include "warpscope/abi.h"
+
+#define WHOLE 1
+
+/* The span [lo, hi) of window offsets that a reference to value lands in:
+ * the shared object containing it, or the whole section if none does. */
+static void object_span(ws_elf_ctx *cx, const ws_elf_image *img, uint32_t value, uint32_t *lo, uint32_t *hi)
+{
+    Elf_Data *d = elf_getdata(cx->symtab, NULL);
+    size_t n = d ? d->d_size / sizeof(Elf32_Sym) : 0;
+    for (size_t i = 1; i < n; i++) {
+        GElf_Sym s;
+        if (!gelf_getsym(d, (int)i, &s) || GELF_ST_TYPE(s.st_info) != STT_OBJECT || !s.st_size) continue;
+        if (value >= s.st_value && value - s.st_value < s.st_size) {
+            *lo = (uint32_t)(s.st_value - WS_SHARED_BASE);
+            *hi = (uint32_t)(s.st_value - WS_SHARED_BASE + s.st_size);
+            return;
+        }
+    }
+    *lo = 0;
+    *hi = img->shared_static_size;
+}
+
+int ws_elf_note_shared_ref(ws_elf_ctx *cx, const ws_elf_image *img, uint32_t place, uint32_t value)
+{
+    if (cx->nshrefs == cx->shrefcap) {
+        uint32_t cap = cx->shrefcap ? cx->shrefcap * 2 : 32;
+        struct ws_shared_ref *r = realloc(cx->shrefs, cap * sizeof *r);
+        if (!r) return ws_elf_fail(cx, "out of memory");
+        cx->shrefs = r;
+        cx->shrefcap = cap;
+    }
+    struct ws_shared_ref *r = &cx->shrefs[cx->nshrefs++];
+    r->place = place;
+    object_span(cx, img, value, &r->lo, &r->hi);
+    return 0;
+}
+
+typedef struct walk {
+    const ws_elf_image *img;
+    uint8_t *seen;              /* one byte per 2-byte code unit of the text span */
+    uint32_t *todo;
+    size_t ntodo, cap;
+} walk;
+
+static int in_text(const walk *w, uint32_t pc)
+{
+    return pc >= w->img->text_start && pc + 2 <= w->img->text_end && !(pc & 1);
+}
+
+static int push(walk *w, uint32_t pc)
+{
+    if (!in_text(w, pc) || w->seen[(pc - w->img->text_start) / 2]) return 0;
+    if (w->ntodo == w->cap) {
+        size_t cap = w->cap ? w->cap * 2 : 64;
+        uint32_t *t = realloc(w->todo, cap * sizeof *t);
+        if (!t) return -1;
+        w->todo = t;
+        w->cap = cap;
+    }
+    w->todo[w->ntodo++] = pc;
+    return 0;
+}
+
+static int fetch(const walk *w, uint32_t pc, ws_inst *in)
+{
+    if (!in_text(w, pc)) return -1;
+    uint32_t off = pc - w->img->link_base, bits = 0;
+    size_t avail = w->img->size - off;
+    memcpy(&bits, w->img->bytes + off, avail < 4 ? avail : 4);
+    ws_decode(bits, in);
+    return in->op == OP_ILLEGAL || pc + in->len > w->img->text_end ? -1 : 0;
+}
+
+/* Visit everything reachable from entry; WHOLE if an indirect jump is met. */
+static int walk_code(walk *w, uint32_t entry)
+{
+    if (push(w, entry)) return -1;
+    while (w->ntodo) {
+        uint32_t pc = w->todo[--w->ntodo];
+        ws_inst in;
+        while (in_text(w, pc) && !w->seen[(pc - w->img->text_start) / 2] && fetch(w, pc, &in) == 0) {
+            w->seen[(pc - w->img->text_start) / 2] = 1;
+            uint32_t next = pc + in.len;
+            switch (in.op) {
+            case OP_BEQ: case OP_BNE: case OP_BLT: case OP_BGE: case OP_BLTU: case OP_BGEU:
+                if (push(w, pc + (uint32_t)in.imm)) return -1;
+                break;
+            case OP_JAL:
+                if (push(w, pc + (uint32_t)in.imm)) return -1;
+                if (in.rd == 0) next = 0; /* a jump: no fall-through */
+                break;
+            case OP_AUIPC: { /* auipc rX + jalr rX: a call or tail call */
+                ws_inst j;
+                if (fetch(w, next, &j) == 0 && j.op == OP_JALR && j.rs1 == in.rd) {
+                    w->seen[(next - w->img->text_start) / 2] = 1;
+                    if (push(w, pc + ((uint32_t)in.imm) + (uint32_t)j.imm)) return -1;
+                    next = j.rd ? next + j.len : 0;
+                }
+                break;
+            }
+            case OP_JALR:
+                if (in.rd == 0 && in.rs1 == 1 && in.imm == 0) next = 0; /* ret */
+                else return WHOLE;                                    /* indirect */
+                break;
+            default:
+                break;
+            }
+            if (!next) break;
+            pc = next;
+        }
+    }
+    return 0;
+}
+
+int ws_elf_kernel_shared(ws_elf_ctx *cx, ws_elf_image *img)
+{
+    uint32_t units = (img->text_end - img->text_start) / 2 + 1;
+    walk w = { .img = img, .seen = malloc(units) };
+    if (!w.seen) return ws_elf_fail(cx, "out of memory");
+    int r = 0;
+    for (uint32_t k = 0; k < img->nkernels && r >= 0; k++) {
+        ws_elf_kernel *K = &img->kernels[k];
+        memset(w.seen, 0, units);
+        w.ntodo = 0;
+        r = img->shared_static_size ? walk_code(&w, K->entry) : 0;
+        if (r < 0) { ws_elf_fail(cx, "out of memory"); break; }
+        if (r == WHOLE) {
+            K->shared_lo = 0;
+            K->shared_hi = img->shared_static_size;
+            r = 0;
+            continue;
+        }
+        uint32_t lo = UINT32_MAX, hi = 0;
+        for (uint32_t i = 0; i < cx->nshrefs; i++) {
+            const struct ws_shared_ref *s = &cx->shrefs[i];
+            if (!in_text(&w, s->place) || !w.seen[(s->place - img->text_start) / 2]) continue;
+            if (s->lo < lo) lo = s->lo;
+            if (s->hi > hi) hi = s->hi;
+        }
+        K->shared_lo = lo == UINT32_MAX ? 0 : lo & ~15u; /* keep the block's 16-byte alignment */
+        K->shared_hi = lo == UINT32_MAX ? 0 : hi;
+    }
+    free(w.seen);
+    free(w.todo);
+    free(cx->shrefs);
+    cx->shrefs = NULL;
+    return r < 0 ? -1 : 0;
+}

@@ -1,0 +1,55 @@
+#include <warpscope/kernel.h>
+
+/* Three shared arrays in one module; each kernel uses some of them. */
+WS_SHARED int tile_a[256];    /* 1 KiB */
+WS_SHARED int tile_b[1024];   /* 4 KiB */
+WS_SHARED float tile_c[64];   /* 256 B, used only through a helper */
+
+/* Reverse the block's slice through tile_a. */
+WS_KERNEL void use_a(int *out)
+{
+    unsigned t = threadIdx_x(), n = blockDim_x();
+    tile_a[t] = (int)(blockIdx_x() * n + t);
+    ws_syncthreads();
+    out[blockIdx_x() * n + t] = tile_a[n - 1 - t];
+}
+
+/* Sum over tile_b, written by a helper that the kernel calls. */
+__attribute__((noinline)) static void fill_b(unsigned t, unsigned n)
+{
+    for (unsigned i = t; i < 1024; i += n) tile_b[i] = (int)i;
+}
+
+WS_KERNEL void use_b(int *out)
+{
+    unsigned t = threadIdx_x(), n = blockDim_x();
+    fill_b(t, n);
+    ws_syncthreads();
+    int s = 0;
+    for (unsigned i = 0; i < 1024; i++) s += tile_b[i];
+    out[blockIdx_x() * n + t] = s + (int)t;
+}
+
+__attribute__((noinline)) static float through_c(unsigned t)
+{
+    tile_c[t % 64] = (float)t;
+    ws_syncthreads();
+    return tile_c[(t + 1) % 64];
+}
+
+/* tile_c only through a helper, plus dynamic shared memory after it. */
+WS_KERNEL void use_c_dyn(int *out)
+{
+    unsigned t = threadIdx_x();
+    int *dyn = (int *)ws_dynamic_shared();
+    dyn[t % 16] = (int)t;
+    float v = through_c(t);
+    ws_syncthreads();
+    out[blockIdx_x() * blockDim_x() + t] = (int)v + dyn[t % 16];
+}
+
+/* No shared memory at all. */
+WS_KERNEL void use_none(int *out)
+{
+    out[ws_global_id_x()] = (int)WS__CSR(0xCC2); /* the core it ran on */
+}
