@@ -65,10 +65,12 @@ void ws_fault_format(const ws_device *dev, char *buf, size_t len)
         ws_decode(bits, &in);
         ws_disasm(&in, f->pc, dis, sizeof dis);
     }
+    char where[384] = "";
+    if (dev->describe_pc) dev->describe_pc(dev, f->pc, where, sizeof where);
     snprintf(buf, len,
              "%s: %s; kernel '%s' launch %llu, block (%u,%u,%u) thread (%u,%u,%u) "
-             "[core %u warp %u lane %u], pc 0x%08x%s%s%s",
+             "[core %u warp %u lane %u], pc 0x%08x%s%s%s%s",
              ws_fault_kind_name(f->kind), f->detail, kname, lid, f->block.x, f->block.y,
              f->block.z, f->thread.x, f->thread.y, f->thread.z, f->core, f->warp, f->lane, f->pc,
-             dis[0] ? " (" : "", dis, dis[0] ? ")" : "");
+             dis[0] ? " (" : "", dis, dis[0] ? ")" : "", where);
 }

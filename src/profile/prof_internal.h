@@ -80,7 +80,8 @@ typedef struct prof_launch {
     prof_counters counters;
     ws_launch_stats stats;
     ws_status status;          /* the launch's own result                  */
-    char error[256];           /* profiler problems (e.g. cycles differ)   */
+    char error[1024];          /* the launch's fault report, or a profiler
+                                  problem (e.g. cycles differ)            */
     prof_pc *pcs;              /* sorted by pc                             */
     size_t npcs;
     ws_trace_record *records;  /* all passes, for the timeline             */

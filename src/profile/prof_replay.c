@@ -266,6 +266,8 @@ ws_status ws_profiler_launch(ws_device *dev, ws_grid_run *L, ws_launch_runner ru
     }
     if (replay) snap_free(&snap);
     pl->status = st;
+    if (st != WS_OK) /* the fault report, with its source line, for the report and JSON */
+        snprintf(pl->error, sizeof pl->error, "%s", dev->err);
     pl->stats = L->stats;
     finish_launch(dev, P, pl, m);
     return st;

@@ -5,6 +5,7 @@
 #include "runtime/api_lock.h"
 #include "runtime/observers.h"
 #include "runtime/runtime.h"
+#include "runtime/source_lines.h"
 #include "device/debug/debug_hooks.h"
 #include "device/timing.h"
 #include "device/trace/trace_cell_hw.h"
@@ -113,6 +114,7 @@ ws_status ws_device_open(const ws_config *cfg, ws_device **out)
         return WS_ERR_INTERNAL;
     }
     dev->cfg = c;
+    dev->describe_pc = ws_source_describe_pc;
     dev->full_mask = c.lanes_per_warp == 32 ? UINT32_MAX : (1u << c.lanes_per_warp) - 1;
     dev->next_launch_id = 1;
     if (ws_mem_init(&dev->mem, c.global_mem_limit, c.stack_per_lane,

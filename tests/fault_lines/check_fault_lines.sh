@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# usage: check_fault_lines.sh WARPSCOPE MODULE.elf SOURCE.c WORKDIR
+set -u
+ws=$1 elf=$2 src=$3 dir=$4
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok: $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL: $1"; }
+line_of() { grep -n "$1" "$src" | head -1 | cut -d: -f1; }
+inl=$(line_of FAULT_LINE_INLINED) call=$(line_of CALL_LINE) direct=$(line_of FAULT_LINE_DIRECT)
+name=$(basename "$src")
+has() { case "$1" in *"$2"*) ok "$3";; *) bad "$3: '$2' not in: $1";; esac; }
+
+out=$("$ws" run --grid 1 --block 32 "$elf" bad_store zeros:32 2>&1) && bad "bad_store did not fail"
+has "$out" "$name:$inl in store_at" "run: inlined fault names the helper's line"
+has "$out" "inlined at $src:$call" "run: and the call site in the kernel"
+has "$out" "thread (5,0,0)" "run: and the thread"
+
+out=$("$ws" run --grid 1 --block 32 "$elf" bad_load zeros:32 32 2>&1) && bad "bad_load did not fail"
+has "$out" "$name:$direct in bad_load" "run: fault in the kernel's own line"
+
+# The profiler's report and JSON carry the same report for the failed launch.
+"$ws" profile -q --json "$dir/fl.json" --report "$dir/fl.txt" -- "$ws" run --grid 1 --block 32 "$elf" bad_store zeros:32 \
+    >/dev/null 2>&1
+err=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['devices'][0]['launches'][0]['error'])" \
+      "$dir/fl.json" 2>&1)
+has "$err" "$name:$inl in store_at" "profile JSON: launch error names the line"
+has "$(cat "$dir/fl.txt" 2>/dev/null)" "$name:$inl" "profile report: names the line"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
