@@ -23,6 +23,12 @@ static void usage(FILE *f)
             "(docs/debugging.md walks through a session).\n");
 }
 
+/* The signal that asked us to stop (SIGTERM, SIGHUP), for the wait loop:
+ * a tool's main may keep this one piece of process state. */
+static volatile sig_atomic_t pending_signal;
+
+static void note_signal(int sig) { pending_signal = sig; }
+
 /* Read the port the child wrote; 0 while not there yet. */
 static unsigned read_port(const char *path)
 {
@@ -71,7 +77,17 @@ int ws_cmd_debug(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    char tmpl[] = "/tmp/warpscope-debug-XXXXXX", pfile[64], spec[1200];
+    if (user_port_file) { /* an unwritable path fails now, not after gdb connected */
+        FILE *f = fopen(user_port_file, "w");
+        if (!f) {
+            fprintf(stderr, "warpscope debug: --port-file %s: cannot write: %s\n", user_port_file, strerror(errno));
+            return 2;
+        }
+        fclose(f);
+    }
+    char tmpl[512], pfile[512], spec[1200];
+    const char *tmpdir = getenv("TMPDIR");
+    snprintf(tmpl, sizeof tmpl, "%s/warpscope-debug-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
     int fd = mkstemp(tmpl);
     if (fd < 0) {
         fprintf(stderr, "warpscope debug: cannot make a temporary file: %s\n", strerror(errno));
@@ -87,13 +103,24 @@ int ws_cmd_debug(int argc, char **argv)
         return 1;
     }
     if (pid == 0) {
+        signal(SIGTERM, SIG_DFL);
+        signal(SIGHUP, SIG_DFL);
         setenv("WARPSCOPE_DEBUG", spec, 1);
         execvp(argv[i], argv + i);
         fprintf(stderr, "warpscope debug: cannot run %s: %s\n", argv[i], strerror(errno));
         _exit(127);
     }
-    int status = 0, reported = 0;
+    /* Killed, we pass the signal on and stay to clean up the port file. */
+    struct sigaction sa = { .sa_handler = note_signal };
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    int status = 0, reported = 0, forwarded = 0;
     for (;;) {
+        if (pending_signal && !forwarded) {
+            kill(pid, pending_signal);
+            forwarded = 1;
+        }
         pid_t r = waitpid(pid, &status, WNOHANG);
         if (r == pid) break;
         if (r < 0 && errno != EINTR) break;
@@ -103,10 +130,11 @@ int ws_cmd_debug(int argc, char **argv)
             fflush(stdout);
             if (user_port_file) {
                 FILE *f = fopen(user_port_file, "w");
-                if (f) {
-                    fprintf(f, "%u\n", p);
-                    fclose(f);
-                }
+                int bad = !f || fprintf(f, "%u\n", p) < 0;
+                if (f && fclose(f)) bad = 1;
+                if (bad)
+                    fprintf(stderr, "warpscope debug: --port-file %s: cannot write: %s\n", user_port_file,
+                            strerror(errno));
             }
             reported = 1;
         }

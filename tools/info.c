@@ -4,30 +4,10 @@
 #include <string.h>
 #include "warpscope/warpscope.h"
 #include "runtime/elf_image.h"
+#include "runtime/module_file.h"
 #include "isa/isa.h"
 #include "profile/line_map.h"
 #include "commands.h"
-
-static int read_file(const char *path, uint8_t **data, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) { perror(path); return -1; }
-    size_t cap = 1 << 16, n = 0;
-    uint8_t *buf = malloc(cap);
-    for (size_t r; buf && (r = fread(buf + n, 1, cap - n, f)) > 0;) {
-        n += r;
-        if (n == cap) {
-            uint8_t *nb = realloc(buf, cap *= 2);
-            if (!nb) { free(buf); buf = NULL; }
-            buf = nb;
-        }
-    }
-    fclose(f);
-    if (!buf) { fprintf(stderr, "%s: out of memory\n", path); return -1; }
-    *data = buf;
-    *len = n;
-    return 0;
-}
 
 /* Parse a module; also build its line map when `lines` is given. */
 static int load_image(const char *path, ws_elf_image *img, ws_line_map **lines)
@@ -35,7 +15,10 @@ static int load_image(const char *path, ws_elf_image *img, ws_line_map **lines)
     uint8_t *data;
     size_t len;
     char err[512];
-    if (read_file(path, &data, &len)) return -1;
+    if (ws_module_file_read(path, &data, &len, err, sizeof err) != WS_OK) {
+        fprintf(stderr, "warpscope: %s\n", err);
+        return -1;
+    }
     int r = ws_elf_parse(data, len, path, img, err, sizeof err);
     if (!r && lines && ws_line_map_build(data, len, path, lines, err, sizeof err)) {
         ws_elf_free(img);

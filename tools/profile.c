@@ -141,12 +141,22 @@ int ws_cmd_profile(int argc, char **argv)
         snprintf(tmpreport, sizeof tmpreport, "%s/report.txt", tmpdir);
         report = tmpreport;
     }
-    const char *outs[3] = { report, json, trace };
-    for (int k = 0; k < 3; k++)
+    const char *outs[3] = { report, json, trace }, *flags[3] = { "--report", "--json", "--trace" };
+    for (int k = 0; k < 3; k++) {
+        /* An output that cannot be written fails now, before the program
+         * runs, not as a warning after it. */
+        int fd = outs[k] ? open(outs[k], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644) : -2;
+        if (fd == -1) {
+            fprintf(stderr, "warpscope profile: %s %s: cannot write: %s\n", flags[k], outs[k], strerror(errno));
+            if (report == tmpreport) rmdir(tmpdir);
+            return 2;
+        }
+        if (fd >= 0) close(fd);
         if (outs[k] && unlink(outs[k]) && errno != ENOENT) {
             fprintf(stderr, "warpscope profile: cannot replace %s: %s\n", outs[k], strerror(errno));
             return 1;
         }
+    }
     char spec[4096];
     int n = snprintf(spec, sizeof spec, "period=%u,passes=%u,mode=%s,buffer=%u,report=%s%s%s%s%s", period, passes,
                      mode, buffer, report, json ? ",json=" : "", json ? json : "", trace ? ",trace=" : "",
@@ -174,6 +184,11 @@ int ws_cmd_profile(int argc, char **argv)
             printf("\n");
             print_file(report);
         }
+        for (int k = 1; k < 3; k++) /* the library said why on stderr */
+            if (outs[k] && !access(report, R_OK) && access(outs[k], R_OK)) {
+                fprintf(stderr, "warpscope profile: %s %s was not written\n", flags[k], outs[k]);
+                if (!rc) rc = 1;
+            }
     }
     if (report == tmpreport) {
         unlink(tmpreport);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "warpscope/warpscope.h"
 #include "commands.h"
+#include "run_args.h"
 
 static void usage(FILE *f)
 {
@@ -19,55 +20,74 @@ static void usage(FILE *f)
             "  iota:N     a buffer holding 0,1,...,N-1 (int or float, as the parameter says)\n");
 }
 
-static int parse_dim(const char *s, ws_dim3 *d)
+/* A buffer argument: N elements of the pointee's size (4 if unknown). */
+typedef struct buffer { ws_addr addr; uint64_t n; uint32_t size; int is_float; } buffer;
+
+#define MAX_BUFFER_BYTES (64ull << 20)
+
+static void fill_iota(uint8_t *v, const buffer *b)
 {
-    unsigned x = 1, y = 1, z = 1;
-    int n = sscanf(s, "%u,%u,%u", &x, &y, &z);
-    if (n < 1) return -1;
-    *d = WS_DIM3(x, y, z);
+    for (uint64_t j = 0; j < b->n; j++) {
+        uint8_t *e = v + j * b->size;
+        if (b->is_float && b->size == 8) { double d = (double)j; memcpy(e, &d, 8); }
+        else if (b->is_float) { float f = (float)j; memcpy(e, &f, 4); }
+        else { uint64_t u = j; memcpy(e, &u, b->size); } /* little-endian: the low bytes */
+    }
+}
+
+static int make_arg(ws_device *dev, const ws_kernel *k, uint32_t i, const char *text, ws_arg *a, buffer *buf)
+{
+    const char *pname = "", *tn = "";
+    ws_param_type t;
+    char err[256];
+    ws_kernel_param(k, i, &pname, &tn);
+    if (ws_kernel_param_type(k, i, &t) != WS_OK) return -1;
+    if (t.arg != WS_TYPE_PTR) {
+        if (ws_parse_scalar(text, &t, a, err, sizeof err) == 0) return 0;
+        fprintf(stderr, "warpscope run: argument %u (parameter '%s', %s): %s\n", i + 1, pname, tn, err);
+        return -2;
+    }
+    buf->size = t.pointee_size == 1 || t.pointee_size == 2 || t.pointee_size == 8 ? t.pointee_size : 4;
+    buf->is_float = t.pointee_float;
+    unsigned long long n;
+    int iota = ws_parse_buffer(text, MAX_BUFFER_BYTES / buf->size, &n, err, sizeof err);
+    if (iota < 0) {
+        fprintf(stderr, "warpscope run: argument %u (parameter '%s', %s): %s\n", i + 1, pname, tn, err);
+        return -2;
+    }
+    buf->n = n;
+    size_t bytes = (size_t)n * buf->size;
+    if (ws_malloc(dev, bytes, &buf->addr)) return -1;
+    if (iota) {
+        uint8_t *v = malloc(bytes);
+        if (!v) return -1;
+        fill_iota(v, buf);
+        ws_status st = ws_memcpy_htod(dev, buf->addr, v, bytes);
+        free(v);
+        if (st) return -1;
+    }
+    *a = WS_ARG_PTR(buf->addr);
     return 0;
 }
 
-typedef struct buffer { ws_addr addr; uint32_t words; int is_float; } buffer;
-
-static int make_arg(ws_device *dev, const ws_kernel *k, uint32_t i, const char *text, ws_arg *a,
-                    buffer *buf)
+static int print_buffer(ws_device *dev, uint32_t a, const buffer *b)
 {
-    const char *tn = "";
-    ws_kernel_param(k, i, NULL, &tn);
-    size_t tl = strlen(tn);
-    unsigned n;
-    if (tl && tn[tl - 1] == '*') {
-        int iota = strncmp(text, "iota:", 5) == 0;
-        if ((strncmp(text, "zeros:", 6) && !iota) || sscanf(strchr(text, ':') + 1, "%u", &n) != 1 || !n) {
-            fprintf(stderr, "warpscope run: parameter %u (%s) is a pointer: use zeros:N or iota:N\n", i, tn);
-            return -1;
+    uint64_t n = b->n < 64 ? b->n : 64;
+    uint8_t v[64 * 8];
+    if (ws_memcpy_dtoh(dev, v, b->addr, n * b->size)) return -1;
+    printf("arg %u:", a + 1);
+    for (uint64_t j = 0; j < n; j++) {
+        const uint8_t *e = v + j * b->size;
+        if (b->is_float && b->size == 8) { double d; memcpy(&d, e, 8); printf(" %.17g", d); }
+        else if (b->is_float) { float f; memcpy(&f, e, 4); printf(" %.9g", f); }
+        else {
+            int64_t x = 0;
+            memcpy(&x, e, b->size);
+            if (b->size < 8) x = (int64_t)((uint64_t)x << (64 - 8 * b->size)) >> (64 - 8 * b->size);
+            printf(" %lld", (long long)x);
         }
-        if (ws_malloc(dev, (size_t)n * 4, &buf->addr)) return -1;
-        buf->words = n;
-        buf->is_float = strstr(tn, "float") != NULL;
-        if (iota) {
-            uint32_t *v = malloc((size_t)n * 4);
-            if (!v) return -1;
-            for (unsigned j = 0; j < n; j++) {
-                float f = (float)j;
-                if (buf->is_float) memcpy(&v[j], &f, 4);
-                else v[j] = j;
-            }
-            int r = ws_memcpy_htod(dev, buf->addr, v, (size_t)n * 4);
-            free(v);
-            if (r) return -1;
-        }
-        *a = WS_ARG_PTR(buf->addr);
-    } else if (strstr(tn, "float")) {
-        *a = WS_ARG_F32(strtof(text, NULL));
-    } else if (strstr(tn, "double")) {
-        *a = WS_ARG_F64(strtod(text, NULL));
-    } else if (strstr(tn, "long long") || strstr(tn, "int64")) {
-        *a = WS_ARG_I64(strtoll(text, NULL, 0));
-    } else {
-        *a = WS_ARG_I32((int32_t)strtol(text, NULL, 0));
     }
+    printf("%s\n", n < b->n ? " ..." : "");
     return 0;
 }
 
@@ -81,15 +101,28 @@ int ws_cmd_run(int argc, char **argv)
     for (; i < argc && argv[i][0] == '-'; i++) {
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(o, "-h") || !strcmp(o, "--help")) { usage(stdout); return 0; }
-        if (!v) { usage(stderr); return 2; }
+        if (!v) { fprintf(stderr, "warpscope run: %s needs a value\n", o); return 2; }
         char err[256];
-        if (!strcmp(o, "--grid") && !parse_dim(v, &grid)) i++;
-        else if (!strcmp(o, "--block") && !parse_dim(v, &block)) i++;
-        else if (!strcmp(o, "--shared")) { shared = (uint32_t)strtoul(v, NULL, 0); i++; }
-        else if (!strcmp(o, "--config")) {
+        unsigned long long v64;
+        if (!strcmp(o, "--grid") || !strcmp(o, "--block")) {
+            if (ws_parse_dim3(v, !strcmp(o, "--grid") ? &grid : &block, err, sizeof err)) {
+                fprintf(stderr, "warpscope run: %s %s\n", o, err);
+                return 2;
+            }
+        } else if (!strcmp(o, "--shared")) {
+            if (ws_parse_u64(v, UINT32_MAX, &v64, err, sizeof err)) {
+                fprintf(stderr, "warpscope run: --shared %s\n", err);
+                return 2;
+            }
+            shared = (uint32_t)v64;
+        } else if (!strcmp(o, "--config")) {
             if (ws_config_parse(&cfg, v, err, sizeof err)) { fprintf(stderr, "warpscope run: %s\n", err); return 2; }
-            i++;
-        } else { usage(stderr); return 2; }
+        } else {
+            fprintf(stderr, "warpscope run: unknown option '%s'\n", o);
+            usage(stderr);
+            return 2;
+        }
+        i++;
     }
     if (argc - i < 2) { usage(stderr); return 2; }
     const char *path = argv[i], *kname = argv[i + 1];
@@ -100,31 +133,24 @@ int ws_cmd_run(int argc, char **argv)
     int rc = 1;
     ws_module *mod;
     ws_kernel *k;
-    ws_arg args[32];
-    buffer bufs[32] = { { 0, 0, 0 } };
     uint32_t nargs = (uint32_t)(argc - i - 2);
+    ws_arg *args = calloc(nargs + 1, sizeof *args);
+    buffer *bufs = calloc(nargs + 1, sizeof *bufs);
+    if (!args || !bufs) { fprintf(stderr, "warpscope run: out of memory\n"); goto done; }
     if (ws_module_load_file(dev, path, &mod) || ws_kernel_get(mod, kname, &k)) goto fail;
-    if (nargs != ws_kernel_param_count(k) || nargs > 32) {
-        fprintf(stderr, "warpscope run: %s takes %u arguments, %u given\n", kname, ws_kernel_param_count(k), nargs);
+    if (nargs != ws_kernel_param_count(k)) {
+        fprintf(stderr, "warpscope run: %s takes %u argument%s, %u given\n", kname, ws_kernel_param_count(k),
+                ws_kernel_param_count(k) == 1 ? "" : "s", nargs);
         goto done;
     }
-    for (uint32_t a = 0; a < nargs; a++)
-        if (make_arg(dev, k, a, argv[i + 2 + a], &args[a], &bufs[a])) goto fail;
-    if (ws_launch(dev, k, grid, block, shared, args, nargs) || ws_synchronize(dev)) goto fail;
     for (uint32_t a = 0; a < nargs; a++) {
-        if (!bufs[a].words) continue;
-        uint32_t n = bufs[a].words < 64 ? bufs[a].words : 64;
-        int32_t v[64];
-        if (ws_memcpy_dtoh(dev, v, bufs[a].addr, n * 4)) goto fail;
-        printf("arg %u:", a);
-        for (uint32_t j = 0; j < n; j++) {
-            float f;
-            memcpy(&f, &v[j], 4);
-            if (bufs[a].is_float) printf(" %g", f);
-            else printf(" %d", v[j]);
-        }
-        printf("%s\n", n < bufs[a].words ? " ..." : "");
+        int r = make_arg(dev, k, a, argv[i + 2 + a], &args[a], &bufs[a]);
+        if (r == -2) goto done;
+        if (r) goto fail;
     }
+    if (ws_launch(dev, k, grid, block, shared, args, nargs) || ws_synchronize(dev)) goto fail;
+    for (uint32_t a = 0; a < nargs; a++)
+        if (bufs[a].n && print_buffer(dev, a, &bufs[a])) goto fail;
     ws_launch_stats st;
     ws_last_launch_stats(dev, &st);
     printf("%s: %llu thread-instructions, %llu warp-instructions, SIMT efficiency %.1f%%, %.3f ms\n",
@@ -135,6 +161,8 @@ int ws_cmd_run(int argc, char **argv)
 fail:
     fprintf(stderr, "warpscope run: %s\n", ws_last_error(dev));
 done:
+    free(args);
+    free(bufs);
     ws_device_close(dev);
     return rc;
 }

@@ -157,6 +157,18 @@ WS_API const char *ws_kernel_name(const ws_kernel *k);
 WS_API ws_status ws_kernel_param(const ws_kernel *k, uint32_t i, const char **name,
                                  const char **type_name);
 WS_API uint32_t ws_kernel_param_count(const ws_kernel *k);
+/* How to pass parameter i, typedefs and qualifiers resolved from DWARF:
+ * the argument type ws_launch accepts for it, the C type's width and
+ * signedness, and for pointers what they point to. */
+typedef struct ws_param_type {
+    ws_arg_type arg;          /* WS_TYPE_I32 for signed 8/16/32-bit, U32 for
+                                 unsigned (and bool/enum), I64, U64, F32, F64, PTR */
+    uint32_t bits;            /* 8, 16, 32 or 64; 32 for pointers           */
+    int is_signed;
+    int pointee_float;        /* pointers: the elements are float or double */
+    uint32_t pointee_size;    /* pointers: element bytes, 0 = void/struct/unknown */
+} ws_param_type;
+WS_API ws_status ws_kernel_param_type(const ws_kernel *k, uint32_t i, ws_param_type *out);
 
 /* ---- Launch and synchronisation ---- */
 WS_API ws_status ws_launch(ws_device *dev, ws_kernel *k, ws_dim3 grid, ws_dim3 block,

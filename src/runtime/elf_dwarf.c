@@ -104,6 +104,32 @@ static int kind_of(Dwarf_Die *t, ws_param_kind *kind)
     return -1;
 }
 
+/* What a pointer parameter points to, for tools that fill buffers
+ * (warpscope run's iota:N): element size and whether it is a float. */
+static void pointee_of(Dwarf_Die *t, ws_elf_param *q)
+{
+    Dwarf_Die cur = *t;
+    Dwarf_Attribute at;
+    int derefs = 0;
+    for (int depth = 0; depth < MAX_DEPTH; depth++) {
+        int tag = dwarf_tag(&cur);
+        if (tag == DW_TAG_pointer_type || tag == DW_TAG_array_type) {
+            if (derefs++) { q->pointee_size = 4; return; } /* elements are addresses */
+        } else if (tag != DW_TAG_typedef && tag != DW_TAG_const_type && tag != DW_TAG_volatile_type &&
+                   tag != DW_TAG_restrict_type) {
+            ws_param_kind k;
+            Dwarf_Word size = 0;
+            if (derefs == 1 && kind_of(&cur, &k) == 0 && k != WS_PARAM_PTR) {
+                if (dwarf_attr_integrate(&cur, DW_AT_byte_size, &at)) dwarf_formudata(&at, &size);
+                q->pointee_float = k == WS_PARAM_F32 || k == WS_PARAM_F64;
+                q->pointee_size = (uint32_t)size;
+            }
+            return;
+        }
+        if (!dwarf_attr_integrate(&cur, DW_AT_type, &at) || !dwarf_formref_die(&at, &cur)) return;
+    }
+}
+
 static int add_param(ws_elf_ctx *cx, ws_elf_kernel *k, Dwarf_Die *p)
 {
     Dwarf_Attribute at;
@@ -125,6 +151,9 @@ static int add_param(ws_elf_ctx *cx, ws_elf_kernel *k, Dwarf_Die *p)
     q->name = strdup(name ? name : "");
     q->type_name = strdup(tname);
     q->kind = kind;
+    q->pointee_float = 0;
+    q->pointee_size = 0;
+    if (kind == WS_PARAM_PTR) pointee_of(&type, q);
     k->nparams++;
     if (!q->name || !q->type_name) return ws_elf_fail(cx, "out of memory");
     return 0;

@@ -19,6 +19,10 @@ typedef struct ws_elf_param {
     char *name;          /* parameter name from DWARF ("" if unnamed)       */
     char *type_name;     /* C spelling, e.g. "const float *", "int"         */
     ws_param_kind kind;
+    /* pointers: what they point to, typedefs and qualifiers peeled
+     * (pointee_size 0 = void, a struct, or unknown) */
+    int pointee_float;
+    uint32_t pointee_size;
 } ws_elf_param;
 
 typedef struct ws_elf_kernel {

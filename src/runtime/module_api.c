@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "runtime/api_lock.h"
+#include "runtime/module_file.h"
 #include "runtime/runtime.h"
 #include "device/debug/debug_hooks.h"
 
@@ -156,27 +157,12 @@ ws_status ws_module_load_file(ws_device *dev, const char *path, ws_module **out)
     if (!path || !out)
         return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_module_load_file: %s is NULL", out ? "path" : "out");
     *out = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f) return ws_set_error(dev, errno == ENOENT ? WS_ERR_NOT_FOUND : WS_ERR_IO,
-                                "%s: cannot open: %s", path, strerror(errno));
     uint8_t *buf = NULL;
-    size_t len = 0, cap = 0;
-    for (;;) {
-        if (len == cap) {
-            cap = cap ? cap * 2 : 1 << 16;
-            if (cap > (512u << 20)) { free(buf); fclose(f); return ws_set_error(dev, WS_ERR_BAD_MODULE, "%s: larger than 512 MiB", path); }
-            uint8_t *nb = realloc(buf, cap);
-            if (!nb) { free(buf); fclose(f); return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "%s: out of host memory", path); }
-            buf = nb;
-        }
-        size_t r = fread(buf + len, 1, cap - len, f);
-        len += r;
-        if (r == 0) break;
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (bad) { free(buf); return ws_set_error(dev, WS_ERR_IO, "%s: read error", path); }
-    ws_status st = ws_module_load_data(dev, buf, len, path, out);
+    size_t len = 0;
+    char err[512];
+    ws_status st = ws_module_file_read(path, &buf, &len, err, sizeof err);
+    if (st != WS_OK) return ws_set_error(dev, st, "%s", err);
+    st = ws_module_load_data(dev, buf, len, path, out);
     free(buf);
     return st;
 }
@@ -256,6 +242,27 @@ ws_status ws_kernel_param(const ws_kernel *k, uint32_t i, const char **name, con
                             "no parameter %u", k->meta->name, k->meta->nparams, i);
     if (name) *name = k->meta->params[i].name;
     if (type_name) *type_name = k->meta->params[i].type_name;
+    return WS_OK;
+}
+
+ws_status ws_kernel_param_type(const ws_kernel *k, uint32_t i, ws_param_type *out)
+{
+    if (!k) return WS_ERR_INVALID_ARG;
+    if (!out || i >= k->meta->nparams)
+        return ws_set_error(k->mod->dev, WS_ERR_INVALID_ARG, "ws_kernel_param_type: kernel '%s' %s", k->meta->name,
+                            out ? "has no such parameter" : "(out is NULL)");
+    const ws_elf_param *p = &k->meta->params[i];
+    static const struct { ws_arg_type arg; uint8_t bits, is_signed; } map[] = {
+        [WS_PARAM_I8] = { WS_TYPE_I32, 8, 1 },   [WS_PARAM_U8] = { WS_TYPE_U32, 8, 0 },
+        [WS_PARAM_I16] = { WS_TYPE_I32, 16, 1 }, [WS_PARAM_U16] = { WS_TYPE_U32, 16, 0 },
+        [WS_PARAM_I32] = { WS_TYPE_I32, 32, 1 }, [WS_PARAM_U32] = { WS_TYPE_U32, 32, 0 },
+        [WS_PARAM_I64] = { WS_TYPE_I64, 64, 1 }, [WS_PARAM_U64] = { WS_TYPE_U64, 64, 0 },
+        [WS_PARAM_F32] = { WS_TYPE_F32, 32, 1 }, [WS_PARAM_F64] = { WS_TYPE_F64, 64, 1 },
+        [WS_PARAM_PTR] = { WS_TYPE_PTR, 32, 0 },
+    };
+    *out = (ws_param_type){ .arg = map[p->kind].arg, .bits = map[p->kind].bits,
+                            .is_signed = map[p->kind].is_signed, .pointee_float = p->pointee_float,
+                            .pointee_size = p->pointee_size };
     return WS_OK;
 }
 

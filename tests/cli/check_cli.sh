@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# usage: check_cli.sh WARPSCOPE cli_kernels.elf WORKDIR
+set -u
+ws=$1 elf=$2 dir=$3
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok: $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL: $1"; }
+# refuse WHAT EXPECTED-TEXT -- COMMAND...: must exit non-zero and say EXPECTED-TEXT
+refuse() {
+    local what=$1 want=$2; shift 3
+    local out; out=$(timeout 20 "$@" 2>&1); local rc=$?
+    if [ $rc -ne 0 ] && [ $rc -ne 124 ] && [[ "$out" == *"$want"* ]]; then ok "$what"; else bad "$what (rc $rc): $out"; fi
+}
+run() { "$ws" run "$@"; }
+K="$elf kinds iota:8"
+
+# item 10: every bad number is named, nothing silently becomes 0
+refuse "float 'abc'"          "'abc' is not a number"            -- "$ws" run $K abc 1 2 3 4 5
+refuse "empty float"          "'' is not a number"               -- "$ws" run $K "" 1 2 3 4 5
+refuse "u64 'nan'"            "'nan' is not a whole number"      -- "$ws" run $K 1.5 nan 2 3 4 5
+refuse "u64 negative"         "'-1' is not a whole number"       -- "$ws" run $K 1.5 -1 2 3 4 5
+refuse "short '1e3'"          "'1e3' is not a whole number"      -- "$ws" run $K 1.5 1 1e3 3 4 5
+refuse "short out of range"   "from -32768 to 32767"             -- "$ws" run $K 1.5 1 40000 3 4 5
+refuse "uchar out of range"   "from 0 to 255"                    -- "$ws" run $K 1.5 1 2 256 4 5
+refuse "int out of range"     "from -2147483648 to 2147483647"   -- "$ws" run $K 1.5 1 2 3 4 4294967296
+refuse "float out of range"   "out of range for float"           -- "$ws" run $K 1e39 1 2 3 4 5
+refuse "pointer given a number" "a pointer takes zeros:N or iota:N" -- "$ws" run "$elf" kinds 5 1.5 1 2 3 4 5
+refuse "zeros:0"              "N must be a whole number"         -- "$ws" run "$elf" kinds zeros:0 1.5 1 2 3 4 5
+refuse "--shared abc"         "--shared 'abc' is not a whole number" -- "$ws" run --shared abc $K 1.5 1 2 3 4 5
+refuse "--grid 2x"            "dimension 1 ('2x')"               -- "$ws" run --grid 2x $K 1.5 1 2 3 4 5
+refuse "--grid 1,2,3,4"       "give X, X,Y or X,Y,Z"             -- "$ws" run --grid 1,2,3,4 $K 1.5 1 2 3 4 5
+refuse "--grid wraps"         "dimension 1 ('4294967297')"       -- "$ws" run --grid 4294967297 $K 1.5 1 2 3 4 5
+refuse "--block 0"            "dimension 1 ('0')"                -- "$ws" run --block 0 $K 1.5 1 2 3 4 5
+refuse "wrong count"          "kinds takes 7 arguments, 6 given" -- "$ws" run $K 1.5 1 2 3 4
+refuse "unknown option"       "unknown option '--gird'"          -- "$ws" run --gird 2 $K 1.5 1 2 3 4 5
+
+# every type the launch API accepts works, typedefs resolved
+out=$(run $K 2.5 0x123456789abcdef0 -7 200 0.125 -2147483648 2>&1) || bad "kinds run failed: $out"
+[[ "$out" == *"arg 1: 2.5 1193046 -7 200 0.125 -2.14748365e+09 57072 7"* ]] && ok "typedef'd float/pointer, u64, short, uchar, double, int" ||
+    bad "kinds values: $out"
+args=$(seq 1 39)
+out=$(run "$elf" forty zeros:1 $args 2>&1) && [[ "$out" == *"arg 1: 780"* ]] && ok "40 arguments" || bad "40 arguments: $out"
+out=$(run "$elf" doubles iota:4 iota:4 2>&1) && [[ "$out" == *"arg 1: 0 2 4 6"* && "$out" == *"arg 2: -1 0 1 2"* ]] &&
+    ok "double and long long buffers" || bad "64-bit buffers: $out"
+
+# item 9: the module reader's limits, for info and disasm too
+for c in info disasm; do
+    refuse "$c /dev/zero"       "not an ELF file (bad magic)"      -- "$ws" $c /dev/zero
+    refuse "$c directory"       "is a directory"                   -- "$ws" $c "$dir"
+done
+refuse "run directory"          "is a directory"                   -- "$ws" run "$dir" kinds
+
+# item 11: unwritable outputs fail
+refuse "profile --json unwritable" "/nonexistent/x.json"           -- "$ws" profile -q --json /nonexistent/x.json -- "$ws" run $K 1 1 2 3 4 5
+refuse "profile --trace unwritable" "/nonexistent/t.json"          -- "$ws" profile -q --trace /nonexistent/t.json -- "$ws" run $K 1 1 2 3 4 5
+refuse "profile --report unwritable" "/nonexistent/r.txt"          -- "$ws" profile -q --report /nonexistent/r.txt -- "$ws" run $K 1 1 2 3 4 5
+refuse "debug --port-file unwritable" "/nonexistent/port"          -- "$ws" debug --port-file /nonexistent/port -- "$ws" run $K 1 1 2 3 4 5
+
+# item 11: warpscope debug killed by SIGTERM leaves no temporary file
+tmpd="$dir/tmp-debug"; rm -rf "$tmpd"; mkdir -p "$tmpd"
+TMPDIR="$tmpd" "$ws" debug --port-file "$dir/port" -- "$ws" run $K 1 1 2 3 4 5 >/dev/null 2>&1 &
+dbg=$!
+for _ in $(seq 100); do [ -s "$dir/port" ] && break; sleep 0.1; done
+[ -s "$dir/port" ] && ok "debug: listening" || bad "debug: never listened"
+kill -TERM $dbg
+for _ in $(seq 100); do kill -0 $dbg 2>/dev/null || break; sleep 0.1; done
+kill -0 $dbg 2>/dev/null && { bad "debug: still running after SIGTERM"; kill -KILL $dbg; }
+wait $dbg 2>/dev/null
+[ -z "$(ls -A "$tmpd")" ] && ok "debug: SIGTERM leaves no temporary file" || bad "debug: left $(ls "$tmpd")"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

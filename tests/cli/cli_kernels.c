@@ -1,0 +1,38 @@
+#include <warpscope/kernel.h>
+
+typedef float real;
+typedef real *vec;
+typedef unsigned long long u64;
+
+/* Every scalar kind, through typedefs too; writes what it got. */
+WS_KERNEL void kinds(vec out, real r, u64 big, short s, unsigned char c, double d, int i)
+{
+    if (threadIdx_x() == 0) {
+        out[0] = r;
+        out[1] = (float)(big >> 40);
+        out[2] = (float)s;
+        out[3] = (float)c;
+        out[4] = (float)d;
+        out[5] = (float)i;
+        out[6] = (float)(big & 0xffff);
+    }
+}
+
+/* 40 parameters: past the old hidden 32-argument limit. */
+WS_KERNEL void forty(int *out, int a1, int a2, int a3, int a4, int a5, int a6, int a7, int a8, int a9,
+                     int a10, int a11, int a12, int a13, int a14, int a15, int a16, int a17, int a18, int a19,
+                     int a20, int a21, int a22, int a23, int a24, int a25, int a26, int a27, int a28, int a29,
+                     int a30, int a31, int a32, int a33, int a34, int a35, int a36, int a37, int a38, int a39)
+{
+    if (threadIdx_x() == 0)
+        out[0] = a1 + a2 + a3 + a4 + a5 + a6 + a7 + a8 + a9 + a10 + a11 + a12 + a13 + a14 + a15 + a16 + a17 +
+                 a18 + a19 + a20 + a21 + a22 + a23 + a24 + a25 + a26 + a27 + a28 + a29 + a30 + a31 + a32 +
+                 a33 + a34 + a35 + a36 + a37 + a38 + a39;
+}
+
+/* 64-bit elements through iota. */
+WS_KERNEL void doubles(double *v, long long *w)
+{
+    unsigned t = threadIdx_x();
+    if (t < 4) { v[t] = v[t] * 2.0; w[t] = w[t] - 1; }
+}

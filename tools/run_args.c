@@ -1,0 +1,124 @@
+/* Strict number parsing for warpscope run (run_args.h). strtoX alone
+ * accepts "", "abc" (as 0), "1e3" (as 1) and wraps out-of-range values;
+ * here the whole text must be the number and it must fit. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "run_args.h"
+
+static int whole_unsigned(const char *s, unsigned long long *v)
+{
+    char *end;
+    if (!*s || *s == '-' || *s == '+' || *s == ' ') return -1;
+    errno = 0;
+    *v = strtoull(s, &end, 0);
+    return errno || *end ? -1 : 0;
+}
+
+static int whole_signed(const char *s, long long *v)
+{
+    char *end;
+    if (!*s || *s == ' ') return -1;
+    errno = 0;
+    *v = strtoll(s, &end, 0);
+    return errno || *end ? -1 : 0;
+}
+
+int ws_parse_u64(const char *text, unsigned long long max, unsigned long long *out, char *err, size_t errlen)
+{
+    if (whole_unsigned(text, out) || *out > max) {
+        snprintf(err, errlen, "'%s' is not a whole number from 0 to %llu", text, max);
+        return -1;
+    }
+    return 0;
+}
+
+int ws_parse_dim3(const char *text, ws_dim3 *out, char *err, size_t errlen)
+{
+    uint32_t d[3] = { 1, 1, 1 };
+    const char *p = text;
+    for (int i = 0;; i++) {
+        char part[32];
+        const char *comma = strchr(p, ',');
+        size_t n = comma ? (size_t)(comma - p) : strlen(p);
+        unsigned long long v;
+        if (i == 3 || n >= sizeof part) {
+            snprintf(err, errlen, "'%s': give X, X,Y or X,Y,Z", text);
+            return -1;
+        }
+        memcpy(part, p, n);
+        part[n] = 0;
+        if (whole_unsigned(part, &v) || v < 1 || v > UINT32_MAX) {
+            snprintf(err, errlen, "'%s': dimension %d ('%s') must be a whole number from 1 to %u", text, i + 1,
+                     part, UINT32_MAX);
+            return -1;
+        }
+        d[i] = (uint32_t)v;
+        if (!comma) break;
+        p = comma + 1;
+    }
+    *out = WS_DIM3(d[0], d[1], d[2]);
+    return 0;
+}
+
+static int parse_float(const char *text, int is64, ws_arg *out, char *err, size_t errlen)
+{
+    char *end;
+    errno = 0;
+    double v = *text ? strtod(text, &end) : 0;
+    if (!*text || *end) {
+        snprintf(err, errlen, "'%s' is not a number", text);
+        return -1;
+    }
+    if (is64) {
+        *out = WS_ARG_F64(v);
+        return 0;
+    }
+    if (isfinite(v) && fabs(v) > 3.40282346638528859812e+38) {
+        snprintf(err, errlen, "'%s' is out of range for float", text);
+        return -1;
+    }
+    *out = WS_ARG_F32(strtof(text, NULL)); /* round once, from the text */
+    return 0;
+}
+
+int ws_parse_scalar(const char *text, const ws_param_type *t, ws_arg *out, char *err, size_t errlen)
+{
+    if (t->arg == WS_TYPE_F32 || t->arg == WS_TYPE_F64) return parse_float(text, t->arg == WS_TYPE_F64, out, err, errlen);
+    if (t->is_signed) {
+        long long v, lo = t->bits == 64 ? INT64_MIN : -(1ll << (t->bits - 1));
+        long long hi = t->bits == 64 ? INT64_MAX : (1ll << (t->bits - 1)) - 1;
+        if (whole_signed(text, &v) || v < lo || v > hi) {
+            snprintf(err, errlen, "'%s' is not a whole number from %lld to %lld (a %u-bit signed integer)", text,
+                     lo, hi, t->bits);
+            return -1;
+        }
+        *out = t->bits == 64 ? WS_ARG_I64(v) : WS_ARG_I32((int32_t)v);
+        return 0;
+    }
+    unsigned long long v, hi = t->bits == 64 ? UINT64_MAX : (1ull << t->bits) - 1;
+    if (whole_unsigned(text, &v) || v > hi) {
+        snprintf(err, errlen, "'%s' is not a whole number from 0 to %llu (a %u-bit unsigned integer)", text, hi,
+                 t->bits);
+        return -1;
+    }
+    *out = t->bits == 64 ? WS_ARG_U64(v) : WS_ARG_U32((uint32_t)v);
+    return 0;
+}
+
+int ws_parse_buffer(const char *text, unsigned long long max, unsigned long long *n, char *err, size_t errlen)
+{
+    int iota = !strncmp(text, "iota:", 5);
+    if (!iota && strncmp(text, "zeros:", 6)) {
+        snprintf(err, errlen, "'%s': a pointer takes zeros:N or iota:N", text);
+        return -1;
+    }
+    const char *num = strchr(text, ':') + 1;
+    if (whole_unsigned(num, n) || *n < 1 || *n > max) {
+        snprintf(err, errlen, "'%s': N must be a whole number from 1 to %llu", text, max);
+        return -1;
+    }
+    return iota;
+}

@@ -1,0 +1,19 @@
+/* Strict parsing of `warpscope run`'s command line: every number must be
+ * whole, in range and of the parameter's type, or the command says which
+ * argument is wrong (tools/run_args.c). */
+#ifndef WS_TOOLS_RUN_ARGS_H
+#define WS_TOOLS_RUN_ARGS_H
+#include <stddef.h>
+#include "warpscope/warpscope.h"
+
+/* "X", "X,Y" or "X,Y,Z": each a whole number 1..UINT32_MAX. */
+int ws_parse_dim3(const char *text, ws_dim3 *out, char *err, size_t errlen);
+/* A whole unsigned number 0..max (decimal, 0x hex or 0 octal). */
+int ws_parse_u64(const char *text, unsigned long long max, unsigned long long *out, char *err, size_t errlen);
+/* A scalar kernel argument of type t. */
+int ws_parse_scalar(const char *text, const ws_param_type *t, ws_arg *out, char *err, size_t errlen);
+/* zeros:N or iota:N, N = 1..max elements. Returns 1 for iota, 0 for zeros,
+ * -1 on error. */
+int ws_parse_buffer(const char *text, unsigned long long max, unsigned long long *n, char *err, size_t errlen);
+
+#endif
