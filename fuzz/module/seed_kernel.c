@@ -10,7 +10,7 @@ enum mode { MODE_A, MODE_B = -2 };
 static int values[2] = { 7, 9 };
 int *value_ptr = &values[1];
 int hits;
-static WS_SHARED int tile[8];
+WS_SHARED int tile[8];
 
 WS_KERNEL void seed_a(int *out, int n) { out[n] = *value_ptr + values[n & 1]; }
 WS_KERNEL void seed_b(const float *in, float s, half_t h, long long w, enum mode m)

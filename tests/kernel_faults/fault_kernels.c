@@ -26,7 +26,9 @@ WS_KERNEL void fault(int kind, int *buf, int *freed)
     case 5: buf[0] = *(volatile int *)freed; break;                      /* use after free */
     case 6: *(volatile int *)(void *)&deep = 0; break;                   /* write to code */
     case 7: buf[0] = deep(0, buf); break;                                /* stack overflow */
-    case 8: sh[threadIdx_x() + 100000] = 1; break;                       /* shared out of bounds */
+    case 8: { int *volatile p = sh; p[threadIdx_x() + 100000] = 1; break; } /* shared out of bounds
+                                      (through a pointer the compiler cannot see through: indexing the
+                                      static array itself out of bounds lets it drop the store) */
     case 9: __asm__ volatile("ebreak"); break;                           /* breakpoint */
     case 10: { register int a7 __asm__("a7") = 4242; __asm__ volatile("ecall" : : "r"(a7)); break; }
     case 11: assert(kind == 42); break;                                  /* device assert */

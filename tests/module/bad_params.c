@@ -18,7 +18,7 @@ WS_KERNEL void takes_long_double(long double x, float *out) { out[0] = (float)x;
 WS_KERNEL void takes_complex(float *out, float _Complex z) { out[0] = __real__ z + __imag__ z; }
 #elif defined(BAD_MEDANY)
 /* built with -mcmodel=medany: shared memory is reached with auipc */
-static WS_SHARED int tile[8];
+WS_SHARED int tile[8];
 WS_KERNEL void uses_shared(int *out, int n) { tile[n & 7] = n; out[0] = tile[(n + 1) & 7]; }
 #elif defined(BAD_VARIADIC)
 WS_KERNEL void takes_varargs(int *out, ...) { out[0] = 2; }

@@ -13,8 +13,8 @@ enum colour { RED, GREEN, BLUE };
 enum delta { DOWN = -1, STAY = 0, UP = 1 };
 
 /* Static shared memory: 64 floats + 32 ints = 384 bytes. */
-static WS_SHARED float tile[64];
-static WS_SHARED int counts[32];
+WS_SHARED float tile[64];
+WS_SHARED int counts[32];
 
 /* Data with pointers (R_RISCV_32 relocations in .data and .rodata). */
 static int table_a[4] = { 1, 2, 3, 4 };

@@ -6,7 +6,7 @@
 
 static const int lookup[8] = { 3, 1, 4, 1, 5, 9, 2, 6 };
 const int *const lookup_ptrs[2] = { lookup, lookup + 4 };
-static WS_SHARED int other_shared[16];
+WS_SHARED int other_shared[16];
 
 int shared_lookup(int i) { return lookup_ptrs[i & 1][i & 3]; }
 

@@ -8,7 +8,7 @@ typedef unsigned short half_t;
 static int values[2] = { 7, 9 };
 int *value_ptr = &values[1];
 int hits;
-static WS_SHARED int tile[8];
+WS_SHARED int tile[8];
 
 WS_KERNEL void small(int *out, int n) { out[n] = *value_ptr + values[n & 1]; }
 WS_KERNEL void small2(const float *in, float s, half_t h, long long w, char c)

@@ -53,3 +53,23 @@ WS_KERNEL void use_none(int *out)
 {
     out[ws_global_id_x()] = (int)WS__CSR(0xCC2); /* the core it ran on */
 }
+
+/* Block-scope shared arrays, written the way CUDA code writes __shared__:
+ * each kernel has its own, and reserves only it. */
+WS_KERNEL void local_a(int *out)
+{
+    WS_SHARED int buf[128];
+    unsigned t = threadIdx_x();
+    buf[t] = (int)t * 3;
+    ws_syncthreads();
+    out[blockIdx_x() * blockDim_x() + t] = buf[blockDim_x() - 1 - t];
+}
+
+WS_KERNEL void local_b(int *out)
+{
+    WS_SHARED long long buf[8];
+    unsigned t = threadIdx_x();
+    if (t < 8) buf[t] = (long long)t << 33;
+    ws_syncthreads();
+    out[blockIdx_x() * blockDim_x() + t] = (int)(buf[t % 8] >> 33);
+}

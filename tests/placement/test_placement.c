@@ -58,6 +58,18 @@ int main(int argc, char **argv)
     for (unsigned t = 0; t < 64; t++) bad += host[t] != (int)((t + 1) % 64) + (int)(48 + t % 16);
     CHECK_EQ_U(bad, 0);
 
+    /* block-scope WS_SHARED (item 14): each kernel its own array */
+    s = run("local_a", 2, 128, 0, host);
+    CHECK_EQ_U(s.shared_per_block, 512);
+    bad = 0;
+    for (unsigned i = 0; i < 256; i++) bad += host[i] != (int)(127 - i % 128) * 3;
+    CHECK_EQ_U(bad, 0);
+    s = run("local_b", 1, 32, 0, host);
+    CHECK_EQ_U(s.shared_per_block, 64);
+    bad = 0;
+    for (unsigned t = 0; t < 32; t++) bad += host[t] != (int)(t % 8);
+    CHECK_EQ_U(bad, 0);
+
     /* item 8: a 4-block launch on 4 cores runs one block on each */
     s = run("use_none", 4, 32, 0, host);
     CHECK_EQ_U(s.shared_per_block, 0);

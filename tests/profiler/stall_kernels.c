@@ -26,7 +26,7 @@ WS_KERNEL void barrier_wait(int *out, int work)
 }
 
 /* Every lane of a warp reads the same shared-memory bank. */
-static WS_SHARED int tile[1024];
+WS_SHARED int tile[1024];
 WS_KERNEL void bank_conflict(int *out, int reps)
 {
     unsigned t = threadIdx_x();

@@ -19,8 +19,14 @@
 /* ---- declarations ---- */
 /* A kernel entry point: a global function placed where the loader finds it. */
 #define WS_KERNEL __attribute__((used, noinline, section(".ws_kernels"))) __attribute__((visibility("default")))
-/* A variable in the block's shared memory (static part). */
-#define WS_SHARED __attribute__((section(".ws_shared")))
+/* A variable in the block's static shared memory, at file scope or inside
+ * a kernel (`WS_SHARED int buf[256];`, as CUDA's __shared__ is written).
+ * It has static storage, one copy per block, zeroed when the block starts;
+ * it cannot have an initializer. WS_SHARED_GLOBAL is the external-linkage
+ * form for an array that several source files of one module share (declare
+ * it `extern WS_SHARED_GLOBAL int buf[];` in the others). */
+#define WS_SHARED static __attribute__((section(".ws_shared")))
+#define WS_SHARED_GLOBAL __attribute__((section(".ws_shared")))
 #define WS_DEVICE static inline __attribute__((always_inline))
 
 #define WS__CSR(num) ({ unsigned ws_v_; __asm__ volatile("csrr %0, " #num : "=r"(ws_v_)); ws_v_; })
