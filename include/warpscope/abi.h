@@ -14,6 +14,13 @@
 #define WS_SHARED_END         0xE0000000u
 #define WS_DEVREG_BASE        0xFFFF0000u /* device registers                    */
 #define WS_RETIRE_ADDR        0xFFFF0000u /* kernel return address: lane retires */
+/* The exit stub the debug bus shows around WS_RETIRE_ADDR (read-only): the
+ * launch's "call" of the kernel, then the instruction that ends the thread
+ * (kernel/src/exit_stub.S, docs/debugging.md). */
+#define WS_EXIT_STUB_BASE     0xFFFEFFFCu
+#define WS_EXIT_STUB_SIZE     8u
+#define WS_EXIT_STUB_CALL     0x000280E7u /* jalr ra, 0(t0)                     */
+#define WS_EXIT_STUB_END      0x0000000Bu /* tmc zero: the thread ends          */
 
 /* Modules are linked at this address (kernel/warpscope.ld) and relocated by
  * the loader when placed elsewhere. */

@@ -255,6 +255,18 @@ static int shfl_src(ws_op op, int l, uint32_t b, int nl, uint32_t g)
     return (int)s;
 }
 
+/* An execute trigger on the exit stub's WS_RETIRE_ADDR stops the lanes
+ * before they retire (a debugger's `finish` or watchpoint scope in the
+ * kernel frame). The exit counts as an instruction for the trigger's
+ * skip-once-after-resume rule, so a resumed warp then retires. */
+static int exit_trap(ws_device *dev, ws_warp *w, uint32_t g)
+{
+    w->instret++;
+    int hit = ws_dbg_exec_hit(dev, w, g, WS_RETIRE_ADDR);
+    w->instret--;
+    return hit;
+}
+
 ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t *issued)
 {
     const uint32_t full = dev->full_mask;
@@ -268,6 +280,7 @@ ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t
         if (!w->group && !ws_simt_select(dev, w)) { result = WARP_IDLE; break; }
         const uint32_t g = w->group, pc = w->group_pc;
         if (pc == WS_RETIRE_ADDR) { /* the kernel returned */
+            if (dev->debug && exit_trap(dev, w, g)) { result = WARP_HALT; break; }
             ws_simt_retire(dev, w, g);
             w->group = 0;
             continue;

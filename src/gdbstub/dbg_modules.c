@@ -8,6 +8,13 @@
 
 #define MAX_MODULES 256
 
+/* The exit stub at the kernels' return address, as an ELF with a symbol
+ * and CFI (kernel/src/exit_stub.S, embedded by the build): gdb loads it
+ * like a module, so a kernel's frame has a named, outermost caller. */
+extern const unsigned char ws_exit_stub_elf[];
+extern const unsigned long ws_exit_stub_elf_size;
+#define EXIT_STUB_NAME "/warpscope/exit-stub.elf"
+
 /* gdb's name for a module: its path if absolute, else a made-up path
  * that stays unique (modules loaded from memory have bare names). */
 static void lib_name(const ws_dbg_module *m, char *out, size_t cap)
@@ -58,7 +65,7 @@ ws_status ws_gdb_dbg_libraries(void *tp, char **xml, size_t *len)
     size_t n;
     ws_dbg_module *mods = list_modules(t, &n);
     if (!mods) return WS_ERR_INTERNAL;
-    size_t cap = 64 + n * 640, o = 0;
+    size_t cap = 192 + n * 640, o = 0;
     char *x = malloc(cap);
     if (!x) {
         free(mods);
@@ -77,6 +84,9 @@ ws_status ws_gdb_dbg_libraries(void *tp, char **xml, size_t *len)
         uint32_t seg = mods[i].base + (first_load_vaddr(&mods[i]) - mods[i].link_base);
         o += (size_t)snprintf(x + o, cap - o, "<library name=\"%s\"><segment address=\"0x%x\"/></library>\n", esc, seg);
     }
+    ws_dbg_module stub = { .image = ws_exit_stub_elf, .image_size = ws_exit_stub_elf_size };
+    o += (size_t)snprintf(x + o, cap - o, "<library name=\"" EXIT_STUB_NAME "\"><segment address=\"0x%x\"/></library>\n",
+                          first_load_vaddr(&stub));
     o += (size_t)snprintf(x + o, cap - o, "</library-list>\n");
     free(mods);
     *xml = x;
@@ -87,6 +97,11 @@ ws_status ws_gdb_dbg_libraries(void *tp, char **xml, size_t *len)
 ws_status ws_gdb_dbg_file(void *tp, const char *name, const uint8_t **data, size_t *size)
 {
     ws_gdb_dbg *t = tp;
+    if (!strcmp(name, EXIT_STUB_NAME)) {
+        *data = ws_exit_stub_elf;
+        *size = ws_exit_stub_elf_size;
+        return WS_OK;
+    }
     size_t n;
     ws_dbg_module *mods = list_modules(t, &n);
     if (!mods) return WS_ERR_INTERNAL;

@@ -414,6 +414,8 @@ static void auto_step_start(ws_gdb_dbg *t, ws_gdb_bp *bp, uint32_t hart)
     if (set_step(t, hart, 1) || resume_warps(t, hart + 1)) t->auto_addr[w] = 0;
 }
 
+static void run_on(ws_gdb_dbg *t, uint32_t hart);
+
 static void auto_step_done(ws_gdb_dbg *t, uint32_t hart)
 {
     uint32_t w = hart / t->cfg.lanes_per_warp;
@@ -421,6 +423,14 @@ static void auto_step_done(ws_gdb_dbg *t, uint32_t hart)
     t->auto_addr[w] = 0;
     set_step(t, hart, 0);
     if (bp && bp->stepping && !--bp->stepping && bp->type == WS_GDB_BP_SW) ws_gdb_bp_arm(t, bp, 1);
+    run_on(t, hart);
+}
+
+/* The warp of hart passed a breakpoint gdb does not hear about: let it run
+ * on, and in all-stop wake the warps its halt stopped. */
+static void run_on(ws_gdb_dbg *t, uint32_t hart)
+{
+    uint32_t w = hart / t->cfg.lanes_per_warp;
     if (t->non_stop) {
         resume_warps(t, hart + 1);
         return;
@@ -511,6 +521,15 @@ static void on_halt(ws_gdb_dbg *t, uint32_t hart)
             if (t->focus_tid && WS_GDB_TID(l->hart) == t->focus_tid) focus = l->hart;
             else harts[nh++] = l->hart;
         }
+        /* The kernels' exit (finish, until, a watchpoint's scope in the
+         * kernel frame) is gdb's momentary breakpoint for its focus thread
+         * alone; other warps retire through it unseen (no step: there is no
+         * instruction after it to stop on). */
+        if (bp && bp->exit_stub && focus == UINT32_MAX) {
+            run_on(t, hart);
+            return;
+        }
+        if (bp && bp->exit_stub) nh = 0;
         /* gdb's focus thread first: its own temporary breakpoints (finish,
          * step-resume) are meant for it, and stepping another lane over
          * them would carry it past. */

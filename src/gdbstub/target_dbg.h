@@ -19,6 +19,9 @@ typedef struct ws_gdb_bp {
     uint8_t orig[4];           /* Z0: the bytes the ebreak replaced     */
     uint32_t stepping;         /* warps the server is stepping over it  */
     int trig;                  /* Z1..Z4: trigger index on every core   */
+    int exit_stub;             /* a Z0 at the kernels' return address,
+                                  held by an execute trigger (no memory
+                                  there to write an ebreak into)         */
     uint8_t *code;             /* conditions' bytecode, back to back    */
     size_t cond_len[WS_GDB_MAX_CONDS];
     size_t nconds;

@@ -234,6 +234,18 @@ static uint32_t access_register(ws_debug *d, dbg_dm *m, uint32_t cmd)
     return err;
 }
 
+/* Reads of the exit stub (abi.h): a ROM of two words around the kernels'
+ * return address, so a debugger can read, disassemble and unwind there. */
+static int exit_stub_read(uint32_t a, uint32_t size, uint32_t *v)
+{
+    uint32_t off = a - WS_EXIT_STUB_BASE;
+    if (off >= WS_EXIT_STUB_SIZE || size > WS_EXIT_STUB_SIZE - off) return 0;
+    const uint32_t rom[2] = { WS_EXIT_STUB_CALL, WS_EXIT_STUB_END };
+    *v = 0;
+    memcpy(v, (const uint8_t *)rom + off, size);
+    return 1;
+}
+
 static uint32_t access_memory(ws_debug *d, dbg_dm *m, uint32_t cmd)
 {
     uint32_t sz = (cmd >> 20) & 7;
@@ -244,6 +256,10 @@ static uint32_t access_memory(ws_debug *d, dbg_dm *m, uint32_t cmd)
         return ERR_HALTRESUME;
     ws_warp *w = dbg_warp_of(d, hart / d->lanes);
     uint32_t l = hart % d->lanes;
+    if (!write && exit_stub_read(addr, size, &m->data[0])) {
+        if (post) m->data[1] = addr + size;
+        return ERR_NONE;
+    }
     uint8_t *p = ws_lane_xlate(d->dev, w, l, w->pc[l], addr, size, write, 0);
     if (!p) return ERR_EXCEPTION;
     if (write) memcpy(p, &m->data[0], size);
@@ -281,6 +297,10 @@ static void sb_access(ws_debug *d, dbg_dm *m, int write)
     int code;
     if (acc > 2) { m->sberror = 4; return; }
     if (a & (size - 1)) { m->sberror = 3; return; }
+    if (!write && exit_stub_read(a, size, &m->sbdata)) {
+        if (m->sbcs & SB_AUTOINC) m->sbaddress += size;
+        return;
+    }
     if (!sb_range_ok(&d->dev->mem, a, size, &code)) { m->sberror = 2; return; }
     uint8_t *p = ws_mem_global_ptr(&d->dev->mem, a);
     if (write) {
