@@ -69,6 +69,40 @@ ws_status ws_gdb_bp_arm(ws_gdb_dbg *t, const ws_gdb_bp *b, int arm)
     return ws_gdb_mem_access(t, UINT32_MAX, b->addr, (uint8_t *)bytes, b->kind, 1);
 }
 
+/* Overlap of breakpoint b with [addr, addr+len): byte range in both. */
+static int overlap(const ws_gdb_bp *b, uint32_t addr, size_t len, uint32_t *lo, uint32_t *hi)
+{
+    uint64_t a = b->addr > addr ? b->addr : addr;
+    uint64_t e = (uint64_t)b->addr + b->kind < (uint64_t)addr + len ? (uint64_t)b->addr + b->kind : (uint64_t)addr + len;
+    if (a >= e) return 0;
+    *lo = (uint32_t)a;
+    *hi = (uint32_t)e;
+    return 1;
+}
+
+void ws_gdb_bp_shadow_read(ws_gdb_dbg *t, uint32_t addr, uint8_t *buf, size_t len)
+{
+    for (int i = 0; i < WS_GDB_MAX_BP; i++) {
+        const ws_gdb_bp *b = &t->bps[i];
+        uint32_t lo, hi;
+        if (!b->used || b->type != WS_GDB_BP_SW || !overlap(b, addr, len, &lo, &hi)) continue;
+        memcpy(buf + (lo - addr), b->orig + (lo - b->addr), hi - lo);
+    }
+}
+
+void ws_gdb_bp_shadow_write(ws_gdb_dbg *t, uint32_t addr, uint8_t *buf, size_t len)
+{
+    for (int i = 0; i < WS_GDB_MAX_BP; i++) {
+        ws_gdb_bp *b = &t->bps[i];
+        uint32_t lo, hi;
+        if (!b->used || b->type != WS_GDB_BP_SW || !overlap(b, addr, len, &lo, &hi)) continue;
+        memcpy(b->orig + (lo - b->addr), buf + (lo - addr), hi - lo);
+        if (b->stepping) continue; /* disarmed while a warp steps over it */
+        const uint8_t *trap = b->kind == 2 ? c_ebreak : ebreak32;
+        memcpy(buf + (lo - addr), trap + (lo - b->addr), hi - lo);
+    }
+}
+
 static ws_status set_conds(ws_gdb_dbg *t, ws_gdb_bp *b, const ws_gdb_cond *conds, size_t n)
 {
     size_t total = 0;
@@ -119,6 +153,7 @@ ws_status ws_gdb_dbg_breakpoint(void *tp, int type, uint32_t addr, uint32_t kind
     if (type == WS_GDB_BP_SW) {
         if (kind != 2 && kind != 4) return ws_gdb_fail(t, WS_ERR_INVALID_ARG, "breakpoint kind %u", kind);
         st = ws_gdb_mem_access(t, UINT32_MAX, addr, b->orig, kind, 0);
+        if (!st) ws_gdb_bp_shadow_read(t, addr, b->orig, kind); /* under an overlapping one */
         if (!st) st = ws_gdb_bp_arm(t, b, 1);
         if (!st) st = set_conds(t, b, conds, nconds);
         if (!st) b->used = 1;

@@ -25,10 +25,17 @@ typedef enum ws_gdb_reason {
     WS_GDB_R_WATCH, WS_GDB_R_RWATCH, WS_GDB_R_AWATCH
 } ws_gdb_reason;
 
+/* Signal numbers of the remote protocol (GDB's own table, not the host's:
+ * Linux's SIGBUS is 7, which GDB reads as SIGEMT). */
+enum {
+    WS_GDB_SIG_INT = 2, WS_GDB_SIG_ILL = 4, WS_GDB_SIG_TRAP = 5,
+    WS_GDB_SIG_BUS = 10, WS_GDB_SIG_SEGV = 11
+};
+
 typedef struct ws_gdb_stop {
     ws_gdb_stop_kind kind;
     uint32_t tid;
-    int signal;              /* 5 SIGTRAP, 11 SIGSEGV, 7 SIGBUS, 4 SIGILL, 2 SIGINT */
+    int signal;              /* GDB's signal numbers, WS_GDB_SIG_*    */
     ws_gdb_reason reason;
     uint32_t addr;           /* watchpoint data address                  */
     int exit_code;

@@ -33,7 +33,7 @@ size_t ws_gdb_format_stop(const ws_gdb_stop *st, char *buf, size_t cap)
 static void fault_console(ws_gdb_session *s, const ws_gdb_stop *st)
 {
     char *text = NULL;
-    if (st->kind != WS_GDB_STOP_SIGNAL || (st->signal != 11 && st->signal != 7 && st->signal != 4) ||
+    if (st->kind != WS_GDB_STOP_SIGNAL || (st->signal != WS_GDB_SIG_SEGV && st->signal != WS_GDB_SIG_BUS && st->signal != WS_GDB_SIG_ILL) ||
         !s->ops->monitor || s->ops->monitor(s->t, "fault", &text) != WS_OK || !text) {
         free(text);
         return;

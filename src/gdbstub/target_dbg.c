@@ -3,7 +3,6 @@
  * replies, one lane at a time (so gdb evaluates a breakpoint condition
  * per thread even though a whole warp stops together). */
 #include "gdbstub/target_dbg.h"
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,7 +164,9 @@ static ws_status dbg_mem(ws_gdb_dbg *t, uint32_t tid, uint32_t addr, uint8_t *bu
 
 static ws_status dbg_read_mem(void *tp, uint32_t tid, uint32_t addr, uint8_t *buf, size_t len)
 {
-    return dbg_mem(tp, tid, addr, buf, len, 0);
+    ws_status st = dbg_mem(tp, tid, addr, buf, len, 0);
+    if (st == WS_OK) ws_gdb_bp_shadow_read(tp, addr, buf, len);
+    return st;
 }
 
 static ws_status dbg_write_mem(void *tp, uint32_t tid, uint32_t addr, const uint8_t *buf, size_t len)
@@ -173,6 +174,7 @@ static ws_status dbg_write_mem(void *tp, uint32_t tid, uint32_t addr, const uint
     uint8_t *copy = malloc(len ? len : 1);
     if (!copy) return WS_ERR_OUT_OF_MEMORY;
     memcpy(copy, buf, len);
+    ws_gdb_bp_shadow_write(tp, addr, copy, len);
     ws_status st = dbg_mem(tp, tid, addr, copy, len, 1);
     free(copy);
     return st;
@@ -370,7 +372,7 @@ static ws_status dbg_interrupt(void *tp, uint32_t tid)
         ws_gdb_stop *s = &t->pending[t->npending++];
         memset(s, 0, sizeof *s);
         s->kind = WS_GDB_STOP_SIGNAL;
-        s->signal = tid ? 0 : SIGINT;
+        s->signal = tid ? 0 : WS_GDB_SIG_INT;
         s->tid = tid ? tid : (t->nlanes ? WS_GDB_TID(t->lanes[0].hart) : WS_GDB_PLACEHOLDER_TID);
     }
     t->resumed = 1;
@@ -379,10 +381,10 @@ static ws_status dbg_interrupt(void *tp, uint32_t tid)
 
 static int fault_signal(const char *kind)
 {
-    if (strstr(kind, "misaligned")) return SIGBUS;
-    if (strstr(kind, "illegal")) return SIGILL;
-    if (strstr(kind, "breakpoint") || strstr(kind, "assert")) return SIGTRAP;
-    return SIGSEGV;
+    if (strstr(kind, "misaligned")) return WS_GDB_SIG_BUS;
+    if (strstr(kind, "illegal")) return WS_GDB_SIG_ILL;
+    if (strstr(kind, "breakpoint") || strstr(kind, "assert")) return WS_GDB_SIG_TRAP;
+    return WS_GDB_SIG_SEGV;
 }
 
 static void push(ws_gdb_dbg *t, const ws_gdb_stop *s, uint32_t pc)
@@ -473,7 +475,7 @@ static void on_halt(ws_gdb_dbg *t, uint32_t hart)
     ws_gdb_stop s;
     memset(&s, 0, sizeof s);
     s.kind = WS_GDB_STOP_SIGNAL;
-    s.signal = SIGTRAP;
+    s.signal = WS_GDB_SIG_TRAP;
     s.tid = WS_GDB_TID(hart);
     switch (h->cause) {
     case WS_DCSR_CAUSE_STEP:
@@ -487,7 +489,7 @@ static void on_halt(ws_gdb_dbg *t, uint32_t hart)
     case WS_DCSR_CAUSE_HALTREQ:
         if (!t->want_interrupt) return; /* halted only because another warp stopped */
         t->want_interrupt = 0;
-        s.signal = t->non_stop ? 0 : SIGINT;
+        s.signal = t->non_stop ? 0 : WS_GDB_SIG_INT;
         push(t, &s, 0);
         return;
     case WS_DCSR_CAUSE_FAULT:
@@ -496,7 +498,7 @@ static void on_halt(ws_gdb_dbg *t, uint32_t hart)
             s.signal = fault_signal(t->fault.kind);
             s.tid = WS_GDB_TID(t->fault.hart);
         } else {
-            s.signal = SIGSEGV;
+            s.signal = WS_GDB_SIG_SEGV;
         }
         push(t, &s, 0);
         return;
@@ -559,7 +561,7 @@ static void handle_event(ws_gdb_dbg *t, const ws_dbg_event *ev)
     ws_gdb_stop s;
     memset(&s, 0, sizeof s);
     s.kind = WS_GDB_STOP_SIGNAL;
-    s.signal = SIGTRAP;
+    s.signal = WS_GDB_SIG_TRAP;
     switch (ev->kind) {
     case WS_DBG_EV_HALT:
         on_halt(t, ev->hart);

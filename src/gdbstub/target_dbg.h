@@ -79,6 +79,11 @@ ws_status ws_gdb_lanes_refresh(ws_gdb_dbg *t);
 const ws_dbg_lane *ws_gdb_lane_of(ws_gdb_dbg *t, uint32_t tid);
 ws_status ws_gdb_select(ws_gdb_dbg *t, uint32_t hart, uint32_t extra, uint32_t *dm);
 ws_status ws_gdb_reg_access(ws_gdb_dbg *t, uint32_t hart, uint32_t regno, uint32_t *v, int write);
+/* gdb sees the program's own bytes under inserted breakpoints (as
+ * gdbserver does): reads get the saved bytes laid over the ebreaks; a
+ * write under a breakpoint changes the saved bytes and keeps the ebreak. */
+void ws_gdb_bp_shadow_read(ws_gdb_dbg *t, uint32_t addr, uint8_t *buf, size_t len);
+void ws_gdb_bp_shadow_write(ws_gdb_dbg *t, uint32_t addr, uint8_t *buf, size_t len);
 ws_status ws_gdb_mem_access(ws_gdb_dbg *t, uint32_t hart, uint32_t addr, uint8_t *buf, size_t len,
                             int write);
 /* Resume every warp w with sel[w] set (per warp slot, global index) with

@@ -3,7 +3,10 @@
  * knows about it. Usage: gdb_app MODE KERNELS.elf [DYN.elf]
  *   basic    scale over 2 blocks of 32 threads, result checked
  *   oob      a kernel that stores out of bounds from thread 4 on
+ *   misaligned  a kernel whose thread 3 stores to a misaligned address
  *   dynamic  basic, then a module loaded from memory and launched
+ *   reload   basic three times: before, while and after a second module
+ *            (the DYN.elf file) is loaded
  *   nonstop  spin kernels on several cores
  *   many     2048 blocks of 256 threads on 4 cores x 8 warps, checked
  * Prints "result ok" and exits 0 when the results are right. */
@@ -67,14 +70,28 @@ static int run_dynamic(ws_device *dev, const char *path)
     return 0;
 }
 
-static int run_oob(ws_device *dev, ws_module *mod)
+/* scale, then a second module loaded (gdb re-inserts its breakpoints at
+ * the load event), scale again, the module unloaded, scale a third time:
+ * every result must be right. */
+static int run_reload(ws_device *dev, ws_module *mod, const char *second)
+{
+    ws_module *b;
+    ws_status st;
+    if (run_scale(dev, mod)) return 1;
+    if ((st = ws_module_load_file(dev, second, &b))) return fail(dev, "loading the second module", st);
+    if (run_scale(dev, mod)) return 1;
+    if ((st = ws_module_unload(dev, b))) return fail(dev, "unloading the second module", st);
+    return run_scale(dev, mod);
+}
+
+static int run_oob(ws_device *dev, ws_module *mod, const char *kernel)
 {
     ws_kernel *k;
     ws_addr dout;
     ws_status st;
-    if ((st = ws_kernel_get(mod, "oob", &k)) || (st = ws_malloc(dev, 16 * 4, &dout))) return fail(dev, "oob", st);
+    if ((st = ws_kernel_get(mod, kernel, &k)) || (st = ws_malloc(dev, 16 * 4, &dout))) return fail(dev, kernel, st);
     ws_arg args[] = { WS_ARG_PTR(dout), WS_ARG_I32(16) };
-    st = ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(32, 1, 1), 0, args, 2);
+    st = ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(32, 1, 1), 0, args, strcmp(kernel, "oob") ? 1 : 2);
     if (!st) st = ws_synchronize(dev);
     printf("oob launch: %s\n", ws_status_name(st));
     return st == WS_ERR_KERNEL_FAULT ? 0 : 1;
@@ -130,7 +147,7 @@ static int run_spin(ws_device *dev, ws_module *mod)
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: gdb_app basic|oob|dynamic|nonstop|many KERNELS.elf [DYN.elf]\n");
+        fprintf(stderr, "usage: gdb_app basic|oob|misaligned|dynamic|reload|nonstop|many KERNELS.elf [DYN.elf]\n");
         return 2;
     }
     const char *mode = argv[1];
@@ -151,8 +168,10 @@ int main(int argc, char **argv)
     if ((st = ws_module_load_file(dev, argv[2], &mod))) return fail(dev, argv[2], st);
     int bad;
     if (!strcmp(mode, "basic")) bad = run_scale(dev, mod);
-    else if (!strcmp(mode, "oob")) bad = run_oob(dev, mod);
+    else if (!strcmp(mode, "oob")) bad = run_oob(dev, mod, "oob");
+    else if (!strcmp(mode, "misaligned")) bad = run_oob(dev, mod, "misaligned");
     else if (!strcmp(mode, "dynamic")) bad = run_scale(dev, mod) || argc < 4 || run_dynamic(dev, argv[3]);
+    else if (!strcmp(mode, "reload")) bad = argc < 4 || run_reload(dev, mod, argv[3]);
     else if (!strcmp(mode, "nonstop")) bad = run_spin(dev, mod);
     else if (!strcmp(mode, "many")) bad = run_many(dev, mod);
     else bad = 2;

@@ -28,6 +28,12 @@ WS_KERNEL void oob(int *out, int n)
     out[i + n - 4] = i; /* MARK:oob */
 }
 
+WS_KERNEL void misaligned(int *out)
+{
+    int i = (int)threadIdx_x();
+    if (i == 3) *(volatile int *)((char *)out + 2) = i; /* MARK:misaligned */
+}
+
 WS_KERNEL void spin(int *out, int iters)
 {
     int i = (int)(blockIdx_x() * blockDim_x() + threadIdx_x());
