@@ -8,7 +8,6 @@
 #include "device/device.h"
 #include "device/debug/debug_hooks.h"
 #include "device/timing.h"
-#include "profile/profiler.h"
 
 double ws_now_seconds(void)
 {
@@ -206,8 +205,8 @@ static ws_status run_cmd(ws_device *dev, ws_cmd *c)
         return WS_OK;
     }
     case CMD_LAUNCH:
-        /* The profiler runs the launch itself (replay passes, src/profile). */
-        if (dev->profiler) return ws_profiler_launch(dev, c->launch, run_launch);
+        /* The runtime's hook lets attached tools see (or replay) it. */
+        if (dev->launch_hook) return dev->launch_hook(dev, c->launch, run_launch);
         return run_launch(dev, c->launch);
     case CMD_FENCE:
         dev->fence_done = c->fence;

@@ -98,7 +98,9 @@ typedef struct ws_core {
 /* A launch being executed by the work distributor. */
 typedef struct ws_grid_run {
     uint64_t id;
-    struct ws_kernel *kernel;
+    struct ws_kernel *kernel;          /* the runtime's handle (opaque here) */
+    const char *kernel_name;             /* for reports; lives as long as L  */
+    uint32_t entry;                      /* device address of the kernel     */
     ws_dim3 grid, block;
     uint32_t dyn_shared, shared_total;  /* static + dynamic, per block      */
     uint32_t shared_lo;                  /* window offset of the block's first
@@ -118,6 +120,10 @@ typedef struct ws_grid_run {
 } ws_grid_run;
 
 typedef enum ws_cmd_kind { CMD_COPY_HTOD, CMD_COPY_DTOD, CMD_MEMSET, CMD_LAUNCH, CMD_FENCE } ws_cmd_kind;
+
+/* Runs one launch to its end (the command processor's own run). */
+struct ws_device;
+typedef ws_status (*ws_launch_fn)(struct ws_device *dev, ws_grid_run *L);
 
 typedef struct ws_cmd {
     ws_cmd_kind kind;
@@ -166,13 +172,15 @@ struct ws_device {
     pthread_mutex_t api_lock;        /* src/runtime/api_lock.h               */
     int api_lock_ready;
     char err[WS_ERRLEN];
-    /* Observers and their hardware, each owned by its own subsystem; NULL
-     * when not in use. */
-    struct ws_debug *debug;          /* debug modules, triggers (src/device/debug)    */
-    struct ws_gdbserver *gdbserver;  /* started by WARPSCOPE_DEBUG (src/gdbstub) */
+    /* Debug and trace hardware, NULL until a tool enables it. */
+    struct ws_debug *debug;          /* debug modules, triggers (src/device/debug) */
     struct ws_timing *timing;        /* timing model state (mode=timing)       */
-    struct ws_trace_cells *trace;    /* per-core trace cells (src/device/trace)       */
-    struct ws_profiler *profiler;    /* started by WARPSCOPE_PROFILE (src/profile) */
+    struct ws_trace_cells *trace;    /* per-core trace cells (src/device/trace) */
+    /* Set by the runtime: the command processor hands every launch to it
+     * (the runtime's attached tools, src/runtime/tools.c); NULL = run it. */
+    ws_status (*launch_hook)(struct ws_device *dev, ws_grid_run *L, ws_launch_fn run);
+    struct ws_tool_list *tools;      /* the runtime's attached tools (opaque)   */
+    int tool_launch_depth;           /* >0 while tools see a launch            */
 };
 
 /* ---- execution (src/device/warp_exec.c) ---- */
@@ -224,13 +232,10 @@ void ws_fault_raise(ws_device *dev, ws_warp *w, uint32_t lane, ws_fault_kind kin
  * (x,y,z) [core c warp w lane l], pc 0x... (<disassembly>)". */
 void ws_fault_format(const ws_device *dev, char *buf, size_t len);
 
-/* ---- errors ---- */
+/* ---- errors (src/device/error.c): the device's error message register ---- */
 ws_status ws_set_error(ws_device *dev, ws_status s, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* Kernel and module as the device needs them (defined in src/runtime). */
-const char *ws_kernel_name_of(const struct ws_kernel *k);
-uint32_t ws_kernel_entry(const struct ws_kernel *k);
 
 double ws_now_seconds(void);
 

@@ -50,7 +50,7 @@ void ws_fault_format(const ws_device *dev, char *buf, size_t len)
 {
     const ws_fault *f = &dev->fault;
     const ws_grid_run *L = dev->current;
-    const char *kname = L ? ws_kernel_name_of(L->kernel) : "?";
+    const char *kname = L ? L->kernel_name : "?";
     unsigned long long lid = L ? (unsigned long long)L->id : 0;
     if (f->kind == FAULT_DEADLOCK || f->kind == FAULT_WATCHDOG) {
         snprintf(buf, len, "%s: %s, kernel '%s' launch %llu", ws_fault_kind_name(f->kind), f->detail, kname, lid);

@@ -1,6 +1,7 @@
 /* WARPSCOPE_DEBUG server: option parsing, the server thread, and the
  * handshake with the application thread at device open and close. */
 #include "gdbstub/gdbserver.h"
+#include "warpscope/tool.h"
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "gdbstub/server.h"
+#include "device/device.h"
 #include "gdbstub/target_dbg.h"
 
 struct ws_gdbserver {
@@ -82,8 +84,8 @@ static void cleanup(struct ws_gdbserver *g)
     free(g);
 }
 
-ws_status ws_gdbserver_start(ws_device *dev, const char *spec, struct ws_gdbserver **out, char *err,
-                             size_t errlen)
+static ws_status gdbserver_start(ws_device *dev, const char *spec, struct ws_gdbserver **out, char *err,
+                                size_t errlen)
 {
     opts o;
     ws_status st = parse(spec, &o, err, errlen);
@@ -138,8 +140,11 @@ ws_status ws_gdbserver_start(ws_device *dev, const char *spec, struct ws_gdbserv
     return WS_OK;
 }
 
-void ws_gdbserver_stop(struct ws_gdbserver *g)
+/* Tell gdb the program exited, close the connection, detach. */
+static void gdbserver_stop(ws_device *dev, void *user)
 {
+    (void)dev;
+    struct ws_gdbserver *g = user;
     if (!g) return;
     /* The server reports W when it next waits for a stop; give gdb a
      * moment to hear it and hang up before the socket goes. */
@@ -151,4 +156,21 @@ void ws_gdbserver_stop(struct ws_gdbserver *g)
     atomic_store(&g->stop, 1);
     if (g->have_thread) pthread_join(g->thread, NULL);
     cleanup(g);
+}
+
+static const ws_tool gdbserver_tool = {
+    .version = WS_TOOL_API_VERSION,
+    .name = "gdb server",
+    .detach = gdbserver_stop, /* at device close: gdb hears the program exit */
+};
+
+ws_status ws_gdbserver_attach(ws_device *dev, const char *spec)
+{
+    char err[WS_ERRLEN];
+    struct ws_gdbserver *g = NULL;
+    ws_status st = gdbserver_start(dev, spec, &g, err, sizeof err);
+    if (st != WS_OK) return ws_set_error(dev, st, "%s", err);
+    st = ws_tool_attach(dev, &gdbserver_tool, g);
+    if (st != WS_OK) gdbserver_stop(dev, g);
+    return st;
 }

@@ -1,5 +1,6 @@
-/* The gdb server a device starts when WARPSCOPE_DEBUG is set (called from
- * src/runtime/observers.c). Spec: comma-separated key=value,
+/* The gdb server: a tool (include/warpscope/tool.h) that the environment
+ * attaches when WARPSCOPE_DEBUG is set (src/attach). Spec: comma-separated
+ * key=value,
  *   port=N            TCP port on 127.0.0.1 (0 or absent: a free one)
  *   stop-at-launch=1  stop before every launch's first instruction
  *   port-file=PATH    write the chosen port there (for scripts and tests)
@@ -9,11 +10,9 @@
 #define WS_GDBSTUB_GDBSERVER_H
 #include "warpscope/warpscope.h"
 
-struct ws_gdbserver;
 /* Attach the debug hardware, listen, print "listening on 127.0.0.1:PORT"
- * to stderr, wait for gdb to connect and to resume the program. */
-ws_status ws_gdbserver_start(ws_device *dev, const char *spec, struct ws_gdbserver **out, char *err,
-                             size_t errlen);
-/* Tell gdb the program exited, close the connection, detach. */
-void ws_gdbserver_stop(struct ws_gdbserver *g);
+ * to stderr, wait for gdb to connect and to resume the program, and attach
+ * as a tool whose detach (at device close) tells gdb the program exited.
+ * Errors are in dev's message. */
+ws_status ws_gdbserver_attach(ws_device *dev, const char *spec);
 #endif

@@ -180,7 +180,7 @@ static prof_launch *new_launch(ws_profiler *P)
 /* One pass: program the cells, run (device printf only in the last pass),
  * read the samples back, check the cycles against the first pass. */
 static ws_status run_pass(ws_device *dev, ws_profiler *P, prof_launch *pl, ws_grid_run *L,
-                          ws_launch_runner run, uint32_t p, uint32_t passes)
+                          ws_tool_runner *run, uint32_t p, uint32_t passes)
 {
     if (sample_pass(dev, P, L, p) != WS_OK && !pl->error[0])
         snprintf(pl->error, sizeof pl->error, "the trace cells refused the settings: %.180s", dev->err);
@@ -190,7 +190,7 @@ static ws_status run_pass(ws_device *dev, ws_profiler *P, prof_launch *pl, ws_gr
         dev->printf_fn = discard_printf;
         dev->printf_user = NULL;
     }
-    ws_status st = run(dev, L);
+    ws_status st = ws_tool_run(run);
     dev->printf_fn = fn;
     dev->printf_user = user;
     ws_trace_disable(dev);
@@ -233,9 +233,8 @@ static void finish_launch(ws_device *dev, ws_profiler *P, prof_launch *pl, const
                    m->img.size, pl->kernel);
 }
 
-ws_status ws_profiler_launch(ws_device *dev, ws_grid_run *L, ws_launch_runner run)
+ws_status prof_launch_run(ws_device *dev, ws_profiler *P, ws_grid_run *L, ws_tool_runner *run)
 {
-    ws_profiler *P = dev->profiler;
     prof_launch *pl = new_launch(P);
     const struct ws_module *m = L->kernel->mod;
     if (!pl || !(pl->kernel = strdup(L->kernel->meta->name)) || !(pl->module = strdup(m->name))) {

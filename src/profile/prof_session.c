@@ -9,6 +9,8 @@
 #include <string.h>
 #include "profile/prof_session.h"
 
+static const ws_tool prof_tool;
+
 ws_status ws_profiler_attach(ws_device *dev, const char *spec)
 {
     if (!spec) return WS_OK;
@@ -39,7 +41,13 @@ ws_status ws_profiler_attach(ws_device *dev, const char *spec)
         cap /= 2;
     }
     P->capacity = cap;
-    dev->profiler = P;
+    ws_status st = ws_tool_attach(dev, &prof_tool, P);
+    if (st != WS_OK) {
+        ws_mem_free(&dev->mem, P->buffer, REGION_DATA);
+        prof_options_free(&P->opt);
+        free(P);
+        return st;
+    }
     return WS_OK;
 }
 
@@ -187,11 +195,15 @@ static void write_outputs(ws_device *dev, ws_profiler *P)
     }
 }
 
-void ws_profiler_detach(ws_device *dev)
+static void prof_device_close(ws_device *dev, void *user)
 {
-    ws_profiler *P = dev->profiler;
-    if (!P) return;
-    write_outputs(dev, P);
+    write_outputs(dev, user);
+}
+
+static void prof_detach(ws_device *dev, void *user)
+{
+    (void)dev;
+    ws_profiler *P = user;
     for (size_t i = 0; i < P->nlaunches; i++) launch_free(&P->launches[i]);
     free(P->launches);
     for (size_t i = 0; i < P->nmods; i++) {
@@ -201,5 +213,17 @@ void ws_profiler_detach(ws_device *dev)
     free(P->mods);
     prof_options_free(&P->opt);
     free(P);
-    dev->profiler = NULL;
 }
+
+static ws_status prof_run_launch(ws_device *dev, void *user, const ws_tool_launch *launch, ws_tool_runner *runner)
+{
+    return prof_launch_run(dev, user, launch->device_launch, runner);
+}
+
+static const ws_tool prof_tool = {
+    .version = WS_TOOL_API_VERSION,
+    .name = "profiler",
+    .run_launch = prof_run_launch,
+    .device_close = prof_device_close,
+    .detach = prof_detach,
+};

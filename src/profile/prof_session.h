@@ -1,4 +1,5 @@
-/* The profiler session attached to a device (dev->profiler). */
+/* The profiler session attached to a device (the profiler tool's user
+ * pointer, prof_session.c). */
 #ifndef WS_PROFILE_PROF_SESSION_H
 #define WS_PROFILE_PROF_SESSION_H
 #include "profile/profiler.h"
@@ -26,5 +27,9 @@ struct ws_profiler {
 };
 
 prof_module *prof_module_for(ws_profiler *P, const struct ws_module *m);
+/* Run launch L under the profiler: replay passes through the tool
+ * interface's runner, sample read-back, correlation (prof_replay.c). Memory
+ * ends as one run of L leaves it. */
+ws_status prof_launch_run(ws_device *dev, ws_profiler *P, ws_grid_run *L, ws_tool_runner *run);
 
 #endif

@@ -24,6 +24,12 @@ ws_status ws_api_enter(ws_device *dev, const char *fn)
     pthread_mutex_lock(&dev->api_lock);
     /* Only the thread running the handler can hold the lock while the
      * handler runs, so the flag is ours to read once we hold it. */
+    if (dev->tool_launch_depth && !dev->printf_depth) {
+        ws_set_error(dev, WS_ERR_BUSY, "%s: called from a tool's launch callback while launch %llu runs",
+                     fn, (unsigned long long)(dev->current ? dev->current->id : 0));
+        pthread_mutex_unlock(&dev->api_lock);
+        return WS_ERR_BUSY;
+    }
     if (dev->printf_depth) {
         ws_set_error(dev, WS_ERR_BUSY, "%s: called from the device printf handler while launch %llu "
                      "runs; the handler may only record the text (call the library after the "

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "runtime/api_lock.h"
-#include "runtime/observers.h"
+#include "runtime/tools.h"
 #include "runtime/runtime.h"
 #include "runtime/source_lines.h"
 #include "device/debug/debug_hooks.h"
@@ -20,15 +20,6 @@ const char *ws_status_name(ws_status s)
         "WS_ERR_KERNEL_ASSERT", "WS_ERR_DEADLOCK", "WS_ERR_IO", "WS_ERR_BUSY",
         "WS_ERR_UNSUPPORTED", "WS_ERR_INTERNAL", "WS_ERR_TIMEOUT" };
     return (unsigned)s < sizeof names / sizeof *names ? names[s] : "WS_ERR_UNKNOWN";
-}
-
-ws_status ws_set_error(ws_device *dev, ws_status s, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(dev->err, sizeof dev->err, fmt, ap);
-    va_end(ap);
-    return s;
 }
 
 const char *ws_last_error(const ws_device *dev)
@@ -98,7 +89,7 @@ ws_status ws_config_validate(const ws_config *cfg, char *err, size_t errlen)
     return config_check(cfg, err ? err : tmp, err ? errlen : sizeof tmp) ? WS_ERR_INVALID_ARG : WS_OK;
 }
 
-ws_status ws_device_open(const ws_config *cfg, ws_device **out)
+ws_status ws_runtime_device_open(const ws_config *cfg, ws_device **out)
 {
     if (!out) return WS_ERR_INVALID_ARG;
     *out = NULL;
@@ -143,12 +134,7 @@ ws_status ws_device_open(const ws_config *cfg, ws_device **out)
         ws_device_close(dev);
         return WS_ERR_OUT_OF_MEMORY;
     }
-    ws_status st = ws_observers_open(dev);
-    if (st != WS_OK) {
-        fprintf(stderr, "warpscope: %s\n", dev->err);
-        ws_device_close(dev);
-        return st;
-    }
+    ws_tools_init(dev);
     *out = dev;
     return WS_OK;
 }
@@ -159,7 +145,7 @@ ws_status ws_device_close(ws_device *dev)
     {   /* waits for a call in flight on another thread; using the device
          * after close is the caller's bug (docs/api.md, "Threads") */
         WS_API_LOCKED(dev, "ws_device_close");
-        ws_observers_close(dev);
+        ws_tools_close(dev); /* reports are written, gdb hears the program exit */
         ws_cmd_discard_all(dev);
         ws_timing_destroy(dev);
         ws_trace_cells_free(dev);

@@ -147,6 +147,8 @@ ws_status ws_launch(ws_device *dev, ws_kernel *k, ws_dim3 grid, ws_dim3 block,
     if (!L) return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "launch: out of host memory");
     L->id = dev->next_launch_id++;
     L->kernel = k;
+    L->kernel_name = k->meta->name;
+    L->entry = k->entry;
     L->grid = grid;
     L->block = block;
     L->dyn_shared = dynamic_shared;

@@ -7,6 +7,7 @@
 #include "runtime/api_lock.h"
 #include "runtime/module_file.h"
 #include "runtime/runtime.h"
+#include "runtime/tools.h"
 #include "device/debug/debug_hooks.h"
 
 static void module_free(ws_module *m)
@@ -148,6 +149,7 @@ ws_status ws_module_load_data(ws_device *dev, const void *image, size_t size, co
     dev->modules[dev->nmodules++] = m;
     *out = m;
     if (dev->debug) ws_dbg_module_loaded(dev, m);
+    ws_tools_module_loaded(dev, m);
     return WS_OK;
 }
 
@@ -189,6 +191,7 @@ ws_status ws_module_unload(ws_device *dev, ws_module *mod)
         dev->retired = r;
         dev->retcap = cap;
     }
+    ws_tools_module_unloading(dev, mod);
     if (dev->debug) ws_dbg_module_unloading(dev, mod);
     ws_code_invalidate(dev, mod->base, mod->size);
     ws_mem_free(&dev->mem, mod->base, REGION_MODULE);
@@ -266,5 +269,3 @@ ws_status ws_kernel_param_type(const ws_kernel *k, uint32_t i, ws_param_type *ou
     return WS_OK;
 }
 
-const char *ws_kernel_name_of(const struct ws_kernel *k) { return k->meta->name; }
-uint32_t ws_kernel_entry(const struct ws_kernel *k) { return k->entry; }

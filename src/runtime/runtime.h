@@ -32,4 +32,8 @@ ws_status ws_kernel_check(ws_device *dev, const struct ws_kernel *k, const char 
  * ws_module_unload. */
 void ws_modules_release_all(ws_device *dev);
 
+/* Open a device with no tool attached: the public ws_device_open
+ * (src/attach) adds the tools the environment asks for. */
+ws_status ws_runtime_device_open(const ws_config *cfg, ws_device **out);
+
 #endif

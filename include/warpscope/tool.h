@@ -1,0 +1,84 @@
+/* Warpscope tool interface: a tool is a table of callbacks that the
+ * runtime calls at fixed points of a device's life, as CUPTI's callback API
+ * or NVBit's tool hooks do. The gdb server and the profiler are two users
+ * of it; docs/tools-api.md describes the contract and walks through the
+ * example tool in examples/launch_logger.
+ *
+ * A tool attaches to one device (ws_tool_attach, or from the environment:
+ * WARPSCOPE_TOOL=path/to/tool.so, whose warpscope_tool_init is called at
+ * device open). Everything else a tool learns or steers goes through the
+ * public API and the device's debug and trace blocks. */
+#ifndef WARPSCOPE_TOOL_H
+#define WARPSCOPE_TOOL_H
+#include "warpscope.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WS_TOOL_API_VERSION 1
+
+/* One launch as tools see it. */
+typedef struct ws_tool_launch {
+    uint64_t launch_id;
+    const char *kernel;            /* kernel name                             */
+    const ws_module *module;       /* the module that holds it                */
+    ws_dim3 grid, block;
+    uint32_t dynamic_shared;
+    /* launch_end only: */
+    ws_status status;              /* WS_OK, or why the launch failed         */
+    const char *error;             /* the fault report when status != WS_OK   */
+    const ws_launch_stats *stats;  /* the launch's statistics                 */
+    void *device_launch;           /* the device's own descriptor: for tools
+                                      built into the library; leave it alone */
+} ws_tool_launch;
+
+/* Runs the launch being handed to a run_launch hook (opaque). */
+typedef struct ws_tool_runner ws_tool_runner;
+
+/* Every callback is optional (NULL). `user` is the pointer given to
+ * ws_tool_attach. Callbacks run on the thread that made the API call that
+ * caused them, with the device's API lock held: a callback may call the
+ * public API on its device (the lock is recursive), except from inside a
+ * launch (launch_begin .. launch_end and run_launch), where only
+ * ws_last_error, ws_device_config, ws_last_launch_stats and
+ * ws_last_launch_counters may be used. */
+typedef struct ws_tool {
+    int version;                   /* WS_TOOL_API_VERSION                     */
+    const char *name;              /* for messages ("profiler", "gdb server") */
+    /* the tool was attached / is being detached (last call it gets) */
+    ws_status (*attach)(ws_device *dev, void *user);
+    void (*detach)(ws_device *dev, void *user);
+    void (*module_loaded)(ws_device *dev, void *user, const ws_module *mod);
+    void (*module_unloading)(ws_device *dev, void *user, const ws_module *mod);
+    void (*launch_begin)(ws_device *dev, void *user, const ws_tool_launch *launch);
+    void (*launch_end)(ws_device *dev, void *user, const ws_tool_launch *launch);
+    /* Run the launch yourself: call ws_tool_run(runner) once or more (the
+     * profiler's replay passes). At most one attached tool may have it. */
+    ws_status (*run_launch)(ws_device *dev, void *user, const ws_tool_launch *launch, ws_tool_runner *runner);
+    /* ws_device_close has begun: write reports now (detach follows). */
+    void (*device_close)(ws_device *dev, void *user);
+} ws_tool;
+
+/* Attach a tool. Tools are called in attach order for attach,
+ * module_loaded and launch_begin, and in reverse order for launch_end,
+ * module_unloading, device_close and detach. Fails with WS_ERR_BUSY if
+ * the tool needs run_launch and another attached tool already has it,
+ * WS_ERR_UNSUPPORTED for another API version, or with the status of the
+ * tool's own attach callback. */
+WS_API ws_status ws_tool_attach(ws_device *dev, const ws_tool *tool, void *user);
+/* Detach a tool attached with the same table and user pointer. */
+WS_API ws_status ws_tool_detach(ws_device *dev, const ws_tool *tool, void *user);
+/* From a run_launch hook: run the launch once, from its queued state. */
+WS_API ws_status ws_tool_run(ws_tool_runner *runner);
+
+/* The entry point a tool library exports for WARPSCOPE_TOOL: called at
+ * device open with the text after '=' in "path.so=OPTIONS" (or NULL); it
+ * attaches with ws_tool_attach and returns its status. */
+typedef ws_status (*ws_tool_init_fn)(ws_device *dev, const char *options);
+#define WS_TOOL_INIT_SYMBOL "warpscope_tool_init"
+
+#ifdef __cplusplus
+}
+#endif
+#endif

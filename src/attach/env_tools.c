@@ -1,0 +1,94 @@
+/* The environment variables that attach tools to every device a program
+ * opens, so an unmodified program can be debugged, profiled or traced:
+ *   WARPSCOPE_PROFILE  the sampling profiler (src/profile, docs/profiling.md)
+ *   WARPSCOPE_DEBUG    the gdb server (src/gdbstub, docs/debugging.md)
+ *   WARPSCOPE_TOOL     tool libraries, "a.so[=OPTIONS]:b.so..." (docs/tools-api.md)
+ * A new built-in tool adds one row to the table. */
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+#include "attach/env_tools.h"
+#include "device/device.h"
+#include "gdbstub/gdbserver.h"
+#include "profile/profiler.h"
+#include "warpscope/tool.h"
+
+typedef struct env_tool {
+    const char *variable;
+    ws_status (*attach)(ws_device *dev, const char *value);
+} env_tool;
+
+static ws_status attach_libraries(ws_device *dev, const char *value);
+
+/* Attach order is call order for begin events (tool.h): the profiler
+ * replays launches, the debugger sees each pass. */
+static const env_tool env_tools[] = {
+    { "WARPSCOPE_PROFILE", ws_profiler_attach },
+    { "WARPSCOPE_DEBUG", ws_gdbserver_attach },
+    { "WARPSCOPE_TOOL", attach_libraries },
+};
+
+/* A tool library stays loaded until the device closes: this tool, attached
+ * before the library's own, is detached after it and unloads it. */
+static void unload_library(ws_device *dev, void *handle)
+{
+    (void)dev;
+    dlclose(handle);
+}
+
+static const ws_tool library_unloader = {
+    .version = WS_TOOL_API_VERSION,
+    .name = "tool library loader",
+    .detach = unload_library,
+};
+
+static ws_status attach_library(ws_device *dev, char *entry)
+{
+    char *options = strchr(entry, '=');
+    if (options) *options++ = 0;
+    void *h = dlopen(entry, RTLD_NOW | RTLD_LOCAL);
+    if (!h) return ws_set_error(dev, WS_ERR_NOT_FOUND, "WARPSCOPE_TOOL: cannot load %s: %s", entry, dlerror());
+    ws_tool_init_fn init;
+    *(void **)&init = dlsym(h, WS_TOOL_INIT_SYMBOL);
+    if (!init) {
+        dlclose(h);
+        return ws_set_error(dev, WS_ERR_NOT_FOUND, "WARPSCOPE_TOOL: %s has no %s function", entry,
+                            WS_TOOL_INIT_SYMBOL);
+    }
+    ws_status st = ws_tool_attach(dev, &library_unloader, h);
+    if (st != WS_OK) {
+        dlclose(h);
+        return st;
+    }
+    st = init(dev, options);
+    if (st != WS_OK && !strstr(dev->err, entry)) {
+        char why[WS_ERRLEN - 128];
+        memcpy(why, dev->err, sizeof why - 1); /* the tool's own message, shortened to fit */
+        why[sizeof why - 1] = 0;
+        ws_set_error(dev, st, "WARPSCOPE_TOOL: %s: %s failed: %.700s", entry, WS_TOOL_INIT_SYMBOL, why);
+    }
+    return st;
+}
+
+static ws_status attach_libraries(ws_device *dev, const char *value)
+{
+    char *list = strdup(value);
+    if (!list) return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "WARPSCOPE_TOOL: out of host memory");
+    ws_status st = WS_OK;
+    char *save = NULL;
+    for (char *e = strtok_r(list, ":", &save); e && st == WS_OK; e = strtok_r(NULL, ":", &save))
+        st = attach_library(dev, e);
+    free(list);
+    return st;
+}
+
+ws_status ws_env_tools_attach(ws_device *dev)
+{
+    for (size_t i = 0; i < sizeof env_tools / sizeof *env_tools; i++) {
+        const char *v = getenv(env_tools[i].variable);
+        if (!v || !*v) continue;
+        ws_status st = env_tools[i].attach(dev, v);
+        if (st != WS_OK) return st;
+    }
+    return WS_OK;
+}

@@ -1,0 +1,148 @@
+/* Attached tools and the order they are called in (tool.h). The device
+ * knows no tool: it calls dev->launch_hook for each launch, which is
+ * tools_launch below when a device is opened. */
+#include <stdlib.h>
+#include <string.h>
+#include "runtime/api_lock.h"
+#include "runtime/runtime.h"
+#include "runtime/tools.h"
+
+typedef struct tool_slot {
+    const ws_tool *tool;
+    void *user;
+} tool_slot;
+
+struct ws_tool_list {
+    tool_slot *slots;
+    size_t n, cap;
+};
+
+struct ws_tool_runner {
+    ws_device *dev;
+    ws_grid_run *launch;
+    ws_launch_fn run;
+};
+
+static ws_tool_launch describe(const ws_grid_run *L)
+{
+    return (ws_tool_launch){ .launch_id = L->id, .kernel = L->kernel_name, .module = L->kernel->mod,
+                             .grid = L->grid, .block = L->block, .dynamic_shared = L->dyn_shared,
+                             .device_launch = (void *)L };
+}
+
+/* Every launch: begin events in attach order, the run (by the tool that
+ * replays launches, if one is attached), end events newest tool first. */
+static ws_status tools_launch(ws_device *dev, ws_grid_run *L, ws_launch_fn run)
+{
+    struct ws_tool_list *tl = dev->tools;
+    if (!tl || !tl->n) return run(dev, L);
+    ws_tool_launch info = describe(L);
+    const tool_slot *runner_slot = NULL;
+    dev->tool_launch_depth++; /* the API refuses calls that would change the device now */
+    for (size_t i = 0; i < tl->n; i++) {
+        if (tl->slots[i].tool->launch_begin) tl->slots[i].tool->launch_begin(dev, tl->slots[i].user, &info);
+        if (tl->slots[i].tool->run_launch) runner_slot = &tl->slots[i];
+    }
+    ws_status st;
+    if (runner_slot) {
+        ws_tool_runner r = { dev, L, run };
+        st = runner_slot->tool->run_launch(dev, runner_slot->user, &info, &r);
+    } else {
+        st = run(dev, L);
+    }
+    info.status = st;
+    info.error = st != WS_OK ? dev->err : NULL;
+    info.stats = &L->stats;
+    for (size_t i = tl->n; i-- > 0;)
+        if (tl->slots[i].tool->launch_end) tl->slots[i].tool->launch_end(dev, tl->slots[i].user, &info);
+    dev->tool_launch_depth--;
+    return st;
+}
+
+void ws_tools_init(ws_device *dev) { dev->launch_hook = tools_launch; }
+
+ws_status ws_tool_run(ws_tool_runner *r)
+{
+    if (!r) return WS_ERR_INVALID_ARG;
+    return r->run(r->dev, r->launch);
+}
+
+ws_status ws_tool_attach(ws_device *dev, const ws_tool *tool, void *user)
+{
+    if (!dev) return WS_ERR_INVALID_ARG;
+    WS_API_LOCKED(dev, "ws_tool_attach");
+    if (!tool) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_tool_attach: tool is NULL");
+    const char *name = tool->name ? tool->name : "tool";
+    if (tool->version != WS_TOOL_API_VERSION)
+        return ws_set_error(dev, WS_ERR_UNSUPPORTED, "ws_tool_attach: %s was built for tool API version %d; "
+                            "this library has version %d", name, tool->version, WS_TOOL_API_VERSION);
+    if (!dev->tools && !(dev->tools = calloc(1, sizeof *dev->tools)))
+        return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "ws_tool_attach: out of host memory");
+    struct ws_tool_list *tl = dev->tools;
+    for (size_t i = 0; i < tl->n; i++) {
+        if (tl->slots[i].tool == tool && tl->slots[i].user == user)
+            return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_tool_attach: %s is already attached", name);
+        if (tool->run_launch && tl->slots[i].tool->run_launch)
+            return ws_set_error(dev, WS_ERR_BUSY, "ws_tool_attach: %s runs launches itself, and so does %s, "
+                                "already attached; only one tool may replay launches", name,
+                                tl->slots[i].tool->name ? tl->slots[i].tool->name : "another tool");
+    }
+    if (tl->n == tl->cap) {
+        size_t cap = tl->cap ? tl->cap * 2 : 4;
+        tool_slot *s = realloc(tl->slots, cap * sizeof *s);
+        if (!s) return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "ws_tool_attach: out of host memory");
+        tl->slots = s;
+        tl->cap = cap;
+    }
+    if (tool->attach) {
+        ws_status st = tool->attach(dev, user);
+        if (st != WS_OK) return st; /* the tool set the message */
+    }
+    tl->slots[tl->n++] = (tool_slot){ tool, user };
+    return WS_OK;
+}
+
+ws_status ws_tool_detach(ws_device *dev, const ws_tool *tool, void *user)
+{
+    if (!dev) return WS_ERR_INVALID_ARG;
+    WS_API_LOCKED(dev, "ws_tool_detach");
+    struct ws_tool_list *tl = dev->tools;
+    for (size_t i = 0; tl && i < tl->n; i++)
+        if (tl->slots[i].tool == tool && tl->slots[i].user == user) {
+            memmove(&tl->slots[i], &tl->slots[i + 1], (tl->n - i - 1) * sizeof *tl->slots);
+            tl->n--;
+            if (tool->detach) tool->detach(dev, user);
+            return WS_OK;
+        }
+    return ws_set_error(dev, WS_ERR_NOT_FOUND, "ws_tool_detach: %s is not attached to this device",
+                        tool && tool->name ? tool->name : "the tool");
+}
+
+void ws_tools_module_loaded(ws_device *dev, const ws_module *m)
+{
+    struct ws_tool_list *tl = dev->tools;
+    for (size_t i = 0; tl && i < tl->n; i++)
+        if (tl->slots[i].tool->module_loaded) tl->slots[i].tool->module_loaded(dev, tl->slots[i].user, m);
+}
+
+void ws_tools_module_unloading(ws_device *dev, const ws_module *m)
+{
+    struct ws_tool_list *tl = dev->tools;
+    for (size_t i = tl ? tl->n : 0; i-- > 0;)
+        if (tl->slots[i].tool->module_unloading) tl->slots[i].tool->module_unloading(dev, tl->slots[i].user, m);
+}
+
+void ws_tools_close(ws_device *dev)
+{
+    struct ws_tool_list *tl = dev->tools;
+    if (!tl) return;
+    for (size_t i = tl->n; i-- > 0;)
+        if (tl->slots[i].tool->device_close) tl->slots[i].tool->device_close(dev, tl->slots[i].user);
+    while (tl->n) { /* newest first; a detach may not attach anything new */
+        tool_slot s = tl->slots[--tl->n];
+        if (s.tool->detach) s.tool->detach(dev, s.user);
+    }
+    free(tl->slots);
+    free(tl);
+    dev->tools = NULL;
+}

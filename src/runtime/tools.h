@@ -1,0 +1,16 @@
+/* The attached tools of a device (include/warpscope/tool.h) as the rest of
+ * the runtime drives them: module and close events, and the launch hook the
+ * command processor calls for every launch (src/runtime/tools.c). */
+#ifndef WS_RUNTIME_TOOLS_H
+#define WS_RUNTIME_TOOLS_H
+#include "device/device.h"
+#include "warpscope/tool.h"
+
+/* Install the launch hook (device open). */
+void ws_tools_init(ws_device *dev);
+void ws_tools_module_loaded(ws_device *dev, const ws_module *m);
+void ws_tools_module_unloading(ws_device *dev, const ws_module *m);
+/* device_close, then detach, of every tool, newest first; frees the list. */
+void ws_tools_close(ws_device *dev);
+
+#endif
