@@ -95,6 +95,17 @@ typedef struct ws_core {
     uint32_t free_warps;
 } ws_core;
 
+/* A module's code as the device knows it (code_table.c): the runtime adds
+ * one when a module is placed and removes it before the module goes. */
+typedef struct ws_code_region {
+    const void *key;               /* the runtime's module (identity only)  */
+    const char *name;              /* file path or given name               */
+    uint32_t base, size;           /* where it lives in device memory       */
+    uint32_t link_base;            /* address the ELF was linked at         */
+    const void *image;             /* the ELF file as loaded (debuggers)    */
+    size_t image_size;
+} ws_code_region;
+
 /* A launch being executed by the work distributor. */
 typedef struct ws_grid_run {
     uint64_t id;
@@ -157,9 +168,11 @@ struct ws_device {
     /* The live data allocation last hit by a warp-wide access, [hot_lo,
      * hot_hi). Allocations only change between launches. */
     uint32_t hot_lo, hot_hi;
-    /* modules */
+    /* modules: the runtime's objects, and the device's table of their code */
     struct ws_module **modules;
     size_t nmodules, modcap;
+    ws_code_region *code;
+    size_t ncode, codecap;
     struct ws_module **retired;      /* unloaded modules kept so stale handles
                                         are recognised (freed at close)     */
     size_t nretired, retcap;
@@ -231,6 +244,10 @@ void ws_fault_raise(ws_device *dev, ws_warp *w, uint32_t lane, ws_fault_kind kin
 /* Full report: "<kind>: <detail>, kernel 'k' launch N, block (x,y,z) thread
  * (x,y,z) [core c warp w lane l], pc 0x... (<disassembly>)". */
 void ws_fault_format(const ws_device *dev, char *buf, size_t len);
+
+/* ---- loaded code (src/device/code_table.c) ---- */
+int ws_code_table_add(ws_device *dev, const ws_code_region *r);   /* -1: no host memory */
+void ws_code_table_remove(ws_device *dev, const void *key);
 
 /* ---- errors (src/device/error.c): the device's error message register ---- */
 ws_status ws_set_error(ws_device *dev, ws_status s, const char *fmt, ...)

@@ -49,11 +49,15 @@ void ws_modules_release_all(ws_device *dev)
     while (dev->nmodules) {
         ws_module *m = dev->modules[--dev->nmodules];
         if (dev->debug) ws_dbg_module_unloading(dev, m);
+        ws_code_table_remove(dev, m);
         ws_code_invalidate(dev, m->base, m->size);
         ws_mem_free(&dev->mem, m->base, REGION_MODULE);
         module_free(m);
     }
     ws_modules_free_retired(dev);
+    free(dev->code);
+    dev->code = NULL;
+    dev->ncode = dev->codecap = 0;
 }
 
 ws_status ws_module_check(ws_device *dev, const ws_module *mod, const char *fn)
@@ -146,9 +150,16 @@ ws_status ws_module_load_data(ws_device *dev, const void *image, size_t size, co
         module_free(m);
         return st;
     }
+    ws_code_region region = { .key = m, .name = m->name, .base = m->base, .size = m->size,
+                              .link_base = m->link_base, .image = m->elf, .image_size = m->elf_size };
+    if (ws_code_table_add(dev, &region)) {
+        ws_mem_free(&dev->mem, m->base, REGION_MODULE);
+        module_free(m);
+        return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "module load: out of host memory");
+    }
     dev->modules[dev->nmodules++] = m;
     *out = m;
-    if (dev->debug) ws_dbg_module_loaded(dev, m);
+    if (dev->debug) ws_dbg_module_loaded(dev, &region);
     ws_tools_module_loaded(dev, m);
     return WS_OK;
 }
@@ -193,6 +204,7 @@ ws_status ws_module_unload(ws_device *dev, ws_module *mod)
     }
     ws_tools_module_unloading(dev, mod);
     if (dev->debug) ws_dbg_module_unloading(dev, mod);
+    ws_code_table_remove(dev, mod);
     ws_code_invalidate(dev, mod->base, mod->size);
     ws_mem_free(&dev->mem, mod->base, REGION_MODULE);
     memmove(&dev->modules[i], &dev->modules[i + 1], (dev->nmodules - i - 1) * sizeof *dev->modules);

@@ -8,7 +8,6 @@
 #include <string.h>
 #include <time.h>
 #include "device/debug/debug_internal.h"
-#include "runtime/runtime.h"
 
 ws_status dbg_fail(ws_debug *d, ws_status s, const char *fmt, ...)
 {
@@ -74,7 +73,7 @@ void dbg_app_event_locked(ws_debug *d, ws_dbg_event_kind kind, uint32_t module, 
     d->parked = 0;
 }
 
-static void mod_add_locked(ws_debug *d, const ws_module *m)
+static void mod_add_locked(ws_debug *d, const ws_code_region *m)
 {
     if (d->nmods == d->modcap) {
         size_t cap = d->modcap ? d->modcap * 2 : 8;
@@ -85,14 +84,14 @@ static void mod_add_locked(ws_debug *d, const ws_module *m)
     }
     dbg_mod *e = &d->mods[d->nmods++];
     memset(e, 0, sizeof *e);
-    e->key = m;
+    e->key = m->key;
     e->info.id = ++d->next_mod_id;
     snprintf(e->info.name, sizeof e->info.name, "%s", m->name);
     e->info.base = m->base;
     e->info.size = m->size;
     e->info.link_base = m->link_base;
-    e->info.image = m->elf;
-    e->info.image_size = m->elf_size;
+    e->info.image = m->image;
+    e->info.image_size = m->image_size;
 }
 
 static void state_reset(ws_debug *d)
@@ -108,7 +107,7 @@ static void state_reset(ws_debug *d)
     d->ninval = 0;
     d->err[0] = 0;
     dbg_dm_init(d);
-    for (size_t i = 0; i < d->dev->nmodules; i++) mod_add_locked(d, d->dev->modules[i]);
+    for (size_t i = 0; i < d->dev->ncode; i++) mod_add_locked(d, &d->dev->code[i]);
 }
 
 static void dbg_free(ws_debug *d)
@@ -323,7 +322,7 @@ ws_status ws_debug_wait_event(ws_debug *d, int timeout_ms, ws_dbg_event *ev)
 
 /* ---- application-thread hooks ---- */
 
-void ws_dbg_module_loaded(ws_device *dev, const struct ws_module *m)
+void ws_dbg_module_loaded(ws_device *dev, const ws_code_region *m)
 {
     ws_debug *d = dev->debug;
     if (!d || !atomic_load(&d->attached)) return;
@@ -333,7 +332,7 @@ void ws_dbg_module_loaded(ws_device *dev, const struct ws_module *m)
     pthread_mutex_unlock(&d->mu);
 }
 
-void ws_dbg_module_unloading(ws_device *dev, const struct ws_module *m)
+void ws_dbg_module_unloading(ws_device *dev, const void *m)
 {
     ws_debug *d = dev->debug;
     if (!d) return;

@@ -41,9 +41,9 @@ int ws_dbg_data_hit(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, u
 void ws_dbg_decoded(ws_device *dev, uint32_t pc, ws_inst *in);
 
 /* ---- application thread: runtime ---- */
-struct ws_module;
-void ws_dbg_module_loaded(ws_device *dev, const struct ws_module *m);
-void ws_dbg_module_unloading(ws_device *dev, const struct ws_module *m);
+/* A module's code was added to / is leaving dev's code table (by key). */
+void ws_dbg_module_loaded(ws_device *dev, const ws_code_region *r);
+void ws_dbg_module_unloading(ws_device *dev, const void *key);
 /* The device is closing: event, then the debug handle is cut loose. */
 void ws_dbg_device_close(ws_device *dev);
 
