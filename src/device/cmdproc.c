@@ -9,13 +9,6 @@
 #include "device/debug/debug_hooks.h"
 #include "device/timing.h"
 
-double ws_now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 ws_status ws_cmd_push(ws_device *dev, const ws_cmd *cmd)
 {
     if (dev->qlen == dev->qcap) {
@@ -47,34 +40,6 @@ void ws_cmd_discard_all(ws_device *dev)
         dev->qlen--;
     }
 }
-
-/* Every lane is retired or waiting at a barrier no one else will reach. */
-static void raise_deadlock(ws_device *dev)
-{
-    uint32_t waits[WS_MAX_BARRIERS] = { 0 }, blocks = 0;
-    ws_dim3 first = { 0, 0, 0 };
-    for (uint32_t c = 0; c < dev->cfg.cores; c++) {
-        ws_core *core = &dev->cores[c];
-        for (uint32_t s = 0; s < core->nblock_slots; s++) {
-            ws_block *b = &core->blocks[s];
-            if (!b->in_use) continue;
-            if (!blocks++) first = b->idx;
-            for (uint32_t i = 0; i < WS_MAX_BARRIERS; i++) waits[i] += b->arrived[i];
-        }
-    }
-    char ids[256] = "";
-    size_t n = 0;
-    for (uint32_t i = 0; i < WS_MAX_BARRIERS && n < sizeof ids - 40; i++)
-        if (waits[i]) n += (size_t)snprintf(ids + n, sizeof ids - n, "%s%u lanes at barrier %u",
-                                            n ? ", " : "", waits[i], i);
-    dev->fault.kind = FAULT_DEADLOCK;
-    snprintf(dev->fault.detail, sizeof dev->fault.detail,
-             "no lane can make progress in %u resident blocks (first: block (%u,%u,%u)): %s; "
-             "a barrier is probably inside divergent code or uses different ids",
-             blocks, first.x, first.y, first.z, ids[0] ? ids : "all lanes waiting");
-}
-
-void ws_raise_deadlock(ws_device *dev) { raise_deadlock(dev); }
 
 static void release_all(ws_device *dev)
 {
@@ -151,7 +116,7 @@ static ws_status run_launch(ws_device *dev, ws_grid_run *L)
             int waited = dev->debug ? ws_dbg_idle_wait(dev) : 0;
             if (waited > 0) continue;
             if (waited < 0) { st = WS_ERR_KERNEL_FAULT; break; }
-            raise_deadlock(dev);
+            ws_raise_deadlock(dev);
             st = WS_ERR_DEADLOCK;
             break;
         }

@@ -74,3 +74,29 @@ void ws_fault_format(const ws_device *dev, char *buf, size_t len)
              f->block.z, f->thread.x, f->thread.y, f->thread.z, f->core, f->warp, f->lane, f->pc,
              dis[0] ? " (" : "", dis, dis[0] ? ")" : "", where);
 }
+
+/* Every lane is retired or waiting at a barrier no one else will reach. */
+void ws_raise_deadlock(ws_device *dev)
+{
+    uint32_t waits[WS_MAX_BARRIERS] = { 0 }, blocks = 0;
+    ws_dim3 first = { 0, 0, 0 };
+    for (uint32_t c = 0; c < dev->cfg.cores; c++) {
+        ws_core *core = &dev->cores[c];
+        for (uint32_t s = 0; s < core->nblock_slots; s++) {
+            ws_block *b = &core->blocks[s];
+            if (!b->in_use) continue;
+            if (!blocks++) first = b->idx;
+            for (uint32_t i = 0; i < WS_MAX_BARRIERS; i++) waits[i] += b->arrived[i];
+        }
+    }
+    char ids[256] = "";
+    size_t n = 0;
+    for (uint32_t i = 0; i < WS_MAX_BARRIERS && n < sizeof ids - 40; i++)
+        if (waits[i]) n += (size_t)snprintf(ids + n, sizeof ids - n, "%s%u lanes at barrier %u",
+                                            n ? ", " : "", waits[i], i);
+    dev->fault.kind = FAULT_DEADLOCK;
+    snprintf(dev->fault.detail, sizeof dev->fault.detail,
+             "no lane can make progress in %u resident blocks (first: block (%u,%u,%u)): %s; "
+             "a barrier is probably inside divergent code or uses different ids",
+             blocks, first.x, first.y, first.z, ids[0] ? ids : "all lanes waiting");
+}

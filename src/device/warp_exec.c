@@ -64,15 +64,6 @@ static const ws_inst *fetch(ws_device *dev, ws_warp *w, uint32_t pc)
     return in;
 }
 
-void ws_code_invalidate(ws_device *dev, uint32_t addr, uint32_t n)
-{
-    for (uint32_t a = addr & ~1u; a < addr + n; a += 2) {
-        uint32_t idx = (a - WS_GLOBAL_BASE) >> 12;
-        if (idx < dev->ncode_pages && dev->code_pages[idx])
-            memset(&dev->code_pages[idx][(a & 0xFFFu) >> 1], 0, sizeof(ws_inst));
-    }
-}
-
 static uint32_t csr_read(ws_device *dev, ws_warp *w, uint32_t l, uint32_t csr, uint32_t g, int *ok)
 {
     const ws_grid_run *L = dev->current;

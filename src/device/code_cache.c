@@ -1,0 +1,14 @@
+/* The decoded-instruction cache of the global arena (dev->code_pages):
+ * entries are decoded on first fetch (warp_exec.c) and dropped here when the
+ * code under them changes (module unload, a debugger's breakpoint). */
+#include <string.h>
+#include "device/device.h"
+
+void ws_code_invalidate(ws_device *dev, uint32_t addr, uint32_t n)
+{
+    for (uint32_t a = addr & ~1u; a < addr + n; a += 2) {
+        uint32_t idx = (a - WS_GLOBAL_BASE) >> 12;
+        if (idx < dev->ncode_pages && dev->code_pages[idx])
+            memset(&dev->code_pages[idx][(a & 0xFFFu) >> 1], 0, sizeof(ws_inst));
+    }
+}
