@@ -69,7 +69,9 @@ typedef struct ws_tool {
 WS_API ws_status ws_tool_attach(ws_device *dev, const ws_tool *tool, void *user);
 /* Detach a tool attached with the same table and user pointer. */
 WS_API ws_status ws_tool_detach(ws_device *dev, const ws_tool *tool, void *user);
-/* From a run_launch hook: run the launch once, from its queued state. */
+/* From a run_launch hook: run the launch once, from its queued state (grid
+ * position, arguments, statistics). Device memory is not restored: a tool
+ * that replays a launch saves and restores the buffers it needs. */
 WS_API ws_status ws_tool_run(ws_tool_runner *runner);
 
 /* The entry point a tool library exports for WARPSCOPE_TOOL: called at

@@ -21,6 +21,8 @@ struct ws_tool_runner {
     ws_device *dev;
     ws_grid_run *launch;
     ws_launch_fn run;
+    ws_grid_run queued;   /* the launch as queued: each run starts from it */
+    unsigned runs;
 };
 
 static ws_tool_launch describe(const ws_grid_run *L)
@@ -45,7 +47,7 @@ static ws_status tools_launch(ws_device *dev, ws_grid_run *L, ws_launch_fn run)
     }
     ws_status st;
     if (runner_slot) {
-        ws_tool_runner r = { dev, L, run };
+        ws_tool_runner r = { dev, L, run, *L, 0 };
         st = runner_slot->tool->run_launch(dev, runner_slot->user, &info, &r);
     } else {
         st = run(dev, L);
@@ -64,6 +66,7 @@ void ws_tools_init(ws_device *dev) { dev->launch_hook = tools_launch; }
 ws_status ws_tool_run(ws_tool_runner *r)
 {
     if (!r) return WS_ERR_INVALID_ARG;
+    if (r->runs++) *r->launch = r->queued; /* device memory is the tool's to restore */
     return r->run(r->dev, r->launch);
 }
 

@@ -9,6 +9,8 @@
 #   # pre: CMD           a gdb command run before connecting (set non-stop on)
 #   # via-cli: yes        start the program with `warpscope debug` (6th argument)
 #   # debug-opts: OPTS    more WARPSCOPE_DEBUG settings (stop-at-launch=1)
+#   # env: NAME=VALUE     more environment for the application (@WORK@ is
+#                         the scenario's scratch directory)
 #   # expect-gdb: RE     gdb's output must match RE (grep -E)
 #   # reject-gdb: RE     ... must not match RE
 #   # expect-app: RE     the application's output must match RE
@@ -30,6 +32,7 @@ for f in "$srcdir/gdb_kernels.c" "$srcdir/gdb_dyn_kernel.c"; do
 done
 sed "${marks[@]}" "$scenario" > "$work/scenario"
 mode=$(sed -n 's/^# mode: *//p' "$work/scenario")
+while IFS= read -r kv; do export "${kv//@WORK@/$work}"; done < <(sed -n 's/^# env: *//p' "$work/scenario")
 
 if grep -q '^# via-cli: yes' "$work/scenario"; then
   timeout ${WS_GDB_TEST_TIMEOUT:-90} "$cli" debug --port-file "$work/port" -- \

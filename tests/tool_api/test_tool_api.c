@@ -1,0 +1,93 @@
+/* The tool interface (include/warpscope/tool.h): the order tools are
+ * called in, a tool that replays launches, the one-replayer rule, version
+ * checks, detach, and the API refusing changes from inside a launch. */
+#include <string.h>
+#include "warpscope/tool.h"
+#include "../test.h"
+
+typedef struct recorder {
+    char name;
+    char *log;                 /* shared event log: "A+ B+ Am Bm Ab Bb Be Ae ..." */
+    int replays;               /* run_launch: how many times to run       */
+    ws_status busy_st;         /* what ws_malloc said inside the launch   */
+} recorder;
+
+static void note(recorder *r, char what)
+{
+    size_t n = strlen(r->log);
+    r->log[n] = r->name;
+    r->log[n + 1] = what;
+    r->log[n + 2] = ' ';
+    r->log[n + 3] = 0;
+}
+
+static ws_status on_attach(ws_device *d, void *u) { (void)d; note(u, '+'); return WS_OK; }
+static void on_detach(ws_device *d, void *u) { (void)d; note(u, '-'); }
+static void on_mod(ws_device *d, void *u, const ws_module *m) { (void)d; (void)m; note(u, 'm'); }
+static void on_unmod(ws_device *d, void *u, const ws_module *m) { (void)d; (void)m; note(u, 'u'); }
+static void on_begin(ws_device *d, void *u, const ws_tool_launch *l)
+{
+    recorder *r = u;
+    ws_addr a;
+    r->busy_st = ws_malloc(d, 16, &a);
+    note(r, l->launch_id == 1 && !strcmp(l->kernel, "bump") && l->grid.x == 2 && l->block.x == 32 ? 'b' : '?');
+}
+static void on_end(ws_device *d, void *u, const ws_tool_launch *l)
+{
+    (void)d;
+    note(u, l->status == WS_OK && l->stats && l->stats->blocks == 2 ? 'e' : '?');
+}
+static void on_close(ws_device *d, void *u) { (void)d; note(u, 'c'); }
+static ws_status on_run(ws_device *d, void *u, const ws_tool_launch *l, ws_tool_runner *run)
+{
+    (void)d; (void)l;
+    recorder *r = u;
+    ws_status st = WS_OK;
+    for (int i = 0; i < r->replays && st == WS_OK; i++) st = ws_tool_run(run);
+    note(r, 'r');
+    return st;
+}
+
+static const ws_tool observer = { WS_TOOL_API_VERSION, "observer", on_attach, on_detach, on_mod, on_unmod,
+                                  on_begin, on_end, NULL, on_close };
+static const ws_tool replayer = { WS_TOOL_API_VERSION, "replayer", on_attach, on_detach, on_mod, on_unmod,
+                                  on_begin, on_end, on_run, on_close };
+static const ws_tool old_tool = { 0, "old tool", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) { fprintf(stderr, "usage: %s tool_kernels.elf\n", argv[0]); return 2; }
+    char log[512] = "";
+    recorder a = { 'A', log, 0, WS_OK }, b = { 'B', log, 2, WS_OK }, c = { 'C', log, 1, WS_OK };
+    ws_device *dev = NULL;
+    ws_module *m = NULL;
+    ws_kernel *k = NULL;
+    ws_addr buf = 0;
+    int host[64] = { 0 };
+    CHECK(ws_device_open(NULL, &dev) == WS_OK);
+    CHECK(ws_tool_attach(dev, &old_tool, NULL) == WS_ERR_UNSUPPORTED);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "tool API version 0");
+    CHECK(ws_tool_attach(dev, &observer, &a) == WS_OK);
+    CHECK(ws_tool_attach(dev, &replayer, &b) == WS_OK);
+    CHECK(ws_tool_attach(dev, &replayer, &c) == WS_ERR_BUSY); /* one replayer at a time */
+    CHECK_STR_CONTAINS(ws_last_error(dev), "only one tool may replay launches");
+    CHECK(ws_tool_attach(dev, &observer, &a) == WS_ERR_INVALID_ARG); /* twice */
+    CHECK(ws_module_load_file(dev, argv[1], &m) == WS_OK);
+    CHECK(ws_kernel_get(m, "bump", &k) == WS_OK);
+    CHECK(ws_malloc(dev, sizeof host, &buf) == WS_OK);
+    CHECK(ws_memcpy_htod(dev, buf, host, sizeof host) == WS_OK);
+    ws_arg args[2] = { WS_ARG_PTR(buf), WS_ARG_I32(64) };
+    CHECK(ws_launch(dev, k, WS_DIM3(2, 1, 1), WS_DIM3(32, 1, 1), 0, args, 2) == WS_OK);
+    CHECK(ws_memcpy_dtoh(dev, host, buf, sizeof host) == WS_OK);
+    CHECK_EQ_U(host[0], 2); /* the replayer ran the launch twice */
+    CHECK_EQ_U(host[63], 2);
+    CHECK(a.busy_st == WS_ERR_BUSY && b.busy_st == WS_ERR_BUSY); /* no API changes inside a launch */
+    CHECK(ws_module_unload(dev, m) == WS_OK);
+    CHECK(ws_tool_detach(dev, &replayer, &b) == WS_OK);
+    CHECK(ws_tool_detach(dev, &replayer, &b) == WS_ERR_NOT_FOUND);
+    CHECK(ws_device_close(dev) == WS_OK);
+    /* begin events in attach order, end events newest first */
+    CHECK_STR_CONTAINS(log, "A+ B+ Am Bm Ab Bb Br Be Ae Bu Au B- Ac A- ");
+    printf("event log: %s\n", log);
+    return TEST_SUMMARY();
+}
