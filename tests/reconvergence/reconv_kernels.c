@@ -1,0 +1,97 @@
+/* Divergence patterns with exactly known instruction counts: each body is
+ * a naked function written in assembly, so the issued-instruction counts
+ * that the reconvergence rule implies can be worked out by hand
+ * (test_reconvergence.c). The kernels are C wrappers (the loader learns
+ * their parameters from DWARF) that tail-call the body; `straight`, a body
+ * without branches, measures what a wrapper adds. Each thread writes a
+ * value to out[thread]. */
+#include <warpscope/kernel.h>
+
+#define BODY static __attribute__((naked, noinline, used))
+#define KERNEL_FOR(name) WS_KERNEL void name(int *out) { name##_body(out); }
+
+/* No branch: 5 instructions for every thread. */
+BODY void straight_body(int *out)
+{
+    __asm__ volatile(
+        "csrr t0, 0xCC4\n"
+        "slli t3, t0, 2\n"
+        "add t3, a0, t3\n"
+        "sw t0, 0(t3)\n"
+        "ret\n");
+}
+KERNEL_FOR(straight)
+
+/* if/else: odd threads run 2 instructions and a jump, even threads 3,
+ * then everyone stores at the join. */
+BODY void if_else_body(int *out)
+{
+    __asm__ volatile(
+        "csrr t0, 0xCC4\n"       /* thread x                                  */
+        "andi t1, t0, 1\n"
+        "beqz t1, 1f\n"
+        "addi t2, zero, 10\n"    /* odd                                       */
+        "addi t2, t2, 1\n"
+        "j 2f\n"
+        "1: addi t2, zero, 20\n" /* even                                      */
+        "addi t2, t2, 2\n"
+        "addi t2, t2, 3\n"
+        "2: slli t3, t0, 2\n"    /* join: out[x] = t2                         */
+        "add t3, a0, t3\n"
+        "sw t2, 0(t3)\n"
+        "ret\n");
+}
+KERNEL_FOR(if_else)
+
+/* Nested if: odd threads enter; of those, threads with bit 1 set enter the
+ * inner block. */
+BODY void nested_if_body(int *out)
+{
+    __asm__ volatile(
+        "csrr t0, 0xCC4\n"
+        "addi t4, zero, 0\n"
+        "andi t1, t0, 1\n"
+        "beqz t1, 2f\n"
+        "andi t2, t0, 2\n"
+        "beqz t2, 1f\n"
+        "addi t4, t4, 100\n"     /* inner: odd and bit 1                      */
+        "1: addi t4, t4, 1\n"    /* outer tail: odd                           */
+        "2: slli t3, t0, 2\n"
+        "add t3, a0, t3\n"
+        "sw t4, 0(t3)\n"
+        "ret\n");
+}
+KERNEL_FOR(nested_if)
+
+/* A loop whose trip count is per lane: (x & 3) + 1 iterations. */
+BODY void per_lane_loop_body(int *out)
+{
+    __asm__ volatile(
+        "csrr t0, 0xCC4\n"
+        "andi t1, t0, 3\n"
+        "addi t1, t1, 1\n"
+        "addi t2, zero, 0\n"
+        "1: addi t2, t2, 1\n"
+        "addi t1, t1, -1\n"
+        "bnez t1, 1b\n"
+        "slli t3, t0, 2\n"
+        "add t3, a0, t3\n"
+        "sw t2, 0(t3)\n"
+        "ret\n");
+}
+KERNEL_FOR(per_lane_loop)
+
+/* Early return: threads 0-7 return at once (writing nothing). */
+BODY void early_return_body(int *out)
+{
+    __asm__ volatile(
+        "csrr t0, 0xCC4\n"
+        "sltiu t1, t0, 8\n"
+        "bnez t1, 1f\n"
+        "slli t3, t0, 2\n"
+        "add t3, a0, t3\n"
+        "sw t0, 0(t3)\n"
+        "ret\n"
+        "1: ret\n");
+}
+KERNEL_FOR(early_return)
