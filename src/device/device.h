@@ -112,6 +112,7 @@ typedef struct ws_grid_run {
     struct ws_kernel *kernel;          /* the runtime's handle (opaque here) */
     const char *kernel_name;             /* for reports; lives as long as L  */
     uint32_t entry;                      /* device address of the kernel     */
+    uint32_t body;                       /* ... past its prologue (debuggers) */
     ws_dim3 grid, block;
     uint32_t dyn_shared, shared_total;  /* static + dynamic, per block      */
     uint32_t shared_lo;                  /* window offset of the block's first

@@ -53,7 +53,7 @@ static int find(ws_gdb_dbg *t, int type, uint32_t addr, uint32_t kind)
 static int free_trigger(ws_gdb_dbg *t)
 {
     for (int idx = 0; idx < WS_GDB_MAX_TRIG; idx++) {
-        int taken = 0;
+        int taken = idx == t->launch_trig;
         for (int i = 0; i < WS_GDB_MAX_BP; i++)
             taken |= t->bps[i].used && t->bps[i].type != WS_GDB_BP_SW && t->bps[i].trig == idx;
         if (!taken) return idx;
@@ -174,6 +174,14 @@ ws_status ws_gdb_dbg_breakpoint(void *tp, int type, uint32_t addr, uint32_t kind
     b->exit_stub = exit_stub;
     b->used = 1;
     return WS_OK;
+}
+
+ws_status ws_gdb_exec_trigger(ws_gdb_dbg *t, int idx, uint32_t addr)
+{
+    uint32_t td1 = addr ? MC_TYPE2 | MC_DMODE | MC_ACTION_DEBUG | MC_M | MC_U | MC_EXECUTE : 0;
+    ws_status st = WS_OK;
+    for (uint32_t c = 0; c < t->cfg.cores && !st; c++) st = set_trigger(t, c, idx, td1, addr);
+    return st;
 }
 
 ws_gdb_bp *ws_gdb_bp_at(ws_gdb_dbg *t, uint32_t pc)

@@ -28,17 +28,10 @@ size_t ws_gdb_format_stop(const ws_gdb_stop *st, char *buf, size_t cap)
     return m < 0 ? (size_t)n : (size_t)n + (size_t)m;
 }
 
-/* A fault stop: the device's report goes to gdb's console first ('O'
- * packets are allowed while gdb waits for the stop reply). */
-static void fault_console(ws_gdb_session *s, const ws_gdb_stop *st)
+/* A line for gdb's console: an 'O' packet (allowed while gdb waits for the
+ * stop reply). */
+static void console(ws_gdb_session *s, const char *text, size_t n)
 {
-    char *text = NULL;
-    if (st->kind != WS_GDB_STOP_SIGNAL || (st->signal != WS_GDB_SIG_SEGV && st->signal != WS_GDB_SIG_BUS && st->signal != WS_GDB_SIG_ILL) ||
-        !s->ops->monitor || s->ops->monitor(s->t, "fault", &text) != WS_OK || !text) {
-        free(text);
-        return;
-    }
-    size_t n = strlen(text);
     if (n > WS_RSP_MAX_PACKET / 2 - 8) n = WS_RSP_MAX_PACKET / 2 - 8;
     char *h = malloc(2 * n + 2);
     if (h) {
@@ -47,6 +40,18 @@ static void fault_console(ws_gdb_session *s, const ws_gdb_stop *st)
         ws_gdb_send_packet(s, '$', h, 1 + 2 * n);
     }
     free(h);
+}
+
+/* A fault stop: the device's report goes to gdb's console first. */
+static void fault_console(ws_gdb_session *s, const ws_gdb_stop *st)
+{
+    char *text = NULL;
+    if (st->kind != WS_GDB_STOP_SIGNAL || (st->signal != WS_GDB_SIG_SEGV && st->signal != WS_GDB_SIG_BUS && st->signal != WS_GDB_SIG_ILL) ||
+        !s->ops->monitor || s->ops->monitor(s->t, "fault", &text) != WS_OK || !text) {
+        free(text);
+        return;
+    }
+    console(s, text, strlen(text));
     free(text);
 }
 
@@ -56,6 +61,7 @@ void ws_gdb_report_stop(ws_gdb_session *s, const ws_gdb_stop *st)
     if (st->kind == WS_GDB_STOP_EXITED) s->running = 0;
     if (!s->non_stop) {
         fault_console(s, st);
+        if (st->note[0]) console(s, st->note, strlen(st->note));
         size_t n = ws_gdb_format_stop(st, buf, sizeof buf);
         s->running = 0;
         s->last = *st;

@@ -15,6 +15,7 @@ ws_status ws_gdb_dbg_init(ws_gdb_dbg *t, ws_debug *dbg)
 {
     memset(t, 0, sizeof *t);
     t->dbg = dbg;
+    t->launch_trig = -1;
     ws_status st = ws_device_config(ws_debug_device(dbg), &t->cfg);
     if (st) return st;
     t->lanes_per_core = t->cfg.warps_per_core * t->cfg.lanes_per_warp;
@@ -461,6 +462,43 @@ static void run_on(ws_gdb_dbg *t, uint32_t hart)
     if (any) resume_selected(t);
 }
 
+/* stop-at-launch: an execute trigger at the kernel's entry stops the first
+ * lane that reaches it, so gdb starts in the kernel's frame (break, step,
+ * info locals work), with the launch named on gdb's console the way
+ * cuda-gdb names it. The application, parked at the launch, goes on. */
+static ws_status arm_launch_stop(ws_gdb_dbg *t)
+{
+    ws_dbg_launch L;
+    if (ws_debug_launch(t->dbg, &L) != WS_OK) return WS_ERR_NOT_FOUND;
+    int idx = WS_GDB_MAX_TRIG - 1; /* from the top: gdb's hbreaks take them from 0 */
+    for (; idx >= 0; idx--) {
+        int taken = 0;
+        for (int i = 0; i < WS_GDB_MAX_BP; i++)
+            taken |= t->bps[i].used && t->bps[i].type != WS_GDB_BP_SW && t->bps[i].trig == idx;
+        if (!taken) break;
+    }
+    if (idx < 0 || ws_gdb_exec_trigger(t, idx, L.body) != WS_OK) return WS_ERR_BUSY;
+    t->launch_trig = idx;
+    t->launch_entry = L.body;
+    snprintf(t->launch_note, sizeof t->launch_note, "[Launch %llu of kernel %s<<<(%u,%u,%u),(%u,%u,%u)>>>]\n",
+             (unsigned long long)L.id, L.kernel, L.grid.x, L.grid.y, L.grid.z, L.block.x, L.block.y, L.block.z);
+    return ws_debug_release(t->dbg);
+}
+
+/* The launch stop's trigger fired at pc: one stop, the trigger cleared. */
+static int launch_stop_hit(ws_gdb_dbg *t, uint32_t hart, uint32_t pc, ws_gdb_stop *s)
+{
+    if (t->launch_trig < 0 || pc != t->launch_entry) return 0;
+    ws_gdb_exec_trigger(t, t->launch_trig, 0);
+    t->launch_trig = -1;
+    uint32_t lane = hart, addr = pc;
+    if (ws_debug_trigger_hit(t->dbg, hart, &lane, &addr) == WS_OK) s->tid = WS_GDB_TID(lane);
+    snprintf(s->note, sizeof s->note, "%s", t->launch_note);
+    t->focus_tid = s->tid;
+    push(t, s, 0);
+    return 1;
+}
+
 /* A warp halted: queue one stop per lane that gdb should hear about. */
 static void on_halt(ws_gdb_dbg *t, uint32_t hart)
 {
@@ -503,6 +541,7 @@ static void on_halt(ws_gdb_dbg *t, uint32_t hart)
         push(t, &s, 0);
         return;
     default: { /* ebreak or trigger */
+        if (h->cause == WS_DCSR_CAUSE_TRIGGER && launch_stop_hit(t, hart, h->pc, &s)) return;
         if (h->cause == WS_DCSR_CAUSE_TRIGGER) ws_gdb_trigger_reason(t, hart, h->pc, &s);
         else s.reason = WS_GDB_R_SWBREAK;
         if (s.reason != WS_GDB_R_HWBREAK && s.reason != WS_GDB_R_SWBREAK) {
@@ -572,7 +611,8 @@ static void handle_event(ws_gdb_dbg *t, const ws_dbg_event *ev)
         break;
     case WS_DBG_EV_LAUNCH_START:
         if (!t->stop_at_launch) return;
-        break;
+        if (arm_launch_stop(t) == WS_OK) return; /* the stop comes at the kernel's entry */
+        break;                                   /* no free trigger: stop here, before it */
     case WS_DBG_EV_DEVICE_CLOSE:
         s.kind = WS_GDB_STOP_EXITED;
         push(t, &s, 0);

@@ -52,6 +52,10 @@ typedef struct ws_gdb_dbg {
     int want_interrupt;        /* gdb asked for a halt (haltreq stops count) */
     uint32_t step_hart;        /* hart stepped, + 1 (0: none)           */
     int non_stop, stop_at_launch;
+    int launch_trig;           /* stop-at-launch: the execute trigger at the
+                                  kernel entry (-1: none), and its note */
+    uint32_t launch_entry;
+    char launch_note[128];
     uint8_t *held;             /* per hart: gdb believes this thread is
                                   stopped (non-stop: its warp must stay) */
     uint32_t nharts;
@@ -100,6 +104,8 @@ ws_status ws_gdb_fail(ws_gdb_dbg *t, ws_status st, const char *fmt, ...)
 ws_status ws_gdb_dbg_breakpoint(void *tp, int type, uint32_t addr, uint32_t kind, int insert,
                                 const ws_gdb_cond *conds, size_t nconds);
 /* The breakpoint (Z0/Z1) at pc, or NULL. */
+/* Set (addr != 0) or clear trigger idx as an execute trigger on every core. */
+ws_status ws_gdb_exec_trigger(ws_gdb_dbg *t, int idx, uint32_t addr);
 ws_gdb_bp *ws_gdb_bp_at(ws_gdb_dbg *t, uint32_t pc);
 /* 1 if bp has no condition or one holds for the lane at hart. */
 int ws_gdb_bp_cond_true(ws_gdb_dbg *t, const ws_gdb_bp *bp, uint32_t hart);

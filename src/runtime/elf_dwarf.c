@@ -3,6 +3,7 @@
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <stdio.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include "runtime/elf_internal.h"
@@ -180,8 +181,35 @@ static const char *decl_file(Dwarf_Die *sub)
     return dwarf_filesrc(files, 0, NULL, NULL);
 }
 
-static int describe_kernel(ws_elf_ctx *cx, ws_elf_kernel *k, Dwarf_Die *sub)
+/* Where the kernel's body starts (after the prologue): the row the line
+ * table marks prologue_end, else the first row past the entry's line —
+ * where a debugger stopping "at the launch" shows parameters correctly. */
+static uint32_t body_address(Dwarf_Die *cu, const ws_elf_kernel *k)
 {
+    Dwarf_Lines *lines;
+    size_t n;
+    uint32_t first_past = 0;
+    int entry_line = -1;
+    if (dwarf_getsrclines(cu, &lines, &n) != 0) return k->entry;
+    for (size_t i = 0; i < n; i++) {
+        Dwarf_Line *l = dwarf_onesrcline(lines, i);
+        Dwarf_Addr a;
+        int line;
+        bool pe = false, stmt = false;
+        if (!l || dwarf_lineaddr(l, &a) || a < k->entry || a >= (uint64_t)k->entry + k->size) continue;
+        if (dwarf_lineno(l, &line)) continue;
+        dwarf_lineprologueend(l, &pe);
+        dwarf_linebeginstatement(l, &stmt);
+        if (pe) return (uint32_t)a;
+        if (entry_line < 0 && a == k->entry) entry_line = line;
+        else if (!first_past && stmt && line != entry_line && a > k->entry) first_past = (uint32_t)a;
+    }
+    return first_past ? first_past : k->entry;
+}
+
+static int describe_kernel(ws_elf_ctx *cx, ws_elf_kernel *k, Dwarf_Die *sub, Dwarf_Die *cu)
+{
+    k->body = body_address(cu, k);
     Dwarf_Die child;
     int line = 0;
     const char *file = decl_file(sub);
@@ -246,7 +274,7 @@ int ws_elf_read_params(ws_elf_ctx *cx, ws_elf_image *img)
             do {
                 ws_elf_kernel *k;
                 if (dwarf_tag(&child) == DW_TAG_subprogram && (k = match(byname, img->nkernels, &child)))
-                    r = describe_kernel(cx, k, &child);
+                    r = describe_kernel(cx, k, &child, &cu);
             } while (r == 0 && dwarf_siblingof(&child, &child) == 0);
         }
         off = next;

@@ -219,6 +219,7 @@ static int add_kernel(ws_elf_ctx *cx, ws_elf_image *img, const char *name, const
     if (!(k->name = strdup(name))) return ws_elf_fail(cx, "out of memory");
     img->nkernels++;
     k->entry = (uint32_t)sym->st_value;
+    k->body = k->entry; /* DWARF may move it past the prologue (elf_dwarf.c) */
     k->size = (uint32_t)sym->st_size;
     if (k->entry < img->text_start || k->entry >= img->text_end)
         return ws_elf_fail(cx, "kernel '%s' entry 0x%08x is outside the code segment", name, k->entry);

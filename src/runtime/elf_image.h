@@ -28,6 +28,8 @@ typedef struct ws_elf_param {
 typedef struct ws_elf_kernel {
     char *name;
     uint32_t entry;      /* link-time address of the function                */
+    uint32_t body;       /* link-time address past the prologue (= entry if
+                            the line table does not say)                    */
     uint32_t size;       /* st_size of the symbol                            */
     int has_params;      /* 1 if DWARF described the parameters             */
     uint32_t nparams;

@@ -149,6 +149,7 @@ ws_status ws_launch(ws_device *dev, ws_kernel *k, ws_dim3 grid, ws_dim3 block,
     L->kernel = k;
     L->kernel_name = k->meta->name;
     L->entry = k->entry;
+    L->body = k->meta->body - k->meta->entry + k->entry;
     L->grid = grid;
     L->block = block;
     L->dyn_shared = dynamic_shared;

@@ -8,6 +8,7 @@
 #   # mode: M            gdb_app mode (basic, oob, dynamic, nonstop)
 #   # pre: CMD           a gdb command run before connecting (set non-stop on)
 #   # via-cli: yes        start the program with `warpscope debug` (6th argument)
+#   # cli-opts: OPTS      options for `warpscope debug` (--stop-at-launch)
 #   # debug-opts: OPTS    more WARPSCOPE_DEBUG settings (stop-at-launch=1)
 #   # env: NAME=VALUE     more environment for the application (@WORK@ is
 #                         the scenario's scratch directory)
@@ -35,7 +36,8 @@ mode=$(sed -n 's/^# mode: *//p' "$work/scenario")
 while IFS= read -r kv; do export "${kv//@WORK@/$work}"; done < <(sed -n 's/^# env: *//p' "$work/scenario")
 
 if grep -q '^# via-cli: yes' "$work/scenario"; then
-  timeout ${WS_GDB_TEST_TIMEOUT:-90} "$cli" debug --port-file "$work/port" -- \
+  clio=$(sed -n 's/^# cli-opts: *//p' "$work/scenario")
+  timeout ${WS_GDB_TEST_TIMEOUT:-90} "$cli" debug $clio --port-file "$work/port" -- \
     "$app" "$mode" "$kelf" "$dyn" > "$work/app.out" 2>&1 &
 else
   opts=$(sed -n 's/^# debug-opts: *//p' "$work/scenario")

@@ -120,6 +120,17 @@ ws_status ws_debug_lanes(ws_debug *dbg, ws_dbg_lane *out, size_t max, size_t *n)
 ws_status ws_debug_locate(ws_debug *dbg, uint64_t launch_id, const ws_dim3 *block,
                           uint64_t *mask, size_t mask_words);
 
+/* The launch the command processor is running: kernel, shape, progress. */
+typedef struct ws_dbg_launch {
+    uint64_t id;
+    char kernel[64];
+    uint32_t entry;             /* device address of the kernel            */
+    uint32_t body;              /* ... past its prologue (from DWARF)      */
+    ws_dim3 grid, block;
+    uint64_t blocks_total, blocks_dispatched, blocks_done;
+} ws_dbg_launch;
+ws_status ws_debug_launch(ws_debug *dbg, ws_dbg_launch *out); /* NOT_FOUND between launches */
+
 /* The lane that faulted and why, if the last stop was a fault. */
 typedef struct ws_dbg_fault {
     uint32_t hart, pc, addr;

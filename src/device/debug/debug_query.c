@@ -1,6 +1,7 @@
 /* The command processor's debug queries: live lanes, the cores running a
  * launch or block, the last fault. Running warps are read as a probe on a
  * real device would see them: a snapshot that may already be stale. */
+#include <stdio.h>
 #include <string.h>
 #include "device/debug/debug_internal.h"
 
@@ -74,4 +75,25 @@ ws_status ws_debug_fault(ws_debug *d, ws_dbg_fault *out)
     else st = dbg_fail(d, WS_ERR_NOT_FOUND, "no warp has stopped on a fault");
     pthread_mutex_unlock(&d->mu);
     return st;
+}
+
+ws_status ws_debug_launch(ws_debug *d, ws_dbg_launch *out)
+{
+    if (!d || !out) return WS_ERR_INVALID_ARG;
+    pthread_mutex_lock(&d->mu);
+    const ws_grid_run *L = d->dev ? d->dev->current : NULL;
+    if (L) {
+        memset(out, 0, sizeof *out);
+        out->id = L->id;
+        snprintf(out->kernel, sizeof out->kernel, "%s", L->kernel_name);
+        out->entry = L->entry;
+        out->body = L->body;
+        out->grid = L->grid;
+        out->block = L->block;
+        out->blocks_total = L->total_blocks;
+        out->blocks_dispatched = L->next_block;
+        out->blocks_done = L->done_blocks;
+    }
+    pthread_mutex_unlock(&d->mu);
+    return L ? WS_OK : WS_ERR_NOT_FOUND;
 }

@@ -1,7 +1,6 @@
-# stop-at-launch=1 stops before the launch runs (the device placeholder
-# thread stands for the device while no lane is live); a hardware
-# breakpoint (execute trigger) with a thread condition; then everything
-# continues to the right result.
+# stop-at-launch=1 stops at the kernel's first line in its first thread,
+# with the launch named; then a hardware breakpoint (execute trigger) with
+# a thread condition; then everything continues to the right result.
 # mode: basic
 # debug-opts: stop-at-launch=1
 set breakpoint pending on
@@ -14,7 +13,8 @@ print $thread_x
 delete
 continue
 # expect-gdb: received signal SIGTRAP
-# expect-gdb: Thread 1 "device \(no kernel running\)"
+# expect-gdb: \[Launch 1 of kernel scale<<<\(2,1,1\),\(32,1,1\)>>>\]
+# expect-gdb: "block \(0,0,0\) thread \(0,0,0\) core 0 warp 0 lane 0".* scale
 # expect-gdb: Hardware assisted breakpoint 1 at
 # expect-gdb: hit Breakpoint 1, scale .*gdb_kernels.c:@MARK_after@
 # expect-gdb: \$1 = 9
