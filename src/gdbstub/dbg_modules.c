@@ -119,6 +119,79 @@ ws_status ws_gdb_dbg_file(void *tp, const char *name, const uint8_t **data, size
     return ws_gdb_fail(t, WS_ERR_NOT_FOUND, "no module named %s", name);
 }
 
+static const char *cause_name(uint32_t c)
+{
+    switch (c) {
+    case WS_DCSR_CAUSE_EBREAK: return "breakpoint";
+    case WS_DCSR_CAUSE_TRIGGER: return "trigger";
+    case WS_DCSR_CAUSE_HALTREQ: return "stopped with the others";
+    case WS_DCSR_CAUSE_STEP: return "step";
+    case WS_DCSR_CAUSE_FAULT: return "fault";
+    default: return "halted";
+    }
+}
+
+/* monitor kernels: the running launch (cuda-gdb's `info cuda kernels`). */
+static char *kernels_text(ws_gdb_dbg *t)
+{
+    ws_dbg_launch L;
+    char buf[400];
+    if (ws_debug_launch(t->dbg, &L) != WS_OK) return strdup("no kernel running\n");
+    snprintf(buf, sizeof buf,
+             "launch %llu: kernel %s<<<(%u,%u,%u),(%u,%u,%u)>>> at 0x%08x; blocks: %llu done, %llu running or "
+             "placed, %llu pending, %llu in all\n",
+             (unsigned long long)L.id, L.kernel, L.grid.x, L.grid.y, L.grid.z, L.block.x, L.block.y, L.block.z,
+             L.entry, (unsigned long long)L.blocks_done, (unsigned long long)(L.blocks_dispatched - L.blocks_done),
+             (unsigned long long)(L.blocks_total - L.blocks_dispatched), (unsigned long long)L.blocks_total);
+    return strdup(buf);
+}
+
+/* monitor blocks / warps: the resident blocks, or warps, from the lanes. */
+static char *groups_text(ws_gdb_dbg *t, int warps)
+{
+    if (ws_gdb_lanes_refresh(t)) return NULL;
+    size_t cap = 128 + t->nlanes * 160, o = 0;
+    char *out = malloc(cap);
+    if (!out) return NULL;
+    out[0] = 0;
+    size_t groups = 0;
+    for (size_t i = 0; i < t->nlanes;) {
+        const ws_dbg_lane *f = &t->lanes[i];
+        uint32_t w = f->hart / t->cfg.lanes_per_warp, live = 0, halted = 0, pc_lo = UINT32_MAX;
+        size_t j = i;
+        for (; j < t->nlanes; j++) { /* lanes are in hart order: a warp's, then a block's, are adjacent */
+            const ws_dbg_lane *l = &t->lanes[j];
+            int same = warps ? l->hart / t->cfg.lanes_per_warp == w
+                             : l->core == f->core && l->block.x == f->block.x && l->block.y == f->block.y &&
+                               l->block.z == f->block.z;
+            if (!same) break;
+            live++;
+            halted += l->halted != 0;
+            if (l->pc < pc_lo) pc_lo = l->pc;
+        }
+        if (warps)
+            o += (size_t)snprintf(out + o, cap - o,
+                                  "  core %u warp %u: block (%u,%u,%u), %u live lanes, lowest pc 0x%08x, %s%s\n",
+                                  f->core, f->warp, f->block.x, f->block.y, f->block.z, live, pc_lo,
+                                  halted ? "halted: " : "running", halted ? cause_name(f->cause) : "");
+        else
+            o += (size_t)snprintf(out + o, cap - o, "  block (%u,%u,%u) on core %u: %u live threads, %u halted\n",
+                                  f->block.x, f->block.y, f->block.z, f->core, live, halted);
+        groups++;
+        i = j;
+    }
+    char head[96];
+    snprintf(head, sizeof head, "%zu resident %s\n", groups, warps ? "warp(s)" : "block(s)");
+    size_t hl = strlen(head);
+    char *all = malloc(hl + o + 1);
+    if (all) {
+        memcpy(all, head, hl);
+        memcpy(all + hl, out, o + 1);
+    }
+    free(out);
+    return all;
+}
+
 static char *lanes_text(ws_gdb_dbg *t)
 {
     if (ws_gdb_lanes_refresh(t)) return NULL;
@@ -129,7 +202,7 @@ static char *lanes_text(ws_gdb_dbg *t)
     for (size_t i = 0; i < t->nlanes; i++) {
         const ws_dbg_lane *l = &t->lanes[i];
         o += (size_t)snprintf(out + o, cap - o,
-                              "  thread %u: block (%u,%u,%u) thread (%u,%u,%u) core %u warp %u lane %u pc 0x%08x %s\n",
+                              "  Thread %u: block (%u,%u,%u) thread (%u,%u,%u) core %u warp %u lane %u pc 0x%08x %s\n",
                               WS_GDB_TID(l->hart), l->block.x, l->block.y, l->block.z, l->thread.x, l->thread.y,
                               l->thread.z, l->core, l->warp, l->lane, l->pc, l->halted ? "halted" : "running");
     }
@@ -142,12 +215,20 @@ ws_status ws_gdb_dbg_monitor(void *tp, const char *cmd, char **out)
     char buf[1400];
     if (!strcmp(cmd, "help")) {
         *out = strdup("monitor commands:\n"
-                      "  thread block X Y Z thread X Y Z   which gdb thread runs these coordinates\n"
-                      "  lanes                             every live lane with its coordinates and pc\n"
+                      "  kernels                           the running launch: kernel, grid, block, progress\n"
+                      "  blocks                            resident blocks: core, live and halted threads\n"
+                      "  warps                             resident warps: block, live lanes, pc, state\n"
+                      "  focus block X [Y Z] thread X [Y Z]  which gdb thread runs these coordinates\n"
+                      "  thread block X Y Z thread X Y Z   the same\n"
+                      "  lanes                             every live lane (Thread N = gdb's Target Id)\n"
                       "  fault                             the device's report of the last fault\n"
                       "  modules                           resident modules and their addresses\n");
     } else if (!strcmp(cmd, "lanes")) {
         *out = lanes_text(t);
+    } else if (!strcmp(cmd, "kernels")) {
+        *out = kernels_text(t);
+    } else if (!strcmp(cmd, "blocks") || !strcmp(cmd, "warps")) {
+        *out = groups_text(t, cmd[0] == 'w');
     } else if (!strcmp(cmd, "fault")) {
         ws_dbg_fault f;
         if (ws_debug_fault(t->dbg, &f) == WS_OK) snprintf(buf, sizeof buf, "%s\n", f.message);

@@ -200,13 +200,32 @@ static void cmd_vfile(ws_gdb_session *s, const char *p)
 
 /* ---- monitor ---- */
 
+/* "block X [Y [Z]] thread X [Y [Z]]" (missing coordinates are 0). */
+static int parse_coords(const char *p, unsigned b[3], unsigned t[3])
+{
+    int n = 0;
+    b[0] = b[1] = b[2] = t[0] = t[1] = t[2] = 0;
+    if (sscanf(p, " block %n", &n) != 0 || !n) return -1;
+    p += n;
+    for (int k = 0; k < 3 && sscanf(p, " %u%n", &b[k], &n) == 1; k++) p += n;
+    n = 0;
+    if (sscanf(p, " thread %n", &n) != 0 || !n) return -1;
+    p += n;
+    int k = 0;
+    for (; k < 3 && sscanf(p, " %u%n", &t[k], &n) == 1; k++) p += n;
+    while (*p == ' ') p++;
+    return k && !*p ? 0 : -1;
+}
+
 static void monitor_thread(ws_gdb_session *s, const char *cmd, char *out, size_t cap)
 {
-    unsigned bx, by, bz, tx, ty, tz;
-    if (sscanf(cmd, "thread block %u %u %u thread %u %u %u", &bx, &by, &bz, &tx, &ty, &tz) != 6) {
-        snprintf(out, cap, "usage: monitor thread block X Y Z thread X Y Z\n");
+    unsigned b[3], t[3];
+    const char *args = strchr(cmd, ' ');
+    if (!args || parse_coords(args, b, t)) {
+        snprintf(out, cap, "usage: monitor focus block X [Y [Z]] thread X [Y [Z]]\n");
         return;
     }
+    unsigned bx = b[0], by = b[1], bz = b[2], tx = t[0], ty = t[1], tz = t[2];
     char prefix[96];
     int pl = snprintf(prefix, sizeof prefix, "block (%u,%u,%u) thread (%u,%u,%u) ", bx, by, bz, tx, ty, tz);
     size_t n;
@@ -237,7 +256,7 @@ static void cmd_rcmd(ws_gdb_session *s, const char *hex)
     }
     cmd[n] = 0;
     const char *out = local;
-    if (!strncmp(cmd, "thread ", 7)) {
+    if (!strncmp(cmd, "thread ", 7) || !strncmp(cmd, "focus ", 6) || !strcmp(cmd, "focus")) {
         monitor_thread(s, cmd, local, sizeof local);
     } else if (!s->ops->monitor || s->ops->monitor(s->t, cmd, &text) != WS_OK) {
         snprintf(local, sizeof local, "%s\n", text ? text : "unknown monitor command; try 'monitor help'");

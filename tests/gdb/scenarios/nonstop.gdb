@@ -14,7 +14,7 @@ delete
 continue -a
 # expect-gdb: hit Breakpoint 1, spin \(.*\) at .*gdb_kernels.c:@MARK_spin_start@
 # expect-gdb: \$1 = 0
-# expect-gdb: thread [0-9]+: block \(0,0,0\) thread \(31,0,0\) .* halted
+# expect-gdb: Thread [0-9]+: block \(0,0,0\) thread \(31,0,0\) .* halted
 # expect-gdb: ^32 live lane\(s\)
 # reject-gdb: block \(1,0,0\).* halted
 # expect-gdb: exited normally
