@@ -28,7 +28,8 @@ static uint32_t size_bits(uint32_t len)
     }
 }
 
-static ws_status set_trigger(ws_gdb_dbg *t, uint32_t core, int idx, uint32_t tdata1, uint32_t addr)
+static ws_status set_trigger3(ws_gdb_dbg *t, uint32_t core, int idx, uint32_t tdata1, uint32_t addr,
+                              uint32_t tdata3)
 {
     uint32_t hart = core * t->lanes_per_core; /* trigger CSRs belong to the core */
     uint32_t sel = (uint32_t)idx, back = 0, zero = 0;
@@ -38,8 +39,26 @@ static ws_status set_trigger(ws_gdb_dbg *t, uint32_t core, int idx, uint32_t tda
     /* tdata1 off first, so a half-written trigger never fires */
     if (!st) st = ws_gdb_reg_access(t, hart, WS_REGNO_CSR(WS_CSR_TDATA1), &zero, 1);
     if (!st && tdata1) st = ws_gdb_reg_access(t, hart, WS_REGNO_CSR(WS_CSR_TDATA2), &addr, 1);
+    if (!st) st = ws_gdb_reg_access(t, hart, WS_REGNO_CSR(WS_CSR_TDATA3), &tdata3, 1);
     if (!st && tdata1) st = ws_gdb_reg_access(t, hart, WS_REGNO_CSR(WS_CSR_TDATA1), &tdata1, 1);
     return st;
+}
+
+static ws_status set_trigger(ws_gdb_dbg *t, uint32_t core, int idx, uint32_t tdata1, uint32_t addr)
+{
+    return set_trigger3(t, core, idx, tdata1, addr, 0);
+}
+
+/* A watchpoint on shared memory watches the copy of the block gdb is
+ * looking at (its focus thread's): shared addresses repeat in every block. */
+static uint32_t block_select(ws_gdb_dbg *t, int type, uint32_t addr)
+{
+    if (type < WS_GDB_WP_WRITE || addr < WS_SHARED_BASE || addr >= WS_SHARED_END) return 0;
+    ws_dbg_launch L;
+    const ws_dbg_lane *l = t->focus_tid ? ws_gdb_lane_of(t, t->focus_tid) : NULL;
+    if (!l || ws_debug_launch(t->dbg, &L) != WS_OK) return 0;
+    uint64_t linear = l->block.x + (uint64_t)L.grid.x * (l->block.y + (uint64_t)L.grid.y * l->block.z);
+    return linear < WS_TDATA3_BLOCK ? WS_TDATA3_BLOCK | (uint32_t)linear : 0;
 }
 
 static int find(ws_gdb_dbg *t, int type, uint32_t addr, uint32_t kind)
@@ -165,7 +184,8 @@ ws_status ws_gdb_dbg_breakpoint(void *tp, int type, uint32_t addr, uint32_t kind
     if (type == WS_GDB_BP_HW) td1 |= MC_EXECUTE;
     else td1 |= size_bits(kind) | (type == WS_GDB_WP_READ ? MC_LOAD : type == WS_GDB_WP_WRITE ? MC_STORE
                                                                      : MC_LOAD | MC_STORE);
-    for (uint32_t c = 0; c < t->cfg.cores && !st; c++) st = set_trigger(t, c, b->trig, td1, addr);
+    uint32_t td3 = block_select(t, type, addr);
+    for (uint32_t c = 0; c < t->cfg.cores && !st; c++) st = set_trigger3(t, c, b->trig, td1, addr, td3);
     if (!st) st = set_conds(t, b, conds, nconds);
     if (st) { /* leave no core half-armed */
         for (uint32_t c = 0; c < t->cfg.cores; c++) set_trigger(t, c, b->trig, 0, 0);

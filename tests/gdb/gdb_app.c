@@ -5,6 +5,7 @@
  *   oob      a kernel that stores out of bounds from thread 4 on
  *   misaligned  a kernel whose thread 3 stores to a misaligned address
  *   dynamic  basic, then a module loaded from memory and launched
+ *   shared   tiles: 4 blocks, each with its own shared-memory tile
  *   reload   basic three times: before, while and after a second module
  *            (the DYN.elf file) is loaded
  *   nonstop  spin kernels on several cores
@@ -84,6 +85,24 @@ static int run_reload(ws_device *dev, ws_module *mod, const char *second)
     return run_scale(dev, mod);
 }
 
+static int run_tiles(ws_device *dev, ws_module *mod)
+{
+    enum { B = 4 };
+    int out[B * 32];
+    ws_kernel *k;
+    ws_addr dout;
+    ws_status st;
+    if ((st = ws_kernel_get(mod, "tiles", &k)) || (st = ws_malloc(dev, sizeof out, &dout))) return fail(dev, "tiles", st);
+    ws_arg args[] = { WS_ARG_PTR(dout), WS_ARG_I32(300) };
+    if ((st = ws_launch(dev, k, WS_DIM3(B, 1, 1), WS_DIM3(32, 1, 1), 0, args, 2)) ||
+        (st = ws_memcpy_dtoh(dev, out, dout, sizeof out)))
+        return fail(dev, "running tiles", st);
+    for (int b = 0; b < B; b++)
+        for (int t = 0; t < 32; t++)
+            if (out[b * 32 + t] != b * 100 + 31 - t) return printf("result BAD in tiles at %d\n", b * 32 + t), 1;
+    return 0;
+}
+
 static int run_oob(ws_device *dev, ws_module *mod, const char *kernel)
 {
     ws_kernel *k;
@@ -147,7 +166,7 @@ static int run_spin(ws_device *dev, ws_module *mod)
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: gdb_app basic|oob|misaligned|dynamic|reload|nonstop|many KERNELS.elf [DYN.elf]\n");
+        fprintf(stderr, "usage: gdb_app basic|oob|misaligned|shared|dynamic|reload|nonstop|many KERNELS.elf [DYN.elf]\n");
         return 2;
     }
     const char *mode = argv[1];
@@ -171,6 +190,7 @@ int main(int argc, char **argv)
     else if (!strcmp(mode, "oob")) bad = run_oob(dev, mod, "oob");
     else if (!strcmp(mode, "misaligned")) bad = run_oob(dev, mod, "misaligned");
     else if (!strcmp(mode, "dynamic")) bad = run_scale(dev, mod) || argc < 4 || run_dynamic(dev, argv[3]);
+    else if (!strcmp(mode, "shared")) bad = run_tiles(dev, mod);
     else if (!strcmp(mode, "reload")) bad = argc < 4 || run_reload(dev, mod, argv[3]);
     else if (!strcmp(mode, "nonstop")) bad = run_spin(dev, mod);
     else if (!strcmp(mode, "many")) bad = run_many(dev, mod);

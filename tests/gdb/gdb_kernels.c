@@ -28,6 +28,19 @@ WS_KERNEL void oob(int *out, int n)
     out[i + n - 4] = i; /* MARK:oob */
 }
 
+/* Shared memory per block: each block writes its own tile (after a spin,
+ * so the blocks are in flight together), then reads it reversed. */
+WS_KERNEL void tiles(int *out, int spin)
+{
+    WS_SHARED int tile[32];
+    unsigned t = threadIdx_x();
+    int acc = 0; /* MARK:tiles_start */
+    for (int k = 0; k < spin; k++) acc += k;
+    tile[t] = (int)(blockIdx_x() * 100 + t) + (acc & 0); /* MARK:tiles_write */
+    ws_syncthreads();
+    out[blockIdx_x() * 32 + t] = tile[31 - t];
+}
+
 WS_KERNEL void misaligned(int *out)
 {
     int i = (int)threadIdx_x();

@@ -52,6 +52,12 @@
 #define WS_CSR_TSELECT     0x7a0  /* trigger CSRs belong to the hart's core */
 #define WS_CSR_TDATA1      0x7a1
 #define WS_CSR_TDATA2      0x7a2
+#define WS_CSR_TDATA3      0x7a3   /* Warpscope: block select, see below    */
+/* tdata3 of a load/store trigger: with WS_TDATA3_BLOCK set, the trigger
+ * matches only accesses by threads of the block whose linear index (within
+ * the running launch) is in the low 31 bits. Shared-memory addresses are
+ * the same in every block; this ties a watchpoint to one block's copy. */
+#define WS_TDATA3_BLOCK    (1u << 31)
 #define WS_CSR_TINFO       0x7a4
 
 /* dcsr.cause values. */

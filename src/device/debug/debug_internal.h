@@ -38,6 +38,7 @@ typedef struct dbg_warp {
 
 typedef struct dbg_core {
     uint32_t tdata1[DBG_TRIGGERS], tdata2[DBG_TRIGGERS];
+    uint32_t tdata3[DBG_TRIGGERS];   /* block select (debug-hardware.md)   */
     uint32_t tselect;
     atomic_uint ndata;   /* armed load/store triggers (read without the lock) */
 } dbg_core;

@@ -97,8 +97,9 @@ int dbg_trig_csr(ws_debug *d, uint32_t core, uint32_t csr, int write, uint32_t *
         }
         *val = c->tdata2[i];
         return 0;
-    case 0x7a3: /* tdata3: not implemented, reads 0 */
-        *val = 0;
+    case WS_CSR_TDATA3: /* block select for load/store triggers */
+        if (write) c->tdata3[i] = *val;
+        *val = c->tdata3[i];
         return 0;
     }
     return -1;
@@ -169,6 +170,8 @@ int ws_dbg_data_hit(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, u
     for (uint32_t i = 0; i < DBG_TRIGGERS && !hit; i++) {
         uint32_t t1 = c->tdata1[i], lo, hi;
         if (!armed(t1) || !(t1 & ((rw & 1 ? MC_LOAD : 0) | (rw & 2 ? MC_STORE : 0)))) continue;
+        uint32_t t3 = c->tdata3[i];
+        if ((t3 & WS_TDATA3_BLOCK) && w->block->linear != (t3 & ~WS_TDATA3_BLOCK)) continue;
         trig_range(t1, c->tdata2[i], &lo, &hi);
         if (amax + (size - 1) < lo || amin > hi) continue; /* warp-wide: no overlap */
         for (uint32_t m = g; m; m &= m - 1) {
