@@ -15,10 +15,13 @@
 struct ws_gdbserver {
     ws_gdb_dbg target;
     ws_debug *dbg;
+    ws_device *dev;
     int lfd, cfd;
     pthread_t thread;
     int have_thread;
+    uint32_t blocking;           /* events that park the application      */
     atomic_int stop, served;
+    atomic_int connected;        /* a gdb is attached now                 */
 };
 
 typedef struct opts {
@@ -58,17 +61,58 @@ static ws_status parse(const char *spec, opts *o, char *err, size_t errlen)
     return WS_OK;
 }
 
+/* A gdb connects again after the last one detached: attach the debug
+ * hardware again and stop the program for it, as at first attach: a
+ * running kernel is halted, and a program between launches is held at its
+ * next launch until gdb resumes it. */
+static ws_status reattach(struct ws_gdbserver *g)
+{
+    ws_debug_config dc = { WS_DBG_TOPO_BROADCAST, 1 };
+    ws_status st = ws_debug_attach(g->dev, &dc, &g->dbg);
+    if (st != WS_OK) return st;
+    int stop_at_launch = g->target.stop_at_launch, closing = atomic_load(&g->target.closing);
+    ws_gdb_dbg_fini(&g->target);
+    if ((st = ws_gdb_dbg_init(&g->target, g->dbg)) != WS_OK) return st;
+    g->target.stop_at_launch = stop_at_launch;
+    atomic_store(&g->target.closing, closing);
+    g->target.gate_open = 1; /* the application is past device open */
+    st = ws_debug_set_blocking_events(g->dbg, g->blocking | 1u << WS_DBG_EV_LAUNCH_START);
+    if (st == WS_OK) {
+        g->target.hold_launch = 1;
+        g->target.blocking_after = g->blocking;
+        st = ws_gdb_dbg_halt_all(&g->target);
+    }
+    return st;
+}
+
 static void *serve_main(void *arg)
 {
     struct ws_gdbserver *g = arg;
-    ws_gdb_serve(g->cfd, &ws_gdb_dbg_ops, &g->target, &g->stop);
-    /* gdb is gone: nothing may keep the application waiting. Detaching the
-     * hardware resumes every halted warp and stops further halts, also one
-     * already in flight when gdb left (a step finishing in all-stop). */
-    ws_gdb_dbg_open_gate(&g->target);
-    ws_debug_set_blocking_events(g->dbg, 0);
-    ws_debug_release(g->dbg);
-    ws_debug_detach(g->dbg);
+    for (;;) {
+        atomic_store(&g->connected, 1);
+        ws_gdb_serve(g->cfd, g->lfd, &ws_gdb_dbg_ops, &g->target, &g->stop);
+        /* gdb is gone: nothing may keep the application waiting. Detaching
+         * the hardware resumes every halted warp and stops further halts,
+         * also one already in flight when gdb left (a step finishing in
+         * all-stop). */
+        ws_gdb_dbg_open_gate(&g->target);
+        ws_debug_set_blocking_events(g->dbg, 0);
+        ws_debug_release(g->dbg);
+        ws_debug_detach(g->dbg);
+        close(g->cfd);
+        g->cfd = -1;
+        atomic_store(&g->connected, 0);
+        if (atomic_load(&g->stop) || atomic_load(&g->target.closing)) break;
+        /* keep listening: attach, detach, attach again */
+        char err[256];
+        int cfd;
+        if (ws_gdb_accept(g->lfd, -1, &g->stop, &cfd, err, sizeof err) != WS_OK) break;
+        g->cfd = cfd;
+        if (reattach(g) != WS_OK) {
+            ws_gdb_refuse(g->lfd); /* nothing more to offer: stop serving */
+            break;
+        }
+    }
     atomic_store(&g->served, 1);
     return NULL;
 }
@@ -103,9 +147,11 @@ static ws_status gdbserver_start(ws_device *dev, const char *spec, struct ws_gdb
     }
     st = ws_gdb_dbg_init(&g->target, g->dbg);
     g->target.stop_at_launch = (int)o.stop_at_launch;
+    g->dev = dev;
     /* Park the application when code arrives (gdb inserts breakpoints
      * first) and, if asked, before every launch. */
     uint32_t block = 1u << WS_DBG_EV_MODULE_LOAD | (o.stop_at_launch ? 1u << WS_DBG_EV_LAUNCH_START : 0);
+    g->blocking = block;
     if (!st) st = ws_debug_set_blocking_events(g->dbg, block);
     uint16_t port = 0;
     if (!st) st = ws_gdb_listen((uint16_t)o.port, &g->lfd, &port, err, errlen);
@@ -146,10 +192,10 @@ static void gdbserver_stop(ws_device *dev, void *user)
     (void)dev;
     struct ws_gdbserver *g = user;
     if (!g) return;
-    /* The server reports W when it next waits for a stop; give gdb a
-     * moment to hear it and hang up before the socket goes. */
+    /* The server reports W when it next waits for a stop; give a connected
+     * gdb a moment to hear it and hang up before the socket goes. */
     atomic_store(&g->target.closing, 1);
-    for (int i = 0; i < 500 && !atomic_load(&g->served); i++) {
+    for (int i = 0; i < 500 && atomic_load(&g->connected) && !atomic_load(&g->served); i++) {
         struct timespec ts = { 0, 10 * 1000 * 1000 };
         nanosleep(&ts, NULL);
     }

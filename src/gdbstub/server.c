@@ -78,7 +78,28 @@ static void send_all(void *io, const char *buf, size_t n)
     }
 }
 
-ws_status ws_gdb_serve(int cfd, const ws_gdb_target_ops *ops, void *t, const atomic_int *stop)
+/* One gdb at a time: a second one gets an error for its first packet
+ * (gdb prints it) and the connection closes, instead of waiting forever. */
+void ws_gdb_refuse(int lfd)
+{
+    int c = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+    if (c < 0) return;
+    char junk[512];
+    struct pollfd p = { c, POLLIN, 0 };
+    if (poll(&p, 1, 500) > 0) (void)!recv(c, junk, sizeof junk, 0); /* its first packet */
+    static const char msg[] = "E.another gdb is already attached to this program; detach it first";
+    uint8_t sum = 0;
+    for (const char *q = msg; *q; q++) sum = (uint8_t)(sum + (uint8_t)*q);
+    char pkt[sizeof msg + 8];
+    int n = snprintf(pkt, sizeof pkt, "+$%s#%02x", msg, sum);
+    int fd = c;
+    send_all(&fd, pkt, (size_t)n);
+    shutdown(c, SHUT_WR);
+    if (poll(&p, 1, 500) > 0) (void)!recv(c, junk, sizeof junk, 0); /* let it read the reply */
+    close(c);
+}
+
+ws_status ws_gdb_serve(int cfd, int lfd, const ws_gdb_target_ops *ops, void *t, const atomic_int *stop)
 {
     ws_gdb_session *s;
     int fd = cfd;
@@ -87,10 +108,11 @@ ws_status ws_gdb_serve(int cfd, const ws_gdb_target_ops *ops, void *t, const ato
     uint8_t buf[4096];
     while (!ws_gdb_session_done(s) && !(stop && atomic_load(stop))) {
         int running = ws_gdb_session_running(s);
-        struct pollfd p = { cfd, POLLIN, 0 };
-        int r = poll(&p, 1, running ? 0 : 50);
+        struct pollfd p[2] = { { cfd, POLLIN, 0 }, { lfd, POLLIN, 0 } };
+        int r = poll(p, lfd >= 0 ? 2 : 1, running ? 0 : 50);
         if (r < 0 && errno != EINTR) break;
-        if (r > 0) {
+        if (r > 0 && lfd >= 0 && (p[1].revents & POLLIN)) ws_gdb_refuse(lfd);
+        if (r > 0 && (p[0].revents & (POLLIN | POLLHUP | POLLERR))) {
             ssize_t n = recv(cfd, buf, sizeof buf, 0);
             if (n <= 0) { /* gdb disconnected: let the application run on */
                 if (ops->detach) ops->detach(t);

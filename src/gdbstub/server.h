@@ -14,6 +14,9 @@ ws_status ws_gdb_listen(uint16_t port, int *fd, uint16_t *bound, char *err, size
 ws_status ws_gdb_accept(int lfd, int timeout_ms, const atomic_int *stop, int *cfd, char *err,
                         size_t errlen);
 /* Serve one connection until gdb detaches, disconnects, is told the
- * program exited, or *stop becomes nonzero. Closes nothing. */
-ws_status ws_gdb_serve(int cfd, const ws_gdb_target_ops *ops, void *t, const atomic_int *stop);
+ * program exited, or *stop becomes nonzero. Closes nothing. While it
+ * serves, a second gdb connecting on lfd (-1: none) is refused at once. */
+ws_status ws_gdb_serve(int cfd, int lfd, const ws_gdb_target_ops *ops, void *t, const atomic_int *stop);
+/* Accept a connection on lfd and turn it away with an error reply. */
+void ws_gdb_refuse(int lfd);
 #endif

@@ -42,7 +42,10 @@ ws_status ws_gdb_dbg_init(ws_gdb_dbg *t, ws_debug *dbg)
 
 void ws_gdb_dbg_fini(ws_gdb_dbg *t)
 {
-    for (int i = 0; i < WS_GDB_MAX_BP; i++) free(t->bps[i].code);
+    for (int i = 0; i < WS_GDB_MAX_BP; i++) {
+        free(t->bps[i].code);
+        t->bps[i].code = NULL;
+    }
     free(t->lanes);
     free(t->held);
     free(t->auto_addr);
@@ -320,6 +323,11 @@ static ws_status dbg_resume(void *tp, const ws_gdb_action *a, size_t n)
     pending_purge(t);
     for (size_t i = 0; i < t->npending; i++)
         if (deliverable(t, i)) return WS_OK; /* report that first; the device stays put */
+    if (t->hold_launch) { /* re-attached: the program was held for gdb until now (after
+                             gdb has seen the modules and set its breakpoints) */
+        t->hold_launch = 0;
+        ws_debug_set_blocking_events(t->dbg, t->blocking_after);
+    }
     ws_status st = WS_OK;
     uint32_t nw = t->cfg.cores * t->cfg.warps_per_core;
     /* a step gdb asked for before, never run (a stop came first): its
@@ -631,6 +639,35 @@ static void drain_events(ws_gdb_dbg *t)
 {
     ws_dbg_event ev;
     while (ws_debug_wait_event(t->dbg, 0, &ev) == WS_OK) handle_event(t, &ev);
+}
+
+ws_status ws_gdb_dbg_halt_all(ws_gdb_dbg *t)
+{
+    for (int tries = 0; tries < 300; tries++) {
+        ws_status st = ws_gdb_lanes_refresh(t);
+        if (st) return st;
+        size_t running = 0, first = 0;
+        for (size_t i = 0; i < t->nlanes; i++)
+            if (!t->lanes[i].halted && !running++) first = i;
+        if (!running) break;
+        if (tries == 0 && (st = ws_gdb_hart_ctl(t, t->lanes[first].hart, 0))) return st; /* all-stop: all */
+        struct timespec ts = { 0, 10 * 1000 * 1000 };
+        nanosleep(&ts, NULL);
+        drain_events(t); /* halted because gdb arrived: nothing to report */
+    }
+    drain_events(t);
+    t->npending = 0;
+    t->resumed = 0;
+    /* gdb loads a module's symbols at a library event, not at connect:
+     * the first resume reports one, so the modules already resident get
+     * their symbols and pending breakpoints resolve before anything runs. */
+    ws_gdb_stop s;
+    memset(&s, 0, sizeof s);
+    s.kind = WS_GDB_STOP_LIBRARY;
+    s.signal = WS_GDB_SIG_TRAP;
+    s.tid = t->nlanes ? WS_GDB_TID(t->lanes[0].hart) : WS_GDB_PLACEHOLDER_TID;
+    push(t, &s, 0);
+    return WS_OK;
 }
 
 static ws_status dbg_wait(void *tp, int timeout_ms, ws_gdb_stop *out)

@@ -56,6 +56,9 @@ typedef struct ws_gdb_dbg {
                                   kernel entry (-1: none), and its note */
     uint32_t launch_entry;
     char launch_note[128];
+    int hold_launch;           /* re-attached: the application is held at
+                                  its next launch until gdb resumes     */
+    uint32_t blocking_after;   /* the parking events once gdb resumed   */
     uint8_t *held;             /* per hart: gdb believes this thread is
                                   stopped (non-stop: its warp must stay) */
     uint32_t nharts;
@@ -77,6 +80,9 @@ void ws_gdb_dbg_fini(ws_gdb_dbg *t);
 /* Let the application past device open (gdb resumed or went away). */
 void ws_gdb_dbg_open_gate(ws_gdb_dbg *t);
 void ws_gdb_dbg_wait_gate(ws_gdb_dbg *t);
+/* Halt every running warp (all-stop) and wait until they have stopped;
+ * the halts are not reported to gdb (it asks with '?'). */
+ws_status ws_gdb_dbg_halt_all(ws_gdb_dbg *t);
 
 /* ---- dbg_access.c: DMI building blocks ---- */
 ws_status ws_gdb_lanes_refresh(ws_gdb_dbg *t);

@@ -6,6 +6,8 @@
  *   misaligned  a kernel whose thread 3 stores to a misaligned address
  *   dynamic  basic, then a module loaded from memory and launched
  *   shared   tiles: 4 blocks, each with its own shared-memory tile
+ *   wait     basic, then wait for the file named by the third argument,
+ *            then basic again (gdb detaches and attaches meanwhile)
  *   reload   basic three times: before, while and after a second module
  *            (the DYN.elf file) is loaded
  *   nonstop  spin kernels on several cores
@@ -14,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "warpscope/warpscope.h"
 
 static int fail(ws_device *dev, const char *what, ws_status st)
@@ -103,6 +106,17 @@ static int run_tiles(ws_device *dev, ws_module *mod)
     return 0;
 }
 
+/* scale, then wait (at most 60 s) until the file `flag` exists, then
+ * scale again: a program that runs on while gdb detaches and attaches. */
+static int run_wait(ws_device *dev, ws_module *mod, const char *flag)
+{
+    if (run_scale(dev, mod)) return 1;
+    printf("waiting for %s\n", flag);
+    fflush(stdout);
+    for (int i = 0; i < 600 && access(flag, F_OK) != 0; i++) usleep(100 * 1000);
+    return run_scale(dev, mod);
+}
+
 static int run_oob(ws_device *dev, ws_module *mod, const char *kernel)
 {
     ws_kernel *k;
@@ -166,7 +180,7 @@ static int run_spin(ws_device *dev, ws_module *mod)
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: gdb_app basic|oob|misaligned|shared|dynamic|reload|nonstop|many KERNELS.elf [DYN.elf]\n");
+        fprintf(stderr, "usage: gdb_app basic|oob|misaligned|shared|wait|dynamic|reload|nonstop|many KERNELS.elf [DYN.elf]\n");
         return 2;
     }
     const char *mode = argv[1];
@@ -191,6 +205,7 @@ int main(int argc, char **argv)
     else if (!strcmp(mode, "misaligned")) bad = run_oob(dev, mod, "misaligned");
     else if (!strcmp(mode, "dynamic")) bad = run_scale(dev, mod) || argc < 4 || run_dynamic(dev, argv[3]);
     else if (!strcmp(mode, "shared")) bad = run_tiles(dev, mod);
+    else if (!strcmp(mode, "wait")) bad = argc < 4 || run_wait(dev, mod, argv[3]);
     else if (!strcmp(mode, "reload")) bad = argc < 4 || run_reload(dev, mod, argv[3]);
     else if (!strcmp(mode, "nonstop")) bad = run_spin(dev, mod);
     else if (!strcmp(mode, "many")) bad = run_many(dev, mod);

@@ -28,7 +28,7 @@ static void *serve_thread(void *arg)
     int cfd;
     char err[256];
     if (ws_gdb_accept(sv->lfd, 10000, &sv->stop, &cfd, err, sizeof err) == WS_OK) {
-        ws_gdb_serve(cfd, &fake_ops, &sv->ft, &sv->stop);
+        ws_gdb_serve(cfd, -1, &fake_ops, &sv->ft, &sv->stop);
         close(cfd);
     }
     return NULL;

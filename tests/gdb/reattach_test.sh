@@ -1,0 +1,53 @@
+#!/bin/bash
+# One gdb at a time, and attach / detach / attach again (issue 17 item 6):
+# gdb 1 stops in the first launch; a second gdb connecting meanwhile is
+# refused at once with a clear message; gdb 1 detaches and the program runs
+# on (it then waits for a flag file); gdb 3 attaches to the running
+# program, sets a breakpoint, lets it go on, stops in the second launch,
+# and the program ends with the right results.
+#   reattach_test.sh GDB_APP KERNELS.elf SRCDIR
+set -u
+app=$1 kelf=$2 srcdir=$3
+work=$(mktemp -d)
+apid=
+cleanup() { [ -n "$apid" ] && kill "$apid" 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+pass=0 fail=0
+ok() { pass=$((pass + 1)); echo "ok: $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL: $1"; }
+mark() { grep -n "MARK:$1" "$srcdir/gdb_kernels.c" | cut -d: -f1; }
+G=(gdb-multiarch -batch -nx -ex "set pagination off" -ex "set confirm off")
+
+WARPSCOPE_DEBUG="port=0,port-file=$work/port,connect-timeout=30000" \
+  timeout 90 "$app" wait "$kelf" "$work/flag" > "$work/app.out" 2>&1 &
+apid=$!
+for _ in $(seq 300); do [ -s "$work/port" ] && break; sleep 0.1; done
+port=$(cat "$work/port")
+
+# gdb 2 is started by gdb 1 (shell) while gdb 1 holds the program stopped
+cat > "$work/second.sh" <<EOS
+timeout 20 gdb-multiarch -batch -nx -ex "target remote 127.0.0.1:$port" -ex "info threads" > "$work/gdb2.out" 2>&1
+echo "gdb2 exit \$?" >> "$work/gdb2.out"
+EOS
+timeout 60 "${G[@]}" -ex "target remote 127.0.0.1:$port" -ex "set breakpoint pending on" \
+  -ex "break gdb_kernels.c:$(mark store) if \$block_x == 0 && \$thread_x == 4" -ex "continue" \
+  -ex "print i" -ex "shell bash $work/second.sh" -ex "delete" -ex "detach" > "$work/gdb1.out" 2>&1
+grep -q '^\$1 = 4' "$work/gdb1.out" && ok "gdb 1 stopped in the first launch" || bad "gdb 1: $(cat "$work/gdb1.out")"
+grep -q "another gdb is already attached" "$work/gdb2.out" && ok "gdb 2 refused with a clear message" ||
+  bad "gdb 2: $(cat "$work/gdb2.out")"
+grep -q "gdb2 exit 124" "$work/gdb2.out" && bad "gdb 2 hung until its timeout" || ok "gdb 2 did not hang"
+grep -q "Detaching from program\|detached" "$work/gdb1.out" && ok "gdb 1 detached" || bad "gdb 1 did not detach"
+
+for _ in $(seq 100); do grep -q "waiting for" "$work/app.out" && break; sleep 0.1; done
+grep -q "waiting for" "$work/app.out" && ok "the program ran on after the detach" || bad "the program did not run on"
+
+timeout 60 "${G[@]}" -ex "target remote 127.0.0.1:$port" -ex "set breakpoint pending on" \
+  -ex "break gdb_kernels.c:$(mark after) if \$block_x == 1 && \$thread_x == 2" -ex "shell touch $work/flag" \
+  -ex "continue" -ex "print i" -ex "delete" -ex "continue" > "$work/gdb3.out" 2>&1
+grep -q '^\$1 = 34' "$work/gdb3.out" && ok "gdb 3 attached again and stopped in the second launch" ||
+  bad "gdb 3: $(cat "$work/gdb3.out")"
+grep -q "exited normally" "$work/gdb3.out" && ok "gdb 3 saw the program exit" || bad "gdb 3 did not see the exit"
+wait "$apid"; rc=$?; apid=
+grep -q "result ok" "$work/app.out" && [ $rc -eq 0 ] && ok "results unchanged" || bad "app (exit $rc): $(cat "$work/app.out")"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
