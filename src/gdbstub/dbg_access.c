@@ -2,6 +2,7 @@
  * register and memory commands, system bus access, halt/resume. Register
  * layouts follow RISC-V External Debug Support 0.13.2. */
 #include "gdbstub/target_dbg.h"
+#include <string.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,14 +28,24 @@ ws_status ws_gdb_fail(ws_gdb_dbg *t, ws_status st, const char *fmt, ...)
     return st;
 }
 
+void ws_gdb_lanes_stale(ws_gdb_dbg *t)
+{
+    t->lanes_fresh = 0;
+    if (t->regs_ok) memset(t->regs_ok, 0, t->cfg.cores * t->cfg.warps_per_core);
+}
+
 ws_status ws_gdb_lanes_refresh(ws_gdb_dbg *t)
 {
+    if (t->lanes_fresh) return WS_OK;
     for (;;) {
         size_t n = 0;
         ws_status st = ws_debug_lanes(t->dbg, t->lanes, t->cap, &n);
         if (st) return ws_gdb_fail(t, st, "listing lanes: %s", ws_debug_error(t->dbg));
         if (n <= t->cap) {
             t->nlanes = n;
+            int all_halted = n > 0 && !t->non_stop;
+            for (size_t i = 0; i < n && all_halted; i++) all_halted = t->lanes[i].halted;
+            t->lanes_fresh = all_halted;
             return WS_OK;
         }
         ws_dbg_lane *l = realloc(t->lanes, n * sizeof *l);
@@ -46,8 +57,14 @@ ws_status ws_gdb_lanes_refresh(ws_gdb_dbg *t)
 
 const ws_dbg_lane *ws_gdb_lane_of(ws_gdb_dbg *t, uint32_t tid)
 {
-    for (size_t i = 0; i < t->nlanes; i++)
-        if (WS_GDB_TID(t->lanes[i].hart) == tid) return &t->lanes[i];
+    size_t lo = 0, hi = t->nlanes; /* the snapshot is in hart order */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        uint32_t m = WS_GDB_TID(t->lanes[mid].hart);
+        if (m == tid) return &t->lanes[mid];
+        if (m < tid) lo = mid + 1;
+        else hi = mid;
+    }
     return NULL;
 }
 
@@ -56,6 +73,7 @@ ws_status ws_gdb_select(ws_gdb_dbg *t, uint32_t hart, uint32_t extra, uint32_t *
     uint32_t core = hart / t->lanes_per_core;
     ws_status st = ws_debug_module_of_core(t->dbg, core, dm);
     if (st) return ws_gdb_fail(t, st, "no debug module for core %u", core);
+    if (extra) ws_gdb_lanes_stale(t); /* a halt or resume request: lanes will change */
     uint32_t v = DMCONTROL_DMACTIVE | (hart & 0x3ffu) << 16 | ((hart >> 10) & 0x3ffu) << 6 | extra;
     st = ws_dmi_write(t->dbg, *dm, WS_DM_DMCONTROL, v);
     return st ? ws_gdb_fail(t, st, "dmcontrol: %s", ws_debug_error(t->dbg)) : WS_OK;
@@ -82,6 +100,7 @@ static ws_status abstract_cmd(ws_gdb_dbg *t, uint32_t dm, uint32_t cmd)
 
 ws_status ws_gdb_reg_access(ws_gdb_dbg *t, uint32_t hart, uint32_t regno, uint32_t *v, int write)
 {
+    if (write) ws_gdb_lanes_stale(t); /* a register write changes what the snapshot says */
     uint32_t dm;
     ws_status st = ws_gdb_select(t, hart, 0, &dm);
     if (!st && write) st = ws_dmi_write(t->dbg, dm, WS_DM_DATA0, *v);

@@ -24,7 +24,11 @@ ws_status ws_gdb_dbg_init(ws_gdb_dbg *t, ws_debug *dbg)
     t->auto_addr = calloc(t->cfg.cores * t->cfg.warps_per_core, sizeof *t->auto_addr);
     t->wsel = calloc(t->cfg.cores * t->cfg.warps_per_core, 1);
     t->auto_wait = calloc(t->cfg.cores * t->cfg.warps_per_core, 1);
-    if (!t->held || !t->auto_addr || !t->wsel || !t->auto_wait) {
+    t->regs = calloc(t->cfg.cores * t->cfg.warps_per_core, sizeof *t->regs);
+    t->regs_ok = calloc(t->cfg.cores * t->cfg.warps_per_core, 1);
+    if (!t->held || !t->auto_addr || !t->wsel || !t->auto_wait || !t->regs || !t->regs_ok) {
+        free(t->regs);
+        free(t->regs_ok);
         free(t->held);
         free(t->auto_addr);
         free(t->wsel);
@@ -51,6 +55,11 @@ void ws_gdb_dbg_fini(ws_gdb_dbg *t)
     free(t->auto_addr);
     free(t->wsel);
     free(t->auto_wait);
+    for (uint32_t i = 0; t->regs && i < t->cfg.cores * t->cfg.warps_per_core; i++) free(t->regs[i]);
+    free(t->regs);
+    free(t->regs_ok);
+    t->regs = NULL;
+    t->regs_ok = NULL;
     t->auto_addr = NULL;
     t->wsel = NULL;
     t->auto_wait = NULL;
@@ -109,6 +118,19 @@ static const ws_dbg_lane *lane_for(ws_gdb_dbg *t, uint32_t tid)
     return l;
 }
 
+/* The registers of hart's warp, read in one transfer while the lane
+ * snapshot holds (everything halted in all-stop); NULL: read one by one. */
+static const ws_dbg_warp_regs *warp_regs(ws_gdb_dbg *t, uint32_t hart)
+{
+    uint32_t w = hart / t->cfg.lanes_per_warp;
+    if (!t->lanes_fresh) return NULL;
+    if (t->regs_ok[w]) return t->regs[w];
+    if (!t->regs[w] && !(t->regs[w] = malloc(sizeof *t->regs[w]))) return NULL;
+    if (ws_debug_warp_regs(t->dbg, w, t->regs[w]) != WS_OK) return NULL;
+    t->regs_ok[w] = 1;
+    return t->regs[w];
+}
+
 static uint32_t regno_of(uint32_t r)
 {
     if (r < 32) return WS_REGNO_GPR(r);
@@ -142,6 +164,13 @@ static ws_status dbg_read_reg(void *tp, uint32_t tid, uint32_t r, uint32_t *v)
     }
     if (r >= WS_GDB_NUM_REGS) return WS_ERR_INVALID_ARG;
     if (!l->halted) return ws_gdb_fail(t, WS_ERR_BUSY, "thread %u is running", tid);
+    const ws_dbg_warp_regs *wr = warp_regs(t, l->hart);
+    if (wr) { /* the common registers from the warp's bulk read */
+        uint32_t lane = l->hart % t->cfg.lanes_per_warp;
+        if (r < 32) { *v = wr->x[r][lane]; return WS_OK; }
+        if (r == WS_GDB_REG_PC || r == WS_GDB_REG_DPC) { *v = wr->pc[lane]; return WS_OK; }
+        if (r >= WS_GDB_REG_F0 && r < WS_GDB_REG_F0 + 32) { *v = wr->f[r - WS_GDB_REG_F0][lane]; return WS_OK; }
+    }
     return ws_gdb_reg_access(t, l->hart, regno_of(r), v, 0);
 }
 
@@ -306,6 +335,7 @@ static ws_status dbg_resume(void *tp, const ws_gdb_action *a, size_t n)
     ws_gdb_dbg *t = tp;
     uint32_t step_tid = 0, cont_tid = 0;
     int cont_all = 0;
+    ws_gdb_lanes_stale(t);
     for (size_t i = 0; i < n; i++) {
         if (a[i].op == 's' && !step_tid) step_tid = t->focus_tid = a[i].tid;
         else if (a[i].op == 'c' && !a[i].tid) cont_all = 1;
@@ -605,6 +635,7 @@ static void on_halt(ws_gdb_dbg *t, uint32_t hart)
 /* Turn one debug event into queued stops. */
 static void handle_event(ws_gdb_dbg *t, const ws_dbg_event *ev)
 {
+    ws_gdb_lanes_stale(t);
     ws_gdb_stop s;
     memset(&s, 0, sizeof s);
     s.kind = WS_GDB_STOP_SIGNAL;

@@ -33,6 +33,13 @@ typedef struct ws_gdb_dbg {
     uint32_t lanes_per_core;
     ws_dbg_lane *lanes;        /* snapshot, refreshed per query          */
     size_t nlanes, cap;
+    ws_dbg_warp_regs **regs;   /* per warp: its lanes' registers, read in
+                                  one transfer, valid while lanes_fresh */
+    uint8_t *regs_ok;
+    int lanes_fresh;           /* all-stop with every lane halted: the
+                                  snapshot holds until something is resumed,
+                                  halted, written or reported (gdb's thread
+                                  list then costs O(1) per packet, not O(n)) */
     ws_gdb_stop pending[1024]; /* stops not yet told to gdb (per lane)   */
     uint32_t pending_pc[1024]; /* the lane's pc then (0: any): a lane that
                                   moved since has nothing left to report */
@@ -86,6 +93,9 @@ ws_status ws_gdb_dbg_halt_all(ws_gdb_dbg *t);
 
 /* ---- dbg_access.c: DMI building blocks ---- */
 ws_status ws_gdb_lanes_refresh(ws_gdb_dbg *t);
+/* Something may have changed lanes or registers: drop the snapshot and the
+ * warps' register reads. */
+void ws_gdb_lanes_stale(ws_gdb_dbg *t);
 const ws_dbg_lane *ws_gdb_lane_of(ws_gdb_dbg *t, uint32_t tid);
 ws_status ws_gdb_select(ws_gdb_dbg *t, uint32_t hart, uint32_t extra, uint32_t *dm);
 ws_status ws_gdb_reg_access(ws_gdb_dbg *t, uint32_t hart, uint32_t regno, uint32_t *v, int write);

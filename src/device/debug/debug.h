@@ -126,6 +126,16 @@ ws_status ws_debug_lanes(ws_debug *dbg, ws_dbg_lane *out, size_t max, size_t *n)
 ws_status ws_debug_locate(ws_debug *dbg, uint64_t launch_id, const ws_dim3 *block,
                           uint64_t *mask, size_t mask_words);
 
+/* Every lane's registers of one halted warp in one transfer (the bulk
+ * read a debugger's thread list needs; WS_ERR_BUSY if the warp runs). */
+typedef struct ws_dbg_warp_regs {
+    uint32_t x[32][32];         /* [register][lane]                        */
+    uint32_t f[32][32];
+    uint32_t pc[32];
+    uint8_t fflags[32], frm[32];
+} ws_dbg_warp_regs;
+ws_status ws_debug_warp_regs(ws_debug *dbg, uint32_t warp, ws_dbg_warp_regs *out);
+
 /* The launch the command processor is running: kernel, shape, progress. */
 typedef struct ws_dbg_launch {
     uint64_t id;

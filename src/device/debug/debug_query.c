@@ -97,3 +97,25 @@ ws_status ws_debug_launch(ws_debug *d, ws_dbg_launch *out)
     pthread_mutex_unlock(&d->mu);
     return L ? WS_OK : WS_ERR_NOT_FOUND;
 }
+
+ws_status ws_debug_warp_regs(ws_debug *d, uint32_t warp, ws_dbg_warp_regs *out)
+{
+    if (!d || !out) return WS_ERR_INVALID_ARG;
+    pthread_mutex_lock(&d->mu);
+    ws_status st = WS_OK;
+    if (!d->dev || warp >= d->nwarps) st = dbg_fail(d, WS_ERR_INVALID_ARG, "warp %u does not exist", warp);
+    else if (d->w[warp].state != DW_HALTED) st = dbg_fail(d, WS_ERR_BUSY, "warp %u is running", warp);
+    else {
+        const ws_warp *w = dbg_warp_of(d, warp);
+        uint32_t n = d->lanes;
+        for (uint32_t r = 0; r < 32; r++) {
+            memcpy(out->x[r], w->x[r], n * sizeof(uint32_t));
+            memcpy(out->f[r], w->f[r], n * sizeof(uint32_t));
+        }
+        memcpy(out->pc, w->pc, n * sizeof(uint32_t)); /* halted: no issuing group */
+        memcpy(out->fflags, w->fflags, n);
+        memcpy(out->frm, w->frm, n);
+    }
+    pthread_mutex_unlock(&d->mu);
+    return st;
+}
