@@ -57,6 +57,9 @@ typedef struct ws_warp {
     uint16_t tid[3][WS_MAX_LANES]; /* thread coordinates in the block        */
     uint32_t live;                 /* lanes that have not retired           */
     uint32_t waiting;              /* lanes waiting at a block barrier      */
+    uint32_t step_exclude;         /* debug: lanes that sit out the next step
+                                      (set by the debug hardware, cleared
+                                      after the step; src/device/debug)    */
     uint32_t resv_valid;           /* lanes holding an LR reservation       */
     /* The group of lanes currently issuing: they share group_pc. 0 = pick
      * again. other_min_pc is the lowest PC of the other runnable lanes

@@ -42,6 +42,7 @@ int ws_simt_select(ws_device *dev, ws_warp *w)
     uint32_t prev_pc = w->group_pc; /* kept by ws_simt_leave_group */
     if (w->group) ws_simt_leave_group(w);
     uint32_t runnable = w->live & ~w->waiting;
+    if (runnable & ~w->step_exclude) runnable &= ~w->step_exclude; /* a debugger steps some lanes only */
     if (!runnable) return 0;
 
     uint32_t lowest = next_pc_above(w, runnable, 0);

@@ -273,6 +273,7 @@ static void pending_remove(ws_gdb_dbg *t, size_t i)
     memmove(t->pending + i, t->pending + i + 1, (t->npending - i) * sizeof *t->pending);
     memmove(t->pending_pc + i, t->pending_pc + i + 1, (t->npending - i) * sizeof *t->pending_pc);
     memmove(t->pending_sib + i, t->pending_sib + i + 1, (t->npending - i) * sizeof *t->pending_sib);
+    memmove(t->pending_cond + i, t->pending_cond + i + 1, (t->npending - i) * sizeof *t->pending_cond);
 }
 
 /* gdb may hear a stop only from a thread it has resumed. */
@@ -370,6 +371,23 @@ static ws_status dbg_resume(void *tp, const ws_gdb_action *a, size_t n)
         if (!l) return WS_ERR_NOT_FOUND;
         uint32_t hart = l->hart;
         st = set_step(t, hart, 1); /* dcsr.step: one warp-instruction, then halt */
+        /* Lanes of this warp whose breakpoint stop gdb has not heard yet sit
+         * the step out: gdb steps the reported thread over the breakpoint,
+         * and the others must still be there to be reported (every lane
+         * whose condition holds is a thread gdb hears about). */
+        uint32_t warp = hart / t->cfg.lanes_per_warp, exclude = 0;
+        /* Only for breakpoints with a target-side condition: gdb's own
+         * momentary ones (until, advance, finish, step-resume) carry none,
+         * and gdb cannot take another thread's stop at one of them while it
+         * runs such a command. */
+        for (size_t i = 0; i < t->npending; i++) {
+            uint32_t pt = t->pending[i].tid;
+            if (t->pending[i].kind == WS_GDB_STOP_SIGNAL && t->pending_cond[i] && t->pending_pc[i] == l->pc &&
+                pt != step_tid &&
+                pt >= 2 && (pt - 2) / t->cfg.lanes_per_warp == warp)
+                exclude |= 1u << ((pt - 2) % t->cfg.lanes_per_warp);
+        }
+        if (!st && exclude) ws_debug_step_exclude(t->dbg, warp, exclude); /* best effort: else the warp steps whole */
         if (st) return st;
         t->step_hart = hart + 1;
         st = select_warps(t, hart + 1);
@@ -408,6 +426,7 @@ static ws_status dbg_interrupt(void *tp, uint32_t tid)
     if (t->npending < sizeof t->pending / sizeof *t->pending) {
         t->pending_pc[t->npending] = 0;
         t->pending_sib[t->npending] = 0;
+        t->pending_cond[t->npending] = 0;
         ws_gdb_stop *s = &t->pending[t->npending++];
         memset(s, 0, sizeof *s);
         s->kind = WS_GDB_STOP_SIGNAL;
@@ -431,6 +450,7 @@ static void push(ws_gdb_dbg *t, const ws_gdb_stop *s, uint32_t pc)
     if (t->npending >= sizeof t->pending / sizeof *t->pending) return;
     t->pending_pc[t->npending] = pc;
     t->pending_sib[t->npending] = 0;
+    t->pending_cond[t->npending] = 0;
     t->pending[t->npending++] = *s;
 }
 
@@ -622,6 +642,7 @@ static void on_halt(ws_gdb_dbg *t, uint32_t hart)
             s.tid = WS_GDB_TID(harts[i]);
             push(t, &s, pc);
             if (t->npending > before + 1 || !conditional) t->pending_sib[t->npending - 1] = 1;
+            t->pending_cond[t->npending - 1] = (uint8_t)conditional;
         }
         if (t->npending == before) {
             if (bp) auto_step_start(t, bp, hart);

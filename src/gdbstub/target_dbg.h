@@ -44,6 +44,7 @@ typedef struct ws_gdb_dbg {
     uint32_t pending_pc[1024]; /* the lane's pc then (0: any): a lane that
                                   moved since has nothing left to report */
     uint8_t pending_sib[1024]; /* 1: not the first lane of its warp's stop */
+    uint8_t pending_cond[1024];/* 1: at a breakpoint with a condition     */
     size_t npending;
     /* A breakpoint whose condition held for no lane: the server steps the
      * warp over it by itself and lets everything run on. */

@@ -136,6 +136,11 @@ typedef struct ws_dbg_warp_regs {
 } ws_dbg_warp_regs;
 ws_status ws_debug_warp_regs(ws_debug *dbg, uint32_t warp, ws_dbg_warp_regs *out);
 
+/* For the next step of a halted warp only: lanes that do not take part
+ * (they stay where they are), e.g. lanes whose breakpoint stop the tool
+ * has not reported yet while it steps another lane over that breakpoint. */
+ws_status ws_debug_step_exclude(ws_debug *dbg, uint32_t warp, uint32_t lanes);
+
 /* The launch the command processor is running: kernel, shape, progress. */
 typedef struct ws_dbg_launch {
     uint64_t id;

@@ -119,3 +119,19 @@ ws_status ws_debug_warp_regs(ws_debug *d, uint32_t warp, ws_dbg_warp_regs *out)
     pthread_mutex_unlock(&d->mu);
     return st;
 }
+
+ws_status ws_debug_step_exclude(ws_debug *d, uint32_t warp, uint32_t lanes)
+{
+    if (!d) return WS_ERR_INVALID_ARG;
+    pthread_mutex_lock(&d->mu);
+    ws_status st = WS_OK;
+    if (!d->dev || warp >= d->nwarps) st = dbg_fail(d, WS_ERR_INVALID_ARG, "warp %u does not exist", warp);
+    else if (d->w[warp].state != DW_HALTED) st = dbg_fail(d, WS_ERR_BUSY, "warp %u is running", warp);
+    else {
+        ws_warp *w = (ws_warp *)dbg_warp_of(d, warp);
+        if (w->group) ws_simt_leave_group(w); /* the next step picks its group afresh */
+        w->step_exclude = lanes;
+    }
+    pthread_mutex_unlock(&d->mu);
+    return st;
+}

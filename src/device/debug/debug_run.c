@@ -143,6 +143,7 @@ ws_warp_result ws_dbg_warp_done(ws_device *dev, ws_warp *w, ws_warp_result r)
 {
     ws_debug *d = dev->debug;
     dbg_warp *dw = &d->w[dbg_widx(d, w)];
+    w->step_exclude = 0; /* it held for one step */
     if (!w->live) dw->resident = 0; /* retired: the slot's next warp is new */
     if (r == WARP_FAULT) {
         if (!atomic_load(&d->attached)) return r;
