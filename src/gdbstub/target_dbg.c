@@ -273,7 +273,7 @@ static void pending_remove(ws_gdb_dbg *t, size_t i)
     memmove(t->pending + i, t->pending + i + 1, (t->npending - i) * sizeof *t->pending);
     memmove(t->pending_pc + i, t->pending_pc + i + 1, (t->npending - i) * sizeof *t->pending_pc);
     memmove(t->pending_sib + i, t->pending_sib + i + 1, (t->npending - i) * sizeof *t->pending_sib);
-    memmove(t->pending_cond + i, t->pending_cond + i + 1, (t->npending - i) * sizeof *t->pending_cond);
+    memmove(t->pending_bp + i, t->pending_bp + i + 1, (t->npending - i) * sizeof *t->pending_bp);
 }
 
 /* gdb may hear a stop only from a thread it has resumed. */
@@ -296,6 +296,24 @@ static void pending_purge(ws_gdb_dbg *t)
     }
 }
 
+/* Lanes queued at a breakpoint gdb has since removed (deleted it, or it
+ * was a momentary one of a command now done): nothing left to report.
+ * Called on resume, after gdb has inserted what it keeps. A step of a
+ * thread at the breakpoint may be gdb's step over it (removed for that
+ * step only): that thread's siblings there stay queued, and go if the
+ * breakpoint is still gone at the resume after. */
+static void purge_removed_breakpoints(ws_gdb_dbg *t, uint32_t step_tid)
+{
+    const ws_dbg_lane *s = step_tid > WS_GDB_PLACEHOLDER_TID ? lane_for(t, step_tid) : NULL;
+    uint32_t keep_warp = s ? s->hart / t->cfg.lanes_per_warp : UINT32_MAX, keep_pc = s ? s->pc : 0;
+    for (size_t i = 0; i < t->npending;) {
+        uint32_t tid = t->pending[i].tid;
+        int kept = tid >= 2 && (tid - 2) / t->cfg.lanes_per_warp == keep_warp && t->pending_pc[i] == keep_pc;
+        if (t->pending_bp[i] && !kept && !ws_gdb_bp_at(t, t->pending_pc[i])) pending_remove(t, i);
+        else i++;
+    }
+}
+
 static int take_pending(ws_gdb_dbg *t, ws_gdb_stop *out)
 {
     pending_purge(t);
@@ -306,9 +324,11 @@ static int take_pending(ws_gdb_dbg *t, ws_gdb_stop *out)
          * fault, or the lane a breakpoint condition chose; lanes of an
          * unconditional breakpoint (maybe one of gdb's own) move it only
          * if the old focus thread is gone. */
-        if (out->kind == WS_GDB_STOP_SIGNAL && out->tid > WS_GDB_PLACEHOLDER_TID &&
-            (!t->pending_sib[i] || !t->focus_tid || !ws_gdb_lane_of(t, t->focus_tid)))
-            t->focus_tid = out->tid;
+        t->sib_reported = 0;
+        if (out->kind == WS_GDB_STOP_SIGNAL && out->tid > WS_GDB_PLACEHOLDER_TID) {
+            if (!t->pending_sib[i] || !t->focus_tid || !ws_gdb_lane_of(t, t->focus_tid)) t->focus_tid = out->tid;
+            else t->sib_reported = out->tid;
+        }
         pending_remove(t, i);
         if (out->kind == WS_GDB_STOP_SIGNAL && out->tid >= 2 && out->tid - 2 < t->nharts) {
             if (t->non_stop) t->held[out->tid - 2] = 1;
@@ -338,7 +358,7 @@ static ws_status dbg_resume(void *tp, const ws_gdb_action *a, size_t n)
     int cont_all = 0;
     ws_gdb_lanes_stale(t);
     for (size_t i = 0; i < n; i++) {
-        if (a[i].op == 's' && !step_tid) step_tid = t->focus_tid = a[i].tid;
+        if (a[i].op == 's' && !step_tid) step_tid = a[i].tid;
         else if (a[i].op == 'c' && !a[i].tid) cont_all = 1;
         else if (a[i].op == 'c' && !cont_tid) cont_tid = a[i].tid;
     }
@@ -347,11 +367,19 @@ static ws_status dbg_resume(void *tp, const ws_gdb_action *a, size_t n)
         if (!a[i].tid) memset(t->held, 0, t->nharts);
         else if (a[i].tid >= 2 && a[i].tid - 2 < t->nharts) t->held[a[i].tid - 2] = 0;
     }
+    /* A step moves gdb's focus, except its first step of a thread it heard
+     * of at a breakpoint beside the focus thread's: gdb steps such a
+     * thread over the breakpoint on its way (until, advance, finish for
+     * the focus thread go on afterwards). */
+    t->step_keeps_focus = step_tid && step_tid == t->sib_reported;
+    if (step_tid && !t->step_keeps_focus) t->focus_tid = step_tid;
+    t->sib_reported = 0;
     t->resumed = 1;
     memset(t->auto_wait, 0, t->cfg.cores * t->cfg.warps_per_core); /* all resume below */
     ws_gdb_dbg_open_gate(t);
     drain_events(t);
     pending_purge(t);
+    purge_removed_breakpoints(t, step_tid);
     for (size_t i = 0; i < t->npending; i++)
         if (deliverable(t, i)) return WS_OK; /* report that first; the device stays put */
     if (t->hold_launch) { /* re-attached: the program was held for gdb until now (after
@@ -376,13 +404,12 @@ static ws_status dbg_resume(void *tp, const ws_gdb_action *a, size_t n)
          * and the others must still be there to be reported (every lane
          * whose condition holds is a thread gdb hears about). */
         uint32_t warp = hart / t->cfg.lanes_per_warp, exclude = 0;
-        /* Only for breakpoints with a target-side condition: gdb's own
-         * momentary ones (until, advance, finish, step-resume) carry none,
-         * and gdb cannot take another thread's stop at one of them while it
-         * runs such a command. */
+        /* gdb's own momentary breakpoints (until, advance, step-resume)
+         * included: it steps each other thread it hears of there over
+         * them, silently, and goes on with its command. */
         for (size_t i = 0; i < t->npending; i++) {
             uint32_t pt = t->pending[i].tid;
-            if (t->pending[i].kind == WS_GDB_STOP_SIGNAL && t->pending_cond[i] && t->pending_pc[i] == l->pc &&
+            if (t->pending[i].kind == WS_GDB_STOP_SIGNAL && t->pending_bp[i] && t->pending_pc[i] == l->pc &&
                 pt != step_tid &&
                 pt >= 2 && (pt - 2) / t->cfg.lanes_per_warp == warp)
                 exclude |= 1u << ((pt - 2) % t->cfg.lanes_per_warp);
@@ -426,7 +453,7 @@ static ws_status dbg_interrupt(void *tp, uint32_t tid)
     if (t->npending < sizeof t->pending / sizeof *t->pending) {
         t->pending_pc[t->npending] = 0;
         t->pending_sib[t->npending] = 0;
-        t->pending_cond[t->npending] = 0;
+        t->pending_bp[t->npending] = 0;
         ws_gdb_stop *s = &t->pending[t->npending++];
         memset(s, 0, sizeof *s);
         s->kind = WS_GDB_STOP_SIGNAL;
@@ -450,7 +477,7 @@ static void push(ws_gdb_dbg *t, const ws_gdb_stop *s, uint32_t pc)
     if (t->npending >= sizeof t->pending / sizeof *t->pending) return;
     t->pending_pc[t->npending] = pc;
     t->pending_sib[t->npending] = 0;
-    t->pending_cond[t->npending] = 0;
+    t->pending_bp[t->npending] = 0;
     t->pending[t->npending++] = *s;
 }
 
@@ -581,6 +608,7 @@ static void on_halt(ws_gdb_dbg *t, uint32_t hart)
             t->step_hart = 0;
         }
         push(t, &s, 0);
+        if (t->step_keeps_focus && t->npending) t->pending_sib[t->npending - 1] = 1;
         return;
     case WS_DCSR_CAUSE_HALTREQ:
         if (!t->want_interrupt) return; /* halted only because another warp stopped */
@@ -642,7 +670,7 @@ static void on_halt(ws_gdb_dbg *t, uint32_t hart)
             s.tid = WS_GDB_TID(harts[i]);
             push(t, &s, pc);
             if (t->npending > before + 1 || !conditional) t->pending_sib[t->npending - 1] = 1;
-            t->pending_cond[t->npending - 1] = (uint8_t)conditional;
+            t->pending_bp[t->npending - 1] = 1;
         }
         if (t->npending == before) {
             if (bp) auto_step_start(t, bp, hart);

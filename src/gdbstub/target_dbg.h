@@ -44,12 +44,17 @@ typedef struct ws_gdb_dbg {
     uint32_t pending_pc[1024]; /* the lane's pc then (0: any): a lane that
                                   moved since has nothing left to report */
     uint8_t pending_sib[1024]; /* 1: not the first lane of its warp's stop */
-    uint8_t pending_cond[1024];/* 1: at a breakpoint with a condition     */
+    uint8_t pending_bp[1024];  /* 1: a lane at a breakpoint: it sits out
+                                  gdb's step of a sibling over it        */
     size_t npending;
     /* A breakpoint whose condition held for no lane: the server steps the
      * warp over it by itself and lets everything run on. */
     uint32_t focus_tid;        /* gdb's thread of interest (last stop, step):
                                   reported first when its warp stops */
+    uint32_t sib_reported;     /* the last stop told: a lane beside the focus
+                                  thread at a breakpoint (0: not such a stop) */
+    int step_keeps_focus;      /* the step running is gdb's step of such a
+                                  lane over the breakpoint               */
     uint32_t *auto_addr;       /* per warp: + 1 of the breakpoint it is being
                                   stepped over by the server (0: none) */
     uint8_t *wsel;             /* per warp: scratch warp set to resume   */
