@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fake_target.h"
-#include "gdbstub/agent_expr.h"
+#include "device/debug/agent_expr.h"
 #include "gdbstub/rsp_packet.h"
 #include "gdbstub/session.h"
 

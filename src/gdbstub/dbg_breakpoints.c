@@ -5,7 +5,7 @@
 #include "gdbstub/target_dbg.h"
 #include <stdlib.h>
 #include <string.h>
-#include "gdbstub/agent_expr.h"
+#include "device/debug/agent_expr.h"
 #include "gdbstub/tdesc.h"
 
 #define MC_TYPE2   (2u << 28)
@@ -61,6 +61,52 @@ static uint32_t block_select(ws_gdb_dbg *t, int type, uint32_t addr)
     return linear < WS_TDATA3_BLOCK ? WS_TDATA3_BLOCK | (uint32_t)linear : 0;
 }
 
+/* gdb's register numbers (tdesc.h) as the condition unit names them
+ * (abstract-command numbers, debug.h). */
+static int dmi_regno(void *user, uint32_t r, uint32_t *out)
+{
+    (void)user;
+    static const uint32_t simt[] = { WS_CSR_CTAID_X, WS_CSR_CTAID_Y, WS_CSR_CTAID_Z, WS_CSR_TID_X,
+                                     WS_CSR_TID_Y, WS_CSR_TID_Z, WS_CSR_CORE_ID, WS_CSR_WARP_ID,
+                                     WS_CSR_LANE_ID, WS_CSR_LAUNCH_ID };
+    if (r < 32) *out = WS_REGNO_GPR(r);
+    else if (r == WS_GDB_REG_PC || r == WS_GDB_REG_DPC) *out = WS_CSR_DPC;
+    else if (r >= WS_GDB_REG_F0 && r < WS_GDB_REG_F0 + 32) *out = WS_REGNO_FPR(r - WS_GDB_REG_F0);
+    else if (r >= WS_GDB_REG_FFLAGS && r <= WS_GDB_REG_FCSR) *out = r - WS_GDB_REG_FFLAGS + 1;
+    else if (r >= WS_GDB_REG_BLOCK_X && r < WS_GDB_NUM_REGS) *out = simt[r - WS_GDB_REG_BLOCK_X];
+    else return -1;
+    return 0;
+}
+
+/* Arm trigger idx on every core as an execute trigger at addr with the
+ * conditions in its condition unit (addr 0: disarm and drop them). The
+ * condition goes in before the trigger is armed, so it never fires
+ * unconditioned. */
+static ws_status cond_trigger_set(ws_gdb_dbg *t, int idx, uint32_t addr, const ws_gdb_cond *conds, size_t n)
+{
+    ws_dbg_cond dc[WS_GDB_MAX_CONDS];
+    uint8_t code[512];
+    size_t used = 0;
+    if (n > WS_GDB_MAX_CONDS) return WS_ERR_UNSUPPORTED;
+    for (size_t i = 0; i < n; i++) {
+        if (conds[i].len > sizeof code - used) return WS_ERR_UNSUPPORTED;
+        memcpy(code + used, conds[i].code, conds[i].len);
+        if (ws_ax_map_regs(code + used, conds[i].len, dmi_regno, NULL)) return WS_ERR_UNSUPPORTED;
+        dc[i].code = code + used;
+        dc[i].len = conds[i].len;
+        used += conds[i].len;
+    }
+    ws_status st = WS_OK;
+    if (!addr) st = ws_gdb_exec_trigger(t, idx, 0);
+    for (uint32_t c = 0; c < t->cfg.cores && !st; c++) st = ws_debug_trigger_condition(t->dbg, c, (uint32_t)idx, dc, n);
+    if (!st && addr) st = ws_gdb_exec_trigger(t, idx, addr);
+    if (st && addr) { /* leave no core half-armed */
+        ws_gdb_exec_trigger(t, idx, 0);
+        for (uint32_t c = 0; c < t->cfg.cores; c++) ws_debug_trigger_condition(t->dbg, c, (uint32_t)idx, NULL, 0);
+    }
+    return st;
+}
+
 static int find(ws_gdb_dbg *t, int type, uint32_t addr, uint32_t kind)
 {
     for (int i = 0; i < WS_GDB_MAX_BP; i++)
@@ -74,7 +120,7 @@ static int free_trigger(ws_gdb_dbg *t)
     for (int idx = 0; idx < WS_GDB_MAX_TRIG; idx++) {
         int taken = idx == t->launch_trig;
         for (int i = 0; i < WS_GDB_MAX_BP; i++)
-            taken |= t->bps[i].used && t->bps[i].type != WS_GDB_BP_SW && t->bps[i].trig == idx;
+            taken |= ws_gdb_bp_uses_trigger(&t->bps[i]) && t->bps[i].trig == idx;
         if (!taken) return idx;
     }
     return -1;
@@ -84,6 +130,7 @@ static const uint8_t ebreak32[4] = { 0x73, 0x00, 0x10, 0x00 }, c_ebreak[2] = { 0
 
 ws_status ws_gdb_bp_arm(ws_gdb_dbg *t, const ws_gdb_bp *b, int arm)
 {
+    if (b->cond_trig) return WS_OK; /* a trigger: its skip-after-resume rule steps over it */
     const uint8_t *bytes = arm ? (b->kind == 2 ? c_ebreak : ebreak32) : b->orig;
     return ws_gdb_mem_access(t, UINT32_MAX, b->addr, (uint8_t *)bytes, b->kind, 1);
 }
@@ -104,7 +151,7 @@ void ws_gdb_bp_shadow_read(ws_gdb_dbg *t, uint32_t addr, uint8_t *buf, size_t le
     for (int i = 0; i < WS_GDB_MAX_BP; i++) {
         const ws_gdb_bp *b = &t->bps[i];
         uint32_t lo, hi;
-        if (!b->used || b->type != WS_GDB_BP_SW || !overlap(b, addr, len, &lo, &hi)) continue;
+        if (!b->used || b->type != WS_GDB_BP_SW || b->cond_trig || !overlap(b, addr, len, &lo, &hi)) continue;
         memcpy(buf + (lo - addr), b->orig + (lo - b->addr), hi - lo);
     }
 }
@@ -114,7 +161,7 @@ void ws_gdb_bp_shadow_write(ws_gdb_dbg *t, uint32_t addr, uint8_t *buf, size_t l
     for (int i = 0; i < WS_GDB_MAX_BP; i++) {
         ws_gdb_bp *b = &t->bps[i];
         uint32_t lo, hi;
-        if (!b->used || b->type != WS_GDB_BP_SW || !overlap(b, addr, len, &lo, &hi)) continue;
+        if (!b->used || b->type != WS_GDB_BP_SW || b->cond_trig || !overlap(b, addr, len, &lo, &hi)) continue;
         memcpy(b->orig + (lo - b->addr), buf + (lo - addr), hi - lo);
         if (b->stepping) continue; /* disarmed while a warp steps over it */
         const uint8_t *trap = b->kind == 2 ? c_ebreak : ebreak32;
@@ -152,7 +199,9 @@ ws_status ws_gdb_dbg_breakpoint(void *tp, int type, uint32_t addr, uint32_t kind
     if (!insert) {
         if (i < 0) return ws_gdb_fail(t, WS_ERR_NOT_FOUND, "no breakpoint at 0x%08x", addr);
         ws_gdb_bp *b = &t->bps[i];
-        if (type == WS_GDB_BP_SW) {
+        if (b->cond_trig) {
+            st = cond_trigger_set(t, b->trig, 0, NULL, 0);
+        } else if (type == WS_GDB_BP_SW) {
             if (!b->stepping) st = ws_gdb_bp_arm(t, b, 0); /* else: not armed now */
         } else {
             for (uint32_t c = 0; c < t->cfg.cores && !st; c++) st = set_trigger(t, c, b->trig, 0, 0);
@@ -161,7 +210,15 @@ ws_status ws_gdb_dbg_breakpoint(void *tp, int type, uint32_t addr, uint32_t kind
         memset(b, 0, sizeof *b);
         return st;
     }
-    if (i >= 0) return set_conds(t, &t->bps[i], conds, nconds); /* gdb updates a condition */
+    if (i >= 0) { /* gdb updates a condition */
+        ws_gdb_bp *b = &t->bps[i];
+        st = set_conds(t, b, conds, nconds);
+        /* one the condition unit cannot run fires for every lane, and the
+         * server evaluates it on the halted lanes */
+        if (!st && b->cond_trig && cond_trigger_set(t, b->trig, b->addr, conds, nconds))
+            st = cond_trigger_set(t, b->trig, b->addr, NULL, 0);
+        return st;
+    }
     for (i = 0; i < WS_GDB_MAX_BP && t->bps[i].used; i++) {}
     if (i == WS_GDB_MAX_BP) return ws_gdb_fail(t, WS_ERR_OUT_OF_MEMORY, "too many breakpoints");
     ws_gdb_bp *b = &t->bps[i];
@@ -171,6 +228,19 @@ ws_status ws_gdb_dbg_breakpoint(void *tp, int type, uint32_t addr, uint32_t kind
     b->kind = kind;
     if (type == WS_GDB_BP_SW) {
         if (kind != 2 && kind != 4) return ws_gdb_fail(t, WS_ERR_INVALID_ARG, "breakpoint kind %u", kind);
+        /* A condition is evaluated in hardware when a trigger is free and
+         * the condition unit can run it; else an ebreak stops every warp
+         * that passes and the server evaluates it. */
+        if (nconds && !t->server_conditions && (b->trig = free_trigger(t)) >= 0 && !cond_trigger_set(t, b->trig, addr, conds, nconds)) {
+            st = set_conds(t, b, conds, nconds);
+            if (st) {
+                cond_trigger_set(t, b->trig, 0, NULL, 0);
+                return st;
+            }
+            b->cond_trig = 1;
+            b->used = 1;
+            return WS_OK;
+        }
         st = ws_gdb_mem_access(t, UINT32_MAX, addr, b->orig, kind, 0);
         if (!st) ws_gdb_bp_shadow_read(t, addr, b->orig, kind); /* under an overlapping one */
         if (!st) st = ws_gdb_bp_arm(t, b, 1);
@@ -253,11 +323,11 @@ void ws_gdb_trigger_reason(ws_gdb_dbg *t, uint32_t hart, uint32_t pc, ws_gdb_sto
     if (ws_debug_trigger_hit(t->dbg, hart, &lane, &addr) == WS_OK) st->tid = WS_GDB_TID(lane);
     for (int i = 0; i < WS_GDB_MAX_BP; i++) {
         ws_gdb_bp *b = &t->bps[i];
-        if (!b->used || b->type == WS_GDB_BP_SW) continue;
+        if (!ws_gdb_bp_uses_trigger(b)) continue;
         uint32_t len = b->kind ? b->kind : 1;
-        if (b->type == WS_GDB_BP_HW ? b->addr != addr : addr - b->addr >= len) continue;
+        if (b->type <= WS_GDB_BP_HW ? b->addr != addr : addr - b->addr >= len) continue;
         st->addr = b->type == WS_GDB_BP_HW ? 0 : addr;
-        st->reason = b->exit_stub ? WS_GDB_R_SWBREAK : b->type == WS_GDB_BP_HW ? WS_GDB_R_HWBREAK : b->type == WS_GDB_WP_WRITE ? WS_GDB_R_WATCH
+        st->reason = b->exit_stub || b->cond_trig ? WS_GDB_R_SWBREAK : b->type == WS_GDB_BP_HW ? WS_GDB_R_HWBREAK : b->type == WS_GDB_WP_WRITE ? WS_GDB_R_WATCH
                    : b->type == WS_GDB_WP_READ ? WS_GDB_R_RWATCH : WS_GDB_R_AWATCH;
         return;
     }

@@ -192,6 +192,33 @@ static char *groups_text(ws_gdb_dbg *t, int warps)
     return all;
 }
 
+/* monitor breakpoints: how each breakpoint is held, and how often warps
+ * halted at one (a condition evaluated in hardware spares the rest). */
+static char *breakpoints_text(ws_gdb_dbg *t)
+{
+    static const char *kinds[] = { "breakpoint", "hw breakpoint", "write watchpoint", "read watchpoint",
+                                   "access watchpoint" };
+    size_t cap = 160 + WS_GDB_MAX_BP * 128, o = 0;
+    char *out = malloc(cap);
+    if (!out) return NULL;
+    out[0] = 0;
+    for (int i = 0; i < WS_GDB_MAX_BP; i++) {
+        const ws_gdb_bp *b = &t->bps[i];
+        if (!b->used) continue;
+        const char *how = b->exit_stub ? "exit stub, execute trigger"
+                        : b->cond_trig ? "execute trigger, condition in hardware"
+                        : b->type == WS_GDB_BP_SW ? (b->nconds ? "ebreak, condition in the server" : "ebreak")
+                                                  : "trigger";
+        o += (size_t)snprintf(out + o, cap - o, "  0x%08x %s: %s", b->addr, kinds[b->type], how);
+        if (ws_gdb_bp_uses_trigger(b)) o += (size_t)snprintf(out + o, cap - o, " %d", b->trig);
+        o += (size_t)snprintf(out + o, cap - o, "\n");
+    }
+    if (!o) o += (size_t)snprintf(out + o, cap - o, "no breakpoint inserted now (gdb inserts them as it resumes)\n");
+    o += (size_t)snprintf(out + o, cap - o, "warp halts at breakpoints since gdb attached: %llu\n",
+                          (unsigned long long)t->bp_halts);
+    return out;
+}
+
 static char *lanes_text(ws_gdb_dbg *t)
 {
     if (ws_gdb_lanes_refresh(t)) return NULL;
@@ -221,10 +248,13 @@ ws_status ws_gdb_dbg_monitor(void *tp, const char *cmd, char **out)
                       "  focus block X [Y Z] thread X [Y Z]  which gdb thread runs these coordinates\n"
                       "  thread block X Y Z thread X Y Z   the same\n"
                       "  lanes                             every live lane (Thread N = gdb's Target Id)\n"
+                      "  breakpoints                       how each breakpoint is held; warp halts at them\n"
                       "  fault                             the device's report of the last fault\n"
                       "  modules                           resident modules and their addresses\n");
     } else if (!strcmp(cmd, "lanes")) {
         *out = lanes_text(t);
+    } else if (!strcmp(cmd, "breakpoints")) {
+        *out = breakpoints_text(t);
     } else if (!strcmp(cmd, "kernels")) {
         *out = kernels_text(t);
     } else if (!strcmp(cmd, "blocks") || !strcmp(cmd, "warps")) {

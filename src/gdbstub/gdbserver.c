@@ -26,6 +26,7 @@ struct ws_gdbserver {
 
 typedef struct opts {
     unsigned port, stop_at_launch;
+    int server_conditions;       /* conditions=server: never in hardware */
     int timeout_ms;
     char port_file[512];
 } opts;
@@ -46,6 +47,10 @@ static ws_status parse(const char *spec, opts *o, char *err, size_t errlen)
             snprintf(o->port_file, sizeof o->port_file, "%s", v);
             continue;
         }
+        if (!strcmp(kv, "conditions") && (!strcmp(v, "hardware") || !strcmp(v, "server"))) {
+            o->server_conditions = v[0] == 's';
+            continue;
+        }
         long n = strtol(v, &end, 10);
         if (!*v || *end || n < 0) goto bad;
         if (!strcmp(kv, "port") && n <= 65535) o->port = (unsigned)n;
@@ -55,7 +60,7 @@ static ws_status parse(const char *spec, opts *o, char *err, size_t errlen)
         continue;
     bad:
         snprintf(err, errlen, "WARPSCOPE_DEBUG: cannot use '%s' (expected port=N, stop-at-launch=0|1, "
-                              "port-file=PATH, connect-timeout=MS)", kv);
+                              "port-file=PATH, connect-timeout=MS, conditions=hardware|server)", kv);
         return WS_ERR_INVALID_ARG;
     }
     return WS_OK;
@@ -71,9 +76,11 @@ static ws_status reattach(struct ws_gdbserver *g)
     ws_status st = ws_debug_attach(g->dev, &dc, &g->dbg);
     if (st != WS_OK) return st;
     int stop_at_launch = g->target.stop_at_launch, closing = atomic_load(&g->target.closing);
+    int server_conditions = g->target.server_conditions;
     ws_gdb_dbg_fini(&g->target);
     if ((st = ws_gdb_dbg_init(&g->target, g->dbg)) != WS_OK) return st;
     g->target.stop_at_launch = stop_at_launch;
+    g->target.server_conditions = server_conditions;
     atomic_store(&g->target.closing, closing);
     g->target.gate_open = 1; /* the application is past device open */
     st = ws_debug_set_blocking_events(g->dbg, g->blocking | 1u << WS_DBG_EV_LAUNCH_START);
@@ -147,6 +154,7 @@ static ws_status gdbserver_start(ws_device *dev, const char *spec, struct ws_gdb
     }
     st = ws_gdb_dbg_init(&g->target, g->dbg);
     g->target.stop_at_launch = (int)o.stop_at_launch;
+    g->target.server_conditions = o.server_conditions;
     g->dev = dev;
     /* Park the application when code arrives (gdb inserts breakpoints
      * first) and, if asked, before every launch. */

@@ -559,7 +559,7 @@ static ws_status arm_launch_stop(ws_gdb_dbg *t)
     for (; idx >= 0; idx--) {
         int taken = 0;
         for (int i = 0; i < WS_GDB_MAX_BP; i++)
-            taken |= t->bps[i].used && t->bps[i].type != WS_GDB_BP_SW && t->bps[i].trig == idx;
+            taken |= ws_gdb_bp_uses_trigger(&t->bps[i]) && t->bps[i].trig == idx;
         if (!taken) break;
     }
     if (idx < 0 || ws_gdb_exec_trigger(t, idx, L.body) != WS_OK) return WS_ERR_BUSY;
@@ -637,6 +637,7 @@ static void on_halt(ws_gdb_dbg *t, uint32_t hart)
         /* Every lane of the issuing group whose condition holds, one stop
          * each; gdb hears the next one when it resumes that thread. */
         ws_gdb_bp *bp = ws_gdb_bp_at(t, h->pc);
+        if (bp) t->bp_halts++;
         size_t before = t->npending;
         uint32_t pc = h->pc;
         /* The warp's lanes at pc, copied: evaluating a condition reads

@@ -19,6 +19,9 @@ typedef struct ws_gdb_bp {
     uint8_t orig[4];           /* Z0: the bytes the ebreak replaced     */
     uint32_t stepping;         /* warps the server is stepping over it  */
     int trig;                  /* Z1..Z4: trigger index on every core   */
+    int cond_trig;             /* a Z0 with a condition, held by an execute
+                                  trigger whose condition unit evaluates it
+                                  per lane at the trap (no ebreak written) */
     int exit_stub;             /* a Z0 at the kernels' return address,
                                   held by an execute trigger (no memory
                                   there to write an ebreak into)         */
@@ -65,6 +68,9 @@ typedef struct ws_gdb_dbg {
     int want_interrupt;        /* gdb asked for a halt (haltreq stops count) */
     uint32_t step_hart;        /* hart stepped, + 1 (0: none)           */
     int non_stop, stop_at_launch;
+    int server_conditions;     /* WARPSCOPE_DEBUG conditions=server: the
+                                  server evaluates every condition itself
+                                  (ebreak), for comparison and as a fallback */
     int launch_trig;           /* stop-at-launch: the execute trigger at the
                                   kernel entry (-1: none), and its note */
     uint32_t launch_entry;
@@ -76,6 +82,9 @@ typedef struct ws_gdb_dbg {
                                   stopped (non-stop: its warp must stay) */
     uint32_t nharts;
     ws_gdb_bp bps[WS_GDB_MAX_BP];
+    uint64_t bp_halts;         /* warps halted at a breakpoint (monitor
+                                  breakpoints): one a condition unit
+                                  passes by is not one of them            */
     atomic_int closing;        /* the application is closing the device  */
     int have_fault;
     ws_dbg_fault fault;
@@ -125,6 +134,11 @@ ws_status ws_gdb_fail(ws_gdb_dbg *t, ws_status st, const char *fmt, ...)
 /* ---- dbg_breakpoints.c ---- */
 ws_status ws_gdb_dbg_breakpoint(void *tp, int type, uint32_t addr, uint32_t kind, int insert,
                                 const ws_gdb_cond *conds, size_t nconds);
+/* 1 if b holds a trigger (Z1..Z4, and a Z0 held by one). */
+static inline int ws_gdb_bp_uses_trigger(const ws_gdb_bp *b)
+{
+    return b->used && (b->type != WS_GDB_BP_SW || b->cond_trig);
+}
 /* The breakpoint (Z0/Z1) at pc, or NULL. */
 /* Set (addr != 0) or clear trigger idx as an execute trigger on every core. */
 ws_status ws_gdb_exec_trigger(ws_gdb_dbg *t, int idx, uint32_t addr);

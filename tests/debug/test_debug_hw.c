@@ -830,6 +830,41 @@ static void test_exec_trigger_core(void)
     resume_compute_to_end(&s, out, -1, 0);
 }
 
+/* ---- trigger condition unit: only the lanes whose condition holds fire ---- */
+static void test_exec_trigger_condition(void)
+{
+    dbg_session s;
+    ws_addr out;
+    if (compute_open(&s, WS_DBG_TOPO_BROADCAST, &out)) { CHECK(0); return; }
+    ws_debug *d = s.d;
+    /* bp_target(x): x (a0 = x10) == 37, global thread 37: block 1, lane 5 */
+    static const uint8_t a0_is_37[] = { 0x26, 0x10, 0x0a, 0x22, 37, 0x13, 0x27 };
+    static const uint8_t float_op[] = { 0x01, 0x27 };
+    static const uint8_t bad_reg[] = { 0x26, 0x20, 0x00, 0x27 };
+    ws_dbg_cond c = { a0_is_37, sizeof a0_is_37 };
+    ws_dbg_cond bad1 = { float_op, sizeof float_op }, bad2 = { bad_reg, sizeof bad_reg };
+    for (uint32_t core = 0; core < 2; core++) {
+        CHECK_EQ_U(ws_debug_trigger_condition(d, core, 2, &c, 1), WS_OK);
+        /* refused, and the condition stays */
+        CHECK_EQ_U(ws_debug_trigger_condition(d, core, 2, &bad1, 1), WS_ERR_UNSUPPORTED);
+        CHECK_EQ_U(ws_debug_trigger_condition(d, core, 2, &bad2, 1), WS_ERR_UNSUPPORTED);
+        CHECK_EQ_U(set_trigger(d, 0, hart_of(core, 1, 0, 0), 2, TRIG_EXEC, s.bp), 0);
+    }
+    CHECK_EQ_U(ws_debug_trigger_condition(d, 2, 2, &c, 1), WS_ERR_INVALID_ARG); /* no core 2 */
+    CHECK_EQ_U(ws_debug_trigger_condition(d, 0, 8, &c, 1), WS_ERR_INVALID_ARG); /* no trigger 8 */
+    compute_start(&s, out);
+    ws_dbg_event ev;
+    CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
+    uint32_t lane = 0, addr = 0;
+    CHECK_EQ_U(ws_debug_trigger_hit(d, ev.hart, &lane, &addr), WS_OK);
+    CHECK_EQ_U(lane, hart_of(1, 1, 0, 5));
+    CHECK_EQ_U(addr, s.bp);
+    uint32_t v = 0;
+    CHECK_EQ_U(sb_read32(d, 0, (uint32_t)out + 4 * 31, &v), 0);
+    CHECK_EQ_U(v, 94); /* block 0: no lane held the condition, it ran through */
+    resume_compute_to_end(&s, out, -1, 0); /* the halted warp goes on past it */
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -853,6 +888,7 @@ int main(int argc, char **argv)
     else if (!strcmp(t, "dynamic_module")) test_dynamic_module();
     else if (!strcmp(t, "malformed")) test_malformed();
     else if (!strcmp(t, "exec_trigger_core")) test_exec_trigger_core();
+    else if (!strcmp(t, "exec_trigger_condition")) test_exec_trigger_condition();
     else if (!strcmp(t, "watchdog_halted")) test_watchdog_halted();
     else { fprintf(stderr, "unknown case %s\n", t); return 2; }
     return TEST_SUMMARY();

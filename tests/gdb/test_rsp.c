@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include "../test.h"
 #include "fake_target.h"
-#include "gdbstub/agent_expr.h"
+#include "device/debug/agent_expr.h"
 #include "gdbstub/rsp_packet.h"
 #include "gdbstub/server.h"
 

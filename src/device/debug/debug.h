@@ -141,6 +141,25 @@ ws_status ws_debug_warp_regs(ws_debug *dbg, uint32_t warp, ws_dbg_warp_regs *out
  * has not reported yet while it steps another lane over that breakpoint. */
 ws_status ws_debug_step_exclude(ws_debug *dbg, uint32_t warp, uint32_t lanes);
 
+/* Trigger condition unit: a condition for execute trigger `trigger` of
+ * `core`, evaluated per lane when a warp reaches the trigger's address.
+ * Only the lanes for which one of the programs yields nonzero (or cannot
+ * be evaluated) fire the trigger; a warp for which none does runs on
+ * without halting. A program is GDB agent-expression bytecode (the
+ * integer subset of agent_expr.h) whose `reg` operands are abstract-command
+ * register numbers: 0x1000+n GPR xn, 0x1020+n FPR fn, a CSR number (dpc
+ * is the trapped pc, the identity CSRs of abi.h the lane's coordinates).
+ * n = 0 removes the condition. Up to WS_DBG_COND_MAX programs of 256
+ * bytes in all; anything else is refused (WS_ERR_UNSUPPORTED) with the
+ * condition unchanged. docs/debug-hardware.md. */
+typedef struct ws_dbg_cond {
+    const uint8_t *code;
+    size_t len;
+} ws_dbg_cond;
+#define WS_DBG_COND_MAX 8
+ws_status ws_debug_trigger_condition(ws_debug *dbg, uint32_t core, uint32_t trigger, const ws_dbg_cond *conds,
+                                     size_t n);
+
 /* The launch the command processor is running: kernel, shape, progress. */
 typedef struct ws_dbg_launch {
     uint64_t id;

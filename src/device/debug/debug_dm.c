@@ -116,7 +116,7 @@ static uint32_t haltsum(ws_debug *d, dbg_dm *m, uint32_t n)
 /* ---- Access Register ---- */
 
 /* Identity and counter CSRs as the lane would read them. */
-static int csr_value(ws_debug *d, ws_warp *w, uint32_t l, uint32_t csr, uint32_t *v)
+int dbg_csr_value(ws_debug *d, ws_warp *w, uint32_t l, uint32_t csr, uint32_t *v)
 {
     ws_device *dev = d->dev;
     const ws_grid_run *L = dev->current;
@@ -203,7 +203,7 @@ static uint32_t xfer_reg(ws_debug *d, uint32_t hart, uint32_t regno, int write, 
         if (write) return ERR_EXCEPTION; /* identity CSRs are read-only */
         break;
     }
-    return csr_value(d, w, l, regno, val) ? ERR_EXCEPTION : ERR_NONE;
+    return dbg_csr_value(d, w, l, regno, val) ? ERR_EXCEPTION : ERR_NONE;
 }
 
 static uint32_t access_register(ws_debug *d, dbg_dm *m, uint32_t cmd)

@@ -12,6 +12,7 @@
 #define DBG_DATACOUNT 2
 #define DBG_MS_MAXWORDS 64 /* longest mode-switch frame                           */
 #define DBG_INVAL_MAX 64   /* pending code invalidations                          */
+#define DBG_COND_BYTES 256 /* condition RAM per trigger (debug-hardware.md)       */
 
 enum { DW_RUN = 0, DW_HALTED = 1 };
 enum { REQ_NONE = 0, REQ_HALT = 1, REQ_RESUME = 2 };
@@ -33,7 +34,8 @@ typedef struct dbg_warp {
                             is back at the safe point (ws_dbg_warp_done)   */
     uint32_t pend_lane;
     uint32_t hit_lane, hit_addr;
-    uint64_t skip_instret; /* first instruction after resume: no triggers  */
+    uint64_t skip_instret; /* first instruction after resuming from a
+                              trigger halt: no triggers               */
 } dbg_warp;
 
 typedef struct dbg_core {
@@ -41,6 +43,11 @@ typedef struct dbg_core {
     uint32_t tdata3[DBG_TRIGGERS];   /* block select (debug-hardware.md)   */
     uint32_t tselect;
     atomic_uint ndata;   /* armed load/store triggers (read without the lock) */
+    /* trigger condition unit: per trigger, up to WS_DBG_COND_MAX programs
+     * back to back (none: the trigger fires for every lane) */
+    uint8_t cond[DBG_TRIGGERS][DBG_COND_BYTES];
+    uint16_t cond_len[DBG_TRIGGERS][WS_DBG_COND_MAX];
+    uint8_t ncond[DBG_TRIGGERS];
 } dbg_core;
 
 typedef struct dbg_dm {
@@ -111,6 +118,11 @@ void dbg_halt_locked(ws_debug *d, ws_warp *w, uint32_t cause, uint32_t lane, int
 int dbg_trig_csr(ws_debug *d, uint32_t core, uint32_t csr, int write, uint32_t *val); /* -1: no such CSR */
 int dbg_trig_exec_at(const ws_debug *d, uint32_t pc);
 void dbg_trig_clear_all_locked(ws_debug *d);
+/* debug_cond.c: lanes of group g at pc for which trigger idx of w's core
+ * fires (all of g without a condition; locked) */
+uint32_t dbg_cond_lanes_locked(ws_debug *d, ws_warp *w, uint32_t idx, uint32_t g, uint32_t pc);
 /* debug_dm.c */
 void dbg_dm_init(ws_debug *d);
+/* An identity, counter or FP CSR as lane l of w would read it: 0, or -1. */
+int dbg_csr_value(ws_debug *d, ws_warp *w, uint32_t l, uint32_t csr, uint32_t *v);
 #endif

@@ -83,11 +83,14 @@ static int service_locked(ws_debug *d)
             dev->fault = d->saved_fault;
             fault = 1;
         }
+        /* A warp a trigger halted runs the instruction it stopped before;
+         * one halted for another reason at a trigger's address (all-stop,
+         * a step) still meets that trigger. */
+        dw->skip_instret = dw->cause == WS_DCSR_CAUSE_TRIGGER ? w->instret + 1 : 0;
         dw->state = DW_RUN;
         dw->group_halt = 0;
         dw->has_hit = 0;
         dw->stepping = dw->step && atomic_load(&d->attached);
-        dw->skip_instret = w->instret + 1;
         changed++;
     }
     return fault ? -1 : changed;

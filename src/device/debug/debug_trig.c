@@ -3,7 +3,8 @@
  * load/store triggers are checked by the memory paths of a core only while
  * that core has one armed, with one warp-wide range test before any
  * per-lane test. All triggers fire before the instruction (timing=0) and
- * enter debug mode (action=1). */
+ * enter debug mode (action=1); an execute trigger with a condition
+ * (debug_cond.c) fires only for the lanes that pass it. */
 #include <string.h>
 #include "device/debug/debug_internal.h"
 
@@ -111,6 +112,7 @@ void dbg_trig_clear_all_locked(ws_debug *d)
         for (uint32_t i = 0; i < DBG_TRIGGERS; i++) {
             exec_changed(d, d->core[c].tdata1[i], d->core[c].tdata2[i]);
             d->core[c].tdata1[i] = d->core[c].tdata2[i] = 0;
+            d->core[c].ncond[i] = 0;
         }
         atomic_store_explicit(&d->core[c].ndata, 0, memory_order_relaxed);
         d->core[c].tselect = 0;
@@ -133,15 +135,16 @@ int ws_dbg_exec_hit(ws_device *dev, ws_warp *w, uint32_t g, uint32_t pc)
     pthread_mutex_lock(&d->mu);
     dbg_core *c = &d->core[w->core];
     int hit = 0;
+    uint32_t fire = 0; /* the lanes whose condition holds */
     for (uint32_t i = 0; i < DBG_TRIGGERS && !hit; i++)
         if (armed(c->tdata1[i]) && (c->tdata1[i] & MC_EXEC) && MC_MATCH(c->tdata1[i]) == 0 &&
-            c->tdata2[i] == pc) {
+            c->tdata2[i] == pc && (fire = dbg_cond_lanes_locked(d, w, i, g, pc))) {
             c->tdata1[i] |= MC_HIT;
             hit = 1;
         }
     if (hit) {
         dw->has_hit = 1;
-        dw->hit_lane = (uint32_t)__builtin_ctz(g);
+        dw->hit_lane = (uint32_t)__builtin_ctz(fire);
         dw->hit_addr = pc;
         dw->pend_cause = WS_DCSR_CAUSE_TRIGGER;
         dw->pend_lane = dw->hit_lane;

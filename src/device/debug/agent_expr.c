@@ -1,7 +1,7 @@
 /* Agent-expression interpreter (see agent_expr.h). Opcode values are those
  * of gdb's "Bytecode Descriptions"; floating point, tracing and printf are
  * not supported (gdb then evaluates the condition itself). */
-#include "gdbstub/agent_expr.h"
+#include "device/debug/agent_expr.h"
 
 #define STACK 64
 #define MAX_STEPS 10000 /* backward gotos must not hang the server */
@@ -130,4 +130,37 @@ int ws_ax_eval(const uint8_t *code, size_t len, const ws_ax_env *env, int64_t *r
 #undef NEED
 #undef PUSH
 #undef OPND
+}
+
+/* Operand bytes after opcode op, or -1 for an opcode ws_ax_eval does not run. */
+static int operand_size(uint8_t op)
+{
+    switch (op) {
+    case 0x16: case 0x2a: case 0x22: case 0x32: return 1;
+    case 0x20: case 0x21: case 0x23: case 0x26: return 2;
+    case 0x24: return 4;
+    case 0x25: return 8;
+    case 0x0c: case 0x0d: case 0x1b: case 0x1c: case 0x1d: case 0x1e: case 0x1f:
+    case 0x2c: case 0x2d: case 0x2e: case 0x2f: case 0x30: case 0x31:
+        return -1;
+    default:
+        return (op >= 0x02 && op <= 0x33) ? 0 : -1;
+    }
+}
+
+int ws_ax_map_regs(uint8_t *code, size_t len, int (*map)(void *user, uint32_t regno, uint32_t *out),
+                   void *user)
+{
+    for (size_t pc = 0; pc < len;) {
+        int n = operand_size(code[pc]);
+        if (n < 0 || pc + 1 + (size_t)n > len) return -1;
+        if (code[pc] == 0x26) {
+            uint32_t to;
+            if (map(user, (uint32_t)operand(code + pc + 1, 2), &to) || to > 0xFFFF) return -1;
+            code[pc + 1] = (uint8_t)(to >> 8);
+            code[pc + 2] = (uint8_t)to;
+        }
+        pc += 1 + (size_t)n;
+    }
+    return 0;
 }
