@@ -84,6 +84,9 @@ typedef struct ws_gdb_target_ops {
     const char *(*error)(void *t);
     int non_stop_capable;
     ws_status (*set_non_stop)(void *t, int on);
+    /* Optional: 1 if tid is a live thread, without listing them all (H
+     * and T come once per thread when gdb lists threads). */
+    int (*thread_alive)(void *t, uint32_t tid);
 } ws_gdb_target_ops;
 
 #endif

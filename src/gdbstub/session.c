@@ -131,6 +131,7 @@ uint32_t ws_gdb_pick_tid(ws_gdb_session *s, uint32_t tid)
 
 int ws_gdb_thread_exists(ws_gdb_session *s, uint32_t tid)
 {
+    if (s->ops->thread_alive) return s->ops->thread_alive(s->t, tid);
     size_t n;
     int found = 0;
     ws_gdb_thread *th = ws_gdb_list_threads(s, &n);

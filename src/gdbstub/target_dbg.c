@@ -140,6 +140,13 @@ static uint32_t regno_of(uint32_t r)
     return WS_REGNO_CSR(WS_CSR_DCSR);
 }
 
+static int dbg_thread_alive(void *tp, uint32_t tid)
+{
+    ws_gdb_dbg *t = tp;
+    if (ws_gdb_lanes_refresh(t)) return 0;
+    return ws_gdb_lane_of(t, tid) != NULL || (tid == WS_GDB_PLACEHOLDER_TID && !t->nlanes);
+}
+
 static ws_status dbg_read_reg(void *tp, uint32_t tid, uint32_t r, uint32_t *v)
 {
     ws_gdb_dbg *t = tp;
@@ -801,5 +808,5 @@ static ws_status dbg_set_non_stop(void *tp, int on)
 const ws_gdb_target_ops ws_gdb_dbg_ops = {
     dbg_threads, dbg_read_reg, dbg_write_reg, dbg_read_mem, dbg_write_mem, ws_gdb_dbg_breakpoint,
     dbg_resume, dbg_interrupt, dbg_wait, ws_gdb_dbg_libraries, ws_gdb_dbg_file, ws_gdb_dbg_monitor,
-    dbg_detach, dbg_error, 1, dbg_set_non_stop,
+    dbg_detach, dbg_error, 1, dbg_set_non_stop, dbg_thread_alive,
 };

@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# The debugger at scale, measured with stock gdb-multiarch (issue 17 items
+# 5, 7, 8); gdb's own clock (its Python) times each command, so gdb's
+# start-up and the module transfer are not counted. Prints one line per
+# figure, "name: seconds", and the ratios. docs/performance.md has results.
+#   bench/debug_scale/run.sh [BUILD_DIR]     (default: build-bench, Release)
+#   BENCH_REPS=N   repetitions per figure (best is reported; default 3)
+#   BENCH_LANES="1024 4096 10240"   resident lanes for `info threads`
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+build=${1:-$root/build-bench}
+if [ -z "${1:-}" ]; then
+  "$root/scripts/bootstrap.sh" >/dev/null
+  cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build "$build" -j"$(nproc)" --target ws_debug_scale_app >/dev/null
+fi
+app=$build/bench/debug_scale/ws_debug_scale_app
+elf=$build/bench/debug_scale/scale_kernels.elf
+src=$root/bench/debug_scale/scale_kernels.c
+reps=${BENCH_REPS:-3}
+line_of() { grep -n "BREAK:$1" "$src" | cut -d: -f1; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# session DEBUG_OPTS APP_ARGS... -- GDB_COMMANDS...: one program under gdb;
+# gdb's output goes to $work/gdb.out, the program's to $work/app.out.
+session() {
+  local opts=$1; shift
+  local appargs=()
+  while [ "$1" != -- ]; do appargs+=("$1"); shift; done; shift
+  rm -f "$work/port"
+  WARPSCOPE_DEBUG="port=0,port-file=$work/port,connect-timeout=30000${opts:+,$opts}" \
+    timeout 300 "$app" "${appargs[@]}" "$elf" > "$work/app.out" 2>&1 &
+  local apid=$!
+  for _ in $(seq 300); do [ -s "$work/port" ] && break; sleep 0.05; done
+  local args=(-batch -nx -ex "set pagination off" -ex "set confirm off" -ex "python import time")
+  for c in "$@"; do args+=(-ex "$c"); done
+  timeout 300 gdb-multiarch "${args[@]/PORT/$(cat "$work/port")}" > "$work/gdb.out" 2>&1 || true
+  wait "$apid" || { echo "the program failed:"; cat "$work/app.out" "$work/gdb.out"; exit 1; }
+  grep -q "result ok" "$work/app.out" || { echo "wrong results:"; cat "$work/app.out"; exit 1; }
+}
+# best NAME: the smallest value gdb printed as "BENCH NAME VALUE" over reps
+best() { sort -g | head -1; }
+value() { sed -n "s/^BENCH $1 //p" "$work/gdb.out"; }
+
+tic='python t0 = time.time()'
+toc() { echo "python print('BENCH $1 %.4f' % (time.time() - t0))"; }
+
+# ---- item 8: a conditional breakpoint on a late block (grid 4096 x 32) ----
+grid_line=$(line_of grid)
+for variant in none hardware server; do
+  for _ in $(seq "$reps"); do
+    case $variant in
+      none) session "" grid 4096 32 -- "target remote :PORT" "$tic" continue "$(toc run)" ;;
+      *) opts=""; [ "$variant" = server ] && opts=conditions=server
+         session "$opts" grid 4096 32 -- "target remote :PORT" "set breakpoint pending on" \
+           "break scale_kernels.c:$grid_line if \$block_x == 4000" "$tic" continue "$(toc stop)" \
+           'printf "at %d %d\n", $block_x, $thread_x' delete continue "$(toc run)"
+         grep -q "^at 4000 0$" "$work/gdb.out" || { echo "did not stop at block 4000:"; cat "$work/gdb.out"; exit 1; } ;;
+    esac
+    value run >> "$work/cond_$variant"
+  done
+  printf 'cond_break_%s_run_s: %s\n' "$variant" "$(best < "$work/cond_$variant")"
+done
+none=$(best < "$work/cond_none")
+for v in hardware server; do
+  awk -v a="$(best < "$work/cond_$v")" -v b="$none" -v n="$v" 'BEGIN { printf "cond_break_%s_over_none: %.2f\n", n, a / b }'
+done
+
+# ---- item 7: info threads / thread apply all over every resident lane ----
+loop_line=$(line_of loop)
+for lanes in ${BENCH_LANES:-1024 4096 10240}; do
+  cores=$((lanes / 256))
+  rm -f "$work/it" "$work/ta"
+  for _ in $(seq "$reps"); do
+    session "" resident "$cores" 8 -- "target remote :PORT" "set breakpoint pending on" \
+      "break scale_kernels.c:$loop_line if \$block_x == 0 && \$thread_x == 0" continue delete \
+      "$tic" "info threads" "$(toc info_threads)" "$tic" "thread apply all print \$pc" "$(toc apply_all)" \
+      'python print("BENCH threads %d" % len(gdb.selected_inferior().threads()))' continue
+    value info_threads >> "$work/it"
+    value apply_all >> "$work/ta"
+    [ "$(value threads)" = "$lanes" ] || { echo "gdb saw $(value threads) threads, not $lanes"; exit 1; }
+  done
+  printf 'info_threads_%s_lanes_s: %s\n' "$lanes" "$(best < "$work/it")"
+  printf 'thread_apply_all_%s_lanes_s: %s\n' "$lanes" "$(best < "$work/ta")"
+done
+
+# ---- item 5: stepi latency, all-stop and non-stop (100 steps) ----
+for mode in all-stop non-stop; do
+  rm -f "$work/st"
+  pre="set non-stop off"; [ "$mode" = non-stop ] && pre="set non-stop on"
+  for _ in $(seq "$reps"); do
+    session "" resident 2 4 -- "$pre" "target remote :PORT" "set breakpoint pending on" \
+      "break scale_kernels.c:$loop_line if \$block_x == 0 && \$thread_x == 0" continue delete \
+      "$tic" "python [gdb.execute('stepi', to_string=True) for _ in range(100)]" "$(toc steps)" \
+      "$( [ "$mode" = non-stop ] && echo 'continue -a' || echo continue )"
+    value steps >> "$work/st"
+  done
+  awk -v s="$(best < "$work/st")" -v m="$mode" 'BEGIN { printf "stepi_%s_ms: %.2f\n", m, s * 10 }'
+done
