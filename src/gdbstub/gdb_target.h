@@ -87,6 +87,10 @@ typedef struct ws_gdb_target_ops {
     /* Optional: 1 if tid is a live thread, without listing them all (H
      * and T come once per thread when gdb lists threads). */
     int (*thread_alive)(void *t, uint32_t tid);
+    /* Optional: a descriptor readable when wait() has something new, so
+     * the server sleeps on gdb's socket and the target together (-1: it
+     * polls wait() every few milliseconds instead). */
+    int (*event_fd)(void *t);
 } ws_gdb_target_ops;
 
 #endif

@@ -106,10 +106,17 @@ ws_status ws_gdb_serve(int cfd, int lfd, const ws_gdb_target_ops *ops, void *t, 
     ws_status st = ws_gdb_session_new(ops, t, send_all, &fd, &s);
     if (st) return st;
     uint8_t buf[4096];
+    /* Sleep on gdb's socket, a second gdb knocking and (if the target has
+     * one) its event descriptor together, so a stop reaches gdb and gdb's
+     * next packet reaches the target without a polling delay. */
+    int efd = ops->event_fd ? ops->event_fd(t) : -1;
     while (!ws_gdb_session_done(s) && !(stop && atomic_load(stop))) {
+        if (efd >= 0)
+            while (ws_gdb_session_poll(s, 0)) {} /* all the target has now */
         int running = ws_gdb_session_running(s);
-        struct pollfd p[2] = { { cfd, POLLIN, 0 }, { lfd, POLLIN, 0 } };
-        int r = poll(p, lfd >= 0 ? 2 : 1, running ? 0 : 50);
+        struct pollfd p[3] = { { cfd, POLLIN, 0 }, { lfd, POLLIN, 0 }, { efd, POLLIN, 0 } };
+        if (lfd < 0) p[1].fd = -1; /* poll skips negative descriptors */
+        int r = poll(p, 3, running && efd < 0 ? 0 : 50);
         if (r < 0 && errno != EINTR) break;
         if (r > 0 && lfd >= 0 && (p[1].revents & POLLIN)) ws_gdb_refuse(lfd);
         if (r > 0 && (p[0].revents & (POLLIN | POLLHUP | POLLERR))) {
@@ -120,7 +127,7 @@ ws_status ws_gdb_serve(int cfd, int lfd, const ws_gdb_target_ops *ops, void *t, 
             }
             ws_gdb_session_input(s, buf, (size_t)n);
         }
-        if (ws_gdb_session_running(s)) ws_gdb_session_poll(s, 20);
+        if (efd < 0 && ws_gdb_session_running(s)) ws_gdb_session_poll(s, 20);
     }
     ws_gdb_session_free(s);
     return WS_OK;

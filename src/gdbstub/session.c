@@ -309,9 +309,11 @@ void ws_gdb_session_input(ws_gdb_session *s, const uint8_t *buf, size_t n)
     }
 }
 
-void ws_gdb_session_poll(ws_gdb_session *s, int timeout_ms)
+int ws_gdb_session_poll(ws_gdb_session *s, int timeout_ms)
 {
     ws_gdb_stop st;
-    if (s->done || !s->running || !s->ops->wait) return;
-    if (s->ops->wait(s->t, timeout_ms, &st) == WS_OK) ws_gdb_report_stop(s, &st);
+    if (s->done || !s->running || !s->ops->wait) return 0;
+    if (s->ops->wait(s->t, timeout_ms, &st) != WS_OK) return 0;
+    ws_gdb_report_stop(s, &st);
+    return 1;
 }

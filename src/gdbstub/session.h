@@ -17,7 +17,7 @@ void ws_gdb_session_free(ws_gdb_session *s);
 /* Bytes received from gdb. */
 void ws_gdb_session_input(ws_gdb_session *s, const uint8_t *buf, size_t n);
 /* While threads run: wait up to timeout_ms for a stop and report it. */
-void ws_gdb_session_poll(ws_gdb_session *s, int timeout_ms);
+int ws_gdb_session_poll(ws_gdb_session *s, int timeout_ms); /* 1: a stop was reported */
 /* 1 while gdb waits for a stop reply (or, non-stop, any thread runs). */
 int ws_gdb_session_running(const ws_gdb_session *s);
 /* 1 once gdb detached, killed, or was told the program exited. */

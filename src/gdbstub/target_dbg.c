@@ -779,6 +779,11 @@ static ws_status dbg_wait(void *tp, int timeout_ms, ws_gdb_stop *out)
     return WS_OK;
 }
 
+static int dbg_event_fd(void *tp)
+{
+    return ws_debug_event_fd(((ws_gdb_dbg *)tp)->dbg);
+}
+
 static void dbg_detach(void *tp)
 {
     ws_gdb_dbg *t = tp;
@@ -808,5 +813,5 @@ static ws_status dbg_set_non_stop(void *tp, int on)
 const ws_gdb_target_ops ws_gdb_dbg_ops = {
     dbg_threads, dbg_read_reg, dbg_write_reg, dbg_read_mem, dbg_write_mem, ws_gdb_dbg_breakpoint,
     dbg_resume, dbg_interrupt, dbg_wait, ws_gdb_dbg_libraries, ws_gdb_dbg_file, ws_gdb_dbg_monitor,
-    dbg_detach, dbg_error, 1, dbg_set_non_stop, dbg_thread_alive,
+    dbg_detach, dbg_error, 1, dbg_set_non_stop, dbg_thread_alive, dbg_event_fd,
 };

@@ -222,6 +222,10 @@ ws_status ws_debug_set_all_stop(ws_debug *dbg, int all_stop);
 /* Wait up to timeout_ms (-1: forever) for the next event. WS_ERR_TIMEOUT if
  * none arrived. Events are queued in order; none are lost. */
 ws_status ws_debug_wait_event(ws_debug *dbg, int timeout_ms, ws_dbg_event *ev);
+/* A file descriptor that polls readable while events are queued (a tool
+ * waits for its socket and the debug hardware in one poll), or -1. Owned
+ * by the debug handle. */
+int ws_debug_event_fd(const ws_debug *dbg);
 /* Let a parked application thread continue (no-op if none is parked). */
 ws_status ws_debug_release(ws_debug *dbg);
 

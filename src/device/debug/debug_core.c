@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/eventfd.h>
 #include "device/debug/debug_internal.h"
 
 ws_status dbg_fail(ws_debug *d, ws_status s, const char *fmt, ...)
@@ -57,6 +59,7 @@ void dbg_push_event_locked(ws_debug *d, ws_dbg_event_kind kind, uint32_t hart, u
     ws_dbg_event *e = &d->evq[(d->evhead + d->evlen) % d->evcap];
     *e = (ws_dbg_event){ kind, hart, module, launch_id, st };
     d->evlen++;
+    if (d->evfd >= 0) (void)!write(d->evfd, &(uint64_t){ 1 }, sizeof(uint64_t));
     pthread_cond_broadcast(&d->ev_cv);
 }
 
@@ -102,6 +105,8 @@ static void state_reset(ws_debug *d)
     d->blocking = 0;
     d->parked = 0;
     d->evlen = d->evhead = 0;
+    uint64_t drained;
+    if (d->evfd >= 0) (void)!read(d->evfd, &drained, sizeof drained);
     d->have_fault = 0;
     d->nmods = 0;
     d->ninval = 0;
@@ -123,6 +128,7 @@ static void dbg_free(ws_debug *d)
     pthread_cond_destroy(&d->dev_cv);
     pthread_cond_destroy(&d->ev_cv);
     pthread_cond_destroy(&d->app_cv);
+    if (d->evfd >= 0) close(d->evfd);
     free(d);
 }
 
@@ -161,6 +167,7 @@ ws_status ws_debug_attach(ws_device *dev, const ws_debug_config *cfg, ws_debug *
         pthread_condattr_destroy(&ca);
         pthread_cond_init(&d->dev_cv, NULL);
         pthread_cond_init(&d->app_cv, NULL);
+        d->evfd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC); /* -1: tools fall back to timed waits */
         d->dev = dev;
         d->wpc = dev->cfg.warps_per_core;
         d->lanes = dev->cfg.lanes_per_warp;
@@ -310,6 +317,8 @@ ws_status ws_debug_wait_event(ws_debug *d, int timeout_ms, ws_dbg_event *ev)
         *ev = d->evq[d->evhead];
         d->evhead = (d->evhead + 1) % d->evcap;
         d->evlen--;
+        uint64_t drained;
+        if (!d->evlen && d->evfd >= 0) (void)!read(d->evfd, &drained, sizeof drained);
     } else {
         memset(ev, 0, sizeof *ev);
         st = !d->dev ? dbg_fail(d, WS_ERR_INVALID_ARG, "the device was closed")
@@ -318,6 +327,11 @@ ws_status ws_debug_wait_event(ws_debug *d, int timeout_ms, ws_dbg_event *ev)
     }
     pthread_mutex_unlock(&d->mu);
     return st;
+}
+
+int ws_debug_event_fd(const ws_debug *d)
+{
+    return d ? d->evfd : -1;
 }
 
 /* ---- application-thread hooks ---- */

@@ -84,6 +84,7 @@ struct ws_debug {
     uint32_t blocking;
     ws_dbg_event *evq;
     size_t evhead, evlen, evcap;
+    int evfd;                      /* eventfd: readable while evlen > 0     */
     ws_dbg_fault fault;
     int have_fault;
     ws_fault saved_fault;          /* restored when a faulted warp resumes  */
