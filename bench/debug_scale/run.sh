@@ -46,8 +46,10 @@ value() { sed -n "s/^BENCH $1 //p" "$work/gdb.out"; }
 tic='python t0 = time.time()'
 toc() { echo "python print('BENCH $1 %.4f' % (time.time() - t0))"; }
 
-# ---- item 8: a conditional breakpoint on a late block (grid 4096 x 32) ----
 grid_line=$(line_of grid)
+loop_line=$(line_of loop)
+if [ -z "${BENCH_ONLY_STEPI:-}" ]; then
+# ---- item 8: a conditional breakpoint on a late block (grid 4096 x 32) ----
 for variant in none hardware server; do
   for _ in $(seq "$reps"); do
     case $variant in
@@ -68,7 +70,6 @@ for v in hardware server; do
 done
 
 # ---- item 7: info threads / thread apply all over every resident lane ----
-loop_line=$(line_of loop)
 for lanes in ${BENCH_LANES:-1024 4096 10240}; do
   cores=$((lanes / 256))
   rm -f "$work/it" "$work/ta"
@@ -85,6 +86,7 @@ for lanes in ${BENCH_LANES:-1024 4096 10240}; do
   printf 'thread_apply_all_%s_lanes_s: %s\n' "$lanes" "$(best < "$work/ta")"
 done
 
+fi
 # ---- item 5: stepi latency, all-stop and non-stop (100 steps) ----
 for mode in all-stop non-stop; do
   rm -f "$work/st"
@@ -92,8 +94,11 @@ for mode in all-stop non-stop; do
   for _ in $(seq "$reps"); do
     session "" resident 2 4 -- "$pre" "target remote :PORT" "set breakpoint pending on" \
       "break scale_kernels.c:$loop_line if \$block_x == 0 && \$thread_x == 0" continue delete \
+      "python gdb.execute('thread %d' % next(t.num for t in gdb.selected_inferior().threads() if t.name and t.name.startswith('block (0,0,0) thread (0,0,0)')))" \
       "$tic" "python [gdb.execute('stepi', to_string=True) for _ in range(100)]" "$(toc steps)" \
       "$( [ "$mode" = non-stop ] && echo 'continue -a' || echo continue )"
+    # gdb.execute raises on a failed stepi: no figure then
+    [ -n "$(value steps)" ] || { echo "stepi failed ($mode):"; cat "$work/gdb.out"; exit 1; }
     value steps >> "$work/st"
   done
   awk -v s="$(best < "$work/st")" -v m="$mode" 'BEGIN { printf "stepi_%s_ms: %.2f\n", m, s * 10 }'
