@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include "gdbstub/tdesc.h"
 
 #define DMCONTROL_HALTREQ   (1u << 31)
 #define DMCONTROL_RESUMEREQ (1u << 30)
@@ -210,4 +211,18 @@ ws_status ws_gdb_hart_ctl(ws_gdb_dbg *t, uint32_t hart, int resume)
     ws_status st = ws_gdb_select(t, hart, resume ? DMCONTROL_RESUMEREQ : DMCONTROL_HALTREQ, &dm);
     if (!st) st = ws_gdb_select(t, hart, 0, &dm); /* drop the request bit again */
     return st;
+}
+
+uint32_t ws_gdb_dmi_regno(uint32_t r)
+{
+    static const uint32_t simt[] = { WS_CSR_CTAID_X, WS_CSR_CTAID_Y, WS_CSR_CTAID_Z, WS_CSR_TID_X,
+                                     WS_CSR_TID_Y, WS_CSR_TID_Z, WS_CSR_CORE_ID, WS_CSR_WARP_ID,
+                                     WS_CSR_LANE_ID, WS_CSR_LAUNCH_ID };
+    if (r < 32) return WS_REGNO_GPR(r);
+    if (r == WS_GDB_REG_PC || r == WS_GDB_REG_DPC) return WS_REGNO_CSR(WS_CSR_DPC);
+    if (r >= WS_GDB_REG_F0 && r < WS_GDB_REG_F0 + 32) return WS_REGNO_FPR(r - WS_GDB_REG_F0);
+    if (r >= WS_GDB_REG_FFLAGS && r <= WS_GDB_REG_FCSR) return WS_REGNO_CSR(r - WS_GDB_REG_FFLAGS + 1);
+    if (r == WS_GDB_REG_DCSR) return WS_REGNO_CSR(WS_CSR_DCSR);
+    if (r >= WS_GDB_REG_BLOCK_X && r < WS_GDB_NUM_REGS) return WS_REGNO_CSR(simt[r - WS_GDB_REG_BLOCK_X]);
+    return UINT32_MAX;
 }

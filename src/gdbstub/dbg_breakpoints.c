@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "device/debug/agent_expr.h"
-#include "gdbstub/tdesc.h"
 
 #define MC_TYPE2   (2u << 28)
 #define MC_DMODE   (1u << 27)
@@ -61,21 +60,11 @@ static uint32_t block_select(ws_gdb_dbg *t, int type, uint32_t addr)
     return linear < WS_TDATA3_BLOCK ? WS_TDATA3_BLOCK | (uint32_t)linear : 0;
 }
 
-/* gdb's register numbers (tdesc.h) as the condition unit names them
- * (abstract-command numbers, debug.h). */
 static int dmi_regno(void *user, uint32_t r, uint32_t *out)
 {
     (void)user;
-    static const uint32_t simt[] = { WS_CSR_CTAID_X, WS_CSR_CTAID_Y, WS_CSR_CTAID_Z, WS_CSR_TID_X,
-                                     WS_CSR_TID_Y, WS_CSR_TID_Z, WS_CSR_CORE_ID, WS_CSR_WARP_ID,
-                                     WS_CSR_LANE_ID, WS_CSR_LAUNCH_ID };
-    if (r < 32) *out = WS_REGNO_GPR(r);
-    else if (r == WS_GDB_REG_PC || r == WS_GDB_REG_DPC) *out = WS_CSR_DPC;
-    else if (r >= WS_GDB_REG_F0 && r < WS_GDB_REG_F0 + 32) *out = WS_REGNO_FPR(r - WS_GDB_REG_F0);
-    else if (r >= WS_GDB_REG_FFLAGS && r <= WS_GDB_REG_FCSR) *out = r - WS_GDB_REG_FFLAGS + 1;
-    else if (r >= WS_GDB_REG_BLOCK_X && r < WS_GDB_NUM_REGS) *out = simt[r - WS_GDB_REG_BLOCK_X];
-    else return -1;
-    return 0;
+    *out = ws_gdb_dmi_regno(r);
+    return *out == UINT32_MAX;
 }
 
 /* Arm trigger idx on every core as an execute trigger at addr with the

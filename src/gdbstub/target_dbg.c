@@ -131,15 +131,6 @@ static const ws_dbg_warp_regs *warp_regs(ws_gdb_dbg *t, uint32_t hart)
     return t->regs[w];
 }
 
-static uint32_t regno_of(uint32_t r)
-{
-    if (r < 32) return WS_REGNO_GPR(r);
-    if (r == WS_GDB_REG_PC || r == WS_GDB_REG_DPC) return WS_REGNO_CSR(WS_CSR_DPC);
-    if (r >= WS_GDB_REG_F0 && r < WS_GDB_REG_F0 + 32) return WS_REGNO_FPR(r - WS_GDB_REG_F0);
-    if (r >= WS_GDB_REG_FFLAGS && r <= WS_GDB_REG_FCSR) return WS_REGNO_CSR(r - WS_GDB_REG_FFLAGS + 1);
-    return WS_REGNO_CSR(WS_CSR_DCSR);
-}
-
 static int dbg_thread_alive(void *tp, uint32_t tid)
 {
     ws_gdb_dbg *t = tp;
@@ -178,7 +169,7 @@ static ws_status dbg_read_reg(void *tp, uint32_t tid, uint32_t r, uint32_t *v)
         if (r == WS_GDB_REG_PC || r == WS_GDB_REG_DPC) { *v = wr->pc[lane]; return WS_OK; }
         if (r >= WS_GDB_REG_F0 && r < WS_GDB_REG_F0 + 32) { *v = wr->f[r - WS_GDB_REG_F0][lane]; return WS_OK; }
     }
-    return ws_gdb_reg_access(t, l->hart, regno_of(r), v, 0);
+    return ws_gdb_reg_access(t, l->hart, ws_gdb_dmi_regno(r), v, 0);
 }
 
 static ws_status dbg_write_reg(void *tp, uint32_t tid, uint32_t r, uint32_t v)
@@ -189,7 +180,7 @@ static ws_status dbg_write_reg(void *tp, uint32_t tid, uint32_t r, uint32_t v)
     const ws_dbg_lane *l = lane_for(t, tid);
     if (!l) return WS_ERR_NOT_FOUND;
     if (!l->halted) return ws_gdb_fail(t, WS_ERR_BUSY, "thread %u is running", tid);
-    return ws_gdb_reg_access(t, l->hart, regno_of(r), &v, 1);
+    return ws_gdb_reg_access(t, l->hart, ws_gdb_dmi_regno(r), &v, 1);
 }
 
 static ws_status dbg_mem(ws_gdb_dbg *t, uint32_t tid, uint32_t addr, uint8_t *buf, size_t len, int write)

@@ -114,6 +114,10 @@ void ws_gdb_lanes_stale(ws_gdb_dbg *t);
 const ws_dbg_lane *ws_gdb_lane_of(ws_gdb_dbg *t, uint32_t tid);
 ws_status ws_gdb_select(ws_gdb_dbg *t, uint32_t hart, uint32_t extra, uint32_t *dm);
 ws_status ws_gdb_reg_access(ws_gdb_dbg *t, uint32_t hart, uint32_t regno, uint32_t *v, int write);
+/* gdb's register number (tdesc.h) as an abstract-command register number
+ * (debug.h), the numbering of Access Register and of the trigger
+ * condition unit; UINT32_MAX for none. */
+uint32_t ws_gdb_dmi_regno(uint32_t r);
 /* gdb sees the program's own bytes under inserted breakpoints (as
  * gdbserver does): reads get the saved bytes laid over the ebreaks; a
  * write under a breakpoint changes the saved bytes and keeps the ebreak. */
