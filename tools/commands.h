@@ -6,4 +6,7 @@ int ws_cmd_run(int argc, char **argv);   /* tools/run.c:  run a kernel module */
 int ws_cmd_info(int argc, char **argv);  /* tools/info.c: describe a module   */
 int ws_cmd_disasm(int argc, char **argv);/* tools/info.c: disassemble         */
 int ws_cmd_debug(int argc, char **argv); /* tools/debug.c: run under the gdb server */
+int ws_cmd_instrument(int argc, char **argv); /* tools/instrument.c: rewrite a module */
+int ws_cmd_trace(int argc, char **argv); /* tools/trace.c: instrumentation tracer */
+
 #endif

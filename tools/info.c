@@ -6,7 +6,7 @@
 #include "runtime/elf_image.h"
 #include "runtime/module_file.h"
 #include "isa/isa.h"
-#include "profile/line_map.h"
+#include "runtime/line_map.h"
 #include "commands.h"
 
 /* Parse a module; also build its line map when `lines` is given. */

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "child.h"
 #include "commands.h"
 
 int ws_cmd_profile(int argc, char **argv);
@@ -52,44 +53,6 @@ static int print_file(const char *path)
     while ((n = fread(buf, 1, sizeof buf, f)) > 0) fwrite(buf, 1, n, stdout);
     fclose(f);
     fflush(stdout);
-    return 0;
-}
-
-/* Start the program; exec failures come back through a close-on-exec pipe
- * so a missing program is a clear error, not a silent exit status 127. */
-static int run_child(char **argv, int *status)
-{
-    int fds[2];
-    if (pipe2(fds, O_CLOEXEC)) { perror("warpscope profile: pipe"); return -1; }
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid < 0) { perror("warpscope profile: fork"); return -1; }
-    if (pid == 0) {
-        close(fds[0]);
-        signal(SIGINT, SIG_DFL);
-        signal(SIGQUIT, SIG_DFL);
-        execvp(argv[0], argv);
-        int e = errno;
-        ssize_t w = write(fds[1], &e, sizeof e);
-        (void)w;
-        _exit(127);
-    }
-    close(fds[1]);
-    /* Ctrl-C goes to the program; we stay to report how it ended. */
-    void (*old_int)(int) = signal(SIGINT, SIG_IGN), (*old_quit)(int) = signal(SIGQUIT, SIG_IGN);
-    int e = 0;
-    ssize_t r;
-    while ((r = read(fds[0], &e, sizeof e)) < 0 && errno == EINTR) {}
-    close(fds[0]);
-    int waited;
-    while ((waited = waitpid(pid, status, 0)) < 0 && errno == EINTR) {}
-    signal(SIGINT, old_int);
-    signal(SIGQUIT, old_quit);
-    if (waited < 0) { perror("warpscope profile: waitpid"); return -1; }
-    if (r == (ssize_t)sizeof e) {
-        fprintf(stderr, "warpscope profile: cannot run '%s': %s\n", argv[0], strerror(e));
-        return -1;
-    }
     return 0;
 }
 
@@ -164,7 +127,7 @@ int ws_cmd_profile(int argc, char **argv)
     if (n >= (int)sizeof spec) { fprintf(stderr, "warpscope profile: file names too long\n"); return 2; }
     if (setenv("WARPSCOPE_PROFILE", spec, 1)) { perror("warpscope profile: setenv"); return 1; }
     int status = 0, rc;
-    if (run_child(argv + i, &status)) rc = 127;
+    if (ws_run_child("warpscope profile", argv + i, &status)) rc = 127;
     else if (WIFSIGNALED(status)) {
         fprintf(stderr, "warpscope profile: %s was killed by signal %d (%s)\n", argv[i], WTERMSIG(status),
                 strsignal(WTERMSIG(status)));

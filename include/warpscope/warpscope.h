@@ -109,6 +109,9 @@ typedef struct ws_launch_stats {
     uint32_t cores;               /* entries used in the per-core arrays       */
     uint64_t core_blocks[WS_STATS_MAX_CORES];            /* blocks each core ran */
     uint64_t core_warp_instructions[WS_STATS_MAX_CORES]; /* issued per core      */
+    uint64_t thread_loads;        /* load instructions (incl. flw) over lanes   */
+    uint64_t thread_stores;       /* store instructions (incl. fsw) over lanes  */
+    uint64_t thread_atomics;      /* lr/sc/amo instructions over lanes          */
 } ws_launch_stats;
 
 /* Device printf sink: called once per line (or flush) of device output, in

@@ -2,6 +2,7 @@
  * opens, so an unmodified program can be debugged, profiled or traced:
  *   WARPSCOPE_PROFILE  the sampling profiler (src/profile, docs/profiling.md)
  *   WARPSCOPE_DEBUG    the gdb server (src/gdbstub, docs/debugging.md)
+ *   WARPSCOPE_TRACE    the instrumentation tracer (src/instrument, docs/tracing.md)
  *   WARPSCOPE_TOOL     tool libraries, "a.so[=OPTIONS]:b.so..." (docs/tools-api.md)
  * A new built-in tool adds one row to the table. */
 #include <dlfcn.h>
@@ -10,6 +11,7 @@
 #include "attach/env_tools.h"
 #include "device/device.h"
 #include "gdbstub/gdbserver.h"
+#include "instrument/tracer.h"
 #include "profile/profiler.h"
 #include "warpscope/tool.h"
 
@@ -25,6 +27,7 @@ static ws_status attach_libraries(ws_device *dev, const char *value);
 static const env_tool env_tools[] = {
     { "WARPSCOPE_PROFILE", ws_profiler_attach },
     { "WARPSCOPE_DEBUG", ws_gdbserver_attach },
+    { "WARPSCOPE_TRACE", ws_tracer_attach },
     { "WARPSCOPE_TOOL", attach_libraries },
 };
 

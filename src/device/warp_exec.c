@@ -366,12 +366,14 @@ ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t
                 if (io > 0) goto halt; /* data trigger */
                 result = WARP_FAULT; goto out;
             }
+            st->thread_loads += count;
             break;
         case OP_SB: case OP_SH: case OP_SW: case OP_FSW:
             if ((io = ws_lane_stores(dev, w, in, g, pc)) != 0) {
                 if (io > 0) goto halt; /* data trigger */
                 result = WARP_FAULT; goto out;
             }
+            st->thread_stores += count;
             break;
         case OP_LR_W: case OP_SC_W: case OP_AMOSWAP_W: case OP_AMOADD_W: case OP_AMOXOR_W:
         case OP_AMOAND_W: case OP_AMOOR_W: case OP_AMOMIN_W: case OP_AMOMAX_W:
@@ -395,6 +397,7 @@ ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t
                 }
                 if (rd) x[rd][l] = old;
             }
+            st->thread_atomics += count;
             break;
 
         case OP_FENCE: case OP_FENCE_I: case OP_SPLIT: case OP_JOIN:

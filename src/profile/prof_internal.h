@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include "device/warp_state.h"
 #include "device/trace/trace_cell.h"
-#include "profile/line_map.h"
+#include "runtime/line_map.h"
 
 typedef struct prof_options {
     uint32_t period_log2;      /* sample every 2^period_log2 cycles       */

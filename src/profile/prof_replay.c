@@ -9,60 +9,7 @@
 #include <string.h>
 #include "isa/isa.h"
 #include "profile/prof_session.h"
-
-typedef struct snapshot {
-    uint8_t *global, *stacks, *shared;
-    size_t nglobal, nstacks, nshared;
-    size_t hole_lo, hole_hi;    /* the event buffer: not an input */
-} snapshot;
-
-static int snap_take(ws_device *dev, const ws_profiler *P, snapshot *s)
-{
-    memset(s, 0, sizeof *s);
-    s->nglobal = dev->mem.brk;
-    s->nstacks = (size_t)dev->mem.nslots * dev->mem.stack_size;
-    s->nshared = (size_t)dev->cfg.cores * dev->cfg.shared_per_core;
-    s->hole_lo = P->buffer - WS_GLOBAL_BASE;
-    s->hole_hi = s->hole_lo + sizeof(ws_trace_header) + (size_t)P->capacity * sizeof(ws_trace_record);
-    if (s->hole_hi > s->nglobal) s->hole_lo = s->hole_hi = s->nglobal;
-    s->global = malloc(s->nglobal + 1);
-    s->stacks = malloc(s->nstacks + 1);
-    s->shared = malloc(s->nshared + 1);
-    if (!s->global || !s->stacks || !s->shared) return -1;
-    memcpy(s->global, dev->mem.global, s->hole_lo);
-    memcpy(s->global + s->hole_hi, dev->mem.global + s->hole_hi, s->nglobal - s->hole_hi);
-    memcpy(s->stacks, dev->mem.stacks, s->nstacks);
-    for (uint32_t c = 0; c < dev->cfg.cores; c++)
-        memcpy(s->shared + (size_t)c * dev->cfg.shared_per_core, dev->cores[c].shared, dev->cfg.shared_per_core);
-    return 0;
-}
-
-/* Copy back only the pages that changed: device memory is committed
- * lazily, and a launch touches a small part of it. */
-static void restore_range(uint8_t *dst, const uint8_t *src, size_t n)
-{
-    for (size_t off = 0; off < n; off += 4096) {
-        size_t len = n - off < 4096 ? n - off : 4096;
-        if (memcmp(dst + off, src + off, len)) memcpy(dst + off, src + off, len);
-    }
-}
-
-static void snap_restore(ws_device *dev, const snapshot *s)
-{
-    restore_range(dev->mem.global, s->global, s->hole_lo);
-    restore_range(dev->mem.global + s->hole_hi, s->global + s->hole_hi, s->nglobal - s->hole_hi);
-    restore_range(dev->mem.stacks, s->stacks, s->nstacks);
-    for (uint32_t c = 0; c < dev->cfg.cores; c++)
-        restore_range(dev->cores[c].shared, s->shared + (size_t)c * dev->cfg.shared_per_core,
-                      dev->cfg.shared_per_core);
-}
-
-static void snap_free(snapshot *s)
-{
-    free(s->global);
-    free(s->stacks);
-    free(s->shared);
-}
+#include "runtime/launch_snapshot.h"
 
 static void discard_printf(void *user, uint64_t id, ws_dim3 b, ws_dim3 t, const char *text, size_t len)
 {
@@ -245,10 +192,11 @@ ws_status prof_launch_run(ws_device *dev, ws_profiler *P, ws_grid_run *L, ws_too
     pl->id = L->id;
     pl->grid = L->grid;
     pl->block = L->block;
-    snapshot snap = { 0 };
+    ws_launch_snapshot snap = { 0 };
     int replay = P->opt.passes > 1;
-    if (replay && snap_take(dev, P, &snap)) {
-        snap_free(&snap);
+    size_t hole = sizeof(ws_trace_header) + (size_t)P->capacity * sizeof(ws_trace_record);
+    if (replay && ws_launch_snapshot_take(dev, &snap, P->buffer, hole)) {
+        ws_launch_snapshot_free(&snap);
         replay = 0;
         snprintf(pl->error, sizeof pl->error, "no host memory to capture the launch's inputs: one pass only");
     }
@@ -257,13 +205,13 @@ ws_status prof_launch_run(ws_device *dev, ws_profiler *P, ws_grid_run *L, ws_too
     ws_status st = WS_OK;
     for (uint32_t p = 0; p < passes; p++) {
         if (p) {
-            snap_restore(dev, &snap);
+            ws_launch_snapshot_restore(dev, &snap);
             *L = orig;
         }
         st = run_pass(dev, P, pl, L, run, p, passes);
         if (st != WS_OK) break; /* a fault ends the launch: nothing to replay */
     }
-    if (replay) snap_free(&snap);
+    if (replay) ws_launch_snapshot_free(&snap);
     pl->status = st;
     if (st != WS_OK) /* the fault report, with its source line, for the report and JSON */
         snprintf(pl->error, sizeof pl->error, "%s", dev->err);

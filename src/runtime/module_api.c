@@ -164,6 +164,45 @@ ws_status ws_module_load_data(ws_device *dev, const void *image, size_t size, co
     return WS_OK;
 }
 
+ws_status ws_module_load_twin(ws_device *dev, const void *image, size_t size, const char *name, ws_module **out)
+{
+    *out = NULL;
+    ws_module *m = calloc(1, sizeof *m);
+    if (!m || !(m->name = strdup(name))) {
+        free(m);
+        return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "module load: out of host memory");
+    }
+    m->dev = dev;
+    if (size && (m->elf = malloc(size))) { memcpy(m->elf, image, size); m->elf_size = size; }
+    char err[512];
+    ws_status st;
+    if (!m->elf || ws_elf_parse(image, size, m->name, &m->img, err, sizeof err)) {
+        st = ws_set_error(dev, m->elf ? WS_ERR_BAD_MODULE : WS_ERR_OUT_OF_MEMORY, "%s", m->elf ? err : "out of host memory");
+        module_free(m);
+        return st;
+    }
+    m->link_base = m->img.link_base;
+    if ((st = place_module(dev, m)) != WS_OK) { module_free(m); return st; }
+    ws_code_region region = { .key = m, .name = m->name, .base = m->base, .size = m->size,
+                              .link_base = m->link_base, .image = m->elf, .image_size = m->elf_size };
+    if ((st = build_kernels(dev, m)) != WS_OK || ws_code_table_add(dev, &region)) {
+        ws_mem_free(&dev->mem, m->base, REGION_MODULE);
+        module_free(m);
+        return st != WS_OK ? st : ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "module load: out of host memory");
+    }
+    *out = m;
+    return WS_OK;
+}
+
+void ws_module_unload_twin(ws_device *dev, ws_module *m)
+{
+    if (!m) return;
+    ws_code_table_remove(dev, m);
+    ws_code_invalidate(dev, m->base, m->size);
+    ws_mem_free(&dev->mem, m->base, REGION_MODULE);
+    module_free(m);
+}
+
 ws_status ws_module_load_file(ws_device *dev, const char *path, ws_module **out)
 {
     if (!dev) return WS_ERR_INVALID_ARG;

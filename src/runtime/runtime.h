@@ -32,6 +32,15 @@ ws_status ws_kernel_check(ws_device *dev, const struct ws_kernel *k, const char 
  * ws_module_unload. */
 void ws_modules_release_all(ws_device *dev);
 
+/* A module placed by a tool (the tracer's instrumented copies): resident,
+ * relocated and in the device's code table (fault reports and the
+ * debugger see its lines), but not in the program's module list and
+ * announced to no tool. No API lock and no queue drain: for use inside a
+ * tool callback. Unload before the device closes. */
+ws_status ws_module_load_twin(ws_device *dev, const void *image, size_t size, const char *name,
+                              struct ws_module **out);
+void ws_module_unload_twin(ws_device *dev, struct ws_module *m);
+
 /* Open a device with no tool attached: the public ws_device_open
  * (src/attach) adds the tools the environment asks for. */
 ws_status ws_runtime_device_open(const ws_config *cfg, ws_device **out);

@@ -70,6 +70,14 @@ ws_status ws_tool_run(ws_tool_runner *r)
     return r->run(r->dev, r->launch);
 }
 
+ws_status ws_tool_run_entry(ws_tool_runner *r, uint32_t entry)
+{
+    if (!r) return WS_ERR_INVALID_ARG;
+    if (r->runs++) *r->launch = r->queued;
+    r->launch->entry = r->launch->body = entry;
+    return r->run(r->dev, r->launch);
+}
+
 ws_status ws_tool_attach(ws_device *dev, const ws_tool *tool, void *user)
 {
     if (!dev) return WS_ERR_INVALID_ARG;

@@ -10,6 +10,10 @@
 void ws_tools_init(ws_device *dev);
 void ws_tools_module_loaded(ws_device *dev, const ws_module *m);
 void ws_tools_module_unloading(ws_device *dev, const ws_module *m);
+/* For a tool built into the library: like ws_tool_run, but start the
+ * launch's warps at `entry` (a kernel of a module placed with
+ * ws_module_load_twin) instead of the kernel's own entry. */
+ws_status ws_tool_run_entry(ws_tool_runner *r, uint32_t entry);
 /* device_close, then detach, of every tool, newest first; frees the list. */
 void ws_tools_close(ws_device *dev);
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "isa/isa.h"
-#include "profile/line_map.h"
+#include "runtime/line_map.h"
 #include "runtime/elf_image.h"
 #include "../test.h"
 

@@ -1,8 +1,8 @@
 /* PC -> source line, function and inline chain, from a module's DWARF line
  * tables (elfutils libdw). Built once per module; lookups are a binary
  * search, cheap enough for per-sample use by the profiler. */
-#ifndef WS_PROFILE_LINE_MAP_H
-#define WS_PROFILE_LINE_MAP_H
+#ifndef WS_RUNTIME_LINE_MAP_H
+#define WS_RUNTIME_LINE_MAP_H
 #include <stddef.h>
 #include <stdint.h>
 

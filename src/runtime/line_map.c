@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "profile/line_map.h"
+#include "runtime/line_map.h"
 
 typedef struct row { uint32_t addr, line, column; const char *file; int end; } row;
 

@@ -1,0 +1,92 @@
+/* Warpscope instrumentation traces: what `warpscope trace` records, and the
+ * reader of its files (docs/tracing.md describes the method and the
+ * versioned file format). A trace holds, per launch, the kernel's basic
+ * blocks and memory instructions, how many lanes ran each block, and —
+ * unless only counts were asked for — every thread's blocks in program
+ * order with the memory accesses of each block execution inside it. */
+#ifndef WARPSCOPE_TRACE_H
+#define WARPSCOPE_TRACE_H
+#include "warpscope.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WS_TRACE_FILE_VERSION 1
+
+enum {
+    WS_TRACE_COMPLETE = 1,    /* every record of every lane is present         */
+    WS_TRACE_FAULTED = 2,     /* the launch faulted: records up to the fault    */
+    WS_TRACE_OVERFLOWED = 4,  /* the recording pass found a buffer too small
+                                 (control flow differed from the counting pass);
+                                 the records were measured again and re-run   */
+    WS_TRACE_COUNTS_ONLY = 8  /* only block counts were asked for (bbcount)    */
+};
+
+typedef enum ws_trace_mem_kind { WS_TRACE_LOAD = 1, WS_TRACE_STORE = 2, WS_TRACE_ATOMIC = 3 } ws_trace_mem_kind;
+
+typedef struct ws_trace_block {
+    uint32_t addr;        /* link address of its first instruction (original module) */
+    uint32_t ninst;       /* instructions in it                      */
+    uint32_t nmem;        /* memory instructions in it               */
+    uint32_t first_mem;   /* index of the first in mem_insts         */
+} ws_trace_block;
+
+typedef struct ws_trace_mem_inst {
+    uint32_t addr;        /* link address of the instruction         */
+    uint32_t block;
+    uint8_t kind;         /* ws_trace_mem_kind                       */
+    uint8_t size;         /* bytes per lane                          */
+} ws_trace_mem_inst;
+
+typedef struct ws_trace_thread {
+    uint32_t gid;         /* global linear thread id: block linear id *
+                             threads per block + thread linear id      */
+    uint32_t nblocks;     /* block executions                        */
+    uint64_t first_block; /* index into bb                           */
+    uint64_t first_mem;   /* index into mem                          */
+    uint32_t nmem;
+} ws_trace_thread;
+
+typedef struct ws_trace_access {
+    uint32_t inst;        /* index into mem_insts                    */
+    uint32_t addr;        /* the address accessed                    */
+} ws_trace_access;
+
+typedef struct ws_trace_launch {
+    char *kernel, *module;
+    uint64_t launch_id;
+    ws_dim3 grid, block;
+    uint32_t flags;               /* WS_TRACE_* */
+    char *note;                   /* the fault report, or what went wrong ("" if nothing) */
+    uint32_t nblocks;
+    ws_trace_block *blocks;
+    uint32_t nmem_insts;
+    ws_trace_mem_inst *mem_insts;
+    uint64_t *counts;             /* lane executions of each block           */
+    uint32_t nthreads;            /* threads with records, by gid            */
+    ws_trace_thread *threads;
+    uint64_t nbb;
+    uint32_t *bb;                 /* block ids, thread by thread, in order   */
+    uint64_t nmem;
+    ws_trace_access *mem;         /* accesses, thread by thread, in order    */
+    /* the device's own counters for the launch (uninstrumented run) */
+    uint64_t device_thread_instructions, device_loads, device_stores, device_atomics;
+} ws_trace_launch;
+
+typedef struct ws_trace {
+    uint32_t nlaunches;
+    ws_trace_launch *launches;
+} ws_trace;
+
+/* Read a trace file (or a file's bytes). Every count and index is checked:
+ * a malformed or truncated file gets a message naming what and where. */
+WS_API ws_status ws_trace_read(const char *path, ws_trace **out, char *err, size_t errlen);
+WS_API ws_status ws_trace_read_memory(const void *data, size_t size, const char *what, ws_trace **out,
+                                      char *err, size_t errlen);
+WS_API void ws_trace_free(ws_trace *t);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,53 @@
+/* The rewriter's steps, in order (rewrite.h). */
+#include <stdlib.h>
+#include <string.h>
+#include "instrument/rewrite_int.h"
+
+static void ctx_free(rw_ctx *c)
+{
+    for (uint32_t i = 0; i < c->nsecs; i++) free(c->secs[i].bytes);
+    free(c->secs);
+    free(c->ph);
+    free(c->rels);
+    free(c->insts);
+}
+
+void wsi_info_free(wsi_module_info *info)
+{
+    if (!info) return;
+    free(info->blocks);
+    free(info->mems);
+    free(info->bb_site);
+    free(info->mem_site);
+    memset(info, 0, sizeof *info);
+}
+
+int wsi_rewrite(const void *elf, size_t size, const char *what, wsi_mode mode, uint8_t **out, size_t *out_size,
+                wsi_module_info *info, char *err, size_t errlen)
+{
+    if (!elf || !out || !out_size || !info || !err || !errlen) return -1;
+    err[0] = 0;
+    *out = NULL;
+    *out_size = 0;
+    memset(info, 0, sizeof *info);
+    rw_ctx c = { .what = what ? what : "<module>", .err = err, .errlen = errlen, .mode = mode,
+                 .file = elf, .file_size = size, .info = info };
+    uint8_t *text = NULL;
+    uint32_t text_size = 0;
+    int rc = -1;
+    if (rw_read_elf(&c) || rw_scan(&c) || rw_layout(&c) || rw_emit_text(&c, &text, &text_size) ||
+        rw_patch_code_refs(&c, text) || rw_patch_data(&c) || rw_patch_dwarf(&c) || rw_move_symbols(&c) ||
+        rw_rewrite_rela(&c) || rw_write_elf(&c, text, text_size, out, out_size))
+        goto done;
+    info->link_base = c.text_lo;
+    info->ctl_addr = c.ctl_addr;
+    info->ctl_size = c.ctl_size;
+    info->old_text_end = c.text_hi;
+    info->new_text_end = c.new_text_hi;
+    rc = 0;
+done:
+    free(text);
+    ctx_free(&c);
+    if (rc) wsi_info_free(info);
+    return rc;
+}

@@ -1,0 +1,84 @@
+/* The binary rewriter: reads a kernel module (ELF from `warpscope cc`, with
+ * its --emit-relocs relocations and DWARF) and writes a new module in which
+ * instrumentation is ordinary RV32 code. The device does not know. See
+ * docs/tracing.md for the inserted sequences and what is remapped.
+ *
+ * Registers: the instrumentation owns gp (x3) and tp (x4), which the ABI
+ * reserves and no module the toolchain builds uses (no linker relaxation,
+ * no TLS); a module that reads or writes them is refused. */
+#ifndef WS_INSTRUMENT_REWRITE_H
+#define WS_INSTRUMENT_REWRITE_H
+#include <stddef.h>
+#include <stdint.h>
+
+/* What the inserted code does. */
+typedef enum wsi_mode {
+    WSI_COUNT,   /* pass 1: per block, count lane executions (3 instructions) */
+    WSI_RECORD   /* pass 2: block-entry and memory records through helpers    */
+} wsi_mode;
+
+typedef enum wsi_mem_kind { WSI_LOAD = 1, WSI_STORE = 2, WSI_ATOMIC = 3 } wsi_mem_kind;
+
+/* A basic block of the original module (addresses are link-time, original). */
+typedef struct wsi_block {
+    uint32_t addr;        /* first instruction                      */
+    uint32_t end;         /* one past the last                      */
+    uint32_t ninst;       /* original instructions in it            */
+    uint32_t first_mem;   /* index of its first memory instruction  */
+    uint32_t nmem;        /* memory instructions in it              */
+} wsi_block;
+
+typedef struct wsi_mem_inst {
+    uint32_t addr;        /* original address                        */
+    uint32_t block;
+    uint8_t kind;         /* wsi_mem_kind                            */
+    uint8_t size;         /* bytes accessed per lane                 */
+    uint8_t base;         /* rs1                                     */
+    int32_t imm;          /* the record holds rs1; address = rs1 + imm */
+} wsi_mem_inst;
+
+/* The control area the inserted code uses (in a NOBITS section `.ws_trace`
+ * of the rewritten module, written by the host before each pass). All
+ * fields are 32-bit words at these byte offsets. */
+enum {
+    WSI_CTL_BB_NEXT = 0,   /* block records reserved so far (atomic bump) */
+    WSI_CTL_BB_CAP = 4,    /* capacity in records                          */
+    WSI_CTL_BB_BASE = 8,   /* device address of the block-record buffer    */
+    WSI_CTL_MEM_NEXT = 12,
+    WSI_CTL_MEM_CAP = 16,
+    WSI_CTL_MEM_BASE = 20,
+    WSI_CTL_OVERFLOW = 24, /* set to 1 by a lane that found a buffer full  */
+    WSI_CTL_NCTA_X = 28,   /* grid width, and width*height (host-written)  */
+    WSI_CTL_NCTA_XY = 32,
+    WSI_CTL_TPB = 36,      /* threads per block                            */
+    WSI_CTL_HEADER = 64    /* pass-1 counters follow: one word per block   */
+};
+
+enum { WSI_BB_RECORD_SIZE = 8, WSI_MEM_RECORD_SIZE = 16 };
+
+/* The static description of a module, the same for both modes. */
+typedef struct wsi_module_info {
+    wsi_block *blocks;
+    uint32_t nblocks;
+    wsi_mem_inst *mems;
+    uint32_t nmems;
+    uint32_t ninsts;          /* original instructions decoded            */
+    uint32_t link_base;       /* the original module's link base          */
+    uint32_t ctl_addr;        /* link address of the control area in the
+                                 rewritten module                         */
+    uint32_t ctl_size;
+    uint32_t old_text_end, new_text_end;
+    /* WSI_RECORD: a record names its call site by the return address the
+     * helper was called with (link address in the rewritten module): */
+    uint32_t *bb_site;        /* per block                                */
+    uint32_t *mem_site;       /* per memory instruction                   */
+} wsi_module_info;
+
+/* Rewrite `elf` (size bytes, named `what` in messages). On success *out is
+ * a malloc'd ELF image and *info is filled (free with wsi_info_free).
+ * Returns 0, or -1 with a message naming the function and address. */
+int wsi_rewrite(const void *elf, size_t size, const char *what, wsi_mode mode, uint8_t **out,
+                size_t *out_size, wsi_module_info *info, char *err, size_t errlen);
+void wsi_info_free(wsi_module_info *info);
+
+#endif

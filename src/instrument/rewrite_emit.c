@@ -1,0 +1,252 @@
+/* Writing the new code: the inserted sequences, the original instructions
+ * with their PC-relative fields recomputed for their new places, and the
+ * helpers the RECORD sequences call. */
+#include <stdlib.h>
+#include <string.h>
+#include "instrument/rewrite_int.h"
+#include "warpscope/abi.h"
+
+enum { ZERO = 0, SP = 2, GP = 3, TP = 4, A0 = 10, A1 = 11, A2 = 12, A3 = 13 };
+
+uint32_t rv_i(uint32_t opc, uint32_t f3, uint32_t rd, uint32_t rs1, int32_t imm)
+{
+    return ((uint32_t)imm & 0xFFFu) << 20 | rs1 << 15 | f3 << 12 | rd << 7 | opc;
+}
+
+uint32_t rv_s(uint32_t opc, uint32_t f3, uint32_t rs1, uint32_t rs2, int32_t imm)
+{
+    uint32_t u = (uint32_t)imm;
+    return ((u >> 5) & 0x7F) << 25 | rs2 << 20 | rs1 << 15 | f3 << 12 | (u & 0x1F) << 7 | opc;
+}
+
+uint32_t rv_u(uint32_t opc, uint32_t rd, uint32_t imm20) { return (imm20 & 0xFFFFFu) << 12 | rd << 7 | opc; }
+
+uint32_t rv_b_imm(uint32_t raw, int32_t off)
+{
+    uint32_t u = (uint32_t)off;
+    return (raw & 0x01FFF07Fu) | ((u >> 12) & 1) << 31 | ((u >> 5) & 0x3F) << 25 | ((u >> 1) & 0xF) << 8 |
+           ((u >> 11) & 1) << 7;
+}
+
+uint32_t rv_j_imm(uint32_t raw, int32_t off)
+{
+    uint32_t u = (uint32_t)off;
+    return (raw & 0xFFFu) | ((u >> 20) & 1) << 31 | ((u >> 1) & 0x3FF) << 21 | ((u >> 11) & 1) << 20 |
+           ((u >> 12) & 0xFF) << 12;
+}
+
+uint16_t rv_cj_imm(uint16_t raw, int32_t off)
+{
+    uint32_t u = (uint32_t)off;
+    uint32_t v = ((u >> 11) & 1) << 12 | ((u >> 4) & 1) << 11 | ((u >> 8) & 3) << 9 | ((u >> 10) & 1) << 8 |
+                 ((u >> 6) & 1) << 7 | ((u >> 7) & 1) << 6 | ((u >> 1) & 7) << 3 | ((u >> 5) & 1) << 2;
+    return (uint16_t)((raw & 0xE003u) | v);
+}
+
+uint16_t rv_cb_imm(uint16_t raw, int32_t off)
+{
+    uint32_t u = (uint32_t)off;
+    uint32_t v = ((u >> 8) & 1) << 12 | ((u >> 3) & 3) << 10 | ((u >> 6) & 3) << 5 | ((u >> 1) & 3) << 3 |
+                 ((u >> 5) & 1) << 2;
+    return (uint16_t)((raw & 0xE383u) | v);
+}
+
+uint32_t rv_set_i_imm(uint32_t raw, int32_t imm) { return (raw & 0x000FFFFFu) | ((uint32_t)imm & 0xFFFu) << 20; }
+uint32_t rv_set_s_imm(uint32_t raw, int32_t imm)
+{
+    uint32_t u = (uint32_t)imm;
+    return (raw & 0x01FFF07Fu) | ((u >> 5) & 0x7F) << 25 | (u & 0x1F) << 7;
+}
+uint32_t rv_set_u_imm(uint32_t raw, uint32_t imm20) { return (raw & 0xFFFu) | (imm20 & 0xFFFFFu) << 12; }
+
+static uint32_t lw(uint32_t rd, uint32_t rs1, int32_t off) { return rv_i(0x03, 2, rd, rs1, off); }
+static uint32_t sw(uint32_t rs2, uint32_t rs1, int32_t off) { return rv_s(0x23, 2, rs1, rs2, off); }
+static uint32_t addi(uint32_t rd, uint32_t rs1, int32_t imm) { return rv_i(0x13, 0, rd, rs1, imm); }
+static uint32_t add(uint32_t rd, uint32_t a, uint32_t b) { return b << 20 | a << 15 | rd << 7 | 0x33; }
+static uint32_t mul(uint32_t rd, uint32_t a, uint32_t b) { return 1u << 25 | b << 20 | a << 15 | rd << 7 | 0x33; }
+static uint32_t slli(uint32_t rd, uint32_t rs1, int sh) { return rv_i(0x13, 1, rd, rs1, sh); }
+static uint32_t csrr(uint32_t rd, uint32_t csr) { return (csr & 0xFFFu) << 20 | 2u << 12 | rd << 7 | 0x73; }
+static uint32_t amoadd(uint32_t rd, uint32_t rs2, uint32_t rs1) { return rs2 << 20 | rs1 << 15 | 2u << 12 | rd << 7 | 0x2F; }
+static uint32_t jal(uint32_t rd, int32_t off) { return rv_j_imm(0x6F | rd << 7, off); }
+static uint32_t jalr0(uint32_t rs1) { return rv_i(0x67, 0, 0, rs1, 0); }
+static uint32_t bgeu(uint32_t a, uint32_t b, int32_t off) { return rv_b_imm(0x63 | 7u << 12 | a << 15 | b << 20, off); }
+
+typedef struct out {
+    uint8_t *buf;
+    uint32_t base, at;     /* link address of buf[0], of the next byte */
+} out;
+
+static void put32(out *o, uint32_t v)
+{
+    memcpy(o->buf + (o->at - o->base), &v, 4);
+    o->at += 4;
+}
+
+static void put16(out *o, uint16_t v)
+{
+    memcpy(o->buf + (o->at - o->base), &v, 2);
+    o->at += 2;
+}
+
+/* auipc rd / addi rd, rd: rd = target */
+static void put_address(out *o, uint32_t rd, uint32_t target)
+{
+    uint32_t d = target - o->at;
+    put32(o, rv_u(0x17, rd, rv_hi20(d)));
+    put32(o, addi(rd, rd, rv_lo12(d)));
+}
+
+static void put_call(out *o, uint32_t helper) { put32(o, jal(GP, (int32_t)(helper - o->at))); }
+
+static void emit_inserted(rw_ctx *c, out *o, const rw_inst *x)
+{
+    wsi_module_info *info = c->info;
+    if (c->mode == WSI_COUNT) {
+        if (x->ep) put32(o, addi(TP, ZERO, 1));
+        if (x->leader) {
+            put_address(o, GP, c->ctl_addr + WSI_CTL_HEADER + 4 * (uint32_t)x->block);
+            put32(o, amoadd(ZERO, TP, GP));
+        }
+        return;
+    }
+    if (x->ep == 2) put_call(o, c->gid_helper);
+    if (x->leader) {
+        put_call(o, c->bb_helper);
+        info->bb_site[x->block] = o->at;
+    }
+    if (x->mem) put_call(o, c->mem_helper[x->in.rs1]); /* the site is the instruction's own address */
+}
+
+static const uint32_t branch_f3[] = { [OP_BEQ] = 0, [OP_BNE] = 1, [OP_BLT] = 4, [OP_BGE] = 5, [OP_BLTU] = 6, [OP_BGEU] = 7 };
+
+static void emit_control(rw_ctx *c, out *o, const rw_inst *x, uint32_t target)
+{
+    int32_t off = (int32_t)(target - o->at);
+    if (x->in.op == OP_JAL) {
+        if (x->form == 0 && x->in.len == 2) put16(o, rv_cj_imm((uint16_t)x->in.raw, off));
+        else if (x->form == 0) put32(o, rv_j_imm(x->in.raw, off));
+        else put32(o, jal(x->in.rd, off));
+        return;
+    }
+    uint32_t f3 = branch_f3[x->in.op];
+    uint32_t base = 0x63 | (uint32_t)x->in.rs1 << 15 | (uint32_t)x->in.rs2 << 20;
+    if (x->form == 0 && x->in.len == 2) put16(o, rv_cb_imm((uint16_t)x->in.raw, off));
+    else if (x->form == 0) put32(o, rv_b_imm(x->in.raw, off));
+    else if (x->form == 1) put32(o, rv_b_imm(base | f3 << 12, off));
+    else {
+        put32(o, rv_b_imm(base | (f3 ^ 1) << 12, 8));
+        put32(o, jal(ZERO, off - 4));
+    }
+    (void)c;
+}
+
+static int32_t find_inst(const rw_ctx *c, uint32_t addr)
+{
+    uint32_t lo = 0, hi = c->ninsts;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (c->insts[mid].addr < addr) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < c->ninsts && c->insts[lo].addr == addr ? (int32_t)lo : -1;
+}
+
+static int emit_original(rw_ctx *c, out *o, const rw_inst *x)
+{
+    if (x->in.op == OP_JAL || (x->in.op >= OP_BEQ && x->in.op <= OP_BGEU)) {
+        emit_control(c, o, x, c->insts[find_inst(c, x->target)].start);
+        return 0;
+    }
+    uint32_t raw = x->in.raw;
+    if (x->in.op == OP_AUIPC) {
+        uint32_t t;
+        if (rw_map(c, x->target, &t)) return rw_fail(c, "auipc at 0x%08x: target 0x%08x is inside an instruction", x->addr, x->target);
+        raw = rv_set_u_imm(raw, rv_hi20(t - x->new_addr));
+    } else if (x->lo_of >= 0) {
+        const rw_inst *hi = &c->insts[x->lo_of];
+        uint32_t t = rw_map_or_same(c, hi->target);
+        int32_t lo = rv_lo12(t - hi->new_addr);
+        if (x->in.len != 4) return rw_fail(c, "compressed instruction at 0x%08x holds a %%pcrel_lo", x->addr);
+        raw = ws_op_class_of((ws_op)x->in.op) == CLASS_STORE ? rv_set_s_imm(raw, lo) : rv_set_i_imm(raw, lo);
+    }
+    if (x->in.len == 2) put16(o, (uint16_t)raw);
+    else put32(o, raw);
+    return 0;
+}
+
+static void emit_helpers(rw_ctx *c, out *o)
+{
+    while (o->at < c->helper_addr) put16(o, 0); /* c.unimp: never reached */
+    if (c->mode != WSI_RECORD) return;
+    /* gid_helper: tp = global linear thread id (block linear * threads per block + thread linear) */
+    put32(o, sw(A0, SP, -4)); put32(o, sw(A1, SP, -8)); put32(o, sw(A2, SP, -12));
+    put_address(o, A0, c->ctl_addr);
+    put32(o, csrr(TP, WS_CSR_CTAID_Z)); put32(o, lw(A1, A0, WSI_CTL_NCTA_XY)); put32(o, mul(TP, TP, A1));
+    put32(o, csrr(A2, WS_CSR_CTAID_Y)); put32(o, lw(A1, A0, WSI_CTL_NCTA_X)); put32(o, mul(A2, A2, A1));
+    put32(o, add(TP, TP, A2));
+    put32(o, csrr(A2, WS_CSR_CTAID_X)); put32(o, add(TP, TP, A2));
+    put32(o, lw(A1, A0, WSI_CTL_TPB)); put32(o, mul(TP, TP, A1));
+    put32(o, csrr(A2, WS_CSR_TID_LINEAR)); put32(o, add(TP, TP, A2));
+    put32(o, lw(A0, SP, -4)); put32(o, lw(A1, SP, -8)); put32(o, lw(A2, SP, -12));
+    put32(o, jalr0(GP));
+    /* bb_helper: reserve one block record, write {tp, site} */
+    put32(o, sw(A0, SP, -4)); put32(o, sw(A1, SP, -8)); put32(o, sw(A2, SP, -12));
+    put_address(o, A0, c->ctl_addr + WSI_CTL_BB_NEXT);
+    put32(o, addi(A1, ZERO, 1)); put32(o, amoadd(A1, A1, A0));
+    put32(o, lw(A2, A0, WSI_CTL_BB_CAP - WSI_CTL_BB_NEXT)); put32(o, bgeu(A1, A2, 7 * 4));
+    put32(o, lw(A2, A0, WSI_CTL_BB_BASE - WSI_CTL_BB_NEXT)); put32(o, slli(A1, A1, 3)); put32(o, add(A1, A1, A2));
+    put32(o, sw(TP, A1, 0)); put32(o, sw(GP, A1, 4));
+    put32(o, jal(ZERO, 3 * 4));
+    put32(o, addi(A2, ZERO, 1)); put32(o, sw(A2, A0, WSI_CTL_OVERFLOW - WSI_CTL_BB_NEXT));
+    put32(o, lw(A0, SP, -4)); put32(o, lw(A1, SP, -8)); put32(o, lw(A2, SP, -12));
+    put32(o, jalr0(GP));
+    /* mem_common: a0 = the base register's value (a0 saved by the stub) */
+    put32(o, sw(A1, SP, -8)); put32(o, sw(A2, SP, -12)); put32(o, sw(A3, SP, -16));
+    put_address(o, A1, c->ctl_addr + WSI_CTL_MEM_NEXT);
+    put32(o, addi(A2, ZERO, 1)); put32(o, amoadd(A2, A2, A1));
+    put32(o, lw(A3, A1, WSI_CTL_MEM_CAP - WSI_CTL_MEM_NEXT)); put32(o, bgeu(A2, A3, 8 * 4));
+    put32(o, lw(A3, A1, WSI_CTL_MEM_BASE - WSI_CTL_MEM_NEXT)); put32(o, slli(A2, A2, 4)); put32(o, add(A2, A2, A3));
+    put32(o, sw(TP, A2, 0)); put32(o, sw(GP, A2, 4)); put32(o, sw(A0, A2, 8));
+    put32(o, jal(ZERO, 3 * 4));
+    put32(o, addi(A3, ZERO, 1)); put32(o, sw(A3, A1, WSI_CTL_OVERFLOW - WSI_CTL_MEM_NEXT));
+    put32(o, lw(A0, SP, -4)); put32(o, lw(A1, SP, -8)); put32(o, lw(A2, SP, -12)); put32(o, lw(A3, SP, -16));
+    put32(o, jalr0(GP));
+    for (uint32_t r = 0; r < 32; r++) { /* stubs: a0 = x[r] */
+        put32(o, sw(A0, SP, -4));
+        put32(o, addi(A0, r, 0));
+        put32(o, jal(ZERO, (int32_t)(c->mem_common - o->at)));
+    }
+}
+
+int rw_emit_text(rw_ctx *c, uint8_t **text, uint32_t *size)
+{
+    uint32_t n = c->new_text_hi - c->text_lo;
+    out o = { calloc(n ? n : 1, 1), c->text_lo, c->text_lo };
+    if (!o.buf) return rw_fail(c, "out of host memory");
+    wsi_module_info *info = c->info;
+    if (c->mode == WSI_RECORD) {
+        info->bb_site = calloc(info->nblocks + 1, sizeof *info->bb_site);
+        info->mem_site = calloc(info->nmems + 1, sizeof *info->mem_site);
+        if (!info->bb_site || !info->mem_site) { free(o.buf); return rw_fail(c, "out of host memory"); }
+    }
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < c->ninsts; i++) {
+        const rw_inst *x = &c->insts[i];
+        emit_inserted(c, &o, x);
+        if (x->mem && c->mode == WSI_RECORD) info->mem_site[m] = o.at;
+        m += x->mem != 0;
+        if (o.at != x->new_addr || emit_original(c, &o, x)) {
+            free(o.buf);
+            return c->err[0] ? -1 : rw_fail(c, "internal: layout mismatch at 0x%08x", x->addr);
+        }
+    }
+    emit_helpers(c, &o);
+    if (o.at != c->new_text_hi) {
+        free(o.buf);
+        return rw_fail(c, "internal: helpers are %u bytes, layout expected %u", o.at - c->helper_addr,
+                       c->new_text_hi - c->helper_addr);
+    }
+    *text = o.buf;
+    *size = n;
+    return 0;
+}

@@ -1,0 +1,127 @@
+/* Inside the rewriter: the input module as tables, the code model (one
+ * entry per original instruction) and the address map old -> new. */
+#ifndef WS_INSTRUMENT_REWRITE_INT_H
+#define WS_INSTRUMENT_REWRITE_INT_H
+#include <elf.h>
+#include <stdarg.h>
+#include "instrument/rewrite.h"
+#include "isa/isa.h"
+
+/* RISC-V relocation types the rewriter handles */
+enum { R_32 = 1, R_BRANCH = 16, R_JAL = 17, R_CALL = 18, R_CALL_PLT = 19, R_PCREL_HI20 = 23,
+       R_PCREL_LO12_I = 24, R_PCREL_LO12_S = 25, R_HI20 = 26, R_LO12_I = 27, R_LO12_S = 28,
+       R_ADD8 = 33, R_ADD16 = 34, R_ADD32 = 35, R_SUB8 = 37, R_SUB16 = 38, R_SUB32 = 39,
+       R_RVC_BRANCH = 44, R_RVC_JUMP = 45, R_RELAX = 51, R_32_PCREL = 57 };
+
+typedef struct rw_sec {
+    Elf32_Shdr sh;
+    char name[64];
+    uint8_t *bytes;        /* contents (owned copy; NULL for NOBITS)    */
+    uint32_t new_addr;
+} rw_sec;
+
+typedef struct rw_rel {
+    uint32_t sec;          /* section the relocation applies to          */
+    uint32_t place;        /* r_offset: an address for allocated sections,
+                              a section offset for others               */
+    uint32_t type, sym;
+    int32_t addend;
+    uint32_t value;        /* S + A at link time                         */
+} rw_rel;
+
+typedef struct rw_inst {
+    uint32_t addr;         /* original address                            */
+    ws_inst in;
+    uint8_t leader;        /* a basic block starts here                    */
+    uint8_t form;          /* control flow: 0 as is, 1 widened (RVC to 32-bit),
+                              2 long (inverted branch over a jal)          */
+    uint8_t mem;           /* wsi_mem_kind or 0                            */
+    uint8_t terminator;    /* ends its block                              */
+    uint8_t ep;            /* entered from elsewhere: 1 a symbol or code pointer,
+                              2 a kernel entry point                     */
+    int32_t block;         /* block index, -1 for undecodable bytes        */
+    int32_t pcrel;         /* PCREL_HI20/CALL relocation on this auipc, -1 */
+    int32_t lo_of;         /* this instruction holds the low part of the pair
+                              whose auipc is instruction lo_of, -1        */
+    uint32_t target;       /* branch/jal target (original), or auipc pair target */
+    uint32_t pre;          /* bytes inserted before it                    */
+    uint32_t start;        /* new address of the inserted code (= new_addr if none) */
+    uint32_t new_addr;     /* new address of the instruction itself        */
+} rw_inst;
+
+typedef struct rw_ctx {
+    const char *what;
+    char *err;
+    size_t errlen;
+    wsi_mode mode;
+    const uint8_t *file;
+    size_t file_size;
+    Elf32_Ehdr eh;
+    Elf32_Phdr *ph;
+    uint32_t nph;
+    rw_sec *secs;
+    uint32_t nsecs;
+    Elf32_Sym *syms;
+    uint32_t nsyms, symtab;
+    const char *strtab;
+    uint32_t strtab_size;
+    rw_rel *rels;
+    uint32_t nrels;
+    /* text: the executable segment, linearly decoded */
+    uint32_t text_lo, text_hi;  /* original [lo, hi)                      */
+    uint32_t text_ph;           /* its program header                     */
+    rw_inst *insts;
+    uint32_t ninsts;
+    uint32_t new_text_hi;       /* end of the rewritten code, helpers included */
+    uint32_t helper_addr;       /* first helper                           */
+    uint32_t data_delta;        /* what every non-text loadable address moves by */
+    uint32_t span_hi;           /* end of the original loadable span      */
+    uint32_t ctl_addr, ctl_size;
+    uint32_t code_end;          /* end of the moved original code         */
+    uint32_t mem_helper[32];    /* RECORD mode: the helper for base register r */
+    uint32_t mem_common, bb_helper, gid_helper, helpers_size;
+    wsi_module_info *info;
+} rw_ctx;
+
+int rw_fail(rw_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Name of the function holding addr, for messages ("matmul+0x1c"). */
+void rw_where(const rw_ctx *c, uint32_t addr, char *buf, size_t n);
+
+int rw_read_elf(rw_ctx *c);                /* rewrite_elf_in.c   */
+int rw_scan(rw_ctx *c);                    /* rewrite_scan.c     */
+int rw_layout(rw_ctx *c);                  /* rewrite_layout.c   */
+/* The new address of an original address: instruction starts map to the
+ * inserted code before them (so a branch there runs it), the text end to
+ * the end of the rewritten code, other loadable addresses move with their
+ * segment, the rest stays. -1 when addr is inside an instruction. */
+int rw_map(const rw_ctx *c, uint32_t addr, uint32_t *out);
+uint32_t rw_map_or_same(const rw_ctx *c, uint32_t addr);
+int rw_emit_text(rw_ctx *c, uint8_t **text, uint32_t *size);   /* rewrite_emit.c */
+/* rewrite_relocs.c: absolute references in the code, words in loadable
+ * data and DWARF, symbols and section headers, the loader's relocations */
+int rw_patch_code_refs(rw_ctx *c, uint8_t *text);
+int rw_patch_data(rw_ctx *c);
+int rw_move_symbols(rw_ctx *c);
+int rw_rewrite_rela(rw_ctx *c);
+int rw_patch_dwarf(rw_ctx *c);             /* rewrite_dwarf.c: line tables, lengths */
+int rw_write_elf(rw_ctx *c, const uint8_t *text, uint32_t text_size, uint8_t **out, size_t *out_size);
+
+/* Helper lengths in instructions (rewrite_emit.c writes them) */
+enum { RW_GID_HELPER_LEN = 22, RW_BB_HELPER_LEN = 21, RW_MEM_COMMON_LEN = 23, RW_MEM_STUB_LEN = 3 };
+
+/* RISC-V encoders */
+uint32_t rv_i(uint32_t opc, uint32_t f3, uint32_t rd, uint32_t rs1, int32_t imm);
+uint32_t rv_s(uint32_t opc, uint32_t f3, uint32_t rs1, uint32_t rs2, int32_t imm);
+uint32_t rv_u(uint32_t opc, uint32_t rd, uint32_t imm20);
+uint32_t rv_b_imm(uint32_t raw, int32_t off);   /* replace a B-type offset */
+uint32_t rv_j_imm(uint32_t raw, int32_t off);   /* replace a J-type offset */
+uint16_t rv_cj_imm(uint16_t raw, int32_t off);  /* c.j / c.jal            */
+uint16_t rv_cb_imm(uint16_t raw, int32_t off);  /* c.beqz / c.bnez        */
+/* hi20/lo12 split of a PC-relative or absolute value */
+static inline uint32_t rv_hi20(uint32_t v) { return (v + 0x800) >> 12; }
+static inline int32_t rv_lo12(uint32_t v) { return (int32_t)(v - (rv_hi20(v) << 12)); }
+uint32_t rv_set_i_imm(uint32_t raw, int32_t imm);
+uint32_t rv_set_s_imm(uint32_t raw, int32_t imm);
+uint32_t rv_set_u_imm(uint32_t raw, uint32_t imm20);
+
+#endif

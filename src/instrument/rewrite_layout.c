@@ -1,0 +1,131 @@
+/* Where everything goes: each original instruction gets the inserted code
+ * before it, then itself, in the original order; a branch whose target
+ * moved out of reach is widened (RVC to 32-bit) or lengthened (inverted
+ * branch over a jal) until the layout is stable. The helpers follow the
+ * code; every other loadable address moves by whole pages. */
+#include "instrument/rewrite_int.h"
+
+enum { INLINE_CALL = 4, COUNT_SEQ = 12, SET_TP = 4 };
+
+static uint32_t inserted(const rw_ctx *c, const rw_inst *x)
+{
+    if (x->in.op == OP_ILLEGAL) return 0;
+    if (c->mode == WSI_COUNT) return (x->ep ? SET_TP : 0) + (x->leader ? COUNT_SEQ : 0);
+    return (x->ep == 2 ? INLINE_CALL : 0) + (x->leader ? INLINE_CALL : 0) + (x->mem ? INLINE_CALL : 0);
+}
+
+static int is_cond_branch(const rw_inst *x) { return x->in.op >= OP_BEQ && x->in.op <= OP_BGEU; }
+
+static uint32_t size_of(const rw_inst *x)
+{
+    if (x->form == 0) return x->in.len;
+    return x->form == 1 ? 4 : 8;
+}
+
+/* Does the offset fit the instruction's current form? */
+static int fits(const rw_inst *x, int32_t off)
+{
+    int32_t lim;
+    if (x->in.op == OP_JAL) lim = x->form == 0 && x->in.len == 2 ? 2048 : 1 << 20;
+    else if (x->form == 2) lim = 1 << 20;
+    else lim = x->form == 0 && x->in.len == 2 ? 256 : 4096;
+    return off >= -lim && off < lim;
+}
+
+/* The helpers (RECORD mode) in the order rw_emit_text writes them. */
+static uint32_t place_helpers(rw_ctx *c, uint32_t at)
+{
+    c->helper_addr = at;
+    if (c->mode != WSI_RECORD) return at;
+    c->gid_helper = at;
+    at += 4 * RW_GID_HELPER_LEN;
+    c->bb_helper = at;
+    at += 4 * RW_BB_HELPER_LEN;
+    c->mem_common = at;
+    at += 4 * RW_MEM_COMMON_LEN;
+    for (int r = 0; r < 32; r++) {
+        c->mem_helper[r] = at;
+        at += 4 * RW_MEM_STUB_LEN;
+    }
+    return at;
+}
+
+static int assign(rw_ctx *c)
+{
+    uint32_t at = c->text_lo;
+    for (uint32_t i = 0; i < c->ninsts; i++) {
+        rw_inst *x = &c->insts[i];
+        x->pre = inserted(c, x);
+        x->start = at;
+        x->new_addr = at + x->pre;
+        at = x->new_addr + size_of(x);
+    }
+    c->code_end = at;
+    c->new_text_hi = place_helpers(c, (at + 3) & ~3u);
+    return 0;
+}
+
+static int32_t index_of(const rw_ctx *c, uint32_t addr)
+{
+    uint32_t lo = 0, hi = c->ninsts;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (c->insts[mid].addr < addr) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < c->ninsts && c->insts[lo].addr == addr ? (int32_t)lo : -1;
+}
+
+int rw_map(const rw_ctx *c, uint32_t addr, uint32_t *out)
+{
+    if (addr >= c->text_lo && addr < c->text_hi) {
+        int32_t i = index_of(c, addr);
+        if (i < 0) return -1;
+        *out = c->insts[i].start;
+        return 0;
+    }
+    if (addr == c->text_hi) { *out = c->code_end; return 0; }
+    *out = addr > c->text_hi && addr <= c->span_hi ? addr + c->data_delta : addr;
+    return 0;
+}
+
+uint32_t rw_map_or_same(const rw_ctx *c, uint32_t addr)
+{
+    uint32_t v;
+    return rw_map(c, addr, &v) ? addr : v;
+}
+
+int rw_layout(rw_ctx *c)
+{
+    for (int round = 0;; round++) {
+        assign(c);
+        int changed = 0;
+        for (uint32_t i = 0; i < c->ninsts; i++) {
+            rw_inst *x = &c->insts[i];
+            if (x->in.op != OP_JAL && !is_cond_branch(x)) continue;
+            int32_t t = index_of(c, x->target);
+            int32_t off = (int32_t)(c->insts[t].start - x->new_addr);
+            if (fits(x, off)) continue;
+            int max_form = x->in.op == OP_JAL ? (x->in.len == 2 ? 1 : 0) : 2;
+            if (x->form >= max_form) {
+                char at[160];
+                rw_where(c, x->addr, at, sizeof at);
+                return rw_fail(c, "the jump at %s cannot reach its target after instrumentation "
+                               "(more than 1 MiB of code)", at);
+            }
+            x->form++;
+            if (x->form == 1 && x->in.len == 4) x->form = 2; /* a 32-bit branch has no "widened" form */
+            changed = 1;
+        }
+        if (!changed) break;
+        if (round > 64) return rw_fail(c, "branch layout did not settle");
+    }
+    if (c->new_text_hi - c->text_lo > (1u << 20))
+        return rw_fail(c, "the instrumented code would exceed 1 MiB, the reach of its helper calls");
+    uint32_t old_pages = (c->text_hi + 4095) & ~4095u, new_pages = (c->new_text_hi + 4095) & ~4095u;
+    c->data_delta = new_pages - old_pages;
+    uint32_t end = ((c->span_hi + c->data_delta) + 4095) & ~4095u;
+    c->ctl_addr = end;
+    c->ctl_size = WSI_CTL_HEADER + 4 * c->info->nblocks;
+    return 0;
+}

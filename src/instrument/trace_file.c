@@ -1,0 +1,345 @@
+/* The trace file (docs/tracing.md, "File format"): a 32-byte header, then
+ * one zstd frame holding the launches. Written to a temporary file and
+ * renamed, so a reader never sees half a trace; read with every count
+ * checked against the bytes that remain. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zstd.h>
+#include "instrument/trace_file.h"
+
+static const char magic[8] = { 'W', 'S', 'T', 'R', 'A', 'C', 'E', 0 };
+enum { HEADER = 32, MAX_PAYLOAD = 1u << 31 };
+
+typedef struct wbuf {
+    uint8_t *p;
+    size_t n, cap;
+    int bad;
+} wbuf;
+
+static void w(wbuf *b, const void *d, size_t n)
+{
+    if (b->bad) return;
+    if (b->n + n > b->cap) {
+        size_t cap = b->cap ? b->cap : 1 << 16;
+        while (cap < b->n + n) cap *= 2;
+        uint8_t *p = realloc(b->p, cap);
+        if (!p) { b->bad = 1; return; }
+        b->p = p;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->n, d, n);
+    b->n += n;
+}
+
+static void w32(wbuf *b, uint32_t v) { w(b, &v, 4); }
+static void w64(wbuf *b, uint64_t v) { w(b, &v, 8); }
+static void wstr(wbuf *b, const char *s)
+{
+    uint32_t n = s ? (uint32_t)strlen(s) : 0;
+    w32(b, n);
+    w(b, s, n);
+}
+
+static void put_launch(wbuf *b, const ws_trace_launch *L)
+{
+    wstr(b, L->kernel);
+    wstr(b, L->module);
+    wstr(b, L->note);
+    w64(b, L->launch_id);
+    w32(b, L->grid.x); w32(b, L->grid.y); w32(b, L->grid.z);
+    w32(b, L->block.x); w32(b, L->block.y); w32(b, L->block.z);
+    w32(b, L->flags);
+    w64(b, L->device_thread_instructions); w64(b, L->device_loads); w64(b, L->device_stores); w64(b, L->device_atomics);
+    w32(b, L->nblocks);
+    for (uint32_t i = 0; i < L->nblocks; i++) {
+        const ws_trace_block *k = &L->blocks[i];
+        w32(b, k->addr); w32(b, k->ninst); w32(b, k->nmem); w32(b, k->first_mem);
+    }
+    w32(b, L->nmem_insts);
+    for (uint32_t i = 0; i < L->nmem_insts; i++) {
+        const ws_trace_mem_inst *m = &L->mem_insts[i];
+        w32(b, m->addr); w32(b, m->block); w32(b, (uint32_t)m->kind | (uint32_t)m->size << 8);
+    }
+    for (uint32_t i = 0; i < L->nblocks; i++) w64(b, L->counts[i]);
+    w32(b, L->nthreads);
+    for (uint32_t i = 0; i < L->nthreads; i++) {
+        w32(b, L->threads[i].gid); w32(b, L->threads[i].nblocks); w32(b, L->threads[i].nmem);
+    }
+    w64(b, L->nbb);
+    w(b, L->bb, L->nbb * sizeof *L->bb);
+    w64(b, L->nmem);
+    w(b, L->mem, L->nmem * sizeof *L->mem);
+}
+
+int wst_write(const char *path, const ws_trace *t, char *err, size_t errlen)
+{
+    wbuf b = { 0 };
+    w32(&b, t->nlaunches);
+    for (uint32_t i = 0; i < t->nlaunches; i++) put_launch(&b, &t->launches[i]);
+    if (b.bad || b.n > MAX_PAYLOAD) {
+        free(b.p);
+        snprintf(err, errlen, "%s: the trace is too large to write (%zu bytes)", path, b.n);
+        return -1;
+    }
+    size_t bound = ZSTD_compressBound(b.n);
+    uint8_t *out = malloc(HEADER + bound);
+    if (!out) { free(b.p); snprintf(err, errlen, "%s: out of host memory", path); return -1; }
+    size_t z = ZSTD_compress(out + HEADER, bound, b.p, b.n, 3);
+    free(b.p);
+    if (ZSTD_isError(z)) {
+        free(out);
+        snprintf(err, errlen, "%s: zstd: %s", path, ZSTD_getErrorName(z));
+        return -1;
+    }
+    uint32_t version = WS_TRACE_FILE_VERSION, reserved = 0;
+    uint64_t raw = b.n, zs = z;
+    memcpy(out, magic, 8);
+    memcpy(out + 8, &version, 4);
+    memcpy(out + 12, &reserved, 4);
+    memcpy(out + 16, &raw, 8);
+    memcpy(out + 24, &zs, 8);
+    size_t plen = strlen(path);
+    char *tmp = malloc(plen + 16);
+    if (!tmp) { free(out); snprintf(err, errlen, "%s: out of host memory", path); return -1; }
+    snprintf(tmp, plen + 16, "%s.tmp%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "wb");
+    int ok = f && fwrite(out, 1, HEADER + z, f) == HEADER + z;
+    if (f && fclose(f)) ok = 0;
+    if (ok && rename(tmp, path)) ok = 0;
+    if (!ok) {
+        snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+        unlink(tmp);
+    }
+    free(tmp);
+    free(out);
+    return ok ? 0 : -1;
+}
+
+/* ---- reading ---- */
+
+typedef struct rbuf {
+    const uint8_t *p, *end;
+    const char *what;
+    char *err;
+    size_t errlen;
+    int bad;
+} rbuf;
+
+static int rfail(rbuf *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int rfail(rbuf *r, const char *fmt, ...)
+{
+    if (r->bad) return -1;
+    r->bad = 1;
+    int n = snprintf(r->err, r->errlen, "%s: ", r->what);
+    va_list ap;
+    va_start(ap, fmt);
+    if (n >= 0 && (size_t)n < r->errlen) vsnprintf(r->err + n, r->errlen - (size_t)n, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static int rd(rbuf *r, void *d, size_t n, const char *field)
+{
+    if (r->bad) return -1;
+    if ((size_t)(r->end - r->p) < n) return rfail(r, "truncated: %s needs %zu bytes, %zu remain", field, n, (size_t)(r->end - r->p));
+    memcpy(d, r->p, n);
+    r->p += n;
+    return 0;
+}
+
+static uint32_t r32(rbuf *r, const char *f) { uint32_t v = 0; rd(r, &v, 4, f); return v; }
+static uint64_t r64(rbuf *r, const char *f) { uint64_t v = 0; rd(r, &v, 8, f); return v; }
+
+static char *rstr(rbuf *r, const char *f)
+{
+    uint32_t n = r32(r, f);
+    if (r->bad) return NULL;
+    if (n > 4096 || (size_t)(r->end - r->p) < n) { rfail(r, "%s: length %u is not plausible", f, n); return NULL; }
+    char *s = malloc(n + 1);
+    if (!s) { rfail(r, "out of host memory"); return NULL; }
+    memcpy(s, r->p, n);
+    s[n] = 0;
+    r->p += n;
+    return s;
+}
+
+/* Allocate count elements of size each, refusing counts the remaining bytes
+ * could not hold (each element takes at least `min` bytes in the file). */
+static void *ralloc(rbuf *r, uint64_t count, size_t size, size_t min, const char *f)
+{
+    if (r->bad) return NULL;
+    if (count > (uint64_t)(r->end - r->p) / (min ? min : 1)) { rfail(r, "%s: count %llu exceeds the file", f, (unsigned long long)count); return NULL; }
+    void *p = calloc(count ? count : 1, size);
+    if (!p) rfail(r, "out of host memory");
+    return p;
+}
+
+static void launch_free(ws_trace_launch *L)
+{
+    free(L->kernel); free(L->module); free(L->note); free(L->blocks); free(L->mem_insts); free(L->counts);
+    free(L->threads); free(L->bb); free(L->mem);
+}
+
+static int check_launch(rbuf *r, ws_trace_launch *L)
+{
+    for (uint32_t i = 0; i < L->nblocks; i++)
+        if (L->blocks[i].first_mem > L->nmem_insts || L->blocks[i].nmem > L->nmem_insts - L->blocks[i].first_mem)
+            return rfail(r, "launch %llu: block %u names memory instructions past the table",
+                         (unsigned long long)L->launch_id, i);
+    for (uint32_t i = 0; i < L->nmem_insts; i++)
+        if (L->mem_insts[i].block >= L->nblocks)
+            return rfail(r, "launch %llu: memory instruction %u names block %u of %u", (unsigned long long)L->launch_id,
+                         i, L->mem_insts[i].block, L->nblocks);
+    uint64_t nb = 0, nm = 0;
+    for (uint32_t i = 0; i < L->nthreads; i++) {
+        ws_trace_thread *t = &L->threads[i];
+        t->first_block = nb;
+        t->first_mem = nm;
+        nb += t->nblocks;
+        nm += t->nmem;
+    }
+    if (nb != L->nbb || nm != L->nmem)
+        return rfail(r, "launch %llu: threads hold %llu block and %llu memory records, the file %llu and %llu",
+                     (unsigned long long)L->launch_id, (unsigned long long)nb, (unsigned long long)nm,
+                     (unsigned long long)L->nbb, (unsigned long long)L->nmem);
+    for (uint64_t i = 0; i < L->nbb; i++)
+        if (L->bb[i] >= L->nblocks) return rfail(r, "block record %llu names block %u of %u", (unsigned long long)i, L->bb[i], L->nblocks);
+    for (uint64_t i = 0; i < L->nmem; i++)
+        if (L->mem[i].inst >= L->nmem_insts)
+            return rfail(r, "memory record %llu names instruction %u of %u", (unsigned long long)i, L->mem[i].inst, L->nmem_insts);
+    return 0;
+}
+
+static int get_launch(rbuf *r, ws_trace_launch *L)
+{
+    L->kernel = rstr(r, "kernel name");
+    L->module = rstr(r, "module name");
+    L->note = rstr(r, "note");
+    L->launch_id = r64(r, "launch id");
+    L->grid.x = r32(r, "grid"); L->grid.y = r32(r, "grid"); L->grid.z = r32(r, "grid");
+    L->block.x = r32(r, "block"); L->block.y = r32(r, "block"); L->block.z = r32(r, "block");
+    L->flags = r32(r, "flags");
+    L->device_thread_instructions = r64(r, "counters"); L->device_loads = r64(r, "counters");
+    L->device_stores = r64(r, "counters"); L->device_atomics = r64(r, "counters");
+    L->nblocks = r32(r, "block count");
+    if (!(L->blocks = ralloc(r, L->nblocks, sizeof *L->blocks, 16, "blocks"))) return -1;
+    for (uint32_t i = 0; i < L->nblocks; i++) {
+        ws_trace_block *k = &L->blocks[i];
+        k->addr = r32(r, "block"); k->ninst = r32(r, "block"); k->nmem = r32(r, "block"); k->first_mem = r32(r, "block");
+    }
+    L->nmem_insts = r32(r, "memory instruction count");
+    if (!(L->mem_insts = ralloc(r, L->nmem_insts, sizeof *L->mem_insts, 12, "memory instructions"))) return -1;
+    for (uint32_t i = 0; i < L->nmem_insts; i++) {
+        ws_trace_mem_inst *m = &L->mem_insts[i];
+        m->addr = r32(r, "memory instruction");
+        m->block = r32(r, "memory instruction");
+        uint32_t ks = r32(r, "memory instruction");
+        m->kind = (uint8_t)ks;
+        m->size = (uint8_t)(ks >> 8);
+        if (!r->bad && (m->kind < 1 || m->kind > 3 || (m->size != 1 && m->size != 2 && m->size != 4)))
+            return rfail(r, "memory instruction %u: kind %u size %u", i, m->kind, m->size);
+    }
+    if (!(L->counts = ralloc(r, L->nblocks, sizeof *L->counts, 8, "block counts"))) return -1;
+    for (uint32_t i = 0; i < L->nblocks; i++) L->counts[i] = r64(r, "block counts");
+    L->nthreads = r32(r, "thread count");
+    if (!(L->threads = ralloc(r, L->nthreads, sizeof *L->threads, 12, "threads"))) return -1;
+    for (uint32_t i = 0; i < L->nthreads; i++) {
+        L->threads[i].gid = r32(r, "thread"); L->threads[i].nblocks = r32(r, "thread"); L->threads[i].nmem = r32(r, "thread");
+    }
+    L->nbb = r64(r, "block record count");
+    if (!(L->bb = ralloc(r, L->nbb, sizeof *L->bb, 4, "block records"))) return -1;
+    rd(r, L->bb, L->nbb * sizeof *L->bb, "block records");
+    L->nmem = r64(r, "memory record count");
+    if (!(L->mem = ralloc(r, L->nmem, sizeof *L->mem, 8, "memory records"))) return -1;
+    rd(r, L->mem, L->nmem * sizeof *L->mem, "memory records");
+    return r->bad ? -1 : check_launch(r, L);
+}
+
+void ws_trace_free(ws_trace *t)
+{
+    if (!t) return;
+    for (uint32_t i = 0; i < t->nlaunches; i++) launch_free(&t->launches[i]);
+    free(t->launches);
+    free(t);
+}
+
+ws_status ws_trace_read_memory(const void *data, size_t size, const char *what, ws_trace **out, char *err, size_t errlen)
+{
+    if (!out || !err || !errlen) return WS_ERR_INVALID_ARG;
+    *out = NULL;
+    what = what ? what : "<memory>";
+    const uint8_t *d = data;
+    uint64_t raw = 0, zs = 0;
+    uint32_t version = 0;
+    if (!data || size < HEADER || memcmp(d, magic, 8)) {
+        snprintf(err, errlen, "%s: not a warpscope trace file (no WSTRACE header)", what);
+        return WS_ERR_BAD_MODULE;
+    }
+    memcpy(&version, d + 8, 4);
+    memcpy(&raw, d + 16, 8);
+    memcpy(&zs, d + 24, 8);
+    if (version != WS_TRACE_FILE_VERSION) {
+        snprintf(err, errlen, "%s: trace file version %u; this reader knows version %u", what, version, WS_TRACE_FILE_VERSION);
+        return WS_ERR_UNSUPPORTED;
+    }
+    if (zs != size - HEADER || raw > MAX_PAYLOAD) {
+        snprintf(err, errlen, "%s: truncated or corrupt: header says %llu compressed bytes, the file has %zu",
+                 what, (unsigned long long)zs, size - HEADER);
+        return WS_ERR_BAD_MODULE;
+    }
+    uint8_t *p = malloc(raw ? raw : 1);
+    if (!p) { snprintf(err, errlen, "%s: out of host memory", what); return WS_ERR_OUT_OF_MEMORY; }
+    size_t got = ZSTD_decompress(p, raw, d + HEADER, zs);
+    if (ZSTD_isError(got) || got != raw) {
+        snprintf(err, errlen, "%s: corrupt compressed data: %s", what, ZSTD_isError(got) ? ZSTD_getErrorName(got) : "short");
+        free(p);
+        return WS_ERR_BAD_MODULE;
+    }
+    rbuf r = { p, p + raw, what, err, errlen, 0 };
+    ws_trace *t = calloc(1, sizeof *t);
+    uint32_t n = r32(&r, "launch count");
+    if (t && !r.bad) t->launches = ralloc(&r, n, sizeof *t->launches, 64, "launches");
+    if (!t) rfail(&r, "out of host memory");
+    for (uint32_t i = 0; t && t->launches && i < n && !r.bad; i++) {
+        t->nlaunches = i + 1;
+        get_launch(&r, &t->launches[i]);
+    }
+    if (!r.bad && r.p != r.end) rfail(&r, "%zu bytes follow the last launch", (size_t)(r.end - r.p));
+    free(p);
+    if (r.bad) {
+        ws_trace_free(t);
+        return WS_ERR_BAD_MODULE;
+    }
+    *out = t;
+    return WS_OK;
+}
+
+ws_status ws_trace_read(const char *path, ws_trace **out, char *err, size_t errlen)
+{
+    if (!path || !out || !err || !errlen) return WS_ERR_INVALID_ARG;
+    *out = NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f) { snprintf(err, errlen, "%s: %s", path, strerror(errno)); return WS_ERR_NOT_FOUND; }
+    uint8_t *data = NULL;
+    size_t n = 0, cap = 0, got;
+    ws_status st = WS_OK;
+    do {
+        if (n == cap) {
+            cap = cap ? cap * 2 : 1 << 16;
+            uint8_t *q = cap <= ((size_t)1 << 32) ? realloc(data, cap) : NULL;
+            if (!q) { st = WS_ERR_OUT_OF_MEMORY; break; }
+            data = q;
+        }
+        got = fread(data + n, 1, cap - n, f);
+        n += got;
+    } while (got);
+    fclose(f);
+    if (st == WS_OK) st = ws_trace_read_memory(data, n, path, out, err, errlen);
+    else snprintf(err, errlen, "%s: out of host memory", path);
+    free(data);
+    return st;
+}

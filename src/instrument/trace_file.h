@@ -1,0 +1,10 @@
+/* Writing trace files (reading is public: include/warpscope/trace.h). */
+#ifndef WS_INSTRUMENT_TRACE_FILE_H
+#define WS_INSTRUMENT_TRACE_FILE_H
+#include <stddef.h>
+#include "warpscope/trace.h"
+
+/* Write t to path atomically (temporary file, then rename). */
+int wst_write(const char *path, const ws_trace *t, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,235 @@
+/* The text reports of the built-in tools, written at device close:
+ *   bbcount  — instructions per launch against the device's own counter,
+ *              and the source lines that ran most;
+ *   memtrace — accesses against the device's memory counters, the sizing
+ *              (records reserved = buffer size, nothing dropped), and per
+ *              source line: accesses, warp requests, 32-byte sectors per
+ *              request (coalescing), shared-memory bank conflicts, bytes. */
+#include <stdlib.h>
+#include <string.h>
+#include "instrument/tracer_int.h"
+#include "warpscope/abi.h"
+
+typedef struct line_stat {
+    uint32_t addr;              /* one instruction of the line (memtrace: the memory instruction) */
+    char where[160];
+    uint64_t value;             /* bbcount: instructions executed */
+    uint64_t accesses, requests, sectors, bytes, conflicts, shared_requests;
+    uint8_t kind;
+    uint8_t space;              /* memtrace: 0 global, 1 shared, 2 local (stack) */
+} line_stat;
+
+static void where_of(const tr_twin *tw, uint32_t addr, char *buf, size_t n)
+{
+    ws_line_info li;
+    if (tw && tw->lines && !ws_line_map_lookup(tw->lines, addr, &li) && li.file) {
+        const char *base = strrchr(li.file, '/');
+        snprintf(buf, n, "%s:%u", base ? base + 1 : li.file, li.line);
+    } else {
+        snprintf(buf, n, "0x%08x", addr);
+    }
+}
+
+static const char *check(uint64_t a, uint64_t b) { return a == b ? "match" : "MISMATCH"; }
+
+static int by_value(const void *a, const void *b)
+{
+    const line_stat *x = a, *y = b;
+    if (x->value != y->value) return x->value < y->value ? 1 : -1;
+    return strcmp(x->where, y->where);
+}
+
+/* Lines keyed by their text; small tables, linear merge is enough. */
+static line_stat *line_for(line_stat **tab, size_t *n, const char *where, uint8_t kind, uint8_t space)
+{
+    for (size_t i = 0; i < *n; i++)
+        if ((*tab)[i].kind == kind && (*tab)[i].space == space && !strcmp((*tab)[i].where, where)) return &(*tab)[i];
+    line_stat *t = realloc(*tab, (*n + 1) * sizeof *t);
+    if (!t) return NULL;
+    *tab = t;
+    memset(&t[*n], 0, sizeof *t);
+    snprintf(t[*n].where, sizeof t[*n].where, "%s", where);
+    t[*n].kind = kind;
+    t[*n].space = space;
+    return &t[(*n)++];
+}
+
+static void report_bbcount(const tr_twin *tw, const ws_trace_launch *L, FILE *f)
+{
+    uint64_t instr = 0, execs = 0;
+    uint32_t ran = 0;
+    line_stat *tab = NULL;
+    size_t n = 0;
+    for (uint32_t b = 0; b < L->nblocks; b++) {
+        instr += L->counts[b] * L->blocks[b].ninst;
+        execs += L->counts[b];
+        ran += L->counts[b] != 0;
+        if (!L->counts[b]) continue;
+        char where[160];
+        where_of(tw, L->blocks[b].addr, where, sizeof where);
+        line_stat *s = line_for(&tab, &n, where, 0, 0);
+        if (s) s->value += L->counts[b] * L->blocks[b].ninst;
+    }
+    fprintf(f, "  instructions executed (over lanes): %llu; device counter: %llu (%s)\n", (unsigned long long)instr,
+            (unsigned long long)L->device_thread_instructions, check(instr, L->device_thread_instructions));
+    fprintf(f, "  basic blocks: %u in the module, %u ran, %llu lane executions\n", L->nblocks, ran,
+            (unsigned long long)execs);
+    if (n) qsort(tab, n, sizeof *tab, by_value);
+    fprintf(f, "  lines by instructions executed (block starts):\n");
+    for (size_t i = 0; i < n && i < 10; i++)
+        fprintf(f, "    %-32s %12llu  %5.1f%%\n", tab[i].where, (unsigned long long)tab[i].value,
+                instr ? 100.0 * (double)tab[i].value / (double)instr : 0.0);
+    free(tab);
+}
+
+typedef struct lane_access {
+    uint32_t inst, occurrence, addr;
+} lane_access;
+
+static int by_request(const void *a, const void *b)
+{
+    const lane_access *x = a, *y = b;
+    if (x->inst != y->inst) return x->inst < y->inst ? -1 : 1;
+    if (x->occurrence != y->occurrence) return x->occurrence < y->occurrence ? -1 : 1;
+    return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static int by_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static uint8_t space_of(uint32_t a)
+{
+    return a >= WS_SHARED_BASE && a < WS_SHARED_BASE + 0x10000000u ? 1 : a >= WS_STACK_BASE && a < WS_SHARED_BASE ? 2 : 0;
+}
+
+/* One warp request: the lanes' accesses of one execution of one instruction. */
+static void account(line_stat *s, const ws_trace_mem_inst *mi, const lane_access *g, size_t n)
+{
+    uint32_t keys[64];
+    s->accesses += n;
+    s->requests++;
+    s->bytes += (uint64_t)n * mi->size;
+    size_t k = 0;
+    if (s->space == 2) return; /* lane stacks are interleaved by the device: no coalescing to measure */
+    if (s->space == 1) { /* 32 banks of 4 bytes: the most distinct words in one bank */
+        s->shared_requests++;
+        uint32_t words[64];
+        for (size_t i = 0; i < n && k < 64; i++) words[k++] = g[i].addr >> 2;
+        qsort(words, k, sizeof *words, by_u32);
+        unsigned per_bank[32] = { 0 }, worst = 1;
+        for (size_t i = 0; i < k; i++)
+            if (!i || words[i] != words[i - 1])
+                if (++per_bank[words[i] & 31] > worst) worst = per_bank[words[i] & 31];
+        s->conflicts += worst - 1;
+        return;
+    }
+    for (size_t i = 0; i < n && k < 63; i++) {
+        keys[k++] = g[i].addr >> 5;
+        if (((g[i].addr + mi->size - 1) >> 5) != (g[i].addr >> 5)) keys[k++] = (g[i].addr + mi->size - 1) >> 5;
+    }
+    qsort(keys, k, sizeof *keys, by_u32);
+    for (size_t i = 0; i < k; i++) s->sectors += !i || keys[i] != keys[i - 1];
+}
+
+static void report_memtrace(const tracer *t, const tr_twin *tw, const ws_trace_launch *L, FILE *f)
+{
+    uint64_t ld = 0, st = 0, at = 0;
+    for (uint64_t i = 0; i < L->nmem; i++) {
+        uint8_t k = L->mem_insts[L->mem[i].inst].kind;
+        ld += k == WS_TRACE_LOAD;
+        st += k == WS_TRACE_STORE;
+        at += k == WS_TRACE_ATOMIC;
+    }
+    fprintf(f, "  accesses: %llu loads, %llu stores, %llu atomics; device counters: %llu, %llu, %llu (%s)\n",
+            (unsigned long long)ld, (unsigned long long)st, (unsigned long long)at,
+            (unsigned long long)L->device_loads, (unsigned long long)L->device_stores,
+            (unsigned long long)L->device_atomics,
+            ld == L->device_loads && st == L->device_stores && at == L->device_atomics ? "match" : "MISMATCH");
+    /* per warp: the threads of a warp are consecutive gids within a block */
+    uint32_t tpb = L->block.x * L->block.y * L->block.z, lanes = t->lanes_per_warp ? t->lanes_per_warp : 32;
+    line_stat *tab = NULL;
+    size_t n = 0;
+    char (*where)[160] = calloc(L->nmem_insts + 1, sizeof *where);
+    uint32_t *occ = calloc(L->nmem_insts + 1, sizeof *occ);
+    for (uint32_t i = 0; i < L->nmem_insts && where; i++) where_of(tw, L->mem_insts[i].addr, where[i], sizeof where[i]);
+    for (uint32_t k = 0; where && occ && k < L->nthreads;) {
+        uint32_t warp = L->threads[k].gid / tpb * ((tpb + lanes - 1) / lanes) + L->threads[k].gid % tpb / lanes;
+        uint32_t end = k;
+        size_t total = 0;
+        while (end < L->nthreads &&
+               L->threads[end].gid / tpb * ((tpb + lanes - 1) / lanes) + L->threads[end].gid % tpb / lanes == warp)
+            total += L->threads[end++].nmem;
+        lane_access *acc = malloc((total + 1) * sizeof *acc);
+        if (!acc) break;
+        size_t m = 0;
+        for (uint32_t j = k; j < end; j++) {
+            const ws_trace_thread *th = &L->threads[j];
+            memset(occ, 0, L->nmem_insts * sizeof *occ);
+            for (uint32_t a = 0; a < th->nmem; a++) {
+                const ws_trace_access *x = &L->mem[th->first_mem + a];
+                acc[m++] = (lane_access){ x->inst, occ[x->inst]++, x->addr };
+            }
+        }
+        qsort(acc, m, sizeof *acc, by_request);
+        for (size_t a = 0; a < m;) {
+            size_t b = a;
+            while (b < m && acc[b].inst == acc[a].inst && acc[b].occurrence == acc[a].occurrence) b++;
+            const ws_trace_mem_inst *mi = &L->mem_insts[acc[a].inst];
+            line_stat *st = line_for(&tab, &n, where[acc[a].inst], mi->kind, space_of(acc[a].addr));
+            if (st) account(st, mi, acc + a, b - a);
+            a = b;
+        }
+        free(acc);
+        k = end;
+    }
+    for (size_t i = 0; i < n; i++) tab[i].value = tab[i].accesses;
+    if (n) qsort(tab, n, sizeof *tab, by_value);
+    fprintf(f, "  %-28s %-6s %-6s %10s %9s %9s %12s %9s\n", "line", "kind", "space", "accesses", "requests", "sect/req",
+            "bytes", "bank-cf");
+    for (size_t i = 0; i < n; i++) {
+        const line_stat *s = &tab[i];
+        if (!s->accesses) continue;
+        uint64_t greq = s->requests - s->shared_requests;
+        char spr[32] = "-", cf[32] = "-";
+        if (greq && s->space == 0) snprintf(spr, sizeof spr, "%.2f", (double)s->sectors / (double)greq);
+        if (s->shared_requests) snprintf(cf, sizeof cf, "%llu", (unsigned long long)s->conflicts);
+        fprintf(f, "  %-28s %-6s %-6s %10llu %9llu %9s %12llu %9s\n", s->where,
+                s->kind == WS_TRACE_LOAD ? "load" : s->kind == WS_TRACE_STORE ? "store" : "atomic",
+                s->space == 0 ? "global" : s->space == 1 ? "shared" : "local",
+                (unsigned long long)s->accesses, (unsigned long long)s->requests, spr, (unsigned long long)s->bytes, cf);
+    }
+    fprintf(f, "  (sect/req: 32-byte sectors per warp request to global memory; 4 is ideal for 32 lanes x 4 bytes.\n"
+               "   bank-cf: extra shared-memory passes caused by bank conflicts)\n");
+    free(where);
+    free(occ);
+    free(tab);
+}
+
+void tr_report(const tracer *t, FILE *f)
+{
+    static const char *names[] = { "bbcount", "memtrace", "dump" };
+    fprintf(f, "warpscope trace (%s): %u launch%s traced\n", names[t->opt.tool], t->trace.nlaunches,
+            t->trace.nlaunches == 1 ? "" : "es");
+    for (uint32_t i = 0; i < t->trace.nlaunches; i++) {
+        const ws_trace_launch *L = &t->trace.launches[i];
+        const tr_timing *tm = &t->timing[i];
+        const tr_twin *tw = tr_twin_of(t, L->module);
+        fprintf(f, "\nlaunch %llu: %s grid (%u,%u,%u) block (%u,%u,%u)%s%s\n", (unsigned long long)L->launch_id,
+                L->kernel, L->grid.x, L->grid.y, L->grid.z, L->block.x, L->block.y, L->block.z,
+                L->flags & WS_TRACE_COMPLETE ? "" : "  [INCOMPLETE]", L->flags & WS_TRACE_FAULTED ? "  [FAULTED]" : "");
+        if (L->note && L->note[0]) fprintf(f, "  note: %s\n", L->note);
+        if (!(L->flags & WS_TRACE_COUNTS_ONLY))
+            fprintf(f, "  records: %llu block + %llu memory, buffers sized exactly from the counting pass; dropped: 0\n",
+                    (unsigned long long)L->nbb, (unsigned long long)L->nmem);
+        fprintf(f, "  host time: launch %.3f s, counting pass %.3f s (%.2fx)", tm->original, tm->count,
+                tm->original > 0 ? tm->count / tm->original : 0.0);
+        if (!(L->flags & WS_TRACE_COUNTS_ONLY))
+            fprintf(f, ", recording pass %.3f s (%.2fx)", tm->record, tm->original > 0 ? tm->record / tm->original : 0.0);
+        fprintf(f, "\n");
+        report_bbcount(tw, L, f);
+        if (t->opt.tool != TR_BBCOUNT) report_memtrace(t, tw, L, f);
+    }
+}

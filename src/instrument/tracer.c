@@ -1,0 +1,224 @@
+/* The tracer tool: options, the instrumented twins of each module the
+ * program loads (rewritten and placed on first use), the run_launch hook,
+ * and the outputs written at device close. */
+#include <stdlib.h>
+#include <string.h>
+#include "instrument/trace_file.h"
+#include "instrument/tracer.h"
+#include "instrument/tracer_int.h"
+
+static int set_str(char **dst, const char *v)
+{
+    free(*dst);
+    *dst = strdup(v);
+    return *dst ? 0 : -1;
+}
+
+int tr_options_parse(const char *text, tr_options *o, char *err, size_t len)
+{
+    memset(o, 0, sizeof *o);
+    o->tool = TR_BBCOUNT;
+    char *copy = strdup(text ? text : "");
+    if (!copy) { snprintf(err, len, "WARPSCOPE_TRACE: out of memory"); return -1; }
+    int rc = 0;
+    char *save = NULL;
+    for (char *item = strtok_r(copy, ",", &save); item && !rc; item = strtok_r(NULL, ",", &save)) {
+        char *v = strchr(item, '=');
+        if (!v) {
+            snprintf(err, len, "WARPSCOPE_TRACE: '%s' is not key=value (keys: tool, out, report, kernel, launch)", item);
+            rc = -1;
+            break;
+        }
+        *v++ = 0;
+        if (!strcmp(item, "tool")) {
+            if (!strcmp(v, "bbcount")) o->tool = TR_BBCOUNT;
+            else if (!strcmp(v, "memtrace")) o->tool = TR_MEMTRACE;
+            else if (!strcmp(v, "dump")) o->tool = TR_DUMP;
+            else { snprintf(err, len, "WARPSCOPE_TRACE: tool=%s: expected bbcount, memtrace or dump", v); rc = -1; }
+        } else if (!strcmp(item, "out")) rc = set_str(&o->out, v);
+        else if (!strcmp(item, "report")) rc = set_str(&o->report, v);
+        else if (!strcmp(item, "kernel")) rc = set_str(&o->kernel, v);
+        else if (!strcmp(item, "launch")) {
+            char *end;
+            unsigned long long n = strtoull(v, &end, 10);
+            if (!*v || *end || !n) { snprintf(err, len, "WARPSCOPE_TRACE: launch=%s: expected a number from 1", v); rc = -1; }
+            o->launch = n;
+        } else {
+            snprintf(err, len, "WARPSCOPE_TRACE: unknown key '%s' (keys: tool, out, report, kernel, launch)", item);
+            rc = -1;
+        }
+    }
+    free(copy);
+    if (rc) tr_options_free(o);
+    return rc;
+}
+
+void tr_options_free(tr_options *o)
+{
+    free(o->out);
+    free(o->report);
+    free(o->kernel);
+    memset(o, 0, sizeof *o);
+}
+
+static void twin_clear(ws_device *dev, tr_twin *tw)
+{
+    ws_module_unload_twin(dev, tw->count);
+    ws_module_unload_twin(dev, tw->record);
+    wsi_info_free(&tw->cinfo);
+    wsi_info_free(&tw->rinfo);
+    ws_line_map_free(tw->lines);
+    free(tw->error);
+    memset(tw, 0, sizeof *tw);
+}
+
+/* Rewrite the module twice (counting and recording) and place both. */
+static void twin_build(tracer *t, tr_twin *tw, const ws_module *m)
+{
+    char err[768];
+    uint8_t *img = NULL;
+    size_t n = 0;
+    tw->orig = m;
+    if (ws_line_map_build(m->elf, m->elf_size, m->name, &tw->lines, err, sizeof err)) tw->lines = NULL;
+    for (int pass = 0; pass < 2; pass++) {
+        wsi_mode mode = pass ? WSI_RECORD : WSI_COUNT;
+        if (wsi_rewrite(m->elf, m->elf_size, m->name, mode, &img, &n, pass ? &tw->rinfo : &tw->cinfo, err, sizeof err)) {
+            tw->error = strdup(err);
+            return;
+        }
+        char name[512];
+        snprintf(name, sizeof name, "%s [%s]", m->name, pass ? "traced" : "counted");
+        ws_status st = ws_module_load_twin(t->dev, img, n, name, pass ? &tw->record : &tw->count);
+        free(img);
+        if (st != WS_OK) {
+            tw->error = strdup(t->dev->err);
+            return;
+        }
+    }
+}
+
+static tr_twin *twin_for(tracer *t, const ws_module *m)
+{
+    for (size_t i = 0; i < t->ntwins; i++)
+        if (t->twins[i].orig == m) return &t->twins[i];
+    if (t->ntwins == t->twincap) {
+        size_t cap = t->twincap ? t->twincap * 2 : 4;
+        tr_twin *n = realloc(t->twins, cap * sizeof *n);
+        if (!n) return NULL;
+        t->twins = n;
+        t->twincap = cap;
+    }
+    tr_twin *tw = &t->twins[t->ntwins++];
+    memset(tw, 0, sizeof *tw);
+    twin_build(t, tw, m);
+    return tw;
+}
+
+const tr_twin *tr_twin_of(const tracer *t, const char *module)
+{
+    for (size_t i = 0; i < t->ntwins; i++)
+        if (t->twins[i].orig && !strcmp(t->twins[i].orig->name, module)) return &t->twins[i];
+    return NULL;
+}
+
+static ws_status run_launch(ws_device *dev, void *user, const ws_tool_launch *info, ws_tool_runner *run)
+{
+    tracer *t = user;
+    ws_grid_run *L = info->device_launch;
+    t->launches_seen++;
+    if ((t->opt.kernel && strcmp(t->opt.kernel, info->kernel)) || (t->opt.launch && t->opt.launch != t->launches_seen))
+        return ws_tool_run(run);
+    tr_twin *tw = twin_for(t, info->module);
+    if (!tw || tw->error) {
+        fprintf(stderr, "warpscope: trace: launch %llu (%s) runs untraced: %s\n", (unsigned long long)info->launch_id,
+                info->kernel, tw ? tw->error : "out of host memory");
+        return ws_tool_run(run);
+    }
+    (void)dev;
+    return tr_launch(t, tw, L, run);
+}
+
+static void module_unloading(ws_device *dev, void *user, const ws_module *m)
+{
+    tracer *t = user;
+    for (size_t i = 0; i < t->ntwins; i++)
+        if (t->twins[i].orig == m) { /* reports keep its name; the code goes */
+            ws_module_unload_twin(dev, t->twins[i].count);
+            ws_module_unload_twin(dev, t->twins[i].record);
+            t->twins[i].count = t->twins[i].record = NULL;
+            t->twins[i].orig = NULL;
+        }
+}
+
+static void device_close(ws_device *dev, void *user)
+{
+    tracer *t = user;
+    char err[512];
+    (void)dev;
+    if (t->opt.out && wst_write(t->opt.out, &t->trace, err, sizeof err))
+        fprintf(stderr, "warpscope: trace: %s\n", err);
+    if (t->opt.report) {
+        FILE *f = fopen(t->opt.report, "a");
+        if (!f) fprintf(stderr, "warpscope: trace: cannot write %s\n", t->opt.report);
+        else {
+            tr_report(t, f);
+            fclose(f);
+        }
+    }
+}
+
+static void detach(ws_device *dev, void *user)
+{
+    tracer *t = user;
+    for (size_t i = 0; i < t->ntwins; i++) twin_clear(dev, &t->twins[i]);
+    free(t->twins);
+    for (uint32_t i = 0; i < t->trace.nlaunches; i++) {
+        ws_trace_launch *L = &t->trace.launches[i];
+        free(L->kernel); free(L->module); free(L->note); free(L->blocks); free(L->mem_insts); free(L->counts);
+        free(L->threads); free(L->bb); free(L->mem);
+    }
+    free(t->trace.launches);
+    free(t->timing);
+    tr_options_free(&t->opt);
+    free(t);
+}
+
+static const ws_tool tracer_tool = {
+    .version = WS_TOOL_API_VERSION,
+    .name = "tracer",
+    .module_unloading = module_unloading,
+    .run_launch = run_launch,
+    .device_close = device_close,
+    .detach = detach,
+};
+
+ws_status ws_tracer_attach(ws_device *dev, const char *spec)
+{
+    tracer *t = calloc(1, sizeof *t);
+    if (!t) return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "WARPSCOPE_TRACE: out of host memory");
+    char err[512];
+    if (tr_options_parse(spec, &t->opt, err, sizeof err)) {
+        free(t);
+        return ws_set_error(dev, WS_ERR_INVALID_ARG, "%s", err);
+    }
+    t->dev = dev;
+    t->lanes_per_warp = dev->cfg.lanes_per_warp;
+    /* Trace buffers live in device memory: give the device the whole global
+     * arena while nothing is allocated yet (the mapping is lazy, so unused
+     * room costs nothing). docs/tracing.md, "Limits". */
+    uint64_t arena = WS_GLOBAL_MAX_END - WS_GLOBAL_BASE;
+    if (!dev->mem.brk && dev->mem.limit < arena) {
+        ws_memory bigger;
+        if (!ws_mem_init(&bigger, arena, dev->mem.stack_size, dev->mem.nslots, dev->mem.stack_lanes)) {
+            ws_mem_fini(&dev->mem);
+            dev->mem = bigger;
+            dev->cfg.global_mem_limit = arena;
+        }
+    }
+    ws_status st = ws_tool_attach(dev, &tracer_tool, t);
+    if (st != WS_OK) {
+        tr_options_free(&t->opt);
+        free(t);
+    }
+    return st;
+}

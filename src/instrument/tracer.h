@@ -1,0 +1,15 @@
+/* The instrumentation tracer as the rest of the library sees it: a tool
+ * (include/warpscope/tool.h) that the environment attaches
+ * (WARPSCOPE_TRACE, src/attach) and that runs each selected launch as a
+ * counting pass, a recording pass with exactly sized buffers, and the
+ * launch itself (docs/tracing.md). */
+#ifndef WS_INSTRUMENT_TRACER_H
+#define WS_INSTRUMENT_TRACER_H
+#include "device/device.h"
+
+/* spec: comma-separated key=value: tool=bbcount|memtrace|dump, out=FILE
+ * (the trace file), report=FILE (text report, appended at device close),
+ * kernel=NAME, launch=N (the Nth launch, from 1). */
+ws_status ws_tracer_attach(ws_device *dev, const char *spec);
+
+#endif

@@ -1,0 +1,55 @@
+/* Inside the tracer: options, the instrumented twins of each module, and
+ * the launches traced so far. */
+#ifndef WS_INSTRUMENT_TRACER_INT_H
+#define WS_INSTRUMENT_TRACER_INT_H
+#include <stdio.h>
+#include "instrument/rewrite.h"
+#include "runtime/line_map.h"
+#include "runtime/runtime.h"
+#include "warpscope/tool.h"
+#include "warpscope/trace.h"
+
+typedef enum tr_tool { TR_BBCOUNT, TR_MEMTRACE, TR_DUMP } tr_tool;
+
+typedef struct tr_options {
+    tr_tool tool;
+    char *out, *report, *kernel;
+    uint64_t launch;              /* 0: every launch */
+} tr_options;
+
+typedef struct tr_twin {
+    const struct ws_module *orig;
+    struct ws_module *count, *record;
+    wsi_module_info cinfo, rinfo;
+    ws_line_map *lines;           /* of the original module */
+    char *error;                  /* why it could not be instrumented */
+} tr_twin;
+
+typedef struct tr_timing {
+    double original, count, record; /* host seconds of each run */
+} tr_timing;
+
+typedef struct tracer {
+    ws_device *dev;
+    tr_options opt;
+    tr_twin *twins;
+    size_t ntwins, twincap;
+    ws_trace trace;               /* launches traced so far */
+    tr_timing *timing;
+    uint32_t lanes_per_warp;
+    uint64_t launches_seen;
+} tracer;
+
+int tr_options_parse(const char *text, tr_options *o, char *err, size_t len);
+void tr_options_free(tr_options *o);
+/* Run one launch: counting pass, recording pass (unless bbcount), then the
+ * launch itself; append what was traced to t->trace. */
+ws_status tr_launch(tracer *t, tr_twin *tw, ws_grid_run *L, ws_tool_runner *run);
+/* Merge the recording pass's buffers into L's thread-ordered records. */
+int tr_merge(const tr_twin *tw, const struct ws_module *record, ws_trace_launch *L, const uint8_t *bb, uint64_t nbb,
+             const uint8_t *mem, uint64_t nmem, uint32_t total_threads, char *err, size_t errlen);
+/* The text report of every traced launch (device close). */
+void tr_report(const tracer *t, FILE *f);
+const tr_twin *tr_twin_of(const tracer *t, const char *module);
+
+#endif

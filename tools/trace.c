@@ -1,0 +1,147 @@
+/* warpscope trace: run an unmodified host program with its kernels
+ * instrumented (WARPSCOPE_TRACE), then print the tool's report; or print a
+ * trace file already written (--read). docs/tracing.md. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "warpscope/trace.h"
+#include "child.h"
+#include "commands.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: warpscope trace --tool NAME [options] -- PROGRAM [ARG...]\n"
+            "       warpscope trace --read FILE [--format text|jsonl]\n"
+            "Runs PROGRAM with every kernel launch instrumented and prints what the tool found.\n"
+            "  --tool bbcount    executions per basic block and source line; instruction totals\n"
+            "  --tool memtrace   every memory access; per line: requests, sectors/request, bank conflicts\n"
+            "  --tool dump       record everything and print the merged trace\n"
+            "  -o, --out FILE    write the merged trace file (zstd, docs/tracing.md)\n"
+            "  --kernel NAME     trace only launches of this kernel\n"
+            "  --launch N        trace only the Nth launch (from 1)\n"
+            "  --format text|jsonl  how --read and --tool dump print records (default text)\n"
+            "  --report FILE     also keep the report in FILE\n");
+}
+
+static void print_launch(const ws_trace_launch *L, int json, FILE *f)
+{
+    static const char *kinds[] = { "?", "load", "store", "atomic" };
+    if (!json)
+        fprintf(f, "launch %llu %s grid (%u,%u,%u) block (%u,%u,%u) flags 0x%x, %u threads, %llu block + %llu memory records\n",
+                (unsigned long long)L->launch_id, L->kernel, L->grid.x, L->grid.y, L->grid.z, L->block.x, L->block.y,
+                L->block.z, L->flags, L->nthreads, (unsigned long long)L->nbb, (unsigned long long)L->nmem);
+    for (uint32_t k = 0; k < L->nthreads; k++) {
+        const ws_trace_thread *t = &L->threads[k];
+        uint64_t m = t->first_mem, mend = t->first_mem + t->nmem;
+        if (!json) fprintf(f, "thread %u\n", t->gid);
+        for (uint32_t j = 0; j < t->nblocks; j++) {
+            const ws_trace_block *b = &L->blocks[L->bb[t->first_block + j]];
+            if (json)
+                fprintf(f, "{\"launch\":%llu,\"thread\":%u,\"block\":%u,\"pc\":\"0x%08x\"}\n",
+                        (unsigned long long)L->launch_id, t->gid, L->bb[t->first_block + j], b->addr);
+            else
+                fprintf(f, "  block %u @0x%08x\n", L->bb[t->first_block + j], b->addr);
+            for (uint32_t a = 0; a < b->nmem && m < mend; a++, m++) {
+                const ws_trace_access *x = &L->mem[m];
+                const ws_trace_mem_inst *mi = &L->mem_insts[x->inst];
+                if (json)
+                    fprintf(f, "{\"launch\":%llu,\"thread\":%u,\"access\":\"%s\",\"size\":%u,\"addr\":\"0x%08x\",\"pc\":\"0x%08x\"}\n",
+                            (unsigned long long)L->launch_id, t->gid, kinds[mi->kind & 3], mi->size, x->addr, mi->addr);
+                else
+                    fprintf(f, "    %-6s %u @0x%08x  (pc 0x%08x)\n", kinds[mi->kind & 3], mi->size, x->addr, mi->addr);
+            }
+        }
+    }
+}
+
+static int read_file(const char *path, int json)
+{
+    ws_trace *t;
+    char err[512];
+    if (ws_trace_read(path, &t, err, sizeof err) != WS_OK) {
+        fprintf(stderr, "warpscope trace: %s\n", err);
+        return 1;
+    }
+    for (uint32_t i = 0; i < t->nlaunches; i++) print_launch(&t->launches[i], json, stdout);
+    ws_trace_free(t);
+    return 0;
+}
+
+static int print_report(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) return -1;
+    char buf[8192];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, f)) > 0) fwrite(buf, 1, n, stdout);
+    fclose(f);
+    return 0;
+}
+
+int ws_cmd_trace(int argc, char **argv)
+{
+    const char *tool = NULL, *out = NULL, *kernel = NULL, *launch = NULL, *read = NULL, *format = "text", *report = NULL;
+    int i = 1;
+    for (; i < argc; i++) {
+        const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(o, "--")) { i++; break; }
+        if (!strcmp(o, "-h") || !strcmp(o, "--help")) { usage(stdout); return 0; }
+        if (o[0] != '-') break;
+        const char **dst = !strcmp(o, "--tool") ? &tool : !strcmp(o, "-o") || !strcmp(o, "--out") ? &out
+                         : !strcmp(o, "--kernel") ? &kernel : !strcmp(o, "--launch") ? &launch
+                         : !strcmp(o, "--read") ? &read : !strcmp(o, "--format") ? &format
+                         : !strcmp(o, "--report") ? &report : NULL;
+        if (!dst) { fprintf(stderr, "warpscope trace: unknown option '%s'\n\n", o); usage(stderr); return 2; }
+        if (!v || !*v || strchr(v, ',')) { fprintf(stderr, "warpscope trace: %s needs a value without commas\n", o); return 2; }
+        *dst = v;
+        i++;
+    }
+    if (strcmp(format, "text") && strcmp(format, "jsonl")) {
+        fprintf(stderr, "warpscope trace: --format %s: expected text or jsonl\n", format);
+        return 2;
+    }
+    if (read) return read_file(read, !strcmp(format, "jsonl"));
+    if (!tool || (strcmp(tool, "bbcount") && strcmp(tool, "memtrace") && strcmp(tool, "dump"))) {
+        fprintf(stderr, "warpscope trace: --tool bbcount, memtrace or dump is required\n\n");
+        usage(stderr);
+        return 2;
+    }
+    if (i >= argc) { fprintf(stderr, "warpscope trace: no program to run\n\n"); usage(stderr); return 2; }
+    char dir[] = "/tmp/warpscope-trace-XXXXXX", tmpreport[64], tmpout[64];
+    if (!mkdtemp(dir)) { perror("warpscope trace: mkdtemp"); return 1; }
+    snprintf(tmpreport, sizeof tmpreport, "%s/report.txt", dir);
+    snprintf(tmpout, sizeof tmpout, "%s/trace.wst", dir);
+    if (!report) report = tmpreport;
+    else unlink(report);
+    if (!out && !strcmp(tool, "dump")) out = tmpout;
+    char spec[4096];
+    int n = snprintf(spec, sizeof spec, "tool=%s,report=%s%s%s%s%s%s%s", tool, report, out ? ",out=" : "", out ? out : "",
+                     kernel ? ",kernel=" : "", kernel ? kernel : "", launch ? ",launch=" : "", launch ? launch : "");
+    if (n >= (int)sizeof spec || setenv("WARPSCOPE_TRACE", spec, 1)) { fprintf(stderr, "warpscope trace: options too long\n"); return 2; }
+    int status = 0, rc;
+    if (ws_run_child("warpscope trace", argv + i, &status)) rc = 127;
+    else if (WIFSIGNALED(status)) {
+        fprintf(stderr, "warpscope trace: %s was killed by signal %d\n", argv[i], WTERMSIG(status));
+        rc = 128 + WTERMSIG(status);
+    } else {
+        rc = WEXITSTATUS(status);
+        if (rc) fprintf(stderr, "warpscope trace: %s exited with status %d\n", argv[i], rc);
+    }
+    if (rc != 127) {
+        fflush(stdout);
+        if (print_report(report)) {
+            fprintf(stderr, "warpscope trace: no report: %s opened no warpscope device, or did not close it\n", argv[i]);
+            if (!rc) rc = 1;
+        } else if (!strcmp(tool, "dump") && !rc) {
+            rc = read_file(out, !strcmp(format, "jsonl"));
+        }
+    }
+    unlink(tmpreport);
+    unlink(tmpout);
+    rmdir(dir);
+    return rc;
+}
