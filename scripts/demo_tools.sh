@@ -2,7 +2,8 @@
 # The tools on the bundled examples, after the examples themselves ran:
 #   1. warpscope profile: which line of the gather kernel stalls, and why;
 #   2. warpscope debug + gdb-multiarch: stop at one GPU thread of vecadd,
-#      look at its variables, and let the program finish.
+#      look at its variables, and let the program finish;
+#   3. warpscope trace --tool memtrace: per-line coalescing of matmul.
 # Usage: scripts/demo_tools.sh BUILD_DIR
 set -euo pipefail
 build=${1:-build}
@@ -46,3 +47,13 @@ cat "$appout"
 rm -f "$portfile"
 grep -q 'hit Breakpoint 1' "$gdbout" && grep -q 'exited normally' "$gdbout" && grep -q PASS "$appout" ||
   { echo "demo: the debugger session did not go as expected" >&2; exit 1; }
+
+echo
+echo "== Tracer: warpscope trace --tool memtrace -- $build/examples/matmul/matmul"
+echo "   (every access of every thread, counted against the device's own counters; per line: coalescing and bank conflicts)"
+trace=$(mktemp)
+"$ws" trace --tool memtrace -- "$build/examples/matmul/matmul" > "$trace" 2>&1 ||
+  { cat "$trace"; echo "demo: the tracer run failed" >&2; exit 1; }
+sed -n '/^warpscope trace/,$p' "$trace"
+grep -q "accesses: .*(match)" "$trace" || { rm -f "$trace"; echo "demo: tracer counts did not match the device" >&2; exit 1; }
+rm -f "$trace"

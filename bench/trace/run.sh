@@ -1,0 +1,18 @@
+#!/bin/bash
+# Tracer overhead (issue 9): for each example, the host time of the
+# counting pass (bbcount) and of the recording pass (memtrace) against the
+# uninstrumented launch, measured in the same process by the tracer itself,
+# and the trace file's bytes per record. Usage: bench/trace/run.sh [BUILD_DIR]
+set -eu
+build=${1:-build}
+ws=$(cd "$build" && pwd)/bin/warpscope
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+printf "%-11s %10s %10s %12s %12s %10s\n" example launch_s bbcount_x memtrace_x records bytes/rec
+for e in vecadd reduction histogram scan gather mandelbrot matmul; do
+    "$ws" trace --tool memtrace -o "$work/$e.wst" --report "$work/$e.txt" -- "$build/examples/$e/$e" > /dev/null 2>&1
+    awk -v e="$e" -v size="$(stat -c %s "$work/$e.wst")" '
+        /host time:/ { for (i = 1; i <= NF; i++) { if ($i == "launch") l += $(i+1); if ($i == "counting") c += $(i+2); if ($i == "recording") r += $(i+2) } }
+        /^  records:/ { n += $2 + $5 }
+        END { if (l > 0) printf "%-11s %10.3f %10.2f %12.2f %12d %10.2f\n", e, l, c / l, r / l, n, n ? size / n : 0; else printf "%-11s %10s (launch too short to time)\n", e, "<1ms" }' "$work/$e.txt"
+done
