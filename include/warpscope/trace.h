@@ -20,7 +20,9 @@ enum {
     WS_TRACE_OVERFLOWED = 4,  /* the recording pass found a buffer too small
                                  (control flow differed from the counting pass);
                                  the records were measured again and re-run   */
-    WS_TRACE_COUNTS_ONLY = 8  /* only block counts were asked for (bbcount)    */
+    WS_TRACE_COUNTS_ONLY = 8, /* only block counts were asked for (bbcount)    */
+    WS_TRACE_RESULTS_DIFFER = 16 /* the instrumented run left different global
+                                 memory than the launch (a race, or a bug)  */
 };
 
 typedef enum ws_trace_mem_kind { WS_TRACE_LOAD = 1, WS_TRACE_STORE = 2, WS_TRACE_ATOMIC = 3 } ws_trace_mem_kind;
@@ -72,6 +74,8 @@ typedef struct ws_trace_launch {
     ws_trace_access *mem;         /* accesses, thread by thread, in order    */
     /* the device's own counters for the launch (uninstrumented run) */
     uint64_t device_thread_instructions, device_loads, device_stores, device_atomics;
+    uint64_t results_checked;     /* bytes of global memory compared between the
+                                     instrumented run and the launch (0: not compared) */
 } ws_trace_launch;
 
 typedef struct ws_trace {

@@ -176,7 +176,6 @@ static int emit_original(rw_ctx *c, out *o, const rw_inst *x)
 
 static void emit_helpers(rw_ctx *c, out *o)
 {
-    while (o->at < c->helper_addr) put16(o, 0); /* c.unimp: never reached */
     if (c->mode != WSI_RECORD) return;
     /* gid_helper: tp = global linear thread id (block linear * threads per block + thread linear) */
     put32(o, sw(A0, SP, -4)); put32(o, sw(A1, SP, -8)); put32(o, sw(A2, SP, -12));
@@ -229,6 +228,8 @@ int rw_emit_text(rw_ctx *c, uint8_t **text, uint32_t *size)
         info->mem_site = calloc(info->nmems + 1, sizeof *info->mem_site);
         if (!info->bb_site || !info->mem_site) { free(o.buf); return rw_fail(c, "out of host memory"); }
     }
+    emit_helpers(c, &o);
+    if (c->ninsts) while (o.at < c->insts[0].start) put16(&o, 0); /* c.unimp: never reached */
     uint32_t m = 0;
     for (uint32_t i = 0; i < c->ninsts; i++) {
         const rw_inst *x = &c->insts[i];
@@ -240,11 +241,9 @@ int rw_emit_text(rw_ctx *c, uint8_t **text, uint32_t *size)
             return c->err[0] ? -1 : rw_fail(c, "internal: layout mismatch at 0x%08x", x->addr);
         }
     }
-    emit_helpers(c, &o);
     if (o.at != c->new_text_hi) {
         free(o.buf);
-        return rw_fail(c, "internal: helpers are %u bytes, layout expected %u", o.at - c->helper_addr,
-                       c->new_text_hi - c->helper_addr);
+        return rw_fail(c, "internal: the code ends at 0x%08x, layout expected 0x%08x", o.at, c->new_text_hi);
     }
     *text = o.buf;
     *size = n;

@@ -1,8 +1,8 @@
-/* Where everything goes: each original instruction gets the inserted code
- * before it, then itself, in the original order; a branch whose target
+/* Where everything goes: the helpers first, then each original instruction
+ * with the inserted code before it, in the original order; a branch whose target
  * moved out of reach is widened (RVC to 32-bit) or lengthened (inverted
- * branch over a jal) until the layout is stable. The helpers follow the
- * code; every other loadable address moves by whole pages. */
+ * branch over a jal) until the layout is stable. Every other loadable
+ * address moves by whole pages. */
 #include "instrument/rewrite_int.h"
 
 enum { INLINE_CALL = 4, COUNT_SEQ = 12, SET_TP = 4 };
@@ -50,9 +50,14 @@ static uint32_t place_helpers(rw_ctx *c, uint32_t at)
     return at;
 }
 
+/* The helpers go first, below every original instruction: the device
+ * reconverges divergent lanes lowest-PC-first, so lanes inside a helper
+ * must run before lanes waiting further on, exactly as they would have
+ * at the call site. Helpers placed after the code would let the other
+ * lanes run ahead (to a shuffle or a barrier) and change the results. */
 static int assign(rw_ctx *c)
 {
-    uint32_t at = c->text_lo;
+    uint32_t at = (place_helpers(c, c->text_lo) + 3) & ~3u;
     for (uint32_t i = 0; i < c->ninsts; i++) {
         rw_inst *x = &c->insts[i];
         x->pre = inserted(c, x);
@@ -61,7 +66,7 @@ static int assign(rw_ctx *c)
         at = x->new_addr + size_of(x);
     }
     c->code_end = at;
-    c->new_text_hi = place_helpers(c, (at + 3) & ~3u);
+    c->new_text_hi = at;
     return 0;
 }
 

@@ -102,7 +102,6 @@ int rw_move_symbols(rw_ctx *c)
         if (!(s->sh.sh_flags & SHF_ALLOC)) continue;
         uint32_t end = s->sh.sh_addr + s->sh.sh_size, na, ne;
         if (rw_map(c, s->sh.sh_addr, &na) || rw_map(c, end, &ne)) continue;
-        if ((s->sh.sh_flags & SHF_EXECINSTR) && end == c->text_hi) ne = c->new_text_hi; /* the helpers */
         if (s->sh.sh_flags & SHF_EXECINSTR) s->sh.sh_addralign = 2; /* RVC code may start anywhere even */
         s->new_addr = na;
         s->sh.sh_size = ne - na;

@@ -54,6 +54,7 @@ static void put_launch(wbuf *b, const ws_trace_launch *L)
     w32(b, L->block.x); w32(b, L->block.y); w32(b, L->block.z);
     w32(b, L->flags);
     w64(b, L->device_thread_instructions); w64(b, L->device_loads); w64(b, L->device_stores); w64(b, L->device_atomics);
+    w64(b, L->results_checked);
     w32(b, L->nblocks);
     for (uint32_t i = 0; i < L->nblocks; i++) {
         const ws_trace_block *k = &L->blocks[i];
@@ -225,6 +226,7 @@ static int get_launch(rbuf *r, ws_trace_launch *L)
     L->flags = r32(r, "flags");
     L->device_thread_instructions = r64(r, "counters"); L->device_loads = r64(r, "counters");
     L->device_stores = r64(r, "counters"); L->device_atomics = r64(r, "counters");
+    L->results_checked = r64(r, "counters");
     L->nblocks = r32(r, "block count");
     if (!(L->blocks = ralloc(r, L->nblocks, sizeof *L->blocks, 16, "blocks"))) return -1;
     for (uint32_t i = 0; i < L->nblocks; i++) {

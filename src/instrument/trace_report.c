@@ -30,7 +30,11 @@ static void where_of(const tr_twin *tw, uint32_t addr, char *buf, size_t n)
     }
 }
 
-static const char *check(uint64_t a, uint64_t b) { return a == b ? "match" : "MISMATCH"; }
+static const char *check(const ws_trace_launch *L, uint64_t a, uint64_t b)
+{
+    if (L->flags & WS_TRACE_FAULTED) return "not compared: the launch faulted";
+    return a == b ? "match" : "MISMATCH";
+}
 
 static int by_value(const void *a, const void *b)
 {
@@ -71,7 +75,7 @@ static void report_bbcount(const tr_twin *tw, const ws_trace_launch *L, FILE *f)
         if (s) s->value += L->counts[b] * L->blocks[b].ninst;
     }
     fprintf(f, "  instructions executed (over lanes): %llu; device counter: %llu (%s)\n", (unsigned long long)instr,
-            (unsigned long long)L->device_thread_instructions, check(instr, L->device_thread_instructions));
+            (unsigned long long)L->device_thread_instructions, check(L, instr, L->device_thread_instructions));
     fprintf(f, "  basic blocks: %u in the module, %u ran, %llu lane executions\n", L->nblocks, ran,
             (unsigned long long)execs);
     if (n) qsort(tab, n, sizeof *tab, by_value);
@@ -147,7 +151,7 @@ static void report_memtrace(const tracer *t, const tr_twin *tw, const ws_trace_l
             (unsigned long long)ld, (unsigned long long)st, (unsigned long long)at,
             (unsigned long long)L->device_loads, (unsigned long long)L->device_stores,
             (unsigned long long)L->device_atomics,
-            ld == L->device_loads && st == L->device_stores && at == L->device_atomics ? "match" : "MISMATCH");
+            check(L, ld == L->device_loads && st == L->device_stores && at == L->device_atomics, 1));
     /* per warp: the threads of a warp are consecutive gids within a block */
     uint32_t tpb = L->block.x * L->block.y * L->block.z, lanes = t->lanes_per_warp ? t->lanes_per_warp : 32;
     line_stat *tab = NULL;
@@ -221,6 +225,10 @@ void tr_report(const tracer *t, FILE *f)
                 L->kernel, L->grid.x, L->grid.y, L->grid.z, L->block.x, L->block.y, L->block.z,
                 L->flags & WS_TRACE_COMPLETE ? "" : "  [INCOMPLETE]", L->flags & WS_TRACE_FAULTED ? "  [FAULTED]" : "");
         if (L->note && L->note[0]) fprintf(f, "  note: %s\n", L->note);
+        if (L->results_checked)
+            fprintf(f, "  results: the instrumented run left global memory %s the launch's (%llu bytes compared)\n",
+                    L->flags & WS_TRACE_RESULTS_DIFFER ? "DIFFERENT from" : "identical to",
+                    (unsigned long long)L->results_checked);
         if (!(L->flags & WS_TRACE_COUNTS_ONLY))
             fprintf(f, "  records: %llu block + %llu memory, buffers sized exactly from the counting pass; dropped: 0\n",
                     (unsigned long long)L->nbb, (unsigned long long)L->nmem);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "instrument/trace_verify.h"
 #include "instrument/tracer_int.h"
 #include "runtime/launch_snapshot.h"
 #include "runtime/tools.h"
@@ -117,7 +118,8 @@ static sizing size_from_counts(const ws_trace_launch *L)
 /* The recording pass into buffers of exactly `want` records; returns what
  * the lanes reserved in *used (more than want: the pass overflowed). */
 static ws_status record_pass(tracer *t, tr_twin *tw, ws_grid_run *G, ws_tool_runner *run, uint32_t entry, sizing want,
-                             sizing *used, uint8_t **bb, uint8_t **mem, int *overflow, double *secs)
+                             sizing *used, uint8_t **bb, uint8_t **mem, int *overflow, double *secs, tv_digest *dg,
+                             uint64_t nbytes)
 {
     ws_device *dev = t->dev;
     uint64_t bytes = want.nbb * WSI_BB_RECORD_SIZE + want.nmem * WSI_MEM_RECORD_SIZE;
@@ -141,6 +143,9 @@ static ws_status record_pass(tracer *t, tr_twin *tw, ws_grid_run *G, ws_tool_run
     ctl[WSI_CTL_NCTA_XY / 4] = G->grid.x * G->grid.y;
     ctl[WSI_CTL_TPB / 4] = G->threads_per_block;
     ws_status st = run_pass(dev, run, entry, secs);
+    int hole = tv_exclude(dg, dev, buf, bytes);
+    if (tv_take(dg, dev, nbytes)) st = ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "trace: out of host memory");
+    dg->nholes -= hole;
     ctl = ctl_of(dev, tw->record, &tw->rinfo);
     used->nbb = ctl[WSI_CTL_BB_NEXT / 4];
     used->nmem = ctl[WSI_CTL_MEM_NEXT / 4];
@@ -175,10 +180,15 @@ ws_status tr_launch(tracer *t, tr_twin *tw, ws_grid_run *G, ws_tool_runner *run)
         note(L, "%s", "no host memory to save the launch's inputs: not traced");
         return ws_tool_run(run);
     }
+    /* what the instrumented passes compute must equal what the launch computes */
+    tv_digest dg = { 0 };
+    tv_exclude(&dg, dev, tw->count->base + (tw->cinfo.ctl_addr - tw->count->link_base), tw->cinfo.ctl_size);
+    tv_exclude(&dg, dev, tw->record->base + (tw->rinfo.ctl_addr - tw->record->link_base), tw->rinfo.ctl_size);
     /* pass 1: count */
     uint32_t *ctl = ctl_of(dev, tw->count, &tw->cinfo);
     memset(ctl, 0, tw->cinfo.ctl_size);
     ws_status st1 = run_pass(dev, run, count_entry, &tm->count);
+    if (t->opt.tool == TR_BBCOUNT && tv_take(&dg, dev, snap.nglobal)) tv_free(&dg);
     ctl = ctl_of(dev, tw->count, &tw->cinfo);
     for (uint32_t b = 0; b < L->nblocks; b++) L->counts[b] = ctl[WSI_CTL_HEADER / 4 + b];
     if (st1 != WS_OK) {
@@ -194,7 +204,8 @@ ws_status tr_launch(tracer *t, tr_twin *tw, ws_grid_run *G, ws_tool_runner *run)
         sizing want = size_from_counts(L), used;
         uint8_t *bb = NULL, *mem = NULL;
         int overflow = 0;
-        ws_status st2 = record_pass(t, tw, G, run, record_entry, want, &used, &bb, &mem, &overflow, &tm->record);
+        ws_status st2 = record_pass(t, tw, G, run, record_entry, want, &used, &bb, &mem, &overflow, &tm->record, &dg,
+                                     snap.nglobal);
         if (st2 == WS_OK && overflow) { /* control flow differed from pass 1: measure again, once */
             L->flags |= WS_TRACE_OVERFLOWED;
             note(L, "%s", "the recording pass needed more records than the counting pass measured; re-ran it with the measured sizes");
@@ -202,7 +213,8 @@ ws_status tr_launch(tracer *t, tr_twin *tw, ws_grid_run *G, ws_tool_runner *run)
             free(mem);
             ws_launch_snapshot_restore(dev, &snap);
             want = used;
-            st2 = record_pass(t, tw, G, run, record_entry, want, &used, &bb, &mem, &overflow, &tm->record);
+            st2 = record_pass(t, tw, G, run, record_entry, want, &used, &bb, &mem, &overflow, &tm->record, &dg,
+                              snap.nglobal);
         }
         if (st2 != WS_OK && st1 == WS_OK) { /* faulted only when traced */
             L->flags |= WS_TRACE_FAULTED;
@@ -226,6 +238,17 @@ ws_status tr_launch(tracer *t, tr_twin *tw, ws_grid_run *G, ws_tool_runner *run)
     double t0 = now();
     ws_status st = ws_tool_run(run);
     tm->original = now() - t0;
+    if (dg.page && st == WS_OK && !(L->flags & WS_TRACE_FAULTED)) {
+        int64_t at = tv_compare(&dg, dev);
+        L->results_checked = dg.nbytes;
+        if (at >= 0) {
+            char where[64];
+            snprintf(where, sizeof where, "0x%08llx", (unsigned long long)at);
+            L->flags |= WS_TRACE_RESULTS_DIFFER;
+            note(L, "the instrumented run's results differ from the launch's in the page at %s", where);
+        }
+    }
+    tv_free(&dg);
     L->device_thread_instructions = G->stats.thread_instructions;
     L->device_loads = G->stats.thread_loads;
     L->device_stores = G->stats.thread_stores;

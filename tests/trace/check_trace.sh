@@ -19,6 +19,8 @@ check_report() { # name tool report-file exit-status
     launches=$(grep -c "^launch " "$rep")
     matches=$(grep -c "instructions executed.*(match)" "$rep")
     [ "$launches" -gt 0 ] && [ "$launches" = "$matches" ] || { bad "$name ($tool): $matches of $launches launches match"; return; }
+    matches=$(grep -c "results: the instrumented run left global memory identical" "$rep")
+    [ "$launches" = "$matches" ] || { bad "$name ($tool): results identical in $matches of $launches launches"; return; }
     if [ "$tool" != bbcount ]; then
         matches=$(grep -c "accesses: .*(match)" "$rep")
         [ "$launches" = "$matches" ] || { bad "$name ($tool): memory counts match in $matches of $launches launches"; return; }
@@ -32,6 +34,13 @@ for e in vecadd reduction histogram scan bitonic gather mandelbrot matmul; do
     (cd "$work" && "$ws" trace --tool $tool --report "$work/$e.txt" -- "$ex/$e/$e" > "$work/$e.out" 2>&1)
     check_report "$e" $tool "$work/$e.txt" $?
 done
+
+# a kernel that faults while traced: records up to the fault, marked, no crash
+hard=$(dirname "$ex")/tests/hardening/hard_kernels.elf
+(cd "$work" && "$ws" trace --tool memtrace -o "$work/f.wst" --report "$work/f.txt" -- "$ws" run --block 32 "$hard" fault_null zeros:64 > "$work/f.out" 2>&1)
+rc=$?
+if [ $rc = 1 ] && grep -q "\[FAULTED\]" "$work/f.txt" && grep -q "note: store access fault.*null pointer" "$work/f.txt" &&
+   "$ws" trace --read "$work/f.wst" | grep -q "flags 0x2, 32 threads"; then ok; else bad "faulting kernel under trace (rc $rc)"; cat "$work/f.txt"; fi
 
 # deterministic: two runs, byte-identical trace files
 for i in 1 2; do

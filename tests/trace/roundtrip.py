@@ -17,9 +17,14 @@ def listing(path):
     out = subprocess.run([ws, "disasm", path], capture_output=True, text=True)
     if out.returncode:
         raise RuntimeError(f"disasm {path}: {out.stderr.strip()}")
-    where, insns = None, []
+    where, insns, seen_symbol = None, [], False
     for line in out.stdout.splitlines():
         s = line.strip()
+        if re.match(r"^[0-9a-f]+ <.*>:$", s):
+            seen_symbol = True  # the tracer's helpers sit below the first function
+            continue
+        if not seen_symbol:
+            continue
         if s.startswith("; "):
             where = s[2:].split("  ")[0]  # file:line (inline chains: docs/tracing.md, limits)
             continue
