@@ -3,7 +3,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include "../../tests/test.h"
+#include "../tests/test.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
