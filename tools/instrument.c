@@ -12,18 +12,20 @@ int ws_cmd_instrument(int argc, char **argv)
 {
     const char *in = NULL, *outp = NULL;
     wsi_mode mode = WSI_RECORD;
+    int warps = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-o") && i + 1 < argc) outp = argv[++i];
         else if (!strcmp(argv[i], "--count")) mode = WSI_COUNT;
         else if (!strcmp(argv[i], "--record")) mode = WSI_RECORD;
+        else if (!strcmp(argv[i], "--warps")) warps = 1;
         else if (argv[i][0] != '-' && !in) in = argv[i];
         else {
-            fprintf(stderr, "usage: warpscope instrument [--count|--record] MODULE.elf -o OUT.elf\n");
+            fprintf(stderr, "usage: warpscope instrument [--count|--record] [--warps] MODULE.elf -o OUT.elf\n");
             return 2;
         }
     }
     if (!in || !outp) {
-        fprintf(stderr, "usage: warpscope instrument [--count|--record] MODULE.elf -o OUT.elf\n");
+        fprintf(stderr, "usage: warpscope instrument [--count|--record] [--warps] MODULE.elf -o OUT.elf\n");
         return 2;
     }
     uint8_t *data, *out;
@@ -34,7 +36,7 @@ int ws_cmd_instrument(int argc, char **argv)
         return 1;
     }
     wsi_module_info info;
-    int rc = wsi_rewrite(data, len, in, mode, &out, &out_len, &info, err, sizeof err);
+    int rc = wsi_rewrite(data, len, in, mode, warps ? WSI_WARPS : 0, &out, &out_len, &info, err, sizeof err);
     free(data);
     if (rc) {
         fprintf(stderr, "warpscope: %s\n", err);

@@ -15,16 +15,21 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: warpscope trace --tool NAME [options] -- PROGRAM [ARG...]\n"
-            "       warpscope trace --read FILE [--format text|jsonl]\n"
+            "       warpscope trace --read FILE [--format text|jsonl|perfetto [--warp N]]\n"
             "Runs PROGRAM with every kernel launch instrumented and prints what the tool found.\n"
             "  --tool bbcount    executions per basic block and source line; instruction totals\n"
             "  --tool memtrace   every memory access; per line: requests, sectors/request, bank conflicts\n"
+            "  --tool branch     per conditional branch: lanes taken / not taken, warp divergence\n"
             "  --tool dump       record everything and print the merged trace\n"
             "  -o, --out FILE    write the merged trace file (zstd, docs/tracing.md)\n"
             "  --kernel NAME     trace only launches of this kernel\n"
             "  --launch N        trace only the Nth launch (from 1)\n"
-            "  --format text|jsonl  how --read and --tool dump print records (default text)\n"
-            "  --report FILE     also keep the report in FILE\n");
+            "  --format text|jsonl|perfetto  how --read and --tool dump print records (default\n"
+            "                    text; perfetto: Chrome/Perfetto JSON of one warp, a track per lane)\n"
+            "  --warp N          the warp for --format perfetto (global warp id, default 0)\n"
+            "  --report FILE     also keep the report in FILE\n"
+            "  --test-short N    make each first recording pass's buffers N records short, to\n"
+            "                    exercise the overflow recovery (tests)\n");
 }
 
 static void print_launch(const ws_trace_launch *L, int json, FILE *f)
@@ -58,7 +63,42 @@ static void print_launch(const ws_trace_launch *L, int json, FILE *f)
     }
 }
 
-static int read_file(const char *path, int json)
+static void print_warps(const ws_trace_launch *L, int json, FILE *f)
+{
+    for (uint64_t i = 0; i < L->nwarp; i++) {
+        const ws_trace_warp_exec *w = &L->warps[i];
+        if (json)
+            fprintf(f, "{\"launch\":%llu,\"warp\":%u,\"mask\":\"0x%08x\",\"block\":%u,\"pc\":\"0x%08x\"}\n",
+                    (unsigned long long)L->launch_id, w->warp, w->mask, w->block, L->blocks[w->block].addr);
+        else
+            fprintf(f, "warp %u: block %u @0x%08x mask 0x%08x\n", w->warp, w->block, L->blocks[w->block].addr, w->mask);
+    }
+}
+
+/* Chrome/Perfetto trace-event JSON for one warp: a track per lane, a slice
+ * per block it ran; time is the warp's issue order in instructions. */
+static void print_perfetto(const ws_trace *t, uint32_t warp, FILE *f)
+{
+    fprintf(f, "{\"traceEvents\":[\n");
+    int first = 1;
+    for (uint32_t i = 0; i < t->nlaunches; i++) {
+        const ws_trace_launch *L = &t->launches[i];
+        uint64_t now = 0;
+        for (uint64_t r = 0; r < L->nwarp; r++) {
+            const ws_trace_warp_exec *w = &L->warps[r];
+            if (w->warp != warp) continue;
+            const ws_trace_block *b = &L->blocks[w->block];
+            for (uint32_t m = w->mask; m; m &= m - 1, first = 0)
+                fprintf(f, "%s{\"name\":\"block %u @0x%08x\",\"ph\":\"X\",\"pid\":%llu,\"tid\":%d,\"ts\":%llu,\"dur\":%u}",
+                        first ? "" : ",\n", w->block, b->addr, (unsigned long long)L->launch_id, __builtin_ctz(m),
+                        (unsigned long long)now, b->ninst);
+            now += b->ninst;
+        }
+    }
+    fprintf(f, "\n]}\n");
+}
+
+static int read_file(const char *path, const char *format, long warp)
 {
     ws_trace *t;
     char err[512];
@@ -66,7 +106,13 @@ static int read_file(const char *path, int json)
         fprintf(stderr, "warpscope trace: %s\n", err);
         return 1;
     }
-    for (uint32_t i = 0; i < t->nlaunches; i++) print_launch(&t->launches[i], json, stdout);
+    int json = !strcmp(format, "jsonl");
+    if (!strcmp(format, "perfetto")) print_perfetto(t, (uint32_t)warp, stdout);
+    else
+        for (uint32_t i = 0; i < t->nlaunches; i++) {
+            print_launch(&t->launches[i], json, stdout);
+            print_warps(&t->launches[i], json, stdout);
+        }
     ws_trace_free(t);
     return 0;
 }
@@ -84,7 +130,8 @@ static int print_report(const char *path)
 
 int ws_cmd_trace(int argc, char **argv)
 {
-    const char *tool = NULL, *out = NULL, *kernel = NULL, *launch = NULL, *read = NULL, *format = "text", *report = NULL;
+    const char *tool = NULL, *out = NULL, *kernel = NULL, *launch = NULL, *read = NULL, *format = "text", *report = NULL,
+               *warp = NULL, *test_short = NULL;
     int i = 1;
     for (; i < argc; i++) {
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -94,19 +141,26 @@ int ws_cmd_trace(int argc, char **argv)
         const char **dst = !strcmp(o, "--tool") ? &tool : !strcmp(o, "-o") || !strcmp(o, "--out") ? &out
                          : !strcmp(o, "--kernel") ? &kernel : !strcmp(o, "--launch") ? &launch
                          : !strcmp(o, "--read") ? &read : !strcmp(o, "--format") ? &format
-                         : !strcmp(o, "--report") ? &report : NULL;
+                         : !strcmp(o, "--report") ? &report : !strcmp(o, "--warp") ? &warp
+                         : !strcmp(o, "--test-short") ? &test_short : NULL;
         if (!dst) { fprintf(stderr, "warpscope trace: unknown option '%s'\n\n", o); usage(stderr); return 2; }
         if (!v || !*v || strchr(v, ',')) { fprintf(stderr, "warpscope trace: %s needs a value without commas\n", o); return 2; }
         *dst = v;
         i++;
     }
-    if (strcmp(format, "text") && strcmp(format, "jsonl")) {
-        fprintf(stderr, "warpscope trace: --format %s: expected text or jsonl\n", format);
+    if (strcmp(format, "text") && strcmp(format, "jsonl") && strcmp(format, "perfetto")) {
+        fprintf(stderr, "warpscope trace: --format %s: expected text, jsonl or perfetto\n", format);
         return 2;
     }
-    if (read) return read_file(read, !strcmp(format, "jsonl"));
-    if (!tool || (strcmp(tool, "bbcount") && strcmp(tool, "memtrace") && strcmp(tool, "dump"))) {
-        fprintf(stderr, "warpscope trace: --tool bbcount, memtrace or dump is required\n\n");
+    long warp_id = 0;
+    if (warp) {
+        char *end;
+        warp_id = strtol(warp, &end, 10);
+        if (*end || warp_id < 0) { fprintf(stderr, "warpscope trace: --warp %s: expected a warp number\n", warp); return 2; }
+    }
+    if (read) return read_file(read, format, warp_id);
+    if (!tool || (strcmp(tool, "bbcount") && strcmp(tool, "memtrace") && strcmp(tool, "dump") && strcmp(tool, "branch"))) {
+        fprintf(stderr, "warpscope trace: --tool bbcount, memtrace, branch or dump is required\n\n");
         usage(stderr);
         return 2;
     }
@@ -119,8 +173,9 @@ int ws_cmd_trace(int argc, char **argv)
     else unlink(report);
     if (!out && !strcmp(tool, "dump")) out = tmpout;
     char spec[4096];
-    int n = snprintf(spec, sizeof spec, "tool=%s,report=%s%s%s%s%s%s%s", tool, report, out ? ",out=" : "", out ? out : "",
-                     kernel ? ",kernel=" : "", kernel ? kernel : "", launch ? ",launch=" : "", launch ? launch : "");
+    int n = snprintf(spec, sizeof spec, "tool=%s,report=%s%s%s%s%s%s%s%s%s", tool, report, out ? ",out=" : "", out ? out : "",
+                     kernel ? ",kernel=" : "", kernel ? kernel : "", launch ? ",launch=" : "", launch ? launch : "",
+                     test_short ? ",short=" : "", test_short ? test_short : "");
     if (n >= (int)sizeof spec || setenv("WARPSCOPE_TRACE", spec, 1)) { fprintf(stderr, "warpscope trace: options too long\n"); return 2; }
     int status = 0, rc;
     if (ws_run_child("warpscope trace", argv + i, &status)) rc = 127;
@@ -137,7 +192,7 @@ int ws_cmd_trace(int argc, char **argv)
             fprintf(stderr, "warpscope trace: no report: %s opened no warpscope device, or did not close it\n", argv[i]);
             if (!rc) rc = 1;
         } else if (!strcmp(tool, "dump") && !rc) {
-            rc = read_file(out, !strcmp(format, "jsonl"));
+            rc = read_file(out, format, warp_id);
         }
     }
     unlink(tmpreport);

@@ -21,8 +21,9 @@ enum {
                                  (control flow differed from the counting pass);
                                  the records were measured again and re-run   */
     WS_TRACE_COUNTS_ONLY = 8, /* only block counts were asked for (bbcount)    */
-    WS_TRACE_RESULTS_DIFFER = 16 /* the instrumented run left different global
+    WS_TRACE_RESULTS_DIFFER = 16, /* the instrumented run left different global
                                  memory than the launch (a race, or a bug)  */
+    WS_TRACE_WARPS = 32       /* per-warp records are present               */
 };
 
 typedef enum ws_trace_mem_kind { WS_TRACE_LOAD = 1, WS_TRACE_STORE = 2, WS_TRACE_ATOMIC = 3 } ws_trace_mem_kind;
@@ -32,6 +33,9 @@ typedef struct ws_trace_block {
     uint32_t ninst;       /* instructions in it                      */
     uint32_t nmem;        /* memory instructions in it               */
     uint32_t first_mem;   /* index of the first in mem_insts         */
+    int32_t taken, fall;  /* ends in a conditional branch: the block it goes
+                             to when taken / not taken (-1: none)      */
+    uint32_t last;        /* link address of its last instruction    */
 } ws_trace_block;
 
 typedef struct ws_trace_mem_inst {
@@ -55,6 +59,13 @@ typedef struct ws_trace_access {
     uint32_t addr;        /* the address accessed                    */
 } ws_trace_access;
 
+/* One block entry by one warp: the lanes that entered together. */
+typedef struct ws_trace_warp_exec {
+    uint32_t warp;        /* global warp id: block linear id * warps per block + warp in block */
+    uint32_t mask;        /* active lanes                            */
+    uint32_t block;
+} ws_trace_warp_exec;
+
 typedef struct ws_trace_launch {
     char *kernel, *module;
     uint64_t launch_id;
@@ -72,6 +83,10 @@ typedef struct ws_trace_launch {
     uint32_t *bb;                 /* block ids, thread by thread, in order   */
     uint64_t nmem;
     ws_trace_access *mem;         /* accesses, thread by thread, in order    */
+    uint64_t *warp_counts;        /* WS_TRACE_WARPS: warp executions of each block */
+    uint64_t nwarp;
+    ws_trace_warp_exec *warps;    /* warp records, warp by warp, in order    */
+    uint32_t lanes_per_warp;
     /* the device's own counters for the launch (uninstrumented run) */
     uint64_t device_thread_instructions, device_loads, device_stores, device_atomics;
     uint64_t results_checked;     /* bytes of global memory compared between the

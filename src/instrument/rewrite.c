@@ -22,7 +22,8 @@ void wsi_info_free(wsi_module_info *info)
     memset(info, 0, sizeof *info);
 }
 
-int wsi_rewrite(const void *elf, size_t size, const char *what, wsi_mode mode, uint8_t **out, size_t *out_size,
+int wsi_rewrite(const void *elf, size_t size, const char *what, wsi_mode mode, unsigned flags, uint8_t **out,
+                size_t *out_size,
                 wsi_module_info *info, char *err, size_t errlen)
 {
     if (!elf || !out || !out_size || !info || !err || !errlen) return -1;
@@ -30,7 +31,7 @@ int wsi_rewrite(const void *elf, size_t size, const char *what, wsi_mode mode, u
     *out = NULL;
     *out_size = 0;
     memset(info, 0, sizeof *info);
-    rw_ctx c = { .what = what ? what : "<module>", .err = err, .errlen = errlen, .mode = mode,
+    rw_ctx c = { .what = what ? what : "<module>", .err = err, .errlen = errlen, .mode = mode, .flags = flags,
                  .file = elf, .file_size = size, .info = info };
     uint8_t *text = NULL;
     uint32_t text_size = 0;
@@ -44,6 +45,7 @@ int wsi_rewrite(const void *elf, size_t size, const char *what, wsi_mode mode, u
     info->ctl_size = c.ctl_size;
     info->old_text_end = c.text_hi;
     info->new_text_end = c.new_text_hi;
+    info->data_delta = c.data_delta;
     rc = 0;
 done:
     free(text);

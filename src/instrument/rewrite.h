@@ -17,15 +17,24 @@ typedef enum wsi_mode {
     WSI_RECORD   /* pass 2: block-entry and memory records through helpers    */
 } wsi_mode;
 
+/* What else the inserted code records (both modes must agree). */
+enum {
+    WSI_WARPS = 1    /* per-warp records: COUNT counts warp entries per block too,
+                        RECORD writes {warp, active mask, site} at each block entry */
+};
+
 typedef enum wsi_mem_kind { WSI_LOAD = 1, WSI_STORE = 2, WSI_ATOMIC = 3 } wsi_mem_kind;
 
 /* A basic block of the original module (addresses are link-time, original). */
 typedef struct wsi_block {
     uint32_t addr;        /* first instruction                      */
     uint32_t end;         /* one past the last                      */
+    uint32_t last;        /* address of its last instruction        */
     uint32_t ninst;       /* original instructions in it            */
     uint32_t first_mem;   /* index of its first memory instruction  */
     uint32_t nmem;        /* memory instructions in it              */
+    int32_t taken, fall;  /* a conditional branch ends it: the blocks it goes to
+                             when taken and when not (-1: none)     */
 } wsi_block;
 
 typedef struct wsi_mem_inst {
@@ -41,20 +50,29 @@ typedef struct wsi_mem_inst {
  * of the rewritten module, written by the host before each pass). All
  * fields are 32-bit words at these byte offsets. */
 enum {
-    WSI_CTL_BB_NEXT = 0,   /* block records reserved so far (atomic bump) */
+    WSI_CTL_BB_NEXT = 0,   /* block records reserved so far (atomic bump);
+                              more than the capacity: the buffer overflowed */
     WSI_CTL_BB_CAP = 4,    /* capacity in records                          */
     WSI_CTL_BB_BASE = 8,   /* device address of the block-record buffer    */
     WSI_CTL_MEM_NEXT = 12,
     WSI_CTL_MEM_CAP = 16,
     WSI_CTL_MEM_BASE = 20,
-    WSI_CTL_OVERFLOW = 24, /* set to 1 by a lane that found a buffer full  */
+    WSI_CTL_RESERVED = 24,
     WSI_CTL_NCTA_X = 28,   /* grid width, and width*height (host-written)  */
     WSI_CTL_NCTA_XY = 32,
     WSI_CTL_TPB = 36,      /* threads per block                            */
-    WSI_CTL_HEADER = 64    /* pass-1 counters follow: one word per block   */
+    WSI_CTL_WARP_NEXT = 40,
+    WSI_CTL_WARP_CAP = 44,
+    WSI_CTL_WARP_BASE = 48,
+    WSI_CTL_WPB = 52,      /* warps per block                              */
+    WSI_CTL_SCRATCH = 64,  /* where a lane that found its buffer full writes
+                              (16 bytes): the same instructions run either
+                              way, so a re-run with room has the same schedule */
+    WSI_CTL_HEADER = 128   /* pass-1 counters follow: per block, a word of lane
+                              executions and a word of warp executions      */
 };
 
-enum { WSI_BB_RECORD_SIZE = 8, WSI_MEM_RECORD_SIZE = 16 };
+enum { WSI_BB_RECORD_SIZE = 8, WSI_MEM_RECORD_SIZE = 16, WSI_WARP_RECORD_SIZE = 16 };
 
 /* The static description of a module, the same for both modes. */
 typedef struct wsi_module_info {
@@ -68,6 +86,7 @@ typedef struct wsi_module_info {
                                  rewritten module                         */
     uint32_t ctl_size;
     uint32_t old_text_end, new_text_end;
+    uint32_t data_delta;      /* what every non-code address moved by      */
     /* WSI_RECORD: a record names its call site by the return address the
      * helper was called with (link address in the rewritten module): */
     uint32_t *bb_site;        /* per block                                */
@@ -77,7 +96,7 @@ typedef struct wsi_module_info {
 /* Rewrite `elf` (size bytes, named `what` in messages). On success *out is
  * a malloc'd ELF image and *info is filled (free with wsi_info_free).
  * Returns 0, or -1 with a message naming the function and address. */
-int wsi_rewrite(const void *elf, size_t size, const char *what, wsi_mode mode, uint8_t **out,
+int wsi_rewrite(const void *elf, size_t size, const char *what, wsi_mode mode, unsigned flags, uint8_t **out,
                 size_t *out_size, wsi_module_info *info, char *err, size_t errlen);
 void wsi_info_free(wsi_module_info *info);
 

@@ -6,7 +6,7 @@
 #include "instrument/rewrite_int.h"
 #include "warpscope/abi.h"
 
-enum { ZERO = 0, SP = 2, GP = 3, TP = 4, A0 = 10, A1 = 11, A2 = 12, A3 = 13 };
+enum { ZERO = 0, SP = 2, GP = 3, TP = 4, A0 = 10, A1 = 11, A2 = 12, A3 = 13, A4 = 14 };
 
 uint32_t rv_i(uint32_t opc, uint32_t f3, uint32_t rd, uint32_t rs1, int32_t imm)
 {
@@ -69,22 +69,30 @@ static uint32_t csrr(uint32_t rd, uint32_t csr) { return (csr & 0xFFFu) << 20 | 
 static uint32_t amoadd(uint32_t rd, uint32_t rs2, uint32_t rs1) { return rs2 << 20 | rs1 << 15 | 2u << 12 | rd << 7 | 0x2F; }
 static uint32_t jal(uint32_t rd, int32_t off) { return rv_j_imm(0x6F | rd << 7, off); }
 static uint32_t jalr0(uint32_t rs1) { return rv_i(0x67, 0, 0, rs1, 0); }
-static uint32_t bgeu(uint32_t a, uint32_t b, int32_t off) { return rv_b_imm(0x63 | 7u << 12 | a << 15 | b << 20, off); }
+static uint32_t beqz(uint32_t a, int32_t off) { return rv_b_imm(0x63 | a << 15, off); }
+static uint32_t sub(uint32_t rd, uint32_t a, uint32_t b) { return 0x20u << 25 | b << 20 | a << 15 | rd << 7 | 0x33; }
+static uint32_t and_(uint32_t rd, uint32_t a, uint32_t b) { return b << 20 | a << 15 | 7u << 12 | rd << 7 | 0x33; }
+static uint32_t srl(uint32_t rd, uint32_t a, uint32_t b) { return b << 20 | a << 15 | 5u << 12 | rd << 7 | 0x33; }
+static uint32_t andi(uint32_t rd, uint32_t rs1, int32_t imm) { return rv_i(0x13, 7, rd, rs1, imm); }
+static uint32_t sltu(uint32_t rd, uint32_t a, uint32_t b) { return b << 20 | a << 15 | 3u << 12 | rd << 7 | 0x33; }
+
+
 
 typedef struct out {
     uint8_t *buf;
     uint32_t base, at;     /* link address of buf[0], of the next byte */
 } out;
 
+/* buf NULL: a dry run that only measures (rw_helpers_place) */
 static void put32(out *o, uint32_t v)
 {
-    memcpy(o->buf + (o->at - o->base), &v, 4);
+    if (o->buf) memcpy(o->buf + (o->at - o->base), &v, 4);
     o->at += 4;
 }
 
 static void put16(out *o, uint16_t v)
 {
-    memcpy(o->buf + (o->at - o->base), &v, 2);
+    if (o->buf) memcpy(o->buf + (o->at - o->base), &v, 2);
     o->at += 2;
 }
 
@@ -96,6 +104,39 @@ static void put_address(out *o, uint32_t rd, uint32_t target)
     put32(o, addi(rd, rd, rv_lo12(d)));
 }
 
+static void put_is_leader(out *o, uint32_t mask, uint32_t lowest, uint32_t lane)
+{
+    put32(o, csrr(mask, WS_CSR_ACTIVE_MASK));
+    put32(o, sub(lowest, ZERO, mask));
+    put32(o, and_(lowest, mask, lowest));
+    put32(o, csrr(lane, WS_CSR_LANE_ID));
+    put32(o, srl(lowest, lowest, lane));
+    put32(o, andi(lowest, lowest, 1));
+}
+
+/* Reserve one record of 1 << shift bytes in the buffer whose control words
+ * are at ctl + next/cap/base: rec = its address, or the scratch slot when
+ * the buffer is full (the host sees next > cap). No branch: the same
+ * instructions run either way, so a re-run with room has the same
+ * schedule. ctl, rec, t1, t2 distinct; ctl is kept. 13 instructions. */
+static void put_reserve(out *o, uint32_t ctl, int next, int cap, int base, int shift, uint32_t rec, uint32_t t1,
+                        uint32_t t2)
+{
+    put32(o, addi(rec, ctl, next));
+    put32(o, addi(t1, ZERO, 1));
+    put32(o, amoadd(rec, t1, rec));        /* rec = index          */
+    put32(o, lw(t1, ctl, cap));
+    put32(o, sltu(t1, rec, t1));           /* 1 if it fits         */
+    put32(o, sub(t1, ZERO, t1));           /* all ones if it fits  */
+    put32(o, slli(rec, rec, shift));
+    put32(o, lw(t2, ctl, base));
+    put32(o, add(rec, rec, t2));           /* the record           */
+    put32(o, addi(t2, ctl, WSI_CTL_SCRATCH));
+    put32(o, sub(rec, rec, t2));
+    put32(o, and_(rec, rec, t1));
+    put32(o, add(rec, rec, t2));           /* ... or the scratch   */
+}
+
 static void put_call(out *o, uint32_t helper) { put32(o, jal(GP, (int32_t)(helper - o->at))); }
 
 static void emit_inserted(rw_ctx *c, out *o, const rw_inst *x)
@@ -104,8 +145,17 @@ static void emit_inserted(rw_ctx *c, out *o, const rw_inst *x)
     if (c->mode == WSI_COUNT) {
         if (x->ep) put32(o, addi(TP, ZERO, 1));
         if (x->leader) {
-            put_address(o, GP, c->ctl_addr + WSI_CTL_HEADER + 4 * (uint32_t)x->block);
+            put_address(o, GP, c->ctl_addr + WSI_CTL_HEADER + 8 * (uint32_t)x->block);
             put32(o, amoadd(ZERO, TP, GP));
+            if (c->flags & WSI_WARPS) { /* the warp's leader adds 1 to the warp count: every lane adds 0 or 1 */
+                put32(o, sw(A0, SP, -4));
+                put32(o, sw(A1, SP, -8));
+                put_is_leader(o, A1, A0, A1);
+                put32(o, addi(GP, GP, 4));
+                put32(o, amoadd(ZERO, A0, GP));
+                put32(o, lw(A0, SP, -4));
+                put32(o, lw(A1, SP, -8));
+            }
         }
         return;
     }
@@ -174,9 +224,12 @@ static int emit_original(rw_ctx *c, out *o, const rw_inst *x)
     return 0;
 }
 
+/* The helpers, in order; each one's address is set as it is written. */
 static void emit_helpers(rw_ctx *c, out *o)
 {
+    c->helper_addr = o->at;
     if (c->mode != WSI_RECORD) return;
+    c->gid_helper = o->at;
     /* gid_helper: tp = global linear thread id (block linear * threads per block + thread linear) */
     put32(o, sw(A0, SP, -4)); put32(o, sw(A1, SP, -8)); put32(o, sw(A2, SP, -12));
     put_address(o, A0, c->ctl_addr);
@@ -188,33 +241,45 @@ static void emit_helpers(rw_ctx *c, out *o)
     put32(o, csrr(A2, WS_CSR_TID_LINEAR)); put32(o, add(TP, TP, A2));
     put32(o, lw(A0, SP, -4)); put32(o, lw(A1, SP, -8)); put32(o, lw(A2, SP, -12));
     put32(o, jalr0(GP));
+    c->bb_helper = o->at;
     /* bb_helper: reserve one block record, write {tp, site} */
-    put32(o, sw(A0, SP, -4)); put32(o, sw(A1, SP, -8)); put32(o, sw(A2, SP, -12));
-    put_address(o, A0, c->ctl_addr + WSI_CTL_BB_NEXT);
-    put32(o, addi(A1, ZERO, 1)); put32(o, amoadd(A1, A1, A0));
-    put32(o, lw(A2, A0, WSI_CTL_BB_CAP - WSI_CTL_BB_NEXT)); put32(o, bgeu(A1, A2, 7 * 4));
-    put32(o, lw(A2, A0, WSI_CTL_BB_BASE - WSI_CTL_BB_NEXT)); put32(o, slli(A1, A1, 3)); put32(o, add(A1, A1, A2));
+    put32(o, sw(A0, SP, -4)); put32(o, sw(A1, SP, -8)); put32(o, sw(A2, SP, -12)); put32(o, sw(A3, SP, -16));
+    put_address(o, A0, c->ctl_addr);
+    put_reserve(o, A0, WSI_CTL_BB_NEXT, WSI_CTL_BB_CAP, WSI_CTL_BB_BASE, 3, A1, A2, A3);
     put32(o, sw(TP, A1, 0)); put32(o, sw(GP, A1, 4));
-    put32(o, jal(ZERO, 3 * 4));
-    put32(o, addi(A2, ZERO, 1)); put32(o, sw(A2, A0, WSI_CTL_OVERFLOW - WSI_CTL_BB_NEXT));
-    put32(o, lw(A0, SP, -4)); put32(o, lw(A1, SP, -8)); put32(o, lw(A2, SP, -12));
-    put32(o, jalr0(GP));
-    /* mem_common: a0 = the base register's value (a0 saved by the stub) */
-    put32(o, sw(A1, SP, -8)); put32(o, sw(A2, SP, -12)); put32(o, sw(A3, SP, -16));
-    put_address(o, A1, c->ctl_addr + WSI_CTL_MEM_NEXT);
-    put32(o, addi(A2, ZERO, 1)); put32(o, amoadd(A2, A2, A1));
-    put32(o, lw(A3, A1, WSI_CTL_MEM_CAP - WSI_CTL_MEM_NEXT)); put32(o, bgeu(A2, A3, 8 * 4));
-    put32(o, lw(A3, A1, WSI_CTL_MEM_BASE - WSI_CTL_MEM_NEXT)); put32(o, slli(A2, A2, 4)); put32(o, add(A2, A2, A3));
-    put32(o, sw(TP, A2, 0)); put32(o, sw(GP, A2, 4)); put32(o, sw(A0, A2, 8));
-    put32(o, jal(ZERO, 3 * 4));
-    put32(o, addi(A3, ZERO, 1)); put32(o, sw(A3, A1, WSI_CTL_OVERFLOW - WSI_CTL_MEM_NEXT));
+    if (c->flags & WSI_WARPS) { /* the leader lane also writes {its gid, active mask, site} */
+        put32(o, csrr(A1, WS_CSR_ACTIVE_MASK)); put32(o, sub(A2, ZERO, A1)); put32(o, and_(A2, A1, A2));
+        put32(o, csrr(A3, WS_CSR_LANE_ID)); put32(o, srl(A2, A2, A3)); put32(o, andi(A2, A2, 1));
+        put32(o, beqz(A2, 19 * 4));
+        put32(o, sw(A1, SP, -20)); /* the mask, while the reservation uses a1 */
+        put_reserve(o, A0, WSI_CTL_WARP_NEXT, WSI_CTL_WARP_CAP, WSI_CTL_WARP_BASE, 4, A1, A2, A3);
+        put32(o, lw(A2, SP, -20));
+        put32(o, sw(TP, A1, 0)); put32(o, sw(A2, A1, 4)); put32(o, sw(GP, A1, 8));
+    }
     put32(o, lw(A0, SP, -4)); put32(o, lw(A1, SP, -8)); put32(o, lw(A2, SP, -12)); put32(o, lw(A3, SP, -16));
     put32(o, jalr0(GP));
+    c->mem_common = o->at;
+    /* mem_common: a0 = the base register's value (a0 saved by the stub) */
+    put32(o, sw(A1, SP, -8)); put32(o, sw(A2, SP, -12)); put32(o, sw(A3, SP, -16)); put32(o, sw(A4, SP, -20));
+    put_address(o, A1, c->ctl_addr);
+    put_reserve(o, A1, WSI_CTL_MEM_NEXT, WSI_CTL_MEM_CAP, WSI_CTL_MEM_BASE, 4, A2, A3, A4);
+    put32(o, sw(TP, A2, 0)); put32(o, sw(GP, A2, 4)); put32(o, sw(A0, A2, 8));
+    put32(o, lw(A0, SP, -4)); put32(o, lw(A1, SP, -8)); put32(o, lw(A2, SP, -12)); put32(o, lw(A3, SP, -16));
+    put32(o, lw(A4, SP, -20));
+    put32(o, jalr0(GP));
     for (uint32_t r = 0; r < 32; r++) { /* stubs: a0 = x[r] */
+        c->mem_helper[r] = o->at;
         put32(o, sw(A0, SP, -4));
         put32(o, addi(A0, r, 0));
         put32(o, jal(ZERO, (int32_t)(c->mem_common - o->at)));
     }
+}
+
+uint32_t rw_helpers_place(rw_ctx *c, uint32_t at)
+{
+    out o = { NULL, at, at };
+    emit_helpers(c, &o);
+    return o.at;
 }
 
 int rw_emit_text(rw_ctx *c, uint8_t **text, uint32_t *size)

@@ -54,6 +54,7 @@ typedef struct rw_ctx {
     char *err;
     size_t errlen;
     wsi_mode mode;
+    unsigned flags;               /* WSI_WARPS */
     const uint8_t *file;
     size_t file_size;
     Elf32_Ehdr eh;
@@ -106,8 +107,10 @@ int rw_rewrite_rela(rw_ctx *c);
 int rw_patch_dwarf(rw_ctx *c);             /* rewrite_dwarf.c: line tables, lengths */
 int rw_write_elf(rw_ctx *c, const uint8_t *text, uint32_t text_size, uint8_t **out, size_t *out_size);
 
-/* Helper lengths in instructions (rewrite_emit.c writes them) */
-enum { RW_GID_HELPER_LEN = 22, RW_BB_HELPER_LEN = 21, RW_MEM_COMMON_LEN = 23, RW_MEM_STUB_LEN = 3 };
+/* Length of the inline warp-count sequence (COUNT mode with WSI_WARPS) */
+enum { RW_COUNT_WARPS_LEN = 12 };
+/* Set the helpers' addresses as if written at `at`; returns their end. */
+uint32_t rw_helpers_place(rw_ctx *c, uint32_t at);
 
 /* RISC-V encoders */
 uint32_t rv_i(uint32_t opc, uint32_t f3, uint32_t rd, uint32_t rs1, int32_t imm);

@@ -10,7 +10,9 @@ enum { INLINE_CALL = 4, COUNT_SEQ = 12, SET_TP = 4 };
 static uint32_t inserted(const rw_ctx *c, const rw_inst *x)
 {
     if (x->in.op == OP_ILLEGAL) return 0;
-    if (c->mode == WSI_COUNT) return (x->ep ? SET_TP : 0) + (x->leader ? COUNT_SEQ : 0);
+    if (c->mode == WSI_COUNT)
+        return (x->ep ? SET_TP : 0) + (x->leader ? COUNT_SEQ : 0) +
+               (x->leader && (c->flags & WSI_WARPS) ? 4 * RW_COUNT_WARPS_LEN : 0);
     return (x->ep == 2 ? INLINE_CALL : 0) + (x->leader ? INLINE_CALL : 0) + (x->mem ? INLINE_CALL : 0);
 }
 
@@ -32,24 +34,6 @@ static int fits(const rw_inst *x, int32_t off)
     return off >= -lim && off < lim;
 }
 
-/* The helpers (RECORD mode) in the order rw_emit_text writes them. */
-static uint32_t place_helpers(rw_ctx *c, uint32_t at)
-{
-    c->helper_addr = at;
-    if (c->mode != WSI_RECORD) return at;
-    c->gid_helper = at;
-    at += 4 * RW_GID_HELPER_LEN;
-    c->bb_helper = at;
-    at += 4 * RW_BB_HELPER_LEN;
-    c->mem_common = at;
-    at += 4 * RW_MEM_COMMON_LEN;
-    for (int r = 0; r < 32; r++) {
-        c->mem_helper[r] = at;
-        at += 4 * RW_MEM_STUB_LEN;
-    }
-    return at;
-}
-
 /* The helpers go first, below every original instruction: the device
  * reconverges divergent lanes lowest-PC-first, so lanes inside a helper
  * must run before lanes waiting further on, exactly as they would have
@@ -57,7 +41,7 @@ static uint32_t place_helpers(rw_ctx *c, uint32_t at)
  * lanes run ahead (to a shuffle or a barrier) and change the results. */
 static int assign(rw_ctx *c)
 {
-    uint32_t at = (place_helpers(c, c->text_lo) + 3) & ~3u;
+    uint32_t at = (rw_helpers_place(c, c->text_lo) + 3) & ~3u;
     for (uint32_t i = 0; i < c->ninsts; i++) {
         rw_inst *x = &c->insts[i];
         x->pre = inserted(c, x);
@@ -131,6 +115,6 @@ int rw_layout(rw_ctx *c)
     c->data_delta = new_pages - old_pages;
     uint32_t end = ((c->span_hi + c->data_delta) + 4095) & ~4095u;
     c->ctl_addr = end;
-    c->ctl_size = WSI_CTL_HEADER + 4 * c->info->nblocks;
+    c->ctl_size = WSI_CTL_HEADER + 8 * c->info->nblocks;
     return 0;
 }

@@ -223,12 +223,13 @@ static int find_blocks(rw_ctx *c)
         if (x->leader || cur < 0) {
             x->leader = 1;
             cur = (int32_t)info->nblocks++;
-            info->blocks[cur] = (wsi_block){ .addr = x->addr, .first_mem = info->nmems };
+            info->blocks[cur] = (wsi_block){ .addr = x->addr, .first_mem = info->nmems, .taken = -1, .fall = -1 };
         }
         x->block = cur;
         wsi_block *b = &info->blocks[cur];
         b->ninst++;
         b->end = x->addr + x->in.len;
+        b->last = x->addr;
         uint8_t size = 0;
         if ((x->mem = mem_kind(&x->in, &size)) != 0) {
             info->mems[info->nmems++] = (wsi_mem_inst){ .addr = x->addr, .block = (uint32_t)cur, .kind = x->mem,
@@ -239,6 +240,13 @@ static int find_blocks(rw_ctx *c)
         if (x->terminator) cur = -1;
     }
     info->ninsts = c->ninsts;
+    for (uint32_t i = 0; i < c->ninsts; i++) { /* where conditional branches go */
+        const rw_inst *x = &c->insts[i];
+        if (x->block < 0 || x->in.op < OP_BEQ || x->in.op > OP_BGEU) continue;
+        int32_t t = inst_at(c, x->target);
+        info->blocks[x->block].taken = t >= 0 && c->insts[t].leader ? c->insts[t].block : -1;
+        info->blocks[x->block].fall = i + 1 < c->ninsts && c->insts[i + 1].leader ? c->insts[i + 1].block : -1;
+    }
     return 0;
 }
 

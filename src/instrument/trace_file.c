@@ -53,12 +53,14 @@ static void put_launch(wbuf *b, const ws_trace_launch *L)
     w32(b, L->grid.x); w32(b, L->grid.y); w32(b, L->grid.z);
     w32(b, L->block.x); w32(b, L->block.y); w32(b, L->block.z);
     w32(b, L->flags);
+    w32(b, L->lanes_per_warp);
     w64(b, L->device_thread_instructions); w64(b, L->device_loads); w64(b, L->device_stores); w64(b, L->device_atomics);
     w64(b, L->results_checked);
     w32(b, L->nblocks);
     for (uint32_t i = 0; i < L->nblocks; i++) {
         const ws_trace_block *k = &L->blocks[i];
         w32(b, k->addr); w32(b, k->ninst); w32(b, k->nmem); w32(b, k->first_mem);
+        w32(b, (uint32_t)k->taken); w32(b, (uint32_t)k->fall); w32(b, k->last);
     }
     w32(b, L->nmem_insts);
     for (uint32_t i = 0; i < L->nmem_insts; i++) {
@@ -74,6 +76,11 @@ static void put_launch(wbuf *b, const ws_trace_launch *L)
     w(b, L->bb, L->nbb * sizeof *L->bb);
     w64(b, L->nmem);
     w(b, L->mem, L->nmem * sizeof *L->mem);
+    if (L->flags & WS_TRACE_WARPS) {
+        for (uint32_t i = 0; i < L->nblocks; i++) w64(b, L->warp_counts[i]);
+        w64(b, L->nwarp);
+        w(b, L->warps, L->nwarp * sizeof *L->warps);
+    }
 }
 
 int wst_write(const char *path, const ws_trace *t, char *err, size_t errlen)
@@ -179,10 +186,10 @@ static void *ralloc(rbuf *r, uint64_t count, size_t size, size_t min, const char
     return p;
 }
 
-static void launch_free(ws_trace_launch *L)
+void wst_launch_free(ws_trace_launch *L)
 {
     free(L->kernel); free(L->module); free(L->note); free(L->blocks); free(L->mem_insts); free(L->counts);
-    free(L->threads); free(L->bb); free(L->mem);
+    free(L->threads); free(L->bb); free(L->mem); free(L->warp_counts); free(L->warps);
 }
 
 static int check_launch(rbuf *r, ws_trace_launch *L)
@@ -191,6 +198,13 @@ static int check_launch(rbuf *r, ws_trace_launch *L)
         if (L->blocks[i].first_mem > L->nmem_insts || L->blocks[i].nmem > L->nmem_insts - L->blocks[i].first_mem)
             return rfail(r, "launch %llu: block %u names memory instructions past the table",
                          (unsigned long long)L->launch_id, i);
+    for (uint32_t i = 0; i < L->nblocks; i++)
+        if (L->blocks[i].taken >= (int32_t)L->nblocks || L->blocks[i].fall >= (int32_t)L->nblocks ||
+            L->blocks[i].taken < -1 || L->blocks[i].fall < -1)
+            return rfail(r, "launch %llu: block %u branches to a block that does not exist", (unsigned long long)L->launch_id, i);
+    for (uint64_t i = 0; i < L->nwarp; i++)
+        if (L->warps[i].block >= L->nblocks)
+            return rfail(r, "warp record %llu names block %u of %u", (unsigned long long)i, L->warps[i].block, L->nblocks);
     for (uint32_t i = 0; i < L->nmem_insts; i++)
         if (L->mem_insts[i].block >= L->nblocks)
             return rfail(r, "launch %llu: memory instruction %u names block %u of %u", (unsigned long long)L->launch_id,
@@ -224,14 +238,16 @@ static int get_launch(rbuf *r, ws_trace_launch *L)
     L->grid.x = r32(r, "grid"); L->grid.y = r32(r, "grid"); L->grid.z = r32(r, "grid");
     L->block.x = r32(r, "block"); L->block.y = r32(r, "block"); L->block.z = r32(r, "block");
     L->flags = r32(r, "flags");
+    L->lanes_per_warp = r32(r, "lanes per warp");
     L->device_thread_instructions = r64(r, "counters"); L->device_loads = r64(r, "counters");
     L->device_stores = r64(r, "counters"); L->device_atomics = r64(r, "counters");
     L->results_checked = r64(r, "counters");
     L->nblocks = r32(r, "block count");
-    if (!(L->blocks = ralloc(r, L->nblocks, sizeof *L->blocks, 16, "blocks"))) return -1;
+    if (!(L->blocks = ralloc(r, L->nblocks, sizeof *L->blocks, 28, "blocks"))) return -1;
     for (uint32_t i = 0; i < L->nblocks; i++) {
         ws_trace_block *k = &L->blocks[i];
         k->addr = r32(r, "block"); k->ninst = r32(r, "block"); k->nmem = r32(r, "block"); k->first_mem = r32(r, "block");
+        k->taken = (int32_t)r32(r, "block"); k->fall = (int32_t)r32(r, "block"); k->last = r32(r, "block");
     }
     L->nmem_insts = r32(r, "memory instruction count");
     if (!(L->mem_insts = ralloc(r, L->nmem_insts, sizeof *L->mem_insts, 12, "memory instructions"))) return -1;
@@ -258,13 +274,20 @@ static int get_launch(rbuf *r, ws_trace_launch *L)
     L->nmem = r64(r, "memory record count");
     if (!(L->mem = ralloc(r, L->nmem, sizeof *L->mem, 8, "memory records"))) return -1;
     rd(r, L->mem, L->nmem * sizeof *L->mem, "memory records");
+    if (L->flags & WS_TRACE_WARPS) {
+        if (!(L->warp_counts = ralloc(r, L->nblocks, sizeof *L->warp_counts, 8, "warp counts"))) return -1;
+        for (uint32_t i = 0; i < L->nblocks; i++) L->warp_counts[i] = r64(r, "warp counts");
+        L->nwarp = r64(r, "warp record count");
+        if (!(L->warps = ralloc(r, L->nwarp, sizeof *L->warps, 12, "warp records"))) return -1;
+        rd(r, L->warps, L->nwarp * sizeof *L->warps, "warp records");
+    }
     return r->bad ? -1 : check_launch(r, L);
 }
 
 void ws_trace_free(ws_trace *t)
 {
     if (!t) return;
-    for (uint32_t i = 0; i < t->nlaunches; i++) launch_free(&t->launches[i]);
+    for (uint32_t i = 0; i < t->nlaunches; i++) wst_launch_free(&t->launches[i]);
     free(t->launches);
     free(t);
 }

@@ -6,5 +6,7 @@
 
 /* Write t to path atomically (temporary file, then rename). */
 int wst_write(const char *path, const ws_trace *t, char *err, size_t errlen);
+/* Free what a launch owns (not the launch itself). */
+void wst_launch_free(ws_trace_launch *L);
 
 #endif

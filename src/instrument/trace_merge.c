@@ -45,9 +45,39 @@ static uint32_t get32(const uint8_t *p)
     return v;
 }
 
-int tr_merge(const tr_twin *tw, const ws_module *record, ws_trace_launch *L, const uint8_t *bb, uint64_t nbb,
-             const uint8_t *mem, uint64_t nmem, uint32_t total_threads, char *err, size_t errlen)
+/* Warp records: the leader lane's gid names the warp (warps are runs of
+ * lanes_per_warp consecutive threads of a block); sorted by warp, stable. */
+static int merge_warps(const site *bs, uint32_t nsites, ws_trace_launch *L, const tr_buffers *b, uint32_t total_threads,
+                       uint32_t tpb, char *err, size_t errlen)
 {
+    uint32_t lanes = L->lanes_per_warp ? L->lanes_per_warp : 32, wpb = (tpb + lanes - 1) / lanes;
+    uint64_t nwarps = (uint64_t)total_threads / (tpb ? tpb : 1) * wpb;
+    uint64_t *start = calloc(nwarps + 2, sizeof *start);
+    L->warps = malloc((b->nwarp + 1) * sizeof *L->warps);
+    if (!start || !L->warps) { free(start); snprintf(err, errlen, "out of host memory while merging the trace"); return -1; }
+    for (uint64_t i = 0; i < b->nwarp; i++) {
+        uint32_t gid = get32(b->warp + i * WSI_WARP_RECORD_SIZE);
+        if (gid >= total_threads) { free(start); snprintf(err, errlen, "warp record %llu names thread %u", (unsigned long long)i, gid); return -1; }
+        start[gid / tpb * wpb + gid % tpb / lanes + 1]++;
+    }
+    for (uint64_t w = 0; w < nwarps; w++) start[w + 1] += start[w];
+    for (uint64_t i = 0; i < b->nwarp; i++) {
+        const uint8_t *r = b->warp + i * WSI_WARP_RECORD_SIZE;
+        uint32_t gid = get32(r), warp = gid / tpb * wpb + gid % tpb / lanes;
+        int64_t id = lookup(bs, nsites, get32(r + 8));
+        if (id < 0) { free(start); snprintf(err, errlen, "warp record %llu has an unknown site", (unsigned long long)i); return -1; }
+        L->warps[start[warp]++] = (ws_trace_warp_exec){ warp, get32(r + 4), (uint32_t)id };
+    }
+    L->nwarp = b->nwarp;
+    free(start);
+    return 0;
+}
+
+int tr_merge(const tr_twin *tw, const ws_module *record, ws_trace_launch *L, const tr_buffers *b,
+             uint32_t total_threads, uint32_t tpb, char *err, size_t errlen)
+{
+    const uint8_t *bb = b->bb, *mem = b->mem;
+    uint64_t nbb = b->nbb, nmem = b->nmem;
     const wsi_module_info *in = &tw->rinfo;
     uint32_t delta = record->base - record->link_base;
     site *bs = site_table(in->bb_site, in->nblocks, delta), *ms = site_table(in->mem_site, in->nmems, delta);
@@ -110,7 +140,7 @@ int tr_merge(const tr_twin *tw, const ws_module *record, ws_trace_launch *L, con
             goto done;
         }
     }
-    rc = 0;
+    rc = (L->flags & WS_TRACE_WARPS) && b->warp ? merge_warps(bs, in->nblocks, L, b, total_threads, tpb, err, errlen) : 0;
 done:
     free(bs);
     free(ms);

@@ -19,7 +19,7 @@ typedef struct line_stat {
     uint8_t space;              /* memtrace: 0 global, 1 shared, 2 local (stack) */
 } line_stat;
 
-static void where_of(const tr_twin *tw, uint32_t addr, char *buf, size_t n)
+void tr_where(const tr_twin *tw, uint32_t addr, char *buf, size_t n)
 {
     ws_line_info li;
     if (tw && tw->lines && !ws_line_map_lookup(tw->lines, addr, &li) && li.file) {
@@ -70,7 +70,7 @@ static void report_bbcount(const tr_twin *tw, const ws_trace_launch *L, FILE *f)
         ran += L->counts[b] != 0;
         if (!L->counts[b]) continue;
         char where[160];
-        where_of(tw, L->blocks[b].addr, where, sizeof where);
+        tr_where(tw, L->blocks[b].addr, where, sizeof where);
         line_stat *s = line_for(&tab, &n, where, 0, 0);
         if (s) s->value += L->counts[b] * L->blocks[b].ninst;
     }
@@ -158,7 +158,7 @@ static void report_memtrace(const tracer *t, const tr_twin *tw, const ws_trace_l
     size_t n = 0;
     char (*where)[160] = calloc(L->nmem_insts + 1, sizeof *where);
     uint32_t *occ = calloc(L->nmem_insts + 1, sizeof *occ);
-    for (uint32_t i = 0; i < L->nmem_insts && where; i++) where_of(tw, L->mem_insts[i].addr, where[i], sizeof where[i]);
+    for (uint32_t i = 0; i < L->nmem_insts && where; i++) tr_where(tw, L->mem_insts[i].addr, where[i], sizeof where[i]);
     for (uint32_t k = 0; where && occ && k < L->nthreads;) {
         uint32_t warp = L->threads[k].gid / tpb * ((tpb + lanes - 1) / lanes) + L->threads[k].gid % tpb / lanes;
         uint32_t end = k;
@@ -214,7 +214,7 @@ static void report_memtrace(const tracer *t, const tr_twin *tw, const ws_trace_l
 
 void tr_report(const tracer *t, FILE *f)
 {
-    static const char *names[] = { "bbcount", "memtrace", "dump" };
+    static const char *names[] = { "bbcount", "memtrace", "dump", "branch" };
     fprintf(f, "warpscope trace (%s): %u launch%s traced\n", names[t->opt.tool], t->trace.nlaunches,
             t->trace.nlaunches == 1 ? "" : "es");
     for (uint32_t i = 0; i < t->trace.nlaunches; i++) {
@@ -238,6 +238,7 @@ void tr_report(const tracer *t, FILE *f)
             fprintf(f, ", recording pass %.3f s (%.2fx)", tm->record, tm->original > 0 ? tm->record / tm->original : 0.0);
         fprintf(f, "\n");
         report_bbcount(tw, L, f);
-        if (t->opt.tool != TR_BBCOUNT) report_memtrace(t, tw, L, f);
+        if (t->opt.tool == TR_MEMTRACE || t->opt.tool == TR_DUMP) report_memtrace(t, tw, L, f);
+        if (t->opt.tool == TR_BRANCH || t->opt.tool == TR_DUMP) tr_report_branches(tw, L, f);
     }
 }

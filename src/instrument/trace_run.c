@@ -80,7 +80,7 @@ static ws_trace_launch *new_launch(tracer *t)
 }
 
 /* The static tables: the same for both twins. */
-static int describe(ws_trace_launch *L, const tr_twin *tw, const ws_grid_run *G)
+static int describe(ws_trace_launch *L, const tr_twin *tw, const ws_grid_run *G, uint32_t lanes)
 {
     const wsi_module_info *in = &tw->rinfo;
     L->kernel = strdup(G->kernel_name);
@@ -88,6 +88,7 @@ static int describe(ws_trace_launch *L, const tr_twin *tw, const ws_grid_run *G)
     L->launch_id = G->id;
     L->grid = G->grid;
     L->block = G->block;
+    L->lanes_per_warp = lanes;
     L->nblocks = in->nblocks;
     L->nmem_insts = in->nmems;
     L->blocks = calloc(in->nblocks + 1, sizeof *L->blocks);
@@ -95,35 +96,79 @@ static int describe(ws_trace_launch *L, const tr_twin *tw, const ws_grid_run *G)
     L->counts = calloc(in->nblocks + 1, sizeof *L->counts);
     if (!L->kernel || !L->module || !L->blocks || !L->mem_insts || !L->counts) return -1;
     for (uint32_t i = 0; i < in->nblocks; i++)
-        L->blocks[i] = (ws_trace_block){ in->blocks[i].addr, in->blocks[i].ninst, in->blocks[i].nmem, in->blocks[i].first_mem };
+        L->blocks[i] = (ws_trace_block){ in->blocks[i].addr, in->blocks[i].ninst, in->blocks[i].nmem, in->blocks[i].first_mem,
+                                         in->blocks[i].taken, in->blocks[i].fall, in->blocks[i].last };
     for (uint32_t i = 0; i < in->nmems; i++)
         L->mem_insts[i] = (ws_trace_mem_inst){ in->mems[i].addr, in->mems[i].block, in->mems[i].kind, in->mems[i].size };
     return 0;
 }
 
+/* The record buffers: one per record type, each with its control words. */
+enum { BUF_BB, BUF_MEM, BUF_WARP, NBUF };
+static const struct { uint32_t size, next, cap, base; } buf_ctl[NBUF] = {
+    { WSI_BB_RECORD_SIZE, WSI_CTL_BB_NEXT, WSI_CTL_BB_CAP, WSI_CTL_BB_BASE },
+    { WSI_MEM_RECORD_SIZE, WSI_CTL_MEM_NEXT, WSI_CTL_MEM_CAP, WSI_CTL_MEM_BASE },
+    { WSI_WARP_RECORD_SIZE, WSI_CTL_WARP_NEXT, WSI_CTL_WARP_CAP, WSI_CTL_WARP_BASE },
+};
+
 typedef struct sizing {
-    uint64_t nbb, nmem;
+    uint64_t n[NBUF];
 } sizing;
 
+/* Σ over blocks of executions × records per block (the method). */
 static sizing size_from_counts(const ws_trace_launch *L)
 {
-    sizing s = { 0, 0 };
+    sizing s = { { 0, 0, 0 } };
     for (uint32_t b = 0; b < L->nblocks; b++) {
-        s.nbb += L->counts[b];
-        s.nmem += L->counts[b] * L->blocks[b].nmem;
+        s.n[BUF_BB] += L->counts[b];
+        s.n[BUF_MEM] += L->counts[b] * L->blocks[b].nmem;
+        if (L->warp_counts) s.n[BUF_WARP] += L->warp_counts[b];
     }
     return s;
 }
 
-/* The recording pass into buffers of exactly `want` records; returns what
- * the lanes reserved in *used (more than want: the pass overflowed). */
+/* Module data the kernel may read and write lives in each copy: the twin
+ * gets the original's before a pass, the original the twin's after it. */
+static void sync_data(ws_device *dev, const ws_module *orig, const ws_module *twin, uint32_t delta, int to_twin)
+{
+    const ws_elf_image *img = &orig->img;
+    for (uint32_t g = 0; g < img->size / 8;) {
+        if (!img->writable[g]) { g++; continue; }
+        uint32_t e = g;
+        while (e < img->size / 8 && img->writable[e]) e++;
+        uint32_t off = g * 8, n = (e - g) * 8;
+        if (off + delta + n <= twin->size) {
+            uint8_t *o = ws_mem_global_ptr(&dev->mem, orig->base + off), *t = ws_mem_global_ptr(&dev->mem, twin->base + off + delta);
+            memmove(to_twin ? t : o, to_twin ? o : t, n);
+        }
+        g = e;
+    }
+}
+
+typedef struct records {
+    uint8_t *p[NBUF];
+    uint64_t n[NBUF];     /* records kept (at most the buffer's size) */
+} records;
+
+static void records_free(records *r)
+{
+    for (int i = 0; i < NBUF; i++) free(r->p[i]);
+    memset(r, 0, sizeof *r);
+}
+
+/* The recording pass into buffers of exactly `want` records; *used gets
+ * what the lanes reserved (more than want: the pass overflowed). */
 static ws_status record_pass(tracer *t, tr_twin *tw, ws_grid_run *G, ws_tool_runner *run, uint32_t entry, sizing want,
-                             sizing *used, uint8_t **bb, uint8_t **mem, int *overflow, double *secs, tv_digest *dg,
-                             uint64_t nbytes)
+                             sizing *used, records *out, int *overflow, double *secs, tv_digest *dg, uint64_t nbytes)
 {
     ws_device *dev = t->dev;
-    uint64_t bytes = want.nbb * WSI_BB_RECORD_SIZE + want.nmem * WSI_MEM_RECORD_SIZE;
-    if (bytes > 0xF0000000u || want.nbb > UINT32_MAX || want.nmem > UINT32_MAX)
+    uint64_t bytes = 0, off[NBUF];
+    for (int i = 0; i < NBUF; i++) {
+        off[i] = bytes;
+        bytes += want.n[i] * buf_ctl[i].size;
+        if (want.n[i] > UINT32_MAX) bytes = UINT64_MAX / 2;
+    }
+    if (bytes > 0xF0000000u)
         return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "trace: launch %llu (%s) needs %llu bytes of trace buffers, "
                             "more than the device can address", (unsigned long long)G->id, G->kernel_name,
                             (unsigned long long)bytes);
@@ -135,30 +180,32 @@ static ws_status record_pass(tracer *t, tr_twin *tw, ws_grid_run *G, ws_tool_run
     if (bytes) memset(ws_mem_global_ptr(&dev->mem, buf), 0, bytes);
     uint32_t *ctl = ctl_of(dev, tw->record, &tw->rinfo);
     memset(ctl, 0, WSI_CTL_HEADER);
-    ctl[WSI_CTL_BB_CAP / 4] = (uint32_t)want.nbb;
-    ctl[WSI_CTL_BB_BASE / 4] = buf;
-    ctl[WSI_CTL_MEM_CAP / 4] = (uint32_t)want.nmem;
-    ctl[WSI_CTL_MEM_BASE / 4] = buf + (uint32_t)(want.nbb * WSI_BB_RECORD_SIZE);
+    for (int i = 0; i < NBUF; i++) {
+        ctl[buf_ctl[i].cap / 4] = (uint32_t)want.n[i];
+        ctl[buf_ctl[i].base / 4] = buf + (uint32_t)off[i];
+    }
     ctl[WSI_CTL_NCTA_X / 4] = G->grid.x;
     ctl[WSI_CTL_NCTA_XY / 4] = G->grid.x * G->grid.y;
     ctl[WSI_CTL_TPB / 4] = G->threads_per_block;
+    ctl[WSI_CTL_WPB / 4] = G->warps_per_block;
+    sync_data(dev, tw->orig, tw->record, tw->rinfo.data_delta, 1);
     ws_status st = run_pass(dev, run, entry, secs);
+    sync_data(dev, tw->orig, tw->record, tw->rinfo.data_delta, 0);
     int hole = tv_exclude(dg, dev, buf, bytes);
     if (tv_take(dg, dev, nbytes)) st = ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "trace: out of host memory");
     dg->nholes -= hole;
     ctl = ctl_of(dev, tw->record, &tw->rinfo);
-    used->nbb = ctl[WSI_CTL_BB_NEXT / 4];
-    used->nmem = ctl[WSI_CTL_MEM_NEXT / 4];
-    *overflow = ctl[WSI_CTL_OVERFLOW / 4] != 0;
-    uint64_t nbb = used->nbb < want.nbb ? used->nbb : want.nbb, nmem = used->nmem < want.nmem ? used->nmem : want.nmem;
-    *bb = malloc(nbb * WSI_BB_RECORD_SIZE + 1);
-    *mem = malloc(nmem * WSI_MEM_RECORD_SIZE + 1);
-    if (*bb && *mem) {
-        memcpy(*bb, ws_mem_global_ptr(&dev->mem, buf), nbb * WSI_BB_RECORD_SIZE);
-        memcpy(*mem, ws_mem_global_ptr(&dev->mem, buf + (uint32_t)(want.nbb * WSI_BB_RECORD_SIZE)), nmem * WSI_MEM_RECORD_SIZE);
+    *overflow = 0;
+    int oom = 0;
+    for (int i = 0; i < NBUF; i++) {
+        used->n[i] = ctl[buf_ctl[i].next / 4];
+        *overflow |= used->n[i] > want.n[i];
+        out->n[i] = used->n[i] < want.n[i] ? used->n[i] : want.n[i];
+        if (!(out->p[i] = malloc(out->n[i] * buf_ctl[i].size + 1))) oom = 1;
+        else memcpy(out->p[i], ws_mem_global_ptr(&dev->mem, buf + (uint32_t)off[i]), out->n[i] * buf_ctl[i].size);
     }
     if (bytes) ws_mem_free(&dev->mem, buf, REGION_DATA);
-    if (!*bb || !*mem) return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "trace: out of host memory");
+    if (oom) return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "trace: out of host memory");
     return st;
 }
 
@@ -168,7 +215,7 @@ ws_status tr_launch(tracer *t, tr_twin *tw, ws_grid_run *G, ws_tool_runner *run)
     uint32_t count_entry, record_entry;
     ws_trace_launch *L = new_launch(t);
     tr_timing *tm = L ? &t->timing[t->trace.nlaunches - 1] : NULL;
-    if (!L || describe(L, tw, G) || kernel_entry(tw->count, G->kernel_name, &count_entry) ||
+    if (!L || describe(L, tw, G, t->lanes_per_warp) || kernel_entry(tw->count, G->kernel_name, &count_entry) ||
         kernel_entry(tw->record, G->kernel_name, &record_entry)) {
         fprintf(stderr, "warpscope: trace: launch %llu (%s) runs untraced: out of host memory\n",
                 (unsigned long long)G->id, G->kernel_name);
@@ -182,15 +229,22 @@ ws_status tr_launch(tracer *t, tr_twin *tw, ws_grid_run *G, ws_tool_runner *run)
     }
     /* what the instrumented passes compute must equal what the launch computes */
     tv_digest dg = { 0 };
-    tv_exclude(&dg, dev, tw->count->base + (tw->cinfo.ctl_addr - tw->count->link_base), tw->cinfo.ctl_size);
-    tv_exclude(&dg, dev, tw->record->base + (tw->rinfo.ctl_addr - tw->record->link_base), tw->rinfo.ctl_size);
+    tv_exclude(&dg, dev, tw->count->base, tw->count->size);
+    tv_exclude(&dg, dev, tw->record->base, tw->record->size);
     /* pass 1: count */
     uint32_t *ctl = ctl_of(dev, tw->count, &tw->cinfo);
     memset(ctl, 0, tw->cinfo.ctl_size);
+    sync_data(dev, tw->orig, tw->count, tw->cinfo.data_delta, 1);
     ws_status st1 = run_pass(dev, run, count_entry, &tm->count);
+    sync_data(dev, tw->orig, tw->count, tw->cinfo.data_delta, 0);
     if (t->opt.tool == TR_BBCOUNT && tv_take(&dg, dev, snap.nglobal)) tv_free(&dg);
     ctl = ctl_of(dev, tw->count, &tw->cinfo);
-    for (uint32_t b = 0; b < L->nblocks; b++) L->counts[b] = ctl[WSI_CTL_HEADER / 4 + b];
+    for (uint32_t b = 0; b < L->nblocks; b++) L->counts[b] = ctl[WSI_CTL_HEADER / 4 + 2 * b];
+    if (tw->flags & WSI_WARPS) {
+        L->flags |= WS_TRACE_WARPS;
+        if ((L->warp_counts = calloc(L->nblocks + 1, sizeof *L->warp_counts)) != NULL)
+            for (uint32_t b = 0; b < L->nblocks; b++) L->warp_counts[b] = ctl[WSI_CTL_HEADER / 4 + 2 * b + 1];
+    }
     if (st1 != WS_OK) {
         L->flags |= WS_TRACE_FAULTED;
         note(L, "%s", dev->err);
@@ -202,34 +256,40 @@ ws_status tr_launch(tracer *t, tr_twin *tw, ws_grid_run *G, ws_tool_runner *run)
         L->flags |= WS_TRACE_COUNTS_ONLY;
     } else {
         sizing want = size_from_counts(L), used;
-        uint8_t *bb = NULL, *mem = NULL;
+        for (int i = 0; i < NBUF; i++) want.n[i] -= want.n[i] < t->opt.short_by ? want.n[i] : t->opt.short_by;
+        records rec = { { 0 }, { 0 } };
         int overflow = 0;
-        ws_status st2 = record_pass(t, tw, G, run, record_entry, want, &used, &bb, &mem, &overflow, &tm->record, &dg,
-                                     snap.nglobal);
-        if (st2 == WS_OK && overflow) { /* control flow differed from pass 1: measure again, once */
-            L->flags |= WS_TRACE_OVERFLOWED;
-            note(L, "%s", "the recording pass needed more records than the counting pass measured; re-ran it with the measured sizes");
-            free(bb);
-            free(mem);
+        ws_status st2 = record_pass(t, tw, G, run, record_entry, want, &used, &rec, &overflow, &tm->record, &dg,
+                                    snap.nglobal);
+        int lanes_differ = used.n[BUF_BB] != want.n[BUF_BB] || used.n[BUF_MEM] != want.n[BUF_MEM];
+        if (st2 == WS_OK && (lanes_differ || used.n[BUF_WARP] != want.n[BUF_WARP])) { /* measure again, once */
+            if (lanes_differ) {
+                L->flags |= WS_TRACE_OVERFLOWED;
+                note(L, "%s", "the recording pass's lanes took other paths than the counting pass's (a race?); "
+                     "re-ran it with the sizes it measured");
+            } else {
+                note(L, "%s", "warps entered blocks in other groups than in the counting pass (grouping depends on "
+                     "the schedule); re-ran the recording pass with the warp-record count it measured");
+            }
+            records_free(&rec);
             ws_launch_snapshot_restore(dev, &snap);
             want = used;
-            st2 = record_pass(t, tw, G, run, record_entry, want, &used, &bb, &mem, &overflow, &tm->record, &dg,
-                              snap.nglobal);
+            st2 = record_pass(t, tw, G, run, record_entry, want, &used, &rec, &overflow, &tm->record, &dg, snap.nglobal);
         }
         if (st2 != WS_OK && st1 == WS_OK) { /* faulted only when traced */
             L->flags |= WS_TRACE_FAULTED;
             note(L, "%s", dev->err);
         }
-        complete = complete && st2 == WS_OK && !overflow && used.nbb == want.nbb && used.nmem == want.nmem;
-        uint64_t nbb = used.nbb < want.nbb ? used.nbb : want.nbb, nmem = used.nmem < want.nmem ? used.nmem : want.nmem;
+        for (int i = 0; i < NBUF; i++) complete = complete && used.n[i] == want.n[i]; /* zero slack, no drop */
+        complete = complete && st2 == WS_OK;
         char err[256];
         uint32_t threads = (uint32_t)(G->grid.x * G->grid.y * G->grid.z) * G->threads_per_block;
-        if (bb && mem && tr_merge(tw, tw->record, L, bb, nbb, mem, nmem, threads, err, sizeof err)) {
+        tr_buffers b = { rec.p[BUF_BB], rec.p[BUF_MEM], rec.p[BUF_WARP], rec.n[BUF_BB], rec.n[BUF_MEM], rec.n[BUF_WARP] };
+        if (rec.p[BUF_BB] && tr_merge(tw, tw->record, L, &b, threads, G->threads_per_block, err, sizeof err)) {
             note(L, "%s", err);
             complete = 0;
         }
-        free(bb);
-        free(mem);
+        records_free(&rec);
         ws_launch_snapshot_restore(dev, &snap);
     }
     if (complete) L->flags |= WS_TRACE_COMPLETE;

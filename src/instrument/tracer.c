@@ -34,7 +34,8 @@ int tr_options_parse(const char *text, tr_options *o, char *err, size_t len)
             if (!strcmp(v, "bbcount")) o->tool = TR_BBCOUNT;
             else if (!strcmp(v, "memtrace")) o->tool = TR_MEMTRACE;
             else if (!strcmp(v, "dump")) o->tool = TR_DUMP;
-            else { snprintf(err, len, "WARPSCOPE_TRACE: tool=%s: expected bbcount, memtrace or dump", v); rc = -1; }
+            else if (!strcmp(v, "branch")) o->tool = TR_BRANCH;
+            else { snprintf(err, len, "WARPSCOPE_TRACE: tool=%s: expected bbcount, memtrace, branch or dump", v); rc = -1; }
         } else if (!strcmp(item, "out")) rc = set_str(&o->out, v);
         else if (!strcmp(item, "report")) rc = set_str(&o->report, v);
         else if (!strcmp(item, "kernel")) rc = set_str(&o->kernel, v);
@@ -43,6 +44,11 @@ int tr_options_parse(const char *text, tr_options *o, char *err, size_t len)
             unsigned long long n = strtoull(v, &end, 10);
             if (!*v || *end || !n) { snprintf(err, len, "WARPSCOPE_TRACE: launch=%s: expected a number from 1", v); rc = -1; }
             o->launch = n;
+        } else if (!strcmp(item, "short")) {
+            char *end;
+            unsigned long n = strtoul(v, &end, 10);
+            if (!*v || *end || n > 1000000) { snprintf(err, len, "WARPSCOPE_TRACE: short=%s: expected a number", v); rc = -1; }
+            o->short_by = (uint32_t)n;
         } else {
             snprintf(err, len, "WARPSCOPE_TRACE: unknown key '%s' (keys: tool, out, report, kernel, launch)", item);
             rc = -1;
@@ -82,7 +88,8 @@ static void twin_build(tracer *t, tr_twin *tw, const ws_module *m)
     if (ws_line_map_build(m->elf, m->elf_size, m->name, &tw->lines, err, sizeof err)) tw->lines = NULL;
     for (int pass = 0; pass < 2; pass++) {
         wsi_mode mode = pass ? WSI_RECORD : WSI_COUNT;
-        if (wsi_rewrite(m->elf, m->elf_size, m->name, mode, &img, &n, pass ? &tw->rinfo : &tw->cinfo, err, sizeof err)) {
+        unsigned flags = tw->flags = t->opt.tool == TR_BRANCH || t->opt.tool == TR_DUMP ? WSI_WARPS : 0;
+        if (wsi_rewrite(m->elf, m->elf_size, m->name, mode, flags, &img, &n, pass ? &tw->rinfo : &tw->cinfo, err, sizeof err)) {
             tw->error = strdup(err);
             return;
         }
@@ -172,11 +179,7 @@ static void detach(ws_device *dev, void *user)
     tracer *t = user;
     for (size_t i = 0; i < t->ntwins; i++) twin_clear(dev, &t->twins[i]);
     free(t->twins);
-    for (uint32_t i = 0; i < t->trace.nlaunches; i++) {
-        ws_trace_launch *L = &t->trace.launches[i];
-        free(L->kernel); free(L->module); free(L->note); free(L->blocks); free(L->mem_insts); free(L->counts);
-        free(L->threads); free(L->bb); free(L->mem);
-    }
+    for (uint32_t i = 0; i < t->trace.nlaunches; i++) wst_launch_free(&t->trace.launches[i]);
     free(t->trace.launches);
     free(t->timing);
     tr_options_free(&t->opt);

@@ -9,18 +9,20 @@
 #include "warpscope/tool.h"
 #include "warpscope/trace.h"
 
-typedef enum tr_tool { TR_BBCOUNT, TR_MEMTRACE, TR_DUMP } tr_tool;
+typedef enum tr_tool { TR_BBCOUNT, TR_MEMTRACE, TR_DUMP, TR_BRANCH } tr_tool;
 
 typedef struct tr_options {
     tr_tool tool;
     char *out, *report, *kernel;
     uint64_t launch;              /* 0: every launch */
+    uint32_t short_by;            /* tests: first recording pass's buffers this many records short */
 } tr_options;
 
 typedef struct tr_twin {
     const struct ws_module *orig;
     struct ws_module *count, *record;
     wsi_module_info cinfo, rinfo;
+    unsigned flags;               /* WSI_WARPS if the twins keep warp records */
     ws_line_map *lines;           /* of the original module */
     char *error;                  /* why it could not be instrumented */
 } tr_twin;
@@ -46,8 +48,16 @@ void tr_options_free(tr_options *o);
  * launch itself; append what was traced to t->trace. */
 ws_status tr_launch(tracer *t, tr_twin *tw, ws_grid_run *L, ws_tool_runner *run);
 /* Merge the recording pass's buffers into L's thread-ordered records. */
-int tr_merge(const tr_twin *tw, const struct ws_module *record, ws_trace_launch *L, const uint8_t *bb, uint64_t nbb,
-             const uint8_t *mem, uint64_t nmem, uint32_t total_threads, char *err, size_t errlen);
+typedef struct tr_buffers {
+    const uint8_t *bb, *mem, *warp;  /* the recording pass's records */
+    uint64_t nbb, nmem, nwarp;
+} tr_buffers;
+int tr_merge(const tr_twin *tw, const struct ws_module *record, ws_trace_launch *L, const tr_buffers *b,
+             uint32_t total_threads, uint32_t threads_per_block, char *err, size_t errlen);
+/* "file:line" of a link address of tw's original module, or the address. */
+void tr_where(const tr_twin *tw, uint32_t addr, char *buf, size_t n);
+/* The branch tool's table for one launch (trace_branch.c). */
+void tr_report_branches(const tr_twin *tw, const ws_trace_launch *L, FILE *f);
 /* The text report of every traced launch (device close). */
 void tr_report(const tracer *t, FILE *f);
 const tr_twin *tr_twin_of(const tracer *t, const char *module);
