@@ -98,6 +98,50 @@ typedef struct ws_trace {
     ws_trace_launch *launches;
 } ws_trace;
 
+/* ---- Custom tools (the NVBit use case) ----
+ * A tool chooses where the tracer calls its device function, supplies the
+ * function (compiled by `warpscope cc` into a module of its own), and gets
+ * every call's record back on the host, merged thread by thread in program
+ * order, after each traced launch. The function is copied into the
+ * instrumented kernels, so it must be self-contained: no global data, no
+ * calls (static inline helpers are fine), no gp/tp. Its signature:
+ *   void f(uint32_t site, uint32_t addr, void *record, uint32_t gid);
+ * site: a block id (< launch->nblocks) for WS_TRACE_AT_BLOCK_ENTRY, else
+ * launch->nblocks + the memory instruction's index; addr: the address the
+ * memory instruction is about to access (0 at block entry); record:
+ * record_size bytes to fill; gid: the global linear thread id. */
+#define WS_TRACE_TOOL_VERSION 1
+enum {
+    WS_TRACE_AT_BLOCK_ENTRY = 1,
+    WS_TRACE_BEFORE_LOAD = 2,
+    WS_TRACE_BEFORE_STORE = 4,
+    WS_TRACE_BEFORE_ATOMIC = 8
+};
+
+typedef struct ws_trace_custom_records {
+    uint64_t n;
+    uint32_t record_size;      /* payload bytes per record                        */
+    const uint32_t *gid;       /* n entries: thread by thread, each in program order */
+    const uint32_t *site;
+    const uint8_t *payload;    /* n * record_size bytes, in the same order         */
+} ws_trace_custom_records;
+
+typedef struct ws_trace_tool {
+    int version;               /* WS_TRACE_TOOL_VERSION */
+    const char *name;
+    unsigned where;            /* WS_TRACE_AT_BLOCK_ENTRY | WS_TRACE_BEFORE_*      */
+    const char *device_module; /* the module file holding the device function     */
+    const char *device_function;
+    uint32_t record_size;      /* 4..56, a multiple of 4                           */
+    /* After each traced launch (the launch has run; its counters are filled). */
+    void (*records)(void *user, const ws_trace_launch *launch, const ws_trace_custom_records *records);
+    const char *kernel;        /* trace only this kernel (NULL: every launch)      */
+} ws_trace_tool;
+
+/* Attach a custom tool to dev (before loading modules). Errors name the
+ * device function and what in it cannot be copied. */
+WS_API ws_status ws_trace_tool_attach(ws_device *dev, const ws_trace_tool *tool, void *user);
+
 /* Read a trace file (or a file's bytes). Every count and index is checked:
  * a malformed or truncated file gets a message naming what and where. */
 WS_API ws_status ws_trace_read(const char *path, ws_trace **out, char *err, size_t errlen);

@@ -10,6 +10,27 @@ static void ctx_free(rw_ctx *c)
     free(c->ph);
     free(c->rels);
     free(c->insts);
+    free(c->bb_stub);
+    free(c->mem_stub);
+    free(c->mem_index);
+}
+
+/* WSI_CUSTOM: the stub tables and each block's number of tool calls. */
+static int custom_tables(rw_ctx *c)
+{
+    wsi_module_info *info = c->info;
+    c->bb_stub = calloc(info->nblocks + 1, sizeof *c->bb_stub);
+    c->mem_stub = calloc(info->nmems + 1, sizeof *c->mem_stub);
+    c->mem_index = calloc(c->ninsts + 1, sizeof *c->mem_index);
+    if (!c->bb_stub || !c->mem_stub || !c->mem_index) return rw_fail(c, "out of host memory");
+    for (uint32_t i = 0, m = 0; i < c->ninsts; i++) {
+        const rw_inst *x = &c->insts[i];
+        c->mem_index[i] = m;
+        if (x->block >= 0)
+            info->blocks[x->block].ncustom += (uint32_t)rw_custom_at_block(c, x) + (uint32_t)rw_custom_at_mem(c, x);
+        m += x->mem != 0;
+    }
+    return 0;
 }
 
 void wsi_info_free(wsi_module_info *info)
@@ -22,9 +43,9 @@ void wsi_info_free(wsi_module_info *info)
     memset(info, 0, sizeof *info);
 }
 
-int wsi_rewrite(const void *elf, size_t size, const char *what, wsi_mode mode, unsigned flags, uint8_t **out,
-                size_t *out_size,
-                wsi_module_info *info, char *err, size_t errlen)
+static int rewrite(const void *elf, size_t size, const char *what, wsi_mode mode, unsigned flags,
+                   const wsi_custom *custom, uint8_t **out, size_t *out_size, wsi_module_info *info, char *err,
+                   size_t errlen)
 {
     if (!elf || !out || !out_size || !info || !err || !errlen) return -1;
     err[0] = 0;
@@ -32,11 +53,11 @@ int wsi_rewrite(const void *elf, size_t size, const char *what, wsi_mode mode, u
     *out_size = 0;
     memset(info, 0, sizeof *info);
     rw_ctx c = { .what = what ? what : "<module>", .err = err, .errlen = errlen, .mode = mode, .flags = flags,
-                 .file = elf, .file_size = size, .info = info };
+                 .custom = custom, .file = elf, .file_size = size, .info = info };
     uint8_t *text = NULL;
     uint32_t text_size = 0;
     int rc = -1;
-    if (rw_read_elf(&c) || rw_scan(&c) || rw_layout(&c) || rw_emit_text(&c, &text, &text_size) ||
+    if (rw_read_elf(&c) || rw_scan(&c) || (custom && custom_tables(&c)) || rw_layout(&c) || rw_emit_text(&c, &text, &text_size) ||
         rw_patch_code_refs(&c, text) || rw_patch_data(&c) || rw_patch_dwarf(&c) || rw_move_symbols(&c) ||
         rw_rewrite_rela(&c) || rw_write_elf(&c, text, text_size, out, out_size))
         goto done;
@@ -52,4 +73,17 @@ done:
     ctx_free(&c);
     if (rc) wsi_info_free(info);
     return rc;
+}
+
+int wsi_rewrite(const void *elf, size_t size, const char *what, wsi_mode mode, unsigned flags, uint8_t **out,
+                size_t *out_size, wsi_module_info *info, char *err, size_t errlen)
+{
+    return rewrite(elf, size, what, mode, flags & ~(unsigned)WSI_CUSTOM, NULL, out, out_size, info, err, errlen);
+}
+
+int wsi_rewrite_custom(const void *elf, size_t size, const char *what, unsigned flags, const wsi_custom *custom,
+                       uint8_t **out, size_t *out_size, wsi_module_info *info, char *err, size_t errlen)
+{
+    if (!custom) return -1;
+    return rewrite(elf, size, what, WSI_RECORD, flags | WSI_CUSTOM, custom, out, out_size, info, err, errlen);
 }

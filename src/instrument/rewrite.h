@@ -19,9 +19,22 @@ typedef enum wsi_mode {
 
 /* What else the inserted code records (both modes must agree). */
 enum {
-    WSI_WARPS = 1    /* per-warp records: COUNT counts warp entries per block too,
+    WSI_WARPS = 1,   /* per-warp records: COUNT counts warp entries per block too,
                         RECORD writes {warp, active mask, site} at each block entry */
+    WSI_CUSTOM = 2   /* RECORD: only a custom tool's calls (wsi_custom), no
+                        block or memory records */
 };
+
+/* A custom tool (include/warpscope/trace.h, ws_trace_tool): where to call
+ * its device function, and the function's code (self-contained: checked). */
+typedef struct wsi_custom {
+    unsigned where;           /* WS_TRACE_AT_BLOCK_ENTRY | WS_TRACE_BEFORE_*   */
+    const uint8_t *code;      /* the function's bytes                          */
+    uint32_t size;
+    uint32_t link_addr;       /* where it was linked (for messages)           */
+    int uses_fp;              /* it has float instructions: save FP registers */
+    uint32_t slot_shift;      /* log2 of a record slot: 8-byte header + payload */
+} wsi_custom;
 
 typedef enum wsi_mem_kind { WSI_LOAD = 1, WSI_STORE = 2, WSI_ATOMIC = 3 } wsi_mem_kind;
 
@@ -32,6 +45,7 @@ typedef struct wsi_block {
     uint32_t last;        /* address of its last instruction        */
     uint32_t ninst;       /* original instructions in it            */
     uint32_t first_mem;   /* index of its first memory instruction  */
+    uint32_t ncustom;     /* WSI_CUSTOM: calls of the tool per execution   */
     uint32_t nmem;        /* memory instructions in it              */
     int32_t taken, fall;  /* a conditional branch ends it: the blocks it goes to
                              when taken and when not (-1: none)     */
@@ -65,10 +79,13 @@ enum {
     WSI_CTL_WARP_CAP = 44,
     WSI_CTL_WARP_BASE = 48,
     WSI_CTL_WPB = 52,      /* warps per block                              */
-    WSI_CTL_SCRATCH = 64,  /* where a lane that found its buffer full writes
-                              (16 bytes): the same instructions run either
+    WSI_CTL_CUSTOM_NEXT = 80, /* a custom tool's records                   */
+    WSI_CTL_CUSTOM_CAP = 84,
+    WSI_CTL_CUSTOM_BASE = 88,
+    WSI_CTL_SCRATCH = 128, /* where a lane that found its buffer full writes
+                              (64 bytes): the same instructions run either
                               way, so a re-run with room has the same schedule */
-    WSI_CTL_HEADER = 128   /* pass-1 counters follow: per block, a word of lane
+    WSI_CTL_HEADER = 256   /* pass-1 counters follow: per block, a word of lane
                               executions and a word of warp executions      */
 };
 
@@ -98,6 +115,15 @@ typedef struct wsi_module_info {
  * Returns 0, or -1 with a message naming the function and address. */
 int wsi_rewrite(const void *elf, size_t size, const char *what, wsi_mode mode, unsigned flags, uint8_t **out,
                 size_t *out_size, wsi_module_info *info, char *err, size_t errlen);
+/* The same, for a custom tool's recording twin (flags include WSI_CUSTOM). */
+int wsi_rewrite_custom(const void *elf, size_t size, const char *what, unsigned flags, const wsi_custom *custom,
+                       uint8_t **out, size_t *out_size, wsi_module_info *info, char *err, size_t errlen);
+/* Find `name` in a module built by warpscope cc and check that it can be
+ * copied into other modules: all its control flow stays inside it, it
+ * names no data, and it leaves gp and tp alone. Fills *out (code points
+ * into elf). Returns 0, or -1 with a message naming what it found. */
+int wsi_custom_function(const void *elf, size_t size, const char *what, const char *name, wsi_custom *out,
+                        char *err, size_t errlen);
 void wsi_info_free(wsi_module_info *info);
 
 #endif

@@ -6,7 +6,7 @@
 #include "instrument/rewrite_int.h"
 #include "warpscope/abi.h"
 
-enum { ZERO = 0, SP = 2, GP = 3, TP = 4, A0 = 10, A1 = 11, A2 = 12, A3 = 13, A4 = 14 };
+enum { ZERO = 0, SP = 2, GP = 3, TP = 4, A0 = 10, A1 = 11, A2 = 12, A3 = 13, A4 = 14, A5 = 15 };
 
 uint32_t rv_i(uint32_t opc, uint32_t f3, uint32_t rd, uint32_t rs1, int32_t imm)
 {
@@ -160,6 +160,11 @@ static void emit_inserted(rw_ctx *c, out *o, const rw_inst *x)
         return;
     }
     if (x->ep == 2) put_call(o, c->gid_helper);
+    if (c->flags & WSI_CUSTOM) {
+        if (rw_custom_at_block(c, x)) put_call(o, c->bb_stub[x->block]);
+        if (rw_custom_at_mem(c, x)) put_call(o, c->mem_stub[c->mem_index[x - c->insts]]);
+        return;
+    }
     if (x->leader) {
         put_call(o, c->bb_helper);
         info->bb_site[x->block] = o->at;
@@ -224,6 +229,71 @@ static int emit_original(rw_ctx *c, out *o, const rw_inst *x)
     return 0;
 }
 
+/* A custom tool: a stub per call site (a0 = site id, a1 = address), one
+ * common part that saves what a C function may clobber, reserves the
+ * record slot {gid, site, payload} and calls the tool's function
+ * f(site, address, payload, gid), then the function itself. */
+enum { CUSTOM_FRAME = 144 };
+static const uint8_t caller_saved[] = { 1, 5, 6, 7, 12, 13, 14, 15, 16, 17, 28, 29, 30, 31 };
+static const uint8_t fp_caller_saved[] = { 0, 1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13, 14, 15, 16, 17, 28, 29, 30, 31 };
+
+static void put_stub(out *o, uint32_t common, uint32_t id, uint32_t base, int32_t imm)
+{
+    put32(o, sw(A0, SP, -4));
+    put32(o, sw(A1, SP, -8));
+    put32(o, addi(A1, base, imm));                /* before a0 changes: base may be a0 */
+    put32(o, rv_u(0x37, A0, rv_hi20(id)));
+    put32(o, addi(A0, A0, rv_lo12(id)));
+    put32(o, jal(ZERO, (int32_t)(common - o->at)));
+}
+
+static void emit_custom(rw_ctx *c, out *o)
+{
+    const wsi_custom *k = c->custom;
+    const wsi_module_info *info = c->info;
+    c->custom_common = o->at;
+    put32(o, addi(SP, SP, -CUSTOM_FRAME));
+    for (unsigned i = 0; i < sizeof caller_saved; i++) put32(o, sw(caller_saved[i], SP, (int32_t)(4 * i)));
+    if (k->uses_fp)
+        for (unsigned i = 0; i < sizeof fp_caller_saved; i++)
+            put32(o, rv_s(0x27, 2, SP, fp_caller_saved[i], (int32_t)(56 + 4 * i)));
+    put_address(o, A2, c->ctl_addr);
+    put_reserve(o, A2, WSI_CTL_CUSTOM_NEXT, WSI_CTL_CUSTOM_CAP, WSI_CTL_CUSTOM_BASE, (int)k->slot_shift, A3, A4, A5);
+    put32(o, sw(TP, A3, 0));
+    put32(o, sw(A0, A3, 4));
+    put32(o, addi(A2, A3, 8));
+    put32(o, addi(A3, TP, 0));
+    put32(o, jal(1, (int32_t)(c->custom_fn - o->at)));
+    if (k->uses_fp)
+        for (unsigned i = 0; i < sizeof fp_caller_saved; i++)
+            put32(o, rv_i(0x07, 2, fp_caller_saved[i], SP, (int32_t)(56 + 4 * i)));
+    for (unsigned i = 0; i < sizeof caller_saved; i++) put32(o, lw(caller_saved[i], SP, (int32_t)(4 * i)));
+    put32(o, addi(SP, SP, CUSTOM_FRAME));
+    put32(o, lw(A0, SP, -4));
+    put32(o, lw(A1, SP, -8));
+    put32(o, jalr0(GP));
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < c->ninsts; i++) {
+        const rw_inst *x = &c->insts[i];
+        if (rw_custom_at_block(c, x)) {
+            c->bb_stub[x->block] = o->at;
+            put_stub(o, c->custom_common, (uint32_t)x->block, ZERO, 0);
+        }
+        if (x->mem && rw_custom_at_mem(c, x)) {
+            c->mem_stub[m] = o->at;
+            put_stub(o, c->custom_common, info->nblocks + m, x->in.rs1, info->mems[m].imm);
+        }
+        m += x->mem != 0;
+    }
+    c->custom_fn = o->at;
+    for (uint32_t i = 0; i < k->size; i += 2) { /* the function, as linked: its jumps are PC-relative */
+        uint16_t h;
+        memcpy(&h, k->code + i, 2);
+        put16(o, h);
+    }
+    while (o->at & 3) put16(o, 0);
+}
+
 /* The helpers, in order; each one's address is set as it is written. */
 static void emit_helpers(rw_ctx *c, out *o)
 {
@@ -241,6 +311,10 @@ static void emit_helpers(rw_ctx *c, out *o)
     put32(o, csrr(A2, WS_CSR_TID_LINEAR)); put32(o, add(TP, TP, A2));
     put32(o, lw(A0, SP, -4)); put32(o, lw(A1, SP, -8)); put32(o, lw(A2, SP, -12));
     put32(o, jalr0(GP));
+    if (c->flags & WSI_CUSTOM) {
+        emit_custom(c, o);
+        return;
+    }
     c->bb_helper = o->at;
     /* bb_helper: reserve one block record, write {tp, site} */
     put32(o, sw(A0, SP, -4)); put32(o, sw(A1, SP, -8)); put32(o, sw(A2, SP, -12)); put32(o, sw(A3, SP, -16));

@@ -54,7 +54,11 @@ typedef struct rw_ctx {
     char *err;
     size_t errlen;
     wsi_mode mode;
-    unsigned flags;               /* WSI_WARPS */
+    unsigned flags;               /* WSI_WARPS, WSI_CUSTOM */
+    const wsi_custom *custom;     /* WSI_CUSTOM: the tool's function and points */
+    uint32_t *bb_stub, *mem_stub; /* WSI_CUSTOM: each call site's stub         */
+    uint32_t *mem_index;          /* WSI_CUSTOM: instruction -> memory-instruction id */
+    uint32_t custom_common, custom_fn;
     const uint8_t *file;
     size_t file_size;
     Elf32_Ehdr eh;
@@ -106,6 +110,11 @@ int rw_move_symbols(rw_ctx *c);
 int rw_rewrite_rela(rw_ctx *c);
 int rw_patch_dwarf(rw_ctx *c);             /* rewrite_dwarf.c: line tables, lengths */
 int rw_write_elf(rw_ctx *c, const uint8_t *text, uint32_t text_size, uint8_t **out, size_t *out_size);
+
+/* Does the custom tool call its function at this block entry / memory
+ * instruction? */
+int rw_custom_at_block(const rw_ctx *c, const rw_inst *x);
+int rw_custom_at_mem(const rw_ctx *c, const rw_inst *x);
 
 /* Length of the inline warp-count sequence (COUNT mode with WSI_WARPS) */
 enum { RW_COUNT_WARPS_LEN = 12 };

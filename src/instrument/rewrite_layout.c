@@ -13,8 +13,14 @@ static uint32_t inserted(const rw_ctx *c, const rw_inst *x)
     if (c->mode == WSI_COUNT)
         return (x->ep ? SET_TP : 0) + (x->leader ? COUNT_SEQ : 0) +
                (x->leader && (c->flags & WSI_WARPS) ? 4 * RW_COUNT_WARPS_LEN : 0);
+    if (c->flags & WSI_CUSTOM)
+        return (x->ep == 2 ? INLINE_CALL : 0) + (rw_custom_at_block(c, x) ? INLINE_CALL : 0) +
+               (rw_custom_at_mem(c, x) ? INLINE_CALL : 0);
     return (x->ep == 2 ? INLINE_CALL : 0) + (x->leader ? INLINE_CALL : 0) + (x->mem ? INLINE_CALL : 0);
 }
+
+int rw_custom_at_block(const rw_ctx *c, const rw_inst *x) { return x->leader && (c->custom->where & 1u); }
+int rw_custom_at_mem(const rw_ctx *c, const rw_inst *x) { return x->mem && (c->custom->where & (1u << x->mem)); }
 
 static int is_cond_branch(const rw_inst *x) { return x->in.op >= OP_BEQ && x->in.op <= OP_BGEU; }
 

@@ -148,3 +148,45 @@ done:
     free(mcount);
     return rc;
 }
+
+int tr_merge_custom(const uint8_t *recs, uint64_t n, uint32_t slot, uint32_t payload, uint32_t total_threads,
+                    ws_trace_custom_records *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    uint64_t *start = calloc((size_t)total_threads + 1, sizeof *start);
+    uint32_t *gid = malloc((n + 1) * sizeof *gid), *site = malloc((n + 1) * sizeof *site);
+    uint8_t *pay = malloc(n * payload + 1);
+    if (!start || !gid || !site || !pay) {
+        free(start); free(gid); free(site); free(pay);
+        snprintf(err, errlen, "out of host memory while merging the tool's records");
+        return -1;
+    }
+    for (uint64_t i = 0; i < n; i++) {
+        uint32_t g = get32(recs + i * slot);
+        if (g >= total_threads) {
+            free(start); free(gid); free(site); free(pay);
+            snprintf(err, errlen, "tool record %llu names thread %u of %u", (unsigned long long)i, g, total_threads);
+            return -1;
+        }
+        start[g + 1]++;
+    }
+    for (uint32_t g = 0; g < total_threads; g++) start[g + 1] += start[g];
+    for (uint64_t i = 0; i < n; i++) { /* stable: each lane reserved its slots in program order */
+        const uint8_t *r = recs + i * slot;
+        uint64_t k = start[get32(r)]++;
+        gid[k] = get32(r);
+        site[k] = get32(r + 4);
+        memcpy(pay + k * payload, r + 8, payload);
+    }
+    free(start);
+    *out = (ws_trace_custom_records){ n, payload, gid, site, pay };
+    return 0;
+}
+
+void tr_custom_free(ws_trace_custom_records *r)
+{
+    free((void *)r->gid);
+    free((void *)r->site);
+    free((void *)r->payload);
+    memset(r, 0, sizeof *r);
+}

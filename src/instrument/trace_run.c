@@ -104,22 +104,29 @@ static int describe(ws_trace_launch *L, const tr_twin *tw, const ws_grid_run *G,
 }
 
 /* The record buffers: one per record type, each with its control words. */
-enum { BUF_BB, BUF_MEM, BUF_WARP, NBUF };
+enum { BUF_BB, BUF_MEM, BUF_WARP, BUF_CUSTOM, NBUF };
 static const struct { uint32_t size, next, cap, base; } buf_ctl[NBUF] = {
     { WSI_BB_RECORD_SIZE, WSI_CTL_BB_NEXT, WSI_CTL_BB_CAP, WSI_CTL_BB_BASE },
     { WSI_MEM_RECORD_SIZE, WSI_CTL_MEM_NEXT, WSI_CTL_MEM_CAP, WSI_CTL_MEM_BASE },
     { WSI_WARP_RECORD_SIZE, WSI_CTL_WARP_NEXT, WSI_CTL_WARP_CAP, WSI_CTL_WARP_BASE },
+    { 0 /* the tool's slot */, WSI_CTL_CUSTOM_NEXT, WSI_CTL_CUSTOM_CAP, WSI_CTL_CUSTOM_BASE },
 };
+
+static uint32_t rec_size(const tracer *t, int i) { return i == BUF_CUSTOM ? 1u << t->custom.slot_shift : buf_ctl[i].size; }
 
 typedef struct sizing {
     uint64_t n[NBUF];
 } sizing;
 
 /* Σ over blocks of executions × records per block (the method). */
-static sizing size_from_counts(const ws_trace_launch *L)
+static sizing size_from_counts(const tracer *t, const tr_twin *tw, const ws_trace_launch *L)
 {
-    sizing s = { { 0, 0, 0 } };
+    sizing s = { { 0, 0, 0, 0 } };
     for (uint32_t b = 0; b < L->nblocks; b++) {
+        if (t->opt.tool == TR_CUSTOM) {
+            s.n[BUF_CUSTOM] += L->counts[b] * tw->rinfo.blocks[b].ncustom;
+            continue;
+        }
         s.n[BUF_BB] += L->counts[b];
         s.n[BUF_MEM] += L->counts[b] * L->blocks[b].nmem;
         if (L->warp_counts) s.n[BUF_WARP] += L->warp_counts[b];
@@ -165,7 +172,7 @@ static ws_status record_pass(tracer *t, tr_twin *tw, ws_grid_run *G, ws_tool_run
     uint64_t bytes = 0, off[NBUF];
     for (int i = 0; i < NBUF; i++) {
         off[i] = bytes;
-        bytes += want.n[i] * buf_ctl[i].size;
+        bytes += want.n[i] * rec_size(t, i);
         if (want.n[i] > UINT32_MAX) bytes = UINT64_MAX / 2;
     }
     if (bytes > 0xF0000000u)
@@ -201,8 +208,8 @@ static ws_status record_pass(tracer *t, tr_twin *tw, ws_grid_run *G, ws_tool_run
         used->n[i] = ctl[buf_ctl[i].next / 4];
         *overflow |= used->n[i] > want.n[i];
         out->n[i] = used->n[i] < want.n[i] ? used->n[i] : want.n[i];
-        if (!(out->p[i] = malloc(out->n[i] * buf_ctl[i].size + 1))) oom = 1;
-        else memcpy(out->p[i], ws_mem_global_ptr(&dev->mem, buf + (uint32_t)off[i]), out->n[i] * buf_ctl[i].size);
+        if (!(out->p[i] = malloc(out->n[i] * rec_size(t, i) + 1))) oom = 1;
+        else memcpy(out->p[i], ws_mem_global_ptr(&dev->mem, buf + (uint32_t)off[i]), out->n[i] * rec_size(t, i));
     }
     if (bytes) ws_mem_free(&dev->mem, buf, REGION_DATA);
     if (oom) return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "trace: out of host memory");
@@ -227,6 +234,7 @@ ws_status tr_launch(tracer *t, tr_twin *tw, ws_grid_run *G, ws_tool_runner *run)
         note(L, "%s", "no host memory to save the launch's inputs: not traced");
         return ws_tool_run(run);
     }
+    ws_trace_custom_records custom = { 0 };
     /* what the instrumented passes compute must equal what the launch computes */
     tv_digest dg = { 0 };
     tv_exclude(&dg, dev, tw->count->base, tw->count->size);
@@ -255,13 +263,15 @@ ws_status tr_launch(tracer *t, tr_twin *tw, ws_grid_run *G, ws_tool_runner *run)
     if (t->opt.tool == TR_BBCOUNT) {
         L->flags |= WS_TRACE_COUNTS_ONLY;
     } else {
-        sizing want = size_from_counts(L), used;
+        sizing want = size_from_counts(t, tw, L), used;
         for (int i = 0; i < NBUF; i++) want.n[i] -= want.n[i] < t->opt.short_by ? want.n[i] : t->opt.short_by;
         records rec = { { 0 }, { 0 } };
+        custom = (ws_trace_custom_records){ 0 };
         int overflow = 0;
         ws_status st2 = record_pass(t, tw, G, run, record_entry, want, &used, &rec, &overflow, &tm->record, &dg,
                                     snap.nglobal);
-        int lanes_differ = used.n[BUF_BB] != want.n[BUF_BB] || used.n[BUF_MEM] != want.n[BUF_MEM];
+        int lanes_differ = used.n[BUF_BB] != want.n[BUF_BB] || used.n[BUF_MEM] != want.n[BUF_MEM] ||
+                           used.n[BUF_CUSTOM] != want.n[BUF_CUSTOM];
         if (st2 == WS_OK && (lanes_differ || used.n[BUF_WARP] != want.n[BUF_WARP])) { /* measure again, once */
             if (lanes_differ) {
                 L->flags |= WS_TRACE_OVERFLOWED;
@@ -285,7 +295,11 @@ ws_status tr_launch(tracer *t, tr_twin *tw, ws_grid_run *G, ws_tool_runner *run)
         char err[256];
         uint32_t threads = (uint32_t)(G->grid.x * G->grid.y * G->grid.z) * G->threads_per_block;
         tr_buffers b = { rec.p[BUF_BB], rec.p[BUF_MEM], rec.p[BUF_WARP], rec.n[BUF_BB], rec.n[BUF_MEM], rec.n[BUF_WARP] };
-        if (rec.p[BUF_BB] && tr_merge(tw, tw->record, L, &b, threads, G->threads_per_block, err, sizeof err)) {
+        int bad = t->opt.tool == TR_CUSTOM
+                      ? rec.p[BUF_CUSTOM] && tr_merge_custom(rec.p[BUF_CUSTOM], rec.n[BUF_CUSTOM], rec_size(t, BUF_CUSTOM),
+                                                             t->custom_tool.record_size, threads, &custom, err, sizeof err)
+                      : rec.p[BUF_BB] && tr_merge(tw, tw->record, L, &b, threads, G->threads_per_block, err, sizeof err);
+        if (bad) {
             note(L, "%s", err);
             complete = 0;
         }
@@ -298,6 +312,10 @@ ws_status tr_launch(tracer *t, tr_twin *tw, ws_grid_run *G, ws_tool_runner *run)
     double t0 = now();
     ws_status st = ws_tool_run(run);
     tm->original = now() - t0;
+    L->device_thread_instructions = G->stats.thread_instructions;
+    L->device_loads = G->stats.thread_loads;
+    L->device_stores = G->stats.thread_stores;
+    L->device_atomics = G->stats.thread_atomics;
     if (dg.page && st == WS_OK && !(L->flags & WS_TRACE_FAULTED)) {
         int64_t at = tv_compare(&dg, dev);
         L->results_checked = dg.nbytes;
@@ -309,10 +327,11 @@ ws_status tr_launch(tracer *t, tr_twin *tw, ws_grid_run *G, ws_tool_runner *run)
         }
     }
     tv_free(&dg);
-    L->device_thread_instructions = G->stats.thread_instructions;
-    L->device_loads = G->stats.thread_loads;
-    L->device_stores = G->stats.thread_stores;
-    L->device_atomics = G->stats.thread_atomics;
+    if (t->opt.tool == TR_CUSTOM) { /* the tool reads its records now */
+        if (!L->note && !(L->note = strdup(""))) return st;
+        t->custom_tool.records(t->custom_user, L, &custom);
+        tr_custom_free(&custom);
+    }
     if (!L->note && !(L->note = strdup(""))) return st;
     return st;
 }

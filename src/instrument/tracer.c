@@ -6,6 +6,7 @@
 #include "instrument/trace_file.h"
 #include "instrument/tracer.h"
 #include "instrument/tracer_int.h"
+#include "runtime/module_file.h"
 
 static int set_str(char **dst, const char *v)
 {
@@ -89,7 +90,11 @@ static void twin_build(tracer *t, tr_twin *tw, const ws_module *m)
     for (int pass = 0; pass < 2; pass++) {
         wsi_mode mode = pass ? WSI_RECORD : WSI_COUNT;
         unsigned flags = tw->flags = t->opt.tool == TR_BRANCH || t->opt.tool == TR_DUMP ? WSI_WARPS : 0;
-        if (wsi_rewrite(m->elf, m->elf_size, m->name, mode, flags, &img, &n, pass ? &tw->rinfo : &tw->cinfo, err, sizeof err)) {
+        int rc = pass && t->opt.tool == TR_CUSTOM
+                     ? wsi_rewrite_custom(m->elf, m->elf_size, m->name, flags, &t->custom, &img, &n, &tw->rinfo, err, sizeof err)
+                     : wsi_rewrite(m->elf, m->elf_size, m->name, mode, flags, &img, &n, pass ? &tw->rinfo : &tw->cinfo,
+                                   err, sizeof err);
+        if (rc) {
             tw->error = strdup(err);
             return;
         }
@@ -182,6 +187,7 @@ static void detach(ws_device *dev, void *user)
     for (uint32_t i = 0; i < t->trace.nlaunches; i++) wst_launch_free(&t->trace.launches[i]);
     free(t->trace.launches);
     free(t->timing);
+    free(t->custom_module);
     tr_options_free(&t->opt);
     free(t);
 }
@@ -194,6 +200,49 @@ static const ws_tool tracer_tool = {
     .device_close = device_close,
     .detach = detach,
 };
+
+ws_status ws_trace_tool_attach(ws_device *dev, const ws_trace_tool *tool, void *user)
+{
+    if (!dev) return WS_ERR_INVALID_ARG;
+    if (!tool || tool->version != WS_TRACE_TOOL_VERSION || !tool->device_module || !tool->device_function ||
+        !tool->records || !tool->where || (tool->where & ~15u))
+        return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_trace_tool_attach: %s", !tool ? "tool is NULL"
+                            : tool->version != WS_TRACE_TOOL_VERSION ? "tool built for another version of trace.h"
+                            : "device_module, device_function, records and where (WS_TRACE_*) are required");
+    if (tool->record_size < 4 || tool->record_size > 56 || tool->record_size % 4)
+        return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_trace_tool_attach: %s: record_size %u must be 4..56, a "
+                            "multiple of 4", tool->name ? tool->name : "tool", tool->record_size);
+    tracer *t = calloc(1, sizeof *t);
+    if (!t) return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "ws_trace_tool_attach: out of host memory");
+    t->dev = dev;
+    t->lanes_per_warp = dev->cfg.lanes_per_warp;
+    t->opt.tool = TR_CUSTOM;
+    t->custom_tool = *tool;
+    t->custom_user = user;
+    char err[512];
+    size_t len = 0;
+    ws_status st = ws_module_file_read(tool->device_module, &t->custom_module, &len, err, sizeof err);
+    if (st == WS_OK && (!tool->kernel || (t->opt.kernel = strdup(tool->kernel)))) {
+        if (wsi_custom_function(t->custom_module, len, tool->device_module, tool->device_function, &t->custom, err,
+                                sizeof err))
+            st = WS_ERR_BAD_MODULE;
+    } else if (st == WS_OK) {
+        st = WS_ERR_OUT_OF_MEMORY;
+        snprintf(err, sizeof err, "out of host memory");
+    }
+    uint32_t slot = 8 + tool->record_size, shift = 3;
+    while ((1u << shift) < slot) shift++;
+    t->custom.slot_shift = shift;
+    t->custom.where = tool->where;
+    if (st == WS_OK) st = ws_tool_attach(dev, &tracer_tool, t);
+    else ws_set_error(dev, st, "ws_trace_tool_attach: %s: %s", tool->name ? tool->name : "tool", err);
+    if (st != WS_OK) {
+        free(t->custom_module);
+        tr_options_free(&t->opt);
+        free(t);
+    }
+    return st;
+}
 
 ws_status ws_tracer_attach(ws_device *dev, const char *spec)
 {

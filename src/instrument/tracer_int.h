@@ -9,7 +9,7 @@
 #include "warpscope/tool.h"
 #include "warpscope/trace.h"
 
-typedef enum tr_tool { TR_BBCOUNT, TR_MEMTRACE, TR_DUMP, TR_BRANCH } tr_tool;
+typedef enum tr_tool { TR_BBCOUNT, TR_MEMTRACE, TR_DUMP, TR_BRANCH, TR_CUSTOM } tr_tool;
 
 typedef struct tr_options {
     tr_tool tool;
@@ -40,6 +40,11 @@ typedef struct tracer {
     tr_timing *timing;
     uint32_t lanes_per_warp;
     uint64_t launches_seen;
+    /* TR_CUSTOM */
+    ws_trace_tool custom_tool;
+    void *custom_user;
+    wsi_custom custom;            /* code points into custom_module */
+    uint8_t *custom_module;
 } tracer;
 
 int tr_options_parse(const char *text, tr_options *o, char *err, size_t len);
@@ -47,6 +52,10 @@ void tr_options_free(tr_options *o);
 /* Run one launch: counting pass, recording pass (unless bbcount), then the
  * launch itself; append what was traced to t->trace. */
 ws_status tr_launch(tracer *t, tr_twin *tw, ws_grid_run *L, ws_tool_runner *run);
+/* A custom tool's records, thread by thread (trace_merge.c). */
+int tr_merge_custom(const uint8_t *recs, uint64_t n, uint32_t slot, uint32_t payload, uint32_t total_threads,
+                    ws_trace_custom_records *out, char *err, size_t errlen);
+void tr_custom_free(ws_trace_custom_records *r);
 /* Merge the recording pass's buffers into L's thread-ordered records. */
 typedef struct tr_buffers {
     const uint8_t *bb, *mem, *warp;  /* the recording pass's records */
