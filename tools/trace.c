@@ -43,6 +43,16 @@ static void print_launch(const ws_trace_launch *L, int json, FILE *f)
         const ws_trace_thread *t = &L->threads[k];
         uint64_t m = t->first_mem, mend = t->first_mem + t->nmem;
         if (!json) fprintf(f, "thread %u\n", t->gid);
+        if (!t->nblocks) /* accesses only (memtrace) */
+            for (; m < mend; m++) {
+                const ws_trace_access *x = &L->mem[m];
+                const ws_trace_mem_inst *mi = &L->mem_insts[x->inst];
+                if (json)
+                    fprintf(f, "{\"launch\":%llu,\"thread\":%u,\"access\":\"%s\",\"size\":%u,\"addr\":\"0x%08x\",\"pc\":\"0x%08x\"}\n",
+                            (unsigned long long)L->launch_id, t->gid, kinds[mi->kind & 3], mi->size, x->addr, mi->addr);
+                else
+                    fprintf(f, "    %-6s %u @0x%08x  (pc 0x%08x)\n", kinds[mi->kind & 3], mi->size, x->addr, mi->addr);
+            }
         for (uint32_t j = 0; j < t->nblocks; j++) {
             const ws_trace_block *b = &L->blocks[L->bb[t->first_block + j]];
             if (json)

@@ -1,5 +1,6 @@
 #!/bin/bash
-# Tracer overhead (issue 9): for each example, the host time of the
+# Tracer overhead (issue 9): for each example and the naive matrix multiply
+# (bench/trace/naive_kernel.c, 128x128, the issue's reference), the host time of the
 # counting pass (bbcount) and of the recording pass (memtrace) against the
 # uninstrumented launch, measured in the same process by the tracer itself,
 # and the trace file's bytes per record. Usage: bench/trace/run.sh [BUILD_DIR]
@@ -9,8 +10,10 @@ ws=$(cd "$build" && pwd)/bin/warpscope
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 printf "%-11s %10s %10s %12s %12s %10s\n" example launch_s bbcount_x memtrace_x records bytes/rec
-for e in vecadd reduction histogram scan gather mandelbrot matmul; do
-    "$ws" trace --tool memtrace -o "$work/$e.wst" --report "$work/$e.txt" -- "$build/examples/$e/$e" > /dev/null 2>&1
+for e in vecadd reduction histogram scan gather mandelbrot matmul naive_matmul; do
+    prog=("$build/examples/$e/$e")
+    [ "$e" = naive_matmul ] && prog=("$build/bench/trace/ws_trace_naive_app" "$build/bench/trace/naive_kernel.elf" 128)
+    "$ws" trace --tool memtrace -o "$work/$e.wst" --report "$work/$e.txt" -- "${prog[@]}" > /dev/null 2>&1
     awk -v e="$e" -v size="$(stat -c %s "$work/$e.wst")" '
         /host time:/ { for (i = 1; i <= NF; i++) { if ($i == "launch") l += $(i+1); if ($i == "counting") c += $(i+2); if ($i == "recording") r += $(i+2) } }
         /^  records:/ { n += $2 + $5 }

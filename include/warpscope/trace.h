@@ -23,7 +23,9 @@ enum {
     WS_TRACE_COUNTS_ONLY = 8, /* only block counts were asked for (bbcount)    */
     WS_TRACE_RESULTS_DIFFER = 16, /* the instrumented run left different global
                                  memory than the launch (a race, or a bug)  */
-    WS_TRACE_WARPS = 32       /* per-warp records are present               */
+    WS_TRACE_WARPS = 32,      /* per-warp records are present               */
+    WS_TRACE_NO_BLOCKS = 64   /* accesses only (memtrace): each thread's accesses
+                                 in program order, without block records    */
 };
 
 typedef enum ws_trace_mem_kind { WS_TRACE_LOAD = 1, WS_TRACE_STORE = 2, WS_TRACE_ATOMIC = 3 } ws_trace_mem_kind;

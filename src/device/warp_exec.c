@@ -258,6 +258,15 @@ static int exit_trap(ws_device *dev, ws_warp *w, uint32_t g)
     return hit;
 }
 
+/* Do all lanes of g name the same word with a read-modify-write atomic? */
+static int amo_same_word(const ws_device *dev, const ws_warp *w, uint32_t g, uint32_t rs1, uint32_t pc)
+{
+    (void)dev; (void)pc;
+    uint32_t a = w->x[rs1][__builtin_ctz(g)], diff = 0;
+    for (uint32_t m = g; m; m &= m - 1) diff |= w->x[rs1][__builtin_ctz(m)] ^ a;
+    return !diff && a < WS_STACK_BASE; /* lane stacks are private: never one word */
+}
+
 ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t *issued)
 {
     const uint32_t full = dev->full_mask;
@@ -379,6 +388,18 @@ ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t
         case OP_AMOAND_W: case OP_AMOOR_W: case OP_AMOMIN_W: case OP_AMOMAX_W:
         case OP_AMOMINU_W: case OP_AMOMAXU_W:
             if (dev->debug && ws_dbg_data_hit(dev, w, in, g, 4, in->op == OP_LR_W ? 1 : 3)) goto halt;
+            if (in->op != OP_LR_W && in->op != OP_SC_W && amo_same_word(dev, w, g, rs1, pc)) {
+                /* every lane on one word (a counter): translate it once, apply in lane order */
+                uint32_t *p = ws_lane_xlate(dev, w, (uint32_t)__builtin_ctz(g), pc, x[rs1][__builtin_ctz(g)], 4, 1, 1);
+                if (!p) { result = WARP_FAULT; goto out; }
+                FOR_LANES_ORDERED(g) {
+                    uint32_t old = *p;
+                    *p = amo((ws_op)in->op, old, x[rs2][l]);
+                    if (rd) x[rd][l] = old;
+                }
+                st->thread_atomics += count;
+                break;
+            }
             FOR_LANES_ORDERED(g) {
                 uint32_t a = x[rs1][l];
                 uint32_t *p = ws_lane_xlate(dev, w, l, pc, a, 4, in->op != OP_LR_W, 1);

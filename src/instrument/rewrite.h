@@ -21,8 +21,9 @@ typedef enum wsi_mode {
 enum {
     WSI_WARPS = 1,   /* per-warp records: COUNT counts warp entries per block too,
                         RECORD writes {warp, active mask, site} at each block entry */
-    WSI_CUSTOM = 2   /* RECORD: only a custom tool's calls (wsi_custom), no
+    WSI_CUSTOM = 2,  /* RECORD: only a custom tool's calls (wsi_custom), no
                         block or memory records */
+    WSI_NO_BLOCKS = 4 /* RECORD: memory records only (memtrace) */
 };
 
 /* A custom tool (include/warpscope/trace.h, ws_trace_tool): where to call
@@ -82,9 +83,6 @@ enum {
     WSI_CTL_CUSTOM_NEXT = 80, /* a custom tool's records                   */
     WSI_CTL_CUSTOM_CAP = 84,
     WSI_CTL_CUSTOM_BASE = 88,
-    WSI_CTL_SCRATCH = 128, /* where a lane that found its buffer full writes
-                              (64 bytes): the same instructions run either
-                              way, so a re-run with room has the same schedule */
     WSI_CTL_HEADER = 256   /* pass-1 counters follow: per block, a word of lane
                               executions and a word of warp executions      */
 };

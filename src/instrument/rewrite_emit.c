@@ -115,26 +115,23 @@ static void put_is_leader(out *o, uint32_t mask, uint32_t lowest, uint32_t lane)
 }
 
 /* Reserve one record of 1 << shift bytes in the buffer whose control words
- * are at ctl + next/cap/base: rec = its address, or the scratch slot when
- * the buffer is full (the host sees next > cap). No branch: the same
- * instructions run either way, so a re-run with room has the same
- * schedule. ctl, rec, t1, t2 distinct; ctl is kept. 13 instructions. */
-static void put_reserve(out *o, uint32_t ctl, int next, int cap, int base, int shift, uint32_t rec, uint32_t t1,
-                        uint32_t t2)
+ * are at ctl + next/cap/base: rec = its address. When the buffer is full
+ * (the host sees next > cap) the record goes to slot 0 instead: the pass is
+ * then run again with room, and the same instructions ran either way, so
+ * the re-run has the same schedule. ctl, rec, t distinct; ctl is kept.
+ * 10 instructions. */
+static void put_reserve(out *o, uint32_t ctl, int next, int cap, int base, int shift, uint32_t rec, uint32_t t)
 {
     put32(o, addi(rec, ctl, next));
-    put32(o, addi(t1, ZERO, 1));
-    put32(o, amoadd(rec, t1, rec));        /* rec = index          */
-    put32(o, lw(t1, ctl, cap));
-    put32(o, sltu(t1, rec, t1));           /* 1 if it fits         */
-    put32(o, sub(t1, ZERO, t1));           /* all ones if it fits  */
+    put32(o, addi(t, ZERO, 1));
+    put32(o, amoadd(rec, t, rec));         /* rec = index          */
+    put32(o, lw(t, ctl, cap));
+    put32(o, sltu(t, rec, t));             /* 1 if it fits         */
+    put32(o, sub(t, ZERO, t));             /* all ones if it fits  */
+    put32(o, and_(rec, rec, t));           /* the index, or 0      */
     put32(o, slli(rec, rec, shift));
-    put32(o, lw(t2, ctl, base));
-    put32(o, add(rec, rec, t2));           /* the record           */
-    put32(o, addi(t2, ctl, WSI_CTL_SCRATCH));
-    put32(o, sub(rec, rec, t2));
-    put32(o, and_(rec, rec, t1));
-    put32(o, add(rec, rec, t2));           /* ... or the scratch   */
+    put32(o, lw(t, ctl, base));
+    put32(o, add(rec, rec, t));
 }
 
 static void put_call(out *o, uint32_t helper) { put32(o, jal(GP, (int32_t)(helper - o->at))); }
@@ -165,7 +162,7 @@ static void emit_inserted(rw_ctx *c, out *o, const rw_inst *x)
         if (rw_custom_at_mem(c, x)) put_call(o, c->mem_stub[c->mem_index[x - c->insts]]);
         return;
     }
-    if (x->leader) {
+    if (x->leader && !(c->flags & WSI_NO_BLOCKS)) {
         put_call(o, c->bb_helper);
         info->bb_site[x->block] = o->at;
     }
@@ -258,7 +255,7 @@ static void emit_custom(rw_ctx *c, out *o)
         for (unsigned i = 0; i < sizeof fp_caller_saved; i++)
             put32(o, rv_s(0x27, 2, SP, fp_caller_saved[i], (int32_t)(56 + 4 * i)));
     put_address(o, A2, c->ctl_addr);
-    put_reserve(o, A2, WSI_CTL_CUSTOM_NEXT, WSI_CTL_CUSTOM_CAP, WSI_CTL_CUSTOM_BASE, (int)k->slot_shift, A3, A4, A5);
+    put_reserve(o, A2, WSI_CTL_CUSTOM_NEXT, WSI_CTL_CUSTOM_CAP, WSI_CTL_CUSTOM_BASE, (int)k->slot_shift, A3, A4);
     put32(o, sw(TP, A3, 0));
     put32(o, sw(A0, A3, 4));
     put32(o, addi(A2, A3, 8));
@@ -316,36 +313,36 @@ static void emit_helpers(rw_ctx *c, out *o)
         return;
     }
     c->bb_helper = o->at;
-    /* bb_helper: reserve one block record, write {tp, site} */
-    put32(o, sw(A0, SP, -4)); put32(o, sw(A1, SP, -8)); put32(o, sw(A2, SP, -12)); put32(o, sw(A3, SP, -16));
+    /* bb_helper: reserve one block record, write {gid, site} */
+    put32(o, sw(A0, SP, -4)); put32(o, sw(A1, SP, -8)); put32(o, sw(A2, SP, -12));
     put_address(o, A0, c->ctl_addr);
-    put_reserve(o, A0, WSI_CTL_BB_NEXT, WSI_CTL_BB_CAP, WSI_CTL_BB_BASE, 3, A1, A2, A3);
+    put_reserve(o, A0, WSI_CTL_BB_NEXT, WSI_CTL_BB_CAP, WSI_CTL_BB_BASE, 3, A1, A2);
     put32(o, sw(TP, A1, 0)); put32(o, sw(GP, A1, 4));
     if (c->flags & WSI_WARPS) { /* the leader lane also writes {its gid, active mask, site} */
-        put32(o, csrr(A1, WS_CSR_ACTIVE_MASK)); put32(o, sub(A2, ZERO, A1)); put32(o, and_(A2, A1, A2));
-        put32(o, csrr(A3, WS_CSR_LANE_ID)); put32(o, srl(A2, A2, A3)); put32(o, andi(A2, A2, 1));
-        put32(o, beqz(A2, 19 * 4));
-        put32(o, sw(A1, SP, -20)); /* the mask, while the reservation uses a1 */
-        put_reserve(o, A0, WSI_CTL_WARP_NEXT, WSI_CTL_WARP_CAP, WSI_CTL_WARP_BASE, 4, A1, A2, A3);
-        put32(o, lw(A2, SP, -20));
-        put32(o, sw(TP, A1, 0)); put32(o, sw(A2, A1, 4)); put32(o, sw(GP, A1, 8));
+        put32(o, sw(A3, SP, -16));
+        put32(o, csrr(A3, WS_CSR_ACTIVE_MASK)); put32(o, sub(A2, ZERO, A3)); put32(o, and_(A2, A3, A2));
+        put32(o, csrr(A1, WS_CSR_LANE_ID)); put32(o, srl(A2, A2, A1)); put32(o, andi(A2, A2, 1));
+        put32(o, beqz(A2, 14 * 4));
+        put_reserve(o, A0, WSI_CTL_WARP_NEXT, WSI_CTL_WARP_CAP, WSI_CTL_WARP_BASE, 4, A1, A2);
+        put32(o, sw(TP, A1, 0)); put32(o, sw(A3, A1, 4)); put32(o, sw(GP, A1, 8));
+        put32(o, lw(A3, SP, -16));
     }
-    put32(o, lw(A0, SP, -4)); put32(o, lw(A1, SP, -8)); put32(o, lw(A2, SP, -12)); put32(o, lw(A3, SP, -16));
+    put32(o, lw(A0, SP, -4)); put32(o, lw(A1, SP, -8)); put32(o, lw(A2, SP, -12));
     put32(o, jalr0(GP));
-    c->mem_common = o->at;
-    /* mem_common: a0 = the base register's value (a0 saved by the stub) */
-    put32(o, sw(A1, SP, -8)); put32(o, sw(A2, SP, -12)); put32(o, sw(A3, SP, -16)); put32(o, sw(A4, SP, -20));
-    put_address(o, A1, c->ctl_addr);
-    put_reserve(o, A1, WSI_CTL_MEM_NEXT, WSI_CTL_MEM_CAP, WSI_CTL_MEM_BASE, 4, A2, A3, A4);
-    put32(o, sw(TP, A2, 0)); put32(o, sw(GP, A2, 4)); put32(o, sw(A0, A2, 8));
-    put32(o, lw(A0, SP, -4)); put32(o, lw(A1, SP, -8)); put32(o, lw(A2, SP, -12)); put32(o, lw(A3, SP, -16));
-    put32(o, lw(A4, SP, -20));
-    put32(o, jalr0(GP));
-    for (uint32_t r = 0; r < 32; r++) { /* stubs: a0 = x[r] */
+    /* one memory helper per base register r: the record is {gid, site, x[r]};
+     * three scratch registers other than r, saved below sp */
+    static const uint8_t scratch[] = { A0, A1, A2, A3 };
+    for (uint32_t r = 0; r < 32; r++) {
+        uint32_t t[3], n = 0;
+        for (unsigned i = 0; i < sizeof scratch && n < 3; i++)
+            if (scratch[i] != r) t[n++] = scratch[i];
         c->mem_helper[r] = o->at;
-        put32(o, sw(A0, SP, -4));
-        put32(o, addi(A0, r, 0));
-        put32(o, jal(ZERO, (int32_t)(c->mem_common - o->at)));
+        for (int i = 0; i < 3; i++) put32(o, sw(t[i], SP, -4 - 4 * i));
+        put_address(o, t[0], c->ctl_addr);
+        put_reserve(o, t[0], WSI_CTL_MEM_NEXT, WSI_CTL_MEM_CAP, WSI_CTL_MEM_BASE, 4, t[1], t[2]);
+        put32(o, sw(TP, t[1], 0)); put32(o, sw(GP, t[1], 4)); put32(o, sw(r, t[1], 8));
+        for (int i = 0; i < 3; i++) put32(o, lw(t[i], SP, -4 - 4 * i));
+        put32(o, jalr0(GP));
     }
 }
 

@@ -84,7 +84,7 @@ typedef struct rw_ctx {
     uint32_t ctl_addr, ctl_size;
     uint32_t code_end;          /* end of the moved original code         */
     uint32_t mem_helper[32];    /* RECORD mode: the helper for base register r */
-    uint32_t mem_common, bb_helper, gid_helper, helpers_size;
+    uint32_t bb_helper, gid_helper;
     wsi_module_info *info;
 } rw_ctx;
 

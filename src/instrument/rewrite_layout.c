@@ -16,7 +16,8 @@ static uint32_t inserted(const rw_ctx *c, const rw_inst *x)
     if (c->flags & WSI_CUSTOM)
         return (x->ep == 2 ? INLINE_CALL : 0) + (rw_custom_at_block(c, x) ? INLINE_CALL : 0) +
                (rw_custom_at_mem(c, x) ? INLINE_CALL : 0);
-    return (x->ep == 2 ? INLINE_CALL : 0) + (x->leader ? INLINE_CALL : 0) + (x->mem ? INLINE_CALL : 0);
+    return (x->ep == 2 ? INLINE_CALL : 0) + (x->leader && !(c->flags & WSI_NO_BLOCKS) ? INLINE_CALL : 0) +
+           (x->mem ? INLINE_CALL : 0);
 }
 
 int rw_custom_at_block(const rw_ctx *c, const rw_inst *x) { return x->leader && (c->custom->where & 1u); }

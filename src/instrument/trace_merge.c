@@ -135,7 +135,7 @@ int tr_merge(const tr_twin *tw, const ws_module *record, ws_trace_launch *L, con
         const ws_trace_thread *t = &L->threads[k];
         uint64_t want = 0;
         for (uint32_t j = 0; j < t->nblocks; j++) want += L->blocks[L->bb[t->first_block + j]].nmem;
-        if (want != t->nmem && !(L->flags & WS_TRACE_FAULTED)) {
+        if (want != t->nmem && !(L->flags & (WS_TRACE_FAULTED | WS_TRACE_NO_BLOCKS))) {
             snprintf(err, errlen, "thread %u: %u memory records, its blocks hold %llu", t->gid, t->nmem, (unsigned long long)want);
             goto done;
         }

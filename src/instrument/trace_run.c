@@ -127,7 +127,7 @@ static sizing size_from_counts(const tracer *t, const tr_twin *tw, const ws_trac
             s.n[BUF_CUSTOM] += L->counts[b] * tw->rinfo.blocks[b].ncustom;
             continue;
         }
-        s.n[BUF_BB] += L->counts[b];
+        if (!(tw->flags & WSI_NO_BLOCKS)) s.n[BUF_BB] += L->counts[b];
         s.n[BUF_MEM] += L->counts[b] * L->blocks[b].nmem;
         if (L->warp_counts) s.n[BUF_WARP] += L->warp_counts[b];
     }
@@ -248,6 +248,7 @@ ws_status tr_launch(tracer *t, tr_twin *tw, ws_grid_run *G, ws_tool_runner *run)
     if (t->opt.tool == TR_BBCOUNT && tv_take(&dg, dev, snap.nglobal)) tv_free(&dg);
     ctl = ctl_of(dev, tw->count, &tw->cinfo);
     for (uint32_t b = 0; b < L->nblocks; b++) L->counts[b] = ctl[WSI_CTL_HEADER / 4 + 2 * b];
+    if (tw->flags & WSI_NO_BLOCKS) L->flags |= WS_TRACE_NO_BLOCKS;
     if (tw->flags & WSI_WARPS) {
         L->flags |= WS_TRACE_WARPS;
         if ((L->warp_counts = calloc(L->nblocks + 1, sizeof *L->warp_counts)) != NULL)
@@ -272,7 +273,8 @@ ws_status tr_launch(tracer *t, tr_twin *tw, ws_grid_run *G, ws_tool_runner *run)
                                     snap.nglobal);
         int lanes_differ = used.n[BUF_BB] != want.n[BUF_BB] || used.n[BUF_MEM] != want.n[BUF_MEM] ||
                            used.n[BUF_CUSTOM] != want.n[BUF_CUSTOM];
-        if (st2 == WS_OK && (lanes_differ || used.n[BUF_WARP] != want.n[BUF_WARP])) { /* measure again, once */
+        /* measure again, once; also after a fault, if records went to slot 0 */
+        if ((st2 == WS_OK || overflow) && (lanes_differ || used.n[BUF_WARP] != want.n[BUF_WARP])) {
             if (lanes_differ) {
                 L->flags |= WS_TRACE_OVERFLOWED;
                 note(L, "%s", "the recording pass's lanes took other paths than the counting pass's (a race?); "
@@ -284,6 +286,7 @@ ws_status tr_launch(tracer *t, tr_twin *tw, ws_grid_run *G, ws_tool_runner *run)
             records_free(&rec);
             ws_launch_snapshot_restore(dev, &snap);
             want = used;
+            dev->err[0] = 0;
             st2 = record_pass(t, tw, G, run, record_entry, want, &used, &rec, &overflow, &tm->record, &dg, snap.nglobal);
         }
         if (st2 != WS_OK && st1 == WS_OK) { /* faulted only when traced */
@@ -298,7 +301,7 @@ ws_status tr_launch(tracer *t, tr_twin *tw, ws_grid_run *G, ws_tool_runner *run)
         int bad = t->opt.tool == TR_CUSTOM
                       ? rec.p[BUF_CUSTOM] && tr_merge_custom(rec.p[BUF_CUSTOM], rec.n[BUF_CUSTOM], rec_size(t, BUF_CUSTOM),
                                                              t->custom_tool.record_size, threads, &custom, err, sizeof err)
-                      : rec.p[BUF_BB] && tr_merge(tw, tw->record, L, &b, threads, G->threads_per_block, err, sizeof err);
+                      : rec.p[BUF_MEM] && tr_merge(tw, tw->record, L, &b, threads, G->threads_per_block, err, sizeof err);
         if (bad) {
             note(L, "%s", err);
             complete = 0;

@@ -89,7 +89,8 @@ static void twin_build(tracer *t, tr_twin *tw, const ws_module *m)
     if (ws_line_map_build(m->elf, m->elf_size, m->name, &tw->lines, err, sizeof err)) tw->lines = NULL;
     for (int pass = 0; pass < 2; pass++) {
         wsi_mode mode = pass ? WSI_RECORD : WSI_COUNT;
-        unsigned flags = tw->flags = t->opt.tool == TR_BRANCH || t->opt.tool == TR_DUMP ? WSI_WARPS : 0;
+        unsigned flags = tw->flags = t->opt.tool == TR_BRANCH || t->opt.tool == TR_DUMP ? WSI_WARPS
+                                   : t->opt.tool == TR_MEMTRACE ? WSI_NO_BLOCKS : 0;
         int rc = pass && t->opt.tool == TR_CUSTOM
                      ? wsi_rewrite_custom(m->elf, m->elf_size, m->name, flags, &t->custom, &img, &n, &tw->rinfo, err, sizeof err)
                      : wsi_rewrite(m->elf, m->elf_size, m->name, mode, flags, &img, &n, pass ? &tw->rinfo : &tw->cinfo,

@@ -55,7 +55,7 @@ hard=$(dirname "$ex")/tests/hardening/hard_kernels.elf
 (cd "$work" && "$ws" trace --tool memtrace -o "$work/f.wst" --report "$work/f.txt" -- "$ws" run --block 32 "$hard" fault_null zeros:64 > "$work/f.out" 2>&1)
 rc=$?
 if [ $rc = 1 ] && grep -q "\[FAULTED\]" "$work/f.txt" && grep -q "note: store access fault.*null pointer" "$work/f.txt" &&
-   "$ws" trace --read "$work/f.wst" | grep -q "flags 0x2, 32 threads"; then ok; else bad "faulting kernel under trace (rc $rc)"; cat "$work/f.txt"; fi
+   "$ws" trace --read "$work/f.wst" | grep -q "flags 0x42, 1 threads"; then ok; else bad "faulting kernel under trace (rc $rc)"; cat "$work/f.txt"; fi
 
 # deterministic: two runs, byte-identical trace files
 for i in 1 2; do
