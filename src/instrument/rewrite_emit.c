@@ -134,6 +134,23 @@ static void put_reserve(out *o, uint32_t ctl, int next, int cap, int base, int s
     put32(o, add(rec, rec, t));
 }
 
+/* Lane-level records (blocks, accesses, custom): their number does not
+ * depend on the schedule, so a full buffer can simply be skipped: rec = the
+ * record's address, or a branch over the `after` instructions that write
+ * it. ctl, rec, t distinct; ctl is kept. 8 instructions. */
+static void put_reserve_lane(out *o, uint32_t ctl, int next, int cap, int base, int shift, uint32_t rec, uint32_t t,
+                             int after)
+{
+    put32(o, addi(rec, ctl, next));
+    put32(o, addi(t, ZERO, 1));
+    put32(o, amoadd(rec, t, rec));         /* rec = index */
+    put32(o, lw(t, ctl, cap));
+    put32(o, rv_b_imm(0x63 | 7u << 12 | rec << 15 | t << 20, 4 * (4 + after))); /* bgeu: full */
+    put32(o, slli(rec, rec, shift));
+    put32(o, lw(t, ctl, base));
+    put32(o, add(rec, rec, t));
+}
+
 static void put_call(out *o, uint32_t helper) { put32(o, jal(GP, (int32_t)(helper - o->at))); }
 
 static void emit_inserted(rw_ctx *c, out *o, const rw_inst *x)
@@ -255,7 +272,7 @@ static void emit_custom(rw_ctx *c, out *o)
         for (unsigned i = 0; i < sizeof fp_caller_saved; i++)
             put32(o, rv_s(0x27, 2, SP, fp_caller_saved[i], (int32_t)(56 + 4 * i)));
     put_address(o, A2, c->ctl_addr);
-    put_reserve(o, A2, WSI_CTL_CUSTOM_NEXT, WSI_CTL_CUSTOM_CAP, WSI_CTL_CUSTOM_BASE, (int)k->slot_shift, A3, A4);
+    put_reserve_lane(o, A2, WSI_CTL_CUSTOM_NEXT, WSI_CTL_CUSTOM_CAP, WSI_CTL_CUSTOM_BASE, (int)k->slot_shift, A3, A4, 5);
     put32(o, sw(TP, A3, 0));
     put32(o, sw(A0, A3, 4));
     put32(o, addi(A2, A3, 8));
@@ -316,7 +333,7 @@ static void emit_helpers(rw_ctx *c, out *o)
     /* bb_helper: reserve one block record, write {gid, site} */
     put32(o, sw(A0, SP, -4)); put32(o, sw(A1, SP, -8)); put32(o, sw(A2, SP, -12));
     put_address(o, A0, c->ctl_addr);
-    put_reserve(o, A0, WSI_CTL_BB_NEXT, WSI_CTL_BB_CAP, WSI_CTL_BB_BASE, 3, A1, A2);
+    put_reserve_lane(o, A0, WSI_CTL_BB_NEXT, WSI_CTL_BB_CAP, WSI_CTL_BB_BASE, 3, A1, A2, 2);
     put32(o, sw(TP, A1, 0)); put32(o, sw(GP, A1, 4));
     if (c->flags & WSI_WARPS) { /* the leader lane also writes {its gid, active mask, site} */
         put32(o, sw(A3, SP, -16));
@@ -339,7 +356,7 @@ static void emit_helpers(rw_ctx *c, out *o)
         c->mem_helper[r] = o->at;
         for (int i = 0; i < 3; i++) put32(o, sw(t[i], SP, -4 - 4 * i));
         put_address(o, t[0], c->ctl_addr);
-        put_reserve(o, t[0], WSI_CTL_MEM_NEXT, WSI_CTL_MEM_CAP, WSI_CTL_MEM_BASE, 4, t[1], t[2]);
+        put_reserve_lane(o, t[0], WSI_CTL_MEM_NEXT, WSI_CTL_MEM_CAP, WSI_CTL_MEM_BASE, 4, t[1], t[2], 3);
         put32(o, sw(TP, t[1], 0)); put32(o, sw(GP, t[1], 4)); put32(o, sw(r, t[1], 8));
         for (int i = 0; i < 3; i++) put32(o, lw(t[i], SP, -4 - 4 * i));
         put32(o, jalr0(GP));
