@@ -27,13 +27,23 @@ static void usage(FILE *f)
             "  --format text|jsonl|perfetto  how --read and --tool dump print records (default\n"
             "                    text; perfetto: Chrome/Perfetto JSON of one warp, a track per lane)\n"
             "  --warp N          the warp for --format perfetto (global warp id, default 0)\n"
+            "  --values          memory records also keep the value each store or atomic writes\n"
             "  --report FILE     also keep the report in FILE\n"
             "  --test-short N    make each first recording pass's buffers N records short, to\n"
             "                    exercise the overflow recovery (tests)\n");
 }
 
+/* " = 0x…" for an access that carries a value */
+static const char *value_text(const ws_trace_launch *L, uint64_t m, char buf[32])
+{
+    if (!L->values || L->mem_insts[L->mem[m].inst].kind == WS_TRACE_LOAD) return "";
+    snprintf(buf, 32, " = 0x%08x", L->values[m]);
+    return buf;
+}
+
 static void print_launch(const ws_trace_launch *L, int json, FILE *f)
 {
+    char vbuf[32];
     static const char *kinds[] = { "?", "load", "store", "atomic" };
     if (!json)
         fprintf(f, "launch %llu %s grid (%u,%u,%u) block (%u,%u,%u) flags 0x%x, %u threads, %llu block + %llu memory records\n",
@@ -51,7 +61,8 @@ static void print_launch(const ws_trace_launch *L, int json, FILE *f)
                     fprintf(f, "{\"launch\":%llu,\"thread\":%u,\"access\":\"%s\",\"size\":%u,\"addr\":\"0x%08x\",\"pc\":\"0x%08x\"}\n",
                             (unsigned long long)L->launch_id, t->gid, kinds[mi->kind & 3], mi->size, x->addr, mi->addr);
                 else
-                    fprintf(f, "    %-6s %u @0x%08x  (pc 0x%08x)\n", kinds[mi->kind & 3], mi->size, x->addr, mi->addr);
+                    fprintf(f, "    %-6s %u @0x%08x  (pc 0x%08x)%s\n", kinds[mi->kind & 3], mi->size, x->addr, mi->addr,
+                            value_text(L, m, vbuf));
             }
         for (uint32_t j = 0; j < t->nblocks; j++) {
             const ws_trace_block *b = &L->blocks[L->bb[t->first_block + j]];
@@ -67,7 +78,8 @@ static void print_launch(const ws_trace_launch *L, int json, FILE *f)
                     fprintf(f, "{\"launch\":%llu,\"thread\":%u,\"access\":\"%s\",\"size\":%u,\"addr\":\"0x%08x\",\"pc\":\"0x%08x\"}\n",
                             (unsigned long long)L->launch_id, t->gid, kinds[mi->kind & 3], mi->size, x->addr, mi->addr);
                 else
-                    fprintf(f, "    %-6s %u @0x%08x  (pc 0x%08x)\n", kinds[mi->kind & 3], mi->size, x->addr, mi->addr);
+                    fprintf(f, "    %-6s %u @0x%08x  (pc 0x%08x)%s\n", kinds[mi->kind & 3], mi->size, x->addr, mi->addr,
+                            value_text(L, m, vbuf));
             }
         }
     }
@@ -142,10 +154,11 @@ int ws_cmd_trace(int argc, char **argv)
 {
     const char *tool = NULL, *out = NULL, *kernel = NULL, *launch = NULL, *read = NULL, *format = "text", *report = NULL,
                *warp = NULL, *test_short = NULL;
-    int i = 1;
+    int i = 1, values = 0;
     for (; i < argc; i++) {
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(o, "--")) { i++; break; }
+        if (!strcmp(o, "--values")) { values = 1; continue; }
         if (!strcmp(o, "-h") || !strcmp(o, "--help")) { usage(stdout); return 0; }
         if (o[0] != '-') break;
         const char **dst = !strcmp(o, "--tool") ? &tool : !strcmp(o, "-o") || !strcmp(o, "--out") ? &out
@@ -186,6 +199,7 @@ int ws_cmd_trace(int argc, char **argv)
     int n = snprintf(spec, sizeof spec, "tool=%s,report=%s%s%s%s%s%s%s%s%s", tool, report, out ? ",out=" : "", out ? out : "",
                      kernel ? ",kernel=" : "", kernel ? kernel : "", launch ? ",launch=" : "", launch ? launch : "",
                      test_short ? ",short=" : "", test_short ? test_short : "");
+    if (values && n < (int)sizeof spec) n += snprintf(spec + n, sizeof spec - (size_t)n, ",values=1");
     if (n >= (int)sizeof spec || setenv("WARPSCOPE_TRACE", spec, 1)) { fprintf(stderr, "warpscope trace: options too long\n"); return 2; }
     int status = 0, rc;
     if (ws_run_child("warpscope trace", argv + i, &status)) rc = 127;

@@ -24,8 +24,11 @@ enum {
     WS_TRACE_RESULTS_DIFFER = 16, /* the instrumented run left different global
                                  memory than the launch (a race, or a bug)  */
     WS_TRACE_WARPS = 32,      /* per-warp records are present               */
-    WS_TRACE_NO_BLOCKS = 64   /* accesses only (memtrace): each thread's accesses
+    WS_TRACE_NO_BLOCKS = 64,  /* accesses only (memtrace): each thread's accesses
                                  in program order, without block records    */
+    WS_TRACE_VALUES = 128     /* stores and atomics carry the value written
+                                 (the whole register; the low `size` bytes
+                                 are stored)                                */
 };
 
 typedef enum ws_trace_mem_kind { WS_TRACE_LOAD = 1, WS_TRACE_STORE = 2, WS_TRACE_ATOMIC = 3 } ws_trace_mem_kind;
@@ -85,6 +88,8 @@ typedef struct ws_trace_launch {
     uint32_t *bb;                 /* block ids, thread by thread, in order   */
     uint64_t nmem;
     ws_trace_access *mem;         /* accesses, thread by thread, in order    */
+    uint32_t *values;             /* WS_TRACE_VALUES: per access, the value
+                                     register of a store or atomic (0 for loads) */
     uint64_t *warp_counts;        /* WS_TRACE_WARPS: warp executions of each block */
     uint64_t nwarp;
     ws_trace_warp_exec *warps;    /* warp records, warp by warp, in order    */

@@ -13,6 +13,26 @@ static void ctx_free(rw_ctx *c)
     free(c->bb_stub);
     free(c->mem_stub);
     free(c->mem_index);
+    free(c->value_helpers);
+}
+
+/* WSI_VALUES: the (base, value) register pairs the module's stores use. */
+static int value_pairs(rw_ctx *c)
+{
+    c->value_helpers = calloc(c->ninsts + 1, sizeof *c->value_helpers);
+    if (!c->value_helpers) return rw_fail(c, "out of host memory");
+    for (uint32_t i = 0; i < c->ninsts; i++) {
+        const rw_inst *x = &c->insts[i];
+        if (x->mem != WSI_STORE && x->mem != WSI_ATOMIC) continue;
+        uint8_t fp = x->in.op == OP_FSW;
+        uint32_t k = 0;
+        while (k < c->nvalue_helpers && !(c->value_helpers[k].base == x->in.rs1 &&
+                                          c->value_helpers[k].value == x->in.rs2 && c->value_helpers[k].fp == fp))
+            k++;
+        if (k == c->nvalue_helpers)
+            c->value_helpers[c->nvalue_helpers++] = (struct value_helper){ x->in.rs1, x->in.rs2, fp, 0 };
+    }
+    return 0;
 }
 
 /* WSI_CUSTOM: the stub tables and each block's number of tool calls. */
@@ -57,7 +77,8 @@ static int rewrite(const void *elf, size_t size, const char *what, wsi_mode mode
     uint8_t *text = NULL;
     uint32_t text_size = 0;
     int rc = -1;
-    if (rw_read_elf(&c) || rw_scan(&c) || (custom && custom_tables(&c)) || rw_layout(&c) || rw_emit_text(&c, &text, &text_size) ||
+    if (rw_read_elf(&c) || rw_scan(&c) || (custom && custom_tables(&c)) ||
+        ((flags & WSI_VALUES) && mode == WSI_RECORD && value_pairs(&c)) || rw_layout(&c) || rw_emit_text(&c, &text, &text_size) ||
         rw_patch_code_refs(&c, text) || rw_patch_data(&c) || rw_patch_dwarf(&c) || rw_move_symbols(&c) ||
         rw_rewrite_rela(&c) || rw_write_elf(&c, text, text_size, out, out_size))
         goto done;

@@ -23,7 +23,9 @@ enum {
                         RECORD writes {warp, active mask, site} at each block entry */
     WSI_CUSTOM = 2,  /* RECORD: only a custom tool's calls (wsi_custom), no
                         block or memory records */
-    WSI_NO_BLOCKS = 4 /* RECORD: memory records only (memtrace) */
+    WSI_NO_BLOCKS = 4, /* RECORD: memory records only (memtrace) */
+    WSI_VALUES = 8     /* RECORD: stores and atomics also record the value
+                          register (word 3 of the memory record) */
 };
 
 /* A custom tool (include/warpscope/trace.h, ws_trace_tool): where to call

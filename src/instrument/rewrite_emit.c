@@ -153,6 +153,19 @@ static void put_reserve_lane(out *o, uint32_t ctl, int next, int cap, int base, 
 
 static void put_call(out *o, uint32_t helper) { put32(o, jal(GP, (int32_t)(helper - o->at))); }
 
+/* WSI_VALUES: stores and atomics name a value register too. */
+static int has_value(const rw_inst *x) { return x->mem == WSI_STORE || x->mem == WSI_ATOMIC; }
+
+static struct value_helper *value_helper_for(const rw_ctx *c, const rw_inst *x)
+{
+    if (!has_value(x)) return NULL;
+    uint8_t fp = x->in.op == OP_FSW;
+    for (uint32_t i = 0; i < c->nvalue_helpers; i++)
+        if (c->value_helpers[i].base == x->in.rs1 && c->value_helpers[i].value == x->in.rs2 && c->value_helpers[i].fp == fp)
+            return &c->value_helpers[i];
+    return NULL;
+}
+
 static void emit_inserted(rw_ctx *c, out *o, const rw_inst *x)
 {
     wsi_module_info *info = c->info;
@@ -183,7 +196,10 @@ static void emit_inserted(rw_ctx *c, out *o, const rw_inst *x)
         put_call(o, c->bb_helper);
         info->bb_site[x->block] = o->at;
     }
-    if (x->mem) put_call(o, c->mem_helper[x->in.rs1]); /* the site is the instruction's own address */
+    if (x->mem) { /* the site is the instruction's own address */
+        const struct value_helper *v = (c->flags & WSI_VALUES) ? value_helper_for(c, x) : NULL;
+        put_call(o, v ? v->addr : c->mem_helper[x->in.rs1]);
+    }
 }
 
 static const uint32_t branch_f3[] = { [OP_BEQ] = 0, [OP_BNE] = 1, [OP_BLT] = 4, [OP_BGE] = 5, [OP_BLTU] = 6, [OP_BGEU] = 7 };
@@ -348,7 +364,21 @@ static void emit_helpers(rw_ctx *c, out *o)
     put32(o, jalr0(GP));
     /* one memory helper per base register r: the record is {gid, site, x[r]};
      * three scratch registers other than r, saved below sp */
-    static const uint8_t scratch[] = { A0, A1, A2, A3 };
+    static const uint8_t scratch[] = { A0, A1, A2, A3, A4 };
+    for (uint32_t h = 0; h < c->nvalue_helpers; h++) { /* {gid, site, x[base], value} */
+        struct value_helper *v = &c->value_helpers[h];
+        uint32_t t[3], n = 0;
+        for (unsigned i = 0; i < sizeof scratch && n < 3; i++)
+            if (scratch[i] != v->base && (v->fp || scratch[i] != v->value)) t[n++] = scratch[i];
+        v->addr = o->at;
+        for (int i = 0; i < 3; i++) put32(o, sw(t[i], SP, -4 - 4 * i));
+        put_address(o, t[0], c->ctl_addr);
+        put_reserve_lane(o, t[0], WSI_CTL_MEM_NEXT, WSI_CTL_MEM_CAP, WSI_CTL_MEM_BASE, 4, t[1], t[2], 4);
+        put32(o, sw(TP, t[1], 0)); put32(o, sw(GP, t[1], 4)); put32(o, sw(v->base, t[1], 8));
+        put32(o, v->fp ? rv_s(0x27, 2, t[1], v->value, 12) : sw(v->value, t[1], 12));
+        for (int i = 0; i < 3; i++) put32(o, lw(t[i], SP, -4 - 4 * i));
+        put32(o, jalr0(GP));
+    }
     for (uint32_t r = 0; r < 32; r++) {
         uint32_t t[3], n = 0;
         for (unsigned i = 0; i < sizeof scratch && n < 3; i++)

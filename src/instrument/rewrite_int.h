@@ -85,6 +85,11 @@ typedef struct rw_ctx {
     uint32_t code_end;          /* end of the moved original code         */
     uint32_t mem_helper[32];    /* RECORD mode: the helper for base register r */
     uint32_t bb_helper, gid_helper;
+    struct value_helper {         /* WSI_VALUES: a helper per (base, value) pair */
+        uint8_t base, value, fp;
+        uint32_t addr;
+    } *value_helpers;
+    uint32_t nvalue_helpers;
     wsi_module_info *info;
 } rw_ctx;
 

@@ -76,6 +76,7 @@ static void put_launch(wbuf *b, const ws_trace_launch *L)
     w(b, L->bb, L->nbb * sizeof *L->bb);
     w64(b, L->nmem);
     w(b, L->mem, L->nmem * sizeof *L->mem);
+    if (L->flags & WS_TRACE_VALUES) w(b, L->values, L->nmem * sizeof *L->values);
     if (L->flags & WS_TRACE_WARPS) {
         for (uint32_t i = 0; i < L->nblocks; i++) w64(b, L->warp_counts[i]);
         w64(b, L->nwarp);
@@ -189,7 +190,7 @@ static void *ralloc(rbuf *r, uint64_t count, size_t size, size_t min, const char
 void wst_launch_free(ws_trace_launch *L)
 {
     free(L->kernel); free(L->module); free(L->note); free(L->blocks); free(L->mem_insts); free(L->counts);
-    free(L->threads); free(L->bb); free(L->mem); free(L->warp_counts); free(L->warps);
+    free(L->threads); free(L->bb); free(L->mem); free(L->warp_counts); free(L->warps); free(L->values);
 }
 
 static int check_launch(rbuf *r, ws_trace_launch *L)
@@ -274,6 +275,10 @@ static int get_launch(rbuf *r, ws_trace_launch *L)
     L->nmem = r64(r, "memory record count");
     if (!(L->mem = ralloc(r, L->nmem, sizeof *L->mem, 8, "memory records"))) return -1;
     rd(r, L->mem, L->nmem * sizeof *L->mem, "memory records");
+    if (L->flags & WS_TRACE_VALUES) {
+        if (!(L->values = ralloc(r, L->nmem, sizeof *L->values, 4, "store values"))) return -1;
+        rd(r, L->values, L->nmem * sizeof *L->values, "store values");
+    }
     if (L->flags & WS_TRACE_WARPS) {
         if (!(L->warp_counts = ralloc(r, L->nblocks, sizeof *L->warp_counts, 8, "warp counts"))) return -1;
         for (uint32_t i = 0; i < L->nblocks; i++) L->warp_counts[i] = r64(r, "warp counts");

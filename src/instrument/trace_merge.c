@@ -85,6 +85,7 @@ int tr_merge(const tr_twin *tw, const ws_module *record, ws_trace_launch *L, con
     uint64_t *mcount = calloc((size_t)total_threads + 1, sizeof *mcount);
     L->bb = malloc((nbb + 1) * sizeof *L->bb);
     L->mem = malloc((nmem + 1) * sizeof *L->mem);
+    if ((L->flags & WS_TRACE_VALUES) && !(L->values = calloc(nmem + 1, sizeof *L->values))) L->flags &= ~(uint32_t)WS_TRACE_VALUES;
     int rc = -1;
     if (!bs || !ms || !bcount || !mcount || !L->bb || !L->mem) {
         snprintf(err, errlen, "out of host memory while merging the trace");
@@ -126,7 +127,9 @@ int tr_merge(const tr_twin *tw, const ws_module *record, ws_trace_launch *L, con
         const uint8_t *r = mem + i * WSI_MEM_RECORD_SIZE;
         int64_t id = lookup(ms, in->nmems, get32(r + 4));
         if (id < 0) { snprintf(err, errlen, "memory record %llu has an unknown site 0x%08x", (unsigned long long)i, get32(r + 4)); goto done; }
-        L->mem[mcount[get32(r)]++] = (ws_trace_access){ (uint32_t)id, get32(r + 8) + (uint32_t)in->mems[id].imm };
+        uint64_t k = mcount[get32(r)]++;
+        L->mem[k] = (ws_trace_access){ (uint32_t)id, get32(r + 8) + (uint32_t)in->mems[id].imm };
+        if (L->values && in->mems[id].kind != WSI_LOAD) L->values[k] = get32(r + 12);
     }
     L->nbb = nbb;
     L->nmem = nmem;

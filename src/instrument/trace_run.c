@@ -249,6 +249,7 @@ ws_status tr_launch(tracer *t, tr_twin *tw, ws_grid_run *G, ws_tool_runner *run)
     ctl = ctl_of(dev, tw->count, &tw->cinfo);
     for (uint32_t b = 0; b < L->nblocks; b++) L->counts[b] = ctl[WSI_CTL_HEADER / 4 + 2 * b];
     if (tw->flags & WSI_NO_BLOCKS) L->flags |= WS_TRACE_NO_BLOCKS;
+    if (t->opt.values && t->opt.tool != TR_BBCOUNT && t->opt.tool != TR_CUSTOM) L->flags |= WS_TRACE_VALUES;
     if (tw->flags & WSI_WARPS) {
         L->flags |= WS_TRACE_WARPS;
         if ((L->warp_counts = calloc(L->nblocks + 1, sizeof *L->warp_counts)) != NULL)

@@ -45,6 +45,8 @@ int tr_options_parse(const char *text, tr_options *o, char *err, size_t len)
             unsigned long long n = strtoull(v, &end, 10);
             if (!*v || *end || !n) { snprintf(err, len, "WARPSCOPE_TRACE: launch=%s: expected a number from 1", v); rc = -1; }
             o->launch = n;
+        } else if (!strcmp(item, "values")) {
+            o->values = !strcmp(v, "1");
         } else if (!strcmp(item, "short")) {
             char *end;
             unsigned long n = strtoul(v, &end, 10);
@@ -91,6 +93,7 @@ static void twin_build(tracer *t, tr_twin *tw, const ws_module *m)
         wsi_mode mode = pass ? WSI_RECORD : WSI_COUNT;
         unsigned flags = tw->flags = t->opt.tool == TR_BRANCH || t->opt.tool == TR_DUMP ? WSI_WARPS
                                    : t->opt.tool == TR_MEMTRACE ? WSI_NO_BLOCKS : 0;
+        if (t->opt.values && pass) flags |= WSI_VALUES;
         int rc = pass && t->opt.tool == TR_CUSTOM
                      ? wsi_rewrite_custom(m->elf, m->elf_size, m->name, flags, &t->custom, &img, &n, &tw->rinfo, err, sizeof err)
                      : wsi_rewrite(m->elf, m->elf_size, m->name, mode, flags, &img, &n, pass ? &tw->rinfo : &tw->cinfo,

@@ -16,6 +16,7 @@ typedef struct tr_options {
     char *out, *report, *kernel;
     uint64_t launch;              /* 0: every launch */
     uint32_t short_by;            /* tests: first recording pass's buffers this many records short */
+    int values;                   /* memory records carry store values */
 } tr_options;
 
 typedef struct tr_twin {

@@ -57,6 +57,16 @@ rc=$?
 if [ $rc = 1 ] && grep -q "\[FAULTED\]" "$work/f.txt" && grep -q "note: store access fault.*null pointer" "$work/f.txt" &&
    "$ws" trace --read "$work/f.wst" | grep -q "flags 0x42, 1 threads"; then ok; else bad "faulting kernel under trace (rc $rc)"; cat "$work/f.txt"; fi
 
+# store values (--values): add1 on iota:8 stores i + 1 at element i
+(cd "$work" && "$ws" trace --tool memtrace --values -o "$work/v.wst" -- "$ws" run --block 32 "$hard" add1 iota:8 8 > /dev/null 2>&1)
+"$ws" trace --read "$work/v.wst" > "$work/v.txt" 2>&1
+n=$(grep -c "store  4 @.* = 0x0000000[1-8]$" "$work/v.txt")
+good=0
+for t in 0 1 2 3 4 5 6 7; do
+    grep -A2 "^thread $t\$" "$work/v.txt" | grep -q "store  4 @.* = 0x0000000$((t + 1))\$" && good=$((good + 1))
+done
+[ "$n" = 8 ] && [ "$good" = 8 ] && ok || bad "store values: $n stores with values, $good equal to i + 1"
+
 # deterministic: two runs, byte-identical trace files
 for i in 1 2; do
     (cd "$work" && "$ws" trace --tool memtrace -o "$work/h$i.wst" -- "$ex/histogram/histogram" > /dev/null 2>&1)
