@@ -113,16 +113,23 @@ typedef struct ws_trace {
  * instrumented kernels, so it must be self-contained: no global data, no
  * calls (static inline helpers are fine), no gp/tp. Its signature:
  *   void f(uint32_t site, uint32_t addr, void *record, uint32_t gid);
- * site: a block id (< launch->nblocks) for WS_TRACE_AT_BLOCK_ENTRY, else
- * launch->nblocks + the memory instruction's index; addr: the address the
- * memory instruction is about to access (0 at block entry); record:
- * record_size bytes to fill; gid: the global linear thread id. */
+ * With nb = launch->nblocks and nm = launch->nmem_insts, site and addr are:
+ *   block entry:            site = block id            addr = 0
+ *   before a memory inst m: site = nb + m              addr = the address
+ *   after a load m:         site = nb + nm + m         addr = the value loaded
+ *                                                      (float: its bits)
+ *   before the conditional branch ending block b:
+ *                           site = nb + 2 * nm + b     addr = 1 if this lane
+ *                                                      takes it, else 0
+ * record: record_size bytes to fill; gid: the global linear thread id. */
 #define WS_TRACE_TOOL_VERSION 1
 enum {
     WS_TRACE_AT_BLOCK_ENTRY = 1,
     WS_TRACE_BEFORE_LOAD = 2,
     WS_TRACE_BEFORE_STORE = 4,
-    WS_TRACE_BEFORE_ATOMIC = 8
+    WS_TRACE_BEFORE_ATOMIC = 8,
+    WS_TRACE_AFTER_LOAD = 16,
+    WS_TRACE_BEFORE_BRANCH = 32
 };
 
 typedef struct ws_trace_custom_records {

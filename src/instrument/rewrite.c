@@ -13,6 +13,8 @@ static void ctx_free(rw_ctx *c)
     free(c->bb_stub);
     free(c->mem_stub);
     free(c->mem_index);
+    free(c->after_stub);
+    free(c->branch_stub);
     free(c->value_helpers);
 }
 
@@ -42,12 +44,16 @@ static int custom_tables(rw_ctx *c)
     c->bb_stub = calloc(info->nblocks + 1, sizeof *c->bb_stub);
     c->mem_stub = calloc(info->nmems + 1, sizeof *c->mem_stub);
     c->mem_index = calloc(c->ninsts + 1, sizeof *c->mem_index);
-    if (!c->bb_stub || !c->mem_stub || !c->mem_index) return rw_fail(c, "out of host memory");
+    c->after_stub = calloc(info->nmems + 1, sizeof *c->after_stub);
+    c->branch_stub = calloc(info->nblocks + 1, sizeof *c->branch_stub);
+    if (!c->bb_stub || !c->mem_stub || !c->mem_index || !c->after_stub || !c->branch_stub)
+        return rw_fail(c, "out of host memory");
     for (uint32_t i = 0, m = 0; i < c->ninsts; i++) {
         const rw_inst *x = &c->insts[i];
         c->mem_index[i] = m;
         if (x->block >= 0)
-            info->blocks[x->block].ncustom += (uint32_t)rw_custom_at_block(c, x) + (uint32_t)rw_custom_at_mem(c, x);
+            info->blocks[x->block].ncustom += (uint32_t)rw_custom_at_block(c, x) + (uint32_t)rw_custom_at_mem(c, x) +
+                                              (uint32_t)rw_custom_after_mem(c, x) + (uint32_t)rw_custom_at_branch(c, x);
         m += x->mem != 0;
     }
     return 0;

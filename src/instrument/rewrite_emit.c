@@ -75,6 +75,7 @@ static uint32_t and_(uint32_t rd, uint32_t a, uint32_t b) { return b << 20 | a <
 static uint32_t srl(uint32_t rd, uint32_t a, uint32_t b) { return b << 20 | a << 15 | 5u << 12 | rd << 7 | 0x33; }
 static uint32_t andi(uint32_t rd, uint32_t rs1, int32_t imm) { return rv_i(0x13, 7, rd, rs1, imm); }
 static uint32_t sltu(uint32_t rd, uint32_t a, uint32_t b) { return b << 20 | a << 15 | 3u << 12 | rd << 7 | 0x33; }
+static uint32_t slt(uint32_t rd, uint32_t a, uint32_t b) { return b << 20 | a << 15 | 2u << 12 | rd << 7 | 0x33; }
 
 
 
@@ -190,6 +191,7 @@ static void emit_inserted(rw_ctx *c, out *o, const rw_inst *x)
     if (c->flags & WSI_CUSTOM) {
         if (rw_custom_at_block(c, x)) put_call(o, c->bb_stub[x->block]);
         if (rw_custom_at_mem(c, x)) put_call(o, c->mem_stub[c->mem_index[x - c->insts]]);
+        if (rw_custom_at_branch(c, x)) put_call(o, c->branch_stub[x->block]);
         return;
     }
     if (x->leader && !(c->flags & WSI_NO_BLOCKS)) {
@@ -313,6 +315,34 @@ static void emit_custom(rw_ctx *c, out *o)
             c->mem_stub[m] = o->at;
             put_stub(o, c->custom_common, info->nblocks + m, x->in.rs1, info->mems[m].imm);
         }
+        if (x->mem && rw_custom_after_mem(c, x)) { /* a1 = the loaded value */
+            c->after_stub[m] = o->at;
+            put32(o, sw(A0, SP, -4));
+            put32(o, sw(A1, SP, -8));
+            put32(o, x->in.op == OP_FLW ? (0x70u << 25 | (uint32_t)x->in.rd << 15 | A1 << 7 | 0x53) /* fmv.x.w */
+                                        : addi(A1, x->in.rd, 0));
+            put32(o, rv_u(0x37, A0, rv_hi20(info->nblocks + info->nmems + m)));
+            put32(o, addi(A0, A0, rv_lo12(info->nblocks + info->nmems + m)));
+            put32(o, jal(ZERO, (int32_t)(c->custom_common - o->at)));
+        }
+        if (rw_custom_at_branch(c, x)) { /* a1 = 1 if this lane will take the branch */
+            uint32_t r1 = x->in.rs1, r2 = x->in.rs2;
+            c->branch_stub[x->block] = o->at;
+            put32(o, sw(A0, SP, -4));
+            put32(o, sw(A1, SP, -8));
+            switch ((ws_op)x->in.op) {
+            case OP_BEQ: put32(o, sub(A1, r1, r2)); put32(o, rv_i(0x13, 3, A1, A1, 1)); break;     /* seqz */
+            case OP_BNE: put32(o, sub(A1, r1, r2)); put32(o, sltu(A1, ZERO, A1)); break;           /* snez */
+            case OP_BLT: put32(o, slt(A1, r1, r2)); put32(o, addi(A1, A1, 0)); break;
+            case OP_BGE: put32(o, slt(A1, r1, r2)); put32(o, rv_i(0x13, 4, A1, A1, 1)); break;     /* xori */
+            case OP_BLTU: put32(o, sltu(A1, r1, r2)); put32(o, addi(A1, A1, 0)); break;
+            default: put32(o, sltu(A1, r1, r2)); put32(o, rv_i(0x13, 4, A1, A1, 1)); break;        /* bgeu */
+            }
+            uint32_t id = info->nblocks + 2 * info->nmems + (uint32_t)x->block;
+            put32(o, rv_u(0x37, A0, rv_hi20(id)));
+            put32(o, addi(A0, A0, rv_lo12(id)));
+            put32(o, jal(ZERO, (int32_t)(c->custom_common - o->at)));
+        }
         m += x->mem != 0;
     }
     c->custom_fn = o->at;
@@ -423,6 +453,7 @@ int rw_emit_text(rw_ctx *c, uint8_t **text, uint32_t *size)
             free(o.buf);
             return c->err[0] ? -1 : rw_fail(c, "internal: layout mismatch at 0x%08x", x->addr);
         }
+        if (x->post) put_call(&o, c->after_stub[c->mem_index[i]]); /* custom tool: after a load */
     }
     if (o.at != c->new_text_hi) {
         free(o.buf);

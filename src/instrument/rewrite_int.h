@@ -45,6 +45,7 @@ typedef struct rw_inst {
                               whose auipc is instruction lo_of, -1        */
     uint32_t target;       /* branch/jal target (original), or auipc pair target */
     uint32_t pre;          /* bytes inserted before it                    */
+    uint32_t post;         /* bytes inserted after it (custom tools: after a load) */
     uint32_t start;        /* new address of the inserted code (= new_addr if none) */
     uint32_t new_addr;     /* new address of the instruction itself        */
 } rw_inst;
@@ -58,6 +59,7 @@ typedef struct rw_ctx {
     const wsi_custom *custom;     /* WSI_CUSTOM: the tool's function and points */
     uint32_t *bb_stub, *mem_stub; /* WSI_CUSTOM: each call site's stub         */
     uint32_t *mem_index;          /* WSI_CUSTOM: instruction -> memory-instruction id */
+    uint32_t *after_stub, *branch_stub; /* WSI_CUSTOM: after a load / before a branch */
     uint32_t custom_common, custom_fn;
     const uint8_t *file;
     size_t file_size;
@@ -120,6 +122,8 @@ int rw_write_elf(rw_ctx *c, const uint8_t *text, uint32_t text_size, uint8_t **o
  * instruction? */
 int rw_custom_at_block(const rw_ctx *c, const rw_inst *x);
 int rw_custom_at_mem(const rw_ctx *c, const rw_inst *x);
+int rw_custom_after_mem(const rw_ctx *c, const rw_inst *x);
+int rw_custom_at_branch(const rw_ctx *c, const rw_inst *x);
 
 /* Length of the inline warp-count sequence (COUNT mode with WSI_WARPS) */
 enum { RW_COUNT_WARPS_LEN = 12 };

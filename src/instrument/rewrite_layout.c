@@ -15,13 +15,21 @@ static uint32_t inserted(const rw_ctx *c, const rw_inst *x)
                (x->leader && (c->flags & WSI_WARPS) ? 4 * RW_COUNT_WARPS_LEN : 0);
     if (c->flags & WSI_CUSTOM)
         return (x->ep == 2 ? INLINE_CALL : 0) + (rw_custom_at_block(c, x) ? INLINE_CALL : 0) +
-               (rw_custom_at_mem(c, x) ? INLINE_CALL : 0);
+               (rw_custom_at_mem(c, x) ? INLINE_CALL : 0) + (rw_custom_at_branch(c, x) ? INLINE_CALL : 0);
     return (x->ep == 2 ? INLINE_CALL : 0) + (x->leader && !(c->flags & WSI_NO_BLOCKS) ? INLINE_CALL : 0) +
            (x->mem ? INLINE_CALL : 0);
 }
 
 int rw_custom_at_block(const rw_ctx *c, const rw_inst *x) { return x->leader && (c->custom->where & 1u); }
 int rw_custom_at_mem(const rw_ctx *c, const rw_inst *x) { return x->mem && (c->custom->where & (1u << x->mem)); }
+int rw_custom_after_mem(const rw_ctx *c, const rw_inst *x)
+{
+    return x->mem == WSI_LOAD && (c->custom->where & 16u); /* WS_TRACE_AFTER_LOAD */
+}
+int rw_custom_at_branch(const rw_ctx *c, const rw_inst *x)
+{
+    return x->in.op >= OP_BEQ && x->in.op <= OP_BGEU && x->block >= 0 && (c->custom->where & 32u); /* WS_TRACE_BEFORE_BRANCH */
+}
 
 static int is_cond_branch(const rw_inst *x) { return x->in.op >= OP_BEQ && x->in.op <= OP_BGEU; }
 
@@ -52,9 +60,10 @@ static int assign(rw_ctx *c)
     for (uint32_t i = 0; i < c->ninsts; i++) {
         rw_inst *x = &c->insts[i];
         x->pre = inserted(c, x);
+        x->post = (c->flags & WSI_CUSTOM) && rw_custom_after_mem(c, x) ? INLINE_CALL : 0;
         x->start = at;
         x->new_addr = at + x->pre;
-        at = x->new_addr + size_of(x);
+        at = x->new_addr + size_of(x) + x->post;
     }
     c->code_end = at;
     c->new_text_hi = at;

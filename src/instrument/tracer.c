@@ -209,7 +209,7 @@ ws_status ws_trace_tool_attach(ws_device *dev, const ws_trace_tool *tool, void *
 {
     if (!dev) return WS_ERR_INVALID_ARG;
     if (!tool || tool->version != WS_TRACE_TOOL_VERSION || !tool->device_module || !tool->device_function ||
-        !tool->records || !tool->where || (tool->where & ~15u))
+        !tool->records || !tool->where || (tool->where & ~63u))
         return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_trace_tool_attach: %s", !tool ? "tool is NULL"
                             : tool->version != WS_TRACE_TOOL_VERSION ? "tool built for another version of trace.h"
                             : "device_module, device_function, records and where (WS_TRACE_*) are required");

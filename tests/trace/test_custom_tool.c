@@ -41,6 +41,63 @@ static void on_records(void *user, const ws_trace_launch *L, const ws_trace_cust
     }
 }
 
+/* Second tool: after each load (the value) and before each conditional
+ * branch (taken or not). */
+typedef struct seen2 {
+    uint64_t after_loads, branches, taken, bad_value;
+    const float *host;
+} seen2;
+
+static void on_values(void *user, const ws_trace_launch *L, const ws_trace_custom_records *r)
+{
+    seen2 *s = user;
+    uint32_t nb = L->nblocks, nm = L->nmem_insts;
+    for (uint64_t i = 0; i < r->n; i++) {
+        uint32_t v;
+        memcpy(&v, r->payload + i * r->record_size, 4);
+        uint32_t site = r->site[i], gid = r->gid[i];
+        if (site >= nb + nm && site < nb + 2 * nm) {
+            uint32_t want;
+            memcpy(&want, &s->host[gid], 4);
+            s->after_loads++;
+            s->bad_value += v != want;
+        } else if (site >= nb + 2 * nm) {
+            s->branches++;
+            s->taken += v;
+        }
+    }
+}
+
+static void run_values(const char *kernels, const char *tool_module)
+{
+    ws_device *dev;
+    ws_config cfg;
+    ws_config_default(&cfg);
+    CHECK(ws_device_open(&cfg, &dev) == WS_OK);
+    float host[N];
+    for (int i = 0; i < N; i++) host[i] = (float)i * 0.25f;
+    seen2 s = { 0, 0, 0, 0, host };
+    ws_trace_tool tool = { .version = WS_TRACE_TOOL_VERSION, .name = "values",
+                           .where = WS_TRACE_AFTER_LOAD | WS_TRACE_BEFORE_BRANCH, .device_module = tool_module,
+                           .device_function = "record_address", .record_size = 8, .records = on_values };
+    CHECK(ws_trace_tool_attach(dev, &tool, &s) == WS_OK);
+    ws_module *m;
+    ws_kernel *k;
+    ws_addr v;
+    CHECK(ws_module_load_file(dev, kernels, &m) == WS_OK);
+    CHECK(ws_kernel_get(m, "twice", &k) == WS_OK);
+    CHECK(ws_malloc(dev, sizeof host, &v) == WS_OK);
+    CHECK(ws_memcpy_htod(dev, v, host, sizeof host) == WS_OK);
+    ws_arg args[] = { WS_ARG_PTR(v), WS_ARG_I32(N) };
+    CHECK(ws_launch(dev, k, (ws_dim3){ 4, 1, 1 }, (ws_dim3){ 256, 1, 1 }, 0, args, 2) == WS_OK);
+    CHECK(ws_synchronize(dev) == WS_OK);
+    CHECK_EQ_U(s.after_loads, N);
+    CHECK_EQ_U(s.bad_value, 0);
+    CHECK_EQ_U(s.branches, 1024);                       /* one `i < n` test per thread */
+    CHECK(s.taken == 1024 - N || s.taken == N);         /* 24 threads are past the end */
+    CHECK(ws_device_close(dev) == WS_OK);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) { fprintf(stderr, "usage: test_custom_tool KERNELS.elf TOOL.elf\n"); return 2; }
@@ -88,5 +145,6 @@ int main(int argc, char **argv)
     CHECK_EQ_U(s.bad_check, 0);
     CHECK_EQ_U(s.bad_order, 0);
     CHECK(ws_device_close(dev) == WS_OK);
+    run_values(argv[1], argv[2]);
     return TEST_SUMMARY();
 }
