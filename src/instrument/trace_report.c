@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "instrument/tracer_int.h"
+#include "isa/isa.h"
 #include "warpscope/abi.h"
 
 typedef struct line_stat {
@@ -69,17 +70,26 @@ static void report_bbcount(const tr_twin *tw, const ws_trace_launch *L, FILE *f)
         execs += L->counts[b];
         ran += L->counts[b] != 0;
         if (!L->counts[b]) continue;
-        char where[160];
-        tr_where(tw, L->blocks[b].addr, where, sizeof where);
-        line_stat *s = line_for(&tab, &n, where, 0, 0);
-        if (s) s->value += L->counts[b] * L->blocks[b].ninst;
+        /* each instruction of the block on its own line: walk the original code */
+        const ws_module *m = tw && tw->orig ? tw->orig : NULL;
+        uint32_t at = L->blocks[b].addr;
+        for (uint32_t k = 0; k < L->blocks[b].ninst; k++) {
+            char where[160];
+            tr_where(tw, at, where, sizeof where);
+            line_stat *s = line_for(&tab, &n, where, 0, 0);
+            if (s) s->value += L->counts[b];
+            uint32_t off = at - (m ? m->link_base : 0);
+            uint16_t lo = 3;
+            if (m && off + 2 <= m->img.size) memcpy(&lo, m->img.bytes + off, 2);
+            at += ws_inst_length(lo);
+        }
     }
     fprintf(f, "  instructions executed (over lanes): %llu; device counter: %llu (%s)\n", (unsigned long long)instr,
             (unsigned long long)L->device_thread_instructions, check(L, instr, L->device_thread_instructions));
     fprintf(f, "  basic blocks: %u in the module, %u ran, %llu lane executions\n", L->nblocks, ran,
             (unsigned long long)execs);
     if (n) qsort(tab, n, sizeof *tab, by_value);
-    fprintf(f, "  lines by instructions executed (block starts):\n");
+    fprintf(f, "  lines by instructions executed:\n");
     for (size_t i = 0; i < n && i < 10; i++)
         fprintf(f, "    %-32s %12llu  %5.1f%%\n", tab[i].where, (unsigned long long)tab[i].value,
                 instr ? 100.0 * (double)tab[i].value / (double)instr : 0.0);
