@@ -20,6 +20,7 @@ static void usage(FILE *f)
             "  profile run a program and report where its kernels stall (PC sampling)\n"
             "  trace   run a program with its kernels instrumented (bbcount, memtrace, dump)\n"
             "  instrument  write the instrumented copy of a module (what trace runs)\n"
+            "  watch   run a program with the device's scheduling events traced\n"
             "  version print the version\n"
             "\n"
             "'warpscope <command> --help' describes each command.\n");
@@ -39,6 +40,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "debug")) return ws_cmd_debug(argc - 1, argv + 1);
     if (!strcmp(cmd, "profile")) return ws_cmd_profile(argc - 1, argv + 1);
     if (!strcmp(cmd, "trace")) return ws_cmd_trace(argc - 1, argv + 1);
+    if (!strcmp(cmd, "watch")) return ws_cmd_watch(argc - 1, argv + 1);
     if (!strcmp(cmd, "instrument")) return ws_cmd_instrument(argc - 1, argv + 1);
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
         printf("warpscope %s\n", ws_version());

@@ -3,6 +3,7 @@
  *   WARPSCOPE_PROFILE  the sampling profiler (src/profile, docs/profiling.md)
  *   WARPSCOPE_DEBUG    the gdb server (src/gdbstub, docs/debugging.md)
  *   WARPSCOPE_TRACE    the instrumentation tracer (src/instrument, docs/tracing.md)
+ *   WARPSCOPE_WATCH    the event watcher (src/watch, docs/events.md)
  *   WARPSCOPE_TOOL     tool libraries, "a.so[=OPTIONS]:b.so..." (docs/tools-api.md)
  * A new built-in tool adds one row to the table. */
 #include <dlfcn.h>
@@ -12,6 +13,7 @@
 #include "device/device.h"
 #include "gdbstub/gdbserver.h"
 #include "instrument/tracer.h"
+#include "watch/watch.h"
 #include "profile/profiler.h"
 #include "warpscope/tool.h"
 
@@ -28,6 +30,7 @@ static const env_tool env_tools[] = {
     { "WARPSCOPE_PROFILE", ws_profiler_attach },
     { "WARPSCOPE_DEBUG", ws_gdbserver_attach },
     { "WARPSCOPE_TRACE", ws_tracer_attach },
+    { "WARPSCOPE_WATCH", ws_watch_attach },
     { "WARPSCOPE_TOOL", attach_libraries },
 };
 

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 #include "device/device.h"
+#include "device/events/event_bus.h"
 #include "device/debug/debug_hooks.h"
 #include "device/timing.h"
 
@@ -140,12 +141,26 @@ static ws_status run_launch(ws_device *dev, ws_grid_run *L)
     }
     dev->last_stats = L->stats;
     dev->have_stats = 1;
+    ws_ev_launch_end(dev, dev->cfg.mode == WS_MODE_TIMING ? dev->now_cycle : L->stats.warp_instructions);
     dev->current = NULL;
     if (dev->debug) ws_dbg_launch_end(dev, L->id, st);
     return st;
 }
 
+static ws_status run_cmd_kind(ws_device *dev, ws_cmd *c);
+
+/* The command's events around its execution. */
 static ws_status run_cmd(ws_device *dev, ws_cmd *c)
+{
+    ws_ev_emit(dev, WS_EV_CP, WS_EV_CP_FETCH, 0, (uint32_t)c->kind);
+    ws_ev_emit(dev, WS_EV_CP, WS_EV_CP_START, 0, (uint32_t)c->kind);
+    ws_status st = run_cmd_kind(dev, c);
+    if (c->kind == CMD_FENCE) ws_ev_emit(dev, WS_EV_CP, WS_EV_CP_FENCE, 0, (uint32_t)c->fence);
+    ws_ev_emit(dev, WS_EV_CP, WS_EV_CP_DONE, 0, (uint32_t)c->kind);
+    return st;
+}
+
+static ws_status run_cmd_kind(ws_device *dev, ws_cmd *c)
 {
     char err[256];
     switch (c->kind) {

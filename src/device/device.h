@@ -193,6 +193,8 @@ struct ws_device {
     struct ws_debug *debug;          /* debug modules, triggers (src/device/debug) */
     struct ws_timing *timing;        /* timing model state (mode=timing)       */
     struct ws_trace_cells *trace;    /* per-core trace cells (src/device/trace) */
+    struct ws_events *events;        /* event bus and trace (src/device/events) */
+    uint64_t now_cycle;              /* timing mode: the launch's current cycle */
     /* Set by the runtime: the command processor hands every launch to it
      * (the runtime's attached tools, src/runtime/tools.c); NULL = run it. */
     ws_status (*launch_hook)(struct ws_device *dev, ws_grid_run *L, ws_launch_fn run);

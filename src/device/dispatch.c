@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <string.h>
 #include "device/device.h"
+#include "device/events/event_bus.h"
 
 static void block_coords(const ws_grid_run *L, uint64_t linear, ws_dim3 *idx)
 {
@@ -80,11 +81,20 @@ uint32_t ws_dispatch_blocks(ws_device *dev)
             b->first_slot = s * L->warps_per_block;
             b->shared_off = s * ((L->shared_total + 15u) & ~15u);
             memset(core->shared + b->shared_off, 0, L->shared_total);
-            for (uint32_t i = 0; i < b->nwarps; i++)
+            ws_ev_emit(dev, WS_EV_WD, WS_EV_WD_DISPATCH, c, (uint32_t)b->linear);
+            for (uint32_t i = 0; i < b->nwarps; i++) {
                 init_warp(dev, L, b, &core->warps[b->first_slot + i], i);
+                ws_ev_emit(dev, WS_EV_SCHED, WS_EV_SCHED_WARP_START, c, b->first_slot + i);
+            }
             if (c < WS_STATS_MAX_CORES) L->stats.core_blocks[c]++;
             placed++;
         }
+    if (dev->events) { /* a stall is reported when it begins, not every round */
+        int stalled = !placed && L->next_block < L->total_blocks;
+        if (stalled && !dev->events->stalled)
+            ws_ev_emit(dev, WS_EV_WD, WS_EV_WD_STALL, 0, (uint32_t)(L->total_blocks - L->next_block));
+        dev->events->stalled = stalled;
+    }
     return placed;
 }
 
@@ -93,5 +103,6 @@ void ws_block_release(ws_device *dev, ws_block *b)
     ws_core *core = &dev->cores[b->core];
     for (uint32_t i = 0; i < b->nwarps; i++) core->warps[b->first_slot + i].active = 0;
     b->in_use = 0;
+    ws_ev_emit(dev, WS_EV_WD, WS_EV_WD_RETIRE, b->core, (uint32_t)b->linear);
     dev->current->done_blocks++;
 }

@@ -2,6 +2,7 @@
  * thread, core/warp/lane), at which instruction. */
 #include <stdarg.h>
 #include <string.h>
+#include "device/events/event_bus.h"
 #include "device/device.h"
 
 const char *ws_fault_kind_name(ws_fault_kind k)
@@ -28,6 +29,7 @@ void ws_fault_raise(ws_device *dev, ws_warp *w, uint32_t lane, ws_fault_kind kin
                     uint32_t addr, uint32_t size, const char *fmt, ...)
 {
     if (dev->fault.kind != FAULT_NONE) return; /* keep the first */
+    ws_ev_emit(dev, WS_EV_MEM, WS_EV_MEM_FAULT, w ? w->core : 0, addr);
     ws_fault *f = &dev->fault;
     f->kind = kind;
     f->pc = pc;

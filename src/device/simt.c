@@ -4,6 +4,7 @@
  * STARVE_LIMIT instructions while others waited, so spin locks and
  * producer/consumer loops between lanes of one warp make progress. */
 #include "device/device.h"
+#include "device/events/event_bus.h"
 
 #define STARVE_LIMIT 1024u
 #define STICKY_RUN   256u
@@ -76,6 +77,8 @@ void ws_simt_retire(ws_device *dev, ws_warp *w, uint32_t lanes)
     w->resv_valid &= ~lanes;
     ws_block *b = w->block;
     b->live_lanes -= (uint32_t)__builtin_popcount(lanes);
+    if (!w->live)
+        ws_ev_emit(dev, WS_EV_SCHED, WS_EV_SCHED_WARP_RETIRE, b->core, (uint32_t)(w - dev->cores[b->core].warps));
     /* Exited lanes no longer count towards a barrier. */
     barrier_check(dev, b);
 }
@@ -88,6 +91,8 @@ void ws_simt_barrier_arrive(ws_device *dev, ws_warp *w, uint32_t lanes, uint32_t
         w->bar_id[__builtin_ctz(m)] = (uint8_t)id;
     w->waiting |= lanes;
     b->arrived[id] += (uint32_t)__builtin_popcount(lanes);
+    ws_ev_emit(dev, WS_EV_SCHED, WS_EV_SCHED_BARRIER_WAIT, b->core,
+               (uint32_t)(w - dev->cores[b->core].warps) | id << 8 | (b->first_slot / (b->nwarps ? b->nwarps : 1)) << 16);
     barrier_check(dev, b);
 }
 
@@ -97,6 +102,7 @@ static void barrier_check(ws_device *dev, ws_block *b)
     for (uint32_t id = 0; id < WS_MAX_BARRIERS; id++) {
         if (!b->arrived[id] || b->arrived[id] < b->live_lanes) continue;
         b->arrived[id] = 0;
+        ws_ev_emit(dev, WS_EV_SCHED, WS_EV_SCHED_BARRIER_RELEASE, b->core, id | (uint32_t)b->linear << 8);
         ws_core *core = &dev->cores[b->core];
         for (uint32_t i = 0; i < b->nwarps; i++) {
             ws_warp *w = &core->warps[b->first_slot + i];

@@ -435,6 +435,7 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
     while (L->done_blocks < L->total_blocks) {
         int issued = 0;
         uint32_t released = 0;
+        dev->now_cycle = t;
         uint64_t until = NEVER;
         for (uint32_t c = 0; c < T->ncores; c++) {
             ws_core *core = &dev->cores[c];
@@ -525,6 +526,7 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
                     if (tc && tc->cell[c].count) ws_trace_drain(tc, c, span);
                 }
                 t = until;
+                dev->now_cycle = t;
             }
         }
         if (limit && (++iter & 1023) == 0 && ws_now_seconds() - t0 > limit) {
@@ -540,6 +542,7 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
 out:
     ws_trace_launch_end(dev);
     L->stats.cycles = t;
+    dev->now_cycle = t;
     finish_counters(dev, T, L, t);
     return st;
 }

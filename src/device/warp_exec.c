@@ -5,6 +5,7 @@
 #include <string.h>
 #include "device/device.h"
 #include "device/lane_io.h"
+#include "device/events/event_bus.h"
 #include "device/debug/debug_hooks.h"
 #include "isa/fpu.h"
 
@@ -388,6 +389,7 @@ ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t
         case OP_AMOAND_W: case OP_AMOOR_W: case OP_AMOMIN_W: case OP_AMOMAX_W:
         case OP_AMOMINU_W: case OP_AMOMAXU_W:
             if (dev->debug && ws_dbg_data_hit(dev, w, in, g, 4, in->op == OP_LR_W ? 1 : 3)) goto halt;
+            ws_ev_emit(dev, WS_EV_MEM, WS_EV_MEM_ATOMIC, w->core, x[rs1][__builtin_ctz(g)]);
             if (in->op != OP_LR_W && in->op != OP_SC_W && amo_same_word(dev, w, g, rs1, pc)) {
                 /* every lane on one word (a counter): translate it once, apply in lane order */
                 uint32_t *p = ws_lane_xlate(dev, w, (uint32_t)__builtin_ctz(g), pc, x[rs1][__builtin_ctz(g)], 4, 1, 1);
@@ -500,6 +502,9 @@ ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t
          * other groups; otherwise pick again (lowest PC first). */
         uint32_t live_g = w->group; /* lanes may have retired */
         if (per_lane_pc || (taken && taken != g)) {
+            if (taken && taken != g)
+                ws_ev_emit(dev, WS_EV_SCHED, WS_EV_SCHED_DIVERGE, w->core,
+                           (uint32_t)(w - dev->cores[w->core].warps) | pc << 8);
             for (uint32_t m = live_g; m; m &= m - 1) {
                 int l = __builtin_ctz(m);
                 if (!per_lane_pc) w->pc[l] = (taken >> l & 1) ? pc + imm : npc;
@@ -515,9 +520,11 @@ ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t
             continue;
         }
         if (w->sticky) { w->sticky--; continue; }
-        if (w->other_min_pc != UINT32_MAX &&
-            (npc >= w->other_min_pc || ++w->starve >= STARVE_LIMIT))
+        if (w->other_min_pc != UINT32_MAX && (npc >= w->other_min_pc || ++w->starve >= STARVE_LIMIT)) {
+            if (w->starve >= STARVE_LIMIT)
+                ws_ev_emit(dev, WS_EV_SCHED, WS_EV_SCHED_STARVE, w->core, (uint32_t)(w - dev->cores[w->core].warps));
             ws_simt_leave_group(w);
+        }
         continue;
     next:;
     }

@@ -1,0 +1,87 @@
+/* Warpscope scheduling events (the thread debug controller's event side,
+ * docs/events.md): the device's sub-blocks — command processor, work
+ * distributor, each core's warp scheduler and memory unit, the debug
+ * module — emit events; a static filter per sub-block chooses which ones
+ * go to the event trace, which a formatter packs into a compact bit
+ * stream in device memory. This header has the event names, the filter
+ * and trace API, and the decoder. */
+#ifndef WARPSCOPE_EVENTS_H
+#define WARPSCOPE_EVENTS_H
+#include "warpscope.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Sub-blocks (sources). CP, WD: one per device; SCHED, MEM: one per core. */
+typedef enum ws_event_source {
+    WS_EV_CP = 0,     /* command processor */
+    WS_EV_WD = 1,     /* work distributor  */
+    WS_EV_SCHED = 2,  /* a core's warp scheduler */
+    WS_EV_MEM = 3,    /* a core's memory unit */
+    WS_EV_DBG = 4,    /* the debug module */
+    WS_EV_SOURCES = 5
+} ws_event_source;
+
+/* EventIDs (4 bits, per source) and what EventData holds. */
+enum {
+    /* CP */
+    WS_EV_CP_FETCH = 0,      /* command fetched: data = kind (0 copy, 1 device copy, 2 memset, 3 launch, 4 fence) */
+    WS_EV_CP_START = 1,      /* command started: data = kind                      */
+    WS_EV_CP_DONE = 2,       /* command completed: data = kind                    */
+    WS_EV_CP_FENCE = 3,      /* fence signalled: data = fence id (low 32 bits)    */
+    /* WD */
+    WS_EV_WD_DISPATCH = 0,   /* block dispatched: data = block linear id; core = where */
+    WS_EV_WD_RETIRE = 1,     /* block retired: data = block linear id             */
+    WS_EV_WD_STALL = 2,      /* blocks waiting but no free slot: data = blocks left (low 32) */
+    /* SCHED (core = the core) */
+    WS_EV_SCHED_WARP_START = 0,   /* warp started: data = warp slot                */
+    WS_EV_SCHED_WARP_RETIRE = 1,  /* all lanes of a warp exited: data = warp slot  */
+    WS_EV_SCHED_BARRIER_WAIT = 2, /* lanes wait at a barrier: data = slot | barrier id << 8 | block slot << 16 */
+    WS_EV_SCHED_BARRIER_RELEASE = 3, /* barrier released: data = barrier id | block linear id << 8 */
+    WS_EV_SCHED_DIVERGE = 4,      /* a warp split into groups at a branch: data = slot | pc low 24 bits << 8 */
+    WS_EV_SCHED_STARVE = 5,       /* the starvation guard moved a warp off a group: data = slot */
+    /* MEM (core = the core) */
+    WS_EV_MEM_ATOMIC = 0,    /* an atomic instruction: data = address of its first lane */
+    WS_EV_MEM_FAULT = 1,     /* a faulting access: data = address                 */
+    /* DBG */
+    WS_EV_DBG_HALT = 0,      /* a core's warps halted by the debugger: data = core */
+    WS_EV_DBG_RESUME = 1     /* resumed: data = core                              */
+};
+
+/* Which events reach the trace: bit i of mask[s] passes EventID i of
+ * source s. Everything else costs one test where it would be emitted. */
+typedef struct ws_event_config {
+    uint16_t mask[WS_EV_SOURCES];
+    uint32_t capacity;          /* trace buffer bytes in device memory (0: no trace) */
+} ws_event_config;
+
+/* One decoded event. time: cycles in timing mode; in functional mode a
+ * deterministic issue counter (warp instructions issued on the device). */
+typedef struct ws_event {
+    uint64_t time;
+    uint32_t data;
+    uint8_t source, id;
+    uint16_t core;              /* 0 for device-wide sources */
+} ws_event;
+
+/* Start (or restart) the event trace with cfg; the buffer is allocated in
+ * device memory. Call with no launch running. */
+WS_API ws_status ws_events_configure(ws_device *dev, const ws_event_config *cfg);
+/* The trace bytes so far (a copy, malloc'd; free it) and how many events
+ * did not fit (the formatter stops at the end of the buffer). */
+WS_API ws_status ws_events_read(ws_device *dev, uint8_t **bytes, size_t *size, uint64_t *events, uint64_t *dropped);
+/* Stop the trace and free its buffer. */
+WS_API ws_status ws_events_disable(ws_device *dev);
+
+/* Decode a trace (docs/events.md, "Trace format"). *out is malloc'd. A
+ * truncated or corrupt stream gets a message naming the byte offset. */
+WS_API ws_status ws_events_decode(const uint8_t *bytes, size_t size, ws_event **out, size_t *count, char *err,
+                                  size_t errlen);
+/* Names for printing: "wd.dispatch", "sched.barrier_wait", ... */
+WS_API const char *ws_event_name(unsigned source, unsigned id);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,33 @@
+/* Event bus: timestamps and the formatter into the trace buffer. */
+#include <stdlib.h>
+#include <string.h>
+#include "device/events/event_bus.h"
+
+/* Cycles in timing mode, else warp instructions issued: both deterministic. */
+static uint64_t now(const ws_device *dev)
+{
+    const struct ws_events *e = dev->events;
+    if (!dev->current) return e->clock_base;
+    return e->clock_base + (dev->cfg.mode == WS_MODE_TIMING ? dev->now_cycle : dev->current->stats.warp_instructions);
+}
+
+void ws_ev_emit_slow(ws_device *dev, unsigned src, unsigned id, uint32_t core, uint32_t data)
+{
+    struct ws_events *e = dev->events;
+    ws_event ev = { .time = now(dev), .data = data, .source = (uint8_t)src, .id = (uint8_t)id, .core = (uint16_t)core };
+    e->w.buf = ws_mem_global_ptr(&dev->mem, e->buf_addr);
+    ws_ev_write(&e->w, &ev);
+}
+
+void ws_ev_launch_end(ws_device *dev, uint64_t launch_time)
+{
+    if (dev->events) dev->events->clock_base += launch_time;
+}
+
+void ws_ev_free(ws_device *dev)
+{
+    if (!dev->events) return;
+    if (dev->events->capacity) ws_mem_free(&dev->mem, dev->events->buf_addr, REGION_DATA);
+    free(dev->events);
+    dev->events = NULL;
+}

@@ -1,0 +1,31 @@
+/* The device's event bus (docs/events.md): sub-blocks call ws_ev_emit at
+ * the points an event happens; with no trace configured (dev->events NULL)
+ * or the event filtered out, that is one test. */
+#ifndef WS_DEVICE_EVENTS_BUS_H
+#define WS_DEVICE_EVENTS_BUS_H
+#include "device/device.h"
+#include "device/events/event_codec.h"
+
+struct ws_events {
+    uint16_t mask[WS_EV_SOURCES];   /* static filters                          */
+    uint32_t buf_addr, capacity;    /* the trace buffer in device memory        */
+    ws_ev_writer w;
+    uint64_t clock_base;            /* time at the start of the current launch */
+    int stalled;                    /* the work distributor is waiting for room */
+};
+
+void ws_ev_emit_slow(ws_device *dev, unsigned src, unsigned id, uint32_t core, uint32_t data);
+
+static inline void ws_ev_emit(ws_device *dev, unsigned src, unsigned id, uint32_t core, uint32_t data)
+{
+    const struct ws_events *e = dev->events;
+    if (__builtin_expect(e == NULL, 1) || !((e->mask[src] >> id) & 1u)) return;
+    ws_ev_emit_slow(dev, src, id, core, data);
+}
+
+/* A launch ended: its clock (issue counter or cycles) moves the base on. */
+void ws_ev_launch_end(ws_device *dev, uint64_t launch_time);
+/* Free the bus (device close or ws_events_disable). */
+void ws_ev_free(ws_device *dev);
+
+#endif

@@ -1,0 +1,34 @@
+/* The event trace's bit-level format (docs/events.md, "Trace format"): a
+ * formatter that packs events using what it predicts from the previous
+ * ones (same type, same or next core, small time deltas, data equal to or
+ * one more than the last of its type), and the decoder that undoes it. */
+#ifndef WS_DEVICE_EVENTS_CODEC_H
+#define WS_DEVICE_EVENTS_CODEC_H
+#include <stddef.h>
+#include <stdint.h>
+#include "warpscope/events.h"
+
+/* What both sides remember between events. */
+typedef struct ws_ev_state {
+    uint64_t time;
+    uint8_t source, id, have_type;
+    uint16_t core[WS_EV_SOURCES];
+    uint32_t data[WS_EV_SOURCES][16];
+} ws_ev_state;
+
+typedef struct ws_ev_writer {
+    uint8_t *buf;              /* capacity bytes, zeroed before use */
+    uint64_t cap_bits, bits;   /* bits written                       */
+    uint64_t events, dropped;
+    ws_ev_state st;
+} ws_ev_writer;
+
+/* Append one event; when it does not fit, count it dropped and stop
+ * (later events are dropped too, so the stream stays decodable). */
+void ws_ev_write(ws_ev_writer *w, const ws_event *e);
+
+/* Self-describing blob: "WSEV", u16 version, u16 reserved, u64 events,
+ * u64 bits, then the stream. */
+enum { WS_EV_HEADER = 24, WS_EV_VERSION = 1 };
+
+#endif

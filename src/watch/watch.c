@@ -1,0 +1,101 @@
+/* The event watcher tool (watch.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "warpscope/events.h"
+#include "warpscope/tool.h"
+#include "watch/watch.h"
+
+typedef struct watcher {
+    ws_event_config cfg;
+    char *out;
+} watcher;
+
+int ws_watch_parse_events(const char *list, uint16_t mask[], char *err, size_t errlen)
+{
+    char *copy = strdup(list), *save = NULL;
+    if (!copy) { snprintf(err, errlen, "out of memory"); return -1; }
+    int rc = 0;
+    for (char *name = strtok_r(copy, "+", &save); name && !rc; name = strtok_r(NULL, "+", &save)) {
+        int found = 0;
+        for (unsigned s = 0; s < WS_EV_SOURCES; s++)
+            for (unsigned id = 0; id < 16; id++) {
+                const char *n = ws_event_name(s, id);
+                if (!strcmp(n, "unknown")) continue;
+                size_t dot = (size_t)(strchr(n, '.') - n);
+                if (!strcmp(name, "all") || !strcmp(name, n) || (strlen(name) == dot && !strncmp(name, n, dot))) {
+                    mask[s] |= (uint16_t)(1u << id);
+                    found = 1;
+                }
+            }
+        if (!found) {
+            snprintf(err, errlen, "unknown event or source '%s' (sources: cp, wd, sched, mem, dbg; events: "
+                     "wd.dispatch, sched.barrier_wait, ... see docs/events.md)", name);
+            rc = -1;
+        }
+    }
+    free(copy);
+    return rc;
+}
+
+static void device_close(ws_device *dev, void *user)
+{
+    watcher *w = user;
+    uint8_t *bytes;
+    size_t n;
+    uint64_t events, dropped;
+    if (ws_events_read(dev, &bytes, &n, &events, &dropped) != WS_OK && !bytes) {
+        fprintf(stderr, "warpscope: watch: %s\n", ws_last_error(dev));
+        return;
+    }
+    FILE *f = w->out ? fopen(w->out, "wb") : NULL;
+    if (!f || fwrite(bytes, 1, n, f) != n) fprintf(stderr, "warpscope: watch: cannot write %s\n", w->out ? w->out : "(no out=)");
+    if (f) fclose(f);
+    if (dropped)
+        fprintf(stderr, "warpscope: watch: %llu events did not fit the %u-byte trace buffer (raise capacity=)\n",
+                (unsigned long long)dropped, w->cfg.capacity);
+    free(bytes);
+}
+
+static void detach(ws_device *dev, void *user)
+{
+    watcher *w = user;
+    (void)dev;
+    free(w->out);
+    free(w);
+}
+
+static const ws_tool watch_tool = {
+    .version = WS_TOOL_API_VERSION, .name = "event watcher", .device_close = device_close, .detach = detach,
+};
+
+ws_status ws_watch_attach(ws_device *dev, const char *spec)
+{
+    watcher *w = calloc(1, sizeof *w);
+    char *copy = strdup(spec ? spec : ""), *save = NULL;
+    if (!w || !copy) { free(w); free(copy); return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "WARPSCOPE_WATCH: out of memory"); }
+    w->cfg.capacity = 1u << 24;
+    char err[256] = "";
+    for (char *item = strtok_r(copy, ",", &save); item && !err[0]; item = strtok_r(NULL, ",", &save)) {
+        char *v = strchr(item, '=');
+        if (!v) { snprintf(err, sizeof err, "'%s' is not key=value (keys: events, capacity, out)", item); break; }
+        *v++ = 0;
+        if (!strcmp(item, "events")) ws_watch_parse_events(v, w->cfg.mask, err, sizeof err);
+        else if (!strcmp(item, "out")) { free(w->out); w->out = strdup(v); }
+        else if (!strcmp(item, "capacity")) {
+            char *end;
+            unsigned long c = strtoul(v, &end, 10);
+            if (!*v || *end || c < 64 || c > (1ul << 30)) snprintf(err, sizeof err, "capacity=%s: 64 to 2^30 bytes", v);
+            else w->cfg.capacity = (uint32_t)c;
+        } else snprintf(err, sizeof err, "unknown key '%s' (keys: events, capacity, out)", item);
+    }
+    free(copy);
+    ws_status st = err[0] ? ws_set_error(dev, WS_ERR_INVALID_ARG, "WARPSCOPE_WATCH: %s", err) : WS_OK;
+    if (st == WS_OK) st = ws_events_configure(dev, &w->cfg);
+    if (st == WS_OK) st = ws_tool_attach(dev, &watch_tool, w);
+    if (st != WS_OK) {
+        free(w->out);
+        free(w);
+    }
+    return st;
+}

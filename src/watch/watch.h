@@ -1,0 +1,16 @@
+/* The event watcher as the rest of the library sees it: a tool that the
+ * environment attaches (WARPSCOPE_WATCH, src/attach): it turns on the event
+ * trace with the filters it is given and writes the trace to a file when
+ * the device closes (docs/events.md). */
+#ifndef WS_WATCH_WATCH_H
+#define WS_WATCH_WATCH_H
+#include "device/device.h"
+
+/* spec: comma-separated: events=NAME[+NAME...] (a source "wd", an event
+ * "sched.barrier_wait", or "all"), capacity=BYTES, out=FILE. */
+ws_status ws_watch_attach(ws_device *dev, const char *spec);
+/* Parse an event list ("wd+sched.barrier_wait") into filter masks.
+ * Returns 0, or -1 with the unknown name in err. */
+int ws_watch_parse_events(const char *list, uint16_t mask[], char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,150 @@
+/* warpscope watch: run an unmodified host program with the device's event
+ * trace on (WARPSCOPE_WATCH), then print the decoded events: text, JSON
+ * lines, or a Perfetto timeline with a track per core and sub-block; or
+ * print a trace file already written (--read). docs/events.md. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "warpscope/events.h"
+#include "watch/watch.h"
+#include "child.h"
+#include "commands.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: warpscope watch [options] -- PROGRAM [ARG...]\n"
+            "       warpscope watch --read FILE [--format text|jsonl|perfetto]\n"
+            "Runs PROGRAM with the device's scheduling events traced and prints them.\n"
+            "  --events LIST     what to trace: sources (cp, wd, sched, mem, dbg), events\n"
+            "                    (wd.dispatch, sched.barrier_wait, ...) or all, joined by '+'\n"
+            "                    (default: all)\n"
+            "  --capacity BYTES  trace buffer in device memory (default 16 MiB)\n"
+            "  --format text|jsonl|perfetto   how to print (default text)\n"
+            "  --stats           print only counts per event and bits per event\n"
+            "  -o, --out FILE    keep the compressed trace in FILE\n");
+}
+
+static void print_events(const ws_event *ev, size_t n, const char *format, FILE *f)
+{
+    int json = !strcmp(format, "jsonl"), perfetto = !strcmp(format, "perfetto");
+    if (perfetto) fprintf(f, "{\"traceEvents\":[\n");
+    for (size_t i = 0; i < n; i++) {
+        const ws_event *e = &ev[i];
+        const char *name = ws_event_name(e->source, e->id);
+        if (perfetto) /* instant events: pid = sub-block, tid = core */
+            fprintf(f, "%s{\"name\":\"%s\",\"ph\":\"i\",\"s\":\"t\",\"pid\":%u,\"tid\":%u,\"ts\":%llu,\"args\":{\"data\":%u}}",
+                    i ? ",\n" : "", name, e->source, e->core, (unsigned long long)e->time, e->data);
+        else if (json)
+            fprintf(f, "{\"time\":%llu,\"event\":\"%s\",\"core\":%u,\"data\":%u}\n", (unsigned long long)e->time, name,
+                    e->core, e->data);
+        else
+            fprintf(f, "%12llu  %-22s core %-3u data 0x%08x\n", (unsigned long long)e->time, name, e->core, e->data);
+    }
+    if (perfetto) fprintf(f, "\n]}\n");
+}
+
+static void print_stats(const ws_event *ev, size_t n, size_t bytes, FILE *f)
+{
+    uint64_t count[WS_EV_SOURCES][16] = { { 0 } };
+    for (size_t i = 0; i < n; i++) count[ev[i].source][ev[i].id]++;
+    for (unsigned s = 0; s < WS_EV_SOURCES; s++)
+        for (unsigned id = 0; id < 16; id++)
+            if (count[s][id]) fprintf(f, "  %-22s %12llu\n", ws_event_name(s, id), (unsigned long long)count[s][id]);
+    fprintf(f, "  %zu events in %zu bytes: %.2f bits per event (raw records: 16 bytes each)\n", n, bytes,
+            n ? 8.0 * (double)bytes / (double)n : 0.0);
+}
+
+static int show(const char *path, const char *format, int stats)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) { fprintf(stderr, "warpscope watch: %s: %s\n", path, strerror(errno)); return 1; }
+    uint8_t *buf = NULL;
+    size_t n = 0, cap = 0, got;
+    do {
+        if (n == cap) {
+            uint8_t *b = realloc(buf, cap = cap ? cap * 2 : 1 << 16);
+            if (!b) { fclose(f); free(buf); fprintf(stderr, "warpscope watch: out of memory\n"); return 1; }
+            buf = b;
+        }
+        got = fread(buf + n, 1, cap - n, f);
+        n += got;
+    } while (got);
+    fclose(f);
+    ws_event *ev;
+    size_t count;
+    char err[256];
+    ws_status st = ws_events_decode(buf, n, &ev, &count, err, sizeof err);
+    if (st != WS_OK) {
+        fprintf(stderr, "warpscope watch: %s: %s\n", path, err);
+        free(buf);
+        return 1;
+    }
+    if (stats) print_stats(ev, count, n > 24 ? n - 24 : 0, stdout);
+    else print_events(ev, count, format, stdout);
+    free(ev);
+    free(buf);
+    return 0;
+}
+
+int ws_cmd_watch(int argc, char **argv)
+{
+    const char *events = "all", *capacity = NULL, *format = "text", *out = NULL, *read = NULL;
+    int stats = 0, i = 1;
+    for (; i < argc; i++) {
+        const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(o, "--")) { i++; break; }
+        if (!strcmp(o, "-h") || !strcmp(o, "--help")) { usage(stdout); return 0; }
+        if (!strcmp(o, "--stats")) { stats = 1; continue; }
+        if (o[0] != '-') break;
+        const char **dst = !strcmp(o, "--events") ? &events : !strcmp(o, "--capacity") ? &capacity
+                         : !strcmp(o, "--format") ? &format : !strcmp(o, "-o") || !strcmp(o, "--out") ? &out
+                         : !strcmp(o, "--read") ? &read : NULL;
+        if (!dst) { fprintf(stderr, "warpscope watch: unknown option '%s'\n\n", o); usage(stderr); return 2; }
+        if (!v || !*v || strchr(v, ',')) { fprintf(stderr, "warpscope watch: %s needs a value without commas\n", o); return 2; }
+        *dst = v;
+        i++;
+    }
+    if (strcmp(format, "text") && strcmp(format, "jsonl") && strcmp(format, "perfetto")) {
+        fprintf(stderr, "warpscope watch: --format %s: expected text, jsonl or perfetto\n", format);
+        return 2;
+    }
+    uint16_t mask[WS_EV_SOURCES] = { 0 };
+    char err[256];
+    if (ws_watch_parse_events(events, mask, err, sizeof err)) { fprintf(stderr, "warpscope watch: %s\n", err); return 2; }
+    if (read) return show(read, format, stats);
+    if (i >= argc) { fprintf(stderr, "warpscope watch: no program to run\n\n"); usage(stderr); return 2; }
+    char dir[] = "/tmp/warpscope-watch-XXXXXX", tmp[64];
+    if (!mkdtemp(dir)) { perror("warpscope watch: mkdtemp"); return 1; }
+    snprintf(tmp, sizeof tmp, "%s/events.wsev", dir);
+    const char *file = out ? out : tmp;
+    unlink(file);
+    char spec[4096];
+    int n = snprintf(spec, sizeof spec, "events=%s,out=%s%s%s", events, file, capacity ? ",capacity=" : "",
+                     capacity ? capacity : "");
+    if (n >= (int)sizeof spec || setenv("WARPSCOPE_WATCH", spec, 1)) { fprintf(stderr, "warpscope watch: options too long\n"); return 2; }
+    int status = 0, rc;
+    if (ws_run_child("warpscope watch", argv + i, &status)) rc = 127;
+    else if (WIFSIGNALED(status)) {
+        fprintf(stderr, "warpscope watch: %s was killed by signal %d\n", argv[i], WTERMSIG(status));
+        rc = 128 + WTERMSIG(status);
+    } else {
+        rc = WEXITSTATUS(status);
+        if (rc) fprintf(stderr, "warpscope watch: %s exited with status %d\n", argv[i], rc);
+    }
+    if (rc != 127) {
+        fflush(stdout);
+        if (access(file, R_OK)) {
+            fprintf(stderr, "warpscope watch: no trace: %s opened no warpscope device, or did not close it\n", argv[i]);
+            if (!rc) rc = 1;
+        } else if (show(file, format, stats) && !rc) {
+            rc = 1;
+        }
+    }
+    unlink(tmp);
+    rmdir(dir);
+    return rc;
+}
