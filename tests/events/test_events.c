@@ -1,0 +1,163 @@
+/* The event bus and trace (issue 10): each event fires as often as the
+ * device's own counts say, with the right data; the formatter is lossless
+ * on random streams; the trace is deterministic, does not change the
+ * simulated cycles, and a damaged trace gets a clear error. */
+#include <stdint.h>
+#include "device/events/event_codec.h"
+#include "warpscope/events.h"
+#include "warpscope/warpscope.h"
+#include "../test.h"
+
+enum { BLOCKS = 6, THREADS = 256 };
+
+typedef struct run {
+    ws_event *ev;
+    size_t n;
+    uint8_t *bytes;
+    size_t size;
+    uint64_t cycles, dropped;
+    int counter;
+} run;
+
+static int do_run(const char *module, ws_exec_mode mode, int traced, run *r)
+{
+    memset(r, 0, sizeof *r);
+    ws_config cfg;
+    ws_config_default(&cfg);
+    cfg.mode = mode;
+    cfg.cores = 4;
+    ws_device *dev;
+    if (ws_device_open(&cfg, &dev) != WS_OK) return -1;
+    ws_event_config ec = { .capacity = 1 << 20 };
+    for (int s = 0; s < WS_EV_SOURCES; s++) ec.mask[s] = 0xFFFF;
+    ws_module *m;
+    ws_kernel *k;
+    ws_addr out, counter;
+    ws_status st = traced ? ws_events_configure(dev, &ec) : WS_OK;
+    if (st == WS_OK) st = ws_module_load_file(dev, module, &m);
+    if (st == WS_OK) st = ws_kernel_get(m, "staged", &k);
+    if (st == WS_OK) st = ws_malloc(dev, BLOCKS * THREADS * 4, &out);
+    if (st == WS_OK) st = ws_malloc(dev, 4, &counter);
+    if (st == WS_OK) st = ws_memset(dev, counter, 0, 4);
+    ws_arg args[] = { WS_ARG_PTR(out), WS_ARG_PTR(counter) };
+    if (st == WS_OK) st = ws_launch(dev, k, (ws_dim3){ BLOCKS, 1, 1 }, (ws_dim3){ THREADS, 1, 1 }, 0, args, 2);
+    if (st == WS_OK) st = ws_synchronize(dev);
+    if (st == WS_OK) st = ws_memcpy_dtoh(dev, &r->counter, counter, 4);
+    ws_launch_stats ls;
+    if (st == WS_OK && ws_last_launch_stats(dev, &ls) == WS_OK) r->cycles = ls.cycles;
+    if (st == WS_OK && traced) {
+        uint64_t events;
+        st = ws_events_read(dev, &r->bytes, &r->size, &events, &r->dropped);
+        char err[256];
+        if (st == WS_OK) st = ws_events_decode(r->bytes, r->size, &r->ev, &r->n, err, sizeof err);
+        if (st != WS_OK) fprintf(stderr, "decode: %s\n", err);
+    }
+    if (st != WS_OK) fprintf(stderr, "run: %s\n", ws_last_error(dev));
+    ws_device_close(dev);
+    return st == WS_OK ? 0 : -1;
+}
+
+static uint64_t count(const run *r, unsigned src, unsigned id)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < r->n; i++) n += r->ev[i].source == src && r->ev[i].id == id;
+    return n;
+}
+
+static void check_counts(const run *r)
+{
+    const uint32_t warps = BLOCKS * (THREADS / 32);
+    CHECK_EQ_U(count(r, WS_EV_WD, WS_EV_WD_DISPATCH), BLOCKS);
+    CHECK_EQ_U(count(r, WS_EV_WD, WS_EV_WD_RETIRE), BLOCKS);
+    CHECK_EQ_U(count(r, WS_EV_SCHED, WS_EV_SCHED_WARP_START), warps);
+    CHECK_EQ_U(count(r, WS_EV_SCHED, WS_EV_SCHED_WARP_RETIRE), warps);
+    CHECK_EQ_U(count(r, WS_EV_SCHED, WS_EV_SCHED_BARRIER_RELEASE), 2 * BLOCKS); /* two barriers per block */
+    CHECK_EQ_U(count(r, WS_EV_MEM, WS_EV_MEM_ATOMIC), warps);                  /* lane 0 of each warp */
+    CHECK_EQ_U(count(r, WS_EV_CP, WS_EV_CP_START), count(r, WS_EV_CP, WS_EV_CP_DONE));
+    CHECK(count(r, WS_EV_SCHED, WS_EV_SCHED_BARRIER_WAIT) >= 2 * warps);
+    CHECK(count(r, WS_EV_SCHED, WS_EV_SCHED_DIVERGE) >= warps);                /* t & 1 splits every warp */
+    CHECK_EQ_U(r->counter, warps);
+    CHECK_EQ_U(r->dropped, 0);
+    /* every block dispatched exactly once, to some core; time never goes back */
+    uint32_t seen = 0;
+    int ordered = 1;
+    for (size_t i = 0; i < r->n; i++) {
+        if (i && r->ev[i].time < r->ev[i - 1].time) ordered = 0;
+        if (r->ev[i].source == WS_EV_WD && r->ev[i].id == WS_EV_WD_DISPATCH && r->ev[i].data < 32)
+            seen |= 1u << r->ev[i].data;
+    }
+    CHECK_EQ_U(seen, (1u << BLOCKS) - 1);
+    CHECK(ordered);
+}
+
+/* decode(encode(x)) == x on random streams, including large jumps */
+static void check_lossless(void)
+{
+    enum { N = 20000 };
+    ws_event *in = calloc(N, sizeof *in);
+    ws_ev_writer w = { .buf = calloc(1, 1 << 20), .cap_bits = (uint64_t)8 << 20 };
+    uint64_t t = 0, seed = 12345;
+    for (int i = 0; i < N; i++) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        uint32_t r = (uint32_t)(seed >> 33);
+        t += r % 7 == 0 ? (uint64_t)r * 1000 : r % 3;
+        in[i] = (ws_event){ .time = t, .source = (uint8_t)(r % WS_EV_SOURCES), .id = (uint8_t)((r >> 4) % 6),
+                            .core = (uint16_t)(r % 11 == 0 ? r >> 8 : (r >> 3) % 4),
+                            .data = r % 5 == 0 ? r : (uint32_t)i % 40 };
+        ws_ev_write(&w, &in[i]);
+    }
+    CHECK_EQ_U(w.events, N);
+    CHECK_EQ_U(w.dropped, 0);
+    size_t n = (size_t)((w.bits + 7) / 8);
+    uint8_t *blob = malloc(WS_EV_HEADER + n);
+    uint16_t version = WS_EV_VERSION, zero = 0;
+    memcpy(blob, "WSEV", 4); memcpy(blob + 4, &version, 2); memcpy(blob + 6, &zero, 2);
+    memcpy(blob + 8, &w.events, 8); memcpy(blob + 16, &w.bits, 8); memcpy(blob + WS_EV_HEADER, w.buf, n);
+    ws_event *out;
+    size_t got;
+    char err[256];
+    CHECK(ws_events_decode(blob, WS_EV_HEADER + n, &out, &got, err, sizeof err) == WS_OK);
+    CHECK_EQ_U(got, N);
+    int same = got == N;
+    for (size_t i = 0; same && i < got; i++)
+        same = out[i].time == in[i].time && out[i].data == in[i].data && out[i].source == in[i].source &&
+               out[i].id == in[i].id && out[i].core == in[i].core;
+    CHECK(same);
+    free(out);
+    /* truncated and corrupt streams: clear errors */
+    CHECK(ws_events_decode(blob, WS_EV_HEADER + n / 2, &out, &got, err, sizeof err) == WS_ERR_BAD_MODULE);
+    CHECK_STR_CONTAINS(err, "truncated or corrupt");
+    CHECK(ws_events_decode(blob, 10, &out, &got, err, sizeof err) == WS_ERR_BAD_MODULE);
+    uint64_t more = N + 5;
+    memcpy(blob + 8, &more, 8);
+    CHECK(ws_events_decode(blob, WS_EV_HEADER + n, &out, &got, err, sizeof err) == WS_ERR_BAD_MODULE);
+    CHECK_STR_CONTAINS(err, "event 20000");
+    /* a buffer that fills: events dropped, what was kept still decodes */
+    ws_ev_writer small = { .buf = calloc(1, 64), .cap_bits = 64 * 8 };
+    for (int i = 0; i < 1000; i++) ws_ev_write(&small, &in[i]);
+    CHECK(small.dropped > 0 && small.events + small.dropped == 1000);
+    free(small.buf);
+    free(blob);
+    free(w.buf);
+    free(in);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) { fprintf(stderr, "usage: test_events KERNELS.elf\n"); return 2; }
+    run a, b, plain;
+    CHECK(do_run(argv[1], WS_MODE_FUNCTIONAL, 1, &a) == 0);
+    check_counts(&a);
+    CHECK(do_run(argv[1], WS_MODE_FUNCTIONAL, 1, &b) == 0);
+    CHECK(a.size == b.size && a.bytes && b.bytes && !memcmp(a.bytes, b.bytes, a.size)); /* deterministic */
+    free(b.ev); free(b.bytes);
+    /* timing mode: the same events, and the trace does not change the cycles */
+    CHECK(do_run(argv[1], WS_MODE_TIMING, 1, &b) == 0);
+    check_counts(&b);
+    CHECK(do_run(argv[1], WS_MODE_TIMING, 0, &plain) == 0);
+    CHECK(b.cycles > 0 && b.cycles == plain.cycles);
+    printf("events: %zu in %zu bytes (%.2f bits/event)\n", a.n, a.size, 8.0 * (double)(a.size - WS_EV_HEADER) / (double)a.n);
+    free(a.ev); free(a.bytes); free(b.ev); free(b.bytes);
+    check_lossless();
+    return TEST_SUMMARY();
+}
