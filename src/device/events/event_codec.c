@@ -44,23 +44,55 @@ static uint64_t zigzag(int64_t d) { return ((uint64_t)d << 1) ^ (uint64_t)(d >> 
 static int encode(ws_ev_writer *w, const ws_event *e)
 {
     ws_ev_state *s = &w->st;
-    if (s->have_type && s->source == e->source && s->id == e->id) {
+    unsigned type = e->source * 16u + e->id, prev = s->source * 16u + s->id;
+    if (s->have_type && type == prev) {
         if (put_bits(w, 1, 1)) return -1;
-    } else if (put_bits(w, 0, 1) || put_bits(w, e->source, 3) || put_bits(w, e->id, 4)) {
+    } else if (s->have_type && s->next[prev] == type + 1) {
+        if (put_bits(w, 1, 2)) return -1;
+    } else if (put_bits(w, 0, 2) || put_bits(w, e->source, 3) || put_bits(w, e->id, 4)) {
         return -1;
     }
     uint16_t *core = &s->core[e->source];
     if (e->core == *core) { if (put_bits(w, 1, 1)) return -1; }
     else if (e->core == (uint16_t)(*core + 1)) { if (put_bits(w, 1, 2)) return -1; }
     else if (put_bits(w, 0, 2) || put_bits(w, e->core, 16)) return -1;
-    if (put_gamma(w, e->time - s->time + 1)) return -1;
-    uint32_t last = s->data[e->source][e->id];
+    uint64_t dt = e->time - s->time;
+    unsigned k = s->k[type];
+    if (put_gamma(w, (dt >> k) + 1) || (k && put_bits(w, dt & ((1ull << k) - 1), k))) return -1;
+    uint32_t last = s->data[type][e->core & 15];
     int64_t d = (int64_t)e->data - (int64_t)last;
     if (d == 1) { if (put_bits(w, 3, 2)) return -1; }
     else if (d == 0) { if (put_bits(w, 2, 2)) return -1; }
-    else if (zigzag(d) < (1u << 12)) { if (put_bits(w, 1, 2) || put_gamma(w, zigzag(d) + 1)) return -1; }
-    else if (put_bits(w, 0, 2) || put_bits(w, e->data, 32)) return -1;
+    else {
+        uint64_t z = zigzag(d);
+        unsigned kd = s->kd[type][e->core & 15];
+        if ((z >> kd) < (1u << 10)) {
+            if (put_bits(w, 1, 2) || put_gamma(w, (z >> kd) + 1) || (kd && put_bits(w, z & ((1ull << kd) - 1), kd)))
+                return -1;
+        } else if (put_bits(w, 0, 2) || put_bits(w, e->data, 32)) {
+            return -1;
+        }
+    }
     return 0;
+}
+
+/* What both sides learn from an event (the predictions for the next ones). */
+static void advance(ws_ev_state *s, const ws_event *e)
+{
+    unsigned type = e->source * 16u + e->id;
+    if (s->have_type) s->next[s->source * 16u + s->id] = (uint8_t)(type + 1);
+    uint64_t dt = e->time - s->time;
+    unsigned bits = dt ? 64 - (unsigned)__builtin_clzll(dt) : 0;
+    s->k[type] = (uint8_t)(bits > 2 ? bits - 2 : 0); /* send all but the top two bits raw next time */
+    uint64_t z = zigzag((int64_t)e->data - (int64_t)s->data[type][e->core & 15]);
+    unsigned zb = z ? 64 - (unsigned)__builtin_clzll(z) : 0;
+    s->kd[type][e->core & 15] = (uint8_t)(zb > 3 ? zb - 3 : 0);
+    s->have_type = 1;
+    s->source = e->source;
+    s->id = e->id;
+    s->core[e->source] = e->core;
+    s->time = e->time;
+    s->data[type][e->core & 15] = e->data;
 }
 
 void ws_ev_write(ws_ev_writer *w, const ws_event *e)
@@ -76,13 +108,7 @@ void ws_ev_write(ws_ev_writer *w, const ws_event *e)
         w->dropped++;
         return;
     }
-    ws_ev_state *s = &w->st;
-    s->have_type = 1;
-    s->source = e->source;
-    s->id = e->id;
-    s->core[e->source] = e->core;
-    s->time = e->time;
-    s->data[e->source][e->id] = e->data;
+    advance(&w->st, e);
     w->events++;
 }
 
@@ -122,6 +148,13 @@ static int decode_one(reader *r, ws_ev_state *s, ws_event *e)
         if (!s->have_type) return -2;
         e->source = s->source;
         e->id = s->id;
+    } else if (get_bits(r, 1, &b)) {
+        return -1;
+    } else if (b) {
+        unsigned nt = s->have_type ? s->next[s->source * 16u + s->id] : 0;
+        if (!nt) return -2;
+        e->source = (uint8_t)((nt - 1) / 16);
+        e->id = (uint8_t)((nt - 1) % 16);
     } else {
         if (get_bits(r, 3, &v)) return -1;
         if (v >= WS_EV_SOURCES) return -2;
@@ -138,26 +171,26 @@ static int decode_one(reader *r, ws_ev_state *s, ws_event *e)
         else if (get_bits(r, 16, &v)) return -1;
         else e->core = (uint16_t)v;
     }
-    if (get_gamma(r, &v)) return -1;
-    e->time = s->time + v - 1;
-    uint32_t last = s->data[e->source][e->id];
+    unsigned k = s->k[e->source * 16u + e->id];
+    uint64_t low = 0;
+    if (get_gamma(r, &v) || (k && get_bits(r, k, &low))) return -1;
+    if (v - 1 > (UINT64_MAX >> k)) return -2;
+    e->time = s->time + (((v - 1) << k) | low);
+    uint32_t last = s->data[e->source * 16u + e->id][e->core & 15];
     if (get_bits(r, 2, &v)) return -1;
     if (v == 3) e->data = last + 1;
     else if (v == 2) e->data = last;
     else if (v == 1) {
-        uint64_t z;
-        if (get_gamma(r, &z)) return -1;
-        z -= 1;
+        uint64_t z, lowd = 0;
+        unsigned kd = s->kd[e->source * 16u + e->id][e->core & 15];
+        if (get_gamma(r, &z) || (kd && get_bits(r, kd, &lowd))) return -1;
+        if (z - 1 > (UINT64_MAX >> (kd + 1))) return -2;
+        z = ((z - 1) << kd) | lowd;
         int64_t d = (int64_t)(z >> 1) ^ -(int64_t)(z & 1);
         e->data = (uint32_t)((int64_t)last + d);
     } else if (get_bits(r, 32, &v)) return -1;
     else e->data = (uint32_t)v;
-    s->have_type = 1;
-    s->source = e->source;
-    s->id = e->id;
-    *core = e->core;
-    s->time = e->time;
-    s->data[e->source][e->id] = e->data;
+    advance(s, e);
     return 0;
 }
 

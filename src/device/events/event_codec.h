@@ -13,7 +13,10 @@ typedef struct ws_ev_state {
     uint64_t time;
     uint8_t source, id, have_type;
     uint16_t core[WS_EV_SOURCES];
-    uint32_t data[WS_EV_SOURCES][16];
+    uint32_t data[WS_EV_SOURCES * 16][16]; /* last data per type and core (core & 15) */
+    uint8_t next[WS_EV_SOURCES * 16];   /* the type that followed each type last time (+1; 0 none) */
+    uint8_t k[WS_EV_SOURCES * 16];      /* per type: low bits of the time delta sent as they are */
+    uint8_t kd[WS_EV_SOURCES * 16][16]; /* ... and of the data delta, per type and core  */
 } ws_ev_state;
 
 typedef struct ws_ev_writer {
