@@ -74,6 +74,64 @@ WS_API ws_status ws_events_read(ws_device *dev, uint8_t **bytes, size_t *size, u
 /* Stop the trace and free its buffer. */
 WS_API ws_status ws_events_disable(ws_device *dev);
 
+/* ---- Debug machines ----
+ * WS_EV_MACHINES machines watch the events that pass the filters. Each
+ * runs a sequence of watch instructions; an instruction completes after
+ * `repeat` matching events (within `window` time units of the previous
+ * instruction's completion, if window is not 0, else the machine starts
+ * over); when the last completes, the machine runs its actions. A machine
+ * with `enabled` 0 waits for another machine's WS_ACT_ENABLE (chains). */
+#define WS_EV_MACHINES 8
+#define WS_EV_MAX_WATCH 8
+#define WS_EV_MAX_ACTIONS 8
+#define WS_EV_ANY_CORE 0xFFFFu
+
+typedef enum ws_match { WS_MATCH_ANY, WS_MATCH_EQ, WS_MATCH_NE, WS_MATCH_RANGE } ws_match;
+
+typedef struct ws_watch {
+    uint8_t source, id;
+    uint16_t core;           /* WS_EV_ANY_CORE or one core                     */
+    ws_match match;          /* on (data & mask): == value, != value, in [value, hi] */
+    uint32_t mask, value, hi;
+    uint32_t repeat;         /* matching events needed (0 counts as 1)         */
+    uint64_t window;         /* 0, or the time within which this one must complete */
+} ws_watch;
+
+typedef enum ws_action_kind {
+    WS_ACT_STOP,             /* end the launch: WS_ERR_STOPPED, the reason names the machine and event */
+    WS_ACT_TRACE_START,      /* start writing the event trace                 */
+    WS_ACT_TRACE_STOP,       /* stop writing it                               */
+    WS_ACT_COUNT,            /* add 1 to the machine's counter                */
+    WS_ACT_REARM,            /* start the sequence again (else the machine is done) */
+    WS_ACT_ENABLE,           /* enable machine `arg`                           */
+    WS_ACT_CALLBACK          /* call the host's machine callback              */
+} ws_action_kind;
+
+typedef struct ws_machine_program {
+    int enabled;
+    uint32_t nwatch, nactions;
+    ws_watch watch[WS_EV_MAX_WATCH];
+    struct { ws_action_kind kind; uint32_t arg; } actions[WS_EV_MAX_ACTIONS];
+} ws_machine_program;
+
+typedef struct ws_machine_status {
+    int enabled, done;
+    uint32_t step;           /* the watch instruction it waits on             */
+    uint64_t fired, counter;
+    ws_event last;           /* the event that completed it last              */
+} ws_machine_status;
+
+typedef void (*ws_machine_fn)(void *user, unsigned machine, const ws_event *event);
+
+/* Program machine `index` (after ws_events_configure; the filters are
+ * widened to pass what it watches). NULL program: disable it. */
+WS_API ws_status ws_events_machine(ws_device *dev, unsigned index, const ws_machine_program *program);
+WS_API ws_status ws_events_machine_status(ws_device *dev, unsigned index, ws_machine_status *out);
+/* The host function WS_ACT_CALLBACK calls (on the device's thread). */
+WS_API ws_status ws_events_set_callback(ws_device *dev, ws_machine_fn fn, void *user);
+/* Start with the trace off (a machine's WS_ACT_TRACE_START turns it on). */
+WS_API ws_status ws_events_trace_enable(ws_device *dev, int on);
+
 /* Decode a trace (docs/events.md, "Trace format"). *out is malloc'd. A
  * truncated or corrupt stream gets a message naming the byte offset. */
 WS_API ws_status ws_events_decode(const uint8_t *bytes, size_t size, ws_event **out, size_t *count, char *err,

@@ -43,7 +43,8 @@ typedef enum ws_status {
     WS_ERR_BUSY,             /* operation not allowed while work is in flight   */
     WS_ERR_UNSUPPORTED,
     WS_ERR_INTERNAL,
-    WS_ERR_TIMEOUT           /* the launch ran past the watchdog limit        */
+    WS_ERR_TIMEOUT,          /* the launch ran past the watchdog limit        */
+    WS_ERR_STOPPED           /* a debug machine stopped the launch (events.h) */
 } ws_status;
 
 typedef enum ws_exec_mode { WS_MODE_FUNCTIONAL = 0, WS_MODE_TIMING = 1 } ws_exec_mode;

@@ -94,12 +94,14 @@ static ws_status run_launch(ws_device *dev, ws_grid_run *L)
     const double limit = dev->cfg.watchdog_ms ? dev->cfg.watchdog_ms / 1e3 : 0;
     uint64_t rounds = 0;
     if (dev->debug) ws_dbg_launch_start(dev, L->id);
+    if (dev->events) dev->events->stop = 0;
     /* Timing mode: the cycle-driven model runs the launch (timing.c). */
     if (dev->cfg.mode == WS_MODE_TIMING) st = ws_timing_run(dev, L);
     while (dev->cfg.mode != WS_MODE_TIMING && L->done_blocks < L->total_blocks) {
         uint32_t placed = ws_dispatch_blocks(dev);
         int64_t issued = run_round(dev);
         if (issued < 0) { st = WS_ERR_KERNEL_FAULT; break; }
+        if (dev->events && dev->events->stop) { st = WS_ERR_STOPPED; break; } /* a debug machine's action */
         /* A kernel that never ends (a lost exit condition, a lock never
          * released) would hang the host: the watchdog ends it, like a
          * driver's timeout detection. Checked every 64 rounds. */

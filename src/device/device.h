@@ -31,7 +31,8 @@ typedef enum ws_fault_kind {
     FAULT_ASSERT,            /* device assert() failed                 */
     FAULT_TRAP,              /* abort() / __builtin_trap()             */
     FAULT_DEADLOCK,          /* no lane of the launch can progress     */
-    FAULT_WATCHDOG           /* the launch ran past watchdog_ms        */
+    FAULT_WATCHDOG,          /* the launch ran past watchdog_ms        */
+    FAULT_MACHINE            /* a debug machine's stop action          */
 } ws_fault_kind;
 
 typedef struct ws_fault {

@@ -21,6 +21,7 @@ const char *ws_fault_kind_name(ws_fault_kind k)
     case FAULT_TRAP: return "trap";
     case FAULT_DEADLOCK: return "deadlock";
     case FAULT_WATCHDOG: return "watchdog";
+    case FAULT_MACHINE: return "stopped by a debug machine";
     }
     return "fault";
 }
@@ -54,7 +55,7 @@ void ws_fault_format(const ws_device *dev, char *buf, size_t len)
     const ws_grid_run *L = dev->current;
     const char *kname = L ? L->kernel_name : "?";
     unsigned long long lid = L ? (unsigned long long)L->id : 0;
-    if (f->kind == FAULT_DEADLOCK || f->kind == FAULT_WATCHDOG) {
+    if (f->kind == FAULT_DEADLOCK || f->kind == FAULT_WATCHDOG || f->kind == FAULT_MACHINE) {
         snprintf(buf, len, "%s: %s, kernel '%s' launch %llu", ws_fault_kind_name(f->kind), f->detail, kname, lid);
         return;
     }

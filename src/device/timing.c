@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "device/timing.h"
+#include "device/events/event_bus.h"
 #include "device/trace/trace_cell_hw.h"
 #include "device/debug/debug_hooks.h"
 
@@ -436,6 +437,7 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
         int issued = 0;
         uint32_t released = 0;
         dev->now_cycle = t;
+        if (dev->events && dev->events->stop) { st = WS_ERR_STOPPED; goto out; } /* a debug machine's action */
         uint64_t until = NEVER;
         for (uint32_t c = 0; c < T->ncores; c++) {
             ws_core *core = &dev->cores[c];

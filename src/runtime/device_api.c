@@ -19,7 +19,7 @@ const char *ws_status_name(ws_status s)
         "WS_OK", "WS_ERR_INVALID_ARG", "WS_ERR_OUT_OF_MEMORY", "WS_ERR_BAD_ADDRESS",
         "WS_ERR_BAD_MODULE", "WS_ERR_NOT_FOUND", "WS_ERR_BAD_LAUNCH", "WS_ERR_KERNEL_FAULT",
         "WS_ERR_KERNEL_ASSERT", "WS_ERR_DEADLOCK", "WS_ERR_IO", "WS_ERR_BUSY",
-        "WS_ERR_UNSUPPORTED", "WS_ERR_INTERNAL", "WS_ERR_TIMEOUT" };
+        "WS_ERR_UNSUPPORTED", "WS_ERR_INTERNAL", "WS_ERR_TIMEOUT", "WS_ERR_STOPPED" };
     return (unsigned)s < sizeof names / sizeof *names ? names[s] : "WS_ERR_UNKNOWN";
 }
 

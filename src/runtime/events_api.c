@@ -27,6 +27,7 @@ ws_status ws_events_configure(ws_device *dev, const ws_event_config *cfg)
     }
     if (e->capacity) memset(ws_mem_global_ptr(&dev->mem, e->buf_addr), 0, e->capacity);
     e->w.cap_bits = (uint64_t)e->capacity * 8;
+    e->tracing = e->capacity != 0;
     e->w.buf = e->capacity ? ws_mem_global_ptr(&dev->mem, e->buf_addr) : NULL;
     dev->events = e;
     return WS_OK;
@@ -64,5 +65,63 @@ ws_status ws_events_disable(ws_device *dev)
     if (!dev) return WS_ERR_INVALID_ARG;
     WS_API_LOCKED(dev, "ws_events_disable");
     ws_ev_free(dev);
+    return WS_OK;
+}
+
+ws_status ws_events_machine(ws_device *dev, unsigned index, const ws_machine_program *p)
+{
+    if (!dev) return WS_ERR_INVALID_ARG;
+    WS_API_LOCKED(dev, "ws_events_machine");
+    if (!dev->events) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_events_machine: call ws_events_configure first");
+    if (index >= WS_EV_MACHINES)
+        return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_events_machine: machine %u of %u", index, WS_EV_MACHINES);
+    if (p && (!p->nwatch || p->nwatch > WS_EV_MAX_WATCH || p->nactions > WS_EV_MAX_ACTIONS))
+        return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_events_machine: machine %u: 1..%u watch instructions and at most "
+                            "%u actions", index, WS_EV_MAX_WATCH, WS_EV_MAX_ACTIONS);
+    for (uint32_t i = 0; p && i < p->nwatch; i++)
+        if (p->watch[i].source >= WS_EV_SOURCES || p->watch[i].id >= 16 || p->watch[i].match > WS_MATCH_RANGE)
+            return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_events_machine: machine %u instruction %u: no such event or "
+                                "comparison", index, i);
+    for (uint32_t i = 0; p && i < p->nactions; i++)
+        if (p->actions[i].kind > WS_ACT_CALLBACK || (p->actions[i].kind == WS_ACT_ENABLE && p->actions[i].arg >= WS_EV_MACHINES))
+            return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_events_machine: machine %u action %u is not valid", index, i);
+    ws_machine *m = &dev->events->machine[index];
+    memset(m, 0, sizeof *m);
+    if (p) {
+        m->p = *p;
+        m->st.enabled = p->enabled != 0;
+        for (uint32_t i = 0; i < p->nwatch; i++) /* what a machine watches must reach it */
+            dev->events->mask[p->watch[i].source] |= (uint16_t)(1u << p->watch[i].id);
+        if (index + 1 > dev->events->nmachines) dev->events->nmachines = index + 1;
+    }
+    return WS_OK;
+}
+
+ws_status ws_events_machine_status(ws_device *dev, unsigned index, ws_machine_status *out)
+{
+    if (!dev) return WS_ERR_INVALID_ARG;
+    WS_API_LOCKED(dev, "ws_events_machine_status");
+    if (!out || !dev->events || index >= WS_EV_MACHINES)
+        return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_events_machine_status: no machine %u", index);
+    *out = dev->events->machine[index].st;
+    return WS_OK;
+}
+
+ws_status ws_events_set_callback(ws_device *dev, ws_machine_fn fn, void *user)
+{
+    if (!dev) return WS_ERR_INVALID_ARG;
+    WS_API_LOCKED(dev, "ws_events_set_callback");
+    if (!dev->events) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_events_set_callback: call ws_events_configure first");
+    dev->events->callback = fn;
+    dev->events->callback_user = user;
+    return WS_OK;
+}
+
+ws_status ws_events_trace_enable(ws_device *dev, int on)
+{
+    if (!dev) return WS_ERR_INVALID_ARG;
+    WS_API_LOCKED(dev, "ws_events_trace_enable");
+    if (!dev->events) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_events_trace_enable: call ws_events_configure first");
+    dev->events->tracing = on && dev->events->capacity;
     return WS_OK;
 }

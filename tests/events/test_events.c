@@ -142,6 +142,147 @@ static void check_lossless(void)
     free(in);
 }
 
+/* ---- debug machines ---- */
+
+typedef struct mrun {
+    ws_device *dev;
+    ws_status launch;
+    char error[1024];
+} mrun;
+
+static ws_status open_machine_dev(const char *module, ws_device **dev, ws_kernel **k, ws_addr *out, ws_addr *counter)
+{
+    ws_config cfg;
+    ws_config_default(&cfg);
+    cfg.cores = 4;
+    ws_module *m;
+    ws_status st = ws_device_open(&cfg, dev);
+    ws_event_config ec = { .capacity = 1 << 16 };
+    if (st == WS_OK) st = ws_events_configure(*dev, &ec);
+    if (st == WS_OK) st = ws_module_load_file(*dev, module, &m);
+    if (st == WS_OK) st = ws_kernel_get(m, "staged", k);
+    if (st == WS_OK) st = ws_malloc(*dev, BLOCKS * THREADS * 4, out);
+    if (st == WS_OK) st = ws_malloc(*dev, 4, counter);
+    return st;
+}
+
+static ws_status launch_staged(ws_device *dev, ws_kernel *k, ws_addr out, ws_addr counter)
+{
+    ws_arg args[] = { WS_ARG_PTR(out), WS_ARG_PTR(counter) };
+    ws_status st = ws_launch(dev, k, (ws_dim3){ BLOCKS, 1, 1 }, (ws_dim3){ THREADS, 1, 1 }, 0, args, 2);
+    return st == WS_OK ? ws_synchronize(dev) : st;
+}
+
+static ws_watch on(unsigned src, unsigned id, ws_match match, uint32_t value, uint32_t repeat)
+{
+    return (ws_watch){ .source = (uint8_t)src, .id = (uint8_t)id, .core = WS_EV_ANY_CORE, .match = match,
+                       .value = value, .repeat = repeat };
+}
+
+static void on_callback(void *user, unsigned machine, const ws_event *e)
+{
+    (void)machine;
+    (void)e;
+    ++*(int *)user;
+}
+
+static void check_machines(const char *module)
+{
+    ws_device *dev;
+    ws_kernel *k;
+    ws_addr out, counter;
+    ws_machine_status ms;
+    /* single match -> stop: the launch ends with the machine's reason */
+    CHECK(open_machine_dev(module, &dev, &k, &out, &counter) == WS_OK);
+    ws_machine_program p = { .enabled = 1, .nwatch = 1, .nactions = 1 };
+    p.watch[0] = on(WS_EV_WD, WS_EV_WD_DISPATCH, WS_MATCH_EQ, 3, 1);
+    p.actions[0].kind = WS_ACT_STOP;
+    CHECK(ws_events_machine(dev, 0, &p) == WS_OK);
+    CHECK(launch_staged(dev, k, out, counter) == WS_ERR_STOPPED);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "debug machine 0 fired on wd.dispatch");
+    CHECK(ws_events_machine_status(dev, 0, &ms) == WS_OK);
+    CHECK_EQ_U(ms.fired, 1);
+    CHECK_EQ_U(ms.last.data, 3);
+    CHECK(ms.done && !ms.enabled);
+    /* the device goes on: the next launch (machine done) runs to the end */
+    CHECK(launch_staged(dev, k, out, counter) == WS_OK);
+    ws_device_close(dev);
+
+    /* counted match, re-armed: fires every 5 barrier releases (12 in all) */
+    CHECK(open_machine_dev(module, &dev, &k, &out, &counter) == WS_OK);
+    ws_machine_program c = { .enabled = 1, .nwatch = 1, .nactions = 2 };
+    c.watch[0] = on(WS_EV_SCHED, WS_EV_SCHED_BARRIER_RELEASE, WS_MATCH_ANY, 0, 5);
+    c.actions[0].kind = WS_ACT_COUNT;
+    c.actions[1].kind = WS_ACT_REARM;
+    CHECK(ws_events_machine(dev, 0, &c) == WS_OK);
+    /* chain: machine 1 counts atomics only after block 4 is dispatched */
+    ws_machine_program a = { .enabled = 1, .nwatch = 1, .nactions = 1 };
+    a.watch[0] = on(WS_EV_WD, WS_EV_WD_DISPATCH, WS_MATCH_EQ, 4, 1);
+    a.actions[0].kind = WS_ACT_ENABLE;
+    a.actions[0].arg = 2;
+    ws_machine_program b = { .enabled = 0, .nwatch = 1, .nactions = 2 };
+    b.watch[0] = on(WS_EV_MEM, WS_EV_MEM_ATOMIC, WS_MATCH_ANY, 0, 1);
+    b.actions[0].kind = WS_ACT_COUNT;
+    b.actions[1].kind = WS_ACT_REARM;
+    /* callback on every block retire */
+    ws_machine_program r = { .enabled = 1, .nwatch = 1, .nactions = 2 };
+    r.watch[0] = on(WS_EV_WD, WS_EV_WD_RETIRE, WS_MATCH_ANY, 0, 1);
+    r.actions[0].kind = WS_ACT_CALLBACK;
+    r.actions[1].kind = WS_ACT_REARM;
+    /* a sequence with a window too short never completes */
+    ws_machine_program wnd = { .enabled = 1, .nwatch = 2, .nactions = 1 };
+    wnd.watch[0] = on(WS_EV_WD, WS_EV_WD_DISPATCH, WS_MATCH_EQ, 0, 1);
+    wnd.watch[1] = on(WS_EV_WD, WS_EV_WD_RETIRE, WS_MATCH_EQ, 0, 1);
+    wnd.watch[1].window = 1;
+    wnd.actions[0].kind = WS_ACT_COUNT;
+    ws_machine_program seq = wnd; /* ... and completes without one */
+    seq.watch[1].window = 0;
+    int calls = 0;
+    CHECK(ws_events_machine(dev, 1, &a) == WS_OK);
+    CHECK(ws_events_machine(dev, 2, &b) == WS_OK);
+    CHECK(ws_events_machine(dev, 3, &r) == WS_OK);
+    CHECK(ws_events_machine(dev, 4, &wnd) == WS_OK);
+    CHECK(ws_events_machine(dev, 5, &seq) == WS_OK);
+    CHECK(ws_events_set_callback(dev, on_callback, &calls) == WS_OK);
+    CHECK(ws_memset(dev, counter, 0, 4) == WS_OK);
+    CHECK(launch_staged(dev, k, out, counter) == WS_OK);
+    CHECK(ws_events_machine_status(dev, 0, &ms) == WS_OK);
+    CHECK_EQ_U(ms.fired, 2);
+    CHECK_EQ_U(ms.counter, 2);
+    CHECK(ws_events_machine_status(dev, 2, &ms) == WS_OK);
+    CHECK(ms.counter > 0 && ms.counter < BLOCKS * THREADS / 32);
+    CHECK_EQ_U(calls, BLOCKS);
+    CHECK(ws_events_machine_status(dev, 4, &ms) == WS_OK);
+    CHECK_EQ_U(ms.fired, 0);
+    CHECK(ws_events_machine_status(dev, 5, &ms) == WS_OK);
+    CHECK_EQ_U(ms.fired, 1);
+    /* refusals */
+    ws_machine_program bad = { .enabled = 1, .nwatch = 0 };
+    CHECK(ws_events_machine(dev, 0, &bad) == WS_ERR_INVALID_ARG);
+    CHECK(ws_events_machine(dev, WS_EV_MACHINES, &p) == WS_ERR_INVALID_ARG);
+    ws_device_close(dev);
+
+    /* trace start by a machine: the trace begins at the event */
+    CHECK(open_machine_dev(module, &dev, &k, &out, &counter) == WS_OK);
+    CHECK(ws_events_trace_enable(dev, 0) == WS_OK);
+    ws_machine_program t = { .enabled = 1, .nwatch = 1, .nactions = 1 };
+    t.watch[0] = on(WS_EV_WD, WS_EV_WD_DISPATCH, WS_MATCH_EQ, 2, 1);
+    t.actions[0].kind = WS_ACT_TRACE_START;
+    CHECK(ws_events_machine(dev, 0, &t) == WS_OK);
+    CHECK(launch_staged(dev, k, out, counter) == WS_OK);
+    uint8_t *bytes;
+    size_t size, n;
+    uint64_t nev, dropped;
+    ws_event *ev;
+    char err[256];
+    CHECK(ws_events_read(dev, &bytes, &size, &nev, &dropped) == WS_OK);
+    CHECK(ws_events_decode(bytes, size, &ev, &n, err, sizeof err) == WS_OK);
+    CHECK(n > 0 && ev[0].source == WS_EV_WD && ev[0].id == WS_EV_WD_DISPATCH && ev[0].data == 2);
+    free(ev);
+    free(bytes);
+    ws_device_close(dev);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) { fprintf(stderr, "usage: test_events KERNELS.elf\n"); return 2; }
@@ -159,5 +300,6 @@ int main(int argc, char **argv)
     printf("events: %zu in %zu bytes (%.2f bits/event)\n", a.n, a.size, 8.0 * (double)(a.size - WS_EV_HEADER) / (double)a.n);
     free(a.ev); free(a.bytes); free(b.ev); free(b.bytes);
     check_lossless();
+    check_machines(argv[1]);
     return TEST_SUMMARY();
 }

@@ -15,6 +15,8 @@ void ws_ev_emit_slow(ws_device *dev, unsigned src, unsigned id, uint32_t core, u
 {
     struct ws_events *e = dev->events;
     ws_event ev = { .time = now(dev), .data = data, .source = (uint8_t)src, .id = (uint8_t)id, .core = (uint16_t)core };
+    if (e->nmachines) ws_ev_machines(dev, &ev);
+    if (!e->tracing || !e->capacity) return;
     e->w.buf = ws_mem_global_ptr(&dev->mem, e->buf_addr);
     ws_ev_write(&e->w, &ev);
 }

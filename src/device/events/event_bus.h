@@ -6,8 +6,21 @@
 #include "device/device.h"
 #include "device/events/event_codec.h"
 
+typedef struct ws_machine {
+    ws_machine_program p;
+    ws_machine_status st;
+    uint32_t hits;                  /* matches of the current instruction       */
+    uint64_t t_prev;                /* when the previous instruction completed  */
+} ws_machine;
+
 struct ws_events {
     uint16_t mask[WS_EV_SOURCES];   /* static filters                          */
+    int tracing;                    /* the trace is being written              */
+    int stop;                       /* a machine asked the launch to end       */
+    ws_machine machine[WS_EV_MACHINES];
+    uint32_t nmachines;             /* highest programmed index + 1             */
+    ws_machine_fn callback;
+    void *callback_user;
     uint32_t buf_addr, capacity;    /* the trace buffer in device memory        */
     ws_ev_writer w;
     uint64_t clock_base;            /* time at the start of the current launch */
@@ -22,6 +35,9 @@ static inline void ws_ev_emit(ws_device *dev, unsigned src, unsigned id, uint32_
     if (__builtin_expect(e == NULL, 1) || !((e->mask[src] >> id) & 1u)) return;
     ws_ev_emit_slow(dev, src, id, core, data);
 }
+
+/* Feed an event to the debug machines (machines.c). */
+void ws_ev_machines(ws_device *dev, const ws_event *ev);
 
 /* A launch ended: its clock (issue counter or cycles) moves the base on. */
 void ws_ev_launch_end(ws_device *dev, uint64_t launch_time);

@@ -1,0 +1,77 @@
+/* Debug machines (events.h): each watches the event stream for its
+ * sequence and acts when it completes. Evaluated only for events that pass
+ * the filters, so an idle device pays nothing. */
+#include <stdio.h>
+#include <string.h>
+#include "device/events/event_bus.h"
+
+static int matches(const ws_watch *w, const ws_event *e)
+{
+    if (w->source != e->source || w->id != e->id) return 0;
+    if (w->core != WS_EV_ANY_CORE && w->core != e->core) return 0;
+    uint32_t d = e->data & (w->mask ? w->mask : 0xFFFFFFFFu);
+    switch (w->match) {
+    case WS_MATCH_EQ: return d == w->value;
+    case WS_MATCH_NE: return d != w->value;
+    case WS_MATCH_RANGE: return d >= w->value && d <= w->hi;
+    default: return 1;
+    }
+}
+
+static void act(ws_device *dev, unsigned index, ws_machine *m, const ws_event *e)
+{
+    struct ws_events *ev = dev->events;
+    int rearm = 0;
+    for (uint32_t i = 0; i < m->p.nactions; i++) {
+        uint32_t arg = m->p.actions[i].arg;
+        switch (m->p.actions[i].kind) {
+        case WS_ACT_STOP:
+            if (!ev->stop && dev->fault.kind == FAULT_NONE) {
+                ev->stop = 1;
+                dev->fault.kind = FAULT_MACHINE;
+                snprintf(dev->fault.detail, sizeof dev->fault.detail,
+                         "debug machine %u fired on %s (core %u, data 0x%08x) at time %llu", index,
+                         ws_event_name(e->source, e->id), e->core, e->data, (unsigned long long)e->time);
+            }
+            break;
+        case WS_ACT_TRACE_START: ev->tracing = 1; break;
+        case WS_ACT_TRACE_STOP: ev->tracing = 0; break;
+        case WS_ACT_COUNT: m->st.counter++; break;
+        case WS_ACT_REARM: rearm = 1; break;
+        case WS_ACT_ENABLE:
+            if (arg < WS_EV_MACHINES) ev->machine[arg].st.enabled = 1;
+            break;
+        case WS_ACT_CALLBACK:
+            if (ev->callback) ev->callback(ev->callback_user, index, e);
+            break;
+        }
+    }
+    if (!rearm) {
+        m->st.enabled = 0;
+        m->st.done = 1;
+    }
+}
+
+void ws_ev_machines(ws_device *dev, const ws_event *e)
+{
+    struct ws_events *ev = dev->events;
+    for (uint32_t i = 0; i < ev->nmachines; i++) {
+        ws_machine *m = &ev->machine[i];
+        if (!m->st.enabled || !m->p.nwatch) continue;
+        const ws_watch *w = &m->p.watch[m->st.step];
+        if (m->st.step && w->window && e->time - m->t_prev > w->window) { /* too late: start over */
+            m->st.step = 0;
+            m->hits = 0;
+            w = &m->p.watch[0];
+        }
+        if (!matches(w, e)) continue;
+        if (++m->hits < (w->repeat ? w->repeat : 1)) continue;
+        m->hits = 0;
+        m->t_prev = e->time;
+        if (++m->st.step < m->p.nwatch) continue;
+        m->st.step = 0;
+        m->st.fired++;
+        m->st.last = *e;
+        act(dev, i, m, e);
+    }
+}
