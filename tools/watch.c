@@ -26,7 +26,13 @@ static void usage(FILE *f)
             "  --capacity BYTES  trace buffer in device memory (default 16 MiB)\n"
             "  --format text|jsonl|perfetto   how to print (default text)\n"
             "  --stats           print only counts per event and bits per event\n"
-            "  -o, --out FILE    keep the compressed trace in FILE\n");
+            "  -o, --out FILE    keep the compressed trace in FILE\n"
+            "Debug machines (docs/events.md): each --on starts one; --then adds a step;\n"
+            "--do sets its actions.\n"
+            "  --on 'EVENT [core=N] [data=V|data!=V|data=LO..HI] [mask=M] [count=K]'\n"
+            "  --then 'EVENT ... [within=T]'\n"
+            "  --do 'ACTION[; ACTION...]'   stop, trace.start, trace.stop, count, rearm,\n"
+            "                    enable=N (machine N starts disabled), print\n");
 }
 
 static void print_events(const ws_event *ev, size_t n, const char *format, FILE *f)
@@ -113,11 +119,23 @@ int ws_cmd_watch(int argc, char **argv)
 {
     const char *events = "all", *capacity = NULL, *format = "text", *out = NULL, *read = NULL;
     int stats = 0, i = 1;
+    char machines[4096] = "";
+    size_t mlen = 0;
     for (; i < argc; i++) {
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(o, "--")) { i++; break; }
         if (!strcmp(o, "-h") || !strcmp(o, "--help")) { usage(stdout); return 0; }
         if (!strcmp(o, "--stats")) { stats = 1; continue; }
+        if (!strcmp(o, "--on") || !strcmp(o, "--then") || !strcmp(o, "--do")) { /* a machine, one per line */
+            if (!v || strchr(v, '\n')) { fprintf(stderr, "warpscope watch: %s needs a value\n", o); return 2; }
+            const char *pre = !strcmp(o, "--on") ? (mlen ? "\n" : "") : !strcmp(o, "--then") ? " then " : " do ";
+            if (strcmp(o, "--on") && !mlen) { fprintf(stderr, "warpscope watch: %s before --on\n", o); return 2; }
+            int k = snprintf(machines + mlen, sizeof machines - mlen, "%s%s", pre, v);
+            if (k < 0 || (size_t)k >= sizeof machines - mlen) { fprintf(stderr, "warpscope watch: machines too long\n"); return 2; }
+            mlen += (size_t)k;
+            i++;
+            continue;
+        }
         if (o[0] != '-') break;
         const char **dst = !strcmp(o, "--events") ? &events : !strcmp(o, "--capacity") ? &capacity
                          : !strcmp(o, "--format") ? &format : !strcmp(o, "-o") || !strcmp(o, "--out") ? &out
@@ -135,6 +153,18 @@ int ws_cmd_watch(int argc, char **argv)
     char err[256];
     if (ws_watch_parse_events(events, mask, err, sizeof err)) { fprintf(stderr, "warpscope watch: %s\n", err); return 2; }
     if (read) return show(read, format, stats);
+    /* check the machines here, so a typo is an error before the program runs */
+    for (char *line = machines, *next; mlen && line; line = next) {
+        if ((next = strchr(line, '\n'))) *next = 0;
+        ws_machine_program p;
+        int print;
+        if (ws_watch_parse_machine(line, &p, &print, err, sizeof err)) {
+            fprintf(stderr, "warpscope watch: %s: %s\n", line, err);
+            return 2;
+        }
+        if (next) *next++ = '\n';
+    }
+    if (mlen && setenv("WARPSCOPE_WATCH_MACHINES", machines, 1)) { perror("warpscope watch: setenv"); return 1; }
     if (i >= argc) { fprintf(stderr, "warpscope watch: no program to run\n\n"); usage(stderr); return 2; }
     char dir[] = "/tmp/warpscope-watch-XXXXXX", tmp[64];
     if (!mkdtemp(dir)) { perror("warpscope watch: mkdtemp"); return 1; }

@@ -69,6 +69,45 @@ static const ws_tool watch_tool = {
     .version = WS_TOOL_API_VERSION, .name = "event watcher", .device_close = device_close, .detach = detach,
 };
 
+static void print_event(void *user, unsigned machine, const ws_event *e)
+{
+    (void)user;
+    fprintf(stderr, "[watch] machine %u: %s core %u data 0x%08x at %llu\n", machine, ws_event_name(e->source, e->id),
+            e->core, e->data, (unsigned long long)e->time);
+}
+
+/* One machine per line. A machine that another enables starts disabled;
+ * a program that starts the trace starts with it off. */
+static ws_status program_machines(ws_device *dev, const char *text)
+{
+    if (!text || !*text) return WS_OK;
+    char *copy = strdup(text), *save = NULL;
+    if (!copy) return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "WARPSCOPE_WATCH_MACHINES: out of memory");
+    ws_machine_program p[WS_EV_MACHINES];
+    int print = 0;
+    unsigned n = 0;
+    ws_status st = WS_OK;
+    for (char *line = strtok_r(copy, "\n", &save); line && st == WS_OK; line = strtok_r(NULL, "\n", &save)) {
+        char err[256];
+        int pr;
+        if (n == WS_EV_MACHINES)
+            st = ws_set_error(dev, WS_ERR_INVALID_ARG, "WARPSCOPE_WATCH_MACHINES: more than %d machines", WS_EV_MACHINES);
+        else if (ws_watch_parse_machine(line, &p[n], &pr, err, sizeof err))
+            st = ws_set_error(dev, WS_ERR_INVALID_ARG, "WARPSCOPE_WATCH_MACHINES: machine %u: %s", n, err);
+        else
+            print |= pr, n++;
+    }
+    free(copy);
+    for (unsigned i = 0; st == WS_OK && i < n; i++)
+        for (uint32_t a = 0; a < p[i].nactions; a++) {
+            if (p[i].actions[a].kind == WS_ACT_ENABLE && p[i].actions[a].arg < n) p[p[i].actions[a].arg].enabled = 0;
+            if (p[i].actions[a].kind == WS_ACT_TRACE_START) st = ws_events_trace_enable(dev, 0);
+        }
+    for (unsigned i = 0; st == WS_OK && i < n; i++) st = ws_events_machine(dev, i, &p[i]);
+    if (st == WS_OK && print) st = ws_events_set_callback(dev, print_event, NULL);
+    return st;
+}
+
 ws_status ws_watch_attach(ws_device *dev, const char *spec)
 {
     watcher *w = calloc(1, sizeof *w);
@@ -92,6 +131,7 @@ ws_status ws_watch_attach(ws_device *dev, const char *spec)
     free(copy);
     ws_status st = err[0] ? ws_set_error(dev, WS_ERR_INVALID_ARG, "WARPSCOPE_WATCH: %s", err) : WS_OK;
     if (st == WS_OK) st = ws_events_configure(dev, &w->cfg);
+    if (st == WS_OK) st = program_machines(dev, getenv("WARPSCOPE_WATCH_MACHINES"));
     if (st == WS_OK) st = ws_tool_attach(dev, &watch_tool, w);
     if (st != WS_OK) {
         free(w->out);

@@ -5,6 +5,7 @@
 #ifndef WS_WATCH_WATCH_H
 #define WS_WATCH_WATCH_H
 #include "device/device.h"
+#include "warpscope/events.h"
 
 /* spec: comma-separated: events=NAME[+NAME...] (a source "wd", an event
  * "sched.barrier_wait", or "all"), capacity=BYTES, out=FILE. */
@@ -12,5 +13,10 @@ ws_status ws_watch_attach(ws_device *dev, const char *spec);
 /* Parse an event list ("wd+sched.barrier_wait") into filter masks.
  * Returns 0, or -1 with the unknown name in err. */
 int ws_watch_parse_events(const char *list, uint16_t mask[], char *err, size_t errlen);
+
+/* One machine from its text form (watch_program.c). *print: the program
+ * asks to print its events (the callback action). Returns 0, or -1 with a
+ * message. */
+int ws_watch_parse_machine(const char *line, ws_machine_program *p, int *print, char *err, size_t errlen);
 
 #endif

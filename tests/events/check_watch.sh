@@ -1,0 +1,45 @@
+#!/bin/bash
+# warpscope watch end to end: the event trace of an example decodes in
+# every format, a debug machine stops a launch with its reason, bad
+# programs and damaged traces get clear errors.
+# Usage: check_watch.sh WARPSCOPE EXAMPLES_DIR WORKDIR
+set -u
+ws=$1 ex=$2 work=$3
+mkdir -p "$work"
+pass=0 fail=0
+ok() { pass=$((pass + 1)); }
+bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
+
+out=$("$ws" watch --stats -o "$work/r.wsev" -- "$ex/reduction/reduction" 2>&1)
+[[ $? = 0 && "$out" == *"wd.dispatch                     128"* && "$out" == *"bits per event"* ]] && ok || bad "stats: $out"
+"$ws" watch --read "$work/r.wsev" --format jsonl > "$work/r.jsonl" &&
+    python3 -c "import json,sys; n=sum(1 for l in open(sys.argv[1]) if json.loads(l)['event']=='wd.retire'); sys.exit(n!=128)" "$work/r.jsonl" &&
+    ok || bad "jsonl: 128 wd.retire expected"
+"$ws" watch --read "$work/r.wsev" --format perfetto > "$work/r.json" &&
+    python3 -c "import json,sys; e=json.load(open(sys.argv[1]))['traceEvents']; sys.exit(len(e) < 100)" "$work/r.json" &&
+    ok || bad "perfetto"
+# determinism: the same program, the same trace bytes
+"$ws" watch -o "$work/r2.wsev" -- "$ex/reduction/reduction" > /dev/null 2>&1
+cmp -s "$work/r.wsev" "$work/r2.wsev" && ok || bad "two traces of reduction differ"
+
+# a machine: stop at the dispatch of block 3; the launch fails with the reason
+out=$("$ws" watch --events wd --on 'wd.dispatch data=3' --do 'print; stop' -- "$ex/reduction/reduction" 2>&1)
+[[ "$out" == *"[watch] machine 0: wd.dispatch core 3 data 0x00000003"* && "$out" == *"stopped by a debug machine: debug machine 0 fired on wd.dispatch"* ]] &&
+    ok || bad "stop machine: $out"
+# a two-step machine with a count: the 5th barrier release after block 7's dispatch
+out=$("$ws" watch --events wd --on 'wd.dispatch data=7' --then 'sched.barrier_release count=5' --do 'print' -- "$ex/reduction/reduction" 2>&1)
+[[ $? = 0 && $(grep -c "machine 0: sched.barrier_release" <<< "$out") = 1 ]] && ok || bad "sequence machine: $out"
+
+# bad programs and traces
+out=$("$ws" watch --on 'wd.dispatch colour=3' --do stop -- /bin/true 2>&1); rc=$?
+[[ $rc = 2 && "$out" == *"not a condition"* ]] && ok || bad "bad condition accepted: $out"
+out=$("$ws" watch --on 'wd.nosuch' --do stop -- /bin/true 2>&1); rc=$?
+[[ $rc = 2 && "$out" == *"is not an event"* ]] && ok || bad "bad event accepted: $out"
+out=$("$ws" watch --on 'wd.dispatch' --do 'explode' -- /bin/true 2>&1); rc=$?
+[[ $rc = 2 && "$out" == *"is not an action"* ]] && ok || bad "bad action accepted: $out"
+head -c 40 "$work/r.wsev" > "$work/t.wsev"
+out=$("$ws" watch --read "$work/t.wsev" 2>&1); rc=$?
+[[ $rc = 1 && "$out" == *"truncated or corrupt"* ]] && ok || bad "truncated trace: $out"
+
+echo "$pass passed, $fail failed"
+[ $fail = 0 ]
