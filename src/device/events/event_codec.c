@@ -175,7 +175,9 @@ static int decode_one(reader *r, ws_ev_state *s, ws_event *e)
     uint64_t low = 0;
     if (get_gamma(r, &v) || (k && get_bits(r, k, &low))) return -1;
     if (v - 1 > (UINT64_MAX >> k)) return -2;
-    e->time = s->time + (((v - 1) << k) | low);
+    uint64_t dt = ((v - 1) << k) | low;
+    if (dt > UINT64_MAX - s->time) return -2; /* time never wraps */
+    e->time = s->time + dt;
     uint32_t last = s->data[e->source * 16u + e->id][e->core & 15];
     if (get_bits(r, 2, &v)) return -1;
     if (v == 3) e->data = last + 1;
