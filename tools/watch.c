@@ -23,7 +23,7 @@ static void usage(FILE *f)
             "  --events LIST     what to trace: sources (cp, wd, sched, mem, dbg), events\n"
             "                    (wd.dispatch, sched.barrier_wait, ...) or all, joined by '+'\n"
             "                    (default: all)\n"
-            "  --capacity BYTES  trace buffer in device memory (default 16 MiB)\n"
+            "  --capacity BYTES  trace buffer in device memory (default 8 MiB)\n"
             "  --format text|jsonl|perfetto   how to print (default text)\n"
             "  --stats           print only counts per event and bits per event\n"
             "  -o, --out FILE    keep the compressed trace in FILE\n"

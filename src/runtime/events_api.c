@@ -25,7 +25,6 @@ ws_status ws_events_configure(ws_device *dev, const ws_event_config *cfg)
         return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "ws_events_configure: no room for a %u-byte trace buffer in "
                             "device memory", cfg->capacity);
     }
-    if (e->capacity) memset(ws_mem_global_ptr(&dev->mem, e->buf_addr), 0, e->capacity);
     e->w.cap_bits = (uint64_t)e->capacity * 8;
     e->tracing = e->capacity != 0;
     e->w.buf = e->capacity ? ws_mem_global_ptr(&dev->mem, e->buf_addr) : NULL;

@@ -113,7 +113,7 @@ ws_status ws_watch_attach(ws_device *dev, const char *spec)
     watcher *w = calloc(1, sizeof *w);
     char *copy = strdup(spec ? spec : ""), *save = NULL;
     if (!w || !copy) { free(w); free(copy); return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "WARPSCOPE_WATCH: out of memory"); }
-    w->cfg.capacity = 1u << 24;
+    w->cfg.capacity = 1u << 23;
     char err[256] = "";
     for (char *item = strtok_r(copy, ",", &save); item && !err[0]; item = strtok_r(NULL, ",", &save)) {
         char *v = strchr(item, '=');

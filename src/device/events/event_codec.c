@@ -26,9 +26,13 @@ const char *ws_event_name(unsigned source, unsigned id)
 static int put_bits(ws_ev_writer *w, uint64_t v, unsigned n) /* n <= 64, most significant first */
 {
     if (w->bits + n > w->cap_bits) return -1;
-    for (unsigned i = n; i-- > 0;) {
-        if ((v >> i) & 1) w->buf[w->bits >> 3] |= (uint8_t)(0x80u >> (w->bits & 7));
-        w->bits++;
+    while (n) { /* a byte at a time */
+        unsigned used = (unsigned)(w->bits & 7), take = 8 - used < n ? 8 - used : n;
+        uint8_t *byte = &w->buf[w->bits >> 3];
+        if (!used) *byte = 0; /* a fresh byte: the buffer is not cleared beforehand */
+        *byte |= (uint8_t)(((v >> (n - take)) & ((1u << take) - 1)) << (8 - used - take));
+        w->bits += take;
+        n -= take;
     }
     return 0;
 }

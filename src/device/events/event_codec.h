@@ -20,7 +20,7 @@ typedef struct ws_ev_state {
 } ws_ev_state;
 
 typedef struct ws_ev_writer {
-    uint8_t *buf;              /* capacity bytes, zeroed before use */
+    uint8_t *buf;              /* cap_bits / 8 bytes (need not be zeroed) */
     uint64_t cap_bits, bits;   /* bits written                       */
     uint64_t events, dropped;
     ws_ev_state st;

@@ -1,0 +1,22 @@
+#!/bin/bash
+# Event watcher overhead (issue 10): each example run plainly (B) and (A)
+# with one debug machine armed on an event that never comes and the trace
+# off, then with every event traced; whole processes paired by farm-bench
+# (quote the median A/B wall); plus bits per event.
+# Usage: bench/events/run.sh [BUILD_DIR] [RUNS]
+set -eu
+build=$(cd "${1:-build}" && pwd)
+runs=${2:-5}
+ws=$build/bin/warpscope
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+printf "%-11s %16s %16s %14s\n" example "armed A/B wall" "traced A/B wall" "bits/event"
+for e in vecadd reduction histogram scan matmul mandelbrot bitonic; do
+    prog=$build/examples/$e/$e
+    armed=$(farm-bench -n "$runs" --vs "$prog" -- env "WARPSCOPE_WATCH=events=wd.dispatch,capacity=64,out=$tmp/a" \
+            "WARPSCOPE_WATCH_MACHINES=wd.dispatch data=1000000 do stop" "$prog" 2>&1 | awk '/^A\/B wall/ { print $3 }')
+    traced=$(farm-bench -n "$runs" --vs "$prog" -- env "WARPSCOPE_WATCH=events=all,capacity=8388608,out=$tmp/t" \
+             "$prog" 2>&1 | awk '/^A\/B wall/ { print $3 }')
+    bits=$("$ws" watch --stats -- "$prog" 2>/dev/null | awk '/ bits per event$/ { print $(NF-3) }')
+    printf "%-11s %16s %16s %14s\n" "$e" "$armed" "$traced" "$bits"
+done
