@@ -3,7 +3,8 @@
 #   1. warpscope profile: which line of the gather kernel stalls, and why;
 #   2. warpscope debug + gdb-multiarch: stop at one GPU thread of vecadd,
 #      look at its variables, and let the program finish;
-#   3. warpscope trace --tool memtrace: per-line coalescing of matmul.
+#   3. warpscope trace --tool memtrace: per-line coalescing of matmul;
+#   4. warpscope watch: scheduling events and a debug machine on reduction.
 # Usage: scripts/demo_tools.sh BUILD_DIR
 set -euo pipefail
 build=${1:-build}
@@ -57,3 +58,13 @@ trace=$(mktemp)
 sed -n '/^warpscope trace/,$p' "$trace"
 grep -q "accesses: .*(match)" "$trace" || { rm -f "$trace"; echo "demo: tracer counts did not match the device" >&2; exit 1; }
 rm -f "$trace"
+
+echo
+echo "== Event watcher: warpscope watch --stats --on 'wd.dispatch data=7' --then 'sched.barrier_release count=5' --do print -- $build/examples/reduction/reduction"
+echo "   (scheduling events counted and compressed; a debug machine prints the 5th barrier release after block 7 is dispatched)"
+watch=$(mktemp)
+"$ws" watch --stats --on 'wd.dispatch data=7' --then 'sched.barrier_release count=5' --do print \
+    -- "$build/examples/reduction/reduction" > "$watch" 2>&1 || { cat "$watch"; echo "demo: the watch run failed" >&2; exit 1; }
+grep -v "^reduction\|^  *1 launch" "$watch"
+grep -q "machine 0: sched.barrier_release" "$watch" || { rm -f "$watch"; echo "demo: the debug machine did not fire" >&2; exit 1; }
+rm -f "$watch"
