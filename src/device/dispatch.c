@@ -103,6 +103,7 @@ void ws_block_release(ws_device *dev, ws_block *b)
     ws_core *core = &dev->cores[b->core];
     for (uint32_t i = 0; i < b->nwarps; i++) core->warps[b->first_slot + i].active = 0;
     b->in_use = 0;
-    ws_ev_emit(dev, WS_EV_WD, WS_EV_WD_RETIRE, b->core, (uint32_t)b->linear);
+    if (!b->live_lanes) /* finished, not cleared away after a failed launch */
+        ws_ev_emit(dev, WS_EV_WD, WS_EV_WD_RETIRE, b->core, (uint32_t)b->linear);
     dev->current->done_blocks++;
 }

@@ -30,6 +30,16 @@ out=$("$ws" watch --events wd --on 'wd.dispatch data=3' --do 'print; stop' -- "$
 out=$("$ws" watch --events wd --on 'wd.dispatch data=7' --then 'sched.barrier_release count=5' --do 'print' -- "$ex/reduction/reduction" 2>&1)
 [[ $? = 0 && $(grep -c "machine 0: sched.barrier_release" <<< "$out") = 1 ]] && ok || bad "sequence machine: $out"
 
+# the walkthrough's planted bugs (docs/events.md)
+planted=$(dirname "$ex")/examples/planted/planted
+out=$("$ws" watch --events sched.barrier_wait+sched.barrier_release+wd -- "$planted" deadlock 2>&1)
+waits0=$(grep -c "sched.barrier_wait .*data 0x00000000" <<< "$out")
+waits1=$(grep -c "sched.barrier_wait .*data 0x00000101" <<< "$out")
+[[ "$out" == *"deadlock: no lane can make progress"* && $waits0 = 4 && $waits1 = 4 && "$out" != *barrier_release* &&
+   "$out" != *wd.retire* ]] && ok || bad "planted deadlock: $out"
+out=$("$ws" watch --events wd --on 'sched.starve count=10' --do 'print; rearm' -- "$planted" spinlock 2>&1)
+[[ "$out" == *"lock taken 128"* && $(grep -c "machine 0: sched.starve" <<< "$out") -ge 5 ]] && ok || bad "planted spin lock: $out"
+
 # bad programs and traces
 out=$("$ws" watch --on 'wd.dispatch colour=3' --do stop -- /bin/true 2>&1); rc=$?
 [[ $rc = 2 && "$out" == *"not a condition"* ]] && ok || bad "bad condition accepted: $out"
