@@ -104,7 +104,12 @@ typedef enum ws_action_kind {
     WS_ACT_COUNT,            /* add 1 to the machine's counter                */
     WS_ACT_REARM,            /* start the sequence again (else the machine is done) */
     WS_ACT_ENABLE,           /* enable machine `arg`                           */
-    WS_ACT_CALLBACK          /* call the host's machine callback              */
+    WS_ACT_CALLBACK,         /* call the host's machine callback              */
+    WS_ACT_WD_HALT,          /* the work distributor places no more blocks;
+                                running ones finish; if nothing is left to
+                                run, the launch ends with WS_ERR_STOPPED */
+    WS_ACT_WD_RESUME,        /* it places blocks again                       */
+    WS_ACT_WD_STEP           /* it places exactly one more block, then halts */
 } ws_action_kind;
 
 typedef struct ws_machine_program {

@@ -94,7 +94,7 @@ static ws_status run_launch(ws_device *dev, ws_grid_run *L)
     const double limit = dev->cfg.watchdog_ms ? dev->cfg.watchdog_ms / 1e3 : 0;
     uint64_t rounds = 0;
     if (dev->debug) ws_dbg_launch_start(dev, L->id);
-    if (dev->events) dev->events->stop = 0;
+    if (dev->events) dev->events->stop = dev->events->wd_halted = dev->events->wd_steps = 0;
     /* Timing mode: the cycle-driven model runs the launch (timing.c). */
     if (dev->cfg.mode == WS_MODE_TIMING) st = ws_timing_run(dev, L);
     while (dev->cfg.mode != WS_MODE_TIMING && L->done_blocks < L->total_blocks) {
@@ -115,6 +115,7 @@ static ws_status run_launch(ws_device *dev, ws_grid_run *L)
             break;
         }
         if (issued == 0 && placed == 0 && L->done_blocks < L->total_blocks) {
+            if (ws_ev_wd_stopped(dev)) { st = WS_ERR_STOPPED; break; }
             /* Halted warps are stopped, not deadlocked: wait for the tool. */
             int waited = dev->debug ? ws_dbg_idle_wait(dev) : 0;
             if (waited > 0) continue;

@@ -72,6 +72,7 @@ uint32_t ws_dispatch_blocks(ws_device *dev)
             ws_core *core = &dev->cores[c];
             ws_block *b = &core->blocks[s];
             if (b->in_use) continue;
+            if (!ws_ev_wd_may_place(dev)) goto done; /* halted by a debug machine */
             memset(b, 0, sizeof *b);
             b->in_use = 1;
             b->core = c;
@@ -89,6 +90,7 @@ uint32_t ws_dispatch_blocks(ws_device *dev)
             if (c < WS_STATS_MAX_CORES) L->stats.core_blocks[c]++;
             placed++;
         }
+done:
     if (dev->events) { /* a stall is reported when it begins, not every round */
         int stalled = !placed && L->next_block < L->total_blocks;
         if (stalled && !dev->events->stalled)

@@ -505,6 +505,7 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
              * at once (stopping at the next sampling point). */
             if (until == NEVER) {
                 if (L->done_blocks >= L->total_blocks) break;
+                if (ws_ev_wd_stopped(dev)) { st = WS_ERR_STOPPED; goto out; }
                 /* Halted warps are stopped, not deadlocked: wait for the tool. */
                 int waited = dev->debug ? ws_dbg_idle_wait(dev) : 0;
                 if (waited > 0) continue;

@@ -2,7 +2,7 @@
  *   EVENT [core=N] [data=V | data!=V | data=LO..HI] [mask=M] [count=K]
  *     [then EVENT ... [within=T]]... do ACTION[; ACTION...]
  * with ACTION one of stop, trace.start, trace.stop, count, rearm,
- * enable=N, print. Shared by `warpscope watch` and the library's
+ * enable=N, print, wd.halt, wd.resume, wd.step. Shared by `warpscope watch` and the library's
  * WARPSCOPE_WATCH_MACHINES. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,8 +71,11 @@ static int parse_action(char *a, ws_machine_program *p, int *print, char *err, s
     else if (!strcmp(a, "count")) k = WS_ACT_COUNT;
     else if (!strcmp(a, "rearm")) k = WS_ACT_REARM;
     else if (!strcmp(a, "print")) { k = WS_ACT_CALLBACK; *print = 1; }
+    else if (!strcmp(a, "wd.halt")) k = WS_ACT_WD_HALT;
+    else if (!strcmp(a, "wd.resume")) k = WS_ACT_WD_RESUME;
+    else if (!strcmp(a, "wd.step")) k = WS_ACT_WD_STEP;
     else if (!strncmp(a, "enable=", 7) && !num(a + 7, &n) && n < WS_EV_MACHINES) k = WS_ACT_ENABLE;
-    else { snprintf(err, errlen, "'%s' is not an action (stop, trace.start, trace.stop, count, rearm, enable=N, print)", a); return -1; }
+    else { snprintf(err, errlen, "'%s' is not an action (stop, trace.start, trace.stop, count, rearm, enable=N, print, wd.halt, wd.resume, wd.step)", a); return -1; }
     p->actions[p->nactions].kind = k;
     p->actions[p->nactions++].arg = (uint32_t)n;
     return 0;

@@ -150,11 +150,14 @@ typedef struct mrun {
     char error[1024];
 } mrun;
 
+static uint32_t machine_cores = 4;
+
 static ws_status open_machine_dev(const char *module, ws_device **dev, ws_kernel **k, ws_addr *out, ws_addr *counter)
 {
     ws_config cfg;
     ws_config_default(&cfg);
-    cfg.cores = 4;
+    cfg.cores = machine_cores;
+    cfg.warps_per_core = 8; /* one 8-warp block per core at a time */
     ws_module *m;
     ws_status st = ws_device_open(&cfg, dev);
     ws_event_config ec = { .capacity = 1 << 16 };
@@ -184,6 +187,60 @@ static void on_callback(void *user, unsigned machine, const ws_event *e)
     (void)machine;
     (void)e;
     ++*(int *)user;
+}
+
+/* Blocks placed, from a fresh trace of the whole launch. */
+static uint32_t dispatched(ws_device *dev, uint32_t *mask)
+{
+    uint8_t *bytes;
+    size_t size, n;
+    uint64_t nev, dropped;
+    ws_event *ev;
+    char err[256];
+    uint32_t count = 0;
+    *mask = 0;
+    if (ws_events_read(dev, &bytes, &size, &nev, &dropped) != WS_OK) return 0;
+    if (ws_events_decode(bytes, size, &ev, &n, err, sizeof err) == WS_OK) {
+        for (size_t i = 0; i < n; i++)
+            if (ev[i].source == WS_EV_WD && ev[i].id == WS_EV_WD_DISPATCH) count++, *mask |= 1u << (ev[i].data & 31);
+        free(ev);
+    }
+    free(bytes);
+    return count;
+}
+
+/* Halting the work distributor stops new blocks while placed ones finish;
+ * a step places exactly one more. */
+static void check_wd_halt(const char *module)
+{
+    ws_device *dev;
+    ws_kernel *k;
+    ws_addr out, counter;
+    uint32_t mask;
+    machine_cores = 1;
+    CHECK(open_machine_dev(module, &dev, &k, &out, &counter) == WS_OK);
+    ws_machine_program h = { .enabled = 1, .nwatch = 1, .nactions = 1 };
+    h.watch[0] = on(WS_EV_WD, WS_EV_WD_DISPATCH, WS_MATCH_EQ, 1, 1);
+    h.actions[0].kind = WS_ACT_WD_HALT;
+    CHECK(ws_events_machine(dev, 0, &h) == WS_OK);
+    CHECK(launch_staged(dev, k, out, counter) == WS_ERR_STOPPED);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "halted by debug machine 0 with 4 of 6 blocks not placed");
+    CHECK_EQ_U(dispatched(dev, &mask), 2);
+    CHECK_EQ_U(mask, 0x3);
+    ws_device_close(dev);
+
+    CHECK(open_machine_dev(module, &dev, &k, &out, &counter) == WS_OK);
+    ws_machine_program s = { .enabled = 1, .nwatch = 1, .nactions = 1 };
+    s.watch[0] = on(WS_EV_WD, WS_EV_WD_RETIRE, WS_MATCH_EQ, 1, 1);
+    s.actions[0].kind = WS_ACT_WD_STEP;
+    CHECK(ws_events_machine(dev, 0, &h) == WS_OK);
+    CHECK(ws_events_machine(dev, 1, &s) == WS_OK);
+    CHECK(launch_staged(dev, k, out, counter) == WS_ERR_STOPPED);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "3 of 6 blocks not placed");
+    CHECK_EQ_U(dispatched(dev, &mask), 3);
+    CHECK_EQ_U(mask, 0x7);
+    ws_device_close(dev);
+    machine_cores = 4;
 }
 
 static void check_machines(const char *module)
@@ -301,5 +358,6 @@ int main(int argc, char **argv)
     free(a.ev); free(a.bytes); free(b.ev); free(b.bytes);
     check_lossless();
     check_machines(argv[1]);
+    check_wd_halt(argv[1]);
     return TEST_SUMMARY();
 }

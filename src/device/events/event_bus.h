@@ -17,6 +17,9 @@ struct ws_events {
     uint16_t mask[WS_EV_SOURCES];   /* static filters                          */
     int tracing;                    /* the trace is being written              */
     int stop;                       /* a machine asked the launch to end       */
+    int wd_halted, wd_steps;        /* work distributor halted; blocks it may
+                                       still place while halted            */
+    unsigned wd_halted_by;          /* the machine that halted it              */
     ws_machine machine[WS_EV_MACHINES];
     uint32_t nmachines;             /* highest programmed index + 1             */
     ws_machine_fn callback;
@@ -38,6 +41,19 @@ static inline void ws_ev_emit(ws_device *dev, unsigned src, unsigned id, uint32_
 
 /* Feed an event to the debug machines (machines.c). */
 void ws_ev_machines(ws_device *dev, const ws_event *ev);
+
+/* May the work distributor place a block now? (takes a step if halted) */
+static inline int ws_ev_wd_may_place(ws_device *dev)
+{
+    struct ws_events *e = dev->events;
+    if (__builtin_expect(e == NULL, 1) || !e->wd_halted) return 1;
+    if (!e->wd_steps) return 0;
+    e->wd_steps--;
+    return 1;
+}
+/* Nothing ran and nothing was placed: if the work distributor is halted,
+ * end the launch (dev->fault says why) and return 1. */
+int ws_ev_wd_stopped(ws_device *dev);
 
 /* A launch ended: its clock (issue counter or cycles) moves the base on. */
 void ws_ev_launch_end(ws_device *dev, uint64_t launch_time);

@@ -44,6 +44,17 @@ static void act(ws_device *dev, unsigned index, ws_machine *m, const ws_event *e
         case WS_ACT_CALLBACK:
             if (ev->callback) ev->callback(ev->callback_user, index, e);
             break;
+        case WS_ACT_WD_HALT:
+            ev->wd_halted = 1;
+            ev->wd_steps = 0;
+            ev->wd_halted_by = index;
+            break;
+        case WS_ACT_WD_RESUME: ev->wd_halted = 0; break;
+        case WS_ACT_WD_STEP:
+            if (!ev->wd_halted) ev->wd_halted_by = index;
+            ev->wd_halted = 1;
+            ev->wd_steps++;
+            break;
         }
     }
     if (!rearm) {
@@ -74,4 +85,17 @@ void ws_ev_machines(ws_device *dev, const ws_event *e)
         m->st.last = *e;
         act(dev, i, m, e);
     }
+}
+
+int ws_ev_wd_stopped(ws_device *dev)
+{
+    struct ws_events *ev = dev->events;
+    if (!ev || !ev->wd_halted || dev->fault.kind != FAULT_NONE) return 0;
+    const ws_grid_run *L = dev->current;
+    dev->fault.kind = FAULT_MACHINE;
+    snprintf(dev->fault.detail, sizeof dev->fault.detail,
+             "the work distributor was halted by debug machine %u with %llu of %llu blocks not placed, and the "
+             "blocks it had placed have finished", ev->wd_halted_by,
+             (unsigned long long)(L ? L->total_blocks - L->next_block : 0), (unsigned long long)(L ? L->total_blocks : 0));
+    return 1;
 }
