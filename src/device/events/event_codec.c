@@ -45,9 +45,63 @@ static int put_gamma(ws_ev_writer *w, uint64_t v) /* v >= 1 */
 
 static uint64_t zigzag(int64_t d) { return ((uint64_t)d << 1) ^ (uint64_t)(d >> 63); }
 
+/* Data is predicted per type, and per core too for the per-core sources
+ * (a scheduler's warp slots, a memory unit's addresses). */
+static unsigned data_key(const ws_event *e)
+{
+    return e->source == WS_EV_SCHED || e->source == WS_EV_MEM ? e->core & 15u : 0;
+}
+
+typedef struct ws_ev_pred pred_t;
+
+/* 11 last + 1 | 10 last | 001 + 2 bits: another recent value |
+ * 01 + difference (gamma of the high part, kd low bits) | 000 + raw */
+static int put_value(ws_ev_writer *w, const pred_t *p, uint32_t v, unsigned raw_bits)
+{
+    int64_t d = (int64_t)v - (int64_t)p->recent[0];
+    unsigned hit = v == p->recent[1] ? 1 : v == p->recent[2] ? 2 : v == p->recent[3] ? 3 : 0;
+    if (d == 1) return put_bits(w, 3, 2);
+    if (d == 0) return put_bits(w, 2, 2);
+    if (hit) return put_bits(w, 1, 3) || put_bits(w, hit - 1, 2);
+    uint64_t z = zigzag(d);
+    if ((z >> p->kd) < (1u << 10))
+        return put_bits(w, 1, 2) || put_gamma(w, (z >> p->kd) + 1) || (p->kd && put_bits(w, z & ((1ull << p->kd) - 1), p->kd));
+    return put_bits(w, 0, 3) || put_bits(w, v, raw_bits);
+}
+
+static void learn_value(pred_t *p, uint32_t v)
+{
+    uint64_t z = zigzag((int64_t)v - (int64_t)p->recent[0]);
+    unsigned zb = z ? 64 - (unsigned)__builtin_clzll(z) : 0;
+    p->kd = (uint8_t)(zb > 3 ? zb - 3 : 0);
+    unsigned at = 3; /* move to front */
+    for (unsigned i = 0; i < 4; i++)
+        if (p->recent[i] == v) { at = i; break; }
+    for (unsigned i = at; i > 0; i--) p->recent[i] = p->recent[i - 1];
+    p->recent[0] = v;
+}
+
+static pred_t *preds(ws_ev_state *s, const ws_event *e) { return s->pred[e->source * 16u + e->id][data_key(e)]; }
+
+/* Scheduler events whose data is a warp slot (low byte) and something else */
+static int split_data(const ws_event *e)
+{
+    return e->source == WS_EV_SCHED && (e->id == WS_EV_SCHED_DIVERGE || e->id == WS_EV_SCHED_BARRIER_WAIT);
+}
+
+/* 1 same | 01 next | 001 core 0 (a round-robin wraps) | 000 + 16 bits */
+static int put_core(ws_ev_writer *w, uint16_t last, uint16_t core)
+{
+    if (core == last) return put_bits(w, 1, 1);
+    if (core == (uint16_t)(last + 1)) return put_bits(w, 1, 2);
+    if (core == 0) return put_bits(w, 1, 3);
+    return put_bits(w, 0, 3) || put_bits(w, core, 16);
+}
+
 static int encode(ws_ev_writer *w, const ws_event *e)
 {
     ws_ev_state *s = &w->st;
+    uint64_t at = w->bits;
     unsigned type = e->source * 16u + e->id, prev = s->source * 16u + s->id;
     if (s->have_type && type == prev) {
         if (put_bits(w, 1, 1)) return -1;
@@ -56,59 +110,65 @@ static int encode(ws_ev_writer *w, const ws_event *e)
     } else if (put_bits(w, 0, 2) || put_bits(w, e->source, 3) || put_bits(w, e->id, 4)) {
         return -1;
     }
-    uint16_t *core = &s->core[e->source];
-    if (e->core == *core) { if (put_bits(w, 1, 1)) return -1; }
-    else if (e->core == (uint16_t)(*core + 1)) { if (put_bits(w, 1, 2)) return -1; }
-    else if (put_bits(w, 0, 2) || put_bits(w, e->core, 16)) return -1;
+    w->field_bits[0] += w->bits - at;
+    at = w->bits;
+    if (put_core(w, s->core[e->source], e->core)) return -1;
+    w->field_bits[1] += w->bits - at;
+    at = w->bits;
     uint64_t dt = e->time - s->time;
     unsigned k = s->k[type];
-    if (put_gamma(w, (dt >> k) + 1) || (k && put_bits(w, dt & ((1ull << k) - 1), k))) return -1;
-    uint32_t last = s->data[type][e->core & 15];
-    int64_t d = (int64_t)e->data - (int64_t)last;
-    if (d == 1) { if (put_bits(w, 3, 2)) return -1; }
-    else if (d == 0) { if (put_bits(w, 2, 2)) return -1; }
-    else {
-        uint64_t z = zigzag(d);
-        unsigned kd = s->kd[type][e->core & 15];
-        if ((z >> kd) < (1u << 10)) {
-            if (put_bits(w, 1, 2) || put_gamma(w, (z >> kd) + 1) || (kd && put_bits(w, z & ((1ull << kd) - 1), kd)))
-                return -1;
-        } else if (put_bits(w, 0, 2) || put_bits(w, e->data, 32)) {
-            return -1;
-        }
+    if (dt == s->dt[type] && dt) { /* 1: the same step as last time for this type */
+        if (put_bits(w, 1, 1)) return -1;
+    } else if (put_bits(w, 0, 1) || put_gamma(w, (dt >> k) + 1) || (k && put_bits(w, dt & ((1ull << k) - 1), k))) {
+        return -1;
     }
+    w->field_bits[2] += w->bits - at;
+    at = w->bits;
+    pred_t *p = preds(s, e);
+    if (split_data(e)) {
+        if (put_value(w, &p[0], e->data & 0xFFu, 8) || put_value(w, &p[1], e->data >> 8, 24)) return -1;
+    } else if (put_value(w, &p[0], e->data, 32)) {
+        return -1;
+    }
+    w->field_bits[3] += w->bits - at;
     return 0;
 }
 
 /* What both sides learn from an event (the predictions for the next ones). */
 static void advance(ws_ev_state *s, const ws_event *e)
 {
-    unsigned type = e->source * 16u + e->id;
-    if (s->have_type) s->next[s->source * 16u + s->id] = (uint8_t)(type + 1);
+    unsigned type = e->source * 16u + e->id, prev = s->source * 16u + s->id;
+    if (s->have_type && prev != type) s->next[prev] = (uint8_t)(type + 1); /* the next different type */
     uint64_t dt = e->time - s->time;
     unsigned bits = dt ? 64 - (unsigned)__builtin_clzll(dt) : 0;
     s->k[type] = (uint8_t)(bits > 2 ? bits - 2 : 0); /* send all but the top two bits raw next time */
-    uint64_t z = zigzag((int64_t)e->data - (int64_t)s->data[type][e->core & 15]);
-    unsigned zb = z ? 64 - (unsigned)__builtin_clzll(z) : 0;
-    s->kd[type][e->core & 15] = (uint8_t)(zb > 3 ? zb - 3 : 0);
+    s->dt[type] = dt;
+    pred_t *p = preds(s, e);
+    if (split_data(e)) {
+        learn_value(&p[0], e->data & 0xFFu);
+        learn_value(&p[1], e->data >> 8);
+    } else {
+        learn_value(&p[0], e->data);
+    }
     s->have_type = 1;
     s->source = e->source;
     s->id = e->id;
     s->core[e->source] = e->core;
     s->time = e->time;
-    s->data[type][e->core & 15] = e->data;
 }
 
 void ws_ev_write(ws_ev_writer *w, const ws_event *e)
 {
     if (w->dropped) { w->dropped++; return; }
     uint64_t at = w->bits;
-    ws_ev_state saved = w->st;
+    uint64_t fields[4];
+    memcpy(fields, w->field_bits, sizeof fields);
+    /* encode() reads the state and writes bits; advance() alone learns */
     if (e->source >= WS_EV_SOURCES || e->id >= 16 || e->time < w->st.time || encode(w, e)) {
         /* does not fit: undo the partial event so the stream stays whole */
-        for (uint64_t b = at; b < w->bits; b++) w->buf[b >> 3] &= (uint8_t) ~(0x80u >> (b & 7));
+        if (at & 7) w->buf[at >> 3] &= (uint8_t)(0xFF00u >> (at & 7));
         w->bits = at;
-        w->st = saved;
+        memcpy(w->field_bits, fields, sizeof fields);
         w->dropped++;
         return;
     }
@@ -144,6 +204,33 @@ static int get_gamma(reader *r, uint64_t *v)
     return 0;
 }
 
+static int get_value(reader *r, const pred_t *p, unsigned raw_bits, uint32_t *out)
+{
+    uint64_t v;
+    if (get_bits(r, 2, &v)) return -1;
+    if (v == 3) { *out = p->recent[0] + 1; return 0; }
+    if (v == 2) { *out = p->recent[0]; return 0; }
+    if (v == 1) {
+        uint64_t z, low = 0;
+        if (get_gamma(r, &z) || (p->kd && get_bits(r, p->kd, &low))) return -1;
+        if (z - 1 > (UINT64_MAX >> (p->kd + 1))) return -2;
+        z = ((z - 1) << p->kd) | low;
+        int64_t d = (int64_t)(z >> 1) ^ -(int64_t)(z & 1);
+        *out = (uint32_t)((int64_t)p->recent[0] + d);
+        return 0;
+    }
+    if (get_bits(r, 1, &v)) return -1;
+    if (v) {
+        if (get_bits(r, 2, &v)) return -1;
+        if (v > 2) return -2; /* only three other recent values */
+        *out = p->recent[v + 1];
+        return 0;
+    }
+    if (get_bits(r, raw_bits, &v)) return -1;
+    *out = (uint32_t)v;
+    return 0;
+}
+
 static int decode_one(reader *r, ws_ev_state *s, ws_event *e)
 {
     uint64_t b, v;
@@ -166,36 +253,38 @@ static int decode_one(reader *r, ws_ev_state *s, ws_event *e)
         if (get_bits(r, 4, &v)) return -1;
         e->id = (uint8_t)v;
     }
-    uint16_t *core = &s->core[e->source];
+    uint16_t last_core = s->core[e->source];
     if (get_bits(r, 1, &b)) return -1;
-    if (b) e->core = *core;
-    else {
-        if (get_bits(r, 1, &b)) return -1;
-        if (b) e->core = (uint16_t)(*core + 1);
-        else if (get_bits(r, 16, &v)) return -1;
-        else e->core = (uint16_t)v;
-    }
+    if (b) e->core = last_core;
+    else if (get_bits(r, 1, &b)) return -1;
+    else if (b) e->core = (uint16_t)(last_core + 1);
+    else if (get_bits(r, 1, &b)) return -1;
+    else if (b) e->core = 0;
+    else if (get_bits(r, 16, &v)) return -1;
+    else e->core = (uint16_t)v;
     unsigned k = s->k[e->source * 16u + e->id];
-    uint64_t low = 0;
-    if (get_gamma(r, &v) || (k && get_bits(r, k, &low))) return -1;
-    if (v - 1 > (UINT64_MAX >> k)) return -2;
-    uint64_t dt = ((v - 1) << k) | low;
+    uint64_t low = 0, dt;
+    if (get_bits(r, 1, &b)) return -1;
+    if (b) {
+        dt = s->dt[e->source * 16u + e->id];
+        if (!dt) return -2;
+    } else {
+        if (get_gamma(r, &v) || (k && get_bits(r, k, &low))) return -1;
+        if (v - 1 > (UINT64_MAX >> k)) return -2;
+        dt = ((v - 1) << k) | low;
+    }
     if (dt > UINT64_MAX - s->time) return -2; /* time never wraps */
     e->time = s->time + dt;
-    uint32_t last = s->data[e->source * 16u + e->id][e->core & 15];
-    if (get_bits(r, 2, &v)) return -1;
-    if (v == 3) e->data = last + 1;
-    else if (v == 2) e->data = last;
-    else if (v == 1) {
-        uint64_t z, lowd = 0;
-        unsigned kd = s->kd[e->source * 16u + e->id][e->core & 15];
-        if (get_gamma(r, &z) || (kd && get_bits(r, kd, &lowd))) return -1;
-        if (z - 1 > (UINT64_MAX >> (kd + 1))) return -2;
-        z = ((z - 1) << kd) | lowd;
-        int64_t d = (int64_t)(z >> 1) ^ -(int64_t)(z & 1);
-        e->data = (uint32_t)((int64_t)last + d);
-    } else if (get_bits(r, 32, &v)) return -1;
-    else e->data = (uint32_t)v;
+    pred_t *p = preds(s, e);
+    uint32_t lo, hi;
+    int rc;
+    if (split_data(e)) {
+        if ((rc = get_value(r, &p[0], 8, &lo)) || (rc = get_value(r, &p[1], 24, &hi))) return rc;
+        if (lo > 0xFF || hi > 0xFFFFFF) return -2;
+        e->data = lo | hi << 8;
+    } else if ((rc = get_value(r, &p[0], 32, &e->data))) {
+        return rc;
+    }
     advance(s, e);
     return 0;
 }

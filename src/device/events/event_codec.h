@@ -13,16 +13,21 @@ typedef struct ws_ev_state {
     uint64_t time;
     uint8_t source, id, have_type;
     uint16_t core[WS_EV_SOURCES];
-    uint32_t data[WS_EV_SOURCES * 16][16]; /* last data per type and core (core & 15) */
+    /* A value predictor: recent values (most recent first) and how many
+     * low bits of a difference to send as they are. Data is predicted per
+     * type (and core, for per-core sources); a scheduler's data in two
+     * parts, the warp slot (low byte) and the rest. */
+    struct ws_ev_pred { uint32_t recent[4]; uint8_t kd; } pred[WS_EV_SOURCES * 16][16][2];
     uint8_t next[WS_EV_SOURCES * 16];   /* the type that followed each type last time (+1; 0 none) */
     uint8_t k[WS_EV_SOURCES * 16];      /* per type: low bits of the time delta sent as they are */
-    uint8_t kd[WS_EV_SOURCES * 16][16]; /* ... and of the data delta, per type and core  */
+    uint64_t dt[WS_EV_SOURCES * 16];    /* per type: its last time delta              */
 } ws_ev_state;
 
 typedef struct ws_ev_writer {
     uint8_t *buf;              /* cap_bits / 8 bytes (need not be zeroed) */
     uint64_t cap_bits, bits;   /* bits written                       */
     uint64_t events, dropped;
+    uint64_t field_bits[4];    /* type, core, time, data: where the bits go */
     ws_ev_state st;
 } ws_ev_writer;
 
