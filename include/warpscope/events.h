@@ -109,7 +109,10 @@ typedef enum ws_action_kind {
                                 running ones finish; if nothing is left to
                                 run, the launch ends with WS_ERR_STOPPED */
     WS_ACT_WD_RESUME,        /* it places blocks again                       */
-    WS_ACT_WD_STEP           /* it places exactly one more block, then halts */
+    WS_ACT_WD_STEP,          /* it places exactly one more block, then halts */
+    WS_ACT_HALT              /* halt the warps: an attached debugger sees a stop
+                                whose reason names the machine and the event
+                                (gdb prints it); with no debugger, like stop */
 } ws_action_kind;
 
 typedef struct ws_machine_program {

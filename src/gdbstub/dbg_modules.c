@@ -127,6 +127,7 @@ static const char *cause_name(uint32_t c)
     case WS_DCSR_CAUSE_HALTREQ: return "stopped with the others";
     case WS_DCSR_CAUSE_STEP: return "step";
     case WS_DCSR_CAUSE_FAULT: return "fault";
+    case WS_DCSR_CAUSE_MACHINE: return "debug machine";
     default: return "halted";
     }
 }

@@ -614,6 +614,11 @@ static void on_halt(ws_gdb_dbg *t, uint32_t hart)
         s.signal = t->non_stop ? 0 : WS_GDB_SIG_INT;
         push(t, &s, 0);
         return;
+    case WS_DCSR_CAUSE_MACHINE: /* the reason goes to gdb's console */
+        s.signal = WS_GDB_SIG_TRAP;
+        if (ws_debug_stop_reason(t->dbg, s.note, sizeof s.note - 1) == WS_OK) strcat(s.note, "\n");
+        push(t, &s, 0);
+        return;
     case WS_DCSR_CAUSE_FAULT:
         if (ws_debug_fault(t->dbg, &t->fault) == WS_OK) {
             t->have_fault = 1;

@@ -82,7 +82,7 @@ ws_status ws_events_machine(ws_device *dev, unsigned index, const ws_machine_pro
             return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_events_machine: machine %u instruction %u: no such event or "
                                 "comparison", index, i);
     for (uint32_t i = 0; p && i < p->nactions; i++)
-        if (p->actions[i].kind > WS_ACT_WD_STEP || (p->actions[i].kind == WS_ACT_ENABLE && p->actions[i].arg >= WS_EV_MACHINES))
+        if (p->actions[i].kind > WS_ACT_HALT || (p->actions[i].kind == WS_ACT_ENABLE && p->actions[i].arg >= WS_EV_MACHINES))
             return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_events_machine: machine %u action %u is not valid", index, i);
     ws_machine *m = &dev->events->machine[index];
     memset(m, 0, sizeof *m);

@@ -68,6 +68,9 @@
 /* Warpscope extension: the lane stopped on a fault (detail via
  * ws_debug_fault). */
 #define WS_DCSR_CAUSE_FAULT    7
+/* Warpscope extension: a debug machine's halt action (ws_debug_stop_reason
+ * says which machine and event). */
+#define WS_DCSR_CAUSE_MACHINE  6
 
 typedef struct ws_debug ws_debug;
 
@@ -235,6 +238,10 @@ ws_status ws_debug_release(ws_debug *dbg);
  * *lane_hart (may be NULL) the hart of the lane that hit. NOT_FOUND if the
  * warp is not halted on a trigger. */
 ws_status ws_debug_trigger_hit(ws_debug *dbg, uint32_t hart, uint32_t *lane_hart, uint32_t *addr);
+
+/* Why the last debug machine halted the warps ("debug machine 0 fired on
+ * wd.dispatch ..."), or NOT_FOUND. */
+ws_status ws_debug_stop_reason(ws_debug *dbg, char *buf, size_t len);
 
 /* The device a debug handle belongs to (for the library's own use). */
 ws_device *ws_debug_device(ws_debug *dbg);

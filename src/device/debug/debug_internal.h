@@ -87,6 +87,7 @@ struct ws_debug {
     int evfd;                      /* eventfd: readable while evlen > 0     */
     ws_dbg_fault fault;
     int have_fault;
+    char machine_reason[200];      /* the last debug machine halt            */
     ws_fault saved_fault;          /* restored when a faulted warp resumes  */
     dbg_mod *mods;
     size_t nmods, modcap;

@@ -3,6 +3,7 @@
  * over a barrier), and parking while every live warp is halted. */
 #include <string.h>
 #include "device/debug/debug_internal.h"
+#include "device/events/event_bus.h"
 
 static uint32_t lowest_live(const ws_warp *w)
 {
@@ -122,9 +123,37 @@ static void join_stop(ws_debug *d, ws_warp *w, dbg_warp *dw)
     pthread_mutex_unlock(&d->mu);
 }
 
+/* A debug machine asked for a halt: this warp stops with cause MACHINE
+ * (all-stop halts the rest). Taken here, between quanta, never inside one. */
+static int machine_halt(ws_debug *d, ws_warp *w)
+{
+    struct ws_events *ev = d->dev->events;
+    ev->halt_pending = 0;
+    if (!w->live) return 0;
+    pthread_mutex_lock(&d->mu);
+    int attached = atomic_load(&d->attached);
+    if (attached) {
+        snprintf(d->machine_reason, sizeof d->machine_reason, "%s", ev->reason);
+        dbg_halt_locked(d, w, WS_DCSR_CAUSE_MACHINE, lowest_live(w), 1);
+    }
+    pthread_mutex_unlock(&d->mu);
+    return attached;
+}
+
+ws_status ws_debug_stop_reason(ws_debug *d, char *buf, size_t len)
+{
+    if (!d || !buf || !len) return WS_ERR_INVALID_ARG;
+    pthread_mutex_lock(&d->mu);
+    int have = d->machine_reason[0] != 0;
+    snprintf(buf, len, "%s", d->machine_reason);
+    pthread_mutex_unlock(&d->mu);
+    return have ? WS_OK : WS_ERR_NOT_FOUND;
+}
+
 int ws_dbg_warp_gate(ws_device *dev, ws_warp *w, uint32_t *budget)
 {
     ws_debug *d = dev->debug;
+    if (dev->events && dev->events->halt_pending && machine_halt(d, w)) return 1;
     if (atomic_load_explicit(&d->attention, memory_order_acquire)) {
         pthread_mutex_lock(&d->mu);
         int r = service_locked(d);

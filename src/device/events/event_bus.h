@@ -20,6 +20,9 @@ struct ws_events {
     int wd_halted, wd_steps;        /* work distributor halted; blocks it may
                                        still place while halted            */
     unsigned wd_halted_by;          /* the machine that halted it              */
+    int halt_pending;               /* a machine's halt, for the debug hardware
+                                       to take at the next safe point          */
+    char reason[200];               /* why the last machine stopped or halted  */
     ws_machine machine[WS_EV_MACHINES];
     uint32_t nmachines;             /* highest programmed index + 1             */
     ws_machine_fn callback;

@@ -22,16 +22,23 @@ static void act(ws_device *dev, unsigned index, ws_machine *m, const ws_event *e
 {
     struct ws_events *ev = dev->events;
     int rearm = 0;
+    snprintf(ev->reason, sizeof ev->reason, "debug machine %u fired on %s (core %u, data 0x%08x) at time %llu", index,
+             ws_event_name(e->source, e->id), e->core, e->data, (unsigned long long)e->time);
     for (uint32_t i = 0; i < m->p.nactions; i++) {
         uint32_t arg = m->p.actions[i].arg;
         switch (m->p.actions[i].kind) {
+        case WS_ACT_HALT:
+            if (dev->debug) { /* the debug hardware halts the warps at its next safe point */
+                ev->halt_pending = 1;
+                break;
+            }
+            /* no debugger: nothing could resume it, so it stops */
+            __attribute__((fallthrough));
         case WS_ACT_STOP:
             if (!ev->stop && dev->fault.kind == FAULT_NONE) {
                 ev->stop = 1;
                 dev->fault.kind = FAULT_MACHINE;
-                snprintf(dev->fault.detail, sizeof dev->fault.detail,
-                         "debug machine %u fired on %s (core %u, data 0x%08x) at time %llu", index,
-                         ws_event_name(e->source, e->id), e->core, e->data, (unsigned long long)e->time);
+                snprintf(dev->fault.detail, sizeof dev->fault.detail, "%s", ev->reason);
             }
             break;
         case WS_ACT_TRACE_START: ev->tracing = 1; break;
