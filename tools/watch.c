@@ -158,7 +158,7 @@ int ws_cmd_watch(int argc, char **argv)
         if ((next = strchr(line, '\n'))) *next = 0;
         ws_machine_program p;
         int print;
-        if (ws_watch_parse_machine(line, &p, &print, err, sizeof err)) {
+        if (ws_events_parse_machine(line, &p, &print, err, sizeof err)) {
             fprintf(stderr, "warpscope watch: %s: %s\n", line, err);
             return 2;
         }

@@ -140,6 +140,13 @@ WS_API ws_status ws_events_set_callback(ws_device *dev, ws_machine_fn fn, void *
 /* Start with the trace off (a machine's WS_ACT_TRACE_START turns it on). */
 WS_API ws_status ws_events_trace_enable(ws_device *dev, int on);
 
+/* A machine from its text form (docs/events.md, "Debug machines"):
+ *   EVENT [core=N] [data=V | data!=V | data=LO..HI] [mask=M] [count=K]
+ *     [then EVENT ... [within=T]]... do ACTION[; ACTION...]
+ * *print is set when the actions include `print` (WS_ACT_CALLBACK). */
+WS_API ws_status ws_events_parse_machine(const char *text, ws_machine_program *program, int *print, char *err,
+                                         size_t errlen);
+
 /* Decode a trace (docs/events.md, "Trace format"). *out is malloc'd. A
  * truncated or corrupt stream gets a message naming the byte offset. */
 WS_API ws_status ws_events_decode(const uint8_t *bytes, size_t size, ws_event **out, size_t *count, char *err,

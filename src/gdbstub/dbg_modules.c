@@ -251,7 +251,10 @@ ws_status ws_gdb_dbg_monitor(void *tp, const char *cmd, char **out)
                       "  lanes                             every live lane (Thread N = gdb's Target Id)\n"
                       "  breakpoints                       how each breakpoint is held; warp halts at them\n"
                       "  fault                             the device's report of the last fault\n"
-                      "  modules                           resident modules and their addresses\n");
+                      "  modules                           resident modules and their addresses\n"
+                      "  watch EVENT ... do ACTION[; ...]  load a debug machine (docs/events.md), e.g.\n"
+                      "                                    watch wd.dispatch data=7 then sched.barrier_wait do halt\n"
+                      "  watch clear                       disable every debug machine\n");
     } else if (!strcmp(cmd, "lanes")) {
         *out = lanes_text(t);
     } else if (!strcmp(cmd, "breakpoints")) {
@@ -264,6 +267,26 @@ ws_status ws_gdb_dbg_monitor(void *tp, const char *cmd, char **out)
         ws_dbg_fault f;
         if (ws_debug_fault(t->dbg, &f) == WS_OK) snprintf(buf, sizeof buf, "%s\n", f.message);
         else snprintf(buf, sizeof buf, "no fault\n");
+        *out = strdup(buf);
+    } else if (!strncmp(cmd, "watch", 5) && (cmd[5] == ' ' || !cmd[5])) {
+        const char *text = cmd + 5;
+        while (*text == ' ') text++;
+        ws_machine_program p;
+        int print;
+        char err[256];
+        if (!*text) {
+            if (ws_debug_stop_reason(t->dbg, buf, sizeof buf - 1) == WS_OK) strcat(buf, "\n");
+            else snprintf(buf, sizeof buf, "no debug machine has halted the device; 'monitor help' shows the syntax\n");
+        } else if (!strcmp(text, "clear")) {
+            ws_debug_program_machine(t->dbg, NULL, 1);
+            snprintf(buf, sizeof buf, "every debug machine will be disabled at the device's next safe point\n");
+        } else if (ws_events_parse_machine(text, &p, &print, err, sizeof err) != WS_OK) {
+            snprintf(buf, sizeof buf, "watch: %s\n", err);
+        } else if (ws_debug_program_machine(t->dbg, &p, 0) != WS_OK) {
+            snprintf(buf, sizeof buf, "watch: too many machines queued\n");
+        } else {
+            snprintf(buf, sizeof buf, "debug machine loaded at the device's next safe point: %s\n", text);
+        }
         *out = strdup(buf);
     } else if (!strcmp(cmd, "modules")) {
         size_t n, o = 0;

@@ -84,15 +84,7 @@ ws_status ws_events_machine(ws_device *dev, unsigned index, const ws_machine_pro
     for (uint32_t i = 0; p && i < p->nactions; i++)
         if (p->actions[i].kind > WS_ACT_HALT || (p->actions[i].kind == WS_ACT_ENABLE && p->actions[i].arg >= WS_EV_MACHINES))
             return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_events_machine: machine %u action %u is not valid", index, i);
-    ws_machine *m = &dev->events->machine[index];
-    memset(m, 0, sizeof *m);
-    if (p) {
-        m->p = *p;
-        m->st.enabled = p->enabled != 0;
-        for (uint32_t i = 0; i < p->nwatch; i++) /* what a machine watches must reach it */
-            dev->events->mask[p->watch[i].source] |= (uint16_t)(1u << p->watch[i].id);
-        if (index + 1 > dev->events->nmachines) dev->events->nmachines = index + 1;
-    }
+    ws_ev_load_machine(dev, index, p); /* what a machine watches must reach it */
     return WS_OK;
 }
 

@@ -92,7 +92,7 @@ static ws_status program_machines(ws_device *dev, const char *text)
         int pr;
         if (n == WS_EV_MACHINES)
             st = ws_set_error(dev, WS_ERR_INVALID_ARG, "WARPSCOPE_WATCH_MACHINES: more than %d machines", WS_EV_MACHINES);
-        else if (ws_watch_parse_machine(line, &p[n], &pr, err, sizeof err))
+        else if (ws_events_parse_machine(line, &p[n], &pr, err, sizeof err))
             st = ws_set_error(dev, WS_ERR_INVALID_ARG, "WARPSCOPE_WATCH_MACHINES: machine %u: %s", n, err);
         else
             print |= pr, n++;

@@ -14,9 +14,5 @@ ws_status ws_watch_attach(ws_device *dev, const char *spec);
  * Returns 0, or -1 with the unknown name in err. */
 int ws_watch_parse_events(const char *list, uint16_t mask[], char *err, size_t errlen);
 
-/* One machine from its text form (watch_program.c). *print: the program
- * asks to print its events (the callback action). Returns 0, or -1 with a
- * message. */
-int ws_watch_parse_machine(const char *line, ws_machine_program *p, int *print, char *err, size_t errlen);
 
 #endif

@@ -18,6 +18,7 @@
 #define WS_DEBUG_DEBUG_H
 #include <stddef.h>
 #include <stdint.h>
+#include "warpscope/events.h"
 #include "warpscope/warpscope.h"
 
 /* ---- Debug Module Interface (DMI) register addresses (spec 0.13.2) ---- */
@@ -238,6 +239,12 @@ ws_status ws_debug_release(ws_debug *dbg);
  * *lane_hart (may be NULL) the hart of the lane that hit. NOT_FOUND if the
  * warp is not halted on a trigger. */
 ws_status ws_debug_trigger_hit(ws_debug *dbg, uint32_t hart, uint32_t *lane_hart, uint32_t *addr);
+
+/* Load a debug machine through the debug bus (gdb's `monitor watch`): the
+ * device takes it at its next safe point into the first free machine
+ * (creating the event bus, with no trace, if none is configured). clear:
+ * disable every machine first. BUSY when WS_EV_MACHINES are queued. */
+ws_status ws_debug_program_machine(ws_debug *dbg, const ws_machine_program *program, int clear);
 
 /* Why the last debug machine halted the warps ("debug machine 0 fired on
  * wd.dispatch ..."), or NOT_FOUND. */

@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include "device/debug/debug.h"
+#include "warpscope/events.h"
 #include "device/debug/debug_hooks.h"
 
 #define DBG_TRIGGERS 8     /* trigger unit size per core (docs/debug-hardware.md) */
@@ -88,6 +89,10 @@ struct ws_debug {
     ws_dbg_fault fault;
     int have_fault;
     char machine_reason[200];      /* the last debug machine halt            */
+    ws_machine_program machine_q[WS_EV_MACHINES]; /* programs from the tool, for
+                                      the device thread to load (debug bus)   */
+    uint32_t nmachine_q;
+    int machine_clear;             /* the tool asked to clear every machine  */
     ws_fault saved_fault;          /* restored when a faulted warp resumes  */
     dbg_mod *mods;
     size_t nmods, modcap;

@@ -54,10 +54,48 @@ static void halt_now(ws_debug *d, ws_warp *w, uint32_t cause, uint32_t lane)
 
 /* Apply the tool's requests (locked). Returns how many warps changed, or
  * -1 if a faulted warp was resumed (its fault is back in dev->fault). */
+/* Machines the tool queued (device thread, locked). */
+static void load_machines_locked(ws_debug *d)
+{
+    ws_device *dev = d->dev;
+    if (!d->nmachine_q && !d->machine_clear) return;
+    if (!dev->events && ws_ev_create(dev)) return; /* out of memory: they stay queued */
+    struct ws_events *ev = dev->events;
+    if (d->machine_clear) {
+        memset(ev->machine, 0, sizeof ev->machine);
+        ev->nmachines = 0;
+        d->machine_clear = 0;
+    }
+    for (uint32_t q = 0; q < d->nmachine_q; q++) {
+        uint32_t i = 0;
+        while (i < WS_EV_MACHINES && ev->machine[i].p.nwatch) i++;
+        if (i == WS_EV_MACHINES) break;
+        ws_ev_load_machine(dev, i, &d->machine_q[q]);
+    }
+    d->nmachine_q = 0;
+}
+
+ws_status ws_debug_program_machine(ws_debug *d, const ws_machine_program *p, int clear)
+{
+    if (!d) return WS_ERR_INVALID_ARG;
+    pthread_mutex_lock(&d->mu);
+    ws_status st = WS_OK;
+    if (clear) {
+        d->machine_clear = 1;
+        d->nmachine_q = 0;
+    }
+    if (p && d->nmachine_q == WS_EV_MACHINES) st = dbg_fail(d, WS_ERR_BUSY, "%d machines already queued", WS_EV_MACHINES);
+    else if (p) d->machine_q[d->nmachine_q++] = *p;
+    atomic_store(&d->attention, 1);
+    pthread_mutex_unlock(&d->mu);
+    return st;
+}
+
 static int service_locked(ws_debug *d)
 {
     ws_device *dev = d->dev;
     atomic_store(&d->attention, 0);
+    load_machines_locked(d);
     for (uint32_t i = 0; i < d->ninval; i++)
         ws_code_invalidate(dev, d->inval[i][0], d->inval[i][1] - d->inval[i][0]);
     d->ninval = 0;

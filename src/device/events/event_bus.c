@@ -33,3 +33,22 @@ void ws_ev_free(ws_device *dev)
     free(dev->events);
     dev->events = NULL;
 }
+
+int ws_ev_create(ws_device *dev)
+{
+    if (dev->events) return 0;
+    dev->events = calloc(1, sizeof *dev->events);
+    return dev->events ? 0 : -1;
+}
+
+void ws_ev_load_machine(ws_device *dev, unsigned index, const ws_machine_program *p)
+{
+    struct ws_events *e = dev->events;
+    ws_machine *m = &e->machine[index];
+    memset(m, 0, sizeof *m);
+    if (!p) return;
+    m->p = *p;
+    m->st.enabled = p->enabled != 0;
+    for (uint32_t i = 0; i < p->nwatch; i++) e->mask[p->watch[i].source] |= (uint16_t)(1u << p->watch[i].id);
+    if (index + 1 > e->nmachines) e->nmachines = index + 1;
+}

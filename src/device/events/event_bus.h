@@ -60,6 +60,12 @@ int ws_ev_wd_stopped(ws_device *dev);
 
 /* A launch ended: its clock (issue counter or cycles) moves the base on. */
 void ws_ev_launch_end(ws_device *dev, uint64_t launch_time);
+/* A bus with no trace (for machines loaded through the debug bus).
+ * Returns -1 when out of host memory. */
+int ws_ev_create(ws_device *dev);
+/* Load machine `index` (checked by the caller) and widen the filters to
+ * what it watches. */
+void ws_ev_load_machine(ws_device *dev, unsigned index, const ws_machine_program *p);
 /* Free the bus (device close or ws_events_disable). */
 void ws_ev_free(ws_device *dev);
 

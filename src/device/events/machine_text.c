@@ -2,12 +2,12 @@
  *   EVENT [core=N] [data=V | data!=V | data=LO..HI] [mask=M] [count=K]
  *     [then EVENT ... [within=T]]... do ACTION[; ACTION...]
  * with ACTION one of stop, trace.start, trace.stop, count, rearm,
- * enable=N, print, wd.halt, wd.resume, wd.step. Shared by `warpscope watch` and the library's
- * WARPSCOPE_WATCH_MACHINES. */
+ * enable=N, print, wd.halt, wd.resume, wd.step. Used by `warpscope watch`,
+ * WARPSCOPE_WATCH_MACHINES and gdb's `monitor watch`. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "watch/watch.h"
+#include "warpscope/events.h"
 
 static int find_event(const char *name, ws_watch *w)
 {
@@ -82,8 +82,9 @@ static int parse_action(char *a, ws_machine_program *p, int *print, char *err, s
     return 0;
 }
 
-int ws_watch_parse_machine(const char *line, ws_machine_program *p, int *print, char *err, size_t errlen)
+ws_status ws_events_parse_machine(const char *line, ws_machine_program *p, int *print, char *err, size_t errlen)
 {
+    if (!line || !p || !print || !err || !errlen) return WS_ERR_INVALID_ARG;
     memset(p, 0, sizeof *p);
     p->enabled = 1;
     *print = 0;
@@ -113,5 +114,5 @@ int ws_watch_parse_machine(const char *line, ws_machine_program *p, int *print, 
     free(copy);
     if (!rc && !p->nwatch) { snprintf(err, errlen, "no event to watch"); rc = -1; }
     if (!rc && !p->nactions) { snprintf(err, errlen, "no action ('do ...')"); rc = -1; }
-    return rc;
+    return rc ? WS_ERR_INVALID_ARG : WS_OK;
 }
