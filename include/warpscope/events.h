@@ -45,8 +45,10 @@ enum {
     WS_EV_MEM_ATOMIC = 0,    /* an atomic instruction: data = address of its first lane */
     WS_EV_MEM_FAULT = 1,     /* a faulting access: data = address                 */
     /* DBG */
-    WS_EV_DBG_HALT = 0,      /* a core's warps halted by the debugger: data = core */
-    WS_EV_DBG_RESUME = 1     /* resumed: data = core                              */
+    WS_EV_DBG_HALT = 0,      /* the debug hardware halted a warp (core = its core):
+                                data = warp slot | dcsr cause << 8 (1 ebreak, 2 trigger,
+                                3 halt request, 4 step, 6 debug machine, 7 fault) */
+    WS_EV_DBG_RESUME = 1     /* it resumed: data = warp slot                      */
 };
 
 /* Which events reach the trace: bit i of mask[s] passes EventID i of

@@ -27,6 +27,7 @@ void dbg_halt_locked(ws_debug *d, ws_warp *w, uint32_t cause, uint32_t lane, int
 {
     dbg_warp *dw = &d->w[dbg_widx(d, w)];
     if (w->group) ws_simt_leave_group(w); /* pc[] becomes authoritative (dpc) */
+    if (dw->state != DW_HALTED) ws_ev_emit(d->dev, WS_EV_DBG, WS_EV_DBG_HALT, w->core, w->slot | cause << 8);
     dw->state = DW_HALTED;
     dw->cause = (uint8_t)cause;
     dw->stepping = dw->step_bar = 0;
@@ -127,6 +128,7 @@ static int service_locked(ws_debug *d)
          * a step) still meets that trigger. */
         dw->skip_instret = dw->cause == WS_DCSR_CAUSE_TRIGGER ? w->instret + 1 : 0;
         dw->state = DW_RUN;
+        ws_ev_emit(dev, WS_EV_DBG, WS_EV_DBG_RESUME, w->core, w->slot);
         dw->group_halt = 0;
         dw->has_hit = 0;
         dw->stepping = dw->step && atomic_load(&d->attached);

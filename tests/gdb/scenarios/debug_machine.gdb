@@ -3,7 +3,7 @@
 # sees the stop, its console names the machine and the event, and the
 # program runs on to the right result.
 # mode: basic
-# env: WARPSCOPE_WATCH=events=wd,capacity=4096,out=@WORK@/events.wsev
+# env: WARPSCOPE_WATCH=events=wd+dbg,capacity=4096,out=@WORK@/events.wsev
 # env: WARPSCOPE_WATCH_MACHINES=wd.dispatch data=1 do halt
 continue
 monitor blocks
