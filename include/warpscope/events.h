@@ -112,9 +112,14 @@ typedef enum ws_action_kind {
                                 run, the launch ends with WS_ERR_STOPPED */
     WS_ACT_WD_RESUME,        /* it places blocks again                       */
     WS_ACT_WD_STEP,          /* it places exactly one more block, then halts */
-    WS_ACT_HALT              /* halt the warps: an attached debugger sees a stop
+    WS_ACT_HALT,             /* halt the warps: an attached debugger sees a stop
                                 whose reason names the machine and the event
                                 (gdb prints it); with no debugger, like stop */
+    WS_ACT_CP_HALT,          /* the command processor takes no more commands:
+                                the call that waits for the queue returns
+                                WS_ERR_STOPPED; ws_events_resume goes on  */
+    WS_ACT_CP_STEP,          /* it takes exactly one more command, then halts */
+    WS_ACT_CP_RESUME
 } ws_action_kind;
 
 typedef struct ws_machine_program {
@@ -139,6 +144,9 @@ WS_API ws_status ws_events_machine(ws_device *dev, unsigned index, const ws_mach
 WS_API ws_status ws_events_machine_status(ws_device *dev, unsigned index, ws_machine_status *out);
 /* The host function WS_ACT_CALLBACK calls (on the device's thread). */
 WS_API ws_status ws_events_set_callback(ws_device *dev, ws_machine_fn fn, void *user);
+/* Let a command processor or work distributor that a machine halted run
+ * again (the next call that waits for the queue goes on). */
+WS_API ws_status ws_events_resume(ws_device *dev);
 /* Start with the trace off (a machine's WS_ACT_TRACE_START turns it on). */
 WS_API ws_status ws_events_trace_enable(ws_device *dev, int on);
 

@@ -202,6 +202,14 @@ ws_status ws_cmd_drain(ws_device *dev, uint64_t until_fence)
 {
     while (dev->qlen) {
         if (until_fence && dev->fence_done >= until_fence) break;
+        struct ws_events *ev = dev->events;
+        if (ev && ev->cp_halted) { /* a debug machine halted the command processor */
+            if (!ev->cp_steps)
+                return ws_set_error(dev, WS_ERR_STOPPED, "the command processor was halted by debug machine %u with "
+                                    "%u command%s queued; ws_events_resume lets it go on", ev->cp_halted_by,
+                                    (unsigned)dev->qlen, dev->qlen == 1 ? "" : "s");
+            ev->cp_steps--;
+        }
         ws_cmd c = dev->queue[dev->qhead];
         dev->qhead = (dev->qhead + 1) % dev->qcap;
         dev->qlen--;

@@ -82,7 +82,7 @@ ws_status ws_events_machine(ws_device *dev, unsigned index, const ws_machine_pro
             return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_events_machine: machine %u instruction %u: no such event or "
                                 "comparison", index, i);
     for (uint32_t i = 0; p && i < p->nactions; i++)
-        if (p->actions[i].kind > WS_ACT_HALT || (p->actions[i].kind == WS_ACT_ENABLE && p->actions[i].arg >= WS_EV_MACHINES))
+        if (p->actions[i].kind > WS_ACT_CP_RESUME || (p->actions[i].kind == WS_ACT_ENABLE && p->actions[i].arg >= WS_EV_MACHINES))
             return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_events_machine: machine %u action %u is not valid", index, i);
     ws_ev_load_machine(dev, index, p); /* what a machine watches must reach it */
     return WS_OK;
@@ -114,5 +114,13 @@ ws_status ws_events_trace_enable(ws_device *dev, int on)
     WS_API_LOCKED(dev, "ws_events_trace_enable");
     if (!dev->events) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_events_trace_enable: call ws_events_configure first");
     dev->events->tracing = on && dev->events->capacity;
+    return WS_OK;
+}
+
+ws_status ws_events_resume(ws_device *dev)
+{
+    if (!dev) return WS_ERR_INVALID_ARG;
+    WS_API_LOCKED(dev, "ws_events_resume");
+    if (dev->events) dev->events->cp_halted = dev->events->wd_halted = 0;
     return WS_OK;
 }

@@ -243,6 +243,31 @@ static void check_wd_halt(const char *module)
     machine_cores = 4;
 }
 
+/* Halting the command processor: the launch that fired finishes, the next
+ * one waits in the queue until ws_events_resume. */
+static void check_cp_halt(const char *module)
+{
+    ws_device *dev;
+    ws_kernel *k;
+    ws_addr out, counter;
+    CHECK(open_machine_dev(module, &dev, &k, &out, &counter) == WS_OK);
+    ws_machine_program h = { .enabled = 1, .nwatch = 1, .nactions = 1 };
+    h.watch[0] = on(WS_EV_CP, WS_EV_CP_DONE, WS_MATCH_EQ, 3 /* a launch */, 1);
+    h.actions[0].kind = WS_ACT_CP_HALT;
+    CHECK(ws_events_machine(dev, 0, &h) == WS_OK);
+    CHECK(ws_memset(dev, counter, 0, 4) == WS_OK);
+    ws_arg args[] = { WS_ARG_PTR(out), WS_ARG_PTR(counter) };
+    CHECK(ws_launch(dev, k, (ws_dim3){ BLOCKS, 1, 1 }, (ws_dim3){ THREADS, 1, 1 }, 0, args, 2) == WS_OK);
+    CHECK(ws_launch(dev, k, (ws_dim3){ BLOCKS, 1, 1 }, (ws_dim3){ THREADS, 1, 1 }, 0, args, 2) == WS_OK);
+    CHECK(ws_synchronize(dev) == WS_ERR_STOPPED);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "command processor was halted by debug machine 0 with 1 command queued");
+    int c = 0;
+    CHECK(ws_events_resume(dev) == WS_OK);
+    CHECK(ws_memcpy_dtoh(dev, &c, counter, 4) == WS_OK); /* drains the rest: the second launch runs */
+    CHECK_EQ_U(c, 2 * BLOCKS * THREADS / 32);
+    ws_device_close(dev);
+}
+
 static void check_machines(const char *module)
 {
     ws_device *dev;
@@ -359,5 +384,6 @@ int main(int argc, char **argv)
     check_lossless();
     check_machines(argv[1]);
     check_wd_halt(argv[1]);
+    check_cp_halt(argv[1]);
     return TEST_SUMMARY();
 }

@@ -20,6 +20,8 @@ struct ws_events {
     int wd_halted, wd_steps;        /* work distributor halted; blocks it may
                                        still place while halted            */
     unsigned wd_halted_by;          /* the machine that halted it              */
+    int cp_halted, cp_steps;        /* the command processor, likewise         */
+    unsigned cp_halted_by;
     int halt_pending;               /* a machine's halt, for the debug hardware
                                        to take at the next safe point          */
     char reason[200];               /* why the last machine stopped or halted  */

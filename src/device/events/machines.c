@@ -57,6 +57,17 @@ static void act(ws_device *dev, unsigned index, ws_machine *m, const ws_event *e
             ev->wd_halted_by = index;
             break;
         case WS_ACT_WD_RESUME: ev->wd_halted = 0; break;
+        case WS_ACT_CP_HALT:
+            ev->cp_halted = 1;
+            ev->cp_steps = 0;
+            ev->cp_halted_by = index;
+            break;
+        case WS_ACT_CP_STEP:
+            if (!ev->cp_halted) ev->cp_halted_by = index;
+            ev->cp_halted = 1;
+            ev->cp_steps++;
+            break;
+        case WS_ACT_CP_RESUME: ev->cp_halted = 0; break;
         case WS_ACT_WD_STEP:
             if (!ev->wd_halted) ev->wd_halted_by = index;
             ev->wd_halted = 1;
