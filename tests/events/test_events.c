@@ -373,6 +373,13 @@ int main(int argc, char **argv)
     check_counts(&a);
     CHECK(do_run(argv[1], WS_MODE_FUNCTIONAL, 1, &b) == 0);
     CHECK(a.size == b.size && a.bytes && b.bytes && !memcmp(a.bytes, b.bytes, a.size)); /* deterministic */
+    { /* lossless on a real trace: the decoded events encode to the same bits */
+        ws_ev_writer w = { .buf = calloc(1, a.size), .cap_bits = (uint64_t)a.size * 8 };
+        for (size_t i = 0; i < a.n; i++) ws_ev_write(&w, &a.ev[i]);
+        CHECK(w.events == a.n && (w.bits + 7) / 8 == a.size - WS_EV_HEADER &&
+              !memcmp(w.buf, a.bytes + WS_EV_HEADER, a.size - WS_EV_HEADER));
+        free(w.buf);
+    }
     free(b.ev); free(b.bytes);
     /* timing mode: the same events, and the trace does not change the cycles */
     CHECK(do_run(argv[1], WS_MODE_TIMING, 1, &b) == 0);
