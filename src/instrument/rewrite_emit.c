@@ -154,6 +154,21 @@ static void put_reserve_lane(out *o, uint32_t ctl, int next, int cap, int base, 
 
 static void put_call(out *o, uint32_t helper) { put32(o, jal(GP, (int32_t)(helper - o->at))); }
 
+/* reg = an address near the control area, returned as the offset to add
+ * to every field: one auipc when the fields stay in reach of a 12-bit
+ * offset, else auipc + addi (offset 0). */
+static int32_t put_ctl(out *o, uint32_t reg, uint32_t ctl)
+{
+    uint32_t d = ctl - o->at;
+    int32_t lo = rv_lo12(d);
+    if (lo <= 2047 - 128) {
+        put32(o, rv_u(0x17, reg, rv_hi20(d)));
+        return lo;
+    }
+    put_address(o, reg, ctl);
+    return 0;
+}
+
 /* WSI_VALUES: stores and atomics name a value register too. */
 static int has_value(const rw_inst *x) { return x->mem == WSI_STORE || x->mem == WSI_ATOMIC; }
 
@@ -402,8 +417,8 @@ static void emit_helpers(rw_ctx *c, out *o)
             if (scratch[i] != v->base && (v->fp || scratch[i] != v->value)) t[n++] = scratch[i];
         v->addr = o->at;
         for (int i = 0; i < 3; i++) put32(o, sw(t[i], SP, -4 - 4 * i));
-        put_address(o, t[0], c->ctl_addr);
-        put_reserve_lane(o, t[0], WSI_CTL_MEM_NEXT, WSI_CTL_MEM_CAP, WSI_CTL_MEM_BASE, 4, t[1], t[2], 4);
+        int32_t lo = put_ctl(o, t[0], c->ctl_addr);
+        put_reserve_lane(o, t[0], lo + WSI_CTL_MEM_NEXT, lo + WSI_CTL_MEM_CAP, lo + WSI_CTL_MEM_BASE, 4, t[1], t[2], 4);
         put32(o, sw(TP, t[1], 0)); put32(o, sw(GP, t[1], 4)); put32(o, sw(v->base, t[1], 8));
         put32(o, v->fp ? rv_s(0x27, 2, t[1], v->value, 12) : sw(v->value, t[1], 12));
         for (int i = 0; i < 3; i++) put32(o, lw(t[i], SP, -4 - 4 * i));
@@ -415,8 +430,8 @@ static void emit_helpers(rw_ctx *c, out *o)
             if (scratch[i] != r) t[n++] = scratch[i];
         c->mem_helper[r] = o->at;
         for (int i = 0; i < 3; i++) put32(o, sw(t[i], SP, -4 - 4 * i));
-        put_address(o, t[0], c->ctl_addr);
-        put_reserve_lane(o, t[0], WSI_CTL_MEM_NEXT, WSI_CTL_MEM_CAP, WSI_CTL_MEM_BASE, 4, t[1], t[2], 3);
+        int32_t lo = put_ctl(o, t[0], c->ctl_addr);
+        put_reserve_lane(o, t[0], lo + WSI_CTL_MEM_NEXT, lo + WSI_CTL_MEM_CAP, lo + WSI_CTL_MEM_BASE, 4, t[1], t[2], 3);
         put32(o, sw(TP, t[1], 0)); put32(o, sw(GP, t[1], 4)); put32(o, sw(r, t[1], 8));
         for (int i = 0; i < 3; i++) put32(o, lw(t[i], SP, -4 - 4 * i));
         put32(o, jalr0(GP));
