@@ -2,7 +2,8 @@
 # Event watcher overhead (issue 10): each example run plainly (B) and (A)
 # with one debug machine armed on an event that never comes and the trace
 # off, then with every event traced; whole processes paired by farm-bench
-# (quote the median A/B wall); plus bits per event.
+# (quote the median A/B wall); plus bits per event, and events per second
+# through the formatter and the decoder.
 # Usage: bench/events/run.sh [BUILD_DIR] [RUNS]
 set -eu
 build=$(cd "${1:-build}" && pwd)
@@ -20,3 +21,7 @@ for e in vecadd reduction histogram scan matmul mandelbrot bitonic; do
     bits=$("$ws" watch --stats -- "$prog" 2>/dev/null | awk '/ bits per event$/ { print $(NF-3) }')
     printf "%-11s %16s %16s %14s\n" "$e" "$armed" "$traced" "$bits"
 done
+
+# events per second through the formatter and the decoder (bitonic: ~930,000 events)
+"$ws" watch -o "$tmp/bitonic.wsev" -- "$build/examples/bitonic/bitonic" > /dev/null 2>&1
+"$build/bench/events/ws_events_formatter_speed" "$tmp/bitonic.wsev" 5
