@@ -237,6 +237,19 @@ static char *lanes_text(ws_gdb_dbg *t)
     return out;
 }
 
+/* A machine program through the debug module's EV* registers (the way any
+ * debug-bus client would load it). */
+static ws_status load_machine(ws_gdb_dbg *t, const ws_machine_program *p)
+{
+    uint32_t words[128], n = ws_debug_machine_words(p, words, 128), ctl = 1;
+    ws_status st = ws_dmi_write(t->dbg, 0, WS_DM_EVCTL, 4); /* clear the staging area */
+    if (st == WS_OK) st = ws_dmi_write(t->dbg, 0, WS_DM_EVSEL, 0);
+    for (uint32_t i = 0; st == WS_OK && i < n; i++) st = ws_dmi_write(t->dbg, 0, WS_DM_EVDATA, words[i]);
+    if (st == WS_OK) st = ws_dmi_write(t->dbg, 0, WS_DM_EVCTL, 1);
+    if (st == WS_OK) st = ws_dmi_read(t->dbg, 0, WS_DM_EVCTL, &ctl);
+    return st == WS_OK && (ctl & 1) ? WS_ERR_BUSY : st;
+}
+
 ws_status ws_gdb_dbg_monitor(void *tp, const char *cmd, char **out)
 {
     ws_gdb_dbg *t = tp;
@@ -278,12 +291,13 @@ ws_status ws_gdb_dbg_monitor(void *tp, const char *cmd, char **out)
             if (ws_debug_stop_reason(t->dbg, buf, sizeof buf - 1) == WS_OK) strcat(buf, "\n");
             else snprintf(buf, sizeof buf, "no debug machine has halted the device; 'monitor help' shows the syntax\n");
         } else if (!strcmp(text, "clear")) {
-            ws_debug_program_machine(t->dbg, NULL, 1);
+            ws_dmi_write(t->dbg, 0, WS_DM_EVCTL, 2);
             snprintf(buf, sizeof buf, "every debug machine will be disabled at the device's next safe point\n");
         } else if (ws_events_parse_machine(text, &p, &print, err, sizeof err) != WS_OK) {
             snprintf(buf, sizeof buf, "watch: %s\n", err);
-        } else if (ws_debug_program_machine(t->dbg, &p, 0) != WS_OK) {
-            snprintf(buf, sizeof buf, "watch: too many machines queued\n");
+        } else if (load_machine(t, &p) != WS_OK) {
+            snprintf(buf, sizeof buf, "watch: the debug module refused the program (%d machines already queued?)\n",
+                     WS_EV_MACHINES);
         } else {
             snprintf(buf, sizeof buf, "debug machine loaded at the device's next safe point: %s\n", text);
         }

@@ -865,6 +865,46 @@ static void test_exec_trigger_condition(void)
     resume_compute_to_end(&s, out, -1, 0); /* the halted warp goes on past it */
 }
 
+/* ---- a debug machine loaded through the EV* registers only ---- */
+static void test_machine_registers(void)
+{
+    dbg_session s;
+    ws_addr out;
+    if (compute_open(&s, WS_DBG_TOPO_BROADCAST, &out)) { CHECK(0); return; }
+    ws_debug *d = s.d;
+    /* a bad program is refused: no watch instruction */
+    dmw(d, 0, WS_DM_EVCTL, 4);
+    dmw(d, 0, WS_DM_EVSEL, 0);
+    dmw(d, 0, WS_DM_EVDATA, 1 /* enabled, 0 instructions */);
+    dmw(d, 0, WS_DM_EVCTL, 1);
+    CHECK_EQ_U(dmr(d, 0, WS_DM_EVCTL) & 1, 1);
+    /* halt when block 1 is dispatched */
+    ws_machine_program p = { .enabled = 1, .nwatch = 1, .nactions = 1 };
+    p.watch[0] = (ws_watch){ .source = WS_EV_WD, .id = WS_EV_WD_DISPATCH, .core = WS_EV_ANY_CORE,
+                             .match = WS_MATCH_EQ, .value = 1, .repeat = 1 };
+    p.actions[0].kind = WS_ACT_HALT;
+    uint32_t words[128], n = ws_debug_machine_words(&p, words, 128);
+    dmw(d, 0, WS_DM_EVCTL, 4);
+    dmw(d, 0, WS_DM_EVSEL, 0);
+    for (uint32_t i = 0; i < n; i++) dmw(d, 0, WS_DM_EVDATA, words[i]);
+    dmw(d, 0, WS_DM_EVSEL, 0); /* read back what was staged */
+    int same = 1;
+    for (uint32_t i = 0; i < n; i++) same &= dmr(d, 0, WS_DM_EVDATA) == words[i];
+    CHECK(same);
+    dmw(d, 0, WS_DM_EVCTL, 1);
+    CHECK_EQ_U(dmr(d, 0, WS_DM_EVCTL), 1u << 8); /* accepted, one queued */
+    compute_start(&s, out);
+    ws_dbg_event ev;
+    CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
+    uint32_t dcsr = 0;
+    CHECK_EQ_U(reg_read(d, 0, ev.hart, WS_REGNO_CSR(WS_CSR_DCSR), &dcsr), 0);
+    CHECK_EQ_U(dcsr >> 6 & 7, WS_DCSR_CAUSE_MACHINE);
+    char why[256];
+    CHECK(ws_debug_stop_reason(d, why, sizeof why) == WS_OK);
+    CHECK_STR_CONTAINS(why, "debug machine 0 fired on wd.dispatch (core 1, data 0x00000001)");
+    resume_compute_to_end(&s, out, -1, 0);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -890,6 +930,7 @@ int main(int argc, char **argv)
     else if (!strcmp(t, "exec_trigger_core")) test_exec_trigger_core();
     else if (!strcmp(t, "exec_trigger_condition")) test_exec_trigger_condition();
     else if (!strcmp(t, "watchdog_halted")) test_watchdog_halted();
+    else if (!strcmp(t, "machine_registers")) test_machine_registers();
     else { fprintf(stderr, "unknown case %s\n", t); return 2; }
     return TEST_SUMMARY();
 }

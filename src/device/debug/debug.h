@@ -42,6 +42,11 @@
 /* Warpscope's vendor registers (0x70..0x7f): the mode-switch command port
  * of the patent (write frame words here; see docs/debug-hardware.md). */
 #define WS_DM_MODESWITCH   0x70
+/* ... and the debug machines' staging port (docs/debug-hardware.md,
+ * src/device/debug/debug_machines.c): select, data, control. */
+#define WS_DM_EVSEL        0x71
+#define WS_DM_EVDATA       0x72
+#define WS_DM_EVCTL        0x73
 
 /* Abstract command register numbers (Access Register, cmdtype 0). */
 #define WS_REGNO_CSR(n)    (0x0000u + (n))
@@ -240,11 +245,9 @@ ws_status ws_debug_release(ws_debug *dbg);
  * warp is not halted on a trigger. */
 ws_status ws_debug_trigger_hit(ws_debug *dbg, uint32_t hart, uint32_t *lane_hart, uint32_t *addr);
 
-/* Load a debug machine through the debug bus (gdb's `monitor watch`): the
- * device takes it at its next safe point into the first free machine
- * (creating the event bus, with no trace, if none is configured). clear:
- * disable every machine first. BUSY when WS_EV_MACHINES are queued. */
-ws_status ws_debug_program_machine(ws_debug *dbg, const ws_machine_program *program, int clear);
+/* A machine program as the words EVDATA takes; returns how many (at most
+ * max are written). */
+uint32_t ws_debug_machine_words(const ws_machine_program *p, uint32_t *out, uint32_t max);
 
 /* Why the last debug machine halted the warps ("debug machine 0 fired on
  * wd.dispatch ..."), or NOT_FOUND. */

@@ -365,7 +365,7 @@ static void ms_write(ws_debug *d, dbg_dm *m, uint32_t v)
 static int known_reg(uint32_t a)
 {
     return (a >= 0x04 && a <= 0x18) || (a >= 0x20 && a <= 0x30) || a == 0x34 || a == 0x35 ||
-           (a >= 0x38 && a <= 0x3d) || a == 0x40 || a == WS_DM_MODESWITCH;
+           (a >= 0x38 && a <= 0x3d) || a == 0x40 || a == WS_DM_MODESWITCH || (a >= WS_DM_EVSEL && a <= WS_DM_EVCTL);
 }
 
 static ws_status dmi_check(ws_debug *d, uint32_t dm, uint32_t addr)
@@ -416,6 +416,7 @@ ws_status ws_dmi_read(ws_debug *d, uint32_t dm, uint32_t addr, uint32_t *value)
             if (m->sbcs & SB_READONDATA) sb_access(d, m, 0);
             break;
         case WS_DM_MODESWITCH: v = m->ms_status; break;
+        case WS_DM_EVSEL: case WS_DM_EVDATA: case WS_DM_EVCTL: dbg_machines_read_locked(d, addr, &v); break;
         default:
             if (addr >= WS_DM_DATA0 && addr < WS_DM_DATA0 + DBG_DATACOUNT) {
                 v = m->data[addr - WS_DM_DATA0];
@@ -478,6 +479,7 @@ ws_status ws_dmi_write(ws_debug *d, uint32_t dm, uint32_t addr, uint32_t v)
             sb_access(d, m, 1);
             break;
         case WS_DM_MODESWITCH: ms_write(d, m, v); break;
+        case WS_DM_EVSEL: case WS_DM_EVDATA: case WS_DM_EVCTL: dbg_machines_write_locked(d, addr, v); break;
         default:
             if (addr >= WS_DM_DATA0 && addr < WS_DM_DATA0 + DBG_DATACOUNT) {
                 m->data[addr - WS_DM_DATA0] = v;

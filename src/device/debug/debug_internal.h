@@ -66,6 +66,8 @@ typedef struct dbg_mod {
     ws_dbg_module info;
 } dbg_mod;
 
+enum { DBG_EV_WORDS = 1 + 8 * WS_EV_MAX_WATCH + 2 * WS_EV_MAX_ACTIONS };
+
 struct ws_debug {
     atomic_int attention;          /* requests wait for the device thread   */
     atomic_int attached;
@@ -93,6 +95,9 @@ struct ws_debug {
                                       the device thread to load (debug bus)   */
     uint32_t nmachine_q;
     int machine_clear;             /* the tool asked to clear every machine  */
+    uint32_t ev_words[DBG_EV_WORDS]; /* EVDATA staging area                  */
+    uint32_t ev_n, ev_index;
+    int ev_refused;
     ws_fault saved_fault;          /* restored when a faulted warp resumes  */
     dbg_mod *mods;
     size_t nmods, modcap;
@@ -107,6 +112,10 @@ static inline ws_warp *dbg_warp_of(ws_debug *d, uint32_t widx)
 {
     return &d->dev->cores[widx / d->wpc].warps[widx % d->wpc];
 }
+
+/* debug_machines.c: the EV* registers (locked) */
+void dbg_machines_read_locked(ws_debug *d, uint32_t addr, uint32_t *v);
+void dbg_machines_write_locked(ws_debug *d, uint32_t addr, uint32_t v);
 
 /* debug_core.c */
 ws_status dbg_fail(ws_debug *d, ws_status s, const char *fmt, ...) __attribute__((format(printf, 3, 4)));

@@ -55,7 +55,7 @@ static void halt_now(ws_debug *d, ws_warp *w, uint32_t cause, uint32_t lane)
 
 /* Apply the tool's requests (locked). Returns how many warps changed, or
  * -1 if a faulted warp was resumed (its fault is back in dev->fault). */
-/* Machines the tool queued (device thread, locked). */
+/* Machines a tool loaded through the EV* registers (device thread, locked). */
 static void load_machines_locked(ws_debug *d)
 {
     ws_device *dev = d->dev;
@@ -74,22 +74,6 @@ static void load_machines_locked(ws_debug *d)
         ws_ev_load_machine(dev, i, &d->machine_q[q]);
     }
     d->nmachine_q = 0;
-}
-
-ws_status ws_debug_program_machine(ws_debug *d, const ws_machine_program *p, int clear)
-{
-    if (!d) return WS_ERR_INVALID_ARG;
-    pthread_mutex_lock(&d->mu);
-    ws_status st = WS_OK;
-    if (clear) {
-        d->machine_clear = 1;
-        d->nmachine_q = 0;
-    }
-    if (p && d->nmachine_q == WS_EV_MACHINES) st = dbg_fail(d, WS_ERR_BUSY, "%d machines already queued", WS_EV_MACHINES);
-    else if (p) d->machine_q[d->nmachine_q++] = *p;
-    atomic_store(&d->attention, 1);
-    pthread_mutex_unlock(&d->mu);
-    return st;
 }
 
 static int service_locked(ws_debug *d)

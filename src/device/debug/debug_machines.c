@@ -1,0 +1,117 @@
+/* The debug machines' registers on the debug bus (vendor DMI registers
+ * 0x71..0x73, docs/debug-hardware.md): a tool stages a machine program word
+ * by word and loads it; the device takes it at its next safe point. Word
+ * layout (ws_debug_machine_words): 0: enabled | nwatch << 8 | nactions << 16;
+ * per watch instruction 8 words: source | id << 8 | core << 16, match,
+ * mask, value, hi, repeat, window low, window high; per action 2 words:
+ * kind, arg. */
+#include <string.h>
+#include "device/debug/debug_internal.h"
+
+enum { WORDS_PER_WATCH = 8, HEADER_WORDS = 1 };
+
+uint32_t ws_debug_machine_words(const ws_machine_program *p, uint32_t *out, uint32_t max)
+{
+    uint32_t n = 0;
+#define PUT(v) do { if (n < max) out[n] = (v); n++; } while (0)
+    PUT((uint32_t)(p->enabled != 0) | p->nwatch << 8 | p->nactions << 16);
+    for (uint32_t i = 0; i < p->nwatch; i++) {
+        const ws_watch *w = &p->watch[i];
+        PUT((uint32_t)w->source | (uint32_t)w->id << 8 | (uint32_t)w->core << 16);
+        PUT((uint32_t)w->match);
+        PUT(w->mask);
+        PUT(w->value);
+        PUT(w->hi);
+        PUT(w->repeat);
+        PUT((uint32_t)w->window);
+        PUT((uint32_t)(w->window >> 32));
+    }
+    for (uint32_t i = 0; i < p->nactions; i++) {
+        PUT((uint32_t)p->actions[i].kind);
+        PUT(p->actions[i].arg);
+    }
+#undef PUT
+    return n;
+}
+
+/* The staged words as a program; -1 when they do not describe one. */
+static int parse_words(const uint32_t *w, uint32_t n, ws_machine_program *p)
+{
+    memset(p, 0, sizeof *p);
+    if (n < HEADER_WORDS) return -1;
+    p->enabled = w[0] & 1;
+    p->nwatch = w[0] >> 8 & 0xFF;
+    p->nactions = w[0] >> 16 & 0xFF;
+    if (!p->nwatch || p->nwatch > WS_EV_MAX_WATCH || p->nactions > WS_EV_MAX_ACTIONS ||
+        n < HEADER_WORDS + p->nwatch * WORDS_PER_WATCH + 2 * p->nactions)
+        return -1;
+    const uint32_t *x = w + HEADER_WORDS;
+    for (uint32_t i = 0; i < p->nwatch; i++, x += WORDS_PER_WATCH) {
+        ws_watch *wt = &p->watch[i];
+        wt->source = (uint8_t)x[0];
+        wt->id = (uint8_t)(x[0] >> 8);
+        wt->core = (uint16_t)(x[0] >> 16);
+        if (wt->source >= WS_EV_SOURCES || wt->id >= 16 || x[1] > WS_MATCH_RANGE) return -1;
+        wt->match = (ws_match)x[1];
+        wt->mask = x[2];
+        wt->value = x[3];
+        wt->hi = x[4];
+        wt->repeat = x[5];
+        wt->window = x[6] | (uint64_t)x[7] << 32;
+    }
+    for (uint32_t i = 0; i < p->nactions; i++, x += 2) {
+        if (x[0] > WS_ACT_CP_RESUME || (x[0] == WS_ACT_ENABLE && x[1] >= WS_EV_MACHINES)) return -1;
+        p->actions[i].kind = (ws_action_kind)x[0];
+        p->actions[i].arg = x[1];
+    }
+    return 0;
+}
+
+/* EVSEL (0x71): bits 15:8 the staged word EVDATA reaches next. */
+/* EVDATA (0x72): the selected staged word; the index moves on by one. */
+/* EVCTL (0x73): write 1 = load the staged program into the first free
+ * machine (at the device's next safe point), 2 = clear every machine,
+ * 4 = clear the staging area; read: bit 0 the last load was refused (bad
+ * program or queue full), bits 15:8 programs queued. */
+void dbg_machines_read_locked(ws_debug *d, uint32_t addr, uint32_t *v)
+{
+    switch (addr) {
+    case WS_DM_EVSEL: *v = d->ev_index << 8; break;
+    case WS_DM_EVDATA: *v = d->ev_index < DBG_EV_WORDS ? d->ev_words[d->ev_index] : 0; d->ev_index++; break;
+    case WS_DM_EVCTL: *v = (uint32_t)d->ev_refused | d->nmachine_q << 8; break;
+    default: *v = 0;
+    }
+}
+
+void dbg_machines_write_locked(ws_debug *d, uint32_t addr, uint32_t v)
+{
+    switch (addr) {
+    case WS_DM_EVSEL: d->ev_index = v >> 8 & 0xFF; break;
+    case WS_DM_EVDATA:
+        if (d->ev_index < DBG_EV_WORDS) d->ev_words[d->ev_index] = v;
+        d->ev_index++;
+        if (d->ev_index > d->ev_n) d->ev_n = d->ev_index;
+        break;
+    case WS_DM_EVCTL: {
+        if (v & 4) {
+            memset(d->ev_words, 0, sizeof d->ev_words);
+            d->ev_n = d->ev_index = 0;
+        }
+        if (v & 2) {
+            d->machine_clear = 1;
+            d->nmachine_q = 0;
+            atomic_store(&d->attention, 1);
+        }
+        if (v & 1) {
+            ws_machine_program p;
+            d->ev_refused = parse_words(d->ev_words, d->ev_n, &p) || d->nmachine_q == WS_EV_MACHINES;
+            if (!d->ev_refused) {
+                d->machine_q[d->nmachine_q++] = p;
+                atomic_store(&d->attention, 1);
+            }
+        }
+        break;
+    }
+    default: break;
+    }
+}
