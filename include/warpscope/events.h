@@ -114,7 +114,10 @@ typedef enum ws_action_kind {
     WS_ACT_WD_STEP,          /* it places exactly one more block, then halts */
     WS_ACT_HALT,             /* halt the warps: an attached debugger sees a stop
                                 whose reason names the machine and the event
-                                (gdb prints it); with no debugger, like stop */
+                                (gdb prints it); with no debugger, like stop.
+                                arg: a mask of the cores whose warps halt (the
+                                others run on in non-stop mode); 0: the next
+                                warp, and all-stop stops the rest */
     WS_ACT_CP_HALT,          /* the command processor takes no more commands:
                                 the call that waits for the queue returns
                                 WS_ERR_STOPPED; ws_events_resume goes on  */

@@ -905,6 +905,47 @@ static void test_machine_registers(void)
     resume_compute_to_end(&s, out, -1, 0);
 }
 
+/* ---- halt chosen cores only (non-stop): core 1's warp halts, core 0's
+ * finishes ---- */
+static void test_machine_halt_cores(void)
+{
+    dbg_session s;
+    ws_addr out;
+    if (compute_open(&s, WS_DBG_TOPO_BROADCAST, &out)) { CHECK(0); return; }
+    ws_debug *d = s.d;
+    CHECK(ws_debug_set_all_stop(d, 0) == WS_OK);
+    ws_machine_program p = { .enabled = 1, .nwatch = 1, .nactions = 1 };
+    p.watch[0] = (ws_watch){ .source = WS_EV_WD, .id = WS_EV_WD_DISPATCH, .core = WS_EV_ANY_CORE,
+                             .match = WS_MATCH_EQ, .value = 1, .repeat = 1 };
+    p.actions[0].kind = WS_ACT_HALT;
+    p.actions[0].arg = 1u << 1; /* core 1 */
+    uint32_t words[128], n = ws_debug_machine_words(&p, words, 128);
+    dmw(d, 0, WS_DM_EVCTL, 4);
+    for (uint32_t i = 0; i < n; i++) dmw(d, 0, WS_DM_EVDATA, words[i]);
+    dmw(d, 0, WS_DM_EVCTL, 1);
+    compute_start(&s, out);
+    ws_dbg_event ev;
+    CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
+    CHECK_EQ_U(ev.hart / 32, 1); /* the warp of core 1 (1 warp per core) */
+    /* core 0's block runs to its end while core 1 stays halted */
+    int core0_done = 0, core1_halted = 0;
+    for (int tries = 0; tries < 200 && !core0_done; tries++) {
+        ws_dbg_lane lanes[64];
+        size_t nl = 0;
+        CHECK(ws_debug_lanes(d, lanes, 64, &nl) == WS_OK);
+        core0_done = 1;
+        core1_halted = nl > 0;
+        for (size_t i = 0; i < nl && i < 64; i++) {
+            if (lanes[i].core == 0) core0_done = 0;
+            if (lanes[i].core == 1) core1_halted &= lanes[i].halted && lanes[i].cause == WS_DCSR_CAUSE_MACHINE;
+        }
+        if (!core0_done) usleep(10000);
+    }
+    CHECK(core0_done);
+    CHECK(core1_halted);
+    resume_compute_to_end(&s, out, -1, 0);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -931,6 +972,7 @@ int main(int argc, char **argv)
     else if (!strcmp(t, "exec_trigger_condition")) test_exec_trigger_condition();
     else if (!strcmp(t, "watchdog_halted")) test_watchdog_halted();
     else if (!strcmp(t, "machine_registers")) test_machine_registers();
+    else if (!strcmp(t, "machine_halt_cores")) test_machine_halt_cores();
     else { fprintf(stderr, "unknown case %s\n", t); return 2; }
     return TEST_SUMMARY();
 }

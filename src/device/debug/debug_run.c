@@ -152,16 +152,30 @@ static void join_stop(ws_debug *d, ws_warp *w, dbg_warp *dw)
 static int machine_halt(ws_debug *d, ws_warp *w)
 {
     struct ws_events *ev = d->dev->events;
+    uint64_t cores = ev->halt_cores;
     ev->halt_pending = 0;
-    if (!w->live) return 0;
+    if (!cores && !w->live) return 0;
     pthread_mutex_lock(&d->mu);
-    int attached = atomic_load(&d->attached);
+    int attached = atomic_load(&d->attached), halted_w = 0;
     if (attached) {
         snprintf(d->machine_reason, sizeof d->machine_reason, "%s", ev->reason);
-        dbg_halt_locked(d, w, WS_DCSR_CAUSE_MACHINE, lowest_live(w), 1);
+        if (!cores) {
+            dbg_halt_locked(d, w, WS_DCSR_CAUSE_MACHINE, lowest_live(w), 1);
+            halted_w = 1;
+        } else { /* every live warp of the chosen cores; one event for gdb */
+            int first = 1;
+            for (uint32_t i = 0; i < d->nwarps; i++) {
+                ws_warp *o = dbg_warp_of(d, i);
+                if (o->core >= 64 || !(cores >> o->core & 1) || !o->active || !o->live || d->w[i].state == DW_HALTED)
+                    continue;
+                dbg_halt_locked(d, o, WS_DCSR_CAUSE_MACHINE, lowest_live(o), first);
+                first = 0;
+                halted_w |= o == w;
+            }
+        }
     }
     pthread_mutex_unlock(&d->mu);
-    return attached;
+    return halted_w;
 }
 
 ws_status ws_debug_stop_reason(ws_debug *d, char *buf, size_t len)

@@ -24,6 +24,8 @@ struct ws_events {
     unsigned cp_halted_by;
     int halt_pending;               /* a machine's halt, for the debug hardware
                                        to take at the next safe point          */
+    uint64_t halt_cores;            /* ... of the warps on these cores (0: the
+                                       next warp to run, and all-stop)         */
     char reason[200];               /* why the last machine stopped or halted  */
     ws_machine machine[WS_EV_MACHINES];
     uint32_t nmachines;             /* highest programmed index + 1             */

@@ -75,11 +75,12 @@ static int parse_action(char *a, ws_machine_program *p, int *print, char *err, s
     else if (!strcmp(a, "wd.resume")) k = WS_ACT_WD_RESUME;
     else if (!strcmp(a, "wd.step")) k = WS_ACT_WD_STEP;
     else if (!strcmp(a, "halt")) k = WS_ACT_HALT;
+    else if (!strncmp(a, "halt=", 5) && !num(a + 5, &n) && n && n <= UINT32_MAX) k = WS_ACT_HALT;
     else if (!strcmp(a, "cp.halt")) k = WS_ACT_CP_HALT;
     else if (!strcmp(a, "cp.step")) k = WS_ACT_CP_STEP;
     else if (!strcmp(a, "cp.resume")) k = WS_ACT_CP_RESUME;
     else if (!strncmp(a, "enable=", 7) && !num(a + 7, &n) && n < WS_EV_MACHINES) k = WS_ACT_ENABLE;
-    else { snprintf(err, errlen, "'%s' is not an action (stop, halt, trace.start, trace.stop, count, rearm, enable=N, print, wd.halt, wd.resume, wd.step, cp.halt, cp.step, cp.resume)", a); return -1; }
+    else { snprintf(err, errlen, "'%s' is not an action (stop, halt, halt=CORE_MASK, trace.start, trace.stop, count, rearm, enable=N, print, wd.halt, wd.resume, wd.step, cp.halt, cp.step, cp.resume)", a); return -1; }
     p->actions[p->nactions].kind = k;
     p->actions[p->nactions++].arg = (uint32_t)n;
     return 0;

@@ -30,6 +30,7 @@ static void act(ws_device *dev, unsigned index, ws_machine *m, const ws_event *e
         case WS_ACT_HALT:
             if (dev->debug) { /* the debug hardware halts the warps at its next safe point */
                 ev->halt_pending = 1;
+                ev->halt_cores = arg;
                 break;
             }
             /* no debugger: nothing could resume it, so it stops */
