@@ -37,7 +37,7 @@ enum {
     /* SCHED (core = the core) */
     WS_EV_SCHED_WARP_START = 0,   /* warp started: data = warp slot                */
     WS_EV_SCHED_WARP_RETIRE = 1,  /* all lanes of a warp exited: data = warp slot  */
-    WS_EV_SCHED_BARRIER_WAIT = 2, /* lanes wait at a barrier: data = slot | barrier id << 8 | block slot << 16 */
+    WS_EV_SCHED_BARRIER_WAIT = 2, /* lanes wait at a barrier: data = slot | barrier id << 8 | block linear id << 16 (low 16 bits) */
     WS_EV_SCHED_BARRIER_RELEASE = 3, /* barrier released: data = barrier id | block linear id << 8 */
     WS_EV_SCHED_DIVERGE = 4,      /* a warp split into groups at a branch: data = slot | pc low 24 bits << 8 */
     WS_EV_SCHED_STARVE = 5,       /* the starvation guard moved a warp off a group: data = slot */
@@ -97,6 +97,13 @@ typedef struct ws_watch {
     uint32_t mask, value, hi;
     uint32_t repeat;         /* matching events needed (0 counts as 1)         */
     uint64_t window;         /* 0, or the time within which this one must complete */
+    uint64_t lasting;        /* 0, or: the matching event must last this long —
+                                the step completes once `lasting` time units
+                                pass without the event that ends it
+                                (barrier_wait: its barrier's release; warp_start:
+                                the warp's retire; wd.stall: a dispatch;
+                                cp.start: cp.done); a wait the launch ends
+                                with (a deadlock) counts */
 } ws_watch;
 
 typedef enum ws_action_kind {

@@ -144,6 +144,7 @@ static ws_status run_launch(ws_device *dev, ws_grid_run *L)
     }
     dev->last_stats = L->stats;
     dev->have_stats = 1;
+    if (dev->events) ws_ev_machines_launch_end(dev);
     ws_ev_launch_end(dev, dev->cfg.mode == WS_MODE_TIMING ? dev->now_cycle : L->stats.warp_instructions);
     dev->current = NULL;
     if (dev->debug) ws_dbg_launch_end(dev, L->id, st);

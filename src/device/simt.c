@@ -92,7 +92,7 @@ void ws_simt_barrier_arrive(ws_device *dev, ws_warp *w, uint32_t lanes, uint32_t
     w->waiting |= lanes;
     b->arrived[id] += (uint32_t)__builtin_popcount(lanes);
     ws_ev_emit(dev, WS_EV_SCHED, WS_EV_SCHED_BARRIER_WAIT, b->core,
-               (uint32_t)(w - dev->cores[b->core].warps) | id << 8 | (b->first_slot / (b->nwarps ? b->nwarps : 1)) << 16);
+               (uint32_t)(w - dev->cores[b->core].warps) | id << 8 | ((uint32_t)b->linear & 0xFFFFu) << 16);
     barrier_check(dev, b);
 }
 

@@ -33,10 +33,16 @@ out=$("$ws" watch --events wd --on 'wd.dispatch data=7' --then 'sched.barrier_re
 # the walkthrough's planted bugs (docs/events.md)
 planted=$(dirname "$ex")/examples/planted/planted
 out=$("$ws" watch --events sched.barrier_wait+sched.barrier_release+wd -- "$planted" deadlock 2>&1)
-waits0=$(grep -c "sched.barrier_wait .*data 0x00000000" <<< "$out")
-waits1=$(grep -c "sched.barrier_wait .*data 0x00000101" <<< "$out")
+waits0=$(grep -cE "sched.barrier_wait .*data 0x000[0-3]0000" <<< "$out")  # slot 0 at barrier 0, blocks 0-3
+waits1=$(grep -cE "sched.barrier_wait .*data 0x000[0-3]0101" <<< "$out")  # slot 1 at barrier 1
 [[ "$out" == *"deadlock: no lane can make progress"* && $waits0 = 4 && $waits1 = 4 && "$out" != *barrier_release* &&
    "$out" != *wd.retire* ]] && ok || bad "planted deadlock: $out"
+# a barrier wait that lasts: caught in the deadlock (the wait outlives the
+# launch), never in a healthy kernel
+out=$("$ws" watch --events wd --on 'sched.barrier_wait for>1000' --do print -- "$planted" deadlock 2>&1)
+[[ $(grep -c "machine 0: sched.barrier_wait" <<< "$out") = 1 ]] && ok || bad "lasting wait in the deadlock: $out"
+out=$("$ws" watch --events wd --on 'sched.barrier_wait for>100000' --do print -- "$ex/reduction/reduction" 2>&1)
+[[ $? = 0 && "$out" != *"machine 0"* ]] && ok || bad "lasting wait fired in reduction: $out"
 out=$("$ws" watch --events wd --on 'sched.starve count=10' --do 'print; rearm' -- "$planted" spinlock 2>&1)
 [[ "$out" == *"lock taken 128"* && $(grep -c "machine 0: sched.starve" <<< "$out") -ge 5 ]] && ok || bad "planted spin lock: $out"
 

@@ -66,7 +66,7 @@ typedef struct dbg_mod {
     ws_dbg_module info;
 } dbg_mod;
 
-enum { DBG_EV_WORDS = 1 + 8 * WS_EV_MAX_WATCH + 2 * WS_EV_MAX_ACTIONS };
+enum { DBG_EV_WORDS = 1 + 10 * WS_EV_MAX_WATCH + 2 * WS_EV_MAX_ACTIONS };
 
 struct ws_debug {
     atomic_int attention;          /* requests wait for the device thread   */

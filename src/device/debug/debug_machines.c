@@ -2,13 +2,13 @@
  * 0x71..0x73, docs/debug-hardware.md): a tool stages a machine program word
  * by word and loads it; the device takes it at its next safe point. Word
  * layout (ws_debug_machine_words): 0: enabled | nwatch << 8 | nactions << 16;
- * per watch instruction 8 words: source | id << 8 | core << 16, match,
- * mask, value, hi, repeat, window low, window high; per action 2 words:
+ * per watch instruction 10 words: source | id << 8 | core << 16, match,
+ * mask, value, hi, repeat, window low/high, lasting low/high; per action 2 words:
  * kind, arg. */
 #include <string.h>
 #include "device/debug/debug_internal.h"
 
-enum { WORDS_PER_WATCH = 8, HEADER_WORDS = 1 };
+enum { WORDS_PER_WATCH = 10, HEADER_WORDS = 1 };
 
 uint32_t ws_debug_machine_words(const ws_machine_program *p, uint32_t *out, uint32_t max)
 {
@@ -25,6 +25,8 @@ uint32_t ws_debug_machine_words(const ws_machine_program *p, uint32_t *out, uint
         PUT(w->repeat);
         PUT((uint32_t)w->window);
         PUT((uint32_t)(w->window >> 32));
+        PUT((uint32_t)w->lasting);
+        PUT((uint32_t)(w->lasting >> 32));
     }
     for (uint32_t i = 0; i < p->nactions; i++) {
         PUT((uint32_t)p->actions[i].kind);
@@ -58,6 +60,7 @@ static int parse_words(const uint32_t *w, uint32_t n, ws_machine_program *p)
         wt->hi = x[4];
         wt->repeat = x[5];
         wt->window = x[6] | (uint64_t)x[7] << 32;
+        wt->lasting = x[8] | (uint64_t)x[9] << 32;
     }
     for (uint32_t i = 0; i < p->nactions; i++, x += 2) {
         if (x[0] > WS_ACT_CP_RESUME || (x[0] == WS_ACT_ENABLE && x[1] >= WS_EV_MACHINES)) return -1;

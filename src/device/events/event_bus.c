@@ -49,6 +49,15 @@ void ws_ev_load_machine(ws_device *dev, unsigned index, const ws_machine_program
     if (!p) return;
     m->p = *p;
     m->st.enabled = p->enabled != 0;
-    for (uint32_t i = 0; i < p->nwatch; i++) e->mask[p->watch[i].source] |= (uint16_t)(1u << p->watch[i].id);
+    for (uint32_t i = 0; i < p->nwatch; i++) {
+        const ws_watch *w = &p->watch[i];
+        e->mask[w->source] |= (uint16_t)(1u << w->id);
+        if (w->lasting) { /* the event that ends a timed one must reach the machine too */
+            if (w->source == WS_EV_SCHED && w->id == WS_EV_SCHED_BARRIER_WAIT) e->mask[WS_EV_SCHED] |= 1u << WS_EV_SCHED_BARRIER_RELEASE;
+            if (w->source == WS_EV_SCHED && w->id == WS_EV_SCHED_WARP_START) e->mask[WS_EV_SCHED] |= 1u << WS_EV_SCHED_WARP_RETIRE;
+            if (w->source == WS_EV_WD && w->id == WS_EV_WD_STALL) e->mask[WS_EV_WD] |= 1u << WS_EV_WD_DISPATCH;
+            if (w->source == WS_EV_CP && w->id == WS_EV_CP_START) e->mask[WS_EV_CP] |= 1u << WS_EV_CP_DONE;
+        }
+    }
     if (index + 1 > e->nmachines) e->nmachines = index + 1;
 }

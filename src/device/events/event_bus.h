@@ -11,6 +11,8 @@ typedef struct ws_machine {
     ws_machine_status st;
     uint32_t hits;                  /* matches of the current instruction       */
     uint64_t t_prev;                /* when the previous instruction completed  */
+    int pending;                    /* a `lasting` step: the event being timed   */
+    ws_event started;
 } ws_machine;
 
 struct ws_events {
@@ -61,6 +63,10 @@ static inline int ws_ev_wd_may_place(ws_device *dev)
 /* Nothing ran and nothing was placed: if the work distributor is halted,
  * end the launch (dev->fault says why) and return 1. */
 int ws_ev_wd_stopped(ws_device *dev);
+
+/* The launch is over: a `lasting` step still timing an event completes
+ * (the wait outlived the launch). */
+void ws_ev_machines_launch_end(ws_device *dev);
 
 /* A launch ended: its clock (issue counter or cycles) moves the base on. */
 void ws_ev_launch_end(ws_device *dev, uint64_t launch_time);

@@ -1,6 +1,6 @@
 /* The text form of a debug machine (docs/events.md, "Machines"): one line
  *   EVENT [core=N] [data=V | data!=V | data=LO..HI] [mask=M] [count=K]
- *     [then EVENT ... [within=T]]... do ACTION[; ACTION...]
+ *     [for>T] [then EVENT ... [within=T]]... do ACTION[; ACTION...]
  * with ACTION one of stop, trace.start, trace.stop, count, rearm,
  * enable=N, print, wd.halt, wd.resume, wd.step. Used by `warpscope watch`,
  * WARPSCOPE_WATCH_MACHINES and gdb's `monitor watch`. */
@@ -32,6 +32,11 @@ static int num(const char *v, uint64_t *out)
 static int parse_term(char *tok, ws_watch *w, char *err, size_t errlen)
 {
     uint64_t v, hi;
+    if (!strncmp(tok, "for>", 4)) { /* the event must last longer than this */
+        if (num(tok + 4, &v) || !v) { snprintf(err, errlen, "'%s': expected for>TIME", tok); return -1; }
+        w->lasting = v;
+        return 0;
+    }
     char *eq = strchr(tok, '=');
     if (!eq) { snprintf(err, errlen, "'%s': expected key=value (core, data, mask, count, within)", tok); return -1; }
     int neg = eq > tok && eq[-1] == '!';

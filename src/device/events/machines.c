@@ -82,6 +82,32 @@ static void act(ws_device *dev, unsigned index, ws_machine *m, const ws_event *e
     }
 }
 
+/* Does e end the timed event s (a `lasting` step)? */
+static int ends(const ws_event *s, const ws_event *e)
+{
+    if (s->source == WS_EV_SCHED && s->id == WS_EV_SCHED_BARRIER_WAIT)
+        return e->source == WS_EV_SCHED && e->id == WS_EV_SCHED_BARRIER_RELEASE && e->core == s->core &&
+               (e->data & 0xFFu) == (s->data >> 8 & 0xFFu) && (e->data >> 8 & 0xFFFFu) == s->data >> 16;
+    if (s->source == WS_EV_SCHED && s->id == WS_EV_SCHED_WARP_START)
+        return e->source == WS_EV_SCHED && e->id == WS_EV_SCHED_WARP_RETIRE && e->core == s->core && e->data == s->data;
+    if (s->source == WS_EV_WD && s->id == WS_EV_WD_STALL) return e->source == WS_EV_WD && e->id == WS_EV_WD_DISPATCH;
+    if (s->source == WS_EV_CP && s->id == WS_EV_CP_START) return e->source == WS_EV_CP && e->id == WS_EV_CP_DONE;
+    return 0;
+}
+
+/* The current step completed on event e: the next step, or the actions. */
+static void step_done(ws_device *dev, uint32_t i, ws_machine *m, const ws_event *e)
+{
+    m->hits = 0;
+    m->pending = 0;
+    m->t_prev = e->time;
+    if (++m->st.step < m->p.nwatch) return;
+    m->st.step = 0;
+    m->st.fired++;
+    m->st.last = *e;
+    act(dev, i, m, e);
+}
+
 void ws_ev_machines(ws_device *dev, const ws_event *e)
 {
     struct ws_events *ev = dev->events;
@@ -89,6 +115,11 @@ void ws_ev_machines(ws_device *dev, const ws_event *e)
         ws_machine *m = &ev->machine[i];
         if (!m->st.enabled || !m->p.nwatch) continue;
         const ws_watch *w = &m->p.watch[m->st.step];
+        if (m->pending) { /* timing an event: does it end, or last long enough? */
+            if (ends(&m->started, e)) m->pending = 0;
+            else if (e->time - m->started.time >= w->lasting) step_done(dev, i, m, &m->started);
+            continue;
+        }
         if (m->st.step && w->window && e->time - m->t_prev > w->window) { /* too late: start over */
             m->st.step = 0;
             m->hits = 0;
@@ -96,13 +127,23 @@ void ws_ev_machines(ws_device *dev, const ws_event *e)
         }
         if (!matches(w, e)) continue;
         if (++m->hits < (w->repeat ? w->repeat : 1)) continue;
-        m->hits = 0;
-        m->t_prev = e->time;
-        if (++m->st.step < m->p.nwatch) continue;
-        m->st.step = 0;
-        m->st.fired++;
-        m->st.last = *e;
-        act(dev, i, m, e);
+        if (w->lasting) { /* start timing it */
+            m->hits = 0;
+            m->pending = 1;
+            m->started = *e;
+            continue;
+        }
+        step_done(dev, i, m, e);
+    }
+}
+
+void ws_ev_machines_launch_end(ws_device *dev)
+{
+    struct ws_events *ev = dev->events;
+    for (uint32_t i = 0; ev && i < ev->nmachines; i++) {
+        ws_machine *m = &ev->machine[i];
+        if (m->st.enabled && m->pending) step_done(dev, i, m, &m->started);
+        m->pending = 0;
     }
 }
 
