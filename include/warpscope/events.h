@@ -30,10 +30,13 @@ enum {
     WS_EV_CP_START = 1,      /* command started: data = kind                      */
     WS_EV_CP_DONE = 2,       /* command completed: data = kind                    */
     WS_EV_CP_FENCE = 3,      /* fence signalled: data = fence id (low 32 bits)    */
+    WS_EV_CP_WAIT = 4,       /* the host waits for a fence: data = fence id       */
     /* WD */
     WS_EV_WD_DISPATCH = 0,   /* block dispatched: data = block linear id; core = where */
     WS_EV_WD_RETIRE = 1,     /* block retired: data = block linear id             */
-    WS_EV_WD_STALL = 2,      /* blocks waiting but no free slot: data = blocks left (low 32) */
+    WS_EV_WD_STALL = 2,      /* blocks waiting but no free slot: data = blocks left
+                                (low 30 bits) | reason << 30 (1: warp slots,
+                                2: shared memory limits the blocks per core) */
     /* SCHED (core = the core) */
     WS_EV_SCHED_WARP_START = 0,   /* warp started: data = warp slot                */
     WS_EV_SCHED_WARP_RETIRE = 1,  /* all lanes of a warp exited: data = warp slot  */
@@ -41,6 +44,8 @@ enum {
     WS_EV_SCHED_BARRIER_RELEASE = 3, /* barrier released: data = barrier id | block linear id << 8 */
     WS_EV_SCHED_DIVERGE = 4,      /* a warp split into groups at a branch: data = slot | pc low 24 bits << 8 */
     WS_EV_SCHED_STARVE = 5,       /* the starvation guard moved a warp off a group: data = slot */
+    WS_EV_SCHED_RECONVERGE = 6,   /* a diverged warp's runnable lanes run as one group
+                                     again: data = slot | pc low 24 bits << 8 */
     /* MEM (core = the core) */
     WS_EV_MEM_ATOMIC = 0,    /* an atomic instruction: data = address of its first lane */
     WS_EV_MEM_FAULT = 1,     /* a faulting access: data = address                 */

@@ -83,8 +83,11 @@ static ws_status run_launch(ws_device *dev, ws_grid_run *L)
     memset(&dev->fault, 0, sizeof dev->fault);
     uint32_t per_block_shared = (L->shared_total + 15u) & ~15u;
     uint32_t slots = dev->cfg.warps_per_core / L->warps_per_block;
-    if (per_block_shared && dev->cfg.shared_per_core / per_block_shared < slots)
+    L->slots_by_shared = 0;
+    if (per_block_shared && dev->cfg.shared_per_core / per_block_shared < slots) {
         slots = dev->cfg.shared_per_core / per_block_shared;
+        L->slots_by_shared = 1;
+    }
     for (uint32_t c = 0; c < dev->cfg.cores; c++) {
         dev->cores[c].nblock_slots = slots;
         for (uint32_t s = 0; s < dev->cfg.warps_per_core; s++) dev->cores[c].warps[s].active = 0;
@@ -201,6 +204,7 @@ static ws_status run_cmd_kind(ws_device *dev, ws_cmd *c)
 
 ws_status ws_cmd_drain(ws_device *dev, uint64_t until_fence)
 {
+    if (until_fence) ws_ev_emit(dev, WS_EV_CP, WS_EV_CP_WAIT, 0, (uint32_t)until_fence);
     while (dev->qlen) {
         if (until_fence && dev->fence_done >= until_fence) break;
         struct ws_events *ev = dev->events;

@@ -67,6 +67,7 @@ typedef struct ws_warp {
      * (UINT32_MAX if none), valid while group != 0. */
     uint32_t group, group_pc, other_min_pc;
     uint32_t starve;               /* instructions issued while others wait */
+    uint8_t diverged;              /* split since its lanes last ran as one  */
     uint32_t sticky;               /* forced-group instructions left         */
     /* Decoded-instruction page cache for the current code page. */
     uint32_t code_page_addr;
@@ -125,6 +126,8 @@ typedef struct ws_grid_run {
                                             part follows at dyn_shared_addr */
     uint32_t dyn_shared_addr;
     uint32_t threads_per_block, warps_per_block;
+    uint8_t slots_by_shared;             /* resident blocks per core limited by
+                                            shared memory, not by warps     */
     uint32_t nregs;                      /* argument registers               */
     uint32_t ireg[8], freg[8];           /* a0..a7, fa0..fa7 initial values  */
     uint32_t ni, nf;                     /* how many of each are used        */

@@ -94,7 +94,8 @@ done:
     if (dev->events) { /* a stall is reported when it begins, not every round */
         int stalled = !placed && L->next_block < L->total_blocks;
         if (stalled && !dev->events->stalled)
-            ws_ev_emit(dev, WS_EV_WD, WS_EV_WD_STALL, 0, (uint32_t)(L->total_blocks - L->next_block));
+            ws_ev_emit(dev, WS_EV_WD, WS_EV_WD_STALL, 0,
+                       (uint32_t)((L->total_blocks - L->next_block) & 0x3FFFFFFFu) | (L->slots_by_shared ? 2u : 1u) << 30);
         dev->events->stalled = stalled;
     }
     return placed;

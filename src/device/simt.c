@@ -39,7 +39,6 @@ static uint32_t lanes_at(const ws_warp *w, uint32_t runnable, uint32_t pc)
 
 int ws_simt_select(ws_device *dev, ws_warp *w)
 {
-    (void)dev;
     uint32_t prev_pc = w->group_pc; /* kept by ws_simt_leave_group */
     if (w->group) ws_simt_leave_group(w);
     uint32_t runnable = w->live & ~w->waiting;
@@ -62,7 +61,13 @@ int ws_simt_select(ws_device *dev, ws_warp *w)
     uint32_t others = runnable & ~w->group;
     w->other_min_pc = others ? next_pc_above(w, others, 0) : UINT32_MAX;
     if (others && w->other_min_pc == UINT32_MAX) w->other_min_pc = 0;
-    if (!others) w->starve = 0;
+    if (!others) {
+        w->starve = 0;
+        if (w->diverged) { /* every runnable lane at one PC again */
+            w->diverged = 0;
+            ws_ev_emit(dev, WS_EV_SCHED, WS_EV_SCHED_RECONVERGE, w->core, w->slot | pc << 8);
+        }
+    }
     return 1;
 }
 

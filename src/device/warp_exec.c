@@ -502,9 +502,11 @@ ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t
          * other groups; otherwise pick again (lowest PC first). */
         uint32_t live_g = w->group; /* lanes may have retired */
         if (per_lane_pc || (taken && taken != g)) {
-            if (taken && taken != g)
+            if (taken && taken != g) {
+                w->diverged = 1;
                 ws_ev_emit(dev, WS_EV_SCHED, WS_EV_SCHED_DIVERGE, w->core,
                            (uint32_t)(w - dev->cores[w->core].warps) | pc << 8);
+            }
             for (uint32_t m = live_g; m; m &= m - 1) {
                 int l = __builtin_ctz(m);
                 if (!per_lane_pc) w->pc[l] = (taken >> l & 1) ? pc + imm : npc;

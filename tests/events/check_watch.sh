@@ -2,9 +2,9 @@
 # warpscope watch end to end: the event trace of an example decodes in
 # every format, a debug machine stops a launch with its reason, bad
 # programs and damaged traces get clear errors.
-# Usage: check_watch.sh WARPSCOPE EXAMPLES_DIR WORKDIR
+# Usage: check_watch.sh WARPSCOPE EXAMPLES_DIR WORKDIR [TEST_EVENTS]
 set -u
-ws=$1 ex=$2 work=$3
+ws=$1 ex=$2 work=$3 test_events=${4:-}
 mkdir -p "$work"
 pass=0 fail=0
 ok() { pass=$((pass + 1)); }
@@ -29,6 +29,16 @@ out=$("$ws" watch --events wd --on 'wd.dispatch data=3' --do 'print; stop' -- "$
 # a two-step machine with a count: the 5th barrier release after block 7's dispatch
 out=$("$ws" watch --events wd --on 'wd.dispatch data=7' --then 'sched.barrier_release count=5' --do 'print' -- "$ex/reduction/reduction" 2>&1)
 [[ $? = 0 && $(grep -c "machine 0: sched.barrier_release" <<< "$out") = 1 ]] && ok || bad "sequence machine: $out"
+
+# lossless on every example: each trace decodes and encodes back to the same bits
+if [ -n "$test_events" ]; then
+    files=()
+    for e in vecadd reduction histogram scan bitonic gather mandelbrot matmul; do
+        "$ws" watch -o "$work/$e.wsev" -- "$ex/$e/$e" > /dev/null 2>&1 && files+=("$work/$e.wsev")
+    done
+    [ ${#files[@]} = 8 ] && "$test_events" --roundtrip "${files[@]}" > "$work/roundtrip.out" 2>&1 && ok ||
+        { bad "event traces of the examples: ${#files[@]} of 8 written, or a re-encoding differs"; cat "$work/roundtrip.out"; }
+fi
 
 # the walkthrough's planted bugs (docs/events.md)
 planted=$(dirname "$ex")/examples/planted/planted

@@ -365,9 +365,36 @@ static void check_machines(const char *module)
     ws_device_close(dev);
 }
 
+/* decode(encode(x)) == x on trace files: the decoded events encode back
+ * to the same bits. */
+static int roundtrip_files(int n, char **files)
+{
+    for (int i = 0; i < n; i++) {
+        size_t size;
+        unsigned char *bytes = ws_test_read_file(files[i], &size);
+        ws_event *ev;
+        size_t count;
+        char err[256];
+        CHECK(bytes != NULL);
+        if (!bytes) continue;
+        CHECK(ws_events_decode(bytes, size, &ev, &count, err, sizeof err) == WS_OK);
+        ws_ev_writer w = { .buf = calloc(1, size + 1), .cap_bits = (uint64_t)size * 8 };
+        for (size_t k = 0; k < count; k++) ws_ev_write(&w, &ev[k]);
+        int same = w.events == count && (w.bits + 7) / 8 == size - WS_EV_HEADER &&
+                   !memcmp(w.buf, bytes + WS_EV_HEADER, size - WS_EV_HEADER);
+        if (!same) fprintf(stderr, "%s: re-encoding differs\n", files[i]);
+        CHECK(same);
+        free(w.buf);
+        free(ev);
+        free(bytes);
+    }
+    return TEST_SUMMARY();
+}
+
 int main(int argc, char **argv)
 {
-    if (argc != 2) { fprintf(stderr, "usage: test_events KERNELS.elf\n"); return 2; }
+    if (argc >= 2 && !strcmp(argv[1], "--roundtrip")) return roundtrip_files(argc - 2, argv + 2);
+    if (argc != 2) { fprintf(stderr, "usage: test_events KERNELS.elf | --roundtrip TRACE.wsev...\n"); return 2; }
     run a, b, plain;
     CHECK(do_run(argv[1], WS_MODE_FUNCTIONAL, 1, &a) == 0);
     check_counts(&a);

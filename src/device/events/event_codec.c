@@ -7,10 +7,10 @@
 #include "device/events/event_codec.h"
 
 static const char *const names[WS_EV_SOURCES][16] = {
-    { "cp.fetch", "cp.start", "cp.done", "cp.fence" },
+    { "cp.fetch", "cp.start", "cp.done", "cp.fence", "cp.wait" },
     { "wd.dispatch", "wd.retire", "wd.stall" },
     { "sched.warp_start", "sched.warp_retire", "sched.barrier_wait", "sched.barrier_release", "sched.diverge",
-      "sched.starve" },
+      "sched.starve", "sched.reconverge" },
     { "mem.atomic", "mem.fault" },
     { "dbg.halt", "dbg.resume" },
 };
@@ -86,7 +86,8 @@ static pred_t *preds(ws_ev_state *s, const ws_event *e) { return s->pred[e->sour
 /* Scheduler events whose data is a warp slot (low byte) and something else */
 static int split_data(const ws_event *e)
 {
-    return e->source == WS_EV_SCHED && (e->id == WS_EV_SCHED_DIVERGE || e->id == WS_EV_SCHED_BARRIER_WAIT);
+    return e->source == WS_EV_SCHED &&
+           (e->id == WS_EV_SCHED_DIVERGE || e->id == WS_EV_SCHED_BARRIER_WAIT || e->id == WS_EV_SCHED_RECONVERGE);
 }
 
 /* 1 same | 01 next | 001 core 0 (a round-robin wraps) | 000 + 16 bits */
