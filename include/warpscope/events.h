@@ -78,6 +78,9 @@ WS_API ws_status ws_events_configure(ws_device *dev, const ws_event_config *cfg)
 /* The trace bytes so far (a copy, malloc'd; free it) and how many events
  * did not fit (the formatter stops at the end of the buffer). */
 WS_API ws_status ws_events_read(ws_device *dev, uint8_t **bytes, size_t *size, uint64_t *events, uint64_t *dropped);
+/* The copy the last WS_ACT_TRACE_SNAPSHOT kept, as a self-describing blob
+ * like ws_events_read's (malloc'd); NOT_FOUND if no snapshot was taken. */
+WS_API ws_status ws_events_read_snapshot(ws_device *dev, uint8_t **bytes, size_t *size);
 /* Stop the trace and free its buffer. */
 WS_API ws_status ws_events_disable(ws_device *dev);
 
@@ -134,7 +137,9 @@ typedef enum ws_action_kind {
                                 the call that waits for the queue returns
                                 WS_ERR_STOPPED; ws_events_resume goes on  */
     WS_ACT_CP_STEP,          /* it takes exactly one more command, then halts */
-    WS_ACT_CP_RESUME
+    WS_ACT_CP_RESUME,
+    WS_ACT_TRACE_SNAPSHOT    /* keep a copy of the trace as it is now
+                                (ws_events_read_snapshot); the trace goes on */
 } ws_action_kind;
 
 typedef struct ws_machine_program {

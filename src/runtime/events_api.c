@@ -42,18 +42,9 @@ ws_status ws_events_read(ws_device *dev, uint8_t **bytes, size_t *size, uint64_t
     if (!dev->events) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_events_read: the event trace is not configured");
     ws_status st = dev->tool_launch_depth ? WS_OK : ws_cmd_drain(dev, 0);
     const ws_ev_writer *w = &dev->events->w;
-    size_t n = (size_t)((w->bits + 7) / 8);
-    uint8_t *b = malloc(WS_EV_HEADER + n);
+    uint8_t *b = ws_ev_blob(dev, size);
     if (!b) return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "ws_events_read: out of host memory");
-    uint16_t version = WS_EV_VERSION, reserved = 0;
-    memcpy(b, "WSEV", 4);
-    memcpy(b + 4, &version, 2);
-    memcpy(b + 6, &reserved, 2);
-    memcpy(b + 8, &w->events, 8);
-    memcpy(b + 16, &w->bits, 8);
-    if (n) memcpy(b + WS_EV_HEADER, ws_mem_global_ptr(&dev->mem, dev->events->buf_addr), n);
     *bytes = b;
-    *size = WS_EV_HEADER + n;
     if (events) *events = w->events;
     if (dropped) *dropped = w->dropped;
     return st; /* a failed launch still leaves its events */
@@ -82,7 +73,7 @@ ws_status ws_events_machine(ws_device *dev, unsigned index, const ws_machine_pro
             return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_events_machine: machine %u instruction %u: no such event or "
                                 "comparison", index, i);
     for (uint32_t i = 0; p && i < p->nactions; i++)
-        if (p->actions[i].kind > WS_ACT_CP_RESUME || (p->actions[i].kind == WS_ACT_ENABLE && p->actions[i].arg >= WS_EV_MACHINES))
+        if (p->actions[i].kind > WS_ACT_TRACE_SNAPSHOT || (p->actions[i].kind == WS_ACT_ENABLE && p->actions[i].arg >= WS_EV_MACHINES))
             return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_events_machine: machine %u action %u is not valid", index, i);
     ws_ev_load_machine(dev, index, p); /* what a machine watches must reach it */
     return WS_OK;
@@ -122,5 +113,21 @@ ws_status ws_events_resume(ws_device *dev)
     if (!dev) return WS_ERR_INVALID_ARG;
     WS_API_LOCKED(dev, "ws_events_resume");
     if (dev->events) dev->events->cp_halted = dev->events->wd_halted = 0;
+    return WS_OK;
+}
+
+ws_status ws_events_read_snapshot(ws_device *dev, uint8_t **bytes, size_t *size)
+{
+    if (!dev) return WS_ERR_INVALID_ARG;
+    WS_API_LOCKED(dev, "ws_events_read_snapshot");
+    if (!bytes || !size) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_events_read_snapshot: bytes or size is NULL");
+    *bytes = NULL;
+    *size = 0;
+    if (!dev->events || !dev->events->snapshot)
+        return ws_set_error(dev, WS_ERR_NOT_FOUND, "ws_events_read_snapshot: no debug machine took a snapshot");
+    if (!(*bytes = malloc(dev->events->snapshot_size)))
+        return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "ws_events_read_snapshot: out of host memory");
+    memcpy(*bytes, dev->events->snapshot, dev->events->snapshot_size);
+    *size = dev->events->snapshot_size;
     return WS_OK;
 }

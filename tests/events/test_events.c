@@ -363,6 +363,25 @@ static void check_machines(const char *module)
     free(ev);
     free(bytes);
     ws_device_close(dev);
+
+    /* a snapshot: the trace as it was when block 4 retired; the trace goes on */
+    CHECK(open_machine_dev(module, &dev, &k, &out, &counter) == WS_OK);
+    CHECK(ws_events_read_snapshot(dev, &bytes, &size) == WS_ERR_NOT_FOUND);
+    ws_machine_program sn = { .enabled = 1, .nwatch = 1, .nactions = 1 };
+    sn.watch[0] = on(WS_EV_WD, WS_EV_WD_RETIRE, WS_MATCH_EQ, 4, 1);
+    sn.actions[0].kind = WS_ACT_TRACE_SNAPSHOT;
+    CHECK(ws_events_machine(dev, 0, &sn) == WS_OK);
+    CHECK(launch_staged(dev, k, out, counter) == WS_OK);
+    CHECK(ws_events_read_snapshot(dev, &bytes, &size) == WS_OK);
+    CHECK(ws_events_decode(bytes, size, &ev, &n, err, sizeof err) == WS_OK);
+    CHECK(n > 0 && ev[n - 1].source == WS_EV_WD && ev[n - 1].id == WS_EV_WD_RETIRE && ev[n - 1].data == 4);
+    size_t snap_n = n;
+    free(ev);
+    free(bytes);
+    CHECK(ws_events_read(dev, &bytes, &size, &nev, &dropped) == WS_OK);
+    CHECK(nev > snap_n); /* the trace went on after the snapshot */
+    free(bytes);
+    ws_device_close(dev);
 }
 
 /* decode(encode(x)) == x on trace files: the decoded events encode back

@@ -63,7 +63,7 @@ static int parse_words(const uint32_t *w, uint32_t n, ws_machine_program *p)
         wt->lasting = x[8] | (uint64_t)x[9] << 32;
     }
     for (uint32_t i = 0; i < p->nactions; i++, x += 2) {
-        if (x[0] > WS_ACT_CP_RESUME || (x[0] == WS_ACT_ENABLE && x[1] >= WS_EV_MACHINES)) return -1;
+        if (x[0] > WS_ACT_TRACE_SNAPSHOT || (x[0] == WS_ACT_ENABLE && x[1] >= WS_EV_MACHINES)) return -1;
         p->actions[i].kind = (ws_action_kind)x[0];
         p->actions[i].arg = x[1];
     }

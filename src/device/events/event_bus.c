@@ -15,10 +15,13 @@ void ws_ev_emit_slow(ws_device *dev, unsigned src, unsigned id, uint32_t core, u
 {
     struct ws_events *e = dev->events;
     ws_event ev = { .time = now(dev), .data = data, .source = (uint8_t)src, .id = (uint8_t)id, .core = (uint16_t)core };
+    /* the event is in the trace before the machines see it (a snapshot it
+     * triggers includes it), and an event that starts the trace opens it */
+    int was_tracing = e->tracing && e->capacity;
+    if (e->capacity) e->w.buf = ws_mem_global_ptr(&dev->mem, e->buf_addr);
+    if (was_tracing) ws_ev_write(&e->w, &ev);
     if (e->nmachines) ws_ev_machines(dev, &ev);
-    if (!e->tracing || !e->capacity) return;
-    e->w.buf = ws_mem_global_ptr(&dev->mem, e->buf_addr);
-    ws_ev_write(&e->w, &ev);
+    if (!was_tracing && e->tracing && e->capacity) ws_ev_write(&e->w, &ev);
 }
 
 void ws_ev_launch_end(ws_device *dev, uint64_t launch_time)
@@ -26,9 +29,28 @@ void ws_ev_launch_end(ws_device *dev, uint64_t launch_time)
     if (dev->events) dev->events->clock_base += launch_time;
 }
 
+uint8_t *ws_ev_blob(const ws_device *dev, size_t *size)
+{
+    const ws_ev_writer *w = &dev->events->w;
+    size_t n = (size_t)((w->bits + 7) / 8);
+    uint8_t *b = malloc(WS_EV_HEADER + n + 1);
+    if (!b) return NULL;
+    uint16_t version = WS_EV_VERSION, reserved = 0;
+    memcpy(b, "WSEV", 4);
+    memcpy(b + 4, &version, 2);
+    memcpy(b + 6, &reserved, 2);
+    memcpy(b + 8, &w->events, 8);
+    memcpy(b + 16, &w->bits, 8);
+    if (n) memcpy(b + WS_EV_HEADER, ws_mem_global_ptr(&dev->mem, dev->events->buf_addr), n);
+    if (w->bits & 7) b[WS_EV_HEADER + n - 1] &= (uint8_t)(0xFF00u >> (w->bits & 7)); /* bits past the end: zero */
+    *size = WS_EV_HEADER + n;
+    return b;
+}
+
 void ws_ev_free(ws_device *dev)
 {
     if (!dev->events) return;
+    free(dev->events->snapshot);
     if (dev->events->capacity) ws_mem_free(&dev->mem, dev->events->buf_addr, REGION_DATA);
     free(dev->events);
     dev->events = NULL;

@@ -29,6 +29,8 @@ struct ws_events {
     uint64_t halt_cores;            /* ... of the warps on these cores (0: the
                                        next warp to run, and all-stop)         */
     char reason[200];               /* why the last machine stopped or halted  */
+    uint8_t *snapshot;              /* WS_ACT_TRACE_SNAPSHOT: header + stream   */
+    size_t snapshot_size;
     ws_machine machine[WS_EV_MACHINES];
     uint32_t nmachines;             /* highest programmed index + 1             */
     ws_machine_fn callback;
@@ -76,6 +78,9 @@ int ws_ev_create(ws_device *dev);
 /* Load machine `index` (checked by the caller) and widen the filters to
  * what it watches. */
 void ws_ev_load_machine(ws_device *dev, unsigned index, const ws_machine_program *p);
+/* The trace so far as a self-describing blob (header + stream), malloc'd;
+ * NULL when out of host memory. */
+uint8_t *ws_ev_blob(const ws_device *dev, size_t *size);
 /* Free the bus (device close or ws_events_disable). */
 void ws_ev_free(ws_device *dev);
 

@@ -73,6 +73,7 @@ static int parse_action(char *a, ws_machine_program *p, int *print, char *err, s
     if (!strcmp(a, "stop")) k = WS_ACT_STOP;
     else if (!strcmp(a, "trace.start")) k = WS_ACT_TRACE_START;
     else if (!strcmp(a, "trace.stop")) k = WS_ACT_TRACE_STOP;
+    else if (!strcmp(a, "trace.snapshot")) k = WS_ACT_TRACE_SNAPSHOT;
     else if (!strcmp(a, "count")) k = WS_ACT_COUNT;
     else if (!strcmp(a, "rearm")) k = WS_ACT_REARM;
     else if (!strcmp(a, "print")) { k = WS_ACT_CALLBACK; *print = 1; }
@@ -85,7 +86,7 @@ static int parse_action(char *a, ws_machine_program *p, int *print, char *err, s
     else if (!strcmp(a, "cp.step")) k = WS_ACT_CP_STEP;
     else if (!strcmp(a, "cp.resume")) k = WS_ACT_CP_RESUME;
     else if (!strncmp(a, "enable=", 7) && !num(a + 7, &n) && n < WS_EV_MACHINES) k = WS_ACT_ENABLE;
-    else { snprintf(err, errlen, "'%s' is not an action (stop, halt, halt=CORE_MASK, trace.start, trace.stop, count, rearm, enable=N, print, wd.halt, wd.resume, wd.step, cp.halt, cp.step, cp.resume)", a); return -1; }
+    else { snprintf(err, errlen, "'%s' is not an action (stop, halt, halt=CORE_MASK, trace.start, trace.stop, trace.snapshot, count, rearm, enable=N, print, wd.halt, wd.resume, wd.step, cp.halt, cp.step, cp.resume)", a); return -1; }
     p->actions[p->nactions].kind = k;
     p->actions[p->nactions++].arg = (uint32_t)n;
     return 0;

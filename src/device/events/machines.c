@@ -2,6 +2,7 @@
  * sequence and acts when it completes. Evaluated only for events that pass
  * the filters, so an idle device pays nothing. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "device/events/event_bus.h"
 
@@ -44,6 +45,17 @@ static void act(ws_device *dev, unsigned index, ws_machine *m, const ws_event *e
             break;
         case WS_ACT_TRACE_START: ev->tracing = 1; break;
         case WS_ACT_TRACE_STOP: ev->tracing = 0; break;
+        case WS_ACT_TRACE_SNAPSHOT:
+            if (ev->capacity) {
+                size_t n;
+                uint8_t *b = ws_ev_blob(dev, &n);
+                if (b) {
+                    free(ev->snapshot);
+                    ev->snapshot = b;
+                    ev->snapshot_size = n;
+                }
+            }
+            break;
         case WS_ACT_COUNT: m->st.counter++; break;
         case WS_ACT_REARM: rearm = 1; break;
         case WS_ACT_ENABLE:
