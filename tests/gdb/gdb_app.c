@@ -12,6 +12,8 @@
  *            (the DYN.elf file) is loaded
  *   nonstop  spin kernels on several cores
  *   many     2048 blocks of 256 threads on 4 cores x 8 warps, checked
+ *   deadlock a block whose warps wait at different barriers (expects
+ *            WS_ERR_DEADLOCK)
  * Prints "result ok" and exits 0 when the results are right. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -130,6 +132,21 @@ static int run_oob(ws_device *dev, ws_module *mod, const char *kernel)
     return st == WS_ERR_KERNEL_FAULT ? 0 : 1;
 }
 
+/* A launch that deadlocks: the device reports it; that is the expected end. */
+static int run_deadlock(ws_device *dev, ws_module *mod)
+{
+    ws_kernel *k;
+    ws_addr dout;
+    ws_status st;
+    if ((st = ws_kernel_get(mod, "split_barrier", &k)) || (st = ws_malloc(dev, 64 * 4, &dout)))
+        return fail(dev, "split_barrier", st);
+    ws_arg args[] = { WS_ARG_PTR(dout) };
+    st = ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(64, 1, 1), 0, args, 1);
+    if (!st) st = ws_synchronize(dev);
+    printf("deadlock launch: %s\n", ws_status_name(st));
+    return st == WS_ERR_DEADLOCK ? 0 : 1;
+}
+
 static int run_many(ws_device *dev, ws_module *mod)
 {
     enum { BLOCKS = 2048, T = 256, N = BLOCKS * T };
@@ -209,6 +226,7 @@ int main(int argc, char **argv)
     else if (!strcmp(mode, "reload")) bad = argc < 4 || run_reload(dev, mod, argv[3]);
     else if (!strcmp(mode, "nonstop")) bad = run_spin(dev, mod);
     else if (!strcmp(mode, "many")) bad = run_many(dev, mod);
+    else if (!strcmp(mode, "deadlock")) bad = run_deadlock(dev, mod);
     else bad = 2;
     ws_device_close(dev);
     printf("result %s\n", bad ? "BAD" : "ok");

@@ -62,3 +62,13 @@ WS_KERNEL void many(int *out, const int *in, int n)
     int i = (int)(blockIdx_x() * blockDim_x() + threadIdx_x());
     if (i < n) out[i] = in[i] * 3 + 1; /* MARK:many */
 } /* MARK:many_end */
+
+/* A barrier deadlock (gdb_app mode "deadlock"): the two warps of the block
+ * wait at different barriers. */
+WS_KERNEL void split_barrier(int *out)
+{
+    unsigned t = threadIdx_x();
+    if (t < 32) ws_barrier(0);
+    else ws_barrier(1);
+    out[t] = 1;
+}

@@ -29,6 +29,10 @@ double ws_dbg_parked_seconds(ws_device *dev);
 void ws_dbg_launch_start(ws_device *dev, uint64_t launch_id);
 void ws_dbg_launch_end(ws_device *dev, uint64_t launch_id, ws_status st);
 
+/* Nothing can run and a debug machine asked for a halt: halt every live
+ * warp (waiting ones too) with cause "debug machine". 1 = halted. */
+int ws_dbg_machine_halt_idle(ws_device *dev);
+
 /* ---- device thread: warp_exec.c / lane_io.c ---- */
 /* ebreak by group g at pc: 1 = the warp halted (cause ebreak). */
 int ws_dbg_ebreak(ws_device *dev, ws_warp *w, uint32_t g, uint32_t pc);

@@ -178,6 +178,29 @@ static int machine_halt(ws_debug *d, ws_warp *w)
     return halted_w;
 }
 
+int ws_dbg_machine_halt_idle(ws_device *dev)
+{
+    ws_debug *d = dev->debug;
+    struct ws_events *ev = dev->events;
+    uint64_t cores = ev->halt_cores;
+    ev->halt_pending = 0;
+    pthread_mutex_lock(&d->mu);
+    int halted = 0;
+    if (atomic_load(&d->attached)) {
+        snprintf(d->machine_reason, sizeof d->machine_reason, "%s", ev->reason);
+        for (uint32_t i = 0; i < d->nwarps; i++) {
+            ws_warp *o = dbg_warp_of(d, i);
+            if ((cores && (o->core >= 64 || !(cores >> o->core & 1))) || !o->active || !o->live ||
+                d->w[i].state == DW_HALTED)
+                continue;
+            dbg_halt_locked(d, o, WS_DCSR_CAUSE_MACHINE, lowest_live(o), !halted);
+            halted = 1;
+        }
+    }
+    pthread_mutex_unlock(&d->mu);
+    return halted;
+}
+
 ws_status ws_debug_stop_reason(ws_debug *d, char *buf, size_t len)
 {
     if (!d || !buf || !len) return WS_ERR_INVALID_ARG;

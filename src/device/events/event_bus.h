@@ -66,8 +66,8 @@ static inline int ws_ev_wd_may_place(ws_device *dev)
  * end the launch (dev->fault says why) and return 1. */
 int ws_ev_wd_stopped(ws_device *dev);
 
-/* The launch is over: a `lasting` step still timing an event completes
- * (the wait outlived the launch). */
+/* Nothing can run any more (a deadlock, or the launch is over): a
+ * `lasting` step still timing an event completes — the wait outlives it. */
 void ws_ev_machines_launch_end(ws_device *dev);
 
 /* A launch ended: its clock (issue counter or cycles) moves the base on. */
