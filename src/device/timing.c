@@ -506,6 +506,11 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
             if (until == NEVER) {
                 if (L->done_blocks >= L->total_blocks) break;
                 if (ws_ev_wd_stopped(dev)) { st = WS_ERR_STOPPED; goto out; }
+                if (dev->events && dev->events->nmachines) { /* waits that will never end: for>T steps complete */
+                    ws_ev_machines_launch_end(dev);
+                    if (dev->events->stop) { st = WS_ERR_STOPPED; goto out; }
+                    if (dev->events->halt_pending && dev->debug && ws_dbg_machine_halt_idle(dev)) continue;
+                }
                 /* Halted warps are stopped, not deadlocked: wait for the tool. */
                 int waited = dev->debug ? ws_dbg_idle_wait(dev) : 0;
                 if (waited > 0) continue;
