@@ -14,6 +14,7 @@
  *   many     2048 blocks of 256 threads on 4 cores x 8 warps, checked
  *   deadlock a block whose warps wait at different barriers (expects
  *            WS_ERR_DEADLOCK)
+ *   spinlock 64 threads take one spin lock (starved, but correct)
  * Prints "result ok" and exits 0 when the results are right. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,6 +148,24 @@ static int run_deadlock(ws_device *dev, ws_module *mod)
     return st == WS_ERR_DEADLOCK ? 0 : 1;
 }
 
+/* Every thread of one block takes a spin lock: slow, but correct. */
+static int run_spinlock(ws_device *dev, ws_module *mod)
+{
+    ws_kernel *k;
+    ws_addr lock, count;
+    ws_status st;
+    int n = 0;
+    if ((st = ws_kernel_get(mod, "spin_lock", &k)) || (st = ws_malloc(dev, 4, &lock)) || (st = ws_malloc(dev, 4, &count)) ||
+        (st = ws_memset(dev, lock, 0, 4)) || (st = ws_memset(dev, count, 0, 4)))
+        return fail(dev, "spin_lock", st);
+    ws_arg args[] = { WS_ARG_PTR(lock), WS_ARG_PTR(count) };
+    st = ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(64, 1, 1), 0, args, 2);
+    if (!st) st = ws_synchronize(dev);
+    if (!st) st = ws_memcpy_dtoh(dev, &n, count, 4);
+    printf("spin lock taken %d times\n", n);
+    return st != WS_OK || n != 64;
+}
+
 static int run_many(ws_device *dev, ws_module *mod)
 {
     enum { BLOCKS = 2048, T = 256, N = BLOCKS * T };
@@ -227,6 +246,7 @@ int main(int argc, char **argv)
     else if (!strcmp(mode, "nonstop")) bad = run_spin(dev, mod);
     else if (!strcmp(mode, "many")) bad = run_many(dev, mod);
     else if (!strcmp(mode, "deadlock")) bad = run_deadlock(dev, mod);
+    else if (!strcmp(mode, "spinlock")) bad = run_spinlock(dev, mod);
     else bad = 2;
     ws_device_close(dev);
     printf("result %s\n", bad ? "BAD" : "ok");

@@ -72,3 +72,14 @@ WS_KERNEL void split_barrier(int *out)
     else ws_barrier(1);
     out[t] = 1;
 }
+
+/* A spin lock every thread takes (gdb_app mode "spinlock"): the lanes
+ * that did not get it spin at a lower PC than the holder, and only the
+ * starvation guard lets the holder on. */
+WS_KERNEL void spin_lock(int *lock, int *count)
+{
+    while (atomicCAS_i(lock, 0, 1) != 0) {
+    }
+    *(volatile int *)count += 1;
+    atomicExch_i(lock, 0);
+}
