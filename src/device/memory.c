@@ -153,10 +153,15 @@ int ws_mem_alloc(ws_memory *m, uint32_t size, ws_region_kind kind, uint32_t *add
         if (try_alloc(m, span, size, kind, addr)) return -1;
     }
     const ws_region *r = ws_mem_region_near(m, *addr);
+    /* Fresh memory reads as zero, as on a real driver that clears pages.
+     * Only what an earlier allocation may have touched needs clearing (data
+     * and shadow): a large buffer above that costs no page faults. */
+    uint32_t off = *addr - WS_GLOBAL_BASE;
+    uint32_t touched = off < m->dirty_top ? (m->dirty_top - off < span ? m->dirty_top - off : span) : 0;
     if (kind == REGION_DATA) mark_live(m, r);
-    else ws_mem_mark(m, r->addr, r->span, SHADOW_NONE);
-    /* Fresh memory reads as zero, as on a real driver that clears pages. */
-    memset(ws_mem_global_ptr(m, *addr), 0, size);
+    else if (touched) ws_mem_mark(m, r->addr, touched, SHADOW_NONE);
+    if (touched) memset(ws_mem_global_ptr(m, *addr), 0, touched < size ? touched : size);
+    if (m->brk > m->dirty_top) m->dirty_top = m->brk;
     m->used += size;
     return 0;
 }
@@ -189,7 +194,7 @@ int ws_mem_free(ws_memory *m, uint32_t addr, ws_region_kind kind)
     r->state = REGION_FREED;
     m->used -= r->size;
     m->quarantined += r->size;
-    ws_mem_mark(m, r->addr, r->span, SHADOW_FREED);
+    if (kind != REGION_HARDWARE) ws_mem_mark(m, r->addr, r->span, SHADOW_FREED); /* hardware's: NONE already */
     return 0;
 }
 
@@ -234,6 +239,8 @@ void ws_mem_describe(const ws_memory *m, uint32_t addr, char *buf, size_t len)
     else if (addr - r->addr >= r->size)
         snprintf(buf, len, "out of bounds: %u bytes past the end of the %u-byte %s at 0x%08x",
                  addr - r->addr - r->size, r->size, what, r->addr);
+    else if (r->kind == REGION_HARDWARE)
+        snprintf(buf, len, "inside the device's %u-byte event trace buffer at 0x%08x (hardware only)", r->size, r->addr);
     else if (r->kind == REGION_MODULE)
         snprintf(buf, len, "read-only: %u bytes into the code/constant data of the %s at 0x%08x",
                  addr - r->addr, what, r->addr);

@@ -17,7 +17,9 @@ enum {
     SHADOW_FREED = 0xFD   /* freed allocation (use-after-free)            */
 };
 
-typedef enum ws_region_kind { REGION_DATA, REGION_MODULE } ws_region_kind;
+/* REGION_HARDWARE: a buffer only the device's hardware writes (the event
+ * trace); its shadow stays NONE, so kernels and host copies cannot touch it. */
+typedef enum ws_region_kind { REGION_DATA, REGION_MODULE, REGION_HARDWARE } ws_region_kind;
 typedef enum ws_region_state { REGION_LIVE, REGION_FREED, REGION_FREE } ws_region_state;
 
 /* A span of the arena: an allocation (live or quarantined after free) or a
@@ -35,6 +37,8 @@ typedef struct ws_memory {
     uint8_t *shadow;         /* limit / 8 bytes                          */
     uint64_t limit;          /* bytes of global memory                    */
     uint32_t brk;            /* bytes of the arena handed out so far      */
+    uint32_t dirty_top;      /* highest brk ever: above it the arena is still
+                                the mmap's untouched zero pages            */
     ws_region *regions;
     size_t nregions, cap;
     uint64_t used;           /* bytes in live regions (user sizes)        */
@@ -52,8 +56,8 @@ void ws_mem_fini(ws_memory *m);
 
 /* Reserve `size` bytes (>0) with 256-byte alignment and a trailing redzone.
  * Returns 0 and the address, or -1 when the limit is reached. The new
- * region's shadow is marked RW (REGION_DATA) or left NONE for the caller to
- * mark (REGION_MODULE). */
+ * region's shadow is marked RW (REGION_DATA) or left NONE (REGION_MODULE,
+ * for the caller to mark; REGION_HARDWARE). */
 int ws_mem_alloc(ws_memory *m, uint32_t size, ws_region_kind kind, uint32_t *addr);
 /* Free a live region that starts exactly at addr. Returns 0, -1 if addr is
  * not the start of a live allocation, -2 if it was already freed. */

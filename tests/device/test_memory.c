@@ -51,7 +51,27 @@ int main(void)
     CHECK(ws_mem_free(&m, c, REGION_DATA) == 0);
     CHECK(ws_mem_alloc(&m, (4u << 20) - 512, REGION_DATA, &big) == 0);
     CHECK_EQ_U(big, WS_GLOBAL_BASE);
+    /* reused memory reads as zero again, in the part earlier allocations
+     * wrote and in the part above it, which no allocation ever touched */
+    int zero = 1;
+    for (uint32_t i = 0; i < (4u << 20) - 512; i++) zero &= ws_mem_global_ptr(&m, big)[i] == 0;
+    CHECK(zero);
+    memset(ws_mem_global_ptr(&m, big), 0xA5, (4u << 20) - 512);
     CHECK(ws_mem_free(&m, big, REGION_DATA) == 0);
+    {
+        uint32_t again;
+        CHECK(ws_mem_alloc(&m, (4u << 20) - 512, REGION_HARDWARE, &again) == 0); /* the quarantine is let go */
+        CHECK_EQ_U(again, WS_GLOBAL_BASE);
+        zero = 1;
+        for (uint32_t i = 0; i < (4u << 20) - 512; i++) zero &= ws_mem_global_ptr(&m, again)[i] == 0;
+        CHECK(zero);
+        /* a hardware buffer: no kernel or host copy may touch it */
+        CHECK_EQ_U(shadow_at(&m, again + 4096), SHADOW_NONE);
+        CHECK(ws_mem_host_range(&m, again + 8, 4, 0, err, sizeof err) == NULL);
+        CHECK_STR_CONTAINS(err, "event trace buffer");
+        CHECK(ws_mem_free(&m, again, REGION_DATA) == -1);
+        CHECK(ws_mem_free(&m, again, REGION_HARDWARE) == 0);
+    }
 
     /* many small allocations reuse holes */
     uint32_t addrs[200];

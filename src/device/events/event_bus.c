@@ -51,7 +51,7 @@ void ws_ev_free(ws_device *dev)
 {
     if (!dev->events) return;
     free(dev->events->snapshot);
-    if (dev->events->capacity) ws_mem_free(&dev->mem, dev->events->buf_addr, REGION_DATA);
+    if (dev->events->capacity) ws_mem_free(&dev->mem, dev->events->buf_addr, REGION_HARDWARE);
     free(dev->events);
     dev->events = NULL;
 }
