@@ -108,18 +108,63 @@ static int send_all(int fd, const char *p, size_t n)
     return 0;
 }
 
-/* Serve one probe until it quits, hangs up, misbehaves or the device
- * closes. Returns a line for stderr saying how it ended. */
-static void serve(jtag_server *s, int cfd, ws_jtag_tap *tap, char *why, size_t whylen)
+/* The bus after the program closed the device: every access fails. */
+static ws_status dead_read(void *ctx, uint32_t addr, uint32_t *v, char *err, size_t errlen)
 {
+    (void)ctx;
+    *v = 0;
+    snprintf(err, errlen, "DMI access to 0x%02x after the program closed the device", addr);
+    return WS_ERR_INVALID_ARG;
+}
+
+static ws_status dead_write(void *ctx, uint32_t addr, uint32_t v, char *err, size_t errlen)
+{
+    (void)v;
+    return dead_read(ctx, addr, &v, err, errlen);
+}
+
+typedef struct probe {
+    ws_debug *dbg;              /* NULL once released                      */
+    ws_jtag_tap tap;
+    ws_jtag_dtm dtm;
+} probe;
+
+static void release(probe *p)
+{
+    if (!p->dbg) return;
+    ws_debug_detach(p->dbg); /* halted warps resume, triggers are cleared */
+    p->dbg = NULL;
+}
+
+/* How long a probe may go on talking to a dead bus after the program
+ * closed the device, so it can notice and quit instead of losing its
+ * socket in the middle of a scan. */
+#define CLOSE_GRACE_S 1.0
+
+/* Serve one probe until it quits, hangs up, misbehaves or the device
+ * closes. Writes a line for stderr saying how it ended. */
+static void serve(jtag_server *s, int cfd, probe *pr, char *why, size_t whylen)
+{
+    ws_jtag_tap *tap = &pr->tap;
     ws_bitbang bb;
     ws_bitbang_init(&bb, tap);
     uint8_t in[4096];
     char out[4096], err[256];
     uint64_t total = 0;
-    while (!atomic_load(&s->stop)) {
+    double deadline = 0;
+    for (;;) {
+        if (atomic_load(&s->stop) && !deadline) {
+            release(pr); /* the device is closing: let go of it now */
+            tap->dmi.read = dead_read;
+            tap->dmi.write = dead_write;
+            deadline = now_s() + CLOSE_GRACE_S;
+        }
+        if (deadline && now_s() > deadline) {
+            snprintf(why, whylen, "the program closed the device");
+            return;
+        }
         struct pollfd p = { cfd, POLLIN, 0 };
-        int r = poll(&p, 1, 100);
+        int r = poll(&p, 1, deadline ? 20 : 100);
         if (r < 0 && errno != EINTR) { snprintf(why, whylen, "poll: %s", strerror(errno)); return; }
         if (r <= 0) continue;
         ssize_t n = recv(cfd, in, sizeof in, 0);
@@ -143,37 +188,34 @@ static void serve(jtag_server *s, int cfd, ws_jtag_tap *tap, char *why, size_t w
         total += (size_t)n;
         if (bb.quit) { snprintf(why, whylen, "the probe quit"); return; }
     }
-    snprintf(why, whylen, "the program is closing the device");
 }
 
 static void handle_probe(jtag_server *s, int cfd)
 {
-    ws_debug *dbg = NULL;
+    probe pr;
+    memset(&pr, 0, sizeof pr);
     ws_debug_config dc = { WS_DBG_TOPO_BROADCAST, 1 };
-    ws_status st = ws_debug_attach(s->dev, &dc, &dbg);
+    ws_status st = ws_debug_attach(s->dev, &dc, &pr.dbg);
     if (st != WS_OK) {
         fprintf(stderr, "warpscope: JTAG: cannot attach the debug hardware for the probe: %s\n", ws_last_error(s->dev));
         return;
     }
     /* Non-stop: the probe resumes only what it halted; with all-stop the
      * other warps would stay halted behind a probe that never asks. */
-    ws_debug_set_all_stop(dbg, 0);
-    ws_jtag_dtm dtm;
+    ws_debug_set_all_stop(pr.dbg, 0);
     ws_jtag_dmi dmi;
-    ws_jtag_dtm_bind(&dtm, dbg, 0, &dmi);
-    ws_jtag_tap tap;
-    ws_jtag_tap_init(&tap, &dmi, s->idle);
+    ws_jtag_dtm_bind(&pr.dtm, pr.dbg, 0, &dmi);
+    ws_jtag_tap_init(&pr.tap, &dmi, s->idle);
     fprintf(stderr, "warpscope: JTAG: probe connected\n");
     double t0 = now_s();
     char why[512] = "";
-    serve(s, cfd, &tap, why, sizeof why);
+    serve(s, cfd, &pr, why, sizeof why);
     double dt = now_s() - t0;
-    if (tap.dmistat == WS_DMI_FAILED && tap.err[0])
-        fprintf(stderr, "warpscope: JTAG: the last failed DMI access: %s\n", tap.err);
-    fprintf(stderr, "warpscope: JTAG: %s; %llu DMI accesses in %.2f s (%.0f/s); debug hardware released, "
-                    "the program runs on\n", why, (unsigned long long)tap.dmi_ops, dt,
-            dt > 0 ? (double)tap.dmi_ops / dt : 0.0);
-    ws_debug_detach(dbg); /* halted warps resume, triggers are cleared */
+    release(&pr);
+    if (pr.tap.dmistat == WS_DMI_FAILED && pr.tap.err[0])
+        fprintf(stderr, "warpscope: JTAG: the last failed DMI access: %s\n", pr.tap.err);
+    fprintf(stderr, "warpscope: JTAG: %s; %llu DMI accesses in %.2f s (%.0f/s); debug hardware released\n", why,
+            (unsigned long long)pr.tap.dmi_ops, dt, dt > 0 ? (double)pr.tap.dmi_ops / dt : 0.0);
 }
 
 static void *server_main(void *arg)
