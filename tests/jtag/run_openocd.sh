@@ -1,6 +1,7 @@
 #!/bin/bash
 # End to end with Debian's OpenOCD over remote_bitbang (docs/jtag-openocd.md).
-#   run_openocd.sh MODE JTAG_APP KERNELS.elf CFG
+#   run_openocd.sh MODE JTAG_APP KERNELS.elf CFG [WARPSCOPE]
+# With WARPSCOPE (the CLI), the program starts as `warpscope debug --jtag`.
 # MODE examine: OpenOCD examines the device while jtag_app's 256 threads
 #   wait at a gate, halts harts 0 and 37, reads their registers and global
 #   memory, steps, writes the gate open through the system bus, resumes;
@@ -9,7 +10,7 @@
 #   OpenOCD killed while it holds a hart halted; each gives a clear message
 #   and the program finishes with the right results.
 set -u
-mode=$1 app=$2 kelf=$3 cfg=$4
+mode=$1 app=$2 kelf=$3 cfg=$4 cli=${5:-}
 work=$(mktemp -d)
 apid= opid=
 cleanup() { [ -n "$apid" ] && kill "$apid" 2>/dev/null; [ -n "$opid" ] && kill -9 "$opid" 2>/dev/null; rm -rf "$work"; }
@@ -24,7 +25,11 @@ hasnt() { ! grep -qE -- "$2" "$1"; }
 
 limit=6000000 hold=2000
 [ "$mode" = badinput ] && limit=800000 hold=0
-WARPSCOPE_JTAG="port=0,port-file=$work/port" timeout 100 "$app" "$kelf" $limit $hold > "$work/app.out" 2> "$work/app.err" &
+if [ -n "$cli" ]; then
+  timeout 100 "$cli" debug --jtag --port-file "$work/port" -- "$app" "$kelf" $limit $hold > "$work/app.out" 2> "$work/app.err" &
+else
+  WARPSCOPE_JTAG="port=0,port-file=$work/port" timeout 100 "$app" "$kelf" $limit $hold > "$work/app.out" 2> "$work/app.err" &
+fi
 apid=$!
 for _ in $(seq 100); do [ -s "$work/port" ] && has "$work/app.out" launching && break; sleep 0.1; done
 if ! [ -s "$work/port" ]; then echo "FAIL: the program never listened"; cat "$work/app.err"; exit 1; fi
@@ -84,6 +89,7 @@ if [ "$mode" = examine ]; then
   check "the debugger opened the gate" has "$work/app.out" "^go=0x0000600d after [0-9]+ spins"
   check "results correct" has "$work/app.out" "^result ok"
   check "the server saw the probe quit" has "$work/app.err" "JTAG: the probe quit; [0-9]+ DMI accesses"
+  [ -n "$cli" ] && check "the CLI reports the port" has "$work/app.out" "^JTAG remote_bitbang listening on 127.0.0.1:$port$"
   echo "OpenOCD session (examine, 2 halts, reads, step, write, 2 resumes): $(echo "$t1 - $t0" | bc 2>/dev/null || echo "?") s"
   grep "DMI accesses" "$work/app.err"
 else
