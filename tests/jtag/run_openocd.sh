@@ -57,6 +57,9 @@ if [ "$mode" = examine ]; then
     'reg pc' 'reg dpc' 'reg mhartid' 'reg zero' \
     'targets warpscope.hart37' 'halt' 'echo "state37=[warpscope.hart37 curstate]"' 'reg mhartid' \
     "mdw $pat 4" \
+    'echo "ms_halt=[warpscope_modeswitch halt 1]"' 'sleep 100' 'echo "haltsum_a=[riscv dmi_read 0x13]"' \
+    'echo "ms_run=[warpscope_modeswitch run 1]"' 'sleep 100' 'echo "haltsum_b=[riscv dmi_read 0x13]"' \
+    'echo "ms_bad=[warpscope_modeswitch halt 7]"' \
     'targets warpscope.hart0' 'step' 'reg pc' \
     "mdw $go 1" "mww $go 0x600d" "mdw $go 1" \
     'resume' 'targets warpscope.hart37' 'resume' \
@@ -82,6 +85,12 @@ if [ "$mode" = examine ]; then
   dpc=$(sed -n 's/^dpc (\/32): //p' "$o")
   check "pc and dpc agree (${pcs[0]:-none} ${dpc:-none})" test -n "$dpc" -a "${pcs[0]:-x}" = "$dpc"
   check "a step moves the pc (${pcs[0]:-} -> ${pcs[1]:-})" test "${#pcs[@]}" -eq 2 -a "${pcs[0]:-x}" != "${pcs[1]:-x}"
+  # harts 0 and 37 are warps 0 and 1 of core 0; core 1 holds warps 4-7
+  check "mode switch reaches core 1" has "$o" "^ms_halt=0x0*1$"
+  check "core 1 halted: haltsum1 = warps 0,1,4-7" has "$o" "^haltsum_a=0x0*f3$"
+  check "core 1 runs again" has "$o" "^ms_run=0x0*1$"
+  check "haltsum1 back to warps 0,1" has "$o" "^haltsum_b=0x0*3$"
+  check "a core that does not exist is ignored" has "$o" "^ms_bad=0x0*100$"
   check "global memory through the system bus" has "$o" "^$pat: 11111111 22222222 deadbeef 0badf00d"
   check "the gate reads 0, then 0x600d" has "$o" "^$go: 0000600d"
   check "resumed" has "$o" "^state_after=running"
