@@ -22,6 +22,7 @@ if ! [ -s "$work/port" ]; then echo "FAIL: the program never listened"; cat "$wo
 port=$(cat "$work/port")
 go=$(sed -n 's/^go at //p' "$work/app.out")
 pat=$(sed -n 's/^pattern at //p' "$work/app.out")
+out=$(sed -n 's/^out at //p' "$work/app.out")
 sleep 0.3
 
 ocd="openocd -c \"set WARPSCOPE_PORT $port\" -f $cfg -c \"gdb_port pipe\" -c \"log_output $work/ocd.log\""
@@ -36,6 +37,7 @@ timeout 90 gdb-multiarch -batch -nx "$kelf" -ex "set pagination off" -ex "set co
   -ex "set var *(int *)$go = 0x600d" \
   -ex 'continue' -ex 'echo T_BREAK\n' \
   -ex 'p/x $pc' -ex 'stepi' -ex 'p/x $pc' -ex 'info line *$pc' \
+  -ex 'delete' -ex "watch *(int *)$out" -ex 'continue' -ex 'echo T_WATCH\n' -ex 'x/i $pc' -ex "x/wx $out" \
   -ex 'delete' -ex 'detach' > "$work/gdb.out" 2>&1
 t1=$(date +%s.%N)
 wait "$apid"; rc=$?; apid=
@@ -47,6 +49,12 @@ check "hardware breakpoint set" has "$g" "Hardware assisted breakpoint 1 at .*li
 check "stopped at the breakpoint line" has "$g" "jtag_kernels.c:$line"
 pcs=($(sed -n 's/^\$[0-9]* = \(0x[0-9a-f]*\)$/\1/p' "$g" | tail -2))
 check "stepi moves the pc (${pcs[*]:-})" test "${#pcs[@]}" -eq 2 -a "${pcs[0]:-x}" != "${pcs[1]:-x}"
+check "watchpoint set" has "$g" "^Hardware watchpoint 2: \*\(int \*\)$out"
+# The trigger stops the hart before the store (timing "before"). OpenOCD
+# 0.12 names the watchpoint only for a 32-bit load/store; this one is
+# c.sw, so gdb shows SIGTRAP at it (docs/jtag-openocd.md).
+check "watchpoint stops at the store" grep -qE "^=> 0x[0-9a-f]+ <gate\+[0-9]+>:[[:space:]]+(c\.)?sw[[:space:]]" "$g"
+check "... before out[0] is written" has "$g" "^$(printf '0x%x' "$out"):[[:space:]]+0x00000000$"
 check "program exit status 0" test "$rc" -eq 0
 check "gate opened by gdb" has "$work/app.out" "^go=0x0000600d"
 check "results correct" has "$work/app.out" "^result ok"
