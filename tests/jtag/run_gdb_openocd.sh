@@ -23,7 +23,7 @@ port=$(cat "$work/port")
 go=$(sed -n 's/^go at //p' "$work/app.out")
 pat=$(sed -n 's/^pattern at //p' "$work/app.out")
 out=$(sed -n 's/^out at //p' "$work/app.out")
-sleep 0.3
+sleep 0.5
 
 ocd="openocd -c \"set WARPSCOPE_PORT $port\" -f $cfg -c \"gdb_port pipe\" -c \"log_output $work/ocd.log\""
 ocd="$ocd -c \"tcl_port disabled\" -c \"telnet_port disabled\""

@@ -11,8 +11,10 @@
 #include <stdint.h>
 #include "warpscope/warpscope.h"
 
-/* IDCODE: version 1, part 0x5753 ("WS"), manufacturer field 0x5f6. */
-#define WS_JTAG_IDCODE     0x15753BEDu
+/* IDCODE: version 1, part 0x5753 ("WS"), manufacturer 0x7fe (JEP106 bank
+ * 16, code 0x7e: unknown to OpenOCD 0.12, so no probe takes the device for
+ * some vendor's chip). */
+#define WS_JTAG_IDCODE     0x15753FFDu
 #define WS_JTAG_IR_LEN     5
 #define WS_JTAG_IR_IDCODE  0x01u
 #define WS_JTAG_IR_DTMCS   0x10u
