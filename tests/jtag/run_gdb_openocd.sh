@@ -1,6 +1,7 @@
 #!/bin/bash
 # gdb-multiarch through OpenOCD through the JTAG port (docs/jtag-openocd.md):
-# attach to jtag_app's running kernel, read registers and global memory,
+# attach to jtag_app's running kernel (harts 0 and 37 as two gdb threads
+# of one SMP group), read registers of both and global memory,
 # open the gate, stop at a hardware breakpoint on a kernel line, step,
 # detach; the program's results must be right.
 #   run_gdb_openocd.sh JTAG_APP KERNELS.elf KERNELS.c CFG
@@ -25,25 +26,28 @@ pat=$(sed -n 's/^pattern at //p' "$work/app.out")
 out=$(sed -n 's/^out at //p' "$work/app.out")
 sleep 0.5
 
-ocd="openocd -c \"set WARPSCOPE_PORT $port\" -f $cfg -c \"gdb_port pipe\" -c \"log_output $work/ocd.log\""
+ocd="openocd -c \"set WARPSCOPE_PORT $port\" -c \"set WARPSCOPE_HARTS {0 37}\" -c \"set WARPSCOPE_SMP 1\" -f $cfg -c \"gdb_port pipe\" -c \"log_output $work/ocd.log\""
 ocd="$ocd -c \"tcl_port disabled\" -c \"telnet_port disabled\""
 t0=$(date +%s.%N)
 timeout 90 gdb-multiarch -batch -nx "$kelf" -ex "set pagination off" -ex "set confirm off" \
   -ex "target extended-remote | $ocd" \
   -ex 'echo T_ATTACHED\n' \
   -ex 'info registers pc' -ex 'p/x $mhartid' \
+  -ex 'info threads' -ex 'thread 2' -ex 'echo T_LANE37\n' -ex 'p/x $mhartid' -ex 'p/x $tp' -ex 'thread 1' \
   -ex "x/4wx $pat" \
   -ex "hbreak jtag_kernels.c:$line" \
   -ex "set var *(int *)$go = 0x600d" \
   -ex 'continue' -ex 'echo T_BREAK\n' \
   -ex 'p/x $pc' -ex 'stepi' -ex 'p/x $pc' -ex 'info line *$pc' \
   -ex 'delete' -ex "watch *(int *)$out" -ex 'continue' -ex 'echo T_WATCH\n' -ex 'x/i $pc' -ex "x/wx $out" \
-  -ex 'delete' -ex 'detach' > "$work/gdb.out" 2>&1
+  -ex "delete" -ex "detach" > "$work/gdb.out" 2>&1
 t1=$(date +%s.%N)
 wait "$apid"; rc=$?; apid=
 g=$work/gdb.out
 check "gdb attached through OpenOCD" has "$g" "T_ATTACHED"
 check "mhartid of hart 0" has "$g" '^\$1 = 0x0$'
+check "hart 37 is gdb's thread 2" has "$g" '^  2 +Thread 38 "warpscope.hart37"'
+check "mhartid of hart 37" test "$(grep -A1 T_LANE37 "$g" | tail -1)" = '$2 = 0x25'
 check "global memory" has "$g" "^$(printf '0x%x' "$pat"):.*0x11111111.*0x22222222.*0xdeadbeef.*0x0badf00d"
 check "hardware breakpoint set" has "$g" "Hardware assisted breakpoint 1 at .*line $line"
 check "stopped at the breakpoint line" has "$g" "jtag_kernels.c:$line"
