@@ -14,6 +14,7 @@ PACKAGES=(
   libzstd-dev                              # compressed capture/trace files
   qemu-user                                # qemu-riscv32: ISA reference for differential tests
   gdb-multiarch                            # gdb front end for the debug server
+  openocd                                  # JTAG probe software: drives the device over remote_bitbang (tests/jtag)
   python3                                  # tests: validate the profiler's JSON and trace output
 )
 

@@ -1,7 +1,8 @@
 /* warpscope debug: run an unmodified host program with the gdb server
- * listening. The library does the work when it sees WARPSCOPE_DEBUG at
- * device open; this command sets it for the child, reports the port, and
- * passes the child's exit status on. */
+ * listening (or, with --jtag, the JTAG remote_bitbang port for OpenOCD).
+ * The library does the work when it sees WARPSCOPE_DEBUG (WARPSCOPE_JTAG)
+ * at device open; this command sets it for the child, reports the port,
+ * and passes the child's exit status on. */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -19,8 +20,12 @@ static void usage(FILE *f)
             "  --port N          listen on 127.0.0.1:N (default: a free port, printed)\n"
             "  --stop-at-launch  stop before each kernel launch runs\n"
             "  --port-file PATH  also write the port number to PATH\n"
+            "  --jtag            serve the device's JTAG port (OpenOCD remote_bitbang)\n"
+            "                    instead of gdb; the program runs without waiting\n"
             "Then connect: gdb-multiarch -ex 'target remote 127.0.0.1:PORT'\n"
-            "(docs/debugging.md walks through a session).\n");
+            "(docs/debugging.md walks through a session), or with --jtag:\n"
+            "  openocd -c 'set WARPSCOPE_PORT PORT' -f share/openocd/warpscope.cfg\n"
+            "(docs/jtag-openocd.md).\n");
 }
 
 /* The signal that asked us to stop (SIGTERM, SIGHUP), for the wait loop:
@@ -44,7 +49,7 @@ static unsigned read_port(const char *path)
 int ws_cmd_debug(int argc, char **argv)
 {
     unsigned port = 0;
-    int stop_at_launch = 0, i = 1;
+    int stop_at_launch = 0, jtag = 0, i = 1;
     const char *user_port_file = NULL;
     for (; i < argc; i++) {
         if (!strcmp(argv[i], "--")) {
@@ -63,6 +68,8 @@ int ws_cmd_debug(int argc, char **argv)
             port = (unsigned)p;
         } else if (!strcmp(argv[i], "--stop-at-launch")) {
             stop_at_launch = 1;
+        } else if (!strcmp(argv[i], "--jtag")) {
+            jtag = 1;
         } else if (!strcmp(argv[i], "--port-file") && i + 1 < argc) {
             user_port_file = argv[++i];
         } else if (argv[i][0] != '-') {
@@ -75,6 +82,10 @@ int ws_cmd_debug(int argc, char **argv)
     }
     if (i >= argc) {
         usage(stderr);
+        return 2;
+    }
+    if (jtag && stop_at_launch) { /* OpenOCD halts harts itself; nothing parks the program */
+        fprintf(stderr, "warpscope debug: --stop-at-launch is for the gdb server, not --jtag\n");
         return 2;
     }
     if (user_port_file) { /* an unwritable path fails now, not after gdb connected */
@@ -96,7 +107,8 @@ int ws_cmd_debug(int argc, char **argv)
     close(fd);
     snprintf(pfile, sizeof pfile, "%s", tmpl);
     unlink(pfile); /* the child creates it once it listens */
-    snprintf(spec, sizeof spec, "port=%u,stop-at-launch=%d,port-file=%s", port, stop_at_launch, pfile);
+    if (jtag) snprintf(spec, sizeof spec, "port=%u,port-file=%s", port, pfile);
+    else snprintf(spec, sizeof spec, "port=%u,stop-at-launch=%d,port-file=%s", port, stop_at_launch, pfile);
     pid_t pid = fork();
     if (pid < 0) {
         fprintf(stderr, "warpscope debug: fork: %s\n", strerror(errno));
@@ -105,7 +117,7 @@ int ws_cmd_debug(int argc, char **argv)
     if (pid == 0) {
         signal(SIGTERM, SIG_DFL);
         signal(SIGHUP, SIG_DFL);
-        setenv("WARPSCOPE_DEBUG", spec, 1);
+        setenv(jtag ? "WARPSCOPE_JTAG" : "WARPSCOPE_DEBUG", spec, 1);
         execvp(argv[i], argv + i);
         fprintf(stderr, "warpscope debug: cannot run %s: %s\n", argv[i], strerror(errno));
         _exit(127);
@@ -126,7 +138,8 @@ int ws_cmd_debug(int argc, char **argv)
         if (r < 0 && errno != EINTR) break;
         unsigned p = reported ? 0 : read_port(pfile);
         if (p) {
-            printf("listening on 127.0.0.1:%u\n", p);
+            if (jtag) printf("JTAG remote_bitbang listening on 127.0.0.1:%u\n", p);
+            else printf("listening on 127.0.0.1:%u\n", p);
             fflush(stdout);
             if (user_port_file) {
                 FILE *f = fopen(user_port_file, "w");

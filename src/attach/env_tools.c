@@ -2,6 +2,8 @@
  * opens, so an unmodified program can be debugged, profiled or traced:
  *   WARPSCOPE_PROFILE  the sampling profiler (src/profile, docs/profiling.md)
  *   WARPSCOPE_DEBUG    the gdb server (src/gdbstub, docs/debugging.md)
+ *   WARPSCOPE_JTAG     the JTAG remote_bitbang port for OpenOCD (src/jtag,
+ *                      docs/jtag-openocd.md)
  *   WARPSCOPE_TRACE    the instrumentation tracer (src/instrument, docs/tracing.md)
  *   WARPSCOPE_WATCH    the event watcher (src/watch, docs/events.md)
  *   WARPSCOPE_TOOL     tool libraries, "a.so[=OPTIONS]:b.so..." (docs/tools-api.md)
@@ -12,6 +14,7 @@
 #include "attach/env_tools.h"
 #include "device/device.h"
 #include "gdbstub/gdbserver.h"
+#include "jtag/jtag_server.h"
 #include "instrument/tracer.h"
 #include "watch/watch.h"
 #include "profile/profiler.h"
@@ -29,6 +32,7 @@ static ws_status attach_libraries(ws_device *dev, const char *value);
 static const env_tool env_tools[] = {
     { "WARPSCOPE_PROFILE", ws_profiler_attach },
     { "WARPSCOPE_DEBUG", ws_gdbserver_attach },
+    { "WARPSCOPE_JTAG", ws_jtag_server_attach },
     { "WARPSCOPE_TRACE", ws_tracer_attach },
     { "WARPSCOPE_WATCH", ws_watch_attach },
     { "WARPSCOPE_TOOL", attach_libraries },

@@ -111,6 +111,9 @@ ws_status ws_debug_module_of_core(const ws_debug *dbg, uint32_t core, uint32_t *
  * value is an error only for a bad module index or register address. */
 ws_status ws_dmi_read(ws_debug *dbg, uint32_t dm, uint32_t addr, uint32_t *value);
 ws_status ws_dmi_write(ws_debug *dbg, uint32_t dm, uint32_t addr, uint32_t value);
+/* 1 if addr is a register these debug modules implement (the others are
+ * refused by ws_dmi_read/ws_dmi_write; a JTAG DTM reads them as 0). */
+int ws_dmi_implemented(uint32_t addr);
 
 /* ---- The command processor's debug queries ---- */
 

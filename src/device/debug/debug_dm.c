@@ -128,6 +128,11 @@ int dbg_csr_value(ws_debug *d, ws_warp *w, uint32_t l, uint32_t csr, uint32_t *v
     case 0xC00: case 0xC01: case 0xC02: *v = (uint32_t)w->instret; return 0;
     case 0xC80: case 0xC81: case 0xC82: *v = (uint32_t)(w->instret >> 32); return 0;
     case 0xF14: *v = dbg_widx(d, w) * d->lanes + l; return 0;
+    /* misa and mstatus for probes that check the ISA (OpenOCD reads misa
+     * when it examines a hart): RV32IMAFC, M mode, FPU state dirty. */
+    case 0x301: *v = 1u << 30 | 1u << ('I' - 'A') | 1u << ('M' - 'A') | 1u << ('A' - 'A') |
+                     1u << ('F' - 'A') | 1u << ('C' - 'A'); return 0;
+    case 0x300: *v = 3u << 13 | 3u << 11; return 0;
     case WS_CSR_LANE_ID: *v = l; return 0;
     case WS_CSR_WARP_ID: *v = w->slot; return 0;
     case WS_CSR_CORE_ID: *v = w->core; return 0;
@@ -362,7 +367,7 @@ static void ms_write(ws_debug *d, dbg_dm *m, uint32_t v)
 
 /* ---- DMI ---- */
 
-static int known_reg(uint32_t a)
+int ws_dmi_implemented(uint32_t a)
 {
     return (a >= 0x04 && a <= 0x18) || (a >= 0x20 && a <= 0x30) || a == 0x34 || a == 0x35 ||
            (a >= 0x38 && a <= 0x3d) || a == 0x40 || a == WS_DM_MODESWITCH || (a >= WS_DM_EVSEL && a <= WS_DM_EVCTL);
@@ -372,7 +377,7 @@ static ws_status dmi_check(ws_debug *d, uint32_t dm, uint32_t addr)
 {
     if (!d->dev) return dbg_fail(d, WS_ERR_INVALID_ARG, "the device was closed");
     if (dm >= d->ndm) return dbg_fail(d, WS_ERR_INVALID_ARG, "debug module %u does not exist (%u modules)", dm, d->ndm);
-    if (!known_reg(addr)) return dbg_fail(d, WS_ERR_INVALID_ARG, "DMI address 0x%02x is not a debug module register", addr);
+    if (!ws_dmi_implemented(addr)) return dbg_fail(d, WS_ERR_INVALID_ARG, "DMI address 0x%02x is not a debug module register", addr);
     return WS_OK;
 }
 

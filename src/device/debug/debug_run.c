@@ -32,7 +32,9 @@ void dbg_halt_locked(ws_debug *d, ws_warp *w, uint32_t cause, uint32_t lane, int
     dw->cause = (uint8_t)cause;
     dw->stepping = dw->step_bar = 0;
     dw->group_halt = !event;
-    dw->resumeack = 0;
+    /* resumeack stays: it says the last resumereq was acted on, and a
+     * probe stepping a hart sees the step's halt before it polls for it
+     * (spec 0.13.2: only a new resumereq clears it). */
     if (event) {
         dbg_push_event_locked(d, WS_DBG_EV_HALT, dbg_widx(d, w) * d->lanes + lane, 0,
                               d->dev->current ? d->dev->current->id : 0, WS_OK);

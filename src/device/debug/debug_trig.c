@@ -88,7 +88,9 @@ int dbg_trig_csr(ws_debug *d, uint32_t core, uint32_t csr, int write, uint32_t *
             exec_changed(d, c->tdata1[i], c->tdata2[i]);
             recount(d, core);
         }
-        *val = c->tdata1[i];
+        /* a trigger never written still reads as an (idle) mcontrol: type
+         * 0 would say that no trigger exists at this tselect */
+        *val = c->tdata1[i] ? c->tdata1[i] : (2u << 28) | MC_DMODE | MC_MASKMAX | MC_ACTION_DM;
         return 0;
     case WS_CSR_TDATA2:
         if (write) {

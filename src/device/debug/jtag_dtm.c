@@ -1,0 +1,37 @@
+/* DMI accesses from the JTAG DTM to a debug module. Addresses the module
+ * does not implement read 0 and ignore writes, as the spec asks of a DM
+ * (a probe such as OpenOCD reads optional registers to find out what is
+ * there); only a dead bus (device closed, no module) fails the access. */
+#include "device/debug/jtag_dtm.h"
+#include <stdio.h>
+
+static ws_status dtm_read(void *ctx, uint32_t addr, uint32_t *value, char *err, size_t errlen)
+{
+    ws_jtag_dtm *d = ctx;
+    *value = 0;
+    if (!ws_dmi_implemented(addr)) return WS_OK;
+    ws_status st = ws_dmi_read(d->dbg, d->dm, addr, value);
+    if (st != WS_OK)
+        snprintf(err, errlen, "DMI read of 0x%02x on debug module %u failed: %s", addr, d->dm, ws_debug_error(d->dbg));
+    return st;
+}
+
+static ws_status dtm_write(void *ctx, uint32_t addr, uint32_t value, char *err, size_t errlen)
+{
+    ws_jtag_dtm *d = ctx;
+    if (!ws_dmi_implemented(addr)) return WS_OK;
+    ws_status st = ws_dmi_write(d->dbg, d->dm, addr, value);
+    if (st != WS_OK)
+        snprintf(err, errlen, "DMI write of 0x%02x on debug module %u failed: %s", addr, d->dm,
+                 ws_debug_error(d->dbg));
+    return st;
+}
+
+void ws_jtag_dtm_bind(ws_jtag_dtm *dtm, ws_debug *dbg, uint32_t dm, ws_jtag_dmi *dmi)
+{
+    dtm->dbg = dbg;
+    dtm->dm = dm;
+    dmi->read = dtm_read;
+    dmi->write = dtm_write;
+    dmi->ctx = dtm;
+}

@@ -1,0 +1,292 @@
+/* WARPSCOPE_JTAG server: options, the listening socket, and the thread
+ * that serves one remote_bitbang probe at a time. The thread touches the
+ * device only through debug.h (ws_debug_attach/detach and the DMI calls,
+ * all locked inside), the same way the gdb server's thread does. */
+#include "jtag/jtag_server.h"
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+#include "device/debug/jtag_dtm.h"
+#include "device/device.h"
+#include "jtag/bitbang.h"
+#include "warpscope/tool.h"
+
+typedef struct jtag_server {
+    ws_device *dev;
+    int lfd;
+    unsigned idle;
+    pthread_t thread;
+    int have_thread;
+    atomic_int stop;
+} jtag_server;
+
+typedef struct opts {
+    unsigned port, idle;
+    char port_file[512];
+} opts;
+
+static ws_status parse(const char *spec, opts *o, char *err, size_t errlen)
+{
+    memset(o, 0, sizeof *o);
+    o->idle = 1;
+    if (!spec[0] || !strcmp(spec, "1")) return WS_OK;
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", spec);
+    for (char *save = NULL, *kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+        char *eq = strchr(kv, '='), *end = NULL;
+        if (!eq) goto bad;
+        *eq = 0;
+        const char *v = eq + 1;
+        if (!strcmp(kv, "port-file")) {
+            snprintf(o->port_file, sizeof o->port_file, "%s", v);
+            continue;
+        }
+        long n = strtol(v, &end, 10);
+        if (!*v || *end || n < 0) goto bad;
+        if (!strcmp(kv, "port") && n <= 65535) o->port = (unsigned)n;
+        else if (!strcmp(kv, "idle") && n <= 7) o->idle = (unsigned)n;
+        else goto bad;
+        continue;
+    bad:
+        snprintf(err, errlen, "WARPSCOPE_JTAG: cannot use '%s' (expected port=N, port-file=PATH, idle=0..7)", kv);
+        return WS_ERR_INVALID_ARG;
+    }
+    return WS_OK;
+}
+
+static ws_status listen_loopback(unsigned port, int *fd, unsigned *bound, char *err, size_t errlen)
+{
+    int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (s < 0) {
+        snprintf(err, errlen, "WARPSCOPE_JTAG: socket: %s", strerror(errno));
+        return WS_ERR_IO;
+    }
+    int one = 1;
+    setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    struct sockaddr_in a;
+    memset(&a, 0, sizeof a);
+    a.sin_family = AF_INET;
+    a.sin_port = htons((uint16_t)port);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t al = sizeof a;
+    if (bind(s, (struct sockaddr *)&a, sizeof a) || listen(s, 1) || getsockname(s, (struct sockaddr *)&a, &al)) {
+        snprintf(err, errlen, "WARPSCOPE_JTAG: cannot listen on 127.0.0.1:%u: %s", port, strerror(errno));
+        close(s);
+        return WS_ERR_IO;
+    }
+    *fd = s;
+    *bound = ntohs(a.sin_port);
+    return WS_OK;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int send_all(int fd, const char *p, size_t n)
+{
+    while (n) {
+        ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return -1;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* The bus after the program closed the device: every access fails. */
+static ws_status dead_read(void *ctx, uint32_t addr, uint32_t *v, char *err, size_t errlen)
+{
+    (void)ctx;
+    *v = 0;
+    snprintf(err, errlen, "DMI access to 0x%02x after the program closed the device", addr);
+    return WS_ERR_INVALID_ARG;
+}
+
+static ws_status dead_write(void *ctx, uint32_t addr, uint32_t v, char *err, size_t errlen)
+{
+    (void)v;
+    return dead_read(ctx, addr, &v, err, errlen);
+}
+
+typedef struct probe {
+    ws_debug *dbg;              /* NULL once released                      */
+    ws_jtag_tap tap;
+    ws_jtag_dtm dtm;
+} probe;
+
+static void release(probe *p)
+{
+    if (!p->dbg) return;
+    ws_debug_detach(p->dbg); /* halted warps resume, triggers are cleared */
+    p->dbg = NULL;
+}
+
+/* How long a probe may go on talking to a dead bus after the program
+ * closed the device, so it can notice and quit instead of losing its
+ * socket in the middle of a scan. */
+#define CLOSE_GRACE_S 1.0
+
+/* Serve one probe until it quits, hangs up, misbehaves or the device
+ * closes. Writes a line for stderr saying how it ended. */
+static void serve(jtag_server *s, int cfd, probe *pr, char *why, size_t whylen)
+{
+    ws_jtag_tap *tap = &pr->tap;
+    ws_bitbang bb;
+    ws_bitbang_init(&bb, tap);
+    uint8_t in[4096];
+    char out[4096], err[256];
+    uint64_t total = 0;
+    double deadline = 0;
+    for (;;) {
+        if (atomic_load(&s->stop) && !deadline) {
+            release(pr); /* the device is closing: let go of it now */
+            tap->dmi.read = dead_read;
+            tap->dmi.write = dead_write;
+            deadline = now_s() + CLOSE_GRACE_S;
+        }
+        if (deadline && now_s() > deadline) {
+            snprintf(why, whylen, "the program closed the device");
+            return;
+        }
+        struct pollfd p = { cfd, POLLIN, 0 };
+        int r = poll(&p, 1, deadline ? 20 : 100);
+        if (r < 0 && errno != EINTR) { snprintf(why, whylen, "poll: %s", strerror(errno)); return; }
+        if (r <= 0) continue;
+        ssize_t n = recv(cfd, in, sizeof in, 0);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            if (ws_bitbang_mid_scan(&bb))
+                snprintf(why, whylen, "the probe disconnected in the middle of a scan (TAP in %s)",
+                         ws_tap_state_name(tap->state));
+            else
+                snprintf(why, whylen, "the probe disconnected without quitting");
+            return;
+        }
+        size_t nout = 0, used = 0;
+        ws_status st = ws_bitbang_feed(&bb, in, (size_t)n, out, &nout, &used, err, sizeof err);
+        if (nout && send_all(cfd, out, nout)) { snprintf(why, whylen, "cannot answer the probe: %s", strerror(errno)); return; }
+        if (st != WS_OK) {
+            snprintf(why, whylen, "bad input from the probe after %llu bytes: %s",
+                     (unsigned long long)(total + used), err);
+            return;
+        }
+        total += (size_t)n;
+        if (bb.quit) { snprintf(why, whylen, "the probe quit"); return; }
+    }
+}
+
+static void handle_probe(jtag_server *s, int cfd)
+{
+    probe pr;
+    memset(&pr, 0, sizeof pr);
+    ws_debug_config dc = { WS_DBG_TOPO_BROADCAST, 1 };
+    ws_status st = ws_debug_attach(s->dev, &dc, &pr.dbg);
+    if (st != WS_OK) {
+        fprintf(stderr, "warpscope: JTAG: cannot attach the debug hardware for the probe: %s\n", ws_last_error(s->dev));
+        return;
+    }
+    /* Non-stop: the probe resumes only what it halted; with all-stop the
+     * other warps would stay halted behind a probe that never asks. */
+    ws_debug_set_all_stop(pr.dbg, 0);
+    ws_jtag_dmi dmi;
+    ws_jtag_dtm_bind(&pr.dtm, pr.dbg, 0, &dmi);
+    ws_jtag_tap_init(&pr.tap, &dmi, s->idle);
+    fprintf(stderr, "warpscope: JTAG: probe connected\n");
+    double t0 = now_s();
+    char why[512] = "";
+    serve(s, cfd, &pr, why, sizeof why);
+    double dt = now_s() - t0;
+    release(&pr);
+    if (pr.tap.dmistat == WS_DMI_FAILED && pr.tap.err[0])
+        fprintf(stderr, "warpscope: JTAG: the last failed DMI access: %s\n", pr.tap.err);
+    fprintf(stderr, "warpscope: JTAG: %s; %llu DMI accesses in %.2f s (%.0f/s); debug hardware released\n", why,
+            (unsigned long long)pr.tap.dmi_ops, dt, dt > 0 ? (double)pr.tap.dmi_ops / dt : 0.0);
+}
+
+static void *server_main(void *arg)
+{
+    jtag_server *s = arg;
+    while (!atomic_load(&s->stop)) {
+        struct pollfd p = { s->lfd, POLLIN, 0 };
+        int r = poll(&p, 1, 100);
+        if (r <= 0) continue;
+        int c = accept4(s->lfd, NULL, NULL, SOCK_CLOEXEC);
+        if (c < 0) continue;
+        int one = 1;
+        setsockopt(c, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one); /* one byte answers one 'R' */
+        handle_probe(s, c);
+        close(c);
+    }
+    return NULL;
+}
+
+static void server_stop(ws_device *dev, void *user)
+{
+    (void)dev;
+    jtag_server *s = user;
+    if (!s) return;
+    atomic_store(&s->stop, 1);
+    if (s->have_thread) pthread_join(s->thread, NULL);
+    if (s->lfd >= 0) close(s->lfd);
+    free(s);
+}
+
+static const ws_tool jtag_tool = {
+    .version = WS_TOOL_API_VERSION,
+    .name = "JTAG remote_bitbang server",
+    .detach = server_stop, /* at device close: stop serving, release the hardware */
+};
+
+ws_status ws_jtag_server_attach(ws_device *dev, const char *spec)
+{
+    char err[WS_ERRLEN] = "";
+    opts o;
+    ws_status st = parse(spec, &o, err, sizeof err);
+    if (st != WS_OK) return ws_set_error(dev, st, "%s", err);
+    jtag_server *s = calloc(1, sizeof *s);
+    if (!s) return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "WARPSCOPE_JTAG: out of host memory");
+    s->dev = dev;
+    s->idle = o.idle;
+    unsigned port = 0;
+    st = listen_loopback(o.port, &s->lfd, &port, err, sizeof err);
+    if (st != WS_OK) {
+        free(s);
+        return ws_set_error(dev, st, "%s", err);
+    }
+    if (o.port_file[0]) {
+        FILE *f = fopen(o.port_file, "w");
+        if (!f) {
+            close(s->lfd);
+            free(s);
+            return ws_set_error(dev, WS_ERR_IO, "WARPSCOPE_JTAG: cannot write port-file %s: %s", o.port_file,
+                                strerror(errno));
+        }
+        fprintf(f, "%u\n", port);
+        fclose(f);
+    }
+    if (pthread_create(&s->thread, NULL, server_main, s)) {
+        close(s->lfd);
+        free(s);
+        return ws_set_error(dev, WS_ERR_INTERNAL, "WARPSCOPE_JTAG: cannot start the server thread");
+    }
+    s->have_thread = 1;
+    fprintf(stderr, "warpscope: JTAG remote_bitbang listening on 127.0.0.1:%u\n", port);
+    st = ws_tool_attach(dev, &jtag_tool, s);
+    if (st != WS_OK) server_stop(dev, s);
+    return st;
+}

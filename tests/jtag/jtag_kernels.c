@@ -1,0 +1,13 @@
+/* The kernel the OpenOCD end-to-end test drives: every thread waits at a
+ * gate until a debugger writes *go (or `limit` spins pass), then writes
+ * its result. MARK: lines are for gdb. */
+#include <warpscope/kernel.h>
+
+WS_KERNEL void gate(int *out, volatile int *go, int *spins, int limit)
+{
+    int i = (int)(blockIdx_x() * blockDim_x() + threadIdx_x());
+    int k = 0;
+    while (!*go && k < limit) k++; /* MARK:wait */
+    out[i] = i * 3 + 1; /* MARK:result */
+    if (i == 0) *spins = k;
+}

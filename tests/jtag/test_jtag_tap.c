@@ -1,0 +1,394 @@
+/* Bit-level tests of the JTAG TAP + RISC-V DTM (src/device/debug/jtag_tap.c)
+ * and the remote_bitbang decoder (src/jtag/bitbang.c): the TAP state
+ * machine against IEEE 1149.1's diagram, IR and DR scans bit by bit,
+ * dtmcs fields and dmi busy / failed handling as spec 0.13.2 chapter 6
+ * describes them, on a fake debug bus and on the device's debug module.
+ *   test_jtag_tap tap|ir|bypass|dtmcs|dmi|busy|failed|bitbang|device */
+#include <stdint.h>
+#include "device/debug/debug.h"
+#include "device/debug/jtag_dtm.h"
+#include "device/debug/jtag_tap.h"
+#include "jtag/bitbang.h"
+#include "test.h"
+
+/* ---- a fake debug bus: 128 registers, optionally failing ---- */
+typedef struct fake_bus {
+    uint32_t reg[128];
+    int fail, reads, writes;
+} fake_bus;
+
+static ws_status fake_read(void *ctx, uint32_t addr, uint32_t *v, char *err, size_t errlen)
+{
+    fake_bus *b = ctx;
+    b->reads++;
+    if (b->fail) { snprintf(err, errlen, "fake bus refuses 0x%02x", addr); return WS_ERR_IO; }
+    *v = b->reg[addr & 127];
+    return WS_OK;
+}
+
+static ws_status fake_write(void *ctx, uint32_t addr, uint32_t v, char *err, size_t errlen)
+{
+    fake_bus *b = ctx;
+    b->writes++;
+    if (b->fail) { snprintf(err, errlen, "fake bus refuses 0x%02x", addr); return WS_ERR_IO; }
+    b->reg[addr & 127] = v;
+    return WS_OK;
+}
+
+static void fake_tap(ws_jtag_tap *t, fake_bus *b)
+{
+    memset(b, 0, sizeof *b);
+    ws_jtag_dmi dmi = { fake_read, fake_write, b };
+    ws_jtag_tap_init(t, &dmi, 1);
+}
+
+/* ---- probe helpers: every bit is one TCK edge, TDO sampled before it ---- */
+static void clk(ws_jtag_tap *t, int tms) { ws_jtag_tap_clock(t, tms, 0); }
+
+static void to_idle(ws_jtag_tap *t)
+{
+    for (int i = 0; i < 5; i++) clk(t, 1);
+    clk(t, 0);
+}
+
+/* Shift len bits of v in (from Shift-xR), leave in Exit1-xR; returns TDO. */
+static uint64_t shift(ws_jtag_tap *t, uint64_t v, unsigned len)
+{
+    uint64_t out = 0;
+    for (unsigned i = 0; i < len; i++) {
+        out |= (uint64_t)ws_jtag_tap_tdo(t) << i;
+        ws_jtag_tap_clock(t, i == len - 1, (int)(v >> i & 1));
+    }
+    return out;
+}
+
+/* From Run-Test/Idle or Update-xR: scan the IR, end in Run-Test/Idle. */
+static uint32_t scan_ir(ws_jtag_tap *t, uint32_t ir)
+{
+    clk(t, 1); clk(t, 1); clk(t, 0); clk(t, 0);  /* Select-DR, Select-IR, Capture-IR, Shift-IR */
+    uint32_t out = (uint32_t)shift(t, ir, WS_JTAG_IR_LEN);
+    clk(t, 1); clk(t, 0);                        /* Update-IR, Run-Test/Idle */
+    return out;
+}
+
+/* From Run-Test/Idle or Update-DR: scan the DR; then `idle` Run-Test/Idle
+ * cycles, or (idle < 0) stay in Update-DR. */
+static uint64_t scan_dr(ws_jtag_tap *t, uint64_t v, unsigned len, int idle)
+{
+    clk(t, 1); clk(t, 0); clk(t, 0);             /* Select-DR, Capture-DR, Shift-DR */
+    uint64_t out = shift(t, v, len);
+    clk(t, 1);                                   /* Update-DR */
+    if (idle >= 0) {
+        clk(t, 0);                               /* Run-Test/Idle */
+        for (int i = 0; i < idle; i++) clk(t, 0);
+    }
+    return out;
+}
+
+static uint64_t dmi_word(uint32_t addr, uint32_t data, uint32_t op)
+{
+    return (uint64_t)addr << 34 | (uint64_t)data << 2 | op;
+}
+
+/* ---- tests ---- */
+
+static void test_tap(void)
+{
+    /* The full transition table, state by state, from the diagram. */
+    static const ws_tap_state expect[16][2] = {
+        { WS_TAP_IDLE, WS_TAP_RESET }, { WS_TAP_IDLE, WS_TAP_SELECT_DR },
+        { WS_TAP_CAPTURE_DR, WS_TAP_SELECT_IR }, { WS_TAP_SHIFT_DR, WS_TAP_EXIT1_DR },
+        { WS_TAP_SHIFT_DR, WS_TAP_EXIT1_DR }, { WS_TAP_PAUSE_DR, WS_TAP_UPDATE_DR },
+        { WS_TAP_PAUSE_DR, WS_TAP_EXIT2_DR }, { WS_TAP_SHIFT_DR, WS_TAP_UPDATE_DR },
+        { WS_TAP_IDLE, WS_TAP_SELECT_DR }, { WS_TAP_CAPTURE_IR, WS_TAP_RESET },
+        { WS_TAP_SHIFT_IR, WS_TAP_EXIT1_IR }, { WS_TAP_SHIFT_IR, WS_TAP_EXIT1_IR },
+        { WS_TAP_PAUSE_IR, WS_TAP_UPDATE_IR }, { WS_TAP_PAUSE_IR, WS_TAP_EXIT2_IR },
+        { WS_TAP_SHIFT_IR, WS_TAP_UPDATE_IR }, { WS_TAP_IDLE, WS_TAP_SELECT_DR },
+    };
+    ws_jtag_tap t;
+    fake_bus b;
+    fake_tap(&t, &b);
+    CHECK_EQ_U(t.state, WS_TAP_RESET);
+    for (int s = 0; s < 16; s++)
+        for (int tms = 0; tms < 2; tms++) {
+            t.state = (ws_tap_state)s;
+            clk(&t, tms);
+            if (t.state != expect[s][tms])
+                fprintf(stderr, "from %s with TMS=%d: %s\n", ws_tap_state_name((ws_tap_state)s), tms,
+                        ws_tap_state_name(t.state));
+            CHECK_EQ_U(t.state, expect[s][tms]);
+        }
+    /* Five TMS=1 edges reach Test-Logic-Reset from every state. */
+    for (int s = 0; s < 16; s++) {
+        t.state = (ws_tap_state)s;
+        for (int i = 0; i < 5; i++) clk(&t, 1);
+        CHECK_EQ_U(t.state, WS_TAP_RESET);
+    }
+    /* After reset the IR holds IDCODE: a 32-bit DR scan reads it. */
+    t.ir = WS_JTAG_IR_DMI;
+    to_idle(&t);
+    CHECK_EQ_U(t.ir, WS_JTAG_IR_IDCODE);
+    CHECK_EQ_U(scan_dr(&t, 0, 32, 0), WS_JTAG_IDCODE);
+    CHECK_EQ_U(WS_JTAG_IDCODE & 1, 1);
+    /* Pause-DR in the middle of a scan keeps the bits. */
+    clk(&t, 1); clk(&t, 0); clk(&t, 0);
+    uint64_t lo = shift(&t, 0, 16);              /* Exit1-DR */
+    clk(&t, 0); clk(&t, 0); clk(&t, 1);          /* Pause-DR twice, Exit2-DR */
+    clk(&t, 0);                                  /* Shift-DR */
+    uint64_t hi = shift(&t, 0, 16);
+    clk(&t, 1); clk(&t, 0);
+    CHECK_EQ_U(lo | hi << 16, WS_JTAG_IDCODE);
+}
+
+static void test_ir(void)
+{
+    ws_jtag_tap t;
+    fake_bus b;
+    fake_tap(&t, &b);
+    to_idle(&t);
+    CHECK_EQ_U(scan_ir(&t, WS_JTAG_IR_DTMCS), 1);  /* Capture-IR loads 0b00001 */
+    CHECK_EQ_U(t.ir, WS_JTAG_IR_DTMCS);
+    CHECK_EQ_U(scan_ir(&t, WS_JTAG_IR_DMI), 1);
+    CHECK_EQ_U(t.ir, WS_JTAG_IR_DMI);
+    /* The IR changes only at Update-IR: leaving through Exit1 -> Update. */
+    clk(&t, 1); clk(&t, 1); clk(&t, 0); clk(&t, 0);
+    shift(&t, WS_JTAG_IR_BYPASS, 4);               /* four bits, the last into Exit1-IR */
+    CHECK_EQ_U(t.state, WS_TAP_EXIT1_IR);
+    CHECK_EQ_U(t.ir, WS_JTAG_IR_DMI);
+    clk(&t, 1);                                    /* Update-IR: 0b00001 shifted right 4 times under 1s */
+    CHECK_EQ_U(t.ir, 0x1e);
+}
+
+static void test_bypass(void)
+{
+    ws_jtag_tap t;
+    fake_bus b;
+    fake_tap(&t, &b);
+    to_idle(&t);
+    uint32_t irs[] = { WS_JTAG_IR_BYPASS, 0x00, 0x05, 0x1e };
+    for (size_t i = 0; i < sizeof irs / sizeof *irs; i++) {
+        scan_ir(&t, irs[i]);
+        /* A one-bit register: what goes in comes out one bit later, after
+         * the captured 0. */
+        uint64_t out = scan_dr(&t, 0xA5, 8, 0);
+        CHECK_EQ_U(out, (0xA5u << 1) & 0xFF);
+    }
+    CHECK_EQ_U(b.reads + b.writes, 0);
+}
+
+static void test_dtmcs(void)
+{
+    ws_jtag_tap t;
+    fake_bus b;
+    fake_tap(&t, &b);
+    to_idle(&t);
+    scan_ir(&t, WS_JTAG_IR_DTMCS);
+    uint32_t v = (uint32_t)scan_dr(&t, 0, 32, 0);
+    CHECK_EQ_U(v & 0xF, 1);                        /* version: 0.13 */
+    CHECK_EQ_U(v >> 4 & 0x3F, WS_JTAG_ABITS);      /* abits */
+    CHECK_EQ_U(v >> 10 & 3, 0);                    /* dmistat */
+    CHECK_EQ_U(v >> 12 & 7, 1);                    /* idle */
+    CHECK_EQ_U(v >> 15, 0);                        /* reserved, dmireset, dmihardreset read 0 */
+    /* idle is what the TAP was built with */
+    ws_jtag_dmi dmi = { fake_read, fake_write, &b };
+    ws_jtag_tap_init(&t, &dmi, 5);
+    to_idle(&t);
+    scan_ir(&t, WS_JTAG_IR_DTMCS);
+    CHECK_EQ_U(scan_dr(&t, 0, 32, 0) >> 12 & 7, 5);
+}
+
+static void test_dmi(void)
+{
+    ws_jtag_tap t;
+    fake_bus b;
+    fake_tap(&t, &b);
+    to_idle(&t);
+    scan_ir(&t, WS_JTAG_IR_DMI);
+    scan_dr(&t, dmi_word(0x10, 0xCAFEF00D, 2), WS_JTAG_DMI_LEN, 1);  /* write */
+    CHECK_EQ_U(b.writes, 1);
+    CHECK_EQ_U(b.reg[0x10], 0xCAFEF00D);
+    b.reg[0x11] = 0x00400382;
+    scan_dr(&t, dmi_word(0x11, 0, 1), WS_JTAG_DMI_LEN, 1);            /* read */
+    uint64_t r = scan_dr(&t, dmi_word(0, 0, 0), WS_JTAG_DMI_LEN, 1);  /* nop: collect */
+    CHECK_EQ_U(r & 3, WS_DMI_OK);
+    CHECK_EQ_U((uint32_t)(r >> 2), 0x00400382);
+    CHECK_EQ_U(r >> 34, 0x11);
+    CHECK_EQ_U(b.reads, 1);
+    CHECK_EQ_U(t.dmi_ops, 2);
+    /* The address field is abits wide: bits above it do not reach the bus. */
+    scan_dr(&t, dmi_word(0x7f, 7, 2), WS_JTAG_DMI_LEN, 1);
+    CHECK_EQ_U(b.reg[0x7f], 7);
+}
+
+static void test_busy(void)
+{
+    ws_jtag_tap t;
+    fake_bus b;
+    fake_tap(&t, &b);
+    to_idle(&t);
+    scan_ir(&t, WS_JTAG_IR_DMI);
+    b.reg[0x04] = 0x1234;
+    scan_dr(&t, dmi_word(0x04, 0, 1), WS_JTAG_DMI_LEN, -1);  /* read, no Run-Test/Idle after */
+    uint64_t r = scan_dr(&t, dmi_word(0x05, 99, 2), WS_JTAG_DMI_LEN, -1);
+    CHECK_EQ_U(r & 3, WS_DMI_BUSY);                           /* captured too soon */
+    CHECK_EQ_U(b.writes, 0);                                  /* ... and the write was dropped */
+    /* sticky: even after waiting, dmi reports busy and ignores ops */
+    clk(&t, 0); clk(&t, 0); clk(&t, 0);
+    r = scan_dr(&t, dmi_word(0x05, 99, 2), WS_JTAG_DMI_LEN, 2);
+    CHECK_EQ_U(r & 3, WS_DMI_BUSY);
+    CHECK_EQ_U(b.writes, 0);
+    scan_ir(&t, WS_JTAG_IR_DTMCS);
+    CHECK_EQ_U(scan_dr(&t, 0, 32, 1) >> 10 & 3, WS_DMI_BUSY); /* dtmcs.dmistat */
+    scan_dr(&t, 1u << 16, 32, 1);                             /* dmireset */
+    CHECK_EQ_U(scan_dr(&t, 0, 32, 1) >> 10 & 3, 0);
+    scan_ir(&t, WS_JTAG_IR_DMI);
+    scan_dr(&t, dmi_word(0x05, 99, 2), WS_JTAG_DMI_LEN, 1);
+    CHECK_EQ_U(b.writes, 1);
+    CHECK_EQ_U(b.reg[0x05], 99);
+    /* dmihardreset also forgets an access in progress */
+    scan_dr(&t, dmi_word(0x04, 0, 1), WS_JTAG_DMI_LEN, -1);
+    CHECK(t.wait > 0);
+    clk(&t, 1); clk(&t, 1); clk(&t, 0); clk(&t, 0);           /* IR scan straight from Update-DR */
+    shift(&t, WS_JTAG_IR_DTMCS, WS_JTAG_IR_LEN);
+    clk(&t, 1); clk(&t, 1);                                   /* Update-IR -> Select-DR */
+    clk(&t, 0); clk(&t, 0);
+    shift(&t, 1u << 17, 32);
+    clk(&t, 1);
+    CHECK_EQ_U(t.wait, 0);
+    CHECK_EQ_U(t.dmistat, 0);
+}
+
+static void test_failed(void)
+{
+    ws_jtag_tap t;
+    fake_bus b;
+    fake_tap(&t, &b);
+    to_idle(&t);
+    scan_ir(&t, WS_JTAG_IR_DMI);
+    b.fail = 1;
+    scan_dr(&t, dmi_word(0x16, 0, 1), WS_JTAG_DMI_LEN, 1);
+    CHECK_STR_CONTAINS(t.err, "fake bus refuses 0x16");
+    b.fail = 0;
+    uint64_t r = scan_dr(&t, dmi_word(0x16, 0, 1), WS_JTAG_DMI_LEN, 1);
+    CHECK_EQ_U(r & 3, WS_DMI_FAILED);
+    CHECK_EQ_U(b.reads, 1);                                   /* sticky: the second read was ignored */
+    scan_ir(&t, WS_JTAG_IR_DTMCS);
+    CHECK_EQ_U(scan_dr(&t, 1u << 16, 32, 1) >> 10 & 3, WS_DMI_FAILED);
+    CHECK_EQ_U(t.dmistat, 0);                                 /* the dmireset in that scan */
+    scan_ir(&t, WS_JTAG_IR_DMI);
+    scan_dr(&t, dmi_word(0x16, 0, 1), WS_JTAG_DMI_LEN, 1);
+    CHECK_EQ_U(scan_dr(&t, 0, WS_JTAG_DMI_LEN, 1) & 3, WS_DMI_OK);
+    CHECK_EQ_U(b.reads, 2);
+}
+
+/* Feed a string to the decoder; returns its status, replies in out. */
+static ws_status feed(ws_bitbang *bb, const char *s, char *out, char *err)
+{
+    size_t nout = 0, used = 0;
+    ws_status st = ws_bitbang_feed(bb, (const uint8_t *)s, strlen(s), out, &nout, &used, err, 256);
+    out[nout] = 0;
+    return st;
+}
+
+static void test_bitbang(void)
+{
+    ws_jtag_tap t;
+    fake_bus b;
+    fake_tap(&t, &b);
+    ws_bitbang bb;
+    ws_bitbang_init(&bb, &t);
+    char out[256], err[256];
+    /* TMS=1 with TCK low, then high: one edge each pair; five reach reset,
+     * then Idle, Select-DR, Capture-DR, Shift-DR: read IDCODE's low bits. */
+    CHECK_EQ_U(feed(&bb, "262626262604260404", out, err), WS_OK);
+    CHECK_EQ_U(t.state, WS_TAP_SHIFT_DR);
+    CHECK_EQ_U(bb.edges, 9);
+    CHECK_EQ_U(feed(&bb, "R04R04R04R04", out, err), WS_OK);
+    CHECK(!strcmp(out, "1011"));                              /* 0x...D = 1101, LSB first */
+    CHECK(ws_bitbang_mid_scan(&bb));
+    /* TCK held high: levels change, no new edge */
+    CHECK_EQ_U(feed(&bb, "4567", out, err), WS_OK);
+    CHECK_EQ_U(bb.edges, 13);
+    /* TRST ('t', 'u') resets the TAP; SRST alone ('s') does not */
+    CHECK_EQ_U(feed(&bb, "s", out, err), WS_OK);
+    CHECK_EQ_U(t.state, WS_TAP_SHIFT_DR);
+    CHECK_EQ_U(feed(&bb, "tr", out, err), WS_OK);
+    CHECK_EQ_U(t.state, WS_TAP_RESET);
+    CHECK(!ws_bitbang_mid_scan(&bb));
+    CHECK_EQ_U(feed(&bb, "Bb", out, err), WS_OK);
+    /* garbage: a clear error naming the byte and where it was */
+    CHECK_EQ_U(feed(&bb, "0R1X", out, err), WS_ERR_INVALID_ARG);
+    CHECK(!strcmp(out, "0"));
+    CHECK_STR_CONTAINS(err, "0x58 ('X') at offset 3");
+    CHECK_EQ_U(feed(&bb, "\x01", out, err), WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(err, "byte 0x01 at offset 0 is not a remote_bitbang command");
+    /* Q stops decoding */
+    size_t nout, used;
+    CHECK_EQ_U(ws_bitbang_feed(&bb, (const uint8_t *)"RQR", 3, out, &nout, &used, err, sizeof err), WS_OK);
+    CHECK(bb.quit);
+    CHECK_EQ_U(nout, 1);
+    CHECK_EQ_U(used, 2);
+}
+
+/* The DTM on the device's own debug module: what JTAG reads is what
+ * ws_dmi_read reads; optional registers read 0; a closed device fails. */
+static void test_device(void)
+{
+    ws_config c;
+    ws_config_default(&c);
+    ws_device *dev = NULL;
+    ws_debug *dbg = NULL;
+    ws_debug_config dc = { WS_DBG_TOPO_BROADCAST, 1 };
+    CHECK_EQ_U(ws_device_open(&c, &dev), WS_OK);
+    if (!dev) return;
+    CHECK_EQ_U(ws_debug_attach(dev, &dc, &dbg), WS_OK);
+    if (!dbg) return;
+    ws_jtag_dtm dtm;
+    ws_jtag_dmi dmi;
+    ws_jtag_dtm_bind(&dtm, dbg, 0, &dmi);
+    ws_jtag_tap t;
+    ws_jtag_tap_init(&t, &dmi, 1);
+    to_idle(&t);
+    scan_ir(&t, WS_JTAG_IR_DMI);
+    scan_dr(&t, dmi_word(WS_DM_DMCONTROL, 1, 2), WS_JTAG_DMI_LEN, 1);   /* dmactive */
+    scan_dr(&t, dmi_word(WS_DM_DMSTATUS, 0, 1), WS_JTAG_DMI_LEN, 1);
+    uint64_t r = scan_dr(&t, dmi_word(WS_DM_DMCONTROL, 0, 1), WS_JTAG_DMI_LEN, 1);
+    uint32_t direct = 0;
+    CHECK_EQ_U(ws_dmi_read(dbg, 0, WS_DM_DMSTATUS, &direct), WS_OK);
+    CHECK_EQ_U(r & 3, WS_DMI_OK);
+    CHECK_EQ_U((uint32_t)(r >> 2), direct);
+    CHECK_EQ_U(direct & 0xF, 2);                                        /* version 0.13 */
+    r = scan_dr(&t, dmi_word(0x32, 0, 1), WS_JTAG_DMI_LEN, 1);          /* dmcontrol result; read dmcs2 */
+    CHECK_EQ_U((uint32_t)(r >> 2) & 1, 1);                              /* dmactive */
+    r = scan_dr(&t, dmi_word(0, 0, 0), WS_JTAG_DMI_LEN, 1);
+    CHECK_EQ_U(r & 3, WS_DMI_OK);                                       /* not implemented: reads 0 */
+    CHECK_EQ_U((uint32_t)(r >> 2), 0);
+    /* data0 through JTAG and directly */
+    scan_dr(&t, dmi_word(WS_DM_DATA0, 0x5EED, 2), WS_JTAG_DMI_LEN, 1);
+    CHECK_EQ_U(ws_dmi_read(dbg, 0, WS_DM_DATA0, &direct), WS_OK);
+    CHECK_EQ_U(direct, 0x5EED);
+    ws_device_close(dev);
+    scan_dr(&t, dmi_word(WS_DM_DMSTATUS, 0, 1), WS_JTAG_DMI_LEN, 1);
+    CHECK_EQ_U(scan_dr(&t, 0, WS_JTAG_DMI_LEN, 1) & 3, WS_DMI_FAILED);
+    CHECK_STR_CONTAINS(t.err, "device was closed");
+    ws_debug_detach(dbg);
+}
+
+int main(int argc, char **argv)
+{
+    const char *w = argc > 1 ? argv[1] : "";
+    if (!strcmp(w, "tap")) test_tap();
+    else if (!strcmp(w, "ir")) test_ir();
+    else if (!strcmp(w, "bypass")) test_bypass();
+    else if (!strcmp(w, "dtmcs")) test_dtmcs();
+    else if (!strcmp(w, "dmi")) test_dmi();
+    else if (!strcmp(w, "busy")) test_busy();
+    else if (!strcmp(w, "failed")) test_failed();
+    else if (!strcmp(w, "bitbang")) test_bitbang();
+    else if (!strcmp(w, "device")) test_device();
+    else {
+        fprintf(stderr, "usage: test_jtag_tap tap|ir|bypass|dtmcs|dmi|busy|failed|bitbang|device\n");
+        return 2;
+    }
+    return TEST_SUMMARY();
+}
