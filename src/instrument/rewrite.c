@@ -16,6 +16,8 @@ static void ctx_free(rw_ctx *c)
     free(c->after_stub);
     free(c->branch_stub);
     free(c->value_helpers);
+    free(c->fast);
+    free(c->inst_fast);
 }
 
 /* WSI_VALUES: the (base, value) register pairs the module's stores use. */
@@ -84,7 +86,8 @@ static int rewrite(const void *elf, size_t size, const char *what, wsi_mode mode
     uint32_t text_size = 0;
     int rc = -1;
     if (rw_read_elf(&c) || rw_scan(&c) || (custom && custom_tables(&c)) ||
-        ((flags & WSI_VALUES) && mode == WSI_RECORD && value_pairs(&c)) || rw_layout(&c) || rw_emit_text(&c, &text, &text_size) ||
+        ((flags & WSI_VALUES) && mode == WSI_RECORD && value_pairs(&c)) ||
+        (mode == WSI_RECORD && !custom && rw_plan_scratch(&c)) || rw_layout(&c) || rw_emit_text(&c, &text, &text_size) ||
         rw_patch_code_refs(&c, text) || rw_patch_data(&c) || rw_patch_dwarf(&c) || rw_move_symbols(&c) ||
         rw_rewrite_rela(&c) || rw_write_elf(&c, text, text_size, out, out_size))
         goto done;

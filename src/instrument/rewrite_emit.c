@@ -215,7 +215,8 @@ static void emit_inserted(rw_ctx *c, out *o, const rw_inst *x)
     }
     if (x->mem) { /* the site is the instruction's own address */
         const struct value_helper *v = (c->flags & WSI_VALUES) ? value_helper_for(c, x) : NULL;
-        put_call(o, v ? v->addr : c->mem_helper[x->in.rs1]);
+        int32_t f = c->inst_fast && !v ? c->inst_fast[x - c->insts] : -1;
+        put_call(o, v ? v->addr : f >= 0 ? c->fast[f].addr : c->mem_helper[x->in.rs1]);
     }
 }
 
@@ -422,6 +423,15 @@ static void emit_helpers(rw_ctx *c, out *o)
         put32(o, sw(TP, t[1], 0)); put32(o, sw(GP, t[1], 4)); put32(o, sw(v->base, t[1], 8));
         put32(o, v->fp ? rv_s(0x27, 2, t[1], v->value, 12) : sw(v->value, t[1], 12));
         for (int i = 0; i < 3; i++) put32(o, lw(t[i], SP, -4 - 4 * i));
+        put32(o, jalr0(GP));
+    }
+    for (uint32_t h = 0; h < c->nfast; h++) { /* {gid, site, x[base]}, scratch dead at the call sites */
+        struct fast_mem_helper *f = &c->fast[h];
+        f->addr = o->at;
+        int32_t lo = put_ctl(o, f->t[0], c->ctl_addr);
+        put_reserve_lane(o, f->t[0], lo + WSI_CTL_MEM_NEXT, lo + WSI_CTL_MEM_CAP, lo + WSI_CTL_MEM_BASE, 4, f->t[1],
+                         f->t[2], 3);
+        put32(o, sw(TP, f->t[1], 0)); put32(o, sw(GP, f->t[1], 4)); put32(o, sw(f->base, f->t[1], 8));
         put32(o, jalr0(GP));
     }
     for (uint32_t r = 0; r < 32; r++) {

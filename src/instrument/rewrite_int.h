@@ -92,6 +92,12 @@ typedef struct rw_ctx {
         uint32_t addr;
     } *value_helpers;
     uint32_t nvalue_helpers;
+    struct fast_mem_helper {      /* RECORD mode: a memory helper whose scratch */
+        uint8_t base, t[3];       /* registers are dead at its call sites     */
+        uint32_t addr;            /* (rewrite_scratch.c): nothing to save     */
+    } *fast;
+    uint32_t nfast;
+    int32_t *inst_fast;           /* per instruction: its fast helper, or -1  */
     wsi_module_info *info;
 } rw_ctx;
 
@@ -102,6 +108,9 @@ void rw_where(const rw_ctx *c, uint32_t addr, char *buf, size_t n);
 int rw_read_elf(rw_ctx *c);                /* rewrite_elf_in.c   */
 int rw_scan(rw_ctx *c);                    /* rewrite_scan.c     */
 int rw_layout(rw_ctx *c);                  /* rewrite_layout.c   */
+/* RECORD mode: memory helpers that need not save their scratch registers,
+ * for the memory instructions of functions that leave three unnamed. */
+int rw_plan_scratch(rw_ctx *c);            /* rewrite_scratch.c  */
 /* The new address of an original address: instruction starts map to the
  * inserted code before them (so a branch there runs it), the text end to
  * the end of the rewritten code, other loadable addresses move with their
