@@ -394,6 +394,13 @@ ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t
                 /* every lane on one word (a counter): translate it once, apply in lane order */
                 uint32_t *p = ws_lane_xlate(dev, w, (uint32_t)__builtin_ctz(g), pc, x[rs1][__builtin_ctz(g)], 4, 1, 1);
                 if (!p) { result = WARP_FAULT; goto out; }
+                if (in->op == OP_AMOADD_W && !rd) { /* no lane sees the old value: one add of the sum */
+                    uint32_t sum = 0;
+                    FOR_LANES(g, sum += x[rs2][l]);
+                    *p += sum;
+                    st->thread_atomics += count;
+                    break;
+                }
                 FOR_LANES_ORDERED(g) {
                     uint32_t old = *p;
                     *p = amo((ws_op)in->op, old, x[rs2][l]);
