@@ -4,10 +4,26 @@
 #include <stdio.h>
 #include <string.h>
 
-void ws_bitbang_init(ws_bitbang *b, ws_jtag_tap *tap)
+void ws_bitbang_init_chain(ws_bitbang *b, ws_jtag_tap *tap, unsigned n)
 {
     memset(b, 0, sizeof *b);
     b->tap = tap;
+    b->ntaps = n < 1 ? 1 : n > WS_BITBANG_MAX_TAPS ? WS_BITBANG_MAX_TAPS : n;
+}
+
+void ws_bitbang_init(ws_bitbang *b, ws_jtag_tap *tap)
+{
+    ws_bitbang_init_chain(b, tap, 1);
+}
+
+/* One rising edge on every TAP: each samples the TDO its neighbour drove
+ * before the edge, as wired TAPs do. */
+static void clock_chain(ws_bitbang *b)
+{
+    int tdi[WS_BITBANG_MAX_TAPS];
+    tdi[b->ntaps - 1] = b->tdi;
+    for (unsigned k = 0; k + 1 < b->ntaps; k++) tdi[k] = ws_jtag_tap_tdo(&b->tap[k + 1]);
+    for (unsigned k = 0; k < b->ntaps; k++) ws_jtag_tap_clock(&b->tap[k], b->tms, tdi[k]);
 }
 
 int ws_bitbang_mid_scan(const ws_bitbang *b)
@@ -28,7 +44,7 @@ ws_status ws_bitbang_feed(ws_bitbang *b, const uint8_t *in, size_t n, char *out,
             b->tms = v >> 1 & 1;
             b->tdi = v & 1;
             if (tck && !b->tck) {
-                ws_jtag_tap_clock(b->tap, b->tms, b->tdi);
+                clock_chain(b);
                 b->edges++;
             }
             b->tck = tck;
@@ -38,7 +54,8 @@ ws_status ws_bitbang_feed(ws_bitbang *b, const uint8_t *in, size_t n, char *out,
         } else if (c >= 'r' && c <= 'u') {
             int v = c - 'r';
             b->srst = v & 1;
-            if (v >> 1) ws_jtag_tap_trst(b->tap); /* TRST held: the TAP stays in reset */
+            if (v >> 1) /* TRST held: the TAPs stay in reset */
+                for (unsigned k = 0; k < b->ntaps; k++) ws_jtag_tap_trst(&b->tap[k]);
         } else if (c == 'B' || c == 'b') {
             /* the LED: nothing to light */
         } else if (c == 'Q') {

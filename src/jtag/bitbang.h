@@ -12,8 +12,12 @@
 #include <stdint.h>
 #include "device/debug/jtag_tap.h"
 
+/* Longest chain of TAPs one probe drives (one TAP per debug module). */
+#define WS_BITBANG_MAX_TAPS 16
+
 typedef struct ws_bitbang {
-    ws_jtag_tap *tap;
+    ws_jtag_tap *tap;           /* taps[0]: the TAP nearest TDO            */
+    unsigned ntaps;
     int tck, tms, tdi;
     int srst;                   /* last SRST level (not wired: see docs)  */
     int quit;                   /* 'Q' seen                               */
@@ -21,6 +25,10 @@ typedef struct ws_bitbang {
 } ws_bitbang;
 
 void ws_bitbang_init(ws_bitbang *b, ws_jtag_tap *tap);
+/* A chain of n TAPs (1..WS_BITBANG_MAX_TAPS) sharing TCK, TMS and TRST:
+ * the probe's TDI enters tap[n-1], tap[k]'s TDO feeds tap[k-1], tap[0]
+ * drives TDO. tap[0] is the first TAP an OpenOCD config declares. */
+void ws_bitbang_init_chain(ws_bitbang *b, ws_jtag_tap *tap, unsigned n);
 /* Decode in[0..n). TDO replies go to out (room for n bytes), their count
  * to *nout. Stops after 'Q' (b->quit set; *used says how far it got).
  * A byte outside the protocol: WS_ERR_INVALID_ARG with the byte and its

@@ -25,6 +25,7 @@ typedef struct jtag_server {
     ws_device *dev;
     int lfd;
     unsigned idle;
+    int per_core;               /* one TAP + DTM per core's debug module  */
     pthread_t thread;
     int have_thread;
     atomic_int stop;
@@ -32,6 +33,7 @@ typedef struct jtag_server {
 
 typedef struct opts {
     unsigned port, idle;
+    int per_core;
     char port_file[512];
 } opts;
 
@@ -51,6 +53,12 @@ static ws_status parse(const char *spec, opts *o, char *err, size_t errlen)
             snprintf(o->port_file, sizeof o->port_file, "%s", v);
             continue;
         }
+        if (!strcmp(kv, "topology")) {
+            if (!strcmp(v, "per-core")) o->per_core = 1;
+            else if (!strcmp(v, "broadcast")) o->per_core = 0;
+            else goto bad;
+            continue;
+        }
         long n = strtol(v, &end, 10);
         if (!*v || *end || n < 0) goto bad;
         if (!strcmp(kv, "port") && n <= 65535) o->port = (unsigned)n;
@@ -58,7 +66,7 @@ static ws_status parse(const char *spec, opts *o, char *err, size_t errlen)
         else goto bad;
         continue;
     bad:
-        snprintf(err, errlen, "WARPSCOPE_JTAG: cannot use '%s' (expected port=N, port-file=PATH, idle=0..7)", kv);
+        snprintf(err, errlen, "WARPSCOPE_JTAG: cannot use '%s' (expected port=N, port-file=PATH, idle=0..7, topology=broadcast|per-core)", kv);
         return WS_ERR_INVALID_ARG;
     }
     return WS_OK;
@@ -125,8 +133,9 @@ static ws_status dead_write(void *ctx, uint32_t addr, uint32_t v, char *err, siz
 
 typedef struct probe {
     ws_debug *dbg;              /* NULL once released                      */
-    ws_jtag_tap tap;
-    ws_jtag_dtm dtm;
+    unsigned ntaps;             /* TAP k reaches debug module k            */
+    ws_jtag_tap tap[WS_BITBANG_MAX_TAPS];
+    ws_jtag_dtm dtm[WS_BITBANG_MAX_TAPS];
 } probe;
 
 static void release(probe *p)
@@ -145,9 +154,9 @@ static void release(probe *p)
  * closes. Writes a line for stderr saying how it ended. */
 static void serve(jtag_server *s, int cfd, probe *pr, char *why, size_t whylen)
 {
-    ws_jtag_tap *tap = &pr->tap;
+    ws_jtag_tap *tap = &pr->tap[0];
     ws_bitbang bb;
-    ws_bitbang_init(&bb, tap);
+    ws_bitbang_init_chain(&bb, pr->tap, pr->ntaps);
     uint8_t in[4096];
     char out[4096], err[256];
     uint64_t total = 0;
@@ -155,8 +164,10 @@ static void serve(jtag_server *s, int cfd, probe *pr, char *why, size_t whylen)
     for (;;) {
         if (atomic_load(&s->stop) && !deadline) {
             release(pr); /* the device is closing: let go of it now */
-            tap->dmi.read = dead_read;
-            tap->dmi.write = dead_write;
+            for (unsigned k = 0; k < pr->ntaps; k++) {
+                pr->tap[k].dmi.read = dead_read;
+                pr->tap[k].dmi.write = dead_write;
+            }
             deadline = now_s() + CLOSE_GRACE_S;
         }
         if (deadline && now_s() > deadline) {
@@ -194,28 +205,46 @@ static void handle_probe(jtag_server *s, int cfd)
 {
     probe pr;
     memset(&pr, 0, sizeof pr);
-    ws_debug_config dc = { WS_DBG_TOPO_BROADCAST, 1 };
+    ws_debug_config dc = { s->per_core ? WS_DBG_TOPO_PER_CORE : WS_DBG_TOPO_BROADCAST, 1 };
     ws_status st = ws_debug_attach(s->dev, &dc, &pr.dbg);
     if (st != WS_OK) {
         fprintf(stderr, "warpscope: JTAG: cannot attach the debug hardware for the probe: %s\n", ws_last_error(s->dev));
         return;
     }
+    uint32_t ndm = 1;
+    ws_debug_module_count(pr.dbg, &ndm);
+    if (ndm > WS_BITBANG_MAX_TAPS) {
+        fprintf(stderr, "warpscope: JTAG: topology=per-core gives %u debug modules, more TAPs than the chain "
+                "holds (%d); use topology=broadcast\n", ndm, WS_BITBANG_MAX_TAPS);
+        release(&pr);
+        return;
+    }
+    pr.ntaps = ndm;
+    /* Per-core modules count their harts from 0, as OpenOCD expects of
+     * each DM it finds on a TAP of the chain. */
+    if (s->per_core) ws_debug_local_harts(pr.dbg, 1);
     /* Non-stop: the probe resumes only what it halted; with all-stop the
      * other warps would stay halted behind a probe that never asks. */
     ws_debug_set_all_stop(pr.dbg, 0);
-    ws_jtag_dmi dmi;
-    ws_jtag_dtm_bind(&pr.dtm, pr.dbg, 0, &dmi);
-    ws_jtag_tap_init(&pr.tap, &dmi, s->idle);
-    fprintf(stderr, "warpscope: JTAG: probe connected\n");
+    for (unsigned k = 0; k < pr.ntaps; k++) {
+        ws_jtag_dmi dmi;
+        ws_jtag_dtm_bind(&pr.dtm[k], pr.dbg, k, &dmi);
+        ws_jtag_tap_init(&pr.tap[k], &dmi, s->idle);
+    }
+    fprintf(stderr, "warpscope: JTAG: probe connected (%u TAP%s)\n", pr.ntaps, pr.ntaps == 1 ? "" : "s");
     double t0 = now_s();
     char why[512] = "";
     serve(s, cfd, &pr, why, sizeof why);
     double dt = now_s() - t0;
     release(&pr);
-    if (pr.tap.dmistat == WS_DMI_FAILED && pr.tap.err[0])
-        fprintf(stderr, "warpscope: JTAG: the last failed DMI access: %s\n", pr.tap.err);
+    uint64_t ops = 0;
+    for (unsigned k = 0; k < pr.ntaps; k++) {
+        ops += pr.tap[k].dmi_ops;
+        if (pr.tap[k].dmistat == WS_DMI_FAILED && pr.tap[k].err[0])
+            fprintf(stderr, "warpscope: JTAG: the last failed DMI access (TAP %u): %s\n", k, pr.tap[k].err);
+    }
     fprintf(stderr, "warpscope: JTAG: %s; %llu DMI accesses in %.2f s (%.0f/s); debug hardware released\n", why,
-            (unsigned long long)pr.tap.dmi_ops, dt, dt > 0 ? (double)pr.tap.dmi_ops / dt : 0.0);
+            (unsigned long long)ops, dt, dt > 0 ? (double)ops / dt : 0.0);
 }
 
 static void *server_main(void *arg)
@@ -262,6 +291,7 @@ ws_status ws_jtag_server_attach(ws_device *dev, const char *spec)
     if (!s) return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "WARPSCOPE_JTAG: out of host memory");
     s->dev = dev;
     s->idle = o.idle;
+    s->per_core = o.per_core;
     unsigned port = 0;
     st = listen_loopback(o.port, &s->lfd, &port, err, sizeof err);
     if (st != WS_OK) {

@@ -374,6 +374,72 @@ static void test_device(void)
     ws_debug_detach(dbg);
 }
 
+/* Per-core modules in module numbering (what topology=per-core gives
+ * OpenOCD): hart 0 of module 1 is core 1's first hart, hartsel is WARL to
+ * the bits the module's harts need, numbers past them are nonexistent,
+ * and hasel reads 0. Lanes 4 x warps 2 x cores 3: 8 harts a module. */
+static void test_localharts(void)
+{
+    ws_config c;
+    ws_config_default(&c);
+    c.cores = 3;
+    c.warps_per_core = 2;
+    c.lanes_per_warp = 4;
+    c.max_threads_per_block = 8;
+    ws_device *dev = NULL;
+    ws_debug *dbg = NULL;
+    ws_debug_config dc = { WS_DBG_TOPO_PER_CORE, 1 };
+    CHECK_EQ_U(ws_device_open(&c, &dev), WS_OK);
+    if (!dev) return;
+    CHECK_EQ_U(ws_debug_attach(dev, &dc, &dbg), WS_OK);
+    if (!dbg) return;
+    CHECK_EQ_U(ws_debug_local_harts(dbg, 1), WS_OK);
+    uint32_t v = 0, hi = 0x3FFu << 6, all = 0x3FFu << 16 | hi;
+    /* every hartsel bit written: 3 of them read back, hasel reads 0 */
+    CHECK_EQ_U(ws_dmi_write(dbg, 1, WS_DM_DMCONTROL, all | 1u << 26 | 1), WS_OK);
+    CHECK_EQ_U(ws_dmi_read(dbg, 1, WS_DM_DMCONTROL, &v), WS_OK);
+    CHECK_EQ_U(v, 7u << 16 | 1);
+    CHECK_EQ_U(ws_dmi_read(dbg, 1, WS_DM_DMSTATUS, &v), WS_OK);
+    CHECK_EQ_U(v >> 14 & 1, 0);                                  /* local hart 7 exists */
+    /* hart 0 of module 2 is core 2's first hart: mhartid 16 is not
+     * readable while no thread runs there, but it exists */
+    CHECK_EQ_U(ws_dmi_write(dbg, 2, WS_DM_DMCONTROL, 1), WS_OK);
+    CHECK_EQ_U(ws_dmi_read(dbg, 2, WS_DM_DMSTATUS, &v), WS_OK);
+    CHECK_EQ_U(v >> 14 & 1, 0);
+    CHECK_EQ_U(v >> 12 & 1, 1);                                  /* anyunavailable */
+    /* global numbering again: hart 7 of module 1 is on core 0 */
+    CHECK_EQ_U(ws_debug_local_harts(dbg, 0), WS_OK);
+    CHECK_EQ_U(ws_dmi_write(dbg, 1, WS_DM_DMCONTROL, 7u << 16 | 1), WS_OK);
+    CHECK_EQ_U(ws_dmi_read(dbg, 1, WS_DM_DMSTATUS, &v), WS_OK);
+    CHECK_EQ_U(v >> 14 & 1, 1);                                  /* anynonexistent */
+    ws_debug_detach(dbg);
+    ws_device_close(dev);
+}
+
+/* Two TAPs in one chain: an IDCODE scan shifts both IDCODEs out, the one
+ * nearest TDO (tap[0]) first. */
+static void test_chain(void)
+{
+    ws_jtag_tap t[2];
+    ws_jtag_tap_init(&t[0], NULL, 1);
+    ws_jtag_tap_init(&t[1], NULL, 1);
+    ws_bitbang b;
+    ws_bitbang_init_chain(&b, t, 2);
+    /* reset, Idle, Select-DR, Capture-DR, Shift-DR; then 64 reads */
+    char in[600], out[600];
+    size_t n = 0, nout = 0, used = 0;
+    const char *pre = "262626262604260404";
+    for (const char *p = pre; *p; p++) in[n++] = *p;
+    for (int i = 0; i < 64; i++) { in[n++] = 'R'; in[n++] = '0'; in[n++] = '4'; }
+    char err[128];
+    CHECK_EQ_U(ws_bitbang_feed(&b, (const uint8_t *)in, n, out, &nout, &used, err, sizeof err), WS_OK);
+    CHECK_EQ_U(nout, 64);
+    uint64_t got = 0;
+    for (int i = 0; i < 64 && i < (int)nout; i++) got |= (uint64_t)(out[i] == '1') << i;
+    CHECK_EQ_U((uint32_t)got, WS_JTAG_IDCODE);
+    CHECK_EQ_U((uint32_t)(got >> 32), WS_JTAG_IDCODE);
+}
+
 int main(int argc, char **argv)
 {
     const char *w = argc > 1 ? argv[1] : "";
@@ -386,8 +452,10 @@ int main(int argc, char **argv)
     else if (!strcmp(w, "failed")) test_failed();
     else if (!strcmp(w, "bitbang")) test_bitbang();
     else if (!strcmp(w, "device")) test_device();
+    else if (!strcmp(w, "localharts")) test_localharts();
+    else if (!strcmp(w, "chain")) test_chain();
     else {
-        fprintf(stderr, "usage: test_jtag_tap tap|ir|bypass|dtmcs|dmi|busy|failed|bitbang|device\n");
+        fprintf(stderr, "usage: test_jtag_tap tap|ir|bypass|dtmcs|dmi|busy|failed|bitbang|device|localharts|chain\n");
         return 2;
     }
     return TEST_SUMMARY();

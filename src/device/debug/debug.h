@@ -114,6 +114,12 @@ ws_status ws_dmi_write(ws_debug *dbg, uint32_t dm, uint32_t addr, uint32_t value
 /* 1 if addr is a register these debug modules implement (the others are
  * refused by ws_dmi_read/ws_dmi_write; a JTAG DTM reads them as 0). */
 int ws_dmi_implemented(uint32_t addr);
+/* on = 1: each module numbers the harts it serves from 0 in hartsel and
+ * the halt summaries (a probe such as OpenOCD counts a module's harts from
+ * 0), hartsel is WARL to the bits the module's harts need, and hasel
+ * reads 0 (no hart array mask). on = 0 (the default): global hart numbers.
+ * Set it before the first DMI access (modules are not renumbered). */
+ws_status ws_debug_local_harts(ws_debug *dbg, int on);
 
 /* ---- The command processor's debug queries ---- */
 

@@ -255,6 +255,15 @@ ws_status ws_debug_module_count(const ws_debug *d, uint32_t *count)
     return WS_OK;
 }
 
+ws_status ws_debug_local_harts(ws_debug *d, int on)
+{
+    if (!d) return WS_ERR_INVALID_ARG;
+    pthread_mutex_lock(&d->mu);
+    d->local_harts = on != 0;
+    pthread_mutex_unlock(&d->mu);
+    return WS_OK;
+}
+
 ws_status ws_debug_module_of_core(const ws_debug *d, uint32_t core, uint32_t *dm)
 {
     if (!d || !dm) return WS_ERR_INVALID_ARG;

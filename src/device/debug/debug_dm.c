@@ -37,6 +37,7 @@ static void dm_reset(ws_debug *d, dbg_dm *m)
     m->first_core = fc;
     m->ncores = nc;
     m->hamask = mask;
+    if (d->local_harts) m->hartsel = fc * d->wpc * d->lanes; /* local hart 0 */
 }
 
 void dbg_dm_init(ws_debug *d)
@@ -99,15 +100,30 @@ static uint32_t dmstatus(ws_debug *d, dbg_dm *m)
            (uint32_t)any_halted << 8 | 1u << 7 /* authenticated */ | 2u /* version 0.13 */;
 }
 
+/* With local_harts, DMI hart numbers of a module are offsets from its
+ * first hart (hart0) and run to nlocal. */
+static uint32_t hart0(const ws_debug *d, const dbg_dm *m)
+{
+    return d->local_harts ? m->first_core * d->wpc * d->lanes : 0;
+}
+
+static uint32_t nlocal(const ws_debug *d, const dbg_dm *m)
+{
+    if (!d->local_harts) return d->nharts;
+    uint32_t h0 = hart0(d, m), n = m->ncores * d->wpc * d->lanes;
+    return h0 >= d->nharts ? 0 : n < d->nharts - h0 ? n : d->nharts - h0;
+}
+
 /* haltsumN: bit i = some hart in the i-th group of 32^N harts (within the
- * window holding hartsel) is halted. */
+ * window holding hartsel, in the module's numbering) is halted. */
 static uint32_t haltsum(ws_debug *d, dbg_dm *m, uint32_t n)
 {
-    uint64_t group = 1ull << (5 * n), base = m->hartsel & ~(group * 32 - 1);
+    uint32_t h0 = hart0(d, m), cnt = nlocal(d, m), sel = d->local_harts ? m->lsel : m->hartsel;
+    uint64_t group = 1ull << (5 * n), base = sel & ~(group * 32 - 1);
     uint32_t v = 0;
     for (uint32_t i = 0; i < 32; i++)
-        for (uint64_t h = base + i * group; h < base + (i + 1) * group && h < d->nharts; h += d->lanes) {
-            uint32_t hh = (uint32_t)h;
+        for (uint64_t h = base + i * group; h < base + (i + 1) * group && h < cnt; h += d->lanes) {
+            uint32_t hh = h0 + (uint32_t)h;
             if (served(d, m, hh) && d->w[hh / d->lanes].state == DW_HALTED) { v |= 1u << i; break; }
         }
     return v;
@@ -396,9 +412,12 @@ ws_status ws_dmi_read(ws_debug *d, uint32_t dm, uint32_t addr, uint32_t *value)
         dbg_dm *m = &d->dm[dm];
         switch (addr) {
         case WS_DM_DMCONTROL:
-            v = (uint32_t)m->haltreq << 31 | (uint32_t)m->hasel << 26 | (m->hartsel & 0x3FF) << 16 |
-                (m->hartsel >> 10 & 0x3FF) << 6 | (uint32_t)m->dmactive;
+        {
+            uint32_t sel = d->local_harts ? m->lsel : m->hartsel;
+            v = (uint32_t)m->haltreq << 31 | (uint32_t)m->hasel << 26 | (sel & 0x3FF) << 16 |
+                (sel >> 10 & 0x3FF) << 6 | (uint32_t)m->dmactive;
             break;
+        }
         case WS_DM_DMSTATUS: v = dmstatus(d, m); break;
         case WS_DM_HARTINFO: v = 0; break;
         case WS_DM_HAWINDOWSEL: v = m->hawindowsel; break;
@@ -444,7 +463,17 @@ static void dmcontrol_write(ws_debug *d, dbg_dm *m, uint32_t v)
     m->dmactive = 1;
     m->hasel = (v & DMC_HASEL) != 0;
     uint32_t sel = (v >> 16 & 0x3FF) | (v >> 6 & 0x3FF) << 10;
-    m->hartsel = sel & ((1u << d->hartsellen) - 1); /* WARL: HARTSELLEN bits */
+    if (d->local_harts) {
+        /* WARL to the bits this module's harts need; a number past them
+         * selects a hart no module serves (nonexistent). */
+        uint32_t n = nlocal(d, m), bits = 0;
+        while (bits < 20 && (1u << bits) < n) bits++;
+        m->lsel = sel & ((1u << bits) - 1);
+        m->hartsel = m->lsel < n ? hart0(d, m) + m->lsel : d->nharts;
+        m->hasel = 0; /* no hart array mask in module numbering */
+    } else {
+        m->hartsel = sel & ((1u << d->hartsellen) - 1); /* WARL: HARTSELLEN bits */
+    }
     m->haltreq = (v & DMC_HALTREQ) != 0;
     if (v & DMC_HALTREQ) request(d, m, REQ_HALT);
     else if (v & DMC_RESUMEREQ) request(d, m, REQ_RESUME);

@@ -54,7 +54,8 @@ typedef struct dbg_core {
 typedef struct dbg_dm {
     uint32_t first_core, ncores;   /* the cores this module serves          */
     int dmactive, hasel, haltreq;
-    uint32_t hartsel, hawindowsel;
+    uint32_t hartsel, hawindowsel;  /* hartsel: global hart index            */
+    uint32_t lsel;                 /* hartsel as written, with local_harts  */
     uint32_t *hamask;              /* hart array mask, one bit per hart     */
     uint32_t data[DBG_DATACOUNT], command, cmderr, abstractauto;
     uint32_t sbcs, sberror, sbaddress, sbdata; /* sbcs: writable fields only */
@@ -83,6 +84,7 @@ struct ws_debug {
     dbg_dm *dm;
     uint32_t ndm;
     int all_stop, parked;
+    int local_harts;               /* DMI hart numbers count from each module's first hart */
     double parked_s;               /* device thread parked this launch      */
     uint32_t blocking;
     ws_dbg_event *evq;
