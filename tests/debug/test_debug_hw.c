@@ -251,6 +251,22 @@ static void test_registers(void)
     CHECK_REG(d, 0, b1, WS_REGNO_CSR(0xF14), b1); /* mhartid */
     CHECK_REG(d, 0, b1, WS_REGNO_CSR(WS_CSR_LAUNCH_ID), ev.launch_id);
     CHECK_EQ_U(reg_write(d, 0, b1, WS_REGNO_CSR(WS_CSR_TID_X), 3), 3); /* read-only */
+    /* the program buffer runs fences and ebreak on a halted hart, nothing else */
+    select_hart(d, 0, h5);
+    dmw(d, 0, WS_DM_PROGBUF0, 0x0ff0000f);     /* fence */
+    dmw(d, 0, WS_DM_PROGBUF0 + 1, 0x00100073); /* ebreak */
+    CHECK_EQ_U(dmr(d, 0, WS_DM_PROGBUF0), 0x0ff0000f);
+    dmw(d, 0, WS_DM_COMMAND, 2u << 20 | 1u << 18 | 1u << 17 | 0x100a); /* read a0, then run it */
+    CHECK_EQ_U(dmr(d, 0, WS_DM_ABSTRACTCS) >> 8 & 7, 0);
+    CHECK_EQ_U(dmr(d, 0, WS_DM_DATA0), 1000);
+    dmw(d, 0, WS_DM_PROGBUF0, 0x0000100f);     /* fence.i */
+    dmw(d, 0, WS_DM_COMMAND, 1u << 18);        /* run it without a transfer */
+    CHECK_EQ_U(dmr(d, 0, WS_DM_ABSTRACTCS) >> 8 & 7, 0);
+    dmw(d, 0, WS_DM_PROGBUF0, 0x00150513);     /* addi a0, a0, 1: an exception */
+    dmw(d, 0, WS_DM_COMMAND, 1u << 18);
+    CHECK_EQ_U(dmr(d, 0, WS_DM_ABSTRACTCS) >> 8 & 7, 3);
+    dmw(d, 0, WS_DM_ABSTRACTCS, 7u << 8);
+    CHECK_REG(d, 0, h5, WS_REGNO_GPR(10), 1000); /* not run */
     /* dpc is writable: moving lane 5 back to the entry of bp_target */
     CHECK_EQ_U(reg_write(d, 0, h5, WS_REGNO_CSR(WS_CSR_DPC), s.bp), 0);
     ws_dbg_lane lanes[64];
@@ -733,7 +749,7 @@ static void test_malformed(void)
     CHECK(ws_debug_module_of_core(d, 7, &dm) == WS_ERR_NOT_FOUND);
     CHECK_EQ_U(dmr(d, 0, WS_DM_DMSTATUS) & 0xF, 2);         /* version 0.13 */
     CHECK(dmr(d, 0, WS_DM_DMSTATUS) & (1u << 7));          /* authenticated */
-    CHECK_EQ_U(dmr(d, 0, WS_DM_ABSTRACTCS) & 0x1F00000F, 2); /* datacount 2, progbufsize 0 */
+    CHECK_EQ_U(dmr(d, 0, WS_DM_ABSTRACTCS) & 0x1F00000F, 2u << 24 | 2); /* datacount 2, progbufsize 2 */
     /* no launch: harts exist but are unavailable; commands fail with 4 */
     select_hart(d, 0, 3);
     CHECK(dmr(d, 0, WS_DM_DMSTATUS) & (1u << 13));
@@ -757,8 +773,8 @@ static void test_malformed(void)
     CHECK_EQ_U(dmr(d, 0, WS_DM_ABSTRACTCS) >> 8 & 7, 2);
     dmw(d, 0, WS_DM_ABSTRACTCS, 7u << 8);
     CHECK_EQ_U(dmr(d, 0, WS_DM_ABSTRACTCS) >> 8 & 7, 0);
-    dmw(d, 0, WS_DM_COMMAND, 2u << 20 | 1u << 18 | 1u << 17 | 0x1000); /* postexec */
-    CHECK_EQ_U(dmr(d, 0, WS_DM_ABSTRACTCS) >> 8 & 7, 2);
+    dmw(d, 0, WS_DM_COMMAND, 2u << 20 | 1u << 18 | 1u << 17 | 0x1000); /* postexec: no live hart */
+    CHECK_EQ_U(dmr(d, 0, WS_DM_ABSTRACTCS) >> 8 & 7, 4);
     dmw(d, 0, WS_DM_ABSTRACTCS, 7u << 8);
     /* bad mode-switch frames */
     dmw(d, 0, WS_DM_MODESWITCH, 0x12345678);                  /* no magic */

@@ -31,6 +31,7 @@
 #define WS_DM_HAWINDOWSEL  0x14
 #define WS_DM_HAWINDOW     0x15
 #define WS_DM_ABSTRACTCS   0x16
+#define WS_DM_PROGBUF0     0x20
 #define WS_DM_COMMAND      0x17
 #define WS_DM_ABSTRACTAUTO 0x18
 #define WS_DM_HALTSUM2     0x34

@@ -227,12 +227,39 @@ static uint32_t xfer_reg(ws_debug *d, uint32_t hart, uint32_t regno, int write, 
     return dbg_csr_value(d, w, l, regno, val) ? ERR_EXCEPTION : ERR_NONE;
 }
 
+/* The program buffer, run on a halted hart after an Access Register
+ * command's transfer (postexec). Device memory is coherent and every write
+ * through the debug bus re-decodes the code it covers, so fence and
+ * fence.i have nothing left to do; nop is nothing; ebreak (or the buffer's
+ * end) returns to the debug module. Any other instruction raises an
+ * exception (cmderr 3): a debugger needs the buffer for fences only, and
+ * reaches registers and memory through abstract commands and the system
+ * bus. */
+static uint32_t run_progbuf(ws_debug *d, dbg_dm *m)
+{
+    uint32_t hart = m->hartsel;
+    if (!served(d, m, hart) || !hart_live(d, hart) || d->w[hart / d->lanes].state != DW_HALTED)
+        return ERR_HALTRESUME;
+    for (unsigned i = 0; i < DBG_PROGBUFSIZE; i++) {
+        uint32_t w = m->progbuf[i];
+        if ((w & 3) != 3) { /* compressed: c.ebreak ends, c.nop goes on */
+            if ((w & 0xFFFF) == 0x9002) return ERR_NONE;
+            if ((w & 0xFFFF) == 0x0001) continue;
+            return ERR_EXCEPTION;
+        }
+        if (w == 0x00100073) return ERR_NONE;                      /* ebreak  */
+        if (w == 0x00000013) continue;                               /* nop     */
+        if ((w & 0x707F) == 0x000F || (w & 0x707F) == 0x100F) continue; /* fence, fence.i */
+        return ERR_EXCEPTION;
+    }
+    return ERR_NONE;
+}
+
 static uint32_t access_register(ws_debug *d, dbg_dm *m, uint32_t cmd)
 {
     uint32_t size = (cmd >> 20) & 7, regno = cmd & 0xFFFF;
     int post = cmd >> 19 & 1, postexec = cmd >> 18 & 1, transfer = cmd >> 17 & 1, write = cmd >> 16 & 1;
-    if (postexec) return ERR_NOTSUP; /* progbufsize = 0 */
-    if (!transfer) return ERR_NONE;
+    if (!transfer) return postexec ? run_progbuf(d, m) : ERR_NONE;
     if (size != 2) return ERR_NOTSUP;
     uint32_t hart = m->hartsel;
     if (!served(d, m, hart)) return ERR_HALTRESUME;
@@ -252,6 +279,7 @@ static uint32_t access_register(ws_debug *d, dbg_dm *m, uint32_t cmd)
         if (!err && !write) m->data[0] = v;
     }
     if (!err && post) m->command = (m->command & ~0xFFFFu) | ((regno + 1) & 0xFFFF);
+    if (!err && postexec) err = run_progbuf(d, m);
     return err;
 }
 
@@ -424,7 +452,7 @@ ws_status ws_dmi_read(ws_debug *d, uint32_t dm, uint32_t addr, uint32_t *value)
         case WS_DM_HAWINDOW:
             v = m->hawindowsel < (d->nharts + 31) / 32 ? m->hamask[m->hawindowsel] : 0;
             break;
-        case WS_DM_ABSTRACTCS: v = m->cmderr << 8 | DBG_DATACOUNT; break;
+        case WS_DM_ABSTRACTCS: v = (uint32_t)DBG_PROGBUFSIZE << 24 | m->cmderr << 8 | DBG_DATACOUNT; break;
         case WS_DM_COMMAND: v = 0; break; /* write-only */
         case WS_DM_ABSTRACTAUTO: v = m->abstractauto; break;
         case WS_DM_HALTSUM0: v = haltsum(d, m, 0); break;
@@ -445,6 +473,8 @@ ws_status ws_dmi_read(ws_debug *d, uint32_t dm, uint32_t addr, uint32_t *value)
             if (addr >= WS_DM_DATA0 && addr < WS_DM_DATA0 + DBG_DATACOUNT) {
                 v = m->data[addr - WS_DM_DATA0];
                 autoexec(d, m, addr - WS_DM_DATA0);
+            } else if (addr >= WS_DM_PROGBUF0 && addr < WS_DM_PROGBUF0 + DBG_PROGBUFSIZE) {
+                v = m->progbuf[addr - WS_DM_PROGBUF0];
             }
             break;
         }
@@ -518,6 +548,8 @@ ws_status ws_dmi_write(ws_debug *d, uint32_t dm, uint32_t addr, uint32_t v)
             if (addr >= WS_DM_DATA0 && addr < WS_DM_DATA0 + DBG_DATACOUNT) {
                 m->data[addr - WS_DM_DATA0] = v;
                 autoexec(d, m, addr - WS_DM_DATA0);
+            } else if (addr >= WS_DM_PROGBUF0 && addr < WS_DM_PROGBUF0 + DBG_PROGBUFSIZE) {
+                m->progbuf[addr - WS_DM_PROGBUF0] = v;
             }
             break; /* read-only or unimplemented: ignored */
         }

@@ -11,6 +11,7 @@
 
 #define DBG_TRIGGERS 8     /* trigger unit size per core (docs/debug-hardware.md) */
 #define DBG_DATACOUNT 2
+#define DBG_PROGBUFSIZE 2 /* words; the hart runs fences and ebreak from it */
 #define DBG_MS_MAXWORDS 64 /* longest mode-switch frame                           */
 #define DBG_INVAL_MAX 64   /* pending code invalidations                          */
 #define DBG_COND_BYTES 256 /* condition RAM per trigger (debug-hardware.md)       */
@@ -58,6 +59,7 @@ typedef struct dbg_dm {
     uint32_t lsel;                 /* hartsel as written, with local_harts  */
     uint32_t *hamask;              /* hart array mask, one bit per hart     */
     uint32_t data[DBG_DATACOUNT], command, cmderr, abstractauto;
+    uint32_t progbuf[DBG_PROGBUFSIZE];
     uint32_t sbcs, sberror, sbaddress, sbdata; /* sbcs: writable fields only */
     uint32_t ms[DBG_MS_MAXWORDS], ms_n, ms_status;
 } dbg_dm;
