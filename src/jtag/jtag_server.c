@@ -25,7 +25,9 @@ typedef struct jtag_server {
     ws_device *dev;
     int lfd;
     unsigned idle;
-    int per_core;               /* one TAP + DTM per core's debug module  */
+    int per_core;               /* one TAP + DTM per core's (or group's)
+                                   debug module                          */
+    uint32_t group;             /* cores per module: 0 per core        */
     pthread_t thread;
     int have_thread;
     atomic_int stop;
@@ -34,6 +36,7 @@ typedef struct jtag_server {
 typedef struct opts {
     unsigned port, idle;
     int per_core;
+    uint32_t group;
     char port_file[512];
 } opts;
 
@@ -54,8 +57,12 @@ static ws_status parse(const char *spec, opts *o, char *err, size_t errlen)
             continue;
         }
         if (!strcmp(kv, "topology")) {
+            char *gend = NULL;
             if (!strcmp(v, "per-core")) o->per_core = 1;
             else if (!strcmp(v, "broadcast")) o->per_core = 0;
+            else if (!strncmp(v, "groups:", 7) && (o->group = (uint32_t)strtoul(v + 7, &gend, 10)) >= 1 &&
+                     o->group <= 1024 && !*gend)
+                o->per_core = 1; /* one module per group of cores, each on its TAP */
             else goto bad;
             continue;
         }
@@ -66,7 +73,7 @@ static ws_status parse(const char *spec, opts *o, char *err, size_t errlen)
         else goto bad;
         continue;
     bad:
-        snprintf(err, errlen, "WARPSCOPE_JTAG: cannot use '%s' (expected port=N, port-file=PATH, idle=0..7, topology=broadcast|per-core)", kv);
+        snprintf(err, errlen, "WARPSCOPE_JTAG: cannot use '%s' (expected port=N, port-file=PATH, idle=0..7, topology=broadcast|per-core|groups:N)", kv);
         return WS_ERR_INVALID_ARG;
     }
     return WS_OK;
@@ -205,7 +212,8 @@ static void handle_probe(jtag_server *s, int cfd)
 {
     probe pr;
     memset(&pr, 0, sizeof pr);
-    ws_debug_config dc = { s->per_core ? WS_DBG_TOPO_PER_CORE : WS_DBG_TOPO_BROADCAST, 1 };
+    ws_debug_config dc = { s->group ? WS_DBG_TOPO_GROUPS : s->per_core ? WS_DBG_TOPO_PER_CORE : WS_DBG_TOPO_BROADCAST,
+                           s->group ? s->group : 1 };
     ws_status st = ws_debug_attach(s->dev, &dc, &pr.dbg);
     if (st != WS_OK) {
         fprintf(stderr, "warpscope: JTAG: cannot attach the debug hardware for the probe: %s\n", ws_last_error(s->dev));
@@ -292,6 +300,7 @@ ws_status ws_jtag_server_attach(ws_device *dev, const char *spec)
     s->dev = dev;
     s->idle = o.idle;
     s->per_core = o.per_core;
+    s->group = o.group;
     unsigned port = 0;
     st = listen_loopback(o.port, &s->lfd, &port, err, sizeof err);
     if (st != WS_OK) {

@@ -22,7 +22,8 @@ check() { # check DESCRIPTION COMMAND...
 has() { grep -qE -- "$2" "$1"; }
 hasnt() { ! grep -qE -- "$2" "$1"; }
 
-WARPSCOPE_JTAG="topology=per-core,port=0,port-file=$work/port" timeout 100 "$app" "$kelf" 6000000 2000 \
+# TOPOLOGY=groups:1 takes the group topology's path to the same two modules
+WARPSCOPE_JTAG="topology=${TOPOLOGY:-per-core},port=0,port-file=$work/port" timeout 100 "$app" "$kelf" 6000000 2000 \
   > "$work/app.out" 2> "$work/app.err" &
 apid=$!
 for _ in $(seq 100); do [ -s "$work/port" ] && has "$work/app.out" launching && break; sleep 0.1; done
