@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "gdbstub/server.h"
+#include "net/loopback.h"
 #include "device/device.h"
 #include "gdbstub/target_dbg.h"
 
@@ -162,7 +163,7 @@ static ws_status gdbserver_start(ws_device *dev, const char *spec, struct ws_gdb
     g->blocking = block;
     if (!st) st = ws_debug_set_blocking_events(g->dbg, block);
     uint16_t port = 0;
-    if (!st) st = ws_gdb_listen((uint16_t)o.port, &g->lfd, &port, err, errlen);
+    if (!st) st = ws_loopback_listen("gdb server", (uint16_t)o.port, &g->lfd, &port, err, errlen);
     if (st) {
         cleanup(g);
         return st;

@@ -7,8 +7,6 @@
 #include <stdint.h>
 #include "gdbstub/gdb_target.h"
 
-/* Listen on 127.0.0.1:port (0: any free port); *bound is the port. */
-ws_status ws_gdb_listen(uint16_t port, int *fd, uint16_t *bound, char *err, size_t errlen);
 /* Wait for gdb (timeout_ms -1: forever; returns early, WS_ERR_TIMEOUT,
  * when *stop becomes nonzero). */
 ws_status ws_gdb_accept(int lfd, int timeout_ms, const atomic_int *stop, int *cfd, char *err,

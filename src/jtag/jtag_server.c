@@ -19,6 +19,7 @@
 #include "device/debug/jtag_dtm.h"
 #include "device/device.h"
 #include "jtag/bitbang.h"
+#include "net/loopback.h"
 #include "warpscope/tool.h"
 
 typedef struct jtag_server {
@@ -76,31 +77,6 @@ static ws_status parse(const char *spec, opts *o, char *err, size_t errlen)
         snprintf(err, errlen, "WARPSCOPE_JTAG: cannot use '%s' (expected port=N, port-file=PATH, idle=0..7, topology=broadcast|per-core|groups:N)", kv);
         return WS_ERR_INVALID_ARG;
     }
-    return WS_OK;
-}
-
-static ws_status listen_loopback(unsigned port, int *fd, unsigned *bound, char *err, size_t errlen)
-{
-    int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (s < 0) {
-        snprintf(err, errlen, "WARPSCOPE_JTAG: socket: %s", strerror(errno));
-        return WS_ERR_IO;
-    }
-    int one = 1;
-    setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-    struct sockaddr_in a;
-    memset(&a, 0, sizeof a);
-    a.sin_family = AF_INET;
-    a.sin_port = htons((uint16_t)port);
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    socklen_t al = sizeof a;
-    if (bind(s, (struct sockaddr *)&a, sizeof a) || listen(s, 1) || getsockname(s, (struct sockaddr *)&a, &al)) {
-        snprintf(err, errlen, "WARPSCOPE_JTAG: cannot listen on 127.0.0.1:%u: %s", port, strerror(errno));
-        close(s);
-        return WS_ERR_IO;
-    }
-    *fd = s;
-    *bound = ntohs(a.sin_port);
     return WS_OK;
 }
 
@@ -301,8 +277,8 @@ ws_status ws_jtag_server_attach(ws_device *dev, const char *spec)
     s->idle = o.idle;
     s->per_core = o.per_core;
     s->group = o.group;
-    unsigned port = 0;
-    st = listen_loopback(o.port, &s->lfd, &port, err, sizeof err);
+    uint16_t port = 0;
+    st = ws_loopback_listen("WARPSCOPE_JTAG", (uint16_t)o.port, &s->lfd, &port, err, sizeof err);
     if (st != WS_OK) {
         free(s);
         return ws_set_error(dev, st, "%s", err);

@@ -14,6 +14,7 @@
 #include "device/debug/agent_expr.h"
 #include "gdbstub/rsp_packet.h"
 #include "gdbstub/server.h"
+#include "net/loopback.h"
 
 typedef struct srv {
     int lfd;
@@ -369,7 +370,7 @@ int main(void)
     srv *sv = calloc(1, sizeof *sv);
     char err[256];
     fake_init(&sv->ft);
-    if (ws_gdb_listen(0, &sv->lfd, &sv->port, err, sizeof err)) {
+    if (ws_loopback_listen("gdb server", 0, &sv->lfd, &sv->port, err, sizeof err)) {
         fprintf(stderr, "%s\n", err);
         return 1;
     }

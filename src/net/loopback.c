@@ -1,0 +1,35 @@
+/* The loopback listener (loopback.h). */
+#include "net/loopback.h"
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+ws_status ws_loopback_listen(const char *who, uint16_t port, int *fd, uint16_t *bound, char *err, size_t errlen)
+{
+    int s = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (s < 0) {
+        snprintf(err, errlen, "%s: socket: %s", who, strerror(errno));
+        return WS_ERR_IO;
+    }
+    int one = 1;
+    setsockopt(s, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    struct sockaddr_in a;
+    memset(&a, 0, sizeof a);
+    a.sin_family = AF_INET;
+    a.sin_port = htons(port);
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    socklen_t al = sizeof a;
+    if (bind(s, (struct sockaddr *)&a, sizeof a) || listen(s, 1) ||
+        getsockname(s, (struct sockaddr *)&a, &al)) {
+        snprintf(err, errlen, "%s: cannot listen on 127.0.0.1:%u: %s", who, port, strerror(errno));
+        close(s);
+        return WS_ERR_IO;
+    }
+    *fd = s;
+    *bound = ntohs(a.sin_port);
+    return WS_OK;
+}
