@@ -11,20 +11,12 @@ work=$(mktemp -d)
 apid=
 cleanup() { [ -n "$apid" ] && kill "$apid" 2>/dev/null; rm -rf "$work"; }
 trap cleanup EXIT
-pass=0 failn=0
-check() { local what=$1; shift; if "$@"; then pass=$((pass + 1)); else failn=$((failn + 1)); echo "FAIL: $what"; fi; }
-has() { grep -qE -- "$2" "$1"; }
+. "$(dirname "$0")/lib.sh"
 
 line=$(grep -n 'MARK:result' "$ksrc" | cut -d: -f1)
 WARPSCOPE_JTAG="port=0,port-file=$work/port" timeout 100 "$app" "$kelf" 6000000 2000 > "$work/app.out" 2> "$work/app.err" &
 apid=$!
-for _ in $(seq 100); do [ -s "$work/port" ] && has "$work/app.out" launching && break; sleep 0.1; done
-if ! [ -s "$work/port" ]; then echo "FAIL: the program never listened"; cat "$work/app.err"; exit 1; fi
-port=$(cat "$work/port")
-go=$(sed -n 's/^go at //p' "$work/app.out")
-pat=$(sed -n 's/^pattern at //p' "$work/app.out")
-out=$(sed -n 's/^out at //p' "$work/app.out")
-sleep 0.5
+wait_for_app
 
 ocd="openocd -c \"set WARPSCOPE_PORT $port\" -c \"set WARPSCOPE_HARTS {0 37}\" -c \"set WARPSCOPE_SMP 1\" -f $cfg -c \"gdb_port pipe\" -c \"log_output $work/ocd.log\""
 ocd="$ocd -c \"tcl_port disabled\" -c \"telnet_port disabled\""

@@ -15,13 +15,7 @@ work=$(mktemp -d)
 apid= opid=
 cleanup() { [ -n "$apid" ] && kill "$apid" 2>/dev/null; [ -n "$opid" ] && kill -9 "$opid" 2>/dev/null; rm -rf "$work"; }
 trap cleanup EXIT
-pass=0 failn=0
-check() { # check DESCRIPTION COMMAND...
-  local what=$1; shift
-  if "$@"; then pass=$((pass + 1)); else failn=$((failn + 1)); echo "FAIL: $what"; fi
-}
-has() { grep -qE -- "$2" "$1"; }
-hasnt() { ! grep -qE -- "$2" "$1"; }
+. "$(dirname "$0")/lib.sh"
 
 limit=6000000 hold=2000
 [ "$mode" = badinput ] && limit=800000 hold=0
@@ -31,12 +25,7 @@ else
   WARPSCOPE_JTAG="port=0,port-file=$work/port" timeout 100 "$app" "$kelf" $limit $hold > "$work/app.out" 2> "$work/app.err" &
 fi
 apid=$!
-for _ in $(seq 100); do [ -s "$work/port" ] && has "$work/app.out" launching && break; sleep 0.1; done
-if ! [ -s "$work/port" ]; then echo "FAIL: the program never listened"; cat "$work/app.err"; exit 1; fi
-port=$(cat "$work/port")
-go=$(sed -n 's/^go at //p' "$work/app.out")
-pat=$(sed -n 's/^pattern at //p' "$work/app.out")
-sleep 0.5 # the kernel is running: its lanes are harts with live threads
+wait_for_app
 
 ocd_args() { # the shipped config with these commands, no servers
   args=(-c "set WARPSCOPE_PORT $port" -c "set WARPSCOPE_HARTS {0 37}" -f "$cfg"

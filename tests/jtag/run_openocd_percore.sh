@@ -14,23 +14,13 @@ work=$(mktemp -d)
 apid=
 cleanup() { [ -n "$apid" ] && kill "$apid" 2>/dev/null; rm -rf "$work"; }
 trap cleanup EXIT
-pass=0 failn=0
-check() { # check DESCRIPTION COMMAND...
-  local what=$1; shift
-  if "$@"; then pass=$((pass + 1)); else failn=$((failn + 1)); echo "FAIL: $what"; fi
-}
-has() { grep -qE -- "$2" "$1"; }
-hasnt() { ! grep -qE -- "$2" "$1"; }
+. "$(dirname "$0")/lib.sh"
 
 # TOPOLOGY=groups:1 takes the group topology's path to the same two modules
 WARPSCOPE_JTAG="topology=${TOPOLOGY:-per-core},port=0,port-file=$work/port" timeout 100 "$app" "$kelf" 6000000 2000 \
   > "$work/app.out" 2> "$work/app.err" &
 apid=$!
-for _ in $(seq 100); do [ -s "$work/port" ] && has "$work/app.out" launching && break; sleep 0.1; done
-if ! [ -s "$work/port" ]; then echo "FAIL: the program never listened"; cat "$work/app.err"; exit 1; fi
-port=$(cat "$work/port")
-go=$(sed -n 's/^go at //p' "$work/app.out")
-sleep 0.5 # the kernel is running: its lanes are harts with live threads
+wait_for_app
 
 o=$work/ocd.out
 timeout 60 openocd -c "set WARPSCOPE_PORT $port" -c "set WARPSCOPE_MODULES 2" -c "set WARPSCOPE_HARTS {0 33}" \

@@ -1,0 +1,22 @@
+# Shared by the OpenOCD end-to-end scripts (sourced): the check counters
+# and matchers, and waiting for jtag_app to listen and start its kernel.
+pass=0 failn=0
+check() { # check DESCRIPTION COMMAND...
+  local what=$1; shift
+  if "$@"; then pass=$((pass + 1)); else failn=$((failn + 1)); echo "FAIL: $what"; fi
+}
+has() { grep -qE -- "$2" "$1"; }
+hasnt() { ! grep -qE -- "$2" "$1"; }
+
+# wait_for_app: jtag_app (started in the background with its output in
+# $work/app.out and $work/app.err) listens and its kernel runs; sets port,
+# go, pat and out from what it printed, or fails the script.
+wait_for_app() {
+  for _ in $(seq 100); do [ -s "$work/port" ] && has "$work/app.out" launching && break; sleep 0.1; done
+  if ! [ -s "$work/port" ]; then echo "FAIL: the program never listened"; cat "$work/app.err"; exit 1; fi
+  port=$(cat "$work/port")
+  go=$(sed -n 's/^go at //p' "$work/app.out")
+  pat=$(sed -n 's/^pattern at //p' "$work/app.out")
+  out=$(sed -n 's/^out at //p' "$work/app.out")
+  sleep 0.5 # the kernel is running: its lanes are harts with live threads
+}
