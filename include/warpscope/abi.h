@@ -48,6 +48,17 @@
 #define WS_CSR_SHARED_SIZE    0xCD2 /* total shared bytes of this block        */
 #define WS_CSR_TID_LINEAR     0xCD3 /* x + y*ntid.x + z*ntid.x*ntid.y          */
 #define WS_CSR_WARP_IN_BLOCK  0xCD4 /* warp index within the block             */
+/* Graphics system values of the lane's vertex or fragment (0 in kernels):
+ * vertex shaders: SYS0 vertex index, SYS1 instance index, SYS3 draw;
+ * fragment shaders: SYS0 pixel x, SYS1 pixel y, SYS2 flags (bit 0 front
+ * facing, bit 1 helper lane), SYS3 primitive index in the draw. */
+#define WS_CSR_GFX_SYS0       0xCD8
+#define WS_CSR_GFX_SYS1       0xCD9
+#define WS_CSR_GFX_SYS2       0xCDA
+#define WS_CSR_GFX_SYS3       0xCDB
+#define WS_CSR_GFX_DRAW       0xCDC /* draw number on the device               */
+#define WS_GFX_FLAG_FRONT     1u
+#define WS_GFX_FLAG_HELPER    2u
 #define WS_CSR_LANES_PER_WARP 0xFC0
 #define WS_CSR_WARPS_PER_CORE 0xFC1
 #define WS_CSR_CORES          0xFC2
@@ -57,6 +68,12 @@
 #define WS_ECALL_EXIT         93     /* lane retires (a0 ignored)                  */
 #define WS_ECALL_ASSERT       0x5701 /* a0=expr, a1=file, a2=line, a3=function     */
 #define WS_ECALL_TRAP         0x5702 /* a0=message: abort() / __builtin_trap       */
+/* Texture unit (fragment shaders): a0=texture slot, fa0=u, fa1=v, fa2=lod
+ * (WS_ECALL_TEX_LOD only) -> fa0..fa3 = r, g, b, a. WS_ECALL_TEX takes the
+ * level of detail from the 2x2 quad's coordinates. */
+#define WS_ECALL_TEX          0x5710
+#define WS_ECALL_TEX_LOD      0x5711
+#define WS_ECALL_DISCARD      0x5712 /* the fragment writes nothing (it runs on as a helper) */
 
 /* ---- SIMT custom-0 instructions (opcode 0x0B, R-type) ---- */
 #define WS_OPC_CUSTOM0        0x0B
@@ -81,5 +98,8 @@
 #define WS_SHARED_SECTION     ".ws_shared"
 /* Section that holds kernel entry points (functions marked WS_KERNEL). */
 #define WS_KERNEL_SECTION     ".ws_kernels"
+/* Sections that hold shaders (functions marked WS_VERTEX / WS_FRAGMENT). */
+#define WS_VERTEX_SECTION     ".ws_vertex"
+#define WS_FRAGMENT_SECTION   ".ws_fragment"
 
 #endif
