@@ -26,11 +26,12 @@ typedef enum ws_event_source {
 /* EventIDs (4 bits, per source) and what EventData holds. */
 enum {
     /* CP */
-    WS_EV_CP_FETCH = 0,      /* command fetched: data = kind (0 copy, 1 device copy, 2 memset, 3 launch, 4 fence) */
+    WS_EV_CP_FETCH = 0,      /* command fetched: data = kind (0 copy, 1 device copy, 2 memset, 3 launch, 4 fence, 5 graphics) */
     WS_EV_CP_START = 1,      /* command started: data = kind                      */
     WS_EV_CP_DONE = 2,       /* command completed: data = kind                    */
     WS_EV_CP_FENCE = 3,      /* fence signalled: data = fence id (low 32 bits)    */
     WS_EV_CP_WAIT = 4,       /* the host waits for a fence: data = fence id       */
+    WS_EV_CP_FRAME = 5,      /* frame boundary (graphics): data = frame number; core 0 = begin, 1 = present */
     /* WD */
     WS_EV_WD_DISPATCH = 0,   /* block dispatched: data = block linear id; core = where */
     WS_EV_WD_RETIRE = 1,     /* block retired: data = block linear id             */

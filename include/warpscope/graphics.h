@@ -144,6 +144,7 @@ WS_API ws_status ws_gfx_present(ws_device *dev, ws_gfx_target *t, void *rgba, si
 typedef struct ws_gfx_draw_stats {
     uint64_t draw_id;            /* draws since the device opened, from 0        */
     uint64_t vertices_shaded, primitives_in, primitives_clipped, primitives_culled;
+    uint64_t primitives_invalid;  /* dropped: a position was NaN or infinite    */
     uint64_t primitives_rasterized;
     uint64_t quads, fragments_shaded, helper_lanes;
     uint64_t fragments_early_z_killed, fragments_late_z_killed, fragments_discarded;

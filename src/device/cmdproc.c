@@ -9,6 +9,7 @@
 #include "device/events/event_bus.h"
 #include "device/debug/debug_hooks.h"
 #include "device/timing.h"
+#include "gfx/gfx_device.h"
 
 ws_status ws_cmd_push(ws_device *dev, const ws_cmd *cmd)
 {
@@ -31,6 +32,7 @@ static void cmd_free(ws_cmd *c)
 {
     free(c->data);
     free(c->launch);
+    ws_gfx_cmd_free(c->gfx);
 }
 
 void ws_cmd_discard_all(ws_device *dev)
@@ -161,6 +163,14 @@ static ws_status run_launch(ws_device *dev, ws_grid_run *L)
 
 static ws_status run_cmd_kind(ws_device *dev, ws_cmd *c);
 
+/* A launch as CMD_LAUNCH runs it: the runtime's hook lets attached tools
+ * see (or replay) it. The graphics pipeline's shader launches come here. */
+static ws_status launch_now(ws_device *dev, ws_grid_run *L)
+{
+    if (dev->launch_hook) return dev->launch_hook(dev, L, run_launch);
+    return run_launch(dev, L);
+}
+
 /* The command's events around its execution. */
 static ws_status run_cmd(ws_device *dev, ws_cmd *c)
 {
@@ -197,9 +207,9 @@ static ws_status run_cmd_kind(ws_device *dev, ws_cmd *c)
         return WS_OK;
     }
     case CMD_LAUNCH:
-        /* The runtime's hook lets attached tools see (or replay) it. */
-        if (dev->launch_hook) return dev->launch_hook(dev, c->launch, run_launch);
-        return run_launch(dev, c->launch);
+        return launch_now(dev, c->launch);
+    case CMD_GFX:
+        return ws_gfx_execute(dev, c->gfx, launch_now);
     case CMD_FENCE:
         dev->fence_done = c->fence;
         return WS_OK;

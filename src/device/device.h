@@ -136,9 +136,19 @@ typedef struct ws_grid_run {
     uint64_t total_blocks, next_block, done_blocks;
     ws_launch_stats stats;
     double t_start;
+    /* Graphics (src/gfx): shader launches made by the pipeline. Lane t of
+     * the grid (t = block * threads_per_block + thread) starts with
+     * a_i = ireg[i] + ireg_stride[i] * t, reads sysval[t * 4 + k] through
+     * the WS_CSR_GFX_SYS* CSRs, and runs only if t < thread_limit. */
+    struct ws_gfx_run *gfx;              /* NULL for compute launches        */
+    uint32_t ireg_stride[8];
+    const uint32_t *sysval;
+    uint64_t thread_limit;
+    uint32_t draw_id;
 } ws_grid_run;
 
-typedef enum ws_cmd_kind { CMD_COPY_HTOD, CMD_COPY_DTOD, CMD_MEMSET, CMD_LAUNCH, CMD_FENCE } ws_cmd_kind;
+typedef enum ws_cmd_kind { CMD_COPY_HTOD, CMD_COPY_DTOD, CMD_MEMSET, CMD_LAUNCH, CMD_FENCE, CMD_GFX } ws_cmd_kind;
+struct ws_gfx_cmd;
 
 /* Runs one launch to its end (the command processor's own run). */
 struct ws_device;
@@ -152,6 +162,7 @@ typedef struct ws_cmd {
     int value;                     /* CMD_MEMSET                            */
     uint64_t fence;                /* CMD_FENCE                             */
     ws_grid_run *launch;             /* CMD_LAUNCH: owned                     */
+    struct ws_gfx_cmd *gfx;          /* CMD_GFX: owned (src/gfx/gfx.h)        */
 } ws_cmd;
 
 struct ws_device {
@@ -203,6 +214,8 @@ struct ws_device {
      * (the runtime's attached tools, src/runtime/tools.c); NULL = run it. */
     ws_status (*launch_hook)(struct ws_device *dev, ws_grid_run *L, ws_launch_fn run);
     struct ws_tool_list *tools;      /* the runtime's attached tools (opaque)   */
+    struct ws_gfx_device *gfx;       /* graphics fixed-function state (src/gfx), NULL until used */
+    struct ws_gfx_api *gfx_api;      /* the runtime's graphics context (src/runtime/gfx_*.c) */
     int tool_launch_depth;           /* >0 while tools see a launch            */
 };
 
@@ -221,6 +234,13 @@ void ws_code_invalidate(ws_device *dev, uint32_t addr, uint32_t n);
  * if no lane can issue; *in is NULL when *pc is WS_RETIRE_ADDR or the fetch
  * would fault (ws_warp_run(dev, w, 1, ..) then retires or raises). */
 int ws_warp_peek(ws_device *dev, ws_warp *w, const ws_inst **in, uint32_t *pc, uint32_t *group);
+
+/* Grid thread index of lane l of warp w in launch L (graphics system values). */
+static inline uint64_t ws_lane_grid_thread(const ws_grid_run *L, const ws_warp *w, uint32_t l)
+{
+    return w->block->linear * L->threads_per_block +
+           (uint64_t)w->tid[0][l] + (uint64_t)L->block.x * (w->tid[1][l] + (uint64_t)L->block.y * w->tid[2][l]);
+}
 
 /* ---- SIMT group selection and barriers (src/device/simt.c) ---- */
 int  ws_simt_select(ws_device *dev, ws_warp *w);          /* 0 if none runnable */

@@ -42,7 +42,9 @@ static void init_warp(ws_device *dev, ws_grid_run *L, ws_block *b, ws_warp *w, u
     uint32_t tx = first % L->block.x, ty = first / L->block.x % L->block.y,
              tz = first / (L->block.x * L->block.y);
     uint32_t sp_off = (L->nstack * 4 + 15) & ~15u;
+    uint64_t grid_first = b->linear * L->threads_per_block + first; /* grid thread of lane 0 */
     for (uint32_t l = 0; l < nl && first + l < L->threads_per_block; l++) {
+        if (L->thread_limit && grid_first + l >= L->thread_limit) break; /* past a shader launch's work */
         w->live |= 1u << l;
         w->tid[0][l] = (uint16_t)tx;
         w->tid[1][l] = (uint16_t)ty;
@@ -52,7 +54,8 @@ static void init_warp(ws_device *dev, ws_grid_run *L, ws_block *b, ws_warp *w, u
         uint32_t sp = WS_STACK_BASE + ((w->stack_slot0 + l + 1) << dev->mem.stack_shift) - sp_off;
         w->x[2][l] = sp;
         w->x[1][l] = WS_RETIRE_ADDR;
-        for (uint32_t i = 0; i < L->ni; i++) w->x[10 + i][l] = L->ireg[i];
+        for (uint32_t i = 0; i < L->ni; i++)
+            w->x[10 + i][l] = L->ireg[i] + L->ireg_stride[i] * (uint32_t)(grid_first + l);
         for (uint32_t i = 0; i < L->nf; i++) w->f[10 + i][l] = L->freg[i];
         for (uint32_t i = 0; i < L->nstack; i++) {
             uint32_t off = (sp - WS_STACK_BASE + 4 * i) & (dev->mem.stack_size - 1);

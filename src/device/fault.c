@@ -4,6 +4,7 @@
 #include <string.h>
 #include "device/events/event_bus.h"
 #include "device/device.h"
+#include "gfx/gfx_device.h"
 
 const char *ws_fault_kind_name(ws_fault_kind k)
 {
@@ -68,13 +69,15 @@ void ws_fault_format(const ws_device *dev, char *buf, size_t len)
         ws_decode(bits, &in);
         ws_disasm(&in, f->pc, dis, sizeof dis);
     }
-    char where[384] = "";
+    char where[384] = "", gfx[128] = "";
     if (dev->describe_pc) dev->describe_pc(dev, f->pc, where, sizeof where);
+    if (L && L->gfx) /* which draw, vertex or pixel (grids of shader launches are 1-D) */
+        ws_gfx_describe_thread(L, (uint64_t)f->block.x * L->threads_per_block + f->thread.x, gfx, sizeof gfx);
     snprintf(buf, len,
              "%s: %s; kernel '%s' launch %llu, block (%u,%u,%u) thread (%u,%u,%u) "
-             "[core %u warp %u lane %u], pc 0x%08x%s%s%s%s",
+             "[core %u warp %u lane %u]%s, pc 0x%08x%s%s%s%s",
              ws_fault_kind_name(f->kind), f->detail, kname, lid, f->block.x, f->block.y,
-             f->block.z, f->thread.x, f->thread.y, f->thread.z, f->core, f->warp, f->lane, f->pc,
+             f->block.z, f->thread.x, f->thread.y, f->thread.z, f->core, f->warp, f->lane, gfx, f->pc,
              dis[0] ? " (" : "", dis, dis[0] ? ")" : "", where);
 }
 

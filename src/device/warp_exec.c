@@ -8,6 +8,7 @@
 #include "device/events/event_bus.h"
 #include "device/debug/debug_hooks.h"
 #include "isa/fpu.h"
+#include "gfx/gfx_device.h"
 
 #define STARVE_LIMIT 1024u
 
@@ -98,6 +99,10 @@ static uint32_t csr_read(ws_device *dev, ws_warp *w, uint32_t l, uint32_t csr, u
     case WS_CSR_SHARED_SIZE: return L->shared_total;
     case WS_CSR_TID_LINEAR: return w->tid[0][l] + L->block.x * (w->tid[1][l] + L->block.y * w->tid[2][l]);
     case WS_CSR_WARP_IN_BLOCK: return w->warp_in_block;
+    case WS_CSR_GFX_SYS0: case WS_CSR_GFX_SYS1: case WS_CSR_GFX_SYS2: case WS_CSR_GFX_SYS3:
+        if (!L->sysval) return 0;
+        return L->sysval[ws_lane_grid_thread(L, w, l) * 4 + (csr - WS_CSR_GFX_SYS0)];
+    case WS_CSR_GFX_DRAW: return L->gfx ? L->draw_id : 0;
     case WS_CSR_LANES_PER_WARP: return dev->cfg.lanes_per_warp;
     case WS_CSR_WARPS_PER_CORE: return dev->cfg.warps_per_core;
     case WS_CSR_CORES: return dev->cfg.cores;
@@ -193,6 +198,10 @@ static int exec_float(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g,
 
 static int exec_ecall(ws_device *dev, ws_warp *w, uint32_t g, uint32_t pc)
 {
+    /* Texture and discard act on the whole group at once: the texture unit
+     * reads the coordinates of each lane's quad neighbours. */
+    uint32_t svc0 = w->x[17][__builtin_ctz(g)];
+    if (svc0 >= WS_ECALL_TEX && svc0 <= WS_ECALL_DISCARD) return ws_gfx_ecall(dev, w, g, pc);
     FOR_LANES_ORDERED(g) {
         uint32_t svc = w->x[17][l], a0 = w->x[10][l];
         switch (svc) {

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "runtime/api_lock.h"
+#include "runtime/gfx_api.h"
 #include "runtime/tools.h"
 #include "runtime/runtime.h"
 #include "runtime/source_lines.h"
@@ -151,6 +152,7 @@ ws_status ws_device_close(ws_device *dev)
         ws_timing_destroy(dev);
         ws_trace_cells_free(dev);
         ws_ev_free(dev);
+        ws_gfx_api_free(dev);
         ws_modules_release_all(dev);
         ws_dbg_device_close(dev); /* tells an attached debugger, then cuts it loose */
     }

@@ -105,6 +105,63 @@ static int kind_of(Dwarf_Die *t, ws_param_kind *kind)
     return -1;
 }
 
+/* Peel typedefs and qualifiers. */
+static int peel(Dwarf_Die *t, Dwarf_Die *out)
+{
+    Dwarf_Die cur = *t;
+    Dwarf_Attribute at;
+    for (int depth = 0; depth < MAX_DEPTH; depth++) {
+        int tag = dwarf_tag(&cur);
+        if (tag != DW_TAG_typedef && tag != DW_TAG_const_type && tag != DW_TAG_volatile_type &&
+            tag != DW_TAG_restrict_type) {
+            *out = cur;
+            return 0;
+        }
+        if (!dwarf_attr_integrate(&cur, DW_AT_type, &at) || !dwarf_formref_die(&at, &cur)) return -1;
+    }
+    return -1;
+}
+
+/* Is type t made of 32-bit floats only (float, arrays and structs of them)?
+ * Shader inputs and outputs must be: the pipeline moves them as floats. */
+static int all_float(Dwarf_Die *t, int depth)
+{
+    Dwarf_Die cur, child, inner;
+    Dwarf_Attribute at;
+    if (depth > MAX_DEPTH || peel(t, &cur)) return 0;
+    switch (dwarf_tag(&cur)) {
+    case DW_TAG_base_type: {
+        Dwarf_Word enc = 0, size = 0;
+        if (dwarf_attr_integrate(&cur, DW_AT_encoding, &at)) dwarf_formudata(&at, &enc);
+        if (dwarf_attr_integrate(&cur, DW_AT_byte_size, &at)) dwarf_formudata(&at, &size);
+        return enc == DW_ATE_float && size == 4;
+    }
+    case DW_TAG_array_type:
+        return dwarf_attr_integrate(&cur, DW_AT_type, &at) && dwarf_formref_die(&at, &inner) &&
+               all_float(&inner, depth + 1);
+    case DW_TAG_structure_type:
+        if (dwarf_child(&cur, &child) != 0) return 0;
+        do {
+            if (dwarf_tag(&child) != DW_TAG_member) continue;
+            if (!dwarf_attr_integrate(&child, DW_AT_type, &at) || !dwarf_formref_die(&at, &inner) ||
+                !all_float(&inner, depth + 1))
+                return 0;
+        } while (dwarf_siblingof(&child, &child) == 0);
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Bytes of type t (structs and arrays included); 0 if unknown. */
+static uint32_t type_bytes(Dwarf_Die *t)
+{
+    Dwarf_Die cur;
+    Dwarf_Word size = 0;
+    if (peel(t, &cur) || dwarf_aggregate_size(&cur, &size) != 0) return 0;
+    return size > UINT32_MAX ? 0 : (uint32_t)size;
+}
+
 /* What a pointer parameter points to, for tools that fill buffers
  * (warpscope run's iota:N): element size and whether it is a float. */
 static void pointee_of(Dwarf_Die *t, ws_elf_param *q)
@@ -154,7 +211,17 @@ static int add_param(ws_elf_ctx *cx, ws_elf_kernel *k, Dwarf_Die *p)
     q->kind = kind;
     q->pointee_float = 0;
     q->pointee_size = 0;
-    if (kind == WS_PARAM_PTR) pointee_of(&type, q);
+    q->pointee_bytes = 0;
+    q->pointee_all_float = 0;
+    if (kind == WS_PARAM_PTR) {
+        pointee_of(&type, q);
+        Dwarf_Die ptr, target;
+        if (peel(&type, &ptr) == 0 && dwarf_tag(&ptr) == DW_TAG_pointer_type &&
+            dwarf_attr_integrate(&ptr, DW_AT_type, &at) && dwarf_formref_die(&at, &target)) {
+            q->pointee_bytes = type_bytes(&target);
+            q->pointee_all_float = all_float(&target, 0);
+        }
+    }
     k->nparams++;
     if (!q->name || !q->type_name) return ws_elf_fail(cx, "out of memory");
     return 0;
@@ -215,6 +282,12 @@ static int describe_kernel(ws_elf_ctx *cx, ws_elf_kernel *k, Dwarf_Die *sub, Dwa
     const char *file = decl_file(sub);
     if (file && !(k->decl_file = strdup(file))) return ws_elf_fail(cx, "out of memory");
     if (dwarf_decl_line(sub, &line) == 0) k->decl_line = (uint32_t)line;
+    Dwarf_Attribute at;
+    Dwarf_Die ret;
+    if (dwarf_attr_integrate(sub, DW_AT_type, &at) && dwarf_formref_die(&at, &ret)) {
+        k->ret_bytes = type_bytes(&ret);
+        k->ret_all_float = all_float(&ret, 0);
+    }
     k->has_params = 1;
     if (dwarf_child(sub, &child) != 0) return 0;
     do {

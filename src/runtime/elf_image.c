@@ -194,6 +194,10 @@ static int scan_sections(ws_elf_ctx *cx, ws_elf_image *img)
             cx->kernel_idx = idx;
             cx->kernel_lo = sh.sh_addr;
             cx->kernel_hi = sh.sh_addr + sh.sh_size;
+        } else if (!strcmp(name, WS_VERTEX_SECTION)) {
+            cx->vertex_idx = idx;
+        } else if (!strcmp(name, WS_FRAGMENT_SECTION)) {
+            cx->fragment_idx = idx;
         } else if (sh.sh_type == SHT_SYMTAB && !cx->symtab) {
             cx->symtab = scn;
             cx->strtab_idx = sh.sh_link;
@@ -205,7 +209,8 @@ static int scan_sections(ws_elf_ctx *cx, ws_elf_image *img)
     return 0;
 }
 
-static int add_kernel(ws_elf_ctx *cx, ws_elf_image *img, const char *name, const GElf_Sym *sym)
+static int add_kernel(ws_elf_ctx *cx, ws_elf_image *img, const char *name, const GElf_Sym *sym,
+                      ws_func_kind kind)
 {
     if (img->nkernels == cx->kcap) {
         uint32_t cap = cx->kcap ? cx->kcap * 2 : 8;
@@ -218,6 +223,7 @@ static int add_kernel(ws_elf_ctx *cx, ws_elf_image *img, const char *name, const
     memset(k, 0, sizeof *k);
     if (!(k->name = strdup(name))) return ws_elf_fail(cx, "out of memory");
     img->nkernels++;
+    k->kind = kind;
     k->entry = (uint32_t)sym->st_value;
     k->body = k->entry; /* DWARF may move it past the prologue (elf_dwarf.c) */
     k->size = (uint32_t)sym->st_size;
@@ -263,21 +269,27 @@ static int dedupe_kernels(ws_elf_ctx *cx, ws_elf_image *img)
     return 0;
 }
 
-/* Kernels: global functions inside the .ws_kernels section. */
+/* Kernels: global functions inside the .ws_kernels section; shaders: those
+ * inside .ws_vertex and .ws_fragment. */
 static int scan_kernels(ws_elf_ctx *cx, ws_elf_image *img)
 {
     Elf_Data *d = elf_getdata(cx->symtab, NULL);
     if (!d) return ws_elf_fail(cx, "symbol table unreadable: %s", elf_errmsg(-1));
     size_t n = d->d_size / sizeof(Elf32_Sym);
-    for (size_t i = 1; i < n && cx->kernel_idx; i++) {
+    for (size_t i = 1; i < n && (cx->kernel_idx || cx->vertex_idx || cx->fragment_idx); i++) {
         GElf_Sym sym;
         if (!gelf_getsym(d, (int)i, &sym)) return ws_elf_fail(cx, "symbol %zu unreadable", i);
         if (GELF_ST_TYPE(sym.st_info) != STT_FUNC) continue;
         if (GELF_ST_BIND(sym.st_info) != STB_GLOBAL && GELF_ST_BIND(sym.st_info) != STB_WEAK) continue;
-        if (sym.st_shndx != cx->kernel_idx) continue;
+        ws_func_kind kind;
+        if (!sym.st_shndx) continue;
+        if (sym.st_shndx == cx->kernel_idx) kind = WS_FUNC_KERNEL;
+        else if (sym.st_shndx == cx->vertex_idx) kind = WS_FUNC_VERTEX;
+        else if (sym.st_shndx == cx->fragment_idx) kind = WS_FUNC_FRAGMENT;
+        else continue;
         const char *name = elf_strptr(cx->elf, cx->strtab_idx, sym.st_name);
         if (!name || !*name) return ws_elf_fail(cx, "symbol %zu: bad name", i);
-        if (add_kernel(cx, img, name, &sym)) return -1;
+        if (add_kernel(cx, img, name, &sym, kind)) return -1;
     }
     return dedupe_kernels(cx, img);
 }

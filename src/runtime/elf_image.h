@@ -23,10 +23,20 @@ typedef struct ws_elf_param {
      * (pointee_size 0 = void, a struct, or unknown) */
     int pointee_float;
     uint32_t pointee_size;
+    /* pointers: bytes of what they point to, structs included (0: unknown
+     * or void), and whether that is a struct of floats only (shaders) */
+    uint32_t pointee_bytes;
+    int pointee_all_float;
 } ws_elf_param;
+
+/* What a function in the module is: a kernel, or a shader stage. */
+typedef enum ws_func_kind { WS_FUNC_KERNEL = 0, WS_FUNC_VERTEX, WS_FUNC_FRAGMENT } ws_func_kind;
 
 typedef struct ws_elf_kernel {
     char *name;
+    ws_func_kind kind;   /* kernel, vertex or fragment shader (its section)  */
+    uint32_t ret_bytes;  /* size of the returned type (0: void), from DWARF  */
+    int ret_all_float;   /* ... and it is floats only                        */
     uint32_t entry;      /* link-time address of the function                */
     uint32_t body;       /* link-time address past the prologue (= entry if
                             the line table does not say)                    */

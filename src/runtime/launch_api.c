@@ -136,6 +136,10 @@ ws_status ws_launch(ws_device *dev, ws_kernel *k, ws_dim3 grid, ws_dim3 block,
     WS_API_LOCKED(dev, "ws_launch");
     ws_status st = ws_kernel_check(dev, k, "ws_launch");
     if (st != WS_OK) return st;
+    if (k->meta->kind != WS_FUNC_KERNEL)
+        return ws_set_error(dev, WS_ERR_BAD_LAUNCH, "launch of '%s': it is a %s shader, not a kernel; "
+                            "use it in a graphics pipeline (ws_gfx_pipeline_create)", k->meta->name,
+                            k->meta->kind == WS_FUNC_VERTEX ? "vertex" : "fragment");
     if (!args && nargs)
         return ws_set_error(dev, WS_ERR_INVALID_ARG, "launch of '%s': args is NULL but nargs is %zu",
                             k->meta->name, nargs);

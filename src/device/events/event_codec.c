@@ -7,7 +7,7 @@
 #include "device/events/event_codec.h"
 
 static const char *const names[WS_EV_SOURCES][16] = {
-    { "cp.fetch", "cp.start", "cp.done", "cp.fence", "cp.wait" },
+    { "cp.fetch", "cp.start", "cp.done", "cp.fence", "cp.wait", "cp.frame" },
     { "wd.dispatch", "wd.retire", "wd.stall" },
     { "sched.warp_start", "sched.warp_retire", "sched.barrier_wait", "sched.barrier_release", "sched.diverge",
       "sched.starve", "sched.reconverge" },

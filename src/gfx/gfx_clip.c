@@ -1,0 +1,147 @@
+/* Primitive assembly, clipping, perspective divide and viewport transform.
+ * Triangles are clipped in clip space against the near and far planes
+ * (-w <= z <= w, OpenGL's convention) and against a guard band of 64 w in
+ * x and y, so window coordinates always fit the rasteriser's fixed point;
+ * the viewport's own sides are enforced by the pixel rectangle instead
+ * (guard-band clipping, as hardware does). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "gfx/gfx_int.h"
+
+#define MAX_POLY 9 /* a triangle clipped by 6 planes */
+
+typedef struct cvert {
+    float c[4];
+    float var[WS_GFX_MAX_VARYINGS];
+} cvert;
+
+static float plane_dist(int p, const cvert *v)
+{
+    const float x = v->c[0], y = v->c[1], z = v->c[2], w = v->c[3];
+    switch (p) {
+    case 0: return z + w;                    /* near */
+    case 1: return w - z;                    /* far  */
+    case 2: return GFX_GUARD_BAND * w - x;
+    case 3: return GFX_GUARD_BAND * w + x;
+    case 4: return GFX_GUARD_BAND * w - y;
+    default: return GFX_GUARD_BAND * w + y;
+    }
+}
+
+/* The point where edge in->out crosses the plane. Always computed from the
+ * inside vertex, so the two triangles sharing an edge get the same point. */
+static void intersect(const cvert *in, float din, const cvert *out, float dout, uint32_t nvar, cvert *r)
+{
+    float t = din / (din - dout);
+    for (int i = 0; i < 4; i++) r->c[i] = in->c[i] + (out->c[i] - in->c[i]) * t;
+    for (uint32_t i = 0; i < nvar; i++) r->var[i] = in->var[i] + (out->var[i] - in->var[i]) * t;
+}
+
+/* Sutherland-Hodgman against one plane; returns the new vertex count. */
+static int clip_plane(int p, const cvert *src, int n, cvert *dst, uint32_t nvar)
+{
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+        const cvert *a = &src[i], *b = &src[(i + 1) % n];
+        float da = plane_dist(p, a), db = plane_dist(p, b);
+        if (da >= 0) dst[m++] = *a;
+        if ((da >= 0) != (db >= 0)) {
+            if (da >= 0) intersect(a, da, b, db, nvar, &dst[m++]);
+            else intersect(b, db, a, da, nvar, &dst[m++]);
+        }
+    }
+    return m;
+}
+
+static void to_window(const gfx_draw *d, const cvert *v, gfx_wvert *o)
+{
+    const ws_gfx_state *s = d->st;
+    float iw = 1.0f / v->c[3];
+    o->x = s->vp_x + (v->c[0] * iw + 1.0f) * s->vp_w * 0.5f;
+    o->y = s->vp_y + (1.0f - v->c[1] * iw) * s->vp_h * 0.5f;
+    o->z = s->vp_zmin + (v->c[2] * iw + 1.0f) * 0.5f * (s->vp_zmax - s->vp_zmin);
+    o->inv_w = iw;
+    memcpy(o->var, v->var, d->nvar * sizeof(float));
+}
+
+static ws_status push_tri(gfx_draw *d, gfx_tri_list *l, const cvert *a, const cvert *b, const cvert *c,
+                          uint32_t prim)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 256;
+        gfx_tri *t = realloc(l->t, cap * sizeof *t);
+        if (!t) return ws_set_error(d->dev, WS_ERR_OUT_OF_MEMORY, "graphics: out of host memory");
+        l->t = t;
+        l->cap = cap;
+    }
+    gfx_tri *t = &l->t[l->n++];
+    to_window(d, a, &t->v[0]);
+    to_window(d, b, &t->v[1]);
+    to_window(d, c, &t->v[2]);
+    t->prim = prim;
+    t->front = 0;
+    return WS_OK;
+}
+
+static void load(const float *rec, uint32_t nvar, cvert *v)
+{
+    memcpy(v->c, rec, 16);
+    memcpy(v->var, rec + 4, nvar * sizeof(float));
+}
+
+/* One assembled triangle: reject, accept or clip. */
+static ws_status clip_tri(gfx_draw *d, const float *r0, const float *r1, const float *r2, uint32_t prim,
+                          gfx_tri_list *out)
+{
+    cvert poly[2][MAX_POLY];
+    load(r0, d->nvar, &poly[0][0]);
+    load(r1, d->nvar, &poly[0][1]);
+    load(r2, d->nvar, &poly[0][2]);
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 4; k++)
+            if (!isfinite(poly[0][i].c[k])) { d->stats->primitives_invalid++; return WS_OK; }
+    unsigned out_all = 0x3F, out_any = 0;
+    for (int i = 0; i < 3; i++) {
+        unsigned o = 0;
+        for (int p = 0; p < 6; p++) if (plane_dist(p, &poly[0][i]) < 0) o |= 1u << p;
+        out_all &= o;
+        out_any |= o;
+    }
+    if (out_all) { d->stats->primitives_clipped++; return WS_OK; } /* wholly outside one plane */
+    if (!out_any) return push_tri(d, out, &poly[0][0], &poly[0][1], &poly[0][2], prim);
+    d->stats->primitives_clipped++;
+    int n = 3, cur = 0;
+    for (int p = 0; p < 6 && n >= 3; p++) {
+        if (!(out_any & (1u << p))) continue;
+        n = clip_plane(p, poly[cur], n, poly[cur ^ 1], d->nvar);
+        cur ^= 1;
+    }
+    for (int i = 1; i + 1 < n; i++) {
+        if (!(poly[cur][0].c[3] > 0 && poly[cur][i].c[3] > 0 && poly[cur][i + 1].c[3] > 0)) continue;
+        ws_status st = push_tri(d, out, &poly[cur][0], &poly[cur][i], &poly[cur][i + 1], prim);
+        if (st != WS_OK) return st;
+    }
+    return WS_OK;
+}
+
+ws_status gfx_assemble(gfx_draw *d, const float *vout, uint64_t ninv, gfx_tri_list *out)
+{
+    const ws_gfx_cmd *c = d->cmd;
+    uint32_t vf = d->st->pipe.vout_floats, count = c->count;
+    if (!ninv || count < 3) return WS_OK;
+    int strip = d->st->pipe.desc.topology == WS_GFX_TRIANGLE_STRIP;
+    uint32_t ntri = strip ? count - 2 : count / 3;
+    for (uint32_t inst = 0; inst < c->instances; inst++) {
+        const float *base = vout + (uint64_t)inst * count * vf;
+        for (uint32_t t = 0; t < ntri; t++) {
+            uint32_t i0 = strip ? t : 3 * t, i1 = i0 + 1, i2 = i0 + 2;
+            if (strip && (t & 1)) { i0 = t + 1; i1 = t; } /* keep the strip's winding */
+            d->stats->primitives_in++;
+            ws_status st = clip_tri(d, base + (uint64_t)i0 * vf, base + (uint64_t)i1 * vf, base + (uint64_t)i2 * vf,
+                                    t, out);
+            if (st != WS_OK) return st;
+        }
+    }
+    return WS_OK;
+}

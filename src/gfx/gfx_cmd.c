@@ -1,0 +1,278 @@
+/* The command processor's graphics commands: clears, texture uploads and
+ * mipmap generation, frame markers, and draws, which run the stages in
+ * order: vertex fetch and shading, assembly and clipping, then batches of
+ * rasterisation, fragment shading and raster output. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "device/events/event_bus.h"
+#include "gfx/gfx_int.h"
+
+#define TRI_BATCH 4096u /* triangles binned together (bounds a tile's lanes) */
+
+static ws_gfx_device *gfx_hw(ws_device *dev)
+{
+    if (!dev->gfx) dev->gfx = calloc(1, sizeof *dev->gfx);
+    return dev->gfx;
+}
+
+void ws_gfx_device_free(ws_device *dev)
+{
+    free(dev->gfx);
+    dev->gfx = NULL;
+}
+
+void ws_gfx_cmd_free(ws_gfx_cmd *c)
+{
+    if (!c) return;
+    free(c->data);
+    free(c);
+}
+
+ws_status gfx_scratch(ws_device *dev, uint32_t bytes, uint32_t *addr)
+{
+    ws_gfx_device *g = gfx_hw(dev);
+    if (!g) return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "graphics: out of host memory");
+    if (bytes > g->scratch_size) {
+        uint64_t want = g->scratch_size ? (uint64_t)g->scratch_size * 2 : 1u << 20;
+        while (want < bytes) want *= 2;
+        if (want > UINT32_MAX / 2) want = bytes;
+        if (g->scratch) ws_mem_free(&dev->mem, g->scratch, REGION_DATA);
+        g->scratch = g->scratch_size = 0;
+        uint32_t a;
+        if (ws_mem_alloc(&dev->mem, (uint32_t)want, REGION_DATA, &a))
+            return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "graphics: no room in device memory for %llu bytes "
+                                "of shader inputs and outputs (raise global_mem_limit)", (unsigned long long)want);
+        g->scratch = a;
+        g->scratch_size = (uint32_t)want;
+    }
+    *addr = g->scratch;
+    return WS_OK;
+}
+
+ws_status gfx_fault(gfx_draw *d, const char *fmt, ...)
+{
+    char msg[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return ws_set_error(d->dev, WS_ERR_KERNEL_FAULT, "draw %llu (shaders '%s', '%s'): %s",
+                        (unsigned long long)d->cmd->draw_id, d->st->pipe.vs.name, d->st->pipe.fs.name, msg);
+}
+
+ws_status gfx_shade(gfx_draw *d, const ws_gfx_stage *s, int fragment, uint64_t threads, uint32_t *sysval,
+                    const uint32_t base[3], const uint32_t stride[3], uint64_t *launch_id)
+{
+    ws_device *dev = d->dev;
+    if (!threads) return WS_OK;
+    uint32_t nl = dev->cfg.lanes_per_warp;
+    ws_grid_run *L = calloc(1, sizeof *L);
+    if (!L) return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "graphics: out of host memory");
+    ws_gfx_run run = { .st = d->st, .sysval = sysval, .fragment = fragment };
+    L->id = dev->next_launch_id++;
+    L->kernel = s->kernel;
+    L->kernel_name = s->name;
+    L->entry = s->entry;
+    L->body = s->body;
+    /* One warp per block: quads (4 consecutive lanes) never straddle warps. */
+    L->block = (ws_dim3){ nl, 1, 1 };
+    L->grid = (ws_dim3){ (uint32_t)((threads + nl - 1) / nl), 1, 1 };
+    L->shared_total = s->shared_total;
+    L->shared_lo = s->shared_lo;
+    L->dyn_shared_addr = s->dyn_shared_addr;
+    L->threads_per_block = nl;
+    L->warps_per_block = 1;
+    L->total_blocks = L->grid.x;
+    L->ni = 3;
+    for (int i = 0; i < 3; i++) {
+        L->ireg[i] = base[i];
+        L->ireg_stride[i] = stride[i];
+    }
+    L->gfx = &run;
+    L->sysval = sysval;
+    L->thread_limit = threads;
+    L->draw_id = (uint32_t)d->cmd->draw_id;
+    *launch_id = L->id;
+    ws_status st = d->launch(dev, L);
+    free(L);
+    return st;
+}
+
+static inline uint8_t to_unorm8(float v)
+{
+    if (!(v > 0.0f)) return 0; /* NaN too */
+    if (v >= 1.0f) return 255;
+    return (uint8_t)(v * 255.0f + 0.5f);
+}
+
+static ws_status run_clear(ws_device *dev, const ws_gfx_cmd *c)
+{
+    const ws_gfx_target_hw *t = &c->st.target;
+    uint8_t px[4];
+    for (int i = 0; i < 4; i++) px[i] = to_unorm8(c->clear_rgba[i]);
+    uint8_t *col = ws_mem_global_ptr(&dev->mem, t->color);
+    size_t n = (size_t)t->w * t->h;
+    for (size_t i = 0; i < n; i++) memcpy(col + 4 * i, px, 4);
+    if (t->depth) {
+        float *dep = (float *)(void *)ws_mem_global_ptr(&dev->mem, t->depth);
+        for (size_t i = 0; i < n; i++) dep[i] = c->clear_depth;
+    }
+    return WS_OK;
+}
+
+/* Level l+1 from level l: each texel the rounded mean of its 2x2 parents
+ * (edge texels repeat when a side is odd or 1). */
+static void mip_down(const uint8_t *src, uint32_t sw, uint32_t sh, uint8_t *dst, uint32_t dw, uint32_t dh)
+{
+    for (uint32_t y = 0; y < dh; y++)
+        for (uint32_t x = 0; x < dw; x++) {
+            uint32_t x0 = 2 * x < sw ? 2 * x : sw - 1, x1 = 2 * x + 1 < sw ? 2 * x + 1 : x0;
+            uint32_t y0 = 2 * y < sh ? 2 * y : sh - 1, y1 = 2 * y + 1 < sh ? 2 * y + 1 : y0;
+            for (int k = 0; k < 4; k++) {
+                uint32_t s = src[(y0 * sw + x0) * 4 + k] + src[(y0 * sw + x1) * 4 + k] +
+                             src[(y1 * sw + x0) * 4 + k] + src[(y1 * sw + x1) * 4 + k];
+                dst[(y * dw + x) * 4 + k] = (uint8_t)((s + 2) / 4);
+            }
+        }
+}
+
+static ws_status run_texture_cmd(ws_device *dev, const ws_gfx_cmd *c)
+{
+    const ws_gfx_tex_hw *t = &c->st.tex[0];
+    uint8_t *base = ws_mem_global_ptr(&dev->mem, t->addr);
+    if (c->kind == GFX_CMD_UPLOAD) {
+        memcpy(base + t->level_off[c->level], c->data, c->ndata);
+        return WS_OK;
+    }
+    for (uint32_t l = 0; l + 1 < t->levels; l++) {
+        uint32_t sw = t->w >> l ? t->w >> l : 1, sh = t->h >> l ? t->h >> l : 1;
+        uint32_t dw = sw > 1 ? sw / 2 : 1, dh = sh > 1 ? sh / 2 : 1;
+        mip_down(base + t->level_off[l], sw, sh, base + t->level_off[l + 1], dw, dh);
+    }
+    return WS_OK;
+}
+
+/* Shade and write one batch of fragments, then empty it. */
+static ws_status flush_fragments(gfx_draw *d, gfx_frags *f)
+{
+    if (!f->n) return WS_OK;
+    ws_device *dev = d->dev;
+    uint32_t in_bytes = (4 + d->nvar) * 4, addr;
+    uint64_t need = (uint64_t)f->n * (in_bytes + 16);
+    if (need > UINT32_MAX / 2) return gfx_fault(d, "fragment batch too large (%u lanes)", f->n);
+    ws_status st = gfx_scratch(dev, (uint32_t)need, &addr);
+    if (st != WS_OK) return st;
+    uint32_t in_addr = addr, color_addr = addr + f->n * in_bytes;
+    memcpy(ws_mem_global_ptr(&dev->mem, in_addr), f->in, (size_t)f->n * in_bytes);
+    memset(ws_mem_global_ptr(&dev->mem, color_addr), 0, (size_t)f->n * 16);
+    /* a0: where the returned colour goes (the ABI's hidden result pointer),
+     * a1: the fragment's input, a2: the uniforms. */
+    const uint32_t base[3] = { color_addr, in_addr, d->st->uniforms };
+    const uint32_t stride[3] = { 16, in_bytes, 0 };
+    double t0 = ws_now_seconds();
+    st = gfx_shade(d, &d->st->pipe.fs, 1, f->n, f->sys, base, stride, &d->stats->fragment_launch_id);
+    d->stats->fragment_seconds += ws_now_seconds() - t0;
+    if (st != WS_OK) return st;
+    d->stats->fragments_shaded += f->n;
+    float *color = malloc((size_t)f->n * 16);
+    if (!color) return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "graphics: out of host memory");
+    memcpy(color, ws_mem_global_ptr(&dev->mem, color_addr), (size_t)f->n * 16);
+    t0 = ws_now_seconds();
+    gfx_rop(d, f, color);
+    d->stats->fixed_function_seconds += ws_now_seconds() - t0;
+    free(color);
+    f->n = 0;
+    return WS_OK;
+}
+
+static void frags_free(gfx_frags *f)
+{
+    free(f->in);
+    free(f->sys);
+    free(f->depth);
+}
+
+static ws_status run_draw(ws_device *dev, ws_gfx_cmd *c, ws_launch_fn launch)
+{
+    ws_gfx_device *g = gfx_hw(dev);
+    if (!g) return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "graphics: out of host memory");
+    ws_gfx_draw_stats stats = { .draw_id = c->draw_id, .vertex_launch_id = ~0ull, .fragment_launch_id = ~0ull };
+    gfx_draw d = { .dev = dev, .cmd = c, .st = &c->st, .launch = launch, .stats = &stats,
+                   .nvar = c->st.pipe.vout_floats - 4 };
+    const ws_gfx_state *st = &c->st;
+    if (dev->cfg.lanes_per_warp % 4)
+        return gfx_fault(&d, "the device has %u lanes per warp; graphics needs a multiple of 4 (2x2 quads)",
+                         dev->cfg.lanes_per_warp);
+    /* The pixels fragments may touch: target, viewport (we clip only against
+     * the guard band, not the viewport's sides) and scissor. */
+    double x0 = st->vp_x, y0 = st->vp_y, x1 = st->vp_x + st->vp_w, y1 = st->vp_y + st->vp_h;
+    if (st->sc_w) {
+        x0 = fmax(x0, st->sc_x); y0 = fmax(y0, st->sc_y);
+        x1 = fmin(x1, (double)st->sc_x + st->sc_w); y1 = fmin(y1, (double)st->sc_y + st->sc_h);
+    }
+    x0 = fmax(x0, 0); y0 = fmax(y0, 0); x1 = fmin(x1, st->target.w); y1 = fmin(y1, st->target.h);
+    if (!(x1 > x0 && y1 > y0)) { g->last = stats; g->have_last = 1; return WS_OK; }
+    d.rx0 = (uint32_t)ceil(x0 - 0.5); d.ry0 = (uint32_t)ceil(y0 - 0.5);
+    d.rx1 = (uint32_t)ceil(x1 - 0.5); d.ry1 = (uint32_t)ceil(y1 - 0.5);
+
+    double t0 = ws_now_seconds();
+    uint64_t ninv = 0;
+    const float *vout = NULL;
+    ws_status s = gfx_vertex_stage(&d, &ninv, &vout);
+    if (s != WS_OK) return s;
+    /* The shaded vertices leave device scratch memory before the fragment
+     * batches reuse it. */
+    size_t vbytes = (size_t)ninv * c->st.pipe.vout_floats * 4;
+    float *verts = malloc(vbytes ? vbytes : 1);
+    if (!verts) return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "graphics: out of host memory");
+    if (vbytes) memcpy(verts, vout, vbytes);
+    gfx_tri_list tris = { 0 };
+    double ta = ws_now_seconds();
+    s = gfx_assemble(&d, verts, ninv, &tris);
+    free(verts);
+    gfx_frags f = { 0 };
+    for (size_t i = 0; s == WS_OK && i < tris.n; i += TRI_BATCH) {
+        size_t n = tris.n - i < TRI_BATCH ? tris.n - i : TRI_BATCH;
+        s = gfx_rasterize(&d, tris.t + i, n, &f, flush_fragments);
+        if (s == WS_OK) s = flush_fragments(&d, &f);
+    }
+    stats.fixed_function_seconds += ws_now_seconds() - ta - stats.fragment_seconds;
+    (void)t0;
+    free(tris.t);
+    frags_free(&f);
+    g->last = stats;
+    g->have_last = 1;
+    return s;
+}
+
+ws_status ws_gfx_execute(ws_device *dev, ws_gfx_cmd *c, ws_launch_fn launch)
+{
+    switch (c->kind) {
+    case GFX_CMD_CLEAR: return run_clear(dev, c);
+    case GFX_CMD_UPLOAD: case GFX_CMD_MIPGEN: return run_texture_cmd(dev, c);
+    case GFX_CMD_FRAME: {
+        ws_gfx_device *g = gfx_hw(dev);
+        if (!g) return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "graphics: out of host memory");
+        ws_ev_emit(dev, WS_EV_CP, WS_EV_CP_FRAME, c->begin ? 0 : 1, (uint32_t)c->frame);
+        if (!c->begin) g->frame = c->frame + 1;
+        return WS_OK;
+    }
+    case GFX_CMD_DRAW: return run_draw(dev, c, launch);
+    }
+    return WS_ERR_INTERNAL;
+}
+
+void ws_gfx_describe_thread(const ws_grid_run *L, uint64_t t, char *buf, size_t len)
+{
+    const ws_gfx_run *r = L->gfx;
+    if (!r || !r->sysval || t >= L->thread_limit) { if (len) buf[0] = 0; return; }
+    const uint32_t *s = &r->sysval[t * 4];
+    if (r->fragment)
+        snprintf(buf, len, "; draw %u primitive %u pixel (%u,%u)%s", L->draw_id, s[3], s[0], s[1],
+                 (s[2] & WS_GFX_FLAG_HELPER) ? " (helper lane)" : "");
+    else
+        snprintf(buf, len, "; draw %u vertex %u instance %u", L->draw_id, s[0], s[1]);
+}

@@ -1,0 +1,43 @@
+/* The graphics fixed-function hardware beside the command processor: what
+ * the rest of the device calls. The stages themselves are in gfx_*.c:
+ *   gfx_cmd.c       command processor part: clear, upload, mips, frames, draws
+ *   gfx_vertex.c    vertex fetch and the vertex-shading launch
+ *   gfx_clip.c      primitive assembly, clipping, divide, viewport
+ *   gfx_raster.c    fixed-point setup, top-left rule, binning, 2x2 quads
+ *   gfx_fragment.c  interpolation and the fragment-shading launch
+ *   gfx_rop.c       depth test and blending in primitive order
+ *   gfx_texture.c   the texture unit (ws_tex2d) */
+#ifndef WS_GFX_GFX_DEVICE_H
+#define WS_GFX_GFX_DEVICE_H
+#include "device/device.h"
+#include "gfx/gfx.h"
+
+/* Per-device graphics hardware state (dev->gfx). */
+typedef struct ws_gfx_device {
+    uint32_t scratch, scratch_size;   /* device memory for shader inputs/outputs */
+    ws_gfx_draw_stats last;           /* the most recent draw                  */
+    int have_last;
+    uint64_t frame;                   /* frames presented                      */
+} ws_gfx_device;
+
+/* Per shader launch state the texture unit and discard need (L->gfx). */
+typedef struct ws_gfx_run {
+    const ws_gfx_state *st;
+    uint32_t *sysval;                 /* 4 words per grid thread (writable)    */
+    int fragment;                     /* 1 for a fragment-shading launch       */
+} ws_gfx_run;
+
+/* Execute a graphics command; `launch` runs a shader launch the way the
+ * command processor runs kernels (tools see it). */
+ws_status ws_gfx_execute(ws_device *dev, ws_gfx_cmd *c, ws_launch_fn launch);
+void ws_gfx_cmd_free(ws_gfx_cmd *c);
+/* Device close: free the graphics hardware state. */
+void ws_gfx_device_free(ws_device *dev);
+/* ecall WS_ECALL_TEX / _TEX_LOD / _DISCARD for the lanes of group g.
+ * Returns -1 with dev->fault set on a fault. */
+int ws_gfx_ecall(ws_device *dev, ws_warp *w, uint32_t g, uint32_t pc);
+/* Fault reports: ", draw D vertex V instance I" or ", draw D primitive P
+ * pixel (x,y)" for grid thread t of a shader launch. */
+void ws_gfx_describe_thread(const ws_grid_run *L, uint64_t t, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,94 @@
+/* What the fixed-function stages hand each other inside one draw. */
+#ifndef WS_GFX_GFX_INT_H
+#define WS_GFX_GFX_INT_H
+#include "gfx/gfx_device.h"
+
+#define GFX_SUBPIXEL_BITS 8          /* fixed point 24.8, as D3D and llvmpipe */
+#define GFX_TILE 16                  /* binning tile side in pixels           */
+#define GFX_GUARD_BAND 64.0f         /* |x|, |y| <= 64 w before clipping      */
+#define GFX_BATCH_LANES (1u << 20)   /* fragment lanes shaded per batch       */
+
+/* sysval flag (beside WS_GFX_FLAG_*): the shader called ws_discard. */
+#define GFX_FLAG_DISCARDED 4u
+
+static inline int gfx_depth_pass(ws_gfx_compare op, float z, float ref)
+{
+    switch (op) {
+    case WS_GFX_NEVER: return 0;
+    case WS_GFX_LESS: return z < ref;
+    case WS_GFX_EQUAL: return z == ref;
+    case WS_GFX_LEQUAL: return z <= ref;
+    case WS_GFX_GREATER: return z > ref;
+    case WS_GFX_NOTEQUAL: return z != ref;
+    case WS_GFX_GEQUAL: return z >= ref;
+    default: return 1;
+    }
+}
+
+/* A vertex after clipping, divide and viewport: window x, y (pixels, y
+ * down), z (depth range) and 1/w, then the varyings. */
+typedef struct gfx_wvert {
+    float x, y, z, inv_w;
+    float var[WS_GFX_MAX_VARYINGS];
+} gfx_wvert;
+
+/* A triangle ready for setup, in primitive (API) order. */
+typedef struct gfx_tri {
+    gfx_wvert v[3];
+    uint32_t prim;                   /* primitive index in the draw           */
+    int front;                       /* faces the viewer                      */
+} gfx_tri;
+
+typedef struct gfx_tri_list {
+    gfx_tri *t;
+    size_t n, cap;
+} gfx_tri_list;
+
+/* One draw in flight. */
+typedef struct gfx_draw {
+    ws_device *dev;
+    ws_gfx_cmd *cmd;
+    const ws_gfx_state *st;
+    ws_launch_fn launch;
+    ws_gfx_draw_stats *stats;
+    uint32_t nvar;                   /* varyings after the position           */
+    /* the pixel rectangle fragments may touch: target ∩ viewport ∩ scissor */
+    uint32_t rx0, ry0, rx1, ry1;     /* [x0, x1) x [y0, y1)                   */
+} gfx_draw;
+
+/* The fragment lanes of one batch, 4 per quad, in the order the raster-output
+ * stage applies them. */
+typedef struct gfx_frags {
+    uint32_t n, cap;                 /* lanes                                 */
+    float *in;                       /* n * (4 + nvar) floats: shader input    */
+    uint32_t *sys;                   /* n * 4: x, y, flags, primitive          */
+    float *depth;                    /* n: window depth                        */
+} gfx_frags;
+
+/* gfx_cmd.c: device memory for shader inputs and outputs (grown as needed). */
+ws_status gfx_scratch(ws_device *dev, uint32_t bytes, uint32_t *addr);
+ws_status gfx_fault(gfx_draw *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Run one shader launch over `threads` grid threads. */
+ws_status gfx_shade(gfx_draw *d, const ws_gfx_stage *s, int fragment, uint64_t threads, uint32_t *sysval,
+                    const uint32_t base[3], const uint32_t stride[3], uint64_t *launch_id);
+
+/* gfx_vertex.c: fetch, shade; *vout = host view of the shaded vertices
+ * (count * instances records of 4 + nvar floats). */
+ws_status gfx_vertex_stage(gfx_draw *d, uint64_t *ninv, const float **vout);
+
+/* gfx_clip.c: triangles of the draw's vertices, clipped and in window
+ * space, culled by facing; appended to out in primitive order. */
+ws_status gfx_assemble(gfx_draw *d, const float *vout, uint64_t ninv, gfx_tri_list *out);
+
+/* gfx_raster.c: fragments of triangles tris[0..n) into f, tile by tile;
+ * when f holds GFX_BATCH_LANES or more at a tile boundary, flush(d, f)
+ * shades and writes them (a pixel's fragments stay in one batch, in
+ * primitive order). Early depth test against the target as it is now. */
+typedef ws_status (*gfx_flush_fn)(gfx_draw *d, gfx_frags *f);
+ws_status gfx_rasterize(gfx_draw *d, const gfx_tri *tris, size_t n, gfx_frags *f, gfx_flush_fn flush);
+
+/* gfx_rop.c: depth test and blend lanes in order into the target; colour
+ * holds 4 floats per lane. */
+void gfx_rop(gfx_draw *d, const gfx_frags *f, const float *color);
+
+#endif

@@ -1,0 +1,52 @@
+/* Raster output: the depth test, depth write and blending, applied to the
+ * lanes in the order the rasteriser emitted them (primitive order per
+ * pixel), never in the order warps happened to finish. Colours are
+ * converted to 8 bits by clamping to [0, 1] and rounding to nearest;
+ * blending reads the 8-bit destination as value / 255 and computes in
+ * float. */
+#include <string.h>
+#include "gfx/gfx_int.h"
+
+static inline uint8_t unorm8(float v)
+{
+    if (!(v > 0.0f)) return 0; /* NaN too */
+    if (v >= 1.0f) return 255;
+    return (uint8_t)(v * 255.0f + 0.5f);
+}
+
+void gfx_rop(gfx_draw *d, const gfx_frags *f, const float *color)
+{
+    const ws_gfx_state *st = d->st;
+    const ws_gfx_pipeline_desc *p = &st->pipe.desc;
+    uint8_t *cbuf = ws_mem_global_ptr(&d->dev->mem, st->target.color);
+    float *zbuf = st->target.depth ? (float *)(void *)ws_mem_global_ptr(&d->dev->mem, st->target.depth) : NULL;
+    int test = p->depth_test && zbuf, write = p->depth_write && zbuf;
+    for (uint32_t i = 0; i < f->n; i++) {
+        const uint32_t *sys = f->sys + (size_t)i * 4;
+        if (sys[2] & WS_GFX_FLAG_HELPER) { /* a helper lane, or a fragment that discarded */
+            if (sys[2] & GFX_FLAG_DISCARDED) d->stats->fragments_discarded++;
+            continue;
+        }
+        size_t px = (size_t)sys[1] * st->target.w + sys[0];
+        float z = f->depth[i];
+        if (test && !gfx_depth_pass(p->depth_compare, z, zbuf[px])) { d->stats->fragments_late_z_killed++; continue; }
+        if (write) zbuf[px] = z;
+        const float *c = color + (size_t)i * 4;
+        uint8_t *dst = cbuf + px * 4;
+        float out[4];
+        switch (p->blend) {
+        case WS_GFX_BLEND_ALPHA: {
+            float a = c[3] < 0 ? 0 : c[3] > 1 ? 1 : c[3];
+            for (int k = 0; k < 4; k++) out[k] = c[k] * a + (float)dst[k] / 255.0f * (1.0f - a);
+            break;
+        }
+        case WS_GFX_BLEND_ADDITIVE:
+            for (int k = 0; k < 4; k++) out[k] = c[k] + (float)dst[k] / 255.0f;
+            break;
+        default:
+            memcpy(out, c, sizeof out);
+        }
+        for (int k = 0; k < 4; k++) dst[k] = unorm8(out[k]);
+        d->stats->pixels_written++;
+    }
+}

@@ -1,0 +1,232 @@
+/* Render targets and textures: device memory the graphics hardware owns
+ * (kernels and host copies cannot touch it), filled and read only through
+ * these calls so a capture sees every change. */
+#include <stdlib.h>
+#include <string.h>
+#include "runtime/api_lock.h"
+#include "runtime/gfx_api.h"
+#include "gfx/gfx_device.h"
+
+static ws_status alloc_hw(ws_device *dev, uint64_t bytes, const char *what, uint32_t *addr)
+{
+    if (bytes > 0x40000000u || ws_mem_alloc(&dev->mem, (uint32_t)bytes, REGION_HARDWARE, addr))
+        return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "%s: no room in device memory for %llu bytes", what,
+                            (unsigned long long)bytes);
+    memset(ws_mem_global_ptr(&dev->mem, *addr), 0, bytes);
+    return WS_OK;
+}
+
+static ws_status check_size(ws_device *dev, const char *fn, uint32_t w, uint32_t h)
+{
+    if (!w || !h || w > WS_GFX_MAX_SIZE || h > WS_GFX_MAX_SIZE)
+        return ws_set_error(dev, WS_ERR_INVALID_ARG, "%s: size %ux%u; each side must be 1..%u", fn, w, h,
+                            WS_GFX_MAX_SIZE);
+    return WS_OK;
+}
+
+ws_status ws_gfx_target_create(ws_device *dev, uint32_t w, uint32_t h, int with_depth, ws_gfx_target **out)
+{
+    if (!dev) return WS_ERR_INVALID_ARG;
+    WS_API_LOCKED(dev, "ws_gfx_target_create");
+    if (!out) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_gfx_target_create: out is NULL");
+    *out = NULL;
+    ws_status st = check_size(dev, "ws_gfx_target_create", w, h);
+    if (st != WS_OK) return st;
+    ws_gfx_api *g = ws_gfx_api_get(dev, "ws_gfx_target_create");
+    if (!g) return WS_ERR_OUT_OF_MEMORY;
+    ws_gfx_target *t = calloc(1, sizeof *t);
+    if (!t) return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "ws_gfx_target_create: out of host memory");
+    t->dev = dev;
+    t->hw.w = w;
+    t->hw.h = h;
+    st = alloc_hw(dev, (uint64_t)w * h * 4, "ws_gfx_target_create (colour)", &t->hw.color);
+    if (st == WS_OK && with_depth) {
+        st = alloc_hw(dev, (uint64_t)w * h * 4, "ws_gfx_target_create (depth)", &t->hw.depth);
+        if (st == WS_OK) { /* depth starts at the far plane */
+            float *d = (float *)(void *)ws_mem_global_ptr(&dev->mem, t->hw.depth);
+            for (size_t i = 0; i < (size_t)w * h; i++) d[i] = 1.0f;
+        }
+    }
+    if (st == WS_OK && ws_gfx_api_track(g, t)) st = ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "ws_gfx_target_create: out of host memory");
+    if (st != WS_OK) {
+        if (t->hw.color) ws_mem_free(&dev->mem, t->hw.color, REGION_HARDWARE);
+        if (t->hw.depth) ws_mem_free(&dev->mem, t->hw.depth, REGION_HARDWARE);
+        free(t);
+        return st;
+    }
+    *out = t;
+    return WS_OK;
+}
+
+static ws_status target_check(ws_device *dev, const ws_gfx_target *t, const char *fn)
+{
+    if (!t) return ws_set_error(dev, WS_ERR_INVALID_ARG, "%s: target is NULL", fn);
+    if (!dev->gfx_api || !ws_gfx_api_is_live(dev->gfx_api, t))
+        return ws_set_error(dev, WS_ERR_INVALID_ARG, "%s: not a live render target of this device", fn);
+    return WS_OK;
+}
+
+ws_status ws_gfx_target_destroy(ws_device *dev, ws_gfx_target *t)
+{
+    if (!dev) return WS_ERR_INVALID_ARG;
+    WS_API_LOCKED(dev, "ws_gfx_target_destroy");
+    ws_status st = target_check(dev, t, "ws_gfx_target_destroy");
+    if (st != WS_OK) return st;
+    st = ws_cmd_drain(dev, 0); /* queued draws may still write it */
+    ws_gfx_api *g = dev->gfx_api;
+    if (g->target == t) { g->target = NULL; g->st.has_target = 0; }
+    ws_gfx_api_untrack(g, t);
+    ws_mem_free(&dev->mem, t->hw.color, REGION_HARDWARE);
+    if (t->hw.depth) ws_mem_free(&dev->mem, t->hw.depth, REGION_HARDWARE);
+    free(t);
+    return st;
+}
+
+ws_status ws_gfx_target_size(const ws_gfx_target *t, uint32_t *w, uint32_t *h)
+{
+    if (!t) return WS_ERR_INVALID_ARG;
+    if (w) *w = t->hw.w;
+    if (h) *h = t->hw.h;
+    return WS_OK;
+}
+
+static ws_status read_image(ws_device *dev, ws_gfx_target *t, void *dst, size_t n, int depth, const char *fn)
+{
+    WS_API_LOCKED(dev, fn);
+    ws_status st = target_check(dev, t, fn);
+    if (st != WS_OK) return st;
+    size_t want = (size_t)t->hw.w * t->hw.h * 4;
+    if (!dst || n != want)
+        return ws_set_error(dev, WS_ERR_INVALID_ARG, "%s: the %ux%u target needs a %zu-byte buffer (got %s%zu)", fn,
+                            t->hw.w, t->hw.h, want, dst ? "" : "NULL, ", n);
+    if (depth && !t->hw.depth) return ws_set_error(dev, WS_ERR_INVALID_ARG, "%s: the target has no depth image", fn);
+    st = ws_cmd_drain(dev, 0);
+    if (st != WS_OK) return st;
+    memcpy(dst, ws_mem_global_ptr(&dev->mem, depth ? t->hw.depth : t->hw.color), want);
+    return WS_OK;
+}
+
+ws_status ws_gfx_target_read(ws_device *dev, ws_gfx_target *t, void *rgba, size_t n)
+{
+    if (!dev) return WS_ERR_INVALID_ARG;
+    return read_image(dev, t, rgba, n, 0, "ws_gfx_target_read");
+}
+
+ws_status ws_gfx_target_read_depth(ws_device *dev, ws_gfx_target *t, float *depth, size_t n)
+{
+    if (!dev) return WS_ERR_INVALID_ARG;
+    return read_image(dev, t, depth, n * sizeof(float), 1, "ws_gfx_target_read_depth");
+}
+
+/* ---- textures ---- */
+
+static uint32_t full_chain(uint32_t w, uint32_t h)
+{
+    uint32_t m = w > h ? w : h, n = 1;
+    while (m > 1) { m >>= 1; n++; }
+    return n;
+}
+
+ws_status ws_gfx_texture_create(ws_device *dev, uint32_t w, uint32_t h, uint32_t levels, ws_gfx_texture **out)
+{
+    if (!dev) return WS_ERR_INVALID_ARG;
+    WS_API_LOCKED(dev, "ws_gfx_texture_create");
+    if (!out) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_gfx_texture_create: out is NULL");
+    *out = NULL;
+    ws_status st = check_size(dev, "ws_gfx_texture_create", w, h);
+    if (st != WS_OK) return st;
+    uint32_t full = full_chain(w, h);
+    if (levels > full)
+        return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_gfx_texture_create: %u levels asked for a %ux%u texture, "
+                            "which has at most %u", levels, w, h, full);
+    ws_gfx_api *g = ws_gfx_api_get(dev, "ws_gfx_texture_create");
+    if (!g) return WS_ERR_OUT_OF_MEMORY;
+    ws_gfx_texture *t = calloc(1, sizeof *t);
+    if (!t) return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "ws_gfx_texture_create: out of host memory");
+    t->dev = dev;
+    t->hw.w = w;
+    t->hw.h = h;
+    t->hw.levels = levels ? levels : full;
+    uint64_t off = 0;
+    for (uint32_t l = 0; l < t->hw.levels; l++) {
+        uint32_t lw = w >> l ? w >> l : 1, lh = h >> l ? h >> l : 1;
+        t->hw.level_off[l] = (uint32_t)off;
+        off += (uint64_t)lw * lh * 4;
+    }
+    t->bytes = (uint32_t)off;
+    st = alloc_hw(dev, off, "ws_gfx_texture_create", &t->hw.addr);
+    if (st == WS_OK && ws_gfx_api_track(g, t)) {
+        ws_mem_free(&dev->mem, t->hw.addr, REGION_HARDWARE);
+        st = ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "ws_gfx_texture_create: out of host memory");
+    }
+    if (st != WS_OK) { free(t); return st; }
+    *out = t;
+    return WS_OK;
+}
+
+static ws_status texture_check(ws_device *dev, const ws_gfx_texture *t, const char *fn)
+{
+    if (!t) return ws_set_error(dev, WS_ERR_INVALID_ARG, "%s: texture is NULL", fn);
+    if (!dev->gfx_api || !ws_gfx_api_is_live(dev->gfx_api, t))
+        return ws_set_error(dev, WS_ERR_INVALID_ARG, "%s: not a live texture of this device", fn);
+    return WS_OK;
+}
+
+ws_status ws_gfx_texture_destroy(ws_device *dev, ws_gfx_texture *t)
+{
+    if (!dev) return WS_ERR_INVALID_ARG;
+    WS_API_LOCKED(dev, "ws_gfx_texture_destroy");
+    ws_status st = texture_check(dev, t, "ws_gfx_texture_destroy");
+    if (st != WS_OK) return st;
+    st = ws_cmd_drain(dev, 0);
+    ws_gfx_api *g = dev->gfx_api;
+    for (int i = 0; i < WS_GFX_MAX_TEXTURES; i++)
+        if (g->tex[i] == t) { g->tex[i] = NULL; g->st.tex_bound[i] = 0; }
+    ws_gfx_api_untrack(g, t);
+    ws_mem_free(&dev->mem, t->hw.addr, REGION_HARDWARE);
+    free(t);
+    return st;
+}
+
+ws_status ws_gfx_texture_upload(ws_device *dev, ws_gfx_texture *t, uint32_t level, const void *rgba, size_t n)
+{
+    if (!dev) return WS_ERR_INVALID_ARG;
+    WS_API_LOCKED(dev, "ws_gfx_texture_upload");
+    ws_status st = texture_check(dev, t, "ws_gfx_texture_upload");
+    if (st != WS_OK) return st;
+    if (level >= t->hw.levels)
+        return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_gfx_texture_upload: level %u of a texture with %u levels",
+                            level, t->hw.levels);
+    uint32_t lw = t->hw.w >> level ? t->hw.w >> level : 1, lh = t->hw.h >> level ? t->hw.h >> level : 1;
+    size_t want = (size_t)lw * lh * 4;
+    if (!rgba || n != want)
+        return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_gfx_texture_upload: level %u is %ux%u and needs %zu bytes "
+                            "(got %s%zu)", level, lw, lh, want, rgba ? "" : "NULL, ", n);
+    ws_gfx_cmd *c = calloc(1, sizeof *c);
+    uint8_t *copy = malloc(want);
+    if (!c || !copy) {
+        free(c);
+        free(copy);
+        return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "ws_gfx_texture_upload: out of host memory");
+    }
+    memcpy(copy, rgba, want);
+    c->kind = GFX_CMD_UPLOAD;
+    c->st.tex[0] = t->hw;
+    c->level = level;
+    c->data = copy;
+    c->ndata = want;
+    return ws_gfx_push(dev, c);
+}
+
+ws_status ws_gfx_texture_generate_mips(ws_device *dev, ws_gfx_texture *t)
+{
+    if (!dev) return WS_ERR_INVALID_ARG;
+    WS_API_LOCKED(dev, "ws_gfx_texture_generate_mips");
+    ws_status st = texture_check(dev, t, "ws_gfx_texture_generate_mips");
+    if (st != WS_OK) return st;
+    ws_gfx_cmd *c = calloc(1, sizeof *c);
+    if (!c) return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "ws_gfx_texture_generate_mips: out of host memory");
+    c->kind = GFX_CMD_MIPGEN;
+    c->st.tex[0] = t->hw;
+    return ws_gfx_push(dev, c);
+}

@@ -1,0 +1,76 @@
+/* Shaders of the graphics tests: pass-through geometry with interpolated
+ * colour (what the Mesa reference draws), texturing, discard, system
+ * values and deliberate faults. */
+#include <warpscope/shader.h>
+
+struct vin { float pos[4]; float color[4]; };
+struct vout { ws_vec4 position; float color[4]; };
+struct uni { unsigned fault_x, fault_y; unsigned flags; };
+
+WS_VERTEX void ref_vs(const struct vin *in, struct vout *out)
+{
+    out->position = ws_vec4_make(in->pos[0], in->pos[1], in->pos[2], in->pos[3]);
+    for (int i = 0; i < 4; i++) out->color[i] = in->color[i];
+}
+
+WS_FRAGMENT ws_vec4 ref_fs(const struct vout *in)
+{
+    return ws_vec4_make(in->color[0], in->color[1], in->color[2], in->color[3]);
+}
+
+/* colour.xy are texture coordinates */
+WS_FRAGMENT ws_vec4 tex_fs(const struct vout *in)
+{
+    return ws_tex2d(0, in->color[0], in->color[1]);
+}
+
+/* fragments whose alpha is below one half write nothing */
+WS_FRAGMENT ws_vec4 discard_fs(const struct vout *in)
+{
+    if (in->color[3] < 0.5f) ws_discard();
+    return ws_vec4_make(in->color[0], in->color[1], in->color[2], 1.0f);
+}
+
+/* the pixel coordinate and facing as a colour */
+WS_FRAGMENT ws_vec4 sysval_fs(const struct vout *in)
+{
+    return ws_vec4_make((float)ws_pixel_x() / 255.0f, (float)ws_pixel_y() / 255.0f,
+                        ws_front_facing() ? 1.0f : 0.0f, (float)ws_primitive_id() / 255.0f);
+}
+
+/* a load through a null pointer at one pixel */
+WS_FRAGMENT ws_vec4 fault_fs(const struct vout *in, const struct uni *u)
+{
+    if (ws_pixel_x() == u->fault_x && ws_pixel_y() == u->fault_y && !ws_is_helper())
+        return ws_vec4_make(*(volatile float *)0, 0, 0, 1);
+    return ws_vec4_make(in->color[0], in->color[1], in->color[2], in->color[3]);
+}
+
+/* the vertex index, instance and position offset by the instance */
+WS_VERTEX void instance_vs(const struct vin *in, struct vout *out)
+{
+    float dx = (float)ws_instance_id() * 0.25f;
+    out->position = ws_vec4_make(in->pos[0] + dx, in->pos[1], in->pos[2], in->pos[3]);
+    out->color[0] = (float)ws_vertex_id() / 255.0f;
+    out->color[1] = (float)ws_instance_id() / 255.0f;
+    out->color[2] = in->color[2];
+    out->color[3] = 1.0f;
+}
+
+/* wrong layouts for the pipeline checks */
+struct small_in { float pos[3]; };
+struct int_out { ws_vec4 position; int id; };
+WS_VERTEX void small_vs(const struct small_in *in, struct vout *out)
+{
+    out->position = ws_vec4_make(in->pos[0], in->pos[1], in->pos[2], 1.0f);
+}
+WS_VERTEX void int_vs(const struct vin *in, struct int_out *out)
+{
+    out->position = ws_vec4_make(in->pos[0], in->pos[1], in->pos[2], 1.0f);
+    out->id = 1;
+}
+WS_FRAGMENT ws_vec4 int_fs(const struct int_out *in)
+{
+    return ws_vec4_make((float)in->id, 0, 0, 1);
+}
+WS_KERNEL void not_a_shader(int *p) { *p = 1; }
