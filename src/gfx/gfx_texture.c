@@ -110,7 +110,8 @@ int ws_gfx_ecall(ws_device *dev, ws_warp *w, uint32_t g, uint32_t pc)
                 ws_fault_raise(dev, w, l, FAULT_ECALL, pc, 0, 0, "ws_discard called in a vertex shader");
                 return -1;
             }
-            r->sysval[t * 4 + 2] |= WS_GFX_FLAG_HELPER | GFX_FLAG_DISCARDED;
+            uint32_t *flags = &r->sysval[t * 4 + 2];
+            if (!(*flags & WS_GFX_FLAG_HELPER)) *flags |= WS_GFX_FLAG_HELPER | GFX_FLAG_DISCARDED;
             continue;
         }
         if (svc != WS_ECALL_TEX && svc != WS_ECALL_TEX_LOD) {
