@@ -1,6 +1,6 @@
 /* Target description: riscv:rv32 with the standard cpu/fpu/csr features
  * gdb knows, plus org.warpscope.simt whose registers gdb can use in
- * conditions ($thread_x == 5). Register numbers are explicit so the
+ * conditions ($thread_x == 5, $pixel_x == 100). Register numbers are explicit so the
  * remote numbering matches tdesc.h whatever order gdb parses in. */
 #include "gdbstub/tdesc.h"
 #include <stddef.h>
@@ -34,6 +34,10 @@ static const char xml[] =
     "<feature name=\"org.warpscope.simt\">"
     S("block_x", 70) S("block_y", 71) S("block_z", 72) S("thread_x", 73) S("thread_y", 74)
     S("thread_z", 75) S("core", 76) S("warp", 77) S("lane", 78) S("launch", 79)
+    /* graphics system values (0 in kernels): fragment shaders' pixel, flags
+     * and primitive, vertex shaders' vertex and instance index */
+    S("pixel_x", 80) S("pixel_y", 81) S("gfx_flags", 82) S("primitive", 83) S("draw", 84)
+    S("vertex_id", 85) S("instance_id", 86)
     "</feature>\n</target>\n";
 
 const char *ws_tdesc_xml(void)

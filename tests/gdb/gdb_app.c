@@ -213,10 +213,12 @@ static int run_spin(ws_device *dev, ws_module *mod)
     return 0;
 }
 
+int run_gfx(ws_device *dev, ws_module *mod); /* gdb_app_gfx.c */
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: gdb_app basic|oob|misaligned|shared|wait|dynamic|reload|nonstop|many KERNELS.elf [DYN.elf]\n");
+        fprintf(stderr, "usage: gdb_app basic|oob|misaligned|shared|wait|dynamic|reload|nonstop|many|gfx KERNELS.elf [DYN.elf]\n");
         return 2;
     }
     const char *mode = argv[1];
@@ -247,6 +249,7 @@ int main(int argc, char **argv)
     else if (!strcmp(mode, "many")) bad = run_many(dev, mod);
     else if (!strcmp(mode, "deadlock")) bad = run_deadlock(dev, mod);
     else if (!strcmp(mode, "spinlock")) bad = run_spinlock(dev, mod);
+    else if (!strcmp(mode, "gfx")) bad = run_gfx(dev, mod);
     else bad = 2;
     ws_device_close(dev);
     printf("result %s\n", bad ? "BAD" : "ok");

@@ -83,3 +83,21 @@ WS_KERNEL void spin_lock(int *lock, int *count)
     *(volatile int *)count += 1;
     atomicExch_i(lock, 0);
 }
+
+/* Shaders of the graphics scenario (gdb_app gfx): breakpoints in a vertex
+ * and a fragment shader with conditions on $vertex_id and $pixel_x/y. */
+#include <warpscope/shader.h>
+struct gv_in { float pos[2]; };
+struct gv_out { ws_vec4 position; float shade; };
+
+WS_VERTEX void gdb_vs(const struct gv_in *in, struct gv_out *out)
+{
+    out->position = ws_vec4_make(in->pos[0], in->pos[1], 0, 1);
+    out->shade = (float)ws_vertex_id() / 4.0f; /* MARK:vertex */
+}
+
+WS_FRAGMENT ws_vec4 gdb_fs(const struct gv_out *in)
+{
+    float s = in->shade; /* MARK:fragment */
+    return ws_vec4_make(s, 0.5f, 0, 1);
+}
