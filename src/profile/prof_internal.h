@@ -72,6 +72,9 @@ const char *prof_unit_name(unsigned u); /* "int", "mul", ... "lsu" */
 typedef struct prof_launch {
     uint64_t id;
     char *kernel, *module;
+    const char *stage;         /* "vertex" or "fragment" for a shader launch
+                                  of the graphics pipeline, NULL for kernels */
+    uint32_t draw;             /* ... and its draw                         */
     ws_dim3 grid, block;
     uint32_t passes;
     uint64_t cycles;           /* of one pass                              */

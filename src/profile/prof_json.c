@@ -110,6 +110,7 @@ static void launch(FILE *f, const prof_launch *L)
     str(f, L->kernel);
     fputs(", \"module\": ", f);
     str(f, L->module);
+    if (L->stage) fprintf(f, ", \"shader_stage\": \"%s\", \"draw\": %u", L->stage, L->draw);
     fprintf(f, ", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], \"passes\": %u,\n"
                "       \"cycles\": %llu, \"samples\": %llu, \"sample_points\": %llu, \"dropped\": %llu, \"status\": \"%s\", \"error\": ",
             L->grid.x, L->grid.y, L->grid.z, L->block.x, L->block.y, L->block.z, L->passes,

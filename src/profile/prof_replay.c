@@ -7,6 +7,7 @@
  * only in the last pass, whose memory is what a single run would leave. */
 #include <stdlib.h>
 #include <string.h>
+#include "gfx/gfx_device.h"
 #include "isa/isa.h"
 #include "profile/prof_session.h"
 #include "runtime/launch_snapshot.h"
@@ -190,6 +191,10 @@ ws_status prof_launch_run(ws_device *dev, ws_profiler *P, ws_grid_run *L, ws_too
     }
     P->nlaunches++;
     pl->id = L->id;
+    if (L->gfx) { /* shaders are reported per draw */
+        pl->stage = L->gfx->fragment ? "fragment" : "vertex";
+        pl->draw = L->draw_id;
+    }
     pl->grid = L->grid;
     pl->block = L->block;
     ws_launch_snapshot snap = { 0 };

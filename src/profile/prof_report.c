@@ -136,9 +136,11 @@ static void counters_section(FILE *f, const prof_data *d)
     fprintf(f, "\nCounters per launch\n");
     for (size_t i = 0; i < d->nlaunches; i++) {
         const prof_launch *L = &d->launches[i];
-        fprintf(f, "  launch %llu %s grid (%u,%u,%u) block (%u,%u,%u): %llu samples (%llu dropped), %u pass%s, "
+        char what[64] = "";
+        if (L->stage) snprintf(what, sizeof what, " (%s shader of draw %u)", L->stage, L->draw);
+        fprintf(f, "  launch %llu %s%s grid (%u,%u,%u) block (%u,%u,%u): %llu samples (%llu dropped), %u pass%s, "
                    "%llu sampling points",
-                (unsigned long long)L->id, L->kernel, L->grid.x, L->grid.y, L->grid.z, L->block.x, L->block.y,
+                (unsigned long long)L->id, L->kernel, what, L->grid.x, L->grid.y, L->grid.z, L->block.x, L->block.y,
                 L->block.z, (unsigned long long)L->samples, (unsigned long long)L->dropped, L->passes,
                 L->passes == 1 ? "" : "es", (unsigned long long)L->sample_points);
         if (L->status != WS_OK) fprintf(f, ", failed: %s", ws_status_name(L->status));
