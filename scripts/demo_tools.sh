@@ -4,7 +4,9 @@
 #   2. warpscope debug + gdb-multiarch: stop at one GPU thread of vecadd,
 #      look at its variables, and let the program finish;
 #   3. warpscope trace --tool memtrace: per-line coalescing of matmul;
-#   4. warpscope watch: scheduling events and a debug machine on reduction.
+#   4. warpscope watch: scheduling events and a debug machine on reduction;
+#   5. the cube the graphics example drew, shown in the terminal, and its
+#      shaders in the profiler, one line per draw.
 # Usage: scripts/demo_tools.sh BUILD_DIR
 set -euo pipefail
 build=${1:-build}
@@ -68,3 +70,15 @@ watch=$(mktemp)
 grep -v "^reduction\|^  *1 launch" "$watch"
 grep -q "machine 0: sched.barrier_release" "$watch" || { rm -f "$watch"; echo "demo: the debug machine did not fire" >&2; exit 1; }
 rm -f "$watch"
+
+echo
+echo "== Graphics: examples/cube drew a lit, textured, depth-tested cube for 8 frames (cube.png: every frame, side by side)."
+echo "   Frame 0 (cube_frame0.png), shown with: warpscope show cube_frame0.png --width 64"
+frame="$build/examples/cube_frame0.png"
+[ -s "$frame" ] || { echo "demo: the cube example wrote no $frame" >&2; exit 1; }
+"$ws" show "$frame" --width 64
+echo "   Its shaders in the profiler, per draw (warpscope profile -- cube 2):"
+prof=$(mktemp)
+(cd "$build/examples/cube" && "$OLDPWD/$ws" profile -- ./cube 2 > "$prof" 2>&1) || { cat "$prof"; rm -f "$prof"; echo "demo: profiling the cube failed" >&2; exit 1; }
+grep -E "^  launch [0-9]+ cube_(vs|fs)" "$prof"
+rm -f "$prof"

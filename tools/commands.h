@@ -9,5 +9,6 @@ int ws_cmd_debug(int argc, char **argv); /* tools/debug.c: run under the gdb ser
 int ws_cmd_instrument(int argc, char **argv); /* tools/instrument.c: rewrite a module */
 int ws_cmd_trace(int argc, char **argv); /* tools/trace.c: instrumentation tracer */
 int ws_cmd_watch(int argc, char **argv); /* tools/watch.c: scheduling events */
+int ws_cmd_show(int argc, char **argv);  /* tools/show.c: an image in the terminal */
 
 #endif

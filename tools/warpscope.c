@@ -21,6 +21,7 @@ static void usage(FILE *f)
             "  trace   run a program with its kernels instrumented (bbcount, memtrace, dump)\n"
             "  instrument  write the instrumented copy of a module (what trace runs)\n"
             "  watch   run a program with the device's scheduling events traced\n"
+            "  show    an image (a presented frame, PNG) in the terminal\n"
             "  version print the version\n"
             "\n"
             "'warpscope <command> --help' describes each command.\n");
@@ -36,6 +37,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "cc")) return ws_cmd_cc(argc - 1, argv + 1);
     if (!strcmp(cmd, "run")) return ws_cmd_run(argc - 1, argv + 1);
     if (!strcmp(cmd, "info")) return ws_cmd_info(argc - 1, argv + 1);
+    if (!strcmp(cmd, "show")) return ws_cmd_show(argc - 1, argv + 1);
     if (!strcmp(cmd, "disasm")) return ws_cmd_disasm(argc - 1, argv + 1);
     if (!strcmp(cmd, "debug")) return ws_cmd_debug(argc - 1, argv + 1);
     if (!strcmp(cmd, "profile")) return ws_cmd_profile(argc - 1, argv + 1);

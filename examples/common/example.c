@@ -70,7 +70,8 @@ int example_finish(example *ex, int ok, const char *detail)
     double eff = t->warp_instructions
         ? (double)t->thread_instructions / ((double)t->warp_instructions * cfg.lanes_per_warp) : 0;
     printf("%-11s %s  %s\n", ex->name, ok ? "PASS" : "FAIL", detail);
-    printf("%-11s      %u launch%s, %llu blocks, %llu threads, %llu thread-instructions, "
+    if (ex->launches) /* graphics examples print their draws' statistics themselves */
+        printf("%-11s      %u launch%s, %llu blocks, %llu threads, %llu thread-instructions, "
            "%llu warp-instructions, SIMT efficiency %.1f%%, %.1f ms (%.0f M thread-instr/s)\n",
            "", ex->launches, ex->launches == 1 ? "" : "es", (unsigned long long)t->blocks,
            (unsigned long long)t->threads, (unsigned long long)t->thread_instructions,
