@@ -74,3 +74,16 @@ WS_FRAGMENT ws_vec4 int_fs(const struct int_out *in)
     return ws_vec4_make((float)in->id, 0, 0, 1);
 }
 WS_KERNEL void not_a_shader(int *p) { *p = 1; }
+
+/* printf and assert from a fragment shader */
+WS_FRAGMENT ws_vec4 printf_fs(const struct vout *in)
+{
+    if (ws_pixel_x() == 3 && ws_pixel_y() == 4 && !ws_is_helper())
+        printf("fragment (%u,%u) depth %.2f\n", ws_pixel_x(), ws_pixel_y(), (double)in->position.z);
+    return ws_vec4_make(0, 1, 0, 1);
+}
+WS_FRAGMENT ws_vec4 assert_fs(const struct vout *in)
+{
+    assert(ws_is_helper() || ws_pixel_x() != 5 || ws_pixel_y() != 6);
+    return ws_vec4_make(in->color[0], 0, 0, 1);
+}

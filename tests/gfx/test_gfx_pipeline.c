@@ -173,6 +173,30 @@ static void test_fault_names_pixel(void)
     ws_free(dev, ub);
 }
 
+static char printed[256];
+
+static void on_printf(void *user, uint64_t launch, ws_dim3 block, ws_dim3 thread, const char *text, size_t len)
+{
+    (void)user; (void)launch; (void)block; (void)thread;
+    size_t have = strlen(printed);
+    if (have + len < sizeof printed) memcpy(printed + have, text, len), printed[have + len] = 0;
+}
+
+static void test_printf_assert(void)
+{
+    vtx v[6];
+    quad(v, 1, 1);
+    CHECK(ws_set_printf_handler(dev, on_printf, NULL) == WS_OK);
+    ws_gfx_pipeline_desc d = desc("ref_vs", "printf_fs");
+    CHECK(draw(&d, v, 6, 1, 0) == WS_OK);
+    CHECK_STR_CONTAINS(printed, "fragment (3,4) depth 0.50");
+    CHECK(ws_set_printf_handler(dev, NULL, NULL) == WS_OK);
+    d = desc("ref_vs", "assert_fs");
+    CHECK(draw(&d, v, 6, 1, 0) == WS_ERR_KERNEL_ASSERT);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "pixel (5,6)");
+    CHECK_STR_CONTAINS(ws_last_error(dev), "assert_fs");
+}
+
 static void test_discard_and_sysvals(void)
 {
     vtx v[6];
@@ -341,6 +365,7 @@ int main(int argc, char **argv)
     test_bad_input();
     test_fault_names_pixel();
     test_discard_and_sysvals();
+    test_printf_assert();
     test_instances_and_strips();
     test_texture_lod();
     ws_device_close(dev);
