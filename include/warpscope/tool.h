@@ -16,7 +16,9 @@
 extern "C" {
 #endif
 
-#define WS_TOOL_API_VERSION 1
+/* 2 added frame_begin and frame_present; tables of version 1 (which end
+ * before them) are still accepted. */
+#define WS_TOOL_API_VERSION 2
 
 /* One launch as tools see it. */
 typedef struct ws_tool_launch {
@@ -58,6 +60,11 @@ typedef struct ws_tool {
     ws_status (*run_launch)(ws_device *dev, void *user, const ws_tool_launch *launch, ws_tool_runner *runner);
     /* ws_device_close has begun: write reports now (detach follows). */
     void (*device_close)(ws_device *dev, void *user);
+    /* Version 2: graphics frames (warpscope/graphics.h). A frame was begun
+     * (ws_gfx_begin_frame), or presented (ws_gfx_present, after its work
+     * ran and before the image goes back to the application). */
+    void (*frame_begin)(ws_device *dev, void *user, uint64_t frame);
+    void (*frame_present)(ws_device *dev, void *user, uint64_t frame);
 } ws_tool;
 
 /* Attach a tool. Tools are called in attach order for attach,

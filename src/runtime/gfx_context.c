@@ -7,6 +7,7 @@
 #include "runtime/api_lock.h"
 #include "runtime/gfx_api.h"
 #include "runtime/runtime.h"
+#include "runtime/tools.h"
 #include "gfx/gfx_device.h"
 
 ws_gfx_api *ws_gfx_api_get(ws_device *dev, const char *fn)
@@ -205,6 +206,7 @@ ws_status ws_gfx_begin_frame(ws_device *dev, uint64_t *frame)
     if (st != WS_OK) return st;
     g->in_frame = 1;
     if (frame) *frame = g->frame;
+    ws_tools_frame(dev, g->frame, 1);
     return WS_OK;
 }
 
@@ -291,9 +293,10 @@ ws_status ws_gfx_present(ws_device *dev, ws_gfx_target *t, void *rgba, size_t n)
     ws_status st = ws_gfx_push(dev, c);
     if (st != WS_OK) return st;
     g->in_frame = 0;
-    g->frame++;
+    uint64_t presented = g->frame++;
     st = ws_cmd_drain(dev, 0); /* the frame's work runs now */
     if (st != WS_OK) return st;
+    ws_tools_frame(dev, presented, 0);
     if (rgba) memcpy(rgba, ws_mem_global_ptr(&dev->mem, t->hw.color), want);
     return WS_OK;
 }

@@ -84,9 +84,9 @@ ws_status ws_tool_attach(ws_device *dev, const ws_tool *tool, void *user)
     WS_API_LOCKED(dev, "ws_tool_attach");
     if (!tool) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_tool_attach: tool is NULL");
     const char *name = tool->name ? tool->name : "tool";
-    if (tool->version != WS_TOOL_API_VERSION)
+    if (tool->version != WS_TOOL_API_VERSION && tool->version != 1)
         return ws_set_error(dev, WS_ERR_UNSUPPORTED, "ws_tool_attach: %s was built for tool API version %d; "
-                            "this library has version %d", name, tool->version, WS_TOOL_API_VERSION);
+                            "this library has versions 1 and %d", name, tool->version, WS_TOOL_API_VERSION);
     if (!dev->tools && !(dev->tools = calloc(1, sizeof *dev->tools)))
         return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "ws_tool_attach: out of host memory");
     struct ws_tool_list *tl = dev->tools;
@@ -141,6 +141,17 @@ void ws_tools_module_unloading(ws_device *dev, const ws_module *m)
     struct ws_tool_list *tl = dev->tools;
     for (size_t i = tl ? tl->n : 0; i-- > 0;)
         if (tl->slots[i].tool->module_unloading) tl->slots[i].tool->module_unloading(dev, tl->slots[i].user, m);
+}
+
+void ws_tools_frame(ws_device *dev, uint64_t frame, int begin)
+{
+    struct ws_tool_list *tl = dev->tools;
+    for (size_t i = 0; tl && i < tl->n; i++) {
+        const ws_tool *t = tl->slots[i].tool;
+        if (t->version < 2) continue; /* its table ends before the frame callbacks */
+        if (begin && t->frame_begin) t->frame_begin(dev, tl->slots[i].user, frame);
+        if (!begin && t->frame_present) t->frame_present(dev, tl->slots[i].user, frame);
+    }
 }
 
 void ws_tools_close(ws_device *dev)

@@ -14,6 +14,9 @@ void ws_tools_module_unloading(ws_device *dev, const ws_module *m);
  * launch's warps at `entry` (a kernel of a module placed with
  * ws_module_load_twin) instead of the kernel's own entry. */
 ws_status ws_tool_run_entry(ws_tool_runner *r, uint32_t entry);
+/* A graphics frame was begun (begin = 1) or presented: tools of API
+ * version 2 and later hear of it, in attach order. */
+void ws_tools_frame(ws_device *dev, uint64_t frame, int begin);
 /* device_close, then detach, of every tool, newest first; frees the list. */
 void ws_tools_close(ws_device *dev);
 

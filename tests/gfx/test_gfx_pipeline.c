@@ -5,11 +5,13 @@
  * determinism across runs and between functional and timing mode.
  * usage: test_gfx_pipeline gfx_shaders.elf */
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../test.h"
 #include "warpscope/graphics.h"
+#include "warpscope/tool.h"
 
 #define W 64
 #define H 64
@@ -354,6 +356,45 @@ static uint64_t frame_hash(const char *config, const char *elf)
     return h;
 }
 
+/* Tools hear of frames: version 2 tables get frame_begin/frame_present; a
+ * version-1 table (allocated only up to where version 2 added fields, so a
+ * read past it shows under AddressSanitizer) gets nothing. */
+static char frames[64];
+static void on_frame_begin(ws_device *d, void *u, uint64_t f) { (void)d; (void)u; snprintf(frames + strlen(frames), 8, "b%llu ", (unsigned long long)f); }
+static void on_frame_present(ws_device *d, void *u, uint64_t f) { (void)d; (void)u; snprintf(frames + strlen(frames), 8, "p%llu ", (unsigned long long)f); }
+
+static void test_frames_for_tools(void)
+{
+    static const ws_tool watcher = { .version = WS_TOOL_API_VERSION, .name = "frame watcher",
+                                     .frame_begin = on_frame_begin, .frame_present = on_frame_present };
+    size_t v1_size = offsetof(ws_tool, frame_begin);
+    const ws_tool v1 = { .version = 1, .name = "version 1 tool" };
+    void *old = malloc(v1_size);
+    if (!old) return;
+    memcpy(old, &v1, v1_size);
+    CHECK(ws_tool_attach(dev, &watcher, NULL) == WS_OK);
+    CHECK(ws_tool_attach(dev, old, NULL) == WS_OK);
+    vtx v[6];
+    quad(v, 1, 1);
+    ws_gfx_pipeline_desc d = desc("ref_vs", "ref_fs");
+    CHECK(draw(&d, v, 6, 1, 0) == WS_OK);
+    CHECK(draw(&d, v, 6, 1, 0) == WS_OK);
+    CHECK_STR_CONTAINS(frames, "b");
+    uint64_t f;
+    CHECK(ws_gfx_begin_frame(dev, &f) == WS_OK);
+    CHECK(ws_gfx_begin_frame(dev, NULL) == WS_ERR_INVALID_ARG); /* still open */
+    CHECK(ws_gfx_present(dev, target, NULL, 0) == WS_OK);
+    char want[64];
+    snprintf(want, sizeof want, "b%llu p%llu b%llu p%llu b%llu p%llu ", (unsigned long long)f - 2,
+             (unsigned long long)f - 2, (unsigned long long)f - 1, (unsigned long long)f - 1, (unsigned long long)f,
+             (unsigned long long)f);
+    CHECK_STR_CONTAINS(frames, want);
+    CHECK(ws_gfx_present(dev, target, NULL, 0) == WS_ERR_INVALID_ARG); /* no frame open */
+    CHECK(ws_tool_detach(dev, old, NULL) == WS_OK);
+    CHECK(ws_tool_detach(dev, &watcher, NULL) == WS_OK);
+    free(old);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) { fprintf(stderr, "usage: %s gfx_shaders.elf\n", argv[0]); return 2; }
@@ -368,6 +409,7 @@ int main(int argc, char **argv)
     test_printf_assert();
     test_instances_and_strips();
     test_texture_lod();
+    test_frames_for_tools();
     ws_device_close(dev);
 
     uint64_t a = frame_hash(NULL, argv[1]), b = frame_hash(NULL, argv[1]), c = frame_hash("mode=timing", argv[1]);
