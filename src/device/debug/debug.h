@@ -133,6 +133,11 @@ typedef struct ws_dbg_lane {
     int halted;                 /* 1 if its warp is halted                 */
     uint32_t cause;             /* dcsr.cause when halted, else 0          */
     uint32_t pc;                /* the lane's PC                           */
+    /* Graphics: which shader stage the lane runs (0: a kernel, 1: vertex,
+     * 2: fragment), its draw, and its system values (vertex: index and
+     * instance; fragment: x, y, flags, primitive). */
+    uint32_t gfx_stage, draw;
+    uint32_t sys[4];
 } ws_dbg_lane;
 
 /* Snapshot of every live lane (resident threads), in hart order. Returns

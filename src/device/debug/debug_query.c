@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "device/debug/debug_internal.h"
+#include "gfx/gfx_device.h"
 
 ws_status ws_debug_lanes(ws_debug *d, ws_dbg_lane *out, size_t max, size_t *n)
 {
@@ -30,6 +31,11 @@ ws_status ws_debug_lanes(ws_debug *d, ws_dbg_lane *out, size_t max, size_t *n)
                     o->halted = dw->state == DW_HALTED;
                     o->cause = o->halted ? dw->cause : 0;
                     o->pc = (w->group >> l & 1) ? w->group_pc : w->pc[l];
+                    const ws_grid_run *L = dev->current;
+                    o->gfx_stage = L->gfx ? (L->gfx->fragment ? 2 : 1) : 0;
+                    o->draw = L->draw_id;
+                    if (L->gfx && L->sysval) memcpy(o->sys, &L->sysval[ws_lane_grid_thread(L, w, l) * 4], sizeof o->sys);
+                    else memset(o->sys, 0, sizeof o->sys);
                 }
                 k++;
             }

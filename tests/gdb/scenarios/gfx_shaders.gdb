@@ -13,6 +13,7 @@ break gdb_kernels.c:@MARK_fragment@ if $pixel_x == 10 && $pixel_y == 12
 continue
 printf "pixel %d %d primitive %d helper %d\n", $pixel_x, $pixel_y, $primitive, ($gfx_flags >> 1) & 1
 print in->position
+info thread
 monitor breakpoints
 delete
 continue
@@ -20,6 +21,8 @@ continue
 # expect-gdb: = \{1, 1\}
 # expect-gdb: ^pixel 10 12 primitive 1 helper 0$
 # expect-gdb: x = 10.5, y = 12.5
+# expect-gdb: ^\* [0-9]+ +Thread [0-9]+ "draw 0 pixel \(10,12\) primitive 1 core
+# expect-gdb: Thread [0-9]+ "draw 0 pixel \(11,12\) primitive 1 core
 # expect-gdb: warp halts at breakpoints since gdb attached: 2$
 # expect-gdb: exited normally|exited with code 00
 # reject-gdb: SIGTRAP|SIGSEGV
