@@ -14,7 +14,8 @@
 
 static ws_gfx_device *gfx_hw(ws_device *dev)
 {
-    if (!dev->gfx) dev->gfx = calloc(1, sizeof *dev->gfx);
+    if (!dev->gfx && (dev->gfx = calloc(1, sizeof *dev->gfx)))
+        for (int i = 0; i < 256; i++) dev->gfx->unorm[i] = (float)i / 255.0f;
     return dev->gfx;
 }
 
@@ -113,9 +114,10 @@ static ws_status run_clear(ws_device *dev, const ws_gfx_cmd *c)
     const ws_gfx_target_hw *t = &c->st.target;
     uint8_t px[4];
     for (int i = 0; i < 4; i++) px[i] = to_unorm8(c->clear_rgba[i]);
-    uint8_t *col = ws_mem_global_ptr(&dev->mem, t->color);
+    uint32_t word, *col = (uint32_t *)(void *)ws_mem_global_ptr(&dev->mem, t->color); /* allocations are 256-aligned */
+    memcpy(&word, px, 4);
     size_t n = (size_t)t->w * t->h;
-    for (size_t i = 0; i < n; i++) memcpy(col + 4 * i, px, 4);
+    for (size_t i = 0; i < n; i++) col[i] = word;
     if (t->depth) {
         float *dep = (float *)(void *)ws_mem_global_ptr(&dev->mem, t->depth);
         for (size_t i = 0; i < n; i++) dep[i] = c->clear_depth;

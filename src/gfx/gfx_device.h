@@ -18,6 +18,7 @@ typedef struct ws_gfx_device {
     ws_gfx_draw_stats last;           /* the most recent draw                  */
     int have_last;
     uint64_t frame;                   /* frames presented                      */
+    float unorm[256];                 /* value / 255: the texture unit's decode */
 } ws_gfx_device;
 
 /* Per shader launch state the texture unit and discard need (L->gfx). */

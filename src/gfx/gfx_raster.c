@@ -26,6 +26,7 @@ typedef struct setup {
     int64_t x[3], y[3];          /* fixed-point window coordinates          */
     int64_t bias[3];             /* 0 for top/left edges, -1 otherwise       */
     int64_t area;                /* twice the area, in fixed point squared   */
+    double inv_area;             /* 1 / area: barycentrics by multiplication */
     int32_t bx0, by0, bx1, by1;  /* pixel bounding box in the rect, [x0, x1) */
     int front;
 } setup;
@@ -69,6 +70,7 @@ static int triangle_setup(gfx_draw *d, const gfx_tri *t, setup *s)
     if (area < 0) { p[1] = 2; p[2] = 1; area = -area; }
     for (int i = 0; i < 3; i++) { s->perm[i] = p[i]; s->x[i] = x[p[i]]; s->y[i] = y[p[i]]; }
     s->area = area;
+    s->inv_area = 1.0 / (double)area;
     for (int i = 0; i < 3; i++) {
         int j = (i + 1) % 3; /* edge i runs from vertex i to vertex j */
         s->bias[i] = is_top_left(s->x[j] - s->x[i], s->y[j] - s->y[i]) ? 0 : -1;
@@ -127,7 +129,7 @@ static void emit_lane(gfx_draw *d, const setup *s, gfx_frags *f, int32_t x, int3
     const gfx_tri *t = s->t;
     uint32_t i = f->n++, per = 4 + d->nvar;
     /* barycentric weight of (sorted) vertex k is the edge opposite it */
-    double b[3] = { (double)e[1] / (double)s->area, (double)e[2] / (double)s->area, (double)e[0] / (double)s->area };
+    double b[3] = { (double)e[1] * s->inv_area, (double)e[2] * s->inv_area, (double)e[0] * s->inv_area };
     const gfx_wvert *v[3] = { &t->v[s->perm[0]], &t->v[s->perm[1]], &t->v[s->perm[2]] };
     double q[3], sum = 0, z = 0;
     for (int k = 0; k < 3; k++) {
