@@ -21,6 +21,11 @@ static ws_gfx_device *gfx_hw(ws_device *dev)
 
 void ws_gfx_device_free(ws_device *dev)
 {
+    if (dev->gfx) {
+        free(dev->gfx->frags.in);
+        free(dev->gfx->frags.sys);
+        free(dev->gfx->frags.depth);
+    }
     free(dev->gfx);
     dev->gfx = NULL;
 }
@@ -179,22 +184,11 @@ static ws_status flush_fragments(gfx_draw *d, gfx_frags *f)
     d->stats->fragment_seconds += ws_now_seconds() - t0;
     if (st != WS_OK) return st;
     d->stats->fragments_shaded += f->n;
-    float *color = malloc((size_t)f->n * 16);
-    if (!color) return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "graphics: out of host memory");
-    memcpy(color, ws_mem_global_ptr(&dev->mem, color_addr), (size_t)f->n * 16);
-    t0 = ws_now_seconds();
-    gfx_rop(d, f, color);
-    d->stats->fixed_function_seconds += ws_now_seconds() - t0;
-    free(color);
+    /* the colours are read where the shaders wrote them; timed with the
+     * other fixed-function stages (run_draw) */
+    gfx_rop(d, f, (const float *)(const void *)ws_mem_global_ptr(&dev->mem, color_addr));
     f->n = 0;
     return WS_OK;
-}
-
-static void frags_free(gfx_frags *f)
-{
-    free(f->in);
-    free(f->sys);
-    free(f->depth);
 }
 
 static ws_status run_draw(ws_device *dev, ws_gfx_cmd *c, ws_launch_fn launch)
@@ -220,7 +214,6 @@ static ws_status run_draw(ws_device *dev, ws_gfx_cmd *c, ws_launch_fn launch)
     d.rx0 = (uint32_t)ceil(x0 - 0.5); d.ry0 = (uint32_t)ceil(y0 - 0.5);
     d.rx1 = (uint32_t)ceil(x1 - 0.5); d.ry1 = (uint32_t)ceil(y1 - 0.5);
 
-    double t0 = ws_now_seconds();
     uint64_t ninv = 0;
     const float *vout = NULL;
     ws_status s = gfx_vertex_stage(&d, &ninv, &vout);
@@ -235,16 +228,17 @@ static ws_status run_draw(ws_device *dev, ws_gfx_cmd *c, ws_launch_fn launch)
     double ta = ws_now_seconds();
     s = gfx_assemble(&d, verts, ninv, &tris);
     free(verts);
-    gfx_frags f = { 0 };
+    gfx_frags *f = &g->frags;
+    f->n = 0;
     for (size_t i = 0; s == WS_OK && i < tris.n; i += TRI_BATCH) {
         size_t n = tris.n - i < TRI_BATCH ? tris.n - i : TRI_BATCH;
-        s = gfx_rasterize(&d, tris.t + i, n, &f, flush_fragments);
-        if (s == WS_OK) s = flush_fragments(&d, &f);
+        s = gfx_rasterize(&d, tris.t + i, n, f, flush_fragments);
+        if (s == WS_OK) s = flush_fragments(&d, f);
     }
+    f->n = 0;
+    /* everything after vertex shading that is not fragment shading */
     stats.fixed_function_seconds += ws_now_seconds() - ta - stats.fragment_seconds;
-    (void)t0;
     free(tris.t);
-    frags_free(&f);
     g->last = stats;
     g->have_last = 1;
     return s;

@@ -12,6 +12,16 @@
 #include "device/device.h"
 #include "gfx/gfx.h"
 
+/* The fragment lanes of one batch, 4 per quad, in the order the raster-output
+ * stage applies them. The buffers stay with the device between draws. */
+typedef struct gfx_frags {
+    uint32_t n, cap;                 /* lanes                                 */
+    uint32_t per;                    /* floats of shader input per lane       */
+    float *in;                       /* n * per floats: shader input           */
+    uint32_t *sys;                   /* n * 4: x, y, flags, primitive          */
+    float *depth;                    /* n: window depth                        */
+} gfx_frags;
+
 /* Per-device graphics hardware state (dev->gfx). */
 typedef struct ws_gfx_device {
     uint32_t scratch, scratch_size;   /* device memory for shader inputs/outputs */
@@ -19,6 +29,7 @@ typedef struct ws_gfx_device {
     int have_last;
     uint64_t frame;                   /* frames presented                      */
     float unorm[256];                 /* value / 255: the texture unit's decode */
+    gfx_frags frags;                  /* the rasteriser's output buffers        */
 } ws_gfx_device;
 
 /* Per shader launch state the texture unit and discard need (L->gfx). */

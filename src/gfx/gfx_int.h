@@ -56,14 +56,6 @@ typedef struct gfx_draw {
     uint32_t rx0, ry0, rx1, ry1;     /* [x0, x1) x [y0, y1)                   */
 } gfx_draw;
 
-/* The fragment lanes of one batch, 4 per quad, in the order the raster-output
- * stage applies them. */
-typedef struct gfx_frags {
-    uint32_t n, cap;                 /* lanes                                 */
-    float *in;                       /* n * (4 + nvar) floats: shader input    */
-    uint32_t *sys;                   /* n * 4: x, y, flags, primitive          */
-    float *depth;                    /* n: window depth                        */
-} gfx_frags;
 
 /* gfx_cmd.c: device memory for shader inputs and outputs (grown as needed). */
 ws_status gfx_scratch(ws_device *dev, uint32_t bytes, uint32_t *addr);

@@ -107,10 +107,15 @@ static int early_z_legal(const ws_gfx_state *st)
 
 static ws_status frags_reserve(gfx_draw *d, gfx_frags *f, uint32_t more)
 {
+    uint32_t per = 4 + d->nvar;
+    if (per != f->per) { /* another layout: the kept buffers are sized in lanes of the old one */
+        if (f->n) return ws_set_error(d->dev, WS_ERR_INTERNAL, "graphics: fragment layout changed mid-batch");
+        f->per = per;
+        f->cap = 0;
+    }
     if (f->n + more <= f->cap) return WS_OK;
     uint32_t cap = f->cap ? f->cap : 4096;
     while (cap < f->n + more) cap *= 2;
-    uint32_t per = 4 + d->nvar;
     float *in = realloc(f->in, (size_t)cap * per * sizeof(float));
     if (in) f->in = in;
     uint32_t *sys = realloc(f->sys, (size_t)cap * 16);

@@ -49,10 +49,10 @@ static ws_status on_run(ws_device *d, void *u, const ws_tool_launch *l, ws_tool_
 }
 
 static const ws_tool observer = { WS_TOOL_API_VERSION, "observer", on_attach, on_detach, on_mod, on_unmod,
-                                  on_begin, on_end, NULL, on_close };
+                                  on_begin, on_end, NULL, on_close, NULL, NULL };
 static const ws_tool replayer = { WS_TOOL_API_VERSION, "replayer", on_attach, on_detach, on_mod, on_unmod,
-                                  on_begin, on_end, on_run, on_close };
-static const ws_tool old_tool = { 0, "old tool", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
+                                  on_begin, on_end, on_run, on_close, NULL, NULL };
+static const ws_tool old_tool = { .version = 0, .name = "old tool" };
 
 int main(int argc, char **argv)
 {
