@@ -3,7 +3,6 @@
  * order: vertex fetch and shading, assembly and clipping, then batches of
  * rasterisation, fragment shading and raster output. */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,13 +10,6 @@
 #include "gfx/gfx_int.h"
 
 #define TRI_BATCH 4096u /* triangles binned together (bounds a tile's lanes) */
-
-static ws_gfx_device *gfx_hw(ws_device *dev)
-{
-    if (!dev->gfx && (dev->gfx = calloc(1, sizeof *dev->gfx)))
-        for (int i = 0; i < 256; i++) dev->gfx->unorm[i] = (float)i / 255.0f;
-    return dev->gfx;
-}
 
 void ws_gfx_device_free(ws_device *dev)
 {
@@ -35,76 +27,6 @@ void ws_gfx_cmd_free(ws_gfx_cmd *c)
     if (!c) return;
     free(c->data);
     free(c);
-}
-
-ws_status gfx_scratch(ws_device *dev, uint32_t bytes, uint32_t *addr)
-{
-    ws_gfx_device *g = gfx_hw(dev);
-    if (!g) return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "graphics: out of host memory");
-    if (bytes > g->scratch_size) {
-        uint64_t want = g->scratch_size ? (uint64_t)g->scratch_size * 2 : 1u << 20;
-        while (want < bytes) want *= 2;
-        if (want > UINT32_MAX / 2) want = bytes;
-        if (g->scratch) ws_mem_free(&dev->mem, g->scratch, REGION_DATA);
-        g->scratch = g->scratch_size = 0;
-        uint32_t a;
-        if (ws_mem_alloc(&dev->mem, (uint32_t)want, REGION_DATA, &a))
-            return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "graphics: no room in device memory for %llu bytes "
-                                "of shader inputs and outputs (raise global_mem_limit)", (unsigned long long)want);
-        g->scratch = a;
-        g->scratch_size = (uint32_t)want;
-    }
-    *addr = g->scratch;
-    return WS_OK;
-}
-
-ws_status gfx_fault(gfx_draw *d, const char *fmt, ...)
-{
-    char msg[768];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    return ws_set_error(d->dev, WS_ERR_KERNEL_FAULT, "draw %llu (shaders '%s', '%s'): %s",
-                        (unsigned long long)d->cmd->draw_id, d->st->pipe.vs.name, d->st->pipe.fs.name, msg);
-}
-
-ws_status gfx_shade(gfx_draw *d, const ws_gfx_stage *s, int fragment, uint64_t threads, uint32_t *sysval,
-                    const uint32_t base[3], const uint32_t stride[3], uint64_t *launch_id)
-{
-    ws_device *dev = d->dev;
-    if (!threads) return WS_OK;
-    uint32_t nl = dev->cfg.lanes_per_warp;
-    ws_grid_run *L = calloc(1, sizeof *L);
-    if (!L) return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "graphics: out of host memory");
-    ws_gfx_run run = { .st = d->st, .sysval = sysval, .fragment = fragment };
-    L->id = dev->next_launch_id++;
-    L->kernel = s->kernel;
-    L->kernel_name = s->name;
-    L->entry = s->entry;
-    L->body = s->body;
-    /* One warp per block: quads (4 consecutive lanes) never straddle warps. */
-    L->block = (ws_dim3){ nl, 1, 1 };
-    L->grid = (ws_dim3){ (uint32_t)((threads + nl - 1) / nl), 1, 1 };
-    L->shared_total = s->shared_total;
-    L->shared_lo = s->shared_lo;
-    L->dyn_shared_addr = s->dyn_shared_addr;
-    L->threads_per_block = nl;
-    L->warps_per_block = 1;
-    L->total_blocks = L->grid.x;
-    L->ni = 3;
-    for (int i = 0; i < 3; i++) {
-        L->ireg[i] = base[i];
-        L->ireg_stride[i] = stride[i];
-    }
-    L->gfx = &run;
-    L->sysval = sysval;
-    L->thread_limit = threads;
-    L->draw_id = (uint32_t)d->cmd->draw_id;
-    *launch_id = L->id;
-    ws_status st = d->launch(dev, L);
-    free(L);
-    return st;
 }
 
 static inline uint8_t to_unorm8(float v)

@@ -1,6 +1,7 @@
 /* The graphics fixed-function hardware beside the command processor: what
  * the rest of the device calls. The stages themselves are in gfx_*.c:
  *   gfx_cmd.c       command processor part: clear, upload, mips, frames, draws
+ *   gfx_launch.c    shader launches and the scratch memory of their records
  *   gfx_vertex.c    vertex fetch and the vertex-shading launch
  *   gfx_clip.c      primitive assembly, clipping, divide, viewport
  *   gfx_raster.c    fixed-point setup, top-left rule, binning, 2x2 quads

@@ -57,7 +57,10 @@ typedef struct gfx_draw {
 } gfx_draw;
 
 
-/* gfx_cmd.c: device memory for shader inputs and outputs (grown as needed). */
+/* gfx_launch.c: the device's graphics state (made on first use; NULL when
+ * out of host memory), device memory for shader inputs and outputs (grown
+ * as needed), faults of a draw, shader launches. */
+ws_gfx_device *gfx_hw(ws_device *dev);
 ws_status gfx_scratch(ws_device *dev, uint32_t bytes, uint32_t *addr);
 ws_status gfx_fault(gfx_draw *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Run one shader launch over `threads` grid threads. */
