@@ -27,6 +27,9 @@ ws_gfx_api *ws_gfx_api_get(ws_device *dev, const char *fn);
 int ws_gfx_api_track(ws_gfx_api *g, void *handle);
 void ws_gfx_api_untrack(ws_gfx_api *g, void *handle);
 int ws_gfx_api_is_live(const ws_gfx_api *g, const void *handle);
+/* WS_OK if handle is a live `what` ("render target") of this device, else
+ * the error, naming the call fn. */
+ws_status ws_gfx_api_check(ws_device *dev, const void *handle, const char *what, const char *fn);
 /* Device close: free every handle and the context. */
 void ws_gfx_api_free(ws_device *dev);
 /* Queue a graphics command (takes ownership of c, also on failure). */

@@ -43,6 +43,14 @@ int ws_gfx_api_is_live(const ws_gfx_api *g, const void *h)
     return 0;
 }
 
+ws_status ws_gfx_api_check(ws_device *dev, const void *h, const char *what, const char *fn)
+{
+    if (!h) return ws_set_error(dev, WS_ERR_INVALID_ARG, "%s: the %s is NULL", fn, what);
+    if (!dev->gfx_api || !ws_gfx_api_is_live(dev->gfx_api, h))
+        return ws_set_error(dev, WS_ERR_INVALID_ARG, "%s: not a live %s of this device", fn, what);
+    return WS_OK;
+}
+
 void ws_gfx_api_free(ws_device *dev)
 {
     ws_gfx_api *g = dev->gfx_api;
@@ -72,8 +80,8 @@ ws_status ws_gfx_push(ws_device *dev, ws_gfx_cmd *c)
 ws_status ws_gfx_set_target(ws_device *dev, ws_gfx_target *t)
 {
     CONTEXT("ws_gfx_set_target");
-    if (t && !ws_gfx_api_is_live(g, t))
-        return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_gfx_set_target: not a live render target of this device");
+    ws_status st = t ? ws_gfx_api_check(dev, t, "render target", "ws_gfx_set_target") : WS_OK;
+    if (st != WS_OK) return st;
     g->target = t;
     g->st.has_target = t != NULL;
     if (t) g->st.target = t->hw;
@@ -83,8 +91,8 @@ ws_status ws_gfx_set_target(ws_device *dev, ws_gfx_target *t)
 ws_status ws_gfx_set_pipeline(ws_device *dev, ws_gfx_pipeline *p)
 {
     CONTEXT("ws_gfx_set_pipeline");
-    if (p && !ws_gfx_api_is_live(g, p))
-        return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_gfx_set_pipeline: not a live pipeline of this device");
+    ws_status st = p ? ws_gfx_api_check(dev, p, "pipeline", "ws_gfx_set_pipeline") : WS_OK;
+    if (st != WS_OK) return st;
     g->pipeline = p;
     g->st.has_pipeline = p != NULL;
     if (p) g->st.pipe = p->hw;
@@ -141,8 +149,8 @@ ws_status ws_gfx_set_texture(ws_device *dev, uint32_t slot, ws_gfx_texture *t, c
     if (slot >= WS_GFX_MAX_TEXTURES)
         return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_gfx_set_texture: slot %u; slots are 0..%u", slot,
                             WS_GFX_MAX_TEXTURES - 1);
-    if (t && !ws_gfx_api_is_live(g, t))
-        return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_gfx_set_texture: not a live texture of this device");
+    ws_status st = t ? ws_gfx_api_check(dev, t, "texture", "ws_gfx_set_texture") : WS_OK;
+    if (st != WS_OK) return st;
     if (t && !s) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_gfx_set_texture: sampler is NULL");
     if (s && ((unsigned)s->filter > WS_GFX_LINEAR || (unsigned)s->mip_filter > WS_GFX_LINEAR ||
               (unsigned)s->wrap_u > WS_GFX_CLAMP || (unsigned)s->wrap_v > WS_GFX_CLAMP))
@@ -280,8 +288,8 @@ ws_status ws_gfx_present(ws_device *dev, ws_gfx_target *t, void *rgba, size_t n)
     CONTEXT("ws_gfx_present");
     if (!g->in_frame)
         return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_gfx_present: no frame is open (ws_gfx_begin_frame)");
-    if (!t || !ws_gfx_api_is_live(g, t))
-        return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_gfx_present: not a live render target of this device");
+    ws_status st = ws_gfx_api_check(dev, t, "render target", "ws_gfx_present");
+    if (st != WS_OK) return st;
     size_t want = (size_t)t->hw.w * t->hw.h * 4;
     if (rgba && n != want)
         return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_gfx_present: the %ux%u target needs a %zu-byte buffer "
@@ -290,7 +298,7 @@ ws_status ws_gfx_present(ws_device *dev, ws_gfx_target *t, void *rgba, size_t n)
     if (!c) return WS_ERR_OUT_OF_MEMORY;
     c->frame = g->frame;
     c->begin = 0;
-    ws_status st = ws_gfx_push(dev, c);
+    st = ws_gfx_push(dev, c);
     if (st != WS_OK) return st;
     g->in_frame = 0;
     uint64_t presented = g->frame++;

@@ -162,8 +162,8 @@ ws_status ws_gfx_pipeline_destroy(ws_device *dev, ws_gfx_pipeline *p)
 {
     if (!dev) return WS_ERR_INVALID_ARG;
     WS_API_LOCKED(dev, "ws_gfx_pipeline_destroy");
-    if (!p || !dev->gfx_api || !ws_gfx_api_is_live(dev->gfx_api, p))
-        return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_gfx_pipeline_destroy: not a live pipeline of this device");
+    ws_status st = ws_gfx_api_check(dev, p, "pipeline", "ws_gfx_pipeline_destroy");
+    if (st != WS_OK) return st;
     ws_gfx_api *g = dev->gfx_api;
     if (g->pipeline == p) { g->pipeline = NULL; g->st.has_pipeline = 0; }
     ws_gfx_api_untrack(g, p);

@@ -58,19 +58,11 @@ ws_status ws_gfx_target_create(ws_device *dev, uint32_t w, uint32_t h, int with_
     return WS_OK;
 }
 
-static ws_status target_check(ws_device *dev, const ws_gfx_target *t, const char *fn)
-{
-    if (!t) return ws_set_error(dev, WS_ERR_INVALID_ARG, "%s: target is NULL", fn);
-    if (!dev->gfx_api || !ws_gfx_api_is_live(dev->gfx_api, t))
-        return ws_set_error(dev, WS_ERR_INVALID_ARG, "%s: not a live render target of this device", fn);
-    return WS_OK;
-}
-
 ws_status ws_gfx_target_destroy(ws_device *dev, ws_gfx_target *t)
 {
     if (!dev) return WS_ERR_INVALID_ARG;
     WS_API_LOCKED(dev, "ws_gfx_target_destroy");
-    ws_status st = target_check(dev, t, "ws_gfx_target_destroy");
+    ws_status st = ws_gfx_api_check(dev, t, "render target", "ws_gfx_target_destroy");
     if (st != WS_OK) return st;
     st = ws_cmd_drain(dev, 0); /* queued draws may still write it */
     ws_gfx_api *g = dev->gfx_api;
@@ -93,7 +85,7 @@ ws_status ws_gfx_target_size(const ws_gfx_target *t, uint32_t *w, uint32_t *h)
 static ws_status read_image(ws_device *dev, ws_gfx_target *t, void *dst, size_t n, int depth, const char *fn)
 {
     WS_API_LOCKED(dev, fn);
-    ws_status st = target_check(dev, t, fn);
+    ws_status st = ws_gfx_api_check(dev, t, "render target", fn);
     if (st != WS_OK) return st;
     size_t want = (size_t)t->hw.w * t->hw.h * 4;
     if (!dst || n != want)
@@ -164,19 +156,11 @@ ws_status ws_gfx_texture_create(ws_device *dev, uint32_t w, uint32_t h, uint32_t
     return WS_OK;
 }
 
-static ws_status texture_check(ws_device *dev, const ws_gfx_texture *t, const char *fn)
-{
-    if (!t) return ws_set_error(dev, WS_ERR_INVALID_ARG, "%s: texture is NULL", fn);
-    if (!dev->gfx_api || !ws_gfx_api_is_live(dev->gfx_api, t))
-        return ws_set_error(dev, WS_ERR_INVALID_ARG, "%s: not a live texture of this device", fn);
-    return WS_OK;
-}
-
 ws_status ws_gfx_texture_destroy(ws_device *dev, ws_gfx_texture *t)
 {
     if (!dev) return WS_ERR_INVALID_ARG;
     WS_API_LOCKED(dev, "ws_gfx_texture_destroy");
-    ws_status st = texture_check(dev, t, "ws_gfx_texture_destroy");
+    ws_status st = ws_gfx_api_check(dev, t, "texture", "ws_gfx_texture_destroy");
     if (st != WS_OK) return st;
     st = ws_cmd_drain(dev, 0);
     ws_gfx_api *g = dev->gfx_api;
@@ -192,7 +176,7 @@ ws_status ws_gfx_texture_upload(ws_device *dev, ws_gfx_texture *t, uint32_t leve
 {
     if (!dev) return WS_ERR_INVALID_ARG;
     WS_API_LOCKED(dev, "ws_gfx_texture_upload");
-    ws_status st = texture_check(dev, t, "ws_gfx_texture_upload");
+    ws_status st = ws_gfx_api_check(dev, t, "texture", "ws_gfx_texture_upload");
     if (st != WS_OK) return st;
     if (level >= t->hw.levels)
         return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_gfx_texture_upload: level %u of a texture with %u levels",
@@ -222,7 +206,7 @@ ws_status ws_gfx_texture_generate_mips(ws_device *dev, ws_gfx_texture *t)
 {
     if (!dev) return WS_ERR_INVALID_ARG;
     WS_API_LOCKED(dev, "ws_gfx_texture_generate_mips");
-    ws_status st = texture_check(dev, t, "ws_gfx_texture_generate_mips");
+    ws_status st = ws_gfx_api_check(dev, t, "texture", "ws_gfx_texture_generate_mips");
     if (st != WS_OK) return st;
     ws_gfx_cmd *c = calloc(1, sizeof *c);
     if (!c) return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "ws_gfx_texture_generate_mips: out of host memory");
