@@ -3,7 +3,8 @@
  * N frames on the simulated GPU, functional mode, default device config,
  * the peer of cube_mesa.c.
  *
- * Usage: cube_ws [frames]   (default 60)
+ * Usage: cube_ws [frames [out.ppm]]   (default 60; out.ppm: the last frame,
+ *        for tests/gfx's comparison with cube_mesa's)
  *
  * One untimed warm-up frame, then N timed frames, each presented without
  * readback (as cube_mesa's timed pass does glFinish). The draw statistics
@@ -22,6 +23,19 @@ static double now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Draw frame f again, read it back and write it as a binary PPM. */
+static int save_last(cube_gfx *c, uint32_t f, const char *path)
+{
+    uint8_t *rgba = malloc((size_t)WIDTH * HEIGHT * 4);
+    FILE *out = rgba ? fopen(path, "wb") : NULL;
+    int ok = out && cube_gfx_frame(c, f, rgba) == 0 && fprintf(out, "P6\n%u %u\n255\n", WIDTH, HEIGHT) > 0;
+    for (size_t i = 0; ok && i < (size_t)WIDTH * HEIGHT; i++) ok = fwrite(rgba + 4 * i, 3, 1, out) == 1;
+    if (out && fclose(out)) ok = 0;
+    free(rgba);
+    if (!ok) fprintf(stderr, "cube_ws: cannot write %s\n", path);
+    return ok ? 0 : -1;
 }
 
 int main(int argc, char **argv)
@@ -62,6 +76,7 @@ int main(int argc, char **argv)
         fragments += (double)st.fragments_shaded;
     }
     double seconds = now() - t0;
+    if (argc > 2 && save_last(&c, (uint32_t)frames - 1, argv[2])) return 1;
     printf("ws_cube frames=%ld seconds=%.4f fps=%.1f fragments_per_s=%.0f fixed_function_s=%.4f vertex_s=%.4f "
            "fragment_s=%.4f\n", frames, seconds, (double)frames / seconds, fragments / seconds, ff, vs, fs);
     cube_gfx_free(&c);
