@@ -209,6 +209,7 @@ struct ws_device {
     struct ws_timing *timing;        /* timing model state (mode=timing)       */
     struct ws_trace_cells *trace;    /* per-core trace cells (src/device/trace) */
     struct ws_events *events;        /* event bus and trace (src/device/events) */
+    struct ws_pc_counters *pcc;      /* instruction counters (src/device/trace/pc_counters.h) */
     uint64_t now_cycle;              /* timing mode: the launch's current cycle */
     /* Set by the runtime: the command processor hands every launch to it
      * (the runtime's attached tools, src/runtime/tools.c); NULL = run it. */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "device/timing.h"
+#include "device/trace/pc_counters.h"
 #include "device/events/event_bus.h"
 #include "device/trace/trace_cell_hw.h"
 #include "device/debug/debug_hooks.h"
@@ -274,8 +275,13 @@ static int issue(ws_device *dev, ws_timing *T, ws_warp *w, twarp *x, uint32_t c,
     const ws_op_timing *o = &x->op;
     ws_timing_counters *K = &T->ctr;
     struct ws_trace_cells *tc = dev->trace && dev->trace->armed ? dev->trace : NULL;
+    ws_pc_counter *pe = in ? ws_pcc_at(dev->pcc, x->pc) : NULL;
     uint64_t ready = t;
     uint8_t kind = WS_STATE_WAIT;
+    if (pe) {
+        pe->warp_instructions++;
+        pe->thread_instructions += (uint64_t)__builtin_popcount(x->group);
+    }
     if (in) {
         if (o->mem) {
             const uint32_t *base = w->x[in->rs1], imm = (uint32_t)in->imm;
@@ -286,6 +292,7 @@ static int issue(ws_device *dev, ws_timing *T, ws_warp *w, twarp *x, uint32_t c,
                 ready = T->mio_free[c] + P->latency[WS_UNIT_MIO];
                 K->shared_requests++;
                 K->shared_bank_conflicts += passes - 1;
+                if (pe) pe->shared_requests++, pe->shared_wavefronts += passes;
                 K->unit_busy[WS_UNIT_MIO] += passes;
                 kind = WS_STATE_SHORT_SCOREBOARD;
             } else {
@@ -295,6 +302,7 @@ static int issue(ws_device *dev, ws_timing *T, ws_warp *w, twarp *x, uint32_t c,
                 ready = T->lsu_free[c] + P->latency[WS_UNIT_LSU];
                 K->gmem_requests++;
                 K->gmem_sectors += n;
+                if (pe) pe->gmem_requests++, pe->gmem_sectors += n;
                 K->unit_busy[WS_UNIT_LSU] += busy;
                 kind = WS_STATE_LONG_SCOREBOARD;
                 if (tc && ws_trace_event(tc, c, t, WS_TRACE_ON_GMEM_REQ)) T->pending[c]++;
@@ -355,6 +363,15 @@ static void sample_warp(struct ws_trace_cells *tc, const ws_device *dev, const t
     r.state = x->state;
     r.active_mask = x->peeked ? x->group : w->live & ~w->waiting;
     ws_trace_push(tc, c, &r);
+}
+
+/* Instruction counters: warp w spent `cycles` in its state at the PC
+ * charged: the instruction it issued (selected), else its next one. */
+static void count_stall(ws_pc_counters *p, const twarp *x, const ws_warp *w, uint64_t cycles)
+{
+    uint32_t pc = x->state == WS_STATE_SELECTED || x->peeked ? x->pc : next_pc(w);
+    ws_pc_counter *e = ws_pcc_at(p, pc);
+    if (e) e->stall_cycles[x->state] += cycles;
 }
 
 static void sample_core(ws_device *dev, ws_timing *T, struct ws_trace_cells *tc, uint32_t c, uint64_t t)
@@ -426,6 +443,8 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
     T->age_next = 0;
     ws_trace_launch_begin(dev, L->id);
     struct ws_trace_cells *tc = dev->trace && dev->trace->armed ? dev->trace : NULL;
+    ws_pc_counters_launch_begin(dev, L);
+    ws_pc_counters *pcc = dev->pcc && dev->pcc->armed && dev->pcc->n ? dev->pcc : NULL;
 
     const double t0 = ws_now_seconds();
     const double limit = dev->cfg.watchdog_ms ? dev->cfg.watchdog_ms / 1e3 : 0;
@@ -489,6 +508,7 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
                 const twarp *x = &xs[s];
                 if (!x->resident) continue;
                 state_cycles[x->state]++;
+                if (pcc) count_stall(pcc, x, &core->warps[s], 1);
                 if (x->until < until) until = x->until;
             }
             if (tc) {
@@ -528,8 +548,11 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
                 for (uint32_t c = 0; c < T->ncores; c++) {
                     const twarp *xs = &T->w[c * W];
                     uint32_t resident = 0;
-                    for (uint32_t s = 0; s < W; s++)
-                        if (xs[s].resident) state_cycles[xs[s].state] += span, resident++;
+                    for (uint32_t s = 0; s < W; s++) {
+                        if (!xs[s].resident) continue;
+                        state_cycles[xs[s].state] += span, resident++;
+                        if (pcc) count_stall(pcc, &xs[s], &dev->cores[c].warps[s], span);
+                    }
                     T->ctr.resident_warp_cycles += (uint64_t)resident * span;
                     if (tc && tc->cell[c].count) ws_trace_drain(tc, c, span);
                 }

@@ -10,6 +10,7 @@
 #include "device/debug/debug_hooks.h"
 #include "device/timing.h"
 #include "device/trace/trace_cell_hw.h"
+#include "device/trace/pc_counters.h"
 #include "device/events/event_bus.h"
 
 const char *ws_version(void) { return "0.1.0"; }
@@ -151,6 +152,7 @@ ws_status ws_device_close(ws_device *dev)
         ws_cmd_discard_all(dev);
         ws_timing_destroy(dev);
         ws_trace_cells_free(dev);
+        ws_pc_counters_free(dev);
         ws_ev_free(dev);
         ws_gfx_api_free(dev);
         ws_modules_release_all(dev);
