@@ -59,6 +59,48 @@ int prof_aggregate(const ws_trace_record *rec, size_t n, prof_pc **out, size_t *
     return 0;
 }
 
+void prof_exact_add(ws_pc_counter *acc, const ws_pc_counter *add)
+{
+    acc->warp_instructions += add->warp_instructions;
+    acc->thread_instructions += add->thread_instructions;
+    acc->shared_requests += add->shared_requests;
+    acc->shared_wavefronts += add->shared_wavefronts;
+    acc->gmem_requests += add->gmem_requests;
+    acc->gmem_sectors += add->gmem_sectors;
+    for (int s = 0; s < WS_STATE_COUNT; s++) acc->stall_cycles[s] += add->stall_cycles[s];
+}
+
+static int exact_any(const ws_pc_counter *e)
+{
+    if (e->warp_instructions || e->shared_requests || e->gmem_requests) return 1;
+    for (int s = 0; s < WS_STATE_COUNT; s++)
+        if (e->stall_cycles[s]) return 1;
+    return 0;
+}
+
+int prof_exact_table(const ws_pc_counters *c, prof_pc **out, size_t *nout)
+{
+    *out = NULL;
+    *nout = 0;
+    size_t n = 0;
+    for (size_t i = 0; i < c->n; i++) n += exact_any(&c->e[i]);
+    prof_pc *p = calloc(n + 1, sizeof *p);
+    if (!p) return -1;
+    size_t k = 0;
+    for (size_t i = 0; i < c->n; i++)
+        if (exact_any(&c->e[i])) {
+            p[k].pc = c->lo + 2 * (uint32_t)i;
+            p[k++].exact = c->e[i];
+        }
+    if (exact_any(&c->outside)) { /* above every module address: the table stays sorted */
+        p[k].pc = WS_RETIRE_ADDR;
+        p[k++].exact = c->outside;
+    }
+    *out = p;
+    *nout = k;
+    return 0;
+}
+
 void prof_src_free(prof_src *s)
 {
     free(s->file);
@@ -126,6 +168,7 @@ int prof_merge(prof_pc **acc, size_t *nacc, const prof_pc *add, size_t nadd)
             memset(&a[i].producer_src, 0, sizeof a[i].producer_src);
             e->samples += add[j].samples;
             for (int s = 0; s < WS_STATE_COUNT; s++) e->state[s] += add[j].state[s];
+            prof_exact_add(&e->exact, &add[j].exact);
             if (add[j].producer_pc && add[j].producer_pc == e->producer_pc) {
                 e->producer_samples += add[j].producer_samples;
             } else if (add[j].producer_samples > e->producer_samples) {
@@ -231,6 +274,7 @@ int prof_lines_build(const prof_pc *p, size_t n, prof_line **out, size_t *nout)
         }
         prof_line *e = &l[j];
         e->samples += p[i].samples;
+        prof_exact_add(&e->exact, &p[i].exact);
         for (int s = 0; s < WS_STATE_COUNT; s++) e->state[s] += p[i].state[s];
         /* Keep the two largest waits on distinct producers. */
         const prof_pc *c = &p[i];

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "device/warp_state.h"
+#include "device/trace/pc_counters.h"
 #include "device/trace/trace_cell.h"
 #include "runtime/line_map.h"
 
@@ -52,6 +53,9 @@ typedef struct prof_pc {
     prof_src src;
     prof_src producer_src;
     char producer_disasm[64];
+    /* Exact counts of the timing model's instruction counters (first pass
+     * of each launch; zero where a launch ran without them). */
+    ws_pc_counter exact;
 } prof_pc;
 
 #define PROF_UNITS 7
@@ -89,6 +93,9 @@ typedef struct prof_launch {
     size_t npcs;
     ws_trace_record *records;  /* all passes, for the timeline             */
     size_t nrecords;
+    prof_pc *exact;            /* instruction counters of the first pass,
+                                  until finish_launch merges them into pcs */
+    size_t nexact;
 } prof_launch;
 
 /* Group the records of one launch by PC (records are not modified).
@@ -97,6 +104,12 @@ int prof_aggregate(const ws_trace_record *rec, size_t n, prof_pc **out, size_t *
 /* Merge the PC tables of launches of one kernel (same module placement). */
 int prof_merge(prof_pc **acc, size_t *nacc, const prof_pc *add, size_t nadd);
 void prof_pcs_free(prof_pc *p, size_t n);
+/* The instruction counters' non-zero entries as PC records (sorted, no
+ * samples); the counters outside the module go to WS_RETIRE_ADDR, the exit
+ * stub where retired warps drain. Returns 0 or -1 (out of memory). */
+int prof_exact_table(const ws_pc_counters *c, prof_pc **out, size_t *nout);
+/* Add counters to counters. */
+void prof_exact_add(ws_pc_counter *acc, const ws_pc_counter *add);
 void prof_src_free(prof_src *s);
 int prof_src_copy(prof_src *dst, const prof_src *src);
 
@@ -142,6 +155,7 @@ typedef struct prof_line {
     uint64_t producer_samples;
     const prof_pc *second_producer_pc; /* the next one, waiting on another producer */
     uint64_t second_samples;
+    ws_pc_counter exact;       /* the instruction counters of its PCs       */
 } prof_line;
 int prof_lines_build(const prof_pc *p, size_t n, prof_line **out, size_t *nout);
 

@@ -55,6 +55,24 @@ static void stall_name(FILE *f, const uint64_t st[WS_STATE_COUNT])
     else fprintf(f, "\"%s\"", prof_state_name((unsigned)top));
 }
 
+/* The instruction counters: "exact": {"warp_instructions": ..., "cycles": {"state": n, ...}} */
+static void exact(FILE *f, const ws_pc_counter *e)
+{
+    fprintf(f, "{\"warp_instructions\": %llu, \"thread_instructions\": %llu, \"shared_requests\": %llu, "
+               "\"shared_wavefronts\": %llu, \"global_requests\": %llu, \"global_sectors\": %llu, \"cycles\": {",
+            (unsigned long long)e->warp_instructions, (unsigned long long)e->thread_instructions,
+            (unsigned long long)e->shared_requests, (unsigned long long)e->shared_wavefronts,
+            (unsigned long long)e->gmem_requests, (unsigned long long)e->gmem_sectors);
+    int first = 1;
+    for (int s = 0; s < WS_STATE_COUNT; s++)
+        if (e->stall_cycles[s]) {
+            fprintf(f, "%s\"%s\": %llu", first ? "" : ", ", prof_state_name((unsigned)s),
+                    (unsigned long long)e->stall_cycles[s]);
+            first = 0;
+        }
+    fputs("}}", f);
+}
+
 static void kernel(FILE *f, const prof_kernel *k)
 {
     fputs("      {\"kernel\": ", f);
@@ -80,6 +98,8 @@ static void kernel(FILE *f, const prof_kernel *k)
         states(f, l[i].state);
         fputs(", \"waiting_on\": ", f);
         producer(f, l[i].top_producer_pc);
+        fputs(", \"exact\": ", f);
+        exact(f, &l[i].exact);
         fputs("}", f);
     }
     free(l);
@@ -99,6 +119,8 @@ static void kernel(FILE *f, const prof_kernel *k)
         states(f, p->state);
         fputs(", \"waiting_on\": ", f);
         producer(f, p);
+        fputs(", \"exact\": ", f);
+        exact(f, &p->exact);
         fputs("}", f);
     }
     fputs("]}", f);

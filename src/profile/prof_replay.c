@@ -132,6 +132,9 @@ static ws_status run_pass(ws_device *dev, ws_profiler *P, prof_launch *pl, ws_gr
 {
     if (sample_pass(dev, P, L, p) != WS_OK && !pl->error[0])
         snprintf(pl->error, sizeof pl->error, "the trace cells refused the settings: %.180s", dev->err);
+    /* The first pass also counts every instruction exactly. */
+    if (p == 0 && ws_pc_counters_arm(dev, 1) != WS_OK && !pl->error[0])
+        snprintf(pl->error, sizeof pl->error, "no host memory for the instruction counters");
     ws_printf_fn fn = dev->printf_fn;
     void *user = dev->printf_user;
     if (p + 1 < passes) {
@@ -142,6 +145,12 @@ static ws_status run_pass(ws_device *dev, ws_profiler *P, prof_launch *pl, ws_gr
     dev->printf_fn = fn;
     dev->printf_user = user;
     ws_trace_disable(dev);
+    if (p == 0) {
+        ws_pc_counters_arm(dev, 0);
+        const ws_pc_counters *pcc = ws_pc_counters_get(dev);
+        if (pcc && pcc->launch_id == L->id && prof_exact_table(pcc, &pl->exact, &pl->nexact) && !pl->error[0])
+            snprintf(pl->error, sizeof pl->error, "out of host memory while reading the instruction counters");
+    }
     if (collect(dev, P, pl) && !pl->error[0])
         snprintf(pl->error, sizeof pl->error, "out of host memory while reading samples");
     uint64_t cycles = L->stats.cycles;
@@ -168,6 +177,12 @@ static void finish_launch(ws_device *dev, ws_profiler *P, prof_launch *pl, const
     attribute_barriers(dev, pl);
     if (prof_aggregate(pl->records, pl->nrecords, &pl->pcs, &pl->npcs) && !pl->error[0])
         snprintf(pl->error, sizeof pl->error, "out of host memory while aggregating samples");
+    /* The exact counts join the sampled PCs (and add the PCs never sampled). */
+    if (pl->exact && prof_merge(&pl->pcs, &pl->npcs, pl->exact, pl->nexact) && !pl->error[0])
+        snprintf(pl->error, sizeof pl->error, "out of host memory while merging the instruction counters");
+    prof_pcs_free(pl->exact, pl->nexact);
+    pl->exact = NULL;
+    pl->nexact = 0;
     if (pl->error[0])
         fprintf(stderr, "warpscope: profiler: launch %llu (%s): %s\n", (unsigned long long)pl->id, pl->kernel,
                 pl->error);

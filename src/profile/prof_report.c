@@ -74,7 +74,35 @@ static void cause(const prof_line *l, char *buf, size_t len)
     }
 }
 
-static void kernel_section(FILE *f, const prof_kernel *k)
+/* The instruction counters of a line or instruction, for example
+ * "exact: 800 warp-instr, SIMT 12.5%; 4210 warp-cycles: long_scoreboard
+ * 61.0%, selected 19.0%; shared 8 req, 32.00 wavefronts/req (31.00 extra:
+ * bank conflicts); global 8 req, 32.00 sectors/req". */
+static void exact_text(const ws_pc_counter *e, uint32_t lanes, char *buf, size_t len)
+{
+    uint64_t cycles = 0;
+    for (int s = 0; s < WS_STATE_COUNT; s++) cycles += e->stall_cycles[s];
+    buf[0] = 0;
+    if (!e->warp_instructions && !cycles) return;
+    char st[256];
+    breakdown(e->stall_cycles, cycles, st, sizeof st);
+    char issued[64] = "no instructions issued";
+    if (e->warp_instructions)
+        snprintf(issued, sizeof issued, "%llu warp-instr, SIMT %.1f%%", (unsigned long long)e->warp_instructions,
+                 pct(e->thread_instructions, e->warp_instructions * lanes));
+    size_t n = (size_t)snprintf(buf, len, "exact: %s; %llu warp-cycles: %s", issued, (unsigned long long)cycles,
+                                cycles ? st : "none");
+    if (e->shared_requests && n < len) {
+        double per = (double)e->shared_wavefronts / (double)e->shared_requests;
+        n += (size_t)snprintf(buf + n, len - n, "; shared %llu req, %.2f wavefronts/req (%.2f extra: bank conflicts)",
+                              (unsigned long long)e->shared_requests, per, per - 1.0);
+    }
+    if (e->gmem_requests && n < len)
+        snprintf(buf + n, len - n, "; global %llu req, %.2f sectors/req", (unsigned long long)e->gmem_requests,
+                 (double)e->gmem_sectors / (double)e->gmem_requests);
+}
+
+static void kernel_section(FILE *f, const prof_kernel *k, uint32_t lanes)
 {
     char buf[512], text[256];
     breakdown(k->state, k->samples, buf, sizeof buf);
@@ -102,7 +130,9 @@ static void kernel_section(FILE *f, const prof_kernel *k)
         if (l->file && !prof_source_line(l->file, l->line, text, sizeof text))
             fprintf(f, "  %15s |  %s\n", "", text);
         breakdown(l->state, l->samples, buf, sizeof buf);
-        fprintf(f, "  %15s states: %s\n", "", buf);
+        fprintf(f, "  %15s states: %s\n", "", l->samples ? buf : "no samples");
+        exact_text(&l->exact, lanes, buf, sizeof buf);
+        if (buf[0]) fprintf(f, "  %15s %s\n", "", buf);
         cause(l, buf, sizeof buf);
         if (buf[0] && l->file && l->line) fprintf(f, "  %15s line %u: %s\n", "", l->line, buf);
         else if (buf[0]) fprintf(f, "  %15s %s\n", "", buf);
@@ -127,6 +157,8 @@ static void kernel_section(FILE *f, const prof_kernel *k)
         else if (p->producer_pc)
             fprintf(f, "; waits on 0x%08x (%s)", p->producer_pc, p->producer_disasm);
         fputc('\n', f);
+        exact_text(&p->exact, lanes, buf, sizeof buf);
+        if (buf[0]) fprintf(f, "  %10s %s\n", "", buf);
     }
     free(idx);
 }
@@ -190,7 +222,7 @@ int prof_report_write(FILE *f, const prof_data *d)
         fprintf(f, "  %8llu %5.1f%% %12llu %8u  %s (%s)\n", (unsigned long long)k[i].samples,
                 pct(k[i].samples, total), (unsigned long long)k[i].cycles, k[i].launches, k[i].kernel,
                 base_name(k[i].module));
-    for (size_t i = 0; i < nk; i++) kernel_section(f, &k[i]);
+    for (size_t i = 0; i < nk; i++) kernel_section(f, &k[i], d->cfg->lanes_per_warp);
     counters_section(f, d);
     prof_kernels_free(k, nk);
     return ferror(f) ? -1 : 0;
