@@ -28,6 +28,8 @@ static void usage(FILE *f)
             "  --json FILE       write the whole profile as JSON (docs/profiling.md)\n"
             "  --trace FILE      write warp states over time as Chrome/Perfetto trace JSON\n"
             "  --report FILE     also keep the text report in FILE\n"
+            "  --source KERNEL   add the kernel's source view: every line and instruction\n"
+            "                    with its samples and exact metrics\n"
             "  -q, --quiet       do not print the report\n");
 }
 
@@ -59,7 +61,7 @@ static int print_file(const char *path)
 int ws_cmd_profile(int argc, char **argv)
 {
     unsigned period = 10, passes = 1, buffer = 1u << 18;
-    const char *mode = "all", *json = NULL, *trace = NULL, *report = NULL;
+    const char *mode = "all", *json = NULL, *trace = NULL, *report = NULL, *source = NULL;
     int quiet = 0, i = 1;
     for (; i < argc; i++) {
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -77,6 +79,12 @@ int ws_cmd_profile(int argc, char **argv)
                 return 2;
             }
             mode = v;
+        } else if (!strcmp(o, "--source")) {
+            if (!v || !*v || strchr(v, ',') || strchr(v, '=')) {
+                fprintf(stderr, "warpscope profile: --source needs a kernel name\n");
+                return 2;
+            }
+            source = v;
         } else if (!strcmp(o, "--json") || !strcmp(o, "--trace") || !strcmp(o, "--report")) {
             if (!v || !*v || strchr(v, ',')) {
                 fprintf(stderr, "warpscope profile: %s needs a file name without commas\n", o);
@@ -121,9 +129,9 @@ int ws_cmd_profile(int argc, char **argv)
         }
     }
     char spec[4096];
-    int n = snprintf(spec, sizeof spec, "period=%u,passes=%u,mode=%s,buffer=%u,report=%s%s%s%s%s", period, passes,
-                     mode, buffer, report, json ? ",json=" : "", json ? json : "", trace ? ",trace=" : "",
-                     trace ? trace : "");
+    int n = snprintf(spec, sizeof spec, "period=%u,passes=%u,mode=%s,buffer=%u,report=%s%s%s%s%s%s%s", period,
+                     passes, mode, buffer, report, json ? ",json=" : "", json ? json : "", trace ? ",trace=" : "",
+                     trace ? trace : "", source ? ",source=" : "", source ? source : "");
     if (n >= (int)sizeof spec) { fprintf(stderr, "warpscope profile: file names too long\n"); return 2; }
     if (setenv("WARPSCOPE_PROFILE", spec, 1)) { perror("warpscope profile: setenv"); return 1; }
     int status = 0, rc;

@@ -6,6 +6,7 @@
  *   prof_aggregate.c  records -> per-PC tables, per-kernel merge
  *   prof_source.c     PC -> file:line/function/inline chain, source text
  *   prof_report.c     readable report
+ *   prof_annotate.c   the source view of one kernel (--source)
  *   prof_json.c       JSON document
  *   prof_perfetto.c   Chrome/Perfetto trace-event JSON */
 #ifndef WS_PROFILE_PROF_INTERNAL_H
@@ -23,6 +24,7 @@ typedef struct prof_options {
     ws_trace_mode mode;        /* all warps or round-robin                */
     uint32_t buffer_records;   /* event buffer capacity per pass          */
     char *json, *trace, *report; /* output files (NULL: not written)     */
+    char *source;              /* kernel whose source view the report adds */
 } prof_options;
 
 /* Parse "period=10,passes=4,mode=rr,json=F,trace=F,report=F,buffer=N".
@@ -161,6 +163,8 @@ int prof_lines_build(const prof_pc *p, size_t n, prof_line **out, size_t *nout);
 
 /* Writers. Each returns 0, or -1 with a message. */
 int prof_report_write(FILE *f, const prof_data *d);
+/* The source view of kernel opt->source (nothing when it is NULL). */
+int prof_annotate_write(FILE *f, const prof_data *d);
 int prof_json_write(FILE *f, const prof_data *d);
 int prof_perfetto_write(FILE *f, const prof_data *d, uint32_t device_index);
 

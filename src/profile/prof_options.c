@@ -83,12 +83,12 @@ int prof_options_parse(const char *text, prof_options *o, char *err, size_t len)
                 snprintf(err, len, "WARPSCOPE_PROFILE: mode=%s: must be 'all' or 'rr'", v);
                 rc = -1;
             }
-        } else if (!strcmp(k, "json") || !strcmp(k, "trace") || !strcmp(k, "report")) {
-            char **dst = k[0] == 'j' ? &o->json : k[0] == 't' ? &o->trace : &o->report;
+        } else if (!strcmp(k, "json") || !strcmp(k, "trace") || !strcmp(k, "report") || !strcmp(k, "source")) {
+            char **dst = k[0] == 'j' ? &o->json : k[0] == 't' ? &o->trace : k[0] == 's' ? &o->source : &o->report;
             if (set_path(dst, v)) { snprintf(err, len, "WARPSCOPE_PROFILE: out of memory"); rc = -1; }
         } else {
             snprintf(err, len, "WARPSCOPE_PROFILE: unknown key '%s' (keys: period, passes, mode, "
-                     "buffer, report, json, trace)", k);
+                     "buffer, report, json, trace, source)", k);
             rc = -1;
         }
     }
@@ -102,5 +102,6 @@ void prof_options_free(prof_options *o)
     free(o->json);
     free(o->trace);
     free(o->report);
-    o->json = o->trace = o->report = NULL;
+    free(o->source);
+    o->json = o->trace = o->report = o->source = NULL;
 }

@@ -225,5 +225,6 @@ int prof_report_write(FILE *f, const prof_data *d)
     for (size_t i = 0; i < nk; i++) kernel_section(f, &k[i], d->cfg->lanes_per_warp);
     counters_section(f, d);
     prof_kernels_free(k, nk);
+    if (prof_annotate_write(f, d)) return -1;
     return ferror(f) ? -1 : 0;
 }

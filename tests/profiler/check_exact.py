@@ -34,22 +34,32 @@ def check(cond, what):
         print("FAIL:", what)
 
 
-def profile(kernel, grid, block, *args):
+def profile(kernel, grid, block, *args, source=None):
     js = os.path.join(work, f"exact_{kernel}.json")
-    out = subprocess.run([ws, "profile", "--json", js, "--", ws, "run", "--grid", str(grid), "--block", str(block),
-                          elf, kernel, *args], capture_output=True, text=True, check=True).stdout
+    opts = ["--source", source] if source else []
+    out = subprocess.run([ws, "profile", "--json", js, *opts, "--", ws, "run", "--grid", str(grid), "--block",
+                          str(block), elf, kernel, *args], capture_output=True, text=True, check=True).stdout
     doc = json.load(open(js))
     ks = [k for d in doc["devices"] for k in d["kernels"] if k["kernel"] == kernel]
     check(len(ks) == 1, f"{kernel}: one kernel in the JSON")
     return {l["line"]: l["exact"] for l in ks[0]["lines"] if l["file"] and l["file"].endswith("pcc_kernels.c")}, out
 
 
-ex, report = profile("conflict", 4, 64, "zeros:256")
+ex, report = profile("conflict", 4, 64, "zeros:256", source="conflict")
 for name in ("conflict_store", "conflict_load"):
     e = ex.get(lines[name], {})
     check(e.get("shared_requests") == 8 and e.get("shared_wavefronts") == 256,
           f"{name}: 8 requests of 32 wavefronts, got {e}")
 check("shared 8 req, 32.00 wavefronts/req (31.00 extra: bank conflicts)" in report, "conflict: the text report")
+# the source view: every line of the kernel, the conflicting ones with 32 wavefronts per request
+view = report[report.find("Source of kernel conflict"):]
+for name in ("conflict_store", "conflict_load"):
+    row = [l for l in view.splitlines() if l.strip().startswith(f"pcc_kernels.c:{lines[name]} ")]
+    check(len(row) == 1 and " 32.00 " in row[0], f"source view row of {name}: {row}")
+check(view.count("\n    0x") >= 5, "source view: the instructions under their lines")
+_, report = profile("strided", 1, 32, "zeros:1024", "zeros:32", source="nosuchkernel")
+check("Source of kernel nosuchkernel: no launch of a kernel by that name on this device (kernels: strided)" in report,
+      "source view of an unknown kernel")
 
 ex, report = profile("diverge", 2, 64, "zeros:128", "100")
 e = ex.get(lines["diverge_loop"], {})
