@@ -52,6 +52,11 @@ struct ws_timing {
     int have_ctr;
 };
 
+const ws_timing_params *ws_timing_params_of(const ws_device *dev)
+{
+    return dev->timing ? &dev->timing->p : NULL;
+}
+
 ws_status ws_timing_create(ws_device *dev)
 {
     const ws_config *c = &dev->cfg;

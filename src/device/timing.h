@@ -54,5 +54,7 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L);
 /* Create dev->timing from dev->cfg (device open); free it (close). */
 ws_status ws_timing_create(ws_device *dev);
 void ws_timing_destroy(ws_device *dev);
+/* The parameters of the device's timing model (NULL before it exists). */
+const ws_timing_params *ws_timing_params_of(const ws_device *dev);
 
 #endif

@@ -7,6 +7,7 @@
  *   prof_source.c     PC -> file:line/function/inline chain, source text
  *   prof_report.c     readable report
  *   prof_annotate.c   the source view of one kernel (--source)
+ *   prof_limits.c     occupancy and its limiter, core balance, roofline
  *   prof_json.c       JSON document
  *   prof_perfetto.c   Chrome/Perfetto trace-event JSON */
 #ifndef WS_PROFILE_PROF_INTERNAL_H
@@ -75,6 +76,27 @@ typedef struct prof_counters {
 } prof_counters;
 const char *prof_unit_name(unsigned u); /* "int", "mul", ... "lsu" */
 
+/* What bounds a launch (prof_limits.c): occupancy and its limiter, core
+ * balance, an instruction roofline point. */
+typedef struct prof_limits {
+    int valid;
+    uint32_t warps_per_block, blocks_per_core;   /* resident blocks the limits allow */
+    uint32_t limit_warps, limit_shared;          /* blocks per core each resource allows (0: none) */
+    const char *limiter;                         /* "warp slots", "shared memory", "grid size" */
+    double theoretical_occupancy, achieved_occupancy;
+    uint64_t core_min, core_max;                 /* warp-instructions per core */
+    double core_imbalance;                       /* busiest core / mean        */
+    double ipc, peak_ipc;                        /* warp-instructions per cycle */
+    double sectors_per_cycle, peak_sectors_per_cycle;
+    double intensity, ridge;                     /* warp-instructions per sector */
+    const char *bound;
+} prof_limits;
+struct ws_device;
+struct ws_grid_run;
+void prof_limits_fill(prof_limits *o, const struct ws_device *dev, const struct ws_grid_run *L, const prof_counters *c);
+void prof_limits_text(FILE *f, const prof_limits *o);
+void prof_limits_json(FILE *f, const prof_limits *o);
+
 typedef struct prof_launch {
     uint64_t id;
     char *kernel, *module;
@@ -87,6 +109,7 @@ typedef struct prof_launch {
     uint64_t samples, dropped;
     uint64_t sample_points;    /* distinct cycles sampled (passes add more) */
     prof_counters counters;
+    prof_limits limits;
     ws_launch_stats stats;
     ws_status status;          /* the launch's own result                  */
     char error[1024];          /* the launch's fault report, or a profiler

@@ -165,6 +165,8 @@ static void launch(FILE *f, const prof_launch *L)
         states(f, c->state_cycles);
         fputs("}", f);
     }
+    fputs(",\n       \"limits\": ", f);
+    prof_limits_json(f, &L->limits);
     fputs("}", f);
 }
 

@@ -236,6 +236,7 @@ ws_status prof_launch_run(ws_device *dev, ws_profiler *P, ws_grid_run *L, ws_too
     if (st != WS_OK) /* the fault report, with its source line, for the report and JSON */
         snprintf(pl->error, sizeof pl->error, "%s", dev->err);
     pl->stats = L->stats;
+    prof_limits_fill(&pl->limits, dev, L, &pl->counters);
     finish_launch(dev, P, pl, m);
     return st;
 }

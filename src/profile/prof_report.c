@@ -182,6 +182,7 @@ static void counters_section(FILE *f, const prof_data *d)
         fprintf(f, "    cycles %llu, warp instructions %llu, thread instructions %llu, SIMT efficiency %.1f%%\n",
                 (unsigned long long)L->cycles, (unsigned long long)L->stats.warp_instructions,
                 (unsigned long long)L->stats.thread_instructions, L->stats.simt_efficiency * 100.0);
+        prof_limits_text(f, &L->limits);
         if (!c->valid) {
             fprintf(f, "    (the timing model's exact counters are not available in this build)\n");
             continue;

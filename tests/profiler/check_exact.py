@@ -34,12 +34,17 @@ def check(cond, what):
         print("FAIL:", what)
 
 
-def profile(kernel, grid, block, *args, source=None):
+limits = {}
+
+
+def profile(kernel, grid, block, *args, source=None, shared=0):
     js = os.path.join(work, f"exact_{kernel}.json")
     opts = ["--source", source] if source else []
     out = subprocess.run([ws, "profile", "--json", js, *opts, "--", ws, "run", "--grid", str(grid), "--block",
-                          str(block), elf, kernel, *args], capture_output=True, text=True, check=True).stdout
+                          str(block), "--shared", str(shared), elf, kernel, *args],
+                         capture_output=True, text=True, check=True).stdout
     doc = json.load(open(js))
+    limits[kernel] = doc["devices"][0]["launches"][0]["limits"]
     ks = [k for d in doc["devices"] for k in d["kernels"] if k["kernel"] == kernel]
     check(len(ks) == 1, f"{kernel}: one kernel in the JSON")
     return {l["line"]: l["exact"] for l in ks[0]["lines"] if l["file"] and l["file"].endswith("pcc_kernels.c")}, out
@@ -72,5 +77,23 @@ e = ex.get(lines["strided"], {})
 # one line holds the load (8 x 32 sectors) and the store (8 x 4)
 check(e.get("global_requests") == 16 and e.get("global_sectors") == 8 * 32 + 8 * 4,
       f"strided: 16 requests, 288 sectors, got {e}")
+# Occupancy and its limiter (default device: 4 cores x 8 warp slots, 64 KiB
+# shared memory per core). diverge: 2 blocks of 2 warps on 4 cores: the grid
+# gives each core at most 1 block: 2/8 = 25 %.
+lim = limits["diverge"]
+check(lim["limiter"] == "grid size" and lim["blocks_per_core"] == 1 and abs(lim["theoretical_occupancy"] - 0.25) < 1e-9,
+      f"diverge: grid-size limited, 25 %: {lim}")
+# conflict with 40000 bytes of dynamic shared memory (+ 8192 static) per
+# block: one block fits per core (warp slots would allow 4): 2/8 = 25 %.
+profile("conflict", 8, 64, "zeros:512", shared=40000)
+lim = limits["conflict"]
+check(lim["limiter"] == "shared memory" and lim["blocks_allowed_by_shared_memory"] == 1 and
+      lim["blocks_allowed_by_warp_slots"] == 4 and abs(lim["theoretical_occupancy"] - 0.25) < 1e-9,
+      f"conflict: shared-memory limited, 25 %: {lim}")
+# strided, 16 blocks of 8 warps: warp slots allow 1 block per core: 100 %.
+profile("strided", 16, 256, "zeros:131072", "zeros:4096")
+lim = limits["strided"]
+check(lim["limiter"] == "warp slots" and lim["blocks_per_core"] == 1 and lim["theoretical_occupancy"] == 1.0 and
+      lim["core_imbalance"] == 1.0, f"strided: warp-slot limited, 100 %, balanced: {lim}")
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

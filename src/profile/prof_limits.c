@@ -1,0 +1,85 @@
+/* What bounds a launch: occupancy (theoretical, from the resources one block
+ * takes, against achieved) and its limiter, the balance of work over the
+ * cores, and an instruction roofline point: warp-instructions per 32-byte
+ * sector of global/local traffic against the ridge between the device's
+ * peak issue rate and its peak sector rate (the timing model's
+ * parameters): memory- or compute-bound by the side of the ridge, or
+ * latency-bound when neither rate reaches 60 % of its peak. */
+#include <string.h>
+#include "device/timing.h"
+#include "profile/prof_internal.h"
+
+void prof_limits_fill(prof_limits *o, const ws_device *dev, const ws_grid_run *L, const prof_counters *c)
+{
+    const ws_config *cfg = &dev->cfg;
+    const ws_timing_params *tp = ws_timing_params_of(dev);
+    memset(o, 0, sizeof *o);
+    if (!c->valid || !tp || !c->cycles) return;
+    o->valid = 1;
+    o->warps_per_block = L->warps_per_block;
+    o->limit_warps = cfg->warps_per_core / L->warps_per_block;
+    uint32_t per_block_shared = (L->shared_total + 15u) & ~15u;
+    o->limit_shared = per_block_shared ? cfg->shared_per_core / per_block_shared : 0;
+    uint32_t bpc = o->limit_warps;
+    o->limiter = "warp slots";
+    if (o->limit_shared && o->limit_shared < bpc) { bpc = o->limit_shared; o->limiter = "shared memory"; }
+    uint64_t grid_per_core = (L->total_blocks + cfg->cores - 1) / cfg->cores;
+    if (grid_per_core < bpc) { bpc = (uint32_t)grid_per_core; o->limiter = "grid size"; }
+    o->blocks_per_core = bpc;
+    o->theoretical_occupancy = (double)bpc * L->warps_per_block / cfg->warps_per_core;
+    o->achieved_occupancy = c->occupancy;
+    /* balance: warp-instructions each core issued */
+    uint32_t n = cfg->cores < WS_STATS_MAX_CORES ? cfg->cores : WS_STATS_MAX_CORES;
+    uint64_t sum = 0, mx = 0, mn = UINT64_MAX;
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t w = L->stats.core_warp_instructions[i];
+        sum += w;
+        if (w > mx) mx = w;
+        if (w < mn) mn = w;
+    }
+    o->core_min = n ? mn : 0;
+    o->core_max = mx;
+    o->core_imbalance = sum ? (double)mx * n / (double)sum : 1.0;
+    /* roofline */
+    uint32_t nsched = tp->schedulers < cfg->warps_per_core ? tp->schedulers : cfg->warps_per_core;
+    o->peak_ipc = (double)cfg->cores * nsched;
+    o->peak_sectors_per_cycle = (double)cfg->cores / (tp->sector_cycles ? tp->sector_cycles : 1);
+    o->ipc = (double)c->warp_instructions / (double)c->cycles;
+    o->sectors_per_cycle = (double)c->mem_sectors / (double)c->cycles;
+    o->intensity = c->mem_sectors ? (double)c->warp_instructions / (double)c->mem_sectors : 0;
+    o->ridge = o->peak_ipc / o->peak_sectors_per_cycle;
+    /* Below the ridge the sector rate caps the issue rate; when neither is
+     * near its peak, waiting (latency) is what bounds the launch. */
+    double issue_use = o->ipc / o->peak_ipc, mem_use = o->sectors_per_cycle / o->peak_sectors_per_cycle;
+    if (issue_use < 0.6 && mem_use < 0.6) o->bound = "latency";
+    else o->bound = !c->mem_sectors || o->intensity >= o->ridge ? "compute" : "memory";
+}
+
+void prof_limits_text(FILE *f, const prof_limits *o)
+{
+    if (!o->valid) return;
+    fprintf(f, "    occupancy: theoretical %.1f%% (%u block%s of %u warp%s per core, limited by %s; warp slots allow %u",
+            o->theoretical_occupancy * 100.0, o->blocks_per_core, o->blocks_per_core == 1 ? "" : "s",
+            o->warps_per_block, o->warps_per_block == 1 ? "" : "s", o->limiter, o->limit_warps);
+    if (o->limit_shared) fprintf(f, ", shared memory %u", o->limit_shared);
+    fprintf(f, "), achieved %.1f%%\n", o->achieved_occupancy * 100.0);
+    fprintf(f, "    balance: warp-instructions per core %llu..%llu, busiest core %.2fx the mean\n",
+            (unsigned long long)o->core_min, (unsigned long long)o->core_max, o->core_imbalance);
+    fprintf(f, "    roofline: %.2f warp-instr per sector, ridge %.2f (%s side); %s-bound: issue %.3f of %.0f "
+               "warp-instr/cycle (%.1f%%), memory %.3f of %.2f sectors/cycle (%.1f%%)\n",
+            o->intensity, o->ridge, o->intensity >= o->ridge ? "compute" : "memory", o->bound, o->ipc, o->peak_ipc, 100.0 * o->ipc / o->peak_ipc,
+            o->sectors_per_cycle, o->peak_sectors_per_cycle, 100.0 * o->sectors_per_cycle / o->peak_sectors_per_cycle);
+}
+
+void prof_limits_json(FILE *f, const prof_limits *o)
+{
+    if (!o->valid) { fputs("null", f); return; }
+    fprintf(f, "{\"theoretical_occupancy\": %.6f, \"achieved_occupancy\": %.6f, \"blocks_per_core\": %u, "
+               "\"limiter\": \"%s\", \"blocks_allowed_by_warp_slots\": %u, \"blocks_allowed_by_shared_memory\": %u, "
+               "\"core_warp_instructions_min\": %llu, \"core_warp_instructions_max\": %llu, \"core_imbalance\": %.6f, "
+               "\"intensity\": %.6f, \"ridge\": %.6f, \"bound\": \"%s\", \"ipc\": %.6f, \"peak_ipc\": %.6f, "
+               "\"sectors_per_cycle\": %.6f, \"peak_sectors_per_cycle\": %.6f}",
+            o->theoretical_occupancy, o->achieved_occupancy, o->blocks_per_core, o->limiter, o->limit_warps,
+            o->limit_shared, (unsigned long long)o->core_min, (unsigned long long)o->core_max, o->core_imbalance,
+            o->intensity, o->ridge, o->bound, o->ipc, o->peak_ipc, o->sectors_per_cycle, o->peak_sectors_per_cycle);
+}
