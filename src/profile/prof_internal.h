@@ -8,6 +8,7 @@
  *   prof_report.c     readable report
  *   prof_annotate.c   the source view of one kernel (--source)
  *   prof_limits.c     occupancy and its limiter, core balance, roofline
+ *   prof_rules.c      rules that explain a kernel's top problems
  *   prof_json.c       JSON document
  *   prof_perfetto.c   Chrome/Perfetto trace-event JSON */
 #ifndef WS_PROFILE_PROF_INTERNAL_H
@@ -183,6 +184,19 @@ typedef struct prof_line {
     ws_pc_counter exact;       /* the instruction counters of its PCs       */
 } prof_line;
 int prof_lines_build(const prof_pc *p, size_t n, prof_line **out, size_t *nout);
+
+/* A rule that fired on a line (prof_rules.c): which, the metric, and the
+ * explanation. */
+typedef struct prof_rule {
+    const char *id;            /* "bank_conflicts", "divergence", "uncoalesced", "latency" */
+    const char *file;          /* owned by the kernel's PC table           */
+    uint32_t line;
+    double metric;             /* wavefronts/request, SIMT efficiency, sectors/request, wait share */
+    uint64_t weight;           /* the line's exact warp-cycles             */
+    char text[400];            /* "file.c:42: bank conflicts: ..."         */
+} prof_rule;
+/* The rules that fire on kernel k, heaviest line first. 0 or -1. */
+int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size_t *n);
 
 /* Writers. Each returns 0, or -1 with a message. */
 int prof_report_write(FILE *f, const prof_data *d);

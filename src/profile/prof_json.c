@@ -73,7 +73,7 @@ static void exact(FILE *f, const ws_pc_counter *e)
     fputs("}}", f);
 }
 
-static void kernel(FILE *f, const prof_kernel *k)
+static void kernel(FILE *f, const prof_kernel *k, uint32_t lanes)
 {
     fputs("      {\"kernel\": ", f);
     str(f, k->kernel);
@@ -103,6 +103,19 @@ static void kernel(FILE *f, const prof_kernel *k)
         fputs("}", f);
     }
     free(l);
+    fputs("],\n       \"rules\": [", f);
+    prof_rule *r = NULL;
+    size_t nr = 0;
+    if (prof_rules_build(k, lanes, &r, &nr)) nr = 0;
+    for (size_t i = 0; i < nr; i++) {
+        fprintf(f, "%s\n        {\"rule\": \"%s\", \"file\": ", i ? "," : "", r[i].id);
+        str(f, r[i].file);
+        fprintf(f, ", \"line\": %u, \"metric\": %.6f, \"warp_cycles\": %llu, \"text\": ", r[i].line, r[i].metric,
+                (unsigned long long)r[i].weight);
+        str(f, r[i].text);
+        fputs("}", f);
+    }
+    free(r);
     fputs("],\n       \"instructions\": [", f);
     for (size_t i = 0; i < k->npcs; i++) {
         const prof_pc *p = &k->pcs[i];
@@ -188,7 +201,7 @@ int prof_json_write(FILE *f, const prof_data *d)
     }
     fputs("     ],\n     \"kernels\": [\n", f);
     for (size_t i = 0; i < nk; i++) {
-        kernel(f, &k[i]);
+        kernel(f, &k[i], d->cfg->lanes_per_warp);
         fputs(i + 1 < nk ? ",\n" : "\n", f);
     }
     fputs("     ]}", f);

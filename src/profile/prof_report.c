@@ -109,6 +109,14 @@ static void kernel_section(FILE *f, const prof_kernel *k, uint32_t lanes)
     fprintf(f, "\nKernel %s (%s): %llu samples in %u launch%s, %llu cycles\n  states: %s\n",
             k->kernel, k->module, (unsigned long long)k->samples, k->launches, k->launches == 1 ? "" : "es",
             (unsigned long long)k->cycles, k->samples ? buf : "no samples");
+    prof_rule *rules;
+    size_t nr;
+    if (prof_rules_build(k, lanes, &rules, &nr) == 0 && nr) {
+        fprintf(f, "\n  Rules (exact metrics, heaviest line first)\n");
+        for (size_t i = 0; i < nr && i < HOT_LINES; i++) fprintf(f, "  - %s\n", rules[i].text);
+    }
+    if (!nr) fprintf(f, "  rules: none fired\n");
+    free(rules);
     if (!k->samples) return;
     prof_line *lines;
     size_t nl;

@@ -35,6 +35,7 @@ def check(cond, what):
 
 
 limits = {}
+rules = {}
 
 
 def profile(kernel, grid, block, *args, source=None, shared=0):
@@ -45,6 +46,8 @@ def profile(kernel, grid, block, *args, source=None, shared=0):
                          capture_output=True, text=True, check=True).stdout
     doc = json.load(open(js))
     limits[kernel] = doc["devices"][0]["launches"][0]["limits"]
+    rules[kernel] = [(r["rule"], r["line"], r["metric"]) for d in doc["devices"] for k in d["kernels"]
+                     if k["kernel"] == kernel for r in k["rules"]]
     ks = [k for d in doc["devices"] for k in d["kernels"] if k["kernel"] == kernel]
     check(len(ks) == 1, f"{kernel}: one kernel in the JSON")
     return {l["line"]: l["exact"] for l in ks[0]["lines"] if l["file"] and l["file"].endswith("pcc_kernels.c")}, out
@@ -77,6 +80,14 @@ e = ex.get(lines["strided"], {})
 # one line holds the load (8 x 32 sectors) and the store (8 x 4)
 check(e.get("global_requests") == 16 and e.get("global_sectors") == 8 * 32 + 8 * 4,
       f"strided: 16 requests, 288 sectors, got {e}")
+# The rules name the line and the metric.
+check(("bank_conflicts", lines["conflict_store"], 32.0) in rules["conflict"] and
+      ("bank_conflicts", lines["conflict_load"], 32.0) in rules["conflict"], f"conflict rules: {rules['conflict']}")
+check(("divergence", lines["diverge_loop"], 0.125) in rules["diverge"], f"diverge rules: {rules['diverge']}")
+check(any(r[0] == "uncoalesced" and r[1] == lines["strided"] and r[2] == 18.0 for r in rules["strided"]),
+      f"strided rules: {rules['strided']}")
+check(all(r[0] != "divergence" for r in rules["conflict"] + rules["strided"]), "no divergence rule where lanes agree")
+
 # Occupancy and its limiter (default device: 4 cores x 8 warp slots, 64 KiB
 # shared memory per core). diverge: 2 blocks of 2 warps on 4 cores: the grid
 # gives each core at most 1 block: 2/8 = 25 %.

@@ -1,0 +1,108 @@
+/* Rules that explain a kernel's top problems in words, each tied to the
+ * exact metric that fired it (as Nsight Compute's rules do). Lines are
+ * judged by the instruction counters; the rules fire on lines that carry at
+ * least 2 % of the kernel's warp-cycles, and are ordered by those cycles. */
+#include <stdlib.h>
+#include <string.h>
+#include "profile/prof_internal.h"
+
+#define MIN_SHARE 0.02     /* of the kernel's warp-cycles                 */
+#define SIMT_LOW 0.5       /* below: a divergence rule                    */
+#define SECTORS_HIGH 8.0   /* sectors per request above: uncoalesced       */
+#define WAIT_HIGH 0.5      /* a scoreboard state's share of the line        */
+
+static uint64_t cycles_of(const ws_pc_counter *e)
+{
+    uint64_t c = 0;
+    for (int s = 0; s < WS_STATE_COUNT; s++) c += e->stall_cycles[s];
+    return c;
+}
+
+static const char *base_name(const char *p)
+{
+    const char *s = p ? strrchr(p, '/') : NULL;
+    return s ? s + 1 : p ? p : "?";
+}
+
+static int add(prof_rule **r, size_t *n, const prof_line *l, const char *id, double metric, uint64_t weight,
+               const char *text)
+{
+    prof_rule *v = realloc(*r, (*n + 1) * sizeof *v);
+    if (!v) return -1;
+    *r = v;
+    prof_rule *x = &v[(*n)++];
+    memset(x, 0, sizeof *x);
+    x->id = id;
+    x->file = l->file;
+    x->line = l->line;
+    x->metric = metric;
+    x->weight = weight;
+    snprintf(x->text, sizeof x->text, "%s:%u: %s", base_name(l->file), l->line, text);
+    return 0;
+}
+
+static int by_weight(const void *a, const void *b)
+{
+    const prof_rule *x = a, *y = b;
+    if (x->weight != y->weight) return x->weight > y->weight ? -1 : 1;
+    if (x->line != y->line) return x->line < y->line ? -1 : 1;
+    return strcmp(x->id, y->id);
+}
+
+int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size_t *nout)
+{
+    *out = NULL;
+    *nout = 0;
+    prof_line *lines;
+    size_t nl;
+    if (prof_lines_build(k->pcs, k->npcs, &lines, &nl)) return -1;
+    uint64_t total = 0;
+    for (size_t i = 0; i < nl; i++) total += cycles_of(&lines[i].exact);
+    char t[320];
+    int fail = 0;
+    for (size_t i = 0; i < nl && !fail; i++) {
+        const prof_line *l = &lines[i];
+        const ws_pc_counter *e = &l->exact;
+        uint64_t cyc = cycles_of(e);
+        if (!l->file || !l->line || !total || (double)cyc < MIN_SHARE * (double)total) continue;
+        if (e->shared_requests && e->shared_wavefronts > e->shared_requests) {
+            double per = (double)e->shared_wavefronts / (double)e->shared_requests;
+            snprintf(t, sizeof t, "bank conflicts: %.1f wavefronts per shared request, %llu of every %llu are "
+                     "conflicts; lanes hit the same bank with different words (a stride that is a multiple of 32 "
+                     "words): pad the array by one word per row or change the stride",
+                     per, (unsigned long long)((e->shared_wavefronts - e->shared_requests) / e->shared_requests),
+                     (unsigned long long)(e->shared_wavefronts / e->shared_requests));
+            fail |= add(out, nout, l, "bank_conflicts", per, cyc, t);
+        }
+        if (e->warp_instructions) {
+            double simt = (double)e->thread_instructions / ((double)e->warp_instructions * lanes);
+            if (simt < SIMT_LOW) {
+                snprintf(t, sizeof t, "divergence: SIMT efficiency %.1f%%, %.1f of %u lanes run it on average; the "
+                         "branch around it splits warps (for example a test on threadIdx %% N): give whole warps the "
+                         "same path or pack the work into fewer lanes", 100.0 * simt,
+                         (double)e->thread_instructions / (double)e->warp_instructions, lanes);
+                fail |= add(out, nout, l, "divergence", simt, cyc, t);
+            }
+        }
+        if (e->gmem_requests) {
+            double per = (double)e->gmem_sectors / (double)e->gmem_requests;
+            if (per > SECTORS_HIGH) {
+                snprintf(t, sizeof t, "uncoalesced: %.1f sectors per request (4 when 32 lanes read 32 neighbouring "
+                         "words); neighbouring lanes should touch neighbouring addresses: swap the index roles or "
+                         "stage through shared memory", per);
+                fail |= add(out, nout, l, "uncoalesced", per, cyc, t);
+            }
+        }
+        uint64_t lsb = e->stall_cycles[WS_STATE_LONG_SCOREBOARD];
+        if (cyc && (double)lsb >= WAIT_HIGH * (double)cyc) {
+            snprintf(t, sizeof t, "memory latency: %.1f%% of its warp-cycles wait for a global load's result "
+                     "(long_scoreboard); put independent loads in flight together (unroll) or raise occupancy so "
+                     "other warps issue meanwhile", 100.0 * (double)lsb / (double)cyc);
+            fail |= add(out, nout, l, "latency", (double)lsb / (double)cyc, cyc, t);
+        }
+    }
+    free(lines);
+    if (fail) { free(*out); *out = NULL; *nout = 0; return -1; }
+    qsort(*out, *nout, sizeof **out, by_weight);
+    return 0;
+}
