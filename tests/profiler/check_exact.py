@@ -9,14 +9,15 @@ whose costs are worked out by hand (tests/timing/pcc_kernels.c), run with
   strided, 4 blocks x 64 threads: lane i loads in[32 i], one 32-byte sector
     per lane, 32 sectors per request; the store is contiguous: 4.
 The text report shows the same figures.
-usage: check_exact.py WARPSCOPE PCC_KERNELS.elf PCC_KERNELS.c WORKDIR"""
+Also the memory-latency rule on examples/gather (GATHER, run from its folder).
+usage: check_exact.py WARPSCOPE PCC_KERNELS.elf PCC_KERNELS.c WORKDIR GATHER"""
 import json
 import os
 import re
 import subprocess
 import sys
 
-ws, elf, src, work = sys.argv[1:5]
+ws, elf, src, work, gather = sys.argv[1:6]
 lines = {}
 for no, text in enumerate(open(src), 1):
     m = re.search(r"LINE:(\w+)", text)
@@ -75,7 +76,11 @@ check(e.get("warp_instructions", 0) > 0 and e["thread_instructions"] == 4 * e["w
       f"diverge_loop: 4 of 32 lanes, got {e}")
 check(re.search(r"exact: \d+ warp-instr, SIMT 12\.5%", report) is not None, "diverge: SIMT 12.5% in the report")
 
-ex, report = profile("strided", 4, 64, "zeros:8192", "zeros:256")
+ex, report = profile("strided", 4, 64, "zeros:8192", "zeros:256", source="strided")
+view = report[report.find("Source of kernel strided"):]
+check(re.search(r"\n    0x[0-9a-f]+ .* 32\.00 +flw ", view) is not None and
+      re.search(r"\n    0x[0-9a-f]+ .* 4\.00 +fsw ", view) is not None, "strided: the source view splits load and store")
+check("pcc_kernels.c:%d: uncoalesced: 18.0 sectors per request" % lines["strided"] in report, "strided: the rule text")
 e = ex.get(lines["strided"], {})
 # one line holds the load (8 x 32 sectors) and the store (8 x 4)
 check(e.get("global_requests") == 16 and e.get("global_sectors") == 8 * 32 + 8 * 4,
@@ -87,6 +92,11 @@ check(("divergence", lines["diverge_loop"], 0.125) in rules["diverge"], f"diverg
 check(any(r[0] == "uncoalesced" and r[1] == lines["strided"] and r[2] == 18.0 for r in rules["strided"]),
       f"strided rules: {rules['strided']}")
 check(all(r[0] != "divergence" for r in rules["conflict"] + rules["strided"]), "no divergence rule where lanes agree")
+
+out = subprocess.run([ws, "profile", "--", "./gather"], cwd=os.path.dirname(gather), capture_output=True, text=True,
+                     check=True).stdout
+check("gather_kernel.c:13: memory latency: 98.6% of its warp-cycles wait for a global load's result" in out,
+      "gather: the latency rule on line 13")
 
 # Occupancy and its limiter (default device: 4 cores x 8 warp slots, 64 KiB
 # shared memory per core). diverge: 2 blocks of 2 warps on 4 cores: the grid
