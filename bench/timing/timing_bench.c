@@ -3,7 +3,9 @@
  * functional mode, in timing mode, and in timing mode with every core's
  * trace cell sampling all warps every 2^10 cycles, and in timing mode with
  * the instruction counters armed. Best of `reps` interleaved runs.
- * Usage: timing_bench bench_kernels.elf [n] [reps] */
+ * Usage: timing_bench bench_kernels.elf [n] [reps] [only]
+ *   only = timing | counters: run just that configuration once (for
+ *   instruction counts under valgrind). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,6 +90,14 @@ int main(int argc, char **argv)
     if (argc < 2) { fprintf(stderr, "usage: %s bench_kernels.elf [n] [reps]\n", argv[0]); return 2; }
     int n = argc > 2 ? atoi(argv[2]) : 256, reps = argc > 3 ? atoi(argv[3]) : 9;
     if (n < 16 || n % 16 || reps < 1) { fprintf(stderr, "n must be a multiple of 16, reps >= 1\n"); return 2; }
+    if (argc > 4) { /* one configuration, once */
+        result r;
+        int counters = !strcmp(argv[4], "counters");
+        if (!counters && strcmp(argv[4], "timing")) { fprintf(stderr, "only: timing or counters\n"); return 2; }
+        if (run(argv[1], "mode=timing", n, counters ? 2 : 0, &r)) return 1;
+        printf("%s: %llu cycles, %.3f s\n", argv[4], (unsigned long long)r.cycles, r.secs);
+        return 0;
+    }
     result f, t, s, p;
     /* Interleaved, best of each: the host is shared, so noise only adds. */
     for (int i = 0; i < reps; i++) {

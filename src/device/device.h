@@ -109,6 +109,7 @@ typedef struct ws_code_region {
     uint32_t link_base;            /* address the ELF was linked at         */
     const void *image;             /* the ELF file as loaded (debuggers)    */
     size_t image_size;
+    uint32_t text_lo, text_hi;     /* its executable code: [lo, hi)          */
 } ws_code_region;
 
 /* A launch being executed by the work distributor. */

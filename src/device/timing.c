@@ -37,6 +37,10 @@ typedef struct twarp {
     uint8_t state;
     uint32_t producer_pc;
     uint64_t until;              /* the state cannot change before this cycle */
+    /* Instruction counters (armed): warp-cycles per state since the warp
+     * last issued, charged to the instruction it issues next. */
+    uint64_t acc[WS_STATE_COUNT];
+    uint32_t acc_states;         /* bit s: acc[s] is not zero                 */
 } twarp;
 
 struct ws_timing {
@@ -202,6 +206,26 @@ static uint32_t next_pc(const ws_warp *w)
     return r ? best : w->group_pc;
 }
 
+/* Instruction counters: the cycles a warp spent since it last issued go to
+ * the instruction it was waiting to issue (at its next issue, or when it
+ * leaves the core: its next PC then, the exit stub for a retired warp). */
+static void flush_stalls(ws_pc_counters *p, twarp *x, uint32_t pc)
+{
+    ws_pc_counter *e = pc - p->lo < p->hi - p->lo ? &p->e[(pc - p->lo) >> 1] : &p->outside;
+    for (uint32_t m = x->acc_states; m; m &= m - 1) { /* usually one or two states */
+        int s = __builtin_ctz(m);
+        e->stall_cycles[s] += x->acc[s];
+        x->acc[s] = 0;
+    }
+    x->acc_states = 0;
+}
+
+static void flush_leaving(ws_pc_counters *p, twarp *x, const ws_warp *w)
+{
+    if (p) flush_stalls(p, x, x->peeked ? x->pc : next_pc(w));
+}
+
+
 /* Classify warp w for cycle t (x->state, x->until). Returns -1 on a fault
  * raised while retiring lanes, else 0. */
 static int eval(ws_device *dev, ws_timing *T, ws_warp *w, twarp *x, uint32_t c, uint32_t sched, uint64_t t)
@@ -280,12 +304,19 @@ static int issue(ws_device *dev, ws_timing *T, ws_warp *w, twarp *x, uint32_t c,
     const ws_op_timing *o = &x->op;
     ws_timing_counters *K = &T->ctr;
     struct ws_trace_cells *tc = dev->trace && dev->trace->armed ? dev->trace : NULL;
-    ws_pc_counter *pe = in ? ws_pcc_at(dev->pcc, x->pc) : NULL;
+    ws_pc_counter *pe = ws_pcc_at(dev->pcc, x->pc);
     uint64_t ready = t;
     uint8_t kind = WS_STATE_WAIT;
-    if (pe) {
-        pe->warp_instructions++;
-        pe->thread_instructions += (uint64_t)__builtin_popcount(x->group);
+    if (pe) { /* the cycles it waited for this instruction, and this one */
+        flush_stalls(dev->pcc, x, x->pc);
+        pe->stall_cycles[WS_STATE_SELECTED]++;
+        if (in) {
+            pe->warp_instructions++;
+            uint32_t m = x->group; /* popcount without a libgcc call (no POPCNT in the base ISA) */
+            m = m - ((m >> 1) & 0x55555555u);
+            m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
+            pe->thread_instructions += (((m + (m >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
+        }
     }
     if (in) {
         if (o->mem) {
@@ -370,15 +401,6 @@ static void sample_warp(struct ws_trace_cells *tc, const ws_device *dev, const t
     ws_trace_push(tc, c, &r);
 }
 
-/* Instruction counters: warp w spent `cycles` in its state at the PC
- * charged: the instruction it issued (selected), else its next one. */
-static void count_stall(ws_pc_counters *p, const twarp *x, const ws_warp *w, uint64_t cycles)
-{
-    uint32_t pc = x->state == WS_STATE_SELECTED || x->peeked ? x->pc : next_pc(w);
-    ws_pc_counter *e = ws_pcc_at(p, pc);
-    if (e) e->stall_cycles[x->state] += cycles;
-}
-
 static void sample_core(ws_device *dev, ws_timing *T, struct ws_trace_cells *tc, uint32_t c, uint64_t t)
 {
     const uint32_t W = T->nwarps;
@@ -395,7 +417,7 @@ static void sample_core(ws_device *dev, ws_timing *T, struct ws_trace_cells *tc,
 
 /* Release the blocks whose lanes have all exited and whose stores have
  * drained. Returns how many. */
-static uint32_t release_done(ws_device *dev, ws_timing *T, uint32_t c, uint64_t t)
+static uint32_t release_done(ws_device *dev, ws_timing *T, uint32_t c, uint64_t t, ws_pc_counters *pcc)
 {
     ws_core *core = &dev->cores[c];
     uint32_t n = 0;
@@ -406,7 +428,11 @@ static uint32_t release_done(ws_device *dev, ws_timing *T, uint32_t c, uint64_t 
         for (uint32_t i = 0; i < B->nwarps; i++)
             drained &= T->w[c * T->nwarps + B->first_slot + i].store_done <= t + 1;
         if (!drained) continue;
-        for (uint32_t i = 0; i < B->nwarps; i++) T->w[c * T->nwarps + B->first_slot + i].resident = 0;
+        for (uint32_t i = 0; i < B->nwarps; i++) {
+            twarp *x = &T->w[c * T->nwarps + B->first_slot + i];
+            if (x->resident) flush_leaving(pcc, x, &core->warps[B->first_slot + i]);
+            x->resident = 0;
+        }
         ws_block_release(dev, B);
         n++;
     }
@@ -474,7 +500,7 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
                 twarp *x = &xs[s];
                 if (!x->resident) continue;
                 ws_warp *w = &core->warps[s];
-                if (!w->live && x->store_done <= t) { x->resident = 0; continue; }
+                if (!w->live && x->store_done <= t) { flush_leaving(pcc, x, w); x->resident = 0; continue; }
                 uint32_t sc = s % NS;
                 if (dev->debug) { /* halted warps do not issue (misc) until resumed */
                     uint32_t budget = 1;
@@ -513,7 +539,10 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
                 const twarp *x = &xs[s];
                 if (!x->resident) continue;
                 state_cycles[x->state]++;
-                if (pcc) count_stall(pcc, x, &core->warps[s], 1);
+                if (pcc && x->state != WS_STATE_SELECTED) { /* selected: counted at issue */
+                    xs[s].acc[x->state]++;
+                    xs[s].acc_states |= 1u << x->state;
+                }
                 if (x->until < until) until = x->until;
             }
             if (tc) {
@@ -521,7 +550,7 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
                 for (; T->pending[c]; T->pending[c]--) sample_core(dev, T, tc, c, t);
                 if (tc->cell[c].count) ws_trace_drain(tc, c, 1);
             }
-            released += release_done(dev, T, c, t);
+            released += release_done(dev, T, c, t, pcc);
         }
         t++;
         if (released && ws_dispatch_blocks(dev)) adopt_new_warps(dev, T);
@@ -551,12 +580,12 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
             if (until > t) {
                 uint64_t span = until - t;
                 for (uint32_t c = 0; c < T->ncores; c++) {
-                    const twarp *xs = &T->w[c * W];
+                    twarp *xs = &T->w[c * W];
                     uint32_t resident = 0;
                     for (uint32_t s = 0; s < W; s++) {
                         if (!xs[s].resident) continue;
                         state_cycles[xs[s].state] += span, resident++;
-                        if (pcc) count_stall(pcc, &xs[s], &dev->cores[c].warps[s], span);
+                        if (pcc) xs[s].acc[xs[s].state] += span, xs[s].acc_states |= 1u << xs[s].state;
                     }
                     T->ctr.resident_warp_cycles += (uint64_t)resident * span;
                     if (tc && tc->cell[c].count) ws_trace_drain(tc, c, span);
@@ -576,6 +605,8 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
         }
     }
 out:
+    for (uint32_t i = 0; pcc && i < T->ncores * W; i++) /* warps still resident (a fault, a stop) */
+        if (T->w[i].resident) flush_leaving(pcc, &T->w[i], &dev->cores[i / W].warps[i % W]);
     ws_trace_launch_end(dev);
     L->stats.cycles = t;
     dev->now_cycle = t;

@@ -151,7 +151,9 @@ ws_status ws_module_load_data(ws_device *dev, const void *image, size_t size, co
         return st;
     }
     ws_code_region region = { .key = m, .name = m->name, .base = m->base, .size = m->size,
-                              .link_base = m->link_base, .image = m->elf, .image_size = m->elf_size };
+                              .link_base = m->link_base, .image = m->elf, .image_size = m->elf_size,
+                              .text_lo = m->base + (m->img.text_start - m->img.link_base),
+                              .text_hi = m->base + (m->img.text_end - m->img.link_base) };
     if (ws_code_table_add(dev, &region)) {
         ws_mem_free(&dev->mem, m->base, REGION_MODULE);
         module_free(m);
@@ -184,7 +186,9 @@ ws_status ws_module_load_twin(ws_device *dev, const void *image, size_t size, co
     m->link_base = m->img.link_base;
     if ((st = place_module(dev, m)) != WS_OK) { module_free(m); return st; }
     ws_code_region region = { .key = m, .name = m->name, .base = m->base, .size = m->size,
-                              .link_base = m->link_base, .image = m->elf, .image_size = m->elf_size };
+                              .link_base = m->link_base, .image = m->elf, .image_size = m->elf_size,
+                              .text_lo = m->base + (m->img.text_start - m->img.link_base),
+                              .text_hi = m->base + (m->img.text_end - m->img.link_base) };
     if ((st = build_kernels(dev, m)) != WS_OK || ws_code_table_add(dev, &region)) {
         ws_mem_free(&dev->mem, m->base, REGION_MODULE);
         module_free(m);

@@ -21,7 +21,11 @@ void ws_pc_counters_launch_begin(ws_device *dev, const ws_grid_run *L)
     for (size_t i = 0; i < dev->ncode; i++) { /* the module holding the kernel */
         const ws_code_region *r = &dev->code[i];
         if (L->entry < r->base || L->entry - r->base >= r->size) continue;
-        size_t n = r->size / 2;
+        /* Only its code (data and constants follow; a table for them
+         * would be cleared for nothing at every launch). */
+        uint32_t lo = r->text_lo, hi = r->text_hi;
+        if (!(lo <= L->entry && L->entry < hi)) { lo = r->base; hi = r->base + r->size; }
+        size_t n = (hi - lo) / 2;
         if (n > p->cap) {
             ws_pc_counter *e = realloc(p->e, n * sizeof *e);
             if (!e) return; /* nothing counted: the range stays empty */
@@ -29,8 +33,8 @@ void ws_pc_counters_launch_begin(ws_device *dev, const ws_grid_run *L)
             p->cap = n;
         }
         memset(p->e, 0, n * sizeof *p->e);
-        p->lo = r->base;
-        p->hi = r->base + r->size;
+        p->lo = lo;
+        p->hi = hi;
         p->n = n;
         break;
     }
