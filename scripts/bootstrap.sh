@@ -12,6 +12,7 @@ PACKAGES=(
   libelf-dev libdw-dev                     # elfutils: read module ELF and DWARF
   libpng-dev                               # write PNG images (Mandelbrot example)
   libzstd-dev                              # compressed capture/trace files
+  libjansson-dev                           # reading profile JSON (warpscope profile --baseline)
   libosmesa6-dev                           # Mesa's software OpenGL (llvmpipe): reference renderer for the graphics tests and the bench peer
   qemu-user                                # qemu-riscv32: ISA reference for differential tests
   gdb-multiarch                            # gdb front end for the debug server

@@ -11,6 +11,8 @@
 #include <unistd.h>
 #include "child.h"
 #include "commands.h"
+#include "profile_compare.h"
+#include "profile_compare.h"
 
 int ws_cmd_profile(int argc, char **argv);
 
@@ -30,6 +32,8 @@ static void usage(FILE *f)
             "  --report FILE     also keep the text report in FILE\n"
             "  --source KERNEL   add the kernel's source view: every line and instruction\n"
             "                    with its samples and exact metrics\n"
+            "  --baseline FILE   compare with an earlier --json profile: per kernel and\n"
+            "                    line, what got better or worse\n"
             "  -q, --quiet       do not print the report\n");
 }
 
@@ -61,7 +65,7 @@ static int print_file(const char *path)
 int ws_cmd_profile(int argc, char **argv)
 {
     unsigned period = 10, passes = 1, buffer = 1u << 18;
-    const char *mode = "all", *json = NULL, *trace = NULL, *report = NULL, *source = NULL;
+    const char *mode = "all", *json = NULL, *trace = NULL, *report = NULL, *source = NULL, *baseline = NULL;
     int quiet = 0, i = 1;
     for (; i < argc; i++) {
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -79,6 +83,12 @@ int ws_cmd_profile(int argc, char **argv)
                 return 2;
             }
             mode = v;
+        } else if (!strcmp(o, "--baseline")) {
+            if (!v || access(v, R_OK)) {
+                fprintf(stderr, "warpscope profile: --baseline %s: cannot read it\n", v ? v : "(missing)");
+                return 2;
+            }
+            baseline = v;
         } else if (!strcmp(o, "--source")) {
             if (!v || !*v || strchr(v, ',') || strchr(v, '=')) {
                 fprintf(stderr, "warpscope profile: --source needs a kernel name\n");
@@ -106,11 +116,15 @@ int ws_cmd_profile(int argc, char **argv)
         return 2;
     }
     /* The library appends each device's section: start from empty files. */
-    char tmpdir[] = "/tmp/warpscope-profile-XXXXXX", tmpreport[64];
+    char tmpdir[] = "/tmp/warpscope-profile-XXXXXX", tmpreport[64] = "", tmpjson[64] = "";
+    if ((!report || (baseline && !json)) && !mkdtemp(tmpdir)) { perror("warpscope profile: mkdtemp"); return 1; }
     if (!report) {
-        if (!mkdtemp(tmpdir)) { perror("warpscope profile: mkdtemp"); return 1; }
         snprintf(tmpreport, sizeof tmpreport, "%s/report.txt", tmpdir);
         report = tmpreport;
+    }
+    if (baseline && !json) { /* the comparison reads this run's JSON */
+        snprintf(tmpjson, sizeof tmpjson, "%s/profile.json", tmpdir);
+        json = tmpjson;
     }
     const char *outs[3] = { report, json, trace }, *flags[3] = { "--report", "--json", "--trace" };
     for (int k = 0; k < 3; k++) {
@@ -119,7 +133,7 @@ int ws_cmd_profile(int argc, char **argv)
         int fd = outs[k] ? open(outs[k], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644) : -2;
         if (fd == -1) {
             fprintf(stderr, "warpscope profile: %s %s: cannot write: %s\n", flags[k], outs[k], strerror(errno));
-            if (report == tmpreport) rmdir(tmpdir);
+            if (tmpreport[0] || tmpjson[0]) rmdir(tmpdir);
             return 2;
         }
         if (fd >= 0) close(fd);
@@ -161,9 +175,12 @@ int ws_cmd_profile(int argc, char **argv)
                 if (!rc) rc = 1;
             }
     }
-    if (report == tmpreport) {
-        unlink(tmpreport);
-        rmdir(tmpdir);
+    if (baseline && rc != 127 && !access(json, R_OK) && !quiet) {
+        fflush(stdout);
+        if (ws_profile_compare(baseline, json, stdout) && !rc) rc = 1;
     }
+    if (tmpjson[0]) unlink(tmpjson);
+    if (report == tmpreport) unlink(tmpreport);
+    if (tmpreport[0] || tmpjson[0]) rmdir(tmpdir);
     return rc;
 }

@@ -116,5 +116,25 @@ profile("strided", 16, 256, "zeros:131072", "zeros:4096")
 lim = limits["strided"]
 check(lim["limiter"] == "warp slots" and lim["blocks_per_core"] == 1 and lim["theoretical_occupancy"] == 1.0 and
       lim["core_imbalance"] == 1.0, f"strided: warp-slot limited, 100 %, balanced: {lim}")
+# Comparing two runs: twice the blocks, twice the warp-instructions on every line.
+base = os.path.join(work, "baseline.json")
+run = [ws, "run", "--block", "64", elf, "conflict"]
+subprocess.run([ws, "profile", "-q", "--json", base, "--", *run[:2], "--grid", "4", *run[2:], "zeros:256"],
+               check=True, capture_output=True)
+out = subprocess.run([ws, "profile", "--baseline", base, "--", *run[:2], "--grid", "8", *run[2:], "zeros:512"],
+                     check=True, capture_output=True, text=True).stdout
+cmp_part = out[out.find("Compared with"):]
+check("kernel conflict: cycles" in cmp_part and "warp-instructions 136 -> 272 (+100.0%)" in cmp_part,
+      f"baseline: kernel totals: {cmp_part[:300]}")
+check(f"line pcc_kernels.c:{lines['conflict_store']}: warp-cycles" in cmp_part and
+      "wavefronts/request 32.00 -> 32.00" in cmp_part, "baseline: the conflicting line, unchanged wavefronts")
+bad = subprocess.run([ws, "profile", "--baseline", os.path.join(work, "nonexistent.json"), "--", "true"],
+                     capture_output=True, text=True)
+check(bad.returncode == 2 and "cannot read it" in bad.stderr, f"baseline: unreadable file: {bad.stderr}")
+notjson = os.path.join(work, "notaprofile.json")
+open(notjson, "w").write("{\"format\": \"other\"}")
+bad = subprocess.run([ws, "profile", "--baseline", notjson, "--", *run[:2], "--grid", "1", *run[2:], "zeros:64"],
+                     capture_output=True, text=True)
+check(bad.returncode == 1 and "not a warpscope profile" in bad.stderr, f"baseline: not a profile: {bad.stderr}")
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)
