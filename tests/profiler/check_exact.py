@@ -85,6 +85,23 @@ e = ex.get(lines["strided"], {})
 # one line holds the load (8 x 32 sectors) and the store (8 x 4)
 check(e.get("global_requests") == 16 and e.get("global_sectors") == 8 * 32 + 8 * 4,
       f"strided: 16 requests, 288 sectors, got {e}")
+# The fixes: the rule no longer fires and the metric is ideal.
+ex, _ = profile("conflict_padded", 4, 64, "zeros:256")
+for name in ("padded_store", "padded_load"):
+    e = ex.get(lines[name], {})
+    check(e.get("shared_requests") == 8 and e.get("shared_wavefronts") == 8, f"{name}: one wavefront per request: {e}")
+check(not rules["conflict_padded"], f"conflict_padded: no rule fires: {rules['conflict_padded']}")
+ex, _ = profile("diverge_packed", 2, 64, "zeros:128", "100")
+e = ex.get(lines["packed_loop"], {})
+check(e.get("warp_instructions", 0) > 0 and e["thread_instructions"] == 8 * e["warp_instructions"],
+      f"packed_loop: 8 lanes per warp-instruction (a quarter of the warp-instructions): {e}")
+check(all(r[0] != "divergence" or r[1] != lines["packed_loop"] or r[2] >= 0.25 for r in rules["diverge_packed"]),
+      f"diverge_packed rules: {rules['diverge_packed']}")
+ex, _ = profile("contiguous", 4, 64, "zeros:256", "zeros:256")
+e = ex.get(lines["contiguous"], {})
+check(e.get("global_requests") == 16 and e.get("global_sectors") == 16 * 4, f"contiguous: 4 sectors per request: {e}")
+check(not [r for r in rules["contiguous"] if r[0] == "uncoalesced"], f"contiguous: no uncoalesced rule")
+
 # The rules name the line and the metric.
 check(("bank_conflicts", lines["conflict_store"], 32.0) in rules["conflict"] and
       ("bank_conflicts", lines["conflict_load"], 32.0) in rules["conflict"], f"conflict rules: {rules['conflict']}")
@@ -97,6 +114,28 @@ out = subprocess.run([ws, "profile", "--", "./gather"], cwd=os.path.dirname(gath
                      check=True).stdout
 check("gather_kernel.c:13: memory latency: 98.6% of its warp-cycles wait for a global load's result" in out,
       "gather: the latency rule on line 13")
+
+# Sampled against exact: each state's share of the samples lies within the
+# sampling error of its exact share of warp-cycles (docs/profiling.md: three
+# binomial standard errors plus one sample).
+gjson = os.path.join(work, "gather.json")
+subprocess.run([ws, "profile", "-q", "--period", "6", "--json", gjson, "--", "./gather"], cwd=os.path.dirname(gather),
+               check=True, capture_output=True)
+doc = json.load(open(gjson))["devices"][0]
+for launch in doc["launches"]:
+    exact = launch["counters"]["state_cycles"]
+    kern = [k for k in doc["kernels"] if k["kernel"] == launch["kernel"]][0]
+    n = sum(kern["states"].values())
+    total = sum(exact.values())
+    worst = 0.0
+    for st in set(exact) | set(kern["states"]):
+        p_exact = exact.get(st, 0) / total
+        p_sampled = kern["states"].get(st, 0) / n
+        bound = 3 * (p_exact * (1 - p_exact) / n) ** 0.5 + 1 / n
+        worst = max(worst, abs(p_sampled - p_exact) / bound)
+        check(abs(p_sampled - p_exact) <= bound,
+              f"{launch['kernel']} {st}: sampled {p_sampled:.4f} vs exact {p_exact:.4f} (bound {bound:.4f}, {n} samples)")
+    print(f"{launch['kernel']}: {n} samples; the largest state difference is {worst:.2f} of its bound")
 
 # Occupancy and its limiter (default device: 4 cores x 8 warp slots, 64 KiB
 # shared memory per core). diverge: 2 blocks of 2 warps on 4 cores: the grid
