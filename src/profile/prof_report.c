@@ -156,13 +156,15 @@ static void counters_section(FILE *f, const prof_data *d)
     fprintf(f, "\nCounters per launch\n");
     for (size_t i = 0; i < d->nlaunches; i++) {
         const prof_launch *L = &d->launches[i];
-        char what[64] = "";
+        char what[64] = "", ovf[64] = "";
         if (L->stage) snprintf(what, sizeof what, " (%s shader of draw %u)", L->stage, L->draw);
+        if (L->overflowed)
+            snprintf(ovf, sizeof ovf, ", %llu of them by the FIFO overflow policy", (unsigned long long)L->overflowed);
         fprintf(f, "  launch %llu %s%s grid (%u,%u,%u) block (%u,%u,%u): %llu samples (%llu dropped%s), %u pass%s, "
                    "%llu sampling points",
                 (unsigned long long)L->id, L->kernel, what, L->grid.x, L->grid.y, L->grid.z, L->block.x, L->block.y,
                 L->block.z, (unsigned long long)L->samples, (unsigned long long)L->dropped,
-                L->overflowed ? ", by the FIFO overflow policy" : "", L->passes,
+                ovf, L->passes,
                 L->passes == 1 ? "" : "es", (unsigned long long)L->sample_points);
         if (L->status != WS_OK) fprintf(f, ", failed: %s", ws_status_name(L->status));
         fprintf(f, "\n");

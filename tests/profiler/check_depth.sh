@@ -147,6 +147,9 @@ unwritable)
     "$ws" profile --json gone/p.json -- sh -c "rmdir gone && exec '$app' '$stall' dep_load" > g.txt 2>&1; rc=$?
     [ $rc = 1 ] && ok "output gone at close: exit 1" || bad "output gone at close (rc $rc)"
     expect g.txt "cannot write the JSON profile gone/p.json: No such file or directory" "says which file and why"
+    WARPSCOPE_PROFILE=report=no-such-dir/r.txt "$app" "$stall" dep_load > e.txt 2>&1; rc=$?
+    [ $rc != 0 ] && grep -q "profiler: report no-such-dir/r.txt: cannot write: No such file or directory" e.txt &&
+        ok "WARPSCOPE_PROFILE report= unwritable: the device does not open" || bad "unwritable report= (rc $rc)"
     ;;
 *) bad "unknown case $case_" ;;
 esac
