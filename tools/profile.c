@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "child.h"
@@ -26,6 +27,9 @@ static void usage(FILE *f)
             "  --passes N        replay each launch N times with shifted sampling points\n"
             "                    (N x the samples; results are unchanged; 1..64, default 1)\n"
             "  --mode all|rr     sample all warps, or one warp per sample round-robin\n"
+            "  --inline caller|callee\n"
+            "                    charge inlined code to the line that called it (default)\n"
+            "                    or to its own line (e.g. inside <math.h>)\n"
             "  --buffer N        sample buffer capacity in records per pass (default 262144)\n"
             "  --json FILE       write the whole profile as JSON (docs/profiling.md)\n"
             "  --trace FILE      write warp states over time as Chrome/Perfetto trace JSON\n"
@@ -50,22 +54,32 @@ static int parse_uint(const char *opt, const char *v, unsigned lo, unsigned hi)
     return (int)x;
 }
 
-static int print_file(const char *path)
+/* The report file as the library left it (NULL if there is none). */
+static char *read_report(const char *path)
 {
     FILE *f = fopen(path, "r");
-    if (!f) return -1;
-    char buf[8192];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0) fwrite(buf, 1, n, stdout);
+    if (!f) return NULL;
+    char *buf = NULL;
+    size_t len = 0, cap = 0, n;
+    do {
+        if (len + 1 >= cap) {
+            char *nb = realloc(buf, cap = cap ? cap * 2 : 65536);
+            if (!nb) break;
+            buf = nb;
+        }
+        n = fread(buf + len, 1, cap - len - 1, f);
+        len += n;
+    } while (n);
     fclose(f);
-    fflush(stdout);
-    return 0;
+    if (buf) buf[len] = 0;
+    return buf;
 }
 
 int ws_cmd_profile(int argc, char **argv)
 {
     unsigned period = 10, passes = 1, buffer = 1u << 18;
-    const char *mode = "all", *json = NULL, *trace = NULL, *report = NULL, *source = NULL, *baseline = NULL;
+    const char *mode = "all", *inl = "caller", *json = NULL, *trace = NULL, *report = NULL, *source = NULL,
+               *baseline = NULL;
     int quiet = 0, i = 1;
     for (; i < argc; i++) {
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -95,6 +109,12 @@ int ws_cmd_profile(int argc, char **argv)
                 return 2;
             }
             source = v;
+        } else if (!strcmp(o, "--inline")) {
+            if (!v || (strcmp(v, "caller") && strcmp(v, "callee"))) {
+                fprintf(stderr, "warpscope profile: --inline %s: expected 'caller' or 'callee'\n", v ? v : "(missing)");
+                return 2;
+            }
+            inl = v;
         } else if (!strcmp(o, "--json") || !strcmp(o, "--trace") || !strcmp(o, "--report")) {
             if (!v || !*v || strchr(v, ',')) {
                 fprintf(stderr, "warpscope profile: %s needs a file name without commas\n", o);
@@ -127,6 +147,11 @@ int ws_cmd_profile(int argc, char **argv)
         json = tmpjson;
     }
     const char *outs[3] = { report, json, trace }, *flags[3] = { "--report", "--json", "--trace" };
+    struct stat sb;
+    if (report != tmpreport && !stat(report, &sb) && !S_ISREG(sb.st_mode)) {
+        fprintf(stderr, "warpscope profile: --report %s: not a regular file (the report is read back)\n", report);
+        return 2;
+    }
     for (int k = 0; k < 3; k++) {
         /* An output that cannot be written fails now, before the program
          * runs, not as a warning after it. */
@@ -136,16 +161,19 @@ int ws_cmd_profile(int argc, char **argv)
             if (tmpreport[0] || tmpjson[0]) rmdir(tmpdir);
             return 2;
         }
+        int regular = fd >= 0 && !fstat(fd, &sb) && S_ISREG(sb.st_mode);
         if (fd >= 0) close(fd);
-        if (outs[k] && unlink(outs[k]) && errno != ENOENT) {
+        /* Start from no file (the library appends); never unlink a device
+         * such as /dev/null. */
+        if (regular && unlink(outs[k]) && errno != ENOENT) {
             fprintf(stderr, "warpscope profile: cannot replace %s: %s\n", outs[k], strerror(errno));
             return 1;
         }
     }
     char spec[4096];
-    int n = snprintf(spec, sizeof spec, "period=%u,passes=%u,mode=%s,buffer=%u,report=%s%s%s%s%s%s%s", period,
-                     passes, mode, buffer, report, json ? ",json=" : "", json ? json : "", trace ? ",trace=" : "",
-                     trace ? trace : "", source ? ",source=" : "", source ? source : "");
+    int n = snprintf(spec, sizeof spec, "period=%u,passes=%u,mode=%s,inline=%s,buffer=%u,report=%s%s%s%s%s%s%s",
+                     period, passes, mode, inl, buffer, report, json ? ",json=" : "", json ? json : "",
+                     trace ? ",trace=" : "", trace ? trace : "", source ? ",source=" : "", source ? source : "");
     if (n >= (int)sizeof spec) { fprintf(stderr, "warpscope profile: file names too long\n"); return 2; }
     if (setenv("WARPSCOPE_PROFILE", spec, 1)) { perror("warpscope profile: setenv"); return 1; }
     int status = 0, rc;
@@ -159,21 +187,28 @@ int ws_cmd_profile(int argc, char **argv)
         if (rc) fprintf(stderr, "warpscope profile: %s exited with status %d\n", argv[i], rc);
     }
     if (rc != 127) {
-        if (access(report, R_OK) && rc == 0)
+        /* The library creates the report when a device opens and writes
+         * the profile into it when the device closes. */
+        char *text = read_report(report);
+        if (!text)
             fprintf(stderr, "warpscope profile: %s opened no warpscope device: nothing was profiled\n", argv[i]);
-        else if (access(report, R_OK))
-            fprintf(stderr, "warpscope profile: no profile was written: %s ended without closing a warpscope "
-                    "device (profiles are written by ws_device_close)\n", argv[i]);
+        else if (!strstr(text, "== warpscope profile"))
+            fprintf(stderr, "warpscope profile: no profile was written: %s opened a warpscope device but ended "
+                    "without closing it (profiles are written by ws_device_close)\n", argv[i]);
         else if (!quiet) {
             fflush(stdout);
-            printf("\n");
-            print_file(report);
+            printf("\n%s", text);
+            fflush(stdout);
         }
-        for (int k = 1; k < 3; k++) /* the library said why on stderr */
-            if (outs[k] && !access(report, R_OK) && access(outs[k], R_OK)) {
+        int written = text && strstr(text, "== warpscope profile");
+        if (text && (!strncmp(text, "error: cannot write ", 20) || strstr(text, "\nerror: cannot write ")) && !rc)
+            rc = 1; /* the library said which file on stderr and in the report */
+        for (int k = 1; k < 3; k++)
+            if (outs[k] && written && access(outs[k], F_OK)) {
                 fprintf(stderr, "warpscope profile: %s %s was not written\n", flags[k], outs[k]);
                 if (!rc) rc = 1;
             }
+        free(text);
     }
     if (baseline && rc != 127 && !access(json, R_OK) && !quiet) {
         fflush(stdout);

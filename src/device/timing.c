@@ -401,17 +401,30 @@ static void sample_warp(struct ws_trace_cells *tc, const ws_device *dev, const t
     ws_trace_push(tc, c, &r);
 }
 
+/* One sample of core c. When the FIFO has room for fewer records than
+ * there are warps to sample, it takes as many as fit in round-robin order,
+ * continuing where the last such sample stopped, and counts the rest as
+ * overflowed: which warps survive never depends on their slot or state, so
+ * the kept records stay an unbiased subset (slot order would keep the
+ * low slots only). */
 static void sample_core(ws_device *dev, ws_timing *T, struct ws_trace_cells *tc, uint32_t c, uint64_t t)
 {
     const uint32_t W = T->nwarps;
     ws_trace_cell *cell = &tc->cell[c];
-    for (uint32_t i = 0; i < W; i++) {
-        uint32_t s = tc->cfg.mode == WS_TRACE_ROUND_ROBIN ? (cell->rr + i) % W : i;
+    uint32_t want = 0, room = WS_TRACE_FIFO_DEPTH - cell->count;
+    for (uint32_t s = 0; s < W; s++)
+        want += T->w[c * W + s].resident && ws_trace_block_ok(tc, dev->cores[c].warps[s].block->linear);
+    int rotate = tc->cfg.mode == WS_TRACE_ROUND_ROBIN || want > room;
+    uint32_t take = tc->cfg.mode == WS_TRACE_ROUND_ROBIN ? 1 : want > room ? room : want;
+    if (tc->cfg.mode != WS_TRACE_ROUND_ROBIN && want > take) ws_trace_overflow(tc, want - take);
+    for (uint32_t i = 0; i < W && take; i++) {
+        uint32_t s = rotate ? (cell->rr + i) % W : i;
         const twarp *x = &T->w[c * W + s];
         const ws_warp *w = &dev->cores[c].warps[s];
         if (!x->resident || !ws_trace_block_ok(tc, w->block->linear)) continue;
         sample_warp(tc, dev, x, w, c, s, t);
-        if (tc->cfg.mode == WS_TRACE_ROUND_ROBIN) { cell->rr = (s + 1) % W; break; }
+        take--;
+        if (rotate) cell->rr = (s + 1) % W;
     }
 }
 

@@ -221,6 +221,7 @@ int prof_kernels_build(const prof_data *d, prof_kernel **out, size_t *nout)
         e->samples += L->samples;
         e->cycles += L->cycles;
         e->dropped += L->dropped;
+        e->overflowed += L->overflowed;
         for (size_t p = 0; p < L->npcs; p++)
             for (int s = 0; s < WS_STATE_COUNT; s++) e->state[s] += L->pcs[p].state[s];
         if (prof_merge(&e->pcs, &e->npcs, L->pcs, L->npcs)) fail = 1;

@@ -20,16 +20,23 @@
 #include "device/trace/trace_cell.h"
 #include "runtime/line_map.h"
 
+/* Where inlined code is charged (--inline). */
+typedef enum prof_inline {
+    PROF_INLINE_CALLER = 0,    /* the line in the function it was inlined into */
+    PROF_INLINE_CALLEE         /* its own line (device headers still go up)   */
+} prof_inline;
+
 typedef struct prof_options {
     uint32_t period_log2;      /* sample every 2^period_log2 cycles       */
     uint32_t passes;           /* replay passes per launch (>= 1)         */
     ws_trace_mode mode;        /* all warps or round-robin                */
     uint32_t buffer_records;   /* event buffer capacity per pass          */
+    prof_inline inline_mode;
     char *json, *trace, *report; /* output files (NULL: not written)     */
     char *source;              /* kernel whose source view the report adds */
 } prof_options;
 
-/* Parse "period=10,passes=4,mode=rr,json=F,trace=F,report=F,buffer=N".
+/* Parse "period=10,passes=4,mode=rr,inline=callee,json=F,trace=F,report=F,buffer=N".
  * Returns 0, or -1 with a message naming the bad item. */
 int prof_options_parse(const char *text, prof_options *o, char *err, size_t len);
 void prof_options_free(prof_options *o);
@@ -97,6 +104,18 @@ struct ws_grid_run;
 void prof_limits_fill(prof_limits *o, const struct ws_device *dev, const struct ws_grid_run *L, const prof_counters *c);
 void prof_limits_text(FILE *f, const prof_limits *o);
 void prof_limits_json(FILE *f, const prof_limits *o);
+/* A launch's fault, kept field by field so the report and JSON can name
+ * each part (the device's ws_fault, plus its source line). */
+typedef struct prof_fault {
+    const char *kind;          /* "load access fault", ...; NULL: no fault */
+    int has_lane;              /* address/block/thread mean something      */
+    uint32_t pc, addr, size;
+    ws_dim3 block, thread;
+    uint32_t core, warp, lane;
+    char detail[256];
+    char disasm[64];
+    prof_src src;
+} prof_fault;
 
 typedef struct prof_launch {
     uint64_t id;
@@ -108,6 +127,7 @@ typedef struct prof_launch {
     uint32_t passes;
     uint64_t cycles;           /* of one pass                              */
     uint64_t samples, dropped;
+    uint64_t overflowed;       /* of dropped: left out by the FIFO's policy */
     uint64_t sample_points;    /* distinct cycles sampled (passes add more) */
     prof_counters counters;
     prof_limits limits;
@@ -115,6 +135,7 @@ typedef struct prof_launch {
     ws_status status;          /* the launch's own result                  */
     char error[1024];          /* the launch's fault report, or a profiler
                                   problem (e.g. cycles differ)            */
+    prof_fault fault;          /* kind == NULL: the launch did not fault   */
     prof_pc *pcs;              /* sorted by pc                             */
     size_t npcs;
     ws_trace_record *records;  /* all passes, for the timeline             */
@@ -144,7 +165,11 @@ int prof_src_copy(prof_src *dst, const prof_src *src);
  * `code` is the module image as loaded (for disassembly); `outer` names
  * the function when a PC is charged to its kernel's own line. */
 void prof_correlate(prof_pc *p, size_t n, const ws_line_map *map, uint32_t base,
-                    uint32_t link_base, const uint8_t *code, uint32_t code_size, const char *outer);
+                    uint32_t link_base, const uint8_t *code, uint32_t code_size, const char *outer,
+                    prof_inline mode);
+/* The same for a fault's PC (its line, function and instruction). */
+void prof_correlate_fault(prof_fault *f, const ws_line_map *map, uint32_t base, uint32_t link_base,
+                          const uint8_t *code, uint32_t code_size, const char *outer, prof_inline mode);
 
 /* One source line of text (without newline) into buf; -1 if unavailable.
  * Files are re-read per call: reports touch few lines. */
@@ -162,7 +187,7 @@ typedef struct prof_data {
 /* Per-kernel view built from the launches (sorted by samples, then name). */
 typedef struct prof_kernel {
     const char *kernel, *module;
-    uint64_t samples, cycles, dropped;
+    uint64_t samples, cycles, dropped, overflowed;
     uint32_t launches;
     uint64_t state[WS_STATE_COUNT];
     prof_pc *pcs;

@@ -79,9 +79,9 @@ static void kernel(FILE *f, const prof_kernel *k, uint32_t lanes)
     str(f, k->kernel);
     fputs(", \"module\": ", f);
     str(f, k->module);
-    fprintf(f, ", \"launches\": %u, \"samples\": %llu, \"cycles\": %llu, \"dropped\": %llu,\n       \"states\": ",
+    fprintf(f, ", \"launches\": %u, \"samples\": %llu, \"cycles\": %llu, \"dropped\": %llu, \"overflowed\": %llu,\n       \"states\": ",
             k->launches, (unsigned long long)k->samples, (unsigned long long)k->cycles,
-            (unsigned long long)k->dropped);
+            (unsigned long long)k->dropped, (unsigned long long)k->overflowed);
     states(f, k->state);
     fputs(",\n       \"lines\": [", f);
     prof_line *l = NULL;
@@ -139,6 +139,29 @@ static void kernel(FILE *f, const prof_kernel *k, uint32_t lanes)
     fputs("]}", f);
 }
 
+static void fault(FILE *f, const prof_fault *fl)
+{
+    if (!fl->kind) { fputs("null", f); return; }
+    fputs("{\"kind\": ", f);
+    str(f, fl->kind);
+    fputs(", \"detail\": ", f);
+    str(f, fl->detail);
+    if (fl->has_lane)
+        fprintf(f, ", \"address\": %u, \"size\": %u, \"block\": [%u, %u, %u], \"thread\": [%u, %u, %u], "
+                   "\"core\": %u, \"warp\": %u, \"lane\": %u, \"pc\": %u, \"instruction\": ",
+                fl->addr, fl->size, fl->block.x, fl->block.y, fl->block.z, fl->thread.x, fl->thread.y,
+                fl->thread.z, fl->core, fl->warp, fl->lane, fl->pc);
+    else
+        fputs(", \"address\": null, \"size\": null, \"block\": null, \"thread\": null, \"core\": null, "
+              "\"warp\": null, \"lane\": null, \"pc\": null, \"instruction\": ", f);
+    str(f, fl->has_lane && fl->disasm[0] ? fl->disasm : NULL);
+    fputs(", ", f);
+    src_fields(f, &fl->src);
+    fputs(", \"inlined\": ", f);
+    str(f, fl->src.inline_chain);
+    fputs("}", f);
+}
+
 static void launch(FILE *f, const prof_launch *L)
 {
     fprintf(f, "      {\"id\": %llu, \"kernel\": ", (unsigned long long)L->id);
@@ -147,12 +170,14 @@ static void launch(FILE *f, const prof_launch *L)
     str(f, L->module);
     if (L->stage) fprintf(f, ", \"shader_stage\": \"%s\", \"draw\": %u", L->stage, L->draw);
     fprintf(f, ", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], \"passes\": %u,\n"
-               "       \"cycles\": %llu, \"samples\": %llu, \"sample_points\": %llu, \"dropped\": %llu, \"status\": \"%s\", \"error\": ",
+               "       \"cycles\": %llu, \"samples\": %llu, \"sample_points\": %llu, \"dropped\": %llu, \"overflowed\": %llu, \"status\": \"%s\", \"error\": ",
             L->grid.x, L->grid.y, L->grid.z, L->block.x, L->block.y, L->block.z, L->passes,
             (unsigned long long)L->cycles, (unsigned long long)L->samples, (unsigned long long)L->sample_points,
-            (unsigned long long)L->dropped,
+            (unsigned long long)L->dropped, (unsigned long long)L->overflowed,
             ws_status_name(L->status));
     str(f, L->error[0] ? L->error : NULL);
+    fputs(", \"fault\": ", f);
+    fault(f, &L->fault);
     fprintf(f, ",\n       \"stats\": {\"warp_instructions\": %llu, \"thread_instructions\": %llu, "
                "\"simt_efficiency\": %.4f, \"blocks\": %llu, \"threads\": %llu},\n       \"counters\": ",
             (unsigned long long)L->stats.warp_instructions, (unsigned long long)L->stats.thread_instructions,
@@ -191,10 +216,11 @@ int prof_json_write(FILE *f, const prof_data *d)
     size_t nk;
     if (prof_kernels_build(d, &k, &nk)) return -1;
     fprintf(f, "    {\"config\": {\"cores\": %u, \"warps_per_core\": %u, \"lanes_per_warp\": %u},\n"
-               "     \"options\": {\"period_log2\": %u, \"period_cycles\": %llu, \"passes\": %u, \"mode\": \"%s\"},\n"
+               "     \"options\": {\"period_log2\": %u, \"period_cycles\": %llu, \"passes\": %u, \"mode\": \"%s\", \"inline\": \"%s\"},\n"
                "     \"launches\": [\n",
             d->cfg->cores, d->cfg->warps_per_core, d->cfg->lanes_per_warp, d->opt->period_log2,
-            1ull << d->opt->period_log2, d->opt->passes, d->opt->mode == WS_TRACE_ROUND_ROBIN ? "rr" : "all");
+            1ull << d->opt->period_log2, d->opt->passes, d->opt->mode == WS_TRACE_ROUND_ROBIN ? "rr" : "all",
+            d->opt->inline_mode == PROF_INLINE_CALLEE ? "callee" : "caller");
     for (size_t i = 0; i < d->nlaunches; i++) {
         launch(f, &d->launches[i]);
         fputs(i + 1 < d->nlaunches ? ",\n" : "\n", f);

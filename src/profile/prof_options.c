@@ -55,7 +55,7 @@ int prof_options_parse(const char *text, prof_options *o, char *err, size_t len)
         if (!strcmp(item, "1") || !strcmp(item, "on")) continue; /* "profile with defaults" */
         if (!eq) {
             snprintf(err, len, "WARPSCOPE_PROFILE: '%s' is not key=value (keys: period, passes, "
-                     "mode, buffer, report, json, trace)", item);
+                     "mode, inline, buffer, report, json, trace)", item);
             rc = -1;
             break;
         }
@@ -83,12 +83,19 @@ int prof_options_parse(const char *text, prof_options *o, char *err, size_t len)
                 snprintf(err, len, "WARPSCOPE_PROFILE: mode=%s: must be 'all' or 'rr'", v);
                 rc = -1;
             }
+        } else if (!strcmp(k, "inline")) {
+            if (!strcmp(v, "caller")) o->inline_mode = PROF_INLINE_CALLER;
+            else if (!strcmp(v, "callee")) o->inline_mode = PROF_INLINE_CALLEE;
+            else {
+                snprintf(err, len, "WARPSCOPE_PROFILE: inline=%s: must be 'caller' or 'callee'", v);
+                rc = -1;
+            }
         } else if (!strcmp(k, "json") || !strcmp(k, "trace") || !strcmp(k, "report") || !strcmp(k, "source")) {
             char **dst = k[0] == 'j' ? &o->json : k[0] == 't' ? &o->trace : k[0] == 's' ? &o->source : &o->report;
             if (set_path(dst, v)) { snprintf(err, len, "WARPSCOPE_PROFILE: out of memory"); rc = -1; }
         } else {
             snprintf(err, len, "WARPSCOPE_PROFILE: unknown key '%s' (keys: period, passes, mode, "
-                     "buffer, report, json, trace, source)", k);
+                     "inline, buffer, report, json, trace, source)", k);
             rc = -1;
         }
     }

@@ -24,6 +24,7 @@ static int collect(ws_device *dev, ws_profiler *P, prof_launch *pl)
     if (h->magic != WS_TRACE_MAGIC) return 0;
     uint64_t n = h->written < P->capacity ? h->written : P->capacity;
     pl->dropped += h->dropped + (h->written - n);
+    pl->overflowed += h->overflowed;
     if (!n) return 0;
     ws_trace_record *r = realloc(pl->records, (pl->nrecords + n) * sizeof *r);
     if (!r) return -1;
@@ -64,7 +65,12 @@ static ws_status sample_pass(ws_device *dev, ws_profiler *P, const ws_grid_run *
     tc.trigger = WS_TRACE_ON_CYCLES;
     tc.period_log2 = P->opt.period_log2;
     tc.event_count = 1;
-    tc.phase = period * pass / P->opt.passes;
+    /* Pass p samples at offsets (p + 1/2) * period / passes: the middle of
+     * its share of each period, never cycle 0, where every warp of a fresh
+     * launch waits for its first instruction (a systematic bias in short
+     * kernels). Period 1 samples every cycle. */
+    uint64_t offset = period * (2 * pass + 1) / (2 * P->opt.passes);
+    tc.phase = (period - offset) & (period - 1);
     tc.mode = P->opt.mode;
     tc.core_mask = UINT64_MAX;
     tc.launch_id = L->id;
@@ -193,7 +199,29 @@ static void finish_launch(ws_device *dev, ws_profiler *P, prof_launch *pl, const
     }
     prof_module *pm = prof_module_for(P, m);
     prof_correlate(pl->pcs, pl->npcs, pm ? pm->map : NULL, m->base, pm ? pm->link_base : 0, m->img.bytes,
-                   m->img.size, pl->kernel);
+                   m->img.size, pl->kernel, P->opt.inline_mode);
+    if (pl->fault.kind)
+        prof_correlate_fault(&pl->fault, pm ? pm->map : NULL, m->base, pm ? pm->link_base : 0, m->img.bytes,
+                             m->img.size, pl->kernel, P->opt.inline_mode);
+}
+
+/* The device's fault, field by field. Deadlocks, watchdogs and debug
+ * machines stop the launch without a faulting lane. */
+static void keep_fault(const ws_device *dev, prof_fault *f)
+{
+    const ws_fault *d = &dev->fault;
+    if (d->kind == FAULT_NONE) return;
+    f->kind = ws_fault_kind_name(d->kind);
+    f->has_lane = d->kind != FAULT_DEADLOCK && d->kind != FAULT_WATCHDOG && d->kind != FAULT_MACHINE;
+    f->pc = d->pc;
+    f->addr = d->addr;
+    f->size = d->size;
+    f->block = d->block;
+    f->thread = d->thread;
+    f->core = d->core;
+    f->warp = d->warp;
+    f->lane = d->lane;
+    snprintf(f->detail, sizeof f->detail, "%.250s", d->detail);
 }
 
 ws_status prof_launch_run(ws_device *dev, ws_profiler *P, ws_grid_run *L, ws_tool_runner *run)
@@ -233,8 +261,10 @@ ws_status prof_launch_run(ws_device *dev, ws_profiler *P, ws_grid_run *L, ws_too
     }
     if (replay) ws_launch_snapshot_free(&snap);
     pl->status = st;
-    if (st != WS_OK) /* the fault report, with its source line, for the report and JSON */
+    if (st != WS_OK) { /* the fault report, with its source line, for the report and JSON */
         snprintf(pl->error, sizeof pl->error, "%s", dev->err);
+        keep_fault(dev, &pl->fault);
+    }
     pl->stats = L->stats;
     prof_limits_fill(&pl->limits, dev, L, &pl->counters);
     finish_launch(dev, P, pl, m);

@@ -2,6 +2,7 @@
  * source lines with their text, stall breakdown and the instruction a
  * scoreboard stall waits on (in the spirit of `perf annotate`), its hot
  * instructions, then the exact counters of every launch. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "profile/prof_internal.h"
@@ -171,21 +172,48 @@ static void kernel_section(FILE *f, const prof_kernel *k, uint32_t lanes)
     free(idx);
 }
 
+/* "load access fault at address 0x00000000 (4 bytes), block (0,0,0)
+ * thread (3,0,0), pc 0x01c00224 (lw a3, 0(a3)) at k.c:11 (dep_load)" */
+static void fault_sentence(const prof_fault *fl, char *buf, size_t len)
+{
+    size_t n = (size_t)snprintf(buf, len, "%s", fl->kind);
+    if (fl->has_lane) {
+        if (fl->size)
+            n += (size_t)snprintf(buf + n, n < len ? len - n : 0, " at address 0x%08x (%u bytes)", fl->addr, fl->size);
+        n += (size_t)snprintf(buf + n, n < len ? len - n : 0, ", block (%u,%u,%u) thread (%u,%u,%u), pc 0x%08x%s%s%s",
+                              fl->block.x, fl->block.y, fl->block.z, fl->thread.x, fl->thread.y, fl->thread.z,
+                              fl->pc, fl->disasm[0] ? " (" : "", fl->disasm, fl->disasm[0] ? ")" : "");
+        if (fl->src.file)
+            snprintf(buf + n, n < len ? len - n : 0, " at %s:%u (%s)", base_name(fl->src.file), fl->src.line,
+                     fl->src.function ? fl->src.function : "?");
+    } else {
+        snprintf(buf + n, n < len ? len - n : 0, ": %s", fl->detail);
+    }
+}
+
 static void counters_section(FILE *f, const prof_data *d)
 {
     fprintf(f, "\nCounters per launch\n");
     for (size_t i = 0; i < d->nlaunches; i++) {
         const prof_launch *L = &d->launches[i];
-        char what[64] = "";
+        char what[64] = "", ovf[64] = "";
         if (L->stage) snprintf(what, sizeof what, " (%s shader of draw %u)", L->stage, L->draw);
-        fprintf(f, "  launch %llu %s%s grid (%u,%u,%u) block (%u,%u,%u): %llu samples (%llu dropped), %u pass%s, "
+        if (L->overflowed)
+            snprintf(ovf, sizeof ovf, ", %llu of them by the FIFO overflow policy", (unsigned long long)L->overflowed);
+        fprintf(f, "  launch %llu %s%s grid (%u,%u,%u) block (%u,%u,%u): %llu samples (%llu dropped%s), %u pass%s, "
                    "%llu sampling points",
                 (unsigned long long)L->id, L->kernel, what, L->grid.x, L->grid.y, L->grid.z, L->block.x, L->block.y,
-                L->block.z, (unsigned long long)L->samples, (unsigned long long)L->dropped, L->passes,
+                L->block.z, (unsigned long long)L->samples, (unsigned long long)L->dropped,
+                ovf, L->passes,
                 L->passes == 1 ? "" : "es", (unsigned long long)L->sample_points);
         if (L->status != WS_OK) fprintf(f, ", failed: %s", ws_status_name(L->status));
         fprintf(f, "\n");
         if (L->error[0]) fprintf(f, "    error: %s\n", L->error);
+        if (L->fault.kind) {
+            char fs[768];
+            fault_sentence(&L->fault, fs, sizeof fs);
+            fprintf(f, "    fault: %s\n", fs);
+        }
         const prof_counters *c = &L->counters;
         fprintf(f, "    cycles %llu, warp instructions %llu, thread instructions %llu, SIMT efficiency %.1f%%\n",
                 (unsigned long long)L->cycles, (unsigned long long)L->stats.warp_instructions,
@@ -212,20 +240,57 @@ static void counters_section(FILE *f, const prof_data *d)
     }
 }
 
+/* Below this many samples a kernel's percentages are mostly noise. */
+#define LOW_SAMPLES 100
+
+/* Lost samples, what the FIFO's overflow policy did, thin kernels. */
+static void warnings(FILE *f, const prof_data *d, const prof_kernel *k, size_t nk)
+{
+    uint64_t dropped = 0, overflowed = 0, kept = 0;
+    for (size_t i = 0; i < nk; i++) {
+        dropped += k[i].dropped;
+        overflowed += k[i].overflowed;
+        kept += k[i].samples;
+    }
+    if (dropped > overflowed)
+        fprintf(f, "warning: %llu samples were dropped because the event buffer was full; raise --buffer (buffer=)\n",
+                (unsigned long long)(dropped - overflowed));
+    if (overflowed)
+        fprintf(f, "warning: %llu of %llu warp samples were left out: a sample every %llu cycles asked for more "
+                   "records than the trace cells' %u-entry FIFOs drain (one a cycle); each sample kept the warps "
+                   "that fit in round-robin order, so the kept ones are an unbiased subset; "
+                   "for more samples use --passes\n",
+                (unsigned long long)overflowed, (unsigned long long)(kept + dropped),
+                1ull << d->opt->period_log2, WS_TRACE_FIFO_DEPTH);
+    for (size_t i = 0; i < nk; i++)
+        if (k[i].samples < LOW_SAMPLES)
+            fprintf(f, "warning: kernel %s has only %llu sample%s: its percentages are uncertain by up to "
+                       "%.0f points (one standard error); lower --period or add --passes\n",
+                    k[i].kernel, (unsigned long long)k[i].samples, k[i].samples == 1 ? "" : "s",
+                    k[i].samples ? 50.0 / sqrt((double)k[i].samples) : 100.0);
+}
+
 int prof_report_write(FILE *f, const prof_data *d)
 {
     prof_kernel *k;
     size_t nk;
     if (prof_kernels_build(d, &k, &nk)) return -1;
-    uint64_t total = 0, dropped = 0;
-    for (size_t i = 0; i < nk; i++) { total += k[i].samples; dropped += k[i].dropped; }
+    uint64_t total = 0;
+    for (size_t i = 0; i < nk; i++) total += k[i].samples;
     fprintf(f, "== warpscope profile, device %u: %zu launch%s, %zu kernel%s; a sample every %llu cycles, %u pass%s, %s ==\n",
             d->device_index + 1, d->nlaunches, d->nlaunches == 1 ? "" : "es", nk, nk == 1 ? "" : "s",
             1ull << d->opt->period_log2, d->opt->passes, d->opt->passes == 1 ? "" : "es",
             d->opt->mode == WS_TRACE_ROUND_ROBIN ? "one warp per sample (round-robin)" : "all warps per sample");
-    if (dropped)
-        fprintf(f, "warning: %llu samples were dropped (event buffer full or FIFO overflow); "
-                   "raise --buffer (buffer=) or --period\n", (unsigned long long)dropped);
+    warnings(f, d, k, nk);
+    for (size_t i = 0; i < d->nlaunches; i++) {
+        char fs[768];
+        if (!d->launches[i].fault.kind) continue;
+        fault_sentence(&d->launches[i].fault, fs, sizeof fs);
+        fprintf(f, "error: launch %llu (%s) failed: %s\n", (unsigned long long)d->launches[i].id,
+                d->launches[i].kernel, fs);
+    }
+    if (!d->nlaunches)
+        fprintf(f, "note: no kernel was launched on this device: nothing was sampled\n");
     fprintf(f, "\nKernels (hottest first)\n  %8s %6s %12s %8s  %s\n", "samples", "%", "cycles", "launches", "kernel");
     for (size_t i = 0; i < nk; i++)
         fprintf(f, "  %8llu %5.1f%% %12llu %8u  %s (%s)\n", (unsigned long long)k[i].samples,

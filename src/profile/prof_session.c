@@ -41,6 +41,19 @@ ws_status ws_profiler_attach(ws_device *dev, const char *spec)
         cap /= 2;
     }
     P->capacity = cap;
+    /* The report exists from the first device open on, so `warpscope
+     * profile` can tell a program that opened no device from one that
+     * never closed its device (the profile is written at close). */
+    FILE *rf = P->opt.report ? fopen(P->opt.report, "a") : NULL;
+    if (P->opt.report && (!rf || fclose(rf))) {
+        int e = errno;
+        ws_mem_free(&dev->mem, P->buffer, REGION_DATA);
+        ws_status rs = ws_set_error(dev, WS_ERR_INVALID_ARG, "profiler: report %s: cannot write: %s", P->opt.report,
+                                    strerror(e));
+        prof_options_free(&P->opt);
+        free(P);
+        return rs;
+    }
     ws_status st = ws_tool_attach(dev, &prof_tool, P);
     if (st != WS_OK) {
         ws_mem_free(&dev->mem, P->buffer, REGION_DATA);
@@ -111,6 +124,7 @@ static void launch_free(prof_launch *L)
     free(L->module);
     prof_pcs_free(L->pcs, L->npcs);
     free(L->records);
+    prof_src_free(&L->fault.src);
 }
 
 /* Read a whole file (NULL if absent); *len gets its size. */
@@ -158,6 +172,18 @@ static int merge_write(const char *path, const char *existing, size_t elen, cons
     return fclose(f) ? -1 : 0;
 }
 
+/* A JSON or trace file that could not be written: said on stderr and in
+ * the report, where `warpscope profile` finds it and fails. */
+static void output_failed(const ws_profiler *P, const char *what, const char *path, int err)
+{
+    fprintf(stderr, "warpscope: profiler: cannot write the %s %s: %s\n", what, path, strerror(err));
+    FILE *f = P->opt.report ? fopen(P->opt.report, "a") : NULL;
+    if (f) {
+        fprintf(f, "error: cannot write the %s %s: %s\n", what, path, strerror(err));
+        fclose(f);
+    }
+}
+
 static void write_outputs(ws_device *dev, ws_profiler *P)
 {
     prof_data d = { &P->opt, &dev->cfg, P->launches, P->nlaunches, 0 };
@@ -174,10 +200,11 @@ static void write_outputs(ws_device *dev, ws_profiler *P)
     if (P->opt.json) {
         FILE *m = open_memstream(&body, &blen);
         old = slurp(P->opt.json, &olen);
+        errno = 0;
         if (!m || prof_json_write(m, &d) || fclose(m) ||
             merge_write(P->opt.json, old, olen, "{\"format\": \"warpscope-profile\", \"version\": 1, \"devices\": [\n",
                         body, blen, "\n]}\n"))
-            fprintf(stderr, "warpscope: profiler: cannot write the JSON profile %s\n", P->opt.json);
+            output_failed(P, "JSON profile", P->opt.json, errno ? errno : EIO);
         free(old);
         free(body);
         body = NULL;
@@ -186,10 +213,11 @@ static void write_outputs(ws_device *dev, ws_profiler *P)
         old = slurp(P->opt.trace, &olen);
         uint32_t index = (uint32_t)count(old, "launches\"}}");
         FILE *m = open_memstream(&body, &blen);
+        errno = 0;
         if (!m || prof_perfetto_write(m, &d, index) || fclose(m) ||
             merge_write(P->opt.trace, old, olen, "{\"displayTimeUnit\": \"ns\", \"traceEvents\": [", body, blen,
                         "\n]}\n"))
-            fprintf(stderr, "warpscope: profiler: cannot write the trace %s\n", P->opt.trace);
+            output_failed(P, "trace", P->opt.trace, errno ? errno : EIO);
         free(old);
         free(body);
     }

@@ -21,54 +21,75 @@ static void disasm_at(const uint8_t *code, uint32_t size, uint32_t off, uint32_t
 
 /* Code of the device headers (<warpscope/kernel.h>: barriers, thread ids,
  * atomics) is inlined into kernels; its lines mean nothing to the kernel's
- * author, so such PCs are charged to the call site in the caller. */
+ * author, so even with --inline callee such PCs go to the call site. */
 static int is_device_header(const char *file)
 {
     size_t n = file ? strlen(file) : 0, k = strlen("warpscope/kernel.h");
     return n >= k && !strcmp(file + n - k, "warpscope/kernel.h");
 }
 
-static void lookup(const ws_line_map *map, uint32_t link_addr, const char *outer, prof_src *out)
+/* The function that frame f of the chain belongs to: frame 0 is the
+ * innermost (inlined callee), frame ninline the out-of-line function. */
+static const char *frame_function(const ws_line_info *li, uint32_t f, const char *outer)
+{
+    if (f == 0) return li->function;
+    if (f < li->ninline) return li->inlined[f].function;
+    return li->outer ? li->outer : outer;
+}
+
+static void lookup(const ws_line_map *map, uint32_t link_addr, const char *outer, prof_inline mode, prof_src *out)
 {
     memset(out, 0, sizeof *out);
     ws_line_info li;
     if (!map || ws_line_map_lookup(map, link_addr, &li)) return;
-    const char *file = li.file, *fn = li.function;
-    uint32_t line = li.line;
-    for (uint32_t i = 0; i < li.ninline && is_device_header(file); i++) {
-        file = li.inlined[i].call_file;
-        line = li.inlined[i].call_line;
-        fn = i + 1 < li.ninline ? li.inlined[i + 1].function : outer;
-    }
+    /* Which frame to charge: the caller's line by default (an inlined
+     * library call such as fmaf belongs to the user's statement), or the
+     * innermost line outside the device headers with --inline callee. */
+    uint32_t f = 0;
+    if (mode == PROF_INLINE_CALLER) f = li.ninline;
+    else
+        while (f < li.ninline && is_device_header(f ? li.inlined[f - 1].call_file : li.file)) f++;
+    const char *file = f ? li.inlined[f - 1].call_file : li.file;
+    const char *fn = frame_function(&li, f, outer);
     if (file) out->file = strdup(file);
-    out->line = line;
+    out->line = f ? li.inlined[f - 1].call_line : li.line;
     if (fn) out->function = strdup(fn);
     if (li.ninline) {
-        /* "callee <- caller (file:line) <- ..." outermost last */
+        /* "callee <- caller (file:line of the call) <- ...", outermost last */
         char buf[512];
-        size_t n = 0;
-        n += (size_t)snprintf(buf, sizeof buf, "%s", li.function ? li.function : "?");
-        for (uint32_t i = 0; i < li.ninline && n < sizeof buf; i++)
-            n += (size_t)snprintf(buf + n, sizeof buf - n, " <- %s (%s:%u)",
-                                  li.inlined[i].function ? li.inlined[i].function : "?",
+        size_t n = (size_t)snprintf(buf, sizeof buf, "%s", li.function ? li.function : "?");
+        for (uint32_t i = 0; i < li.ninline && n < sizeof buf; i++) {
+            const char *caller = frame_function(&li, i + 1, outer);
+            n += (size_t)snprintf(buf + n, sizeof buf - n, " <- %s (%s:%u)", caller ? caller : "?",
                                   li.inlined[i].call_file ? li.inlined[i].call_file : "?",
                                   li.inlined[i].call_line);
+        }
         out->inline_chain = strdup(buf);
     }
 }
 
+void prof_correlate_fault(prof_fault *fl, const ws_line_map *map, uint32_t base, uint32_t link_base,
+                          const uint8_t *code, uint32_t code_size, const char *outer, prof_inline mode)
+{
+    prof_src_free(&fl->src);
+    if (fl->pc < base) return;
+    lookup(map, link_base + (fl->pc - base), outer, mode, &fl->src);
+    disasm_at(code, code_size, fl->pc - base, fl->pc, fl->disasm, sizeof fl->disasm);
+}
+
 void prof_correlate(prof_pc *p, size_t n, const ws_line_map *map, uint32_t base,
-                    uint32_t link_base, const uint8_t *code, uint32_t code_size, const char *outer)
+                    uint32_t link_base, const uint8_t *code, uint32_t code_size, const char *outer,
+                    prof_inline mode)
 {
     for (size_t i = 0; i < n; i++) {
         uint32_t off = p[i].pc - base;
         prof_src_free(&p[i].src);
-        lookup(map, link_base + off, outer, &p[i].src);
+        lookup(map, link_base + off, outer, mode, &p[i].src);
         disasm_at(code, code_size, off, p[i].pc, p[i].disasm, sizeof p[i].disasm);
         if (p[i].producer_pc) {
             uint32_t po = p[i].producer_pc - base;
             prof_src_free(&p[i].producer_src);
-            lookup(map, link_base + po, outer, &p[i].producer_src);
+            lookup(map, link_base + po, outer, mode, &p[i].producer_src);
             disasm_at(code, code_size, po, p[i].producer_pc, p[i].producer_disasm,
                       sizeof p[i].producer_disasm);
         }

@@ -140,6 +140,7 @@ static void scopes(const ws_line_map *m, uint32_t addr, ws_line_info *out)
     containing(&cu, addr, chain, &n, WS_MAX_INLINE + 2, 0);
     if (!n) return;
     out->function = die_name(&chain[n - 1]);
+    out->outer = die_name(&chain[0]);
     Dwarf_Files *files = NULL;
     size_t nfiles = 0;
     dwarf_getsrcfiles(&cu, &files, &nfiles);

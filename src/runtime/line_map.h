@@ -12,6 +12,7 @@ typedef struct ws_line_info {
     const char *file;        /* source file of the innermost frame, or NULL */
     uint32_t line, column;
     const char *function;    /* innermost function (inlined callee first)    */
+    const char *outer;       /* the out-of-line function holding the PC     */
     uint32_t ninline;        /* frames the PC is inlined into, outermost last */
     struct { const char *function, *call_file; uint32_t call_line; } inlined[WS_MAX_INLINE];
 } ws_line_info;

@@ -94,7 +94,7 @@ EOF
     ;;
 dropped)
     profile dep_load --buffer 64 || bad "profile exited with $?"
-    expect dep_load.txt "samples were dropped (event buffer full or FIFO overflow)" "dropped samples reported"
+    expect dep_load.txt "samples were dropped because the event buffer was full; raise --buffer" "dropped samples reported"
     json dep_load.json "l = d['devices'][0]['launches'][0]; assert l['samples'] == 64 and l['dropped'] > 0, l" &&
         ok "JSON: 64 kept, the rest dropped" || bad "dropped counts"
     ;;

@@ -1,5 +1,6 @@
 /* Host program for the profiler tests: runs one scenario (a kernel of
- * stall_kernels.c, or several launches on two devices), checks the results
+ * stall_kernels.c, or several launches on two devices; "none" launches
+ * nothing, "unclosed" exits without closing its device), checks the results
  * against the CPU and prints them, so a test can compare runs with and
  * without the profiler. Usage: prof_app MODULE SCENARIO [fail] */
 #include <stdio.h>
@@ -124,7 +125,12 @@ int main(int argc, char **argv)
         } else if (ws_module_load_file(dev, argv[1], &mod)) {
             return die(dev, "module");
         }
-        if (ndev == 2) {
+        if (!strcmp(scen, "none")) {
+            /* A device and a module, but no launch. */
+        } else if (!strcmp(scen, "unclosed")) {
+            printf("unclosed: exiting with the device open\n");
+            return 0;
+        } else if (ndev == 2) {
             /* Several launches of two kernels on each device. */
             const char *ks[] = { "arith_chain", "dep_load", "arith_chain" };
             for (int i = 0; i < 3; i++)

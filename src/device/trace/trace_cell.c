@@ -60,7 +60,7 @@ ws_status ws_trace_configure(ws_device *dev, const ws_trace_config *cfg)
     t->mask = (1ull << cfg->period_log2) - 1;
     t->armed = 0;
     memset(t->cell, 0, t->ncores * sizeof *t->cell);
-    ws_trace_header h = { WS_TRACE_MAGIC, 1, sizeof(ws_trace_record), cfg->capacity, 0, 0 };
+    ws_trace_header h = { WS_TRACE_MAGIC, 2, sizeof(ws_trace_record), cfg->capacity, 0, 0, 0 };
     memcpy(buf, &h, sizeof h);
     return WS_OK;
 }
@@ -123,6 +123,14 @@ void ws_trace_push(struct ws_trace_cells *t, uint32_t core, const ws_trace_recor
     }
     cell->fifo[(cell->head + cell->count) % WS_TRACE_FIFO_DEPTH] = *r;
     cell->count++;
+}
+
+void ws_trace_overflow(struct ws_trace_cells *t, uint64_t n)
+{
+    for (; n; n--) {
+        hdr_add(t->buf, offsetof(ws_trace_header, dropped));
+        hdr_add(t->buf, offsetof(ws_trace_header, overflowed));
+    }
 }
 
 void ws_trace_drain(struct ws_trace_cells *t, uint32_t core, uint64_t n)

@@ -49,11 +49,13 @@ typedef struct ws_trace_config {
 /* In device memory at `buffer`; the cells update it as they drain. */
 typedef struct ws_trace_header {
     uint32_t magic;             /* WS_TRACE_MAGIC                           */
-    uint32_t version;           /* 1                                        */
+    uint32_t version;           /* 2                                        */
     uint32_t record_size;       /* sizeof(ws_trace_record)                  */
     uint32_t capacity;
     uint64_t written;           /* records stored                           */
     uint64_t dropped;           /* samples lost: buffer full or FIFO overflow */
+    uint64_t overflowed;        /* of dropped: warps a sample left out because
+                                   the FIFO had no room (overflow policy)   */
 } ws_trace_header;
 #define WS_TRACE_MAGIC 0x43525457u  /* "WTRC" */
 

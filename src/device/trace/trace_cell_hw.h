@@ -9,7 +9,8 @@ typedef struct ws_trace_cell {
     ws_trace_record fifo[WS_TRACE_FIFO_DEPTH];
     uint32_t head, count;
     uint64_t events;            /* trigger events seen this launch           */
-    uint32_t rr;                /* round-robin: next warp slot to consider   */
+    uint32_t rr;                /* round-robin (mode, or the overflow
+                                   policy): next warp slot to consider      */
 } ws_trace_cell;
 
 struct ws_trace_cells {
@@ -44,6 +45,8 @@ static inline int ws_trace_block_ok(const struct ws_trace_cells *t, uint64_t blo
 }
 /* Queue one record; counted as dropped when the FIFO is full. */
 void ws_trace_push(struct ws_trace_cells *t, uint32_t core, const ws_trace_record *r);
+/* Count n warps that a sample left out for lack of FIFO room. */
+void ws_trace_overflow(struct ws_trace_cells *t, uint64_t n);
 /* Move up to n records (one per cycle) from core c's FIFO to the buffer. */
 void ws_trace_drain(struct ws_trace_cells *t, uint32_t core, uint64_t n);
 void ws_trace_cells_free(ws_device *dev);

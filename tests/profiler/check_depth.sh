@@ -1,0 +1,157 @@
+#!/bin/bash
+# Profiler depth (issue 13, items 4, 5, 8): inlined code charged to its
+# caller, sampling hygiene (no sample at cycle 0, low-sample warning, an
+# unbiased FIFO overflow policy), and errors (faults, no launch, no device,
+# unwritable outputs). Kernels: depth_kernels.c, run by `warpscope run`.
+# usage: check_depth.sh CASE WARPSCOPE PROF_APP STALL_ELF DEPTH_ELF DEPTH_SRC WORKDIR
+set -u
+case_=$1 ws=$2 app=$3 stall=$4 elf=$5 src=$6 dir=$7/depth_$1
+rm -rf "$dir" && mkdir -p "$dir" && cd "$dir" || exit 1
+fail=0
+ok() { echo "ok: $1"; }
+bad() { echo "FAIL: $1"; fail=1; }
+line() { grep -n "MARK_$1 " "$src" | cut -d: -f1; }
+expect() { # expect FILE TEXT WHAT
+    if grep -qF -- "$2" "$1"; then ok "$3"; else bad "$3: '$2' not in $1"; sed -n 1,40p "$1"; fi
+}
+
+case $case_ in
+inline)
+    fma=$(line FMA)
+    "$ws" profile --period 3 --json p.json -- "$ws" run --grid 2 --block 64 "$elf" fma_chain zeros:128 200 > r.txt 2>&1 ||
+        bad "profile exited with $?"
+    expect r.txt "depth_kernels.c:$fma (fma_chain)" "the inlined fmaf is charged to the calling line $fma"
+    grep -q "math.h" r.txt && bad "math.h still in the report: $(grep math.h r.txt)" || ok "no math.h line by default"
+    python3 - p.json "$fma" <<'PY' && ok "JSON: fmadd at line $fma, chain names the caller" || bad "JSON inline"
+import json, sys
+d = json.load(open(sys.argv[1]))['devices'][0]
+fma = int(sys.argv[2])
+assert d['options']['inline'] == 'caller'
+k = d['kernels'][0]
+i = [i for i in k['instructions'] if i['instruction'].startswith('fmadd.s')]
+assert len(i) == 1 and i[0]['samples'] > 0, i
+i = i[0]
+assert i['file'].endswith('depth_kernels.c') and i['line'] == fma and i['function'] == 'fma_chain', i
+assert i['inlined'].startswith('fmaf <- fma_chain (') and i['inlined'].endswith('depth_kernels.c:%d)' % fma), i
+assert not any(l['file'] and l['file'].endswith('math.h') for l in k['lines'])
+# thread ids from <warpscope/kernel.h>: "threadIdx_x <- fma_chain (...)", never "threadIdx_x <- threadIdx_x"
+chains = [x['inlined'] for x in k['instructions'] if x['inlined']]
+assert all(c.split(' <- ')[1].startswith('fma_chain (') for c in chains), chains
+print(i['inlined'])
+PY
+    "$ws" profile --inline callee --period 3 --json c.json -- "$ws" run --grid 2 --block 64 "$elf" fma_chain zeros:128 200 > c.txt 2>&1 ||
+        bad "--inline callee exited with $?"
+    python3 - c.json <<'PY' && ok "--inline callee: the fmadd at its own line in math.h (fmaf)" || bad "--inline callee"
+import json, sys
+d = json.load(open(sys.argv[1]))['devices'][0]
+assert d['options']['inline'] == 'callee'
+i = [i for i in d['kernels'][0]['instructions'] if i['instruction'].startswith('fmadd.s')][0]
+assert i['file'].endswith('math.h') and i['function'] == 'fmaf', i
+text = open(i['file']).read().split('\n')[i['line'] - 1]
+assert 'fmadd.s' in text, text
+print(i['file'], i['line'])
+PY
+    grep -q "math.h:[0-9]* (fmaf)" c.txt && ok "report names math.h (fmaf) with --inline callee" || bad "callee report"
+    "$ws" profile --inline sideways -- true > o.txt 2>&1; rc=$?
+    [ $rc = 2 ] && grep -q "expected 'caller' or 'callee'" o.txt && ok "bad --inline" || bad "bad --inline (rc $rc)"
+    ;;
+overflow)
+    # Period 2^0..2^2: every warp of a barrier-heavy kernel asks for a
+    # record far more often than the FIFO drains. The kept samples' state
+    # mix must match the timing model's exact warp-cycles.
+    for p in 0 1 2; do
+        "$ws" profile --period $p --json p$p.json -- "$ws" run --grid 8 --block 256 "$elf" barrier_heavy zeros:2048 300 \
+            > r$p.txt 2>&1 || bad "period $p exited with $?"
+        python3 - p$p.json <<'PY' && ok "period 2^$p: sampled states within 1 point of exact" || bad "period 2^$p state mix"
+import json, sys
+d = json.load(open(sys.argv[1]))['devices'][0]
+L, k = d['launches'][0], d['kernels'][0]
+ex = L['counters']['state_cycles']
+te, ts = sum(ex.values()), sum(k['states'].values())
+assert L['overflowed'] > 0 and L['overflowed'] == L['dropped'], L
+worst = 0
+for s in set(ex) | set(k['states']):
+    a, b = 100 * ex.get(s, 0) / te, 100 * k['states'].get(s, 0) / ts
+    worst = max(worst, abs(a - b))
+    assert abs(a - b) <= 1.0, (s, a, b)
+print('barrier exact %.2f%% sampled %.2f%%, worst difference %.2f points' %
+      (100 * ex['barrier'] / te, 100 * k['states']['barrier'] / ts, worst))
+PY
+        expect r$p.txt "round-robin order, so the kept ones are an unbiased subset" "period 2^$p: the report names the policy"
+        grep -q "raise --buffer" r$p.txt && bad "period 2^$p: tells the user to raise --buffer" || ok "period 2^$p: no --buffer advice"
+    done
+    "$ws" profile -q --period 0 --json q.json -- "$ws" run --grid 8 --block 256 "$elf" barrier_heavy zeros:2048 300 > /dev/null 2>&1
+    cmp -s p0.json q.json && ok "period 2^0: same input, same JSON" || bad "period 2^0 is not deterministic"
+    ;;
+cycle0)
+    # Period 8: samples at cycles 4, 12, ... (never 0); two passes: 2, 6, ...
+    "$ws" profile --period 3 --json p.json --trace t.json -- "$ws" run --block 32 "$elf" tiny zeros:32 > r.txt 2>&1 ||
+        bad "profile exited with $?"
+    "$ws" profile --period 3 --passes 2 --trace t2.json -- "$ws" run --block 32 "$elf" tiny zeros:32 > r2.txt 2>&1 ||
+        bad "profile (2 passes) exited with $?"
+    python3 - p.json t.json t2.json <<'PY' && ok "no sample at cycle 0: points at 4+8k (1 pass), 2+4k (2 passes)" || bad "cycle 0"
+import json, sys
+L = json.load(open(sys.argv[1]))['devices'][0]['launches'][0]
+assert L['sample_points'] == (L['cycles'] - 1 - 4) // 8 + 1, L
+for f, first, step in ((sys.argv[2], 4, 8), (sys.argv[3], 2, 4)):
+    ts = sorted({e['ts'] for e in json.load(open(f))['traceEvents'] if e['ph'] == 'X' and 'pc' in e.get('args', {})})
+    assert ts[0] == first and all((t - first) % step == 0 for t in ts), (f, ts[:6])
+print(L['cycles'], 'cycles,', L['sample_points'], 'sampling points')
+PY
+    n=$(python3 -c "import json; print(json.load(open('p.json'))['devices'][0]['kernels'][0]['samples'])")
+    expect r.txt "warning: kernel tiny has only $n samples: its percentages are uncertain" "low-sample warning with the count ($n)"
+    "$ws" profile --period 3 -- "$app" "$stall" dep_load > d.txt 2>&1 || bad "dep_load exited with $?"
+    grep -q "has only" d.txt && bad "low-sample warning on a well-sampled kernel" || ok "no low-sample warning at $(sed -n '/^Kernels/{n;n;p;q}' d.txt | awk '{print $1}') samples"
+    ;;
+fault)
+    f=$(line FAULT)
+    "$ws" profile --period 3 --passes 2 --json p.json -- "$ws" run --grid 4 --block 64 "$elf" fault_one zeros:256 256 > r.txt 2>&1
+    expect r.txt "error: launch 1 (fault_one) failed: store access fault at address 0x00000100 (4 bytes), block (2,0,0) thread (37,0,0), pc 0x" "report: kind, address, block, thread"
+    grep -E "^error: launch 1 \(fault_one\) failed: .* at depth_kernels.c:$f \(fault_one\)$" r.txt > /dev/null &&
+        ok "report: the faulting line $f" || bad "report: no line $f: $(grep '^error' r.txt)"
+    grep -qE "^    fault: store access fault at address 0x00000100" r.txt && ok "counters section names the fault" ||
+        bad "no fault line in the counters"
+    python3 - p.json "$f" <<'PY' && ok "JSON fault: kind, address, block, thread, line" || bad "JSON fault"
+import json, sys
+L = json.load(open(sys.argv[1]))['devices'][0]['launches'][0]
+x = L['fault']
+assert L['status'] == 'WS_ERR_KERNEL_FAULT' and L['error'] and L['passes'] == 1, L
+assert x['kind'] == 'store access fault' and x['address'] == 0x100 and x['size'] == 4, x
+assert x['block'] == [2, 0, 0] and x['thread'] == [37, 0, 0], x
+assert x['file'].endswith('depth_kernels.c') and x['line'] == int(sys.argv[2]) and x['function'] == 'fault_one', x
+assert x['instruction'].startswith('sw'), x
+PY
+    ;;
+nolaunch)
+    "$ws" profile --json p.json -- "$app" "$stall" none > r.txt 2>&1; rc=$?
+    [ $rc = 0 ] && ok "exit 0" || bad "rc $rc"
+    expect r.txt "note: no kernel was launched on this device: nothing was sampled" "no-launch sentence"
+    python3 -c "import json; d = json.load(open('p.json'))['devices'][0]; assert d['launches'] == [] and d['kernels'] == []" &&
+        ok "JSON: no launches" || bad "JSON no launches"
+    ;;
+nodevice)
+    "$ws" profile -- sh -c 'exit 3' > r.txt 2>&1; rc=$?
+    [ $rc = 3 ] && ok "status 3 passed on" || bad "rc $rc"
+    expect r.txt "sh opened no warpscope device: nothing was profiled" "never opened a device"
+    grep -q "without closing" r.txt && bad "told it did not close a device" || ok "not told about closing"
+    "$ws" profile -- "$app" "$stall" unclosed > u.txt 2>&1; rc=$?
+    [ $rc = 0 ] && ok "unclosed: status 0 passed on" || bad "unclosed rc $rc"
+    expect u.txt "opened a warpscope device but ended without closing it" "device left open"
+    ;;
+unwritable)
+    "$ws" profile --json no-such-dir/p.json -- "$app" "$stall" dep_load > r.txt 2>&1; rc=$?
+    [ $rc = 2 ] && grep -q "json no-such-dir/p.json: cannot write: No such file or directory" r.txt &&
+        ok "missing directory: exit 2 before the run" || bad "missing directory (rc $rc)"
+    # Writable when checked, gone when the profile is written.
+    mkdir gone
+    "$ws" profile --json gone/p.json -- sh -c "rmdir gone && exec '$app' '$stall' dep_load" > g.txt 2>&1; rc=$?
+    [ $rc = 1 ] && ok "output gone at close: exit 1" || bad "output gone at close (rc $rc)"
+    expect g.txt "cannot write the JSON profile gone/p.json: No such file or directory" "says which file and why"
+    WARPSCOPE_PROFILE=report=no-such-dir/r.txt "$app" "$stall" dep_load > e.txt 2>&1; rc=$?
+    [ $rc != 0 ] && grep -q "profiler: report no-such-dir/r.txt: cannot write: No such file or directory" e.txt &&
+        ok "WARPSCOPE_PROFILE report= unwritable: the device does not open" || bad "unwritable report= (rc $rc)"
+    ;;
+*) bad "unknown case $case_" ;;
+esac
+[ $fail = 0 ] && echo "PASS $case_" || echo "FAILED $case_"
+exit $fail

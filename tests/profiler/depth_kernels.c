@@ -1,0 +1,42 @@
+/* Kernels for the profiler's inline, sampling-hygiene and fault checks
+ * (check_depth.sh). The checks find lines by the marker comments: keep one
+ * marker per line. */
+#include <math.h>
+#include <warpscope/kernel.h>
+/* kernel.h maps fmaf to the builtin; undo it to call picolibc's inline
+ * fmaf from <machine/math.h>, a library function inlined into the kernel. */
+#undef fmaf
+
+/* A chain of dependent fmaf calls: the time sits in the inlined fmadd. */
+WS_KERNEL void fma_chain(float *out, int n)
+{
+    float x = (float)threadIdx_x() * 0.25f, y = 1.0f;
+    for (int k = 0; k < n; k++)
+        y = fmaf(y, x, 0.5f);                          /* MARK_FMA */
+    out[blockIdx_x() * blockDim_x() + threadIdx_x()] = y;
+}
+
+/* Warp 0 of each block works while the block's other warps wait at the
+ * barrier: most warp-cycles are barrier, in the high warp slots. */
+WS_KERNEL void barrier_heavy(int *out, int work)
+{
+    unsigned t = threadIdx_x(), acc = t;
+    if (t < 32)
+        for (int k = 0; k < work; k++) acc = (acc ^ (acc >> 3)) + (unsigned)k; /* MARK_HEAVY_WORK */
+    __syncthreads();                                   /* MARK_HEAVY_BARRIER */
+    out[blockIdx_x() * blockDim_x() + t] = (int)acc;
+}
+
+/* Thread 37 of block 2 stores through a bad address; the rest work. */
+WS_KERNEL void fault_one(int *out, unsigned bad)
+{
+    unsigned t = threadIdx_x(), b = blockIdx_x();
+    if (b == 2 && t == 37) *(volatile int *)(uintptr_t)bad = 1; /* MARK_FAULT */
+    out[b * blockDim_x() + t] = (int)t;
+}
+
+/* A few cycles of work: the sample at cycle 0 would be a large share. */
+WS_KERNEL void tiny(int *out)
+{
+    out[threadIdx_x()] = (int)threadIdx_x() * 3;      /* MARK_TINY */
+}
