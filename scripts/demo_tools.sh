@@ -74,7 +74,8 @@ rm -f "$watch"
 echo
 echo "== Graphics: examples/cube drew a lit, textured, depth-tested cube for 8 frames (cube.png: every frame, side by side)."
 echo "   Frame 0 (cube_frame0.png), shown with: warpscope show cube_frame0.png --width 64"
-frame="$build/examples/cube_frame0.png"
+(cd "$build/examples/cube" && ./cube 8 > /dev/null) || { echo "demo: the cube example failed" >&2; exit 1; }
+frame="$build/examples/cube/cube_frame0.png"
 [ -s "$frame" ] || { echo "demo: the cube example wrote no $frame" >&2; exit 1; }
 "$ws" show "$frame" --width 64
 echo "   Its shaders in the profiler, per draw (warpscope profile -- cube 2):"
