@@ -103,6 +103,6 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
     }
     free(lines);
     if (fail) { free(*out); *out = NULL; *nout = 0; return -1; }
-    qsort(*out, *nout, sizeof **out, by_weight);
+    if (*nout) qsort(*out, *nout, sizeof **out, by_weight);
     return 0;
 }
