@@ -110,7 +110,7 @@ ws_status ws_capture_writer_open(const char *path, ws_capture_writer **out, char
         return WS_ERR_IO;
     }
     /* mkostemp makes the file 0600; a capture is an ordinary document. */
-    if (fchmod(w->fd, 0644)) { /* not fatal: the file is still correct */ }
+    (void)fchmod(w->fd, 0644); /* not fatal: the file is still correct */
     size_t r1 = ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_compressionLevel, WSCAP_LEVEL);
     size_t r2 = ZSTD_CCtx_setParameter(w->cctx, ZSTD_c_checksumFlag, 1);
     uint8_t zero[WSCAP_HEADER] = { 0 };
