@@ -1,0 +1,279 @@
+/* Reading capture files (docs/capture-format.md). Open checks everything
+ * in the order that gives the most useful message: magic, version, header
+ * CRC, plausible sizes, file length, the zstd frame (with its XXH64), the
+ * body CRC, then every section's bounds. The body grows only as real data
+ * decompresses, so a crafted header cannot make the reader allocate more
+ * than the file really expands to. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zstd.h>
+#include <zstd_errors.h>
+#include "capture/capture_file.h"
+#include "warpscope/capture.h"
+
+typedef struct entry {
+    uint32_t type, flags;
+    uint64_t id, offset, size; /* offset: of the section header in body */
+} entry;
+
+struct ws_capture_reader {
+    uint8_t *body;
+    uint64_t raw, count, next;
+    entry *index;
+};
+
+typedef struct ctx {
+    const char *name;
+    char *err;
+    size_t errlen;
+} ctx;
+
+static ws_status rfail(const ctx *c, ws_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static ws_status rfail(const ctx *c, ws_status st, const char *fmt, ...)
+{
+    if (c->err && c->errlen) {
+        int n = snprintf(c->err, c->errlen, "%s: ", c->name);
+        va_list ap;
+        va_start(ap, fmt);
+        if (n >= 0 && (size_t)n < c->errlen) vsnprintf(c->err + n, c->errlen - (size_t)n, fmt, ap);
+        va_end(ap);
+    }
+    return st;
+}
+
+static ws_status check_header(const ctx *c, const uint8_t *d, size_t size, wscap_header *h)
+{
+    if (size < 8 || memcmp(d, wscap_magic, 8))
+        return rfail(c, WS_ERR_BAD_MODULE, "not a warpscope capture file (bytes 0-7 are not \"WSCAPTUR\")");
+    if (size < 12)
+        return rfail(c, WS_ERR_BAD_MODULE, "truncated: the file ends at offset %zu, inside the %d-byte header", size, WSCAP_HEADER);
+    /* The version before the CRC: a newer version may lay out its header
+     * differently, and "too new" is the message that helps. */
+    uint32_t version = wscap_get32(d + 8);
+    if (version > WS_CAPTURE_FORMAT_VERSION)
+        return rfail(c, WS_ERR_UNSUPPORTED, "written by format version %u; this library reads version %d", version,
+                     WS_CAPTURE_FORMAT_VERSION);
+    if (version < 1) return rfail(c, WS_ERR_BAD_MODULE, "format version 0 at offset 8 does not exist");
+    if (size < WSCAP_HEADER)
+        return rfail(c, WS_ERR_BAD_MODULE, "truncated: the file ends at offset %zu, inside the %d-byte header", size, WSCAP_HEADER);
+    uint32_t stored;
+    wscap_header_decode(d, h, &stored);
+    uint32_t crc = wscap_crc32(0, d, WSCAP_HEADER_CRC_AT);
+    if (crc != stored)
+        return rfail(c, WS_ERR_BAD_MODULE, "header checksum mismatch (offset %d: stored 0x%08x, bytes 0-%d give 0x%08x): corrupt header",
+                     WSCAP_HEADER_CRC_AT, stored, WSCAP_HEADER_CRC_AT - 1, crc);
+    if (h->flags)
+        return rfail(c, WS_ERR_UNSUPPORTED, "header flags 0x%x at offset 12 are not defined in format version %d", h->flags,
+                     WS_CAPTURE_FORMAT_VERSION);
+    if (h->raw > WS_CAPTURE_MAX_BODY)
+        return rfail(c, WS_ERR_BAD_MODULE, "body size %llu at offset 24 exceeds the limit of %llu bytes",
+                     (unsigned long long)h->raw, (unsigned long long)WS_CAPTURE_MAX_BODY);
+    if (h->count > WS_CAPTURE_MAX_SECTIONS || h->count > h->raw / WSCAP_SECTION_HEADER)
+        return rfail(c, WS_ERR_BAD_MODULE, "section count %llu at offset 16 is not plausible (limit %llu; a %llu-byte body holds at most %llu)",
+                     (unsigned long long)h->count, (unsigned long long)WS_CAPTURE_MAX_SECTIONS, (unsigned long long)h->raw,
+                     (unsigned long long)(h->raw / WSCAP_SECTION_HEADER));
+    uint64_t have = size - WSCAP_HEADER;
+    if (h->packed > have)
+        return rfail(c, WS_ERR_BAD_MODULE, "truncated: the file ends at offset %zu, the header says the body ends at offset %llu",
+                     size, (unsigned long long)(WSCAP_HEADER + h->packed));
+    if (h->packed < have)
+        return rfail(c, WS_ERR_BAD_MODULE, "trailing garbage: %llu bytes after the body's end at offset %llu",
+                     (unsigned long long)(have - h->packed), (unsigned long long)(WSCAP_HEADER + h->packed));
+    return WS_OK;
+}
+
+/* Decompress the one zstd frame into *out (exactly h->raw bytes). */
+static ws_status inflate(const ctx *c, const uint8_t *z, const wscap_header *h, uint8_t **out)
+{
+    *out = NULL;
+    ZSTD_DCtx *dctx = ZSTD_createDCtx();
+    /* Start small and double: memory follows what really decompresses. */
+    size_t cap = h->raw < (1u << 16) ? (size_t)h->raw + 1 : 1u << 16;
+    uint8_t *buf = malloc(cap);
+    if (!dctx || !buf) {
+        ZSTD_freeDCtx(dctx);
+        free(buf);
+        return rfail(c, WS_ERR_OUT_OF_MEMORY, "out of host memory");
+    }
+    ZSTD_inBuffer in = { z, (size_t)h->packed, 0 };
+    size_t got = 0, left = 1;
+    ws_status st = WS_OK;
+    while (left) {
+        if (got == cap) {
+            if (cap > h->raw) { /* already one byte past what the header allows */
+                st = rfail(c, WS_ERR_BAD_MODULE, "corrupt body: it decompresses to more than the %llu bytes the header says (offset 24)",
+                           (unsigned long long)h->raw);
+                break;
+            }
+            size_t ncap = cap * 2 > h->raw ? (size_t)h->raw + 1 : cap * 2;
+            uint8_t *nb = realloc(buf, ncap);
+            if (!nb) { st = rfail(c, WS_ERR_OUT_OF_MEMORY, "out of host memory"); break; }
+            buf = nb;
+            cap = ncap;
+        }
+        ZSTD_outBuffer o = { buf, cap, got };
+        size_t before = in.pos, had = got;
+        left = ZSTD_decompressStream(dctx, &o, &in);
+        got = o.pos;
+        if (ZSTD_isError(left)) {
+            st = rfail(c, WS_ERR_BAD_MODULE, "corrupt body (compressed bytes at offsets %d-%llu): zstd: %s%s",
+                       WSCAP_HEADER, (unsigned long long)(WSCAP_HEADER + h->packed - 1),
+                       ZSTD_getErrorName(left),
+                       ZSTD_getErrorCode(left) == ZSTD_error_checksum_wrong ? " (XXH64 checksum mismatch)" : "");
+            break;
+        }
+        if (left && in.pos == in.size && before == in.pos && o.pos == had) { /* no input left, no progress */
+            st = rfail(c, WS_ERR_BAD_MODULE, "truncated: the compressed body ends at offset %llu inside its zstd frame",
+                       (unsigned long long)(WSCAP_HEADER + h->packed));
+            break;
+        }
+    }
+    if (!st && in.pos != in.size)
+        st = rfail(c, WS_ERR_BAD_MODULE, "trailing garbage: %zu bytes after the zstd frame, which ends at offset %zu",
+                   in.size - in.pos, WSCAP_HEADER + in.pos);
+    if (!st && got != h->raw)
+        st = rfail(c, WS_ERR_BAD_MODULE, "corrupt body: it decompresses to %zu bytes, the header says %llu (offset 24)", got,
+                   (unsigned long long)h->raw);
+    if (!st && wscap_crc32(0, buf, got) != h->body_crc)
+        st = rfail(c, WS_ERR_BAD_MODULE, "body checksum mismatch: CRC-32 0x%08x, the header says 0x%08x (offset 40)",
+                   wscap_crc32(0, buf, got), h->body_crc);
+    ZSTD_freeDCtx(dctx);
+    if (st) free(buf);
+    else *out = buf;
+    return st;
+}
+
+/* Walk the sections once, checking each fits in what remains. */
+static ws_status index_sections(const ctx *c, ws_capture_reader *r)
+{
+    r->index = calloc(r->count ? r->count : 1, sizeof *r->index);
+    if (!r->index) return rfail(c, WS_ERR_OUT_OF_MEMORY, "out of host memory");
+    uint64_t at = 0;
+    for (uint64_t i = 0; i < r->count; i++) {
+        if (r->raw - at < WSCAP_SECTION_HEADER)
+            return rfail(c, WS_ERR_BAD_MODULE, "section %llu at body offset %llu: truncated header (%llu bytes remain, %d needed)",
+                         (unsigned long long)i, (unsigned long long)at, (unsigned long long)(r->raw - at), WSCAP_SECTION_HEADER);
+        const uint8_t *p = r->body + at;
+        entry *e = &r->index[i];
+        e->type = wscap_get32(p);
+        e->flags = wscap_get32(p + 4);
+        e->id = wscap_get64(p + 8);
+        e->size = wscap_get64(p + 16);
+        e->offset = at;
+        if (!e->type)
+            return rfail(c, WS_ERR_BAD_MODULE, "section %llu at body offset %llu: type 0 is reserved", (unsigned long long)i,
+                         (unsigned long long)at);
+        at += WSCAP_SECTION_HEADER;
+        if (e->size > r->raw - at)
+            return rfail(c, WS_ERR_BAD_MODULE, "section %llu at body offset %llu: length %llu exceeds the %llu bytes that remain",
+                         (unsigned long long)i, (unsigned long long)e->offset, (unsigned long long)e->size,
+                         (unsigned long long)(r->raw - at));
+        at += e->size;
+    }
+    if (at != r->raw)
+        return rfail(c, WS_ERR_BAD_MODULE, "trailing garbage: %llu bytes in the body after the last of %llu sections (body offset %llu)",
+                     (unsigned long long)(r->raw - at), (unsigned long long)r->count, (unsigned long long)at);
+    return WS_OK;
+}
+
+ws_status ws_capture_reader_open_memory(const void *data, size_t size, const char *name, ws_capture_reader **out,
+                                        char *err, size_t errlen)
+{
+    if (!out) return WS_ERR_INVALID_ARG;
+    *out = NULL;
+    ctx c = { name ? name : "<memory>", err, errlen };
+    if (!data && size) return rfail(&c, WS_ERR_INVALID_ARG, "no data");
+    wscap_header h;
+    ws_status st = check_header(&c, data ? data : (const void *)"", size, &h);
+    if (st) return st;
+    ws_capture_reader *r = calloc(1, sizeof *r);
+    if (!r) return rfail(&c, WS_ERR_OUT_OF_MEMORY, "out of host memory");
+    r->raw = h.raw;
+    r->count = h.count;
+    st = inflate(&c, (const uint8_t *)data + WSCAP_HEADER, &h, &r->body);
+    if (!st) st = index_sections(&c, r);
+    if (st) {
+        ws_capture_reader_close(r);
+        return st;
+    }
+    *out = r;
+    return WS_OK;
+}
+
+ws_status ws_capture_reader_open(const char *path, ws_capture_reader **out, char *err, size_t errlen)
+{
+    if (!out) return WS_ERR_INVALID_ARG;
+    *out = NULL;
+    ctx c = { path ? path : "capture file", err, errlen };
+    if (!path) return rfail(&c, WS_ERR_INVALID_ARG, "no path given");
+    FILE *f = fopen(path, "rb");
+    if (!f) return rfail(&c, errno == ENOENT ? WS_ERR_NOT_FOUND : WS_ERR_IO, "%s", strerror(errno));
+    /* Read in growing chunks rather than trusting a size: the limit
+     * stops a runaway file (a pipe, /dev/zero) early. */
+    const size_t limit = (size_t)ZSTD_compressBound((size_t)WS_CAPTURE_MAX_BODY) + WSCAP_HEADER + 1;
+    uint8_t *data = NULL;
+    size_t n = 0, cap = 0, got;
+    ws_status st = WS_OK;
+    do {
+        if (n == cap) {
+            if (cap >= limit) {
+                st = rfail(&c, WS_ERR_BAD_MODULE, "larger than any capture file can be (over %zu bytes)", limit - 1);
+                break;
+            }
+            size_t ncap = cap ? (cap * 2 < limit ? cap * 2 : limit) : 1 << 16;
+            uint8_t *q = realloc(data, ncap);
+            if (!q) { st = rfail(&c, WS_ERR_OUT_OF_MEMORY, "out of host memory"); break; }
+            data = q;
+            cap = ncap;
+        }
+        got = fread(data + n, 1, cap - n, f);
+        n += got;
+    } while (got);
+    if (!st && ferror(f)) st = rfail(&c, WS_ERR_IO, "read error at offset %zu", n);
+    fclose(f);
+    if (!st) st = ws_capture_reader_open_memory(data, n, path, out, err, errlen);
+    free(data);
+    return st;
+}
+
+ws_status ws_capture_reader_count(const ws_capture_reader *r, uint64_t *count)
+{
+    if (!r || !count) return WS_ERR_INVALID_ARG;
+    *count = r->count;
+    return WS_OK;
+}
+
+ws_status ws_capture_reader_section(const ws_capture_reader *r, uint64_t index, ws_capture_section *out)
+{
+    if (!r || !out) return WS_ERR_INVALID_ARG;
+    if (index >= r->count) return WS_ERR_NOT_FOUND;
+    const entry *e = &r->index[index];
+    out->type = e->type;
+    out->flags = e->flags;
+    out->id = e->id;
+    out->data = r->body + e->offset + WSCAP_SECTION_HEADER;
+    out->size = e->size;
+    out->index = index;
+    out->offset = e->offset;
+    return WS_OK;
+}
+
+ws_status ws_capture_reader_next(ws_capture_reader *r, ws_capture_section *out)
+{
+    if (!r || !out) return WS_ERR_INVALID_ARG;
+    ws_status st = ws_capture_reader_section(r, r->next, out);
+    if (st == WS_OK) r->next++;
+    return st;
+}
+
+ws_status ws_capture_reader_close(ws_capture_reader *r)
+{
+    if (!r) return WS_ERR_INVALID_ARG;
+    free(r->index);
+    free(r->body);
+    free(r);
+    return WS_OK;
+}
