@@ -392,12 +392,13 @@ static void sample_warp(struct ws_trace_cells *tc, const ws_device *dev, const t
     r.cycle = t;
     r.launch_id = dev->current->id;
     r.block = w->block->linear;
-    r.pc = x->peeked ? x->pc : next_pc(w);
+    /* a warp that issued this cycle is charged to what it issued */
+    r.pc = x->state == WS_STATE_SELECTED || x->peeked ? x->pc : next_pc(w);
     r.producer_pc = x->producer_pc;
     r.core = (uint16_t)c;
     r.warp = (uint16_t)s;
     r.state = x->state;
-    r.active_mask = x->peeked ? x->group : w->live & ~w->waiting;
+    r.active_mask = x->state == WS_STATE_SELECTED || x->peeked ? x->group : w->live & ~w->waiting;
     ws_trace_push(tc, c, &r);
 }
 
