@@ -59,6 +59,21 @@ int prof_aggregate(const ws_trace_record *rec, size_t n, prof_pc **out, size_t *
     return 0;
 }
 
+double prof_pct(uint64_t a, uint64_t b) { return b ? 100.0 * (double)a / (double)b : 0.0; }
+
+const char *prof_base_name(const char *path)
+{
+    const char *s = path ? strrchr(path, '/') : NULL;
+    return s ? s + 1 : path ? path : "?";
+}
+
+uint64_t prof_exact_cycles(const ws_pc_counter *e)
+{
+    uint64_t c = 0;
+    for (int s = 0; s < WS_STATE_COUNT; s++) c += e->stall_cycles[s];
+    return c;
+}
+
 void prof_exact_add(ws_pc_counter *acc, const ws_pc_counter *add)
 {
     acc->warp_instructions += add->warp_instructions;

@@ -6,15 +6,6 @@
 #include <string.h>
 #include "profile/prof_internal.h"
 
-static double pct(uint64_t a, uint64_t b) { return b ? 100.0 * (double)a / (double)b : 0.0; }
-
-static uint64_t cycles_of(const ws_pc_counter *e)
-{
-    uint64_t c = 0;
-    for (int s = 0; s < WS_STATE_COUNT; s++) c += e->stall_cycles[s];
-    return c;
-}
-
 /* The state with the most exact warp-cycles other than selected, or "-". */
 static const char *top_state(const ws_pc_counter *e)
 {
@@ -26,11 +17,13 @@ static const char *top_state(const ws_pc_counter *e)
 static void metrics(FILE *f, const ws_pc_counter *e, uint64_t samples, uint32_t lanes)
 {
     char simt[16] = "-", wf[16] = "-", sec[16] = "-";
-    if (e->warp_instructions) snprintf(simt, sizeof simt, "%.1f%%", pct(e->thread_instructions, e->warp_instructions * lanes));
+    if (e->warp_instructions)
+        snprintf(simt, sizeof simt, "%.1f%%", prof_pct(e->thread_instructions, e->warp_instructions * lanes));
     if (e->shared_requests) snprintf(wf, sizeof wf, "%.2f", (double)e->shared_wavefronts / (double)e->shared_requests);
     if (e->gmem_requests) snprintf(sec, sizeof sec, "%.2f", (double)e->gmem_sectors / (double)e->gmem_requests);
     fprintf(f, "%8llu %10llu %7s %10llu %-18s %7s %8s", (unsigned long long)samples,
-            (unsigned long long)e->warp_instructions, simt, (unsigned long long)cycles_of(e), top_state(e), wf, sec);
+            (unsigned long long)e->warp_instructions, simt, (unsigned long long)prof_exact_cycles(e), top_state(e),
+            wf, sec);
 }
 
 static int by_file_line(const void *a, const void *b)
@@ -60,8 +53,7 @@ static void kernel_source(FILE *f, const prof_kernel *k, uint32_t lanes)
     for (size_t i = 0; i < nl; i++) {
         const prof_line *l = &lines[i];
         if (l->file) {
-            const char *b = strrchr(l->file, '/');
-            snprintf(where, sizeof where, "%s:%u", b ? b + 1 : l->file, l->line);
+            snprintf(where, sizeof where, "%s:%u", prof_base_name(l->file), l->line);
         } else {
             snprintf(where, sizeof where, "0x%08x", l->line);
         }

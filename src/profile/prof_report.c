@@ -10,8 +10,6 @@
 #define HOT_LINES 10
 #define HOT_PCS 10
 
-static double pct(uint64_t a, uint64_t b) { return b ? 100.0 * (double)a / (double)b : 0.0; }
-
 /* "long_scoreboard 61.0%, selected 20.0%" for states with >= 1%, at most 4. */
 static void breakdown(const uint64_t st[WS_STATE_COUNT], uint64_t total, char *buf, size_t len)
 {
@@ -22,10 +20,10 @@ static void breakdown(const uint64_t st[WS_STATE_COUNT], uint64_t total, char *b
         int best = -1;
         for (int s = 0; s < WS_STATE_COUNT; s++)
             if (!used[s] && st[s] && (best < 0 || st[s] > st[best])) best = s;
-        if (best < 0 || (k && pct(st[best], total) < 1.0)) break;
+        if (best < 0 || (k && prof_pct(st[best], total) < 1.0)) break;
         used[best] = 1;
         n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s %.1f%%", k ? ", " : "",
-                              prof_state_name((unsigned)best), pct(st[best], total));
+                              prof_state_name((unsigned)best), prof_pct(st[best], total));
     }
 }
 
@@ -43,12 +41,6 @@ static const char *inst_kind(const char *disasm)
     return "instruction";
 }
 
-static const char *base_name(const char *path)
-{
-    const char *s = path ? strrchr(path, '/') : NULL;
-    return s ? s + 1 : path ? path : "?";
-}
-
 /* The sentence the brief asks for: "61.0% long_scoreboard, waiting on the
  * load at line 40 (lw a5, 0(a4))". */
 static void cause(const prof_line *l, char *buf, size_t len)
@@ -56,7 +48,7 @@ static void cause(const prof_line *l, char *buf, size_t len)
     int top = prof_top_stall(l->state);
     buf[0] = 0;
     if (top < 0) return;
-    size_t n = (size_t)snprintf(buf, len, "%.1f%% %s", pct(l->state[top], l->samples),
+    size_t n = (size_t)snprintf(buf, len, "%.1f%% %s", prof_pct(l->state[top], l->samples),
                                 prof_state_name((unsigned)top));
     if (top != WS_STATE_LONG_SCOREBOARD && top != WS_STATE_SHORT_SCOREBOARD) return;
     /* The main producer, and a second one when it carries a fifth of the
@@ -81,8 +73,7 @@ static void cause(const prof_line *l, char *buf, size_t len)
  * bank conflicts); global 8 req, 32.00 sectors/req". */
 static void exact_text(const ws_pc_counter *e, uint32_t lanes, char *buf, size_t len)
 {
-    uint64_t cycles = 0;
-    for (int s = 0; s < WS_STATE_COUNT; s++) cycles += e->stall_cycles[s];
+    uint64_t cycles = prof_exact_cycles(e);
     buf[0] = 0;
     if (!e->warp_instructions && !cycles) return;
     char st[256];
@@ -90,7 +81,7 @@ static void exact_text(const ws_pc_counter *e, uint32_t lanes, char *buf, size_t
     char issued[64] = "no instructions issued";
     if (e->warp_instructions)
         snprintf(issued, sizeof issued, "%llu warp-instr, SIMT %.1f%%", (unsigned long long)e->warp_instructions,
-                 pct(e->thread_instructions, e->warp_instructions * lanes));
+                 prof_pct(e->thread_instructions, e->warp_instructions * lanes));
     size_t n = (size_t)snprintf(buf, len, "exact: %s; %llu warp-cycles: %s", issued, (unsigned long long)cycles,
                                 cycles ? st : "none");
     if (e->shared_requests && n < len) {
@@ -127,14 +118,15 @@ static void kernel_section(FILE *f, const prof_kernel *k, uint32_t lanes)
         const prof_line *l = &lines[i];
         if (l->file && !l->line)
             fprintf(f, "  %8llu %5.1f%%  %s (%s), compiler-generated code without a line\n",
-                    (unsigned long long)l->samples, pct(l->samples, k->samples), base_name(l->file),
+                    (unsigned long long)l->samples, prof_pct(l->samples, k->samples), prof_base_name(l->file),
                     l->function ? l->function : "?");
         else if (l->file)
-            fprintf(f, "  %8llu %5.1f%%  %s:%u (%s)\n", (unsigned long long)l->samples, pct(l->samples, k->samples),
-                    base_name(l->file), l->line, l->function ? l->function : "?");
+            fprintf(f, "  %8llu %5.1f%%  %s:%u (%s)\n", (unsigned long long)l->samples,
+                    prof_pct(l->samples, k->samples), prof_base_name(l->file), l->line,
+                    l->function ? l->function : "?");
         else
             fprintf(f, "  %8llu %5.1f%%  0x%08x (%s)\n", (unsigned long long)l->samples,
-                    pct(l->samples, k->samples), l->line,
+                    prof_pct(l->samples, k->samples), l->line,
                     l->line == WS_RETIRE_ADDR ? "kernel exit: retired warps draining" : "no line information");
         if (l->file && !prof_source_line(l->file, l->line, text, sizeof text))
             fprintf(f, "  %15s |  %s\n", "", text);
@@ -160,7 +152,7 @@ static void kernel_section(FILE *f, const prof_kernel *k, uint32_t lanes)
         const prof_pc *p = &k->pcs[idx[i]];
         breakdown(p->state, p->samples, buf, sizeof buf);
         fprintf(f, "  0x%08x %8llu %5.1f%%  %-28s %s:%u  %s", p->pc, (unsigned long long)p->samples,
-                pct(p->samples, k->samples), p->disasm, base_name(p->src.file), p->src.line, buf);
+                prof_pct(p->samples, k->samples), p->disasm, prof_base_name(p->src.file), p->src.line, buf);
         if (p->producer_pc && p->producer_src.line)
             fprintf(f, "; waits on line %u (%s)", p->producer_src.line, p->producer_disasm);
         else if (p->producer_pc)
@@ -184,7 +176,7 @@ static void fault_sentence(const prof_fault *fl, char *buf, size_t len)
                               fl->block.x, fl->block.y, fl->block.z, fl->thread.x, fl->thread.y, fl->thread.z,
                               fl->pc, fl->disasm[0] ? " (" : "", fl->disasm, fl->disasm[0] ? ")" : "");
         if (fl->src.file)
-            snprintf(buf + n, n < len ? len - n : 0, " at %s:%u (%s)", base_name(fl->src.file), fl->src.line,
+            snprintf(buf + n, n < len ? len - n : 0, " at %s:%u (%s)", prof_base_name(fl->src.file), fl->src.line,
                      fl->src.function ? fl->src.function : "?");
     } else {
         snprintf(buf + n, n < len ? len - n : 0, ": %s", fl->detail);
@@ -231,7 +223,8 @@ static void counters_section(FILE *f, const prof_data *d)
         fprintf(f, "    unit busy:");
         for (unsigned u = 0; u < PROF_UNITS; u++)
             fprintf(f, "%s %s %.1f%%", u ? "," : "", prof_unit_name(u),
-                    pct(c->unit_busy[u], c->cycles * (c->unit_instances[u] ? c->unit_instances[u] : d->cfg->cores)));
+                    prof_pct(c->unit_busy[u],
+                             c->cycles * (c->unit_instances[u] ? c->unit_instances[u] : d->cfg->cores)));
         uint64_t wc = 0;
         for (int s = 0; s < WS_STATE_COUNT; s++) wc += c->state_cycles[s];
         char buf[512];
@@ -294,8 +287,8 @@ int prof_report_write(FILE *f, const prof_data *d)
     fprintf(f, "\nKernels (hottest first)\n  %8s %6s %12s %8s  %s\n", "samples", "%", "cycles", "launches", "kernel");
     for (size_t i = 0; i < nk; i++)
         fprintf(f, "  %8llu %5.1f%% %12llu %8u  %s (%s)\n", (unsigned long long)k[i].samples,
-                pct(k[i].samples, total), (unsigned long long)k[i].cycles, k[i].launches, k[i].kernel,
-                base_name(k[i].module));
+                prof_pct(k[i].samples, total), (unsigned long long)k[i].cycles, k[i].launches, k[i].kernel,
+                prof_base_name(k[i].module));
     for (size_t i = 0; i < nk; i++) kernel_section(f, &k[i], d->cfg->lanes_per_warp);
     counters_section(f, d);
     prof_kernels_free(k, nk);

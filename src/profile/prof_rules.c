@@ -11,19 +11,6 @@
 #define SECTORS_HIGH 8.0   /* sectors per request above: uncoalesced       */
 #define WAIT_HIGH 0.5      /* a scoreboard state's share of the line        */
 
-static uint64_t cycles_of(const ws_pc_counter *e)
-{
-    uint64_t c = 0;
-    for (int s = 0; s < WS_STATE_COUNT; s++) c += e->stall_cycles[s];
-    return c;
-}
-
-static const char *base_name(const char *p)
-{
-    const char *s = p ? strrchr(p, '/') : NULL;
-    return s ? s + 1 : p ? p : "?";
-}
-
 static int add(prof_rule **r, size_t *n, const prof_line *l, const char *id, double metric, uint64_t weight,
                const char *text)
 {
@@ -37,7 +24,7 @@ static int add(prof_rule **r, size_t *n, const prof_line *l, const char *id, dou
     x->line = l->line;
     x->metric = metric;
     x->weight = weight;
-    snprintf(x->text, sizeof x->text, "%s:%u: %s", base_name(l->file), l->line, text);
+    snprintf(x->text, sizeof x->text, "%s:%u: %s", prof_base_name(l->file), l->line, text);
     return 0;
 }
 
@@ -57,13 +44,13 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
     size_t nl;
     if (prof_lines_build(k->pcs, k->npcs, &lines, &nl)) return -1;
     uint64_t total = 0;
-    for (size_t i = 0; i < nl; i++) total += cycles_of(&lines[i].exact);
+    for (size_t i = 0; i < nl; i++) total += prof_exact_cycles(&lines[i].exact);
     char t[320];
     int fail = 0;
     for (size_t i = 0; i < nl && !fail; i++) {
         const prof_line *l = &lines[i];
         const ws_pc_counter *e = &l->exact;
-        uint64_t cyc = cycles_of(e);
+        uint64_t cyc = prof_exact_cycles(e);
         if (!l->file || !l->line || !total || (double)cyc < MIN_SHARE * (double)total) continue;
         if (e->shared_requests && e->shared_wavefronts > e->shared_requests) {
             double per = (double)e->shared_wavefronts / (double)e->shared_requests;
