@@ -29,18 +29,11 @@ void ws_gfx_cmd_free(ws_gfx_cmd *c)
     free(c);
 }
 
-static inline uint8_t to_unorm8(float v)
-{
-    if (!(v > 0.0f)) return 0; /* NaN too */
-    if (v >= 1.0f) return 255;
-    return (uint8_t)(v * 255.0f + 0.5f);
-}
-
 static ws_status run_clear(ws_device *dev, const ws_gfx_cmd *c)
 {
     const ws_gfx_target_hw *t = &c->st.target;
     uint8_t px[4];
-    for (int i = 0; i < 4; i++) px[i] = to_unorm8(c->clear_rgba[i]);
+    for (int i = 0; i < 4; i++) px[i] = gfx_unorm8(c->clear_rgba[i]);
     uint32_t word, *col = (uint32_t *)(void *)ws_mem_global_ptr(&dev->mem, t->color); /* allocations are 256-aligned */
     memcpy(&word, px, 4);
     size_t n = (size_t)t->w * t->h;

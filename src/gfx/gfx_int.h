@@ -11,6 +11,14 @@
 /* sysval flag (beside WS_GFX_FLAG_*): the shader called ws_discard. */
 #define GFX_FLAG_DISCARDED 4u
 
+/* A colour channel to 8 bits: clamped to [0, 1], rounded to nearest; NaN is 0. */
+static inline uint8_t gfx_unorm8(float v)
+{
+    if (!(v > 0.0f)) return 0;
+    if (v >= 1.0f) return 255;
+    return (uint8_t)(v * 255.0f + 0.5f);
+}
+
 static inline int gfx_depth_pass(ws_gfx_compare op, float z, float ref)
 {
     switch (op) {

@@ -7,13 +7,6 @@
 #include <string.h>
 #include "gfx/gfx_int.h"
 
-static inline uint8_t unorm8(float v)
-{
-    if (!(v > 0.0f)) return 0; /* NaN too */
-    if (v >= 1.0f) return 255;
-    return (uint8_t)(v * 255.0f + 0.5f);
-}
-
 void gfx_rop(gfx_draw *d, const gfx_frags *f, const float *color)
 {
     const ws_gfx_state *st = d->st;
@@ -46,7 +39,7 @@ void gfx_rop(gfx_draw *d, const gfx_frags *f, const float *color)
         default:
             memcpy(out, c, sizeof out);
         }
-        for (int k = 0; k < 4; k++) dst[k] = unorm8(out[k]);
+        for (int k = 0; k < 4; k++) dst[k] = gfx_unorm8(out[k]);
         d->stats->pixels_written++;
     }
 }
