@@ -1,6 +1,7 @@
 /* The capture file header and its checksum (docs/capture-format.md).
  * Fields are written byte by byte in little-endian order so the file is
  * the same on every host. */
+#include <stdio.h>
 #include "capture/capture_file.h"
 
 const char wscap_magic[8] = { 'W', 'S', 'C', 'A', 'P', 'T', 'U', 'R' };
@@ -45,4 +46,11 @@ void wscap_header_decode(const uint8_t in[WSCAP_HEADER], wscap_header *h, uint32
     h->packed = wscap_get64(in + 32);
     h->body_crc = wscap_get32(in + 40);
     *header_crc = wscap_get32(in + WSCAP_HEADER_CRC_AT);
+}
+
+void wscap_verror(char *err, size_t errlen, const char *name, const char *fmt, va_list ap)
+{
+    if (!err || !errlen) return;
+    int n = snprintf(err, errlen, "%s: ", name);
+    if (n >= 0 && (size_t)n < errlen) vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
 }

@@ -2,6 +2,7 @@
  * and the reader: header fields, CRC-32, little-endian helpers. */
 #ifndef WS_CAPTURE_CAPTURE_FILE_H
 #define WS_CAPTURE_CAPTURE_FILE_H
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,6 +25,8 @@ typedef struct wscap_header {
 
 /* CRC-32 (IEEE 802.3, reflected, as zlib's crc32): start with crc = 0. */
 uint32_t wscap_crc32(uint32_t crc, const void *data, size_t n);
+/* "NAME: message" into err (nothing when err is NULL or errlen 0). */
+void wscap_verror(char *err, size_t errlen, const char *name, const char *fmt, va_list ap);
 /* Write h as the 48 header bytes, magic and header CRC included. */
 void wscap_header_encode(uint8_t out[WSCAP_HEADER], const wscap_header *h);
 /* Read the fields (no checks: the reader checks them in its order). */

@@ -34,13 +34,10 @@ typedef struct ctx {
 static ws_status rfail(const ctx *c, ws_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static ws_status rfail(const ctx *c, ws_status st, const char *fmt, ...)
 {
-    if (c->err && c->errlen) {
-        int n = snprintf(c->err, c->errlen, "%s: ", c->name);
-        va_list ap;
-        va_start(ap, fmt);
-        if (n >= 0 && (size_t)n < c->errlen) vsnprintf(c->err + n, c->errlen - (size_t)n, fmt, ap);
-        va_end(ap);
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    wscap_verror(c->err, c->errlen, c->name, fmt, ap);
+    va_end(ap);
     return st;
 }
 

@@ -33,13 +33,10 @@ static ws_status wfail(ws_capture_writer *w, ws_status st, const char *fmt, ...)
 {
     if (w->failed) return w->failed; /* keep the first, it is the cause */
     w->failed = st;
-    if (w->err && w->errlen) {
-        int n = snprintf(w->err, w->errlen, "%s: ", w->path);
-        va_list ap;
-        va_start(ap, fmt);
-        if (n >= 0 && (size_t)n < w->errlen) vsnprintf(w->err + n, w->errlen - (size_t)n, fmt, ap);
-        va_end(ap);
-    }
+    va_list ap;
+    va_start(ap, fmt);
+    wscap_verror(w->err, w->errlen, w->path, fmt, ap);
+    va_end(ap);
     return st;
 }
 
