@@ -1,0 +1,101 @@
+/* The replayer: a captured frame (include/warpscope/capture.h,
+ * docs/capture-replay.md) re-executed through the public runtime API on a
+ * device of its own. Open builds the device with the captured
+ * configuration and the objects that exist at the frame start (modules at
+ * their captured bases, allocations at their captured addresses, textures,
+ * render targets, pipelines, the graphics context); restore puts every
+ * byte of that initial state back, so each pass of a loop starts where the
+ * captured frame started and ends bit-identical to it.
+ *
+ * The frame debugger (replay_debug.c), pixel history (replay_pixel.c) and
+ * the HTML report (replay_html.c) are built on these calls: they attach
+ * what they need to ws_replay_device() and run the calls again.
+ *
+ * Errors: ws_replay_error() names the capture file and the call
+ * ("cube.wscap: call 17 ws_gfx_draw: ..."). No global state. */
+#ifndef WS_CAPTURE_REPLAY_H
+#define WS_CAPTURE_REPLAY_H
+#include <stddef.h>
+#include <stdint.h>
+#include "warpscope/graphics.h"
+#include "warpscope/warpscope.h"
+
+typedef struct ws_replay ws_replay;
+
+/* What kind of call a recorded call is. */
+typedef enum ws_replay_call_kind {
+    WS_REPLAY_CALL_OTHER = 0,   /* state changes: malloc, set_*, create ...  */
+    WS_REPLAY_CALL_COPY,        /* htod / dtod / memset / texture upload     */
+    WS_REPLAY_CALL_LAUNCH,      /* ws_launch                                 */
+    WS_REPLAY_CALL_DRAW,        /* ws_gfx_draw / ws_gfx_draw_indexed         */
+    WS_REPLAY_CALL_CLEAR,       /* ws_gfx_clear                              */
+    WS_REPLAY_CALL_SYNC,        /* synchronize, fence wait, reads back       */
+    WS_REPLAY_CALL_FRAME        /* begin_frame / present                     */
+} ws_replay_call_kind;
+
+typedef struct ws_replay_call_info {
+    uint64_t index;             /* 0 .. count-1, in the frame's order        */
+    ws_replay_call_kind kind;
+    const char *name;           /* "ws_gfx_draw_indexed"                     */
+    char text[512];             /* the call with its arguments, as --list prints it */
+    /* launches: the kernel; draws: the pipeline's shaders (else NULL/0) */
+    const char *kernel;         /* kernel or fragment shader name            */
+    uint32_t draw;              /* the draw's ordinal in the frame (draws)   */
+    uint32_t launch;            /* the launch's ordinal in the frame (launches) */
+} ws_replay_call_info;
+
+typedef struct ws_replay_options {
+    const char *config;         /* extra ws_config settings ("mode=timing"), or NULL */
+} ws_replay_options;
+
+/* Open a capture file: read and check it, open a device, build the
+ * initial state (not yet restored: call ws_replay_restore before the
+ * first run). On failure *out is NULL and err says why. */
+ws_status ws_replay_open(const char *path, const ws_replay_options *opt, ws_replay **out, char *err,
+                         size_t errlen);
+ws_status ws_replay_close(ws_replay *r);
+const char *ws_replay_error(const ws_replay *r);
+/* The replay's device: tools attach to it (debug hardware, probes). */
+ws_device *ws_replay_device(ws_replay *r);
+
+uint64_t ws_replay_call_count(const ws_replay *r);
+ws_status ws_replay_call_info(const ws_replay *r, uint64_t index, ws_replay_call_info *out);
+
+/* Put the initial state back: objects created during the frame are
+ * destroyed, objects destroyed during it re-created, every allocation's
+ * and texture's and render target's bytes and the graphics context set to
+ * what they were at the frame start. */
+ws_status ws_replay_restore(ws_replay *r);
+
+/* Called after call `index` was issued (its work queued, not necessarily
+ * done). Return non-zero to stop the run after this call. */
+typedef int (*ws_replay_after_fn)(void *user, ws_replay *r, uint64_t index);
+/* Issue calls [from, to) (to = UINT64_MAX: to the end), then wait for
+ * the device to finish them. */
+ws_status ws_replay_run(ws_replay *r, uint64_t from, uint64_t to, ws_replay_after_fn after, void *user);
+
+/* A 64-bit digest of the frame's results as they are now: every render
+ * target (colour and depth) and every live allocation's bytes, in a fixed
+ * order. ws_replay_captured_hash gives the digest the original frame had
+ * at its end (recorded at capture time). */
+ws_status ws_replay_hash(ws_replay *r, uint64_t *out);
+ws_status ws_replay_captured_hash(const ws_replay *r, uint64_t *out);
+
+/* Replay objects by their capture ids, for dumps and reports. */
+ws_status ws_replay_targets(ws_replay *r, ws_gfx_target **out, size_t max, size_t *n);
+/* The render target bound when call `index` runs (NULL if none). */
+ws_gfx_target *ws_replay_target_at(ws_replay *r, uint64_t index);
+/* The graphics context when call `index` runs, as text lines
+ * ("pipeline 2: vs=cube_vs fs=cube_fs cull=back depth=less write blend=opaque\n
+ *  target 1 640x480 depth\nviewport ...\n"), for reports. */
+ws_status ws_replay_state_text(ws_replay *r, uint64_t index, char *buf, size_t len);
+/* Module images of the capture (for the debugger's library list). */
+typedef struct ws_replay_module {
+    const char *name;           /* the name the application loaded it by     */
+    const void *image;
+    size_t size;
+    ws_module *module;          /* the replay's loaded module                */
+} ws_replay_module;
+ws_status ws_replay_modules(ws_replay *r, ws_replay_module *out, size_t max, size_t *n);
+
+#endif
