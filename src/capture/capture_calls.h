@@ -147,5 +147,11 @@ void wscap_get_config(wscap_cur *c, ws_config *cfg);
 #define WSCAP_DIGEST_INIT 0xcbf29ce484222325ull
 uint64_t wscap_digest(uint64_t h, const void *p, size_t n);
 uint64_t wscap_digest_u64(uint64_t h, uint64_t v);
+/* One allocation / one render target, exactly as both sides must feed them
+ * (addr and size as u64 little-endian, then the bytes; id as u64, colour
+ * bytes, depth bytes or nothing). */
+uint64_t wscap_digest_alloc(uint64_t h, uint32_t addr, uint64_t size, const void *bytes);
+uint64_t wscap_digest_target(uint64_t h, uint32_t id, const void *rgba, size_t nrgba, const void *depth,
+                             size_t ndepth);
 
 #endif

@@ -307,3 +307,18 @@ uint64_t wscap_digest_u64(uint64_t h, uint64_t v)
     wscap_put64(b, v);
     return wscap_digest(h, b, 8);
 }
+
+uint64_t wscap_digest_alloc(uint64_t h, uint32_t addr, uint64_t size, const void *bytes)
+{
+    h = wscap_digest_u64(h, addr);
+    h = wscap_digest_u64(h, size);
+    return wscap_digest(h, bytes, (size_t)size);
+}
+
+uint64_t wscap_digest_target(uint64_t h, uint32_t id, const void *rgba, size_t nrgba, const void *depth,
+                             size_t ndepth)
+{
+    h = wscap_digest_u64(h, id);
+    h = wscap_digest(h, rgba, nrgba);
+    return depth ? wscap_digest(h, depth, ndepth) : h;
+}
