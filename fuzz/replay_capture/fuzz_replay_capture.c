@@ -19,7 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     size_t n;
     uint8_t *wrapped = fuzz_capture_file(data, size, &file, &n);
     if (!n) return 0;
-    ws_replay_options opt = { .config = "cores=2,warps_per_core=4,global_mem_limit=64M,watchdog_ms=2000" };
+    ws_replay_options opt = { .config = "cores=2,warps_per_core=4,max_threads_per_block=128,global_mem_limit=64M,watchdog_ms=2000" };
     ws_replay *r = NULL;
     char err[1024];
     ws_status st = ws_replay_open_memory(file, n, "fuzz.wscap", &opt, &r, err, sizeof err);
