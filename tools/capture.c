@@ -109,14 +109,15 @@ static int report(const char *path)
     ws_capture_reader_close(r);
     struct stat st;
     double mib = stat(path, &st) == 0 ? (double)st.st_size / (1024.0 * 1024.0) : 0;
-    const char *what = reason == WSCAP_FRAME_LAUNCHES ? "launches" : frames == 1 ? "frame" : "frames";
-    if (frames <= 1 && reason != WSCAP_FRAME_LAUNCHES)
-        printf("captured %s %llu: %llu calls, %.1f MiB -> %s\n", what, (unsigned long long)first,
+    if (reason == WSCAP_FRAME_LAUNCHES)
+        printf("captured the launches from launch %llu: %llu calls, %.1f MiB -> %s\n", (unsigned long long)first,
                (unsigned long long)calls, mib, path);
+    else if (frames == 1)
+        printf("captured frame %llu: %llu calls, %.1f MiB -> %s\n", (unsigned long long)first, (unsigned long long)calls,
+               mib, path);
     else
-        printf("captured %s %llu-%llu (%llu frame%s): %llu calls, %.1f MiB -> %s\n", what, (unsigned long long)first,
-               (unsigned long long)last, (unsigned long long)frames, frames == 1 ? "" : "s", (unsigned long long)calls, mib,
-               path);
+        printf("captured frames %llu-%llu (%llu frames): %llu calls, %.1f MiB -> %s\n", (unsigned long long)first,
+               (unsigned long long)last, (unsigned long long)frames, (unsigned long long)calls, mib, path);
     return 0;
 }
 

@@ -186,7 +186,7 @@ static void initial_state(void)
 /* Open the file and write the configuration and the initial state. */
 static void begin_capture(void)
 {
-    if (shim_g.model_broken) { shim_abandon("the state model ran out of host memory"); return; }
+    if (shim_g.model_broken) { shim_abandon("the state model is incomplete (host memory ran out, or a module file could not be read back)"); return; }
     if (ws_capture_writer_open(shim_g.spec.out, &shim_g.w, shim_g.werr, sizeof shim_g.werr) != WS_OK) {
         shim_g.w = NULL;
         shim_abandon("%s", shim_g.werr);
