@@ -91,6 +91,18 @@ determinism)
     done
     cmp "$work/cube1.wscap" "$work/cube2.wscap" || fail "cube frame 1 captured twice differs"
     cmp "$work/p1.wscap" "$work/p2.wscap" || fail "shim_program captured twice differs"
+    # frame 1's end digest is the same whether the capture covers frame 1 or frames 1-2
+    "$ws" capture -o "$work/cube12.wscap" --frames 1-2 -- "$cube" 3 > /dev/null 2>&1 || fail "cube capture 1-2"
+    "$decode" "$work/cube1.wscap" | grep '^frame_end 1 ' > "$work/a.txt" || fail "decode cube1"
+    "$decode" "$work/cube12.wscap" | grep '^frame_end 1 ' > "$work/b.txt" || fail "decode cube12"
+    cmp "$work/a.txt" "$work/b.txt" || fail "frame 1's digest depends on the capture range: $(cat "$work/a.txt" "$work/b.txt")"
+    # sync frames follow each other: the state read back at frame 2's start
+    # digests to what frame 1's end gave
+    "$ws" capture -o "$work/f1.wscap" --frames 1 -- "$prog" ok 3 > /dev/null 2>&1 || fail "program frame 1"
+    "$ws" capture -o "$work/f2.wscap" --frames 2 -- "$prog" ok 3 > /dev/null 2>&1 || fail "program frame 2"
+    end1=$("$decode" "$work/f1.wscap" | sed -n 's/^frame_end 1 digest=//p')
+    start2=$("$decode" "$work/f2.wscap" | sed -n 's/^initial_digest=//p')
+    [ -n "$end1" ] && [ "$end1" = "$start2" ] || fail "frame 1 ends with digest '$end1', frame 2's initial state digests to '$start2'"
     ;;
 crash_in_frame)
     "$ws" capture -o "$work/c.wscap" --frames 1 -- "$1" crash-in 1 3 > "$work/out.txt" 2>&1
