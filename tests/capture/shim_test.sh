@@ -112,6 +112,14 @@ crash_in_frame)
     no_leftovers
     grep -q "removed .*c.wscap.tmp-" "$work/out.txt" || { cat "$work/out.txt"; fail "the temporary file was not reported"; }
     ;;
+exit_in_frame)
+    # run directly under the shim: it drops the capture itself at exit
+    out=$(cd "$work" && WARPSCOPE_CAPTURE="out=$work/e.wscap,frames=1" LD_PRELOAD="$SHIM" "$1" exit-in 1 3 2>&1); rc=$?
+    [ $rc = 3 ] || fail "expected the program's status 3, got $rc: $out"
+    grep -q "the program exited with the device still open: capture abandoned" <<< "$out" || fail "no message: $out"
+    [ -e "$work/e.wscap" ] && fail "a capture file exists"
+    no_leftovers
+    ;;
 crash_after_frame)
     "$ws" capture -o "$work/c.wscap" --frames 1 -- "$1" crash-after 2 3 > "$work/out.txt" 2>&1
     rc=$?

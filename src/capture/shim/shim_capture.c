@@ -361,10 +361,12 @@ void shim_device_closing(void)
     shim_model_reset();
 }
 
-/* At exit with a capture open (the device never closed): no half file. */
+/* At exit with a capture open (the device never closed): no half file.
+ * trylock: exit() may come from inside a recorded call on this thread (a
+ * printf handler); then `warpscope capture` removes the temporary file. */
 __attribute__((destructor)) static void shim_exit(void)
 {
-    pthread_mutex_lock(&shim_g.lock);
+    if (pthread_mutex_trylock(&shim_g.lock)) return;
     if (shim_g.cap == CAP_ACTIVE) shim_abandon("the program exited with the device still open");
     pthread_mutex_unlock(&shim_g.lock);
 }
