@@ -83,6 +83,16 @@ example_all)
     [ "$(count '^frame_begin ')" = "$(count '^frame_end ')" ] || fail "frames do not pair up"
     if grep -q ws_gfx_begin_frame "$work/list.txt"; then expect ' ws_gfx_present '; else expect ' ws_launch '; fi
     ;;
+transparent)
+    # the shim changes nothing the program sees: the cube's per-frame hashes,
+    # coverage and statistics are the same while frame 1 is being captured
+    cube=$1
+    (cd "$work" && "$cube" 3) > "$work/plain.txt" 2>&1 || fail "cube without the shim"
+    (cd "$work" && "$ws" capture -o t.wscap --frames 1 -- "$cube" 3) > "$work/shim.txt" 2>&1 || fail "cube under capture"
+    grep -v '^captured frame 1: ' "$work/shim.txt" > "$work/shim_only.txt"
+    grep -q '^frame 1: covered' "$work/plain.txt" || fail "unexpected cube output: $(cat "$work/plain.txt")"
+    diff "$work/plain.txt" "$work/shim_only.txt" || fail "the program's output changed under the shim"
+    ;;
 determinism)
     cube=$1 prog=$2
     for i in 1 2; do
