@@ -33,7 +33,9 @@ typedef enum ws_replay_call_kind {
     WS_REPLAY_CALL_FRAME        /* begin_frame / present                     */
 } ws_replay_call_kind;
 
-typedef struct ws_replay_call_info {
+/* A struct tag only: the name is also the function below (C has one
+ * namespace for typedefs and functions). */
+struct ws_replay_call_info {
     uint64_t index;             /* 0 .. count-1, in the frame's order        */
     ws_replay_call_kind kind;
     const char *name;           /* "ws_gfx_draw_indexed"                     */
@@ -42,7 +44,7 @@ typedef struct ws_replay_call_info {
     const char *kernel;         /* kernel or fragment shader name            */
     uint32_t draw;              /* the draw's ordinal in the frame (draws)   */
     uint32_t launch;            /* the launch's ordinal in the frame (launches) */
-} ws_replay_call_info;
+};
 
 typedef struct ws_replay_options {
     const char *config;         /* extra ws_config settings ("mode=timing"), or NULL */
@@ -59,7 +61,7 @@ const char *ws_replay_error(const ws_replay *r);
 ws_device *ws_replay_device(ws_replay *r);
 
 uint64_t ws_replay_call_count(const ws_replay *r);
-ws_status ws_replay_call_info(const ws_replay *r, uint64_t index, ws_replay_call_info *out);
+ws_status ws_replay_call_info(const ws_replay *r, uint64_t index, struct ws_replay_call_info *out);
 
 /* Put the initial state back: objects created during the frame are
  * destroyed, objects destroyed during it re-created, every allocation's

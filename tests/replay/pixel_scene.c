@@ -1,0 +1,175 @@
+/* The pixel-history test frame (pixel_scene.h). */
+#include "pixel_scene.h"
+#include <stdio.h>
+#include <string.h>
+
+typedef struct vtx { float pos[4]; float color[4]; } vtx;
+
+/* Pipelines: what each draw of the frame is drawn with. */
+enum { P_OPAQUE, P_ALPHA, P_DISCARD, P_EQUAL, P_ADD };
+static const struct {
+    const char *fs, *text;
+    int test, write;
+    ws_gfx_compare cmp;
+    ws_gfx_blend blend;
+} pipes[SCENE_NPIPES] = {
+    { "ref_fs", "fs=ref_fs depth=less write blend=opaque", 1, 1, WS_GFX_LESS, WS_GFX_BLEND_OPAQUE },
+    { "ref_fs", "fs=ref_fs depth=less blend=alpha", 1, 0, WS_GFX_LESS, WS_GFX_BLEND_ALPHA },
+    { "discard_fs", "fs=discard_fs depth=less write blend=opaque", 1, 1, WS_GFX_LESS, WS_GFX_BLEND_OPAQUE },
+    { "ref_fs", "fs=ref_fs depth=equal write blend=opaque", 1, 1, WS_GFX_EQUAL, WS_GFX_BLEND_OPAQUE },
+    { "ref_fs", "fs=ref_fs depth=off blend=additive", 0, 0, WS_GFX_ALWAYS, WS_GFX_BLEND_ADDITIVE },
+};
+
+/* Triangles (3 vertices each): a big one covers the whole target. */
+#define BIG(z, r, g, b, a) { { -1, -1, z, 1 }, { r, g, b, a } }, { { 3, -1, z, 1 }, { r, g, b, a } }, \
+                           { { -1, 3, z, 1 }, { r, g, b, a } }
+static const vtx verts[] = {
+    BIG(0.0f, 1.0f, 0.0f, 0.0f, 1.0f),       /* 0: red, depth 0.5             */
+    BIG(0.6f, 0.0f, 1.0f, 0.0f, 1.0f),       /* 3: green behind it            */
+    BIG(-0.2f, 0.0f, 0.2f, 1.0f, 0.5f),      /* 6: translucent blue in front   */
+    BIG(-0.5f, 1.0f, 1.0f, 1.0f, 0.25f),     /* 9: discards (alpha < 1/2)      */
+    BIG(0.3f, 1.0f, 0.0f, 1.0f, 1.0f),       /* 12: depth EQUAL: fails late    */
+    BIG(0.9f, 0.1f, 0.05f, 0.0f, 0.0f),      /* 15: additive, two primitives   */
+    BIG(0.9f, 0.0f, 0.1f, 0.2f, 0.0f),       /* 18                             */
+    { { -1, 1, 0, 1 }, { 1, 1, 1, 1 } }, { { -0.8f, 1, 0, 1 }, { 1, 1, 1, 1 } },
+    { { -1, 0.8f, 0, 1 }, { 1, 1, 1, 1 } },  /* 21: the top-left corner only   */
+};
+
+typedef struct call {
+    ws_replay_call_kind kind;
+    const char *name;
+    int pipe;                  /* set_pipeline: which; draws: first vertex */
+    uint32_t count;            /* draws: vertices                          */
+} call;
+
+static const call calls[] = {
+    { WS_REPLAY_CALL_FRAME, "ws_gfx_begin_frame", 0, 0 },
+    { WS_REPLAY_CALL_CLEAR, "ws_gfx_clear", 0, 0 },
+    { WS_REPLAY_CALL_OTHER, "ws_gfx_set_pipeline", P_OPAQUE, 0 },
+    { WS_REPLAY_CALL_DRAW, "ws_gfx_draw", 0, 3 },
+    { WS_REPLAY_CALL_DRAW, "ws_gfx_draw", 3, 3 },
+    { WS_REPLAY_CALL_OTHER, "ws_gfx_set_pipeline", P_ALPHA, 0 },
+    { WS_REPLAY_CALL_DRAW, "ws_gfx_draw", 6, 3 },
+    { WS_REPLAY_CALL_OTHER, "ws_gfx_set_pipeline", P_DISCARD, 0 },
+    { WS_REPLAY_CALL_DRAW, "ws_gfx_draw", 9, 3 },
+    { WS_REPLAY_CALL_OTHER, "ws_gfx_set_pipeline", P_EQUAL, 0 },
+    { WS_REPLAY_CALL_DRAW, "ws_gfx_draw", 12, 3 },
+    { WS_REPLAY_CALL_OTHER, "ws_gfx_set_pipeline", P_ADD, 0 },
+    { WS_REPLAY_CALL_DRAW, "ws_gfx_draw", 15, 6 },
+    { WS_REPLAY_CALL_DRAW, "ws_gfx_draw", 21, 3 },
+    { WS_REPLAY_CALL_COPY, "ws_memcpy_htod", 0, 0 },   /* bytes 8..15 of the buffer */
+    { WS_REPLAY_CALL_COPY, "ws_memset", 0, 0 },        /* bytes 32..47: not 8..15   */
+    { WS_REPLAY_CALL_COPY, "ws_memcpy_dtod", 0, 0 },   /* 0..15 <- 32..47           */
+    { WS_REPLAY_CALL_FRAME, "ws_gfx_present", 0, 0 },
+};
+#define NCALLS (sizeof calls / sizeof calls[0])
+
+static const float clear_rgba[4] = { 0.1f, 0.2f, 0.3f, 1.0f };
+
+int scene_open(scene *s, const char *shader_elf, char *err, size_t errlen)
+{
+    memset(s, 0, sizeof *s);
+    ws_kernel *vs = NULL, *fs = NULL;
+    if (ws_device_open(NULL, &s->dev) != WS_OK) { snprintf(err, errlen, "cannot open a device"); return -1; }
+    ws_status st = ws_module_load_file(s->dev, shader_elf, &s->mod);
+    if (st == WS_OK) st = ws_kernel_get(s->mod, "ref_vs", &vs);
+    for (int i = 0; st == WS_OK && i < SCENE_NPIPES; i++) {
+        st = ws_kernel_get(s->mod, pipes[i].fs, &fs);
+        ws_gfx_pipeline_desc d = { .vertex_shader = vs, .fragment_shader = fs, .nattributes = 2, .nbindings = 1,
+                                   .depth_test = pipes[i].test, .depth_write = pipes[i].write,
+                                   .depth_compare = pipes[i].cmp, .blend = pipes[i].blend };
+        d.attributes[0] = (ws_gfx_attribute){ 0, 0, WS_GFX_FLOAT4 };
+        d.attributes[1] = (ws_gfx_attribute){ 0, 16, WS_GFX_FLOAT4 };
+        d.bindings[0] = (ws_gfx_binding){ sizeof(vtx), 0 };
+        if (st == WS_OK) st = ws_gfx_pipeline_create(s->dev, &d, &s->pipe[i]);
+    }
+    if (st == WS_OK) st = ws_gfx_target_create(s->dev, SCENE_W, SCENE_H, 1, &s->target);
+    if (st == WS_OK) st = ws_malloc(s->dev, sizeof verts, &s->vb);
+    if (st == WS_OK) st = ws_memcpy_htod(s->dev, s->vb, verts, sizeof verts);
+    if (st == WS_OK) st = ws_malloc(s->dev, SCENE_BUF_BYTES, &s->buf);
+    if (st == WS_OK) st = ws_gfx_set_target(s->dev, s->target);
+    if (st == WS_OK) st = ws_gfx_set_vertex_buffer(s->dev, 0, s->vb, sizeof verts);
+    if (st == WS_OK) st = scene_restore(s);
+    if (st != WS_OK) {
+        snprintf(err, errlen, "building the test frame: %s", ws_last_error(s->dev));
+        scene_close(s);
+        return -1;
+    }
+    return 0;
+}
+
+void scene_close(scene *s)
+{
+    if (s->dev) ws_device_close(s->dev);
+    memset(s, 0, sizeof *s);
+}
+
+ws_status scene_restore(scene *s)
+{
+    static const float zero[4] = { 0, 0, 0, 0 };
+    uint8_t init[SCENE_BUF_BYTES];
+    for (int i = 0; i < SCENE_BUF_BYTES; i++) init[i] = (uint8_t)i;
+    ws_status st = ws_gfx_clear(s->dev, zero, 1.0f);
+    if (st == WS_OK) st = ws_memcpy_htod(s->dev, s->buf, init, sizeof init);
+    if (st == WS_OK) st = ws_gfx_set_pipeline(s->dev, s->pipe[P_OPAQUE]);
+    if (st == WS_OK) st = ws_synchronize(s->dev);
+    return st;
+}
+
+size_t scene_call_count(void) { return NCALLS; }
+
+void scene_call_info(size_t i, struct ws_replay_call_info *out)
+{
+    memset(out, 0, sizeof *out);
+    if (i >= NCALLS) return;
+    const call *c = &calls[i];
+    out->index = i;
+    out->kind = c->kind;
+    out->name = c->name;
+    uint32_t draw = 0;
+    for (size_t k = 0; k < i; k++) draw += calls[k].kind == WS_REPLAY_CALL_DRAW;
+    switch (c->kind) {
+    case WS_REPLAY_CALL_DRAW:
+        snprintf(out->text, sizeof out->text, "ws_gfx_draw(vertex_count=%u, instance_count=1, first_vertex=%d, "
+                 "first_instance=0)", c->count, c->pipe);
+        out->draw = draw;
+        out->kernel = "ref_fs";
+        break;
+    case WS_REPLAY_CALL_OTHER:
+        snprintf(out->text, sizeof out->text, "ws_gfx_set_pipeline(pipeline=%d)", c->pipe + 1);
+        break;
+    case WS_REPLAY_CALL_CLEAR:
+        snprintf(out->text, sizeof out->text, "ws_gfx_clear(rgba={%g, %g, %g, %g}, depth=1)", clear_rgba[0],
+                 clear_rgba[1], clear_rgba[2], clear_rgba[3]);
+        break;
+    default:
+        snprintf(out->text, sizeof out->text, "%s(...)", c->name);
+    }
+}
+
+ws_status scene_call(scene *s, size_t i)
+{
+    if (i >= NCALLS) return WS_ERR_INVALID_ARG;
+    const call *c = &calls[i];
+    if (!strcmp(c->name, "ws_gfx_begin_frame")) return ws_gfx_begin_frame(s->dev, NULL);
+    if (!strcmp(c->name, "ws_gfx_present")) return ws_gfx_present(s->dev, s->target, NULL, 0);
+    if (!strcmp(c->name, "ws_gfx_clear")) return ws_gfx_clear(s->dev, clear_rgba, 1.0f);
+    if (!strcmp(c->name, "ws_gfx_set_pipeline")) return ws_gfx_set_pipeline(s->dev, s->pipe[c->pipe]);
+    if (!strcmp(c->name, "ws_gfx_draw")) return ws_gfx_draw(s->dev, c->count, 1, (uint32_t)c->pipe, 0);
+    if (!strcmp(c->name, "ws_memcpy_htod")) {
+        const uint8_t bytes[8] = { 0xa0, 0xa1, 0xa2, 0xa3, 0xa4, 0xa5, 0xa6, 0xa7 };
+        return ws_memcpy_htod(s->dev, s->buf + 8, bytes, sizeof bytes);
+    }
+    if (!strcmp(c->name, "ws_memset")) return ws_memset(s->dev, s->buf + 32, 0x5e, 16);
+    if (!strcmp(c->name, "ws_memcpy_dtod")) return ws_memcpy_dtod(s->dev, s->buf, s->buf + 32, 16);
+    return WS_ERR_INVALID_ARG;
+}
+
+void scene_state_text(size_t i, char *buf, size_t len)
+{
+    int p = P_OPAQUE;
+    for (size_t k = 0; k < i && k < NCALLS; k++)
+        if (calls[k].kind == WS_REPLAY_CALL_OTHER) p = calls[k].pipe;
+    snprintf(buf, len, "pipeline %d: vs=ref_vs %s\ntarget 1 %dx%d depth\nviewport 0 0 %d %d depth 0..1\n", p + 1,
+             pipes[p].text, SCENE_W, SCENE_H, SCENE_W, SCENE_H);
+}

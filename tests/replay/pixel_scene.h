@@ -1,0 +1,39 @@
+/* A small frame for the pixel-history tests: a 32x32 target with depth and
+ * a list of calls (clear, draws that write, fail the early and the late
+ * depth test, blend, discard, miss the pixel, two primitives in one draw,
+ * copies into a buffer), issued one at a time through the public API.
+ * The probe test drives it directly; the stand-in replayer (stand_in.c)
+ * serves it through src/capture/replay.h. */
+#ifndef WS_TESTS_PIXEL_SCENE_H
+#define WS_TESTS_PIXEL_SCENE_H
+#include "capture/replay.h"
+
+#define SCENE_W 32
+#define SCENE_H 32
+#define SCENE_PX 10    /* the pixel every draw but one covers */
+#define SCENE_PY 12
+#define SCENE_NPIPES 5
+#define SCENE_BUF_BYTES 64
+
+typedef struct scene {
+    ws_device *dev;
+    ws_module *mod;
+    ws_gfx_target *target;
+    ws_gfx_pipeline *pipe[SCENE_NPIPES];
+    ws_addr vb, buf;
+} scene;
+
+/* Open a device, load the shaders, make the objects. 0 on success. */
+int scene_open(scene *s, const char *shader_elf, char *err, size_t errlen);
+void scene_close(scene *s);
+/* Put the target (colour 0, depth 1), the buffer and the context back as
+ * they are before call 0, and wait. */
+ws_status scene_restore(scene *s);
+size_t scene_call_count(void);
+/* Call i's description; issue it. */
+void scene_call_info(size_t i, struct ws_replay_call_info *out);
+ws_status scene_call(scene *s, size_t i);
+/* Pipeline description lines for call i (what the context is then). */
+void scene_state_text(size_t i, char *buf, size_t len);
+
+#endif
