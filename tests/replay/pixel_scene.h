@@ -36,4 +36,7 @@ ws_status scene_call(scene *s, size_t i);
 /* Pipeline description lines for call i (what the context is then). */
 void scene_state_text(size_t i, char *buf, size_t len);
 
+/* stand_in.c: the frame behind a stand-in replay (tests only). */
+scene *stand_in_scene(ws_replay *r);
+
 #endif
