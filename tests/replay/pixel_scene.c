@@ -27,10 +27,13 @@ static const vtx verts[] = {
     BIG(0.0f, 1.0f, 0.0f, 0.0f, 1.0f),       /* 0: red, depth 0.5             */
     BIG(0.6f, 0.0f, 1.0f, 0.0f, 1.0f),       /* 3: green behind it            */
     BIG(-0.2f, 0.0f, 0.2f, 1.0f, 0.5f),      /* 6: translucent blue in front   */
-    BIG(-0.5f, 1.0f, 1.0f, 1.0f, 0.25f),     /* 9: discards (alpha < 1/2)      */
+    /* 9: alpha 2 at the right vertex: discards (alpha < 1/2) left of x = 0 */
+    { { -1, -1, -0.5f, 1 }, { 1, 1, 1, 0 } }, { { 3, -1, -0.5f, 1 }, { 1, 1, 1, 2 } },
+    { { -1, 3, -0.5f, 1 }, { 1, 1, 1, 0 } },
     BIG(0.3f, 1.0f, 0.0f, 1.0f, 1.0f),       /* 12: depth EQUAL: fails late    */
     BIG(0.9f, 0.1f, 0.05f, 0.0f, 0.0f),      /* 15: additive, two primitives   */
-    BIG(0.9f, 0.0f, 0.1f, 0.2f, 0.0f),       /* 18                             */
+    { { -1, -1, 0.9f, 1 }, { 0, 0.1f, 0.2f, 0 } }, { { 1, -1, 0.9f, 1 }, { 0, 0.1f, 0.2f, 0 } },
+    { { -1, 1, 0.9f, 1 }, { 0, 0.1f, 0.2f, 0 } }, /* 18: the lower left half */
     { { -1, 1, 0, 1 }, { 1, 1, 1, 1 } }, { { -0.8f, 1, 0, 1 }, { 1, 1, 1, 1 } },
     { { -1, 0.8f, 0, 1 }, { 1, 1, 1, 1 } },  /* 21: the top-left corner only   */
 };
