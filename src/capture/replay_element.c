@@ -179,7 +179,7 @@ ws_status ws_replay_element_print(ws_replay *r, const ws_element_history *h, FIL
     for (size_t i = 0; i < h->n; i++) {
         const ws_element_change *c = &h->ch[i];
         struct ws_replay_call_info ci;
-        if (ws_replay_call_info(r, c->call, &ci) != WS_OK)
+        if (ws_replay_describe_call(r, c->call, &ci) != WS_OK)
             return fail(err, errlen, WS_ERR_INTERNAL, "element history: %s", ws_replay_error(r));
         fprintf(out, "call %" PRIu64 " %s\n    old ", c->call, ci.text);
         print_value(out, c->before, h->size, c->readable_before);

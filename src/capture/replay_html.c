@@ -49,7 +49,7 @@ static int take_shot(void *user, ws_replay *r, uint64_t index)
 {
     report *rp = user;
     struct ws_replay_call_info ci;
-    if (ws_replay_call_info(r, index, &ci) != WS_OK) {
+    if (ws_replay_describe_call(r, index, &ci) != WS_OK) {
         rp->st = fail(rp->err, rp->errlen, WS_ERR_INTERNAL, "report: %s", ws_replay_error(r));
         return 1;
     }
@@ -170,7 +170,7 @@ static void write_history(FILE *f, ws_replay *r, const ws_pixel_history *h)
     for (size_t i = 0; i < h->n; i++) {
         const ws_gfx_probe_rec *e = &h->ev[i].rec;
         struct ws_replay_call_info ci;
-        int have = ws_replay_call_info(r, h->ev[i].call, &ci) == WS_OK;
+        int have = ws_replay_describe_call(r, h->ev[i].call, &ci) == WS_OK;
         fprintf(f, "<tr><td><a href=\"#call-%" PRIu64 "\">%" PRIu64 "</a> <code>", h->ev[i].call, h->ev[i].call);
         esc(f, have ? ci.name : "?");
         fprintf(f, "</code></td>");
@@ -221,7 +221,7 @@ static ws_status write_page(FILE *f, report *rp, const ws_replay_html_options *o
     uint64_t ncalls = ws_replay_call_count(r), count[7] = { 0 };
     for (uint64_t i = 0; i < ncalls; i++) {
         struct ws_replay_call_info ci;
-        if (ws_replay_call_info(r, i, &ci) == WS_OK && (unsigned)ci.kind < 7) count[ci.kind]++;
+        if (ws_replay_describe_call(r, i, &ci) == WS_OK && (unsigned)ci.kind < 7) count[ci.kind]++;
     }
     const char *title = o->title ? o->title : "Frame report";
     uint32_t top = WS_REPLAY_HTML_FINAL_Y + (h > 96 ? h : 96) + 8; /* room for the side text */
@@ -258,7 +258,7 @@ static ws_status write_page(FILE *f, report *rp, const ws_replay_html_options *o
     for (size_t i = 0; i < rp->n; i++) {
         const shot *s = &rp->shots[i];
         struct ws_replay_call_info ci;
-        if (ws_replay_call_info(r, s->call, &ci) != WS_OK) continue;
+        if (ws_replay_describe_call(r, s->call, &ci) != WS_OK) continue;
         fprintf(f, "<div class=\"card\" id=\"call-%" PRIu64 "\">", s->call);
         if (s->uri)
             fprintf(f, "<img src=\"%s\" width=\"%u\" height=\"%u\" alt=\"the target after call %" PRIu64 "\">", s->uri,
@@ -283,7 +283,7 @@ static ws_status write_page(FILE *f, report *rp, const ws_replay_html_options *o
     fprintf(f, "<section id=\"calls\"><h2>Calls</h2>\n<table><tr><th>#</th><th>Kind</th><th>Call</th></tr>\n");
     for (uint64_t i = 0; i < ncalls; i++) {
         struct ws_replay_call_info ci;
-        if (ws_replay_call_info(r, i, &ci) != WS_OK)
+        if (ws_replay_describe_call(r, i, &ci) != WS_OK)
             return fail(rp->err, rp->errlen, WS_ERR_INTERNAL, "report: %s", ws_replay_error(r));
         int work = ci.kind == WS_REPLAY_CALL_DRAW || ci.kind == WS_REPLAY_CALL_CLEAR;
         if (work)

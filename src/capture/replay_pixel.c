@@ -61,7 +61,7 @@ static int after_call(void *user, ws_replay *r, uint64_t index)
 {
     pix_run *p = user;
     struct ws_replay_call_info ci;
-    if (ws_replay_call_info(r, index, &ci) != WS_OK) {
+    if (ws_replay_describe_call(r, index, &ci) != WS_OK) {
         p->st = fail(p->err, p->errlen, WS_ERR_INTERNAL, "pixel history: %s", ws_replay_error(r));
         return 1;
     }
@@ -133,7 +133,7 @@ ws_status ws_replay_pixel_collect(ws_replay *r, uint32_t x, uint32_t y, ws_gfx_t
     if (!guess) /* the frame's last clear or draw */
         for (uint64_t i = ws_replay_call_count(r); i-- > 0 && !guess;) {
             struct ws_replay_call_info ci;
-            if (ws_replay_call_info(r, i, &ci) == WS_OK &&
+            if (ws_replay_describe_call(r, i, &ci) == WS_OK &&
                 (ci.kind == WS_REPLAY_CALL_DRAW || ci.kind == WS_REPLAY_CALL_CLEAR))
                 guess = ws_replay_target_at(r, i);
         }
@@ -241,7 +241,7 @@ ws_status ws_replay_pixel_print(ws_replay *r, const ws_pixel_history *h, FILE *o
         if (e->call != call) {
             struct ws_replay_call_info ci;
             call = e->call;
-            if (ws_replay_call_info(r, call, &ci) != WS_OK)
+            if (ws_replay_describe_call(r, call, &ci) != WS_OK)
                 return fail(err, errlen, WS_ERR_INTERNAL, "pixel history: %s", ws_replay_error(r));
             fprintf(out, "call %" PRIu64 " %s", call, ci.text);
             if (ci.kind == WS_REPLAY_CALL_DRAW) fprintf(out, "   [draw %u%s%s]", ci.draw, ci.kernel ? ", " : "",

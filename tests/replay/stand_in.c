@@ -47,7 +47,7 @@ const char *ws_replay_error(const ws_replay *r) { return r->err; }
 ws_device *ws_replay_device(ws_replay *r) { return r->s.dev; }
 uint64_t ws_replay_call_count(const ws_replay *r) { (void)r; return scene_call_count(); }
 
-ws_status ws_replay_call_info(const ws_replay *r, uint64_t index, struct ws_replay_call_info *out)
+ws_status ws_replay_describe_call(const ws_replay *r, uint64_t index, struct ws_replay_call_info *out)
 {
     if (index >= scene_call_count())
         return fail((ws_replay *)r, WS_ERR_INVALID_ARG, "stand-in: no call %llu", (unsigned long long)index);

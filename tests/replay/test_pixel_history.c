@@ -23,7 +23,7 @@ static int grab(void *user, ws_replay *r, uint64_t index)
 {
     images *im = user;
     struct ws_replay_call_info ci;
-    if (ws_replay_call_info(r, index, &ci) != WS_OK) return 1;
+    if (ws_replay_describe_call(r, index, &ci) != WS_OK) return 1;
     if (ci.kind != WS_REPLAY_CALL_DRAW && ci.kind != WS_REPLAY_CALL_CLEAR) return 0;
     im->have[index] = ws_gfx_target_read(ws_replay_device(r), ws_replay_target_at(r, index), im->rgba[index],
                                          sizeof im->rgba[index]) == WS_OK;
