@@ -27,7 +27,8 @@ typedef struct report {
     uint32_t thumb;
     shot *shots;
     size_t n, cap;
-    ws_gfx_target *last_target;
+    ws_gfx_target *last_target;   /* valid until the next restore          */
+    uint64_t last_call;           /* the call that wrote it last            */
     ws_status st;
     char *err;
     size_t errlen;
@@ -68,6 +69,7 @@ static int take_shot(void *user, ws_replay *r, uint64_t index)
     ws_gfx_target *t = ws_replay_target_at(r, index);
     if (!t || ws_gfx_target_size(t, &s->w, &s->h) != WS_OK) return 0;
     rp->last_target = t;
+    rp->last_call = index;
     uint8_t *img = malloc((size_t)s->w * s->h * 4), *small = NULL;
     uint32_t tw, th;
     if (!img) goto oom;
@@ -340,7 +342,7 @@ ws_status ws_replay_html(ws_replay *r, const char *dir, const ws_replay_html_opt
     }
     if ((st = ws_image_png_uri(img, w, h, 1, &final_uri, err, errlen)) != WS_OK) goto out;
     if (!o.pixel_set) { o.pixel_x = w / 2; o.pixel_y = h / 2; }
-    if ((st = ws_replay_pixel_collect(r, o.pixel_x, o.pixel_y, rp.last_target, &hist, err, errlen)) != WS_OK) goto out;
+    if ((st = ws_replay_pixel_collect(r, o.pixel_x, o.pixel_y, rp.last_call, &hist, err, errlen)) != WS_OK) goto out;
     size_t plen = strlen(dir) + 32;
     path = malloc(plen);
     tmp = malloc(plen);

@@ -50,8 +50,8 @@ typedef struct pix_run {
     ws_pixel_history *h;
     ws_device *dev;
     size_t cap;
-    uint64_t last_work;           /* the last clear or draw seen             */
-    ws_gfx_target *last_target;
+    uint64_t target_call;         /* whose target; UINT64_MAX: the last     */
+    ws_gfx_target *target;        /* the target bound at that call (this run) */
     ws_status st;
     char *err;
     size_t errlen;
@@ -75,8 +75,7 @@ static int after_call(void *user, ws_replay *r, uint64_t index)
         return 1;
     }
     ws_gfx_target *t = ws_replay_target_at(r, index);
-    p->last_work = index;
-    p->last_target = t;
+    if (p->target_call == WS_REPLAY_LAST_TARGET || p->target_call == index) p->target = t;
     ws_pixel_history *h = p->h;
     for (size_t k = 0; k < n; k++) {
         if (h->n == p->cap) {
@@ -115,7 +114,7 @@ static int read_pixel(ws_device *dev, ws_gfx_target *t, uint32_t x, uint32_t y, 
     return ok;
 }
 
-ws_status ws_replay_pixel_collect(ws_replay *r, uint32_t x, uint32_t y, ws_gfx_target *target,
+ws_status ws_replay_pixel_collect(ws_replay *r, uint32_t x, uint32_t y, uint64_t target_call,
                                   ws_pixel_history *out, char *err, size_t errlen)
 {
     if (!r || !out) return fail(err, errlen, WS_ERR_INVALID_ARG, "pixel history: no replay or no output");
@@ -129,19 +128,24 @@ ws_status ws_replay_pixel_collect(ws_replay *r, uint32_t x, uint32_t y, ws_gfx_t
     uint8_t init[4] = { 0 };
     float init_z = 0;
     int init_depth = 0, init_known = 0;
-    ws_gfx_target *guess = target;
-    if (!guess) /* the frame's last clear or draw */
-        for (uint64_t i = ws_replay_call_count(r); i-- > 0 && !guess;) {
+    uint64_t ncalls = ws_replay_call_count(r), at = target_call;
+    if (at != WS_REPLAY_LAST_TARGET && at >= ncalls)
+        return fail(err, errlen, WS_ERR_INVALID_ARG, "pixel history: no call %" PRIu64 " (the frame has %" PRIu64 ")",
+                    at, ncalls);
+    if (at == WS_REPLAY_LAST_TARGET) /* the frame's last clear or draw */
+        for (uint64_t i = ncalls; i-- > 0 && at == WS_REPLAY_LAST_TARGET;) {
             struct ws_replay_call_info ci;
             if (ws_replay_describe_call(r, i, &ci) == WS_OK &&
                 (ci.kind == WS_REPLAY_CALL_DRAW || ci.kind == WS_REPLAY_CALL_CLEAR))
-                guess = ws_replay_target_at(r, i);
+                at = i;
         }
+    /* NULL when the target is created inside the frame */
+    ws_gfx_target *guess = at < ncalls ? ws_replay_target_at(r, at) : NULL;
     init_known = read_pixel(dev, guess, x, y, init, &init_z, &init_depth);
 
     ws_status st = ws_gfx_probe_arm(dev, x, y);
     if (st != WS_OK) return fail(err, errlen, st, "pixel history: %s", ws_last_error(dev));
-    pix_run p = { .h = out, .dev = dev, .st = WS_OK, .err = err, .errlen = errlen };
+    pix_run p = { .h = out, .dev = dev, .target_call = at, .st = WS_OK, .err = err, .errlen = errlen };
     st = ws_replay_run(r, 0, UINT64_MAX, after_call, &p);
     ws_gfx_probe_disarm(dev);
     if (p.st != WS_OK) { ws_pixel_history_free(out); return p.st; }
@@ -151,9 +155,12 @@ ws_status ws_replay_pixel_collect(ws_replay *r, uint32_t x, uint32_t y, ws_gfx_t
     }
     out->x = x;
     out->y = y;
-    out->target = target ? target : p.last_target;
+    out->target = p.target;
     if (!out->target) {
         ws_pixel_history_free(out);
+        if (target_call != WS_REPLAY_LAST_TARGET)
+            return fail(err, errlen, WS_ERR_NOT_FOUND, "pixel history: no render target is bound at call %" PRIu64,
+                        target_call);
         return fail(err, errlen, WS_ERR_NOT_FOUND, "pixel history: the frame has no clear or draw into a render target");
     }
     if (ws_gfx_target_size(out->target, &out->w, &out->h) != WS_OK || x >= out->w || y >= out->h) {
@@ -244,8 +251,7 @@ ws_status ws_replay_pixel_print(ws_replay *r, const ws_pixel_history *h, FILE *o
             if (ws_replay_describe_call(r, call, &ci) != WS_OK)
                 return fail(err, errlen, WS_ERR_INTERNAL, "pixel history: %s", ws_replay_error(r));
             fprintf(out, "call %" PRIu64 " %s", call, ci.text);
-            if (ci.kind == WS_REPLAY_CALL_DRAW) fprintf(out, "   [draw %u%s%s]", ci.draw, ci.kernel ? ", " : "",
-                                                        ci.kernel ? ci.kernel : "");
+            if (ci.kind == WS_REPLAY_CALL_DRAW && ci.kernel) fprintf(out, "   [%s]", ci.kernel);
             fprintf(out, "\n");
         }
         if (memcmp(cur, e->rec.before, 4) || (h->has_depth && curz != e->rec.depth_before)) {
@@ -268,7 +274,7 @@ ws_status ws_replay_pixel_print(ws_replay *r, const ws_pixel_history *h, FILE *o
 ws_status ws_replay_pixel_history(ws_replay *r, uint32_t x, uint32_t y, FILE *out, char *err, size_t errlen)
 {
     ws_pixel_history h;
-    ws_status st = ws_replay_pixel_collect(r, x, y, NULL, &h, err, errlen);
+    ws_status st = ws_replay_pixel_collect(r, x, y, WS_REPLAY_LAST_TARGET, &h, err, errlen);
     if (st != WS_OK) return st;
     st = ws_replay_pixel_print(r, &h, out, err, errlen);
     ws_pixel_history_free(&h);

@@ -30,7 +30,8 @@ typedef struct ws_pixel_event {
 
 typedef struct ws_pixel_history {
     uint32_t x, y;
-    ws_gfx_target *target;        /* the replay's target the pixel belongs to */
+    ws_gfx_target *target;        /* the replay's target the pixel belongs to
+                                     (valid until the next restore)          */
     uint32_t w, h;                /* its size                                  */
     int initial_known;            /* 0: the target did not exist at the start  */
     uint8_t initial[4];           /* the pixel at the frame's start            */
@@ -41,10 +42,14 @@ typedef struct ws_pixel_history {
     uint64_t ncalls;              /* distinct calls among ev                   */
 } ws_pixel_history;
 
-/* Collect the history of pixel (x, y) (row 0 at the top) of `target`, or,
- * when target is NULL, of the target the frame's last clear or draw
- * writes. Free with ws_pixel_history_free. */
-ws_status ws_replay_pixel_collect(ws_replay *r, uint32_t x, uint32_t y, ws_gfx_target *target,
+/* Collect the history of pixel (x, y) (row 0 at the top) of the target
+ * bound when call `target_call` runs, or, with WS_REPLAY_LAST_TARGET, of
+ * the target the frame's last clear or draw writes. (A call index, not a
+ * handle: a target created inside the frame gets a new handle at every
+ * restore.) out->target is valid until the next restore. Free with
+ * ws_pixel_history_free. */
+#define WS_REPLAY_LAST_TARGET UINT64_MAX
+ws_status ws_replay_pixel_collect(ws_replay *r, uint32_t x, uint32_t y, uint64_t target_call,
                                   ws_pixel_history *out, char *err, size_t errlen);
 void ws_pixel_history_free(ws_pixel_history *h);
 /* Print it: per call that touched the pixel, the call's text and per

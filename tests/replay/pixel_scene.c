@@ -1,7 +1,9 @@
 /* The pixel-history test frame (pixel_scene.h). */
 #include "pixel_scene.h"
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include "capture/capture_calls.h"
 
 typedef struct vtx { float pos[4]; float color[4]; } vtx;
 
@@ -175,4 +177,167 @@ void scene_state_text(size_t i, char *buf, size_t len)
         if (calls[k].kind == WS_REPLAY_CALL_OTHER) p = calls[k].pipe;
     snprintf(buf, len, "pipeline %d: vs=ref_vs %s\ntarget 1 %dx%d depth\nviewport 0 0 %d %d depth 0..1\n", p + 1,
              pipes[p].text, SCENE_W, SCENE_H, SCENE_W, SCENE_H);
+}
+
+/* ---- the frame as a capture file ---- */
+
+enum { ID_MODULE = 1, ID_VS, ID_FS, ID_DISCARD, ID_PIPE0, ID_TARGET = ID_PIPE0 + SCENE_NPIPES };
+#define CAP_VB (WS_GLOBAL_BASE + 0x200000u)
+#define CAP_MODULE (WS_GLOBAL_BASE + 0x300000u)
+
+typedef struct capw { ws_capture_writer *w; uint64_t calls; int bad; } capw;
+
+static void cap_add(capw *c, uint32_t type, uint64_t id, wscap_buf *p)
+{
+    if (p->failed || ws_capture_writer_add(c->w, type, id, p->data, p->len) != WS_OK) c->bad = 1;
+    wscap_buf_free(p);
+}
+
+static wscap_buf cap_call(uint32_t which)
+{
+    wscap_buf p = { 0 };
+    wscap_put_u32(&p, which);
+    return p;
+}
+
+static void cap_end(capw *c, wscap_buf *p) { cap_add(c, WS_CAPTURE_API_CALL, c->calls++, p); }
+
+static unsigned char *read_all(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned char *buf = NULL;
+    long n = -1;
+    if (f && fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 &&
+        (buf = malloc((size_t)n)) && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        free(buf);
+        buf = NULL;
+    }
+    if (f) fclose(f);
+    *len = buf ? (size_t)n : 0;
+    return buf;
+}
+
+int scene_write_capture(const char *path, const char *shader_elf, char *err, size_t errlen)
+{
+    size_t elf_size;
+    unsigned char *elf = read_all(shader_elf, &elf_size);
+    if (!elf) { snprintf(err, errlen, "cannot read %s", shader_elf); return -1; }
+    capw c = { 0 };
+    if (ws_capture_writer_open(path, &c.w, err, errlen) != WS_OK) { free(elf); return -1; }
+    ws_config cfg;
+    ws_config_default(&cfg);
+    wscap_buf p = { 0 };
+    wscap_put_config(&p, &cfg);
+    cap_add(&c, WS_CAPTURE_DEVICE_CONFIG, 0, &p);
+    wscap_put_u64(&p, 0);
+    wscap_put_u32(&p, WSCAP_FRAME_GRAPHICS);
+    cap_add(&c, WS_CAPTURE_FRAME_BEGIN, 0, &p);
+
+    /* the prefix: SCENE_CAPTURE_PREFIX calls that make the objects */
+    p = cap_call(WSCAP_MODULE_LOAD);
+    wscap_put_u32(&p, ID_MODULE);
+    wscap_put_str(&p, "gfx_shaders.elf");
+    wscap_put_u32(&p, CAP_MODULE);
+    wscap_put_blob(&p, elf, elf_size);
+    cap_end(&c, &p);
+    free(elf);
+    const char *names[] = { "ref_vs", "ref_fs", "discard_fs" };
+    for (uint32_t k = 0; k < 3; k++) {
+        p = cap_call(WSCAP_KERNEL_GET);
+        wscap_put_u32(&p, ID_VS + k);
+        wscap_put_u32(&p, ID_MODULE);
+        wscap_put_str(&p, names[k]);
+        cap_end(&c, &p);
+    }
+    for (uint32_t i = 0; i < SCENE_NPIPES; i++) {
+        wscap_pipeline wp = { .vs = ID_VS, .fs = strcmp(pipes[i].fs, "ref_fs") ? ID_DISCARD : ID_FS };
+        ws_gfx_pipeline_desc *d = &wp.desc;
+        *d = (ws_gfx_pipeline_desc){ .nattributes = 2, .nbindings = 1, .depth_test = pipes[i].test,
+                                     .depth_write = pipes[i].write, .depth_compare = pipes[i].cmp,
+                                     .blend = pipes[i].blend };
+        d->attributes[0] = (ws_gfx_attribute){ 0, 0, WS_GFX_FLOAT4 };
+        d->attributes[1] = (ws_gfx_attribute){ 0, 16, WS_GFX_FLOAT4 };
+        d->bindings[0] = (ws_gfx_binding){ sizeof(vtx), 0 };
+        p = cap_call(WSCAP_PIPELINE_CREATE);
+        wscap_put_u32(&p, ID_PIPE0 + i);
+        wscap_put_pipeline(&p, &wp);
+        cap_end(&c, &p);
+    }
+    p = cap_call(WSCAP_TARGET_CREATE);
+    wscap_put_u32(&p, ID_TARGET);
+    wscap_put_u32(&p, SCENE_W);
+    wscap_put_u32(&p, SCENE_H);
+    wscap_put_u32(&p, 1);
+    cap_end(&c, &p);
+    uint8_t init[SCENE_BUF_BYTES];
+    for (int i = 0; i < SCENE_BUF_BYTES; i++) init[i] = (uint8_t)i;
+    const struct { uint32_t addr; const void *bytes; uint64_t n; } allocs[2] = {
+        { CAP_VB, verts, sizeof verts }, { SCENE_CAPTURE_BUF, init, sizeof init } };
+    for (int k = 0; k < 2; k++) {
+        p = cap_call(WSCAP_MALLOC);
+        wscap_put_u64(&p, allocs[k].n);
+        wscap_put_u32(&p, allocs[k].addr);
+        cap_end(&c, &p);
+        p = cap_call(WSCAP_HTOD);
+        wscap_put_u32(&p, allocs[k].addr);
+        wscap_put_blob(&p, allocs[k].bytes, allocs[k].n);
+        cap_end(&c, &p);
+    }
+    p = cap_call(WSCAP_SET_TARGET);
+    wscap_put_u32(&p, ID_TARGET);
+    cap_end(&c, &p);
+    p = cap_call(WSCAP_SET_VERTEX_BUFFER);
+    wscap_put_u32(&p, 0);
+    wscap_put_u32(&p, CAP_VB);
+    wscap_put_u32(&p, sizeof verts);
+    cap_end(&c, &p);
+    if (c.calls != SCENE_CAPTURE_PREFIX) c.bad = 1;
+
+    /* the frame's calls, as scene_call issues them */
+    for (size_t i = 0; i < NCALLS; i++) {
+        const call *k = &calls[i];
+        const char *n = k->name;
+        if (!strcmp(n, "ws_gfx_begin_frame")) p = cap_call(WSCAP_BEGIN_FRAME);
+        else if (!strcmp(n, "ws_gfx_present")) {
+            p = cap_call(WSCAP_PRESENT);
+            wscap_put_u32(&p, ID_TARGET);
+            wscap_put_u32(&p, 0);
+        } else if (!strcmp(n, "ws_gfx_clear")) {
+            p = cap_call(WSCAP_CLEAR);
+            for (int j = 0; j < 4; j++) wscap_put_f32(&p, clear_rgba[j]);
+            wscap_put_f32(&p, 1.0f);
+        } else if (!strcmp(n, "ws_gfx_set_pipeline")) {
+            p = cap_call(WSCAP_SET_PIPELINE);
+            wscap_put_u32(&p, ID_PIPE0 + (uint32_t)k->pipe);
+        } else if (!strcmp(n, "ws_gfx_draw")) {
+            p = cap_call(WSCAP_DRAW);
+            uint32_t v[4] = { k->count, 1, (uint32_t)k->pipe, 0 };
+            for (int j = 0; j < 4; j++) wscap_put_u32(&p, v[j]);
+        } else if (!strcmp(n, "ws_memcpy_htod")) {
+            const uint8_t bytes[8] = { 0xa0, 0xa1, 0xa2, 0xa3, 0xa4, 0xa5, 0xa6, 0xa7 };
+            p = cap_call(WSCAP_HTOD);
+            wscap_put_u32(&p, SCENE_CAPTURE_BUF + 8);
+            wscap_put_blob(&p, bytes, sizeof bytes);
+        } else if (!strcmp(n, "ws_memset")) {
+            p = cap_call(WSCAP_MEMSET);
+            wscap_put_u32(&p, SCENE_CAPTURE_BUF + 32);
+            wscap_put_u32(&p, 0x5e);
+            wscap_put_u64(&p, 16);
+        } else { /* ws_memcpy_dtod */
+            p = cap_call(WSCAP_DTOD);
+            wscap_put_u32(&p, SCENE_CAPTURE_BUF);
+            wscap_put_u32(&p, SCENE_CAPTURE_BUF + 32);
+            wscap_put_u64(&p, 16);
+        }
+        cap_end(&c, &p);
+    }
+    wscap_put_u64(&p, 0);
+    wscap_put_u64(&p, 0); /* the digest is not checked here */
+    cap_add(&c, WS_CAPTURE_FRAME_END, 0, &p);
+    if (c.bad) {
+        ws_capture_writer_abort(c.w);
+        snprintf(err, errlen, "writing the capture %s failed", path);
+        return -1;
+    }
+    return ws_capture_writer_close(c.w) == WS_OK ? 0 : (snprintf(err, errlen, "closing %s failed", path), -1);
 }

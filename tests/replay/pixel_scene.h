@@ -7,6 +7,7 @@
 #ifndef WS_TESTS_PIXEL_SCENE_H
 #define WS_TESTS_PIXEL_SCENE_H
 #include "capture/replay.h"
+#include "warpscope/abi.h"
 
 #define SCENE_W 32
 #define SCENE_H 32
@@ -35,6 +36,14 @@ void scene_call_info(size_t i, struct ws_replay_call_info *out);
 ws_status scene_call(scene *s, size_t i);
 /* Pipeline description lines for call i (what the context is then). */
 void scene_state_text(size_t i, char *buf, size_t len);
+
+/* The same frame as a capture file (the codec of src/capture/capture_calls.h),
+ * every object created inside the frame, allocations at fixed addresses:
+ * for the real replayer. SCENE_CAPTURE_PREFIX calls (creating the objects)
+ * come before the calls above, which keep their order. 0 on success. */
+#define SCENE_CAPTURE_PREFIX 16
+#define SCENE_CAPTURE_BUF (WS_GLOBAL_BASE + 0x201000u)
+int scene_write_capture(const char *path, const char *shader_elf, char *err, size_t errlen);
 
 /* stand_in.c: the frame behind a stand-in replay (tests only). */
 scene *stand_in_scene(ws_replay *r);

@@ -35,7 +35,7 @@ static void check_against_images(ws_replay *r, const images *im, uint32_t x, uin
 {
     ws_pixel_history h;
     char err[256];
-    CHECK(ws_replay_pixel_collect(r, x, y, NULL, &h, err, sizeof err) == WS_OK);
+    CHECK(ws_replay_pixel_collect(r, x, y, WS_REPLAY_LAST_TARGET, &h, err, sizeof err) == WS_OK);
     CHECK(h.initial_known && !memcmp(h.initial, "\0\0\0\0", 4) && h.initial_depth == 1.0f && h.has_depth);
     const uint8_t *cur = h.initial;
     size_t e = 0;
@@ -64,7 +64,7 @@ static void test_pixel(ws_replay *r)
     /* the scene pixel: one event per intended outcome, each with its call */
     ws_pixel_history h;
     char err[256];
-    CHECK(ws_replay_pixel_collect(r, SCENE_PX, SCENE_PY, NULL, &h, err, sizeof err) == WS_OK);
+    CHECK(ws_replay_pixel_collect(r, SCENE_PX, SCENE_PY, WS_REPLAY_LAST_TARGET, &h, err, sizeof err) == WS_OK);
     const uint64_t calls[] = { 1, 3, 4, 6, 8, 10, 12, 12 };
     const ws_gfx_probe_event events[] = { WS_GFX_PROBE_CLEAR, WS_GFX_PROBE_WRITTEN, WS_GFX_PROBE_EARLY_Z_FAILED,
                                           WS_GFX_PROBE_WRITTEN, WS_GFX_PROBE_DISCARDED, WS_GFX_PROBE_DEPTH_FAILED,
@@ -96,8 +96,16 @@ static void test_pixel(ws_replay *r)
     free(text);
     ws_pixel_history_free(&h);
 
+    /* the target named by a call: the same history */
+    ws_pixel_history h2;
+    CHECK(ws_replay_pixel_collect(r, SCENE_PX, SCENE_PY, 3, &h2, err, sizeof err) == WS_OK);
+    CHECK(h2.n == 8 && h2.ev[7].call == 12);
+    ws_pixel_history_free(&h2);
+    CHECK(ws_replay_pixel_collect(r, SCENE_PX, SCENE_PY, 999, &h2, err, sizeof err) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(err, "no call 999 (the frame has 18)");
+
     /* refusals */
-    CHECK(ws_replay_pixel_collect(r, 40, 3, NULL, &h, err, sizeof err) == WS_ERR_INVALID_ARG);
+    CHECK(ws_replay_pixel_collect(r, 40, 3, WS_REPLAY_LAST_TARGET, &h, err, sizeof err) == WS_ERR_INVALID_ARG);
     CHECK_STR_CONTAINS(err, "pixel (40,3) is outside the 32x32 render target");
     uint32_t x, y;
     CHECK(ws_replay_parse_pixel("12,7", &x, &y, err, sizeof err) == WS_OK && x == 12 && y == 7);
