@@ -151,7 +151,9 @@ static const char css[] =
     "td code{word-break:break-word}\n"
     ".grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(280px,1fr));gap:12px}\n"
     ".card{background:var(--card);border:1px solid var(--line);border-radius:8px;padding:10px}\n"
-    ".card img{background:#000;margin-bottom:8px;border:1px solid var(--line)}\n"
+    ".card img{background:#000;border:1px solid var(--line)}\n"
+    ".thumb{position:relative;display:inline-block;margin-bottom:8px;line-height:0}\n"
+    ".pin{position:absolute;width:7px;height:7px;border:2px solid #fff;outline:1px solid #e0245e;border-radius:50%}\n"
     ".card h3{margin:0 0 4px;font-size:14px}\n"
     ".sw{display:inline-block;width:14px;height:14px;border:1px solid #0005;vertical-align:-3px;margin-right:5px}\n"
     ".badge{display:inline-block;padding:0 7px;border-radius:9px;font-size:12px;background:#e3f5ef;color:#0c6b53}\n"
@@ -227,20 +229,25 @@ static ws_status write_page(FILE *f, report *rp, const ws_replay_html_options *o
     }
     const char *title = o->title ? o->title : "Frame report";
     uint32_t top = WS_REPLAY_HTML_FINAL_Y + (h > 96 ? h : 96) + 8; /* room for the side text */
+    /* a frame that draws nothing (compute) has no final image and no pixel */
+    int drawn = final_uri && hist;
     fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>");
     esc(f, title);
     fprintf(f, "</title>\n<style>\n%s</style></head>\n<body>\n<div id=\"top\" style=\"height:%upx\">\n", css, top);
     fprintf(f, "<div id=\"marker\" style=\"left:%dpx;top:%dpx;width:%dpx;height:%dpx\"></div>\n", WS_REPLAY_HTML_MARKER_X,
             WS_REPLAY_HTML_MARKER_Y, WS_REPLAY_HTML_MARKER_W, WS_REPLAY_HTML_MARKER_H);
-    fprintf(f, "<div id=\"final\" style=\"left:%dpx;top:%dpx\"><img src=\"%s\" width=\"%u\" height=\"%u\" "
-               "alt=\"the render target at the end of the frame\"></div>\n",
-            WS_REPLAY_HTML_FINAL_X, WS_REPLAY_HTML_FINAL_Y, final_uri, w, h);
-    /* the chosen pixel, pointed at from outside the image */
-    fprintf(f, "<div class=\"tick\" style=\"left:%upx;top:%dpx;width:1px;height:6px\"></div>\n",
-            WS_REPLAY_HTML_FINAL_X + hist->x, WS_REPLAY_HTML_FINAL_Y - 8);
-    fprintf(f, "<div class=\"tick\" style=\"left:%dpx;top:%upx;width:6px;height:1px\"></div>\n",
-            WS_REPLAY_HTML_FINAL_X - 8 + (WS_REPLAY_HTML_FINAL_X >= 8 ? 0 : 8), WS_REPLAY_HTML_FINAL_Y + hist->y);
-    fprintf(f, "<div id=\"side\" style=\"left:%upx\"><h1>", WS_REPLAY_HTML_FINAL_X + w + 32);
+    if (drawn) {
+        fprintf(f, "<div id=\"final\" style=\"left:%dpx;top:%dpx\"><img src=\"%s\" width=\"%u\" height=\"%u\" "
+                   "alt=\"the render target at the end of the frame\"></div>\n",
+                WS_REPLAY_HTML_FINAL_X, WS_REPLAY_HTML_FINAL_Y, final_uri, w, h);
+        /* the chosen pixel, pointed at from outside the image */
+        fprintf(f, "<div class=\"tick\" style=\"left:%upx;top:%dpx;width:1px;height:6px\"></div>\n",
+                WS_REPLAY_HTML_FINAL_X + hist->x, WS_REPLAY_HTML_FINAL_Y - 8);
+        fprintf(f, "<div class=\"tick\" style=\"left:%dpx;top:%upx;width:6px;height:1px\"></div>\n",
+                WS_REPLAY_HTML_FINAL_X - 8, WS_REPLAY_HTML_FINAL_Y + hist->y);
+    }
+    fprintf(f, "<div id=\"side\" style=\"left:%upx\"><h1>",
+            WS_REPLAY_HTML_FINAL_X + (w > WS_REPLAY_HTML_MARKER_W ? w : WS_REPLAY_HTML_MARKER_W) + 32);
     esc(f, title);
     fprintf(f, "</h1>\n<p class=\"facts\">%" PRIu64 " call%s: %" PRIu64 " draw%s, %" PRIu64 " clear%s, %" PRIu64
                " launch%s, %" PRIu64 " cop%s.</p>\n",
@@ -248,13 +255,17 @@ static ws_status write_page(FILE *f, report *rp, const ws_replay_html_options *o
             count[WS_REPLAY_CALL_CLEAR], count[WS_REPLAY_CALL_CLEAR] == 1 ? "" : "s", count[WS_REPLAY_CALL_LAUNCH],
             count[WS_REPLAY_CALL_LAUNCH] == 1 ? "" : "es", count[WS_REPLAY_CALL_COPY],
             count[WS_REPLAY_CALL_COPY] == 1 ? "y" : "ies");
-    fprintf(f, "<p class=\"facts\">Render target at the end of the frame: %ux%u (left, 1:1; colour channels).</p>\n", w,
-            h);
-    fprintf(f, "<p class=\"facts\">Pixel (%u, %u), marked beside the image: ", hist->x, hist->y);
-    swatch(f, final_px);
-    fprintf(f, " &mdash; <a href=\"#pixel\">history</a>, <a href=\"#draws\">draws</a>, <a href=\"#calls\">calls</a></p>\n"
-               "</div></div>\n<main>\n");
-    write_history(f, r, hist);
+    if (drawn) {
+        fprintf(f, "<p class=\"facts\">Render target at the end of the frame: %ux%u (left, 1:1; colour channels)."
+                   "</p>\n", w, h);
+        fprintf(f, "<p class=\"facts\">Pixel (%u, %u), marked beside the image: ", hist->x, hist->y);
+        swatch(f, final_px);
+        fprintf(f, " &mdash; <a href=\"#pixel\">history</a>, <a href=\"#draws\">draws</a>, ");
+    } else {
+        fprintf(f, "<p class=\"facts\">The frame draws into no render target.</p>\n<p class=\"facts\">");
+    }
+    fprintf(f, "<a href=\"#calls\">calls</a></p>\n</div></div>\n<main>\n");
+    if (drawn) write_history(f, r, hist);
 
     fprintf(f, "<section id=\"draws\"><h2>The target after each clear and draw</h2>\n<div class=\"grid\">\n");
     for (size_t i = 0; i < rp->n; i++) {
@@ -262,9 +273,14 @@ static ws_status write_page(FILE *f, report *rp, const ws_replay_html_options *o
         struct ws_replay_call_info ci;
         if (ws_replay_describe_call(r, s->call, &ci) != WS_OK) continue;
         fprintf(f, "<div class=\"card\" id=\"call-%" PRIu64 "\">", s->call);
-        if (s->uri)
-            fprintf(f, "<img src=\"%s\" width=\"%u\" height=\"%u\" alt=\"the target after call %" PRIu64 "\">", s->uri,
-                    s->dw, s->dh, s->call);
+        if (s->uri) {
+            fprintf(f, "<div class=\"thumb\"><img src=\"%s\" width=\"%u\" height=\"%u\" alt=\"the target after "
+                       "call %" PRIu64 "\">", s->uri, s->dw, s->dh, s->call);
+            if (hist && s->w == hist->w && s->h == hist->h) /* where the chosen pixel is */
+                fprintf(f, "<span class=\"pin\" style=\"left:%dpx;top:%dpx\"></span>",
+                        (int)((hist->x + 0.5) * s->dw / s->w) - 5, (int)((hist->y + 0.5) * s->dh / s->h) - 5);
+            fprintf(f, "</div>");
+        }
         else
             fprintf(f, "<p class=\"muted\">no render target bound</p>");
         if (ci.kind == WS_REPLAY_CALL_DRAW)
@@ -274,7 +290,7 @@ static ws_status write_page(FILE *f, report *rp, const ws_replay_html_options *o
         fprintf(f, "<code>");
         esc(f, ci.text);
         fprintf(f, "</code><div>");
-        card_badge(f, hist, s->call);
+        if (hist) card_badge(f, hist, s->call);
         fprintf(f, "</div><pre>");
         esc(f, s->state);
         fprintf(f, "</pre></div>\n");
@@ -330,19 +346,23 @@ ws_status ws_replay_html(ws_replay *r, const char *dir, const ws_replay_html_opt
     st = ws_replay_run(r, 0, UINT64_MAX, take_shot, &rp);
     if (rp.st != WS_OK) { st = rp.st; goto out; }
     if (st != WS_OK) { st = fail(err, errlen, st, "report: %s", ws_replay_error(r)); goto out; }
-    if (!rp.last_target) {
-        st = fail(err, errlen, WS_ERR_NOT_FOUND, "report: the frame has no clear or draw into a render target");
-        goto out;
-    }
     /* the final image: the last target drawn to, as the frame leaves it */
-    if (ws_gfx_target_size(rp.last_target, &w, &h) != WS_OK || !(img = malloc((size_t)w * h * 4)) ||
-        ws_gfx_target_read(rp.dev, rp.last_target, img, (size_t)w * h * 4) != WS_OK) {
+    if (rp.last_target &&
+        (ws_gfx_target_size(rp.last_target, &w, &h) != WS_OK || !(img = malloc((size_t)w * h * 4)) ||
+         ws_gfx_target_read(rp.dev, rp.last_target, img, (size_t)w * h * 4) != WS_OK)) {
         st = fail(err, errlen, WS_ERR_INTERNAL, "report: reading the final render target: %s", ws_last_error(rp.dev));
         goto out;
     }
-    if ((st = ws_image_png_uri(img, w, h, 1, &final_uri, err, errlen)) != WS_OK) goto out;
-    if (!o.pixel_set) { o.pixel_x = w / 2; o.pixel_y = h / 2; }
-    if ((st = ws_replay_pixel_collect(r, o.pixel_x, o.pixel_y, rp.last_call, &hist, err, errlen)) != WS_OK) goto out;
+    if (rp.last_target) {
+        if ((st = ws_image_png_uri(img, w, h, 1, &final_uri, err, errlen)) != WS_OK) goto out;
+        if (!o.pixel_set) { o.pixel_x = w / 2; o.pixel_y = h / 2; }
+        st = ws_replay_pixel_collect(r, o.pixel_x, o.pixel_y, rp.last_call, &hist, err, errlen);
+        if (st != WS_OK) goto out;
+    } else if (o.pixel_set) {
+        st = fail(err, errlen, WS_ERR_INVALID_ARG, "report: pixel (%u,%u) asked for, but the frame draws into no render "
+                  "target", o.pixel_x, o.pixel_y);
+        goto out;
+    }
     size_t plen = strlen(dir) + 32;
     path = malloc(plen);
     tmp = malloc(plen);
@@ -353,7 +373,8 @@ ws_status ws_replay_html(ws_replay *r, const char *dir, const ws_replay_html_opt
         st = fail(err, errlen, WS_ERR_IO, "report: cannot write %s: %s", tmp, strerror(errno));
         goto out;
     }
-    st = write_page(f, &rp, &o, final_uri, w, h, img + ((size_t)hist.y * w + hist.x) * 4, &hist);
+    st = write_page(f, &rp, &o, final_uri, w, h, img ? img + ((size_t)hist.y * w + hist.x) * 4 : NULL,
+                    img ? &hist : NULL);
     int bad = ferror(f);
     if (fclose(f) != 0) bad = 1;
     f = NULL;

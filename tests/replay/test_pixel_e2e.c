@@ -4,8 +4,9 @@
  *       opaque, alpha and additive): at a grid of pixels the history equals
  *       what the image shows after each clear and draw; where translucent
  *       quads overlap, each one is a written event; the report is written.
- *   test_pixel_e2e element CAPTURE            (examples/vecadd): c[i]
- *       changes at the launch to a[i] + b[i], a[i] at its upload only. */
+ *   test_pixel_e2e element CAPTURE REPORT_DIR (examples/vecadd): c[i]
+ *       changes at the launch to a[i] + b[i], a[i] at its upload only; the
+ *       report of a frame that draws nothing lists its calls. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,17 +118,40 @@ static void element(ws_replay *r)
     ws_element_history_free(&h);
 }
 
+/* A compute frame still gets a report: the calls, no image, no pixel. */
+static void compute_report(ws_replay *r, const char *dir)
+{
+    char err[512], path[4200];
+    CHECK(ws_replay_html(r, dir, NULL, err, sizeof err) == WS_OK);
+    snprintf(path, sizeof path, "%.4000s/index.html", dir);
+    size_t len;
+    char *page = (char *)ws_test_read_file(path, &len), *z = page ? realloc(page, len + 1) : NULL;
+    CHECK(z != NULL);
+    if (!z) { free(page); return; }
+    z[len] = 0;
+    CHECK_STR_CONTAINS(z, "<code>ws_launch(vecadd, grid (4096,1,1), block (256,1,1)");
+    CHECK_STR_CONTAINS(z, "The frame draws into no render target.");
+    CHECK(!strstr(z, "<img"));
+    free(z);
+    ws_replay_html_options o = { .pixel_set = 1 };
+    CHECK(ws_replay_html(r, dir, &o, err, sizeof err) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(err, "draws into no render target");
+}
+
 int main(int argc, char **argv)
 {
-    if (argc < 3 || (strcmp(argv[1], "pixel") && strcmp(argv[1], "element")) || (!strcmp(argv[1], "pixel") && argc != 4)) {
-        fprintf(stderr, "usage: test_pixel_e2e pixel CAPTURE REPORT_DIR | element CAPTURE\n");
+    if (argc != 4 || (strcmp(argv[1], "pixel") && strcmp(argv[1], "element"))) {
+        fprintf(stderr, "usage: test_pixel_e2e pixel|element CAPTURE REPORT_DIR\n");
         return 2;
     }
     ws_replay *r;
     char err[512];
     if (ws_replay_open(argv[2], NULL, &r, err, sizeof err) != WS_OK) { fprintf(stderr, "%s\n", err); return 1; }
     if (!strcmp(argv[1], "pixel")) pixel(r, argv[3]);
-    else element(r);
+    else {
+        element(r);
+        compute_report(r, argv[3]);
+    }
     ws_replay_close(r);
     return TEST_SUMMARY();
 }
