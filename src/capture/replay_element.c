@@ -4,23 +4,11 @@
  * wrote the same bytes is not seen. Reading back after every call
  * synchronises the device each time, which changes no result. */
 #include "capture/replay_pixel.h"
+#include "capture/replay_tool.h"
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-static ws_status fail(char *err, size_t errlen, ws_status st, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static ws_status fail(char *err, size_t errlen, ws_status st, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return st;
-}
 
 ws_status ws_replay_parse_element(const char *text, ws_addr *addr, uint32_t *size, char *err, size_t errlen)
 {
@@ -29,17 +17,17 @@ ws_status ws_replay_parse_element(const char *text, ws_addr *addr, uint32_t *siz
     unsigned long long a = text ? strtoull(text, &end, 0) : 0;
     unsigned long long s = 4;
     if (!text || end == text || text[0] == '-' || errno || a > UINT32_MAX || (*end && *end != ':'))
-        return fail(err, errlen, WS_ERR_INVALID_ARG, "--element: expected ADDR[:SIZE] (a device address such as "
+        return rt_fail(err, errlen, WS_ERR_INVALID_ARG, "--element: expected ADDR[:SIZE] (a device address such as "
                     "0x10000040, size in bytes), got \"%s\"", text ? text : "");
     if (*end == ':') {
         const char *t = end + 1;
         s = strtoull(t, &end, 0);
         if (end == t || *end || *t == '-' || errno || s == 0 || s > WS_ELEMENT_MAX_SIZE)
-            return fail(err, errlen, WS_ERR_INVALID_ARG, "--element: the size must be 1..%u bytes, got \"%s\"",
+            return rt_fail(err, errlen, WS_ERR_INVALID_ARG, "--element: the size must be 1..%u bytes, got \"%s\"",
                         WS_ELEMENT_MAX_SIZE, text);
     }
     if (a + s > (unsigned long long)UINT32_MAX + 1)
-        return fail(err, errlen, WS_ERR_INVALID_ARG, "--element: %s runs past the end of the address space", text);
+        return rt_fail(err, errlen, WS_ERR_INVALID_ARG, "--element: %s runs past the end of the address space", text);
     *addr = (ws_addr)a;
     *size = (uint32_t)s;
     return WS_OK;
@@ -82,7 +70,7 @@ static int after_call(void *user, ws_replay *r, uint64_t index)
     (void)r;
     int now = read_element(p->dev, h->addr, h->size, p->next);
     if (now < 0) {
-        p->st = fail(p->err, p->errlen, WS_ERR_INTERNAL, "element history: call %" PRIu64 ": %s", index,
+        p->st = rt_fail(p->err, p->errlen, WS_ERR_INTERNAL, "element history: call %" PRIu64 ": %s", index,
                      ws_last_error(p->dev));
         return 1;
     }
@@ -108,17 +96,17 @@ static int after_call(void *user, ws_replay *r, uint64_t index)
     p->readable = now;
     return 0;
 oom:
-    p->st = fail(p->err, p->errlen, WS_ERR_OUT_OF_MEMORY, "element history: out of host memory");
+    p->st = rt_fail(p->err, p->errlen, WS_ERR_OUT_OF_MEMORY, "element history: out of host memory");
     return 1;
 }
 
 ws_status ws_replay_element_collect(ws_replay *r, ws_addr addr, uint32_t size, ws_element_history *out, char *err,
                                     size_t errlen)
 {
-    if (!r || !out) return fail(err, errlen, WS_ERR_INVALID_ARG, "element history: no replay or no output");
+    if (!r || !out) return rt_fail(err, errlen, WS_ERR_INVALID_ARG, "element history: no replay or no output");
     memset(out, 0, sizeof *out);
     if (size == 0 || size > WS_ELEMENT_MAX_SIZE || (uint64_t)addr + size > (uint64_t)UINT32_MAX + 1)
-        return fail(err, errlen, WS_ERR_INVALID_ARG, "element history: size %u at 0x%08x (1..%u bytes inside the "
+        return rt_fail(err, errlen, WS_ERR_INVALID_ARG, "element history: size %u at 0x%08x (1..%u bytes inside the "
                     "address space)", size, addr, WS_ELEMENT_MAX_SIZE);
     out->addr = addr;
     out->size = size;
@@ -129,15 +117,15 @@ ws_status ws_replay_element_collect(ws_replay *r, ws_addr addr, uint32_t size, w
     out->initial = calloc(1, size);
     ws_status st = WS_OK;
     if (!p.cur || !p.next || !out->initial) {
-        st = fail(err, errlen, WS_ERR_OUT_OF_MEMORY, "element history: out of host memory");
+        st = rt_fail(err, errlen, WS_ERR_OUT_OF_MEMORY, "element history: out of host memory");
     } else if (ws_replay_restore(r) != WS_OK) {
-        st = fail(err, errlen, WS_ERR_INTERNAL, "element history: %s", ws_replay_error(r));
+        st = rt_fail(err, errlen, WS_ERR_INTERNAL, "element history: %s", ws_replay_error(r));
     } else {
         p.readable = out->readable_initial = read_element(dev, addr, size, p.cur) > 0;
         memcpy(out->initial, p.cur, size);
         st = ws_replay_run(r, 0, UINT64_MAX, after_call, &p);
         if (p.st != WS_OK) st = p.st;
-        else if (st != WS_OK) st = fail(err, errlen, st, "element history: %s", ws_replay_error(r));
+        else if (st != WS_OK) st = rt_fail(err, errlen, st, "element history: %s", ws_replay_error(r));
     }
     free(p.cur);
     free(p.next);
@@ -170,7 +158,7 @@ static void print_value(FILE *f, const uint8_t *b, uint32_t size, int readable)
 
 ws_status ws_replay_element_print(ws_replay *r, const ws_element_history *h, FILE *out, char *err, size_t errlen)
 {
-    if (!r || !h || !out) return fail(err, errlen, WS_ERR_INVALID_ARG, "element history: nothing to print");
+    if (!r || !h || !out) return rt_fail(err, errlen, WS_ERR_INVALID_ARG, "element history: nothing to print");
     fprintf(out, "element 0x%08x, %u byte%s: changed by %zu call%s\n", h->addr, h->size, h->size == 1 ? "" : "s", h->n,
             h->n == 1 ? "" : "s");
     fprintf(out, "frame start: ");
@@ -180,14 +168,14 @@ ws_status ws_replay_element_print(ws_replay *r, const ws_element_history *h, FIL
         const ws_element_change *c = &h->ch[i];
         struct ws_replay_call_info ci;
         if (ws_replay_describe_call(r, c->call, &ci) != WS_OK)
-            return fail(err, errlen, WS_ERR_INTERNAL, "element history: %s", ws_replay_error(r));
+            return rt_fail(err, errlen, WS_ERR_INTERNAL, "element history: %s", ws_replay_error(r));
         fprintf(out, "call %" PRIu64 " %s\n    old ", c->call, ci.text);
         print_value(out, c->before, h->size, c->readable_before);
         fprintf(out, "\n    new ");
         print_value(out, c->after, h->size, c->readable_after);
         fprintf(out, "\n");
     }
-    if (ferror(out)) return fail(err, errlen, WS_ERR_IO, "element history: writing the output failed");
+    if (ferror(out)) return rt_fail(err, errlen, WS_ERR_IO, "element history: writing the output failed");
     return WS_OK;
 }
 

@@ -4,13 +4,13 @@
 #include "capture/replay_html.h"
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include "capture/replay_image.h"
 #include "capture/replay_pixel.h"
+#include "capture/replay_tool.h"
 
 /* The target after one clear or draw. */
 typedef struct shot {
@@ -34,24 +34,12 @@ typedef struct report {
     size_t errlen;
 } report;
 
-static ws_status fail(char *err, size_t errlen, ws_status st, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static ws_status fail(char *err, size_t errlen, ws_status st, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return st;
-}
-
 static int take_shot(void *user, ws_replay *r, uint64_t index)
 {
     report *rp = user;
     struct ws_replay_call_info ci;
     if (ws_replay_describe_call(r, index, &ci) != WS_OK) {
-        rp->st = fail(rp->err, rp->errlen, WS_ERR_INTERNAL, "report: %s", ws_replay_error(r));
+        rp->st = rt_fail(rp->err, rp->errlen, WS_ERR_INTERNAL, "report: %s", ws_replay_error(r));
         return 1;
     }
     if (ci.kind != WS_REPLAY_CALL_DRAW && ci.kind != WS_REPLAY_CALL_CLEAR) return 0;
@@ -76,7 +64,7 @@ static int take_shot(void *user, ws_replay *r, uint64_t index)
     /* reading the target runs the call's queued work first */
     if (ws_gfx_target_read(rp->dev, t, img, (size_t)s->w * s->h * 4) != WS_OK) {
         free(img);
-        rp->st = fail(rp->err, rp->errlen, WS_ERR_INTERNAL, "report: call %" PRIu64 " %s: %s", index, ci.name,
+        rp->st = rt_fail(rp->err, rp->errlen, WS_ERR_INTERNAL, "report: call %" PRIu64 " %s: %s", index, ci.name,
                       ws_last_error(rp->dev));
         return 1;
     }
@@ -92,7 +80,7 @@ static int take_shot(void *user, ws_replay *r, uint64_t index)
     s->dh = th * k;
     return 0;
 oom:
-    rp->st = fail(rp->err, rp->errlen, WS_ERR_OUT_OF_MEMORY, "report: out of host memory at call %" PRIu64, index);
+    rp->st = rt_fail(rp->err, rp->errlen, WS_ERR_OUT_OF_MEMORY, "report: out of host memory at call %" PRIu64, index);
     return 1;
 }
 
@@ -302,7 +290,7 @@ static ws_status write_page(FILE *f, report *rp, const ws_replay_html_options *o
     for (uint64_t i = 0; i < ncalls; i++) {
         struct ws_replay_call_info ci;
         if (ws_replay_describe_call(r, i, &ci) != WS_OK)
-            return fail(rp->err, rp->errlen, WS_ERR_INTERNAL, "report: %s", ws_replay_error(r));
+            return rt_fail(rp->err, rp->errlen, WS_ERR_INTERNAL, "report: %s", ws_replay_error(r));
         int work = ci.kind == WS_REPLAY_CALL_DRAW || ci.kind == WS_REPLAY_CALL_CLEAR;
         if (work)
             fprintf(f, "<tr class=\"work\"><td><a href=\"#call-%" PRIu64 "\">%" PRIu64 "</a></td>", i, i);
@@ -321,10 +309,10 @@ static ws_status make_dir(const char *dir, char *err, size_t errlen)
     struct stat sb;
     if (stat(dir, &sb) == 0) {
         if (S_ISDIR(sb.st_mode)) return WS_OK;
-        return fail(err, errlen, WS_ERR_IO, "report: %s exists and is not a directory", dir);
+        return rt_fail(err, errlen, WS_ERR_IO, "report: %s exists and is not a directory", dir);
     }
     if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-        return fail(err, errlen, WS_ERR_IO, "report: cannot make directory %s: %s", dir, strerror(errno));
+        return rt_fail(err, errlen, WS_ERR_IO, "report: cannot make directory %s: %s", dir, strerror(errno));
     return WS_OK;
 }
 
@@ -332,7 +320,7 @@ ws_status ws_replay_html(ws_replay *r, const char *dir, const ws_replay_html_opt
 {
     ws_replay_html_options o = { 0 };
     if (opt) o = *opt;
-    if (!r || !dir || !*dir) return fail(err, errlen, WS_ERR_INVALID_ARG, "report: no replay or no directory");
+    if (!r || !dir || !*dir) return rt_fail(err, errlen, WS_ERR_INVALID_ARG, "report: no replay or no directory");
     report rp = { .r = r, .dev = ws_replay_device(r), .thumb = o.thumb_size ? o.thumb_size : 160, .st = WS_OK,
                   .err = err, .errlen = errlen };
     ws_pixel_history hist = { 0 };
@@ -342,15 +330,15 @@ ws_status ws_replay_html(ws_replay *r, const char *dir, const ws_replay_html_opt
     uint32_t w = 0, h = 0;
     ws_status st = make_dir(dir, err, errlen);
     if (st != WS_OK) return st;
-    if (ws_replay_restore(r) != WS_OK) return fail(err, errlen, WS_ERR_INTERNAL, "report: %s", ws_replay_error(r));
+    if (ws_replay_restore(r) != WS_OK) return rt_fail(err, errlen, WS_ERR_INTERNAL, "report: %s", ws_replay_error(r));
     st = ws_replay_run(r, 0, UINT64_MAX, take_shot, &rp);
     if (rp.st != WS_OK) { st = rp.st; goto out; }
-    if (st != WS_OK) { st = fail(err, errlen, st, "report: %s", ws_replay_error(r)); goto out; }
+    if (st != WS_OK) { st = rt_fail(err, errlen, st, "report: %s", ws_replay_error(r)); goto out; }
     /* the final image: the last target drawn to, as the frame leaves it */
     if (rp.last_target &&
         (ws_gfx_target_size(rp.last_target, &w, &h) != WS_OK || !(img = malloc((size_t)w * h * 4)) ||
          ws_gfx_target_read(rp.dev, rp.last_target, img, (size_t)w * h * 4) != WS_OK)) {
-        st = fail(err, errlen, WS_ERR_INTERNAL, "report: reading the final render target: %s", ws_last_error(rp.dev));
+        st = rt_fail(err, errlen, WS_ERR_INTERNAL, "report: reading the final render target: %s", ws_last_error(rp.dev));
         goto out;
     }
     if (rp.last_target) {
@@ -359,18 +347,18 @@ ws_status ws_replay_html(ws_replay *r, const char *dir, const ws_replay_html_opt
         st = ws_replay_pixel_collect(r, o.pixel_x, o.pixel_y, rp.last_call, &hist, err, errlen);
         if (st != WS_OK) goto out;
     } else if (o.pixel_set) {
-        st = fail(err, errlen, WS_ERR_INVALID_ARG, "report: pixel (%u,%u) asked for, but the frame draws into no render "
+        st = rt_fail(err, errlen, WS_ERR_INVALID_ARG, "report: pixel (%u,%u) asked for, but the frame draws into no render "
                   "target", o.pixel_x, o.pixel_y);
         goto out;
     }
     size_t plen = strlen(dir) + 32;
     path = malloc(plen);
     tmp = malloc(plen);
-    if (!path || !tmp) { st = fail(err, errlen, WS_ERR_OUT_OF_MEMORY, "report: out of host memory"); goto out; }
+    if (!path || !tmp) { st = rt_fail(err, errlen, WS_ERR_OUT_OF_MEMORY, "report: out of host memory"); goto out; }
     snprintf(path, plen, "%s/index.html", dir);
     snprintf(tmp, plen, "%s/.index.html.tmp", dir);
     if (!(f = fopen(tmp, "w"))) {
-        st = fail(err, errlen, WS_ERR_IO, "report: cannot write %s: %s", tmp, strerror(errno));
+        st = rt_fail(err, errlen, WS_ERR_IO, "report: cannot write %s: %s", tmp, strerror(errno));
         goto out;
     }
     st = write_page(f, &rp, &o, final_uri, w, h, img ? img + ((size_t)hist.y * w + hist.x) * 4 : NULL,
@@ -378,9 +366,9 @@ ws_status ws_replay_html(ws_replay *r, const char *dir, const ws_replay_html_opt
     int bad = ferror(f);
     if (fclose(f) != 0) bad = 1;
     f = NULL;
-    if (st == WS_OK && bad) st = fail(err, errlen, WS_ERR_IO, "report: writing %s failed", tmp);
+    if (st == WS_OK && bad) st = rt_fail(err, errlen, WS_ERR_IO, "report: writing %s failed", tmp);
     if (st == WS_OK && rename(tmp, path) != 0)
-        st = fail(err, errlen, WS_ERR_IO, "report: cannot rename %s to %s: %s", tmp, path, strerror(errno));
+        st = rt_fail(err, errlen, WS_ERR_IO, "report: cannot rename %s to %s: %s", tmp, path, strerror(errno));
     if (st != WS_OK) remove(tmp);
 out:
     for (size_t i = 0; i < rp.n; i++) free(rp.shots[i].uri);

@@ -3,23 +3,11 @@
  * soon as the call has run (the device is synchronised after it), so every
  * record belongs to exactly one call. */
 #include "capture/replay_pixel.h"
+#include "capture/replay_tool.h"
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-
-static ws_status fail(char *err, size_t errlen, ws_status st, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static ws_status fail(char *err, size_t errlen, ws_status st, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return st;
-}
 
 ws_status ws_replay_parse_pixel(const char *text, uint32_t *x, uint32_t *y, char *err, size_t errlen)
 {
@@ -27,12 +15,12 @@ ws_status ws_replay_parse_pixel(const char *text, uint32_t *x, uint32_t *y, char
     errno = 0;
     unsigned long a = text ? strtoul(text, &end, 10) : 0;
     if (!text || end == text || *end != ',' || text[0] == '-' || errno)
-        return fail(err, errlen, WS_ERR_INVALID_ARG, "--pixel: expected X,Y (pixels from the top left), got \"%s\"",
+        return rt_fail(err, errlen, WS_ERR_INVALID_ARG, "--pixel: expected X,Y (pixels from the top left), got \"%s\"",
                     text ? text : "");
     const char *t2 = end + 1;
     unsigned long b = strtoul(t2, &end, 10);
     if (end == t2 || *end || *t2 == '-' || errno || a >= WS_GFX_MAX_SIZE || b >= WS_GFX_MAX_SIZE)
-        return fail(err, errlen, WS_ERR_INVALID_ARG, "--pixel: expected X,Y with each below %u, got \"%s\"",
+        return rt_fail(err, errlen, WS_ERR_INVALID_ARG, "--pixel: expected X,Y with each below %u, got \"%s\"",
                     WS_GFX_MAX_SIZE, text);
     *x = (uint32_t)a;
     *y = (uint32_t)b;
@@ -62,7 +50,7 @@ static int after_call(void *user, ws_replay *r, uint64_t index)
     pix_run *p = user;
     struct ws_replay_call_info ci;
     if (ws_replay_describe_call(r, index, &ci) != WS_OK) {
-        p->st = fail(p->err, p->errlen, WS_ERR_INTERNAL, "pixel history: %s", ws_replay_error(r));
+        p->st = rt_fail(p->err, p->errlen, WS_ERR_INTERNAL, "pixel history: %s", ws_replay_error(r));
         return 1;
     }
     if (ci.kind != WS_REPLAY_CALL_DRAW && ci.kind != WS_REPLAY_CALL_CLEAR) return 0;
@@ -70,7 +58,7 @@ static int after_call(void *user, ws_replay *r, uint64_t index)
     size_t n;
     /* run the call now, so the records so far are all its own */
     if (ws_synchronize(p->dev) != WS_OK || ws_gfx_probe_records(p->dev, &rec, &n) != WS_OK) {
-        p->st = fail(p->err, p->errlen, WS_ERR_INTERNAL, "pixel history: call %" PRIu64 " %s: %s", index, ci.name,
+        p->st = rt_fail(p->err, p->errlen, WS_ERR_INTERNAL, "pixel history: call %" PRIu64 " %s: %s", index, ci.name,
                      ws_last_error(p->dev));
         return 1;
     }
@@ -82,7 +70,7 @@ static int after_call(void *user, ws_replay *r, uint64_t index)
             size_t cap = p->cap ? p->cap * 2 : 32;
             ws_pixel_event *ev = realloc(h->ev, cap * sizeof *ev);
             if (!ev) {
-                p->st = fail(p->err, p->errlen, WS_ERR_OUT_OF_MEMORY, "pixel history: out of host memory");
+                p->st = rt_fail(p->err, p->errlen, WS_ERR_OUT_OF_MEMORY, "pixel history: out of host memory");
                 return 1;
             }
             h->ev = ev;
@@ -117,20 +105,20 @@ static int read_pixel(ws_device *dev, ws_gfx_target *t, uint32_t x, uint32_t y, 
 ws_status ws_replay_pixel_collect(ws_replay *r, uint32_t x, uint32_t y, uint64_t target_call,
                                   ws_pixel_history *out, char *err, size_t errlen)
 {
-    if (!r || !out) return fail(err, errlen, WS_ERR_INVALID_ARG, "pixel history: no replay or no output");
+    if (!r || !out) return rt_fail(err, errlen, WS_ERR_INVALID_ARG, "pixel history: no replay or no output");
     memset(out, 0, sizeof *out);
     ws_device *dev = ws_replay_device(r);
     out->x = x;
     out->y = y;
     if (ws_replay_restore(r) != WS_OK)
-        return fail(err, errlen, WS_ERR_INTERNAL, "pixel history: %s", ws_replay_error(r));
+        return rt_fail(err, errlen, WS_ERR_INTERNAL, "pixel history: %s", ws_replay_error(r));
     /* the pixel as the frame found it (the target may not exist yet) */
     uint8_t init[4] = { 0 };
     float init_z = 0;
     int init_depth = 0, init_known = 0;
     uint64_t ncalls = ws_replay_call_count(r), at = target_call;
     if (at != WS_REPLAY_LAST_TARGET && at >= ncalls)
-        return fail(err, errlen, WS_ERR_INVALID_ARG, "pixel history: no call %" PRIu64 " (the frame has %" PRIu64 ")",
+        return rt_fail(err, errlen, WS_ERR_INVALID_ARG, "pixel history: no call %" PRIu64 " (the frame has %" PRIu64 ")",
                     at, ncalls);
     if (at == WS_REPLAY_LAST_TARGET) /* the frame's last clear or draw */
         for (uint64_t i = ncalls; i-- > 0 && at == WS_REPLAY_LAST_TARGET;) {
@@ -144,14 +132,14 @@ ws_status ws_replay_pixel_collect(ws_replay *r, uint32_t x, uint32_t y, uint64_t
     init_known = read_pixel(dev, guess, x, y, init, &init_z, &init_depth);
 
     ws_status st = ws_gfx_probe_arm(dev, x, y);
-    if (st != WS_OK) return fail(err, errlen, st, "pixel history: %s", ws_last_error(dev));
+    if (st != WS_OK) return rt_fail(err, errlen, st, "pixel history: %s", ws_last_error(dev));
     pix_run p = { .h = out, .dev = dev, .target_call = at, .st = WS_OK, .err = err, .errlen = errlen };
     st = ws_replay_run(r, 0, UINT64_MAX, after_call, &p);
     ws_gfx_probe_disarm(dev);
     if (p.st != WS_OK) { ws_pixel_history_free(out); return p.st; }
     if (st != WS_OK) {
         ws_pixel_history_free(out);
-        return fail(err, errlen, st, "pixel history: %s", ws_replay_error(r));
+        return rt_fail(err, errlen, st, "pixel history: %s", ws_replay_error(r));
     }
     out->x = x;
     out->y = y;
@@ -159,14 +147,14 @@ ws_status ws_replay_pixel_collect(ws_replay *r, uint32_t x, uint32_t y, uint64_t
     if (!out->target) {
         ws_pixel_history_free(out);
         if (target_call != WS_REPLAY_LAST_TARGET)
-            return fail(err, errlen, WS_ERR_NOT_FOUND, "pixel history: no render target is bound at call %" PRIu64,
+            return rt_fail(err, errlen, WS_ERR_NOT_FOUND, "pixel history: no render target is bound at call %" PRIu64,
                         target_call);
-        return fail(err, errlen, WS_ERR_NOT_FOUND, "pixel history: the frame has no clear or draw into a render target");
+        return rt_fail(err, errlen, WS_ERR_NOT_FOUND, "pixel history: the frame has no clear or draw into a render target");
     }
     if (ws_gfx_target_size(out->target, &out->w, &out->h) != WS_OK || x >= out->w || y >= out->h) {
         uint32_t w = out->w, h = out->h;
         ws_pixel_history_free(out);
-        return fail(err, errlen, WS_ERR_INVALID_ARG, "pixel history: pixel (%u,%u) is outside the %ux%u render target",
+        return rt_fail(err, errlen, WS_ERR_INVALID_ARG, "pixel history: pixel (%u,%u) is outside the %ux%u render target",
                     x, y, w, h);
     }
     /* keep the chosen target's events */
@@ -233,7 +221,7 @@ static void print_event(FILE *f, const ws_gfx_probe_rec *e, int has_depth)
 
 ws_status ws_replay_pixel_print(ws_replay *r, const ws_pixel_history *h, FILE *out, char *err, size_t errlen)
 {
-    if (!r || !h || !out) return fail(err, errlen, WS_ERR_INVALID_ARG, "pixel history: nothing to print");
+    if (!r || !h || !out) return rt_fail(err, errlen, WS_ERR_INVALID_ARG, "pixel history: nothing to print");
     fprintf(out, "pixel (%u,%u) of the %ux%u render target: %zu event%s in %" PRIu64 " call%s\n", h->x, h->y, h->w,
             h->h, h->n, h->n == 1 ? "" : "s", h->ncalls, h->ncalls == 1 ? "" : "s");
     const uint8_t *cur = h->initial;
@@ -249,7 +237,7 @@ ws_status ws_replay_pixel_print(ws_replay *r, const ws_pixel_history *h, FILE *o
             struct ws_replay_call_info ci;
             call = e->call;
             if (ws_replay_describe_call(r, call, &ci) != WS_OK)
-                return fail(err, errlen, WS_ERR_INTERNAL, "pixel history: %s", ws_replay_error(r));
+                return rt_fail(err, errlen, WS_ERR_INTERNAL, "pixel history: %s", ws_replay_error(r));
             fprintf(out, "call %" PRIu64 " %s", call, ci.text);
             if (ci.kind == WS_REPLAY_CALL_DRAW && ci.kernel) fprintf(out, "   [%s]", ci.kernel);
             fprintf(out, "\n");
@@ -267,7 +255,7 @@ ws_status ws_replay_pixel_print(ws_replay *r, const ws_pixel_history *h, FILE *o
     print_rgba(out, cur);
     if (h->has_depth) fprintf(out, "   depth %.9g", curz);
     fprintf(out, "\n");
-    if (ferror(out)) return fail(err, errlen, WS_ERR_IO, "pixel history: writing the output failed");
+    if (ferror(out)) return rt_fail(err, errlen, WS_ERR_IO, "pixel history: writing the output failed");
     return WS_OK;
 }
 
