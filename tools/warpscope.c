@@ -23,7 +23,6 @@ static void usage(FILE *f)
             "  watch   run a program with the device's scheduling events traced\n"
             "  capture run a program and record chosen frames into a capture file\n"
             "  show    an image (a presented frame, PNG) in the terminal\n"
-            "  capture run a program and capture frames into a file (LD_PRELOAD shim)\n"
             "  replay  replay a captured frame: loop it, list its calls, dump, debug\n"
             "  version print the version\n"
             "\n"

@@ -71,13 +71,6 @@ fail:
     return -1;
 }
 
-static void put_u32_digest(uint64_t *h, uint32_t v)
-{
-    uint8_t b[4];
-    for (int i = 0; i < 4; i++) b[i] = (uint8_t)(v >> (8 * i));
-    *h = wscap_digest(*h, b, 4);
-}
-
 /* wscap_digest of every live allocation, then every live target. */
 static int digest(uint64_t *out)
 {
@@ -86,9 +79,7 @@ static int digest(uint64_t *out)
         const shim_alloc *a = &shim_g.allocs.v[i];
         uint8_t *p = read_alloc(a);
         if (!p) return -1;
-        put_u32_digest(&h, a->addr);
-        h = wscap_digest_u64(h, a->size);
-        h = wscap_digest(h, p, a->size);
+        h = wscap_digest_alloc(h, a->addr, a->size, p);
         free(p);
     }
     for (size_t i = 0; i < shim_g.targets.n; i++) {
@@ -97,9 +88,7 @@ static int digest(uint64_t *out)
         float *depth;
         if (read_target(t, &rgba, &depth)) return -1;
         size_t px = (size_t)t->w * t->hgt;
-        put_u32_digest(&h, t->id);
-        h = wscap_digest(h, rgba, px * 4);
-        if (depth) h = wscap_digest(h, depth, px * sizeof(float));
+        h = wscap_digest_target(h, t->id, rgba, px * 4, depth, depth ? px * sizeof(float) : 0);
         free(rgba);
         free(depth);
     }
