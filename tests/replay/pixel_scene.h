@@ -2,8 +2,8 @@
  * a list of calls (clear, draws that write, fail the early and the late
  * depth test, blend, discard, miss the pixel, two primitives in one draw,
  * copies into a buffer), issued one at a time through the public API.
- * The probe test drives it directly; the stand-in replayer (stand_in.c)
- * serves it through src/capture/replay.h. */
+ * The probe test drives it directly; the other tests write it as a
+ * capture file and replay it. */
 #ifndef WS_TESTS_PIXEL_SCENE_H
 #define WS_TESTS_PIXEL_SCENE_H
 #include "capture/replay.h"
@@ -44,8 +44,5 @@ void scene_state_text(size_t i, char *buf, size_t len);
 #define SCENE_CAPTURE_PREFIX 16
 #define SCENE_CAPTURE_BUF (WS_GLOBAL_BASE + 0x201000u)
 int scene_write_capture(const char *path, const char *shader_elf, char *err, size_t errlen);
-
-/* stand_in.c: the frame behind a stand-in replay (tests only). */
-scene *stand_in_scene(ws_replay *r);
 
 #endif

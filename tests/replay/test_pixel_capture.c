@@ -1,11 +1,13 @@
-/* Pixel history, element history and the report on the real replayer
+/* Pixel history, element history and the report on the replayer
  * (src/capture/replay_*.c): the test frame is written as a capture file
- * (pixel_scene.c) and opened with ws_replay_open. The pixel history must
- * equal what the image shows after each clear and draw, at several pixels,
- * with the events the frame was built for; the element history must list
- * the copies that changed the bytes; the report must be written with the
- * replayer's own call texts and state, and a second run of each must give
- * the same answer (restore puts the frame's start back).
+ * (pixel_scene.c) and opened with ws_replay_open. The check of issue 12:
+ * the pixel history equals what the image shows after each clear and draw,
+ * at several pixels, with the events the frame was built for at the calls
+ * that made them, in two runs (restore puts the frame's start back); the
+ * printed form; a target named by a call; the element history lists the
+ * calls that changed the bytes (not the memset beside them) and prints
+ * them; the report carries the replayer's call texts and state; bad input
+ * is refused with a message.
  * usage: test_pixel_capture gfx_shaders.elf WORKDIR */
 #include <stdio.h>
 #include <stdlib.h>
@@ -98,10 +100,37 @@ int main(int argc, char **argv)
     FILE *f = open_memstream(&text, &len);
     CHECK(f && ws_replay_pixel_history(r, SCENE_PX, SCENE_PY, f, err, sizeof err) == WS_OK);
     fclose(f);
-    CHECK_STR_CONTAINS(text, "8 events in 7 calls");
-    CHECK_STR_CONTAINS(text, "-> failed the early depth test");
-    printf("%s", text);
+    CHECK_STR_CONTAINS(text, "pixel (10,12) of the 32x32 render target: 8 events in 7 calls");
+    CHECK_STR_CONTAINS(text, "frame start: colour (  0   0   0   0)   depth 1 (the target was created during the frame)");
+    CHECK_STR_CONTAINS(text, "call 20 ws_gfx_draw(3 vertices, 1 instances, first 3, first instance 0) draw 1   [ref_fs]");
+    CHECK_STR_CONTAINS(text, "not shaded\n      depth 0.800000012 < 0.5: fail  -> failed the early depth test");
+    CHECK_STR_CONTAINS(text, "shader discarded it\n      depth 0.25 < 0.5: pass  -> discarded");
+    CHECK_STR_CONTAINS(text, "== 0.5: fail  -> failed the depth test");
+    CHECK_STR_CONTAINS(text, "shader out (1, 0, 0, 1)");
+    const uint8_t *fin = im.rgba[P + 13] + ((size_t)SCENE_PY * SCENE_W + SCENE_PX) * 4; /* after the last draw */
+    char want[64];
+    snprintf(want, sizeof want, "frame end: colour (%3u %3u %3u %3u)", fin[0], fin[1], fin[2], fin[3]);
+    CHECK_STR_CONTAINS(text, want);
+    CHECK(strstr(text, "call 29") == NULL); /* the corner draw did not touch it */
     free(text);
+
+    /* the target named by a call: the same history; refusals */
+    ws_pixel_history h2;
+    CHECK(ws_replay_pixel_collect(r, SCENE_PX, SCENE_PY, P + 3, &h2, err, sizeof err) == WS_OK);
+    CHECK(h2.n == 8 && h2.ev[7].call == P + 12);
+    ws_pixel_history_free(&h2);
+    CHECK(ws_replay_pixel_collect(r, SCENE_PX, SCENE_PY, 999, &h2, err, sizeof err) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(err, "no call 999 (the frame has 34)");
+    CHECK(ws_replay_pixel_collect(r, SCENE_PX, SCENE_PY, 2, &h2, err, sizeof err) == WS_ERR_NOT_FOUND);
+    CHECK_STR_CONTAINS(err, "no render target is bound at call 2");
+    CHECK(ws_replay_pixel_collect(r, 40, 3, WS_REPLAY_LAST_TARGET, &h2, err, sizeof err) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(err, "pixel (40,3) is outside the 32x32 render target");
+    uint32_t x, y;
+    CHECK(ws_replay_parse_pixel("12,7", &x, &y, err, sizeof err) == WS_OK && x == 12 && y == 7);
+    const char *bad[] = { "", "12", "12,", ",3", "-1,2", "3,-2", "1,2,3", "99999,1", "a,b" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        CHECK(ws_replay_parse_pixel(bad[i], &x, &y, err, sizeof err) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(err, "--pixel");
 
     /* element history: the htod and the dtod, not the memset beside them */
     ws_element_history eh;
@@ -116,7 +145,39 @@ int main(int argc, char **argv)
         CHECK_EQ_U(eh.ch[3].call, P + 16);
         CHECK(eh.ch[3].after[0] == 0x5e);
     }
+    text = NULL;
+    f = open_memstream(&text, &len);
+    CHECK(f && ws_replay_element_print(r, &eh, f, err, sizeof err) == WS_OK);
+    fclose(f);
+    CHECK_STR_CONTAINS(text, "changed by 4 calls");
+    CHECK_STR_CONTAINS(text, "call 30 ws_memcpy_htod(0x01201008, <8 bytes>)");
+    CHECK_STR_CONTAINS(text, "    old 08 09 0a 0b 0c 0d 0e 0f  = 1084818905618843912");
+    CHECK_STR_CONTAINS(text, "    new a0 a1 a2 a3 a4 a5 a6 a7  = 12080525177006498208");
+    CHECK_STR_CONTAINS(text, "old (no allocation)");
+    free(text);
     ws_element_history_free(&eh);
+    /* 4 bytes print as numbers too; the memset is what changes them */
+    CHECK(ws_replay_element_collect(r, SCENE_CAPTURE_BUF + 32, 4, &eh, err, sizeof err) == WS_OK);
+    CHECK(eh.n == 3 && eh.ch[2].call == P + 15);
+    text = NULL;
+    f = open_memstream(&text, &len);
+    CHECK(f && ws_replay_element_print(r, &eh, f, err, sizeof err) == WS_OK);
+    fclose(f);
+    CHECK_STR_CONTAINS(text, "new 5e 5e 5e 5e  = 1583242846 = 1583242846 = 4.00583697e+18");
+    free(text);
+    ws_element_history_free(&eh);
+    CHECK(ws_replay_element_collect(r, 0, 4, &eh, err, sizeof err) == WS_OK); /* the null page */
+    CHECK(!eh.readable_initial && eh.n == 0);
+    ws_element_history_free(&eh);
+    ws_addr a;
+    uint32_t size;
+    CHECK(ws_replay_parse_element("0x10000040", &a, &size, err, sizeof err) == WS_OK && a == 0x10000040 && size == 4);
+    CHECK(ws_replay_parse_element("4096:16", &a, &size, err, sizeof err) == WS_OK && a == 4096 && size == 16);
+    const char *bad_el[] = { "", "x", "0x10:", "0x10:0", "0x10:99999", "0xffffffff:8", "0x1000000000", "-4", "16:4:4" };
+    for (size_t i = 0; i < sizeof bad_el / sizeof bad_el[0]; i++)
+        CHECK(ws_replay_parse_element(bad_el[i], &a, &size, err, sizeof err) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(err, "--element");
+    CHECK(ws_replay_element_collect(r, 0, 0, &eh, err, sizeof err) == WS_ERR_INVALID_ARG);
 
     /* the report, with the replayer's texts and state */
     CHECK(ws_replay_html(r, dir, NULL, err, sizeof err) == WS_OK);
