@@ -6,8 +6,8 @@
  * that made them, in two runs (restore puts the frame's start back); the
  * printed form; a target named by a call; the element history lists the
  * calls that changed the bytes (not the memset beside them) and prints
- * them; the report carries the replayer's call texts and state; bad input
- * is refused with a message.
+ * them; the report carries the replayer's call texts and state; timing
+ * mode gives the same history; bad input is refused with a message.
  * usage: test_pixel_capture gfx_shaders.elf WORKDIR */
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,6 +66,8 @@ int main(int argc, char **argv)
     snprintf(path, sizeof path, "%s/scene.wscap", argv[2]);
     snprintf(dir, sizeof dir, "%.4000s/report", argv[2]);
     if (scene_write_capture(path, argv[1], err, sizeof err)) { fprintf(stderr, "%s\n", err); return 1; }
+    char path0[4200];
+    snprintf(path0, sizeof path0, "%s", path);
     ws_replay *r;
     if (ws_replay_open(path, NULL, &r, err, sizeof err) != WS_OK) { fprintf(stderr, "%s\n", err); return 1; }
     uint64_t n = ws_replay_call_count(r);
@@ -192,6 +194,28 @@ int main(int argc, char **argv)
         CHECK_STR_CONTAINS(page, "ws_gfx_draw");
         CHECK_STR_CONTAINS(page, "discard_fs");
         free(page);
+    }
+    /* timing mode computes the same frame: the same history, record for record */
+    ws_replay *rt;
+    ws_replay_options topt = { .config = "mode=timing" };
+    CHECK(ws_replay_open(path0, &topt, &rt, err, sizeof err) == WS_OK);
+    if (rt) {
+        ws_pixel_history hf, ht;
+        CHECK(ws_replay_pixel_collect(r, SCENE_PX, SCENE_PY, WS_REPLAY_LAST_TARGET, &hf, err, sizeof err) == WS_OK);
+        CHECK(ws_replay_pixel_collect(rt, SCENE_PX, SCENE_PY, WS_REPLAY_LAST_TARGET, &ht, err, sizeof err) == WS_OK);
+        CHECK(hf.n == 8 && ht.n == hf.n);
+        for (size_t i = 0; i < hf.n && i < ht.n; i++) {
+            CHECK_EQ_U(ht.ev[i].call, hf.ev[i].call);
+            const ws_gfx_probe_rec *a = &hf.ev[i].rec, *b = &ht.ev[i].rec; /* draw ids count since the device opened */
+            CHECK(a->event == b->event && a->command == b->command && a->prim == b->prim && a->front == b->front &&
+                  a->shaded == b->shaded && !memcmp(a->color, b->color, sizeof a->color) && a->depth == b->depth &&
+                  a->depth_test == b->depth_test && a->depth_compare == b->depth_compare &&
+                  a->depth_before == b->depth_before && a->depth_after == b->depth_after &&
+                  !memcmp(a->before, b->before, 4) && !memcmp(a->after, b->after, 4));
+        }
+        ws_pixel_history_free(&hf);
+        ws_pixel_history_free(&ht);
+        ws_replay_close(rt);
     }
     if (ws_test_failed) fprintf(stderr, "%s\n", err);
     free(im.rgba);
