@@ -45,7 +45,6 @@ typedef struct gfx_wvert {
 typedef struct gfx_tri {
     gfx_wvert v[3];
     uint32_t prim;                   /* primitive index in the draw           */
-    int front;                       /* faces the viewer                      */
 } gfx_tri;
 
 typedef struct gfx_tri_list {
@@ -118,7 +117,7 @@ static inline int gfx_probe_hit(const gfx_probe *p, const uint32_t *sys) { retur
 void gfx_probe_draw_begin(gfx_draw *d);
 void gfx_probe_draw_end(gfx_draw *d);
 void gfx_probe_clear(ws_device *dev, const ws_gfx_cmd *c);
-void gfx_probe_fragment(gfx_draw *d, const gfx_tri *t, int32_t x, int32_t y, float z, int early_killed);
+void gfx_probe_fragment(gfx_draw *d, const gfx_tri *t, int front, int32_t x, int32_t y, float z, int early_killed);
 /* The raster-output stage's verdict on the next fragment of the pixel;
  * color: the shader's output; after the write for WRITTEN. */
 void gfx_probe_rop(gfx_draw *d, ws_gfx_probe_event e, const float *color);

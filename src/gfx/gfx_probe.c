@@ -142,7 +142,7 @@ void gfx_probe_draw_begin(gfx_draw *d)
     d->probe = p;
 }
 
-void gfx_probe_fragment(gfx_draw *d, const gfx_tri *t, int32_t x, int32_t y, float z, int early_killed)
+void gfx_probe_fragment(gfx_draw *d, const gfx_tri *t, int front, int32_t x, int32_t y, float z, int early_killed)
 {
     gfx_probe *p = d->probe;
     if ((uint32_t)x != p->x || (uint32_t)y != p->y) return;
@@ -154,7 +154,7 @@ void gfx_probe_fragment(gfx_draw *d, const gfx_tri *t, int32_t x, int32_t y, flo
     r->command = p->commands - 1;
     r->target = d->st->target.color;
     r->prim = t->prim;
-    r->front = t->front;
+    r->front = front;
     r->depth = z;
     r->has_depth = d->st->target.depth != 0;
     r->depth_test = pd->depth_test && r->has_depth;
