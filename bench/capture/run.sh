@@ -66,3 +66,27 @@ echo "capture file: frame 3 with its initial state $one bytes; frames 3-$((n2 - 
 wc1=$(for _ in $(seq "$runs"); do t0=$(date +%s.%N); "$ws" capture -o c.wscap --frames 3 -- "$cube" $n2 > /dev/null; t1=$(date +%s.%N); echo "$t1 - $t0" | bc -l; done |
       sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
 awk -v c="$wc1" -v s2="$ws2" 'BEGIN { printf "capturing one frame adds %.1f ms of wall time to the run (median; noisy)\n", (c - s2) * 1e3 }'
+
+# 4. Replay: one pass of the captured frame (restore + the frame's calls +
+# the digest check) against one frame of the original program, in
+# instructions (callgrind, passes 11 minus pass 1, so opening the capture
+# cancels) and wall time (median of RUNS).
+rir() {
+    valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" "$ws" replay --loop "$1" one.wscap > /dev/null 2> "$work/vg.txt"
+    sed -n 's/^summary: //p' "$work/cg.out"
+}
+r1=$(rir 1) r11=$(rir 11)
+awk -v r1="$r1" -v r11="$r11" -v b1="$base1" -v b2="$base2" -v n="$((n2 - n1))" 'BEGIN {
+    r = (r11 - r1) / 10; b = (b2 - b1) / n;
+    printf "replay pass (restore + frame + check), instructions: %.0f; original frame %.0f; ratio %.2f\n", r, b, r / b }'
+rwall() {
+    for _ in $(seq "$runs"); do
+        local t0 t1
+        t0=$(date +%s.%N); "$ws" replay --loop "$1" one.wscap > /dev/null; t1=$(date +%s.%N)
+        echo "$t1 - $t0" | bc -l
+    done | sort -n | awk '{ a[NR] = $1 } END { printf "%.4f", a[int((NR + 1) / 2)] }'
+}
+rw1=$(rwall 1) rw11=$(rwall 11)
+awk -v r1="$rw1" -v r11="$rw11" -v b1="$wb1" -v b2="$wb2" -v n="$((n2 - n1))" 'BEGIN {
+    r = (r11 - r1) / 10; b = (b2 - b1) / n;
+    printf "replay pass, wall ms (median of runs): %.2f; original frame %.2f; ratio %.2f (noisy)\n", r * 1e3, b * 1e3, r / b }'
