@@ -326,6 +326,7 @@ void ws_dbg_launch_start(ws_device *dev, uint64_t launch_id)
     d->parked_s = ws_now_seconds() - t0; /* the watchdog starts after the park */
     d->have_fault = 0;
     service_locked(d); /* code written while parked is re-decoded */
+    dbg_shadow_launch(d, 1);
     pthread_mutex_unlock(&d->mu);
 }
 
@@ -333,6 +334,7 @@ void ws_dbg_launch_end(ws_device *dev, uint64_t launch_id, ws_status st)
 {
     ws_debug *d = dev->debug;
     pthread_mutex_lock(&d->mu);
+    dbg_shadow_launch(d, 0);
     for (uint32_t i = 0; i < d->nwarps; i++) {
         uint8_t step = d->w[i].step, ack = d->w[i].resumeack || d->w[i].req == REQ_RESUME;
         memset(&d->w[i], 0, sizeof d->w[i]);
