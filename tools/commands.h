@@ -10,5 +10,6 @@ int ws_cmd_instrument(int argc, char **argv); /* tools/instrument.c: rewrite a m
 int ws_cmd_trace(int argc, char **argv); /* tools/trace.c: instrumentation tracer */
 int ws_cmd_watch(int argc, char **argv); /* tools/watch.c: scheduling events */
 int ws_cmd_show(int argc, char **argv);  /* tools/show.c: an image in the terminal */
+int ws_cmd_replay(int argc, char **argv);/* tools/replay.c: replay a captured frame */
 
 #endif

@@ -22,6 +22,8 @@ static void usage(FILE *f)
             "  instrument  write the instrumented copy of a module (what trace runs)\n"
             "  watch   run a program with the device's scheduling events traced\n"
             "  show    an image (a presented frame, PNG) in the terminal\n"
+            "  capture run a program and capture frames into a file (LD_PRELOAD shim)\n"
+            "  replay  replay a captured frame: loop it, list its calls, dump, debug\n"
             "  version print the version\n"
             "\n"
             "'warpscope <command> --help' describes each command.\n");
@@ -38,6 +40,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "run")) return ws_cmd_run(argc - 1, argv + 1);
     if (!strcmp(cmd, "info")) return ws_cmd_info(argc - 1, argv + 1);
     if (!strcmp(cmd, "show")) return ws_cmd_show(argc - 1, argv + 1);
+    if (!strcmp(cmd, "replay")) return ws_cmd_replay(argc - 1, argv + 1);
     if (!strcmp(cmd, "disasm")) return ws_cmd_disasm(argc - 1, argv + 1);
     if (!strcmp(cmd, "debug")) return ws_cmd_debug(argc - 1, argv + 1);
     if (!strcmp(cmd, "profile")) return ws_cmd_profile(argc - 1, argv + 1);

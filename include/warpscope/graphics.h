@@ -41,6 +41,11 @@ WS_API ws_status ws_gfx_target_size(const ws_gfx_target *t, uint32_t *w, uint32_
 WS_API ws_status ws_gfx_target_read(ws_device *dev, ws_gfx_target *t, void *rgba, size_t n);
 WS_API ws_status ws_gfx_target_read_depth(ws_device *dev, ws_gfx_target *t, float *depth, size_t n);
 
+/* Replace the colour or depth image (same sizes as the reads), after
+ * queued work: how a frame replayer restores a captured frame's start. */
+WS_API ws_status ws_gfx_target_write(ws_device *dev, ws_gfx_target *t, const void *rgba, size_t n);
+WS_API ws_status ws_gfx_target_write_depth(ws_device *dev, ws_gfx_target *t, const float *depth, size_t n);
+
 /* ---- textures and samplers ---- */
 /* levels: 1..log2(max(w,h))+1, or 0 for the full chain. */
 WS_API ws_status ws_gfx_texture_create(ws_device *dev, uint32_t w, uint32_t h, uint32_t levels,
@@ -49,6 +54,10 @@ WS_API ws_status ws_gfx_texture_destroy(ws_device *dev, ws_gfx_texture *t);
 /* Upload one level: (w >> level) x (h >> level) RGBA8 texels (at least 1). */
 WS_API ws_status ws_gfx_texture_upload(ws_device *dev, ws_gfx_texture *t, uint32_t level,
                                        const void *rgba, size_t n);
+/* Read one level back (sizes as for upload). Runs queued work first. */
+WS_API ws_status ws_gfx_texture_read(ws_device *dev, ws_gfx_texture *t, uint32_t level, void *rgba, size_t n);
+/* The texture's size and number of levels. */
+WS_API ws_status ws_gfx_texture_levels(const ws_gfx_texture *t, uint32_t *w, uint32_t *h, uint32_t *levels);
 /* Fill levels 1.. from level 0 with a 2x2 box filter (rounded to nearest). */
 WS_API ws_status ws_gfx_texture_generate_mips(ws_device *dev, ws_gfx_texture *t);
 
@@ -122,7 +131,8 @@ WS_API ws_status ws_gfx_set_index_buffer(ws_device *dev, ws_addr addr, uint32_t 
 WS_API ws_status ws_gfx_set_uniforms(ws_device *dev, ws_addr addr);
 WS_API ws_status ws_gfx_set_texture(ws_device *dev, uint32_t slot, ws_gfx_texture *t,
                                     const ws_gfx_sampler *sampler);
-/* Viewport in pixels (default: the whole target, depth 0..1). */
+/* Viewport in pixels (default: the whole target, depth 0..1). All six
+ * zero: back to the default (follow the bound target). */
 WS_API ws_status ws_gfx_set_viewport(ws_device *dev, float x, float y, float w, float h,
                                      float min_depth, float max_depth);
 /* Scissor rectangle in pixels (default: the whole target); w = 0 disables. */

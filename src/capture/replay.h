@@ -48,9 +48,9 @@ typedef struct ws_replay_options {
     const char *config;         /* extra ws_config settings ("mode=timing"), or NULL */
 } ws_replay_options;
 
-/* Open a capture file: read and check it, open a device, build the
- * initial state (not yet restored: call ws_replay_restore before the
- * first run). On failure *out is NULL and err says why. */
+/* Open a capture file: read and check it, open a device, build and
+ * restore the initial state (ready for a first ws_replay_run). On failure
+ * *out is NULL and err says why. */
 ws_status ws_replay_open(const char *path, const ws_replay_options *opt, ws_replay **out, char *err,
                          size_t errlen);
 ws_status ws_replay_close(ws_replay *r);
@@ -59,7 +59,7 @@ const char *ws_replay_error(const ws_replay *r);
 ws_device *ws_replay_device(ws_replay *r);
 
 uint64_t ws_replay_call_count(const ws_replay *r);
-ws_status ws_replay_call_info(const ws_replay *r, uint64_t index, ws_replay_call_info *out);
+ws_status ws_replay_describe_call(const ws_replay *r, uint64_t index, ws_replay_call_info *out);
 
 /* Put the initial state back: objects created during the frame are
  * destroyed, objects destroyed during it re-created, every allocation's
@@ -83,6 +83,8 @@ ws_status ws_replay_captured_hash(const ws_replay *r, uint64_t *out);
 
 /* Replay objects by their capture ids, for dumps and reports. */
 ws_status ws_replay_targets(ws_replay *r, ws_gfx_target **out, size_t max, size_t *n);
+/* The live data allocations, by ascending address. */
+ws_status ws_replay_buffers(ws_replay *r, uint32_t *addr, uint64_t *size, size_t max, size_t *n);
 /* The render target bound when call `index` runs (NULL if none). */
 ws_gfx_target *ws_replay_target_at(ws_replay *r, uint64_t index);
 /* The graphics context when call `index` runs, as text lines

@@ -166,6 +166,78 @@ int ws_mem_alloc(ws_memory *m, uint32_t size, ws_region_kind kind, uint32_t *add
     return 0;
 }
 
+static size_t find_index(const ws_memory *m, uint32_t addr);
+
+/* Carve [addr, addr + span) out of the hole at index i (which holds it). */
+static int carve(ws_memory *m, size_t i, uint32_t addr, uint32_t span, uint32_t size, ws_region_kind kind)
+{
+    ws_region hole = m->regions[i];
+    ws_region r = { addr, span, size, (uint8_t)kind, REGION_LIVE, ++m->serial };
+    uint32_t before = addr - hole.addr, after = hole.addr + hole.span - (addr + span);
+    size_t at = i;
+    if (before) {
+        m->regions[i].span = before;
+        at = i + 1;
+        if (insert_region(m, at, r)) return -1;
+    } else {
+        m->regions[i] = r;
+    }
+    if (after) {
+        ws_region tail = { addr + span, after, 0, (uint8_t)REGION_DATA, REGION_FREE, 0 };
+        if (insert_region(m, at + 1, tail)) return -1;
+    }
+    return 0;
+}
+
+int ws_mem_alloc_at(ws_memory *m, uint32_t addr, uint32_t size, ws_region_kind kind)
+{
+    if (size == 0 || size > m->limit || (addr - WS_GLOBAL_BASE) % ALLOC_ALIGN || !ws_mem_in_global(m, addr))
+        return -1;
+    uint64_t span64 = ((uint64_t)size + REDZONE + ALLOC_ALIGN - 1) / ALLOC_ALIGN * ALLOC_ALIGN;
+    uint64_t off = addr - WS_GLOBAL_BASE;
+    if (off + span64 > m->limit) return -1;
+    uint32_t span = (uint32_t)span64;
+    for (int pass = 0; pass < 2; pass++) {
+        if (off >= m->brk) { /* above the bump pointer: a hole up to addr, then the region */
+            if (off > m->brk) {
+                ws_region gap = { WS_GLOBAL_BASE + m->brk, (uint32_t)(off - m->brk), 0, (uint8_t)REGION_DATA,
+                                  REGION_FREE, 0 };
+                if (insert_region(m, m->nregions, gap)) return -1;
+            }
+            ws_region r = { addr, span, size, (uint8_t)kind, REGION_LIVE, ++m->serial };
+            if (insert_region(m, m->nregions, r)) return -1;
+            m->brk = (uint32_t)(off + span);
+            break;
+        }
+        size_t i = find_index(m, addr);
+        if (!i) return -1; /* below the first region: cannot happen in the arena */
+        i--;
+        if (m->regions[i].state == REGION_FREE &&
+            (uint64_t)addr + span <= (uint64_t)m->regions[i].addr + m->regions[i].span) {
+            if (carve(m, i, addr, span, size, kind)) return -1;
+            break;
+        }
+        if (m->regions[i].state == REGION_FREE && m->regions[i].addr + m->regions[i].span ==
+            WS_GLOBAL_BASE + m->brk) { /* the last hole: grow the arena past it */
+            uint64_t need = off + span64;
+            m->brk = (uint32_t)need;
+            m->regions[i].span = (uint32_t)(need - (m->regions[i].addr - WS_GLOBAL_BASE));
+            if (carve(m, i, addr, span, size, kind)) return -1;
+            break;
+        }
+        if (pass) return -1;
+        release_quarantine(m, 0); /* a freed region may still hold the range */
+    }
+    const ws_region *r = ws_mem_region_near(m, addr);
+    uint32_t touched = off < m->dirty_top ? (m->dirty_top - (uint32_t)off < span ? m->dirty_top - (uint32_t)off : span) : 0;
+    if (kind == REGION_DATA) mark_live(m, r);
+    else if (touched) ws_mem_mark(m, r->addr, touched, SHADOW_NONE);
+    if (touched) memset(ws_mem_global_ptr(m, addr), 0, touched < size ? touched : size);
+    if (m->brk > m->dirty_top) m->dirty_top = m->brk;
+    m->used += size;
+    return 0;
+}
+
 static size_t find_index(const ws_memory *m, uint32_t addr)
 {
     size_t lo = 0, hi = m->nregions;

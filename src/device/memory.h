@@ -59,6 +59,9 @@ void ws_mem_fini(ws_memory *m);
  * region's shadow is marked RW (REGION_DATA) or left NONE (REGION_MODULE,
  * for the caller to mark; REGION_HARDWARE). */
 int ws_mem_alloc(ws_memory *m, uint32_t size, ws_region_kind kind, uint32_t *addr);
+/* The same at a chosen address (a replayer rebuilding a captured layout):
+ * 0, or -1 if [addr, addr + span) is not free or not 256-byte aligned. */
+int ws_mem_alloc_at(ws_memory *m, uint32_t addr, uint32_t size, ws_region_kind kind);
 /* Free a live region that starts exactly at addr. Returns 0, -1 if addr is
  * not the start of a live allocation, -2 if it was already freed. */
 int ws_mem_free(ws_memory *m, uint32_t addr, ws_region_kind kind);

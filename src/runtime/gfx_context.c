@@ -164,6 +164,11 @@ ws_status ws_gfx_set_texture(ws_device *dev, uint32_t slot, ws_gfx_texture *t, c
 ws_status ws_gfx_set_viewport(ws_device *dev, float x, float y, float w, float h, float zmin, float zmax)
 {
     CONTEXT("ws_gfx_set_viewport");
+    if (x == 0 && y == 0 && w == 0 && h == 0 && zmin == 0 && zmax == 0) { /* the default again */
+        g->st.has_viewport = 0;
+        g->st.vp_x = g->st.vp_y = g->st.vp_w = g->st.vp_h = g->st.vp_zmin = g->st.vp_zmax = 0;
+        return WS_OK;
+    }
     if (!isfinite(x) || !isfinite(y) || !(w > 0) || !(h > 0) || w > 2 * WS_GFX_MAX_SIZE || h > 2 * WS_GFX_MAX_SIZE ||
         fabsf(x) > 2 * WS_GFX_MAX_SIZE || fabsf(y) > 2 * WS_GFX_MAX_SIZE || !(zmin >= 0 && zmin <= 1) ||
         !(zmax >= 0 && zmax <= 1))

@@ -110,6 +110,36 @@ ws_status ws_gfx_target_read_depth(ws_device *dev, ws_gfx_target *t, float *dept
     return read_image(dev, t, depth, n * sizeof(float), 1, "ws_gfx_target_read_depth");
 }
 
+/* Replace the colour or depth image (a replayer restoring a captured
+ * frame's start). Ordered with queued work: it waits for it first. */
+static ws_status write_image(ws_device *dev, ws_gfx_target *t, const void *src, size_t n, int depth, const char *fn)
+{
+    WS_API_LOCKED(dev, fn);
+    ws_status st = ws_gfx_api_check(dev, t, "render target", fn);
+    if (st != WS_OK) return st;
+    size_t want = (size_t)t->hw.w * t->hw.h * 4;
+    if (!src || n != want)
+        return ws_set_error(dev, WS_ERR_INVALID_ARG, "%s: the %ux%u target needs %zu bytes (got %s%zu)", fn,
+                            t->hw.w, t->hw.h, want, src ? "" : "NULL, ", n);
+    if (depth && !t->hw.depth) return ws_set_error(dev, WS_ERR_INVALID_ARG, "%s: the target has no depth image", fn);
+    st = ws_cmd_drain(dev, 0);
+    if (st != WS_OK) return st;
+    memcpy(ws_mem_global_ptr(&dev->mem, depth ? t->hw.depth : t->hw.color), src, want);
+    return WS_OK;
+}
+
+ws_status ws_gfx_target_write(ws_device *dev, ws_gfx_target *t, const void *rgba, size_t n)
+{
+    if (!dev) return WS_ERR_INVALID_ARG;
+    return write_image(dev, t, rgba, n, 0, "ws_gfx_target_write");
+}
+
+ws_status ws_gfx_target_write_depth(ws_device *dev, ws_gfx_target *t, const float *depth, size_t n)
+{
+    if (!dev) return WS_ERR_INVALID_ARG;
+    return write_image(dev, t, depth, n * sizeof(float), 1, "ws_gfx_target_write_depth");
+}
+
 /* ---- textures ---- */
 
 static uint32_t full_chain(uint32_t w, uint32_t h)
@@ -200,6 +230,35 @@ ws_status ws_gfx_texture_upload(ws_device *dev, ws_gfx_texture *t, uint32_t leve
     c->data = copy;
     c->ndata = want;
     return ws_gfx_push(dev, c);
+}
+
+ws_status ws_gfx_texture_read(ws_device *dev, ws_gfx_texture *t, uint32_t level, void *rgba, size_t n)
+{
+    if (!dev) return WS_ERR_INVALID_ARG;
+    WS_API_LOCKED(dev, "ws_gfx_texture_read");
+    ws_status st = ws_gfx_api_check(dev, t, "texture", "ws_gfx_texture_read");
+    if (st != WS_OK) return st;
+    if (level >= t->hw.levels)
+        return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_gfx_texture_read: level %u of a texture with %u levels",
+                            level, t->hw.levels);
+    uint32_t lw = t->hw.w >> level ? t->hw.w >> level : 1, lh = t->hw.h >> level ? t->hw.h >> level : 1;
+    size_t want = (size_t)lw * lh * 4;
+    if (!rgba || n != want)
+        return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_gfx_texture_read: level %u is %ux%u and needs %zu bytes "
+                            "(got %s%zu)", level, lw, lh, want, rgba ? "" : "NULL, ", n);
+    st = ws_cmd_drain(dev, 0);
+    if (st != WS_OK) return st;
+    memcpy(rgba, ws_mem_global_ptr(&dev->mem, t->hw.addr + t->hw.level_off[level]), want);
+    return WS_OK;
+}
+
+ws_status ws_gfx_texture_levels(const ws_gfx_texture *t, uint32_t *w, uint32_t *h, uint32_t *levels)
+{
+    if (!t) return WS_ERR_INVALID_ARG;
+    if (w) *w = t->hw.w;
+    if (h) *h = t->hw.h;
+    if (levels) *levels = t->hw.levels;
+    return WS_OK;
 }
 
 ws_status ws_gfx_texture_generate_mips(ws_device *dev, ws_gfx_texture *t)

@@ -22,6 +22,20 @@ ws_status ws_malloc(ws_device *dev, size_t size, ws_addr *out)
     return WS_OK;
 }
 
+ws_status ws_malloc_at(ws_device *dev, ws_addr addr, size_t size)
+{
+    if (!dev) return WS_ERR_INVALID_ARG;
+    WS_API_LOCKED(dev, "ws_malloc_at");
+    if (size == 0) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_malloc_at(0x%08x): size is 0", addr);
+    if (size > UINT32_MAX || ws_mem_alloc_at(&dev->mem, addr, (uint32_t)size, REGION_DATA)) {
+        char why[160];
+        ws_mem_describe(&dev->mem, addr, why, sizeof why);
+        return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "ws_malloc_at(0x%08x, %zu): the range is not free or not "
+                            "256-byte aligned (0x%08x: %s)", addr, size, addr, why);
+    }
+    return WS_OK;
+}
+
 ws_status ws_free(ws_device *dev, ws_addr addr)
 {
     if (!dev) return WS_ERR_INVALID_ARG;

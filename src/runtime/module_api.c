@@ -84,10 +84,15 @@ ws_status ws_kernel_check(ws_device *dev, const ws_kernel *k, const char *fn)
     return WS_OK;
 }
 
-static ws_status place_module(ws_device *dev, ws_module *m)
+static ws_status place_module(ws_device *dev, ws_module *m, ws_addr at)
 {
     char err[512];
-    if (ws_mem_alloc(&dev->mem, m->img.size, REGION_MODULE, &m->base))
+    if (at) {
+        if (ws_mem_alloc_at(&dev->mem, at, m->img.size, REGION_MODULE))
+            return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "%s: the %u bytes at 0x%08x are not free for the module "
+                                "image", m->name, m->img.size, at);
+        m->base = at;
+    } else if (ws_mem_alloc(&dev->mem, m->img.size, REGION_MODULE, &m->base))
         return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "%s: no room for the %u-byte module image",
                             m->name, m->img.size);
     if (m->base != m->img.link_base && ws_elf_relocate(&m->img, m->base, err, sizeof err)) {
@@ -114,8 +119,8 @@ static ws_status build_kernels(ws_device *dev, ws_module *m)
     return WS_OK;
 }
 
-ws_status ws_module_load_data(ws_device *dev, const void *image, size_t size, const char *name,
-                              ws_module **out)
+static ws_status load_data(ws_device *dev, const void *image, size_t size, const char *name, ws_addr at,
+                           ws_module **out)
 {
     if (!dev) return WS_ERR_INVALID_ARG;
     if (!out || (!image && size))
@@ -144,7 +149,7 @@ ws_status ws_module_load_data(ws_device *dev, const void *image, size_t size, co
         dev->modcap = cap;
     }
     m->link_base = m->img.link_base; /* relocation rewrites img.link_base */
-    if ((st = place_module(dev, m)) != WS_OK) { module_free(m); return st; }
+    if ((st = place_module(dev, m, at)) != WS_OK) { module_free(m); return st; }
     if ((st = build_kernels(dev, m)) != WS_OK) {
         ws_mem_free(&dev->mem, m->base, REGION_MODULE);
         module_free(m);
@@ -166,6 +171,19 @@ ws_status ws_module_load_data(ws_device *dev, const void *image, size_t size, co
     return WS_OK;
 }
 
+ws_status ws_module_load_data(ws_device *dev, const void *image, size_t size, const char *name,
+                              ws_module **out)
+{
+    return load_data(dev, image, size, name, 0, out);
+}
+
+ws_status ws_module_load_data_at(ws_device *dev, const void *image, size_t size, const char *name, ws_addr base,
+                                 ws_module **out)
+{
+    if (dev && !base) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_module_load_data_at: base is 0");
+    return load_data(dev, image, size, name, base, out);
+}
+
 ws_status ws_module_load_twin(ws_device *dev, const void *image, size_t size, const char *name, ws_module **out)
 {
     *out = NULL;
@@ -184,7 +202,7 @@ ws_status ws_module_load_twin(ws_device *dev, const void *image, size_t size, co
         return st;
     }
     m->link_base = m->img.link_base;
-    if ((st = place_module(dev, m)) != WS_OK) { module_free(m); return st; }
+    if ((st = place_module(dev, m, 0)) != WS_OK) { module_free(m); return st; }
     ws_code_region region = { .key = m, .name = m->name, .base = m->base, .size = m->size,
                               .link_base = m->link_base, .image = m->elf, .image_size = m->elf_size,
                               .text_lo = m->base + (m->img.text_start - m->img.link_base),

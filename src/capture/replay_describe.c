@@ -1,0 +1,257 @@
+/* Words for a capture: each call with its arguments (what --list prints
+ * and reports show), and the graphics context in force at a call. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "capture/replay_int.h"
+
+typedef struct text { char *p; size_t len, at; } text;
+
+static void say(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(text *t, const char *fmt, ...)
+{
+    if (t->at >= t->len) return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(t->p + t->at, t->len - t->at, fmt, ap);
+    va_end(ap);
+    if (n > 0) t->at += (size_t)n;
+}
+
+static const char *obj_name(const ws_replay *r, uint32_t id)
+{
+    return id && id < r->nobj && r->obj[id].name[0] ? r->obj[id].name : "";
+}
+
+static ws_replay_call_kind kind_of(uint32_t call)
+{
+    switch (call) {
+    case WSCAP_HTOD: case WSCAP_DTOD: case WSCAP_MEMSET: case WSCAP_TEXTURE_UPLOAD: case WSCAP_TEXTURE_MIPS:
+    case WSCAP_TARGET_WRITE:
+        return WS_REPLAY_CALL_COPY;
+    case WSCAP_LAUNCH: return WS_REPLAY_CALL_LAUNCH;
+    case WSCAP_DRAW: case WSCAP_DRAW_INDEXED: return WS_REPLAY_CALL_DRAW;
+    case WSCAP_CLEAR: return WS_REPLAY_CALL_CLEAR;
+    case WSCAP_SYNCHRONIZE: case WSCAP_FENCE_WAIT: case WSCAP_DTOH: case WSCAP_TARGET_READ:
+        return WS_REPLAY_CALL_SYNC;
+    case WSCAP_BEGIN_FRAME: case WSCAP_PRESENT: return WS_REPLAY_CALL_FRAME;
+    default: return WS_REPLAY_CALL_OTHER;
+    }
+}
+
+/* The arguments of call rc as C-like text. */
+static void describe(const ws_replay *r, const rp_call *rc, text *t, const char **kernel)
+{
+    wscap_cur c = wscap_cursor(rc->args, rc->nargs);
+    uint64_t n;
+    uint32_t v[8];
+    float f[6];
+    say(t, "%s(", wscap_call_name(rc->call));
+    switch (rc->call) {
+    case WSCAP_MALLOC: n = wscap_u64(&c); say(t, "%llu) = 0x%08x", (unsigned long long)n, wscap_u32(&c)); return;
+    case WSCAP_FREE: say(t, "0x%08x)", wscap_u32(&c)); return;
+    case WSCAP_HTOD:
+        v[0] = wscap_u32(&c);
+        wscap_blob(&c, &n);
+        say(t, "0x%08x, <%llu bytes>)", v[0], (unsigned long long)n);
+        return;
+    case WSCAP_DTOH: v[0] = wscap_u32(&c); say(t, "<host>, 0x%08x, %llu)", v[0], (unsigned long long)wscap_u64(&c)); return;
+    case WSCAP_DTOD: case WSCAP_MEMSET:
+        v[0] = wscap_u32(&c);
+        v[1] = wscap_u32(&c);
+        say(t, rc->call == WSCAP_DTOD ? "0x%08x, 0x%08x, %llu)" : "0x%08x, %u, %llu)", v[0], v[1],
+            (unsigned long long)wscap_u64(&c));
+        return;
+    case WSCAP_MODULE_LOAD: v[0] = wscap_u32(&c); say(t, "\"%s\") = module %u", obj_name(r, v[0]), v[0]); return;
+    case WSCAP_KERNEL_GET: v[0] = wscap_u32(&c); say(t, "\"%s\") = kernel %u", obj_name(r, v[0]), v[0]); return;
+    case WSCAP_LAUNCH: {
+        v[0] = wscap_u32(&c);
+        for (int i = 1; i <= 7; i++) v[i] = wscap_u32(&c);
+        *kernel = obj_name(r, v[0]);
+        say(t, "%s, grid (%u,%u,%u), block (%u,%u,%u), shared %u", *kernel, v[1], v[2], v[3], v[4], v[5], v[6], v[7]);
+        uint32_t nargs = wscap_u32(&c);
+        for (uint32_t i = 0; i < nargs && !c.bad; i++) {
+            uint32_t type = wscap_u32(&c);
+            uint64_t bits = wscap_u64(&c);
+            float fv;
+            double dv;
+            memcpy(&fv, &bits, 4);
+            memcpy(&dv, &bits, 8);
+            switch (type) {
+            case WS_TYPE_PTR: say(t, ", 0x%08x", (uint32_t)bits); break;
+            case WS_TYPE_I32: say(t, ", %d", (int32_t)(uint32_t)bits); break;
+            case WS_TYPE_F32: say(t, ", %g", (double)fv); break;
+            case WS_TYPE_F64: say(t, ", %g", dv); break;
+            case WS_TYPE_I64: say(t, ", %lld", (long long)bits); break;
+            default: say(t, ", %llu", (unsigned long long)bits); break;
+            }
+        }
+        say(t, ")");
+        return;
+    }
+    case WSCAP_TARGET_CREATE:
+        for (int i = 0; i < 4; i++) v[i] = wscap_u32(&c);
+        say(t, "%ux%u%s) = target %u", v[1], v[2], v[3] ? ", depth" : "", v[0]);
+        return;
+    case WSCAP_TEXTURE_CREATE:
+        for (int i = 0; i < 4; i++) v[i] = wscap_u32(&c);
+        say(t, "%ux%u, %u levels) = texture %u", v[1], v[2], v[3], v[0]);
+        return;
+    case WSCAP_TEXTURE_UPLOAD:
+        v[0] = wscap_u32(&c);
+        v[1] = wscap_u32(&c);
+        wscap_blob(&c, &n);
+        say(t, "texture %u, level %u, <%llu bytes>)", v[0], v[1], (unsigned long long)n);
+        return;
+    case WSCAP_PIPELINE_CREATE: {
+        v[0] = wscap_u32(&c);
+        wscap_pipeline p;
+        wscap_get_pipeline(&c, &p);
+        say(t, "vs %s, fs %s) = pipeline %u", obj_name(r, p.vs), obj_name(r, p.fs), v[0]);
+        return;
+    }
+    case WSCAP_SET_VIEWPORT:
+        for (int i = 0; i < 6; i++) f[i] = wscap_f32(&c);
+        say(t, "%g, %g, %g, %g, %g, %g)", (double)f[0], (double)f[1], (double)f[2], (double)f[3], (double)f[4],
+            (double)f[5]);
+        return;
+    case WSCAP_CLEAR:
+        for (int i = 0; i < 5; i++) f[i] = wscap_f32(&c);
+        say(t, "{%g, %g, %g, %g}, depth %g)", (double)f[0], (double)f[1], (double)f[2], (double)f[3], (double)f[4]);
+        return;
+    case WSCAP_DRAW: case WSCAP_DRAW_INDEXED: {
+        int k = rc->call == WSCAP_DRAW ? 4 : 5;
+        for (int i = 0; i < k; i++) v[i] = wscap_u32(&c);
+        if (k == 4) say(t, "%u vertices, %u instances, first %u, first instance %u)", v[0], v[1], v[2], v[3]);
+        else say(t, "%u indices, %u instances, first %u, base vertex %d, first instance %u)", v[0], v[1], v[2],
+                 (int32_t)v[3], v[4]);
+        say(t, " draw %u", rc->draw);
+        return;
+    }
+    case WSCAP_SET_TEXTURE: v[0] = wscap_u32(&c); say(t, "slot %u, texture %u)", v[0], wscap_u32(&c)); return;
+    case WSCAP_SYNCHRONIZE: case WSCAP_FENCE_WAIT: case WSCAP_BEGIN_FRAME: say(t, ")"); return;
+    default: { /* the rest: object ids and numbers */
+        const char *sep = "";
+        while (c.at + 4 <= c.len && !c.bad) { say(t, "%s%u", sep, wscap_u32(&c)); sep = ", "; }
+        say(t, ")");
+        return;
+    }
+    }
+}
+
+ws_status ws_replay_describe_call(const ws_replay *r, uint64_t index, ws_replay_call_info *out)
+{
+    if (!r || !out) return WS_ERR_INVALID_ARG;
+    if (index >= r->ncalls) return WS_ERR_NOT_FOUND;
+    const rp_call *rc = &r->calls[index];
+    memset(out, 0, sizeof *out);
+    out->index = index;
+    out->kind = kind_of(rc->call);
+    out->name = wscap_call_name(rc->call);
+    out->draw = rc->draw;
+    out->launch = rc->launch;
+    text t = { out->text, sizeof out->text, 0 };
+    describe(r, rc, &t, &out->kernel);
+    if (out->kind == WS_REPLAY_CALL_DRAW) { /* the fragment shader of the pipeline in force */
+        wscap_gfx_state s = r->gfx;
+        for (uint64_t i = 0; i < index; i++) rp_track_gfx(&r->calls[i], &s);
+        if (s.pipeline < r->nobj && r->obj[s.pipeline].kind == RP_PIPELINE)
+            out->kernel = obj_name(r, r->obj[s.pipeline].pipe.fs);
+    }
+    if (out->kernel && !out->kernel[0]) out->kernel = NULL;
+    return WS_OK;
+}
+
+void rp_track_gfx(const rp_call *rc, wscap_gfx_state *s)
+{
+    wscap_cur c = wscap_cursor(rc->args, rc->nargs);
+    switch (rc->call) {
+    case WSCAP_SET_TARGET: s->target = wscap_u32(&c); break;
+    case WSCAP_SET_PIPELINE: s->pipeline = wscap_u32(&c); break;
+    case WSCAP_SET_VERTEX_BUFFER: {
+        uint32_t slot = wscap_u32(&c);
+        if (slot < WS_GFX_MAX_BINDINGS) { s->vb_addr[slot] = wscap_u32(&c); s->vb_size[slot] = wscap_u32(&c); }
+        break;
+    }
+    case WSCAP_SET_INDEX_BUFFER: s->ib_addr = wscap_u32(&c); s->ib_size = wscap_u32(&c); s->ib_type = wscap_u32(&c); break;
+    case WSCAP_SET_UNIFORMS: s->uniforms = wscap_u32(&c); break;
+    case WSCAP_SET_TEXTURE: {
+        uint32_t slot = wscap_u32(&c);
+        if (slot >= WS_GFX_MAX_TEXTURES) break;
+        s->texture[slot] = wscap_u32(&c);
+        wscap_u32(&c); /* has_sampler */
+        ws_gfx_sampler *sm = &s->sampler[slot];
+        sm->filter = (ws_gfx_filter)wscap_u32(&c);
+        sm->mip_filter = (ws_gfx_filter)wscap_u32(&c);
+        sm->mipmaps = (int)wscap_u32(&c);
+        sm->wrap_u = (ws_gfx_wrap)wscap_u32(&c);
+        sm->wrap_v = (ws_gfx_wrap)wscap_u32(&c);
+        break;
+    }
+    case WSCAP_SET_VIEWPORT:
+        for (int i = 0; i < 6; i++) s->viewport[i] = wscap_f32(&c);
+        s->has_viewport = !(s->viewport[2] == 0 && s->viewport[3] == 0);
+        break;
+    case WSCAP_SET_SCISSOR: for (int i = 0; i < 4; i++) s->scissor[i] = wscap_u32(&c); break;
+    default: break;
+    }
+}
+
+static const char *const compare_names[] = { "never", "less", "equal", "lequal", "greater", "notequal", "gequal",
+                                              "always" };
+static const char *const blend_names[] = { "opaque", "alpha", "additive" };
+static const char *const cull_names[] = { "none", "back", "front" };
+
+ws_status ws_replay_state_text(ws_replay *r, uint64_t index, char *buf, size_t len)
+{
+    if (!r || !buf || !len) return WS_ERR_INVALID_ARG;
+    if (index > r->ncalls) return WS_ERR_NOT_FOUND;
+    wscap_gfx_state s = r->gfx;
+    for (uint64_t i = 0; i < index; i++) rp_track_gfx(&r->calls[i], &s);
+    text t = { buf, len, 0 };
+    buf[0] = 0;
+    if (s.pipeline && s.pipeline < r->nobj && r->obj[s.pipeline].kind == RP_PIPELINE) {
+        const wscap_pipeline *p = &r->obj[s.pipeline].pipe;
+        const ws_gfx_pipeline_desc *d = &p->desc;
+        say(&t, "pipeline %u: vs=%s fs=%s %s cull=%s depth=%s%s blend=%s\n", s.pipeline, obj_name(r, p->vs),
+            obj_name(r, p->fs), d->topology == WS_GFX_TRIANGLE_STRIP ? "strip" : "list",
+            (unsigned)d->cull < 3 ? cull_names[d->cull] : "?",
+            d->depth_test ? ((unsigned)d->depth_compare < 8 ? compare_names[d->depth_compare] : "?") : "off",
+            d->depth_write ? " write" : "", (unsigned)d->blend < 3 ? blend_names[d->blend] : "?");
+    } else {
+        say(&t, "pipeline: none\n");
+    }
+    if (s.target && s.target < r->nobj && r->obj[s.target].kind == RP_TARGET) {
+        const rp_obj *o = &r->obj[s.target];
+        say(&t, "target %u: %ux%u%s\n", s.target, o->w, o->h_px, o->has_depth ? " with depth" : "");
+    } else {
+        say(&t, "target: none\n");
+    }
+    if (s.has_viewport)
+        say(&t, "viewport: %g,%g %gx%g depth %g..%g\n", (double)s.viewport[0], (double)s.viewport[1],
+            (double)s.viewport[2], (double)s.viewport[3], (double)s.viewport[4], (double)s.viewport[5]);
+    else
+        say(&t, "viewport: the whole target\n");
+    if (s.scissor[2]) say(&t, "scissor: %u,%u %ux%u\n", s.scissor[0], s.scissor[1], s.scissor[2], s.scissor[3]);
+    for (int i = 0; i < WS_GFX_MAX_BINDINGS; i++)
+        if (s.vb_size[i]) say(&t, "vertex buffer %d: 0x%08x, %u bytes\n", i, s.vb_addr[i], s.vb_size[i]);
+    if (s.ib_size)
+        say(&t, "index buffer: 0x%08x, %u bytes, %s\n", s.ib_addr, s.ib_size, s.ib_type == 4 ? "u32" : "u16");
+    if (s.uniforms) say(&t, "uniforms: 0x%08x\n", s.uniforms);
+    for (int i = 0; i < WS_GFX_MAX_TEXTURES; i++)
+        if (s.texture[i]) {
+            const ws_gfx_sampler *sm = &s.sampler[i];
+            say(&t, "texture %d: texture %u %s%s%s\n", i, s.texture[i], sm->filter ? "linear" : "nearest",
+                sm->mipmaps ? (sm->mip_filter ? " mip-linear" : " mip-nearest") : "",
+                sm->wrap_u || sm->wrap_v ? " clamp" : " repeat");
+        }
+    return WS_OK;
+}
+
+ws_gfx_target *ws_replay_target_at(ws_replay *r, uint64_t index)
+{
+    if (!r) return NULL;
+    wscap_gfx_state s = r->gfx;
+    for (uint64_t i = 0; i < index && i < r->ncalls; i++) rp_track_gfx(&r->calls[i], &s);
+    return s.target && s.target < r->nobj && r->obj[s.target].kind == RP_TARGET ? r->obj[s.target].h : NULL;
+}

@@ -1,0 +1,341 @@
+/* Issuing recorded calls through the public API, and the digest of a
+ * frame's results. Allocations and modules go to the addresses the capture
+ * recorded, so pointers inside buffers and kernel arguments stay valid. */
+#include <stdlib.h>
+#include <string.h>
+#include "capture/replay_int.h"
+
+/* The handle of object `id` of `kind`, which must exist now. */
+static void *live(ws_replay *r, wscap_cur *c, rp_kind kind, const char *what, int may_be_none)
+{
+    uint32_t id = wscap_u32(c);
+    if (!id && may_be_none) return NULL;
+    rp_obj *o = rp_object(r, id, kind, what);
+    if (!o) return NULL;
+    if (!o->h) rp_fail(r, WS_ERR_BAD_MODULE, "%s names object %u, which does not exist at this point", what, id);
+    return o->h;
+}
+
+static ws_status launch(ws_replay *r, wscap_cur *c)
+{
+    ws_kernel *k = live(r, c, RP_KERNEL, "ws_launch", 0);
+    if (!k) return WS_ERR_BAD_MODULE;
+    ws_dim3 g, b;
+    g.x = wscap_u32(c); g.y = wscap_u32(c); g.z = wscap_u32(c);
+    b.x = wscap_u32(c); b.y = wscap_u32(c); b.z = wscap_u32(c);
+    uint32_t dyn = wscap_u32(c), nargs = wscap_u32(c);
+    if (nargs > 256) return rp_fail(r, WS_ERR_BAD_MODULE, "ws_launch with %u arguments", nargs);
+    ws_arg args[256];
+    for (uint32_t i = 0; i < nargs; i++) {
+        args[i].type = (ws_arg_type)wscap_u32(c);
+        uint64_t bits = wscap_u64(c);
+        memcpy(&args[i].v, &bits, sizeof args[i].v < 8 ? sizeof args[i].v : 8);
+    }
+    if (c->bad) return WS_ERR_BAD_MODULE;
+    return ws_launch(r->dev, k, g, b, dyn, args, nargs);
+}
+
+static ws_status create_from_call(ws_replay *r, const rp_call *rc, wscap_cur *c)
+{
+    uint32_t id = wscap_u32(c);
+    rp_obj *o = &r->obj[id]; /* defined when the capture was read */
+    ws_status st;
+    switch (rc->call) {
+    case WSCAP_MODULE_LOAD: {
+        ws_module *m;
+        st = ws_module_load_data_at(r->dev, o->image, (size_t)o->image_size, o->name, o->base, &m);
+        if (st == WS_OK) o->h = m;
+        return st;
+    }
+    case WSCAP_KERNEL_GET: {
+        ws_module *m = live(r, c, RP_MODULE, "ws_kernel_get", 0);
+        if (!m) return WS_ERR_BAD_MODULE;
+        ws_kernel *k;
+        st = ws_kernel_get(m, o->name, &k);
+        if (st == WS_OK) o->h = k;
+        return st;
+    }
+    case WSCAP_TARGET_CREATE: {
+        o->w = wscap_u32(c);
+        o->h_px = wscap_u32(c);
+        o->has_depth = (int)wscap_u32(c);
+        ws_gfx_target *t;
+        st = ws_gfx_target_create(r->dev, o->w, o->h_px, o->has_depth, &t);
+        if (st == WS_OK) o->h = t;
+        return st;
+    }
+    case WSCAP_TEXTURE_CREATE: {
+        o->w = wscap_u32(c);
+        o->h_px = wscap_u32(c);
+        o->levels = wscap_u32(c);
+        ws_gfx_texture *t;
+        st = ws_gfx_texture_create(r->dev, o->w, o->h_px, o->levels, &t);
+        if (st == WS_OK) o->h = t;
+        return st;
+    }
+    default: { /* WSCAP_PIPELINE_CREATE */
+        wscap_pipeline p;
+        wscap_get_pipeline(c, &p);
+        ws_kernel *vs = p.vs < r->nobj && r->obj[p.vs].kind == RP_KERNEL ? r->obj[p.vs].h : NULL;
+        ws_kernel *fs = p.fs < r->nobj && r->obj[p.fs].kind == RP_KERNEL ? r->obj[p.fs].h : NULL;
+        if (!vs || !fs)
+            return rp_fail(r, WS_ERR_BAD_MODULE, "ws_gfx_pipeline_create names shaders %u and %u, which do not "
+                           "exist at this point", p.vs, p.fs);
+        p.desc.vertex_shader = vs;
+        p.desc.fragment_shader = fs;
+        o->pipe = p;
+        ws_gfx_pipeline *h;
+        st = ws_gfx_pipeline_create(r->dev, &p.desc, &h);
+        if (st == WS_OK) o->h = h;
+        return st;
+    }
+    }
+}
+
+static ws_status set_texture(ws_replay *r, wscap_cur *c)
+{
+    uint32_t slot = wscap_u32(c);
+    ws_gfx_texture *t = live(r, c, RP_TEXTURE, "ws_gfx_set_texture", 1);
+    uint32_t has = wscap_u32(c);
+    ws_gfx_sampler s;
+    s.filter = (ws_gfx_filter)wscap_u32(c);
+    s.mip_filter = (ws_gfx_filter)wscap_u32(c);
+    s.mipmaps = (int)wscap_u32(c);
+    s.wrap_u = (ws_gfx_wrap)wscap_u32(c);
+    s.wrap_v = (ws_gfx_wrap)wscap_u32(c);
+    return ws_gfx_set_texture(r->dev, slot, t, has ? &s : NULL);
+}
+
+static ws_status read_target(ws_replay *r, wscap_cur *c, ws_gfx_target *t, int depth)
+{
+    uint32_t w, h;
+    ws_gfx_target_size(t, &w, &h);
+    uint8_t *buf = rp_scratch(r, (size_t)w * h * 4);
+    if (!buf) return rp_fail(r, WS_ERR_OUT_OF_MEMORY, "out of host memory");
+    (void)c;
+    return depth ? ws_gfx_target_read_depth(r->dev, t, (float *)(void *)buf, (size_t)w * h)
+                 : ws_gfx_target_read(r->dev, t, buf, (size_t)w * h * 4);
+}
+
+/* Issue call rc; WS_OK or the API's status (r->err set by the caller). */
+static ws_status issue(ws_replay *r, const rp_call *rc)
+{
+    wscap_cur c = wscap_cursor(rc->args, rc->nargs);
+    ws_device *d = r->dev;
+    ws_status st = WS_OK;
+    uint32_t a, b;
+    uint64_t n;
+    const uint8_t *p;
+    switch (rc->call) {
+    case WSCAP_MALLOC: {
+        n = wscap_u64(&c);
+        a = wscap_u32(&c);
+        if (c.bad) break;
+        st = ws_malloc_at(d, a, (size_t)n);
+        if (st == WS_OK && rp_live_add(r, a, n)) return WS_ERR_OUT_OF_MEMORY;
+        break;
+    }
+    case WSCAP_FREE:
+        a = wscap_u32(&c);
+        if (!c.bad && (st = ws_free(d, a)) == WS_OK) rp_live_remove(r, a);
+        break;
+    case WSCAP_HTOD:
+        a = wscap_u32(&c);
+        p = wscap_blob(&c, &n);
+        if (!c.bad) st = ws_memcpy_htod(d, a, p, (size_t)n);
+        break;
+    case WSCAP_DTOH: {
+        a = wscap_u32(&c);
+        n = wscap_u64(&c);
+        uint8_t *buf = c.bad ? NULL : rp_scratch(r, n ? (size_t)n : 1);
+        if (!c.bad && !buf) return WS_ERR_OUT_OF_MEMORY;
+        if (!c.bad) st = ws_memcpy_dtoh(d, buf, a, (size_t)n);
+        break;
+    }
+    case WSCAP_DTOD:
+        a = wscap_u32(&c);
+        b = wscap_u32(&c);
+        n = wscap_u64(&c);
+        if (!c.bad) st = ws_memcpy_dtod(d, a, b, (size_t)n);
+        break;
+    case WSCAP_MEMSET:
+        a = wscap_u32(&c);
+        b = wscap_u32(&c);
+        n = wscap_u64(&c);
+        if (!c.bad) st = ws_memset(d, a, (int)b, (size_t)n);
+        break;
+    case WSCAP_MODULE_LOAD: case WSCAP_KERNEL_GET: case WSCAP_TARGET_CREATE: case WSCAP_TEXTURE_CREATE:
+    case WSCAP_PIPELINE_CREATE:
+        st = create_from_call(r, rc, &c);
+        break;
+    case WSCAP_MODULE_UNLOAD: case WSCAP_TARGET_DESTROY: case WSCAP_TEXTURE_DESTROY: case WSCAP_PIPELINE_DESTROY: {
+        uint32_t id = wscap_u32(&c);
+        static const rp_kind kinds[] = { [WSCAP_MODULE_UNLOAD] = RP_MODULE, [WSCAP_TARGET_DESTROY] = RP_TARGET,
+                                         [WSCAP_TEXTURE_DESTROY] = RP_TEXTURE, [WSCAP_PIPELINE_DESTROY] = RP_PIPELINE };
+        rp_obj *o = rp_object(r, id, kinds[rc->call], wscap_call_name(rc->call));
+        if (!o) return WS_ERR_BAD_MODULE;
+        return rp_destroy(r, id);
+    }
+    case WSCAP_LAUNCH: st = launch(r, &c); break;
+    case WSCAP_SYNCHRONIZE: case WSCAP_FENCE_WAIT: st = ws_synchronize(d); break;
+    case WSCAP_TARGET_READ: {
+        ws_gfx_target *t = live(r, &c, RP_TARGET, "ws_gfx_target_read", 0);
+        if (!t) return WS_ERR_BAD_MODULE;
+        st = read_target(r, &c, t, (int)wscap_u32(&c));
+        break;
+    }
+    case WSCAP_TARGET_WRITE: {
+        ws_gfx_target *t = live(r, &c, RP_TARGET, "ws_gfx_target_write", 0);
+        if (!t) return WS_ERR_BAD_MODULE;
+        uint32_t depth = wscap_u32(&c);
+        p = wscap_blob(&c, &n);
+        if (!c.bad)
+            st = depth ? ws_gfx_target_write_depth(d, t, (const float *)(const void *)p, (size_t)n / 4)
+                       : ws_gfx_target_write(d, t, p, (size_t)n);
+        break;
+    }
+    case WSCAP_TEXTURE_UPLOAD: {
+        ws_gfx_texture *t = live(r, &c, RP_TEXTURE, "ws_gfx_texture_upload", 0);
+        if (!t) return WS_ERR_BAD_MODULE;
+        a = wscap_u32(&c);
+        p = wscap_blob(&c, &n);
+        if (!c.bad) st = ws_gfx_texture_upload(d, t, a, p, (size_t)n);
+        break;
+    }
+    case WSCAP_TEXTURE_MIPS: {
+        ws_gfx_texture *t = live(r, &c, RP_TEXTURE, "ws_gfx_texture_generate_mips", 0);
+        if (!t) return WS_ERR_BAD_MODULE;
+        st = ws_gfx_texture_generate_mips(d, t);
+        break;
+    }
+    case WSCAP_SET_TARGET: {
+        ws_gfx_target *t = live(r, &c, RP_TARGET, "ws_gfx_set_target", 1);
+        if (!t && r->err[0]) return WS_ERR_BAD_MODULE;
+        st = ws_gfx_set_target(d, t);
+        break;
+    }
+    case WSCAP_SET_PIPELINE: {
+        ws_gfx_pipeline *pl = live(r, &c, RP_PIPELINE, "ws_gfx_set_pipeline", 1);
+        if (!pl && r->err[0]) return WS_ERR_BAD_MODULE;
+        st = ws_gfx_set_pipeline(d, pl);
+        break;
+    }
+    case WSCAP_SET_VERTEX_BUFFER: {
+        uint32_t slot = wscap_u32(&c);
+        a = wscap_u32(&c);
+        b = wscap_u32(&c);
+        if (!c.bad) st = ws_gfx_set_vertex_buffer(d, slot, a, b);
+        break;
+    }
+    case WSCAP_SET_INDEX_BUFFER: {
+        a = wscap_u32(&c);
+        b = wscap_u32(&c);
+        uint32_t type = wscap_u32(&c);
+        if (!c.bad) st = ws_gfx_set_index_buffer(d, a, b, (ws_gfx_index_type)type);
+        break;
+    }
+    case WSCAP_SET_UNIFORMS:
+        a = wscap_u32(&c);
+        if (!c.bad) st = ws_gfx_set_uniforms(d, a);
+        break;
+    case WSCAP_SET_TEXTURE:
+        st = set_texture(r, &c);
+        if (r->err[0]) return WS_ERR_BAD_MODULE;
+        break;
+    case WSCAP_SET_VIEWPORT: {
+        float v[6];
+        for (int i = 0; i < 6; i++) v[i] = wscap_f32(&c);
+        if (!c.bad) st = ws_gfx_set_viewport(d, v[0], v[1], v[2], v[3], v[4], v[5]);
+        break;
+    }
+    case WSCAP_SET_SCISSOR: {
+        uint32_t v[4];
+        for (int i = 0; i < 4; i++) v[i] = wscap_u32(&c);
+        if (!c.bad) st = ws_gfx_set_scissor(d, v[0], v[1], v[2], v[3]);
+        break;
+    }
+    case WSCAP_BEGIN_FRAME: {
+        uint64_t frame;
+        st = ws_gfx_begin_frame(d, &frame);
+        break;
+    }
+    case WSCAP_CLEAR: {
+        float v[5];
+        for (int i = 0; i < 5; i++) v[i] = wscap_f32(&c);
+        if (!c.bad) st = ws_gfx_clear(d, v, v[4]);
+        break;
+    }
+    case WSCAP_DRAW: {
+        uint32_t v[4];
+        for (int i = 0; i < 4; i++) v[i] = wscap_u32(&c);
+        if (!c.bad) st = ws_gfx_draw(d, v[0], v[1], v[2], v[3]);
+        break;
+    }
+    case WSCAP_DRAW_INDEXED: {
+        uint32_t v[5];
+        for (int i = 0; i < 5; i++) v[i] = wscap_u32(&c);
+        if (!c.bad) st = ws_gfx_draw_indexed(d, v[0], v[1], v[2], (int32_t)v[3], v[4]);
+        break;
+    }
+    case WSCAP_PRESENT: {
+        ws_gfx_target *t = live(r, &c, RP_TARGET, "ws_gfx_present", 1);
+        if (!t && r->err[0]) return WS_ERR_BAD_MODULE;
+        uint32_t readback = wscap_u32(&c);
+        uint32_t w = 0, h = 0;
+        if (t) ws_gfx_target_size(t, &w, &h);
+        uint8_t *buf = readback && t ? rp_scratch(r, (size_t)w * h * 4) : NULL;
+        if (!c.bad) st = ws_gfx_present(d, t, buf, buf ? (size_t)w * h * 4 : 0);
+        break;
+    }
+    default:
+        return rp_fail(r, WS_ERR_UNSUPPORTED, "unknown call %u", rc->call);
+    }
+    if (c.bad) return rp_fail(r, WS_ERR_BAD_MODULE, "its fields are truncated");
+    return st;
+}
+
+ws_status ws_replay_run(ws_replay *r, uint64_t from, uint64_t to, ws_replay_after_fn after, void *user)
+{
+    if (!r) return WS_ERR_INVALID_ARG;
+    if (to > r->ncalls) to = r->ncalls;
+    for (uint64_t i = from; i < to; i++) {
+        r->err[0] = 0;
+        ws_status st = issue(r, &r->calls[i]);
+        if (st != WS_OK) {
+            char why[600];
+            snprintf(why, sizeof why, "%s", r->err[0] ? r->err + strlen(r->name) + 2 : ws_last_error(r->dev));
+            return rp_fail(r, st, "call %llu %s: %s", (unsigned long long)i, wscap_call_name(r->calls[i].call), why);
+        }
+        if (after && after(user, r, i)) break;
+    }
+    ws_status st = ws_synchronize(r->dev);
+    if (st != WS_OK) return rp_fail(r, st, "finishing the frame: %s", ws_last_error(r->dev));
+    return WS_OK;
+}
+
+ws_status ws_replay_hash(ws_replay *r, uint64_t *out)
+{
+    if (!r || !out) return WS_ERR_INVALID_ARG;
+    uint64_t h = WSCAP_DIGEST_INIT;
+    for (size_t i = 0; i < r->nlive; i++) {
+        uint8_t *buf = rp_scratch(r, (size_t)r->live[i].size);
+        if (!buf) return rp_fail(r, WS_ERR_OUT_OF_MEMORY, "out of host memory");
+        ws_status st = ws_memcpy_dtoh(r->dev, buf, r->live[i].addr, (size_t)r->live[i].size);
+        if (st != WS_OK) return rp_fail(r, st, "reading back 0x%08x: %s", r->live[i].addr, ws_last_error(r->dev));
+        h = wscap_digest_alloc(h, r->live[i].addr, r->live[i].size, buf);
+    }
+    for (uint32_t id = 1; id < r->nobj; id++) {
+        rp_obj *o = &r->obj[id];
+        if (o->kind != RP_TARGET || !o->h) continue;
+        size_t n = (size_t)o->w * o->h_px * 4;
+        uint8_t *buf = rp_scratch(r, 2 * n);
+        if (!buf) return rp_fail(r, WS_ERR_OUT_OF_MEMORY, "out of host memory");
+        ws_status st = ws_gfx_target_read(r->dev, o->h, buf, n);
+        if (st == WS_OK && o->has_depth)
+            st = ws_gfx_target_read_depth(r->dev, o->h, (float *)(void *)(buf + n), (size_t)o->w * o->h_px);
+        if (st != WS_OK) return rp_fail(r, st, "reading back render target %u: %s", id, ws_last_error(r->dev));
+        h = wscap_digest_target(h, id, buf, n, o->has_depth ? buf + n : NULL, o->has_depth ? n : 0);
+    }
+    *out = h;
+    return WS_OK;
+}

@@ -1,0 +1,378 @@
+/* Opening a capture for replay: check the file, read the initial state and
+ * the call list into tables, open a device configured as the captured one
+ * and build the frame's starting objects. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "capture/replay_int.h"
+
+#define RP_MAX_OBJECTS (1u << 20)
+
+ws_status rp_fail(ws_replay *r, ws_status st, const char *fmt, ...)
+{
+    char msg[700];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    snprintf(r->err, sizeof r->err, "%s: %s", r->name, msg);
+    return st;
+}
+
+rp_obj *rp_object(ws_replay *r, uint32_t id, rp_kind kind, const char *what)
+{
+    static const char *const kinds[] = { "nothing", "module", "kernel", "texture", "render target", "pipeline" };
+    if (id >= r->nobj || r->obj[id].kind != kind) {
+        rp_fail(r, WS_ERR_BAD_MODULE, "%s names %s %u, which the capture does not define", what, kinds[kind], id);
+        return NULL;
+    }
+    return &r->obj[id];
+}
+
+uint8_t *rp_scratch(ws_replay *r, size_t n)
+{
+    if (n > r->scratch_size) {
+        uint8_t *p = realloc(r->scratch, n);
+        if (!p) return NULL;
+        r->scratch = p;
+        r->scratch_size = n;
+    }
+    return r->scratch;
+}
+
+int rp_live_add(ws_replay *r, uint32_t addr, uint64_t size)
+{
+    if (r->nlive == r->livecap) {
+        size_t cap = r->livecap ? r->livecap * 2 : 16;
+        rp_alloc *p = realloc(r->live, cap * sizeof *p);
+        if (!p) return -1;
+        r->live = p;
+        r->livecap = cap;
+    }
+    size_t i = r->nlive;
+    while (i && r->live[i - 1].addr > addr) { r->live[i] = r->live[i - 1]; i--; }
+    r->live[i] = (rp_alloc){ addr, size, NULL };
+    r->nlive++;
+    return 0;
+}
+
+void rp_live_remove(ws_replay *r, uint32_t addr)
+{
+    for (size_t i = 0; i < r->nlive; i++)
+        if (r->live[i].addr == addr) {
+            memmove(&r->live[i], &r->live[i + 1], (r->nlive - i - 1) * sizeof *r->live);
+            r->nlive--;
+            return;
+        }
+}
+
+/* Make room for ids up to `id`; the object must be new or of the same kind. */
+static rp_obj *define(ws_replay *r, uint32_t id, rp_kind kind, const char *where)
+{
+    if (!id || id >= RP_MAX_OBJECTS) {
+        rp_fail(r, WS_ERR_BAD_MODULE, "%s: object id %u is out of range (1..%u)", where, id, RP_MAX_OBJECTS - 1);
+        return NULL;
+    }
+    if (id >= r->nobj) {
+        uint32_t n = r->nobj ? r->nobj : 16;
+        while (n <= id) n *= 2;
+        rp_obj *p = realloc(r->obj, (size_t)n * sizeof *p);
+        if (!p) { rp_fail(r, WS_ERR_OUT_OF_MEMORY, "out of host memory"); return NULL; }
+        memset(p + r->nobj, 0, (size_t)(n - r->nobj) * sizeof *p);
+        r->obj = p;
+        r->nobj = n;
+    }
+    rp_obj *o = &r->obj[id];
+    if (o->kind && o->kind != kind) {
+        rp_fail(r, WS_ERR_BAD_MODULE, "%s: object id %u is defined twice with different kinds", where, id);
+        return NULL;
+    }
+    o->kind = kind;
+    return o;
+}
+
+static ws_status add_init_alloc(ws_replay *r, uint32_t addr, uint64_t size, const uint8_t *bytes)
+{
+    rp_alloc *p = realloc(r->init, (r->ninit + 1) * sizeof *p);
+    if (!p) return rp_fail(r, WS_ERR_OUT_OF_MEMORY, "out of host memory");
+    r->init = p;
+    size_t i = r->ninit++;
+    while (i && r->init[i - 1].addr > addr) { r->init[i] = r->init[i - 1]; i--; }
+    r->init[i] = (rp_alloc){ addr, size, bytes };
+    return WS_OK;
+}
+
+/* One section of the initial state. */
+static ws_status read_state(ws_replay *r, const ws_capture_section *s)
+{
+    char where[64];
+    snprintf(where, sizeof where, "section %llu", (unsigned long long)s->index);
+    wscap_cur c = wscap_cursor(s->data, s->size);
+    rp_obj *o = NULL;
+    uint64_t n;
+    switch (s->type) {
+    case WS_CAPTURE_DEVICE_CONFIG:
+        wscap_get_config(&c, &r->cfg);
+        break;
+    case WS_CAPTURE_MODULE_IMAGE:
+        if (!(o = define(r, (uint32_t)s->id, RP_MODULE, where))) return WS_ERR_BAD_MODULE;
+        wscap_str(&c, o->name, sizeof o->name);
+        o->base = wscap_u32(&c);
+        o->image = wscap_blob(&c, &o->image_size);
+        o->initial = 1;
+        break;
+    case WSCAP_KERNEL:
+        if (!(o = define(r, (uint32_t)s->id, RP_KERNEL, where))) return WS_ERR_BAD_MODULE;
+        o->module = wscap_u32(&c);
+        wscap_str(&c, o->name, sizeof o->name);
+        o->initial = 1;
+        break;
+    case WS_CAPTURE_ALLOCATION: {
+        uint32_t addr = wscap_u32(&c);
+        uint64_t size = wscap_u64(&c);
+        const uint8_t *bytes = wscap_blob(&c, &n);
+        if (!c.bad && (n != size || !size))
+            return rp_fail(r, WS_ERR_BAD_MODULE, "%s: the allocation at 0x%08x has %llu bytes of contents for "
+                           "a size of %llu", where, addr, (unsigned long long)n, (unsigned long long)size);
+        if (!c.bad && add_init_alloc(r, addr, size, bytes) != WS_OK) return WS_ERR_OUT_OF_MEMORY;
+        break;
+    }
+    case WS_CAPTURE_TEXTURE:
+        if (!(o = define(r, (uint32_t)s->id, RP_TEXTURE, where))) return WS_ERR_BAD_MODULE;
+        o->w = wscap_u32(&c);
+        o->h_px = wscap_u32(&c);
+        o->levels = wscap_u32(&c);
+        if (o->levels > 16) return rp_fail(r, WS_ERR_BAD_MODULE, "%s: a texture with %u levels", where, o->levels);
+        for (uint32_t l = 0; l < o->levels; l++) o->level[l] = wscap_blob(&c, &o->level_size[l]);
+        o->initial = 1;
+        break;
+    case WSCAP_TARGET: {
+        if (!(o = define(r, (uint32_t)s->id, RP_TARGET, where))) return WS_ERR_BAD_MODULE;
+        o->w = wscap_u32(&c);
+        o->h_px = wscap_u32(&c);
+        o->has_depth = (int)wscap_u32(&c);
+        uint64_t nd;
+        o->rgba = wscap_blob(&c, &n);
+        o->depth = wscap_blob(&c, &nd);
+        uint64_t px = (uint64_t)o->w * o->h_px * 4;
+        if (!c.bad && (n != px || (o->has_depth && nd != px)))
+            return rp_fail(r, WS_ERR_BAD_MODULE, "%s: the %ux%u render target's images have %llu and %llu bytes",
+                           where, o->w, o->h_px, (unsigned long long)n, (unsigned long long)nd);
+        if (!o->has_depth) o->depth = NULL;
+        o->initial = 1;
+        r->uses_gfx = 1;
+        break;
+    }
+    case WS_CAPTURE_PIPELINE:
+        if (!(o = define(r, (uint32_t)s->id, RP_PIPELINE, where))) return WS_ERR_BAD_MODULE;
+        wscap_get_pipeline(&c, &o->pipe);
+        o->initial = 1;
+        break;
+    case WS_CAPTURE_GFX_STATE:
+        wscap_get_gfx_state(&c, &r->gfx);
+        break;
+    default:
+        return WS_OK;
+    }
+    if (c.bad) return rp_fail(r, WS_ERR_BAD_MODULE, "%s (type %u) is truncated", where, s->type);
+    return WS_OK;
+}
+
+/* Objects a call creates get their kind now, so later calls can name them. */
+static ws_status define_created(ws_replay *r, rp_call *rc, uint64_t index)
+{
+    char where[64];
+    snprintf(where, sizeof where, "call %llu %s", (unsigned long long)index, wscap_call_name(rc->call));
+    wscap_cur c = wscap_cursor(rc->args, rc->nargs);
+    rp_kind kind;
+    switch (rc->call) {
+    case WSCAP_MODULE_LOAD: kind = RP_MODULE; break;
+    case WSCAP_KERNEL_GET: kind = RP_KERNEL; break;
+    case WSCAP_TARGET_CREATE: kind = RP_TARGET; r->uses_gfx = 1; break;
+    case WSCAP_TEXTURE_CREATE: kind = RP_TEXTURE; break;
+    case WSCAP_PIPELINE_CREATE: kind = RP_PIPELINE; break;
+    default: return WS_OK;
+    }
+    uint32_t id = wscap_u32(&c);
+    rp_obj *o = define(r, id, kind, where);
+    if (!o) return WS_ERR_BAD_MODULE;
+    if (kind == RP_KERNEL) { /* the name, for --list and reports */
+        o->module = wscap_u32(&c);
+        wscap_str(&c, o->name, sizeof o->name);
+    } else if (kind == RP_MODULE) {
+        wscap_str(&c, o->name, sizeof o->name);
+        o->base = wscap_u32(&c);
+        o->image = wscap_blob(&c, &o->image_size);
+    }
+    return WS_OK;
+}
+
+static ws_status read_call(ws_replay *r, const ws_capture_section *s, uint32_t *draws, uint32_t *launches)
+{
+    if (s->size < 4)
+        return rp_fail(r, WS_ERR_BAD_MODULE, "section %llu: an API call without a call number",
+                       (unsigned long long)s->index);
+    rp_call *p = realloc(r->calls, (size_t)(r->ncalls + 1) * sizeof *p);
+    if (!p) return rp_fail(r, WS_ERR_OUT_OF_MEMORY, "out of host memory");
+    r->calls = p;
+    rp_call *rc = &r->calls[r->ncalls];
+    const uint8_t *d = s->data;
+    rc->call = (uint32_t)d[0] | (uint32_t)d[1] << 8 | (uint32_t)d[2] << 16 | (uint32_t)d[3] << 24;
+    rc->args = d + 4;
+    rc->nargs = s->size - 4;
+    if (rc->call == 0 || rc->call >= WSCAP_CALL_COUNT)
+        return rp_fail(r, WS_ERR_UNSUPPORTED, "section %llu: call number %u is not one this version knows (a "
+                       "capture from a newer Warpscope?)", (unsigned long long)s->index, rc->call);
+    rc->draw = (rc->call == WSCAP_DRAW || rc->call == WSCAP_DRAW_INDEXED) ? (*draws)++ : 0;
+    rc->launch = rc->call == WSCAP_LAUNCH ? (*launches)++ : 0;
+    if (rc->call >= WSCAP_TARGET_CREATE) r->uses_gfx = 1;
+    ws_status st = define_created(r, rc, r->ncalls);
+    if (st == WS_OK) r->ncalls++;
+    return st;
+}
+
+static ws_status read_capture(ws_replay *r)
+{
+    uint64_t count;
+    ws_capture_reader_count(r->rd, &count);
+    uint32_t draws = 0, launches = 0;
+    int have_config = 0;
+    for (uint64_t i = 0; i < count; i++) {
+        ws_capture_section s;
+        ws_capture_reader_section(r->rd, i, &s);
+        ws_status st = WS_OK;
+        if (s.type == WS_CAPTURE_API_CALL) {
+            st = read_call(r, &s, &draws, &launches);
+        } else if (s.type == WS_CAPTURE_FRAME_END) {
+            wscap_cur c = wscap_cursor(s.data, s.size);
+            wscap_u64(&c);
+            r->digest = wscap_u64(&c);
+            r->have_digest = !c.bad;
+        } else {
+            if (s.type == WS_CAPTURE_DEVICE_CONFIG) have_config = 1;
+            st = read_state(r, &s);
+        }
+        if (st != WS_OK) return st;
+    }
+    if (!have_config) return rp_fail(r, WS_ERR_BAD_MODULE, "no device configuration section: not a frame capture");
+    for (uint32_t id = 1; id < r->nobj; id++) { /* kernels must name modules */
+        rp_obj *o = &r->obj[id];
+        if (o->kind == RP_KERNEL && !rp_object(r, o->module, RP_MODULE, o->name)) return WS_ERR_BAD_MODULE;
+    }
+    return WS_OK;
+}
+
+ws_status ws_replay_open(const char *path, const ws_replay_options *opt, ws_replay **out, char *err, size_t errlen)
+{
+    if (!out || !path) {
+        if (err && errlen) snprintf(err, errlen, "ws_replay_open: %s is NULL", out ? "path" : "out");
+        return WS_ERR_INVALID_ARG;
+    }
+    *out = NULL;
+    ws_replay *r = calloc(1, sizeof *r);
+    if (!r) {
+        if (err && errlen) snprintf(err, errlen, "%s: out of host memory", path);
+        return WS_ERR_OUT_OF_MEMORY;
+    }
+    snprintf(r->name, sizeof r->name, "%s", path);
+    ws_status st = ws_capture_reader_open(path, &r->rd, r->err, sizeof r->err);
+    if (st == WS_OK) st = read_capture(r);
+    if (st == WS_OK && opt && opt->config) {
+        char why[256];
+        if (ws_config_parse(&r->cfg, opt->config, why, sizeof why) != WS_OK)
+            st = rp_fail(r, WS_ERR_INVALID_ARG, "configuration \"%s\": %s", opt->config, why);
+    }
+    if (st == WS_OK) {
+        char why[256];
+        if (ws_config_validate(&r->cfg, why, sizeof why) != WS_OK)
+            st = rp_fail(r, WS_ERR_BAD_MODULE, "the captured device configuration is invalid: %s", why);
+    }
+    if (st == WS_OK && (st = ws_device_open(&r->cfg, &r->dev)) != WS_OK)
+        rp_fail(r, st, "cannot open a device: %s", ws_status_name(st));
+    if (st == WS_OK) st = ws_replay_restore(r);
+    if (st != WS_OK) {
+        if (err && errlen) snprintf(err, errlen, "%s", r->err);
+        ws_replay_close(r);
+        return st;
+    }
+    *out = r;
+    return WS_OK;
+}
+
+ws_status ws_replay_close(ws_replay *r)
+{
+    if (!r) return WS_ERR_INVALID_ARG;
+    ws_status st = WS_OK;
+    if (r->dev) st = ws_device_close(r->dev);
+    if (r->rd) ws_capture_reader_close(r->rd);
+    free(r->obj);
+    free(r->init);
+    free(r->live);
+    free(r->calls);
+    free(r->scratch);
+    free(r);
+    return st;
+}
+
+const char *ws_replay_error(const ws_replay *r)
+{
+    return r ? r->err : "no replay";
+}
+
+ws_device *ws_replay_device(ws_replay *r)
+{
+    return r ? r->dev : NULL;
+}
+
+uint64_t ws_replay_call_count(const ws_replay *r)
+{
+    return r ? r->ncalls : 0;
+}
+
+ws_status ws_replay_captured_hash(const ws_replay *r, uint64_t *out)
+{
+    if (!r || !out) return WS_ERR_INVALID_ARG;
+    if (!r->have_digest) return WS_ERR_NOT_FOUND;
+    *out = r->digest;
+    return WS_OK;
+}
+
+ws_status ws_replay_modules(ws_replay *r, ws_replay_module *out, size_t max, size_t *n)
+{
+    if (!r || !n) return WS_ERR_INVALID_ARG;
+    size_t k = 0;
+    for (uint32_t id = 1; id < r->nobj; id++) {
+        const rp_obj *o = &r->obj[id];
+        if (o->kind != RP_MODULE || !o->h) continue;
+        if (out && k < max)
+            out[k] = (ws_replay_module){ o->name, o->image, (size_t)o->image_size, (ws_module *)o->h };
+        k++;
+    }
+    *n = k;
+    return WS_OK;
+}
+
+ws_status ws_replay_targets(ws_replay *r, ws_gfx_target **out, size_t max, size_t *n)
+{
+    if (!r || !n) return WS_ERR_INVALID_ARG;
+    size_t k = 0;
+    for (uint32_t id = 1; id < r->nobj; id++)
+        if (r->obj[id].kind == RP_TARGET && r->obj[id].h) {
+            if (out && k < max) out[k] = r->obj[id].h;
+            k++;
+        }
+    *n = k;
+    return WS_OK;
+}
+
+ws_status ws_replay_buffers(ws_replay *r, uint32_t *addr, uint64_t *size, size_t max, size_t *n)
+{
+    if (!r || !n) return WS_ERR_INVALID_ARG;
+    for (size_t i = 0; i < r->nlive && i < max; i++) {
+        if (addr) addr[i] = r->live[i].addr;
+        if (size) size[i] = r->live[i].size;
+    }
+    *n = r->nlive;
+    return WS_OK;
+}

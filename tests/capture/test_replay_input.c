@@ -1,0 +1,190 @@
+/* The replayer on captures written here, call by call, with the codec
+ * (src/capture/capture_calls.h): a good compute frame replays with the
+ * digest its data implies, in every pass; each kind of bad capture is
+ * refused with a message that names the call or section.
+ *   argv[1] = vecadd_kernel.elf, argv[2] = a scratch directory */
+#include <stdint.h>
+#include <sys/stat.h>
+#include "../test.h"
+#include "capture/capture_calls.h"
+#include "capture/replay.h"
+
+#define N 1000
+#define BASE (WS_GLOBAL_BASE + 0x200000u)
+
+static const char *dir;
+static unsigned char *elf;
+static size_t elf_size;
+
+typedef struct builder { ws_capture_writer *w; char err[512]; uint64_t calls; } builder;
+
+static void open_builder(builder *b, const char *path)
+{
+    memset(b, 0, sizeof *b);
+    CHECK(ws_capture_writer_open(path, &b->w, b->err, sizeof b->err) == WS_OK);
+    ws_config cfg;
+    ws_config_default(&cfg);
+    wscap_buf p = { 0 };
+    wscap_put_config(&p, &cfg);
+    ws_capture_writer_add(b->w, WS_CAPTURE_DEVICE_CONFIG, 0, p.data, p.len);
+    wscap_buf_free(&p);
+}
+
+static void add(builder *b, uint32_t type, uint64_t id, wscap_buf *p)
+{
+    CHECK(!p->failed);
+    CHECK(ws_capture_writer_add(b->w, type, id, p->data, p->len) == WS_OK);
+    wscap_buf_free(p);
+}
+
+static wscap_buf call(uint32_t which)
+{
+    wscap_buf p = { 0 };
+    wscap_put_u32(&p, which);
+    return p;
+}
+
+static void add_call(builder *b, wscap_buf *p) { add(b, WS_CAPTURE_API_CALL, b->calls++, p); }
+
+static void put_launch(builder *b, uint32_t kernel, int truncate)
+{
+    wscap_buf p = call(WSCAP_LAUNCH);
+    wscap_put_u32(&p, kernel);
+    uint32_t shape[] = { (N + 127) / 128, 1, 1, 128, 1, 1, 0 };
+    for (int i = 0; i < 7; i++) wscap_put_u32(&p, shape[i]);
+    wscap_put_u32(&p, 4);
+    uint32_t ptr[] = { BASE, BASE + 0x2000, BASE + 0x4000 };
+    for (int i = 0; i < 3; i++) { wscap_put_u32(&p, WS_TYPE_PTR); wscap_put_u64(&p, ptr[i]); }
+    if (!truncate) { wscap_put_u32(&p, WS_TYPE_I32); wscap_put_u64(&p, N); }
+    add_call(b, &p);
+}
+
+/* vecadd's frame: load, look up, three buffers, two uploads, a launch, a
+ * read back. `bad` picks one defect. Returns the digest of a correct run. */
+enum { GOOD, BAD_ELF, NEWER_CALL, TRUNCATED, UNKNOWN_KERNEL, COLLISION };
+static uint64_t write_vecadd(const char *path, int bad)
+{
+    builder b;
+    open_builder(&b, path);
+    wscap_buf p = { 0 };
+    wscap_put_u64(&p, 0);
+    wscap_put_u32(&p, WSCAP_FRAME_SYNC);
+    add(&b, WS_CAPTURE_FRAME_BEGIN, 0, &p);
+    p = call(WSCAP_MODULE_LOAD);
+    wscap_put_u32(&p, 1);
+    wscap_put_str(&p, "vecadd_kernel.elf");
+    wscap_put_u32(&p, BASE + 0x20000);
+    unsigned char *img = malloc(elf_size);
+    memcpy(img, elf, elf_size);
+    if (bad == BAD_ELF) memcpy(img, "JUNK", 4);
+    wscap_put_blob(&p, img, elf_size);
+    free(img);
+    add_call(&b, &p);
+    p = call(WSCAP_KERNEL_GET);
+    wscap_put_u32(&p, 2);
+    wscap_put_u32(&p, 1);
+    wscap_put_str(&p, "vecadd");
+    add_call(&b, &p);
+    float a[N], bb[N], c[N];
+    for (int i = 0; i < N; i++) { a[i] = (float)i * 0.5f; bb[i] = 1000.0f - (float)i; c[i] = a[i] + bb[i]; }
+    for (uint32_t k = 0; k < 3; k++) {
+        p = call(WSCAP_MALLOC);
+        wscap_put_u64(&p, sizeof a);
+        wscap_put_u32(&p, bad == COLLISION && k == 2 ? BASE + 0x2000 : BASE + k * 0x2000);
+        add_call(&b, &p);
+    }
+    p = call(WSCAP_HTOD);
+    wscap_put_u32(&p, BASE);
+    wscap_put_blob(&p, a, sizeof a);
+    add_call(&b, &p);
+    p = call(WSCAP_HTOD);
+    wscap_put_u32(&p, BASE + 0x2000);
+    wscap_put_blob(&p, bb, sizeof bb);
+    add_call(&b, &p);
+    put_launch(&b, bad == UNKNOWN_KERNEL ? 77 : 2, bad == TRUNCATED);
+    if (bad == NEWER_CALL) {
+        p = call(200);
+        add_call(&b, &p);
+    }
+    p = call(WSCAP_DTOH);
+    wscap_put_u32(&p, BASE + 0x4000);
+    wscap_put_u64(&p, sizeof c);
+    add_call(&b, &p);
+    uint64_t h = WSCAP_DIGEST_INIT;
+    h = wscap_digest_alloc(h, BASE, sizeof a, a);
+    h = wscap_digest_alloc(h, BASE + 0x2000, sizeof bb, bb);
+    h = wscap_digest_alloc(h, BASE + 0x4000, sizeof c, c);
+    wscap_put_u64(&p, 0);
+    wscap_put_u64(&p, h);
+    add(&b, WS_CAPTURE_FRAME_END, 0, &p);
+    CHECK(ws_capture_writer_close(b.w) == WS_OK);
+    return h;
+}
+
+static void good(void)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/good.wscap", dir);
+    uint64_t want = write_vecadd(path, GOOD), got = 0, captured = 0;
+    ws_replay *r;
+    char err[1024];
+    CHECK(ws_replay_open(path, NULL, &r, err, sizeof err) == WS_OK);
+    if (!r) { fprintf(stderr, "%s\n", err); return; }
+    CHECK_EQ_U(ws_replay_call_count(r), 9);
+    CHECK(ws_replay_captured_hash(r, &captured) == WS_OK);
+    CHECK_EQ_U(captured, want);
+    for (int pass = 0; pass < 3; pass++) {
+        if (pass) CHECK(ws_replay_restore(r) == WS_OK);
+        CHECK(ws_replay_run(r, 0, UINT64_MAX, NULL, NULL) == WS_OK);
+        CHECK(ws_replay_hash(r, &got) == WS_OK);
+        CHECK_EQ_U(got, want);
+    }
+    ws_replay_call_info info;
+    CHECK(ws_replay_describe_call(r, 7, &info) == WS_OK);
+    CHECK_STR_CONTAINS(info.text, "ws_launch(vecadd, grid (8,1,1), block (128,1,1), shared 0, 0x");
+    CHECK(info.kind == WS_REPLAY_CALL_LAUNCH);
+    CHECK(ws_replay_describe_call(r, 9, &info) == WS_ERR_NOT_FOUND);
+    /* the restore frees what the frame allocated: the next pass can malloc_at again */
+    size_t n = 99;
+    CHECK(ws_replay_restore(r) == WS_OK);
+    CHECK(ws_replay_buffers(r, NULL, NULL, 0, &n) == WS_OK);
+    CHECK_EQ_U(n, 0);
+    ws_replay_close(r);
+}
+
+/* Open (and run) a bad capture: the message must contain `expect`. */
+static void refused(int bad, const char *name, const char *expect)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s.wscap", dir, name);
+    write_vecadd(path, bad);
+    ws_replay *r = NULL;
+    char err[1024] = "";
+    ws_status st = ws_replay_open(path, NULL, &r, err, sizeof err);
+    if (st == WS_OK) {
+        st = ws_replay_run(r, 0, UINT64_MAX, NULL, NULL);
+        snprintf(err, sizeof err, "%s", ws_replay_error(r));
+        ws_replay_close(r);
+    }
+    CHECK(st != WS_OK);
+    CHECK_STR_CONTAINS(err, expect);
+    CHECK_STR_CONTAINS(err, path);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 3) { fprintf(stderr, "usage: test_replay_input KERNEL.elf DIR\n"); return 2; }
+    dir = argv[2];
+    mkdir(dir, 0777);
+    elf = ws_test_read_file(argv[1], &elf_size);
+    CHECK(elf != NULL);
+    if (!elf) return TEST_SUMMARY();
+    good();
+    refused(BAD_ELF, "bad_elf", "call 0 ws_module_load");
+    refused(NEWER_CALL, "newer_call", "newer Warpscope");
+    refused(TRUNCATED, "truncated", "call 7 ws_launch");
+    refused(UNKNOWN_KERNEL, "unknown_kernel", "kernel 77");
+    refused(COLLISION, "collision", "call 4 ws_malloc: ws_malloc_at(0x");
+    free(elf);
+    return TEST_SUMMARY();
+}

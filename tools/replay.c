@@ -1,0 +1,227 @@
+/* warpscope replay: re-execute a captured frame (docs/capture-replay.md).
+ *
+ *   warpscope replay CAPTURE                  replay once, compare with the original
+ *   warpscope replay --loop N CAPTURE         N passes, each from the restored start
+ *   warpscope replay --list CAPTURE           the call list with indices
+ *   warpscope replay --dump-after CALL [--out DIR] CAPTURE
+ *                                             render targets (PNG) and buffers (.bin)
+ *                                             as they are after call CALL
+ * --no-restore skips the restore between passes (to see what it does);
+ * --config K=V,... changes the device configuration (mode=timing). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "capture/replay.h"
+#include "commands.h"
+#include "replay_modes.h"
+
+static int usage(void)
+{
+    fprintf(stderr,
+            "usage: warpscope replay [options] CAPTURE\n"
+            "  --loop N            replay N times, restoring the initial state before each pass\n"
+            "  --no-restore        do not restore between passes (shows what the restore does)\n"
+            "  --list              print the recorded calls with their indices\n"
+            "  --dump-after CALL   write render targets (PNG) and buffers (.bin) after call CALL\n"
+            "  --out DIR           where --dump-after writes (default: .)\n"
+            "  --config K=V,...    device settings for the replay (e.g. mode=timing)\n"
+            "  --debug[=SPEC]      serve gdb on the frame (port=N,port-file=PATH)\n"
+            "  --pixel X,Y         the history of one pixel: every draw that touched it\n"
+            "  --html DIR          write a frame report (DIR/index.html)\n");
+    return 2;
+}
+
+static int parse_u64(const char *opt, const char *text, uint64_t max, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(text, &end, 0);
+    if (!*text || *end || errno || v > max || text[0] == '-') {
+        fprintf(stderr, "warpscope replay: %s '%s': expected a whole number 0..%" PRIu64 "\n", opt, text, max);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static int list_calls(ws_replay *r)
+{
+    uint64_t n = ws_replay_call_count(r);
+    for (uint64_t i = 0; i < n; i++) {
+        ws_replay_call_info info;
+        if (ws_replay_describe_call(r, i, &info) != WS_OK) return 1;
+        printf("%6" PRIu64 "  %s\n", i, info.text);
+    }
+    printf("%" PRIu64 " calls\n", n);
+    return 0;
+}
+
+typedef struct stop_at { uint64_t call; } stop_at;
+
+static int stop_after(void *user, ws_replay *r, uint64_t index)
+{
+    (void)r;
+    return index >= ((stop_at *)user)->call;
+}
+
+static int write_file(const char *path, const void *data, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(data, 1, n, f) != n || fclose(f)) {
+        fprintf(stderr, "warpscope replay: cannot write %s: %s\n", path, strerror(errno));
+        if (f) fclose(f);
+        return -1;
+    }
+    return 0;
+}
+
+static int dump(ws_replay *r, const char *dir, uint64_t call)
+{
+    ws_device *dev = ws_replay_device(r);
+    ws_gfx_target *t[64];
+    size_t nt = 0, nb = 0;
+    ws_replay_targets(r, t, 64, &nt);
+    char path[4096], err[256];
+    for (size_t i = 0; i < nt && i < 64; i++) {
+        uint32_t w, h;
+        ws_gfx_target_size(t[i], &w, &h);
+        uint8_t *px = malloc((size_t)w * h * 4);
+        if (!px || ws_gfx_target_read(dev, t[i], px, (size_t)w * h * 4) != WS_OK) {
+            fprintf(stderr, "warpscope replay: reading target %zu: %s\n", i, px ? ws_last_error(dev) : "out of memory");
+            free(px);
+            return 1;
+        }
+        snprintf(path, sizeof path, "%s/call%" PRIu64 "-target%zu.png", dir, call, i);
+        ws_status st = ws_gfx_write_png(path, w, h, px, err, sizeof err);
+        free(px);
+        if (st != WS_OK) { fprintf(stderr, "warpscope replay: %s\n", err); return 1; }
+        printf("wrote %s (%ux%u)\n", path, w, h);
+    }
+    ws_replay_buffers(r, NULL, NULL, 0, &nb);
+    uint32_t *addr = calloc(nb + 1, sizeof *addr);
+    uint64_t *size = calloc(nb + 1, sizeof *size);
+    int rc = addr && size ? 0 : 1;
+    if (!rc) ws_replay_buffers(r, addr, size, nb, &nb);
+    for (size_t i = 0; i < nb && !rc; i++) {
+        uint8_t *b = malloc(size[i] ? (size_t)size[i] : 1);
+        if (!b || ws_memcpy_dtoh(dev, b, addr[i], (size_t)size[i]) != WS_OK) {
+            fprintf(stderr, "warpscope replay: reading 0x%08x: %s\n", addr[i], b ? ws_last_error(dev) : "out of memory");
+            rc = 1;
+        } else {
+            snprintf(path, sizeof path, "%s/call%" PRIu64 "-buffer-0x%08x.bin", dir, call, addr[i]);
+            rc = write_file(path, b, (size_t)size[i]) ? 1 : 0;
+            if (!rc) printf("wrote %s (%" PRIu64 " bytes)\n", path, size[i]);
+        }
+        free(b);
+    }
+    free(addr);
+    free(size);
+    return rc;
+}
+
+/* Replay `passes` times and compare every pass with the original frame. */
+static int loop(ws_replay *r, uint64_t passes, int restore)
+{
+    uint64_t want = 0, first = 0;
+    int have = ws_replay_captured_hash(r, &want) == WS_OK, differ = 0;
+    for (uint64_t p = 0; p < passes; p++) {
+        if (p && restore && ws_replay_restore(r) != WS_OK) {
+            fprintf(stderr, "warpscope replay: %s\n", ws_replay_error(r));
+            return 1;
+        }
+        uint64_t h;
+        if (ws_replay_run(r, 0, UINT64_MAX, NULL, NULL) != WS_OK || ws_replay_hash(r, &h) != WS_OK) {
+            fprintf(stderr, "warpscope replay: pass %" PRIu64 ": %s\n", p + 1, ws_replay_error(r));
+            return 1;
+        }
+        if (!p) first = h;
+        int same = have ? h == want : h == first;
+        differ |= !same;
+        printf("pass %" PRIu64 ": digest %016" PRIx64 " %s\n", p + 1, h,
+               same ? (have ? "identical to the captured frame" : "identical to pass 1")
+                    : (have ? "DIFFERS from the captured frame" : "DIFFERS from pass 1"));
+    }
+    if (!have) printf("(the capture holds no digest of the original frame)\n");
+    printf("%" PRIu64 " pass%s, %" PRIu64 " calls each: %s\n", passes, passes == 1 ? "" : "es",
+           ws_replay_call_count(r), differ ? "results differ" : "every pass bit-identical");
+    return differ ? 1 : 0;
+}
+
+int ws_cmd_replay(int argc, char **argv)
+{
+    replay_request q = { .passes = 1, .restore = 1, .out = "." };
+    uint64_t v;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int more = i + 1 < argc;
+        if (!strcmp(a, "--loop") && more) {
+            if (parse_u64(a, argv[++i], 1000000, &v)) return 2;
+            if (!v) { fprintf(stderr, "warpscope replay: --loop needs at least 1 pass\n"); return 2; }
+            q.passes = v;
+        } else if (!strcmp(a, "--no-restore")) {
+            q.restore = 0;
+        } else if (!strcmp(a, "--list")) {
+            q.list = 1;
+        } else if (!strcmp(a, "--dump-after") && more) {
+            if (parse_u64(a, argv[++i], UINT64_MAX - 1, &q.dump_after)) return 2;
+            q.dump = 1;
+        } else if (!strcmp(a, "--out") && more) {
+            q.out = argv[++i];
+        } else if (!strcmp(a, "--config") && more) {
+            q.config = argv[++i];
+        } else if (!strcmp(a, "--debug") || !strncmp(a, "--debug=", 8)) {
+            q.debug = a[7] == '=' ? a + 8 : "";
+        } else if (!strcmp(a, "--pixel") && more) {
+            q.pixel = argv[++i];
+        } else if (!strcmp(a, "--html") && more) {
+            q.html = argv[++i];
+        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage();
+            return 0;
+        } else if (a[0] != '-' && !q.path) {
+            q.path = a;
+        } else {
+            fprintf(stderr, "warpscope replay: unknown or incomplete option '%s'\n", a);
+            return usage();
+        }
+    }
+    if (!q.path) return usage();
+    char err[1024];
+    ws_replay *r;
+    ws_replay_options opt = { .config = q.config };
+    if (ws_replay_open(q.path, &opt, &r, err, sizeof err) != WS_OK) {
+        fprintf(stderr, "warpscope replay: %s\n", err);
+        return 1;
+    }
+    int rc;
+    if (q.list) {
+        rc = list_calls(r);
+    } else if (q.dump) {
+        uint64_t n = ws_replay_call_count(r);
+        if (q.dump_after >= n) {
+            fprintf(stderr, "warpscope replay: --dump-after %" PRIu64 ": the capture has calls 0..%" PRIu64 "\n",
+                    q.dump_after, n ? n - 1 : 0);
+            rc = 2;
+        } else if (mkdir(q.out, 0777) && errno != EEXIST) {
+            fprintf(stderr, "warpscope replay: cannot create %s: %s\n", q.out, strerror(errno));
+            rc = 1;
+        } else {
+            stop_at s = { q.dump_after };
+            if (ws_replay_run(r, 0, UINT64_MAX, stop_after, &s) == WS_OK) {
+                rc = dump(r, q.out, q.dump_after);
+            } else {
+                fprintf(stderr, "warpscope replay: %s\n", ws_replay_error(r));
+                rc = 1;
+            }
+        }
+    } else if (q.debug || q.pixel || q.html) {
+        rc = replay_modes_run(r, &q);
+    } else {
+        rc = loop(r, q.passes, q.restore);
+    }
+    ws_replay_close(r);
+    return rc;
+}

@@ -1,0 +1,26 @@
+/* What `warpscope replay` was asked to do (tools/replay.c parses it), and
+ * the modes that hand the replay to another part: the frame debugger,
+ * pixel history and the HTML report (tools/replay_modes.c). */
+#ifndef WS_TOOLS_REPLAY_MODES_H
+#define WS_TOOLS_REPLAY_MODES_H
+#include <stdint.h>
+#include "capture/replay.h"
+
+typedef struct replay_request {
+    const char *path;        /* the capture file                              */
+    uint64_t passes;         /* --loop N (1 by default)                       */
+    int restore;             /* 0 with --no-restore                           */
+    int list;                /* --list                                        */
+    int dump;                /* --dump-after given                            */
+    uint64_t dump_after;
+    const char *out;         /* --out DIR                                     */
+    const char *config;      /* --config                                      */
+    const char *debug;       /* --debug[=SPEC]: "" for the defaults           */
+    const char *pixel;       /* --pixel X,Y                                   */
+    const char *html;        /* --html DIR                                    */
+} replay_request;
+
+/* Run the --debug, --pixel or --html mode; returns the exit status. */
+int replay_modes_run(ws_replay *r, const replay_request *q);
+
+#endif
