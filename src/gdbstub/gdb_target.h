@@ -93,8 +93,8 @@ typedef struct ws_gdb_target_ops {
      * the server sleeps on gdb's socket and the target together (-1: it
      * polls wait() every few milliseconds instead). */
     int (*event_fd)(void *t);
-    /* Optional: execute backwards ('s': one instruction of tid, 'c': to
-     * the previous breakpoint hit), the stop reported through wait() as
+    /* Optional: execute backwards ('s': one instruction of tid, 0 = the
+     * thread gdb follows; 'c': to the previous breakpoint hit), the stop reported through wait() as
      * for resume. Given, the server accepts bs/bc and advertises
      * ReverseStep+ and ReverseContinue+. */
     ws_status (*reverse)(void *t, char op, uint32_t tid);

@@ -170,7 +170,7 @@ int ws_gdb_cmd_exec(ws_gdb_session *s, char *pkt, size_t len)
         else resume(s, a, 2);
     } else if ((!strcmp(pkt, "bs") || !strcmp(pkt, "bc")) && s->ops->reverse) {
         /* reverse execution (replaying targets): the stop reply answers */
-        if (s->ops->reverse(s->t, pkt[1] == 's' ? 's' : 'c', ws_gdb_pick_tid(s, s->c_tid)) != WS_OK) {
+        if (s->ops->reverse(s->t, pkt[1] == 's' ? 's' : 'c', s->c_tid) != WS_OK) { /* 0: any */
             ws_gdb_reply_error(s, 0x0e);
         } else {
             s->running = 1;
