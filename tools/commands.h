@@ -11,5 +11,6 @@ int ws_cmd_trace(int argc, char **argv); /* tools/trace.c: instrumentation trace
 int ws_cmd_watch(int argc, char **argv); /* tools/watch.c: scheduling events */
 int ws_cmd_show(int argc, char **argv);  /* tools/show.c: an image in the terminal */
 int ws_cmd_replay(int argc, char **argv);/* tools/replay.c: replay a captured frame */
+int ws_cmd_capture(int argc, char **argv); /* tools/capture.c: record frames of a program */
 
 #endif

@@ -21,8 +21,8 @@ static void usage(FILE *f)
             "  trace   run a program with its kernels instrumented (bbcount, memtrace, dump)\n"
             "  instrument  write the instrumented copy of a module (what trace runs)\n"
             "  watch   run a program with the device's scheduling events traced\n"
+            "  capture run a program and record chosen frames into a capture file\n"
             "  show    an image (a presented frame, PNG) in the terminal\n"
-            "  capture run a program and capture frames into a file (LD_PRELOAD shim)\n"
             "  replay  replay a captured frame: loop it, list its calls, dump, debug\n"
             "  version print the version\n"
             "\n"
@@ -46,6 +46,7 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "profile")) return ws_cmd_profile(argc - 1, argv + 1);
     if (!strcmp(cmd, "trace")) return ws_cmd_trace(argc - 1, argv + 1);
     if (!strcmp(cmd, "watch")) return ws_cmd_watch(argc - 1, argv + 1);
+    if (!strcmp(cmd, "capture")) return ws_cmd_capture(argc - 1, argv + 1);
     if (!strcmp(cmd, "instrument")) return ws_cmd_instrument(argc - 1, argv + 1);
     if (!strcmp(cmd, "version") || !strcmp(cmd, "--version")) {
         printf("warpscope %s\n", ws_version());

@@ -53,6 +53,9 @@ typedef struct ws_replay_options {
  * *out is NULL and err says why. */
 ws_status ws_replay_open(const char *path, const ws_replay_options *opt, ws_replay **out, char *err,
                          size_t errlen);
+/* The same from bytes in memory (kept until close); name stands for the file. */
+ws_status ws_replay_open_memory(const void *data, size_t size, const char *name, const ws_replay_options *opt,
+                                ws_replay **out, char *err, size_t errlen);
 ws_status ws_replay_close(ws_replay *r);
 const char *ws_replay_error(const ws_replay *r);
 /* The replay's device: tools attach to it (debug hardware, probes). */
@@ -80,6 +83,15 @@ ws_status ws_replay_run(ws_replay *r, uint64_t from, uint64_t to, ws_replay_afte
  * at its end (recorded at capture time). */
 ws_status ws_replay_hash(ws_replay *r, uint64_t *out);
 ws_status ws_replay_captured_hash(const ws_replay *r, uint64_t *out);
+
+/* The captured frames' ends: after which call each ended and the digest
+ * the original had there (a capture of several frames has one each). */
+typedef struct ws_replay_frame {
+    uint64_t frame;             /* the frame's number in the application     */
+    uint64_t last_call;         /* the frame ended after this call           */
+    uint64_t digest;
+} ws_replay_frame;
+ws_status ws_replay_frames(const ws_replay *r, const ws_replay_frame **out, size_t *n);
 
 /* Replay objects by their capture ids, for dumps and reports. */
 ws_status ws_replay_targets(ws_replay *r, ws_gfx_target **out, size_t max, size_t *n);

@@ -129,6 +129,13 @@ static void describe(const ws_replay *r, const rp_call *rc, text *t, const char 
         return;
     }
     case WSCAP_SET_TEXTURE: v[0] = wscap_u32(&c); say(t, "slot %u, texture %u)", v[0], wscap_u32(&c)); return;
+    case WSCAP_SET_TARGET: say(t, "target %u)", wscap_u32(&c)); return;
+    case WSCAP_SET_PIPELINE: say(t, "pipeline %u)", wscap_u32(&c)); return;
+    case WSCAP_PRESENT: v[0] = wscap_u32(&c); say(t, "target %u%s)", v[0], wscap_u32(&c) ? ", read back" : ""); return;
+    case WSCAP_TARGET_DESTROY: case WSCAP_TEXTURE_DESTROY: case WSCAP_PIPELINE_DESTROY: case WSCAP_MODULE_UNLOAD:
+    case WSCAP_TEXTURE_MIPS:
+        say(t, "%u)", wscap_u32(&c));
+        return;
     case WSCAP_SYNCHRONIZE: case WSCAP_FENCE_WAIT: case WSCAP_BEGIN_FRAME: say(t, ")"); return;
     default: { /* the rest: object ids and numbers */
         const char *sep = "";

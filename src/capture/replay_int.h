@@ -62,6 +62,8 @@ struct ws_replay {
     uint64_t ncalls;
     uint64_t digest;              /* the original's, from the last FRAME_END  */
     int have_digest;
+    ws_replay_frame *frames;      /* every FRAME_END: where and its digest     */
+    size_t nframes;
     uint8_t *scratch;             /* read-back buffer for DTOH / present     */
     size_t scratch_size;
 };

@@ -232,6 +232,23 @@ static ws_status read_call(ws_replay *r, const ws_capture_section *s, uint32_t *
     return st;
 }
 
+static ws_status read_frame_end(ws_replay *r, const ws_capture_section *s)
+{
+    wscap_cur c = wscap_cursor(s->data, s->size);
+    ws_replay_frame f;
+    f.frame = wscap_u64(&c);
+    f.digest = wscap_u64(&c);
+    if (c.bad)
+        return rp_fail(r, WS_ERR_BAD_MODULE, "section %llu: a frame end is truncated", (unsigned long long)s->index);
+    if (!r->ncalls) return WS_OK; /* an empty frame: nothing to check against */
+    f.last_call = r->ncalls - 1;
+    ws_replay_frame *p = realloc(r->frames, (r->nframes + 1) * sizeof *p);
+    if (!p) return rp_fail(r, WS_ERR_OUT_OF_MEMORY, "out of host memory");
+    r->frames = p;
+    r->frames[r->nframes++] = f;
+    return WS_OK;
+}
+
 static ws_status read_capture(ws_replay *r)
 {
     uint64_t count;
@@ -245,10 +262,7 @@ static ws_status read_capture(ws_replay *r)
         if (s.type == WS_CAPTURE_API_CALL) {
             st = read_call(r, &s, &draws, &launches);
         } else if (s.type == WS_CAPTURE_FRAME_END) {
-            wscap_cur c = wscap_cursor(s.data, s.size);
-            wscap_u64(&c);
-            r->digest = wscap_u64(&c);
-            r->have_digest = !c.bad;
+            st = read_frame_end(r, &s);
         } else {
             if (s.type == WS_CAPTURE_DEVICE_CONFIG) have_config = 1;
             st = read_state(r, &s);
@@ -256,6 +270,10 @@ static ws_status read_capture(ws_replay *r)
         if (st != WS_OK) return st;
     }
     if (!have_config) return rp_fail(r, WS_ERR_BAD_MODULE, "no device configuration section: not a frame capture");
+    if (r->nframes && r->frames[r->nframes - 1].last_call + 1 == r->ncalls) {
+        r->digest = r->frames[r->nframes - 1].digest;
+        r->have_digest = 1;
+    }
     for (uint32_t id = 1; id < r->nobj; id++) { /* kernels must name modules */
         rp_obj *o = &r->obj[id];
         if (o->kind == RP_KERNEL && !rp_object(r, o->module, RP_MODULE, o->name)) return WS_ERR_BAD_MODULE;
@@ -263,20 +281,10 @@ static ws_status read_capture(ws_replay *r)
     return WS_OK;
 }
 
-ws_status ws_replay_open(const char *path, const ws_replay_options *opt, ws_replay **out, char *err, size_t errlen)
+/* Open with the reader already made (file or memory). */
+static ws_status open_with(ws_replay *r, ws_status st, const ws_replay_options *opt, ws_replay **out, char *err,
+                           size_t errlen)
 {
-    if (!out || !path) {
-        if (err && errlen) snprintf(err, errlen, "ws_replay_open: %s is NULL", out ? "path" : "out");
-        return WS_ERR_INVALID_ARG;
-    }
-    *out = NULL;
-    ws_replay *r = calloc(1, sizeof *r);
-    if (!r) {
-        if (err && errlen) snprintf(err, errlen, "%s: out of host memory", path);
-        return WS_ERR_OUT_OF_MEMORY;
-    }
-    snprintf(r->name, sizeof r->name, "%s", path);
-    ws_status st = ws_capture_reader_open(path, &r->rd, r->err, sizeof r->err);
     if (st == WS_OK) st = read_capture(r);
     if (st == WS_OK && opt && opt->config) {
         char why[256];
@@ -300,6 +308,38 @@ ws_status ws_replay_open(const char *path, const ws_replay_options *opt, ws_repl
     return WS_OK;
 }
 
+static ws_replay *new_replay(const char *name, ws_replay **out, char *err, size_t errlen)
+{
+    if (!out || !name) {
+        if (err && errlen) snprintf(err, errlen, "ws_replay_open: %s is NULL", out ? "the name" : "out");
+        return NULL;
+    }
+    *out = NULL;
+    ws_replay *r = calloc(1, sizeof *r);
+    if (!r) {
+        if (err && errlen) snprintf(err, errlen, "%s: out of host memory", name);
+        return NULL;
+    }
+    snprintf(r->name, sizeof r->name, "%s", name);
+    return r;
+}
+
+ws_status ws_replay_open(const char *path, const ws_replay_options *opt, ws_replay **out, char *err, size_t errlen)
+{
+    ws_replay *r = new_replay(path, out, err, errlen);
+    if (!r) return out && path ? WS_ERR_OUT_OF_MEMORY : WS_ERR_INVALID_ARG;
+    return open_with(r, ws_capture_reader_open(path, &r->rd, r->err, sizeof r->err), opt, out, err, errlen);
+}
+
+ws_status ws_replay_open_memory(const void *data, size_t size, const char *name, const ws_replay_options *opt,
+                                ws_replay **out, char *err, size_t errlen)
+{
+    ws_replay *r = new_replay(name, out, err, errlen);
+    if (!r) return out && name ? WS_ERR_OUT_OF_MEMORY : WS_ERR_INVALID_ARG;
+    ws_status st = ws_capture_reader_open_memory(data, size, name, &r->rd, r->err, sizeof r->err);
+    return open_with(r, st, opt, out, err, errlen);
+}
+
 ws_status ws_replay_close(ws_replay *r)
 {
     if (!r) return WS_ERR_INVALID_ARG;
@@ -310,6 +350,7 @@ ws_status ws_replay_close(ws_replay *r)
     free(r->init);
     free(r->live);
     free(r->calls);
+    free(r->frames);
     free(r->scratch);
     free(r);
     return st;
@@ -335,6 +376,14 @@ ws_status ws_replay_captured_hash(const ws_replay *r, uint64_t *out)
     if (!r || !out) return WS_ERR_INVALID_ARG;
     if (!r->have_digest) return WS_ERR_NOT_FOUND;
     *out = r->digest;
+    return WS_OK;
+}
+
+ws_status ws_replay_frames(const ws_replay *r, const ws_replay_frame **out, size_t *n)
+{
+    if (!r || !out || !n) return WS_ERR_INVALID_ARG;
+    *out = r->frames;
+    *n = r->nframes;
     return WS_OK;
 }
 

@@ -171,9 +171,57 @@ static void refused(int bad, const char *name, const char *expect)
     CHECK_STR_CONTAINS(err, path);
 }
 
+/* The fuzz seed (fuzz/replay_capture/corpus): a one-launch frame of the
+ * compact module fuzz/module/corpus/seed_g (kernel seed_a(int *out, int n)),
+ * behind the byte that makes the fuzz target read it as a whole file. */
+static int write_seed(const char *module, const char *out)
+{
+    size_t n;
+    unsigned char *img = ws_test_read_file(module, &n);
+    char tmp[1200];
+    snprintf(tmp, sizeof tmp, "%s.tmp", out);
+    builder b;
+    open_builder(&b, tmp);
+    wscap_buf p = call(WSCAP_MODULE_LOAD);
+    wscap_put_u32(&p, 1);
+    wscap_put_str(&p, "seed_g");
+    wscap_put_u32(&p, BASE + 0x20000);
+    wscap_put_blob(&p, img, n);
+    add_call(&b, &p);
+    p = call(WSCAP_KERNEL_GET);
+    wscap_put_u32(&p, 2);
+    wscap_put_u32(&p, 1);
+    wscap_put_str(&p, "seed_a");
+    add_call(&b, &p);
+    p = call(WSCAP_MALLOC);
+    wscap_put_u64(&p, 64);
+    wscap_put_u32(&p, BASE);
+    add_call(&b, &p);
+    p = call(WSCAP_LAUNCH);
+    uint32_t f[] = { 2, 1, 1, 1, 1, 1, 1, 0, 2, WS_TYPE_PTR };
+    for (int i = 0; i < 10; i++) wscap_put_u32(&p, f[i]);
+    wscap_put_u64(&p, BASE);
+    wscap_put_u32(&p, WS_TYPE_I32);
+    wscap_put_u64(&p, 3);
+    add_call(&b, &p);
+    p = call(WSCAP_SYNCHRONIZE);
+    add_call(&b, &p);
+    CHECK(ws_capture_writer_close(b.w) == WS_OK);
+    free(img);
+    size_t len;
+    unsigned char *file = ws_test_read_file(tmp, &len);
+    FILE *f2 = fopen(out, "wb");
+    CHECK(file && f2 && fputc(1, f2) == 1 && fwrite(file, 1, len, f2) == len);
+    if (f2) fclose(f2);
+    free(file);
+    remove(tmp);
+    return TEST_SUMMARY();
+}
+
 int main(int argc, char **argv)
 {
-    if (argc != 3) { fprintf(stderr, "usage: test_replay_input KERNEL.elf DIR\n"); return 2; }
+    if (argc == 4 && !strcmp(argv[1], "seed")) return write_seed(argv[2], argv[3]);
+    if (argc != 3) { fprintf(stderr, "usage: test_replay_input KERNEL.elf DIR | seed MODULE OUT\n"); return 2; }
     dir = argv[2];
     mkdir(dir, 0777);
     elf = ws_test_read_file(argv[1], &elf_size);

@@ -1,0 +1,359 @@
+/* Capture: which calls are frames, and the file a chosen frame goes into
+ * (docs/capture.md). At the start of the first captured frame the initial
+ * state is read back through the API from the objects the state model
+ * knows; then every recorded call is appended; at each captured frame's
+ * end a digest of the results is read back. Called with shim_g.lock held.
+ * A failure abandons the capture (no file) and never changes what the
+ * program sees. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "capture/shim/shim.h"
+
+void shim_abandon(const char *fmt, ...)
+{
+    if (shim_g.cap != CAP_ACTIVE && shim_g.cap != CAP_WAITING) return;
+    char msg[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "warpscope capture: %s: capture abandoned\n", msg);
+    if (shim_g.w) ws_capture_writer_abort(shim_g.w);
+    shim_g.w = NULL;
+    shim_g.cap = CAP_DONE;
+}
+
+static void add(uint32_t type, uint64_t id, wscap_buf *b)
+{
+    if (shim_g.cap != CAP_ACTIVE) return;
+    if (b->failed) shim_abandon("%s: out of host memory", shim_g.spec.out);
+    else if (ws_capture_writer_add(shim_g.w, type, id, b->data, b->len) != WS_OK) shim_abandon("%s", shim_g.werr);
+}
+
+void shim_write_call(wscap_buf *b)
+{
+    if (!b) return;
+    add(WS_CAPTURE_API_CALL, shim_g.calls++, b);
+}
+
+/* Read [addr, addr+size) back; NULL (capture abandoned) on failure. */
+static uint8_t *read_alloc(const shim_alloc *a)
+{
+    uint8_t *p = malloc(a->size ? a->size : 1);
+    if (!p) { shim_abandon("reading back 0x%08x: out of host memory", a->addr); return NULL; }
+    ws_status st = REAL(ws_memcpy_dtoh)(shim_g.dev, p, a->addr, a->size);
+    if (st != WS_OK) {
+        shim_abandon("reading back allocation 0x%08x (%llu bytes): %s", a->addr, (unsigned long long)a->size,
+                     REAL(ws_last_error)(shim_g.dev));
+        free(p);
+        return NULL;
+    }
+    return p;
+}
+
+static int read_target(const shim_target *t, uint8_t **rgba, float **depth)
+{
+    size_t px = (size_t)t->w * t->hgt;
+    *rgba = malloc(px * 4);
+    *depth = t->depth ? malloc(px * sizeof(float)) : NULL;
+    if (!*rgba || (t->depth && !*depth)) { shim_abandon("reading back target %u: out of host memory", t->id); goto fail; }
+    if (REAL(ws_gfx_target_read)(shim_g.dev, t->h, *rgba, px * 4) != WS_OK ||
+        (t->depth && REAL(ws_gfx_target_read_depth)(shim_g.dev, t->h, *depth, px) != WS_OK)) {
+        shim_abandon("reading back target %u: %s", t->id, REAL(ws_last_error)(shim_g.dev));
+        goto fail;
+    }
+    return 0;
+fail:
+    free(*rgba);
+    free(*depth);
+    return -1;
+}
+
+/* wscap_digest of every live allocation, then every live target. */
+static int digest(uint64_t *out)
+{
+    uint64_t h = WSCAP_DIGEST_INIT;
+    for (size_t i = 0; i < shim_g.allocs.n; i++) {
+        const shim_alloc *a = &shim_g.allocs.v[i];
+        uint8_t *p = read_alloc(a);
+        if (!p) return -1;
+        h = wscap_digest_alloc(h, a->addr, a->size, p);
+        free(p);
+    }
+    for (size_t i = 0; i < shim_g.targets.n; i++) {
+        const shim_target *t = &shim_g.targets.v[i];
+        uint8_t *rgba;
+        float *depth;
+        if (read_target(t, &rgba, &depth)) return -1;
+        size_t px = (size_t)t->w * t->hgt;
+        h = wscap_digest_target(h, t->id, rgba, px * 4, depth, depth ? px * sizeof(float) : 0);
+        free(rgba);
+        free(depth);
+    }
+    *out = h;
+    return 0;
+}
+
+static void initial_state(void)
+{
+    wscap_buf b = { 0 };
+    for (size_t i = 0; i < shim_g.modules.n && shim_g.cap == CAP_ACTIVE; i++) {
+        const shim_module *m = &shim_g.modules.v[i];
+        wscap_put_str(&b, m->name);
+        wscap_put_u32(&b, m->base);
+        wscap_put_blob(&b, m->image, m->size);
+        add(WS_CAPTURE_MODULE_IMAGE, m->id, &b);
+        wscap_buf_free(&b);
+    }
+    for (size_t i = 0; i < shim_g.kernels.n && shim_g.cap == CAP_ACTIVE; i++) {
+        const shim_kernel *k = &shim_g.kernels.v[i];
+        wscap_put_u32(&b, k->module);
+        wscap_put_str(&b, k->name);
+        add(WSCAP_KERNEL, k->id, &b);
+        wscap_buf_free(&b);
+    }
+    for (size_t i = 0; i < shim_g.allocs.n && shim_g.cap == CAP_ACTIVE; i++) {
+        const shim_alloc *a = &shim_g.allocs.v[i];
+        uint8_t *p = read_alloc(a);
+        if (!p) break;
+        wscap_put_u32(&b, a->addr);
+        wscap_put_u64(&b, a->size);
+        wscap_put_blob(&b, p, a->size);
+        free(p);
+        add(WS_CAPTURE_ALLOCATION, a->addr, &b);
+        wscap_buf_free(&b);
+    }
+    for (size_t i = 0; i < shim_g.textures.n && shim_g.cap == CAP_ACTIVE; i++) {
+        const shim_texture *t = &shim_g.textures.v[i];
+        wscap_put_u32(&b, t->w);
+        wscap_put_u32(&b, t->hgt);
+        wscap_put_u32(&b, t->levels);
+        for (uint32_t l = 0; l < t->levels; l++) {
+            uint32_t w = t->w >> l ? t->w >> l : 1, h = t->hgt >> l ? t->hgt >> l : 1;
+            size_t n = (size_t)w * h * 4;
+            uint8_t *p = malloc(n);
+            if (!p) { shim_abandon("reading back texture %u: out of host memory", t->id); break; }
+            if (REAL(ws_gfx_texture_read)(shim_g.dev, t->h, l, p, n) != WS_OK) {
+                shim_abandon("reading back texture %u level %u: %s", t->id, l, REAL(ws_last_error)(shim_g.dev));
+                free(p);
+                break;
+            }
+            wscap_put_blob(&b, p, n);
+            free(p);
+        }
+        add(WS_CAPTURE_TEXTURE, t->id, &b);
+        wscap_buf_free(&b);
+    }
+    for (size_t i = 0; i < shim_g.targets.n && shim_g.cap == CAP_ACTIVE; i++) {
+        const shim_target *t = &shim_g.targets.v[i];
+        uint8_t *rgba;
+        float *depth;
+        if (read_target(t, &rgba, &depth)) break;
+        size_t px = (size_t)t->w * t->hgt;
+        wscap_put_u32(&b, t->w);
+        wscap_put_u32(&b, t->hgt);
+        wscap_put_u32(&b, t->depth);
+        wscap_put_blob(&b, rgba, px * 4);
+        wscap_put_blob(&b, depth, depth ? px * sizeof(float) : 0);
+        free(rgba);
+        free(depth);
+        add(WSCAP_TARGET, t->id, &b);
+        wscap_buf_free(&b);
+    }
+    for (size_t i = 0; i < shim_g.pipelines.n && shim_g.cap == CAP_ACTIVE; i++) {
+        wscap_put_pipeline(&b, &shim_g.pipelines.v[i].p);
+        add(WS_CAPTURE_PIPELINE, shim_g.pipelines.v[i].id, &b);
+        wscap_buf_free(&b);
+    }
+    wscap_put_gfx_state(&b, &shim_g.gfx);
+    add(WS_CAPTURE_GFX_STATE, 0, &b);
+    wscap_buf_free(&b);
+}
+
+/* Open the file and write the configuration and the initial state. */
+static void begin_capture(void)
+{
+    if (shim_g.model_broken) { shim_abandon("the state model ran out of host memory"); return; }
+    if (ws_capture_writer_open(shim_g.spec.out, &shim_g.w, shim_g.werr, sizeof shim_g.werr) != WS_OK) {
+        shim_g.w = NULL;
+        shim_abandon("%s", shim_g.werr);
+        return;
+    }
+    shim_g.cap = CAP_ACTIVE;
+    shim_g.calls = 0;
+    shim_g.frames_done = 0;
+    wscap_buf b = { 0 };
+    wscap_put_config(&b, &shim_g.cfg);
+    add(WS_CAPTURE_DEVICE_CONFIG, 0, &b);
+    wscap_buf_free(&b);
+    initial_state();
+}
+
+static void finish_capture(void)
+{
+    if (shim_g.cap != CAP_ACTIVE) return;
+    ws_capture_writer *w = shim_g.w;
+    shim_g.w = NULL;
+    shim_g.cap = CAP_DONE;
+    if (ws_capture_writer_close(w) != WS_OK)
+        fprintf(stderr, "warpscope capture: %s: capture abandoned\n", shim_g.werr);
+}
+
+static void frame_begin_section(void)
+{
+    wscap_buf b = { 0 };
+    wscap_put_u64(&b, shim_g.frame);
+    wscap_put_u32(&b, shim_g.reason);
+    add(WS_CAPTURE_FRAME_BEGIN, shim_g.frame, &b);
+    wscap_buf_free(&b);
+}
+
+static void frame_end_section(void)
+{
+    uint64_t h;
+    if (shim_g.cap != CAP_ACTIVE || digest(&h)) return;
+    wscap_buf b = { 0 };
+    wscap_put_u64(&b, shim_g.frame);
+    wscap_put_u64(&b, h);
+    add(WS_CAPTURE_FRAME_END, shim_g.frame, &b);
+    wscap_buf_free(&b);
+    shim_g.frames_done++;
+}
+
+static int wanted(uint64_t frame)
+{
+    switch (shim_g.spec.kind) {
+    case SHIM_FRAMES_RANGE: return frame >= shim_g.spec.first && frame <= shim_g.spec.last;
+    case SHIM_FRAMES_KEY:
+        if (!shim_g.key_pending) return 0;
+        shim_g.key_pending = 0;
+        return 1;
+    default: return 0;
+    }
+}
+
+/* A frame (sync or graphics) begins before the call being made. */
+static void frame_start(uint64_t frame, uint32_t reason)
+{
+    shim_g.in_frame = 1;
+    shim_g.frame = frame;
+    shim_g.reason = reason;
+    if (shim_g.spec.kind == SHIM_FRAMES_LAUNCHES) return;
+    if (shim_g.cap == CAP_WAITING && shim_g.enabled && wanted(frame)) {
+        begin_capture();
+        shim_g.speculative = reason == WSCAP_FRAME_SYNC;
+    }
+    if (shim_g.cap == CAP_ACTIVE) frame_begin_section();
+}
+
+static void frame_end(void)
+{
+    shim_g.in_frame = 0;
+    if (shim_g.cap != CAP_ACTIVE || shim_g.spec.kind == SHIM_FRAMES_LAUNCHES) return;
+    frame_end_section();
+    shim_g.speculative = 0;
+    if ((shim_g.spec.kind == SHIM_FRAMES_RANGE && shim_g.frame >= shim_g.spec.last) ||
+        shim_g.spec.kind == SHIM_FRAMES_KEY)
+        finish_capture();
+}
+
+void shim_frame_pre(uint32_t call)
+{
+    if (call == WSCAP_BEGIN_FRAME) {
+        if (!shim_g.gfx_mode && shim_g.in_frame) {
+            /* The program draws: what looked like a sync frame was set-up. */
+            if (shim_g.cap == CAP_ACTIVE && shim_g.speculative) {
+                ws_capture_writer_abort(shim_g.w);
+                shim_g.w = NULL;
+                shim_g.cap = CAP_WAITING;
+                if (shim_g.spec.kind == SHIM_FRAMES_KEY) shim_g.key_pending = 1;
+            } else if (shim_g.cap == CAP_ACTIVE && shim_g.spec.kind == SHIM_FRAMES_ALL) {
+                frame_end_section();
+            }
+            shim_g.in_frame = 0;
+        } else if (shim_g.in_frame) {
+            frame_end(); /* a begin_frame without a present ends the open frame */
+        }
+        shim_g.gfx_mode = 1;
+        frame_start(shim_g.gfx_frames++, WSCAP_FRAME_GRAPHICS);
+    } else if (!shim_g.gfx_mode && !shim_g.in_frame) {
+        frame_start(shim_g.sync_frames++, WSCAP_FRAME_SYNC);
+    }
+    if (call == WSCAP_LAUNCH && shim_g.spec.kind == SHIM_FRAMES_LAUNCHES && shim_g.enabled &&
+        shim_g.cap == CAP_WAITING && shim_g.launches == shim_g.spec.first) {
+        begin_capture();
+        if (shim_g.cap == CAP_ACTIVE) {
+            wscap_buf b = { 0 };
+            wscap_put_u64(&b, shim_g.spec.first);
+            wscap_put_u32(&b, WSCAP_FRAME_LAUNCHES);
+            add(WS_CAPTURE_FRAME_BEGIN, shim_g.spec.first, &b);
+            wscap_buf_free(&b);
+        }
+    }
+}
+
+void shim_frame_post(uint32_t call)
+{
+    if (call == WSCAP_LAUNCH && shim_g.launches++ == shim_g.spec.last && shim_g.cap == CAP_ACTIVE &&
+        shim_g.spec.kind == SHIM_FRAMES_LAUNCHES) {
+        uint64_t saved = shim_g.frame;
+        shim_g.frame = shim_g.spec.first;
+        frame_end_section();
+        shim_g.frame = saved;
+        finish_capture();
+    }
+    int sync = call == WSCAP_SYNCHRONIZE || call == WSCAP_FENCE_WAIT || call == WSCAP_DTOH || call == WSCAP_TARGET_READ;
+    if (shim_g.in_frame && ((!shim_g.gfx_mode && sync) || (shim_g.gfx_mode && call == WSCAP_PRESENT))) frame_end();
+}
+
+static void on_sigusr1(int sig)
+{
+    (void)sig;
+    shim_g.key_pending = 1;
+}
+
+void shim_device_opened(ws_device *dev)
+{
+    shim_g.dev = dev;
+    shim_g.dev_seen = 1;
+    REAL(ws_device_config)(dev, &shim_g.cfg);
+    if (!shim_g.enabled) return;
+    if (shim_g.spec.kind == SHIM_FRAMES_KEY) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_sigusr1;
+        sigemptyset(&sa.sa_mask);
+        sa.sa_flags = SA_RESTART;
+        sigaction(SIGUSR1, &sa, NULL);
+    }
+    if (shim_g.spec.kind == SHIM_FRAMES_ALL) begin_capture();
+}
+
+/* The captured device is closing: a capture still open ends here. */
+void shim_device_closing(void)
+{
+    if (shim_g.cap == CAP_ACTIVE) {
+        if (shim_g.in_frame && shim_g.spec.kind != SHIM_FRAMES_LAUNCHES) {
+            if (shim_g.gfx_mode && shim_g.spec.kind != SHIM_FRAMES_ALL)
+                shim_abandon("frame %llu had not ended when the device was closed", (unsigned long long)shim_g.frame);
+            else
+                frame_end_section(); /* closing waits for the work like a synchronisation */
+        }
+        if (shim_g.cap == CAP_ACTIVE && !shim_g.frames_done)
+            shim_abandon("the device was closed before the chosen frames ended");
+        finish_capture();
+    }
+    shim_g.in_frame = 0;
+    shim_g.dev = NULL;
+    shim_model_reset();
+}
+
+/* At exit with a capture open (the device never closed): no half file. */
+__attribute__((destructor)) static void shim_exit(void)
+{
+    pthread_mutex_lock(&shim_g.lock);
+    if (shim_g.cap == CAP_ACTIVE) shim_abandon("the program exited with the device still open");
+    pthread_mutex_unlock(&shim_g.lock);
+}

@@ -1,0 +1,143 @@
+#!/bin/bash
+# Capture-shim checks (docs/capture.md): run programs under
+# `warpscope capture`, decode the file section by section
+# (capture_decode) and check what was recorded.
+#   shim_test.sh CHECK WARPSCOPE DECODE WORKDIR [PROGRAM...]
+set -u
+check=$1 ws=$2 decode=$3 work=$4
+shift 4
+rm -rf "$work" && mkdir -p "$work" || exit 1
+fail() { echo "FAIL: $*"; exit 1; }
+# expect PATTERN: a line of the listing matches (grep -E)
+expect() { grep -Eq -- "$1" "$work/list.txt" || fail "no line matching '$1' in the listing"; }
+count() { grep -Ec -- "$1" "$work/list.txt"; }
+run_decode() {
+    "$decode" "$1" > "$work/list.txt" || { cat "$work/list.txt"; fail "$1 does not decode"; }
+}
+no_leftovers() { ls "$work" | grep -q '\.tmp-' && fail "a temporary file was left: $(ls "$work")"; return 0; }
+
+case $check in
+cube_frame0|cube_frame2)
+    f=${check#cube_frame}
+    cube=$1
+    "$ws" capture -o "$work/cube.wscap" --frames "$f" -- "$cube" 4 > "$work/out.txt" 2>&1 || { cat "$work/out.txt"; fail "capture failed"; }
+    grep -q "captured frame $f: 4 calls" "$work/out.txt" || { cat "$work/out.txt"; fail "no report"; }
+    run_decode "$work/cube.wscap"
+    expect '^config cores=4 warps=8 lanes=32'
+    expect '^module 1 base=0x[0-9a-f]+ bytes=[1-9]'
+    expect '^kernel [0-9]+ module=1 name=cube_vs$'
+    expect '^kernel [0-9]+ module=1 name=cube_fs$'
+    expect '^texture [0-9]+ 256x256 levels=9$'
+    expect '^target [0-9]+ 640x480 depth=1 colour=1228800 depth_bytes=1228800$'
+    expect '^pipeline [0-9]+ vs=[1-9][0-9]* fs=[1-9][0-9]* attributes=3$'
+    [ "$(count '^allocation ')" = 3 ] || fail "expected the 3 buffers (vertex, index, uniforms)"
+    expect '^allocation 0x[0-9a-f]+ size=148 bytes=148$'   # the uniforms, this frame's matrices
+    expect '^gfx_state target=[1-9][0-9]* pipeline=[1-9][0-9]* vb0=0x[0-9a-f]+ .* texture0=[1-9][0-9]* viewport=0$'
+    expect "^frame_begin $f reason=1$"
+    expect '^call 0 ws_gfx_begin_frame$'
+    expect '^call 1 ws_gfx_clear 0.1 0.1 0.15 1 1$'
+    expect '^call 2 ws_gfx_draw_indexed 36 1 0 0 0$'
+    expect '^call 3 ws_gfx_present target=[1-9][0-9]* read_back=1$'
+    expect "^frame_end $f digest=[0-9a-f]{16}$"
+    [ "$(count '^call ')" = 4 ] || fail "expected exactly 4 calls"
+    ;;
+vecadd_all)
+    "$ws" capture -o "$work/v.wscap" --frames all -- "$1" > "$work/out.txt" 2>&1 || { cat "$work/out.txt"; fail "capture failed"; }
+    grep -q "captured frames 0-1 (2 frames): 10 calls" "$work/out.txt" || { cat "$work/out.txt"; fail "report"; }
+    run_decode "$work/v.wscap"
+    expect '^frame_begin 0 reason=2$'
+    expect '^call 0 ws_module_load id=1 base=0x[0-9a-f]+ bytes=[1-9][0-9]* elf=1$'
+    expect '^call 1 ws_kernel_get id=2 module=1 name=vecadd$'
+    [ "$(count '^call [2-4] ws_malloc size=4194304 addr=0x[0-9a-f]+$')" = 3 ] || fail "3 mallocs of 4 MiB"
+    [ "$(count '^call [5-6] ws_memcpy_htod dst=0x[0-9a-f]+ bytes=4194304$')" = 2 ] || fail "2 uploads of 4 MiB"
+    expect '^call 7 ws_launch kernel=2 grid=4096,1,1 block=256,1,1 shared=0 nargs=4 .* arg3=0:0x100000$'
+    expect '^call 8 ws_synchronize$'
+    expect '^frame_end 0 digest='
+    expect '^call 9 ws_memcpy_dtoh src=0x[0-9a-f]+ n=4194304$'
+    expect '^frame_end 1 digest='
+    # the launch's pointer arguments are the addresses the mallocs returned
+    for i in 0 1 2; do
+        addr=$(sed -n "s/^call $((i + 2)) ws_malloc size=4194304 addr=0x0*\([0-9a-f]*\)$/\1/p" "$work/list.txt")
+        expect "arg$i=6:0x$addr "
+    done
+    ;;
+launches)
+    "$ws" capture -o "$work/l.wscap" --frames launches=0 -- "$1" > "$work/out.txt" 2>&1 || { cat "$work/out.txt"; fail "capture failed"; }
+    run_decode "$work/l.wscap"
+    expect '^module 1 '
+    expect '^kernel 2 module=1 name=vecadd$'
+    [ "$(count '^allocation 0x[0-9a-f]+ size=4194304 bytes=4194304$')" = 3 ] || fail "3 allocations in the initial state"
+    expect '^frame_begin 0 reason=3$'
+    expect '^call 0 ws_launch kernel=2 grid=4096,1,1'
+    [ "$(count '^call ')" = 1 ] || fail "only the launch"
+    ;;
+example_all)
+    prog=$1
+    (cd "$(dirname "$prog")" && "$ws" capture -o "$work/e.wscap" --frames all -- "$prog") > "$work/out.txt" 2>&1 ||
+        { cat "$work/out.txt"; fail "capture failed"; }
+    grep -q "^captured " "$work/out.txt" || { cat "$work/out.txt"; fail "no report"; }
+    run_decode "$work/e.wscap"
+    expect '^call 0 ws_module_load '
+    expect '^frame_end '
+    [ "$(count '^frame_begin ')" = "$(count '^frame_end ')" ] || fail "frames do not pair up"
+    if grep -q ws_gfx_begin_frame "$work/list.txt"; then expect ' ws_gfx_present '; else expect ' ws_launch '; fi
+    ;;
+determinism)
+    cube=$1 prog=$2
+    for i in 1 2; do
+        "$ws" capture -o "$work/cube$i.wscap" --frames 1 -- "$cube" 3 > /dev/null 2>&1 || fail "cube capture $i"
+        "$ws" capture -o "$work/p$i.wscap" --frames all -- "$prog" ok 3 > /dev/null 2>&1 || fail "program capture $i"
+    done
+    cmp "$work/cube1.wscap" "$work/cube2.wscap" || fail "cube frame 1 captured twice differs"
+    cmp "$work/p1.wscap" "$work/p2.wscap" || fail "shim_program captured twice differs"
+    ;;
+crash_in_frame)
+    "$ws" capture -o "$work/c.wscap" --frames 1 -- "$1" crash-in 1 3 > "$work/out.txt" 2>&1
+    rc=$?
+    [ $rc = 134 ] || { cat "$work/out.txt"; fail "expected the program's abort (134), got $rc"; }
+    [ -e "$work/c.wscap" ] && fail "a capture file exists after a crash inside the frame"
+    no_leftovers
+    grep -q "removed .*c.wscap.tmp-" "$work/out.txt" || { cat "$work/out.txt"; fail "the temporary file was not reported"; }
+    ;;
+crash_after_frame)
+    "$ws" capture -o "$work/c.wscap" --frames 1 -- "$1" crash-after 2 3 > "$work/out.txt" 2>&1
+    rc=$?
+    [ $rc = 134 ] || { cat "$work/out.txt"; fail "expected the program's abort (134), got $rc"; }
+    no_leftovers
+    run_decode "$work/c.wscap"
+    expect '^frame_begin 1 reason=2$'
+    expect '^call 0 ws_memcpy_htod dst=0x[0-9a-f]+ bytes=4096$'
+    expect '^call 1 ws_memset dst=0x[0-9a-f]+ value=1 n=2048$'
+    expect '^call 2 ws_memcpy_dtod '
+    expect '^call 3 ws_memcpy_dtoh src=0x[0-9a-f]+ n=4096$'
+    expect '^frame_end 1 '
+    [ "$(count '^allocation 0x[0-9a-f]+ size=4096 bytes=4096$')" = 2 ] || fail "2 allocations in the initial state"
+    ;;
+key)
+    "$ws" capture -o "$work/k.wscap" --frames key -- "$1" key 1 4 > "$work/out.txt" 2>&1 || { cat "$work/out.txt"; fail "capture failed"; }
+    run_decode "$work/k.wscap"
+    expect '^frame_begin 2 reason=2$'
+    expect '^call 1 ws_memset dst=0x[0-9a-f]+ value=2 n=2048$'
+    [ "$(count '^frame_begin ')" = 1 ] || fail "one frame"
+    ;;
+bad_use)
+    out=$("$ws" capture 2>&1); rc=$?
+    [ $rc = 2 ] && grep -q "no program to run" <<< "$out" || fail "no program: rc $rc: $out"
+    out=$("$ws" capture --frames 5-2 -- "$1" ok 1 2>&1); rc=$?
+    [ $rc = 2 ] && grep -q "frames '5-2': expected N, A-B" <<< "$out" || fail "bad frames: rc $rc: $out"
+    out=$("$ws" capture --frames lots -- "$1" ok 1 2>&1); rc=$?
+    [ $rc = 2 ] && grep -q "frames 'lots'" <<< "$out" || fail "bad frames: rc $rc: $out"
+    out=$("$ws" capture --bogus -- "$1" ok 1 2>&1); rc=$?
+    [ $rc = 2 ] && grep -q "unknown option '--bogus'" <<< "$out" || fail "bad option: rc $rc: $out"
+    out=$("$ws" capture -o "$work/x.wscap" -- /nonexistent/program 2>&1); rc=$?
+    [ $rc = 127 ] && grep -q "cannot run '/nonexistent/program'" <<< "$out" || fail "missing program: rc $rc: $out"
+    out=$(cd "$work" && "$ws" capture --frames 7 -- "$1" ok 2 2>&1); rc=$?
+    [ $rc = 1 ] && grep -q "nothing captured" <<< "$out" || fail "frame never reached: rc $rc: $out"
+    [ -e "$work/shim_program.wscap" ] && fail "a file for a frame never reached"
+    # a bad WARPSCOPE_CAPTURE given directly: said once, the program unaffected
+    out=$(WARPSCOPE_CAPTURE="frames=x" LD_PRELOAD="$SHIM" "$1" ok 1 2>&1); rc=$?
+    [ $rc = 0 ] && grep -q "WARPSCOPE_CAPTURE: frames 'x'" <<< "$out" || fail "bad WARPSCOPE_CAPTURE: rc $rc: $out"
+    ;;
+*) fail "unknown check $check" ;;
+esac
+echo "PASS: $check"

@@ -1,0 +1,191 @@
+/* warpscope capture: run an unmodified program with the capture shim
+ * preloaded (libwarpscope_capture.so, docs/capture.md), then say what was
+ * captured. A program that dies mid-capture leaves no file: the shim's
+ * writer renames its temporary file into place only when the capture
+ * ends, and this command removes a temporary file a dead program left. */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "capture/capture_calls.h"
+#include "capture/shim/shim_spec.h"
+#include "warpscope/capture.h"
+#include "child.h"
+#include "commands.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: warpscope capture [-o FILE] [--frames SPEC] -- PROGRAM [ARG...]\n"
+            "Runs PROGRAM (linked with libwarpscope.so) and records frames of its first device\n"
+            "into a capture file (docs/capture.md, docs/capture-format.md).\n"
+            "  -o, --out FILE   the capture file (default: PROGRAM's name + .wscap)\n"
+            "  --frames SPEC    N | A-B | all (device open to close) | key (the frame after\n"
+            "                   the program gets SIGUSR1) | launches=A-B (launch ordinals\n"
+            "                   from 0); default 0\n");
+}
+
+static int exists(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The shim: WARPSCOPE_CAPTURE_SHIM, beside an installed warpscope
+ * (<prefix>/bin -> <prefix>/lib...), the build tree, the install path. */
+static int locate_shim(char *out, size_t len)
+{
+    const char *env = getenv("WARPSCOPE_CAPTURE_SHIM");
+    if (env && *env) { snprintf(out, len, "%s", env); return exists(out) ? 0 : -1; }
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n > 0) {
+        exe[n] = 0;
+        char *slash = strrchr(exe, '/');
+        if (slash) {
+            *slash = 0;
+            const char *libs[] = { "lib", "lib64", "lib/x86_64-linux-gnu" };
+            for (size_t i = 0; i < sizeof libs / sizeof *libs; i++)
+                if ((size_t)snprintf(out, len, "%s/../%s/libwarpscope_capture.so", exe, libs[i]) < len && exists(out))
+                    return 0;
+        }
+    }
+#ifdef WS_BUILD_CAPTURE_SHIM
+    if (exists(WS_BUILD_CAPTURE_SHIM)) { snprintf(out, len, "%s", WS_BUILD_CAPTURE_SHIM); return 0; }
+#endif
+#ifdef WS_INSTALL_CAPTURE_SHIM
+    if (exists(WS_INSTALL_CAPTURE_SHIM)) { snprintf(out, len, "%s", WS_INSTALL_CAPTURE_SHIM); return 0; }
+#endif
+    return -1;
+}
+
+/* Remove PATH.tmp-XXXXXX files (the writer's) a dead program left. */
+static void remove_temporaries(const char *path)
+{
+    char dir[PATH_MAX];
+    const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+    if (slash == path) snprintf(dir, sizeof dir, "/");
+    DIR *d = opendir(dir);
+    if (!d) return;
+    size_t blen = strlen(base);
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (strncmp(e->d_name, base, blen) || strncmp(e->d_name + blen, ".tmp-", 5) || strlen(e->d_name + blen + 5) != 6)
+            continue;
+        char p[PATH_MAX];
+        if ((size_t)snprintf(p, sizeof p, "%s/%s", dir, e->d_name) < sizeof p && unlink(p) == 0)
+            fprintf(stderr, "warpscope capture: removed %s, an unfinished capture\n", p);
+    }
+    closedir(d);
+}
+
+/* "captured frame 3: 41 calls, 2.1 MiB -> cube.wscap" from the file. */
+static int report(const char *path)
+{
+    ws_capture_reader *r;
+    char err[512];
+    if (ws_capture_reader_open(path, &r, err, sizeof err) != WS_OK) {
+        fprintf(stderr, "warpscope capture: %s\n", err);
+        return -1;
+    }
+    ws_capture_section s;
+    uint64_t calls = 0, frames = 0, first = 0, last = 0;
+    uint32_t reason = 0;
+    while (ws_capture_reader_next(r, &s) == WS_OK) {
+        if (s.type == WS_CAPTURE_API_CALL) calls++;
+        if (s.type != WS_CAPTURE_FRAME_BEGIN) continue;
+        wscap_cur c = wscap_cursor(s.data, s.size);
+        uint64_t f = wscap_u64(&c);
+        reason = wscap_u32(&c);
+        if (!frames++) first = f;
+        last = f;
+    }
+    ws_capture_reader_close(r);
+    struct stat st;
+    double mib = stat(path, &st) == 0 ? (double)st.st_size / (1024.0 * 1024.0) : 0;
+    const char *what = reason == WSCAP_FRAME_LAUNCHES ? "launches" : frames == 1 ? "frame" : "frames";
+    if (frames <= 1 && reason != WSCAP_FRAME_LAUNCHES)
+        printf("captured %s %llu: %llu calls, %.1f MiB -> %s\n", what, (unsigned long long)first,
+               (unsigned long long)calls, mib, path);
+    else
+        printf("captured %s %llu-%llu (%llu frame%s): %llu calls, %.1f MiB -> %s\n", what, (unsigned long long)first,
+               (unsigned long long)last, (unsigned long long)frames, frames == 1 ? "" : "s", (unsigned long long)calls, mib,
+               path);
+    return 0;
+}
+
+int ws_cmd_capture(int argc, char **argv)
+{
+    const char *out = NULL, *frames = "0";
+    int i = 1;
+    for (; i < argc; i++) {
+        const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(o, "--")) { i++; break; }
+        if (!strcmp(o, "-h") || !strcmp(o, "--help")) { usage(stdout); return 0; }
+        if (o[0] != '-') break;
+        const char **dst = !strcmp(o, "-o") || !strcmp(o, "--out") ? &out : !strcmp(o, "--frames") ? &frames : NULL;
+        if (!dst) { fprintf(stderr, "warpscope capture: unknown option '%s'\n\n", o); usage(stderr); return 2; }
+        if (!v || !*v || strchr(v, ',')) { fprintf(stderr, "warpscope capture: %s needs a value without commas\n", o); return 2; }
+        *dst = v;
+        i++;
+    }
+    shim_spec spec;
+    char err[256];
+    if (shim_spec_parse_frames(frames, &spec, err, sizeof err)) {
+        fprintf(stderr, "warpscope capture: --frames: %s\n", err);
+        return 2;
+    }
+    if (i >= argc) { fprintf(stderr, "warpscope capture: no program to run\n\n"); usage(stderr); return 2; }
+    char defout[PATH_MAX];
+    if (!out) {
+        const char *slash = strrchr(argv[i], '/');
+        snprintf(defout, sizeof defout, "%s.wscap", slash ? slash + 1 : argv[i]);
+        out = defout;
+    }
+    char shim[PATH_MAX];
+    if (locate_shim(shim, sizeof shim)) {
+        fprintf(stderr, "warpscope capture: libwarpscope_capture.so not found (set WARPSCOPE_CAPTURE_SHIM or rebuild)\n");
+        return 1;
+    }
+    /* a file from an earlier run must not pass for this run's capture */
+    if (unlink(out) && errno != ENOENT) {
+        fprintf(stderr, "warpscope capture: %s: cannot replace it: %s\n", out, strerror(errno));
+        return 1;
+    }
+    char env[PATH_MAX + 64], preload[2 * PATH_MAX + 2];
+    const char *old = getenv("LD_PRELOAD");
+    snprintf(env, sizeof env, "out=%s,frames=%s", out, frames);
+    if ((size_t)snprintf(preload, sizeof preload, "%s%s%s", shim, old && *old ? ":" : "", old && *old ? old : "") >=
+            sizeof preload ||
+        setenv("WARPSCOPE_CAPTURE", env, 1) || setenv("LD_PRELOAD", preload, 1)) {
+        fprintf(stderr, "warpscope capture: the environment is too long\n");
+        return 2;
+    }
+    int status = 0, rc;
+    if (ws_run_child("warpscope capture", argv + i, &status)) rc = 127;
+    else if (WIFSIGNALED(status)) {
+        fprintf(stderr, "warpscope capture: %s was killed by signal %d\n", argv[i], WTERMSIG(status));
+        rc = 128 + WTERMSIG(status);
+    } else {
+        rc = WEXITSTATUS(status);
+        if (rc) fprintf(stderr, "warpscope capture: %s exited with status %d\n", argv[i], rc);
+    }
+    remove_temporaries(out);
+    fflush(stdout);
+    if (exists(out)) {
+        if (report(out) && !rc) rc = 1;
+    } else if (rc == 0) {
+        fprintf(stderr, "warpscope capture: nothing captured: %s did not reach the chosen frames (--frames %s)\n",
+                argv[i], frames);
+        rc = 1;
+    } else if (rc != 127) {
+        fprintf(stderr, "warpscope capture: no capture file: %s ended before a capture was complete\n", argv[i]);
+    }
+    return rc;
+}
