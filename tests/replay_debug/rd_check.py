@@ -103,3 +103,23 @@ class Exact(gdb.Command):
 
 Expect()
 Exact()
+
+class PixelCheck(gdb.Command):
+    """rd-pixel FILE: at cube_fs's last line, the ws_vec4 it returns
+    (stored through its result pointer, kept in a2 by the compiled code;
+    gdb's `finish` cannot show it: the callee does not return that
+    pointer in a0) against the pixel the replayed frame holds (FILE:
+    "r g b a" written by rd_serve), within one unorm8 step."""
+    def __init__(self):
+        super().__init__("rd-pixel", gdb.COMMAND_USER)
+
+    def invoke(self, arg, from_tty):
+        with open(arg.strip()) as f:
+            want = [int(v) for v in f.read().split()]
+        v = gdb.parse_and_eval("*(float (*)[4])$a2")
+        got = [float(v[c]) for c in range(4)]
+        unorm = [int(round(min(max(c, 0.0), 1.0) * 255)) for c in got]
+        ok = all(abs(a - b) <= 1 for a, b in zip(unorm, want))
+        print("RD-PIXEL %s shader %s frame %s" % ("OK" if ok else "FAIL", unorm, want))
+
+PixelCheck()

@@ -3,28 +3,33 @@
 # rd_kernels.c frame and serves gdb over its replay; gdb-multiarch runs
 # the scenario's commands in batch mode; the expectations are checked
 # against gdb's and the driver's output.
-#   run_rd_gdb.sh DRIVER KERNELS.elf SRCDIR SCENARIO.gdb
+#   run_rd_gdb.sh SRCDIR SCENARIO.gdb DRIVER [ARGS...]
+# The driver gets ARGS (@WORK@ = the scenario's scratch directory) and
+# then the server spec (port-file in the scratch directory).
 # Scenario directives (as tests/gdb/run_gdb.sh):
 #   # expect-gdb: RE   gdb's output must match RE (grep -E)
 #   # reject-gdb: RE   ... must not match RE
 #   # count-gdb: N RE  exactly N lines of gdb's output match RE
 # @MARK_name@ becomes the line of "MARK:name" in rd_kernels.c; @SRCDIR@
-# the test's source directory.
+# the test's source directory, @WORK@ the scratch directory.
 set -u
-driver=$1 kelf=$2 srcdir=$3 scenario=$4
+srcdir=$1 scenario=$2 driver=$3
+shift 3
 work=$(mktemp -d)
+dargs=()
+for a in "$@"; do dargs+=("${a//@WORK@/$work}"); done
 dpid=
 cleanup() { [ -n "$dpid" ] && kill "$dpid" 2>/dev/null; rm -rf "$work"; }
 trap cleanup EXIT
 
-marks=(-e "s|@SRCDIR@|$srcdir|g")
+marks=(-e "s|@SRCDIR@|$srcdir|g" -e "s|@WORK@|$work|g")
 while IFS=: read -r line rest; do
   name=$(sed -n 's/.*MARK:\([a-z_]*\).*/\1/p' <<<"$rest")
   marks+=(-e "s/@MARK_${name}@/${line}/g")
 done < <(grep -n 'MARK:' "$srcdir/rd_kernels.c")
 sed "${marks[@]}" "$scenario" > "$work/scenario"
 
-timeout ${WS_GDB_TEST_TIMEOUT:-150} "$driver" "$kelf" "$work/frame.wscap" \
+timeout ${WS_GDB_TEST_TIMEOUT:-150} "$driver" "${dargs[@]}" \
   "port=0,port-file=$work/port,connect-timeout=30000" > "$work/driver.out" 2>&1 &
 dpid=$!
 for _ in $(seq 300); do [ -s "$work/port" ] && break; kill -0 "$dpid" 2>/dev/null || break; sleep 0.1; done

@@ -282,7 +282,9 @@ ws_status ws_debug_stop_reason(ws_debug *dbg, char *buf, size_t len);
  * (launch: ordinal of the launch since arming, from 1; warp_instruction:
  * 1-based index of the warp-instruction within its launch). All lanes of
  * one warp-instruction see the same state; positions of one instruction
- * differ only in the low 5 bits.
+ * differ only in the low 5 bits. A breakpoint at the exit stub's
+ * WS_RETIRE_ADDR is hit when lanes retire, at the position of their
+ * `ret` (HITS only: retiring is no instruction of a thread).
  *
  * Arm and read results only while the device is idle (between runs, as a
  * replay loop does); the unit is then read without races. */
@@ -318,7 +320,8 @@ typedef struct ws_shadow_arm {
     const ws_shadow_bp *bps;     /* HITS */
     size_t nbps;
     /* HITS: only fragment lanes shading pixel (pixel_x, pixel_y) count
-     * (draw: that draw's ordinal, UINT32_MAX any); with pixel_entry, the
+     * (pixel_draw: that draw's ordinal since arming, from 0; UINT32_MAX
+     * any); with pixel_entry, the
      * first instruction of that fragment's shader is a hit as well. */
     int pixel, pixel_entry;
     uint32_t pixel_x, pixel_y, pixel_draw;
@@ -351,7 +354,7 @@ typedef struct ws_shadow_state {
     uint32_t live, group;        /* live lanes; lanes issuing the instruction */
     uint32_t pc;                 /* the instruction about to run               */
     ws_dim3 thread[32];
-    uint32_t gfx_stage, draw;    /* 0 kernel, 1 vertex, 2 fragment             */
+    uint32_t gfx_stage, draw;    /* 0 kernel, 1 vertex, 2 fragment; draw ordinal since arming */
     uint32_t sys[32][4];
     ws_dbg_warp_regs regs;       /* regs.pc: every lane's pc                   */
 } ws_shadow_state;

@@ -24,6 +24,8 @@ struct dbg_shadow {
     uint32_t entries[MAX_ENTRIES];  /* fragment shader entries (pixel_entry) */
     size_t nentries;
     uint32_t launch;                /* launches started since arming        */
+    uint32_t draw0;                 /* draw id of the first draw since arming */
+    int have_draw0;
     int trap_all;                   /* THREAD: its launch is running        */
     ws_shadow_result res;
     /* the snapshot */
@@ -104,6 +106,7 @@ ws_status ws_debug_shadow_arm(ws_debug *d, const ws_shadow_arm *arm)
     s->a.bps = s->bps;
     s->nentries = 0;
     s->launch = 0;
+    s->have_draw0 = 0;
     s->trap_all = 0;
     memset(&s->res, 0, sizeof s->res);
     s->have_state = s->have_mem = 0;
@@ -204,7 +207,7 @@ static void snapshot(ws_debug *d, ws_warp *w, uint32_t g, uint32_t pc, uint32_t 
     o->group = g;
     o->pc = pc;
     o->gfx_stage = L->gfx ? (L->gfx->fragment ? 2 : 1) : 0;
-    o->draw = L->gfx ? L->draw_id : 0;
+    o->draw = L->gfx ? L->draw_id - s->draw0 : 0;
     for (uint32_t l = 0; l < nl; l++) {
         for (int r = 0; r < 32; r++) {
             o->regs.x[r][l] = w->x[r][l];
@@ -290,7 +293,7 @@ static int cond_holds(ws_debug *d, ws_warp *w, const ws_shadow_bp *b, uint32_t l
 static int pixel_lane(const struct dbg_shadow *s, const ws_grid_run *L, const ws_warp *w, uint32_t l)
 {
     if (!L->gfx || !L->gfx->fragment || !L->sysval) return 0;
-    if (s->a.pixel_draw != UINT32_MAX && L->draw_id != s->a.pixel_draw) return 0;
+    if (s->a.pixel_draw != UINT32_MAX && L->draw_id - s->draw0 != s->a.pixel_draw) return 0;
     const uint32_t *v = &L->sysval[ws_lane_grid_thread(L, w, l) * 4];
     return v[0] == s->a.pixel_x && v[1] == s->a.pixel_y && !(v[2] & WS_GFX_FLAG_HELPER);
 }
@@ -299,10 +302,12 @@ void dbg_shadow_exec(ws_debug *d, ws_warp *w, uint32_t g, uint32_t pc)
 {
     struct dbg_shadow *s = d->shadow;
     const ws_grid_run *L = d->dev->current;
-    if (pc == WS_RETIRE_ADDR || !L) return; /* retiring is not an instruction */
-    /* ws_warp_run counted this warp-instruction before trapping */
+    if (!L) return;
+    /* ws_warp_run counted this warp-instruction before trapping (a lane
+     * retiring at WS_RETIRE_ADDR shares its `ret`'s number) */
     uint64_t winst = L->stats.warp_instructions;
     if (s->a.mode == WS_SHADOW_THREAD) {
+        if (pc == WS_RETIRE_ADDR) return; /* retiring is not an instruction of the thread */
         if (!s->trap_all || !dim_eq(w->block->idx, s->a.thread.block)) return;
         for (uint32_t m = g; m; m &= m - 1) {
             uint32_t l = (uint32_t)__builtin_ctz(m);
@@ -357,6 +362,11 @@ void dbg_shadow_launch(ws_debug *d, int start)
         return;
     }
     s->launch++;
+    const ws_grid_run *G = dev->current;
+    if (G && G->gfx && !s->have_draw0) { /* draws are numbered from the first one seen */
+        s->draw0 = G->draw_id;
+        s->have_draw0 = 1;
+    }
     if (s->a.mode == WS_SHADOW_THREAD && s->launch == s->a.thread.launch) {
         s->trap_all = 1;
         invalidate_all(dev);
