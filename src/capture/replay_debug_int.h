@@ -41,6 +41,30 @@ typedef struct rd_target {
 } rd_target;
 
 extern const ws_gdb_target_ops rd_ops;
+
+/* replay_debug.c: movement and the shared helpers */
+ws_status rd_fail(rd_target *t, ws_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+uint32_t rd_tid_of_lane(const rd_target *t, uint32_t lane);  /* gdb's id of a lane of the copy */
+int rd_lane_of(const rd_target *t, uint32_t tid);            /* the copy's lane behind tid, or -1 */
+ws_status rd_resume(void *t, const ws_gdb_action *acts, size_t n);
+ws_status rd_reverse(void *t, char op, uint32_t tid);
+ws_status rd_interrupt(void *t, uint32_t tid);
+ws_status rd_wait(void *t, int timeout_ms, ws_gdb_stop *stop);
+
+/* replay_debug_view.c: the stopped state as gdb reads it */
+ws_status rd_threads(void *t, ws_gdb_thread *out, size_t max, size_t *n);
+int rd_thread_alive(void *t, uint32_t tid);
+ws_status rd_read_reg(void *t, uint32_t tid, uint32_t r, uint32_t *v);
+ws_status rd_write_reg(void *t, uint32_t tid, uint32_t r, uint32_t v);
+ws_status rd_read_mem(void *t, uint32_t tid, uint32_t addr, uint8_t *buf, size_t len);
+ws_status rd_write_mem(void *t, uint32_t tid, uint32_t addr, const uint8_t *buf, size_t len);
+ws_status rd_breakpoint(void *t, int type, uint32_t addr, uint32_t kind, int insert, const ws_gdb_cond *conds,
+                        size_t nconds);
+ws_status rd_libraries(void *t, char **xml, size_t *len);
+ws_status rd_file(void *t, const char *name, const uint8_t **data, size_t *size);
+ws_status rd_monitor(void *t, const char *cmd, char **out);
+void rd_detach(void *t);
+const char *rd_error(void *t);
 /* Attach the debug hardware to the replay's device, go to the frame start. */
 ws_status rd_init(rd_target *t, ws_replay *r);
 void rd_fini(rd_target *t);
