@@ -357,6 +357,7 @@ ws_status rd_init(rd_target *t, ws_replay *r)
     if (!st && (st = ws_debug_attach(dev, &dc, &t->dbg)) != WS_OK)
         return rd_fail(t, st, "cannot attach the debug hardware: %s", ws_last_error(dev));
     if (st) return rd_fail(t, st, "reading the replay's device configuration");
+    ws_debug_set_observe_only(t->dbg, 1); /* this thread runs the device: nothing may wait for a tool */
     st = go_start(t);
     t->have_stop = 0;
     return st;

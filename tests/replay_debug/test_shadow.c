@@ -274,6 +274,32 @@ static void test_thread(void)
     session_close(&s);
 }
 
+/* Observe-only: a faulting lane ends the launch with its fault (a
+ * replaying tool runs the device on its own thread: a halted warp would
+ * wait forever); the unit still counts. */
+static void test_observe_only(void)
+{
+    dbg_session s;
+    ws_addr buf;
+    if (open_compute(&s, &buf)) { CHECK(0); return; }
+    CHECK(ws_debug_set_observe_only(s.d, 1) == WS_OK);
+    ws_shadow_bp bp = { .pc = s.bp };
+    ws_shadow_arm a = hits_arm(&bp, 0, NULL, 0);
+    CHECK(ws_debug_shadow_arm(s.d, &a) == WS_OK);
+    ws_kernel *k = NULL;
+    ws_arg args[] = { WS_ARG_PTR(buf) };
+    CHECK(ws_kernel_get(s.mod, "faulty", &k) == WS_OK);
+    CHECK(ws_launch(s.dev, k, WS_DIM3(2, 1, 1), WS_DIM3(32, 1, 1), 0, args, 1) == WS_OK);
+    CHECK(ws_synchronize(s.dev) == WS_ERR_KERNEL_FAULT);
+    CHECK_STR_CONTAINS(ws_last_error(s.dev), "block (1,0,0) thread (5,0,0)");
+    uint32_t res[N];
+    run_compute(&s, buf, res); /* the device works on, and the unit counts */
+    ws_shadow_result r;
+    CHECK(ws_debug_shadow_result(s.d, &r) == WS_OK);
+    CHECK_EQ_U(r.count, N);
+    session_close(&s);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -284,6 +310,7 @@ int main(int argc, char **argv)
     if (!strcmp(argv[1], "hits")) test_hits();
     else if (!strcmp(argv[1], "matches_halting")) test_matches_halting();
     else if (!strcmp(argv[1], "thread")) test_thread();
+    else if (!strcmp(argv[1], "observe_only")) test_observe_only();
     else { fprintf(stderr, "unknown case %s\n", argv[1]); return 2; }
     return TEST_SUMMARY();
 }

@@ -360,6 +360,12 @@ typedef struct ws_shadow_state {
 } ws_shadow_state;
 
 ws_status ws_debug_shadow_arm(ws_debug *dbg, const ws_shadow_arm *arm);
+/* on = 1: the debug hardware only observes (the shadow unit counts and
+ * copies) — ebreak, triggers and faults act as with no debugger attached,
+ * so a lane that faults ends the launch with its fault instead of halting
+ * a warp that a replaying tool, running the device itself, could never
+ * resume. Default 0; reset by ws_debug_attach. */
+ws_status ws_debug_set_observe_only(ws_debug *dbg, int on);
 ws_status ws_debug_shadow_disarm(ws_debug *dbg);
 ws_status ws_debug_shadow_result(ws_debug *dbg, ws_shadow_result *out);
 /* The snapshot (NOT_FOUND if none was taken since arming). */

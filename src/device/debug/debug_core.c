@@ -108,6 +108,7 @@ static void state_reset(ws_debug *d)
     uint64_t drained;
     if (d->evfd >= 0) (void)!read(d->evfd, &drained, sizeof drained);
     d->have_fault = 0;
+    atomic_store(&d->observe_only, 0);
     d->nmods = 0;
     d->ninval = 0;
     d->err[0] = 0;

@@ -110,6 +110,7 @@ struct ws_debug {
     uint32_t ninval;
     struct dbg_shadow *shadow;     /* the shadow unit (debug_shadow.c), NULL until armed */
     int shadow_armed;              /* device thread: call the unit at trapped entries */
+    atomic_int observe_only;       /* no halts: ebreak/triggers/faults as if detached */
     char err[512];
 };
 

@@ -134,6 +134,13 @@ ws_status ws_debug_shadow_disarm(ws_debug *d)
     return WS_OK;
 }
 
+ws_status ws_debug_set_observe_only(ws_debug *d, int on)
+{
+    if (!d) return WS_ERR_INVALID_ARG;
+    atomic_store(&d->observe_only, on != 0);
+    return WS_OK;
+}
+
 ws_status ws_debug_shadow_result(ws_debug *d, ws_shadow_result *out)
 {
     if (!d || !out) return WS_ERR_INVALID_ARG;
