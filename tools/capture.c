@@ -109,14 +109,15 @@ static int report(const char *path)
     ws_capture_reader_close(r);
     struct stat st;
     double mib = stat(path, &st) == 0 ? (double)st.st_size / (1024.0 * 1024.0) : 0;
-    const char *what = reason == WSCAP_FRAME_LAUNCHES ? "launches" : frames == 1 ? "frame" : "frames";
-    if (frames <= 1 && reason != WSCAP_FRAME_LAUNCHES)
-        printf("captured %s %llu: %llu calls, %.1f MiB -> %s\n", what, (unsigned long long)first,
+    if (reason == WSCAP_FRAME_LAUNCHES)
+        printf("captured the launches from launch %llu: %llu calls, %.1f MiB -> %s\n", (unsigned long long)first,
                (unsigned long long)calls, mib, path);
+    else if (frames == 1)
+        printf("captured frame %llu: %llu calls, %.1f MiB -> %s\n", (unsigned long long)first, (unsigned long long)calls,
+               mib, path);
     else
-        printf("captured %s %llu-%llu (%llu frame%s): %llu calls, %.1f MiB -> %s\n", what, (unsigned long long)first,
-               (unsigned long long)last, (unsigned long long)frames, frames == 1 ? "" : "s", (unsigned long long)calls, mib,
-               path);
+        printf("captured frames %llu-%llu (%llu frames): %llu calls, %.1f MiB -> %s\n", (unsigned long long)first,
+               (unsigned long long)last, (unsigned long long)frames, (unsigned long long)calls, mib, path);
     return 0;
 }
 
@@ -158,9 +159,20 @@ int ws_cmd_capture(int argc, char **argv)
         fprintf(stderr, "warpscope capture: %s: cannot replace it: %s\n", out, strerror(errno));
         return 1;
     }
-    char env[PATH_MAX + 64], preload[2 * PATH_MAX + 2];
+    /* absolute, so a program that changes directory writes where we look */
+    char cwd[PATH_MAX], abs_out[2 * PATH_MAX + 2];
+    if (out[0] != '/' && getcwd(cwd, sizeof cwd)) snprintf(abs_out, sizeof abs_out, "%s/%s", cwd, out);
+    else snprintf(abs_out, sizeof abs_out, "%s", out);
+    char env[3 * PATH_MAX], preload[2 * PATH_MAX + 2];
     const char *old = getenv("LD_PRELOAD");
-    snprintf(env, sizeof env, "out=%s,frames=%s", out, frames);
+    if (strchr(abs_out, ',')) { /* WARPSCOPE_CAPTURE separates its settings with commas */
+        fprintf(stderr, "warpscope capture: %s: a capture path cannot contain a comma\n", abs_out);
+        return 2;
+    }
+    if ((size_t)snprintf(env, sizeof env, "out=%s,frames=%s", abs_out, frames) >= sizeof env) {
+        fprintf(stderr, "warpscope capture: -o %s: path too long\n", out);
+        return 2;
+    }
     if ((size_t)snprintf(preload, sizeof preload, "%s%s%s", shim, old && *old ? ":" : "", old && *old ? old : "") >=
             sizeof preload ||
         setenv("WARPSCOPE_CAPTURE", env, 1) || setenv("LD_PRELOAD", preload, 1)) {

@@ -20,11 +20,17 @@ trap 'rm -rf "$work"' EXIT
 cd "$work"
 n1=2 n2=10
 
-# Instructions of one run (callgrind's total Ir), $1 = frames, rest = env.
+# Instructions of one run (callgrind's total Ir), $1 = frames, rest = env;
+# the profile stays in cg.$frames.out.
 ir() {
     local frames=$1; shift
-    env "$@" valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" "$cube" "$frames" > /dev/null 2> "$work/vg.txt"
-    sed -n 's/^summary: //p' "$work/cg.out"
+    env "$@" valgrind --tool=callgrind --callgrind-out-file="$work/cg.$frames.out" "$cube" "$frames" > /dev/null 2> "$work/vg.txt"
+    sed -n 's/^summary: //p' "$work/cg.$frames.out"
+}
+# Instructions spent in the shim's own functions (self cost).
+shim_ir() {
+    callgrind_annotate --threshold=100 "$work/cg.$1.out" 2>/dev/null |
+        awk '/libwarpscope_capture/ { gsub(",", "", $1); s += $1 } END { print s + 0 }'
 }
 # Median wall seconds of RUNS runs.
 wall() {
@@ -38,9 +44,14 @@ wall() {
 
 base1=$(ir $n1 X=1) base2=$(ir $n2 X=1)
 shim1=$(ir $n1 LD_PRELOAD="$shim") shim2=$(ir $n2 LD_PRELOAD="$shim")
+own1=$(shim_ir $n1) own2=$(shim_ir $n2)
 awk -v b1="$base1" -v b2="$base2" -v s1="$shim1" -v s2="$shim2" -v n="$((n2 - n1))" 'BEGIN {
     b = (b2 - b1) / n; s = (s2 - s1) / n;
-    printf "instructions per frame: without shim %.0f, with shim (not capturing) %.0f, overhead %.3f %%\n", b, s, (s - b) / b * 100 }'
+    printf "instructions per frame: without shim %.0f, with shim (not capturing) %.0f, difference %.3f %%" \
+           " (the device runs threads: counts vary a little from run to run)\n", b, s, (s - b) / b * 100 }'
+awk -v o1="$own1" -v o2="$own2" -v b1="$base1" -v b2="$base2" -v n="$((n2 - n1))" 'BEGIN {
+    o = (o2 - o1) / n; b = (b2 - b1) / n;
+    printf "the shim'"'"'s own code: %.0f instructions per frame (%.5f %% of the frame)\n", o, o / b * 100 }'
 
 wb1=$(wall $n1 X=1) wb2=$(wall $n2 X=1) ws1=$(wall $n1 LD_PRELOAD="$shim") ws2=$(wall $n2 LD_PRELOAD="$shim")
 awk -v b1="$wb1" -v b2="$wb2" -v s1="$ws1" -v s2="$ws2" -v n="$((n2 - n1))" 'BEGIN {

@@ -87,6 +87,18 @@ static void call_fields(wscap_cur *c, uint32_t call)
     }
 }
 
+/* The digest (capture_calls.h) of the initial state's allocations and
+ * targets, fed as the shim feeds the frame-end digest: a capture that
+ * starts where another frame ended must give that frame's digest. */
+static uint64_t initial_digest = WSCAP_DIGEST_INIT; /* allocations come before targets in the file too */
+static int seen_frame;
+
+static uint64_t digest_u32(uint64_t h, uint32_t v)
+{
+    uint8_t b[4] = { (uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24) };
+    return wscap_digest(h, b, 4);
+}
+
 static int section(const ws_capture_section *s, uint64_t *next_call, int *open_frame)
 {
     wscap_cur c = wscap_cursor(s->data, s->size);
@@ -115,7 +127,9 @@ static int section(const ws_capture_section *s, uint64_t *next_call, int *open_f
     case WS_CAPTURE_ALLOCATION: {
         uint32_t addr = wscap_u32(&c);
         uint64_t size = wscap_u64(&c);
-        wscap_blob(&c, &n);
+        const uint8_t *bytes = wscap_blob(&c, &n);
+        if (!seen_frame)
+            initial_digest = wscap_digest(wscap_digest_u64(digest_u32(initial_digest, addr), size), bytes, n);
         printf("allocation 0x%08x size=%" PRIu64 " bytes=%" PRIu64 "\n", addr, size, n);
         if (n != size || addr != s->id) { printf("  BAD: allocation id/size disagree\n"); return -1; }
         break;
@@ -134,8 +148,11 @@ static int section(const ws_capture_section *s, uint64_t *next_call, int *open_f
     case WSCAP_TARGET: {
         uint32_t w = wscap_u32(&c), h = wscap_u32(&c), d = wscap_u32(&c);
         uint64_t nd;
-        wscap_blob(&c, &n);
-        wscap_blob(&c, &nd);
+        const uint8_t *rgba = wscap_blob(&c, &n), *depth = wscap_blob(&c, &nd);
+        if (!seen_frame) {
+            initial_digest = wscap_digest(digest_u32(initial_digest, (uint32_t)s->id), rgba, n);
+            initial_digest = wscap_digest(initial_digest, depth, nd);
+        }
         printf("target %" PRIu64 " %ux%u depth=%u colour=%" PRIu64 " depth_bytes=%" PRIu64 "\n", s->id, w, h, d, n, nd);
         if (n != (uint64_t)w * h * 4 || nd != (d ? (uint64_t)w * h * 4 : 0)) { printf("  BAD: target sizes\n"); return -1; }
         break;
@@ -156,6 +173,7 @@ static int section(const ws_capture_section *s, uint64_t *next_call, int *open_f
     case WS_CAPTURE_FRAME_BEGIN: {
         uint64_t f = wscap_u64(&c);
         printf("frame_begin %" PRIu64 " reason=%u\n", f, wscap_u32(&c));
+        seen_frame = 1;
         if (*open_frame) { printf("  BAD: frame inside a frame\n"); return -1; }
         *open_frame = 1;
         break;
@@ -201,5 +219,6 @@ int main(int argc, char **argv)
     while (ws_capture_reader_next(r, &s) == WS_OK) bad |= section(&s, &next_call, &open_frame) != 0;
     ws_capture_reader_close(r);
     if (open_frame) { printf("BAD: the last frame has no end\n"); bad = 1; }
+    printf("initial_digest=%016" PRIx64 "\n", initial_digest);
     return bad;
 }

@@ -4,6 +4,7 @@
  *   ok N             N frames, then close the device
  *   crash-in K N     abort() inside frame K (after its upload)
  *   crash-after K N  abort() after frame K ended
+ *   exit-in K N      exit(3) inside frame K, the device left open
  *   key K N          raise SIGUSR1 after frame K (the shim captures K+1) */
 #include <signal.h>
 #include <stdio.h>
@@ -13,7 +14,7 @@
 
 int main(int argc, char **argv)
 {
-    if (argc < 3) { fprintf(stderr, "usage: shim_program ok N | crash-in K N | crash-after K N | key K N\n"); return 2; }
+    if (argc < 3) { fprintf(stderr, "usage: shim_program ok N | crash-in K N | crash-after K N | exit-in K N | key K N\n"); return 2; }
     const char *mode = argv[1];
     int k = argc > 3 ? atoi(argv[2]) : -1, n = atoi(argv[argc - 1]);
     ws_device *dev;
@@ -28,6 +29,7 @@ int main(int argc, char **argv)
         for (int i = 0; i < SIZE; i++) host[i] = (uint8_t)(i * 7 + f);
         if (ws_memcpy_htod(dev, a, host, SIZE)) return 1;
         if (!strcmp(mode, "crash-in") && f == k) abort();
+        if (!strcmp(mode, "exit-in") && f == k) exit(3);
         if (ws_memset(dev, b, f, SIZE / 2) || ws_memcpy_dtod(dev, b + SIZE / 2, a, SIZE / 2) ||
             ws_memcpy_dtoh(dev, back, b, SIZE))
             return 1;

@@ -63,6 +63,7 @@ vecadd_all)
     ;;
 launches)
     "$ws" capture -o "$work/l.wscap" --frames launches=0 -- "$1" > "$work/out.txt" 2>&1 || { cat "$work/out.txt"; fail "capture failed"; }
+    grep -q "captured the launches from launch 0: 1 calls" "$work/out.txt" || { cat "$work/out.txt"; fail "report"; }
     run_decode "$work/l.wscap"
     expect '^module 1 '
     expect '^kernel 2 module=1 name=vecadd$'
@@ -82,6 +83,16 @@ example_all)
     [ "$(count '^frame_begin ')" = "$(count '^frame_end ')" ] || fail "frames do not pair up"
     if grep -q ws_gfx_begin_frame "$work/list.txt"; then expect ' ws_gfx_present '; else expect ' ws_launch '; fi
     ;;
+transparent)
+    # the shim changes nothing the program sees: the cube's per-frame hashes,
+    # coverage and statistics are the same while frame 1 is being captured
+    cube=$1
+    (cd "$work" && "$cube" 3) > "$work/plain.txt" 2>&1 || fail "cube without the shim"
+    (cd "$work" && "$ws" capture -o t.wscap --frames 1 -- "$cube" 3) > "$work/shim.txt" 2>&1 || fail "cube under capture"
+    grep -v '^captured frame 1: ' "$work/shim.txt" > "$work/shim_only.txt"
+    grep -q '^frame 1: covered' "$work/plain.txt" || fail "unexpected cube output: $(cat "$work/plain.txt")"
+    diff "$work/plain.txt" "$work/shim_only.txt" || fail "the program's output changed under the shim"
+    ;;
 determinism)
     cube=$1 prog=$2
     for i in 1 2; do
@@ -90,6 +101,18 @@ determinism)
     done
     cmp "$work/cube1.wscap" "$work/cube2.wscap" || fail "cube frame 1 captured twice differs"
     cmp "$work/p1.wscap" "$work/p2.wscap" || fail "shim_program captured twice differs"
+    # frame 1's end digest is the same whether the capture covers frame 1 or frames 1-2
+    "$ws" capture -o "$work/cube12.wscap" --frames 1-2 -- "$cube" 3 > /dev/null 2>&1 || fail "cube capture 1-2"
+    "$decode" "$work/cube1.wscap" | grep '^frame_end 1 ' > "$work/a.txt" || fail "decode cube1"
+    "$decode" "$work/cube12.wscap" | grep '^frame_end 1 ' > "$work/b.txt" || fail "decode cube12"
+    cmp "$work/a.txt" "$work/b.txt" || fail "frame 1's digest depends on the capture range: $(cat "$work/a.txt" "$work/b.txt")"
+    # sync frames follow each other: the state read back at frame 2's start
+    # digests to what frame 1's end gave
+    "$ws" capture -o "$work/f1.wscap" --frames 1 -- "$prog" ok 3 > /dev/null 2>&1 || fail "program frame 1"
+    "$ws" capture -o "$work/f2.wscap" --frames 2 -- "$prog" ok 3 > /dev/null 2>&1 || fail "program frame 2"
+    end1=$("$decode" "$work/f1.wscap" | sed -n 's/^frame_end 1 digest=//p')
+    start2=$("$decode" "$work/f2.wscap" | sed -n 's/^initial_digest=//p')
+    [ -n "$end1" ] && [ "$end1" = "$start2" ] || fail "frame 1 ends with digest '$end1', frame 2's initial state digests to '$start2'"
     ;;
 crash_in_frame)
     "$ws" capture -o "$work/c.wscap" --frames 1 -- "$1" crash-in 1 3 > "$work/out.txt" 2>&1
@@ -98,6 +121,14 @@ crash_in_frame)
     [ -e "$work/c.wscap" ] && fail "a capture file exists after a crash inside the frame"
     no_leftovers
     grep -q "removed .*c.wscap.tmp-" "$work/out.txt" || { cat "$work/out.txt"; fail "the temporary file was not reported"; }
+    ;;
+exit_in_frame)
+    # run directly under the shim: it drops the capture itself at exit
+    out=$(cd "$work" && WARPSCOPE_CAPTURE="out=$work/e.wscap,frames=1" LD_PRELOAD="$SHIM" "$1" exit-in 1 3 2>&1); rc=$?
+    [ $rc = 3 ] || fail "expected the program's status 3, got $rc: $out"
+    grep -q "the program exited with the device still open: capture abandoned" <<< "$out" || fail "no message: $out"
+    [ -e "$work/e.wscap" ] && fail "a capture file exists"
+    no_leftovers
     ;;
 crash_after_frame)
     "$ws" capture -o "$work/c.wscap" --frames 1 -- "$1" crash-after 2 3 > "$work/out.txt" 2>&1

@@ -17,4 +17,8 @@ ldd ./vecadd > ldd.txt   # not piped into grep -q: an early exit would SIGPIPE l
 grep -q "$tmp/prefix/lib/libwarpscope.so.0" ldd.txt
 out=$(./vecadd)
 echo "$out"
-case "$out" in *PASS*) echo "1 passed, 0 failed" ;; *) echo "0 passed, 1 failed"; exit 1 ;; esac
+case "$out" in *PASS*) ;; *) echo "0 passed, 1 failed"; exit 1 ;; esac
+# the installed capture command finds the installed shim beside it
+cap=$("$tmp/prefix/bin/warpscope" capture -o v.wscap --frames launches=0 -- ./vecadd)
+echo "$cap"
+case "$cap" in *"captured the launches from launch 0: 1 calls"*) echo "2 passed, 0 failed" ;; *) echo "1 passed, 1 failed"; exit 1 ;; esac

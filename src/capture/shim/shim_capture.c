@@ -175,7 +175,7 @@ static void initial_state(void)
 /* Open the file and write the configuration and the initial state. */
 static void begin_capture(void)
 {
-    if (shim_g.model_broken) { shim_abandon("the state model ran out of host memory"); return; }
+    if (shim_g.model_broken) { shim_abandon("the state model is incomplete (host memory ran out, or a module file could not be read back)"); return; }
     if (ws_capture_writer_open(shim_g.spec.out, &shim_g.w, shim_g.werr, sizeof shim_g.werr) != WS_OK) {
         shim_g.w = NULL;
         shim_abandon("%s", shim_g.werr);
@@ -350,10 +350,12 @@ void shim_device_closing(void)
     shim_model_reset();
 }
 
-/* At exit with a capture open (the device never closed): no half file. */
+/* At exit with a capture open (the device never closed): no half file.
+ * trylock: exit() may come from inside a recorded call on this thread (a
+ * printf handler); then `warpscope capture` removes the temporary file. */
 __attribute__((destructor)) static void shim_exit(void)
 {
-    pthread_mutex_lock(&shim_g.lock);
+    if (pthread_mutex_trylock(&shim_g.lock)) return;
     if (shim_g.cap == CAP_ACTIVE) shim_abandon("the program exited with the device still open");
     pthread_mutex_unlock(&shim_g.lock);
 }

@@ -111,6 +111,8 @@ ws_status shim_leave(shim_call *c, ws_status st)
     if (c->rec) {
         if (c->call && shim_counts(c, st)) {
             /* calls without fields build no payload in their wrapper */
+            if (shim_g.cap == CAP_ACTIVE && shim_g.model_broken) /* a payload may be missing its fields */
+                shim_abandon("the state model ran out of host memory");
             if (shim_g.cap == CAP_ACTIVE) shim_write_call(shim_payload(c));
             shim_frame_post(c->call);
         }
