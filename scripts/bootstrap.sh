@@ -18,6 +18,7 @@ PACKAGES=(
   gdb-multiarch                            # gdb front end for the debug server
   openocd                                  # JTAG probe software: drives the device over remote_bitbang (tests/jtag)
   python3                                  # tests: validate the profiler's JSON and trace output
+  chromium                                 # headless browser: renders the frame report in its test (tests/replay)
 )
 
 missing=()

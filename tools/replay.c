@@ -3,6 +3,10 @@
  *   warpscope replay CAPTURE                  replay once, compare with the original
  *   warpscope replay --loop N CAPTURE         N passes, each from the restored start
  *   warpscope replay --list CAPTURE           the call list with indices
+ *   warpscope replay --pixel X,Y CAPTURE      every draw that touched a pixel
+ *   warpscope replay --element ADDR[:N] CAPTURE  every call that changed bytes of a buffer
+ *   warpscope replay --html DIR CAPTURE       a frame report page
+ *   warpscope replay --debug[=SPEC] CAPTURE   gdb on the frame (shadow state)
  *   warpscope replay --dump-after CALL [--out DIR] CAPTURE
  *                                             render targets (PNG) and buffers (.bin)
  *                                             as they are after call CALL
@@ -30,6 +34,7 @@ static int usage(void)
             "  --config K=V,...    device settings for the replay (e.g. mode=timing)\n"
             "  --debug[=SPEC]      serve gdb on the frame (port=N,port-file=PATH)\n"
             "  --pixel X,Y         the history of one pixel: every draw that touched it\n"
+            "  --element ADDR[:N]  the history of N bytes of a buffer: every call that changed them\n"
             "  --html DIR          write a frame report (DIR/index.html)\n");
     return 2;
 }
@@ -204,6 +209,8 @@ int ws_cmd_replay(int argc, char **argv)
             q.debug = a[7] == '=' ? a + 8 : "";
         } else if (!strcmp(a, "--pixel") && more) {
             q.pixel = argv[++i];
+        } else if (!strcmp(a, "--element") && more) {
+            q.element = argv[++i];
         } else if (!strcmp(a, "--html") && more) {
             q.html = argv[++i];
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -245,7 +252,7 @@ int ws_cmd_replay(int argc, char **argv)
                 rc = 1;
             }
         }
-    } else if (q.debug || q.pixel || q.html) {
+    } else if (q.debug || q.pixel || q.element || q.html) {
         rc = replay_modes_run(r, &q);
     } else {
         rc = loop(r, q.passes, q.restore);

@@ -1,11 +1,42 @@
-/* The replay modes built on other parts of the capture folder. */
+/* The replay modes built on other parts of the capture folder: pixel and
+ * element history (src/capture/replay_pixel.h), the frame report
+ * (replay_html.h) and the frame debugger (replay_debug.h). */
 #include <stdio.h>
+#include "capture/replay_html.h"
+#include "capture/replay_pixel.h"
 #include "replay_modes.h"
+
+static int say_failure(ws_status st, const char *err)
+{
+    fprintf(stderr, "warpscope replay: %s\n", err);
+    return st == WS_ERR_INVALID_ARG ? 2 : 1;
+}
 
 int replay_modes_run(ws_replay *r, const replay_request *q)
 {
-    (void)r;
-    fprintf(stderr, "warpscope replay: %s is not built yet (issue 12)\n",
-            q->debug ? "--debug" : q->pixel ? "--pixel" : "--html");
+    char err[1024];
+    ws_status st;
+    uint32_t x = 0, y = 0;
+    if (q->pixel && (st = ws_replay_parse_pixel(q->pixel, &x, &y, err, sizeof err)) != WS_OK)
+        return say_failure(st, err);
+    if (q->html) {
+        ws_replay_html_options o = { .pixel_set = q->pixel != NULL, .pixel_x = x, .pixel_y = y };
+        if ((st = ws_replay_html(r, q->html, &o, err, sizeof err)) != WS_OK) return say_failure(st, err);
+        printf("wrote %s/index.html\n", q->html);
+        return 0;
+    }
+    if (q->pixel) {
+        st = ws_replay_pixel_history(r, x, y, stdout, err, sizeof err);
+        return st == WS_OK ? 0 : say_failure(st, err);
+    }
+    if (q->element) {
+        ws_addr addr;
+        uint32_t size;
+        if ((st = ws_replay_parse_element(q->element, &addr, &size, err, sizeof err)) != WS_OK)
+            return say_failure(st, err);
+        st = ws_replay_element_history(r, addr, size, stdout, err, sizeof err);
+        return st == WS_OK ? 0 : say_failure(st, err);
+    }
+    fprintf(stderr, "warpscope replay: --debug is not built yet\n");
     return 2;
 }

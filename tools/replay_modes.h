@@ -17,6 +17,7 @@ typedef struct replay_request {
     const char *config;      /* --config                                      */
     const char *debug;       /* --debug[=SPEC]: "" for the defaults           */
     const char *pixel;       /* --pixel X,Y                                   */
+    const char *element;     /* --element ADDR[:SIZE]                         */
     const char *html;        /* --html DIR                                    */
 } replay_request;
 

@@ -80,7 +80,6 @@ static ws_status push_tri(gfx_draw *d, gfx_tri_list *l, const cvert *a, const cv
     to_window(d, b, &t->v[1]);
     to_window(d, c, &t->v[2]);
     t->prim = prim;
-    t->front = 0;
     return WS_OK;
 }
 

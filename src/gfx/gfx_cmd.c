@@ -17,6 +17,7 @@ void ws_gfx_device_free(ws_device *dev)
         free(dev->gfx->frags.in);
         free(dev->gfx->frags.sys);
         free(dev->gfx->frags.depth);
+        ws_gfx_probe_disarm(dev);
     }
     free(dev->gfx);
     dev->gfx = NULL;
@@ -33,6 +34,7 @@ static ws_status run_clear(ws_device *dev, const ws_gfx_cmd *c)
 {
     const ws_gfx_target_hw *t = &c->st.target;
     uint8_t px[4];
+    gfx_probe_clear(dev, c);
     for (int i = 0; i < 4; i++) px[i] = gfx_unorm8(c->clear_rgba[i]);
     uint32_t word, *col = (uint32_t *)(void *)ws_mem_global_ptr(&dev->mem, t->color); /* allocations are 256-aligned */
     memcpy(&word, px, 4);
@@ -125,19 +127,22 @@ static ws_status run_draw(ws_device *dev, ws_gfx_cmd *c, ws_launch_fn launch)
         x1 = fmin(x1, (double)st->sc_x + st->sc_w); y1 = fmin(y1, (double)st->sc_y + st->sc_h);
     }
     x0 = fmax(x0, 0); y0 = fmax(y0, 0); x1 = fmin(x1, st->target.w); y1 = fmin(y1, st->target.h);
+    if (x1 > x0 && y1 > y0) {
+        d.rx0 = (uint32_t)ceil(x0 - 0.5); d.ry0 = (uint32_t)ceil(y0 - 0.5);
+        d.rx1 = (uint32_t)ceil(x1 - 0.5); d.ry1 = (uint32_t)ceil(y1 - 0.5);
+    }
+    if (g->probe) gfx_probe_draw_begin(&d);
     if (!(x1 > x0 && y1 > y0)) { g->last = stats; g->have_last = 1; return WS_OK; }
-    d.rx0 = (uint32_t)ceil(x0 - 0.5); d.ry0 = (uint32_t)ceil(y0 - 0.5);
-    d.rx1 = (uint32_t)ceil(x1 - 0.5); d.ry1 = (uint32_t)ceil(y1 - 0.5);
 
     uint64_t ninv = 0;
     const float *vout = NULL;
     ws_status s = gfx_vertex_stage(&d, &ninv, &vout);
-    if (s != WS_OK) return s;
+    if (s != WS_OK) { gfx_probe_draw_end(&d); return s; }
     /* The shaded vertices leave device scratch memory before the fragment
      * batches reuse it. */
     size_t vbytes = (size_t)ninv * c->st.pipe.vout_floats * 4;
     float *verts = malloc(vbytes ? vbytes : 1);
-    if (!verts) return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "graphics: out of host memory");
+    if (!verts) { gfx_probe_draw_end(&d); return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "graphics: out of host memory"); }
     if (vbytes) memcpy(verts, vout, vbytes);
     gfx_tri_list tris = { 0 };
     double ta = ws_now_seconds();
@@ -154,6 +159,7 @@ static ws_status run_draw(ws_device *dev, ws_gfx_cmd *c, ws_launch_fn launch)
     /* everything after vertex shading that is not fragment shading */
     stats.fixed_function_seconds += ws_now_seconds() - ta - stats.fragment_seconds;
     free(tris.t);
+    gfx_probe_draw_end(&d);
     g->last = stats;
     g->have_last = 1;
     return s;

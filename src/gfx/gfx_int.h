@@ -2,6 +2,7 @@
 #ifndef WS_GFX_GFX_INT_H
 #define WS_GFX_GFX_INT_H
 #include "gfx/gfx_device.h"
+#include "gfx/gfx_probe.h"
 
 #define GFX_SUBPIXEL_BITS 8          /* fixed point 24.8, as D3D and llvmpipe */
 #define GFX_TILE 16                  /* binning tile side in pixels           */
@@ -44,7 +45,6 @@ typedef struct gfx_wvert {
 typedef struct gfx_tri {
     gfx_wvert v[3];
     uint32_t prim;                   /* primitive index in the draw           */
-    int front;                       /* faces the viewer                      */
 } gfx_tri;
 
 typedef struct gfx_tri_list {
@@ -62,6 +62,8 @@ typedef struct gfx_draw {
     uint32_t nvar;                   /* varyings after the position           */
     /* the pixel rectangle fragments may touch: target ∩ viewport ∩ scissor */
     uint32_t rx0, ry0, rx1, ry1;     /* [x0, x1) x [y0, y1)                   */
+    struct gfx_probe *probe;         /* armed pixel-history probe at a pixel
+                                        of this draw's rectangle, else NULL  */
 } gfx_draw;
 
 
@@ -93,5 +95,31 @@ ws_status gfx_rasterize(gfx_draw *d, const gfx_tri *tris, size_t n, gfx_frags *f
 /* gfx_rop.c: depth test and blend lanes in order into the target; colour
  * holds 4 floats per lane. */
 void gfx_rop(gfx_draw *d, const gfx_frags *f, const float *color);
+
+/* gfx_probe.c: the pixel-history probe (gfx_probe.h). The hooks below are
+ * called only when the probe is armed (d->probe, dev->gfx->probe). The
+ * rasteriser reports each covered fragment of the pixel in primitive order
+ * (killed by the early depth test or sent to shading); the raster-output
+ * stage then completes the sent ones, in the same order. */
+typedef struct gfx_probe {
+    uint32_t x, y;
+    ws_gfx_probe_rec *rec;
+    size_t n, cap;
+    uint64_t commands;               /* clears and draws executed since arming */
+    int lost;                        /* out of host memory: records dropped   */
+    size_t draw_first, cursor;       /* this draw's records; next to complete */
+    uint8_t rgba[4];                 /* the pixel when the draw began          */
+    float depth;
+} gfx_probe;
+
+static inline int gfx_probe_hit(const gfx_probe *p, const uint32_t *sys) { return sys[0] == p->x && sys[1] == p->y; }
+/* Draw start: sets d->probe when the pixel is in the draw's rectangle. */
+void gfx_probe_draw_begin(gfx_draw *d);
+void gfx_probe_draw_end(gfx_draw *d);
+void gfx_probe_clear(ws_device *dev, const ws_gfx_cmd *c);
+void gfx_probe_fragment(gfx_draw *d, const gfx_tri *t, int front, int32_t x, int32_t y, float z, int early_killed);
+/* The raster-output stage's verdict on the next fragment of the pixel;
+ * color: the shader's output; after the write for WRITTEN. */
+void gfx_probe_rop(gfx_draw *d, ws_gfx_probe_event e, const float *color);
 
 #endif

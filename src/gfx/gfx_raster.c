@@ -156,6 +156,7 @@ static void emit_lane(gfx_draw *d, const setup *s, gfx_frags *f, int32_t x, int3
     sy[1] = (uint32_t)y;
     sy[2] = (s->front ? WS_GFX_FLAG_FRONT : 0) | (covered ? 0 : WS_GFX_FLAG_HELPER);
     sy[3] = t->prim;
+    if (d->probe && covered) gfx_probe_fragment(d, t, s->front, x, y, f->depth[i], 0);
 }
 
 /* The quads of triangle s inside tile [tx0, tx1) x [ty0, ty1). */
@@ -194,6 +195,7 @@ static ws_status raster_tile(gfx_draw *d, const setup *s, int32_t tx0, int32_t t
                     if (!gfx_depth_pass(st->pipe.desc.depth_compare, (float)z, zbuf[(size_t)py * st->target.w + px])) {
                         mask &= ~(1u << k);
                         d->stats->fragments_early_z_killed++;
+                        if (d->probe) gfx_probe_fragment(d, t, s->front, px, py, (float)z, 1);
                     }
                 }
                 if (!mask) continue;

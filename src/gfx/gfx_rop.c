@@ -3,7 +3,8 @@
  * pixel), never in the order warps happened to finish. Colours are
  * converted to 8 bits by clamping to [0, 1] and rounding to nearest;
  * blending reads the 8-bit destination as value / 255 and computes in
- * float. */
+ * float. An armed pixel-history probe (gfx_probe.c) hears the verdict on
+ * each fragment of its pixel; disarmed it costs one test per lane. */
 #include <string.h>
 #include "gfx/gfx_int.h"
 
@@ -14,17 +15,26 @@ void gfx_rop(gfx_draw *d, const gfx_frags *f, const float *color)
     uint8_t *cbuf = ws_mem_global_ptr(&d->dev->mem, st->target.color);
     float *zbuf = st->target.depth ? (float *)(void *)ws_mem_global_ptr(&d->dev->mem, st->target.depth) : NULL;
     int test = p->depth_test && zbuf, write = p->depth_write && zbuf;
+    gfx_probe *probe = d->probe;
     for (uint32_t i = 0; i < f->n; i++) {
         const uint32_t *sys = f->sys + (size_t)i * 4;
+        const float *c = color + (size_t)i * 4;
+        int watched = probe && gfx_probe_hit(probe, sys);
         if (sys[2] & WS_GFX_FLAG_HELPER) { /* a helper lane, or a fragment that discarded */
-            if (sys[2] & GFX_FLAG_DISCARDED) d->stats->fragments_discarded++;
+            if (sys[2] & GFX_FLAG_DISCARDED) {
+                d->stats->fragments_discarded++;
+                if (watched) gfx_probe_rop(d, WS_GFX_PROBE_DISCARDED, c);
+            }
             continue;
         }
         size_t px = (size_t)sys[1] * st->target.w + sys[0];
         float z = f->depth[i];
-        if (test && !gfx_depth_pass(p->depth_compare, z, zbuf[px])) { d->stats->fragments_late_z_killed++; continue; }
+        if (test && !gfx_depth_pass(p->depth_compare, z, zbuf[px])) {
+            d->stats->fragments_late_z_killed++;
+            if (watched) gfx_probe_rop(d, WS_GFX_PROBE_DEPTH_FAILED, c);
+            continue;
+        }
         if (write) zbuf[px] = z;
-        const float *c = color + (size_t)i * 4;
         uint8_t *dst = cbuf + px * 4;
         float out[4];
         switch (p->blend) {
@@ -41,5 +51,6 @@ void gfx_rop(gfx_draw *d, const gfx_frags *f, const float *color)
         }
         for (int k = 0; k < 4; k++) dst[k] = gfx_unorm8(out[k]);
         d->stats->pixels_written++;
+        if (watched) gfx_probe_rop(d, WS_GFX_PROBE_WRITTEN, c);
     }
 }

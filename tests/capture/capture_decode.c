@@ -93,12 +93,6 @@ static void call_fields(wscap_cur *c, uint32_t call)
 static uint64_t initial_digest = WSCAP_DIGEST_INIT; /* allocations come before targets in the file too */
 static int seen_frame;
 
-static uint64_t digest_u32(uint64_t h, uint32_t v)
-{
-    uint8_t b[4] = { (uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24) };
-    return wscap_digest(h, b, 4);
-}
-
 static int section(const ws_capture_section *s, uint64_t *next_call, int *open_frame)
 {
     wscap_cur c = wscap_cursor(s->data, s->size);
@@ -129,7 +123,7 @@ static int section(const ws_capture_section *s, uint64_t *next_call, int *open_f
         uint64_t size = wscap_u64(&c);
         const uint8_t *bytes = wscap_blob(&c, &n);
         if (!seen_frame)
-            initial_digest = wscap_digest(wscap_digest_u64(digest_u32(initial_digest, addr), size), bytes, n);
+            initial_digest = wscap_digest_alloc(initial_digest, addr, size, bytes);
         printf("allocation 0x%08x size=%" PRIu64 " bytes=%" PRIu64 "\n", addr, size, n);
         if (n != size || addr != s->id) { printf("  BAD: allocation id/size disagree\n"); return -1; }
         break;
@@ -150,8 +144,7 @@ static int section(const ws_capture_section *s, uint64_t *next_call, int *open_f
         uint64_t nd;
         const uint8_t *rgba = wscap_blob(&c, &n), *depth = wscap_blob(&c, &nd);
         if (!seen_frame) {
-            initial_digest = wscap_digest(digest_u32(initial_digest, (uint32_t)s->id), rgba, n);
-            initial_digest = wscap_digest(initial_digest, depth, nd);
+            initial_digest = wscap_digest_target(initial_digest, (uint32_t)s->id, rgba, n, nd ? depth : NULL, nd);
         }
         printf("target %" PRIu64 " %ux%u depth=%u colour=%" PRIu64 " depth_bytes=%" PRIu64 "\n", s->id, w, h, d, n, nd);
         if (n != (uint64_t)w * h * 4 || nd != (d ? (uint64_t)w * h * 4 : 0)) { printf("  BAD: target sizes\n"); return -1; }

@@ -1,0 +1,190 @@
+/* Buffer-element history (replay_pixel.h): the frame run once, the
+ * element's bytes read back after every call and compared with what they
+ * were. A call that changed them is listed with both values; a call that
+ * wrote the same bytes is not seen. Reading back after every call
+ * synchronises the device each time, which changes no result. */
+#include "capture/replay_pixel.h"
+#include "capture/replay_tool.h"
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+ws_status ws_replay_parse_element(const char *text, ws_addr *addr, uint32_t *size, char *err, size_t errlen)
+{
+    char *end;
+    errno = 0;
+    unsigned long long a = text ? strtoull(text, &end, 0) : 0;
+    unsigned long long s = 4;
+    if (!text || end == text || text[0] == '-' || errno || a > UINT32_MAX || (*end && *end != ':'))
+        return rt_fail(err, errlen, WS_ERR_INVALID_ARG, "--element: expected ADDR[:SIZE] (a device address such as "
+                    "0x10000040, size in bytes), got \"%s\"", text ? text : "");
+    if (*end == ':') {
+        const char *t = end + 1;
+        s = strtoull(t, &end, 0);
+        if (end == t || *end || *t == '-' || errno || s == 0 || s > WS_ELEMENT_MAX_SIZE)
+            return rt_fail(err, errlen, WS_ERR_INVALID_ARG, "--element: the size must be 1..%u bytes, got \"%s\"",
+                        WS_ELEMENT_MAX_SIZE, text);
+    }
+    if (a + s > (unsigned long long)UINT32_MAX + 1)
+        return rt_fail(err, errlen, WS_ERR_INVALID_ARG, "--element: %s runs past the end of the address space", text);
+    *addr = (ws_addr)a;
+    *size = (uint32_t)s;
+    return WS_OK;
+}
+
+void ws_element_history_free(ws_element_history *h)
+{
+    if (!h) return;
+    for (size_t i = 0; i < h->n; i++) {
+        free(h->ch[i].before);
+        free(h->ch[i].after);
+    }
+    free(h->ch);
+    free(h->initial);
+    memset(h, 0, sizeof *h);
+}
+
+typedef struct el_run {
+    ws_element_history *h;
+    ws_device *dev;
+    uint8_t *cur, *next;          /* size bytes each                        */
+    int readable;
+    size_t cap;
+    ws_status st;
+    char *err;
+    size_t errlen;
+} el_run;
+
+/* Read the element now; 0 when no allocation holds it. */
+static int read_element(ws_device *dev, ws_addr addr, uint32_t size, uint8_t *buf)
+{
+    if (ws_synchronize(dev) != WS_OK) return -1;
+    return ws_memcpy_dtoh(dev, buf, addr, size) == WS_OK;
+}
+
+static int after_call(void *user, ws_replay *r, uint64_t index)
+{
+    el_run *p = user;
+    ws_element_history *h = p->h;
+    (void)r;
+    int now = read_element(p->dev, h->addr, h->size, p->next);
+    if (now < 0) {
+        p->st = rt_fail(p->err, p->errlen, WS_ERR_INTERNAL, "element history: call %" PRIu64 ": %s", index,
+                     ws_last_error(p->dev));
+        return 1;
+    }
+    if (now == p->readable && (!now || !memcmp(p->cur, p->next, h->size))) return 0;
+    if (h->n == p->cap) {
+        size_t cap = p->cap ? p->cap * 2 : 16;
+        ws_element_change *ch = realloc(h->ch, cap * sizeof *ch);
+        if (!ch) goto oom;
+        h->ch = ch;
+        p->cap = cap;
+    }
+    ws_element_change *c = &h->ch[h->n];
+    *c = (ws_element_change){ .call = index, .readable_before = p->readable, .readable_after = now };
+    c->before = malloc(h->size);
+    c->after = malloc(h->size);
+    if (!c->before || !c->after) { free(c->before); free(c->after); goto oom; }
+    memcpy(c->before, p->cur, h->size);
+    memcpy(c->after, p->next, h->size);
+    h->n++;
+    uint8_t *t = p->cur;
+    p->cur = p->next;
+    p->next = t;
+    p->readable = now;
+    return 0;
+oom:
+    p->st = rt_fail(p->err, p->errlen, WS_ERR_OUT_OF_MEMORY, "element history: out of host memory");
+    return 1;
+}
+
+ws_status ws_replay_element_collect(ws_replay *r, ws_addr addr, uint32_t size, ws_element_history *out, char *err,
+                                    size_t errlen)
+{
+    if (!r || !out) return rt_fail(err, errlen, WS_ERR_INVALID_ARG, "element history: no replay or no output");
+    memset(out, 0, sizeof *out);
+    if (size == 0 || size > WS_ELEMENT_MAX_SIZE || (uint64_t)addr + size > (uint64_t)UINT32_MAX + 1)
+        return rt_fail(err, errlen, WS_ERR_INVALID_ARG, "element history: size %u at 0x%08x (1..%u bytes inside the "
+                    "address space)", size, addr, WS_ELEMENT_MAX_SIZE);
+    out->addr = addr;
+    out->size = size;
+    ws_device *dev = ws_replay_device(r);
+    el_run p = { .h = out, .dev = dev, .st = WS_OK, .err = err, .errlen = errlen };
+    p.cur = calloc(1, size);
+    p.next = calloc(1, size);
+    out->initial = calloc(1, size);
+    ws_status st = WS_OK;
+    if (!p.cur || !p.next || !out->initial) {
+        st = rt_fail(err, errlen, WS_ERR_OUT_OF_MEMORY, "element history: out of host memory");
+    } else if (ws_replay_restore(r) != WS_OK) {
+        st = rt_fail(err, errlen, WS_ERR_INTERNAL, "element history: %s", ws_replay_error(r));
+    } else {
+        p.readable = out->readable_initial = read_element(dev, addr, size, p.cur) > 0;
+        memcpy(out->initial, p.cur, size);
+        st = ws_replay_run(r, 0, UINT64_MAX, after_call, &p);
+        if (p.st != WS_OK) st = p.st;
+        else if (st != WS_OK) st = rt_fail(err, errlen, st, "element history: %s", ws_replay_error(r));
+    }
+    free(p.cur);
+    free(p.next);
+    if (st != WS_OK) ws_element_history_free(out);
+    return st;
+}
+
+/* The bytes in hex; 1, 2, 4 and 8 bytes also as numbers (little endian). */
+static void print_value(FILE *f, const uint8_t *b, uint32_t size, int readable)
+{
+    if (!readable) { fprintf(f, "(no allocation)"); return; }
+    for (uint32_t i = 0; i < size; i++) fprintf(f, "%s%02x", i && i % 16 == 0 ? "\n        " : i ? " " : "", b[i]);
+    if (size == 4) {
+        uint32_t u;
+        float fl;
+        memcpy(&u, b, 4);
+        memcpy(&fl, b, 4);
+        fprintf(f, "  = %" PRIu32 " = %" PRId32 " = %.9g", u, (int32_t)u, fl);
+    } else if (size == 8) {
+        uint64_t u;
+        double d;
+        memcpy(&u, b, 8);
+        memcpy(&d, b, 8);
+        fprintf(f, "  = %" PRIu64 " = %.17g", u, d);
+    } else if (size <= 2) {
+        uint32_t u = size == 1 ? b[0] : (uint32_t)b[0] | (uint32_t)b[1] << 8;
+        fprintf(f, "  = %" PRIu32, u);
+    }
+}
+
+ws_status ws_replay_element_print(ws_replay *r, const ws_element_history *h, FILE *out, char *err, size_t errlen)
+{
+    if (!r || !h || !out) return rt_fail(err, errlen, WS_ERR_INVALID_ARG, "element history: nothing to print");
+    fprintf(out, "element 0x%08x, %u byte%s: changed by %zu call%s\n", h->addr, h->size, h->size == 1 ? "" : "s", h->n,
+            h->n == 1 ? "" : "s");
+    fprintf(out, "frame start: ");
+    print_value(out, h->initial, h->size, h->readable_initial);
+    fprintf(out, "\n");
+    for (size_t i = 0; i < h->n; i++) {
+        const ws_element_change *c = &h->ch[i];
+        struct ws_replay_call_info ci;
+        if (ws_replay_describe_call(r, c->call, &ci) != WS_OK)
+            return rt_fail(err, errlen, WS_ERR_INTERNAL, "element history: %s", ws_replay_error(r));
+        fprintf(out, "call %" PRIu64 " %s\n    old ", c->call, ci.text);
+        print_value(out, c->before, h->size, c->readable_before);
+        fprintf(out, "\n    new ");
+        print_value(out, c->after, h->size, c->readable_after);
+        fprintf(out, "\n");
+    }
+    if (ferror(out)) return rt_fail(err, errlen, WS_ERR_IO, "element history: writing the output failed");
+    return WS_OK;
+}
+
+ws_status ws_replay_element_history(ws_replay *r, ws_addr addr, uint32_t size, FILE *out, char *err, size_t errlen)
+{
+    ws_element_history h;
+    ws_status st = ws_replay_element_collect(r, addr, size, &h, err, errlen);
+    if (st != WS_OK) return st;
+    st = ws_replay_element_print(r, &h, out, err, errlen);
+    ws_element_history_free(&h);
+    return st;
+}

@@ -1,0 +1,270 @@
+/* Pixel history (replay_pixel.h): the frame run once with the graphics
+ * pipeline's pixel probe armed, each clear's and draw's records taken as
+ * soon as the call has run (the device is synchronised after it), so every
+ * record belongs to exactly one call. */
+#include "capture/replay_pixel.h"
+#include "capture/replay_tool.h"
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+ws_status ws_replay_parse_pixel(const char *text, uint32_t *x, uint32_t *y, char *err, size_t errlen)
+{
+    char *end;
+    errno = 0;
+    unsigned long a = text ? strtoul(text, &end, 10) : 0;
+    if (!text || end == text || *end != ',' || text[0] == '-' || errno)
+        return rt_fail(err, errlen, WS_ERR_INVALID_ARG, "--pixel: expected X,Y (pixels from the top left), got \"%s\"",
+                    text ? text : "");
+    const char *t2 = end + 1;
+    unsigned long b = strtoul(t2, &end, 10);
+    if (end == t2 || *end || *t2 == '-' || errno || a >= WS_GFX_MAX_SIZE || b >= WS_GFX_MAX_SIZE)
+        return rt_fail(err, errlen, WS_ERR_INVALID_ARG, "--pixel: expected X,Y with each below %u, got \"%s\"",
+                    WS_GFX_MAX_SIZE, text);
+    *x = (uint32_t)a;
+    *y = (uint32_t)b;
+    return WS_OK;
+}
+
+void ws_pixel_history_free(ws_pixel_history *h)
+{
+    if (!h) return;
+    free(h->ev);
+    memset(h, 0, sizeof *h);
+}
+
+typedef struct pix_run {
+    ws_pixel_history *h;
+    ws_device *dev;
+    size_t cap;
+    uint64_t target_call;         /* whose target; UINT64_MAX: the last     */
+    ws_gfx_target *target;        /* the target bound at that call (this run) */
+    ws_status st;
+    char *err;
+    size_t errlen;
+} pix_run;
+
+static int after_call(void *user, ws_replay *r, uint64_t index)
+{
+    pix_run *p = user;
+    struct ws_replay_call_info ci;
+    if (ws_replay_describe_call(r, index, &ci) != WS_OK) {
+        p->st = rt_fail(p->err, p->errlen, WS_ERR_INTERNAL, "pixel history: %s", ws_replay_error(r));
+        return 1;
+    }
+    if (ci.kind != WS_REPLAY_CALL_DRAW && ci.kind != WS_REPLAY_CALL_CLEAR) return 0;
+    const ws_gfx_probe_rec *rec;
+    size_t n;
+    /* run the call now, so the records so far are all its own */
+    if (ws_synchronize(p->dev) != WS_OK || ws_gfx_probe_records(p->dev, &rec, &n) != WS_OK) {
+        p->st = rt_fail(p->err, p->errlen, WS_ERR_INTERNAL, "pixel history: call %" PRIu64 " %s: %s", index, ci.name,
+                     ws_last_error(p->dev));
+        return 1;
+    }
+    ws_gfx_target *t = ws_replay_target_at(r, index);
+    if (p->target_call == WS_REPLAY_LAST_TARGET || p->target_call == index) p->target = t;
+    ws_pixel_history *h = p->h;
+    for (size_t k = 0; k < n; k++) {
+        if (h->n == p->cap) {
+            size_t cap = p->cap ? p->cap * 2 : 32;
+            ws_pixel_event *ev = realloc(h->ev, cap * sizeof *ev);
+            if (!ev) {
+                p->st = rt_fail(p->err, p->errlen, WS_ERR_OUT_OF_MEMORY, "pixel history: out of host memory");
+                return 1;
+            }
+            h->ev = ev;
+            p->cap = cap;
+        }
+        h->ev[h->n++] = (ws_pixel_event){ .call = index, .target = t, .rec = rec[k] };
+    }
+    ws_gfx_probe_empty(p->dev);
+    return 0;
+}
+
+/* The pixel of target t as it is now (0 when t cannot be read). */
+static int read_pixel(ws_device *dev, ws_gfx_target *t, uint32_t x, uint32_t y, uint8_t rgba[4], float *depth,
+                      int *has_depth)
+{
+    uint32_t w, h;
+    if (!t || ws_gfx_target_size(t, &w, &h) != WS_OK || x >= w || y >= h) return 0;
+    size_t n = (size_t)w * h;
+    uint8_t *img = malloc(n * 4);
+    float *z = malloc(n * sizeof *z);
+    int ok = img && z && ws_gfx_target_read(dev, t, img, n * 4) == WS_OK;
+    if (ok) {
+        memcpy(rgba, img + ((size_t)y * w + x) * 4, 4);
+        *has_depth = ws_gfx_target_read_depth(dev, t, z, n) == WS_OK;
+        *depth = *has_depth ? z[(size_t)y * w + x] : 0;
+    }
+    free(img);
+    free(z);
+    return ok;
+}
+
+ws_status ws_replay_pixel_collect(ws_replay *r, uint32_t x, uint32_t y, uint64_t target_call,
+                                  ws_pixel_history *out, char *err, size_t errlen)
+{
+    if (!r || !out) return rt_fail(err, errlen, WS_ERR_INVALID_ARG, "pixel history: no replay or no output");
+    memset(out, 0, sizeof *out);
+    ws_device *dev = ws_replay_device(r);
+    out->x = x;
+    out->y = y;
+    if (ws_replay_restore(r) != WS_OK)
+        return rt_fail(err, errlen, WS_ERR_INTERNAL, "pixel history: %s", ws_replay_error(r));
+    /* the pixel as the frame found it (the target may not exist yet) */
+    uint8_t init[4] = { 0 };
+    float init_z = 0;
+    int init_depth = 0, init_known = 0;
+    uint64_t ncalls = ws_replay_call_count(r), at = target_call;
+    if (at != WS_REPLAY_LAST_TARGET && at >= ncalls)
+        return rt_fail(err, errlen, WS_ERR_INVALID_ARG, "pixel history: no call %" PRIu64 " (the frame has %" PRIu64 ")",
+                    at, ncalls);
+    if (at == WS_REPLAY_LAST_TARGET) /* the frame's last clear or draw */
+        for (uint64_t i = ncalls; i-- > 0 && at == WS_REPLAY_LAST_TARGET;) {
+            struct ws_replay_call_info ci;
+            if (ws_replay_describe_call(r, i, &ci) == WS_OK &&
+                (ci.kind == WS_REPLAY_CALL_DRAW || ci.kind == WS_REPLAY_CALL_CLEAR))
+                at = i;
+        }
+    /* NULL when the target is created inside the frame */
+    ws_gfx_target *guess = at < ncalls ? ws_replay_target_at(r, at) : NULL;
+    init_known = read_pixel(dev, guess, x, y, init, &init_z, &init_depth);
+
+    ws_status st = ws_gfx_probe_arm(dev, x, y);
+    if (st != WS_OK) return rt_fail(err, errlen, st, "pixel history: %s", ws_last_error(dev));
+    pix_run p = { .h = out, .dev = dev, .target_call = at, .st = WS_OK, .err = err, .errlen = errlen };
+    st = ws_replay_run(r, 0, UINT64_MAX, after_call, &p);
+    ws_gfx_probe_disarm(dev);
+    if (p.st != WS_OK) { ws_pixel_history_free(out); return p.st; }
+    if (st != WS_OK) {
+        ws_pixel_history_free(out);
+        return rt_fail(err, errlen, st, "pixel history: %s", ws_replay_error(r));
+    }
+    out->x = x;
+    out->y = y;
+    out->target = p.target;
+    if (!out->target) {
+        ws_pixel_history_free(out);
+        if (target_call != WS_REPLAY_LAST_TARGET)
+            return rt_fail(err, errlen, WS_ERR_NOT_FOUND, "pixel history: no render target is bound at call %" PRIu64,
+                        target_call);
+        return rt_fail(err, errlen, WS_ERR_NOT_FOUND, "pixel history: the frame has no clear or draw into a render target");
+    }
+    if (ws_gfx_target_size(out->target, &out->w, &out->h) != WS_OK || x >= out->w || y >= out->h) {
+        uint32_t w = out->w, h = out->h;
+        ws_pixel_history_free(out);
+        return rt_fail(err, errlen, WS_ERR_INVALID_ARG, "pixel history: pixel (%u,%u) is outside the %ux%u render target",
+                    x, y, w, h);
+    }
+    /* keep the chosen target's events */
+    size_t k = 0;
+    uint64_t last_call = UINT64_MAX;
+    for (size_t i = 0; i < out->n; i++) {
+        if (out->ev[i].target != out->target) continue;
+        if (out->ev[i].call != last_call) out->ncalls++;
+        last_call = out->ev[i].call;
+        out->ev[k++] = out->ev[i];
+    }
+    out->n = k;
+    if (guess == out->target && init_known) {
+        memcpy(out->initial, init, 4);
+        out->initial_depth = init_z;
+        out->has_depth = init_depth;
+        out->initial_known = 1;
+    } else if (out->n) { /* created during the frame: its first record knows */
+        memcpy(out->initial, out->ev[0].rec.before, 4);
+        out->initial_depth = out->ev[0].rec.depth_before;
+        out->has_depth = out->ev[0].rec.has_depth;
+    }
+    if (out->n) out->has_depth = out->ev[0].rec.has_depth;
+    return WS_OK;
+}
+
+static const char *compare_op(ws_gfx_compare c)
+{
+    static const char *const names[] = { "never", "<", "==", "<=", ">", "!=", ">=", "always" };
+    return (unsigned)c < 8 ? names[c] : "?";
+}
+
+static void print_rgba(FILE *f, const uint8_t *c) { fprintf(f, "(%3u %3u %3u %3u)", c[0], c[1], c[2], c[3]); }
+
+static void print_event(FILE *f, const ws_gfx_probe_rec *e, int has_depth)
+{
+    if (e->event == WS_GFX_PROBE_CLEAR) {
+        fprintf(f, "    clear to (%g, %g, %g, %g)", e->color[0], e->color[1], e->color[2], e->color[3]);
+        if (has_depth) fprintf(f, " depth %g", e->depth);
+        fprintf(f, "\n");
+    } else {
+        fprintf(f, "    primitive %u (%s)", e->prim, e->front ? "front" : "back");
+        if (e->event == WS_GFX_PROBE_DISCARDED)
+            fprintf(f, "  shader discarded it");
+        else if (e->shaded)
+            fprintf(f, "  shader out (%.6g, %.6g, %.6g, %.6g)", e->color[0], e->color[1], e->color[2], e->color[3]);
+        else
+            fprintf(f, "  not shaded");
+        fprintf(f, "\n      depth %.9g", e->depth);
+        if (e->depth_test)
+            fprintf(f, " %s %.9g: %s", compare_op(e->depth_compare), e->depth_before,
+                    e->event == WS_GFX_PROBE_EARLY_Z_FAILED || e->event == WS_GFX_PROBE_DEPTH_FAILED ? "fail" : "pass");
+        else
+            fprintf(f, " (no depth test)");
+        fprintf(f, "  -> %s\n", ws_gfx_probe_event_name(e->event));
+    }
+    fprintf(f, "      colour ");
+    print_rgba(f, e->before);
+    fprintf(f, " -> ");
+    print_rgba(f, e->after);
+    if (has_depth) fprintf(f, "   depth %.9g -> %.9g", e->depth_before, e->depth_after);
+    fprintf(f, "\n");
+}
+
+ws_status ws_replay_pixel_print(ws_replay *r, const ws_pixel_history *h, FILE *out, char *err, size_t errlen)
+{
+    if (!r || !h || !out) return rt_fail(err, errlen, WS_ERR_INVALID_ARG, "pixel history: nothing to print");
+    fprintf(out, "pixel (%u,%u) of the %ux%u render target: %zu event%s in %" PRIu64 " call%s\n", h->x, h->y, h->w,
+            h->h, h->n, h->n == 1 ? "" : "s", h->ncalls, h->ncalls == 1 ? "" : "s");
+    const uint8_t *cur = h->initial;
+    float curz = h->initial_depth;
+    fprintf(out, "frame start: colour ");
+    print_rgba(out, h->initial);
+    if (h->has_depth) fprintf(out, "   depth %.9g", h->initial_depth);
+    fprintf(out, "%s\n", h->initial_known ? "" : " (the target was created during the frame)");
+    uint64_t call = UINT64_MAX;
+    for (size_t i = 0; i < h->n; i++) {
+        const ws_pixel_event *e = &h->ev[i];
+        if (e->call != call) {
+            struct ws_replay_call_info ci;
+            call = e->call;
+            if (ws_replay_describe_call(r, call, &ci) != WS_OK)
+                return rt_fail(err, errlen, WS_ERR_INTERNAL, "pixel history: %s", ws_replay_error(r));
+            fprintf(out, "call %" PRIu64 " %s", call, ci.text);
+            if (ci.kind == WS_REPLAY_CALL_DRAW && ci.kernel) fprintf(out, "   [%s]", ci.kernel);
+            fprintf(out, "\n");
+        }
+        if (memcmp(cur, e->rec.before, 4) || (h->has_depth && curz != e->rec.depth_before)) {
+            fprintf(out, "    (changed by a call that is not a clear or draw: colour ");
+            print_rgba(out, e->rec.before);
+            fprintf(out, ")\n");
+        }
+        print_event(out, &e->rec, h->has_depth);
+        cur = e->rec.after;
+        curz = e->rec.depth_after;
+    }
+    fprintf(out, "frame end: colour ");
+    print_rgba(out, cur);
+    if (h->has_depth) fprintf(out, "   depth %.9g", curz);
+    fprintf(out, "\n");
+    if (ferror(out)) return rt_fail(err, errlen, WS_ERR_IO, "pixel history: writing the output failed");
+    return WS_OK;
+}
+
+ws_status ws_replay_pixel_history(ws_replay *r, uint32_t x, uint32_t y, FILE *out, char *err, size_t errlen)
+{
+    ws_pixel_history h;
+    ws_status st = ws_replay_pixel_collect(r, x, y, WS_REPLAY_LAST_TARGET, &h, err, errlen);
+    if (st != WS_OK) return st;
+    st = ws_replay_pixel_print(r, &h, out, err, errlen);
+    ws_pixel_history_free(&h);
+    return st;
+}

@@ -1,0 +1,92 @@
+/* Pixel history and buffer-element history of a replayed frame
+ * (docs/capture-replay-pixel.md).
+ *
+ * Pixel: the frame is restored and run with the graphics pipeline's
+ * pixel-history probe (src/gfx/gfx_probe.h) armed at (x, y); after each
+ * clear and draw the device is synchronised and the probe's new records
+ * are given to that call. Only records of the chosen render target are
+ * kept (a draw into another target at the same coordinates did not touch
+ * this pixel).
+ *
+ * Element: the frame is restored and run, and after every call the bytes
+ * [addr, addr + size) are read back; each call after which they differ
+ * from before is listed with the old and new bytes. A call that writes the
+ * value that was already there is not seen (read-back, not a write trap).
+ *
+ * Both leave the replay restorable (call ws_replay_restore before the
+ * next run) and return ws_status with err saying why on failure. */
+#ifndef WS_CAPTURE_REPLAY_PIXEL_H
+#define WS_CAPTURE_REPLAY_PIXEL_H
+#include <stdio.h>
+#include "capture/replay.h"
+#include "gfx/gfx_probe.h"
+
+/* One thing that happened to the pixel: a clear, or one fragment. */
+typedef struct ws_pixel_event {
+    uint64_t call;                /* the replay's call index                  */
+    ws_gfx_target *target;        /* the target the call wrote                */
+    ws_gfx_probe_rec rec;         /* what the hardware saw (gfx_probe.h)       */
+} ws_pixel_event;
+
+typedef struct ws_pixel_history {
+    uint32_t x, y;
+    ws_gfx_target *target;        /* the replay's target the pixel belongs to
+                                     (valid until the next restore)          */
+    uint32_t w, h;                /* its size                                  */
+    int initial_known;            /* 0: the target did not exist at the start  */
+    uint8_t initial[4];           /* the pixel at the frame's start            */
+    float initial_depth;          /* (0 when the target has no depth image)    */
+    int has_depth;
+    ws_pixel_event *ev;           /* in API order                              */
+    size_t n;
+    uint64_t ncalls;              /* distinct calls among ev                   */
+} ws_pixel_history;
+
+/* Collect the history of pixel (x, y) (row 0 at the top) of the target
+ * bound when call `target_call` runs, or, with WS_REPLAY_LAST_TARGET, of
+ * the target the frame's last clear or draw writes. (A call index, not a
+ * handle: a target created inside the frame gets a new handle at every
+ * restore.) out->target is valid until the next restore. Free with
+ * ws_pixel_history_free. */
+#define WS_REPLAY_LAST_TARGET UINT64_MAX
+ws_status ws_replay_pixel_collect(ws_replay *r, uint32_t x, uint32_t y, uint64_t target_call,
+                                  ws_pixel_history *out, char *err, size_t errlen);
+void ws_pixel_history_free(ws_pixel_history *h);
+/* Print it: per call that touched the pixel, the call's text and per
+ * event the primitive, the shader's output, the depth test, the result and
+ * the colour and depth before and after. */
+ws_status ws_replay_pixel_print(ws_replay *r, const ws_pixel_history *h, FILE *out, char *err, size_t errlen);
+/* `warpscope replay --pixel X,Y CAPTURE`: collect and print. */
+ws_status ws_replay_pixel_history(ws_replay *r, uint32_t x, uint32_t y, FILE *out, char *err, size_t errlen);
+/* "10,12" -> x, y; WS_ERR_INVALID_ARG with err for anything else. */
+ws_status ws_replay_parse_pixel(const char *text, uint32_t *x, uint32_t *y, char *err, size_t errlen);
+
+/* One call after which the element's bytes had changed. */
+typedef struct ws_element_change {
+    uint64_t call;
+    int readable_before, readable_after;  /* 0: no allocation held the bytes */
+    uint8_t *before, *after;              /* size bytes each                 */
+} ws_element_change;
+
+typedef struct ws_element_history {
+    ws_addr addr;
+    uint32_t size;
+    int readable_initial;
+    uint8_t *initial;                     /* at the frame's start            */
+    ws_element_change *ch;
+    size_t n;
+} ws_element_history;
+
+#define WS_ELEMENT_MAX_SIZE 4096u
+
+ws_status ws_replay_element_collect(ws_replay *r, ws_addr addr, uint32_t size, ws_element_history *out, char *err,
+                                    size_t errlen);
+void ws_element_history_free(ws_element_history *h);
+ws_status ws_replay_element_print(ws_replay *r, const ws_element_history *h, FILE *out, char *err, size_t errlen);
+/* `warpscope replay --element ADDR[:SIZE] CAPTURE`: collect and print. */
+ws_status ws_replay_element_history(ws_replay *r, ws_addr addr, uint32_t size, FILE *out, char *err, size_t errlen);
+/* "0x10000040" or "0x10000040:16" (size default 4, at most
+ * WS_ELEMENT_MAX_SIZE) -> addr, size. */
+ws_status ws_replay_parse_element(const char *text, ws_addr *addr, uint32_t *size, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,50 @@
+#!/bin/bash
+# warpscope replay's command line on a captured cube frame: --list,
+# --dump-after (PNG + buffers), --pixel (a back-face-culled cube shows
+# only front faces), --element, --html, and each refusal with its message.
+#   usage: replay_cli.sh WARPSCOPE WORKDIR CUBE
+set -uo pipefail
+ws=$1 work=$2 cube=$3
+mkdir -p "$work"
+cd "$work" || exit 1
+fails=0 passes=0
+ok() { passes=$((passes + 1)); }
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+expect() { # expect PATTERN FILE
+    if grep -qE "$1" "$2"; then ok; else bad "expected /$1/ in $2:"; cat "$2"; fi
+}
+"$ws" capture -o cube.wscap --frames 2 -- "$cube" 3 > capture.out 2>&1 || bad "capture"
+"$ws" replay --list cube.wscap > list.txt || bad "--list"
+expect '^ +2  ws_gfx_draw_indexed\(36 indices' list.txt
+expect '^4 calls$' list.txt
+rm -rf dump
+"$ws" replay --dump-after 2 --out dump cube.wscap > dump.txt || bad "--dump-after"
+expect 'wrote dump/call2-target0.png \(640x480\)' dump.txt
+[ -s dump/call2-target0.png ] && ok || bad "no PNG written"
+ls dump/call2-buffer-0x*.bin > /dev/null 2>&1 && ok || bad "no buffer dumped"
+"$ws" replay --pixel 320,240 cube.wscap > pixel.txt || bad "--pixel"
+expect '^pixel \(320,240\) of the 640x480 render target' pixel.txt
+expect 'primitive [0-9]+ \(front\)' pixel.txt
+if grep -q '(back)' pixel.txt; then bad "a culled back face in the pixel history"; else ok; fi
+buf=$(ls dump/call2-buffer-0x*.bin | head -1 | sed 's/.*buffer-\(0x[0-9a-f]*\).bin/\1/')
+"$ws" replay --element "$buf:4" cube.wscap > element.txt || bad "--element"
+expect "$buf" element.txt
+rm -rf report
+"$ws" replay --html report --pixel 320,240 cube.wscap > html.txt || bad "--html"
+[ -s report/index.html ] && ok || bad "no report"
+expect 'data:image/png;base64,' report/index.html
+expect 'ws_gfx_draw_indexed' report/index.html
+# refusals
+"$ws" replay --loop 0 cube.wscap > e1.txt 2>&1; [ $? -eq 2 ] && ok || bad "--loop 0 accepted"
+expect 'at least 1 pass' e1.txt
+"$ws" replay --dump-after 99 cube.wscap > e2.txt 2>&1; [ $? -eq 2 ] && ok || bad "--dump-after 99 accepted"
+expect 'calls 0\.\.3' e2.txt
+"$ws" replay --pixel 9999,1 cube.wscap > e3.txt 2>&1; [ $? -ne 0 ] && ok || bad "a pixel outside the target accepted"
+"$ws" replay missing.wscap > e4.txt 2>&1; [ $? -eq 1 ] && ok || bad "a missing file"
+expect 'missing.wscap' e4.txt
+head -c 1000 cube.wscap > cut.wscap
+"$ws" replay cut.wscap > e5.txt 2>&1; [ $? -eq 1 ] && ok || bad "a truncated capture"
+expect 'cut.wscap' e5.txt
+"$ws" replay --bogus cube.wscap > e6.txt 2>&1; [ $? -eq 2 ] && ok || bad "an unknown option"
+echo "$passes passed, $fails failed"
+[ "$fails" -eq 0 ]

@@ -1,0 +1,157 @@
+/* Pixel and element history on frames captured from the examples by
+ * `warpscope capture` (the shim) and opened with the real replayer.
+ *   test_pixel_e2e pixel CAPTURE REPORT_DIR   (examples/blend: 7 quads,
+ *       opaque, alpha and additive): at a grid of pixels the history equals
+ *       what the image shows after each clear and draw; where translucent
+ *       quads overlap, each one is a written event; the report is written.
+ *   test_pixel_e2e element CAPTURE REPORT_DIR (examples/vecadd): c[i]
+ *       changes at the launch to a[i] + b[i], a[i] at its upload only; the
+ *       report of a frame that draws nothing lists its calls. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../test.h"
+#include "capture/replay_html.h"
+#include "capture/replay_pixel.h"
+
+typedef struct images {
+    uint8_t **rgba;               /* after each clear and draw, else NULL    */
+    uint32_t w, h;
+} images;
+
+static int grab(void *user, ws_replay *r, uint64_t index)
+{
+    images *im = user;
+    ws_replay_call_info ci;
+    if (ws_replay_describe_call(r, index, &ci) != WS_OK) return 1;
+    if (ci.kind != WS_REPLAY_CALL_DRAW && ci.kind != WS_REPLAY_CALL_CLEAR) return 0;
+    ws_gfx_target *t = ws_replay_target_at(r, index);
+    if (!t || ws_gfx_target_size(t, &im->w, &im->h) != WS_OK) return 1;
+    im->rgba[index] = malloc((size_t)im->w * im->h * 4);
+    return !im->rgba[index] ||
+           ws_gfx_target_read(ws_replay_device(r), t, im->rgba[index], (size_t)im->w * im->h * 4) != WS_OK;
+}
+
+static size_t check_pixel(ws_replay *r, const images *im, uint32_t x, uint32_t y)
+{
+    ws_pixel_history h;
+    char err[512];
+    ws_status st = ws_replay_pixel_collect(r, x, y, WS_REPLAY_LAST_TARGET, &h, err, sizeof err);
+    CHECK(st == WS_OK);
+    if (st != WS_OK) { fprintf(stderr, "%s\n", err); return 0; }
+    const uint8_t *cur = h.initial;
+    size_t e = 0, written = 0;
+    for (uint64_t i = 0; i < ws_replay_call_count(r); i++) {
+        for (; e < h.n && h.ev[e].call == i; e++) {
+            cur = h.ev[e].rec.after;
+            written += h.ev[e].rec.event == WS_GFX_PROBE_WRITTEN;
+        }
+        if (!im->rgba[i]) continue;
+        const uint8_t *p = im->rgba[i] + ((size_t)y * im->w + x) * 4;
+        if (memcmp(cur, p, 4))
+            fprintf(stderr, "(%u,%u) after call %llu: history %u %u %u %u, image %u %u %u %u\n", x, y,
+                    (unsigned long long)i, cur[0], cur[1], cur[2], cur[3], p[0], p[1], p[2], p[3]);
+        CHECK(!memcmp(cur, p, 4));
+    }
+    CHECK_EQ_U(e, h.n);
+    ws_pixel_history_free(&h);
+    return written;
+}
+
+static void pixel(ws_replay *r, const char *report)
+{
+    uint64_t n = ws_replay_call_count(r);
+    images im = { calloc(n, sizeof *im.rgba), 0, 0 };
+    CHECK(ws_replay_restore(r) == WS_OK && ws_replay_run(r, 0, UINT64_MAX, grab, &im) == WS_OK);
+    CHECK(im.w == 256 && im.h == 256);
+    if (im.w != 256) return;
+    size_t checked = 0;
+    for (uint32_t y = 10; y < 256; y += 37)
+        for (uint32_t x = 6; x < 256; x += 41, checked++) check_pixel(r, &im, x, y);
+    CHECK(checked >= 40);
+    /* (100, 130): under the blue, yellow and magenta quads, the ground and
+     * the red block (examples/blend/blend.c) */
+    size_t written = check_pixel(r, &im, 100, 130);
+    CHECK(written >= 4);
+    char err[512];
+    ws_replay_html_options o = { .pixel_set = 1, .pixel_x = 100, .pixel_y = 130, .title = "blend, frame 0" };
+    CHECK(ws_replay_html(r, report, &o, err, sizeof err) == WS_OK);
+    for (uint64_t i = 0; i < n; i++) free(im.rgba[i]);
+    free(im.rgba);
+}
+
+static void element(ws_replay *r)
+{
+    uint32_t addr[8];
+    uint64_t size[8];
+    size_t nb = 0;
+    char err[512];
+    /* the buffers exist after a run: a, b, c by ascending address */
+    CHECK(ws_replay_restore(r) == WS_OK && ws_replay_run(r, 0, UINT64_MAX, NULL, NULL) == WS_OK);
+    CHECK(ws_replay_buffers(r, addr, size, 8, &nb) == WS_OK && nb == 3);
+    if (nb != 3) return;
+    const uint32_t i = 12345;
+    float a, b;
+    CHECK(ws_memcpy_dtoh(ws_replay_device(r), &a, addr[0] + i * 4, 4) == WS_OK);
+    CHECK(ws_memcpy_dtoh(ws_replay_device(r), &b, addr[1] + i * 4, 4) == WS_OK);
+    ws_element_history h;
+    CHECK(ws_replay_element_collect(r, addr[2] + i * 4, 4, &h, err, sizeof err) == WS_OK);
+    size_t launches = 0;
+    for (size_t k = 0; k < h.n; k++) {
+        ws_replay_call_info ci;
+        CHECK(ws_replay_describe_call(r, h.ch[k].call, &ci) == WS_OK);
+        if (ci.kind != WS_REPLAY_CALL_LAUNCH) { CHECK(!strcmp(ci.name, "ws_malloc")); continue; }
+        launches++;
+        float c;
+        memcpy(&c, h.ch[k].after, 4);
+        CHECK(c == a + b && c != 0);
+    }
+    CHECK_EQ_U(launches, 1);
+    ws_element_history_free(&h);
+    CHECK(ws_replay_element_collect(r, addr[0] + i * 4, 4, &h, err, sizeof err) == WS_OK);
+    CHECK(h.n >= 1);
+    if (h.n) {
+        ws_replay_call_info ci;
+        CHECK(ws_replay_describe_call(r, h.ch[h.n - 1].call, &ci) == WS_OK && !strcmp(ci.name, "ws_memcpy_htod"));
+        CHECK(!memcmp(h.ch[h.n - 1].after, &a, 4));
+    }
+    ws_element_history_free(&h);
+}
+
+/* A compute frame still gets a report: the calls, no image, no pixel. */
+static void compute_report(ws_replay *r, const char *dir)
+{
+    char err[512], path[4200];
+    CHECK(ws_replay_html(r, dir, NULL, err, sizeof err) == WS_OK);
+    snprintf(path, sizeof path, "%.4000s/index.html", dir);
+    size_t len;
+    char *page = (char *)ws_test_read_file(path, &len), *z = page ? realloc(page, len + 1) : NULL;
+    CHECK(z != NULL);
+    if (!z) { free(page); return; }
+    z[len] = 0;
+    CHECK_STR_CONTAINS(z, "<code>ws_launch(vecadd, grid (4096,1,1), block (256,1,1)");
+    CHECK_STR_CONTAINS(z, "The frame draws into no render target.");
+    CHECK(!strstr(z, "<img"));
+    free(z);
+    ws_replay_html_options o = { .pixel_set = 1 };
+    CHECK(ws_replay_html(r, dir, &o, err, sizeof err) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(err, "draws into no render target");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 4 || (strcmp(argv[1], "pixel") && strcmp(argv[1], "element"))) {
+        fprintf(stderr, "usage: test_pixel_e2e pixel|element CAPTURE REPORT_DIR\n");
+        return 2;
+    }
+    ws_replay *r;
+    char err[512];
+    if (ws_replay_open(argv[2], NULL, &r, err, sizeof err) != WS_OK) { fprintf(stderr, "%s\n", err); return 1; }
+    if (!strcmp(argv[1], "pixel")) pixel(r, argv[3]);
+    else {
+        element(r);
+        compute_report(r, argv[3]);
+    }
+    ws_replay_close(r);
+    return TEST_SUMMARY();
+}
