@@ -46,12 +46,15 @@ static uint32_t first_load_vaddr(const ws_dbg_module *m)
     return lo == UINT32_MAX ? m->link_base : lo;
 }
 
-static ws_dbg_module *list_modules(ws_gdb_dbg *t, size_t *n)
+static ws_dbg_module *list_modules(ws_debug *dbg, size_t *n, char *err, size_t errlen)
 {
     ws_dbg_module *mods = malloc(MAX_MODULES * sizeof *mods);
-    if (!mods) return NULL;
-    if (ws_debug_modules(t->dbg, mods, MAX_MODULES, n)) {
-        ws_gdb_fail(t, WS_ERR_INTERNAL, "listing modules: %s", ws_debug_error(t->dbg));
+    if (!mods) {
+        snprintf(err, errlen, "listing modules: out of host memory");
+        return NULL;
+    }
+    if (ws_debug_modules(dbg, mods, MAX_MODULES, n)) {
+        snprintf(err, errlen, "listing modules: %s", ws_debug_error(dbg));
         free(mods);
         return NULL;
     }
@@ -59,16 +62,16 @@ static ws_dbg_module *list_modules(ws_gdb_dbg *t, size_t *n)
     return mods;
 }
 
-ws_status ws_gdb_dbg_libraries(void *tp, char **xml, size_t *len)
+ws_status ws_gdb_library_list(ws_debug *dbg, char **xml, size_t *len, char *err, size_t errlen)
 {
-    ws_gdb_dbg *t = tp;
     size_t n;
-    ws_dbg_module *mods = list_modules(t, &n);
+    ws_dbg_module *mods = list_modules(dbg, &n, err, errlen);
     if (!mods) return WS_ERR_INTERNAL;
     size_t cap = 192 + n * 640, o = 0;
     char *x = malloc(cap);
     if (!x) {
         free(mods);
+        snprintf(err, errlen, "library list: out of host memory");
         return WS_ERR_OUT_OF_MEMORY;
     }
     o += (size_t)snprintf(x + o, cap - o, "<library-list>\n");
@@ -94,16 +97,16 @@ ws_status ws_gdb_dbg_libraries(void *tp, char **xml, size_t *len)
     return WS_OK;
 }
 
-ws_status ws_gdb_dbg_file(void *tp, const char *name, const uint8_t **data, size_t *size)
+ws_status ws_gdb_module_file(ws_debug *dbg, const char *name, const uint8_t **data, size_t *size, char *err,
+                             size_t errlen)
 {
-    ws_gdb_dbg *t = tp;
     if (!strcmp(name, EXIT_STUB_NAME)) {
         *data = ws_exit_stub_elf;
         *size = ws_exit_stub_elf_size;
         return WS_OK;
     }
     size_t n;
-    ws_dbg_module *mods = list_modules(t, &n);
+    ws_dbg_module *mods = list_modules(dbg, &n, err, errlen);
     if (!mods) return WS_ERR_INTERNAL;
     for (size_t i = 0; i < n; i++) {
         char lname[512];
@@ -116,7 +119,24 @@ ws_status ws_gdb_dbg_file(void *tp, const char *name, const uint8_t **data, size
         }
     }
     free(mods);
-    return ws_gdb_fail(t, WS_ERR_NOT_FOUND, "no module named %s", name);
+    snprintf(err, errlen, "no module named %s", name);
+    return WS_ERR_NOT_FOUND;
+}
+
+ws_status ws_gdb_dbg_libraries(void *tp, char **xml, size_t *len)
+{
+    ws_gdb_dbg *t = tp;
+    char err[256];
+    ws_status st = ws_gdb_library_list(t->dbg, xml, len, err, sizeof err);
+    return st ? ws_gdb_fail(t, st, "%s", err) : WS_OK;
+}
+
+ws_status ws_gdb_dbg_file(void *tp, const char *name, const uint8_t **data, size_t *size)
+{
+    ws_gdb_dbg *t = tp;
+    char err[600];
+    ws_status st = ws_gdb_module_file(t->dbg, name, data, size, err, sizeof err);
+    return st ? ws_gdb_fail(t, st, "%s", err) : WS_OK;
 }
 
 static const char *cause_name(uint32_t c)
@@ -304,8 +324,9 @@ ws_status ws_gdb_dbg_monitor(void *tp, const char *cmd, char **out)
         *out = strdup(buf);
     } else if (!strcmp(cmd, "modules")) {
         size_t n, o = 0;
-        ws_dbg_module *mods = list_modules(t, &n);
-        if (!mods) return WS_ERR_INTERNAL;
+        char err[256];
+        ws_dbg_module *mods = list_modules(t->dbg, &n, err, sizeof err);
+        if (!mods) return ws_gdb_fail(t, WS_ERR_INTERNAL, "%s", err);
         buf[0] = 0;
         for (size_t i = 0; i < n && o < sizeof buf - 1; i++)
             o += (size_t)snprintf(buf + o, sizeof buf - o, "%u %s at 0x%08x, %u bytes\n", mods[i].id, mods[i].name,

@@ -22,7 +22,9 @@ typedef enum ws_gdb_stop_kind {
 
 typedef enum ws_gdb_reason {
     WS_GDB_R_NONE = 0, WS_GDB_R_SWBREAK, WS_GDB_R_HWBREAK,
-    WS_GDB_R_WATCH, WS_GDB_R_RWATCH, WS_GDB_R_AWATCH
+    WS_GDB_R_WATCH, WS_GDB_R_RWATCH, WS_GDB_R_AWATCH,
+    /* a replaying target ran out of history: replaylog:begin / :end */
+    WS_GDB_R_REPLAY_BEGIN, WS_GDB_R_REPLAY_END
 } ws_gdb_reason;
 
 /* Signal numbers of the remote protocol (GDB's own table, not the host's:
@@ -91,6 +93,11 @@ typedef struct ws_gdb_target_ops {
      * the server sleeps on gdb's socket and the target together (-1: it
      * polls wait() every few milliseconds instead). */
     int (*event_fd)(void *t);
+    /* Optional: execute backwards ('s': one instruction of tid, 0 = the
+     * thread gdb follows; 'c': to the previous breakpoint hit), the stop reported through wait() as
+     * for resume. Given, the server accepts bs/bc and advertises
+     * ReverseStep+ and ReverseContinue+. */
+    ws_status (*reverse)(void *t, char op, uint32_t tid);
 } ws_gdb_target_ops;
 
 #endif

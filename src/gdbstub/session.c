@@ -209,6 +209,7 @@ static int cmd_query(ws_gdb_session *s, char *pkt)
                          "ConditionalBreakpoints+",
                       WS_RSP_MAX_PACKET);
         if (s->ops->non_stop_capable) ws_gdb_reply(s, ";QNonStop+");
+        if (s->ops->reverse) ws_gdb_reply(s, ";ReverseStep+;ReverseContinue+");
     } else if (!strcmp(pkt, "QStartNoAckMode")) {
         ws_gdb_reply(s, "OK"); /* this reply is still acked; noack starts after */
     } else if (!strcmp(pkt, "qAttached")) {

@@ -21,6 +21,8 @@ size_t ws_gdb_format_stop(const ws_gdb_stop *st, char *buf, size_t cap)
     case WS_GDB_R_WATCH: snprintf(tmp, sizeof tmp, "watch:%x;", st->addr); r = tmp; break;
     case WS_GDB_R_RWATCH: snprintf(tmp, sizeof tmp, "rwatch:%x;", st->addr); r = tmp; break;
     case WS_GDB_R_AWATCH: snprintf(tmp, sizeof tmp, "awatch:%x;", st->addr); r = tmp; break;
+    case WS_GDB_R_REPLAY_BEGIN: r = "replaylog:begin;"; break;
+    case WS_GDB_R_REPLAY_END: r = "replaylog:end;"; break;
     default: break;
     }
     if (st->kind == WS_GDB_STOP_LIBRARY) r = "library:;";
@@ -166,6 +168,14 @@ int ws_gdb_cmd_exec(ws_gdb_session *s, char *pkt, size_t len)
         ws_gdb_action a[2] = { { ws_gdb_pick_tid(s, s->c_tid), 's' }, { 0, 'c' } };
         if (pkt[0] == 'c') resume(s, a + 1, 1);
         else resume(s, a, 2);
+    } else if ((!strcmp(pkt, "bs") || !strcmp(pkt, "bc")) && s->ops->reverse) {
+        /* reverse execution (replaying targets): the stop reply answers */
+        if (s->ops->reverse(s->t, pkt[1] == 's' ? 's' : 'c', s->c_tid) != WS_OK) { /* 0: any */
+            ws_gdb_reply_error(s, 0x0e);
+        } else {
+            s->running = 1;
+            s->no_reply = 1;
+        }
     } else if (!strcmp(pkt, "vCtrlC")) {
         if (s->ops->interrupt && s->ops->interrupt(s->t, 0) == WS_OK) ws_gdb_reply(s, "OK");
         else ws_gdb_reply_error(s, 1);

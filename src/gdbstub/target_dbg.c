@@ -817,5 +817,5 @@ static ws_status dbg_set_non_stop(void *tp, int on)
 const ws_gdb_target_ops ws_gdb_dbg_ops = {
     dbg_threads, dbg_read_reg, dbg_write_reg, dbg_read_mem, dbg_write_mem, ws_gdb_dbg_breakpoint,
     dbg_resume, dbg_interrupt, dbg_wait, ws_gdb_dbg_libraries, ws_gdb_dbg_file, ws_gdb_dbg_monitor,
-    dbg_detach, dbg_error, 1, dbg_set_non_stop, dbg_thread_alive, dbg_event_fd,
+    dbg_detach, dbg_error, 1, dbg_set_non_stop, dbg_thread_alive, dbg_event_fd, NULL /* no reverse execution */,
 };

@@ -156,6 +156,12 @@ void ws_gdb_trigger_reason(ws_gdb_dbg *t, uint32_t hart, uint32_t pc, ws_gdb_sto
 
 /* ---- dbg_modules.c ---- */
 ws_status ws_gdb_dbg_libraries(void *tp, char **xml, size_t *len);
+/* The same over any debug handle (the replay debugger shares them): the
+ * resident modules and the exit stub as <library-list> (malloc'd), and a
+ * library's file by the name the list gives it. */
+ws_status ws_gdb_library_list(ws_debug *dbg, char **xml, size_t *len, char *err, size_t errlen);
+ws_status ws_gdb_module_file(ws_debug *dbg, const char *name, const uint8_t **data, size_t *size, char *err,
+                             size_t errlen);
 ws_status ws_gdb_dbg_file(void *tp, const char *name, const uint8_t **data, size_t *size);
 ws_status ws_gdb_dbg_monitor(void *tp, const char *cmd, char **out);
 #endif

@@ -186,6 +186,10 @@ static void test_protocol(srv *sv)
     CHECK_STR_CONTAINS(cmd("qSupported:multiprocess+;swbreak+;hwbreak+"), "PacketSize=");
     CHECK_STR_CONTAINS(reply, "qXfer:features:read+");
     CHECK_STR_CONTAINS(reply, "QNonStop+");
+    /* no reverse execution on a target without the reverse op (live targets) */
+    CHECK(!strstr(reply, "ReverseStep+") && !strstr(reply, "ReverseContinue+"));
+    CHECK(!strcmp(cmd("bs"), ""));
+    CHECK(!strcmp(cmd("bc"), ""));
     CHECK(!strcmp(cmd("vMustReplyEmpty"), ""));
     CHECK(!strcmp(cmd("qAttached"), "1"));
     CHECK_STR_CONTAINS(cmd("qXfer:features:read:target.xml:0,ffff"), "riscv:rv32");

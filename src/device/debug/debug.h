@@ -268,6 +268,116 @@ uint32_t ws_debug_machine_words(const ws_machine_program *p, uint32_t *out, uint
  * wd.dispatch ..."), or NOT_FOUND. */
 ws_status ws_debug_stop_reason(ws_debug *dbg, char *buf, size_t len);
 
+/* ---- Shadow unit: frame debugging by replay (docs/debug-hardware.md) ----
+ * Counts events without ever halting: breakpoint hits (a lane reaching a
+ * breakpoint pc, lanes in ascending order within a warp-instruction, warp-
+ * instructions in the device's issue order) or the instructions of one
+ * thread. At the k-th counted event it copies the warp's context and the
+ * memory its lanes can address into a shadow buffer, and the warp runs on:
+ * the frame completes with the same schedule and results as unarmed.
+ *
+ * Positions: every event has a position, increasing in execution order
+ * and the same in every replay of the same work:
+ *     pos = launch << 48 | warp_instruction << 5 | lane
+ * (launch: ordinal of the launch since arming, from 1; warp_instruction:
+ * 1-based index of the warp-instruction within its launch). All lanes of
+ * one warp-instruction see the same state; positions of one instruction
+ * differ only in the low 5 bits. A breakpoint at the exit stub's
+ * WS_RETIRE_ADDR is hit when lanes retire, at the position of their
+ * `ret` (HITS only: retiring is no instruction of a thread).
+ *
+ * Arm and read results only while the device is idle (between runs, as a
+ * replay loop does); the unit is then read without races. */
+#define WS_SHADOW_MAX_BPS 64
+#define WS_SHADOW_POS(launch, winst, lane) \
+    ((uint64_t)(launch) << 48 | ((uint64_t)(winst) & 0x7FFFFFFFFFFull) << 5 | (uint64_t)(lane))
+#define WS_SHADOW_POS_LAUNCH(pos) ((uint32_t)((pos) >> 48))
+#define WS_SHADOW_POS_LANE(pos) ((uint32_t)((pos) & 31u))
+
+typedef enum ws_shadow_mode {
+    WS_SHADOW_HITS = 1,   /* lanes reaching one of bps[] (or a pixel's entry) */
+    WS_SHADOW_THREAD = 2  /* instructions of one thread                         */
+} ws_shadow_mode;
+
+/* A breakpoint: pc and optional conditions (agent expressions over
+ * abstract-command register numbers, as ws_debug_trigger_condition takes;
+ * a lane counts if any holds or cannot be evaluated). */
+typedef struct ws_shadow_bp {
+    uint32_t pc;
+    ws_dbg_cond conds[WS_DBG_COND_MAX];
+    size_t nconds;
+} ws_shadow_bp;
+
+/* A thread of the replayed work: launch ordinal since arming (from 1),
+ * block and thread coordinates. */
+typedef struct ws_shadow_thread {
+    uint32_t launch;
+    ws_dim3 block, thread;
+} ws_shadow_thread;
+
+typedef struct ws_shadow_arm {
+    ws_shadow_mode mode;
+    const ws_shadow_bp *bps;     /* HITS */
+    size_t nbps;
+    /* HITS: only fragment lanes shading pixel (pixel_x, pixel_y) count
+     * (pixel_draw: that draw's ordinal since arming, from 0; UINT32_MAX
+     * any); with pixel_entry, the
+     * first instruction of that fragment's shader is a hit as well. */
+    int pixel, pixel_entry;
+    uint32_t pixel_x, pixel_y, pixel_draw;
+    ws_shadow_thread thread;     /* THREAD */
+    uint64_t after;              /* count only events at positions > after   */
+    uint64_t k;                  /* snapshot the k-th counted event (0: none) */
+    uint64_t before;             /* result.nbefore/last_before: events < before */
+    uint64_t *record;            /* positions of counted events, up to ncap   */
+    size_t ncap;
+} ws_shadow_arm;
+
+typedef struct ws_shadow_result {
+    uint64_t count;              /* events counted (positions > after)        */
+    uint64_t nbefore;            /* ... of which at positions < before        */
+    uint64_t last_before;        /* the last of those (0: none)               */
+    uint64_t thread_total;       /* THREAD: instructions of the thread seen   */
+    int taken;                   /* the k-th event happened: a snapshot exists */
+} ws_shadow_result;
+
+/* The context copied at the k-th event. */
+typedef struct ws_shadow_state {
+    uint64_t pos;                /* the event's position                       */
+    uint32_t lane;               /* the lane that made it                      */
+    uint64_t thread_count;       /* THREAD: the thread's instruction ordinal   */
+    uint32_t launch;             /* launch ordinal since arming                */
+    uint64_t launch_id;
+    char kernel[64];
+    ws_dim3 grid, block_dim, block;
+    uint32_t core, warp, lanes;  /* hardware place, lanes per warp            */
+    uint32_t live, group;        /* live lanes; lanes issuing the instruction */
+    uint32_t pc;                 /* the instruction about to run               */
+    ws_dim3 thread[32];
+    uint32_t gfx_stage, draw;    /* 0 kernel, 1 vertex, 2 fragment; draw ordinal since arming */
+    uint32_t sys[32][4];
+    ws_dbg_warp_regs regs;       /* regs.pc: every lane's pc                   */
+} ws_shadow_state;
+
+ws_status ws_debug_shadow_arm(ws_debug *dbg, const ws_shadow_arm *arm);
+/* on = 1: the debug hardware only observes (the shadow unit counts and
+ * copies) — ebreak, triggers and faults act as with no debugger attached,
+ * so a lane that faults ends the launch with its fault instead of halting
+ * a warp that a replaying tool, running the device itself, could never
+ * resume. Default 0; reset by ws_debug_attach. */
+ws_status ws_debug_set_observe_only(ws_debug *dbg, int on);
+ws_status ws_debug_shadow_disarm(ws_debug *dbg);
+ws_status ws_debug_shadow_result(ws_debug *dbg, ws_shadow_result *out);
+/* The snapshot (NOT_FOUND if none was taken since arming). */
+ws_status ws_debug_shadow_state(ws_debug *dbg, const ws_shadow_state **out);
+/* Copy device memory as lane `lane` of the snapshot saw it: global memory
+ * (modules, allocations), the lane's stack, its block's shared memory,
+ * the exit stub. */
+ws_status ws_debug_shadow_read(ws_debug *dbg, uint32_t lane, uint32_t addr, uint8_t *buf, size_t len);
+/* Copy global memory as it is now into the shadow buffer (the device must
+ * be idle), dropping any warp snapshot: the frame's start or end. */
+ws_status ws_debug_shadow_capture_memory(ws_debug *dbg);
+
 /* The device a debug handle belongs to (for the library's own use). */
 ws_device *ws_debug_device(ws_debug *dbg);
 

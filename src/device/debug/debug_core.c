@@ -108,6 +108,7 @@ static void state_reset(ws_debug *d)
     uint64_t drained;
     if (d->evfd >= 0) (void)!read(d->evfd, &drained, sizeof drained);
     d->have_fault = 0;
+    atomic_store(&d->observe_only, 0);
     d->nmods = 0;
     d->ninval = 0;
     d->err[0] = 0;
@@ -124,6 +125,7 @@ static void dbg_free(ws_debug *d)
     free(d->core);
     free(d->evq);
     free(d->mods);
+    dbg_shadow_free(d);
     pthread_mutex_destroy(&d->mu);
     pthread_cond_destroy(&d->dev_cv);
     pthread_cond_destroy(&d->ev_cv);
@@ -220,6 +222,7 @@ ws_status ws_debug_detach(ws_debug *d)
     }
     atomic_store(&d->attached, 0);
     dbg_trig_clear_all_locked(d);
+    if (d->shadow) ws_debug_shadow_disarm_locked(d);
     for (uint32_t i = 0; i < d->nwarps; i++) {
         d->w[i].step = 0;
         if (d->w[i].state == DW_HALTED || d->w[i].step_bar) d->w[i].req = REQ_RESUME;

@@ -108,6 +108,9 @@ struct ws_debug {
     uint32_t next_mod_id;
     uint32_t inval[DBG_INVAL_MAX][2]; /* [lo, hi) code ranges to re-decode   */
     uint32_t ninval;
+    struct dbg_shadow *shadow;     /* the shadow unit (debug_shadow.c), NULL until armed */
+    int shadow_armed;              /* device thread: call the unit at trapped entries */
+    atomic_int observe_only;       /* no halts: ebreak/triggers/faults as if detached */
     char err[512];
 };
 
@@ -145,4 +148,10 @@ uint32_t dbg_cond_lanes_locked(ws_debug *d, ws_warp *w, uint32_t idx, uint32_t g
 void dbg_dm_init(ws_debug *d);
 /* An identity, counter or FP CSR as lane l of w would read it: 0, or -1. */
 int dbg_csr_value(ws_debug *d, ws_warp *w, uint32_t l, uint32_t csr, uint32_t *v);
+/* debug_shadow.c: device-thread side of the shadow unit (d->shadow armed) */
+int dbg_shadow_wants(const ws_debug *d, uint32_t pc);                 /* trap this pc? */
+void dbg_shadow_exec(ws_debug *d, ws_warp *w, uint32_t g, uint32_t pc);
+void dbg_shadow_launch(ws_debug *d, int start);
+void dbg_shadow_free(ws_debug *d);
+void ws_debug_shadow_disarm_locked(ws_debug *d);
 #endif

@@ -241,7 +241,7 @@ ws_warp_result ws_dbg_warp_done(ws_device *dev, ws_warp *w, ws_warp_result r)
     w->step_exclude = 0; /* it held for one step */
     if (!w->live) dw->resident = 0; /* retired: the slot's next warp is new */
     if (r == WARP_FAULT) {
-        if (!atomic_load(&d->attached)) return r;
+        if (!atomic_load(&d->attached) || atomic_load(&d->observe_only)) return r;
         pthread_mutex_lock(&d->mu);
         d->saved_fault = dev->fault;
         ws_dbg_fault *f = &d->fault;
@@ -326,6 +326,7 @@ void ws_dbg_launch_start(ws_device *dev, uint64_t launch_id)
     d->parked_s = ws_now_seconds() - t0; /* the watchdog starts after the park */
     d->have_fault = 0;
     service_locked(d); /* code written while parked is re-decoded */
+    dbg_shadow_launch(d, 1);
     pthread_mutex_unlock(&d->mu);
 }
 
@@ -333,6 +334,7 @@ void ws_dbg_launch_end(ws_device *dev, uint64_t launch_id, ws_status st)
 {
     ws_debug *d = dev->debug;
     pthread_mutex_lock(&d->mu);
+    dbg_shadow_launch(d, 0);
     for (uint32_t i = 0; i < d->nwarps; i++) {
         uint8_t step = d->w[i].step, ack = d->w[i].resumeack || d->w[i].req == REQ_RESUME;
         memset(&d->w[i], 0, sizeof d->w[i]);
@@ -347,7 +349,7 @@ int ws_dbg_ebreak(ws_device *dev, ws_warp *w, uint32_t g, uint32_t pc)
 {
     (void)pc;
     ws_debug *d = dev->debug;
-    if (!atomic_load(&d->attached)) return 0;
+    if (!atomic_load(&d->attached) || atomic_load(&d->observe_only)) return 0;
     dbg_warp *dw = &d->w[dbg_widx(d, w)];
     dw->pend_cause = WS_DCSR_CAUSE_EBREAK;
     dw->pend_lane = (uint32_t)__builtin_ctz(g);

@@ -1,0 +1,373 @@
+/* The frame debugger's gdb target: ws_gdb_target_ops over a replay.
+ *
+ * Position model. gdb is at the frame start, at the frame end, or at a
+ * snapshot: the shadow unit's copy of one warp just before an instruction,
+ * at a position (debug.h: launch, warp-instruction, lane) that is the same
+ * in every replay. gdb follows one thread (the focus: launch ordinal,
+ * block, thread) and, when known, its instruction ordinal there. Every
+ * resume replays the whole frame from its restored initial state with the
+ * shadow unit armed for the wanted event:
+ *   stepi     the focus thread's first instruction after this
+ *             warp-instruction (thread mode, after = pos | 31, k = 1)
+ *   continue  the first breakpoint hit after pos (hits mode, k = 1)
+ *   bs        the focus thread's previous instruction: its ordinal k - 1
+ *             (counted in one more replay when not known)
+ *   bc        the last hit before pos: one replay counts, one copies
+ * so the program appears to move while the GPU always completes frames. */
+#include "capture/replay_debug_int.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+ws_status rd_fail(rd_target *t, ws_status st, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(t->err, sizeof t->err, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+uint32_t rd_tid_of_lane(const rd_target *t, uint32_t lane)
+{
+    const ws_shadow_state *s = &t->snap;
+    return ((s->core * t->cfg.warps_per_core + s->warp) * s->lanes + lane) + 2;
+}
+
+/* The snapshot lane behind tid, or -1. */
+int rd_lane_of(const rd_target *t, uint32_t tid)
+{
+    if (t->where != RD_STOP || tid < 2) return -1;
+    uint32_t base = rd_tid_of_lane(t, 0);
+    if (tid < base || tid - base >= t->snap.lanes || !(t->snap.live >> (tid - base) & 1)) return -1;
+    return (int)(tid - base);
+}
+
+/* ---- replaying ---- */
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* Restore the frame's initial state and replay it whole with the unit
+ * armed as a says. */
+static ws_status replay(rd_target *t, const ws_shadow_arm *a, ws_shadow_result *res)
+{
+    ws_status st = ws_debug_shadow_arm(t->dbg, a);
+    if (st) return rd_fail(t, st, "%s", ws_debug_error(t->dbg));
+    double t0 = now_s();
+    st = ws_replay_restore(t->r);
+    if (!st) st = ws_replay_run(t->r, 0, UINT64_MAX, NULL, NULL);
+    t->replay_s += now_s() - t0;
+    t->replays++;
+    if (st) {
+        rd_fail(t, st, "replaying the frame: %s", ws_replay_error(t->r));
+        ws_debug_shadow_disarm(t->dbg);
+        return st;
+    }
+    if (res && (st = ws_debug_shadow_result(t->dbg, res)) != WS_OK) rd_fail(t, st, "%s", ws_debug_error(t->dbg));
+    ws_debug_shadow_disarm(t->dbg);
+    return st;
+}
+
+static ws_shadow_arm hits_arm(rd_target *t, ws_shadow_bp *bps)
+{
+    ws_shadow_arm a;
+    memset(&a, 0, sizeof a);
+    a.mode = WS_SHADOW_HITS;
+    for (size_t i = 0; i < t->nbps; i++) {
+        memset(&bps[i], 0, sizeof bps[i]);
+        bps[i].pc = t->bps[i].addr;
+        bps[i].nconds = t->bps[i].nconds;
+        for (size_t c = 0; c < t->bps[i].nconds; c++) bps[i].conds[c] = (ws_dbg_cond){ t->bps[i].code[c], t->bps[i].len[c] };
+    }
+    a.bps = bps;
+    a.nbps = t->nbps;
+    a.pixel = t->pixel;
+    a.pixel_entry = t->pixel_entry;
+    a.pixel_x = t->px;
+    a.pixel_y = t->py;
+    a.pixel_draw = t->pdraw;
+    a.before = UINT64_MAX;
+    return a;
+}
+
+static ws_shadow_arm thread_arm(const ws_shadow_thread *th)
+{
+    ws_shadow_arm a;
+    memset(&a, 0, sizeof a);
+    a.mode = WS_SHADOW_THREAD;
+    a.thread = *th;
+    a.before = UINT64_MAX;
+    return a;
+}
+
+static void set_stop(rd_target *t, uint32_t tid, ws_gdb_reason reason)
+{
+    memset(&t->stop, 0, sizeof t->stop);
+    t->stop.kind = WS_GDB_STOP_SIGNAL;
+    t->stop.signal = WS_GDB_SIG_TRAP;
+    t->stop.tid = tid;
+    t->stop.reason = reason;
+    t->have_stop = 1;
+}
+
+/* The frame start: initial state restored, its memory copied for gdb. */
+static ws_status go_start(rd_target *t)
+{
+    ws_status st = ws_replay_restore(t->r);
+    if (st) return rd_fail(t, st, "restoring the frame: %s", ws_replay_error(t->r));
+    if ((st = ws_debug_shadow_capture_memory(t->dbg)) != WS_OK) return rd_fail(t, st, "%s", ws_debug_error(t->dbg));
+    t->where = RD_START;
+    set_stop(t, RD_PSEUDO_TID, WS_GDB_R_REPLAY_BEGIN);
+    return WS_OK;
+}
+
+/* The frame end: the replay just ran to it. */
+static ws_status go_end(rd_target *t)
+{
+    ws_status st = ws_debug_shadow_capture_memory(t->dbg);
+    if (st) return rd_fail(t, st, "%s", ws_debug_error(t->dbg));
+    t->where = RD_END;
+    set_stop(t, RD_PSEUDO_TID, WS_GDB_R_REPLAY_END);
+    return WS_OK;
+}
+
+/* The unit took a snapshot: gdb is there now, following its thread. */
+static ws_status go_snapshot(rd_target *t, ws_gdb_reason reason)
+{
+    const ws_shadow_state *s = NULL;
+    ws_status st = ws_debug_shadow_state(t->dbg, &s);
+    if (st) return rd_fail(t, st, "%s", ws_debug_error(t->dbg));
+    t->snap = *s;
+    t->where = RD_STOP;
+    t->focus = (ws_shadow_thread){ s->launch, s->block, s->thread[s->lane] };
+    t->have_focus = 1;
+    t->focus_count = s->thread_count;
+    set_stop(t, rd_tid_of_lane(t, s->lane), reason);
+    return WS_OK;
+}
+
+static ws_gdb_reason hit_reason(const rd_target *t, uint32_t pc)
+{
+    for (size_t i = 0; i < t->nbps; i++)
+        if (t->bps[i].addr == pc) return t->bps[i].type == WS_GDB_BP_HW ? WS_GDB_R_HWBREAK : WS_GDB_R_SWBREAK;
+    return WS_GDB_R_NONE; /* the pixel's first instruction */
+}
+
+static uint64_t here(const rd_target *t)
+{
+    return t->where == RD_STOP ? t->snap.pos : t->where == RD_END ? UINT64_MAX : 0;
+}
+
+/* A breakpoint several lanes of one warp-instruction reach is reported
+ * for the thread gdb followed first, as the live server does: gdb's own
+ * step-resume and finish breakpoints are meant for that thread, and its
+ * siblings would each cost gdb a step-over and two replays. The lanes
+ * before it at that instruction are passed; those after it come next. */
+static void focus_first(rd_target *t, const ws_shadow_thread *f)
+{
+    ws_shadow_state *s = &t->snap;
+    if (f->launch != s->launch || memcmp(&f->block, &s->block, sizeof f->block)) return;
+    for (uint32_t l = s->lane + 1; l < s->lanes; l++) {
+        if (!(s->group >> l & 1) || memcmp(&s->thread[l], &f->thread, sizeof f->thread)) continue;
+        for (size_t i = 0; i < t->nbps; i++)
+            if (t->bps[i].addr == s->pc && !t->bps[i].nconds) { /* every lane of the group hits it */
+                s->lane = l;
+                s->pos = (s->pos & ~(uint64_t)31) | l;
+                t->focus = *f;
+                t->focus_count = 0;
+                t->stop.tid = rd_tid_of_lane(t, l);
+            }
+        return;
+    }
+}
+
+/* Forwards to the first hit after here. */
+static ws_status run_continue(rd_target *t)
+{
+    if (t->where == RD_END) return go_end(t);
+    ws_shadow_bp bps[WS_SHADOW_MAX_BPS];
+    ws_shadow_arm a = hits_arm(t, bps);
+    a.after = here(t);
+    a.k = 1;
+    ws_shadow_result res;
+    ws_status st = replay(t, &a, &res);
+    if (st) return st;
+    if (!res.taken) return go_end(t);
+    ws_shadow_thread was = t->focus;
+    int had_focus = t->have_focus;
+    st = go_snapshot(t, WS_GDB_R_NONE);
+    if (!st && had_focus) focus_first(t, &was);
+    t->stop.reason = hit_reason(t, t->snap.pc);
+    return st;
+}
+
+/* The thread of lane tid (the focus if tid is not a lane). */
+static ws_shadow_thread thread_of(const rd_target *t, uint32_t tid)
+{
+    int l = rd_lane_of(t, tid);
+    if (l < 0) return t->focus;
+    return (ws_shadow_thread){ t->snap.launch, t->snap.block, t->snap.thread[l] };
+}
+
+static int same_thread(const ws_shadow_thread *a, const ws_shadow_thread *b)
+{
+    return a->launch == b->launch && !memcmp(&a->block, &b->block, sizeof a->block) &&
+           !memcmp(&a->thread, &b->thread, sizeof a->thread);
+}
+
+/* Forwards: the thread's first instruction after this warp-instruction. */
+static ws_status run_step(rd_target *t, uint32_t tid)
+{
+    if (t->where == RD_START || (t->where == RD_END && !t->have_focus)) return run_continue(t);
+    if (t->where == RD_END) return go_end(t);
+    ws_shadow_thread th = thread_of(t, tid);
+    ws_shadow_arm a = thread_arm(&th);
+    a.after = t->snap.pos | 31u;
+    a.k = 1;
+    ws_shadow_result res;
+    ws_status st = replay(t, &a, &res);
+    if (st) return st;
+    if (!res.taken) { /* the thread has ended: nothing later to show for it */
+        t->focus = th;
+        return go_end(t);
+    }
+    return go_snapshot(t, WS_GDB_R_NONE);
+}
+
+/* Backwards: the thread's previous instruction (before this
+ * warp-instruction); its ordinal is counted by one more replay when not
+ * known. */
+static ws_status run_reverse_step(rd_target *t, uint32_t tid)
+{
+    if (t->where == RD_START) return go_start(t);
+    if (!t->have_focus) return go_start(t);
+    ws_shadow_thread th = thread_of(t, tid);
+    uint64_t before = t->where == RD_END ? UINT64_MAX : t->snap.pos & ~(uint64_t)31;
+    uint64_t k;
+    ws_status st;
+    if (t->where == RD_STOP && same_thread(&th, &t->focus) && t->focus_count) {
+        k = t->focus_count - 1;
+    } else {
+        ws_shadow_arm a = thread_arm(&th);
+        a.before = before;
+        ws_shadow_result res;
+        if ((st = replay(t, &a, &res)) != WS_OK) return st;
+        k = res.nbefore;
+    }
+    if (!k) return go_start(t); /* the thread's first instruction: the frame start is next */
+    ws_shadow_arm a = thread_arm(&th);
+    a.k = k;
+    ws_shadow_result res;
+    if ((st = replay(t, &a, &res)) != WS_OK) return st;
+    if (!res.taken) return rd_fail(t, WS_ERR_INTERNAL, "replay diverged: instruction %llu of the thread did not come again",
+                                   (unsigned long long)k);
+    return go_snapshot(t, WS_GDB_R_NONE);
+}
+
+/* Backwards to the last hit before here: one replay counts, one copies. */
+static ws_status run_reverse_continue(rd_target *t)
+{
+    if (t->where == RD_START) return go_start(t);
+    ws_shadow_bp bps[WS_SHADOW_MAX_BPS];
+    ws_shadow_arm a = hits_arm(t, bps);
+    a.before = here(t);
+    ws_shadow_result res;
+    ws_status st = replay(t, &a, &res);
+    if (st) return st;
+    if (!res.nbefore) return go_start(t);
+    a = hits_arm(t, bps);
+    a.after = res.last_before - 1;
+    a.k = 1;
+    if ((st = replay(t, &a, &res)) != WS_OK) return st;
+    if (!res.taken) return rd_fail(t, WS_ERR_INTERNAL, "replay diverged: the hit at position 0x%llx did not come again",
+                                   (unsigned long long)a.after + 1);
+    st = go_snapshot(t, WS_GDB_R_NONE);
+    t->stop.reason = hit_reason(t, t->snap.pc);
+    return st;
+}
+
+/* gdb reads the library list only when a stop says it changed: the first
+ * resume reports the capture's modules (gdb loads their symbols, resolves
+ * pending breakpoints and resumes again) before anything is replayed. */
+static int tell_libraries(rd_target *t)
+{
+    if (t->libs_told) return 0;
+    t->libs_told = 1;
+    set_stop(t, t->where == RD_STOP ? rd_tid_of_lane(t, t->snap.lane) : RD_PSEUDO_TID, WS_GDB_R_NONE);
+    t->stop.kind = WS_GDB_STOP_LIBRARY;
+    return 1;
+}
+
+ws_status rd_resume(void *tp, const ws_gdb_action *acts, size_t n)
+{
+    rd_target *t = tp;
+    t->have_stop = 0;
+    if (tell_libraries(t)) return WS_OK;
+    for (size_t i = 0; i < n; i++)
+        if (acts[i].op == 's') return run_step(t, acts[i].tid);
+    return run_continue(t);
+}
+
+ws_status rd_reverse(void *tp, char op, uint32_t tid)
+{
+    rd_target *t = tp;
+    t->have_stop = 0;
+    if (tell_libraries(t)) return WS_OK;
+    return op == 's' ? run_reverse_step(t, tid) : run_reverse_continue(t);
+}
+
+ws_status rd_interrupt(void *tp, uint32_t tid)
+{
+    (void)tid;
+    rd_target *t = tp;
+    if (!t->have_stop) set_stop(t, t->where == RD_STOP ? rd_tid_of_lane(t, t->snap.lane) : RD_PSEUDO_TID, WS_GDB_R_NONE);
+    return WS_OK;
+}
+
+ws_status rd_wait(void *tp, int timeout_ms, ws_gdb_stop *stop)
+{
+    (void)timeout_ms;
+    rd_target *t = tp;
+    if (!t->have_stop) return WS_ERR_TIMEOUT; /* every resume completes before it returns */
+    *stop = t->stop;
+    t->have_stop = 0;
+    return WS_OK;
+}
+
+const ws_gdb_target_ops rd_ops = {
+    rd_threads, rd_read_reg, rd_write_reg, rd_read_mem, rd_write_mem, rd_breakpoint, rd_resume, rd_interrupt, rd_wait,
+    rd_libraries, rd_file, rd_monitor, rd_detach, rd_error, 0, NULL, rd_thread_alive, NULL, rd_reverse,
+};
+
+ws_status rd_init(rd_target *t, ws_replay *r)
+{
+    memset(t, 0, sizeof *t);
+    t->r = r;
+    ws_device *dev = ws_replay_device(r);
+    if (!dev) return rd_fail(t, WS_ERR_INVALID_ARG, "the replay has no device");
+    ws_status st = ws_device_config(dev, &t->cfg);
+    ws_debug_config dc = { WS_DBG_TOPO_BROADCAST, 1 };
+    if (!st && (st = ws_debug_attach(dev, &dc, &t->dbg)) != WS_OK)
+        return rd_fail(t, st, "cannot attach the debug hardware: %s", ws_last_error(dev));
+    if (st) return rd_fail(t, st, "reading the replay's device configuration");
+    ws_debug_set_observe_only(t->dbg, 1); /* this thread runs the device: nothing may wait for a tool */
+    st = go_start(t);
+    t->have_stop = 0;
+    return st;
+}
+
+void rd_fini(rd_target *t)
+{
+    if (t->dbg) {
+        ws_debug_shadow_disarm(t->dbg);
+        ws_debug_detach(t->dbg);
+    }
+    t->dbg = NULL;
+}

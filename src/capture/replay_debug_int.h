@@ -1,0 +1,71 @@
+/* The frame debugger's gdb target (replay_debug.c), shared with its
+ * server entry point (replay_debug_serve.c). */
+#ifndef WS_CAPTURE_REPLAY_DEBUG_INT_H
+#define WS_CAPTURE_REPLAY_DEBUG_INT_H
+#include "capture/replay.h"
+#include "device/debug/debug.h"
+#include "gdbstub/gdb_target.h"
+
+#define RD_PSEUDO_TID 1u   /* the frame start / end: no thread is stopped */
+
+typedef enum rd_where { RD_START = 0, RD_STOP, RD_END } rd_where;
+
+typedef struct rd_bp {
+    uint32_t addr;
+    int type;                       /* WS_GDB_BP_SW / WS_GDB_BP_HW           */
+    uint8_t code[WS_GDB_MAX_CONDS][256];
+    size_t len[WS_GDB_MAX_CONDS], nconds;
+} rd_bp;
+
+typedef struct rd_target {
+    ws_replay *r;
+    ws_debug *dbg;
+    ws_config cfg;
+    rd_bp bps[WS_SHADOW_MAX_BPS];
+    size_t nbps;
+    /* where gdb is: the frame start, a snapshot, or the frame end */
+    rd_where where;
+    ws_shadow_state snap;           /* RD_STOP: the context gdb reads        */
+    ws_shadow_thread focus;         /* the thread gdb follows (have_focus)   */
+    int have_focus;
+    uint64_t focus_count;           /* its instruction ordinal at snap (0: not known) */
+    /* monitor debug-pixel: breakpoints count only that pixel's fragment */
+    int pixel, pixel_entry;
+    uint32_t px, py, pdraw;
+    int libs_told;                  /* gdb heard of the modules (library stop) */
+    ws_gdb_stop stop;               /* the stop wait() reports next          */
+    int have_stop;
+    uint64_t replays;               /* frames replayed (monitor position)   */
+    double replay_s;
+    char err[512];
+} rd_target;
+
+extern const ws_gdb_target_ops rd_ops;
+
+/* replay_debug.c: movement and the shared helpers */
+ws_status rd_fail(rd_target *t, ws_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+uint32_t rd_tid_of_lane(const rd_target *t, uint32_t lane);  /* gdb's id of a lane of the copy */
+int rd_lane_of(const rd_target *t, uint32_t tid);            /* the copy's lane behind tid, or -1 */
+ws_status rd_resume(void *t, const ws_gdb_action *acts, size_t n);
+ws_status rd_reverse(void *t, char op, uint32_t tid);
+ws_status rd_interrupt(void *t, uint32_t tid);
+ws_status rd_wait(void *t, int timeout_ms, ws_gdb_stop *stop);
+
+/* replay_debug_view.c: the stopped state as gdb reads it */
+ws_status rd_threads(void *t, ws_gdb_thread *out, size_t max, size_t *n);
+int rd_thread_alive(void *t, uint32_t tid);
+ws_status rd_read_reg(void *t, uint32_t tid, uint32_t r, uint32_t *v);
+ws_status rd_write_reg(void *t, uint32_t tid, uint32_t r, uint32_t v);
+ws_status rd_read_mem(void *t, uint32_t tid, uint32_t addr, uint8_t *buf, size_t len);
+ws_status rd_write_mem(void *t, uint32_t tid, uint32_t addr, const uint8_t *buf, size_t len);
+ws_status rd_breakpoint(void *t, int type, uint32_t addr, uint32_t kind, int insert, const ws_gdb_cond *conds,
+                        size_t nconds);
+ws_status rd_libraries(void *t, char **xml, size_t *len);
+ws_status rd_file(void *t, const char *name, const uint8_t **data, size_t *size);
+ws_status rd_monitor(void *t, const char *cmd, char **out);
+void rd_detach(void *t);
+const char *rd_error(void *t);
+/* Attach the debug hardware to the replay's device, go to the frame start. */
+ws_status rd_init(rd_target *t, ws_replay *r);
+void rd_fini(rd_target *t);
+#endif

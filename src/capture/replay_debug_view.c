@@ -1,0 +1,230 @@
+/* The frame debugger's view of the stopped state for gdb: threads (the
+ * copied warp's live lanes), registers and memory from the shadow copy
+ * (read-only), breakpoints (kept here, armed into the shadow unit at each
+ * replay), libraries, monitor commands. Movement is replay_debug.c. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "capture/replay_debug_int.h"
+#include "device/debug/agent_expr.h"
+#include "gdbstub/target_dbg.h"
+#include "gdbstub/tdesc.h"
+
+static void thread_name(const rd_target *t, uint32_t l, char *out, size_t cap)
+{
+    const ws_shadow_state *s = &t->snap;
+    if (s->gfx_stage == 2)
+        snprintf(out, cap, "draw %u pixel (%u,%u)%s primitive %u core %u warp %u lane %u", s->draw, s->sys[l][0],
+                 s->sys[l][1], (s->sys[l][2] & WS_GFX_FLAG_HELPER) ? " helper" : "", s->sys[l][3], s->core, s->warp, l);
+    else if (s->gfx_stage == 1)
+        snprintf(out, cap, "draw %u vertex %u instance %u core %u warp %u lane %u", s->draw, s->sys[l][0], s->sys[l][1],
+                 s->core, s->warp, l);
+    else
+        snprintf(out, cap, "block (%u,%u,%u) thread (%u,%u,%u) core %u warp %u lane %u", s->block.x, s->block.y,
+                 s->block.z, s->thread[l].x, s->thread[l].y, s->thread[l].z, s->core, s->warp, l);
+}
+
+ws_status rd_threads(void *tp, ws_gdb_thread *out, size_t max, size_t *n)
+{
+    rd_target *t = tp;
+    size_t k = 0;
+    if (t->where != RD_STOP) {
+        if (max) {
+            out[0].tid = RD_PSEUDO_TID;
+            snprintf(out[0].name, sizeof out[0].name, "%s (replay)", t->where == RD_START ? "frame start" : "frame end");
+        }
+        *n = 1;
+        return WS_OK;
+    }
+    for (uint32_t l = 0; l < t->snap.lanes; l++) {
+        if (!(t->snap.live >> l & 1)) continue;
+        if (k < max) {
+            out[k].tid = rd_tid_of_lane(t, l);
+            thread_name(t, l, out[k].name, sizeof out[k].name);
+        }
+        k++;
+    }
+    *n = k;
+    return WS_OK;
+}
+
+int rd_thread_alive(void *tp, uint32_t tid)
+{
+    rd_target *t = tp;
+    return t->where == RD_STOP ? rd_lane_of(t, tid) >= 0 : tid == RD_PSEUDO_TID;
+}
+
+ws_status rd_read_reg(void *tp, uint32_t tid, uint32_t r, uint32_t *v)
+{
+    rd_target *t = tp;
+    if (r >= WS_GDB_NUM_REGS) return rd_fail(t, WS_ERR_INVALID_ARG, "no register %u", r);
+    int l = rd_lane_of(t, tid);
+    *v = 0;
+    if (l < 0) { /* the frame start or end: nothing runs, zeros keep gdb content */
+        if (t->where == RD_STOP || tid != RD_PSEUDO_TID) return rd_fail(t, WS_ERR_NOT_FOUND, "thread %u is not stopped", tid);
+        return WS_OK;
+    }
+    const ws_shadow_state *s = &t->snap;
+    const uint32_t *sys = s->sys[l];
+    if (r < 32) *v = s->regs.x[r][l];
+    else if (r == WS_GDB_REG_PC || r == WS_GDB_REG_DPC) *v = s->regs.pc[l];
+    else if (r >= WS_GDB_REG_F0 && r < WS_GDB_REG_F0 + 32) *v = s->regs.f[r - WS_GDB_REG_F0][l];
+    else if (r == WS_GDB_REG_FFLAGS) *v = s->regs.fflags[l];
+    else if (r == WS_GDB_REG_FRM) *v = s->regs.frm[l];
+    else if (r == WS_GDB_REG_FCSR) *v = (uint32_t)s->regs.frm[l] << 5 | s->regs.fflags[l];
+    else if (r == WS_GDB_REG_DCSR) *v = 4u << 28 | WS_DCSR_CAUSE_TRIGGER << 6 | 3u; /* xdebugver 4, prv M */
+    else if (r == WS_GDB_REG_BLOCK_X) *v = s->block.x;
+    else if (r == WS_GDB_REG_BLOCK_Y) *v = s->block.y;
+    else if (r == WS_GDB_REG_BLOCK_Z) *v = s->block.z;
+    else if (r == WS_GDB_REG_THREAD_X) *v = s->thread[l].x;
+    else if (r == WS_GDB_REG_THREAD_Y) *v = s->thread[l].y;
+    else if (r == WS_GDB_REG_THREAD_Z) *v = s->thread[l].z;
+    else if (r == WS_GDB_REG_CORE) *v = s->core;
+    else if (r == WS_GDB_REG_WARP) *v = s->warp;
+    else if (r == WS_GDB_REG_LANE) *v = (uint32_t)l;
+    else if (r == WS_GDB_REG_LAUNCH) *v = (uint32_t)s->launch_id;
+    else if (r == WS_GDB_REG_DRAW) *v = s->draw;
+    else if (r >= WS_GDB_REG_PIXEL_X && r <= WS_GDB_REG_PRIMITIVE) *v = sys[r - WS_GDB_REG_PIXEL_X];
+    else if (r == WS_GDB_REG_VERTEX_ID || r == WS_GDB_REG_INSTANCE_ID) *v = sys[r - WS_GDB_REG_VERTEX_ID];
+    return WS_OK;
+}
+
+ws_status rd_write_reg(void *tp, uint32_t tid, uint32_t r, uint32_t v)
+{
+    (void)tid; (void)v;
+    return rd_fail(tp, WS_ERR_UNSUPPORTED, "register %u: the replayed frame's shadow state is read-only", r);
+}
+
+ws_status rd_read_mem(void *tp, uint32_t tid, uint32_t addr, uint8_t *buf, size_t len)
+{
+    rd_target *t = tp;
+    int l = rd_lane_of(t, tid);
+    uint32_t lane = l >= 0 ? (uint32_t)l : t->snap.lane;
+    ws_status st = ws_debug_shadow_read(t->dbg, lane, addr, buf, len);
+    return st ? rd_fail(t, st, "%s", ws_debug_error(t->dbg)) : WS_OK;
+}
+
+ws_status rd_write_mem(void *tp, uint32_t tid, uint32_t addr, const uint8_t *buf, size_t len)
+{
+    (void)tid; (void)buf; (void)len;
+    return rd_fail(tp, WS_ERR_UNSUPPORTED, "0x%08x: the replayed frame's shadow state is read-only", addr);
+}
+
+static int map_reg(void *user, uint32_t r, uint32_t *out)
+{
+    (void)user;
+    *out = ws_gdb_dmi_regno(r);
+    return *out == UINT32_MAX;
+}
+
+ws_status rd_breakpoint(void *tp, int type, uint32_t addr, uint32_t kind, int insert, const ws_gdb_cond *conds,
+                               size_t nconds)
+{
+    rd_target *t = tp;
+    (void)kind;
+    if (type != WS_GDB_BP_SW && type != WS_GDB_BP_HW)
+        return rd_fail(t, WS_ERR_UNSUPPORTED, "watchpoints are not available when debugging a replayed frame");
+    size_t i = 0;
+    while (i < t->nbps && t->bps[i].addr != addr) i++;
+    if (!insert) {
+        if (i < t->nbps) t->bps[i] = t->bps[--t->nbps];
+        return WS_OK;
+    }
+    if (i == t->nbps && t->nbps == WS_SHADOW_MAX_BPS)
+        return rd_fail(t, WS_ERR_UNSUPPORTED, "at most %d breakpoints", WS_SHADOW_MAX_BPS);
+    if (nconds > WS_GDB_MAX_CONDS) return rd_fail(t, WS_ERR_UNSUPPORTED, "at most %d conditions", WS_GDB_MAX_CONDS);
+    rd_bp b = { .addr = addr, .type = type, .nconds = nconds };
+    for (size_t c = 0; c < nconds; c++) {
+        if (conds[c].len > sizeof b.code[c]) return rd_fail(t, WS_ERR_UNSUPPORTED, "a condition longer than 256 bytes");
+        memcpy(b.code[c], conds[c].code, conds[c].len);
+        b.len[c] = conds[c].len;
+        /* gdb's register numbers to the shadow unit's (abstract-command) ones */
+        if (ws_ax_map_regs(b.code[c], b.len[c], map_reg, NULL))
+            return rd_fail(t, WS_ERR_UNSUPPORTED, "the condition at 0x%08x uses an opcode or register the shadow unit lacks",
+                           addr);
+    }
+    t->bps[i] = b;
+    if (i == t->nbps) t->nbps++;
+    return WS_OK;
+}
+
+ws_status rd_libraries(void *tp, char **xml, size_t *len)
+{
+    rd_target *t = tp;
+    return ws_gdb_library_list(t->dbg, xml, len, t->err, sizeof t->err);
+}
+
+ws_status rd_file(void *tp, const char *name, const uint8_t **data, size_t *size)
+{
+    rd_target *t = tp;
+    return ws_gdb_module_file(t->dbg, name, data, size, t->err, sizeof t->err);
+}
+
+static ws_status monitor_pixel(rd_target *t, const char *args, char *buf, size_t cap)
+{
+    unsigned x, y, d;
+    int n = sscanf(args, "%u %u %u", &x, &y, &d);
+    while (*args == ' ') args++;
+    if (!strcmp(args, "off")) {
+        t->pixel = t->pixel_entry = 0;
+        snprintf(buf, cap, "breakpoints count every thread again\n");
+        return WS_OK;
+    }
+    if (n < 2) {
+        snprintf(buf, cap, "usage: monitor debug-pixel X Y [DRAW] | monitor debug-pixel off\n");
+        return WS_OK;
+    }
+    t->pixel = t->pixel_entry = 1;
+    t->px = x;
+    t->py = y;
+    t->pdraw = n == 3 ? d : UINT32_MAX;
+    if (n == 3) snprintf(buf, cap, "pixel (%u,%u) of draw %u: ", x, y, d);
+    else snprintf(buf, cap, "pixel (%u,%u) of any draw: ", x, y);
+    size_t o = strlen(buf);
+    snprintf(buf + o, cap - o, "continue stops at its fragment shader's first instruction; "
+                               "breakpoints count only its fragment (monitor debug-pixel off: every thread)\n");
+    return WS_OK;
+}
+
+ws_status rd_monitor(void *tp, const char *cmd, char **out)
+{
+    rd_target *t = tp;
+    char buf[1024];
+    if (!strncmp(cmd, "debug-pixel", 11) && (cmd[11] == ' ' || !cmd[11])) {
+        monitor_pixel(t, cmd + 11, buf, sizeof buf);
+    } else if (!strcmp(cmd, "position")) {
+        const ws_shadow_state *s = &t->snap;
+        if (t->where != RD_STOP)
+            snprintf(buf, sizeof buf, "at the frame %s\n", t->where == RD_START ? "start" : "end");
+        else
+            snprintf(buf, sizeof buf,
+                     "launch %u (%s) block (%u,%u,%u) thread (%u,%u,%u) pc 0x%08x, position 0x%016llx, "
+                     "instruction %llu of the thread\n",
+                     s->launch, s->kernel, s->block.x, s->block.y, s->block.z, s->thread[s->lane].x,
+                     s->thread[s->lane].y, s->thread[s->lane].z, s->pc, (unsigned long long)s->pos,
+                     (unsigned long long)t->focus_count);
+        size_t o = strlen(buf);
+        snprintf(buf + o, sizeof buf - o, "%llu frame replays, %.3f s replaying\n", (unsigned long long)t->replays,
+                 t->replay_s);
+    } else if (!strcmp(cmd, "help")) {
+        snprintf(buf, sizeof buf,
+                 "monitor debug-pixel X Y [DRAW]  break at that pixel's fragment shader; breakpoints count only it\n"
+                 "monitor debug-pixel off         breakpoints count every thread again\n"
+                 "monitor position                where in the frame gdb is\n"
+                 "monitor focus block X [Y Z] thread X [Y Z]   find a lane of the stopped warp\n");
+    } else {
+        return rd_fail(t, WS_ERR_NOT_FOUND, "unknown monitor command '%s'; try 'monitor help'", cmd);
+    }
+    *out = strdup(buf);
+    return *out ? WS_OK : WS_ERR_OUT_OF_MEMORY;
+}
+
+void rd_detach(void *tp)
+{
+    (void)tp; /* nothing runs between resumes: nothing to let go */
+}
+
+const char *rd_error(void *tp)
+{
+    return ((rd_target *)tp)->err;
+}
