@@ -2,6 +2,7 @@
  * element history (src/capture/replay_pixel.h), the frame report
  * (replay_html.h) and the frame debugger (replay_debug.h). */
 #include <stdio.h>
+#include "capture/replay_debug.h"
 #include "capture/replay_html.h"
 #include "capture/replay_pixel.h"
 #include "replay_modes.h"
@@ -37,6 +38,6 @@ int replay_modes_run(ws_replay *r, const replay_request *q)
         st = ws_replay_element_history(r, addr, size, stdout, err, sizeof err);
         return st == WS_OK ? 0 : say_failure(st, err);
     }
-    fprintf(stderr, "warpscope replay: --debug is not built yet\n");
-    return 2;
+    st = ws_replay_debug_serve(r, q->debug, err, sizeof err);
+    return st == WS_OK ? 0 : say_failure(st, err);
 }

@@ -63,6 +63,10 @@ static ws_status replay(rd_target *t, const ws_shadow_arm *a, ws_shadow_result *
     double t0 = now_s();
     st = ws_replay_restore(t->r);
     if (!st) st = ws_replay_run(t->r, 0, UINT64_MAX, NULL, NULL);
+    uint64_t got, want;
+    if (!st && (st = ws_replay_hash(t->r, &got)) == WS_OK && ws_replay_captured_hash(t->r, &want) == WS_OK &&
+        got == want)
+        t->replays_identical++;
     t->replay_s += now_s() - t0;
     t->replays++;
     if (st) {

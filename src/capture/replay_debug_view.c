@@ -204,8 +204,9 @@ ws_status rd_monitor(void *tp, const char *cmd, char **out)
                      s->thread[s->lane].y, s->thread[s->lane].z, s->pc, (unsigned long long)s->pos,
                      (unsigned long long)t->focus_count);
         size_t o = strlen(buf);
-        snprintf(buf + o, sizeof buf - o, "%llu frame replays, %.3f s replaying\n", (unsigned long long)t->replays,
-                 t->replay_s);
+        snprintf(buf + o, sizeof buf - o, "%llu frame replays, %.3f s replaying; %llu ran the frame to its end with "
+                 "results identical to the captured frame\n", (unsigned long long)t->replays, t->replay_s,
+                 (unsigned long long)t->replays_identical);
     } else if (!strcmp(cmd, "help")) {
         snprintf(buf, sizeof buf,
                  "monitor debug-pixel X Y [DRAW]  break at that pixel's fragment shader; breakpoints count only it\n"

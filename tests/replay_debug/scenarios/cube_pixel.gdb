@@ -35,3 +35,6 @@ monitor position
 # reject-gdb: RD-PIXEL FAIL
 # count-gdb: 2 ^cube_fs \(in=0x[0-9a-f]+\) at .*cube_kernel.c:[0-9]+
 # expect-gdb: Thread [0-9]+ "draw 0 pixel \(320,240\) [^"]*" received signal SIGTRAP
+# while gdb sat at each stop, every replay ran the frame to its end with
+# the captured results (shadow state: a breakpoint never holds the GPU)
+# expect-gdb: ^([0-9]+) frame replays, [0-9.]+ s replaying; \1 ran the frame to its end with results identical to the captured frame
