@@ -6,7 +6,10 @@
 #   3. warpscope trace --tool memtrace: per-line coalescing of matmul;
 #   4. warpscope watch: scheduling events and a debug machine on reduction;
 #   5. the cube the graphics example drew, shown in the terminal, and its
-#      shaders in the profiler, one line per draw.
+#      shaders in the profiler, one line per draw;
+#   6. warpscope capture + replay: a cube frame captured from the running
+#      program, replayed three times bit-identically, one pixel's history,
+#      and gdb stepping forwards and one step back in its fragment shader.
 # Usage: scripts/demo_tools.sh BUILD_DIR
 set -euo pipefail
 build=${1:-build}
@@ -83,3 +86,41 @@ prof=$(mktemp)
 (cd "$build/examples/cube" && "$OLDPWD/$ws" profile -- ./cube 2 > "$prof" 2>&1) || { cat "$prof"; rm -f "$prof"; echo "demo: profiling the cube failed" >&2; exit 1; }
 grep -E "^  launch [0-9]+ cube_(vs|fs)" "$prof"
 rm -f "$prof"
+
+echo
+echo "== Capture and replay: warpscope capture -o cube.wscap --frames 2 -- cube 3; warpscope replay --loop 3 cube.wscap"
+echo "   (frame 2 of the unmodified cube program recorded through the LD_PRELOAD shim, replayed three times from its"
+echo "   restored start, each pass checked against the original frame's results)"
+capdir=$(mktemp -d)
+"$ws" capture -o "$capdir/cube.wscap" --frames 2 -- "$build/examples/cube/cube" 3 2>&1 | grep '^captured' ||
+  { rm -rf "$capdir"; echo "demo: capturing the cube failed" >&2; exit 1; }
+"$ws" replay --loop 3 "$capdir/cube.wscap" | tee "$capdir/replay.txt"
+grep -q "every pass bit-identical" "$capdir/replay.txt" || { rm -rf "$capdir"; echo "demo: the replay differed" >&2; exit 1; }
+echo "   Pixel (320,240)'s history (warpscope replay --pixel 320,240 cube.wscap):"
+"$ws" replay --pixel 320,240 "$capdir/cube.wscap" | sed 's/^/   /'
+echo "   gdb on the replayed frame: break at that pixel's fragment shader, step forwards, then one step back"
+echo "   (each step replays the frame; the GPU always finishes it):"
+"$ws" replay --debug=port-file="$capdir/port" "$capdir/cube.wscap" > "$capdir/server.txt" 2>&1 &
+srv=$!
+for _ in $(seq 100); do [ -s "$capdir/port" ] && break; sleep 0.1; done
+rcmds=(
+  "target remote 127.0.0.1:$(cat "$capdir/port")"
+  "monitor debug-pixel 320 240"
+  "continue"
+  "next"
+  "next"
+  "print t"
+  "reverse-next"
+  "monitor position"
+  "detach"
+)
+rargs=(-batch -nx -ex "set pagination off" -ex "set breakpoint pending on")
+for c in "${rcmds[@]}"; do rargs+=(-ex "$c"); done
+for c in "${rcmds[@]}"; do echo "(gdb) $c"; done
+echo "-- gdb says:"
+timeout 120 gdb-multiarch "${rargs[@]}" > "$capdir/gdb.txt" 2>&1 || true
+wait "$srv" || true
+grep -vE '^\[New Thread|^warning:|^$|set sysroot|^Reading |^Remote debugging|executable automatically|No symbol table is loaded|^0x00000000 in|^\[Switching|^\[Inferior' "$capdir/gdb.txt"
+grep -q 'ran the frame to its end with results identical' "$capdir/gdb.txt" && grep -q '^23' "$capdir/gdb.txt" ||
+  { rm -rf "$capdir"; echo "demo: the frame debugger session did not go as expected" >&2; exit 1; }
+rm -rf "$capdir"
