@@ -1,5 +1,6 @@
 /* The replayer's insides, shared by its files:
  *   replay_open.c      reading the capture into tables, opening the device
+ *   replay_tables.c    errors, objects by id, live allocations, scratch
  *   replay_restore.c   putting the initial state back
  *   replay_exec.c      issuing recorded calls, the results digest
  *   replay_describe.c  call texts (--list) and the context at a call */
