@@ -179,6 +179,16 @@ int ws_cmd_capture(int argc, char **argv)
         fprintf(stderr, "warpscope capture: the environment is too long\n");
         return 2;
     }
+#if defined(__SANITIZE_ADDRESS__)
+    /* A sanitizer build preloads a sanitizer-built shim ahead of the
+     * program's own ASan runtime; ASan refuses that order unless told it
+     * is intended. */
+    const char *asan = getenv("ASAN_OPTIONS");
+    char asan_opts[1024];
+    if ((size_t)snprintf(asan_opts, sizeof asan_opts, "%s%sverify_asan_link_order=0", asan && *asan ? asan : "",
+                         asan && *asan ? ":" : "") < sizeof asan_opts)
+        setenv("ASAN_OPTIONS", asan_opts, 1);
+#endif
     int status = 0, rc;
     if (ws_run_child("warpscope capture", argv + i, &status)) rc = 127;
     else if (WIFSIGNALED(status)) {

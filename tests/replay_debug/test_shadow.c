@@ -3,6 +3,7 @@
  * hit, results are bit-identical armed and unarmed, hit order is the same
  * in every run, thread mode counts one thread's instructions exactly.
  * Usage: test_shadow <case> <dbg_kernels.elf> */
+#include <time.h>
 #include "../test.h"
 #include "../debug/dbg_harness.h"
 #include "../debug/dbg_harness.c"
@@ -121,6 +122,23 @@ static void test_hits(void)
     session_close(&s);
 }
 
+/* All-stop: after the first halt event the device halts every other warp
+ * at its next safe point, a moment later. Wait for that (up to 5 s), so a
+ * warp whose own trigger hit in that moment is seen halted before the
+ * round's resume. */
+static void wait_all_halted(ws_debug *d)
+{
+    for (int tries = 0; tries < 5000; tries++) {
+        ws_dbg_lane lanes[256];
+        size_t n = 0, running = 0;
+        if (ws_debug_lanes(d, lanes, 256, &n) != WS_OK) return;
+        for (size_t i = 0; i < n && i < 256; i++) running += !lanes[i].halted;
+        if (!running) return;
+        struct timespec ms = { 0, 1000000 };
+        nanosleep(&ms, NULL);
+    }
+}
+
 /* The snapshot of one hit equals the warp a halting debugger stops at the
  * same thread's hit: registers of every lane, pcs, the lane's stack. */
 static void test_matches_halting(void)
@@ -162,6 +180,7 @@ static void test_matches_halting(void)
             if (ev.kind == WS_DBG_EV_LAUNCH_END) ended = 1;
         } while (!ended && ws_debug_wait_event(s.d, 0, &ev) == WS_OK);
         if (ended) break;
+        wait_all_halted(s.d);
         ws_dbg_lane lanes[256];
         size_t n = 0;
         CHECK(ws_debug_lanes(s.d, lanes, 256, &n) == WS_OK);
