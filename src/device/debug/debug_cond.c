@@ -76,20 +76,25 @@ static int lane_mem(void *user, uint32_t addr, uint8_t *buf, size_t n)
     return 0;
 }
 
+int dbg_cond_lane_true(ws_debug *d, ws_warp *w, uint32_t lane, uint32_t pc, const uint8_t *code, size_t len)
+{
+    lane_env e = { d, w, lane, pc };
+    const ws_ax_env env = { &e, lane_reg, lane_mem };
+    int64_t r = 0;
+    /* a lane the program cannot be run for stops: the debugger decides */
+    return ws_ax_eval(code, len, &env, &r) || r;
+}
+
 uint32_t dbg_cond_lanes_locked(ws_debug *d, ws_warp *w, uint32_t idx, uint32_t g, uint32_t pc)
 {
     const dbg_core *c = &d->core[w->core];
     if (!c->ncond[idx]) return g;
-    lane_env e = { d, w, 0, pc };
-    const ws_ax_env env = { &e, lane_reg, lane_mem };
     uint32_t fire = 0;
     for (uint32_t m = g; m; m &= m - 1) {
-        e.lane = (uint32_t)__builtin_ctz(m);
+        uint32_t lane = (uint32_t)__builtin_ctz(m);
         size_t off = 0;
         for (uint32_t i = 0; i < c->ncond[idx]; i++) {
-            int64_t r = 0;
-            /* a lane the program cannot be run for stops: the debugger decides */
-            if (ws_ax_eval(c->cond[idx] + off, c->cond_len[idx][i], &env, &r) || r) {
+            if (dbg_cond_lane_true(d, w, lane, pc, c->cond[idx] + off, c->cond_len[idx][i])) {
                 fire |= m & -m;
                 break;
             }

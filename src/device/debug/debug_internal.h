@@ -141,6 +141,9 @@ void dbg_halt_locked(ws_debug *d, ws_warp *w, uint32_t cause, uint32_t lane, int
 int dbg_trig_csr(ws_debug *d, uint32_t core, uint32_t csr, int write, uint32_t *val); /* -1: no such CSR */
 int dbg_trig_exec_at(const ws_debug *d, uint32_t pc);
 void dbg_trig_clear_all_locked(ws_debug *d);
+/* debug_cond.c: 1 if agent-expression program code yields nonzero for
+ * `lane` of w at pc, or cannot be evaluated (the debugger decides) */
+int dbg_cond_lane_true(ws_debug *d, ws_warp *w, uint32_t lane, uint32_t pc, const uint8_t *code, size_t len);
 /* debug_cond.c: lanes of group g at pc for which trigger idx of w's core
  * fires (all of g without a condition; locked) */
 uint32_t dbg_cond_lanes_locked(ws_debug *d, ws_warp *w, uint32_t idx, uint32_t g, uint32_t pc);

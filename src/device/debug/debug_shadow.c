@@ -258,42 +258,11 @@ static void event(ws_debug *d, ws_warp *w, uint32_t g, uint32_t pc, uint32_t lan
     if (n == s->a.k) snapshot(d, w, g, pc, lane, pos);
 }
 
-typedef struct lane_env {
-    ws_debug *d;
-    ws_warp *w;
-    uint32_t lane, pc;
-} lane_env;
-
-static int lane_reg(void *user, uint32_t regno, uint64_t *v)
-{
-    lane_env *e = user;
-    uint32_t x;
-    if (regno >= 0x1000 && regno < 0x1020) x = e->w->x[regno - 0x1000][e->lane];
-    else if (regno >= 0x1020 && regno < 0x1040) x = e->w->f[regno - 0x1020][e->lane];
-    else if (regno == WS_CSR_DPC) x = e->pc;
-    else if (dbg_csr_value(e->d, e->w, e->lane, regno, &x)) return -1;
-    *v = x;
-    return 0;
-}
-
-static int lane_mem(void *user, uint32_t addr, uint8_t *buf, size_t n)
-{
-    lane_env *e = user;
-    const uint8_t *p = ws_lane_xlate(e->d->dev, e->w, e->lane, e->pc, addr, (uint32_t)n, 0, 0);
-    if (!p) return -1;
-    memcpy(buf, p, n);
-    return 0;
-}
-
 static int cond_holds(ws_debug *d, ws_warp *w, const ws_shadow_bp *b, uint32_t lane, uint32_t pc)
 {
     if (!b->nconds) return 1;
-    lane_env e = { d, w, lane, pc };
-    const ws_ax_env env = { &e, lane_reg, lane_mem };
-    for (size_t i = 0; i < b->nconds; i++) {
-        int64_t r = 0;
-        if (ws_ax_eval(b->conds[i].code, b->conds[i].len, &env, &r) || r) return 1;
-    }
+    for (size_t i = 0; i < b->nconds; i++)
+        if (dbg_cond_lane_true(d, w, lane, pc, b->conds[i].code, b->conds[i].len)) return 1;
     return 0;
 }
 
