@@ -9,6 +9,7 @@
 #include "capture/replay_debug_int.h"
 #include "gdbstub/server.h"
 #include "net/loopback.h"
+#include "net/spec.h"
 
 typedef struct rd_opts {
     unsigned port;
@@ -16,33 +17,22 @@ typedef struct rd_opts {
     char port_file[512];
 } rd_opts;
 
+static int take(void *user, const char *k, const char *v)
+{
+    rd_opts *o = user;
+    long n;
+    if (!strcmp(k, "port-file")) snprintf(o->port_file, sizeof o->port_file, "%s", v);
+    else if (!strcmp(k, "port") && !ws_spec_uint(v, 65535, &n)) o->port = (unsigned)n;
+    else if (!strcmp(k, "connect-timeout") && !ws_spec_uint(v, 86400000, &n)) o->timeout_ms = (int)n;
+    else return -1;
+    return 0;
+}
+
 static ws_status parse(const char *spec, rd_opts *o, char *err, size_t errlen)
 {
     memset(o, 0, sizeof *o);
     o->timeout_ms = -1;
-    if (!spec || !spec[0] || !strcmp(spec, "1")) return WS_OK;
-    char buf[1024];
-    snprintf(buf, sizeof buf, "%s", spec);
-    for (char *save = NULL, *kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
-        char *eq = strchr(kv, '='), *end = NULL;
-        if (!eq) goto bad;
-        *eq = 0;
-        const char *v = eq + 1;
-        if (!strcmp(kv, "port-file")) {
-            snprintf(o->port_file, sizeof o->port_file, "%s", v);
-            continue;
-        }
-        long n = strtol(v, &end, 10);
-        if (!*v || *end || n < 0) goto bad;
-        if (!strcmp(kv, "port") && n <= 65535) o->port = (unsigned)n;
-        else if (!strcmp(kv, "connect-timeout") && n <= 86400000) o->timeout_ms = (int)n;
-        else goto bad;
-        continue;
-    bad:
-        snprintf(err, errlen, "replay --debug: cannot use '%s' (expected port=N, port-file=PATH, connect-timeout=MS)", kv);
-        return WS_ERR_INVALID_ARG;
-    }
-    return WS_OK;
+    return ws_spec_parse(spec, take, o, "replay --debug", "port=N, port-file=PATH, connect-timeout=MS", err, errlen);
 }
 
 ws_status ws_replay_debug_serve(ws_replay *r, const char *spec, char *err, size_t errlen)

@@ -2,6 +2,7 @@
  * handshake with the application thread at device open and close. */
 #include "gdbstub/gdbserver.h"
 #include "warpscope/tool.h"
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 #include "gdbstub/server.h"
 #include "net/loopback.h"
+#include "net/spec.h"
 #include "device/device.h"
 #include "gdbstub/target_dbg.h"
 
@@ -32,39 +34,32 @@ typedef struct opts {
     char port_file[512];
 } opts;
 
+static int take(void *user, const char *k, const char *v)
+{
+    opts *o = user;
+    long n;
+    if (!strcmp(k, "port-file")) {
+        snprintf(o->port_file, sizeof o->port_file, "%s", v);
+        return 0;
+    }
+    if (!strcmp(k, "conditions") && (!strcmp(v, "hardware") || !strcmp(v, "server"))) {
+        o->server_conditions = v[0] == 's';
+        return 0;
+    }
+    if (!strcmp(k, "port") && !ws_spec_uint(v, 65535, &n)) o->port = (unsigned)n;
+    else if (!strcmp(k, "stop-at-launch") && !ws_spec_uint(v, LONG_MAX, &n)) o->stop_at_launch = n != 0;
+    else if (!strcmp(k, "connect-timeout") && !ws_spec_uint(v, INT_MAX, &n)) o->timeout_ms = (int)n;
+    else return -1;
+    return 0;
+}
+
 static ws_status parse(const char *spec, opts *o, char *err, size_t errlen)
 {
     memset(o, 0, sizeof *o);
     o->timeout_ms = -1;
-    if (!strcmp(spec, "1") || !spec[0]) return WS_OK;
-    char buf[1024];
-    snprintf(buf, sizeof buf, "%s", spec);
-    for (char *save = NULL, *kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
-        char *eq = strchr(kv, '='), *end = NULL;
-        if (!eq) goto bad;
-        *eq = 0;
-        const char *v = eq + 1;
-        if (!strcmp(kv, "port-file")) {
-            snprintf(o->port_file, sizeof o->port_file, "%s", v);
-            continue;
-        }
-        if (!strcmp(kv, "conditions") && (!strcmp(v, "hardware") || !strcmp(v, "server"))) {
-            o->server_conditions = v[0] == 's';
-            continue;
-        }
-        long n = strtol(v, &end, 10);
-        if (!*v || *end || n < 0) goto bad;
-        if (!strcmp(kv, "port") && n <= 65535) o->port = (unsigned)n;
-        else if (!strcmp(kv, "stop-at-launch")) o->stop_at_launch = n != 0;
-        else if (!strcmp(kv, "connect-timeout")) o->timeout_ms = (int)n;
-        else goto bad;
-        continue;
-    bad:
-        snprintf(err, errlen, "WARPSCOPE_DEBUG: cannot use '%s' (expected port=N, stop-at-launch=0|1, "
-                              "port-file=PATH, connect-timeout=MS, conditions=hardware|server)", kv);
-        return WS_ERR_INVALID_ARG;
-    }
-    return WS_OK;
+    return ws_spec_parse(spec, take, o, "WARPSCOPE_DEBUG",
+                         "port=N, stop-at-launch=0|1, port-file=PATH, connect-timeout=MS, conditions=hardware|server",
+                         err, errlen);
 }
 
 /* A gdb connects again after the last one detached: attach the debug

@@ -20,6 +20,7 @@
 #include "device/device.h"
 #include "jtag/bitbang.h"
 #include "net/loopback.h"
+#include "net/spec.h"
 #include "warpscope/tool.h"
 
 typedef struct jtag_server {
@@ -41,43 +42,36 @@ typedef struct opts {
     char port_file[512];
 } opts;
 
+static int take(void *user, const char *k, const char *v)
+{
+    opts *o = user;
+    long n;
+    if (!strcmp(k, "port-file")) {
+        snprintf(o->port_file, sizeof o->port_file, "%s", v);
+        return 0;
+    }
+    if (!strcmp(k, "topology")) {
+        char *gend = NULL;
+        if (!strcmp(v, "per-core")) o->per_core = 1;
+        else if (!strcmp(v, "broadcast")) o->per_core = 0;
+        else if (!strncmp(v, "groups:", 7) && (o->group = (uint32_t)strtoul(v + 7, &gend, 10)) >= 1 &&
+                 o->group <= 1024 && !*gend)
+            o->per_core = 1; /* one module per group of cores, each on its TAP */
+        else return -1;
+        return 0;
+    }
+    if (!strcmp(k, "port") && !ws_spec_uint(v, 65535, &n)) o->port = (unsigned)n;
+    else if (!strcmp(k, "idle") && !ws_spec_uint(v, 7, &n)) o->idle = (unsigned)n;
+    else return -1;
+    return 0;
+}
+
 static ws_status parse(const char *spec, opts *o, char *err, size_t errlen)
 {
     memset(o, 0, sizeof *o);
     o->idle = 1;
-    if (!spec[0] || !strcmp(spec, "1")) return WS_OK;
-    char buf[1024];
-    snprintf(buf, sizeof buf, "%s", spec);
-    for (char *save = NULL, *kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
-        char *eq = strchr(kv, '='), *end = NULL;
-        if (!eq) goto bad;
-        *eq = 0;
-        const char *v = eq + 1;
-        if (!strcmp(kv, "port-file")) {
-            snprintf(o->port_file, sizeof o->port_file, "%s", v);
-            continue;
-        }
-        if (!strcmp(kv, "topology")) {
-            char *gend = NULL;
-            if (!strcmp(v, "per-core")) o->per_core = 1;
-            else if (!strcmp(v, "broadcast")) o->per_core = 0;
-            else if (!strncmp(v, "groups:", 7) && (o->group = (uint32_t)strtoul(v + 7, &gend, 10)) >= 1 &&
-                     o->group <= 1024 && !*gend)
-                o->per_core = 1; /* one module per group of cores, each on its TAP */
-            else goto bad;
-            continue;
-        }
-        long n = strtol(v, &end, 10);
-        if (!*v || *end || n < 0) goto bad;
-        if (!strcmp(kv, "port") && n <= 65535) o->port = (unsigned)n;
-        else if (!strcmp(kv, "idle") && n <= 7) o->idle = (unsigned)n;
-        else goto bad;
-        continue;
-    bad:
-        snprintf(err, errlen, "WARPSCOPE_JTAG: cannot use '%s' (expected port=N, port-file=PATH, idle=0..7, topology=broadcast|per-core|groups:N)", kv);
-        return WS_ERR_INVALID_ARG;
-    }
-    return WS_OK;
+    return ws_spec_parse(spec, take, o, "WARPSCOPE_JTAG",
+                         "port=N, port-file=PATH, idle=0..7, topology=broadcast|per-core|groups:N", err, errlen);
 }
 
 static double now_s(void)
