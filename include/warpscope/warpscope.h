@@ -65,6 +65,10 @@ typedef struct ws_config {
                                     (host time), 0 = never (default)          */
     char timing_file[256];       /* timing-model parameters ("timing=FILE",
                                     docs/timing.md); "" = built-in defaults   */
+    uint32_t threads;            /* host threads simulating the cores
+                                    (functional mode, docs/parallel.md):
+                                    0 = $WARPSCOPE_THREADS if set, else one
+                                    per host core (default); at most 256     */
 } ws_config;
 
 typedef struct ws_device ws_device;

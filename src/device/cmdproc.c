@@ -8,6 +8,7 @@
 #include "device/device.h"
 #include "device/events/event_bus.h"
 #include "device/debug/debug_hooks.h"
+#include "device/parallel.h"
 #include "device/timing.h"
 #include "gfx/gfx_device.h"
 
@@ -51,37 +52,73 @@ static void release_all(ws_device *dev)
             if (dev->cores[c].blocks[s].in_use) ws_block_release(dev, &dev->cores[c].blocks[s]);
 }
 
-/* One scheduling round over all cores. Returns instructions issued, or -1
- * on a fault. */
+/* Core c's share of a scheduling round: each of its warps runs for a
+ * quantum in slot order. Returns 0, or -1 on a fault. */
+static int run_core(ws_device *dev, uint32_t c, int64_t *issued_total, uint32_t *released)
+{
+    ws_core *core = &dev->cores[c];
+    for (uint32_t s = 0; s < dev->cfg.warps_per_core; s++) {
+        ws_warp *w = &core->warps[s];
+        if (!w->active || !(w->live & ~w->waiting)) continue;
+        uint32_t issued = 0, budget = dev->cfg.warp_quantum;
+        if (dev->debug) { /* safe point: halted warps do not run */
+            int gate = ws_dbg_warp_gate(dev, w, &budget);
+            if (gate < 0) return -1;
+            if (gate) continue;
+        }
+        ws_warp_result r = ws_warp_run(dev, w, budget, &issued);
+        *issued_total += issued;
+        if (dev->debug) r = ws_dbg_warp_done(dev, w, r);
+        if (r == WARP_FAULT) return -1;
+        ws_block *b = w->block;
+        if (b->in_use && b->live_lanes == 0) {
+            ws_block_release(dev, b);
+            ++*released;
+        }
+    }
+    return 0;
+}
+
+/* One scheduling round over all cores, in core order. Returns
+ * instructions issued, or -1 on a fault. */
 static int64_t run_round(ws_device *dev)
 {
     int64_t issued_total = 0;
-    for (uint32_t c = 0; c < dev->cfg.cores; c++) {
-        ws_core *core = &dev->cores[c];
-        for (uint32_t s = 0; s < dev->cfg.warps_per_core; s++) {
-            ws_warp *w = &core->warps[s];
-            if (!w->active || !(w->live & ~w->waiting)) continue;
-            uint32_t issued = 0, budget = dev->cfg.warp_quantum;
-            if (dev->debug) { /* safe point: halted warps do not run */
-                int gate = ws_dbg_warp_gate(dev, w, &budget);
-                if (gate < 0) return -1;
-                if (gate) continue;
-            }
-            ws_warp_result r = ws_warp_run(dev, w, budget, &issued);
-            issued_total += issued;
-            if (dev->debug) r = ws_dbg_warp_done(dev, w, r);
-            if (r == WARP_FAULT) return -1;
-            ws_block *b = w->block;
-            if (b->in_use && b->live_lanes == 0) ws_block_release(dev, b);
-        }
-    }
+    uint32_t released = 0;
+    for (uint32_t c = 0; c < dev->cfg.cores; c++)
+        if (run_core(dev, c, &issued_total, &released) < 0) return -1;
     return issued_total;
+}
+
+static ws_status watchdog_fault(ws_device *dev, const ws_grid_run *L)
+{
+    dev->fault.kind = FAULT_WATCHDOG;
+    snprintf(dev->fault.detail, sizeof dev->fault.detail,
+             "still running after %u ms (%llu blocks of %llu done); raise or disable watchdog_ms",
+             dev->cfg.watchdog_ms, (unsigned long long)L->done_blocks, (unsigned long long)L->total_blocks);
+    return WS_ERR_TIMEOUT;
+}
+
+/* The cores on several host threads (src/device/parallel.c); the launch's
+ * first blocks are placed here. Returns 1 if the pool could not start
+ * (the caller then runs the launch on this thread). */
+static int run_parallel(ws_device *dev, ws_grid_run *L, double limit, ws_status *st)
+{
+    ws_dispatch_blocks(dev);
+    switch (ws_par_run(dev, run_core, limit)) {
+    case WS_PAR_DONE: *st = WS_OK; return 0;
+    case WS_PAR_FAULT: *st = WS_ERR_KERNEL_FAULT; return 0;
+    case WS_PAR_DEADLOCK: ws_raise_deadlock(dev); *st = WS_ERR_DEADLOCK; return 0;
+    case WS_PAR_TIMEOUT: *st = watchdog_fault(dev, L); return 0;
+    case WS_PAR_NO_THREADS: break;
+    }
+    return 1;
 }
 
 static ws_status run_launch(ws_device *dev, ws_grid_run *L)
 {
     dev->current = L;
-    dev->hot_lo = dev->hot_hi = 0;
+    for (uint32_t c = 0; c < dev->cfg.cores; c++) dev->cores[c].hot_lo = dev->cores[c].hot_hi = 0;
     memset(&dev->fault, 0, sizeof dev->fault);
     uint32_t per_block_shared = (L->shared_total + 15u) & ~15u;
     uint32_t slots = dev->cfg.warps_per_core / L->warps_per_block;
@@ -102,7 +139,9 @@ static ws_status run_launch(ws_device *dev, ws_grid_run *L)
     if (dev->events) dev->events->stop = dev->events->wd_halted = dev->events->wd_steps = 0;
     /* Timing mode: the cycle-driven model runs the launch (timing.c). */
     if (dev->cfg.mode == WS_MODE_TIMING) st = ws_timing_run(dev, L);
-    while (dev->cfg.mode != WS_MODE_TIMING && L->done_blocks < L->total_blocks) {
+    int serial = dev->cfg.mode != WS_MODE_TIMING;
+    if (serial && ws_par_launch_ok(dev, L)) serial = run_parallel(dev, L, limit, &st);
+    while (serial && L->done_blocks < L->total_blocks) {
         uint32_t placed = ws_dispatch_blocks(dev);
         int64_t issued = run_round(dev);
         if (issued < 0) { st = WS_ERR_KERNEL_FAULT; break; }
@@ -112,11 +151,7 @@ static ws_status run_launch(ws_device *dev, ws_grid_run *L)
          * driver's timeout detection. Checked every 64 rounds. */
         if (limit && (++rounds & 63) == 0 &&
             ws_now_seconds() - t0 - (dev->debug ? ws_dbg_parked_seconds(dev) : 0) > limit) {
-            dev->fault.kind = FAULT_WATCHDOG;
-            snprintf(dev->fault.detail, sizeof dev->fault.detail,
-                     "still running after %u ms (%llu blocks of %llu done); raise or disable watchdog_ms",
-                     dev->cfg.watchdog_ms, (unsigned long long)L->done_blocks, (unsigned long long)L->total_blocks);
-            st = WS_ERR_TIMEOUT;
+            st = watchdog_fault(dev, L);
             break;
         }
         if (issued == 0 && placed == 0 && L->done_blocks < L->total_blocks) {

@@ -98,6 +98,15 @@ typedef struct ws_core {
     uint32_t nblock_slots;
     uint8_t *shared;               /* shared_per_core bytes                 */
     uint32_t free_warps;
+    /* The live data allocation last hit by a warp-wide access of this
+     * core, [hot_lo, hot_hi). Allocations only change between launches. */
+    uint32_t hot_lo, hot_hi;
+    /* Parallel rounds (src/device/parallel.c): this core's warps count
+     * their statistics here, folded into the launch's after the round. */
+    ws_launch_stats part;
+    ws_fault fault;                /* parallel rounds: this core's first fault */
+    struct ws_print_buf *prints;   /* parallel rounds: printf held until the
+                                      round ends, then emitted in core order */
 } ws_core;
 
 /* A module's code as the device knows it (code_table.c): the runtime adds
@@ -185,9 +194,6 @@ struct ws_device {
     ws_status pending_status;
     char pending_msg[WS_ERRLEN];
     ws_fault fault;
-    /* The live data allocation last hit by a warp-wide access, [hot_lo,
-     * hot_hi). Allocations only change between launches. */
-    uint32_t hot_lo, hot_hi;
     /* modules: the runtime's objects, and the device's table of their code */
     struct ws_module **modules;
     size_t nmodules, modcap;
@@ -219,6 +225,15 @@ struct ws_device {
     struct ws_gfx_device *gfx;       /* graphics fixed-function state (src/gfx), NULL until used */
     struct ws_gfx_api *gfx_api;      /* the runtime's graphics context (src/runtime/gfx_*.c) */
     int tool_launch_depth;           /* >0 while tools see a launch            */
+    /* Parallel simulation (src/device/parallel.c): host threads for the
+     * cores (cfg.threads resolved at open), the worker pool (NULL until a
+     * launch first runs in parallel), and whether the current round runs
+     * on several threads. */
+    uint32_t host_threads;
+    struct ws_par *par;
+    int par_active;
+    pthread_mutex_t decode_lock;     /* decoding shared code pages in parallel */
+    int decode_lock_ready;
 };
 
 /* ---- execution (src/device/warp_exec.c) ---- */
@@ -254,6 +269,8 @@ void ws_simt_barrier_arrive(ws_device *dev, ws_warp *w, uint32_t lanes, uint32_t
 /* Place as many pending blocks of the current launch as fit. Returns the
  * number placed. */
 uint32_t ws_dispatch_blocks(ws_device *dev);
+/* The same, on the cores c with only[c] != 0 (NULL: every core). */
+uint32_t ws_dispatch_blocks_on(ws_device *dev, const uint8_t *only);
 /* Free the slots of a block whose lanes have all retired. */
 void ws_block_release(ws_device *dev, ws_block *b);
 

@@ -66,7 +66,9 @@ static void init_warp(ws_device *dev, ws_grid_run *L, ws_block *b, ws_warp *w, u
     b->live_lanes += (uint32_t)__builtin_popcount(w->live);
 }
 
-uint32_t ws_dispatch_blocks(ws_device *dev)
+uint32_t ws_dispatch_blocks(ws_device *dev) { return ws_dispatch_blocks_on(dev, NULL); }
+
+uint32_t ws_dispatch_blocks_on(ws_device *dev, const uint8_t *only)
 {
     ws_grid_run *L = dev->current;
     uint32_t placed = 0, slots = dev->cores[0].nblock_slots; /* the same on every core */
@@ -74,7 +76,7 @@ uint32_t ws_dispatch_blocks(ws_device *dev)
         for (uint32_t c = 0; c < dev->cfg.cores && L->next_block < L->total_blocks; c++) {
             ws_core *core = &dev->cores[c];
             ws_block *b = &core->blocks[s];
-            if (b->in_use) continue;
+            if (b->in_use || (only && !only[c])) continue;
             if (!ws_ev_wd_may_place(dev)) goto done; /* halted by a debug machine */
             memset(b, 0, sizeof *b);
             b->in_use = 1;
@@ -111,5 +113,5 @@ void ws_block_release(ws_device *dev, ws_block *b)
     b->in_use = 0;
     if (!b->live_lanes) /* finished, not cleared away after a failed launch */
         ws_ev_emit(dev, WS_EV_WD, WS_EV_WD_RETIRE, b->core, (uint32_t)b->linear);
-    dev->current->done_blocks++;
+    __atomic_add_fetch(&dev->current->done_blocks, 1, __ATOMIC_RELAXED); /* cores may release in parallel */
 }

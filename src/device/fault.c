@@ -30,9 +30,11 @@ const char *ws_fault_kind_name(ws_fault_kind k)
 void ws_fault_raise(ws_device *dev, ws_warp *w, uint32_t lane, ws_fault_kind kind, uint32_t pc,
                     uint32_t addr, uint32_t size, const char *fmt, ...)
 {
-    if (dev->fault.kind != FAULT_NONE) return; /* keep the first */
+    /* In a parallel round each core keeps its own first fault; the round
+     * reports the lowest core's (src/device/parallel.c). */
+    ws_fault *f = dev->par_active && w ? &dev->cores[w->core].fault : &dev->fault;
+    if (f->kind != FAULT_NONE) return; /* keep the first */
     ws_ev_emit(dev, WS_EV_MEM, WS_EV_MEM_FAULT, w ? w->core : 0, addr);
-    ws_fault *f = &dev->fault;
     f->kind = kind;
     f->pc = pc;
     f->addr = addr;

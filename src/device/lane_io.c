@@ -1,6 +1,7 @@
 /* Lane memory accesses (checked) and ecall services. */
 #include <string.h>
 #include "device/lane_io.h"
+#include "device/parallel.h"
 #include "device/debug/debug_hooks.h"
 
 #define MAX_PRINT 4096u
@@ -33,14 +34,15 @@ static uint8_t *uniform_region(ws_device *dev, const ws_warp *w, const ws_inst *
         hi = lo + dev->current->shared_total;
         host = dev->cores[b->core].shared + b->shared_off - lo;
     } else {
-        if (a0 - dev->hot_lo >= dev->hot_hi - dev->hot_lo) {
+        ws_core *core = &dev->cores[w->core]; /* per core: cores may run on several host threads */
+        if (a0 - core->hot_lo >= core->hot_hi - core->hot_lo) {
             const ws_region *r = ws_mem_in_global(&dev->mem, a0) ? ws_mem_region_near(&dev->mem, a0) : NULL;
             if (!r || r->kind != REGION_DATA || r->state != REGION_LIVE || a0 - r->addr >= r->size) return NULL;
-            dev->hot_lo = r->addr;
-            dev->hot_hi = r->addr + r->size;
+            core->hot_lo = r->addr;
+            core->hot_hi = r->addr + r->size;
         }
-        lo = dev->hot_lo;
-        hi = dev->hot_hi;
+        lo = core->hot_lo;
+        hi = core->hot_hi;
         host = dev->mem.global - WS_GLOBAL_BASE;
     }
     if (hi - lo < size) return NULL;
@@ -173,6 +175,11 @@ int ws_lane_write(ws_device *dev, ws_warp *w, uint32_t l, uint32_t pc, uint32_t 
     if (len > MAX_PRINT) len = MAX_PRINT;
     if (ws_lane_read_bytes(dev, w, l, pc, buf, len, text)) return -1;
     ws_dim3 t = { w->tid[0][l], w->tid[1][l], w->tid[2][l] };
+    if (dev->par_active) { /* emitted in core order after the round */
+        if (!ws_par_print(dev, w, t, text, len)) return 0;
+        ws_fault_raise(dev, w, l, FAULT_ECALL, pc, 0, 0, "printf: out of host memory holding a parallel round's output");
+        return -1;
+    }
     if (dev->printf_fn) { /* calls back into the library are refused meanwhile */
         dev->printf_depth++;
         dev->printf_fn(dev->printf_user, dev->current->id, w->block->idx, t, text, len);

@@ -23,18 +23,27 @@
 /* The same for bodies that may fault: always lane order, early exit. */
 #define FOR_LANES_ORDERED(g) for (uint32_t m_ = (g), l = 0; m_ && ((l = (uint32_t)__builtin_ctz(m_)), 1); m_ &= m_ - 1)
 
+/* Decoded pages are shared by every core: in a parallel round several
+ * host threads may miss on one page or instruction at once, so a page or
+ * an entry is filled under dev->decode_lock and published last (an
+ * entry's non-zero len says it is complete). */
 static ws_inst *code_slot(ws_device *dev, ws_warp *w, uint32_t pc)
 {
     uint32_t page = pc & ~0xFFFu;
     if (page != w->code_page_addr || !w->code_page) {
         if (!ws_mem_in_global(&dev->mem, pc)) return NULL;
         uint32_t idx = (pc - WS_GLOBAL_BASE) >> 12;
-        if (!dev->code_pages[idx]) {
-            dev->code_pages[idx] = calloc(2048, sizeof(ws_inst));
-            if (!dev->code_pages[idx]) return NULL;
+        ws_inst *p = __atomic_load_n(&dev->code_pages[idx], __ATOMIC_ACQUIRE);
+        if (!p) {
+            if (dev->par_active) pthread_mutex_lock(&dev->decode_lock);
+            p = dev->code_pages[idx];
+            if (!p && (p = calloc(2048, sizeof(ws_inst))))
+                __atomic_store_n(&dev->code_pages[idx], p, __ATOMIC_RELEASE);
+            if (dev->par_active) pthread_mutex_unlock(&dev->decode_lock);
+            if (!p) return NULL;
         }
         w->code_page_addr = page;
-        w->code_page = dev->code_pages[idx];
+        w->code_page = p;
     }
     return &w->code_page[(pc & 0xFFFu) >> 1];
 }
@@ -44,12 +53,9 @@ static int executable(const ws_memory *m, uint32_t addr)
     return ws_mem_in_global(m, addr) && m->shadow[(addr - WS_GLOBAL_BASE) >> 3] == SHADOW_RX;
 }
 
-/* Fetch and decode (once per address) the instruction at pc. */
-static const ws_inst *fetch(ws_device *dev, ws_warp *w, uint32_t pc)
+static const ws_inst *decode_into(ws_device *dev, ws_inst *in, uint32_t pc)
 {
-    ws_inst *in = code_slot(dev, w, pc);
-    if (!in) return NULL;
-    if (in->len) return in;
+    if (in->len) return in; /* another thread decoded it meanwhile */
     if (!executable(&dev->mem, pc)) return NULL;
     uint16_t lo;
     memcpy(&lo, ws_mem_global_ptr(&dev->mem, pc), 2);
@@ -60,10 +66,27 @@ static const ws_inst *fetch(ws_device *dev, ws_warp *w, uint32_t pc)
         memcpy(&hi, ws_mem_global_ptr(&dev->mem, pc + 2), 2);
         bits |= (uint32_t)hi << 16;
     }
-    ws_decode(bits, in);
-    if (!in->len) in->len = (uint8_t)ws_inst_length(lo);
+    ws_inst d;
+    ws_decode(bits, &d);
+    uint8_t len = d.len ? d.len : (uint8_t)ws_inst_length(lo);
+    d.len = 0;
+    *in = d;
     if (dev->debug) ws_dbg_decoded(dev, pc, in); /* marks execute-trigger PCs */
+    __atomic_store_n(&in->len, len, __ATOMIC_RELEASE);
     return in;
+}
+
+/* Fetch and decode (once per address) the instruction at pc. */
+static const ws_inst *fetch(ws_device *dev, ws_warp *w, uint32_t pc)
+{
+    ws_inst *in = code_slot(dev, w, pc);
+    if (!in) return NULL;
+    if (__atomic_load_n(&in->len, __ATOMIC_ACQUIRE)) return in;
+    if (!dev->par_active) return decode_into(dev, in, pc);
+    pthread_mutex_lock(&dev->decode_lock);
+    const ws_inst *r = decode_into(dev, in, pc);
+    pthread_mutex_unlock(&dev->decode_lock);
+    return r;
 }
 
 static uint32_t csr_read(ws_device *dev, ws_warp *w, uint32_t l, uint32_t csr, uint32_t g, int *ok)
@@ -242,6 +265,30 @@ static uint32_t amo(ws_op op, uint32_t old, uint32_t v)
     }
 }
 
+/* One lane's read-modify-write of *p; returns the old value. In a
+ * parallel round other cores may update the word at once, so it is a
+ * host atomic operation (the same result as one thread in some order). */
+static uint32_t amo_rmw(uint32_t *p, ws_op op, uint32_t v, int atomic)
+{
+    if (!atomic) {
+        uint32_t old = *p;
+        *p = amo(op, old, v);
+        return old;
+    }
+    switch (op) {
+    case OP_AMOSWAP_W: return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST);
+    case OP_AMOADD_W: return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
+    case OP_AMOXOR_W: return __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST);
+    case OP_AMOAND_W: return __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST);
+    case OP_AMOOR_W: return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST);
+    default: { /* min/max: compare and swap until no other core got in between */
+        uint32_t old = __atomic_load_n(p, __ATOMIC_SEQ_CST);
+        while (!__atomic_compare_exchange_n(p, &old, amo(op, old, v), 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {}
+        return old;
+    }
+    }
+}
+
 /* Shuffle source lane for lane l, or -1 to keep the lane's own value. */
 static int shfl_src(ws_op op, int l, uint32_t b, int nl, uint32_t g)
 {
@@ -281,7 +328,8 @@ ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t
 {
     const uint32_t full = dev->full_mask;
     const int nl = (int)dev->cfg.lanes_per_warp;
-    ws_launch_stats *st = &dev->current->stats;
+    /* a parallel round counts per core (src/device/parallel.c) */
+    ws_launch_stats *st = dev->par_active ? &dev->cores[w->core].part : &dev->current->stats;
     uint32_t n = 0, count_g = 0, count = 0; /* popcount cache */
     const uint64_t instret0 = w->instret;
     ws_warp_result result = WARP_RAN;
@@ -406,13 +454,12 @@ ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t
                 if (in->op == OP_AMOADD_W && !rd) { /* no lane sees the old value: one add of the sum */
                     uint32_t sum = 0;
                     FOR_LANES(g, sum += x[rs2][l]);
-                    *p += sum;
+                    amo_rmw(p, OP_AMOADD_W, sum, dev->par_active);
                     st->thread_atomics += count;
                     break;
                 }
                 FOR_LANES_ORDERED(g) {
-                    uint32_t old = *p;
-                    *p = amo((ws_op)in->op, old, x[rs2][l]);
+                    uint32_t old = amo_rmw(p, (ws_op)in->op, x[rs2][l], dev->par_active);
                     if (rd) x[rd][l] = old;
                 }
                 st->thread_atomics += count;
@@ -422,17 +469,24 @@ ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t
                 uint32_t a = x[rs1][l];
                 uint32_t *p = ws_lane_xlate(dev, w, l, pc, a, 4, in->op != OP_LR_W, 1);
                 if (!p) { result = WARP_FAULT; goto out; }
-                uint32_t old = *p, bit = 1u << l;
+                uint32_t old, bit = 1u << l;
                 if (in->op == OP_LR_W) {
+                    old = __atomic_load_n(p, __ATOMIC_SEQ_CST);
                     w->resv_addr[l] = a; w->resv_val[l] = old; w->resv_valid |= bit;
                 } else if (in->op == OP_SC_W) {
                     /* Succeeds if the reserved word still holds what LR read. */
-                    int ok = (w->resv_valid & bit) && w->resv_addr[l] == a && old == w->resv_val[l];
-                    if (ok) *p = x[rs2][l];
+                    int ok = 0;
+                    old = w->resv_val[l];
+                    if ((w->resv_valid & bit) && w->resv_addr[l] == a) {
+                        if (dev->par_active)
+                            ok = __atomic_compare_exchange_n(p, &old, x[rs2][l], 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+                        else if ((ok = *p == old))
+                            *p = x[rs2][l];
+                    }
                     w->resv_valid &= ~bit;
                     old = !ok;
                 } else {
-                    *p = amo((ws_op)in->op, old, x[rs2][l]);
+                    old = amo_rmw(p, (ws_op)in->op, x[rs2][l], dev->par_active);
                 }
                 if (rd) x[rd][l] = old;
             }

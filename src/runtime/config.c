@@ -35,6 +35,7 @@ static ws_status set_key(ws_config *c, const char *key, const char *val, char *e
         { "max_threads_per_block", offsetof(ws_config, max_threads_per_block) },
         { "warp_quantum", offsetof(ws_config, warp_quantum) },
         { "watchdog_ms", offsetof(ws_config, watchdog_ms) },
+        { "threads", offsetof(ws_config, threads) },
     };
     uint64_t n;
     if (strcmp(key, "mode") == 0) {

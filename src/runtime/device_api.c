@@ -8,6 +8,7 @@
 #include "runtime/runtime.h"
 #include "runtime/source_lines.h"
 #include "device/debug/debug_hooks.h"
+#include "device/parallel.h"
 #include "device/timing.h"
 #include "device/trace/trace_cell_hw.h"
 #include "device/trace/pc_counters.h"
@@ -72,6 +73,8 @@ static int config_check(const ws_config *c, char *err, size_t len)
              c->max_threads_per_block > c->warps_per_core * c->lanes_per_warp)
         snprintf(err, len, "max_threads_per_block=%u: must be 1..warps_per_core*lanes_per_warp (%u)",
                  c->max_threads_per_block, c->warps_per_core * c->lanes_per_warp);
+    else if (c->threads > 256)
+        snprintf(err, len, "threads=%u: must be 0 (one per host core) to 256", c->threads);
     else if (c->warp_quantum < 1)
         snprintf(err, len, "warp_quantum must be at least 1");
     else if (c->mode != WS_MODE_FUNCTIONAL && c->mode != WS_MODE_TIMING)
@@ -108,6 +111,8 @@ ws_status ws_runtime_device_open(const ws_config *cfg, ws_device **out)
         return WS_ERR_INTERNAL;
     }
     dev->cfg = c;
+    dev->host_threads = ws_par_threads_for(&c);
+    dev->decode_lock_ready = pthread_mutex_init(&dev->decode_lock, NULL) == 0;
     dev->describe_pc = ws_source_describe_pc;
     dev->full_mask = c.lanes_per_warp == 32 ? UINT32_MAX : (1u << c.lanes_per_warp) - 1;
     dev->next_launch_id = 1;
@@ -120,7 +125,7 @@ ws_status ws_runtime_device_open(const ws_config *cfg, ws_device **out)
     dev->ncode_pages = (uint32_t)(c.global_mem_limit >> 12);
     dev->code_pages = calloc(dev->ncode_pages, sizeof *dev->code_pages);
     dev->cores = calloc(c.cores, sizeof *dev->cores);
-    int ok = dev->code_pages && dev->cores;
+    int ok = dev->code_pages && dev->cores && dev->decode_lock_ready;
     for (uint32_t i = 0; ok && i < c.cores; i++) {
         ws_core *core = &dev->cores[i];
         core->warps = calloc(c.warps_per_core, sizeof *core->warps);
@@ -158,6 +163,7 @@ ws_status ws_device_close(ws_device *dev)
         ws_modules_release_all(dev);
         ws_dbg_device_close(dev); /* tells an attached debugger, then cuts it loose */
     }
+    ws_par_free(dev); /* the worker threads end before the cores go */
     free(dev->modules);
     free(dev->queue);
     if (dev->cores)
@@ -171,6 +177,7 @@ ws_status ws_device_close(ws_device *dev)
         for (uint32_t i = 0; i < dev->ncode_pages; i++) free(dev->code_pages[i]);
     free(dev->code_pages);
     ws_mem_fini(&dev->mem);
+    if (dev->decode_lock_ready) pthread_mutex_destroy(&dev->decode_lock);
     ws_api_lock_destroy(dev);
     free(dev);
     return WS_OK;

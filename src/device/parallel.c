@@ -1,0 +1,410 @@
+/* Parallel simulation (parallel.h, docs/parallel.md).
+ *
+ * One thread runs the sequence of rounds the device runs in core order:
+ * place blocks on free slots, then every core runs one round. A core's
+ * round r+1 depends on the other cores only through that placement, and
+ * while blocks remain to be placed, every slot is full after a placement,
+ * so only cores that freed a slot in round r receive anything. Here each
+ * core therefore runs its rounds on its own; after a round in which it
+ * freed a slot (and blocks remain) it waits. The calling thread, the
+ * coordinator, places blocks for round r once every core has finished
+ * round r, on the cores waiting at r, in the same order one thread would,
+ * and lets them go on. The first fault in (round, core) order ends the
+ * launch once no core can still fault before it.
+ *
+ * Workers pick, among the cores they own (core c belongs to worker
+ * c mod threads), the runnable one with the fewest rounds done. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "device/parallel.h"
+
+enum { CORE_RUNNING, CORE_WAITING, CORE_STUCK, CORE_DONE, CORE_FAULT };
+
+struct ws_print_buf {
+    char *data;
+    size_t len, cap;
+};
+
+typedef struct print_rec {
+    uint64_t round, launch;
+    ws_dim3 block, thread;
+    uint32_t len;            /* bytes of text that follow the record */
+} print_rec;
+
+struct ws_par;
+typedef struct worker_arg {
+    struct ws_par *P;
+    uint32_t k;              /* owns cores k, k + nworkers, ... */
+} worker_arg;
+
+struct ws_par {
+    ws_device *dev;
+    uint32_t nworkers, started;
+    pthread_t *th;
+    worker_arg *args;
+    pthread_mutex_t mu;
+    pthread_cond_t work;     /* workers: a core may run, or the launch ended */
+    pthread_cond_t coord;    /* the coordinator: a core changed state       */
+    unsigned gen;            /* launch number: workers start on a change    */
+    unsigned busy;           /* workers still in the launch                 */
+    int quit, finish;
+    int want_progress;       /* the coordinator waits for rounds to finish  */
+    int exhausted;           /* every block of the launch has been placed   */
+    ws_par_core_fn fn;
+    uint64_t stop_round;     /* no core needs to run past this round        */
+    /* per core */
+    int *state;
+    uint64_t *rounds;        /* rounds finished                             */
+    uint8_t *place;          /* scratch: cores receiving blocks             */
+};
+
+uint32_t ws_par_threads_for(const ws_config *c)
+{
+    unsigned long n = c->threads;
+    if (!n) {
+        const char *env = getenv("WARPSCOPE_THREADS");
+        char *end = NULL;
+        unsigned long v = env && *env ? strtoul(env, &end, 10) : 0;
+        if (env && end && !*end && v >= 1 && v <= 256) n = v; /* anything else is ignored (docs/parallel.md) */
+    }
+    if (!n) {
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        n = cpus > 0 ? (unsigned long)cpus : 1;
+    }
+    if (n > c->cores) n = c->cores;
+    return n ? (uint32_t)n : 1;
+}
+
+int ws_par_launch_ok(const ws_device *dev, const ws_grid_run *L)
+{
+    return dev->host_threads > 1 && dev->cfg.mode == WS_MODE_FUNCTIONAL && L->total_blocks > 1 &&
+           !dev->debug && !dev->events && !dev->tool_launch_depth;
+}
+
+static int get(const int *p) { return __atomic_load_n(p, __ATOMIC_SEQ_CST); }
+static uint64_t get64(const uint64_t *p) { return __atomic_load_n(p, __ATOMIC_SEQ_CST); }
+
+/* ---- workers ---- */
+
+/* The runnable core of worker k with the fewest rounds done, or -1. */
+static int pick_core(struct ws_par *P, uint32_t k)
+{
+    int best = -1;
+    uint64_t stop = get64(&P->stop_round);
+    for (uint32_t c = k; c < P->dev->cfg.cores; c += P->nworkers) {
+        uint64_t r = get64(&P->rounds[c]);
+        if (get(&P->state[c]) != CORE_RUNNING || r >= stop) continue;
+        if (best < 0 || r < P->rounds[best]) best = (int)c;
+    }
+    return best;
+}
+
+/* A round of core c ended in a new state: its round count and state change
+ * together, so the coordinator never sees the round without the state. */
+static void finish_round_as(struct ws_par *P, uint32_t c, int s)
+{
+    pthread_mutex_lock(&P->mu);
+    __atomic_add_fetch(&P->rounds[c], 1, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&P->state[c], s, __ATOMIC_SEQ_CST);
+    pthread_cond_signal(&P->coord);
+    pthread_mutex_unlock(&P->mu);
+}
+
+static void run_round_of(struct ws_par *P, uint32_t c)
+{
+    ws_device *dev = P->dev;
+    int64_t issued = 0;
+    uint32_t released = 0;
+    int rc = P->fn(dev, c, &issued, &released);
+    if (rc < 0) { finish_round_as(P, c, CORE_FAULT); return; }
+    if (released && !get(&P->exhausted)) { finish_round_as(P, c, CORE_WAITING); return; }
+    if (!issued && !released) { /* nothing can change this core any more */
+        int resident = 0;
+        for (uint32_t s = 0; s < dev->cores[c].nblock_slots; s++) resident |= dev->cores[c].blocks[s].in_use;
+        finish_round_as(P, c, resident ? CORE_STUCK : CORE_DONE);
+        return;
+    }
+    __atomic_add_fetch(&P->rounds[c], 1, __ATOMIC_SEQ_CST);
+    if (get(&P->want_progress)) {
+        pthread_mutex_lock(&P->mu);
+        pthread_cond_signal(&P->coord);
+        pthread_mutex_unlock(&P->mu);
+    }
+}
+
+static void *worker(void *arg)
+{
+    struct ws_par *P = ((worker_arg *)arg)->P;
+    const uint32_t k = ((worker_arg *)arg)->k;
+    unsigned seen = 0;
+    for (;;) {
+        pthread_mutex_lock(&P->mu);
+        while (P->gen == seen && !P->quit) pthread_cond_wait(&P->work, &P->mu);
+        seen = P->gen;
+        int quit = P->quit;
+        pthread_mutex_unlock(&P->mu);
+        if (quit) return NULL;
+        for (;;) {
+            int c = get(&P->finish) ? -1 : pick_core(P, k);
+            if (c >= 0) { run_round_of(P, (uint32_t)c); continue; }
+            pthread_mutex_lock(&P->mu);
+            while (!P->finish && pick_core(P, k) < 0) pthread_cond_wait(&P->work, &P->mu);
+            int done = P->finish;
+            pthread_mutex_unlock(&P->mu);
+            if (done) break;
+        }
+        pthread_mutex_lock(&P->mu);
+        if (--P->busy == 0) pthread_cond_signal(&P->coord);
+        pthread_mutex_unlock(&P->mu);
+    }
+}
+
+/* ---- the pool ---- */
+
+static void pool_free(struct ws_par *P)
+{
+    if (!P) return;
+    pthread_mutex_lock(&P->mu);
+    P->quit = 1;
+    pthread_cond_broadcast(&P->work);
+    pthread_mutex_unlock(&P->mu);
+    for (uint32_t i = 0; i < P->started; i++) pthread_join(P->th[i], NULL);
+    pthread_cond_destroy(&P->work);
+    pthread_cond_destroy(&P->coord);
+    pthread_mutex_destroy(&P->mu);
+    free(P->th);
+    free(P->args);
+    free(P->state);
+    free(P->rounds);
+    free(P->place);
+    free(P);
+}
+
+static struct ws_par *pool_new(ws_device *dev)
+{
+    struct ws_par *P = calloc(1, sizeof *P);
+    if (!P) return NULL;
+    P->dev = dev;
+    P->nworkers = dev->host_threads;
+    pthread_mutex_init(&P->mu, NULL);
+    pthread_cond_init(&P->work, NULL);
+    pthread_cond_init(&P->coord, NULL);
+    P->th = calloc(P->nworkers, sizeof *P->th);
+    P->args = calloc(P->nworkers, sizeof *P->args);
+    P->state = calloc(dev->cfg.cores, sizeof *P->state);
+    P->rounds = calloc(dev->cfg.cores, sizeof *P->rounds);
+    P->place = calloc(dev->cfg.cores, 1);
+    if (!P->th || !P->args || !P->state || !P->rounds || !P->place) { pool_free(P); return NULL; }
+    for (uint32_t i = 0; i < P->nworkers; i++) {
+        P->args[i] = (worker_arg){ P, i };
+        if (pthread_create(&P->th[i], NULL, worker, &P->args[i])) break;
+        P->started++;
+    }
+    if (P->started != P->nworkers) { pool_free(P); return NULL; }
+    return P;
+}
+
+/* ---- after the launch, in core order ---- */
+
+static void fold_stats(ws_device *dev)
+{
+    ws_launch_stats *st = &dev->current->stats;
+    for (uint32_t c = 0; c < dev->cfg.cores; c++) {
+        ws_launch_stats *p = &dev->cores[c].part;
+        st->warp_instructions += p->warp_instructions;
+        st->thread_instructions += p->thread_instructions;
+        st->thread_loads += p->thread_loads;
+        st->thread_stores += p->thread_stores;
+        st->thread_atomics += p->thread_atomics;
+        p->warp_instructions = p->thread_instructions = p->thread_loads = p->thread_stores = p->thread_atomics = 0;
+        if (c < WS_STATS_MAX_CORES) {
+            st->core_warp_instructions[c] += p->core_warp_instructions[c];
+            p->core_warp_instructions[c] = 0;
+        }
+    }
+}
+
+static void emit(ws_device *dev, const print_rec *r, const char *text)
+{
+    if (dev->printf_fn) { /* calls back into the library are refused meanwhile */
+        dev->printf_depth++;
+        dev->printf_fn(dev->printf_user, r->launch, r->block, r->thread, text, r->len);
+        dev->printf_depth--;
+    } else {
+        fwrite(text, 1, r->len, stdout);
+        fflush(stdout);
+    }
+}
+
+/* Emit the held output in (round, core) order, as one thread printed it,
+ * up to round `last` (and in that round up to core `last_core`); drop the
+ * rest, which one thread would not have run. */
+static void flush_prints(ws_device *dev, uint64_t last, uint32_t last_core)
+{
+    const uint32_t n = dev->cfg.cores;
+    size_t *at = calloc(n, sizeof *at);
+    for (;;) {
+        uint32_t best = n;
+        uint64_t best_round = 0;
+        for (uint32_t c = 0; at && c < n; c++) {
+            const struct ws_print_buf *b = dev->cores[c].prints;
+            if (!b || at[c] >= b->len) continue;
+            print_rec r;
+            memcpy(&r, b->data + at[c], sizeof r);
+            if (r.round > last || (r.round == last && c > last_core)) continue;
+            if (best == n || r.round < best_round) best = c, best_round = r.round;
+        }
+        if (best == n) break;
+        const struct ws_print_buf *b = dev->cores[best].prints;
+        while (at[best] < b->len) { /* the core's whole round */
+            print_rec r;
+            memcpy(&r, b->data + at[best], sizeof r);
+            if (r.round != best_round) break;
+            emit(dev, &r, b->data + at[best] + sizeof r);
+            at[best] += sizeof r + r.len;
+        }
+    }
+    free(at);
+    for (uint32_t c = 0; c < n; c++)
+        if (dev->cores[c].prints) dev->cores[c].prints->len = 0;
+}
+
+int ws_par_print(ws_device *dev, const ws_warp *w, ws_dim3 thread, const char *text, uint32_t len)
+{
+    ws_core *core = &dev->cores[w->core];
+    struct ws_print_buf *b = core->prints;
+    if (!b && !(b = core->prints = calloc(1, sizeof *b))) return -1;
+    size_t need = b->len + sizeof(print_rec) + len;
+    if (need > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap < need) cap *= 2;
+        char *d = realloc(b->data, cap);
+        if (!d) return -1;
+        b->data = d;
+        b->cap = cap;
+    }
+    print_rec r = { get64(&dev->par->rounds[w->core]), dev->current->id, w->block->idx, thread, len };
+    memcpy(b->data + b->len, &r, sizeof r);
+    memcpy(b->data + b->len + sizeof r, text, len);
+    b->len = need;
+    return 0;
+}
+
+/* ---- the coordinator ---- */
+
+/* Decide what can be decided; called with P->mu held. Returns 1 when the
+ * launch is over (*out set). */
+static int coordinate(struct ws_par *P, ws_par_result *out)
+{
+    ws_device *dev = P->dev;
+    ws_grid_run *L = dev->current;
+    const uint32_t n = dev->cfg.cores;
+    uint64_t lag = UINT64_MAX, wait_round = UINT64_MAX, fault_round = UINT64_MAX;
+    uint32_t fault_core = n, running = 0, waiting = 0;
+    /* Before reading the cores' rounds: a worker finishing a round after
+     * this reads the flag and wakes us. */
+    __atomic_store_n(&P->want_progress, 1, __ATOMIC_SEQ_CST);
+    for (uint32_t c = 0; c < n; c++) {
+        uint64_t r = get64(&P->rounds[c]);
+        switch (get(&P->state[c])) {
+        case CORE_RUNNING: running++; if (r < lag) lag = r; break;
+        case CORE_WAITING: waiting++; if (r < wait_round) wait_round = r; break;
+        case CORE_FAULT: if (r < fault_round) fault_round = r, fault_core = c; break; /* lowest core first */
+        default: break;
+        }
+    }
+    if (fault_core < n) {
+        /* No core can fault before it any more once the cores before it
+         * finished its round and those after it the round before. */
+        if (P->stop_round > fault_round) __atomic_store_n(&P->stop_round, fault_round, __ATOMIC_SEQ_CST);
+        int final = fault_round <= wait_round;
+        for (uint32_t c = 0; c < n && final; c++)
+            if (get(&P->state[c]) == CORE_RUNNING && get64(&P->rounds[c]) < fault_round - (c > fault_core))
+                final = 0;
+        if (final) {
+            dev->fault = dev->cores[fault_core].fault;
+            flush_prints(dev, fault_round - 1, fault_core);
+            *out = WS_PAR_FAULT;
+            return 1;
+        }
+    }
+    if (waiting && wait_round <= lag && wait_round < fault_round) { /* every core finished round wait_round */
+        for (uint32_t c = 0; c < n; c++)
+            P->place[c] = get(&P->state[c]) == CORE_WAITING && get64(&P->rounds[c]) == wait_round;
+        ws_dispatch_blocks_on(dev, P->place);
+        if (L->next_block >= L->total_blocks) __atomic_store_n(&P->exhausted, 1, __ATOMIC_SEQ_CST);
+        for (uint32_t c = 0; c < n; c++)
+            if (P->place[c]) __atomic_store_n(&P->state[c], CORE_RUNNING, __ATOMIC_SEQ_CST);
+        pthread_cond_broadcast(&P->work);
+        return coordinate(P, out);
+    }
+    if (__atomic_load_n(&L->done_blocks, __ATOMIC_SEQ_CST) >= L->total_blocks) {
+        flush_prints(dev, UINT64_MAX, n);
+        *out = WS_PAR_DONE;
+        return 1;
+    }
+    if (!running && !waiting && fault_core == n) { /* every core done or stuck: nothing will move */
+        flush_prints(dev, UINT64_MAX, n);
+        *out = WS_PAR_DEADLOCK;
+        return 1;
+    }
+    /* Only a pending placement or fault needs to hear of every round. */
+    if (!waiting && fault_core == n) __atomic_store_n(&P->want_progress, 0, __ATOMIC_SEQ_CST);
+    return 0;
+}
+
+ws_par_result ws_par_run(ws_device *dev, ws_par_core_fn fn, double limit_s)
+{
+    if (!dev->par && !(dev->par = pool_new(dev))) return WS_PAR_NO_THREADS;
+    struct ws_par *P = dev->par;
+    ws_grid_run *L = dev->current;
+    for (uint32_t c = 0; c < dev->cfg.cores; c++) {
+        memset(&dev->cores[c].fault, 0, sizeof dev->cores[c].fault);
+        P->state[c] = CORE_RUNNING;
+        P->rounds[c] = 0;
+    }
+    P->fn = fn;
+    P->stop_round = UINT64_MAX;
+    P->exhausted = L->next_block >= L->total_blocks;
+    P->finish = 0;
+    dev->par_active = 1;
+    double t0 = ws_now_seconds();
+    ws_par_result res = WS_PAR_DONE;
+
+    pthread_mutex_lock(&P->mu);
+    P->busy = P->nworkers;
+    P->gen++;
+    pthread_cond_broadcast(&P->work);
+    while (!coordinate(P, &res)) {
+        if (limit_s && ws_now_seconds() - t0 > limit_s) { res = WS_PAR_TIMEOUT; break; }
+        struct timespec until;
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_nsec += 20 * 1000000L; /* the watchdog looks every 20 ms */
+        if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
+        pthread_cond_timedwait(&P->coord, &P->mu, &until);
+    }
+    __atomic_store_n(&P->finish, 1, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&P->want_progress, 0, __ATOMIC_SEQ_CST);
+    pthread_cond_broadcast(&P->work);
+    while (P->busy) pthread_cond_wait(&P->coord, &P->mu);
+    pthread_mutex_unlock(&P->mu);
+    dev->par_active = 0;
+    if (res == WS_PAR_TIMEOUT) flush_prints(dev, UINT64_MAX, dev->cfg.cores);
+    fold_stats(dev);
+    return res;
+}
+
+void ws_par_free(ws_device *dev)
+{
+    pool_free(dev->par);
+    dev->par = NULL;
+    if (!dev->cores) return;
+    for (uint32_t c = 0; c < dev->cfg.cores; c++) {
+        if (dev->cores[c].prints) free(dev->cores[c].prints->data);
+        free(dev->cores[c].prints);
+        dev->cores[c].prints = NULL;
+    }
+}

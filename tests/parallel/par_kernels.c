@@ -1,0 +1,64 @@
+/* Kernels for the parallel-simulation tests (docs/parallel.md). */
+#include <warpscope/kernel.h>
+
+#define CORE_ID() ((int)WS__CSR(0xCC2))
+
+/* Blocks of very different lengths: which core runs which block depends
+ * on when slots free up, so this pins the work distributor's decisions. */
+WS_KERNEL void uneven(int *where, int *sum, int *out)
+{
+    unsigned b = blockIdx_x(), t = threadIdx_x();
+    int s = 0;
+    for (unsigned i = 0; i < (b * 37u % 11u) * 40u + t % 3u; i++) s += (int)(i ^ b);
+    out[b * blockDim_x() + t] = s;
+    if (t == 0) where[b] = CORE_ID();
+    if (t == 0) atomicAdd(sum, s); /* order-independent */
+}
+
+/* printf from every block, in block order within a core. */
+WS_KERNEL void chatty(int *out)
+{
+    unsigned b = blockIdx_x(), t = threadIdx_x();
+    int s = 0;
+    for (unsigned i = 0; i < b % 5u * 50u; i++) s += (int)i;
+    if (t % 16 == 0) printf("block %u thread %u sum %d\n", b, t, s);
+    out[b * blockDim_x() + t] = s;
+}
+
+/* Block `bad` reads outside every allocation after some work. */
+WS_KERNEL void faults_late(int *out, int bad)
+{
+    unsigned b = blockIdx_x(), t = threadIdx_x();
+    int s = 0;
+    for (unsigned i = 0; i < 200u + b % 3u * 30u; i++) s += (int)i;
+    if ((int)b == bad && t == 5) s += *(volatile int *)(uintptr_t)0x10;
+    out[b * blockDim_x() + t] = s;
+}
+
+/* Block `bad`'s first warp waits at another barrier: a deadlock. */
+WS_KERNEL void stuck(int *out, int bad)
+{
+    unsigned b = blockIdx_x(), t = threadIdx_x();
+    out[b * blockDim_x() + t] = (int)t;
+    if ((int)b == bad && t < 32) ws_barrier(1);
+    else ws_syncthreads();
+}
+
+/* Racing tickets: every thread takes a ticket from one counter. Which
+ * thread gets which ticket depends on the order of the blocks. */
+WS_KERNEL void tickets(unsigned *counter, unsigned *owner)
+{
+    unsigned g = ws_global_id_x();
+    unsigned ticket = atomicAdd(counter, 1u);
+    owner[ticket] = g;
+}
+
+/* Compare-and-swap and min/max from every block on shared words. */
+WS_KERNEL void minmax(int *lo, int *hi, unsigned *cas_count)
+{
+    int v = (int)((ws_global_id_x() * 2654435761u) >> 8);
+    atomicMin(lo, v);
+    atomicMax(hi, v);
+    unsigned old = *(volatile unsigned *)cas_count;
+    while (atomicCAS(cas_count, old, old + 1) != old) old = *(volatile unsigned *)cas_count;
+}

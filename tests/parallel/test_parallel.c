@@ -1,0 +1,205 @@
+/* Parallel simulation (docs/parallel.md): one launch gives the same
+ * results, statistics, printf output and error report with 1, 2, 3 or 4
+ * host threads when its result does not depend on racing blocks; racing
+ * atomics keep the documented guarantee; and a tool attached to the
+ * device puts it back on the one-thread schedule. */
+#include <stdint.h>
+#include "warpscope/warpscope.h"
+#include "warpscope/tool.h"
+#include "../test.h"
+
+#define BLOCKS 61
+#define THREADS 64
+#define N (BLOCKS * THREADS)
+
+typedef struct run_result {
+    ws_status st;
+    char err[1024];
+    ws_launch_stats stats;
+    int where[BLOCKS];
+    int out[N];
+    int sum;
+    char printed[65536];
+    size_t nprinted;
+} run_result;
+
+static void on_print(void *user, uint64_t launch, ws_dim3 block, ws_dim3 thread, const char *text, size_t len)
+{
+    run_result *r = user;
+    int n = snprintf(r->printed + r->nprinted, sizeof r->printed - r->nprinted, "[%llu %u %u]%.*s",
+                     (unsigned long long)launch, block.x, thread.x, (int)len, text);
+    if (n > 0 && r->nprinted + (size_t)n < sizeof r->printed) r->nprinted += (size_t)n;
+}
+
+static ws_device *open_dev(uint32_t threads)
+{
+    ws_config c;
+    ws_config_default(&c);
+    c.threads = threads;
+    c.warps_per_core = 6; /* three 2-warp blocks per core: slots free up at different times */
+    c.max_threads_per_block = 128;
+    ws_device *d = NULL;
+    CHECK(ws_device_open(&c, &d) == WS_OK);
+    return d;
+}
+
+/* Run `name` on a fresh device with `threads` host threads. */
+static void run(const char *elf, const char *name, uint32_t threads, int extra, run_result *r)
+{
+    memset(r, 0, sizeof *r);
+    ws_device *d = open_dev(threads);
+    ws_module *m = NULL;
+    ws_kernel *k = NULL;
+    CHECK(ws_module_load_file(d, elf, &m) == WS_OK);
+    CHECK(ws_kernel_get(m, name, &k) == WS_OK);
+    CHECK(ws_set_printf_handler(d, on_print, r) == WS_OK);
+    ws_addr where = 0, sum = 0, out = 0;
+    CHECK(ws_malloc(d, sizeof r->where, &where) == WS_OK);
+    CHECK(ws_malloc(d, sizeof r->sum, &sum) == WS_OK);
+    CHECK(ws_malloc(d, sizeof r->out, &out) == WS_OK);
+    CHECK(ws_memset(d, where, 0, sizeof r->where) == WS_OK);
+    CHECK(ws_memset(d, sum, 0, sizeof r->sum) == WS_OK);
+    CHECK(ws_memset(d, out, 0, sizeof r->out) == WS_OK);
+    ws_arg a[3];
+    int na;
+    if (!strcmp(name, "uneven")) { a[0] = WS_ARG_PTR(where); a[1] = WS_ARG_PTR(sum); a[2] = WS_ARG_PTR(out); na = 3; }
+    else if (!strcmp(name, "chatty")) { a[0] = WS_ARG_PTR(out); na = 1; }
+    else { a[0] = WS_ARG_PTR(out); a[1] = WS_ARG_I32(extra); na = 2; }
+    r->st = ws_launch(d, k, WS_DIM3(BLOCKS, 1, 1), WS_DIM3(THREADS, 1, 1), 0, a, (unsigned)na);
+    if (r->st == WS_OK) r->st = ws_synchronize(d);
+    snprintf(r->err, sizeof r->err, "%s", r->st ? ws_last_error(d) : "");
+    CHECK(ws_memcpy_dtoh(d, r->where, where, sizeof r->where) == WS_OK);
+    CHECK(ws_memcpy_dtoh(d, &r->sum, sum, sizeof r->sum) == WS_OK);
+    CHECK(ws_memcpy_dtoh(d, r->out, out, sizeof r->out) == WS_OK);
+    CHECK(ws_last_launch_stats(d, &r->stats) == WS_OK);
+    r->stats.host_seconds = 0; /* the one figure allowed to differ */
+    CHECK(ws_device_close(d) == WS_OK);
+}
+
+static void same(const char *what, uint32_t threads, const run_result *a, const run_result *b, int check_memory)
+{
+    int ok = a->st == b->st && !strcmp(a->err, b->err) &&
+             a->nprinted == b->nprinted && !memcmp(a->printed, b->printed, a->nprinted);
+    if (check_memory)
+        ok = ok && !memcmp(&a->stats, &b->stats, sizeof a->stats) && !memcmp(a->where, b->where, sizeof a->where) &&
+             !memcmp(a->out, b->out, sizeof a->out) && a->sum == b->sum;
+    if (!ok) {
+        for (int i = 0; i < BLOCKS; i++)
+            if (a->where[i] != b->where[i]) fprintf(stderr, "  block %d ran on core %d, not %d\n", i, b->where[i], a->where[i]);
+        if (memcmp(a->printed, b->printed, a->nprinted)) fprintf(stderr, "  printf output in another order\n");
+        if (memcmp(&a->stats, &b->stats, sizeof a->stats)) fprintf(stderr, "  other statistics\n");
+    }
+    if (!ok)
+        fprintf(stderr, "%s with %u threads differs from 1 thread: status %d/%d, '%s' / '%s', "
+                "warp-instructions %llu/%llu, printed %zu/%zu bytes\n", what, threads, a->st, b->st, a->err, b->err,
+                (unsigned long long)a->stats.warp_instructions, (unsigned long long)b->stats.warp_instructions,
+                a->nprinted, b->nprinted);
+    CHECK(ok);
+}
+
+/* ---- racing tickets ---- */
+
+typedef struct tickets_result {
+    unsigned counter;
+    unsigned owner[N];
+    ws_launch_stats stats;
+} tickets_result;
+
+static ws_status noop_attach(ws_device *d, void *u) { (void)d; (void)u; return WS_OK; }
+
+static void run_tickets(const char *elf, uint32_t threads, int with_tool, tickets_result *r)
+{
+    static const ws_tool observer = { .version = WS_TOOL_API_VERSION, .name = "observer", .attach = noop_attach };
+    memset(r, 0, sizeof *r);
+    ws_device *d = open_dev(threads);
+    if (with_tool) CHECK(ws_tool_attach(d, &observer, NULL) == WS_OK);
+    ws_module *m = NULL;
+    ws_kernel *k = NULL;
+    CHECK(ws_module_load_file(d, elf, &m) == WS_OK);
+    CHECK(ws_kernel_get(m, "tickets", &k) == WS_OK);
+    ws_addr counter = 0, owner = 0;
+    CHECK(ws_malloc(d, sizeof r->counter, &counter) == WS_OK);
+    CHECK(ws_malloc(d, sizeof r->owner, &owner) == WS_OK);
+    CHECK(ws_memset(d, counter, 0, sizeof r->counter) == WS_OK);
+    CHECK(ws_memset(d, owner, 0xFF, sizeof r->owner) == WS_OK);
+    ws_arg a[2] = { WS_ARG_PTR(counter), WS_ARG_PTR(owner) };
+    CHECK(ws_launch(d, k, WS_DIM3(BLOCKS, 1, 1), WS_DIM3(THREADS, 1, 1), 0, a, 2) == WS_OK);
+    CHECK(ws_synchronize(d) == WS_OK);
+    CHECK(ws_memcpy_dtoh(d, &r->counter, counter, sizeof r->counter) == WS_OK);
+    CHECK(ws_memcpy_dtoh(d, r->owner, owner, sizeof r->owner) == WS_OK);
+    CHECK(ws_last_launch_stats(d, &r->stats) == WS_OK);
+    r->stats.host_seconds = 0;
+    CHECK(ws_device_close(d) == WS_OK);
+}
+
+/* The guarantee for racing atomics: every atomic happens exactly once, so
+ * the counter ends at N and the tickets are a permutation of the threads;
+ * only which thread holds which ticket may differ. */
+static void check_tickets(const tickets_result *r)
+{
+    static unsigned char seen[N];
+    memset(seen, 0, sizeof seen);
+    int bad = 0;
+    for (unsigned i = 0; i < N; i++) {
+        if (r->owner[i] >= N || seen[r->owner[i]]) bad++;
+        else seen[r->owner[i]] = 1;
+    }
+    CHECK_EQ_U(r->counter, N);
+    CHECK_EQ_U(bad, 0);
+    CHECK_EQ_U(r->stats.thread_atomics, N);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) { fprintf(stderr, "usage: %s par_kernels.elf\n", argv[0]); return 2; }
+    const char *elf = argv[1];
+    static run_result one, many;
+
+    const struct { const char *name; int extra; ws_status want; const char *msg; } cases[] = {
+        { "uneven", 0, WS_OK, NULL },
+        { "chatty", 0, WS_OK, NULL },
+        { "faults_late", 37, WS_ERR_KERNEL_FAULT, "block (37,0,0)" },
+        { "stuck", 45, WS_ERR_DEADLOCK, "deadlock" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        run(elf, cases[i].name, 1, cases[i].extra, &one);
+        CHECK_EQ_U(one.st, cases[i].want);
+        if (cases[i].msg) CHECK_STR_CONTAINS(one.err, cases[i].msg);
+        for (uint32_t t = 2; t <= 4; t++) {
+            run(elf, cases[i].name, t, cases[i].extra, &many);
+            /* after a fault, other cores may have run further: memory and
+             * counts are compared for launches that complete */
+            same(cases[i].name, t, &one, &many, cases[i].want == WS_OK);
+        }
+    }
+    /* the distributor's decisions really depend on timing here */
+    run(elf, "uneven", 1, 0, &one);
+    int cores_used = 0;
+    for (int c = 0; c < 4; c++) {
+        int used = 0;
+        for (int b = 0; b < BLOCKS; b++) used |= one.where[b] == c;
+        cores_used += used && one.stats.core_blocks[c] > 0;
+    }
+    CHECK_EQ_U(cores_used, 4);
+    CHECK(one.stats.core_blocks[0] != one.stats.core_blocks[1] || one.stats.core_blocks[1] != one.stats.core_blocks[2]);
+    CHECK(one.nprinted == 0);
+    run(elf, "chatty", 2, 0, &many);
+    CHECK_EQ_U(many.nprinted > 0, 1);
+    CHECK_STR_CONTAINS(many.printed, "block 60 thread 48 sum");
+
+    /* racing atomics */
+    static tickets_result t1, t1b, t2, tool2;
+    run_tickets(elf, 1, 0, &t1);
+    run_tickets(elf, 1, 0, &t1b);
+    check_tickets(&t1);
+    CHECK(!memcmp(&t1, &t1b, sizeof t1)); /* one thread: bit for bit, every run */
+    for (int rep = 0; rep < 3; rep++) {
+        run_tickets(elf, 2, 0, &t2);
+        check_tickets(&t2);
+        CHECK(!memcmp(&t1.stats, &t2.stats, sizeof t1.stats));
+    }
+    /* an attached tool gets the one-thread schedule: identical tickets */
+    run_tickets(elf, 2, 1, &tool2);
+    CHECK(!memcmp(&t1, &tool2, sizeof t1));
+    return TEST_SUMMARY();
+}
