@@ -6,13 +6,16 @@ cd "$(dirname "$0")/.."
 scripts/bootstrap.sh
 jobs="$(nproc)"
 
-echo "== build (warnings are errors) and test"
+# Devices opened with threads=0 (the default) take WARPSCOPE_THREADS: the
+# suite runs once with the cores on two host threads and once, under the
+# sanitizers, on one (docs/parallel.md).
+echo "== build (warnings are errors) and test, cores on 2 host threads"
 cmake -S . -B build-test -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWS_WERROR=ON >/dev/null
 cmake --build build-test -j"$jobs"
-(cd build-test && ctest --output-on-failure -j"$jobs")
+(cd build-test && WARPSCOPE_THREADS=2 ctest --output-on-failure -j"$jobs")
 
 # optimised (-O2): the sanitizers check the same code, in a third of the time of -O0
-echo "== build and test under ASan + UBSan"
+echo "== build and test under ASan + UBSan, cores on 1 host thread"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWS_WERROR=ON -DWS_SANITIZE=ON >/dev/null
 cmake --build build-asan -j"$jobs"
-(cd build-asan && ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j"$jobs")
+(cd build-asan && WARPSCOPE_THREADS=1 ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j"$jobs")

@@ -6,7 +6,9 @@
  * over all threads, same per-thread code); its instruction count is exact:
  * the identical program also runs as a one-thread device kernel. Ratio =
  * device thread-instr/s / qemu instr/s. Also: host memory per resident
- * thread, and the cost of an empty launch.
+ * thread, and the cost of an empty launch. Then the same workloads with
+ * the cores on 2, 3, ... host threads, up to the host's cores (threads=N,
+ * docs/parallel.md): speed-up over one thread.
  * usage: ws_bench DIR QEMU [--json FILE] */
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +47,43 @@ static double time_kernel(ws_device *dev, ws_kernel *k, ws_dim3 g, ws_dim3 b, co
         *instr = s.thread_instructions;
     }
     return best;
+}
+
+static void open_with_threads(const char *path, uint32_t threads, ws_device **dev, ws_module **mod)
+{
+    ws_config cfg;
+    ws_config_default(&cfg);
+    cfg.threads = threads;
+    *dev = NULL;
+    if (ws_device_open(&cfg, dev) || ws_module_load_file(*dev, path, mod)) die(*dev, path);
+}
+
+/* The three workloads on a device whose cores run on `threads` host threads. */
+static void workloads(const char *path, uint32_t threads, result *res)
+{
+    ws_device *dev;
+    ws_module *mod;
+    ws_kernel *kmm, *kvec, *kred;
+    open_with_threads(path, threads, &dev, &mod);
+    if (ws_kernel_get(mod, "mm", &kmm) || ws_kernel_get(mod, "vecadd", &kvec) || ws_kernel_get(mod, "reduce", &kred))
+        die(dev, "kernels");
+    ws_addr a, b, c, o;
+    ws_addr rin;
+    if (ws_malloc(dev, VEC_N * 4, &a) || ws_malloc(dev, VEC_N * 4, &b) || ws_malloc(dev, VEC_N * 4, &c) ||
+        ws_malloc(dev, 4, &o) || ws_malloc(dev, RED_N * 4, &rin))
+        die(dev, "malloc");
+    float *h = malloc(VEC_N * 4);
+    for (int i = 0; i < VEC_N; i++) h[i] = (float)(i % 7);
+    ws_memcpy_htod(dev, a, h, VEC_N * 4);
+    ws_memcpy_htod(dev, b, h, VEC_N * 4);
+    free(h);
+    ws_arg mma[] = { WS_ARG_PTR(a), WS_ARG_PTR(b), WS_ARG_PTR(c), WS_ARG_I32(MM_N) };
+    ws_arg va[] = { WS_ARG_PTR(a), WS_ARG_PTR(b), WS_ARG_PTR(c) };
+    ws_arg ra[] = { WS_ARG_PTR(rin), WS_ARG_PTR(o) };
+    res[0].dev_rate = time_kernel(dev, kmm, WS_DIM3(MM_N / 16, MM_N / 16, 1), WS_DIM3(16, 16, 1), mma, 4, 3, &res[0].dev_instr);
+    res[1].dev_rate = time_kernel(dev, kvec, WS_DIM3(VEC_N / 256, 1, 1), WS_DIM3(256, 1, 1), va, 3, 3, &res[1].dev_instr);
+    res[2].dev_rate = time_kernel(dev, kred, WS_DIM3(RED_N / RED_CHUNK / 256, 1, 1), WS_DIM3(256, 1, 1), ra, 2, 3, &res[2].dev_instr);
+    ws_device_close(dev);
 }
 
 /* Exact instruction count of the scalar program: run it as one device thread. */
@@ -116,14 +155,12 @@ int main(int argc, char **argv)
     double t0 = now();
     ws_device *dev;
     ws_module *mod;
-    if (ws_device_open(NULL, &dev) || ws_module_load_file(dev, path, &mod)) die(dev, path);
+    open_with_threads(path, 1, &dev, &mod);
     double open_ms = (now() - t0) * 1e3;
     ws_config cfg;
     ws_device_config(dev, &cfg);
-    ws_kernel *kmm, *kvec, *kred, *kempty, *ktouch;
-    if (ws_kernel_get(mod, "mm", &kmm) || ws_kernel_get(mod, "vecadd", &kvec) || ws_kernel_get(mod, "reduce", &kred) ||
-        ws_kernel_get(mod, "empty", &kempty) || ws_kernel_get(mod, "touch_stack", &ktouch))
-        die(dev, "kernels");
+    ws_kernel *kempty, *ktouch;
+    if (ws_kernel_get(mod, "empty", &kempty) || ws_kernel_get(mod, "touch_stack", &ktouch)) die(dev, "kernels");
 
     /* memory per resident thread: every lane touches 1 KiB of its stack */
     uint32_t lanes = cfg.cores * cfg.warps_per_core * cfg.lanes_per_warp;
@@ -142,26 +179,10 @@ int main(int argc, char **argv)
         if (ws_launch(dev, kempty, WS_DIM3(1, 1, 1), WS_DIM3(1, 1, 1), 0, NULL, 0) || ws_synchronize(dev)) die(dev, "empty");
     double empty_us = (now() - t0) / EMPTY * 1e6;
 
-    /* workloads */
-    ws_addr a, b, c, o;
-    ws_addr rin;
-    if (ws_malloc(dev, VEC_N * 4, &a) || ws_malloc(dev, VEC_N * 4, &b) || ws_malloc(dev, VEC_N * 4, &c) ||
-        ws_malloc(dev, 4, &o) || ws_malloc(dev, RED_N * 4, &rin))
-        die(dev, "malloc");
-    float *h = malloc(VEC_N * 4);
-    for (int i = 0; i < VEC_N; i++) h[i] = (float)(i % 7);
-    ws_memcpy_htod(dev, a, h, VEC_N * 4);
-    ws_memcpy_htod(dev, b, h, VEC_N * 4);
-    free(h);
+    ws_device_close(dev);
     result res[3] = { { "matmul (naive, n=256)", 0, 0, 0, 0, 0 }, { "vecadd (2^22)", 0, 0, 0, 0, 0 },
                       { "reduction (2^24)", 0, 0, 0, 0, 0 } };
-    ws_arg mma[] = { WS_ARG_PTR(a), WS_ARG_PTR(b), WS_ARG_PTR(c), WS_ARG_I32(MM_N) };
-    ws_arg va[] = { WS_ARG_PTR(a), WS_ARG_PTR(b), WS_ARG_PTR(c) };
-    ws_arg ra[] = { WS_ARG_PTR(rin), WS_ARG_PTR(o) };
-    res[0].dev_rate = time_kernel(dev, kmm, WS_DIM3(MM_N / 16, MM_N / 16, 1), WS_DIM3(16, 16, 1), mma, 4, 3, &res[0].dev_instr);
-    res[1].dev_rate = time_kernel(dev, kvec, WS_DIM3(VEC_N / 256, 1, 1), WS_DIM3(256, 1, 1), va, 3, 3, &res[1].dev_instr);
-    res[2].dev_rate = time_kernel(dev, kred, WS_DIM3(RED_N / RED_CHUNK / 256, 1, 1), WS_DIM3(256, 1, 1), ra, 2, 3, &res[2].dev_instr);
-    ws_device_close(dev);
+    workloads(path, 1, res);
 
     for (int w = 0; w < 3 && have_qemu; w++) {
         unsigned value = 0;
@@ -177,6 +198,25 @@ int main(int argc, char **argv)
         printf("%-24s %14.1f %14.1f %12.3f %8.2f\n", res[w].name, res[w].dev_rate / 1e6, res[w].qemu_rate / 1e6,
                res[w].qemu_s, have_qemu ? res[w].dev_rate / res[w].qemu_rate : 0.0);
     if (!have_qemu) printf("(qemu-riscv32 not found: no comparison)\n");
+
+    /* scaling over host threads */
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    uint32_t most = cpus > 1 ? (uint32_t)cpus : 1;
+    if (most > cfg.cores) most = cfg.cores;
+    printf("\nscaling: the same workloads with the %u cores on N host threads (speed-up over 1 thread; goal >= 0.8 N)\n",
+           cfg.cores);
+    printf("%-24s %8s %14s %10s %12s\n", "workload", "threads", "device Mi/s", "speed-up", "per thread");
+    for (int w = 0; w < 3; w++) printf("%-24s %8u %14.1f %10.2f %12.2f\n", res[w].name, 1u, res[w].dev_rate / 1e6, 1.0, 1.0);
+    result scaled[3];
+    double speedup[3] = { 1, 1, 1 };
+    for (uint32_t t = 2; t <= most; t++) {
+        workloads(path, t, scaled);
+        for (int w = 0; w < 3; w++) {
+            speedup[w] = scaled[w].dev_rate / res[w].dev_rate;
+            printf("%-24s %8u %14.1f %10.2f %12.2f\n", res[w].name, t, scaled[w].dev_rate / 1e6, speedup[w], speedup[w] / t);
+        }
+    }
+    if (most < 2) printf("(one host core: no scaling to measure)\n");
     printf("\ndevice open + module load: %.2f ms (RSS %ld KiB before)\n", open_ms, rss0);
     printf("empty launch (1 thread) + synchronize: %.1f us\n", empty_us);
     printf("host memory per resident thread: %.0f bytes (%u resident lanes; RSS %ld -> %ld KiB with 1 KiB of stack touched per lane)\n",
@@ -190,8 +230,9 @@ int main(int argc, char **argv)
                        "\"ratio\":%.3f,\"device_thread_instr\":%llu,\"qemu_instr\":%llu}", w ? "," : "", res[w].name,
                     res[w].dev_rate, res[w].qemu_rate, have_qemu ? res[w].dev_rate / res[w].qemu_rate : 0.0,
                     (unsigned long long)res[w].dev_instr, (unsigned long long)res[w].qemu_instr);
-        fprintf(f, "],\"empty_launch_us\":%.2f,\"open_ms\":%.2f,\"bytes_per_resident_thread\":%.0f}\n", empty_us,
-                open_ms, (double)(rss2 - rss1) * 1024.0 / lanes);
+        fprintf(f, "],\"empty_launch_us\":%.2f,\"open_ms\":%.2f,\"bytes_per_resident_thread\":%.0f,"
+                   "\"max_threads\":%u,\"speedup_at_max_threads\":[%.3f,%.3f,%.3f]}\n", empty_us,
+                open_ms, (double)(rss2 - rss1) * 1024.0 / lanes, most, speedup[0], speedup[1], speedup[2]);
         fclose(f);
     }
     return 0;

@@ -90,6 +90,7 @@ struct ws_block {
     uint32_t live_lanes;
     uint32_t arrived[WS_MAX_BARRIERS];
     int in_use;
+    uint8_t init_pending;          /* placed; its warps are set up later     */
 };
 
 typedef struct ws_core {
@@ -98,6 +99,7 @@ typedef struct ws_core {
     uint32_t nblock_slots;
     uint8_t *shared;               /* shared_per_core bytes                 */
     uint32_t free_warps;
+    uint8_t init_pending;          /* a placed block awaits set-up           */
     /* The live data allocation last hit by a warp-wide access of this
      * core, [hot_lo, hot_hi). Allocations only change between launches. */
     uint32_t hot_lo, hot_hi;
@@ -271,6 +273,9 @@ void ws_simt_barrier_arrive(ws_device *dev, ws_warp *w, uint32_t lanes, uint32_t
 uint32_t ws_dispatch_blocks(ws_device *dev);
 /* The same, on the cores c with only[c] != 0 (NULL: every core). */
 uint32_t ws_dispatch_blocks_on(ws_device *dev, const uint8_t *only);
+/* Set up the warps of blocks placed on core c while cores ran in parallel
+ * (placement defers it to the core's own thread). */
+void ws_dispatch_init_core(ws_device *dev, uint32_t c);
 /* Free the slots of a block whose lanes have all retired. */
 void ws_block_release(ws_device *dev, ws_block *b);
 

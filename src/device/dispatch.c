@@ -66,6 +66,25 @@ static void init_warp(ws_device *dev, ws_grid_run *L, ws_block *b, ws_warp *w, u
     b->live_lanes += (uint32_t)__builtin_popcount(w->live);
 }
 
+static void init_block(ws_device *dev, ws_grid_run *L, ws_core *core, ws_block *b)
+{
+    memset(core->shared + b->shared_off, 0, L->shared_total);
+    ws_ev_emit(dev, WS_EV_WD, WS_EV_WD_DISPATCH, b->core, (uint32_t)b->linear);
+    for (uint32_t i = 0; i < b->nwarps; i++) {
+        init_warp(dev, L, b, &core->warps[b->first_slot + i], i);
+        ws_ev_emit(dev, WS_EV_SCHED, WS_EV_SCHED_WARP_START, b->core, b->first_slot + i);
+    }
+    b->init_pending = 0;
+}
+
+void ws_dispatch_init_core(ws_device *dev, uint32_t c)
+{
+    ws_core *core = &dev->cores[c];
+    for (uint32_t s = 0; s < core->nblock_slots; s++)
+        if (core->blocks[s].in_use && core->blocks[s].init_pending) init_block(dev, dev->current, core, &core->blocks[s]);
+    core->init_pending = 0;
+}
+
 uint32_t ws_dispatch_blocks(ws_device *dev) { return ws_dispatch_blocks_on(dev, NULL); }
 
 uint32_t ws_dispatch_blocks_on(ws_device *dev, const uint8_t *only)
@@ -86,12 +105,10 @@ uint32_t ws_dispatch_blocks_on(ws_device *dev, const uint8_t *only)
             b->nwarps = L->warps_per_block;
             b->first_slot = s * L->warps_per_block;
             b->shared_off = s * ((L->shared_total + 15u) & ~15u);
-            memset(core->shared + b->shared_off, 0, L->shared_total);
-            ws_ev_emit(dev, WS_EV_WD, WS_EV_WD_DISPATCH, c, (uint32_t)b->linear);
-            for (uint32_t i = 0; i < b->nwarps; i++) {
-                init_warp(dev, L, b, &core->warps[b->first_slot + i], i);
-                ws_ev_emit(dev, WS_EV_SCHED, WS_EV_SCHED_WARP_START, c, b->first_slot + i);
-            }
+            /* While cores run in parallel, the core's own thread sets the
+             * block up before its next round (src/device/parallel.c). */
+            if (dev->par_active) b->init_pending = 1, core->init_pending = 1;
+            else init_block(dev, L, core, b);
             if (c < WS_STATS_MAX_CORES) L->stats.core_blocks[c]++;
             placed++;
         }

@@ -6,20 +6,36 @@
  * while blocks remain to be placed, every slot is full after a placement,
  * so only cores that freed a slot in round r receive anything. Here each
  * core therefore runs its rounds on its own; after a round in which it
- * freed a slot (and blocks remain) it waits. The calling thread, the
- * coordinator, places blocks for round r once every core has finished
- * round r, on the cores waiting at r, in the same order one thread would,
- * and lets them go on. The first fault in (round, core) order ends the
- * launch once no core can still fault before it.
+ * freed a slot (and blocks remain) it waits. Blocks for round r are
+ * placed once every core has finished round r, on the cores waiting at r,
+ * in the same order one thread would, and those cores go on. The first
+ * fault in (round, core) order ends the launch once no core can still
+ * fault before it.
  *
- * Workers pick, among the cores they own (core c belongs to worker
- * c mod threads), the runnable one with the fewest rounds done. */
+ * The calling thread is worker 0; each worker owns cores k, k + threads,
+ * ... and runs the runnable one with the fewest rounds done. Whichever
+ * worker changes a core's state (or finishes a round while a decision
+ * waits for it) makes the decisions, under the pool's lock. A worker with
+ * nothing to run spins briefly before it sleeps: with short blocks the
+ * cores wait for each other every few microseconds. */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include "device/parallel.h"
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define CPU_RELAX() _mm_pause()
+#else
+#define CPU_RELAX() ((void)0)
+#endif
+
+#define SPIN_CHECKS 2000u   /* looks for work before a worker sleeps */
+/* Back to one thread when, after SERIAL_AFTER placements, blocks were
+ * placed more often than once per ROUNDS_PER_PLACEMENT rounds. */
+#define SERIAL_AFTER 64u
+#define ROUNDS_PER_PLACEMENT 4u
 
 enum { CORE_RUNNING, CORE_WAITING, CORE_STUCK, CORE_DONE, CORE_FAULT };
 
@@ -47,14 +63,20 @@ struct ws_par {
     worker_arg *args;
     pthread_mutex_t mu;
     pthread_cond_t work;     /* workers: a core may run, or the launch ended */
-    pthread_cond_t coord;    /* the coordinator: a core changed state       */
+    pthread_cond_t idle;     /* the caller: every worker left the launch    */
     unsigned gen;            /* launch number: workers start on a change    */
-    unsigned busy;           /* workers still in the launch                 */
+    unsigned busy;           /* workers (not the caller) still in the launch */
     int quit, finish;
-    int want_progress;       /* the coordinator waits for rounds to finish  */
+    ws_par_result result;    /* once finish is set                          */
+    uint64_t print_round;    /* printf output up to this round ...          */
+    uint32_t print_core;     /* ... and in it up to this core is emitted    */
+    int want_progress;       /* a decision waits for cores to finish rounds */
+    double t0, limit_s;      /* the watchdog                                */
     int exhausted;           /* every block of the launch has been placed   */
     ws_par_core_fn fn;
     uint64_t stop_round;     /* no core needs to run past this round        */
+    uint64_t placements;     /* decisions to place blocks, this launch      */
+    int to_serial;           /* going back to one thread at stop_round      */
     /* per core */
     int *state;
     uint64_t *rounds;        /* rounds finished                             */
@@ -102,14 +124,24 @@ static int pick_core(struct ws_par *P, uint32_t k)
     return best;
 }
 
+static int coordinate(struct ws_par *P);
+
+static void end_launch(struct ws_par *P, ws_par_result r)
+{
+    P->result = r;
+    __atomic_store_n(&P->finish, 1, __ATOMIC_SEQ_CST);
+    pthread_cond_broadcast(&P->work);
+}
+
 /* A round of core c ended in a new state: its round count and state change
- * together, so the coordinator never sees the round without the state. */
+ * together, under the lock, so a decision never sees one without the
+ * other. */
 static void finish_round_as(struct ws_par *P, uint32_t c, int s)
 {
     pthread_mutex_lock(&P->mu);
     __atomic_add_fetch(&P->rounds[c], 1, __ATOMIC_SEQ_CST);
     __atomic_store_n(&P->state[c], s, __ATOMIC_SEQ_CST);
-    pthread_cond_signal(&P->coord);
+    coordinate(P);
     pthread_mutex_unlock(&P->mu);
 }
 
@@ -118,6 +150,7 @@ static void run_round_of(struct ws_par *P, uint32_t c)
     ws_device *dev = P->dev;
     int64_t issued = 0;
     uint32_t released = 0;
+    if (dev->cores[c].init_pending) ws_dispatch_init_core(dev, c);
     int rc = P->fn(dev, c, &issued, &released);
     if (rc < 0) { finish_round_as(P, c, CORE_FAULT); return; }
     if (released && !get(&P->exhausted)) { finish_round_as(P, c, CORE_WAITING); return; }
@@ -130,7 +163,48 @@ static void run_round_of(struct ws_par *P, uint32_t c)
     __atomic_add_fetch(&P->rounds[c], 1, __ATOMIC_SEQ_CST);
     if (get(&P->want_progress)) {
         pthread_mutex_lock(&P->mu);
-        pthread_cond_signal(&P->coord);
+        coordinate(P);
+        pthread_mutex_unlock(&P->mu);
+    }
+}
+
+static void check_watchdog(struct ws_par *P)
+{
+    if (!P->limit_s || ws_now_seconds() - P->t0 <= P->limit_s) return;
+    pthread_mutex_lock(&P->mu);
+    if (!P->finish) end_launch(P, WS_PAR_TIMEOUT);
+    pthread_mutex_unlock(&P->mu);
+}
+
+static int nothing_to_run(struct ws_par *P, uint32_t k)
+{
+    return !get(&P->finish) && pick_core(P, k) < 0;
+}
+
+/* Worker k's part of a launch; worker 0 (the caller) also keeps the
+ * watchdog. */
+static void work_launch(struct ws_par *P, uint32_t k)
+{
+    unsigned ran = 0;
+    while (!get(&P->finish)) {
+        int c = pick_core(P, k);
+        if (c >= 0) {
+            run_round_of(P, (uint32_t)c);
+            if (k == 0 && (++ran & 63) == 0) check_watchdog(P);
+            continue;
+        }
+        for (unsigned i = 0; i < SPIN_CHECKS && nothing_to_run(P, k); i++) CPU_RELAX();
+        if (!nothing_to_run(P, k)) continue;
+        pthread_mutex_lock(&P->mu);
+        while (nothing_to_run(P, k)) {
+            struct timespec until;
+            clock_gettime(CLOCK_REALTIME, &until);
+            until.tv_nsec += 20 * 1000000L; /* the watchdog looks every 20 ms */
+            if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
+            pthread_cond_timedwait(&P->work, &P->mu, &until);
+            if (k == 0 && P->limit_s && !P->finish && ws_now_seconds() - P->t0 > P->limit_s)
+                end_launch(P, WS_PAR_TIMEOUT);
+        }
         pthread_mutex_unlock(&P->mu);
     }
 }
@@ -147,17 +221,9 @@ static void *worker(void *arg)
         int quit = P->quit;
         pthread_mutex_unlock(&P->mu);
         if (quit) return NULL;
-        for (;;) {
-            int c = get(&P->finish) ? -1 : pick_core(P, k);
-            if (c >= 0) { run_round_of(P, (uint32_t)c); continue; }
-            pthread_mutex_lock(&P->mu);
-            while (!P->finish && pick_core(P, k) < 0) pthread_cond_wait(&P->work, &P->mu);
-            int done = P->finish;
-            pthread_mutex_unlock(&P->mu);
-            if (done) break;
-        }
+        work_launch(P, k);
         pthread_mutex_lock(&P->mu);
-        if (--P->busy == 0) pthread_cond_signal(&P->coord);
+        if (--P->busy == 0) pthread_cond_signal(&P->idle);
         pthread_mutex_unlock(&P->mu);
     }
 }
@@ -173,7 +239,7 @@ static void pool_free(struct ws_par *P)
     pthread_mutex_unlock(&P->mu);
     for (uint32_t i = 0; i < P->started; i++) pthread_join(P->th[i], NULL);
     pthread_cond_destroy(&P->work);
-    pthread_cond_destroy(&P->coord);
+    pthread_cond_destroy(&P->idle);
     pthread_mutex_destroy(&P->mu);
     free(P->th);
     free(P->args);
@@ -191,19 +257,19 @@ static struct ws_par *pool_new(ws_device *dev)
     P->nworkers = dev->host_threads;
     pthread_mutex_init(&P->mu, NULL);
     pthread_cond_init(&P->work, NULL);
-    pthread_cond_init(&P->coord, NULL);
+    pthread_cond_init(&P->idle, NULL);
     P->th = calloc(P->nworkers, sizeof *P->th);
     P->args = calloc(P->nworkers, sizeof *P->args);
     P->state = calloc(dev->cfg.cores, sizeof *P->state);
     P->rounds = calloc(dev->cfg.cores, sizeof *P->rounds);
     P->place = calloc(dev->cfg.cores, 1);
     if (!P->th || !P->args || !P->state || !P->rounds || !P->place) { pool_free(P); return NULL; }
-    for (uint32_t i = 0; i < P->nworkers; i++) {
+    for (uint32_t i = 1; i < P->nworkers; i++) { /* worker 0 is the caller */
         P->args[i] = (worker_arg){ P, i };
-        if (pthread_create(&P->th[i], NULL, worker, &P->args[i])) break;
+        if (pthread_create(&P->th[i - 1], NULL, worker, &P->args[i])) break;
         P->started++;
     }
-    if (P->started != P->nworkers) { pool_free(P); return NULL; }
+    if (P->started + 1 != P->nworkers) { pool_free(P); return NULL; }
     return P;
 }
 
@@ -295,17 +361,19 @@ int ws_par_print(ws_device *dev, const ws_warp *w, ws_dim3 thread, const char *t
 
 /* ---- the coordinator ---- */
 
-/* Decide what can be decided; called with P->mu held. Returns 1 when the
- * launch is over (*out set). */
-static int coordinate(struct ws_par *P, ws_par_result *out)
+/* Decide what can be decided; called with P->mu held by the worker that
+ * changed a core's state or finished a round. Returns 1 once the launch
+ * is over. */
+static int coordinate(struct ws_par *P)
 {
     ws_device *dev = P->dev;
     ws_grid_run *L = dev->current;
     const uint32_t n = dev->cfg.cores;
+    if (P->finish) return 1;
     uint64_t lag = UINT64_MAX, wait_round = UINT64_MAX, fault_round = UINT64_MAX;
     uint32_t fault_core = n, running = 0, waiting = 0;
     /* Before reading the cores' rounds: a worker finishing a round after
-     * this reads the flag and wakes us. */
+     * this reads the flag and comes here. */
     __atomic_store_n(&P->want_progress, 1, __ATOMIC_SEQ_CST);
     for (uint32_t c = 0; c < n; c++) {
         uint64_t r = get64(&P->rounds[c]);
@@ -326,12 +394,23 @@ static int coordinate(struct ws_par *P, ws_par_result *out)
                 final = 0;
         if (final) {
             dev->fault = dev->cores[fault_core].fault;
-            flush_prints(dev, fault_round - 1, fault_core);
-            *out = WS_PAR_FAULT;
+            P->print_round = fault_round - 1;
+            P->print_core = fault_core;
+            end_launch(P, WS_PAR_FAULT);
             return 1;
         }
     }
     if (waiting && wait_round <= lag && wait_round < fault_round) { /* every core finished round wait_round */
+        /* Cores that wait for each other every few rounds (tiny blocks)
+         * spend more on waiting than they gain: the launch goes on on one
+         * thread once every core has reached one round. */
+        if (++P->placements >= SERIAL_AFTER && wait_round < ROUNDS_PER_PLACEMENT * P->placements && !P->to_serial) {
+            uint64_t most = 0;
+            for (uint32_t c = 0; c < n; c++)
+                if (get64(&P->rounds[c]) > most) most = get64(&P->rounds[c]);
+            P->to_serial = 1;
+            if (P->stop_round > most + 1) __atomic_store_n(&P->stop_round, most + 1, __ATOMIC_SEQ_CST);
+        }
         for (uint32_t c = 0; c < n; c++)
             P->place[c] = get(&P->state[c]) == CORE_WAITING && get64(&P->rounds[c]) == wait_round;
         ws_dispatch_blocks_on(dev, P->place);
@@ -339,16 +418,18 @@ static int coordinate(struct ws_par *P, ws_par_result *out)
         for (uint32_t c = 0; c < n; c++)
             if (P->place[c]) __atomic_store_n(&P->state[c], CORE_RUNNING, __ATOMIC_SEQ_CST);
         pthread_cond_broadcast(&P->work);
-        return coordinate(P, out);
+        return coordinate(P);
     }
     if (__atomic_load_n(&L->done_blocks, __ATOMIC_SEQ_CST) >= L->total_blocks) {
-        flush_prints(dev, UINT64_MAX, n);
-        *out = WS_PAR_DONE;
+        end_launch(P, WS_PAR_DONE);
+        return 1;
+    }
+    if (P->to_serial && fault_core == n && wait_round >= P->stop_round && lag >= P->stop_round) {
+        end_launch(P, WS_PAR_SERIAL); /* every core is at stop_round (or done, or stuck) */
         return 1;
     }
     if (!running && !waiting && fault_core == n) { /* every core done or stuck: nothing will move */
-        flush_prints(dev, UINT64_MAX, n);
-        *out = WS_PAR_DEADLOCK;
+        end_launch(P, WS_PAR_DEADLOCK);
         return 1;
     }
     /* Only a pending placement or fault needs to hear of every round. */
@@ -368,33 +449,33 @@ ws_par_result ws_par_run(ws_device *dev, ws_par_core_fn fn, double limit_s)
     }
     P->fn = fn;
     P->stop_round = UINT64_MAX;
+    P->placements = 0;
+    P->to_serial = 0;
     P->exhausted = L->next_block >= L->total_blocks;
     P->finish = 0;
+    P->want_progress = 0;
+    P->print_round = UINT64_MAX;
+    P->print_core = dev->cfg.cores;
+    P->t0 = ws_now_seconds();
+    P->limit_s = limit_s;
     dev->par_active = 1;
-    double t0 = ws_now_seconds();
-    ws_par_result res = WS_PAR_DONE;
 
     pthread_mutex_lock(&P->mu);
-    P->busy = P->nworkers;
+    P->busy = P->started;
     P->gen++;
     pthread_cond_broadcast(&P->work);
-    while (!coordinate(P, &res)) {
-        if (limit_s && ws_now_seconds() - t0 > limit_s) { res = WS_PAR_TIMEOUT; break; }
-        struct timespec until;
-        clock_gettime(CLOCK_REALTIME, &until);
-        until.tv_nsec += 20 * 1000000L; /* the watchdog looks every 20 ms */
-        if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
-        pthread_cond_timedwait(&P->coord, &P->mu, &until);
-    }
-    __atomic_store_n(&P->finish, 1, __ATOMIC_SEQ_CST);
-    __atomic_store_n(&P->want_progress, 0, __ATOMIC_SEQ_CST);
-    pthread_cond_broadcast(&P->work);
-    while (P->busy) pthread_cond_wait(&P->coord, &P->mu);
+    pthread_mutex_unlock(&P->mu);
+    work_launch(P, 0);
+    pthread_mutex_lock(&P->mu);
+    while (P->busy) pthread_cond_wait(&P->idle, &P->mu);
     pthread_mutex_unlock(&P->mu);
     dev->par_active = 0;
-    if (res == WS_PAR_TIMEOUT) flush_prints(dev, UINT64_MAX, dev->cfg.cores);
+    for (uint32_t c = 0; c < dev->cfg.cores; c++) /* blocks placed in the last decision */
+        if (dev->cores[c].init_pending) ws_dispatch_init_core(dev, c);
+    /* what one thread would have printed, on the caller's thread */
+    flush_prints(dev, P->print_round, P->print_core);
     fold_stats(dev);
-    return res;
+    return P->result;
 }
 
 void ws_par_free(ws_device *dev)

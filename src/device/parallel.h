@@ -26,13 +26,19 @@ int ws_par_launch_ok(const ws_device *dev, const ws_grid_run *L);
  * ws_fault_raise). */
 typedef int (*ws_par_core_fn)(ws_device *dev, uint32_t core, int64_t *issued, uint32_t *released);
 
-typedef enum ws_par_result { WS_PAR_DONE, WS_PAR_FAULT, WS_PAR_DEADLOCK, WS_PAR_TIMEOUT, WS_PAR_NO_THREADS } ws_par_result;
+typedef enum ws_par_result {
+    WS_PAR_DONE, WS_PAR_FAULT, WS_PAR_DEADLOCK, WS_PAR_TIMEOUT,
+    WS_PAR_NO_THREADS,   /* the pool could not start; nothing ran            */
+    WS_PAR_SERIAL        /* the cores waited for each other too often: every
+                            core stopped at one round boundary, and the rest
+                            of the launch is the caller's to run on one thread */
+} ws_par_result;
 
 /* Run the current launch (its first blocks already placed) to its end on
  * the pool. WS_PAR_FAULT: dev->fault holds the fault one thread would have
  * raised first. WS_PAR_TIMEOUT: still running after limit_s seconds of
- * host time (0: no limit). WS_PAR_NO_THREADS: the pool could not start;
- * nothing ran. */
+ * host time (0: no limit). WS_PAR_NO_THREADS and WS_PAR_SERIAL: the
+ * caller runs the (rest of the) launch on its own thread. */
 ws_par_result ws_par_run(ws_device *dev, ws_par_core_fn fn, double limit_s);
 
 /* printf from a lane while the cores run in parallel: held until the

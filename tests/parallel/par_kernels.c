@@ -62,3 +62,12 @@ WS_KERNEL void minmax(int *lo, int *hi, unsigned *cas_count)
     unsigned old = *(volatile unsigned *)cas_count;
     while (atomicCAS(cas_count, old, old + 1) != old) old = *(volatile unsigned *)cas_count;
 }
+
+/* Blocks of a few instructions: cores wait for each other every round,
+ * and the launch goes back to one thread part way (docs/parallel.md). */
+WS_KERNEL void tiny(int *out)
+{
+    unsigned b = blockIdx_x(), t = threadIdx_x();
+    out[b * blockDim_x() + t] = (int)(b * t + (unsigned)CORE_ID());
+    if (t == 0 && b % 16 == 0) printf("tiny block %u on core %d\n", b, CORE_ID());
+}

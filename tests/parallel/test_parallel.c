@@ -11,13 +11,14 @@
 #define BLOCKS 61
 #define THREADS 64
 #define N (BLOCKS * THREADS)
+#define TINY_BLOCKS 500
 
 typedef struct run_result {
     ws_status st;
     char err[1024];
     ws_launch_stats stats;
     int where[BLOCKS];
-    int out[N];
+    int out[TINY_BLOCKS * THREADS];
     int sum;
     char printed[65536];
     size_t nprinted;
@@ -63,9 +64,9 @@ static void run(const char *elf, const char *name, uint32_t threads, int extra, 
     ws_arg a[3];
     int na;
     if (!strcmp(name, "uneven")) { a[0] = WS_ARG_PTR(where); a[1] = WS_ARG_PTR(sum); a[2] = WS_ARG_PTR(out); na = 3; }
-    else if (!strcmp(name, "chatty")) { a[0] = WS_ARG_PTR(out); na = 1; }
+    else if (!strcmp(name, "chatty") || !strcmp(name, "tiny")) { a[0] = WS_ARG_PTR(out); na = 1; }
     else { a[0] = WS_ARG_PTR(out); a[1] = WS_ARG_I32(extra); na = 2; }
-    r->st = ws_launch(d, k, WS_DIM3(BLOCKS, 1, 1), WS_DIM3(THREADS, 1, 1), 0, a, (unsigned)na);
+    r->st = ws_launch(d, k, WS_DIM3(strcmp(name, "tiny") ? BLOCKS : TINY_BLOCKS, 1, 1), WS_DIM3(THREADS, 1, 1), 0, a, (unsigned)na);
     if (r->st == WS_OK) r->st = ws_synchronize(d);
     snprintf(r->err, sizeof r->err, "%s", r->st ? ws_last_error(d) : "");
     CHECK(ws_memcpy_dtoh(d, r->where, where, sizeof r->where) == WS_OK);
@@ -158,6 +159,7 @@ int main(int argc, char **argv)
     const struct { const char *name; int extra; ws_status want; const char *msg; } cases[] = {
         { "uneven", 0, WS_OK, NULL },
         { "chatty", 0, WS_OK, NULL },
+        { "tiny", 0, WS_OK, NULL },
         { "faults_late", 37, WS_ERR_KERNEL_FAULT, "block (37,0,0)" },
         { "stuck", 45, WS_ERR_DEADLOCK, "deadlock" },
     };
