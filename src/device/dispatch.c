@@ -95,7 +95,7 @@ uint32_t ws_dispatch_blocks_on(ws_device *dev, const uint8_t *only)
         for (uint32_t c = 0; c < dev->cfg.cores && L->next_block < L->total_blocks; c++) {
             ws_core *core = &dev->cores[c];
             ws_block *b = &core->blocks[s];
-            if (b->in_use || (only && !only[c])) continue;
+            if ((only && !only[c]) || b->in_use) continue; /* other cores may be running */
             if (!ws_ev_wd_may_place(dev)) goto done; /* halted by a debug machine */
             memset(b, 0, sizeof *b);
             b->in_use = 1;

@@ -55,7 +55,7 @@ static int executable(const ws_memory *m, uint32_t addr)
 
 static const ws_inst *decode_into(ws_device *dev, ws_inst *in, uint32_t pc)
 {
-    if (in->len) return in; /* another thread decoded it meanwhile */
+    if (__atomic_load_n(&in->len, __ATOMIC_ACQUIRE)) return in; /* another thread decoded it meanwhile */
     if (!executable(&dev->mem, pc)) return NULL;
     uint16_t lo;
     memcpy(&lo, ws_mem_global_ptr(&dev->mem, pc), 2);
@@ -68,11 +68,14 @@ static const ws_inst *decode_into(ws_device *dev, ws_inst *in, uint32_t pc)
     }
     ws_inst d;
     ws_decode(bits, &d);
-    uint8_t len = d.len ? d.len : (uint8_t)ws_inst_length(lo);
-    d.len = 0;
-    *in = d;
-    if (dev->debug) ws_dbg_decoded(dev, pc, in); /* marks execute-trigger PCs */
-    __atomic_store_n(&in->len, len, __ATOMIC_RELEASE);
+    if (dev->debug) ws_dbg_decoded(dev, pc, &d); /* marks execute-trigger PCs */
+    /* every field but len, then len: other threads read len without the lock */
+    in->op = d.op;
+    in->rd = d.rd, in->rs1 = d.rs1, in->rs2 = d.rs2, in->rs3 = d.rs3;
+    in->rm = d.rm;
+    in->imm = d.imm;
+    in->raw = d.raw;
+    __atomic_store_n(&in->len, d.len ? d.len : (uint8_t)ws_inst_length(lo), __ATOMIC_RELEASE);
     return in;
 }
 
