@@ -65,6 +65,11 @@ typedef struct ws_config {
                                     (host time), 0 = never (default)          */
     char timing_file[256];       /* timing-model parameters ("timing=FILE",
                                     docs/timing.md); "" = built-in defaults   */
+    uint32_t engine;             /* functional mode's execution engine
+                                    ("engine=fast|interp"): 0 = pre-decoded
+                                    blocks with the interpreter as fallback
+                                    (default), 1 = the interpreter only;
+                                    results are identical (docs/performance.md) */
 } ws_config;
 
 typedef struct ws_device ws_device;
