@@ -9,6 +9,7 @@
 #include "runtime/source_lines.h"
 #include "device/debug/debug_hooks.h"
 #include "device/timing.h"
+#include "device/fast_exec.h"
 #include "device/trace/trace_cell_hw.h"
 #include "device/trace/pc_counters.h"
 #include "device/events/event_bus.h"
@@ -76,6 +77,8 @@ static int config_check(const ws_config *c, char *err, size_t len)
         snprintf(err, len, "warp_quantum must be at least 1");
     else if (c->mode != WS_MODE_FUNCTIONAL && c->mode != WS_MODE_TIMING)
         snprintf(err, len, "mode=%d: unknown execution mode", (int)c->mode);
+    else if (c->engine > 1)
+        snprintf(err, len, "engine=%u: must be 0 (fast) or 1 (interp)", c->engine);
     else if (!memchr(c->timing_file, 0, sizeof c->timing_file))
         snprintf(err, len, "timing_file: not NUL-terminated");
     else {
@@ -170,6 +173,7 @@ ws_status ws_device_close(ws_device *dev)
     if (dev->code_pages)
         for (uint32_t i = 0; i < dev->ncode_pages; i++) free(dev->code_pages[i]);
     free(dev->code_pages);
+    ws_fast_free(dev);
     ws_mem_fini(&dev->mem);
     ws_api_lock_destroy(dev);
     free(dev);
