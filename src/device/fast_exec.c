@@ -31,7 +31,7 @@ enum {
     FX_ADDI, FX_SLTI, FX_SLTIU, FX_XORI, FX_ORI, FX_ANDI, FX_SLLI, FX_SRLI, FX_SRAI,
     FX_ADD, FX_SUB, FX_SLL, FX_SLT, FX_SLTU, FX_XOR, FX_SRL, FX_SRA, FX_OR, FX_AND,
     FX_MUL, FX_MULH, FX_MULHSU, FX_MULHU, FX_DIV, FX_DIVU, FX_REM, FX_REMU,
-    FX_LOAD, FX_STORE, FX_CSR, FX_FLOAT,
+    FX_LOAD, FX_STORE, FX_CSR, FX_FLOAT, FX_LW, FX_FLW, FX_SW, FX_FSW, FX_CSR_TID, FX_CSR_UNI,
     FX_BEQ, FX_BNE, FX_BLT, FX_BGE, FX_BLTU, FX_BGEU, FX_JAL, FX_JALR,
     FX_NHANDLERS
 };
@@ -42,6 +42,11 @@ typedef struct fx_op {
     uint32_t imm;        /* immediate (shift amounts masked, auipc resolved) */
     uint32_t pc;         /* address of the instruction (FX_END, FX_STOP: next pc) */
     ws_inst in;          /* the decoded instruction, for call-outs */
+    /* Word loads and stores: the live data allocation [rlo, rhi) this
+     * instruction last hit, during launch rlaunch (allocations change
+     * only between launches; launch ids are never reused) */
+    uint32_t rlo, rhi;
+    uint64_t rlaunch;
 } fx_op;
 
 typedef struct fx_block fx_block;
@@ -96,9 +101,24 @@ static uint16_t classify(const ws_inst *in)
     ALU(MUL) ALU(MULH) ALU(MULHSU) ALU(MULHU) ALU(DIV) ALU(DIVU) ALU(REM) ALU(REMU)
 #undef ALU
     case OP_FENCE: case OP_FENCE_I: case OP_SPLIT: case OP_JOIN: return FX_NOP;
-    case OP_LB: case OP_LH: case OP_LW: case OP_LBU: case OP_LHU: case OP_FLW: return FX_LOAD;
-    case OP_SB: case OP_SH: case OP_SW: case OP_FSW: return FX_STORE;
-    case OP_CSRRW: case OP_CSRRS: case OP_CSRRC: case OP_CSRRWI: case OP_CSRRSI: case OP_CSRRCI: return FX_CSR;
+    case OP_LW: return FX_LW;
+    case OP_FLW: return FX_FLW;
+    case OP_SW: return FX_SW;
+    case OP_FSW: return FX_FSW;
+    case OP_LB: case OP_LH: case OP_LBU: case OP_LHU: return FX_LOAD;
+    case OP_SB: case OP_SH: return FX_STORE;
+    case OP_CSRRS: case OP_CSRRC: case OP_CSRRSI: case OP_CSRRCI:
+        if (in->rs1 == 0 && in->rd != 0) { /* a read of an identity CSR (as fast_csr_read) */
+            switch ((uint32_t)in->imm & 0xFFFu) {
+            case WS_CSR_TID_X: case WS_CSR_TID_Y: case WS_CSR_TID_Z: return FX_CSR_TID;
+            case WS_CSR_CTAID_X: case WS_CSR_CTAID_Y: case WS_CSR_CTAID_Z: case WS_CSR_NTID_X:
+            case WS_CSR_NTID_Y: case WS_CSR_NTID_Z: case WS_CSR_NCTAID_X: case WS_CSR_NCTAID_Y:
+            case WS_CSR_NCTAID_Z: case WS_CSR_LANES_PER_WARP: return FX_CSR_UNI;
+            default: break;
+            }
+        }
+        return FX_CSR;
+    case OP_CSRRW: case OP_CSRRWI: return FX_CSR;
     case OP_BEQ: return FX_BEQ;
     case OP_BNE: return FX_BNE;
     case OP_BLT: return FX_BLT;
@@ -138,6 +158,7 @@ static fx_block *build(ws_device *dev, ws_warp *w, uint32_t pc)
         o->imm = (uint32_t)in->imm;
         if (in->op == OP_AUIPC) o->imm += p;
         if (in->op == OP_SLLI || in->op == OP_SRLI || in->op == OP_SRAI) o->imm &= 31;
+        if (h == FX_CSR_TID || h == FX_CSR_UNI) o->imm &= 0xFFFu;
         if (is_control(h)) break;
         p += in->len;
     }
@@ -170,10 +191,77 @@ static fx_block *lookup(ws_device *dev, ws_warp *w, uint32_t pc)
 
 /* Lanes of the group: every lane of a full 32-lane warp in a counted loop
  * the compiler vectorises, else the set bits of g in ascending order. */
-#define LANES(body) do {                                                         \
-        if (full) { for (int l = 0; l < 32; l++) { body; } }                     \
-        else { for (uint32_t m_ = g; m_; m_ &= m_ - 1) { int l = __builtin_ctz(m_); body; } } \
+#define LANES(...) do {                                                          \
+        if (full) { for (int l = 0; l < 32; l++) { __VA_ARGS__; } }              \
+        else { for (uint32_t m_ = g; m_; m_ &= m_ - 1) { int l = __builtin_ctz(m_); __VA_ARGS__; } } \
     } while (0)
+
+/* The value of a uniform identity CSR (fast_csr_read in warp_exec.c). */
+static uint32_t csr_uniform(const ws_device *dev, const ws_warp *w, uint32_t csr)
+{
+    const ws_grid_run *L = dev->current;
+    switch (csr) {
+    case WS_CSR_CTAID_X: return w->block->idx.x;
+    case WS_CSR_CTAID_Y: return w->block->idx.y;
+    case WS_CSR_CTAID_Z: return w->block->idx.z;
+    case WS_CSR_NTID_X: return L->block.x;
+    case WS_CSR_NTID_Y: return L->block.y;
+    case WS_CSR_NTID_Z: return L->block.z;
+    case WS_CSR_NCTAID_X: return L->grid.x;
+    case WS_CSR_NCTAID_Y: return L->grid.y;
+    default: return csr == WS_CSR_NCTAID_Z ? L->grid.z : dev->cfg.lanes_per_warp;
+    }
+}
+
+/* The live data allocation holding the group's first address, as
+ * uniform_region (lane_io.c) finds it, cached in the instruction. 0: not
+ * in one (the exact path decides). */
+static inline int op_region(const ws_device *dev, fx_op *op, uint32_t a0)
+{
+    if (op->rlaunch == dev->current->id && a0 - op->rlo < op->rhi - op->rlo) return 1;
+    const ws_region *r = ws_mem_in_global(&dev->mem, a0) ? ws_mem_region_near(&dev->mem, a0) : NULL;
+    if (!r || r->kind != REGION_DATA || r->state != REGION_LIVE || a0 - r->addr >= r->size) return 0;
+    op->rlo = r->addr;
+    op->rhi = r->addr + r->size;
+    op->rlaunch = dev->current->id;
+    return 1;
+}
+
+/* Word accesses of the group that all fall, aligned, in that allocation:
+ * exactly what ws_lane_loads/ws_lane_stores do for them (their uniform
+ * path picks the same allocation; the shared window lies elsewhere). 0:
+ * some lane is elsewhere, nothing was done, the caller takes the exact
+ * path. */
+static inline int word_loads(const ws_device *dev, fx_op *op, const uint32_t *base, uint32_t imm, uint32_t g,
+                             int full, uint32_t *dst)
+{
+    if (!op_region(dev, op, base[__builtin_ctz(g)] + imm)) return 0;
+    const uint32_t lo = op->rlo, span = op->rhi - lo;
+    if (span < 4) return 0;
+    const uint32_t last = span - 4;
+    const uint8_t *host = dev->mem.global + (lo - WS_GLOBAL_BASE);
+    uint32_t tmp[WS_MAX_LANES], bad = 0;
+    LANES(bad |= (base[l] + imm - lo > last) | ((base[l] + imm) & 3u)); /* vectorises */
+    if (bad) return 0;
+    LANES(memcpy(&tmp[l], host + (base[l] + imm - lo), 4));
+    LANES(dst[l] = tmp[l]); /* dst may be base */
+    return 1;
+}
+
+static inline int word_stores(const ws_device *dev, fx_op *op, const uint32_t *base, uint32_t imm, uint32_t g,
+                              int full, const uint32_t *src)
+{
+    if (!op_region(dev, op, base[__builtin_ctz(g)] + imm)) return 0;
+    const uint32_t lo = op->rlo, span = op->rhi - lo;
+    if (span < 4) return 0;
+    const uint32_t last = span - 4;
+    uint8_t *host = dev->mem.global + (lo - WS_GLOBAL_BASE);
+    uint32_t bad = 0;
+    LANES(bad |= (base[l] + imm - lo > last) | ((base[l] + imm) & 3u));
+    if (bad) return 0;
+    LANES(memcpy(host + (base[l] + imm - lo), &src[l], 4)); /* lane order */
+    return 1;
+}
 
 int ws_fast_run(ws_device *dev, ws_warp *w, ws_launch_stats *st, uint32_t budget, uint32_t *issued)
 {
@@ -188,7 +276,9 @@ int ws_fast_run(ws_device *dev, ws_warp *w, ws_launch_stats *st, uint32_t budget
         [FX_DIVU] = &&h_divu, [FX_REM] = &&h_rem, [FX_REMU] = &&h_remu, [FX_LOAD] = &&h_load,
         [FX_STORE] = &&h_store, [FX_CSR] = &&h_csr, [FX_FLOAT] = &&h_float, [FX_BEQ] = &&h_beq,
         [FX_BNE] = &&h_bne, [FX_BLT] = &&h_blt, [FX_BGE] = &&h_bge, [FX_BLTU] = &&h_bltu,
-        [FX_BGEU] = &&h_bgeu, [FX_JAL] = &&h_jal, [FX_JALR] = &&h_jalr,
+        [FX_BGEU] = &&h_bgeu, [FX_JAL] = &&h_jal, [FX_JALR] = &&h_jalr, [FX_LW] = &&h_lw,
+        [FX_FLW] = &&h_flw, [FX_SW] = &&h_sw, [FX_FSW] = &&h_fsw, [FX_CSR_TID] = &&h_csr_tid,
+        [FX_CSR_UNI] = &&h_csr_uni,
     };
     if (!dev->fast) {
         struct ws_fast_cache *c = calloc(1, sizeof *c);
@@ -205,17 +295,34 @@ int ws_fast_run(ws_device *dev, ws_warp *w, ws_launch_stats *st, uint32_t budget
     uint32_t k = 0, loads = 0, stores = 0, pc = w->group_pc, taken = 0;
     int faulted = 0;
     fx_block *b = lookup(dev, w, pc), *nb;
-    const fx_op *op;
+    fx_op *op;
     if (!b) goto stop;
     op = b->ops;
 
 #define NEXT do { op++; k++; goto dispatch; } while (0)
+/* A full warp computes into a local row first: rd is often rs1, which
+ * makes the compiler's alias check send an in-place loop to scalar code. */
+#define SET_RD(rd, expr) do {                                                          \
+        if (full) { uint32_t t_[32]; for (int l = 0; l < 32; l++) t_[l] = (expr);      \
+                    memcpy(x[rd], t_, sizeof t_); }                                     \
+        else { for (uint32_t m_ = g; m_; m_ &= m_ - 1) { int l = __builtin_ctz(m_); x[rd][l] = (expr); } } \
+    } while (0)
 #define RR(o, expr) h_##o: { const uint32_t rd = op->rd, rs1 = op->rs1, rs2 = op->rs2;  \
-        LANES(x[rd][l] = (expr)); } NEXT;
+        SET_RD(rd, expr); } NEXT;
 #define RI(o, expr) h_##o: { const uint32_t rd = op->rd, rs1 = op->rs1, imm = op->imm; \
-        LANES(x[rd][l] = (expr)); } NEXT;
+        SET_RD(rd, expr); } NEXT;
+/* A full warp first asks whether all or no lanes branch (and/or
+ * reductions that vectorise); the mask is built only when they split. */
 #define BR(o, cond) h_##o: { const uint32_t rs1 = op->rs1, rs2 = op->rs2;             \
-        taken = 0; LANES(taken |= (uint32_t)(cond) << l); } goto branch;
+        taken = 0;                                                                    \
+        if (full) {                                                                   \
+            uint32_t all_ = 1, any_ = 0;                                              \
+            for (int l = 0; l < 32; l++) { uint32_t c_ = (cond); all_ &= c_; any_ |= c_; } \
+            if (all_) taken = g;                                                      \
+            else if (any_) for (int l = 0; l < 32; l++) taken |= (uint32_t)(cond) << l; \
+        } else {                                                                      \
+            for (uint32_t m_ = g; m_; m_ &= m_ - 1) { int l = __builtin_ctz(m_); taken |= (uint32_t)(cond) << l; } \
+        } } goto branch;
 /* Before a call into the interpreter's code: the state it would see. */
 #define SYNC() do { w->instret = instret0 + k + 1; w->group_pc = op->pc; } while (0)
 
@@ -273,6 +380,29 @@ h_load:
     if (op->rd == 0) memset(x[0], 0, sizeof x[0]);
     loads++;
     NEXT;
+h_lw:
+    if (word_loads(dev, op, x[op->rs1], op->imm, g, full, x[op->rd])) {
+        if (op->rd == 0) memset(x[0], 0, sizeof x[0]);
+        loads++;
+        NEXT;
+    }
+    goto h_load;
+h_flw:
+    if (word_loads(dev, op, x[op->rs1], op->imm, g, full, w->f[op->rd])) {
+        w->fp_used = 1;
+        loads++;
+        NEXT;
+    }
+    goto h_load;
+h_sw:
+    if (word_stores(dev, op, x[op->rs1], op->imm, g, full, x[op->rs2])) { stores++; NEXT; }
+    goto h_store;
+h_fsw:
+    if (word_stores(dev, op, x[op->rs1], op->imm, g, full, w->f[op->rs2])) { stores++; NEXT; }
+    goto h_store;
+h_csr_tid: { const uint32_t rd = op->rd; const uint16_t *tid = w->tid[op->imm - WS_CSR_TID_X];
+    LANES(x[rd][l] = tid[l]); } NEXT;
+h_csr_uni: { const uint32_t rd = op->rd, v = csr_uniform(dev, w, op->imm); LANES(x[rd][l] = v); } NEXT;
 h_store:
     SYNC();
     if (ws_lane_stores(dev, w, &op->in, g, op->pc)) goto fault;
