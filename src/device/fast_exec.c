@@ -241,8 +241,23 @@ static inline int word_loads(const ws_device *dev, fx_op *op, const uint32_t *ba
     const uint32_t last = span - 4;
     const uint8_t *host = dev->mem.global + (lo - WS_GLOBAL_BASE);
     uint32_t tmp[WS_MAX_LANES], bad = 0;
-    LANES(bad |= (base[l] + imm - lo > last) | ((base[l] + imm) & 3u)); /* vectorises */
-    if (bad) return 0;
+    if (full) { /* consecutive words (a thread's own element) are one copy */
+        const uint32_t a0 = base[0] + imm;
+        uint32_t seq = 0;
+        for (int l = 0; l < 32; l++) {
+            const uint32_t a = base[l] + imm;
+            bad |= (a - lo > last) | (a & 3u);
+            seq |= a ^ (a0 + 4u * (uint32_t)l);
+        }
+        if (bad) return 0;
+        if (!seq) {
+            memcpy(dst, host + (a0 - lo), 32 * 4);
+            return 1;
+        }
+    } else {
+        LANES(bad |= (base[l] + imm - lo > last) | ((base[l] + imm) & 3u));
+        if (bad) return 0;
+    }
     LANES(memcpy(&tmp[l], host + (base[l] + imm - lo), 4));
     LANES(dst[l] = tmp[l]); /* dst may be base */
     return 1;
@@ -257,8 +272,23 @@ static inline int word_stores(const ws_device *dev, fx_op *op, const uint32_t *b
     const uint32_t last = span - 4;
     uint8_t *host = dev->mem.global + (lo - WS_GLOBAL_BASE);
     uint32_t bad = 0;
-    LANES(bad |= (base[l] + imm - lo > last) | ((base[l] + imm) & 3u));
-    if (bad) return 0;
+    if (full) { /* consecutive words: one copy (no two lanes share a word) */
+        const uint32_t a0 = base[0] + imm;
+        uint32_t seq = 0;
+        for (int l = 0; l < 32; l++) {
+            const uint32_t a = base[l] + imm;
+            bad |= (a - lo > last) | (a & 3u);
+            seq |= a ^ (a0 + 4u * (uint32_t)l);
+        }
+        if (bad) return 0;
+        if (!seq) {
+            memcpy(host + (a0 - lo), src, 32 * 4);
+            return 1;
+        }
+    } else {
+        LANES(bad |= (base[l] + imm - lo > last) | ((base[l] + imm) & 3u));
+        if (bad) return 0;
+    }
     LANES(memcpy(host + (base[l] + imm - lo), &src[l], 4)); /* lane order */
     return 1;
 }
