@@ -227,6 +227,17 @@ static inline int op_region(const ws_device *dev, fx_op *op, uint32_t a0)
     return 1;
 }
 
+/* Do the 32 lanes address 32 consecutive words? The last lane first:
+ * strided and broadcast patterns fail there. */
+static inline int consecutive(const uint32_t *base, uint32_t imm)
+{
+    const uint32_t a0 = base[0] + imm;
+    if (base[31] + imm != a0 + 124u) return 0;
+    uint32_t seq = 0;
+    for (int l = 0; l < 32; l++) seq |= (base[l] + imm) ^ (a0 + 4u * (uint32_t)l);
+    return seq == 0;
+}
+
 /* Word accesses of the group that all fall, aligned, in that allocation:
  * exactly what ws_lane_loads/ws_lane_stores do for them (their uniform
  * path picks the same allocation; the shared window lies elsewhere). 0:
@@ -241,22 +252,11 @@ static inline int word_loads(const ws_device *dev, fx_op *op, const uint32_t *ba
     const uint32_t last = span - 4;
     const uint8_t *host = dev->mem.global + (lo - WS_GLOBAL_BASE);
     uint32_t tmp[WS_MAX_LANES], bad = 0;
-    if (full) { /* consecutive words (a thread's own element) are one copy */
-        const uint32_t a0 = base[0] + imm;
-        uint32_t seq = 0;
-        for (int l = 0; l < 32; l++) {
-            const uint32_t a = base[l] + imm;
-            bad |= (a - lo > last) | (a & 3u);
-            seq |= a ^ (a0 + 4u * (uint32_t)l);
-        }
-        if (bad) return 0;
-        if (!seq) {
-            memcpy(dst, host + (a0 - lo), 32 * 4);
-            return 1;
-        }
-    } else {
-        LANES(bad |= (base[l] + imm - lo > last) | ((base[l] + imm) & 3u));
-        if (bad) return 0;
+    LANES(bad |= (base[l] + imm - lo > last) | ((base[l] + imm) & 3u)); /* vectorises */
+    if (bad) return 0;
+    if (full && consecutive(base, imm)) { /* a thread's own element: one copy */
+        memcpy(dst, host + (base[0] + imm - lo), 32 * 4);
+        return 1;
     }
     LANES(memcpy(&tmp[l], host + (base[l] + imm - lo), 4));
     LANES(dst[l] = tmp[l]); /* dst may be base */
@@ -272,22 +272,11 @@ static inline int word_stores(const ws_device *dev, fx_op *op, const uint32_t *b
     const uint32_t last = span - 4;
     uint8_t *host = dev->mem.global + (lo - WS_GLOBAL_BASE);
     uint32_t bad = 0;
-    if (full) { /* consecutive words: one copy (no two lanes share a word) */
-        const uint32_t a0 = base[0] + imm;
-        uint32_t seq = 0;
-        for (int l = 0; l < 32; l++) {
-            const uint32_t a = base[l] + imm;
-            bad |= (a - lo > last) | (a & 3u);
-            seq |= a ^ (a0 + 4u * (uint32_t)l);
-        }
-        if (bad) return 0;
-        if (!seq) {
-            memcpy(host + (a0 - lo), src, 32 * 4);
-            return 1;
-        }
-    } else {
-        LANES(bad |= (base[l] + imm - lo > last) | ((base[l] + imm) & 3u));
-        if (bad) return 0;
+    LANES(bad |= (base[l] + imm - lo > last) | ((base[l] + imm) & 3u));
+    if (bad) return 0;
+    if (full && consecutive(base, imm)) { /* one copy: no two lanes share a word */
+        memcpy(host + (base[0] + imm - lo), src, 32 * 4);
+        return 1;
     }
     LANES(memcpy(host + (base[l] + imm - lo), &src[l], 4)); /* lane order */
     return 1;
