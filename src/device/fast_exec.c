@@ -59,24 +59,33 @@ struct fx_block {
     fx_op ops[];
 };
 
+/* One cache per core (dev->fast[core]): a core's warps only touch their
+ * own, so cores run on separate host threads need no locking here. */
 struct ws_fast_cache {
     fx_block ***pages;   /* per 4 KiB page of the global arena: 2048 slots */
     uint32_t npages;
     fx_block *all;
 };
 
+int ws_fast_create(ws_device *dev)
+{
+    dev->fast = calloc(dev->cfg.cores, sizeof *dev->fast);
+    return dev->fast ? 0 : -1;
+}
+
 void ws_fast_flush(ws_device *dev)
 {
-    struct ws_fast_cache *c = dev->fast;
-    if (!c) return;
-    for (fx_block *b = c->all, *next; b; b = next) {
-        next = b->link;
-        free(b);
-    }
-    c->all = NULL;
-    for (uint32_t i = 0; i < c->npages; i++) {
-        free(c->pages[i]);
-        c->pages[i] = NULL;
+    for (uint32_t k = 0; dev->fast && k < dev->cfg.cores; k++) {
+        struct ws_fast_cache *c = &dev->fast[k];
+        for (fx_block *b = c->all, *next; b; b = next) {
+            next = b->link;
+            free(b);
+        }
+        c->all = NULL;
+        for (uint32_t i = 0; c->pages && i < c->npages; i++) {
+            free(c->pages[i]);
+            c->pages[i] = NULL;
+        }
     }
 }
 
@@ -84,7 +93,7 @@ void ws_fast_free(ws_device *dev)
 {
     if (!dev->fast) return;
     ws_fast_flush(dev);
-    free(dev->fast->pages);
+    for (uint32_t k = 0; k < dev->cfg.cores; k++) free(dev->fast[k].pages);
     free(dev->fast);
     dev->fast = NULL;
 }
@@ -171,9 +180,8 @@ static fx_block *build(ws_device *dev, ws_warp *w, uint32_t pc)
 
 /* The block at pc, built on first use; NULL if pc is not in the global
  * arena or host memory ran out (the interpreter then takes over). */
-static fx_block *lookup(ws_device *dev, ws_warp *w, uint32_t pc)
+static fx_block *lookup(ws_device *dev, struct ws_fast_cache *c, ws_warp *w, uint32_t pc)
 {
-    struct ws_fast_cache *c = dev->fast;
     if (pc == WS_RETIRE_ADDR || !ws_mem_in_global(&dev->mem, pc)) return NULL;
     uint32_t idx = (pc - WS_GLOBAL_BASE) >> 12;
     if (idx >= c->npages) return NULL;
@@ -299,13 +307,9 @@ int ws_fast_run(ws_device *dev, ws_warp *w, ws_launch_stats *st, uint32_t budget
         [FX_FLW] = &&h_flw, [FX_SW] = &&h_sw, [FX_FSW] = &&h_fsw, [FX_CSR_TID] = &&h_csr_tid,
         [FX_CSR_UNI] = &&h_csr_uni,
     };
-    if (!dev->fast) {
-        struct ws_fast_cache *c = calloc(1, sizeof *c);
-        if (c && !(c->pages = calloc(dev->ncode_pages, sizeof *c->pages))) { free(c); c = NULL; }
-        if (!c) { *issued = 0; return 0; }
-        c->npages = dev->ncode_pages;
-        dev->fast = c;
-    }
+    struct ws_fast_cache *c = dev->fast && w->core < dev->cfg.cores ? &dev->fast[w->core] : NULL;
+    if (c && !c->pages && (c->pages = calloc(dev->ncode_pages, sizeof *c->pages))) c->npages = dev->ncode_pages;
+    if (!c || !c->pages) { *issued = 0; return 0; } /* no host memory: the interpreter */
     const uint32_t g = w->group;
     const int full = g == UINT32_MAX && dev->cfg.lanes_per_warp == 32;
     const uint64_t count = (uint64_t)__builtin_popcount(g);
@@ -313,7 +317,7 @@ int ws_fast_run(ws_device *dev, ws_warp *w, ws_launch_stats *st, uint32_t budget
     uint32_t (*const x)[WS_MAX_LANES] = w->x;
     uint32_t k = 0, loads = 0, stores = 0, pc = w->group_pc, taken = 0;
     int faulted = 0;
-    fx_block *b = lookup(dev, w, pc), *nb;
+    fx_block *b = lookup(dev, c, w, pc), *nb;
     fx_op *op;
     if (!b) goto stop;
     op = b->ops;
@@ -354,7 +358,7 @@ h_stop:
     goto stop;
 h_end: /* straight-line code continues in the next block */
     pc = op->pc;
-    if (!(nb = b->succ[1]) && !(nb = b->succ[1] = lookup(dev, w, pc))) goto stop;
+    if (!(nb = b->succ[1]) && !(nb = b->succ[1] = lookup(dev, c, w, pc))) goto stop;
     b = nb;
     op = b->ops;
     goto dispatch;
@@ -450,7 +454,7 @@ h_jal:
     if (op->rd) { const uint32_t rd = op->rd, link = op->pc + op->in.len; LANES(x[rd][l] = link); }
     k++;
     pc = op->pc + op->imm;
-    if (!(nb = b->succ[0]) && !(nb = b->succ[0] = lookup(dev, w, pc))) goto stop;
+    if (!(nb = b->succ[0]) && !(nb = b->succ[0] = lookup(dev, c, w, pc))) goto stop;
     b = nb;
     op = b->ops;
     goto dispatch;
@@ -468,7 +472,7 @@ h_jalr: {
     }
     pc = t0;
     if (b->jr_blk && b->jr_pc == pc) nb = b->jr_blk;
-    else if ((nb = lookup(dev, w, pc))) b->jr_blk = nb, b->jr_pc = pc;
+    else if ((nb = lookup(dev, c, w, pc))) b->jr_blk = nb, b->jr_pc = pc;
     else goto stop;
     b = nb;
     op = b->ops;
@@ -479,10 +483,10 @@ branch:
     k++;
     if (taken == 0) {
         pc = op->pc + op->in.len;
-        if (!(nb = b->succ[1]) && !(nb = b->succ[1] = lookup(dev, w, pc))) goto stop;
+        if (!(nb = b->succ[1]) && !(nb = b->succ[1] = lookup(dev, c, w, pc))) goto stop;
     } else if (taken == g) {
         pc = op->pc + op->imm;
-        if (!(nb = b->succ[0]) && !(nb = b->succ[0] = lookup(dev, w, pc))) goto stop;
+        if (!(nb = b->succ[0]) && !(nb = b->succ[0] = lookup(dev, c, w, pc))) goto stop;
     } else { /* divergence: as the interpreter, lanes keep their own PCs */
         const uint32_t bpc = op->pc, tpc = bpc + op->imm, fpc = bpc + op->in.len;
         w->diverged = 1;

@@ -17,6 +17,9 @@
  * report is raised and counted as the interpreter counts it; it is not in
  * *issued), else 0. */
 int ws_fast_run(ws_device *dev, ws_warp *w, ws_launch_stats *st, uint32_t budget, uint32_t *issued);
+/* Allocate the engine's per-core state (device open); -1: no memory (the
+ * interpreter then runs everything). */
+int ws_fast_create(ws_device *dev);
 /* Drop every pre-decoded block (the code or its decoding changed). */
 void ws_fast_flush(ws_device *dev);
 /* Free the engine's state (device close). */

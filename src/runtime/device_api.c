@@ -123,6 +123,7 @@ ws_status ws_runtime_device_open(const ws_config *cfg, ws_device **out)
     dev->ncode_pages = (uint32_t)(c.global_mem_limit >> 12);
     dev->code_pages = calloc(dev->ncode_pages, sizeof *dev->code_pages);
     dev->cores = calloc(c.cores, sizeof *dev->cores);
+    (void)ws_fast_create(dev); /* without it, the interpreter runs everything */
     int ok = dev->code_pages && dev->cores;
     for (uint32_t i = 0; ok && i < c.cores; i++) {
         ws_core *core = &dev->cores[i];
