@@ -69,6 +69,11 @@ typedef struct ws_config {
                                     (functional mode, docs/parallel.md):
                                     0 = $WARPSCOPE_THREADS if set, else one
                                     per host core (default); at most 256     */
+    uint32_t engine;             /* functional mode's execution engine
+                                    ("engine=fast|interp"): 0 = pre-decoded
+                                    blocks with the interpreter as fallback
+                                    (default), 1 = the interpreter only;
+                                    results are identical (docs/performance.md) */
 } ws_config;
 
 typedef struct ws_device ws_device;

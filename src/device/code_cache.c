@@ -1,8 +1,10 @@
 /* The decoded-instruction cache of the global arena (dev->code_pages):
  * entries are decoded on first fetch (warp_exec.c) and dropped here when the
- * code under them changes (module unload, a debugger's breakpoint). */
+ * code under them changes (module unload, a debugger's breakpoint), with
+ * every pre-decoded block of the fast engine (fast_exec.c). */
 #include <string.h>
 #include "device/device.h"
+#include "device/fast_exec.h"
 
 void ws_code_invalidate(ws_device *dev, uint32_t addr, uint32_t n)
 {
@@ -11,4 +13,5 @@ void ws_code_invalidate(ws_device *dev, uint32_t addr, uint32_t n)
         if (idx < dev->ncode_pages && dev->code_pages[idx])
             memset(&dev->code_pages[idx][(a & 0xFFFu) >> 1], 0, sizeof(ws_inst));
     }
+    ws_fast_flush(dev); /* the fast engine's blocks are copies of these entries */
 }

@@ -184,6 +184,7 @@ struct ws_device {
     uint32_t full_mask;            /* (1 << lanes_per_warp) - 1              */
     ws_inst **code_pages;          /* decoded pages of the global arena      */
     uint32_t ncode_pages;
+    struct ws_fast_cache *fast;    /* the fast engine's blocks, per core (fast_exec.c) */
     /* command queue (ring) */
     ws_cmd *queue;
     size_t qhead, qlen, qcap;

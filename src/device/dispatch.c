@@ -43,23 +43,34 @@ static void init_warp(ws_device *dev, ws_grid_run *L, ws_block *b, ws_warp *w, u
              tz = first / (L->block.x * L->block.y);
     uint32_t sp_off = (L->nstack * 4 + 15) & ~15u;
     uint64_t grid_first = b->linear * L->threads_per_block + first; /* grid thread of lane 0 */
-    for (uint32_t l = 0; l < nl && first + l < L->threads_per_block; l++) {
-        if (L->thread_limit && grid_first + l >= L->thread_limit) break; /* past a shader launch's work */
-        w->live |= 1u << l;
+    /* the lanes that start: threads of the block from `first` on, within
+     * a shader launch's work; then one loop per register (they vectorise) */
+    uint32_t n = first < L->threads_per_block ? L->threads_per_block - first : 0;
+    if (n > nl) n = nl;
+    if (L->thread_limit && grid_first + n > L->thread_limit)
+        n = L->thread_limit > grid_first ? (uint32_t)(L->thread_limit - grid_first) : 0;
+    w->live = n >= 32 ? UINT32_MAX : (1u << n) - 1;
+    for (uint32_t l = 0; l < n; l++) {
         w->tid[0][l] = (uint16_t)tx;
         w->tid[1][l] = (uint16_t)ty;
         w->tid[2][l] = (uint16_t)tz;
         if (++tx == L->block.x) { tx = 0; if (++ty == L->block.y) { ty = 0; tz++; } }
-        w->pc[l] = entry;
-        uint32_t sp = WS_STACK_BASE + ((w->stack_slot0 + l + 1) << dev->mem.stack_shift) - sp_off;
-        w->x[2][l] = sp;
-        w->x[1][l] = WS_RETIRE_ADDR;
-        for (uint32_t i = 0; i < L->ni; i++)
-            w->x[10 + i][l] = L->ireg[i] + L->ireg_stride[i] * (uint32_t)(grid_first + l);
-        for (uint32_t i = 0; i < L->nf; i++) w->f[10 + i][l] = L->freg[i];
+    }
+    const uint32_t shift = dev->mem.stack_shift, slot0 = w->stack_slot0, g0 = (uint32_t)grid_first;
+    for (uint32_t l = 0; l < n; l++) w->pc[l] = entry;
+    for (uint32_t l = 0; l < n; l++) w->x[2][l] = WS_STACK_BASE + ((slot0 + l + 1) << shift) - sp_off;
+    for (uint32_t l = 0; l < n; l++) w->x[1][l] = WS_RETIRE_ADDR;
+    for (uint32_t i = 0; i < L->ni; i++) {
+        const uint32_t base = L->ireg[i], stride = L->ireg_stride[i];
+        for (uint32_t l = 0; l < n; l++) w->x[10 + i][l] = base + stride * (g0 + l);
+    }
+    for (uint32_t i = 0; i < L->nf; i++)
+        for (uint32_t l = 0; l < n; l++) w->f[10 + i][l] = L->freg[i];
+    for (uint32_t l = 0; l < n && L->nstack; l++) {
+        uint32_t sp = w->x[2][l];
         for (uint32_t i = 0; i < L->nstack; i++) {
             uint32_t off = (sp - WS_STACK_BASE + 4 * i) & (dev->mem.stack_size - 1);
-            memcpy(ws_mem_stack_ptr(&dev->mem, w->stack_slot0 + l, off), &L->stack_args[i], 4);
+            memcpy(ws_mem_stack_ptr(&dev->mem, slot0 + l, off), &L->stack_args[i], 4);
         }
     }
     if (L->nf) w->fp_used = 1;

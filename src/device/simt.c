@@ -20,6 +20,13 @@ void ws_simt_leave_group(ws_warp *w)
 static uint32_t next_pc_above(const ws_warp *w, uint32_t runnable, uint32_t above)
 {
     uint32_t best = UINT32_MAX;
+    if (runnable == UINT32_MAX) { /* a whole 32-lane warp: a loop that vectorises */
+        for (int l = 0; l < 32; l++) {
+            uint32_t pc = w->pc[l];
+            best = pc > above && pc < best ? pc : best;
+        }
+        return best;
+    }
     for (uint32_t m = runnable; m; m &= m - 1) {
         uint32_t pc = w->pc[__builtin_ctz(m)];
         if (pc > above && pc < best) best = pc;
@@ -30,6 +37,11 @@ static uint32_t next_pc_above(const ws_warp *w, uint32_t runnable, uint32_t abov
 static uint32_t lanes_at(const ws_warp *w, uint32_t runnable, uint32_t pc)
 {
     uint32_t g = 0;
+    if (runnable == UINT32_MAX) { /* a whole 32-lane warp, often at one PC */
+        uint32_t diff = 0;
+        for (int l = 0; l < 32; l++) diff |= w->pc[l] ^ pc;
+        if (!diff) return runnable;
+    }
     for (uint32_t m = runnable; m; m &= m - 1) {
         int l = __builtin_ctz(m);
         if (w->pc[l] == pc) g |= 1u << l;

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "device/device.h"
 #include "device/lane_io.h"
+#include "device/fast_exec.h"
 #include "device/events/event_bus.h"
 #include "device/debug/debug_hooks.h"
 #include "isa/fpu.h"
@@ -336,9 +337,18 @@ ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t
     uint32_t n = 0, count_g = 0, count = 0; /* popcount cache */
     const uint64_t instret0 = w->instret;
     ws_warp_result result = WARP_RAN;
+    /* The fast engine (fast_exec.c) while nothing needs single instructions. */
+    const int fast = !dev->cfg.engine && dev->cfg.mode == WS_MODE_FUNCTIONAL && !dev->debug && !dev->events;
 
     for (; n < budget; n++) {
         if (!w->group && !ws_simt_select(dev, w)) { result = WARP_IDLE; break; }
+        if (fast && w->other_min_pc == UINT32_MAX && !w->sticky) {
+            uint32_t k = 0;
+            int r = ws_fast_run(dev, w, st, budget - n, &k);
+            n += k;
+            if (r) { result = WARP_FAULT; goto out; }
+            if (k) { n--; continue; } /* the loop counts one */
+        }
         const uint32_t g = w->group, pc = w->group_pc;
         if (pc == WS_RETIRE_ADDR) { /* the kernel returned */
             if (dev->debug && exit_trap(dev, w, g)) { result = WARP_HALT; break; }
@@ -614,6 +624,17 @@ out:
     if (w->core < WS_STATS_MAX_CORES) st->core_warp_instructions[w->core] += w->instret - instret0;
     *issued = n;
     return result;
+}
+
+/* For the fast engine: the interpreter's fetch, Zicsr and float paths. */
+const ws_inst *ws_warp_fetch(ws_device *dev, ws_warp *w, uint32_t pc) { return fetch(dev, w, pc); }
+int ws_warp_exec_csr(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, uint32_t pc)
+{
+    return exec_csr(dev, w, in, g, pc);
+}
+int ws_warp_exec_float(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, uint32_t pc)
+{
+    return exec_float(dev, w, in, g, pc);
 }
 
 /* Timing mode: select the issuing group (if none is) and decode its next

@@ -462,6 +462,7 @@ static inline uint32_t fma_rne_wide(float a, float b, float c, int neg_p, int ne
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define WS_HOST_HW_FMA 1
+#include <immintrin.h>
 /* The host's fused multiply-add rounds once in the current MXCSR mode and
  * raises IEEE flags, as RISC-V requires; negating an input is exact. Lanes
  * whose addend is a NaN go to the exact path, because hosts differ on
@@ -472,11 +473,23 @@ __attribute__((target("fma"))) static uint32_t fma_hw_lanes(uint32_t mask, uint3
                                                             const uint32_t *restrict c, int np, int nc)
 {
     const uint32_t sa = np ? SIGN : 0, sc = nc ? SIGN : 0;
-    uint32_t odd = 0;
-    FOR_MASK(mask, i, {
-        tmp[i] = u32(__builtin_fmaf(f32(a[i] ^ sa), f32(b[i]), f32(c[i] ^ sc)));
-        odd |= (uint32_t)((c[i] & 0x7FFFFFFFu) > 0x7F800000u) << i;
-    });
+    uint32_t odd = 0, any = 0;
+    /* A full warp: four lanes per vfmadd (the same fused operation, per
+     * lane, as the scalar one: same results, same flags). The NaN check is
+     * a separate loop that vectorises; the mask only when needed. */
+    if (mask == 0xFFFFFFFFu) {
+        const __m128 xa = _mm_castsi128_ps(_mm_set1_epi32((int)sa)), xc = _mm_castsi128_ps(_mm_set1_epi32((int)sc));
+        for (unsigned i = 0; i < 32; i += 4) {
+            __m128 va = _mm_xor_ps(_mm_loadu_ps((const float *)&a[i]), xa);
+            __m128 vb = _mm_loadu_ps((const float *)&b[i]);
+            __m128 vc = _mm_xor_ps(_mm_loadu_ps((const float *)&c[i]), xc);
+            _mm_storeu_ps((float *)&tmp[i], _mm_fmadd_ps(va, vb, vc));
+        }
+    } else {
+        FOR_MASK(mask, i, tmp[i] = u32(__builtin_fmaf(f32(a[i] ^ sa), f32(b[i]), f32(c[i] ^ sc))));
+    }
+    FOR_MASK(mask, i, any |= (uint32_t)((c[i] & 0x7FFFFFFFu) > 0x7F800000u));
+    if (any) FOR_MASK(mask, i, odd |= (uint32_t)((c[i] & 0x7FFFFFFFu) > 0x7F800000u) << i);
     return odd;
 }
 

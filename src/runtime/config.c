@@ -44,6 +44,12 @@ static ws_status set_key(ws_config *c, const char *key, const char *val, char *e
         else { snprintf(err, len, "mode=%s: expected 'functional' or 'timing'", val); return WS_ERR_INVALID_ARG; }
         return WS_OK;
     }
+    if (strcmp(key, "engine") == 0) {
+        if (strcmp(val, "fast") == 0) c->engine = 0;
+        else if (strcmp(val, "interp") == 0) c->engine = 1;
+        else { snprintf(err, len, "engine=%s: expected 'fast' or 'interp'", val); return WS_ERR_INVALID_ARG; }
+        return WS_OK;
+    }
     if (strcmp(key, "timing") == 0) { /* timing-model parameter file */
         if (strlen(val) >= sizeof c->timing_file) {
             snprintf(err, len, "timing=%s: path longer than %zu bytes", val, sizeof c->timing_file - 1);

@@ -10,6 +10,7 @@
 #include "device/debug/debug_hooks.h"
 #include "device/parallel.h"
 #include "device/timing.h"
+#include "device/fast_exec.h"
 #include "device/trace/trace_cell_hw.h"
 #include "device/trace/pc_counters.h"
 #include "device/events/event_bus.h"
@@ -79,6 +80,8 @@ static int config_check(const ws_config *c, char *err, size_t len)
         snprintf(err, len, "warp_quantum must be at least 1");
     else if (c->mode != WS_MODE_FUNCTIONAL && c->mode != WS_MODE_TIMING)
         snprintf(err, len, "mode=%d: unknown execution mode", (int)c->mode);
+    else if (c->engine > 1)
+        snprintf(err, len, "engine=%u: must be 0 (fast) or 1 (interp)", c->engine);
     else if (!memchr(c->timing_file, 0, sizeof c->timing_file))
         snprintf(err, len, "timing_file: not NUL-terminated");
     else {
@@ -125,6 +128,7 @@ ws_status ws_runtime_device_open(const ws_config *cfg, ws_device **out)
     dev->ncode_pages = (uint32_t)(c.global_mem_limit >> 12);
     dev->code_pages = calloc(dev->ncode_pages, sizeof *dev->code_pages);
     dev->cores = calloc(c.cores, sizeof *dev->cores);
+    (void)ws_fast_create(dev); /* without it, the interpreter runs everything */
     int ok = dev->code_pages && dev->cores && dev->decode_lock_ready;
     for (uint32_t i = 0; ok && i < c.cores; i++) {
         ws_core *core = &dev->cores[i];
@@ -176,6 +180,7 @@ ws_status ws_device_close(ws_device *dev)
     if (dev->code_pages)
         for (uint32_t i = 0; i < dev->ncode_pages; i++) free(dev->code_pages[i]);
     free(dev->code_pages);
+    ws_fast_free(dev);
     ws_mem_fini(&dev->mem);
     if (dev->decode_lock_ready) pthread_mutex_destroy(&dev->decode_lock);
     ws_api_lock_destroy(dev);

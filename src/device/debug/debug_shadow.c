@@ -10,6 +10,7 @@
 #include <string.h>
 #include "device/debug/agent_expr.h"
 #include "device/debug/debug_internal.h"
+#include "device/fast_exec.h"
 #include "device/lane_io.h"
 #include "gfx/gfx_device.h"
 
@@ -47,6 +48,7 @@ static void invalidate_all(ws_device *dev)
 {
     for (uint32_t i = 0; i < dev->ncode_pages; i++)
         if (dev->code_pages[i]) memset(dev->code_pages[i], 0, 2048 * sizeof(ws_inst));
+    ws_fast_flush(dev); /* blocks decoded from the dropped entries */
 }
 
 static int check_reg(void *user, uint32_t regno, uint32_t *out)
