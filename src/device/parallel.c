@@ -432,8 +432,9 @@ static int coordinate(struct ws_par *P)
         end_launch(P, WS_PAR_DEADLOCK);
         return 1;
     }
-    /* Only a pending placement or fault needs to hear of every round. */
-    if (!waiting && fault_core == n) __atomic_store_n(&P->want_progress, 0, __ATOMIC_SEQ_CST);
+    /* Only a pending placement, fault or hand-back to one thread needs to
+     * hear of every round. */
+    if (!waiting && fault_core == n && !P->to_serial) __atomic_store_n(&P->want_progress, 0, __ATOMIC_SEQ_CST);
     return 0;
 }
 

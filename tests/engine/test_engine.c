@@ -64,6 +64,10 @@ static ws_status open_dev(const char *text, uint32_t engine, ws_device **dev)
         return WS_ERR_INVALID_ARG;
     }
     cfg.engine = engine;
+    /* Several kernels here race between threads on purpose (the values
+     * read record the interleaving): one host thread keeps that
+     * interleaving fixed (docs/parallel.md); tests/parallel covers threads. */
+    cfg.threads = 1;
     ws_status st = ws_device_open(&cfg, dev);
     if (st != WS_OK) fprintf(stderr, "config '%s': cannot open a device: %s\n", text, ws_status_name(st));
     return st;
