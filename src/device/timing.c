@@ -17,9 +17,22 @@
 #define NREGS 64
 
 typedef struct twarp {
-    uint64_t ready[NREGS];       /* cycle each register's pending value lands */
-    uint32_t producer[NREGS];    /* PC of the instruction that writes it     */
-    uint8_t kind[NREGS];         /* state reported while waiting on it       */
+    /* This cycle (hot: read for every resident warp). */
+    uint8_t state;
+    int resident;
+    uint64_t until;              /* the state cannot change before this cycle */
+    uint64_t since;              /* x->state's cycles are counted up to here  */
+    uint32_t producer_pc;
+    /* The peeked next instruction (valid until this warp issues). */
+    int peeked;
+    const ws_inst *in;
+    uint32_t pc, group;
+    ws_op_timing op;
+    /* Its operands: the last one to land, from the scoreboard at peek time
+     * (only this warp's own issue changes the scoreboard). */
+    uint64_t sb_ready;
+    uint32_t sb_producer;
+    uint8_t sb_kind;
     uint64_t fetch_ready;        /* no issue before this cycle ...           */
     uint8_t fetch_state;         /* ... for this reason                      */
     uint64_t mem_done;           /* every memory access issued has completed */
@@ -27,20 +40,13 @@ typedef struct twarp {
     uint64_t membar_until;
     uint64_t age;                /* dispatch order (GTO)                     */
     uint32_t seq_pc;             /* PC that needs no refetch                 */
-    int resident;
-    /* The peeked next instruction (valid until this warp issues). */
-    int peeked;
-    const ws_inst *in;
-    uint32_t pc, group;
-    ws_op_timing op;
-    /* This cycle. */
-    uint8_t state;
-    uint32_t producer_pc;
-    uint64_t until;              /* the state cannot change before this cycle */
     /* Instruction counters (armed): warp-cycles per state since the warp
      * last issued, charged to the instruction it issues next. */
-    uint64_t acc[WS_STATE_COUNT];
     uint32_t acc_states;         /* bit s: acc[s] is not zero                 */
+    uint64_t acc[WS_STATE_COUNT];
+    uint64_t ready[NREGS];       /* cycle each register's pending value lands */
+    uint32_t producer[NREGS];    /* PC of the instruction that writes it     */
+    uint8_t kind[NREGS];         /* state reported while waiting on it       */
 } twarp;
 
 struct ws_timing {
@@ -145,26 +151,45 @@ static uint32_t bank_passes(const uint32_t *base, uint32_t imm, uint32_t g)
     return passes;
 }
 
+static inline uint32_t popcount64(uint64_t v) /* without a libgcc call (no POPCNT in the base ISA) */
+{
+    v = v - ((v >> 1) & 0x5555555555555555ull);
+    v = (v & 0x3333333333333333ull) + ((v >> 2) & 0x3333333333333333ull);
+    return (uint32_t)((((v + (v >> 4)) & 0x0F0F0F0F0F0F0F0Full) * 0x0101010101010101ull) >> 56);
+}
+
 /* Global and local memory: distinct 32-byte sectors. Local (stack)
  * addresses are mapped to the word-interleaved layout GPUs use (word k of
  * lane l at k * lanes + l), so a warp's spill of one slot is contiguous. */
 static uint32_t sectors(const ws_device *dev, const ws_warp *w, const uint32_t *base, uint32_t imm,
                         uint32_t g, int local)
 {
-    uint32_t s[32], n = 0, sorted = 1;
+    uint32_t s[32], n = 0, sorted = 1, far = 0;
     const uint32_t nl = dev->cfg.lanes_per_warp, shift = dev->mem.stack_shift;
-    for (uint32_t m = g; m; m &= m - 1) {
-        uint32_t l = (uint32_t)__builtin_ctz(m), a = base[l] + imm;
-        if (local) {
-            uint32_t so = a - WS_STACK_BASE, slot = so >> shift, off = so & (dev->mem.stack_size - 1);
-            uint32_t lane = slot - w->stack_slot0;
-            a = (uint32_t)((uint64_t)(slot / nl) * (dev->mem.stack_size / 4) * nl * 4 +
-                           ((uint64_t)(off >> 2) * nl + lane % nl) * 4);
+    if (!local && g == dev->full_mask) { /* a full warp: loops the compiler vectorises */
+        for (uint32_t l = 0; l < nl; l++) s[l] = (base[l] + imm) >> 5;
+        n = nl;
+    } else {
+        for (uint32_t m = g; m; m &= m - 1) {
+            uint32_t l = (uint32_t)__builtin_ctz(m), a = base[l] + imm;
+            if (local) {
+                uint32_t so = a - WS_STACK_BASE, slot = so >> shift, off = so & (dev->mem.stack_size - 1);
+                uint32_t lane = slot - w->stack_slot0;
+                a = (uint32_t)((uint64_t)(slot / nl) * (dev->mem.stack_size / 4) * nl * 4 +
+                               ((uint64_t)(off >> 2) * nl + lane % nl) * 4);
+            }
+            s[n++] = a >> 5;
         }
-        s[n] = a >> 5;
-        if (n && s[n] < s[n - 1]) sorted = 0;
-        n++;
     }
+    /* The usual case: every sector within [s[0] - 31, s[0] + 32], one bit each. */
+    const uint32_t bias = s[0] - 31;
+    for (uint32_t i = 0; i < n; i++) far |= (s[i] - bias) >> 6;
+    if (!far) {
+        uint64_t bits = 0;
+        for (uint32_t i = 0; i < n; i++) bits |= 1ull << (s[i] - bias);
+        return popcount64(bits);
+    }
+    for (uint32_t i = 1; i < n; i++) sorted &= s[i] >= s[i - 1];
     uint32_t distinct = 0;
     for (uint32_t i = 0; i < n; i++) {
         if (sorted) { distinct += !i || s[i] != s[i - 1]; continue; }
@@ -254,6 +279,16 @@ static int eval(ws_device *dev, ws_timing *T, ws_warp *w, twarp *x, uint32_t c, 
         } else {
             memset(&x->op, 0, sizeof x->op); /* the fetch faults at issue */
         }
+        /* Scoreboard: the operand (or pending destination) that lands last
+         * (the first of them on a tie). */
+        const uint8_t regs[4] = { x->op.src[0], x->op.src[1], x->op.src[2], x->op.dst };
+        uint64_t worst = 0;
+        uint32_t wr = 0;
+        for (int i = 0; i < 4; i++)
+            if (regs[i] && x->ready[regs[i]] > worst) worst = x->ready[regs[i]], wr = regs[i];
+        x->sb_ready = worst;
+        x->sb_kind = x->kind[wr];
+        x->sb_producer = x->producer[wr];
         if (x->pc != x->seq_pc) { /* taken branch, jump, or another group: refetch */
             x->seq_pc = x->pc;
             if (P->fetch_latency) {
@@ -262,17 +297,11 @@ static int eval(ws_device *dev, ws_timing *T, ws_warp *w, twarp *x, uint32_t c, 
             }
         }
     }
-    /* Scoreboard: the operand (or pending destination) that lands last. */
     const ws_op_timing *o = &x->op;
-    uint64_t worst = t;
-    int wr = -1;
-    const uint8_t regs[4] = { o->src[0], o->src[1], o->src[2], o->dst };
-    for (int i = 0; i < 4; i++)
-        if (regs[i] && x->ready[regs[i]] > worst) { worst = x->ready[regs[i]]; wr = regs[i]; }
-    if (wr >= 0) {
-        x->state = x->kind[wr];
-        x->producer_pc = x->producer[wr];
-        x->until = worst;
+    if (x->sb_ready > t) {
+        x->state = x->sb_kind;
+        x->producer_pc = x->sb_producer;
+        x->until = x->sb_ready;
         return 0;
     }
     if (o->unit == WS_UNIT_MIO) {
