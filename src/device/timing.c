@@ -57,6 +57,9 @@ struct ws_timing {
     uint64_t *mio_free, *lsu_free; /* per core                               */
     uint32_t *last;              /* per scheduler: slot issued last (or ~0)  */
     uint32_t *pending;           /* per core: event-triggered samples due    */
+    uint64_t *core_next;         /* per core: earliest `until` of its resident
+                                    warps (0: look at them next cycle)       */
+    uint8_t *bar_dirty;          /* per core: a barrier may have released    */
     uint64_t age_next;
     ws_timing_counters ctr;
     int have_ctr;
@@ -87,8 +90,11 @@ ws_status ws_timing_create(ws_device *dev)
     T->lsu_free = calloc(c->cores, sizeof *T->lsu_free);
     T->last = calloc(ns, sizeof *T->last);
     T->pending = calloc(c->cores, sizeof *T->pending);
+    T->core_next = calloc(c->cores, sizeof *T->core_next);
+    T->bar_dirty = calloc(c->cores, sizeof *T->bar_dirty);
     dev->timing = T;
-    if (!T->w || !T->unit_free || !T->mio_free || !T->lsu_free || !T->last || !T->pending) {
+    if (!T->w || !T->unit_free || !T->mio_free || !T->lsu_free || !T->last || !T->pending || !T->core_next ||
+        !T->bar_dirty) {
         ws_timing_destroy(dev);
         return WS_ERR_OUT_OF_MEMORY;
     }
@@ -105,6 +111,8 @@ void ws_timing_destroy(ws_device *dev)
     free(T->lsu_free);
     free(T->last);
     free(T->pending);
+    free(T->core_next);
+    free(T->bar_dirty);
     free(T);
     dev->timing = NULL;
 }
@@ -200,22 +208,26 @@ static uint32_t sectors(const ws_device *dev, const ws_warp *w, const uint32_t *
     return distinct;
 }
 
-static void warp_start(ws_timing *T, twarp *x)
+static void warp_start(ws_timing *T, twarp *x, uint64_t t)
 {
     memset(x, 0, sizeof *x);
     x->resident = 1;
+    x->since = t;
     x->age = T->age_next++;
     x->seq_pc = UINT32_MAX; /* the first instruction is fetched */
 }
 
-/* Newly dispatched warps become resident. */
-static void adopt_new_warps(ws_device *dev, ws_timing *T)
+/* Newly dispatched warps become resident from cycle t. */
+static void adopt_new_warps(ws_device *dev, ws_timing *T, uint64_t t)
 {
     for (uint32_t c = 0; c < T->ncores; c++)
         for (uint32_t s = 0; s < T->nwarps; s++) {
             ws_warp *w = &dev->cores[c].warps[s];
             twarp *x = &T->w[c * T->nwarps + s];
-            if (w->active && w->live && !x->resident) warp_start(T, x);
+            if (w->active && w->live && !x->resident) {
+                warp_start(T, x, t);
+                T->core_next[c] = 0;
+            }
         }
 }
 
@@ -250,6 +262,21 @@ static void flush_leaving(ws_pc_counters *p, twarp *x, const ws_warp *w)
     if (p) flush_stalls(p, x, x->peeked ? x->pc : next_pc(w));
 }
 
+/* Count the cycles warp x spent in its state, which has not changed since
+ * x->since, up to cycle `to` (exclusive): the counters are charged when a
+ * state ends (or the warp is looked at), not cycle by cycle. */
+static inline void charge(ws_timing *T, twarp *x, uint64_t to, const ws_pc_counters *pcc)
+{
+    const uint64_t d = to - x->since;
+    x->since = to;
+    T->ctr.state_cycles[x->state] += d;
+    T->ctr.resident_warp_cycles += d;
+    if (pcc && d && x->state != WS_STATE_SELECTED) { /* selected: counted at issue */
+        x->acc[x->state] += d;
+        x->acc_states |= 1u << x->state;
+    }
+}
+
 
 /* Classify warp w for cycle t (x->state, x->until). Returns -1 on a fault
  * raised while retiring lanes, else 0. */
@@ -269,6 +296,7 @@ static int eval(ws_device *dev, ws_timing *T, ws_warp *w, twarp *x, uint32_t c, 
         if (x->pc == WS_RETIRE_ADDR) { /* the lanes returned: they retire, no issue slot */
             uint32_t n;
             if (ws_warp_run(dev, w, 1, &n) == WARP_FAULT) return -1;
+            T->bar_dirty[c] = 1; /* exited lanes no longer hold a barrier back */
             continue;
         }
         x->peeked = 1;
@@ -394,7 +422,10 @@ static int issue(ws_device *dev, ws_timing *T, ws_warp *w, twarp *x, uint32_t c,
         if (op == OP_BAR && tc && ws_trace_event(tc, c, t, WS_TRACE_ON_BARRIER)) T->pending[c]++;
     }
     uint32_t n;
+    const uint32_t live = w->live;
     ws_warp_result r = ws_warp_run(dev, w, 1, &n);
+    /* A barrier arrival, or lanes exiting, may release the block's barrier. */
+    if (w->live != live || !in || (in->op & ~WS_INST_TRAP) == OP_BAR) T->bar_dirty[c] = 1;
     if (dev->debug) r = ws_dbg_warp_done(dev, w, r);
     if (r == WARP_FAULT) return -1;
     if (r == WARP_HALT) { /* a debugger stopped it before the instruction retired */
@@ -473,7 +504,10 @@ static uint32_t release_done(ws_device *dev, ws_timing *T, uint32_t c, uint64_t 
         if (!drained) continue;
         for (uint32_t i = 0; i < B->nwarps; i++) {
             twarp *x = &T->w[c * T->nwarps + B->first_slot + i];
-            if (x->resident) flush_leaving(pcc, x, &core->warps[B->first_slot + i]);
+            if (x->resident) {
+                charge(T, x, t + 1, pcc);
+                flush_leaving(pcc, x, &core->warps[B->first_slot + i]);
+            }
             x->resident = 0;
         }
         ws_block_release(dev, B);
@@ -513,6 +547,8 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
     memset(T->mio_free, 0, T->ncores * sizeof *T->mio_free);
     memset(T->lsu_free, 0, T->ncores * sizeof *T->lsu_free);
     memset(T->pending, 0, T->ncores * sizeof *T->pending);
+    memset(T->core_next, 0, T->ncores * sizeof *T->core_next);
+    memset(T->bar_dirty, 0, T->ncores * sizeof *T->bar_dirty);
     for (uint32_t i = 0; i < T->ncores * NS; i++) T->last[i] = UINT32_MAX;
     T->age_next = 0;
     ws_trace_launch_begin(dev, L->id);
@@ -522,10 +558,16 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
 
     const double t0 = ws_now_seconds();
     const double limit = dev->cfg.watchdog_ms ? dev->cfg.watchdog_ms / 1e3 : 0;
-    uint64_t t = 0, iter = 0, *state_cycles = T->ctr.state_cycles;
+    /* With a debugger attached, halted warps are gated every cycle: look at
+     * every warp every cycle. Otherwise a warp is looked at only when its
+     * state may change: at its `until`, or (waiting at a barrier) after a
+     * warp of its core arrived at a barrier or lost lanes. */
+    const int every = dev->debug != NULL;
+    uint64_t t = 0, iter = 0;
+    uint32_t cbreak = 0; /* a stop inside cycle t: cores below this one finished it */
     ws_status st = WS_OK;
     ws_dispatch_blocks(dev);
-    adopt_new_warps(dev, T);
+    adopt_new_warps(dev, T, t);
     while (L->done_blocks < L->total_blocks) {
         int issued = 0;
         uint32_t released = 0;
@@ -533,73 +575,81 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
         if (dev->events && dev->events->stop) { st = WS_ERR_STOPPED; goto out; } /* a debug machine's action */
         uint64_t until = NEVER;
         for (uint32_t c = 0; c < T->ncores; c++) {
-            ws_core *core = &dev->cores[c];
-            twarp *xs = &T->w[c * W];
-            uint32_t pick[64];
-            uint64_t key[64];
-            for (uint32_t s = 0; s < NS; s++) pick[s] = UINT32_MAX, key[s] = NEVER;
-            uint32_t resident = 0;
-            for (uint32_t s = 0; s < W; s++) {
-                twarp *x = &xs[s];
-                if (!x->resident) continue;
-                ws_warp *w = &core->warps[s];
-                if (!w->live && x->store_done <= t) { flush_leaving(pcc, x, w); x->resident = 0; continue; }
-                uint32_t sc = s % NS;
-                if (dev->debug) { /* halted warps do not issue (misc) until resumed */
-                    uint32_t budget = 1;
-                    int gate = ws_dbg_warp_gate(dev, w, &budget);
-                    if (gate < 0) { st = WS_ERR_KERNEL_FAULT; goto out; }
-                    if (gate) {
-                        x->state = WS_STATE_MISC;
-                        x->until = NEVER;
-                        x->producer_pc = 0;
-                        resident++;
+            const int look = every || T->core_next[c] <= t || T->bar_dirty[c];
+            if (look) {
+                ws_core *core = &dev->cores[c];
+                twarp *xs = &T->w[c * W];
+                uint32_t pick[64];
+                uint64_t key[64], have = 0; /* bit sc: scheduler sc has a pick */
+                uint64_t next = NEVER;      /* the earliest until on this core */
+                const int bar = T->bar_dirty[c];
+                T->bar_dirty[c] = 0;
+                for (uint32_t s = 0; s < W; s++) {
+                    twarp *x = &xs[s];
+                    if (!x->resident) continue;
+                    if (x->until > t && !every && !(x->state == WS_STATE_BARRIER && (bar || T->bar_dirty[c]))) {
+                        if (x->until < next) next = x->until; /* its state holds */
                         continue;
                     }
+                    ws_warp *w = &core->warps[s];
+                    charge(T, x, t, pcc);
+                    if (!w->live && x->store_done <= t) { flush_leaving(pcc, x, w); x->resident = 0; continue; }
+                    uint32_t sc = s % NS;
+                    if (dev->debug) { /* halted warps do not issue (misc) until resumed */
+                        uint32_t budget = 1;
+                        int gate = ws_dbg_warp_gate(dev, w, &budget);
+                        if (gate < 0) { st = WS_ERR_KERNEL_FAULT; cbreak = c; goto out; }
+                        if (gate) {
+                            x->state = WS_STATE_MISC;
+                            x->until = NEVER;
+                            x->producer_pc = 0;
+                            continue;
+                        }
+                    }
+                    if (eval(dev, T, w, x, c, sc, t)) { st = WS_ERR_KERNEL_FAULT; cbreak = c; goto out; }
+                    if (x->until < next) next = x->until;
+                    if (x->state != WS_STATE_NOT_SELECTED) continue;
+                    uint32_t last = T->last[c * NS + sc];
+                    uint64_t k;
+                    if (T->p.policy == WS_SCHED_GTO) {
+                        k = s == last ? 0 : 1 + x->age;
+                    } else { /* slots after the last one issued first, wrapping */
+                        uint32_t d = s + W - (last == UINT32_MAX ? W - 1 : last) - 1;
+                        k = d >= W ? d - W : d;
+                    }
+                    if (!(have >> sc & 1) || k < key[sc]) key[sc] = k, pick[sc] = s, have |= 1ull << sc;
                 }
-                if (eval(dev, T, w, x, c, sc, t)) { st = WS_ERR_KERNEL_FAULT; goto out; }
-                resident++;
-                if (x->state != WS_STATE_NOT_SELECTED) continue;
-                uint32_t last = T->last[c * NS + sc];
-                uint64_t k = T->p.policy == WS_SCHED_GTO ? (s == last ? 0 : 1 + x->age)
-                                                         : (uint64_t)((s + W - (last == UINT32_MAX ? W - 1 : last) - 1) % W);
-                if (k < key[sc]) key[sc] = k, pick[sc] = s;
-            }
-            for (uint32_t sc = 0; sc < NS; sc++) {
-                if (pick[sc] == UINT32_MAX) continue;
-                twarp *x = &xs[pick[sc]];
-                x->state = WS_STATE_SELECTED;
-                T->last[c * NS + sc] = pick[sc];
-                issued = 1;
-                if (issue(dev, T, &core->warps[pick[sc]], x, c, sc, t)) {
-                    state_cycles[WS_STATE_SELECTED]++;
-                    st = WS_ERR_KERNEL_FAULT;
-                    goto out;
+                for (; have; have &= have - 1) { /* issue: the until of the warps stays (t + 1) */
+                    uint32_t sc = (uint32_t)__builtin_ctzll(have);
+                    twarp *x = &xs[pick[sc]];
+                    x->state = WS_STATE_SELECTED;
+                    T->last[c * NS + sc] = pick[sc];
+                    issued = 1;
+                    if (issue(dev, T, &core->warps[pick[sc]], x, c, sc, t)) {
+                        T->ctr.state_cycles[WS_STATE_SELECTED]++;
+                        st = WS_ERR_KERNEL_FAULT;
+                        cbreak = c;
+                        goto out;
+                    }
                 }
+                T->core_next[c] = next;
             }
-            T->ctr.resident_warp_cycles += resident;
-            for (uint32_t s = 0; s < W; s++) {
-                const twarp *x = &xs[s];
-                if (!x->resident) continue;
-                state_cycles[x->state]++;
-                if (pcc && x->state != WS_STATE_SELECTED) { /* selected: counted at issue */
-                    xs[s].acc[x->state]++;
-                    xs[s].acc_states |= 1u << x->state;
-                }
-                if (x->until < until) until = x->until;
-            }
+            if (T->core_next[c] < until) until = T->core_next[c];
             if (tc) {
                 if (ws_trace_cycle_due(tc, c, t)) sample_core(dev, T, tc, c, t);
                 for (; T->pending[c]; T->pending[c]--) sample_core(dev, T, tc, c, t);
                 if (tc->cell[c].count) ws_trace_drain(tc, c, 1);
             }
-            released += release_done(dev, T, c, t, pcc);
+            /* A block finishes only in a cycle its core's warps are looked
+             * at (its last lane exits, or a draining warp's until). */
+            if (look) released += release_done(dev, T, c, t, pcc);
         }
         t++;
-        if (released && ws_dispatch_blocks(dev)) adopt_new_warps(dev, T);
+        if (released && ws_dispatch_blocks(dev)) adopt_new_warps(dev, T, t);
         if (!issued && !released) {
-            /* Nothing changes before `until`: account the cycles in between
-             * at once (stopping at the next sampling point). */
+            /* Nothing changes before `until`: skip the cycles in between
+             * (stopping at the next sampling point); the warps' counters
+             * are charged when their states end. */
             if (until == NEVER) {
                 if (L->done_blocks >= L->total_blocks) break;
                 if (ws_ev_wd_stopped(dev)) { st = WS_ERR_STOPPED; goto out; }
@@ -622,17 +672,8 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
             }
             if (until > t) {
                 uint64_t span = until - t;
-                for (uint32_t c = 0; c < T->ncores; c++) {
-                    twarp *xs = &T->w[c * W];
-                    uint32_t resident = 0;
-                    for (uint32_t s = 0; s < W; s++) {
-                        if (!xs[s].resident) continue;
-                        state_cycles[xs[s].state] += span, resident++;
-                        if (pcc) xs[s].acc[xs[s].state] += span, xs[s].acc_states |= 1u << xs[s].state;
-                    }
-                    T->ctr.resident_warp_cycles += (uint64_t)resident * span;
-                    if (tc && tc->cell[c].count) ws_trace_drain(tc, c, span);
-                }
+                for (uint32_t c = 0; tc && c < T->ncores; c++)
+                    if (tc->cell[c].count) ws_trace_drain(tc, c, span);
                 t = until;
                 dev->now_cycle = t;
             }
@@ -648,8 +689,13 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
         }
     }
 out:
-    for (uint32_t i = 0; pcc && i < T->ncores * W; i++) /* warps still resident (a fault, a stop) */
-        if (T->w[i].resident) flush_leaving(pcc, &T->w[i], &dev->cores[i / W].warps[i % W]);
+    /* Warps still resident: the end of the launch, a fault, a stop. Cores
+     * below `cbreak` had finished cycle t when it stopped. */
+    for (uint32_t i = 0; i < T->ncores * W; i++) {
+        if (!T->w[i].resident) continue;
+        charge(T, &T->w[i], i / W < cbreak ? t + 1 : t, pcc);
+        flush_leaving(pcc, &T->w[i], &dev->cores[i / W].warps[i % W]);
+    }
     ws_trace_launch_end(dev);
     L->stats.cycles = t;
     dev->now_cycle = t;
