@@ -21,6 +21,7 @@ typedef struct twarp {
     uint8_t state;
     int resident;
     uint64_t until;              /* the state cannot change before this cycle */
+    uint64_t when;               /* the cycle it is scheduled to be looked at */
     uint64_t since;              /* x->state's cycles are counted up to here  */
     uint32_t producer_pc;
     /* The peeked next instruction (valid until this warp issues). */
@@ -49,6 +50,19 @@ typedef struct twarp {
     uint8_t kind[NREGS];         /* state reported while waiting on it       */
 } twarp;
 
+/* When to look at a core's warps again. A warp is looked at in the cycle
+ * its state may change (its `when`: its until, at least the next cycle).
+ * Cycles less than 64 ahead sit on a wheel, one mask of warp slots per
+ * cycle modulo 64 (bit c of occ: wheel[c] is not empty); later ones and
+ * NEVER in the `far` mask, whose earliest when is far_min. */
+typedef struct tcore {
+    uint64_t next;               /* the earliest when of its warps (0: none yet) */
+    uint64_t occ, far, far_min;
+    uint8_t bar_dirty;           /* a barrier may have released              */
+    uint8_t release;             /* a block may finish this cycle            */
+    uint64_t wheel[64];
+} tcore;
+
 struct ws_timing {
     ws_timing_params p;
     uint32_t ncores, nwarps, nsched;
@@ -57,9 +71,7 @@ struct ws_timing {
     uint64_t *mio_free, *lsu_free; /* per core                               */
     uint32_t *last;              /* per scheduler: slot issued last (or ~0)  */
     uint32_t *pending;           /* per core: event-triggered samples due    */
-    uint64_t *core_next;         /* per core: earliest `until` of its resident
-                                    warps (0: look at them next cycle)       */
-    uint8_t *bar_dirty;          /* per core: a barrier may have released    */
+    tcore *cs;                   /* per core: when to look at its warps      */
     uint64_t age_next;
     ws_timing_counters ctr;
     int have_ctr;
@@ -90,11 +102,9 @@ ws_status ws_timing_create(ws_device *dev)
     T->lsu_free = calloc(c->cores, sizeof *T->lsu_free);
     T->last = calloc(ns, sizeof *T->last);
     T->pending = calloc(c->cores, sizeof *T->pending);
-    T->core_next = calloc(c->cores, sizeof *T->core_next);
-    T->bar_dirty = calloc(c->cores, sizeof *T->bar_dirty);
+    T->cs = calloc(c->cores, sizeof *T->cs);
     dev->timing = T;
-    if (!T->w || !T->unit_free || !T->mio_free || !T->lsu_free || !T->last || !T->pending || !T->core_next ||
-        !T->bar_dirty) {
+    if (!T->w || !T->unit_free || !T->mio_free || !T->lsu_free || !T->last || !T->pending || !T->cs) {
         ws_timing_destroy(dev);
         return WS_ERR_OUT_OF_MEMORY;
     }
@@ -111,8 +121,7 @@ void ws_timing_destroy(ws_device *dev)
     free(T->lsu_free);
     free(T->last);
     free(T->pending);
-    free(T->core_next);
-    free(T->bar_dirty);
+    free(T->cs);
     free(T);
     dev->timing = NULL;
 }
@@ -189,7 +198,14 @@ static uint32_t sectors(const ws_device *dev, const ws_warp *w, const uint32_t *
             s[n++] = a >> 5;
         }
     }
-    /* The usual case: every sector within [s[0] - 31, s[0] + 32], one bit each. */
+    /* Ascending (consecutive lanes, rows of a stride): count the changes. */
+    uint32_t changes = 0;
+    for (uint32_t i = 1; i < n; i++) {
+        sorted &= s[i] >= s[i - 1];
+        changes += s[i] != s[i - 1];
+    }
+    if (sorted) return 1 + changes;
+    /* Every sector within [s[0] - 31, s[0] + 32]: one bit each. */
     const uint32_t bias = s[0] - 31;
     for (uint32_t i = 0; i < n; i++) far |= (s[i] - bias) >> 6;
     if (!far) {
@@ -197,15 +213,52 @@ static uint32_t sectors(const ws_device *dev, const ws_warp *w, const uint32_t *
         for (uint32_t i = 0; i < n; i++) bits |= 1ull << (s[i] - bias);
         return popcount64(bits);
     }
-    for (uint32_t i = 1; i < n; i++) sorted &= s[i] >= s[i - 1];
     uint32_t distinct = 0;
     for (uint32_t i = 0; i < n; i++) {
-        if (sorted) { distinct += !i || s[i] != s[i - 1]; continue; }
         uint32_t j = 0;
         while (j < i && s[j] != s[i]) j++;
         distinct += j == i;
     }
     return distinct;
+}
+
+/* Look at warp slot s of core k in cycle `when` (> the cycle being
+ * processed, or = the next one for a new warp). */
+static inline void schedule(tcore *k, twarp *x, uint32_t s, uint64_t when, uint64_t t)
+{
+    x->when = when;
+    if (when - t < 64) {
+        k->wheel[when & 63] |= 1ull << s;
+        k->occ |= 1ull << (when & 63);
+    } else {
+        k->far |= 1ull << s;
+        if (when < k->far_min) k->far_min = when;
+    }
+}
+
+/* Take warp slot s off its core's schedule (it is looked at now, or left). */
+static inline void unschedule(tcore *k, const twarp *x, uint32_t s)
+{
+    if (k->far >> s & 1) { /* far_min may stay lower: a spare look costs nothing */
+        k->far &= ~(1ull << s);
+        return;
+    }
+    uint64_t *m = &k->wheel[x->when & 63];
+    *m &= ~(1ull << s);
+    if (!*m) k->occ &= ~(1ull << (x->when & 63));
+}
+
+/* The earliest cycle after t the core's schedule holds. */
+static inline uint64_t schedule_next(const tcore *k, uint64_t t)
+{
+    uint64_t next = k->far_min;
+    if (k->occ) {
+        const unsigned r = (unsigned)((t + 1) & 63);
+        const uint64_t rot = r ? k->occ >> r | k->occ << (64 - r) : k->occ;
+        const uint64_t w = t + 1 + (uint64_t)__builtin_ctzll(rot);
+        if (w < next) next = w;
+    }
+    return next;
 }
 
 static void warp_start(ws_timing *T, twarp *x, uint64_t t)
@@ -226,7 +279,8 @@ static void adopt_new_warps(ws_device *dev, ws_timing *T, uint64_t t)
             twarp *x = &T->w[c * T->nwarps + s];
             if (w->active && w->live && !x->resident) {
                 warp_start(T, x, t);
-                T->core_next[c] = 0;
+                schedule(&T->cs[c], x, s, t, t);
+                T->cs[c].next = t;
             }
         }
 }
@@ -278,6 +332,16 @@ static inline void charge(ws_timing *T, twarp *x, uint64_t to, const ws_pc_count
 }
 
 
+/* The resident warps of core c from slot `from` on that wait at a barrier. */
+static uint64_t barrier_waiters(const ws_timing *T, uint32_t c, uint32_t from)
+{
+    const twarp *xs = &T->w[c * T->nwarps];
+    uint64_t m = 0;
+    for (uint32_t s = from; s < T->nwarps; s++)
+        m |= (uint64_t)(xs[s].resident && xs[s].state == WS_STATE_BARRIER) << s;
+    return m;
+}
+
 /* Classify warp w for cycle t (x->state, x->until). Returns -1 on a fault
  * raised while retiring lanes, else 0. */
 static int eval(ws_device *dev, ws_timing *T, ws_warp *w, twarp *x, uint32_t c, uint32_t sched, uint64_t t)
@@ -296,7 +360,7 @@ static int eval(ws_device *dev, ws_timing *T, ws_warp *w, twarp *x, uint32_t c, 
         if (x->pc == WS_RETIRE_ADDR) { /* the lanes returned: they retire, no issue slot */
             uint32_t n;
             if (ws_warp_run(dev, w, 1, &n) == WARP_FAULT) return -1;
-            T->bar_dirty[c] = 1; /* exited lanes no longer hold a barrier back */
+            T->cs[c].bar_dirty = 1; /* exited lanes no longer hold a barrier back */
             continue;
         }
         x->peeked = 1;
@@ -425,7 +489,8 @@ static int issue(ws_device *dev, ws_timing *T, ws_warp *w, twarp *x, uint32_t c,
     const uint32_t live = w->live;
     ws_warp_result r = ws_warp_run(dev, w, 1, &n);
     /* A barrier arrival, or lanes exiting, may release the block's barrier. */
-    if (w->live != live || !in || (in->op & ~WS_INST_TRAP) == OP_BAR) T->bar_dirty[c] = 1;
+    if (w->live != live || !in || (in->op & ~WS_INST_TRAP) == OP_BAR) T->cs[c].bar_dirty = 1;
+    if (!w->live) T->cs[c].release = 1; /* its block may finish */
     if (dev->debug) r = ws_dbg_warp_done(dev, w, r);
     if (r == WARP_FAULT) return -1;
     if (r == WARP_HALT) { /* a debugger stopped it before the instruction retired */
@@ -508,6 +573,7 @@ static uint32_t release_done(ws_device *dev, ws_timing *T, uint32_t c, uint64_t 
                 charge(T, x, t + 1, pcc);
                 flush_leaving(pcc, x, &core->warps[B->first_slot + i]);
             }
+            if (x->resident) unschedule(&T->cs[c], x, B->first_slot + i);
             x->resident = 0;
         }
         ws_block_release(dev, B);
@@ -547,8 +613,8 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
     memset(T->mio_free, 0, T->ncores * sizeof *T->mio_free);
     memset(T->lsu_free, 0, T->ncores * sizeof *T->lsu_free);
     memset(T->pending, 0, T->ncores * sizeof *T->pending);
-    memset(T->core_next, 0, T->ncores * sizeof *T->core_next);
-    memset(T->bar_dirty, 0, T->ncores * sizeof *T->bar_dirty);
+    memset(T->cs, 0, T->ncores * sizeof *T->cs);
+    for (uint32_t c = 0; c < T->ncores; c++) T->cs[c].next = T->cs[c].far_min = NEVER;
     for (uint32_t i = 0; i < T->ncores * NS; i++) T->last[i] = UINT32_MAX;
     T->age_next = 0;
     ws_trace_launch_begin(dev, L->id);
@@ -575,25 +641,46 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
         if (dev->events && dev->events->stop) { st = WS_ERR_STOPPED; goto out; } /* a debug machine's action */
         uint64_t until = NEVER;
         for (uint32_t c = 0; c < T->ncores; c++) {
-            const int look = every || T->core_next[c] <= t || T->bar_dirty[c];
+            tcore *k = &T->cs[c];
+            const int look = every || k->next <= t || k->bar_dirty;
             if (look) {
                 ws_core *core = &dev->cores[c];
                 twarp *xs = &T->w[c * W];
                 uint32_t pick[64];
                 uint64_t key[64], have = 0; /* bit sc: scheduler sc has a pick */
-                uint64_t next = NEVER;      /* the earliest until on this core */
-                const int bar = T->bar_dirty[c];
-                T->bar_dirty[c] = 0;
-                for (uint32_t s = 0; s < W; s++) {
-                    twarp *x = &xs[s];
-                    if (!x->resident) continue;
-                    if (x->until > t && !every && !(x->state == WS_STATE_BARRIER && (bar || T->bar_dirty[c]))) {
-                        if (x->until < next) next = x->until; /* its state holds */
-                        continue;
+                /* The warps due now: scheduled for t, ... */
+                uint64_t due = k->wheel[t & 63];
+                k->wheel[t & 63] = 0;
+                k->occ &= ~(1ull << (t & 63));
+                if (k->far_min <= t) { /* ... scheduled far ahead for t, ... */
+                    uint64_t fm = NEVER;
+                    for (uint64_t m = k->far; m; m &= m - 1) {
+                        uint32_t s = (uint32_t)__builtin_ctzll(m);
+                        if (xs[s].when <= t) due |= 1ull << s, k->far &= ~(1ull << s);
+                        else if (xs[s].when < fm) fm = xs[s].when;
                     }
+                    k->far_min = fm;
+                }
+                uint64_t extra = 0; /* ... waiting at a barrier that may have released, or (debugger) all */
+                if (every) {
+                    for (uint32_t s = 0; s < W; s++) extra |= (uint64_t)(xs[s].resident != 0) << s;
+                } else if (k->bar_dirty) {
+                    extra = barrier_waiters(T, c, 0);
+                }
+                for (uint64_t m = extra & ~due; m; m &= m - 1) unschedule(k, &xs[__builtin_ctzll(m)], (uint32_t)__builtin_ctzll(m));
+                due |= extra;
+                k->bar_dirty = 0;
+                while (due) { /* in slot order */
+                    uint32_t s = (uint32_t)__builtin_ctzll(due);
+                    due &= due - 1;
+                    twarp *x = &xs[s];
                     ws_warp *w = &core->warps[s];
                     charge(T, x, t, pcc);
-                    if (!w->live && x->store_done <= t) { flush_leaving(pcc, x, w); x->resident = 0; continue; }
+                    if (!w->live && x->store_done <= t) {
+                        flush_leaving(pcc, x, w);
+                        x->resident = 0;
+                        continue;
+                    }
                     uint32_t sc = s % NS;
                     if (dev->debug) { /* halted warps do not issue (misc) until resumed */
                         uint32_t budget = 1;
@@ -603,21 +690,29 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
                             x->state = WS_STATE_MISC;
                             x->until = NEVER;
                             x->producer_pc = 0;
+                            schedule(k, x, s, NEVER, t);
                             continue;
                         }
                     }
                     if (eval(dev, T, w, x, c, sc, t)) { st = WS_ERR_KERNEL_FAULT; cbreak = c; goto out; }
-                    if (x->until < next) next = x->until;
+                    schedule(k, x, s, x->until > t ? x->until : t + 1, t);
+                    if (x->state == WS_STATE_DRAIN) k->release = 1; /* its block may finish */
+                    if (k->bar_dirty && !every) { /* lanes retired: later barrier waiters look again now */
+                        extra = barrier_waiters(T, c, s + 1) & ~due;
+                        for (uint64_t m = extra; m; m &= m - 1)
+                            unschedule(k, &xs[__builtin_ctzll(m)], (uint32_t)__builtin_ctzll(m));
+                        due |= extra;
+                    }
                     if (x->state != WS_STATE_NOT_SELECTED) continue;
                     uint32_t last = T->last[c * NS + sc];
-                    uint64_t k;
+                    uint64_t key_s;
                     if (T->p.policy == WS_SCHED_GTO) {
-                        k = s == last ? 0 : 1 + x->age;
+                        key_s = s == last ? 0 : 1 + x->age;
                     } else { /* slots after the last one issued first, wrapping */
                         uint32_t d = s + W - (last == UINT32_MAX ? W - 1 : last) - 1;
-                        k = d >= W ? d - W : d;
+                        key_s = d >= W ? d - W : d;
                     }
-                    if (!(have >> sc & 1) || k < key[sc]) key[sc] = k, pick[sc] = s, have |= 1ull << sc;
+                    if (!(have >> sc & 1) || key_s < key[sc]) key[sc] = key_s, pick[sc] = s, have |= 1ull << sc;
                 }
                 for (; have; have &= have - 1) { /* issue: the until of the warps stays (t + 1) */
                     uint32_t sc = (uint32_t)__builtin_ctzll(have);
@@ -632,9 +727,9 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
                         goto out;
                     }
                 }
-                T->core_next[c] = next;
+                k->next = schedule_next(k, t); /* issue changes no warp's until */
             }
-            if (T->core_next[c] < until) until = T->core_next[c];
+            if (k->next < until) until = k->next;
             if (tc) {
                 if (ws_trace_cycle_due(tc, c, t)) sample_core(dev, T, tc, c, t);
                 for (; T->pending[c]; T->pending[c]--) sample_core(dev, T, tc, c, t);
@@ -642,7 +737,10 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
             }
             /* A block finishes only in a cycle its core's warps are looked
              * at (its last lane exits, or a draining warp's until). */
-            if (look) released += release_done(dev, T, c, t, pcc);
+            if (k->release) {
+                k->release = 0;
+                released += release_done(dev, T, c, t, pcc);
+            }
         }
         t++;
         if (released && ws_dispatch_blocks(dev)) adopt_new_warps(dev, T, t);
