@@ -152,8 +152,17 @@ static int region_of(uint32_t a)
 /* Shared memory: 32 banks of 4-byte words; a warp access takes as many
  * passes as the most distinct words any one bank must deliver (lanes
  * reading the same word share it). */
-static uint32_t bank_passes(const uint32_t *base, uint32_t imm, uint32_t g)
+static uint32_t bank_passes(const uint32_t *base, uint32_t imm, uint32_t g, uint32_t full, uint32_t nl)
 {
+    /* The usual case first: no bank holds two distinct words (one pass).
+     * For a full warp: note one word per bank, then check every lane's. */
+    if (g == full) {
+        uint32_t word[32], first[32] = { 0 }, same = 1;
+        for (uint32_t l = 0; l < nl; l++) word[l] = (base[l] + imm) >> 2;
+        for (uint32_t l = 0; l < nl; l++) first[word[l] & 31] = word[l];
+        for (uint32_t l = 0; l < nl; l++) same &= first[word[l] & 31] == word[l];
+        if (same) return 1;
+    }
     uint32_t words[32][32];
     uint8_t n[32] = { 0 };
     uint32_t passes = 1;
@@ -444,7 +453,7 @@ static int issue(ws_device *dev, ws_timing *T, ws_warp *w, twarp *x, uint32_t c,
             const uint32_t *base = w->x[in->rs1], imm = (uint32_t)in->imm;
             int region = region_of(base[__builtin_ctz(x->group)] + imm);
             if (region == REG_SHARED) {
-                uint32_t passes = bank_passes(base, imm, x->group);
+                uint32_t passes = bank_passes(base, imm, x->group, dev->full_mask, dev->cfg.lanes_per_warp);
                 T->mio_free[c] = max64(T->mio_free[c], t) + passes;
                 ready = T->mio_free[c] + P->latency[WS_UNIT_MIO];
                 K->shared_requests++;
