@@ -4,7 +4,11 @@
  * issued instruction executes at once in the functional interpreter while
  * the model records when its result becomes ready. Cycles in which nothing
  * can issue are skipped in one step (all states are constant until the
- * earliest pending completion), which keeps memory-bound kernels cheap. */
+ * earliest pending completion), which keeps memory-bound kernels cheap.
+ * The loop gives the results of classifying every warp every cycle without
+ * doing so: a warp is looked at only when its state may change (its
+ * `until`, or a possible barrier release on its core; see tcore), and its
+ * per-state cycles are counted in bulk (charge). */
 #include <stdlib.h>
 #include <string.h>
 #include "device/timing.h"
