@@ -4,7 +4,11 @@
  * issued instruction executes at once in the functional interpreter while
  * the model records when its result becomes ready. Cycles in which nothing
  * can issue are skipped in one step (all states are constant until the
- * earliest pending completion), which keeps memory-bound kernels cheap. */
+ * earliest pending completion), which keeps memory-bound kernels cheap.
+ * The loop gives the results of classifying every warp every cycle without
+ * doing so: a warp is looked at only when its state may change (its
+ * `until`, or a possible barrier release on its core; see tcore), and its
+ * per-state cycles are counted in bulk (charge). */
 #include <stdlib.h>
 #include <string.h>
 #include "device/timing.h"
@@ -17,9 +21,23 @@
 #define NREGS 64
 
 typedef struct twarp {
-    uint64_t ready[NREGS];       /* cycle each register's pending value lands */
-    uint32_t producer[NREGS];    /* PC of the instruction that writes it     */
-    uint8_t kind[NREGS];         /* state reported while waiting on it       */
+    /* This cycle (hot: read for every resident warp). */
+    uint8_t state;
+    int resident;
+    uint64_t until;              /* the state cannot change before this cycle */
+    uint64_t when;               /* the cycle it is scheduled to be looked at */
+    uint64_t since;              /* x->state's cycles are counted up to here  */
+    uint32_t producer_pc;
+    /* The peeked next instruction (valid until this warp issues). */
+    int peeked;
+    const ws_inst *in;
+    uint32_t pc, group;
+    ws_op_timing op;
+    /* Its operands: the last one to land, from the scoreboard at peek time
+     * (only this warp's own issue changes the scoreboard). */
+    uint64_t sb_ready;
+    uint32_t sb_producer;
+    uint8_t sb_kind;
     uint64_t fetch_ready;        /* no issue before this cycle ...           */
     uint8_t fetch_state;         /* ... for this reason                      */
     uint64_t mem_done;           /* every memory access issued has completed */
@@ -27,21 +45,27 @@ typedef struct twarp {
     uint64_t membar_until;
     uint64_t age;                /* dispatch order (GTO)                     */
     uint32_t seq_pc;             /* PC that needs no refetch                 */
-    int resident;
-    /* The peeked next instruction (valid until this warp issues). */
-    int peeked;
-    const ws_inst *in;
-    uint32_t pc, group;
-    ws_op_timing op;
-    /* This cycle. */
-    uint8_t state;
-    uint32_t producer_pc;
-    uint64_t until;              /* the state cannot change before this cycle */
     /* Instruction counters (armed): warp-cycles per state since the warp
      * last issued, charged to the instruction it issues next. */
-    uint64_t acc[WS_STATE_COUNT];
     uint32_t acc_states;         /* bit s: acc[s] is not zero                 */
+    uint64_t acc[WS_STATE_COUNT];
+    uint64_t ready[NREGS];       /* cycle each register's pending value lands */
+    uint32_t producer[NREGS];    /* PC of the instruction that writes it     */
+    uint8_t kind[NREGS];         /* state reported while waiting on it       */
 } twarp;
+
+/* When to look at a core's warps again. A warp is looked at in the cycle
+ * its state may change (its `when`: its until, at least the next cycle).
+ * Cycles less than 64 ahead sit on a wheel, one mask of warp slots per
+ * cycle modulo 64 (bit c of occ: wheel[c] is not empty); later ones and
+ * NEVER in the `far` mask, whose earliest when is far_min. */
+typedef struct tcore {
+    uint64_t next;               /* the earliest when of its warps (0: none yet) */
+    uint64_t occ, far, far_min;
+    uint8_t bar_dirty;           /* a barrier may have released              */
+    uint8_t release;             /* a block may finish this cycle            */
+    uint64_t wheel[64];
+} tcore;
 
 struct ws_timing {
     ws_timing_params p;
@@ -51,6 +75,7 @@ struct ws_timing {
     uint64_t *mio_free, *lsu_free; /* per core                               */
     uint32_t *last;              /* per scheduler: slot issued last (or ~0)  */
     uint32_t *pending;           /* per core: event-triggered samples due    */
+    tcore *cs;                   /* per core: when to look at its warps      */
     uint64_t age_next;
     ws_timing_counters ctr;
     int have_ctr;
@@ -81,8 +106,9 @@ ws_status ws_timing_create(ws_device *dev)
     T->lsu_free = calloc(c->cores, sizeof *T->lsu_free);
     T->last = calloc(ns, sizeof *T->last);
     T->pending = calloc(c->cores, sizeof *T->pending);
+    T->cs = calloc(c->cores, sizeof *T->cs);
     dev->timing = T;
-    if (!T->w || !T->unit_free || !T->mio_free || !T->lsu_free || !T->last || !T->pending) {
+    if (!T->w || !T->unit_free || !T->mio_free || !T->lsu_free || !T->last || !T->pending || !T->cs) {
         ws_timing_destroy(dev);
         return WS_ERR_OUT_OF_MEMORY;
     }
@@ -99,6 +125,7 @@ void ws_timing_destroy(ws_device *dev)
     free(T->lsu_free);
     free(T->last);
     free(T->pending);
+    free(T->cs);
     free(T);
     dev->timing = NULL;
 }
@@ -129,8 +156,17 @@ static int region_of(uint32_t a)
 /* Shared memory: 32 banks of 4-byte words; a warp access takes as many
  * passes as the most distinct words any one bank must deliver (lanes
  * reading the same word share it). */
-static uint32_t bank_passes(const uint32_t *base, uint32_t imm, uint32_t g)
+static uint32_t bank_passes(const uint32_t *base, uint32_t imm, uint32_t g, uint32_t full, uint32_t nl)
 {
+    /* The usual case first: no bank holds two distinct words (one pass).
+     * For a full warp: note one word per bank, then check every lane's. */
+    if (g == full) {
+        uint32_t word[32], first[32] = { 0 }, same = 1;
+        for (uint32_t l = 0; l < nl; l++) word[l] = (base[l] + imm) >> 2;
+        for (uint32_t l = 0; l < nl; l++) first[word[l] & 31] = word[l];
+        for (uint32_t l = 0; l < nl; l++) same &= first[word[l] & 31] == word[l];
+        if (same) return 1;
+    }
     uint32_t words[32][32];
     uint8_t n[32] = { 0 };
     uint32_t passes = 1;
@@ -145,29 +181,53 @@ static uint32_t bank_passes(const uint32_t *base, uint32_t imm, uint32_t g)
     return passes;
 }
 
+static inline uint32_t popcount64(uint64_t v) /* without a libgcc call (no POPCNT in the base ISA) */
+{
+    v = v - ((v >> 1) & 0x5555555555555555ull);
+    v = (v & 0x3333333333333333ull) + ((v >> 2) & 0x3333333333333333ull);
+    return (uint32_t)((((v + (v >> 4)) & 0x0F0F0F0F0F0F0F0Full) * 0x0101010101010101ull) >> 56);
+}
+
 /* Global and local memory: distinct 32-byte sectors. Local (stack)
  * addresses are mapped to the word-interleaved layout GPUs use (word k of
  * lane l at k * lanes + l), so a warp's spill of one slot is contiguous. */
 static uint32_t sectors(const ws_device *dev, const ws_warp *w, const uint32_t *base, uint32_t imm,
                         uint32_t g, int local)
 {
-    uint32_t s[32], n = 0, sorted = 1;
+    uint32_t s[32], n = 0, sorted = 1, far = 0;
     const uint32_t nl = dev->cfg.lanes_per_warp, shift = dev->mem.stack_shift;
-    for (uint32_t m = g; m; m &= m - 1) {
-        uint32_t l = (uint32_t)__builtin_ctz(m), a = base[l] + imm;
-        if (local) {
-            uint32_t so = a - WS_STACK_BASE, slot = so >> shift, off = so & (dev->mem.stack_size - 1);
-            uint32_t lane = slot - w->stack_slot0;
-            a = (uint32_t)((uint64_t)(slot / nl) * (dev->mem.stack_size / 4) * nl * 4 +
-                           ((uint64_t)(off >> 2) * nl + lane % nl) * 4);
+    if (!local && g == dev->full_mask) { /* a full warp: loops the compiler vectorises */
+        for (uint32_t l = 0; l < nl; l++) s[l] = (base[l] + imm) >> 5;
+        n = nl;
+    } else {
+        for (uint32_t m = g; m; m &= m - 1) {
+            uint32_t l = (uint32_t)__builtin_ctz(m), a = base[l] + imm;
+            if (local) {
+                uint32_t so = a - WS_STACK_BASE, slot = so >> shift, off = so & (dev->mem.stack_size - 1);
+                uint32_t lane = slot - w->stack_slot0;
+                a = (uint32_t)((uint64_t)(slot / nl) * (dev->mem.stack_size / 4) * nl * 4 +
+                               ((uint64_t)(off >> 2) * nl + lane % nl) * 4);
+            }
+            s[n++] = a >> 5;
         }
-        s[n] = a >> 5;
-        if (n && s[n] < s[n - 1]) sorted = 0;
-        n++;
+    }
+    /* Ascending (consecutive lanes, rows of a stride): count the changes. */
+    uint32_t changes = 0;
+    for (uint32_t i = 1; i < n; i++) {
+        sorted &= s[i] >= s[i - 1];
+        changes += s[i] != s[i - 1];
+    }
+    if (sorted) return 1 + changes;
+    /* Every sector within [s[0] - 31, s[0] + 32]: one bit each. */
+    const uint32_t bias = s[0] - 31;
+    for (uint32_t i = 0; i < n; i++) far |= (s[i] - bias) >> 6;
+    if (!far) {
+        uint64_t bits = 0;
+        for (uint32_t i = 0; i < n; i++) bits |= 1ull << (s[i] - bias);
+        return popcount64(bits);
     }
     uint32_t distinct = 0;
     for (uint32_t i = 0; i < n; i++) {
-        if (sorted) { distinct += !i || s[i] != s[i - 1]; continue; }
         uint32_t j = 0;
         while (j < i && s[j] != s[i]) j++;
         distinct += j == i;
@@ -175,22 +235,66 @@ static uint32_t sectors(const ws_device *dev, const ws_warp *w, const uint32_t *
     return distinct;
 }
 
-static void warp_start(ws_timing *T, twarp *x)
+/* Look at warp slot s of core k in cycle `when` (> the cycle being
+ * processed, or = the next one for a new warp). */
+static inline void schedule(tcore *k, twarp *x, uint32_t s, uint64_t when, uint64_t t)
+{
+    x->when = when;
+    if (when - t < 64) {
+        k->wheel[when & 63] |= 1ull << s;
+        k->occ |= 1ull << (when & 63);
+    } else {
+        k->far |= 1ull << s;
+        if (when < k->far_min) k->far_min = when;
+    }
+}
+
+/* Take warp slot s off its core's schedule (it is looked at now, or left). */
+static inline void unschedule(tcore *k, const twarp *x, uint32_t s)
+{
+    if (k->far >> s & 1) { /* far_min may stay lower: a spare look costs nothing */
+        k->far &= ~(1ull << s);
+        return;
+    }
+    uint64_t *m = &k->wheel[x->when & 63];
+    *m &= ~(1ull << s);
+    if (!*m) k->occ &= ~(1ull << (x->when & 63));
+}
+
+/* The earliest cycle after t the core's schedule holds. */
+static inline uint64_t schedule_next(const tcore *k, uint64_t t)
+{
+    uint64_t next = k->far_min;
+    if (k->occ) {
+        const unsigned r = (unsigned)((t + 1) & 63);
+        const uint64_t rot = r ? k->occ >> r | k->occ << (64 - r) : k->occ;
+        const uint64_t w = t + 1 + (uint64_t)__builtin_ctzll(rot);
+        if (w < next) next = w;
+    }
+    return next;
+}
+
+static void warp_start(ws_timing *T, twarp *x, uint64_t t)
 {
     memset(x, 0, sizeof *x);
     x->resident = 1;
+    x->since = t;
     x->age = T->age_next++;
     x->seq_pc = UINT32_MAX; /* the first instruction is fetched */
 }
 
-/* Newly dispatched warps become resident. */
-static void adopt_new_warps(ws_device *dev, ws_timing *T)
+/* Newly dispatched warps become resident from cycle t. */
+static void adopt_new_warps(ws_device *dev, ws_timing *T, uint64_t t)
 {
     for (uint32_t c = 0; c < T->ncores; c++)
         for (uint32_t s = 0; s < T->nwarps; s++) {
             ws_warp *w = &dev->cores[c].warps[s];
             twarp *x = &T->w[c * T->nwarps + s];
-            if (w->active && w->live && !x->resident) warp_start(T, x);
+            if (w->active && w->live && !x->resident) {
+                warp_start(T, x, t);
+                schedule(&T->cs[c], x, s, t, t);
+                T->cs[c].next = t;
+            }
         }
 }
 
@@ -225,6 +329,31 @@ static void flush_leaving(ws_pc_counters *p, twarp *x, const ws_warp *w)
     if (p) flush_stalls(p, x, x->peeked ? x->pc : next_pc(w));
 }
 
+/* Count the cycles warp x spent in its state, which has not changed since
+ * x->since, up to cycle `to` (exclusive): the counters are charged when a
+ * state ends (or the warp is looked at), not cycle by cycle. */
+static inline void charge(ws_timing *T, twarp *x, uint64_t to, const ws_pc_counters *pcc)
+{
+    const uint64_t d = to - x->since;
+    x->since = to;
+    T->ctr.state_cycles[x->state] += d;
+    T->ctr.resident_warp_cycles += d;
+    if (pcc && d && x->state != WS_STATE_SELECTED) { /* selected: counted at issue */
+        x->acc[x->state] += d;
+        x->acc_states |= 1u << x->state;
+    }
+}
+
+
+/* The resident warps of core c from slot `from` on that wait at a barrier. */
+static uint64_t barrier_waiters(const ws_timing *T, uint32_t c, uint32_t from)
+{
+    const twarp *xs = &T->w[c * T->nwarps];
+    uint64_t m = 0;
+    for (uint32_t s = from; s < T->nwarps; s++)
+        m |= (uint64_t)(xs[s].resident && xs[s].state == WS_STATE_BARRIER) << s;
+    return m;
+}
 
 /* Classify warp w for cycle t (x->state, x->until). Returns -1 on a fault
  * raised while retiring lanes, else 0. */
@@ -244,6 +373,7 @@ static int eval(ws_device *dev, ws_timing *T, ws_warp *w, twarp *x, uint32_t c, 
         if (x->pc == WS_RETIRE_ADDR) { /* the lanes returned: they retire, no issue slot */
             uint32_t n;
             if (ws_warp_run(dev, w, 1, &n) == WARP_FAULT) return -1;
+            T->cs[c].bar_dirty = 1; /* exited lanes no longer hold a barrier back */
             continue;
         }
         x->peeked = 1;
@@ -254,6 +384,16 @@ static int eval(ws_device *dev, ws_timing *T, ws_warp *w, twarp *x, uint32_t c, 
         } else {
             memset(&x->op, 0, sizeof x->op); /* the fetch faults at issue */
         }
+        /* Scoreboard: the operand (or pending destination) that lands last
+         * (the first of them on a tie). */
+        const uint8_t regs[4] = { x->op.src[0], x->op.src[1], x->op.src[2], x->op.dst };
+        uint64_t worst = 0;
+        uint32_t wr = 0;
+        for (int i = 0; i < 4; i++)
+            if (regs[i] && x->ready[regs[i]] > worst) worst = x->ready[regs[i]], wr = regs[i];
+        x->sb_ready = worst;
+        x->sb_kind = x->kind[wr];
+        x->sb_producer = x->producer[wr];
         if (x->pc != x->seq_pc) { /* taken branch, jump, or another group: refetch */
             x->seq_pc = x->pc;
             if (P->fetch_latency) {
@@ -262,17 +402,11 @@ static int eval(ws_device *dev, ws_timing *T, ws_warp *w, twarp *x, uint32_t c, 
             }
         }
     }
-    /* Scoreboard: the operand (or pending destination) that lands last. */
     const ws_op_timing *o = &x->op;
-    uint64_t worst = t;
-    int wr = -1;
-    const uint8_t regs[4] = { o->src[0], o->src[1], o->src[2], o->dst };
-    for (int i = 0; i < 4; i++)
-        if (regs[i] && x->ready[regs[i]] > worst) { worst = x->ready[regs[i]]; wr = regs[i]; }
-    if (wr >= 0) {
-        x->state = x->kind[wr];
-        x->producer_pc = x->producer[wr];
-        x->until = worst;
+    if (x->sb_ready > t) {
+        x->state = x->sb_kind;
+        x->producer_pc = x->sb_producer;
+        x->until = x->sb_ready;
         return 0;
     }
     if (o->unit == WS_UNIT_MIO) {
@@ -323,7 +457,7 @@ static int issue(ws_device *dev, ws_timing *T, ws_warp *w, twarp *x, uint32_t c,
             const uint32_t *base = w->x[in->rs1], imm = (uint32_t)in->imm;
             int region = region_of(base[__builtin_ctz(x->group)] + imm);
             if (region == REG_SHARED) {
-                uint32_t passes = bank_passes(base, imm, x->group);
+                uint32_t passes = bank_passes(base, imm, x->group, dev->full_mask, dev->cfg.lanes_per_warp);
                 T->mio_free[c] = max64(T->mio_free[c], t) + passes;
                 ready = T->mio_free[c] + P->latency[WS_UNIT_MIO];
                 K->shared_requests++;
@@ -365,7 +499,11 @@ static int issue(ws_device *dev, ws_timing *T, ws_warp *w, twarp *x, uint32_t c,
         if (op == OP_BAR && tc && ws_trace_event(tc, c, t, WS_TRACE_ON_BARRIER)) T->pending[c]++;
     }
     uint32_t n;
+    const uint32_t live = w->live;
     ws_warp_result r = ws_warp_run(dev, w, 1, &n);
+    /* A barrier arrival, or lanes exiting, may release the block's barrier. */
+    if (w->live != live || !in || (in->op & ~WS_INST_TRAP) == OP_BAR) T->cs[c].bar_dirty = 1;
+    if (!w->live) T->cs[c].release = 1; /* its block may finish */
     if (dev->debug) r = ws_dbg_warp_done(dev, w, r);
     if (r == WARP_FAULT) return -1;
     if (r == WARP_HALT) { /* a debugger stopped it before the instruction retired */
@@ -444,7 +582,11 @@ static uint32_t release_done(ws_device *dev, ws_timing *T, uint32_t c, uint64_t 
         if (!drained) continue;
         for (uint32_t i = 0; i < B->nwarps; i++) {
             twarp *x = &T->w[c * T->nwarps + B->first_slot + i];
-            if (x->resident) flush_leaving(pcc, x, &core->warps[B->first_slot + i]);
+            if (x->resident) {
+                charge(T, x, t + 1, pcc);
+                flush_leaving(pcc, x, &core->warps[B->first_slot + i]);
+            }
+            if (x->resident) unschedule(&T->cs[c], x, B->first_slot + i);
             x->resident = 0;
         }
         ws_block_release(dev, B);
@@ -484,6 +626,8 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
     memset(T->mio_free, 0, T->ncores * sizeof *T->mio_free);
     memset(T->lsu_free, 0, T->ncores * sizeof *T->lsu_free);
     memset(T->pending, 0, T->ncores * sizeof *T->pending);
+    memset(T->cs, 0, T->ncores * sizeof *T->cs);
+    for (uint32_t c = 0; c < T->ncores; c++) T->cs[c].next = T->cs[c].far_min = NEVER;
     for (uint32_t i = 0; i < T->ncores * NS; i++) T->last[i] = UINT32_MAX;
     T->age_next = 0;
     ws_trace_launch_begin(dev, L->id);
@@ -493,10 +637,16 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
 
     const double t0 = ws_now_seconds();
     const double limit = dev->cfg.watchdog_ms ? dev->cfg.watchdog_ms / 1e3 : 0;
-    uint64_t t = 0, iter = 0, *state_cycles = T->ctr.state_cycles;
+    /* With a debugger attached, halted warps are gated every cycle: look at
+     * every warp every cycle. Otherwise a warp is looked at only when its
+     * state may change: at its `until`, or (waiting at a barrier) after a
+     * warp of its core arrived at a barrier or lost lanes. */
+    const int every = dev->debug != NULL;
+    uint64_t t = 0, iter = 0;
+    uint32_t cbreak = 0; /* a stop inside cycle t: cores below this one finished it */
     ws_status st = WS_OK;
     ws_dispatch_blocks(dev);
-    adopt_new_warps(dev, T);
+    adopt_new_warps(dev, T, t);
     while (L->done_blocks < L->total_blocks) {
         int issued = 0;
         uint32_t released = 0;
@@ -504,73 +654,113 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
         if (dev->events && dev->events->stop) { st = WS_ERR_STOPPED; goto out; } /* a debug machine's action */
         uint64_t until = NEVER;
         for (uint32_t c = 0; c < T->ncores; c++) {
-            ws_core *core = &dev->cores[c];
-            twarp *xs = &T->w[c * W];
-            uint32_t pick[64];
-            uint64_t key[64];
-            for (uint32_t s = 0; s < NS; s++) pick[s] = UINT32_MAX, key[s] = NEVER;
-            uint32_t resident = 0;
-            for (uint32_t s = 0; s < W; s++) {
-                twarp *x = &xs[s];
-                if (!x->resident) continue;
-                ws_warp *w = &core->warps[s];
-                if (!w->live && x->store_done <= t) { flush_leaving(pcc, x, w); x->resident = 0; continue; }
-                uint32_t sc = s % NS;
-                if (dev->debug) { /* halted warps do not issue (misc) until resumed */
-                    uint32_t budget = 1;
-                    int gate = ws_dbg_warp_gate(dev, w, &budget);
-                    if (gate < 0) { st = WS_ERR_KERNEL_FAULT; goto out; }
-                    if (gate) {
-                        x->state = WS_STATE_MISC;
-                        x->until = NEVER;
-                        x->producer_pc = 0;
-                        resident++;
+            tcore *k = &T->cs[c];
+            const int look = every || k->next <= t || k->bar_dirty;
+            if (look) {
+                ws_core *core = &dev->cores[c];
+                twarp *xs = &T->w[c * W];
+                uint32_t pick[64];
+                uint64_t key[64], have = 0; /* bit sc: scheduler sc has a pick */
+                /* The warps due now: scheduled for t, ... */
+                uint64_t due = k->wheel[t & 63];
+                k->wheel[t & 63] = 0;
+                k->occ &= ~(1ull << (t & 63));
+                if (k->far_min <= t) { /* ... scheduled far ahead for t, ... */
+                    uint64_t fm = NEVER;
+                    for (uint64_t m = k->far; m; m &= m - 1) {
+                        uint32_t s = (uint32_t)__builtin_ctzll(m);
+                        if (xs[s].when <= t) due |= 1ull << s, k->far &= ~(1ull << s);
+                        else if (xs[s].when < fm) fm = xs[s].when;
+                    }
+                    k->far_min = fm;
+                }
+                uint64_t extra = 0; /* ... waiting at a barrier that may have released, or (debugger) all */
+                if (every) {
+                    for (uint32_t s = 0; s < W; s++) extra |= (uint64_t)(xs[s].resident != 0) << s;
+                } else if (k->bar_dirty) {
+                    extra = barrier_waiters(T, c, 0);
+                }
+                for (uint64_t m = extra & ~due; m; m &= m - 1) unschedule(k, &xs[__builtin_ctzll(m)], (uint32_t)__builtin_ctzll(m));
+                due |= extra;
+                k->bar_dirty = 0;
+                while (due) { /* in slot order */
+                    uint32_t s = (uint32_t)__builtin_ctzll(due);
+                    due &= due - 1;
+                    twarp *x = &xs[s];
+                    ws_warp *w = &core->warps[s];
+                    charge(T, x, t, pcc);
+                    if (!w->live && x->store_done <= t) {
+                        flush_leaving(pcc, x, w);
+                        x->resident = 0;
                         continue;
                     }
+                    uint32_t sc = s % NS;
+                    if (dev->debug) { /* halted warps do not issue (misc) until resumed */
+                        uint32_t budget = 1;
+                        int gate = ws_dbg_warp_gate(dev, w, &budget);
+                        if (gate < 0) { st = WS_ERR_KERNEL_FAULT; cbreak = c; goto out; }
+                        if (gate) {
+                            x->state = WS_STATE_MISC;
+                            x->until = NEVER;
+                            x->producer_pc = 0;
+                            schedule(k, x, s, NEVER, t);
+                            continue;
+                        }
+                    }
+                    if (eval(dev, T, w, x, c, sc, t)) { st = WS_ERR_KERNEL_FAULT; cbreak = c; goto out; }
+                    schedule(k, x, s, x->until > t ? x->until : t + 1, t);
+                    if (x->state == WS_STATE_DRAIN) k->release = 1; /* its block may finish */
+                    if (k->bar_dirty && !every) { /* lanes retired: later barrier waiters look again now */
+                        extra = barrier_waiters(T, c, s + 1) & ~due;
+                        for (uint64_t m = extra; m; m &= m - 1)
+                            unschedule(k, &xs[__builtin_ctzll(m)], (uint32_t)__builtin_ctzll(m));
+                        due |= extra;
+                    }
+                    if (x->state != WS_STATE_NOT_SELECTED) continue;
+                    uint32_t last = T->last[c * NS + sc];
+                    uint64_t key_s;
+                    if (T->p.policy == WS_SCHED_GTO) {
+                        key_s = s == last ? 0 : 1 + x->age;
+                    } else { /* slots after the last one issued first, wrapping */
+                        uint32_t d = s + W - (last == UINT32_MAX ? W - 1 : last) - 1;
+                        key_s = d >= W ? d - W : d;
+                    }
+                    if (!(have >> sc & 1) || key_s < key[sc]) key[sc] = key_s, pick[sc] = s, have |= 1ull << sc;
                 }
-                if (eval(dev, T, w, x, c, sc, t)) { st = WS_ERR_KERNEL_FAULT; goto out; }
-                resident++;
-                if (x->state != WS_STATE_NOT_SELECTED) continue;
-                uint32_t last = T->last[c * NS + sc];
-                uint64_t k = T->p.policy == WS_SCHED_GTO ? (s == last ? 0 : 1 + x->age)
-                                                         : (uint64_t)((s + W - (last == UINT32_MAX ? W - 1 : last) - 1) % W);
-                if (k < key[sc]) key[sc] = k, pick[sc] = s;
-            }
-            for (uint32_t sc = 0; sc < NS; sc++) {
-                if (pick[sc] == UINT32_MAX) continue;
-                twarp *x = &xs[pick[sc]];
-                x->state = WS_STATE_SELECTED;
-                T->last[c * NS + sc] = pick[sc];
-                issued = 1;
-                if (issue(dev, T, &core->warps[pick[sc]], x, c, sc, t)) {
-                    state_cycles[WS_STATE_SELECTED]++;
-                    st = WS_ERR_KERNEL_FAULT;
-                    goto out;
+                for (; have; have &= have - 1) { /* issue: the until of the warps stays (t + 1) */
+                    uint32_t sc = (uint32_t)__builtin_ctzll(have);
+                    twarp *x = &xs[pick[sc]];
+                    x->state = WS_STATE_SELECTED;
+                    T->last[c * NS + sc] = pick[sc];
+                    issued = 1;
+                    if (issue(dev, T, &core->warps[pick[sc]], x, c, sc, t)) {
+                        T->ctr.state_cycles[WS_STATE_SELECTED]++;
+                        st = WS_ERR_KERNEL_FAULT;
+                        cbreak = c;
+                        goto out;
+                    }
                 }
+                k->next = schedule_next(k, t); /* issue changes no warp's until */
             }
-            T->ctr.resident_warp_cycles += resident;
-            for (uint32_t s = 0; s < W; s++) {
-                const twarp *x = &xs[s];
-                if (!x->resident) continue;
-                state_cycles[x->state]++;
-                if (pcc && x->state != WS_STATE_SELECTED) { /* selected: counted at issue */
-                    xs[s].acc[x->state]++;
-                    xs[s].acc_states |= 1u << x->state;
-                }
-                if (x->until < until) until = x->until;
-            }
+            if (k->next < until) until = k->next;
             if (tc) {
                 if (ws_trace_cycle_due(tc, c, t)) sample_core(dev, T, tc, c, t);
                 for (; T->pending[c]; T->pending[c]--) sample_core(dev, T, tc, c, t);
                 if (tc->cell[c].count) ws_trace_drain(tc, c, 1);
             }
-            released += release_done(dev, T, c, t, pcc);
+            /* A block finishes only in a cycle its core's warps are looked
+             * at (its last lane exits, or a draining warp's until). */
+            if (k->release) {
+                k->release = 0;
+                released += release_done(dev, T, c, t, pcc);
+            }
         }
         t++;
-        if (released && ws_dispatch_blocks(dev)) adopt_new_warps(dev, T);
+        if (released && ws_dispatch_blocks(dev)) adopt_new_warps(dev, T, t);
         if (!issued && !released) {
-            /* Nothing changes before `until`: account the cycles in between
-             * at once (stopping at the next sampling point). */
+            /* Nothing changes before `until`: skip the cycles in between
+             * (stopping at the next sampling point); the warps' counters
+             * are charged when their states end. */
             if (until == NEVER) {
                 if (L->done_blocks >= L->total_blocks) break;
                 if (ws_ev_wd_stopped(dev)) { st = WS_ERR_STOPPED; goto out; }
@@ -593,17 +783,8 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
             }
             if (until > t) {
                 uint64_t span = until - t;
-                for (uint32_t c = 0; c < T->ncores; c++) {
-                    twarp *xs = &T->w[c * W];
-                    uint32_t resident = 0;
-                    for (uint32_t s = 0; s < W; s++) {
-                        if (!xs[s].resident) continue;
-                        state_cycles[xs[s].state] += span, resident++;
-                        if (pcc) xs[s].acc[xs[s].state] += span, xs[s].acc_states |= 1u << xs[s].state;
-                    }
-                    T->ctr.resident_warp_cycles += (uint64_t)resident * span;
-                    if (tc && tc->cell[c].count) ws_trace_drain(tc, c, span);
-                }
+                for (uint32_t c = 0; tc && c < T->ncores; c++)
+                    if (tc->cell[c].count) ws_trace_drain(tc, c, span);
                 t = until;
                 dev->now_cycle = t;
             }
@@ -619,8 +800,13 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
         }
     }
 out:
-    for (uint32_t i = 0; pcc && i < T->ncores * W; i++) /* warps still resident (a fault, a stop) */
-        if (T->w[i].resident) flush_leaving(pcc, &T->w[i], &dev->cores[i / W].warps[i % W]);
+    /* Warps still resident: the end of the launch, a fault, a stop. Cores
+     * below `cbreak` had finished cycle t when it stopped. */
+    for (uint32_t i = 0; i < T->ncores * W; i++) {
+        if (!T->w[i].resident) continue;
+        charge(T, &T->w[i], i / W < cbreak ? t + 1 : t, pcc);
+        flush_leaving(pcc, &T->w[i], &dev->cores[i / W].warps[i % W]);
+    }
     ws_trace_launch_end(dev);
     L->stats.cycles = t;
     dev->now_cycle = t;
