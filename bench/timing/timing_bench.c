@@ -6,7 +6,8 @@
  * On the matmul also timing mode with every core's trace cell sampling all
  * warps every 2^10 cycles, and with the instruction counters armed. Best of
  * `reps` interleaved runs; output pages are touched before the launch, so
- * neither mode pays first-touch faults.
+ * neither mode pays first-touch faults. Both modes run on one host thread
+ * (threads=1): timing mode has no parallel simulation (docs/parallel.md). 
  * Usage: timing_bench bench_kernels.elf [n] [reps] [only [kernel]]
  *   n: matmul size; only = functional | timing | counters | sampling: run
  *   just that configuration once on one kernel (mm, vecadd or reduce;
@@ -124,7 +125,7 @@ int main(int argc, char **argv)
             return 2;
         }
         result r;
-        if (run(argv[1], o ? "mode=timing" : "mode=functional", kernel, n, o ? o - 1 : OBS_NONE, &r)) return 1;
+        if (run(argv[1], o ? "mode=timing,threads=1" : "mode=functional,threads=1", kernel, n, o ? o - 1 : OBS_NONE, &r)) return 1;
         printf("%s %s: %llu cycles, %.3f s\n", argv[4], kname[kernel], (unsigned long long)r.cycles, r.secs);
         return 0;
     }
@@ -133,13 +134,13 @@ int main(int argc, char **argv)
     for (int i = 0; i < reps; i++) {
         for (int k = 0; k < K_COUNT; k++) {
             result rf, rt;
-            if (run(argv[1], "mode=functional", k, n, OBS_NONE, &rf) || run(argv[1], "mode=timing", k, n, OBS_NONE, &rt))
+            if (run(argv[1], "mode=functional,threads=1", k, n, OBS_NONE, &rf) || run(argv[1], "mode=timing,threads=1", k, n, OBS_NONE, &rt))
                 return 1;
             keep(&f[k], &rf, i == 0);
             keep(&t[k], &rt, i == 0);
         }
         result rs, rp;
-        if (run(argv[1], "mode=timing", K_MM, n, OBS_SAMPLING, &rs) || run(argv[1], "mode=timing", K_MM, n, OBS_COUNTERS, &rp))
+        if (run(argv[1], "mode=timing,threads=1", K_MM, n, OBS_SAMPLING, &rs) || run(argv[1], "mode=timing,threads=1", K_MM, n, OBS_COUNTERS, &rp))
             return 1;
         keep(&s, &rs, i == 0);
         keep(&p, &rp, i == 0);
