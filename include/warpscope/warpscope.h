@@ -66,9 +66,9 @@ typedef struct ws_config {
     char timing_file[256];       /* timing-model parameters ("timing=FILE",
                                     docs/timing.md); "" = built-in defaults   */
     uint32_t threads;            /* host threads simulating the cores
-                                    (functional mode, docs/parallel.md):
-                                    0 = $WARPSCOPE_THREADS if set, else one
-                                    per host core (default); at most 256     */
+                                    (docs/parallel.md): 0 = $WARPSCOPE_THREADS
+                                    if set, else one per host core (default;
+                                    timing mode then uses one); at most 256 */
     uint32_t engine;             /* functional mode's execution engine
                                     ("engine=fast|interp"): 0 = pre-decoded
                                     blocks with the interpreter as fallback

@@ -79,6 +79,15 @@ static int run_core(ws_device *dev, uint32_t c, int64_t *issued_total, uint32_t 
     return 0;
 }
 
+/* A parallel launch's step of core c: one scheduling round. */
+static int core_round(ws_device *dev, uint32_t c, uint64_t now, uint64_t *next, uint32_t *released)
+{
+    int64_t issued = 0;
+    *next = now + 1;
+    if (run_core(dev, c, &issued, released) < 0) return -1;
+    return !issued && !*released; /* a round with nothing to run: nothing will change */
+}
+
 /* One scheduling round over all cores, in core order. Returns
  * instructions issued, or -1 on a fault. */
 static int64_t run_round(ws_device *dev)
@@ -106,7 +115,8 @@ static ws_status watchdog_fault(ws_device *dev, const ws_grid_run *L)
 static int run_parallel(ws_device *dev, ws_grid_run *L, double limit, ws_status *st)
 {
     ws_dispatch_blocks(dev);
-    switch (ws_par_run(dev, run_core, limit)) {
+    const ws_par_launch how = { .step = core_round, .placed = NULL, .may_go_serial = 1, .limit_s = limit };
+    switch (ws_par_run(dev, &how)) {
     case WS_PAR_DONE: *st = WS_OK; return 0;
     case WS_PAR_FAULT: *st = WS_ERR_KERNEL_FAULT; return 0;
     case WS_PAR_DEADLOCK: ws_raise_deadlock(dev); *st = WS_ERR_DEADLOCK; return 0;

@@ -233,6 +233,7 @@ struct ws_device {
      * launch first runs in parallel), and whether the current round runs
      * on several threads. */
     uint32_t host_threads;
+    int threads_asked;               /* threads=N or $WARPSCOPE_THREADS given */
     struct ws_par *par;
     int par_active;
     pthread_mutex_t decode_lock;     /* decoding shared code pages in parallel */

@@ -35,6 +35,7 @@
 /* Back to one thread when, after SERIAL_AFTER placements, blocks were
  * placed more often than once per ROUNDS_PER_PLACEMENT rounds. */
 #define SERIAL_AFTER 64u
+#define CURRENT_STRIDE 16u  /* 128 bytes between cores' entries */
 #define ROUNDS_PER_PLACEMENT 4u
 
 enum { CORE_RUNNING, CORE_WAITING, CORE_STUCK, CORE_DONE, CORE_FAULT };
@@ -73,17 +74,21 @@ struct ws_par {
     int want_progress;       /* a decision waits for cores to finish rounds */
     double t0, limit_s;      /* the watchdog                                */
     int exhausted;           /* every block of the launch has been placed   */
-    ws_par_core_fn fn;
+    ws_par_launch how;
     uint64_t stop_round;     /* no core needs to run past this round        */
     uint64_t placements;     /* decisions to place blocks, this launch      */
     int to_serial;           /* going back to one thread at stop_round      */
     /* per core */
     int *state;
     uint64_t *rounds;        /* rounds finished                             */
+    uint64_t *current;       /* the round being run (printf's order), every
+                                CURRENT_STRIDE-th entry: a timing-mode core
+                                writes it every cycle, so cores' entries sit
+                                on separate cache lines                    */
     uint8_t *place;          /* scratch: cores receiving blocks             */
 };
 
-uint32_t ws_par_threads_for(const ws_config *c)
+uint32_t ws_par_threads_for(const ws_config *c, int *asked)
 {
     unsigned long n = c->threads;
     if (!n) {
@@ -92,6 +97,7 @@ uint32_t ws_par_threads_for(const ws_config *c)
         unsigned long v = env && *env ? strtoul(env, &end, 10) : 0;
         if (env && end && !*end && v >= 1 && v <= 256) n = v; /* anything else is ignored (docs/parallel.md) */
     }
+    *asked = n != 0;
     if (!n) {
         long cpus = sysconf(_SC_NPROCESSORS_ONLN);
         n = cpus > 0 ? (unsigned long)cpus : 1;
@@ -102,8 +108,10 @@ uint32_t ws_par_threads_for(const ws_config *c)
 
 int ws_par_launch_ok(const ws_device *dev, const ws_grid_run *L)
 {
-    return dev->host_threads > 1 && dev->cfg.mode == WS_MODE_FUNCTIONAL && L->total_blocks > 1 &&
-           !dev->debug && !dev->events && !dev->tool_launch_depth;
+    /* Timing mode pays for its per-cycle coordination with launches of tiny
+     * blocks (vecadd: 0.65-0.70x one thread); it runs in parallel when asked. */
+    if (dev->cfg.mode == WS_MODE_TIMING && !dev->threads_asked) return 0;
+    return dev->host_threads > 1 && L->total_blocks > 1 && !dev->debug && !dev->events && !dev->tool_launch_depth;
 }
 
 static int get(const int *p) { return __atomic_load_n(p, __ATOMIC_SEQ_CST); }
@@ -136,10 +144,10 @@ static void end_launch(struct ws_par *P, ws_par_result r)
 /* A round of core c ended in a new state: its round count and state change
  * together, under the lock, so a decision never sees one without the
  * other. */
-static void finish_round_as(struct ws_par *P, uint32_t c, int s)
+static void finish_round_as(struct ws_par *P, uint32_t c, int s, uint64_t rounds)
 {
     pthread_mutex_lock(&P->mu);
-    __atomic_add_fetch(&P->rounds[c], 1, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&P->rounds[c], rounds, __ATOMIC_SEQ_CST);
     __atomic_store_n(&P->state[c], s, __ATOMIC_SEQ_CST);
     coordinate(P);
     pthread_mutex_unlock(&P->mu);
@@ -148,24 +156,36 @@ static void finish_round_as(struct ws_par *P, uint32_t c, int s)
 static void run_round_of(struct ws_par *P, uint32_t c)
 {
     ws_device *dev = P->dev;
-    int64_t issued = 0;
+    const uint64_t now = get64(&P->rounds[c]);
+    uint64_t next = now + 1;
     uint32_t released = 0;
     if (dev->cores[c].init_pending) ws_dispatch_init_core(dev, c);
-    int rc = P->fn(dev, c, &issued, &released);
-    if (rc < 0) { finish_round_as(P, c, CORE_FAULT); return; }
-    if (released && !get(&P->exhausted)) { finish_round_as(P, c, CORE_WAITING); return; }
-    if (!issued && !released) { /* nothing can change this core any more */
+    P->current[c * CURRENT_STRIDE] = now;
+    int rc = P->how.step(dev, c, now, &next, &released);
+    if (rc < 0) { finish_round_as(P, c, CORE_FAULT, next); return; }
+    if (released && !get(&P->exhausted)) { finish_round_as(P, c, CORE_WAITING, next); return; }
+    if (rc > 0) { /* nothing can change this core any more */
         int resident = 0;
         for (uint32_t s = 0; s < dev->cores[c].nblock_slots; s++) resident |= dev->cores[c].blocks[s].in_use;
-        finish_round_as(P, c, resident ? CORE_STUCK : CORE_DONE);
+        finish_round_as(P, c, resident ? CORE_STUCK : CORE_DONE, next);
         return;
     }
-    __atomic_add_fetch(&P->rounds[c], 1, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&P->rounds[c], next, __ATOMIC_SEQ_CST);
     if (get(&P->want_progress)) {
         pthread_mutex_lock(&P->mu);
         coordinate(P);
         pthread_mutex_unlock(&P->mu);
     }
+}
+
+void ws_par_at_round(ws_device *dev, uint32_t c, uint64_t round)
+{
+    if (dev->par && dev->par_active) dev->par->current[c * CURRENT_STRIDE] = round;
+}
+
+uint64_t ws_par_core_round(const ws_device *dev, uint32_t c)
+{
+    return dev->par && c < dev->cfg.cores ? get64(&dev->par->rounds[c]) : 0;
 }
 
 static void check_watchdog(struct ws_par *P)
@@ -245,6 +265,7 @@ static void pool_free(struct ws_par *P)
     free(P->args);
     free(P->state);
     free(P->rounds);
+    free(P->current);
     free(P->place);
     free(P);
 }
@@ -262,8 +283,9 @@ static struct ws_par *pool_new(ws_device *dev)
     P->args = calloc(P->nworkers, sizeof *P->args);
     P->state = calloc(dev->cfg.cores, sizeof *P->state);
     P->rounds = calloc(dev->cfg.cores, sizeof *P->rounds);
+    P->current = calloc((size_t)dev->cfg.cores * CURRENT_STRIDE, sizeof *P->current);
     P->place = calloc(dev->cfg.cores, 1);
-    if (!P->th || !P->args || !P->state || !P->rounds || !P->place) { pool_free(P); return NULL; }
+    if (!P->th || !P->args || !P->state || !P->rounds || !P->current || !P->place) { pool_free(P); return NULL; }
     for (uint32_t i = 1; i < P->nworkers; i++) { /* worker 0 is the caller */
         P->args[i] = (worker_arg){ P, i };
         if (pthread_create(&P->th[i - 1], NULL, worker, &P->args[i])) break;
@@ -352,7 +374,7 @@ int ws_par_print(ws_device *dev, const ws_warp *w, ws_dim3 thread, const char *t
         b->data = d;
         b->cap = cap;
     }
-    print_rec r = { get64(&dev->par->rounds[w->core]), dev->current->id, w->block->idx, thread, len };
+    print_rec r = { dev->par->current[w->core * CURRENT_STRIDE], dev->current->id, w->block->idx, thread, len };
     memcpy(b->data + b->len, &r, sizeof r);
     memcpy(b->data + b->len + sizeof r, text, len);
     b->len = need;
@@ -404,7 +426,8 @@ static int coordinate(struct ws_par *P)
         /* Cores that wait for each other every few rounds (tiny blocks)
          * spend more on waiting than they gain: the launch goes on on one
          * thread once every core has reached one round. */
-        if (++P->placements >= SERIAL_AFTER && wait_round < ROUNDS_PER_PLACEMENT * P->placements && !P->to_serial) {
+        if (P->how.may_go_serial && ++P->placements >= SERIAL_AFTER &&
+            wait_round < ROUNDS_PER_PLACEMENT * P->placements && !P->to_serial) {
             uint64_t most = 0;
             for (uint32_t c = 0; c < n; c++)
                 if (get64(&P->rounds[c]) > most) most = get64(&P->rounds[c]);
@@ -414,6 +437,7 @@ static int coordinate(struct ws_par *P)
         for (uint32_t c = 0; c < n; c++)
             P->place[c] = get(&P->state[c]) == CORE_WAITING && get64(&P->rounds[c]) == wait_round;
         ws_dispatch_blocks_on(dev, P->place);
+        if (P->how.placed) P->how.placed(dev, P->place, wait_round);
         if (L->next_block >= L->total_blocks) __atomic_store_n(&P->exhausted, 1, __ATOMIC_SEQ_CST);
         for (uint32_t c = 0; c < n; c++)
             if (P->place[c]) __atomic_store_n(&P->state[c], CORE_RUNNING, __ATOMIC_SEQ_CST);
@@ -438,7 +462,7 @@ static int coordinate(struct ws_par *P)
     return 0;
 }
 
-ws_par_result ws_par_run(ws_device *dev, ws_par_core_fn fn, double limit_s)
+ws_par_result ws_par_run(ws_device *dev, const ws_par_launch *how)
 {
     if (!dev->par && !(dev->par = pool_new(dev))) return WS_PAR_NO_THREADS;
     struct ws_par *P = dev->par;
@@ -448,7 +472,7 @@ ws_par_result ws_par_run(ws_device *dev, ws_par_core_fn fn, double limit_s)
         P->state[c] = CORE_RUNNING;
         P->rounds[c] = 0;
     }
-    P->fn = fn;
+    P->how = *how;
     P->stop_round = UINT64_MAX;
     P->placements = 0;
     P->to_serial = 0;
@@ -458,7 +482,7 @@ ws_par_result ws_par_run(ws_device *dev, ws_par_core_fn fn, double limit_s)
     P->print_round = UINT64_MAX;
     P->print_core = dev->cfg.cores;
     P->t0 = ws_now_seconds();
-    P->limit_s = limit_s;
+    P->limit_s = how->limit_s;
     dev->par_active = 1;
 
     pthread_mutex_lock(&P->mu);

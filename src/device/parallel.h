@@ -13,18 +13,23 @@
 #include "device/device.h"
 
 /* Host threads for a device opened with configuration c: c->threads, or
- * $WARPSCOPE_THREADS, or one per host core; never more than the cores. */
-uint32_t ws_par_threads_for(const ws_config *c);
+ * $WARPSCOPE_THREADS, or one per host core; never more than the cores.
+ * *asked: the number was given (not the host's core count). */
+uint32_t ws_par_threads_for(const ws_config *c, int *asked);
 
 /* May launch L run on several threads? Only when nothing observes the
  * device instruction by instruction: no debugger, no event bus, no
- * attached tool, functional mode, and more than one thread and block. */
+ * attached tool, and more than one thread and block. Timing mode only
+ * when the number of threads was asked for (docs/parallel.md). */
 int ws_par_launch_ok(const ws_device *dev, const ws_grid_run *L);
 
-/* One scheduling round of core c: adds the warp-instructions it issued
- * and the blocks it released; returns 0, or -1 on a fault (recorded with
- * ws_fault_raise). */
-typedef int (*ws_par_core_fn)(ws_device *dev, uint32_t core, int64_t *issued, uint32_t *released);
+/* One step of core c, which has finished `now` rounds (functional mode:
+ * scheduling rounds; timing mode: cycles): one round or more. Sets *next
+ * to its round count after the step and *released to the blocks it freed
+ * (a step that frees one ends with that round). Returns 0; 1 if nothing on
+ * the core can change any more, as no placement reaches it (done, or
+ * stuck); -1 on a fault (recorded with ws_fault_raise) in round *next - 1. */
+typedef int (*ws_par_core_fn)(ws_device *dev, uint32_t core, uint64_t now, uint64_t *next, uint32_t *released);
 
 typedef enum ws_par_result {
     WS_PAR_DONE, WS_PAR_FAULT, WS_PAR_DEADLOCK, WS_PAR_TIMEOUT,
@@ -34,12 +39,28 @@ typedef enum ws_par_result {
                             of the launch is the caller's to run on one thread */
 } ws_par_result;
 
+typedef struct ws_par_launch {
+    ws_par_core_fn step;
+    /* Blocks were placed, for round `round`, on the cores c with
+     * cores[c] != 0 (called under the pool's lock, those cores idle). NULL:
+     * each core's own thread sets its new warps up. */
+    void (*placed)(ws_device *dev, const uint8_t *cores, uint64_t round);
+    int may_go_serial;   /* WS_PAR_SERIAL allowed (functional mode)          */
+    double limit_s;      /* host seconds before WS_PAR_TIMEOUT; 0: none      */
+} ws_par_launch;
+
 /* Run the current launch (its first blocks already placed) to its end on
  * the pool. WS_PAR_FAULT: dev->fault holds the fault one thread would have
- * raised first. WS_PAR_TIMEOUT: still running after limit_s seconds of
- * host time (0: no limit). WS_PAR_NO_THREADS and WS_PAR_SERIAL: the
- * caller runs the (rest of the) launch on its own thread. */
-ws_par_result ws_par_run(ws_device *dev, ws_par_core_fn fn, double limit_s);
+ * raised first. WS_PAR_NO_THREADS and WS_PAR_SERIAL: the caller runs the
+ * (rest of the) launch on its own thread. */
+ws_par_result ws_par_run(ws_device *dev, const ws_par_launch *how);
+
+/* A step that runs several rounds says which one core c is in (printf
+ * output is ordered by it). */
+void ws_par_at_round(ws_device *dev, uint32_t c, uint64_t round);
+
+/* Core c's round count in the parallel launch that ran last. */
+uint64_t ws_par_core_round(const ws_device *dev, uint32_t c);
 
 /* printf from a lane while the cores run in parallel: held until the
  * launch ends. Returns -1 if host memory ran out. */

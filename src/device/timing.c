@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "device/timing.h"
+#include "device/parallel.h"
 #include "device/trace/pc_counters.h"
 #include "device/events/event_bus.h"
 #include "device/trace/trace_cell_hw.h"
@@ -60,25 +61,33 @@ typedef struct twarp {
  * cycle modulo 64 (bit c of occ: wheel[c] is not empty); later ones and
  * NEVER in the `far` mask, whose earliest when is far_min. */
 typedef struct tcore {
+    /* a core's own state, one cache line apart from the next core's: the
+     * cores may run on several host threads */
+    uint64_t mio_free, lsu_free; /* when the MIO and LSU queues drain        */
+    uint32_t pending;            /* event-triggered samples due              */
+    uint32_t last[64];           /* per scheduler: slot issued last (or ~0)  */
+    ws_timing_counters ctr;      /* its counts, summed into the launch's     */
     uint64_t next;               /* the earliest when of its warps (0: none yet) */
     uint64_t occ, far, far_min;
     uint8_t bar_dirty;           /* a barrier may have released              */
     uint8_t release;             /* a block may finish this cycle            */
     uint64_t wheel[64];
-} tcore;
+} __attribute__((aligned(64))) tcore;
 
 struct ws_timing {
     ws_timing_params p;
     uint32_t ncores, nwarps, nsched;
     twarp *w;                    /* ncores * nwarps                          */
     uint64_t *unit_free;         /* ALU pipes: per core, scheduler, unit     */
-    uint64_t *mio_free, *lsu_free; /* per core                               */
-    uint32_t *last;              /* per scheduler: slot issued last (or ~0)  */
-    uint32_t *pending;           /* per core: event-triggered samples due    */
     tcore *cs;                   /* per core: when to look at its warps      */
     uint64_t age_next;
+    uint64_t *last_release;      /* per core: the cycle after its last release */
     ws_timing_counters ctr;
     int have_ctr;
+    /* the launch running now (parallel steps read them) */
+    int every;
+    ws_pc_counters *pcc;
+    struct ws_trace_cells *tc;
 };
 
 const ws_timing_params *ws_timing_params_of(const ws_device *dev)
@@ -102,13 +111,12 @@ ws_status ws_timing_create(ws_device *dev)
     size_t nw = (size_t)c->cores * c->warps_per_core, ns = (size_t)c->cores * T->nsched;
     T->w = calloc(nw, sizeof *T->w);
     T->unit_free = calloc(ns * WS_UNIT_COUNT, sizeof *T->unit_free);
-    T->mio_free = calloc(c->cores, sizeof *T->mio_free);
-    T->lsu_free = calloc(c->cores, sizeof *T->lsu_free);
-    T->last = calloc(ns, sizeof *T->last);
-    T->pending = calloc(c->cores, sizeof *T->pending);
-    T->cs = calloc(c->cores, sizeof *T->cs);
+    T->cs = aligned_alloc(_Alignof(tcore), c->cores * sizeof *T->cs); /* cache-line aligned: see tcore */
+    if (T->cs) memset(T->cs, 0, c->cores * sizeof *T->cs);
+    T->last_release = calloc(c->cores, sizeof *T->last_release);
     dev->timing = T;
-    if (!T->w || !T->unit_free || !T->mio_free || !T->lsu_free || !T->last || !T->pending || !T->cs) {
+    if (!T->w || !T->unit_free || !T->cs ||
+        !T->last_release) {
         ws_timing_destroy(dev);
         return WS_ERR_OUT_OF_MEMORY;
     }
@@ -121,11 +129,8 @@ void ws_timing_destroy(ws_device *dev)
     if (!T) return;
     free(T->w);
     free(T->unit_free);
-    free(T->mio_free);
-    free(T->lsu_free);
-    free(T->last);
-    free(T->pending);
     free(T->cs);
+    free(T->last_release);
     free(T);
     dev->timing = NULL;
 }
@@ -284,10 +289,10 @@ static void warp_start(ws_timing *T, twarp *x, uint64_t t)
 }
 
 /* Newly dispatched warps become resident from cycle t. */
-static void adopt_new_warps(ws_device *dev, ws_timing *T, uint64_t t)
+static void adopt_new_warps_on(ws_device *dev, ws_timing *T, uint64_t t, const uint8_t *only)
 {
     for (uint32_t c = 0; c < T->ncores; c++)
-        for (uint32_t s = 0; s < T->nwarps; s++) {
+        for (uint32_t s = 0; s < T->nwarps && (!only || only[c]); s++) {
             ws_warp *w = &dev->cores[c].warps[s];
             twarp *x = &T->w[c * T->nwarps + s];
             if (w->active && w->live && !x->resident) {
@@ -297,6 +302,8 @@ static void adopt_new_warps(ws_device *dev, ws_timing *T, uint64_t t)
             }
         }
 }
+
+static void adopt_new_warps(ws_device *dev, ws_timing *T, uint64_t t) { adopt_new_warps_on(dev, T, t, NULL); }
 
 static uint32_t next_pc(const ws_warp *w)
 {
@@ -332,12 +339,12 @@ static void flush_leaving(ws_pc_counters *p, twarp *x, const ws_warp *w)
 /* Count the cycles warp x spent in its state, which has not changed since
  * x->since, up to cycle `to` (exclusive): the counters are charged when a
  * state ends (or the warp is looked at), not cycle by cycle. */
-static inline void charge(ws_timing *T, twarp *x, uint64_t to, const ws_pc_counters *pcc)
+static inline void charge(ws_timing *T, uint32_t c, twarp *x, uint64_t to, const ws_pc_counters *pcc)
 {
     const uint64_t d = to - x->since;
     x->since = to;
-    T->ctr.state_cycles[x->state] += d;
-    T->ctr.resident_warp_cycles += d;
+    T->cs[c].ctr.state_cycles[x->state] += d;
+    T->cs[c].ctr.resident_warp_cycles += d;
     if (pcc && d && x->state != WS_STATE_SELECTED) { /* selected: counted at issue */
         x->acc[x->state] += d;
         x->acc_states |= 1u << x->state;
@@ -410,15 +417,15 @@ static int eval(ws_device *dev, ws_timing *T, ws_warp *w, twarp *x, uint32_t c, 
         return 0;
     }
     if (o->unit == WS_UNIT_MIO) {
-        if (T->mio_free[c] > t + P->mio_queue) {
+        if (T->cs[c].mio_free > t + P->mio_queue) {
             x->state = WS_STATE_MIO_THROTTLE;
-            x->until = T->mio_free[c] - P->mio_queue;
+            x->until = T->cs[c].mio_free - P->mio_queue;
             return 0;
         }
     } else if (o->unit == WS_UNIT_LSU) {
-        if (T->lsu_free[c] > t + P->lg_queue) {
+        if (T->cs[c].lsu_free > t + P->lg_queue) {
             x->state = WS_STATE_LG_THROTTLE;
-            x->until = T->lsu_free[c] - P->lg_queue;
+            x->until = T->cs[c].lsu_free - P->lg_queue;
             return 0;
         }
     } else {
@@ -436,7 +443,7 @@ static int issue(ws_device *dev, ws_timing *T, ws_warp *w, twarp *x, uint32_t c,
     const ws_timing_params *P = &T->p;
     const ws_inst *in = x->in;
     const ws_op_timing *o = &x->op;
-    ws_timing_counters *K = &T->ctr;
+    ws_timing_counters *K = &T->cs[c].ctr;
     struct ws_trace_cells *tc = dev->trace && dev->trace->armed ? dev->trace : NULL;
     ws_pc_counter *pe = ws_pcc_at(dev->pcc, x->pc);
     uint64_t ready = t;
@@ -458,8 +465,8 @@ static int issue(ws_device *dev, ws_timing *T, ws_warp *w, twarp *x, uint32_t c,
             int region = region_of(base[__builtin_ctz(x->group)] + imm);
             if (region == REG_SHARED) {
                 uint32_t passes = bank_passes(base, imm, x->group, dev->full_mask, dev->cfg.lanes_per_warp);
-                T->mio_free[c] = max64(T->mio_free[c], t) + passes;
-                ready = T->mio_free[c] + P->latency[WS_UNIT_MIO];
+                T->cs[c].mio_free = max64(T->cs[c].mio_free, t) + passes;
+                ready = T->cs[c].mio_free + P->latency[WS_UNIT_MIO];
                 K->shared_requests++;
                 K->shared_bank_conflicts += passes - 1;
                 if (pe) pe->shared_requests++, pe->shared_wavefronts += passes;
@@ -468,20 +475,20 @@ static int issue(ws_device *dev, ws_timing *T, ws_warp *w, twarp *x, uint32_t c,
             } else {
                 uint32_t n = sectors(dev, w, base, imm, x->group, region == REG_LOCAL);
                 uint64_t busy = (uint64_t)n * P->sector_cycles;
-                T->lsu_free[c] = max64(T->lsu_free[c], t) + busy;
-                ready = T->lsu_free[c] + P->latency[WS_UNIT_LSU];
+                T->cs[c].lsu_free = max64(T->cs[c].lsu_free, t) + busy;
+                ready = T->cs[c].lsu_free + P->latency[WS_UNIT_LSU];
                 K->gmem_requests++;
                 K->gmem_sectors += n;
                 if (pe) pe->gmem_requests++, pe->gmem_sectors += n;
                 K->unit_busy[WS_UNIT_LSU] += busy;
                 kind = WS_STATE_LONG_SCOREBOARD;
-                if (tc && ws_trace_event(tc, c, t, WS_TRACE_ON_GMEM_REQ)) T->pending[c]++;
+                if (tc && ws_trace_event(tc, c, t, WS_TRACE_ON_GMEM_REQ)) T->cs[c].pending++;
             }
             if (!o->dst) x->store_done = max64(x->store_done, ready);
             x->mem_done = max64(x->mem_done, ready);
         } else if (o->unit == WS_UNIT_MIO) {
-            T->mio_free[c] = max64(T->mio_free[c], t) + 1;
-            ready = T->mio_free[c] + P->latency[WS_UNIT_MIO];
+            T->cs[c].mio_free = max64(T->cs[c].mio_free, t) + 1;
+            ready = T->cs[c].mio_free + P->latency[WS_UNIT_MIO];
             K->unit_busy[WS_UNIT_MIO]++;
             kind = WS_STATE_SHORT_SCOREBOARD;
         } else {
@@ -494,9 +501,9 @@ static int issue(ws_device *dev, ws_timing *T, ws_warp *w, twarp *x, uint32_t c,
         if (o->branch) {
             x->fetch_ready = t + P->branch_latency;
             x->fetch_state = WS_STATE_BRANCH_RESOLVING;
-            if (tc && ws_trace_event(tc, c, t, WS_TRACE_ON_BRANCH)) T->pending[c]++;
+            if (tc && ws_trace_event(tc, c, t, WS_TRACE_ON_BRANCH)) T->cs[c].pending++;
         }
-        if (op == OP_BAR && tc && ws_trace_event(tc, c, t, WS_TRACE_ON_BARRIER)) T->pending[c]++;
+        if (op == OP_BAR && tc && ws_trace_event(tc, c, t, WS_TRACE_ON_BARRIER)) T->cs[c].pending++;
     }
     uint32_t n;
     const uint32_t live = w->live;
@@ -583,7 +590,7 @@ static uint32_t release_done(ws_device *dev, ws_timing *T, uint32_t c, uint64_t 
         for (uint32_t i = 0; i < B->nwarps; i++) {
             twarp *x = &T->w[c * T->nwarps + B->first_slot + i];
             if (x->resident) {
-                charge(T, x, t + 1, pcc);
+                charge(T, c, x, t + 1, pcc);
                 flush_leaving(pcc, x, &core->warps[B->first_slot + i]);
             }
             if (x->resident) unschedule(&T->cs[c], x, B->first_slot + i);
@@ -598,6 +605,16 @@ static uint32_t release_done(ws_device *dev, ws_timing *T, uint32_t c, uint64_t 
 static void finish_counters(ws_device *dev, ws_timing *T, ws_grid_run *L, uint64_t cycles)
 {
     ws_timing_counters *K = &T->ctr;
+    for (uint32_t c = 0; c < T->ncores; c++) { /* the cores' own counts */
+        const ws_timing_counters *P = &T->cs[c].ctr;
+        K->resident_warp_cycles += P->resident_warp_cycles;
+        K->gmem_requests += P->gmem_requests;
+        K->gmem_sectors += P->gmem_sectors;
+        K->shared_requests += P->shared_requests;
+        K->shared_bank_conflicts += P->shared_bank_conflicts;
+        for (int u = 0; u < WS_UNIT_COUNT; u++) K->unit_busy[u] += P->unit_busy[u];
+        for (int st = 0; st < WS_WARP_STATE_COUNT; st++) K->state_cycles[st] += P->state_cycles[st];
+    }
     K->launch_id = L->id;
     K->cycles = cycles;
     K->warp_instructions = L->stats.warp_instructions;
@@ -613,6 +630,188 @@ static void finish_counters(ws_device *dev, ws_timing *T, ws_grid_run *L, uint64
     T->have_ctr = 1;
 }
 
+/* Cycle t of core c: look at the warps due, issue, sample, release
+ * drained blocks. Returns -1 on a fault. Inlined into the one-thread loop
+ * (a call per core and cycle costs more than it saves there). */
+static inline __attribute__((always_inline)) int core_cycle(ws_device *dev, ws_timing *T, uint32_t c, uint64_t t,
+                                                           int *issued, uint32_t *released)
+{
+    const uint32_t W = T->nwarps, NS = T->nsched;
+    const int every = T->every;
+    ws_pc_counters *pcc = T->pcc;
+    struct ws_trace_cells *tc = T->tc;
+    tcore *k = &T->cs[c];
+    const int look = every || k->next <= t || k->bar_dirty;
+    if (look) {
+        ws_core *core = &dev->cores[c];
+        twarp *xs = &T->w[c * W];
+        uint32_t pick[64];
+        uint64_t key[64], have = 0; /* bit sc: scheduler sc has a pick */
+        /* The warps due now: scheduled for t, ... */
+        uint64_t due = k->wheel[t & 63];
+        k->wheel[t & 63] = 0;
+        k->occ &= ~(1ull << (t & 63));
+        if (k->far_min <= t) { /* ... scheduled far ahead for t, ... */
+            uint64_t fm = NEVER;
+            for (uint64_t m = k->far; m; m &= m - 1) {
+                uint32_t s = (uint32_t)__builtin_ctzll(m);
+                if (xs[s].when <= t) due |= 1ull << s, k->far &= ~(1ull << s);
+                else if (xs[s].when < fm) fm = xs[s].when;
+            }
+            k->far_min = fm;
+        }
+        uint64_t extra = 0; /* ... waiting at a barrier that may have released, or (debugger) all */
+        if (every) {
+            for (uint32_t s = 0; s < W; s++) extra |= (uint64_t)(xs[s].resident != 0) << s;
+        } else if (k->bar_dirty) {
+            extra = barrier_waiters(T, c, 0);
+        }
+        for (uint64_t m = extra & ~due; m; m &= m - 1) unschedule(k, &xs[__builtin_ctzll(m)], (uint32_t)__builtin_ctzll(m));
+        due |= extra;
+        k->bar_dirty = 0;
+        while (due) { /* in slot order */
+            uint32_t s = (uint32_t)__builtin_ctzll(due);
+            due &= due - 1;
+            twarp *x = &xs[s];
+            ws_warp *w = &core->warps[s];
+            charge(T, c, x, t, pcc);
+            if (!w->live && x->store_done <= t) {
+                flush_leaving(pcc, x, w);
+                x->resident = 0;
+                continue;
+            }
+            uint32_t sc = s % NS;
+            if (dev->debug) { /* halted warps do not issue (misc) until resumed */
+                uint32_t budget = 1;
+                int gate = ws_dbg_warp_gate(dev, w, &budget);
+                if (gate < 0) return -1;
+                if (gate) {
+                    x->state = WS_STATE_MISC;
+                    x->until = NEVER;
+                    x->producer_pc = 0;
+                    schedule(k, x, s, NEVER, t);
+                    continue;
+                }
+            }
+            if (eval(dev, T, w, x, c, sc, t)) return -1;
+            schedule(k, x, s, x->until > t ? x->until : t + 1, t);
+            if (x->state == WS_STATE_DRAIN) k->release = 1; /* its block may finish */
+            if (k->bar_dirty && !every) { /* lanes retired: later barrier waiters look again now */
+                extra = barrier_waiters(T, c, s + 1) & ~due;
+                for (uint64_t m = extra; m; m &= m - 1)
+                    unschedule(k, &xs[__builtin_ctzll(m)], (uint32_t)__builtin_ctzll(m));
+                due |= extra;
+            }
+            if (x->state != WS_STATE_NOT_SELECTED) continue;
+            uint32_t last = T->cs[c].last[sc];
+            uint64_t key_s;
+            if (T->p.policy == WS_SCHED_GTO) {
+                key_s = s == last ? 0 : 1 + x->age;
+            } else { /* slots after the last one issued first, wrapping */
+                uint32_t d = s + W - (last == UINT32_MAX ? W - 1 : last) - 1;
+                key_s = d >= W ? d - W : d;
+            }
+            if (!(have >> sc & 1) || key_s < key[sc]) key[sc] = key_s, pick[sc] = s, have |= 1ull << sc;
+        }
+        for (; have; have &= have - 1) { /* issue: the until of the warps stays (t + 1) */
+            uint32_t sc = (uint32_t)__builtin_ctzll(have);
+            twarp *x = &xs[pick[sc]];
+            x->state = WS_STATE_SELECTED;
+            T->cs[c].last[sc] = pick[sc];
+            *issued = 1;
+            if (issue(dev, T, &core->warps[pick[sc]], x, c, sc, t)) {
+                T->cs[c].ctr.state_cycles[WS_STATE_SELECTED]++;
+                return -1;
+            }
+        }
+        k->next = schedule_next(k, t); /* issue changes no warp's until */
+    }
+    if (tc) {
+        if (ws_trace_cycle_due(tc, c, t)) sample_core(dev, T, tc, c, t);
+        for (; T->cs[c].pending; T->cs[c].pending--) sample_core(dev, T, tc, c, t);
+        if (tc->cell[c].count) ws_trace_drain(tc, c, 1);
+    }
+    /* A block finishes only in a cycle its core's warps are looked
+     * at (its last lane exits, or a draining warp's until). */
+    if (k->release) {
+        k->release = 0;
+        *released += release_done(dev, T, c, t, pcc);
+    }
+    /* Lanes that exited without an issue may have opened a barrier: its
+     * waiters are looked at next cycle. (The model looked at them at the
+     * device's next event, which depends on the other cores; a core's
+     * cycles now depend on its own warps only: docs/parallel.md.) */
+    if (k->bar_dirty && k->next > t + 1) k->next = t + 1;
+    return 0;
+}
+
+/* ---- the cores on several host threads (src/device/parallel.c) ---- */
+
+/* Core c's cycles from `now` on, skipping the cycles in which nothing can
+ * change (its warps' states hold until its next event), until it frees a
+ * block slot (the placement must wait for the other cores) or has run
+ * STEP_CYCLES cycles (so a fault elsewhere or the watchdog is heard). */
+#define STEP_CYCLES 1024u
+static int timing_step(ws_device *dev, uint32_t c, uint64_t now, uint64_t *next, uint32_t *released)
+{
+    ws_timing *T = dev->timing;
+    const uint64_t end = now + STEP_CYCLES;
+    for (uint64_t t = now;;) {
+        int issued = 0;
+        *next = t + 1;
+        ws_par_at_round(dev, c, t);
+        if (core_cycle(dev, T, c, t, &issued, released)) return -1;
+        if (*released) {
+            T->last_release[c] = t + 1;
+            return 0;
+        }
+        const uint64_t nx = T->cs[c].next;
+        if (!issued && nx == NEVER) return 1; /* nothing will change: done or stuck */
+        t = issued || nx <= t + 1 ? t + 1 : nx;
+        if (t >= end) { *next = t; return 0; }
+    }
+}
+
+/* Blocks placed for cycle `round` become resident then, in the order one
+ * thread adopts them (core by core, slot by slot: their GTO ages). */
+static void timing_placed(ws_device *dev, const uint8_t *cores, uint64_t round)
+{
+    for (uint32_t c = 0; c < dev->cfg.cores; c++)
+        if (cores[c] && dev->cores[c].init_pending) ws_dispatch_init_core(dev, c);
+    adopt_new_warps_on(dev, dev->timing, round, cores);
+}
+
+/* Run the launch on the pool. Returns 1 if it could not start (nothing
+ * ran), else 0 with *st and the launch's last cycle + 1 in *t. */
+static int timing_parallel(ws_device *dev, ws_timing *T, double limit, uint64_t *t, ws_status *st)
+{
+    const ws_par_launch how = { .step = timing_step, .placed = timing_placed, .may_go_serial = 0, .limit_s = limit };
+    ws_par_result r = ws_par_run(dev, &how);
+    uint64_t end = 0;
+    for (uint32_t c = 0; c < T->ncores; c++) {
+        if (T->last_release[c] > end) end = T->last_release[c];
+        uint64_t at = ws_par_core_round(dev, c);
+        if (r == WS_PAR_DEADLOCK && at > end) end = at;
+    }
+    if (r == WS_PAR_FAULT) end = ws_par_core_round(dev, dev->fault.core) - 1; /* the cycle it faulted in */
+    *t = end;
+    switch (r) {
+    case WS_PAR_DONE: *st = WS_OK; return 0;
+    case WS_PAR_FAULT: *st = WS_ERR_KERNEL_FAULT; return 0;
+    case WS_PAR_DEADLOCK: ws_raise_deadlock(dev); *st = WS_ERR_DEADLOCK; return 0;
+    case WS_PAR_TIMEOUT:
+        dev->fault.kind = FAULT_WATCHDOG;
+        snprintf(dev->fault.detail, sizeof dev->fault.detail,
+                 "still running after %u ms (%llu blocks of %llu done); raise or disable watchdog_ms",
+                 dev->cfg.watchdog_ms, (unsigned long long)dev->current->done_blocks,
+                 (unsigned long long)dev->current->total_blocks);
+        *st = WS_ERR_TIMEOUT;
+        return 0;
+    case WS_PAR_NO_THREADS: case WS_PAR_SERIAL: break;
+    }
+    return 1;
+}
+
 ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
 {
     if (!dev->timing && ws_timing_create(dev) != WS_OK)
@@ -620,15 +819,14 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
     ws_timing *T = dev->timing;
     const uint32_t W = T->nwarps, NS = T->nsched;
     memset(&T->ctr, 0, sizeof T->ctr);
+    memset(T->last_release, 0, T->ncores * sizeof *T->last_release);
     T->have_ctr = 0;
     memset(T->w, 0, (size_t)T->ncores * W * sizeof *T->w);
     memset(T->unit_free, 0, (size_t)T->ncores * NS * WS_UNIT_COUNT * sizeof *T->unit_free);
-    memset(T->mio_free, 0, T->ncores * sizeof *T->mio_free);
-    memset(T->lsu_free, 0, T->ncores * sizeof *T->lsu_free);
-    memset(T->pending, 0, T->ncores * sizeof *T->pending);
     memset(T->cs, 0, T->ncores * sizeof *T->cs);
     for (uint32_t c = 0; c < T->ncores; c++) T->cs[c].next = T->cs[c].far_min = NEVER;
-    for (uint32_t i = 0; i < T->ncores * NS; i++) T->last[i] = UINT32_MAX;
+    for (uint32_t c = 0; c < T->ncores; c++)
+        for (uint32_t sc = 0; sc < NS; sc++) T->cs[c].last[sc] = UINT32_MAX;
     T->age_next = 0;
     ws_trace_launch_begin(dev, L->id);
     struct ws_trace_cells *tc = dev->trace && dev->trace->armed ? dev->trace : NULL;
@@ -645,8 +843,14 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
     uint64_t t = 0, iter = 0;
     uint32_t cbreak = 0; /* a stop inside cycle t: cores below this one finished it */
     ws_status st = WS_OK;
+    T->every = every;
+    T->pcc = pcc;
+    T->tc = tc;
     ws_dispatch_blocks(dev);
     adopt_new_warps(dev, T, t);
+    /* The cores on several host threads when nothing samples or counts per
+     * instruction (trace cells and instruction counters belong to tools). */
+    if (!tc && !pcc && ws_par_launch_ok(dev, L) && !timing_parallel(dev, T, limit, &t, &st)) goto out;
     while (L->done_blocks < L->total_blocks) {
         int issued = 0;
         uint32_t released = 0;
@@ -654,106 +858,8 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
         if (dev->events && dev->events->stop) { st = WS_ERR_STOPPED; goto out; } /* a debug machine's action */
         uint64_t until = NEVER;
         for (uint32_t c = 0; c < T->ncores; c++) {
-            tcore *k = &T->cs[c];
-            const int look = every || k->next <= t || k->bar_dirty;
-            if (look) {
-                ws_core *core = &dev->cores[c];
-                twarp *xs = &T->w[c * W];
-                uint32_t pick[64];
-                uint64_t key[64], have = 0; /* bit sc: scheduler sc has a pick */
-                /* The warps due now: scheduled for t, ... */
-                uint64_t due = k->wheel[t & 63];
-                k->wheel[t & 63] = 0;
-                k->occ &= ~(1ull << (t & 63));
-                if (k->far_min <= t) { /* ... scheduled far ahead for t, ... */
-                    uint64_t fm = NEVER;
-                    for (uint64_t m = k->far; m; m &= m - 1) {
-                        uint32_t s = (uint32_t)__builtin_ctzll(m);
-                        if (xs[s].when <= t) due |= 1ull << s, k->far &= ~(1ull << s);
-                        else if (xs[s].when < fm) fm = xs[s].when;
-                    }
-                    k->far_min = fm;
-                }
-                uint64_t extra = 0; /* ... waiting at a barrier that may have released, or (debugger) all */
-                if (every) {
-                    for (uint32_t s = 0; s < W; s++) extra |= (uint64_t)(xs[s].resident != 0) << s;
-                } else if (k->bar_dirty) {
-                    extra = barrier_waiters(T, c, 0);
-                }
-                for (uint64_t m = extra & ~due; m; m &= m - 1) unschedule(k, &xs[__builtin_ctzll(m)], (uint32_t)__builtin_ctzll(m));
-                due |= extra;
-                k->bar_dirty = 0;
-                while (due) { /* in slot order */
-                    uint32_t s = (uint32_t)__builtin_ctzll(due);
-                    due &= due - 1;
-                    twarp *x = &xs[s];
-                    ws_warp *w = &core->warps[s];
-                    charge(T, x, t, pcc);
-                    if (!w->live && x->store_done <= t) {
-                        flush_leaving(pcc, x, w);
-                        x->resident = 0;
-                        continue;
-                    }
-                    uint32_t sc = s % NS;
-                    if (dev->debug) { /* halted warps do not issue (misc) until resumed */
-                        uint32_t budget = 1;
-                        int gate = ws_dbg_warp_gate(dev, w, &budget);
-                        if (gate < 0) { st = WS_ERR_KERNEL_FAULT; cbreak = c; goto out; }
-                        if (gate) {
-                            x->state = WS_STATE_MISC;
-                            x->until = NEVER;
-                            x->producer_pc = 0;
-                            schedule(k, x, s, NEVER, t);
-                            continue;
-                        }
-                    }
-                    if (eval(dev, T, w, x, c, sc, t)) { st = WS_ERR_KERNEL_FAULT; cbreak = c; goto out; }
-                    schedule(k, x, s, x->until > t ? x->until : t + 1, t);
-                    if (x->state == WS_STATE_DRAIN) k->release = 1; /* its block may finish */
-                    if (k->bar_dirty && !every) { /* lanes retired: later barrier waiters look again now */
-                        extra = barrier_waiters(T, c, s + 1) & ~due;
-                        for (uint64_t m = extra; m; m &= m - 1)
-                            unschedule(k, &xs[__builtin_ctzll(m)], (uint32_t)__builtin_ctzll(m));
-                        due |= extra;
-                    }
-                    if (x->state != WS_STATE_NOT_SELECTED) continue;
-                    uint32_t last = T->last[c * NS + sc];
-                    uint64_t key_s;
-                    if (T->p.policy == WS_SCHED_GTO) {
-                        key_s = s == last ? 0 : 1 + x->age;
-                    } else { /* slots after the last one issued first, wrapping */
-                        uint32_t d = s + W - (last == UINT32_MAX ? W - 1 : last) - 1;
-                        key_s = d >= W ? d - W : d;
-                    }
-                    if (!(have >> sc & 1) || key_s < key[sc]) key[sc] = key_s, pick[sc] = s, have |= 1ull << sc;
-                }
-                for (; have; have &= have - 1) { /* issue: the until of the warps stays (t + 1) */
-                    uint32_t sc = (uint32_t)__builtin_ctzll(have);
-                    twarp *x = &xs[pick[sc]];
-                    x->state = WS_STATE_SELECTED;
-                    T->last[c * NS + sc] = pick[sc];
-                    issued = 1;
-                    if (issue(dev, T, &core->warps[pick[sc]], x, c, sc, t)) {
-                        T->ctr.state_cycles[WS_STATE_SELECTED]++;
-                        st = WS_ERR_KERNEL_FAULT;
-                        cbreak = c;
-                        goto out;
-                    }
-                }
-                k->next = schedule_next(k, t); /* issue changes no warp's until */
-            }
-            if (k->next < until) until = k->next;
-            if (tc) {
-                if (ws_trace_cycle_due(tc, c, t)) sample_core(dev, T, tc, c, t);
-                for (; T->pending[c]; T->pending[c]--) sample_core(dev, T, tc, c, t);
-                if (tc->cell[c].count) ws_trace_drain(tc, c, 1);
-            }
-            /* A block finishes only in a cycle its core's warps are looked
-             * at (its last lane exits, or a draining warp's until). */
-            if (k->release) {
-                k->release = 0;
-                released += release_done(dev, T, c, t, pcc);
-            }
+            if (core_cycle(dev, T, c, t, &issued, &released)) { st = WS_ERR_KERNEL_FAULT; cbreak = c; goto out; }
+            if (T->cs[c].next < until) until = T->cs[c].next;
         }
         t++;
         if (released && ws_dispatch_blocks(dev)) adopt_new_warps(dev, T, t);
@@ -804,7 +910,7 @@ out:
      * below `cbreak` had finished cycle t when it stopped. */
     for (uint32_t i = 0; i < T->ncores * W; i++) {
         if (!T->w[i].resident) continue;
-        charge(T, &T->w[i], i / W < cbreak ? t + 1 : t, pcc);
+        charge(T, i / W, &T->w[i], i / W < cbreak ? t + 1 : t, pcc);
         flush_leaving(pcc, &T->w[i], &dev->cores[i / W].warps[i % W]);
     }
     ws_trace_launch_end(dev);

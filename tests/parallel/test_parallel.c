@@ -17,6 +17,7 @@ typedef struct run_result {
     ws_status st;
     char err[1024];
     ws_launch_stats stats;
+    ws_timing_counters counters;   /* timing mode */
     int where[BLOCKS];
     int out[TINY_BLOCKS * THREADS];
     int sum;
@@ -32,11 +33,14 @@ static void on_print(void *user, uint64_t launch, ws_dim3 block, ws_dim3 thread,
     if (n > 0 && r->nprinted + (size_t)n < sizeof r->printed) r->nprinted += (size_t)n;
 }
 
+static int timing_mode; /* the cases run in functional, then in timing mode */
+
 static ws_device *open_dev(uint32_t threads)
 {
     ws_config c;
     ws_config_default(&c);
     c.threads = threads;
+    if (timing_mode) c.mode = WS_MODE_TIMING;
     c.warps_per_core = 6; /* three 2-warp blocks per core: slots free up at different times */
     c.max_threads_per_block = 128;
     ws_device *d = NULL;
@@ -74,6 +78,7 @@ static void run(const char *elf, const char *name, uint32_t threads, int extra, 
     CHECK(ws_memcpy_dtoh(d, r->out, out, sizeof r->out) == WS_OK);
     CHECK(ws_last_launch_stats(d, &r->stats) == WS_OK);
     r->stats.host_seconds = 0; /* the one figure allowed to differ */
+    if (timing_mode) CHECK(ws_last_launch_counters(d, &r->counters) == WS_OK);
     CHECK(ws_device_close(d) == WS_OK);
 }
 
@@ -83,12 +88,17 @@ static void same(const char *what, uint32_t threads, const run_result *a, const 
              a->nprinted == b->nprinted && !memcmp(a->printed, b->printed, a->nprinted);
     if (check_memory)
         ok = ok && !memcmp(&a->stats, &b->stats, sizeof a->stats) && !memcmp(a->where, b->where, sizeof a->where) &&
-             !memcmp(a->out, b->out, sizeof a->out) && a->sum == b->sum;
+             !memcmp(a->out, b->out, sizeof a->out) && a->sum == b->sum &&
+             !memcmp(&a->counters, &b->counters, sizeof a->counters);
+    if (timing_mode) ok = ok && a->stats.cycles == b->stats.cycles; /* a failed launch too */
     if (!ok) {
         for (int i = 0; i < BLOCKS; i++)
             if (a->where[i] != b->where[i]) fprintf(stderr, "  block %d ran on core %d, not %d\n", i, b->where[i], a->where[i]);
         if (memcmp(a->printed, b->printed, a->nprinted)) fprintf(stderr, "  printf output in another order\n");
         if (memcmp(&a->stats, &b->stats, sizeof a->stats)) fprintf(stderr, "  other statistics\n");
+        if (memcmp(&a->counters, &b->counters, sizeof a->counters))
+            fprintf(stderr, "  other timing counters (cycles %llu / %llu)\n", (unsigned long long)a->counters.cycles,
+                    (unsigned long long)b->counters.cycles);
     }
     if (!ok)
         fprintf(stderr, "%s with %u threads differs from 1 thread: status %d/%d, '%s' / '%s', "
@@ -163,6 +173,7 @@ int main(int argc, char **argv)
         { "faults_late", 37, WS_ERR_KERNEL_FAULT, "block (37,0,0)" },
         { "stuck", 45, WS_ERR_DEADLOCK, "deadlock" },
     };
+    for (timing_mode = 0; timing_mode < 2; timing_mode++)
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         run(elf, cases[i].name, 1, cases[i].extra, &one);
         CHECK_EQ_U(one.st, cases[i].want);
@@ -174,6 +185,7 @@ int main(int argc, char **argv)
             same(cases[i].name, t, &one, &many, cases[i].want == WS_OK);
         }
     }
+    timing_mode = 0;
     /* the distributor's decisions really depend on timing here */
     run(elf, "uneven", 1, 0, &one);
     int cores_used = 0;

@@ -2,9 +2,14 @@
  * simulated cycles, every launch counter, the per-PC instruction counters
  * and the trace-cell records must be exactly what the model produced when
  * the values below were recorded — from commit e4dc889's model, before the
- * cycle loop was made event-driven (issue 14). Every way of observing a
- * launch (nothing, instruction counters, trace cells sampling all warps or
- * one warp round-robin) must also give the same cycles and counters.
+ * cycle loop was made event-driven (issue 14); the dense trace-cell hashes
+ * of eight multi-core entries were re-recorded when warps waiting at a
+ * barrier that exiting lanes may have opened began to be looked at the
+ * next cycle (docs/timing.md; no cycle count or counter changed). Every way
+ * of observing a launch (nothing, instruction counters, trace cells
+ * sampling all warps or one warp round-robin) must also give the same
+ * cycles and counters, and so must the cores on several host threads
+ * (docs/parallel.md; for the faulting kernel the cycle count only).
  *
  * A change to the model that is meant to change timing updates the table:
  * run `test_timing_golden timing_kernels.elf golden_kernels.elf --print`
@@ -41,7 +46,7 @@ typedef struct golden {
 static const golden expected[K_COUNT][3] = {
     { /* mm_naive */
         { 13944, 0x43bfea339f567da8ull, 0x66cfa1162d4ac148ull, 0x52ca2b95e9701e1aull, 0x2c0e2c8b22089679ull }, /* mode=timing */
-        { 14254, 0xfc045e09affd27caull, 0xb3d2a45c0407ff60ull, 0x94afbd2b38e83a40ull, 0x89f8d33adc72cf35ull }, /* mode=timing, cores=2, timing=golden_gto.timing */
+        { 14254, 0xfc045e09affd27caull, 0xb3d2a45c0407ff60ull, 0xa7e293d2cbee789cull, 0x89f8d33adc72cf35ull }, /* mode=timing, cores=2, timing=golden_gto.timing */
         { 28638, 0x587b0c6190646a61ull, 0xaa25f4e848dd708full, 0xd8b6830ac3b638e2ull, 0x47605044c1d4f705ull }, /* mode=timing, cores=1, warps_per_core=16, timing=golden_tight.timing */
     },
     { /* mm_tiled */
@@ -50,8 +55,8 @@ static const golden expected[K_COUNT][3] = {
         { 257603, 0x14c6970f7ab95af6ull, 0xe64ca31c2f4ab885ull, 0xc792e654b4ac4ae9ull, 0x95862422b4769d99ull }, /* mode=timing, cores=1, warps_per_core=16, timing=golden_tight.timing */
     },
     { /* vecadd */
-        { 7600, 0xda68bc135484573bull, 0xb05d860e72d05295ull, 0x312763fc0d9c9dd1ull, 0x377df49d10d576faull }, /* mode=timing */
-        { 8640, 0x80527625f7cf69b6ull, 0xf6f85d41b54212daull, 0x92069f7480cc9cadull, 0x5f7509b660a3c83aull }, /* mode=timing, cores=2, timing=golden_gto.timing */
+        { 7600, 0xda68bc135484573bull, 0xb05d860e72d05295ull, 0x6eb789c5512231e1ull, 0x377df49d10d576faull }, /* mode=timing */
+        { 8640, 0x80527625f7cf69b6ull, 0xf6f85d41b54212daull, 0x98817f331b674fc5ull, 0x5f7509b660a3c83aull }, /* mode=timing, cores=2, timing=golden_gto.timing */
         { 19262, 0x7ce263be2905cdb7ull, 0x074216cf040799b2ull, 0x355bd346e47c1b3full, 0x56c0d8056d0ab1beull }, /* mode=timing, cores=1, warps_per_core=16, timing=golden_tight.timing */
     },
     { /* reduce */
@@ -60,8 +65,8 @@ static const golden expected[K_COUNT][3] = {
         { 197322, 0xaebc0ea2d03d8648ull, 0x08de0a9b3c9b4b6aull, 0xd451e00065a1c256ull, 0x3375f979bb944182ull }, /* mode=timing, cores=1, warps_per_core=16, timing=golden_tight.timing */
     },
     { /* spill */
-        { 10507, 0xcb22f889242db038ull, 0x685b41d914707e4eull, 0x0fab86caba7a2214ull, 0x051a95259adbb609ull }, /* mode=timing */
-        { 6533, 0x60c83630eb770069ull, 0x7141e81a03356d44ull, 0xe1f6cefec641bd15ull, 0x828eb12dc5208e90ull }, /* mode=timing, cores=2, timing=golden_gto.timing */
+        { 10507, 0xcb22f889242db038ull, 0x685b41d914707e4eull, 0x2b5fbb62347bf620ull, 0x051a95259adbb609ull }, /* mode=timing */
+        { 6533, 0x60c83630eb770069ull, 0x7141e81a03356d44ull, 0x7a058d76f234ff65ull, 0x828eb12dc5208e90ull }, /* mode=timing, cores=2, timing=golden_gto.timing */
         { 16868, 0xeced5875a2fc5dfcull, 0xe447c826edbfd5b7ull, 0x61dd768e5a34015eull, 0xe056e203f6a07e75ull }, /* mode=timing, cores=1, warps_per_core=16, timing=golden_tight.timing */
     },
     { /* mixed */
@@ -70,8 +75,8 @@ static const golden expected[K_COUNT][3] = {
         { 112789, 0x45e088022355b34eull, 0x1ea683ce5d2134fbull, 0x71a4283cc2f5acdbull, 0xa3949c8095a581d4ull }, /* mode=timing, cores=1, warps_per_core=16, timing=golden_tight.timing */
     },
     { /* divergent */
-        { 1605, 0x51a7021e6249c147ull, 0x178ad8d927f406b2ull, 0x73884f6a612d9f19ull, 0x2bf337802c09a97dull }, /* mode=timing */
-        { 1221, 0x57a298e8a0737c0full, 0x67afc30d8e338ae1ull, 0x7d8e7d4a25531092ull, 0x8e540807fd8e8899ull }, /* mode=timing, cores=2, timing=golden_gto.timing */
+        { 1605, 0x51a7021e6249c147ull, 0x178ad8d927f406b2ull, 0xe899a9a980b2f4c9ull, 0x2bf337802c09a97dull }, /* mode=timing */
+        { 1221, 0x57a298e8a0737c0full, 0x67afc30d8e338ae1ull, 0xf5f7f4a3e2f8394aull, 0x8e540807fd8e8899ull }, /* mode=timing, cores=2, timing=golden_gto.timing */
         { 6427, 0x7e3dc4ba3c73982full, 0x1304b7e2bdceaac6ull, 0x4e8c63e4369c0a80ull, 0x44a34a020c060167ull }, /* mode=timing, cores=1, warps_per_core=16, timing=golden_tight.timing */
     },
     { /* bank_stride */
@@ -80,7 +85,7 @@ static const golden expected[K_COUNT][3] = {
         { 4021, 0xd5e3f36f9f5a2530ull, 0xf5fbddc9e1405517ull, 0x4f1f198c974b5b89ull, 0x4985fcaf31421c71ull }, /* mode=timing, cores=1, warps_per_core=16, timing=golden_tight.timing */
     },
     { /* chase */
-        { 10592, 0x39ff6fc718c08b0aull, 0x7d385e58b2f14094ull, 0xf49e25eb9e0f75dbull, 0xea70f761c87e62d4ull }, /* mode=timing */
+        { 10592, 0x39ff6fc718c08b0aull, 0x7d385e58b2f14094ull, 0xef190c0bb7b20163ull, 0xea70f761c87e62d4ull }, /* mode=timing */
         { 5388, 0xa69ff62e41848d25ull, 0xe967babfb0c09dbdull, 0xeda53c2c6a9c3c72ull, 0x2d4cd65d4caa25fcull }, /* mode=timing, cores=2, timing=golden_gto.timing */
         { 10923, 0x6cdd1c0ffbd2a54aull, 0xc60b86fe36214e3cull, 0x3a308b73ab5c072cull, 0xa3a3fee2c5527423ull }, /* mode=timing, cores=1, warps_per_core=16, timing=golden_tight.timing */
     },
@@ -96,7 +101,7 @@ static const golden expected[K_COUNT][3] = {
     },
 };
 
-enum { V_PLAIN, V_PCC, V_TRACE_ALL, V_TRACE_RR, V_COUNT };
+enum { V_PLAIN, V_PCC, V_TRACE_ALL, V_TRACE_RR, V_THREADS, V_COUNT };
 
 static uint64_t fnv(uint64_t h, const void *p, size_t n)
 {
@@ -190,7 +195,9 @@ static uint64_t run_one(const char *const elfs[2], int k, int cfg, int v, uint64
 {
     tdev t;
     *counters = *observed = 0;
-    if (tdev_open(&t, elfs[kernels[k].elf], configs[cfg])) {
+    char text[256]; /* one host thread pins the model; V_THREADS runs the cores on four */
+    snprintf(text, sizeof text, "%s, threads=%d", configs[cfg], v == V_THREADS ? 4 : 1);
+    if (tdev_open(&t, elfs[kernels[k].elf], text)) {
         if (t.dev) ws_device_close(t.dev);
         return 0;
     }
@@ -352,9 +359,9 @@ int main(int argc, char **argv)
             got.trace_all = obs[V_TRACE_ALL];
             got.trace_rr = obs[V_TRACE_RR];
             CHECK(got.cycles != 0);
-            for (int v = 1; v < V_COUNT; v++) { /* observing changes nothing */
+            for (int v = 1; v < V_COUNT; v++) { /* observing changes nothing, nor do host threads */
                 CHECK_EQ_U(cyc[v], cyc[V_PLAIN]);
-                CHECK_EQ_U(ctr[v], ctr[V_PLAIN]);
+                if (v != V_THREADS || k != K_FAULT) CHECK_EQ_U(ctr[v], ctr[V_PLAIN]); /* parallel.md: failed launches */
             }
             if (print) {
                 printf("        { %llu, 0x%016llxull, 0x%016llxull, 0x%016llxull, 0x%016llxull }, /* %s */\n",
