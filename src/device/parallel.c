@@ -333,11 +333,11 @@ static void emit(ws_device *dev, const print_rec *r, const char *text)
 static void flush_prints(ws_device *dev, uint64_t last, uint32_t last_core)
 {
     const uint32_t n = dev->cfg.cores;
-    size_t *at = calloc(n, sizeof *at);
+    size_t at[256] = { 0 }; /* read position per core (at most 256 cores) */
     for (;;) {
         uint32_t best = n;
         uint64_t best_round = 0;
-        for (uint32_t c = 0; at && c < n; c++) {
+        for (uint32_t c = 0; c < n; c++) {
             const struct ws_print_buf *b = dev->cores[c].prints;
             if (!b || at[c] >= b->len) continue;
             print_rec r;
@@ -355,7 +355,6 @@ static void flush_prints(ws_device *dev, uint64_t last, uint32_t last_core)
             at[best] += sizeof r + r.len;
         }
     }
-    free(at);
     for (uint32_t c = 0; c < n; c++)
         if (dev->cores[c].prints) dev->cores[c].prints->len = 0;
 }
