@@ -185,6 +185,7 @@ struct ws_device {
     ws_inst **code_pages;          /* decoded pages of the global arena      */
     uint32_t ncode_pages;
     struct ws_fast_cache *fast;    /* the fast engine's blocks, per core (fast_exec.c) */
+    uint32_t fast_isa;             /* the engine's instruction set: 0 SSE2, 1 AVX2, 2 AVX-512 */
     /* command queue (ring) */
     ws_cmd *queue;
     size_t qhead, qlen, qcap;

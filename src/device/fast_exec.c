@@ -25,6 +25,10 @@
 #include "device/debug/debug_hooks.h"
 
 #define FX_MAX_OPS 64
+#define FX_AHEAD 256u /* bytes a strided gather prefetches ahead */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define FX_WIDE 1            /* AVX2 and AVX-512 copies of the run loop */
+#endif
 
 enum {
     FX_STOP, FX_END, FX_NOP, FX_LI,
@@ -67,8 +71,25 @@ struct ws_fast_cache {
     fx_block *all;
 };
 
+/* The widest instruction set the host has, or a narrower one asked for
+ * in WARPSCOPE_ENGINE_ISA (base, avx2, avx512: the tests run each). */
+static uint32_t pick_isa(void)
+{
+    uint32_t best = 0;
+#ifdef FX_WIDE
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("bmi2")) best = 1;
+    if (best && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
+        __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512cd"))
+        best = 2;
+#endif
+    const char *env = getenv("WARPSCOPE_ENGINE_ISA");
+    uint32_t want = !env ? 2 : !strcmp(env, "base") ? 0 : !strcmp(env, "avx2") ? 1 : 2;
+    return want < best ? want : best;
+}
+
 int ws_fast_create(ws_device *dev)
 {
+    dev->fast_isa = pick_isa();
     dev->fast = calloc(dev->cfg.cores, sizeof *dev->fast);
     return dev->fast ? 0 : -1;
 }
@@ -266,6 +287,13 @@ static inline int word_loads(const ws_device *dev, fx_op *op, const uint32_t *ba
         memcpy(dst, host + (base[0] + imm - lo), 32 * 4);
         return 1;
     }
+    /* A strided gather (each lane walks its own array, as in the
+     * reduction) outruns the host's prefetchers, which track far fewer
+     * streams than 32 lanes per warp: when the first lane enters a new
+     * cache line, ask for every lane's line FX_AHEAD bytes on. A hint
+     * only (prefetches never fault), so results do not depend on it. */
+    if (((base[__builtin_ctz(g)] + imm) & 63u) < 4u)
+        LANES(__builtin_prefetch((const void *)((uintptr_t)host + (base[l] + imm - lo) + FX_AHEAD)));
     LANES(memcpy(&tmp[l], host + (base[l] + imm - lo), 4));
     LANES(dst[l] = tmp[l]); /* dst may be base */
     return 1;
@@ -290,239 +318,32 @@ static inline int word_stores(const ws_device *dev, fx_op *op, const uint32_t *b
     return 1;
 }
 
+/* The lane loops are 32 lanes wide: with AVX2 or AVX-512 (picked at run
+ * time from the CPU) they take 4 or 2 vector operations instead of SSE2's
+ * 8. Integer work and exact copies only, so the results are the same. */
+#define FX_RUN fast_run_base
+#define FX_TARGET
+#include "device/fast_exec_run.h"
+#undef FX_RUN
+#undef FX_TARGET
+#ifdef FX_WIDE
+#define FX_RUN fast_run_avx2
+#define FX_TARGET __attribute__((target("avx,avx2,bmi,bmi2,popcnt,lzcnt")))
+#include "device/fast_exec_run.h"
+#undef FX_RUN
+#undef FX_TARGET
+#define FX_RUN fast_run_avx512
+#define FX_TARGET __attribute__((target("avx,avx2,bmi,bmi2,popcnt,lzcnt,avx512f,avx512bw,avx512vl,avx512dq,avx512cd")))
+#include "device/fast_exec_run.h"
+#undef FX_RUN
+#undef FX_TARGET
+#endif
+
 int ws_fast_run(ws_device *dev, ws_warp *w, ws_launch_stats *st, uint32_t budget, uint32_t *issued)
 {
-    static const void *const labels[FX_NHANDLERS] = {
-        [FX_STOP] = &&h_stop, [FX_END] = &&h_end, [FX_NOP] = &&h_nop, [FX_LI] = &&h_li,
-        [FX_ADDI] = &&h_addi, [FX_SLTI] = &&h_slti, [FX_SLTIU] = &&h_sltiu, [FX_XORI] = &&h_xori,
-        [FX_ORI] = &&h_ori, [FX_ANDI] = &&h_andi, [FX_SLLI] = &&h_slli, [FX_SRLI] = &&h_srli,
-        [FX_SRAI] = &&h_srai, [FX_ADD] = &&h_add, [FX_SUB] = &&h_sub, [FX_SLL] = &&h_sll,
-        [FX_SLT] = &&h_slt, [FX_SLTU] = &&h_sltu, [FX_XOR] = &&h_xor, [FX_SRL] = &&h_srl,
-        [FX_SRA] = &&h_sra, [FX_OR] = &&h_or, [FX_AND] = &&h_and, [FX_MUL] = &&h_mul,
-        [FX_MULH] = &&h_mulh, [FX_MULHSU] = &&h_mulhsu, [FX_MULHU] = &&h_mulhu, [FX_DIV] = &&h_div,
-        [FX_DIVU] = &&h_divu, [FX_REM] = &&h_rem, [FX_REMU] = &&h_remu, [FX_LOAD] = &&h_load,
-        [FX_STORE] = &&h_store, [FX_CSR] = &&h_csr, [FX_FLOAT] = &&h_float, [FX_BEQ] = &&h_beq,
-        [FX_BNE] = &&h_bne, [FX_BLT] = &&h_blt, [FX_BGE] = &&h_bge, [FX_BLTU] = &&h_bltu,
-        [FX_BGEU] = &&h_bgeu, [FX_JAL] = &&h_jal, [FX_JALR] = &&h_jalr, [FX_LW] = &&h_lw,
-        [FX_FLW] = &&h_flw, [FX_SW] = &&h_sw, [FX_FSW] = &&h_fsw, [FX_CSR_TID] = &&h_csr_tid,
-        [FX_CSR_UNI] = &&h_csr_uni,
-    };
-    struct ws_fast_cache *c = dev->fast && w->core < dev->cfg.cores ? &dev->fast[w->core] : NULL;
-    if (c && !c->pages && (c->pages = calloc(dev->ncode_pages, sizeof *c->pages))) c->npages = dev->ncode_pages;
-    if (!c || !c->pages) { *issued = 0; return 0; } /* no host memory: the interpreter */
-    const uint32_t g = w->group;
-    const int full = g == UINT32_MAX && dev->cfg.lanes_per_warp == 32;
-    const uint64_t count = (uint64_t)__builtin_popcount(g);
-    const uint64_t instret0 = w->instret;
-    uint32_t (*const x)[WS_MAX_LANES] = w->x;
-    uint32_t k = 0, loads = 0, stores = 0, pc = w->group_pc, taken = 0;
-    int faulted = 0;
-    fx_block *b = lookup(dev, c, w, pc), *nb;
-    fx_op *op;
-    if (!b) goto stop;
-    op = b->ops;
-
-#define NEXT do { op++; k++; goto dispatch; } while (0)
-/* A full warp computes into a local row first: rd is often rs1, which
- * makes the compiler's alias check send an in-place loop to scalar code. */
-#define SET_RD(rd, expr) do {                                                          \
-        if (full) { uint32_t t_[32]; for (int l = 0; l < 32; l++) t_[l] = (expr);      \
-                    memcpy(x[rd], t_, sizeof t_); }                                     \
-        else { for (uint32_t m_ = g; m_; m_ &= m_ - 1) { int l = __builtin_ctz(m_); x[rd][l] = (expr); } } \
-    } while (0)
-#define RR(o, expr) h_##o: { const uint32_t rd = op->rd, rs1 = op->rs1, rs2 = op->rs2;  \
-        SET_RD(rd, expr); } NEXT;
-#define RI(o, expr) h_##o: { const uint32_t rd = op->rd, rs1 = op->rs1, imm = op->imm; \
-        SET_RD(rd, expr); } NEXT;
-/* A full warp first asks whether all or no lanes branch (and/or
- * reductions that vectorise); the mask is built only when they split. */
-#define BR(o, cond) h_##o: { const uint32_t rs1 = op->rs1, rs2 = op->rs2;             \
-        taken = 0;                                                                    \
-        if (full) {                                                                   \
-            uint32_t all_ = 1, any_ = 0;                                              \
-            for (int l = 0; l < 32; l++) { uint32_t c_ = (cond); all_ &= c_; any_ |= c_; } \
-            if (all_) taken = g;                                                      \
-            else if (any_) for (int l = 0; l < 32; l++) taken |= (uint32_t)(cond) << l; \
-        } else {                                                                      \
-            for (uint32_t m_ = g; m_; m_ &= m_ - 1) { int l = __builtin_ctz(m_); taken |= (uint32_t)(cond) << l; } \
-        } } goto branch;
-/* Before a call into the interpreter's code: the state it would see. */
-#define SYNC() do { w->instret = instret0 + k + 1; w->group_pc = op->pc; } while (0)
-
-dispatch:
-    if (k == budget) { pc = op->pc; goto stop; }
-    goto *labels[op->h];
-
-h_stop:
-    pc = op->pc;
-    goto stop;
-h_end: /* straight-line code continues in the next block */
-    pc = op->pc;
-    if (!(nb = b->succ[1]) && !(nb = b->succ[1] = lookup(dev, c, w, pc))) goto stop;
-    b = nb;
-    op = b->ops;
-    goto dispatch;
-h_nop: NEXT;
-h_li: { const uint32_t rd = op->rd, imm = op->imm; LANES(x[rd][l] = imm); } NEXT;
-    RI(addi, x[rs1][l] + imm)
-    RI(slti, (int32_t)x[rs1][l] < (int32_t)imm)
-    RI(sltiu, x[rs1][l] < imm)
-    RI(xori, x[rs1][l] ^ imm)
-    RI(ori, x[rs1][l] | imm)
-    RI(andi, x[rs1][l] & imm)
-    RI(slli, x[rs1][l] << imm)
-    RI(srli, x[rs1][l] >> imm)
-    RI(srai, (uint32_t)((int32_t)x[rs1][l] >> imm))
-    RR(add, x[rs1][l] + x[rs2][l])
-    RR(sub, x[rs1][l] - x[rs2][l])
-    RR(sll, x[rs1][l] << (x[rs2][l] & 31))
-    RR(slt, (int32_t)x[rs1][l] < (int32_t)x[rs2][l])
-    RR(sltu, x[rs1][l] < x[rs2][l])
-    RR(xor, x[rs1][l] ^ x[rs2][l])
-    RR(srl, x[rs1][l] >> (x[rs2][l] & 31))
-    RR(sra, (uint32_t)((int32_t)x[rs1][l] >> (x[rs2][l] & 31)))
-    RR(or, x[rs1][l] | x[rs2][l])
-    RR(and, x[rs1][l] & x[rs2][l])
-    RR(mul, x[rs1][l] * x[rs2][l])
-    RR(mulh, (uint32_t)(((int64_t)(int32_t)x[rs1][l] * (int32_t)x[rs2][l]) >> 32))
-    RR(mulhsu, (uint32_t)(((int64_t)(int32_t)x[rs1][l] * (int64_t)x[rs2][l]) >> 32))
-    RR(mulhu, (uint32_t)(((uint64_t)x[rs1][l] * x[rs2][l]) >> 32))
-    RR(div, x[rs2][l] == 0 ? UINT32_MAX
-            : ((int32_t)x[rs1][l] == INT32_MIN && (int32_t)x[rs2][l] == -1) ? x[rs1][l]
-            : (uint32_t)((int32_t)x[rs1][l] / (int32_t)x[rs2][l]))
-    RR(divu, x[rs2][l] ? x[rs1][l] / x[rs2][l] : UINT32_MAX)
-    RR(rem, x[rs2][l] == 0 ? x[rs1][l]
-            : ((int32_t)x[rs1][l] == INT32_MIN && (int32_t)x[rs2][l] == -1) ? 0
-            : (uint32_t)((int32_t)x[rs1][l] % (int32_t)x[rs2][l]))
-    RR(remu, x[rs2][l] ? x[rs1][l] % x[rs2][l] : x[rs1][l])
-
-h_load:
-    SYNC();
-    w->fp_used |= op->in.op == OP_FLW;
-    if (ws_lane_loads(dev, w, &op->in, g, op->pc)) goto fault;
-    if (op->rd == 0) memset(x[0], 0, sizeof x[0]);
-    loads++;
-    NEXT;
-h_lw:
-    if (word_loads(dev, op, x[op->rs1], op->imm, g, full, x[op->rd])) {
-        if (op->rd == 0) memset(x[0], 0, sizeof x[0]);
-        loads++;
-        NEXT;
-    }
-    goto h_load;
-h_flw:
-    if (word_loads(dev, op, x[op->rs1], op->imm, g, full, w->f[op->rd])) {
-        w->fp_used = 1;
-        loads++;
-        NEXT;
-    }
-    goto h_load;
-h_sw:
-    if (word_stores(dev, op, x[op->rs1], op->imm, g, full, x[op->rs2])) { stores++; NEXT; }
-    goto h_store;
-h_fsw:
-    if (word_stores(dev, op, x[op->rs1], op->imm, g, full, w->f[op->rs2])) { stores++; NEXT; }
-    goto h_store;
-h_csr_tid: { const uint32_t rd = op->rd; const uint16_t *tid = w->tid[op->imm - WS_CSR_TID_X];
-    LANES(x[rd][l] = tid[l]); } NEXT;
-h_csr_uni: { const uint32_t rd = op->rd, v = csr_uniform(dev, w, op->imm); LANES(x[rd][l] = v); } NEXT;
-h_store:
-    SYNC();
-    if (ws_lane_stores(dev, w, &op->in, g, op->pc)) goto fault;
-    stores++;
-    NEXT;
-h_csr:
-    SYNC();
-    if (ws_warp_exec_csr(dev, w, &op->in, g, op->pc)) goto fault;
-    if (op->rd == 0) memset(x[0], 0, sizeof x[0]);
-    NEXT;
-h_float:
-    SYNC();
-    w->fp_used = 1;
-    if (ws_warp_exec_float(dev, w, &op->in, g, op->pc)) goto fault;
-    if (op->rd == 0) memset(x[0], 0, sizeof x[0]);
-    NEXT;
-
-    BR(beq, x[rs1][l] == x[rs2][l])
-    BR(bne, x[rs1][l] != x[rs2][l])
-    BR(blt, (int32_t)x[rs1][l] < (int32_t)x[rs2][l])
-    BR(bge, (int32_t)x[rs1][l] >= (int32_t)x[rs2][l])
-    BR(bltu, x[rs1][l] < x[rs2][l])
-    BR(bgeu, x[rs1][l] >= x[rs2][l])
-
-h_jal:
-    if (op->rd) { const uint32_t rd = op->rd, link = op->pc + op->in.len; LANES(x[rd][l] = link); }
-    k++;
-    pc = op->pc + op->imm;
-    if (!(nb = b->succ[0]) && !(nb = b->succ[0] = lookup(dev, c, w, pc))) goto stop;
-    b = nb;
-    op = b->ops;
-    goto dispatch;
-h_jalr: {
-    const uint32_t rs1 = op->rs1, imm = op->imm, rd = op->rd, link = op->pc + op->in.len;
-    const uint32_t t0 = (x[rs1][__builtin_ctz(g)] + imm) & ~1u;
-    uint32_t same = 1;
-    LANES({ uint32_t t = (x[rs1][l] + imm) & ~1u; w->pc[l] = t; same &= t == t0; });
-    if (rd) LANES(x[rd][l] = link);
-    k++;
-    if (!same) { /* per-lane targets, already in w->pc[]: pick again */
-        w->group_pc = op->pc;
-        w->group = 0;
-        goto done;
-    }
-    pc = t0;
-    if (b->jr_blk && b->jr_pc == pc) nb = b->jr_blk;
-    else if ((nb = lookup(dev, c, w, pc))) b->jr_blk = nb, b->jr_pc = pc;
-    else goto stop;
-    b = nb;
-    op = b->ops;
-    goto dispatch;
-}
-
-branch:
-    k++;
-    if (taken == 0) {
-        pc = op->pc + op->in.len;
-        if (!(nb = b->succ[1]) && !(nb = b->succ[1] = lookup(dev, c, w, pc))) goto stop;
-    } else if (taken == g) {
-        pc = op->pc + op->imm;
-        if (!(nb = b->succ[0]) && !(nb = b->succ[0] = lookup(dev, c, w, pc))) goto stop;
-    } else { /* divergence: as the interpreter, lanes keep their own PCs */
-        const uint32_t bpc = op->pc, tpc = bpc + op->imm, fpc = bpc + op->in.len;
-        w->diverged = 1;
-        ws_ev_emit(dev, WS_EV_SCHED, WS_EV_SCHED_DIVERGE, w->core,
-                   (uint32_t)(w - dev->cores[w->core].warps) | bpc << 8);
-        for (uint32_t m = g; m; m &= m - 1) {
-            int l = __builtin_ctz(m);
-            w->pc[l] = (taken >> l & 1) ? tpc : fpc;
-        }
-        w->group_pc = bpc;
-        w->group = 0;
-        goto done;
-    }
-    b = nb;
-    op = b->ops;
-    goto dispatch;
-
-fault: /* the faulting instruction counts as issued-and-retired in instret
-        * and the launch totals, not in *issued (as in ws_warp_run) */
-    faulted = 1;
-    w->group_pc = op->pc;
-    k++;
-    goto done;
-stop:
-    w->group_pc = pc;
-done:
-    w->instret = instret0 + k;
-    st->warp_instructions += k;
-    st->thread_instructions += k * count;
-    st->thread_loads += loads * count;
-    st->thread_stores += stores * count;
-    *issued = k - (uint32_t)faulted;
-    return faulted ? -1 : 0;
-#undef NEXT
-#undef RR
-#undef RI
-#undef BR
-#undef SYNC
+#ifdef FX_WIDE
+    if (dev->fast_isa == 2) return fast_run_avx512(dev, w, st, budget, issued);
+    if (dev->fast_isa == 1) return fast_run_avx2(dev, w, st, budget, issued);
+#endif
+    return fast_run_base(dev, w, st, budget, issued);
 }

@@ -20,6 +20,11 @@ int ws_mem_init(ws_memory *m, uint64_t limit, uint32_t stack_size, uint32_t nslo
     memset(m, 0, sizeof *m);
     m->limit = limit;
     m->global = map_zeroed(limit);
+#ifdef MADV_HUGEPAGE
+    /* Lanes of a warp often touch 32 different pages per access: huge
+     * pages spare the host that many TLB misses. A hint; it may fail. */
+    if (m->global) (void)madvise(m->global, limit, MADV_HUGEPAGE);
+#endif
     m->shadow = map_zeroed(limit / 8);
     m->stack_size = stack_size;
     m->stack_shift = (uint32_t)__builtin_ctz(stack_size);
