@@ -115,7 +115,8 @@ static ws_status watchdog_fault(ws_device *dev, const ws_grid_run *L)
 static int run_parallel(ws_device *dev, ws_grid_run *L, double limit, ws_status *st)
 {
     ws_dispatch_blocks(dev);
-    const ws_par_launch how = { .step = core_round, .placed = NULL, .may_go_serial = 1, .limit_s = limit };
+    const ws_par_launch how = { .step = core_round, .placed = NULL, .may_go_serial = 1, .self_place = 1,
+                                .limit_s = limit };
     switch (ws_par_run(dev, &how)) {
     case WS_PAR_DONE: *st = WS_OK; return 0;
     case WS_PAR_FAULT: *st = WS_ERR_KERNEL_FAULT; return 0;
@@ -138,8 +139,10 @@ static ws_status run_launch(ws_device *dev, ws_grid_run *L)
         slots = dev->cfg.shared_per_core / per_block_shared;
         L->slots_by_shared = 1;
     }
+    L->per_core_order = dev->cfg.mode != WS_MODE_TIMING;
     for (uint32_t c = 0; c < dev->cfg.cores; c++) {
         dev->cores[c].nblock_slots = slots;
+        dev->cores[c].next_block = c;
         for (uint32_t s = 0; s < dev->cfg.warps_per_core; s++) dev->cores[c].warps[s].active = 0;
     }
     double t0 = ws_now_seconds();

@@ -100,6 +100,11 @@ typedef struct ws_core {
     uint8_t *shared;               /* shared_per_core bytes                 */
     uint32_t free_warps;
     uint8_t init_pending;          /* a placed block awaits set-up           */
+    uint64_t next_block;           /* functional mode: the next block this
+                                      core runs (c, c + cores, ...)         */
+    uint64_t done_blocks;          /* parallel rounds: blocks this core
+                                      finished (the launch's count is summed
+                                      at its end, not shared per block)     */
     /* The live data allocation last hit by a warp-wide access of this
      * core, [hot_lo, hot_hi). Allocations only change between launches. */
     uint32_t hot_lo, hot_hi;
@@ -145,7 +150,9 @@ typedef struct ws_grid_run {
     uint32_t ni, nf;                     /* how many of each are used        */
     uint32_t stack_args[64];             /* arguments passed on the stack    */
     uint32_t nstack;
-    uint64_t total_blocks, next_block, done_blocks;
+    uint64_t total_blocks, next_block, done_blocks; /* next_block: blocks placed */
+    uint8_t per_core_order;              /* functional mode: core c runs blocks
+                                            c, c + cores, ... (dispatch.c)  */
     ws_launch_stats stats;
     double t_start;
     /* Graphics (src/gfx): shader launches made by the pipeline. Lane t of
@@ -276,6 +283,9 @@ void ws_simt_barrier_arrive(ws_device *dev, ws_warp *w, uint32_t lanes, uint32_t
 uint32_t ws_dispatch_blocks(ws_device *dev);
 /* The same, on the cores c with only[c] != 0 (NULL: every core). */
 uint32_t ws_dispatch_blocks_on(ws_device *dev, const uint8_t *only);
+/* The same, on core c only (functional mode's per-core order: a core
+ * running on its own host thread places its own next blocks). */
+uint32_t ws_dispatch_blocks_core(ws_device *dev, uint32_t c);
 /* Set up the warps of blocks placed on core c while cores ran in parallel
  * (placement defers it to the core's own thread). */
 void ws_dispatch_init_core(ws_device *dev, uint32_t c);

@@ -2,7 +2,9 @@
  * warp slots and shared memory, in block order, spread across the cores
  * first (block i of a fresh launch goes to core i mod cores, as GPUs spread
  * blocks over their SMs), then filling each core's further slots; streams
- * the grid through the device so grids far larger than it run. */
+ * the grid through the device so grids far larger than it run. A freed
+ * slot takes the grid's next block (timing mode) or its core's next block
+ * of the sequence c, c + cores, ... (functional mode; take_block). */
 #include <stddef.h>
 #include <string.h>
 #include "device/device.h"
@@ -96,22 +98,59 @@ void ws_dispatch_init_core(ws_device *dev, uint32_t c)
     core->init_pending = 0;
 }
 
+static uint32_t place_blocks(ws_device *dev, const uint8_t *only, uint32_t c_lo, uint32_t c_hi);
+
 uint32_t ws_dispatch_blocks(ws_device *dev) { return ws_dispatch_blocks_on(dev, NULL); }
 
 uint32_t ws_dispatch_blocks_on(ws_device *dev, const uint8_t *only)
 {
+    return place_blocks(dev, only, 0, dev->cfg.cores);
+}
+
+uint32_t ws_dispatch_blocks_core(ws_device *dev, uint32_t c)
+{
+    return c < dev->cfg.cores ? place_blocks(dev, NULL, c, c + 1) : 0;
+}
+
+/* The next block for core c, or 0 if none is left for it. Timing mode
+ * (a hardware work distributor) hands the next block of the grid to
+ * whichever slot is free first. Functional mode has no clock to make that
+ * order meaningful, so each core runs its own sequence c, c + cores, c +
+ * 2 cores, ...: the same placement whenever the cores free their slots
+ * together, and cores never wait for each other to place a block, on any
+ * number of host threads (docs/device.md, docs/parallel.md). */
+static int take_block(ws_device *dev, ws_grid_run *L, ws_core *core, uint64_t *linear)
+{
+    if (!L->per_core_order) {
+        if (L->next_block >= L->total_blocks) return 0;
+        *linear = L->next_block++;
+        return 1;
+    }
+    if (core->next_block >= L->total_blocks) return 0;
+    *linear = core->next_block;
+    core->next_block += dev->cfg.cores;
+    /* Cores on several host threads do not share a counter per block: the
+     * launch's count is summed from theirs when they stop (parallel.c). */
+    if (!dev->par_active) L->next_block++;
+    return 1;
+}
+
+static uint32_t place_blocks(ws_device *dev, const uint8_t *only, uint32_t c_lo, uint32_t c_hi)
+{
     ws_grid_run *L = dev->current;
     uint32_t placed = 0, slots = dev->cores[0].nblock_slots; /* the same on every core */
-    for (uint32_t s = 0; s < slots && L->next_block < L->total_blocks; s++)
-        for (uint32_t c = 0; c < dev->cfg.cores && L->next_block < L->total_blocks; c++) {
+    for (uint32_t s = 0; s < slots && (L->per_core_order || L->next_block < L->total_blocks); s++)
+        for (uint32_t c = c_lo; c < c_hi; c++) {
             ws_core *core = &dev->cores[c];
             ws_block *b = &core->blocks[s];
+            uint64_t linear;
             if ((only && !only[c]) || b->in_use) continue; /* other cores may be running */
             if (!ws_ev_wd_may_place(dev)) goto done; /* halted by a debug machine */
+            if (!take_block(dev, L, core, &linear)) continue;
             memset(b, 0, sizeof *b);
             b->in_use = 1;
             b->core = c;
-            b->linear = L->next_block++;
+            b->linear = linear;
             block_coords(L, b->linear, &b->idx);
             b->nwarps = L->warps_per_block;
             b->first_slot = s * L->warps_per_block;
@@ -120,7 +159,7 @@ uint32_t ws_dispatch_blocks_on(ws_device *dev, const uint8_t *only)
              * block up before its next round (src/device/parallel.c). */
             if (dev->par_active) b->init_pending = 1, core->init_pending = 1;
             else init_block(dev, L, core, b);
-            if (c < WS_STATS_MAX_CORES) L->stats.core_blocks[c]++;
+            if (c < WS_STATS_MAX_CORES) (dev->par_active ? &core->part : &L->stats)->core_blocks[c]++;
             placed++;
         }
 done:
@@ -141,5 +180,7 @@ void ws_block_release(ws_device *dev, ws_block *b)
     b->in_use = 0;
     if (!b->live_lanes) /* finished, not cleared away after a failed launch */
         ws_ev_emit(dev, WS_EV_WD, WS_EV_WD_RETIRE, b->core, (uint32_t)b->linear);
-    __atomic_add_fetch(&dev->current->done_blocks, 1, __ATOMIC_RELAXED); /* cores may release in parallel */
+    if (dev->par_active) /* summed when the cores stop; read meanwhile (parallel.c) */
+        __atomic_store_n(&core->done_blocks, core->done_blocks + 1, __ATOMIC_RELAXED);
+    else dev->current->done_blocks++;
 }

@@ -1,12 +1,16 @@
 /* Parallel simulation (parallel.h, docs/parallel.md).
  *
  * One thread runs the sequence of rounds the device runs in core order:
- * place blocks on free slots, then every core runs one round. A core's
- * round r+1 depends on the other cores only through that placement, and
- * while blocks remain to be placed, every slot is full after a placement,
- * so only cores that freed a slot in round r receive anything. Here each
- * core therefore runs its rounds on its own; after a round in which it
- * freed a slot (and blocks remain) it waits. Blocks for round r are
+ * place blocks on free slots, then every core runs one round. In
+ * functional mode each core has its own sequence of blocks (dispatch.c),
+ * so a core places its own next blocks after a round in which it freed a
+ * slot and never waits (how.self_place). In timing mode a freed slot takes
+ * the grid's next block: a core's round r+1 depends on the other cores
+ * only through that placement, and while blocks remain to be placed, every
+ * slot is full after a placement, so only cores that freed a slot in round
+ * r receive anything. Each core therefore runs its rounds on its own;
+ * after a round in which it freed a slot (and blocks remain) it waits.
+ * Blocks for round r are
  * placed once every core has finished round r, on the cores waiting at r,
  * in the same order one thread would, and those cores go on. The first
  * fault in (round, core) order ends the launch once no core can still
@@ -163,7 +167,11 @@ static void run_round_of(struct ws_par *P, uint32_t c)
     P->current[c * CURRENT_STRIDE] = now;
     int rc = P->how.step(dev, c, now, &next, &released);
     if (rc < 0) { finish_round_as(P, c, CORE_FAULT, next); return; }
-    if (released && !get(&P->exhausted)) { finish_round_as(P, c, CORE_WAITING, next); return; }
+    if (released && P->how.self_place && ws_dispatch_blocks_core(dev, c)) rc = 0;
+    else if (released && !get(&P->exhausted) && !P->how.self_place) {
+        finish_round_as(P, c, CORE_WAITING, next);
+        return;
+    }
     if (rc > 0) { /* nothing can change this core any more */
         int resident = 0;
         for (uint32_t s = 0; s < dev->cores[c].nblock_slots; s++) resident |= dev->cores[c].blocks[s].in_use;
@@ -310,9 +318,33 @@ static void fold_stats(ws_device *dev)
         p->warp_instructions = p->thread_instructions = p->thread_loads = p->thread_stores = p->thread_atomics = 0;
         if (c < WS_STATS_MAX_CORES) {
             st->core_warp_instructions[c] += p->core_warp_instructions[c];
-            p->core_warp_instructions[c] = 0;
+            st->core_blocks[c] += p->core_blocks[c];
+            p->core_warp_instructions[c] = p->core_blocks[c] = 0;
         }
     }
+}
+
+/* The launch's block counts from the cores' own (dispatch.c). */
+static void fold_blocks(ws_device *dev)
+{
+    ws_grid_run *L = dev->current;
+    for (uint32_t c = 0; c < dev->cfg.cores; c++) {
+        L->done_blocks += dev->cores[c].done_blocks;
+        dev->cores[c].done_blocks = 0;
+    }
+    if (L->per_core_order) { /* core c placed (next - c) / cores blocks */
+        L->next_block = 0;
+        for (uint32_t c = 0; c < dev->cfg.cores; c++)
+            if (c < L->total_blocks) L->next_block += (dev->cores[c].next_block - c) / dev->cfg.cores;
+    }
+}
+
+/* Blocks finished so far, while the cores run. */
+static uint64_t blocks_done(const ws_device *dev)
+{
+    uint64_t n = dev->current->done_blocks;
+    for (uint32_t c = 0; c < dev->cfg.cores; c++) n += __atomic_load_n(&dev->cores[c].done_blocks, __ATOMIC_SEQ_CST);
+    return n;
 }
 
 static void emit(ws_device *dev, const print_rec *r, const char *text)
@@ -443,7 +475,7 @@ static int coordinate(struct ws_par *P)
         pthread_cond_broadcast(&P->work);
         return coordinate(P);
     }
-    if (__atomic_load_n(&L->done_blocks, __ATOMIC_SEQ_CST) >= L->total_blocks) {
+    if (blocks_done(dev) >= L->total_blocks) {
         end_launch(P, WS_PAR_DONE);
         return 1;
     }
@@ -499,6 +531,7 @@ ws_par_result ws_par_run(ws_device *dev, const ws_par_launch *how)
     /* what one thread would have printed, on the caller's thread */
     flush_prints(dev, P->print_round, P->print_core);
     fold_stats(dev);
+    fold_blocks(dev);
     return P->result;
 }
 

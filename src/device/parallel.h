@@ -46,6 +46,10 @@ typedef struct ws_par_launch {
      * each core's own thread sets its new warps up. */
     void (*placed)(ws_device *dev, const uint8_t *cores, uint64_t round);
     int may_go_serial;   /* WS_PAR_SERIAL allowed (functional mode)          */
+    int self_place;      /* a core that freed a slot places its own next
+                            blocks and goes on (functional mode's per-core
+                            order, ws_dispatch_blocks_core); else it waits
+                            for the placement one thread would make      */
     double limit_s;      /* host seconds before WS_PAR_TIMEOUT; 0: none      */
 } ws_par_launch;
 
