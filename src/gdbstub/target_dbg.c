@@ -27,7 +27,10 @@ ws_status ws_gdb_dbg_init(ws_gdb_dbg *t, ws_debug *dbg)
     t->regs = calloc(t->cfg.cores * t->cfg.warps_per_core, sizeof *t->regs);
     t->regs_ok = calloc(t->cfg.cores * t->cfg.warps_per_core, 1);
     t->want_stop = calloc(t->cfg.cores * t->cfg.warps_per_core, 1);
-    if (!t->held || !t->auto_addr || !t->wsel || !t->auto_wait || !t->regs || !t->regs_ok || !t->want_stop) {
+    t->tell = calloc(t->nharts, 1);
+    if (!t->held || !t->auto_addr || !t->wsel || !t->auto_wait || !t->regs || !t->regs_ok || !t->want_stop ||
+        !t->tell) {
+        free(t->tell);
         free(t->want_stop);
         free(t->regs);
         free(t->regs_ok);
@@ -58,7 +61,9 @@ void ws_gdb_dbg_fini(ws_gdb_dbg *t)
     free(t->wsel);
     free(t->auto_wait);
     free(t->want_stop);
+    free(t->tell);
     t->want_stop = NULL;
+    t->tell = NULL;
     for (uint32_t i = 0; t->regs && i < t->cfg.cores * t->cfg.warps_per_core; i++) free(t->regs[i]);
     free(t->regs);
     free(t->regs_ok);
@@ -227,6 +232,9 @@ static void drain_events(ws_gdb_dbg *t);
 
 static int warp_has_pending(const ws_gdb_dbg *t, uint32_t warp)
 {
+    uint32_t lpw = t->cfg.lanes_per_warp;
+    for (uint32_t k = warp * lpw; k < (warp + 1) * lpw && k < t->nharts; k++)
+        if (t->tell[k]) return 1;
     for (size_t i = 0; i < t->npending; i++)
         if (t->pending[i].kind == WS_GDB_STOP_SIGNAL && t->pending[i].tid >= 2 &&
             (t->pending[i].tid - 2) / t->cfg.lanes_per_warp == warp)
@@ -325,11 +333,21 @@ static void purge_removed_breakpoints(ws_gdb_dbg *t, uint32_t step_tid)
     }
 }
 
+/* The lanes of warp gdb believes stopped, as a lane mask. */
+static uint32_t held_lanes(const ws_gdb_dbg *t, uint32_t warp)
+{
+    uint32_t lpw = t->cfg.lanes_per_warp, mask = 0;
+    for (uint32_t k = 0; k < lpw && warp * lpw + k < t->nharts; k++)
+        if (t->held[warp * lpw + k]) mask |= 1u << k;
+    return mask;
+}
+
 static void push(ws_gdb_dbg *t, const ws_gdb_stop *s, uint32_t pc);
 static void push_stopped(ws_gdb_dbg *t, uint32_t tid, uint32_t pc);
 
 static int lane_has_pending(const ws_gdb_dbg *t, uint32_t tid)
 {
+    if (tid >= 2 && tid - 2 < t->nharts && t->tell[tid - 2]) return 1;
     for (size_t i = 0; i < t->npending; i++)
         if (t->pending[i].kind == WS_GDB_STOP_SIGNAL && t->pending[i].tid == tid) return 1;
     return 0;
@@ -350,7 +368,7 @@ static void queue_warp_siblings(ws_gdb_dbg *t, uint32_t tid)
         uint32_t lt = WS_GDB_TID(l->hart);
         if (l->hart / lpw != warp || !l->halted || lt == tid || t->held[l->hart] || lane_has_pending(t, lt))
             continue;
-        push_stopped(t, lt, l->pc);
+        t->tell[l->hart] = 1;
     }
     t->want_stop[warp] = 0; /* a stop asked for is among these */
 }
@@ -365,7 +383,27 @@ static void mark_told(ws_gdb_dbg *t, const ws_gdb_stop *out)
     }
     if (!lane) return;
     t->held[out->tid - 2] = 1;
-    queue_warp_siblings(t, out->tid);
+    uint32_t lpw = t->cfg.lanes_per_warp, all = lpw >= 32 ? UINT32_MAX : (1u << lpw) - 1;
+    if (held_lanes(t, (out->tid - 2) / lpw) != all) /* else (a step's stop) no lane list needed */
+        queue_warp_siblings(t, out->tid);
+}
+
+/* The next lane owed a signal-0 stop that is still halted (one that ran
+ * on or is gone has nothing to tell). */
+static int take_tell(ws_gdb_dbg *t, ws_gdb_stop *out)
+{
+    for (uint32_t k = 0; k < t->nharts; k++) {
+        if (!t->tell[k]) continue;
+        t->tell[k] = 0;
+        const ws_dbg_lane *l = ws_gdb_lanes_refresh(t) ? NULL : ws_gdb_lane_of(t, WS_GDB_TID(k));
+        if (!l || !l->halted || t->held[k]) continue;
+        memset(out, 0, sizeof *out);
+        out->kind = WS_GDB_STOP_SIGNAL;
+        out->tid = WS_GDB_TID(k);
+        mark_told(t, out);
+        return 1;
+    }
+    return 0;
 }
 
 static int take_pending(ws_gdb_dbg *t, ws_gdb_stop *out)
@@ -389,7 +427,7 @@ static int take_pending(ws_gdb_dbg *t, ws_gdb_stop *out)
         mark_told(t, out);
         return 1;
     }
-    return 0;
+    return take_tell(t, out);
 }
 
 /* Resume every halted warp (only = 0) or the one holding `only` (+ 1). */
@@ -401,15 +439,6 @@ static ws_status resume_warps(ws_gdb_dbg *t, uint32_t only)
 }
 
 static ws_status set_step(ws_gdb_dbg *t, uint32_t hart, int on);
-
-/* The lanes of warp gdb believes stopped, as a lane mask. */
-static uint32_t held_lanes(const ws_gdb_dbg *t, uint32_t warp)
-{
-    uint32_t lpw = t->cfg.lanes_per_warp, mask = 0;
-    for (uint32_t k = 0; k < lpw && warp * lpw + k < t->nharts; k++)
-        if (t->held[warp * lpw + k]) mask |= 1u << k;
-    return mask;
-}
 
 /* The warps of the lanes continued one by one (vCont;c:tid). Non-stop:
  * the hardware runs a warp whole, so a warp runs only once gdb has
@@ -542,7 +571,7 @@ static ws_status stop_lane(ws_gdb_dbg *t, uint32_t tid)
     }
     if (t->held[l->hart] || lane_has_pending(t, tid)) return WS_OK;
     if (l->halted) {
-        push_stopped(t, tid, l->pc);
+        t->tell[l->hart] = 1;
         return WS_OK;
     }
     t->want_stop[l->hart / t->cfg.lanes_per_warp] = 1;
@@ -862,6 +891,7 @@ ws_status ws_gdb_dbg_halt_all(ws_gdb_dbg *t)
     }
     drain_events(t);
     t->npending = 0;
+    memset(t->tell, 0, t->nharts);
     t->resumed = 0;
     /* gdb loads a module's symbols at a library event, not at connect:
      * the first resume reports one, so the modules already resident get
@@ -908,6 +938,7 @@ static void dbg_detach(void *tp)
         if (t->bps[i].used) ws_gdb_dbg_breakpoint(t, t->bps[i].type, t->bps[i].addr, t->bps[i].kind, 0, NULL, 0);
     t->npending = 0;
     memset(t->held, 0, t->nharts);
+    memset(t->tell, 0, t->nharts);
     resume_warps(t, 0);
     ws_debug_set_blocking_events(t->dbg, 0);
     ws_debug_release(t->dbg);

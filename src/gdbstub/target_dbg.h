@@ -70,6 +70,11 @@ typedef struct ws_gdb_dbg {
     int want_interrupt;        /* gdb asked for a halt (haltreq stops count) */
     uint8_t *want_stop;        /* per warp, non-stop: gdb asked a lane of it
                                   to stop (vCont;t), its halt is told    */
+    uint8_t *tell;             /* per hart, non-stop: a halted lane gdb has
+                                  yet to hear stopped (signal 0), told
+                                  after the queued stops (a flag, not a
+                                  queue entry: a pause of every thread
+                                  owes gdb one per live lane)            */
     uint32_t step_hart;        /* hart stepped, + 1 (0: none)           */
     int non_stop, stop_at_launch;
     int server_conditions;     /* WARPSCOPE_DEBUG conditions=server: the
