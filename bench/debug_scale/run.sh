@@ -33,15 +33,35 @@ session() {
     timeout 300 "$app" "${appargs[@]}" "$elf" > "$work/app.out" 2>&1 &
   local apid=$!
   for _ in $(seq 300); do [ -s "$work/port" ] && break; sleep 0.05; done
-  local args=(-batch -nx -ex "set pagination off" -ex "set confirm off" -ex "python import time")
-  for c in "$@"; do args+=(-ex "$c"); done
-  timeout 300 gdb-multiarch "${args[@]/PORT/$(cat "$work/port")}" > "$work/gdb.out" 2>&1 || true
+  local args=(-nx -ex "set pagination off" -ex "set confirm off" -ex "python import time")
+  if [ -z "${PACED:-}" ]; then
+    for c in "$@"; do args+=(-ex "$c"); done
+    timeout 300 gdb-multiarch -batch "${args[@]/PORT/$(cat "$work/port")}" > "$work/gdb.out" 2>&1 || true
+  else
+    # as typed at a prompt: each command once gdb's output has been quiet
+    # for a second, so gdb handles the stop events in between (non-stop:
+    # a warp's halt is a stop per lane; under -batch they would still be
+    # queued and answer the next stepi)
+    local port c
+    port=$(cat "$work/port")
+    : > "$work/gdb.out"
+    { for c in "$@"; do quiet; printf '%s\n' "${c/PORT/$port}"; done; quiet; echo quit; } |
+      timeout 300 gdb-multiarch "${args[@]}" > "$work/gdb.out" 2>&1 || true
+  fi
   wait "$apid" || { echo "the program failed:"; cat "$work/app.out" "$work/gdb.out"; exit 1; }
   grep -q "result ok" "$work/app.out" || { echo "wrong results:"; cat "$work/app.out"; exit 1; }
 }
+# quiet: wait until gdb's output has not grown for a second
+quiet() {
+  local last=-1 cur n=0
+  while [ "$n" -lt 10 ]; do
+    sleep 0.1; cur=$(stat -c %s "$work/gdb.out")
+    if [ "$cur" = "$last" ]; then n=$((n + 1)); else n=0; last=$cur; fi
+  done
+}
 # best NAME: the smallest value gdb printed as "BENCH NAME VALUE" over reps
 best() { sort -g | head -1; }
-value() { sed -n "s/^BENCH $1 //p" "$work/gdb.out"; }
+value() { sed -n "s/^\(([a-z]*) \)*BENCH $1 //p" "$work/gdb.out"; }
 
 tic='python t0 = time.time()'
 toc() { echo "python print('BENCH $1 %.4f' % (time.time() - t0))"; }
@@ -91,13 +111,18 @@ fi
 for mode in all-stop non-stop; do
   rm -f "$work/st"
   pre="set non-stop off"; [ "$mode" = non-stop ] && pre="set non-stop on"
+  # non-stop: commands as typed at a prompt (see session); BENCH_PACE_ALL=1
+  # does the same for all-stop, to compare like with like
+  paced=; [ "$mode" = non-stop ] && paced=1; [ -n "${BENCH_PACE_ALL:-}" ] && paced=1
   for _ in $(seq "$reps"); do
-    session "" resident 2 4 -- "$pre" "target remote :PORT" "set breakpoint pending on" \
+    PACED=$paced session "" resident 2 4 -- "$pre" "target remote :PORT" "set breakpoint pending on" \
       "break scale_kernels.c:$loop_line if \$block_x == 0 && \$thread_x == 0" continue delete \
       "python gdb.execute('thread %d' % next(t.num for t in gdb.selected_inferior().threads() if t.name and t.name.startswith('block (0,0,0) thread (0,0,0)')))" \
-      "$tic" "python [gdb.execute('stepi', to_string=True) for _ in range(100)]" "$(toc steps)" \
+      "python t0 = time.time(); [gdb.execute('stepi', to_string=True) for _ in range(100)]; print('BENCH steps %.4f' % (time.time() - t0))" \
       "$( [ "$mode" = non-stop ] && echo 'continue -a' || echo continue )"
-    # gdb.execute raises on a failed stepi: no figure then
+    # gdb.execute raises on a failed stepi (the figure is printed by the
+    # same command, timed there: paced commands come a second apart): no
+    # figure then
     [ -n "$(value steps)" ] || { echo "stepi failed ($mode):"; cat "$work/gdb.out"; exit 1; }
     value steps >> "$work/st"
   done

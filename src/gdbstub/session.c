@@ -314,6 +314,9 @@ int ws_gdb_session_poll(ws_gdb_session *s, int timeout_ms)
 {
     ws_gdb_stop st;
     if (s->done || !s->running || !s->ops->wait) return 0;
+    /* non-stop: the target keeps what does not fit until gdb drains this
+     * queue with vStopped (a warp's halt is a stop per lane) */
+    if (s->non_stop && s->npending >= WS_GDB_MAX_PENDING) return 0;
     if (s->ops->wait(s->t, timeout_ms, &st) != WS_OK) return 0;
     ws_gdb_report_stop(s, &st);
     return 1;

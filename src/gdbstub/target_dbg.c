@@ -26,7 +26,12 @@ ws_status ws_gdb_dbg_init(ws_gdb_dbg *t, ws_debug *dbg)
     t->auto_wait = calloc(t->cfg.cores * t->cfg.warps_per_core, 1);
     t->regs = calloc(t->cfg.cores * t->cfg.warps_per_core, sizeof *t->regs);
     t->regs_ok = calloc(t->cfg.cores * t->cfg.warps_per_core, 1);
-    if (!t->held || !t->auto_addr || !t->wsel || !t->auto_wait || !t->regs || !t->regs_ok) {
+    t->want_stop = calloc(t->cfg.cores * t->cfg.warps_per_core, 1);
+    t->tell = calloc(t->nharts, 1);
+    if (!t->held || !t->auto_addr || !t->wsel || !t->auto_wait || !t->regs || !t->regs_ok || !t->want_stop ||
+        !t->tell) {
+        free(t->tell);
+        free(t->want_stop);
         free(t->regs);
         free(t->regs_ok);
         free(t->held);
@@ -55,6 +60,10 @@ void ws_gdb_dbg_fini(ws_gdb_dbg *t)
     free(t->auto_addr);
     free(t->wsel);
     free(t->auto_wait);
+    free(t->want_stop);
+    free(t->tell);
+    t->want_stop = NULL;
+    t->tell = NULL;
     for (uint32_t i = 0; t->regs && i < t->cfg.cores * t->cfg.warps_per_core; i++) free(t->regs[i]);
     free(t->regs);
     free(t->regs_ok);
@@ -223,6 +232,9 @@ static void drain_events(ws_gdb_dbg *t);
 
 static int warp_has_pending(const ws_gdb_dbg *t, uint32_t warp)
 {
+    uint32_t lpw = t->cfg.lanes_per_warp;
+    for (uint32_t k = warp * lpw; k < (warp + 1) * lpw && k < t->nharts; k++)
+        if (t->tell[k]) return 1;
     for (size_t i = 0; i < t->npending; i++)
         if (t->pending[i].kind == WS_GDB_STOP_SIGNAL && t->pending[i].tid >= 2 &&
             (t->pending[i].tid - 2) / t->cfg.lanes_per_warp == warp)
@@ -280,6 +292,7 @@ static void pending_remove(ws_gdb_dbg *t, size_t i)
     memmove(t->pending_pc + i, t->pending_pc + i + 1, (t->npending - i) * sizeof *t->pending_pc);
     memmove(t->pending_sib + i, t->pending_sib + i + 1, (t->npending - i) * sizeof *t->pending_sib);
     memmove(t->pending_bp + i, t->pending_bp + i + 1, (t->npending - i) * sizeof *t->pending_bp);
+    memmove(t->pending_req + i, t->pending_req + i + 1, (t->npending - i) * sizeof *t->pending_req);
 }
 
 /* gdb may hear a stop only from a thread it has resumed. */
@@ -320,6 +333,79 @@ static void purge_removed_breakpoints(ws_gdb_dbg *t, uint32_t step_tid)
     }
 }
 
+/* The lanes of warp gdb believes stopped, as a lane mask. */
+static uint32_t held_lanes(const ws_gdb_dbg *t, uint32_t warp)
+{
+    uint32_t lpw = t->cfg.lanes_per_warp, mask = 0;
+    for (uint32_t k = 0; k < lpw && warp * lpw + k < t->nharts; k++)
+        if (t->held[warp * lpw + k]) mask |= 1u << k;
+    return mask;
+}
+
+static void push(ws_gdb_dbg *t, const ws_gdb_stop *s, uint32_t pc);
+static void push_stopped(ws_gdb_dbg *t, uint32_t tid, uint32_t pc);
+
+static int lane_has_pending(const ws_gdb_dbg *t, uint32_t tid)
+{
+    if (tid >= 2 && tid - 2 < t->nharts && t->tell[tid - 2]) return 1;
+    for (size_t i = 0; i < t->npending; i++)
+        if (t->pending[i].kind == WS_GDB_STOP_SIGNAL && t->pending[i].tid == tid) return 1;
+    return 0;
+}
+
+/* Non-stop: the hardware halts whole warps, but gdb marks a thread
+ * stopped only when it hears a stop for it. Queue one for every other
+ * halted lane of tid's warp that gdb does not hold yet and that has no
+ * stop of its own coming: signal 0, "stopped, no reason of its own", as
+ * gdbserver reports a thread stopped by request. They follow the
+ * warp's own stops, so gdb hears why the warp halted first. */
+static void queue_warp_siblings(ws_gdb_dbg *t, uint32_t tid)
+{
+    uint32_t lpw = t->cfg.lanes_per_warp, warp = (tid - 2) / lpw;
+    if (ws_gdb_lanes_refresh(t)) return;
+    for (size_t i = 0; i < t->nlanes; i++) {
+        const ws_dbg_lane *l = &t->lanes[i];
+        uint32_t lt = WS_GDB_TID(l->hart);
+        if (l->hart / lpw != warp || !l->halted || lt == tid || t->held[l->hart] || lane_has_pending(t, lt))
+            continue;
+        t->tell[l->hart] = 1;
+    }
+    t->want_stop[warp] = 0; /* a stop asked for is among these */
+}
+
+/* What gdb now believes of the thread of a stop it is told. */
+static void mark_told(ws_gdb_dbg *t, const ws_gdb_stop *out)
+{
+    int lane = out->kind == WS_GDB_STOP_SIGNAL && out->tid >= 2 && out->tid - 2 < t->nharts;
+    if (!t->non_stop) {
+        memset(t->held, 1, t->nharts); /* all-stop: every thread is stopped for gdb */
+        return;
+    }
+    if (!lane) return;
+    t->held[out->tid - 2] = 1;
+    uint32_t lpw = t->cfg.lanes_per_warp, all = lpw >= 32 ? UINT32_MAX : (1u << lpw) - 1;
+    if (held_lanes(t, (out->tid - 2) / lpw) != all) /* else (a step's stop) no lane list needed */
+        queue_warp_siblings(t, out->tid);
+}
+
+/* The next lane owed a signal-0 stop that is still halted (one that ran
+ * on or is gone has nothing to tell). */
+static int take_tell(ws_gdb_dbg *t, ws_gdb_stop *out)
+{
+    for (uint32_t k = 0; k < t->nharts; k++) {
+        if (!t->tell[k]) continue;
+        t->tell[k] = 0;
+        const ws_dbg_lane *l = ws_gdb_lanes_refresh(t) ? NULL : ws_gdb_lane_of(t, WS_GDB_TID(k));
+        if (!l || !l->halted || t->held[k]) continue;
+        memset(out, 0, sizeof *out);
+        out->kind = WS_GDB_STOP_SIGNAL;
+        out->tid = WS_GDB_TID(k);
+        mark_told(t, out);
+        return 1;
+    }
+    return 0;
+}
+
 static int take_pending(ws_gdb_dbg *t, ws_gdb_stop *out)
 {
     pending_purge(t);
@@ -329,22 +415,19 @@ static int take_pending(ws_gdb_dbg *t, ws_gdb_stop *out)
         /* gdb's focus moves to a thread it stops for: a step, watch,
          * fault, or the lane a breakpoint condition chose; lanes of an
          * unconditional breakpoint (maybe one of gdb's own) move it only
-         * if the old focus thread is gone. */
-        t->sib_reported = 0;
-        if (out->kind == WS_GDB_STOP_SIGNAL && out->tid > WS_GDB_PLACEHOLDER_TID) {
+         * if the old focus thread is gone. A lane stopped only because
+         * its warp did moves nothing. */
+        int by_warp = t->pending_req[i];
+        if (!by_warp) t->sib_reported = 0;
+        if (!by_warp && out->kind == WS_GDB_STOP_SIGNAL && out->tid > WS_GDB_PLACEHOLDER_TID) {
             if (!t->pending_sib[i] || !t->focus_tid || !ws_gdb_lane_of(t, t->focus_tid)) t->focus_tid = out->tid;
             else t->sib_reported = out->tid;
         }
         pending_remove(t, i);
-        if (out->kind == WS_GDB_STOP_SIGNAL && out->tid >= 2 && out->tid - 2 < t->nharts) {
-            if (t->non_stop) t->held[out->tid - 2] = 1;
-            else memset(t->held, 1, t->nharts); /* all-stop: every thread is stopped for gdb */
-        } else if (!t->non_stop) {
-            memset(t->held, 1, t->nharts);
-        }
+        mark_told(t, out);
         return 1;
     }
-    return 0;
+    return take_tell(t, out);
 }
 
 /* Resume every halted warp (only = 0) or the one holding `only` (+ 1). */
@@ -356,6 +439,25 @@ static ws_status resume_warps(ws_gdb_dbg *t, uint32_t only)
 }
 
 static ws_status set_step(ws_gdb_dbg *t, uint32_t hart, int on);
+
+/* The warps of the lanes continued one by one (vCont;c:tid). Non-stop:
+ * the hardware runs a warp whole, so a warp runs only once gdb has
+ * resumed every lane of it; until then a continued lane waits for its
+ * siblings (gdb shows it running, the others stay stopped as gdb
+ * believes). */
+static ws_status select_continued(ws_gdb_dbg *t, const ws_gdb_action *a, size_t n)
+{
+    ws_status st = WS_OK;
+    for (size_t i = 0; !st && i < n; i++) {
+        if (a[i].op != 'c' || a[i].tid <= WS_GDB_PLACEHOLDER_TID) continue;
+        const ws_dbg_lane *l = lane_for(t, a[i].tid);
+        if (!l) return WS_ERR_NOT_FOUND;
+        uint32_t hart = l->hart;
+        if (t->non_stop && held_lanes(t, hart / t->cfg.lanes_per_warp)) continue;
+        st = select_warps(t, hart + 1);
+    }
+    return st;
+}
 
 static ws_status dbg_resume(void *tp, const ws_gdb_action *a, size_t n)
 {
@@ -420,17 +522,14 @@ static ws_status dbg_resume(void *tp, const ws_gdb_action *a, size_t n)
                 pt >= 2 && (pt - 2) / t->cfg.lanes_per_warp == warp)
                 exclude |= 1u << ((pt - 2) % t->cfg.lanes_per_warp);
         }
+        if (t->non_stop) exclude |= held_lanes(t, warp); /* the lanes gdb keeps stopped stay */
         if (!st && exclude) ws_debug_step_exclude(t->dbg, warp, exclude); /* best effort: else the warp steps whole */
         if (st) return st;
         t->step_hart = hart + 1;
         st = select_warps(t, hart + 1);
     }
     if (!st && cont_all) st = select_warps(t, 0);
-    else if (!st && cont_tid > WS_GDB_PLACEHOLDER_TID) {
-        const ws_dbg_lane *l = lane_for(t, cont_tid);
-        if (!l) return WS_ERR_NOT_FOUND;
-        st = select_warps(t, l->hart + 1);
-    }
+    else if (!st && cont_tid > WS_GDB_PLACEHOLDER_TID) st = select_continued(t, a, n);
     /* All-stop: while the server steps a warp over a breakpoint (taken out
      * meanwhile), the others wait for it; its step's end wakes them. */
     if (!st && !t->non_stop && auto_stepping(t))
@@ -444,11 +543,47 @@ static ws_status dbg_resume(void *tp, const ws_gdb_action *a, size_t n)
     return st;
 }
 
+/* Queue a signal-0 stop for the halted lane tid (at pc): stopped by
+ * request or because its warp halted, no reason of its own. */
+static void push_stopped(ws_gdb_dbg *t, uint32_t tid, uint32_t pc)
+{
+    ws_gdb_stop s;
+    memset(&s, 0, sizeof s);
+    s.kind = WS_GDB_STOP_SIGNAL;
+    s.tid = tid;
+    size_t before = t->npending;
+    push(t, &s, pc);
+    if (t->npending > before) t->pending_req[t->npending - 1] = 1;
+}
+
+/* Non-stop `vCont;t:tid`: gdb waits for a stop of that thread. A lane it
+ * already holds or with a stop queued has one coming; a halted lane gets
+ * a signal-0 stop now; a running lane's warp is asked to halt, and the
+ * halt is told for its lanes (see queue_warp_siblings). A lane gone has
+ * nothing to tell: gdb drops it at its next thread list. */
+static ws_status stop_lane(ws_gdb_dbg *t, uint32_t tid)
+{
+    const ws_dbg_lane *l = ws_gdb_lane_of(t, tid);
+    t->resumed = 1;
+    if (!l) {
+        if (tid == WS_GDB_PLACEHOLDER_TID && !t->nlanes) push_stopped(t, tid, 0);
+        return WS_OK;
+    }
+    if (t->held[l->hart] || lane_has_pending(t, tid)) return WS_OK;
+    if (l->halted) {
+        t->tell[l->hart] = 1;
+        return WS_OK;
+    }
+    t->want_stop[l->hart / t->cfg.lanes_per_warp] = 1;
+    return ws_gdb_hart_ctl(t, l->hart, 0);
+}
+
 static ws_status dbg_interrupt(void *tp, uint32_t tid)
 {
     ws_gdb_dbg *t = tp;
     ws_status st = ws_gdb_lanes_refresh(t);
     if (st) return st;
+    if (t->non_stop && tid) return stop_lane(t, tid);
     t->want_interrupt = 1;
     for (size_t i = 0; i < t->nlanes; i++) {
         const ws_dbg_lane *l = &t->lanes[i];
@@ -460,6 +595,7 @@ static ws_status dbg_interrupt(void *tp, uint32_t tid)
         t->pending_pc[t->npending] = 0;
         t->pending_sib[t->npending] = 0;
         t->pending_bp[t->npending] = 0;
+        t->pending_req[t->npending] = 0;
         ws_gdb_stop *s = &t->pending[t->npending++];
         memset(s, 0, sizeof *s);
         s->kind = WS_GDB_STOP_SIGNAL;
@@ -484,6 +620,7 @@ static void push(ws_gdb_dbg *t, const ws_gdb_stop *s, uint32_t pc)
     t->pending_pc[t->npending] = pc;
     t->pending_sib[t->npending] = 0;
     t->pending_bp[t->npending] = 0;
+    t->pending_req[t->npending] = 0;
     t->pending[t->npending++] = *s;
 }
 
@@ -617,6 +754,11 @@ static void on_halt(ws_gdb_dbg *t, uint32_t hart)
         if (t->step_keeps_focus && t->npending) t->pending_sib[t->npending - 1] = 1;
         return;
     case WS_DCSR_CAUSE_HALTREQ:
+        if (t->non_stop && t->want_stop[warp]) { /* gdb asked a lane of it to stop */
+            t->want_stop[warp] = 0;
+            if (!t->held[hart] && !lane_has_pending(t, s.tid)) push_stopped(t, s.tid, h->pc);
+            return;
+        }
         if (!t->want_interrupt) return; /* halted only because another warp stopped */
         t->want_interrupt = 0;
         s.signal = t->non_stop ? 0 : WS_GDB_SIG_INT;
@@ -749,6 +891,7 @@ ws_status ws_gdb_dbg_halt_all(ws_gdb_dbg *t)
     }
     drain_events(t);
     t->npending = 0;
+    memset(t->tell, 0, t->nharts);
     t->resumed = 0;
     /* gdb loads a module's symbols at a library event, not at connect:
      * the first resume reports one, so the modules already resident get
@@ -795,6 +938,7 @@ static void dbg_detach(void *tp)
         if (t->bps[i].used) ws_gdb_dbg_breakpoint(t, t->bps[i].type, t->bps[i].addr, t->bps[i].kind, 0, NULL, 0);
     t->npending = 0;
     memset(t->held, 0, t->nharts);
+    memset(t->tell, 0, t->nharts);
     resume_warps(t, 0);
     ws_debug_set_blocking_events(t->dbg, 0);
     ws_debug_release(t->dbg);

@@ -49,6 +49,8 @@ typedef struct ws_gdb_dbg {
     uint8_t pending_sib[1024]; /* 1: not the first lane of its warp's stop */
     uint8_t pending_bp[1024];  /* 1: a lane at a breakpoint: it sits out
                                   gdb's step of a sibling over it        */
+    uint8_t pending_req[1024]; /* 1: non-stop, a lane halted only because
+                                  its warp did (told as signal 0)        */
     size_t npending;
     /* A breakpoint whose condition held for no lane: the server steps the
      * warp over it by itself and lets everything run on. */
@@ -66,6 +68,13 @@ typedef struct ws_gdb_dbg {
                                   warp is still stepping over one */
     int resumed;               /* gdb resumed since the last stop        */
     int want_interrupt;        /* gdb asked for a halt (haltreq stops count) */
+    uint8_t *want_stop;        /* per warp, non-stop: gdb asked a lane of it
+                                  to stop (vCont;t), its halt is told    */
+    uint8_t *tell;             /* per hart, non-stop: a halted lane gdb has
+                                  yet to hear stopped (signal 0), told
+                                  after the queued stops (a flag, not a
+                                  queue entry: a pause of every thread
+                                  owes gdb one per live lane)            */
     uint32_t step_hart;        /* hart stepped, + 1 (0: none)           */
     int non_stop, stop_at_launch;
     int server_conditions;     /* WARPSCOPE_DEBUG conditions=server: the

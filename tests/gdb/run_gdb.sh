@@ -10,6 +10,11 @@
 #   # via-cli: yes        start the program with `warpscope debug` (6th argument)
 #   # cli-opts: OPTS      options for `warpscope debug` (--stop-at-launch)
 #   # debug-opts: OPTS    more WARPSCOPE_DEBUG settings (stop-at-launch=1)
+#   # pace: SECONDS      feed the commands on gdb's standard input, each
+#                         once gdb's output has been quiet for SECONDS
+#                         (whole seconds), instead of -batch -ex: non-stop
+#                         stop events are then handled between commands,
+#                         as at an interactive prompt
 #   # env: NAME=VALUE     more environment for the application (@WORK@ is
 #                         the scenario's scratch directory)
 #   # expect-gdb: RE     gdb's output must match RE (grep -E)
@@ -51,14 +56,36 @@ if [ ! -s "$work/port" ]; then
 fi
 port=$(cat "$work/port")
 
-args=(-batch -nx -ex "set pagination off" -ex "set confirm off")
+pace=$(sed -n 's/^# pace: *//p' "$work/scenario")
+args=(-nx -ex "set pagination off" -ex "set confirm off")
+[ -n "$pace" ] || args=(-batch "${args[@]}")
 while IFS= read -r pre; do args+=(-ex "$pre"); done < <(sed -n 's/^# pre: *//p' "$work/scenario")
 args+=(-ex "target remote 127.0.0.1:$port")
+cmds=()
 while IFS= read -r l; do
   case "$l" in ''|'#'*) continue ;; esac
-  args+=(-ex "$l")
+  cmds+=("$l")
 done < "$work/scenario"
-timeout ${WS_GDB_TEST_TIMEOUT:-90} gdb-multiarch "${args[@]}" > "$work/gdb.out" 2>&1
+if [ -n "$pace" ]; then
+  # typed as at a prompt, each line once gdb's output has been quiet for
+  # $pace seconds: gdb's event loop handles the stop events between
+  # commands (in -batch, events still queued wait for the next command
+  # that resumes)
+  : > "$work/gdb.out"
+  settle() {
+    local last=-1 cur quiet=0
+    while [ "$quiet" -lt "$pace" ]; do
+      sleep 0.1; cur=$(stat -c %s "$work/gdb.out")
+      if [ "$cur" = "$last" ]; then quiet=$((quiet + 1)); else quiet=0; last=$cur; fi
+    done
+  }
+  pace=$((pace * 10))
+  { for c in "${cmds[@]}"; do settle; printf '%s\n' "$c"; done; settle; echo quit; } |
+    timeout ${WS_GDB_TEST_TIMEOUT:-90} gdb-multiarch "${args[@]}" > "$work/gdb.out" 2>&1
+else
+  for c in "${cmds[@]}"; do args+=(-ex "$c"); done
+  timeout ${WS_GDB_TEST_TIMEOUT:-90} gdb-multiarch "${args[@]}" > "$work/gdb.out" 2>&1
+fi
 gdb_rc=$?
 wait "$apid"; app_rc=$?; apid=
 
