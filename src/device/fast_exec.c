@@ -4,7 +4,8 @@
  * first control transfer (branch, jal, jalr), or up to the first
  * instruction the engine leaves to the interpreter (ecall, ebreak,
  * atomics, barriers, SIMT ops, illegal or trapped entries, fetch faults),
- * or FX_MAX_OPS instructions. Each entry holds a copy of the decoded
+ * or FX_MAX_OPS instructions (one in timing mode, which runs a single
+ * instruction per call: timing.c's step). Each entry holds a copy of the decoded
  * instruction and the address of its handler's label; blocks are chained
  * to their successors. Blocks are built from the interpreter's decode
  * cache (ws_warp_fetch) and all of them are dropped whenever that cache is
@@ -170,8 +171,11 @@ static fx_block *build(ws_device *dev, ws_warp *w, uint32_t pc)
 {
     fx_op ops[FX_MAX_OPS + 1];
     uint32_t n = 0, p = pc;
+    /* Timing mode runs one instruction per call, from every PC: a block
+     * per PC of all the code after it would cost quadratic memory. */
+    const uint32_t max = dev->cfg.mode == WS_MODE_TIMING ? 1 : FX_MAX_OPS;
     for (;;) {
-        const ws_inst *in = n < FX_MAX_OPS && ws_mem_in_global(&dev->mem, p) ? ws_warp_fetch(dev, w, p) : NULL;
+        const ws_inst *in = n < max && ws_mem_in_global(&dev->mem, p) ? ws_warp_fetch(dev, w, p) : NULL;
         uint16_t h = in && in->len ? classify(in) : FX_STOP;
         fx_op *o = &ops[n++];
         memset(o, 0, sizeof *o);

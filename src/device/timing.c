@@ -13,6 +13,7 @@
 #include <string.h>
 #include "device/timing.h"
 #include "device/parallel.h"
+#include "device/fast_exec.h"
 #include "device/trace/pc_counters.h"
 #include "device/events/event_bus.h"
 #include "device/trace/trace_cell_hw.h"
@@ -74,12 +75,25 @@ typedef struct tcore {
     uint64_t wheel[64];
 } __attribute__((aligned(64))) tcore;
 
+/* An instruction's operands and unit, found by its PC, kept with its bits:
+ * ws_op_timing_of is a function of the decoded fields, which are a
+ * function of the bits (a debugger's trap mark it ignores), so an entry
+ * whose bits match never goes stale. Indexed by PC, a loop's instructions
+ * never evict each other. */
+#define OPC_SIZE 1024u
+typedef struct opc_entry {
+    uint32_t raw;
+    uint8_t valid;
+    ws_op_timing op;
+} opc_entry;
+
 struct ws_timing {
     ws_timing_params p;
     uint32_t ncores, nwarps, nsched;
     twarp *w;                    /* ncores * nwarps                          */
     uint64_t *unit_free;         /* ALU pipes: per core, scheduler, unit     */
     tcore *cs;                   /* per core: when to look at its warps      */
+    opc_entry *opc;              /* per core (host threads): OPC_SIZE entries */
     uint64_t age_next;
     uint64_t *last_release;      /* per core: the cycle after its last release */
     ws_timing_counters ctr;
@@ -114,9 +128,10 @@ ws_status ws_timing_create(ws_device *dev)
     T->cs = aligned_alloc(_Alignof(tcore), c->cores * sizeof *T->cs); /* cache-line aligned: see tcore */
     if (T->cs) memset(T->cs, 0, c->cores * sizeof *T->cs);
     T->last_release = calloc(c->cores, sizeof *T->last_release);
+    T->opc = calloc((size_t)c->cores * OPC_SIZE, sizeof *T->opc);
     dev->timing = T;
     if (!T->w || !T->unit_free || !T->cs ||
-        !T->last_release) {
+        !T->last_release || !T->opc) {
         ws_timing_destroy(dev);
         return WS_ERR_OUT_OF_MEMORY;
     }
@@ -131,6 +146,7 @@ void ws_timing_destroy(ws_device *dev)
     free(T->unit_free);
     free(T->cs);
     free(T->last_release);
+    free(T->opc);
     free(T);
     dev->timing = NULL;
 }
@@ -201,7 +217,18 @@ static uint32_t sectors(const ws_device *dev, const ws_warp *w, const uint32_t *
 {
     uint32_t s[32], n = 0, sorted = 1, far = 0;
     const uint32_t nl = dev->cfg.lanes_per_warp, shift = dev->mem.stack_shift;
-    if (!local && g == dev->full_mask) { /* a full warp: loops the compiler vectorises */
+    if (!local && g == dev->full_mask && nl == 32) { /* 32 lanes: counted loops the compiler vectorises */
+        uint32_t down = 0, same = 0; /* sectors are below 2^27: a step down has its top bit set */
+        for (uint32_t l = 0; l < 32; l++) s[l] = (base[l] + imm) >> 5;
+        for (uint32_t i = 1; i < 32; i++) {
+            const uint32_t d = s[i] - s[i - 1];
+            down |= d >> 31;
+            same += d == 0;
+        }
+        if (!down) return 1 + 31 - same;
+        n = 32;
+        sorted = 0;
+    } else if (!local && g == dev->full_mask) { /* a full warp */
         for (uint32_t l = 0; l < nl; l++) s[l] = (base[l] + imm) >> 5;
         n = nl;
     } else {
@@ -218,7 +245,7 @@ static uint32_t sectors(const ws_device *dev, const ws_warp *w, const uint32_t *
     }
     /* Ascending (consecutive lanes, rows of a stride): count the changes. */
     uint32_t changes = 0;
-    for (uint32_t i = 1; i < n; i++) {
+    for (uint32_t i = 1; i < n && sorted; i++) {
         sorted &= s[i] >= s[i - 1];
         changes += s[i] != s[i - 1];
     }
@@ -362,9 +389,24 @@ static uint64_t barrier_waiters(const ws_timing *T, uint32_t c, uint32_t from)
     return m;
 }
 
+/* ws_op_timing_of(in, o) for in at pc, from core c's cache when it holds
+ * in's bits. */
+static inline void op_timing(ws_timing *T, uint32_t c, uint32_t pc, const ws_inst *in, ws_op_timing *o)
+{
+    opc_entry *e = &T->opc[(size_t)c * OPC_SIZE + ((pc >> 1) & (OPC_SIZE - 1))];
+    if (!e->valid || e->raw != in->raw) {
+        ws_op_timing_of(in, &e->op);
+        e->raw = in->raw;
+        e->valid = 1;
+    }
+    *o = e->op;
+}
+
 /* Classify warp w for cycle t (x->state, x->until). Returns -1 on a fault
- * raised while retiring lanes, else 0. */
-static int eval(ws_device *dev, ws_timing *T, ws_warp *w, twarp *x, uint32_t c, uint32_t sched, uint64_t t)
+ * raised while retiring lanes, else 0. Inlined into its one caller: the
+ * call cost a fifth of it (about 25 host instructions per look). */
+static inline __attribute__((always_inline)) int eval(ws_device *dev, ws_timing *T, ws_warp *w, twarp *x,
+                                                    uint32_t c, uint32_t sched, uint64_t t)
 {
     const ws_timing_params *P = &T->p;
     x->producer_pc = 0;
@@ -385,7 +427,7 @@ static int eval(ws_device *dev, ws_timing *T, ws_warp *w, twarp *x, uint32_t c, 
         }
         x->peeked = 1;
         if (x->in) {
-            ws_op_timing_of(x->in, &x->op);
+            op_timing(T, c, x->pc, x->in, &x->op);
             if (x->op.mem && region_of(w->x[x->in->rs1][__builtin_ctz(x->group)] + (uint32_t)x->in->imm) == REG_SHARED)
                 x->op.unit = WS_UNIT_MIO;
         } else {
@@ -437,8 +479,32 @@ static int eval(ws_device *dev, ws_timing *T, ws_warp *w, twarp *x, uint32_t c, 
     return 0;
 }
 
+/* ws_warp_run(dev, w, 1, ..) for a peeked instruction, with the same
+ * effects and result, on the fast engine when ws_warp_run would hand it
+ * over there (functional mode's conditions: one runnable group, no
+ * debugger or event bus), without that loop's fixed cost, which timing
+ * mode pays for every instruction. Otherwise, or if the engine leaves the
+ * instruction to the interpreter, ws_warp_run. */
+static inline ws_warp_result step(ws_device *dev, ws_warp *w)
+{
+    uint32_t n;
+    if (!dev->cfg.engine && !dev->debug && !dev->events && w->group && w->group_pc != WS_RETIRE_ADDR &&
+        w->other_min_pc == UINT32_MAX && !w->sticky) {
+        ws_launch_stats *st = dev->par_active ? &dev->cores[w->core].part : &dev->current->stats;
+        const uint64_t instret0 = w->instret;
+        int r = ws_fast_run(dev, w, st, 1, &n);
+        if (n || r) { /* as ws_warp_run ends */
+            if (r && w->group) ws_simt_leave_group(w);
+            if (w->core < WS_STATS_MAX_CORES) st->core_warp_instructions[w->core] += w->instret - instret0;
+            return r ? WARP_FAULT : WARP_RAN;
+        }
+    }
+    return ws_warp_run(dev, w, 1, &n);
+}
+
 /* Issue warp w's peeked instruction at cycle t: model it, then execute it. */
-static int issue(ws_device *dev, ws_timing *T, ws_warp *w, twarp *x, uint32_t c, uint32_t sched, uint64_t t)
+static inline __attribute__((always_inline)) int issue(ws_device *dev, ws_timing *T, ws_warp *w, twarp *x,
+                                                     uint32_t c, uint32_t sched, uint64_t t)
 {
     const ws_timing_params *P = &T->p;
     const ws_inst *in = x->in;
@@ -505,9 +571,8 @@ static int issue(ws_device *dev, ws_timing *T, ws_warp *w, twarp *x, uint32_t c,
         }
         if (op == OP_BAR && tc && ws_trace_event(tc, c, t, WS_TRACE_ON_BARRIER)) T->cs[c].pending++;
     }
-    uint32_t n;
     const uint32_t live = w->live;
-    ws_warp_result r = ws_warp_run(dev, w, 1, &n);
+    ws_warp_result r = step(dev, w);
     /* A barrier arrival, or lanes exiting, may release the block's barrier. */
     if (w->live != live || !in || (in->op & ~WS_INST_TRAP) == OP_BAR) T->cs[c].bar_dirty = 1;
     if (!w->live) T->cs[c].release = 1; /* its block may finish */
