@@ -39,7 +39,6 @@
 /* Back to one thread when, after SERIAL_AFTER placements, blocks were
  * placed more often than once per ROUNDS_PER_PLACEMENT rounds. */
 #define SERIAL_AFTER 64u
-#define CURRENT_STRIDE 16u  /* 128 bytes between cores' entries */
 #define ROUNDS_PER_PLACEMENT 4u
 
 enum { CORE_RUNNING, CORE_WAITING, CORE_STUCK, CORE_DONE, CORE_FAULT };
@@ -54,6 +53,15 @@ typedef struct print_rec {
     ws_dim3 block, thread;
     uint32_t len;            /* bytes of text that follow the record */
 } print_rec;
+
+/* A core's progress, on a cache line of its own: its thread writes it
+ * every round (in timing mode every cycle), and cores on different
+ * threads sharing a line slowed vecadd's short rounds by a third. */
+typedef struct par_core {
+    uint64_t rounds;         /* rounds finished                             */
+    uint64_t current;        /* the round being run (printf's order)        */
+    int state;
+} __attribute__((aligned(64))) par_core;
 
 struct ws_par;
 typedef struct worker_arg {
@@ -82,13 +90,7 @@ struct ws_par {
     uint64_t stop_round;     /* no core needs to run past this round        */
     uint64_t placements;     /* decisions to place blocks, this launch      */
     int to_serial;           /* going back to one thread at stop_round      */
-    /* per core */
-    int *state;
-    uint64_t *rounds;        /* rounds finished                             */
-    uint64_t *current;       /* the round being run (printf's order), every
-                                CURRENT_STRIDE-th entry: a timing-mode core
-                                writes it every cycle, so cores' entries sit
-                                on separate cache lines                    */
+    par_core *pcs;           /* per core                                    */
     uint8_t *place;          /* scratch: cores receiving blocks             */
 };
 
@@ -129,9 +131,9 @@ static int pick_core(struct ws_par *P, uint32_t k)
     int best = -1;
     uint64_t stop = get64(&P->stop_round);
     for (uint32_t c = k; c < P->dev->cfg.cores; c += P->nworkers) {
-        uint64_t r = get64(&P->rounds[c]);
-        if (get(&P->state[c]) != CORE_RUNNING || r >= stop) continue;
-        if (best < 0 || r < P->rounds[best]) best = (int)c;
+        uint64_t r = get64(&P->pcs[c].rounds);
+        if (get(&P->pcs[c].state) != CORE_RUNNING || r >= stop) continue;
+        if (best < 0 || r < P->pcs[best].rounds) best = (int)c;
     }
     return best;
 }
@@ -151,8 +153,8 @@ static void end_launch(struct ws_par *P, ws_par_result r)
 static void finish_round_as(struct ws_par *P, uint32_t c, int s, uint64_t rounds)
 {
     pthread_mutex_lock(&P->mu);
-    __atomic_store_n(&P->rounds[c], rounds, __ATOMIC_SEQ_CST);
-    __atomic_store_n(&P->state[c], s, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&P->pcs[c].rounds, rounds, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&P->pcs[c].state, s, __ATOMIC_SEQ_CST);
     coordinate(P);
     pthread_mutex_unlock(&P->mu);
 }
@@ -160,11 +162,11 @@ static void finish_round_as(struct ws_par *P, uint32_t c, int s, uint64_t rounds
 static void run_round_of(struct ws_par *P, uint32_t c)
 {
     ws_device *dev = P->dev;
-    const uint64_t now = get64(&P->rounds[c]);
+    const uint64_t now = get64(&P->pcs[c].rounds);
     uint64_t next = now + 1;
     uint32_t released = 0;
     if (dev->cores[c].init_pending) ws_dispatch_init_core(dev, c);
-    P->current[c * CURRENT_STRIDE] = now;
+    P->pcs[c].current = now;
     int rc = P->how.step(dev, c, now, &next, &released);
     if (rc < 0) { finish_round_as(P, c, CORE_FAULT, next); return; }
     if (released && P->how.self_place && ws_dispatch_blocks_core(dev, c)) rc = 0;
@@ -178,7 +180,7 @@ static void run_round_of(struct ws_par *P, uint32_t c)
         finish_round_as(P, c, resident ? CORE_STUCK : CORE_DONE, next);
         return;
     }
-    __atomic_store_n(&P->rounds[c], next, __ATOMIC_SEQ_CST);
+    __atomic_store_n(&P->pcs[c].rounds, next, __ATOMIC_SEQ_CST);
     if (get(&P->want_progress)) {
         pthread_mutex_lock(&P->mu);
         coordinate(P);
@@ -188,12 +190,12 @@ static void run_round_of(struct ws_par *P, uint32_t c)
 
 void ws_par_at_round(ws_device *dev, uint32_t c, uint64_t round)
 {
-    if (dev->par && dev->par_active) dev->par->current[c * CURRENT_STRIDE] = round;
+    if (dev->par && dev->par_active) dev->par->pcs[c].current = round;
 }
 
 uint64_t ws_par_core_round(const ws_device *dev, uint32_t c)
 {
-    return dev->par && c < dev->cfg.cores ? get64(&dev->par->rounds[c]) : 0;
+    return dev->par && c < dev->cfg.cores ? get64(&dev->par->pcs[c].rounds) : 0;
 }
 
 static void check_watchdog(struct ws_par *P)
@@ -271,9 +273,7 @@ static void pool_free(struct ws_par *P)
     pthread_mutex_destroy(&P->mu);
     free(P->th);
     free(P->args);
-    free(P->state);
-    free(P->rounds);
-    free(P->current);
+    free(P->pcs);
     free(P->place);
     free(P);
 }
@@ -289,11 +289,10 @@ static struct ws_par *pool_new(ws_device *dev)
     pthread_cond_init(&P->idle, NULL);
     P->th = calloc(P->nworkers, sizeof *P->th);
     P->args = calloc(P->nworkers, sizeof *P->args);
-    P->state = calloc(dev->cfg.cores, sizeof *P->state);
-    P->rounds = calloc(dev->cfg.cores, sizeof *P->rounds);
-    P->current = calloc((size_t)dev->cfg.cores * CURRENT_STRIDE, sizeof *P->current);
+    P->pcs = aligned_alloc(_Alignof(par_core), dev->cfg.cores * sizeof *P->pcs);
+    if (P->pcs) memset(P->pcs, 0, dev->cfg.cores * sizeof *P->pcs);
     P->place = calloc(dev->cfg.cores, 1);
-    if (!P->th || !P->args || !P->state || !P->rounds || !P->current || !P->place) { pool_free(P); return NULL; }
+    if (!P->th || !P->args || !P->pcs || !P->place) { pool_free(P); return NULL; }
     for (uint32_t i = 1; i < P->nworkers; i++) { /* worker 0 is the caller */
         P->args[i] = (worker_arg){ P, i };
         if (pthread_create(&P->th[i - 1], NULL, worker, &P->args[i])) break;
@@ -405,7 +404,7 @@ int ws_par_print(ws_device *dev, const ws_warp *w, ws_dim3 thread, const char *t
         b->data = d;
         b->cap = cap;
     }
-    print_rec r = { dev->par->current[w->core * CURRENT_STRIDE], dev->current->id, w->block->idx, thread, len };
+    print_rec r = { dev->par->pcs[w->core].current, dev->current->id, w->block->idx, thread, len };
     memcpy(b->data + b->len, &r, sizeof r);
     memcpy(b->data + b->len + sizeof r, text, len);
     b->len = need;
@@ -429,8 +428,8 @@ static int coordinate(struct ws_par *P)
      * this reads the flag and comes here. */
     __atomic_store_n(&P->want_progress, 1, __ATOMIC_SEQ_CST);
     for (uint32_t c = 0; c < n; c++) {
-        uint64_t r = get64(&P->rounds[c]);
-        switch (get(&P->state[c])) {
+        uint64_t r = get64(&P->pcs[c].rounds);
+        switch (get(&P->pcs[c].state)) {
         case CORE_RUNNING: running++; if (r < lag) lag = r; break;
         case CORE_WAITING: waiting++; if (r < wait_round) wait_round = r; break;
         case CORE_FAULT: if (r < fault_round) fault_round = r, fault_core = c; break; /* lowest core first */
@@ -443,7 +442,7 @@ static int coordinate(struct ws_par *P)
         if (P->stop_round > fault_round) __atomic_store_n(&P->stop_round, fault_round, __ATOMIC_SEQ_CST);
         int final = fault_round <= wait_round;
         for (uint32_t c = 0; c < n && final; c++)
-            if (get(&P->state[c]) == CORE_RUNNING && get64(&P->rounds[c]) < fault_round - (c > fault_core))
+            if (get(&P->pcs[c].state) == CORE_RUNNING && get64(&P->pcs[c].rounds) < fault_round - (c > fault_core))
                 final = 0;
         if (final) {
             dev->fault = dev->cores[fault_core].fault;
@@ -461,17 +460,17 @@ static int coordinate(struct ws_par *P)
             wait_round < ROUNDS_PER_PLACEMENT * P->placements && !P->to_serial) {
             uint64_t most = 0;
             for (uint32_t c = 0; c < n; c++)
-                if (get64(&P->rounds[c]) > most) most = get64(&P->rounds[c]);
+                if (get64(&P->pcs[c].rounds) > most) most = get64(&P->pcs[c].rounds);
             P->to_serial = 1;
             if (P->stop_round > most + 1) __atomic_store_n(&P->stop_round, most + 1, __ATOMIC_SEQ_CST);
         }
         for (uint32_t c = 0; c < n; c++)
-            P->place[c] = get(&P->state[c]) == CORE_WAITING && get64(&P->rounds[c]) == wait_round;
+            P->place[c] = get(&P->pcs[c].state) == CORE_WAITING && get64(&P->pcs[c].rounds) == wait_round;
         ws_dispatch_blocks_on(dev, P->place);
         if (P->how.placed) P->how.placed(dev, P->place, wait_round);
         if (L->next_block >= L->total_blocks) __atomic_store_n(&P->exhausted, 1, __ATOMIC_SEQ_CST);
         for (uint32_t c = 0; c < n; c++)
-            if (P->place[c]) __atomic_store_n(&P->state[c], CORE_RUNNING, __ATOMIC_SEQ_CST);
+            if (P->place[c]) __atomic_store_n(&P->pcs[c].state, CORE_RUNNING, __ATOMIC_SEQ_CST);
         pthread_cond_broadcast(&P->work);
         return coordinate(P);
     }
@@ -500,8 +499,8 @@ ws_par_result ws_par_run(ws_device *dev, const ws_par_launch *how)
     ws_grid_run *L = dev->current;
     for (uint32_t c = 0; c < dev->cfg.cores; c++) {
         memset(&dev->cores[c].fault, 0, sizeof dev->cores[c].fault);
-        P->state[c] = CORE_RUNNING;
-        P->rounds[c] = 0;
+        P->pcs[c].state = CORE_RUNNING;
+        P->pcs[c].rounds = 0;
     }
     P->how = *how;
     P->stop_round = UINT64_MAX;
