@@ -16,6 +16,7 @@ cmake --build build-test -j"$jobs"
 
 # optimised (-O2): the sanitizers check the same code, in a third of the time of -O0
 echo "== build and test under ASan + UBSan, cores on 1 host thread"
-cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWS_WERROR=ON -DWS_SANITIZE=ON >/dev/null
+# (the benchmarks are built, warnings as errors, in the first stage only)
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWS_WERROR=ON -DWS_SANITIZE=ON -DWS_BENCH=OFF >/dev/null
 cmake --build build-asan -j"$jobs"
 (cd build-asan && WARPSCOPE_THREADS=1 ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j"$jobs")
