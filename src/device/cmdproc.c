@@ -109,20 +109,18 @@ static ws_status watchdog_fault(ws_device *dev, const ws_grid_run *L)
 }
 
 /* The cores on several host threads (src/device/parallel.c); the launch's
- * first blocks are placed here. Returns 1 if the rest of the launch is to
- * run on this thread (the pool could not start, or the cores were waiting
- * for each other more than they ran). */
+ * first blocks are placed here. Returns 1 if the launch is to run on this
+ * thread (the pool could not start). */
 static int run_parallel(ws_device *dev, ws_grid_run *L, double limit, ws_status *st)
 {
     ws_dispatch_blocks(dev);
-    const ws_par_launch how = { .step = core_round, .placed = NULL, .may_go_serial = 1, .self_place = 1,
-                                .limit_s = limit };
+    const ws_par_launch how = { .step = core_round, .placed = NULL, .limit_s = limit };
     switch (ws_par_run(dev, &how)) {
     case WS_PAR_DONE: *st = WS_OK; return 0;
     case WS_PAR_FAULT: *st = WS_ERR_KERNEL_FAULT; return 0;
     case WS_PAR_DEADLOCK: ws_raise_deadlock(dev); *st = WS_ERR_DEADLOCK; return 0;
     case WS_PAR_TIMEOUT: *st = watchdog_fault(dev, L); return 0;
-    case WS_PAR_NO_THREADS: case WS_PAR_SERIAL: break;
+    case WS_PAR_NO_THREADS: break;
     }
     return 1;
 }

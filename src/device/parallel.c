@@ -4,7 +4,7 @@
  * place blocks on free slots, then every core runs one round. In
  * functional mode each core has its own sequence of blocks (dispatch.c),
  * so a core places its own next blocks after a round in which it freed a
- * slot and never waits (how.self_place). In timing mode a freed slot takes
+ * slot and never waits (L->per_core_order). In timing mode a freed slot takes
  * the grid's next block: a core's round r+1 depends on the other cores
  * only through that placement, and while blocks remain to be placed, every
  * slot is full after a placement, so only cores that freed a slot in round
@@ -36,10 +36,6 @@
 #endif
 
 #define SPIN_CHECKS 2000u   /* looks for work before a worker sleeps */
-/* Back to one thread when, after SERIAL_AFTER placements, blocks were
- * placed more often than once per ROUNDS_PER_PLACEMENT rounds. */
-#define SERIAL_AFTER 64u
-#define ROUNDS_PER_PLACEMENT 4u
 
 enum { CORE_RUNNING, CORE_WAITING, CORE_STUCK, CORE_DONE, CORE_FAULT };
 
@@ -88,8 +84,6 @@ struct ws_par {
     int exhausted;           /* every block of the launch has been placed   */
     ws_par_launch how;
     uint64_t stop_round;     /* no core needs to run past this round        */
-    uint64_t placements;     /* decisions to place blocks, this launch      */
-    int to_serial;           /* going back to one thread at stop_round      */
     par_core *pcs;           /* per core                                    */
     uint8_t *place;          /* scratch: cores receiving blocks             */
 };
@@ -169,8 +163,9 @@ static void run_round_of(struct ws_par *P, uint32_t c)
     P->pcs[c].current = now;
     int rc = P->how.step(dev, c, now, &next, &released);
     if (rc < 0) { finish_round_as(P, c, CORE_FAULT, next); return; }
-    if (released && P->how.self_place && ws_dispatch_blocks_core(dev, c)) rc = 0;
-    else if (released && !get(&P->exhausted) && !P->how.self_place) {
+    const int own_blocks = dev->current->per_core_order;
+    if (released && own_blocks && ws_dispatch_blocks_core(dev, c)) rc = 0;
+    else if (released && !own_blocks && !get(&P->exhausted)) {
         finish_round_as(P, c, CORE_WAITING, next);
         return;
     }
@@ -333,8 +328,7 @@ static void fold_blocks(ws_device *dev)
     }
     if (L->per_core_order) { /* core c placed (next - c) / cores blocks */
         L->next_block = 0;
-        for (uint32_t c = 0; c < dev->cfg.cores; c++)
-            if (c < L->total_blocks) L->next_block += (dev->cores[c].next_block - c) / dev->cfg.cores;
+        for (uint32_t c = 0; c < dev->cfg.cores; c++) L->next_block += (dev->cores[c].next_block - c) / dev->cfg.cores;
     }
 }
 
@@ -453,17 +447,6 @@ static int coordinate(struct ws_par *P)
         }
     }
     if (waiting && wait_round <= lag && wait_round < fault_round) { /* every core finished round wait_round */
-        /* Cores that wait for each other every few rounds (tiny blocks)
-         * spend more on waiting than they gain: the launch goes on on one
-         * thread once every core has reached one round. */
-        if (P->how.may_go_serial && ++P->placements >= SERIAL_AFTER &&
-            wait_round < ROUNDS_PER_PLACEMENT * P->placements && !P->to_serial) {
-            uint64_t most = 0;
-            for (uint32_t c = 0; c < n; c++)
-                if (get64(&P->pcs[c].rounds) > most) most = get64(&P->pcs[c].rounds);
-            P->to_serial = 1;
-            if (P->stop_round > most + 1) __atomic_store_n(&P->stop_round, most + 1, __ATOMIC_SEQ_CST);
-        }
         for (uint32_t c = 0; c < n; c++)
             P->place[c] = get(&P->pcs[c].state) == CORE_WAITING && get64(&P->pcs[c].rounds) == wait_round;
         ws_dispatch_blocks_on(dev, P->place);
@@ -478,17 +461,12 @@ static int coordinate(struct ws_par *P)
         end_launch(P, WS_PAR_DONE);
         return 1;
     }
-    if (P->to_serial && fault_core == n && wait_round >= P->stop_round && lag >= P->stop_round) {
-        end_launch(P, WS_PAR_SERIAL); /* every core is at stop_round (or done, or stuck) */
-        return 1;
-    }
     if (!running && !waiting && fault_core == n) { /* every core done or stuck: nothing will move */
         end_launch(P, WS_PAR_DEADLOCK);
         return 1;
     }
-    /* Only a pending placement, fault or hand-back to one thread needs to
-     * hear of every round. */
-    if (!waiting && fault_core == n && !P->to_serial) __atomic_store_n(&P->want_progress, 0, __ATOMIC_SEQ_CST);
+    /* Only a pending placement or fault needs to hear of every round. */
+    if (!waiting && fault_core == n) __atomic_store_n(&P->want_progress, 0, __ATOMIC_SEQ_CST);
     return 0;
 }
 
@@ -504,8 +482,6 @@ ws_par_result ws_par_run(ws_device *dev, const ws_par_launch *how)
     }
     P->how = *how;
     P->stop_round = UINT64_MAX;
-    P->placements = 0;
-    P->to_serial = 0;
     P->exhausted = L->next_block >= L->total_blocks;
     P->finish = 0;
     P->want_progress = 0;

@@ -33,10 +33,7 @@ typedef int (*ws_par_core_fn)(ws_device *dev, uint32_t core, uint64_t now, uint6
 
 typedef enum ws_par_result {
     WS_PAR_DONE, WS_PAR_FAULT, WS_PAR_DEADLOCK, WS_PAR_TIMEOUT,
-    WS_PAR_NO_THREADS,   /* the pool could not start; nothing ran            */
-    WS_PAR_SERIAL        /* the cores waited for each other too often: every
-                            core stopped at one round boundary, and the rest
-                            of the launch is the caller's to run on one thread */
+    WS_PAR_NO_THREADS    /* the pool could not start; nothing ran            */
 } ws_par_result;
 
 typedef struct ws_par_launch {
@@ -45,18 +42,16 @@ typedef struct ws_par_launch {
      * cores[c] != 0 (called under the pool's lock, those cores idle). NULL:
      * each core's own thread sets its new warps up. */
     void (*placed)(ws_device *dev, const uint8_t *cores, uint64_t round);
-    int may_go_serial;   /* WS_PAR_SERIAL allowed (functional mode)          */
-    int self_place;      /* a core that freed a slot places its own next
-                            blocks and goes on (functional mode's per-core
-                            order, ws_dispatch_blocks_core); else it waits
-                            for the placement one thread would make      */
     double limit_s;      /* host seconds before WS_PAR_TIMEOUT; 0: none      */
 } ws_par_launch;
 
 /* Run the current launch (its first blocks already placed) to its end on
  * the pool. WS_PAR_FAULT: dev->fault holds the fault one thread would have
- * raised first. WS_PAR_NO_THREADS and WS_PAR_SERIAL: the caller runs the
- * (rest of the) launch on its own thread. */
+ * raised first. WS_PAR_NO_THREADS: the caller runs the launch on its own
+ * thread. A launch whose cores each run their own sequence of blocks
+ * (L->per_core_order, functional mode) places them on the core's own
+ * thread; otherwise a core that freed a slot waits for the placement one
+ * thread would make. */
 ws_par_result ws_par_run(ws_device *dev, const ws_par_launch *how);
 
 /* A step that runs several rounds says which one core c is in (printf

@@ -850,7 +850,7 @@ static void timing_placed(ws_device *dev, const uint8_t *cores, uint64_t round)
  * ran), else 0 with *st and the launch's last cycle + 1 in *t. */
 static int timing_parallel(ws_device *dev, ws_timing *T, double limit, uint64_t *t, ws_status *st)
 {
-    const ws_par_launch how = { .step = timing_step, .placed = timing_placed, .may_go_serial = 0, .limit_s = limit };
+    const ws_par_launch how = { .step = timing_step, .placed = timing_placed, .limit_s = limit };
     ws_par_result r = ws_par_run(dev, &how);
     uint64_t end = 0;
     for (uint32_t c = 0; c < T->ncores; c++) {
@@ -872,7 +872,7 @@ static int timing_parallel(ws_device *dev, ws_timing *T, double limit, uint64_t 
                  (unsigned long long)dev->current->total_blocks);
         *st = WS_ERR_TIMEOUT;
         return 0;
-    case WS_PAR_NO_THREADS: case WS_PAR_SERIAL: break;
+    case WS_PAR_NO_THREADS: break;
     }
     return 1;
 }
