@@ -6,17 +6,27 @@ cd "$(dirname "$0")/.."
 scripts/bootstrap.sh
 jobs="$(nproc)"
 
+# configure DIR ARGS...: Ninja builds (a build dir made earlier with another
+# generator is configured afresh; CMake refuses to switch generators)
+configure() {
+  local dir=$1; shift
+  if [ -f "$dir/CMakeCache.txt" ] && ! grep -q '^CMAKE_GENERATOR:INTERNAL=Ninja$' "$dir/CMakeCache.txt"; then
+    rm -rf "$dir/CMakeCache.txt" "$dir/CMakeFiles"
+  fi
+  cmake -G Ninja -S . -B "$dir" "$@" >/dev/null
+}
+
 # Devices opened with threads=0 (the default) take WARPSCOPE_THREADS: the
 # suite runs once with the cores on two host threads and once, under the
 # sanitizers, on one (docs/parallel.md).
 echo "== build (warnings are errors) and test, cores on 2 host threads"
-cmake -S . -B build-test -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWS_WERROR=ON >/dev/null
+configure build-test -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWS_WERROR=ON
 cmake --build build-test -j"$jobs"
 (cd build-test && WARPSCOPE_THREADS=2 ctest --output-on-failure -j"$jobs")
 
 # optimised (-O2): the sanitizers check the same code, in a third of the time of -O0
 echo "== build and test under ASan + UBSan, cores on 1 host thread"
 # (the benchmarks are built, warnings as errors, in the first stage only)
-cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWS_WERROR=ON -DWS_SANITIZE=ON -DWS_BENCH=OFF >/dev/null
+configure build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWS_WERROR=ON -DWS_SANITIZE=ON -DWS_BENCH=OFF
 cmake --build build-asan -j"$jobs"
 (cd build-asan && WARPSCOPE_THREADS=1 ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j"$jobs")

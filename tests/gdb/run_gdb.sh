@@ -11,10 +11,11 @@
 #   # cli-opts: OPTS      options for `warpscope debug` (--stop-at-launch)
 #   # debug-opts: OPTS    more WARPSCOPE_DEBUG settings (stop-at-launch=1)
 #   # pace: SECONDS      feed the commands on gdb's standard input, each
-#                         once gdb's output has been quiet for SECONDS
-#                         (whole seconds), instead of -batch -ex: non-stop
-#                         stop events are then handled between commands,
-#                         as at an interactive prompt
+#                         once gdb has answered the one before (a marker it
+#                         echoes) and its output has then been quiet for
+#                         SECONDS (tenths allowed), instead of -batch -ex:
+#                         non-stop stop events are then handled between
+#                         commands, as at an interactive prompt
 #   # env: NAME=VALUE     more environment for the application (@WORK@ is
 #                         the scenario's scratch directory)
 #   # expect-gdb: RE     gdb's output must match RE (grep -E)
@@ -72,15 +73,25 @@ if [ -n "$pace" ]; then
   # commands (in -batch, events still queued wait for the next command
   # that resumes)
   : > "$work/gdb.out"
+  # settle K: gdb has printed marker K (so it has read and run every
+  # command before it), then nothing for $pace seconds (stop events that
+  # arrive after a command returns)
   settle() {
-    local last=-1 cur quiet=0
+    local last=-1 cur quiet=0 waited=0
+    while ! grep -q "@SYNC_$1@" "$work/gdb.out" && [ "$waited" -lt 600 ]; do
+      sleep 0.05; waited=$((waited + 1))
+    done
     while [ "$quiet" -lt "$pace" ]; do
       sleep 0.1; cur=$(stat -c %s "$work/gdb.out")
       if [ "$cur" = "$last" ]; then quiet=$((quiet + 1)); else quiet=0; last=$cur; fi
     done
   }
-  pace=$((pace * 10))
-  { for c in "${cmds[@]}"; do settle; printf '%s\n' "$c"; done; settle; echo quit; } |
+  pace=$(awk -v s="$pace" 'BEGIN { printf "%d", s * 10 + 0.5 }') # in tenths
+  k=0
+  { for c in "${cmds[@]}"; do
+      printf 'echo @SYNC_%d@\\n\n' "$k"; settle "$k"; k=$((k + 1)); printf '%s\n' "$c"
+    done
+    printf 'echo @SYNC_%d@\\n\n' "$k"; settle "$k"; echo quit; } |
     timeout ${WS_GDB_TEST_TIMEOUT:-90} gdb-multiarch "${args[@]}" > "$work/gdb.out" 2>&1
 else
   for c in "${cmds[@]}"; do args+=(-ex "$c"); done

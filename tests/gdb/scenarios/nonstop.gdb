@@ -6,7 +6,7 @@
 # one of them instead of running on).
 # mode: nonstop
 # pre: set non-stop on
-# pace: 1
+# pace: 0.4
 set breakpoint pending on
 break gdb_kernels.c:@MARK_spin_start@ if $block_x == 0 && $thread_x == 0
 continue

@@ -9,7 +9,7 @@
 # mode: nonstop
 # pre: set non-stop on
 # pre: set width 0
-# pace: 1
+# pace: 0.4
 set breakpoint pending on
 break gdb_kernels.c:@MARK_spin_start@ if $block_x == 0 && $thread_x == 0
 continue
