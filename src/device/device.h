@@ -50,9 +50,11 @@ typedef struct ws_block ws_block;
 typedef struct ws_warp {
     uint32_t x[32][WS_MAX_LANES];
     uint32_t f[32][WS_MAX_LANES];
+    /* LR/SC reservations: read only for lanes whose resv_valid bit is set,
+     * so a warp start leaves them as they are. */
+    uint32_t resv_addr[WS_MAX_LANES], resv_val[WS_MAX_LANES];
     /* Everything from pc on is reset when a warp starts (dispatch.c). */
     uint32_t pc[WS_MAX_LANES];     /* authoritative for lanes outside `group` */
-    uint32_t resv_addr[WS_MAX_LANES], resv_val[WS_MAX_LANES]; /* LR/SC */
     uint8_t frm[WS_MAX_LANES], fflags[WS_MAX_LANES];
     uint8_t bar_id[WS_MAX_LANES];  /* barrier a waiting lane waits at       */
     uint16_t tid[3][WS_MAX_LANES]; /* thread coordinates in the block        */
@@ -192,6 +194,12 @@ struct ws_device {
     ws_inst **code_pages;          /* decoded pages of the global arena      */
     uint32_t ncode_pages;
     struct ws_fast_cache *fast;    /* the fast engine's blocks, per core (fast_exec.c) */
+    /* Registers that may be non-zero in some warp slot: the destinations
+     * of every instruction decoded so far (all of them for ecalls, which
+     * write fixed registers), or all after a debugger wrote one. A warp
+     * start clears only these rows (dispatch.c); bits are only ever added,
+     * atomically, as host threads decode in parallel (ws_regs_written). */
+    uint32_t written_x, written_f;
     uint32_t fast_isa;             /* the engine's instruction set: 0 SSE2, 1 AVX2, 2 AVX-512 */
     /* command queue (ring) */
     ws_cmd *queue;
@@ -265,6 +273,15 @@ void ws_code_invalidate(ws_device *dev, uint32_t addr, uint32_t n);
 int ws_warp_peek(ws_device *dev, ws_warp *w, const ws_inst **in, uint32_t *pc, uint32_t *group);
 
 /* Grid thread index of lane l of warp w in launch L (graphics system values). */
+/* Registers in xmask / fmask may now hold non-zero values (dev->written_x). */
+static inline void ws_regs_written(ws_device *dev, uint32_t xmask, uint32_t fmask)
+{
+    if ((__atomic_load_n(&dev->written_x, __ATOMIC_RELAXED) & xmask) != xmask)
+        __atomic_fetch_or(&dev->written_x, xmask, __ATOMIC_RELAXED);
+    if ((__atomic_load_n(&dev->written_f, __ATOMIC_RELAXED) & fmask) != fmask)
+        __atomic_fetch_or(&dev->written_f, fmask, __ATOMIC_RELAXED);
+}
+
 static inline uint64_t ws_lane_grid_thread(const ws_grid_run *L, const ws_warp *w, uint32_t l)
 {
     return w->block->linear * L->threads_per_block +

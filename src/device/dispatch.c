@@ -17,19 +17,51 @@ static void block_coords(const ws_grid_run *L, uint64_t linear, ws_dim3 *idx)
     idx->z = (uint32_t)(linear / ((uint64_t)L->grid.x * L->grid.y));
 }
 
+/* Zero the rows of a register file named in mask. A row is 128 bytes:
+ * plain vector stores (a memset per row compiles to `rep stos`, whose
+ * start-up cost is most of the time for so few bytes). */
+typedef uint32_t ws_zero4 __attribute__((vector_size(16), aligned(4)));
+static void clear_rows(uint32_t (*file)[WS_MAX_LANES], uint32_t mask)
+{
+    if (mask == UINT32_MAX) { memset(file, 0, 32 * sizeof file[0]); return; }
+    const ws_zero4 z = { 0, 0, 0, 0 };
+    for (; mask; mask &= mask - 1) {
+        ws_zero4 *row = (ws_zero4 *)file[__builtin_ctz(mask)];
+        for (uint32_t i = 0; i < WS_MAX_LANES / 4; i++) row[i] = z;
+    }
+}
+
+/* Zero n bytes at p the same way (a memset of constant size, or a loop
+ * the compiler recognises as one, also becomes `rep stos`: the empty asm
+ * keeps the loop a loop). */
+static void clear_bytes(void *p, size_t n)
+{
+    const ws_zero4 z = { 0, 0, 0, 0 };
+    char *c = p;
+    for (; n >= sizeof z; n -= sizeof z, c += sizeof z) {
+        memcpy(c, &z, sizeof z);
+        __asm__("" ::: "memory");
+    }
+    memset(c, 0, n);
+}
+
 /* Lanes start at the kernel entry with arguments in registers (ilp32f),
  * the rest on the stack, sp at the top of the lane's stack and ra at the
  * retire address. */
 static void init_warp(ws_device *dev, ws_grid_run *L, ws_block *b, ws_warp *w, uint32_t wib)
 {
     const uint32_t nl = dev->cfg.lanes_per_warp;
-    /* Reset everything but the register files, then clear those: float
+    /* Reset everything but the register files, then clear those: only the
+     * rows some instruction (or a debugger) may have written, and float
      * registers only if the slot's previous warp touched them (they are
-     * large, and most warps are short). */
-    int fp_dirty = w->fp_used || !w->initialized;
-    memset(w->x, 0, sizeof w->x);
-    if (fp_dirty) memset(w->f, 0, sizeof w->f);
-    memset((char *)w + offsetof(ws_warp, pc), 0, sizeof *w - offsetof(ws_warp, pc));
+     * large, and most warps are short and use a few registers). The rows
+     * set below are cleared too: a fuller warp may have used more lanes. */
+    const uint32_t set_here = 1u << 1 | 1u << 2 | 0xFFu << 10; /* ra, sp, a0-a7 / fa0-fa7 */
+    uint32_t wx = w->initialized ? __atomic_load_n(&dev->written_x, __ATOMIC_RELAXED) | set_here : UINT32_MAX;
+    uint32_t wf = !w->initialized ? UINT32_MAX : w->fp_used ? __atomic_load_n(&dev->written_f, __ATOMIC_RELAXED) | set_here : 0;
+    clear_rows(w->x, wx);
+    clear_rows(w->f, wf);
+    clear_bytes((char *)w + offsetof(ws_warp, pc), sizeof *w - offsetof(ws_warp, pc));
     w->initialized = 1;
     w->core = b->core;
     w->slot = b->first_slot + wib;
@@ -52,12 +84,17 @@ static void init_warp(ws_device *dev, ws_grid_run *L, ws_block *b, ws_warp *w, u
     if (L->thread_limit && grid_first + n > L->thread_limit)
         n = L->thread_limit > grid_first ? (uint32_t)(L->thread_limit - grid_first) : 0;
     w->live = n >= 32 ? UINT32_MAX : (1u << n) - 1;
-    for (uint32_t l = 0; l < n; l++) {
-        w->tid[0][l] = (uint16_t)tx;
-        w->tid[1][l] = (uint16_t)ty;
-        w->tid[2][l] = (uint16_t)tz;
-        if (++tx == L->block.x) { tx = 0; if (++ty == L->block.y) { ty = 0; tz++; } }
-    }
+    if (tx + n <= L->block.x) { /* all in one row of the block: vectorises */
+        for (uint32_t l = 0; l < n; l++) w->tid[0][l] = (uint16_t)(tx + l);
+        for (uint32_t l = 0; l < n; l++) w->tid[1][l] = (uint16_t)ty;
+        for (uint32_t l = 0; l < n; l++) w->tid[2][l] = (uint16_t)tz;
+    } else
+        for (uint32_t l = 0; l < n; l++) {
+            w->tid[0][l] = (uint16_t)tx;
+            w->tid[1][l] = (uint16_t)ty;
+            w->tid[2][l] = (uint16_t)tz;
+            if (++tx == L->block.x) { tx = 0; if (++ty == L->block.y) { ty = 0; tz++; } }
+        }
     const uint32_t shift = dev->mem.stack_shift, slot0 = w->stack_slot0, g0 = (uint32_t)grid_first;
     for (uint32_t l = 0; l < n; l++) w->pc[l] = entry;
     for (uint32_t l = 0; l < n; l++) w->x[2][l] = WS_STACK_BASE + ((slot0 + l + 1) << shift) - sp_off;

@@ -79,6 +79,9 @@ static const ws_inst *decode_into(ws_device *dev, ws_inst *in, uint32_t pc)
     ws_inst d;
     ws_decode(bits, &d);
     if (dev->debug) ws_dbg_decoded(dev, pc, &d); /* marks execute-trigger PCs */
+    /* rd in both files (stores and branches add a harmless extra bit) */
+    uint32_t rd = d.op == OP_ECALL ? UINT32_MAX : 1u << (d.rd & 31);
+    ws_regs_written(dev, rd, rd);
     /* every field but len, then len: other threads read len without the lock */
     in->op = d.op;
     in->rd = d.rd, in->rs1 = d.rs1, in->rs2 = d.rs2, in->rs3 = d.rs3;

@@ -254,6 +254,29 @@ static void shapes(ctx *c)
     free(h);
 }
 
+/* Every warp starts with zeroed registers, even in a slot whose previous
+ * warp (here: of another kernel) left all of them non-zero; x1 (ra), x2
+ * (sp), x10 (the argument) and x6 (the wrapper's tail call goes through t1)
+ * are set by the launch or the wrapper. */
+static void registers_start_zero(ctx *c)
+{
+    enum { B = 64, G = 96 }; /* more warps than the device has slots */
+    CHECK(run(c, "dirty_registers", WS_DIM3(G, 1, 1), WS_DIM3(B, 1, 1), 0, NULL, 0) == 0);
+    ws_addr o = buf(c, B * 64 * 4, 0xEE);
+    ws_arg a[] = { WS_ARG_PTR(o) };
+    CHECK(run(c, "read_registers", WS_DIM3(1, 1, 1), WS_DIM3(B, 1, 1), 0, a, 1) == 0);
+    uint32_t h[B * 64];
+    ws_memcpy_dtoh(c->dev, h, o, sizeof h);
+    unsigned bad = 0;
+    for (int t = 0; t < B; t++)
+        for (int r = 0; r < 64; r++) {
+            if (r == 1 || r == 2 || r == 6 || r == 10) continue;
+            if (h[t * 64 + r] && bad++ < 4)
+                fprintf(stderr, "thread %d: %s%d = 0x%08x at kernel start\n", t, r < 32 ? "x" : "f", r % 32, h[t * 64 + r]);
+        }
+    CHECK_EQ_U(bad, 0);
+}
+
 static void run_all(const char *module, const char *config)
 {
     ctx c;
@@ -271,6 +294,7 @@ static void run_all(const char *module, const char *config)
     locks(&c);
     printf_order(&c);
     shapes(&c);
+    registers_start_zero(&c);
     ws_device_close(c.dev);
 }
 

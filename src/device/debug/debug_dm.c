@@ -197,11 +197,11 @@ static uint32_t xfer_reg(ws_debug *d, uint32_t hart, uint32_t regno, int write, 
     if (regno >= 0x1000 && regno < 0x1020) {
         uint32_t r = regno - 0x1000;
         if (!write) *val = w->x[r][l];
-        else if (r) w->x[r][l] = *val;
+        else if (r) { w->x[r][l] = *val; ws_regs_written(d->dev, 1u << r, 0); }
         return ERR_NONE;
     }
     if (regno >= 0x1020 && regno < 0x1040) {
-        if (write) { w->f[regno - 0x1020][l] = *val; w->fp_used = 1; }
+        if (write) { w->f[regno - 0x1020][l] = *val; w->fp_used = 1; ws_regs_written(d->dev, 0, 1u << (regno - 0x1020)); }
         else *val = w->f[regno - 0x1020][l];
         return ERR_NONE;
     }
