@@ -20,6 +20,7 @@ struct ws_gdbserver {
     ws_debug *dbg;
     ws_device *dev;
     int lfd, cfd;
+    char socket_path[108];       /* unlinked at the end ("" for TCP) */
     pthread_t thread;
     int have_thread;
     uint32_t blocking;           /* events that park the application      */
@@ -32,6 +33,7 @@ typedef struct opts {
     int server_conditions;       /* conditions=server: never in hardware */
     int timeout_ms;
     char port_file[512];
+    char socket_path[108];       /* socket=PATH: a Unix-domain socket, not TCP */
 } opts;
 
 static int take(void *user, const char *k, const char *v)
@@ -40,6 +42,12 @@ static int take(void *user, const char *k, const char *v)
     long n;
     if (!strcmp(k, "port-file")) {
         snprintf(o->port_file, sizeof o->port_file, "%s", v);
+        return 0;
+    }
+    if (!strcmp(k, "socket")) {
+        size_t n = strlen(v);
+        if (!n || n >= sizeof o->socket_path) return -1;
+        memcpy(o->socket_path, v, n + 1);
         return 0;
     }
     if (!strcmp(k, "conditions") && (!strcmp(v, "hardware") || !strcmp(v, "server"))) {
@@ -58,7 +66,8 @@ static ws_status parse(const char *spec, opts *o, char *err, size_t errlen)
     memset(o, 0, sizeof *o);
     o->timeout_ms = -1;
     return ws_spec_parse(spec, take, o, "WARPSCOPE_DEBUG",
-                         "port=N, stop-at-launch=0|1, port-file=PATH, connect-timeout=MS, conditions=hardware|server",
+                         "port=N, socket=PATH, stop-at-launch=0|1, port-file=PATH, connect-timeout=MS, "
+                         "conditions=hardware|server",
                          err, errlen);
 }
 
@@ -124,6 +133,7 @@ static void cleanup(struct ws_gdbserver *g)
 {
     if (g->cfd >= 0) close(g->cfd);
     if (g->lfd >= 0) close(g->lfd);
+    if (g->socket_path[0]) unlink(g->socket_path);
     if (g->dbg) {
         ws_gdb_dbg_fini(&g->target);
         ws_debug_detach(g->dbg);
@@ -158,20 +168,27 @@ static ws_status gdbserver_start(ws_device *dev, const char *spec, struct ws_gdb
     g->blocking = block;
     if (!st) st = ws_debug_set_blocking_events(g->dbg, block);
     uint16_t port = 0;
-    if (!st) st = ws_loopback_listen("gdb server", (uint16_t)o.port, &g->lfd, &port, err, errlen);
+    if (!st && o.socket_path[0]) {
+        st = ws_local_listen("gdb server", o.socket_path, &g->lfd, err, errlen);
+        if (!st) memcpy(g->socket_path, o.socket_path, sizeof g->socket_path);
+    } else if (!st) {
+        st = ws_loopback_listen("gdb server", (uint16_t)o.port, &g->lfd, &port, err, errlen);
+    }
     if (st) {
         cleanup(g);
         return st;
     }
-    fprintf(stderr, "warpscope: gdb server listening on 127.0.0.1:%u\n", port);
-    if (o.port_file[0]) {
+    if (o.socket_path[0]) fprintf(stderr, "warpscope: gdb server listening on %s\n", o.socket_path);
+    else fprintf(stderr, "warpscope: gdb server listening on 127.0.0.1:%u\n", port);
+    if (o.port_file[0]) { /* the port, or with socket=PATH the path */
         FILE *f = fopen(o.port_file, "w");
         if (!f) {
             snprintf(err, errlen, "WARPSCOPE_DEBUG: cannot write port-file %s", o.port_file);
             cleanup(g);
             return WS_ERR_IO;
         }
-        fprintf(f, "%u\n", port);
+        if (o.socket_path[0]) fprintf(f, "%s\n", o.socket_path);
+        else fprintf(f, "%u\n", port);
         fclose(f);
     }
     st = ws_gdb_accept(g->lfd, o.timeout_ms, NULL, &g->cfd, err, errlen);

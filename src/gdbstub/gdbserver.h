@@ -2,8 +2,11 @@
  * attaches when WARPSCOPE_DEBUG is set (src/attach). Spec: comma-separated
  * key=value,
  *   port=N            TCP port on 127.0.0.1 (0 or absent: a free one)
+ *   socket=PATH       listen on a Unix-domain socket at PATH instead of TCP
+ *                     (gdb: target remote PATH); removed at the end
  *   stop-at-launch=1  stop before every launch's first instruction
- *   port-file=PATH    write the chosen port there (for scripts and tests)
+ *   port-file=PATH    write the chosen port (with socket=: the socket's
+ *                     path) there once listening (for scripts and tests)
  *   connect-timeout=MS  give up waiting for gdb (default: wait forever)
  * "1" alone means all defaults. */
 #ifndef WS_GDBSTUB_GDBSERVER_H

@@ -35,7 +35,8 @@ ws_status ws_gdb_accept(int lfd, int timeout_ms, const atomic_int *stop, int *cf
         return WS_ERR_IO;
     }
     int one = 1;
-    setsockopt(c, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one); /* small packets, answered at once */
+    /* small packets, answered at once (a Unix-domain socket refuses it: fine) */
+    setsockopt(c, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     *cfd = c;
     return WS_OK;
 }

@@ -1,5 +1,6 @@
-/* Loopback TCP transport for a gdb session: listen, accept, and the loop
- * that moves bytes between the socket and a ws_gdb_session. */
+/* Transport for a gdb session (a loopback TCP or Unix-domain stream
+ * socket): accept, and the loop that moves bytes between the socket and a
+ * ws_gdb_session. */
 #ifndef WS_GDBSTUB_SERVER_H
 #define WS_GDBSTUB_SERVER_H
 #include <stdatomic.h>

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 ws_status ws_loopback_listen(const char *who, uint16_t port, int *fd, uint16_t *bound, char *err, size_t errlen)
@@ -31,5 +33,40 @@ ws_status ws_loopback_listen(const char *who, uint16_t port, int *fd, uint16_t *
     }
     *fd = s;
     *bound = ntohs(a.sin_port);
+    return WS_OK;
+}
+
+ws_status ws_local_listen(const char *who, const char *path, int *fd, char *err, size_t errlen)
+{
+    struct sockaddr_un a;
+    memset(&a, 0, sizeof a);
+    a.sun_family = AF_UNIX;
+    size_t n = strlen(path);
+    if (!n || n >= sizeof a.sun_path) {
+        snprintf(err, errlen, "%s: socket path '%s' is empty or longer than %zu bytes", who, path,
+                 sizeof a.sun_path - 1);
+        return WS_ERR_INVALID_ARG;
+    }
+    memcpy(a.sun_path, path, n);
+    /* a socket left by an earlier run goes; a regular file never does */
+    struct stat sb;
+    if (!lstat(path, &sb)) {
+        if (!S_ISSOCK(sb.st_mode)) {
+            snprintf(err, errlen, "%s: %s exists and is not a socket", who, path);
+            return WS_ERR_IO;
+        }
+        unlink(path);
+    }
+    int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (s < 0) {
+        snprintf(err, errlen, "%s: socket: %s", who, strerror(errno));
+        return WS_ERR_IO;
+    }
+    if (bind(s, (struct sockaddr *)&a, sizeof a) || listen(s, 1)) {
+        snprintf(err, errlen, "%s: cannot listen on %s: %s", who, path, strerror(errno));
+        close(s);
+        return WS_ERR_IO;
+    }
+    *fd = s;
     return WS_OK;
 }

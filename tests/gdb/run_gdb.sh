@@ -10,6 +10,9 @@
 #   # via-cli: yes        start the program with `warpscope debug` (6th argument)
 #   # cli-opts: OPTS      options for `warpscope debug` (--stop-at-launch)
 #   # debug-opts: OPTS    more WARPSCOPE_DEBUG settings (stop-at-launch=1)
+#   # transport: unix     serve on a Unix-domain socket (socket=PATH) and
+#                         connect gdb to it; a stale socket file is left at
+#                         PATH first, and the file must be gone at the end
 #   # pace: SECONDS      feed the commands on gdb's standard input, each
 #                         once gdb has answered the one before (a marker it
 #                         echoes) and its output has then been quiet for
@@ -39,6 +42,7 @@ for f in "$srcdir/gdb_kernels.c" "$srcdir/gdb_dyn_kernel.c"; do
 done
 sed "${marks[@]}" "$scenario" > "$work/scenario"
 mode=$(sed -n 's/^# mode: *//p' "$work/scenario")
+transport=$(sed -n 's/^# transport: *//p' "$work/scenario")
 while IFS= read -r kv; do export "${kv//@WORK@/$work}"; done < <(sed -n 's/^# env: *//p' "$work/scenario")
 
 if grep -q '^# via-cli: yes' "$work/scenario"; then
@@ -47,7 +51,14 @@ if grep -q '^# via-cli: yes' "$work/scenario"; then
     "$app" "$mode" "$kelf" "$dyn" > "$work/app.out" 2>&1 &
 else
   opts=$(sed -n 's/^# debug-opts: *//p' "$work/scenario")
-  WARPSCOPE_DEBUG="port=0,port-file=$work/port,connect-timeout=30000${opts:+,$opts}" \
+  listen=port=0
+  if [ "$transport" = unix ]; then
+    listen="socket=$work/gdb.sock"
+    # a socket file left by an earlier run (that program is gone): replaced
+    python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$work/gdb.sock" ||
+      { echo "FAIL: cannot make a stale socket file"; exit 1; }
+  fi
+  WARPSCOPE_DEBUG="$listen,port-file=$work/port,connect-timeout=30000${opts:+,$opts}" \
     timeout ${WS_GDB_TEST_TIMEOUT:-90} "$app" "$mode" "$kelf" "$dyn" > "$work/app.out" 2>&1 &
 fi
 apid=$!
@@ -56,12 +67,18 @@ if [ ! -s "$work/port" ]; then
   echo "FAIL: the application never listened"; cat "$work/app.out"; exit 1
 fi
 port=$(cat "$work/port")
+target="127.0.0.1:$port"
+if [ "$transport" = unix ]; then
+  # port-file holds the socket's path; gdb takes a path for a local socket
+  [ "$port" = "$work/gdb.sock" ] || { echo "FAIL: port-file holds '$port', not the socket path"; exit 1; }
+  target=$port
+fi
 
 pace=$(sed -n 's/^# pace: *//p' "$work/scenario")
 args=(-nx -ex "set pagination off" -ex "set confirm off")
 [ -n "$pace" ] || args=(-batch "${args[@]}")
 while IFS= read -r pre; do args+=(-ex "$pre"); done < <(sed -n 's/^# pre: *//p' "$work/scenario")
-args+=(-ex "target remote 127.0.0.1:$port")
+args+=(-ex "target remote $target")
 cmds=()
 while IFS= read -r l; do
   case "$l" in ''|'#'*) continue ;; esac
@@ -116,5 +133,8 @@ while IFS= read -r l; do
   esac
 done < "$work/scenario"
 [ "$gdb_rc" = 124 ] && { echo "FAIL: gdb timed out"; fails=$((fails+1)); }
+if [ "$transport" = unix ] && [ -e "$work/gdb.sock" ]; then
+  echo "FAIL: the socket file is still there after the program ended"; fails=$((fails+1))
+fi
 echo "$fails failed"
 [ "$fails" = 0 ]
