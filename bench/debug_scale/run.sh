@@ -6,6 +6,11 @@
 #   bench/debug_scale/run.sh [BUILD_DIR]     (default: build-bench, Release)
 #   BENCH_REPS=N   repetitions per figure (best is reported; default 3)
 #   BENCH_LANES="1024 4096 10240"   resident lanes for `info threads`
+#   BENCH_ONLY_THREADS=1   only `info threads` / `thread apply all`
+#   BENCH_ONLY_STEPI=1     only the stepi latency
+#   BENCH_TRANSPORT=tcp|unix   how gdb reaches the server: loopback TCP
+#                  (default) or a Unix-domain socket (WARPSCOPE_DEBUG
+#                  socket=PATH, gdb `target remote PATH`)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$root/build-bench}
@@ -18,6 +23,9 @@ app=$build/bench/debug_scale/ws_debug_scale_app
 elf=$build/bench/debug_scale/scale_kernels.elf
 src=$root/bench/debug_scale/scale_kernels.c
 reps=${BENCH_REPS:-3}
+transport=${BENCH_TRANSPORT:-tcp}
+case $transport in tcp|unix) ;; *) echo "BENCH_TRANSPORT: tcp or unix, not $transport"; exit 1 ;; esac
+echo "transport: $transport"
 line_of() { grep -n "BREAK:$1" "$src" | cut -d: -f1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -29,23 +37,27 @@ session() {
   local appargs=()
   while [ "$1" != -- ]; do appargs+=("$1"); shift; done; shift
   rm -f "$work/port"
-  WARPSCOPE_DEBUG="port=0,port-file=$work/port,connect-timeout=30000${opts:+,$opts}" \
+  local listen=port=0
+  [ "$transport" = unix ] && listen="socket=$work/gdb.sock"
+  WARPSCOPE_DEBUG="$listen,port-file=$work/port,connect-timeout=30000${opts:+,$opts}" \
     timeout 300 "$app" "${appargs[@]}" "$elf" > "$work/app.out" 2>&1 &
   local apid=$!
   for _ in $(seq 300); do [ -s "$work/port" ] && break; sleep 0.05; done
+  # "target remote :PORT" in the commands: the port, or the socket's path
+  local tgt=":$(cat "$work/port")"
+  [ "$transport" = unix ] && tgt=$(cat "$work/port")
   local args=(-nx -ex "set pagination off" -ex "set confirm off" -ex "python import time")
   if [ -z "${PACED:-}" ]; then
     for c in "$@"; do args+=(-ex "$c"); done
-    timeout 300 gdb-multiarch -batch "${args[@]/PORT/$(cat "$work/port")}" > "$work/gdb.out" 2>&1 || true
+    timeout 300 gdb-multiarch -batch "${args[@]/:PORT/$tgt}" > "$work/gdb.out" 2>&1 || true
   else
     # as typed at a prompt: each command once gdb's output has been quiet
     # for a second, so gdb handles the stop events in between (non-stop:
     # a warp's halt is a stop per lane; under -batch they would still be
     # queued and answer the next stepi)
-    local port c
-    port=$(cat "$work/port")
+    local c
     : > "$work/gdb.out"
-    { for c in "$@"; do quiet; printf '%s\n' "${c/PORT/$port}"; done; quiet; echo quit; } |
+    { for c in "$@"; do quiet; printf '%s\n' "${c/:PORT/$tgt}"; done; quiet; echo quit; } |
       timeout 300 gdb-multiarch "${args[@]}" > "$work/gdb.out" 2>&1 || true
   fi
   wait "$apid" || { echo "the program failed:"; cat "$work/app.out" "$work/gdb.out"; exit 1; }
@@ -63,12 +75,13 @@ quiet() {
 best() { sort -g | head -1; }
 value() { sed -n "s/^\(([a-z]*) \)*BENCH $1 //p" "$work/gdb.out"; }
 
-tic='python t0 = time.time()'
-toc() { echo "python print('BENCH $1 %.4f' % (time.time() - t0))"; }
+tic='python t0 = time.time(); c0 = time.process_time()'
+# toc NAME: prints "BENCH NAME wall" and "BENCH NAME_cpu gdb's own CPU"
+toc() { echo "python print('BENCH $1 %.4f\nBENCH $1_cpu %.4f' % (time.time() - t0, time.process_time() - c0))"; }
 
 grid_line=$(line_of grid)
 loop_line=$(line_of loop)
-if [ -z "${BENCH_ONLY_STEPI:-}" ]; then
+if [ -z "${BENCH_ONLY_STEPI:-}" ] && [ -z "${BENCH_ONLY_THREADS:-}" ]; then
 # ---- item 8: a conditional breakpoint on a late block (grid 4096 x 32) ----
 for variant in none hardware server; do
   for _ in $(seq "$reps"); do
@@ -89,10 +102,12 @@ for v in hardware server; do
   awk -v a="$(best < "$work/cond_$v")" -v b="$none" -v n="$v" 'BEGIN { printf "cond_break_%s_over_none: %.2f\n", n, a / b }'
 done
 
+fi
+if [ -z "${BENCH_ONLY_STEPI:-}" ]; then
 # ---- item 7: info threads / thread apply all over every resident lane ----
 for lanes in ${BENCH_LANES:-1024 4096 10240}; do
   cores=$((lanes / 256))
-  rm -f "$work/it" "$work/ta"
+  rm -f "$work/it" "$work/ta" "$work/itc" "$work/tac"
   for _ in $(seq "$reps"); do
     session "" resident "$cores" 8 -- "target remote :PORT" "set breakpoint pending on" \
       "break scale_kernels.c:$loop_line if \$block_x == 0 && \$thread_x == 0" continue delete \
@@ -100,13 +115,18 @@ for lanes in ${BENCH_LANES:-1024 4096 10240}; do
       'python print("BENCH threads %d" % len(gdb.selected_inferior().threads()))' continue
     value info_threads >> "$work/it"
     value apply_all >> "$work/ta"
+    value info_threads_cpu >> "$work/itc"
+    value apply_all_cpu >> "$work/tac"
     [ "$(value threads)" = "$lanes" ] || { echo "gdb saw $(value threads) threads, not $lanes"; exit 1; }
   done
   printf 'info_threads_%s_lanes_s: %s\n' "$lanes" "$(best < "$work/it")"
   printf 'thread_apply_all_%s_lanes_s: %s\n' "$lanes" "$(best < "$work/ta")"
+  printf 'info_threads_%s_lanes_gdb_cpu_s: %s\n' "$lanes" "$(best < "$work/itc")"
+  printf 'thread_apply_all_%s_lanes_gdb_cpu_s: %s\n' "$lanes" "$(best < "$work/tac")"
 done
 
 fi
+if [ -z "${BENCH_ONLY_THREADS:-}" ]; then
 # ---- item 5: stepi latency, all-stop and non-stop (100 steps) ----
 for mode in all-stop non-stop; do
   rm -f "$work/st"
@@ -128,3 +148,4 @@ for mode in all-stop non-stop; do
   done
   awk -v s="$(best < "$work/st")" -v m="$mode" 'BEGIN { printf "stepi_%s_ms: %.2f\n", m, s * 10 }'
 done
+fi
