@@ -75,7 +75,9 @@ if [ "$transport" = unix ]; then
 fi
 
 pace=$(sed -n 's/^# pace: *//p' "$work/scenario")
-args=(-nx -ex "set pagination off" -ex "set confirm off")
+# width 0: paced sessions (not -batch) would wrap lines at 80 columns, so
+# an expectation could fail by how long the checkout's path is
+args=(-nx -ex "set pagination off" -ex "set confirm off" -ex "set width 0")
 [ -n "$pace" ] || args=(-batch "${args[@]}")
 while IFS= read -r pre; do args+=(-ex "$pre"); done < <(sed -n 's/^# pre: *//p' "$work/scenario")
 args+=(-ex "target remote $target")
