@@ -70,7 +70,12 @@ void ws_gdb_refuse(int lfd)
     int fd = c;
     send_all(&fd, pkt, (size_t)n);
     shutdown(c, SHUT_WR);
-    if (poll(&p, 1, 500) > 0) (void)!recv(c, junk, sizeof junk, 0); /* let it read the reply */
+    /* Let it read the reply: drain what it sends (its acknowledgement)
+     * until it hangs up, 2 s at most. Closing earlier would fail that
+     * acknowledgement on a Unix-domain socket (EPIPE), and gdb would say
+     * "Broken pipe" instead of the message. */
+    for (int i = 0; i < 10 && poll(&p, 1, 200) > 0; i++)
+        if (recv(c, junk, sizeof junk, 0) <= 0) break;
     close(c);
 }
 

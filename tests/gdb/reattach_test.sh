@@ -5,9 +5,10 @@
 # on (it then waits for a flag file); gdb 3 attaches to the running
 # program, sets a breakpoint, lets it go on, stops in the second launch,
 # and the program ends with the right results.
-#   reattach_test.sh GDB_APP KERNELS.elf SRCDIR
+#   reattach_test.sh GDB_APP KERNELS.elf SRCDIR [tcp|unix]   (unix: the server on
+#   a Unix-domain socket, WARPSCOPE_DEBUG socket=PATH; the file must go at the end)
 set -u
-app=$1 kelf=$2 srcdir=$3
+app=$1 kelf=$2 srcdir=$3 transport=${4:-tcp} # tcp, or unix: WARPSCOPE_DEBUG socket=PATH
 work=$(mktemp -d)
 apid=
 cleanup() { [ -n "$apid" ] && kill "$apid" 2>/dev/null; rm -rf "$work"; }
@@ -18,18 +19,22 @@ bad() { fail=$((fail + 1)); echo "FAIL: $1"; }
 mark() { grep -n "MARK:$1" "$srcdir/gdb_kernels.c" | cut -d: -f1; }
 G=(gdb-multiarch -batch -nx -ex "set pagination off" -ex "set confirm off")
 
-WARPSCOPE_DEBUG="port=0,port-file=$work/port,connect-timeout=30000" \
+listen=port=0
+[ "$transport" = unix ] && listen="socket=$work/gdb.sock"
+WARPSCOPE_DEBUG="$listen,port-file=$work/port,connect-timeout=30000" \
   timeout 90 "$app" wait "$kelf" "$work/flag" > "$work/app.out" 2>&1 &
 apid=$!
 for _ in $(seq 300); do [ -s "$work/port" ] && break; sleep 0.1; done
 port=$(cat "$work/port")
+target=127.0.0.1:$port
+[ "$transport" = unix ] && target=$port # port-file holds the socket's path
 
 # gdb 2 is started by gdb 1 (shell) while gdb 1 holds the program stopped
 cat > "$work/second.sh" <<EOS
-timeout 20 gdb-multiarch -batch -nx -ex "target remote 127.0.0.1:$port" -ex "info threads" > "$work/gdb2.out" 2>&1
+timeout 20 gdb-multiarch -batch -nx -ex "target remote $target" -ex "info threads" > "$work/gdb2.out" 2>&1
 echo "gdb2 exit \$?" >> "$work/gdb2.out"
 EOS
-timeout 60 "${G[@]}" -ex "target remote 127.0.0.1:$port" -ex "set breakpoint pending on" \
+timeout 60 "${G[@]}" -ex "target remote $target" -ex "set breakpoint pending on" \
   -ex "break gdb_kernels.c:$(mark store) if \$block_x == 0 && \$thread_x == 4" -ex "continue" \
   -ex "print i" -ex "shell bash $work/second.sh" -ex "delete" -ex "detach" > "$work/gdb1.out" 2>&1
 grep -q '^\$1 = 4' "$work/gdb1.out" && ok "gdb 1 stopped in the first launch" || bad "gdb 1: $(cat "$work/gdb1.out")"
@@ -41,7 +46,7 @@ grep -q "Detaching from program\|detached" "$work/gdb1.out" && ok "gdb 1 detache
 for _ in $(seq 100); do grep -q "waiting for" "$work/app.out" && break; sleep 0.1; done
 grep -q "waiting for" "$work/app.out" && ok "the program ran on after the detach" || bad "the program did not run on"
 
-timeout 60 "${G[@]}" -ex "target remote 127.0.0.1:$port" -ex "set breakpoint pending on" \
+timeout 60 "${G[@]}" -ex "target remote $target" -ex "set breakpoint pending on" \
   -ex "break gdb_kernels.c:$(mark after) if \$block_x == 1 && \$thread_x == 2" -ex "shell touch $work/flag" \
   -ex "continue" -ex "print i" -ex "delete" -ex "continue" > "$work/gdb3.out" 2>&1
 grep -q '^\$1 = 34' "$work/gdb3.out" && ok "gdb 3 attached again and stopped in the second launch" ||
@@ -49,5 +54,8 @@ grep -q '^\$1 = 34' "$work/gdb3.out" && ok "gdb 3 attached again and stopped in 
 grep -q "exited normally" "$work/gdb3.out" && ok "gdb 3 saw the program exit" || bad "gdb 3 did not see the exit"
 wait "$apid"; rc=$?; apid=
 grep -q "result ok" "$work/app.out" && [ $rc -eq 0 ] && ok "results unchanged" || bad "app (exit $rc): $(cat "$work/app.out")"
+if [ "$transport" = unix ]; then
+  [ -e "$work/gdb.sock" ] && bad "the socket file is still there" || ok "the socket file is gone"
+fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
