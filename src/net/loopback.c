@@ -36,6 +36,26 @@ ws_status ws_loopback_listen(const char *who, uint16_t port, int *fd, uint16_t *
     return WS_OK;
 }
 
+/* Does a socket listen on path? /proc/net/unix lists every bound
+ * Unix-domain socket: "Num RefCount Protocol Flags Type St Inode Path",
+ * St 01 with flag __SO_ACCEPTCON (0x10000) for a listener. Unreadable: no. */
+static int listening_on(const char *path)
+{
+    FILE *f = fopen("/proc/net/unix", "r");
+    if (!f) return 0;
+    char line[512 + 108];
+    int found = 0;
+    while (!found && fgets(line, sizeof line, f)) {
+        unsigned long flags;
+        int at = -1; /* where the path starts: it may hold spaces */
+        if (sscanf(line, "%*s %*s %*s %lx %*s %*s %*s %n", &flags, &at) != 1 || at < 0) continue;
+        line[strcspn(line, "\n")] = 0;
+        found = (flags & 0x10000) && !strcmp(line + at, path);
+    }
+    fclose(f);
+    return found;
+}
+
 ws_status ws_local_listen(const char *who, const char *path, int *fd, char *err, size_t errlen)
 {
     struct sockaddr_un a;
@@ -48,19 +68,24 @@ ws_status ws_local_listen(const char *who, const char *path, int *fd, char *err,
         return WS_ERR_INVALID_ARG;
     }
     memcpy(a.sun_path, path, n);
-    /* a socket left by an earlier run goes; a regular file never does */
-    struct stat sb;
-    if (!lstat(path, &sb)) {
-        if (!S_ISSOCK(sb.st_mode)) {
-            snprintf(err, errlen, "%s: %s exists and is not a socket", who, path);
-            return WS_ERR_IO;
-        }
-        unlink(path);
-    }
     int s = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     if (s < 0) {
         snprintf(err, errlen, "%s: socket: %s", who, strerror(errno));
         return WS_ERR_IO;
+    }
+    /* A socket left by an earlier run goes; one a live server listens on
+     * (connecting to find out would look like a gdb to that server), or
+     * any other kind of file, stays. */
+    struct stat sb;
+    if (!lstat(path, &sb)) {
+        int live = S_ISSOCK(sb.st_mode) && listening_on(path);
+        if (!S_ISSOCK(sb.st_mode) || live) {
+            snprintf(err, errlen, "%s: %s %s", who, path,
+                     live ? "is in use by another server" : "exists and is not a socket");
+            close(s);
+            return WS_ERR_IO;
+        }
+        unlink(path);
     }
     if (bind(s, (struct sockaddr *)&a, sizeof a) || listen(s, 1)) {
         snprintf(err, errlen, "%s: cannot listen on %s: %s", who, path, strerror(errno));

@@ -12,9 +12,9 @@
 ws_status ws_loopback_listen(const char *who, uint16_t port, int *fd, uint16_t *bound, char *err, size_t errlen);
 
 /* Listen on a Unix-domain stream socket at `path` (a stale socket file
- * left there is replaced; any other file is an error). Only processes
- * that may open the path can connect. Errors name `who`. The caller
- * unlinks the path when done. */
+ * left there is replaced; one a live server answers on, or any other
+ * file, is an error). Only processes that may open the path can connect.
+ * Errors name `who`. The caller unlinks the path when done. */
 ws_status ws_local_listen(const char *who, const char *path, int *fd, char *err, size_t errlen);
 
 #endif

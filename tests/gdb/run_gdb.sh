@@ -12,7 +12,8 @@
 #   # debug-opts: OPTS    more WARPSCOPE_DEBUG settings (stop-at-launch=1)
 #   # transport: unix     serve on a Unix-domain socket (socket=PATH) and
 #                         connect gdb to it; a stale socket file is left at
-#                         PATH first, and the file must be gone at the end
+#                         PATH first, a second program asking for PATH must
+#                         be refused, and the file must be gone at the end
 #   # pace: SECONDS      feed the commands on gdb's standard input, each
 #                         once gdb has answered the one before (a marker it
 #                         echoes) and its output has then been quiet for
@@ -72,6 +73,11 @@ if [ "$transport" = unix ]; then
   # port-file holds the socket's path; gdb takes a path for a local socket
   [ "$port" = "$work/gdb.sock" ] || { echo "FAIL: port-file holds '$port', not the socket path"; exit 1; }
   target=$port
+  # a second program asking for the same path is turned away (the live
+  # server keeps its socket and is not disturbed: gdb connects next)
+  WARPSCOPE_DEBUG="socket=$port,connect-timeout=1000" timeout 20 "$app" "$mode" "$kelf" "$dyn" > "$work/app2.out" 2>&1
+  grep -q "gdb\.sock is in use by another server" "$work/app2.out" ||
+    { echo "FAIL: a second server on the same socket:"; cat "$work/app2.out"; exit 1; }
 fi
 
 pace=$(sed -n 's/^# pace: *//p' "$work/scenario")

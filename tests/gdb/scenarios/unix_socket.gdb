@@ -1,7 +1,8 @@
 # The server on a Unix-domain socket (WARPSCOPE_DEBUG socket=PATH) instead
 # of loopback TCP: gdb connects with `target remote PATH`; port-file holds
 # the path. run_gdb.sh leaves a stale socket file at PATH first (a crashed
-# earlier run's: replaced) and fails if the socket file is still there
+# earlier run's: replaced), checks that a second program asking for the
+# same path is refused, and fails if the socket file is still there
 # after the program ended. Breakpoint, thread list, locals, exit as over TCP.
 # mode: basic
 # transport: unix
