@@ -77,6 +77,28 @@ size_t ws_rsp_rle_decode(char *buf, size_t len, size_t cap)
     return o;
 }
 
+size_t ws_rsp_rle_encode(const char *in, size_t n, char *out, size_t cap)
+{
+    size_t o = 0;
+    for (size_t i = 0; i < n;) {
+        size_t run = 1;
+        while (i + run < n && in[i + run] == in[i] && run < 98) run++;
+        size_t extra = run - 1; /* copies after the first, sent as extra + 29 */
+        if (extra == 6 || extra == 7) extra = 5; /* '#' and '$' may not be counts */
+        if (extra >= 3) {
+            if (o + 3 > cap) return (size_t)-1;
+            out[o++] = in[i];
+            out[o++] = '*';
+            out[o++] = (char)(extra + 29);
+            i += 1 + extra;
+        } else {
+            if (o + 1 > cap) return (size_t)-1;
+            out[o++] = in[i++];
+        }
+    }
+    return o;
+}
+
 size_t ws_rsp_unescape(uint8_t *buf, size_t len)
 {
     size_t o = 0;

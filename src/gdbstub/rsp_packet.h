@@ -35,6 +35,11 @@ ws_rsp_event ws_rsp_feed(ws_rsp_reader *r, uint8_t c);
 /* Expand run-length encoding ("x*N" repeats x N-29 more times) in place.
  * Returns the new length, or (size_t)-1 if malformed or too long. */
 size_t ws_rsp_rle_decode(char *buf, size_t len, size_t cap);
+/* Run-length encode a payload for sending (gdb expands it as it reads a
+ * packet): a run of 4 to 98 equal characters becomes the character, '*'
+ * and a count character (never '#' or '$'). Returns the encoded length,
+ * at most n, or (size_t)-1 if it does not fit in cap. */
+size_t ws_rsp_rle_encode(const char *in, size_t n, char *out, size_t cap);
 /* Undo 0x7d escaping in place; returns the new length or (size_t)-1. */
 size_t ws_rsp_unescape(uint8_t *buf, size_t len);
 /* Escape binary data for a reply: returns bytes written to out (escaping

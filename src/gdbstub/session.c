@@ -48,7 +48,18 @@ void ws_gdb_send_packet(ws_gdb_session *s, char prefix, const char *payload, siz
     size_t cap = len + 4;
     char *buf = malloc(cap);
     if (!buf) return;
+    /* Replies go run-length encoded: gdb reads a packet a character at a
+     * time, and a `g` reply (every thread's, for `info threads`) is
+     * mostly runs of zeros (264 characters become about 40; gdb then runs
+     * 7 % fewer instructions for `info threads`: docs/performance.md). */
+    char *rle = malloc(len ? len : 1);
+    size_t rn = rle ? ws_rsp_rle_encode(payload, len, rle, len) : (size_t)-1;
+    if (rn != (size_t)-1) {
+        payload = rle;
+        len = rn;
+    }
     size_t n = ws_rsp_frame(prefix, payload, len, buf, cap);
+    free(rle);
     s->send(s->io, buf, n);
     if (prefix == '$') { /* keep for a '-' resend; notifications are never acked */
         free(s->last_sent);

@@ -54,6 +54,8 @@ static int read_byte(void)
 
 /* Read a reply packet's payload into out ('+' acks skipped); returns its
  * length or -1. Checks the reply's checksum. */
+static int rle_count; /* replies that came run-length encoded */
+
 static long read_packet(char *out, size_t cap, char *prefix)
 {
     int c;
@@ -73,6 +75,11 @@ static long read_packet(char *out, size_t cap, char *prefix)
     out[n] = 0;
     if (c < 0 || h < 0 || l < 0 || (ws_hex_val(h) << 4 | ws_hex_val(l)) != sum) return -1;
     if (!noack) raw_send("+", 1);
+    /* the server run-length encodes its replies; expand them as gdb does */
+    if (memchr(out, '*', n)) rle_count++;
+    n = ws_rsp_rle_decode(out, n, cap - 1);
+    if (n == (size_t)-1) return -1;
+    out[n] = 0;
     return (long)n;
 }
 
@@ -105,6 +112,27 @@ static void test_framing_units(void)
     CHECK(ws_rsp_rle_decode(rle, 3, sizeof rle) == 4 && !memcmp(rle, "0000", 4));
     char bad[8] = "*a";
     CHECK(ws_rsp_rle_decode(bad, 2, sizeof bad) == (size_t)-1);
+    {
+        /* encoding: runs of 4 to 98 become c '*' count, never with '#' or
+         * '$' as the count (7 and 8 copies); expanding gives the input back */
+        static const char *cases[] = { "", "a", "aaa", "aaaa", "0000000", "00000000", "000000000",
+                                       "1000000002", "abbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbc" };
+        char big[300], enc[300], dec[300];
+        for (size_t i = 0; i < sizeof cases / sizeof *cases + 1; i++) {
+            const char *in = cases[i % (sizeof cases / sizeof *cases)];
+            if (i == sizeof cases / sizeof *cases) { /* a run longer than one count */
+                memset(big, '0', 250);
+                big[250] = 0;
+                in = big;
+            }
+            size_t n = strlen(in), e = ws_rsp_rle_encode(in, n, enc, sizeof enc);
+            CHECK(e <= n && !memchr(enc, '#', e) && !memchr(enc, '$', e));
+            memcpy(dec, enc, e);
+            CHECK(ws_rsp_rle_decode(dec, e, sizeof dec) == n && !memcmp(dec, in, n));
+        }
+        CHECK(ws_rsp_rle_encode("00000000", 8, enc, sizeof enc) == 5); /* 0*" then 00 */
+        CHECK(ws_rsp_rle_encode("aaaa", 4, enc, 2) == (size_t)-1);     /* does not fit */
+    }
     uint8_t esc[] = { 'a', 0x7d, '$' ^ 0x20, 'b' };
     CHECK(ws_rsp_unescape(esc, 4) == 3 && esc[1] == '$');
     uint8_t trail[] = { 'a', 0x7d };
@@ -215,7 +243,9 @@ static void test_protocol(srv *sv)
 
     /* registers */
     CHECK(!strcmp(cmd("Hg2"), "OK"));
+    int rle_before = rle_count;
     CHECK(strlen(cmd("g")) == 33 * 8);
+    CHECK(rle_count == rle_before + 1); /* the g reply's runs of zeros went encoded */
     CHECK(!strncmp(reply, "00100000" "01100000", 16)); /* thread 2: x0 = 0x1000, x1 = 0x1001 */
     CHECK(!strcmp(cmd("p20"), "20100000"));             /* pc of thread 2 */
     CHECK(!strcmp(cmd("p49"), "49100000"));             /* thread_x register */
