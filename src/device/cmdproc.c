@@ -138,9 +138,11 @@ static ws_status run_launch(ws_device *dev, ws_grid_run *L)
         L->slots_by_shared = 1;
     }
     L->per_core_order = dev->cfg.mode != WS_MODE_TIMING;
+    L->block_chunk = ws_block_chunk(L->total_blocks, dev->cfg.cores);
     for (uint32_t c = 0; c < dev->cfg.cores; c++) {
         dev->cores[c].nblock_slots = slots;
-        dev->cores[c].next_block = c;
+        dev->cores[c].next_block = (uint64_t)c * L->block_chunk;
+        dev->cores[c].taken_blocks = 0;
         for (uint32_t s = 0; s < dev->cfg.warps_per_core; s++) dev->cores[c].warps[s].active = 0;
     }
     double t0 = ws_now_seconds();

@@ -103,7 +103,9 @@ typedef struct ws_core {
     uint32_t free_warps;
     uint8_t init_pending;          /* a placed block awaits set-up           */
     uint64_t next_block;           /* functional mode: the next block this
-                                      core runs (c, c + cores, ...)         */
+                                      core runs (its chunks c, c + cores,
+                                      ...; dispatch.c take_block)           */
+    uint64_t taken_blocks;         /* functional mode: blocks it has taken  */
     uint64_t done_blocks;          /* parallel rounds: blocks this core
                                       finished (the launch's count is summed
                                       at its end, not shared per block)     */
@@ -153,8 +155,9 @@ typedef struct ws_grid_run {
     uint32_t stack_args[64];             /* arguments passed on the stack    */
     uint32_t nstack;
     uint64_t total_blocks, next_block, done_blocks; /* next_block: blocks placed */
-    uint8_t per_core_order;              /* functional mode: core c runs blocks
+    uint8_t per_core_order;              /* functional mode: core c runs chunks
                                             c, c + cores, ... (dispatch.c)  */
+    uint32_t block_chunk;                /* ... of this many blocks          */
     ws_launch_stats stats;
     double t_start;
     /* Graphics (src/gfx): shader launches made by the pipeline. Lane t of
@@ -295,6 +298,12 @@ void ws_simt_retire(ws_device *dev, ws_warp *w, uint32_t lanes);
 void ws_simt_barrier_arrive(ws_device *dev, ws_warp *w, uint32_t lanes, uint32_t id);
 
 /* ---- work distribution (src/device/dispatch.c) ---- */
+/* Functional mode hands each core chunks of consecutive blocks: about
+ * WS_CHUNKS_PER_CORE chunks per core over the grid, at most
+ * WS_MAX_BLOCK_CHUNK blocks each, and single blocks for small grids. */
+#define WS_CHUNKS_PER_CORE 16u
+#define WS_MAX_BLOCK_CHUNK 64u
+uint32_t ws_block_chunk(uint64_t total_blocks, uint32_t cores);
 /* Place as many pending blocks of the current launch as fit. Returns the
  * number placed. */
 uint32_t ws_dispatch_blocks(ws_device *dev);

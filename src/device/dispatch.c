@@ -156,6 +156,12 @@ uint32_t ws_dispatch_blocks_core(ws_device *dev, uint32_t c)
  * 2 cores, ...: the same placement whenever the cores free their slots
  * together, and cores never wait for each other to place a block, on any
  * number of host threads (docs/device.md, docs/parallel.md). */
+uint32_t ws_block_chunk(uint64_t total_blocks, uint32_t cores)
+{
+    uint64_t k = total_blocks / ((uint64_t)cores * WS_CHUNKS_PER_CORE);
+    return k < 1 ? 1 : k > WS_MAX_BLOCK_CHUNK ? WS_MAX_BLOCK_CHUNK : (uint32_t)k;
+}
+
 static int take_block(ws_device *dev, ws_grid_run *L, ws_core *core, uint64_t *linear)
 {
     if (!L->per_core_order) {
@@ -164,8 +170,10 @@ static int take_block(ws_device *dev, ws_grid_run *L, ws_core *core, uint64_t *l
         return 1;
     }
     if (core->next_block >= L->total_blocks) return 0;
-    *linear = core->next_block;
-    core->next_block += dev->cfg.cores;
+    *linear = core->next_block++;
+    core->taken_blocks++;
+    if (core->next_block % L->block_chunk == 0) /* on to its next chunk */
+        core->next_block += (uint64_t)(dev->cfg.cores - 1) * L->block_chunk;
     /* Cores on several host threads do not share a counter per block: the
      * launch's count is summed from theirs when they stop (parallel.c). */
     if (!dev->par_active) L->next_block++;

@@ -326,9 +326,9 @@ static void fold_blocks(ws_device *dev)
         L->done_blocks += dev->cores[c].done_blocks;
         dev->cores[c].done_blocks = 0;
     }
-    if (L->per_core_order) { /* core c placed (next - c) / cores blocks */
+    if (L->per_core_order) {
         L->next_block = 0;
-        for (uint32_t c = 0; c < dev->cfg.cores; c++) L->next_block += (dev->cores[c].next_block - c) / dev->cfg.cores;
+        for (uint32_t c = 0; c < dev->cfg.cores; c++) L->next_block += dev->cores[c].taken_blocks;
     }
 }
 

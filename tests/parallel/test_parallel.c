@@ -194,7 +194,7 @@ int main(int argc, char **argv)
     for (int b = 0; b < BLOCKS; b++) elsewhere += one.where[b] != b % 4;
     CHECK(elsewhere > 0);
     /* ... while functional mode runs each core's own sequence b = c, c + 4,
-     * ... (docs/device.md), on any number of threads. */
+     * ... for a small grid (docs/device.md), on any number of threads ... */
     timing_mode = 0;
     for (uint32_t t = 1; t <= 2; t++) {
         run(elf, "uneven", t, 0, &one);
@@ -202,6 +202,15 @@ int main(int argc, char **argv)
         for (int b = 0; b < BLOCKS; b++) elsewhere += one.where[b] != b % 4;
         CHECK_EQ_U(elsewhere, 0);
         for (int c = 0; c < 4; c++) CHECK_EQ_U(one.stats.core_blocks[c], (BLOCKS - c + 3) / 4);
+    }
+    /* ... in chunks of consecutive blocks when the grid is large: 500
+     * blocks on 4 cores make chunks of 500 / (4 * 16) = 7 blocks, chunk j
+     * on core j mod 4 (`tiny` stores its core in thread 0's word). */
+    for (uint32_t t = 1; t <= 2; t++) {
+        run(elf, "tiny", t, 0, &many);
+        int wrong = 0;
+        for (int b = 0; b < TINY_BLOCKS; b++) wrong += many.out[b * THREADS] != (b / 7) % 4;
+        CHECK_EQ_U(wrong, 0);
     }
     CHECK(one.nprinted == 0);
     run(elf, "chatty", 2, 0, &many);
