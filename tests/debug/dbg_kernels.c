@@ -56,3 +56,19 @@ WS_KERNEL void brk(int *out)
     if (threadIdx_x() == 0) __asm__ volatile("ebreak");
     out[threadIdx_x()] = 1;
 }
+
+/* Stores s11 and ft9 of each thread as it starts, out[2t], out[2t + 1]:
+ * no kernel here writes them, so they are non-zero only if a debugger's
+ * write to an earlier warp in the slot survived (a naked body: nothing
+ * runs before the stores but the wrapper's tail call, through t1). */
+static __attribute__((naked, noinline, used)) void start_regs_body(int *out)
+{
+    __asm__ volatile(
+        "csrr t0, 0xCC4\n"
+        "slli t0, t0, 3\n"
+        "add t0, a0, t0\n"
+        "sw s11, 0(t0)\n"
+        "fsw ft9, 4(t0)\n"
+        "ret\n");
+}
+WS_KERNEL void start_regs(int *out) { start_regs_body(out); }

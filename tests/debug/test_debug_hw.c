@@ -286,6 +286,40 @@ static void test_registers(void)
     resume_compute_to_end(&s, out, 5, 3001);
 }
 
+/* A debugger's register writes do not outlive the warp: the next warp in
+ * the slot starts with them zero (the device clears only the registers
+ * that code or a debugger may have written; dispatch.c). */
+static void test_registers_cleared(void)
+{
+    dbg_session s;
+    ws_addr out, regs;
+    if (compute_at_bp(&s, &out)) { CHECK(0); return; }
+    ws_debug *d = s.d;
+    ws_dbg_event ev;
+    CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
+    all_halted(d);
+    uint32_t h5 = hart_of(0, 1, 0, 5);
+    CHECK_EQ_U(reg_write(d, 0, h5, WS_REGNO_GPR(27), 0x5eed), 0);      /* s11 */
+    CHECK_EQ_U(reg_write(d, 0, h5, WS_REGNO_FPR(29), 0x3f800000u), 0); /* ft9 = 1.0f */
+    CHECK_REG(d, 0, h5, WS_REGNO_GPR(27), 0x5eed);
+    set_trigger(d, 0, hart_of(0, 1, 0, 0), 0, 0, 0);
+    set_trigger(d, 0, hart_of(1, 1, 0, 0), 0, 0, 0);
+    resume_all(d);
+    CHECK_EQ_U(app_join(&s.a), WS_OK);
+    check_compute_out(s.dev, out, -1, 0);
+    /* block 0 of the next launch runs in the same slot of core 0 */
+    ws_malloc(s.dev, 32 * 2 * 4, &regs);
+    ws_memset(s.dev, regs, 0xEE, 32 * 2 * 4);
+    session_launch(&s, "start_regs", 1, 32, regs, 0);
+    CHECK_EQ_U(app_join(&s.a), WS_OK);
+    int v[64];
+    CHECK(ws_memcpy_dtoh(s.dev, v, regs, sizeof v) == WS_OK);
+    int nonzero = 0;
+    for (int i = 0; i < 64; i++) nonzero += v[i] != 0;
+    CHECK_EQ_U(nonzero, 0);
+    session_close(&s);
+}
+
 /* ---- system bus access over global memory ---- */
 static void test_sba(void)
 {
@@ -973,6 +1007,7 @@ int main(int argc, char **argv)
     if (!strcmp(t, "topologies")) test_topologies();
     else if (!strcmp(t, "hart_select")) test_hart_select();
     else if (!strcmp(t, "registers")) test_registers();
+    else if (!strcmp(t, "registers_cleared")) test_registers_cleared();
     else if (!strcmp(t, "sba")) test_sba();
     else if (!strcmp(t, "access_memory")) test_access_memory();
     else if (!strcmp(t, "sw_breakpoint")) test_sw_breakpoint();
