@@ -6,7 +6,8 @@ cd "$(dirname "$0")/.."
 scripts/bootstrap.sh
 jobs="$(nproc)"
 # one test more than cores: many tests wait on gdb, OpenOCD or a browser
-# part of the time (measured on 2 cores: -j3 12 % faster than -j2, -j4 slower)
+# part of the time (2 cores, warm build dir: -j3 12 % faster than -j2, -j4
+# slower; in fresh-clone CI runs no difference: docs/testing.md)
 tests=$((jobs + 1))
 
 # configure DIR ARGS...: Ninja builds (a build dir made earlier with another
