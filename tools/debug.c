@@ -19,10 +19,12 @@ static void usage(FILE *f)
             "usage: warpscope debug [options] -- PROGRAM [ARG...]\n"
             "  --port N          listen on 127.0.0.1:N (default: a free port, printed)\n"
             "  --stop-at-launch  stop before each kernel launch runs\n"
-            "  --port-file PATH  also write the port number to PATH\n"
+            "  --port-file PATH  also write the port number (with --socket: the path) to PATH\n"
+            "  --socket PATH     listen on a Unix-domain socket at PATH instead of TCP\n"
+            "                    (gdb: target remote PATH); PATH may not contain ','\n"
             "  --jtag            serve the device's JTAG port (OpenOCD remote_bitbang)\n"
             "                    instead of gdb; the program runs without waiting\n"
-            "Then connect: gdb-multiarch -ex 'target remote 127.0.0.1:PORT'\n"
+            "Then connect: gdb-multiarch -ex 'target remote 127.0.0.1:PORT' (or PATH)\n"
             "(docs/debugging.md walks through a session), or with --jtag:\n"
             "  openocd -c 'set WARPSCOPE_PORT PORT' -f share/openocd/warpscope.cfg\n"
             "(docs/jtag-openocd.md).\n");
@@ -46,11 +48,21 @@ static unsigned read_port(const char *path)
     return port;
 }
 
+/* 1 once the child has written a whole line to path (--socket: the path). */
+static unsigned file_has_line(const char *path)
+{
+    char line[512];
+    FILE *f = fopen(path, "r");
+    unsigned ok = f && fgets(line, sizeof line, f) && strchr(line, '\n');
+    if (f) fclose(f);
+    return ok;
+}
+
 int ws_cmd_debug(int argc, char **argv)
 {
     unsigned port = 0;
     int stop_at_launch = 0, jtag = 0, i = 1;
-    const char *user_port_file = NULL;
+    const char *user_port_file = NULL, *socket_path = NULL;
     for (; i < argc; i++) {
         if (!strcmp(argv[i], "--")) {
             i++;
@@ -72,6 +84,8 @@ int ws_cmd_debug(int argc, char **argv)
             jtag = 1;
         } else if (!strcmp(argv[i], "--port-file") && i + 1 < argc) {
             user_port_file = argv[++i];
+        } else if (!strcmp(argv[i], "--socket") && i + 1 < argc) {
+            socket_path = argv[++i];
         } else if (argv[i][0] != '-') {
             break;
         } else {
@@ -86,6 +100,15 @@ int ws_cmd_debug(int argc, char **argv)
     }
     if (jtag && stop_at_launch) { /* OpenOCD halts harts itself; nothing parks the program */
         fprintf(stderr, "warpscope debug: --stop-at-launch is for the gdb server, not --jtag\n");
+        return 2;
+    }
+    if (socket_path && (jtag || port)) {
+        fprintf(stderr, "warpscope debug: --socket serves gdb instead of a TCP port: not with %s\n",
+                jtag ? "--jtag" : "--port");
+        return 2;
+    }
+    if (socket_path && (!*socket_path || strchr(socket_path, ',') || strlen(socket_path) >= 108)) {
+        fprintf(stderr, "warpscope debug: --socket '%s': a path of 1 to 107 characters without ','\n", socket_path);
         return 2;
     }
     if (user_port_file) { /* an unwritable path fails now, not after gdb connected */
@@ -108,6 +131,8 @@ int ws_cmd_debug(int argc, char **argv)
     snprintf(pfile, sizeof pfile, "%s", tmpl);
     unlink(pfile); /* the child creates it once it listens */
     if (jtag) snprintf(spec, sizeof spec, "port=%u,port-file=%s", port, pfile);
+    else if (socket_path)
+        snprintf(spec, sizeof spec, "socket=%s,stop-at-launch=%d,port-file=%s", socket_path, stop_at_launch, pfile);
     else snprintf(spec, sizeof spec, "port=%u,stop-at-launch=%d,port-file=%s", port, stop_at_launch, pfile);
     pid_t pid = fork();
     if (pid < 0) {
@@ -136,14 +161,15 @@ int ws_cmd_debug(int argc, char **argv)
         pid_t r = waitpid(pid, &status, WNOHANG);
         if (r == pid) break;
         if (r < 0 && errno != EINTR) break;
-        unsigned p = reported ? 0 : read_port(pfile);
+        unsigned p = reported ? 0 : socket_path ? file_has_line(pfile) : read_port(pfile);
         if (p) {
             if (jtag) printf("JTAG remote_bitbang listening on 127.0.0.1:%u\n", p);
+            else if (socket_path) printf("listening on %s\n", socket_path);
             else printf("listening on 127.0.0.1:%u\n", p);
             fflush(stdout);
             if (user_port_file) {
                 FILE *f = fopen(user_port_file, "w");
-                int bad = !f || fprintf(f, "%u\n", p) < 0;
+                int bad = !f || (socket_path ? fprintf(f, "%s\n", socket_path) : fprintf(f, "%u\n", p)) < 0;
                 if (f && fclose(f)) bad = 1;
                 if (bad)
                     fprintf(stderr, "warpscope debug: --port-file %s: cannot write: %s\n", user_port_file,

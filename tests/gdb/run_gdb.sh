@@ -10,7 +10,8 @@
 #   # via-cli: yes        start the program with `warpscope debug` (6th argument)
 #   # cli-opts: OPTS      options for `warpscope debug` (--stop-at-launch)
 #   # debug-opts: OPTS    more WARPSCOPE_DEBUG settings (stop-at-launch=1)
-#   # transport: unix     serve on a Unix-domain socket (socket=PATH) and
+#   # transport: unix     serve on a Unix-domain socket (socket=PATH, or
+#                         with via-cli `warpscope debug --socket PATH`) and
 #                         connect gdb to it; a stale socket file is left at
 #                         PATH first, a second program asking for PATH must
 #                         be refused, and the file must be gone at the end
@@ -46,19 +47,20 @@ mode=$(sed -n 's/^# mode: *//p' "$work/scenario")
 transport=$(sed -n 's/^# transport: *//p' "$work/scenario")
 while IFS= read -r kv; do export "${kv//@WORK@/$work}"; done < <(sed -n 's/^# env: *//p' "$work/scenario")
 
+if [ "$transport" = unix ]; then
+  # a socket file left by an earlier run (that program is gone): replaced
+  python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$work/gdb.sock" ||
+    { echo "FAIL: cannot make a stale socket file"; exit 1; }
+fi
 if grep -q '^# via-cli: yes' "$work/scenario"; then
   clio=$(sed -n 's/^# cli-opts: *//p' "$work/scenario")
+  [ "$transport" = unix ] && clio="$clio --socket $work/gdb.sock"
   timeout ${WS_GDB_TEST_TIMEOUT:-90} "$cli" debug $clio --port-file "$work/port" -- \
     "$app" "$mode" "$kelf" "$dyn" > "$work/app.out" 2>&1 &
 else
   opts=$(sed -n 's/^# debug-opts: *//p' "$work/scenario")
   listen=port=0
-  if [ "$transport" = unix ]; then
-    listen="socket=$work/gdb.sock"
-    # a socket file left by an earlier run (that program is gone): replaced
-    python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$work/gdb.sock" ||
-      { echo "FAIL: cannot make a stale socket file"; exit 1; }
-  fi
+  [ "$transport" = unix ] && listen="socket=$work/gdb.sock"
   WARPSCOPE_DEBUG="$listen,port-file=$work/port,connect-timeout=30000${opts:+,$opts}" \
     timeout ${WS_GDB_TEST_TIMEOUT:-90} "$app" "$mode" "$kelf" "$dyn" > "$work/app.out" 2>&1 &
 fi
