@@ -55,6 +55,9 @@ refuse "profile --json unwritable" "/nonexistent/x.json"           -- "$ws" prof
 refuse "profile --trace unwritable" "/nonexistent/t.json"          -- "$ws" profile -q --trace /nonexistent/t.json -- "$ws" run $K 1 1 2 3 4 5
 refuse "profile --report unwritable" "/nonexistent/r.txt"          -- "$ws" profile -q --report /nonexistent/r.txt -- "$ws" run $K 1 1 2 3 4 5
 refuse "debug --port-file unwritable" "/nonexistent/port"          -- "$ws" debug --port-file /nonexistent/port -- "$ws" run $K 1 1 2 3 4 5
+refuse "debug --socket with --port" "not with --port"                -- "$ws" debug --socket "$dir/s" --port 5 -- "$ws" run $K 1 1 2 3 4 5
+refuse "debug --socket with --jtag" "not with --jtag"                -- "$ws" debug --jtag --socket "$dir/s" -- "$ws" run $K 1 1 2 3 4 5
+refuse "debug --socket with a comma" "without ','"                   -- "$ws" debug --socket "$dir/a,b" -- "$ws" run $K 1 1 2 3 4 5
 
 # item 11: warpscope debug killed by SIGTERM leaves no temporary file
 tmpd="$dir/tmp-debug"; rm -rf "$tmpd"; mkdir -p "$tmpd"
