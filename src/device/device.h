@@ -275,7 +275,6 @@ void ws_code_invalidate(ws_device *dev, uint32_t addr, uint32_t n);
  * would fault (ws_warp_run(dev, w, 1, ..) then retires or raises). */
 int ws_warp_peek(ws_device *dev, ws_warp *w, const ws_inst **in, uint32_t *pc, uint32_t *group);
 
-/* Grid thread index of lane l of warp w in launch L (graphics system values). */
 /* Registers in xmask / fmask may now hold non-zero values (dev->written_x). */
 static inline void ws_regs_written(ws_device *dev, uint32_t xmask, uint32_t fmask)
 {
@@ -285,6 +284,16 @@ static inline void ws_regs_written(ws_device *dev, uint32_t xmask, uint32_t fmas
         __atomic_fetch_or(&dev->written_f, fmask, __ATOMIC_RELAXED);
 }
 
+/* Lanes in mask g, without a libgcc call (the base x86-64 ISA has no
+ * POPCNT; timing mode counts once per instruction). */
+static inline uint32_t ws_lane_count(uint32_t g)
+{
+    g = g - ((g >> 1) & 0x55555555u);
+    g = (g & 0x33333333u) + ((g >> 2) & 0x33333333u);
+    return (((g + (g >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
+}
+
+/* Grid thread index of lane l of warp w in launch L (graphics system values). */
 static inline uint64_t ws_lane_grid_thread(const ws_grid_run *L, const ws_warp *w, uint32_t l)
 {
     return w->block->linear * L->threads_per_block +

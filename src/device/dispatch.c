@@ -4,7 +4,8 @@
  * blocks over their SMs), then filling each core's further slots; streams
  * the grid through the device so grids far larger than it run. A freed
  * slot takes the grid's next block (timing mode) or its core's next block
- * of the sequence c, c + cores, ... (functional mode; take_block). */
+ * (functional mode: chunks c, c + cores, ... of consecutive blocks;
+ * take_block). */
 #include <stddef.h>
 #include <string.h>
 #include "device/device.h"
@@ -113,7 +114,7 @@ static void init_warp(ws_device *dev, ws_grid_run *L, ws_block *b, ws_warp *w, u
         }
     }
     if (L->nf) w->fp_used = 1;
-    b->live_lanes += (uint32_t)__builtin_popcount(w->live);
+    b->live_lanes += ws_lane_count(w->live);
 }
 
 static void init_block(ws_device *dev, ws_grid_run *L, ws_core *core, ws_block *b)
@@ -149,19 +150,20 @@ uint32_t ws_dispatch_blocks_core(ws_device *dev, uint32_t c)
     return c < dev->cfg.cores ? place_blocks(dev, NULL, c, c + 1) : 0;
 }
 
-/* The next block for core c, or 0 if none is left for it. Timing mode
- * (a hardware work distributor) hands the next block of the grid to
- * whichever slot is free first. Functional mode has no clock to make that
- * order meaningful, so each core runs its own sequence c, c + cores, c +
- * 2 cores, ...: the same placement whenever the cores free their slots
- * together, and cores never wait for each other to place a block, on any
- * number of host threads (docs/device.md, docs/parallel.md). */
 uint32_t ws_block_chunk(uint64_t total_blocks, uint32_t cores)
 {
     uint64_t k = total_blocks / ((uint64_t)cores * WS_CHUNKS_PER_CORE);
     return k < 1 ? 1 : k > WS_MAX_BLOCK_CHUNK ? WS_MAX_BLOCK_CHUNK : (uint32_t)k;
 }
 
+/* The next block for core c, or 0 if none is left for it. Timing mode
+ * (a hardware work distributor) hands the next block of the grid to
+ * whichever slot is free first. Functional mode has no clock to make that
+ * order meaningful, so each core runs its own sequence: chunks c, c +
+ * cores, c + 2 cores, ... of block_chunk consecutive blocks. Cores never
+ * wait for each other to place a block, on any number of host threads,
+ * and each walks its own stretch of memory (docs/device.md,
+ * docs/parallel.md). */
 static int take_block(ws_device *dev, ws_grid_run *L, ws_core *core, uint64_t *linear)
 {
     if (!L->per_core_order) {

@@ -23,9 +23,7 @@ static FX_TARGET int FX_RUN(ws_device *dev, ws_warp *w, ws_launch_stats *st, uin
     if (!c || !c->pages) { *issued = 0; return 0; } /* no host memory: the interpreter */
     const uint32_t g = w->group;
     const int full = g == UINT32_MAX && dev->cfg.lanes_per_warp == 32;
-    uint32_t lanes = g - ((g >> 1) & 0x55555555u); /* without a libgcc call: timing mode runs */
-    lanes = (lanes & 0x33333333u) + ((lanes >> 2) & 0x33333333u); /* one instruction per call */
-    const uint64_t count = (((lanes + (lanes >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
+    const uint64_t count = ws_lane_count(g);
     const uint64_t instret0 = w->instret;
     uint32_t (*const x)[WS_MAX_LANES] = w->x;
     uint32_t k = 0, loads = 0, stores = 0, pc = w->group_pc, taken = 0;

@@ -93,7 +93,7 @@ void ws_simt_retire(ws_device *dev, ws_warp *w, uint32_t lanes)
     w->group &= ~lanes;
     w->resv_valid &= ~lanes;
     ws_block *b = w->block;
-    b->live_lanes -= (uint32_t)__builtin_popcount(lanes);
+    b->live_lanes -= ws_lane_count(lanes);
     if (!w->live)
         ws_ev_emit(dev, WS_EV_SCHED, WS_EV_SCHED_WARP_RETIRE, b->core, (uint32_t)(w - dev->cores[b->core].warps));
     /* Exited lanes no longer count towards a barrier. */
@@ -107,7 +107,7 @@ void ws_simt_barrier_arrive(ws_device *dev, ws_warp *w, uint32_t lanes, uint32_t
     for (uint32_t m = lanes; m; m &= m - 1)
         w->bar_id[__builtin_ctz(m)] = (uint8_t)id;
     w->waiting |= lanes;
-    b->arrived[id] += (uint32_t)__builtin_popcount(lanes);
+    b->arrived[id] += ws_lane_count(lanes);
     ws_ev_emit(dev, WS_EV_SCHED, WS_EV_SCHED_BARRIER_WAIT, b->core,
                (uint32_t)(w - dev->cores[b->core].warps) | id << 8 | ((uint32_t)b->linear & 0xFFFFu) << 16);
     barrier_check(dev, b);

@@ -519,10 +519,7 @@ static inline __attribute__((always_inline)) int issue(ws_device *dev, ws_timing
         pe->stall_cycles[WS_STATE_SELECTED]++;
         if (in) {
             pe->warp_instructions++;
-            uint32_t m = x->group; /* popcount without a libgcc call (no POPCNT in the base ISA) */
-            m = m - ((m >> 1) & 0x55555555u);
-            m = (m & 0x33333333u) + ((m >> 2) & 0x33333333u);
-            pe->thread_instructions += (((m + (m >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
+            pe->thread_instructions += ws_lane_count(x->group);
         }
     }
     if (in) {

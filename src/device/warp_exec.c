@@ -24,15 +24,6 @@
 /* The same for bodies that may fault: always lane order, early exit. */
 #define FOR_LANES_ORDERED(g) for (uint32_t m_ = (g), l = 0; m_ && ((l = (uint32_t)__builtin_ctz(m_)), 1); m_ &= m_ - 1)
 
-/* Lanes in mask g, without a libgcc call (the base x86-64 ISA has no
- * POPCNT); timing mode runs one instruction per call, so it is not cached. */
-static inline uint32_t lane_count(uint32_t g)
-{
-    g = g - ((g >> 1) & 0x55555555u);
-    g = (g & 0x33333333u) + ((g >> 2) & 0x33333333u);
-    return (((g + (g >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
-}
-
 /* Decoded pages are shared by every core: in a parallel round several
  * host threads may miss on one page or instruction at once, so a page or
  * an entry is filled under dev->decode_lock and published last (an
@@ -379,7 +370,7 @@ ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t
         }
         w->instret++;
         st->warp_instructions++;
-        if (g != count_g) { count_g = g; count = lane_count(g); }
+        if (g != count_g) { count_g = g; count = ws_lane_count(g); }
         st->thread_instructions += count;
 
         uint32_t (*x)[WS_MAX_LANES] = w->x;
