@@ -22,6 +22,8 @@ static void usage(FILE *f)
             "  --port-file PATH  also write the port number (with --socket: the path) to PATH\n"
             "  --socket PATH     listen on a Unix-domain socket at PATH instead of TCP\n"
             "                    (gdb: target remote PATH); PATH may not contain ','\n"
+            "  --threads lane|warp  what a gdb thread is: a lane (default) or a warp,\n"
+            "                    shown through its focus lane (for large grids)\n"
             "  --jtag            serve the device's JTAG port (OpenOCD remote_bitbang)\n"
             "                    instead of gdb; the program runs without waiting\n"
             "Then connect: gdb-multiarch -ex 'target remote 127.0.0.1:PORT' (or PATH)\n"
@@ -62,7 +64,7 @@ int ws_cmd_debug(int argc, char **argv)
 {
     unsigned port = 0;
     int stop_at_launch = 0, jtag = 0, i = 1;
-    const char *user_port_file = NULL, *socket_path = NULL;
+    const char *user_port_file = NULL, *socket_path = NULL, *threads = "lane";
     for (; i < argc; i++) {
         if (!strcmp(argv[i], "--")) {
             i++;
@@ -86,6 +88,12 @@ int ws_cmd_debug(int argc, char **argv)
             user_port_file = argv[++i];
         } else if (!strcmp(argv[i], "--socket") && i + 1 < argc) {
             socket_path = argv[++i];
+        } else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
+            threads = argv[++i];
+            if (strcmp(threads, "lane") && strcmp(threads, "warp")) {
+                fprintf(stderr, "warpscope debug: --threads '%s': lane or warp\n", threads);
+                return 2;
+            }
         } else if (argv[i][0] != '-') {
             break;
         } else {
@@ -98,8 +106,9 @@ int ws_cmd_debug(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    if (jtag && stop_at_launch) { /* OpenOCD halts harts itself; nothing parks the program */
-        fprintf(stderr, "warpscope debug: --stop-at-launch is for the gdb server, not --jtag\n");
+    if (jtag && (stop_at_launch || strcmp(threads, "lane"))) { /* OpenOCD halts harts itself; nothing parks the program */
+        fprintf(stderr, "warpscope debug: %s is for the gdb server, not --jtag\n",
+                stop_at_launch ? "--stop-at-launch" : "--threads");
         return 2;
     }
     if (socket_path && (jtag || port)) {
@@ -132,8 +141,11 @@ int ws_cmd_debug(int argc, char **argv)
     unlink(pfile); /* the child creates it once it listens */
     if (jtag) snprintf(spec, sizeof spec, "port=%u,port-file=%s", port, pfile);
     else if (socket_path)
-        snprintf(spec, sizeof spec, "socket=%s,stop-at-launch=%d,port-file=%s", socket_path, stop_at_launch, pfile);
-    else snprintf(spec, sizeof spec, "port=%u,stop-at-launch=%d,port-file=%s", port, stop_at_launch, pfile);
+        snprintf(spec, sizeof spec, "socket=%s,stop-at-launch=%d,threads=%s,port-file=%s", socket_path,
+                 stop_at_launch, threads, pfile);
+    else
+        snprintf(spec, sizeof spec, "port=%u,stop-at-launch=%d,threads=%s,port-file=%s", port, stop_at_launch,
+                 threads, pfile);
     pid_t pid = fork();
     if (pid < 0) {
         fprintf(stderr, "warpscope debug: fork: %s\n", strerror(errno));

@@ -7,6 +7,7 @@
 #   BENCH_REPS=N   repetitions per figure (best is reported; default 3)
 #   BENCH_LANES="1024 4096 10240"   resident lanes for `info threads`
 #   BENCH_ONLY_THREADS=1   only `info threads` / `thread apply all`
+#   BENCH_VIEWS="lane warp"   gdb threads per lane, per warp (threads=warp)
 #   BENCH_ONLY_STEPI=1     only the stepi latency
 #   BENCH_TRANSPORT=tcp|unix   how gdb reaches the server: loopback TCP
 #                  (default) or a Unix-domain socket (WARPSCOPE_DEBUG
@@ -105,24 +106,36 @@ done
 fi
 if [ -z "${BENCH_ONLY_STEPI:-}" ]; then
 # ---- item 7: info threads / thread apply all over every resident lane ----
+# threads=lane: a gdb thread per lane (the default); threads=warp: a gdb
+# thread per warp, shown through its focus lane (32 lanes a warp here)
+for view in ${BENCH_VIEWS:-lane warp}; do
 for lanes in ${BENCH_LANES:-1024 4096 10240}; do
   cores=$((lanes / 256))
-  rm -f "$work/it" "$work/ta" "$work/itc" "$work/tac"
+  rm -f "$work/it" "$work/ta" "$work/itc" "$work/tac" "$work/ml" "$work/mw"
+  want=$lanes; [ "$view" = warp ] && want=$((lanes / 32))
   for _ in $(seq "$reps"); do
-    session "" resident "$cores" 8 -- "target remote :PORT" "set breakpoint pending on" \
+    session "threads=$view" resident "$cores" 8 -- "target remote :PORT" "set breakpoint pending on" \
       "break scale_kernels.c:$loop_line if \$block_x == 0 && \$thread_x == 0" continue delete \
       "$tic" "info threads" "$(toc info_threads)" "$tic" "thread apply all print \$pc" "$(toc apply_all)" \
+      "$tic" "monitor lanes" "$(toc monitor_lanes)" "$tic" "monitor warps" "$(toc monitor_warps)" \
       'python print("BENCH threads %d" % len(gdb.selected_inferior().threads()))' continue
     value info_threads >> "$work/it"
     value apply_all >> "$work/ta"
     value info_threads_cpu >> "$work/itc"
     value apply_all_cpu >> "$work/tac"
-    [ "$(value threads)" = "$lanes" ] || { echo "gdb saw $(value threads) threads, not $lanes"; exit 1; }
+    value monitor_lanes >> "$work/ml"
+    value monitor_warps >> "$work/mw"
+    [ "$(grep -c '^  Thread [0-9]*: block' "$work/gdb.out")" = "$lanes" ] || { echo "monitor lanes did not list $lanes lanes"; exit 1; }
+    [ "$(value threads)" = "$want" ] || { echo "gdb saw $(value threads) threads, not $want"; exit 1; }
   done
-  printf 'info_threads_%s_lanes_s: %s\n' "$lanes" "$(best < "$work/it")"
-  printf 'thread_apply_all_%s_lanes_s: %s\n' "$lanes" "$(best < "$work/ta")"
-  printf 'info_threads_%s_lanes_gdb_cpu_s: %s\n' "$lanes" "$(best < "$work/itc")"
-  printf 'thread_apply_all_%s_lanes_gdb_cpu_s: %s\n' "$lanes" "$(best < "$work/tac")"
+  tag=; [ "$view" = warp ] && tag=warp_view_
+  printf 'info_threads_%s%s_lanes_s: %s\n' "$tag" "$lanes" "$(best < "$work/it")"
+  printf 'thread_apply_all_%s%s_lanes_s: %s\n' "$tag" "$lanes" "$(best < "$work/ta")"
+  printf 'info_threads_%s%s_lanes_gdb_cpu_s: %s\n' "$tag" "$lanes" "$(best < "$work/itc")"
+  printf 'thread_apply_all_%s%s_lanes_gdb_cpu_s: %s\n' "$tag" "$lanes" "$(best < "$work/tac")"
+  printf 'monitor_lanes_%s%s_lanes_s: %s\n' "$tag" "$lanes" "$(best < "$work/ml")"
+  printf 'monitor_warps_%s%s_lanes_s: %s\n' "$tag" "$lanes" "$(best < "$work/mw")"
+done
 done
 
 fi

@@ -190,10 +190,12 @@ static char *groups_text(ws_gdb_dbg *t, int warps)
             halted += l->halted != 0;
             if (l->pc < pc_lo) pc_lo = l->pc;
         }
+        if (warps && t->warp_stops) /* threads=warp: the warp is gdb's Thread 2 + w */
+            o += (size_t)snprintf(out + o, cap - o, "  Thread %u:", 2 + w);
         if (warps)
             o += (size_t)snprintf(out + o, cap - o,
-                                  "  core %u warp %u: block (%u,%u,%u), %u live lanes, lowest pc 0x%08x, %s%s\n",
-                                  f->core, f->warp, f->block.x, f->block.y, f->block.z, live, pc_lo,
+                                  " %score %u warp %u: block (%u,%u,%u), %u live lanes, lowest pc 0x%08x, %s%s\n",
+                                  t->warp_stops ? "" : " ", f->core, f->warp, f->block.x, f->block.y, f->block.z, live, pc_lo,
                                   halted ? "halted: " : "running", halted ? cause_name(f->cause) : "");
         else
             o += (size_t)snprintf(out + o, cap - o, "  block (%u,%u,%u) on core %u: %u live threads, %u halted\n",
@@ -249,9 +251,11 @@ static char *lanes_text(ws_gdb_dbg *t)
     o += (size_t)snprintf(out, cap, "%zu live lane(s)\n", t->nlanes);
     for (size_t i = 0; i < t->nlanes; i++) {
         const ws_dbg_lane *l = &t->lanes[i];
+        /* gdb's Target Id of the lane, or (threads=warp) of its warp */
+        uint32_t tid = t->warp_stops ? 2 + l->hart / t->cfg.lanes_per_warp : WS_GDB_TID(l->hart);
         o += (size_t)snprintf(out + o, cap - o,
                               "  Thread %u: block (%u,%u,%u) thread (%u,%u,%u) core %u warp %u lane %u pc 0x%08x %s\n",
-                              WS_GDB_TID(l->hart), l->block.x, l->block.y, l->block.z, l->thread.x, l->thread.y,
+                              tid, l->block.x, l->block.y, l->block.z, l->thread.x, l->thread.y,
                               l->thread.z, l->core, l->warp, l->lane, l->pc, l->halted ? "halted" : "running");
     }
     return out;
@@ -280,8 +284,10 @@ ws_status ws_gdb_dbg_monitor(void *tp, const char *cmd, char **out)
                       "  blocks                            resident blocks: core, live and halted threads\n"
                       "  warps                             resident warps: block, live lanes, pc, state\n"
                       "  focus block X [Y Z] thread X [Y Z]  which gdb thread runs these coordinates\n"
+                      "                                    (threads=warp: that lane becomes its warp's focus)\n"
                       "  thread block X Y Z thread X Y Z   the same\n"
-                      "  lanes                             every live lane (Thread N = gdb's Target Id)\n"
+                      "  lanes                             every live lane (Thread N = gdb's Target Id: of\n"
+                      "                                    the lane, or with threads=warp of its warp)\n"
                       "  breakpoints                       how each breakpoint is held; warp halts at them\n"
                       "  fault                             the device's report of the last fault\n"
                       "  modules                           resident modules and their addresses\n"

@@ -98,6 +98,11 @@ typedef struct ws_gdb_target_ops {
      * for resume. Given, the server accepts bs/bc and advertises
      * ReverseStep+ and ReverseContinue+. */
     ws_status (*reverse)(void *t, char op, uint32_t tid);
+    /* Optional (a target whose threads are warps): make the lane whose
+     * name starts with `prefix` ("block (X,Y,Z) thread (X,Y,Z) ") its
+     * warp's focus; a line for gdb's console into out. Without it,
+     * `monitor focus` names the thread that runs those coordinates. */
+    ws_status (*focus)(void *t, const char *prefix, char *out, size_t cap);
 } ws_gdb_target_ops;
 
 #endif

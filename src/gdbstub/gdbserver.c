@@ -14,9 +14,12 @@
 #include "net/spec.h"
 #include "device/device.h"
 #include "gdbstub/target_dbg.h"
+#include "gdbstub/warp_view.h"
 
 struct ws_gdbserver {
     ws_gdb_dbg target;
+    ws_gdb_warp_view view;       /* threads=warp: gdb's threads are warps */
+    int warp_threads;
     ws_debug *dbg;
     ws_device *dev;
     int lfd, cfd;
@@ -31,6 +34,7 @@ struct ws_gdbserver {
 typedef struct opts {
     unsigned port, stop_at_launch;
     int server_conditions;       /* conditions=server: never in hardware */
+    int warp_threads;            /* threads=warp: a gdb thread per warp  */
     int timeout_ms;
     char port_file[512];
     char socket_path[108];       /* socket=PATH: a Unix-domain socket, not TCP */
@@ -54,6 +58,10 @@ static int take(void *user, const char *k, const char *v)
         o->server_conditions = v[0] == 's';
         return 0;
     }
+    if (!strcmp(k, "threads") && (!strcmp(v, "lane") || !strcmp(v, "warp"))) {
+        o->warp_threads = v[0] == 'w';
+        return 0;
+    }
     if (!strcmp(k, "port") && !ws_spec_uint(v, 65535, &n)) o->port = (unsigned)n;
     else if (!strcmp(k, "stop-at-launch") && !ws_spec_uint(v, LONG_MAX, &n)) o->stop_at_launch = n != 0;
     else if (!strcmp(k, "connect-timeout") && !ws_spec_uint(v, INT_MAX, &n)) o->timeout_ms = (int)n;
@@ -67,7 +75,7 @@ static ws_status parse(const char *spec, opts *o, char *err, size_t errlen)
     o->timeout_ms = -1;
     return ws_spec_parse(spec, take, o, "WARPSCOPE_DEBUG",
                          "port=N, socket=PATH, stop-at-launch=0|1, port-file=PATH, connect-timeout=MS, "
-                         "conditions=hardware|server",
+                         "conditions=hardware|server, threads=lane|warp",
                          err, errlen);
 }
 
@@ -81,12 +89,14 @@ static ws_status reattach(struct ws_gdbserver *g)
     ws_status st = ws_debug_attach(g->dev, &dc, &g->dbg);
     if (st != WS_OK) return st;
     int stop_at_launch = g->target.stop_at_launch, closing = atomic_load(&g->target.closing);
-    int server_conditions = g->target.server_conditions;
+    int server_conditions = g->target.server_conditions, warp_stops = g->target.warp_stops;
     ws_gdb_dbg_fini(&g->target);
     if ((st = ws_gdb_dbg_init(&g->target, g->dbg)) != WS_OK) return st;
     g->target.stop_at_launch = stop_at_launch;
     g->target.server_conditions = server_conditions;
+    g->target.warp_stops = warp_stops;
     atomic_store(&g->target.closing, closing);
+    if (g->warp_threads) ws_gdb_warp_view_reset(&g->view);
     g->target.gate_open = 1; /* the application is past device open */
     st = ws_debug_set_blocking_events(g->dbg, g->blocking | 1u << WS_DBG_EV_LAUNCH_START);
     if (st == WS_OK) {
@@ -102,7 +112,8 @@ static void *serve_main(void *arg)
     struct ws_gdbserver *g = arg;
     for (;;) {
         atomic_store(&g->connected, 1);
-        ws_gdb_serve(g->cfd, g->lfd, &ws_gdb_dbg_ops, &g->target, &g->stop);
+        if (g->warp_threads) ws_gdb_serve(g->cfd, g->lfd, &ws_gdb_warp_view_ops, &g->view, &g->stop);
+        else ws_gdb_serve(g->cfd, g->lfd, &ws_gdb_dbg_ops, &g->target, &g->stop);
         /* gdb is gone: nothing may keep the application waiting. Detaching
          * the hardware resumes every halted warp and stops further halts,
          * also one already in flight when gdb left (a step finishing in
@@ -138,6 +149,7 @@ static void cleanup(struct ws_gdbserver *g)
         ws_gdb_dbg_fini(&g->target);
         ws_debug_detach(g->dbg);
     }
+    ws_gdb_warp_view_fini(&g->view);
     free(g);
 }
 
@@ -162,6 +174,10 @@ static ws_status gdbserver_start(ws_device *dev, const char *spec, struct ws_gdb
     g->target.stop_at_launch = (int)o.stop_at_launch;
     g->target.server_conditions = o.server_conditions;
     g->dev = dev;
+    g->warp_threads = g->target.warp_stops = o.warp_threads;
+    if (!st && o.warp_threads)
+        st = ws_gdb_warp_view_init(&g->view, &ws_gdb_dbg_ops, &g->target, dev->cfg.lanes_per_warp,
+                                   dev->cfg.cores * dev->cfg.warps_per_core);
     /* Park the application when code arrives (gdb inserts breakpoints
      * first) and, if asked, before every launch. */
     uint32_t block = 1u << WS_DBG_EV_MODULE_LOAD | (o.stop_at_launch ? 1u << WS_DBG_EV_LAUNCH_START : 0);

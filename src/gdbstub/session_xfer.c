@@ -228,6 +228,11 @@ static void monitor_thread(ws_gdb_session *s, const char *cmd, char *out, size_t
     unsigned bx = b[0], by = b[1], bz = b[2], tx = t[0], ty = t[1], tz = t[2];
     char prefix[96];
     int pl = snprintf(prefix, sizeof prefix, "block (%u,%u,%u) thread (%u,%u,%u) ", bx, by, bz, tx, ty, tz);
+    if (s->ops->focus) {
+        if (s->ops->focus(s->t, prefix, out, cap) != WS_OK)
+            snprintf(out, cap, "cannot list threads: %s\n", s->ops->error ? s->ops->error(s->t) : "");
+        return;
+    }
     size_t n;
     ws_gdb_thread *th = ws_gdb_list_threads(s, &n);
     if (!th) {

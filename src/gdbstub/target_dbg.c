@@ -384,6 +384,12 @@ static void mark_told(ws_gdb_dbg *t, const ws_gdb_stop *out)
     if (!lane) return;
     t->held[out->tid - 2] = 1;
     uint32_t lpw = t->cfg.lanes_per_warp, all = lpw >= 32 ? UINT32_MAX : (1u << lpw) - 1;
+    if (t->warp_stops) { /* the warp is the thread: every lane of it is held */
+        uint32_t w = (out->tid - 2) / lpw;
+        for (uint32_t k = w * lpw; k < (w + 1) * lpw && k < t->nharts; k++) t->held[k] = 1;
+        t->want_stop[w] = 0;
+        return;
+    }
     if (held_lanes(t, (out->tid - 2) / lpw) != all) /* else (a step's stop) no lane list needed */
         queue_warp_siblings(t, out->tid);
 }
@@ -727,6 +733,22 @@ static int launch_stop_hit(ws_gdb_dbg *t, uint32_t hart, uint32_t pc, ws_gdb_sto
     return 1;
 }
 
+/* warp_stops: the stop of a warp's first lane at a conditional
+ * breakpoint names the other lanes whose condition holds too, as ranges. */
+static void note_lanes(ws_gdb_stop *s, uint32_t also)
+{
+    size_t o = (size_t)snprintf(s->note, sizeof s->note, "[the condition holds for lane(s)");
+    const char *sep = " ";
+    for (uint32_t m = also; m && o < sizeof s->note; sep = ",") {
+        int lo = __builtin_ctz(m), hi = lo;
+        while (hi < 31 && (m >> (hi + 1) & 1)) hi++;
+        m &= hi == 31 ? 0 : ~0u << (hi + 1);
+        o += (size_t)(lo == hi ? snprintf(s->note + o, sizeof s->note - o, "%s%d", sep, lo)
+                               : snprintf(s->note + o, sizeof s->note - o, "%s%d-%d", sep, lo, hi));
+    }
+    if (o < sizeof s->note) snprintf(s->note + o, sizeof s->note - o, " of this warp too: monitor focus]\n");
+}
+
 /* A warp halted: queue one stop per lane that gdb should hear about. */
 static void on_halt(ws_gdb_dbg *t, uint32_t hart)
 {
@@ -819,13 +841,19 @@ static void on_halt(ws_gdb_dbg *t, uint32_t hart)
             push(t, &s, pc);
         }
         int conditional = bp && bp->nconds;
+        uint32_t also = 0; /* warp_stops: the other lanes whose condition holds */
         for (uint32_t i = 0; i < nh; i++) {
             if (!ws_gdb_bp_cond_true(t, bp, harts[i])) continue;
+            if (t->warp_stops && t->npending > before) { /* the warp's one stop is queued */
+                also |= 1u << (harts[i] % t->cfg.lanes_per_warp);
+                continue;
+            }
             s.tid = WS_GDB_TID(harts[i]);
             push(t, &s, pc);
             if (t->npending > before + 1 || !conditional) t->pending_sib[t->npending - 1] = 1;
             t->pending_bp[t->npending - 1] = 1;
         }
+        if (also && conditional && t->npending > before) note_lanes(&t->pending[before], also);
         if (t->npending == before) {
             if (bp) auto_step_start(t, bp, hart);
             else push(t, &s, 0); /* an ebreak in the program itself */
@@ -962,4 +990,5 @@ const ws_gdb_target_ops ws_gdb_dbg_ops = {
     dbg_threads, dbg_read_reg, dbg_write_reg, dbg_read_mem, dbg_write_mem, ws_gdb_dbg_breakpoint,
     dbg_resume, dbg_interrupt, dbg_wait, ws_gdb_dbg_libraries, ws_gdb_dbg_file, ws_gdb_dbg_monitor,
     dbg_detach, dbg_error, 1, dbg_set_non_stop, dbg_thread_alive, dbg_event_fd, NULL /* no reverse execution */,
+    NULL /* threads are lanes: monitor focus names the thread */,
 };

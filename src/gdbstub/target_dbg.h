@@ -77,6 +77,11 @@ typedef struct ws_gdb_dbg {
                                   owes gdb one per live lane)            */
     uint32_t step_hart;        /* hart stepped, + 1 (0: none)           */
     int non_stop, stop_at_launch;
+    int warp_stops;            /* threads=warp (warp_view.h): a warp's halt
+                                  is one stop, for its focus lane or the
+                                  first lane a breakpoint's condition
+                                  passes; non-stop, gdb holds the whole
+                                  warp at once (no stop per sibling lane) */
     int server_conditions;     /* WARPSCOPE_DEBUG conditions=server: the
                                   server evaluates every condition itself
                                   (ebreak), for comparison and as a fallback */
