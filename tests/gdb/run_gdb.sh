@@ -28,6 +28,8 @@
 #   # expect-app: RE     the application's output must match RE
 #   # expect-exit: N     the application's exit status
 # @MARK_name@ becomes the line of "MARK:name" in the kernel sources.
+# WS_GDB_THREADS=warp in the environment runs the scenario with gdb
+# threads that are warps (threads=warp / --threads warp).
 set -u
 app=$1 kelf=$2 dyn=$3 srcdir=$4 scenario=$5 cli=${6:-}
 work=$(mktemp -d)
@@ -55,10 +57,12 @@ fi
 if grep -q '^# via-cli: yes' "$work/scenario"; then
   clio=$(sed -n 's/^# cli-opts: *//p' "$work/scenario")
   [ "$transport" = unix ] && clio="$clio --socket $work/gdb.sock"
+  [ -n "${WS_GDB_THREADS:-}" ] && clio="$clio --threads $WS_GDB_THREADS"
   timeout ${WS_GDB_TEST_TIMEOUT:-90} "$cli" debug $clio --port-file "$work/port" -- \
     "$app" "$mode" "$kelf" "$dyn" > "$work/app.out" 2>&1 &
 else
   opts=$(sed -n 's/^# debug-opts: *//p' "$work/scenario")
+  [ -n "${WS_GDB_THREADS:-}" ] && opts="${opts:+$opts,}threads=$WS_GDB_THREADS"
   listen=port=0
   [ "$transport" = unix ] && listen="socket=$work/gdb.sock"
   WARPSCOPE_DEBUG="$listen,port-file=$work/port,connect-timeout=30000${opts:+,$opts}" \
