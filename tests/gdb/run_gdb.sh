@@ -27,7 +27,8 @@
 #   # reject-gdb: RE     ... must not match RE
 #   # expect-app: RE     the application's output must match RE
 #   # expect-exit: N     the application's exit status
-# @MARK_name@ becomes the line of "MARK:name" in the kernel sources.
+# @MARK_name@ becomes the line of "MARK:name" in the kernel sources, @ROOT@
+# the source tree's root.
 # WS_GDB_THREADS=warp in the environment runs the scenario with gdb
 # threads that are warps (threads=warp / --threads warp).
 set -u
@@ -44,7 +45,8 @@ for f in "$srcdir/gdb_kernels.c" "$srcdir/gdb_dyn_kernel.c"; do
     marks+=(-e "s/@MARK_${name}@/${line}/g")
   done < <(grep -n 'MARK:' "$f")
 done
-sed "${marks[@]}" "$scenario" > "$work/scenario"
+root=$(cd "$srcdir/../.." && pwd)
+sed "${marks[@]}" -e "s|@ROOT@|$root|g" "$scenario" > "$work/scenario"
 mode=$(sed -n 's/^# mode: *//p' "$work/scenario")
 transport=$(sed -n 's/^# transport: *//p' "$work/scenario")
 while IFS= read -r kv; do export "${kv//@WORK@/$work}"; done < <(sed -n 's/^# env: *//p' "$work/scenario")
