@@ -18,7 +18,7 @@ trap cleanup EXIT
 . "$(dirname "$0")/lib.sh"
 
 limit=6000000 hold=2000
-[ "$mode" = badinput ] && limit=800000 hold=0
+[ "$mode" = badinput ] && limit=${JTAG_BADINPUT_SPINS:-800000} hold=0
 if [ -n "$cli" ]; then
   timeout 100 "$cli" debug --jtag --port-file "$work/port" -- "$app" "$kelf" $limit $hold > "$work/app.out" 2> "$work/app.err" &
 else
