@@ -219,13 +219,16 @@ static uint32_t sectors(const ws_device *dev, const ws_warp *w, const uint32_t *
     const uint32_t nl = dev->cfg.lanes_per_warp, shift = dev->mem.stack_shift;
     if (!local && g == dev->full_mask && nl == 32) { /* 32 lanes: counted loops the compiler vectorises */
         uint32_t down = 0, same = 0; /* sectors are below 2^27: a step down has its top bit set */
-        for (uint32_t l = 0; l < 32; l++) s[l] = (base[l] + imm) >> 5;
+        /* each lane's sector and its neighbour's from the registers: read
+         * back from s, the neighbours' unaligned loads would wait on the
+         * stores just made (a store-forwarding stall per vector) */
         for (uint32_t i = 1; i < 32; i++) {
-            const uint32_t d = s[i] - s[i - 1];
+            const uint32_t d = ((base[i] + imm) >> 5) - ((base[i - 1] + imm) >> 5);
             down |= d >> 31;
             same += d == 0;
         }
         if (!down) return 1 + 31 - same;
+        for (uint32_t l = 0; l < 32; l++) s[l] = (base[l] + imm) >> 5;
         n = 32;
         sorted = 0;
     } else if (!local && g == dev->full_mask) { /* a full warp */
