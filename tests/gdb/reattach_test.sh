@@ -7,6 +7,7 @@
 # and the program ends with the right results.
 #   reattach_test.sh GDB_APP KERNELS.elf SRCDIR [tcp|unix]   (unix: the server on
 #   a Unix-domain socket, WARPSCOPE_DEBUG socket=PATH; the file must go at the end)
+# WS_GDB_THREADS=warp in the environment: the server with threads=warp.
 set -u
 app=$1 kelf=$2 srcdir=$3 transport=${4:-tcp} # tcp, or unix: WARPSCOPE_DEBUG socket=PATH
 work=$(mktemp -d)
@@ -21,7 +22,7 @@ G=(gdb-multiarch -batch -nx -ex "set pagination off" -ex "set confirm off")
 
 listen=port=0
 [ "$transport" = unix ] && listen="socket=$work/gdb.sock"
-WARPSCOPE_DEBUG="$listen,port-file=$work/port,connect-timeout=30000" \
+WARPSCOPE_DEBUG="$listen,port-file=$work/port,connect-timeout=30000${WS_GDB_THREADS:+,threads=$WS_GDB_THREADS}" \
   timeout 90 "$app" wait "$kelf" "$work/flag" > "$work/app.out" 2>&1 &
 apid=$!
 for _ in $(seq 300); do [ -s "$work/port" ] && break; sleep 0.1; done
