@@ -3,6 +3,7 @@
  * come back with the lane's id turned into its warp's, and the warp's
  * focus moved to that lane. */
 #include "gdbstub/warp_view.h"
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,10 +18,24 @@ static uint32_t lane_tid(const ws_gdb_warp_view *v, uint32_t warp, uint32_t lane
     return 2 + warp * v->lanes_per_warp + lane;
 }
 
-static ws_status fail(ws_gdb_warp_view *v, ws_status st, const char *msg, uint32_t tid)
+static ws_status fail(ws_gdb_warp_view *v, ws_status st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static ws_status fail(ws_gdb_warp_view *v, ws_status st, const char *fmt, ...)
 {
-    snprintf(v->err, sizeof v->err, msg, tid);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(v->err, sizeof v->err, fmt, ap);
+    va_end(ap);
     return st;
+}
+
+/* Each call starts with no message of its own: a failure below it is the
+ * lane target's to explain (view_error). */
+static ws_gdb_warp_view *begin(void *vp)
+{
+    ws_gdb_warp_view *v = vp;
+    v->err[0] = 0;
+    return v;
 }
 
 static int lane_alive(ws_gdb_warp_view *v, uint32_t tid)
@@ -60,7 +75,7 @@ static ws_status list_lanes(ws_gdb_warp_view *v, size_t *n)
         ws_status st = v->lanes_ops->threads(v->lanes, v->list, v->list_cap, n);
         if (st || *n <= v->list_cap) return st;
         ws_gdb_thread *bigger = realloc(v->list, *n * sizeof *bigger);
-        if (!bigger) return fail(v, WS_ERR_OUT_OF_MEMORY, "out of host memory listing %u threads", (uint32_t)*n);
+        if (!bigger) return fail(v, WS_ERR_OUT_OF_MEMORY, "out of host memory listing %zu threads", *n);
         v->list = bigger;
         v->list_cap = *n;
     }
@@ -71,7 +86,7 @@ static ws_status list_lanes(ws_gdb_warp_view *v, size_t *n)
  * of its live lanes. */
 static ws_status view_threads(void *vp, ws_gdb_thread *out, size_t max, size_t *n)
 {
-    ws_gdb_warp_view *v = vp;
+    ws_gdb_warp_view *v = begin(vp);
     size_t nl;
     ws_status st = list_lanes(v, &nl);
     if (st) return st;
@@ -103,14 +118,14 @@ static ws_status view_threads(void *vp, ws_gdb_thread *out, size_t max, size_t *
 
 static int view_thread_alive(void *vp, uint32_t tid)
 {
-    ws_gdb_warp_view *v = vp;
+    ws_gdb_warp_view *v = begin(vp);
     if (!is_unit(tid)) return lane_alive(v, tid);
     return focus_lane(v, tid) != 0;
 }
 
 static ws_status view_read_reg(void *vp, uint32_t tid, uint32_t regno, uint32_t *val)
 {
-    ws_gdb_warp_view *v = vp;
+    ws_gdb_warp_view *v = begin(vp);
     uint32_t l = lane_or_fail(v, tid);
     if (!l) return WS_ERR_NOT_FOUND;
     return v->lanes_ops->read_reg(v->lanes, l, regno, val);
@@ -118,7 +133,7 @@ static ws_status view_read_reg(void *vp, uint32_t tid, uint32_t regno, uint32_t 
 
 static ws_status view_write_reg(void *vp, uint32_t tid, uint32_t regno, uint32_t val)
 {
-    ws_gdb_warp_view *v = vp;
+    ws_gdb_warp_view *v = begin(vp);
     uint32_t l = lane_or_fail(v, tid);
     if (!l) return WS_ERR_NOT_FOUND;
     return v->lanes_ops->write_reg(v->lanes, l, regno, val);
@@ -128,14 +143,14 @@ static ws_status view_write_reg(void *vp, uint32_t tid, uint32_t regno, uint32_t
  * the lane target reads it without one. */
 static ws_status view_read_mem(void *vp, uint32_t tid, uint32_t addr, uint8_t *buf, size_t len)
 {
-    ws_gdb_warp_view *v = vp;
+    ws_gdb_warp_view *v = begin(vp);
     uint32_t l = focus_lane(v, tid);
     return v->lanes_ops->read_mem(v->lanes, l ? l : WS_GDB_PLACEHOLDER_TID, addr, buf, len);
 }
 
 static ws_status view_write_mem(void *vp, uint32_t tid, uint32_t addr, const uint8_t *buf, size_t len)
 {
-    ws_gdb_warp_view *v = vp;
+    ws_gdb_warp_view *v = begin(vp);
     uint32_t l = focus_lane(v, tid);
     return v->lanes_ops->write_mem(v->lanes, l ? l : WS_GDB_PLACEHOLDER_TID, addr, buf, len);
 }
@@ -143,7 +158,7 @@ static ws_status view_write_mem(void *vp, uint32_t tid, uint32_t addr, const uin
 static ws_status view_breakpoint(void *vp, int type, uint32_t addr, uint32_t kind, int insert,
                                  const ws_gdb_cond *conds, size_t nconds)
 {
-    ws_gdb_warp_view *v = vp;
+    ws_gdb_warp_view *v = begin(vp);
     return v->lanes_ops->breakpoint(v->lanes, type, addr, kind, insert, conds, nconds);
 }
 
@@ -154,10 +169,10 @@ static ws_status view_breakpoint(void *vp, int type, uint32_t addr, uint32_t kin
  * step with it. */
 static ws_status view_resume(void *vp, const ws_gdb_action *a, size_t n)
 {
-    ws_gdb_warp_view *v = vp;
+    ws_gdb_warp_view *v = begin(vp);
     size_t cap = n * (v->lanes_per_warp + 1), k = 0;
     ws_gdb_action *out = malloc(cap * sizeof *out);
-    if (!out) return fail(v, WS_ERR_OUT_OF_MEMORY, "out of host memory resuming %u actions", (uint32_t)n);
+    if (!out) return fail(v, WS_ERR_OUT_OF_MEMORY, "out of host memory resuming %zu actions", n);
     for (size_t i = 0; i < n; i++) {
         if (!is_unit(a[i].tid)) {
             if (!a[i].tid && a[i].op != 't') memset(v->told, 0, v->nwarps);
@@ -185,7 +200,7 @@ static ws_status view_resume(void *vp, const ws_gdb_action *a, size_t n)
 
 static ws_status view_interrupt(void *vp, uint32_t tid)
 {
-    ws_gdb_warp_view *v = vp;
+    ws_gdb_warp_view *v = begin(vp);
     uint32_t l = focus_lane(v, tid);
     if (is_unit(tid) && !l) return WS_OK; /* gone: nothing to stop */
     return v->lanes_ops->interrupt(v->lanes, l);
@@ -197,7 +212,7 @@ static ws_status view_interrupt(void *vp, uint32_t tid)
  * from the lane target and dropped. */
 static ws_status view_wait(void *vp, int timeout_ms, ws_gdb_stop *stop)
 {
-    ws_gdb_warp_view *v = vp;
+    ws_gdb_warp_view *v = begin(vp);
     for (;;) {
         ws_status st = v->lanes_ops->wait(v->lanes, timeout_ms, stop);
         if (st) return st;
@@ -217,37 +232,37 @@ static ws_status view_wait(void *vp, int timeout_ms, ws_gdb_stop *stop)
 
 static ws_status view_libraries(void *vp, char **xml, size_t *len)
 {
-    ws_gdb_warp_view *v = vp;
+    ws_gdb_warp_view *v = begin(vp);
     return v->lanes_ops->libraries(v->lanes, xml, len);
 }
 
 static ws_status view_file(void *vp, const char *name, const uint8_t **data, size_t *size)
 {
-    ws_gdb_warp_view *v = vp;
+    ws_gdb_warp_view *v = begin(vp);
     return v->lanes_ops->file(v->lanes, name, data, size);
 }
 
 static ws_status view_monitor(void *vp, const char *cmd, char **out)
 {
-    ws_gdb_warp_view *v = vp;
+    ws_gdb_warp_view *v = begin(vp);
     return v->lanes_ops->monitor(v->lanes, cmd, out);
 }
 
 static void view_detach(void *vp)
 {
-    ws_gdb_warp_view *v = vp;
+    ws_gdb_warp_view *v = begin(vp);
     v->lanes_ops->detach(v->lanes);
 }
 
 static const char *view_error(void *vp)
 {
-    ws_gdb_warp_view *v = vp;
+    const ws_gdb_warp_view *v = vp;
     return v->err[0] ? v->err : v->lanes_ops->error(v->lanes);
 }
 
 static ws_status view_set_non_stop(void *vp, int on)
 {
-    ws_gdb_warp_view *v = vp;
+    ws_gdb_warp_view *v = begin(vp);
     ws_status st = v->lanes_ops->set_non_stop ? v->lanes_ops->set_non_stop(v->lanes, on) : WS_OK;
     if (!st) v->non_stop = on;
     memset(v->told, 0, v->nwarps);
@@ -256,7 +271,7 @@ static ws_status view_set_non_stop(void *vp, int on)
 
 static int view_event_fd(void *vp)
 {
-    ws_gdb_warp_view *v = vp;
+    ws_gdb_warp_view *v = begin(vp);
     return v->lanes_ops->event_fd ? v->lanes_ops->event_fd(v->lanes) : -1;
 }
 
@@ -265,7 +280,7 @@ static int view_event_fd(void *vp)
  * the flushregs in the answer. */
 static ws_status view_focus(void *vp, const char *prefix, char *out, size_t cap)
 {
-    ws_gdb_warp_view *v = vp;
+    ws_gdb_warp_view *v = begin(vp);
     size_t n, pl = strlen(prefix);
     ws_status st = list_lanes(v, &n);
     if (st) return st;
