@@ -4,6 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/bootstrap.sh
+echo "== ($SECONDS s) bootstrap done"
 jobs="$(nproc)"
 # one test more than cores: many tests wait on gdb, OpenOCD or a browser
 # part of the time (2 cores, warm build dir: -j3 12 % faster than -j2, -j4
@@ -26,11 +27,15 @@ configure() {
 echo "== build (warnings are errors) and test, cores on 2 host threads"
 configure build-test -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWS_WERROR=ON
 cmake --build build-test -j"$jobs"
+echo "== ($SECONDS s) plain build done"
 (cd build-test && WARPSCOPE_THREADS=2 ctest --output-on-failure -j"$tests")
+echo "== ($SECONDS s) plain suite done"
 
 # optimised (-O2): the sanitizers check the same code, in a third of the time of -O0
 echo "== build and test under ASan + UBSan, cores on 1 host thread"
 # (the benchmarks are built, warnings as errors, in the first stage only)
 configure build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DWS_WERROR=ON -DWS_SANITIZE=ON -DWS_BENCH=OFF
 cmake --build build-asan -j"$jobs"
+echo "== ($SECONDS s) sanitizer build done"
 (cd build-asan && WARPSCOPE_THREADS=1 ASAN_OPTIONS=detect_leaks=1 ctest --output-on-failure -j"$tests")
+echo "== ($SECONDS s) sanitizer suite done"
