@@ -504,14 +504,23 @@ static ws_status dbg_resume(void *tp, const ws_gdb_action *a, size_t n)
     ws_status st = WS_OK;
     uint32_t nw = t->cfg.cores * t->cfg.warps_per_core;
     /* a step gdb asked for before, never run (a stop came first): its
-     * dcsr.step would make the warp's next resume a step nobody waits for */
-    if (t->step_hart) set_step(t, t->step_hart - 1, 0);
+     * dcsr.step would make the warp's next resume a step nobody waits for;
+     * one that ran into a barrier is still waiting there (the hardware
+     * lets it: docs/debug-hardware.md) and halts when the barrier opens,
+     * a halt gdb, now doing something else, must not hear */
+    if (t->step_hart) {
+        uint32_t sh = t->step_hart - 1;
+        const ws_dbg_lane *l = ws_gdb_lane_of(t, WS_GDB_TID(sh));
+        if (l && !l->halted && !t->non_stop) t->orphan_step = sh / t->cfg.lanes_per_warp + 1;
+        else set_step(t, sh, 0);
+    }
     t->step_hart = 0;
     memset(t->wsel, 0, nw);
     if (step_tid > WS_GDB_PLACEHOLDER_TID) {
         const ws_dbg_lane *l = lane_for(t, step_tid);
         if (!l) return WS_ERR_NOT_FOUND;
         uint32_t hart = l->hart;
+        if (t->orphan_step == hart / t->cfg.lanes_per_warp + 1) t->orphan_step = 0; /* gdb's step again */
         st = set_step(t, hart, 1); /* dcsr.step: one warp-instruction, then halt */
         /* Lanes of this warp whose breakpoint stop gdb has not heard yet sit
          * the step out: gdb steps the reported thread over the breakpoint,
@@ -767,6 +776,12 @@ static void on_halt(ws_gdb_dbg *t, uint32_t hart)
     s.tid = WS_GDB_TID(hart);
     switch (h->cause) {
     case WS_DCSR_CAUSE_STEP:
+        if (t->orphan_step == warp + 1) { /* see orphan_step: the warp runs on */
+            t->orphan_step = 0;
+            set_step(t, hart, 0);
+            run_on(t, hart);
+            return;
+        }
         if (t->step_hart && (t->step_hart - 1) / t->cfg.lanes_per_warp == warp) {
             s.tid = WS_GDB_TID(t->step_hart - 1);
             set_step(t, t->step_hart - 1, 0);

@@ -76,6 +76,10 @@ typedef struct ws_gdb_dbg {
                                   queue entry: a pause of every thread
                                   owes gdb one per live lane)            */
     uint32_t step_hart;        /* hart stepped, + 1 (0: none)           */
+    uint32_t orphan_step;      /* all-stop: warp + 1 whose step gdb gave up
+                                  while it waited at a barrier (another
+                                  thread's stop came first); its halt when
+                                  the barrier opens is not gdb's to hear */
     int non_stop, stop_at_launch;
     int warp_stops;            /* threads=warp (warp_view.h): a warp's halt
                                   is one stop, for its focus lane or the

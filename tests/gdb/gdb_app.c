@@ -6,6 +6,7 @@
  *   misaligned  a kernel whose thread 3 stores to a misaligned address
  *   dynamic  basic, then a module loaded from memory and launched
  *   shared   tiles: 4 blocks, each with its own shared-memory tile
+ *   meet     2 blocks of two warps that meet at a barrier
  *   wait     basic, then wait for the file named by the third argument,
  *            then basic again (gdb detaches and attaches meanwhile)
  *   reload   basic three times: before, while and after a second module
@@ -106,6 +107,23 @@ static int run_tiles(ws_device *dev, ws_module *mod)
     for (int b = 0; b < B; b++)
         for (int t = 0; t < 32; t++)
             if (out[b * 32 + t] != b * 100 + 31 - t) return printf("result BAD in tiles at %d\n", b * 32 + t), 1;
+    return 0;
+}
+
+static int run_meet(ws_device *dev, ws_module *mod)
+{
+    enum { B = 2, T = 64 };
+    int out[B * T];
+    ws_kernel *k;
+    ws_addr dout;
+    ws_status st;
+    if ((st = ws_kernel_get(mod, "meet", &k)) || (st = ws_malloc(dev, sizeof out, &dout))) return fail(dev, "meet", st);
+    ws_arg args[] = { WS_ARG_PTR(dout), WS_ARG_I32(200) };
+    if ((st = ws_launch(dev, k, WS_DIM3(B, 1, 1), WS_DIM3(T, 1, 1), 0, args, 2)) ||
+        (st = ws_memcpy_dtoh(dev, out, dout, sizeof out)))
+        return fail(dev, "running meet", st);
+    for (int i = 0; i < B * T; i++)
+        if (out[i] != (i / T) * 1000 + i % T + 2) return printf("result BAD in meet at %d\n", i), 1;
     return 0;
 }
 
@@ -243,6 +261,7 @@ int main(int argc, char **argv)
     else if (!strcmp(mode, "misaligned")) bad = run_oob(dev, mod, "misaligned");
     else if (!strcmp(mode, "dynamic")) bad = run_scale(dev, mod) || argc < 4 || run_dynamic(dev, argv[3]);
     else if (!strcmp(mode, "shared")) bad = run_tiles(dev, mod);
+    else if (!strcmp(mode, "meet")) bad = run_meet(dev, mod);
     else if (!strcmp(mode, "wait")) bad = argc < 4 || run_wait(dev, mod, argv[3]);
     else if (!strcmp(mode, "reload")) bad = argc < 4 || run_reload(dev, mod, argv[3]);
     else if (!strcmp(mode, "nonstop")) bad = run_spin(dev, mod);

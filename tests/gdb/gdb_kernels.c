@@ -41,6 +41,19 @@ WS_KERNEL void tiles(int *out, int spin)
     out[blockIdx_x() * 32 + t] = tile[31 - t];
 }
 
+/* Two warps per block meet at a barrier (gdb_app mode "meet"): gdb steps
+ * one warp into the barrier while the other, still on its way, hits a
+ * breakpoint. */
+WS_KERNEL void meet(int *out, int spin)
+{
+    unsigned t = threadIdx_x();
+    int acc = 0;
+    for (int k = 0; k < spin; k++) acc += k;
+    int v = (int)(blockIdx_x() * 1000 + t) + (acc & 0); /* MARK:meet_value */
+    ws_syncthreads(); /* MARK:meet_barrier */
+    out[blockIdx_x() * 64 + t] = v + 2;
+}
+
 WS_KERNEL void misaligned(int *out)
 {
     int i = (int)threadIdx_x();
