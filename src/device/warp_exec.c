@@ -310,14 +310,19 @@ static int shfl_src(ws_op op, int l, uint32_t b, int nl, uint32_t g)
     return (int)s;
 }
 
-/* An execute trigger on the exit stub's WS_RETIRE_ADDR stops the lanes
- * before they retire (a debugger's `finish` or watchpoint scope in the
- * kernel frame). The exit counts as an instruction for the trigger's
- * skip-once-after-resume rule, so a resumed warp then retires. */
-static int exit_trap(ws_device *dev, ws_warp *w, uint32_t g)
+/* An execute trigger where no instruction is stops the lanes first: on
+ * the exit stub's WS_RETIRE_ADDR before they retire (a debugger's
+ * `finish` or watchpoint scope in the kernel frame), on an address that
+ * cannot be fetched before the fault (an instruction address breakpoint
+ * outranks an instruction access fault in the privileged spec's
+ * exception priorities; gdb's return address for a function it calls
+ * sits on the lane's stack). The address counts as an instruction for
+ * the trigger's skip-once-after-resume rule, so a resumed warp then
+ * retires, or faults. */
+static int no_insn_trap(ws_device *dev, ws_warp *w, uint32_t g, uint32_t pc)
 {
     w->instret++;
-    int hit = ws_dbg_exec_hit(dev, w, g, WS_RETIRE_ADDR);
+    int hit = ws_dbg_exec_hit(dev, w, g, pc);
     w->instret--;
     return hit;
 }
@@ -354,12 +359,13 @@ ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t
         }
         const uint32_t g = w->group, pc = w->group_pc;
         if (pc == WS_RETIRE_ADDR) { /* the kernel returned */
-            if (dev->debug && exit_trap(dev, w, g)) { result = WARP_HALT; break; }
+            if (dev->debug && no_insn_trap(dev, w, g, WS_RETIRE_ADDR)) { result = WARP_HALT; break; }
             ws_simt_retire(dev, w, g);
             w->group = 0;
             continue;
         }
         const ws_inst *in = fetch(dev, w, pc);
+        if (!in && dev->debug && no_insn_trap(dev, w, g, pc)) { result = WARP_HALT; break; }
         if (!in) {
             char why[160];
             ws_mem_describe(&dev->mem, pc, why, sizeof why);

@@ -182,7 +182,10 @@ ws_status ws_gdb_dbg_breakpoint(void *tp, int type, uint32_t addr, uint32_t kind
 {
     ws_gdb_dbg *t = tp;
     int exit_stub = type == WS_GDB_BP_SW && addr == WS_RETIRE_ADDR;
-    if (exit_stub) type = WS_GDB_BP_HW; /* finish / until / watch scope in a kernel's own frame */
+    /* gdb's return address for a function it calls (`call f(x)`, `print
+     * f(x)`) is on the lane's stack, where no ebreak can be fetched */
+    int on_stack = type == WS_GDB_BP_SW && addr - WS_STACK_BASE < WS_STACK_END - WS_STACK_BASE;
+    if (exit_stub || on_stack) type = WS_GDB_BP_HW; /* finish / until / watch scope in a kernel's own frame */
     int i = find(t, type, addr, kind);
     ws_status st = WS_OK;
     if (!insert) {
@@ -251,6 +254,7 @@ ws_status ws_gdb_dbg_breakpoint(void *tp, int type, uint32_t addr, uint32_t kind
         return st;
     }
     b->exit_stub = exit_stub;
+    b->as_sw = exit_stub || on_stack;
     b->used = 1;
     return WS_OK;
 }
@@ -316,7 +320,7 @@ void ws_gdb_trigger_reason(ws_gdb_dbg *t, uint32_t hart, uint32_t pc, ws_gdb_sto
         uint32_t len = b->kind ? b->kind : 1;
         if (b->type <= WS_GDB_BP_HW ? b->addr != addr : addr - b->addr >= len) continue;
         st->addr = b->type == WS_GDB_BP_HW ? 0 : addr;
-        st->reason = b->exit_stub || b->cond_trig ? WS_GDB_R_SWBREAK : b->type == WS_GDB_BP_HW ? WS_GDB_R_HWBREAK : b->type == WS_GDB_WP_WRITE ? WS_GDB_R_WATCH
+        st->reason = b->as_sw || b->cond_trig ? WS_GDB_R_SWBREAK : b->type == WS_GDB_BP_HW ? WS_GDB_R_HWBREAK : b->type == WS_GDB_WP_WRITE ? WS_GDB_R_WATCH
                    : b->type == WS_GDB_WP_READ ? WS_GDB_R_RWATCH : WS_GDB_R_AWATCH;
         return;
     }

@@ -192,8 +192,12 @@ static ws_status dbg_read_reg(void *tp, uint32_t tid, uint32_t r, uint32_t *v)
 static ws_status dbg_write_reg(void *tp, uint32_t tid, uint32_t r, uint32_t v)
 {
     ws_gdb_dbg *t = tp;
-    if (r == 0 || r >= WS_GDB_REG_BLOCK_X)
+    if (r == 0 || r >= WS_GDB_REG_BLOCK_X) { /* read-only; gdb restoring the registers it saved
+                                                (after `call f()`) writes them back unchanged */
+        uint32_t now;
+        if (dbg_read_reg(tp, tid, r, &now) == WS_OK && now == v) return WS_OK;
         return ws_gdb_fail(t, WS_ERR_INVALID_ARG, "register %u is read-only", r);
+    }
     const ws_dbg_lane *l = lane_for(t, tid);
     if (!l) return WS_ERR_NOT_FOUND;
     if (!l->halted) return ws_gdb_fail(t, WS_ERR_BUSY, "thread %u is running", tid);

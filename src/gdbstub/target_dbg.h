@@ -25,6 +25,10 @@ typedef struct ws_gdb_bp {
     int exit_stub;             /* a Z0 at the kernels' return address,
                                   held by an execute trigger (no memory
                                   there to write an ebreak into)         */
+    int as_sw;                 /* a Z0 held by an execute trigger (the exit
+                                  stub, or a lane-stack address: gdb's
+                                  return address for a function it calls),
+                                  reported as a software breakpoint      */
     uint8_t *code;             /* conditions' bytecode, back to back    */
     size_t cond_len[WS_GDB_MAX_CONDS];
     size_t nconds;
