@@ -597,12 +597,38 @@ static ws_status stop_lane(ws_gdb_dbg *t, uint32_t tid)
     return ws_gdb_hart_ctl(t, l->hart, 0);
 }
 
+/* Non-stop, every thread (`interrupt -a`: vCont;t for the process, or
+ * vCtrlC): each running warp halts and its lanes are told stopped
+ * (signal 0), as for vCont;t of one of them; threads already stopped have
+ * nothing new to say (a made-up SIGINT for one of them would end gdb's
+ * next `continue -a` at once). With no kernel running, the placeholder. */
+static ws_status stop_all_lanes(ws_gdb_dbg *t)
+{
+    uint32_t lpw = t->cfg.lanes_per_warp, nw = t->cfg.cores * t->cfg.warps_per_core, n = 0;
+    if (!t->nlanes) return stop_lane(t, WS_GDB_PLACEHOLDER_TID);
+    uint32_t *harts = malloc(nw * sizeof *harts); /* a running lane of each warp to halt */
+    if (!harts) return ws_gdb_fail(t, WS_ERR_OUT_OF_MEMORY, "out of host memory stopping %u warps", nw);
+    memset(t->wsel, 0, nw);
+    for (size_t i = 0; i < t->nlanes; i++) {
+        uint32_t h = t->lanes[i].hart;
+        if (!t->lanes[i].halted && !t->wsel[h / lpw]) t->wsel[h / lpw] = 1, harts[n++] = h;
+    }
+    ws_status st = WS_OK;
+    for (uint32_t i = 0; i < n && !st; i++) { /* the lane snapshot may change meanwhile: harts are copies */
+        t->want_stop[harts[i] / lpw] = 1;
+        st = ws_gdb_hart_ctl(t, harts[i], 0);
+    }
+    free(harts);
+    t->resumed = 1;
+    return st;
+}
+
 static ws_status dbg_interrupt(void *tp, uint32_t tid)
 {
     ws_gdb_dbg *t = tp;
     ws_status st = ws_gdb_lanes_refresh(t);
     if (st) return st;
-    if (t->non_stop && tid) return stop_lane(t, tid);
+    if (t->non_stop) return tid ? stop_lane(t, tid) : stop_all_lanes(t);
     t->want_interrupt = 1;
     for (size_t i = 0; i < t->nlanes; i++) {
         const ws_dbg_lane *l = &t->lanes[i];
