@@ -58,7 +58,11 @@ typedef struct ws_gdb_cond {
 /* One vCont action: tid 0 means "every thread not named before". */
 typedef struct ws_gdb_action {
     uint32_t tid;
-    char op;                 /* 'c' continue, 's' step, 't' stop          */
+    char op;                 /* 'c' continue, 's' step, 't' stop, 'r' step
+                                while pc is in [lo, hi) (range stepping:
+                                only for targets with range_stepping; the
+                                session turns it into 's' for others)    */
+    uint32_t lo, hi;
 } ws_gdb_action;
 
 typedef struct ws_gdb_target_ops {
@@ -103,6 +107,9 @@ typedef struct ws_gdb_target_ops {
      * warp's focus; a line for gdb's console into out. Without it,
      * `monitor focus` names the thread that runs those coordinates. */
     ws_status (*focus)(void *t, const char *prefix, char *out, size_t cap);
+    /* 1: resume takes 'r' actions (steps on by itself while the thread's
+     * pc stays in the range; a stop may still come early) */
+    int range_stepping;
 } ws_gdb_target_ops;
 
 #endif

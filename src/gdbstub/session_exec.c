@@ -106,10 +106,16 @@ static void cmd_vcont(ws_gdb_session *s, const char *p)
     while (*p == ';') {
         char op = p[1];
         p += 2;
+        uint64_t lo = 0, hi = 0;
         if (op == 'C' || op == 'S') { /* signals cannot be delivered to a lane: ignore the number */
             uint64_t sig;
             if (ws_hex_u64(p, ":;", &sig, &p)) goto bad;
             op = (char)(op + ('a' - 'A'));
+        } else if (op == 'r') { /* rSTART,END: step while pc is in [START, END) */
+            if (ws_hex_u64(p, ",", &lo, &p) || *p != ',' || ws_hex_u64(p + 1, ":;", &hi, &p) ||
+                lo > 0xffffffffu || hi > 0xffffffffu)
+                goto bad;
+            if (!s->ops->range_stepping) op = 's'; /* a stop after each step is allowed */
         } else if (op != 'c' && op != 's' && op != 't') {
             goto bad;
         }
@@ -120,6 +126,8 @@ static void cmd_vcont(ws_gdb_session *s, const char *p)
         if (n == MAX_ACTIONS) goto bad;
         acts[n].tid = tid;
         acts[n].op = op;
+        acts[n].lo = (uint32_t)lo;
+        acts[n].hi = (uint32_t)hi;
         n++;
         if (!tid) break; /* a default action ends the list */
     }
@@ -161,11 +169,11 @@ int ws_gdb_cmd_exec(ws_gdb_session *s, char *pkt, size_t len)
     if (!strcmp(pkt, "?")) {
         cmd_status(s);
     } else if (!strcmp(pkt, "vCont?")) {
-        ws_gdb_reply(s, "vCont;c;C;s;S;t");
+        ws_gdb_reply(s, "vCont;c;C;s;S;t;r");
     } else if (!strncmp(pkt, "vCont;", 6)) {
         cmd_vcont(s, pkt + 5);
     } else if ((pkt[0] == 'c' || pkt[0] == 's') && !pkt[1]) {
-        ws_gdb_action a[2] = { { ws_gdb_pick_tid(s, s->c_tid), 's' }, { 0, 'c' } };
+        ws_gdb_action a[2] = { { ws_gdb_pick_tid(s, s->c_tid), 's', 0, 0 }, { 0, 'c', 0, 0 } };
         if (pkt[0] == 'c') resume(s, a + 1, 1);
         else resume(s, a, 2);
     } else if ((!strcmp(pkt, "bs") || !strcmp(pkt, "bc")) && s->ops->reverse) {

@@ -23,13 +23,15 @@ ws_status ws_gdb_dbg_init(ws_gdb_dbg *t, ws_debug *dbg)
     t->held = calloc(t->nharts, 1);
     t->auto_addr = calloc(t->cfg.cores * t->cfg.warps_per_core, sizeof *t->auto_addr);
     t->wsel = calloc(t->cfg.cores * t->cfg.warps_per_core, 1);
+    t->range_wsel = calloc(t->cfg.cores * t->cfg.warps_per_core, 1);
     t->auto_wait = calloc(t->cfg.cores * t->cfg.warps_per_core, 1);
     t->regs = calloc(t->cfg.cores * t->cfg.warps_per_core, sizeof *t->regs);
     t->regs_ok = calloc(t->cfg.cores * t->cfg.warps_per_core, 1);
     t->want_stop = calloc(t->cfg.cores * t->cfg.warps_per_core, 1);
     t->tell = calloc(t->nharts, 1);
     if (!t->held || !t->auto_addr || !t->wsel || !t->auto_wait || !t->regs || !t->regs_ok || !t->want_stop ||
-        !t->tell) {
+        !t->tell || !t->range_wsel) {
+        free(t->range_wsel);
         free(t->tell);
         free(t->want_stop);
         free(t->regs);
@@ -59,9 +61,11 @@ void ws_gdb_dbg_fini(ws_gdb_dbg *t)
     free(t->held);
     free(t->auto_addr);
     free(t->wsel);
+    free(t->range_wsel);
     free(t->auto_wait);
     free(t->want_stop);
     free(t->tell);
+    t->range_wsel = NULL;
     t->want_stop = NULL;
     t->tell = NULL;
     for (uint32_t i = 0; t->regs && i < t->cfg.cores * t->cfg.warps_per_core; i++) free(t->regs[i]);
@@ -475,8 +479,12 @@ static ws_status dbg_resume(void *tp, const ws_gdb_action *a, size_t n)
     uint32_t step_tid = 0, cont_tid = 0;
     int cont_all = 0;
     ws_gdb_lanes_stale(t);
+    t->range_lo = t->range_hi = 0;
     for (size_t i = 0; i < n; i++) {
-        if (a[i].op == 's' && !step_tid) step_tid = a[i].tid;
+        if ((a[i].op == 's' || a[i].op == 'r') && !step_tid) {
+            step_tid = a[i].tid;
+            if (a[i].op == 'r' && a[i].lo < a[i].hi) t->range_lo = a[i].lo, t->range_hi = a[i].hi;
+        }
         else if (a[i].op == 'c' && !a[i].tid) cont_all = 1;
         else if (a[i].op == 'c' && !cont_tid) cont_tid = a[i].tid;
     }
@@ -557,6 +565,7 @@ static ws_status dbg_resume(void *tp, const ws_gdb_action *a, size_t n)
                 t->wsel[w] = 0;
                 t->auto_wait[w] = 1;
             }
+    if (t->range_hi) memcpy(t->range_wsel, t->wsel, nw); /* woken again after each step in the range */
     if (!st) st = resume_selected(t); /* one resume for all: none halts before the last is resumed */
     if (!st) st = ws_debug_release(t->dbg); /* a parked application goes on */
     return st;
@@ -772,6 +781,29 @@ static int launch_stop_hit(ws_gdb_dbg *t, uint32_t hart, uint32_t pc, ws_gdb_sto
     return 1;
 }
 
+/* vCont;r: the stepped lane's warp halted after a step. While the lane's
+ * pc is still in the range and gdb has nothing else to hear, step again:
+ * the warps gdb's resume woke (in all-stop this step's halt stopped them
+ * too) run on together, and the stepped warp does one more step (its
+ * dcsr.step is still set). Returns 1 if stepping went on. */
+static int range_step_on(ws_gdb_dbg *t)
+{
+    if (!t->range_hi || t->npending || ws_gdb_lanes_refresh(t)) return 0;
+    const ws_dbg_lane *l = ws_gdb_lane_of(t, WS_GDB_TID(t->step_hart - 1));
+    if (!l || !l->halted || l->pc < t->range_lo || l->pc >= t->range_hi) return 0;
+    uint32_t nw = t->cfg.cores * t->cfg.warps_per_core;
+    memset(t->wsel, 0, nw);
+    t->wsel[(t->step_hart - 1) / t->cfg.lanes_per_warp] = 1;
+    for (size_t i = 0; i < t->nlanes && !t->non_stop; i++) { /* the woken warps halted since: the step's all-stop
+                                                                 (non-stop: only the stepped warp halted) */
+        uint32_t w = t->lanes[i].hart / t->cfg.lanes_per_warp;
+        if (t->range_wsel[w] && t->lanes[i].halted &&
+            (t->lanes[i].cause == WS_DCSR_CAUSE_HALTREQ || t->lanes[i].cause == WS_DCSR_CAUSE_STEP))
+            t->wsel[w] = 1;
+    }
+    return resume_selected(t) == WS_OK;
+}
+
 /* warp_stops: the stop of a warp's first lane at a conditional
  * breakpoint names the other lanes whose condition holds too, as ranges. */
 static void note_lanes(ws_gdb_stop *s, uint32_t also)
@@ -812,6 +844,7 @@ static void on_halt(ws_gdb_dbg *t, uint32_t hart)
             run_on(t, hart);
             return;
         }
+        if (t->step_hart && (t->step_hart - 1) / t->cfg.lanes_per_warp == warp && range_step_on(t)) return;
         if (t->step_hart && (t->step_hart - 1) / t->cfg.lanes_per_warp == warp) {
             s.tid = WS_GDB_TID(t->step_hart - 1);
             set_step(t, t->step_hart - 1, 0);
@@ -1035,5 +1068,5 @@ const ws_gdb_target_ops ws_gdb_dbg_ops = {
     dbg_threads, dbg_read_reg, dbg_write_reg, dbg_read_mem, dbg_write_mem, ws_gdb_dbg_breakpoint,
     dbg_resume, dbg_interrupt, dbg_wait, ws_gdb_dbg_libraries, ws_gdb_dbg_file, ws_gdb_dbg_monitor,
     dbg_detach, dbg_error, 1, dbg_set_non_stop, dbg_thread_alive, dbg_event_fd, NULL /* no reverse execution */,
-    NULL /* threads are lanes: monitor focus names the thread */,
+    NULL /* threads are lanes: monitor focus names the thread */, 1 /* range stepping */,
 };

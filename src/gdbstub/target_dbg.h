@@ -80,6 +80,10 @@ typedef struct ws_gdb_dbg {
                                   queue entry: a pause of every thread
                                   owes gdb one per live lane)            */
     uint32_t step_hart;        /* hart stepped, + 1 (0: none)           */
+    uint32_t range_lo, range_hi; /* vCont;r: the step of step_hart goes on
+                                  while its pc is in [lo, hi) (hi 0: none) */
+    uint8_t *range_wsel;       /* per warp: the warps that resume uses, woken
+                                  again after each step in the range     */
     uint32_t orphan_step;      /* all-stop: warp + 1 whose step gdb gave up
                                   while it waited at a barrier (another
                                   thread's stop came first); its halt when

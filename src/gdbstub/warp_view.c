@@ -166,7 +166,7 @@ static ws_status view_breakpoint(void *vp, int type, uint32_t addr, uint32_t kin
  * hardware steps the warp); a continue continues every live lane of it.
  * Non-stop, the lane target runs a warp only once gdb has resumed all of
  * its lanes, so a step also continues the focus lane's siblings: they
- * step with it. */
+ * step with it. A range step ('r') is a step with its range kept. */
 static ws_status view_resume(void *vp, const ws_gdb_action *a, size_t n)
 {
     ws_gdb_warp_view *v = begin(vp);
@@ -184,13 +184,13 @@ static ws_status view_resume(void *vp, const ws_gdb_action *a, size_t n)
             free(out);
             return WS_ERR_NOT_FOUND;
         }
-        out[k++] = (ws_gdb_action){ f, a[i].op };
+        out[k++] = (ws_gdb_action){ f, a[i].op, a[i].lo, a[i].hi };
         if (a[i].op == 't') continue;
         v->told[w] = 0;
-        if (a[i].op == 's' && !v->non_stop) continue;
+        if ((a[i].op == 's' || a[i].op == 'r') && !v->non_stop) continue;
         for (uint32_t l = 0; l < v->lanes_per_warp; l++) {
             uint32_t lt = lane_tid(v, w, l);
-            if (lt != f && lane_alive(v, lt)) out[k++] = (ws_gdb_action){ lt, 'c' };
+            if (lt != f && lane_alive(v, lt)) out[k++] = (ws_gdb_action){ lt, 'c', 0, 0 };
         }
     }
     ws_status st = v->lanes_ops->resume(v->lanes, out, k);
@@ -323,6 +323,7 @@ const ws_gdb_target_ops ws_gdb_warp_view_ops = {
     .event_fd = view_event_fd,
     .reverse = NULL, /* the device's lane target has none */
     .focus = view_focus,
+    .range_stepping = 1, /* passed to the lane target's */
 };
 
 ws_status ws_gdb_warp_view_init(ws_gdb_warp_view *v, const ws_gdb_target_ops *lanes_ops, void *lanes,

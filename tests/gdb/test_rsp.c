@@ -309,7 +309,9 @@ static void test_protocol(srv *sv)
     CHECK(cmd("vCont;c:zz")[0] == 'E');
     CHECK(cmd("vCont;c:99")[0] == 'E');
     CHECK(cmd("qRcmd,zz")[0] == 'E');
-    CHECK(!strcmp(cmd("vCont?"), "vCont;c;C;s;S;t"));
+    CHECK(!strcmp(cmd("vCont?"), "vCont;c;C;s;S;t;r"));
+    CHECK(cmd("vCont;r10000:3")[0] == 'E');      /* a range needs START,END */
+    CHECK(cmd("vCont;r10000,zz:3")[0] == 'E');
 
     /* bad checksum: the server asks for a resend with '-' */
     raw_send("$qC#00", 6);
@@ -323,6 +325,8 @@ static void test_protocol(srv *sv)
     /* execution: all-stop continue and step report stops */
     CHECK(!strcmp(cmd("vCont;c"), "T05thread:1;swbreak:;"));
     CHECK(!strcmp(cmd("vCont;s:3;c"), "T05thread:3;"));
+    /* range stepping: a target without it gets a plain step */
+    CHECK(!strcmp(cmd("vCont;r10000,10008:3;c"), "T05thread:3;"));
     CHECK(!strcmp(cmd("c"), "T05thread:1;swbreak:;"));
     CHECK(!strcmp(cmd("?"), "T05thread:1;swbreak:;"));
 
