@@ -92,18 +92,30 @@ static int run_reload(ws_device *dev, ws_module *mod, const char *second)
     return run_scale(dev, mod);
 }
 
+/* Launch kernel `name`(out, arg) on `blocks` blocks of `threads` threads
+ * and copy out back; nonzero (after saying why) on failure. */
+static int launch_out_int(ws_device *dev, ws_module *mod, const char *name, unsigned blocks, unsigned threads,
+                          int arg, int *out, size_t bytes)
+{
+    ws_kernel *k;
+    ws_addr dout;
+    ws_status st;
+    if ((st = ws_kernel_get(mod, name, &k)) || (st = ws_malloc(dev, bytes, &dout))) return fail(dev, name, st);
+    ws_arg args[] = { WS_ARG_PTR(dout), WS_ARG_I32(arg) };
+    if ((st = ws_launch(dev, k, WS_DIM3(blocks, 1, 1), WS_DIM3(threads, 1, 1), 0, args, 2)) ||
+        (st = ws_synchronize(dev)) || (st = ws_memcpy_dtoh(dev, out, dout, bytes))) {
+        char what[64];
+        snprintf(what, sizeof what, "running %s", name);
+        return fail(dev, what, st);
+    }
+    return 0;
+}
+
 static int run_tiles(ws_device *dev, ws_module *mod)
 {
     enum { B = 4 };
     int out[B * 32];
-    ws_kernel *k;
-    ws_addr dout;
-    ws_status st;
-    if ((st = ws_kernel_get(mod, "tiles", &k)) || (st = ws_malloc(dev, sizeof out, &dout))) return fail(dev, "tiles", st);
-    ws_arg args[] = { WS_ARG_PTR(dout), WS_ARG_I32(300) };
-    if ((st = ws_launch(dev, k, WS_DIM3(B, 1, 1), WS_DIM3(32, 1, 1), 0, args, 2)) ||
-        (st = ws_memcpy_dtoh(dev, out, dout, sizeof out)))
-        return fail(dev, "running tiles", st);
+    if (launch_out_int(dev, mod, "tiles", B, 32, 300, out, sizeof out)) return 1;
     for (int b = 0; b < B; b++)
         for (int t = 0; t < 32; t++)
             if (out[b * 32 + t] != b * 100 + 31 - t) return printf("result BAD in tiles at %d\n", b * 32 + t), 1;
@@ -114,14 +126,7 @@ static int run_meet(ws_device *dev, ws_module *mod)
 {
     enum { B = 2, T = 64 };
     int out[B * T];
-    ws_kernel *k;
-    ws_addr dout;
-    ws_status st;
-    if ((st = ws_kernel_get(mod, "meet", &k)) || (st = ws_malloc(dev, sizeof out, &dout))) return fail(dev, "meet", st);
-    ws_arg args[] = { WS_ARG_PTR(dout), WS_ARG_I32(200) };
-    if ((st = ws_launch(dev, k, WS_DIM3(B, 1, 1), WS_DIM3(T, 1, 1), 0, args, 2)) ||
-        (st = ws_memcpy_dtoh(dev, out, dout, sizeof out)))
-        return fail(dev, "running meet", st);
+    if (launch_out_int(dev, mod, "meet", B, T, 200, out, sizeof out)) return 1;
     for (int i = 0; i < B * T; i++)
         if (out[i] != (i / T) * 1000 + i % T + 2) return printf("result BAD in meet at %d\n", i), 1;
     return 0;
@@ -215,17 +220,10 @@ static int run_spin(ws_device *dev, ws_module *mod)
 {
     enum { BLOCKS = 4, T = 32 };
     int out[BLOCKS * T];
-    ws_kernel *k;
-    ws_addr dout;
-    ws_status st;
-    if ((st = ws_kernel_get(mod, "spin", &k)) || (st = ws_malloc(dev, sizeof out, &dout))) return fail(dev, "spin", st);
-    ws_arg args[] = { WS_ARG_PTR(dout), WS_ARG_I32(20000) };
-    if ((st = ws_launch(dev, k, WS_DIM3(BLOCKS, 1, 1), WS_DIM3(T, 1, 1), 0, args, 2)) || (st = ws_synchronize(dev)) ||
-        (st = ws_memcpy_dtoh(dev, out, dout, sizeof out)))
-        return fail(dev, "running spin", st);
+    if (launch_out_int(dev, mod, "spin", BLOCKS, T, 20000, out, sizeof out)) return 1;
     for (int i = 0; i < BLOCKS * T; i++) {
         int acc = 0;
-        for (int k2 = 0; k2 < 20000; k2++) acc += k2 ^ i;
+        for (int k = 0; k < 20000; k++) acc += k ^ i;
         if (out[i] != acc) return printf("result BAD in spin at %d\n", i), 1;
     }
     return 0;
