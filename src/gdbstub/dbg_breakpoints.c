@@ -181,11 +181,12 @@ ws_status ws_gdb_dbg_breakpoint(void *tp, int type, uint32_t addr, uint32_t kind
                                 const ws_gdb_cond *conds, size_t nconds)
 {
     ws_gdb_dbg *t = tp;
+    /* finish / until / watch scope in a kernel's own frame */
     int exit_stub = type == WS_GDB_BP_SW && addr == WS_RETIRE_ADDR;
     /* gdb's return address for a function it calls (`call f(x)`, `print
      * f(x)`) is on the lane's stack, where no ebreak can be fetched */
     int on_stack = type == WS_GDB_BP_SW && addr - WS_STACK_BASE < WS_STACK_END - WS_STACK_BASE;
-    if (exit_stub || on_stack) type = WS_GDB_BP_HW; /* finish / until / watch scope in a kernel's own frame */
+    if (exit_stub || on_stack) type = WS_GDB_BP_HW; /* held by an execute trigger, told as a Z0 */
     int i = find(t, type, addr, kind);
     ws_status st = WS_OK;
     if (!insert) {

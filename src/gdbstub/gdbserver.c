@@ -18,8 +18,7 @@
 
 struct ws_gdbserver {
     ws_gdb_dbg target;
-    ws_gdb_warp_view view;       /* threads=warp: gdb's threads are warps */
-    int warp_threads;
+    ws_gdb_warp_view view;       /* threads=warp (target.warp_stops): gdb's threads are warps */
     ws_debug *dbg;
     ws_device *dev;
     int lfd, cfd;
@@ -96,7 +95,7 @@ static ws_status reattach(struct ws_gdbserver *g)
     g->target.server_conditions = server_conditions;
     g->target.warp_stops = warp_stops;
     atomic_store(&g->target.closing, closing);
-    if (g->warp_threads) ws_gdb_warp_view_reset(&g->view);
+    if (warp_stops) ws_gdb_warp_view_reset(&g->view);
     g->target.gate_open = 1; /* the application is past device open */
     st = ws_debug_set_blocking_events(g->dbg, g->blocking | 1u << WS_DBG_EV_LAUNCH_START);
     if (st == WS_OK) {
@@ -112,7 +111,7 @@ static void *serve_main(void *arg)
     struct ws_gdbserver *g = arg;
     for (;;) {
         atomic_store(&g->connected, 1);
-        if (g->warp_threads) ws_gdb_serve(g->cfd, g->lfd, &ws_gdb_warp_view_ops, &g->view, &g->stop);
+        if (g->target.warp_stops) ws_gdb_serve(g->cfd, g->lfd, &ws_gdb_warp_view_ops, &g->view, &g->stop);
         else ws_gdb_serve(g->cfd, g->lfd, &ws_gdb_dbg_ops, &g->target, &g->stop);
         /* gdb is gone: nothing may keep the application waiting. Detaching
          * the hardware resumes every halted warp and stops further halts,
@@ -174,7 +173,7 @@ static ws_status gdbserver_start(ws_device *dev, const char *spec, struct ws_gdb
     g->target.stop_at_launch = (int)o.stop_at_launch;
     g->target.server_conditions = o.server_conditions;
     g->dev = dev;
-    g->warp_threads = g->target.warp_stops = o.warp_threads;
+    g->target.warp_stops = o.warp_threads;
     if (!st && o.warp_threads)
         st = ws_gdb_warp_view_init(&g->view, &ws_gdb_dbg_ops, &g->target, dev->cfg.lanes_per_warp,
                                    dev->cfg.cores * dev->cfg.warps_per_core);

@@ -484,8 +484,7 @@ static ws_status dbg_resume(void *tp, const ws_gdb_action *a, size_t n)
         if ((a[i].op == 's' || a[i].op == 'r') && !step_tid) {
             step_tid = a[i].tid;
             if (a[i].op == 'r' && a[i].lo < a[i].hi) t->range_lo = a[i].lo, t->range_hi = a[i].hi;
-        }
-        else if (a[i].op == 'c' && !a[i].tid) cont_all = 1;
+        } else if (a[i].op == 'c' && !a[i].tid) cont_all = 1;
         else if (a[i].op == 'c' && !cont_tid) cont_tid = a[i].tid;
     }
     for (size_t i = 0; i < n; i++) { /* what gdb now considers running */
@@ -844,8 +843,8 @@ static void on_halt(ws_gdb_dbg *t, uint32_t hart)
             run_on(t, hart);
             return;
         }
-        if (t->step_hart && (t->step_hart - 1) / t->cfg.lanes_per_warp == warp && range_step_on(t)) return;
         if (t->step_hart && (t->step_hart - 1) / t->cfg.lanes_per_warp == warp) {
+            if (range_step_on(t)) return;
             s.tid = WS_GDB_TID(t->step_hart - 1);
             set_step(t, t->step_hart - 1, 0);
             t->step_hart = 0;
