@@ -21,6 +21,7 @@
 
 #define NEVER UINT64_MAX
 #define NREGS 64
+#define AHEAD_MAX 32         /* run_ahead's steps per call (its log)       */
 
 typedef struct twarp {
     /* This cycle (hot: read for every resident warp). */
@@ -51,6 +52,16 @@ typedef struct twarp {
      * last issued, charged to the instruction it issues next. */
     uint32_t acc_states;         /* bit s: acc[s] is not zero                 */
     uint64_t acc[WS_STATE_COUNT];
+    /* What the warp's last run ahead did, to take back what lies past the
+     * end of a launch that stops early (a fault, a stop, the watchdog) */
+    uint32_t nlog;
+    struct ahead_log {
+        uint64_t from, to;       /* a state charged for [from, to), or ...   */
+        uint8_t state;
+        uint8_t unit;            /* ... an instruction issued at `to` on it   */
+        uint8_t issued;
+        uint8_t lanes;
+    } log[AHEAD_MAX];
     uint64_t ready[NREGS];       /* cycle each register's pending value lands */
     uint32_t producer[NREGS];    /* PC of the instruction that writes it     */
     uint8_t kind[NREGS];         /* state reported while waiting on it       */
@@ -100,6 +111,8 @@ struct ws_timing {
     int have_ctr;
     /* the launch running now (parallel steps read them) */
     int every;
+    int ahead;                   /* run_ahead may issue ahead: no tool watches */
+    int ahead_allowed;           /* not turned off (WARPSCOPE_TIMING_AHEAD=0) */
     ws_pc_counters *pcc;
     struct ws_trace_cells *tc;
 };
@@ -119,6 +132,10 @@ ws_status ws_timing_create(ws_device *dev)
         free(T);
         return ws_set_error(dev, WS_ERR_INVALID_ARG, "%s", err);
     }
+    /* run ahead unless the environment turns it off (to compare: the
+     * results are the same either way) */
+    const char *ahead = getenv("WARPSCOPE_TIMING_AHEAD");
+    T->ahead_allowed = !ahead || strcmp(ahead, "0") != 0;
     T->ncores = c->cores;
     T->nwarps = c->warps_per_core;
     T->nsched = T->p.schedulers < c->warps_per_core ? T->p.schedulers : c->warps_per_core;
@@ -405,6 +422,34 @@ static inline void op_timing(ws_timing *T, uint32_t c, uint32_t pc, const ws_ins
     *o = e->op;
 }
 
+/* The rest of peeking at look t, once x->in, x->pc, x->group and x->op
+ * describe the warp's next instruction: a memory access to the shared
+ * window goes to the MIO queue; its operands' wait is read from the
+ * scoreboard (the operand or pending destination that lands last, the
+ * first of them on a tie); an instruction out of sequence (a taken branch,
+ * a jump, another group) is fetched anew. */
+static inline void note_peeked(const ws_timing *T, const ws_warp *w, twarp *x, uint64_t t)
+{
+    x->peeked = 1;
+    if (x->op.mem && region_of(w->x[x->in->rs1][__builtin_ctz(x->group)] + (uint32_t)x->in->imm) == REG_SHARED)
+        x->op.unit = WS_UNIT_MIO;
+    const uint8_t regs[4] = { x->op.src[0], x->op.src[1], x->op.src[2], x->op.dst };
+    uint64_t worst = 0;
+    uint32_t wr = 0;
+    for (int i = 0; i < 4; i++)
+        if (regs[i] && x->ready[regs[i]] > worst) worst = x->ready[regs[i]], wr = regs[i];
+    x->sb_ready = worst;
+    x->sb_kind = x->kind[wr];
+    x->sb_producer = x->producer[wr];
+    if (x->pc != x->seq_pc) {
+        x->seq_pc = x->pc;
+        if (T->p.fetch_latency) {
+            x->fetch_ready = t + T->p.fetch_latency;
+            x->fetch_state = WS_STATE_NO_INSTRUCTIONS;
+        }
+    }
+}
+
 /* Classify warp w for cycle t (x->state, x->until). Returns -1 on a fault
  * raised while retiring lanes, else 0. Inlined into its one caller: the
  * call cost a fifth of it (about 25 host instructions per look). */
@@ -428,31 +473,9 @@ static inline __attribute__((always_inline)) int eval(ws_device *dev, ws_timing 
             T->cs[c].bar_dirty = 1; /* exited lanes no longer hold a barrier back */
             continue;
         }
-        x->peeked = 1;
-        if (x->in) {
-            op_timing(T, c, x->pc, x->in, &x->op);
-            if (x->op.mem && region_of(w->x[x->in->rs1][__builtin_ctz(x->group)] + (uint32_t)x->in->imm) == REG_SHARED)
-                x->op.unit = WS_UNIT_MIO;
-        } else {
-            memset(&x->op, 0, sizeof x->op); /* the fetch faults at issue */
-        }
-        /* Scoreboard: the operand (or pending destination) that lands last
-         * (the first of them on a tie). */
-        const uint8_t regs[4] = { x->op.src[0], x->op.src[1], x->op.src[2], x->op.dst };
-        uint64_t worst = 0;
-        uint32_t wr = 0;
-        for (int i = 0; i < 4; i++)
-            if (regs[i] && x->ready[regs[i]] > worst) worst = x->ready[regs[i]], wr = regs[i];
-        x->sb_ready = worst;
-        x->sb_kind = x->kind[wr];
-        x->sb_producer = x->producer[wr];
-        if (x->pc != x->seq_pc) { /* taken branch, jump, or another group: refetch */
-            x->seq_pc = x->pc;
-            if (P->fetch_latency) {
-                x->fetch_ready = t + P->fetch_latency;
-                x->fetch_state = WS_STATE_NO_INSTRUCTIONS;
-            }
-        }
+        if (x->in) op_timing(T, c, x->pc, x->in, &x->op);
+        else memset(&x->op, 0, sizeof x->op); /* the fetch faults at issue */
+        note_peeked(T, w, x, t);
     }
     const ws_op_timing *o = &x->op;
     if (x->sb_ready > t) {
@@ -503,6 +526,28 @@ static inline ws_warp_result step(ws_device *dev, ws_warp *w)
         }
     }
     return ws_warp_run(dev, w, 1, &n);
+}
+
+/* Execute w's next n instructions, all of them solo (timing_ops.c) and
+ * none but the last a control transfer: step() n times, in one engine run
+ * when the engine takes them. Returns -1 on a fault. */
+static int run_n(ws_device *dev, ws_warp *w, uint32_t n)
+{
+    uint32_t done = 0;
+    if (!dev->cfg.engine && !dev->debug && !dev->events && w->group && w->group_pc != WS_RETIRE_ADDR &&
+        w->other_min_pc == UINT32_MAX && !w->sticky) {
+        ws_launch_stats *st = dev->par_active ? &dev->cores[w->core].part : &dev->current->stats;
+        const uint64_t instret0 = w->instret;
+        int r = ws_fast_run(dev, w, st, n, &done);
+        if (done || r) {
+            if (r && w->group) ws_simt_leave_group(w);
+            if (w->core < WS_STATS_MAX_CORES) st->core_warp_instructions[w->core] += w->instret - instret0;
+            if (r) return -1;
+        }
+    }
+    for (; done < n; done++)
+        if (step(dev, w) == WARP_FAULT) return -1;
+    return 0;
 }
 
 /* Issue warp w's peeked instruction at cycle t: model it, then execute it. */
@@ -591,6 +636,185 @@ static inline __attribute__((always_inline)) int issue(ws_device *dev, ws_timing
         x->seq_pc = x->pc + in->len;
     }
     x->peeked = 0;
+    return 0;
+}
+
+/* Every lane of group g has a valid dynamic rounding mode (frm <= 4): a
+ * float instruction with rm = dyn cannot fault. */
+static int frm_valid(const ws_warp *w, uint32_t g)
+{
+    uint32_t bad = 0;
+    for (uint32_t m = g; m; m &= m - 1) bad |= w->frm[__builtin_ctz(m)] > 4;
+    return !bad;
+}
+
+static inline void log_charge(twarp *x, uint64_t to)
+{
+    x->log[x->nlog++] = (struct ahead_log){ .from = x->since, .to = to, .state = x->state };
+}
+
+/* Take back what warp x's last run ahead did from cycle `end` on: the
+ * launch stopped before it (the loop would not have got there). */
+static void take_back(ws_device *dev, ws_timing *T, uint32_t c, twarp *x, ws_warp *w, uint64_t end)
+{
+    ws_launch_stats *st = &dev->current->stats;
+    ws_timing_counters *K = &T->cs[c].ctr;
+    for (uint32_t i = 0; i < x->nlog; i++) {
+        const struct ahead_log *e = &x->log[i];
+        if (e->issued) {
+            if (e->to < end) continue;
+            st->warp_instructions--;
+            st->thread_instructions -= e->lanes;
+            if (c < WS_STATS_MAX_CORES) st->core_warp_instructions[c]--;
+            w->instret--;
+            K->unit_busy[e->unit] -= T->p.interval[e->unit];
+        } else if (e->to > end) {
+            const uint64_t d = e->to - (e->from > end ? e->from : end);
+            K->state_cycles[e->state] -= d;
+            K->resident_warp_cycles -= d;
+        }
+    }
+    x->nlog = 0;
+    if (x->since > end) x->since = end; /* its open state began past the end: nothing to charge */
+}
+
+/* w has live lanes, one runnable group and no other: the lanes the
+ * engine runs. */
+static inline int single_group(const ws_warp *w)
+{
+    return w->live && (w->live & ~w->waiting) && w->group && w->other_min_pc == UINT32_MAX && !w->sticky;
+}
+
+/* The earliest cycle another warp may compete with warp slot s for
+ * scheduler sc after cycle t: when the scheduler's next other warp is due;
+ * t + 1 if a slot of it is empty (a new block's warp may arrive at any
+ * release) or a warp of it waits at a barrier (another scheduler's warp
+ * may open it). */
+static uint64_t rival_due(const ws_timing *T, const twarp *xs, uint32_t s, uint32_t sc, uint64_t t)
+{
+    uint64_t D = NEVER;
+    for (uint32_t o = sc; o < T->nwarps; o += T->nsched) {
+        if (o == s) continue;
+        if (!xs[o].resident || xs[o].state == WS_STATE_BARRIER) return t + 1;
+        if (xs[o].when < D) D = xs[o].when;
+    }
+    return D;
+}
+
+/* Run ahead: warp slot s of core c has just issued at cycle t on scheduler
+ * sc. While no other warp can compete for that scheduler, the warp's next
+ * instructions that touch only its own registers (ws_op_timing.solo) are
+ * issued now, each at the cycle the exact loop would issue it, and the
+ * waits only the warp's own state decides (fence, fetch, branch,
+ * scoreboard, its scheduler's pipes) are stepped through. What the loop
+ * would have done at each of those looks is done here — the same charges,
+ * scoreboard, pipe and counter updates, the same execution — and the warp
+ * is scheduled for the first look that may depend on another warp. So the
+ * result is bit for bit that of looking every time (docs/timing.md).
+ *
+ * No other warp can compete before D, the earliest cycle another warp of
+ * the scheduler is due: it has every slot filled (an empty slot may take
+ * a new block's warp at any release) and none waits at a barrier (another
+ * scheduler's warp may open it). Register-only instructions change nothing
+ * another warp sees (not the core's queues, memory, barriers or lanes), so
+ * issuing them early in host time is invisible. Returns -1 on a fault. */
+static inline __attribute__((always_inline)) int run_ahead(ws_device *dev, ws_timing *T, tcore *k, twarp *xs, ws_warp *w, uint32_t c, uint32_t s,
+                     uint32_t sc, uint64_t t)
+{
+    const uint32_t NS = T->nsched;
+    const ws_timing_params *P = &T->p;
+    twarp *x = &xs[s];
+    uint64_t D = 0; /* (found when first needed) */
+    uint64_t *unit_free = &T->unit_free[((size_t)c * NS + sc) * WS_UNIT_COUNT];
+    uint64_t at = t + 1; /* the warp's next look (issued at t: SELECTED since t) */
+    /* Instructions issued ahead run in one go when the model needs their
+     * results (a branch's target, a memory address) or stops: `pend` of
+     * them, straight-line code from w->group_pc up to next_pc. */
+    uint32_t pend = 0, next_pc = 0;
+    int fault = 0;
+    /* Exited, at a barrier, or more than one group (SIMT selection): the
+     * loop. Only a control transfer changes this, and the run stops there. */
+    if (!single_group(w)) return 0;
+    x->nlog = 0;
+    for (;;) {
+        if (x->nlog >= AHEAD_MAX - 1) break; /* (an issue logs two steps) */
+        /* eval's waits, in its order, each from the look it starts at */
+        uint8_t state;
+        uint64_t until;
+        if (x->membar_until > at) {
+            state = WS_STATE_MEMBAR, until = x->membar_until;
+        } else if (x->fetch_ready > at) {
+            state = x->fetch_state, until = x->fetch_ready;
+        } else if (!x->peeked) {
+            if (pend) { /* straight on: the group stays, the next instruction follows */
+                x->pc = next_pc;
+                x->in = ws_warp_fetch(dev, w, next_pc);
+            } else if (!ws_warp_peek(dev, w, &x->in, &x->pc, &x->group)) {
+                break;
+            }
+            if (x->pc == WS_RETIRE_ADDR || !x->in) break; /* retire or fetch fault: the loop */
+            op_timing(T, c, x->pc, x->in, &x->op);
+            if (x->op.mem && pend) { /* its address: the registers now */
+                if ((fault = run_n(dev, w, pend))) break;
+                pend = 0;
+            }
+            note_peeked(T, w, x, at);
+            continue; /* eval re-checks from the top */
+        } else if (x->sb_ready > at) {
+            state = x->sb_kind, until = x->sb_ready;
+        } else {
+            /* ready to issue: only a solo instruction, before any rival */
+            const ws_op_timing *o = &x->op;
+            if (!o->solo) break;
+            if (!D) D = rival_due(T, xs, s, sc, t);
+            if (at >= D || (x->in->rm == 7 && (o->unit == WS_UNIT_FP || o->unit == WS_UNIT_FDIV) && !frm_valid(w, x->group))) break;
+            const uint64_t f = unit_free[o->unit];
+            if (f > at) {
+                if (f >= D) break;
+                state = WS_STATE_MATH_PIPE_THROTTLE, until = f;
+            } else { /* issue at `at`, as issue() does for an ALU instruction */
+                log_charge(x, at);
+                charge(T, c, x, at, NULL);
+                x->log[x->nlog++] = (struct ahead_log){ .to = at, .unit = o->unit, .issued = 1,
+                                                         .lanes = (uint8_t)ws_lane_count(x->group) };
+                x->state = WS_STATE_SELECTED;
+                unit_free[o->unit] = at + P->interval[o->unit];
+                k->ctr.unit_busy[o->unit] += P->interval[o->unit];
+                if (o->dst) {
+                    x->ready[o->dst] = at + P->latency[o->unit];
+                    x->producer[o->dst] = x->pc;
+                    x->kind[o->dst] = WS_STATE_WAIT;
+                }
+                x->seq_pc = next_pc = x->pc + x->in->len;
+                x->peeked = 0;
+                pend++;
+                if (o->branch) { /* its target: run it now */
+                    x->fetch_ready = at + P->branch_latency;
+                    x->fetch_state = WS_STATE_BRANCH_RESOLVING;
+                    if ((fault = run_n(dev, w, pend))) break;
+                    pend = 0;
+                    if (!single_group(w)) { at++; break; }
+                }
+                at++;
+                continue;
+            }
+        }
+        /* a wait: the look at `at` ends the state before it and starts this one */
+        log_charge(x, at);
+        charge(T, c, x, at, NULL);
+        x->state = state;
+        at = until;
+    }
+    if (pend && !fault) fault = run_n(dev, w, pend);
+    if (fault) return -1; /* (solo instructions do not fault) */
+    /* the loop looks at the warp at `at` (its state and charges as if it had
+     * looked at every earlier point) */
+    x->producer_pc = 0;
+    x->until = at;
+    if (at != t + 1) { /* (the loop had scheduled it for t + 1) */
+        unschedule(k, x, s);
+        schedule(k, x, s, at, t);
+    }
     return 0;
 }
 
@@ -788,6 +1012,7 @@ static inline __attribute__((always_inline)) int core_cycle(ws_device *dev, ws_t
                 T->cs[c].ctr.state_cycles[WS_STATE_SELECTED]++;
                 return -1;
             }
+            if (T->ahead && run_ahead(dev, T, k, xs, &core->warps[pick[sc]], c, pick[sc], sc, t)) return -1;
         }
         k->next = schedule_next(k, t); /* issue changes no warp's until */
     }
@@ -909,6 +1134,7 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
     uint32_t cbreak = 0; /* a stop inside cycle t: cores below this one finished it */
     ws_status st = WS_OK;
     T->every = every;
+    T->ahead = T->ahead_allowed && !every && !tc && !pcc && !dev->events;
     T->pcc = pcc;
     T->tc = tc;
     ws_dispatch_blocks(dev);
@@ -975,7 +1201,9 @@ out:
      * below `cbreak` had finished cycle t when it stopped. */
     for (uint32_t i = 0; i < T->ncores * W; i++) {
         if (!T->w[i].resident) continue;
-        charge(T, i / W, &T->w[i], i / W < cbreak ? t + 1 : t, pcc);
+        const uint64_t to = i / W < cbreak ? t + 1 : t;
+        take_back(dev, T, i / W, &T->w[i], &dev->cores[i / W].warps[i % W], to);
+        charge(T, i / W, &T->w[i], to, pcc);
         flush_leaving(pcc, &T->w[i], &dev->cores[i / W].warps[i % W]);
     }
     ws_trace_launch_end(dev);

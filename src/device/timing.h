@@ -44,6 +44,9 @@ typedef struct ws_op_timing {
     uint8_t unit;                     /* ws_unit_kind                           */
     uint8_t mem;                      /* load/store/atomic: 1                   */
     uint8_t branch;                   /* branch or jump                         */
+    uint8_t solo;                     /* reads and writes the warp's registers
+                                         only and cannot fault (a float op
+                                         with dynamic rounding: if frm is valid) */
 } ws_op_timing;
 void ws_op_timing_of(const ws_inst *in, ws_op_timing *out);
 
