@@ -9,6 +9,7 @@
  * doing so: a warp is looked at only when its state may change (its
  * `until`, or a possible barrier release on its core; see tcore), and its
  * per-state cycles are counted in bulk (charge). */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "device/timing.h"
@@ -52,6 +53,9 @@ typedef struct twarp {
      * last issued, charged to the instruction it issues next. */
     uint32_t acc_states;         /* bit s: acc[s] is not zero                 */
     uint64_t acc[WS_STATE_COUNT];
+    uint64_t ready[NREGS];       /* cycle each register's pending value lands */
+    uint32_t producer[NREGS];    /* PC of the instruction that writes it     */
+    uint8_t kind[NREGS];         /* state reported while waiting on it       */
     /* What the warp's last run ahead did, to take back what lies past the
      * end of a launch that stops early (a fault, a stop, the watchdog) */
     uint32_t nlog;
@@ -62,9 +66,6 @@ typedef struct twarp {
         uint8_t issued;
         uint8_t lanes;
     } log[AHEAD_MAX];
-    uint64_t ready[NREGS];       /* cycle each register's pending value lands */
-    uint32_t producer[NREGS];    /* PC of the instruction that writes it     */
-    uint8_t kind[NREGS];         /* state reported while waiting on it       */
 } twarp;
 
 /* When to look at a core's warps again. A warp is looked at in the cycle
@@ -328,7 +329,7 @@ static inline uint64_t schedule_next(const tcore *k, uint64_t t)
 
 static void warp_start(ws_timing *T, twarp *x, uint64_t t)
 {
-    memset(x, 0, sizeof *x);
+    memset(x, 0, offsetof(twarp, log)); /* (nlog = 0: the log itself needs no clearing) */
     x->resident = 1;
     x->since = t;
     x->age = T->age_next++;
