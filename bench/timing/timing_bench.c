@@ -7,7 +7,9 @@
  * warps every 2^10 cycles, and with the instruction counters armed. Best of
  * `reps` interleaved runs; output pages are touched before the launch, so
  * neither mode pays first-touch faults. Both modes run on one host thread
- * (threads=1); timing mode also with the cores on every host core. 
+ * (threads=1); timing mode also with the cores on every host core, and
+ * on one without running warps ahead (WARPSCOPE_TIMING_AHEAD=0: the effect
+ * of docs/timing.md's "Running ahead"; the cycles must be the same).
  * Usage: timing_bench bench_kernels.elf [n] [reps] [only [kernel]]
  *   n: matmul size; only = functional | timing | counters | sampling: run
  *   just that configuration once on one kernel (mm, vecadd or reduce;
@@ -130,7 +132,7 @@ int main(int argc, char **argv)
         printf("%s %s: %llu cycles, %.3f s\n", argv[4], kname[kernel], (unsigned long long)r.cycles, r.secs);
         return 0;
     }
-    result f[K_COUNT], t[K_COUNT], m[K_COUNT], s = { 0 }, p = { 0 };
+    result f[K_COUNT], t[K_COUNT], m[K_COUNT], a[K_COUNT], s = { 0 }, p = { 0 };
     char all_threads[64];
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     snprintf(all_threads, sizeof all_threads, "mode=timing,threads=%ld", cpus > 0 ? cpus : 1);
@@ -145,6 +147,12 @@ int main(int argc, char **argv)
             result rm; /* timing mode with the cores on every host core */
             if (run(argv[1], all_threads, k, n, OBS_NONE, &rm)) return 1;
             keep(&m[k], &rm, i == 0);
+            result ra; /* timing mode without running ahead (read at device open) */
+            setenv("WARPSCOPE_TIMING_AHEAD", "0", 1);
+            int bad = run(argv[1], "mode=timing,threads=1", k, n, OBS_NONE, &ra);
+            unsetenv("WARPSCOPE_TIMING_AHEAD");
+            if (bad) return 1;
+            keep(&a[k], &ra, i == 0);
         }
         result rs, rp;
         if (run(argv[1], "mode=timing,threads=1", K_MM, n, OBS_SAMPLING, &rs) || run(argv[1], "mode=timing,threads=1", K_MM, n, OBS_COUNTERS, &rp))
@@ -165,6 +173,9 @@ int main(int argc, char **argv)
     for (int k = 0; k < K_COUNT; k++)
         printf("%-14s timing on all host threads: %10.1f M, %.2fx one thread, %s cycles\n", title[k], m[k].tips / 1e6,
                m[k].tips / t[k].tips, m[k].cycles == t[k].cycles ? "same" : "DIFFERENT");
+    for (int k = 0; k < K_COUNT; k++)
+        printf("%-14s timing without running ahead: %8.1f M; running ahead %.2fx faster, %s cycles\n", title[k],
+               a[k].tips / 1e6, t[k].tips / a[k].tips, a[k].cycles == t[k].cycles ? "same" : "DIFFERENT");
     printf("matmul: timing + sampling   %8.3f s  %8.1f M  %llu cycles  %llu records (+%llu dropped)  cost %+.1f%%\n",
            s.secs, s.tips / 1e6, (unsigned long long)s.cycles, (unsigned long long)s.samples,
            (unsigned long long)s.dropped, (s.secs / t[K_MM].secs - 1) * 100);
@@ -173,7 +184,7 @@ int main(int argc, char **argv)
     printf("timing vs GPGPU-Sim performance mode (~0.18 M thread-instr/s, published): %.0fx on the matmul\n",
            t[K_MM].tips / 0.18e6);
     int same_cycles = 1;
-    for (int k = 0; k < K_COUNT; k++) same_cycles &= m[k].cycles == t[k].cycles;
-    /* neither observing nor host threads may change simulated cycles */
+    for (int k = 0; k < K_COUNT; k++) same_cycles &= m[k].cycles == t[k].cycles && a[k].cycles == t[k].cycles;
+    /* neither observing, host threads nor running ahead may change simulated cycles */
     return s.cycles == t[K_MM].cycles && p.cycles == t[K_MM].cycles && same_cycles ? 0 : 1;
 }

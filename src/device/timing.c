@@ -22,7 +22,7 @@
 
 #define NEVER UINT64_MAX
 #define NREGS 64
-#define AHEAD_MAX 32         /* run_ahead's steps per call (its log)       */
+#define AHEAD_MAX 48         /* run_ahead's log entries per call          */
 
 typedef struct twarp {
     /* This cycle (hot: read for every resident warp). */
@@ -60,11 +60,10 @@ typedef struct twarp {
      * end of a launch that stops early (a fault, a stop, the watchdog) */
     uint32_t nlog;
     struct ahead_log {
-        uint64_t from, to;       /* a state charged for [from, to), or ...   */
-        uint8_t state;
-        uint8_t unit;            /* ... an instruction issued at `to` on it   */
-        uint8_t issued;
-        uint8_t lanes;
+        uint64_t from, to;       /* CHARGED: a state for [from, to); ISSUED:
+                                    at `to`; FLUSHED: `from` cycles of it   */
+        uint32_t pc;             /* ISSUED: the instruction                  */
+        uint8_t kind, state, unit, lanes;
     } log[AHEAD_MAX];
 } twarp;
 
@@ -664,30 +663,50 @@ static int frm_valid(const ws_warp *w, uint32_t g)
     return !bad;
 }
 
+enum { CHARGED, ISSUED, FLUSHED }; /* ahead_log kinds */
+
 static inline void log_charge(twarp *x, uint64_t to)
 {
-    x->log[x->nlog++] = (struct ahead_log){ .from = x->since, .to = to, .state = x->state };
+    x->log[x->nlog++] = (struct ahead_log){ .kind = CHARGED, .from = x->since, .to = to, .state = x->state };
 }
 
 /* Take back what warp x's last run ahead did from cycle `end` on: the
- * launch stopped before it (the loop would not have got there). */
+ * launch stopped before it (the loop would not have got there). Then the
+ * instruction counters see the warp waiting for its first instruction
+ * taken back, as the loop would have left it. */
 static void take_back(ws_device *dev, ws_timing *T, uint32_t c, twarp *x, ws_warp *w, uint64_t end)
 {
     ws_launch_stats *st = &dev->current->stats;
     ws_timing_counters *K = &T->cs[c].ctr;
+    ws_pc_counters *pcc = T->pcc;
+    ws_pc_counter *pe = NULL;   /* the counters of the issue taken back last */
+    int undone = 0;
     for (uint32_t i = 0; i < x->nlog; i++) {
         const struct ahead_log *e = &x->log[i];
-        if (e->issued) {
+        if (e->kind == ISSUED) {
+            pe = NULL;
             if (e->to < end) continue;
             st->warp_instructions--;
             st->thread_instructions -= e->lanes;
             if (c < WS_STATS_MAX_CORES) st->core_warp_instructions[c]--;
             w->instret--;
             K->unit_busy[e->unit] -= T->p.interval[e->unit];
+            if ((pe = ws_pcc_at(pcc, e->pc))) {
+                pe->stall_cycles[WS_STATE_SELECTED]--;
+                pe->warp_instructions--;
+                pe->thread_instructions -= e->lanes;
+            }
+            if (!undone) x->pc = e->pc, x->peeked = 1, undone = 1;
+        } else if (e->kind == FLUSHED) { /* the waits an issue taken back had charged to it */
+            if (!pe) continue;
+            pe->stall_cycles[e->state] -= e->from;
+            x->acc[e->state] += e->from;
+            x->acc_states |= 1u << e->state;
         } else if (e->to > end) {
             const uint64_t d = e->to - (e->from > end ? e->from : end);
             K->state_cycles[e->state] -= d;
             K->resident_warp_cycles -= d;
+            if (pcc && e->state != WS_STATE_SELECTED) x->acc[e->state] -= d; /* (as charge() added it) */
         }
     }
     x->nlog = 0;
@@ -752,11 +771,17 @@ static inline __attribute__((always_inline)) int run_ahead(ws_device *dev, ws_ti
      * loop. Only a control transfer changes this, and the run stops there. */
     if (!single_group(w)) return 0;
     x->nlog = 0;
+    /* with trace cells sampling every 2^k cycles: no look past the next
+     * sample, this cycle's included (it must see every warp as the loop
+     * leaves it) */
+    const struct ws_trace_cells *tc = T->tc;
+    const uint64_t horizon = tc ? t + ((0 - (t + tc->cfg.phase)) & tc->mask) : NEVER;
     for (;;) {
-        if (x->nlog >= AHEAD_MAX - 1) break; /* (an issue logs two steps) */
+        if (at > horizon || x->nlog + 2 + WS_STATE_COUNT > AHEAD_MAX) break; /* (an issue logs at most that) */
         /* eval's waits, in its order, each from the look it starts at */
         uint8_t state;
         uint64_t until;
+        uint32_t producer = 0; /* (eval's producer_pc: trace records) */
         if (x->membar_until > at) {
             state = WS_STATE_MEMBAR, until = x->membar_until;
         } else if (x->fetch_ready > at) {
@@ -778,6 +803,7 @@ static inline __attribute__((always_inline)) int run_ahead(ws_device *dev, ws_ti
             continue; /* eval re-checks from the top */
         } else if (x->sb_ready > at) {
             state = x->sb_kind, until = x->sb_ready;
+            producer = x->sb_producer;
         } else {
             /* ready to issue: only a solo instruction, before any rival */
             const ws_op_timing *o = &x->op;
@@ -789,10 +815,23 @@ static inline __attribute__((always_inline)) int run_ahead(ws_device *dev, ws_ti
                 if (f >= D) break;
                 state = WS_STATE_MATH_PIPE_THROTTLE, until = f;
             } else { /* issue at `at`, as issue() does for an ALU instruction */
+                const uint8_t lanes = (uint8_t)ws_lane_count(x->group);
                 log_charge(x, at);
-                charge(T, c, x, at, NULL);
-                x->log[x->nlog++] = (struct ahead_log){ .to = at, .unit = o->unit, .issued = 1,
-                                                         .lanes = (uint8_t)ws_lane_count(x->group) };
+                charge(T, c, x, at, T->pcc);
+                x->log[x->nlog++] = (struct ahead_log){ .kind = ISSUED, .to = at, .pc = x->pc, .unit = o->unit,
+                                                         .lanes = lanes };
+                ws_pc_counter *pe = ws_pcc_at(T->pcc, x->pc);
+                if (pe) { /* as issue() */
+                    for (uint32_t m = x->acc_states; m; m &= m - 1) {
+                        const uint8_t st = (uint8_t)__builtin_ctz(m);
+                        x->log[x->nlog++] = (struct ahead_log){ .kind = FLUSHED, .from = x->acc[st], .state = st };
+                    }
+                    flush_stalls(T->pcc, x, x->pc);
+                    pe->stall_cycles[WS_STATE_SELECTED]++;
+                    pe->warp_instructions++;
+                    pe->thread_instructions += lanes;
+                }
+                x->producer_pc = 0;
                 x->state = WS_STATE_SELECTED;
                 unit_free[o->unit] = at + P->interval[o->unit];
                 k->ctr.unit_busy[o->unit] += P->interval[o->unit];
@@ -817,15 +856,15 @@ static inline __attribute__((always_inline)) int run_ahead(ws_device *dev, ws_ti
         }
         /* a wait: the look at `at` ends the state before it and starts this one */
         log_charge(x, at);
-        charge(T, c, x, at, NULL);
+        charge(T, c, x, at, T->pcc);
         x->state = state;
+        x->producer_pc = producer;
         at = until;
     }
     if (pend && !fault) fault = run_n(dev, w, pend);
     if (fault) return -1; /* (solo instructions do not fault) */
     /* the loop looks at the warp at `at` (its state and charges as if it had
      * looked at every earlier point) */
-    x->producer_pc = 0;
     x->until = at;
     if (at != t + 1) { /* (the loop had scheduled it for t + 1) */
         unschedule(k, x, s);
@@ -1150,7 +1189,7 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
     uint32_t cbreak = 0; /* a stop inside cycle t: cores below this one finished it */
     ws_status st = WS_OK;
     T->every = every;
-    T->ahead = T->ahead_allowed && !every && !tc && !pcc && !dev->events;
+    T->ahead = T->ahead_allowed && !every && !dev->events && (!tc || tc->cfg.trigger == WS_TRACE_ON_CYCLES);
     T->pcc = pcc;
     T->tc = tc;
     ws_dispatch_blocks(dev);
@@ -1195,9 +1234,7 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
                 if (next < until) until = next;
             }
             if (until > t) {
-                uint64_t span = until - t;
-                for (uint32_t c = 0; tc && c < T->ncores; c++)
-                    if (tc->cell[c].count) ws_trace_drain(tc, c, span);
+                if (tc) ws_trace_drain_cycles(tc, until - t);
                 t = until;
                 dev->now_cycle = t;
             }

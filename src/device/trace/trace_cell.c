@@ -149,3 +149,15 @@ void ws_trace_drain(struct ws_trace_cells *t, uint32_t core, uint64_t n)
         cell->count--;
     }
 }
+
+void ws_trace_drain_cycles(struct ws_trace_cells *t, uint64_t n)
+{
+    for (int more = 1; n && more; n--) { /* until every FIFO is empty */
+        more = 0;
+        for (uint32_t c = 0; c < t->ncores; c++) {
+            if (!t->cell[c].count) continue;
+            ws_trace_drain(t, c, 1);
+            more |= t->cell[c].count != 0;
+        }
+    }
+}
