@@ -8,114 +8,17 @@
  * The loop gives the results of classifying every warp every cycle without
  * doing so: a warp is looked at only when its state may change (its
  * `until`, or a possible barrier release on its core; see tcore), and its
- * per-state cycles are counted in bulk (charge). */
-#include <stddef.h>
+ * per-state cycles are counted in bulk (charge). After an issue the warp
+ * may run ahead through the looks only it decides (timing_ahead.h). */
 #include <stdlib.h>
 #include <string.h>
-#include "device/timing.h"
+#include "device/timing_model.h"
+#include "device/timing_ahead.h"
 #include "device/parallel.h"
-#include "device/fast_exec.h"
-#include "device/trace/pc_counters.h"
 #include "device/events/event_bus.h"
 #include "device/trace/trace_cell_hw.h"
 #include "device/debug/debug_hooks.h"
 
-#define NEVER UINT64_MAX
-#define NREGS 64
-#define AHEAD_MAX 48         /* run_ahead's log entries per call          */
-
-typedef struct twarp {
-    /* This cycle (hot: read for every resident warp). */
-    uint8_t state;
-    int resident;
-    uint64_t until;              /* the state cannot change before this cycle */
-    uint64_t when;               /* the cycle it is scheduled to be looked at */
-    uint64_t since;              /* x->state's cycles are counted up to here  */
-    uint32_t producer_pc;
-    /* The peeked next instruction (valid until this warp issues). */
-    int peeked;
-    const ws_inst *in;
-    uint32_t pc, group;
-    ws_op_timing op;
-    /* Its operands: the last one to land, from the scoreboard at peek time
-     * (only this warp's own issue changes the scoreboard). */
-    uint64_t sb_ready;
-    uint32_t sb_producer;
-    uint8_t sb_kind;
-    uint64_t fetch_ready;        /* no issue before this cycle ...           */
-    uint8_t fetch_state;         /* ... for this reason                      */
-    uint64_t mem_done;           /* every memory access issued has completed */
-    uint64_t store_done;         /* every store issued has completed         */
-    uint64_t membar_until;
-    uint64_t age;                /* dispatch order (GTO)                     */
-    uint32_t seq_pc;             /* PC that needs no refetch                 */
-    /* Instruction counters (armed): warp-cycles per state since the warp
-     * last issued, charged to the instruction it issues next. */
-    uint32_t acc_states;         /* bit s: acc[s] is not zero                 */
-    uint64_t acc[WS_STATE_COUNT];
-    uint64_t ready[NREGS];       /* cycle each register's pending value lands */
-    uint32_t producer[NREGS];    /* PC of the instruction that writes it     */
-    uint8_t kind[NREGS];         /* state reported while waiting on it       */
-    /* What the warp's last run ahead did, to take back what lies past the
-     * end of a launch that stops early (a fault, a stop, the watchdog) */
-    uint32_t nlog;
-    struct ahead_log {
-        uint64_t from, to;       /* CHARGED: a state for [from, to); ISSUED:
-                                    at `to`; FLUSHED: `from` cycles of it   */
-        uint32_t pc;             /* ISSUED: the instruction                  */
-        uint8_t kind, state, unit, lanes;
-    } log[AHEAD_MAX];
-} twarp;
-
-/* When to look at a core's warps again. A warp is looked at in the cycle
- * its state may change (its `when`: its until, at least the next cycle).
- * Cycles less than 64 ahead sit on a wheel, one mask of warp slots per
- * cycle modulo 64 (bit c of occ: wheel[c] is not empty); later ones and
- * NEVER in the `far` mask, whose earliest when is far_min. */
-typedef struct tcore {
-    /* a core's own state, one cache line apart from the next core's: the
-     * cores may run on several host threads */
-    uint64_t mio_free, lsu_free; /* when the MIO and LSU queues drain        */
-    uint32_t pending;            /* event-triggered samples due              */
-    uint32_t last[64];           /* per scheduler: slot issued last (or ~0)  */
-    ws_timing_counters ctr;      /* its counts, summed into the launch's     */
-    uint64_t next;               /* the earliest when of its warps (0: none yet) */
-    uint64_t occ, far, far_min;
-    uint8_t bar_dirty;           /* a barrier may have released              */
-    uint8_t release;             /* a block may finish this cycle            */
-    uint64_t wheel[64];
-} __attribute__((aligned(64))) tcore;
-
-/* An instruction's operands and unit, found by its PC, kept with its bits:
- * ws_op_timing_of is a function of the decoded fields, which are a
- * function of the bits (a debugger's trap mark it ignores), so an entry
- * whose bits match never goes stale. Indexed by PC, a loop's instructions
- * never evict each other. */
-#define OPC_SIZE 1024u
-typedef struct opc_entry {
-    uint32_t raw;
-    uint8_t valid;
-    ws_op_timing op;
-} opc_entry;
-
-struct ws_timing {
-    ws_timing_params p;
-    uint32_t ncores, nwarps, nsched;
-    twarp *w;                    /* ncores * nwarps                          */
-    uint64_t *unit_free;         /* ALU pipes: per core, scheduler, unit     */
-    tcore *cs;                   /* per core: when to look at its warps      */
-    opc_entry *opc;              /* per core (host threads): OPC_SIZE entries */
-    uint64_t age_next;
-    uint64_t *last_release;      /* per core: the cycle after its last release */
-    ws_timing_counters ctr;
-    int have_ctr;
-    /* the launch running now (parallel steps read them) */
-    int every;
-    int ahead;                   /* run_ahead may issue ahead: no tool watches */
-    int ahead_allowed;           /* not turned off (WARPSCOPE_TIMING_AHEAD=0) */
-    ws_pc_counters *pcc;
-    struct ws_trace_cells *tc;
-};
 
 const ws_timing_params *ws_timing_params_of(const ws_device *dev)
 {
@@ -180,138 +83,7 @@ ws_status ws_last_launch_counters(const ws_device *dev, ws_timing_counters *out)
     return WS_OK;
 }
 
-static inline uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
-enum { REG_NONE, REG_GLOBAL, REG_SHARED, REG_LOCAL };
-
-static int region_of(uint32_t a)
-{
-    if (a - WS_SHARED_BASE < WS_SHARED_END - WS_SHARED_BASE) return REG_SHARED;
-    if (a - WS_STACK_BASE < WS_STACK_END - WS_STACK_BASE) return REG_LOCAL;
-    return REG_GLOBAL;
-}
-
-/* Shared memory: 32 banks of 4-byte words; a warp access takes as many
- * passes as the most distinct words any one bank must deliver (lanes
- * reading the same word share it). */
-static uint32_t bank_passes(const uint32_t *base, uint32_t imm, uint32_t g, uint32_t full, uint32_t nl)
-{
-    /* The usual case first: no bank holds two distinct words (one pass).
-     * For a full warp: note one word per bank, then check every lane's. */
-    if (g == full) {
-        uint32_t word[32], first[32] = { 0 }, same = 1;
-        for (uint32_t l = 0; l < nl; l++) word[l] = (base[l] + imm) >> 2;
-        for (uint32_t l = 0; l < nl; l++) first[word[l] & 31] = word[l];
-        for (uint32_t l = 0; l < nl; l++) same &= first[word[l] & 31] == word[l];
-        if (same) return 1;
-    }
-    uint32_t words[32][32];
-    uint8_t n[32] = { 0 };
-    uint32_t passes = 1;
-    for (uint32_t m = g; m; m &= m - 1) {
-        uint32_t word = (base[__builtin_ctz(m)] + imm) >> 2, b = word & 31, i = 0;
-        while (i < n[b] && words[b][i] != word) i++;
-        if (i == n[b]) {
-            words[b][n[b]++] = word;
-            if (n[b] > passes) passes = n[b];
-        }
-    }
-    return passes;
-}
-
-static inline uint32_t popcount64(uint64_t v) /* without a libgcc call (no POPCNT in the base ISA) */
-{
-    v = v - ((v >> 1) & 0x5555555555555555ull);
-    v = (v & 0x3333333333333333ull) + ((v >> 2) & 0x3333333333333333ull);
-    return (uint32_t)((((v + (v >> 4)) & 0x0F0F0F0F0F0F0F0Full) * 0x0101010101010101ull) >> 56);
-}
-
-/* Global and local memory: distinct 32-byte sectors. Local (stack)
- * addresses are mapped to the word-interleaved layout GPUs use (word k of
- * lane l at k * lanes + l), so a warp's spill of one slot is contiguous. */
-static uint32_t sectors(const ws_device *dev, const ws_warp *w, const uint32_t *base, uint32_t imm,
-                        uint32_t g, int local)
-{
-    uint32_t s[32], n = 0, sorted = 1, far = 0;
-    const uint32_t nl = dev->cfg.lanes_per_warp, shift = dev->mem.stack_shift;
-    if (!local && g == dev->full_mask && nl == 32) { /* 32 lanes: counted loops the compiler vectorises */
-        uint32_t down = 0, same = 0; /* sectors are below 2^27: a step down has its top bit set */
-        /* each lane's sector and its neighbour's from the registers: read
-         * back from s, the neighbours' unaligned loads would wait on the
-         * stores just made (a store-forwarding stall per vector) */
-        for (uint32_t i = 1; i < 32; i++) {
-            const uint32_t d = ((base[i] + imm) >> 5) - ((base[i - 1] + imm) >> 5);
-            down |= d >> 31;
-            same += d == 0;
-        }
-        if (!down) return 1 + 31 - same;
-        for (uint32_t l = 0; l < 32; l++) s[l] = (base[l] + imm) >> 5;
-        n = 32;
-        sorted = 0;
-    } else if (!local && g == dev->full_mask) { /* a full warp */
-        for (uint32_t l = 0; l < nl; l++) s[l] = (base[l] + imm) >> 5;
-        n = nl;
-    } else {
-        for (uint32_t m = g; m; m &= m - 1) {
-            uint32_t l = (uint32_t)__builtin_ctz(m), a = base[l] + imm;
-            if (local) {
-                uint32_t so = a - WS_STACK_BASE, slot = so >> shift, off = so & (dev->mem.stack_size - 1);
-                uint32_t lane = slot - w->stack_slot0;
-                a = (uint32_t)((uint64_t)(slot / nl) * (dev->mem.stack_size / 4) * nl * 4 +
-                               ((uint64_t)(off >> 2) * nl + lane % nl) * 4);
-            }
-            s[n++] = a >> 5;
-        }
-    }
-    /* Ascending (consecutive lanes, rows of a stride): count the changes. */
-    uint32_t changes = 0;
-    for (uint32_t i = 1; i < n && sorted; i++) {
-        sorted &= s[i] >= s[i - 1];
-        changes += s[i] != s[i - 1];
-    }
-    if (sorted) return 1 + changes;
-    /* Every sector within [s[0] - 31, s[0] + 32]: one bit each. */
-    const uint32_t bias = s[0] - 31;
-    for (uint32_t i = 0; i < n; i++) far |= (s[i] - bias) >> 6;
-    if (!far) {
-        uint64_t bits = 0;
-        for (uint32_t i = 0; i < n; i++) bits |= 1ull << (s[i] - bias);
-        return popcount64(bits);
-    }
-    uint32_t distinct = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        uint32_t j = 0;
-        while (j < i && s[j] != s[i]) j++;
-        distinct += j == i;
-    }
-    return distinct;
-}
-
-/* Look at warp slot s of core k in cycle `when` (> the cycle being
- * processed, or = the next one for a new warp). */
-static inline void schedule(tcore *k, twarp *x, uint32_t s, uint64_t when, uint64_t t)
-{
-    x->when = when;
-    if (when - t < 64) {
-        k->wheel[when & 63] |= 1ull << s;
-        k->occ |= 1ull << (when & 63);
-    } else {
-        k->far |= 1ull << s;
-        if (when < k->far_min) k->far_min = when;
-    }
-}
-
-/* Take warp slot s off its core's schedule (it is looked at now, or left). */
-static inline void unschedule(tcore *k, const twarp *x, uint32_t s)
-{
-    if (k->far >> s & 1) { /* far_min may stay lower: a spare look costs nothing */
-        k->far &= ~(1ull << s);
-        return;
-    }
-    uint64_t *m = &k->wheel[x->when & 63];
-    *m &= ~(1ull << s);
-    if (!*m) k->occ &= ~(1ull << (x->when & 63));
-}
 
 /* The earliest cycle after t the core's schedule holds. */
 static inline uint64_t schedule_next(const tcore *k, uint64_t t)
@@ -364,39 +136,12 @@ static uint32_t next_pc(const ws_warp *w)
     return r ? best : w->group_pc;
 }
 
-/* Instruction counters: the cycles a warp spent since it last issued go to
- * the instruction it was waiting to issue (at its next issue, or when it
- * leaves the core: its next PC then, the exit stub for a retired warp). */
-static void flush_stalls(ws_pc_counters *p, twarp *x, uint32_t pc)
-{
-    ws_pc_counter *e = pc - p->lo < p->hi - p->lo ? &p->e[(pc - p->lo) >> 1] : &p->outside;
-    for (uint32_t m = x->acc_states; m; m &= m - 1) { /* usually one or two states */
-        int s = __builtin_ctz(m);
-        e->stall_cycles[s] += x->acc[s];
-        x->acc[s] = 0;
-    }
-    x->acc_states = 0;
-}
 
 static void flush_leaving(ws_pc_counters *p, twarp *x, const ws_warp *w)
 {
     if (p) flush_stalls(p, x, x->peeked ? x->pc : next_pc(w));
 }
 
-/* Count the cycles warp x spent in its state, which has not changed since
- * x->since, up to cycle `to` (exclusive): the counters are charged when a
- * state ends (or the warp is looked at), not cycle by cycle. */
-static inline void charge(ws_timing *T, uint32_t c, twarp *x, uint64_t to, const ws_pc_counters *pcc)
-{
-    const uint64_t d = to - x->since;
-    x->since = to;
-    T->cs[c].ctr.state_cycles[x->state] += d;
-    T->cs[c].ctr.resident_warp_cycles += d;
-    if (pcc && d && x->state != WS_STATE_SELECTED) { /* selected: counted at issue */
-        x->acc[x->state] += d;
-        x->acc_states |= 1u << x->state;
-    }
-}
 
 
 /* The resident warps of core c from slot `from` on that wait at a barrier. */
@@ -409,61 +154,6 @@ static uint64_t barrier_waiters(const ws_timing *T, uint32_t c, uint32_t from)
     return m;
 }
 
-/* ws_op_timing_of(in, o) for in at pc, from core c's cache when it holds
- * in's bits. */
-static inline void op_timing(ws_timing *T, uint32_t c, uint32_t pc, const ws_inst *in, ws_op_timing *o)
-{
-    opc_entry *e = &T->opc[(size_t)c * OPC_SIZE + ((pc >> 1) & (OPC_SIZE - 1))];
-    if (!e->valid || e->raw != in->raw) {
-        ws_op_timing_of(in, &e->op);
-        e->raw = in->raw;
-        e->valid = 1;
-    }
-    *o = e->op;
-}
-
-/* A hint to the host's caches: the global lines a warp's coalesced access
- * (its lanes within a few lines) will touch when it issues, while the
- * loop looks at other warps first. Streaming kernels wait on the host's
- * memory there; a scattered access is left alone (no gain measured). */
-static inline void prefetch_lanes(const ws_memory *m, const uint32_t *base, uint32_t imm, uint32_t g)
-{
-    const uint32_t lo = base[__builtin_ctz(g)] + imm - WS_GLOBAL_BASE;
-    const uint32_t hi = base[31 - __builtin_clz(g)] + imm - WS_GLOBAL_BASE;
-    if (lo > hi || hi - lo > 256 || hi >= m->limit) return;
-    for (uint32_t off = lo & ~63u; off <= hi; off += 64) __builtin_prefetch(m->global + off);
-}
-
-/* The rest of peeking at look t, once x->in, x->pc, x->group and x->op
- * describe the warp's next instruction: a memory access to the shared
- * window goes to the MIO queue; its operands' wait is read from the
- * scoreboard (the operand or pending destination that lands last, the
- * first of them on a tie); an instruction out of sequence (a taken branch,
- * a jump, another group) is fetched anew. */
-static inline void note_peeked(const ws_device *dev, const ws_timing *T, const ws_warp *w, twarp *x, uint64_t t)
-{
-    x->peeked = 1;
-    if (x->op.mem) {
-        const uint32_t *base = w->x[x->in->rs1], imm = (uint32_t)x->in->imm;
-        if (region_of(base[__builtin_ctz(x->group)] + imm) == REG_SHARED) x->op.unit = WS_UNIT_MIO;
-        else prefetch_lanes(&dev->mem, base, imm, x->group);
-    }
-    const uint8_t regs[4] = { x->op.src[0], x->op.src[1], x->op.src[2], x->op.dst };
-    uint64_t worst = 0;
-    uint32_t wr = 0;
-    for (int i = 0; i < 4; i++)
-        if (regs[i] && x->ready[regs[i]] > worst) worst = x->ready[regs[i]], wr = regs[i];
-    x->sb_ready = worst;
-    x->sb_kind = x->kind[wr];
-    x->sb_producer = x->producer[wr];
-    if (x->pc != x->seq_pc) {
-        x->seq_pc = x->pc;
-        if (T->p.fetch_latency) {
-            x->fetch_ready = t + T->p.fetch_latency;
-            x->fetch_state = WS_STATE_NO_INSTRUCTIONS;
-        }
-    }
-}
 
 /* Classify warp w for cycle t (x->state, x->until). Returns -1 on a fault
  * raised while retiring lanes, else 0. Inlined into its one caller: the
@@ -520,50 +210,6 @@ static inline __attribute__((always_inline)) int eval(ws_device *dev, ws_timing 
     return 0;
 }
 
-/* ws_warp_run(dev, w, 1, ..) for a peeked instruction, with the same
- * effects and result, on the fast engine when ws_warp_run would hand it
- * over there (functional mode's conditions: one runnable group, no
- * debugger or event bus), without that loop's fixed cost, which timing
- * mode pays for every instruction. Otherwise, or if the engine leaves the
- * instruction to the interpreter, ws_warp_run. */
-static inline ws_warp_result step(ws_device *dev, ws_warp *w)
-{
-    uint32_t n;
-    if (!dev->cfg.engine && !dev->debug && !dev->events && w->group && w->group_pc != WS_RETIRE_ADDR &&
-        w->other_min_pc == UINT32_MAX && !w->sticky) {
-        ws_launch_stats *st = dev->par_active ? &dev->cores[w->core].part : &dev->current->stats;
-        const uint64_t instret0 = w->instret;
-        int r = ws_fast_run(dev, w, st, 1, &n);
-        if (n || r) { /* as ws_warp_run ends */
-            if (r && w->group) ws_simt_leave_group(w);
-            if (w->core < WS_STATS_MAX_CORES) st->core_warp_instructions[w->core] += w->instret - instret0;
-            return r ? WARP_FAULT : WARP_RAN;
-        }
-    }
-    return ws_warp_run(dev, w, 1, &n);
-}
-
-/* Execute w's next n instructions, all of them solo (timing_ops.c) and
- * none but the last a control transfer: step() n times, in one engine run
- * when the engine takes them. Returns -1 on a fault. */
-static int run_n(ws_device *dev, ws_warp *w, uint32_t n)
-{
-    uint32_t done = 0;
-    if (!dev->cfg.engine && !dev->debug && !dev->events && w->group && w->group_pc != WS_RETIRE_ADDR &&
-        w->other_min_pc == UINT32_MAX && !w->sticky) {
-        ws_launch_stats *st = dev->par_active ? &dev->cores[w->core].part : &dev->current->stats;
-        const uint64_t instret0 = w->instret;
-        int r = ws_fast_run(dev, w, st, n, &done);
-        if (done || r) {
-            if (r && w->group) ws_simt_leave_group(w);
-            if (w->core < WS_STATS_MAX_CORES) st->core_warp_instructions[w->core] += w->instret - instret0;
-            if (r) return -1;
-        }
-    }
-    for (; done < n; done++)
-        if (step(dev, w) == WARP_FAULT) return -1;
-    return 0;
-}
 
 /* Issue warp w's peeked instruction at cycle t: model it, then execute it. */
 static inline __attribute__((always_inline)) int issue(ws_device *dev, ws_timing *T, ws_warp *w, twarp *x,
@@ -590,7 +236,7 @@ static inline __attribute__((always_inline)) int issue(ws_device *dev, ws_timing
             const uint32_t *base = w->x[in->rs1], imm = (uint32_t)in->imm;
             int region = region_of(base[__builtin_ctz(x->group)] + imm);
             if (region == REG_SHARED) {
-                uint32_t passes = bank_passes(base, imm, x->group, dev->full_mask, dev->cfg.lanes_per_warp);
+                uint32_t passes = ws_timing_bank_passes(base, imm, x->group, dev->full_mask, dev->cfg.lanes_per_warp);
                 T->cs[c].mio_free = max64(T->cs[c].mio_free, t) + passes;
                 ready = T->cs[c].mio_free + P->latency[WS_UNIT_MIO];
                 K->shared_requests++;
@@ -599,7 +245,7 @@ static inline __attribute__((always_inline)) int issue(ws_device *dev, ws_timing
                 K->unit_busy[WS_UNIT_MIO] += passes;
                 kind = WS_STATE_SHORT_SCOREBOARD;
             } else {
-                uint32_t n = sectors(dev, w, base, imm, x->group, region == REG_LOCAL);
+                uint32_t n = ws_timing_sectors(dev, w, base, imm, x->group, region == REG_LOCAL);
                 uint64_t busy = (uint64_t)n * P->sector_cycles;
                 T->cs[c].lsu_free = max64(T->cs[c].lsu_free, t) + busy;
                 ready = T->cs[c].lsu_free + P->latency[WS_UNIT_LSU];
@@ -654,224 +300,6 @@ static inline __attribute__((always_inline)) int issue(ws_device *dev, ws_timing
     return 0;
 }
 
-/* Every lane of group g has a valid dynamic rounding mode (frm <= 4): a
- * float instruction with rm = dyn cannot fault. */
-static int frm_valid(const ws_warp *w, uint32_t g)
-{
-    uint32_t bad = 0;
-    for (uint32_t m = g; m; m &= m - 1) bad |= w->frm[__builtin_ctz(m)] > 4;
-    return !bad;
-}
-
-enum { CHARGED, ISSUED, FLUSHED }; /* ahead_log kinds */
-
-static inline void log_charge(twarp *x, uint64_t to)
-{
-    x->log[x->nlog++] = (struct ahead_log){ .kind = CHARGED, .from = x->since, .to = to, .state = x->state };
-}
-
-/* Take back what warp x's last run ahead did from cycle `end` on: the
- * launch stopped before it (the loop would not have got there). Then the
- * instruction counters see the warp waiting for its first instruction
- * taken back, as the loop would have left it. */
-static void take_back(ws_device *dev, ws_timing *T, uint32_t c, twarp *x, ws_warp *w, uint64_t end)
-{
-    ws_launch_stats *st = &dev->current->stats;
-    ws_timing_counters *K = &T->cs[c].ctr;
-    ws_pc_counters *pcc = T->pcc;
-    ws_pc_counter *pe = NULL;   /* the counters of the issue taken back last */
-    int undone = 0;
-    for (uint32_t i = 0; i < x->nlog; i++) {
-        const struct ahead_log *e = &x->log[i];
-        if (e->kind == ISSUED) {
-            pe = NULL;
-            if (e->to < end) continue;
-            st->warp_instructions--;
-            st->thread_instructions -= e->lanes;
-            if (c < WS_STATS_MAX_CORES) st->core_warp_instructions[c]--;
-            w->instret--;
-            K->unit_busy[e->unit] -= T->p.interval[e->unit];
-            if ((pe = ws_pcc_at(pcc, e->pc))) {
-                pe->stall_cycles[WS_STATE_SELECTED]--;
-                pe->warp_instructions--;
-                pe->thread_instructions -= e->lanes;
-            }
-            if (!undone) x->pc = e->pc, x->peeked = 1, undone = 1;
-        } else if (e->kind == FLUSHED) { /* the waits an issue taken back had charged to it */
-            if (!pe) continue;
-            pe->stall_cycles[e->state] -= e->from;
-            x->acc[e->state] += e->from;
-            x->acc_states |= 1u << e->state;
-        } else if (e->to > end) {
-            const uint64_t d = e->to - (e->from > end ? e->from : end);
-            K->state_cycles[e->state] -= d;
-            K->resident_warp_cycles -= d;
-            if (pcc && e->state != WS_STATE_SELECTED) x->acc[e->state] -= d; /* (as charge() added it) */
-        }
-    }
-    x->nlog = 0;
-    if (x->since > end) x->since = end; /* its open state began past the end: nothing to charge */
-}
-
-/* w has live lanes, one runnable group and no other: the lanes the
- * engine runs. */
-static inline int single_group(const ws_warp *w)
-{
-    return w->live && (w->live & ~w->waiting) && w->group && w->other_min_pc == UINT32_MAX && !w->sticky;
-}
-
-/* The earliest cycle another warp may compete with warp slot s for
- * scheduler sc after cycle t: when the scheduler's next other warp is due;
- * t + 1 if a slot of it is empty (a new block's warp may arrive at any
- * release) or a warp of it waits at a barrier (another scheduler's warp
- * may open it). */
-static uint64_t rival_due(const ws_timing *T, const twarp *xs, uint32_t s, uint32_t sc, uint64_t t)
-{
-    uint64_t D = NEVER;
-    for (uint32_t o = sc; o < T->nwarps; o += T->nsched) {
-        if (o == s) continue;
-        if (!xs[o].resident || xs[o].state == WS_STATE_BARRIER) return t + 1;
-        if (xs[o].when < D) D = xs[o].when;
-    }
-    return D;
-}
-
-/* Run ahead: warp slot s of core c has just issued at cycle t on scheduler
- * sc. While no other warp can compete for that scheduler, the warp's next
- * instructions that touch only its own registers (ws_op_timing.solo) are
- * issued now, each at the cycle the exact loop would issue it, and the
- * waits only the warp's own state decides (fence, fetch, branch,
- * scoreboard, its scheduler's pipes) are stepped through. What the loop
- * would have done at each of those looks is done here — the same charges,
- * scoreboard, pipe and counter updates, the same execution — and the warp
- * is scheduled for the first look that may depend on another warp. So the
- * result is bit for bit that of looking every time (docs/timing.md).
- *
- * No other warp can compete before D, the earliest cycle another warp of
- * the scheduler is due: it has every slot filled (an empty slot may take
- * a new block's warp at any release) and none waits at a barrier (another
- * scheduler's warp may open it). Register-only instructions change nothing
- * another warp sees (not the core's queues, memory, barriers or lanes), so
- * issuing them early in host time is invisible. Returns -1 on a fault. */
-static inline __attribute__((always_inline)) int run_ahead(ws_device *dev, ws_timing *T, tcore *k, twarp *xs, ws_warp *w, uint32_t c, uint32_t s,
-                     uint32_t sc, uint64_t t)
-{
-    const uint32_t NS = T->nsched;
-    const ws_timing_params *P = &T->p;
-    twarp *x = &xs[s];
-    uint64_t D = 0; /* (found when first needed) */
-    uint64_t *unit_free = &T->unit_free[((size_t)c * NS + sc) * WS_UNIT_COUNT];
-    uint64_t at = t + 1; /* the warp's next look (issued at t: SELECTED since t) */
-    /* Instructions issued ahead run in one go when the model needs their
-     * results (a branch's target, a memory address) or stops: `pend` of
-     * them, straight-line code from w->group_pc up to next_pc. */
-    uint32_t pend = 0, next_pc = 0;
-    int fault = 0;
-    /* Exited, at a barrier, or more than one group (SIMT selection): the
-     * loop. Only a control transfer changes this, and the run stops there. */
-    if (!single_group(w)) return 0;
-    x->nlog = 0;
-    /* with trace cells sampling every 2^k cycles: no look past the next
-     * sample, this cycle's included (it must see every warp as the loop
-     * leaves it) */
-    const struct ws_trace_cells *tc = T->tc;
-    const uint64_t horizon = tc ? t + ((0 - (t + tc->cfg.phase)) & tc->mask) : NEVER;
-    for (;;) {
-        if (at > horizon || x->nlog + 2 + WS_STATE_COUNT > AHEAD_MAX) break; /* (an issue logs at most that) */
-        /* eval's waits, in its order, each from the look it starts at */
-        uint8_t state;
-        uint64_t until;
-        uint32_t producer = 0; /* (eval's producer_pc: trace records) */
-        if (x->membar_until > at) {
-            state = WS_STATE_MEMBAR, until = x->membar_until;
-        } else if (x->fetch_ready > at) {
-            state = x->fetch_state, until = x->fetch_ready;
-        } else if (!x->peeked) {
-            if (pend) { /* straight on: the group stays, the next instruction follows */
-                x->pc = next_pc;
-                x->in = ws_warp_fetch(dev, w, next_pc);
-            } else if (!ws_warp_peek(dev, w, &x->in, &x->pc, &x->group)) {
-                break;
-            }
-            if (x->pc == WS_RETIRE_ADDR || !x->in) break; /* retire or fetch fault: the loop */
-            op_timing(T, c, x->pc, x->in, &x->op);
-            if (x->op.mem && pend) { /* its address: the registers now */
-                if ((fault = run_n(dev, w, pend))) break;
-                pend = 0;
-            }
-            note_peeked(dev, T, w, x, at);
-            continue; /* eval re-checks from the top */
-        } else if (x->sb_ready > at) {
-            state = x->sb_kind, until = x->sb_ready;
-            producer = x->sb_producer;
-        } else {
-            /* ready to issue: only a solo instruction, before any rival */
-            const ws_op_timing *o = &x->op;
-            if (!o->solo) break;
-            if (!D) D = rival_due(T, xs, s, sc, t);
-            if (at >= D || (x->in->rm == 7 && (o->unit == WS_UNIT_FP || o->unit == WS_UNIT_FDIV) && !frm_valid(w, x->group))) break;
-            const uint64_t f = unit_free[o->unit];
-            if (f > at) {
-                if (f >= D) break;
-                state = WS_STATE_MATH_PIPE_THROTTLE, until = f;
-            } else { /* issue at `at`, as issue() does for an ALU instruction */
-                const uint8_t lanes = (uint8_t)ws_lane_count(x->group);
-                log_charge(x, at);
-                charge(T, c, x, at, T->pcc);
-                x->log[x->nlog++] = (struct ahead_log){ .kind = ISSUED, .to = at, .pc = x->pc, .unit = o->unit,
-                                                         .lanes = lanes };
-                ws_pc_counter *pe = ws_pcc_at(T->pcc, x->pc);
-                if (pe) { /* as issue() */
-                    for (uint32_t m = x->acc_states; m; m &= m - 1) {
-                        const uint8_t st = (uint8_t)__builtin_ctz(m);
-                        x->log[x->nlog++] = (struct ahead_log){ .kind = FLUSHED, .from = x->acc[st], .state = st };
-                    }
-                    flush_stalls(T->pcc, x, x->pc);
-                    pe->stall_cycles[WS_STATE_SELECTED]++;
-                    pe->warp_instructions++;
-                    pe->thread_instructions += lanes;
-                }
-                x->producer_pc = 0;
-                x->state = WS_STATE_SELECTED;
-                unit_free[o->unit] = at + P->interval[o->unit];
-                k->ctr.unit_busy[o->unit] += P->interval[o->unit];
-                if (o->dst) {
-                    x->ready[o->dst] = at + P->latency[o->unit];
-                    x->producer[o->dst] = x->pc;
-                    x->kind[o->dst] = WS_STATE_WAIT;
-                }
-                x->seq_pc = next_pc = x->pc + x->in->len;
-                x->peeked = 0;
-                pend++;
-                if (o->branch) { /* its target: run it now */
-                    x->fetch_ready = at + P->branch_latency;
-                    x->fetch_state = WS_STATE_BRANCH_RESOLVING;
-                    if ((fault = run_n(dev, w, pend))) break;
-                    pend = 0;
-                    if (!single_group(w)) { at++; break; }
-                }
-                at++;
-                continue;
-            }
-        }
-        /* a wait: the look at `at` ends the state before it and starts this one */
-        log_charge(x, at);
-        charge(T, c, x, at, T->pcc);
-        x->state = state;
-        x->producer_pc = producer;
-        at = until;
-    }
-    if (pend && !fault) fault = run_n(dev, w, pend);
-    if (fault) return -1; /* (solo instructions do not fault) */
-    /* the loop looks at the warp at `at` (its state and charges as if it had
-     * looked at every earlier point) */
-    x->until = at;
-    if (at != t + 1) { /* (the loop had scheduled it for t + 1) */
-        unschedule(k, x, s);
-        schedule(k, x, s, at, t);
-    }
-    return 0;
-}
 
 static void sample_warp(struct ws_trace_cells *tc, const ws_device *dev, const twarp *x, const ws_warp *w,
                         uint32_t c, uint32_t s, uint64_t t)
