@@ -495,7 +495,10 @@ static inline __attribute__((always_inline)) int core_cycle(ws_device *dev, ws_t
                 T->cs[c].ctr.state_cycles[WS_STATE_SELECTED]++;
                 return -1;
             }
-            if (T->ahead && run_ahead(dev, T, k, xs, &core->warps[pick[sc]], c, pick[sc], sc, t)) return -1;
+            /* (a copy without the tools' bookkeeping when none is armed) */
+            if (T->ahead && (T->tc || T->pcc ? run_ahead(dev, T, k, xs, &core->warps[pick[sc]], c, pick[sc], sc, t, 1)
+                                             : run_ahead(dev, T, k, xs, &core->warps[pick[sc]], c, pick[sc], sc, t, 0)))
+                return -1;
         }
         k->next = schedule_next(k, t); /* issue changes no warp's until */
     }

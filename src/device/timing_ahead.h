@@ -128,9 +128,11 @@ static uint64_t rival_due(const ws_timing *T, const twarp *xs, uint32_t s, uint3
  * a new block's warp at any release) and none waits at a barrier (another
  * scheduler's warp may open it). Register-only instructions change nothing
  * another warp sees (not the core's queues, memory, barriers or lanes), so
- * issuing them early in host time is invisible. Returns -1 on a fault. */
+ * issuing them early in host time is invisible. `tools`: trace cells or
+ * instruction counters are armed (the loop inlines a copy without their
+ * bookkeeping for when neither is). Returns -1 on a fault. */
 static inline __attribute__((always_inline)) int run_ahead(ws_device *dev, ws_timing *T, tcore *k, twarp *xs, ws_warp *w, uint32_t c, uint32_t s,
-                     uint32_t sc, uint64_t t)
+                     uint32_t sc, uint64_t t, const int tools)
 {
     const uint32_t NS = T->nsched;
     const ws_timing_params *P = &T->p;
@@ -150,7 +152,8 @@ static inline __attribute__((always_inline)) int run_ahead(ws_device *dev, ws_ti
     /* with trace cells sampling every 2^k cycles: no look past the next
      * sample, this cycle's included (it must see every warp as the loop
      * leaves it) */
-    const struct ws_trace_cells *tc = T->tc;
+    const struct ws_trace_cells *tc = tools ? T->tc : NULL;
+    ws_pc_counters *const pcc = tools ? T->pcc : NULL;
     const uint64_t horizon = tc ? t + ((0 - (t + tc->cfg.phase)) & tc->mask) : NEVER;
     for (;;) {
         if (at > horizon || x->nlog + 2 + WS_STATE_COUNT > AHEAD_MAX) break; /* (an issue logs at most that) */
@@ -193,21 +196,21 @@ static inline __attribute__((always_inline)) int run_ahead(ws_device *dev, ws_ti
             } else { /* issue at `at`, as issue() does for an ALU instruction */
                 const uint8_t lanes = (uint8_t)ws_lane_count(x->group);
                 log_charge(x, at);
-                charge(T, c, x, at, T->pcc);
+                charge(T, c, x, at, pcc);
                 x->log[x->nlog++] = (struct ahead_log){ .kind = ISSUED, .to = at, .pc = x->pc, .unit = o->unit,
                                                          .lanes = lanes };
-                ws_pc_counter *pe = ws_pcc_at(T->pcc, x->pc);
+                ws_pc_counter *pe = ws_pcc_at(pcc, x->pc);
                 if (pe) { /* as issue() */
                     for (uint32_t m = x->acc_states; m; m &= m - 1) {
                         const uint8_t st = (uint8_t)__builtin_ctz(m);
                         x->log[x->nlog++] = (struct ahead_log){ .kind = FLUSHED, .from = x->acc[st], .state = st };
                     }
-                    flush_stalls(T->pcc, x, x->pc);
+                    flush_stalls(pcc, x, x->pc);
                     pe->stall_cycles[WS_STATE_SELECTED]++;
                     pe->warp_instructions++;
                     pe->thread_instructions += lanes;
                 }
-                x->producer_pc = 0;
+                if (tools) x->producer_pc = 0;
                 x->state = WS_STATE_SELECTED;
                 unit_free[o->unit] = at + P->interval[o->unit];
                 k->ctr.unit_busy[o->unit] += P->interval[o->unit];
@@ -232,9 +235,9 @@ static inline __attribute__((always_inline)) int run_ahead(ws_device *dev, ws_ti
         }
         /* a wait: the look at `at` ends the state before it and starts this one */
         log_charge(x, at);
-        charge(T, c, x, at, T->pcc);
+        charge(T, c, x, at, pcc);
         x->state = state;
-        x->producer_pc = producer;
+        if (tools) x->producer_pc = producer;
         at = until;
     }
     if (pend && !fault) fault = run_n(dev, w, pend);
