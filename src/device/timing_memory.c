@@ -59,6 +59,18 @@ uint32_t ws_timing_sectors(const ws_device *dev, const ws_warp *w, const uint32_
         }
         if (!down) return 1 + 31 - same;
         for (uint32_t l = 0; l < 32; l++) s[l] = (base[l] + imm) >> 5;
+        /* Rows of a 2-D block (blockDim.x = 16, 8, ..): the first p lanes
+         * ascending, then the same sectors again for each further row. */
+        uint32_t p = 1;
+        while (s[p] >= s[p - 1]) p++; /* (a step down exists) */
+        if (32 % p == 0) {
+            uint32_t repeats = 1, changes = 0;
+            for (uint32_t i = p; i < 32; i++) repeats &= s[i] == s[i - p];
+            if (repeats) {
+                for (uint32_t i = 1; i < p; i++) changes += s[i] != s[i - 1];
+                return 1 + changes;
+            }
+        }
         n = 32;
         sorted = 0;
     } else if (!local && g == dev->full_mask) { /* a full warp */
