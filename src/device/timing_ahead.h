@@ -13,18 +13,8 @@
  * when the engine takes them. Returns -1 on a fault. */
 static int run_n(ws_device *dev, ws_warp *w, uint32_t n)
 {
-    uint32_t done = 0;
-    if (!dev->cfg.engine && !dev->debug && !dev->events && w->group && w->group_pc != WS_RETIRE_ADDR &&
-        w->other_min_pc == UINT32_MAX && !w->sticky) {
-        ws_launch_stats *st = dev->par_active ? &dev->cores[w->core].part : &dev->current->stats;
-        const uint64_t instret0 = w->instret;
-        int r = ws_fast_run(dev, w, st, n, &done);
-        if (done || r) {
-            if (r && w->group) ws_simt_leave_group(w);
-            if (w->core < WS_STATS_MAX_CORES) st->core_warp_instructions[w->core] += w->instret - instret0;
-            if (r) return -1;
-        }
-    }
+    uint32_t done;
+    if (engine_run(dev, w, n, &done)) return -1;
     for (; done < n; done++)
         if (step(dev, w) == WARP_FAULT) return -1;
     return 0;

@@ -236,26 +236,35 @@ static inline void note_peeked(const ws_device *dev, const ws_timing *T, const w
     }
 }
 
+/* Up to n of w's next instructions on the fast engine, when ws_warp_run
+ * would hand them over there (functional mode's conditions: one runnable
+ * group, no debugger or event bus), with ws_warp_run's bookkeeping but
+ * without its loop's fixed cost, which timing mode pays per instruction.
+ * *done: how many ran (0: the engine left the first to the interpreter).
+ * Returns -1 if one faulted. */
+static inline int engine_run(ws_device *dev, ws_warp *w, uint32_t n, uint32_t *done)
+{
+    *done = 0;
+    if (dev->cfg.engine || dev->debug || dev->events || !w->group || w->group_pc == WS_RETIRE_ADDR ||
+        w->other_min_pc != UINT32_MAX || w->sticky)
+        return 0;
+    ws_launch_stats *st = dev->par_active ? &dev->cores[w->core].part : &dev->current->stats;
+    const uint64_t instret0 = w->instret;
+    const int r = ws_fast_run(dev, w, st, n, done);
+    if (*done || r) { /* as ws_warp_run ends */
+        if (r && w->group) ws_simt_leave_group(w);
+        if (w->core < WS_STATS_MAX_CORES) st->core_warp_instructions[w->core] += w->instret - instret0;
+    }
+    return r ? -1 : 0;
+}
+
 /* ws_warp_run(dev, w, 1, ..) for a peeked instruction, with the same
- * effects and result, on the fast engine when ws_warp_run would hand it
- * over there (functional mode's conditions: one runnable group, no
- * debugger or event bus), without that loop's fixed cost, which timing
- * mode pays for every instruction. Otherwise, or if the engine leaves the
- * instruction to the interpreter, ws_warp_run. */
+ * effects and result: on the fast engine if it takes the instruction,
+ * else in the interpreter. */
 static inline ws_warp_result step(ws_device *dev, ws_warp *w)
 {
     uint32_t n;
-    if (!dev->cfg.engine && !dev->debug && !dev->events && w->group && w->group_pc != WS_RETIRE_ADDR &&
-        w->other_min_pc == UINT32_MAX && !w->sticky) {
-        ws_launch_stats *st = dev->par_active ? &dev->cores[w->core].part : &dev->current->stats;
-        const uint64_t instret0 = w->instret;
-        int r = ws_fast_run(dev, w, st, 1, &n);
-        if (n || r) { /* as ws_warp_run ends */
-            if (r && w->group) ws_simt_leave_group(w);
-            if (w->core < WS_STATS_MAX_CORES) st->core_warp_instructions[w->core] += w->instret - instret0;
-            return r ? WARP_FAULT : WARP_RAN;
-        }
-    }
-    return ws_warp_run(dev, w, 1, &n);
+    if (engine_run(dev, w, 1, &n)) return WARP_FAULT;
+    return n ? WARP_RAN : ws_warp_run(dev, w, 1, &n);
 }
 #endif
