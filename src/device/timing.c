@@ -223,14 +223,7 @@ static inline __attribute__((always_inline)) int issue(ws_device *dev, ws_timing
     ws_pc_counter *pe = ws_pcc_at(dev->pcc, x->pc);
     uint64_t ready = t;
     uint8_t kind = WS_STATE_WAIT;
-    if (pe) { /* the cycles it waited for this instruction, and this one */
-        flush_stalls(dev->pcc, x, x->pc);
-        pe->stall_cycles[WS_STATE_SELECTED]++;
-        if (in) {
-            pe->warp_instructions++;
-            pe->thread_instructions += ws_lane_count(x->group);
-        }
-    }
+    if (pe) count_issue(dev->pcc, pe, x, in ? ws_lane_count(x->group) : 0);
     if (in) {
         if (o->mem) {
             const uint32_t *base = w->x[in->rs1], imm = (uint32_t)in->imm;

@@ -190,15 +190,12 @@ static inline __attribute__((always_inline)) int run_ahead(ws_device *dev, ws_ti
                 x->log[x->nlog++] = (struct ahead_log){ .kind = ISSUED, .to = at, .pc = x->pc, .unit = o->unit,
                                                          .lanes = lanes };
                 ws_pc_counter *pe = ws_pcc_at(pcc, x->pc);
-                if (pe) { /* as issue() */
+                if (pe) { /* as issue(), the waits it hands over logged first */
                     for (uint32_t m = x->acc_states; m; m &= m - 1) {
                         const uint8_t st = (uint8_t)__builtin_ctz(m);
                         x->log[x->nlog++] = (struct ahead_log){ .kind = FLUSHED, .from = x->acc[st], .state = st };
                     }
-                    flush_stalls(pcc, x, x->pc);
-                    pe->stall_cycles[WS_STATE_SELECTED]++;
-                    pe->warp_instructions++;
-                    pe->thread_instructions += lanes;
+                    count_issue(pcc, pe, x, lanes);
                 }
                 if (tools) x->producer_pc = 0;
                 x->state = WS_STATE_SELECTED;

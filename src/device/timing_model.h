@@ -165,6 +165,19 @@ static inline void flush_stalls(ws_pc_counters *p, twarp *x, uint32_t pc)
     x->acc_states = 0;
 }
 
+/* The instruction counters of an issue at x->pc (pe, armed): the cycles
+ * the warp waited for it, this cycle, and the instruction itself (none
+ * for a fetch that faults: lanes 0). */
+static inline void count_issue(ws_pc_counters *p, ws_pc_counter *pe, twarp *x, uint32_t lanes)
+{
+    flush_stalls(p, x, x->pc);
+    pe->stall_cycles[WS_STATE_SELECTED]++;
+    if (lanes) {
+        pe->warp_instructions++;
+        pe->thread_instructions += lanes;
+    }
+}
+
 /* Count the cycles warp x spent in its state, which has not changed since
  * x->since, up to cycle `to` (exclusive): the counters are charged when a
  * state ends (or the warp is looked at), not cycle by cycle. */
