@@ -68,7 +68,7 @@ void ws_op_timing_of(const ws_inst *in, ws_op_timing *o)
     }
     /* Integer, jump, branch, multiply, divide and float compute (no SIMT
      * control, vote, CSR, fence or memory access) touch nothing but the
-     * warp's own registers: timing.c issues runs of them ahead. A reserved
+     * warp's own registers: timing_ahead.h issues runs of them ahead. A reserved
      * static rounding mode faults. */
     o->solo = (op >= OP_LUI && op <= OP_BGEU) || (op >= OP_ADDI && op <= OP_AND) ||
               (op >= OP_MUL && op <= OP_REMU) ||

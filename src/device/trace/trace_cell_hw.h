@@ -49,7 +49,7 @@ void ws_trace_push(struct ws_trace_cells *t, uint32_t core, const ws_trace_recor
 void ws_trace_overflow(struct ws_trace_cells *t, uint64_t n);
 /* Move up to n records (one per cycle) from core c's FIFO to the buffer. */
 void ws_trace_drain(struct ws_trace_cells *t, uint32_t core, uint64_t n);
-/* The cycles [from, from + n) in which nothing is sampled: each core's
+/* The next n cycles, in which nothing is sampled: each core's
  * FIFO moves one record a cycle, cycle by cycle in core order (the order a
  * cycle-by-cycle model writes them to the buffer). */
 void ws_trace_drain_cycles(struct ws_trace_cells *t, uint64_t n);
