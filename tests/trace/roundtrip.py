@@ -8,7 +8,7 @@ they use gp/tp or hold an auipc without a relocation (hand-written assembly).
 Usage: roundtrip.py WARPSCOPE BUILD_DIR WORKDIR [EVERY]
 EVERY: check every EVERY-th test module (the examples always); the sanitizer
 build passes 3, as each disassembly costs ten times as much there."""
-import glob, os, re, subprocess, sys
+import bisect, glob, os, re, subprocess, sys
 
 ws, build, work = sys.argv[1:4]
 every = int(sys.argv[4]) if len(sys.argv) > 4 else 1
@@ -60,8 +60,10 @@ def fast_helper_calls(path):
             body[int(m.group(1), 16)] = (m.group(3), m.group(4))
             if m.group(3) == "jal" and m.group(4).startswith("gp,"):
                 calls.append(int(m.group(4).split(",")[1].strip(), 16))
+    addrs = sorted(body)
     def spill_free(addr):
-        for a in sorted(k for k in body if k >= addr)[:40]:
+        start = bisect.bisect_left(addrs, addr)
+        for a in addrs[start:start + 40]:
             mn, ops = body[a]
             if re.search(r"\bsp\b", ops):
                 return False
