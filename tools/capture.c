@@ -18,6 +18,14 @@
 #include "child.h"
 #include "commands.h"
 
+#if defined(__SANITIZE_ADDRESS__) /* gcc */
+#define UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) /* clang */
+#define UNDER_ASAN 1
+#endif
+#endif
+
 static void usage(FILE *f)
 {
     fprintf(f,
@@ -133,8 +141,7 @@ int ws_cmd_capture(int argc, char **argv)
         const char **dst = !strcmp(o, "-o") || !strcmp(o, "--out") ? &out : !strcmp(o, "--frames") ? &frames : NULL;
         if (!dst) { fprintf(stderr, "warpscope capture: unknown option '%s'\n\n", o); usage(stderr); return 2; }
         if (!v || !*v || strchr(v, ',')) { fprintf(stderr, "warpscope capture: %s needs a value without commas\n", o); return 2; }
-        *dst = v;
-        i++;
+        *dst = argv[++i]; /* (v: the option's value) */
     }
     shim_spec spec;
     char err[256];
@@ -179,7 +186,7 @@ int ws_cmd_capture(int argc, char **argv)
         fprintf(stderr, "warpscope capture: the environment is too long\n");
         return 2;
     }
-#if defined(__SANITIZE_ADDRESS__)
+#if defined(UNDER_ASAN)
     /* A sanitizer build preloads a sanitizer-built shim ahead of the
      * program's own ASan runtime; ASan refuses that order unless told it
      * is intended. */

@@ -98,7 +98,7 @@ int ws_cmd_run(int argc, char **argv)
     ws_config cfg;
     ws_config_default(&cfg);
     int i = 1;
-    for (; i < argc && argv[i][0] == '-'; i++) {
+    for (; i < argc && argv[i][0] == '-'; i += 2) { /* every option takes a value */
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(o, "-h") || !strcmp(o, "--help")) { usage(stdout); return 0; }
         if (!v) { fprintf(stderr, "warpscope run: %s needs a value\n", o); return 2; }
@@ -122,7 +122,6 @@ int ws_cmd_run(int argc, char **argv)
             usage(stderr);
             return 2;
         }
-        i++;
     }
     if (argc - i < 2) { usage(stderr); return 2; }
     const char *path = argv[i], *kname = argv[i + 1];

@@ -22,7 +22,7 @@ int main(int argc, char **argv)
     ws_device *dev;
     ws_module *m;
     ws_kernel *k;
-    ws_addr a, b;
+    ws_addr a = 0, b = 0;
     if (ws_device_open(&cfg, &dev) != WS_OK) { fprintf(stderr, "planted: cannot open a device\n"); return 1; }
     int deadlock = !strcmp(argv[1], "deadlock");
     ws_status st = ws_module_load_file(dev, path, &m);

@@ -32,7 +32,7 @@ static int do_run(const char *module, ws_exec_mode mode, int traced, run *r)
     for (int s = 0; s < WS_EV_SOURCES; s++) ec.mask[s] = 0xFFFF;
     ws_module *m;
     ws_kernel *k;
-    ws_addr out, counter;
+    ws_addr out = 0, counter = 0;
     ws_status st = traced ? ws_events_configure(dev, &ec) : WS_OK;
     if (st == WS_OK) st = ws_module_load_file(dev, module, &m);
     if (st == WS_OK) st = ws_kernel_get(m, "staged", &k);

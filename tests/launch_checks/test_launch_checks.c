@@ -125,7 +125,7 @@ static void run_busy(const char *path, const char *config, outcome *o)
     ws_set_printf_handler(dev, sink, &o->out);
     unsigned in[4096];
     for (int i = 0; i < 4096; i++) in[i] = (unsigned)i * 2654435761u >> 7;
-    ws_addr din, dbins, dorder;
+    ws_addr din = 0, dbins = 0, dorder = 0;
     CHECK(ws_malloc(dev, sizeof in, &din) == WS_OK && ws_malloc(dev, sizeof o->bins, &dbins) == WS_OK &&
           ws_malloc(dev, sizeof o->order, &dorder) == WS_OK);
     ws_memcpy_htod(dev, din, in, sizeof in);

@@ -68,7 +68,7 @@ int main(int argc, char **argv)
     ws_config_default(&cfg);
     cfg.mode = WS_MODE_TIMING;
     if (ws_device_open(&cfg, &dev) != WS_OK || ws_module_load_file(dev, argv[1], &mod) != WS_OK) return 1;
-    ws_addr in, out;
+    ws_addr in = 0, out = 0;
     CHECK(ws_malloc(dev, 4 * 256 * 32, &in) == WS_OK && ws_malloc(dev, 4 * 256, &out) == WS_OK);
     CHECK(ws_memset(dev, in, 0, 4 * 256 * 32) == WS_OK);
 

@@ -68,7 +68,7 @@ int main(int argc, char **argv)
     enum { N = 512 };
     float x[N], res[N * 14];
     for (int i = 0; i < N; i++) x[i] = (float)(i - N / 2) * 0.0371f;
-    ws_addr dx, dres;
+    ws_addr dx = 0, dres = 0;
     CHECK(ws_malloc(dev, sizeof x, &dx) == WS_OK && ws_malloc(dev, sizeof res, &dres) == WS_OK);
     CHECK(ws_memcpy_htod(dev, dx, x, sizeof x) == WS_OK);
     ws_arg margs[] = { WS_ARG_PTR(dx), WS_ARG_PTR(dres), WS_ARG_I32(N) };
