@@ -536,7 +536,7 @@ static int timing_step(ws_device *dev, uint32_t c, uint64_t now, uint64_t *next,
         }
         const uint64_t nx = T->cs[c].next;
         if (!issued && nx == NEVER) return 1; /* nothing will change: done or stuck */
-        t = issued || nx <= t + 1 ? t + 1 : nx;
+        t = nx <= t + 1 || nx == NEVER ? t + 1 : nx; /* (after an issue nx is t + 1 unless it ran ahead) */
         if (t >= end) { *next = t; return 0; }
     }
 }
@@ -633,26 +633,12 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
         }
         t++;
         if (released && ws_dispatch_blocks(dev)) adopt_new_warps(dev, T, t);
-        if (!issued && !released) {
-            /* Nothing changes before `until`: skip the cycles in between
-             * (stopping at the next sampling point); the warps' counters
-             * are charged when their states end. */
-            if (until == NEVER) {
-                if (L->done_blocks >= L->total_blocks) break;
-                if (ws_ev_wd_stopped(dev)) { st = WS_ERR_STOPPED; goto out; }
-                if (dev->events && dev->events->nmachines) { /* waits that will never end: for>T steps complete */
-                    ws_ev_machines_launch_end(dev);
-                    if (dev->events->stop) { st = WS_ERR_STOPPED; goto out; }
-                    if (dev->events->halt_pending && dev->debug && ws_dbg_machine_halt_idle(dev)) continue;
-                }
-                /* Halted warps are stopped, not deadlocked: wait for the tool. */
-                int waited = dev->debug ? ws_dbg_idle_wait(dev) : 0;
-                if (waited > 0) continue;
-                if (waited < 0) { st = WS_ERR_KERNEL_FAULT; goto out; }
-                ws_raise_deadlock(dev);
-                st = WS_ERR_DEADLOCK;
-                goto out;
-            }
+        /* Nothing changes before `until` (the cores' next looks; a block
+         * released may bring warps due now): skip the cycles in between
+         * (stopping at the next sampling point); the warps' counters are
+         * charged when their states end. After an issue `until` is t + 1
+         * unless the warp ran ahead. */
+        if (!released && until != NEVER) {
             if (tc && tc->cfg.trigger == WS_TRACE_ON_CYCLES) {
                 uint64_t next = t + ((0 - (t + tc->cfg.phase)) & tc->mask);
                 if (next < until) until = next;
@@ -662,6 +648,22 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
                 t = until;
                 dev->now_cycle = t;
             }
+        } else if (!issued && !released) {
+            /* nothing will change: done, halted or stuck */
+            if (L->done_blocks >= L->total_blocks) break;
+            if (ws_ev_wd_stopped(dev)) { st = WS_ERR_STOPPED; goto out; }
+            if (dev->events && dev->events->nmachines) { /* waits that will never end: for>T steps complete */
+                ws_ev_machines_launch_end(dev);
+                if (dev->events->stop) { st = WS_ERR_STOPPED; goto out; }
+                if (dev->events->halt_pending && dev->debug && ws_dbg_machine_halt_idle(dev)) continue;
+            }
+            /* Halted warps are stopped, not deadlocked: wait for the tool. */
+            int waited = dev->debug ? ws_dbg_idle_wait(dev) : 0;
+            if (waited > 0) continue;
+            if (waited < 0) { st = WS_ERR_KERNEL_FAULT; goto out; }
+            ws_raise_deadlock(dev);
+            st = WS_ERR_DEADLOCK;
+            goto out;
         }
         if (limit && (++iter & 1023) == 0 && ws_now_seconds() - t0 > limit) {
             dev->fault.kind = FAULT_WATCHDOG;
