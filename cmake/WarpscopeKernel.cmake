@@ -23,6 +23,31 @@ function(ws_add_kernel target)
     file(GLOB hdrs ${sdir}/*.h)
     list(APPEND local_headers ${hdrs})
   endforeach()
+  # WS_PREBUILT_KERNELS: another build tree of this source tree (the plain
+  # build of scripts/test.sh) whose kernel modules, where it has built them
+  # already, are taken as they are:
+  # device code does not depend on how the host code is built, and the
+  # sanitizer build saves compiling every kernel again (docs/testing.md).
+  # (Not a kernel built from generated sources: their generator, a host
+  # program, may write other code when built by another compiler.)
+  file(RELATIVE_PATH rel ${CMAKE_BINARY_DIR} ${K_OUTPUT})
+  set(generated 0)
+  foreach(s ${srcs})
+    string(FIND "${s}" "${CMAKE_BINARY_DIR}/" at)
+    if(at EQUAL 0)
+      set(generated 1)
+    endif()
+  endforeach()
+  if(WS_PREBUILT_KERNELS AND NOT generated AND NOT rel MATCHES "^\\.\\." AND EXISTS ${WS_PREBUILT_KERNELS}/${rel})
+    add_custom_command(
+      OUTPUT ${K_OUTPUT}
+      COMMAND ${CMAKE_COMMAND} -E copy ${WS_PREBUILT_KERNELS}/${rel} ${K_OUTPUT}
+      DEPENDS ${WS_PREBUILT_KERNELS}/${rel}
+      COMMENT "Copying kernel module ${rel} from ${WS_PREBUILT_KERNELS}"
+      VERBATIM)
+    add_custom_target(${target} ALL DEPENDS ${K_OUTPUT})
+    return()
+  endif()
   file(GLOB ws_kernel_headers ${CMAKE_SOURCE_DIR}/kernel/include/warpscope/*.h)
   add_custom_command(
     OUTPUT ${K_OUTPUT}
