@@ -488,9 +488,11 @@ static inline __attribute__((always_inline)) int core_cycle(ws_device *dev, ws_t
                 T->cs[c].ctr.state_cycles[WS_STATE_SELECTED]++;
                 return -1;
             }
-            /* (a copy without the tools' bookkeeping when none is armed) */
-            if (T->ahead && (T->tc || T->pcc ? run_ahead(dev, T, k, xs, &core->warps[pick[sc]], c, pick[sc], sc, t, 1)
-                                             : run_ahead(dev, T, k, xs, &core->warps[pick[sc]], c, pick[sc], sc, t, 0)))
+            /* (a copy with the bookkeeping of the tools armed, and no other) */
+            ws_warp *w = &core->warps[pick[sc]];
+            if (T->ahead && (T->pcc ? run_ahead(dev, T, k, xs, w, c, pick[sc], sc, t, AHEAD_TRACE | AHEAD_COUNTERS)
+                             : T->tc ? run_ahead(dev, T, k, xs, w, c, pick[sc], sc, t, AHEAD_TRACE)
+                                     : run_ahead(dev, T, k, xs, w, c, pick[sc], sc, t, 0)))
                 return -1;
         }
         k->next = schedule_next(k, t); /* issue changes no warp's until */

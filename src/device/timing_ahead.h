@@ -30,6 +30,7 @@ static int frm_valid(const ws_warp *w, uint32_t g)
 }
 
 enum { CHARGED, ISSUED, FLUSHED }; /* ahead_log kinds */
+enum { AHEAD_TRACE = 1, AHEAD_COUNTERS = 2 }; /* run_ahead's tools */
 
 static inline void log_charge(twarp *x, uint64_t to)
 {
@@ -118,9 +119,10 @@ static uint64_t rival_due(const ws_timing *T, const twarp *xs, uint32_t s, uint3
  * a new block's warp at any release) and none waits at a barrier (another
  * scheduler's warp may open it). Register-only instructions change nothing
  * another warp sees (not the core's queues, memory, barriers or lanes), so
- * issuing them early in host time is invisible. `tools`: trace cells or
- * instruction counters are armed (the loop inlines a copy without their
- * bookkeeping for when neither is). Returns -1 on a fault. */
+ * issuing them early in host time is invisible. `tools`: which of the
+ * tools' bookkeeping this copy does (AHEAD_TRACE: trace cells are armed,
+ * AHEAD_COUNTERS: instruction counters; the loop inlines one copy per
+ * combination it uses, a constant each). Returns -1 on a fault. */
 static inline __attribute__((always_inline)) int run_ahead(ws_device *dev, ws_timing *T, tcore *k, twarp *xs, ws_warp *w, uint32_t c, uint32_t s,
                      uint32_t sc, uint64_t t, const int tools)
 {
@@ -142,8 +144,8 @@ static inline __attribute__((always_inline)) int run_ahead(ws_device *dev, ws_ti
     /* with trace cells sampling every 2^k cycles: no look past the next
      * sample, this cycle's included (it must see every warp as the loop
      * leaves it) */
-    const struct ws_trace_cells *tc = tools ? T->tc : NULL;
-    ws_pc_counters *const pcc = tools ? T->pcc : NULL;
+    const struct ws_trace_cells *tc = tools & AHEAD_TRACE ? T->tc : NULL;
+    ws_pc_counters *const pcc = tools & AHEAD_COUNTERS ? T->pcc : NULL;
     const uint64_t horizon = tc ? t + ((0 - (t + tc->cfg.phase)) & tc->mask) : NEVER;
     for (;;) {
         if (at > horizon || x->nlog + 2 + WS_STATE_COUNT > AHEAD_MAX) break; /* (an issue logs at most that) */
@@ -197,7 +199,7 @@ static inline __attribute__((always_inline)) int run_ahead(ws_device *dev, ws_ti
                     }
                     count_issue(pcc, pe, x, lanes);
                 }
-                if (tools) x->producer_pc = 0;
+                if (tools & AHEAD_TRACE) x->producer_pc = 0; /* (read by samples only) */
                 x->state = WS_STATE_SELECTED;
                 unit_free[o->unit] = at + P->interval[o->unit];
                 k->ctr.unit_busy[o->unit] += P->interval[o->unit];
@@ -224,7 +226,7 @@ static inline __attribute__((always_inline)) int run_ahead(ws_device *dev, ws_ti
         log_charge(x, at);
         charge(T, c, x, at, pcc);
         x->state = state;
-        if (tools) x->producer_pc = producer;
+        if (tools & AHEAD_TRACE) x->producer_pc = producer;
         at = until;
     }
     if (pend && !fault) fault = run_n(dev, w, pend);

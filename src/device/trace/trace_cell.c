@@ -106,7 +106,7 @@ void ws_trace_launch_end(ws_device *dev)
     t->armed = 0;
 }
 
-int ws_trace_event(struct ws_trace_cells *t, uint32_t core, uint64_t cycle, ws_trace_trigger ev)
+int ws_trace_event_count(struct ws_trace_cells *t, uint32_t core, uint64_t cycle, ws_trace_trigger ev)
 {
     const ws_trace_config *c = &t->cfg;
     if (c->trigger != ev || (core < 64 && !(c->core_mask >> core & 1))) return 0;

@@ -37,8 +37,14 @@ static inline int ws_trace_cycle_due(const struct ws_trace_cells *t, uint32_t co
     if (core < 64 && !(c->core_mask >> core & 1)) return 0;
     return !c->cycle_hi || (cycle >= c->cycle_lo && cycle <= c->cycle_hi);
 }
-/* Count one trigger event on core c; returns 1 when it is the K-th. */
-int ws_trace_event(struct ws_trace_cells *t, uint32_t core, uint64_t cycle, ws_trace_trigger ev);
+/* Count one trigger event on core c; returns 1 when it is the K-th. The
+ * cells' trigger is checked here, inline: the timing loop asks at every
+ * global access and branch. */
+int ws_trace_event_count(struct ws_trace_cells *t, uint32_t core, uint64_t cycle, ws_trace_trigger ev);
+static inline int ws_trace_event(struct ws_trace_cells *t, uint32_t core, uint64_t cycle, ws_trace_trigger ev)
+{
+    return t->cfg.trigger == ev && ws_trace_event_count(t, core, cycle, ev);
+}
 static inline int ws_trace_block_ok(const struct ws_trace_cells *t, uint64_t block)
 {
     return !t->cfg.block_hi || (block >= t->cfg.block_lo && block <= t->cfg.block_hi);
