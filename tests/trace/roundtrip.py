@@ -7,7 +7,7 @@ refused with a message naming the function and address, and only because
 they use gp/tp or hold an auipc without a relocation (hand-written assembly).
 Usage: roundtrip.py WARPSCOPE BUILD_DIR WORKDIR [EVERY]
 EVERY: check every EVERY-th test module (the examples always); the sanitizer
-build passes 3, as each disassembly costs ten times as much there."""
+build passes 6, as each disassembly costs ten times as much there."""
 import bisect, glob, os, re, subprocess, sys
 
 ws, build, work = sys.argv[1:4]
@@ -17,12 +17,20 @@ INSN = re.compile(r"^\s*([0-9a-f]+):\t([0-9a-f]+)\t(\S+)\s*(.*)$")
 CONTROL = {"j", "jal", "beq", "bne", "blt", "bge", "bltu", "bgeu", "beqz", "bnez", "blez", "bgez", "bltz", "bgtz",
            "bgt", "ble", "bgtu", "bleu"}
 
+disassembled = {}
+
+def disasm(path):
+    """`warpscope disasm PATH`'s output, once per file."""
+    if path not in disassembled:
+        out = subprocess.run([ws, "disasm", path], capture_output=True, text=True)
+        if out.returncode:
+            raise RuntimeError(f"disasm {path}: {out.stderr.strip()}")
+        disassembled[path] = out.stdout
+    return disassembled[path]
+
 def listing(path):
-    out = subprocess.run([ws, "disasm", path], capture_output=True, text=True)
-    if out.returncode:
-        raise RuntimeError(f"disasm {path}: {out.stderr.strip()}")
     where, insns, seen_symbol = None, [], False
-    for line in out.stdout.splitlines():
+    for line in disasm(path).splitlines():
         s = line.strip()
         if re.match(r"^[0-9a-f]+ <.*>:$", s):
             seen_symbol = True  # the tracer's helpers sit below the first function
@@ -52,9 +60,8 @@ def same(a, b):
 
 def fast_helper_calls(path):
     """Calls (jal gp) into helpers whose body, up to jr gp, never names sp."""
-    out = subprocess.run([ws, "disasm", path], capture_output=True, text=True).stdout
     body, calls = {}, []
-    for line in out.splitlines():
+    for line in disasm(path).splitlines():
         m = INSN.match(line)
         if m:
             body[int(m.group(1), 16)] = (m.group(3), m.group(4))
