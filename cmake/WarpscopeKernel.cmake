@@ -28,8 +28,8 @@ function(ws_add_kernel target)
   # already, are taken as they are:
   # device code does not depend on how the host code is built, and the
   # sanitizer build saves compiling every kernel again (docs/testing.md).
-  # (Not a kernel built from generated sources: their generator, a host
-  # program, may write other code when built by another compiler.)
+  # (Not a kernel built from generated sources: a host program of this
+  # build writes them, and the copy would come from the other's.)
   file(RELATIVE_PATH rel ${CMAKE_BINARY_DIR} ${K_OUTPUT})
   set(generated 0)
   foreach(s ${srcs})

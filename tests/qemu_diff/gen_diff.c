@@ -11,18 +11,31 @@ static uint32_t rng;
 static uint32_t rnd(void) { rng ^= rng << 13; rng ^= rng >> 17; rng ^= rng << 5; return rng; }
 static uint32_t pick(uint32_t n) { return rnd() % n; }
 
+/* Several random choices in one call's arguments: C leaves the order in
+ * which they are evaluated open (gcc and clang differ), so each takes the
+ * i-th number drawn for the line, drawn in index order: the same program
+ * whichever compiler built the generator. LINE starts a line's draws. */
+static uint32_t drawn[8];
+static int ndrawn;
+static uint32_t P(int i, uint32_t n)
+{
+    while (ndrawn <= i) drawn[ndrawn++] = rnd();
+    return drawn[i] % n;
+}
+#define LINE(...) (ndrawn = 0, printf(__VA_ARGS__))
+
 /* Destinations: anything but zero, sp, a0 (state pointer) and t6 (address scratch). */
-static int xreg(void)
+static int XREG(int i)
 {
     static const int ok[] = { 1, 3, 4, 5, 6, 7, 8, 9, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20,
                               21, 22, 23, 24, 25, 26, 27, 28, 29, 30 };
-    return ok[pick(sizeof ok / sizeof *ok)];
+    return ok[P(i, sizeof ok / sizeof *ok)];
 }
-static int xsrc(void) { int r = (int)pick(32); return r == 2 || r == 10 || r == 31 ? 0 : r; }
-static const char *rm(void)
+static int XSRC(int i) { int r = (int)P(i, 32); return r == 2 || r == 10 || r == 31 ? 0 : r; }
+static const char *RM(int i)
 {
     static const char *const m[] = { "rne", "rtz", "rdn", "rup", "rmm", "dyn", "dyn" };
-    return m[pick(7)];
+    return m[P(i, 7)];
 }
 
 static void emit_one(int *label)
@@ -41,70 +54,70 @@ static void emit_one(int *label)
     int mem = DIFF_MEM * 4;
     switch (pick(20)) {
     case 0: case 1: case 2: case 3:
-        printf("  %s x%d, x%d, x%d\n", rr[pick(18)], xreg(), xsrc(), xsrc());
+        LINE("  %s x%d, x%d, x%d\n", rr[P(0, 18)], XREG(1), XSRC(2), XSRC(3));
         break;
     case 4: case 5:
-        printf("  %s x%d, x%d, %d\n", ri[pick(6)], xreg(), xsrc(), (int)pick(4096) - 2048);
+        LINE("  %s x%d, x%d, %d\n", ri[P(0, 6)], XREG(1), XSRC(2), (int)P(3, 4096) - 2048);
         break;
     case 6:
-        printf("  %s x%d, x%d, %u\n", sh[pick(3)], xreg(), xsrc(), pick(32));
+        LINE("  %s x%d, x%d, %u\n", sh[P(0, 3)], XREG(1), XSRC(2), P(3, 32));
         break;
     case 7:
-        printf("  lui x%d, %u\n", xreg(), pick(1u << 20));
+        LINE("  lui x%d, %u\n", XREG(0), P(1, 1u << 20));
         break;
     case 8: { /* loads of every width from the scratch area */
         static const char *const ld[] = { "lb", "lbu", "lh", "lhu", "lw" };
         static const int al[] = { 1, 1, 2, 2, 4 };
         int k = (int)pick(5);
-        printf("  %s x%d, %d(a0)\n", ld[k], xreg(), mem + (int)(pick(DIFF_MEM_WORDS * 4 / al[k]) * al[k]));
+        LINE("  %s x%d, %d(a0)\n", ld[k], XREG(0), mem + (int)(P(1, DIFF_MEM_WORDS * 4 / al[k]) * al[k]));
         break;
     }
     case 9: {
         static const char *const st[] = { "sb", "sh", "sw" };
         static const int al[] = { 1, 2, 4 };
         int k = (int)pick(3);
-        printf("  %s x%d, %d(a0)\n", st[k], xsrc(), mem + (int)(pick(DIFF_MEM_WORDS * 4 / al[k]) * al[k]));
+        LINE("  %s x%d, %d(a0)\n", st[k], XSRC(0), mem + (int)(P(1, DIFF_MEM_WORDS * 4 / al[k]) * al[k]));
         break;
     }
     case 10:
-        if (pick(2)) printf("  flw f%u, %d(a0)\n", pick(32), mem + (int)pick(DIFF_MEM_WORDS) * 4);
-        else printf("  fsw f%u, %d(a0)\n", pick(32), mem + (int)pick(DIFF_MEM_WORDS) * 4);
+        if (pick(2)) LINE("  flw f%u, %d(a0)\n", P(0, 32), mem + (int)P(1, DIFF_MEM_WORDS) * 4);
+        else LINE("  fsw f%u, %d(a0)\n", P(0, 32), mem + (int)P(1, DIFF_MEM_WORDS) * 4);
         break;
     case 11: /* atomics on a scratch word */
         printf("  addi x31, a0, %d\n", mem + (int)pick(DIFF_MEM_WORDS) * 4);
-        if (pick(4) == 0) printf("  lr.w x%d, (x31)\n  sc.w x%d, x%d, (x31)\n", xreg(), xreg(), xsrc());
-        else printf("  %s x%d, x%d, (x31)\n", amo[pick(9)], xreg(), xsrc());
+        if (pick(4) == 0) LINE("  lr.w x%d, (x31)\n  sc.w x%d, x%d, (x31)\n", XREG(0), XREG(1), XSRC(2));
+        else LINE("  %s x%d, x%d, (x31)\n", amo[P(0, 9)], XREG(1), XSRC(2));
         break;
     case 12: case 13:
-        printf("  %s f%u, f%u, f%u, %s\n", fr[pick(4)], pick(32), pick(32), pick(32), rm());
+        LINE("  %s f%u, f%u, f%u, %s\n", fr[P(0, 4)], P(1, 32), P(2, 32), P(3, 32), RM(4));
         break;
     case 14:
-        printf("  %s f%u, f%u, f%u, f%u, %s\n", f3[pick(4)], pick(32), pick(32), pick(32), pick(32), rm());
+        LINE("  %s f%u, f%u, f%u, f%u, %s\n", f3[P(0, 4)], P(1, 32), P(2, 32), P(3, 32), P(4, 32), RM(5));
         break;
     case 15:
-        if (pick(3) == 0) printf("  fsqrt.s f%u, f%u, %s\n", pick(32), pick(32), rm());
-        else printf("  %s f%u, f%u, f%u\n", f2[pick(5)], pick(32), pick(32), pick(32));
+        if (pick(3) == 0) LINE("  fsqrt.s f%u, f%u, %s\n", P(0, 32), P(1, 32), RM(2));
+        else LINE("  %s f%u, f%u, f%u\n", f2[P(0, 5)], P(1, 32), P(2, 32), P(3, 32));
         break;
     case 16:
         switch (pick(7)) {
-        case 0: printf("  fcvt.w.s x%d, f%u, %s\n", xreg(), pick(32), rm()); break;
-        case 1: printf("  fcvt.wu.s x%d, f%u, %s\n", xreg(), pick(32), rm()); break;
-        case 2: printf("  fcvt.s.w f%u, x%d, %s\n", pick(32), xsrc(), rm()); break;
-        case 3: printf("  fcvt.s.wu f%u, x%d, %s\n", pick(32), xsrc(), rm()); break;
-        case 4: printf("  fmv.x.w x%d, f%u\n", xreg(), pick(32)); break;
-        case 5: printf("  fmv.w.x f%u, x%d\n", pick(32), xsrc()); break;
-        default: printf("  fclass.s x%d, f%u\n", xreg(), pick(32)); break;
+        case 0: LINE("  fcvt.w.s x%d, f%u, %s\n", XREG(0), P(1, 32), RM(2)); break;
+        case 1: LINE("  fcvt.wu.s x%d, f%u, %s\n", XREG(0), P(1, 32), RM(2)); break;
+        case 2: LINE("  fcvt.s.w f%u, x%d, %s\n", P(0, 32), XSRC(1), RM(2)); break;
+        case 3: LINE("  fcvt.s.wu f%u, x%d, %s\n", P(0, 32), XSRC(1), RM(2)); break;
+        case 4: LINE("  fmv.x.w x%d, f%u\n", XREG(0), P(1, 32)); break;
+        case 5: LINE("  fmv.w.x f%u, x%d\n", P(0, 32), XSRC(1)); break;
+        default: LINE("  fclass.s x%d, f%u\n", XREG(0), P(1, 32)); break;
         }
         break;
     case 17:
-        if (pick(4) == 0) printf("  fsrmi x%d, %u\n", xreg(), pick(5));
-        else printf("  %s x%d, f%u, f%u\n", fc[pick(3)], xreg(), pick(32), pick(32));
+        if (pick(4) == 0) LINE("  fsrmi x%d, %u\n", XREG(0), P(1, 5));
+        else LINE("  %s x%d, f%u, f%u\n", fc[P(0, 3)], XREG(1), P(2, 32), P(3, 32));
         break;
     default: { /* a short forward branch: lanes diverge on data */
         int l = (*label)++;
-        printf("  %s x%d, x%d, .Lskip%d\n", br[pick(6)], xsrc(), xsrc(), l);
+        LINE("  %s x%d, x%d, .Lskip%d\n", br[P(0, 6)], XSRC(1), XSRC(2), l);
         for (uint32_t i = 0, n = 1 + pick(3); i < n; i++)
-            printf("  %s x%d, x%d, x%d\n", rr[pick(10)], xreg(), xsrc(), xsrc());
+            LINE("  %s x%d, x%d, x%d\n", rr[P(0, 10)], XREG(1), XSRC(2), XSRC(3));
         printf(".Lskip%d:\n", l);
         break;
     }
