@@ -196,6 +196,7 @@ struct ws_device {
     uint32_t full_mask;            /* (1 << lanes_per_warp) - 1              */
     ws_inst **code_pages;          /* decoded pages of the global arena      */
     uint32_t ncode_pages;
+    uint32_t code_pages_live;      /* of them allocated (under decode_lock) */
     struct ws_fast_cache *fast;    /* the fast engine's blocks, per core (fast_exec.c) */
     /* Registers that may be non-zero in some warp slot: the destinations
      * of every instruction decoded so far (all of them for ecalls, which

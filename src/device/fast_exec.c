@@ -69,6 +69,7 @@ struct fx_block {
 struct ws_fast_cache {
     fx_block ***pages;   /* per 4 KiB page of the global arena: 2048 slots */
     uint32_t npages;
+    uint32_t live_pages; /* slot pages allocated */
     fx_block *all;
 };
 
@@ -95,19 +96,26 @@ int ws_fast_create(ws_device *dev)
     return dev->fast ? 0 : -1;
 }
 
+/* Every block, and the slot pages that held them: found from the blocks
+ * (a block sits in the page of its first PC), not by reading the whole
+ * page table — 64 Ki entries per core for 256 MiB, mostly untouched
+ * memory that each flush (every module load and unload) would fault in. A
+ * slot page whose block could not be built stays, empty. */
 void ws_fast_flush(ws_device *dev)
 {
     for (uint32_t k = 0; dev->fast && k < dev->cfg.cores; k++) {
         struct ws_fast_cache *c = &dev->fast[k];
         for (fx_block *b = c->all, *next; b; b = next) {
             next = b->link;
+            const uint32_t idx = (b->ops[0].pc - WS_GLOBAL_BASE) >> 12;
+            if (c->pages && idx < c->npages && c->pages[idx]) {
+                free(c->pages[idx]);
+                c->pages[idx] = NULL;
+                c->live_pages--;
+            }
             free(b);
         }
         c->all = NULL;
-        for (uint32_t i = 0; c->pages && i < c->npages; i++) {
-            free(c->pages[i]);
-            c->pages[i] = NULL;
-        }
     }
 }
 
@@ -115,6 +123,9 @@ void ws_fast_free(ws_device *dev)
 {
     if (!dev->fast) return;
     ws_fast_flush(dev);
+    for (uint32_t k = 0; k < dev->cfg.cores; k++) /* (empty slot pages left by a failed build) */
+        for (uint32_t i = 0; dev->fast[k].live_pages && i < dev->fast[k].npages; i++)
+            if (dev->fast[k].pages[i]) free(dev->fast[k].pages[i]), dev->fast[k].live_pages--;
     for (uint32_t k = 0; k < dev->cfg.cores; k++) free(dev->fast[k].pages);
     free(dev->fast);
     dev->fast = NULL;
@@ -210,7 +221,10 @@ static fx_block *lookup(ws_device *dev, struct ws_fast_cache *c, ws_warp *w, uin
     if (pc == WS_RETIRE_ADDR || !ws_mem_in_global(&dev->mem, pc)) return NULL;
     uint32_t idx = (pc - WS_GLOBAL_BASE) >> 12;
     if (idx >= c->npages) return NULL;
-    if (!c->pages[idx] && !(c->pages[idx] = calloc(2048, sizeof(fx_block *)))) return NULL;
+    if (!c->pages[idx]) {
+        if (!(c->pages[idx] = calloc(2048, sizeof(fx_block *)))) return NULL;
+        c->live_pages++;
+    }
     fx_block **slot = &c->pages[idx][(pc & 0xFFFu) >> 1];
     if (!*slot) {
         fx_block *b = build(dev, w, pc);

@@ -38,8 +38,10 @@ static ws_inst *code_slot(ws_device *dev, ws_warp *w, uint32_t pc)
         if (!p) {
             if (dev->par_active) pthread_mutex_lock(&dev->decode_lock);
             p = dev->code_pages[idx];
-            if (!p && (p = calloc(2048, sizeof(ws_inst))))
+            if (!p && (p = calloc(2048, sizeof(ws_inst)))) {
+                dev->code_pages_live++;
                 __atomic_store_n(&dev->code_pages[idx], p, __ATOMIC_RELEASE);
+            }
             if (dev->par_active) pthread_mutex_unlock(&dev->decode_lock);
             if (!p) return NULL;
         }

@@ -177,8 +177,9 @@ ws_status ws_device_close(ws_device *dev)
             free(dev->cores[i].shared);
         }
     free(dev->cores);
-    if (dev->code_pages)
-        for (uint32_t i = 0; i < dev->ncode_pages; i++) free(dev->code_pages[i]);
+    if (dev->code_pages) /* up to the last page allocated: the table is mostly untouched memory */
+        for (uint32_t i = 0; dev->code_pages_live && i < dev->ncode_pages; i++)
+            if (dev->code_pages[i]) free(dev->code_pages[i]), dev->code_pages_live--;
     free(dev->code_pages);
     ws_fast_free(dev);
     ws_mem_fini(&dev->mem);
