@@ -18,14 +18,6 @@
 #include "child.h"
 #include "commands.h"
 
-#if defined(__SANITIZE_ADDRESS__) /* gcc */
-#define UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) /* clang */
-#define UNDER_ASAN 1
-#endif
-#endif
-
 static void usage(FILE *f)
 {
     fprintf(f,
@@ -186,7 +178,7 @@ int ws_cmd_capture(int argc, char **argv)
         fprintf(stderr, "warpscope capture: the environment is too long\n");
         return 2;
     }
-#if defined(UNDER_ASAN)
+#if defined(WS_ASAN_BUILD)
     /* A sanitizer build preloads a sanitizer-built shim ahead of the
      * program's own ASan runtime; ASan refuses that order unless told it
      * is intended. */

@@ -69,7 +69,6 @@ struct fx_block {
 struct ws_fast_cache {
     fx_block ***pages;   /* per 4 KiB page of the global arena: 2048 slots */
     uint32_t npages;
-    uint32_t live_pages; /* slot pages allocated */
     fx_block *all;
 };
 
@@ -97,10 +96,10 @@ int ws_fast_create(ws_device *dev)
 }
 
 /* Every block, and the slot pages that held them: found from the blocks
- * (a block sits in the page of its first PC), not by reading the whole
- * page table — 64 Ki entries per core for 256 MiB, mostly untouched
- * memory that each flush (every module load and unload) would fault in. A
- * slot page whose block could not be built stays, empty. */
+ * (a block sits in the page of its first PC, and every slot page holds a
+ * block: lookup), not by reading the whole page table — 64 Ki entries per
+ * core for 256 MiB, mostly untouched memory that each flush (every module
+ * load and unload) would fault in. */
 void ws_fast_flush(ws_device *dev)
 {
     for (uint32_t k = 0; dev->fast && k < dev->cfg.cores; k++) {
@@ -111,7 +110,6 @@ void ws_fast_flush(ws_device *dev)
             if (c->pages && idx < c->npages && c->pages[idx]) {
                 free(c->pages[idx]);
                 c->pages[idx] = NULL;
-                c->live_pages--;
             }
             free(b);
         }
@@ -123,9 +121,6 @@ void ws_fast_free(ws_device *dev)
 {
     if (!dev->fast) return;
     ws_fast_flush(dev);
-    for (uint32_t k = 0; k < dev->cfg.cores; k++) /* (empty slot pages left by a failed build) */
-        for (uint32_t i = 0; dev->fast[k].live_pages && i < dev->fast[k].npages; i++)
-            if (dev->fast[k].pages[i]) free(dev->fast[k].pages[i]), dev->fast[k].live_pages--;
     for (uint32_t k = 0; k < dev->cfg.cores; k++) free(dev->fast[k].pages);
     free(dev->fast);
     dev->fast = NULL;
@@ -221,14 +216,15 @@ static fx_block *lookup(ws_device *dev, struct ws_fast_cache *c, ws_warp *w, uin
     if (pc == WS_RETIRE_ADDR || !ws_mem_in_global(&dev->mem, pc)) return NULL;
     uint32_t idx = (pc - WS_GLOBAL_BASE) >> 12;
     if (idx >= c->npages) return NULL;
-    if (!c->pages[idx]) {
-        if (!(c->pages[idx] = calloc(2048, sizeof(fx_block *)))) return NULL;
-        c->live_pages++;
-    }
+    const int fresh = !c->pages[idx];
+    if (fresh && !(c->pages[idx] = calloc(2048, sizeof(fx_block *)))) return NULL;
     fx_block **slot = &c->pages[idx][(pc & 0xFFFu) >> 1];
     if (!*slot) {
         fx_block *b = build(dev, w, pc);
-        if (!b) return NULL;
+        if (!b) { /* no empty slot page stays: the flush finds pages from blocks */
+            if (fresh) free(c->pages[idx]), c->pages[idx] = NULL;
+            return NULL;
+        }
         b->link = c->all;
         c->all = b;
         *slot = b;

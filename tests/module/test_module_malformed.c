@@ -499,14 +499,7 @@ static void many_kernels(uint32_t n)
  * debug-section samples and prefixes (near boundaries: 2 bytes, not 16;
  * into its section header table: every fourth), and every 29th byte of its
  * section headers; the plain build runs all of them. */
-#if defined(__SANITIZE_ADDRESS__) /* gcc */
-#define UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) /* clang */
-#define UNDER_ASAN 1
-#endif
-#endif
-#if defined(UNDER_ASAN)
+#if defined(WS_ASAN_BUILD)
 #define SAN_SCALE 4u
 #define BIG_SCALE 4u
 #else
