@@ -211,7 +211,8 @@ static fx_block *build(ws_device *dev, ws_warp *w, uint32_t pc)
 
 /* The block at pc, built on first use; NULL if pc is not in the global
  * arena or host memory ran out (the interpreter then takes over). */
-static fx_block *lookup(ws_device *dev, struct ws_fast_cache *c, ws_warp *w, uint32_t pc)
+static __attribute__((noinline)) fx_block *lookup_build(ws_device *dev, struct ws_fast_cache *c, ws_warp *w,
+                                                        uint32_t pc)
 {
     if (pc == WS_RETIRE_ADDR || !ws_mem_in_global(&dev->mem, pc)) return NULL;
     uint32_t idx = (pc - WS_GLOBAL_BASE) >> 12;
@@ -230,6 +231,18 @@ static fx_block *lookup(ws_device *dev, struct ws_fast_cache *c, ws_warp *w, uin
         *slot = b;
     }
     return *slot;
+}
+
+/* A block built before is found inline (timing mode enters the engine
+ * once per instruction); the first use builds it. The page table covers
+ * the global arena and nothing else, so a block found is one
+ * lookup_build would return. */
+static inline fx_block *lookup(ws_device *dev, struct ws_fast_cache *c, ws_warp *w, uint32_t pc)
+{
+    const uint32_t idx = (pc - WS_GLOBAL_BASE) >> 12;
+    fx_block **page, *b;
+    if (idx < c->npages && (page = c->pages[idx]) && (b = page[(pc & 0xFFFu) >> 1])) return b;
+    return lookup_build(dev, c, w, pc);
 }
 
 /* Lanes of the group: every lane of a full 32-lane warp in a counted loop

@@ -32,9 +32,14 @@ static int frm_valid(const ws_warp *w, uint32_t g)
 enum { CHARGED, ISSUED, FLUSHED }; /* ahead_log kinds */
 enum { AHEAD_TRACE = 1, AHEAD_COUNTERS = 2 }; /* run_ahead's tools */
 
+/* (field by field: take_back reads no other field of a CHARGED entry) */
 static inline void log_charge(twarp *x, uint64_t to)
 {
-    x->log[x->nlog++] = (struct ahead_log){ .kind = CHARGED, .from = x->since, .to = to, .state = x->state };
+    struct ahead_log *e = &x->log[x->nlog++];
+    e->kind = CHARGED;
+    e->state = x->state;
+    e->from = x->since;
+    e->to = to;
 }
 
 /* Take back what warp x's last run ahead did from cycle `end` on: the
@@ -160,8 +165,8 @@ static inline __attribute__((always_inline)) int run_ahead(ws_device *dev, ws_ti
         } else if (!x->peeked) {
             if (pend) { /* straight on: the group stays, the next instruction follows */
                 x->pc = next_pc;
-                x->in = ws_warp_fetch(dev, w, next_pc);
-            } else if (!ws_warp_peek(dev, w, &x->in, &x->pc, &x->group)) {
+                x->in = fetch_inline(dev, w, next_pc);
+            } else if (!peek_inline(dev, w, x)) {
                 break;
             }
             if (x->pc == WS_RETIRE_ADDR || !x->in) break; /* retire or fetch fault: the loop */
@@ -189,8 +194,12 @@ static inline __attribute__((always_inline)) int run_ahead(ws_device *dev, ws_ti
                 const uint8_t lanes = (uint8_t)ws_lane_count(x->group);
                 log_charge(x, at);
                 charge(T, c, x, at, pcc);
-                x->log[x->nlog++] = (struct ahead_log){ .kind = ISSUED, .to = at, .pc = x->pc, .unit = o->unit,
-                                                         .lanes = lanes };
+                struct ahead_log *e = &x->log[x->nlog++]; /* (take_back reads these fields) */
+                e->kind = ISSUED;
+                e->to = at;
+                e->pc = x->pc;
+                e->unit = o->unit;
+                e->lanes = lanes;
                 ws_pc_counter *pe = ws_pcc_at(pcc, x->pc);
                 if (pe) { /* as issue(), the waits it hands over logged first */
                     for (uint32_t m = x->acc_states; m; m &= m - 1) {

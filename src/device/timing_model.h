@@ -232,11 +232,15 @@ static inline void note_peeked(const ws_device *dev, const ws_timing *T, const w
         if (region_of(base[__builtin_ctz(x->group)] + imm) == REG_SHARED) x->op.unit = WS_UNIT_MIO;
         else prefetch_lanes(&dev->mem, base, imm, x->group);
     }
+    /* (register 0, "none", is never pending: its ready cycle stays 0) */
     const uint8_t regs[4] = { x->op.src[0], x->op.src[1], x->op.src[2], x->op.dst };
     uint64_t worst = 0;
     uint32_t wr = 0;
-    for (int i = 0; i < 4; i++)
-        if (regs[i] && x->ready[regs[i]] > worst) worst = x->ready[regs[i]], wr = regs[i];
+    for (int i = 0; i < 4; i++) {
+        const uint64_t r = x->ready[regs[i]];
+        wr = r > worst ? regs[i] : wr;
+        worst = r > worst ? r : worst;
+    }
     x->sb_ready = worst;
     x->sb_kind = x->kind[wr];
     x->sb_producer = x->producer[wr];
@@ -247,6 +251,29 @@ static inline void note_peeked(const ws_device *dev, const ws_timing *T, const w
             x->fetch_state = WS_STATE_NO_INSTRUCTIONS;
         }
     }
+}
+
+/* ws_warp_fetch(dev, w, pc): an entry of the warp's current decoded
+ * page inline (the fetch of every instruction timing mode issues), a
+ * page change or a decode through the call. */
+static inline const ws_inst *fetch_inline(ws_device *dev, ws_warp *w, uint32_t pc)
+{
+    if (w->code_page && (pc & ~0xFFFu) == w->code_page_addr) {
+        const ws_inst *e = &w->code_page[(pc & 0xFFFu) >> 1];
+        if (__atomic_load_n(&e->len, __ATOMIC_ACQUIRE)) return e;
+    }
+    return ws_warp_fetch(dev, w, pc);
+}
+
+/* ws_warp_peek(dev, w, &x->in, &x->pc, &x->group), inline while the warp
+ * has a group (SIMT selection goes through the call). */
+static inline int peek_inline(ws_device *dev, ws_warp *w, twarp *x)
+{
+    if (!w->group) return ws_warp_peek(dev, w, &x->in, &x->pc, &x->group);
+    x->pc = w->group_pc;
+    x->group = w->group;
+    x->in = x->pc == WS_RETIRE_ADDR ? NULL : fetch_inline(dev, w, x->pc);
+    return 1;
 }
 
 /* Up to n of w's next instructions on the fast engine, when ws_warp_run
