@@ -7,7 +7,9 @@
  * warps every 2^10 cycles, and with the instruction counters armed. Best of
  * `reps` interleaved runs; output pages are touched before the launch, so
  * neither mode pays first-touch faults. Both modes run on one host thread
- * (threads=1); timing mode also with the cores on every host core, and
+ * (threads=1); timing mode also with the cores on every host core (asked
+ * for: threads=N, from the first cycle), with the default threads (handed
+ * over to every host core once blocks prove long: docs/parallel.md), and
  * on one without running warps ahead (WARPSCOPE_TIMING_AHEAD=0: the effect
  * of docs/timing.md's "Running ahead"; the cycles must be the same).
  * Usage: timing_bench bench_kernels.elf [n] [reps] [only [kernel]]
@@ -18,12 +20,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "device/timing.h"
 #include "device/trace/pc_counters.h"
 #include "device/trace/trace_cell.h"
 #include "warpscope/warpscope.h"
 #include "../qemu_ratio/work.h"
 
-typedef struct result { double secs, tips; uint64_t tinstr, cycles, samples, dropped; } result;
+typedef struct result { double secs, tips; uint64_t tinstr, cycles, samples, dropped, par_from; } result;
 
 enum { OBS_NONE, OBS_SAMPLING, OBS_COUNTERS };
 enum { K_MM, K_VECADD, K_REDUCE, K_COUNT };
@@ -95,6 +98,7 @@ static int run(const char *elf, const char *cfgtext, int kernel, int n, int obs,
     r->tinstr = ls.thread_instructions;
     r->tips = ls.thread_instructions / ls.host_seconds;
     r->cycles = ls.cycles;
+    r->par_from = ws_timing_parallel_from(dev);
     r->samples = r->dropped = 0;
     if (obs == OBS_SAMPLING) {
         ws_trace_header hd;
@@ -132,7 +136,7 @@ int main(int argc, char **argv)
         printf("%s %s: %llu cycles, %.3f s\n", argv[4], kname[kernel], (unsigned long long)r.cycles, r.secs);
         return 0;
     }
-    result f[K_COUNT], t[K_COUNT], m[K_COUNT], a[K_COUNT], s = { 0 }, p = { 0 };
+    result f[K_COUNT], t[K_COUNT], m[K_COUNT], d[K_COUNT], a[K_COUNT], s = { 0 }, p = { 0 };
     char all_threads[64];
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     snprintf(all_threads, sizeof all_threads, "mode=timing,threads=%ld", cpus > 0 ? cpus : 1);
@@ -147,6 +151,15 @@ int main(int argc, char **argv)
             result rm; /* timing mode with the cores on every host core */
             if (run(argv[1], all_threads, k, n, OBS_NONE, &rm)) return 1;
             keep(&m[k], &rm, i == 0);
+            result rd; /* the default: threads not asked for (the environment's unset meanwhile) */
+            const char *env = getenv("WARPSCOPE_THREADS");
+            char *saved = env ? strdup(env) : NULL;
+            unsetenv("WARPSCOPE_THREADS");
+            int failed = run(argv[1], "mode=timing", k, n, OBS_NONE, &rd);
+            if (saved) setenv("WARPSCOPE_THREADS", saved, 1);
+            free(saved);
+            if (failed) return 1;
+            keep(&d[k], &rd, i == 0);
             result ra; /* timing mode without running ahead (read at device open) */
             setenv("WARPSCOPE_TIMING_AHEAD", "0", 1);
             int bad = run(argv[1], "mode=timing,threads=1", k, n, OBS_NONE, &ra);
@@ -173,6 +186,13 @@ int main(int argc, char **argv)
     for (int k = 0; k < K_COUNT; k++)
         printf("%-14s timing on all host threads: %10.1f M, %.2fx one thread, %s cycles\n", title[k], m[k].tips / 1e6,
                m[k].tips / t[k].tips, m[k].cycles == t[k].cycles ? "same" : "DIFFERENT");
+    for (int k = 0; k < K_COUNT; k++) {
+        char when[48];
+        if (d[k].par_from == UINT64_MAX) snprintf(when, sizeof when, "stayed on one thread");
+        else snprintf(when, sizeof when, "threads from cycle %llu", (unsigned long long)d[k].par_from);
+        printf("%-14s timing, default threads: %10.1f M, %.2fx one thread, %s, %s cycles\n", title[k],
+               d[k].tips / 1e6, d[k].tips / t[k].tips, when, d[k].cycles == t[k].cycles ? "same" : "DIFFERENT");
+    }
     for (int k = 0; k < K_COUNT; k++)
         printf("%-14s timing without running ahead: %8.1f M; running ahead %.2fx faster, %s cycles\n", title[k],
                a[k].tips / 1e6, t[k].tips / a[k].tips, a[k].cycles == t[k].cycles ? "same" : "DIFFERENT");
@@ -184,7 +204,8 @@ int main(int argc, char **argv)
     printf("timing vs GPGPU-Sim performance mode (~0.18 M thread-instr/s, published): %.0fx on the matmul\n",
            t[K_MM].tips / 0.18e6);
     int same_cycles = 1;
-    for (int k = 0; k < K_COUNT; k++) same_cycles &= m[k].cycles == t[k].cycles && a[k].cycles == t[k].cycles;
+    for (int k = 0; k < K_COUNT; k++)
+        same_cycles &= m[k].cycles == t[k].cycles && d[k].cycles == t[k].cycles && a[k].cycles == t[k].cycles;
     /* neither observing, host threads nor running ahead may change simulated cycles */
     return s.cycles == t[K_MM].cycles && p.cycles == t[K_MM].cycles && same_cycles ? 0 : 1;
 }

@@ -108,9 +108,6 @@ uint32_t ws_par_threads_for(const ws_config *c, int *asked)
 
 int ws_par_launch_ok(const ws_device *dev, const ws_grid_run *L)
 {
-    /* Timing mode pays for its per-cycle coordination with launches of tiny
-     * blocks (vecadd: 0.65-0.70x one thread); it runs in parallel when asked. */
-    if (dev->cfg.mode == WS_MODE_TIMING && !dev->threads_asked) return 0;
     return dev->host_threads > 1 && L->total_blocks > 1 && !dev->debug && !dev->events && !dev->tool_launch_depth;
 }
 
@@ -478,7 +475,7 @@ ws_par_result ws_par_run(ws_device *dev, const ws_par_launch *how)
     for (uint32_t c = 0; c < dev->cfg.cores; c++) {
         memset(&dev->cores[c].fault, 0, sizeof dev->cores[c].fault);
         P->pcs[c].state = CORE_RUNNING;
-        P->pcs[c].rounds = 0;
+        P->pcs[c].rounds = how->start;
     }
     P->how = *how;
     P->stop_round = UINT64_MAX;

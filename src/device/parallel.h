@@ -19,8 +19,8 @@ uint32_t ws_par_threads_for(const ws_config *c, int *asked);
 
 /* May launch L run on several threads? Only when nothing observes the
  * device instruction by instruction: no debugger, no event bus, no
- * attached tool, and more than one thread and block. Timing mode only
- * when the number of threads was asked for (docs/parallel.md). */
+ * attached tool, and more than one thread and block. (Timing mode decides
+ * when: timing.c, docs/parallel.md.) */
 int ws_par_launch_ok(const ws_device *dev, const ws_grid_run *L);
 
 /* One step of core c, which has finished `now` rounds (functional mode:
@@ -43,6 +43,9 @@ typedef struct ws_par_launch {
      * each core's own thread sets its new warps up. */
     void (*placed)(ws_device *dev, const uint8_t *cores, uint64_t round);
     double limit_s;      /* host seconds before WS_PAR_TIMEOUT; 0: none      */
+    uint64_t start;      /* rounds every core has finished (0, or the cycle a
+                            timing-mode launch run on one thread so far
+                            hands over at)                                  */
 } ws_par_launch;
 
 /* Run the current launch (its first blocks already placed) to its end on

@@ -25,6 +25,11 @@ const ws_timing_params *ws_timing_params_of(const ws_device *dev)
     return dev->timing ? &dev->timing->p : NULL;
 }
 
+uint64_t ws_timing_parallel_from(const ws_device *dev)
+{
+    return dev->timing ? dev->timing->parallel_from : NEVER;
+}
+
 ws_status ws_timing_create(ws_device *dev)
 {
     const ws_config *c = &dev->cfg;
@@ -39,6 +44,7 @@ ws_status ws_timing_create(ws_device *dev)
      * results are the same either way) */
     const char *ahead = getenv("WARPSCOPE_TIMING_AHEAD");
     T->ahead_allowed = !ahead || strcmp(ahead, "0") != 0;
+    T->parallel_from = NEVER;
     T->ncores = c->cores;
     T->nwarps = c->warps_per_core;
     T->nsched = T->p.schedulers < c->warps_per_core ? T->p.schedulers : c->warps_per_core;
@@ -552,12 +558,14 @@ static void timing_placed(ws_device *dev, const uint8_t *cores, uint64_t round)
     adopt_new_warps_on(dev, dev->timing, round, cores);
 }
 
-/* Run the launch on the pool. Returns 1 if it could not start (nothing
- * ran), else 0 with *st and the launch's last cycle + 1 in *t. */
-static int timing_parallel(ws_device *dev, ws_timing *T, double limit, uint64_t *t, ws_status *st)
+/* Run the launch on the pool from cycle `start` (every core about to run
+ * it). Returns 1 if it could not start (nothing ran), else 0 with *st and
+ * the launch's last cycle + 1 in *t. */
+static int timing_parallel(ws_device *dev, ws_timing *T, double limit, uint64_t start, uint64_t *t, ws_status *st)
 {
-    const ws_par_launch how = { .step = timing_step, .placed = timing_placed, .limit_s = limit };
+    const ws_par_launch how = { .step = timing_step, .placed = timing_placed, .limit_s = limit, .start = start };
     ws_par_result r = ws_par_run(dev, &how);
+    if (r != WS_PAR_NO_THREADS) T->parallel_from = start;
     uint64_t end = 0;
     for (uint32_t c = 0; c < T->ncores; c++) {
         if (T->last_release[c] > end) end = T->last_release[c];
@@ -581,6 +589,19 @@ static int timing_parallel(ws_device *dev, ws_timing *T, double limit, uint64_t 
     case WS_PAR_NO_THREADS: break;
     }
     return 1;
+}
+
+/* Hand a launch over to several threads? Each block that finishes makes
+ * its core wait for the others to reach that cycle (the work distributor's
+ * order), so threads pay only when a core runs many cycles between
+ * releases: vecadd's tiny blocks (a release every ~1000 cycles per core)
+ * mostly ran slower on two threads, the matmul and the reduction (one
+ * every ~10^5) 1.7-2.2x faster (docs/performance.md). */
+#define PROBE_CYCLES 16384u
+#define PAR_CYCLES_PER_RELEASE 8192u /* per core, at least */
+static int probe_due(const ws_timing *T, uint64_t cycles, uint64_t released)
+{
+    return released * PAR_CYCLES_PER_RELEASE <= cycles * T->ncores;
 }
 
 ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
@@ -618,14 +639,30 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
     T->ahead = T->ahead_allowed && !every && !dev->events && (!tc || tc->cfg.trigger == WS_TRACE_ON_CYCLES);
     T->pcc = pcc;
     T->tc = tc;
+    T->parallel_from = NEVER;
     ws_dispatch_blocks(dev);
     adopt_new_warps(dev, T, t);
     /* The cores on several host threads when nothing samples or counts per
-     * instruction (trace cells and instruction counters belong to tools). */
-    if (!tc && !pcc && ws_par_launch_ok(dev, L) && !timing_parallel(dev, T, limit, &t, &st)) goto out;
+     * instruction (trace cells and instruction counters belong to tools):
+     * from the start if the number of threads was asked for; by default
+     * from the first window of PROBE_CYCLES cycles whose blocks finished
+     * seldom enough (probe_due) to pay for the cores meeting at every
+     * release (docs/parallel.md). The results are the same either way. */
+    const int par = !tc && !pcc && ws_par_launch_ok(dev, L);
+    if (par && dev->threads_asked && !timing_parallel(dev, T, limit, 0, &t, &st)) goto out;
+    uint64_t probe = par && !dev->threads_asked ? PROBE_CYCLES : NEVER, probe_from = 0, probe_blocks = 0;
     while (L->done_blocks < L->total_blocks) {
         int issued = 0;
         uint32_t released = 0;
+        if (t >= probe) { /* every core is about to run cycle t */
+            if (probe_due(T, t - probe_from, L->done_blocks - probe_blocks)) {
+                const double left = limit ? limit - (ws_now_seconds() - t0) : 0;
+                if (!timing_parallel(dev, T, limit && left <= 0 ? 1e-9 : left, t, &t, &st)) goto out;
+                probe = NEVER; /* the pool could not start: on one thread */
+            } else {
+                probe_from = t, probe_blocks = L->done_blocks, probe = t + PROBE_CYCLES;
+            }
+        }
         dev->now_cycle = t;
         if (dev->events && dev->events->stop) { st = WS_ERR_STOPPED; goto out; } /* a debug machine's action */
         uint64_t until = NEVER;

@@ -59,5 +59,8 @@ ws_status ws_timing_create(ws_device *dev);
 void ws_timing_destroy(ws_device *dev);
 /* The parameters of the device's timing model (NULL before it exists). */
 const ws_timing_params *ws_timing_params_of(const ws_device *dev);
+/* The cycle from which the last timing-mode launch ran on several host
+ * threads (0: all of it), or UINT64_MAX: all on one (docs/parallel.md). */
+uint64_t ws_timing_parallel_from(const ws_device *dev);
 
 #endif

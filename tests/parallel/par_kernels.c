@@ -71,3 +71,29 @@ WS_KERNEL void tiny(int *out)
     out[b * blockDim_x() + t] = (int)(b * t + (unsigned)CORE_ID());
     if (t == 0 && b % 16 == 0) printf("tiny block %u on core %d\n", b, CORE_ID());
 }
+
+/* Blocks of tens of thousands of cycles (a chain of global loads): in
+ * timing mode on the default threads the launch starts on one thread and
+ * hands over to several part way (docs/parallel.md), with printf before
+ * and after. Block `bad` faults at its end (-1: none). */
+WS_KERNEL void long_blocks(int *out, int bad)
+{
+    unsigned b = blockIdx_x(), t = threadIdx_x();
+    volatile int *p = out + b * blockDim_x() + t;
+    int s = 0;
+    if (t == 0 && b % 8 == 0) printf("long block %u starts on core %d\n", b, CORE_ID());
+    for (unsigned i = 0; i < 60u + b % 4u * 10u; i++) s += *p + (int)i;
+    if ((int)b == bad && t == 5) s += *(volatile int *)(uintptr_t)0x10;
+    *p = s;
+    if (t == 0 && b % 8 == 0) printf("long block %u ends with %d\n", b, s);
+}
+
+/* Blocks of a few loads and no printf: one finishes every few hundred
+ * cycles, so a timing-mode launch on the default threads stays on one. */
+WS_KERNEL void short_blocks(int *out)
+{
+    volatile int *p = out + ws_global_id_x();
+    int s = 0;
+    for (int i = 0; i < 12; i++) s += *p + i;
+    *p = s;
+}

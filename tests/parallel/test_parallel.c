@@ -1,9 +1,14 @@
 /* Parallel simulation (docs/parallel.md): one launch gives the same
  * results, statistics, printf output and error report with 1, 2, 3 or 4
  * host threads when its result does not depend on racing blocks; racing
- * atomics keep the documented guarantee; and a tool attached to the
- * device puts it back on the one-thread schedule. */
+ * atomics keep the documented guarantee; a timing-mode launch on the
+ * default threads hands over from one thread to several part way, with
+ * the same results; and a tool attached to the device puts it back on the
+ * one-thread schedule. */
 #include <stdint.h>
+#include <stdlib.h>
+#include <unistd.h>
+#include "device/timing.h"
 #include "warpscope/warpscope.h"
 #include "warpscope/tool.h"
 #include "../test.h"
@@ -23,6 +28,7 @@ typedef struct run_result {
     int sum;
     char printed[65536];
     size_t nprinted;
+    uint64_t par_from;             /* timing mode: ws_timing_parallel_from */
 } run_result;
 
 static void on_print(void *user, uint64_t launch, ws_dim3 block, ws_dim3 thread, const char *text, size_t len)
@@ -48,11 +54,18 @@ static ws_device *open_dev(uint32_t threads)
     return d;
 }
 
-/* Run `name` on a fresh device with `threads` host threads. */
+/* Run `name` on a fresh device with `threads` host threads (0: the
+ * default, which is not asking for a number: $WARPSCOPE_THREADS is unset
+ * meanwhile). */
 static void run(const char *elf, const char *name, uint32_t threads, int extra, run_result *r)
 {
     memset(r, 0, sizeof *r);
+    const char *env = getenv("WARPSCOPE_THREADS");
+    char saved[32] = "";
+    if (env) snprintf(saved, sizeof saved, "%s", env);
+    if (!threads) unsetenv("WARPSCOPE_THREADS");
     ws_device *d = open_dev(threads);
+    if (!threads && env) setenv("WARPSCOPE_THREADS", saved, 1);
     ws_module *m = NULL;
     ws_kernel *k = NULL;
     CHECK(ws_module_load_file(d, elf, &m) == WS_OK);
@@ -68,9 +81,10 @@ static void run(const char *elf, const char *name, uint32_t threads, int extra, 
     ws_arg a[3];
     int na;
     if (!strcmp(name, "uneven")) { a[0] = WS_ARG_PTR(where); a[1] = WS_ARG_PTR(sum); a[2] = WS_ARG_PTR(out); na = 3; }
-    else if (!strcmp(name, "chatty") || !strcmp(name, "tiny")) { a[0] = WS_ARG_PTR(out); na = 1; }
+    else if (!strcmp(name, "chatty") || !strcmp(name, "tiny") || !strcmp(name, "short_blocks")) { a[0] = WS_ARG_PTR(out); na = 1; }
     else { a[0] = WS_ARG_PTR(out); a[1] = WS_ARG_I32(extra); na = 2; }
-    r->st = ws_launch(d, k, WS_DIM3(strcmp(name, "tiny") ? BLOCKS : TINY_BLOCKS, 1, 1), WS_DIM3(THREADS, 1, 1), 0, a, (unsigned)na);
+    const int many_blocks = !strcmp(name, "tiny") || !strcmp(name, "short_blocks");
+    r->st = ws_launch(d, k, WS_DIM3(many_blocks ? TINY_BLOCKS : BLOCKS, 1, 1), WS_DIM3(THREADS, 1, 1), 0, a, (unsigned)na);
     if (r->st == WS_OK) r->st = ws_synchronize(d);
     snprintf(r->err, sizeof r->err, "%s", r->st ? ws_last_error(d) : "");
     CHECK(ws_memcpy_dtoh(d, r->where, where, sizeof r->where) == WS_OK);
@@ -79,6 +93,7 @@ static void run(const char *elf, const char *name, uint32_t threads, int extra, 
     CHECK(ws_last_launch_stats(d, &r->stats) == WS_OK);
     r->stats.host_seconds = 0; /* the one figure allowed to differ */
     if (timing_mode) CHECK(ws_last_launch_counters(d, &r->counters) == WS_OK);
+    r->par_from = ws_timing_parallel_from(d);
     CHECK(ws_device_close(d) == WS_OK);
 }
 
@@ -213,6 +228,38 @@ int main(int argc, char **argv)
         CHECK_EQ_U(wrong, 0);
     }
     CHECK(one.nprinted == 0);
+
+    /* Timing mode on the default threads: blocks of ~30 000 cycles start
+     * on one thread, which hands the launch over to the others after the
+     * first window of cycles without a release; the results, printf
+     * output, counters and fault report are those of one thread. Short
+     * blocks stay on one thread; threads asked for run from cycle 0. */
+    timing_mode = 1;
+    const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    const int bads[] = { -1, 37 };
+    for (int i = 0; i < 2; i++) {
+        run(elf, "long_blocks", 1, bads[i], &one);
+        CHECK_EQ_U(one.st, bads[i] < 0 ? WS_OK : WS_ERR_KERNEL_FAULT);
+        CHECK(one.stats.cycles > 100000);
+        if (bads[i] < 0) CHECK_STR_CONTAINS(one.printed, "long block 56 ends with");
+        else CHECK_STR_CONTAINS(one.err, "block (37,0,0)");
+        CHECK_EQ_U(one.par_from == UINT64_MAX, 1);
+        run(elf, "long_blocks", 0, bads[i], &many);
+        same("long_blocks (default threads)", 0, &one, &many, bads[i] < 0);
+        if (cpus > 1) { /* (one host core: nothing to hand over to) */
+            CHECK(many.par_from > 0 && many.par_from < one.stats.cycles);
+        } else {
+            printf("one host core: the hand-over is not exercised\n");
+        }
+        run(elf, "long_blocks", 2, bads[i], &many);
+        same("long_blocks", 2, &one, &many, bads[i] < 0);
+        CHECK_EQ_U(many.par_from, 0);
+    }
+    run(elf, "short_blocks", 0, 0, &many);
+    CHECK(many.stats.cycles > 3 * 16384); /* (several windows looked at) */
+    CHECK_EQ_U(many.par_from == UINT64_MAX, 1);
+    timing_mode = 0;
+
     run(elf, "chatty", 2, 0, &many);
     CHECK_EQ_U(many.nprinted > 0, 1);
     CHECK_STR_CONTAINS(many.printed, "block 60 thread 48 sum");
