@@ -12,10 +12,11 @@
  * over to every host core once blocks prove long: docs/parallel.md), and
  * on one without running warps ahead (WARPSCOPE_TIMING_AHEAD=0: the effect
  * of docs/timing.md's "Running ahead"; the cycles must be the same).
- * Usage: timing_bench bench_kernels.elf [n] [reps] [only [kernel]]
+ * Usage: timing_bench bench_kernels.elf [n] [reps] [only [kernel [threads]]]
  *   n: matmul size; only = functional | timing | counters | sampling: run
  *   just that configuration once on one kernel (mm, vecadd or reduce;
- *   default mm), for instruction counts under valgrind. */
+ *   default mm), for instruction counts under valgrind; threads: the
+ *   device's `threads` setting (default 1; 0: the default threads). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,7 +120,7 @@ static void keep(result *best, const result *r, int first)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) { fprintf(stderr, "usage: %s bench_kernels.elf [n] [reps] [only [kernel]]\n", argv[0]); return 2; }
+    if (argc < 2) { fprintf(stderr, "usage: %s bench_kernels.elf [n] [reps] [only [kernel [threads]]]\n", argv[0]); return 2; }
     int n = argc > 2 ? atoi(argv[2]) : 256, reps = argc > 3 ? atoi(argv[3]) : 9;
     if (n < 16 || n % 16 || reps < 1) { fprintf(stderr, "n must be a multiple of 16, reps >= 1\n"); return 2; }
     if (argc > 4) { /* one configuration, once */
@@ -132,7 +133,10 @@ int main(int argc, char **argv)
             return 2;
         }
         result r;
-        if (run(argv[1], o ? "mode=timing,threads=1" : "mode=functional,threads=1", kernel, n, o ? o - 1 : OBS_NONE, &r)) return 1;
+        const char *threads = argc > 6 ? argv[6] : "1";
+        char cfg[64];
+        snprintf(cfg, sizeof cfg, "mode=%s,threads=%s", o ? "timing" : "functional", threads);
+        if (run(argv[1], cfg, kernel, n, o ? o - 1 : OBS_NONE, &r)) return 1;
         printf("%s %s: %llu cycles, %.3f s\n", argv[4], kname[kernel], (unsigned long long)r.cycles, r.secs);
         return 0;
     }
