@@ -76,16 +76,33 @@ WS_KERNEL void tiny(int *out)
  * timing mode on the default threads the launch starts on one thread and
  * hands over to several part way (docs/parallel.md), with printf before
  * and after. Block `bad` faults at its end (-1: none). */
+static int long_loop(volatile int *p, unsigned b)
+{
+    int s = 0;
+    for (unsigned i = 0; i < 60u + b % 4u * 10u; i++) s += *p + (int)i;
+    return s;
+}
+
 WS_KERNEL void long_blocks(int *out, int bad)
 {
     unsigned b = blockIdx_x(), t = threadIdx_x();
     volatile int *p = out + b * blockDim_x() + t;
-    int s = 0;
     if (t == 0 && b % 8 == 0) printf("long block %u starts on core %d\n", b, CORE_ID());
-    for (unsigned i = 0; i < 60u + b % 4u * 10u; i++) s += *p + (int)i;
+    int s = long_loop(p, b);
     if ((int)b == bad && t == 5) s += *(volatile int *)(uintptr_t)0x10;
     *p = s;
     if (t == 0 && b % 8 == 0) printf("long block %u ends with %d\n", b, s);
+}
+
+/* The same blocks; block `bad`'s first warp then waits at another barrier
+ * than its second: a deadlock after the hand-over. */
+WS_KERNEL void long_stuck(int *out, int bad)
+{
+    unsigned b = blockIdx_x(), t = threadIdx_x();
+    volatile int *p = out + b * blockDim_x() + t;
+    *p = long_loop(p, b);
+    if ((int)b == bad && t < 32) ws_barrier(1);
+    else ws_syncthreads();
 }
 
 /* Blocks of a few loads and no printf: one finishes every few hundred

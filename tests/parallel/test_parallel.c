@@ -232,7 +232,8 @@ int main(int argc, char **argv)
     /* Timing mode on the default threads: blocks of ~30 000 cycles start
      * on one thread, which hands the launch over to the others after the
      * first window of cycles without a release; the results, printf
-     * output, counters and fault report are those of one thread. Short
+     * output, counters and fault or deadlock report are those of one
+     * thread. Short
      * blocks stay on one thread; threads asked for run from cycle 0. */
     timing_mode = 1;
     const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -255,6 +256,11 @@ int main(int argc, char **argv)
         same("long_blocks", 2, &one, &many, bads[i] < 0);
         CHECK_EQ_U(many.par_from, 0);
     }
+    run(elf, "long_stuck", 1, 45, &one);
+    CHECK_EQ_U(one.st, WS_ERR_DEADLOCK);
+    run(elf, "long_stuck", 0, 45, &many);
+    same("long_stuck (default threads)", 0, &one, &many, 0);
+    if (cpus > 1) CHECK(many.par_from > 0 && many.par_from < one.stats.cycles);
     run(elf, "short_blocks", 0, 0, &many);
     CHECK(many.stats.cycles > 3 * 16384); /* (several windows looked at) */
     CHECK_EQ_U(many.par_from == UINT64_MAX, 1);
