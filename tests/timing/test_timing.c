@@ -3,6 +3,8 @@
  * divergent kernel; determinism; identical results in both modes;
  * several blocks per core with streaming. */
 #include <math.h>
+#include <stdlib.h>
+#include <unistd.h>
 #include "timing_test.h"
 #include "device/timing.h"
 
@@ -241,6 +243,37 @@ static void test_deadlock_watchdog(void)
     ws_device_close(t.dev);
 }
 
+/* The watchdog also ends a launch handed over to several host threads:
+ * on the default threads, eight blocks of a 2^30-step chase start on one
+ * thread, which hands them over after the first window without a release
+ * (docs/parallel.md). */
+static void test_watchdog_after_handover(void)
+{
+    const char *env = getenv("WARPSCOPE_THREADS");
+    char saved[32] = "";
+    if (env) snprintf(saved, sizeof saved, "%s", env);
+    unsetenv("WARPSCOPE_THREADS"); /* (the default threads: not asked for) */
+    tdev t;
+    ws_addr out, next;
+    const int failed = open_with_out(&t, "mode=timing, watchdog_ms=300", 512, &out);
+    if (env) setenv("WARPSCOPE_THREADS", saved, 1);
+    if (failed) return;
+    unsigned host[256];
+    CHECK(ws_malloc(t.dev, sizeof host, &next) == WS_OK);
+    for (unsigned i = 0; i < 256; i++) host[i] = next + i * 4; /* each lane's word points at itself */
+    ws_memcpy_htod(t.dev, next, host, sizeof host);
+    ws_arg a[] = { WS_ARG_PTR(next), WS_ARG_I32(1 << 30), WS_ARG_PTR(out) };
+    ws_kernel *k;
+    ws_kernel_get(t.mod, "chase", &k);
+    ws_launch(t.dev, k, WS_DIM3(8, 1, 1), WS_DIM3(32, 1, 1), 0, a, 3);
+    CHECK(ws_synchronize(t.dev) == WS_ERR_TIMEOUT);
+    CHECK_STR_CONTAINS(ws_last_error(t.dev), "watchdog_ms");
+    const uint64_t from = ws_timing_parallel_from(t.dev);
+    if (sysconf(_SC_NPROCESSORS_ONLN) > 1) CHECK(from > 0 && from != UINT64_MAX);
+    else printf("one host core: the hand-over is not exercised\n");
+    ws_device_close(t.dev);
+}
+
 /* Operands and units of every op class the scoreboard relies on. */
 static void test_op_table(void)
 {
@@ -290,5 +323,6 @@ int main(int argc, char **argv)
     test_modes_agree();
     test_misc();
     test_deadlock_watchdog();
+    test_watchdog_after_handover();
     return TEST_SUMMARY();
 }
