@@ -596,7 +596,7 @@ static int timing_parallel(ws_device *dev, ws_timing *T, double limit, uint64_t 
  * order), so threads pay only when a core runs many cycles between
  * releases: vecadd's tiny blocks (a release every ~1000 cycles per core)
  * mostly ran slower on two threads, the matmul and the reduction (one
- * every ~10^5) 1.7-2.2x faster (docs/performance.md). */
+ * every ~10^5) 1.2-2.3x faster (docs/performance.md). */
 #define PROBE_CYCLES 16384u
 #define PAR_CYCLES_PER_RELEASE 8192u /* per core, at least */
 static int probe_due(const ws_timing *T, uint64_t cycles, uint64_t released)
