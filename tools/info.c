@@ -70,8 +70,9 @@ int ws_cmd_disasm(int argc, char **argv)
     for (uint32_t pc = img.text_start; pc + 2 <= img.text_end;) {
         for (uint32_t i = 0; i < img.nkernels; i++)
             if (img.kernels[i].entry == pc) printf("\n%08x <%s>:\n", pc, img.kernels[i].name);
-        ws_line_info li;
-        if (ws_line_map_lookup(lines, pc, &li) == 0 && (li.line != last_line || li.file != last_file)) {
+        ws_line_info li; /* (the inline chain only where a line is printed: its lookup walks the DIEs) */
+        if (ws_line_map_lookup_line(lines, pc, &li) == 0 && (li.line != last_line || li.file != last_file) &&
+            ws_line_map_lookup(lines, pc, &li) == 0) {
             const char *base = li.file ? strrchr(li.file, '/') : NULL;
             printf("  ; %s:%u", base ? base + 1 : li.file ? li.file : "?", li.line);
             if (li.ninline) printf("  (%s, inlined at line %u)", li.function ? li.function : "?", li.inlined[0].call_line);

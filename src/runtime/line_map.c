@@ -160,6 +160,13 @@ static void scopes(const ws_line_map *m, uint32_t addr, ws_line_info *out)
 
 int ws_line_map_lookup(const ws_line_map *m, uint32_t addr, ws_line_info *out)
 {
+    if (ws_line_map_lookup_line(m, addr, out)) return -1;
+    scopes(m, addr, out);
+    return 0;
+}
+
+int ws_line_map_lookup_line(const ws_line_map *m, uint32_t addr, ws_line_info *out)
+{
     memset(out, 0, sizeof *out);
     size_t lo = 0, hi = m->nrows;
     while (lo < hi) { /* last row with row.addr <= addr */
@@ -173,7 +180,6 @@ int ws_line_map_lookup(const ws_line_map *m, uint32_t addr, ws_line_info *out)
     out->file = r->file;
     out->line = r->line;
     out->column = r->column;
-    scopes(m, addr, out);
     return 0;
 }
 

@@ -25,6 +25,9 @@ int ws_line_map_build(const void *elf, size_t size, const char *what, ws_line_ma
                       char *err, size_t errlen);
 /* Look up a link-time address. Returns 0, or -1 if no line covers it. */
 int ws_line_map_lookup(const ws_line_map *m, uint32_t addr, ws_line_info *out);
+/* The same without the function and inline chain (file, line and column
+ * only): a binary search, where the scopes walk the compile unit's DIEs. */
+int ws_line_map_lookup_line(const ws_line_map *m, uint32_t addr, ws_line_info *out);
 /* Number of line rows (for tests and statistics). */
 size_t ws_line_map_rows(const ws_line_map *m);
 void ws_line_map_free(ws_line_map *m);

@@ -102,8 +102,19 @@ int main(int argc, char **argv)
     CHECK_EQ_U(chains_same, chains);
     CHECK(inlined_seen); /* kernel.h accessors are always inlined */
 
+    /* the line-only lookup: the same row (file, line, column), no scopes */
+    int rows_same = 0;
+    for (uint32_t i = 0; i < count; i++) {
+        ws_line_info full, row;
+        const int rf = ws_line_map_lookup(m, addrs[i], &full), rr = ws_line_map_lookup_line(m, addrs[i], &row);
+        rows_same += rf == rr && full.file == row.file && full.line == row.line && full.column == row.column &&
+                     !row.function && !row.ninline;
+    }
+    CHECK_EQ_U(rows_same, count);
+
     ws_line_info none;
     CHECK(ws_line_map_lookup(m, 0x10, &none) == -1);
+    CHECK(ws_line_map_lookup_line(m, 0x10, &none) == -1);
 
     ws_line_map_free(m);
     ws_elf_free(&img);
