@@ -270,11 +270,9 @@ typedef enum ws_warp_result { WARP_RAN, WARP_IDLE, WARP_FAULT, WARP_HALT } ws_wa
 ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t *issued);
 /* Drop decoded instructions for [addr, addr+n) (module unload). */
 void ws_code_invalidate(ws_device *dev, uint32_t addr, uint32_t n);
-/* Timing mode (src/device/timing.c): select the issuing group if none is
- * selected and decode its next instruction without executing it. Returns 0
- * if no lane can issue; *in is NULL when *pc is WS_RETIRE_ADDR or the fetch
- * would fault (ws_warp_run(dev, w, 1, ..) then retires or raises). */
-int ws_warp_peek(ws_device *dev, ws_warp *w, const ws_inst **in, uint32_t *pc, uint32_t *group);
+/* Fetch and decode (once per address) the instruction at pc; NULL if the
+ * fetch would fault (warp_exec.c). */
+const ws_inst *ws_warp_fetch(ws_device *dev, ws_warp *w, uint32_t pc);
 
 /* Registers in xmask / fmask may now hold non-zero values (dev->written_x). */
 static inline void ws_regs_written(ws_device *dev, uint32_t xmask, uint32_t fmask)
@@ -306,6 +304,32 @@ int  ws_simt_select(ws_device *dev, ws_warp *w);          /* 0 if none runnable 
 void ws_simt_leave_group(ws_warp *w);                     /* write back group_pc */
 void ws_simt_retire(ws_device *dev, ws_warp *w, uint32_t lanes);
 void ws_simt_barrier_arrive(ws_device *dev, ws_warp *w, uint32_t lanes, uint32_t id);
+
+/* ws_warp_fetch, with an entry already decoded in the warp's current code
+ * page taken inline: timing mode fetches every instruction it issues this
+ * way; a page change or a decode goes through the call. */
+static inline const ws_inst *ws_warp_fetch_decoded(ws_device *dev, ws_warp *w, uint32_t pc)
+{
+    if (w->code_page && (pc & ~0xFFFu) == w->code_page_addr) {
+        const ws_inst *e = &w->code_page[(pc & 0xFFFu) >> 1];
+        if (__atomic_load_n(&e->len, __ATOMIC_ACQUIRE)) return e;
+    }
+    return ws_warp_fetch(dev, w, pc);
+}
+
+/* Timing mode (src/device/timing.c): select the issuing group if none is
+ * selected and decode its next instruction without executing it. Returns 0
+ * if no lane can issue; *in is NULL when *pc is WS_RETIRE_ADDR or the fetch
+ * would fault (ws_warp_run(dev, w, 1, ..) then runs exactly that
+ * instruction for that group: it retires or raises). */
+static inline int ws_warp_peek(ws_device *dev, ws_warp *w, const ws_inst **in, uint32_t *pc, uint32_t *group)
+{
+    if (!w->group && !ws_simt_select(dev, w)) return 0;
+    *pc = w->group_pc;
+    *group = w->group;
+    *in = *pc == WS_RETIRE_ADDR ? NULL : ws_warp_fetch_decoded(dev, w, *pc);
+    return 1;
+}
 
 /* ---- work distribution (src/device/dispatch.c) ---- */
 /* Functional mode hands each core chunks of consecutive blocks: about

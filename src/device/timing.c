@@ -177,7 +177,7 @@ static inline __attribute__((always_inline)) int eval(ws_device *dev, ws_timing 
         if (x->membar_until > t) { x->state = WS_STATE_MEMBAR; x->until = x->membar_until; return 0; }
         if (x->fetch_ready > t) { x->state = x->fetch_state; x->until = x->fetch_ready; return 0; }
         if (x->peeked) break;
-        if (!peek_inline(dev, w, x)) continue; /* re-check above */
+        if (!ws_warp_peek(dev, w, &x->in, &x->pc, &x->group)) continue; /* re-check above */
         if (x->pc == WS_RETIRE_ADDR) { /* the lanes returned: they retire, no issue slot */
             uint32_t n;
             if (ws_warp_run(dev, w, 1, &n) == WARP_FAULT) return -1;

@@ -165,8 +165,8 @@ static inline __attribute__((always_inline)) int run_ahead(ws_device *dev, ws_ti
         } else if (!x->peeked) {
             if (pend) { /* straight on: the group stays, the next instruction follows */
                 x->pc = next_pc;
-                x->in = fetch_inline(dev, w, next_pc);
-            } else if (!peek_inline(dev, w, x)) {
+                x->in = ws_warp_fetch_decoded(dev, w, next_pc);
+            } else if (!ws_warp_peek(dev, w, &x->in, &x->pc, &x->group)) {
                 break;
             }
             if (x->pc == WS_RETIRE_ADDR || !x->in) break; /* retire or fetch fault: the loop */

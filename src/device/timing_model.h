@@ -254,29 +254,6 @@ static inline void note_peeked(const ws_device *dev, const ws_timing *T, const w
     }
 }
 
-/* ws_warp_fetch(dev, w, pc): an entry of the warp's current decoded
- * page inline (the fetch of every instruction timing mode issues), a
- * page change or a decode through the call. */
-static inline const ws_inst *fetch_inline(ws_device *dev, ws_warp *w, uint32_t pc)
-{
-    if (w->code_page && (pc & ~0xFFFu) == w->code_page_addr) {
-        const ws_inst *e = &w->code_page[(pc & 0xFFFu) >> 1];
-        if (__atomic_load_n(&e->len, __ATOMIC_ACQUIRE)) return e;
-    }
-    return ws_warp_fetch(dev, w, pc);
-}
-
-/* ws_warp_peek(dev, w, &x->in, &x->pc, &x->group), inline while the warp
- * has a group (SIMT selection goes through the call). */
-static inline int peek_inline(ws_device *dev, ws_warp *w, twarp *x)
-{
-    if (!w->group) return ws_warp_peek(dev, w, &x->in, &x->pc, &x->group);
-    x->pc = w->group_pc;
-    x->group = w->group;
-    x->in = x->pc == WS_RETIRE_ADDR ? NULL : fetch_inline(dev, w, x->pc);
-    return 1;
-}
-
 /* Up to n of w's next instructions on the fast engine, when ws_warp_run
  * would hand them over there (functional mode's conditions: one runnable
  * group, no debugger or event bus), with ws_warp_run's bookkeeping but

@@ -647,27 +647,3 @@ int ws_warp_exec_float(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g
 {
     return exec_float(dev, w, in, g, pc);
 }
-
-/* Timing mode: select the issuing group (if none is) and decode its next
- * instruction without executing it; ws_warp_run(dev, w, 1, ..) then runs
- * exactly that instruction for that group. */
-static __attribute__((noinline)) const ws_inst *fetch_cold(ws_device *dev, ws_warp *w, uint32_t pc)
-{
-    return fetch(dev, w, pc);
-}
-
-int ws_warp_peek(ws_device *dev, ws_warp *w, const ws_inst **in, uint32_t *pc, uint32_t *group)
-{
-    if (!w->group && !ws_simt_select(dev, w)) return 0;
-    const uint32_t at = w->group_pc;
-    *pc = at;
-    *group = w->group;
-    /* Once per timing-mode instruction: a decoded entry of the warp's
-     * current code page inline, the rest (page change, decode, locks) in a
-     * call, so this path saves no registers. */
-    const ws_inst *e = w->code_page ? &w->code_page[(at & 0xFFFu) >> 1] : NULL;
-    if (at == WS_RETIRE_ADDR) *in = NULL;
-    else if (e && (at & ~0xFFFu) == w->code_page_addr && __atomic_load_n(&e->len, __ATOMIC_ACQUIRE)) *in = e;
-    else *in = fetch_cold(dev, w, at);
-    return 1;
-}
