@@ -27,6 +27,17 @@ seeds = {
         + acc(1, 0, 0x72, 0xffffffff) + acc(1, 0, 0x73, 1) + acc(0, 0, 0x73) + acc(1, 0, 0x70, 1) + acc(0, 0, 0x70),
 }
 
+# beside a launch whose hart 0 was halted (byte 0 bit 3): registers through
+# abstract commands, the program buffer, memory through the system bus
+ARREG = lambda regno, write=0: 2 << 20 | 1 << 17 | write << 16 | regno
+seeds['halted_regs'] = bytes([8]) + acc(0, 0, 0x11) + acc(1, 0, 0x17, ARREG(0x100a)) + acc(0, 0, 0x04) \
+    + acc(0, 0, 0x16) + acc(1, 0, 0x17, ARREG(0x7b1)) + acc(0, 0, 0x04) + acc(1, 0, 0x04, 0x10000) \
+    + acc(1, 0, 0x17, ARREG(0x100b, 1)) + acc(1, 0, 0x17, ARREG(0x1020)) + acc(0, 0, 0x16) \
+    + acc(1, 0, 0x10, 1 << 30 | 1)
+seeds['halted_progbuf'] = bytes([9]) + acc(1, 0, 0x20, 0x00a50533) + acc(1, 0, 0x21, 0x00100073) \
+    + acc(1, 0, 0x17, 1 << 18) + acc(0, 0, 0x16) + acc(1, 0, 0x38, 2 << 17 | 1 << 20) \
+    + acc(1, 0, 0x39, 0x10000000) + acc(0, 0, 0x3c) + acc(1, 0, 0x10, 1 << 30 | 1) + acc(0, 0, 0x11)
+
 CMDS = "01234567012345670123R3Rrstu5B7bQ"
 def bitbang(chars):
     return bytes(CMDS.index(c) for c in chars)
