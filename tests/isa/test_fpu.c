@@ -52,10 +52,31 @@ static void check1(int line, ws_op op, unsigned rm, uint8_t frm, uint32_t a, uin
     uint32_t d = 0xDEADBEEF;
     uint8_t fl = 0;
     int rc = ws_fpu_exec1(&in, a, b, c, frm, &d, &fl);
-    if (rc == 0 && d == want && fl == want_fl) { ws_test_passed++; return; }
-    ws_test_failed++;
-    fprintf(stderr, "test_fpu.c:%d: %s rm=%u a=0x%08x b=0x%08x c=0x%08x: got 0x%08x fl=0x%02x rc=%d, "
-                    "want 0x%08x fl=0x%02x\n", line, ws_op_name(op), rm, a, b, c, d, fl, rc, want, want_fl);
+    if (rc == 0 && d == want && fl == want_fl) ws_test_passed++;
+    else {
+        ws_test_failed++;
+        fprintf(stderr, "test_fpu.c:%d: %s rm=%u a=0x%08x b=0x%08x c=0x%08x: got 0x%08x fl=0x%02x rc=%d, "
+                        "want 0x%08x fl=0x%02x\n", line, ws_op_name(op), rm, a, b, c, d, fl, rc, want, want_fl);
+    }
+    /* The same case in every lane of a warp (the warp paths: flags read
+     * from the host, or found in software), with the lanes' flags clear and
+     * with NX accrued before. */
+    for (int pre = 0; pre < 2; pre++) {
+        uint32_t va[32], vb[32], vc[32], vd[32];
+        uint8_t vfrm[32], vfl[32];
+        for (int i = 0; i < 32; i++) va[i] = a, vb[i] = b, vc[i] = c, vd[i] = 0xDEADBEEF, vfrm[i] = frm,
+                                     vfl[i] = pre ? NX : 0;
+        ws_fpu_lanes l = { va, vb, vc, vd, vfrm, vfl };
+        int bad = 0;
+        rc = ws_fpu_exec(&in, 0xFFFFFFFFu, &l, &bad);
+        int same = rc == 0;
+        for (int i = 0; i < 32; i++) same &= vd[i] == want && vfl[i] == (want_fl | (pre ? NX : 0));
+        if (same) { ws_test_passed++; continue; }
+        ws_test_failed++;
+        fprintf(stderr, "test_fpu.c:%d: warp %s rm=%u a=0x%08x b=0x%08x c=0x%08x (NX before: %d): lane 0 got "
+                        "0x%08x fl=0x%02x rc=%d, want 0x%08x fl=0x%02x\n", line, ws_op_name(op), rm, a, b, c, pre,
+                vd[0], vfl[0], rc, want, want_fl | (pre ? NX : 0));
+    }
 }
 
 /* static rounding mode; frm deliberately invalid to show it is not read */
