@@ -8,22 +8,10 @@
 #include <string.h>
 #include "fake_target.h"
 #include "device/debug/agent_expr.h"
-#include "gdbstub/rsp_packet.h"
+#include "../gdb_reply_check.h"
 #include "gdbstub/session.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-/* Check each chunk the session sends: '+', '-', or a whole framed packet
- * (prefix, payload, '#', two hex digits, matching checksum). */
-static void check_sent(void *io, const char *b, size_t n)
-{
-    (void)io;
-    if (n == 1 && (b[0] == '+' || b[0] == '-')) return;
-    if (n < 4 || (b[0] != '$' && b[0] != '%') || b[n - 3] != '#') abort();
-    uint8_t sum = 0;
-    for (size_t i = 1; i < n - 3; i++) sum = (uint8_t)(sum + (uint8_t)b[i]);
-    if ((ws_hex_val((uint8_t)b[n - 2]) << 4 | ws_hex_val((uint8_t)b[n - 1])) != sum) abort();
-}
 
 static int ax_reg(void *u, uint32_t r, uint64_t *v)
 {
@@ -48,7 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     ws_ax_eval(data, size, &env, &r); /* large; reset per input */
     ws_gdb_session *s;
     fake_init(&ft);
-    if (ws_gdb_session_new(&fake_ops, &ft, check_sent, NULL, &s)) return 0;
+    if (ws_gdb_session_new(&fake_ops, &ft, fuzz_check_gdb_reply, NULL, &s)) return 0;
     /* Feed in two chunks so packets split across reads are covered. */
     size_t half = size / 2;
     ws_gdb_session_input(s, data, half);

@@ -11,11 +11,11 @@
  * 4 bytes: value, little endian). A crash, a sanitizer report, a leak, a
  * hang, a refused access without a message, or a module that stops
  * answering dmstatus is a finding. */
-#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "../gate_launch.h"
 #include "device/debug/debug.h"
 #include "device/debug/jtag_dtm.h"
 #include "jtag/bitbang.h"
@@ -62,71 +62,25 @@ static void run_accesses(ws_debug *dbg, const uint8_t *in, size_t n)
 }
 
 #ifdef WS_FUZZ_JTAG_KERNEL
-/* The gate kernel of tests/jtag: its threads spin until *go or `limit`
- * spins, so the launch ends by itself once the debugger lets it go. */
-typedef struct launch_job {
-    ws_device *dev;
-    ws_kernel *k;
-    ws_arg args[4];
-    ws_status st;
-} launch_job;
-
-static void *run_launch(void *arg)
-{
-    launch_job *j = arg;
-    j->st = ws_launch(j->dev, j->k, WS_DIM3(4, 1, 1), WS_DIM3(8, 1, 1), 0, j->args, 4);
-    if (j->st == WS_OK) j->st = ws_synchronize(j->dev);
-    return NULL;
-}
-
-/* Halt hart 0 once it runs (a request to a hart not yet live may be
- * dropped); 0 if it did not halt within a second. */
-static int halt_hart0(ws_debug *dbg)
-{
-    for (int i = 0; i < 2000; i++) {
-        uint32_t v = 0;
-        if (ws_dmi_read(dbg, 0, WS_DM_DMSTATUS, &v) != WS_OK) return 0;
-        if (v >> 8 & 1) return 1;                                            /* anyhalted */
-        if (v >> 10 & 1) ws_dmi_write(dbg, 0, WS_DM_DMCONTROL, 1u << 31 | 1); /* anyrunning: haltreq */
-        nanosleep(&(struct timespec){ 0, 500000 }, NULL);
-    }
-    return 0;
-}
-
-/* Open the gate through the system bus, as a probe would: the threads
- * leave their spin loop. */
-static void open_gate(ws_debug *dbg, ws_addr go)
-{
-    ws_dmi_write(dbg, 0, WS_DM_DMCONTROL, 1);
-    ws_dmi_write(dbg, 0, WS_DM_SBCS, 7u << 12 | 1u << 22 | 2u << 17); /* clear errors; 32-bit accesses */
-    ws_dmi_write(dbg, 0, WS_DM_SBADDRESS0, (uint32_t)go);
-    ws_dmi_write(dbg, 0, WS_DM_SBDATA0, 1);
-}
-
 /* Halt hart 0 beside a running launch, run the accesses, let go. */
 static void run_beside_launch(ws_device *dev, ws_debug *dbg, const uint8_t *in, size_t n)
 {
-    ws_module *mod;
-    launch_job j = { .dev = dev };
-    ws_addr buf;
-    if (ws_module_load_file(dev, WS_FUZZ_JTAG_KERNEL, &mod) != WS_OK || ws_kernel_get(mod, "gate", &j.k) != WS_OK ||
-        ws_malloc(dev, 256, &buf) != WS_OK || ws_memset(dev, buf, 0, 256) != WS_OK)
-        abort();
-    j.args[0] = (ws_arg)WS_ARG_PTR(buf);
-    j.args[1] = (ws_arg)WS_ARG_PTR(buf + 128);
-    j.args[2] = (ws_arg)WS_ARG_PTR(buf + 132);
-    j.args[3] = (ws_arg)WS_ARG_I32(1000000);
+    gate_launch g;
     ws_debug_set_all_stop(dbg, 0);
-    pthread_t th;
-    if (pthread_create(&th, NULL, run_launch, &j)) abort();
-    ws_dmi_write(dbg, 0, WS_DM_DMCONTROL, 1); /* dmactive */
-    if (!halt_hart0(dbg)) abort();
+    gate_launch_start(&g, dev, WS_FUZZ_JTAG_KERNEL);
+    if (!gate_launch_running(dbg)) abort();
+    uint32_t v = 0;
+    ws_dmi_write(dbg, 0, WS_DM_DMCONTROL, 1u << 31 | 1); /* haltreq hart 0 */
+    for (int i = 0; i < 2000 && !(v >> 8 & 1); i++) { /* anyhalted */
+        nanosleep(&(struct timespec){ 0, 500000 }, NULL);
+        if (ws_dmi_read(dbg, 0, WS_DM_DMSTATUS, &v) != WS_OK) abort();
+    }
+    if (!(v >> 8 & 1)) abort();
     run_accesses(dbg, in, n);
-    uint32_t v;
     if (ws_dmi_read(dbg, 0, WS_DM_DMSTATUS, &v) != WS_OK) abort();
-    open_gate(dbg, buf + 128);
+    gate_launch_open(dbg, &g);
     ws_debug_detach(dbg); /* every halted warp resumes */
-    pthread_join(th, NULL);
+    gate_launch_join(&g);
 }
 #endif
 
