@@ -58,7 +58,9 @@ static int load(const char *path, table *kernels, table *lines, char *err, size_
     json_array_foreach(json_object_get(dev, "kernels"), i, k) {
         const char *kn = json_string_value(json_object_get(k, "kernel"));
         char key[320];
-        snprintf(key, sizeof key, "%s|%s", kn ? kn : "?", base(json_string_value(json_object_get(k, "module"))));
+        /* (names cut so the '|' always fits: the report splits keys there) */
+        snprintf(key, sizeof key, "%.200s|%.100s", kn ? kn : "?",
+                 base(json_string_value(json_object_get(k, "module"))));
         metric *e = add(kernels, key);
         if (!e) { fail = 1; break; }
         e->cycles = num(k, "cycles");
@@ -66,7 +68,7 @@ static int load(const char *path, table *kernels, table *lines, char *err, size_
             const char *file = json_string_value(json_object_get(l, "file"));
             json_t *x = json_object_get(l, "exact");
             if (!file || !x) continue;
-            snprintf(key, sizeof key, "%s|%s:%lld", kn ? kn : "?", base(file),
+            snprintf(key, sizeof key, "%.200s|%.80s:%lld", kn ? kn : "?", base(file),
                      (long long)json_integer_value(json_object_get(l, "line")));
             metric *m = add(lines, key);
             if (!m) { fail = 1; break; }
