@@ -63,7 +63,7 @@ static int collect(ws_line_map *m)
         }
         off = next;
     }
-    qsort(m->rows, m->nrows, sizeof *m->rows, by_addr);
+    if (m->nrows > 1) qsort(m->rows, m->nrows, sizeof *m->rows, by_addr); /* (no rows: rows is NULL) */
     return 0;
 }
 

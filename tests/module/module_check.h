@@ -3,7 +3,10 @@
 #ifndef WS_TEST_MODULE_CHECK_H
 #define WS_TEST_MODULE_CHECK_H
 #include <stdio.h>
+#include <string.h>
+#include "isa/isa.h"
 #include "runtime/elf_image.h"
+#include "runtime/line_map.h"
 #include "warpscope/abi.h"
 
 static volatile unsigned mod_sink; /* keeps the reads below */
@@ -55,4 +58,49 @@ static inline unsigned mod_check_image(const ws_elf_image *img, const char *labe
     }
     return bad;
 }
+/* What `warpscope disasm` and the profiler's source view do with a module
+ * that parsed: its line map built from the same bytes (or refused with a
+ * message naming it), up to 512 addresses of the span looked up both ways
+ * (they must agree on file, line and column, and every name must be a
+ * string), and every 4-byte window of the first 4 KiB disassembled.
+ * Returns the number of broken promises. */
+static inline unsigned mod_check_lines(const void *elf, size_t size, const ws_elf_image *img, const char *label,
+                                       int verbose)
+{
+    unsigned bad = 0;
+    ws_line_map *m = NULL;
+    char err[512] = "";
+    if (ws_line_map_build(elf, size, label, &m, err, sizeof err)) {
+        if (strncmp(err, label, strlen(label))) bad += mod_complain(verbose, label, "line map refused without its name", err);
+    } else {
+        const uint32_t stride = img->size / 512 > 2 ? (img->size / 512) & ~1u : 2;
+        for (uint32_t off = 0; off < img->size; off += stride) {
+            ws_line_info full, row;
+            const uint32_t pc = img->link_base + off;
+            const int rf = ws_line_map_lookup(m, pc, &full), rr = ws_line_map_lookup_line(m, pc, &row);
+            if (rf != rr || (!rf && (full.file != row.file || full.line != row.line || full.column != row.column)))
+                bad += mod_complain(verbose, label, "the two line lookups disagree", NULL);
+            if (rf) continue;
+            mod_sink += (unsigned)(full.file ? strlen(full.file) : 0) + (unsigned)(full.function ? strlen(full.function) : 0) +
+                        (unsigned)(full.outer ? strlen(full.outer) : 0);
+            if (full.ninline > WS_MAX_INLINE) bad += mod_complain(verbose, label, "too many inline frames", NULL);
+            for (uint32_t k = 0; k < full.ninline && k < WS_MAX_INLINE; k++)
+                mod_sink += (unsigned)(full.inlined[k].function ? strlen(full.inlined[k].function) : 0) +
+                            (unsigned)(full.inlined[k].call_file ? strlen(full.inlined[k].call_file) : 0);
+        }
+        ws_line_map_free(m);
+    }
+    for (uint32_t off = 0; off + 4 <= img->size && off < 4096; off += 2) {
+        uint32_t bits;
+        memcpy(&bits, img->bytes + off, 4);
+        ws_inst in;
+        char text[128];
+        ws_decode(bits, &in);
+        text[sizeof text - 1] = 1;
+        ws_disasm(&in, img->link_base + off, text, sizeof text);
+        if (!memchr(text, 0, sizeof text)) bad += mod_complain(verbose, label, "disassembly not terminated", NULL);
+    }
+    return bad;
+}
+
 #endif

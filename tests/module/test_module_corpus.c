@@ -51,6 +51,7 @@ int main(int argc, char **argv)
         if (ws_elf_parse(data, len, path, &img, err, sizeof err) == 0) {
             ok++;
             CHECK_EQ_U(mod_check_image(&img, path, 1), 0);
+            CHECK_EQ_U(mod_check_lines(data, len, &img, path, 1), 0);
             CHECK(ws_elf_relocate(&img, 0x02345800u, err, sizeof err) == 0 || err[0]);
             ws_elf_free(&img);
             printf("%-40s accepted\n", names[i]);
