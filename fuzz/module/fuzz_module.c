@@ -1,12 +1,14 @@
 /* libFuzzer target for the module ELF reader (src/runtime/elf_image.c and
  * elf_dwarf.c) and what reads a module after it: parse the input as a
  * kernel module; if it parses, check what the image promises, build its
- * line map and disassemble it (mod_check_lines), and move it to a couple
- * of bases. Any crash, sanitizer report, leak, or broken
+ * line map and disassemble it (mod_check_lines), rewrite it for the
+ * tracer's two passes (mod_check_rewrite), and move it to a couple of
+ * bases. Any crash, sanitizer report, leak, or broken
  * promise (abort) is a finding. Run: see docs/modules.md. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "instrument/rewrite.h"
 #include "module_check.h"
 #include "runtime/elf_image.h"
 
@@ -27,7 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             return 0;
         }
         if (mod_check_image(&img, NAME, 1)) abort();
-        if (b == 0 && mod_check_lines(data, size, &img, NAME, 1)) abort();
+        if (b == 0 && (mod_check_lines(data, size, &img, NAME, 1) || mod_check_rewrite(data, size, NAME, 1))) abort();
         if (ws_elf_relocate(&img, bases[b], err, sizeof err) == 0 && img.link_base != bases[b]) abort();
         ws_elf_free(&img);
     }

@@ -41,6 +41,7 @@ static int read_sections(rw_ctx *c, Elf *e)
     c->nsecs = (uint32_t)shnum;
     c->secs = calloc(shnum ? shnum : 1, sizeof *c->secs);
     if (!c->secs) return rw_fail(c, "out of host memory");
+    uint64_t contents = 0;
     for (size_t i = 1; i < shnum; i++) {
         Elf_Scn *scn = elf_getscn(e, i);
         Elf32_Shdr *sh = scn ? elf32_getshdr(scn) : NULL;
@@ -49,9 +50,17 @@ static int read_sections(rw_ctx *c, Elf *e)
         s->sh = *sh;
         const char *name = elf_strptr(e, shstrndx, sh->sh_name);
         snprintf(s->name, sizeof s->name, "%s", name ? name : "");
+        /* (the output is laid out by these: an alignment of 2^31 or
+         * sections that overlap would make it gigabytes) */
+        if (sh->sh_addralign > 1 && ((sh->sh_addralign & (sh->sh_addralign - 1)) || sh->sh_addralign > 4096))
+            return rw_fail(c, "section %zu (%s): alignment %u is not a power of two up to 4096", i, s->name,
+                           sh->sh_addralign);
         if (sh->sh_type == SHT_NOBITS || !sh->sh_size) continue;
         if (sh->sh_offset > c->file_size || sh->sh_size > c->file_size - sh->sh_offset)
             return rw_fail(c, "section %s extends past the end of the file", s->name);
+        if ((contents += sh->sh_size) > c->file_size)
+            return rw_fail(c, "section %zu (%s): the sections' contents overlap (more bytes than the file has)", i,
+                           s->name);
         if (!(s->bytes = malloc(sh->sh_size))) return rw_fail(c, "out of host memory");
         memcpy(s->bytes, c->file + sh->sh_offset, sh->sh_size);
     }
@@ -108,6 +117,13 @@ static int find_text(rw_ctx *c)
 {
     int found = 0;
     c->span_hi = 0;
+    for (uint32_t i = 0; i < c->nph; i++) { /* (the loader skips empty segments: the copy must not) */
+        const Elf32_Phdr *p = &c->ph[i];
+        if (p->p_type == PT_LOAD &&
+            (p->p_filesz > p->p_memsz || p->p_offset > c->file_size || p->p_filesz > c->file_size - p->p_offset))
+            return rw_fail(c, "segment %u: file range [0x%x,+0x%x) is past the end of the file or larger than "
+                           "its memory size 0x%x", i, p->p_offset, p->p_filesz, p->p_memsz);
+    }
     for (uint32_t i = 0; i < c->nph; i++) {
         const Elf32_Phdr *p = &c->ph[i];
         if (p->p_type != PT_LOAD || p->p_vaddr >= 0xD0000000u) continue;
@@ -132,6 +148,27 @@ static int find_text(rw_ctx *c)
     return 0;
 }
 
+/* Every allocated section lies inside one loadable segment: the layout
+ * moves a section with the segment that holds it (one hanging past the
+ * end of the code got a negative size). */
+static int check_sections(rw_ctx *c)
+{
+    for (uint32_t s = 1; s < c->nsecs; s++) {
+        const Elf32_Shdr *sh = &c->secs[s].sh;
+        if (!(sh->sh_flags & SHF_ALLOC) || !sh->sh_size) continue;
+        int inside = 0;
+        for (uint32_t i = 0; i < c->nph && !inside; i++) {
+            const Elf32_Phdr *p = &c->ph[i];
+            inside = p->p_type == PT_LOAD && sh->sh_addr >= p->p_vaddr &&
+                     (uint64_t)sh->sh_addr + sh->sh_size <= (uint64_t)p->p_vaddr + p->p_memsz;
+        }
+        if (!inside)
+            return rw_fail(c, "section %u (%s) at 0x%08x, 0x%x bytes, lies outside every loadable segment", s,
+                           c->secs[s].name, sh->sh_addr, sh->sh_size);
+    }
+    return 0;
+}
+
 int rw_read_elf(rw_ctx *c)
 {
     elf_version(EV_CURRENT);
@@ -150,7 +187,8 @@ int rw_read_elf(rw_ctx *c)
         if (!(c->ph = malloc(c->nph * sizeof *c->ph))) rw_fail(c, "out of host memory");
         else {
             memcpy(c->ph, ph, c->nph * sizeof *c->ph);
-            rc = read_sections(c, e) || read_symbols(c) || read_relocations(c) || find_text(c) ? -1 : 0;
+            rc = read_sections(c, e) || read_symbols(c) || read_relocations(c) || find_text(c) || check_sections(c)
+                     ? -1 : 0;
         }
     }
     elf_end(e);

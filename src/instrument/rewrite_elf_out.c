@@ -6,7 +6,11 @@
 #include <string.h>
 #include "instrument/rewrite_int.h"
 
-static uint32_t align_up(uint32_t v, uint32_t a) { return a > 1 ? (v + a - 1) / a * a : v; }
+static uint64_t align_up(uint64_t v, uint64_t a) { return a > 1 ? (v + a - 1) / a * a : v; }
+
+/* The largest rewritten module written (the input's sizes bound it well
+ * below this; a module that gets past them is refused, not allocated). */
+#define RW_MAX_OUTPUT (1ull << 30)
 
 static const char trace_name[] = ".ws_trace";
 
@@ -37,7 +41,7 @@ int rw_write_elf(rw_ctx *c, const uint8_t *text, uint32_t text_size, uint8_t **o
         goto done;
     }
     /* loadable segments: new addresses and contents */
-    uint32_t at = align_up(sizeof(Elf32_Ehdr) + nph * sizeof(Elf32_Phdr), 4096);
+    uint64_t at = align_up(sizeof(Elf32_Ehdr) + nph * sizeof(Elf32_Phdr), 4096);
     for (uint32_t i = 0; i < c->nph; i++) {
         Elf32_Phdr p = c->ph[i];
         ph[i] = p;
@@ -62,11 +66,11 @@ int rw_write_elf(rw_ctx *c, const uint8_t *text, uint32_t text_size, uint8_t **o
             }
         }
         at = align_up(at, 4096) + (ph[i].p_vaddr & 4095);
-        seg_off[i] = ph[i].p_offset = at;
+        seg_off[i] = ph[i].p_offset = (Elf32_Off)at;
         at += ph[i].p_filesz;
     }
     Elf32_Phdr *tp = &ph[c->nph]; /* the control area */
-    *tp = (Elf32_Phdr){ .p_type = PT_LOAD, .p_offset = align_up(at, 4096), .p_vaddr = c->ctl_addr,
+    *tp = (Elf32_Phdr){ .p_type = PT_LOAD, .p_offset = (Elf32_Off)align_up(at, 4096), .p_vaddr = c->ctl_addr,
                         .p_paddr = c->ctl_addr, .p_filesz = 0, .p_memsz = c->ctl_size, .p_flags = PF_R | PF_W,
                         .p_align = 4096 };
     /* sections: allocated ones inside their segment, the rest after */
@@ -76,14 +80,14 @@ int rw_write_elf(rw_ctx *c, const uint8_t *text, uint32_t text_size, uint8_t **o
         sh[s].sh_addr = sec->new_addr;
         int seg = segment_of(c, sec);
         if (seg >= 0) sh[s].sh_offset = seg_off[seg] + (sec->new_addr - ph[seg].p_vaddr);
-        else if (sec->sh.sh_flags & SHF_ALLOC) sh[s].sh_offset = at;
+        else if (sec->sh.sh_flags & SHF_ALLOC) sh[s].sh_offset = (Elf32_Off)at;
     }
     at = align_up(at, 4096);
     uint32_t shstr_size = shstr->sh.sh_size + sizeof trace_name;
     for (uint32_t s = 1; s < c->nsecs; s++) {
         if (c->secs[s].sh.sh_flags & SHF_ALLOC) continue;
         at = align_up(at, c->secs[s].sh.sh_addralign ? c->secs[s].sh.sh_addralign : 1);
-        sh[s].sh_offset = at;
+        sh[s].sh_offset = (Elf32_Off)at;
         if (s == c->eh.e_shstrndx) sh[s].sh_size = shstr_size;
         at += sh[s].sh_type == SHT_NOBITS ? 0 : sh[s].sh_size;
     }
@@ -95,14 +99,17 @@ int rw_write_elf(rw_ctx *c, const uint8_t *text, uint32_t text_size, uint8_t **o
             for (uint32_t s = 1; s < c->nsecs; s++)
                 if (ph[i].p_filesz && c->secs[s].sh.sh_offset == c->ph[i].p_offset && !(c->secs[s].sh.sh_flags & SHF_ALLOC))
                     ph[i].p_offset = sh[s].sh_offset;
-    uint32_t shoff = align_up(at, 4);
-    size_t total = shoff + nsecs * sizeof(Elf32_Shdr);
+    const uint64_t shoff = align_up(at, 4), total = shoff + (uint64_t)nsecs * sizeof(Elf32_Shdr);
+    if (total > RW_MAX_OUTPUT) {
+        rw_fail(c, "the rewritten module would take %llu bytes", (unsigned long long)total);
+        goto done;
+    }
     uint8_t *o = calloc(total, 1);
     if (!o) { rw_fail(c, "out of host memory"); goto done; }
     Elf32_Ehdr eh = c->eh;
     eh.e_phoff = sizeof eh;
     eh.e_phnum = (Elf32_Half)nph;
-    eh.e_shoff = shoff;
+    eh.e_shoff = (Elf32_Off)shoff;
     eh.e_shnum = (Elf32_Half)nsecs;
     eh.e_entry = rw_map_or_same(c, eh.e_entry);
     memcpy(o, &eh, sizeof eh);

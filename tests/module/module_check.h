@@ -3,6 +3,7 @@
 #ifndef WS_TEST_MODULE_CHECK_H
 #define WS_TEST_MODULE_CHECK_H
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "isa/isa.h"
 #include "runtime/elf_image.h"
@@ -102,5 +103,39 @@ static inline unsigned mod_check_lines(const void *elf, size_t size, const ws_el
     }
     return bad;
 }
+
+/* What `warpscope trace` does with a module that parsed: rewrite it for
+ * both passes (counting; recording blocks, memory and store values per
+ * warp). A rewrite either fails with a message naming the module or gives
+ * a module that parses and keeps the image's promises. Needs
+ * src/instrument/rewrite.h included before this header. */
+#ifdef WS_INSTRUMENT_REWRITE_H
+static inline unsigned mod_check_rewrite(const void *elf, size_t size, const char *label, int verbose)
+{
+    static const struct { wsi_mode mode; unsigned flags; } passes[] = {
+        { WSI_COUNT, 0 }, { WSI_RECORD, WSI_WARPS | WSI_VALUES } };
+    unsigned bad = 0;
+    for (size_t p = 0; p < sizeof passes / sizeof passes[0]; p++) {
+        uint8_t *out = NULL;
+        size_t n = 0;
+        wsi_module_info info;
+        char err[512] = "";
+        memset(&info, 0, sizeof info);
+        if (wsi_rewrite(elf, size, label, passes[p].mode, passes[p].flags, &out, &n, &info, err, sizeof err)) {
+            if (strncmp(err, label, strlen(label))) bad += mod_complain(verbose, label, "rewrite refused without its name", err);
+            continue;
+        }
+        ws_elf_image img;
+        if (ws_elf_parse(out, n, label, &img, err, sizeof err)) bad += mod_complain(verbose, label, "rewritten module does not parse", err);
+        else {
+            bad += mod_check_image(&img, label, verbose);
+            ws_elf_free(&img);
+        }
+        free(out);
+        wsi_info_free(&info);
+    }
+    return bad;
+}
+#endif
 
 #endif

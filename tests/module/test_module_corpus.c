@@ -5,6 +5,7 @@
  *
  * usage: test_module_corpus CORPUS_DIR  */
 #include <dirent.h>
+#include "instrument/rewrite.h"
 #include "module_check.h"
 #include "module_util.h"
 #include "runtime/elf_image.h"
@@ -52,6 +53,7 @@ int main(int argc, char **argv)
             ok++;
             CHECK_EQ_U(mod_check_image(&img, path, 1), 0);
             CHECK_EQ_U(mod_check_lines(data, len, &img, path, 1), 0);
+            CHECK_EQ_U(mod_check_rewrite(data, len, path, 1), 0);
             CHECK(ws_elf_relocate(&img, 0x02345800u, err, sizeof err) == 0 || err[0]);
             ws_elf_free(&img);
             printf("%-40s accepted\n", names[i]);
