@@ -105,7 +105,7 @@ static int read_relocations(rw_ctx *c)
             memcpy(&r, s->bytes + k * sizeof r, sizeof r);
             uint32_t sym = ELF32_R_SYM(r.r_info);
             if (sym >= c->nsyms) return rw_fail(c, "relocation %u of %s: symbol %u out of range", k, s->name, sym);
-            c->rels[c->nrels++] = (rw_rel){ .sec = s->sh.sh_info, .place = r.r_offset,
+            c->rels[c->nrels++] = (rw_rel){ .sec = s->sh.sh_info, .src = i, .place = r.r_offset,
                                             .type = ELF32_R_TYPE(r.r_info), .sym = sym, .addend = r.r_addend,
                                             .value = c->syms[sym].st_value + (uint32_t)r.r_addend };
         }

@@ -22,6 +22,7 @@ typedef struct rw_sec {
 
 typedef struct rw_rel {
     uint32_t sec;          /* section the relocation applies to          */
+    uint32_t src;          /* the SHT_RELA section that holds it          */
     uint32_t place;        /* r_offset: an address for allocated sections,
                               a section offset for others               */
     uint32_t type, sym;

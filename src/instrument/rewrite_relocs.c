@@ -122,7 +122,9 @@ int rw_rewrite_rela(rw_ctx *c)
         Elf32_Rela *out = (Elf32_Rela *)(void *)s->bytes;
         for (uint32_t k = 0; loaded && k < c->nrels; k++) {
             const rw_rel *r = &c->rels[k];
-            if (r->sec != target || !is_absolute(r->type)) continue;
+            /* (its own entries only: two sections may relocate one target,
+             * and this one has room for its own) */
+            if (r->src != i || !is_absolute(r->type)) continue;
             uint32_t place;
             if (code_section(c, target)) {
                 int32_t x = find_inst(c, r->place);
