@@ -44,10 +44,13 @@ static int read_sections(rw_ctx *c, Elf *e)
     uint64_t contents = 0;
     for (size_t i = 1; i < shnum; i++) {
         Elf_Scn *scn = elf_getscn(e, i);
-        Elf32_Shdr *sh = scn ? elf32_getshdr(scn) : NULL;
-        if (!sh) return rw_fail(c, "section %zu: unreadable header", i);
+        /* (libelf hands out the file's own bytes, which a section table at
+         * an odd offset leaves misaligned: copied, never dereferenced) */
+        const void *raw = scn ? elf32_getshdr(scn) : NULL;
+        if (!raw) return rw_fail(c, "section %zu: unreadable header", i);
         rw_sec *s = &c->secs[i];
-        s->sh = *sh;
+        memcpy(&s->sh, raw, sizeof s->sh);
+        const Elf32_Shdr *sh = &s->sh;
         const char *name = elf_strptr(e, shstrndx, sh->sh_name);
         snprintf(s->name, sizeof s->name, "%s", name ? name : "");
         /* (the output is laid out by these: an alignment of 2^31 or
@@ -176,7 +179,7 @@ int rw_read_elf(rw_ctx *c)
     if (!e) return rw_fail(c, "not an ELF file: %s", elf_errmsg(-1));
     int rc = -1;
     Elf32_Ehdr *eh = elf32_getehdr(e);
-    Elf32_Phdr *ph = eh ? elf32_getphdr(e) : NULL;
+    const void *ph = eh ? elf32_getphdr(e) : NULL; /* (maybe misaligned: copied below) */
     if (!eh || eh->e_machine != EM_RISCV || eh->e_type != ET_EXEC)
         rw_fail(c, "not a 32-bit RISC-V executable");
     else if (!ph || !eh->e_phnum || eh->e_phnum > 64)
