@@ -105,7 +105,7 @@ static int scan_segments(ws_elf_ctx *cx, ws_elf_image *img)
             goto out;
         }
         if (in_shared(ph.p_vaddr)) continue;
-        if (ph.p_vaddr < WS_GLOBAL_BASE || ph.p_memsz > WS_GLOBAL_MAX_END - ph.p_vaddr) {
+        if (ph.p_vaddr < WS_GLOBAL_BASE || ph.p_vaddr >= WS_GLOBAL_MAX_END || ph.p_memsz > WS_GLOBAL_MAX_END - ph.p_vaddr) {
             ws_elf_fail(cx, "program header %zu: segment at 0x%llx+0x%llx is outside the module area "
                         "[0x%08x, 0x%08x)", i, (unsigned long long)ph.p_vaddr,
                         (unsigned long long)ph.p_memsz, WS_GLOBAL_BASE, WS_GLOBAL_MAX_END);

@@ -107,7 +107,7 @@ static inline unsigned mod_check_lines(const void *elf, size_t size, const ws_el
 /* What `warpscope trace` does with a module that parsed: rewrite it for
  * both passes (counting; recording blocks, memory and store values per
  * warp). A rewrite either fails with a message naming the module or gives
- * a module that parses. Needs
+ * a module that parses and keeps the image's promises. Needs
  * src/instrument/rewrite.h included before this header. */
 #ifdef WS_INSTRUMENT_REWRITE_H
 static inline unsigned mod_check_rewrite(const void *elf, size_t size, const char *label, int verbose)
@@ -125,12 +125,12 @@ static inline unsigned mod_check_rewrite(const void *elf, size_t size, const cha
             if (strncmp(err, label, strlen(label))) bad += mod_complain(verbose, label, "rewrite refused without its name", err);
             continue;
         }
-        /* (the rewritten module's own link span is not checked: the loader
-         * accepts spans the image check calls odd, e.g. code linked in the
-         * shared window, and relocates the module anyway) */
         ws_elf_image img;
         if (ws_elf_parse(out, n, label, &img, err, sizeof err)) bad += mod_complain(verbose, label, "rewritten module does not parse", err);
-        else ws_elf_free(&img);
+        else {
+            bad += mod_check_image(&img, label, verbose);
+            ws_elf_free(&img);
+        }
         free(out);
         wsi_info_free(&info);
     }
