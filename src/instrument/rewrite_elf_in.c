@@ -159,14 +159,16 @@ static int check_sections(rw_ctx *c)
     for (uint32_t s = 1; s < c->nsecs; s++) {
         const Elf32_Shdr *sh = &c->secs[s].sh;
         if (!(sh->sh_flags & SHF_ALLOC) || !sh->sh_size) continue;
+        /* (contents inside the part the file holds; NOBITS anywhere in it) */
         int inside = 0;
         for (uint32_t i = 0; i < c->nph && !inside; i++) {
             const Elf32_Phdr *p = &c->ph[i];
+            const uint32_t part = sh->sh_type == SHT_NOBITS ? p->p_memsz : p->p_filesz;
             inside = p->p_type == PT_LOAD && sh->sh_addr >= p->p_vaddr &&
-                     (uint64_t)sh->sh_addr + sh->sh_size <= (uint64_t)p->p_vaddr + p->p_memsz;
+                     (uint64_t)sh->sh_addr + sh->sh_size <= (uint64_t)p->p_vaddr + part;
         }
         if (!inside)
-            return rw_fail(c, "section %u (%s) at 0x%08x, 0x%x bytes, lies outside every loadable segment", s,
+            return rw_fail(c, "section %u (%s) at 0x%08x, 0x%x bytes, lies outside what every loadable segment holds", s,
                            c->secs[s].name, sh->sh_addr, sh->sh_size);
     }
     return 0;
