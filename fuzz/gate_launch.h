@@ -10,6 +10,21 @@
 #include "device/debug/debug.h"
 #include "warpscope/warpscope.h"
 
+/* The small device both targets open: `cores` cores of 2 warps of 4
+ * lanes, 1 MiB of global memory, one host thread (inputs replay alike),
+ * and a watchdog for a lane an input sends into an endless loop. */
+static inline void gate_small_config(ws_config *c, uint32_t cores)
+{
+    ws_config_default(c);
+    c->cores = cores;
+    c->warps_per_core = 2;
+    c->lanes_per_warp = 4;
+    c->max_threads_per_block = 8;
+    c->global_mem_limit = 1u << 20;
+    c->threads = 1;
+    c->watchdog_ms = 2000;
+}
+
 typedef struct gate_launch {
     ws_device *dev;
     ws_kernel *k;

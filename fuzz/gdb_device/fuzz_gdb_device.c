@@ -21,14 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     ws_config c;
-    ws_config_default(&c);
-    c.cores = 2;
-    c.warps_per_core = 2;
-    c.lanes_per_warp = 4;
-    c.max_threads_per_block = 8;
-    c.global_mem_limit = 1u << 20;
-    c.threads = 1;
-    c.watchdog_ms = 2000; /* a lane gdb sent into an endless loop */
+    gate_small_config(&c, 2);
     ws_device *dev = NULL;
     ws_debug *dbg = NULL;
     ws_debug_config dc = { WS_DBG_TOPO_BROADCAST, 1 };
@@ -37,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!t || ws_gdb_dbg_init(t, dbg) != WS_OK) abort();
     t->gate_open = 1; /* the application is past device open */
     gate_launch g;
-    gate_launch_start(&g, dev, WS_FUZZ_GDB_KERNEL);
+    gate_launch_start(&g, dev, WS_FUZZ_GATE_KERNEL);
     if (!gate_launch_running(dbg) || ws_gdb_dbg_halt_all(t) != WS_OK) abort();
     ws_gdb_session *s;
     if (ws_gdb_session_new(&ws_gdb_dbg_ops, t, fuzz_check_gdb_reply, NULL, &s) != WS_OK) abort();

@@ -61,13 +61,13 @@ static void run_accesses(ws_debug *dbg, const uint8_t *in, size_t n)
     }
 }
 
-#ifdef WS_FUZZ_JTAG_KERNEL
+#ifdef WS_FUZZ_GATE_KERNEL
 /* Halt hart 0 beside a running launch, run the accesses, let go. */
 static void run_beside_launch(ws_device *dev, ws_debug *dbg, const uint8_t *in, size_t n)
 {
     gate_launch g;
     ws_debug_set_all_stop(dbg, 0);
-    gate_launch_start(&g, dev, WS_FUZZ_JTAG_KERNEL);
+    gate_launch_start(&g, dev, WS_FUZZ_GATE_KERNEL);
     if (!gate_launch_running(dbg)) abort();
     uint32_t v = 0;
     ws_dmi_write(dbg, 0, WS_DM_DMCONTROL, 1u << 31 | 1); /* haltreq hart 0 */
@@ -88,14 +88,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     if (size < 1) return 0;
     ws_config c;
-    ws_config_default(&c);
-    c.cores = 3;
-    c.warps_per_core = 2;
-    c.lanes_per_warp = 4;
-    c.max_threads_per_block = 8;
-    c.global_mem_limit = 1u << 20;
-    c.threads = 1;
-    c.watchdog_ms = 2000; /* a lane sent into an endless loop */
+    gate_small_config(&c, 3);
     ws_device *dev = NULL;
     ws_debug *dbg = NULL;
     const ws_dbg_topology topo[4] = { WS_DBG_TOPO_BROADCAST, WS_DBG_TOPO_PER_CORE, WS_DBG_TOPO_GROUPS,
@@ -105,7 +98,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (ws_debug_attach(dev, &dc, &dbg) != WS_OK) abort();
     uint32_t ndm = 0;
     if (ws_debug_module_count(dbg, &ndm) != WS_OK || ndm < 1) abort();
-#ifdef WS_FUZZ_JTAG_KERNEL
+#ifdef WS_FUZZ_GATE_KERNEL
     if (data[0] & 8) {
         run_beside_launch(dev, dbg, data + 1, size - 1);
         ws_device_close(dev);
