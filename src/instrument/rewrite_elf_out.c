@@ -84,8 +84,9 @@ int rw_write_elf(rw_ctx *c, const uint8_t *text, uint32_t text_size, uint8_t **o
             /* an empty section in the segment's zero-filled tail: at the end of its file part */
             if (!sec->sh.sh_size && sh[s].sh_offset > seg_off[seg] + ph[seg].p_filesz)
                 sh[s].sh_offset = seg_off[seg] + ph[seg].p_filesz;
+        } else if (sec->sh.sh_flags & SHF_ALLOC) {
+            sh[s].sh_offset = (Elf32_Off)at;
         }
-        else if (sec->sh.sh_flags & SHF_ALLOC) sh[s].sh_offset = (Elf32_Off)at;
     }
     at = align_up(at, 4096);
     uint32_t shstr_size = shstr->sh.sh_size + sizeof trace_name;
