@@ -4,9 +4,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include "warpscope/warpscope.h"
+#include "device/parallel.h"
 #include "../test.h"
 
-typedef struct ctx { ws_device *dev; ws_module *mod; uint32_t lanes; } ctx;
+typedef struct ctx {
+    ws_device *dev;
+    ws_module *mod;
+    uint32_t lanes;
+    int one_thread;             /* the cores run on one host thread */
+} ctx;
 
 static ws_kernel *kern(ctx *c, const char *name)
 {
@@ -142,7 +148,9 @@ static void atomics(ctx *c)
         if (i % B % c->lanes && s[i] != s[i - 1] + 1) lane_order = 0;
     }
     CHECK(perm);
-    CHECK(lane_order);
+    /* (on several host threads another core's atomics may come between a
+     * warp's lanes: only the permutation is promised, docs/parallel.md) */
+    if (c->one_thread) CHECK(lane_order);
     int mx = -1, mn = 1000, orr = 0;
     for (int i = 0; i < N; i++) {
         int v = (int)((unsigned)i * 7919u % 1000u);
@@ -286,6 +294,8 @@ static void run_all(const char *module, const char *config)
     if (config) CHECK(ws_config_parse(&cfg, config, err, sizeof err) == WS_OK);
     if (ws_device_open(&cfg, &c.dev) != WS_OK) { CHECK(!"device open"); return; }
     c.lanes = cfg.lanes_per_warp;
+    int asked;
+    c.one_thread = cfg.cores == 1 || ws_par_threads_for(&cfg, &asked) == 1;
     CHECK(ws_module_load_file(c.dev, module, &c.mod) == WS_OK);
     nested_divergence(&c);
     barriers(&c);
