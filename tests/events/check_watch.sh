@@ -57,6 +57,10 @@ out=$("$ws" watch --events wd --on 'sched.barrier_wait for>100000' --do print --
 [[ $? = 0 && "$out" != *"machine 0"* ]] && ok || bad "lasting wait fired in reduction: $out"
 out=$("$ws" watch --events wd --on 'sched.starve count=10' --do 'print; rearm' -- "$planted" spinlock 2>&1)
 [[ "$out" == *"lock taken 128"* && $(grep -c "machine 0: sched.starve" <<< "$out") -ge 5 ]] && ok || bad "planted spin lock: $out"
+# the spin lock's trace is mostly repeated atomics, under 6 bits an event:
+# it decodes (the decoder once called such a dense trace truncated)
+out=$("$ws" watch --stats -- "$planted" spinlock 2>&1); rc=$?
+[[ $rc = 0 && "$out" == *"sched.starve"* && "$out" == *"bits per event"* ]] && ok || bad "stats of the spin lock's trace (rc $rc): $out"
 
 # bad programs and traces
 out=$("$ws" watch --on 'wd.dispatch colour=3' --do stop -- /bin/true 2>&1); rc=$?

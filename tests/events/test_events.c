@@ -90,6 +90,43 @@ static void check_counts(const run *r)
     CHECK(ordered);
 }
 
+/* The file form of an encoded stream (malloc'd; *len its size). */
+static uint8_t *stream_file(const ws_ev_writer *w, size_t *len)
+{
+    size_t n = (size_t)((w->bits + 7) / 8);
+    uint8_t *blob = malloc(WS_EV_HEADER + n);
+    uint16_t version = WS_EV_VERSION, zero = 0;
+    memcpy(blob, "WSEV", 4); memcpy(blob + 4, &version, 2); memcpy(blob + 6, &zero, 2);
+    memcpy(blob + 8, &w->events, 8); memcpy(blob + 16, &w->bits, 8); memcpy(blob + WS_EV_HEADER, w->buf, n);
+    *len = WS_EV_HEADER + n;
+    return blob;
+}
+
+/* The densest stream: each event repeats the last one's type, core and
+ * time step with data one higher, 5 bits apiece (a spin loop's atomics
+ * come close). The decoder's plausibility check once assumed at least 6
+ * bits an event and called such a trace truncated. */
+static void check_dense(void)
+{
+    enum { N = 30000 };
+    ws_ev_writer w = { .buf = calloc(1, 1 << 16), .cap_bits = (uint64_t)8 << 16 };
+    for (uint32_t i = 0; i < N; i++)
+        ws_ev_write(&w, &(ws_event){ .time = 100 + 3ull * i, .source = WS_EV_MEM, .id = 0, .core = 1, .data = i });
+    CHECK_EQ_U(w.events, N);
+    CHECK(w.bits < (uint64_t)N * 6);
+    size_t len;
+    uint8_t *blob = stream_file(&w, &len);
+    ws_event *out = NULL;
+    size_t got = 0;
+    char err[256];
+    CHECK(ws_events_decode(blob, len, &out, &got, err, sizeof err) == WS_OK);
+    CHECK_EQ_U(got, N);
+    CHECK(got == N && out[N - 1].data == N - 1 && out[N - 1].time == 100 + 3ull * (N - 1));
+    free(out);
+    free(blob);
+    free(w.buf);
+}
+
 /* decode(encode(x)) == x on random streams, including large jumps */
 static void check_lossless(void)
 {
@@ -108,11 +145,9 @@ static void check_lossless(void)
     }
     CHECK_EQ_U(w.events, N);
     CHECK_EQ_U(w.dropped, 0);
-    size_t n = (size_t)((w.bits + 7) / 8);
-    uint8_t *blob = malloc(WS_EV_HEADER + n);
-    uint16_t version = WS_EV_VERSION, zero = 0;
-    memcpy(blob, "WSEV", 4); memcpy(blob + 4, &version, 2); memcpy(blob + 6, &zero, 2);
-    memcpy(blob + 8, &w.events, 8); memcpy(blob + 16, &w.bits, 8); memcpy(blob + WS_EV_HEADER, w.buf, n);
+    size_t len;
+    uint8_t *blob = stream_file(&w, &len);
+    const size_t n = len - WS_EV_HEADER;
     ws_event *out;
     size_t got;
     char err[256];
@@ -435,6 +470,7 @@ int main(int argc, char **argv)
     printf("events: %zu in %zu bytes (%.2f bits/event)\n", a.n, a.size, 8.0 * (double)(a.size - WS_EV_HEADER) / (double)a.n);
     free(a.ev); free(a.bytes); free(b.ev); free(b.bytes);
     check_lossless();
+    check_dense();
     check_machines(argv[1]);
     check_wd_halt(argv[1]);
     check_cp_halt(argv[1]);

@@ -335,7 +335,9 @@ ws_status ws_events_decode(const uint8_t *bytes, size_t size, ws_event **out, si
         snprintf(err, errlen, "event trace version %u; this decoder knows %u", version, WS_EV_VERSION);
         return WS_ERR_UNSUPPORTED;
     }
-    if (bits > (uint64_t)(size - WS_EV_HEADER) * 8 || events > bits / 6 + 1) {
+    /* An event takes at least 5 bits (same type, same core, the last time
+     * step, a predicted value), so a header claiming more is corrupt. */
+    if (bits > (uint64_t)(size - WS_EV_HEADER) * 8 || events > bits / 5 + 1) {
         snprintf(err, errlen, "truncated or corrupt: the header promises %llu events in %llu bits, the file holds %zu bytes",
                  (unsigned long long)events, (unsigned long long)bits, size - WS_EV_HEADER);
         return WS_ERR_BAD_MODULE;
