@@ -68,9 +68,10 @@ typedef struct ws_warp {
      * again. other_min_pc is the lowest PC of the other runnable lanes
      * (UINT32_MAX if none), valid while group != 0. */
     uint32_t group, group_pc, other_min_pc;
-    uint32_t starve;               /* instructions issued while others wait */
+    uint32_t starve;               /* loop turns taken while others wait    */
+#define WS_STARVE_LIMIT 256u       /* ... until another group gets a turn   */
     uint8_t diverged;              /* split since its lanes last ran as one  */
-    uint32_t sticky;               /* forced-group instructions left         */
+    uint32_t sticky;               /* loop turns left to the guard's group   */
     /* Decoded-instruction page cache for the current code page. */
     uint32_t code_page_addr;
     ws_inst *code_page;

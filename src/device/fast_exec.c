@@ -12,9 +12,12 @@
  * invalidated (ws_code_invalidate, a debugger's trigger marks), so a block
  * never outlives the code it was decoded from.
  *
- * The engine runs only the warp's single runnable group (other_min_pc ==
- * UINT32_MAX, so no scheduling decision is taken per instruction) with no
- * debugger and no event bus. The group's mask cannot change inside a run:
+ * The engine runs the warp's issuing group (not a starvation guard's
+ * forced turn) with no debugger and no event bus. When other lanes wait
+ * (other_min_pc), it takes the interpreter's decisions at block
+ * granularity: a block runs only if its code stays below other_min_pc,
+ * and each transfer checks its target and counts loop turns for the
+ * guard (fast_exec_run.h). The group's mask cannot change inside a run:
  * nothing the engine executes retires lanes or waits at a barrier. Every
  * lane computation is the interpreter's, in the same lane order;
  * statistics are added once at the end of the run with the same totals. */

@@ -1,8 +1,10 @@
 /* The fast functional engine (issue 14, docs/performance.md): runs the
  * issuing group of a warp on pre-decoded blocks of straight-line code with
- * threaded dispatch and batched statistics, while the group is the warp's
- * only runnable group and no tool watches single instructions. Anything
- * else (the first unsupported instruction, a divergent branch, the budget)
+ * threaded dispatch and batched statistics, while no tool watches single
+ * instructions; a group of a divergent warp runs until it reaches the
+ * other lanes' PC or the starvation guard acts, as in the interpreter.
+ * Anything else (the first unsupported instruction, a divergent branch, the
+ * budget)
  * ends the run at an instruction boundary, with the warp in exactly the
  * state the interpreter (warp_exec.c) would have left it in after the same
  * instructions; ws_warp_run then carries on. */
@@ -11,7 +13,7 @@
 #include "device/device.h"
 
 /* Run at most `budget` warp-instructions of w's current group (w->group
- * != 0, w->other_min_pc == UINT32_MAX, w->sticky == 0, no debugger or event
+ * != 0, w->sticky == 0, no debugger or event
  * bus). *issued gets the number issued (0: the instruction at group_pc is
  * left to the interpreter). Returns -1 if an instruction faulted (the
  * report is raised and counted as the interpreter counts it; it is not in

@@ -28,9 +28,18 @@ static FX_TARGET int FX_RUN(ws_device *dev, ws_warp *w, ws_launch_stats *st, uin
     uint32_t (*const x)[WS_MAX_LANES] = w->x;
     uint32_t k = 0, loads = 0, stores = 0, pc = w->group_pc, taken = 0;
     int faulted = 0;
+    /* A divergent group (other lanes wait at other_min_pc) runs while it
+     * stays below them, as the interpreter's next-PC rule has it: a block
+     * is entered only if its straight-line code stays below other_min_pc
+     * (its last PC does), and each transfer checks its target and counts
+     * a loop turn for the starvation guard (simt.c). */
+    const uint32_t omp = w->other_min_pc;
+    const int div = omp != UINT32_MAX;
+    uint32_t starve = w->starve;
     fx_block *b = lookup(dev, c, w, pc), *nb;
     fx_op *op;
-    if (!b) goto stop;
+#define FITS(b_) ((b_)->ops[(b_)->n - 1].pc < omp)
+    if (!b || (div && !FITS(b))) goto stop;
     op = b->ops;
 
 #define NEXT do { op++; k++; goto dispatch; } while (0)
@@ -57,6 +66,19 @@ static FX_TARGET int FX_RUN(ws_device *dev, ws_warp *w, ws_launch_stats *st, uin
         } else {                                                                      \
             for (uint32_t m_ = g; m_; m_ &= m_ - 1) { int l = __builtin_ctz(m_); taken |= (uint32_t)(cond) << l; } \
         } } goto branch;
+/* Continue in block nb_ at pc (the interpreter takes a block a divergent
+ * group may not finish). */
+#define GO(nb_) do { b = (nb_); op = b->ops; if (div && !FITS(b)) goto stop; goto dispatch; } while (0)
+/* A divergent group has transferred to pc (turn_: a loop turn): it ends
+ * there if pc reaches the other lanes, or if it has now starved them
+ * long enough. */
+#define TRANSFER_CHECK(turn_) do { if (div) {                                           \
+        if (pc >= omp) goto leave;                                                     \
+        if ((turn_) && ++starve >= WS_STARVE_LIMIT) {                                  \
+            ws_ev_emit(dev, WS_EV_SCHED, WS_EV_SCHED_STARVE, w->core,                  \
+                       (uint32_t)(w - dev->cores[w->core].warps));                     \
+            goto leave;                                                                \
+        } } } while (0)
 /* Before a call into the interpreter's code: the state it would see. */
 #define SYNC() do { w->instret = instret0 + k + 1; w->group_pc = op->pc; } while (0)
 
@@ -70,9 +92,7 @@ h_stop:
 h_end: /* straight-line code continues in the next block */
     pc = op->pc;
     if (!(nb = b->succ[1]) && !(nb = b->succ[1] = lookup(dev, c, w, pc))) goto stop;
-    b = nb;
-    op = b->ops;
-    goto dispatch;
+    GO(nb);
 h_nop: NEXT;
 h_li: { const uint32_t rd = op->rd, imm = op->imm; LANES(x[rd][l] = imm); } NEXT;
     RI(addi, x[rs1][l] + imm)
@@ -165,10 +185,9 @@ h_jal:
     if (op->rd) { const uint32_t rd = op->rd, link = op->pc + op->in.len; LANES(x[rd][l] = link); }
     k++;
     pc = op->pc + op->imm;
+    TRANSFER_CHECK(op->rd == 0 && pc < op->pc);
     if (!(nb = b->succ[0]) && !(nb = b->succ[0] = lookup(dev, c, w, pc))) goto stop;
-    b = nb;
-    op = b->ops;
-    goto dispatch;
+    GO(nb);
 h_jalr: {
     const uint32_t rs1 = op->rs1, imm = op->imm, rd = op->rd, link = op->pc + op->in.len;
     const uint32_t t0 = (x[rs1][__builtin_ctz(g)] + imm) & ~1u;
@@ -182,21 +201,22 @@ h_jalr: {
         goto done;
     }
     pc = t0;
+    TRANSFER_CHECK(rd == 0 && pc < op->pc);
     if (b->jr_blk && b->jr_pc == pc) nb = b->jr_blk;
     else if ((nb = lookup(dev, c, w, pc))) b->jr_blk = nb, b->jr_pc = pc;
     else goto stop;
-    b = nb;
-    op = b->ops;
-    goto dispatch;
+    GO(nb);
 }
 
 branch:
     k++;
     if (taken == 0) {
         pc = op->pc + op->in.len;
+        TRANSFER_CHECK(0);
         if (!(nb = b->succ[1]) && !(nb = b->succ[1] = lookup(dev, c, w, pc))) goto stop;
     } else if (taken == g) {
         pc = op->pc + op->imm;
+        TRANSFER_CHECK(pc < op->pc);
         if (!(nb = b->succ[0]) && !(nb = b->succ[0] = lookup(dev, c, w, pc))) goto stop;
     } else { /* divergence: as the interpreter, lanes keep their own PCs */
         const uint32_t bpc = op->pc, tpc = bpc + op->imm, fpc = bpc + op->in.len;
@@ -211,9 +231,7 @@ branch:
         w->group = 0;
         goto done;
     }
-    b = nb;
-    op = b->ops;
-    goto dispatch;
+    GO(nb);
 
 fault: /* the faulting instruction counts as issued-and-retired in instret
         * and the launch totals, not in *issued (as in ws_warp_run) */
@@ -221,9 +239,14 @@ fault: /* the faulting instruction counts as issued-and-retired in instret
     w->group_pc = op->pc;
     k++;
     goto done;
+leave: /* the group ends with its lanes at pc; ws_warp_run picks again */
+    w->group_pc = pc;
+    ws_simt_leave_group(w);
+    goto done;
 stop:
     w->group_pc = pc;
 done:
+    w->starve = starve;
     w->instret = instret0 + k;
     st->warp_instructions += k;
     st->thread_instructions += k * count;
@@ -236,4 +259,7 @@ done:
 #undef RI
 #undef BR
 #undef SYNC
+#undef FITS
+#undef GO
+#undef TRANSFER_CHECK
 }

@@ -1,13 +1,15 @@
 /* SIMT reconvergence: a warp issues for the group of runnable lanes that
  * share the lowest PC. Lanes that diverge rejoin when their PCs meet again.
- * A starvation guard lets a higher-PC group run after a group has issued
- * STARVE_LIMIT instructions while others waited, so spin locks and
- * producer/consumer loops between lanes of one warp make progress. */
+ * A starvation guard lets a higher-PC group run after a group has taken
+ * WS_STARVE_LIMIT loop turns while others waited, so spin locks and
+ * producer/consumer loops between lanes of one warp make progress. It
+ * counts loop turns (taken branches and non-linking jumps to a lower
+ * address), not instructions, so code inserted without loops (the
+ * tracer's instrumentation) does not move its decisions. */
 #include "device/device.h"
 #include "device/events/event_bus.h"
 
-#define STARVE_LIMIT 1024u
-#define STICKY_RUN   256u
+#define STICKY_TURNS 64u /* loop turns of the group the guard picks */
 
 void ws_simt_leave_group(ws_warp *w)
 {
@@ -60,11 +62,12 @@ int ws_simt_select(ws_device *dev, ws_warp *w)
     uint32_t lowest = next_pc_above(w, runnable, 0);
     if (lowest == UINT32_MAX) lowest = 0; /* only reachable if a PC is 0 */
     uint32_t pc = lowest;
-    if (w->sticky == 0 && w->starve >= STARVE_LIMIT) {
+    w->sticky = 0; /* a guard's turn ends with its group (it diverged, waits or exited) */
+    if (w->starve >= WS_STARVE_LIMIT) {
         /* Guard: give the next group above the starving one a turn. */
         uint32_t next = next_pc_above(w, runnable, prev_pc);
         pc = next != UINT32_MAX ? next : lowest;
-        w->sticky = STICKY_RUN;
+        w->sticky = STICKY_TURNS;
         w->starve = 0;
     }
     w->group = lanes_at(w, runnable, pc);

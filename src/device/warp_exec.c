@@ -11,8 +11,6 @@
 #include "isa/fpu.h"
 #include "gfx/gfx_device.h"
 
-#define STARVE_LIMIT 1024u
-
 /* Loop over the lanes of mask g in ascending order; a full warp takes the
  * branch-free path the compiler can vectorise. */
 #define FOR_LANES(g, ...) do {                                            \
@@ -352,7 +350,7 @@ ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t
 
     for (; n < budget; n++) {
         if (!w->group && !ws_simt_select(dev, w)) { result = WARP_IDLE; break; }
-        if (fast && w->other_min_pc == UINT32_MAX && !w->sticky) {
+        if (fast && !w->sticky) {
             uint32_t k = 0;
             int r = ws_fast_run(dev, w, st, budget - n, &k);
             n += k;
@@ -615,10 +613,15 @@ ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t
             w->group = 0;
             continue;
         }
-        if (w->sticky) { w->sticky--; continue; }
-        if (w->other_min_pc != UINT32_MAX && (npc >= w->other_min_pc || ++w->starve >= STARVE_LIMIT)) {
-            if (w->starve >= STARVE_LIMIT)
-                ws_ev_emit(dev, WS_EV_SCHED, WS_EV_SCHED_STARVE, w->core, (uint32_t)(w - dev->cores[w->core].warps));
+        /* A loop turn: a taken branch, or a jump that does not link, to a
+         * lower address (what the starvation guard counts: simt.c). */
+        const uint32_t turn = npc < pc && (taken || ((in->op == OP_JAL || in->op == OP_JALR) && rd == 0));
+        if (w->sticky) { w->sticky -= turn; continue; }
+        if (w->other_min_pc == UINT32_MAX) continue;
+        if (npc >= w->other_min_pc) {
+            ws_simt_leave_group(w);
+        } else if (turn && ++w->starve >= WS_STARVE_LIMIT) {
+            ws_ev_emit(dev, WS_EV_SCHED, WS_EV_SCHED_STARVE, w->core, (uint32_t)(w - dev->cores[w->core].warps));
             ws_simt_leave_group(w);
         }
         continue;

@@ -91,6 +91,27 @@ WS_KERNEL void spin(volatile int *flags, int *out)
     out[t + 256] = (int)ws_ballot(out[t] & 1) + ws_all(out[t] > 0);
 }
 
+/* Long divergent loops (hundreds of turns while other lanes wait, past
+ * the starvation guard's limit) whose bodies take forward branches and
+ * call a function (placed above: its return, a jump back that does not
+ * link, counts as a turn): the guard counts only turns, and instret
+ * records where each lane was when the groups changed. */
+static __attribute__((noinline)) int long_mix(int a, int i) { return (a ^ (int)((unsigned)i * 2654435761u)) >> 3; }
+
+WS_KERNEL void long_diverge(const int *in, int *out)
+{
+    unsigned t = gid(), lane = threadIdx_x() & 31;
+    int trips = (in[t] & 255) + (int)lane * 12, acc = 0, i = 0;
+    while (i < trips) {
+        if (i & 1) acc += long_mix(acc, i);
+        else if (i % 3 == 0) acc ^= i;
+        else acc -= (int)lane;
+        if ((i & 63) == 63) out[t * 16 + ((i >> 6) & 15)] = (int)rdinstret();
+        i++;
+    }
+    out[4096 + t] = acc ^ (int)rdinstret();
+}
+
 /* A load faults in the middle of a block of straight-line code, in one
  * lane of one warp, after many loop iterations. */
 WS_KERNEL void fault_load(const int *in, int *out, unsigned bad_thread, int bad_iter)

@@ -60,6 +60,14 @@ check_report reduction branch "$work/breduction.txt" $?
 check_report mandelbrot branch "$work/bmandelbrot.txt" $?
 awk '/mandelbrot_kernel.c:14/ && $NF+0 > 0 { found = 1 } END { exit !found }' "$work/bmandelbrot.txt" && ok ||
     bad "branch: no divergence reported at mandelbrot_kernel.c:14"
+# Warp records are counted exactly by the counting pass even where lanes
+# loop long enough, while others wait, for the device's starvation guard
+# to act (256 iterations): the guard counts loop turns, which the inserted
+# code does not change, so the recording pass needs no second run.
+(cd "$work" && "$ws" trace --tool branch --report "$work/bstarve.txt" -- "$ws" run --grid 4,3 --block 16,16 \
+    "$ex/mandelbrot/mandelbrot_kernel.elf" mandelbrot zeros:3072 64 48 -2.0 -1.2 0.05 0.05 1024 > "$work/bstarve.out" 2>&1)
+check_report "mandelbrot, 1024 iterations" branch "$work/bstarve.txt" $?
+if grep -q "STARVE\|other groups" "$work/bstarve.txt"; then bad "branch: the recording pass ran twice"; grep note "$work/bstarve.txt"; else ok; fi
 
 # Perfetto for one warp: valid JSON, a track per lane
 (cd "$work" && "$ws" trace --tool dump -o "$work/g.wst" -- "$ex/gather/gather" > /dev/null 2>&1)
