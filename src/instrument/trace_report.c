@@ -96,31 +96,24 @@ static void report_bbcount(const tr_twin *tw, const ws_trace_launch *L, FILE *f)
     free(tab);
 }
 
-typedef struct lane_access {
-    uint32_t inst, occurrence, addr;
-} lane_access;
-
-static int by_request(const void *a, const void *b)
-{
-    const lane_access *x = a, *y = b;
-    if (x->inst != y->inst) return x->inst < y->inst ? -1 : 1;
-    if (x->occurrence != y->occurrence) return x->occurrence < y->occurrence ? -1 : 1;
-    return x->addr < y->addr ? -1 : x->addr > y->addr;
-}
-
-static int by_u32(const void *a, const void *b)
-{
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 static uint8_t space_of(uint32_t a)
 {
     return a >= WS_SHARED_BASE && a < WS_SHARED_BASE + 0x10000000u ? 1 : a >= WS_STACK_BASE && a < WS_SHARED_BASE ? 2 : 0;
 }
 
-/* One warp request: the lanes' accesses of one execution of one instruction. */
-static void account(line_stat *s, const ws_trace_mem_inst *mi, const lane_access *g, size_t n)
+/* Insertion sort: a request holds at most a warp's lanes (64 keys). */
+static void sort_small(uint32_t *a, uint32_t n)
+{
+    for (uint32_t i = 1; i < n; i++) {
+        uint32_t v = a[i], j = i;
+        for (; j > 0 && a[j - 1] > v; j--) a[j] = a[j - 1];
+        a[j] = v;
+    }
+}
+
+/* One warp request: the lanes' accesses of one execution of one
+ * instruction, their addresses in ascending order. */
+static void account(line_stat *s, const ws_trace_mem_inst *mi, const uint32_t *addr, size_t n)
 {
     uint32_t keys[64];
     s->accesses += n;
@@ -131,8 +124,8 @@ static void account(line_stat *s, const ws_trace_mem_inst *mi, const lane_access
     if (s->space == 1) { /* 32 banks of 4 bytes: the most distinct words in one bank */
         s->shared_requests++;
         uint32_t words[64];
-        for (size_t i = 0; i < n && k < 64; i++) words[k++] = g[i].addr >> 2;
-        qsort(words, k, sizeof *words, by_u32);
+        for (size_t i = 0; i < n && k < 64; i++) words[k++] = addr[i] >> 2;
+        sort_small(words, (uint32_t)k);
         unsigned per_bank[32] = { 0 }, worst = 1;
         for (size_t i = 0; i < k; i++)
             if (!i || words[i] != words[i - 1])
@@ -141,11 +134,94 @@ static void account(line_stat *s, const ws_trace_mem_inst *mi, const lane_access
         return;
     }
     for (size_t i = 0; i < n && k < 63; i++) {
-        keys[k++] = g[i].addr >> 5;
-        if (((g[i].addr + mi->size - 1) >> 5) != (g[i].addr >> 5)) keys[k++] = (g[i].addr + mi->size - 1) >> 5;
+        keys[k++] = addr[i] >> 5;
+        if (((addr[i] + mi->size - 1) >> 5) != (addr[i] >> 5)) keys[k++] = (addr[i] + mi->size - 1) >> 5;
     }
-    qsort(keys, k, sizeof *keys, by_u32);
+    sort_small(keys, (uint32_t)k);
     for (size_t i = 0; i < k; i++) s->sectors += !i || keys[i] != keys[i - 1];
+}
+
+/* One warp's accesses grouped into requests without sorting them: the
+ * o-th execution of memory instruction i by each lane forms request
+ * base[i] + o (base: the running sum of maxocc, each instruction's most
+ * executions by one lane of the warp), and a counting sort places each
+ * request's addresses together, lanes in ascending order. Requests come
+ * out in (instruction, execution) order. */
+typedef struct warp_requests {
+    uint32_t ninst;
+    uint32_t *occ, *maxocc, *base;   /* per instruction */
+    int32_t *line_of;                /* per instruction and space: the line's row, -1 not yet */
+    uint32_t *start, *fill;          /* per request (start: nreq + 1) */
+    uint32_t *addr;                  /* per access */
+    size_t cap_req, cap_addr;
+} warp_requests;
+
+static int requests_init(warp_requests *q, uint32_t ninst)
+{
+    q->ninst = ninst;
+    q->occ = calloc(ninst + 1, sizeof *q->occ);
+    q->maxocc = calloc(ninst + 1, sizeof *q->maxocc);
+    q->base = calloc(ninst + 1, sizeof *q->base);
+    q->line_of = malloc(((size_t)ninst * 3 + 1) * sizeof *q->line_of);
+    if (!q->occ || !q->maxocc || !q->base || !q->line_of) return 0;
+    for (size_t i = 0; i < (size_t)ninst * 3; i++) q->line_of[i] = -1;
+    return 1;
+}
+
+static void requests_free(warp_requests *q)
+{
+    free(q->occ); free(q->maxocc); free(q->base); free(q->line_of);
+    free(q->start); free(q->fill); free(q->addr);
+}
+
+static int grow(uint32_t **p, size_t *cap, size_t want)
+{
+    if (want <= *cap) return 1;
+    size_t c = want > 2 * *cap ? want : 2 * *cap;
+    uint32_t *n = realloc(*p, c * sizeof *n);
+    if (!n) return 0;
+    *p = n;
+    *cap = c;
+    return 1;
+}
+
+/* The requests of threads [k, end) (one warp); 0: out of host memory. */
+static int requests_group(warp_requests *q, const ws_trace_launch *L, uint32_t k, uint32_t end)
+{
+    const size_t ni = q->ninst;
+    memset(q->maxocc, 0, ni * sizeof *q->maxocc);
+    size_t total = 0;
+    for (uint32_t j = k; j < end; j++) {
+        const ws_trace_thread *th = &L->threads[j];
+        memset(q->occ, 0, ni * sizeof *q->occ);
+        for (uint32_t a = 0; a < th->nmem; a++) q->occ[L->mem[th->first_mem + a].inst]++;
+        for (size_t i = 0; i < ni; i++) q->maxocc[i] = q->occ[i] > q->maxocc[i] ? q->occ[i] : q->maxocc[i];
+        total += th->nmem;
+    }
+    size_t nreq = 0;
+    for (size_t i = 0; i < ni; i++) { q->base[i] = (uint32_t)nreq; nreq += q->maxocc[i]; }
+    size_t cap_fill = q->cap_req;
+    if (!grow(&q->start, &q->cap_req, nreq + 1) || !grow(&q->fill, &cap_fill, nreq + 1) ||
+        !grow(&q->addr, &q->cap_addr, total + 1))
+        return 0;
+    memset(q->start, 0, (nreq + 1) * sizeof *q->start);
+    for (uint32_t pass = 0; pass < 2; pass++) { /* count each request's lanes, then place them */
+        for (uint32_t j = k; j < end; j++) {
+            const ws_trace_thread *th = &L->threads[j];
+            memset(q->occ, 0, ni * sizeof *q->occ);
+            for (uint32_t a = 0; a < th->nmem; a++) {
+                const ws_trace_access *x = &L->mem[th->first_mem + a];
+                uint32_t r = q->base[x->inst] + q->occ[x->inst]++;
+                if (pass == 0) q->start[r + 1]++;
+                else q->addr[q->fill[r]++] = x->addr;
+            }
+        }
+        if (pass == 0) {
+            for (size_t r = 0; r < nreq; r++) q->start[r + 1] += q->start[r];
+            memcpy(q->fill, q->start, nreq * sizeof *q->fill);
+        }
+    }
+    return 1;
 }
 
 static void report_memtrace(const tracer *t, const tr_twin *tw, const ws_trace_launch *L, FILE *f)
@@ -166,39 +242,36 @@ static void report_memtrace(const tracer *t, const tr_twin *tw, const ws_trace_l
     uint32_t tpb = L->block.x * L->block.y * L->block.z, lanes = t->lanes_per_warp ? t->lanes_per_warp : 32;
     line_stat *tab = NULL;
     size_t n = 0;
-    char (*where)[160] = calloc(L->nmem_insts + 1, sizeof *where);
-    uint32_t *occ = calloc(L->nmem_insts + 1, sizeof *occ);
-    for (uint32_t i = 0; i < L->nmem_insts && where; i++) tr_where(tw, L->mem_insts[i].addr, where[i], sizeof where[i]);
-    for (uint32_t k = 0; where && occ && k < L->nthreads;) {
+    const uint32_t ni = L->nmem_insts;
+    char (*where)[160] = calloc(ni + 1, sizeof *where);
+    for (uint32_t i = 0; i < ni && where; i++) tr_where(tw, L->mem_insts[i].addr, where[i], sizeof where[i]);
+    warp_requests q = { 0 };
+    int ok = where && requests_init(&q, ni);
+    for (uint32_t k = 0; ok && k < L->nthreads;) {
         uint32_t warp = L->threads[k].gid / tpb * ((tpb + lanes - 1) / lanes) + L->threads[k].gid % tpb / lanes;
         uint32_t end = k;
-        size_t total = 0;
         while (end < L->nthreads &&
                L->threads[end].gid / tpb * ((tpb + lanes - 1) / lanes) + L->threads[end].gid % tpb / lanes == warp)
-            total += L->threads[end++].nmem;
-        lane_access *acc = malloc((total + 1) * sizeof *acc);
-        if (!acc) break;
-        size_t m = 0;
-        for (uint32_t j = k; j < end; j++) {
-            const ws_trace_thread *th = &L->threads[j];
-            memset(occ, 0, L->nmem_insts * sizeof *occ);
-            for (uint32_t a = 0; a < th->nmem; a++) {
-                const ws_trace_access *x = &L->mem[th->first_mem + a];
-                acc[m++] = (lane_access){ x->inst, occ[x->inst]++, x->addr };
+            end++;
+        if (!(ok = requests_group(&q, L, k, end))) break;
+        for (uint32_t i = 0, r = 0; ok && i < ni; i++) { /* instruction by instruction, execution by execution */
+            const ws_trace_mem_inst *mi = &L->mem_insts[i];
+            for (uint32_t o = 0; ok && o < q.maxocc[i]; o++, r++) {
+                uint32_t *g = q.addr + q.start[r], m = q.start[r + 1] - q.start[r];
+                sort_small(g, m);
+                uint8_t space = space_of(g[0]);
+                int32_t *row = &q.line_of[i * 3 + space];
+                if (*row < 0) { /* the line's row, found once per instruction and space */
+                    line_stat *ls = line_for(&tab, &n, where[i], mi->kind, space);
+                    if (!(ok = ls != NULL)) break;
+                    *row = (int32_t)(ls - tab);
+                }
+                account(&tab[*row], mi, g, m);
             }
         }
-        qsort(acc, m, sizeof *acc, by_request);
-        for (size_t a = 0; a < m;) {
-            size_t b = a;
-            while (b < m && acc[b].inst == acc[a].inst && acc[b].occurrence == acc[a].occurrence) b++;
-            const ws_trace_mem_inst *mi = &L->mem_insts[acc[a].inst];
-            line_stat *st = line_for(&tab, &n, where[acc[a].inst], mi->kind, space_of(acc[a].addr));
-            if (st) account(st, mi, acc + a, b - a);
-            a = b;
-        }
-        free(acc);
         k = end;
     }
+    requests_free(&q);
     for (size_t i = 0; i < n; i++) tab[i].value = tab[i].accesses;
     if (n) qsort(tab, n, sizeof *tab, by_value);
     fprintf(f, "  %-28s %-6s %-6s %10s %9s %9s %12s %9s\n", "line", "kind", "space", "accesses", "requests", "sect/req",
@@ -218,7 +291,6 @@ static void report_memtrace(const tracer *t, const tr_twin *tw, const ws_trace_l
     fprintf(f, "  (sect/req: 32-byte sectors per warp request to global memory; 4 is ideal for 32 lanes x 4 bytes.\n"
                "   bank-cf: extra shared-memory passes caused by bank conflicts)\n");
     free(where);
-    free(occ);
     free(tab);
 }
 

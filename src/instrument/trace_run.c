@@ -154,14 +154,19 @@ static void sync_data(ws_device *dev, const ws_module *orig, const ws_module *tw
     }
 }
 
+/* The recording pass's records, read where the lanes wrote them: in its
+ * buffers in device memory (a copy would double a large trace's memory),
+ * which stay allocated until records_free. */
 typedef struct records {
-    uint8_t *p[NBUF];
+    const uint8_t *p[NBUF];
     uint64_t n[NBUF];     /* records kept (at most the buffer's size) */
+    ws_device *dev;
+    uint32_t buf;         /* the buffers' device allocation (0: none) */
 } records;
 
 static void records_free(records *r)
 {
-    for (int i = 0; i < NBUF; i++) free(r->p[i]);
+    if (r->buf) ws_mem_free(&r->dev->mem, r->buf, REGION_DATA);
     memset(r, 0, sizeof *r);
 }
 
@@ -205,16 +210,15 @@ static ws_status record_pass(tracer *t, tr_twin *tw, ws_grid_run *G, ws_tool_run
     dg->nholes -= hole;
     ctl = ctl_of(dev, tw->record, &tw->rinfo);
     *overflow = 0;
-    int oom = 0;
+    static const uint8_t none[1];
+    out->dev = dev;
+    out->buf = bytes ? buf : 0;
     for (int i = 0; i < NBUF; i++) {
         used->n[i] = ctl[buf_ctl[i].next / 4];
         *overflow |= used->n[i] > want.n[i];
         out->n[i] = used->n[i] < want.n[i] ? used->n[i] : want.n[i];
-        if (!(out->p[i] = malloc(out->n[i] * rec_size(t, i) + 1))) oom = 1;
-        else memcpy(out->p[i], ws_mem_global_ptr(&dev->mem, buf + (uint32_t)off[i]), out->n[i] * rec_size(t, i));
+        out->p[i] = bytes ? ws_mem_global_ptr(&dev->mem, buf + (uint32_t)off[i]) : none;
     }
-    if (bytes) ws_mem_free(&dev->mem, buf, REGION_DATA);
-    if (oom) return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "trace: out of host memory");
     return st;
 }
 
@@ -269,7 +273,7 @@ ws_status tr_launch(tracer *t, tr_twin *tw, ws_grid_run *G, ws_tool_runner *run)
     } else {
         sizing want = size_from_counts(t, tw, L), used;
         for (int i = 0; i < NBUF; i++) want.n[i] -= want.n[i] < t->opt.short_by ? want.n[i] : t->opt.short_by;
-        records rec = { { 0 }, { 0 } };
+        records rec = { .buf = 0 };
         custom = (ws_trace_custom_records){ 0 };
         int overflow = 0;
         ws_status st2 = record_pass(t, tw, G, run, record_entry, want, &used, &rec, &overflow, &tm->record, &dg,

@@ -69,6 +69,18 @@ awk '/mandelbrot_kernel.c:14/ && $NF+0 > 0 { found = 1 } END { exit !found }' "$
 check_report "mandelbrot, 1024 iterations" branch "$work/bstarve.txt" $?
 if grep -q "STARVE\|other groups" "$work/bstarve.txt"; then bad "branch: the recording pass ran twice"; grep note "$work/bstarve.txt"; else ok; fi
 
+# memtrace's per-line figures, worked out by hand: every lane of a warp in
+# one shared-memory bank (31 extra passes a full warp's request, 15 for
+# the 16-lane second warp of a 48-thread block), and a global store of
+# consecutive words (4 sectors a full warp, 2 a half one: 12 / 4 = 3.00)
+stall=$(dirname "$ex")/tests/profiler/stall_kernels.elf
+(cd "$work" && "$ws" trace --tool memtrace --report "$work/banks.txt" -- "$ws" run --grid 2 --block 48 "$stall" \
+    bank_conflict zeros:96 8 > "$work/banks.out" 2>&1)
+check_report "bank_conflict" memtrace "$work/banks.txt" $?
+rows=$(awk '$1 ~ /stall_kernels.c:/ && NF == 8 { print $2, $3, $4, $5, $6, $8 }' "$work/banks.txt" | sort)
+want=$(printf '%s\n' "load shared 768 32 - 736" "store global 96 4 3.00 -" "store shared 3072 128 - 2944" | sort)
+[ "$rows" = "$want" ] && ok || bad "memtrace figures for bank_conflict: got '$rows'"
+
 # Perfetto for one warp: valid JSON, a track per lane
 (cd "$work" && "$ws" trace --tool dump -o "$work/g.wst" -- "$ex/gather/gather" > /dev/null 2>&1)
 "$ws" trace --read "$work/g.wst" --format perfetto --warp 3 > "$work/g.json" &&
