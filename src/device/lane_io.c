@@ -66,9 +66,14 @@ static uint32_t stack_uniform(const ws_device *dev, const ws_warp *w, const ws_i
     return same ? off : UINT32_MAX;
 }
 
-static inline uint8_t *lane_stack(const ws_device *dev, const ws_warp *w, uint32_t l, uint32_t off)
+/* The host address of lane 0's stack bytes at off. The lanes of a warp
+ * hold one row of stack slots (stack_slot0 is a multiple of the lanes per
+ * warp, memory.c's stack_lanes) interleaved word by word (memory.h), so
+ * lane l's are 4 l bytes further: one address computation per access
+ * instead of a division per lane. */
+static inline uint8_t *warp_stack(const ws_device *dev, const ws_warp *w, uint32_t off)
 {
-    return ws_mem_stack_ptr(&dev->mem, w->stack_slot0 + l, off);
+    return ws_mem_stack_ptr(&dev->mem, w->stack_slot0, off);
 }
 
 int ws_lane_loads(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, uint32_t pc)
@@ -85,7 +90,8 @@ int ws_lane_loads(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, uin
     }
     uint32_t off;
     if (size == 4 && (off = stack_uniform(dev, w, in, g, 4)) != UINT32_MAX) {
-        EACH_LANE(dev, g, memcpy(&dst[l], lane_stack(dev, w, l, off), 4));
+        const uint8_t *row = warp_stack(dev, w, off);
+        EACH_LANE(dev, g, memcpy(&dst[l], row + 4 * l, 4));
         return 0;
     }
     if (size == 4) {
@@ -125,12 +131,16 @@ int ws_lane_stores(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, ui
     if ((host = uniform_region(dev, w, in, g, size))) {
         const uint32_t *base = w->x[in->rs1];
         const uint32_t imm = (uint32_t)in->imm;
-        EACH_LANE(dev, g, memcpy(host + base[l] + imm, &src[l], size)); /* lane order */
+        /* lane order; a constant size, or the compiler copies byte by byte */
+        if (size == 4) EACH_LANE(dev, g, memcpy(host + base[l] + imm, &src[l], 4));
+        else EACH_LANE(dev, g, memcpy(host + base[l] + imm, &src[l], size));
         return 0;
     }
     uint32_t off = stack_uniform(dev, w, in, g, size);
     if (off != UINT32_MAX) {
-        EACH_LANE(dev, g, memcpy(lane_stack(dev, w, l, off), &src[l], size));
+        uint8_t *row = warp_stack(dev, w, off);
+        if (size == 4) EACH_LANE(dev, g, memcpy(row + 4 * l, &src[l], 4));
+        else EACH_LANE(dev, g, memcpy(row + 4 * l, &src[l], size));
         return 0;
     }
     for (uint32_t m = g; m; m &= m - 1) {

@@ -8,34 +8,37 @@
 #include <string.h>
 #include "instrument/tracer_int.h"
 
-typedef struct site {
-    uint32_t addr, id;
-} site;
+/* Call-site address -> id: a direct table over the sites' address range
+ * (each record looks one up; sites are 2-byte aligned code addresses). */
+typedef struct site_map {
+    uint32_t lo, span;   /* addresses [lo, lo + span) */
+    int32_t *slot;       /* per 2 bytes: the id, or -1 */
+} site_map;
 
-static int by_addr(const void *a, const void *b)
-{
-    uint32_t x = ((const site *)a)->addr, y = ((const site *)b)->addr;
-    return x < y ? -1 : x > y;
-}
+enum { SITE_MAP_MAX = 1u << 24 }; /* 32 MiB of code: far beyond any module */
 
-static site *site_table(const uint32_t *links, uint32_t n, uint32_t delta)
+static int site_map_build(site_map *m, const uint32_t *links, uint32_t n, uint32_t delta)
 {
-    site *s = malloc((n + 1) * sizeof *s);
-    if (!s) return NULL;
-    for (uint32_t i = 0; i < n; i++) s[i] = (site){ links[i] + delta, i };
-    qsort(s, n, sizeof *s, by_addr);
-    return s;
-}
-
-static int64_t lookup(const site *s, uint32_t n, uint32_t addr)
-{
-    uint32_t lo = 0, hi = n;
-    while (lo < hi) {
-        uint32_t mid = (lo + hi) / 2;
-        if (s[mid].addr < addr) lo = mid + 1;
-        else hi = mid;
+    uint32_t lo = UINT32_MAX, hi = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t a = links[i] + delta;
+        lo = a < lo ? a : lo;
+        hi = a > hi ? a : hi;
     }
-    return lo < n && s[lo].addr == addr ? (int64_t)s[lo].id : -1;
+    m->lo = n ? lo : 0;
+    m->span = n ? hi - lo + 2 : 0;
+    if (m->span > 2u * SITE_MAP_MAX) return -1;
+    m->slot = malloc((m->span / 2 + 1) * sizeof *m->slot);
+    if (!m->slot) return -1;
+    memset(m->slot, 0xFF, (m->span / 2 + 1) * sizeof *m->slot);
+    for (uint32_t i = 0; i < n; i++) m->slot[(links[i] + delta - m->lo) / 2] = (int32_t)i;
+    return 0;
+}
+
+static int64_t lookup(const site_map *m, uint32_t addr)
+{
+    uint32_t d = addr - m->lo;
+    return d < m->span && !(d & 1) ? m->slot[d / 2] : -1;
 }
 
 static uint32_t get32(const uint8_t *p)
@@ -47,7 +50,7 @@ static uint32_t get32(const uint8_t *p)
 
 /* Warp records: the leader lane's gid names the warp (warps are runs of
  * lanes_per_warp consecutive threads of a block); sorted by warp, stable. */
-static int merge_warps(const site *bs, uint32_t nsites, ws_trace_launch *L, const tr_buffers *b, uint32_t total_threads,
+static int merge_warps(const site_map *bs, ws_trace_launch *L, const tr_buffers *b, uint32_t total_threads,
                        uint32_t tpb, char *err, size_t errlen)
 {
     uint32_t lanes = L->lanes_per_warp ? L->lanes_per_warp : 32, wpb = (tpb + lanes - 1) / lanes;
@@ -64,7 +67,7 @@ static int merge_warps(const site *bs, uint32_t nsites, ws_trace_launch *L, cons
     for (uint64_t i = 0; i < b->nwarp; i++) {
         const uint8_t *r = b->warp + i * WSI_WARP_RECORD_SIZE;
         uint32_t gid = get32(r), warp = gid / tpb * wpb + gid % tpb / lanes;
-        int64_t id = lookup(bs, nsites, get32(r + 8));
+        int64_t id = lookup(bs, get32(r + 8));
         if (id < 0) { free(start); snprintf(err, errlen, "warp record %llu has an unknown site", (unsigned long long)i); return -1; }
         L->warps[start[warp]++] = (ws_trace_warp_exec){ warp, get32(r + 4), (uint32_t)id };
     }
@@ -80,14 +83,16 @@ int tr_merge(const tr_twin *tw, const ws_module *record, ws_trace_launch *L, con
     uint64_t nbb = b->nbb, nmem = b->nmem;
     const wsi_module_info *in = &tw->rinfo;
     uint32_t delta = record->base - record->link_base;
-    site *bs = site_table(in->bb_site, in->nblocks, delta), *ms = site_table(in->mem_site, in->nmems, delta);
+    site_map bs = { 0, 0, NULL }, ms = { 0, 0, NULL };
+    const int maps = !site_map_build(&bs, in->bb_site, in->nblocks, delta) &&
+                     !site_map_build(&ms, in->mem_site, in->nmems, delta);
     uint64_t *bcount = calloc((size_t)total_threads + 1, sizeof *bcount);
     uint64_t *mcount = calloc((size_t)total_threads + 1, sizeof *mcount);
     L->bb = malloc((nbb + 1) * sizeof *L->bb);
     L->mem = malloc((nmem + 1) * sizeof *L->mem);
     if ((L->flags & WS_TRACE_VALUES) && !(L->values = calloc(nmem + 1, sizeof *L->values))) L->flags &= ~(uint32_t)WS_TRACE_VALUES;
     int rc = -1;
-    if (!bs || !ms || !bcount || !mcount || !L->bb || !L->mem) {
+    if (!maps || !bcount || !mcount || !L->bb || !L->mem) {
         snprintf(err, errlen, "out of host memory while merging the trace");
         goto done;
     }
@@ -119,13 +124,13 @@ int tr_merge(const tr_twin *tw, const ws_module *record, ws_trace_launch *L, con
     L->nthreads = nthreads;
     for (uint64_t i = 0; i < nbb; i++) {
         const uint8_t *r = bb + i * WSI_BB_RECORD_SIZE;
-        int64_t id = lookup(bs, in->nblocks, get32(r + 4));
+        int64_t id = lookup(&bs, get32(r + 4));
         if (id < 0) { snprintf(err, errlen, "block record %llu has an unknown site 0x%08x", (unsigned long long)i, get32(r + 4)); goto done; }
         L->bb[bcount[get32(r)]++] = (uint32_t)id;
     }
     for (uint64_t i = 0; i < nmem; i++) {
         const uint8_t *r = mem + i * WSI_MEM_RECORD_SIZE;
-        int64_t id = lookup(ms, in->nmems, get32(r + 4));
+        int64_t id = lookup(&ms, get32(r + 4));
         if (id < 0) { snprintf(err, errlen, "memory record %llu has an unknown site 0x%08x", (unsigned long long)i, get32(r + 4)); goto done; }
         uint64_t k = mcount[get32(r)]++;
         L->mem[k] = (ws_trace_access){ (uint32_t)id, get32(r + 8) + (uint32_t)in->mems[id].imm };
@@ -143,10 +148,10 @@ int tr_merge(const tr_twin *tw, const ws_module *record, ws_trace_launch *L, con
             goto done;
         }
     }
-    rc = (L->flags & WS_TRACE_WARPS) && b->warp ? merge_warps(bs, in->nblocks, L, b, total_threads, tpb, err, errlen) : 0;
+    rc = (L->flags & WS_TRACE_WARPS) && b->warp ? merge_warps(&bs, L, b, total_threads, tpb, err, errlen) : 0;
 done:
-    free(bs);
-    free(ms);
+    free(bs.slot);
+    free(ms.slot);
     free(bcount);
     free(mcount);
     return rc;
