@@ -3,7 +3,7 @@
  * A block is the straight-line code from one PC up to and including its
  * first control transfer (branch, jal, jalr), or up to the first
  * instruction the engine leaves to the interpreter (ecall, ebreak,
- * atomics, barriers, SIMT ops, illegal or trapped entries, fetch faults),
+ * barriers, SIMT ops, illegal or trapped entries, fetch faults),
  * or FX_MAX_OPS instructions (one in timing mode, which runs a single
  * instruction per call: timing.c's step). Each entry holds a copy of the decoded
  * instruction and the address of its handler's label; blocks are chained
@@ -39,7 +39,7 @@ enum {
     FX_ADDI, FX_SLTI, FX_SLTIU, FX_XORI, FX_ORI, FX_ANDI, FX_SLLI, FX_SRLI, FX_SRAI,
     FX_ADD, FX_SUB, FX_SLL, FX_SLT, FX_SLTU, FX_XOR, FX_SRL, FX_SRA, FX_OR, FX_AND,
     FX_MUL, FX_MULH, FX_MULHSU, FX_MULHU, FX_DIV, FX_DIVU, FX_REM, FX_REMU,
-    FX_LOAD, FX_STORE, FX_CSR, FX_FLOAT, FX_LW, FX_FLW, FX_SW, FX_FSW, FX_CSR_TID, FX_CSR_UNI,
+    FX_LOAD, FX_STORE, FX_CSR, FX_FLOAT, FX_LW, FX_FLW, FX_SW, FX_FSW, FX_CSR_TID, FX_CSR_UNI, FX_ATOMIC,
     FX_BEQ, FX_BNE, FX_BLT, FX_BGE, FX_BLTU, FX_BGEU, FX_JAL, FX_JALR,
     FX_NHANDLERS
 };
@@ -159,6 +159,8 @@ static uint16_t classify(const ws_inst *in)
         }
         return FX_CSR;
     case OP_CSRRW: case OP_CSRRWI: return FX_CSR;
+    case OP_LR_W: case OP_SC_W: case OP_AMOSWAP_W: case OP_AMOADD_W: case OP_AMOXOR_W: case OP_AMOAND_W:
+    case OP_AMOOR_W: case OP_AMOMIN_W: case OP_AMOMAX_W: case OP_AMOMINU_W: case OP_AMOMAXU_W: return FX_ATOMIC;
     case OP_BEQ: return FX_BEQ;
     case OP_BNE: return FX_BNE;
     case OP_BLT: return FX_BLT;
@@ -169,7 +171,7 @@ static uint16_t classify(const ws_inst *in)
     case OP_JALR: return FX_JALR;
     default:
         if (in->op >= OP_FMADD_S && in->op <= OP_FMV_W_X) return FX_FLOAT;
-        return FX_STOP; /* ecall, ebreak, atomics, SIMT ops, illegal */
+        return FX_STOP; /* ecall, ebreak, SIMT ops, illegal */
     }
 }
 

@@ -30,4 +30,5 @@ void ws_fast_free(ws_device *dev);
 /* Interpreter pieces the engine shares (warp_exec.c). */
 int ws_warp_exec_csr(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, uint32_t pc);
 int ws_warp_exec_float(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, uint32_t pc);
+int ws_warp_exec_atomic(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, uint32_t pc);
 #endif

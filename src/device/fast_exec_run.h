@@ -16,7 +16,7 @@ static FX_TARGET int FX_RUN(ws_device *dev, ws_warp *w, ws_launch_stats *st, uin
         [FX_BNE] = &&h_bne, [FX_BLT] = &&h_blt, [FX_BGE] = &&h_bge, [FX_BLTU] = &&h_bltu,
         [FX_BGEU] = &&h_bgeu, [FX_JAL] = &&h_jal, [FX_JALR] = &&h_jalr, [FX_LW] = &&h_lw,
         [FX_FLW] = &&h_flw, [FX_SW] = &&h_sw, [FX_FSW] = &&h_fsw, [FX_CSR_TID] = &&h_csr_tid,
-        [FX_CSR_UNI] = &&h_csr_uni,
+        [FX_CSR_UNI] = &&h_csr_uni, [FX_ATOMIC] = &&h_atomic,
     };
     struct ws_fast_cache *c = dev->fast && w->core < dev->cfg.cores ? &dev->fast[w->core] : NULL;
     if (c && !c->pages && (c->pages = calloc(dev->ncode_pages, sizeof *c->pages))) c->npages = dev->ncode_pages;
@@ -26,7 +26,7 @@ static FX_TARGET int FX_RUN(ws_device *dev, ws_warp *w, ws_launch_stats *st, uin
     const uint64_t count = ws_lane_count(g);
     const uint64_t instret0 = w->instret;
     uint32_t (*const x)[WS_MAX_LANES] = w->x;
-    uint32_t k = 0, loads = 0, stores = 0, pc = w->group_pc, taken = 0;
+    uint32_t k = 0, loads = 0, stores = 0, atomics = 0, pc = w->group_pc, taken = 0;
     int faulted = 0;
     /* A divergent group (other lanes wait at other_min_pc) runs while it
      * stays below them, as the interpreter's next-PC rule has it: a block
@@ -167,6 +167,12 @@ h_csr:
     if (ws_warp_exec_csr(dev, w, &op->in, g, op->pc)) goto fault;
     if (op->rd == 0) memset(x[0], 0, sizeof x[0]);
     NEXT;
+h_atomic:
+    SYNC();
+    if (ws_warp_exec_atomic(dev, w, &op->in, g, op->pc)) goto fault;
+    if (op->rd == 0) memset(x[0], 0, sizeof x[0]);
+    atomics++;
+    NEXT;
 h_float:
     SYNC();
     w->fp_used = 1;
@@ -252,6 +258,7 @@ done:
     st->thread_instructions += k * count;
     st->thread_loads += loads * count;
     st->thread_stores += stores * count;
+    st->thread_atomics += atomics * count;
     *issued = k - (uint32_t)faulted;
     return faulted ? -1 : 0;
 #undef NEXT

@@ -336,6 +336,58 @@ static int amo_same_word(const ws_device *dev, const ws_warp *w, uint32_t g, uin
     return !diff && a < WS_STACK_BASE; /* lane stacks are private: never one word */
 }
 
+/* An A-extension instruction for the lanes of g, in lane order (the
+ * debugger's data trigger is checked by the caller); -1: a lane faulted. */
+static int exec_atomic(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, uint32_t pc)
+{
+    uint32_t (*x)[WS_MAX_LANES] = w->x;
+    const uint32_t rd = in->rd, rs1 = in->rs1, rs2 = in->rs2, full = dev->full_mask;
+    const int nl = (int)dev->cfg.lanes_per_warp;
+    ws_ev_emit(dev, WS_EV_MEM, WS_EV_MEM_ATOMIC, w->core, x[rs1][__builtin_ctz(g)]);
+    if (in->op != OP_LR_W && in->op != OP_SC_W && amo_same_word(dev, w, g, rs1, pc)) {
+        /* every lane on one word (a counter): translate it once, apply in lane order */
+        uint32_t *p = ws_lane_xlate(dev, w, (uint32_t)__builtin_ctz(g), pc, x[rs1][__builtin_ctz(g)], 4, 1, 1);
+        if (!p) return -1;
+        if (in->op == OP_AMOADD_W && !rd) { /* no lane sees the old value: one add of the sum */
+            uint32_t sum = 0;
+            FOR_LANES(g, sum += x[rs2][l]);
+            amo_rmw(p, OP_AMOADD_W, sum, dev->par_active);
+            return 0;
+        }
+        FOR_LANES_ORDERED(g) {
+            uint32_t old = amo_rmw(p, (ws_op)in->op, x[rs2][l], dev->par_active);
+            if (rd) x[rd][l] = old;
+        }
+        return 0;
+    }
+    FOR_LANES_ORDERED(g) {
+        uint32_t a = x[rs1][l];
+        uint32_t *p = ws_lane_xlate(dev, w, l, pc, a, 4, in->op != OP_LR_W, 1);
+        if (!p) return -1;
+        uint32_t old, bit = 1u << l;
+        if (in->op == OP_LR_W) {
+            old = __atomic_load_n(p, __ATOMIC_SEQ_CST);
+            w->resv_addr[l] = a; w->resv_val[l] = old; w->resv_valid |= bit;
+        } else if (in->op == OP_SC_W) {
+            /* Succeeds if the reserved word still holds what LR read. */
+            int ok = 0;
+            old = w->resv_val[l];
+            if ((w->resv_valid & bit) && w->resv_addr[l] == a) {
+                if (dev->par_active)
+                    ok = __atomic_compare_exchange_n(p, &old, x[rs2][l], 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+                else if ((ok = *p == old))
+                    *p = x[rs2][l];
+            }
+            w->resv_valid &= ~bit;
+            old = !ok;
+        } else {
+            old = amo_rmw(p, (ws_op)in->op, x[rs2][l], dev->par_active);
+        }
+        if (rd) x[rd][l] = old;
+    }
+    return 0;
+}
+
 ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t *issued)
 {
     const uint32_t full = dev->full_mask;
@@ -468,50 +520,7 @@ ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t
         case OP_AMOAND_W: case OP_AMOOR_W: case OP_AMOMIN_W: case OP_AMOMAX_W:
         case OP_AMOMINU_W: case OP_AMOMAXU_W:
             if (dev->debug && ws_dbg_data_hit(dev, w, in, g, 4, in->op == OP_LR_W ? 1 : 3)) goto halt;
-            ws_ev_emit(dev, WS_EV_MEM, WS_EV_MEM_ATOMIC, w->core, x[rs1][__builtin_ctz(g)]);
-            if (in->op != OP_LR_W && in->op != OP_SC_W && amo_same_word(dev, w, g, rs1, pc)) {
-                /* every lane on one word (a counter): translate it once, apply in lane order */
-                uint32_t *p = ws_lane_xlate(dev, w, (uint32_t)__builtin_ctz(g), pc, x[rs1][__builtin_ctz(g)], 4, 1, 1);
-                if (!p) { result = WARP_FAULT; goto out; }
-                if (in->op == OP_AMOADD_W && !rd) { /* no lane sees the old value: one add of the sum */
-                    uint32_t sum = 0;
-                    FOR_LANES(g, sum += x[rs2][l]);
-                    amo_rmw(p, OP_AMOADD_W, sum, dev->par_active);
-                    st->thread_atomics += count;
-                    break;
-                }
-                FOR_LANES_ORDERED(g) {
-                    uint32_t old = amo_rmw(p, (ws_op)in->op, x[rs2][l], dev->par_active);
-                    if (rd) x[rd][l] = old;
-                }
-                st->thread_atomics += count;
-                break;
-            }
-            FOR_LANES_ORDERED(g) {
-                uint32_t a = x[rs1][l];
-                uint32_t *p = ws_lane_xlate(dev, w, l, pc, a, 4, in->op != OP_LR_W, 1);
-                if (!p) { result = WARP_FAULT; goto out; }
-                uint32_t old, bit = 1u << l;
-                if (in->op == OP_LR_W) {
-                    old = __atomic_load_n(p, __ATOMIC_SEQ_CST);
-                    w->resv_addr[l] = a; w->resv_val[l] = old; w->resv_valid |= bit;
-                } else if (in->op == OP_SC_W) {
-                    /* Succeeds if the reserved word still holds what LR read. */
-                    int ok = 0;
-                    old = w->resv_val[l];
-                    if ((w->resv_valid & bit) && w->resv_addr[l] == a) {
-                        if (dev->par_active)
-                            ok = __atomic_compare_exchange_n(p, &old, x[rs2][l], 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
-                        else if ((ok = *p == old))
-                            *p = x[rs2][l];
-                    }
-                    w->resv_valid &= ~bit;
-                    old = !ok;
-                } else {
-                    old = amo_rmw(p, (ws_op)in->op, x[rs2][l], dev->par_active);
-                }
-                if (rd) x[rd][l] = old;
-            }
+            if (exec_atomic(dev, w, in, g, pc)) { result = WARP_FAULT; goto out; }
             st->thread_atomics += count;
             break;
 
@@ -649,4 +658,8 @@ int ws_warp_exec_csr(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, 
 int ws_warp_exec_float(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, uint32_t pc)
 {
     return exec_float(dev, w, in, g, pc);
+}
+int ws_warp_exec_atomic(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, uint32_t pc)
+{
+    return exec_atomic(dev, w, in, g, pc);
 }
