@@ -59,6 +59,10 @@ int example_launch(example *ex, ws_kernel *k, ws_dim3 grid, ws_dim3 block, uint3
 int example_fail(example *ex, const char *what)
 {
     fprintf(stderr, "%s: error while %s: %s\n", ex->name, what, ex->dev ? ws_last_error(ex->dev) : "no device");
+    /* Close the device even so: tools attached to it (warpscope watch,
+     * trace, profile) write what they saw up to the error at its close. */
+    if (ex->dev) ws_device_close(ex->dev);
+    ex->dev = NULL;
     return 1;
 }
 

@@ -23,7 +23,8 @@ ws_kernel *example_kernel(example *ex, const char *kernel);
 /* Launch and wait; adds the launch's statistics to the total. */
 int example_launch(example *ex, ws_kernel *k, ws_dim3 grid, ws_dim3 block, uint32_t shared,
                    const ws_arg *args, size_t nargs);
-/* Print the last error with context and return 1. */
+/* Print the last error with context, close the device (attached tools
+ * write their output then) and return 1. */
 int example_fail(example *ex, const char *what);
 /* Print the verdict and the statistics, close the device; returns the exit code. */
 int example_finish(example *ex, int ok, const char *detail);
