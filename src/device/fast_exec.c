@@ -39,7 +39,7 @@ enum {
     FX_ADDI, FX_SLTI, FX_SLTIU, FX_XORI, FX_ORI, FX_ANDI, FX_SLLI, FX_SRLI, FX_SRAI,
     FX_ADD, FX_SUB, FX_SLL, FX_SLT, FX_SLTU, FX_XOR, FX_SRL, FX_SRA, FX_OR, FX_AND,
     FX_MUL, FX_MULH, FX_MULHSU, FX_MULHU, FX_DIV, FX_DIVU, FX_REM, FX_REMU,
-    FX_LOAD, FX_STORE, FX_CSR, FX_FLOAT, FX_LW, FX_FLW, FX_SW, FX_FSW, FX_CSR_TID, FX_CSR_UNI, FX_ATOMIC,
+    FX_LOAD, FX_STORE, FX_CSR, FX_FLOAT, FX_LW, FX_FLW, FX_SW, FX_FSW, FX_CSR_TID, FX_CSR_UNI, FX_CSR_LANE, FX_CSR_MASK, FX_ATOMIC,
     FX_BEQ, FX_BNE, FX_BLT, FX_BGE, FX_BLTU, FX_BGEU, FX_JAL, FX_JALR,
     FX_NHANDLERS
 };
@@ -153,7 +153,10 @@ static uint16_t classify(const ws_inst *in)
             case WS_CSR_TID_X: case WS_CSR_TID_Y: case WS_CSR_TID_Z: return FX_CSR_TID;
             case WS_CSR_CTAID_X: case WS_CSR_CTAID_Y: case WS_CSR_CTAID_Z: case WS_CSR_NTID_X:
             case WS_CSR_NTID_Y: case WS_CSR_NTID_Z: case WS_CSR_NCTAID_X: case WS_CSR_NCTAID_Y:
-            case WS_CSR_NCTAID_Z: case WS_CSR_LANES_PER_WARP: return FX_CSR_UNI;
+            case WS_CSR_NCTAID_Z: case WS_CSR_LANES_PER_WARP: case WS_CSR_WARP_ID: case WS_CSR_CORE_ID:
+            case WS_CSR_WARP_IN_BLOCK: return FX_CSR_UNI;
+            case WS_CSR_LANE_ID: return FX_CSR_LANE;   /* the tracer's helpers read these two */
+            case WS_CSR_ACTIVE_MASK: return FX_CSR_MASK;
             default: break;
             }
         }
@@ -257,7 +260,7 @@ static inline fx_block *lookup(ws_device *dev, struct ws_fast_cache *c, ws_warp 
         else { for (uint32_t m_ = g; m_; m_ &= m_ - 1) { int l = __builtin_ctz(m_); __VA_ARGS__; } } \
     } while (0)
 
-/* The value of a uniform identity CSR (fast_csr_read in warp_exec.c). */
+/* The value of a uniform identity CSR (csr_read in warp_exec.c). */
 static uint32_t csr_uniform(const ws_device *dev, const ws_warp *w, uint32_t csr)
 {
     const ws_grid_run *L = dev->current;
@@ -270,6 +273,9 @@ static uint32_t csr_uniform(const ws_device *dev, const ws_warp *w, uint32_t csr
     case WS_CSR_NTID_Z: return L->block.z;
     case WS_CSR_NCTAID_X: return L->grid.x;
     case WS_CSR_NCTAID_Y: return L->grid.y;
+    case WS_CSR_WARP_ID: return w->slot;
+    case WS_CSR_CORE_ID: return w->core;
+    case WS_CSR_WARP_IN_BLOCK: return w->warp_in_block;
     default: return csr == WS_CSR_NCTAID_Z ? L->grid.z : dev->cfg.lanes_per_warp;
     }
 }

@@ -16,7 +16,8 @@ static FX_TARGET int FX_RUN(ws_device *dev, ws_warp *w, ws_launch_stats *st, uin
         [FX_BNE] = &&h_bne, [FX_BLT] = &&h_blt, [FX_BGE] = &&h_bge, [FX_BLTU] = &&h_bltu,
         [FX_BGEU] = &&h_bgeu, [FX_JAL] = &&h_jal, [FX_JALR] = &&h_jalr, [FX_LW] = &&h_lw,
         [FX_FLW] = &&h_flw, [FX_SW] = &&h_sw, [FX_FSW] = &&h_fsw, [FX_CSR_TID] = &&h_csr_tid,
-        [FX_CSR_UNI] = &&h_csr_uni, [FX_ATOMIC] = &&h_atomic,
+        [FX_CSR_UNI] = &&h_csr_uni, [FX_CSR_LANE] = &&h_csr_lane,
+        [FX_CSR_MASK] = &&h_csr_mask, [FX_ATOMIC] = &&h_atomic,
     };
     struct ws_fast_cache *c = dev->fast && w->core < dev->cfg.cores ? &dev->fast[w->core] : NULL;
     if (c && !c->pages && (c->pages = calloc(dev->ncode_pages, sizeof *c->pages))) c->npages = dev->ncode_pages;
@@ -157,6 +158,8 @@ h_fsw:
 h_csr_tid: { const uint32_t rd = op->rd; const uint16_t *tid = w->tid[op->imm - WS_CSR_TID_X];
     LANES(x[rd][l] = tid[l]); } NEXT;
 h_csr_uni: { const uint32_t rd = op->rd, v = csr_uniform(dev, w, op->imm); LANES(x[rd][l] = v); } NEXT;
+h_csr_lane: { const uint32_t rd = op->rd; LANES(x[rd][l] = (uint32_t)l); } NEXT;
+h_csr_mask: { const uint32_t rd = op->rd; LANES(x[rd][l] = g); } NEXT;
 h_store:
     SYNC();
     if (ws_lane_stores(dev, w, &op->in, g, op->pc)) goto fault;

@@ -94,8 +94,8 @@ WS_KERNEL void spin(volatile int *flags, int *out)
 /* Long divergent loops (hundreds of turns while other lanes wait, past
  * the starvation guard's limit) whose bodies take forward branches and
  * call a function (placed above: its return, a jump back that does not
- * link, counts as a turn): the guard counts only turns, and instret
- * records where each lane was when the groups changed. */
+ * link, counts as a turn): the guard counts only turns, and instret and
+ * the active mask record where each lane was when the groups changed. */
 static __attribute__((noinline)) int long_mix(int a, int i) { return (a ^ (int)((unsigned)i * 2654435761u)) >> 3; }
 
 WS_KERNEL void long_diverge(const int *in, int *out)
@@ -106,10 +106,10 @@ WS_KERNEL void long_diverge(const int *in, int *out)
         if (i & 1) acc += long_mix(acc, i);
         else if (i % 3 == 0) acc ^= i;
         else acc -= (int)lane;
-        if ((i & 63) == 63) out[t * 16 + ((i >> 6) & 15)] = (int)rdinstret();
+        if ((i & 63) == 63) out[t * 16 + ((i >> 6) & 15)] = (int)rdinstret() ^ (int)ws_active_mask();
         i++;
     }
-    out[4096 + t] = acc ^ (int)rdinstret();
+    out[4096 + t] = acc ^ (int)rdinstret() ^ (int)(ws_core_id() * 7 + ws_warp_in_block() * 3 + ws_warp_id());
 }
 
 /* A load faults in the middle of a block of straight-line code, in one
