@@ -153,7 +153,7 @@ typedef struct warp_requests {
     int32_t *line_of;                /* per instruction and space: the line's row, -1 not yet */
     uint32_t *start, *fill;          /* per request (start: nreq + 1) */
     uint32_t *addr;                  /* per access */
-    size_t cap_req, cap_addr;
+    size_t cap_start, cap_fill, cap_addr;
 } warp_requests;
 
 static int requests_init(warp_requests *q, uint32_t ninst)
@@ -200,8 +200,7 @@ static int requests_group(warp_requests *q, const ws_trace_launch *L, uint32_t k
     }
     size_t nreq = 0;
     for (size_t i = 0; i < ni; i++) { q->base[i] = (uint32_t)nreq; nreq += q->maxocc[i]; }
-    size_t cap_fill = q->cap_req;
-    if (!grow(&q->start, &q->cap_req, nreq + 1) || !grow(&q->fill, &cap_fill, nreq + 1) ||
+    if (!grow(&q->start, &q->cap_start, nreq + 1) || !grow(&q->fill, &q->cap_fill, nreq + 1) ||
         !grow(&q->addr, &q->cap_addr, total + 1))
         return 0;
     memset(q->start, 0, (nreq + 1) * sizeof *q->start);
