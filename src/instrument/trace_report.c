@@ -185,6 +185,13 @@ static int grow(uint32_t **p, size_t *cap, size_t want)
     return 1;
 }
 
+/* Zero the counts a thread's accesses raised: as cheap as the accesses,
+ * however many memory instructions the module has. */
+static void occ_clear(warp_requests *q, const ws_trace_thread *th, const ws_trace_launch *L)
+{
+    for (uint32_t a = 0; a < th->nmem; a++) q->occ[L->mem[th->first_mem + a].inst] = 0;
+}
+
 /* The requests of threads [k, end) (one warp); 0: out of host memory. */
 static int requests_group(warp_requests *q, const ws_trace_launch *L, uint32_t k, uint32_t end)
 {
@@ -193,9 +200,12 @@ static int requests_group(warp_requests *q, const ws_trace_launch *L, uint32_t k
     size_t total = 0;
     for (uint32_t j = k; j < end; j++) {
         const ws_trace_thread *th = &L->threads[j];
-        memset(q->occ, 0, ni * sizeof *q->occ);
-        for (uint32_t a = 0; a < th->nmem; a++) q->occ[L->mem[th->first_mem + a].inst]++;
-        for (size_t i = 0; i < ni; i++) q->maxocc[i] = q->occ[i] > q->maxocc[i] ? q->occ[i] : q->maxocc[i];
+        const ws_trace_access *x = &L->mem[th->first_mem];
+        for (uint32_t a = 0; a < th->nmem; a++) {
+            uint32_t o = ++q->occ[x[a].inst];
+            if (o > q->maxocc[x[a].inst]) q->maxocc[x[a].inst] = o;
+        }
+        occ_clear(q, th, L);
         total += th->nmem;
     }
     size_t nreq = 0;
@@ -207,13 +217,13 @@ static int requests_group(warp_requests *q, const ws_trace_launch *L, uint32_t k
     for (uint32_t pass = 0; pass < 2; pass++) { /* count each request's lanes, then place them */
         for (uint32_t j = k; j < end; j++) {
             const ws_trace_thread *th = &L->threads[j];
-            memset(q->occ, 0, ni * sizeof *q->occ);
             for (uint32_t a = 0; a < th->nmem; a++) {
                 const ws_trace_access *x = &L->mem[th->first_mem + a];
                 uint32_t r = q->base[x->inst] + q->occ[x->inst]++;
                 if (pass == 0) q->start[r + 1]++;
                 else q->addr[q->fill[r]++] = x->addr;
             }
+            occ_clear(q, th, L);
         }
         if (pass == 0) {
             for (size_t r = 0; r < nreq; r++) q->start[r + 1] += q->start[r];
