@@ -30,17 +30,30 @@ static FX_TARGET int FX_RUN(ws_device *dev, ws_warp *w, ws_launch_stats *st, uin
     uint32_t k = 0, loads = 0, stores = 0, atomics = 0, pc = w->group_pc, taken = 0;
     int faulted = 0;
     /* A divergent group (other lanes wait at other_min_pc) runs while it
-     * stays below them, as the interpreter's next-PC rule has it: a block
-     * is entered only if its straight-line code stays below other_min_pc
-     * (its last PC does), and each transfer checks its target and counts
-     * a loop turn for the starvation guard (simt.c). */
+     * stays below them, as the interpreter's next-PC rule has it: each
+     * transfer checks its target and counts a loop turn for the
+     * starvation guard (simt.c), and a block whose straight-line code
+     * reaches other_min_pc runs only up to it (`cut_at`: the instruction
+     * count at which the group ends, where its next PC reaches the
+     * others). `lim` is the sooner of that and the budget. */
     const uint32_t omp = w->other_min_pc;
     const int div = omp != UINT32_MAX;
-    uint32_t starve = w->starve;
+    uint32_t starve = w->starve, lim = budget, cut_at = UINT32_MAX;
     fx_block *b = lookup(dev, c, w, pc), *nb;
     fx_op *op;
-#define FITS(b_) ((b_)->ops[(b_)->n - 1].pc < omp)
-    if (!b || (div && !FITS(b))) goto stop;
+/* Entering block b_ (at pc) as a divergent group: set the cut if its code
+ * reaches the other lanes (none of it below them: leave it to the
+ * interpreter). */
+#define CUT(b_) do {                                                                   \
+        if ((b_)->ops[(b_)->n - 1].pc >= omp) {                                        \
+            uint32_t below_ = 0;                                                       \
+            while ((b_)->ops[below_].pc < omp) below_++;                               \
+            if (!below_) goto stop;                                                    \
+            cut_at = k + below_;                                                       \
+            if (cut_at < lim) lim = cut_at;                                            \
+        } } while (0)
+    if (!b) goto stop;
+    if (div) CUT(b);
     op = b->ops;
 
 #define NEXT do { op++; k++; goto dispatch; } while (0)
@@ -69,7 +82,7 @@ static FX_TARGET int FX_RUN(ws_device *dev, ws_warp *w, ws_launch_stats *st, uin
         } } goto branch;
 /* Continue in block nb_ at pc (the interpreter takes a block a divergent
  * group may not finish). */
-#define GO(nb_) do { b = (nb_); op = b->ops; if (div && !FITS(b)) goto stop; goto dispatch; } while (0)
+#define GO(nb_) do { b = (nb_); op = b->ops; if (div) CUT(b); goto dispatch; } while (0)
 /* A divergent group has transferred to pc (turn_: a loop turn): it ends
  * there if pc reaches the other lanes, or if it has now starved them
  * long enough. */
@@ -84,7 +97,11 @@ static FX_TARGET int FX_RUN(ws_device *dev, ws_warp *w, ws_launch_stats *st, uin
 #define SYNC() do { w->instret = instret0 + k + 1; w->group_pc = op->pc; } while (0)
 
 dispatch:
-    if (k == budget) { pc = op->pc; goto stop; }
+    if (k == lim) {
+        pc = op->pc;
+        if (k == cut_at) goto leave; /* the last instruction's next PC reached the others */
+        goto stop;
+    }
     goto *labels[op->h];
 
 h_stop:
@@ -269,7 +286,7 @@ done:
 #undef RI
 #undef BR
 #undef SYNC
-#undef FITS
+#undef CUT
 #undef GO
 #undef TRANSFER_CHECK
 }
