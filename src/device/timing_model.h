@@ -255,16 +255,16 @@ static inline void note_peeked(const ws_device *dev, const ws_timing *T, const w
 }
 
 /* Up to n of w's next instructions on the fast engine, when ws_warp_run
- * would hand them over there (functional mode's conditions: one runnable
- * group, no debugger or event bus), with ws_warp_run's bookkeeping but
+ * would hand them over there (functional mode's conditions: no debugger
+ * or event bus, not a starvation guard's forced turn; a divergent group
+ * too), with ws_warp_run's bookkeeping but
  * without its loop's fixed cost, which timing mode pays per instruction.
  * *done: how many ran (0: the engine left the first to the interpreter).
  * Returns -1 if one faulted. */
 static inline int engine_run(ws_device *dev, ws_warp *w, uint32_t n, uint32_t *done)
 {
     *done = 0;
-    if (dev->cfg.engine || dev->debug || dev->events || !w->group || w->group_pc == WS_RETIRE_ADDR ||
-        w->other_min_pc != UINT32_MAX || w->sticky)
+    if (dev->cfg.engine || dev->debug || dev->events || !w->group || w->group_pc == WS_RETIRE_ADDR || w->sticky)
         return 0;
     ws_launch_stats *st = dev->par_active ? &dev->cores[w->core].part : &dev->current->stats;
     const uint64_t instret0 = w->instret;
