@@ -153,24 +153,28 @@ h_load:
     loads++;
     NEXT;
 h_lw:
-    if (word_loads(dev, op, x[op->rs1], op->imm, g, full, x[op->rd])) {
+    if (word_loads(dev, op, x[op->rs1], op->imm, g, full, x[op->rd]) ||
+        stack_loads(dev, w, x[op->rs1], op->imm, g, full, x[op->rd])) {
         if (op->rd == 0) memset(x[0], 0, sizeof x[0]);
         loads++;
         NEXT;
     }
     goto h_load;
 h_flw:
-    if (word_loads(dev, op, x[op->rs1], op->imm, g, full, w->f[op->rd])) {
+    if (word_loads(dev, op, x[op->rs1], op->imm, g, full, w->f[op->rd]) ||
+        stack_loads(dev, w, x[op->rs1], op->imm, g, full, w->f[op->rd])) {
         w->fp_used = 1;
         loads++;
         NEXT;
     }
     goto h_load;
 h_sw:
-    if (word_stores(dev, op, x[op->rs1], op->imm, g, full, x[op->rs2])) { stores++; NEXT; }
+    if (word_stores(dev, op, x[op->rs1], op->imm, g, full, x[op->rs2]) ||
+        stack_stores(dev, w, x[op->rs1], op->imm, g, full, x[op->rs2])) { stores++; NEXT; }
     goto h_store;
 h_fsw:
-    if (word_stores(dev, op, x[op->rs1], op->imm, g, full, w->f[op->rs2])) { stores++; NEXT; }
+    if (word_stores(dev, op, x[op->rs1], op->imm, g, full, w->f[op->rs2]) ||
+        stack_stores(dev, w, x[op->rs1], op->imm, g, full, w->f[op->rs2])) { stores++; NEXT; }
     goto h_store;
 h_csr_tid: { const uint32_t rd = op->rd; const uint16_t *tid = w->tid[op->imm - WS_CSR_TID_X];
     LANES(x[rd][l] = tid[l]); } NEXT;
