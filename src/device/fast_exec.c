@@ -359,24 +359,11 @@ static inline int word_stores(const ws_device *dev, fx_op *op, const uint32_t *b
 /* Word accesses of the group to its own lane stacks at one offset
  * (spills, locals, the tracer helpers' saves): what ws_lane_loads and
  * ws_lane_stores do for them (their stack path), found without a region
- * lookup. The lanes of a warp hold one row of stack slots interleaved
- * word by word, so lane l's word is 4 l bytes after lane 0's (memory.h).
- * Returns the host address of lane 0's word, or NULL for the exact path. */
-static inline uint8_t *stack_words(const ws_device *dev, const ws_warp *w, const uint32_t *base, uint32_t imm,
-                                   uint32_t g, int full)
-{
-    const uint32_t shift = dev->mem.stack_shift, first = (uint32_t)__builtin_ctz(g);
-    const uint32_t off = base[first] + imm - (WS_STACK_BASE + ((w->stack_slot0 + first) << shift));
-    if (off > dev->mem.stack_size - 4 || (off & 3u)) return NULL;
-    uint32_t bad = 0;
-    LANES(bad |= (base[l] + imm - (WS_STACK_BASE + ((w->stack_slot0 + (uint32_t)l) << shift))) ^ off);
-    return bad ? NULL : ws_mem_stack_ptr(&dev->mem, w->stack_slot0, off);
-}
-
+ * lookup. 0: the exact path decides. */
 static inline int stack_loads(const ws_device *dev, const ws_warp *w, const uint32_t *base, uint32_t imm, uint32_t g,
                               int full, uint32_t *dst)
 {
-    const uint8_t *row = stack_words(dev, w, base, imm, g, full);
+    const uint8_t *row = ws_lane_stack_row(dev, w, base, imm, g, 4);
     if (!row) return 0;
     if (full) memcpy(dst, row, 32 * 4); /* every address is known: dst may be base */
     else LANES(memcpy(&dst[l], row + 4 * l, 4));
@@ -386,7 +373,7 @@ static inline int stack_loads(const ws_device *dev, const ws_warp *w, const uint
 static inline int stack_stores(const ws_device *dev, const ws_warp *w, const uint32_t *base, uint32_t imm, uint32_t g,
                                int full, const uint32_t *src)
 {
-    uint8_t *row = stack_words(dev, w, base, imm, g, full);
+    uint8_t *row = ws_lane_stack_row(dev, w, base, imm, g, 4);
     if (!row) return 0;
     if (full) memcpy(row, src, 32 * 4);
     else LANES(memcpy(row + 4 * l, &src[l], 4));

@@ -52,30 +52,6 @@ static uint8_t *uniform_region(ws_device *dev, const ws_warp *w, const ws_inst *
     return bad ? NULL : host;
 }
 
-/* Do all lanes access their own stack at one offset (spills, locals)?
- * Returns the offset, or UINT32_MAX. */
-static uint32_t stack_uniform(const ws_device *dev, const ws_warp *w, const ws_inst *in, uint32_t g,
-                              uint32_t size)
-{
-    const uint32_t *base = w->x[in->rs1], imm = (uint32_t)in->imm, shift = dev->mem.stack_shift;
-    const uint32_t first = (uint32_t)__builtin_ctz(g);
-    uint32_t off = base[first] + imm - (WS_STACK_BASE + ((w->stack_slot0 + first) << shift));
-    if (off > dev->mem.stack_size - size || (off & (size - 1))) return UINT32_MAX;
-    uint32_t same = 1;
-    EACH_LANE(dev, g, same &= base[l] + imm - (WS_STACK_BASE + ((w->stack_slot0 + l) << shift)) == off);
-    return same ? off : UINT32_MAX;
-}
-
-/* The host address of lane 0's stack bytes at off. The lanes of a warp
- * hold one row of stack slots (stack_slot0 is a multiple of the lanes per
- * warp, memory.c's stack_lanes) interleaved word by word (memory.h), so
- * lane l's are 4 l bytes further: one address computation per access
- * instead of a division per lane. */
-static inline uint8_t *warp_stack(const ws_device *dev, const ws_warp *w, uint32_t off)
-{
-    return ws_mem_stack_ptr(&dev->mem, w->stack_slot0, off);
-}
-
 int ws_lane_loads(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, uint32_t pc)
 {
     uint32_t size = in->op == OP_LB || in->op == OP_LBU ? 1 : in->op == OP_LH || in->op == OP_LHU ? 2 : 4;
@@ -88,9 +64,8 @@ int ws_lane_loads(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, uin
         EACH_LANE(dev, g, memcpy(&dst[l], host + base[l] + imm, 4));
         return 0;
     }
-    uint32_t off;
-    if (size == 4 && (off = stack_uniform(dev, w, in, g, 4)) != UINT32_MAX) {
-        const uint8_t *row = warp_stack(dev, w, off);
+    const uint8_t *row;
+    if (size == 4 && (row = ws_lane_stack_row(dev, w, w->x[in->rs1], (uint32_t)in->imm, g, 4))) {
         EACH_LANE(dev, g, memcpy(&dst[l], row + 4 * l, 4));
         return 0;
     }
@@ -136,9 +111,8 @@ int ws_lane_stores(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, ui
         else EACH_LANE(dev, g, memcpy(host + base[l] + imm, &src[l], size));
         return 0;
     }
-    uint32_t off = stack_uniform(dev, w, in, g, size);
-    if (off != UINT32_MAX) {
-        uint8_t *row = warp_stack(dev, w, off);
+    uint8_t *row = ws_lane_stack_row(dev, w, w->x[in->rs1], (uint32_t)in->imm, g, size);
+    if (row) {
         if (size == 4) EACH_LANE(dev, g, memcpy(row + 4 * l, &src[l], 4));
         else EACH_LANE(dev, g, memcpy(row + 4 * l, &src[l], size));
         return 0;

@@ -22,6 +22,29 @@ static inline uint8_t *ws_lane_global_fast(const ws_device *dev, uint32_t addr, 
     return NULL;
 }
 
+/* Do the lanes of g all address their own stack at one offset, aligned
+ * to size (spills, locals)? Returns the host address of lane 0's bytes
+ * there, or NULL. Lane l's are 4 l bytes further: a warp's lanes hold one
+ * row of stack slots (stack_slot0 is a multiple of the lanes per warp),
+ * interleaved word by word (memory.h). */
+static inline uint8_t *ws_lane_stack_row(const ws_device *dev, const ws_warp *w, const uint32_t *base, uint32_t imm,
+                                         uint32_t g, uint32_t size)
+{
+    const uint32_t shift = dev->mem.stack_shift, first = (uint32_t)__builtin_ctz(g);
+    const uint32_t off = base[first] + imm - (WS_STACK_BASE + ((w->stack_slot0 + first) << shift));
+    if (off > dev->mem.stack_size - size || (off & (size - 1))) return NULL;
+    uint32_t bad = 0;
+    if (g == UINT32_MAX) { /* a full 32-lane warp: a loop that vectorises */
+        for (uint32_t l = 0; l < 32; l++) bad |= (base[l] + imm - (WS_STACK_BASE + ((w->stack_slot0 + l) << shift))) ^ off;
+    } else {
+        for (uint32_t m = g; m; m &= m - 1) {
+            uint32_t l = (uint32_t)__builtin_ctz(m);
+            bad |= (base[l] + imm - (WS_STACK_BASE + ((w->stack_slot0 + l) << shift))) ^ off;
+        }
+    }
+    return bad ? NULL : ws_mem_stack_ptr(&dev->mem, w->stack_slot0, off);
+}
+
 /* Loads/stores of the group: 0 done, -1 fault raised, 1 a data trigger
  * halted the warp before the access. */
 int ws_lane_loads(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, uint32_t pc);
