@@ -4,6 +4,7 @@
  * checked against the bytes that remain. */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,39 +13,64 @@
 #include "instrument/trace_file.h"
 
 static const char magic[8] = { 'W', 'S', 'T', 'R', 'A', 'C', 'E', 0 };
-enum { HEADER = 32, MAX_PAYLOAD = 1u << 31 };
+enum { HEADER = 32, STAGE = 1 << 20, ZSTD_LEVEL = 3 };
 
-typedef struct wbuf {
-    uint8_t *p;
-    size_t n, cap;
-    int bad;
-} wbuf;
+/* Where put_launch's bytes go. First only counted (the payload's size goes
+ * in the header and in zstd's frame), then staged and compressed straight
+ * into the file: the payload is never held whole in host memory, so a
+ * trace of any size that the host could record can be written. */
+typedef struct wout {
+    uint64_t n;                  /* payload bytes so far                      */
+    ZSTD_CCtx *cx;               /* NULL: count only                          */
+    FILE *f;
+    uint8_t *stage, *zbuf;
+    size_t staged, zcap;
+    uint64_t z;                  /* compressed bytes written                  */
+    const char *failed;          /* zstd's reason, or "write" (errno)         */
+} wout;
 
-static void w(wbuf *b, const void *d, size_t n)
+/* Compress d[0..n) into the file (end: and close the frame). */
+static void feed(wout *o, const void *d, size_t n, ZSTD_EndDirective end)
 {
-    if (b->bad) return;
-    if (b->n + n > b->cap) {
-        size_t cap = b->cap ? b->cap : 1 << 16;
-        while (cap < b->n + n) cap *= 2;
-        uint8_t *p = realloc(b->p, cap);
-        if (!p) { b->bad = 1; return; }
-        b->p = p;
-        b->cap = cap;
+    ZSTD_inBuffer in = { d, n, 0 };
+    for (;;) {
+        ZSTD_outBuffer out = { o->zbuf, o->zcap, 0 };
+        size_t left = ZSTD_compressStream2(o->cx, &out, &in, end);
+        if (ZSTD_isError(left)) { o->failed = ZSTD_getErrorName(left); return; }
+        if (out.pos && fwrite(o->zbuf, 1, out.pos, o->f) != out.pos) { o->failed = "write"; return; }
+        o->z += out.pos;
+        if (end == ZSTD_e_end ? left == 0 : in.pos == in.size) return;
     }
-    memcpy(b->p + b->n, d, n);
-    b->n += n;
 }
 
-static void w32(wbuf *b, uint32_t v) { w(b, &v, 4); }
-static void w64(wbuf *b, uint64_t v) { w(b, &v, 8); }
-static void wstr(wbuf *b, const char *s)
+static void flush_stage(wout *o)
+{
+    if (o->staged && !o->failed) feed(o, o->stage, o->staged, ZSTD_e_continue);
+    o->staged = 0;
+}
+
+static void w(wout *o, const void *d, size_t n)
+{
+    o->n += n;
+    if (!o->cx || o->failed || !n) return;
+    if (o->staged + n > STAGE) flush_stage(o);
+    if (n >= STAGE / 2) feed(o, d, n, ZSTD_e_continue); /* record arrays: no copy */
+    else {
+        memcpy(o->stage + o->staged, d, n);
+        o->staged += n;
+    }
+}
+
+static void w32(wout *o, uint32_t v) { w(o, &v, 4); }
+static void w64(wout *o, uint64_t v) { w(o, &v, 8); }
+static void wstr(wout *o, const char *s)
 {
     uint32_t n = s ? (uint32_t)strlen(s) : 0;
-    w32(b, n);
-    w(b, s, n);
+    w32(o, n);
+    w(o, s, n);
 }
 
-static void put_launch(wbuf *b, const ws_trace_launch *L)
+static void put_launch(wout *b, const ws_trace_launch *L)
 {
     wstr(b, L->kernel);
     wstr(b, L->module);
@@ -84,47 +110,88 @@ static void put_launch(wbuf *b, const ws_trace_launch *L)
     }
 }
 
+static void put_trace(wout *o, const ws_trace *t)
+{
+    w32(o, t->nlaunches);
+    for (uint32_t i = 0; i < t->nlaunches; i++) put_launch(o, &t->launches[i]);
+}
+
+static int put_header(FILE *f, uint64_t raw, uint64_t zs)
+{
+    uint8_t h[HEADER];
+    uint32_t version = WS_TRACE_FILE_VERSION, reserved = 0;
+    memcpy(h, magic, 8);
+    memcpy(h + 8, &version, 4);
+    memcpy(h + 12, &reserved, 4);
+    memcpy(h + 16, &raw, 8);
+    memcpy(h + 24, &zs, 8);
+    return fseek(f, 0, SEEK_SET) == 0 && fwrite(h, 1, HEADER, f) == HEADER ? 0 : -1;
+}
+
+/* Compress t into f after a header whose compressed size is filled in at
+ * the end. Returns 0, or -1 with the reason in err. */
+static int write_stream(FILE *f, const char *path, const ws_trace *t, char *err, size_t errlen)
+{
+    wout count = { 0 };
+    put_trace(&count, t);
+    wout o = { 0 };
+    o.f = f;
+    o.zcap = ZSTD_CStreamOutSize();
+    o.cx = ZSTD_createCCtx();
+    o.stage = malloc(STAGE);
+    o.zbuf = malloc(o.zcap);
+    int ok = o.cx && o.stage && o.zbuf;
+    if (!ok) snprintf(err, errlen, "%s: out of host memory", path);
+    if (ok && (ZSTD_isError(ZSTD_CCtx_setParameter(o.cx, ZSTD_c_compressionLevel, ZSTD_LEVEL)) ||
+               ZSTD_isError(ZSTD_CCtx_setPledgedSrcSize(o.cx, count.n)))) {
+        snprintf(err, errlen, "%s: zstd refused its parameters", path);
+        ok = 0;
+    }
+    if (ok && put_header(f, count.n, 0)) {
+        snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+        ok = 0;
+    }
+    if (ok) {
+        put_trace(&o, t);
+        flush_stage(&o);
+        if (!o.failed) feed(&o, NULL, 0, ZSTD_e_end);
+        if (!o.failed && o.n != count.n) o.failed = "the trace changed while it was written";
+        if (!o.failed && put_header(f, count.n, o.z)) o.failed = "write";
+        if (o.failed) {
+            if (!strcmp(o.failed, "write")) snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+            else snprintf(err, errlen, "%s: zstd: %s (at payload byte %llu)", path, o.failed, (unsigned long long)o.n);
+            ok = 0;
+        }
+    }
+    ZSTD_freeCCtx(o.cx);
+    free(o.stage);
+    free(o.zbuf);
+    return ok ? 0 : -1;
+}
+
 int wst_write(const char *path, const ws_trace *t, char *err, size_t errlen)
 {
-    wbuf b = { 0 };
-    w32(&b, t->nlaunches);
-    for (uint32_t i = 0; i < t->nlaunches; i++) put_launch(&b, &t->launches[i]);
-    if (b.bad || b.n > MAX_PAYLOAD) {
-        free(b.p);
-        snprintf(err, errlen, "%s: the trace is too large to write (%zu bytes)", path, b.n);
-        return -1;
-    }
-    size_t bound = ZSTD_compressBound(b.n);
-    uint8_t *out = malloc(HEADER + bound);
-    if (!out) { free(b.p); snprintf(err, errlen, "%s: out of host memory", path); return -1; }
-    size_t z = ZSTD_compress(out + HEADER, bound, b.p, b.n, 3);
-    free(b.p);
-    if (ZSTD_isError(z)) {
-        free(out);
-        snprintf(err, errlen, "%s: zstd: %s", path, ZSTD_getErrorName(z));
-        return -1;
-    }
-    uint32_t version = WS_TRACE_FILE_VERSION, reserved = 0;
-    uint64_t raw = b.n, zs = z;
-    memcpy(out, magic, 8);
-    memcpy(out + 8, &version, 4);
-    memcpy(out + 12, &reserved, 4);
-    memcpy(out + 16, &raw, 8);
-    memcpy(out + 24, &zs, 8);
     size_t plen = strlen(path);
-    char *tmp = malloc(plen + 16);
-    if (!tmp) { free(out); snprintf(err, errlen, "%s: out of host memory", path); return -1; }
-    snprintf(tmp, plen + 16, "%s.tmp%ld", path, (long)getpid());
+    char *tmp = malloc(plen + 24);
+    if (!tmp) { snprintf(err, errlen, "%s: out of host memory", path); return -1; }
+    snprintf(tmp, plen + 24, "%s.tmp%ld", path, (long)getpid());
     FILE *f = fopen(tmp, "wb");
-    int ok = f && fwrite(out, 1, HEADER + z, f) == HEADER + z;
-    if (f && fclose(f)) ok = 0;
-    if (ok && rename(tmp, path)) ok = 0;
-    if (!ok) {
+    if (!f) {
         snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
-        unlink(tmp);
+        free(tmp);
+        return -1;
     }
+    int ok = write_stream(f, path, t, err, errlen) == 0;
+    if (fclose(f) && ok) {
+        snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+        ok = 0;
+    }
+    if (ok && rename(tmp, path)) {
+        snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+        ok = 0;
+    }
+    if (!ok) unlink(tmp);
     free(tmp);
-    free(out);
     return ok ? 0 : -1;
 }
 
@@ -316,9 +383,24 @@ ws_status ws_trace_read_memory(const void *data, size_t size, const char *what, 
         snprintf(err, errlen, "%s: trace file version %u; this reader knows version %u", what, version, WS_TRACE_FILE_VERSION);
         return WS_ERR_UNSUPPORTED;
     }
-    if (zs != size - HEADER || raw > MAX_PAYLOAD) {
+    if (zs != size - HEADER) {
         snprintf(err, errlen, "%s: truncated or corrupt: header says %llu compressed bytes, the file has %zu",
                  what, (unsigned long long)zs, size - HEADER);
+        return WS_ERR_BAD_MODULE;
+    }
+    /* The payload size must be the zstd frame's own, and one that zs bytes
+     * can hold (a block of at most 128 KiB costs at least 3 bytes), so a
+     * corrupt header cannot make the reader allocate at will. */
+    unsigned long long frame = ZSTD_getFrameContentSize(d + HEADER, zs);
+    if (frame == ZSTD_CONTENTSIZE_ERROR || frame == ZSTD_CONTENTSIZE_UNKNOWN || frame != raw) {
+        snprintf(err, errlen, "%s: corrupt: header says %llu payload bytes, the zstd frame at offset %d %s", what,
+                 (unsigned long long)raw, HEADER, frame == ZSTD_CONTENTSIZE_ERROR ? "is not a zstd frame"
+                 : frame == ZSTD_CONTENTSIZE_UNKNOWN ? "does not say its size" : "says another size");
+        return WS_ERR_BAD_MODULE;
+    }
+    if (raw / ((uint64_t)1 << 17) > zs / 3 + 1 || raw > SIZE_MAX - 1) {
+        snprintf(err, errlen, "%s: corrupt: %llu payload bytes cannot come from %llu compressed bytes", what,
+                 (unsigned long long)raw, (unsigned long long)zs);
         return WS_ERR_BAD_MODULE;
     }
     uint8_t *p = malloc(raw ? raw : 1);

@@ -1,0 +1,201 @@
+/* The trace file's writer and reader (src/instrument/trace_file.c): a
+ * trace with every field set comes back field for field, byte-identical
+ * when written twice; cut or lying files are refused with the file's name;
+ * with --large, a trace whose payload passes 2 GiB is written and read
+ * back (the writer compresses as it goes, the reader has no fixed cap). */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "instrument/trace_file.h"
+
+static int failures, checks;
+
+#define CHECK(cond, ...) do { checks++; if (!(cond)) { failures++; printf("FAIL %s:%d: ", __FILE__, __LINE__); \
+                                                   printf(__VA_ARGS__); printf("\n"); } } while (0)
+
+static uint32_t next_rand(uint32_t *s) { *s = *s * 1664525u + 1013904223u; return *s >> 7; }
+
+static char *dup_str(const char *s) { char *d = malloc(strlen(s) + 1); if (d) strcpy(d, s); return d; }
+
+/* A launch with every table filled: nmem accesses over nthreads threads. */
+static void make_launch(ws_trace_launch *L, uint32_t seed, uint64_t nmem, uint32_t flags)
+{
+    memset(L, 0, sizeof *L);
+    L->kernel = dup_str("kernel_k");
+    L->module = dup_str("/some/module.elf");
+    L->note = dup_str(seed & 1 ? "" : "a note");
+    L->launch_id = seed;
+    L->grid = (ws_dim3){ 3, 2, 1 };
+    L->block = (ws_dim3){ 64, 1, 1 };
+    L->flags = flags;
+    L->lanes_per_warp = 32;
+    L->device_thread_instructions = 1000u + seed;
+    L->device_loads = 7; L->device_stores = 8; L->device_atomics = 9;
+    L->results_checked = 4096;
+    L->nblocks = 3;
+    L->blocks = calloc(3, sizeof *L->blocks);
+    L->nmem_insts = 4;
+    L->mem_insts = calloc(4, sizeof *L->mem_insts);
+    L->counts = calloc(3, sizeof *L->counts);
+    for (uint32_t i = 0; i < 3; i++) {
+        L->blocks[i] = (ws_trace_block){ 0x1000 + 16 * i, 4, i == 2 ? 2 : 1, i, i == 0 ? 1 : -1, i == 0 ? 2 : -1,
+                                         0x100c + 16 * i };
+        L->counts[i] = 100 * (i + 1) + seed;
+    }
+    for (uint32_t i = 0; i < 4; i++)
+        L->mem_insts[i] = (ws_trace_mem_inst){ 0x1004 + 8 * i, i < 2 ? i : 2, (uint8_t)(1 + i % 3), 4 };
+    L->nthreads = 2;
+    L->threads = calloc(2, sizeof *L->threads);
+    L->nbb = 1000;
+    L->bb = calloc(L->nbb, sizeof *L->bb);
+    L->nmem = nmem;
+    L->mem = calloc(nmem ? nmem : 1, sizeof *L->mem);
+    L->threads[0] = (ws_trace_thread){ 5, 600, 0, 0, (uint32_t)(nmem / 2) };
+    L->threads[1] = (ws_trace_thread){ 6, 400, 0, 0, (uint32_t)(nmem - nmem / 2) };
+    uint32_t s = seed;
+    for (uint64_t i = 0; i < L->nbb; i++) L->bb[i] = next_rand(&s) % 3;
+    if (flags & WS_TRACE_VALUES) L->values = calloc(nmem ? nmem : 1, sizeof *L->values);
+    for (uint64_t i = 0; i < nmem && seed; i++) { /* seed 0: all zero (the large case) */
+        L->mem[i] = (ws_trace_access){ next_rand(&s) % 4, 0x2000000u + 4 * (next_rand(&s) % 65536) };
+        if (L->values) L->values[i] = next_rand(&s);
+    }
+    if (flags & WS_TRACE_WARPS) {
+        L->warp_counts = calloc(3, sizeof *L->warp_counts);
+        for (uint32_t i = 0; i < 3; i++) L->warp_counts[i] = 10 + i;
+        L->nwarp = 33;
+        L->warps = calloc(L->nwarp, sizeof *L->warps);
+        for (uint64_t i = 0; i < L->nwarp; i++) L->warps[i] = (ws_trace_warp_exec){ (uint32_t)i, 0xffffffffu >> (i % 32), (uint32_t)i % 3 };
+    }
+}
+
+static int same_launch(const ws_trace_launch *a, const ws_trace_launch *b)
+{
+    return !strcmp(a->kernel, b->kernel) && !strcmp(a->module, b->module) && !strcmp(a->note, b->note) &&
+           a->launch_id == b->launch_id && !memcmp(&a->grid, &b->grid, sizeof a->grid) &&
+           !memcmp(&a->block, &b->block, sizeof a->block) && a->flags == b->flags &&
+           a->lanes_per_warp == b->lanes_per_warp && a->device_thread_instructions == b->device_thread_instructions &&
+           a->device_loads == b->device_loads && a->device_stores == b->device_stores &&
+           a->device_atomics == b->device_atomics && a->results_checked == b->results_checked &&
+           a->nblocks == b->nblocks && !memcmp(a->blocks, b->blocks, a->nblocks * sizeof *a->blocks) &&
+           a->nmem_insts == b->nmem_insts &&
+           !memcmp(a->mem_insts, b->mem_insts, a->nmem_insts * sizeof *a->mem_insts) &&
+           !memcmp(a->counts, b->counts, a->nblocks * sizeof *a->counts) && a->nthreads == b->nthreads &&
+           a->threads[1].first_mem == a->threads[0].nmem && b->threads[1].first_mem == b->threads[0].nmem &&
+           a->threads[0].gid == b->threads[0].gid && a->threads[1].nmem == b->threads[1].nmem &&
+           a->nbb == b->nbb && !memcmp(a->bb, b->bb, a->nbb * sizeof *a->bb) && a->nmem == b->nmem &&
+           !memcmp(a->mem, b->mem, a->nmem * sizeof *a->mem) &&
+           (!(a->flags & WS_TRACE_VALUES) || !memcmp(a->values, b->values, a->nmem * sizeof *a->values)) &&
+           (!(a->flags & WS_TRACE_WARPS) ||
+            (!memcmp(a->warp_counts, b->warp_counts, a->nblocks * sizeof *a->warp_counts) && a->nwarp == b->nwarp &&
+             !memcmp(a->warps, b->warps, a->nwarp * sizeof *a->warps)));
+}
+
+static void set_first(ws_trace_launch *L)
+{
+    L->threads[1].first_block = L->threads[0].nblocks;
+    L->threads[1].first_mem = L->threads[0].nmem;
+}
+
+static uint8_t *slurp(const char *path, size_t *n)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *d = malloc(len > 0 ? (size_t)len : 1);
+    *n = d && len > 0 ? fread(d, 1, (size_t)len, f) : 0;
+    fclose(f);
+    return d;
+}
+
+static void round_trip(const char *dir)
+{
+    ws_trace t = { 2, calloc(2, sizeof(ws_trace_launch)) };
+    /* 300 000 accesses: the array goes to zstd directly, the small fields
+     * through the staging buffer */
+    make_launch(&t.launches[0], 11, 300000, WS_TRACE_COMPLETE | WS_TRACE_VALUES | WS_TRACE_WARPS);
+    make_launch(&t.launches[1], 12, 777, WS_TRACE_COMPLETE);
+    for (int i = 0; i < 2; i++) set_first(&t.launches[i]);
+    char a[512], b[512], err[512];
+    snprintf(a, sizeof a, "%s/a.wstrace", dir);
+    snprintf(b, sizeof b, "%s/b.wstrace", dir);
+    CHECK(wst_write(a, &t, err, sizeof err) == 0, "write: %s", err);
+    CHECK(wst_write(b, &t, err, sizeof err) == 0, "write: %s", err);
+    size_t na = 0, nb = 0;
+    uint8_t *da = slurp(a, &na), *db = slurp(b, &nb);
+    CHECK(da && db && na > 32 && na == nb && !memcmp(da, db, na), "the same trace written twice differs");
+    ws_trace *r = NULL;
+    CHECK(ws_trace_read(a, &r, err, sizeof err) == WS_OK, "read: %s", err);
+    CHECK(r && r->nlaunches == 2, "launches read back");
+    for (uint32_t i = 0; r && i < 2 && i < r->nlaunches; i++)
+        CHECK(same_launch(&t.launches[i], &r->launches[i]), "launch %u differs after the round trip", i);
+    ws_trace_free(r);
+
+    /* Cut anywhere: refused, naming the file. */
+    const size_t cuts[] = { 0, 7, 31, 32, 40, na / 2, na - 1 };
+    for (size_t k = 0; da && k < sizeof cuts / sizeof *cuts; k++) {
+        r = NULL;
+        err[0] = 0;
+        ws_status st = ws_trace_read_memory(da, cuts[k], "cut.wstrace", &r, err, sizeof err);
+        CHECK(st != WS_OK && !r && strstr(err, "cut.wstrace"), "cut at %zu: status %d, '%s'", cuts[k], st, err);
+    }
+    /* A header that lies about the payload's size: refused before any
+     * allocation of that size. */
+    if (da) {
+        uint64_t raw;
+        memcpy(&raw, da + 16, 8);
+        const uint64_t lies[] = { raw + 1, raw - 1, (uint64_t)1 << 40, UINT64_MAX };
+        for (size_t k = 0; k < sizeof lies / sizeof *lies; k++) {
+            uint8_t *c = malloc(na);
+            memcpy(c, da, na);
+            memcpy(c + 16, &lies[k], 8);
+            r = NULL;
+            err[0] = 0;
+            ws_status st = ws_trace_read_memory(c, na, "lie.wstrace", &r, err, sizeof err);
+            CHECK(st == WS_ERR_BAD_MODULE && !r && strstr(err, "lie.wstrace: corrupt"), "payload size %llu: status %d, '%s'",
+                  (unsigned long long)lies[k], st, err);
+            free(c);
+        }
+    }
+    free(da);
+    free(db);
+    for (uint32_t i = 0; i < 2; i++) wst_launch_free(&t.launches[i]);
+    free(t.launches);
+    remove(a);
+    remove(b);
+}
+
+/* 300 M accesses, 2.4 GB of payload: more than the 2 GiB the writer
+ * refused before it compressed as it went. */
+static void large(const char *dir)
+{
+    ws_trace t = { 1, calloc(1, sizeof(ws_trace_launch)) };
+    const uint64_t n = 300000000;
+    make_launch(&t.launches[0], 0, n, WS_TRACE_COMPLETE);
+    set_first(&t.launches[0]);
+    char a[512], err[512];
+    snprintf(a, sizeof a, "%s/large.wstrace", dir);
+    CHECK(wst_write(a, &t, err, sizeof err) == 0, "write: %s", err);
+    ws_trace *r = NULL;
+    CHECK(ws_trace_read(a, &r, err, sizeof err) == WS_OK, "read: %s", err);
+    CHECK(r && r->nlaunches == 1 && r->launches[0].nmem == n && same_launch(&t.launches[0], &r->launches[0]),
+          "the large launch differs after the round trip");
+    ws_trace_free(r);
+    wst_launch_free(&t.launches[0]);
+    free(t.launches);
+    remove(a);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: test_trace_file DIR [--large]\n");
+        return 2;
+    }
+    round_trip(argv[1]);
+    if (argc > 2 && !strcmp(argv[2], "--large")) large(argv[1]);
+    printf("%d passed, %d failed\n", checks - failures, failures);
+    return failures ? 1 : 0;
+}
