@@ -143,6 +143,7 @@ static int write_stream(FILE *f, const char *path, const ws_trace *t, char *err,
     int ok = o.cx && o.stage && o.zbuf;
     if (!ok) snprintf(err, errlen, "%s: out of host memory", path);
     if (ok && (ZSTD_isError(ZSTD_CCtx_setParameter(o.cx, ZSTD_c_compressionLevel, ZSTD_LEVEL)) ||
+               ZSTD_isError(ZSTD_CCtx_setParameter(o.cx, ZSTD_c_checksumFlag, 1)) || /* the reader sees flipped bits */
                ZSTD_isError(ZSTD_CCtx_setPledgedSrcSize(o.cx, count.n)))) {
         snprintf(err, errlen, "%s: zstd refused its parameters", path);
         ok = 0;
@@ -197,8 +198,18 @@ int wst_write(const char *path, const ws_trace *t, char *err, size_t errlen)
 
 /* ---- reading ---- */
 
+/* The payload, decompressed as it is parsed (never held whole): small
+ * fields come through a staging buffer, record arrays straight from zstd
+ * into their own memory. `left` counts the payload bytes not yet read, so
+ * every count can still be checked against what remains. */
+enum { RSTAGE = 1 << 16 };
 typedef struct rbuf {
-    const uint8_t *p, *end;
+    ZSTD_DCtx *dx;
+    ZSTD_inBuffer in;
+    uint8_t *stage;
+    size_t spos, slen;
+    uint64_t left, read;
+    int done;                    /* zstd said the frame ended              */
     const char *what;
     char *err;
     size_t errlen;
@@ -218,12 +229,43 @@ static int rfail(rbuf *r, const char *fmt, ...)
     return -1;
 }
 
+/* Decompress exactly n payload bytes into d. */
+static int inflate(rbuf *r, uint8_t *d, size_t n)
+{
+    ZSTD_outBuffer out = { d, n, 0 };
+    while (out.pos < out.size) {
+        size_t before_in = r->in.pos, before_out = out.pos;
+        size_t rc = ZSTD_decompressStream(r->dx, &out, &r->in);
+        if (ZSTD_isError(rc))
+            return rfail(r, "corrupt compressed data: %s (payload byte %llu)", ZSTD_getErrorName(rc),
+                         (unsigned long long)(r->read + out.pos));
+        r->done = rc == 0;
+        if (out.pos < out.size && (rc == 0 || (r->in.pos == before_in && out.pos == before_out)))
+            return rfail(r, "corrupt compressed data: the frame ends at payload byte %llu",
+                         (unsigned long long)(r->read + out.pos));
+    }
+    r->read += n;
+    return 0;
+}
+
 static int rd(rbuf *r, void *d, size_t n, const char *field)
 {
     if (r->bad) return -1;
-    if ((size_t)(r->end - r->p) < n) return rfail(r, "truncated: %s needs %zu bytes, %zu remain", field, n, (size_t)(r->end - r->p));
-    memcpy(d, r->p, n);
-    r->p += n;
+    if (r->left < n) return rfail(r, "truncated: %s needs %zu bytes, %llu remain", field, n, (unsigned long long)r->left);
+    r->left -= n;
+    uint8_t *to = d;
+    size_t have = r->slen - r->spos, take = have < n ? have : n;
+    memcpy(to, r->stage + r->spos, take);
+    r->spos += take;
+    to += take;
+    n -= take;
+    if (!n) return 0;
+    if (n >= RSTAGE / 2) return inflate(r, to, n); /* record arrays: no copy */
+    size_t fill = r->left + n < RSTAGE ? (size_t)(r->left + n) : RSTAGE;
+    if (inflate(r, r->stage, fill)) return -1;
+    r->slen = fill;
+    memcpy(to, r->stage, n);
+    r->spos = n;
     return 0;
 }
 
@@ -234,12 +276,11 @@ static char *rstr(rbuf *r, const char *f)
 {
     uint32_t n = r32(r, f);
     if (r->bad) return NULL;
-    if (n > 4096 || (size_t)(r->end - r->p) < n) { rfail(r, "%s: length %u is not plausible", f, n); return NULL; }
+    if (n > 4096 || r->left < n) { rfail(r, "%s: length %u is not plausible", f, n); return NULL; }
     char *s = malloc(n + 1);
     if (!s) { rfail(r, "out of host memory"); return NULL; }
-    memcpy(s, r->p, n);
+    rd(r, s, n, f);
     s[n] = 0;
-    r->p += n;
     return s;
 }
 
@@ -248,7 +289,7 @@ static char *rstr(rbuf *r, const char *f)
 static void *ralloc(rbuf *r, uint64_t count, size_t size, size_t min, const char *f)
 {
     if (r->bad) return NULL;
-    if (count > (uint64_t)(r->end - r->p) / (min ? min : 1)) { rfail(r, "%s: count %llu exceeds the file", f, (unsigned long long)count); return NULL; }
+    if (count > r->left / (min ? min : 1)) { rfail(r, "%s: count %llu exceeds the file", f, (unsigned long long)count); return NULL; }
     void *p = calloc(count ? count : 1, size);
     if (!p) rfail(r, "out of host memory");
     return p;
@@ -403,28 +444,33 @@ ws_status ws_trace_read_memory(const void *data, size_t size, const char *what, 
                  (unsigned long long)raw, (unsigned long long)zs);
         return WS_ERR_BAD_MODULE;
     }
-    uint8_t *p = malloc(raw ? raw : 1);
-    if (!p) { snprintf(err, errlen, "%s: out of host memory", what); return WS_ERR_OUT_OF_MEMORY; }
-    size_t got = ZSTD_decompress(p, raw, d + HEADER, zs);
-    if (ZSTD_isError(got) || got != raw) {
-        snprintf(err, errlen, "%s: corrupt compressed data: %s", what, ZSTD_isError(got) ? ZSTD_getErrorName(got) : "short");
-        free(p);
-        return WS_ERR_BAD_MODULE;
-    }
-    rbuf r = { p, p + raw, what, err, errlen, 0 };
-    ws_trace *t = calloc(1, sizeof *t);
+    rbuf r = { .dx = ZSTD_createDCtx(), .in = { d + HEADER, zs, 0 }, .stage = malloc(RSTAGE), .left = raw,
+               .what = what, .err = err, .errlen = errlen };
+    ws_trace *t = r.dx && r.stage ? calloc(1, sizeof *t) : NULL;
+    const int oom = !t;
+    if (oom) rfail(&r, "out of host memory");
     uint32_t n = r32(&r, "launch count");
     if (t && !r.bad) t->launches = ralloc(&r, n, sizeof *t->launches, 64, "launches");
-    if (!t) rfail(&r, "out of host memory");
     for (uint32_t i = 0; t && t->launches && i < n && !r.bad; i++) {
         t->nlaunches = i + 1;
         get_launch(&r, &t->launches[i]);
     }
-    if (!r.bad && r.p != r.end) rfail(&r, "%zu bytes follow the last launch", (size_t)(r.end - r.p));
-    free(p);
+    if (!r.bad && r.left) rfail(&r, "%llu bytes follow the last launch", (unsigned long long)r.left);
+    if (!r.bad && !r.done) { /* the frame must end here ... */
+        uint8_t extra;
+        ZSTD_outBuffer o = { &extra, 1, 0 };
+        size_t rc = ZSTD_decompressStream(r.dx, &o, &r.in);
+        if (ZSTD_isError(rc) || rc || o.pos)
+            rfail(&r, "corrupt compressed data: %s after the payload",
+                  ZSTD_isError(rc) ? ZSTD_getErrorName(rc) : "the frame goes on");
+    }
+    if (!r.bad && r.in.pos != r.in.size) /* ... with nothing after it */
+        rfail(&r, "%llu bytes follow the zstd frame", (unsigned long long)(r.in.size - r.in.pos));
+    ZSTD_freeDCtx(r.dx);
+    free(r.stage);
     if (r.bad) {
         ws_trace_free(t);
-        return WS_ERR_BAD_MODULE;
+        return oom ? WS_ERR_OUT_OF_MEMORY : WS_ERR_BAD_MODULE;
     }
     *out = t;
     return WS_OK;

@@ -159,6 +159,29 @@ static void round_trip(const char *dir)
             free(c);
         }
     }
+    /* Bytes after the frame (counted in the header), and flipped bytes
+     * inside it: refused. */
+    if (da) {
+        uint8_t *c = malloc(na + 5);
+        memcpy(c, da, na);
+        memcpy(c + na, "extra", 5);
+        uint64_t zs = na + 5 - 32;
+        memcpy(c + 24, &zs, 8);
+        r = NULL;
+        err[0] = 0;
+        ws_status st = ws_trace_read_memory(c, na + 5, "tail.wstrace", &r, err, sizeof err);
+        CHECK(st == WS_ERR_BAD_MODULE && !r && strstr(err, "tail.wstrace:"), "bytes after the frame: status %d, '%s'", st, err);
+        memcpy(c, da, na);
+        for (size_t at = 64; at < na; at += na / 7) {
+            c[at] ^= 0x5a;
+            r = NULL;
+            err[0] = 0;
+            st = ws_trace_read_memory(c, na, "flip.wstrace", &r, err, sizeof err);
+            CHECK(st == WS_ERR_BAD_MODULE && !r && strstr(err, "flip.wstrace:"), "byte %zu flipped: status %d, '%s'", at, st, err);
+            c[at] ^= 0x5a;
+        }
+        free(c);
+    }
     free(da);
     free(db);
     for (uint32_t i = 0; i < 2; i++) wst_launch_free(&t.launches[i]);
