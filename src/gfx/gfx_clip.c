@@ -16,9 +16,11 @@ typedef struct cvert {
     float var[WS_GFX_MAX_VARYINGS];
 } cvert;
 
-static float plane_dist(int p, const cvert *v)
+/* In double: with x, y or w near FLT_MAX, 64 w - x and the intersection's
+ * differences would overflow a float. */
+static double plane_dist(int p, const cvert *v)
 {
-    const float x = v->c[0], y = v->c[1], z = v->c[2], w = v->c[3];
+    const double x = v->c[0], y = v->c[1], z = v->c[2], w = v->c[3];
     switch (p) {
     case 0: return z + w;                    /* near */
     case 1: return w - z;                    /* far  */
@@ -31,11 +33,11 @@ static float plane_dist(int p, const cvert *v)
 
 /* The point where edge in->out crosses the plane. Always computed from the
  * inside vertex, so the two triangles sharing an edge get the same point. */
-static void intersect(const cvert *in, float din, const cvert *out, float dout, uint32_t nvar, cvert *r)
+static void intersect(const cvert *in, double din, const cvert *out, double dout, uint32_t nvar, cvert *r)
 {
-    float t = din / (din - dout);
-    for (int i = 0; i < 4; i++) r->c[i] = in->c[i] + (out->c[i] - in->c[i]) * t;
-    for (uint32_t i = 0; i < nvar; i++) r->var[i] = in->var[i] + (out->var[i] - in->var[i]) * t;
+    double t = din / (din - dout);
+    for (int i = 0; i < 4; i++) r->c[i] = (float)(in->c[i] + ((double)out->c[i] - in->c[i]) * t);
+    for (uint32_t i = 0; i < nvar; i++) r->var[i] = (float)(in->var[i] + ((double)out->var[i] - in->var[i]) * t);
 }
 
 /* Sutherland-Hodgman against one plane; returns the new vertex count. */
@@ -44,7 +46,7 @@ static int clip_plane(int p, const cvert *src, int n, cvert *dst, uint32_t nvar)
     int m = 0;
     for (int i = 0; i < n; i++) {
         const cvert *a = &src[i], *b = &src[(i + 1) % n];
-        float da = plane_dist(p, a), db = plane_dist(p, b);
+        double da = plane_dist(p, a), db = plane_dist(p, b);
         if (da >= 0) dst[m++] = *a;
         if ((da >= 0) != (db >= 0)) {
             if (da >= 0) intersect(a, da, b, db, nvar, &dst[m++]);
@@ -54,15 +56,21 @@ static int clip_plane(int p, const cvert *src, int n, cvert *dst, uint32_t nvar)
     return m;
 }
 
-static void to_window(const gfx_draw *d, const cvert *v, gfx_wvert *o)
+/* Window coordinates of a vertex inside every plane (|x|, |y| <= 64 w).
+ * Returns 0 if it cannot be projected: w = 0 (the eye point, which the
+ * planes let through: -0 <= 0 <= 0) or so small that 1/w overflows. */
+static int to_window(const gfx_draw *d, const cvert *v, gfx_wvert *o)
 {
     const ws_gfx_state *s = d->st;
+    if (!(v->c[3] > 0)) return 0;
     float iw = 1.0f / v->c[3];
+    if (!isfinite(iw)) return 0;
     o->x = s->vp_x + (v->c[0] * iw + 1.0f) * s->vp_w * 0.5f;
     o->y = s->vp_y + (1.0f - v->c[1] * iw) * s->vp_h * 0.5f;
     o->z = s->vp_zmin + (v->c[2] * iw + 1.0f) * 0.5f * (s->vp_zmax - s->vp_zmin);
     o->inv_w = iw;
     memcpy(o->var, v->var, d->nvar * sizeof(float));
+    return 1;
 }
 
 static ws_status push_tri(gfx_draw *d, gfx_tri_list *l, const cvert *a, const cvert *b, const cvert *c,
@@ -75,11 +83,13 @@ static ws_status push_tri(gfx_draw *d, gfx_tri_list *l, const cvert *a, const cv
         l->t = t;
         l->cap = cap;
     }
-    gfx_tri *t = &l->t[l->n++];
-    to_window(d, a, &t->v[0]);
-    to_window(d, b, &t->v[1]);
-    to_window(d, c, &t->v[2]);
+    gfx_tri *t = &l->t[l->n];
+    if (!to_window(d, a, &t->v[0]) || !to_window(d, b, &t->v[1]) || !to_window(d, c, &t->v[2])) {
+        d->stats->primitives_invalid++;
+        return WS_OK;
+    }
     t->prim = prim;
+    l->n++;
     return WS_OK;
 }
 

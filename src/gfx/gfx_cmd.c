@@ -86,8 +86,7 @@ static ws_status flush_fragments(gfx_draw *d, gfx_frags *f)
     ws_device *dev = d->dev;
     uint32_t in_bytes = (4 + d->nvar) * 4, addr;
     uint64_t need = (uint64_t)f->n * (in_bytes + 16);
-    if (need > UINT32_MAX / 2) return gfx_fault(d, "fragment batch too large (%u lanes)", f->n);
-    ws_status st = gfx_scratch(dev, (uint32_t)need, &addr);
+    ws_status st = gfx_scratch(d, need, &addr);
     if (st != WS_OK) return st;
     uint32_t in_addr = addr, color_addr = addr + f->n * in_bytes;
     memcpy(ws_mem_global_ptr(&dev->mem, in_addr), f->in, (size_t)f->n * in_bytes);

@@ -71,7 +71,7 @@ typedef struct gfx_draw {
  * out of host memory), device memory for shader inputs and outputs (grown
  * as needed), faults of a draw, shader launches. */
 ws_gfx_device *gfx_hw(ws_device *dev);
-ws_status gfx_scratch(ws_device *dev, uint32_t bytes, uint32_t *addr);
+ws_status gfx_scratch(gfx_draw *d, uint64_t bytes, uint32_t *addr);
 ws_status gfx_fault(gfx_draw *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Run one shader launch over `threads` grid threads. */
 ws_status gfx_shade(gfx_draw *d, const ws_gfx_stage *s, int fragment, uint64_t threads, uint32_t *sysval,

@@ -13,20 +13,32 @@ ws_gfx_device *gfx_hw(ws_device *dev)
     return dev->gfx;
 }
 
-ws_status gfx_scratch(ws_device *dev, uint32_t bytes, uint32_t *addr)
+ws_status gfx_scratch(gfx_draw *d, uint64_t bytes, uint32_t *addr)
 {
+    ws_device *dev = d->dev;
     ws_gfx_device *g = gfx_hw(dev);
     if (!g) return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "graphics: out of host memory");
+    if (bytes > UINT32_MAX / 2)
+        return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "draw %llu (shaders '%s', '%s'): %llu bytes of shader inputs "
+                            "and outputs at once: more than device memory can hold (at most 2 GiB; split the draw)",
+                            (unsigned long long)d->cmd->draw_id, d->st->pipe.vs.name, d->st->pipe.fs.name,
+                            (unsigned long long)bytes);
     if (bytes > g->scratch_size) {
+        /* Grow in powers of two (few reallocations), but settle for the exact
+         * size when the power of two does not fit. */
         uint64_t want = g->scratch_size ? (uint64_t)g->scratch_size * 2 : 1u << 20;
         while (want < bytes) want *= 2;
-        if (want > UINT32_MAX / 2) want = bytes;
         if (g->scratch) ws_mem_free(&dev->mem, g->scratch, REGION_DATA);
         g->scratch = g->scratch_size = 0;
         uint32_t a;
-        if (ws_mem_alloc(&dev->mem, (uint32_t)want, REGION_DATA, &a))
-            return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "graphics: no room in device memory for %llu bytes "
-                                "of shader inputs and outputs (raise global_mem_limit)", (unsigned long long)want);
+        if (want > UINT32_MAX / 2 || ws_mem_alloc(&dev->mem, (uint32_t)want, REGION_DATA, &a)) {
+            want = bytes;
+            if (ws_mem_alloc(&dev->mem, (uint32_t)want, REGION_DATA, &a))
+                return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "draw %llu (shaders '%s', '%s'): no room in device "
+                                    "memory for %llu bytes of shader inputs and outputs (raise global_mem_limit)",
+                                    (unsigned long long)d->cmd->draw_id, d->st->pipe.vs.name, d->st->pipe.fs.name,
+                                    (unsigned long long)want);
+        }
         g->scratch = a;
         g->scratch_size = (uint32_t)want;
     }

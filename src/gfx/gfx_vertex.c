@@ -76,8 +76,8 @@ ws_status gfx_vertex_stage(gfx_draw *d, uint64_t *ninv_out, const float **vout)
     if (c->indexed && (st = bind_buffer(d, &d->st->ibuf, "the index buffer", &ib)) != WS_OK) return st;
 
     uint32_t in_bytes = p->vin_floats * 4, out_bytes = p->vout_floats * 4, addr;
-    if ((st = gfx_scratch(dev, (uint32_t)(ninv * (in_bytes + out_bytes)), &addr)) != WS_OK) return st;
-    uint32_t in_addr = addr, out_addr = addr + (uint32_t)ninv * in_bytes;
+    if ((st = gfx_scratch(d, ninv * (in_bytes + out_bytes), &addr)) != WS_OK) return st;
+    uint32_t in_addr = addr, out_addr = addr + (uint32_t)(ninv * in_bytes); /* < 2 GiB: gfx_scratch checked */
     float *in = (float *)(void *)ws_mem_global_ptr(&dev->mem, in_addr);
     uint32_t *sys = malloc(ninv * 16);
     if (!sys) return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "graphics: out of host memory");

@@ -228,6 +228,8 @@ ws_status ws_gfx_clear(ws_device *dev, const float rgba[4], float depth)
     CONTEXT("ws_gfx_clear");
     if (!g->target) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_gfx_clear: no render target (ws_gfx_set_target)");
     if (!rgba) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_gfx_clear: rgba is NULL");
+    if (isnan(depth)) /* clamping below would keep a NaN, and no depth test passes against it */
+        return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_gfx_clear: depth is NaN");
     ws_gfx_cmd *c = new_cmd(dev, g, GFX_CMD_CLEAR, "ws_gfx_clear");
     if (!c) return WS_ERR_OUT_OF_MEMORY;
     memcpy(c->clear_rgba, rgba, sizeof c->clear_rgba);

@@ -115,6 +115,13 @@ static ws_status check_shaders(ws_device *dev, const ws_gfx_pipeline_desc *d, ws
                             "attributes %s", v->name, in->name, in->type_name, in->pointee_bytes,
                             in->pointee_all_float ? "" : ", not all float", hw->vin_floats, hw->vin_floats * 4, layout);
     }
+    /* A layout that fetches nothing (positions from ws_vertex_id) has no
+     * input record: a VIn with data would read other invocations' memory. */
+    if (!hw->vin_floats && in->pointee_bytes)
+        return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_gfx_pipeline_create: vertex shader '%s' parameter 0 '%s' "
+                            "has type '%s' (%u bytes), but the vertex layout fetches no attributes: declare it "
+                            "'const void *' or describe the attributes", v->name, in->name, in->type_name,
+                            in->pointee_bytes);
     uint32_t ob = out->pointee_bytes;
     if (ob < 16 || ob % 4 || ob > (4 + WS_GFX_MAX_VARYINGS) * 4 || !out->pointee_all_float)
         return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_gfx_pipeline_create: vertex shader '%s' parameter 1 '%s' has "

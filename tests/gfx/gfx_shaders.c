@@ -87,3 +87,42 @@ WS_FRAGMENT ws_vec4 assert_fs(const struct vout *in)
     assert(ws_is_helper() || ws_pixel_x() != 5 || ws_pixel_y() != 6);
     return ws_vec4_make(in->color[0], 0, 0, 1);
 }
+
+/* No vertex input (the layout fetches nothing): a full-screen triangle
+ * from the vertex id. */
+WS_VERTEX void from_id_vs(const void *in, struct vout *out)
+{
+    (void)in;
+    unsigned id = ws_vertex_id();
+    out->position = ws_vec4_make(id == 1 ? 3.0f : -1.0f, id == 2 ? 3.0f : -1.0f, 0, 1);
+    out->color[0] = 0.25f; out->color[1] = 0.5f; out->color[2] = 0.75f; out->color[3] = 1;
+}
+
+/* Leaves vertex 2's position unwritten: clip position (0, 0, 0, 0). */
+WS_VERTEX void partial_vs(const void *in, struct vout *out)
+{
+    (void)in;
+    unsigned id = ws_vertex_id();
+    if (id != 2) out->position = ws_vec4_make(id == 1 ? 0.5f : -0.5f, -0.5f, 0, 1);
+    out->color[0] = out->color[1] = out->color[2] = out->color[3] = 1;
+}
+
+/* The widest records: 64 input floats, 32 varyings. */
+struct fat_in { float a[64]; };
+struct fat_out { ws_vec4 position; float v[32]; };
+WS_VERTEX void fat_vs(const struct fat_in *in, struct fat_out *out)
+{
+    out->position = ws_vec4_make(in->a[0], in->a[1], in->a[2], in->a[3]);
+    for (int i = 0; i < 32; i++) out->v[i] = in->a[4 + i];
+}
+WS_VERTEX void wide_vs(const void *in, struct fat_out *out)
+{
+    (void)in;
+    unsigned id = ws_vertex_id();
+    out->position = ws_vec4_make(id == 1 ? 3.0f : -1.0f, id == 2 ? 3.0f : -1.0f, 0, 1);
+    for (int i = 0; i < 32; i++) out->v[i] = (float)i / 32.0f;
+}
+WS_FRAGMENT ws_vec4 fat_fs(const struct fat_out *in)
+{
+    return ws_vec4_make(in->v[0], in->v[1], in->v[31], 1.0f);
+}

@@ -115,6 +115,12 @@ static void test_bad_input(void)
     CHECK(ws_gfx_texture_upload(dev, t, 0, texels, sizeof texels) == WS_OK);
     CHECK(ws_gfx_texture_destroy(dev, t) == WS_OK);
     CHECK(ws_gfx_texture_destroy(dev, t) == WS_ERR_INVALID_ARG); /* stale handle */
+    /* a NaN clear depth is refused (it was stored: no later test passed) */
+    const float black[4] = { 0, 0, 0, 1 };
+    CHECK(ws_gfx_begin_frame(dev, NULL) == WS_OK);
+    CHECK(ws_gfx_clear(dev, black, NAN) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "ws_gfx_clear: depth is NaN");
+    CHECK(ws_gfx_present(dev, target, NULL, 0) == WS_OK);
     /* a draw with no pipeline */
     CHECK(ws_gfx_set_pipeline(dev, NULL) == WS_OK);
     CHECK(ws_gfx_draw(dev, 3, 1, 0, 0) == WS_ERR_BAD_LAUNCH);
@@ -155,6 +161,85 @@ static void test_bad_input(void)
     CHECK(ws_gfx_last_draw_stats(dev, &s) == WS_OK);
     CHECK_EQ_U(s.primitives_invalid, 2);
     CHECK_EQ_U(s.pixels_written, 0);
+}
+
+static uint32_t lit_pixels(void)
+{
+    uint32_t n = 0;
+    for (int i = 0; i < W * H; i++) n += img[i * 4] || img[i * 4 + 1] || img[i * 4 + 2];
+    return n;
+}
+
+/* Geometry at the edges of what projects, and the largest records. */
+static void test_degenerate_and_large(void)
+{
+    ws_gfx_draw_stats s;
+    /* no attributes: VIn must be void (it would read other records) */
+    ws_gfx_pipeline_desc d = desc("ref_vs", "ref_fs");
+    d.nattributes = d.nbindings = 0;
+    ws_gfx_pipeline *p = NULL;
+    CHECK(ws_gfx_pipeline_create(dev, &d, &p) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "'const struct vin *' (32 bytes), but the vertex layout fetches no attributes");
+    d.vertex_shader = shader("from_id_vs");
+    vtx none[3] = { 0 };
+    CHECK(draw(&d, none, 3, 1, 0) == WS_OK);
+    CHECK_EQ_U(lit_pixels(), W * H);
+    CHECK(px(W - 1, 0)[0] == 64 && px(W - 1, 0)[1] == 128 && px(W - 1, 0)[2] == 191);
+    /* a vertex at clip (0, 0, 0, 0), or with a w whose 1/w overflows:
+     * dropped as invalid (it rasterised NaN window coordinates) */
+    d.vertex_shader = shader("partial_vs");
+    CHECK(draw(&d, none, 3, 1, 0) == WS_OK);
+    CHECK(ws_gfx_last_draw_stats(dev, &s) == WS_OK);
+    CHECK_EQ_U(s.primitives_invalid, 1);
+    CHECK_EQ_U(s.pixels_written, 0);
+    d = desc("ref_vs", "ref_fs");
+    vtx v[3] = { { { -0.5f, -0.5f, 0, 1 }, { 1, 1, 1, 1 } }, { { 0.5f, -0.5f, 0, 1 }, { 1, 1, 1, 1 } },
+                 { { 0, 0, 0, 1e-40f }, { 1, 1, 1, 1 } } };
+    CHECK(draw(&d, v, 3, 1, 0) == WS_OK);
+    CHECK(ws_gfx_last_draw_stats(dev, &s) == WS_OK);
+    CHECK_EQ_U(s.primitives_invalid, 1);
+    CHECK_EQ_U(s.pixels_written, 0);
+    /* far vertices: the half plane y > 0 is the top half however far they
+     * are (the guard-band clip computed its crossings in float: half of
+     * it was lost from 1e10 on) */
+    for (float far = 1e3f; far <= 1e12f; far *= 1e3f) {
+        vtx h[3] = { { { -far, 0, 0, 1 }, { 1, 1, 1, 1 } }, { { far, 0, 0, 1 }, { 1, 1, 1, 1 } },
+                     { { 0, far, 0, 1 }, { 1, 1, 1, 1 } } };
+        CHECK(draw(&d, h, 3, 1, 0) == WS_OK);
+        CHECK_EQ_U(lit_pixels(), W * H / 2);
+        CHECK(px(W / 2, H / 2 - 1)[0] == 255 && px(W / 2, H / 2)[0] == 0);
+    }
+    /* 2^24 - 1 invocations of 400-byte records: 6.7 GB of scratch, which
+     * the 32-bit size cut to 2.4 GB's remainder (a host crash): an error */
+    d = desc("fat_vs", "fat_fs");
+    d.nattributes = 16;
+    for (int i = 0; i < 16; i++) d.attributes[i] = (ws_gfx_attribute){ 0, 0, WS_GFX_FLOAT4 };
+    d.bindings[0] = (ws_gfx_binding){ 0, 0 }; /* stride 0: every vertex reads one element */
+    CHECK(draw(&d, v, 1, 1, 0) == WS_OK);
+    ws_addr vb = 0;
+    CHECK(ws_gfx_pipeline_create(dev, &d, &p) == WS_OK && ws_gfx_set_pipeline(dev, p) == WS_OK);
+    CHECK(ws_malloc(dev, sizeof v, &vb) == WS_OK && ws_gfx_set_vertex_buffer(dev, 0, vb, sizeof v) == WS_OK);
+    CHECK(ws_gfx_begin_frame(dev, NULL) == WS_OK && ws_gfx_draw(dev, (1u << 24) - 1, 1, 0, 0) == WS_OK);
+    CHECK(ws_gfx_present(dev, target, img, sizeof img) == WS_ERR_OUT_OF_MEMORY);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "(shaders 'fat_vs', 'fat_fs'): 6710886000 bytes of shader inputs");
+    ws_free(dev, vb);
+    ws_gfx_pipeline_destroy(dev, p);
+    /* 32 varyings over a 1024x1024 target: the fragment batch needs 168 MB
+     * of the 256 MiB arena; the power of two above it does not fit */
+    ws_gfx_target *big = NULL;
+    d.vertex_shader = shader("wide_vs");
+    d.nattributes = d.nbindings = 0;
+    p = NULL;
+    CHECK(ws_gfx_target_create(dev, 1024, 1024, 0, &big) == WS_OK);
+    CHECK(ws_gfx_pipeline_create(dev, &d, &p) == WS_OK && ws_gfx_set_pipeline(dev, p) == WS_OK);
+    CHECK(ws_gfx_set_target(dev, big) == WS_OK && ws_gfx_begin_frame(dev, NULL) == WS_OK);
+    CHECK(ws_gfx_draw(dev, 3, 1, 0, 0) == WS_OK);
+    CHECK(ws_gfx_present(dev, big, NULL, 0) == WS_OK);
+    CHECK(ws_gfx_last_draw_stats(dev, &s) == WS_OK);
+    CHECK_EQ_U(s.pixels_written, 1024 * 1024);
+    ws_gfx_pipeline_destroy(dev, p);
+    ws_gfx_target_destroy(dev, big);
+    CHECK(ws_gfx_set_target(dev, target) == WS_OK);
 }
 
 static void test_fault_names_pixel(void)
@@ -404,6 +489,7 @@ int main(int argc, char **argv)
     CHECK(ws_gfx_set_target(dev, target) == WS_OK);
     test_pipeline_checks();
     test_bad_input();
+    test_degenerate_and_large();
     test_fault_names_pixel();
     test_discard_and_sysvals();
     test_printf_assert();
