@@ -33,6 +33,9 @@ typedef struct rd_target {
     int pixel, pixel_entry;
     uint32_t px, py, pdraw;
     int libs_told;                  /* gdb heard of the modules (library stop) */
+    ws_dbg_module *libs;            /* every module the frame has, loaded or not
+                                       (images: our copies)                 */
+    size_t nlibs;
     ws_gdb_stop stop;               /* the stop wait() reports next          */
     int have_stop;
     uint64_t replays;               /* frames replayed (monitor position)   */
@@ -63,6 +66,8 @@ ws_status rd_write_mem(void *t, uint32_t tid, uint32_t addr, const uint8_t *buf,
 ws_status rd_breakpoint(void *t, int type, uint32_t addr, uint32_t kind, int insert, const ws_gdb_cond *conds,
                         size_t nconds);
 ws_status rd_libraries(void *t, char **xml, size_t *len);
+ws_status rd_list_modules(rd_target *t); /* one unarmed replay: fills libs */
+void rd_free_modules(rd_target *t);
 ws_status rd_file(void *t, const char *name, const uint8_t **data, size_t *size);
 ws_status rd_monitor(void *t, const char *cmd, char **out);
 void rd_detach(void *t);

@@ -17,7 +17,7 @@ extern const unsigned long ws_exit_stub_elf_size;
 
 /* gdb's name for a module: its path if absolute, else a made-up path
  * that stays unique (modules loaded from memory have bare names). */
-static void lib_name(const ws_dbg_module *m, char *out, size_t cap)
+void ws_gdb_library_name(const ws_dbg_module *m, char *out, size_t cap)
 {
     if (m->name[0] == '/') snprintf(out, cap, "%s", m->name);
     else snprintf(out, cap, "/warpscope-module/%u/%s", m->id, m->name[0] ? m->name : "module");
@@ -62,15 +62,11 @@ static ws_dbg_module *list_modules(ws_debug *dbg, size_t *n, char *err, size_t e
     return mods;
 }
 
-ws_status ws_gdb_library_list(ws_debug *dbg, char **xml, size_t *len, char *err, size_t errlen)
+ws_status ws_gdb_library_xml(const ws_dbg_module *mods, size_t n, char **xml, size_t *len, char *err, size_t errlen)
 {
-    size_t n;
-    ws_dbg_module *mods = list_modules(dbg, &n, err, errlen);
-    if (!mods) return WS_ERR_INTERNAL;
     size_t cap = 192 + n * 640, o = 0;
     char *x = malloc(cap);
     if (!x) {
-        free(mods);
         snprintf(err, errlen, "library list: out of host memory");
         return WS_ERR_OUT_OF_MEMORY;
     }
@@ -78,7 +74,7 @@ ws_status ws_gdb_library_list(ws_debug *dbg, char **xml, size_t *len, char *err,
     for (size_t i = 0; i < n; i++) {
         char name[512], esc[600];
         size_t k = 0;
-        lib_name(&mods[i], name, sizeof name);
+        ws_gdb_library_name(&mods[i], name, sizeof name);
         for (const char *p = name; *p && k + 6 < sizeof esc; p++) { /* XML attribute */
             if (*p == '"' || *p == '&' || *p == '<') k += (size_t)snprintf(esc + k, sizeof esc - k, "&#%d;", *p);
             else esc[k++] = *p;
@@ -91,36 +87,51 @@ ws_status ws_gdb_library_list(ws_debug *dbg, char **xml, size_t *len, char *err,
     o += (size_t)snprintf(x + o, cap - o, "<library name=\"" EXIT_STUB_NAME "\"><segment address=\"0x%x\"/></library>\n",
                           first_load_vaddr(&stub));
     o += (size_t)snprintf(x + o, cap - o, "</library-list>\n");
-    free(mods);
     *xml = x;
     *len = o;
     return WS_OK;
 }
 
-ws_status ws_gdb_module_file(ws_debug *dbg, const char *name, const uint8_t **data, size_t *size, char *err,
-                             size_t errlen)
+ws_status ws_gdb_library_list(ws_debug *dbg, char **xml, size_t *len, char *err, size_t errlen)
+{
+    size_t n;
+    ws_dbg_module *mods = list_modules(dbg, &n, err, errlen);
+    if (!mods) return WS_ERR_INTERNAL;
+    ws_status st = ws_gdb_library_xml(mods, n, xml, len, err, errlen);
+    free(mods);
+    return st;
+}
+
+ws_status ws_gdb_module_file_in(const ws_dbg_module *mods, size_t n, const char *name, const uint8_t **data,
+                                size_t *size, char *err, size_t errlen)
 {
     if (!strcmp(name, EXIT_STUB_NAME)) {
         *data = ws_exit_stub_elf;
         *size = ws_exit_stub_elf_size;
         return WS_OK;
     }
-    size_t n;
-    ws_dbg_module *mods = list_modules(dbg, &n, err, errlen);
-    if (!mods) return WS_ERR_INTERNAL;
     for (size_t i = 0; i < n; i++) {
         char lname[512];
-        lib_name(&mods[i], lname, sizeof lname);
+        ws_gdb_library_name(&mods[i], lname, sizeof lname);
         if (!strcmp(lname, name) && mods[i].image) {
-            *data = mods[i].image; /* valid until the module unloads */
+            *data = mods[i].image;
             *size = mods[i].image_size;
-            free(mods);
             return WS_OK;
         }
     }
-    free(mods);
     snprintf(err, errlen, "no module named %s", name);
     return WS_ERR_NOT_FOUND;
+}
+
+ws_status ws_gdb_module_file(ws_debug *dbg, const char *name, const uint8_t **data, size_t *size, char *err,
+                             size_t errlen)
+{
+    size_t n;
+    ws_dbg_module *mods = list_modules(dbg, &n, err, errlen);
+    if (!mods) return WS_ERR_INTERNAL;
+    ws_status st = ws_gdb_module_file_in(mods, n, name, data, size, err, errlen); /* images live until unload */
+    free(mods);
+    return st;
 }
 
 ws_status ws_gdb_dbg_libraries(void *tp, char **xml, size_t *len)
