@@ -96,12 +96,19 @@ int tr_merge(const tr_twin *tw, const ws_module *record, ws_trace_launch *L, con
         snprintf(err, errlen, "out of host memory while merging the trace");
         goto done;
     }
+    /* A fault stops the device between a lane's reservation of a record
+     * and its write: such a slot stays zero (no known site) and is left
+     * out of a FAULTED launch; anywhere else it is an error. */
+    const int faulted = (L->flags & WS_TRACE_FAULTED) != 0;
+    uint64_t unwritten = 0;
     for (uint64_t i = 0; i < nbb; i++) { /* counts per thread */
+        if (faulted && lookup(&bs, get32(bb + i * WSI_BB_RECORD_SIZE + 4)) < 0) { unwritten++; continue; }
         uint32_t gid = get32(bb + i * WSI_BB_RECORD_SIZE);
         if (gid >= total_threads) { snprintf(err, errlen, "block record %llu names thread %u of %u", (unsigned long long)i, gid, total_threads); goto done; }
         bcount[gid + 1]++;
     }
     for (uint64_t i = 0; i < nmem; i++) {
+        if (faulted && lookup(&ms, get32(mem + i * WSI_MEM_RECORD_SIZE + 4)) < 0) { unwritten++; continue; }
         uint32_t gid = get32(mem + i * WSI_MEM_RECORD_SIZE);
         if (gid >= total_threads) { snprintf(err, errlen, "memory record %llu names thread %u of %u", (unsigned long long)i, gid, total_threads); goto done; }
         mcount[gid + 1]++;
@@ -125,19 +132,24 @@ int tr_merge(const tr_twin *tw, const ws_module *record, ws_trace_launch *L, con
     for (uint64_t i = 0; i < nbb; i++) {
         const uint8_t *r = bb + i * WSI_BB_RECORD_SIZE;
         int64_t id = lookup(&bs, get32(r + 4));
+        if (id < 0 && faulted) continue;
         if (id < 0) { snprintf(err, errlen, "block record %llu has an unknown site 0x%08x", (unsigned long long)i, get32(r + 4)); goto done; }
         L->bb[bcount[get32(r)]++] = (uint32_t)id;
     }
     for (uint64_t i = 0; i < nmem; i++) {
         const uint8_t *r = mem + i * WSI_MEM_RECORD_SIZE;
         int64_t id = lookup(&ms, get32(r + 4));
+        if (id < 0 && faulted) continue;
         if (id < 0) { snprintf(err, errlen, "memory record %llu has an unknown site 0x%08x", (unsigned long long)i, get32(r + 4)); goto done; }
         uint64_t k = mcount[get32(r)]++;
         L->mem[k] = (ws_trace_access){ (uint32_t)id, get32(r + 8) + (uint32_t)in->mems[id].imm };
         if (L->values && in->mems[id].kind != WSI_LOAD) L->values[k] = get32(r + 12);
     }
-    L->nbb = nbb;
-    L->nmem = nmem;
+    L->nbb = bcount[total_threads];
+    L->nmem = mcount[total_threads];
+    if (unwritten) /* not an error: the caller notes it */
+        snprintf(err, errlen, "%llu record slots reserved before the fault were never written: left out",
+                 (unsigned long long)unwritten);
     /* each thread's accesses must fit its block executions */
     for (uint32_t k = 0; k < nthreads; k++) {
         const ws_trace_thread *t = &L->threads[k];
@@ -150,6 +162,13 @@ int tr_merge(const tr_twin *tw, const ws_module *record, ws_trace_launch *L, con
     }
     rc = (L->flags & WS_TRACE_WARPS) && b->warp ? merge_warps(&bs, L, b, total_threads, tpb, err, errlen) : 0;
 done:
+    if (rc) { /* nothing half merged reaches the reports */
+        free(L->bb); free(L->mem); free(L->values); free(L->threads);
+        L->bb = NULL; L->mem = NULL; L->values = NULL; L->threads = NULL;
+        L->nbb = L->nmem = 0;
+        L->nthreads = 0;
+        L->flags &= ~(uint32_t)WS_TRACE_VALUES;
+    }
     free(bs.slot);
     free(ms.slot);
     free(bcount);

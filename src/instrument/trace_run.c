@@ -302,7 +302,7 @@ ws_status tr_launch(tracer *t, tr_twin *tw, ws_grid_run *G, ws_tool_runner *run)
         }
         for (int i = 0; i < NBUF; i++) complete = complete && used.n[i] == want.n[i]; /* zero slack, no drop */
         complete = complete && st2 == WS_OK;
-        char err[256];
+        char err[256] = "";
         uint32_t threads = (uint32_t)(G->grid.x * G->grid.y * G->grid.z) * G->threads_per_block;
         tr_buffers b = { rec.p[BUF_BB], rec.p[BUF_MEM], rec.p[BUF_WARP], rec.n[BUF_BB], rec.n[BUF_MEM], rec.n[BUF_WARP] };
         int bad = t->opt.tool == TR_CUSTOM
@@ -312,6 +312,8 @@ ws_status tr_launch(tracer *t, tr_twin *tw, ws_grid_run *G, ws_tool_runner *run)
         if (bad) {
             note(L, "%s", err);
             complete = 0;
+        } else if (err[0]) {
+            note(L, "%s", err);
         }
         records_free(&rec);
         ws_launch_snapshot_restore(dev, &snap);
