@@ -172,6 +172,23 @@ static int pair_relocations(rw_ctx *c)
             return rw_fail(c, "%%pcrel_lo at 0x%08x does not name an auipc with a %%pcrel_hi", r->place);
         c->insts[i].lo_of = hi;
     }
+    /* An auipc the assembler resolved itself (a call or an address within
+     * the same section, e.g. to a static noinline or recursive function:
+     * `warpscope cc` links with -mno-relax, so no relocation is left) is
+     * understood when the very next instruction takes its low part: a
+     * jalr, addi, load or store based on the auipc's register. */
+    for (uint32_t i = 0; i + 1 < c->ninsts; i++) {
+        rw_inst *hi = &c->insts[i], *lo = &c->insts[i + 1];
+        if (hi->in.op != OP_AUIPC || hi->pcrel >= 0 || lo->lo_of >= 0 || lo->addr != hi->addr + 4 ||
+            lo->in.len != 4 || hi->in.rd == 0 || lo->in.rs1 != hi->in.rd || lo->leader)
+            continue;
+        ws_op_class k = ws_op_class_of((ws_op)lo->in.op);
+        if (lo->in.op != OP_JALR && lo->in.op != OP_ADDI && k != CLASS_LOAD && k != CLASS_STORE) continue;
+        hi->pcrel = INT32_MAX; /* no relocation: the pair itself says where */
+        hi->target = hi->addr + (uint32_t)hi->in.imm + (uint32_t)lo->in.imm;
+        lo->lo_of = (int32_t)i;
+        if ((lo->in.op == OP_JALR || lo->in.op == OP_ADDI) && in_text(c, hi->target)) mark_entry(c, hi->target, 1);
+    }
     for (uint32_t i = 0; i < c->ninsts; i++)
         if (c->insts[i].in.op == OP_AUIPC && c->insts[i].pcrel < 0) {
             char at[160];
