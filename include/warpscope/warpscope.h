@@ -57,7 +57,8 @@ typedef struct ws_config {
     uint32_t max_shared_per_block; /* default 48 KiB                          */
     uint32_t stack_per_lane;     /* bytes, default 8 KiB, multiple of 16      */
     uint64_t global_mem_limit;   /* bytes of global memory, default 256 MiB   */
-    uint32_t max_threads_per_block; /* default 1024 (must fit warps_per_core warps) */
+    uint32_t max_threads_per_block; /* default 256 (must fit warps_per_core warps; ws_config_parse
+                                       lowers it with a smaller core it is not given with) */
     ws_exec_mode mode;           /* functional (default) or timing            */
     uint32_t warp_quantum;       /* warp-instructions a warp runs before the
                                     scheduler moves on, default 64            */

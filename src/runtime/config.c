@@ -1,21 +1,30 @@
 /* "key=value" configuration text, for the command line and config files. */
 #include <ctype.h>
+#include <errno.h>
+#include <stdint.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "runtime/runtime.h"
 
+/* A whole number with an optional K/M/G (KiB/MiB/GiB) suffix; -1 for
+ * anything else, a sign, or a value past 64 bits. */
 static int parse_size(const char *v, uint64_t *out)
 {
     char *end;
+    if (!isdigit((unsigned char)*v)) return -1; /* strtoull would take "-1" as 2^64 - 1 */
+    errno = 0;
     unsigned long long n = strtoull(v, &end, 0);
-    if (end == v) return -1;
+    if (end == v || errno == ERANGE) return -1;
+    unsigned shift = 0;
     switch (toupper((unsigned char)*end)) {
-    case 'K': n <<= 10; end++; break;
-    case 'M': n <<= 20; end++; break;
-    case 'G': n <<= 30; end++; break;
+    case 'K': shift = 10; end++; break;
+    case 'M': shift = 20; end++; break;
+    case 'G': shift = 30; end++; break;
     default: break;
     }
+    if (shift && n > (UINT64_MAX >> shift)) return -1;
+    n <<= shift;
     if (*end == 'i' || *end == 'I') end++;
     if (*end == 'B' || *end == 'b') end++;
     if (*end) return -1;
@@ -59,7 +68,7 @@ static ws_status set_key(ws_config *c, const char *key, const char *val, char *e
         return WS_OK;
     }
     if (parse_size(val, &n)) {
-        snprintf(err, len, "%s=%s: not a number", key, val);
+        snprintf(err, len, "%s=%s: not a whole number from 0 to 2^64-1 (K, M, G suffixes allowed)", key, val);
         return WS_ERR_INVALID_ARG;
     }
     if (strcmp(key, "global_mem_limit") == 0) { c->global_mem_limit = n; return WS_OK; }
@@ -80,6 +89,7 @@ ws_status ws_config_parse(ws_config *cfg, const char *text, char *err, size_t er
     if (!err) { err = tmp; errlen = sizeof tmp; }
     if (!cfg || !text) return WS_ERR_INVALID_ARG;
     const char *p = text;
+    int block_given = 0, shape_given = 0;
     while (*p) {
         while (*p && (isspace((unsigned char)*p) || *p == ',')) p++;
         if (!*p) break;
@@ -96,6 +106,13 @@ ws_status ws_config_parse(ws_config *cfg, const char *text, char *err, size_t er
         *eq = 0;
         ws_status st = set_key(cfg, item, eq + 1, err, errlen);
         if (st != WS_OK) return st;
+        if (!strcmp(item, "max_threads_per_block")) block_given = 1;
+        if (!strcmp(item, "lanes_per_warp") || !strcmp(item, "warps_per_core")) shape_given = 1;
     }
+    /* A smaller core ("lanes_per_warp=16") lowers the block-size limit it
+     * no longer holds, unless the text sets that limit itself. */
+    uint64_t holds = (uint64_t)cfg->warps_per_core * cfg->lanes_per_warp;
+    if (shape_given && !block_given && holds && cfg->max_threads_per_block > holds)
+        cfg->max_threads_per_block = (uint32_t)holds;
     return WS_OK;
 }

@@ -21,6 +21,24 @@ static void config_checks(void)
     CHECK(ws_config_parse(&c, "bogus=1", err, sizeof err) == WS_ERR_INVALID_ARG);
     CHECK_STR_CONTAINS(err, "unknown setting 'bogus'");
     CHECK(ws_config_parse(&c, "cores", err, sizeof err) == WS_ERR_INVALID_ARG);
+    /* the smaller core lowered the block limit it no longer holds (the
+     * documented example was refused: "max_threads_per_block=256") */
+    CHECK_EQ_U(c.max_threads_per_block, 128);
+    CHECK(ws_config_validate(&c, err, sizeof err) == WS_OK);
+    ws_config_default(&c);
+    CHECK(ws_config_parse(&c, "lanes_per_warp=16,max_threads_per_block=256", err, sizeof err) == WS_OK);
+    CHECK(ws_config_validate(&c, err, sizeof err) == WS_ERR_INVALID_ARG); /* given: kept, and refused */
+    /* signs, overflow and wrapping suffixes are refused, not wrapped */
+    const char *bad[] = { "cores=-5", "threads=-1", "global_mem_limit=17179869185G", "global_mem_limit=99999999999999999999",
+                          "cores=+4" };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        ws_config_default(&c);
+        CHECK(ws_config_parse(&c, bad[i], err, sizeof err) == WS_ERR_INVALID_ARG);
+        CHECK_STR_CONTAINS(err, bad[i]);
+    }
+    ws_config_default(&c);
+    CHECK(ws_config_parse(&c, "global_mem_limit=16G", err, sizeof err) == WS_OK);
+    CHECK(c.global_mem_limit == (uint64_t)16 << 30);
     ws_config_default(&c);
     c.lanes_per_warp = 33;
     CHECK(ws_config_validate(&c, err, sizeof err) == WS_ERR_INVALID_ARG);
