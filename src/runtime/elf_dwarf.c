@@ -52,8 +52,9 @@ static void spell(Dwarf_Die *t, char *buf, size_t len, int depth)
 
 /* Kind of a parameter type, peeling typedefs and qualifiers. Returns -1
  * for a type kernels cannot take by value. */
-static int kind_of(Dwarf_Die *t, ws_param_kind *kind)
+static int kind_of(Dwarf_Die *t, ws_param_kind *kind, int *is_bool)
 {
+    *is_bool = 0;
     Dwarf_Die cur = *t;
     for (int depth = 0; depth < MAX_DEPTH; depth++) {
         Dwarf_Attribute at;
@@ -83,7 +84,7 @@ static int kind_of(Dwarf_Die *t, ws_param_kind *kind)
                 if (size == 8) { *kind = WS_PARAM_F64; return 0; }
                 return -1;
             }
-            if (enc == DW_ATE_boolean) { *kind = WS_PARAM_U8; return 0; }
+            if (enc == DW_ATE_boolean) { *kind = WS_PARAM_U8; *is_bool = 1; return 0; }
             /* only integers from here: a complex or decimal float of 8 bytes is not a u64 */
             if (enc != DW_ATE_signed && enc != DW_ATE_signed_char && enc != DW_ATE_unsigned &&
                 enc != DW_ATE_unsigned_char && enc != DW_ATE_UTF)
@@ -176,8 +177,9 @@ static void pointee_of(Dwarf_Die *t, ws_elf_param *q)
         } else if (tag != DW_TAG_typedef && tag != DW_TAG_const_type && tag != DW_TAG_volatile_type &&
                    tag != DW_TAG_restrict_type) {
             ws_param_kind k;
+            int boolean;
             Dwarf_Word size = 0;
-            if (derefs == 1 && kind_of(&cur, &k) == 0 && k != WS_PARAM_PTR) {
+            if (derefs == 1 && kind_of(&cur, &k, &boolean) == 0 && k != WS_PARAM_PTR) {
                 if (dwarf_attr_integrate(&cur, DW_AT_byte_size, &at)) dwarf_formudata(&at, &size);
                 q->pointee_float = k == WS_PARAM_F32 || k == WS_PARAM_F64;
                 q->pointee_size = (uint32_t)size;
@@ -198,7 +200,8 @@ static int add_param(ws_elf_ctx *cx, ws_elf_kernel *k, Dwarf_Die *p)
     if (!dwarf_attr_integrate(p, DW_AT_type, &at) || !dwarf_formref_die(&at, &type))
         return ws_elf_fail(cx, "kernel '%s' parameter %u has no type in DWARF", k->name, k->nparams);
     spell(&type, tname, sizeof tname, 0);
-    if (kind_of(&type, &kind))
+    int is_bool;
+    if (kind_of(&type, &kind, &is_bool))
         return ws_elf_fail(cx, "kernel '%s' parameter %u '%s' has type '%s' passed by value, which kernels "
                            "do not support; pass a pointer", k->name, k->nparams, name ? name : "", tname);
     if (k->nparams >= 64) return ws_elf_fail(cx, "kernel '%s' has more than 64 parameters", k->name);
@@ -209,6 +212,7 @@ static int add_param(ws_elf_ctx *cx, ws_elf_kernel *k, Dwarf_Die *p)
     q->name = strdup(name ? name : "");
     q->type_name = strdup(tname);
     q->kind = kind;
+    q->is_bool = is_bool;
     q->pointee_float = 0;
     q->pointee_size = 0;
     q->pointee_bytes = 0;

@@ -19,6 +19,7 @@ typedef struct ws_elf_param {
     char *name;          /* parameter name from DWARF ("" if unnamed)       */
     char *type_name;     /* C spelling, e.g. "const float *", "int"         */
     ws_param_kind kind;
+    int is_bool;         /* _Bool: a U8 that takes only 0 or 1               */
     /* pointers: what they point to, typedefs and qualifiers peeled
      * (pointee_size 0 = void, a struct, or unknown) */
     int pointee_float;

@@ -15,8 +15,9 @@ static const char *arg_type_name(ws_arg_type t)
 /* Is argument `a` acceptable for a parameter of kind k? Signedness may
  * differ; width, integer/float and pointer-ness must match. Narrow integer
  * parameters take i32/u32 values that fit. */
-static int arg_fits(ws_param_kind k, const ws_arg *a, char *why, size_t len)
+static int arg_fits(const ws_elf_param *p, const ws_arg *a, char *why, size_t len)
 {
+    const ws_param_kind k = p->kind;
     int is32 = a->type == WS_TYPE_I32 || a->type == WS_TYPE_U32;
     int64_t v = a->type == WS_TYPE_I32 ? a->v.i32 : (int64_t)a->v.u32;
     switch (k) {
@@ -25,6 +26,10 @@ static int arg_fits(ws_param_kind k, const ws_arg *a, char *why, size_t len)
         int64_t hi = k == WS_PARAM_I8 ? 127 : k == WS_PARAM_U8 ? 255 : k == WS_PARAM_I16 ? 32767 : 65535;
         if (!is32) break;
         if (v < lo || v > hi) { snprintf(why, len, "value %lld does not fit", (long long)v); return 0; }
+        if (p->is_bool && v > 1) { /* the kernel would hold an invalid _Bool */
+            snprintf(why, len, "value %lld is not a bool (0 or 1)", (long long)v);
+            return 0;
+        }
         return 1;
     }
     case WS_PARAM_I32: case WS_PARAM_U32: if (is32) return 1; break;
@@ -122,7 +127,7 @@ static ws_status check_args(ws_device *dev, const ws_kernel *k, const ws_arg *ar
         if (args[i].type > WS_TYPE_PTR)
             return ws_set_error(dev, WS_ERR_BAD_LAUNCH, "launch of '%s': argument %u has an invalid type tag %d",
                                 m->name, i, (int)args[i].type);
-        if (!arg_fits(p->kind, &args[i], why, sizeof why))
+        if (!arg_fits(p, &args[i], why, sizeof why))
             return ws_set_error(dev, WS_ERR_BAD_LAUNCH, "launch of '%s': parameter %u '%s' has type '%s': %s",
                                 m->name, i, p->name, p->type_name, why);
     }

@@ -20,3 +20,7 @@ WS_KERNEL void busy(const unsigned *in, unsigned *bins, unsigned *order, int n)
     if (t < 16) atomicAdd(&bins[t], hist[t]);
     if (t % 50 == 0) printf("block %u thread %u sees %u\n", blockIdx_x(), t, hist[t % 16]);
 }
+
+/* A bool takes 0 or 1 only: 2 would reach the kernel as an invalid _Bool
+ * (b ? 10 : 20 plus (int)b gave 12, not 11). */
+WS_KERNEL void flag(int *out, _Bool b) { out[0] = (b ? 10 : 20) + (int)b; }
