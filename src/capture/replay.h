@@ -60,6 +60,10 @@ ws_status ws_replay_close(ws_replay *r);
 const char *ws_replay_error(const ws_replay *r);
 /* The replay's device: tools attach to it (debug hardware, probes). */
 ws_device *ws_replay_device(ws_replay *r);
+/* From the next restore on, every replay numbers its launches as the first
+ * did (the frame debugger: $launch and conditions on it hold across its
+ * replays). Off by default: other tools see each replay's launches anew. */
+void ws_replay_same_launch_ids(ws_replay *r);
 
 uint64_t ws_replay_call_count(const ws_replay *r);
 ws_status ws_replay_describe_call(const ws_replay *r, uint64_t index, ws_replay_call_info *out);

@@ -363,6 +363,7 @@ ws_status rd_init(rd_target *t, ws_replay *r)
         return rd_fail(t, st, "cannot attach the debug hardware: %s", ws_last_error(dev));
     if (st) return rd_fail(t, st, "reading the replay's device configuration");
     ws_debug_set_observe_only(t->dbg, 1); /* this thread runs the device: nothing may wait for a tool */
+    ws_replay_same_launch_ids(r); /* $launch is the same in every replay */
     if ((st = rd_list_modules(t)) != WS_OK) return st;
     st = go_start(t);
     t->have_stop = 0;

@@ -51,6 +51,9 @@ struct ws_replay {
     ws_capture_reader *rd;
     ws_config cfg;
     ws_device *dev;
+    uint64_t first_launch_id;     /* with same_launch_ids: what each replay
+                                     numbers its first launch (0: not set)  */
+    int same_launch_ids;
     rp_obj *obj;                  /* indexed by capture id                   */
     uint32_t nobj;
     rp_alloc *init;               /* allocations at the frame start, by address */

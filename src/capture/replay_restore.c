@@ -5,6 +5,7 @@
  * goes away; every byte and the graphics context are rewritten. */
 #include <string.h>
 #include "capture/replay_int.h"
+#include "device/device.h"
 
 static ws_status api(ws_replay *r, ws_status st, const char *what)
 {
@@ -191,5 +192,14 @@ ws_status ws_replay_restore(ws_replay *r)
     if (st == WS_OK) st = rewrite_contents(r);
     if (st == WS_OK && r->uses_gfx) st = restore_context(r);
     if (st == WS_OK) st = api(r, ws_synchronize(r->dev), "waiting for the device");
+    if (st == WS_OK && r->same_launch_ids) {
+        if (!r->first_launch_id) r->first_launch_id = r->dev->next_launch_id;
+        r->dev->next_launch_id = r->first_launch_id;
+    }
     return st;
+}
+
+void ws_replay_same_launch_ids(ws_replay *r)
+{
+    if (r) r->same_launch_ids = 1;
 }
