@@ -153,6 +153,7 @@ static ws_status go_snapshot(rd_target *t, ws_gdb_reason reason)
     t->focus = (ws_shadow_thread){ s->launch, s->block, s->thread[s->lane] };
     t->have_focus = 1;
     t->focus_count = s->thread_count;
+    t->at_hit = 0;
     set_stop(t, rd_tid_of_lane(t, s->lane), reason);
     return WS_OK;
 }
@@ -172,13 +173,14 @@ static uint64_t here(const rd_target *t)
 /* A breakpoint several lanes of one warp-instruction reach is reported
  * for the thread gdb followed first, as the live server does: gdb's own
  * step-resume and finish breakpoints are meant for that thread, and its
- * siblings would each cost gdb a step-over and two replays. The lanes
- * before it at that instruction are passed; those after it come next. */
-static void focus_first(rd_target *t, const ws_shadow_thread *f)
+ * siblings would each cost gdb a step-over and two replays. Forwards, the
+ * lanes before it at that instruction are passed and those after it come
+ * next; backwards (reverse-continue, reverse-finish), the reverse. */
+static void focus_lane(rd_target *t, const ws_shadow_thread *f, int backwards)
 {
     ws_shadow_state *s = &t->snap;
     if (f->launch != s->launch || memcmp(&f->block, &s->block, sizeof f->block)) return;
-    for (uint32_t l = s->lane + 1; l < s->lanes; l++) {
+    for (uint32_t l = backwards ? 0 : s->lane + 1; l < (backwards ? s->lane : s->lanes); l++) {
         if (!(s->group >> l & 1) || memcmp(&s->thread[l], &f->thread, sizeof f->thread)) continue;
         for (size_t i = 0; i < t->nbps; i++)
             if (t->bps[i].addr == s->pc && !t->bps[i].nconds) { /* every lane of the group hits it */
@@ -199,6 +201,8 @@ static ws_status run_continue(rd_target *t)
     ws_shadow_bp bps[WS_SHADOW_MAX_BPS];
     ws_shadow_arm a = hits_arm(t, bps);
     a.after = here(t);
+    if (t->pending && t->pending_after < a.after) a.after = t->pending_after;
+    t->pending = 0;
     a.k = 1;
     ws_shadow_result res;
     ws_status st = replay(t, &a, &res);
@@ -207,8 +211,9 @@ static ws_status run_continue(rd_target *t)
     ws_shadow_thread was = t->focus;
     int had_focus = t->have_focus;
     st = go_snapshot(t, WS_GDB_R_NONE);
-    if (!st && had_focus) focus_first(t, &was);
+    if (!st && had_focus) focus_lane(t, &was, 0);
     t->stop.reason = hit_reason(t, t->snap.pc);
+    t->at_hit = !st;
     return st;
 }
 
@@ -232,6 +237,9 @@ static ws_status run_step(rd_target *t, uint32_t tid)
     if (t->where == RD_START || (t->where == RD_END && !t->have_focus)) return run_continue(t);
     if (t->where == RD_END) return go_end(t);
     ws_shadow_thread th = thread_of(t, tid);
+    /* gdb steps a hit lane off its breakpoint before it continues */
+    t->pending = t->at_hit && same_thread(&th, &t->focus);
+    t->pending_after = t->snap.pos;
     ws_shadow_arm a = thread_arm(&th);
     a.after = t->snap.pos | 31u;
     a.k = 1;
@@ -292,7 +300,10 @@ static ws_status run_reverse_continue(rd_target *t)
     if ((st = replay(t, &a, &res)) != WS_OK) return st;
     if (!res.taken) return rd_fail(t, WS_ERR_INTERNAL, "replay diverged: the hit at position 0x%llx did not come again",
                                    (unsigned long long)a.after + 1);
+    ws_shadow_thread was = t->focus;
+    int had_focus = t->have_focus;
     st = go_snapshot(t, WS_GDB_R_NONE);
+    if (!st && had_focus) focus_lane(t, &was, 1);
     t->stop.reason = hit_reason(t, t->snap.pc);
     return st;
 }
@@ -323,6 +334,7 @@ ws_status rd_reverse(void *tp, char op, uint32_t tid)
 {
     rd_target *t = tp;
     t->have_stop = 0;
+    t->pending = 0;
     if (tell_libraries(t)) return WS_OK;
     return op == 's' ? run_reverse_step(t, tid) : run_reverse_continue(t);
 }

@@ -33,6 +33,13 @@ typedef struct rd_target {
     int pixel, pixel_entry;
     uint32_t px, py, pdraw;
     int libs_told;                  /* gdb heard of the modules (library stop) */
+    /* The lanes after a breakpoint hit's lane at its warp-instruction come
+     * with the next continue, even after gdb's step-over of the hit lane
+     * (a single step of that thread, which passes the whole
+     * warp-instruction): at_hit says the stop is a hit, pending_after
+     * where the continue after such a step starts counting. */
+    int at_hit, pending;
+    uint64_t pending_after;
     ws_dbg_module *libs;            /* every module the frame has, loaded or not
                                        (images: our copies)                 */
     size_t nlibs;
