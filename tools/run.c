@@ -137,6 +137,12 @@ int ws_cmd_run(int argc, char **argv)
     buffer *bufs = calloc(nargs + 1, sizeof *bufs);
     if (!args || !bufs) { fprintf(stderr, "warpscope run: out of memory\n"); goto done; }
     if (ws_module_load_file(dev, path, &mod) || ws_kernel_get(mod, kname, &k)) goto fail;
+    ws_param_type first;
+    if (!ws_kernel_param_count(k) && nargs && ws_kernel_param_type(k, 0, &first) != WS_OK &&
+        strstr(ws_last_error(dev), "DWARF")) { /* no parameter information, not "takes 0 arguments" */
+        fprintf(stderr, "warpscope run: %s\n", ws_last_error(dev));
+        goto done;
+    }
     if (nargs != ws_kernel_param_count(k)) {
         fprintf(stderr, "warpscope run: %s takes %u argument%s, %u given\n", kname, ws_kernel_param_count(k),
                 ws_kernel_param_count(k) == 1 ? "" : "s", nargs);

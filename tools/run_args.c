@@ -76,11 +76,12 @@ static int parse_float(const char *text, int is64, ws_arg *out, char *err, size_
         *out = WS_ARG_F64(v);
         return 0;
     }
-    if (isfinite(v) && fabs(v) > 3.40282346638528859812e+38) {
+    float f = strtof(text, NULL); /* round once, from the text */
+    if (isfinite(v) && !isfinite(f)) { /* what rounds to FLT_MAX (3.40282347e38) is in range */
         snprintf(err, errlen, "'%s' is out of range for float", text);
         return -1;
     }
-    *out = WS_ARG_F32(strtof(text, NULL)); /* round once, from the text */
+    *out = WS_ARG_F32(f);
     return 0;
 }
 

@@ -45,7 +45,12 @@ static void *stack_or_shared(ws_device *dev, ws_warp *w, uint32_t l, uint32_t pc
         return NULL;
     }
     if (raise) {
-        ws_mem_describe(&dev->mem, addr, why, sizeof why);
+        uint32_t own = w->stack_slot0 + l;
+        if (own == 0 && WS_STACK_BASE - addr - 1 < dev->mem.stack_size) /* slot 0: below it is the window's edge */
+            snprintf(why, sizeof why, "stack overflow (the lane's %u-byte stack is [0x%08x, 0x%08x))",
+                     dev->mem.stack_size, WS_STACK_BASE, WS_STACK_BASE + dev->mem.stack_size);
+        else
+            ws_mem_describe(&dev->mem, addr, why, sizeof why);
         raise_mem(dev, w, l, pc, addr, size, write, why);
     }
     return NULL;

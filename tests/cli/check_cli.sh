@@ -24,6 +24,9 @@ refuse "short out of range"   "from -32768 to 32767"             -- "$ws" run $K
 refuse "uchar out of range"   "from 0 to 255"                    -- "$ws" run $K 1.5 1 2 256 4 5
 refuse "int out of range"     "from -2147483648 to 2147483647"   -- "$ws" run $K 1.5 1 2 3 4 4294967296
 refuse "float out of range"   "out of range for float"           -- "$ws" run $K 1e39 1 2 3 4 5
+refuse "float past FLT_MAX"   "out of range for float"           -- "$ws" run $K 3.4028236e38 1 2 3 4 5
+# FLT_MAX as <float.h> spells it rounds to FLT_MAX: in range (it was refused)
+out=$(run $K 3.40282347e38 1 2 3 4 5 2>&1) && ok "FLT_MAX as written in float.h" || bad "FLT_MAX refused: $out"
 refuse "pointer given a number" "a pointer takes zeros:N or iota:N" -- "$ws" run "$elf" kinds 5 1.5 1 2 3 4 5
 refuse "zeros:0"              "N must be a whole number"         -- "$ws" run "$elf" kinds zeros:0 1.5 1 2 3 4 5
 refuse "--shared abc"         "--shared 'abc' is not a whole number" -- "$ws" run --shared abc $K 1.5 1 2 3 4 5
@@ -73,6 +76,14 @@ for _ in $(seq 100); do kill -0 $dbg 2>/dev/null || break; sleep 0.1; done
 kill -0 $dbg 2>/dev/null && { bad "debug: still running after SIGTERM"; kill -KILL $dbg; }
 wait $dbg 2>/dev/null
 [ -z "$(ls -A "$tmpd")" ] && ok "debug: SIGTERM leaves no temporary file" || bad "debug: left $(ls "$tmpd")"
+
+# a module without DWARF: the reason, not "takes 0 arguments"
+src=$(dirname "$0")/cli_kernels.c
+if "$ws" cc -g0 -o "$dir/g0.elf" "$src" > "$dir/g0.log" 2>&1; then
+    refuse "kernel without DWARF" "no parameter information (DWARF)" -- "$ws" run "$dir/g0.elf" kinds iota:8 1.5 1 2 3 4 5
+else
+    bad "cc -g0: $(cat "$dir/g0.log")"
+fi
 
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

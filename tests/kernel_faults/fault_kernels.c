@@ -49,3 +49,11 @@ WS_KERNEL void spin_forever(volatile int *flag)
 {
     while (*flag == 0) { }
 }
+
+/* The overflow of device lane 0's stack (slot 0, at the bottom of the
+ * stack window): reported as a stack overflow too, not as an unmapped
+ * address. */
+WS_KERNEL void overflow0(int *buf)
+{
+    if (blockIdx_x() == 0 && threadIdx_x() == 0) buf[0] = deep(0, buf);
+}

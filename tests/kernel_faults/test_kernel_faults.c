@@ -36,6 +36,13 @@ int main(int argc, char **argv)
     if (!fault || !good) return TEST_SUMMARY();
     ws_addr buf, freed, out;
     CHECK(ws_malloc(dev, 4096, &buf) == WS_OK && ws_malloc(dev, 4096, &out) == WS_OK);
+    ws_kernel *ov0 = NULL;
+    CHECK(ws_kernel_get(mod, "overflow0", &ov0) == WS_OK);
+    ws_arg ob[] = { WS_ARG_PTR(buf) };
+    CHECK(ws_launch(dev, ov0, WS_DIM3(1, 1, 1), WS_DIM3(32, 1, 1), 0, ob, 1) == WS_OK);
+    CHECK(ws_synchronize(dev) == WS_ERR_KERNEL_FAULT);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "stack overflow (the lane's");
+    CHECK_STR_CONTAINS(ws_last_error(dev), "[core 0 warp 0 lane 0]");
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         CHECK(ws_malloc(dev, 64, &freed) == WS_OK);
         CHECK(ws_free(dev, freed) == WS_OK);
