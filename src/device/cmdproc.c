@@ -101,10 +101,10 @@ static int64_t run_round(ws_device *dev)
 
 static ws_status watchdog_fault(ws_device *dev, const ws_grid_run *L)
 {
-    dev->fault.kind = FAULT_WATCHDOG;
-    snprintf(dev->fault.detail, sizeof dev->fault.detail,
-             "still running after %u ms (%llu blocks of %llu done); raise or disable watchdog_ms",
-             dev->cfg.watchdog_ms, (unsigned long long)L->done_blocks, (unsigned long long)L->total_blocks);
+    char progress[96];
+    snprintf(progress, sizeof progress, "%llu blocks of %llu done", (unsigned long long)L->done_blocks,
+             (unsigned long long)L->total_blocks);
+    ws_fault_watchdog(dev, progress);
     return WS_ERR_TIMEOUT;
 }
 

@@ -83,6 +83,52 @@ void ws_fault_format(const ws_device *dev, char *buf, size_t len)
              dis[0] ? " (" : "", dis, dis[0] ? ")" : "", where);
 }
 
+/* detail = text, cut to fit */
+static void set_detail(ws_fault *f, const char *text)
+{
+    size_t n = strlen(text);
+    if (n >= sizeof f->detail) n = sizeof f->detail - 1;
+    memcpy(f->detail, text, n);
+    f->detail[n] = 0;
+}
+
+void ws_fault_where_running(const ws_device *dev, char *buf, size_t len)
+{
+    const ws_warp *pick = NULL;
+    uint32_t resident = 0, pick_runs = 0;
+    for (uint32_t c = 0; c < dev->cfg.cores; c++)
+        for (uint32_t s = 0; s < dev->cfg.warps_per_core; s++) {
+            const ws_warp *w = &dev->cores[c].warps[s];
+            if (!w->active || !w->live || !w->block) continue;
+            resident++;
+            uint32_t runs = w->live & ~w->waiting;
+            if (!pick || (runs && !pick_runs)) {
+                pick = w;
+                pick_runs = runs;
+            }
+        }
+    buf[0] = 0;
+    if (!pick) return;
+    uint32_t l = (uint32_t)__builtin_ctz(pick_runs ? pick_runs : pick->live);
+    uint32_t pc = pick->group >> l & 1 ? pick->group_pc : pick->pc[l];
+    char where[384] = "";
+    if (dev->describe_pc) dev->describe_pc((ws_device *)dev, pc, where, sizeof where);
+    snprintf(buf, len, "; %u warp%s resident, the first %s: block (%u,%u,%u) thread (%u,%u,%u) "
+             "[core %u warp %u lane %u] pc 0x%08x%s", resident, resident == 1 ? "" : "s", pick_runs ? "still running" : "waiting",
+             pick->block->idx.x, pick->block->idx.y, pick->block->idx.z, pick->tid[0][l], pick->tid[1][l],
+             pick->tid[2][l], pick->core, pick->slot, l, pc, where);
+}
+
+void ws_fault_watchdog(ws_device *dev, const char *progress)
+{
+    char where[448], text[1024];
+    ws_fault_where_running(dev, where, sizeof where);
+    snprintf(text, sizeof text, "still running after %u ms (%s); raise or disable watchdog_ms%s", dev->cfg.watchdog_ms,
+             progress, where);
+    dev->fault.kind = FAULT_WATCHDOG;
+    set_detail(&dev->fault, text);
+}
+
 /* Every lane is retired or waiting at a barrier no one else will reach. */
 void ws_raise_deadlock(ws_device *dev)
 {
@@ -102,9 +148,12 @@ void ws_raise_deadlock(ws_device *dev)
     for (uint32_t i = 0; i < WS_MAX_BARRIERS && n < sizeof ids - 40; i++)
         if (waits[i]) n += (size_t)snprintf(ids + n, sizeof ids - n, "%s%u lanes at barrier %u",
                                             n ? ", " : "", waits[i], i);
-    dev->fault.kind = FAULT_DEADLOCK;
-    snprintf(dev->fault.detail, sizeof dev->fault.detail,
+    char where[448], text[1024];
+    ws_fault_where_running(dev, where, sizeof where);
+    snprintf(text, sizeof text,
              "no lane can make progress in %u resident blocks (first: block (%u,%u,%u)): %s; "
-             "a barrier is probably inside divergent code or uses different ids",
-             blocks, first.x, first.y, first.z, ids[0] ? ids : "all lanes waiting");
+             "a barrier is probably inside divergent code or uses different ids%s",
+             blocks, first.x, first.y, first.z, ids[0] ? ids : "all lanes waiting", where);
+    dev->fault.kind = FAULT_DEADLOCK;
+    set_detail(&dev->fault, text);
 }

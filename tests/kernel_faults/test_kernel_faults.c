@@ -93,6 +93,9 @@ int main(int argc, char **argv)
     CHECK(ws_synchronize(dev) == WS_ERR_TIMEOUT);
     CHECK_STR_CONTAINS(ws_last_error(dev), "watchdog: still running after 200 ms");
     CHECK_STR_CONTAINS(ws_last_error(dev), "kernel 'spin_forever'");
+    /* and says where it spins: a block, a thread, the pc and its line */
+    CHECK_STR_CONTAINS(ws_last_error(dev), "the first still running: block (0,0,0) thread (0,0,0) [core 0 warp 0 lane 0] pc 0x");
+    CHECK_STR_CONTAINS(ws_last_error(dev), "fault_kernels.c:50 in spin_forever");
     int res[256] = { 0 }, bad = 0;
     g[0] = WS_ARG_PTR(out);
     CHECK(ws_launch(dev, good, WS_DIM3(4, 1, 1), WS_DIM3(64, 1, 1), 0, g, 1) == WS_OK);
