@@ -12,12 +12,20 @@ static ws_status api(ws_replay *r, ws_status st, const char *what)
     return st == WS_OK ? WS_OK : rp_fail(r, st, "restoring the initial state: %s: %s", what, ws_last_error(r->dev));
 }
 
+/* The pipeline's shaders must be kernels the capture defines: checked
+ * before rp_create wraps what the device says (rp_object names the gap). */
+static ws_status pipeline_shaders(ws_replay *r, const rp_obj *o)
+{
+    if (!rp_object(r, o->pipe.vs, RP_KERNEL, "a pipeline's vertex shader") ||
+        !rp_object(r, o->pipe.fs, RP_KERNEL, "a pipeline's fragment shader"))
+        return WS_ERR_BAD_MODULE;
+    return WS_OK;
+}
+
 static ws_status create_pipeline(ws_replay *r, rp_obj *o)
 {
     ws_gfx_pipeline_desc d = o->pipe.desc;
-    rp_obj *vs = rp_object(r, o->pipe.vs, RP_KERNEL, "a pipeline's vertex shader");
-    rp_obj *fs = rp_object(r, o->pipe.fs, RP_KERNEL, "a pipeline's fragment shader");
-    if (!vs || !fs) return WS_ERR_BAD_MODULE;
+    rp_obj *vs = &r->obj[o->pipe.vs], *fs = &r->obj[o->pipe.fs]; /* pipeline_shaders checked them */
     d.vertex_shader = vs->h;
     d.fragment_shader = fs->h;
     ws_gfx_pipeline *p;
@@ -59,6 +67,7 @@ ws_status rp_create(ws_replay *r, uint32_t id)
         break;
     }
     case RP_PIPELINE:
+        if ((st = pipeline_shaders(r, o)) != WS_OK) return st;
         st = create_pipeline(r, o);
         break;
     default:
