@@ -8,6 +8,7 @@
 #include "capture/replay_debug_int.h"
 #include "device/debug/agent_expr.h"
 #include "gdbstub/target_dbg.h"
+#include "gdbstub/rsp_packet.h"
 #include "gdbstub/tdesc.h"
 
 static void thread_name(const rd_target *t, uint32_t l, char *out, size_t cap)
@@ -228,8 +229,11 @@ ws_status rd_file(void *tp, const char *name, const uint8_t **data, size_t *size
 
 static ws_status monitor_pixel(rd_target *t, const char *args, char *buf, size_t cap)
 {
-    unsigned x, y, d;
-    int n = sscanf(args, "%u %u %u", &x, &y, &d);
+    uint32_t x = 0, y = 0, d = 0;
+    const char *q = args;
+    int n = ws_parse_u32(&q, &x) ? 0 : ws_parse_u32(&q, &y) ? 1 : ws_parse_u32(&q, &d) ? 2 : 3;
+    while (*q == ' ') q++;
+    if (*q) n = 0; /* signs, overflow, trailing words: the usage */
     while (*args == ' ') args++;
     if (!strcmp(args, "off")) {
         t->pixel = t->pixel_entry = 0;

@@ -189,3 +189,16 @@ int ws_hex_u64(const char *s, const char *stops, uint64_t *v, const char **end)
     if (end) *end = s;
     return 0;
 }
+
+int ws_parse_u32(const char **p, uint32_t *out)
+{
+    const char *q = *p;
+    while (*q == ' ') q++;
+    if (*q < '0' || *q > '9') return -1;
+    uint64_t v = 0;
+    for (; *q >= '0' && *q <= '9'; q++)
+        if ((v = v * 10 + (uint64_t)(*q - '0')) > UINT32_MAX) return -1;
+    *out = (uint32_t)v;
+    *p = q;
+    return 0;
+}

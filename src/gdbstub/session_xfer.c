@@ -201,25 +201,25 @@ static void cmd_vfile(ws_gdb_session *s, const char *p)
 /* ---- monitor ---- */
 
 /* "block X [Y [Z]] thread X [Y [Z]]" (missing coordinates are 0). */
-static int parse_coords(const char *p, unsigned b[3], unsigned t[3])
+static int parse_coords(const char *p, uint32_t b[3], uint32_t t[3])
 {
     int n = 0;
     b[0] = b[1] = b[2] = t[0] = t[1] = t[2] = 0;
     if (sscanf(p, " block %n", &n) != 0 || !n) return -1;
     p += n;
-    for (int k = 0; k < 3 && sscanf(p, " %u%n", &b[k], &n) == 1; k++) p += n;
+    for (int k = 0; k < 3 && !ws_parse_u32(&p, &b[k]); k++) { }
     n = 0;
     if (sscanf(p, " thread %n", &n) != 0 || !n) return -1;
     p += n;
     int k = 0;
-    for (; k < 3 && sscanf(p, " %u%n", &t[k], &n) == 1; k++) p += n;
+    for (; k < 3 && !ws_parse_u32(&p, &t[k]); k++) { }
     while (*p == ' ') p++;
     return k && !*p ? 0 : -1;
 }
 
 static void monitor_thread(ws_gdb_session *s, const char *cmd, char *out, size_t cap)
 {
-    unsigned b[3], t[3];
+    uint32_t b[3], t[3];
     const char *args = strchr(cmd, ' ');
     if (!args || parse_coords(args, b, t)) {
         snprintf(out, cap, "usage: monitor focus block X [Y [Z]] thread X [Y [Z]]\n");

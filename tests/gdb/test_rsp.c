@@ -172,6 +172,26 @@ static int ax_mem(void *u, uint32_t a, uint8_t *b, size_t n)
     return 0;
 }
 
+/* Numbers in monitor commands: 0..2^32-1, nothing wraps (sscanf's %u
+ * took "-1" as 4294967295 and "4294967297" as 1: 'monitor focus' picked
+ * the wrong thread). */
+static void test_parse_u32(void)
+{
+    const char *ok[] = { "0", " 7 rest", "4294967295" };
+    const uint32_t want[] = { 0, 7, 4294967295u };
+    for (size_t i = 0; i < 3; i++) {
+        const char *p = ok[i];
+        uint32_t v = 1;
+        CHECK(ws_parse_u32(&p, &v) == 0 && v == want[i]);
+    }
+    const char *bad[] = { "-1", "4294967296", "4294967297", "+3", "", "x1" };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        const char *p = bad[i];
+        uint32_t v = 5;
+        CHECK(ws_parse_u32(&p, &v) == -1 && p == bad[i] && v == 5);
+    }
+}
+
 /* Agent expressions as gdb 13 compiles them for conditions. */
 static void test_agent_expr(void)
 {
@@ -404,6 +424,7 @@ static void test_protocol(srv *sv)
 int main(void)
 {
     test_framing_units();
+    test_parse_u32();
     test_agent_expr();
     srv *sv = calloc(1, sizeof *sv);
     char err[256];
