@@ -11,11 +11,14 @@
 #include "runtime/runtime.h"
 #include "runtime/source_lines.h"
 
-static const ws_module *module_at(const ws_device *dev, uint32_t pc)
+/* The loaded code holding pc: the device's code table, which has the
+ * program's modules and also the tracer's instrumented twins (whose line
+ * tables are rebuilt), so a fault inside a twin names its source line. */
+static const ws_code_region *code_at(const ws_device *dev, uint32_t pc)
 {
-    for (size_t i = 0; i < dev->nmodules; i++) {
-        const ws_module *m = dev->modules[i];
-        if (pc - m->base < m->size) return m;
+    for (size_t i = 0; i < dev->ncode; i++) {
+        const ws_code_region *r = &dev->code[i];
+        if (pc - r->base < r->size) return r;
     }
     return NULL;
 }
@@ -91,9 +94,9 @@ void ws_source_describe_pc(const ws_device *dev, uint32_t pc, char *buf, size_t 
 {
     if (!len) return;
     buf[0] = 0;
-    const ws_module *m = module_at(dev, pc);
-    if (!m || !m->elf) return;
-    Elf *e = elf_memory(m->elf, m->elf_size);
+    const ws_code_region *m = code_at(dev, pc);
+    if (!m || !m->image) return;
+    Elf *e = elf_memory((char *)(uintptr_t)m->image, m->image_size); /* libelf only reads it */
     Dwarf *dw = e ? dwarf_begin_elf(e, DWARF_C_READ, NULL) : NULL;
     if (dw) describe(dw, pc - m->base + m->link_base, buf, len);
     if (dw) dwarf_end(dw);
