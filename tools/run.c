@@ -21,7 +21,7 @@ static void usage(FILE *f)
 }
 
 /* A buffer argument: N elements of the pointee's size (4 if unknown). */
-typedef struct buffer { ws_addr addr; uint64_t n; uint32_t size; int is_float; } buffer;
+typedef struct buffer { ws_addr addr; uint64_t n; uint32_t size; int is_float, is_unsigned; } buffer;
 
 #define MAX_BUFFER_BYTES (64ull << 20)
 
@@ -49,6 +49,7 @@ static int make_arg(ws_device *dev, const ws_kernel *k, uint32_t i, const char *
     }
     buf->size = t.pointee_size == 1 || t.pointee_size == 2 || t.pointee_size == 8 ? t.pointee_size : 4;
     buf->is_float = t.pointee_float;
+    buf->is_unsigned = t.pointee_unsigned;
     unsigned long long n;
     int iota = ws_parse_buffer(text, MAX_BUFFER_BYTES / buf->size, &n, err, sizeof err);
     if (iota < 0) {
@@ -81,10 +82,11 @@ static int print_buffer(ws_device *dev, uint32_t a, const buffer *b)
         if (b->is_float && b->size == 8) { double d; memcpy(&d, e, 8); printf(" %.17g", d); }
         else if (b->is_float) { float f; memcpy(&f, e, 4); printf(" %.9g", f); }
         else {
-            int64_t x = 0;
-            memcpy(&x, e, b->size);
-            if (b->size < 8) x = (int64_t)((uint64_t)x << (64 - 8 * b->size)) >> (64 - 8 * b->size);
-            printf(" %lld", (long long)x);
+            uint64_t u = 0;
+            memcpy(&u, e, b->size);
+            if (b->is_unsigned) printf(" %llu", (unsigned long long)u);
+            else if (b->size < 8) printf(" %lld", (long long)((int64_t)(u << (64 - 8 * b->size)) >> (64 - 8 * b->size)));
+            else printf(" %lld", (long long)(int64_t)u);
         }
     }
     printf("%s\n", n < b->n ? " ..." : "");

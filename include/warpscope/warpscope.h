@@ -188,6 +188,8 @@ typedef struct ws_param_type {
     int is_signed;
     int pointee_float;        /* pointers: the elements are float or double */
     uint32_t pointee_size;    /* pointers: element bytes, 0 = void/struct/unknown */
+    int pointee_unsigned;     /* pointers: the elements are unsigned integers
+                                 (plain char is unsigned on RISC-V)          */
 } ws_param_type;
 WS_API ws_status ws_kernel_param_type(const ws_kernel *k, uint32_t i, ws_param_type *out);
 

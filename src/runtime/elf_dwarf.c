@@ -182,6 +182,7 @@ static void pointee_of(Dwarf_Die *t, ws_elf_param *q)
             if (derefs == 1 && kind_of(&cur, &k, &boolean) == 0 && k != WS_PARAM_PTR) {
                 if (dwarf_attr_integrate(&cur, DW_AT_byte_size, &at)) dwarf_formudata(&at, &size);
                 q->pointee_float = k == WS_PARAM_F32 || k == WS_PARAM_F64;
+                q->pointee_unsigned = k == WS_PARAM_U8 || k == WS_PARAM_U16 || k == WS_PARAM_U32 || k == WS_PARAM_U64;
                 q->pointee_size = (uint32_t)size;
             }
             return;
@@ -214,6 +215,7 @@ static int add_param(ws_elf_ctx *cx, ws_elf_kernel *k, Dwarf_Die *p)
     q->kind = kind;
     q->is_bool = is_bool;
     q->pointee_float = 0;
+    q->pointee_unsigned = 0;
     q->pointee_size = 0;
     q->pointee_bytes = 0;
     q->pointee_all_float = 0;

@@ -23,6 +23,7 @@ typedef struct ws_elf_param {
     /* pointers: what they point to, typedefs and qualifiers peeled
      * (pointee_size 0 = void, a struct, or unknown) */
     int pointee_float;
+    int pointee_unsigned;
     uint32_t pointee_size;
     /* pointers: bytes of what they point to, structs included (0: unknown
      * or void), and whether that is a struct of floats only (shaders) */

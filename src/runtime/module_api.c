@@ -341,7 +341,7 @@ ws_status ws_kernel_param_type(const ws_kernel *k, uint32_t i, ws_param_type *ou
     };
     *out = (ws_param_type){ .arg = map[p->kind].arg, .bits = map[p->kind].bits,
                             .is_signed = map[p->kind].is_signed, .pointee_float = p->pointee_float,
-                            .pointee_size = p->pointee_size };
+                            .pointee_size = p->pointee_size, .pointee_unsigned = p->pointee_unsigned };
     return WS_OK;
 }
 

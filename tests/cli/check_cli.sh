@@ -77,6 +77,10 @@ kill -0 $dbg 2>/dev/null && { bad "debug: still running after SIGTERM"; kill -KI
 wait $dbg 2>/dev/null
 [ -z "$(ls -A "$tmpd")" ] && ok "debug: SIGTERM leaves no temporary file" || bad "debug: left $(ls "$tmpd")"
 
+out=$(run --block 2 "$elf" unsigned_out zeros:2 zeros:2 zeros:2 2>&1)
+[[ "$out" == *"arg 1: 4294967295 4294967294"* && "$out" == *"arg 2: 200 201"* && "$out" == *"arg 3: 250 251"* ]] &&
+    ok "unsigned buffers print unsigned" || bad "unsigned buffers: $out"
+
 # a module without DWARF: the reason, not "takes 0 arguments"
 src=$(dirname "$0")/cli_kernels.c
 if "$ws" cc -g0 -o "$dir/g0.elf" "$src" > "$dir/g0.log" 2>&1; then

@@ -36,3 +36,12 @@ WS_KERNEL void doubles(double *v, long long *w)
     unsigned t = threadIdx_x();
     if (t < 4) { v[t] = v[t] * 2.0; w[t] = w[t] - 1; }
 }
+
+/* Unsigned elements print as unsigned (they printed as -1 -2 ... and -56). */
+WS_KERNEL void unsigned_out(unsigned *u, unsigned char *c, char *plain)
+{
+    unsigned i = threadIdx_x();
+    u[i] = 0xffffffffu - i;
+    c[i] = (unsigned char)(200 + i);
+    plain[i] = (char)(250 + i); /* plain char is unsigned on RISC-V */
+}
