@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "warpscope/trace.h"
+#include "instrument/tracer.h"
 #include "child.h"
 #include "commands.h"
 
@@ -201,6 +202,12 @@ int ws_cmd_trace(int argc, char **argv)
                      test_short ? ",short=" : "", test_short ? test_short : "");
     if (values && n < (int)sizeof spec) n += snprintf(spec + n, sizeof spec - (size_t)n, ",values=1");
     if (n >= (int)sizeof spec || setenv("WARPSCOPE_TRACE", spec, 1)) { fprintf(stderr, "warpscope trace: options too long\n"); return 2; }
+    char why[256];
+    if (ws_tracer_check_spec(spec, why, sizeof why)) { /* before the program runs, not from inside it */
+        fprintf(stderr, "warpscope trace: %s\n", why);
+        rmdir(dir);
+        return 2;
+    }
     int status = 0, rc;
     if (ws_run_child("warpscope trace", argv + i, &status)) rc = 127;
     else if (WIFSIGNALED(status)) {

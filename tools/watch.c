@@ -175,6 +175,12 @@ int ws_cmd_watch(int argc, char **argv)
     int n = snprintf(spec, sizeof spec, "events=%s,out=%s%s%s", events, file, capacity ? ",capacity=" : "",
                      capacity ? capacity : "");
     if (n >= (int)sizeof spec || setenv("WARPSCOPE_WATCH", spec, 1)) { fprintf(stderr, "warpscope watch: options too long\n"); return 2; }
+    char why[300];
+    if (ws_watch_check_spec(spec, why, sizeof why)) { /* before the program runs, not from inside it */
+        fprintf(stderr, "warpscope watch: %s\n", why);
+        rmdir(dir);
+        return 2;
+    }
     int status = 0, rc;
     if (ws_run_child("warpscope watch", argv + i, &status)) rc = 127;
     else if (WIFSIGNALED(status)) {

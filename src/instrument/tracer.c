@@ -62,6 +62,14 @@ int tr_options_parse(const char *text, tr_options *o, char *err, size_t len)
     return rc;
 }
 
+int ws_tracer_check_spec(const char *spec, char *err, size_t errlen)
+{
+    tr_options o;
+    if (tr_options_parse(spec, &o, err, errlen)) return -1;
+    tr_options_free(&o);
+    return 0;
+}
+
 void tr_options_free(tr_options *o)
 {
     free(o->out);

@@ -11,5 +11,9 @@
  * (the trace file), report=FILE (text report, appended at device close),
  * kernel=NAME, launch=N (the Nth launch, from 1). */
 ws_status ws_tracer_attach(ws_device *dev, const char *spec);
+/* Check spec as ws_tracer_attach would, without a device (the command
+ * line refuses bad options before it runs the program). 0, or -1 with the
+ * reason in err. */
+int ws_tracer_check_spec(const char *spec, char *err, size_t errlen);
 
 #endif

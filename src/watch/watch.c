@@ -108,27 +108,45 @@ static ws_status program_machines(ws_device *dev, const char *text)
     return st;
 }
 
-ws_status ws_watch_attach(ws_device *dev, const char *spec)
+/* spec's settings into w (NULL: only checked); err empty if they are good. */
+static void parse_spec(const char *spec, watcher *w, ws_event_config *cfg, char *err, size_t errlen)
 {
-    watcher *w = calloc(1, sizeof *w);
     char *copy = strdup(spec ? spec : ""), *save = NULL;
-    if (!w || !copy) { free(w); free(copy); return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "WARPSCOPE_WATCH: out of memory"); }
-    w->cfg.capacity = 1u << 23;
-    char err[256] = "";
+    err[0] = 0;
+    if (!copy) { snprintf(err, errlen, "out of memory"); return; }
+    cfg->capacity = 1u << 23;
     for (char *item = strtok_r(copy, ",", &save); item && !err[0]; item = strtok_r(NULL, ",", &save)) {
         char *v = strchr(item, '=');
-        if (!v) { snprintf(err, sizeof err, "'%s' is not key=value (keys: events, capacity, out)", item); break; }
+        if (!v) { snprintf(err, errlen, "'%s' is not key=value (keys: events, capacity, out)", item); break; }
         *v++ = 0;
-        if (!strcmp(item, "events")) ws_watch_parse_events(v, w->cfg.mask, err, sizeof err);
-        else if (!strcmp(item, "out")) { free(w->out); w->out = strdup(v); }
+        if (!strcmp(item, "events")) ws_watch_parse_events(v, cfg->mask, err, errlen);
+        else if (!strcmp(item, "out")) { if (w) { free(w->out); w->out = strdup(v); } }
         else if (!strcmp(item, "capacity")) {
             char *end;
             unsigned long c = strtoul(v, &end, 10);
-            if (!*v || *end || c < 64 || c > (1ul << 30)) snprintf(err, sizeof err, "capacity=%s: 64 to 2^30 bytes", v);
-            else w->cfg.capacity = (uint32_t)c;
-        } else snprintf(err, sizeof err, "unknown key '%s' (keys: events, capacity, out)", item);
+            if (*v < '0' || *v > '9' || *end || c < 64 || c > (1ul << 30)) snprintf(err, errlen, "capacity=%s: 64 to 2^30 bytes", v);
+            else cfg->capacity = (uint32_t)c;
+        } else snprintf(err, errlen, "unknown key '%s' (keys: events, capacity, out)", item);
     }
     free(copy);
+}
+
+int ws_watch_check_spec(const char *spec, char *err, size_t errlen)
+{
+    ws_event_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    char why[256];
+    parse_spec(spec, NULL, &cfg, why, sizeof why);
+    if (why[0]) snprintf(err, errlen, "WARPSCOPE_WATCH: %s", why);
+    return why[0] ? -1 : 0;
+}
+
+ws_status ws_watch_attach(ws_device *dev, const char *spec)
+{
+    watcher *w = calloc(1, sizeof *w);
+    if (!w) return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "WARPSCOPE_WATCH: out of memory");
+    char err[256];
+    parse_spec(spec, w, &w->cfg, err, sizeof err);
     ws_status st = err[0] ? ws_set_error(dev, WS_ERR_INVALID_ARG, "WARPSCOPE_WATCH: %s", err) : WS_OK;
     if (st == WS_OK) st = ws_events_configure(dev, &w->cfg);
     if (st == WS_OK) st = program_machines(dev, getenv("WARPSCOPE_WATCH_MACHINES"));

@@ -10,6 +10,9 @@
 /* spec: comma-separated: events=NAME[+NAME...] (a source "wd", an event
  * "sched.barrier_wait", or "all"), capacity=BYTES, out=FILE. */
 ws_status ws_watch_attach(ws_device *dev, const char *spec);
+/* Check spec as ws_watch_attach would, without a device. 0, or -1 with
+ * the reason in err. */
+int ws_watch_check_spec(const char *spec, char *err, size_t errlen);
 /* Parse an event list ("wd+sched.barrier_wait") into filter masks.
  * Returns 0, or -1 with the unknown name in err. */
 int ws_watch_parse_events(const char *list, uint16_t mask[], char *err, size_t errlen);

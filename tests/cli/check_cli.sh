@@ -81,6 +81,12 @@ out=$(run --block 2 "$elf" unsigned_out zeros:2 zeros:2 zeros:2 2>&1)
 [[ "$out" == *"arg 1: 4294967295 4294967294"* && "$out" == *"arg 2: 200 201"* && "$out" == *"arg 3: 250 251"* ]] &&
     ok "unsigned buffers print unsigned" || bad "unsigned buffers: $out"
 
+# tool options are checked before the program runs (it ran, its device open
+# failed and the command said "opened no warpscope device")
+refuse "watch --capacity 0"   "capacity=0: 64 to 2^30 bytes"     -- "$ws" watch --capacity 0 -- /bin/echo RAN
+refuse "trace --launch 0"     "launch=0: expected a number from 1" -- "$ws" trace --tool bbcount --launch 0 -- /bin/echo RAN
+out=$("$ws" watch --capacity 0 -- /bin/echo RAN 2>&1); [[ "$out" != *RAN* ]] && ok "watch: program not run" || bad "watch ran it: $out"
+
 # a module without DWARF: the reason, not "takes 0 arguments"
 src=$(dirname "$0")/cli_kernels.c
 if "$ws" cc -g0 -o "$dir/g0.elf" "$src" > "$dir/g0.log" 2>&1; then
