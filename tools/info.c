@@ -1,4 +1,5 @@
 /* warpscope info / disasm: describe a module without running it. */
+#include <gelf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +55,46 @@ int ws_cmd_info(int argc, char **argv)
     return 0;
 }
 
+/* The module's function symbols (kernels, static and library functions),
+ * so every function gets its label as in objdump. */
+typedef struct func_sym { uint32_t addr; char name[64]; } func_sym;
+
+static func_sym *function_symbols(const char *path, size_t *n)
+{
+    uint8_t *data;
+    size_t len;
+    char err[512];
+    *n = 0;
+    if (ws_module_file_read(path, &data, &len, err, sizeof err) != WS_OK) return NULL;
+    func_sym *out = NULL;
+    elf_version(EV_CURRENT);
+    Elf *e = elf_memory((char *)data, len);
+    Elf_Scn *scn = NULL;
+    while (e && (scn = elf_nextscn(e, scn))) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize) continue;
+        Elf_Data *d = elf_getdata(scn, NULL);
+        size_t count = d ? sh.sh_size / sh.sh_entsize : 0;
+        func_sym *grown = realloc(out, (count + 1) * sizeof *out);
+        if (!grown) break;
+        out = grown;
+        for (size_t i = 0; i < count; i++) {
+            GElf_Sym sym;
+            const char *name;
+            if (!gelf_getsym(d, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC || !sym.st_value ||
+                !(name = elf_strptr(e, sh.sh_link, sym.st_name)) || !*name)
+                continue;
+            out[*n].addr = (uint32_t)sym.st_value;
+            snprintf(out[*n].name, sizeof out[*n].name, "%s", name);
+            ++*n;
+        }
+        break;
+    }
+    if (e) elf_end(e);
+    free(data);
+    return out;
+}
+
 int ws_cmd_disasm(int argc, char **argv)
 {
     if (argc != 2 || argv[1][0] == '-') {
@@ -65,11 +106,16 @@ int ws_cmd_disasm(int argc, char **argv)
     ws_elf_image img;
     ws_line_map *lines;
     if (load_image(argv[1], &img, &lines)) return 1;
+    size_t nfuncs = 0;
+    func_sym *funcs = function_symbols(argv[1], &nfuncs); /* labels only: none is no error */
     const char *last_file = NULL;
     uint32_t last_line = 0;
     for (uint32_t pc = img.text_start; pc + 2 <= img.text_end;) {
+        int labelled = 0;
         for (uint32_t i = 0; i < img.nkernels; i++)
-            if (img.kernels[i].entry == pc) printf("\n%08x <%s>:\n", pc, img.kernels[i].name);
+            if (img.kernels[i].entry == pc && !labelled++) printf("\n%08x <%s>:\n", pc, img.kernels[i].name);
+        for (size_t i = 0; i < nfuncs && !labelled; i++)
+            if (funcs[i].addr == pc && !labelled++) printf("\n%08x <%s>:\n", pc, funcs[i].name);
         ws_line_info li; /* (the inline chain only where a line is printed: its lookup walks the DIEs) */
         if (ws_line_map_lookup_line(lines, pc, &li) == 0 && (li.line != last_line || li.file != last_file) &&
             ws_line_map_lookup(lines, pc, &li) == 0) {
@@ -91,6 +137,7 @@ int ws_cmd_disasm(int argc, char **argv)
         printf("%8x:\t%0*x\t%s\n", pc, in.len == 2 ? 4 : 8, bits & (in.len == 2 ? 0xFFFFu : ~0u), text);
         pc += in.len ? in.len : 2;
     }
+    free(funcs);
     ws_line_map_free(lines);
     ws_elf_free(&img);
     return 0;

@@ -81,6 +81,10 @@ out=$(run --block 2 "$elf" unsigned_out zeros:2 zeros:2 zeros:2 2>&1)
 [[ "$out" == *"arg 1: 4294967295 4294967294"* && "$out" == *"arg 2: 200 201"* && "$out" == *"arg 3: 250 251"* ]] &&
     ok "unsigned buffers print unsigned" || bad "unsigned buffers: $out"
 
+out=$("$ws" disasm "$elf" 2>&1)
+[[ "$out" == *"<calls_helper>:"* && "$out" == *"<twice_plus_one>:"* ]] && ok "disasm labels static functions" ||
+    bad "disasm labels: $(grep '>:' <<<"$out")"
+
 # tool options are checked before the program runs (it ran, its device open
 # failed and the command said "opened no warpscope device")
 refuse "watch --capacity 0"   "capacity=0: 64 to 2^30 bytes"     -- "$ws" watch --capacity 0 -- /bin/echo RAN

@@ -45,3 +45,8 @@ WS_KERNEL void unsigned_out(unsigned *u, unsigned char *c, char *plain)
     c[i] = (unsigned char)(200 + i);
     plain[i] = (char)(250 + i); /* plain char is unsigned on RISC-V */
 }
+
+/* A static function of its own: disasm labels it (it appeared inside the
+ * kernel before it, unnamed). */
+__attribute__((noinline)) static unsigned twice_plus_one(unsigned v) { return v * 2 + 1; }
+WS_KERNEL void calls_helper(unsigned *o) { o[threadIdx_x()] = twice_plus_one(threadIdx_x()); }
