@@ -10,62 +10,13 @@
 #include "runtime/line_map.h"
 #include "commands.h"
 
-/* Parse a module; also build its line map when `lines` is given. */
-static int load_image(const char *path, ws_elf_image *img, ws_line_map **lines)
-{
-    uint8_t *data;
-    size_t len;
-    char err[512];
-    if (ws_module_file_read(path, &data, &len, err, sizeof err) != WS_OK) {
-        fprintf(stderr, "warpscope: %s\n", err);
-        return -1;
-    }
-    int r = ws_elf_parse(data, len, path, img, err, sizeof err);
-    if (!r && lines && ws_line_map_build(data, len, path, lines, err, sizeof err)) {
-        ws_elf_free(img);
-        r = -1;
-    }
-    free(data);
-    if (r) fprintf(stderr, "warpscope: %s\n", err);
-    return r;
-}
-
-int ws_cmd_info(int argc, char **argv)
-{
-    if (argc != 2 || argv[1][0] == '-') {
-        fprintf(argc == 2 ? stdout : stderr, "usage: warpscope info MODULE.elf\n");
-        return argc == 2 ? 0 : 2;
-    }
-    ws_elf_image img;
-    if (load_image(argv[1], &img, NULL)) return 1;
-    printf("%s: %u bytes at 0x%08x, code [0x%08x, 0x%08x), %u bytes of static shared memory\n",
-           argv[1], img.size, img.link_base, img.text_start, img.text_end, img.shared_static_size);
-    for (uint32_t i = 0; i < img.nkernels; i++) {
-        const ws_elf_kernel *k = &img.kernels[i];
-        printf("kernel %s(", k->name);
-        for (uint32_t p = 0; p < k->nparams; p++)
-            printf("%s%s%s%s", p ? ", " : "", k->params[p].type_name,
-                   k->params[p].type_name[strlen(k->params[p].type_name) - 1] == '*' ? "" : " ",
-                   k->params[p].name);
-        printf(")%s  entry 0x%08x", k->has_params ? "" : " [no DWARF]", k->entry);
-        if (k->decl_file) printf("  %s:%u", k->decl_file, k->decl_line);
-        printf("\n");
-    }
-    ws_elf_free(&img);
-    return 0;
-}
-
 /* The module's function symbols (kernels, static and library functions),
  * so every function gets its label as in objdump. */
 typedef struct func_sym { uint32_t addr; char name[64]; } func_sym;
 
-static func_sym *function_symbols(const char *path, size_t *n)
+static func_sym *function_symbols(uint8_t *data, size_t len, size_t *n)
 {
-    uint8_t *data;
-    size_t len;
-    char err[512];
     *n = 0;
-    if (ws_module_file_read(path, &data, &len, err, sizeof err) != WS_OK) return NULL;
     func_sym *out = NULL;
     elf_version(EV_CURRENT);
     Elf *e = elf_memory((char *)data, len);
@@ -91,8 +42,54 @@ static func_sym *function_symbols(const char *path, size_t *n)
         break;
     }
     if (e) elf_end(e);
-    free(data);
     return out;
+}
+
+/* Parse a module; also build its line map when `lines` is given, and list
+ * its function symbols when `funcs` is (labels only: none is no error). */
+static int load_image(const char *path, ws_elf_image *img, ws_line_map **lines, func_sym **funcs, size_t *nfuncs)
+{
+    uint8_t *data;
+    size_t len;
+    char err[512];
+    if (ws_module_file_read(path, &data, &len, err, sizeof err) != WS_OK) {
+        fprintf(stderr, "warpscope: %s\n", err);
+        return -1;
+    }
+    int r = ws_elf_parse(data, len, path, img, err, sizeof err);
+    if (!r && lines && ws_line_map_build(data, len, path, lines, err, sizeof err)) {
+        ws_elf_free(img);
+        r = -1;
+    }
+    if (!r && funcs) *funcs = function_symbols(data, len, nfuncs);
+    free(data);
+    if (r) fprintf(stderr, "warpscope: %s\n", err);
+    return r;
+}
+
+int ws_cmd_info(int argc, char **argv)
+{
+    if (argc != 2 || argv[1][0] == '-') {
+        fprintf(argc == 2 ? stdout : stderr, "usage: warpscope info MODULE.elf\n");
+        return argc == 2 ? 0 : 2;
+    }
+    ws_elf_image img;
+    if (load_image(argv[1], &img, NULL, NULL, NULL)) return 1;
+    printf("%s: %u bytes at 0x%08x, code [0x%08x, 0x%08x), %u bytes of static shared memory\n",
+           argv[1], img.size, img.link_base, img.text_start, img.text_end, img.shared_static_size);
+    for (uint32_t i = 0; i < img.nkernels; i++) {
+        const ws_elf_kernel *k = &img.kernels[i];
+        printf("kernel %s(", k->name);
+        for (uint32_t p = 0; p < k->nparams; p++)
+            printf("%s%s%s%s", p ? ", " : "", k->params[p].type_name,
+                   k->params[p].type_name[strlen(k->params[p].type_name) - 1] == '*' ? "" : " ",
+                   k->params[p].name);
+        printf(")%s  entry 0x%08x", k->has_params ? "" : " [no DWARF]", k->entry);
+        if (k->decl_file) printf("  %s:%u", k->decl_file, k->decl_line);
+        printf("\n");
+    }
+    ws_elf_free(&img);
+    return 0;
 }
 
 int ws_cmd_disasm(int argc, char **argv)
@@ -105,9 +102,9 @@ int ws_cmd_disasm(int argc, char **argv)
     }
     ws_elf_image img;
     ws_line_map *lines;
-    if (load_image(argv[1], &img, &lines)) return 1;
+    func_sym *funcs = NULL;
     size_t nfuncs = 0;
-    func_sym *funcs = function_symbols(argv[1], &nfuncs); /* labels only: none is no error */
+    if (load_image(argv[1], &img, &lines, &funcs, &nfuncs)) return 1;
     const char *last_file = NULL;
     uint32_t last_line = 0;
     for (uint32_t pc = img.text_start; pc + 2 <= img.text_end;) {

@@ -28,13 +28,9 @@ static int add_resident_modules(void *user, ws_replay *r, uint64_t index)
     if (ws_debug_modules(t->dbg, m->cur, 256, &n)) return m->failed = 1;
     for (size_t i = 0; i < n && i < 256; i++) {
         const ws_dbg_module *c = &m->cur[i];
-        char name[512], other[512];
-        ws_gdb_library_name(c, name, sizeof name);
-        size_t k = 0;
-        for (; k < t->nlibs; k++) {
-            ws_gdb_library_name(&t->libs[k], other, sizeof other);
-            if (!strcmp(name, other) && t->libs[k].base == c->base) break;
-        }
+        size_t k = 0; /* known: the same load (id), or the same module at the same place */
+        while (k < t->nlibs && t->libs[k].id != c->id && (t->libs[k].base != c->base || strcmp(t->libs[k].name, c->name)))
+            k++;
         if (k < t->nlibs || !c->image) continue;
         ws_dbg_module *grown = realloc(t->libs, (t->nlibs + 1) * sizeof *grown);
         if (grown) t->libs = grown;

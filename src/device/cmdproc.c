@@ -99,19 +99,10 @@ static int64_t run_round(ws_device *dev)
     return issued_total;
 }
 
-static ws_status watchdog_fault(ws_device *dev, const ws_grid_run *L)
-{
-    char progress[96];
-    snprintf(progress, sizeof progress, "%llu blocks of %llu done", (unsigned long long)L->done_blocks,
-             (unsigned long long)L->total_blocks);
-    ws_fault_watchdog(dev, progress);
-    return WS_ERR_TIMEOUT;
-}
-
 /* The cores on several host threads (src/device/parallel.c); the launch's
  * first blocks are placed here. Returns 1 if the launch is to run on this
  * thread (the pool could not start). */
-static int run_parallel(ws_device *dev, ws_grid_run *L, double limit, ws_status *st)
+static int run_parallel(ws_device *dev, double limit, ws_status *st)
 {
     ws_dispatch_blocks(dev);
     const ws_par_launch how = { .step = core_round, .placed = NULL, .limit_s = limit };
@@ -119,7 +110,7 @@ static int run_parallel(ws_device *dev, ws_grid_run *L, double limit, ws_status 
     case WS_PAR_DONE: *st = WS_OK; return 0;
     case WS_PAR_FAULT: *st = WS_ERR_KERNEL_FAULT; return 0;
     case WS_PAR_DEADLOCK: ws_raise_deadlock(dev); *st = WS_ERR_DEADLOCK; return 0;
-    case WS_PAR_TIMEOUT: *st = watchdog_fault(dev, L); return 0;
+    case WS_PAR_TIMEOUT: ws_fault_watchdog(dev, UINT64_MAX); *st = WS_ERR_TIMEOUT; return 0;
     case WS_PAR_NO_THREADS: break;
     }
     return 1;
@@ -154,7 +145,7 @@ static ws_status run_launch(ws_device *dev, ws_grid_run *L)
     /* Timing mode: the cycle-driven model runs the launch (timing.c). */
     if (dev->cfg.mode == WS_MODE_TIMING) st = ws_timing_run(dev, L);
     int serial = dev->cfg.mode != WS_MODE_TIMING;
-    if (serial && ws_par_launch_ok(dev, L)) serial = run_parallel(dev, L, limit, &st);
+    if (serial && ws_par_launch_ok(dev, L)) serial = run_parallel(dev, limit, &st);
     while (serial && L->done_blocks < L->total_blocks) {
         uint32_t placed = ws_dispatch_blocks(dev);
         int64_t issued = run_round(dev);
@@ -165,7 +156,8 @@ static ws_status run_launch(ws_device *dev, ws_grid_run *L)
          * driver's timeout detection. Checked every 64 rounds. */
         if (limit && (++rounds & 63) == 0 &&
             ws_now_seconds() - t0 - (dev->debug ? ws_dbg_parked_seconds(dev) : 0) > limit) {
-            st = watchdog_fault(dev, L);
+            ws_fault_watchdog(dev, UINT64_MAX);
+            st = WS_ERR_TIMEOUT;
             break;
         }
         if (issued == 0 && placed == 0 && L->done_blocks < L->total_blocks) {

@@ -362,10 +362,9 @@ ws_status ws_cmd_drain(ws_device *dev, uint64_t until_fence);
 void ws_cmd_discard_all(ws_device *dev);
 /* Fill dev->fault with the deadlock report (lanes stuck at barriers). */
 void ws_raise_deadlock(ws_device *dev);
-/* The watchdog's fault, with the launch's progress ("3 blocks of 64 done")
- * and where it still runs: the first resident warp with running lanes. */
-void ws_fault_watchdog(ws_device *dev, const char *progress);
-void ws_fault_where_running(const ws_device *dev, char *buf, size_t len);
+/* The watchdog's fault: the launch's progress (with the cycle in timing
+ * mode; UINT64_MAX: none) and where it still runs. */
+void ws_fault_watchdog(ws_device *dev, uint64_t cycle);
 
 /* ---- fault reports (src/device/fault.c) ---- */
 const char *ws_fault_kind_name(ws_fault_kind k);

@@ -92,7 +92,9 @@ static void set_detail(ws_fault *f, const char *text)
     f->detail[n] = 0;
 }
 
-void ws_fault_where_running(const ws_device *dev, char *buf, size_t len)
+/* Where the launch still runs: how many warps are resident and the first
+ * (core order) with running lanes, else the first waiting one. */
+static void where_running(const ws_device *dev, char *buf, size_t len)
 {
     const ws_warp *pick = NULL;
     uint32_t resident = 0, pick_runs = 0;
@@ -119,12 +121,15 @@ void ws_fault_where_running(const ws_device *dev, char *buf, size_t len)
              pick->tid[2][l], pick->core, pick->slot, l, pc, where);
 }
 
-void ws_fault_watchdog(ws_device *dev, const char *progress)
+void ws_fault_watchdog(ws_device *dev, uint64_t cycle)
 {
-    char where[448], text[1024];
-    ws_fault_where_running(dev, where, sizeof where);
-    snprintf(text, sizeof text, "still running after %u ms (%s); raise or disable watchdog_ms%s", dev->cfg.watchdog_ms,
-             progress, where);
+    const ws_grid_run *L = dev->current;
+    char where[448], at[48] = "", text[1024];
+    where_running(dev, where, sizeof where);
+    if (cycle != UINT64_MAX) snprintf(at, sizeof at, ", cycle %llu", (unsigned long long)cycle);
+    snprintf(text, sizeof text, "still running after %u ms (%llu blocks of %llu done%s); raise or disable watchdog_ms%s",
+             dev->cfg.watchdog_ms, L ? (unsigned long long)L->done_blocks : 0ull,
+             L ? (unsigned long long)L->total_blocks : 0ull, at, where);
     dev->fault.kind = FAULT_WATCHDOG;
     set_detail(&dev->fault, text);
 }
@@ -149,7 +154,7 @@ void ws_raise_deadlock(ws_device *dev)
         if (waits[i]) n += (size_t)snprintf(ids + n, sizeof ids - n, "%s%u lanes at barrier %u",
                                             n ? ", " : "", waits[i], i);
     char where[448], text[1024];
-    ws_fault_where_running(dev, where, sizeof where);
+    where_running(dev, where, sizeof where);
     snprintf(text, sizeof text,
              "no lane can make progress in %u resident blocks (first: block (%u,%u,%u)): %s; "
              "a barrier is probably inside divergent code or uses different ids%s",

@@ -11,6 +11,13 @@ static void raise_mem(ws_device *dev, ws_warp *w, uint32_t l, uint32_t pc, uint3
                    "%s of %u bytes at 0x%08x: %s", write ? "write" : "read", size, addr, why);
 }
 
+/* The reason for an access to the stack slot just below a lane's own. */
+static void stack_overflow(const ws_device *dev, uint32_t own, char *why, size_t len)
+{
+    snprintf(why, len, "stack overflow (the lane's %u-byte stack is [0x%08x, 0x%08x))", dev->mem.stack_size,
+             WS_STACK_BASE + own * dev->mem.stack_size, WS_STACK_BASE + (own + 1) * dev->mem.stack_size);
+}
+
 static void *stack_or_shared(ws_device *dev, ws_warp *w, uint32_t l, uint32_t pc, uint32_t addr,
                              uint32_t size, int write, int raise)
 {
@@ -22,9 +29,7 @@ static void *stack_or_shared(ws_device *dev, ws_warp *w, uint32_t l, uint32_t pc
         if (!raise) return NULL;
         uint32_t own = w->stack_slot0 + l;
         if (slot + 1 == own)
-            snprintf(why, sizeof why, "stack overflow (the lane's %u-byte stack is [0x%08x, 0x%08x))",
-                     dev->mem.stack_size, WS_STACK_BASE + own * dev->mem.stack_size,
-                     WS_STACK_BASE + (own + 1) * dev->mem.stack_size);
+            stack_overflow(dev, own, why, sizeof why);
         else
             snprintf(why, sizeof why, "not this lane's stack (stacks are private to each lane)");
         raise_mem(dev, w, l, pc, addr, size, write, why);
@@ -47,8 +52,7 @@ static void *stack_or_shared(ws_device *dev, ws_warp *w, uint32_t l, uint32_t pc
     if (raise) {
         uint32_t own = w->stack_slot0 + l;
         if (own == 0 && WS_STACK_BASE - addr - 1 < dev->mem.stack_size) /* slot 0: below it is the window's edge */
-            snprintf(why, sizeof why, "stack overflow (the lane's %u-byte stack is [0x%08x, 0x%08x))",
-                     dev->mem.stack_size, WS_STACK_BASE, WS_STACK_BASE + dev->mem.stack_size);
+            stack_overflow(dev, own, why, sizeof why);
         else
             ws_mem_describe(&dev->mem, addr, why, sizeof why);
         raise_mem(dev, w, l, pc, addr, size, write, why);

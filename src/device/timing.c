@@ -578,14 +578,10 @@ static int timing_parallel(ws_device *dev, ws_timing *T, double limit, uint64_t 
     case WS_PAR_DONE: *st = WS_OK; return 0;
     case WS_PAR_FAULT: *st = WS_ERR_KERNEL_FAULT; return 0;
     case WS_PAR_DEADLOCK: ws_raise_deadlock(dev); *st = WS_ERR_DEADLOCK; return 0;
-    case WS_PAR_TIMEOUT: {
-        char progress[96];
-        snprintf(progress, sizeof progress, "%llu blocks of %llu done", (unsigned long long)dev->current->done_blocks,
-                 (unsigned long long)dev->current->total_blocks);
-        ws_fault_watchdog(dev, progress);
+    case WS_PAR_TIMEOUT:
+        ws_fault_watchdog(dev, UINT64_MAX);
         *st = WS_ERR_TIMEOUT;
         return 0;
-    }
     case WS_PAR_NO_THREADS: break;
     }
     return 1;
@@ -705,10 +701,7 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
             goto out;
         }
         if (limit && (++iter & 1023) == 0 && ws_now_seconds() - t0 > limit) {
-            char progress[128];
-            snprintf(progress, sizeof progress, "%llu blocks of %llu done, cycle %llu", (unsigned long long)L->done_blocks,
-                     (unsigned long long)L->total_blocks, (unsigned long long)t);
-            ws_fault_watchdog(dev, progress);
+            ws_fault_watchdog(dev, t);
             st = WS_ERR_TIMEOUT;
             goto out;
         }

@@ -17,7 +17,7 @@ extern const unsigned long ws_exit_stub_elf_size;
 
 /* gdb's name for a module: its path if absolute, else a made-up path
  * that stays unique (modules loaded from memory have bare names). */
-void ws_gdb_library_name(const ws_dbg_module *m, char *out, size_t cap)
+static void library_name(const ws_dbg_module *m, char *out, size_t cap)
 {
     if (m->name[0] == '/') snprintf(out, cap, "%s", m->name);
     else snprintf(out, cap, "/warpscope-module/%u/%s", m->id, m->name[0] ? m->name : "module");
@@ -74,7 +74,7 @@ ws_status ws_gdb_library_xml(const ws_dbg_module *mods, size_t n, char **xml, si
     for (size_t i = 0; i < n; i++) {
         char name[512], esc[600];
         size_t k = 0;
-        ws_gdb_library_name(&mods[i], name, sizeof name);
+        library_name(&mods[i], name, sizeof name);
         for (const char *p = name; *p && k + 6 < sizeof esc; p++) { /* XML attribute */
             if (*p == '"' || *p == '&' || *p == '<') k += (size_t)snprintf(esc + k, sizeof esc - k, "&#%d;", *p);
             else esc[k++] = *p;
@@ -112,7 +112,7 @@ ws_status ws_gdb_module_file_in(const ws_dbg_module *mods, size_t n, const char 
     }
     for (size_t i = 0; i < n; i++) {
         char lname[512];
-        ws_gdb_library_name(&mods[i], lname, sizeof lname);
+        library_name(&mods[i], lname, sizeof lname);
         if (!strcmp(lname, name) && mods[i].image) {
             *data = mods[i].image;
             *size = mods[i].image_size;

@@ -189,11 +189,10 @@ ws_status ws_gdb_library_list(ws_debug *dbg, char **xml, size_t *len, char *err,
 ws_status ws_gdb_module_file(ws_debug *dbg, const char *name, const uint8_t **data, size_t *size, char *err,
                              size_t errlen);
 /* The same over a list of modules (the replay debugger lists a frame's
- * modules once, loaded or not), and gdb's name for one. */
+ * modules once, loaded or not). */
 ws_status ws_gdb_library_xml(const ws_dbg_module *mods, size_t n, char **xml, size_t *len, char *err, size_t errlen);
 ws_status ws_gdb_module_file_in(const ws_dbg_module *mods, size_t n, const char *name, const uint8_t **data,
                                 size_t *size, char *err, size_t errlen);
-void ws_gdb_library_name(const ws_dbg_module *m, char *out, size_t cap);
 ws_status ws_gdb_dbg_file(void *tp, const char *name, const uint8_t **data, size_t *size);
 ws_status ws_gdb_dbg_monitor(void *tp, const char *cmd, char **out);
 #endif
