@@ -217,6 +217,20 @@ static ws_status run_continue(rd_target *t)
     return st;
 }
 
+/* stepi at the frame start: the frame's first thread (block 0, thread 0
+ * of its first launch) at its first instruction; a frame whose first
+ * launch has no such thread continues to the first hit instead. */
+static ws_status run_first(rd_target *t)
+{
+    ws_shadow_arm a = thread_arm(&(ws_shadow_thread){ .launch = 1 });
+    a.k = 1;
+    ws_shadow_result res;
+    ws_status st = replay(t, &a, &res);
+    if (st) return st;
+    if (!res.taken) return run_continue(t);
+    return go_snapshot(t, WS_GDB_R_NONE);
+}
+
 /* The thread of lane tid (the focus if tid is not a lane). */
 static ws_shadow_thread thread_of(const rd_target *t, uint32_t tid)
 {
@@ -234,6 +248,7 @@ static int same_thread(const ws_shadow_thread *a, const ws_shadow_thread *b)
 /* Forwards: the thread's first instruction after this warp-instruction. */
 static ws_status run_step(rd_target *t, uint32_t tid)
 {
+    if (t->where == RD_START && !t->pixel) return run_first(t);
     if (t->where == RD_START || (t->where == RD_END && !t->have_focus)) return run_continue(t);
     if (t->where == RD_END) return go_end(t);
     ws_shadow_thread th = thread_of(t, tid);
