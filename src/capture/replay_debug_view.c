@@ -149,6 +149,38 @@ ws_status rd_breakpoint(void *tp, int type, uint32_t addr, uint32_t kind, int in
     return WS_OK;
 }
 
+/* Can some draw of the frame (draw d: that one; UINT32_MAX: any) shade
+ * pixel (x, y)? Else say why in buf: a pixel no fragment can reach would
+ * leave `continue` running to the frame end with no hint. */
+static int pixel_drawable(rd_target *t, uint32_t x, uint32_t y, uint32_t d, char *buf, size_t cap)
+{
+    uint32_t draws = 0, inside = 0, w = 0, h = 0, maxw = 0, maxh = 0;
+    const uint64_t n = ws_replay_call_count(t->r);
+    for (uint64_t i = 0; i < n; i++) {
+        ws_replay_call_info ci;
+        if (ws_replay_describe_call(t->r, i, &ci) || ci.kind != WS_REPLAY_CALL_DRAW) continue;
+        const uint32_t ordinal = draws++;
+        if (d != UINT32_MAX && ordinal != d) continue;
+        const ws_gfx_target *rt = ws_replay_target_at(t->r, i);
+        if (!rt || ws_gfx_target_size(rt, &w, &h)) continue;
+        if (w > maxw) maxw = w;
+        if (h > maxh) maxh = h;
+        inside += x < w && y < h;
+    }
+    if (inside) return 1;
+    if (!draws)
+        snprintf(buf, cap, "the frame has no draws: no pixel to debug (breakpoints count every thread)\n");
+    else if (d != UINT32_MAX && d >= draws)
+        snprintf(buf, cap, "there is no draw %u: the frame has %u draw%s (0-%u)\n", d, draws, draws == 1 ? "" : "s",
+                 draws - 1);
+    else if (d != UINT32_MAX)
+        snprintf(buf, cap, "pixel (%u,%u) is outside draw %u's %ux%u render target\n", x, y, d, w, h);
+    else
+        snprintf(buf, cap, "pixel (%u,%u) is outside every draw's render target (the largest is %ux%u)\n", x, y,
+                 maxw, maxh);
+    return 0;
+}
+
 static ws_status monitor_pixel(rd_target *t, const char *args, char *buf, size_t cap)
 {
     uint32_t x = 0, y = 0, d = 0;
@@ -166,6 +198,7 @@ static ws_status monitor_pixel(rd_target *t, const char *args, char *buf, size_t
         snprintf(buf, cap, "usage: monitor debug-pixel X Y [DRAW] | monitor debug-pixel off\n");
         return WS_OK;
     }
+    if (!pixel_drawable(t, x, y, n == 3 ? d : UINT32_MAX, buf, cap)) return WS_OK;
     t->pixel = t->pixel_entry = 1;
     t->px = x;
     t->py = y;
