@@ -7,9 +7,10 @@
 #include "capture/replay_pixel.h"
 #include "replay_modes.h"
 
-static int say_failure(ws_status st, const char *err)
+/* (the capture's name too: a script may replay several) */
+static int say_failure(const replay_request *q, ws_status st, const char *err)
 {
-    fprintf(stderr, "warpscope replay: %s\n", err);
+    fprintf(stderr, "warpscope replay: %s: %s\n", q->path, err);
     return st == WS_ERR_INVALID_ARG ? 2 : 1;
 }
 
@@ -19,25 +20,25 @@ int replay_modes_run(ws_replay *r, const replay_request *q)
     ws_status st;
     uint32_t x = 0, y = 0;
     if (q->pixel && (st = ws_replay_parse_pixel(q->pixel, &x, &y, err, sizeof err)) != WS_OK)
-        return say_failure(st, err);
+        return say_failure(q, st, err);
     if (q->html) {
         ws_replay_html_options o = { .pixel_set = q->pixel != NULL, .pixel_x = x, .pixel_y = y };
-        if ((st = ws_replay_html(r, q->html, &o, err, sizeof err)) != WS_OK) return say_failure(st, err);
+        if ((st = ws_replay_html(r, q->html, &o, err, sizeof err)) != WS_OK) return say_failure(q, st, err);
         printf("wrote %s/index.html\n", q->html);
         return 0;
     }
     if (q->pixel) {
         st = ws_replay_pixel_history(r, x, y, stdout, err, sizeof err);
-        return st == WS_OK ? 0 : say_failure(st, err);
+        return st == WS_OK ? 0 : say_failure(q, st, err);
     }
     if (q->element) {
         ws_addr addr;
         uint32_t size;
         if ((st = ws_replay_parse_element(q->element, &addr, &size, err, sizeof err)) != WS_OK)
-            return say_failure(st, err);
+            return say_failure(q, st, err);
         st = ws_replay_element_history(r, addr, size, stdout, err, sizeof err);
-        return st == WS_OK ? 0 : say_failure(st, err);
+        return st == WS_OK ? 0 : say_failure(q, st, err);
     }
     st = ws_replay_debug_serve(r, q->debug, err, sizeof err);
-    return st == WS_OK ? 0 : say_failure(st, err);
+    return st == WS_OK ? 0 : say_failure(q, st, err);
 }

@@ -39,7 +39,8 @@ expect 'ws_gfx_draw_indexed' report/index.html
 expect 'at least 1 pass' e1.txt
 "$ws" replay --dump-after 99 cube.wscap > e2.txt 2>&1; [ $? -eq 2 ] && ok || bad "--dump-after 99 accepted"
 expect 'calls 0\.\.3' e2.txt
-"$ws" replay --pixel 9999,1 cube.wscap > e3.txt 2>&1; [ $? -ne 0 ] && ok || bad "a pixel outside the target accepted"
+"$ws" replay --pixel 5000,1 cube.wscap > e3.txt 2>&1; [ $? -ne 0 ] && ok || bad "a pixel outside the target accepted"
+expect 'cube\.wscap: pixel history: pixel \(5000,1\) is outside the 640x480 render target' e3.txt
 "$ws" replay missing.wscap > e4.txt 2>&1; [ $? -eq 1 ] && ok || bad "a missing file"
 expect 'missing.wscap' e4.txt
 head -c 1000 cube.wscap > cut.wscap
