@@ -491,7 +491,8 @@ static inline __attribute__((always_inline)) int core_cycle(ws_device *dev, ws_t
             T->cs[c].last[sc] = pick[sc];
             *issued = 1;
             if (issue(dev, T, &core->warps[pick[sc]], x, c, sc, t)) {
-                T->cs[c].ctr.state_cycles[WS_STATE_SELECTED]++;
+                T->cs[c].ctr.state_cycles[WS_STATE_SELECTED]++; /* the cycle it faulted in */
+                T->cs[c].ctr.resident_warp_cycles++;
                 return -1;
             }
             /* (a copy with the bookkeeping of the tools armed, and no other) */
@@ -574,6 +575,7 @@ static int timing_parallel(ws_device *dev, ws_timing *T, double limit, uint64_t 
     }
     if (r == WS_PAR_FAULT) end = ws_par_core_round(dev, dev->fault.core) - 1; /* the cycle it faulted in */
     *t = end;
+    T->fault_core = r == WS_PAR_FAULT ? dev->fault.core : UINT32_MAX;
     switch (r) {
     case WS_PAR_DONE: *st = WS_OK; return 0;
     case WS_PAR_FAULT: *st = WS_ERR_KERNEL_FAULT; return 0;
@@ -629,13 +631,13 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
      * warp of its core arrived at a barrier or lost lanes. */
     const int every = dev->debug != NULL;
     uint64_t t = 0, iter = 0;
-    uint32_t cbreak = 0; /* a stop inside cycle t: cores below this one finished it */
     ws_status st = WS_OK;
     T->every = every;
     T->ahead = T->ahead_allowed && !every && !dev->events && (!tc || tc->cfg.trigger == WS_TRACE_ON_CYCLES);
     T->pcc = pcc;
     T->tc = tc;
     T->parallel_from = NEVER;
+    T->fault_core = UINT32_MAX; /* a fault inside a cycle: its core (cores below it finished the cycle) */
     ws_dispatch_blocks(dev);
     adopt_new_warps(dev, T, t);
     /* The cores on several host threads when nothing samples or counts per
@@ -663,7 +665,11 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
         if (dev->events && dev->events->stop) { st = WS_ERR_STOPPED; goto out; } /* a debug machine's action */
         uint64_t until = NEVER;
         for (uint32_t c = 0; c < T->ncores; c++) {
-            if (core_cycle(dev, T, c, t, &issued, &released)) { st = WS_ERR_KERNEL_FAULT; cbreak = c; goto out; }
+            if (core_cycle(dev, T, c, t, &issued, &released)) {
+                st = WS_ERR_KERNEL_FAULT;
+                T->fault_core = c;
+                goto out;
+            }
             if (T->cs[c].next < until) until = T->cs[c].next;
         }
         t++;
@@ -707,11 +713,15 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
         }
     }
 out:
-    /* Warps still resident: the end of the launch, a fault, a stop. Cores
-     * below `cbreak` had finished cycle t when it stopped. */
+    /* Warps still resident: the end of the launch, a fault, a stop. A
+     * fault stops the launch inside cycle t: the cycle counts (its faulting
+     * warp was selected in it), and the cores below the faulting one had
+     * finished it. */
+    const uint32_t cbreak = st == WS_ERR_KERNEL_FAULT ? T->fault_core : 0;
+    if (st == WS_ERR_KERNEL_FAULT && cbreak != UINT32_MAX) t++;
     for (uint32_t i = 0; i < T->ncores * W; i++) {
         if (!T->w[i].resident) continue;
-        const uint64_t to = i / W < cbreak ? t + 1 : t;
+        const uint64_t to = i / W < cbreak ? t : t - (st == WS_ERR_KERNEL_FAULT && cbreak != UINT32_MAX);
         take_back(dev, T, i / W, &T->w[i], &dev->cores[i / W].warps[i % W], to);
         charge(T, i / W, &T->w[i], to, pcc);
         flush_leaving(pcc, &T->w[i], &dev->cores[i / W].warps[i % W]);

@@ -105,6 +105,7 @@ struct ws_timing {
     int ahead;                   /* run_ahead may issue ahead: no tool watches */
     int ahead_allowed;           /* not turned off (WARPSCOPE_TIMING_AHEAD=0) */
     uint64_t parallel_from;      /* the cycle it went on several threads, or NEVER */
+    uint32_t fault_core;         /* the core that faulted inside a cycle, or UINT32_MAX */
     ws_pc_counters *pcc;
     struct ws_trace_cells *tc;
 };

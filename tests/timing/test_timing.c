@@ -213,6 +213,17 @@ static void test_misc(void)
         ws_launch(t.dev, k, WS_DIM3(1, 1, 1), WS_DIM3(32, 1, 1), 0, a, 3);
         CHECK(ws_synchronize(t.dev) == WS_ERR_KERNEL_FAULT);
         CHECK_STR_CONTAINS(ws_last_error(t.dev), "chase");
+        /* The one warp was resident from cycle 0 up to and including the
+         * cycle it faulted in: as many warp-cycles as the launch's cycles
+         * (the cycle of the fault was missing from them: 74 warp-cycles
+         * in 73 cycles, an occupancy over 1). */
+        CHECK(ws_last_launch_counters(t.dev, &c) == WS_OK);
+        uint64_t states = 0;
+        for (int s = 0; s < WS_WARP_STATE_COUNT; s++) states += c.state_cycles[s];
+        CHECK(c.cycles > 0);
+        CHECK_EQ_U(c.resident_warp_cycles, c.cycles);
+        CHECK_EQ_U(states, c.resident_warp_cycles);
+        CHECK(c.achieved_occupancy <= 1.0);
         ws_device_close(t.dev);
     }
 }
