@@ -85,8 +85,10 @@ enum {
     WSI_CTL_CUSTOM_NEXT = 80, /* a custom tool's records                   */
     WSI_CTL_CUSTOM_CAP = 84,
     WSI_CTL_CUSTOM_BASE = 88,
-    WSI_CTL_HEADER = 256   /* pass-1 counters follow: per block, a word of lane
-                              executions and a word of warp executions      */
+    WSI_CTL_HEADER = 256,  /* pass-1 counters follow: per block, lane
+                              executions and warp executions, each 64-bit
+                              (low word first)                             */
+    WSI_CTL_COUNTER_SIZE = 16
 };
 
 enum { WSI_BB_RECORD_SIZE = 8, WSI_MEM_RECORD_SIZE = 16, WSI_WARP_RECORD_SIZE = 16 };

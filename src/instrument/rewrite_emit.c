@@ -70,6 +70,7 @@ static uint32_t amoadd(uint32_t rd, uint32_t rs2, uint32_t rs1) { return rs2 << 
 static uint32_t jal(uint32_t rd, int32_t off) { return rv_j_imm(0x6F | rd << 7, off); }
 static uint32_t jalr0(uint32_t rs1) { return rv_i(0x67, 0, 0, rs1, 0); }
 static uint32_t beqz(uint32_t a, int32_t off) { return rv_b_imm(0x63 | a << 15, off); }
+static uint32_t bnez(uint32_t a, int32_t off) { return rv_b_imm(0x63 | 1u << 12 | a << 15, off); }
 static uint32_t sub(uint32_t rd, uint32_t a, uint32_t b) { return 0x20u << 25 | b << 20 | a << 15 | rd << 7 | 0x33; }
 static uint32_t and_(uint32_t rd, uint32_t a, uint32_t b) { return b << 20 | a << 15 | 7u << 12 | rd << 7 | 0x33; }
 static uint32_t srl(uint32_t rd, uint32_t a, uint32_t b) { return b << 20 | a << 15 | 5u << 12 | rd << 7 | 0x33; }
@@ -186,14 +187,26 @@ static void emit_inserted(rw_ctx *c, out *o, const rw_inst *x)
 {
     wsi_module_info *info = c->info;
     if (c->mode == WSI_COUNT) {
+        /* Counters are 64-bit (low word, high word): the one lane whose add
+         * wraps the low word (it read all ones and added 1) carries into the
+         * high word, so a block entered 2^32 times or more counts right. */
+        const uint32_t at = c->ctl_addr + WSI_CTL_HEADER + WSI_CTL_COUNTER_SIZE * (uint32_t)x->block;
         if (x->ep) put32(o, addi(TP, ZERO, 1));
         if (x->leader) {
-            put_address(o, GP, c->ctl_addr + WSI_CTL_HEADER + 8 * (uint32_t)x->block);
+            put_address(o, GP, at);
+            put32(o, amoadd(GP, TP, GP));          /* GP = the low word before */
+            put32(o, addi(GP, GP, 1));             /* 0: this add wrapped it */
+            put32(o, bnez(GP, 16));
+            put_address(o, GP, at + 4);
             put32(o, amoadd(ZERO, TP, GP));
             if (c->flags & WSI_WARPS) { /* the warp's leader adds 1 to the warp count: every lane adds 0 or 1 */
                 put32(o, sw(A0, SP, -4));
                 put32(o, sw(A1, SP, -8));
                 put_is_leader(o, A1, A0, A1);
+                put_address(o, GP, at + 8);
+                put32(o, amoadd(A1, A0, GP));      /* A1 = the low word before */
+                put32(o, add(A1, A1, A0));         /* 0: wrapped (or 0 + 0: adds 0 below) */
+                put32(o, bnez(A1, 12));
                 put32(o, addi(GP, GP, 4));
                 put32(o, amoadd(ZERO, A0, GP));
                 put32(o, lw(A0, SP, -4));

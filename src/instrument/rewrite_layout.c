@@ -5,7 +5,7 @@
  * address moves by whole pages. */
 #include "instrument/rewrite_int.h"
 
-enum { INLINE_CALL = 4, COUNT_SEQ = 12, SET_TP = 4 };
+enum { INLINE_CALL = 4, COUNT_SEQ = 32, SET_TP = 4 };
 
 static uint32_t inserted(const rw_ctx *c, const rw_inst *x)
 {
@@ -131,6 +131,6 @@ int rw_layout(rw_ctx *c)
     c->data_delta = new_pages - old_pages;
     uint32_t end = ((c->span_hi + c->data_delta) + 4095) & ~4095u;
     c->ctl_addr = end;
-    c->ctl_size = WSI_CTL_HEADER + 8 * c->info->nblocks;
+    c->ctl_size = WSI_CTL_HEADER + WSI_CTL_COUNTER_SIZE * c->info->nblocks;
     return 0;
 }

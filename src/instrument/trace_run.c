@@ -42,6 +42,14 @@ static int kernel_entry(const ws_module *m, const char *name, uint32_t *entry)
     return -1;
 }
 
+/* Pass 1's count of block b: its lane executions (which 0) or warp
+ * executions (1), 64-bit, low word first. */
+static uint64_t counter(const uint32_t *ctl, uint32_t b, int which)
+{
+    const uint32_t *w = ctl + (WSI_CTL_HEADER + WSI_CTL_COUNTER_SIZE * b) / 4 + 2 * which;
+    return (uint64_t)w[1] << 32 | w[0];
+}
+
 /* Run one instrumented pass with device printf silenced. */
 static ws_status run_pass(ws_device *dev, ws_tool_runner *run, uint32_t entry, double *secs)
 {
@@ -253,13 +261,13 @@ ws_status tr_launch(tracer *t, tr_twin *tw, ws_grid_run *G, ws_tool_runner *run)
     sync_data(dev, tw->orig, tw->count, tw->cinfo.data_delta, 0);
     if (t->opt.tool == TR_BBCOUNT && tv_take(&dg, dev, snap.nglobal)) tv_free(&dg);
     ctl = ctl_of(dev, tw->count, &tw->cinfo);
-    for (uint32_t b = 0; b < L->nblocks; b++) L->counts[b] = ctl[WSI_CTL_HEADER / 4 + 2 * b];
+    for (uint32_t b = 0; b < L->nblocks; b++) L->counts[b] = counter(ctl, b, 0);
     if (tw->flags & WSI_NO_BLOCKS) L->flags |= WS_TRACE_NO_BLOCKS;
     if (t->opt.values && t->opt.tool != TR_BBCOUNT && t->opt.tool != TR_CUSTOM) L->flags |= WS_TRACE_VALUES;
     if (tw->flags & WSI_WARPS) {
         L->flags |= WS_TRACE_WARPS;
         if ((L->warp_counts = calloc(L->nblocks + 1, sizeof *L->warp_counts)) != NULL)
-            for (uint32_t b = 0; b < L->nblocks; b++) L->warp_counts[b] = ctl[WSI_CTL_HEADER / 4 + 2 * b + 1];
+            for (uint32_t b = 0; b < L->nblocks; b++) L->warp_counts[b] = counter(ctl, b, 1);
     }
     if (st1 != WS_OK) {
         L->flags |= WS_TRACE_FAULTED;
