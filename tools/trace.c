@@ -30,6 +30,8 @@ static void usage(FILE *f)
             "  --warp N          the warp for --format perfetto (global warp id, default 0)\n"
             "  --values          memory records also keep the value each store or atomic writes\n"
             "  --report FILE     also keep the report in FILE\n"
+            "  --counters 32|64  block counters of the counting pass (default 32, and 64 by itself\n"
+            "                    for a launch long enough to wrap them)\n"
             "  --test-short N    make each first recording pass's buffers N records short, to\n"
             "                    exercise the overflow recovery (tests)\n");
 }
@@ -154,7 +156,7 @@ static int print_report(const char *path)
 int ws_cmd_trace(int argc, char **argv)
 {
     const char *tool = NULL, *out = NULL, *kernel = NULL, *launch = NULL, *read = NULL, *format = "text", *report = NULL,
-               *warp = NULL, *test_short = NULL;
+               *warp = NULL, *test_short = NULL, *counters = NULL;
     int i = 1, values = 0;
     for (; i < argc; i++) {
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -166,7 +168,7 @@ int ws_cmd_trace(int argc, char **argv)
                          : !strcmp(o, "--kernel") ? &kernel : !strcmp(o, "--launch") ? &launch
                          : !strcmp(o, "--read") ? &read : !strcmp(o, "--format") ? &format
                          : !strcmp(o, "--report") ? &report : !strcmp(o, "--warp") ? &warp
-                         : !strcmp(o, "--test-short") ? &test_short : NULL;
+                         : !strcmp(o, "--test-short") ? &test_short : !strcmp(o, "--counters") ? &counters : NULL;
         if (!dst) { fprintf(stderr, "warpscope trace: unknown option '%s'\n\n", o); usage(stderr); return 2; }
         if (!v || !*v || strchr(v, ',')) { fprintf(stderr, "warpscope trace: %s needs a value without commas\n", o); return 2; }
         *dst = v;
@@ -201,6 +203,7 @@ int ws_cmd_trace(int argc, char **argv)
                      kernel ? ",kernel=" : "", kernel ? kernel : "", launch ? ",launch=" : "", launch ? launch : "",
                      test_short ? ",short=" : "", test_short ? test_short : "");
     if (values && n < (int)sizeof spec) n += snprintf(spec + n, sizeof spec - (size_t)n, ",values=1");
+    if (counters && n < (int)sizeof spec) n += snprintf(spec + n, sizeof spec - (size_t)n, ",counters=%s", counters);
     if (n >= (int)sizeof spec || setenv("WARPSCOPE_TRACE", spec, 1)) { fprintf(stderr, "warpscope trace: options too long\n"); return 2; }
     char why[256];
     if (ws_tracer_check_spec(spec, why, sizeof why)) { /* before the program runs, not from inside it */

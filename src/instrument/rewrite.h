@@ -24,6 +24,9 @@ enum {
     WSI_CUSTOM = 2,  /* RECORD: only a custom tool's calls (wsi_custom), no
                         block or memory records */
     WSI_NO_BLOCKS = 4, /* RECORD: memory records only (memtrace) */
+    WSI_WIDE_COUNTS = 16, /* COUNT: counters carry into their high words
+                            (two more instructions per block entry and a
+                            branch: used when a launch may wrap 32 bits) */
     WSI_VALUES = 8     /* RECORD: stores and atomics also record the value
                           register (word 3 of the memory record) */
 };
@@ -87,7 +90,8 @@ enum {
     WSI_CTL_CUSTOM_BASE = 88,
     WSI_CTL_HEADER = 256,  /* pass-1 counters follow: per block, lane
                               executions and warp executions, each 64-bit
-                              (low word first)                             */
+                              (low word first; the high words stay 0
+                              without WSI_WIDE_COUNTS)                     */
     WSI_CTL_COUNTER_SIZE = 16
 };
 

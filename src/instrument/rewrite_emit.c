@@ -187,27 +187,36 @@ static void emit_inserted(rw_ctx *c, out *o, const rw_inst *x)
 {
     wsi_module_info *info = c->info;
     if (c->mode == WSI_COUNT) {
-        /* Counters are 64-bit (low word, high word): the one lane whose add
-         * wraps the low word (it read all ones and added 1) carries into the
-         * high word, so a block entered 2^32 times or more counts right. */
+        /* Counters are 64-bit, low word first. With WSI_WIDE_COUNTS the one
+         * lane whose add wraps a low word (it read all ones and added 1)
+         * carries into the high word; without, the high words stay 0 and a
+         * block entry costs three instructions (the tracer re-counts with
+         * wide counters when a launch ran long enough to wrap one). */
         const uint32_t at = c->ctl_addr + WSI_CTL_HEADER + WSI_CTL_COUNTER_SIZE * (uint32_t)x->block;
+        const int wide = (c->flags & WSI_WIDE_COUNTS) != 0;
         if (x->ep) put32(o, addi(TP, ZERO, 1));
         if (x->leader) {
             put_address(o, GP, at);
-            put32(o, amoadd(GP, TP, GP));          /* GP = the low word before */
-            put32(o, addi(GP, GP, 1));             /* 0: this add wrapped it */
-            put32(o, bnez(GP, 16));
-            put_address(o, GP, at + 4);
+            if (wide) {
+                put32(o, amoadd(GP, TP, GP));      /* GP = the low word before */
+                put32(o, addi(GP, GP, 1));         /* 0: this add wrapped it */
+                put32(o, bnez(GP, 16));
+                put_address(o, GP, at + 4);
+            }
             put32(o, amoadd(ZERO, TP, GP));
             if (c->flags & WSI_WARPS) { /* the warp's leader adds 1 to the warp count: every lane adds 0 or 1 */
                 put32(o, sw(A0, SP, -4));
                 put32(o, sw(A1, SP, -8));
                 put_is_leader(o, A1, A0, A1);
-                put_address(o, GP, at + 8);
-                put32(o, amoadd(A1, A0, GP));      /* A1 = the low word before */
-                put32(o, add(A1, A1, A0));         /* 0: wrapped (or 0 + 0: adds 0 below) */
-                put32(o, bnez(A1, 12));
-                put32(o, addi(GP, GP, 4));
+                if (wide) {
+                    put_address(o, GP, at + 8);
+                    put32(o, amoadd(A1, A0, GP));  /* A1 = the low word before */
+                    put32(o, add(A1, A1, A0));     /* 0: wrapped (or 0 + 0: adds 0 below) */
+                    put32(o, bnez(A1, 12));
+                    put32(o, addi(GP, GP, 4));
+                } else {
+                    put32(o, addi(GP, GP, 8));
+                }
                 put32(o, amoadd(ZERO, A0, GP));
                 put32(o, lw(A0, SP, -4));
                 put32(o, lw(A1, SP, -8));

@@ -5,14 +5,16 @@
  * address moves by whole pages. */
 #include "instrument/rewrite_int.h"
 
-enum { INLINE_CALL = 4, COUNT_SEQ = 32, SET_TP = 4 };
+enum { INLINE_CALL = 4, COUNT_SEQ = 12, COUNT_WIDE_SEQ = 32, SET_TP = 4 };
 
 static uint32_t inserted(const rw_ctx *c, const rw_inst *x)
 {
     if (x->in.op == OP_ILLEGAL) return 0;
     if (c->mode == WSI_COUNT)
-        return (x->ep ? SET_TP : 0) + (x->leader ? COUNT_SEQ : 0) +
-               (x->leader && (c->flags & WSI_WARPS) ? 4 * RW_COUNT_WARPS_LEN : 0);
+        return (x->ep ? SET_TP : 0) +
+               (!x->leader ? 0 : c->flags & WSI_WIDE_COUNTS ? COUNT_WIDE_SEQ : COUNT_SEQ) +
+               (!x->leader || !(c->flags & WSI_WARPS) ? 0
+                : 4 * (c->flags & WSI_WIDE_COUNTS ? RW_COUNT_WARPS_WIDE_LEN : RW_COUNT_WARPS_LEN));
     if (c->flags & WSI_CUSTOM)
         return (x->ep == 2 ? INLINE_CALL : 0) + (rw_custom_at_block(c, x) ? INLINE_CALL : 0) +
                (rw_custom_at_mem(c, x) ? INLINE_CALL : 0) + (rw_custom_at_branch(c, x) ? INLINE_CALL : 0);

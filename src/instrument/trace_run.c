@@ -42,6 +42,10 @@ static int kernel_entry(const ws_module *m, const char *name, uint32_t *entry)
     return -1;
 }
 
+/* Past this many thread-instructions a counting pass may have entered a
+ * block 2^32 times (each counted entry runs its three instructions). */
+#define WIDE_COUNTS_AFTER (3ull << 32)
+
 /* Pass 1's count of block b: its lane executions (which 0) or warp
  * executions (1), 64-bit, low word first. */
 static uint64_t counter(const uint32_t *ctl, uint32_t b, int which)
@@ -259,8 +263,34 @@ ws_status tr_launch(tracer *t, tr_twin *tw, ws_grid_run *G, ws_tool_runner *run)
     sync_data(dev, tw->orig, tw->count, tw->cinfo.data_delta, 1);
     ws_status st1 = run_pass(dev, run, count_entry, &tm->count);
     sync_data(dev, tw->orig, tw->count, tw->cinfo.data_delta, 0);
+    const ws_module *counted = tw->count;
+    const wsi_module_info *cinfo = &tw->cinfo;
+    /* 32-bit counters, unless the pass ran long enough to wrap one: each
+     * counted entry is at least its three instructions. Then count again
+     * with carries (or always, with counters=64). */
+    if (t->opt.wide_counts || G->stats.thread_instructions >= WIDE_COUNTS_AFTER) {
+        char err[512];
+        uint32_t wide_entry;
+        ws_module *wide = tr_twin_wide(t, tw, err, sizeof err);
+        if (!wide || kernel_entry(wide, G->kernel_name, &wide_entry)) {
+            note(L, "the counting pass may have wrapped a 32-bit block counter, and 64-bit counting failed: %s",
+                 wide ? "no kernel entry" : err);
+        } else {
+            ws_launch_snapshot_restore(dev, &snap);
+            tv_exclude(&dg, dev, wide->base, wide->size);
+            ctl = ctl_of(dev, wide, &tw->wcinfo);
+            memset(ctl, 0, tw->wcinfo.ctl_size);
+            sync_data(dev, tw->orig, wide, tw->wcinfo.data_delta, 1);
+            double secs = 0;
+            st1 = run_pass(dev, run, wide_entry, &secs);
+            tm->count += secs;
+            sync_data(dev, tw->orig, wide, tw->wcinfo.data_delta, 0);
+            counted = wide;
+            cinfo = &tw->wcinfo;
+        }
+    }
     if (t->opt.tool == TR_BBCOUNT && tv_take(&dg, dev, snap.nglobal)) tv_free(&dg);
-    ctl = ctl_of(dev, tw->count, &tw->cinfo);
+    ctl = ctl_of(dev, counted, cinfo);
     for (uint32_t b = 0; b < L->nblocks; b++) L->counts[b] = counter(ctl, b, 0);
     if (tw->flags & WSI_NO_BLOCKS) L->flags |= WS_TRACE_NO_BLOCKS;
     if (t->opt.values && t->opt.tool != TR_BBCOUNT && t->opt.tool != TR_CUSTOM) L->flags |= WS_TRACE_VALUES;

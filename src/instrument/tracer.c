@@ -26,7 +26,7 @@ int tr_options_parse(const char *text, tr_options *o, char *err, size_t len)
     for (char *item = strtok_r(copy, ",", &save); item && !rc; item = strtok_r(NULL, ",", &save)) {
         char *v = strchr(item, '=');
         if (!v) {
-            snprintf(err, len, "WARPSCOPE_TRACE: '%s' is not key=value (keys: tool, out, report, kernel, launch)", item);
+            snprintf(err, len, "WARPSCOPE_TRACE: '%s' is not key=value (keys: tool, out, report, kernel, launch, values, counters)", item);
             rc = -1;
             break;
         }
@@ -47,13 +47,19 @@ int tr_options_parse(const char *text, tr_options *o, char *err, size_t len)
             o->launch = n;
         } else if (!strcmp(item, "values")) {
             o->values = !strcmp(v, "1");
+        } else if (!strcmp(item, "counters")) {
+            if (strcmp(v, "32") && strcmp(v, "64")) {
+                snprintf(err, len, "WARPSCOPE_TRACE: counters=%s: expected 32 (64 when a launch could wrap them) or 64", v);
+                rc = -1;
+            }
+            o->wide_counts = !strcmp(v, "64");
         } else if (!strcmp(item, "short")) {
             char *end;
             unsigned long n = strtoul(v, &end, 10);
             if (!*v || *end || n > 1000000) { snprintf(err, len, "WARPSCOPE_TRACE: short=%s: expected a number", v); rc = -1; }
             o->short_by = (uint32_t)n;
         } else {
-            snprintf(err, len, "WARPSCOPE_TRACE: unknown key '%s' (keys: tool, out, report, kernel, launch)", item);
+            snprintf(err, len, "WARPSCOPE_TRACE: unknown key '%s' (keys: tool, out, report, kernel, launch, values, counters)", item);
             rc = -1;
         }
     }
@@ -82,8 +88,10 @@ static void twin_clear(ws_device *dev, tr_twin *tw)
 {
     ws_module_unload_twin(dev, tw->count);
     ws_module_unload_twin(dev, tw->record);
+    ws_module_unload_twin(dev, tw->count_wide);
     wsi_info_free(&tw->cinfo);
     wsi_info_free(&tw->rinfo);
+    wsi_info_free(&tw->wcinfo);
     ws_line_map_free(tw->lines);
     free(tw->error);
     memset(tw, 0, sizeof *tw);
@@ -119,6 +127,25 @@ static void twin_build(tracer *t, tr_twin *tw, const ws_module *m)
             return;
         }
     }
+}
+
+struct ws_module *tr_twin_wide(tracer *t, tr_twin *tw, char *err, size_t errlen)
+{
+    if (tw->count_wide || !tw->orig) return tw->count_wide;
+    const ws_module *m = tw->orig;
+    uint8_t *img = NULL;
+    size_t n = 0;
+    if (wsi_rewrite(m->elf, m->elf_size, m->name, WSI_COUNT, (tw->flags & WSI_WARPS) | WSI_WIDE_COUNTS, &img, &n,
+                    &tw->wcinfo, err, errlen))
+        return NULL;
+    char name[512];
+    snprintf(name, sizeof name, "%s [counted, 64-bit]", m->name);
+    if (ws_module_load_twin(t->dev, img, n, name, &tw->count_wide) != WS_OK) {
+        snprintf(err, errlen, "%s", t->dev->err);
+        wsi_info_free(&tw->wcinfo);
+    }
+    free(img);
+    return tw->count_wide;
 }
 
 static tr_twin *twin_for(tracer *t, const ws_module *m)
@@ -169,7 +196,8 @@ static void module_unloading(ws_device *dev, void *user, const ws_module *m)
         if (t->twins[i].orig == m) { /* reports keep its name; the code goes */
             ws_module_unload_twin(dev, t->twins[i].count);
             ws_module_unload_twin(dev, t->twins[i].record);
-            t->twins[i].count = t->twins[i].record = NULL;
+            ws_module_unload_twin(dev, t->twins[i].count_wide);
+            t->twins[i].count = t->twins[i].record = t->twins[i].count_wide = NULL;
             t->twins[i].orig = NULL;
         }
 }

@@ -17,12 +17,15 @@ typedef struct tr_options {
     uint64_t launch;              /* 0: every launch */
     uint32_t short_by;            /* tests: first recording pass's buffers this many records short */
     int values;                   /* memory records carry store values */
+    int wide_counts;              /* counters=64: always count with 64-bit counters */
 } tr_options;
 
 typedef struct tr_twin {
     const struct ws_module *orig;
     struct ws_module *count, *record;
     wsi_module_info cinfo, rinfo;
+    struct ws_module *count_wide; /* counting with carries: built when first needed */
+    wsi_module_info wcinfo;
     unsigned flags;               /* WSI_WARPS if the twins keep warp records */
     ws_line_map *lines;           /* of the original module */
     char *error;                  /* why it could not be instrumented */
@@ -71,5 +74,8 @@ void tr_report_branches(const tr_twin *tw, const ws_trace_launch *L, FILE *f);
 /* The text report of every traced launch (device close). */
 void tr_report(const tracer *t, FILE *f);
 const tr_twin *tr_twin_of(const tracer *t, const char *module);
+/* tw's counting twin with 64-bit counters (WSI_WIDE_COUNTS), built on the
+ * first call; NULL (with a message in err) if it cannot be. */
+struct ws_module *tr_twin_wide(tracer *t, tr_twin *tw, char *err, size_t errlen);
 
 #endif

@@ -54,7 +54,7 @@ int main(int argc, char **argv)
     wsi_module_info info;
     memset(&info, 0, sizeof info);
     char err[512];
-    CHECK(wsi_rewrite(elf, n, argv[1], WSI_COUNT, WSI_WARPS, &twin, &tn, &info, err, sizeof err) == 0);
+    CHECK(wsi_rewrite(elf, n, argv[1], WSI_COUNT, WSI_WARPS | WSI_WIDE_COUNTS, &twin, &tn, &info, err, sizeof err) == 0);
     ws_device *dev = NULL;
     ws_module *m = NULL;
     ws_addr out = 0;
