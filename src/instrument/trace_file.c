@@ -53,7 +53,8 @@ static void w(wout *o, const void *d, size_t n)
 {
     o->n += n;
     if (!o->cx || o->failed || !n) return;
-    if (o->staged + n > STAGE) flush_stage(o);
+    /* (what is staged goes first, also before a large array fed directly) */
+    if (o->staged + n > STAGE || n >= STAGE / 2) flush_stage(o);
     if (n >= STAGE / 2) feed(o, d, n, ZSTD_e_continue); /* record arrays: no copy */
     else {
         memcpy(o->stage + o->staged, d, n);
