@@ -5,8 +5,14 @@
  * helper called from there can use three such registers without saving
  * and restoring them: 6 of its 17 instructions, and 6 of its 9 memory
  * accesses, go. Functions that name too many registers keep the helper
- * that saves. */
+ * that saves, and so do millicode routines outside the convention: libgcc's
+ * __riscv_save_N runs inside its caller's prologue (called through t0,
+ * the caller's arguments live in a0-a7) and __riscv_restore_N inside its
+ * epilogue (the return value live in a0/a1), so a register they do not
+ * name is not dead there (picolibc's printf calls them: a clobbered a0
+ * sent its lanes elsewhere in the recording pass). */
 #include <stdlib.h>
+#include <string.h>
 #include "instrument/rewrite_int.h"
 
 /* t0-t2, a0-a7, t3-t6 */
@@ -19,6 +25,17 @@ static uint32_t named(const rw_inst *x)
 {
     if (x->in.op == OP_ILLEGAL || x->in.op == OP_ECALL) return ~0u;
     return 1u << x->in.rd | 1u << x->in.rs1 | 1u << x->in.rs2 | 1u << x->in.rs3;
+}
+
+/* Millicode: by name (libgcc's save/restore routines), or anything that
+ * returns through t0 (jr t0: called with jal t0, inside a caller's frame). */
+static int outside_convention(const rw_ctx *c, const Elf32_Sym *sym, const rw_inst *x, uint32_t n)
+{
+    const char *name = sym->st_name < c->strtab_size ? c->strtab + sym->st_name : "";
+    if (!strncmp(name, "__riscv_save", 12) || !strncmp(name, "__riscv_restore", 15)) return 1;
+    for (uint32_t i = 0; i < n; i++)
+        if (x[i].in.op == OP_JALR && x[i].in.rd == 0 && x[i].in.rs1 == 5) return 1;
+    return 0;
 }
 
 static int32_t find_or_add(rw_ctx *c, uint8_t base, const uint8_t t[3])
@@ -60,6 +77,7 @@ int rw_plan_scratch(rw_ctx *c)
         }
         uint32_t end = lo, names = 0;
         while (end < c->ninsts && c->insts[end].addr < sym->st_value + sym->st_size) names |= named(&c->insts[end++]);
+        if (outside_convention(c, sym, &c->insts[lo], end - lo)) names = ~0u;
         for (uint32_t i = lo; i < end; i++) {
             used[i] |= names;
             in_fn[i] = 1;
