@@ -321,8 +321,10 @@ void tr_report(const tracer *t, FILE *f)
                     L->flags & WS_TRACE_RESULTS_DIFFER ? "DIFFERENT from" : "identical to",
                     (unsigned long long)L->results_checked);
         if (!(L->flags & WS_TRACE_COUNTS_ONLY))
-            fprintf(f, "  records: %llu block + %llu memory, buffers sized exactly from the counting pass; dropped: 0\n",
-                    (unsigned long long)L->nbb, (unsigned long long)L->nmem);
+            fprintf(f, "  records: %llu block + %llu memory, %s\n", (unsigned long long)L->nbb, (unsigned long long)L->nmem,
+                    !(L->flags & WS_TRACE_COMPLETE) ? "INCOMPLETE (the note says why)"
+                    : L->flags & WS_TRACE_OVERFLOWED ? "buffers sized by a second recording pass; dropped: 0"
+                                                      : "buffers sized exactly from the counting pass; dropped: 0");
         fprintf(f, "  host time: launch %.3f s, counting pass %.3f s (%.2fx)", tm->original, tm->count,
                 tm->original > 0 ? tm->count / tm->original : 0.0);
         if (!(L->flags & WS_TRACE_COUNTS_ONLY))

@@ -191,7 +191,9 @@ static ws_status record_pass(tracer *t, tr_twin *tw, ws_grid_run *G, ws_tool_run
     uint64_t bytes = 0, off[NBUF];
     for (int i = 0; i < NBUF; i++) {
         off[i] = bytes;
-        bytes += want.n[i] * rec_size(t, i);
+        /* (an empty buffer still gets one slot: warp records that find
+         * their buffer full go to slot 0, which must be its own) */
+        bytes += (want.n[i] ? want.n[i] : 1) * rec_size(t, i);
         if (want.n[i] > UINT32_MAX) bytes = UINT64_MAX / 2;
     }
     if (bytes > 0xF0000000u)
@@ -232,6 +234,28 @@ static ws_status record_pass(tracer *t, tr_twin *tw, ws_grid_run *G, ws_tool_run
         out->p[i] = bytes ? ws_mem_global_ptr(&dev->mem, buf + (uint32_t)off[i]) : none;
     }
     return st;
+}
+
+/* A trace is complete only if it holds what the launch did, as the
+ * device counted it: every thread-instruction (the blocks' counts) and
+ * every access (the memory records). A pass that ran the kernel otherwise
+ * (a race, or inserted code that changed it) can fill its buffers exactly
+ * and still miss records. */
+static void check_against_device(const tracer *t, ws_trace_launch *L)
+{
+    uint64_t instr = 0, mem = 0;
+    for (uint32_t b = 0; b < L->nblocks; b++) instr += L->counts[b] * L->blocks[b].ninst;
+    char why[160] = "";
+    if (instr != L->device_thread_instructions)
+        snprintf(why, sizeof why, "the counted blocks hold %llu thread-instructions, the device ran %llu",
+                 (unsigned long long)instr, (unsigned long long)L->device_thread_instructions);
+    mem = L->device_loads + L->device_stores + L->device_atomics;
+    if (!why[0] && t->opt.tool != TR_BBCOUNT && t->opt.tool != TR_CUSTOM && L->nmem != mem)
+        snprintf(why, sizeof why, "%llu memory records, the device made %llu accesses", (unsigned long long)L->nmem,
+                 (unsigned long long)mem);
+    if (!why[0]) return;
+    L->flags &= ~(uint32_t)WS_TRACE_COMPLETE;
+    note(L, "incomplete: %s", why);
 }
 
 ws_status tr_launch(tracer *t, tr_twin *tw, ws_grid_run *G, ws_tool_runner *run)
@@ -322,8 +346,10 @@ ws_status tr_launch(tracer *t, tr_twin *tw, ws_grid_run *G, ws_tool_runner *run)
         if ((st2 == WS_OK || overflow) && (lanes_differ || used.n[BUF_WARP] != want.n[BUF_WARP])) {
             if (lanes_differ) {
                 L->flags |= WS_TRACE_OVERFLOWED;
-                note(L, "%s", "the recording pass's lanes took other paths than the counting pass's (a race?); "
-                     "re-ran it with the sizes it measured");
+                note(L, "%s", t->opt.short_by ? "the recording pass's buffers were made short (--test-short); "
+                                                   "re-ran it with the sizes it measured"
+                                                 : "the recording pass's lanes took other paths than the counting "
+                                                   "pass's (a race?); re-ran it with the sizes it measured");
             } else {
                 note(L, "%s", "warps entered blocks in other groups than in the counting pass (grouping depends on "
                      "the schedule); re-ran the recording pass with the warp-record count it measured");
@@ -377,6 +403,7 @@ ws_status tr_launch(tracer *t, tr_twin *tw, ws_grid_run *G, ws_tool_runner *run)
         }
     }
     tv_free(&dg);
+    if (st == WS_OK && (L->flags & WS_TRACE_COMPLETE)) check_against_device(t, L);
     if (t->opt.tool == TR_CUSTOM) { /* the tool reads its records now */
         if (!L->note && !(L->note = strdup(""))) return st;
         t->custom_tool.records(t->custom_user, L, &custom);
