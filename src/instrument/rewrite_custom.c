@@ -37,9 +37,12 @@ static int check_function(rw_ctx *c, const Elf32_Sym *s, const char *name, wsi_c
             uint32_t t = at + (uint32_t)in.imm;
             if (t < lo || t >= hi) return rw_fail(c, "'%s' jumps out of itself at 0x%08x", name, at);
         }
-        if (in.rd == 3 || in.rd == 4 || in.rs1 == 3 || in.rs1 == 4)
-            if (ws_op_class_of(op) != CLASS_FLOAT && op != OP_FLW && op != OP_FSW && ws_op_class_of(op) != CLASS_FDIV)
-                return rw_fail(c, "'%s' uses gp or tp at 0x%08x, which the instrumentation owns", name, at);
+        int r[3];
+        rw_int_regs(&in, r); /* (rs2 too: `mv a4, gp` is `add a4, zero, gp`) */
+        for (int k = 0; k < 3; k++)
+            if (r[k] == 3 || r[k] == 4)
+                return rw_fail(c, "'%s' uses %s at 0x%08x, which the instrumentation owns", name, r[k] == 3 ? "gp" : "tp",
+                               at);
         if (op == OP_FLW || op == OP_FSW || ws_op_class_of(op) == CLASS_FLOAT || ws_op_class_of(op) == CLASS_FDIV)
             out->uses_fp = 1;
         off += in.len;

@@ -102,6 +102,8 @@ typedef struct rw_ctx {
     wsi_module_info *info;
 } rw_ctx;
 
+/* Integer registers an instruction names (-1: that field is not one). */
+void rw_int_regs(const ws_inst *in, int r[3]);
 int rw_fail(rw_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Name of the function holding addr, for messages ("matmul+0x1c"). */
 void rw_where(const rw_ctx *c, uint32_t addr, char *buf, size_t n);

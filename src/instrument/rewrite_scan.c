@@ -13,8 +13,7 @@ static int is_fp_reg_op(ws_op op)
     return op >= OP_FMADD_S && op <= OP_FMV_W_X;
 }
 
-/* Integer registers an instruction names (-1: that field is not one). */
-static void int_regs(const ws_inst *in, int r[3])
+void rw_int_regs(const ws_inst *in, int r[3])
 {
     ws_op op = (ws_op)in->op;
     r[0] = in->rd; r[1] = in->rs1; r[2] = in->rs2;
@@ -112,7 +111,7 @@ static int check_registers(rw_ctx *c)
     for (uint32_t i = 0; i < c->ninsts; i++) {
         int r[3];
         if (c->insts[i].in.op == OP_ILLEGAL) continue;
-        int_regs(&c->insts[i].in, r);
+        rw_int_regs(&c->insts[i].in, r);
         for (int k = 0; k < 3; k++)
             if (r[k] == 3 || r[k] == 4) {
                 char at[160];

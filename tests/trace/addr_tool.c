@@ -8,3 +8,13 @@ void record_address(uint32_t site, uint32_t addr, uint32_t *record, uint32_t gid
     record[0] = addr;
     record[1] = site ^ (gid << 16);
 }
+
+/* Refused: it reads gp, which the instrumentation owns, as a second
+ * source register (mv a4, gp is add a4, zero, gp: once let through). */
+void reads_gp(uint32_t site, uint32_t addr, uint32_t *record, uint32_t gid)
+{
+    uint32_t g;
+    __asm__ volatile("mv %0, gp" : "=r"(g));
+    record[0] = addr ^ g;
+    record[1] = site ^ gid;
+}

@@ -115,6 +115,10 @@ int main(int argc, char **argv)
     CHECK(ws_trace_tool_attach(dev, &bad, &s) == WS_ERR_BAD_MODULE);
     CHECK_STR_CONTAINS(ws_last_error(dev), "no function 'no_such_function'");
     bad = tool;
+    bad.device_function = "reads_gp";
+    CHECK(ws_trace_tool_attach(dev, &bad, &s) == WS_ERR_BAD_MODULE);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "'reads_gp' uses gp at 0x");
+    bad = tool;
     bad.record_size = 6;
     CHECK(ws_trace_tool_attach(dev, &bad, &s) == WS_ERR_INVALID_ARG);
     CHECK(ws_trace_tool_attach(dev, &tool, &s) == WS_OK);
