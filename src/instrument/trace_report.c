@@ -71,17 +71,14 @@ static void report_bbcount(const tr_twin *tw, const ws_trace_launch *L, FILE *f)
         ran += L->counts[b] != 0;
         if (!L->counts[b]) continue;
         /* each instruction of the block on its own line: walk the original code */
-        const ws_module *m = tw && tw->orig ? tw->orig : NULL;
         uint32_t at = L->blocks[b].addr;
         for (uint32_t k = 0; k < L->blocks[b].ninst; k++) {
             char where[160];
             tr_where(tw, at, where, sizeof where);
             line_stat *s = line_for(&tab, &n, where, 0, 0);
             if (s) s->value += L->counts[b];
-            uint32_t off = at - (m ? m->link_base : 0);
-            uint16_t lo = 3;
-            if (m && off + 2 <= m->img.size) memcpy(&lo, m->img.bytes + off, 2);
-            at += ws_inst_length(lo);
+            const uint16_t lo = tr_twin_halfword(tw, at);
+            at += lo ? ws_inst_length(lo) : 4;
         }
     }
     fprintf(f, "  instructions executed (over lanes): %llu; device counter: %llu (%s)\n", (unsigned long long)instr,

@@ -94,6 +94,8 @@ static void twin_clear(ws_device *dev, tr_twin *tw)
     wsi_info_free(&tw->wcinfo);
     ws_line_map_free(tw->lines);
     free(tw->error);
+    free(tw->name);
+    free(tw->text);
     memset(tw, 0, sizeof *tw);
 }
 
@@ -104,6 +106,7 @@ static void twin_build(tracer *t, tr_twin *tw, const ws_module *m)
     uint8_t *img = NULL;
     size_t n = 0;
     tw->orig = m;
+    tw->name = strdup(m->name);
     if (ws_line_map_build(m->elf, m->elf_size, m->name, &tw->lines, err, sizeof err)) tw->lines = NULL;
     for (int pass = 0; pass < 2; pass++) {
         wsi_mode mode = pass ? WSI_RECORD : WSI_COUNT;
@@ -167,9 +170,24 @@ static tr_twin *twin_for(tracer *t, const ws_module *m)
 
 const tr_twin *tr_twin_of(const tracer *t, const char *module)
 {
-    for (size_t i = 0; i < t->ntwins; i++)
-        if (t->twins[i].orig && !strcmp(t->twins[i].orig->name, module)) return &t->twins[i];
+    for (size_t i = 0; i < t->ntwins; i++) /* (the latest of a name: a module may be loaded again) */
+        if (t->twins[t->ntwins - 1 - i].name && !strcmp(t->twins[t->ntwins - 1 - i].name, module))
+            return &t->twins[t->ntwins - 1 - i];
     return NULL;
+}
+
+uint16_t tr_twin_halfword(const tr_twin *tw, uint32_t addr)
+{
+    uint16_t h = 0;
+    if (tw && tw->orig) {
+        const ws_module *m = tw->orig;
+        const uint32_t off = addr - m->link_base;
+        if (off < m->img.size && m->img.size - off >= 2) memcpy(&h, m->img.bytes + off, 2);
+    } else if (tw && tw->text) {
+        const uint32_t off = addr - tw->text_lo;
+        if (off < tw->text_size && tw->text_size - off >= 2) memcpy(&h, tw->text + off, 2);
+    }
+    return h;
 }
 
 static ws_status run_launch(ws_device *dev, void *user, const ws_tool_launch *info, ws_tool_runner *run)
@@ -193,7 +211,15 @@ static void module_unloading(ws_device *dev, void *user, const ws_module *m)
 {
     tracer *t = user;
     for (size_t i = 0; i < t->ntwins; i++)
-        if (t->twins[i].orig == m) { /* reports keep its name; the code goes */
+        if (t->twins[i].orig == m) { /* reports keep its name, lines and a copy of its code; the twins go */
+            tr_twin *tw = &t->twins[i];
+            const uint32_t lo = m->img.text_start, n = m->img.text_end - m->img.text_start;
+            if (!tw->text && n && lo - m->link_base <= m->img.size && n <= m->img.size - (lo - m->link_base) &&
+                (tw->text = malloc(n)) != NULL) {
+                memcpy(tw->text, m->img.bytes + (lo - m->link_base), n);
+                tw->text_lo = lo;
+                tw->text_size = n;
+            }
             ws_module_unload_twin(dev, t->twins[i].count);
             ws_module_unload_twin(dev, t->twins[i].record);
             ws_module_unload_twin(dev, t->twins[i].count_wide);

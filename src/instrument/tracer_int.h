@@ -28,6 +28,9 @@ typedef struct tr_twin {
     wsi_module_info wcinfo;
     unsigned flags;               /* WSI_WARPS if the twins keep warp records */
     ws_line_map *lines;           /* of the original module */
+    char *name;                   /* the original's name, kept for reports after it unloads */
+    uint8_t *text;                /* its code, copied when it unloads (reports walk it) */
+    uint32_t text_lo, text_size;  /* link addresses of that copy */
     char *error;                  /* why it could not be instrumented */
 } tr_twin;
 
@@ -74,6 +77,9 @@ void tr_report_branches(const tr_twin *tw, const ws_trace_launch *L, FILE *f);
 /* The text report of every traced launch (device close). */
 void tr_report(const tracer *t, FILE *f);
 const tr_twin *tr_twin_of(const tracer *t, const char *module);
+/* The first halfword of the original's instruction at link address addr
+ * (from the module, or the copy kept after it unloaded); 0 if neither has it. */
+uint16_t tr_twin_halfword(const tr_twin *tw, uint32_t addr);
 /* tw's counting twin with 64-bit counters (WSI_WIDE_COUNTS), built on the
  * first call; NULL (with a message in err) if it cannot be. */
 struct ws_module *tr_twin_wide(tracer *t, tr_twin *tw, char *err, size_t errlen);
