@@ -323,9 +323,13 @@ ws_status tr_launch(tracer *t, tr_twin *tw, ws_grid_run *G, ws_tool_runner *run)
         if ((L->warp_counts = calloc(L->nblocks + 1, sizeof *L->warp_counts)) != NULL)
             for (uint32_t b = 0; b < L->nblocks; b++) L->warp_counts[b] = counter(ctl, b, 1);
     }
+    /* A pass's fault report names the twin's PC: the launch's own report,
+     * which names the original's, is noted instead when the launch faults
+     * too (it runs last). */
+    char pass_fault[WS_ERRLEN] = "";
     if (st1 != WS_OK) {
         L->flags |= WS_TRACE_FAULTED;
-        note(L, "%s", dev->err);
+        snprintf(pass_fault, sizeof pass_fault, "%s", dev->err);
     }
     ws_launch_snapshot_restore(dev, &snap);
     /* pass 2: record */
@@ -362,7 +366,7 @@ ws_status tr_launch(tracer *t, tr_twin *tw, ws_grid_run *G, ws_tool_runner *run)
         }
         if (st2 != WS_OK && st1 == WS_OK) { /* faulted only when traced */
             L->flags |= WS_TRACE_FAULTED;
-            note(L, "%s", dev->err);
+            snprintf(pass_fault, sizeof pass_fault, "%s", dev->err);
         }
         for (int i = 0; i < NBUF; i++) complete = complete && used.n[i] == want.n[i]; /* zero slack, no drop */
         complete = complete && st2 == WS_OK;
@@ -392,6 +396,8 @@ ws_status tr_launch(tracer *t, tr_twin *tw, ws_grid_run *G, ws_tool_runner *run)
     L->device_loads = G->stats.thread_loads;
     L->device_stores = G->stats.thread_stores;
     L->device_atomics = G->stats.thread_atomics;
+    if (L->flags & WS_TRACE_FAULTED)
+        note(L, "%s", st != WS_OK ? dev->err : pass_fault); /* (the original's PC when the launch faulted too) */
     if (dg.page && st == WS_OK && !(L->flags & WS_TRACE_FAULTED)) {
         int64_t at = tv_compare(&dg, dev);
         L->results_checked = dg.nbytes;
