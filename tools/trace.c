@@ -36,18 +36,28 @@ static void usage(FILE *f)
             "                    exercise the overflow recovery (tests)\n");
 }
 
-/* " = 0x…" for an access that carries a value */
-static const char *value_text(const ws_trace_launch *L, uint64_t m, char buf[32])
+/* Memory record m of thread gid; stores and atomics with the value they
+ * wrote when the trace has values (text and JSON alike). */
+static void print_access(const ws_trace_launch *L, uint32_t gid, uint64_t m, int json, FILE *f)
 {
-    if (!L->values || L->mem_insts[L->mem[m].inst].kind == WS_TRACE_LOAD) return "";
-    snprintf(buf, 32, " = 0x%08x", L->values[m]);
-    return buf;
+    static const char *kinds[] = { "?", "load", "store", "atomic" };
+    const ws_trace_access *x = &L->mem[m];
+    const ws_trace_mem_inst *mi = &L->mem_insts[x->inst];
+    const int valued = L->values && mi->kind != WS_TRACE_LOAD;
+    if (json) {
+        fprintf(f, "{\"launch\":%llu,\"thread\":%u,\"access\":\"%s\",\"size\":%u,\"addr\":\"0x%08x\",\"pc\":\"0x%08x\"",
+                (unsigned long long)L->launch_id, gid, kinds[mi->kind & 3], mi->size, x->addr, mi->addr);
+        if (valued) fprintf(f, ",\"value\":\"0x%08x\"", L->values[m]);
+        fprintf(f, "}\n");
+    } else {
+        fprintf(f, "    %-6s %u @0x%08x  (pc 0x%08x)", kinds[mi->kind & 3], mi->size, x->addr, mi->addr);
+        if (valued) fprintf(f, " = 0x%08x", L->values[m]);
+        fprintf(f, "\n");
+    }
 }
 
 static void print_launch(const ws_trace_launch *L, int json, FILE *f)
 {
-    char vbuf[32];
-    static const char *kinds[] = { "?", "load", "store", "atomic" };
     if (!json)
         fprintf(f, "launch %llu %s grid (%u,%u,%u) block (%u,%u,%u) flags 0x%x, %u threads, %llu block + %llu memory records\n",
                 (unsigned long long)L->launch_id, L->kernel, L->grid.x, L->grid.y, L->grid.z, L->block.x, L->block.y,
@@ -57,16 +67,7 @@ static void print_launch(const ws_trace_launch *L, int json, FILE *f)
         uint64_t m = t->first_mem, mend = t->first_mem + t->nmem;
         if (!json) fprintf(f, "thread %u\n", t->gid);
         if (!t->nblocks) /* accesses only (memtrace) */
-            for (; m < mend; m++) {
-                const ws_trace_access *x = &L->mem[m];
-                const ws_trace_mem_inst *mi = &L->mem_insts[x->inst];
-                if (json)
-                    fprintf(f, "{\"launch\":%llu,\"thread\":%u,\"access\":\"%s\",\"size\":%u,\"addr\":\"0x%08x\",\"pc\":\"0x%08x\"}\n",
-                            (unsigned long long)L->launch_id, t->gid, kinds[mi->kind & 3], mi->size, x->addr, mi->addr);
-                else
-                    fprintf(f, "    %-6s %u @0x%08x  (pc 0x%08x)%s\n", kinds[mi->kind & 3], mi->size, x->addr, mi->addr,
-                            value_text(L, m, vbuf));
-            }
+            for (; m < mend; m++) print_access(L, t->gid, m, json, f);
         for (uint32_t j = 0; j < t->nblocks; j++) {
             const ws_trace_block *b = &L->blocks[L->bb[t->first_block + j]];
             if (json)
@@ -74,16 +75,7 @@ static void print_launch(const ws_trace_launch *L, int json, FILE *f)
                         (unsigned long long)L->launch_id, t->gid, L->bb[t->first_block + j], b->addr);
             else
                 fprintf(f, "  block %u @0x%08x\n", L->bb[t->first_block + j], b->addr);
-            for (uint32_t a = 0; a < b->nmem && m < mend; a++, m++) {
-                const ws_trace_access *x = &L->mem[m];
-                const ws_trace_mem_inst *mi = &L->mem_insts[x->inst];
-                if (json)
-                    fprintf(f, "{\"launch\":%llu,\"thread\":%u,\"access\":\"%s\",\"size\":%u,\"addr\":\"0x%08x\",\"pc\":\"0x%08x\"}\n",
-                            (unsigned long long)L->launch_id, t->gid, kinds[mi->kind & 3], mi->size, x->addr, mi->addr);
-                else
-                    fprintf(f, "    %-6s %u @0x%08x  (pc 0x%08x)%s\n", kinds[mi->kind & 3], mi->size, x->addr, mi->addr,
-                            value_text(L, m, vbuf));
-            }
+            for (uint32_t a = 0; a < b->nmem && m < mend; a++, m++) print_access(L, t->gid, m, json, f);
         }
     }
 }
@@ -102,6 +94,18 @@ static void print_warps(const ws_trace_launch *L, int json, FILE *f)
 
 /* Chrome/Perfetto trace-event JSON for one warp: a track per lane, a slice
  * per block it ran; time is the warp's issue order in instructions. */
+static uint64_t warp_records(const ws_trace *t, uint32_t warp, uint32_t *max_warp)
+{
+    uint64_t n = 0;
+    *max_warp = 0;
+    for (uint32_t i = 0; i < t->nlaunches; i++)
+        for (uint64_t r = 0; r < t->launches[i].nwarp; r++) {
+            n += t->launches[i].warps[r].warp == warp;
+            if (t->launches[i].warps[r].warp > *max_warp) *max_warp = t->launches[i].warps[r].warp;
+        }
+    return n;
+}
+
 static void print_perfetto(const ws_trace *t, uint32_t warp, FILE *f)
 {
     fprintf(f, "{\"traceEvents\":[\n");
@@ -132,6 +136,15 @@ static int read_file(const char *path, const char *format, long warp)
         return 1;
     }
     int json = !strcmp(format, "jsonl");
+    uint32_t max_warp = 0;
+    if (!strcmp(format, "perfetto") && !warp_records(t, (uint32_t)warp, &max_warp)) {
+        int any = 0;
+        for (uint32_t i = 0; i < t->nlaunches; i++) any |= t->launches[i].nwarp != 0;
+        if (!any) fprintf(stderr, "warpscope trace: %s has no warp records (trace with --tool branch or dump)\n", path);
+        else fprintf(stderr, "warpscope trace: %s: warp %ld has no records (its warps are 0 to %u)\n", path, warp, max_warp);
+        ws_trace_free(t);
+        return 1;
+    }
     if (!strcmp(format, "perfetto")) print_perfetto(t, (uint32_t)warp, stdout);
     else
         for (uint32_t i = 0; i < t->nlaunches; i++) {
@@ -140,6 +153,31 @@ static int read_file(const char *path, const char *format, long warp)
         }
     ws_trace_free(t);
     return 0;
+}
+
+/* Can a file be created at path (its directory exists and is writable)? */
+static int writable_dir_of(const char *path)
+{
+    char d[4096];
+    snprintf(d, sizeof d, "%s", path);
+    char *slash = strrchr(d, '/');
+    if (!slash) return access(".", W_OK) == 0;
+    if (slash == d) slash[1] = 0;
+    else *slash = 0;
+    return access(d, W_OK) == 0;
+}
+
+/* Did every device's report say "0 launches traced"? */
+static int traced_none(const char *report)
+{
+    FILE *f = fopen(report, "r");
+    if (!f) return 0;
+    char line[512];
+    int some = 0, none = 1;
+    while (fgets(line, sizeof line, f))
+        if (!strncmp(line, "warpscope trace (", 17)) some = 1, none &= strstr(line, ": 0 launches traced") != NULL;
+    fclose(f);
+    return some && none;
 }
 
 static int print_report(const char *path)
@@ -195,14 +233,26 @@ int ws_cmd_trace(int argc, char **argv)
     if (!mkdtemp(dir)) { perror("warpscope trace: mkdtemp"); return 1; }
     snprintf(tmpreport, sizeof tmpreport, "%s/report.txt", dir);
     snprintf(tmpout, sizeof tmpout, "%s/trace.wst", dir);
+    /* files the program's devices will write: checked now, not found
+     * missing after the run (and emptied: every device adds to them) */
+    const char *const mine[2] = { report, out };
+    for (int k = 0; k < 2; k++)
+        if (mine[k] && !writable_dir_of(mine[k])) {
+            fprintf(stderr, "warpscope trace: %s %s: cannot write there: %s\n", k ? "-o" : "--report", mine[k],
+                    strerror(errno));
+            rmdir(dir);
+            return 2;
+        }
     if (!report) report = tmpreport;
     else unlink(report);
+    if (out) unlink(out);
     if (!out && !strcmp(tool, "dump")) out = tmpout;
     char spec[4096];
     int n = snprintf(spec, sizeof spec, "tool=%s,report=%s%s%s%s%s%s%s%s%s", tool, report, out ? ",out=" : "", out ? out : "",
                      kernel ? ",kernel=" : "", kernel ? kernel : "", launch ? ",launch=" : "", launch ? launch : "",
                      test_short ? ",short=" : "", test_short ? test_short : "");
     if (values && n < (int)sizeof spec) n += snprintf(spec + n, sizeof spec - (size_t)n, ",values=1");
+    if (out && n < (int)sizeof spec) n += snprintf(spec + n, sizeof spec - (size_t)n, ",join=1");
     if (counters && n < (int)sizeof spec) n += snprintf(spec + n, sizeof spec - (size_t)n, ",counters=%s", counters);
     if (n >= (int)sizeof spec || setenv("WARPSCOPE_TRACE", spec, 1)) { fprintf(stderr, "warpscope trace: options too long\n"); return 2; }
     char why[256];
@@ -225,8 +275,17 @@ int ws_cmd_trace(int argc, char **argv)
         if (print_report(report)) {
             fprintf(stderr, "warpscope trace: no report: %s opened no warpscope device, or did not close it\n", argv[i]);
             if (!rc) rc = 1;
-        } else if (!strcmp(tool, "dump") && !rc) {
-            rc = read_file(out, format, warp_id);
+        } else {
+            if ((kernel || launch) && traced_none(report))
+                fprintf(stderr, "warpscope trace: no launch was traced: none matched%s%s%s%s\n", kernel ? " --kernel " : "",
+                        kernel ? kernel : "", launch ? " --launch " : "", launch ? launch : "");
+            if (out && access(out, F_OK)) { /* (the device said why on stderr) */
+                fprintf(stderr, "warpscope trace: %s was not written\n", out);
+                if (!rc) rc = 1;
+            } else if (!strcmp(tool, "dump")) { /* also after a fault: the records up to it */
+                const int rrc = read_file(out, format, warp_id);
+                if (!rc) rc = rrc;
+            }
         }
     }
     unlink(tmpreport);

@@ -1,8 +1,10 @@
 /* The tracer tool: options, the instrumented twins of each module the
  * program loads (rewritten and placed on first use), the run_launch hook,
  * and the outputs written at device close. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "instrument/trace_file.h"
 #include "instrument/tracer.h"
 #include "instrument/tracer_int.h"
@@ -42,11 +44,17 @@ int tr_options_parse(const char *text, tr_options *o, char *err, size_t len)
         else if (!strcmp(item, "kernel")) rc = set_str(&o->kernel, v);
         else if (!strcmp(item, "launch")) {
             char *end;
+            errno = 0;
             unsigned long long n = strtoull(v, &end, 10);
-            if (!*v || *end || !n) { snprintf(err, len, "WARPSCOPE_TRACE: launch=%s: expected a number from 1", v); rc = -1; }
+            if (*v < '0' || *v > '9' || *end || !n || errno) {
+                snprintf(err, len, "WARPSCOPE_TRACE: launch=%s: expected a number from 1", v);
+                rc = -1;
+            }
             o->launch = n;
         } else if (!strcmp(item, "values")) {
             o->values = !strcmp(v, "1");
+        } else if (!strcmp(item, "join")) {
+            o->join = !strcmp(v, "1");
         } else if (!strcmp(item, "counters")) {
             if (strcmp(v, "32") && strcmp(v, "64")) {
                 snprintf(err, len, "WARPSCOPE_TRACE: counters=%s: expected 32 (64 when a launch could wrap them) or 64", v);
@@ -228,13 +236,34 @@ static void module_unloading(ws_device *dev, void *user, const ws_module *m)
         }
 }
 
+/* Write the trace file; with join, after the launches an earlier device
+ * of the program wrote there (each device has its own tracer; without
+ * join the last device's file would replace the others'). */
+static int write_out(const tracer *t, char *err, size_t errlen)
+{
+    ws_trace *before = NULL;
+    if (!t->opt.join || access(t->opt.out, F_OK)) return wst_write(t->opt.out, &t->trace, err, errlen);
+    if (ws_trace_read(t->opt.out, &before, err, errlen) != WS_OK) return -1;
+    ws_trace both = { before->nlaunches + t->trace.nlaunches, NULL };
+    int rc = -1;
+    if (!(both.launches = malloc((both.nlaunches ? both.nlaunches : 1) * sizeof *both.launches))) {
+        snprintf(err, errlen, "%s: out of host memory", t->opt.out);
+    } else { /* (shallow copies: each launch is freed by its owner) */
+        memcpy(both.launches, before->launches, before->nlaunches * sizeof *both.launches);
+        memcpy(both.launches + before->nlaunches, t->trace.launches, t->trace.nlaunches * sizeof *both.launches);
+        rc = wst_write(t->opt.out, &both, err, errlen);
+    }
+    free(both.launches);
+    ws_trace_free(before);
+    return rc;
+}
+
 static void device_close(ws_device *dev, void *user)
 {
     tracer *t = user;
     char err[512];
     (void)dev;
-    if (t->opt.out && wst_write(t->opt.out, &t->trace, err, sizeof err))
-        fprintf(stderr, "warpscope: trace: %s\n", err);
+    if (t->opt.out && write_out(t, err, sizeof err)) fprintf(stderr, "warpscope: trace: %s\n", err);
     if (t->opt.report) {
         FILE *f = fopen(t->opt.report, "a");
         if (!f) fprintf(stderr, "warpscope: trace: cannot write %s\n", t->opt.report);

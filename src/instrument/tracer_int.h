@@ -18,6 +18,8 @@ typedef struct tr_options {
     uint32_t short_by;            /* tests: first recording pass's buffers this many records short */
     int values;                   /* memory records carry store values */
     int wide_counts;              /* counters=64: always count with 64-bit counters */
+    int join;                     /* join=1: a device closing after another adds its
+                                     launches to the `out` file that one wrote */
 } tr_options;
 
 typedef struct tr_twin {

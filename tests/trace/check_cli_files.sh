@@ -1,0 +1,49 @@
+#!/bin/bash
+# warpscope trace's files and selectors (tests/trace/CMakeLists.txt):
+#   check_cli_files.sh WARPSCOPE UNLOAD_APP CALLS_KERNEL.elf FAULT_KERNEL.elf
+ws=$1 app=$2 calls=$3 fault=$4
+passes=0 fails=0
+ok() { passes=$((passes + 1)); }
+bad() { fails=$((fails + 1)); echo "FAIL: $*"; }
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+
+# two devices, one after the other: both launches in the file, in order
+"$ws" trace --tool memtrace --values -o "$dir/two.wst" -- "$app" "$calls" 2 > "$dir/two.txt" 2>&1 || bad "two devices: $(cat "$dir/two.txt")"
+"$ws" trace --read "$dir/two.wst" > "$dir/read.txt" 2>&1
+grep -c '^launch 1 use_calls' "$dir/read.txt" | grep -qx 2 && ok || bad "two devices' launches: $(grep '^launch' "$dir/read.txt")"
+grep '^launch' "$dir/read.txt" | head -1 | grep -q 'grid (2,1,1)' && grep '^launch' "$dir/read.txt" | tail -1 | grep -q 'grid (3,1,1)' &&
+    ok || bad "launch order: $(grep '^launch' "$dir/read.txt")"
+# ... written again from scratch by the next command (not added to)
+"$ws" trace --tool memtrace -o "$dir/two.wst" -- "$app" "$calls" 1 > /dev/null 2>&1
+[ "$("$ws" trace --read "$dir/two.wst" | grep -c '^launch')" = 1 ] && ok || bad "a second command added to the old file"
+# jsonl carries the stored values the text shows
+"$ws" trace --tool memtrace --values -o "$dir/v.wst" -- "$app" "$calls" 1 > /dev/null 2>&1
+"$ws" trace --read "$dir/v.wst" --format jsonl | grep '"access":"store"' | head -1 | grep -q '"value":"0x' && ok ||
+    bad "jsonl without values"
+
+# files that cannot be written: refused before the program runs
+out=$("$ws" trace --tool memtrace -o /nonexistent/x.wst -- /bin/echo RAN 2>&1); rc=$?
+[ $rc = 2 ] && [[ "$out" == *"-o /nonexistent/x.wst: cannot write there"* && "$out" != *RAN* ]] && ok || bad "-o unwritable (rc $rc): $out"
+out=$("$ws" trace --tool memtrace --report /nonexistent/r.txt -- /bin/echo RAN 2>&1); rc=$?
+[ $rc = 2 ] && [[ "$out" == *"--report /nonexistent/r.txt: cannot write there"* ]] && ok || bad "--report unwritable (rc $rc): $out"
+
+# dump after a fault: the records up to it, and the program's status
+"$ws" trace --tool dump -- "$ws" run --grid 8 --block 32 "$fault" late_fault zeros:4096 5 > "$dir/dump.txt" 2>&1; rc=$?
+[ $rc != 0 ] && grep -q '^thread ' "$dir/dump.txt" && ok || bad "dump after a fault (rc $rc): $(grep -c '^thread' "$dir/dump.txt") threads"
+
+# selectors that match nothing say so; bad numbers are refused
+out=$("$ws" trace --tool bbcount --kernel no_such_kernel -- "$app" "$calls" 2>&1)
+[[ "$out" == *"no launch was traced: none matched --kernel no_such_kernel"* ]] && ok || bad "--kernel typo: $out"
+out=$("$ws" trace --tool bbcount --launch -1 -- /bin/echo RAN 2>&1); rc=$?
+[ $rc = 2 ] && [[ "$out" == *"launch=-1: expected a number from 1"* ]] && ok || bad "--launch -1 (rc $rc): $out"
+out=$("$ws" trace --read "$dir/v.wst" --format perfetto 2>&1); rc=$?
+[ $rc = 1 ] && [[ "$out" == *"has no warp records"* ]] && ok || bad "perfetto without warp records (rc $rc): $out"
+"$ws" trace --tool branch -o "$dir/b.wst" -- "$app" "$calls" 1 > /dev/null 2>&1
+out=$("$ws" trace --read "$dir/b.wst" --format perfetto --warp 999 2>&1); rc=$?
+[ $rc = 1 ] && [[ "$out" == *"warp 999 has no records (its warps are 0 to "* ]] && ok || bad "--warp 999 (rc $rc): $out"
+"$ws" trace --read "$dir/b.wst" --format perfetto --warp 1 | python3 -c 'import json,sys; assert json.load(sys.stdin)["traceEvents"]' &&
+    ok || bad "perfetto of warp 1"
+
+echo "$passes passed, $fails failed"
+[ "$fails" = 0 ]
