@@ -265,14 +265,19 @@ static void report_memtrace(const tracer *t, const tr_twin *tw, const ws_trace_l
             for (uint32_t o = 0; ok && o < q.maxocc[i]; o++, r++) {
                 uint32_t *g = q.addr + q.start[r], m = q.start[r + 1] - q.start[r];
                 sort_small(g, m);
-                uint8_t space = space_of(g[0]);
-                int32_t *row = &q.line_of[i * 3 + space];
-                if (*row < 0) { /* the line's row, found once per instruction and space */
-                    line_stat *ls = line_for(&tab, &n, where[i], mi->kind, space);
-                    if (!(ok = ls != NULL)) break;
-                    *row = (int32_t)(ls - tab);
+                /* a generic pointer may reach two spaces in one request: each
+                 * space's lanes (a run of the sorted addresses) count apart */
+                for (uint32_t from = 0, to; ok && from < m; from = to) {
+                    const uint8_t space = space_of(g[from]);
+                    for (to = from + 1; to < m && space_of(g[to]) == space; to++) {}
+                    int32_t *row = &q.line_of[i * 3 + space];
+                    if (*row < 0) { /* the line's row, found once per instruction and space */
+                        line_stat *ls = line_for(&tab, &n, where[i], mi->kind, space);
+                        if (!(ok = ls != NULL)) break;
+                        *row = (int32_t)(ls - tab);
+                    }
+                    account(&tab[*row], mi, g + from, to - from);
                 }
-                account(&tab[*row], mi, g, m);
             }
         }
         k = end;
