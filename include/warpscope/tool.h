@@ -44,7 +44,8 @@ typedef struct ws_tool_runner ws_tool_runner;
  * public API on its device (the lock is recursive), except from inside a
  * launch (launch_begin .. launch_end and run_launch), where only
  * ws_last_error, ws_device_config, ws_last_launch_stats and
- * ws_last_launch_counters may be used. */
+ * ws_last_launch_counters may be used. No callback may close its device,
+ * and none may attach a tool once the device is closing (WS_ERR_BUSY). */
 typedef struct ws_tool {
     int version;                   /* WS_TOOL_API_VERSION                     */
     const char *name;              /* for messages ("profiler", "gdb server") */

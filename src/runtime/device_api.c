@@ -157,6 +157,9 @@ ws_status ws_device_close(ws_device *dev)
     {   /* waits for a call in flight on another thread; using the device
          * after close is the caller's bug (docs/api.md, "Threads") */
         WS_API_LOCKED(dev, "ws_device_close");
+        if (ws_tools_in_callback(dev))
+            return ws_set_error(dev, WS_ERR_BUSY, "ws_device_close: called from a tool callback; the device can be "
+                                "closed after the call that made the callback returns");
         ws_tools_close(dev); /* reports are written, gdb hears the program exit */
         ws_cmd_discard_all(dev);
         ws_timing_destroy(dev);

@@ -15,7 +15,11 @@ typedef struct tool_slot {
 struct ws_tool_list {
     tool_slot *slots;
     size_t n, cap;
+    int depth;            /* callbacks running now (the list must outlive them) */
+    int closing;          /* ws_tools_close has begun: nothing new attaches */
 };
+
+int ws_tools_in_callback(const ws_device *dev) { return dev->tools && dev->tools->depth > 0; }
 
 struct ws_tool_runner {
     ws_device *dev;
@@ -90,6 +94,8 @@ ws_status ws_tool_attach(ws_device *dev, const ws_tool *tool, void *user)
     if (!dev->tools && !(dev->tools = calloc(1, sizeof *dev->tools)))
         return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "ws_tool_attach: out of host memory");
     struct ws_tool_list *tl = dev->tools;
+    if (tl->closing) /* (a detach that attached would be detached, and attach again, forever) */
+        return ws_set_error(dev, WS_ERR_BUSY, "ws_tool_attach: %s: the device is closing", name);
     for (size_t i = 0; i < tl->n; i++) {
         if (tl->slots[i].tool == tool && tl->slots[i].user == user)
             return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_tool_attach: %s is already attached", name);
@@ -106,7 +112,9 @@ ws_status ws_tool_attach(ws_device *dev, const ws_tool *tool, void *user)
         tl->cap = cap;
     }
     if (tool->attach) {
+        tl->depth++;
         ws_status st = tool->attach(dev, user);
+        tl->depth--;
         if (st != WS_OK) return st; /* the tool set the message */
     }
     tl->slots[tl->n++] = (tool_slot){ tool, user };
@@ -122,7 +130,9 @@ ws_status ws_tool_detach(ws_device *dev, const ws_tool *tool, void *user)
         if (tl->slots[i].tool == tool && tl->slots[i].user == user) {
             memmove(&tl->slots[i], &tl->slots[i + 1], (tl->n - i - 1) * sizeof *tl->slots);
             tl->n--;
+            tl->depth++;
             if (tool->detach) tool->detach(dev, user);
+            tl->depth--;
             return WS_OK;
         }
     return ws_set_error(dev, WS_ERR_NOT_FOUND, "ws_tool_detach: %s is not attached to this device",
@@ -132,38 +142,51 @@ ws_status ws_tool_detach(ws_device *dev, const ws_tool *tool, void *user)
 void ws_tools_module_loaded(ws_device *dev, const ws_module *m)
 {
     struct ws_tool_list *tl = dev->tools;
-    for (size_t i = 0; tl && i < tl->n; i++)
+    if (!tl) return;
+    tl->depth++;
+    for (size_t i = 0; i < tl->n; i++)
         if (tl->slots[i].tool->module_loaded) tl->slots[i].tool->module_loaded(dev, tl->slots[i].user, m);
+    tl->depth--;
 }
 
 void ws_tools_module_unloading(ws_device *dev, const ws_module *m)
 {
     struct ws_tool_list *tl = dev->tools;
-    for (size_t i = tl ? tl->n : 0; i-- > 0;)
-        if (tl->slots[i].tool->module_unloading) tl->slots[i].tool->module_unloading(dev, tl->slots[i].user, m);
+    if (!tl) return;
+    tl->depth++;
+    for (size_t i = tl->n; i-- > 0;)
+        if (i < tl->n && tl->slots[i].tool->module_unloading)
+            tl->slots[i].tool->module_unloading(dev, tl->slots[i].user, m);
+    tl->depth--;
 }
 
 void ws_tools_frame(ws_device *dev, uint64_t frame, int begin)
 {
     struct ws_tool_list *tl = dev->tools;
-    for (size_t i = 0; tl && i < tl->n; i++) {
+    if (!tl) return;
+    tl->depth++;
+    for (size_t i = 0; i < tl->n; i++) {
         const ws_tool *t = tl->slots[i].tool;
         if (t->version < 2) continue; /* its table ends before the frame callbacks */
         if (begin && t->frame_begin) t->frame_begin(dev, tl->slots[i].user, frame);
         if (!begin && t->frame_present) t->frame_present(dev, tl->slots[i].user, frame);
     }
+    tl->depth--;
 }
 
 void ws_tools_close(ws_device *dev)
 {
     struct ws_tool_list *tl = dev->tools;
     if (!tl) return;
+    tl->closing = 1;
+    tl->depth++; /* (ws_device_close from these callbacks is refused) */
     for (size_t i = tl->n; i-- > 0;)
-        if (tl->slots[i].tool->device_close) tl->slots[i].tool->device_close(dev, tl->slots[i].user);
-    while (tl->n) { /* newest first; a detach may not attach anything new */
+        if (i < tl->n && tl->slots[i].tool->device_close) tl->slots[i].tool->device_close(dev, tl->slots[i].user);
+    while (tl->n) { /* newest first; a detach cannot attach anything new (closing) */
         tool_slot s = tl->slots[--tl->n];
         if (s.tool->detach) s.tool->detach(dev, s.user);
     }
+    tl->depth--;
     free(tl->slots);
     free(tl);
     dev->tools = NULL;

@@ -19,5 +19,8 @@ ws_status ws_tool_run_entry(ws_tool_runner *r, uint32_t entry);
 void ws_tools_frame(ws_device *dev, uint64_t frame, int begin);
 /* device_close, then detach, of every tool, newest first; frees the list. */
 void ws_tools_close(ws_device *dev);
+/* Is a tool callback running (attach, detach, module, frame or close
+ * events)? ws_device_close is refused then: the list it would free is in use. */
+int ws_tools_in_callback(const ws_device *dev);
 
 #endif

@@ -54,6 +54,45 @@ static const ws_tool replayer = { WS_TOOL_API_VERSION, "replayer", on_attach, on
                                   on_begin, on_end, on_run, on_close, NULL, NULL };
 static const ws_tool old_tool = { .version = 0, .name = "old tool" };
 
+/* Callbacks outside a launch may call the API, but not close the device
+ * whose tool list is being walked, and a detach during close cannot
+ * attach (it crashed with a use-after-free, overflowed the stack, and
+ * looped forever). */
+typedef struct reentry {
+    ws_status close_in_loaded, close_in_close, attach_in_detach;
+    int detaches;
+} reentry;
+static const ws_tool reentrant;
+static void re_mod(ws_device *d, void *u, const ws_module *m)
+{
+    (void)m;
+    ((reentry *)u)->close_in_loaded = ws_device_close(d);
+}
+static void re_close(ws_device *d, void *u) { ((reentry *)u)->close_in_close = ws_device_close(d); }
+static void re_detach(ws_device *d, void *u)
+{
+    reentry *r = u;
+    if (r->detaches++ < 3) r->attach_in_detach = ws_tool_attach(d, &reentrant, u);
+}
+static const ws_tool reentrant = { .version = WS_TOOL_API_VERSION, .name = "reentrant", .detach = re_detach,
+                                   .module_loaded = re_mod, .device_close = re_close };
+
+static void test_reentry(const char *elf)
+{
+    reentry r = { WS_OK, WS_OK, WS_OK, 0 };
+    ws_device *dev = NULL;
+    ws_module *m = NULL;
+    CHECK(ws_device_open(NULL, &dev) == WS_OK);
+    if (!dev) return;
+    CHECK(ws_tool_attach(dev, &reentrant, &r) == WS_OK);
+    CHECK(ws_module_load_file(dev, elf, &m) == WS_OK); /* the device stays open */
+    CHECK(r.close_in_loaded == WS_ERR_BUSY);
+    CHECK(ws_device_close(dev) == WS_OK);
+    CHECK(r.close_in_close == WS_ERR_BUSY);
+    CHECK(r.attach_in_detach == WS_ERR_BUSY);
+    CHECK_EQ_U(r.detaches, 1);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) { fprintf(stderr, "usage: %s tool_kernels.elf\n", argv[0]); return 2; }
@@ -89,5 +128,6 @@ int main(int argc, char **argv)
     /* begin events in attach order, end events newest first */
     CHECK_STR_CONTAINS(log, "A+ B+ Am Bm Ab Bb Br Be Ae Bu Au B- Ac A- ");
     printf("event log: %s\n", log);
+    test_reentry(argv[1]);
     return TEST_SUMMARY();
 }
