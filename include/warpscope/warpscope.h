@@ -142,6 +142,8 @@ WS_API ws_status ws_config_validate(const ws_config *cfg, char *err, size_t errl
 /* Open a device (cfg NULL: defaults). Invalid configurations are rejected
  * with WS_ERR_INVALID_ARG (ws_config_validate says why). */
 WS_API ws_status ws_device_open(const ws_config *cfg, ws_device **out);
+/* Runs work still queued, then closes: returns that work's failure, if any
+ * (the device is closed either way; ws_synchronize first to read the report). */
 WS_API ws_status ws_device_close(ws_device *dev);
 WS_API const char *ws_last_error(const ws_device *dev);
 WS_API ws_status ws_device_config(const ws_device *dev, ws_config *out);

@@ -154,12 +154,17 @@ ws_status ws_runtime_device_open(const ws_config *cfg, ws_device **out)
 ws_status ws_device_close(ws_device *dev)
 {
     if (!dev) return WS_ERR_INVALID_ARG;
+    ws_status drained = WS_OK;
     {   /* waits for a call in flight on another thread; using the device
          * after close is the caller's bug (docs/api.md, "Threads") */
         WS_API_LOCKED(dev, "ws_device_close");
         if (ws_tools_in_callback(dev))
             return ws_set_error(dev, WS_ERR_BUSY, "ws_device_close: called from a tool callback; the device can be "
                                 "closed after the call that made the callback returns");
+        /* Work still queued runs first, as a synchronising call would run
+         * it: its printf output appears and tools see it. If it fails the
+         * device closes anyway and its status is close's. */
+        drained = ws_cmd_drain(dev, 0);
         ws_tools_close(dev); /* reports are written, gdb hears the program exit */
         ws_cmd_discard_all(dev);
         ws_timing_destroy(dev);
@@ -189,7 +194,7 @@ ws_status ws_device_close(ws_device *dev)
     if (dev->decode_lock_ready) pthread_mutex_destroy(&dev->decode_lock);
     ws_api_lock_destroy(dev);
     free(dev);
-    return WS_OK;
+    return drained;
 }
 
 ws_status ws_device_config(const ws_device *dev, ws_config *out)

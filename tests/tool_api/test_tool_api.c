@@ -93,6 +93,30 @@ static void test_reentry(const char *elf)
     CHECK_EQ_U(r.detaches, 1);
 }
 
+/* ws_device_close runs work still queued (tools see it; it was dropped
+ * without a word) and returns the status a synchronising call would have. */
+static void test_close_runs_queue(const char *elf)
+{
+    for (int faulty = 0; faulty < 2; faulty++) {
+        char log[64] = "";
+        recorder r = { 'Q', log, 0, WS_OK };
+        ws_device *dev = NULL;
+        ws_module *m = NULL;
+        ws_kernel *k = NULL;
+        ws_addr buf = 0;
+        CHECK(ws_device_open(NULL, &dev) == WS_OK);
+        if (!dev) return;
+        CHECK(ws_module_load_file(dev, elf, &m) == WS_OK);
+        CHECK(ws_kernel_get(m, "bump", &k) == WS_OK);
+        CHECK(ws_malloc(dev, 64 * sizeof(int), &buf) == WS_OK);
+        CHECK(ws_tool_attach(dev, &observer, &r) == WS_OK);
+        ws_arg args[2] = { WS_ARG_PTR(faulty ? 0x10 : buf), WS_ARG_I32(64) };
+        CHECK(ws_launch(dev, k, WS_DIM3(2, 1, 1), WS_DIM3(32, 1, 1), 0, args, 2) == WS_OK);
+        CHECK(ws_device_close(dev) == (faulty ? WS_ERR_KERNEL_FAULT : WS_OK));
+        CHECK_STR_CONTAINS(log, faulty ? "Q+ Qb Q? Qc Q- " : "Q+ Qb Qe Qc Q- ");
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) { fprintf(stderr, "usage: %s tool_kernels.elf\n", argv[0]); return 2; }
@@ -129,5 +153,6 @@ int main(int argc, char **argv)
     CHECK_STR_CONTAINS(log, "A+ B+ Am Bm Ab Bb Br Be Ae Bu Au B- Ac A- ");
     printf("event log: %s\n", log);
     test_reentry(argv[1]);
+    test_close_runs_queue(argv[1]);
     return TEST_SUMMARY();
 }
