@@ -211,8 +211,15 @@ static uint32_t place_blocks(ws_device *dev, const uint8_t *only, uint32_t c_lo,
         }
 done:
     if (dev->events) { /* a stall is reported when it begins, not every round */
-        int stalled = !placed && L->next_block < L->total_blocks;
-        if (stalled && !dev->events->stalled)
+        /* Blocks wait when some are left and every slot looked at is taken
+         * (timing mode places only at releases, and each fills the slot:
+         * "placed nothing" never held there). A dispatch ends a stall, so
+         * one that leaves every slot taken begins the next. */
+        int free_slot = 0;
+        for (uint32_t c = c_lo; c < c_hi && !free_slot; c++)
+            for (uint32_t s = 0; s < slots && !free_slot; s++) free_slot = !dev->cores[c].blocks[s].in_use;
+        int stalled = L->next_block < L->total_blocks && (!placed || !free_slot);
+        if (stalled && (!dev->events->stalled || placed))
             ws_ev_emit(dev, WS_EV_WD, WS_EV_WD_STALL, 0,
                        (uint32_t)((L->total_blocks - L->next_block) & 0x3FFFFFFFu) | (L->slots_by_shared ? 2u : 1u) << 30);
         dev->events->stalled = stalled;
