@@ -40,6 +40,7 @@ typedef struct twarp {
     uint64_t membar_until;
     uint64_t age;                /* dispatch order (GTO)                     */
     uint32_t seq_pc;             /* PC that needs no refetch                 */
+    uint32_t bar_pc;             /* the barrier it issued last               */
     /* Instruction counters (armed): warp-cycles per state since the warp
      * last issued, charged to the instruction it issues next. */
     uint32_t acc_states;         /* bit s: acc[s] is not zero                 */
@@ -183,13 +184,17 @@ static inline void count_issue(ws_pc_counters *p, ws_pc_counter *pe, twarp *x, u
 /* Count the cycles warp x spent in its state, which has not changed since
  * x->since, up to cycle `to` (exclusive): the counters are charged when a
  * state ends (or the warp is looked at), not cycle by cycle. */
-static inline void charge(ws_timing *T, uint32_t c, twarp *x, uint64_t to, const ws_pc_counters *pcc)
+static inline void charge(ws_timing *T, uint32_t c, twarp *x, uint64_t to, ws_pc_counters *pcc)
 {
     const uint64_t d = to - x->since;
     x->since = to;
     T->cs[c].ctr.state_cycles[x->state] += d;
     T->cs[c].ctr.resident_warp_cycles += d;
     if (pcc && d && x->state != WS_STATE_SELECTED) { /* selected: counted at issue */
+        if (x->state == WS_STATE_BARRIER) { /* the barrier's, which the warp has issued (as samples are) */
+            ws_pcc_at(pcc, x->bar_pc)->stall_cycles[WS_STATE_BARRIER] += d;
+            return;
+        }
         x->acc[x->state] += d;
         x->acc_states |= 1u << x->state;
     }

@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 #include "../test.h"
+#include "device/device.h"
 #include "device/trace/pc_counters.h"
+#include "isa/isa.h"
 #include "warpscope/warpscope.h"
 
 static ws_device *dev;
@@ -90,6 +92,23 @@ int main(int argc, char **argv)
             conflicted++;
         }
     CHECK(conflicted == 2);
+    /* cycles waiting at the barrier are the barrier's (as samples are),
+     * not the next instruction's */
+    uint64_t at_bar = 0, elsewhere = 0;
+    for (size_t i = 0; p && i < p->n; i++) {
+        const uint64_t b = p->e[i].stall_cycles[WS_STATE_BARRIER];
+        if (!b) continue;
+        uint32_t bits = 0;
+        ws_inst in;
+        memcpy(&bits, ws_mem_global_ptr(&dev->mem, p->lo + 2 * (uint32_t)i), 4); /* (module code: not ws_memcpy_dtoh's) */
+        ws_decode(bits, &in);
+        if (in.op == OP_BAR) at_bar += b;
+        else elsewhere += b;
+    }
+    printf("conflict: %llu barrier warp-cycles at the barrier, %llu elsewhere\n", (unsigned long long)at_bar,
+           (unsigned long long)elsewhere);
+    CHECK(at_bar > 0);
+    CHECK_EQ_U(elsewhere, 0);
 
     /* one warp-wide loop body with 4 of 32 lanes: thread = 4 x warp instructions */
     ws_arg a2[] = { WS_ARG_PTR(out), WS_ARG_I32(100) };
