@@ -29,6 +29,14 @@ struct ws_tool_runner {
     unsigned runs;
 };
 
+/* A tool callback failed with st: its own message, or one that names it. */
+static ws_status said(ws_device *dev, ws_status st, const char *tool, const char *callback)
+{
+    if (!dev->err[0])
+        ws_set_error(dev, st, "%s: its %s callback returned %s without a message", tool, callback, ws_status_name(st));
+    return st;
+}
+
 static ws_tool_launch describe(const ws_grid_run *L)
 {
     return (ws_tool_launch){ .launch_id = L->id, .kernel = L->kernel_name, .module = L->kernel->mod,
@@ -52,7 +60,9 @@ static ws_status tools_launch(ws_device *dev, ws_grid_run *L, ws_launch_fn run)
     ws_status st;
     if (runner_slot) {
         ws_tool_runner r = { dev, L, run, *L, 0 };
+        dev->err[0] = 0;
         st = runner_slot->tool->run_launch(dev, runner_slot->user, &info, &r);
+        if (st != WS_OK) said(dev, st, runner_slot->tool->name ? runner_slot->tool->name : "a tool", "run_launch");
     } else {
         st = run(dev, L);
     }
@@ -113,9 +123,10 @@ ws_status ws_tool_attach(ws_device *dev, const ws_tool *tool, void *user)
     }
     if (tool->attach) {
         tl->depth++;
+        dev->err[0] = 0; /* (an earlier call's message would explain nothing) */
         ws_status st = tool->attach(dev, user);
         tl->depth--;
-        if (st != WS_OK) return st; /* the tool set the message */
+        if (st != WS_OK) return said(dev, st, name, "attach");
     }
     tl->slots[tl->n++] = (tool_slot){ tool, user };
     return WS_OK;

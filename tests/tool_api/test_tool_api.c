@@ -93,6 +93,22 @@ static void test_reentry(const char *elf)
     CHECK_EQ_U(r.detaches, 1);
 }
 
+/* A tool whose callback fails without a message: the error names it (the
+ * previous call's message was shown). */
+static ws_status mute_attach(ws_device *d, void *u) { (void)d; (void)u; return WS_ERR_UNSUPPORTED; }
+static const ws_tool mute = { .version = WS_TOOL_API_VERSION, .name = "mute", .attach = mute_attach };
+static void test_silent_failure(void)
+{
+    ws_device *dev = NULL;
+    ws_addr a;
+    CHECK(ws_device_open(NULL, &dev) == WS_OK);
+    if (!dev) return;
+    CHECK(ws_malloc(dev, 0, &a) != WS_OK); /* leaves a message behind */
+    CHECK(ws_tool_attach(dev, &mute, NULL) == WS_ERR_UNSUPPORTED);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "mute: its attach callback returned WS_ERR_UNSUPPORTED without a message");
+    ws_device_close(dev);
+}
+
 /* ws_device_close runs work still queued (tools see it; it was dropped
  * without a word) and returns the status a synchronising call would have. */
 static void test_close_runs_queue(const char *elf)
@@ -154,5 +170,6 @@ int main(int argc, char **argv)
     printf("event log: %s\n", log);
     test_reentry(argv[1]);
     test_close_runs_queue(argv[1]);
+    test_silent_failure();
     return TEST_SUMMARY();
 }
