@@ -632,6 +632,7 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
      * warp of its core arrived at a barrier or lost lanes. */
     const int every = dev->debug != NULL;
     uint64_t t = 0, iter = 0;
+    uint32_t cbreak; /* a fault inside cycle t: cores below this one finished it */
     ws_status st = WS_OK;
     T->every = every;
     T->ahead = T->ahead_allowed && !every && !dev->events && (!tc || tc->cfg.trigger == WS_TRACE_ON_CYCLES);
@@ -718,11 +719,12 @@ out:
      * fault stops the launch inside cycle t: the cycle counts (its faulting
      * warp was selected in it), and the cores below the faulting one had
      * finished it. */
-    const uint32_t cbreak = st == WS_ERR_KERNEL_FAULT ? T->fault_core : 0;
-    if (st == WS_ERR_KERNEL_FAULT && cbreak != UINT32_MAX) t++;
+    cbreak = st == WS_ERR_KERNEL_FAULT ? T->fault_core : 0;
+    const int in_cycle = st == WS_ERR_KERNEL_FAULT && cbreak != UINT32_MAX;
+    t += in_cycle;
     for (uint32_t i = 0; i < T->ncores * W; i++) {
         if (!T->w[i].resident) continue;
-        const uint64_t to = i / W < cbreak ? t : t - (st == WS_ERR_KERNEL_FAULT && cbreak != UINT32_MAX);
+        const uint64_t to = i / W < cbreak ? t : t - in_cycle;
         take_back(dev, T, i / W, &T->w[i], &dev->cores[i / W].warps[i % W], to);
         charge(T, i / W, &T->w[i], to, pcc);
         flush_leaving(pcc, &T->w[i], &dev->cores[i / W].warps[i % W]);

@@ -14,7 +14,7 @@ static ws_status one_device(const char *elf, unsigned grid)
     ws_device *dev;
     ws_module *m;
     ws_kernel *k;
-    ws_addr out;
+    ws_addr out = 0;
     ws_status st = ws_device_open(NULL, &dev);
     if (st) return st;
     st = ws_module_load_file(dev, elf, &m);
