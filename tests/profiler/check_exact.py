@@ -14,6 +14,7 @@ usage: check_exact.py WARPSCOPE PCC_KERNELS.elf PCC_KERNELS.c WORKDIR GATHER"""
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -168,13 +169,33 @@ check("kernel conflict: cycles" in cmp_part and "warp-instructions 136 -> 272 (+
       f"baseline: kernel totals: {cmp_part[:300]}")
 check(f"line pcc_kernels.c:{lines['conflict_store']}: warp-cycles" in cmp_part and
       "wavefronts/request 32.00 -> 32.00" in cmp_part, "baseline: the conflicting line, unchanged wavefronts")
+# --json naming the baseline: the baseline is read before the run replaces
+# it, so the comparison is the same, and -q leaves out only the report.
+same = os.path.join(work, "same.json")
+shutil.copy(base, same)
+out = subprocess.run([ws, "profile", "-q", "--json", same, "--baseline", same, "--", *run[:2], "--grid", "8", *run[2:],
+                      "zeros:512"], check=True, capture_output=True, text=True).stdout
+check("warp-instructions 136 -> 272 (+100.0%)" in out and "Hot source lines" not in out,
+      f"baseline: --json naming the baseline, -q: {out[out.find('Compared with'):][:300]}")
+check(json.load(open(same))["devices"][0]["launches"][0]["counters"]["warp_instructions"] == 272, "baseline: --json replaced it")
+# Outputs that would overwrite each other are refused before the run.
+for a, b in (("--json", "--trace"), ("--report", "--json"), ("--trace", "--baseline")):
+    bad = subprocess.run([ws, "profile", a, base, b, os.path.join(work, ".", "baseline.json"), "--", "false"],
+                         capture_output=True, text=True)
+    check(bad.returncode == 2 and "name the same file" in bad.stderr, f"{a} and {b} on one file: {bad.stderr}")
+check(json.load(open(base))["devices"][0]["launches"][0]["counters"]["warp_instructions"] == 136, "refused: baseline untouched")
 bad = subprocess.run([ws, "profile", "--baseline", os.path.join(work, "nonexistent.json"), "--", "true"],
                      capture_output=True, text=True)
 check(bad.returncode == 2 and "cannot read it" in bad.stderr, f"baseline: unreadable file: {bad.stderr}")
 notjson = os.path.join(work, "notaprofile.json")
 open(notjson, "w").write("{\"format\": \"other\"}")
-bad = subprocess.run([ws, "profile", "--baseline", notjson, "--", *run[:2], "--grid", "1", *run[2:], "zeros:64"],
-                     capture_output=True, text=True)
-check(bad.returncode == 1 and "not a warpscope profile" in bad.stderr, f"baseline: not a profile: {bad.stderr}")
+# A baseline that is not a profile fails before the run (which would print
+# the kernel's results), with -q too.
+broken = os.path.join(work, "broken.json")
+open(broken, "w").write("[1,2")
+for b, why in ((notjson, "not a warpscope profile"), (broken, "broken.json:1: "), (work, "a directory, not a profile")):
+    bad = subprocess.run([ws, "profile", "-q", "--baseline", b, "--", *run[:2], "--grid", "1", *run[2:], "zeros:64"],
+                         capture_output=True, text=True)
+    check(bad.returncode == 2 and why in bad.stderr and not bad.stdout, f"baseline {b}: {bad.returncode} {bad.stderr}")
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

@@ -157,6 +157,17 @@ multi)
     expect multi.txt "device 2: 3 launches, 2 kernels" "device 2 section"
     json multi.json "assert len(d['devices']) == 2; ks = {k['kernel']: k for k in d['devices'][1]['kernels']}; assert ks['arith_chain']['launches'] == 2; assert [l['id'] for l in d['devices'][0]['launches']] == [1, 2, 3]; assert ks['arith_chain']['samples'] == sum(l['samples'] for l in d['devices'][1]['launches'] if l['kernel'] == 'arith_chain')" &&
         ok "JSON: two devices, per-launch entries, per-kernel sums" || bad "multi-device JSON"
+    # --baseline compares device N with device N: device 2 3x slower in the baseline
+    python3 - multi.json slow2.json <<'EOF'
+import json, sys
+p = json.load(open(sys.argv[1]))
+for k in p['devices'][1]['kernels']: k['cycles'] *= 3
+json.dump(p, open(sys.argv[2], 'w'))
+EOF
+    "$ws" profile -q --period 3 --baseline slow2.json -- "$app" "$elf" multi > cmp.txt 2>&1 || bad "--baseline exited with $?"
+    sed -n '/^  device 2:/,$p' cmp.txt | grep -qE "^    kernel arith_chain: cycles [0-9]+ -> [0-9]+ \(-66\.7%\)" &&
+        sed -n '/^  device 1:/,/^  device 2:/p' cmp.txt | grep -qE "^    kernel arith_chain: cycles [0-9]+ -> [0-9]+ \(\+0\.0%\)" &&
+        ok "--baseline: each device with its own" || { bad "--baseline per device"; cat cmp.txt; }
     ;;
 errors)
     "$ws" profile --passes 0 -- "$app" > o.txt 2>&1; rc=$?
