@@ -102,8 +102,8 @@ typedef struct prof_limits {
     uint64_t core_min, core_max;                 /* warp-instructions per core */
     double core_imbalance;                       /* busiest core / mean        */
     double ipc, peak_ipc;                        /* warp-instructions per cycle */
-    double sectors_per_cycle, peak_sectors_per_cycle;
-    double intensity, ridge;                     /* warp-instructions per sector */
+    double sectors_per_cycle, peak_sectors_per_cycle; /* peak 0: no limit (sector_cycles = 0) */
+    double intensity, ridge;                     /* warp-instructions per sector (ridge 0: none) */
     const char *bound;
 } prof_limits;
 struct ws_device;

@@ -157,6 +157,21 @@ profile("strided", 16, 256, "zeros:131072", "zeros:4096")
 lim = limits["strided"]
 check(lim["limiter"] == "warp slots" and lim["blocks_per_core"] == 1 and lim["theoretical_occupancy"] == 1.0 and
       lim["core_imbalance"] == 1.0, f"strided: warp-slot limited, 100 %, balanced: {lim}")
+# Roofline: 4 cores / sector_cycles 1 = 4 sectors/cycle, 4 cores x 2
+# schedulers / 4 = ridge 2; sector_cycles = 0 (no bandwidth limit) has no
+# sector peak and no ridge, and nothing is memory-bound.
+check(lim["peak_sectors_per_cycle"] == 4.0 and lim["ridge"] == 2.0, f"strided: roofline peak and ridge: {lim}")
+nolimit = os.path.join(work, "sector0.txt")
+open(nolimit, "w").write("sector_cycles = 0\n")
+js = os.path.join(work, "sector0.json")
+out = subprocess.run([ws, "profile", "--json", js, "--", ws, "run", "--config", "timing=" + nolimit, "--grid", "16",
+                      "--block", "256", elf, "strided", "zeros:131072", "zeros:4096"],
+                     capture_output=True, text=True, check=True).stdout
+lim = json.load(open(js))["devices"][0]["launches"][0]["limits"]
+roof = [l for l in out.split("\n") if "roofline:" in l]
+check(lim["peak_sectors_per_cycle"] is None and lim["ridge"] is None and lim["bound"] != "memory" and
+      len(roof) == 1 and "no ridge (sector_cycles = 0" in roof[0] and "sectors/cycle (no peak)" in roof[0],
+      f"sector_cycles = 0: no sector peak: {lim} {roof}")
 # Comparing two runs: twice the blocks, twice the warp-instructions on every line.
 base = os.path.join(work, "baseline.json")
 run = [ws, "run", "--block", "64", elf, "conflict"]
