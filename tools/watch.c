@@ -3,6 +3,7 @@
  * lines, or a Perfetto timeline with a track per core and sub-block; or
  * print a trace file already written (--read). docs/events.md. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,7 +25,8 @@ static void usage(FILE *f)
             "                    (wd.dispatch, sched.barrier_wait, ...) or all, joined by '+'\n"
             "                    (default: all)\n"
             "  --capacity BYTES  trace buffer in device memory (default 8 MiB)\n"
-            "  --format text|jsonl|perfetto   how to print (default text)\n"
+            "  --format text|jsonl|perfetto   how to print (default text); with jsonl and\n"
+            "                    perfetto the program's own output goes to stderr\n"
             "  --stats           print only counts per event and bits per event\n"
             "  -o, --out FILE    keep the compressed trace in FILE\n"
             "Debug machines (docs/events.md): each --on starts one; --then adds a step;\n"
@@ -181,8 +183,25 @@ int ws_cmd_watch(int argc, char **argv)
         rmdir(dir);
         return 2;
     }
+    /* jsonl and perfetto are for files and pipes (`> g.json`): the
+     * program's own output goes to stderr so it does not break them. */
+    int saved = -1, machine_readable = !stats && strcmp(format, "text");
+    if (machine_readable) {
+        fflush(stdout);
+        if ((saved = fcntl(1, F_DUPFD_CLOEXEC, 3)) < 0 || dup2(2, 1) < 0) {
+            perror("warpscope watch: redirecting the program's output to stderr");
+            if (saved >= 0) close(saved);
+            rmdir(dir);
+            return 1;
+        }
+    }
     int status = 0, rc;
-    if (ws_run_child("warpscope watch", argv + i, &status)) rc = 127;
+    int started = !ws_run_child("warpscope watch", argv + i, &status);
+    if (saved >= 0) {
+        dup2(saved, 1);
+        close(saved);
+    }
+    if (!started) rc = 127;
     else if (WIFSIGNALED(status)) {
         fprintf(stderr, "warpscope watch: %s was killed by signal %d\n", argv[i], WTERMSIG(status));
         rc = 128 + WTERMSIG(status);

@@ -18,6 +18,14 @@ out=$("$ws" watch --stats -o "$work/r.wsev" -- "$ex/reduction/reduction" 2>&1)
 "$ws" watch --read "$work/r.wsev" --format perfetto > "$work/r.json" &&
     python3 -c "import json,sys; e=json.load(open(sys.argv[1]))['traceEvents']; sys.exit(len(e) < 100)" "$work/r.json" &&
     ok || bad "perfetto"
+# docs/events.md's `watch --format perfetto -- PROGRAM > g.json`: the
+# program's own output goes to stderr, so stdout is one JSON document
+"$ws" watch --format perfetto -- "$ex/gather/gather" > "$work/g.json" 2> "$work/g.err" &&
+    python3 -c "import json,sys; e=json.load(open(sys.argv[1]))['traceEvents']; sys.exit(len(e) < 100)" "$work/g.json" &&
+    grep -q "gather .*PASS" "$work/g.err" && ok || bad "perfetto of a running program: $(head -c 300 "$work/g.json")"
+"$ws" watch --format jsonl -- "$ex/gather/gather" 2> /dev/null > "$work/g.jsonl" &&
+    python3 -c "import json,sys; sys.exit(sum(1 for l in open(sys.argv[1]) if json.loads(l)['event']) < 100)" "$work/g.jsonl" &&
+    ok || bad "jsonl of a running program: $(head -c 300 "$work/g.jsonl")"
 # determinism: the same program, the same trace bytes
 "$ws" watch -o "$work/r2.wsev" -- "$ex/reduction/reduction" > /dev/null 2>&1
 cmp -s "$work/r.wsev" "$work/r2.wsev" && ok || bad "two traces of reduction differ"
