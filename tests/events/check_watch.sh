@@ -42,6 +42,9 @@ out=$("$ws" watch --events wd --on 'wd.dispatch data=3' --do 'print; stop' -- "$
 # a two-step machine with a count: the 5th barrier release after block 7's dispatch
 out=$("$ws" watch --events wd --on 'wd.dispatch data=7' --then 'sched.barrier_release count=5' --do 'print' -- "$ex/reduction/reduction" 2>&1)
 [[ $? = 0 && $(grep -c "machine 0: sched.barrier_release" <<< "$out") = 1 ]] && ok || bad "sequence machine: $out"
+# `count` shows its counter when the device closes: one barrier release per block
+out=$("$ws" watch --stats --on 'sched.barrier_release' --do 'count; rearm' -- "$ex/reduction/reduction" 2>&1)
+[[ $? = 0 && "$out" == *"[watch] machine 0: count 128"* ]] && ok || bad "count machine: $out"
 
 # lossless on every example: each trace decodes and encodes back to the same bits
 if [ -n "$test_events" ]; then
