@@ -101,8 +101,15 @@ static ws_status program_machines(ws_device *dev, watcher *w, const char *text)
             st = ws_set_error(dev, WS_ERR_INVALID_ARG, "WARPSCOPE_WATCH_MACHINES: more than %d machines", WS_EV_MACHINES);
         else if (ws_events_parse_machine(line, &p[n], &pr, err, sizeof err))
             st = ws_set_error(dev, WS_ERR_INVALID_ARG, "WARPSCOPE_WATCH_MACHINES: machine %u: %s", n, err);
-        else
+        else {
+            /* a core the device does not have would never match */
+            for (uint32_t s = 0; st == WS_OK && s < p[n].nwatch; s++)
+                if (p[n].watch[s].core != WS_EV_ANY_CORE && p[n].watch[s].core >= dev->cfg.cores)
+                    st = ws_set_error(dev, WS_ERR_INVALID_ARG, "WARPSCOPE_WATCH_MACHINES: machine %u: core=%u: the "
+                                      "device has %u cores (0 to %u)", n, p[n].watch[s].core, dev->cfg.cores,
+                                      dev->cfg.cores - 1);
             print |= pr, n++;
+        }
     }
     free(copy);
     for (unsigned i = 0; st == WS_OK && i < n; i++)

@@ -83,6 +83,36 @@ out=$("$ws" watch --on 'wd.nosuch' --do stop -- /bin/true 2>&1); rc=$?
 [[ $rc = 2 && "$out" == *"is not an event"* ]] && ok || bad "bad event accepted: $out"
 out=$("$ws" watch --on 'wd.dispatch' --do 'explode' -- /bin/true 2>&1); rc=$?
 [[ $rc = 2 && "$out" == *"is not an action"* ]] && ok || bad "bad action accepted: $out"
+# machines that could never fire, or ask for what they cannot have, are
+# refused before the program runs (exit 2), naming what is wrong
+refused() { # refused WANT ARGS...: exit 2, WANT in the message, the program not run
+    local want=$1; shift
+    local out; out=$("$ws" watch "$@" 2>&1); local rc=$?
+    [[ $rc = 2 && "$out" == *"$want"* && "$out" != *RAN* ]] && ok || bad "watch $* (rc $rc): $out"
+}
+refused "'count=0': expected a number from 1 to 4294967295" --on 'wd.dispatch count=0' --do print -- /bin/echo RAN
+refused "'enable=9': machines are numbered 0 to 7" --on 'wd.dispatch' --do 'enable=9' -- /bin/echo RAN
+refused "'halt=0': expected a core mask" --on 'wd.dispatch' --do 'halt=0' -- /bin/echo RAN
+refused "'for>5': wd.dispatch has no duration" --on 'wd.dispatch for>5' --do print -- /bin/echo RAN
+refused "'for>99999999999999999999': expected a number from 1 to 2^64-1" \
+    --on 'sched.barrier_wait for>99999999999999999999' --do print -- /bin/echo RAN
+refused "'within=18446744073709551616': expected" --on 'wd.dispatch' --then 'wd.retire within=18446744073709551616' \
+    --do print -- /bin/echo RAN
+refused "'data=2': data is given twice in one step" --on 'wd.dispatch data=1 data=2' --do print -- /bin/echo RAN
+refused "'core!=1': only data takes !=" --on 'wd.dispatch core!=1' --do print -- /bin/echo RAN
+refused "--on needs an event" --on '' --do print -- /bin/echo RAN
+refused "--do needs an action" --on 'wd.dispatch' --do ' ' -- /bin/echo RAN
+refused "--capacity 1k: expected a number of bytes from 64 to 1073741824 (2^30), without a suffix" \
+    --capacity 1k -- /bin/echo RAN
+refused "--read prints a trace already written: --on/--then/--do does not apply" \
+    --read "$work/r.wsev" --on 'wd.dispatch' --do print
+refused "--read prints a trace already written: a program does not apply" --read "$work/r.wsev" -- /bin/echo RAN
+# a core the device does not have: the device open fails, naming it
+out=$("$ws" watch --events wd --on 'wd.dispatch core=999' --do print -- "$ex/reduction/reduction" 2>&1); rc=$?
+[[ $rc != 0 && "$out" == *"core=999: the device has 4 cores (0 to 3)"* ]] && ok || bad "core=999 (rc $rc): $out"
+out=$("$ws" watch --help)
+[[ "$out" == *"for>T"* && "$out" == *trace.snapshot* && "$out" == *wd.halt* && "$out" == *cp.resume* &&
+   "$out" == *"halt=CORE_MASK"* ]] && ok || bad "watch --help lacks actions: $out"
 head -c 40 "$work/r.wsev" > "$work/t.wsev"
 out=$("$ws" watch --read "$work/t.wsev" 2>&1); rc=$?
 [[ $rc = 1 && "$out" == *"truncated or corrupt"* ]] && ok || bad "truncated trace: $out"
