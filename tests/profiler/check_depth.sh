@@ -152,6 +152,19 @@ unwritable)
     [ $rc != 0 ] && grep -q "profiler: report no-such-dir/r.txt: cannot write: No such file or directory" e.txt &&
         ok "WARPSCOPE_PROFILE report= unwritable: the device does not open" || bad "unwritable report= (rc $rc)"
     ;;
+bank_rule)
+    # The rule's cause follows the measured degree: 2-way is an even stride,
+    # only 32-way a multiple of 32 words.
+    st=$(line STRIDE_STORE)
+    for stride in 2 4 32; do
+        "$ws" profile --period 3 -- "$ws" run --grid 2 --block 64 "$elf" bank_stride zeros:128 $stride > r$stride.txt 2>&1 ||
+            bad "stride $stride exited with $?"
+    done
+    expect r2.txt "depth_kernels.c:$st: bank conflicts: 2.0 wavefronts per shared request, 1 of every 2 are conflicts; 2 lanes at a time hit one bank with different words, as a stride of 2 times an odd number of words does (e.g. s[2 * t]): make the stride odd" "stride 2: a 2-way conflict, an even stride"
+    expect r4.txt "depth_kernels.c:$st: bank conflicts: 4.0 wavefronts per shared request, 3 of every 4 are conflicts; 4 lanes at a time" "stride 4: 4-way"
+    grep -q "multiple of 32" r2.txt r4.txt && bad "a 2- or 4-way conflict blamed on a multiple of 32" || ok "no multiple-of-32 claim below 32-way"
+    expect r32.txt "depth_kernels.c:$st: bank conflicts: 32.0 wavefronts per shared request, 31 of every 32 are conflicts; lanes hit the same bank with different words (a stride that is a multiple of 32 words): pad the array by one word per row" "stride 32: a multiple of 32 words"
+    ;;
 *) bad "unknown case $case_" ;;
 esac
 [ $fail = 0 ] && echo "PASS $case_" || echo "FAILED $case_"

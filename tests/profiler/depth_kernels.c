@@ -40,3 +40,14 @@ WS_KERNEL void tiny(int *out)
 {
     out[threadIdx_x()] = (int)threadIdx_x() * 3;      /* MARK_TINY */
 }
+
+/* Lanes `stride` words apart in shared memory: gcd(stride, 32) lanes at a
+ * time hit one bank (stride 2: 2-way, stride 32: 32-way conflicts). */
+WS_KERNEL void bank_stride(float *out, int stride)
+{
+    WS_SHARED float s[1024];
+    unsigned t = threadIdx_x(), i = (t * (unsigned)stride) & 1023;
+    s[i] = (float)t;                                   /* MARK_STRIDE_STORE */
+    __syncthreads();
+    out[blockIdx_x() * blockDim_x() + t] = s[i];
+}
