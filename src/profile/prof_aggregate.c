@@ -264,6 +264,10 @@ static int by_samples_line(const void *a, const void *b)
 {
     const prof_line *x = a, *y = b;
     if (x->samples != y->samples) return x->samples > y->samples ? -1 : 1;
+    /* equal samples (none, in a kernel shorter than the first sampling
+     * point): the exact warp-cycles say which is hotter */
+    uint64_t cx = prof_exact_cycles(&x->exact), cy = prof_exact_cycles(&y->exact);
+    if (cx != cy) return cx > cy ? -1 : 1;
     int c = strcmp(x->file ? x->file : "", y->file ? y->file : "");
     if (c) return c;
     return x->line < y->line ? -1 : x->line > y->line;

@@ -100,6 +100,15 @@ print(L['cycles'], 'cycles,', L['sample_points'], 'sampling points')
 PY
     n=$(python3 -c "import json; print(json.load(open('p.json'))['devices'][0]['kernels'][0]['samples'])")
     expect r.txt "warning: kernel tiny has only $n samples: its percentages are uncertain" "low-sample warning with the count ($n)"
+    # At the default period tiny ends before the first sampling point: no
+    # samples, but its lines and instructions with their exact metrics
+    "$ws" profile -- "$ws" run --block 32 "$elf" tiny zeros:32 > z.txt 2>&1 || bad "period 10 exited with $?"
+    grep -qE "^warning: kernel tiny has no samples: it ran [0-9]+ cycles, ending before the first sampling point \(cycle 512\); lower --period" z.txt &&
+        ok "no samples: says why" || bad "no-sample warning: $(grep warning z.txt)"
+    grep -q "uncertain by up to 100 points" z.txt && bad "0 samples called uncertain" || ok "no uncertainty claim at 0 samples"
+    sed -n '/Hot source lines/,/Hot instructions/p' z.txt | grep -A3 "depth_kernels.c:$(line TINY) (tiny)" | grep -q "exact: 7 warp-instr, SIMT 100.0%" &&
+        grep -q "^  Hot instructions" z.txt && ok "no samples: lines and instructions with exact metrics" ||
+        { bad "no samples: no hot lines"; sed -n 1,40p z.txt; }
     "$ws" profile --period 3 -- "$app" "$stall" dep_load > d.txt 2>&1 || bad "dep_load exited with $?"
     grep -q "has only" d.txt && bad "low-sample warning on a well-sampled kernel" || ok "no low-sample warning at $(sed -n '/^Kernels/{n;n;p;q}' d.txt | awk '{print $1}') samples"
     ;;
