@@ -62,8 +62,11 @@ static int load_device(json_t *dev, table *kernels, table *lines)
             const char *file = json_string_value(json_object_get(l, "file"));
             json_t *x = json_object_get(l, "exact");
             if (!file || !x) continue;
-            snprintf(key, sizeof key, "%.200s|%.80s:%lld", kn ? kn : "?", base(file),
-                     (long long)json_integer_value(json_object_get(l, "line")));
+            long long no = json_integer_value(json_object_get(l, "line"));
+            const char *fn = json_string_value(json_object_get(l, "function"));
+            /* line 0 (code without a line) is one entry per function */
+            snprintf(key, sizeof key, "%.200s|%.80s:%lld%s%.30s%s", kn ? kn : "?", base(file), no,
+                     no || !fn ? "" : " (", no || !fn ? "" : fn, no || !fn ? "" : ")");
             metric *m = add(lines, key);
             if (!m) return -1;
             const char *st;

@@ -216,6 +216,8 @@ typedef struct prof_line {
     ws_pc_counter exact;       /* the instruction counters of its PCs       */
 } prof_line;
 int prof_lines_build(const prof_pc *p, size_t n, prof_line **out, size_t *nout);
+/* Whether PC p belongs to line l (line 0: of the same function too). */
+int prof_line_has(const prof_line *l, const prof_pc *p);
 
 /* A rule that fired on a line (prof_rules.c): which, the metric, and the
  * explanation. */

@@ -52,6 +52,22 @@ assert 'fmadd.s' in text, text
 print(i['file'], i['line'])
 PY
     grep -q "math.h:[0-9]* (fmaf)" c.txt && ok "report names math.h (fmaf) with --inline callee" || bad "callee report"
+    # Code without a line (line 0) of the inlined poly is poly's, not the kernel's
+    "$ws" profile --inline callee --period 6 --json i.json -- "$ws" run --grid 4 --block 64 "$elf" inl_poly zeros:256 200 \
+        > i.txt 2>&1 || bad "inl_poly exited with $?"
+    python3 - i.json <<'PY' && ok "--inline callee: line-0 code per function" || bad "--inline callee: line-0 code merged"
+import json, sys
+k = json.load(open(sys.argv[1]))['devices'][0]['kernels'][0]
+want = {}
+for i in k['instructions']:
+    if i['file'] and i['line'] == 0:
+        want[i['function']] = want.get(i['function'], 0) + i['samples']
+have = {l['function']: l['samples'] for l in k['lines'] if l['file'] and l['line'] == 0}
+print('line 0 samples by function', want, 'lines', have)
+assert want.get('poly', 0) > 0 and 'inl_poly' in want and have == want, (want, have)
+PY
+    grep -qE "^ +[0-9]+ +[0-9.]+%  depth_kernels.c \(poly\), compiler-generated code without a line" i.txt &&
+        ok "report: poly's code without a line named poly" || bad "report: $(grep compiler-generated i.txt)"
     "$ws" profile --inline sideways -- true > o.txt 2>&1; rc=$?
     [ $rc = 2 ] && grep -q "expected 'caller' or 'callee'" o.txt && ok "bad --inline" || bad "bad --inline (rc $rc)"
     ;;
