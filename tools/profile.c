@@ -3,6 +3,8 @@
  * wrote at device close, and pass the program's exit status on. */
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,7 +14,6 @@
 #include <unistd.h>
 #include "child.h"
 #include "commands.h"
-#include "profile_compare.h"
 #include "profile_compare.h"
 
 int ws_cmd_profile(int argc, char **argv);
@@ -75,74 +76,49 @@ static char *read_report(const char *path)
     return buf;
 }
 
-int ws_cmd_profile(int argc, char **argv)
+/* path as the real path of its directory plus its own name (it need not
+ * exist yet); 0 if the directory cannot be resolved. */
+static int canonical(const char *path, char out[PATH_MAX])
 {
-    unsigned period = 10, passes = 1, buffer = 1u << 18;
-    const char *mode = "all", *inl = "caller", *json = NULL, *trace = NULL, *report = NULL, *source = NULL,
-               *baseline = NULL;
-    int quiet = 0, i = 1;
-    for (; i < argc; i++) {
-        const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        int x;
-        if (!strcmp(o, "--")) { i++; break; }
-        if (!strcmp(o, "-h") || !strcmp(o, "--help")) { usage(stdout); return 0; }
-        if (!strcmp(o, "-q") || !strcmp(o, "--quiet")) { quiet = 1; continue; }
-        if (o[0] != '-') break; /* the program, without "--" */
-        if (!strcmp(o, "--period")) { if ((x = parse_uint(o, v, 0, 24)) < 0) return 2; period = (unsigned)x; }
-        else if (!strcmp(o, "--passes")) { if ((x = parse_uint(o, v, 1, 64)) < 0) return 2; passes = (unsigned)x; }
-        else if (!strcmp(o, "--buffer")) { if ((x = parse_uint(o, v, 16, 1u << 24)) < 0) return 2; buffer = (unsigned)x; }
-        else if (!strcmp(o, "--mode")) {
-            if (!v || (strcmp(v, "all") && strcmp(v, "rr"))) {
-                fprintf(stderr, "warpscope profile: --mode %s: expected 'all' or 'rr'\n", v ? v : "(missing)");
-                return 2;
-            }
-            mode = v;
-        } else if (!strcmp(o, "--baseline")) {
-            if (!v || access(v, R_OK)) {
-                fprintf(stderr, "warpscope profile: --baseline %s: cannot read it\n", v ? v : "(missing)");
-                return 2;
-            }
-            baseline = v;
-        } else if (!strcmp(o, "--source")) {
-            if (!v || !*v || strchr(v, ',') || strchr(v, '=')) {
-                fprintf(stderr, "warpscope profile: --source needs a kernel name\n");
-                return 2;
-            }
-            source = v;
-        } else if (!strcmp(o, "--inline")) {
-            if (!v || (strcmp(v, "caller") && strcmp(v, "callee"))) {
-                fprintf(stderr, "warpscope profile: --inline %s: expected 'caller' or 'callee'\n", v ? v : "(missing)");
-                return 2;
-            }
-            inl = v;
-        } else if (!strcmp(o, "--json") || !strcmp(o, "--trace") || !strcmp(o, "--report")) {
-            if (!v || !*v || strchr(v, ',')) {
-                fprintf(stderr, "warpscope profile: %s needs a file name without commas\n", o);
-                return 2;
-            }
-            if (o[2] == 'j') json = v;
-            else if (o[2] == 't') trace = v;
-            else report = v;
-        } else {
-            fprintf(stderr, "warpscope profile: unknown option '%s'\n\n", o);
-            usage(stderr);
-            return 2;
-        }
-        i++;
-    }
-    if (i >= argc) {
-        fprintf(stderr, "warpscope profile: no program to run\n\n");
-        usage(stderr);
-        return 2;
-    }
+    char d[PATH_MAX], b[PATH_MAX], real[PATH_MAX];
+    snprintf(d, sizeof d, "%s", path);
+    snprintf(b, sizeof b, "%s", path);
+    if (!realpath(dirname(d), real)) return 0;
+    return snprintf(out, PATH_MAX, "%s/%s", real, basename(b)) < PATH_MAX;
+}
+
+/* Whether the output files a and b are one regular file (or will be), so
+ * one output would overwrite the other. Devices such as /dev/null may be
+ * shared. */
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    int ea = !stat(a, &sa), eb = !stat(b, &sb);
+    if (ea && eb) return S_ISREG(sa.st_mode) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    if (ea || eb) return 0;
+    char ca[PATH_MAX], cb[PATH_MAX];
+    return !strcmp(a, b) || (canonical(a, ca) && canonical(b, cb) && !strcmp(ca, cb));
+}
+
+typedef struct opts {
+    unsigned period, passes, buffer;
+    const char *mode, *inl, *json, *trace, *report, *source, *baseline;
+    int quiet;
+} opts;
+
+/* Run prog with the profiler as o asks, print the report and, with a
+ * baseline (old), the comparison. The command's exit status. */
+static int profile_program(char **prog, opts o, const ws_profile_doc *old)
+{
+    const char *report = o.report, *json = o.json, *trace = o.trace;
     /* The library appends each device's section: start from empty files. */
     char tmpdir[] = "/tmp/warpscope-profile-XXXXXX", tmpreport[64] = "", tmpjson[64] = "";
-    if ((!report || (baseline && !json)) && !mkdtemp(tmpdir)) { perror("warpscope profile: mkdtemp"); return 1; }
+    if ((!report || (old && !json)) && !mkdtemp(tmpdir)) { perror("warpscope profile: mkdtemp"); return 1; }
     if (!report) {
         snprintf(tmpreport, sizeof tmpreport, "%s/report.txt", tmpdir);
         report = tmpreport;
     }
-    if (baseline && !json) { /* the comparison reads this run's JSON */
+    if (old && !json) { /* the comparison reads this run's JSON */
         snprintf(tmpjson, sizeof tmpjson, "%s/profile.json", tmpdir);
         json = tmpjson;
     }
@@ -172,30 +148,30 @@ int ws_cmd_profile(int argc, char **argv)
     }
     char spec[4096];
     int n = snprintf(spec, sizeof spec, "period=%u,passes=%u,mode=%s,inline=%s,buffer=%u,report=%s%s%s%s%s%s%s",
-                     period, passes, mode, inl, buffer, report, json ? ",json=" : "", json ? json : "",
-                     trace ? ",trace=" : "", trace ? trace : "", source ? ",source=" : "", source ? source : "");
+                     o.period, o.passes, o.mode, o.inl, o.buffer, report, json ? ",json=" : "", json ? json : "",
+                     trace ? ",trace=" : "", trace ? trace : "", o.source ? ",source=" : "", o.source ? o.source : "");
     if (n >= (int)sizeof spec) { fprintf(stderr, "warpscope profile: file names too long\n"); return 2; }
     if (setenv("WARPSCOPE_PROFILE", spec, 1)) { perror("warpscope profile: setenv"); return 1; }
     int status = 0, rc;
-    if (ws_run_child("warpscope profile", argv + i, &status)) rc = 127;
+    if (ws_run_child("warpscope profile", prog, &status)) rc = 127;
     else if (WIFSIGNALED(status)) {
-        fprintf(stderr, "warpscope profile: %s was killed by signal %d (%s)\n", argv[i], WTERMSIG(status),
+        fprintf(stderr, "warpscope profile: %s was killed by signal %d (%s)\n", prog[0], WTERMSIG(status),
                 strsignal(WTERMSIG(status)));
         rc = 128 + WTERMSIG(status);
     } else {
         rc = WEXITSTATUS(status);
-        if (rc) fprintf(stderr, "warpscope profile: %s exited with status %d\n", argv[i], rc);
+        if (rc) fprintf(stderr, "warpscope profile: %s exited with status %d\n", prog[0], rc);
     }
     if (rc != 127) {
         /* The library creates the report when a device opens and writes
          * the profile into it when the device closes. */
         char *text = read_report(report);
         if (!text)
-            fprintf(stderr, "warpscope profile: %s opened no warpscope device: nothing was profiled\n", argv[i]);
+            fprintf(stderr, "warpscope profile: %s opened no warpscope device: nothing was profiled\n", prog[0]);
         else if (!strstr(text, "== warpscope profile"))
             fprintf(stderr, "warpscope profile: no profile was written: %s opened a warpscope device but ended "
-                    "without closing it (profiles are written by ws_device_close)\n", argv[i]);
-        else if (!quiet) {
+                    "without closing it (profiles are written by ws_device_close)\n", prog[0]);
+        else if (!o.quiet) {
             fflush(stdout);
             printf("\n%s", text);
             fflush(stdout);
@@ -210,12 +186,109 @@ int ws_cmd_profile(int argc, char **argv)
             }
         free(text);
     }
-    if (baseline && rc != 127 && !access(json, R_OK) && !quiet) {
+    /* (-q leaves out the report, not the comparison: it is asked for on its own) */
+    if (old && rc != 127 && !access(json, R_OK)) {
+        char err[600];
+        ws_profile_doc *now = ws_profile_doc_load(json, err, sizeof err);
         fflush(stdout);
-        if (ws_profile_compare(baseline, json, stdout) && !rc) rc = 1;
+        if (now) ws_profile_doc_compare(old, o.baseline, now, stdout);
+        else {
+            fprintf(stderr, "warpscope profile: cannot compare with --baseline: %s\n", err);
+            if (!rc) rc = 1;
+        }
+        ws_profile_doc_free(now);
     }
     if (tmpjson[0]) unlink(tmpjson);
     if (report == tmpreport) unlink(tmpreport);
     if (tmpreport[0] || tmpjson[0]) rmdir(tmpdir);
+    return rc;
+}
+
+int ws_cmd_profile(int argc, char **argv)
+{
+    opts o = { .period = 10, .passes = 1, .buffer = 1u << 18, .mode = "all", .inl = "caller" };
+    int i = 1;
+    for (; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int x;
+        if (!strcmp(a, "--")) { i++; break; }
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(stdout); return 0; }
+        if (!strcmp(a, "-q") || !strcmp(a, "--quiet")) { o.quiet = 1; continue; }
+        if (a[0] != '-') break; /* the program, without "--" */
+        if (!strcmp(a, "--period")) { if ((x = parse_uint(a, v, 0, 24)) < 0) return 2; o.period = (unsigned)x; }
+        else if (!strcmp(a, "--passes")) { if ((x = parse_uint(a, v, 1, 64)) < 0) return 2; o.passes = (unsigned)x; }
+        else if (!strcmp(a, "--buffer")) { if ((x = parse_uint(a, v, 16, 1u << 24)) < 0) return 2; o.buffer = (unsigned)x; }
+        else if (!strcmp(a, "--mode")) {
+            if (!v || (strcmp(v, "all") && strcmp(v, "rr"))) {
+                fprintf(stderr, "warpscope profile: --mode %s: expected 'all' or 'rr'\n", v ? v : "(missing)");
+                return 2;
+            }
+            o.mode = v;
+        } else if (!strcmp(a, "--baseline")) {
+            if (!v || access(v, R_OK)) {
+                fprintf(stderr, "warpscope profile: --baseline %s: cannot read it\n", v ? v : "(missing)");
+                return 2;
+            }
+            o.baseline = v;
+        } else if (!strcmp(a, "--source")) {
+            if (!v || !*v || strchr(v, ',') || strchr(v, '=')) {
+                fprintf(stderr, "warpscope profile: --source needs a kernel name\n");
+                return 2;
+            }
+            o.source = v;
+        } else if (!strcmp(a, "--inline")) {
+            if (!v || (strcmp(v, "caller") && strcmp(v, "callee"))) {
+                fprintf(stderr, "warpscope profile: --inline %s: expected 'caller' or 'callee'\n", v ? v : "(missing)");
+                return 2;
+            }
+            o.inl = v;
+        } else if (!strcmp(a, "--json") || !strcmp(a, "--trace") || !strcmp(a, "--report")) {
+            if (!v || !*v || strchr(v, ',')) {
+                fprintf(stderr, "warpscope profile: %s needs a file name without commas\n", a);
+                return 2;
+            }
+            if (a[2] == 'j') o.json = v;
+            else if (a[2] == 't') o.trace = v;
+            else o.report = v;
+        } else {
+            fprintf(stderr, "warpscope profile: unknown option '%s'\n\n", a);
+            usage(stderr);
+            return 2;
+        }
+        i++;
+    }
+    if (i >= argc) {
+        fprintf(stderr, "warpscope profile: no program to run\n\n");
+        usage(stderr);
+        return 2;
+    }
+    /* Outputs naming one file would overwrite each other. --json may name
+     * the baseline: that is read before the run (compare with the last run
+     * and replace it). */
+    const char *given[4] = { o.report, o.json, o.trace, o.baseline };
+    const char *flag[4] = { "--report", "--json", "--trace", "--baseline" };
+    for (int a = 0; a < 3; a++)
+        for (int b = a + 1; b < 4; b++)
+            if (given[a] && given[b] && !(a == 1 && b == 3) && same_file(given[a], given[b])) {
+                fprintf(stderr, "warpscope profile: %s %s and %s %s name the same file: one would overwrite the "
+                        "other\n", flag[a], given[a], flag[b], given[b]);
+                return 2;
+            }
+    /* A bad baseline fails now, not after a long run. */
+    ws_profile_doc *old = NULL;
+    if (o.baseline) {
+        char err[600];
+        struct stat bs;
+        if (!stat(o.baseline, &bs) && S_ISDIR(bs.st_mode))
+            snprintf(err, sizeof err, "%s: a directory, not a profile (warpscope profile --json)", o.baseline);
+        else
+            old = ws_profile_doc_load(o.baseline, err, sizeof err);
+        if (!old) {
+            fprintf(stderr, "warpscope profile: --baseline: %s\n", err);
+            return 2;
+        }
+    }
+    int rc = profile_program(argv + i, o, old);
+    ws_profile_doc_free(old);
     return rc;
 }

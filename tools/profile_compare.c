@@ -40,21 +40,15 @@ static metric *add(table *t, const char *key)
 
 static double num(json_t *o, const char *k) { return json_number_value(json_object_get(o, k)); }
 
-/* Kernels and lines of the first device of a profile. */
-static int load(const char *path, table *kernels, table *lines, char *err, size_t len)
+typedef struct device { table kernels, lines; } device;
+
+struct ws_profile_doc { device *dev; size_t ndev; };
+
+/* Kernels and lines of one device of a profile. */
+static int load_device(json_t *dev, table *kernels, table *lines)
 {
-    json_error_t je;
-    json_t *doc = json_load_file(path, 0, &je);
-    if (!doc) { snprintf(err, len, "%s:%d: %s", path, je.line, je.text); return -1; }
-    json_t *fmt = json_object_get(doc, "format"), *dev = json_array_get(json_object_get(doc, "devices"), 0);
-    if (!json_is_string(fmt) || strcmp(json_string_value(fmt), "warpscope-profile") || !dev) {
-        snprintf(err, len, "%s: not a warpscope profile with a device (warpscope profile --json)", path);
-        json_decref(doc);
-        return -1;
-    }
     size_t i, j;
     json_t *k, *l;
-    int fail = 0;
     json_array_foreach(json_object_get(dev, "kernels"), i, k) {
         const char *kn = json_string_value(json_object_get(k, "kernel"));
         char key[320];
@@ -62,16 +56,19 @@ static int load(const char *path, table *kernels, table *lines, char *err, size_
         snprintf(key, sizeof key, "%.200s|%.100s", kn ? kn : "?",
                  base(json_string_value(json_object_get(k, "module"))));
         metric *e = add(kernels, key);
-        if (!e) { fail = 1; break; }
+        if (!e) return -1;
         e->cycles = num(k, "cycles");
         json_array_foreach(json_object_get(k, "lines"), j, l) {
             const char *file = json_string_value(json_object_get(l, "file"));
             json_t *x = json_object_get(l, "exact");
             if (!file || !x) continue;
-            snprintf(key, sizeof key, "%.200s|%.80s:%lld", kn ? kn : "?", base(file),
-                     (long long)json_integer_value(json_object_get(l, "line")));
+            long long no = json_integer_value(json_object_get(l, "line"));
+            const char *fn = json_string_value(json_object_get(l, "function"));
+            /* line 0 (code without a line) is one entry per function */
+            snprintf(key, sizeof key, "%.200s|%.80s:%lld%s%.30s%s", kn ? kn : "?", base(file), no,
+                     no || !fn ? "" : " (", no || !fn ? "" : fn, no || !fn ? "" : ")");
             metric *m = add(lines, key);
-            if (!m) { fail = 1; break; }
+            if (!m) return -1;
             const char *st;
             json_t *v;
             json_object_foreach(json_object_get(x, "cycles"), st, v) m->cycles += json_number_value(v);
@@ -81,9 +78,51 @@ static int load(const char *path, table *kernels, table *lines, char *err, size_
             if (num(x, "shared_requests") > 0) m->wf_req = num(x, "shared_wavefronts") / num(x, "shared_requests");
         }
     }
-    json_decref(doc);
-    if (fail) snprintf(err, len, "out of memory reading %s", path);
-    return fail ? -1 : 0;
+    return 0;
+}
+
+void ws_profile_doc_free(ws_profile_doc *doc)
+{
+    if (!doc) return;
+    for (size_t i = 0; i < doc->ndev; i++) {
+        free(doc->dev[i].kernels.m);
+        free(doc->dev[i].lines.m);
+    }
+    free(doc->dev);
+    free(doc);
+}
+
+ws_profile_doc *ws_profile_doc_load(const char *path, char *err, size_t len)
+{
+    json_error_t je;
+    json_t *root = json_load_file(path, 0, &je);
+    if (!root) { snprintf(err, len, "%s:%d: %s", path, je.line, je.text); return NULL; }
+    json_t *fmt = json_object_get(root, "format"), *devs = json_object_get(root, "devices");
+    json_t *ver = json_object_get(root, "version");
+    ws_profile_doc *doc = NULL;
+    if (!json_is_string(fmt) || strcmp(json_string_value(fmt), "warpscope-profile") || !json_array_size(devs))
+        snprintf(err, len, "%s: not a warpscope profile with a device (warpscope profile --json)", path);
+    else if (!json_is_integer(ver) || json_integer_value(ver) != 1) /* other versions may mean other things */
+        snprintf(err, len, "%s: profile format version %lld; this warpscope reads version 1", path,
+                 json_is_integer(ver) ? (long long)json_integer_value(ver) : 0LL);
+    else if (!(doc = calloc(1, sizeof *doc)) || !(doc->dev = calloc(json_array_size(devs), sizeof *doc->dev))) {
+        snprintf(err, len, "out of memory reading %s", path);
+        free(doc);
+        doc = NULL;
+    } else {
+        for (doc->ndev = 0; doc->ndev < json_array_size(devs); doc->ndev++) {
+            device *d = &doc->dev[doc->ndev];
+            if (load_device(json_array_get(devs, doc->ndev), &d->kernels, &d->lines)) {
+                doc->ndev++; /* (freed with the others) */
+                ws_profile_doc_free(doc);
+                doc = NULL;
+                snprintf(err, len, "out of memory reading %s", path);
+                break;
+            }
+        }
+    }
+    json_decref(root);
+    return doc;
 }
 
 static const metric *find(const table *t, const char *key)
@@ -109,38 +148,31 @@ static int by_size(const void *x, const void *y)
     return strcmp(a->now->key, b->now->key);
 }
 
-int ws_profile_compare(const char *baseline, const char *current, FILE *f)
+/* Device d's kernels, then their lines that changed most, indented by ind. */
+static void compare_device(const device *o, const device *n, const char *ind, FILE *f)
 {
-    table ok = { 0 }, ol = { 0 }, nk = { 0 }, nl = { 0 };
-    char err[512];
-    int rc = 0;
-    if (load(baseline, &ok, &ol, err, sizeof err) || load(current, &nk, &nl, err, sizeof err)) {
-        fprintf(stderr, "warpscope profile: --baseline: %s\n", err);
-        rc = -1;
-        goto out;
-    }
-    fprintf(f, "\nCompared with %s (exact metrics; kernels by name and module, lines by file and line)\n", baseline);
-    for (size_t i = 0; i < nk.n; i++) {
-        const metric *now = &nk.m[i], *old = find(&ok, now->key);
+    const table *ok = &o->kernels, *ol = &o->lines, *nk = &n->kernels, *nl = &n->lines;
+    for (size_t i = 0; i < nk->n; i++) {
+        const metric *now = &nk->m[i], *old = find(ok, now->key);
         const char *bar = strchr(now->key, '|');
-        fprintf(f, "  kernel %.*s: ", (int)(bar - now->key), now->key);
+        fprintf(f, "%skernel %.*s: ", ind, (int)(bar - now->key), now->key);
         if (!old) { fprintf(f, "new (not in the baseline)\n"); continue; }
         change(f, "cycles", old->cycles, now->cycles);
         change(f, ", warp-instructions", old->instr, now->instr);
         fputc('\n', f);
         /* its lines that changed most in warp-cycles */
-        delta *d = calloc(nl.n + 1, sizeof *d);
+        delta *d = calloc(nl->n + 1, sizeof *d);
         size_t nd = 0;
         size_t klen = (size_t)(bar - now->key) + 1;
-        for (size_t j = 0; d && j < nl.n; j++) {
-            if (strncmp(nl.m[j].key, now->key, klen)) continue;
-            const metric *lo = find(&ol, nl.m[j].key);
-            d[nd++] = (delta){ lo, &nl.m[j], nl.m[j].cycles - (lo ? lo->cycles : 0) };
+        for (size_t j = 0; d && j < nl->n; j++) {
+            if (strncmp(nl->m[j].key, now->key, klen)) continue;
+            const metric *lo = find(ol, nl->m[j].key);
+            d[nd++] = (delta){ lo, &nl->m[j], nl->m[j].cycles - (lo ? lo->cycles : 0) };
         }
         if (d) qsort(d, nd, sizeof *d, by_size);
         for (size_t j = 0; j < nd && j < 5; j++) {
             if (d[j].d == 0) break;
-            fprintf(f, "    line %s: ", strchr(d[j].now->key, '|') + 1);
+            fprintf(f, "%s  line %s: ", ind, strchr(d[j].now->key, '|') + 1);
             change(f, "warp-cycles", d[j].old ? d[j].old->cycles : 0, d[j].now->cycles);
             change(f, ", warp-instructions", d[j].old ? d[j].old->instr : 0, d[j].now->instr);
             if (d[j].old && (d[j].old->sect_req || d[j].now->sect_req))
@@ -149,17 +181,43 @@ int ws_profile_compare(const char *baseline, const char *current, FILE *f)
                 fprintf(f, ", wavefronts/request %.2f -> %.2f", d[j].old->wf_req, d[j].now->wf_req);
             fprintf(f, "%s\n", d[j].old ? "" : " (new line)");
         }
-        if (!nd || d[0].d == 0) fprintf(f, "    no line changed\n");
+        if (!nd || d[0].d == 0) fprintf(f, "%s  no line changed\n", ind);
         free(d);
     }
-    for (size_t i = 0; i < ok.n; i++)
-        if (!find(&nk, ok.m[i].key))
-            fprintf(f, "  kernel %.*s: only in the baseline\n", (int)(strchr(ok.m[i].key, '|') - ok.m[i].key),
-                    ok.m[i].key);
-out:
-    free(ok.m);
-    free(ol.m);
-    free(nk.m);
-    free(nl.m);
-    return rc;
+    for (size_t i = 0; i < ok->n; i++)
+        if (!find(nk, ok->m[i].key))
+            fprintf(f, "%skernel %.*s: only in the baseline\n", ind, (int)(strchr(ok->m[i].key, '|') - ok->m[i].key),
+                    ok->m[i].key);
+}
+
+void ws_profile_doc_compare(const ws_profile_doc *old, const char *old_name, const ws_profile_doc *now, FILE *f)
+{
+    fprintf(f, "\nCompared with %s (exact metrics; kernels by name and module, lines by file and line%s)\n", old_name,
+            old->ndev > 1 || now->ndev > 1 ? "; device N with device N" : "");
+    if (old->ndev == 1 && now->ndev == 1) { /* the usual case: no device headings */
+        compare_device(&old->dev[0], &now->dev[0], "  ", f);
+        return;
+    }
+    size_t nd = old->ndev > now->ndev ? old->ndev : now->ndev;
+    for (size_t i = 0; i < nd; i++) {
+        fprintf(f, "  device %zu:", i + 1);
+        if (i >= old->ndev) fprintf(f, " new (the baseline has %zu device%s)\n", old->ndev, old->ndev == 1 ? "" : "s");
+        else if (i >= now->ndev) fprintf(f, " only in the baseline (this run has %zu)\n", now->ndev);
+        else {
+            fputc('\n', f);
+            compare_device(&old->dev[i], &now->dev[i], "    ", f);
+        }
+    }
+}
+
+int ws_profile_compare(const char *baseline, const char *current, FILE *f)
+{
+    char err[512];
+    ws_profile_doc *old = ws_profile_doc_load(baseline, err, sizeof err), *now = NULL;
+    if (old) now = ws_profile_doc_load(current, err, sizeof err);
+    if (!now) fprintf(stderr, "warpscope profile: --baseline: %s\n", err);
+    else ws_profile_doc_compare(old, baseline, now, f);
+    ws_profile_doc_free(old);
+    ws_profile_doc_free(now);
+    return now ? 0 : -1;
 }

@@ -3,6 +3,7 @@
  * lines, or a Perfetto timeline with a track per core and sub-block; or
  * print a trace file already written (--read). docs/events.md. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,15 +25,21 @@ static void usage(FILE *f)
             "                    (wd.dispatch, sched.barrier_wait, ...) or all, joined by '+'\n"
             "                    (default: all)\n"
             "  --capacity BYTES  trace buffer in device memory (default 8 MiB)\n"
-            "  --format text|jsonl|perfetto   how to print (default text)\n"
+            "  --format text|jsonl|perfetto   how to print (default text); with jsonl and\n"
+            "                    perfetto the program's own output goes to stderr\n"
             "  --stats           print only counts per event and bits per event\n"
             "  -o, --out FILE    keep the compressed trace in FILE\n"
             "Debug machines (docs/events.md): each --on starts one; --then adds a step;\n"
             "--do sets its actions.\n"
-            "  --on 'EVENT [core=N] [data=V|data!=V|data=LO..HI] [mask=M] [count=K]'\n"
+            "  --on 'EVENT [core=N] [data=V|data!=V|data=LO..HI] [mask=M] [count=K] [for>T]'\n"
+            "                    (for>T: the event lasts more than T; sched.barrier_wait,\n"
+            "                    sched.warp_start, wd.stall, cp.start)\n"
             "  --then 'EVENT ... [within=T]'\n"
-            "  --do 'ACTION[; ACTION...]'   stop, trace.start, trace.stop, count, rearm,\n"
-            "                    enable=N (machine N starts disabled), print\n");
+            "  --do 'ACTION[; ACTION...]'   one or more of:\n"
+            "                    print (on stderr), count (the counter is printed at the end),\n"
+            "                    stop, halt, halt=CORE_MASK, rearm, enable=N (machine N\n"
+            "                    starts disabled), trace.start, trace.stop, trace.snapshot,\n"
+            "                    wd.halt, wd.step, wd.resume, cp.halt, cp.step, cp.resume\n");
 }
 
 static void print_events(const ws_event *ev, size_t n, const char *format, FILE *f)
@@ -127,7 +134,10 @@ int ws_cmd_watch(int argc, char **argv)
         if (!strcmp(o, "-h") || !strcmp(o, "--help")) { usage(stdout); return 0; }
         if (!strcmp(o, "--stats")) { stats = 1; continue; }
         if (!strcmp(o, "--on") || !strcmp(o, "--then") || !strcmp(o, "--do")) { /* a machine, one per line */
-            if (!v || strchr(v, '\n')) { fprintf(stderr, "warpscope watch: %s needs a value\n", o); return 2; }
+            if (!v || !v[strspn(v, " \t")] || strchr(v, '\n')) {
+                fprintf(stderr, "warpscope watch: %s needs %s\n", o, strcmp(o, "--do") ? "an event" : "an action");
+                return 2;
+            }
             const char *pre = !strcmp(o, "--on") ? (mlen ? "\n" : "") : !strcmp(o, "--then") ? " then " : " do ";
             if (strcmp(o, "--on") && !mlen) { fprintf(stderr, "warpscope watch: %s before --on\n", o); return 2; }
             int k = snprintf(machines + mlen, sizeof machines - mlen, "%s%s", pre, v);
@@ -152,7 +162,25 @@ int ws_cmd_watch(int argc, char **argv)
     uint16_t mask[WS_EV_SOURCES] = { 0 };
     char err[256];
     if (ws_watch_parse_events(events, mask, err, sizeof err)) { fprintf(stderr, "warpscope watch: %s\n", err); return 2; }
-    if (read) return show(read, format, stats);
+    if (read) { /* a file already written: nothing runs, nothing to trace */
+        const char *what = mlen ? "--on/--then/--do" : i < argc ? "a program" : out ? "-o" : capacity ? "--capacity"
+                         : strcmp(events, "all") ? "--events" : NULL;
+        if (what) {
+            fprintf(stderr, "warpscope watch: --read prints a trace already written: %s does not apply\n", what);
+            return 2;
+        }
+        return show(read, format, stats);
+    }
+    if (capacity) { /* (checked here to name the option, not WARPSCOPE_WATCH) */
+        char *end;
+        errno = 0;
+        unsigned long long c = strtoull(capacity, &end, 10);
+        if (*capacity < '0' || *capacity > '9' || *end || errno || c < 64 || c > (1ull << 30)) {
+            fprintf(stderr, "warpscope watch: --capacity %s: expected a number of bytes from 64 to %llu (2^30), "
+                    "without a suffix\n", capacity, 1ull << 30);
+            return 2;
+        }
+    }
     /* check the machines here, so a typo is an error before the program runs */
     for (char *line = machines, *next; mlen && line; line = next) {
         if ((next = strchr(line, '\n'))) *next = 0;
@@ -181,8 +209,25 @@ int ws_cmd_watch(int argc, char **argv)
         rmdir(dir);
         return 2;
     }
+    /* jsonl and perfetto are for files and pipes (`> g.json`): the
+     * program's own output goes to stderr so it does not break them. */
+    int saved = -1, machine_readable = !stats && strcmp(format, "text");
+    if (machine_readable) {
+        fflush(stdout);
+        if ((saved = fcntl(1, F_DUPFD_CLOEXEC, 3)) < 0 || dup2(2, 1) < 0) {
+            perror("warpscope watch: redirecting the program's output to stderr");
+            if (saved >= 0) close(saved);
+            rmdir(dir);
+            return 1;
+        }
+    }
     int status = 0, rc;
-    if (ws_run_child("warpscope watch", argv + i, &status)) rc = 127;
+    int started = !ws_run_child("warpscope watch", argv + i, &status);
+    if (saved >= 0) {
+        dup2(saved, 1);
+        close(saved);
+    }
+    if (!started) rc = 127;
     else if (WIFSIGNALED(status)) {
         fprintf(stderr, "warpscope watch: %s was killed by signal %d\n", argv[i], WTERMSIG(status));
         rc = 128 + WTERMSIG(status);

@@ -254,19 +254,27 @@ void prof_kernels_free(prof_kernel *k, size_t n)
     free(k);
 }
 
-static int same_line(const prof_line *l, const prof_pc *p)
+int prof_line_has(const prof_line *l, const prof_pc *p)
 {
-    if (!p->src.file || !l->file) return !p->src.file && !l->file && l->function == p->src.function;
-    return l->line == p->src.line && !strcmp(l->file, p->src.file);
+    if (!l->file || !p->src.file) return !l->file && !p->src.file && l->line == p->pc;
+    if (l->line != p->src.line || strcmp(l->file, p->src.file)) return 0;
+    /* line 0, code without a line: one per function, so an inlined
+     * callee's (--inline callee) is not labelled with its caller's name */
+    return l->line || !strcmp(l->function ? l->function : "", p->src.function ? p->src.function : "");
 }
 
 static int by_samples_line(const void *a, const void *b)
 {
     const prof_line *x = a, *y = b;
     if (x->samples != y->samples) return x->samples > y->samples ? -1 : 1;
+    /* equal samples (none, in a kernel shorter than the first sampling
+     * point): the exact warp-cycles say which is hotter */
+    uint64_t cx = prof_exact_cycles(&x->exact), cy = prof_exact_cycles(&y->exact);
+    if (cx != cy) return cx > cy ? -1 : 1;
     int c = strcmp(x->file ? x->file : "", y->file ? y->file : "");
     if (c) return c;
-    return x->line < y->line ? -1 : x->line > y->line;
+    if (x->line != y->line) return x->line < y->line ? -1 : 1;
+    return strcmp(x->function ? x->function : "", y->function ? y->function : "");
 }
 
 /* Lines of a kernel, hottest first. PCs without a line (no DWARF) are one
@@ -279,7 +287,7 @@ int prof_lines_build(const prof_pc *p, size_t n, prof_line **out, size_t *nout)
     for (size_t i = 0; i < n; i++) {
         size_t j = 0;
         if (p[i].src.file)
-            while (j < nl && !same_line(&l[j], &p[i])) j++;
+            while (j < nl && !prof_line_has(&l[j], &p[i])) j++;
         else
             j = nl;
         if (j == nl) {

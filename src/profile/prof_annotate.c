@@ -30,13 +30,8 @@ static int by_file_line(const void *a, const void *b)
 {
     const prof_line *x = a, *y = b;
     int c = strcmp(x->file ? x->file : "\x7f", y->file ? y->file : "\x7f"); /* no file: last */
-    return c ? c : x->line < y->line ? -1 : x->line > y->line;
-}
-
-static int same_line(const prof_line *l, const prof_pc *p)
-{
-    if (!l->file || !p->src.file) return !l->file && !p->src.file && l->line == p->pc;
-    return l->line == p->src.line && !strcmp(l->file, p->src.file);
+    if (c || x->line != y->line) return c ? c : x->line < y->line ? -1 : 1;
+    return strcmp(x->function ? x->function : "", y->function ? y->function : ""); /* line 0 */
 }
 
 static void kernel_source(FILE *f, const prof_kernel *k, uint32_t lanes)
@@ -52,7 +47,9 @@ static void kernel_source(FILE *f, const prof_kernel *k, uint32_t lanes)
     char text[256], where[64];
     for (size_t i = 0; i < nl; i++) {
         const prof_line *l = &lines[i];
-        if (l->file) {
+        if (l->file && !l->line) /* code without a line: whose */
+            snprintf(where, sizeof where, "%s:0 (%s)", prof_base_name(l->file), l->function ? l->function : "?");
+        else if (l->file) {
             snprintf(where, sizeof where, "%s:%u", prof_base_name(l->file), l->line);
         } else {
             snprintf(where, sizeof where, "0x%08x", l->line);
@@ -64,7 +61,7 @@ static void kernel_source(FILE *f, const prof_kernel *k, uint32_t lanes)
         fputc('\n', f);
         for (size_t j = 0; j < k->npcs; j++) { /* PCs are sorted by address */
             const prof_pc *p = &k->pcs[j];
-            if (!same_line(l, p) || !p->disasm[0]) continue;
+            if (!prof_line_has(l, p) || !p->disasm[0]) continue;
             snprintf(where, sizeof where, "  0x%08x", p->pc);
             fprintf(f, "  %-24s ", where);
             metrics(f, &p->exact, p->samples, lanes);

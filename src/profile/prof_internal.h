@@ -102,8 +102,8 @@ typedef struct prof_limits {
     uint64_t core_min, core_max;                 /* warp-instructions per core */
     double core_imbalance;                       /* busiest core / mean        */
     double ipc, peak_ipc;                        /* warp-instructions per cycle */
-    double sectors_per_cycle, peak_sectors_per_cycle;
-    double intensity, ridge;                     /* warp-instructions per sector */
+    double sectors_per_cycle, peak_sectors_per_cycle; /* peak 0: no limit (sector_cycles = 0) */
+    double intensity, ridge;                     /* warp-instructions per sector (ridge 0: none) */
     const char *bound;
 } prof_limits;
 struct ws_device;
@@ -216,6 +216,8 @@ typedef struct prof_line {
     ws_pc_counter exact;       /* the instruction counters of its PCs       */
 } prof_line;
 int prof_lines_build(const prof_pc *p, size_t n, prof_line **out, size_t *nout);
+/* Whether PC p belongs to line l (line 0: of the same function too). */
+int prof_line_has(const prof_line *l, const prof_pc *p);
 
 /* A rule that fired on a line (prof_rules.c): which, the metric, and the
  * explanation. */

@@ -43,14 +43,17 @@ void prof_limits_fill(prof_limits *o, const ws_device *dev, const ws_grid_run *L
     /* roofline */
     uint32_t nsched = tp->schedulers < cfg->warps_per_core ? tp->schedulers : cfg->warps_per_core;
     o->peak_ipc = (double)cfg->cores * nsched;
-    o->peak_sectors_per_cycle = (double)cfg->cores / (tp->sector_cycles ? tp->sector_cycles : 1);
+    /* sector_cycles = 0: the LSU ports have no bandwidth limit, so there is
+     * no sector peak and no ridge (both stay 0): only the issue side. */
+    o->peak_sectors_per_cycle = tp->sector_cycles ? (double)cfg->cores / tp->sector_cycles : 0;
     o->ipc = (double)c->warp_instructions / (double)c->cycles;
     o->sectors_per_cycle = (double)c->mem_sectors / (double)c->cycles;
     o->intensity = c->mem_sectors ? (double)c->warp_instructions / (double)c->mem_sectors : 0;
-    o->ridge = o->peak_ipc / o->peak_sectors_per_cycle;
+    o->ridge = o->peak_sectors_per_cycle ? o->peak_ipc / o->peak_sectors_per_cycle : 0;
     /* Below the ridge the sector rate caps the issue rate; when neither is
      * near its peak, waiting (latency) is what bounds the launch. */
-    double issue_use = o->ipc / o->peak_ipc, mem_use = o->sectors_per_cycle / o->peak_sectors_per_cycle;
+    double issue_use = o->ipc / o->peak_ipc;
+    double mem_use = o->peak_sectors_per_cycle ? o->sectors_per_cycle / o->peak_sectors_per_cycle : 0;
     if (issue_use < 0.6 && mem_use < 0.6) o->bound = "latency";
     else o->bound = !c->mem_sectors || o->intensity >= o->ridge ? "compute" : "memory";
 }
@@ -65,6 +68,12 @@ void prof_limits_text(FILE *f, const prof_limits *o)
     fprintf(f, "), achieved %.1f%%\n", o->achieved_occupancy * 100.0);
     fprintf(f, "    balance: warp-instructions per core %llu..%llu, busiest core %.2fx the mean\n",
             (unsigned long long)o->core_min, (unsigned long long)o->core_max, o->core_imbalance);
+    if (!o->peak_sectors_per_cycle) { /* sector_cycles = 0 */
+        fprintf(f, "    roofline: %.2f warp-instr per sector, no ridge (sector_cycles = 0: no sector rate limit); "
+                   "%s-bound: issue %.3f of %.0f warp-instr/cycle (%.1f%%), memory %.3f sectors/cycle (no peak)\n",
+                o->intensity, o->bound, o->ipc, o->peak_ipc, 100.0 * o->ipc / o->peak_ipc, o->sectors_per_cycle);
+        return;
+    }
     fprintf(f, "    roofline: %.2f warp-instr per sector, ridge %.2f (%s side); %s-bound: issue %.3f of %.0f "
                "warp-instr/cycle (%.1f%%), memory %.3f of %.2f sectors/cycle (%.1f%%)\n",
             o->intensity, o->ridge, o->intensity >= o->ridge ? "compute" : "memory", o->bound, o->ipc, o->peak_ipc, 100.0 * o->ipc / o->peak_ipc,
@@ -77,9 +86,15 @@ void prof_limits_json(FILE *f, const prof_limits *o)
     fprintf(f, "{\"theoretical_occupancy\": %.6f, \"achieved_occupancy\": %.6f, \"blocks_per_core\": %u, "
                "\"limiter\": \"%s\", \"blocks_allowed_by_warp_slots\": %u, \"blocks_allowed_by_shared_memory\": %u, "
                "\"core_warp_instructions_min\": %llu, \"core_warp_instructions_max\": %llu, \"core_imbalance\": %.6f, "
-               "\"intensity\": %.6f, \"ridge\": %.6f, \"bound\": \"%s\", \"ipc\": %.6f, \"peak_ipc\": %.6f, "
-               "\"sectors_per_cycle\": %.6f, \"peak_sectors_per_cycle\": %.6f}",
+               "\"intensity\": %.6f, \"ridge\": ",
             o->theoretical_occupancy, o->achieved_occupancy, o->blocks_per_core, o->limiter, o->limit_warps,
             o->limit_shared, (unsigned long long)o->core_min, (unsigned long long)o->core_max, o->core_imbalance,
-            o->intensity, o->ridge, o->bound, o->ipc, o->peak_ipc, o->sectors_per_cycle, o->peak_sectors_per_cycle);
+            o->intensity);
+    /* null: no sector rate limit (sector_cycles = 0) */
+    if (o->peak_sectors_per_cycle) fprintf(f, "%.6f", o->ridge);
+    else fputs("null", f);
+    fprintf(f, ", \"bound\": \"%s\", \"ipc\": %.6f, \"peak_ipc\": %.6f, \"sectors_per_cycle\": %.6f, "
+               "\"peak_sectors_per_cycle\": ", o->bound, o->ipc, o->peak_ipc, o->sectors_per_cycle);
+    if (o->peak_sectors_per_cycle) fprintf(f, "%.6f}", o->peak_sectors_per_cycle);
+    else fputs("null}", f);
 }

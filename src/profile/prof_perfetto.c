@@ -69,6 +69,9 @@ int prof_perfetto_write(FILE *f, const prof_data *d, uint32_t device_index)
             if (e + 1 < L->nrecords && r[e + 1].core == r[j].core && r[e + 1].warp == r[j].warp &&
                 r[e + 1].cycle - r[e].cycle <= cap)
                 end = r[e + 1].cycle; /* touch the next slice */
+            /* The last sample's interval ends with the launch, not after it
+             * in the next launch's time (a sample at its last cycle keeps one). */
+            if (end > L->cycles) end = L->cycles > r[j].cycle ? L->cycles : r[j].cycle + 1;
             if (r[j].core < 1023) {
                 sep(f, &first);
                 fprintf(f, "{\"ph\": \"X\", \"pid\": %u, \"tid\": %u, \"name\": \"%s\", \"ts\": %llu, \"dur\": %llu, "

@@ -94,6 +94,12 @@ static void exact_text(const ws_pc_counter *e, uint32_t lanes, char *buf, size_t
                  (double)e->gmem_sectors / (double)e->gmem_requests);
 }
 
+static int hotter(const prof_pc *a, const prof_pc *b)
+{
+    if (a->samples != b->samples) return a->samples > b->samples;
+    return prof_exact_cycles(&a->exact) > prof_exact_cycles(&b->exact);
+}
+
 static void kernel_section(FILE *f, const prof_kernel *k, uint32_t lanes)
 {
     char buf[512], text[256];
@@ -109,7 +115,7 @@ static void kernel_section(FILE *f, const prof_kernel *k, uint32_t lanes)
     }
     if (!nr) fprintf(f, "  rules: none fired\n");
     free(rules);
-    if (!k->samples) return;
+    /* (a kernel without samples still shows its lines' exact metrics) */
     prof_line *lines;
     size_t nl;
     if (prof_lines_build(k->pcs, k->npcs, &lines, &nl)) return;
@@ -139,12 +145,13 @@ static void kernel_section(FILE *f, const prof_kernel *k, uint32_t lanes)
         else if (buf[0]) fprintf(f, "  %15s %s\n", "", buf);
     }
     free(lines);
-    /* Hottest instructions: indices sorted by samples, then address. */
+    /* Hottest instructions: indices sorted by samples, then exact
+     * warp-cycles, then address. */
     size_t *idx = malloc((k->npcs + 1) * sizeof *idx);
     if (!idx) return;
     for (size_t i = 0; i < k->npcs; i++) idx[i] = i;
     for (size_t i = 1; i < k->npcs; i++) /* insertion sort: stable, deterministic */
-        for (size_t j = i; j > 0 && k->pcs[idx[j]].samples > k->pcs[idx[j - 1]].samples; j--) {
+        for (size_t j = i; j > 0 && hotter(&k->pcs[idx[j]], &k->pcs[idx[j - 1]]); j--) {
             size_t t = idx[j]; idx[j] = idx[j - 1]; idx[j - 1] = t;
         }
     fprintf(f, "\n  Hot instructions\n  %-10s %8s %6s  %-28s %s\n", "pc", "samples", "%", "instruction", "line, states");
@@ -256,7 +263,13 @@ static void warnings(FILE *f, const prof_data *d, const prof_kernel *k, size_t n
                 (unsigned long long)overflowed, (unsigned long long)(kept + dropped),
                 1ull << d->opt->period_log2, WS_TRACE_FIFO_DEPTH);
     for (size_t i = 0; i < nk; i++)
-        if (k[i].samples < LOW_SAMPLES)
+        if (!k[i].samples && !k[i].dropped) /* the first point is at period / (2 passes) */
+            fprintf(f, "warning: kernel %s has no samples: %s %llu cycles, %s first sampling point (cycle %llu); "
+                       "lower --period or add --passes (its lines show exact metrics only)\n", k[i].kernel,
+                    k[i].launches == 1 ? "it ran" : "its launches ran", (unsigned long long)k[i].cycles,
+                    k[i].launches == 1 ? "ending before the" : "each ending before its",
+                    (1ull << d->opt->period_log2) / (2ull * d->opt->passes));
+        else if (k[i].samples < LOW_SAMPLES)
             fprintf(f, "warning: kernel %s has only %llu sample%s: its percentages are uncertain by up to "
                        "%.0f points (one standard error); lower --period or add --passes\n",
                     k[i].kernel, (unsigned long long)k[i].samples, k[i].samples == 1 ? "" : "s",

@@ -10,6 +10,7 @@
 #define SIMT_LOW 0.5       /* below: a divergence rule                    */
 #define SECTORS_HIGH 8.0   /* sectors per request above: uncoalesced       */
 #define WAIT_HIGH 0.5      /* a scoreboard state's share of the line        */
+#define BANKS 32u          /* shared-memory banks of one word (timing_memory.c) */
 
 static int add(prof_rule **r, size_t *n, const prof_line *l, const char *id, double metric, uint64_t weight,
                const char *text)
@@ -26,6 +27,26 @@ static int add(prof_rule **r, size_t *n, const prof_line *l, const char *id, dou
     x->weight = weight;
     snprintf(x->text, sizeof x->text, "%s:%u: %s", prof_base_name(l->file), l->line, text);
     return 0;
+}
+
+/* The cause a degree of conflict points to. With BANKS banks of one word,
+ * lanes at a stride of s words meet gcd(s, BANKS) at a time in one bank:
+ * a steady d-way conflict is a stride of d times an odd number. A degree
+ * that is not a power of two comes from several patterns on the line. */
+static void bank_advice(char *t, size_t len, double per)
+{
+    unsigned d = (unsigned)(per + 0.5);
+    int steady = per - d < 0.01 && d - per < 0.01 && d >= 2 && d <= BANKS && !(d & (d - 1));
+    if (steady && d == BANKS)
+        snprintf(t, len, "lanes hit the same bank with different words (a stride that is a multiple of %u words): "
+                 "pad the array by one word per row or change the stride", BANKS);
+    else if (steady)
+        snprintf(t, len, "%u lanes at a time hit one bank with different words, as a stride of %u times an odd "
+                 "number of words does (e.g. s[%u * t]): make the stride odd, e.g. pad each row or element by one "
+                 "word", d, d, d);
+    else
+        snprintf(t, len, "lanes hit the same bank with different words, in more than one pattern on this line: "
+                 "look at each shared access's index (an odd stride has no conflicts)");
 }
 
 static int by_weight(const void *a, const void *b)
@@ -54,11 +75,11 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
         if (!l->file || !l->line || !total || (double)cyc < MIN_SHARE * (double)total) continue;
         if (e->shared_requests && e->shared_wavefronts > e->shared_requests) {
             double per = (double)e->shared_wavefronts / (double)e->shared_requests;
-            snprintf(t, sizeof t, "bank conflicts: %.1f wavefronts per shared request, %llu of every %llu are "
-                     "conflicts; lanes hit the same bank with different words (a stride that is a multiple of 32 "
-                     "words): pad the array by one word per row or change the stride",
-                     per, (unsigned long long)((e->shared_wavefronts - e->shared_requests) / e->shared_requests),
-                     (unsigned long long)(e->shared_wavefronts / e->shared_requests));
+            int n = snprintf(t, sizeof t, "bank conflicts: %.1f wavefronts per shared request, %llu of every %llu "
+                             "are conflicts; ", per,
+                             (unsigned long long)((e->shared_wavefronts - e->shared_requests) / e->shared_requests),
+                             (unsigned long long)(e->shared_wavefronts / e->shared_requests));
+            bank_advice(t + n, sizeof t - (size_t)n, per);
             fail |= add(out, nout, l, "bank_conflicts", per, cyc, t);
         }
         if (e->warp_instructions) {

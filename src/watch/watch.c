@@ -9,6 +9,7 @@
 typedef struct watcher {
     ws_event_config cfg;
     char *out;
+    unsigned counting;         /* machines with a `count` action (bit i: machine i) */
 } watcher;
 
 int ws_watch_parse_events(const char *list, uint16_t mask[], char *err, size_t errlen)
@@ -52,9 +53,15 @@ static void device_close(ws_device *dev, void *user)
     if (!f || fwrite(bytes, 1, n, f) != n) fprintf(stderr, "warpscope: watch: cannot write %s\n", w->out ? w->out : "(no out=)");
     if (f) fclose(f);
     if (dropped)
-        fprintf(stderr, "warpscope: watch: %llu events did not fit the %u-byte trace buffer (raise capacity=)\n",
-                (unsigned long long)dropped, w->cfg.capacity);
+        fprintf(stderr, "warpscope: watch: %llu events did not fit the %u-byte trace buffer (raise --capacity, or "
+                "capacity= in WARPSCOPE_WATCH)\n", (unsigned long long)dropped, w->cfg.capacity);
     free(bytes);
+    /* `count` has nothing to show but its counter: show it (the same prefix as `print`) */
+    for (unsigned i = 0; i < WS_EV_MACHINES; i++) {
+        ws_machine_status ms;
+        if (w->counting >> i & 1 && ws_events_machine_status(dev, i, &ms) == WS_OK)
+            fprintf(stderr, "[watch] machine %u: count %llu\n", i, (unsigned long long)ms.counter);
+    }
 }
 
 static void detach(ws_device *dev, void *user)
@@ -78,7 +85,7 @@ static void print_event(void *user, unsigned machine, const ws_event *e)
 
 /* One machine per line. A machine that another enables starts disabled;
  * a program that starts the trace starts with it off. */
-static ws_status program_machines(ws_device *dev, const char *text)
+static ws_status program_machines(ws_device *dev, watcher *w, const char *text)
 {
     if (!text || !*text) return WS_OK;
     char *copy = strdup(text), *save = NULL;
@@ -94,14 +101,22 @@ static ws_status program_machines(ws_device *dev, const char *text)
             st = ws_set_error(dev, WS_ERR_INVALID_ARG, "WARPSCOPE_WATCH_MACHINES: more than %d machines", WS_EV_MACHINES);
         else if (ws_events_parse_machine(line, &p[n], &pr, err, sizeof err))
             st = ws_set_error(dev, WS_ERR_INVALID_ARG, "WARPSCOPE_WATCH_MACHINES: machine %u: %s", n, err);
-        else
+        else {
+            /* a core the device does not have would never match */
+            for (uint32_t s = 0; st == WS_OK && s < p[n].nwatch; s++)
+                if (p[n].watch[s].core != WS_EV_ANY_CORE && p[n].watch[s].core >= dev->cfg.cores)
+                    st = ws_set_error(dev, WS_ERR_INVALID_ARG, "WARPSCOPE_WATCH_MACHINES: machine %u: core=%u: the "
+                                      "device has %u cores (0 to %u)", n, p[n].watch[s].core, dev->cfg.cores,
+                                      dev->cfg.cores - 1);
             print |= pr, n++;
+        }
     }
     free(copy);
     for (unsigned i = 0; st == WS_OK && i < n; i++)
         for (uint32_t a = 0; a < p[i].nactions; a++) {
             if (p[i].actions[a].kind == WS_ACT_ENABLE && p[i].actions[a].arg < n) p[p[i].actions[a].arg].enabled = 0;
             if (p[i].actions[a].kind == WS_ACT_TRACE_START) st = ws_events_trace_enable(dev, 0);
+            if (p[i].actions[a].kind == WS_ACT_COUNT) w->counting |= 1u << i;
         }
     for (unsigned i = 0; st == WS_OK && i < n; i++) st = ws_events_machine(dev, i, &p[i]);
     if (st == WS_OK && print) st = ws_events_set_callback(dev, print_event, NULL);
@@ -149,7 +164,7 @@ ws_status ws_watch_attach(ws_device *dev, const char *spec)
     parse_spec(spec, w, &w->cfg, err, sizeof err);
     ws_status st = err[0] ? ws_set_error(dev, WS_ERR_INVALID_ARG, "WARPSCOPE_WATCH: %s", err) : WS_OK;
     if (st == WS_OK) st = ws_events_configure(dev, &w->cfg);
-    if (st == WS_OK) st = program_machines(dev, getenv("WARPSCOPE_WATCH_MACHINES"));
+    if (st == WS_OK) st = program_machines(dev, w, getenv("WARPSCOPE_WATCH_MACHINES"));
     if (st == WS_OK) st = ws_tool_attach(dev, &watch_tool, w);
     if (st != WS_OK) {
         free(w->out);

@@ -87,7 +87,7 @@ out=$("$ws" disasm "$elf" 2>&1)
 
 # tool options are checked before the program runs (it ran, its device open
 # failed and the command said "opened no warpscope device")
-refuse "watch --capacity 0"   "capacity=0: 64 to 2^30 bytes"     -- "$ws" watch --capacity 0 -- /bin/echo RAN
+refuse "watch --capacity 0"   "--capacity 0: expected a number of bytes from 64" -- "$ws" watch --capacity 0 -- /bin/echo RAN
 refuse "trace --launch 0"     "launch=0: expected a number from 1" -- "$ws" trace --tool bbcount --launch 0 -- /bin/echo RAN
 out=$("$ws" watch --capacity 0 -- /bin/echo RAN 2>&1); [[ "$out" != *RAN* ]] && ok "watch: program not run" || bad "watch ran it: $out"
 

@@ -18,6 +18,14 @@ out=$("$ws" watch --stats -o "$work/r.wsev" -- "$ex/reduction/reduction" 2>&1)
 "$ws" watch --read "$work/r.wsev" --format perfetto > "$work/r.json" &&
     python3 -c "import json,sys; e=json.load(open(sys.argv[1]))['traceEvents']; sys.exit(len(e) < 100)" "$work/r.json" &&
     ok || bad "perfetto"
+# docs/events.md's `watch --format perfetto -- PROGRAM > g.json`: the
+# program's own output goes to stderr, so stdout is one JSON document
+"$ws" watch --format perfetto -- "$ex/gather/gather" > "$work/g.json" 2> "$work/g.err" &&
+    python3 -c "import json,sys; e=json.load(open(sys.argv[1]))['traceEvents']; sys.exit(len(e) < 100)" "$work/g.json" &&
+    grep -q "gather .*PASS" "$work/g.err" && ok || bad "perfetto of a running program: $(head -c 300 "$work/g.json")"
+"$ws" watch --format jsonl -- "$ex/gather/gather" 2> /dev/null > "$work/g.jsonl" &&
+    python3 -c "import json,sys; sys.exit(sum(1 for l in open(sys.argv[1]) if json.loads(l)['event']) < 100)" "$work/g.jsonl" &&
+    ok || bad "jsonl of a running program: $(head -c 300 "$work/g.jsonl")"
 # determinism: the same program, the same trace bytes
 "$ws" watch -o "$work/r2.wsev" -- "$ex/reduction/reduction" > /dev/null 2>&1
 cmp -s "$work/r.wsev" "$work/r2.wsev" && ok || bad "two traces of reduction differ"
@@ -34,6 +42,9 @@ out=$("$ws" watch --events wd --on 'wd.dispatch data=3' --do 'print; stop' -- "$
 # a two-step machine with a count: the 5th barrier release after block 7's dispatch
 out=$("$ws" watch --events wd --on 'wd.dispatch data=7' --then 'sched.barrier_release count=5' --do 'print' -- "$ex/reduction/reduction" 2>&1)
 [[ $? = 0 && $(grep -c "machine 0: sched.barrier_release" <<< "$out") = 1 ]] && ok || bad "sequence machine: $out"
+# `count` shows its counter when the device closes: one barrier release per block
+out=$("$ws" watch --stats --on 'sched.barrier_release' --do 'count; rearm' -- "$ex/reduction/reduction" 2>&1)
+[[ $? = 0 && "$out" == *"[watch] machine 0: count 128"* ]] && ok || bad "count machine: $out"
 
 # lossless on every example: each trace decodes and encodes back to the same bits
 if [ -n "$test_events" ]; then
@@ -72,6 +83,36 @@ out=$("$ws" watch --on 'wd.nosuch' --do stop -- /bin/true 2>&1); rc=$?
 [[ $rc = 2 && "$out" == *"is not an event"* ]] && ok || bad "bad event accepted: $out"
 out=$("$ws" watch --on 'wd.dispatch' --do 'explode' -- /bin/true 2>&1); rc=$?
 [[ $rc = 2 && "$out" == *"is not an action"* ]] && ok || bad "bad action accepted: $out"
+# machines that could never fire, or ask for what they cannot have, are
+# refused before the program runs (exit 2), naming what is wrong
+refused() { # refused WANT ARGS...: exit 2, WANT in the message, the program not run
+    local want=$1; shift
+    local out; out=$("$ws" watch "$@" 2>&1); local rc=$?
+    [[ $rc = 2 && "$out" == *"$want"* && "$out" != *RAN* ]] && ok || bad "watch $* (rc $rc): $out"
+}
+refused "'count=0': expected a number from 1 to 4294967295" --on 'wd.dispatch count=0' --do print -- /bin/echo RAN
+refused "'enable=9': machines are numbered 0 to 7" --on 'wd.dispatch' --do 'enable=9' -- /bin/echo RAN
+refused "'halt=0': expected a core mask" --on 'wd.dispatch' --do 'halt=0' -- /bin/echo RAN
+refused "'for>5': wd.dispatch has no duration" --on 'wd.dispatch for>5' --do print -- /bin/echo RAN
+refused "'for>99999999999999999999': expected a number from 1 to 2^64-1" \
+    --on 'sched.barrier_wait for>99999999999999999999' --do print -- /bin/echo RAN
+refused "'within=18446744073709551616': expected" --on 'wd.dispatch' --then 'wd.retire within=18446744073709551616' \
+    --do print -- /bin/echo RAN
+refused "'data=2': data is given twice in one step" --on 'wd.dispatch data=1 data=2' --do print -- /bin/echo RAN
+refused "'core!=1': only data takes !=" --on 'wd.dispatch core!=1' --do print -- /bin/echo RAN
+refused "--on needs an event" --on '' --do print -- /bin/echo RAN
+refused "--do needs an action" --on 'wd.dispatch' --do ' ' -- /bin/echo RAN
+refused "--capacity 1k: expected a number of bytes from 64 to 1073741824 (2^30), without a suffix" \
+    --capacity 1k -- /bin/echo RAN
+refused "--read prints a trace already written: --on/--then/--do does not apply" \
+    --read "$work/r.wsev" --on 'wd.dispatch' --do print
+refused "--read prints a trace already written: a program does not apply" --read "$work/r.wsev" -- /bin/echo RAN
+# a core the device does not have: the device open fails, naming it
+out=$("$ws" watch --events wd --on 'wd.dispatch core=999' --do print -- "$ex/reduction/reduction" 2>&1); rc=$?
+[[ $rc != 0 && "$out" == *"core=999: the device has 4 cores (0 to 3)"* ]] && ok || bad "core=999 (rc $rc): $out"
+out=$("$ws" watch --help)
+[[ "$out" == *"for>T"* && "$out" == *trace.snapshot* && "$out" == *wd.halt* && "$out" == *cp.resume* &&
+   "$out" == *"halt=CORE_MASK"* ]] && ok || bad "watch --help lacks actions: $out"
 head -c 40 "$work/r.wsev" > "$work/t.wsev"
 out=$("$ws" watch --read "$work/t.wsev" 2>&1); rc=$?
 [[ $rc = 1 && "$out" == *"truncated or corrupt"* ]] && ok || bad "truncated trace: $out"

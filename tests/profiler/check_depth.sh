@@ -52,6 +52,22 @@ assert 'fmadd.s' in text, text
 print(i['file'], i['line'])
 PY
     grep -q "math.h:[0-9]* (fmaf)" c.txt && ok "report names math.h (fmaf) with --inline callee" || bad "callee report"
+    # Code without a line (line 0) of the inlined poly is poly's, not the kernel's
+    "$ws" profile --inline callee --period 6 --json i.json -- "$ws" run --grid 4 --block 64 "$elf" inl_poly zeros:256 200 \
+        > i.txt 2>&1 || bad "inl_poly exited with $?"
+    python3 - i.json <<'PY' && ok "--inline callee: line-0 code per function" || bad "--inline callee: line-0 code merged"
+import json, sys
+k = json.load(open(sys.argv[1]))['devices'][0]['kernels'][0]
+want = {}
+for i in k['instructions']:
+    if i['file'] and i['line'] == 0:
+        want[i['function']] = want.get(i['function'], 0) + i['samples']
+have = {l['function']: l['samples'] for l in k['lines'] if l['file'] and l['line'] == 0}
+print('line 0 samples by function', want, 'lines', have)
+assert want.get('poly', 0) > 0 and 'inl_poly' in want and have == want, (want, have)
+PY
+    grep -qE "^ +[0-9]+ +[0-9.]+%  depth_kernels.c \(poly\), compiler-generated code without a line" i.txt &&
+        ok "report: poly's code without a line named poly" || bad "report: $(grep compiler-generated i.txt)"
     "$ws" profile --inline sideways -- true > o.txt 2>&1; rc=$?
     [ $rc = 2 ] && grep -q "expected 'caller' or 'callee'" o.txt && ok "bad --inline" || bad "bad --inline (rc $rc)"
     ;;
@@ -100,6 +116,15 @@ print(L['cycles'], 'cycles,', L['sample_points'], 'sampling points')
 PY
     n=$(python3 -c "import json; print(json.load(open('p.json'))['devices'][0]['kernels'][0]['samples'])")
     expect r.txt "warning: kernel tiny has only $n samples: its percentages are uncertain" "low-sample warning with the count ($n)"
+    # At the default period tiny ends before the first sampling point: no
+    # samples, but its lines and instructions with their exact metrics
+    "$ws" profile -- "$ws" run --block 32 "$elf" tiny zeros:32 > z.txt 2>&1 || bad "period 10 exited with $?"
+    grep -qE "^warning: kernel tiny has no samples: it ran [0-9]+ cycles, ending before the first sampling point \(cycle 512\); lower --period" z.txt &&
+        ok "no samples: says why" || bad "no-sample warning: $(grep warning z.txt)"
+    grep -q "uncertain by up to 100 points" z.txt && bad "0 samples called uncertain" || ok "no uncertainty claim at 0 samples"
+    sed -n '/Hot source lines/,/Hot instructions/p' z.txt | grep -A3 "depth_kernels.c:$(line TINY) (tiny)" | grep -q "exact: 7 warp-instr, SIMT 100.0%" &&
+        grep -q "^  Hot instructions" z.txt && ok "no samples: lines and instructions with exact metrics" ||
+        { bad "no samples: no hot lines"; sed -n 1,40p z.txt; }
     "$ws" profile --period 3 -- "$app" "$stall" dep_load > d.txt 2>&1 || bad "dep_load exited with $?"
     grep -q "has only" d.txt && bad "low-sample warning on a well-sampled kernel" || ok "no low-sample warning at $(sed -n '/^Kernels/{n;n;p;q}' d.txt | awk '{print $1}') samples"
     ;;
@@ -151,6 +176,19 @@ unwritable)
     WARPSCOPE_PROFILE=report=no-such-dir/r.txt "$app" "$stall" dep_load > e.txt 2>&1; rc=$?
     [ $rc != 0 ] && grep -q "profiler: report no-such-dir/r.txt: cannot write: No such file or directory" e.txt &&
         ok "WARPSCOPE_PROFILE report= unwritable: the device does not open" || bad "unwritable report= (rc $rc)"
+    ;;
+bank_rule)
+    # The rule's cause follows the measured degree: 2-way is an even stride,
+    # only 32-way a multiple of 32 words.
+    st=$(line STRIDE_STORE)
+    for stride in 2 4 32; do
+        "$ws" profile --period 3 -- "$ws" run --grid 2 --block 64 "$elf" bank_stride zeros:128 $stride > r$stride.txt 2>&1 ||
+            bad "stride $stride exited with $?"
+    done
+    expect r2.txt "depth_kernels.c:$st: bank conflicts: 2.0 wavefronts per shared request, 1 of every 2 are conflicts; 2 lanes at a time hit one bank with different words, as a stride of 2 times an odd number of words does (e.g. s[2 * t]): make the stride odd" "stride 2: a 2-way conflict, an even stride"
+    expect r4.txt "depth_kernels.c:$st: bank conflicts: 4.0 wavefronts per shared request, 3 of every 4 are conflicts; 4 lanes at a time" "stride 4: 4-way"
+    grep -q "multiple of 32" r2.txt r4.txt && bad "a 2- or 4-way conflict blamed on a multiple of 32" || ok "no multiple-of-32 claim below 32-way"
+    expect r32.txt "depth_kernels.c:$st: bank conflicts: 32.0 wavefronts per shared request, 31 of every 32 are conflicts; lanes hit the same bank with different words (a stride that is a multiple of 32 words): pad the array by one word per row" "stride 32: a multiple of 32 words"
     ;;
 *) bad "unknown case $case_" ;;
 esac

@@ -14,6 +14,7 @@ usage: check_exact.py WARPSCOPE PCC_KERNELS.elf PCC_KERNELS.c WORKDIR GATHER"""
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 
@@ -156,6 +157,21 @@ profile("strided", 16, 256, "zeros:131072", "zeros:4096")
 lim = limits["strided"]
 check(lim["limiter"] == "warp slots" and lim["blocks_per_core"] == 1 and lim["theoretical_occupancy"] == 1.0 and
       lim["core_imbalance"] == 1.0, f"strided: warp-slot limited, 100 %, balanced: {lim}")
+# Roofline: 4 cores / sector_cycles 1 = 4 sectors/cycle, 4 cores x 2
+# schedulers / 4 = ridge 2; sector_cycles = 0 (no bandwidth limit) has no
+# sector peak and no ridge, and nothing is memory-bound.
+check(lim["peak_sectors_per_cycle"] == 4.0 and lim["ridge"] == 2.0, f"strided: roofline peak and ridge: {lim}")
+nolimit = os.path.join(work, "sector0.txt")
+open(nolimit, "w").write("sector_cycles = 0\n")
+js = os.path.join(work, "sector0.json")
+out = subprocess.run([ws, "profile", "--json", js, "--", ws, "run", "--config", "timing=" + nolimit, "--grid", "16",
+                      "--block", "256", elf, "strided", "zeros:131072", "zeros:4096"],
+                     capture_output=True, text=True, check=True).stdout
+lim = json.load(open(js))["devices"][0]["launches"][0]["limits"]
+roof = [l for l in out.split("\n") if "roofline:" in l]
+check(lim["peak_sectors_per_cycle"] is None and lim["ridge"] is None and lim["bound"] != "memory" and
+      len(roof) == 1 and "no ridge (sector_cycles = 0" in roof[0] and "sectors/cycle (no peak)" in roof[0],
+      f"sector_cycles = 0: no sector peak: {lim} {roof}")
 # Comparing two runs: twice the blocks, twice the warp-instructions on every line.
 base = os.path.join(work, "baseline.json")
 run = [ws, "run", "--block", "64", elf, "conflict"]
@@ -168,13 +184,33 @@ check("kernel conflict: cycles" in cmp_part and "warp-instructions 136 -> 272 (+
       f"baseline: kernel totals: {cmp_part[:300]}")
 check(f"line pcc_kernels.c:{lines['conflict_store']}: warp-cycles" in cmp_part and
       "wavefronts/request 32.00 -> 32.00" in cmp_part, "baseline: the conflicting line, unchanged wavefronts")
+# --json naming the baseline: the baseline is read before the run replaces
+# it, so the comparison is the same, and -q leaves out only the report.
+same = os.path.join(work, "same.json")
+shutil.copy(base, same)
+out = subprocess.run([ws, "profile", "-q", "--json", same, "--baseline", same, "--", *run[:2], "--grid", "8", *run[2:],
+                      "zeros:512"], check=True, capture_output=True, text=True).stdout
+check("warp-instructions 136 -> 272 (+100.0%)" in out and "Hot source lines" not in out,
+      f"baseline: --json naming the baseline, -q: {out[out.find('Compared with'):][:300]}")
+check(json.load(open(same))["devices"][0]["launches"][0]["counters"]["warp_instructions"] == 272, "baseline: --json replaced it")
+# Outputs that would overwrite each other are refused before the run.
+for a, b in (("--json", "--trace"), ("--report", "--json"), ("--trace", "--baseline")):
+    bad = subprocess.run([ws, "profile", a, base, b, os.path.join(work, ".", "baseline.json"), "--", "false"],
+                         capture_output=True, text=True)
+    check(bad.returncode == 2 and "name the same file" in bad.stderr, f"{a} and {b} on one file: {bad.stderr}")
+check(json.load(open(base))["devices"][0]["launches"][0]["counters"]["warp_instructions"] == 136, "refused: baseline untouched")
 bad = subprocess.run([ws, "profile", "--baseline", os.path.join(work, "nonexistent.json"), "--", "true"],
                      capture_output=True, text=True)
 check(bad.returncode == 2 and "cannot read it" in bad.stderr, f"baseline: unreadable file: {bad.stderr}")
 notjson = os.path.join(work, "notaprofile.json")
 open(notjson, "w").write("{\"format\": \"other\"}")
-bad = subprocess.run([ws, "profile", "--baseline", notjson, "--", *run[:2], "--grid", "1", *run[2:], "zeros:64"],
-                     capture_output=True, text=True)
-check(bad.returncode == 1 and "not a warpscope profile" in bad.stderr, f"baseline: not a profile: {bad.stderr}")
+# A baseline that is not a profile fails before the run (which would print
+# the kernel's results), with -q too.
+broken = os.path.join(work, "broken.json")
+open(broken, "w").write("[1,2")
+for b, why in ((notjson, "not a warpscope profile"), (broken, "broken.json:1: "), (work, "a directory, not a profile")):
+    bad = subprocess.run([ws, "profile", "-q", "--baseline", b, "--", *run[:2], "--grid", "1", *run[2:], "zeros:64"],
+                         capture_output=True, text=True)
+    check(bad.returncode == 2 and why in bad.stderr and not bad.stdout, f"baseline {b}: {bad.returncode} {bad.stderr}")
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

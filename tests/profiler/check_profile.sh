@@ -109,24 +109,31 @@ json_trace)
     use=$(line USE)
     json p.json "l = d['devices'][0]['kernels'][0]['lines'][0]; assert l['line'] == $use and l['stall'] == 'long_scoreboard' and l['waiting_on']['line'] == $(line LOAD)" &&
         ok "JSON hottest line $use with its cause" || bad "JSON hottest line"
-    python3 - t.json <<'EOF' && ok "trace is trace-event JSON with per-warp state slices" || bad "trace check"
+    # (a long period too: a sample's interval then reaches past the launch end)
+    "$ws" profile -q --period 9 --passes 3 --trace t9.json -- "$app" "$elf" dep_load > /dev/null 2>&1 ||
+        bad "profile --period 9 failed"
+    python3 - t.json t9.json <<'EOF' && ok "trace is trace-event JSON with per-warp state slices" || bad "trace check"
 import json, sys
-t = json.load(open(sys.argv[1]))
-ev = t['traceEvents']
-states = {'selected', 'not_selected', 'wait', 'long_scoreboard', 'short_scoreboard', 'mio_throttle', 'lg_throttle',
-          'math_pipe_throttle', 'barrier', 'membar', 'branch_resolving', 'no_instructions', 'dispatch_stall',
-          'sleeping', 'drain', 'misc'}
-slices = [e for e in ev if e['ph'] == 'X' and e['name'] in states]
-assert slices and all(e['dur'] > 0 and e['ts'] >= 0 for e in slices)
-assert any(e['ph'] == 'M' and e['name'] == 'thread_name' for e in ev)
-assert any(e['ph'] == 'X' and e['name'] == 'dep_load' for e in ev)
-tracks = {(e['pid'], e['tid']) for e in slices}
-assert len(tracks) > 1
-for tr in tracks:  # slices of one warp never overlap
-    ss = sorted((e['ts'], e['dur']) for e in slices if (e['pid'], e['tid']) == tr)
-    assert all(a[0] + a[1] <= b[0] for a, b in zip(ss, ss[1:])), tr
-assert any(e['ph'] == 'M' and e['args']['name'] == 'device 1 core 0' for e in ev)
-print(len(slices), 'slices on', len(tracks), 'tracks')
+for name in sys.argv[1:]:
+  ev = json.load(open(name))['traceEvents']
+  states = {'selected', 'not_selected', 'wait', 'long_scoreboard', 'short_scoreboard', 'mio_throttle', 'lg_throttle',
+            'math_pipe_throttle', 'barrier', 'membar', 'branch_resolving', 'no_instructions', 'dispatch_stall',
+            'sleeping', 'drain', 'misc'}
+  slices = [e for e in ev if e['ph'] == 'X' and e['name'] in states]
+  assert slices and all(e['dur'] > 0 and e['ts'] >= 0 for e in slices)
+  assert any(e['ph'] == 'M' and e['name'] == 'thread_name' for e in ev)
+  assert any(e['ph'] == 'X' and e['name'] == 'dep_load' for e in ev)
+  tracks = {(e['pid'], e['tid']) for e in slices}
+  assert len(tracks) > 1
+  for tr in tracks:  # slices of one warp never overlap
+      ss = sorted((e['ts'], e['dur']) for e in slices if (e['pid'], e['tid']) == tr)
+      assert all(a[0] + a[1] <= b[0] for a, b in zip(ss, ss[1:])), tr
+  assert any(e['ph'] == 'M' and e['args']['name'] == 'device 1 core 0' for e in ev)
+  # a warp's slices end with its launch (the last sample's interval is cut there)
+  launch = {e['args']['launch']: e['ts'] + e['dur'] for e in ev if e['ph'] == 'X' and e['pid'] % 1024 == 1023}
+  late = [e for e in slices if e['ts'] + e['dur'] > launch[e['args']['launch']]]
+  assert not late, (len(late), late[0], launch)
+  print(len(slices), 'slices on', len(tracks), 'tracks')
 EOF
     ;;
 determinism)
@@ -157,6 +164,17 @@ multi)
     expect multi.txt "device 2: 3 launches, 2 kernels" "device 2 section"
     json multi.json "assert len(d['devices']) == 2; ks = {k['kernel']: k for k in d['devices'][1]['kernels']}; assert ks['arith_chain']['launches'] == 2; assert [l['id'] for l in d['devices'][0]['launches']] == [1, 2, 3]; assert ks['arith_chain']['samples'] == sum(l['samples'] for l in d['devices'][1]['launches'] if l['kernel'] == 'arith_chain')" &&
         ok "JSON: two devices, per-launch entries, per-kernel sums" || bad "multi-device JSON"
+    # --baseline compares device N with device N: device 2 3x slower in the baseline
+    python3 - multi.json slow2.json <<'EOF'
+import json, sys
+p = json.load(open(sys.argv[1]))
+for k in p['devices'][1]['kernels']: k['cycles'] *= 3
+json.dump(p, open(sys.argv[2], 'w'))
+EOF
+    "$ws" profile -q --period 3 --baseline slow2.json -- "$app" "$elf" multi > cmp.txt 2>&1 || bad "--baseline exited with $?"
+    sed -n '/^  device 2:/,$p' cmp.txt | grep -qE "^    kernel arith_chain: cycles [0-9]+ -> [0-9]+ \(-66\.7%\)" &&
+        sed -n '/^  device 1:/,/^  device 2:/p' cmp.txt | grep -qE "^    kernel arith_chain: cycles [0-9]+ -> [0-9]+ \(\+0\.0%\)" &&
+        ok "--baseline: each device with its own" || { bad "--baseline per device"; cat cmp.txt; }
     ;;
 errors)
     "$ws" profile --passes 0 -- "$app" > o.txt 2>&1; rc=$?

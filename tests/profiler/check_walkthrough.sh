@@ -1,8 +1,10 @@
 #!/bin/bash
 # The steps of docs/profiling.md's walkthrough, on examples/gather.
-# usage: check_walkthrough.sh WARPSCOPE GATHER_BINARY GATHER_KERNEL_SOURCE WORKDIR
+# Also the quoted numbers of docs/profiling.md (gather) and docs/timing.md
+# (printf's cost, on PAR_KERNELS.elf).
+# usage: check_walkthrough.sh WARPSCOPE GATHER_BINARY GATHER_KERNEL_SOURCE WORKDIR PAR_KERNELS.elf
 set -u
-ws=$1 app=$2 src=$3 dir=$4/walkthrough
+ws=$1 app=$2 src=$3 dir=$4/walkthrough par=$5
 rm -rf "$dir" && mkdir -p "$dir" && cd "$dir" || exit 1
 fail=0
 ok() { echo "ok: $1"; }
@@ -54,5 +56,37 @@ s1=$(sed -n '/^Kernels/{n;n;p;q}' r1.txt | awk '{print $1}')
 s4=$(sed -n '/^Kernels/{n;n;p;q}' r4.txt | awk '{print $1}')
 [ "$s4" -ge $((s1 * 36 / 10)) ] && [ "$s4" -le $((s1 * 44 / 10)) ] && ok "step 5: $s1 -> $s4 samples" ||
     bad "step 5: samples $s1 -> $s4"
+# docs/profiling.md quotes the source view and the exact metrics of gather:
+# every quoted line must be what the tool prints now (numbers go stale).
+doc=$(dirname "$src")/../../docs/profiling.md
+"$ws" profile --source gather -- "$app" > rs.txt 2> es.txt || bad "--source gather exited with $?"
+python3 - "$doc" rs.txt <<'PY' && ok "docs/profiling.md's gather excerpts match the tool" || bad "docs/profiling.md's gather excerpts are stale"
+import re, sys
+# (the module path depends on where the program ran)
+norm = lambda l: re.sub(r'\([^ ()]*gather_kernel\.elf\)', '(gather_kernel.elf)', l.strip())
+doc, out = open(sys.argv[1]).read(), open(sys.argv[2]).read()
+have = {norm(l) for l in out.split('\n')}
+blocks = [b.strip('\n') for b in doc.split('```')[1::2]]
+quoted = [b for b in blocks if b.startswith('Source of kernel gather') or
+          re.match(r'\s*\d+\s+[\d.]+%\s+gather_kernel\.c:\d+ \(gather\)', b)]
+assert len(quoted) == 2, len(quoted)
+stale = [norm(l) for b in quoted for l in b.split('\n') if l.strip() and norm(l) not in have]
+for l in stale: print('not in the output:', l)
+assert not stale
+PY
+# docs/timing.md: chatty (four printfs) and short_blocks, cycles of one block
+for k in chatty short_blocks; do
+    "$ws" profile --period 4 -- "$ws" run --grid 1 --block 64 "$par" $k zeros:64 2>&1 |
+        sed -n 's/^    cycles \([0-9]*\), warp instructions.*/\1/p' > $k.cycles
+done
+python3 - "$(dirname "$src")/../../docs/timing.md" "$(cat chatty.cycles)" "$(cat short_blocks.cycles)" <<'PY' &&
+import re, sys
+doc = ' '.join(open(sys.argv[1]).read().split())
+m = re.search(r'`chatty`, one block .*? takes ([\d ]+) cycles against ([\d ]+) for .*? about ([\d ]+) cycles per printf', doc)
+chatty, plain, per = (int(x.replace(' ', '')) for x in m.groups())
+print('docs: chatty', chatty, 'short_blocks', plain, 'per printf', per, '; now', sys.argv[2], sys.argv[3])
+assert (chatty, plain) == (int(sys.argv[2]), int(sys.argv[3])) and per == round(chatty / 4, -2)
+PY
+    ok "docs/timing.md's printf cost matches the tool" || bad "docs/timing.md's printf cost is stale"
 [ $fail = 0 ] && echo "PASS walkthrough" || echo "FAILED walkthrough"
 exit $fail

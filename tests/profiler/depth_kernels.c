@@ -40,3 +40,31 @@ WS_KERNEL void tiny(int *out)
 {
     out[threadIdx_x()] = (int)threadIdx_x() * 3;      /* MARK_TINY */
 }
+
+/* Lanes `stride` words apart in shared memory: gcd(stride, 32) lanes at a
+ * time hit one bank (stride 2: 2-way, stride 32: 32-way conflicts). */
+WS_KERNEL void bank_stride(float *out, int stride)
+{
+    WS_SHARED float s[1024];
+    unsigned t = threadIdx_x(), i = (t * (unsigned)stride) & 1023;
+    s[i] = (float)t;                                   /* MARK_STRIDE_STORE */
+    __syncthreads();
+    out[blockIdx_x() * blockDim_x() + t] = s[i];
+}
+
+/* A static function inlined into the kernel: some of its code (the loop
+ * set-up) has no line of its own (line 0) and belongs to poly, not to
+ * the kernel, with --inline callee. */
+static inline float poly(float x, int n)
+{
+    float y = 1.0f;
+    for (int i = 0; i < n; i++)
+        y = __builtin_fmaf(y, x, 0.5f);
+    return y;
+}
+
+WS_KERNEL void inl_poly(float *out, int n)
+{
+    unsigned i = blockIdx_x() * blockDim_x() + threadIdx_x();
+    out[i] = poly((float)i * 0.001f, n);
+}

@@ -1,9 +1,11 @@
 /* The text form of a debug machine (docs/events.md, "Machines"): one line
  *   EVENT [core=N] [data=V | data!=V | data=LO..HI] [mask=M] [count=K]
  *     [for>T] [then EVENT ... [within=T]]... do ACTION[; ACTION...]
- * with ACTION one of stop, trace.start, trace.stop, count, rearm,
- * enable=N, print, wd.halt, wd.resume, wd.step. Used by `warpscope watch`,
+ * with ACTION one of stop, halt, halt=MASK, trace.start, trace.stop,
+ * trace.snapshot, count, rearm, enable=N, print, wd.halt, wd.resume,
+ * wd.step, cp.halt, cp.step, cp.resume. Used by `warpscope watch`,
  * WARPSCOPE_WATCH_MACHINES and gdb's `monitor watch`. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,43 +23,73 @@ static int find_event(const char *name, ws_watch *w)
     return -1;
 }
 
+/* A number (decimal, 0x hex or 0 octal) that fits 64 bits. */
 static int num(const char *v, uint64_t *out)
 {
     char *end;
-    if (!*v) return -1;
+    if (!*v || *v == '-' || *v == '+') return -1;
+    errno = 0;
     *out = strtoull(v, &end, 0);
-    return *end ? -1 : 0;
+    return *end || errno ? -1 : 0;
 }
 
-static int parse_term(char *tok, ws_watch *w, char *err, size_t errlen)
+/* Events that have an end, so for>T can time them (machines.c, ends()). */
+static int has_duration(const ws_watch *w)
 {
+    return (w->source == WS_EV_SCHED && (w->id == WS_EV_SCHED_BARRIER_WAIT || w->id == WS_EV_SCHED_WARP_START)) ||
+           (w->source == WS_EV_WD && w->id == WS_EV_WD_STALL) || (w->source == WS_EV_CP && w->id == WS_EV_CP_START);
+}
+
+#define CONDITIONS "core=N, data=V, data!=V, data=LO..HI, mask=M, count=K, within=T, for>T"
+
+/* One condition of step w; *seen: the keys it had already (each once). */
+static int parse_term(char *tok, ws_watch *w, unsigned *seen, char *err, size_t errlen)
+{
+    static const char *const keys[] = { "core", "data", "mask", "count", "within", "for>" };
     uint64_t v, hi;
-    if (!strncmp(tok, "for>", 4)) { /* the event must last longer than this */
-        if (num(tok + 4, &v) || !v) { snprintf(err, errlen, "'%s': expected for>TIME", tok); return -1; }
-        w->lasting = v;
-        return 0;
-    }
     char *eq = strchr(tok, '=');
-    if (!eq) { snprintf(err, errlen, "'%s': expected key=value (core, data, mask, count, within)", tok); return -1; }
-    int neg = eq > tok && eq[-1] == '!';
-    if (neg) eq[-1] = 0;
-    *eq = 0;
-    char *val = eq + 1, *dots = strstr(val, "..");
-    if (!strcmp(tok, "data") && dots) {
+    int neg = eq && eq > tok && eq[-1] == '!';
+    size_t klen = !strncmp(tok, "for>", 4) ? 4 : eq ? (size_t)(eq - tok) - (size_t)neg : 0;
+    unsigned key = 0;
+    while (key < 6 && (strlen(keys[key]) != klen || strncmp(tok, keys[key], klen))) key++;
+    if (key == 6) { snprintf(err, errlen, "'%s' is not a condition (" CONDITIONS ")", tok); return -1; }
+    if (*seen >> key & 1) { snprintf(err, errlen, "'%s': %s is given twice in one step", tok, keys[key]); return -1; }
+    *seen |= 1u << key;
+    if (neg && key != 1) { snprintf(err, errlen, "'%s': only data takes !=", tok); return -1; }
+    char *val = key == 5 ? tok + 4 : eq + 1, *dots = key == 1 && !neg ? strstr(val, "..") : NULL;
+    if (dots) {
         *dots = 0;
-        if (num(val, &v) || num(dots + 2, &hi) || v > hi || hi > UINT32_MAX) { snprintf(err, errlen, "data range %s..%s", val, dots + 2); return -1; }
+        if (num(val, &v) || num(dots + 2, &hi) || v > hi || hi > UINT32_MAX) {
+            snprintf(err, errlen, "'data=%s..%s': expected LO..HI with 0 <= LO <= HI <= 4294967295", val, dots + 2);
+            return -1;
+        }
         w->match = WS_MATCH_RANGE;
         w->value = (uint32_t)v;
         w->hi = (uint32_t)hi;
         return 0;
     }
-    if (num(val, &v)) { snprintf(err, errlen, "%s=%s: expected a number", tok, val); return -1; }
-    if (!strcmp(tok, "data") && v <= UINT32_MAX) { w->match = neg ? WS_MATCH_NE : WS_MATCH_EQ; w->value = (uint32_t)v; }
-    else if (!strcmp(tok, "core") && v < 0xFFFF) w->core = (uint16_t)v;
-    else if (!strcmp(tok, "mask") && v <= UINT32_MAX) w->mask = (uint32_t)v;
-    else if (!strcmp(tok, "count") && v && v <= UINT32_MAX) w->repeat = (uint32_t)v;
-    else if (!strcmp(tok, "within")) w->window = v;
-    else { snprintf(err, errlen, "'%s=%s' is not a condition (core, data, mask, count, within)", tok, val); return -1; }
+    static const uint64_t lo_of[] = { 0, 0, 0, 1, 0, 1 }, hi_of[] = { 0xFFFE, UINT32_MAX, UINT32_MAX, UINT32_MAX,
+                                                                       UINT64_MAX, UINT64_MAX };
+    if (num(val, &v) || v < lo_of[key] || v > hi_of[key]) {
+        char top[24] = "2^64-1";
+        if (hi_of[key] != UINT64_MAX) snprintf(top, sizeof top, "%llu", (unsigned long long)hi_of[key]);
+        snprintf(err, errlen, "'%s': expected a number from %llu to %s", tok, (unsigned long long)lo_of[key], top);
+        return -1;
+    }
+    switch (key) {
+    case 0: w->core = (uint16_t)v; break;
+    case 1: w->match = neg ? WS_MATCH_NE : WS_MATCH_EQ; w->value = (uint32_t)v; break;
+    case 2: w->mask = (uint32_t)v; break;
+    case 3: w->repeat = (uint32_t)v; break;
+    case 4: w->window = v; break;
+    default: /* the event must last longer than this */
+        if (!has_duration(w)) {
+            snprintf(err, errlen, "'%s': %s has no duration (for> times sched.barrier_wait, sched.warp_start, "
+                     "wd.stall, cp.start)", tok, ws_event_name(w->source, w->id));
+            return -1;
+        }
+        w->lasting = v;
+    }
     return 0;
 }
 
@@ -86,7 +118,11 @@ static int parse_action(char *a, ws_machine_program *p, int *print, char *err, s
     else if (!strcmp(a, "cp.step")) k = WS_ACT_CP_STEP;
     else if (!strcmp(a, "cp.resume")) k = WS_ACT_CP_RESUME;
     else if (!strncmp(a, "enable=", 7) && !num(a + 7, &n) && n < WS_EV_MACHINES) k = WS_ACT_ENABLE;
-    else { snprintf(err, errlen, "'%s' is not an action (stop, halt, halt=CORE_MASK, trace.start, trace.stop, trace.snapshot, count, rearm, enable=N, print, wd.halt, wd.resume, wd.step, cp.halt, cp.step, cp.resume)", a); return -1; }
+    else if (!strncmp(a, "enable=", 7) || !strncmp(a, "halt=", 5)) { /* a known action, a bad number */
+        if (a[0] == 'e') snprintf(err, errlen, "'%s': machines are numbered 0 to %d", a, WS_EV_MACHINES - 1);
+        else snprintf(err, errlen, "'%s': expected a core mask from 1 to 0xffffffff", a);
+        return -1;
+    } else { snprintf(err, errlen, "'%s' is not an action (stop, halt, halt=CORE_MASK, trace.start, trace.stop, trace.snapshot, count, rearm, enable=N, print, wd.halt, wd.resume, wd.step, cp.halt, cp.step, cp.resume)", a); return -1; }
     p->actions[p->nactions].kind = k;
     p->actions[p->nactions++].arg = (uint32_t)n;
     return 0;
@@ -101,6 +137,7 @@ ws_status ws_events_parse_machine(const char *line, ws_machine_program *p, int *
     char *copy = strdup(line), *save = NULL;
     if (!copy) { snprintf(err, errlen, "out of memory"); return -1; }
     int rc = 0, in_actions = 0;
+    unsigned seen = 0;
     ws_watch *w = NULL;
     for (char *tok = strtok_r(copy, " \t", &save); tok && !rc; tok = strtok_r(NULL, " \t", &save)) {
         if (in_actions) { /* the rest, split on ';' */
@@ -116,10 +153,11 @@ ws_status ws_events_parse_machine(const char *line, ws_machine_program *p, int *
             if (p->nwatch == WS_EV_MAX_WATCH) { snprintf(err, errlen, "more than %d steps", WS_EV_MAX_WATCH); rc = -1; break; }
             w = &p->watch[p->nwatch++];
             w->core = WS_EV_ANY_CORE;
+            seen = 0;
             if (find_event(tok, w)) { snprintf(err, errlen, "'%s' is not an event (see docs/events.md)", tok); rc = -1; }
             continue;
         }
-        rc = parse_term(tok, w, err, errlen);
+        rc = parse_term(tok, w, &seen, err, errlen);
     }
     free(copy);
     if (!rc && !p->nwatch) { snprintf(err, errlen, "no event to watch"); rc = -1; }
