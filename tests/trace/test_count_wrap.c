@@ -91,6 +91,7 @@ int main(int argc, char **argv)
         free(lane);
         free(warp);
     }
+    if (m) ws_module_unload_twin(dev, m); /* (a twin is its loader's to free) */
     ws_device_close(dev);
     free(twin);
     free(elf);
