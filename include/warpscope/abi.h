@@ -7,7 +7,9 @@
 /* ---- Memory map (32-bit device address space) ---- */
 #define WS_NULL_GUARD_END     0x00010000u /* [0, 64 KiB) always faults          */
 #define WS_GLOBAL_BASE        0x01000000u /* modules + allocations live here     */
-#define WS_GLOBAL_MAX_END     0xC0000000u /* global arena never grows past this  */
+#define WS_GLOBAL_MAX_END     0xBF000000u /* global arena never grows past this: */
+                                          /* 16 MiB below the stacks stay unmapped, */
+                                          /* so lane 0's stack overflow faults      */
 #define WS_STACK_BASE         0xC0000000u /* per-lane stacks, one slot per lane  */
 #define WS_STACK_END          0xD0000000u
 #define WS_SHARED_BASE        0xD0000000u /* per-block shared memory window      */

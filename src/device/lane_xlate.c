@@ -51,7 +51,9 @@ static void *stack_or_shared(ws_device *dev, ws_warp *w, uint32_t l, uint32_t pc
     }
     if (raise) {
         uint32_t own = w->stack_slot0 + l;
-        if (own == 0 && WS_STACK_BASE - addr - 1 < dev->mem.stack_size) /* slot 0: below it is the window's edge */
+        /* slot 0: below it lies the guard between the global arena and the
+         * stacks (never mapped, however large global_mem_limit is) */
+        if (own == 0 && addr >= WS_GLOBAL_MAX_END && addr < WS_STACK_BASE)
             stack_overflow(dev, own, why, sizeof why);
         else
             ws_mem_describe(&dev->mem, addr, why, sizeof why);

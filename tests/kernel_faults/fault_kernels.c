@@ -57,3 +57,13 @@ WS_KERNEL void overflow0(int *buf)
 {
     if (blockIdx_x() == 0 && threadIdx_x() == 0) buf[0] = deep(0, buf);
 }
+
+/* A lane-0 frame larger than its stack: its low end lies below the stack
+ * window, where the global arena ended when global_mem_limit was at its
+ * largest (the store landed in the highest allocation, no fault). */
+WS_KERNEL void bigframe(int *out, int i)
+{
+    volatile char frame[16384];
+    frame[i] = 0x5A;
+    out[0] = frame[i];
+}

@@ -24,6 +24,42 @@ static const struct { int kind; ws_status st; const char *what[2]; } cases[] = {
     { 14, WS_ERR_KERNEL_FAULT, { "load access fault", "read of 4 bytes" } },
 };
 
+/* With global_mem_limit at its largest the arena still ends 16 MiB below
+ * the stacks: a lane-0 frame below its stack faults as a stack overflow
+ * and the highest allocation keeps its bytes. */
+static void big_frame_at_largest_arena(const char *elf)
+{
+    ws_config cfg;
+    ws_device *dev = NULL;
+    ws_module *mod = NULL;
+    ws_kernel *k = NULL;
+    char err[256];
+    ws_config_default(&cfg);
+    if (ws_config_parse(&cfg, "global_mem_limit=3056M", err, sizeof err) == WS_OK) {
+        CHECK(ws_device_open(&cfg, &dev) != WS_OK); /* past the largest: refused */
+        if (dev) ws_device_close(dev), dev = NULL;
+    }
+    ws_config_default(&cfg);
+    CHECK(ws_config_parse(&cfg, "global_mem_limit=3040M,cores=1", err, sizeof err) == WS_OK);
+    CHECK(ws_device_open(&cfg, &dev) == WS_OK);
+    if (!dev) return;
+    CHECK(ws_module_load_file(dev, elf, &mod) == WS_OK);
+    CHECK(mod && ws_kernel_get(mod, "bigframe", &k) == WS_OK);
+    ws_addr top = 0, out = 0;
+    CHECK(ws_malloc(dev, 4096, &out) == WS_OK);
+    CHECK(ws_malloc_at(dev, WS_GLOBAL_MAX_END - 8192, 4096) == WS_OK); /* near the top (its redzone follows) */
+    top = WS_GLOBAL_MAX_END - 8192;
+    CHECK(ws_memset(dev, top, 0, 4096) == WS_OK);
+    ws_arg a[] = { WS_ARG_PTR(out), WS_ARG_I32(0) };
+    if (k) CHECK(ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(1, 1, 1), 0, a, 2) == WS_OK);
+    CHECK(ws_synchronize(dev) == WS_ERR_KERNEL_FAULT);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "stack overflow (the lane's");
+    char host[4096], zero[4096] = { 0 };
+    CHECK(ws_memcpy_dtoh(dev, host, top, sizeof host) == WS_OK);
+    CHECK(!memcmp(host, zero, sizeof host));
+    ws_device_close(dev);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) { fprintf(stderr, "usage: test_kernel_faults MODULE\n"); return 2; }
@@ -43,6 +79,7 @@ int main(int argc, char **argv)
     CHECK(ws_synchronize(dev) == WS_ERR_KERNEL_FAULT);
     CHECK_STR_CONTAINS(ws_last_error(dev), "stack overflow (the lane's");
     CHECK_STR_CONTAINS(ws_last_error(dev), "[core 0 warp 0 lane 0]");
+    big_frame_at_largest_arena(argv[1]);
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         CHECK(ws_malloc(dev, 64, &freed) == WS_OK);
         CHECK(ws_free(dev, freed) == WS_OK);
