@@ -14,20 +14,6 @@
 
 enum { GRID = 2, BLOCK = 64 };
 
-static uint8_t *read_file(const char *path, size_t *n)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END);
-    long len = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    uint8_t *b = len > 0 ? malloc((size_t)len) : NULL;
-    if (b && fread(b, 1, (size_t)len, f) != (size_t)len) { free(b); b = NULL; }
-    fclose(f);
-    *n = (size_t)len;
-    return b;
-}
-
 static uint32_t *counters(ws_device *dev, const ws_module *m, const wsi_module_info *info)
 {
     return (uint32_t *)(void *)ws_mem_global_ptr(&dev->mem, m->base + (info->ctl_addr - m->link_base) + WSI_CTL_HEADER);
@@ -48,7 +34,7 @@ int main(int argc, char **argv)
 {
     if (argc < 2) { fprintf(stderr, "usage: %s calls_kernel.elf\n", argv[0]); return 2; }
     size_t n = 0, tn = 0;
-    uint8_t *elf = read_file(argv[1], &n), *twin = NULL;
+    uint8_t *elf = ws_test_read_file(argv[1], &n), *twin = NULL;
     CHECK(elf != NULL);
     if (!elf) return TEST_SUMMARY();
     wsi_module_info info;
