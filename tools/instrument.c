@@ -14,6 +14,14 @@ int ws_cmd_instrument(int argc, char **argv)
     wsi_mode mode = WSI_RECORD;
     int warps = 0;
     for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            printf("usage: warpscope instrument [--count|--record] [--warps] MODULE.elf -o OUT.elf\n"
+                   "Writes the instrumented copy of a module that `warpscope trace` runs (docs/tracing.md):\n"
+                   "  --count   the counting twin (an atomic add per basic-block entry)\n"
+                   "  --record  the recording twin (default: block and memory records)\n"
+                   "  --warps   with warp records (the branch and dump tools)\n");
+            return 0;
+        }
         if (!strcmp(argv[i], "-o") && i + 1 < argc) outp = argv[++i];
         else if (!strcmp(argv[i], "--count")) mode = WSI_COUNT;
         else if (!strcmp(argv[i], "--record")) mode = WSI_RECORD;

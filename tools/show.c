@@ -51,6 +51,11 @@ int ws_cmd_show(int argc, char **argv)
     const char *path = NULL;
     uint32_t width = 64;
     for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            printf("usage: warpscope show IMAGE.png [--width COLUMNS (1..1000, default 64)]\n"
+                   "Draws the image in the terminal (24-bit colour, two pixels rows per line).\n");
+            return 0;
+        }
         if (!strcmp(argv[i], "--width") && i + 1 < argc) width = (uint32_t)strtoul(argv[++i], NULL, 10);
         else if (argv[i][0] != '-' && !path) path = argv[i];
         else { fprintf(stderr, "warpscope show: unknown argument '%s'\n", argv[i]); return 2; }

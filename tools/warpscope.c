@@ -18,7 +18,7 @@ static void usage(FILE *f)
             "  disasm  disassemble a module's code\n"
             "  debug   run a program with the gdb server listening\n"
             "  profile run a program and report where its kernels stall (PC sampling)\n"
-            "  trace   run a program with its kernels instrumented (bbcount, memtrace, dump)\n"
+            "  trace   run a program with its kernels instrumented (bbcount, memtrace, branch, dump)\n"
             "  instrument  write the instrumented copy of a module (what trace runs)\n"
             "  watch   run a program with the device's scheduling events traced\n"
             "  capture run a program and record chosen frames into a capture file\n"

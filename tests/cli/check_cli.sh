@@ -99,5 +99,11 @@ else
     bad "cc -g0: $(cat "$dir/g0.log")"
 fi
 
+# every command the top-level help lists answers --help (show did not)
+for c in $("$ws" --help | sed -n 's/^  \([a-z]*\) .*/\1/p'); do
+    [ "$c" = version ] && continue
+    out=$("$ws" "$c" --help 2>&1) && [[ "$out" == *usage* ]] && ok "$c --help" || bad "$c --help: $out"
+done
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
