@@ -53,9 +53,12 @@ typedef struct ws_config {
     uint32_t cores;              /* default 4, 1..256                         */
     uint32_t warps_per_core;     /* default 8, 1..64                          */
     uint32_t lanes_per_warp;     /* default 32, 1..32                         */
-    uint32_t shared_per_core;    /* bytes of shared memory per core, default 64 KiB */
-    uint32_t max_shared_per_block; /* default 48 KiB                          */
-    uint32_t stack_per_lane;     /* bytes, default 8 KiB, multiple of 16      */
+    uint32_t shared_per_core;    /* bytes of shared memory per core, default
+                                    64 KiB, at most 256 MiB                  */
+    uint32_t max_shared_per_block; /* default 48 KiB, at most shared_per_core */
+    uint32_t stack_per_lane;     /* bytes, default 8 KiB, a power of two
+                                    >= 1 KiB; all lanes' stacks together at
+                                    most 256 MiB                             */
     uint64_t global_mem_limit;   /* bytes of global memory, default 256 MiB   */
     uint32_t max_threads_per_block; /* default 256 (must fit warps_per_core warps; ws_config_parse
                                        lowers it with a smaller core it is not given with) */
