@@ -153,7 +153,9 @@ WS_API ws_status ws_set_printf_handler(ws_device *dev, ws_printf_fn fn, void *us
 /* ---- Memory ---- */
 WS_API ws_status ws_malloc(ws_device *dev, size_t size, ws_addr *out);
 /* Allocate [addr, addr + size) exactly (a replayer rebuilding a captured
- * frame's allocations): fails if any of it is in use. */
+ * frame's allocations): WS_ERR_INVALID_ARG if addr is not 256-byte aligned
+ * or the range is not inside the global arena, WS_ERR_OUT_OF_MEMORY if any
+ * of it is in use. */
 WS_API ws_status ws_malloc_at(ws_device *dev, ws_addr addr, size_t size);
 WS_API ws_status ws_free(ws_device *dev, ws_addr addr);
 /* Copies and memset are ordered with launches (in-order command queue):
@@ -170,7 +172,9 @@ WS_API ws_status ws_module_load_file(ws_device *dev, const char *path, ws_module
 WS_API ws_status ws_module_load_data(ws_device *dev, const void *image, size_t size,
                                      const char *name, ws_module **out);
 /* Load at a chosen device address (a replayer rebuilding a captured
- * frame): fails if the module's range there is in use. */
+ * frame): WS_ERR_INVALID_ARG if base is not 256-byte aligned or the image
+ * would not be inside the global arena, WS_ERR_OUT_OF_MEMORY if the
+ * module's range there is in use. */
 WS_API ws_status ws_module_load_data_at(ws_device *dev, const void *image, size_t size, const char *name,
                                         ws_addr base, ws_module **out);
 WS_API ws_status ws_module_unload(ws_device *dev, ws_module *mod);

@@ -88,6 +88,10 @@ static ws_status place_module(ws_device *dev, ws_module *m, ws_addr at)
 {
     char err[512];
     if (at) {
+        char what[512];
+        snprintf(what, sizeof what, "ws_module_load_data_at(%s)", m->name);
+        ws_status st = ws_check_placement(dev, what, at, m->img.size);
+        if (st != WS_OK) return st;
         if (ws_mem_alloc_at(&dev->mem, at, m->img.size, REGION_MODULE))
             return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "%s: the %u bytes at 0x%08x are not free for the module "
                                 "image", m->name, m->img.size, at);
