@@ -62,6 +62,9 @@ static const ws_tool library_unloader = {
 static ws_status attach_library(ws_device *dev, char *entry)
 {
     char *options = strchr(entry, '=');
+    if (options == entry) /* dlopen("") would open the program itself */
+        return ws_set_error(dev, WS_ERR_INVALID_ARG, "WARPSCOPE_TOOL: entry '%s' has no library path "
+                            "(expected LIBRARY.so[=OPTIONS])", entry);
     if (options) *options++ = 0;
     void *h = dlopen(entry, RTLD_NOW | RTLD_LOCAL);
     if (!h) return ws_set_error(dev, WS_ERR_NOT_FOUND, "WARPSCOPE_TOOL: cannot load %s: %s", entry, dlerror());

@@ -53,6 +53,10 @@ int main(int argc, char **argv)
     CHECK(!dev || ws_device_close(dev) == WS_OK);
     CHECK_STR_CONTAINS(tool_log(), "init A;init B;detach B;detach A;");
 
+    CHECK(open_with("=opt", &dev, msg, sizeof msg) == WS_ERR_INVALID_ARG);
+    CHECK(dev == NULL);
+    CHECK_STR_CONTAINS(msg, "WARPSCOPE_TOOL: entry '=opt' has no library path");
+
     dlclose(h);
     return TEST_SUMMARY();
 }
