@@ -180,6 +180,9 @@ WS_API ws_status ws_module_load_data_at(ws_device *dev, const void *image, size_
 WS_API ws_status ws_module_unload(ws_device *dev, ws_module *mod);
 WS_API ws_status ws_module_base(const ws_module *mod, ws_addr *base, uint32_t *size);
 WS_API ws_status ws_kernel_get(ws_module *mod, const char *name, ws_kernel **out);
+/* ws_kernel_name and ws_kernel_param_count have no status to give: for a
+ * kernel of an unloaded module they still answer (the calls that return a
+ * status refuse it with WS_ERR_INVALID_ARG); NULL and 0 for a NULL kernel. */
 WS_API const char *ws_kernel_name(const ws_kernel *k);
 /* Describe parameter i: its name and C type, e.g. ("n", "int"). */
 WS_API ws_status ws_kernel_param(const ws_kernel *k, uint32_t i, const char **name,

@@ -40,6 +40,29 @@ static void placement(const unsigned char *elf, size_t elf_size)
     CHECK(ws_device_close(dev) == WS_OK);
 }
 
+/* After ws_module_unload, its kernels' handles are refused with a message
+ * (docs/api.md, "Handles"), by the queries as by ws_launch. */
+static void stale_kernel(const unsigned char *elf, size_t elf_size)
+{
+    ws_device *dev;
+    ws_module *m;
+    ws_kernel *k = NULL;
+    const char *pn = NULL, *pt = NULL;
+    ws_param_type t;
+    CHECK(ws_device_open(NULL, &dev) == WS_OK);
+    CHECK(ws_module_load_data(dev, elf, elf_size, "api.elf", &m) == WS_OK);
+    CHECK(ws_kernel_get(m, "fill", &k) == WS_OK);
+    CHECK(ws_kernel_param(k, 1, &pn, &pt) == WS_OK && !strcmp(pn, "n") && !strcmp(pt, "int"));
+    CHECK(ws_kernel_param_type(k, 1, &t) == WS_OK && t.arg == WS_TYPE_I32);
+    CHECK(ws_module_unload(dev, m) == WS_OK);
+    CHECK(ws_kernel_param(k, 1, &pn, &pt) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "ws_kernel_param: kernel 'fill' belongs to module 'api.elf', which was unloaded");
+    CHECK(ws_kernel_param_type(k, 1, &t) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "ws_kernel_param_type: kernel 'fill' belongs to module 'api.elf', which was unloaded");
+    CHECK(!strcmp(ws_kernel_name(k), "fill")); /* no status to give: still answers */
+    CHECK(ws_device_close(dev) == WS_OK);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) { fprintf(stderr, "usage: %s MODULE.elf\n", argv[0]); return 2; }
@@ -48,6 +71,7 @@ int main(int argc, char **argv)
     CHECK(elf != NULL);
     if (!elf) return TEST_SUMMARY();
     placement(elf, elf_size);
+    stale_kernel(elf, elf_size);
     free(elf);
     return TEST_SUMMARY();
 }
