@@ -98,8 +98,12 @@ static int config_check(const ws_config *c, char *err, size_t len)
 ws_status ws_config_validate(const ws_config *cfg, char *err, size_t errlen)
 {
     char tmp[8];
-    if (!cfg) return WS_ERR_INVALID_ARG;
-    return config_check(cfg, err ? err : tmp, err ? errlen : sizeof tmp) ? WS_ERR_INVALID_ARG : WS_OK;
+    if (!err) { err = tmp; errlen = sizeof tmp; }
+    if (!cfg) {
+        snprintf(err, errlen, "ws_config_validate: cfg is NULL");
+        return WS_ERR_INVALID_ARG;
+    }
+    return config_check(cfg, err, errlen) ? WS_ERR_INVALID_ARG : WS_OK;
 }
 
 ws_status ws_runtime_device_open(const ws_config *cfg, ws_device **out)

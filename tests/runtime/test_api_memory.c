@@ -67,6 +67,15 @@ static void config_checks(void)
     c.warp_quantum = 0;
     CHECK(ws_config_validate(&c, err, sizeof err) == WS_ERR_INVALID_ARG);
     CHECK_STR_CONTAINS(err, "warp_quantum=0: must be at least 1");
+    /* a NULL argument is reported in err too */
+    err[0] = 0;
+    CHECK(ws_config_parse(&c, NULL, err, sizeof err) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(err, "ws_config_parse: text is NULL");
+    CHECK(ws_config_parse(NULL, "cores=2", err, sizeof err) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(err, "ws_config_parse: cfg is NULL");
+    err[0] = 0;
+    CHECK(ws_config_validate(NULL, err, sizeof err) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(err, "ws_config_validate: cfg is NULL");
 }
 
 int main(void)
