@@ -113,15 +113,18 @@ typedef struct ws_launch_stats {
     uint64_t thread_instructions; /* instructions executed, summed over lanes   */
     uint64_t warp_instructions;   /* instructions issued, summed over warps     */
     double   simt_efficiency;     /* thread_instr / (warp_instr * lanes_per_warp) */
-    uint64_t blocks;
-    uint64_t threads;
+    uint64_t blocks;              /* blocks that ran to their end: a launch
+                                     that failed leaves out the blocks it cut
+                                     short, whose instructions are counted
+                                     above and in core_blocks[] below       */
+    uint64_t threads;             /* blocks x threads per block             */
     uint64_t cycles;              /* timing mode only; 0 in functional mode     */
     double   host_seconds;        /* wall time the device spent on the launch  */
     uint32_t shared_per_block;    /* shared bytes reserved per block: the static
                                      objects the kernel uses + dynamic        */
     uint32_t blocks_per_core;     /* resident-block limit per core (occupancy) */
     uint32_t cores;               /* entries used in the per-core arrays       */
-    uint64_t core_blocks[WS_STATS_MAX_CORES];            /* blocks each core ran */
+    uint64_t core_blocks[WS_STATS_MAX_CORES];            /* blocks each core started */
     uint64_t core_warp_instructions[WS_STATS_MAX_CORES]; /* issued per core      */
     uint64_t thread_loads;        /* load instructions (incl. flw) over lanes   */
     uint64_t thread_stores;       /* store instructions (incl. fsw) over lanes  */

@@ -74,6 +74,17 @@ int main(int argc, char **argv)
     CHECK(ends_with(msg, want));
     if (!ends_with(msg, want)) fprintf(stderr, "  got:  %s\n  want: ...%s\n", msg, want);
 
+    /* the statistics of a failed launch: no block ran to its end, but the
+     * one cut short was placed and its instructions count (warpscope.h) */
+    ws_launch_stats ls;
+    CHECK(ws_last_launch_stats(dev, &ls) == WS_OK);
+    CHECK_EQ_U(ls.blocks, 0);
+    CHECK_EQ_U(ls.threads, 0);
+    CHECK(ls.thread_instructions > 0);
+    uint64_t placed = 0;
+    for (uint32_t c = 0; c < ls.cores; c++) placed += ls.core_blocks[c];
+    CHECK_EQ_U(placed, 1);
+
     /* a 210-byte file name four times does not fit either: the faulting
      * line and the kernel's, the levels between left out */
     msg = fault_of(dev, m, "long_name_store");
