@@ -53,9 +53,12 @@ typedef struct ws_config {
     uint32_t cores;              /* default 4, 1..256                         */
     uint32_t warps_per_core;     /* default 8, 1..64                          */
     uint32_t lanes_per_warp;     /* default 32, 1..32                         */
-    uint32_t shared_per_core;    /* bytes of shared memory per core, default 64 KiB */
-    uint32_t max_shared_per_block; /* default 48 KiB                          */
-    uint32_t stack_per_lane;     /* bytes, default 8 KiB, multiple of 16      */
+    uint32_t shared_per_core;    /* bytes of shared memory per core, default
+                                    64 KiB, at most 256 MiB                  */
+    uint32_t max_shared_per_block; /* default 48 KiB, at most shared_per_core */
+    uint32_t stack_per_lane;     /* bytes, default 8 KiB, a power of two
+                                    >= 1 KiB; all lanes' stacks together at
+                                    most 256 MiB                             */
     uint64_t global_mem_limit;   /* bytes of global memory, default 256 MiB   */
     uint32_t max_threads_per_block; /* default 256 (must fit warps_per_core warps; ws_config_parse
                                        lowers it with a smaller core it is not given with) */
@@ -110,15 +113,18 @@ typedef struct ws_launch_stats {
     uint64_t thread_instructions; /* instructions executed, summed over lanes   */
     uint64_t warp_instructions;   /* instructions issued, summed over warps     */
     double   simt_efficiency;     /* thread_instr / (warp_instr * lanes_per_warp) */
-    uint64_t blocks;
-    uint64_t threads;
+    uint64_t blocks;              /* blocks that ran to their end: a launch
+                                     that failed leaves out the blocks it cut
+                                     short, whose instructions are counted
+                                     above and in core_blocks[] below       */
+    uint64_t threads;             /* blocks x threads per block             */
     uint64_t cycles;              /* timing mode only; 0 in functional mode     */
     double   host_seconds;        /* wall time the device spent on the launch  */
     uint32_t shared_per_block;    /* shared bytes reserved per block: the static
                                      objects the kernel uses + dynamic        */
     uint32_t blocks_per_core;     /* resident-block limit per core (occupancy) */
     uint32_t cores;               /* entries used in the per-core arrays       */
-    uint64_t core_blocks[WS_STATS_MAX_CORES];            /* blocks each core ran */
+    uint64_t core_blocks[WS_STATS_MAX_CORES];            /* blocks each core started */
     uint64_t core_warp_instructions[WS_STATS_MAX_CORES]; /* issued per core      */
     uint64_t thread_loads;        /* load instructions (incl. flw) over lanes   */
     uint64_t thread_stores;       /* store instructions (incl. fsw) over lanes  */
@@ -152,7 +158,9 @@ WS_API ws_status ws_set_printf_handler(ws_device *dev, ws_printf_fn fn, void *us
 /* ---- Memory ---- */
 WS_API ws_status ws_malloc(ws_device *dev, size_t size, ws_addr *out);
 /* Allocate [addr, addr + size) exactly (a replayer rebuilding a captured
- * frame's allocations): fails if any of it is in use. */
+ * frame's allocations): WS_ERR_INVALID_ARG if addr is not 256-byte aligned
+ * or the range is not inside the global arena, WS_ERR_OUT_OF_MEMORY if any
+ * of it is in use. */
 WS_API ws_status ws_malloc_at(ws_device *dev, ws_addr addr, size_t size);
 WS_API ws_status ws_free(ws_device *dev, ws_addr addr);
 /* Copies and memset are ordered with launches (in-order command queue):
@@ -169,12 +177,17 @@ WS_API ws_status ws_module_load_file(ws_device *dev, const char *path, ws_module
 WS_API ws_status ws_module_load_data(ws_device *dev, const void *image, size_t size,
                                      const char *name, ws_module **out);
 /* Load at a chosen device address (a replayer rebuilding a captured
- * frame): fails if the module's range there is in use. */
+ * frame): WS_ERR_INVALID_ARG if base is not 256-byte aligned or the image
+ * would not be inside the global arena, WS_ERR_OUT_OF_MEMORY if the
+ * module's range there is in use. */
 WS_API ws_status ws_module_load_data_at(ws_device *dev, const void *image, size_t size, const char *name,
                                         ws_addr base, ws_module **out);
 WS_API ws_status ws_module_unload(ws_device *dev, ws_module *mod);
 WS_API ws_status ws_module_base(const ws_module *mod, ws_addr *base, uint32_t *size);
 WS_API ws_status ws_kernel_get(ws_module *mod, const char *name, ws_kernel **out);
+/* ws_kernel_name and ws_kernel_param_count have no status to give: for a
+ * kernel of an unloaded module they still answer (the calls that return a
+ * status refuse it with WS_ERR_INVALID_ARG); NULL and 0 for a NULL kernel. */
 WS_API const char *ws_kernel_name(const ws_kernel *k);
 /* Describe parameter i: its name and C type, e.g. ("n", "int"). */
 WS_API ws_status ws_kernel_param(const ws_kernel *k, uint32_t i, const char **name,

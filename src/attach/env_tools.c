@@ -39,11 +39,18 @@ static const env_tool env_tools[] = {
 };
 
 /* A tool library stays loaded until the device closes: this tool, attached
- * before the library's own, is detached after it and unloads it. */
-static void unload_library(ws_device *dev, void *handle)
+ * before the library's own, is detached after it and unloads it. Its user
+ * is one per entry, not the dlopen handle: a library listed twice (two
+ * instances, e.g. with different options) gets the same handle, opened
+ * and closed once per entry. */
+typedef struct loaded_library { void *handle; } loaded_library;
+
+static void unload_library(ws_device *dev, void *user)
 {
+    loaded_library *lib = user;
     (void)dev;
-    dlclose(handle);
+    dlclose(lib->handle);
+    free(lib);
 }
 
 static const ws_tool library_unloader = {
@@ -55,6 +62,9 @@ static const ws_tool library_unloader = {
 static ws_status attach_library(ws_device *dev, char *entry)
 {
     char *options = strchr(entry, '=');
+    if (options == entry) /* dlopen("") would open the program itself */
+        return ws_set_error(dev, WS_ERR_INVALID_ARG, "WARPSCOPE_TOOL: entry '%s' has no library path "
+                            "(expected LIBRARY.so[=OPTIONS])", entry);
     if (options) *options++ = 0;
     void *h = dlopen(entry, RTLD_NOW | RTLD_LOCAL);
     if (!h) return ws_set_error(dev, WS_ERR_NOT_FOUND, "WARPSCOPE_TOOL: cannot load %s: %s", entry, dlerror());
@@ -65,9 +75,16 @@ static ws_status attach_library(ws_device *dev, char *entry)
         return ws_set_error(dev, WS_ERR_NOT_FOUND, "WARPSCOPE_TOOL: %s has no %s function", entry,
                             WS_TOOL_INIT_SYMBOL);
     }
-    ws_status st = ws_tool_attach(dev, &library_unloader, h);
+    loaded_library *lib = malloc(sizeof *lib);
+    if (!lib) {
+        dlclose(h);
+        return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "WARPSCOPE_TOOL: %s: out of host memory", entry);
+    }
+    lib->handle = h;
+    ws_status st = ws_tool_attach(dev, &library_unloader, lib);
     if (st != WS_OK) {
         dlclose(h);
+        free(lib);
         return st;
     }
     st = init(dev, options);

@@ -71,25 +71,17 @@ void ws_fault_format(const ws_device *dev, char *buf, size_t len)
         ws_decode(bits, &in);
         ws_disasm(&in, f->pc, dis, sizeof dis);
     }
-    char where[384] = "", gfx[128] = "";
-    if (dev->describe_pc) dev->describe_pc(dev, f->pc, where, sizeof where);
+    char gfx[128] = "";
     if (L && L->gfx) /* which draw, vertex or pixel (grids of shader launches are 1-D) */
         ws_gfx_describe_thread(L, (uint64_t)f->block.x * L->threads_per_block + f->thread.x, gfx, sizeof gfx);
-    snprintf(buf, len,
-             "%s: %s; kernel '%s' launch %llu, block (%u,%u,%u) thread (%u,%u,%u) "
-             "[core %u warp %u lane %u]%s, pc 0x%08x%s%s%s%s",
-             ws_fault_kind_name(f->kind), f->detail, kname, lid, f->block.x, f->block.y,
-             f->block.z, f->thread.x, f->thread.y, f->thread.z, f->core, f->warp, f->lane, gfx, f->pc,
-             dis[0] ? " (" : "", dis, dis[0] ? ")" : "", where);
-}
-
-/* detail = text, cut to fit */
-static void set_detail(ws_fault *f, const char *text)
-{
-    size_t n = strlen(text);
-    if (n >= sizeof f->detail) n = sizeof f->detail - 1;
-    memcpy(f->detail, text, n);
-    f->detail[n] = 0;
+    int n = snprintf(buf, len,
+                     "%s: %s; kernel '%s' launch %llu, block (%u,%u,%u) thread (%u,%u,%u) "
+                     "[core %u warp %u lane %u]%s, pc 0x%08x%s%s%s",
+                     ws_fault_kind_name(f->kind), f->detail, kname, lid, f->block.x, f->block.y,
+                     f->block.z, f->thread.x, f->thread.y, f->thread.z, f->core, f->warp, f->lane, gfx, f->pc,
+                     dis[0] ? " (" : "", dis, dis[0] ? ")" : "");
+    /* the source line gets all the room left, and shortens itself to fit */
+    if (dev->describe_pc && n >= 0 && (size_t)n + 1 < len) dev->describe_pc(dev, f->pc, buf + n, len - (size_t)n);
 }
 
 /* Where the launch still runs: how many warps are resident and the first
@@ -113,25 +105,25 @@ static void where_running(const ws_device *dev, char *buf, size_t len)
     if (!pick) return;
     uint32_t l = (uint32_t)__builtin_ctz(pick_runs ? pick_runs : pick->live);
     uint32_t pc = pick->group >> l & 1 ? pick->group_pc : pick->pc[l];
-    char where[384] = "";
-    if (dev->describe_pc) dev->describe_pc((ws_device *)dev, pc, where, sizeof where);
-    snprintf(buf, len, "; %u warp%s resident, the first %s: block (%u,%u,%u) thread (%u,%u,%u) "
-             "[core %u warp %u lane %u] pc 0x%08x%s", resident, resident == 1 ? "" : "s", pick_runs ? "still running" : "waiting",
-             pick->block->idx.x, pick->block->idx.y, pick->block->idx.z, pick->tid[0][l], pick->tid[1][l],
-             pick->tid[2][l], pick->core, pick->slot, l, pc, where);
+    int n = snprintf(buf, len, "; %u warp%s resident, the first %s: block (%u,%u,%u) thread (%u,%u,%u) "
+                     "[core %u warp %u lane %u] pc 0x%08x", resident, resident == 1 ? "" : "s",
+                     pick_runs ? "still running" : "waiting", pick->block->idx.x, pick->block->idx.y,
+                     pick->block->idx.z, pick->tid[0][l], pick->tid[1][l], pick->tid[2][l], pick->core,
+                     pick->slot, l, pc);
+    if (dev->describe_pc && n >= 0 && (size_t)n + 1 < len) dev->describe_pc(dev, pc, buf + n, len - (size_t)n);
 }
 
 void ws_fault_watchdog(ws_device *dev, uint64_t cycle)
 {
     const ws_grid_run *L = dev->current;
-    char where[448], at[48] = "", text[1024];
-    where_running(dev, where, sizeof where);
+    char at[48] = "", *d = dev->fault.detail;
     if (cycle != UINT64_MAX) snprintf(at, sizeof at, ", cycle %llu", (unsigned long long)cycle);
-    snprintf(text, sizeof text, "still running after %u ms (%llu blocks of %llu done%s); raise or disable watchdog_ms%s",
-             dev->cfg.watchdog_ms, L ? (unsigned long long)L->done_blocks : 0ull,
-             L ? (unsigned long long)L->total_blocks : 0ull, at, where);
+    int n = snprintf(d, sizeof dev->fault.detail, "still running after %u ms (%llu blocks of %llu done%s); "
+                     "raise or disable watchdog_ms", dev->cfg.watchdog_ms,
+                     L ? (unsigned long long)L->done_blocks : 0ull, L ? (unsigned long long)L->total_blocks : 0ull, at);
+    if (n >= 0 && (size_t)n < sizeof dev->fault.detail) /* where gets the rest of the detail */
+        where_running(dev, d + n, sizeof dev->fault.detail - (size_t)n);
     dev->fault.kind = FAULT_WATCHDOG;
-    set_detail(&dev->fault, text);
 }
 
 /* Every lane is retired or waiting at a barrier no one else will reach. */
@@ -153,12 +145,12 @@ void ws_raise_deadlock(ws_device *dev)
     for (uint32_t i = 0; i < WS_MAX_BARRIERS && n < sizeof ids - 40; i++)
         if (waits[i]) n += (size_t)snprintf(ids + n, sizeof ids - n, "%s%u lanes at barrier %u",
                                             n ? ", " : "", waits[i], i);
-    char where[448], text[1024];
-    where_running(dev, where, sizeof where);
-    snprintf(text, sizeof text,
-             "no lane can make progress in %u resident blocks (first: block (%u,%u,%u)): %s; "
-             "a barrier is probably inside divergent code or uses different ids%s",
-             blocks, first.x, first.y, first.z, ids[0] ? ids : "all lanes waiting", where);
+    char *d = dev->fault.detail;
+    n = (size_t)snprintf(d, sizeof dev->fault.detail,
+                         "no lane can make progress in %u resident blocks (first: block (%u,%u,%u)): %s; "
+                         "a barrier is probably inside divergent code or uses different ids",
+                         blocks, first.x, first.y, first.z, ids[0] ? ids : "all lanes waiting");
+    if (n < sizeof dev->fault.detail) /* where gets the rest of the detail */
+        where_running(dev, d + n, sizeof dev->fault.detail - n);
     dev->fault.kind = FAULT_DEADLOCK;
-    set_detail(&dev->fault, text);
 }

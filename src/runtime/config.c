@@ -87,7 +87,10 @@ ws_status ws_config_parse(ws_config *cfg, const char *text, char *err, size_t er
 {
     char tmp[8];
     if (!err) { err = tmp; errlen = sizeof tmp; }
-    if (!cfg || !text) return WS_ERR_INVALID_ARG;
+    if (!cfg || !text) {
+        snprintf(err, errlen, "ws_config_parse: %s is NULL", cfg ? "text" : "cfg");
+        return WS_ERR_INVALID_ARG;
+    }
     const char *p = text;
     int block_given = 0, shape_given = 0;
     while (*p) {

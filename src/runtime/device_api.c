@@ -60,15 +60,19 @@ static int config_check(const ws_config *c, char *err, size_t len)
     else if (!is_pow2(c->stack_per_lane) || c->stack_per_lane < 1024)
         snprintf(err, len, "stack_per_lane=%u: must be a power of two >= 1024", c->stack_per_lane);
     else if (lanes * c->stack_per_lane > (uint64_t)(WS_STACK_END - WS_STACK_BASE))
-        snprintf(err, len, "%llu lanes x %u-byte stacks exceed the %u MiB stack window",
-                 (unsigned long long)lanes, c->stack_per_lane, (WS_STACK_END - WS_STACK_BASE) >> 20);
+        snprintf(err, len, "stack_per_lane=%u: %llu lanes (cores x warps_per_core x lanes_per_warp) of "
+                 "that stack exceed the %u MiB stack window", c->stack_per_lane,
+                 (unsigned long long)lanes, (WS_STACK_END - WS_STACK_BASE) >> 20);
     else if (c->global_mem_limit < (1u << 20) ||
              c->global_mem_limit > (uint64_t)(WS_GLOBAL_MAX_END - WS_GLOBAL_BASE) ||
              c->global_mem_limit % 4096)
         snprintf(err, len, "global_mem_limit=%llu: must be a multiple of 4096 between 1 MiB and %u MiB",
                  (unsigned long long)c->global_mem_limit, (WS_GLOBAL_MAX_END - WS_GLOBAL_BASE) >> 20);
-    else if (c->shared_per_core > (WS_SHARED_END - WS_SHARED_BASE) || c->max_shared_per_block > c->shared_per_core)
-        snprintf(err, len, "max_shared_per_block=%u must not exceed shared_per_core=%u (at most 256 MiB)",
+    else if (c->shared_per_core > (WS_SHARED_END - WS_SHARED_BASE))
+        snprintf(err, len, "shared_per_core=%u: must be at most %u MiB (the shared-memory window)",
+                 c->shared_per_core, (WS_SHARED_END - WS_SHARED_BASE) >> 20);
+    else if (c->max_shared_per_block > c->shared_per_core)
+        snprintf(err, len, "max_shared_per_block=%u: must not exceed shared_per_core=%u",
                  c->max_shared_per_block, c->shared_per_core);
     else if (c->max_threads_per_block < 1 ||
              c->max_threads_per_block > c->warps_per_core * c->lanes_per_warp)
@@ -77,7 +81,7 @@ static int config_check(const ws_config *c, char *err, size_t len)
     else if (c->threads > 256)
         snprintf(err, len, "threads=%u: must be 0 (one per host core) to 256", c->threads);
     else if (c->warp_quantum < 1)
-        snprintf(err, len, "warp_quantum must be at least 1");
+        snprintf(err, len, "warp_quantum=%u: must be at least 1", c->warp_quantum);
     else if (c->mode != WS_MODE_FUNCTIONAL && c->mode != WS_MODE_TIMING)
         snprintf(err, len, "mode=%d: unknown execution mode", (int)c->mode);
     else if (c->engine > 1)
@@ -94,8 +98,12 @@ static int config_check(const ws_config *c, char *err, size_t len)
 ws_status ws_config_validate(const ws_config *cfg, char *err, size_t errlen)
 {
     char tmp[8];
-    if (!cfg) return WS_ERR_INVALID_ARG;
-    return config_check(cfg, err ? err : tmp, err ? errlen : sizeof tmp) ? WS_ERR_INVALID_ARG : WS_OK;
+    if (!err) { err = tmp; errlen = sizeof tmp; }
+    if (!cfg) {
+        snprintf(err, errlen, "ws_config_validate: cfg is NULL");
+        return WS_ERR_INVALID_ARG;
+    }
+    return config_check(cfg, err, errlen) ? WS_ERR_INVALID_ARG : WS_OK;
 }
 
 ws_status ws_runtime_device_open(const ws_config *cfg, ws_device **out)

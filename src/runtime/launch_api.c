@@ -94,11 +94,19 @@ static ws_status check_shape(ws_device *dev, const ws_kernel *k, ws_dim3 grid, w
     if (!grid.x || !grid.y || !grid.z || !block.x || !block.y || !block.z)
         return ws_set_error(dev, WS_ERR_BAD_LAUNCH, "launch of '%s': grid (%u,%u,%u) and block (%u,%u,%u) "
                             "must have no zero dimension", kn, grid.x, grid.y, grid.z, block.x, block.y, block.z);
-    uint64_t threads = (uint64_t)block.x * block.y * block.z;
+    /* x*y fits in 64 bits; x*y*z of three 32-bit values may not, and a
+     * wrapped count (2^64 + 64) would pass as 64 threads. */
+    uint64_t xy = (uint64_t)block.x * block.y;
+    if (xy > UINT64_MAX / block.z)
+        return ws_set_error(dev, WS_ERR_BAD_LAUNCH, "launch of '%s': block (%u,%u,%u) has more than 2^64 "
+                            "threads; the device allows at most %u per block", kn, block.x, block.y, block.z,
+                            c->max_threads_per_block);
+    uint64_t threads = xy * block.z;
     if (threads > c->max_threads_per_block)
         return ws_set_error(dev, WS_ERR_BAD_LAUNCH, "launch of '%s': block (%u,%u,%u) has %llu threads; "
                             "the device allows at most %u per block", kn, block.x, block.y, block.z,
                             (unsigned long long)threads, c->max_threads_per_block);
+    /* these limits keep the block count below 2^63, so it cannot wrap */
     if (grid.y > 65535 || grid.z > 65535 || grid.x > 0x7fffffffu)
         return ws_set_error(dev, WS_ERR_BAD_LAUNCH, "launch of '%s': grid (%u,%u,%u) exceeds the limits "
                             "(2^31-1, 65535, 65535)", kn, grid.x, grid.y, grid.z);

@@ -22,16 +22,47 @@ ws_status ws_malloc(ws_device *dev, size_t size, ws_addr *out)
     return WS_OK;
 }
 
+ws_status ws_check_placement(ws_device *dev, const char *what, ws_addr addr, uint64_t size)
+{
+    uint64_t end = WS_GLOBAL_BASE + dev->mem.limit;
+    if (addr < WS_GLOBAL_BASE || addr >= end || size > end - addr)
+        return ws_set_error(dev, WS_ERR_INVALID_ARG, "%s: [0x%08x, 0x%08llx) is outside the global arena "
+                            "[0x%08x, 0x%08llx) (global_mem_limit=%llu)", what, addr,
+                            (unsigned long long)(addr + size), WS_GLOBAL_BASE, (unsigned long long)end,
+                            (unsigned long long)dev->mem.limit);
+    if ((addr - WS_GLOBAL_BASE) % 256)
+        return ws_set_error(dev, WS_ERR_INVALID_ARG, "%s: address 0x%08x is not 256-byte aligned", what, addr);
+    return WS_OK;
+}
+
+/* Why [addr, addr + size) could not be had: the first allocation in it. */
+static void describe_taken(const ws_memory *m, ws_addr addr, uint64_t size, char *buf, size_t len)
+{
+    for (size_t i = 0; i < m->nregions; i++) {
+        const ws_region *r = &m->regions[i];
+        if (r->state == REGION_FREE || (uint64_t)r->addr + r->span <= addr || r->addr >= addr + size) continue;
+        snprintf(buf, len, "it overlaps the %s%u-byte %s at 0x%08x (with its red zone)",
+                 r->state == REGION_FREED ? "freed (quarantined) " : "", r->size,
+                 r->kind == REGION_MODULE ? "module image" : r->kind == REGION_HARDWARE ? "event trace buffer" :
+                 "allocation", r->addr);
+        return;
+    }
+    snprintf(buf, len, "the red zone after it (256 bytes) does not fit, or host memory ran out");
+}
+
 ws_status ws_malloc_at(ws_device *dev, ws_addr addr, size_t size)
 {
     if (!dev) return WS_ERR_INVALID_ARG;
     WS_API_LOCKED(dev, "ws_malloc_at");
     if (size == 0) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_malloc_at(0x%08x): size is 0", addr);
-    if (size > UINT32_MAX || ws_mem_alloc_at(&dev->mem, addr, (uint32_t)size, REGION_DATA)) {
+    char what[64];
+    snprintf(what, sizeof what, "ws_malloc_at(0x%08x, %zu)", addr, size);
+    ws_status st = ws_check_placement(dev, what, addr, size);
+    if (st != WS_OK) return st;
+    if (ws_mem_alloc_at(&dev->mem, addr, (uint32_t)size, REGION_DATA)) {
         char why[160];
-        ws_mem_describe(&dev->mem, addr, why, sizeof why);
-        return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "ws_malloc_at(0x%08x, %zu): the range is not free or not "
-                            "256-byte aligned (0x%08x: %s)", addr, size, addr, why);
+        describe_taken(&dev->mem, addr, size, why, sizeof why);
+        return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "%s: the range is not free: %s", what, why);
     }
     return WS_OK;
 }

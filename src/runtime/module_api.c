@@ -88,6 +88,10 @@ static ws_status place_module(ws_device *dev, ws_module *m, ws_addr at)
 {
     char err[512];
     if (at) {
+        char what[512];
+        snprintf(what, sizeof what, "ws_module_load_data_at(%s)", m->name);
+        ws_status st = ws_check_placement(dev, what, at, m->img.size);
+        if (st != WS_OK) return st;
         if (ws_mem_alloc_at(&dev->mem, at, m->img.size, REGION_MODULE))
             return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "%s: the %u bytes at 0x%08x are not free for the module "
                                 "image", m->name, m->img.size, at);
@@ -313,6 +317,8 @@ uint32_t ws_kernel_param_count(const ws_kernel *k) { return k ? k->meta->nparams
 ws_status ws_kernel_param(const ws_kernel *k, uint32_t i, const char **name, const char **type_name)
 {
     if (!k) return WS_ERR_INVALID_ARG;
+    ws_status st = ws_kernel_check(k->mod->dev, k, "ws_kernel_param"); /* unloaded: a stale handle */
+    if (st != WS_OK) return st;
     if (i >= k->meta->nparams)
         return ws_set_error(k->mod->dev, WS_ERR_INVALID_ARG, "ws_kernel_param: kernel '%s' has %u parameters, "
                             "no parameter %u", k->meta->name, k->meta->nparams, i);
@@ -324,6 +330,8 @@ ws_status ws_kernel_param(const ws_kernel *k, uint32_t i, const char **name, con
 ws_status ws_kernel_param_type(const ws_kernel *k, uint32_t i, ws_param_type *out)
 {
     if (!k) return WS_ERR_INVALID_ARG;
+    ws_status st = ws_kernel_check(k->mod->dev, k, "ws_kernel_param_type");
+    if (st != WS_OK) return st;
     if (!k->meta->has_params)
         return ws_set_error(k->mod->dev, WS_ERR_INVALID_ARG, "kernel '%s': the module has no parameter information "
                             "(DWARF) for it; build it with 'warpscope cc' without -g0", k->meta->name);

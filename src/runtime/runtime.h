@@ -28,6 +28,11 @@ struct ws_module {
  * unloaded. */
 ws_status ws_module_check(ws_device *dev, const struct ws_module *mod, const char *fn);
 ws_status ws_kernel_check(ws_device *dev, const struct ws_kernel *k, const char *fn);
+/* A caller-chosen place in the global arena (ws_malloc_at,
+ * ws_module_load_data_at): WS_ERR_INVALID_ARG with a message starting with
+ * `what` unless [addr, addr + size) is inside the arena and addr is 256-byte
+ * aligned. A bad address is the caller's mistake, not a full device. */
+ws_status ws_check_placement(ws_device *dev, const char *what, ws_addr addr, uint64_t size);
 /* Device close: unload every module and free the handles kept by
  * ws_module_unload. */
 void ws_modules_release_all(ws_device *dev);

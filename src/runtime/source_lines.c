@@ -4,8 +4,8 @@
  * dev->describe_pc, set at device open) so a kernel built with -g names the
  * faulting line, as compute-sanitizer users expect. */
 #include <dwarf.h>
-#include <stdarg.h>
 #include <elfutils/libdw.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "runtime/runtime.h"
@@ -40,17 +40,6 @@ static const char *scope_name(Dwarf_Die *d)
     return s ? s : "?";
 }
 
-__attribute__((format(printf, 4, 5)))
-static size_t put(char *buf, size_t len, size_t n, const char *fmt, ...)
-{
-    if (n >= len) return n;
-    va_list ap;
-    va_start(ap, fmt);
-    int w = vsnprintf(buf + n, len - n, fmt, ap);
-    va_end(ap);
-    return w < 0 ? n : n + (size_t)w;
-}
-
 /* The CU whose ranges hold pc. Not dwarf_addrdie: it trusts .debug_aranges,
  * which the device library's CUs have and clang's do not. */
 static int find_cu(Dwarf *dw, Dwarf_Addr pc, Dwarf_Die *out)
@@ -64,30 +53,89 @@ static int find_cu(Dwarf *dw, Dwarf_Addr pc, Dwarf_Die *out)
     return 0;
 }
 
-/* Write " at FILE:LINE[ in F, inlined from FILE:LINE in G...]" for pc. */
-static void describe(Dwarf *dw, uint32_t link_pc, char *buf, size_t len)
+/* One level of the inline chain: a source line and the function it is in
+ * (NULL when DWARF has no scope for it). */
+typedef struct { const char *file; long line; const char *func; } src_frame;
+
+enum { MAX_FRAMES = 64 };
+
+/* The chain for pc, innermost first; the last frame is the kernel's own
+ * line. Returns the number of frames (0: no line information). */
+static int collect(Dwarf_Die *cu, uint32_t link_pc, src_frame *fr)
 {
-    Dwarf_Die cu;
-    if (!find_cu(dw, link_pc, &cu)) return;
-    Dwarf_Line *line = dwarf_getsrc_die(&cu, link_pc);
+    Dwarf_Line *line = dwarf_getsrc_die(cu, link_pc);
     int lineno = 0;
     const char *file = line ? dwarf_linesrc(line, NULL, NULL) : NULL;
-    if (!file || dwarf_lineno(line, &lineno) != 0) return;
-    size_t n = put(buf, len, 0, " at %s:%d", file, lineno);
-    Dwarf_Die *scopes = NULL;
-    int ns = dwarf_getscopes(&cu, link_pc, &scopes);
+    if (!file || dwarf_lineno(line, &lineno) != 0) return 0;
+    int nf = 1;
+    fr[0] = (src_frame){ file, lineno, NULL };
+    /* dwarf_getscopes continues from an inlined function to the scopes of
+     * its abstract definition, which ends the chain after one level; the
+     * innermost scope's parents in the concrete tree give the whole chain. */
+    Dwarf_Die *scopes = NULL, inner;
+    int ns = dwarf_getscopes(cu, link_pc, &scopes);
+    if (ns > 0) {
+        inner = scopes[0];
+        free(scopes);
+        scopes = NULL;
+        ns = dwarf_getscopes_die(&inner, &scopes);
+    }
     for (int i = 0; i < ns; i++) {
         int tag = dwarf_tag(&scopes[i]);
         if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram) continue;
-        n = put(buf, len, n, " in %s", scope_name(&scopes[i]));
-        if (tag == DW_TAG_subprogram) break;
+        fr[nf - 1].func = scope_name(&scopes[i]);
+        if (tag == DW_TAG_subprogram || nf == MAX_FRAMES) break;
         Dwarf_Attribute a;
         Dwarf_Word f = 0, l = 0;
         dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_file, &a), &f);
         dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_line, &a), &l);
-        n = put(buf, len, n, ", inlined at %s:%ld", cu_file(&cu, f), (long)l);
+        fr[nf++] = (src_frame){ cu_file(cu, f), (long)l, NULL };
     }
     free(scopes);
+    return nf;
+}
+
+/* Appends like snprintf at buf + n; returns the length the text needs. */
+static size_t put_frame(char *buf, size_t len, size_t n, int first, const src_frame *f, int base_only)
+{
+    const char *file = f->file, *slash = strrchr(file, '/');
+    if (base_only && slash) file = slash + 1;
+    int w = snprintf(n < len ? buf + n : NULL, n < len ? len - n : 0, "%s%s:%ld%s%s",
+                     first ? " at " : ", inlined at ", file, f->line, f->func ? " in " : "", f->func ? f->func : "");
+    return w < 0 ? n : n + (size_t)w;
+}
+
+/* The chain as text: full paths; file names only; or the innermost and the
+ * kernel's line with the levels between left out. */
+static size_t render(const src_frame *fr, int nf, int shorten, char *buf, size_t len)
+{
+    size_t n = 0;
+    for (int i = 0; i < nf; i++) {
+        if (shorten == 2 && i == 1 && nf > 2) {
+            int w = snprintf(n < len ? buf + n : NULL, n < len ? len - n : 0, ", ... (%d more)", nf - 2);
+            n += w < 0 ? 0 : (size_t)w;
+            i = nf - 2;
+            continue;
+        }
+        n = put_frame(buf, len, n, i == 0, &fr[i], shorten > 0);
+    }
+    return n;
+}
+
+/* Write " at FILE:LINE[ in F, inlined at FILE:LINE in G...]" for pc, in at
+ * most len bytes. A chain too long for them is shortened (file names
+ * without directories, then inner levels left out) rather than cut, so the
+ * kernel's own line, the one the user needs, is always there. */
+static void describe(Dwarf *dw, uint32_t link_pc, char *buf, size_t len)
+{
+    Dwarf_Die cu;
+    src_frame fr[MAX_FRAMES];
+    if (!find_cu(dw, link_pc, &cu)) return;
+    int nf = collect(&cu, link_pc, fr);
+    if (!nf) return;
+    for (int shorten = 0; shorten < 3; shorten++)
+        if (render(fr, nf, shorten, buf, len) < len) return;
+    if (len > 4) memcpy(buf + len - 4, "...", 4); /* even that is too long: cut, and say so */
 }
 
 void ws_source_describe_pc(const ws_device *dev, uint32_t pc, char *buf, size_t len)

@@ -64,6 +64,11 @@ static void misuse(const char *path)
     CHECK(ws_launch(dev, k, WS_DIM3(0, 1, 1), WS_DIM3(1, 1, 1), 0, good, 6) == WS_ERR_BAD_LAUNCH);
     CHECK(ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(2048, 1, 1), 0, good, 6) == WS_ERR_BAD_LAUNCH);
     CHECK_STR_CONTAINS(ws_last_error(dev), "has 2048 threads; the device allows at most 256 per block");
+    /* 320 * 107367629 * 536903681 = 2^64 + 64: must not wrap to 64 threads */
+    CHECK(ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(320, 107367629, 536903681), 0, good, 6) == WS_ERR_BAD_LAUNCH);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "block (320,107367629,536903681) has more than 2^64 threads");
+    CHECK(ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(65536, 65536, 1), 0, good, 6) == WS_ERR_BAD_LAUNCH);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "has 4294967296 threads");
     CHECK(ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(1, 1, 1), 1u << 20, good, 6) == WS_ERR_BAD_LAUNCH);
     CHECK_STR_CONTAINS(ws_last_error(dev), "bytes of shared memory");
     CHECK(works(dev, k));

@@ -50,6 +50,32 @@ static void config_checks(void)
     c.stack_per_lane = 3000;
     CHECK(ws_config_validate(&c, err, sizeof err) == WS_ERR_INVALID_ARG);
     CHECK_STR_CONTAINS(err, "power of two");
+    /* each message names the setting that is wrong, as the user gave it */
+    ws_config_default(&c);
+    CHECK(ws_config_parse(&c, "shared_per_core=300M", err, sizeof err) == WS_OK);
+    CHECK(ws_config_validate(&c, err, sizeof err) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(err, "shared_per_core=314572800: must be at most 256 MiB");
+    ws_config_default(&c);
+    c.max_shared_per_block = 128 * 1024;
+    CHECK(ws_config_validate(&c, err, sizeof err) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(err, "max_shared_per_block=131072: must not exceed shared_per_core=65536");
+    ws_config_default(&c);
+    c.stack_per_lane = 512 * 1024; /* 1024 lanes x 512 KiB > 256 MiB */
+    CHECK(ws_config_validate(&c, err, sizeof err) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(err, "stack_per_lane=524288: 1024 lanes");
+    ws_config_default(&c);
+    c.warp_quantum = 0;
+    CHECK(ws_config_validate(&c, err, sizeof err) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(err, "warp_quantum=0: must be at least 1");
+    /* a NULL argument is reported in err too */
+    err[0] = 0;
+    CHECK(ws_config_parse(&c, NULL, err, sizeof err) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(err, "ws_config_parse: text is NULL");
+    CHECK(ws_config_parse(NULL, "cores=2", err, sizeof err) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(err, "ws_config_parse: cfg is NULL");
+    err[0] = 0;
+    CHECK(ws_config_validate(NULL, err, sizeof err) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(err, "ws_config_validate: cfg is NULL");
 }
 
 int main(void)

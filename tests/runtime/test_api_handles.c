@@ -1,0 +1,77 @@
+/* Runtime API misuse with a module at hand: caller-chosen addresses
+ * (ws_malloc_at, ws_module_load_data_at) and stale or NULL handles. Each
+ * error is the documented status with a message about what was wrong.
+ * usage: test_api_handles MODULE.elf */
+#include <stdlib.h>
+#include <string.h>
+#include "warpscope/warpscope.h"
+#include "../test.h"
+
+/* A bad address is a bad argument, not a full device: a replayer must tell
+ * a broken capture from a small global_mem_limit. */
+static void placement(const unsigned char *elf, size_t elf_size)
+{
+    ws_device *dev;
+    ws_module *m;
+    CHECK(ws_device_open(NULL, &dev) == WS_OK); /* 256 MiB: [0x01000000, 0x11000000) */
+    CHECK(ws_malloc_at(dev, 0x01000001, 16) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "ws_malloc_at(0x01000001, 16): address 0x01000001 is not 256-byte aligned");
+    CHECK(ws_malloc_at(dev, 0x20000000, 16) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "ws_malloc_at(0x20000000, 16): [0x20000000, 0x20000010) is outside "
+                       "the global arena [0x01000000, 0x11000000)");
+    CHECK(ws_malloc_at(dev, 0xFFFFFF00u, 0x1000) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "outside the global arena");
+    CHECK(ws_malloc_at(dev, 0x10FFFF00u, 0x200) == WS_ERR_INVALID_ARG); /* runs past the end */
+    CHECK(ws_malloc_at(dev, 0x100, 16) == WS_ERR_INVALID_ARG);
+    /* a taken range is still "no room", and says what is in the way */
+    CHECK(ws_malloc_at(dev, 0x01001000, 4096) == WS_OK);
+    CHECK(ws_malloc_at(dev, 0x01000800, 4096) == WS_ERR_OUT_OF_MEMORY);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "the range is not free: it overlaps the 4096-byte allocation at 0x01001000");
+    CHECK(ws_free(dev, 0x01001000) == WS_OK);
+
+    CHECK(ws_module_load_data_at(dev, elf, elf_size, "api.elf", 0x02000001, &m) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "ws_module_load_data_at(api.elf): address 0x02000001 is not 256-byte aligned");
+    CHECK(ws_module_load_data_at(dev, elf, elf_size, "api.elf", 0xFFFFF000u, &m) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "ws_module_load_data_at(api.elf): [0xfffff000, ");
+    CHECK(ws_module_load_data_at(dev, elf, elf_size, "api.elf", 0x02000000, &m) == WS_OK);
+    ws_addr base = 0;
+    uint32_t size = 0;
+    CHECK(ws_module_base(m, &base, &size) == WS_OK && base == 0x02000000);
+    CHECK(ws_device_close(dev) == WS_OK);
+}
+
+/* After ws_module_unload, its kernels' handles are refused with a message
+ * (docs/api.md, "Handles"), by the queries as by ws_launch. */
+static void stale_kernel(const unsigned char *elf, size_t elf_size)
+{
+    ws_device *dev;
+    ws_module *m;
+    ws_kernel *k = NULL;
+    const char *pn = NULL, *pt = NULL;
+    ws_param_type t;
+    CHECK(ws_device_open(NULL, &dev) == WS_OK);
+    CHECK(ws_module_load_data(dev, elf, elf_size, "api.elf", &m) == WS_OK);
+    CHECK(ws_kernel_get(m, "fill", &k) == WS_OK);
+    CHECK(ws_kernel_param(k, 1, &pn, &pt) == WS_OK && !strcmp(pn, "n") && !strcmp(pt, "int"));
+    CHECK(ws_kernel_param_type(k, 1, &t) == WS_OK && t.arg == WS_TYPE_I32);
+    CHECK(ws_module_unload(dev, m) == WS_OK);
+    CHECK(ws_kernel_param(k, 1, &pn, &pt) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "ws_kernel_param: kernel 'fill' belongs to module 'api.elf', which was unloaded");
+    CHECK(ws_kernel_param_type(k, 1, &t) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "ws_kernel_param_type: kernel 'fill' belongs to module 'api.elf', which was unloaded");
+    CHECK(!strcmp(ws_kernel_name(k), "fill")); /* no status to give: still answers */
+    CHECK(ws_device_close(dev) == WS_OK);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) { fprintf(stderr, "usage: %s MODULE.elf\n", argv[0]); return 2; }
+    size_t elf_size = 0;
+    unsigned char *elf = ws_test_read_file(argv[1], &elf_size);
+    CHECK(elf != NULL);
+    if (!elf) return TEST_SUMMARY();
+    placement(elf, elf_size);
+    stale_kernel(elf, elf_size);
+    free(elf);
+    return TEST_SUMMARY();
+}

@@ -1,0 +1,62 @@
+/* WARPSCOPE_TOOL entries: one library listed twice is two instances (each
+ * with its options), and an entry without a library path is refused with
+ * a message saying so. usage: test_api_tools TOOL.so */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "warpscope/warpscope.h"
+#include "../test.h"
+
+/* ws_device_open with WARPSCOPE_TOOL=value; what it printed to stderr
+ * (its only report when it fails: no device is left to ask) in msg. */
+static ws_status open_with(const char *value, ws_device **dev, char *msg, size_t len)
+{
+    setenv("WARPSCOPE_TOOL", value, 1);
+    fflush(stderr);
+    FILE *tmp = tmpfile();
+    int saved = dup(2);
+    if (tmp) dup2(fileno(tmp), 2);
+    ws_status st = ws_device_open(NULL, dev);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    msg[0] = 0;
+    if (tmp) {
+        rewind(tmp);
+        size_t n = fread(msg, 1, len - 1, tmp);
+        msg[n] = 0;
+        fclose(tmp);
+    }
+    unsetenv("WARPSCOPE_TOOL");
+    return st;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) { fprintf(stderr, "usage: %s TOOL.so\n", argv[0]); return 2; }
+    const char *lib = argv[1];
+    /* held open here so its log outlives the device's unloading it */
+    void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+    const char *(*tool_log)(void) = NULL;
+    if (h) *(void **)&tool_log = dlsym(h, "api_tool_log");
+    CHECK(tool_log != NULL);
+    if (!tool_log) return TEST_SUMMARY();
+
+    char value[2048], msg[2048];
+    ws_device *dev = NULL;
+    snprintf(value, sizeof value, "%s=A:%s=B", lib, lib);
+    CHECK(open_with(value, &dev, msg, sizeof msg) == WS_OK);
+    if (dev) fprintf(stderr, "%s", msg);
+    CHECK_STR_CONTAINS(tool_log(), "init A;init B;");
+    CHECK(!dev || ws_device_close(dev) == WS_OK);
+    CHECK_STR_CONTAINS(tool_log(), "init A;init B;detach B;detach A;");
+
+    CHECK(open_with("=opt", &dev, msg, sizeof msg) == WS_ERR_INVALID_ARG);
+    CHECK(dev == NULL);
+    CHECK_STR_CONTAINS(msg, "WARPSCOPE_TOOL: entry '=opt' has no library path");
+
+    dlclose(h);
+    return TEST_SUMMARY();
+}
