@@ -554,10 +554,17 @@ ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t
             result = WARP_FAULT;
             goto out;
         case OP_BAR: {
-            uint32_t id = x[rs1][__builtin_ctz(g)];
             w->group_pc = npc;
             ws_simt_leave_group(w);
-            ws_simt_barrier_arrive(dev, w, g, id);
+            /* each lane arrives at the barrier it names (one instruction
+             * may name several: those lanes then wait at different ones) */
+            for (uint32_t left = g; left;) {
+                const uint32_t id = x[rs1][__builtin_ctz(left)] % WS_MAX_BARRIERS;
+                uint32_t same = 0;
+                FOR_LANES(left, same |= (uint32_t)(x[rs1][l] % WS_MAX_BARRIERS == id) << l);
+                left &= ~same;
+                ws_simt_barrier_arrive(dev, w, same, id);
+            }
             goto next;
         }
         case OP_VOTE_ALL: case OP_VOTE_ANY: case OP_VOTE_UNI: case OP_VOTE_BALLOT: {

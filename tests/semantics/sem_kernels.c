@@ -103,6 +103,14 @@ WS_KERNEL void barrier_mismatch(int *out)
     out[threadIdx_x()] = 1;
 }
 
+/* The same from one barrier instruction whose lanes name different ids
+ * (it completed: the whole warp arrived at the first lane's id). */
+WS_KERNEL void barrier_mismatch_one(int *out)
+{
+    ws_barrier(threadIdx_x() < 16 ? 0 : 1);
+    out[threadIdx_x()] = 1;
+}
+
 /* Per-thread printf, in order per thread. */
 WS_KERNEL void hello(int n)
 {

@@ -97,6 +97,10 @@ static void barriers(ctx *c)
     CHECK(k && ws_launch(c->dev, k, WS_DIM3(1, 1, 1), WS_DIM3(32, 1, 1), 0, da, 1) == WS_OK);
     CHECK(ws_synchronize(c->dev) == WS_ERR_DEADLOCK);
     CHECK_STR_CONTAINS(ws_last_error(c->dev), "16 lanes at barrier 0, 16 lanes at barrier 1");
+    k = kern(c, "barrier_mismatch_one");
+    CHECK(k && ws_launch(c->dev, k, WS_DIM3(1, 1, 1), WS_DIM3(32, 1, 1), 0, da, 1) == WS_OK);
+    CHECK(ws_synchronize(c->dev) == WS_ERR_DEADLOCK);
+    CHECK_STR_CONTAINS(ws_last_error(c->dev), "16 lanes at barrier 0, 16 lanes at barrier 1");
 }
 
 static void vote_shuffle(ctx *c)
