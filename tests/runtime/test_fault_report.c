@@ -36,7 +36,7 @@ static int ends_with(const char *s, const char *tail)
 static const char *fault_of(ws_device *dev, ws_module *m, const char *name)
 {
     ws_kernel *k;
-    ws_addr p;
+    ws_addr p = 0;
     static char msg[1100];
     msg[0] = 0;
     if (ws_kernel_get(m, name, &k) != WS_OK || ws_malloc(dev, 16, &p) != WS_OK) return msg;
@@ -95,7 +95,7 @@ int main(int argc, char **argv)
 
     /* a deadlock says where a lane waits, down to the kernel's line too */
     ws_kernel *k;
-    ws_addr out;
+    ws_addr out = 0;
     CHECK(ws_kernel_get(m, "deep_deadlock", &k) == WS_OK && ws_malloc(dev, 32 * 4, &out) == WS_OK);
     ws_arg da[1] = { WS_ARG_PTR(out) };
     CHECK(ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(32, 1, 1), 0, da, 1) == WS_OK);
