@@ -59,14 +59,21 @@ static line_stat *line_for(line_stat **tab, size_t *n, const char *where, uint8_
     return &t[(*n)++];
 }
 
+uint64_t tr_counted_instructions(const ws_trace_launch *L)
+{
+    uint64_t instr = 0;
+    for (uint32_t b = 0; b < L->nblocks; b++) instr += L->counts[b] * L->blocks[b].ninst;
+    return instr;
+}
+
 static void report_bbcount(const tr_twin *tw, const ws_trace_launch *L, FILE *f)
 {
-    uint64_t instr = 0, execs = 0;
+    const uint64_t instr = tr_counted_instructions(L);
+    uint64_t execs = 0;
     uint32_t ran = 0;
     line_stat *tab = NULL;
     size_t n = 0;
     for (uint32_t b = 0; b < L->nblocks; b++) {
-        instr += L->counts[b] * L->blocks[b].ninst;
         execs += L->counts[b];
         ran += L->counts[b] != 0;
         if (!L->counts[b]) continue;

@@ -236,6 +236,21 @@ static ws_status record_pass(tracer *t, tr_twin *tw, ws_grid_run *G, ws_tool_run
     return st;
 }
 
+/* One counting pass on `twin` (the narrow or the wide counting twin of
+ * tw): counters zeroed, the module's data in and out; its host time is
+ * added to *secs. */
+static ws_status count_pass(ws_device *dev, ws_tool_runner *run, const tr_twin *tw, const ws_module *twin,
+                            const wsi_module_info *info, uint32_t entry, double *secs)
+{
+    double s = 0;
+    memset(ctl_of(dev, twin, info), 0, info->ctl_size);
+    sync_data(dev, tw->orig, twin, info->data_delta, 1);
+    ws_status st = run_pass(dev, run, entry, &s);
+    sync_data(dev, tw->orig, twin, info->data_delta, 0);
+    *secs += s;
+    return st;
+}
+
 /* A trace is complete only if it holds what the launch did, as the
  * device counted it: every thread-instruction (the blocks' counts) and
  * every access (the memory records). A pass that ran the kernel otherwise
@@ -243,13 +258,11 @@ static ws_status record_pass(tracer *t, tr_twin *tw, ws_grid_run *G, ws_tool_run
  * and still miss records. */
 static void check_against_device(const tracer *t, ws_trace_launch *L)
 {
-    uint64_t instr = 0, mem = 0;
-    for (uint32_t b = 0; b < L->nblocks; b++) instr += L->counts[b] * L->blocks[b].ninst;
+    const uint64_t instr = tr_counted_instructions(L), mem = L->device_loads + L->device_stores + L->device_atomics;
     char why[160] = "";
     if (instr != L->device_thread_instructions)
         snprintf(why, sizeof why, "the counted blocks hold %llu thread-instructions, the device ran %llu",
                  (unsigned long long)instr, (unsigned long long)L->device_thread_instructions);
-    mem = L->device_loads + L->device_stores + L->device_atomics;
     if (!why[0] && t->opt.tool != TR_BBCOUNT && t->opt.tool != TR_CUSTOM && L->nmem != mem)
         snprintf(why, sizeof why, "%llu memory records, the device made %llu accesses", (unsigned long long)L->nmem,
                  (unsigned long long)mem);
@@ -281,40 +294,36 @@ ws_status tr_launch(tracer *t, tr_twin *tw, ws_grid_run *G, ws_tool_runner *run)
     tv_digest dg = { 0 };
     tv_exclude(&dg, dev, tw->count->base, tw->count->size);
     tv_exclude(&dg, dev, tw->record->base, tw->record->size);
-    /* pass 1: count */
-    uint32_t *ctl = ctl_of(dev, tw->count, &tw->cinfo);
-    memset(ctl, 0, tw->cinfo.ctl_size);
-    sync_data(dev, tw->orig, tw->count, tw->cinfo.data_delta, 1);
-    ws_status st1 = run_pass(dev, run, count_entry, &tm->count);
-    sync_data(dev, tw->orig, tw->count, tw->cinfo.data_delta, 0);
+    /* pass 1: count, with 32-bit counters unless the pass ran long enough
+     * to wrap one (each counted entry is at least its three instructions):
+     * then again with carries. counters=64: with carries at once. */
     const ws_module *counted = tw->count;
     const wsi_module_info *cinfo = &tw->cinfo;
-    /* 32-bit counters, unless the pass ran long enough to wrap one: each
-     * counted entry is at least its three instructions. Then count again
-     * with carries (or always, with counters=64). */
-    if (t->opt.wide_counts || G->stats.thread_instructions >= WIDE_COUNTS_AFTER) {
-        char err[512];
+    ws_status st1 = WS_OK;
+    int narrow_ran = 0, want_wide = t->opt.wide_counts;
+    tm->count = 0;
+    if (!want_wide) {
+        st1 = count_pass(dev, run, tw, tw->count, &tw->cinfo, count_entry, &tm->count);
+        narrow_ran = 1;
+        want_wide = G->stats.thread_instructions >= WIDE_COUNTS_AFTER;
+    }
+    if (want_wide) {
+        char err[512] = "no kernel entry";
         uint32_t wide_entry;
         ws_module *wide = tr_twin_wide(t, tw, err, sizeof err);
-        if (!wide || kernel_entry(wide, G->kernel_name, &wide_entry)) {
-            note(L, "the counting pass may have wrapped a 32-bit block counter, and 64-bit counting failed: %s",
-                 wide ? "no kernel entry" : err);
-        } else {
-            ws_launch_snapshot_restore(dev, &snap);
+        if (wide && !kernel_entry(wide, G->kernel_name, &wide_entry)) {
+            if (narrow_ran) ws_launch_snapshot_restore(dev, &snap);
             tv_exclude(&dg, dev, wide->base, wide->size);
-            ctl = ctl_of(dev, wide, &tw->wcinfo);
-            memset(ctl, 0, tw->wcinfo.ctl_size);
-            sync_data(dev, tw->orig, wide, tw->wcinfo.data_delta, 1);
-            double secs = 0;
-            st1 = run_pass(dev, run, wide_entry, &secs);
-            tm->count += secs;
-            sync_data(dev, tw->orig, wide, tw->wcinfo.data_delta, 0);
+            st1 = count_pass(dev, run, tw, wide, &tw->wcinfo, wide_entry, &tm->count);
             counted = wide;
             cinfo = &tw->wcinfo;
+        } else {
+            note(L, "64-bit counting failed (%s): 32-bit block counters, which may wrap", err);
+            if (!narrow_ran) st1 = count_pass(dev, run, tw, tw->count, &tw->cinfo, count_entry, &tm->count);
         }
     }
     if (t->opt.tool == TR_BBCOUNT && tv_take(&dg, dev, snap.nglobal)) tv_free(&dg);
-    ctl = ctl_of(dev, counted, cinfo);
+    const uint32_t *ctl = ctl_of(dev, counted, cinfo);
     for (uint32_t b = 0; b < L->nblocks; b++) L->counts[b] = counter(ctl, b, 0);
     if (tw->flags & WSI_NO_BLOCKS) L->flags |= WS_TRACE_NO_BLOCKS;
     if (t->opt.values && t->opt.tool != TR_BBCOUNT && t->opt.tool != TR_CUSTOM) L->flags |= WS_TRACE_VALUES;

@@ -82,6 +82,8 @@ const tr_twin *tr_twin_of(const tracer *t, const char *module);
 /* The first halfword of the original's instruction at link address addr
  * (from the module, or the copy kept after it unloaded); 0 if neither has it. */
 uint16_t tr_twin_halfword(const tr_twin *tw, uint32_t addr);
+/* Thread-instructions the launch's block counts add up to (trace_report.c). */
+uint64_t tr_counted_instructions(const ws_trace_launch *L);
 /* tw's counting twin with 64-bit counters (WSI_WIDE_COUNTS), built on the
  * first call; NULL (with a message in err) if it cannot be. */
 struct ws_module *tr_twin_wide(tracer *t, tr_twin *tw, char *err, size_t errlen);
