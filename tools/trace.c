@@ -2,9 +2,11 @@
  * instrumented (WARPSCOPE_TRACE), then print the tool's report; or print a
  * trace file already written (--read). docs/tracing.md. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "warpscope/trace.h"
@@ -155,16 +157,18 @@ static int read_file(const char *path, const char *format, long warp)
     return 0;
 }
 
-/* Can a file be created at path (its directory exists and is writable)? */
-static int writable_dir_of(const char *path)
+/* An output file the program's devices will write: can it be created
+ * (checked now, not found missing after the run)? An existing regular file
+ * is removed, since every device adds to it; a device such as /dev/null is
+ * left alone. 0, or -1 with errno. */
+static int start_empty(const char *path)
 {
-    char d[4096];
-    snprintf(d, sizeof d, "%s", path);
-    char *slash = strrchr(d, '/');
-    if (!slash) return access(".", W_OK) == 0;
-    if (slash == d) slash[1] = 0;
-    else *slash = 0;
-    return access(d, W_OK) == 0;
+    struct stat sb;
+    int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) return -1;
+    const int regular = !fstat(fd, &sb) && S_ISREG(sb.st_mode);
+    close(fd);
+    return regular && unlink(path) && errno != ENOENT ? -1 : 0;
 }
 
 /* Did every device's report say "0 launches traced"? */
@@ -237,15 +241,13 @@ int ws_cmd_trace(int argc, char **argv)
      * missing after the run (and emptied: every device adds to them) */
     const char *const mine[2] = { report, out };
     for (int k = 0; k < 2; k++)
-        if (mine[k] && !writable_dir_of(mine[k])) {
+        if (mine[k] && start_empty(mine[k])) {
             fprintf(stderr, "warpscope trace: %s %s: cannot write there: %s\n", k ? "-o" : "--report", mine[k],
                     strerror(errno));
             rmdir(dir);
             return 2;
         }
     if (!report) report = tmpreport;
-    else unlink(report);
-    if (out) unlink(out);
     if (!out && !strcmp(tool, "dump")) out = tmpout;
     char spec[4096];
     int n = snprintf(spec, sizeof spec, "tool=%s,report=%s%s%s%s%s%s%s%s%s", tool, report, out ? ",out=" : "", out ? out : "",
