@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zstd.h>
 #include "instrument/trace_file.h"
@@ -173,6 +174,14 @@ static int write_stream(FILE *f, const char *path, const ws_trace *t, char *err,
 
 int wst_write(const char *path, const ws_trace *t, char *err, size_t errlen)
 {
+    struct stat sb;
+    if (!stat(path, &sb) && !S_ISREG(sb.st_mode)) { /* a device such as /dev/null: written, never replaced */
+        FILE *f = fopen(path, "wb");
+        int ok = f && write_stream(f, path, t, err, errlen) == 0;
+        if (!f) snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+        if (f && fclose(f) && ok) snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno)), ok = 0;
+        return ok ? 0 : -1;
+    }
     size_t plen = strlen(path);
     char *tmp = malloc(plen + 24);
     if (!tmp) { snprintf(err, errlen, "%s: out of host memory", path); return -1; }

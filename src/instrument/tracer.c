@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "instrument/trace_file.h"
 #include "instrument/tracer.h"
@@ -242,7 +243,9 @@ static void module_unloading(ws_device *dev, void *user, const ws_module *m)
 static int write_out(const tracer *t, char *err, size_t errlen)
 {
     ws_trace *before = NULL;
-    if (!t->opt.join || access(t->opt.out, F_OK)) return wst_write(t->opt.out, &t->trace, err, errlen);
+    struct stat sb; /* (a device such as /dev/null holds no earlier launches) */
+    if (!t->opt.join || stat(t->opt.out, &sb) || !S_ISREG(sb.st_mode))
+        return wst_write(t->opt.out, &t->trace, err, errlen);
     if (ws_trace_read(t->opt.out, &before, err, errlen) != WS_OK) return -1;
     ws_trace both = { before->nlaunches + t->trace.nlaunches, NULL };
     int rc = -1;

@@ -28,6 +28,14 @@ out=$("$ws" trace --tool memtrace -o /nonexistent/x.wst -- /bin/echo RAN 2>&1); 
 out=$("$ws" trace --tool memtrace --report /nonexistent/r.txt -- /bin/echo RAN 2>&1); rc=$?
 [ $rc = 2 ] && [[ "$out" == *"--report /nonexistent/r.txt: cannot write there"* ]] && ok || bad "--report unwritable (rc $rc): $out"
 
+# an output that is a device is written, never replaced or removed (the
+# file was written beside it and renamed over it: -o /dev/null replaced
+# /dev/null); a private null device when mknod is allowed (root)
+if mknod "$dir/null" c 1 3 2> /dev/null; then
+    out=$("$ws" trace --tool memtrace -o "$dir/null" --report "$dir/null" -- "$app" "$calls" 1 2>&1)
+    [ -c "$dir/null" ] && [[ "$out" != *cannot* ]] && ok || bad "-o/--report to a device: $out"
+fi
+
 # dump after a fault: the records up to it, and the program's status
 "$ws" trace --tool dump -- "$ws" run --grid 8 --block 32 "$fault" late_fault zeros:4096 5 > "$dir/dump.txt" 2>&1; rc=$?
 [ $rc != 0 ] && grep -q '^thread ' "$dir/dump.txt" && ok || bad "dump after a fault (rc $rc): $(grep -c '^thread' "$dir/dump.txt") threads"
