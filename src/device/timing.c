@@ -274,8 +274,10 @@ static inline __attribute__((always_inline)) int issue(ws_device *dev, ws_timing
             x->fetch_state = WS_STATE_BRANCH_RESOLVING;
             if (tc && ws_trace_event(tc, c, t, WS_TRACE_ON_BRANCH)) T->cs[c].pending++;
         }
-        if (op == OP_BAR) x->bar_pc = x->pc;
-        if (op == OP_BAR && tc && ws_trace_event(tc, c, t, WS_TRACE_ON_BARRIER)) T->cs[c].pending++;
+        if (op == OP_BAR) {
+            x->bar_pc = x->pc; /* (its waiting cycles are the barrier's: charge()) */
+            if (tc && ws_trace_event(tc, c, t, WS_TRACE_ON_BARRIER)) T->cs[c].pending++;
+        }
     }
     const uint32_t live = w->live;
     ws_warp_result r = step(dev, w);
