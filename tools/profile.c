@@ -166,12 +166,16 @@ static int profile_program(char **prog, opts o, const ws_profile_doc *old)
         /* The library creates the report when a device opens and writes
          * the profile into it when the device closes. */
         char *text = read_report(report);
-        if (!text)
+        /* Nothing profiled fails a successful program, as trace and watch
+         * do without a trace: a script must not take it for a profile. */
+        if (!text) {
             fprintf(stderr, "warpscope profile: %s opened no warpscope device: nothing was profiled\n", prog[0]);
-        else if (!strstr(text, "== warpscope profile"))
+            if (!rc) rc = 1;
+        } else if (!strstr(text, "== warpscope profile")) {
             fprintf(stderr, "warpscope profile: no profile was written: %s opened a warpscope device but ended "
                     "without closing it (profiles are written by ws_device_close)\n", prog[0]);
-        else if (!o.quiet) {
+            if (!rc) rc = 1;
+        } else if (!o.quiet) {
             fflush(stdout);
             printf("\n%s", text);
             fflush(stdout);

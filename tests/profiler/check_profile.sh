@@ -192,7 +192,7 @@ errors)
     [ $rc = 3 ] && grep -q "exited with status 3" o.txt && grep -q "^Kernel arith_chain" o.txt &&
         ok "failing program: status passed on, report still printed" || bad "failing program (rc $rc)"
     "$ws" profile -- true > o.txt 2>&1; rc=$?
-    [ $rc = 0 ] && grep -q "opened no warpscope device" o.txt && ok "program without a device" || bad "no device (rc $rc)"
+    [ $rc = 1 ] && grep -q "opened no warpscope device" o.txt && ok "program without a device: exit 1" || bad "no device (rc $rc)"
     "$ws" profile --period 3 --passes 3 --json f.json -- "$app" "$elf" fault > o.txt 2>&1; rc=$?
     [ $rc = 4 ] && grep -q "dep_load grid (4,1,1) block (64,1,1): [0-9]* samples ([0-9]* dropped), 1 pass, [0-9]* sampling points, failed: WS_ERR_KERNEL_FAULT" o.txt &&
         json f.json "l = d['devices'][0]['launches'][0]; assert l['status'] == 'WS_ERR_KERNEL_FAULT' and l['passes'] == 1" &&
