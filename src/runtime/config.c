@@ -7,14 +7,16 @@
 #include <string.h>
 #include "runtime/runtime.h"
 
-/* A whole number with an optional K/M/G (KiB/MiB/GiB) suffix; -1 for
+/* A whole number, decimal (leading zeros are decimal too: "cores=010" is
+ * 10, not octal 8) or hexadecimal after 0x, with an optional K/M/G
+ * (KiB/MiB/GiB) suffix, "i" only after one, and an optional B; -1 for
  * anything else, a sign, or a value past 64 bits. */
 static int parse_size(const char *v, uint64_t *out)
 {
     char *end;
     if (!isdigit((unsigned char)*v)) return -1; /* strtoull would take "-1" as 2^64 - 1 */
     errno = 0;
-    unsigned long long n = strtoull(v, &end, 0);
+    unsigned long long n = strtoull(v, &end, v[0] == '0' && (v[1] == 'x' || v[1] == 'X') ? 16 : 10);
     if (end == v || errno == ERANGE) return -1;
     unsigned shift = 0;
     switch (toupper((unsigned char)*end)) {
@@ -25,7 +27,7 @@ static int parse_size(const char *v, uint64_t *out)
     }
     if (shift && n > (UINT64_MAX >> shift)) return -1;
     n <<= shift;
-    if (*end == 'i' || *end == 'I') end++;
+    if (shift && (*end == 'i' || *end == 'I')) end++;
     if (*end == 'B' || *end == 'b') end++;
     if (*end) return -1;
     *out = n;
@@ -68,7 +70,7 @@ static ws_status set_key(ws_config *c, const char *key, const char *val, char *e
         return WS_OK;
     }
     if (parse_size(val, &n)) {
-        snprintf(err, len, "%s=%s: not a whole number from 0 to 2^64-1 (K, M, G suffixes allowed)", key, val);
+        snprintf(err, len, "%s=%s: not a whole number from 0 to 2^64-1 (decimal or 0x hex; K, M, G suffixes allowed)", key, val);
         return WS_ERR_INVALID_ARG;
     }
     if (strcmp(key, "global_mem_limit") == 0) { c->global_mem_limit = n; return WS_OK; }

@@ -41,6 +41,12 @@ refuse "unknown option"       "unknown option '--gird'"          -- "$ws" run --
 out=$(run $K 2.5 0x123456789abcdef0 -7 200 0.125 -2147483648 2>&1) || bad "kinds run failed: $out"
 [[ "$out" == *"arg 1: 2.5 1193046 -7 200 0.125 -2.14748365e+09 57072 7"* ]] && ok "typedef'd float/pointer, u64, short, uchar, double, int" ||
     bad "kinds values: $out"
+# numbers are decimal or 0x hex; a leading zero is not octal (010 was 8, 08 refused)
+out=$(run $K 2.5 0x10000000000 010 08 -010 -0x10 2>&1) || bad "leading zeros refused: $out"
+[[ "$out" == *"arg 1: 2.5 1 10 8 -10 -16 0 7"* ]] && ok "leading zeros are decimal, 0x is hex" ||
+    bad "leading zeros / hex: $out"
+refuse "'0x' alone"           "'0x' is not a whole number"       -- "$ws" run $K 1.5 1 2 0x 4 5
+refuse "leading space"        "' 5' is not a whole number"       -- "$ws" run $K 1.5 1 2 3 4 " 5"
 args=$(seq 1 39)
 out=$(run "$elf" forty zeros:1 $args 2>&1) && [[ "$out" == *"arg 1: 780"* ]] && ok "40 arguments" || bad "40 arguments: $out"
 out=$(run "$elf" doubles iota:4 iota:4 2>&1) && [[ "$out" == *"arg 1: 0 2 4 6"* && "$out" == *"arg 2: -1 0 1 2"* ]] &&
