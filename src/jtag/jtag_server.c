@@ -46,10 +46,7 @@ static int take(void *user, const char *k, const char *v)
 {
     opts *o = user;
     long n;
-    if (!strcmp(k, "port-file")) {
-        snprintf(o->port_file, sizeof o->port_file, "%s", v);
-        return 0;
-    }
+    if (!strcmp(k, "port-file")) return ws_spec_path(v, o->port_file, sizeof o->port_file);
     if (!strcmp(k, "topology")) {
         char *gend = NULL;
         if (!strcmp(v, "per-core")) o->per_core = 1;
@@ -71,7 +68,7 @@ static ws_status parse(const char *spec, opts *o, char *err, size_t errlen)
     memset(o, 0, sizeof *o);
     o->idle = 1;
     return ws_spec_parse(spec, take, o, "WARPSCOPE_JTAG",
-                         "port=N, port-file=PATH, idle=0..7, topology=broadcast|per-core|groups:N", err, errlen);
+                         "port=N, port-file=PATH (under 512 bytes), idle=0..7, topology=broadcast|per-core|groups:N", err, errlen);
 }
 
 static double now_s(void)

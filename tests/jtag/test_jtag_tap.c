@@ -3,7 +3,7 @@
  * machine against IEEE 1149.1's diagram, IR and DR scans bit by bit,
  * dtmcs fields and dmi busy / failed handling as spec 0.13.2 chapter 6
  * describes them, on a fake debug bus and on the device's debug module.
- *   test_jtag_tap tap|ir|bypass|dtmcs|dmi|busy|failed|bitbang|device|localharts|chain
+ *   test_jtag_tap tap|ir|bypass|dtmcs|dmi|busy|failed|bitbang|device|localharts|chain|options
  *   test_jtag_tap runctl KERNELS.elf */
 #include <pthread.h>
 #include <stdint.h>
@@ -12,6 +12,8 @@
 #include "device/debug/jtag_dtm.h"
 #include "device/debug/jtag_tap.h"
 #include "jtag/bitbang.h"
+#include "jtag/jtag_server.h"
+#include "net/spec.h"
 #include "test.h"
 
 /* ---- a fake debug bus: 128 registers, optionally failing ---- */
@@ -443,6 +445,50 @@ static void test_chain(void)
     CHECK_EQ_U((uint32_t)(got >> 32), WS_JTAG_IDCODE);
 }
 
+/* WARPSCOPE_JTAG's settings: a refused one is named with its value, a
+ * port-file path or a whole spec too long to keep is refused, never cut
+ * short (the port was written to a file of another name). */
+static void test_options(void)
+{
+    ws_config c;
+    ws_config_default(&c);
+    ws_device *dev = NULL;
+    CHECK_EQ_U(ws_device_open(&c, &dev), WS_OK);
+    if (!dev) return;
+    const char *bad[][2] = {
+        { "port=abc", "cannot use 'port=abc'" },
+        { "port=99999", "cannot use 'port=99999'" },
+        { "port= 5", "cannot use 'port= 5'" },
+        { "port=+5", "cannot use 'port=+5'" },
+        { "idle=8", "cannot use 'idle=8'" },
+        { "topology=groups:0", "cannot use 'topology=groups:0'" },
+        { "port-file=", "cannot use 'port-file='" },
+        { "bogus", "cannot use 'bogus'" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        CHECK_EQ_U(ws_jtag_server_attach(dev, bad[i][0]), WS_ERR_INVALID_ARG);
+        CHECK_STR_CONTAINS(ws_last_error(dev), bad[i][1]);
+    }
+    char spec[1200], path[700];
+    memset(path, 'a', sizeof path - 1);
+    path[sizeof path - 1] = 0;
+    path[0] = '/';
+    snprintf(spec, sizeof spec, "port=0,port-file=%s", path);
+    CHECK_EQ_U(ws_jtag_server_attach(dev, spec), WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "cannot use 'port-file=/aaa");
+    memset(spec, 'x', sizeof spec - 1);
+    spec[sizeof spec - 1] = 0;
+    memcpy(spec, "port-file=/", 11);
+    CHECK_EQ_U(ws_jtag_server_attach(dev, spec), WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "WARPSCOPE_JTAG: the settings are 1199 bytes long, at most 1023 are read");
+    long n = -1;
+    CHECK_EQ_U(ws_spec_uint("65535", 65535, &n), 0);
+    CHECK_EQ_U(n, 65535);
+    CHECK(ws_spec_uint("-0", 65535, &n) < 0);
+    CHECK(ws_spec_uint("99999999999999999999", 65535, &n) < 0);
+    ws_device_close(dev);
+}
+
 /* ---- run control through the DTM against a running launch ---- */
 
 static uint32_t jt_read(ws_jtag_tap *t, uint32_t addr)
@@ -601,8 +647,9 @@ int main(int argc, char **argv)
     else if (!strcmp(w, "localharts")) test_localharts();
     else if (!strcmp(w, "chain")) test_chain();
     else if (!strcmp(w, "runctl") && argc > 2) test_runctl(argv[2]);
+    else if (!strcmp(w, "options")) test_options();
     else {
-        fprintf(stderr, "usage: test_jtag_tap tap|ir|bypass|dtmcs|dmi|busy|failed|bitbang|device|localharts|chain\n"
+        fprintf(stderr, "usage: test_jtag_tap tap|ir|bypass|dtmcs|dmi|busy|failed|bitbang|device|localharts|chain|options\n"
                         "       test_jtag_tap runctl KERNELS.elf\n");
         return 2;
     }
