@@ -3,11 +3,16 @@
  * machine against IEEE 1149.1's diagram, IR and DR scans bit by bit,
  * dtmcs fields and dmi busy / failed handling as spec 0.13.2 chapter 6
  * describes them, on a fake debug bus and on the device's debug module.
- *   test_jtag_tap tap|ir|bypass|dtmcs|dmi|busy|failed|bitbang|device|localharts|chain|options
+ *   test_jtag_tap tap|ir|bypass|dtmcs|dmi|busy|failed|bitbang|device|localharts|chain|options|secondprobe
  *   test_jtag_tap runctl KERNELS.elf */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdint.h>
+#include <sys/socket.h>
 #include <time.h>
+#include <unistd.h>
 #include "device/debug/debug.h"
 #include "device/debug/jtag_dtm.h"
 #include "device/debug/jtag_tap.h"
@@ -489,6 +494,74 @@ static void test_options(void)
     ws_device_close(dev);
 }
 
+static int probe_connect(unsigned port)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (fd >= 0 && connect(fd, (struct sockaddr *)&a, sizeof a)) {
+        close(fd);
+        fd = -1;
+    }
+    return fd;
+}
+
+/* What fd receives within ms: a byte (0-255), -1 if the server closed
+ * it, -2 if nothing came. */
+static int probe_reply(int fd, int ms)
+{
+    struct pollfd p = { fd, POLLIN, 0 };
+    if (poll(&p, 1, ms) <= 0) return -2;
+    unsigned char c;
+    return recv(fd, &c, 1, 0) == 1 ? c : -1;
+}
+
+/* One probe at a time: a second one is closed at once (it waited
+ * unanswered until the first left, so a second OpenOCD hung), the first
+ * is still served, and after it quits the next one is. */
+static void test_secondprobe(void)
+{
+    ws_config c;
+    ws_config_default(&c);
+    ws_device *dev = NULL;
+    CHECK_EQ_U(ws_device_open(&c, &dev), WS_OK);
+    if (!dev) return;
+    char dir[] = "/tmp/ws_jtag_XXXXXX", pf[64], spec[128];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(pf, sizeof pf, "%s/port", dir);
+    snprintf(spec, sizeof spec, "port=0,port-file=%s", pf);
+    CHECK_EQ_U(ws_jtag_server_attach(dev, spec), WS_OK);
+    unsigned port = 0;
+    FILE *f = fopen(pf, "r");
+    CHECK(f && fscanf(f, "%u", &port) == 1);
+    if (f) fclose(f);
+    int a = probe_connect(port);
+    CHECK(a >= 0);
+    CHECK_EQ_U(send(a, "0R", 2, MSG_NOSIGNAL), 2);
+    int r = probe_reply(a, 5000);
+    CHECK(r == '0' || r == '1'); /* a is the probe being served */
+    int b = probe_connect(port);
+    CHECK(b >= 0);
+    CHECK_EQ_U(send(b, "R", 1, MSG_NOSIGNAL), 1);
+    CHECK(probe_reply(b, 5000) == -1); /* refused: closed, not left waiting */
+    CHECK_EQ_U(send(a, "R", 1, MSG_NOSIGNAL), 1);
+    r = probe_reply(a, 5000);
+    CHECK(r == '0' || r == '1');
+    CHECK_EQ_U(send(a, "Q", 1, MSG_NOSIGNAL), 1);
+    CHECK(probe_reply(a, 5000) == -1); /* the server hangs up after Q */
+    int n = probe_connect(port);
+    CHECK(n >= 0);
+    CHECK_EQ_U(send(n, "R", 1, MSG_NOSIGNAL), 1);
+    r = probe_reply(n, 5000);
+    CHECK(r == '0' || r == '1');
+    close(a);
+    close(b);
+    close(n);
+    ws_device_close(dev);
+    unlink(pf);
+    rmdir(dir);
+}
+
 /* ---- run control through the DTM against a running launch ---- */
 
 static uint32_t jt_read(ws_jtag_tap *t, uint32_t addr)
@@ -648,8 +721,9 @@ int main(int argc, char **argv)
     else if (!strcmp(w, "chain")) test_chain();
     else if (!strcmp(w, "runctl") && argc > 2) test_runctl(argv[2]);
     else if (!strcmp(w, "options")) test_options();
+    else if (!strcmp(w, "secondprobe")) test_secondprobe();
     else {
-        fprintf(stderr, "usage: test_jtag_tap tap|ir|bypass|dtmcs|dmi|busy|failed|bitbang|device|localharts|chain|options\n"
+        fprintf(stderr, "usage: test_jtag_tap tap|ir|bypass|dtmcs|dmi|busy|failed|bitbang|device|localharts|chain|options|secondprobe\n"
                         "       test_jtag_tap runctl KERNELS.elf\n");
         return 2;
     }
