@@ -47,6 +47,12 @@ out=$(run $K 2.5 0x10000000000 010 08 -010 -0x10 2>&1) || bad "leading zeros ref
     bad "leading zeros / hex: $out"
 refuse "'0x' alone"           "'0x' is not a whole number"       -- "$ws" run $K 1.5 1 2 0x 4 5
 refuse "leading space"        "' 5' is not a whole number"       -- "$ws" run $K 1.5 1 2 3 4 " 5"
+# zeros:N is N elements of the pointee's type (the help said 32-bit ones)
+out=$(run --block 3 "$elf" unsigned_out zeros:3 zeros:3 zeros:3 2>&1) &&
+    [[ "$out" == *"arg 1: 4294967295 4294967294 4294967293"* && "$out" == *"arg 2: 200 201 202"* ]] &&
+    ok "zeros:N of bytes and words" || bad "zeros:N element sizes: $out"
+out=$("$ws" run --help 2>&1); [[ "$out" == *"N elements of the pointee's type"* ]] && ok "run --help on zeros:N" ||
+    bad "run --help: $out"
 args=$(seq 1 39)
 out=$(run "$elf" forty zeros:1 $args 2>&1) && [[ "$out" == *"arg 1: 780"* ]] && ok "40 arguments" || bad "40 arguments: $out"
 out=$(run "$elf" doubles iota:4 iota:4 2>&1) && [[ "$out" == *"arg 1: 0 2 4 6"* && "$out" == *"arg 2: -1 0 1 2"* ]] &&
