@@ -53,6 +53,8 @@ out=$(run --block 3 "$elf" unsigned_out zeros:3 zeros:3 zeros:3 2>&1) &&
     ok "zeros:N of bytes and words" || bad "zeros:N element sizes: $out"
 out=$("$ws" run --help 2>&1); [[ "$out" == *"N elements of the pointee's type"* ]] && ok "run --help on zeros:N" ||
     bad "run --help: $out"
+out=$(run --block 1 "$elf" wide zeros:1 $(seq 1 40) 2>&1) && [[ "$out" == *"arg 1: 820"* ]] &&
+    ok "40 long long arguments (72 stack words)" || bad "40 long long arguments: $out"
 args=$(seq 1 39)
 out=$(run "$elf" forty zeros:1 $args 2>&1) && [[ "$out" == *"arg 1: 780"* ]] && ok "40 arguments" || bad "40 arguments: $out"
 out=$(run "$elf" doubles iota:4 iota:4 2>&1) && [[ "$out" == *"arg 1: 0 2 4 6"* && "$out" == *"arg 2: -1 0 1 2"* ]] &&
