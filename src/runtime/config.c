@@ -63,7 +63,8 @@ static ws_status set_key(ws_config *c, const char *key, const char *val, char *e
     }
     if (strcmp(key, "timing") == 0) { /* timing-model parameter file */
         if (strlen(val) >= sizeof c->timing_file) {
-            snprintf(err, len, "timing=%s: path longer than %zu bytes", val, sizeof c->timing_file - 1);
+            snprintf(err, len, "timing=%.60s...: path longer than %zu bytes (%zu)", val, sizeof c->timing_file - 1,
+                     strlen(val));
             return WS_ERR_INVALID_ARG;
         }
         snprintf(c->timing_file, sizeof c->timing_file, "%s", val);
@@ -101,9 +102,13 @@ ws_status ws_config_parse(ws_config *cfg, const char *text, char *err, size_t er
         if (*p == '#') { while (*p && *p != '\n') p++; continue; }
         const char *start = p;
         while (*p && !isspace((unsigned char)*p) && *p != ',') p++;
-        char item[128];
+        /* room for "timing=" and the longest path ws_config.timing_file holds */
+        char item[sizeof cfg->timing_file + 32];
         size_t n = (size_t)(p - start);
-        if (n >= sizeof item) { snprintf(err, errlen, "setting too long: %.40s...", start); return WS_ERR_INVALID_ARG; }
+        if (n >= sizeof item) {
+            snprintf(err, errlen, "setting too long (%zu bytes, at most %zu): %.40s...", n, sizeof item - 1, start);
+            return WS_ERR_INVALID_ARG;
+        }
         memcpy(item, start, n);
         item[n] = 0;
         char *eq = strchr(item, '=');
