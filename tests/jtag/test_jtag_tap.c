@@ -4,7 +4,7 @@
  * dtmcs fields and dmi busy / failed handling as spec 0.13.2 chapter 6
  * describes them, on a fake debug bus and on the device's debug module.
  *   test_jtag_tap tap|ir|bypass|dtmcs|dmi|busy|failed|bitbang|device|localharts|chain|options|secondprobe
- *   test_jtag_tap runctl KERNELS.elf */
+ *   test_jtag_tap runctl|runctl_barrier KERNELS.elf */
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -705,6 +705,110 @@ static void test_runctl(const char *elf)
     ws_device_close(dev);
 }
 
+typedef struct bar_launch {
+    ws_device *dev;
+    ws_kernel *k;
+    ws_arg args[3];
+    ws_status st;
+} bar_launch;
+
+static void *bar_main(void *arg)
+{
+    bar_launch *L = arg;
+    L->st = ws_launch(L->dev, L->k, WS_DIM3(1, 1, 1), WS_DIM3(8, 1, 1), 0, L->args, 3);
+    if (L->st == WS_OK) L->st = ws_synchronize(L->dev);
+    return NULL;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* A step of a warp whose every lane waits at a barrier: it runs nothing
+ * until the barrier opens, so the resume that starts the step completes
+ * at once (it held the probe for the whole 2 s wait), and the step ends
+ * once the other warp reaches the barrier. */
+static void test_runctl_barrier(const char *elf)
+{
+    ws_config c;
+    ws_config_default(&c);
+    c.cores = 1;
+    c.warps_per_core = 2;
+    c.lanes_per_warp = 4;
+    c.max_threads_per_block = 8;
+    c.threads = 1;
+    ws_device *dev = NULL;
+    ws_module *mod = NULL;
+    ws_debug *dbg = NULL;
+    bar_launch L = { 0 };
+    ws_addr go = 0;
+    CHECK_EQ_U(ws_device_open(&c, &dev), WS_OK);
+    if (!dev) return;
+    CHECK_EQ_U(ws_module_load_file(dev, elf, &mod), WS_OK);
+    if (!mod || ws_kernel_get(mod, "bar_gate", &L.k) != WS_OK || ws_malloc(dev, 4, &go) != WS_OK ||
+        ws_memset(dev, go, 0, 4) != WS_OK) {
+        CHECK(!"the bar_gate kernel loads");
+        ws_device_close(dev);
+        return;
+    }
+    ws_debug_config dc = { WS_DBG_TOPO_BROADCAST, 1 };
+    CHECK_EQ_U(ws_debug_attach(dev, &dc, &dbg), WS_OK);
+    if (!dbg) { ws_device_close(dev); return; }
+    ws_debug_set_all_stop(dbg, 0);
+    L.dev = dev;
+    L.args[0] = (ws_arg)WS_ARG_PTR(go);
+    L.args[1] = (ws_arg)WS_ARG_I32(0x7fffffff);
+    L.args[2] = (ws_arg)WS_ARG_I32(4); /* warp 0 to the barrier, warp 1 spins */
+    pthread_t th;
+    CHECK_EQ_U(pthread_create(&th, NULL, bar_main, &L), 0);
+    ws_jtag_dtm dtm;
+    ws_jtag_dmi dmi;
+    ws_jtag_dtm_bind(&dtm, dbg, 0, &dmi);
+    ws_jtag_tap t;
+    ws_jtag_tap_init(&t, &dmi, 1);
+    to_idle(&t);
+    scan_ir(&t, WS_JTAG_IR_DMI);
+    jt_write(&t, WS_DM_DMCONTROL, 1);
+    int running = 0;
+    for (int i = 0; i < 4000 && !running; i++) {
+        running = (jt_read(&t, WS_DM_DMSTATUS) & DMS_ALLRUNNING) != 0;
+        if (!running) nanosleep(&(struct timespec){ 0, 500000 }, NULL);
+    }
+    CHECK(running);
+    nanosleep(&(struct timespec){ 0, 100000000 }, NULL); /* warp 0 reaches the barrier */
+    jt_write(&t, WS_DM_DMCONTROL, 1u << 31 | 1);
+    CHECK_EQ_U(jt_read(&t, WS_DM_DMSTATUS) & DMS_ALLHALTED, DMS_ALLHALTED);
+    jt_write(&t, WS_DM_DMCONTROL, 1);
+    jt_reg_write(&t, 0x7b0, jt_reg_read(&t, 0x7b0) | 1u << 2);
+    double t0 = now_s();
+    jt_write(&t, WS_DM_DMCONTROL, 1u << 30 | 1);
+    double dt = now_s() - t0;
+    CHECK(dt < 1.0);
+    if (dt >= 1.0) fprintf(stderr, "the resume into a barrier step took %.2f s\n", dt);
+    uint32_t st = jt_read(&t, WS_DM_DMSTATUS);
+    CHECK_EQ_U(st & (DMS_ALLRESUMEACK | DMS_ALLHALTED), DMS_ALLRESUMEACK); /* the step waits */
+    jt_write(&t, WS_DM_DMCONTROL, 1);
+    /* open the gate: warp 1 reaches the barrier, it opens, the step ends */
+    jt_write(&t, WS_DM_SBCS, 2u << 17);
+    jt_write(&t, WS_DM_SBADDRESS0, (uint32_t)go);
+    jt_write(&t, WS_DM_SBDATA0, 1);
+    int halted = 0;
+    for (int i = 0; i < 4000 && !halted; i++) {
+        halted = (jt_read(&t, WS_DM_DMSTATUS) & DMS_ALLHALTED) != 0;
+        if (!halted) nanosleep(&(struct timespec){ 0, 500000 }, NULL);
+    }
+    CHECK(halted);
+    CHECK_EQ_U(jt_reg_read(&t, 0x7b0) >> 6 & 7, 4); /* dcsr.cause: step */
+    jt_reg_write(&t, 0x7b0, jt_reg_read(&t, 0x7b0) & ~(1u << 2));
+    ws_debug_detach(dbg);
+    pthread_join(th, NULL);
+    CHECK_EQ_U(L.st, WS_OK);
+    ws_device_close(dev);
+}
+
 int main(int argc, char **argv)
 {
     const char *w = argc > 1 ? argv[1] : "";
@@ -720,11 +824,12 @@ int main(int argc, char **argv)
     else if (!strcmp(w, "localharts")) test_localharts();
     else if (!strcmp(w, "chain")) test_chain();
     else if (!strcmp(w, "runctl") && argc > 2) test_runctl(argv[2]);
+    else if (!strcmp(w, "runctl_barrier") && argc > 2) test_runctl_barrier(argv[2]);
     else if (!strcmp(w, "options")) test_options();
     else if (!strcmp(w, "secondprobe")) test_secondprobe();
     else {
         fprintf(stderr, "usage: test_jtag_tap tap|ir|bypass|dtmcs|dmi|busy|failed|bitbang|device|localharts|chain|options|secondprobe\n"
-                        "       test_jtag_tap runctl KERNELS.elf\n");
+                        "       test_jtag_tap runctl|runctl_barrier KERNELS.elf\n");
         return 2;
     }
     return TEST_SUMMARY();

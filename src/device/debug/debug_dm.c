@@ -566,15 +566,18 @@ ws_status ws_dmi_write(ws_debug *d, uint32_t dm, uint32_t addr, uint32_t v)
 
 /* A warp with a live lane on a core m serves whose halt or resume request
  * (dmcontrol or a mode-switch frame) the device thread has not acted on
- * yet, or whose step has not ended (locked). */
+ * yet, or whose step has not ended (locked). A stepping warp whose every
+ * live lane waits at a barrier runs nothing until the barrier opens (the
+ * step ends then), so it is not waited for. */
 static int run_control_pending(ws_debug *d, const dbg_dm *m)
 {
     for (uint32_t c = m->first_core; c < m->first_core + m->ncores; c++)
         for (uint32_t s = 0; s < d->wpc; s++) {
             const ws_warp *w = dbg_warp_of(d, c * d->wpc + s);
             const dbg_warp *dw = &d->w[c * d->wpc + s];
-            if (w->active && w->live && (dw->req != REQ_NONE || (dw->stepping && dw->state == DW_RUN)))
-                return 1;
+            if (!w->active || !w->live) continue;
+            if (dw->req != REQ_NONE) return 1;
+            if (dw->stepping && dw->state == DW_RUN && (w->live & ~w->waiting)) return 1;
         }
     return 0;
 }
