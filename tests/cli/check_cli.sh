@@ -67,6 +67,13 @@ for c in info disasm; do
 done
 refuse "run directory"          "is a directory"                   -- "$ws" run "$dir" kinds
 
+# warpscope show: strict --width (5x was 5, 4294967297 wrapped to 1), a
+# truncated PNG said libpng's bare "Read Error"
+printf '\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0' > "$dir/truncated.png"
+refuse "show --width 5x"        "--width 5x: give a whole number of columns from 1 to 1000" -- "$ws" show --width 5x "$dir/truncated.png"
+refuse "show --width wraps"     "--width 4294967297: give a whole number" -- "$ws" show --width 4294967297 "$dir/truncated.png"
+refuse "show truncated PNG"     "truncated.png: Read Error (the PNG is truncated or not readable)" -- "$ws" show "$dir/truncated.png"
+
 # item 11: unwritable outputs fail
 refuse "profile --json unwritable" "/nonexistent/x.json"           -- "$ws" profile -q --json /nonexistent/x.json -- "$ws" run $K 1 1 2 3 4 5
 refuse "profile --trace unwritable" "/nonexistent/t.json"          -- "$ws" profile -q --trace /nonexistent/t.json -- "$ws" run $K 1 1 2 3 4 5
