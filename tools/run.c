@@ -16,7 +16,8 @@ static void usage(FILE *f)
             "  --shared BYTES       dynamic shared memory per block\n"
             "  --config K=V[,K=V]   device settings (cores=, lanes_per_warp=, ...)\n"
             "ARG is a number for scalar parameters; for a pointer parameter,\n"
-            "  zeros:N    a zero-filled buffer of N 32-bit elements, printed after the run\n"
+            "  zeros:N    a zero-filled buffer of N elements of the pointee's type (4 bytes\n"
+            "             for void * or a struct), printed after the run\n"
             "  iota:N     a buffer holding 0,1,...,N-1 (int or float, as the parameter says)\n");
 }
 

@@ -1,6 +1,7 @@
 /* Strict number parsing for warpscope run (run_args.h). strtoX alone
  * accepts "", "abc" (as 0), "1e3" (as 1) and wraps out-of-range values;
  * here the whole text must be the number and it must fit. */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -8,21 +9,29 @@
 #include <string.h>
 #include "run_args.h"
 
+/* Decimal, or hexadecimal after 0x; a leading zero does not mean octal
+ * ("010" is ten, and "08" a number). */
+static int base_of(const char *s)
+{
+    if (*s == '-' || *s == '+') s++;
+    return s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10;
+}
+
 static int whole_unsigned(const char *s, unsigned long long *v)
 {
     char *end;
-    if (!*s || *s == '-' || *s == '+' || *s == ' ') return -1;
+    if (!*s || *s == '-' || *s == '+' || isspace((unsigned char)*s)) return -1;
     errno = 0;
-    *v = strtoull(s, &end, 0);
+    *v = strtoull(s, &end, base_of(s));
     return errno || *end ? -1 : 0;
 }
 
 static int whole_signed(const char *s, long long *v)
 {
     char *end;
-    if (!*s || *s == ' ') return -1;
+    if (!*s || isspace((unsigned char)*s)) return -1;
     errno = 0;
-    *v = strtoll(s, &end, 0);
+    *v = strtoll(s, &end, base_of(s));
     return errno || *end ? -1 : 0;
 }
 

@@ -8,7 +8,8 @@
 
 /* "X", "X,Y" or "X,Y,Z": each a whole number 1..UINT32_MAX. */
 int ws_parse_dim3(const char *text, ws_dim3 *out, char *err, size_t errlen);
-/* A whole unsigned number 0..max (decimal, 0x hex or 0 octal). */
+/* A whole unsigned number 0..max (decimal, or hex after 0x; a leading 0 is
+ * not octal). */
 int ws_parse_u64(const char *text, unsigned long long max, unsigned long long *out, char *err, size_t errlen);
 /* A scalar kernel argument of type t. */
 int ws_parse_scalar(const char *text, const ws_param_type *t, ws_arg *out, char *err, size_t errlen);

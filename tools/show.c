@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "commands.h"
+#include "run_args.h"
 
 typedef struct image { uint32_t w, h; uint8_t *rgba; } image;
 
@@ -17,7 +18,8 @@ static int load_png(const char *path, image *img)
     memset(&pi, 0, sizeof pi);
     pi.version = PNG_IMAGE_VERSION;
     if (!png_image_begin_read_from_file(&pi, path)) {
-        fprintf(stderr, "warpscope show: %s: %s\n", path, pi.message);
+        fprintf(stderr, "warpscope show: %s: %s%s\n", path, pi.message,
+                !strcmp(pi.message, "Read Error") ? " (the PNG is truncated or not readable)" : "");
         return -1;
     }
     pi.format = PNG_FORMAT_RGBA;
@@ -25,7 +27,8 @@ static int load_png(const char *path, image *img)
     img->h = pi.height;
     img->rgba = malloc(PNG_IMAGE_SIZE(pi));
     if (!img->rgba || !png_image_finish_read(&pi, NULL, img->rgba, 0, NULL)) {
-        fprintf(stderr, "warpscope show: %s: %s\n", path, img->rgba ? pi.message : "out of memory");
+        fprintf(stderr, "warpscope show: %s: %s%s\n", path, img->rgba ? pi.message : "out of memory",
+                img->rgba && !strcmp(pi.message, "Read Error") ? " (the PNG is truncated or not readable)" : "");
         png_image_free(&pi);
         free(img->rgba);
         return -1;
@@ -56,8 +59,16 @@ int ws_cmd_show(int argc, char **argv)
                    "Draws the image in the terminal (24-bit colour, two pixels rows per line).\n");
             return 0;
         }
-        if (!strcmp(argv[i], "--width") && i + 1 < argc) width = (uint32_t)strtoul(argv[++i], NULL, 10);
-        else if (argv[i][0] != '-' && !path) path = argv[i];
+        if (!strcmp(argv[i], "--width") && i + 1 < argc) {
+            unsigned long long w;
+            char err[160];
+            if (ws_parse_u64(argv[++i], 1000, &w, err, sizeof err) || w < 1) { /* "5x" was 5, "4294967297" 1 */
+                fprintf(stderr, "warpscope show: --width %s: give a whole number of columns from 1 to 1000\n",
+                        argv[i]);
+                return 2;
+            }
+            width = (uint32_t)w;
+        } else if (argv[i][0] != '-' && !path) path = argv[i];
         else { fprintf(stderr, "warpscope show: unknown argument '%s'\n", argv[i]); return 2; }
     }
     if (!path || width < 1 || width > 1000) {

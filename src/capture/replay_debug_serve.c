@@ -21,8 +21,8 @@ static int take(void *user, const char *k, const char *v)
 {
     rd_opts *o = user;
     long n;
-    if (!strcmp(k, "port-file")) snprintf(o->port_file, sizeof o->port_file, "%s", v);
-    else if (!strcmp(k, "port") && !ws_spec_uint(v, 65535, &n)) o->port = (unsigned)n;
+    if (!strcmp(k, "port-file")) return ws_spec_path(v, o->port_file, sizeof o->port_file);
+    if (!strcmp(k, "port") && !ws_spec_uint(v, 65535, &n)) o->port = (unsigned)n;
     else if (!strcmp(k, "connect-timeout") && !ws_spec_uint(v, 86400000, &n)) o->timeout_ms = (int)n;
     else return -1;
     return 0;

@@ -153,7 +153,10 @@ typedef struct ws_grid_run {
     uint32_t nregs;                      /* argument registers               */
     uint32_t ireg[8], freg[8];           /* a0..a7, fa0..fa7 initial values  */
     uint32_t ni, nf;                     /* how many of each are used        */
-    uint32_t stack_args[64];             /* arguments passed on the stack    */
+    uint32_t stack_args[128];            /* arguments passed on the stack: two
+                                            words for each of a kernel's at
+                                            most 64 parameters (64-bit values,
+                                            8-byte aligned) always fit      */
     uint32_t nstack;
     uint64_t total_blocks, next_block, done_blocks; /* next_block: blocks placed */
     uint8_t per_core_order;              /* functional mode: core c runs chunks

@@ -43,16 +43,8 @@ static int take(void *user, const char *k, const char *v)
 {
     opts *o = user;
     long n;
-    if (!strcmp(k, "port-file")) {
-        snprintf(o->port_file, sizeof o->port_file, "%s", v);
-        return 0;
-    }
-    if (!strcmp(k, "socket")) {
-        size_t n = strlen(v);
-        if (!n || n >= sizeof o->socket_path) return -1;
-        memcpy(o->socket_path, v, n + 1);
-        return 0;
-    }
+    if (!strcmp(k, "port-file")) return ws_spec_path(v, o->port_file, sizeof o->port_file);
+    if (!strcmp(k, "socket")) return ws_spec_path(v, o->socket_path, sizeof o->socket_path);
     if (!strcmp(k, "conditions") && (!strcmp(v, "hardware") || !strcmp(v, "server"))) {
         o->server_conditions = v[0] == 's';
         return 0;

@@ -46,10 +46,7 @@ static int take(void *user, const char *k, const char *v)
 {
     opts *o = user;
     long n;
-    if (!strcmp(k, "port-file")) {
-        snprintf(o->port_file, sizeof o->port_file, "%s", v);
-        return 0;
-    }
+    if (!strcmp(k, "port-file")) return ws_spec_path(v, o->port_file, sizeof o->port_file);
     if (!strcmp(k, "topology")) {
         char *gend = NULL;
         if (!strcmp(v, "per-core")) o->per_core = 1;
@@ -71,7 +68,7 @@ static ws_status parse(const char *spec, opts *o, char *err, size_t errlen)
     memset(o, 0, sizeof *o);
     o->idle = 1;
     return ws_spec_parse(spec, take, o, "WARPSCOPE_JTAG",
-                         "port=N, port-file=PATH, idle=0..7, topology=broadcast|per-core|groups:N", err, errlen);
+                         "port=N, port-file=PATH (under 512 bytes), idle=0..7, topology=broadcast|per-core|groups:N", err, errlen);
 }
 
 static double now_s(void)
@@ -122,6 +119,18 @@ static void release(probe *p)
     p->dbg = NULL;
 }
 
+/* One probe at a time: a second one is closed at once with a line saying
+ * why, instead of waiting unanswered (its adapter would hang) until the
+ * first leaves. */
+static void refuse_second(jtag_server *s)
+{
+    int c = accept4(s->lfd, NULL, NULL, SOCK_CLOEXEC);
+    if (c < 0) return;
+    close(c);
+    fprintf(stderr, "warpscope: JTAG: refused a second probe: one is connected already (one probe at a time; "
+            "connect again after it leaves)\n");
+}
+
 /* How long a probe may go on talking to a dead bus after the program
  * closed the device, so it can notice and quit instead of losing its
  * socket in the middle of a scan. */
@@ -151,10 +160,19 @@ static void serve(jtag_server *s, int cfd, probe *pr, char *why, size_t whylen)
             snprintf(why, whylen, "the program closed the device");
             return;
         }
-        struct pollfd p = { cfd, POLLIN, 0 };
-        int r = poll(&p, 1, deadline ? 20 : 100);
+        struct pollfd p[2] = { { cfd, POLLIN, 0 }, { s->lfd, POLLIN, 0 } };
+        int r = poll(p, 2, deadline ? 20 : 100);
         if (r < 0 && errno != EINTR) { snprintf(why, whylen, "poll: %s", strerror(errno)); return; }
-        if (r <= 0) continue;
+        /* A probe knocking while this one is connected is refused, but
+         * only once this one has nothing left to read: a probe that just
+         * quit or hung up is finished first and the next one served. */
+        if (r > 0 && (p[1].revents & POLLIN) && !(p[0].revents & (POLLIN | POLLHUP | POLLERR))) {
+            char peek;
+            if (recv(cfd, &peek, 1, MSG_PEEK | MSG_DONTWAIT) < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+                refuse_second(s);
+            continue;
+        }
+        if (r <= 0 || !(p[0].revents & (POLLIN | POLLHUP | POLLERR))) continue;
         ssize_t n = recv(cfd, in, sizeof in, 0);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) {

@@ -1,5 +1,7 @@
 /* Walking a server's option string (spec.h). */
 #include "net/spec.h"
+#include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,11 +11,18 @@ ws_status ws_spec_parse(const char *spec, ws_spec_fn fn, void *user, const char 
 {
     if (!spec || !spec[0] || !strcmp(spec, "1")) return WS_OK;
     char buf[1024];
-    snprintf(buf, sizeof buf, "%s", spec);
+    size_t len = strlen(spec);
+    if (len >= sizeof buf) { /* cut short, a path in it would name another file */
+        snprintf(err, errlen, "%s: the settings are %zu bytes long, at most %zu are read: %.60s...", who, len,
+                 sizeof buf - 1, spec);
+        return WS_ERR_INVALID_ARG;
+    }
+    memcpy(buf, spec, len + 1);
     for (char *save = NULL, *kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
         char *eq = strchr(kv, '=');
         if (eq) *eq = 0;
         if (!eq || fn(user, kv, eq + 1)) {
+            if (eq) *eq = '='; /* name the value too: "port=abc" */
             snprintf(err, errlen, "%s: cannot use '%s' (expected %s)", who, kv, expected);
             return WS_ERR_INVALID_ARG;
         }
@@ -24,8 +33,18 @@ ws_status ws_spec_parse(const char *spec, ws_spec_fn fn, void *user, const char 
 int ws_spec_uint(const char *value, long max, long *out)
 {
     char *end = NULL;
+    if (!isdigit((unsigned char)*value)) return -1; /* strtol takes " 5", "+5" and "-0" */
+    errno = 0;
     long n = strtol(value, &end, 10);
-    if (!*value || *end || n < 0 || n > max) return -1;
+    if (errno || *end || n > max) return -1;
     *out = n;
+    return 0;
+}
+
+int ws_spec_path(const char *value, char *dst, size_t size)
+{
+    size_t n = strlen(value);
+    if (!n || n >= size) return -1;
+    memcpy(dst, value, n + 1);
     return 0;
 }

@@ -7,14 +7,16 @@
 #include <string.h>
 #include "runtime/runtime.h"
 
-/* A whole number with an optional K/M/G (KiB/MiB/GiB) suffix; -1 for
+/* A whole number, decimal (leading zeros are decimal too: "cores=010" is
+ * 10, not octal 8) or hexadecimal after 0x, with an optional K/M/G
+ * (KiB/MiB/GiB) suffix, "i" only after one, and an optional B; -1 for
  * anything else, a sign, or a value past 64 bits. */
 static int parse_size(const char *v, uint64_t *out)
 {
     char *end;
     if (!isdigit((unsigned char)*v)) return -1; /* strtoull would take "-1" as 2^64 - 1 */
     errno = 0;
-    unsigned long long n = strtoull(v, &end, 0);
+    unsigned long long n = strtoull(v, &end, v[0] == '0' && (v[1] == 'x' || v[1] == 'X') ? 16 : 10);
     if (end == v || errno == ERANGE) return -1;
     unsigned shift = 0;
     switch (toupper((unsigned char)*end)) {
@@ -25,7 +27,7 @@ static int parse_size(const char *v, uint64_t *out)
     }
     if (shift && n > (UINT64_MAX >> shift)) return -1;
     n <<= shift;
-    if (*end == 'i' || *end == 'I') end++;
+    if (shift && (*end == 'i' || *end == 'I')) end++;
     if (*end == 'B' || *end == 'b') end++;
     if (*end) return -1;
     *out = n;
@@ -61,14 +63,15 @@ static ws_status set_key(ws_config *c, const char *key, const char *val, char *e
     }
     if (strcmp(key, "timing") == 0) { /* timing-model parameter file */
         if (strlen(val) >= sizeof c->timing_file) {
-            snprintf(err, len, "timing=%s: path longer than %zu bytes", val, sizeof c->timing_file - 1);
+            snprintf(err, len, "timing=%.60s...: path longer than %zu bytes (%zu)", val, sizeof c->timing_file - 1,
+                     strlen(val));
             return WS_ERR_INVALID_ARG;
         }
         snprintf(c->timing_file, sizeof c->timing_file, "%s", val);
         return WS_OK;
     }
     if (parse_size(val, &n)) {
-        snprintf(err, len, "%s=%s: not a whole number from 0 to 2^64-1 (K, M, G suffixes allowed)", key, val);
+        snprintf(err, len, "%s=%s: not a whole number from 0 to 2^64-1 (decimal or 0x hex; K, M, G suffixes allowed)", key, val);
         return WS_ERR_INVALID_ARG;
     }
     if (strcmp(key, "global_mem_limit") == 0) { c->global_mem_limit = n; return WS_OK; }
@@ -99,9 +102,13 @@ ws_status ws_config_parse(ws_config *cfg, const char *text, char *err, size_t er
         if (*p == '#') { while (*p && *p != '\n') p++; continue; }
         const char *start = p;
         while (*p && !isspace((unsigned char)*p) && *p != ',') p++;
-        char item[128];
+        /* room for "timing=" and the longest path ws_config.timing_file holds */
+        char item[sizeof cfg->timing_file + 32];
         size_t n = (size_t)(p - start);
-        if (n >= sizeof item) { snprintf(err, errlen, "setting too long: %.40s...", start); return WS_ERR_INVALID_ARG; }
+        if (n >= sizeof item) {
+            snprintf(err, errlen, "setting too long (%zu bytes, at most %zu): %.40s...", n, sizeof item - 1, start);
+            return WS_ERR_INVALID_ARG;
+        }
         memcpy(item, start, n);
         item[n] = 0;
         char *eq = strchr(item, '=');

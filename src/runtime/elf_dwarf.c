@@ -9,6 +9,7 @@
 #include "runtime/elf_internal.h"
 
 #define MAX_DEPTH 16
+#define SPELL_BUDGET 256 /* type DIEs spelled for one parameter */
 
 static int ends_with_star(const char *s)
 {
@@ -16,24 +17,70 @@ static int ends_with_star(const char *s)
     return n > 0 && s[n - 1] == '*';
 }
 
-/* C spelling of a type DIE, e.g. "const float *". */
-static void spell(Dwarf_Die *t, char *buf, size_t len, int depth)
+static void spell(Dwarf_Die *t, char *buf, size_t len, int depth, int *budget);
+
+/* A function type's return type and parameter list, C style: "int" and
+ * "int, float", "const char *, ..." or "void". */
+static void spell_function(Dwarf_Die *fn, char *ret, size_t retlen, char *params, size_t plen, int depth,
+                           int *budget)
+{
+    Dwarf_Attribute at;
+    Dwarf_Die ty, c;
+    snprintf(ret, retlen, "void");
+    if (dwarf_attr_integrate(fn, DW_AT_type, &at) && dwarf_formref_die(&at, &ty))
+        spell(&ty, ret, retlen, depth + 1, budget);
+    size_t n = 0;
+    params[0] = 0;
+    if (dwarf_child(fn, &c) == 0) {
+        do {
+            char sub[160];
+            int tag = dwarf_tag(&c);
+            if (tag == DW_TAG_formal_parameter) {
+                snprintf(sub, sizeof sub, "?");
+                if (dwarf_attr_integrate(&c, DW_AT_type, &at) && dwarf_formref_die(&at, &ty))
+                    spell(&ty, sub, sizeof sub, depth + 1, budget);
+            } else if (tag == DW_TAG_unspecified_parameters) {
+                snprintf(sub, sizeof sub, "...");
+            } else {
+                continue;
+            }
+            int w = snprintf(params + n, plen - n, "%s%s", n ? ", " : "", sub);
+            if (w < 0 || (size_t)w >= plen - n) break; /* cut short: the list ends there */
+            n += (size_t)w;
+        } while (dwarf_siblingof(&c, &c) == 0);
+    }
+    bool prototyped = false;
+    if (!n && dwarf_attr_integrate(fn, DW_AT_prototyped, &at)) dwarf_formflag(&at, &prototyped);
+    if (!n && prototyped) snprintf(params, plen, "void");
+}
+
+/* C spelling of a type DIE, e.g. "const float *", "int (*)(int, float)". */
+static void spell(Dwarf_Die *t, char *buf, size_t len, int depth, int *budget)
 {
     Dwarf_Attribute at;
     Dwarf_Die inner;
     const char *name = dwarf_diename(t);
     if (name && !*name) name = NULL; /* an empty DW_AT_name spells like a missing one */
     int has_inner = dwarf_attr_integrate(t, DW_AT_type, &at) && dwarf_formref_die(&at, &inner);
-    if (depth > MAX_DEPTH) { snprintf(buf, len, "?"); return; }
+    /* a chain at most MAX_DEPTH deep, and at most SPELL_BUDGET types in
+     * all: function types branch, and crafted DWARF could share one
+     * parameter type many times on every level */
+    if (depth > MAX_DEPTH || --*budget < 0) { snprintf(buf, len, "?"); return; }
     char sub[160] = "void";
     switch (dwarf_tag(t)) {
     case DW_TAG_pointer_type:
-        if (has_inner) spell(&inner, sub, sizeof sub, depth + 1);
+        if (has_inner && dwarf_tag(&inner) == DW_TAG_subroutine_type) { /* a function pointer */
+            char params[160];
+            spell_function(&inner, sub, sizeof sub, params, sizeof params, depth + 1, budget);
+            snprintf(buf, len, "%s (*)(%s)", sub, params);
+            return;
+        }
+        if (has_inner) spell(&inner, sub, sizeof sub, depth + 1, budget);
         snprintf(buf, len, "%s%s*", sub, ends_with_star(sub) ? "" : " ");
         return;
     case DW_TAG_const_type: case DW_TAG_volatile_type: case DW_TAG_restrict_type: {
         const char *q = dwarf_tag(t) == DW_TAG_const_type ? "const" : dwarf_tag(t) == DW_TAG_volatile_type ? "volatile" : "restrict";
-        if (has_inner) spell(&inner, sub, sizeof sub, depth + 1);
+        if (has_inner) spell(&inner, sub, sizeof sub, depth + 1, budget);
         if (ends_with_star(sub)) snprintf(buf, len, "%s %s", sub, q);
         else snprintf(buf, len, "%s %s", q, sub);
         return;
@@ -42,9 +89,15 @@ static void spell(Dwarf_Die *t, char *buf, size_t len, int depth)
     case DW_TAG_union_type: snprintf(buf, len, "union %s", name ? name : "<anonymous>"); return;
     case DW_TAG_enumeration_type: snprintf(buf, len, "enum %s", name ? name : "<anonymous>"); return;
     case DW_TAG_array_type:
-        if (has_inner) spell(&inner, sub, sizeof sub, depth + 1);
+        if (has_inner) spell(&inner, sub, sizeof sub, depth + 1, budget);
         snprintf(buf, len, "%s[]", sub);
         return;
+    case DW_TAG_subroutine_type: {
+        char params[160];
+        spell_function(t, sub, sizeof sub, params, sizeof params, depth, budget);
+        snprintf(buf, len, "%s (%s)", sub, params);
+        return;
+    }
     default:
         snprintf(buf, len, "%s", name ? name : "?");
     }
@@ -200,7 +253,8 @@ static int add_param(ws_elf_ctx *cx, ws_elf_kernel *k, Dwarf_Die *p)
     const char *name = dwarf_diename(p);
     if (!dwarf_attr_integrate(p, DW_AT_type, &at) || !dwarf_formref_die(&at, &type))
         return ws_elf_fail(cx, "kernel '%s' parameter %u has no type in DWARF", k->name, k->nparams);
-    spell(&type, tname, sizeof tname, 0);
+    int budget = SPELL_BUDGET;
+    spell(&type, tname, sizeof tname, 0, &budget);
     int is_bool;
     if (kind_of(&type, &kind, &is_bool))
         return ws_elf_fail(cx, "kernel '%s' parameter %u '%s' has type '%s' passed by value, which kernels "

@@ -41,6 +41,20 @@ refuse "unknown option"       "unknown option '--gird'"          -- "$ws" run --
 out=$(run $K 2.5 0x123456789abcdef0 -7 200 0.125 -2147483648 2>&1) || bad "kinds run failed: $out"
 [[ "$out" == *"arg 1: 2.5 1193046 -7 200 0.125 -2.14748365e+09 57072 7"* ]] && ok "typedef'd float/pointer, u64, short, uchar, double, int" ||
     bad "kinds values: $out"
+# numbers are decimal or 0x hex; a leading zero is not octal (010 was 8, 08 refused)
+out=$(run $K 2.5 0x10000000000 010 08 -010 -0x10 2>&1) || bad "leading zeros refused: $out"
+[[ "$out" == *"arg 1: 2.5 1 10 8 -10 -16 0 7"* ]] && ok "leading zeros are decimal, 0x is hex" ||
+    bad "leading zeros / hex: $out"
+refuse "'0x' alone"           "'0x' is not a whole number"       -- "$ws" run $K 1.5 1 2 0x 4 5
+refuse "leading space"        "' 5' is not a whole number"       -- "$ws" run $K 1.5 1 2 3 4 " 5"
+# zeros:N is N elements of the pointee's type (the help said 32-bit ones)
+out=$(run --block 3 "$elf" unsigned_out zeros:3 zeros:3 zeros:3 2>&1) &&
+    [[ "$out" == *"arg 1: 4294967295 4294967294 4294967293"* && "$out" == *"arg 2: 200 201 202"* ]] &&
+    ok "zeros:N of bytes and words" || bad "zeros:N element sizes: $out"
+out=$("$ws" run --help 2>&1); [[ "$out" == *"N elements of the pointee's type"* ]] && ok "run --help on zeros:N" ||
+    bad "run --help: $out"
+out=$(run --block 1 "$elf" wide zeros:1 $(seq 1 40) 2>&1) && [[ "$out" == *"arg 1: 820"* ]] &&
+    ok "40 long long arguments (72 stack words)" || bad "40 long long arguments: $out"
 args=$(seq 1 39)
 out=$(run "$elf" forty zeros:1 $args 2>&1) && [[ "$out" == *"arg 1: 780"* ]] && ok "40 arguments" || bad "40 arguments: $out"
 out=$(run "$elf" doubles iota:4 iota:4 2>&1) && [[ "$out" == *"arg 1: 0 2 4 6"* && "$out" == *"arg 2: -1 0 1 2"* ]] &&
@@ -52,6 +66,13 @@ for c in info disasm; do
     refuse "$c directory"       "is a directory"                   -- "$ws" $c "$dir"
 done
 refuse "run directory"          "is a directory"                   -- "$ws" run "$dir" kinds
+
+# warpscope show: strict --width (5x was 5, 4294967297 wrapped to 1), a
+# truncated PNG said libpng's bare "Read Error"
+printf '\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0' > "$dir/truncated.png"
+refuse "show --width 5x"        "--width 5x: give a whole number of columns from 1 to 1000" -- "$ws" show --width 5x "$dir/truncated.png"
+refuse "show --width wraps"     "--width 4294967297: give a whole number" -- "$ws" show --width 4294967297 "$dir/truncated.png"
+refuse "show truncated PNG"     "truncated.png: Read Error (the PNG is truncated or not readable)" -- "$ws" show "$dir/truncated.png"
 
 # item 11: unwritable outputs fail
 refuse "profile --json unwritable" "/nonexistent/x.json"           -- "$ws" profile -q --json /nonexistent/x.json -- "$ws" run $K 1 1 2 3 4 5

@@ -50,3 +50,21 @@ WS_KERNEL void unsigned_out(unsigned *u, unsigned char *c, char *plain)
  * kernel before it, unnamed). */
 __attribute__((noinline)) static unsigned twice_plus_one(unsigned v) { return v * 2 + 1; }
 WS_KERNEL void calls_helper(unsigned *o) { o[threadIdx_x()] = twice_plus_one(threadIdx_x()); }
+
+/* 40 64-bit parameters: 72 words on the stack (the stack area held 64, so
+ * the launch was refused although the module loaded). */
+WS_KERNEL void wide(long long *out,
+          long long a1, long long a2, long long a3, long long a4, long long a5, long long a6,
+          long long a7, long long a8, long long a9, long long a10, long long a11, long long a12,
+          long long a13, long long a14, long long a15, long long a16, long long a17, long long a18,
+          long long a19, long long a20, long long a21, long long a22, long long a23, long long a24,
+          long long a25, long long a26, long long a27, long long a28, long long a29, long long a30,
+          long long a31, long long a32, long long a33, long long a34, long long a35, long long a36,
+          long long a37, long long a38, long long a39, long long a40)
+{
+    if (threadIdx_x() == 0)
+        out[0] = a1 + a2 + a3 + a4 + a5 + a6 + a7 + a8 + a9 + a10 +
+                 a11 + a12 + a13 + a14 + a15 + a16 + a17 + a18 + a19 + a20 +
+                 a21 + a22 + a23 + a24 + a25 + a26 + a27 + a28 + a29 + a30 +
+                 a31 + a32 + a33 + a34 + a35 + a36 + a37 + a38 + a39 + a40;
+}

@@ -11,3 +11,13 @@ WS_KERNEL void gate(int *out, volatile int *go, int *spins, int limit)
     out[i] = i * 3 + 1; /* MARK:result */
     if (i == 0) *spins = k;
 }
+
+/* Threads from `first_spinner` on wait at the gate, the others go straight
+ * to the barrier (jtag.runctl: a step of a warp held at a barrier). */
+WS_KERNEL void bar_gate(volatile int *go, int limit, int first_spinner)
+{
+    int k = 0;
+    if ((int)threadIdx_x() >= first_spinner)
+        while (!*go && k < limit) k++;
+    __syncthreads();
+}

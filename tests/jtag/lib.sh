@@ -11,9 +11,10 @@ hasnt() { ! grep -qE -- "$2" "$1"; }
 # wait_for_app: jtag_app (started in the background with its output in
 # $work/app.out and $work/app.err) listens and its kernel runs; sets port,
 # go, pat and out from what it printed, or fails the script.
-wait_for_app() {
-  for _ in $(seq 100); do [ -s "$work/port" ] && has "$work/app.out" launching && break; sleep 0.1; done
+wait_for_app() { # up to 30 s: a loaded host may be slow to start it
+  for _ in $(seq 300); do [ -s "$work/port" ] && has "$work/app.out" launching && break; sleep 0.1; done
   if ! [ -s "$work/port" ]; then echo "FAIL: the program never listened"; cat "$work/app.err"; exit 1; fi
+  if ! has "$work/app.out" launching; then echo "FAIL: the program never launched"; cat "$work/app.out" "$work/app.err"; exit 1; fi
   port=$(cat "$work/port")
   go=$(sed -n 's/^go at //p' "$work/app.out")
   pat=$(sed -n 's/^pattern at //p' "$work/app.out")

@@ -3,12 +3,22 @@
  * machine against IEEE 1149.1's diagram, IR and DR scans bit by bit,
  * dtmcs fields and dmi busy / failed handling as spec 0.13.2 chapter 6
  * describes them, on a fake debug bus and on the device's debug module.
- *   test_jtag_tap tap|ir|bypass|dtmcs|dmi|busy|failed|bitbang|device */
+ *   test_jtag_tap tap|ir|bypass|dtmcs|dmi|busy|failed|bitbang|device|localharts|chain|options|secondprobe
+ *   test_jtag_tap runctl|runctl_barrier KERNELS.elf */
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <pthread.h>
 #include <stdint.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
 #include "device/debug/debug.h"
 #include "device/debug/jtag_dtm.h"
 #include "device/debug/jtag_tap.h"
 #include "jtag/bitbang.h"
+#include "jtag/jtag_server.h"
+#include "net/spec.h"
 #include "test.h"
 
 /* ---- a fake debug bus: 128 registers, optionally failing ---- */
@@ -440,6 +450,365 @@ static void test_chain(void)
     CHECK_EQ_U((uint32_t)(got >> 32), WS_JTAG_IDCODE);
 }
 
+/* WARPSCOPE_JTAG's settings: a refused one is named with its value, a
+ * port-file path or a whole spec too long to keep is refused, never cut
+ * short (the port was written to a file of another name). */
+static void test_options(void)
+{
+    ws_config c;
+    ws_config_default(&c);
+    ws_device *dev = NULL;
+    CHECK_EQ_U(ws_device_open(&c, &dev), WS_OK);
+    if (!dev) return;
+    const char *bad[][2] = {
+        { "port=abc", "cannot use 'port=abc'" },
+        { "port=99999", "cannot use 'port=99999'" },
+        { "port= 5", "cannot use 'port= 5'" },
+        { "port=+5", "cannot use 'port=+5'" },
+        { "idle=8", "cannot use 'idle=8'" },
+        { "topology=groups:0", "cannot use 'topology=groups:0'" },
+        { "port-file=", "cannot use 'port-file='" },
+        { "bogus", "cannot use 'bogus'" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        CHECK_EQ_U(ws_jtag_server_attach(dev, bad[i][0]), WS_ERR_INVALID_ARG);
+        CHECK_STR_CONTAINS(ws_last_error(dev), bad[i][1]);
+    }
+    char spec[1200], path[700];
+    memset(path, 'a', sizeof path - 1);
+    path[sizeof path - 1] = 0;
+    path[0] = '/';
+    snprintf(spec, sizeof spec, "port=0,port-file=%s", path);
+    CHECK_EQ_U(ws_jtag_server_attach(dev, spec), WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "cannot use 'port-file=/aaa");
+    memset(spec, 'x', sizeof spec - 1);
+    spec[sizeof spec - 1] = 0;
+    memcpy(spec, "port-file=/", 11);
+    CHECK_EQ_U(ws_jtag_server_attach(dev, spec), WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "WARPSCOPE_JTAG: the settings are 1199 bytes long, at most 1023 are read");
+    long n = -1;
+    CHECK_EQ_U(ws_spec_uint("65535", 65535, &n), 0);
+    CHECK_EQ_U(n, 65535);
+    CHECK(ws_spec_uint("-0", 65535, &n) < 0);
+    CHECK(ws_spec_uint("99999999999999999999", 65535, &n) < 0);
+    ws_device_close(dev);
+}
+
+static int probe_connect(unsigned port)
+{
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (fd >= 0 && connect(fd, (struct sockaddr *)&a, sizeof a)) {
+        close(fd);
+        fd = -1;
+    }
+    return fd;
+}
+
+/* What fd receives within ms: a byte (0-255), -1 if the server closed
+ * it, -2 if nothing came. */
+static int probe_reply(int fd, int ms)
+{
+    struct pollfd p = { fd, POLLIN, 0 };
+    if (poll(&p, 1, ms) <= 0) return -2;
+    unsigned char c;
+    return recv(fd, &c, 1, 0) == 1 ? c : -1;
+}
+
+/* One probe at a time: a second one is closed at once (it waited
+ * unanswered until the first left, so a second OpenOCD hung), the first
+ * is still served, and after it quits the next one is. */
+static void test_secondprobe(void)
+{
+    ws_config c;
+    ws_config_default(&c);
+    ws_device *dev = NULL;
+    CHECK_EQ_U(ws_device_open(&c, &dev), WS_OK);
+    if (!dev) return;
+    char dir[] = "/tmp/ws_jtag_XXXXXX", pf[64], spec[128];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(pf, sizeof pf, "%s/port", dir);
+    snprintf(spec, sizeof spec, "port=0,port-file=%s", pf);
+    CHECK_EQ_U(ws_jtag_server_attach(dev, spec), WS_OK);
+    unsigned port = 0;
+    FILE *f = fopen(pf, "r");
+    CHECK(f && fscanf(f, "%u", &port) == 1);
+    if (f) fclose(f);
+    int a = probe_connect(port);
+    CHECK(a >= 0);
+    CHECK_EQ_U(send(a, "0R", 2, MSG_NOSIGNAL), 2);
+    int r = probe_reply(a, 5000);
+    CHECK(r == '0' || r == '1'); /* a is the probe being served */
+    int b = probe_connect(port);
+    CHECK(b >= 0);
+    CHECK_EQ_U(send(b, "R", 1, MSG_NOSIGNAL), 1);
+    CHECK(probe_reply(b, 5000) == -1); /* refused: closed, not left waiting */
+    CHECK_EQ_U(send(a, "R", 1, MSG_NOSIGNAL), 1);
+    r = probe_reply(a, 5000);
+    CHECK(r == '0' || r == '1');
+    CHECK_EQ_U(send(a, "Q", 1, MSG_NOSIGNAL), 1);
+    CHECK(probe_reply(a, 5000) == -1); /* the server hangs up after Q */
+    int n = probe_connect(port);
+    CHECK(n >= 0);
+    CHECK_EQ_U(send(n, "R", 1, MSG_NOSIGNAL), 1);
+    r = probe_reply(n, 5000);
+    CHECK(r == '0' || r == '1');
+    close(a);
+    close(b);
+    close(n);
+    ws_device_close(dev);
+    unlink(pf);
+    rmdir(dir);
+}
+
+/* ---- run control through the DTM against a running launch ---- */
+
+static uint32_t jt_read(ws_jtag_tap *t, uint32_t addr)
+{
+    scan_dr(t, dmi_word(addr, 0, 1), WS_JTAG_DMI_LEN, 1);
+    return (uint32_t)(scan_dr(t, 0, WS_JTAG_DMI_LEN, 1) >> 2);
+}
+
+static void jt_write(ws_jtag_tap *t, uint32_t addr, uint32_t v)
+{
+    scan_dr(t, dmi_word(addr, v, 2), WS_JTAG_DMI_LEN, 1);
+}
+
+/* Access Register, 32 bits, transfer (and write) */
+static void jt_reg_write(ws_jtag_tap *t, uint32_t regno, uint32_t v)
+{
+    jt_write(t, WS_DM_DATA0, v);
+    jt_write(t, WS_DM_COMMAND, 2u << 20 | 1u << 17 | 1u << 16 | regno);
+}
+
+static uint32_t jt_reg_read(ws_jtag_tap *t, uint32_t regno)
+{
+    jt_write(t, WS_DM_COMMAND, 2u << 20 | 1u << 17 | regno);
+    return jt_read(t, WS_DM_DATA0);
+}
+
+typedef struct runctl_launch {
+    ws_device *dev;
+    ws_kernel *k;
+    ws_arg args[4];
+    ws_status st;
+} runctl_launch;
+
+static void *runctl_main(void *arg)
+{
+    runctl_launch *L = arg;
+    L->st = ws_launch(L->dev, L->k, WS_DIM3(1, 1, 1), WS_DIM3(8, 1, 1), 0, L->args, 4);
+    if (L->st == WS_OK) L->st = ws_synchronize(L->dev);
+    return NULL;
+}
+
+#define DMS_ALLHALTED    (1u << 9)
+#define DMS_ALLRUNNING   (1u << 11)
+#define DMS_ALLRESUMEACK (1u << 17)
+
+/* A halt, a resume, a step and a mode-switch frame written through the
+ * DTM have taken effect when the scan that writes them ends, as on
+ * silicon, although the device thread acts only at its next safe point:
+ * here a warp quantum of millions of instructions away (on a loaded host
+ * a safe point can be that far away in time, and OpenOCD polls dmstatus
+ * only 256 times). The read right after each write shows the result. */
+static void test_runctl(const char *elf)
+{
+    ws_config c;
+    ws_config_default(&c);
+    c.cores = 1;
+    c.warps_per_core = 2;
+    c.lanes_per_warp = 4;
+    c.max_threads_per_block = 8;
+    c.threads = 1;
+    c.warp_quantum = 1u << 21;
+    ws_device *dev = NULL;
+    ws_module *mod = NULL;
+    ws_debug *dbg = NULL;
+    runctl_launch L = { 0 };
+    ws_addr buf = 0;
+    CHECK_EQ_U(ws_device_open(&c, &dev), WS_OK);
+    if (!dev) return;
+    CHECK_EQ_U(ws_module_load_file(dev, elf, &mod), WS_OK);
+    if (!mod || ws_kernel_get(mod, "gate", &L.k) != WS_OK || ws_malloc(dev, 256, &buf) != WS_OK ||
+        ws_memset(dev, buf, 0, 256) != WS_OK) {
+        CHECK(!"the gate kernel loads and its buffers are made");
+        ws_device_close(dev);
+        return;
+    }
+    ws_debug_config dc = { WS_DBG_TOPO_BROADCAST, 1 };
+    CHECK_EQ_U(ws_debug_attach(dev, &dc, &dbg), WS_OK);
+    if (!dbg) { ws_device_close(dev); return; }
+    ws_debug_set_all_stop(dbg, 0); /* as the JTAG server attaches */
+    L.dev = dev;
+    L.args[0] = (ws_arg)WS_ARG_PTR(buf);
+    L.args[1] = (ws_arg)WS_ARG_PTR(buf + 128);  /* go */
+    L.args[2] = (ws_arg)WS_ARG_PTR(buf + 132);  /* spins */
+    L.args[3] = (ws_arg)WS_ARG_I32(0x7fffffff); /* until the gate opens */
+    pthread_t th;
+    CHECK_EQ_U(pthread_create(&th, NULL, runctl_main, &L), 0);
+    ws_jtag_dtm dtm;
+    ws_jtag_dmi dmi;
+    ws_jtag_dtm_bind(&dtm, dbg, 0, &dmi);
+    ws_jtag_tap t;
+    ws_jtag_tap_init(&t, &dmi, 1);
+    to_idle(&t);
+    scan_ir(&t, WS_JTAG_IR_DMI);
+    jt_write(&t, WS_DM_DMCONTROL, 1); /* dmactive, hart 0 */
+    int running = 0;
+    for (int i = 0; i < 4000 && !running; i++) {
+        running = (jt_read(&t, WS_DM_DMSTATUS) & DMS_ALLRUNNING) != 0;
+        if (!running) nanosleep(&(struct timespec){ 0, 500000 }, NULL);
+    }
+    CHECK(running);
+    /* halt: one dmstatus read later the hart is halted */
+    jt_write(&t, WS_DM_DMCONTROL, 1u << 31 | 1);
+    uint32_t st = jt_read(&t, WS_DM_DMSTATUS);
+    CHECK_EQ_U(st & (DMS_ALLHALTED | DMS_ALLRUNNING), DMS_ALLHALTED);
+    jt_write(&t, WS_DM_DMCONTROL, 1);
+    /* resume: acknowledged and running */
+    jt_write(&t, WS_DM_DMCONTROL, 1u << 30 | 1);
+    st = jt_read(&t, WS_DM_DMSTATUS);
+    CHECK_EQ_U(st & (DMS_ALLRESUMEACK | DMS_ALLRUNNING | DMS_ALLHALTED), DMS_ALLRESUMEACK | DMS_ALLRUNNING);
+    jt_write(&t, WS_DM_DMCONTROL, 1);
+    /* step: halt, dcsr.step, resume; the step has ended at the next read */
+    jt_write(&t, WS_DM_DMCONTROL, 1u << 31 | 1);
+    jt_write(&t, WS_DM_DMCONTROL, 1);
+    uint32_t dpc0 = jt_reg_read(&t, 0x7b1);
+    jt_reg_write(&t, 0x7b0, jt_reg_read(&t, 0x7b0) | 1u << 2);
+    jt_write(&t, WS_DM_DMCONTROL, 1u << 30 | 1);
+    st = jt_read(&t, WS_DM_DMSTATUS);
+    CHECK_EQ_U(st & (DMS_ALLRESUMEACK | DMS_ALLRUNNING | DMS_ALLHALTED), DMS_ALLRESUMEACK | DMS_ALLHALTED);
+    jt_write(&t, WS_DM_DMCONTROL, 1);
+    CHECK_EQ_U(jt_reg_read(&t, 0x7b0) >> 6 & 7, 4); /* dcsr.cause: step */
+    CHECK(jt_reg_read(&t, 0x7b1) != dpc0);
+    jt_reg_write(&t, 0x7b0, jt_reg_read(&t, 0x7b0) & ~(1u << 2));
+    /* a mode-switch frame (broadcast) halts every warp of the core, and
+     * runs them again */
+    jt_write(&t, WS_DM_MODESWITCH, 0xD5u << 24 | 1u << 16 | 1u);
+    jt_write(&t, WS_DM_MODESWITCH, 2); /* halt */
+    CHECK_EQ_U(jt_read(&t, WS_DM_HALTSUM0), 0xff);
+    jt_write(&t, WS_DM_MODESWITCH, 0xD5u << 24 | 1u << 16 | 1u);
+    jt_write(&t, WS_DM_MODESWITCH, 1); /* run */
+    CHECK_EQ_U(jt_read(&t, WS_DM_HALTSUM0), 0);
+    /* open the gate through the system bus, let go, and the kernel ends */
+    jt_write(&t, WS_DM_SBCS, 2u << 17);
+    jt_write(&t, WS_DM_SBADDRESS0, (uint32_t)(buf + 128));
+    jt_write(&t, WS_DM_SBDATA0, 1);
+    ws_debug_detach(dbg);
+    pthread_join(th, NULL);
+    CHECK_EQ_U(L.st, WS_OK);
+    int out[8] = { 0 };
+    CHECK_EQ_U(ws_memcpy_dtoh(dev, out, buf, sizeof out), WS_OK);
+    for (int i = 0; i < 8; i++) CHECK_EQ_U(out[i], i * 3 + 1);
+    ws_device_close(dev);
+}
+
+typedef struct bar_launch {
+    ws_device *dev;
+    ws_kernel *k;
+    ws_arg args[3];
+    ws_status st;
+} bar_launch;
+
+static void *bar_main(void *arg)
+{
+    bar_launch *L = arg;
+    L->st = ws_launch(L->dev, L->k, WS_DIM3(1, 1, 1), WS_DIM3(8, 1, 1), 0, L->args, 3);
+    if (L->st == WS_OK) L->st = ws_synchronize(L->dev);
+    return NULL;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* A step of a warp whose every lane waits at a barrier: it runs nothing
+ * until the barrier opens, so the resume that starts the step completes
+ * at once (it held the probe for the whole 2 s wait), and the step ends
+ * once the other warp reaches the barrier. */
+static void test_runctl_barrier(const char *elf)
+{
+    ws_config c;
+    ws_config_default(&c);
+    c.cores = 1;
+    c.warps_per_core = 2;
+    c.lanes_per_warp = 4;
+    c.max_threads_per_block = 8;
+    c.threads = 1;
+    ws_device *dev = NULL;
+    ws_module *mod = NULL;
+    ws_debug *dbg = NULL;
+    bar_launch L = { 0 };
+    ws_addr go = 0;
+    CHECK_EQ_U(ws_device_open(&c, &dev), WS_OK);
+    if (!dev) return;
+    CHECK_EQ_U(ws_module_load_file(dev, elf, &mod), WS_OK);
+    if (!mod || ws_kernel_get(mod, "bar_gate", &L.k) != WS_OK || ws_malloc(dev, 4, &go) != WS_OK ||
+        ws_memset(dev, go, 0, 4) != WS_OK) {
+        CHECK(!"the bar_gate kernel loads");
+        ws_device_close(dev);
+        return;
+    }
+    ws_debug_config dc = { WS_DBG_TOPO_BROADCAST, 1 };
+    CHECK_EQ_U(ws_debug_attach(dev, &dc, &dbg), WS_OK);
+    if (!dbg) { ws_device_close(dev); return; }
+    ws_debug_set_all_stop(dbg, 0);
+    L.dev = dev;
+    L.args[0] = (ws_arg)WS_ARG_PTR(go);
+    L.args[1] = (ws_arg)WS_ARG_I32(0x7fffffff);
+    L.args[2] = (ws_arg)WS_ARG_I32(4); /* warp 0 to the barrier, warp 1 spins */
+    pthread_t th;
+    CHECK_EQ_U(pthread_create(&th, NULL, bar_main, &L), 0);
+    ws_jtag_dtm dtm;
+    ws_jtag_dmi dmi;
+    ws_jtag_dtm_bind(&dtm, dbg, 0, &dmi);
+    ws_jtag_tap t;
+    ws_jtag_tap_init(&t, &dmi, 1);
+    to_idle(&t);
+    scan_ir(&t, WS_JTAG_IR_DMI);
+    jt_write(&t, WS_DM_DMCONTROL, 1);
+    int running = 0;
+    for (int i = 0; i < 4000 && !running; i++) {
+        running = (jt_read(&t, WS_DM_DMSTATUS) & DMS_ALLRUNNING) != 0;
+        if (!running) nanosleep(&(struct timespec){ 0, 500000 }, NULL);
+    }
+    CHECK(running);
+    nanosleep(&(struct timespec){ 0, 100000000 }, NULL); /* warp 0 reaches the barrier */
+    jt_write(&t, WS_DM_DMCONTROL, 1u << 31 | 1);
+    CHECK_EQ_U(jt_read(&t, WS_DM_DMSTATUS) & DMS_ALLHALTED, DMS_ALLHALTED);
+    jt_write(&t, WS_DM_DMCONTROL, 1);
+    jt_reg_write(&t, 0x7b0, jt_reg_read(&t, 0x7b0) | 1u << 2);
+    double t0 = now_s();
+    jt_write(&t, WS_DM_DMCONTROL, 1u << 30 | 1);
+    double dt = now_s() - t0;
+    CHECK(dt < 1.0);
+    if (dt >= 1.0) fprintf(stderr, "the resume into a barrier step took %.2f s\n", dt);
+    uint32_t st = jt_read(&t, WS_DM_DMSTATUS);
+    CHECK_EQ_U(st & (DMS_ALLRESUMEACK | DMS_ALLHALTED), DMS_ALLRESUMEACK); /* the step waits */
+    jt_write(&t, WS_DM_DMCONTROL, 1);
+    /* open the gate: warp 1 reaches the barrier, it opens, the step ends */
+    jt_write(&t, WS_DM_SBCS, 2u << 17);
+    jt_write(&t, WS_DM_SBADDRESS0, (uint32_t)go);
+    jt_write(&t, WS_DM_SBDATA0, 1);
+    int halted = 0;
+    for (int i = 0; i < 4000 && !halted; i++) {
+        halted = (jt_read(&t, WS_DM_DMSTATUS) & DMS_ALLHALTED) != 0;
+        if (!halted) nanosleep(&(struct timespec){ 0, 500000 }, NULL);
+    }
+    CHECK(halted);
+    CHECK_EQ_U(jt_reg_read(&t, 0x7b0) >> 6 & 7, 4); /* dcsr.cause: step */
+    jt_reg_write(&t, 0x7b0, jt_reg_read(&t, 0x7b0) & ~(1u << 2));
+    ws_debug_detach(dbg);
+    pthread_join(th, NULL);
+    CHECK_EQ_U(L.st, WS_OK);
+    ws_device_close(dev);
+}
+
 int main(int argc, char **argv)
 {
     const char *w = argc > 1 ? argv[1] : "";
@@ -454,8 +823,13 @@ int main(int argc, char **argv)
     else if (!strcmp(w, "device")) test_device();
     else if (!strcmp(w, "localharts")) test_localharts();
     else if (!strcmp(w, "chain")) test_chain();
+    else if (!strcmp(w, "runctl") && argc > 2) test_runctl(argv[2]);
+    else if (!strcmp(w, "runctl_barrier") && argc > 2) test_runctl_barrier(argv[2]);
+    else if (!strcmp(w, "options")) test_options();
+    else if (!strcmp(w, "secondprobe")) test_secondprobe();
     else {
-        fprintf(stderr, "usage: test_jtag_tap tap|ir|bypass|dtmcs|dmi|busy|failed|bitbang|device|localharts|chain\n");
+        fprintf(stderr, "usage: test_jtag_tap tap|ir|bypass|dtmcs|dmi|busy|failed|bitbang|device|localharts|chain|options|secondprobe\n"
+                        "       test_jtag_tap runctl|runctl_barrier KERNELS.elf\n");
         return 2;
     }
     return TEST_SUMMARY();

@@ -76,3 +76,10 @@ WS_KERNEL void k_format(char *out, int value, float f)
 {
     snprintf(out, 64, "%s=%d %.2f %x", names[value & 1 ? 1 : 0], value, (double)f, (unsigned)value);
 }
+
+/* Function pointers spell as C writes their type (they spelled "? *"). */
+typedef int (*visit_fn)(int, float);
+WS_KERNEL void k_funcptrs(int (*cb)(int, float), void (*done)(void), int (*fmt)(const char *, ...), visit_fn v, int *out)
+{
+    out[0] = (cb != 0) + (done != 0) + (fmt != 0) + (v != 0);
+}

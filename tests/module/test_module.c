@@ -45,6 +45,9 @@ static const expect_kernel kernels[] = {
     { "k_addresses", "mod_kernels.c", 2, { P("i", "int", I32), P("out", "int *", PTR) } },
     { "k_shared", "mod_kernels.c", 1, { P("v", "float *", PTR) } },
     { "k_format", "mod_kernels.c", 3, { P("out", "char *", PTR), P("value", "int", I32), P("f", "float", F32) } },
+    { "k_funcptrs", "mod_kernels.c", 5,
+      { P("cb", "int (*)(int, float)", PTR), P("done", "void (*)(void)", PTR),
+        P("fmt", "int (*)(const char *, ...)", PTR), P("v", "visit_fn", PTR), P("out", "int *", PTR) } },
 };
 #define NKERNELS (sizeof kernels / sizeof *kernels)
 /* float tile[64] + int counts[32] (mod_kernels.c) + int other_shared[16] (mod_other.c) */

@@ -36,6 +36,30 @@ static void config_checks(void)
         CHECK(ws_config_parse(&c, bad[i], err, sizeof err) == WS_ERR_INVALID_ARG);
         CHECK_STR_CONTAINS(err, bad[i]);
     }
+    /* decimal or 0x hex: a leading zero is not octal ("cores=010" was 8
+     * cores and "cores=08" refused); "i" only after K, M or G */
+    ws_config_default(&c);
+    CHECK(ws_config_parse(&c, "cores=010,warp_quantum=08,global_mem_limit=0x200000", err, sizeof err) == WS_OK);
+    CHECK_EQ_U(c.cores, 10);
+    CHECK_EQ_U(c.warp_quantum, 8);
+    CHECK_EQ_U(c.global_mem_limit, 2u << 20);
+    CHECK(ws_config_parse(&c, "stack_per_lane=2KiB,max_shared_per_block=1024B", err, sizeof err) == WS_OK);
+    CHECK_EQ_U(c.stack_per_lane, 2048);
+    CHECK_EQ_U(c.max_shared_per_block, 1024);
+    /* a timing file path up to the 255 bytes timing_file holds (one of
+     * 128 to 255 bytes was refused as "setting too long") */
+    char longpath[300];
+    snprintf(longpath, sizeof longpath, "timing=/%0250d", 0);
+    CHECK(ws_config_parse(&c, longpath, err, sizeof err) == WS_OK);
+    CHECK_EQ_U(strlen(c.timing_file), 251);
+    snprintf(longpath, sizeof longpath, "timing=/%0260d", 0);
+    CHECK(ws_config_parse(&c, longpath, err, sizeof err) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(err, "path longer than 255 bytes");
+    const char *bad2[] = { "cores=4i", "cores=0x", "cores=0x1q" };
+    for (size_t i = 0; i < sizeof bad2 / sizeof *bad2; i++) {
+        CHECK(ws_config_parse(&c, bad2[i], err, sizeof err) == WS_ERR_INVALID_ARG);
+        CHECK_STR_CONTAINS(err, bad2[i]);
+    }
     ws_config_default(&c);
     CHECK(ws_config_parse(&c, "global_mem_limit=16G", err, sizeof err) == WS_OK);
     CHECK(c.global_mem_limit == (uint64_t)16 << 30);

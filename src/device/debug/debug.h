@@ -115,6 +115,13 @@ ws_status ws_dmi_write(ws_debug *dbg, uint32_t dm, uint32_t addr, uint32_t value
 /* 1 if addr is a register these debug modules implement (the others are
  * refused by ws_dmi_read/ws_dmi_write; a JTAG DTM reads them as 0). */
 int ws_dmi_implemented(uint32_t addr);
+/* Wait (at most timeout_ms) until the device thread has acted on the halt
+ * and resume requests (dmcontrol, mode-switch frames) to the warps with a
+ * live thread on debug module dm's cores, and the steps they started have
+ * ended: what a probe polling dmstatus a bounded number of times needs
+ * (the JTAG DTM calls it after such writes). WS_ERR_TIMEOUT (ws_debug_error
+ * says which module) if the device did not get there in time. */
+ws_status ws_dmi_wait_run_control(ws_debug *dbg, uint32_t dm, unsigned timeout_ms);
 /* on = 1: each module numbers the harts it serves from 0 in hartsel and
  * the halt summaries (a probe such as OpenOCD counts a module's harts from
  * 0), hartsel is WARL to the bits the module's harts need, and hasel

@@ -29,6 +29,8 @@ void dbg_wake_device_locked(ws_debug *d)
     pthread_cond_broadcast(&d->dev_cv);
 }
 
+void dbg_requests_done_locked(ws_debug *d) { pthread_cond_broadcast(&d->req_cv); }
+
 void dbg_invalidate_locked(ws_debug *d, uint32_t lo, uint32_t hi)
 {
     if (d->ninval == DBG_INVAL_MAX) { /* full: widen the last range */
@@ -130,6 +132,7 @@ static void dbg_free(ws_debug *d)
     pthread_cond_destroy(&d->dev_cv);
     pthread_cond_destroy(&d->ev_cv);
     pthread_cond_destroy(&d->app_cv);
+    pthread_cond_destroy(&d->req_cv);
     if (d->evfd >= 0) close(d->evfd);
     free(d);
 }
@@ -166,6 +169,7 @@ ws_status ws_debug_attach(ws_device *dev, const ws_debug_config *cfg, ws_debug *
         pthread_condattr_init(&ca);
         pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
         pthread_cond_init(&d->ev_cv, &ca);
+        pthread_cond_init(&d->req_cv, &ca);
         pthread_condattr_destroy(&ca);
         pthread_cond_init(&d->dev_cv, NULL);
         pthread_cond_init(&d->app_cv, NULL);
@@ -230,6 +234,7 @@ ws_status ws_debug_detach(ws_debug *d)
     d->parked = 0;
     pthread_cond_broadcast(&d->app_cv);
     pthread_cond_broadcast(&d->ev_cv);
+    pthread_cond_broadcast(&d->req_cv);
     dbg_wake_device_locked(d);
     pthread_mutex_unlock(&d->mu);
     /* The device keeps the handle (its hooks may be mid-call) and frees it
@@ -247,6 +252,7 @@ void ws_dbg_device_close(ws_device *dev)
     d->dev = NULL;
     dev->debug = NULL;
     pthread_cond_broadcast(&d->ev_cv);
+    pthread_cond_broadcast(&d->req_cv);
     pthread_mutex_unlock(&d->mu);
     if (!attached) dbg_free(d); /* else the tool frees it with ws_debug_detach */
 }

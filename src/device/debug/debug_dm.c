@@ -2,7 +2,9 @@
  * hart selection, run control, abstract commands, system bus access, and
  * the mode-switch command port. A module reaches only the cores it serves
  * (its topology); harts on other cores are nonexistent to it. */
+#include <errno.h>
 #include <string.h>
+#include <time.h>
 #include "device/debug/debug_internal.h"
 #include "device/lane_io.h"
 
@@ -556,6 +558,48 @@ ws_status ws_dmi_write(ws_debug *d, uint32_t dm, uint32_t addr, uint32_t v)
                 m->progbuf[addr - WS_DM_PROGBUF0] = v;
             }
             break; /* read-only or unimplemented: ignored */
+        }
+    }
+    pthread_mutex_unlock(&d->mu);
+    return st;
+}
+
+/* A warp with a live lane on a core m serves whose halt or resume request
+ * (dmcontrol or a mode-switch frame) the device thread has not acted on
+ * yet, or whose step has not ended (locked). A stepping warp whose every
+ * live lane waits at a barrier runs nothing until the barrier opens (the
+ * step ends then), so it is not waited for. */
+static int run_control_pending(ws_debug *d, const dbg_dm *m)
+{
+    for (uint32_t c = m->first_core; c < m->first_core + m->ncores; c++)
+        for (uint32_t s = 0; s < d->wpc; s++) {
+            const ws_warp *w = dbg_warp_of(d, c * d->wpc + s);
+            const dbg_warp *dw = &d->w[c * d->wpc + s];
+            if (!w->active || !w->live) continue;
+            if (dw->req != REQ_NONE) return 1;
+            if (dw->stepping && dw->state == DW_RUN && (w->live & ~w->waiting)) return 1;
+        }
+    return 0;
+}
+
+ws_status ws_dmi_wait_run_control(ws_debug *d, uint32_t dm, unsigned timeout_ms)
+{
+    if (!d) return WS_ERR_INVALID_ARG;
+    struct timespec until;
+    clock_gettime(CLOCK_MONOTONIC, &until);
+    until.tv_sec += timeout_ms / 1000;
+    until.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+    if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
+    ws_status st = WS_OK;
+    pthread_mutex_lock(&d->mu);
+    for (;;) {
+        /* nothing to wait for once the device closed or the tool left
+         * (the device thread then drops halt requests) */
+        if (!d->dev || dm >= d->ndm || !atomic_load(&d->attached) || !run_control_pending(d, &d->dm[dm])) break;
+        if (pthread_cond_timedwait(&d->req_cv, &d->mu, &until) == ETIMEDOUT) {
+            st = dbg_fail(d, WS_ERR_TIMEOUT, "debug module %u: the device did not act on a halt or resume "
+                          "request within %u ms", dm, timeout_ms);
+            break;
         }
     }
     pthread_mutex_unlock(&d->mu);

@@ -79,6 +79,9 @@ struct ws_debug {
     pthread_cond_t dev_cv;         /* device thread waits for the tool       */
     pthread_cond_t ev_cv;          /* tool waits for events                  */
     pthread_cond_t app_cv;         /* application parked at an event         */
+    pthread_cond_t req_cv;         /* the device thread acted on run-control
+                                      requests (halt, resume, a step's end);
+                                      CLOCK_MONOTONIC                        */
     ws_debug_config cfg;
     uint32_t nwarps, nharts, lanes, wpc, hartsellen;
     dbg_warp *w;
@@ -134,6 +137,9 @@ void dbg_push_event_locked(ws_debug *d, ws_dbg_event_kind kind, uint32_t hart, u
 void dbg_app_event_locked(ws_debug *d, ws_dbg_event_kind kind, uint32_t module, uint64_t launch_id,
                           ws_status st);
 void dbg_wake_device_locked(ws_debug *d);
+/* The device thread acted on run-control requests: wake a tool waiting in
+ * ws_dmi_wait_run_control (locked). */
+void dbg_requests_done_locked(ws_debug *d);
 void dbg_invalidate_locked(ws_debug *d, uint32_t lo, uint32_t hi);
 /* debug_run.c: halt warp (device thread, locked); event 0 = group halt. */
 void dbg_halt_locked(ws_debug *d, ws_warp *w, uint32_t cause, uint32_t lane, int event);

@@ -32,6 +32,7 @@ void dbg_halt_locked(ws_debug *d, ws_warp *w, uint32_t cause, uint32_t lane, int
     dw->cause = (uint8_t)cause;
     dw->stepping = dw->step_bar = 0;
     dw->group_halt = !event;
+    dbg_requests_done_locked(d); /* a halt or a step's end a probe may wait for */
     /* resumeack stays: it says the last resumereq was acted on, and a
      * probe stepping a hart sees the step's halt before it polls for it
      * (spec 0.13.2: only a new resumereq clears it). */
@@ -120,6 +121,7 @@ static int service_locked(ws_debug *d)
         dw->stepping = dw->step && atomic_load(&d->attached);
         changed++;
     }
+    dbg_requests_done_locked(d);
     return fault ? -1 : changed;
 }
 
@@ -267,13 +269,19 @@ ws_warp_result ws_dbg_warp_done(ws_device *dev, ws_warp *w, ws_warp_result r)
         return r;
     }
     if (dw->stepping && dw->state == DW_RUN) {
+        /* under the lock: a probe waiting for the step's end reads it */
+        pthread_mutex_lock(&d->mu);
         dw->stepping = 0;
-        if (!w->live) return r; /* stepped off the end: the warp retired */
-        if (!(w->live & ~w->waiting)) {
+        if (!w->live) { /* stepped off the end: the warp retired */
+        } else if (!(w->live & ~w->waiting)) {
             dw->step_bar = 1; /* completes when the barrier opens */
-            return r;
+        } else if (atomic_load(&d->attached)) {
+            dbg_halt_locked(d, w, WS_DCSR_CAUSE_STEP, lowest_live(w), 1);
+        } else { /* the tool detached: nobody would resume it */
+            dw->step_bar = 0;
         }
-        halt_now(d, w, WS_DCSR_CAUSE_STEP, lowest_live(w));
+        dbg_requests_done_locked(d);
+        pthread_mutex_unlock(&d->mu);
     }
     return r;
 }
@@ -341,6 +349,7 @@ void ws_dbg_launch_end(ws_device *dev, uint64_t launch_id, ws_status st)
         d->w[i].step = step; /* dcsr.step and resumeack outlive the launch */
         d->w[i].resumeack = ack;
     }
+    dbg_requests_done_locked(d); /* no lane is live any more */
     dbg_app_event_locked(d, WS_DBG_EV_LAUNCH_END, 0, launch_id, st);
     pthread_mutex_unlock(&d->mu);
 }
