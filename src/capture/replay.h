@@ -40,9 +40,14 @@ typedef struct ws_replay_call_info {
     char text[512];             /* the call with its arguments, as --list prints it */
     /* launches: the kernel; draws: the pipeline's shaders (else NULL/0) */
     const char *kernel;         /* kernel or fragment shader name            */
-    uint32_t draw;              /* the draw's ordinal in the frame (draws)   */
+    uint32_t draw;              /* the draw's ordinal in the frame (draws); as
+                                   the device numbers draws ($draw), a draw of
+                                   0 vertices or 0 instances draws nothing and
+                                   has none: WS_REPLAY_NO_DRAW               */
     uint32_t launch;            /* the launch's ordinal in the frame (launches) */
 } ws_replay_call_info;
+
+#define WS_REPLAY_NO_DRAW UINT32_MAX
 
 typedef struct ws_replay_options {
     const char *config;         /* extra ws_config settings ("mode=timing"), or NULL */

@@ -158,7 +158,8 @@ static int pixel_drawable(rd_target *t, uint32_t x, uint32_t y, uint32_t d, char
     const uint64_t n = ws_replay_call_count(t->r);
     for (uint64_t i = 0; i < n; i++) {
         ws_replay_call_info ci;
-        if (ws_replay_describe_call(t->r, i, &ci) || ci.kind != WS_REPLAY_CALL_DRAW) continue;
+        if (ws_replay_describe_call(t->r, i, &ci) || ci.kind != WS_REPLAY_CALL_DRAW || ci.draw == WS_REPLAY_NO_DRAW)
+            continue;
         const uint32_t ordinal = draws++;
         if (d != UINT32_MAX && ordinal != d) continue;
         const ws_gfx_target *rt = ws_replay_target_at(t->r, i);

@@ -125,7 +125,8 @@ static void describe(const ws_replay *r, const rp_call *rc, text *t, const char 
         if (k == 4) say(t, "%u vertices, %u instances, first %u, first instance %u)", v[0], v[1], v[2], v[3]);
         else say(t, "%u indices, %u instances, first %u, base vertex %d, first instance %u)", v[0], v[1], v[2],
                  (int32_t)v[3], v[4]);
-        say(t, " draw %u", rc->draw);
+        if (rc->draw == WS_REPLAY_NO_DRAW) say(t, " (draws nothing)");
+        else say(t, " draw %u", rc->draw);
         return;
     }
     case WSCAP_SET_TEXTURE: v[0] = wscap_u32(&c); say(t, "slot %u, texture %u)", v[0], wscap_u32(&c)); return;

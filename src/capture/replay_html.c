@@ -271,7 +271,9 @@ static ws_status write_page(FILE *f, report *rp, const ws_replay_html_options *o
         }
         else
             fprintf(f, "<p class=\"muted\">no render target bound</p>");
-        if (ci.kind == WS_REPLAY_CALL_DRAW)
+        if (ci.kind == WS_REPLAY_CALL_DRAW && ci.draw == WS_REPLAY_NO_DRAW)
+            fprintf(f, "<h3>Call %" PRIu64 " &middot; empty draw</h3>", s->call);
+        else if (ci.kind == WS_REPLAY_CALL_DRAW)
             fprintf(f, "<h3>Call %" PRIu64 " &middot; draw %u</h3>", s->call, ci.draw);
         else
             fprintf(f, "<h3>Call %" PRIu64 " &middot; clear</h3>", s->call);

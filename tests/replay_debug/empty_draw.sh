@@ -1,0 +1,37 @@
+#!/bin/bash
+# Draw ordinals of a replayed frame are the device's: a draw of 0
+# instances is accepted but draws nothing and gets no draw id, so the
+# ordinal `replay --list` prints for the draw after it is the one
+# `monitor debug-pixel X Y DRAW` takes and $draw shows. (The replayer
+# counted the empty draw: --list called the green draw "draw 2", and
+# `monitor debug-pixel 8 16 2` ran to the frame end without a stop.)
+#   empty_draw.sh WARPSCOPE PROGRAM SHADERS.elf
+set -u
+ws=$1 prog=$2 elf=$3
+work=$(mktemp -d)
+rpid=
+cleanup() { [ -n "$rpid" ] && kill "$rpid" 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+"$ws" capture -o "$work/f.wscap" --frames 0 -- "$prog" "$elf" > "$work/capture.out" 2>&1 || { cat "$work/capture.out"; exit 1; }
+"$ws" replay --list "$work/f.wscap" > "$work/list.out" 2>&1 || { cat "$work/list.out"; exit 1; }
+cat "$work/list.out"
+fails=0
+grep -Eq "ws_gfx_draw\(6 vertices, 0 instances.*\(draws nothing\)" "$work/list.out" ||
+  { echo "FAIL: the empty draw is not listed as drawing nothing"; fails=$((fails+1)); }
+green=$(sed -n 's/.*ws_gfx_draw(6 vertices, 1 instances, first 6, .*) draw \([0-9]*\).*/\1/p' "$work/list.out")
+[ "$green" = 1 ] || { echo "FAIL: the green quad is listed as draw '$green', the device numbers it 1"; fails=$((fails+1)); }
+timeout 150 "$ws" replay --debug="port=0,port-file=$work/port" "$work/f.wscap" > "$work/replay.out" 2>&1 &
+rpid=$!
+for _ in $(seq 300); do [ -s "$work/port" ] && break; kill -0 "$rpid" 2>/dev/null || break; sleep 0.1; done
+[ -s "$work/port" ] || { echo "FAIL: replay --debug never listened"; cat "$work/replay.out"; exit 1; }
+timeout 150 gdb-multiarch -batch -nx -ex "set pagination off" -ex "set confirm off" \
+  -ex "target remote 127.0.0.1:$(cat "$work/port")" -ex "monitor debug-pixel 8 16 ${green:-1}" -ex continue \
+  -ex 'printf "DRAW %d PIXEL %d %d\n", $draw, $pixel_x, $pixel_y' -ex 'printf "GREEN %g\n", in->color[1]' \
+  > "$work/gdb.out" 2>&1
+wait "$rpid"; rc=$?; rpid=
+cat "$work/gdb.out"
+grep -Eq "^DRAW ${green:-1} PIXEL 8 16$" "$work/gdb.out" || { echo "FAIL: no stop at the pixel in draw ${green:-1}"; fails=$((fails+1)); }
+grep -Eq "^GREEN 1$" "$work/gdb.out" || { echo "FAIL: the stop is not in the green quad's fragment shader"; fails=$((fails+1)); }
+[ "$rc" = 0 ] || { echo "FAIL: replay exit $rc"; cat "$work/replay.out"; fails=$((fails+1)); }
+echo "$fails failed"
+[ "$fails" = 0 ]

@@ -1,0 +1,48 @@
+/* A one-frame graphics program for the frame debugger tests, linked with
+ * libwarpscope.so so `warpscope capture` can record it. On a 32x32
+ * target: draw A, a red quad over everything; an empty draw (0 instances:
+ * accepted, draws nothing, gets no draw id); draw B, a green quad over the
+ * left half.
+ *   rd_gfx_program SHADERS.elf */
+#include <stddef.h>
+#include <stdio.h>
+#include "warpscope/graphics.h"
+
+typedef struct { float pos[2]; float color[4]; } vertex;
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) { fprintf(stderr, "usage: rd_gfx_program SHADERS.elf\n"); return 2; }
+    static const vertex v[12] = {
+        {{-1, -1}, {1, 0, 0, 1}}, {{1, -1}, {1, 0, 0, 1}}, {{1, 1}, {1, 0, 0, 1}},
+        {{-1, -1}, {1, 0, 0, 1}}, {{1, 1}, {1, 0, 0, 1}}, {{-1, 1}, {1, 0, 0, 1}},
+        {{-1, -1}, {0, 1, 0, 1}}, {{0, -1}, {0, 1, 0, 1}}, {{0, 1}, {0, 1, 0, 1}},
+        {{-1, -1}, {0, 1, 0, 1}}, {{0, 1}, {0, 1, 0, 1}}, {{-1, 1}, {0, 1, 0, 1}},
+    };
+    ws_device *dev;
+    ws_module *mod = NULL;
+    ws_kernel *vs = NULL, *fs = NULL;
+    ws_gfx_pipeline *pipe = NULL;
+    ws_gfx_target *t = NULL;
+    ws_addr vb = 0;
+    if (ws_device_open(NULL, &dev)) return 1;
+    ws_gfx_pipeline_desc d = { .nattributes = 2, .nbindings = 1 };
+    d.attributes[0] = (ws_gfx_attribute){ 0, offsetof(vertex, pos), WS_GFX_FLOAT2 };
+    d.attributes[1] = (ws_gfx_attribute){ 0, offsetof(vertex, color), WS_GFX_FLOAT4 };
+    d.bindings[0] = (ws_gfx_binding){ sizeof(vertex), 0 };
+    static const float clear[4] = { 0, 0, 0, 1 };
+    int ok = ws_module_load_file(dev, argv[1], &mod) == WS_OK && ws_kernel_get(mod, "rdg_vs", &vs) == WS_OK &&
+             ws_kernel_get(mod, "rdg_fs", &fs) == WS_OK;
+    d.vertex_shader = vs;
+    d.fragment_shader = fs;
+    ok = ok && ws_gfx_pipeline_create(dev, &d, &pipe) == WS_OK && ws_gfx_target_create(dev, 32, 32, 0, &t) == WS_OK &&
+         ws_malloc(dev, sizeof v, &vb) == WS_OK && ws_memcpy_htod(dev, vb, v, sizeof v) == WS_OK &&
+         ws_gfx_set_target(dev, t) == WS_OK && ws_gfx_set_pipeline(dev, pipe) == WS_OK &&
+         ws_gfx_set_vertex_buffer(dev, 0, vb, sizeof v) == WS_OK;
+    ok = ok && ws_gfx_begin_frame(dev, NULL) == WS_OK && ws_gfx_clear(dev, clear, 1.0f) == WS_OK &&
+         ws_gfx_draw(dev, 6, 1, 0, 0) == WS_OK && ws_gfx_draw(dev, 6, 0, 6, 0) == WS_OK &&
+         ws_gfx_draw(dev, 6, 1, 6, 0) == WS_OK && ws_gfx_present(dev, t, NULL, 0) == WS_OK;
+    if (!ok) fprintf(stderr, "rd_gfx_program: %s\n", ws_last_error(dev));
+    ws_device_close(dev);
+    return ok ? 0 : 1;
+}
