@@ -108,6 +108,10 @@ ws_status ws_replay_targets(ws_replay *r, ws_gfx_target **out, size_t max, size_
 ws_status ws_replay_buffers(ws_replay *r, uint32_t *addr, uint64_t *size, size_t max, size_t *n);
 /* The render target bound when call `index` runs (NULL if none). */
 ws_gfx_target *ws_replay_target_at(ws_replay *r, uint64_t index);
+/* Its capture id (0 if none). Unlike the handle, the id names one target
+ * of the frame: a target created after another was destroyed may get the
+ * destroyed one's handle address back from the host allocator. */
+uint32_t ws_replay_target_id_at(const ws_replay *r, uint64_t index);
 /* The graphics context when call `index` runs, as text lines
  * ("pipeline 2: vs=cube_vs fs=cube_fs cull=back depth=less write blend=opaque\n
  *  target 1 640x480 depth\nviewport ...\n"), for reports. */

@@ -256,10 +256,16 @@ ws_status ws_replay_state_text(ws_replay *r, uint64_t index, char *buf, size_t l
     return WS_OK;
 }
 
-ws_gfx_target *ws_replay_target_at(ws_replay *r, uint64_t index)
+uint32_t ws_replay_target_id_at(const ws_replay *r, uint64_t index)
 {
-    if (!r) return NULL;
+    if (!r) return 0;
     wscap_gfx_state s = r->gfx;
     for (uint64_t i = 0; i < index && i < r->ncalls; i++) rp_track_gfx(&r->calls[i], &s);
-    return s.target && s.target < r->nobj && r->obj[s.target].kind == RP_TARGET ? r->obj[s.target].h : NULL;
+    return s.target && s.target < r->nobj && r->obj[s.target].kind == RP_TARGET ? s.target : 0;
+}
+
+ws_gfx_target *ws_replay_target_at(ws_replay *r, uint64_t index)
+{
+    uint32_t id = ws_replay_target_id_at(r, index);
+    return id ? r->obj[id].h : NULL;
 }

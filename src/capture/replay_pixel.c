@@ -40,6 +40,7 @@ typedef struct pix_run {
     size_t cap;
     uint64_t target_call;         /* whose target; UINT64_MAX: the last     */
     ws_gfx_target *target;        /* the target bound at that call (this run) */
+    uint32_t target_id;           /* and its capture id                      */
     ws_status st;
     char *err;
     size_t errlen;
@@ -63,7 +64,11 @@ static int after_call(void *user, ws_replay *r, uint64_t index)
         return 1;
     }
     ws_gfx_target *t = ws_replay_target_at(r, index);
-    if (p->target_call == WS_REPLAY_LAST_TARGET || p->target_call == index) p->target = t;
+    uint32_t tid = ws_replay_target_id_at(r, index);
+    if (p->target_call == WS_REPLAY_LAST_TARGET || p->target_call == index) {
+        p->target = t;
+        p->target_id = tid;
+    }
     ws_pixel_history *h = p->h;
     for (size_t k = 0; k < n; k++) {
         if (h->n == p->cap) {
@@ -76,7 +81,7 @@ static int after_call(void *user, ws_replay *r, uint64_t index)
             h->ev = ev;
             p->cap = cap;
         }
-        h->ev[h->n++] = (ws_pixel_event){ .call = index, .target = t, .rec = rec[k] };
+        h->ev[h->n++] = (ws_pixel_event){ .call = index, .target = t, .target_id = tid, .rec = rec[k] };
     }
     ws_gfx_probe_empty(p->dev);
     return 0;
@@ -129,6 +134,7 @@ ws_status ws_replay_pixel_collect(ws_replay *r, uint32_t x, uint32_t y, uint64_t
         }
     /* NULL when the target is created inside the frame */
     ws_gfx_target *guess = at < ncalls ? ws_replay_target_at(r, at) : NULL;
+    uint32_t guess_id = guess ? ws_replay_target_id_at(r, at) : 0;
     init_known = read_pixel(dev, guess, x, y, init, &init_z, &init_depth);
 
     ws_status st = ws_gfx_probe_arm(dev, x, y);
@@ -144,6 +150,7 @@ ws_status ws_replay_pixel_collect(ws_replay *r, uint32_t x, uint32_t y, uint64_t
     out->x = x;
     out->y = y;
     out->target = p.target;
+    out->target_id = p.target_id;
     if (!out->target) {
         ws_pixel_history_free(out);
         if (target_call != WS_REPLAY_LAST_TARGET)
@@ -157,17 +164,18 @@ ws_status ws_replay_pixel_collect(ws_replay *r, uint32_t x, uint32_t y, uint64_t
         return rt_fail(err, errlen, WS_ERR_INVALID_ARG, "pixel history: pixel (%u,%u) is outside the %ux%u render target",
                     x, y, w, h);
     }
-    /* keep the chosen target's events */
+    /* keep the chosen target's events: by capture id, since the handle of
+     * a target the frame destroyed can come back as a later target's */
     size_t k = 0;
     uint64_t last_call = UINT64_MAX;
     for (size_t i = 0; i < out->n; i++) {
-        if (out->ev[i].target != out->target) continue;
+        if (out->ev[i].target_id != out->target_id) continue;
         if (out->ev[i].call != last_call) out->ncalls++;
         last_call = out->ev[i].call;
         out->ev[k++] = out->ev[i];
     }
     out->n = k;
-    if (guess == out->target && init_known) {
+    if (guess && guess_id == out->target_id && init_known) {
         memcpy(out->initial, init, 4);
         out->initial_depth = init_z;
         out->has_depth = init_depth;

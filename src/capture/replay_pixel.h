@@ -25,6 +25,7 @@
 typedef struct ws_pixel_event {
     uint64_t call;                /* the replay's call index                  */
     ws_gfx_target *target;        /* the target the call wrote                */
+    uint32_t target_id;           /* its capture id (ws_replay_target_id_at)   */
     ws_gfx_probe_rec rec;         /* what the hardware saw (gfx_probe.h)       */
 } ws_pixel_event;
 
@@ -32,6 +33,7 @@ typedef struct ws_pixel_history {
     uint32_t x, y;
     ws_gfx_target *target;        /* the replay's target the pixel belongs to
                                      (valid until the next restore)          */
+    uint32_t target_id;           /* its capture id                            */
     uint32_t w, h;                /* its size                                  */
     int initial_known;            /* 0: the target did not exist at the start  */
     uint8_t initial[4];           /* the pixel at the frame's start            */

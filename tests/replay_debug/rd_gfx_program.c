@@ -2,17 +2,21 @@
  * libwarpscope.so so `warpscope capture` can record it. On a 32x32
  * target: draw A, a red quad over everything; an empty draw (0 instances:
  * accepted, draws nothing, gets no draw id); draw B, a green quad over the
- * left half.
- *   rd_gfx_program SHADERS.elf */
+ * left half. With FRAMES, that many frames, each into a target of its own
+ * made before its begin_frame and destroyed after its present (the host
+ * allocator gives the next target the same handle address back).
+ *   rd_gfx_program SHADERS.elf [FRAMES] */
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include "warpscope/graphics.h"
 
 typedef struct { float pos[2]; float color[4]; } vertex;
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) { fprintf(stderr, "usage: rd_gfx_program SHADERS.elf\n"); return 2; }
+    if (argc != 2 && argc != 3) { fprintf(stderr, "usage: rd_gfx_program SHADERS.elf [FRAMES]\n"); return 2; }
+    int frames = argc == 3 ? atoi(argv[2]) : 1;
     static const vertex v[12] = {
         {{-1, -1}, {1, 0, 0, 1}}, {{1, -1}, {1, 0, 0, 1}}, {{1, 1}, {1, 0, 0, 1}},
         {{-1, -1}, {1, 0, 0, 1}}, {{1, 1}, {1, 0, 0, 1}}, {{-1, 1}, {1, 0, 0, 1}},
@@ -35,13 +39,15 @@ int main(int argc, char **argv)
              ws_kernel_get(mod, "rdg_fs", &fs) == WS_OK;
     d.vertex_shader = vs;
     d.fragment_shader = fs;
-    ok = ok && ws_gfx_pipeline_create(dev, &d, &pipe) == WS_OK && ws_gfx_target_create(dev, 32, 32, 0, &t) == WS_OK &&
-         ws_malloc(dev, sizeof v, &vb) == WS_OK && ws_memcpy_htod(dev, vb, v, sizeof v) == WS_OK &&
-         ws_gfx_set_target(dev, t) == WS_OK && ws_gfx_set_pipeline(dev, pipe) == WS_OK &&
+    ok = ok && ws_gfx_pipeline_create(dev, &d, &pipe) == WS_OK && ws_malloc(dev, sizeof v, &vb) == WS_OK &&
+         ws_memcpy_htod(dev, vb, v, sizeof v) == WS_OK && ws_gfx_set_pipeline(dev, pipe) == WS_OK &&
          ws_gfx_set_vertex_buffer(dev, 0, vb, sizeof v) == WS_OK;
-    ok = ok && ws_gfx_begin_frame(dev, NULL) == WS_OK && ws_gfx_clear(dev, clear, 1.0f) == WS_OK &&
-         ws_gfx_draw(dev, 6, 1, 0, 0) == WS_OK && ws_gfx_draw(dev, 6, 0, 6, 0) == WS_OK &&
-         ws_gfx_draw(dev, 6, 1, 6, 0) == WS_OK && ws_gfx_present(dev, t, NULL, 0) == WS_OK;
+    for (int f = 0; ok && f < frames; f++)
+        ok = ws_gfx_target_create(dev, 32, 32, 0, &t) == WS_OK && ws_gfx_set_target(dev, t) == WS_OK &&
+             ws_gfx_begin_frame(dev, NULL) == WS_OK && ws_gfx_clear(dev, clear, 1.0f) == WS_OK &&
+             ws_gfx_draw(dev, 6, 1, 0, 0) == WS_OK && ws_gfx_draw(dev, 6, 0, 6, 0) == WS_OK &&
+             ws_gfx_draw(dev, 6, 1, 6, 0) == WS_OK && ws_gfx_present(dev, t, NULL, 0) == WS_OK &&
+             ws_gfx_target_destroy(dev, t) == WS_OK;
     if (!ok) fprintf(stderr, "rd_gfx_program: %s\n", ws_last_error(dev));
     ws_device_close(dev);
     return ok ? 0 : 1;
