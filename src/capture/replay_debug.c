@@ -15,6 +15,7 @@
  *   bc        the last hit before pos: one replay counts, one copies
  * so the program appears to move while the GPU always completes frames. */
 #include "capture/replay_debug_int.h"
+#include "runtime/gfx_api.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,9 +57,18 @@ static double now_s(void)
 
 /* Restore the frame's initial state and replay it whole with the unit
  * armed as a says. */
-static ws_status replay(rd_target *t, const ws_shadow_arm *a, ws_shadow_result *res)
+static ws_status replay(rd_target *t, const ws_shadow_arm *arm, ws_shadow_result *res)
 {
-    ws_status st = ws_debug_shadow_arm(t->dbg, a);
+    /* Number the frame's draws from the id its first draw will get, as
+     * --list does: a draw whose viewport and scissor leave no pixel gets
+     * an id but launches nothing, and counting from the first draw that
+     * launches would shift every ordinal after it. The restore queues no
+     * draw, so the next id now is the frame's first. */
+    ws_shadow_arm a = *arm;
+    ws_device *dev = ws_replay_device(t->r);
+    a.has_first_draw = 1;
+    a.first_draw = dev->gfx_api ? dev->gfx_api->next_draw : 0;
+    ws_status st = ws_debug_shadow_arm(t->dbg, &a);
     if (st) return rd_fail(t, st, "%s", ws_debug_error(t->dbg));
     double t0 = now_s();
     st = ws_replay_restore(t->r);

@@ -1,10 +1,13 @@
 #!/bin/bash
-# Draw ordinals of a replayed frame are the device's: a draw of 0
-# instances is accepted but draws nothing and gets no draw id, so the
-# ordinal `replay --list` prints for the draw after it is the one
-# `monitor debug-pixel X Y DRAW` takes and $draw shows. (The replayer
-# counted the empty draw: --list called the green draw "draw 2", and
-# `monitor debug-pixel 8 16 2` ran to the frame end without a stop.)
+# Draw ordinals of a replayed frame are the device's, so the ordinal
+# `replay --list` prints for a draw is the one `monitor debug-pixel X Y
+# DRAW` takes and $draw shows. Two draws before the green quad test it:
+# one whose scissor lies outside the target (it gets a draw id but
+# launches no shader) and one of 0 instances (accepted, no draw id).
+# (The replayer counted the empty draw, and the debugger numbered draws
+# from the first that launched a shader: --list called the green quad
+# "draw 3", the debugger "draw 1"; asked for the listed ordinal,
+# `continue` ran to the frame end without a stop.)
 #   empty_draw.sh WARPSCOPE PROGRAM SHADERS.elf
 set -u
 ws=$1 prog=$2 elf=$3
@@ -19,7 +22,7 @@ fails=0
 grep -Eq "ws_gfx_draw\(6 vertices, 0 instances.*\(draws nothing\)" "$work/list.out" ||
   { echo "FAIL: the empty draw is not listed as drawing nothing"; fails=$((fails+1)); }
 green=$(sed -n 's/.*ws_gfx_draw(6 vertices, 1 instances, first 6, .*) draw \([0-9]*\).*/\1/p' "$work/list.out")
-[ "$green" = 1 ] || { echo "FAIL: the green quad is listed as draw '$green', the device numbers it 1"; fails=$((fails+1)); }
+[ "$green" = 2 ] || { echo "FAIL: the green quad is listed as draw '$green', the device numbers it 2"; fails=$((fails+1)); }
 timeout 150 "$ws" replay --debug="port=0,port-file=$work/port" "$work/f.wscap" > "$work/replay.out" 2>&1 &
 rpid=$!
 for _ in $(seq 300); do [ -s "$work/port" ] && break; kill -0 "$rpid" 2>/dev/null || break; sleep 0.1; done

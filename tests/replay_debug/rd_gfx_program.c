@@ -1,8 +1,9 @@
 /* A one-frame graphics program for the frame debugger tests, linked with
  * libwarpscope.so so `warpscope capture` can record it. On a 32x32
- * target: draw A, a red quad over everything; an empty draw (0 instances:
+ * target: draw 0, nothing (see below); draw A, a red quad over everything; an empty draw (0 instances:
  * accepted, draws nothing, gets no draw id); draw B, a green quad over the
- * left half. With FRAMES, that many frames, each into a target of its own
+ * left half. Before them, a draw whose scissor lies outside the target
+ * (it gets a draw id but launches nothing). With FRAMES, that many frames, each into a target of its own
  * made before its begin_frame and destroyed after its present (the host
  * allocator gives the next target the same handle address back).
  *   rd_gfx_program SHADERS.elf [FRAMES] */
@@ -45,7 +46,8 @@ int main(int argc, char **argv)
     for (int f = 0; ok && f < frames; f++)
         ok = ws_gfx_target_create(dev, 32, 32, 0, &t) == WS_OK && ws_gfx_set_target(dev, t) == WS_OK &&
              ws_gfx_begin_frame(dev, NULL) == WS_OK && ws_gfx_clear(dev, clear, 1.0f) == WS_OK &&
-             ws_gfx_draw(dev, 6, 1, 0, 0) == WS_OK && ws_gfx_draw(dev, 6, 0, 6, 0) == WS_OK &&
+             ws_gfx_set_scissor(dev, 100, 100, 4, 4) == WS_OK && ws_gfx_draw(dev, 6, 1, 0, 0) == WS_OK &&
+             ws_gfx_set_scissor(dev, 0, 0, 0, 0) == WS_OK && ws_gfx_draw(dev, 6, 1, 0, 0) == WS_OK && ws_gfx_draw(dev, 6, 0, 6, 0) == WS_OK &&
              ws_gfx_draw(dev, 6, 1, 6, 0) == WS_OK && ws_gfx_present(dev, t, NULL, 0) == WS_OK &&
              ws_gfx_target_destroy(dev, t) == WS_OK;
     if (!ok) fprintf(stderr, "rd_gfx_program: %s\n", ws_last_error(dev));
