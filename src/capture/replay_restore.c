@@ -6,6 +6,7 @@
 #include <string.h>
 #include "capture/replay_int.h"
 #include "device/device.h"
+#include "runtime/gfx_api.h"
 
 static ws_status api(ws_replay *r, ws_status st, const char *what)
 {
@@ -154,6 +155,31 @@ static ws_status restore_context(ws_replay *r)
     return st;
 }
 
+/* Open or close a graphics frame so the device is as the capture started:
+ * inside a frame when a range of launches began in one, else outside (a
+ * pass that ended inside a frame leaves it open). */
+static ws_status restore_frame(ws_replay *r)
+{
+    ws_device *d = r->dev;
+    int open = d->gfx_api && d->gfx_api->in_frame;
+    ws_status st = WS_OK;
+    if (open && !r->gfx.in_frame) { /* present ends it; any live target will do */
+        ws_gfx_target *t = NULL, *tmp = NULL;
+        for (uint32_t id = 1; id < r->nobj && !t; id++)
+            if (r->obj[id].kind == RP_TARGET) t = r->obj[id].h;
+        if (!t) st = api(r, ws_gfx_target_create(d, 1, 1, 0, &tmp), "a target to end the open frame on");
+        if (st == WS_OK) st = api(r, ws_gfx_present(d, t ? t : tmp, NULL, 0), "ending the frame a pass left open");
+        if (tmp) {
+            ws_status s2 = api(r, ws_gfx_target_destroy(d, tmp), "a target to end the open frame on");
+            if (st == WS_OK) st = s2;
+        }
+        open = 0;
+    }
+    if (st == WS_OK && !open && r->gfx.in_frame)
+        st = api(r, ws_gfx_begin_frame(d, NULL), "opening the graphics frame the capture started in");
+    return st;
+}
+
 static int is_initial_alloc(const ws_replay *r, uint32_t addr, uint64_t size)
 {
     for (size_t i = 0; i < r->ninit; i++)
@@ -200,6 +226,7 @@ ws_status ws_replay_restore(ws_replay *r)
     /* 3. Every byte and the context. */
     if (st == WS_OK) st = rewrite_contents(r);
     if (st == WS_OK && r->uses_gfx) st = restore_context(r);
+    if (st == WS_OK && (r->uses_gfx || r->gfx.in_frame)) st = restore_frame(r);
     if (st == WS_OK) st = api(r, ws_synchronize(r->dev), "waiting for the device");
     if (st == WS_OK && r->same_launch_ids) {
         if (!r->first_launch_id) r->first_launch_id = r->dev->next_launch_id;

@@ -5,7 +5,9 @@
  * left half. Before them, a draw whose scissor lies outside the target
  * (it gets a draw id but launches nothing). With FRAMES, that many frames, each into a target of its own
  * made before its begin_frame and destroyed after its present (the host
- * allocator gives the next target the same handle address back).
+ * allocator gives the next target the same handle address back). Each
+ * frame launches the compute kernel rdg_count twice: once before its
+ * begin_frame and once inside it (launch ordinals 2f and 2f+1).
  *   rd_gfx_program SHADERS.elf [FRAMES] */
 #include <stddef.h>
 #include <stdio.h>
@@ -26,10 +28,10 @@ int main(int argc, char **argv)
     };
     ws_device *dev;
     ws_module *mod = NULL;
-    ws_kernel *vs = NULL, *fs = NULL;
+    ws_kernel *vs = NULL, *fs = NULL, *count = NULL;
     ws_gfx_pipeline *pipe = NULL;
     ws_gfx_target *t = NULL;
-    ws_addr vb = 0;
+    ws_addr vb = 0, counts = 0;
     if (ws_device_open(NULL, &dev)) return 1;
     ws_gfx_pipeline_desc d = { .nattributes = 2, .nbindings = 1 };
     d.attributes[0] = (ws_gfx_attribute){ 0, offsetof(vertex, pos), WS_GFX_FLOAT2 };
@@ -37,15 +39,19 @@ int main(int argc, char **argv)
     d.bindings[0] = (ws_gfx_binding){ sizeof(vertex), 0 };
     static const float clear[4] = { 0, 0, 0, 1 };
     int ok = ws_module_load_file(dev, argv[1], &mod) == WS_OK && ws_kernel_get(mod, "rdg_vs", &vs) == WS_OK &&
-             ws_kernel_get(mod, "rdg_fs", &fs) == WS_OK;
+             ws_kernel_get(mod, "rdg_fs", &fs) == WS_OK && ws_kernel_get(mod, "rdg_count", &count) == WS_OK &&
+             ws_malloc(dev, 32 * sizeof(int), &counts) == WS_OK && ws_memset(dev, counts, 0, 32 * sizeof(int)) == WS_OK;
     d.vertex_shader = vs;
     d.fragment_shader = fs;
     ok = ok && ws_gfx_pipeline_create(dev, &d, &pipe) == WS_OK && ws_malloc(dev, sizeof v, &vb) == WS_OK &&
          ws_memcpy_htod(dev, vb, v, sizeof v) == WS_OK && ws_gfx_set_pipeline(dev, pipe) == WS_OK &&
          ws_gfx_set_vertex_buffer(dev, 0, vb, sizeof v) == WS_OK;
+    ws_arg args[2] = { WS_ARG_PTR(counts), WS_ARG_I32(1) };
     for (int f = 0; ok && f < frames; f++)
         ok = ws_gfx_target_create(dev, 32, 32, 0, &t) == WS_OK && ws_gfx_set_target(dev, t) == WS_OK &&
+             ws_launch(dev, count, (ws_dim3){ 1, 1, 1 }, (ws_dim3){ 32, 1, 1 }, 0, args, 2) == WS_OK &&
              ws_gfx_begin_frame(dev, NULL) == WS_OK && ws_gfx_clear(dev, clear, 1.0f) == WS_OK &&
+             ws_launch(dev, count, (ws_dim3){ 1, 1, 1 }, (ws_dim3){ 32, 1, 1 }, 0, args, 2) == WS_OK &&
              ws_gfx_set_scissor(dev, 100, 100, 4, 4) == WS_OK && ws_gfx_draw(dev, 6, 1, 0, 0) == WS_OK &&
              ws_gfx_set_scissor(dev, 0, 0, 0, 0) == WS_OK && ws_gfx_draw(dev, 6, 1, 0, 0) == WS_OK && ws_gfx_draw(dev, 6, 0, 6, 0) == WS_OK &&
              ws_gfx_draw(dev, 6, 1, 6, 0) == WS_OK && ws_gfx_present(dev, t, NULL, 0) == WS_OK &&
