@@ -162,6 +162,19 @@ int ws_cmd_capture(int argc, char **argv)
     char cwd[PATH_MAX], abs_out[2 * PATH_MAX + 2];
     if (out[0] != '/' && getcwd(cwd, sizeof cwd)) snprintf(abs_out, sizeof abs_out, "%s/%s", cwd, out);
     else snprintf(abs_out, sizeof abs_out, "%s", out);
+    /* The shim writes a temporary file beside the capture: a directory it
+     * cannot write is refused now, not found out after the program ran
+     * (the shim's "capture abandoned" was followed by "did not reach the
+     * chosen frames"). */
+    char dir[2 * PATH_MAX + 2];
+    snprintf(dir, sizeof dir, "%s", abs_out);
+    char *dslash = strrchr(dir, '/');
+    if (dslash == dir) dir[1] = 0;
+    else if (dslash) *dslash = 0;
+    if (access(dir, W_OK | X_OK)) {
+        fprintf(stderr, "warpscope capture: %s: cannot write the capture in %s: %s\n", out, dir, strerror(errno));
+        return 2;
+    }
     char env[3 * PATH_MAX], preload[2 * PATH_MAX + 2];
     const char *old = getenv("LD_PRELOAD");
     if (strchr(abs_out, ',')) { /* WARPSCOPE_CAPTURE separates its settings with commas */
