@@ -133,12 +133,20 @@ static ws_status restore_context(ws_replay *r)
     ws_device *d = r->dev;
     ws_status st = api(r, ws_gfx_set_target(d, handle(r, g->target, RP_TARGET)), "the render target");
     if (st == WS_OK) st = api(r, ws_gfx_set_pipeline(d, handle(r, g->pipeline, RP_PIPELINE)), "the pipeline");
-    for (int i = 0; i < WS_GFX_MAX_BINDINGS && st == WS_OK; i++)
-        st = api(r, ws_gfx_set_vertex_buffer(d, (uint32_t)i, g->vb_addr[i], g->vb_size[i]), "a vertex buffer");
-    if (st == WS_OK)
-        st = api(r, ws_gfx_set_index_buffer(d, g->ib_addr, g->ib_size, g->ib_type ? (ws_gfx_index_type)g->ib_type
-                                                                                  : WS_GFX_INDEX_U16),
-                 "the index buffer");
+    /* A binding may name a buffer the program freed before the frame (the
+     * runtime keeps it; a draw checks it again): the setters refuse such a
+     * range, so it is put back as it was, unchecked. */
+    for (int i = 0; i < WS_GFX_MAX_BINDINGS && st == WS_OK; i++) {
+        st = ws_gfx_set_vertex_buffer(d, (uint32_t)i, g->vb_addr[i], g->vb_size[i]);
+        if (st == WS_ERR_BAD_ADDRESS) st = ws_gfx_api_restore_buffer(d, (uint32_t)i, g->vb_addr[i], g->vb_size[i], 0);
+        st = api(r, st, "a vertex buffer");
+    }
+    if (st == WS_OK) {
+        ws_gfx_index_type it = g->ib_type ? (ws_gfx_index_type)g->ib_type : WS_GFX_INDEX_U16;
+        st = ws_gfx_set_index_buffer(d, g->ib_addr, g->ib_size, it);
+        if (st == WS_ERR_BAD_ADDRESS) st = ws_gfx_api_restore_buffer(d, WS_GFX_MAX_BINDINGS, g->ib_addr, g->ib_size, it);
+        st = api(r, st, "the index buffer");
+    }
     if (st == WS_OK) st = api(r, ws_gfx_set_uniforms(d, g->uniforms), "the uniforms");
     for (int i = 0; i < WS_GFX_MAX_TEXTURES && st == WS_OK; i++) {
         ws_gfx_texture *t = handle(r, g->texture[i], RP_TEXTURE);

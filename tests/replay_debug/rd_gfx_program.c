@@ -7,19 +7,22 @@
  * made before its begin_frame and destroyed after its present (the host
  * allocator gives the next target the same handle address back). Each
  * frame launches the compute kernel rdg_count twice: once before its
- * begin_frame and once inside it (launch ordinals 2f and 2f+1).
- *   rd_gfx_program SHADERS.elf [FRAMES] */
+ * begin_frame and once inside it (launch ordinals 2f and 2f+1). With
+ * "stale", before the frames a buffer is bound to vertex slot 3 and as
+ * the index buffer and then freed: the bindings stay (no draw uses them).
+ *   rd_gfx_program SHADERS.elf [FRAMES [stale]] */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "warpscope/graphics.h"
 
 typedef struct { float pos[2]; float color[4]; } vertex;
 
 int main(int argc, char **argv)
 {
-    if (argc != 2 && argc != 3) { fprintf(stderr, "usage: rd_gfx_program SHADERS.elf [FRAMES]\n"); return 2; }
-    int frames = argc == 3 ? atoi(argv[2]) : 1;
+    if (argc < 2 || argc > 4) { fprintf(stderr, "usage: rd_gfx_program SHADERS.elf [FRAMES [stale]]\n"); return 2; }
+    int frames = argc >= 3 ? atoi(argv[2]) : 1, stale = argc == 4 && !strcmp(argv[3], "stale");
     static const vertex v[12] = {
         {{-1, -1}, {1, 0, 0, 1}}, {{1, -1}, {1, 0, 0, 1}}, {{1, 1}, {1, 0, 0, 1}},
         {{-1, -1}, {1, 0, 0, 1}}, {{1, 1}, {1, 0, 0, 1}}, {{-1, 1}, {1, 0, 0, 1}},
@@ -31,7 +34,7 @@ int main(int argc, char **argv)
     ws_kernel *vs = NULL, *fs = NULL, *count = NULL;
     ws_gfx_pipeline *pipe = NULL;
     ws_gfx_target *t = NULL;
-    ws_addr vb = 0, counts = 0;
+    ws_addr vb = 0, counts = 0, gone = 0;
     if (ws_device_open(NULL, &dev)) return 1;
     ws_gfx_pipeline_desc d = { .nattributes = 2, .nbindings = 1 };
     d.attributes[0] = (ws_gfx_attribute){ 0, offsetof(vertex, pos), WS_GFX_FLOAT2 };
@@ -46,6 +49,9 @@ int main(int argc, char **argv)
     ok = ok && ws_gfx_pipeline_create(dev, &d, &pipe) == WS_OK && ws_malloc(dev, sizeof v, &vb) == WS_OK &&
          ws_memcpy_htod(dev, vb, v, sizeof v) == WS_OK && ws_gfx_set_pipeline(dev, pipe) == WS_OK &&
          ws_gfx_set_vertex_buffer(dev, 0, vb, sizeof v) == WS_OK;
+    if (ok && stale)
+        ok = ws_malloc(dev, 4096, &gone) == WS_OK && ws_gfx_set_vertex_buffer(dev, 3, gone, 4096) == WS_OK &&
+             ws_gfx_set_index_buffer(dev, gone, 64, WS_GFX_INDEX_U32) == WS_OK && ws_free(dev, gone) == WS_OK;
     ws_arg args[2] = { WS_ARG_PTR(counts), WS_ARG_I32(1) };
     for (int f = 0; ok && f < frames; f++)
         ok = ws_gfx_target_create(dev, 32, 32, 0, &t) == WS_OK && ws_gfx_set_target(dev, t) == WS_OK &&
