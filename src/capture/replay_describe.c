@@ -264,6 +264,11 @@ uint32_t ws_replay_target_id_at(const ws_replay *r, uint64_t index)
     return s.target && s.target < r->nobj && r->obj[s.target].kind == RP_TARGET ? s.target : 0;
 }
 
+ws_gfx_target *ws_replay_target_by_id(ws_replay *r, uint32_t id)
+{
+    return r && id && id < r->nobj && r->obj[id].kind == RP_TARGET ? r->obj[id].h : NULL;
+}
+
 ws_gfx_target *ws_replay_target_at(ws_replay *r, uint64_t index)
 {
     uint32_t id = ws_replay_target_id_at(r, index);

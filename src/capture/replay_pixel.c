@@ -41,6 +41,7 @@ typedef struct pix_run {
     uint64_t target_call;         /* whose target; UINT64_MAX: the last     */
     ws_gfx_target *target;        /* the target bound at that call (this run) */
     uint32_t target_id;           /* and its capture id                      */
+    uint32_t tw, th;              /* and its size                            */
     ws_status st;
     char *err;
     size_t errlen;
@@ -68,6 +69,8 @@ static int after_call(void *user, ws_replay *r, uint64_t index)
     if (p->target_call == WS_REPLAY_LAST_TARGET || p->target_call == index) {
         p->target = t;
         p->target_id = tid;
+        /* its size now: the frame may destroy it before its end */
+        if (!t || ws_gfx_target_size(t, &p->tw, &p->th) != WS_OK) p->tw = p->th = 0;
     }
     ws_pixel_history *h = p->h;
     for (size_t k = 0; k < n; k++) {
@@ -149,16 +152,20 @@ ws_status ws_replay_pixel_collect(ws_replay *r, uint32_t x, uint32_t y, uint64_t
     }
     out->x = x;
     out->y = y;
-    out->target = p.target;
+    /* the handle only if the target still exists: one the frame destroyed
+     * is freed (and its address may have gone to another target) */
+    out->target = ws_replay_target_by_id(r, p.target_id);
     out->target_id = p.target_id;
-    if (!out->target) {
+    out->w = p.tw;
+    out->h = p.th;
+    if (!p.target) {
         ws_pixel_history_free(out);
         if (target_call != WS_REPLAY_LAST_TARGET)
             return rt_fail(err, errlen, WS_ERR_NOT_FOUND, "pixel history: no render target is bound at call %" PRIu64,
                         target_call);
         return rt_fail(err, errlen, WS_ERR_NOT_FOUND, "pixel history: the frame has no clear or draw into a render target");
     }
-    if (ws_gfx_target_size(out->target, &out->w, &out->h) != WS_OK || x >= out->w || y >= out->h) {
+    if (x >= out->w || y >= out->h) {
         uint32_t w = out->w, h = out->h;
         ws_pixel_history_free(out);
         return rt_fail(err, errlen, WS_ERR_INVALID_ARG, "pixel history: pixel (%u,%u) is outside the %ux%u render target",

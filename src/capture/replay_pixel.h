@@ -32,7 +32,8 @@ typedef struct ws_pixel_event {
 typedef struct ws_pixel_history {
     uint32_t x, y;
     ws_gfx_target *target;        /* the replay's target the pixel belongs to
-                                     (valid until the next restore)          */
+                                     (valid until the next restore; NULL when
+                                     the frame destroyed it before its end)   */
     uint32_t target_id;           /* its capture id                            */
     uint32_t w, h;                /* its size                                  */
     int initial_known;            /* 0: the target did not exist at the start  */

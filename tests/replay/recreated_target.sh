@@ -22,5 +22,17 @@ while read -r _ n _; do
   [ "$n" -gt "$made" ] || { echo "FAIL: call $n ran before the target was made (call $made)"; fails=$((fails+1)); }
 done < <(grep -E "^call [0-9]+ " "$work/pixel.out")
 grep -Eq "frame end: colour \(  0 255   0 255\)" "$work/pixel.out" || { echo "FAIL: the pixel does not end green"; fails=$((fails+1)); }
+# The same program from device open (--frames all): the frame ends with
+# the second target destroyed. History and report still describe it, as
+# its last draw left it. (Its freed handle was read: "outside the 32x0
+# render target", and the report could not read "the final render target".)
+"$ws" capture -o "$work/all.wscap" --frames all -- "$prog" "$elf" 2 > "$work/capture.out" 2>&1 || { cat "$work/capture.out"; exit 1; }
+"$ws" replay --pixel 8,16 "$work/all.wscap" > "$work/pixel_all.out" 2>&1; rc=$?
+cat "$work/pixel_all.out"
+[ "$rc" = 0 ] && grep -Eq "^pixel \(8,16\) of the 32x32 render target: 3 events in 3 calls$" "$work/pixel_all.out" &&
+  grep -Eq "frame end: colour \(  0 255   0 255\)" "$work/pixel_all.out" ||
+  { echo "FAIL: history of a target the frame destroyed"; fails=$((fails+1)); }
+"$ws" replay --html "$work/report" --pixel 8,16 "$work/all.wscap" > "$work/html.out" 2>&1 && [ -s "$work/report/index.html" ] ||
+  { cat "$work/html.out"; echo "FAIL: report of a frame that destroys its target"; fails=$((fails+1)); }
 echo "$fails failed"
 [ "$fails" = 0 ]
