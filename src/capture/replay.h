@@ -115,6 +115,8 @@ uint32_t ws_replay_target_id_at(const ws_replay *r, uint64_t index);
 /* The live handle of the render target with capture id `id` now (NULL:
  * not created yet, or destroyed). */
 ws_gfx_target *ws_replay_target_by_id(ws_replay *r, uint32_t id);
+/* Its size as the capture made it, whether or not it exists now. */
+ws_status ws_replay_target_size(const ws_replay *r, uint32_t id, uint32_t *w, uint32_t *h);
 /* The graphics context when call `index` runs, as text lines
  * ("pipeline 2: vs=cube_vs fs=cube_fs cull=back depth=less write blend=opaque\n
  *  target 1 640x480 depth\nviewport ...\n"), for reports. */

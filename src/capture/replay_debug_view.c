@@ -162,8 +162,9 @@ static int pixel_drawable(rd_target *t, uint32_t x, uint32_t y, uint32_t d, char
             continue;
         const uint32_t ordinal = draws++;
         if (d != UINT32_MAX && ordinal != d) continue;
-        const ws_gfx_target *rt = ws_replay_target_at(t->r, i);
-        if (!rt || ws_gfx_target_size(rt, &w, &h)) continue;
+        /* the capture's size: a target the frame creates has no handle
+         * before the frame runs (or after it destroys it) */
+        if (ws_replay_target_size(t->r, ws_replay_target_id_at(t->r, i), &w, &h)) continue;
         if (w > maxw) maxw = w;
         if (h > maxh) maxh = h;
         inside += x < w && y < h;

@@ -269,6 +269,14 @@ ws_gfx_target *ws_replay_target_by_id(ws_replay *r, uint32_t id)
     return r && id && id < r->nobj && r->obj[id].kind == RP_TARGET ? r->obj[id].h : NULL;
 }
 
+ws_status ws_replay_target_size(const ws_replay *r, uint32_t id, uint32_t *w, uint32_t *h)
+{
+    if (!r || !id || id >= r->nobj || r->obj[id].kind != RP_TARGET) return WS_ERR_NOT_FOUND;
+    if (w) *w = r->obj[id].w;
+    if (h) *h = r->obj[id].h_px;
+    return WS_OK;
+}
+
 ws_gfx_target *ws_replay_target_at(ws_replay *r, uint64_t index)
 {
     uint32_t id = ws_replay_target_id_at(r, index);

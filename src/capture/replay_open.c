@@ -146,6 +146,10 @@ static ws_status define_created(ws_replay *r, rp_call *rc, uint64_t index)
         wscap_str(&c, o->name, sizeof o->name);
         o->base = wscap_u32(&c);
         o->image = wscap_blob(&c, &o->image_size);
+    } else if (kind == RP_TARGET) { /* its size, known before it exists (the debugger's pixel checks) */
+        o->w = wscap_u32(&c);
+        o->h_px = wscap_u32(&c);
+        o->has_depth = (int)wscap_u32(&c);
     }
     return WS_OK;
 }

@@ -36,5 +36,25 @@ cat "$work/gdb.out"
 grep -Eq "^DRAW ${green:-1} PIXEL 8 16$" "$work/gdb.out" || { echo "FAIL: no stop at the pixel in draw ${green:-1}"; fails=$((fails+1)); }
 grep -Eq "^GREEN 1$" "$work/gdb.out" || { echo "FAIL: the stop is not in the green quad's fragment shader"; fails=$((fails+1)); }
 [ "$rc" = 0 ] || { echo "FAIL: replay exit $rc"; cat "$work/replay.out"; fails=$((fails+1)); }
+
+# Two frames from device open (--frames all): each frame's target is made
+# inside the capture, so before the frame runs it has no handle. The
+# second frame's green quad is draw 5; debug-pixel must accept the pixel
+# (it was refused: "outside every draw's render target (the largest is
+# 0x0)", or "outside draw 5's 0x0 render target") and stop there.
+"$ws" capture -o "$work/all.wscap" --frames all -- "$prog" "$elf" 2 > "$work/capture.out" 2>&1 || { cat "$work/capture.out"; exit 1; }
+rm -f "$work/port"
+timeout 150 "$ws" replay --debug="port=0,port-file=$work/port" "$work/all.wscap" > "$work/replay.out" 2>&1 &
+rpid=$!
+for _ in $(seq 300); do [ -s "$work/port" ] && break; kill -0 "$rpid" 2>/dev/null || break; sleep 0.1; done
+[ -s "$work/port" ] || { echo "FAIL: replay --debug never listened"; cat "$work/replay.out"; exit 1; }
+timeout 150 gdb-multiarch -batch -nx -ex "set pagination off" -ex "set confirm off" \
+  -ex "target remote 127.0.0.1:$(cat "$work/port")" -ex "monitor debug-pixel 8 16 5" -ex continue \
+  -ex 'printf "DRAW %d PIXEL %d %d\n", $draw, $pixel_x, $pixel_y' > "$work/gdb_all.out" 2>&1
+wait "$rpid"; rc=$?; rpid=
+cat "$work/gdb_all.out"
+grep -q "is outside" "$work/gdb_all.out" && { echo "FAIL: the pixel was refused"; fails=$((fails+1)); }
+grep -Eq "^DRAW 5 PIXEL 8 16$" "$work/gdb_all.out" || { echo "FAIL: no stop at the pixel in draw 5"; fails=$((fails+1)); }
+[ "$rc" = 0 ] || { echo "FAIL: replay exit $rc"; cat "$work/replay.out"; fails=$((fails+1)); }
 echo "$fails failed"
 [ "$fails" = 0 ]
