@@ -95,15 +95,26 @@ static int report(const char *path)
         return -1;
     }
     ws_capture_section s;
-    uint64_t calls = 0, frames = 0, first = 0, last = 0;
+    uint64_t calls = 0, frames = 0, first = 0, last = 0, sync = 0;
     uint32_t reason = 0;
     while (ws_capture_reader_next(r, &s) == WS_OK) {
         if (s.type == WS_CAPTURE_API_CALL) calls++;
         if (s.type != WS_CAPTURE_FRAME_BEGIN) continue;
         wscap_cur c = wscap_cursor(s.data, s.size);
         uint64_t f = wscap_u64(&c);
-        reason = wscap_u32(&c);
-        if (!frames++) first = f;
+        uint32_t why = wscap_u32(&c);
+        frames++;
+        /* with --frames all, a drawing program's set-up is a sync frame
+         * numbered apart from the graphics frames after it */
+        if (why == WSCAP_FRAME_SYNC && reason == 0 && frames == 1) {
+            first = f;
+        } else if (why != reason && reason == WSCAP_FRAME_SYNC) {
+            sync = frames - 1;
+            first = f;
+        } else if (frames == 1) {
+            first = f;
+        }
+        reason = why;
         last = f;
     }
     ws_capture_reader_close(r);
@@ -115,6 +126,12 @@ static int report(const char *path)
     else if (frames == 1)
         printf("captured frame %llu: %llu calls, %.1f MiB -> %s\n", (unsigned long long)first, (unsigned long long)calls,
                mib, path);
+    else if (sync)
+        printf("captured the set-up (%llu frame%s before the first ws_gfx_begin_frame) and frame%s %llu%s%.0llu "
+               "(%llu frames): %llu calls, %.1f MiB -> %s\n", (unsigned long long)sync, sync == 1 ? "" : "s",
+               first == last ? "" : "s", (unsigned long long)first, first == last ? "" : "-",
+               first == last ? 0ull : (unsigned long long)last, (unsigned long long)frames,
+               (unsigned long long)calls, mib, path);
     else
         printf("captured frames %llu-%llu (%llu frames): %llu calls, %.1f MiB -> %s\n", (unsigned long long)first,
                (unsigned long long)last, (unsigned long long)frames, (unsigned long long)calls, mib, path);

@@ -27,6 +27,9 @@ grep -Eq "frame end: colour \(  0 255   0 255\)" "$work/pixel.out" || { echo "FA
 # its last draw left it. (Its freed handle was read: "outside the 32x0
 # render target", and the report could not read "the final render target".)
 "$ws" capture -o "$work/all.wscap" --frames all -- "$prog" "$elf" 2 > "$work/capture.out" 2>&1 || { cat "$work/capture.out"; exit 1; }
+# (the set-up is a sync frame numbered apart: this said "frames 0-1 (3 frames)")
+grep -q "^captured the set-up (1 frame before the first ws_gfx_begin_frame) and frames 0-1 (3 frames): " "$work/capture.out" ||
+  { cat "$work/capture.out"; echo "FAIL: the capture's report"; fails=$((fails+1)); }
 "$ws" replay --pixel 8,16 "$work/all.wscap" > "$work/pixel_all.out" 2>&1; rc=$?
 cat "$work/pixel_all.out"
 [ "$rc" = 0 ] && grep -Eq "^pixel \(8,16\) of the 32x32 render target: 3 events in 3 calls$" "$work/pixel_all.out" &&
