@@ -130,6 +130,26 @@ static void describe(const ws_replay *r, const rp_call *rc, text *t, const char 
         return;
     }
     case WSCAP_SET_TEXTURE: v[0] = wscap_u32(&c); say(t, "slot %u, texture %u)", v[0], wscap_u32(&c)); return;
+    /* addresses in hex, as everywhere else (and as --element takes them) */
+    case WSCAP_SET_VERTEX_BUFFER:
+        for (int i = 0; i < 3; i++) v[i] = wscap_u32(&c);
+        say(t, "slot %u, 0x%08x, %u bytes)", v[0], v[1], v[2]);
+        return;
+    case WSCAP_SET_INDEX_BUFFER:
+        for (int i = 0; i < 3; i++) v[i] = wscap_u32(&c);
+        say(t, "0x%08x, %u bytes, %s)", v[0], v[1], v[2] == WS_GFX_INDEX_U32 ? "u32" : v[2] == WS_GFX_INDEX_U16 ? "u16" : "?");
+        return;
+    case WSCAP_SET_UNIFORMS: say(t, "0x%08x)", wscap_u32(&c)); return;
+    case WSCAP_TARGET_READ: case WSCAP_TARGET_WRITE:
+        v[0] = wscap_u32(&c);
+        v[1] = wscap_u32(&c);
+        say(t, "target %u, %s", v[0], v[1] ? "depth" : "colour");
+        if (rc->call == WSCAP_TARGET_WRITE) {
+            wscap_blob(&c, &n);
+            say(t, ", <%llu bytes>", (unsigned long long)n);
+        }
+        say(t, ")");
+        return;
     case WSCAP_SET_TARGET: say(t, "target %u)", wscap_u32(&c)); return;
     case WSCAP_SET_PIPELINE: say(t, "pipeline %u)", wscap_u32(&c)); return;
     case WSCAP_PRESENT: v[0] = wscap_u32(&c); say(t, "target %u%s)", v[0], wscap_u32(&c) ? ", read back" : ""); return;
