@@ -10,7 +10,10 @@
  * begin_frame and once inside it (launch ordinals 2f and 2f+1). With
  * "stale", before the frames a buffer is bound to vertex slot 3 and as
  * the index buffer and then freed: the bindings stay (no draw uses them).
- *   rd_gfx_program SHADERS.elf [FRAMES [stale]] */
+ * With "fault", frame 0 ends with a draw whose vertex fetch runs past the
+ * buffer: its ws_gfx_present reports the fault (the frame has ended all
+ * the same) and the program goes on.
+ *   rd_gfx_program SHADERS.elf [FRAMES [stale|fault]] */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +26,7 @@ int main(int argc, char **argv)
 {
     if (argc < 2 || argc > 4) { fprintf(stderr, "usage: rd_gfx_program SHADERS.elf [FRAMES [stale]]\n"); return 2; }
     int frames = argc >= 3 ? atoi(argv[2]) : 1, stale = argc == 4 && !strcmp(argv[3], "stale");
+    int fault = argc == 4 && !strcmp(argv[3], "fault");
     static const vertex v[12] = {
         {{-1, -1}, {1, 0, 0, 1}}, {{1, -1}, {1, 0, 0, 1}}, {{1, 1}, {1, 0, 0, 1}},
         {{-1, -1}, {1, 0, 0, 1}}, {{1, 1}, {1, 0, 0, 1}}, {{-1, 1}, {1, 0, 0, 1}},
@@ -53,15 +57,22 @@ int main(int argc, char **argv)
         ok = ws_malloc(dev, 4096, &gone) == WS_OK && ws_gfx_set_vertex_buffer(dev, 3, gone, 4096) == WS_OK &&
              ws_gfx_set_index_buffer(dev, gone, 64, WS_GFX_INDEX_U32) == WS_OK && ws_free(dev, gone) == WS_OK;
     ws_arg args[2] = { WS_ARG_PTR(counts), WS_ARG_I32(1) };
-    for (int f = 0; ok && f < frames; f++)
+    for (int f = 0; ok && f < frames; f++) {
         ok = ws_gfx_target_create(dev, 32, 32, 0, &t) == WS_OK && ws_gfx_set_target(dev, t) == WS_OK &&
              ws_launch(dev, count, (ws_dim3){ 1, 1, 1 }, (ws_dim3){ 32, 1, 1 }, 0, args, 2) == WS_OK &&
              ws_gfx_begin_frame(dev, NULL) == WS_OK && ws_gfx_clear(dev, clear, 1.0f) == WS_OK &&
              ws_launch(dev, count, (ws_dim3){ 1, 1, 1 }, (ws_dim3){ 32, 1, 1 }, 0, args, 2) == WS_OK &&
              ws_gfx_set_scissor(dev, 100, 100, 4, 4) == WS_OK && ws_gfx_draw(dev, 6, 1, 0, 0) == WS_OK &&
-             ws_gfx_set_scissor(dev, 0, 0, 0, 0) == WS_OK && ws_gfx_draw(dev, 6, 1, 0, 0) == WS_OK && ws_gfx_draw(dev, 6, 0, 6, 0) == WS_OK &&
-             ws_gfx_draw(dev, 6, 1, 6, 0) == WS_OK && ws_gfx_present(dev, t, NULL, 0) == WS_OK &&
-             ws_gfx_target_destroy(dev, t) == WS_OK;
+             ws_gfx_set_scissor(dev, 0, 0, 0, 0) == WS_OK && ws_gfx_draw(dev, 6, 1, 0, 0) == WS_OK &&
+             ws_gfx_draw(dev, 6, 0, 6, 0) == WS_OK && ws_gfx_draw(dev, 6, 1, 6, 0) == WS_OK;
+        if (ok && fault && f == 0) { /* vertices 100.. of a 12-vertex buffer: a fault at the present */
+            ok = ws_gfx_draw(dev, 3, 1, 100, 0) == WS_OK && ws_gfx_present(dev, t, NULL, 0) == WS_ERR_KERNEL_FAULT;
+            if (ok) fprintf(stderr, "rd_gfx_program: frame 0 faulted as planned: %s\n", ws_last_error(dev));
+        } else {
+            ok = ok && ws_gfx_present(dev, t, NULL, 0) == WS_OK;
+        }
+        ok = ok && ws_gfx_target_destroy(dev, t) == WS_OK;
+    }
     if (!ok) fprintf(stderr, "rd_gfx_program: %s\n", ws_last_error(dev));
     ws_device_close(dev);
     return ok ? 0 : 1;
