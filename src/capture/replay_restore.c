@@ -94,7 +94,7 @@ ws_status rp_destroy(ws_replay *r, uint32_t id)
     default: break;
     }
     o->h = NULL;
-    return api(r, st, "destroying an object the frame created");
+    return st; /* the caller says in what context (the device's error has the reason) */
 }
 
 /* Fill the content of every initial object and allocation. */
@@ -208,7 +208,8 @@ ws_status ws_replay_restore(ws_replay *r)
     ws_status st = api(r, ws_synchronize(r->dev), "waiting for the device");
     /* 1. What the frame created goes; what it changed in place is rewritten below. */
     for (uint32_t id = r->nobj; id-- > 1 && st == WS_OK;)
-        if (r->obj[id].h && !r->obj[id].initial && r->obj[id].kind != RP_KERNEL) st = rp_destroy(r, id);
+        if (r->obj[id].h && !r->obj[id].initial && r->obj[id].kind != RP_KERNEL)
+            st = api(r, rp_destroy(r, id), "destroying an object the frame created");
     for (uint32_t id = 1; id < r->nobj; id++)
         if (!r->obj[id].initial && r->obj[id].kind == RP_KERNEL) r->obj[id].h = NULL;
     for (size_t i = r->nlive; i-- > 0 && st == WS_OK;) {
