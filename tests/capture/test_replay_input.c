@@ -61,7 +61,7 @@ static void put_launch(builder *b, uint32_t kernel, int truncate, uint32_t out)
 
 /* vecadd's frame: load, look up, three buffers, two uploads, a launch, a
  * read back. `bad` picks one defect. Returns the digest of a correct run. */
-enum { GOOD, BAD_ELF, NEWER_CALL, TRUNCATED, UNKNOWN_KERNEL, COLLISION, FAULT_AT_DESTROY };
+enum { GOOD, BAD_ELF, NEWER_CALL, TRUNCATED, UNKNOWN_KERNEL, COLLISION, FAULT_AT_DESTROY, HUGE_READ };
 static uint64_t write_vecadd(const char *path, int bad)
 {
     builder b;
@@ -118,7 +118,7 @@ static uint64_t write_vecadd(const char *path, int bad)
     }
     p = call(WSCAP_DTOH);
     wscap_put_u32(&p, BASE + 0x4000);
-    wscap_put_u64(&p, sizeof c);
+    wscap_put_u64(&p, bad == HUGE_READ ? 1ull << 44 : sizeof c);
     add_call(&b, &p);
     uint64_t h = WSCAP_DIGEST_INIT;
     h = wscap_digest_alloc(h, BASE, sizeof a, a);
@@ -252,6 +252,10 @@ int main(int argc, char **argv)
      * frame created", as if the restore had failed) */
     refused(FAULT_AT_DESTROY, "fault_at_destroy", "call 9 ws_gfx_target_destroy: ");
     refused(FAULT_AT_DESTROY, "fault_at_destroy", "fault");
+    /* a read back larger than any device memory: refused before a host
+     * buffer of that size is asked for (it was asked for, and the error
+     * was the device's last, unrelated message, or none) */
+    refused(HUGE_READ, "huge_read", "call 8 ws_memcpy_dtoh: it reads 17592186044416 bytes, more than the device's");
     free(elf);
     return TEST_SUMMARY();
 }
