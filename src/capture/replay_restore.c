@@ -74,7 +74,12 @@ ws_status rp_create(ws_replay *r, uint32_t id)
     default:
         return WS_OK;
     }
-    return api(r, st, o->name[0] ? o->name : "creating an object");
+    /* name the object: capture id, kind, and name where it has one */
+    static const char *const kinds[] = { "", "module", "kernel", "texture", "render target", "pipeline" };
+    char what[320];
+    snprintf(what, sizeof what, "creating %s %u%s%s%s", kinds[o->kind], id, o->name[0] ? " '" : "", o->name,
+             o->name[0] ? "'" : "");
+    return api(r, st, what);
 }
 
 ws_status rp_destroy(ws_replay *r, uint32_t id)
@@ -101,22 +106,27 @@ ws_status rp_destroy(ws_replay *r, uint32_t id)
 static ws_status rewrite_contents(ws_replay *r)
 {
     ws_status st = WS_OK;
-    for (size_t i = 0; i < r->ninit && st == WS_OK; i++)
-        st = api(r, ws_memcpy_htod(r->dev, r->init[i].addr, r->init[i].bytes, (size_t)r->init[i].size),
-                 "an allocation's contents");
+    char what[96];
+    for (size_t i = 0; i < r->ninit && st == WS_OK; i++) {
+        snprintf(what, sizeof what, "the contents of the allocation at 0x%08x", r->init[i].addr);
+        st = api(r, ws_memcpy_htod(r->dev, r->init[i].addr, r->init[i].bytes, (size_t)r->init[i].size), what);
+    }
     for (uint32_t id = 1; id < r->nobj && st == WS_OK; id++) {
         rp_obj *o = &r->obj[id];
         if (!o->initial) continue;
         if (o->kind == RP_TEXTURE)
-            for (uint32_t l = 0; l < o->levels && st == WS_OK; l++)
-                st = api(r, ws_gfx_texture_upload(r->dev, o->h, l, o->level[l], (size_t)o->level_size[l]),
-                         "a texture level");
+            for (uint32_t l = 0; l < o->levels && st == WS_OK; l++) {
+                snprintf(what, sizeof what, "texture %u level %u", id, l);
+                st = api(r, ws_gfx_texture_upload(r->dev, o->h, l, o->level[l], (size_t)o->level_size[l]), what);
+            }
         if (o->kind == RP_TARGET) {
             size_t n = (size_t)o->w * o->h_px * 4;
-            st = api(r, ws_gfx_target_write(r->dev, o->h, o->rgba, n), "a render target's colour");
+            snprintf(what, sizeof what, "render target %u's colour", id);
+            st = api(r, ws_gfx_target_write(r->dev, o->h, o->rgba, n), what);
+            snprintf(what, sizeof what, "render target %u's depth", id);
             if (st == WS_OK && o->depth)
                 st = api(r, ws_gfx_target_write_depth(r->dev, o->h, (const float *)(const void *)o->depth,
-                                                      (size_t)o->w * o->h_px), "a render target's depth");
+                                                      (size_t)o->w * o->h_px), what);
         }
     }
     return st;

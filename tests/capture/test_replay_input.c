@@ -61,12 +61,16 @@ static void put_launch(builder *b, uint32_t kernel, int truncate, uint32_t out)
 
 /* vecadd's frame: load, look up, three buffers, two uploads, a launch, a
  * read back. `bad` picks one defect. Returns the digest of a correct run. */
-enum { GOOD, BAD_ELF, NEWER_CALL, TRUNCATED, UNKNOWN_KERNEL, COLLISION, FAULT_AT_DESTROY, HUGE_READ };
+enum { GOOD, BAD_ELF, NEWER_CALL, TRUNCATED, UNKNOWN_KERNEL, COLLISION, FAULT_AT_DESTROY, HUGE_READ, BAD_TEXTURE };
 static uint64_t write_vecadd(const char *path, int bad)
 {
     builder b;
     open_builder(&b, path);
     wscap_buf p = { 0 };
+    if (bad == BAD_TEXTURE) { /* initial state: a texture wider than any */
+        for (uint32_t i = 0, v[] = { 16384, 8, 0 }; i < 3; i++) wscap_put_u32(&p, v[i]);
+        add(&b, WS_CAPTURE_TEXTURE, 5, &p);
+    }
     wscap_put_u64(&p, 0);
     wscap_put_u32(&p, WSCAP_FRAME_SYNC);
     add(&b, WS_CAPTURE_FRAME_BEGIN, 0, &p);
@@ -255,6 +259,9 @@ int main(int argc, char **argv)
     /* a read back larger than any device memory: refused before a host
      * buffer of that size is asked for (it was asked for, and the error
      * was the device's last, unrelated message, or none) */
+    /* an object of the initial state the device refuses: named by kind and
+     * id (it was "creating an object") */
+    refused(BAD_TEXTURE, "bad_texture", "restoring the initial state: creating texture 5: ws_gfx_texture_create: size 16384x8");
     refused(HUGE_READ, "huge_read", "call 8 ws_memcpy_dtoh: it reads 17592186044416 bytes, more than the device's");
     free(elf);
     return TEST_SUMMARY();
