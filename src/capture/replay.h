@@ -66,8 +66,9 @@ const char *ws_replay_error(const ws_replay *r);
 /* The replay's device: tools attach to it (debug hardware, probes). */
 ws_device *ws_replay_device(ws_replay *r);
 /* From the next restore on, every replay numbers its launches as the first
- * did (the frame debugger: $launch and conditions on it hold across its
- * replays). Off by default: other tools see each replay's launches anew. */
+ * did, and its draws from 0 (the frame debugger: $launch, $draw and
+ * conditions on them hold across its replays). Off by default: other tools
+ * see each replay's launches and draws anew. */
 void ws_replay_same_launch_ids(ws_replay *r);
 
 uint64_t ws_replay_call_count(const ws_replay *r);

@@ -15,7 +15,6 @@
  *   bc        the last hit before pos: one replay counts, one copies
  * so the program appears to move while the GPU always completes frames. */
 #include "capture/replay_debug_int.h"
-#include "runtime/gfx_api.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,12 +61,12 @@ static ws_status replay(rd_target *t, const ws_shadow_arm *arm, ws_shadow_result
     /* Number the frame's draws from the id its first draw will get, as
      * --list does: a draw whose viewport and scissor leave no pixel gets
      * an id but launches nothing, and counting from the first draw that
-     * launches would shift every ordinal after it. The restore queues no
-     * draw, so the next id now is the frame's first. */
+     * launches would shift every ordinal after it. The restore numbers
+     * the frame's draws from 0 (ws_replay_same_launch_ids), so the
+     * device's draw id, which conditions on $draw read, is the ordinal. */
     ws_shadow_arm a = *arm;
-    ws_device *dev = ws_replay_device(t->r);
     a.has_first_draw = 1;
-    a.first_draw = dev->gfx_api ? dev->gfx_api->next_draw : 0;
+    a.first_draw = 0;
     ws_status st = ws_debug_shadow_arm(t->dbg, &a);
     if (st) return rd_fail(t, st, "%s", ws_debug_error(t->dbg));
     double t0 = now_s();

@@ -250,6 +250,9 @@ ws_status ws_replay_restore(ws_replay *r)
     if (st == WS_OK && r->same_launch_ids) {
         if (!r->first_launch_id) r->first_launch_id = r->dev->next_launch_id;
         r->dev->next_launch_id = r->first_launch_id;
+        /* and its draws from 0, as --list does: the device's draw id is
+         * what a condition on $draw reads */
+        if (r->dev->gfx_api) r->dev->gfx_api->next_draw = 0;
     }
     return st;
 }

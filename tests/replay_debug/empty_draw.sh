@@ -37,6 +37,25 @@ grep -Eq "^DRAW ${green:-1} PIXEL 8 16$" "$work/gdb.out" || { echo "FAIL: no sto
 grep -Eq "^GREEN 1$" "$work/gdb.out" || { echo "FAIL: the stop is not in the green quad's fragment shader"; fails=$((fails+1)); }
 [ "$rc" = 0 ] || { echo "FAIL: replay exit $rc"; cat "$work/replay.out"; fails=$((fails+1)); }
 
+# A condition on $draw holds for the draw --list names: the condition
+# unit reads the device's draw id, which every replay of the debugger now
+# numbers from 0 (it kept counting across replays, so "if $draw == 2"
+# never held and continue ran to the frame end).
+rm -f "$work/port"
+timeout 150 "$ws" replay --debug="port=0,port-file=$work/port" "$work/f.wscap" > "$work/replay.out" 2>&1 &
+rpid=$!
+for _ in $(seq 300); do [ -s "$work/port" ] && break; kill -0 "$rpid" 2>/dev/null || break; sleep 0.1; done
+[ -s "$work/port" ] || { echo "FAIL: replay --debug never listened"; cat "$work/replay.out"; exit 1; }
+timeout 150 gdb-multiarch -batch -nx -ex "set pagination off" -ex "set confirm off" -ex "set breakpoint pending on" \
+  -ex "target remote 127.0.0.1:$(cat "$work/port")" -ex "break rdg_fs if \$draw == ${green:-2}" -ex continue \
+  -ex 'printf "COND DRAW %d GREEN %g\n", $draw, in->color[1]' -ex continue \
+  -ex 'printf "COND DRAW %d GREEN %g\n", $draw, in->color[1]' > "$work/gdb_cond.out" 2>&1
+wait "$rpid"; rc=$?; rpid=
+cat "$work/gdb_cond.out"
+[ "$(grep -c "^COND DRAW ${green:-2} GREEN 1$" "$work/gdb_cond.out")" = 2 ] ||
+  { echo "FAIL: a breakpoint on \$draw == ${green:-2} did not stop twice in the green quad"; fails=$((fails+1)); }
+[ "$rc" = 0 ] || { echo "FAIL: replay exit $rc"; cat "$work/replay.out"; fails=$((fails+1)); }
+
 # Two frames from device open (--frames all): each frame's target is made
 # inside the capture, so before the frame runs it has no handle. The
 # second frame's green quad is draw 5; debug-pixel must accept the pixel
