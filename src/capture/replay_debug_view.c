@@ -221,7 +221,9 @@ ws_status rd_monitor(void *tp, const char *cmd, char **out)
         monitor_pixel(t, cmd + 11, buf, sizeof buf);
     } else if (!strcmp(cmd, "position")) {
         const ws_shadow_state *s = &t->snap;
-        if (t->where != RD_STOP)
+        if (t->where == RD_END && t->stops_early[0]) /* where, and why */
+            snprintf(buf, sizeof buf, "at the frame end, where its work failed: %.900s\n", t->stops_early);
+        else if (t->where != RD_STOP)
             snprintf(buf, sizeof buf, "at the frame %s\n", t->where == RD_START ? "start" : "end");
         else
             snprintf(buf, sizeof buf,
