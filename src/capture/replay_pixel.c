@@ -193,6 +193,9 @@ ws_status ws_replay_pixel_collect(ws_replay *r, uint32_t x, uint32_t y, uint64_t
         out->has_depth = out->ev[0].rec.has_depth;
     }
     if (out->n) out->has_depth = out->ev[0].rec.has_depth;
+    /* the pixel as the frame leaves it (the target may be gone by then) */
+    int final_depth = 0;
+    out->final_known = read_pixel(dev, out->target, x, y, out->final, &out->final_depth, &final_depth);
     return WS_OK;
 }
 
@@ -265,6 +268,13 @@ ws_status ws_replay_pixel_print(ws_replay *r, const ws_pixel_history *h, FILE *o
         print_event(out, &e->rec, h->has_depth);
         cur = e->rec.after;
         curz = e->rec.depth_after;
+    }
+    if (h->final_known && (memcmp(cur, h->final, 4) || (h->has_depth && curz != h->final_depth))) {
+        fprintf(out, "(changed after its last clear or draw by a call that is not one: colour ");
+        print_rgba(out, h->final);
+        fprintf(out, ")\n");
+        cur = h->final;
+        curz = h->final_depth;
     }
     fprintf(out, "frame end: colour ");
     print_rgba(out, cur);

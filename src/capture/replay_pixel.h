@@ -40,6 +40,12 @@ typedef struct ws_pixel_history {
     uint8_t initial[4];           /* the pixel at the frame's start            */
     float initial_depth;          /* (0 when the target has no depth image)    */
     int has_depth;
+    int final_known;              /* 0: the target is gone at the frame end    */
+    uint8_t final[4];             /* the pixel at the frame's end, read back:
+                                     after the last event, a call that is not a
+                                     clear or draw (ws_gfx_target_write) may
+                                     have changed it                          */
+    float final_depth;
     ws_pixel_event *ev;           /* in API order                              */
     size_t n;
     uint64_t ncalls;              /* distinct calls among ev                   */

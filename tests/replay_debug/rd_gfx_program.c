@@ -12,8 +12,9 @@
  * the index buffer and then freed: the bindings stay (no draw uses them).
  * With "fault", frame 0 ends with a draw whose vertex fetch runs past the
  * buffer: its ws_gfx_present reports the fault (the frame has ended all
- * the same) and the program goes on.
- *   rd_gfx_program SHADERS.elf [FRAMES [stale|fault]] */
+ * the same) and the program goes on. With "write", each frame ends with
+ * ws_gfx_target_write making the whole target blue, after its draws.
+ *   rd_gfx_program SHADERS.elf [FRAMES [stale|fault|write]] */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +27,9 @@ int main(int argc, char **argv)
 {
     if (argc < 2 || argc > 4) { fprintf(stderr, "usage: rd_gfx_program SHADERS.elf [FRAMES [stale]]\n"); return 2; }
     int frames = argc >= 3 ? atoi(argv[2]) : 1, stale = argc == 4 && !strcmp(argv[3], "stale");
-    int fault = argc == 4 && !strcmp(argv[3], "fault");
+    int fault = argc == 4 && !strcmp(argv[3], "fault"), write = argc == 4 && !strcmp(argv[3], "write");
+    static uint8_t blue[32 * 32 * 4];
+    for (int i = 0; i < 32 * 32; i++) blue[4 * i + 2] = blue[4 * i + 3] = 255;
     static const vertex v[12] = {
         {{-1, -1}, {1, 0, 0, 1}}, {{1, -1}, {1, 0, 0, 1}}, {{1, 1}, {1, 0, 0, 1}},
         {{-1, -1}, {1, 0, 0, 1}}, {{1, 1}, {1, 0, 0, 1}}, {{-1, 1}, {1, 0, 0, 1}},
@@ -64,7 +67,8 @@ int main(int argc, char **argv)
              ws_launch(dev, count, (ws_dim3){ 1, 1, 1 }, (ws_dim3){ 32, 1, 1 }, 0, args, 2) == WS_OK &&
              ws_gfx_set_scissor(dev, 100, 100, 4, 4) == WS_OK && ws_gfx_draw(dev, 6, 1, 0, 0) == WS_OK &&
              ws_gfx_set_scissor(dev, 0, 0, 0, 0) == WS_OK && ws_gfx_draw(dev, 6, 1, 0, 0) == WS_OK &&
-             ws_gfx_draw(dev, 6, 0, 6, 0) == WS_OK && ws_gfx_draw(dev, 6, 1, 6, 0) == WS_OK;
+             ws_gfx_draw(dev, 6, 0, 6, 0) == WS_OK && ws_gfx_draw(dev, 6, 1, 6, 0) == WS_OK &&
+             (!write || ws_gfx_target_write(dev, t, blue, sizeof blue) == WS_OK);
         if (ok && fault && f == 0) { /* vertices 100.. of a 12-vertex buffer: a fault at the present */
             ok = ws_gfx_draw(dev, 3, 1, 100, 0) == WS_OK && ws_gfx_present(dev, t, NULL, 0) == WS_ERR_KERNEL_FAULT;
             if (ok) fprintf(stderr, "rd_gfx_program: frame 0 faulted as planned: %s\n", ws_last_error(dev));
