@@ -198,13 +198,23 @@ int ws_cmd_capture(int argc, char **argv)
         fprintf(stderr, "warpscope capture: %s: a capture path cannot contain a comma\n", abs_out);
         return 2;
     }
-    if ((size_t)snprintf(env, sizeof env, "out=%s,frames=%s", abs_out, frames) >= sizeof env) {
+    /* where the shim says why it abandoned a capture, if it does */
+    const char *tmpdir = getenv("TMPDIR");
+    char status_path[PATH_MAX] = "";
+    snprintf(status_path, sizeof status_path, "%s/warpscope-capture-status-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+    int sfd = strchr(status_path, ',') ? -1 : mkstemp(status_path);
+    if (sfd < 0) status_path[0] = 0;
+    else close(sfd);
+    if ((size_t)snprintf(env, sizeof env, "out=%s,frames=%s%s%s", abs_out, frames, status_path[0] ? ",status=" : "",
+                         status_path) >= sizeof env) {
+        if (status_path[0]) unlink(status_path);
         fprintf(stderr, "warpscope capture: -o %s: path too long\n", out);
         return 2;
     }
     if ((size_t)snprintf(preload, sizeof preload, "%s%s%s", shim, old && *old ? ":" : "", old && *old ? old : "") >=
             sizeof preload ||
         setenv("WARPSCOPE_CAPTURE", env, 1) || setenv("LD_PRELOAD", preload, 1)) {
+        if (status_path[0]) unlink(status_path);
         fprintf(stderr, "warpscope capture: the environment is too long\n");
         return 2;
     }
@@ -229,8 +239,21 @@ int ws_cmd_capture(int argc, char **argv)
     }
     remove_temporaries(out);
     fflush(stdout);
+    char why[512] = "";
+    if (status_path[0]) {
+        FILE *sf = fopen(status_path, "r");
+        if (sf) {
+            if (!fgets(why, sizeof why, sf)) why[0] = 0;
+            fclose(sf);
+        }
+        why[strcspn(why, "\n")] = 0;
+        unlink(status_path);
+    }
     if (exists(out)) {
         if (report(out) && !rc) rc = 1;
+    } else if (rc == 0 && why[0]) { /* the shim said why (above, on the program's stderr) */
+        fprintf(stderr, "warpscope capture: nothing captured: the capture was abandoned (%s)\n", why);
+        rc = 1;
     } else if (rc == 0) {
         fprintf(stderr, "warpscope capture: nothing captured: %s did not reach the chosen frames (--frames %s)\n",
                 argv[i], frames);

@@ -20,5 +20,14 @@ call=$(grep -m1 "ws_gfx_present(target" "$work/list.out" | awk '{print $1}')
 cat "$work/replay.out"
 [ "$rc" != 0 ] && grep -q "call $call ws_gfx_present: .*vertex fetch: vertex 100 " "$work/replay.out" ||
   { echo "FAIL: the replay does not stop at the present with the fault"; fails=$((fails+1)); }
+
+# A frame the program begins but never presents before closing the
+# device: the shim abandons the capture and says why; the command repeats
+# the reason (it said the program "did not reach the chosen frames").
+"$ws" capture -o "$work/open.wscap" --frames 1 -- "$prog" "$elf" 1 open > "$work/open.out" 2>&1; rc=$?
+cat "$work/open.out"
+[ "$rc" = 1 ] && grep -q "nothing captured: the capture was abandoned (frame 1 had not ended when the device was closed)" "$work/open.out" &&
+  ! grep -q "did not reach the chosen frames" "$work/open.out" ||
+  { echo "FAIL: an abandoned capture is not reported as such"; fails=$((fails+1)); }
 echo "$fails failed"
 [ "$fails" = 0 ]

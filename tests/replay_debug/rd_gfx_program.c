@@ -13,8 +13,10 @@
  * With "fault", frame 0 ends with a draw whose vertex fetch runs past the
  * buffer: its ws_gfx_present reports the fault (the frame has ended all
  * the same) and the program goes on. With "write", each frame ends with
- * ws_gfx_target_write making the whole target blue, after its draws.
- *   rd_gfx_program SHADERS.elf [FRAMES [stale|fault|write]] */
+ * ws_gfx_target_write making the whole target blue, after its draws. With
+ * "open", after the frames one more is begun and never presented before
+ * the device is closed.
+ *   rd_gfx_program SHADERS.elf [FRAMES [stale|fault|write|open]] */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,6 +79,9 @@ int main(int argc, char **argv)
         }
         ok = ok && ws_gfx_target_destroy(dev, t) == WS_OK;
     }
+    if (ok && argc == 4 && !strcmp(argv[3], "open"))
+        ok = ws_gfx_target_create(dev, 32, 32, 0, &t) == WS_OK && ws_gfx_set_target(dev, t) == WS_OK &&
+             ws_gfx_begin_frame(dev, NULL) == WS_OK && ws_gfx_clear(dev, clear, 1.0f) == WS_OK;
     if (!ok) fprintf(stderr, "rd_gfx_program: %s\n", ws_last_error(dev));
     ws_device_close(dev);
     return ok ? 0 : 1;

@@ -20,6 +20,13 @@ void shim_abandon(const char *fmt, ...)
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     fprintf(stderr, "warpscope capture: %s: capture abandoned\n", msg);
+    if (shim_g.spec.status[0]) { /* for `warpscope capture`, which says why nothing was captured */
+        FILE *f = fopen(shim_g.spec.status, "a");
+        if (f) {
+            fprintf(f, "%s\n", msg);
+            fclose(f);
+        }
+    }
     if (shim_g.w) ws_capture_writer_abort(shim_g.w);
     shim_g.w = NULL;
     shim_g.cap = CAP_DONE;
