@@ -95,15 +95,26 @@ static int report(const char *path)
         return -1;
     }
     ws_capture_section s;
-    uint64_t calls = 0, frames = 0, first = 0, last = 0;
+    uint64_t calls = 0, frames = 0, first = 0, last = 0, sync = 0;
     uint32_t reason = 0;
     while (ws_capture_reader_next(r, &s) == WS_OK) {
         if (s.type == WS_CAPTURE_API_CALL) calls++;
         if (s.type != WS_CAPTURE_FRAME_BEGIN) continue;
         wscap_cur c = wscap_cursor(s.data, s.size);
         uint64_t f = wscap_u64(&c);
-        reason = wscap_u32(&c);
-        if (!frames++) first = f;
+        uint32_t why = wscap_u32(&c);
+        frames++;
+        /* with --frames all, a drawing program's set-up is a sync frame
+         * numbered apart from the graphics frames after it */
+        if (why == WSCAP_FRAME_SYNC && reason == 0 && frames == 1) {
+            first = f;
+        } else if (why != reason && reason == WSCAP_FRAME_SYNC) {
+            sync = frames - 1;
+            first = f;
+        } else if (frames == 1) {
+            first = f;
+        }
+        reason = why;
         last = f;
     }
     ws_capture_reader_close(r);
@@ -115,6 +126,12 @@ static int report(const char *path)
     else if (frames == 1)
         printf("captured frame %llu: %llu calls, %.1f MiB -> %s\n", (unsigned long long)first, (unsigned long long)calls,
                mib, path);
+    else if (sync)
+        printf("captured the set-up (%llu frame%s before the first ws_gfx_begin_frame) and frame%s %llu%s%.0llu "
+               "(%llu frames): %llu calls, %.1f MiB -> %s\n", (unsigned long long)sync, sync == 1 ? "" : "s",
+               first == last ? "" : "s", (unsigned long long)first, first == last ? "" : "-",
+               first == last ? 0ull : (unsigned long long)last, (unsigned long long)frames,
+               (unsigned long long)calls, mib, path);
     else
         printf("captured frames %llu-%llu (%llu frames): %llu calls, %.1f MiB -> %s\n", (unsigned long long)first,
                (unsigned long long)last, (unsigned long long)frames, (unsigned long long)calls, mib, path);
@@ -162,19 +179,42 @@ int ws_cmd_capture(int argc, char **argv)
     char cwd[PATH_MAX], abs_out[2 * PATH_MAX + 2];
     if (out[0] != '/' && getcwd(cwd, sizeof cwd)) snprintf(abs_out, sizeof abs_out, "%s/%s", cwd, out);
     else snprintf(abs_out, sizeof abs_out, "%s", out);
+    /* The shim writes a temporary file beside the capture: a directory it
+     * cannot write is refused now, not found out after the program ran
+     * (the shim's "capture abandoned" was followed by "did not reach the
+     * chosen frames"). */
+    char dir[2 * PATH_MAX + 2];
+    snprintf(dir, sizeof dir, "%s", abs_out);
+    char *dslash = strrchr(dir, '/');
+    if (dslash == dir) dir[1] = 0;
+    else if (dslash) *dslash = 0;
+    if (access(dir, W_OK | X_OK)) {
+        fprintf(stderr, "warpscope capture: %s: cannot write the capture in %s: %s\n", out, dir, strerror(errno));
+        return 2;
+    }
     char env[3 * PATH_MAX], preload[2 * PATH_MAX + 2];
     const char *old = getenv("LD_PRELOAD");
     if (strchr(abs_out, ',')) { /* WARPSCOPE_CAPTURE separates its settings with commas */
         fprintf(stderr, "warpscope capture: %s: a capture path cannot contain a comma\n", abs_out);
         return 2;
     }
-    if ((size_t)snprintf(env, sizeof env, "out=%s,frames=%s", abs_out, frames) >= sizeof env) {
+    /* where the shim says why it abandoned a capture, if it does */
+    const char *tmpdir = getenv("TMPDIR");
+    char status_path[PATH_MAX] = "";
+    snprintf(status_path, sizeof status_path, "%s/warpscope-capture-status-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+    int sfd = strchr(status_path, ',') ? -1 : mkstemp(status_path);
+    if (sfd < 0) status_path[0] = 0;
+    else close(sfd);
+    if ((size_t)snprintf(env, sizeof env, "out=%s,frames=%s%s%s", abs_out, frames, status_path[0] ? ",status=" : "",
+                         status_path) >= sizeof env) {
+        if (status_path[0]) unlink(status_path);
         fprintf(stderr, "warpscope capture: -o %s: path too long\n", out);
         return 2;
     }
     if ((size_t)snprintf(preload, sizeof preload, "%s%s%s", shim, old && *old ? ":" : "", old && *old ? old : "") >=
             sizeof preload ||
         setenv("WARPSCOPE_CAPTURE", env, 1) || setenv("LD_PRELOAD", preload, 1)) {
+        if (status_path[0]) unlink(status_path);
         fprintf(stderr, "warpscope capture: the environment is too long\n");
         return 2;
     }
@@ -199,8 +239,21 @@ int ws_cmd_capture(int argc, char **argv)
     }
     remove_temporaries(out);
     fflush(stdout);
+    char why[512] = "";
+    if (status_path[0]) {
+        FILE *sf = fopen(status_path, "r");
+        if (sf) {
+            if (!fgets(why, sizeof why, sf)) why[0] = 0;
+            fclose(sf);
+        }
+        why[strcspn(why, "\n")] = 0;
+        unlink(status_path);
+    }
     if (exists(out)) {
         if (report(out) && !rc) rc = 1;
+    } else if (rc == 0 && why[0]) { /* the shim said why (above, on the program's stderr) */
+        fprintf(stderr, "warpscope capture: nothing captured: the capture was abandoned (%s)\n", why);
+        rc = 1;
     } else if (rc == 0) {
         fprintf(stderr, "warpscope capture: nothing captured: %s did not reach the chosen frames (--frames %s)\n",
                 argv[i], frames);

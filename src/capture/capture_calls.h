@@ -28,7 +28,8 @@ enum {
  * ALLOCATION      id: address. u32 addr, u64 size, blob bytes (the contents)
  * TEXTURE         id: texture id. u32 w, h, levels, then a blob per level
  * PIPELINE        id: pipeline id. the pipeline description (wscap_put_pipeline)
- * GFX_STATE       the graphics context (wscap_put_gfx_state)
+ * GFX_STATE       the graphics context (wscap_put_gfx_state), then u32
+ *                 in_frame (older captures end before it: 0)
  * FRAME_BEGIN     u64 frame number (as the shim counted it), u32 reason
  * FRAME_END       u64 frame number, u64 digest of the results (wscap_digest)
  * API_CALL        id: call index. u32 call (wscap_call), then its fields  */
@@ -133,6 +134,10 @@ typedef struct wscap_gfx_state {
     int has_viewport;
     float viewport[6];
     uint32_t scissor[4];
+    int in_frame;                /* a graphics frame is open (begun, not yet
+                                    presented): a range of launches that
+                                    starts inside one. Written last; absent
+                                    in older captures (0) */
 } wscap_gfx_state;
 void wscap_put_gfx_state(wscap_buf *b, const wscap_gfx_state *s);
 void wscap_get_gfx_state(wscap_cur *c, wscap_gfx_state *s);

@@ -232,6 +232,7 @@ void wscap_put_gfx_state(wscap_buf *b, const wscap_gfx_state *s)
     wscap_put_u32(b, (uint32_t)s->has_viewport);
     for (int i = 0; i < 6; i++) wscap_put_f32(b, s->viewport[i]);
     for (int i = 0; i < 4; i++) wscap_put_u32(b, s->scissor[i]);
+    wscap_put_u32(b, (uint32_t)s->in_frame);
 }
 
 void wscap_get_gfx_state(wscap_cur *c, wscap_gfx_state *s)
@@ -254,6 +255,8 @@ void wscap_get_gfx_state(wscap_cur *c, wscap_gfx_state *s)
     s->has_viewport = (int)wscap_u32(c);
     for (int i = 0; i < 6; i++) s->viewport[i] = wscap_f32(c);
     for (int i = 0; i < 4; i++) s->scissor[i] = wscap_u32(c);
+    /* appended later: a capture written before it ends here */
+    s->in_frame = !c->bad && c->len - c->at >= 4 ? wscap_u32(c) != 0 : 0;
 }
 
 void wscap_put_config(wscap_buf *b, const ws_config *cfg)

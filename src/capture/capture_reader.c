@@ -43,9 +43,10 @@ static ws_status rfail(const ctx *c, ws_status st, const char *fmt, ...)
 
 static ws_status check_header(const ctx *c, const uint8_t *d, size_t size, wscap_header *h)
 {
-    if (size < 8 || memcmp(d, wscap_magic, 8))
+    if (!size) return rfail(c, WS_ERR_BAD_MODULE, "empty file (0 bytes): not a warpscope capture file");
+    if (memcmp(d, wscap_magic, size < 8 ? size : 8))
         return rfail(c, WS_ERR_BAD_MODULE, "not a warpscope capture file (bytes 0-7 are not \"WSCAPTUR\")");
-    if (size < 12)
+    if (size < 12) /* the start of the magic: a capture file cut short */
         return rfail(c, WS_ERR_BAD_MODULE, "truncated: the file ends at offset %zu, inside the %d-byte header", size, WSCAP_HEADER);
     /* The version before the CRC: a newer version may lay out its header
      * differently, and "too new" is the message that helps. */
@@ -228,8 +229,12 @@ ws_status ws_capture_reader_open(const char *path, ws_capture_reader **out, char
         }
         got = fread(data + n, 1, cap - n, f);
         n += got;
+        /* Not a capture file (a device, a large file given by mistake):
+         * stop at its first bytes rather than reading up to the limit. */
+        if (n >= 8 && memcmp(data, wscap_magic, 8)) break;
     } while (got);
-    if (!st && ferror(f)) st = rfail(&c, WS_ERR_IO, "read error at offset %zu", n);
+    if (!st && ferror(f)) /* a directory, an I/O error */
+        st = rfail(&c, WS_ERR_IO, "read error at offset %zu: %s", n, strerror(errno));
     fclose(f);
     if (!st) st = ws_capture_reader_open_memory(data, n, path, out, err, errlen);
     free(data);

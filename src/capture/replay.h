@@ -40,9 +40,14 @@ typedef struct ws_replay_call_info {
     char text[512];             /* the call with its arguments, as --list prints it */
     /* launches: the kernel; draws: the pipeline's shaders (else NULL/0) */
     const char *kernel;         /* kernel or fragment shader name            */
-    uint32_t draw;              /* the draw's ordinal in the frame (draws)   */
+    uint32_t draw;              /* the draw's ordinal in the frame (draws); as
+                                   the device numbers draws ($draw), a draw of
+                                   0 vertices or 0 instances draws nothing and
+                                   has none: WS_REPLAY_NO_DRAW               */
     uint32_t launch;            /* the launch's ordinal in the frame (launches) */
 } ws_replay_call_info;
+
+#define WS_REPLAY_NO_DRAW UINT32_MAX
 
 typedef struct ws_replay_options {
     const char *config;         /* extra ws_config settings ("mode=timing"), or NULL */
@@ -61,8 +66,9 @@ const char *ws_replay_error(const ws_replay *r);
 /* The replay's device: tools attach to it (debug hardware, probes). */
 ws_device *ws_replay_device(ws_replay *r);
 /* From the next restore on, every replay numbers its launches as the first
- * did (the frame debugger: $launch and conditions on it hold across its
- * replays). Off by default: other tools see each replay's launches anew. */
+ * did, and its draws from 0 (the frame debugger: $launch, $draw and
+ * conditions on them hold across its replays). Off by default: other tools
+ * see each replay's launches and draws anew. */
 void ws_replay_same_launch_ids(ws_replay *r);
 
 uint64_t ws_replay_call_count(const ws_replay *r);
@@ -103,6 +109,15 @@ ws_status ws_replay_targets(ws_replay *r, ws_gfx_target **out, size_t max, size_
 ws_status ws_replay_buffers(ws_replay *r, uint32_t *addr, uint64_t *size, size_t max, size_t *n);
 /* The render target bound when call `index` runs (NULL if none). */
 ws_gfx_target *ws_replay_target_at(ws_replay *r, uint64_t index);
+/* Its capture id (0 if none). Unlike the handle, the id names one target
+ * of the frame: a target created after another was destroyed may get the
+ * destroyed one's handle address back from the host allocator. */
+uint32_t ws_replay_target_id_at(const ws_replay *r, uint64_t index);
+/* The live handle of the render target with capture id `id` now (NULL:
+ * not created yet, or destroyed). */
+ws_gfx_target *ws_replay_target_by_id(ws_replay *r, uint32_t id);
+/* Its size as the capture made it, whether or not it exists now. */
+ws_status ws_replay_target_size(const ws_replay *r, uint32_t id, uint32_t *w, uint32_t *h);
 /* The graphics context when call `index` runs, as text lines
  * ("pipeline 2: vs=cube_vs fs=cube_fs cull=back depth=less write blend=opaque\n
  *  target 1 640x480 depth\nviewport ...\n"), for reports. */

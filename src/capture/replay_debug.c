@@ -54,15 +54,41 @@ static double now_s(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+int rd_frame_failure(ws_status st)
+{
+    return st == WS_ERR_KERNEL_FAULT || st == WS_ERR_KERNEL_ASSERT || st == WS_ERR_DEADLOCK || st == WS_ERR_TIMEOUT;
+}
+
 /* Restore the frame's initial state and replay it whole with the unit
  * armed as a says. */
-static ws_status replay(rd_target *t, const ws_shadow_arm *a, ws_shadow_result *res)
+static ws_status replay(rd_target *t, const ws_shadow_arm *arm, ws_shadow_result *res)
 {
-    ws_status st = ws_debug_shadow_arm(t->dbg, a);
+    /* Number the frame's draws from the id its first draw will get, as
+     * --list does: a draw whose viewport and scissor leave no pixel gets
+     * an id but launches nothing, and counting from the first draw that
+     * launches would shift every ordinal after it. The restore numbers
+     * the frame's draws from 0 (ws_replay_same_launch_ids), so the
+     * device's draw id, which conditions on $draw read, is the ordinal. */
+    ws_shadow_arm a = *arm;
+    a.has_first_draw = 1;
+    a.first_draw = 0;
+    ws_status st = ws_debug_shadow_arm(t->dbg, &a);
     if (st) return rd_fail(t, st, "%s", ws_debug_error(t->dbg));
     double t0 = now_s();
     st = ws_replay_restore(t->r);
-    if (!st) st = ws_replay_run(t->r, 0, UINT64_MAX, NULL, NULL);
+    if (!st) {
+        st = ws_replay_run(t->r, 0, UINT64_MAX, NULL, NULL);
+        /* a frame whose work faults ends there, in every replay alike: the
+         * unit saw everything before the fault, and gdb can look at it */
+        if (rd_frame_failure(st)) {
+            snprintf(t->stops_early, sizeof t->stops_early, "%s", ws_replay_error(t->r));
+            t->replay_s += now_s() - t0;
+            t->replays++;
+            if (res && (st = ws_debug_shadow_result(t->dbg, res)) != WS_OK) rd_fail(t, st, "%s", ws_debug_error(t->dbg));
+            ws_debug_shadow_disarm(t->dbg);
+            return st;
+        }
+    }
     uint64_t got, want;
     if (!st && (st = ws_replay_hash(t->r, &got)) == WS_OK && ws_replay_captured_hash(t->r, &want) == WS_OK &&
         got == want)

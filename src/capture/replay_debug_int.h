@@ -50,7 +50,15 @@ typedef struct rd_target {
                                        the frame ran to its end under the breakpoint */
     double replay_s;
     char err[512];
+    /* The frame's work failed (a kernel fault, an assert, a deadlock, the
+     * watchdog): every replay stops there, as the original did, so that is
+     * where its frame ends; the replayer's message, for monitor position. */
+    char stops_early[640];
 } rd_target;
+
+/* Did the replay fail because the frame's own work failed (status st of
+ * ws_replay_run)? Then the failure is the frame's end, not an error. */
+int rd_frame_failure(ws_status st);
 
 extern const ws_gdb_target_ops rd_ops;
 

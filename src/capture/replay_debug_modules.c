@@ -56,7 +56,14 @@ ws_status rd_list_modules(rd_target *t)
     m->t = t;
     ws_status st = ws_replay_restore(t->r);
     if (st == WS_OK) add_resident_modules(m, t->r, 0);
-    if (st == WS_OK && !m->failed) st = ws_replay_run(t->r, 0, UINT64_MAX, add_resident_modules, m);
+    if (st == WS_OK && !m->failed) {
+        st = ws_replay_run(t->r, 0, UINT64_MAX, add_resident_modules, m);
+        /* a frame whose work faults has the modules it had up to there */
+        if (rd_frame_failure(st)) {
+            snprintf(t->stops_early, sizeof t->stops_early, "%s", ws_replay_error(t->r));
+            st = WS_OK;
+        }
+    }
     int failed = m->failed;
     free(m);
     if (st != WS_OK || failed) {

@@ -158,11 +158,13 @@ static int pixel_drawable(rd_target *t, uint32_t x, uint32_t y, uint32_t d, char
     const uint64_t n = ws_replay_call_count(t->r);
     for (uint64_t i = 0; i < n; i++) {
         ws_replay_call_info ci;
-        if (ws_replay_describe_call(t->r, i, &ci) || ci.kind != WS_REPLAY_CALL_DRAW) continue;
+        if (ws_replay_describe_call(t->r, i, &ci) || ci.kind != WS_REPLAY_CALL_DRAW || ci.draw == WS_REPLAY_NO_DRAW)
+            continue;
         const uint32_t ordinal = draws++;
         if (d != UINT32_MAX && ordinal != d) continue;
-        const ws_gfx_target *rt = ws_replay_target_at(t->r, i);
-        if (!rt || ws_gfx_target_size(rt, &w, &h)) continue;
+        /* the capture's size: a target the frame creates has no handle
+         * before the frame runs (or after it destroys it) */
+        if (ws_replay_target_size(t->r, ws_replay_target_id_at(t->r, i), &w, &h)) continue;
         if (w > maxw) maxw = w;
         if (h > maxh) maxh = h;
         inside += x < w && y < h;
@@ -219,7 +221,9 @@ ws_status rd_monitor(void *tp, const char *cmd, char **out)
         monitor_pixel(t, cmd + 11, buf, sizeof buf);
     } else if (!strcmp(cmd, "position")) {
         const ws_shadow_state *s = &t->snap;
-        if (t->where != RD_STOP)
+        if (t->where == RD_END && t->stops_early[0]) /* where, and why */
+            snprintf(buf, sizeof buf, "at the frame end, where its work failed: %.900s\n", t->stops_early);
+        else if (t->where != RD_STOP)
             snprintf(buf, sizeof buf, "at the frame %s\n", t->where == RD_START ? "start" : "end");
         else
             snprintf(buf, sizeof buf,

@@ -125,10 +125,31 @@ static void describe(const ws_replay *r, const rp_call *rc, text *t, const char 
         if (k == 4) say(t, "%u vertices, %u instances, first %u, first instance %u)", v[0], v[1], v[2], v[3]);
         else say(t, "%u indices, %u instances, first %u, base vertex %d, first instance %u)", v[0], v[1], v[2],
                  (int32_t)v[3], v[4]);
-        say(t, " draw %u", rc->draw);
+        if (rc->draw == WS_REPLAY_NO_DRAW) say(t, " (draws nothing)");
+        else say(t, " draw %u", rc->draw);
         return;
     }
     case WSCAP_SET_TEXTURE: v[0] = wscap_u32(&c); say(t, "slot %u, texture %u)", v[0], wscap_u32(&c)); return;
+    /* addresses in hex, as everywhere else (and as --element takes them) */
+    case WSCAP_SET_VERTEX_BUFFER:
+        for (int i = 0; i < 3; i++) v[i] = wscap_u32(&c);
+        say(t, "slot %u, 0x%08x, %u bytes)", v[0], v[1], v[2]);
+        return;
+    case WSCAP_SET_INDEX_BUFFER:
+        for (int i = 0; i < 3; i++) v[i] = wscap_u32(&c);
+        say(t, "0x%08x, %u bytes, %s)", v[0], v[1], v[2] == WS_GFX_INDEX_U32 ? "u32" : v[2] == WS_GFX_INDEX_U16 ? "u16" : "?");
+        return;
+    case WSCAP_SET_UNIFORMS: say(t, "0x%08x)", wscap_u32(&c)); return;
+    case WSCAP_TARGET_READ: case WSCAP_TARGET_WRITE:
+        v[0] = wscap_u32(&c);
+        v[1] = wscap_u32(&c);
+        say(t, "target %u, %s", v[0], v[1] ? "depth" : "colour");
+        if (rc->call == WSCAP_TARGET_WRITE) {
+            wscap_blob(&c, &n);
+            say(t, ", <%llu bytes>", (unsigned long long)n);
+        }
+        say(t, ")");
+        return;
     case WSCAP_SET_TARGET: say(t, "target %u)", wscap_u32(&c)); return;
     case WSCAP_SET_PIPELINE: say(t, "pipeline %u)", wscap_u32(&c)); return;
     case WSCAP_PRESENT: v[0] = wscap_u32(&c); say(t, "target %u%s)", v[0], wscap_u32(&c) ? ", read back" : ""); return;
@@ -255,10 +276,29 @@ ws_status ws_replay_state_text(ws_replay *r, uint64_t index, char *buf, size_t l
     return WS_OK;
 }
 
-ws_gfx_target *ws_replay_target_at(ws_replay *r, uint64_t index)
+uint32_t ws_replay_target_id_at(const ws_replay *r, uint64_t index)
 {
-    if (!r) return NULL;
+    if (!r) return 0;
     wscap_gfx_state s = r->gfx;
     for (uint64_t i = 0; i < index && i < r->ncalls; i++) rp_track_gfx(&r->calls[i], &s);
-    return s.target && s.target < r->nobj && r->obj[s.target].kind == RP_TARGET ? r->obj[s.target].h : NULL;
+    return s.target && s.target < r->nobj && r->obj[s.target].kind == RP_TARGET ? s.target : 0;
+}
+
+ws_gfx_target *ws_replay_target_by_id(ws_replay *r, uint32_t id)
+{
+    return r && id && id < r->nobj && r->obj[id].kind == RP_TARGET ? r->obj[id].h : NULL;
+}
+
+ws_status ws_replay_target_size(const ws_replay *r, uint32_t id, uint32_t *w, uint32_t *h)
+{
+    if (!r || !id || id >= r->nobj || r->obj[id].kind != RP_TARGET) return WS_ERR_NOT_FOUND;
+    if (w) *w = r->obj[id].w;
+    if (h) *h = r->obj[id].h_px;
+    return WS_OK;
+}
+
+ws_gfx_target *ws_replay_target_at(ws_replay *r, uint64_t index)
+{
+    uint32_t id = ws_replay_target_id_at(r, index);
+    return id ? r->obj[id].h : NULL;
 }

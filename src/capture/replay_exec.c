@@ -132,7 +132,7 @@ static ws_status issue(ws_replay *r, const rp_call *rc)
         a = wscap_u32(&c);
         if (c.bad) break;
         st = ws_malloc_at(d, a, (size_t)n);
-        if (st == WS_OK && rp_live_add(r, a, n)) return WS_ERR_OUT_OF_MEMORY;
+        if (st == WS_OK && rp_live_add(r, a, n)) return rp_fail(r, WS_ERR_OUT_OF_MEMORY, "out of host memory");
         break;
     }
     case WSCAP_FREE:
@@ -147,8 +147,14 @@ static ws_status issue(ws_replay *r, const rp_call *rc)
     case WSCAP_DTOH: {
         a = wscap_u32(&c);
         n = wscap_u64(&c);
+        /* the host buffer is the replayer's: no read can be larger than
+         * the device's memory, so a damaged size asks for none */
+        if (!c.bad && n > r->cfg.global_mem_limit)
+            return rp_fail(r, WS_ERR_BAD_MODULE, "it reads %llu bytes, more than the device's %llu bytes of memory",
+                           (unsigned long long)n, (unsigned long long)r->cfg.global_mem_limit);
         uint8_t *buf = c.bad ? NULL : rp_scratch(r, n ? (size_t)n : 1);
-        if (!c.bad && !buf) return WS_ERR_OUT_OF_MEMORY;
+        if (!c.bad && !buf)
+            return rp_fail(r, WS_ERR_OUT_OF_MEMORY, "out of host memory for a %llu-byte read back", (unsigned long long)n);
         if (!c.bad) st = ws_memcpy_dtoh(d, buf, a, (size_t)n);
         break;
     }

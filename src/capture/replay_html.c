@@ -27,8 +27,9 @@ typedef struct report {
     uint32_t thumb;
     shot *shots;
     size_t n, cap;
-    ws_gfx_target *last_target;   /* valid until the next restore          */
+    uint32_t last_target;         /* capture id of the last target drawn to */
     uint64_t last_call;           /* the call that wrote it last            */
+    uint8_t *last_img;            /* that target's image after that call    */
     ws_status st;
     char *err;
     size_t errlen;
@@ -56,7 +57,7 @@ static int take_shot(void *user, ws_replay *r, uint64_t index)
     if (ws_replay_state_text(r, index, s->state, sizeof s->state) != WS_OK) s->state[0] = 0;
     ws_gfx_target *t = ws_replay_target_at(r, index);
     if (!t || ws_gfx_target_size(t, &s->w, &s->h) != WS_OK) return 0;
-    rp->last_target = t;
+    rp->last_target = ws_replay_target_id_at(r, index);
     rp->last_call = index;
     uint8_t *img = malloc((size_t)s->w * s->h * 4), *small = NULL;
     uint32_t tw, th;
@@ -69,7 +70,8 @@ static int take_shot(void *user, ws_replay *r, uint64_t index)
         return 1;
     }
     ws_status st = ws_image_shrink(img, s->w, s->h, rp->thumb, &small, &tw, &th);
-    free(img);
+    free(rp->last_img); /* kept: the frame may destroy the target before its end */
+    rp->last_img = img;
     if (st != WS_OK) goto oom;
     st = ws_image_png_uri(small, tw, th, 1, &s->uri, rp->err, rp->errlen);
     free(small);
@@ -271,7 +273,9 @@ static ws_status write_page(FILE *f, report *rp, const ws_replay_html_options *o
         }
         else
             fprintf(f, "<p class=\"muted\">no render target bound</p>");
-        if (ci.kind == WS_REPLAY_CALL_DRAW)
+        if (ci.kind == WS_REPLAY_CALL_DRAW && ci.draw == WS_REPLAY_NO_DRAW)
+            fprintf(f, "<h3>Call %" PRIu64 " &middot; empty draw</h3>", s->call);
+        else if (ci.kind == WS_REPLAY_CALL_DRAW)
             fprintf(f, "<h3>Call %" PRIu64 " &middot; draw %u</h3>", s->call, ci.draw);
         else
             fprintf(f, "<h3>Call %" PRIu64 " &middot; clear</h3>", s->call);
@@ -334,10 +338,18 @@ ws_status ws_replay_html(ws_replay *r, const char *dir, const ws_replay_html_opt
     st = ws_replay_run(r, 0, UINT64_MAX, take_shot, &rp);
     if (rp.st != WS_OK) { st = rp.st; goto out; }
     if (st != WS_OK) { st = rt_fail(err, errlen, st, "report: %s", ws_replay_error(r)); goto out; }
-    /* the final image: the last target drawn to, as the frame leaves it */
-    if (rp.last_target &&
-        (ws_gfx_target_size(rp.last_target, &w, &h) != WS_OK || !(img = malloc((size_t)w * h * 4)) ||
-         ws_gfx_target_read(rp.dev, rp.last_target, img, (size_t)w * h * 4) != WS_OK)) {
+    /* the final image: the last target drawn to, as the frame leaves it,
+     * or as its last clear or draw left it when the frame destroyed it
+     * (by capture id: a destroyed target's handle is freed) */
+    ws_gfx_target *final = ws_replay_target_by_id(r, rp.last_target);
+    if (rp.last_target) {
+        w = rp.shots[rp.n - 1].w, h = rp.shots[rp.n - 1].h;
+        for (size_t i = rp.n; i-- > 0;)
+            if (rp.shots[i].call == rp.last_call) { w = rp.shots[i].w; h = rp.shots[i].h; break; }
+        img = rp.last_img;
+        rp.last_img = NULL;
+    }
+    if (final && ws_gfx_target_read(rp.dev, final, img, (size_t)w * h * 4) != WS_OK) {
         st = rt_fail(err, errlen, WS_ERR_INTERNAL, "report: reading the final render target: %s", ws_last_error(rp.dev));
         goto out;
     }
@@ -371,6 +383,7 @@ ws_status ws_replay_html(ws_replay *r, const char *dir, const ws_replay_html_opt
         st = rt_fail(err, errlen, WS_ERR_IO, "report: cannot rename %s to %s: %s", tmp, path, strerror(errno));
     if (st != WS_OK) remove(tmp);
 out:
+    free(rp.last_img);
     for (size_t i = 0; i < rp.n; i++) free(rp.shots[i].uri);
     free(rp.shots);
     ws_pixel_history_free(&hist);

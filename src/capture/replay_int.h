@@ -84,7 +84,8 @@ void rp_live_remove(ws_replay *r, uint32_t addr);
 uint8_t *rp_scratch(ws_replay *r, size_t n);
 /* Create object o in the replay device from its initial description. */
 ws_status rp_create(ws_replay *r, uint32_t id);
-/* Destroy object o's live handle. */
+/* Destroy object o's live handle: the runtime's status (its message in
+ * ws_last_error; r->err is not set). */
 ws_status rp_destroy(ws_replay *r, uint32_t id);
 /* Apply a recorded call's effect on a context model (for state_text). */
 void rp_track_gfx(const rp_call *c, wscap_gfx_state *s);

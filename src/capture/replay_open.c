@@ -146,6 +146,10 @@ static ws_status define_created(ws_replay *r, rp_call *rc, uint64_t index)
         wscap_str(&c, o->name, sizeof o->name);
         o->base = wscap_u32(&c);
         o->image = wscap_blob(&c, &o->image_size);
+    } else if (kind == RP_TARGET) { /* its size, known before it exists (the debugger's pixel checks) */
+        o->w = wscap_u32(&c);
+        o->h_px = wscap_u32(&c);
+        o->has_depth = (int)wscap_u32(&c);
     }
     return WS_OK;
 }
@@ -166,7 +170,16 @@ static ws_status read_call(ws_replay *r, const ws_capture_section *s, uint32_t *
     if (rc->call == 0 || rc->call >= WSCAP_CALL_COUNT)
         return rp_fail(r, WS_ERR_UNSUPPORTED, "section %llu: call number %u is not one this version knows (a "
                        "capture from a newer Warpscope?)", (unsigned long long)s->index, rc->call);
-    rc->draw = (rc->call == WSCAP_DRAW || rc->call == WSCAP_DRAW_INDEXED) ? (*draws)++ : 0;
+    rc->draw = 0;
+    if (rc->call == WSCAP_DRAW || rc->call == WSCAP_DRAW_INDEXED) {
+        /* Number draws as the device does: one of 0 vertices or 0
+         * instances is accepted but queues nothing and gets no draw id, so
+         * it must not shift the ordinals `monitor debug-pixel X Y DRAW`
+         * and $draw use. Both calls start with the count and instances. */
+        wscap_cur c = wscap_cursor(rc->args, rc->nargs);
+        uint32_t count = wscap_u32(&c), instances = wscap_u32(&c);
+        rc->draw = !c.bad && count && instances ? (*draws)++ : WS_REPLAY_NO_DRAW;
+    }
     rc->launch = rc->call == WSCAP_LAUNCH ? (*launches)++ : 0;
     if (rc->call >= WSCAP_TARGET_CREATE) r->uses_gfx = 1;
     ws_status st = define_created(r, rc, r->ncalls);

@@ -40,6 +40,8 @@ typedef struct pix_run {
     size_t cap;
     uint64_t target_call;         /* whose target; UINT64_MAX: the last     */
     ws_gfx_target *target;        /* the target bound at that call (this run) */
+    uint32_t target_id;           /* and its capture id                      */
+    uint32_t tw, th;              /* and its size                            */
     ws_status st;
     char *err;
     size_t errlen;
@@ -63,7 +65,13 @@ static int after_call(void *user, ws_replay *r, uint64_t index)
         return 1;
     }
     ws_gfx_target *t = ws_replay_target_at(r, index);
-    if (p->target_call == WS_REPLAY_LAST_TARGET || p->target_call == index) p->target = t;
+    uint32_t tid = ws_replay_target_id_at(r, index);
+    if (p->target_call == WS_REPLAY_LAST_TARGET || p->target_call == index) {
+        p->target = t;
+        p->target_id = tid;
+        /* its size now: the frame may destroy it before its end */
+        if (!t || ws_gfx_target_size(t, &p->tw, &p->th) != WS_OK) p->tw = p->th = 0;
+    }
     ws_pixel_history *h = p->h;
     for (size_t k = 0; k < n; k++) {
         if (h->n == p->cap) {
@@ -76,7 +84,7 @@ static int after_call(void *user, ws_replay *r, uint64_t index)
             h->ev = ev;
             p->cap = cap;
         }
-        h->ev[h->n++] = (ws_pixel_event){ .call = index, .target = t, .rec = rec[k] };
+        h->ev[h->n++] = (ws_pixel_event){ .call = index, .target = t, .target_id = tid, .rec = rec[k] };
     }
     ws_gfx_probe_empty(p->dev);
     return 0;
@@ -129,6 +137,7 @@ ws_status ws_replay_pixel_collect(ws_replay *r, uint32_t x, uint32_t y, uint64_t
         }
     /* NULL when the target is created inside the frame */
     ws_gfx_target *guess = at < ncalls ? ws_replay_target_at(r, at) : NULL;
+    uint32_t guess_id = guess ? ws_replay_target_id_at(r, at) : 0;
     init_known = read_pixel(dev, guess, x, y, init, &init_z, &init_depth);
 
     ws_status st = ws_gfx_probe_arm(dev, x, y);
@@ -143,31 +152,37 @@ ws_status ws_replay_pixel_collect(ws_replay *r, uint32_t x, uint32_t y, uint64_t
     }
     out->x = x;
     out->y = y;
-    out->target = p.target;
-    if (!out->target) {
+    /* the handle only if the target still exists: one the frame destroyed
+     * is freed (and its address may have gone to another target) */
+    out->target = ws_replay_target_by_id(r, p.target_id);
+    out->target_id = p.target_id;
+    out->w = p.tw;
+    out->h = p.th;
+    if (!p.target) {
         ws_pixel_history_free(out);
         if (target_call != WS_REPLAY_LAST_TARGET)
             return rt_fail(err, errlen, WS_ERR_NOT_FOUND, "pixel history: no render target is bound at call %" PRIu64,
                         target_call);
         return rt_fail(err, errlen, WS_ERR_NOT_FOUND, "pixel history: the frame has no clear or draw into a render target");
     }
-    if (ws_gfx_target_size(out->target, &out->w, &out->h) != WS_OK || x >= out->w || y >= out->h) {
+    if (x >= out->w || y >= out->h) {
         uint32_t w = out->w, h = out->h;
         ws_pixel_history_free(out);
         return rt_fail(err, errlen, WS_ERR_INVALID_ARG, "pixel history: pixel (%u,%u) is outside the %ux%u render target",
                     x, y, w, h);
     }
-    /* keep the chosen target's events */
+    /* keep the chosen target's events: by capture id, since the handle of
+     * a target the frame destroyed can come back as a later target's */
     size_t k = 0;
     uint64_t last_call = UINT64_MAX;
     for (size_t i = 0; i < out->n; i++) {
-        if (out->ev[i].target != out->target) continue;
+        if (out->ev[i].target_id != out->target_id) continue;
         if (out->ev[i].call != last_call) out->ncalls++;
         last_call = out->ev[i].call;
         out->ev[k++] = out->ev[i];
     }
     out->n = k;
-    if (guess == out->target && init_known) {
+    if (guess && guess_id == out->target_id && init_known) {
         memcpy(out->initial, init, 4);
         out->initial_depth = init_z;
         out->has_depth = init_depth;
@@ -178,6 +193,9 @@ ws_status ws_replay_pixel_collect(ws_replay *r, uint32_t x, uint32_t y, uint64_t
         out->has_depth = out->ev[0].rec.has_depth;
     }
     if (out->n) out->has_depth = out->ev[0].rec.has_depth;
+    /* the pixel as the frame leaves it (the target may be gone by then) */
+    int final_depth = 0;
+    out->final_known = read_pixel(dev, out->target, x, y, out->final, &out->final_depth, &final_depth);
     return WS_OK;
 }
 
@@ -250,6 +268,13 @@ ws_status ws_replay_pixel_print(ws_replay *r, const ws_pixel_history *h, FILE *o
         print_event(out, &e->rec, h->has_depth);
         cur = e->rec.after;
         curz = e->rec.depth_after;
+    }
+    if (h->final_known && (memcmp(cur, h->final, 4) || (h->has_depth && curz != h->final_depth))) {
+        fprintf(out, "(changed after its last clear or draw by a call that is not one: colour ");
+        print_rgba(out, h->final);
+        fprintf(out, ")\n");
+        cur = h->final;
+        curz = h->final_depth;
     }
     fprintf(out, "frame end: colour ");
     print_rgba(out, cur);

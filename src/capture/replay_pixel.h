@@ -25,18 +25,27 @@
 typedef struct ws_pixel_event {
     uint64_t call;                /* the replay's call index                  */
     ws_gfx_target *target;        /* the target the call wrote                */
+    uint32_t target_id;           /* its capture id (ws_replay_target_id_at)   */
     ws_gfx_probe_rec rec;         /* what the hardware saw (gfx_probe.h)       */
 } ws_pixel_event;
 
 typedef struct ws_pixel_history {
     uint32_t x, y;
     ws_gfx_target *target;        /* the replay's target the pixel belongs to
-                                     (valid until the next restore)          */
+                                     (valid until the next restore; NULL when
+                                     the frame destroyed it before its end)   */
+    uint32_t target_id;           /* its capture id                            */
     uint32_t w, h;                /* its size                                  */
     int initial_known;            /* 0: the target did not exist at the start  */
     uint8_t initial[4];           /* the pixel at the frame's start            */
     float initial_depth;          /* (0 when the target has no depth image)    */
     int has_depth;
+    int final_known;              /* 0: the target is gone at the frame end    */
+    uint8_t final[4];             /* the pixel at the frame's end, read back:
+                                     after the last event, a call that is not a
+                                     clear or draw (ws_gfx_target_write) may
+                                     have changed it                          */
+    float final_depth;
     ws_pixel_event *ev;           /* in API order                              */
     size_t n;
     uint64_t ncalls;              /* distinct calls among ev                   */

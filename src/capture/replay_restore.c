@@ -6,6 +6,7 @@
 #include <string.h>
 #include "capture/replay_int.h"
 #include "device/device.h"
+#include "runtime/gfx_api.h"
 
 static ws_status api(ws_replay *r, ws_status st, const char *what)
 {
@@ -73,7 +74,12 @@ ws_status rp_create(ws_replay *r, uint32_t id)
     default:
         return WS_OK;
     }
-    return api(r, st, o->name[0] ? o->name : "creating an object");
+    /* name the object: capture id, kind, and name where it has one */
+    static const char *const kinds[] = { "", "module", "kernel", "texture", "render target", "pipeline" };
+    char what[320];
+    snprintf(what, sizeof what, "creating %s %u%s%s%s", kinds[o->kind], id, o->name[0] ? " '" : "", o->name,
+             o->name[0] ? "'" : "");
+    return api(r, st, what);
 }
 
 ws_status rp_destroy(ws_replay *r, uint32_t id)
@@ -93,29 +99,34 @@ ws_status rp_destroy(ws_replay *r, uint32_t id)
     default: break;
     }
     o->h = NULL;
-    return api(r, st, "destroying an object the frame created");
+    return st; /* the caller says in what context (the device's error has the reason) */
 }
 
 /* Fill the content of every initial object and allocation. */
 static ws_status rewrite_contents(ws_replay *r)
 {
     ws_status st = WS_OK;
-    for (size_t i = 0; i < r->ninit && st == WS_OK; i++)
-        st = api(r, ws_memcpy_htod(r->dev, r->init[i].addr, r->init[i].bytes, (size_t)r->init[i].size),
-                 "an allocation's contents");
+    char what[96];
+    for (size_t i = 0; i < r->ninit && st == WS_OK; i++) {
+        snprintf(what, sizeof what, "the contents of the allocation at 0x%08x", r->init[i].addr);
+        st = api(r, ws_memcpy_htod(r->dev, r->init[i].addr, r->init[i].bytes, (size_t)r->init[i].size), what);
+    }
     for (uint32_t id = 1; id < r->nobj && st == WS_OK; id++) {
         rp_obj *o = &r->obj[id];
         if (!o->initial) continue;
         if (o->kind == RP_TEXTURE)
-            for (uint32_t l = 0; l < o->levels && st == WS_OK; l++)
-                st = api(r, ws_gfx_texture_upload(r->dev, o->h, l, o->level[l], (size_t)o->level_size[l]),
-                         "a texture level");
+            for (uint32_t l = 0; l < o->levels && st == WS_OK; l++) {
+                snprintf(what, sizeof what, "texture %u level %u", id, l);
+                st = api(r, ws_gfx_texture_upload(r->dev, o->h, l, o->level[l], (size_t)o->level_size[l]), what);
+            }
         if (o->kind == RP_TARGET) {
             size_t n = (size_t)o->w * o->h_px * 4;
-            st = api(r, ws_gfx_target_write(r->dev, o->h, o->rgba, n), "a render target's colour");
+            snprintf(what, sizeof what, "render target %u's colour", id);
+            st = api(r, ws_gfx_target_write(r->dev, o->h, o->rgba, n), what);
+            snprintf(what, sizeof what, "render target %u's depth", id);
             if (st == WS_OK && o->depth)
                 st = api(r, ws_gfx_target_write_depth(r->dev, o->h, (const float *)(const void *)o->depth,
-                                                      (size_t)o->w * o->h_px), "a render target's depth");
+                                                      (size_t)o->w * o->h_px), what);
         }
     }
     return st;
@@ -132,12 +143,20 @@ static ws_status restore_context(ws_replay *r)
     ws_device *d = r->dev;
     ws_status st = api(r, ws_gfx_set_target(d, handle(r, g->target, RP_TARGET)), "the render target");
     if (st == WS_OK) st = api(r, ws_gfx_set_pipeline(d, handle(r, g->pipeline, RP_PIPELINE)), "the pipeline");
-    for (int i = 0; i < WS_GFX_MAX_BINDINGS && st == WS_OK; i++)
-        st = api(r, ws_gfx_set_vertex_buffer(d, (uint32_t)i, g->vb_addr[i], g->vb_size[i]), "a vertex buffer");
-    if (st == WS_OK)
-        st = api(r, ws_gfx_set_index_buffer(d, g->ib_addr, g->ib_size, g->ib_type ? (ws_gfx_index_type)g->ib_type
-                                                                                  : WS_GFX_INDEX_U16),
-                 "the index buffer");
+    /* A binding may name a buffer the program freed before the frame (the
+     * runtime keeps it; a draw checks it again): the setters refuse such a
+     * range, so it is put back as it was, unchecked. */
+    for (int i = 0; i < WS_GFX_MAX_BINDINGS && st == WS_OK; i++) {
+        st = ws_gfx_set_vertex_buffer(d, (uint32_t)i, g->vb_addr[i], g->vb_size[i]);
+        if (st == WS_ERR_BAD_ADDRESS) st = ws_gfx_api_restore_buffer(d, (uint32_t)i, g->vb_addr[i], g->vb_size[i], 0);
+        st = api(r, st, "a vertex buffer");
+    }
+    if (st == WS_OK) {
+        ws_gfx_index_type it = g->ib_type ? (ws_gfx_index_type)g->ib_type : WS_GFX_INDEX_U16;
+        st = ws_gfx_set_index_buffer(d, g->ib_addr, g->ib_size, it);
+        if (st == WS_ERR_BAD_ADDRESS) st = ws_gfx_api_restore_buffer(d, WS_GFX_MAX_BINDINGS, g->ib_addr, g->ib_size, it);
+        st = api(r, st, "the index buffer");
+    }
     if (st == WS_OK) st = api(r, ws_gfx_set_uniforms(d, g->uniforms), "the uniforms");
     for (int i = 0; i < WS_GFX_MAX_TEXTURES && st == WS_OK; i++) {
         ws_gfx_texture *t = handle(r, g->texture[i], RP_TEXTURE);
@@ -151,6 +170,31 @@ static ws_status restore_context(ws_replay *r)
     }
     if (st == WS_OK)
         st = api(r, ws_gfx_set_scissor(d, g->scissor[0], g->scissor[1], g->scissor[2], g->scissor[3]), "the scissor");
+    return st;
+}
+
+/* Open or close a graphics frame so the device is as the capture started:
+ * inside a frame when a range of launches began in one, else outside (a
+ * pass that ended inside a frame leaves it open). */
+static ws_status restore_frame(ws_replay *r)
+{
+    ws_device *d = r->dev;
+    int open = d->gfx_api && d->gfx_api->in_frame;
+    ws_status st = WS_OK;
+    if (open && !r->gfx.in_frame) { /* present ends it; any live target will do */
+        ws_gfx_target *t = NULL, *tmp = NULL;
+        for (uint32_t id = 1; id < r->nobj && !t; id++)
+            if (r->obj[id].kind == RP_TARGET) t = r->obj[id].h;
+        if (!t) st = api(r, ws_gfx_target_create(d, 1, 1, 0, &tmp), "a target to end the open frame on");
+        if (st == WS_OK) st = api(r, ws_gfx_present(d, t ? t : tmp, NULL, 0), "ending the frame a pass left open");
+        if (tmp) {
+            ws_status s2 = api(r, ws_gfx_target_destroy(d, tmp), "a target to end the open frame on");
+            if (st == WS_OK) st = s2;
+        }
+        open = 0;
+    }
+    if (st == WS_OK && !open && r->gfx.in_frame)
+        st = api(r, ws_gfx_begin_frame(d, NULL), "opening the graphics frame the capture started in");
     return st;
 }
 
@@ -174,7 +218,8 @@ ws_status ws_replay_restore(ws_replay *r)
     ws_status st = api(r, ws_synchronize(r->dev), "waiting for the device");
     /* 1. What the frame created goes; what it changed in place is rewritten below. */
     for (uint32_t id = r->nobj; id-- > 1 && st == WS_OK;)
-        if (r->obj[id].h && !r->obj[id].initial && r->obj[id].kind != RP_KERNEL) st = rp_destroy(r, id);
+        if (r->obj[id].h && !r->obj[id].initial && r->obj[id].kind != RP_KERNEL)
+            st = api(r, rp_destroy(r, id), "destroying an object the frame created");
     for (uint32_t id = 1; id < r->nobj; id++)
         if (!r->obj[id].initial && r->obj[id].kind == RP_KERNEL) r->obj[id].h = NULL;
     for (size_t i = r->nlive; i-- > 0 && st == WS_OK;) {
@@ -200,10 +245,14 @@ ws_status ws_replay_restore(ws_replay *r)
     /* 3. Every byte and the context. */
     if (st == WS_OK) st = rewrite_contents(r);
     if (st == WS_OK && r->uses_gfx) st = restore_context(r);
+    if (st == WS_OK && (r->uses_gfx || r->gfx.in_frame)) st = restore_frame(r);
     if (st == WS_OK) st = api(r, ws_synchronize(r->dev), "waiting for the device");
     if (st == WS_OK && r->same_launch_ids) {
         if (!r->first_launch_id) r->first_launch_id = r->dev->next_launch_id;
         r->dev->next_launch_id = r->first_launch_id;
+        /* and its draws from 0, as --list does: the device's draw id is
+         * what a condition on $draw reads */
+        if (r->dev->gfx_api) r->dev->gfx_api->next_draw = 0;
     }
     return st;
 }

@@ -48,7 +48,8 @@ static ws_status run_clear(ws_device *dev, const ws_gfx_cmd *c)
 }
 
 /* Level l+1 from level l: each texel the rounded mean of its 2x2 parents
- * (edge texels repeat when a side is odd or 1). */
+ * (a side of 1 repeats its texel; an odd side's last texel has no child:
+ * the next level is half as wide, rounded down). */
 static void mip_down(const uint8_t *src, uint32_t sw, uint32_t sh, uint8_t *dst, uint32_t dw, uint32_t dh)
 {
     for (uint32_t y = 0; y < dh; y++)

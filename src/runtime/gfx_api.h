@@ -32,6 +32,14 @@ int ws_gfx_api_is_live(const ws_gfx_api *g, const void *handle);
 ws_status ws_gfx_api_check(ws_device *dev, const void *handle, const char *what, const char *fn);
 /* Device close: free every handle and the context. */
 void ws_gfx_api_free(ws_device *dev);
+/* Set a vertex buffer binding (slot < WS_GFX_MAX_BINDINGS) or the index
+ * buffer (slot == WS_GFX_MAX_BINDINGS, with type) as a captured context
+ * had it, without the setters' check that the range lies in a live
+ * allocation: a program may free a bound buffer (the binding stays; the
+ * draw checks it again), and a replayer restoring that context must put
+ * the same binding back. Not a public call. */
+ws_status ws_gfx_api_restore_buffer(ws_device *dev, uint32_t slot, ws_addr addr, uint32_t size,
+                                    ws_gfx_index_type type);
 /* Queue a graphics command (takes ownership of c, also on failure). */
 ws_status ws_gfx_push(ws_device *dev, ws_gfx_cmd *c);
 

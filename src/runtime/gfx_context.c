@@ -136,6 +136,23 @@ ws_status ws_gfx_set_index_buffer(ws_device *dev, ws_addr addr, uint32_t size, w
     return WS_OK;
 }
 
+ws_status ws_gfx_api_restore_buffer(ws_device *dev, uint32_t slot, ws_addr addr, uint32_t size,
+                                    ws_gfx_index_type type)
+{
+    CONTEXT("ws_gfx_api_restore_buffer");
+    if (slot > WS_GFX_MAX_BINDINGS || (slot == WS_GFX_MAX_BINDINGS && type != WS_GFX_INDEX_U16 &&
+                                       type != WS_GFX_INDEX_U32))
+        return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_gfx_api_restore_buffer: slot %u, index type %d", slot,
+                            (int)type);
+    if (slot < WS_GFX_MAX_BINDINGS) {
+        g->st.vbuf[slot] = (ws_gfx_buffer){ addr, size };
+    } else {
+        g->st.ibuf = (ws_gfx_buffer){ addr, size };
+        g->st.itype = type;
+    }
+    return WS_OK;
+}
+
 ws_status ws_gfx_set_uniforms(ws_device *dev, ws_addr addr)
 {
     CONTEXT("ws_gfx_set_uniforms");

@@ -162,6 +162,12 @@ bad_use)
     [ $rc = 2 ] && grep -q "unknown option '--bogus'" <<< "$out" || fail "bad option: rc $rc: $out"
     out=$("$ws" capture -o "$work/x.wscap" -- /nonexistent/program 2>&1); rc=$?
     [ $rc = 127 ] && grep -q "cannot run '/nonexistent/program'" <<< "$out" || fail "missing program: rc $rc: $out"
+    # an output directory that does not exist: refused before the program
+    # runs (the shim abandoned the capture, then "did not reach the chosen
+    # frames" was said of a frame that was reached)
+    out=$("$ws" capture -o "$work/no/such/dir/x.wscap" -- "$1" ok 1 2>&1); rc=$?
+    [ $rc = 2 ] && grep -q "x.wscap: cannot write the capture in $work/no/such/dir: No such file" <<< "$out" &&
+      ! grep -q "shim_program: 1 frames" <<< "$out" || fail "missing output directory: rc $rc: $out"
     out=$(cd "$work" && "$ws" capture --frames 7 -- "$1" ok 2 2>&1); rc=$?
     [ $rc = 1 ] && grep -q "nothing captured" <<< "$out" || fail "frame never reached: rc $rc: $out"
     [ -e "$work/shim_program.wscap" ] && fail "a file for a frame never reached"

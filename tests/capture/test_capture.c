@@ -330,7 +330,16 @@ static void test_corrupt(void)
     memcpy(m, f, n);
     m[3] = 'X';
     expect_refusal("magic", m, n, WS_ERR_BAD_MODULE, "not a warpscope capture file");
-    expect_refusal("zero", f, 0, WS_ERR_BAD_MODULE, "not a warpscope capture file");
+    expect_refusal("zero", f, 0, WS_ERR_BAD_MODULE, "empty file (0 bytes): not a warpscope capture file");
+    /* the start of the magic only: cut short, not some other kind of file */
+    expect_refusal("trunc5", f, 5, WS_ERR_BAD_MODULE, "truncated: the file ends at offset 5, inside the 48-byte header");
+    /* something endless that is not a capture: refused at its first bytes
+     * (it was read up to the 1 GiB limit first: "larger than any ...") */
+    CHECK_EQ_U(ws_capture_reader_open("/dev/zero", &r, err, sizeof err), WS_ERR_BAD_MODULE);
+    CHECK_STR_CONTAINS(err, "/dev/zero: not a warpscope capture file");
+    /* a directory: the reason, not only "read error" */
+    CHECK_EQ_U(ws_capture_reader_open(at(""), &r, err, sizeof err), WS_ERR_IO);
+    CHECK_STR_CONTAINS(err, "read error at offset 0: Is a directory");
 
     /* a newer version: named before any other check */
     memcpy(m, f, n);

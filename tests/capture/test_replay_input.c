@@ -46,14 +46,14 @@ static wscap_buf call(uint32_t which)
 
 static void add_call(builder *b, wscap_buf *p) { add(b, WS_CAPTURE_API_CALL, b->calls++, p); }
 
-static void put_launch(builder *b, uint32_t kernel, int truncate)
+static void put_launch(builder *b, uint32_t kernel, int truncate, uint32_t out)
 {
     wscap_buf p = call(WSCAP_LAUNCH);
     wscap_put_u32(&p, kernel);
     uint32_t shape[] = { (N + 127) / 128, 1, 1, 128, 1, 1, 0 };
     for (int i = 0; i < 7; i++) wscap_put_u32(&p, shape[i]);
     wscap_put_u32(&p, 4);
-    uint32_t ptr[] = { BASE, BASE + 0x2000, BASE + 0x4000 };
+    uint32_t ptr[] = { BASE, BASE + 0x2000, out };
     for (int i = 0; i < 3; i++) { wscap_put_u32(&p, WS_TYPE_PTR); wscap_put_u64(&p, ptr[i]); }
     if (!truncate) { wscap_put_u32(&p, WS_TYPE_I32); wscap_put_u64(&p, N); }
     add_call(b, &p);
@@ -61,12 +61,16 @@ static void put_launch(builder *b, uint32_t kernel, int truncate)
 
 /* vecadd's frame: load, look up, three buffers, two uploads, a launch, a
  * read back. `bad` picks one defect. Returns the digest of a correct run. */
-enum { GOOD, BAD_ELF, NEWER_CALL, TRUNCATED, UNKNOWN_KERNEL, COLLISION };
+enum { GOOD, BAD_ELF, NEWER_CALL, TRUNCATED, UNKNOWN_KERNEL, COLLISION, FAULT_AT_DESTROY, HUGE_READ, BAD_TEXTURE };
 static uint64_t write_vecadd(const char *path, int bad)
 {
     builder b;
     open_builder(&b, path);
     wscap_buf p = { 0 };
+    if (bad == BAD_TEXTURE) { /* initial state: a texture wider than any */
+        for (uint32_t i = 0, v[] = { 16384, 8, 0 }; i < 3; i++) wscap_put_u32(&p, v[i]);
+        add(&b, WS_CAPTURE_TEXTURE, 5, &p);
+    }
     wscap_put_u64(&p, 0);
     wscap_put_u32(&p, WSCAP_FRAME_SYNC);
     add(&b, WS_CAPTURE_FRAME_BEGIN, 0, &p);
@@ -101,14 +105,24 @@ static uint64_t write_vecadd(const char *path, int bad)
     wscap_put_u32(&p, BASE + 0x2000);
     wscap_put_blob(&p, bb, sizeof bb);
     add_call(&b, &p);
-    put_launch(&b, bad == UNKNOWN_KERNEL ? 77 : 2, bad == TRUNCATED);
+    if (bad == FAULT_AT_DESTROY) { /* a target made, the launch faults, the destroy waits for it */
+        p = call(WSCAP_TARGET_CREATE);
+        for (uint32_t i = 0, v[] = { 3, 4, 4, 0 }; i < 4; i++) wscap_put_u32(&p, v[i]);
+        add_call(&b, &p);
+    }
+    put_launch(&b, bad == UNKNOWN_KERNEL ? 77 : 2, bad == TRUNCATED, bad == FAULT_AT_DESTROY ? 0x10 : BASE + 0x4000);
+    if (bad == FAULT_AT_DESTROY) {
+        p = call(WSCAP_TARGET_DESTROY);
+        wscap_put_u32(&p, 3);
+        add_call(&b, &p);
+    }
     if (bad == NEWER_CALL) {
         p = call(200);
         add_call(&b, &p);
     }
     p = call(WSCAP_DTOH);
     wscap_put_u32(&p, BASE + 0x4000);
-    wscap_put_u64(&p, sizeof c);
+    wscap_put_u64(&p, bad == HUGE_READ ? 1ull << 44 : sizeof c);
     add_call(&b, &p);
     uint64_t h = WSCAP_DIGEST_INIT;
     h = wscap_digest_alloc(h, BASE, sizeof a, a);
@@ -169,6 +183,10 @@ static void refused(int bad, const char *name, const char *expect)
     CHECK(st != WS_OK);
     CHECK_STR_CONTAINS(err, expect);
     CHECK_STR_CONTAINS(err, path);
+    if (bad == FAULT_AT_DESTROY && strstr(err, "restoring the initial state")) {
+        fprintf(stderr, "FAIL: a call's error given as the restore's: %s\n", err);
+        CHECK(0);
+    }
 }
 
 /* The fuzz seed (fuzz/replay_capture/corpus): a one-launch frame of the
@@ -233,6 +251,18 @@ int main(int argc, char **argv)
     refused(TRUNCATED, "truncated", "call 7 ws_launch");
     refused(UNKNOWN_KERNEL, "unknown_kernel", "kernel 77");
     refused(COLLISION, "collision", "call 4 ws_malloc: ws_malloc_at(0x");
+    /* a recorded destroy reports the fault it waited for in its own name
+     * (it said "restoring the initial state: destroying an object the
+     * frame created", as if the restore had failed) */
+    refused(FAULT_AT_DESTROY, "fault_at_destroy", "call 9 ws_gfx_target_destroy: ");
+    refused(FAULT_AT_DESTROY, "fault_at_destroy", "fault");
+    /* a read back larger than any device memory: refused before a host
+     * buffer of that size is asked for (it was asked for, and the error
+     * was the device's last, unrelated message, or none) */
+    /* an object of the initial state the device refuses: named by kind and
+     * id (it was "creating an object") */
+    refused(BAD_TEXTURE, "bad_texture", "restoring the initial state: creating texture 5: ws_gfx_texture_create: size 16384x8");
+    refused(HUGE_READ, "huge_read", "call 8 ws_memcpy_dtoh: it reads 17592186044416 bytes, more than the device's");
     free(elf);
     return TEST_SUMMARY();
 }

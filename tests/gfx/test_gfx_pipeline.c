@@ -394,6 +394,14 @@ static void test_texture_lod(void)
     CHECK(ws_gfx_set_texture(dev, 0, NULL, NULL) == WS_OK);
     CHECK(draw(&d, v, 6, 1, 0) == WS_ERR_KERNEL_FAULT);
     CHECK_STR_CONTAINS(ws_last_error(dev), "texture slot 0 is not bound");
+    /* generated mips: an odd side's last texel has no parent in the next
+     * level (3 -> 1 takes texels 0 and 1), a 1-texel side repeats it */
+    ws_gfx_texture *odd = NULL;
+    uint8_t three[3 * 4] = { 0, 0, 0, 0, 100, 100, 100, 100, 255, 255, 255, 255 }, l1[4];
+    CHECK(ws_gfx_texture_create(dev, 3, 1, 0, &odd) == WS_OK && ws_gfx_texture_upload(dev, odd, 0, three, 12) == WS_OK &&
+          ws_gfx_texture_generate_mips(dev, odd) == WS_OK && ws_gfx_texture_read(dev, odd, 1, l1, 4) == WS_OK);
+    CHECK_EQ_U(l1[0], (0 + 100 + 0 + 100 + 2) / 4);
+    ws_gfx_texture_destroy(dev, odd);
     ws_gfx_texture_destroy(dev, t);
     ws_gfx_texture_destroy(dev, bw);
 }

@@ -20,6 +20,13 @@ void shim_abandon(const char *fmt, ...)
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     fprintf(stderr, "warpscope capture: %s: capture abandoned\n", msg);
+    if (shim_g.spec.status[0]) { /* for `warpscope capture`, which says why nothing was captured */
+        FILE *f = fopen(shim_g.spec.status, "a");
+        if (f) {
+            fprintf(f, "%s\n", msg);
+            fclose(f);
+        }
+    }
     if (shim_g.w) ws_capture_writer_abort(shim_g.w);
     shim_g.w = NULL;
     shim_g.cap = CAP_DONE;
@@ -172,9 +179,12 @@ static void initial_state(void)
     wscap_buf_free(&b);
 }
 
-/* Open the file and write the configuration and the initial state. */
-static void begin_capture(void)
+/* Open the file and write the configuration and the initial state.
+ * in_frame: the first recorded call comes inside an open graphics frame
+ * (a range of launches can start there), so the replay opens one. */
+static void begin_capture(int in_frame)
 {
+    shim_g.gfx.in_frame = in_frame;
     if (shim_g.model_broken) { shim_abandon("the state model is incomplete (host memory ran out, or a module file could not be read back)"); return; }
     if (ws_capture_writer_open(shim_g.spec.out, &shim_g.w, shim_g.werr, sizeof shim_g.werr) != WS_OK) {
         shim_g.w = NULL;
@@ -242,7 +252,7 @@ static void frame_start(uint64_t frame, uint32_t reason)
     shim_g.reason = reason;
     if (shim_g.spec.kind == SHIM_FRAMES_LAUNCHES) return;
     if (shim_g.cap == CAP_WAITING && shim_g.enabled && wanted(frame)) {
-        begin_capture();
+        begin_capture(0); /* the frame's own begin_frame is its first call */
         shim_g.speculative = reason == WSCAP_FRAME_SYNC;
     }
     if (shim_g.cap == CAP_ACTIVE) frame_begin_section();
@@ -283,7 +293,7 @@ void shim_frame_pre(uint32_t call)
     }
     if (call == WSCAP_LAUNCH && shim_g.spec.kind == SHIM_FRAMES_LAUNCHES && shim_g.enabled &&
         shim_g.cap == CAP_WAITING && shim_g.launches == shim_g.spec.first) {
-        begin_capture();
+        begin_capture(shim_g.gfx_mode && shim_g.in_frame);
         if (shim_g.cap == CAP_ACTIVE) {
             wscap_buf b = { 0 };
             wscap_put_u64(&b, shim_g.spec.first);
@@ -328,7 +338,7 @@ void shim_device_opened(ws_device *dev)
         sa.sa_flags = SA_RESTART;
         sigaction(SIGUSR1, &sa, NULL);
     }
-    if (shim_g.spec.kind == SHIM_FRAMES_ALL) begin_capture();
+    if (shim_g.spec.kind == SHIM_FRAMES_ALL) begin_capture(0);
 }
 
 /* The captured device is closing: a capture still open ends here. */

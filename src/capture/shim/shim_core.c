@@ -97,13 +97,22 @@ static int is_sync(uint32_t call)
     return call == WSCAP_SYNCHRONIZE || call == WSCAP_FENCE_WAIT || call == WSCAP_DTOH || call == WSCAP_TARGET_READ;
 }
 
+/* Calls that wait for queued work after they have taken effect: a
+ * present has ended its frame, a destroy has freed its object. */
+static int waits_after(uint32_t call)
+{
+    return call == WSCAP_PRESENT || call == WSCAP_TARGET_DESTROY || call == WSCAP_TEXTURE_DESTROY;
+}
+
 int shim_counts(const shim_call *c, ws_status st)
 {
     if (!c->rec) return 0;
     if (st == WS_OK) return 1;
-    /* the wait happened; what failed was the work it waited for */
-    return is_sync(c->call) && (st == WS_ERR_KERNEL_FAULT || st == WS_ERR_KERNEL_ASSERT || st == WS_ERR_DEADLOCK ||
-                                st == WS_ERR_TIMEOUT || st == WS_ERR_STOPPED);
+    /* the wait happened (and the call's own effect); what failed was the
+     * work it waited for */
+    return (is_sync(c->call) || waits_after(c->call)) &&
+           (st == WS_ERR_KERNEL_FAULT || st == WS_ERR_KERNEL_ASSERT || st == WS_ERR_DEADLOCK || st == WS_ERR_TIMEOUT ||
+            st == WS_ERR_STOPPED);
 }
 
 ws_status shim_leave(shim_call *c, ws_status st)

@@ -52,10 +52,13 @@ int shim_spec_parse(const char *text, shim_spec *s, char *err, size_t errlen)
         if (!strncmp(item, "out=", 4)) {
             if (!item[4] || strlen(item + 4) >= sizeof s->out) { snprintf(err, errlen, "out: expected a file name"); return -1; }
             strcpy(s->out, item + 4);
+        } else if (!strncmp(item, "status=", 7)) {
+            if (!item[7] || strlen(item + 7) >= sizeof s->status) { snprintf(err, errlen, "status: expected a file name"); return -1; }
+            strcpy(s->status, item + 7);
         } else if (!strncmp(item, "frames=", 7)) {
             if (shim_spec_parse_frames(item + 7, s, err, errlen)) return -1;
         } else {
-            snprintf(err, errlen, "'%s': expected out=FILE or frames=SPEC", item);
+            snprintf(err, errlen, "'%s': expected out=FILE, frames=SPEC or status=FILE", item);
             return -1;
         }
     }

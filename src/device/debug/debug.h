@@ -332,6 +332,13 @@ typedef struct ws_shadow_arm {
      * first instruction of that fragment's shader is a hit as well. */
     int pixel, pixel_entry;
     uint32_t pixel_x, pixel_y, pixel_draw;
+    /* Draw ordinals (pixel_draw, the snapshot's draw) count from device
+     * draw id first_draw when has_first_draw (the id the next queued draw
+     * gets: every draw of the replayed frame is numbered, also one that
+     * launches nothing because its viewport and scissor leave no pixel);
+     * otherwise from the first draw that launches a shader. */
+    int has_first_draw;
+    uint64_t first_draw;
     ws_shadow_thread thread;     /* THREAD */
     uint64_t after;              /* count only events at positions > after   */
     uint64_t k;                  /* snapshot the k-th counted event (0: none) */

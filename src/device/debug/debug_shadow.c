@@ -108,7 +108,8 @@ ws_status ws_debug_shadow_arm(ws_debug *d, const ws_shadow_arm *arm)
     s->a.bps = s->bps;
     s->nentries = 0;
     s->launch = 0;
-    s->have_draw0 = 0;
+    s->have_draw0 = arm->has_first_draw;
+    s->draw0 = arm->has_first_draw ? (uint32_t)arm->first_draw : 0;
     s->trap_all = 0;
     memset(&s->res, 0, sizeof s->res);
     s->have_state = s->have_mem = 0;

@@ -1,0 +1,79 @@
+#!/bin/bash
+# Draw ordinals of a replayed frame are the device's, so the ordinal
+# `replay --list` prints for a draw is the one `monitor debug-pixel X Y
+# DRAW` takes and $draw shows. Two draws before the green quad test it:
+# one whose scissor lies outside the target (it gets a draw id but
+# launches no shader) and one of 0 instances (accepted, no draw id).
+# (The replayer counted the empty draw, and the debugger numbered draws
+# from the first that launched a shader: --list called the green quad
+# "draw 3", the debugger "draw 1"; asked for the listed ordinal,
+# `continue` ran to the frame end without a stop.)
+#   empty_draw.sh WARPSCOPE PROGRAM SHADERS.elf
+set -u
+ws=$1 prog=$2 elf=$3
+work=$(mktemp -d)
+rpid=
+cleanup() { [ -n "$rpid" ] && kill "$rpid" 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+"$ws" capture -o "$work/f.wscap" --frames 0 -- "$prog" "$elf" > "$work/capture.out" 2>&1 || { cat "$work/capture.out"; exit 1; }
+"$ws" replay --list "$work/f.wscap" > "$work/list.out" 2>&1 || { cat "$work/list.out"; exit 1; }
+cat "$work/list.out"
+fails=0
+grep -Eq "ws_gfx_draw\(6 vertices, 0 instances.*\(draws nothing\)" "$work/list.out" ||
+  { echo "FAIL: the empty draw is not listed as drawing nothing"; fails=$((fails+1)); }
+green=$(sed -n 's/.*ws_gfx_draw(6 vertices, 1 instances, first 6, .*) draw \([0-9]*\).*/\1/p' "$work/list.out")
+[ "$green" = 2 ] || { echo "FAIL: the green quad is listed as draw '$green', the device numbers it 2"; fails=$((fails+1)); }
+timeout 150 "$ws" replay --debug="port=0,port-file=$work/port" "$work/f.wscap" > "$work/replay.out" 2>&1 &
+rpid=$!
+for _ in $(seq 300); do [ -s "$work/port" ] && break; kill -0 "$rpid" 2>/dev/null || break; sleep 0.1; done
+[ -s "$work/port" ] || { echo "FAIL: replay --debug never listened"; cat "$work/replay.out"; exit 1; }
+timeout 150 gdb-multiarch -batch -nx -ex "set pagination off" -ex "set confirm off" \
+  -ex "target remote 127.0.0.1:$(cat "$work/port")" -ex "monitor debug-pixel 8 16 ${green:-1}" -ex continue \
+  -ex 'printf "DRAW %d PIXEL %d %d\n", $draw, $pixel_x, $pixel_y' -ex 'printf "GREEN %g\n", in->color[1]' \
+  > "$work/gdb.out" 2>&1
+wait "$rpid"; rc=$?; rpid=
+cat "$work/gdb.out"
+grep -Eq "^DRAW ${green:-1} PIXEL 8 16$" "$work/gdb.out" || { echo "FAIL: no stop at the pixel in draw ${green:-1}"; fails=$((fails+1)); }
+grep -Eq "^GREEN 1$" "$work/gdb.out" || { echo "FAIL: the stop is not in the green quad's fragment shader"; fails=$((fails+1)); }
+[ "$rc" = 0 ] || { echo "FAIL: replay exit $rc"; cat "$work/replay.out"; fails=$((fails+1)); }
+
+# A condition on $draw holds for the draw --list names: the condition
+# unit reads the device's draw id, which every replay of the debugger now
+# numbers from 0 (it kept counting across replays, so "if $draw == 2"
+# never held and continue ran to the frame end).
+rm -f "$work/port"
+timeout 150 "$ws" replay --debug="port=0,port-file=$work/port" "$work/f.wscap" > "$work/replay.out" 2>&1 &
+rpid=$!
+for _ in $(seq 300); do [ -s "$work/port" ] && break; kill -0 "$rpid" 2>/dev/null || break; sleep 0.1; done
+[ -s "$work/port" ] || { echo "FAIL: replay --debug never listened"; cat "$work/replay.out"; exit 1; }
+timeout 150 gdb-multiarch -batch -nx -ex "set pagination off" -ex "set confirm off" -ex "set breakpoint pending on" \
+  -ex "target remote 127.0.0.1:$(cat "$work/port")" -ex "break rdg_fs if \$draw == ${green:-2}" -ex continue \
+  -ex 'printf "COND DRAW %d GREEN %g\n", $draw, in->color[1]' -ex continue \
+  -ex 'printf "COND DRAW %d GREEN %g\n", $draw, in->color[1]' > "$work/gdb_cond.out" 2>&1
+wait "$rpid"; rc=$?; rpid=
+cat "$work/gdb_cond.out"
+[ "$(grep -c "^COND DRAW ${green:-2} GREEN 1$" "$work/gdb_cond.out")" = 2 ] ||
+  { echo "FAIL: a breakpoint on \$draw == ${green:-2} did not stop twice in the green quad"; fails=$((fails+1)); }
+[ "$rc" = 0 ] || { echo "FAIL: replay exit $rc"; cat "$work/replay.out"; fails=$((fails+1)); }
+
+# Two frames from device open (--frames all): each frame's target is made
+# inside the capture, so before the frame runs it has no handle. The
+# second frame's green quad is draw 5; debug-pixel must accept the pixel
+# (it was refused: "outside every draw's render target (the largest is
+# 0x0)", or "outside draw 5's 0x0 render target") and stop there.
+"$ws" capture -o "$work/all.wscap" --frames all -- "$prog" "$elf" 2 > "$work/capture.out" 2>&1 || { cat "$work/capture.out"; exit 1; }
+rm -f "$work/port"
+timeout 150 "$ws" replay --debug="port=0,port-file=$work/port" "$work/all.wscap" > "$work/replay.out" 2>&1 &
+rpid=$!
+for _ in $(seq 300); do [ -s "$work/port" ] && break; kill -0 "$rpid" 2>/dev/null || break; sleep 0.1; done
+[ -s "$work/port" ] || { echo "FAIL: replay --debug never listened"; cat "$work/replay.out"; exit 1; }
+timeout 150 gdb-multiarch -batch -nx -ex "set pagination off" -ex "set confirm off" \
+  -ex "target remote 127.0.0.1:$(cat "$work/port")" -ex "monitor debug-pixel 8 16 5" -ex continue \
+  -ex 'printf "DRAW %d PIXEL %d %d\n", $draw, $pixel_x, $pixel_y' > "$work/gdb_all.out" 2>&1
+wait "$rpid"; rc=$?; rpid=
+cat "$work/gdb_all.out"
+grep -q "is outside" "$work/gdb_all.out" && { echo "FAIL: the pixel was refused"; fails=$((fails+1)); }
+grep -Eq "^DRAW 5 PIXEL 8 16$" "$work/gdb_all.out" || { echo "FAIL: no stop at the pixel in draw 5"; fails=$((fails+1)); }
+[ "$rc" = 0 ] || { echo "FAIL: replay exit $rc"; cat "$work/replay.out"; fails=$((fails+1)); }
+echo "$fails failed"
+[ "$fails" = 0 ]

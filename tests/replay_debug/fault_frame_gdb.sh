@@ -1,0 +1,33 @@
+#!/bin/bash
+# gdb on a captured frame whose last draw faults (rd_gfx_program's
+# "fault" mode): every replay stops at that fault, as the original did, so
+# that is where the frame ends; what ran before it can be debugged.
+# (replay --debug refused to start: its first replay, which lists the
+# frame's modules, failed at the fault; and every resume failed.)
+#   fault_frame_gdb.sh WARPSCOPE PROGRAM SHADERS.elf
+set -u
+ws=$1 prog=$2 elf=$3
+work=$(mktemp -d)
+rpid=
+cleanup() { [ -n "$rpid" ] && kill "$rpid" 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+"$ws" capture -o "$work/f.wscap" --frames 0 -- "$prog" "$elf" 1 fault > "$work/capture.out" 2>&1 || { cat "$work/capture.out"; exit 1; }
+timeout 150 "$ws" replay --debug="port=0,port-file=$work/port" "$work/f.wscap" > "$work/replay.out" 2>&1 &
+rpid=$!
+for _ in $(seq 300); do [ -s "$work/port" ] && break; kill -0 "$rpid" 2>/dev/null || break; sleep 0.1; done
+[ -s "$work/port" ] || { echo "FAIL: replay --debug never listened"; cat "$work/replay.out"; exit 1; }
+timeout 150 gdb-multiarch -batch -nx -ex "set pagination off" -ex "set confirm off" \
+  -ex "target remote 127.0.0.1:$(cat "$work/port")" -ex "monitor debug-pixel 8 16 2" -ex continue \
+  -ex 'printf "DRAW %d GREEN %g\n", $draw, in->color[1]' -ex "stepi" -ex "reverse-stepi" \
+  -ex 'printf "BACK %d\n", $pixel_x' -ex "monitor debug-pixel off" -ex "delete" -ex continue \
+  -ex "monitor position" > "$work/gdb.out" 2>&1
+wait "$rpid"; rc=$?; rpid=
+cat "$work/gdb.out"
+fails=0
+grep -Eq "^DRAW 2 GREEN 1$" "$work/gdb.out" || { echo "FAIL: no stop in the green quad before the fault"; fails=$((fails+1)); }
+grep -Eq "^BACK 8$" "$work/gdb.out" || { echo "FAIL: stepping back and forth"; fails=$((fails+1)); }
+grep -Eq "at the frame end, where its work failed: .*call [0-9]+ ws_gfx_present: .*vertex fetch: vertex 100 " "$work/gdb.out" ||
+  { echo "FAIL: monitor position does not say where and why the frame stops"; fails=$((fails+1)); }
+[ "$rc" = 0 ] || { echo "FAIL: replay exit $rc"; cat "$work/replay.out"; fails=$((fails+1)); }
+echo "$fails failed"
+[ "$fails" = 0 ]
