@@ -11,6 +11,7 @@
  *            then basic again (gdb detaches and attaches meanwhile)
  *   reload   basic three times: before, while and after a second module
  *            (the DYN.elf file) is loaded
+ *   reload_late  DYN.elf loaded, its late kernel run, unloaded: three times
  *   nonstop  spin kernels on several cores
  *   many     2048 blocks of 256 threads on 4 cores x 8 warps, checked
  *   deadlock a block whose warps wait at different barriers (expects
@@ -90,6 +91,30 @@ static int run_reload(ws_device *dev, ws_module *mod, const char *second)
     if (run_scale(dev, mod)) return 1;
     if ((st = ws_module_unload(dev, b))) return fail(dev, "unloading the second module", st);
     return run_scale(dev, mod);
+}
+
+/* The DYN.elf module loaded, its `late` launched and the module unloaded,
+ * three times back to back: gdb must hear each unload before the next
+ * load, or it takes the reload for no change and misses its breakpoint. */
+static int run_reload_late(ws_device *dev, const char *path)
+{
+    for (int round = 0; round < 3; round++) {
+        ws_module *m;
+        ws_kernel *k;
+        ws_addr dout;
+        int out[8];
+        ws_status st;
+        if ((st = ws_module_load_file(dev, path, &m)) || (st = ws_kernel_get(m, "late", &k)) ||
+            (st = ws_malloc(dev, sizeof out, &dout)))
+            return fail(dev, "loading the late module", st);
+        ws_arg args[] = { WS_ARG_PTR(dout), WS_ARG_I32(8) };
+        if ((st = ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(8, 1, 1), 0, args, 2)) || (st = ws_synchronize(dev)) ||
+            (st = ws_memcpy_dtoh(dev, out, dout, sizeof out)) || (st = ws_module_unload(dev, m)))
+            return fail(dev, "running late", st);
+        for (int i = 0; i < 8; i++)
+            if (out[i] != 1000 + i) return printf("result BAD in late, round %d\n", round), 1;
+    }
+    return 0;
 }
 
 /* Launch kernel `name`(out, arg) on `blocks` blocks of `threads` threads
@@ -262,6 +287,7 @@ int main(int argc, char **argv)
     else if (!strcmp(mode, "meet")) bad = run_meet(dev, mod);
     else if (!strcmp(mode, "wait")) bad = argc < 4 || run_wait(dev, mod, argv[3]);
     else if (!strcmp(mode, "reload")) bad = argc < 4 || run_reload(dev, mod, argv[3]);
+    else if (!strcmp(mode, "reload_late")) bad = argc < 4 || run_reload_late(dev, argv[3]);
     else if (!strcmp(mode, "nonstop")) bad = run_spin(dev, mod);
     else if (!strcmp(mode, "many")) bad = run_many(dev, mod);
     else if (!strcmp(mode, "deadlock")) bad = run_deadlock(dev, mod);
