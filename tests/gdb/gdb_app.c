@@ -4,6 +4,8 @@
  *   basic    scale over 2 blocks of 32 threads, result checked
  *   oob      a kernel that stores out of bounds from thread 4 on
  *   misaligned  a kernel whose thread 3 stores to a misaligned address
+ *   abort    a kernel whose thread 3 fails an assert, then one whose
+ *            thread 3 calls ws_trap
  *   dynamic  basic, then a module loaded from memory and launched
  *   shared   tiles: 4 blocks, each with its own shared-memory tile
  *   meet     2 blocks of two warps that meet at a barrier
@@ -181,6 +183,26 @@ static int run_oob(ws_device *dev, ws_module *mod, const char *kernel)
     return st == WS_ERR_KERNEL_FAULT ? 0 : 1;
 }
 
+/* A failed assert, then a ws_trap: each launch ends with its error. */
+static int run_abort(ws_device *dev, ws_module *mod)
+{
+    static const char *const kernels[] = { "asserts", "traps" };
+    static const ws_status want[] = { WS_ERR_KERNEL_ASSERT, WS_ERR_KERNEL_FAULT };
+    for (int i = 0; i < 2; i++) {
+        ws_kernel *k;
+        ws_addr dout;
+        ws_status st;
+        if ((st = ws_kernel_get(mod, kernels[i], &k)) || (st = ws_malloc(dev, 32 * 4, &dout)))
+            return fail(dev, kernels[i], st);
+        ws_arg args[] = { WS_ARG_PTR(dout) };
+        st = ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(32, 1, 1), 0, args, 1);
+        if (!st) st = ws_synchronize(dev);
+        printf("%s launch: %s\n", kernels[i], ws_status_name(st));
+        if (st != want[i]) return 1;
+    }
+    return 0;
+}
+
 /* A launch that deadlocks: the device reports it; that is the expected end. */
 static int run_deadlock(ws_device *dev, ws_module *mod)
 {
@@ -282,6 +304,7 @@ int main(int argc, char **argv)
     if (!strcmp(mode, "basic")) bad = run_scale(dev, mod);
     else if (!strcmp(mode, "oob")) bad = run_oob(dev, mod, "oob");
     else if (!strcmp(mode, "misaligned")) bad = run_oob(dev, mod, "misaligned");
+    else if (!strcmp(mode, "abort")) bad = run_abort(dev, mod);
     else if (!strcmp(mode, "dynamic")) bad = run_scale(dev, mod) || argc < 4 || run_dynamic(dev, argv[3]);
     else if (!strcmp(mode, "shared")) bad = run_tiles(dev, mod);
     else if (!strcmp(mode, "meet")) bad = run_meet(dev, mod);

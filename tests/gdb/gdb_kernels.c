@@ -60,6 +60,22 @@ WS_KERNEL void misaligned(int *out)
     if (i == 3) *(volatile int *)((char *)out + 2) = i; /* MARK:misaligned */
 }
 
+/* A failed assert and a ws_trap (gdb_app mode "abort"): each ends its
+ * launch on purpose, in thread 3. */
+WS_KERNEL void asserts(int *out)
+{
+    int i = (int)threadIdx_x();
+    assert(i != 3); /* MARK:assert */
+    out[i] = i;
+}
+
+WS_KERNEL void traps(int *out)
+{
+    int i = (int)threadIdx_x();
+    if (i == 3) ws_trap("thread 3 gives up"); /* MARK:trap */
+    out[i] = i;
+}
+
 WS_KERNEL void spin(int *out, int iters)
 {
     int i = (int)(blockIdx_x() * blockDim_x() + threadIdx_x());
