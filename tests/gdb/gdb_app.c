@@ -19,6 +19,7 @@
  *   deadlock a block whose warps wait at different barriers (expects
  *            WS_ERR_DEADLOCK)
  *   spinlock 64 threads take one spin lock (starved, but correct)
+ * GDB_APP_CONFIG in the environment adds configuration text (mode=timing).
  * Prints "result ok" and exits 0 when the results are right. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -294,6 +295,12 @@ int main(int argc, char **argv)
         cfg.cores = 4;
         cfg.warps_per_core = 8;
         cfg.max_threads_per_block = 256;
+    }
+    /* GDB_APP_CONFIG: more configuration text (mode=timing, threads=2) */
+    char cerr[256];
+    if (getenv("GDB_APP_CONFIG") && ws_config_parse(&cfg, getenv("GDB_APP_CONFIG"), cerr, sizeof cerr) != WS_OK) {
+        fprintf(stderr, "gdb_app: GDB_APP_CONFIG: %s\n", cerr);
+        return 2;
     }
     ws_device *dev;
     ws_module *mod;
