@@ -6,6 +6,8 @@
  *   misaligned  a kernel whose thread 3 stores to a misaligned address
  *   abort    a kernel whose thread 3 fails an assert, then one whose
  *            thread 3 calls ws_trap
+ *   wide     stores into the low word, the high word and a byte of a
+ *            64-bit value
  *   dynamic  basic, then a module loaded from memory and launched
  *   shared   tiles: 4 blocks, each with its own shared-memory tile
  *   meet     2 blocks of two warps that meet at a barrier
@@ -204,6 +206,24 @@ static int run_abort(ws_device *dev, ws_module *mod)
     return 0;
 }
 
+/* wide: partial stores into a 64-bit value; the results are checked. */
+static int run_wide(ws_device *dev, ws_module *mod)
+{
+    ws_kernel *k;
+    ws_addr dv;
+    ws_status st;
+    long long v[2] = { 0, 0 };
+    if ((st = ws_kernel_get(mod, "wide", &k)) || (st = ws_malloc(dev, sizeof v, &dv)) ||
+        (st = ws_memcpy_htod(dev, dv, v, sizeof v)))
+        return fail(dev, "preparing wide", st);
+    ws_arg args[] = { WS_ARG_PTR(dv) };
+    if ((st = ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(4, 1, 1), 0, args, 1)) || (st = ws_synchronize(dev)) ||
+        (st = ws_memcpy_dtoh(dev, v, dv, sizeof v)))
+        return fail(dev, "running wide", st);
+    if (v[0] != 0x700000101ll || v[1] != 5) return printf("result BAD in wide\n"), 1;
+    return 0;
+}
+
 /* A launch that deadlocks: the device reports it; that is the expected end. */
 static int run_deadlock(ws_device *dev, ws_module *mod)
 {
@@ -312,6 +332,7 @@ int main(int argc, char **argv)
     else if (!strcmp(mode, "oob")) bad = run_oob(dev, mod, "oob");
     else if (!strcmp(mode, "misaligned")) bad = run_oob(dev, mod, "misaligned");
     else if (!strcmp(mode, "abort")) bad = run_abort(dev, mod);
+    else if (!strcmp(mode, "wide")) bad = run_wide(dev, mod);
     else if (!strcmp(mode, "dynamic")) bad = run_scale(dev, mod) || argc < 4 || run_dynamic(dev, argv[3]);
     else if (!strcmp(mode, "shared")) bad = run_tiles(dev, mod);
     else if (!strcmp(mode, "meet")) bad = run_meet(dev, mod);

@@ -76,6 +76,19 @@ WS_KERNEL void traps(int *out)
     out[i] = i;
 }
 
+/* Stores into parts of a 64-bit value (gdb_app mode "wide"): its low
+ * word, then only its high word, then one byte inside it, then the next
+ * value. A watchpoint on v[0] sees the first three, not the fourth. */
+WS_KERNEL void wide(long long *v)
+{
+    if (threadIdx_x() == 0) {
+        v[0] += 1; /* MARK:wide_low */
+        ((volatile int *)v)[1] = 7;
+        ((volatile char *)v)[1] = 1;
+        v[1] = 5;
+    }
+}
+
 WS_KERNEL void spin(int *out, int iters)
 {
     int i = (int)(blockIdx_x() * blockDim_x() + threadIdx_x());
