@@ -8,6 +8,7 @@
  *            thread 3 calls ws_trap
  *   wide     stores into the low word, the high word and a byte of a
  *            64-bit value
+ *   many_modules  DYN.elf loaded 260 times, then basic
  *   dynamic  basic, then a module loaded from memory and launched
  *   shared   tiles: 4 blocks, each with its own shared-memory tile
  *   meet     2 blocks of two warps that meet at a barrier
@@ -224,6 +225,18 @@ static int run_wide(ws_device *dev, ws_module *mod)
     return 0;
 }
 
+/* DYN.elf loaded `count` times (each copy a module of its own, under
+ * the same long path), then basic. */
+static int run_many_modules(ws_device *dev, ws_module *mod, const char *path, int count)
+{
+    for (int i = 0; i < count; i++) {
+        ws_module *m;
+        ws_status st = ws_module_load_file(dev, path, &m);
+        if (st) return fail(dev, "loading a copy of the late module", st);
+    }
+    return run_scale(dev, mod);
+}
+
 /* A launch that deadlocks: the device reports it; that is the expected end. */
 static int run_deadlock(ws_device *dev, ws_module *mod)
 {
@@ -333,6 +346,7 @@ int main(int argc, char **argv)
     else if (!strcmp(mode, "misaligned")) bad = run_oob(dev, mod, "misaligned");
     else if (!strcmp(mode, "abort")) bad = run_abort(dev, mod);
     else if (!strcmp(mode, "wide")) bad = run_wide(dev, mod);
+    else if (!strcmp(mode, "many_modules")) bad = argc < 4 || run_many_modules(dev, mod, argv[3], 260);
     else if (!strcmp(mode, "dynamic")) bad = run_scale(dev, mod) || argc < 4 || run_dynamic(dev, argv[3]);
     else if (!strcmp(mode, "shared")) bad = run_tiles(dev, mod);
     else if (!strcmp(mode, "meet")) bad = run_meet(dev, mod);
