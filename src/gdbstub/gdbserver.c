@@ -73,7 +73,8 @@ static ws_status parse(const char *spec, opts *o, char *err, size_t errlen)
     memset(o, 0, sizeof *o);
     o->timeout_ms = -1;
     return ws_spec_parse(spec, take, o, "WARPSCOPE_DEBUG",
-                         "port=N, socket=PATH, stop-at-launch=0|1, port-file=PATH, connect-timeout=MS, "
+                         "port=N (0-65535), socket=PATH (at most 107 bytes), stop-at-launch=0|1, port-file=PATH, "
+                         "connect-timeout=MS, "
                          "conditions=hardware|server, threads=lane|warp",
                          err, errlen);
 }

@@ -13,7 +13,8 @@ ws_status ws_spec_parse(const char *spec, ws_spec_fn fn, void *user, const char 
     for (char *save = NULL, *kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
         char *eq = strchr(kv, '=');
         if (eq) *eq = 0;
-        if (!eq || fn(user, kv, eq + 1)) {
+        if (!eq || fn(user, kv, eq + 1)) { /* named with its value: port=99999, a path too long */
+            if (eq) *eq = '=';
             snprintf(err, errlen, "%s: cannot use '%s' (expected %s)", who, kv, expected);
             return WS_ERR_INVALID_ARG;
         }
