@@ -180,8 +180,16 @@ static inline __attribute__((always_inline)) int eval(ws_device *dev, ws_timing 
         if (!ws_warp_peek(dev, w, &x->in, &x->pc, &x->group)) continue; /* re-check above */
         if (x->pc == WS_RETIRE_ADDR) { /* the lanes returned: they retire, no issue slot */
             uint32_t n;
-            if (ws_warp_run(dev, w, 1, &n) == WARP_FAULT) return -1;
+            ws_warp_result r = ws_warp_run(dev, w, 1, &n);
+            if (dev->debug) r = ws_dbg_warp_done(dev, w, r);
+            if (r == WARP_FAULT) return -1;
             T->cs[c].bar_dirty = 1; /* exited lanes no longer hold a barrier back */
+            if (r == WARP_HALT) { /* a debugger's trigger at the exit stopped it first */
+                x->state = WS_STATE_MISC;
+                x->until = NEVER;
+                x->producer_pc = 0;
+                return 0;
+            }
             continue;
         }
         if (x->in) op_timing(T, c, x->pc, x->in, &x->op);

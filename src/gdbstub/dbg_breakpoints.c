@@ -13,6 +13,7 @@
 #define MC_M       (1u << 6)
 #define MC_U       (1u << 3)
 #define MC_EXECUTE (1u << 2)
+#define MC_MATCH_NAPOT (1u << 7) /* match = 1: tdata2 = base | (size/2 - 1) */
 #define MC_STORE   (1u << 1)
 #define MC_LOAD    1u
 
@@ -241,14 +242,29 @@ ws_status ws_gdb_dbg_breakpoint(void *tp, int type, uint32_t addr, uint32_t kind
         if (!st) b->used = 1;
         return st;
     }
+    /* A watchpoint's range: one byte is an exact match (any access that
+     * contains it); an aligned power-of-two range a NAPOT match, so an
+     * access to any byte of it fires (the high word of a 64-bit value, a
+     * byte inside a watched int). Other ranges cannot be one trigger:
+     * refused, rather than watching their first byte only. */
+    uint32_t tdata2 = addr, napot = 0;
+    if (type >= WS_GDB_WP_WRITE && kind > 1) {
+        if ((kind & (kind - 1)) || (addr & (kind - 1)))
+            return ws_gdb_fail(t, WS_ERR_UNSUPPORTED,
+                               "watchpoint on %u bytes at 0x%08x: a trigger watches 1 byte or an aligned "
+                               "power-of-two range (2, 4, 8, ... bytes at a multiple of their size)",
+                               kind, addr);
+        tdata2 = addr | (kind / 2 - 1);
+        napot = MC_MATCH_NAPOT;
+    }
     b->trig = free_trigger(t);
     if (b->trig < 0) return ws_gdb_fail(t, WS_ERR_OUT_OF_MEMORY, "all %d triggers are in use", WS_GDB_MAX_TRIG);
     uint32_t td1 = MC_TYPE2 | MC_DMODE | MC_ACTION_DEBUG | MC_M | MC_U;
     if (type == WS_GDB_BP_HW) td1 |= MC_EXECUTE;
-    else td1 |= size_bits(kind) | (type == WS_GDB_WP_READ ? MC_LOAD : type == WS_GDB_WP_WRITE ? MC_STORE
-                                                                     : MC_LOAD | MC_STORE);
+    else td1 |= napot | size_bits(napot ? 0 : kind) |
+                (type == WS_GDB_WP_READ ? MC_LOAD : type == WS_GDB_WP_WRITE ? MC_STORE : MC_LOAD | MC_STORE);
     uint32_t td3 = block_select(t, type, addr);
-    for (uint32_t c = 0; c < t->cfg.cores && !st; c++) st = set_trigger3(t, c, b->trig, td1, addr, td3);
+    for (uint32_t c = 0; c < t->cfg.cores && !st; c++) st = set_trigger3(t, c, b->trig, td1, tdata2, td3);
     if (!st) st = set_conds(t, b, conds, nconds);
     if (st) { /* leave no core half-armed */
         for (uint32_t c = 0; c < t->cfg.cores; c++) set_trigger(t, c, b->trig, 0, 0);

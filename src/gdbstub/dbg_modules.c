@@ -46,20 +46,26 @@ static uint32_t first_load_vaddr(const ws_dbg_module *m)
     return lo == UINT32_MAX ? m->link_base : lo;
 }
 
+/* Every resident module (the program may load more meanwhile: the list
+ * is taken again until it fits). */
 static ws_dbg_module *list_modules(ws_debug *dbg, size_t *n, char *err, size_t errlen)
 {
-    ws_dbg_module *mods = malloc(MAX_MODULES * sizeof *mods);
-    if (!mods) {
-        snprintf(err, errlen, "listing modules: out of host memory");
-        return NULL;
-    }
-    if (ws_debug_modules(dbg, mods, MAX_MODULES, n)) {
-        snprintf(err, errlen, "listing modules: %s", ws_debug_error(dbg));
+    size_t cap = MAX_MODULES;
+    for (;;) {
+        ws_dbg_module *mods = malloc(cap * sizeof *mods);
+        if (!mods) {
+            snprintf(err, errlen, "listing modules: out of host memory");
+            return NULL;
+        }
+        if (ws_debug_modules(dbg, mods, cap, n)) {
+            snprintf(err, errlen, "listing modules: %s", ws_debug_error(dbg));
+            free(mods);
+            return NULL;
+        }
+        if (*n <= cap) return mods;
         free(mods);
-        return NULL;
+        cap = *n + MAX_MODULES;
     }
-    if (*n > MAX_MODULES) *n = MAX_MODULES;
-    return mods;
 }
 
 ws_status ws_gdb_library_xml(const ws_dbg_module *mods, size_t n, char **xml, size_t *len, char *err, size_t errlen)
@@ -344,12 +350,14 @@ ws_status ws_gdb_dbg_monitor(void *tp, const char *cmd, char **out)
         char err[256];
         ws_dbg_module *mods = list_modules(t->dbg, &n, err, sizeof err);
         if (!mods) return ws_gdb_fail(t, WS_ERR_INTERNAL, "%s", err);
-        buf[0] = 0;
-        for (size_t i = 0; i < n && o < sizeof buf - 1; i++)
-            o += (size_t)snprintf(buf + o, sizeof buf - o, "%u %s at 0x%08x, %u bytes\n", mods[i].id, mods[i].name,
+        /* every module, however many and however long their paths */
+        size_t cap = 32 + n * (sizeof mods->name + 48);
+        char *text = n ? malloc(cap) : strdup("no modules\n");
+        for (size_t i = 0; text && i < n; i++)
+            o += (size_t)snprintf(text + o, cap - o, "%u %s at 0x%08x, %u bytes\n", mods[i].id, mods[i].name,
                                   mods[i].base, mods[i].size);
         free(mods);
-        *out = strdup(n ? buf : "no modules\n");
+        *out = text;
     } else {
         return WS_ERR_NOT_FOUND;
     }

@@ -30,7 +30,7 @@ typedef enum ws_gdb_reason {
 /* Signal numbers of the remote protocol (GDB's own table, not the host's:
  * Linux's SIGBUS is 7, which GDB reads as SIGEMT). */
 enum {
-    WS_GDB_SIG_INT = 2, WS_GDB_SIG_ILL = 4, WS_GDB_SIG_TRAP = 5,
+    WS_GDB_SIG_INT = 2, WS_GDB_SIG_ILL = 4, WS_GDB_SIG_TRAP = 5, WS_GDB_SIG_ABRT = 6,
     WS_GDB_SIG_BUS = 10, WS_GDB_SIG_SEGV = 11
 };
 

@@ -65,7 +65,8 @@ static ws_status parse(const char *spec, opts *o, char *err, size_t errlen)
     memset(o, 0, sizeof *o);
     o->timeout_ms = -1;
     return ws_spec_parse(spec, take, o, "WARPSCOPE_DEBUG",
-                         "port=N, socket=PATH, stop-at-launch=0|1, port-file=PATH, connect-timeout=MS, "
+                         "port=N (0-65535), socket=PATH (at most 107 bytes), stop-at-launch=0|1, port-file=PATH, "
+                         "connect-timeout=MS, "
                          "conditions=hardware|server, threads=lane|warp",
                          err, errlen);
 }
@@ -170,8 +171,12 @@ static ws_status gdbserver_start(ws_device *dev, const char *spec, struct ws_gdb
         st = ws_gdb_warp_view_init(&g->view, &ws_gdb_dbg_ops, &g->target, dev->cfg.lanes_per_warp,
                                    dev->cfg.cores * dev->cfg.warps_per_core);
     /* Park the application when code arrives (gdb inserts breakpoints
-     * first) and, if asked, before every launch. */
-    uint32_t block = 1u << WS_DBG_EV_MODULE_LOAD | (o.stop_at_launch ? 1u << WS_DBG_EV_LAUNCH_START : 0);
+     * first) or leaves (gdb sees the module gone before the program can
+     * load another: a module unloaded and loaded again at once would
+     * otherwise reach gdb as one list change, and gdb would not set its
+     * breakpoints in the new copy) and, if asked, before every launch. */
+    uint32_t block = 1u << WS_DBG_EV_MODULE_LOAD | 1u << WS_DBG_EV_MODULE_UNLOAD |
+                     (o.stop_at_launch ? 1u << WS_DBG_EV_LAUNCH_START : 0);
     g->blocking = block;
     if (!st) st = ws_debug_set_blocking_events(g->dbg, block);
     uint16_t port = 0;

@@ -48,7 +48,9 @@ static void console(ws_gdb_session *s, const char *text, size_t n)
 static void fault_console(ws_gdb_session *s, const ws_gdb_stop *st)
 {
     char *text = NULL;
-    if (st->kind != WS_GDB_STOP_SIGNAL || (st->signal != WS_GDB_SIG_SEGV && st->signal != WS_GDB_SIG_BUS && st->signal != WS_GDB_SIG_ILL) ||
+    if (st->kind != WS_GDB_STOP_SIGNAL ||
+        (st->signal != WS_GDB_SIG_SEGV && st->signal != WS_GDB_SIG_BUS && st->signal != WS_GDB_SIG_ILL &&
+         st->signal != WS_GDB_SIG_ABRT) ||
         !s->ops->monitor || s->ops->monitor(s->t, "fault", &text) != WS_OK || !text) {
         free(text);
         return;

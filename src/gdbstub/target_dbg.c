@@ -663,7 +663,11 @@ static int fault_signal(const char *kind)
 {
     if (strstr(kind, "misaligned")) return WS_GDB_SIG_BUS;
     if (strstr(kind, "illegal")) return WS_GDB_SIG_ILL;
-    if (strstr(kind, "breakpoint") || strstr(kind, "assert")) return WS_GDB_SIG_TRAP;
+    /* a failed assert or ws_trap ends the launch on purpose: SIGABRT, as
+     * abort() does on a CPU (a SIGTRAP would read as a breakpoint or a
+     * finished step, and gdb would not show the report) */
+    if (strstr(kind, "assert") || !strcmp(kind, "trap")) return WS_GDB_SIG_ABRT;
+    if (strstr(kind, "breakpoint")) return WS_GDB_SIG_TRAP;
     return WS_GDB_SIG_SEGV;
 }
 

@@ -460,7 +460,10 @@ int ws_elf_relocate(ws_elf_image *img, uint32_t new_base, char *err, size_t errl
             return -1;
         }
     }
-    for (uint32_t i = 0; i < img->nkernels; i++) img->kernels[i].entry += delta;
+    for (uint32_t i = 0; i < img->nkernels; i++) { /* both move: users take body - entry */
+        img->kernels[i].entry += delta;
+        img->kernels[i].body += delta;
+    }
     img->text_start += delta;
     img->text_end += delta;
     img->link_base = new_base;

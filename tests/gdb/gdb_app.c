@@ -4,6 +4,11 @@
  *   basic    scale over 2 blocks of 32 threads, result checked
  *   oob      a kernel that stores out of bounds from thread 4 on
  *   misaligned  a kernel whose thread 3 stores to a misaligned address
+ *   abort    a kernel whose thread 3 fails an assert, then one whose
+ *            thread 3 calls ws_trap
+ *   wide     stores into the low word, the high word and a byte of a
+ *            64-bit value
+ *   many_modules  DYN.elf loaded 260 times, then basic
  *   dynamic  basic, then a module loaded from memory and launched
  *   shared   tiles: 4 blocks, each with its own shared-memory tile
  *   meet     2 blocks of two warps that meet at a barrier
@@ -11,11 +16,13 @@
  *            then basic again (gdb detaches and attaches meanwhile)
  *   reload   basic three times: before, while and after a second module
  *            (the DYN.elf file) is loaded
+ *   reload_late  DYN.elf loaded, its late kernel run, unloaded: three times
  *   nonstop  spin kernels on several cores
  *   many     2048 blocks of 256 threads on 4 cores x 8 warps, checked
  *   deadlock a block whose warps wait at different barriers (expects
  *            WS_ERR_DEADLOCK)
  *   spinlock 64 threads take one spin lock (starved, but correct)
+ * GDB_APP_CONFIG in the environment adds configuration text (mode=timing).
  * Prints "result ok" and exits 0 when the results are right. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,6 +99,30 @@ static int run_reload(ws_device *dev, ws_module *mod, const char *second)
     return run_scale(dev, mod);
 }
 
+/* The DYN.elf module loaded, its `late` launched and the module unloaded,
+ * three times back to back: gdb must hear each unload before the next
+ * load, or it takes the reload for no change and misses its breakpoint. */
+static int run_reload_late(ws_device *dev, const char *path)
+{
+    for (int round = 0; round < 3; round++) {
+        ws_module *m;
+        ws_kernel *k;
+        ws_addr dout;
+        int out[8];
+        ws_status st;
+        if ((st = ws_module_load_file(dev, path, &m)) || (st = ws_kernel_get(m, "late", &k)) ||
+            (st = ws_malloc(dev, sizeof out, &dout)))
+            return fail(dev, "loading the late module", st);
+        ws_arg args[] = { WS_ARG_PTR(dout), WS_ARG_I32(8) };
+        if ((st = ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(8, 1, 1), 0, args, 2)) || (st = ws_synchronize(dev)) ||
+            (st = ws_memcpy_dtoh(dev, out, dout, sizeof out)) || (st = ws_module_unload(dev, m)))
+            return fail(dev, "running late", st);
+        for (int i = 0; i < 8; i++)
+            if (out[i] != 1000 + i) return printf("result BAD in late, round %d\n", round), 1;
+    }
+    return 0;
+}
+
 /* Launch kernel `name`(out, arg) on `blocks` blocks of `threads` threads
  * and copy out back; nonzero (after saying why) on failure. */
 static int launch_out_int(ws_device *dev, ws_module *mod, const char *name, unsigned blocks, unsigned threads,
@@ -154,6 +185,56 @@ static int run_oob(ws_device *dev, ws_module *mod, const char *kernel)
     if (!st) st = ws_synchronize(dev);
     printf("oob launch: %s\n", ws_status_name(st));
     return st == WS_ERR_KERNEL_FAULT ? 0 : 1;
+}
+
+/* A failed assert, then a ws_trap: each launch ends with its error. */
+static int run_abort(ws_device *dev, ws_module *mod)
+{
+    static const char *const kernels[] = { "asserts", "traps" };
+    static const ws_status want[] = { WS_ERR_KERNEL_ASSERT, WS_ERR_KERNEL_FAULT };
+    for (int i = 0; i < 2; i++) {
+        ws_kernel *k;
+        ws_addr dout;
+        ws_status st;
+        if ((st = ws_kernel_get(mod, kernels[i], &k)) || (st = ws_malloc(dev, 32 * 4, &dout)))
+            return fail(dev, kernels[i], st);
+        ws_arg args[] = { WS_ARG_PTR(dout) };
+        st = ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(32, 1, 1), 0, args, 1);
+        if (!st) st = ws_synchronize(dev);
+        printf("%s launch: %s\n", kernels[i], ws_status_name(st));
+        if (st != want[i]) return 1;
+    }
+    return 0;
+}
+
+/* wide: partial stores into a 64-bit value; the results are checked. */
+static int run_wide(ws_device *dev, ws_module *mod)
+{
+    ws_kernel *k;
+    ws_addr dv;
+    ws_status st;
+    long long v[2] = { 0, 0 };
+    if ((st = ws_kernel_get(mod, "wide", &k)) || (st = ws_malloc(dev, sizeof v, &dv)) ||
+        (st = ws_memcpy_htod(dev, dv, v, sizeof v)))
+        return fail(dev, "preparing wide", st);
+    ws_arg args[] = { WS_ARG_PTR(dv) };
+    if ((st = ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(4, 1, 1), 0, args, 1)) || (st = ws_synchronize(dev)) ||
+        (st = ws_memcpy_dtoh(dev, v, dv, sizeof v)))
+        return fail(dev, "running wide", st);
+    if (v[0] != 0x700000101ll || v[1] != 5) return printf("result BAD in wide\n"), 1;
+    return 0;
+}
+
+/* DYN.elf loaded `count` times (each copy a module of its own, under
+ * the same long path), then basic. */
+static int run_many_modules(ws_device *dev, ws_module *mod, const char *path, int count)
+{
+    for (int i = 0; i < count; i++) {
+        ws_module *m;
+        ws_status st = ws_module_load_file(dev, path, &m);
+        if (st) return fail(dev, "loading a copy of the late module", st);
+    }
+    return run_scale(dev, mod);
 }
 
 /* A launch that deadlocks: the device reports it; that is the expected end. */
@@ -248,6 +329,12 @@ int main(int argc, char **argv)
         cfg.warps_per_core = 8;
         cfg.max_threads_per_block = 256;
     }
+    /* GDB_APP_CONFIG: more configuration text (mode=timing, threads=2) */
+    char cerr[256];
+    if (getenv("GDB_APP_CONFIG") && ws_config_parse(&cfg, getenv("GDB_APP_CONFIG"), cerr, sizeof cerr) != WS_OK) {
+        fprintf(stderr, "gdb_app: GDB_APP_CONFIG: %s\n", cerr);
+        return 2;
+    }
     ws_device *dev;
     ws_module *mod;
     ws_status st = ws_device_open(&cfg, &dev);
@@ -257,11 +344,15 @@ int main(int argc, char **argv)
     if (!strcmp(mode, "basic")) bad = run_scale(dev, mod);
     else if (!strcmp(mode, "oob")) bad = run_oob(dev, mod, "oob");
     else if (!strcmp(mode, "misaligned")) bad = run_oob(dev, mod, "misaligned");
+    else if (!strcmp(mode, "abort")) bad = run_abort(dev, mod);
+    else if (!strcmp(mode, "wide")) bad = run_wide(dev, mod);
+    else if (!strcmp(mode, "many_modules")) bad = argc < 4 || run_many_modules(dev, mod, argv[3], 260);
     else if (!strcmp(mode, "dynamic")) bad = run_scale(dev, mod) || argc < 4 || run_dynamic(dev, argv[3]);
     else if (!strcmp(mode, "shared")) bad = run_tiles(dev, mod);
     else if (!strcmp(mode, "meet")) bad = run_meet(dev, mod);
     else if (!strcmp(mode, "wait")) bad = argc < 4 || run_wait(dev, mod, argv[3]);
     else if (!strcmp(mode, "reload")) bad = argc < 4 || run_reload(dev, mod, argv[3]);
+    else if (!strcmp(mode, "reload_late")) bad = argc < 4 || run_reload_late(dev, argv[3]);
     else if (!strcmp(mode, "nonstop")) bad = run_spin(dev, mod);
     else if (!strcmp(mode, "many")) bad = run_many(dev, mod);
     else if (!strcmp(mode, "deadlock")) bad = run_deadlock(dev, mod);

@@ -60,6 +60,35 @@ WS_KERNEL void misaligned(int *out)
     if (i == 3) *(volatile int *)((char *)out + 2) = i; /* MARK:misaligned */
 }
 
+/* A failed assert and a ws_trap (gdb_app mode "abort"): each ends its
+ * launch on purpose, in thread 3. */
+WS_KERNEL void asserts(int *out)
+{
+    int i = (int)threadIdx_x();
+    assert(i != 3); /* MARK:assert */
+    out[i] = i;
+}
+
+WS_KERNEL void traps(int *out)
+{
+    int i = (int)threadIdx_x();
+    if (i == 3) ws_trap("thread 3 gives up"); /* MARK:trap */
+    out[i] = i;
+}
+
+/* Stores into parts of a 64-bit value (gdb_app mode "wide"): its low
+ * word, then only its high word, then one byte inside it, then the next
+ * value. A watchpoint on v[0] sees the first three, not the fourth. */
+WS_KERNEL void wide(long long *v)
+{
+    if (threadIdx_x() == 0) {
+        v[0] += 1; /* MARK:wide_low */
+        ((volatile int *)v)[1] = 7;
+        ((volatile char *)v)[1] = 1;
+        v[1] = 5;
+    }
+}
+
 WS_KERNEL void spin(int *out, int iters)
 {
     int i = (int)(blockIdx_x() * blockDim_x() + threadIdx_x());

@@ -221,6 +221,10 @@ typedef struct ws_dbg_module {
     const void *image;
     size_t image_size;
 } ws_dbg_module;
+/* A module is listed from its WS_DBG_EV_MODULE_LOAD event until its
+ * WS_DBG_EV_MODULE_UNLOAD event is queued (also while the application is
+ * parked at that event: the list is the one the event leaves). *n is the
+ * number listed; at most max are copied. */
 ws_status ws_debug_modules(ws_debug *dbg, ws_dbg_module *out, size_t max, size_t *n);
 
 /* ---- Events: what a tool waits for ---- */
@@ -257,7 +261,11 @@ ws_status ws_debug_wait_event(ws_debug *dbg, int timeout_ms, ws_dbg_event *ev);
  * waits for its socket and the debug hardware in one poll), or -1. Owned
  * by the debug handle. */
 int ws_debug_event_fd(const ws_debug *dbg);
-/* Let a parked application thread continue (no-op if none is parked). */
+/* Let a parked application thread continue (no-op if none is parked).
+ * Only once the tool has taken (ws_debug_wait_event) the event it parked
+ * at: a release that crosses a new park (the application reached its
+ * next blocking event while the tool was resuming warps) leaves it
+ * parked until the tool has seen that event and releases again. */
 ws_status ws_debug_release(ws_debug *dbg);
 
 /* The trigger hit that halted hart's warp (dcsr.cause == 2): *addr is the

@@ -61,6 +61,7 @@ void dbg_push_event_locked(ws_debug *d, ws_dbg_event_kind kind, uint32_t hart, u
     ws_dbg_event *e = &d->evq[(d->evhead + d->evlen) % d->evcap];
     *e = (ws_dbg_event){ kind, hart, module, launch_id, st };
     d->evlen++;
+    d->ev_pushed++;
     if (d->evfd >= 0) (void)!write(d->evfd, &(uint64_t){ 1 }, sizeof(uint64_t));
     pthread_cond_broadcast(&d->ev_cv);
 }
@@ -73,6 +74,7 @@ void dbg_app_event_locked(ws_debug *d, ws_dbg_event_kind kind, uint32_t module, 
     if (!atomic_load(&d->attached)) return;
     dbg_push_event_locked(d, kind, 0, module, launch_id, st);
     if (!(d->blocking & (1u << kind))) return;
+    d->park_ev = d->ev_pushed; /* released only once the tool has taken it */
     d->parked = 1;
     while (d->parked && atomic_load(&d->attached)) pthread_cond_wait(&d->app_cv, &d->mu);
     d->parked = 0;
@@ -107,6 +109,7 @@ static void state_reset(ws_debug *d)
     d->blocking = 0;
     d->parked = 0;
     d->evlen = d->evhead = 0;
+    d->ev_taken = d->ev_pushed;
     uint64_t drained;
     if (d->evfd >= 0) (void)!read(d->evfd, &drained, sizeof drained);
     d->have_fault = 0;
@@ -307,8 +310,14 @@ ws_status ws_debug_release(ws_debug *d)
 {
     if (!d) return WS_ERR_INVALID_ARG;
     pthread_mutex_lock(&d->mu);
-    d->parked = 0;
-    pthread_cond_broadcast(&d->app_cv);
+    /* A park whose event the tool has not taken yet is not the one it
+     * means to end: the application parked after the tool decided to
+     * release (it resumed warps, the launch ended, the program went on
+     * to its next load or unload), and the tool has yet to see why. */
+    if (d->ev_taken >= d->park_ev) {
+        d->parked = 0;
+        pthread_cond_broadcast(&d->app_cv);
+    }
     pthread_mutex_unlock(&d->mu);
     return WS_OK;
 }
@@ -335,6 +344,7 @@ ws_status ws_debug_wait_event(ws_debug *d, int timeout_ms, ws_dbg_event *ev)
         *ev = d->evq[d->evhead];
         d->evhead = (d->evhead + 1) % d->evcap;
         d->evlen--;
+        d->ev_taken++;
         uint64_t drained;
         if (!d->evlen && d->evfd >= 0) (void)!read(d->evfd, &drained, sizeof drained);
     } else {
@@ -372,6 +382,10 @@ void ws_dbg_module_unloading(ws_device *dev, const void *m)
     for (size_t i = 0; i < d->nmods; i++)
         if (d->mods[i].key == m) {
             uint32_t id = d->mods[i].info.id;
+            /* Listed no more from its event on: a tool that looks at the
+             * list for the event (parked there, or later) sees it gone,
+             * not a module loaded after it with the same name. */
+            d->mods[i].gone = 1;
             dbg_app_event_locked(d, WS_DBG_EV_MODULE_UNLOAD, id, 0, WS_OK);
             /* look it up again: the table may have changed while parked */
             for (size_t j = 0; j < d->nmods; j++)
@@ -389,8 +403,13 @@ ws_status ws_debug_modules(ws_debug *d, ws_dbg_module *out, size_t max, size_t *
 {
     if (!d || !n || (max && !out)) return WS_ERR_INVALID_ARG;
     pthread_mutex_lock(&d->mu);
-    *n = d->nmods;
-    for (size_t i = 0; i < d->nmods && i < max; i++) out[i] = d->mods[i].info;
+    size_t k = 0;
+    for (size_t i = 0; i < d->nmods; i++) {
+        if (d->mods[i].gone) continue;
+        if (k < max) out[k] = d->mods[i].info;
+        k++;
+    }
+    *n = k;
     pthread_mutex_unlock(&d->mu);
     return WS_OK;
 }

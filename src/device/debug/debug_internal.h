@@ -67,6 +67,7 @@ typedef struct dbg_dm {
 typedef struct dbg_mod {
     const void *key;               /* the ws_module                          */
     ws_dbg_module info;
+    int gone;                      /* its unload event is out: not listed    */
 } dbg_mod;
 
 enum { DBG_EV_WORDS = 1 + 10 * WS_EV_MAX_WATCH + 2 * WS_EV_MAX_ACTIONS };
@@ -94,6 +95,8 @@ struct ws_debug {
     uint32_t blocking;
     ws_dbg_event *evq;
     size_t evhead, evlen, evcap;
+    uint64_t ev_pushed, ev_taken;  /* events ever queued / taken by the tool */
+    uint64_t park_ev;              /* ev_pushed of the event parked at      */
     int evfd;                      /* eventfd: readable while evlen > 0     */
     ws_dbg_fault fault;
     int have_fault;
