@@ -120,6 +120,14 @@ void ws_fast_flush(ws_device *dev)
     }
 }
 
+size_t ws_fast_blocks(const ws_device *dev)
+{
+    size_t n = 0;
+    for (uint32_t k = 0; dev->fast && k < dev->cfg.cores; k++)
+        for (const fx_block *b = dev->fast[k].all; b; b = b->link) n++;
+    return n;
+}
+
 void ws_fast_free(ws_device *dev)
 {
     if (!dev->fast) return;

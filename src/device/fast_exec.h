@@ -24,6 +24,9 @@ int ws_fast_run(ws_device *dev, ws_warp *w, ws_launch_stats *st, uint32_t budget
 int ws_fast_create(ws_device *dev);
 /* Drop every pre-decoded block (the code or its decoding changed). */
 void ws_fast_flush(ws_device *dev);
+/* Blocks built since the last flush, on every core: whether the engine
+ * ran (tests). */
+size_t ws_fast_blocks(const ws_device *dev);
 /* Free the engine's state (device close). */
 void ws_fast_free(ws_device *dev);
 

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "device/timing.h"
 #include "device/fast_exec.h"
+#include "device/debug/debug_hooks.h"
 #include "device/trace/pc_counters.h"
 
 #define NEVER UINT64_MAX
@@ -270,7 +271,8 @@ static inline void note_peeked(const ws_device *dev, const ws_timing *T, const w
 static inline int engine_run(ws_device *dev, ws_warp *w, uint32_t n, uint32_t *done)
 {
     *done = 0;
-    if (dev->cfg.engine || dev->debug || dev->events || !w->group || w->group_pc == WS_RETIRE_ADDR || w->sticky)
+    if (dev->cfg.engine || (dev->debug && ws_dbg_attached(dev)) || dev->events || !w->group ||
+        w->group_pc == WS_RETIRE_ADDR || w->sticky)
         return 0;
     ws_launch_stats *st = dev->par_active ? &dev->cores[w->core].part : &dev->current->stats;
     const uint64_t instret0 = w->instret;

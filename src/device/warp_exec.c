@@ -398,7 +398,7 @@ ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t
     const uint64_t instret0 = w->instret;
     ws_warp_result result = WARP_RAN;
     /* The fast engine (fast_exec.c) while nothing needs single instructions. */
-    const int fast = !dev->cfg.engine && dev->cfg.mode == WS_MODE_FUNCTIONAL && !dev->debug && !dev->events;
+    const int fast = !dev->cfg.engine && dev->cfg.mode == WS_MODE_FUNCTIONAL && !ws_dbg_attached(dev) && !dev->events;
 
     for (; n < budget; n++) {
         if (!w->group && !ws_simt_select(dev, w)) { result = WARP_IDLE; break; }

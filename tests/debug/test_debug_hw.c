@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include "../test.h"
 #include "dbg_harness.h"
+#include "device/fast_exec.h"
 #include "dbg_harness.c"
 
 static const char *g_elf;
@@ -573,6 +574,50 @@ static void test_step(void)
     ws_device_close(s.dev);
 }
 
+/* Run the compute kernel (2 blocks of 32) to its end on this thread. */
+static void compute_run(dbg_session *s, ws_addr out)
+{
+    ws_kernel *k = NULL;
+    ws_arg arg[] = { WS_ARG_PTR(out) };
+    CHECK(ws_kernel_get(s->mod, "compute", &k) == WS_OK);
+    CHECK(ws_launch(s->dev, k, WS_DIM3(2, 1, 1), WS_DIM3(32, 1, 1), 0, arg, 1) == WS_OK);
+    CHECK_EQ_U(ws_synchronize(s->dev), WS_OK);
+    check_compute_out(s->dev, out, -1, 0);
+}
+
+/* ---- once the debugger detaches the fast engine runs again (the
+ * interpreter, for the hooks, only while one is attached) ---- */
+static void test_engine_after_detach(ws_exec_mode mode)
+{
+    dbg_session s;
+    ws_config c;
+    session_config(&c, 2, 1);
+    c.mode = mode;
+    if (session_open_device(&s, g_elf, &c)) { CHECK(0); return; }
+    s.d = dbg_attach(s.dev, WS_DBG_TOPO_BROADCAST, 1);
+    ws_addr out = 0;
+    CHECK(ws_malloc(s.dev, 64 * 4, &out) == WS_OK);
+    const size_t built = ws_fast_blocks(s.dev); /* (the addrs kernel ran before the attach) */
+    compute_run(&s, out);
+    CHECK_EQ_U(ws_fast_blocks(s.dev), built); /* attached: every instruction through the hooks */
+    CHECK(ws_debug_detach(s.d) == WS_OK);
+    CHECK(ws_memset(s.dev, out, 0, 64 * 4) == WS_OK);
+    compute_run(&s, out);
+    CHECK(ws_fast_blocks(s.dev) > built);
+    /* attached again: a trigger set now halts the next launch */
+    s.d = dbg_attach(s.dev, WS_DBG_TOPO_BROADCAST, 1);
+    CHECK(ws_memset(s.dev, out, 0, 64 * 4) == WS_OK);
+    CHECK_EQ_U(set_trigger(s.d, 0, hart_of(0, 1, 0, 0), 0, TRIG_EXEC, s.bp), 0);
+    session_launch(&s, "compute", 2, 32, out, 0);
+    ws_dbg_event ev;
+    CHECK(wait_event(s.d, WS_DBG_EV_HALT, &ev) == 0);
+    CHECK_HALT_CAUSE(s.d, 0, ev.hart, WS_DCSR_CAUSE_TRIGGER);
+    CHECK(ws_debug_detach(s.d) == WS_OK);
+    CHECK_EQ_U(app_join(&s.a), WS_OK);
+    check_compute_out(s.dev, out, -1, 0);
+    ws_device_close(s.dev);
+}
+
 /* Address of the first bar (custom-0, funct3 4) in with_bar. */
 static uint32_t find_bar(const dbg_session *s)
 {
@@ -1016,6 +1061,7 @@ int main(int argc, char **argv)
     else if (!strcmp(t, "fault")) test_fault();
     else if (!strcmp(t, "step")) test_step();
     else if (!strcmp(t, "step_barrier")) test_step_barrier();
+    else if (!strcmp(t, "engine_after_detach")) test_engine_after_detach(WS_MODE_FUNCTIONAL), test_engine_after_detach(WS_MODE_TIMING);
     else if (!strcmp(t, "non_stop")) test_non_stop();
     else if (!strcmp(t, "dynamic_module")) test_dynamic_module();
     else if (!strcmp(t, "malformed")) test_malformed();

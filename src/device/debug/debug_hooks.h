@@ -11,6 +11,11 @@
  * default case, which asks ws_dbg_exec_hit and then runs the real op. */
 #define WS_INST_TRAP 0x8000u
 
+/* A debugger is attached now. dev->debug stays set after the tool
+ * detaches (the handle is reused); while none is attached every hook does
+ * nothing, so the fast engine may run the code again. */
+int ws_dbg_attached(const ws_device *dev);
+
 /* ---- device thread: cmdproc.c ---- */
 /* Before warp w runs a quantum. Returns 1 to skip the warp (halted), 0 to
  * run it (*budget may shrink to 1 for a step), -1 to end the launch with

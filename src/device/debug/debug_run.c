@@ -43,6 +43,11 @@ void dbg_halt_locked(ws_debug *d, ws_warp *w, uint32_t cause, uint32_t lane, int
     }
 }
 
+int ws_dbg_attached(const ws_device *dev)
+{
+    return dev->debug && atomic_load(&dev->debug->attached);
+}
+
 /* Halt w on behalf of the device thread (takes the lock). */
 static void halt_now(ws_debug *d, ws_warp *w, uint32_t cause, uint32_t lane)
 {
