@@ -588,24 +588,90 @@ static uint32_t jt_reg_read(ws_jtag_tap *t, uint32_t regno)
     return jt_read(t, WS_DM_DATA0);
 }
 
-typedef struct runctl_launch {
-    ws_device *dev;
-    ws_kernel *k;
-    ws_arg args[4];
-    ws_status st;
-} runctl_launch;
+#define DMS_ALLHALTED    (1u << 9)
+#define DMS_ALLRUNNING   (1u << 11)
+#define DMS_ALLRESUMEACK (1u << 17)
 
-static void *runctl_main(void *arg)
+/* A launch of one block of 8 threads on its own thread, and the 1-core
+ * device it runs on, a debugger attached as the JTAG server attaches. */
+typedef struct small_launch {
+    ws_device *dev;
+    ws_module *mod;
+    ws_debug *dbg;
+    ws_kernel *k;
+    ws_addr buf;                 /* `bytes` of zeros */
+    ws_arg args[4];
+    uint32_t nargs;
+    ws_status st;
+    pthread_t th;
+} small_launch;
+
+static void *small_main(void *arg)
 {
-    runctl_launch *L = arg;
-    L->st = ws_launch(L->dev, L->k, WS_DIM3(1, 1, 1), WS_DIM3(8, 1, 1), 0, L->args, 4);
+    small_launch *L = arg;
+    L->st = ws_launch(L->dev, L->k, WS_DIM3(1, 1, 1), WS_DIM3(8, 1, 1), 0, L->args, L->nargs);
     if (L->st == WS_OK) L->st = ws_synchronize(L->dev);
     return NULL;
 }
 
-#define DMS_ALLHALTED    (1u << 9)
-#define DMS_ALLRUNNING   (1u << 11)
-#define DMS_ALLRESUMEACK (1u << 17)
+/* Open the device (warp quantum `quantum`, 0: the default), load `kernel`
+ * and a zeroed buffer, attach. 0, or -1 (CHECKed, nothing left open). */
+static int small_open(small_launch *L, const char *elf, const char *kernel, size_t bytes, uint32_t quantum)
+{
+    ws_config c;
+    ws_config_default(&c);
+    c.cores = 1;
+    c.warps_per_core = 2;
+    c.lanes_per_warp = 4;
+    c.max_threads_per_block = 8;
+    c.threads = 1;
+    if (quantum) c.warp_quantum = quantum;
+    memset(L, 0, sizeof *L);
+    CHECK_EQ_U(ws_device_open(&c, &L->dev), WS_OK);
+    if (!L->dev) return -1;
+    CHECK_EQ_U(ws_module_load_file(L->dev, elf, &L->mod), WS_OK);
+    if (!L->mod || ws_kernel_get(L->mod, kernel, &L->k) != WS_OK || ws_malloc(L->dev, bytes, &L->buf) != WS_OK ||
+        ws_memset(L->dev, L->buf, 0, bytes) != WS_OK) {
+        CHECK(!"the kernel loads and its buffer is made");
+        ws_device_close(L->dev);
+        return -1;
+    }
+    ws_debug_config dc = { WS_DBG_TOPO_BROADCAST, 1 };
+    CHECK_EQ_U(ws_debug_attach(L->dev, &dc, &L->dbg), WS_OK);
+    if (!L->dbg) {
+        ws_device_close(L->dev);
+        return -1;
+    }
+    ws_debug_set_all_stop(L->dbg, 0); /* as the JTAG server attaches */
+    return 0;
+}
+
+/* Start the launch, bind a TAP to the debugger in DMI mode, select hart 0
+ * and wait until it runs. */
+static void small_start(small_launch *L, ws_jtag_tap *t, ws_jtag_dtm *dtm, ws_jtag_dmi *dmi)
+{
+    CHECK_EQ_U(pthread_create(&L->th, NULL, small_main, L), 0);
+    ws_jtag_dtm_bind(dtm, L->dbg, 0, dmi);
+    ws_jtag_tap_init(t, dmi, 1);
+    to_idle(t);
+    scan_ir(t, WS_JTAG_IR_DMI);
+    jt_write(t, WS_DM_DMCONTROL, 1); /* dmactive, hart 0 */
+    int running = 0;
+    for (int i = 0; i < 4000 && !running; i++) {
+        running = (jt_read(t, WS_DM_DMSTATUS) & DMS_ALLRUNNING) != 0;
+        if (!running) nanosleep(&(struct timespec){ 0, 500000 }, NULL);
+    }
+    CHECK(running);
+}
+
+/* Detach, and the launch ends well. */
+static void small_finish(small_launch *L)
+{
+    ws_debug_detach(L->dbg);
+    pthread_join(L->th, NULL);
+    CHECK_EQ_U(L->st, WS_OK);
+}
+
 
 /* A halt, a resume, a step and a mode-switch frame written through the
  * DTM have taken effect when the scan that writes them ends, as on
@@ -615,53 +681,18 @@ static void *runctl_main(void *arg)
  * only 256 times). The read right after each write shows the result. */
 static void test_runctl(const char *elf)
 {
-    ws_config c;
-    ws_config_default(&c);
-    c.cores = 1;
-    c.warps_per_core = 2;
-    c.lanes_per_warp = 4;
-    c.max_threads_per_block = 8;
-    c.threads = 1;
-    c.warp_quantum = 1u << 21;
-    ws_device *dev = NULL;
-    ws_module *mod = NULL;
-    ws_debug *dbg = NULL;
-    runctl_launch L = { 0 };
-    ws_addr buf = 0;
-    CHECK_EQ_U(ws_device_open(&c, &dev), WS_OK);
-    if (!dev) return;
-    CHECK_EQ_U(ws_module_load_file(dev, elf, &mod), WS_OK);
-    if (!mod || ws_kernel_get(mod, "gate", &L.k) != WS_OK || ws_malloc(dev, 256, &buf) != WS_OK ||
-        ws_memset(dev, buf, 0, 256) != WS_OK) {
-        CHECK(!"the gate kernel loads and its buffers are made");
-        ws_device_close(dev);
-        return;
-    }
-    ws_debug_config dc = { WS_DBG_TOPO_BROADCAST, 1 };
-    CHECK_EQ_U(ws_debug_attach(dev, &dc, &dbg), WS_OK);
-    if (!dbg) { ws_device_close(dev); return; }
-    ws_debug_set_all_stop(dbg, 0); /* as the JTAG server attaches */
-    L.dev = dev;
+    small_launch L;
+    if (small_open(&L, elf, "gate", 256, 1u << 21)) return;
+    const ws_addr buf = L.buf;
     L.args[0] = (ws_arg)WS_ARG_PTR(buf);
     L.args[1] = (ws_arg)WS_ARG_PTR(buf + 128);  /* go */
     L.args[2] = (ws_arg)WS_ARG_PTR(buf + 132);  /* spins */
     L.args[3] = (ws_arg)WS_ARG_I32(0x7fffffff); /* until the gate opens */
-    pthread_t th;
-    CHECK_EQ_U(pthread_create(&th, NULL, runctl_main, &L), 0);
+    L.nargs = 4;
+    ws_jtag_tap t;
     ws_jtag_dtm dtm;
     ws_jtag_dmi dmi;
-    ws_jtag_dtm_bind(&dtm, dbg, 0, &dmi);
-    ws_jtag_tap t;
-    ws_jtag_tap_init(&t, &dmi, 1);
-    to_idle(&t);
-    scan_ir(&t, WS_JTAG_IR_DMI);
-    jt_write(&t, WS_DM_DMCONTROL, 1); /* dmactive, hart 0 */
-    int running = 0;
-    for (int i = 0; i < 4000 && !running; i++) {
-        running = (jt_read(&t, WS_DM_DMSTATUS) & DMS_ALLRUNNING) != 0;
-        if (!running) nanosleep(&(struct timespec){ 0, 500000 }, NULL);
-    }
-    CHECK(running);
+    small_start(&L, &t, &dtm, &dmi);
     /* halt: one dmstatus read later the hart is halted */
     jt_write(&t, WS_DM_DMCONTROL, 1u << 31 | 1);
     uint32_t st = jt_read(&t, WS_DM_DMSTATUS);
@@ -696,28 +727,11 @@ static void test_runctl(const char *elf)
     jt_write(&t, WS_DM_SBCS, 2u << 17);
     jt_write(&t, WS_DM_SBADDRESS0, (uint32_t)(buf + 128));
     jt_write(&t, WS_DM_SBDATA0, 1);
-    ws_debug_detach(dbg);
-    pthread_join(th, NULL);
-    CHECK_EQ_U(L.st, WS_OK);
+    small_finish(&L);
     int out[8] = { 0 };
-    CHECK_EQ_U(ws_memcpy_dtoh(dev, out, buf, sizeof out), WS_OK);
+    CHECK_EQ_U(ws_memcpy_dtoh(L.dev, out, buf, sizeof out), WS_OK);
     for (int i = 0; i < 8; i++) CHECK_EQ_U(out[i], i * 3 + 1);
-    ws_device_close(dev);
-}
-
-typedef struct bar_launch {
-    ws_device *dev;
-    ws_kernel *k;
-    ws_arg args[3];
-    ws_status st;
-} bar_launch;
-
-static void *bar_main(void *arg)
-{
-    bar_launch *L = arg;
-    L->st = ws_launch(L->dev, L->k, WS_DIM3(1, 1, 1), WS_DIM3(8, 1, 1), 0, L->args, 3);
-    if (L->st == WS_OK) L->st = ws_synchronize(L->dev);
-    return NULL;
+    ws_device_close(L.dev);
 }
 
 static double now_s(void)
@@ -733,51 +747,16 @@ static double now_s(void)
  * once the other warp reaches the barrier. */
 static void test_runctl_barrier(const char *elf)
 {
-    ws_config c;
-    ws_config_default(&c);
-    c.cores = 1;
-    c.warps_per_core = 2;
-    c.lanes_per_warp = 4;
-    c.max_threads_per_block = 8;
-    c.threads = 1;
-    ws_device *dev = NULL;
-    ws_module *mod = NULL;
-    ws_debug *dbg = NULL;
-    bar_launch L = { 0 };
-    ws_addr go = 0;
-    CHECK_EQ_U(ws_device_open(&c, &dev), WS_OK);
-    if (!dev) return;
-    CHECK_EQ_U(ws_module_load_file(dev, elf, &mod), WS_OK);
-    if (!mod || ws_kernel_get(mod, "bar_gate", &L.k) != WS_OK || ws_malloc(dev, 4, &go) != WS_OK ||
-        ws_memset(dev, go, 0, 4) != WS_OK) {
-        CHECK(!"the bar_gate kernel loads");
-        ws_device_close(dev);
-        return;
-    }
-    ws_debug_config dc = { WS_DBG_TOPO_BROADCAST, 1 };
-    CHECK_EQ_U(ws_debug_attach(dev, &dc, &dbg), WS_OK);
-    if (!dbg) { ws_device_close(dev); return; }
-    ws_debug_set_all_stop(dbg, 0);
-    L.dev = dev;
-    L.args[0] = (ws_arg)WS_ARG_PTR(go);
+    small_launch L;
+    if (small_open(&L, elf, "bar_gate", 4, 0)) return;
+    L.args[0] = (ws_arg)WS_ARG_PTR(L.buf); /* go */
     L.args[1] = (ws_arg)WS_ARG_I32(0x7fffffff);
     L.args[2] = (ws_arg)WS_ARG_I32(4); /* warp 0 to the barrier, warp 1 spins */
-    pthread_t th;
-    CHECK_EQ_U(pthread_create(&th, NULL, bar_main, &L), 0);
+    L.nargs = 3;
+    ws_jtag_tap t;
     ws_jtag_dtm dtm;
     ws_jtag_dmi dmi;
-    ws_jtag_dtm_bind(&dtm, dbg, 0, &dmi);
-    ws_jtag_tap t;
-    ws_jtag_tap_init(&t, &dmi, 1);
-    to_idle(&t);
-    scan_ir(&t, WS_JTAG_IR_DMI);
-    jt_write(&t, WS_DM_DMCONTROL, 1);
-    int running = 0;
-    for (int i = 0; i < 4000 && !running; i++) {
-        running = (jt_read(&t, WS_DM_DMSTATUS) & DMS_ALLRUNNING) != 0;
-        if (!running) nanosleep(&(struct timespec){ 0, 500000 }, NULL);
-    }
-    CHECK(running);
+    small_start(&L, &t, &dtm, &dmi);
     nanosleep(&(struct timespec){ 0, 100000000 }, NULL); /* warp 0 reaches the barrier */
     jt_write(&t, WS_DM_DMCONTROL, 1u << 31 | 1);
     CHECK_EQ_U(jt_read(&t, WS_DM_DMSTATUS) & DMS_ALLHALTED, DMS_ALLHALTED);
@@ -793,7 +772,7 @@ static void test_runctl_barrier(const char *elf)
     jt_write(&t, WS_DM_DMCONTROL, 1);
     /* open the gate: warp 1 reaches the barrier, it opens, the step ends */
     jt_write(&t, WS_DM_SBCS, 2u << 17);
-    jt_write(&t, WS_DM_SBADDRESS0, (uint32_t)go);
+    jt_write(&t, WS_DM_SBADDRESS0, (uint32_t)L.buf);
     jt_write(&t, WS_DM_SBDATA0, 1);
     int halted = 0;
     for (int i = 0; i < 4000 && !halted; i++) {
@@ -803,10 +782,8 @@ static void test_runctl_barrier(const char *elf)
     CHECK(halted);
     CHECK_EQ_U(jt_reg_read(&t, 0x7b0) >> 6 & 7, 4); /* dcsr.cause: step */
     jt_reg_write(&t, 0x7b0, jt_reg_read(&t, 0x7b0) & ~(1u << 2));
-    ws_debug_detach(dbg);
-    pthread_join(th, NULL);
-    CHECK_EQ_U(L.st, WS_OK);
-    ws_device_close(dev);
+    small_finish(&L);
+    ws_device_close(L.dev);
 }
 
 int main(int argc, char **argv)

@@ -11,10 +11,7 @@
 #   empty_draw.sh WARPSCOPE PROGRAM SHADERS.elf
 set -u
 ws=$1 prog=$2 elf=$3
-work=$(mktemp -d)
-rpid=
-cleanup() { [ -n "$rpid" ] && kill "$rpid" 2>/dev/null; rm -rf "$work"; }
-trap cleanup EXIT
+. "$(dirname "$0")/lib.sh"
 "$ws" capture -o "$work/f.wscap" --frames 0 -- "$prog" "$elf" > "$work/capture.out" 2>&1 || { cat "$work/capture.out"; exit 1; }
 "$ws" replay --list "$work/f.wscap" > "$work/list.out" 2>&1 || { cat "$work/list.out"; exit 1; }
 cat "$work/list.out"
@@ -23,10 +20,7 @@ grep -Eq "ws_gfx_draw\(6 vertices, 0 instances.*\(draws nothing\)" "$work/list.o
   { echo "FAIL: the empty draw is not listed as drawing nothing"; fails=$((fails+1)); }
 green=$(sed -n 's/.*ws_gfx_draw(6 vertices, 1 instances, first 6, .*) draw \([0-9]*\).*/\1/p' "$work/list.out")
 [ "$green" = 2 ] || { echo "FAIL: the green quad is listed as draw '$green', the device numbers it 2"; fails=$((fails+1)); }
-timeout 150 "$ws" replay --debug="port=0,port-file=$work/port" "$work/f.wscap" > "$work/replay.out" 2>&1 &
-rpid=$!
-for _ in $(seq 300); do [ -s "$work/port" ] && break; kill -0 "$rpid" 2>/dev/null || break; sleep 0.1; done
-[ -s "$work/port" ] || { echo "FAIL: replay --debug never listened"; cat "$work/replay.out"; exit 1; }
+start_debug_replay "$work/f.wscap"
 timeout 150 gdb-multiarch -batch -nx -ex "set pagination off" -ex "set confirm off" \
   -ex "target remote 127.0.0.1:$(cat "$work/port")" -ex "monitor debug-pixel 8 16 ${green:-1}" -ex continue \
   -ex 'printf "DRAW %d PIXEL %d %d\n", $draw, $pixel_x, $pixel_y' -ex 'printf "GREEN %g\n", in->color[1]' \
@@ -42,10 +36,7 @@ grep -Eq "^GREEN 1$" "$work/gdb.out" || { echo "FAIL: the stop is not in the gre
 # numbers from 0 (it kept counting across replays, so "if $draw == 2"
 # never held and continue ran to the frame end).
 rm -f "$work/port"
-timeout 150 "$ws" replay --debug="port=0,port-file=$work/port" "$work/f.wscap" > "$work/replay.out" 2>&1 &
-rpid=$!
-for _ in $(seq 300); do [ -s "$work/port" ] && break; kill -0 "$rpid" 2>/dev/null || break; sleep 0.1; done
-[ -s "$work/port" ] || { echo "FAIL: replay --debug never listened"; cat "$work/replay.out"; exit 1; }
+start_debug_replay "$work/f.wscap"
 timeout 150 gdb-multiarch -batch -nx -ex "set pagination off" -ex "set confirm off" -ex "set breakpoint pending on" \
   -ex "target remote 127.0.0.1:$(cat "$work/port")" -ex "break rdg_fs if \$draw == ${green:-2}" -ex continue \
   -ex 'printf "COND DRAW %d GREEN %g\n", $draw, in->color[1]' -ex continue \
@@ -62,11 +53,7 @@ cat "$work/gdb_cond.out"
 # (it was refused: "outside every draw's render target (the largest is
 # 0x0)", or "outside draw 5's 0x0 render target") and stop there.
 "$ws" capture -o "$work/all.wscap" --frames all -- "$prog" "$elf" 2 > "$work/capture.out" 2>&1 || { cat "$work/capture.out"; exit 1; }
-rm -f "$work/port"
-timeout 150 "$ws" replay --debug="port=0,port-file=$work/port" "$work/all.wscap" > "$work/replay.out" 2>&1 &
-rpid=$!
-for _ in $(seq 300); do [ -s "$work/port" ] && break; kill -0 "$rpid" 2>/dev/null || break; sleep 0.1; done
-[ -s "$work/port" ] || { echo "FAIL: replay --debug never listened"; cat "$work/replay.out"; exit 1; }
+start_debug_replay "$work/all.wscap"
 timeout 150 gdb-multiarch -batch -nx -ex "set pagination off" -ex "set confirm off" \
   -ex "target remote 127.0.0.1:$(cat "$work/port")" -ex "monitor debug-pixel 8 16 5" -ex continue \
   -ex 'printf "DRAW %d PIXEL %d %d\n", $draw, $pixel_x, $pixel_y' > "$work/gdb_all.out" 2>&1

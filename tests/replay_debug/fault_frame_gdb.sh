@@ -7,15 +7,9 @@
 #   fault_frame_gdb.sh WARPSCOPE PROGRAM SHADERS.elf
 set -u
 ws=$1 prog=$2 elf=$3
-work=$(mktemp -d)
-rpid=
-cleanup() { [ -n "$rpid" ] && kill "$rpid" 2>/dev/null; rm -rf "$work"; }
-trap cleanup EXIT
+. "$(dirname "$0")/lib.sh"
 "$ws" capture -o "$work/f.wscap" --frames 0 -- "$prog" "$elf" 1 fault > "$work/capture.out" 2>&1 || { cat "$work/capture.out"; exit 1; }
-timeout 150 "$ws" replay --debug="port=0,port-file=$work/port" "$work/f.wscap" > "$work/replay.out" 2>&1 &
-rpid=$!
-for _ in $(seq 300); do [ -s "$work/port" ] && break; kill -0 "$rpid" 2>/dev/null || break; sleep 0.1; done
-[ -s "$work/port" ] || { echo "FAIL: replay --debug never listened"; cat "$work/replay.out"; exit 1; }
+start_debug_replay "$work/f.wscap"
 timeout 150 gdb-multiarch -batch -nx -ex "set pagination off" -ex "set confirm off" \
   -ex "target remote 127.0.0.1:$(cat "$work/port")" -ex "monitor debug-pixel 8 16 2" -ex continue \
   -ex 'printf "DRAW %d GREEN %g\n", $draw, in->color[1]' -ex "stepi" -ex "reverse-stepi" \
