@@ -54,7 +54,7 @@ static int take(void *user, const char *k, const char *v)
         return 0;
     }
     if (!strcmp(k, "port") && !ws_spec_uint(v, 65535, &n)) o->port = (unsigned)n;
-    else if (!strcmp(k, "stop-at-launch") && !ws_spec_uint(v, LONG_MAX, &n)) o->stop_at_launch = n != 0;
+    else if (!strcmp(k, "stop-at-launch") && !ws_spec_uint(v, 1, &n)) o->stop_at_launch = (unsigned)n;
     else if (!strcmp(k, "connect-timeout") && !ws_spec_uint(v, INT_MAX, &n)) o->timeout_ms = (int)n;
     else return -1;
     return 0;

@@ -87,6 +87,7 @@ refuse "debug --threads with --jtag" "is for the gdb server"        -- "$ws" deb
 refuse "WARPSCOPE_DEBUG threads=lanes" "threads=lane|warp"            -- env WARPSCOPE_DEBUG=threads=lanes "$ws" run $K 1 1 2 3 4 5
 # the refused setting is named with its value, and the limit it broke
 refuse "WARPSCOPE_DEBUG port=99999" "cannot use 'port=99999' (expected port=N (0-65535)" -- env WARPSCOPE_DEBUG=port=99999 "$ws" run $K 1 1 2 3 4 5
+refuse "WARPSCOPE_DEBUG stop-at-launch=2" "cannot use 'stop-at-launch=2' (expected" -- env WARPSCOPE_DEBUG=stop-at-launch=2 "$ws" run $K 1 1 2 3 4 5
 refuse "WARPSCOPE_DEBUG socket too long" "at most 107 bytes"          -- env WARPSCOPE_DEBUG=socket=/tmp/$(printf 'x%.0s' $(seq 120)) "$ws" run $K 1 1 2 3 4 5
 
 # item 11: warpscope debug killed by SIGTERM leaves no temporary file
