@@ -54,11 +54,6 @@ static double now_s(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-int rd_frame_failure(ws_status st)
-{
-    return st == WS_ERR_KERNEL_FAULT || st == WS_ERR_KERNEL_ASSERT || st == WS_ERR_DEADLOCK || st == WS_ERR_TIMEOUT;
-}
-
 /* Restore the frame's initial state and replay it whole with the unit
  * armed as a says. */
 static ws_status replay(rd_target *t, const ws_shadow_arm *arm, ws_shadow_result *res)
