@@ -48,16 +48,23 @@ int ws_dbg_attached(const ws_device *dev)
     return dev->debug && atomic_load(&dev->debug->attached);
 }
 
-/* Halt w on behalf of the device thread (takes the lock). */
-static void halt_now(ws_debug *d, ws_warp *w, uint32_t cause, uint32_t lane)
+/* Halt w on behalf of the device thread, if a tool is there to resume it
+ * (locked). */
+static void halt_if_attached_locked(ws_debug *d, ws_warp *w, uint32_t cause, uint32_t lane)
 {
-    pthread_mutex_lock(&d->mu);
     if (atomic_load(&d->attached)) {
         dbg_halt_locked(d, w, cause, lane, 1);
     } else { /* a step in flight when the tool detached: nobody would resume it */
         dbg_warp *dw = &d->w[dbg_widx(d, w)];
         dw->stepping = dw->step_bar = 0;
     }
+}
+
+/* The same, taking the lock. */
+static void halt_now(ws_debug *d, ws_warp *w, uint32_t cause, uint32_t lane)
+{
+    pthread_mutex_lock(&d->mu);
+    halt_if_attached_locked(d, w, cause, lane);
     pthread_mutex_unlock(&d->mu);
 }
 
@@ -280,10 +287,8 @@ ws_warp_result ws_dbg_warp_done(ws_device *dev, ws_warp *w, ws_warp_result r)
         if (!w->live) { /* stepped off the end: the warp retired */
         } else if (!(w->live & ~w->waiting)) {
             dw->step_bar = 1; /* completes when the barrier opens */
-        } else if (atomic_load(&d->attached)) {
-            dbg_halt_locked(d, w, WS_DCSR_CAUSE_STEP, lowest_live(w), 1);
-        } else { /* the tool detached: nobody would resume it */
-            dw->step_bar = 0;
+        } else {
+            halt_if_attached_locked(d, w, WS_DCSR_CAUSE_STEP, lowest_live(w));
         }
         dbg_requests_done_locked(d);
         pthread_mutex_unlock(&d->mu);
