@@ -41,7 +41,7 @@ typedef struct ws_gdb_stop {
     ws_gdb_reason reason;
     uint32_t addr;           /* watchpoint data address                  */
     int exit_code;
-    char note[128];          /* a line for gdb's console before the stop */
+    char note[544];          /* a line for gdb's console before the stop (a deadlock's report) */
 } ws_gdb_stop;
 
 /* Z packet types. */

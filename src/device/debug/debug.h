@@ -75,8 +75,9 @@
 /* Warpscope extension: the lane stopped on a fault (detail via
  * ws_debug_fault). */
 #define WS_DCSR_CAUSE_FAULT    7
-/* Warpscope extension: a debug machine's halt action (ws_debug_stop_reason
- * says which machine and event). */
+/* Warpscope extension: the device halted the warps itself: a debug
+ * machine's halt action, or a deadlock (every live lane waits at a barrier
+ * no other lane will reach); ws_debug_stop_reason says which. */
 #define WS_DCSR_CAUSE_MACHINE  6
 
 typedef struct ws_debug ws_debug;
@@ -279,9 +280,12 @@ ws_status ws_debug_trigger_hit(ws_debug *dbg, uint32_t hart, uint32_t *lane_hart
  * max are written). */
 uint32_t ws_debug_machine_words(const ws_machine_program *p, uint32_t *out, uint32_t max);
 
-/* Why the last debug machine halted the warps ("debug machine 0 fired on
- * wd.dispatch ..."), or NOT_FOUND. */
+/* Why the device last halted the warps with cause MACHINE ("debug machine 0
+ * fired on wd.dispatch ...", or "device deadlock: ..."), or NOT_FOUND. */
 ws_status ws_debug_stop_reason(ws_debug *dbg, char *buf, size_t len);
+/* *stopped = 1 if the warps halted with cause MACHINE stand on this
+ * launch's deadlock (continuing ends the launch with WS_ERR_DEADLOCK). */
+ws_status ws_debug_deadlock_stop(ws_debug *dbg, int *stopped);
 
 /* ---- Shadow unit: frame debugging by replay (docs/debug-hardware.md) ----
  * Counts events without ever halting: breakpoint hits (a lane reaching a

@@ -100,7 +100,8 @@ struct ws_debug {
     int evfd;                      /* eventfd: readable while evlen > 0     */
     ws_dbg_fault fault;
     int have_fault;
-    char machine_reason[200];      /* the last debug machine halt            */
+    char machine_reason[512];      /* the last halt by a debug machine or a deadlock */
+    int deadlock_stopped;          /* this launch's deadlock has halted the warps once */
     ws_machine_program machine_q[WS_EV_MACHINES]; /* programs from the tool, for
                                       the device thread to load (debug bus)   */
     uint32_t nmachine_q;

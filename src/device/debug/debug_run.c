@@ -227,6 +227,15 @@ ws_status ws_debug_stop_reason(ws_debug *d, char *buf, size_t len)
     return have ? WS_OK : WS_ERR_NOT_FOUND;
 }
 
+ws_status ws_debug_deadlock_stop(ws_debug *d, int *stopped)
+{
+    if (!d || !stopped) return WS_ERR_INVALID_ARG;
+    pthread_mutex_lock(&d->mu);
+    *stopped = d->deadlock_stopped;
+    pthread_mutex_unlock(&d->mu);
+    return WS_OK;
+}
+
 int ws_dbg_warp_gate(ws_device *dev, ws_warp *w, uint32_t *budget)
 {
     ws_debug *d = dev->debug;
@@ -317,6 +326,43 @@ static int any_runnable_locked(ws_debug *d)
     return 0;
 }
 
+/* A deadlock the tool should see before the launch ends with it: the first
+ * of this launch, with a tool attached that may halt warps. */
+static int deadlock_stop_due_locked(ws_debug *d)
+{
+    return !d->deadlock_stopped && atomic_load(&d->attached) && !atomic_load(&d->observe_only);
+}
+
+/* Halt every live warp (the waiting ones too) with cause MACHINE and the
+ * device's deadlock report as the stop reason, so the tool stops where the
+ * lanes wait, as on a fault; the launch ends with the deadlock only when
+ * they are resumed and still nothing can run (locked). */
+static void deadlock_stop_locked(ws_debug *d, const char *why)
+{
+    d->deadlock_stopped = 1;
+    snprintf(d->machine_reason, sizeof d->machine_reason, "device deadlock: %s", why);
+    ws_warp *first = NULL;
+    for (uint32_t i = 0; i < d->nwarps; i++) { /* each with this cause, not "stopped with the others" */
+        ws_warp *o = dbg_warp_of(d, i);
+        if (!o->active || !o->live || d->w[i].state == DW_HALTED) continue;
+        dbg_halt_locked(d, o, WS_DCSR_CAUSE_MACHINE, lowest_live(o), 0);
+        if (!first) first = o;
+    }
+    if (first) dbg_halt_locked(d, first, WS_DCSR_CAUSE_MACHINE, lowest_live(first), 1); /* the tool's event */
+}
+
+/* The device's deadlock report, as the launch would end with it (built
+ * unlocked: naming the source line reads the code table). */
+static void deadlock_text(ws_device *dev, char *buf, size_t len)
+{
+    const ws_fault saved = dev->fault;
+    ws_raise_deadlock(dev);
+    const size_t n = strnlen(dev->fault.detail, len - 1); /* (the prefix may leave less room) */
+    memcpy(buf, dev->fault.detail, n);
+    buf[n] = 0;
+    dev->fault = saved;
+}
+
 int ws_dbg_idle_wait(ws_device *dev)
 {
     ws_debug *d = dev->debug;
@@ -326,7 +372,15 @@ int ws_dbg_idle_wait(ws_device *dev)
         r = service_locked(d);
         if (r != 0) break;
         if (any_runnable_locked(d)) { r = 1; break; }
-        if (!any_halted_locked(d)) break; /* nothing the tool could change: deadlock */
+        if (!any_halted_locked(d)) { /* nothing the tool could change: deadlock */
+            if (!deadlock_stop_due_locked(d)) break;
+            char why[sizeof d->machine_reason - sizeof "device deadlock: " + 1];
+            pthread_mutex_unlock(&d->mu);
+            deadlock_text(dev, why, sizeof why);
+            pthread_mutex_lock(&d->mu);
+            if (deadlock_stop_due_locked(d)) deadlock_stop_locked(d, why);
+            continue;
+        }
         double t0 = ws_now_seconds();
         pthread_cond_wait(&d->dev_cv, &d->mu);
         d->parked_s += ws_now_seconds() - t0;
@@ -343,6 +397,7 @@ void ws_dbg_launch_start(ws_device *dev, uint64_t launch_id)
     dbg_app_event_locked(d, WS_DBG_EV_LAUNCH_START, 0, launch_id, WS_OK);
     d->parked_s = ws_now_seconds() - t0; /* the watchdog starts after the park */
     d->have_fault = 0;
+    d->deadlock_stopped = 0;
     service_locked(d); /* code written while parked is re-decoded */
     dbg_shadow_launch(d, 1);
     pthread_mutex_unlock(&d->mu);
