@@ -163,6 +163,11 @@ typedef struct ws_gfx_draw_stats {
     double fixed_function_seconds, vertex_seconds, fragment_seconds;
 } ws_gfx_draw_stats;
 WS_API ws_status ws_gfx_last_draw_stats(const ws_device *dev, ws_gfx_draw_stats *out);
+/* The id the next draw will get (its ws_gfx_draw_stats.draw_id, and what
+ * ws_draw_id() reads in its shaders): draws that have vertices and
+ * instances are numbered from 0 since the device opened. A capture records
+ * it, so a replayed frame's draws keep their ids. */
+WS_API ws_status ws_gfx_next_draw_id(ws_device *dev, uint64_t *out);
 
 /* Write an RGBA8 image (rows top to bottom) as a PNG file (libpng). */
 WS_API ws_status ws_gfx_write_png(const char *path, uint32_t w, uint32_t h, const void *rgba,

@@ -233,6 +233,7 @@ void wscap_put_gfx_state(wscap_buf *b, const wscap_gfx_state *s)
     for (int i = 0; i < 6; i++) wscap_put_f32(b, s->viewport[i]);
     for (int i = 0; i < 4; i++) wscap_put_u32(b, s->scissor[i]);
     wscap_put_u32(b, (uint32_t)s->in_frame);
+    wscap_put_u64(b, s->first_draw);
 }
 
 void wscap_get_gfx_state(wscap_cur *c, wscap_gfx_state *s)
@@ -257,6 +258,8 @@ void wscap_get_gfx_state(wscap_cur *c, wscap_gfx_state *s)
     for (int i = 0; i < 4; i++) s->scissor[i] = wscap_u32(c);
     /* appended later: a capture written before it ends here */
     s->in_frame = !c->bad && c->len - c->at >= 4 ? wscap_u32(c) != 0 : 0;
+    s->has_first_draw = !c->bad && c->len - c->at >= 8;
+    s->first_draw = s->has_first_draw ? wscap_u64(c) : 0;
 }
 
 void wscap_put_config(wscap_buf *b, const ws_config *cfg)

@@ -40,10 +40,11 @@ typedef struct ws_replay_call_info {
     char text[512];             /* the call with its arguments, as --list prints it */
     /* launches: the kernel; draws: the pipeline's shaders (else NULL/0) */
     const char *kernel;         /* kernel or fragment shader name            */
-    uint32_t draw;              /* the draw's ordinal in the frame (draws); as
-                                   the device numbers draws ($draw), a draw of
-                                   0 vertices or 0 instances draws nothing and
-                                   has none: WS_REPLAY_NO_DRAW               */
+    uint32_t draw;              /* the draw's ordinal in the frame (draws; its
+                                   device id, $draw, is ws_replay_first_draw
+                                   more); as the device numbers draws, a draw
+                                   of 0 vertices or 0 instances draws nothing
+                                   and has none: WS_REPLAY_NO_DRAW           */
     uint32_t launch;            /* the launch's ordinal in the frame (launches) */
 } ws_replay_call_info;
 
@@ -66,10 +67,13 @@ const char *ws_replay_error(const ws_replay *r);
 /* The replay's device: tools attach to it (debug hardware, probes). */
 ws_device *ws_replay_device(ws_replay *r);
 /* From the next restore on, every replay numbers its launches as the first
- * did, and its draws from 0 (the frame debugger: $launch, $draw and
- * conditions on them hold across its replays). Off by default: other tools
- * see each replay's launches and draws anew. */
+ * did (the frame debugger: $launch and conditions on it hold across its
+ * replays). Off by default: other tools see each replay's launches anew.
+ * (Draws keep their captured ids in every replay: ws_replay_first_draw.) */
 void ws_replay_same_launch_ids(ws_replay *r);
+/* The draw id the frame's first draw gets in every pass (the one it had
+ * when captured; 0 for captures that did not record it). */
+uint64_t ws_replay_first_draw(const ws_replay *r);
 
 uint64_t ws_replay_call_count(const ws_replay *r);
 ws_status ws_replay_describe_call(const ws_replay *r, uint64_t index, ws_replay_call_info *out);

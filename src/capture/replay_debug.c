@@ -61,12 +61,11 @@ static ws_status replay(rd_target *t, const ws_shadow_arm *arm, ws_shadow_result
     /* Number the frame's draws from the id its first draw will get, as
      * --list does: a draw whose viewport and scissor leave no pixel gets
      * an id but launches nothing, and counting from the first draw that
-     * launches would shift every ordinal after it. The restore numbers
-     * the frame's draws from 0 (ws_replay_same_launch_ids), so the
-     * device's draw id, which conditions on $draw read, is the ordinal. */
+     * launches would shift every ordinal after it. The restore gives the
+     * frame's draws their captured ids, from ws_replay_first_draw. */
     ws_shadow_arm a = *arm;
     a.has_first_draw = 1;
-    a.first_draw = 0;
+    a.first_draw = ws_replay_first_draw(t->r);
     ws_status st = ws_debug_shadow_arm(t->dbg, &a);
     if (st) return rd_fail(t, st, "%s", ws_debug_error(t->dbg));
     double t0 = now_s();

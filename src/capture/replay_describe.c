@@ -126,7 +126,8 @@ static void describe(const ws_replay *r, const rp_call *rc, text *t, const char 
         else say(t, "%u indices, %u instances, first %u, base vertex %d, first instance %u)", v[0], v[1], v[2],
                  (int32_t)v[3], v[4]);
         if (rc->draw == WS_REPLAY_NO_DRAW) say(t, " (draws nothing)");
-        else say(t, " draw %u", rc->draw);
+        else if (!r->gfx.first_draw) say(t, " draw %u", rc->draw);
+        else say(t, " draw %u (id %llu)", rc->draw, (unsigned long long)(r->gfx.first_draw + rc->draw));
         return;
     }
     case WSCAP_SET_TEXTURE: v[0] = wscap_u32(&c); say(t, "slot %u, texture %u)", v[0], wscap_u32(&c)); return;

@@ -250,11 +250,21 @@ ws_status ws_replay_restore(ws_replay *r)
     if (st == WS_OK && r->same_launch_ids) {
         if (!r->first_launch_id) r->first_launch_id = r->dev->next_launch_id;
         r->dev->next_launch_id = r->first_launch_id;
-        /* and its draws from 0, as --list does: the device's draw id is
-         * what a condition on $draw reads */
-        if (r->dev->gfx_api) r->dev->gfx_api->next_draw = 0;
+    }
+    /* Every pass gives the frame's draws the ids they had when captured:
+     * a shader reads its draw's id (ws_draw_id()), and a condition on
+     * $draw does. (Captures that did not record it: from 0.) */
+    if (st == WS_OK && (r->uses_gfx || r->gfx.first_draw)) {
+        ws_gfx_api *g = ws_gfx_api_get(r->dev, "replay");
+        if (!g) return api(r, WS_ERR_OUT_OF_MEMORY, "restoring the draw ids");
+        g->next_draw = r->gfx.first_draw;
     }
     return st;
+}
+
+uint64_t ws_replay_first_draw(const ws_replay *r)
+{
+    return r ? r->gfx.first_draw : 0;
 }
 
 void ws_replay_same_launch_ids(ws_replay *r)

@@ -333,6 +333,15 @@ ws_status ws_gfx_present(ws_device *dev, ws_gfx_target *t, void *rgba, size_t n)
     return WS_OK;
 }
 
+ws_status ws_gfx_next_draw_id(ws_device *dev, uint64_t *out)
+{
+    if (!dev) return WS_ERR_INVALID_ARG;
+    WS_API_LOCKED(dev, "ws_gfx_next_draw_id");
+    if (!out) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_gfx_next_draw_id: out is NULL");
+    *out = dev->gfx_api ? dev->gfx_api->next_draw : 0; /* (no context yet: no draw yet) */
+    return WS_OK;
+}
+
 ws_status ws_gfx_last_draw_stats(const ws_device *dev, ws_gfx_draw_stats *out)
 {
     if (!dev) return WS_ERR_INVALID_ARG;

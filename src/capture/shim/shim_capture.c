@@ -185,6 +185,8 @@ static void initial_state(void)
 static void begin_capture(int in_frame)
 {
     shim_g.gfx.in_frame = in_frame;
+    /* the frame's draws keep their ids in the replay (ws_draw_id() reads them) */
+    if (shim_g.dev && ws_gfx_next_draw_id(shim_g.dev, &shim_g.gfx.first_draw) != WS_OK) shim_g.gfx.first_draw = 0;
     if (shim_g.model_broken) { shim_abandon("the state model is incomplete (host memory ran out, or a module file could not be read back)"); return; }
     if (ws_capture_writer_open(shim_g.spec.out, &shim_g.w, shim_g.werr, sizeof shim_g.werr) != WS_OK) {
         shim_g.w = NULL;
