@@ -218,6 +218,11 @@ WS_API ws_status ws_fence(ws_device *dev, uint64_t *fence_id);
 WS_API ws_status ws_fence_wait(ws_device *dev, uint64_t fence_id);
 /* Statistics of the most recently completed launch. */
 WS_API ws_status ws_last_launch_stats(const ws_device *dev, ws_launch_stats *out);
+/* The id the next launch gets (its statistics' launch_id, ws_launch_id() in
+ * its kernel): compute launches are numbered from 1 as they are queued,
+ * shader launches as their draws run. A capture records it, so a replayed
+ * frame's launches keep their ids. */
+WS_API ws_status ws_next_launch_id(ws_device *dev, uint64_t *out);
 
 /* ---- Timing-mode counters (docs/timing.md) ---- */
 /* Functional units of the timing model; indexes ws_timing_counters.unit_busy. */

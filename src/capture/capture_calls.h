@@ -29,8 +29,8 @@ enum {
  * TEXTURE         id: texture id. u32 w, h, levels, then a blob per level
  * PIPELINE        id: pipeline id. the pipeline description (wscap_put_pipeline)
  * GFX_STATE       the graphics context (wscap_put_gfx_state), then u32
- *                 in_frame, then u64 first_draw (older captures end before
- *                 either: in_frame 0, draws numbered from 0)
+ *                 in_frame, then u64 first_draw, u64 first_launch (older
+ *                 captures end before them: in_frame 0, ids not known)
  * FRAME_BEGIN     u64 frame number (as the shim counted it), u32 reason
  * FRAME_END       u64 frame number, u64 digest of the results (wscap_digest)
  * API_CALL        id: call index. u32 call (wscap_call), then its fields  */
@@ -139,9 +139,12 @@ typedef struct wscap_gfx_state {
                                     presented): a range of launches that
                                     starts inside one. Written last; absent
                                     in older captures (0) */
-    int has_first_draw;          /* first_draw was recorded (not in older captures) */
-    uint64_t first_draw;         /* the id the first captured draw gets
-                                    (ws_gfx_next_draw_id then) */
+    /* The ids the first captured draw and launch get (ws_gfx_next_draw_id,
+     * ws_next_launch_id when the capture began): shaders and kernels read
+     * them, so every replay pass gives them again. Written after in_frame;
+     * absent in older captures (has_ids 0). */
+    int has_ids;
+    uint64_t first_draw, first_launch;
 } wscap_gfx_state;
 void wscap_put_gfx_state(wscap_buf *b, const wscap_gfx_state *s);
 void wscap_get_gfx_state(wscap_cur *c, wscap_gfx_state *s);

@@ -234,6 +234,7 @@ void wscap_put_gfx_state(wscap_buf *b, const wscap_gfx_state *s)
     for (int i = 0; i < 4; i++) wscap_put_u32(b, s->scissor[i]);
     wscap_put_u32(b, (uint32_t)s->in_frame);
     wscap_put_u64(b, s->first_draw);
+    wscap_put_u64(b, s->first_launch);
 }
 
 void wscap_get_gfx_state(wscap_cur *c, wscap_gfx_state *s)
@@ -258,8 +259,9 @@ void wscap_get_gfx_state(wscap_cur *c, wscap_gfx_state *s)
     for (int i = 0; i < 4; i++) s->scissor[i] = wscap_u32(c);
     /* appended later: a capture written before it ends here */
     s->in_frame = !c->bad && c->len - c->at >= 4 ? wscap_u32(c) != 0 : 0;
-    s->has_first_draw = !c->bad && c->len - c->at >= 8;
-    s->first_draw = s->has_first_draw ? wscap_u64(c) : 0;
+    s->has_ids = !c->bad && c->len - c->at >= 16;
+    s->first_draw = s->has_ids ? wscap_u64(c) : 0;
+    s->first_launch = s->has_ids ? wscap_u64(c) : 0;
 }
 
 void wscap_put_config(wscap_buf *b, const ws_config *cfg)

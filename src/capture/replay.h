@@ -66,10 +66,11 @@ ws_status ws_replay_close(ws_replay *r);
 const char *ws_replay_error(const ws_replay *r);
 /* The replay's device: tools attach to it (debug hardware, probes). */
 ws_device *ws_replay_device(ws_replay *r);
-/* From the next restore on, every replay numbers its launches as the first
- * did (the frame debugger: $launch and conditions on it hold across its
- * replays). Off by default: other tools see each replay's launches anew.
- * (Draws keep their captured ids in every replay: ws_replay_first_draw.) */
+/* Every replay gives the frame's launches and draws the ids they had when
+ * captured. For a capture that did not record them (older files): from the
+ * next restore on, every replay numbers its launches as the first did (the
+ * frame debugger: $launch and conditions on it hold across its replays);
+ * without this call each replay's launches are numbered on. */
 void ws_replay_same_launch_ids(ws_replay *r);
 /* The draw id the frame's first draw gets in every pass (the one it had
  * when captured; 0 for captures that did not record it). */

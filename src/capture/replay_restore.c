@@ -247,19 +247,24 @@ ws_status ws_replay_restore(ws_replay *r)
     if (st == WS_OK && r->uses_gfx) st = restore_context(r);
     if (st == WS_OK && (r->uses_gfx || r->gfx.in_frame)) st = restore_frame(r);
     if (st == WS_OK) st = api(r, ws_synchronize(r->dev), "waiting for the device");
-    if (st == WS_OK && r->same_launch_ids) {
+    if (st != WS_OK) return st;
+    /* Every pass gives the frame's launches and draws the ids they had when
+     * captured: kernels and shaders read them (ws_launch_id(), ws_draw_id()),
+     * and so do conditions on $launch and $draw. A capture that did not
+     * record them: draws from 0; launches as the first replay numbered
+     * them with same_launch_ids, else on from the last pass. */
+    if (r->gfx.has_ids) {
+        r->dev->next_launch_id = r->gfx.first_launch;
+    } else if (r->same_launch_ids) {
         if (!r->first_launch_id) r->first_launch_id = r->dev->next_launch_id;
         r->dev->next_launch_id = r->first_launch_id;
     }
-    /* Every pass gives the frame's draws the ids they had when captured:
-     * a shader reads its draw's id (ws_draw_id()), and a condition on
-     * $draw does. (Captures that did not record it: from 0.) */
-    if (st == WS_OK && (r->uses_gfx || r->gfx.first_draw)) {
+    if (r->uses_gfx || r->gfx.first_draw) {
         ws_gfx_api *g = ws_gfx_api_get(r->dev, "replay");
         if (!g) return api(r, WS_ERR_OUT_OF_MEMORY, "restoring the draw ids");
         g->next_draw = r->gfx.first_draw;
     }
-    return st;
+    return WS_OK;
 }
 
 uint64_t ws_replay_first_draw(const ws_replay *r)

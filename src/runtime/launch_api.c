@@ -188,6 +188,15 @@ ws_status ws_launch(ws_device *dev, ws_kernel *k, ws_dim3 grid, ws_dim3 block,
     return st;
 }
 
+ws_status ws_next_launch_id(ws_device *dev, uint64_t *out)
+{
+    if (!dev) return WS_ERR_INVALID_ARG;
+    WS_API_LOCKED(dev, "ws_next_launch_id");
+    if (!out) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_next_launch_id: out is NULL");
+    *out = dev->next_launch_id;
+    return WS_OK;
+}
+
 ws_status ws_last_launch_stats(const ws_device *dev, ws_launch_stats *out)
 {
     if (!dev) return WS_ERR_INVALID_ARG;

@@ -174,6 +174,11 @@ static void initial_state(void)
         add(WS_CAPTURE_PIPELINE, shim_g.pipelines.v[i].id, &b);
         wscap_buf_free(&b);
     }
+    /* The ids the next draw and launch get (the reads above ran the queue):
+     * every replay pass gives them again, since shaders and kernels read
+     * them (ws_draw_id(), ws_launch_id()). */
+    shim_g.gfx.has_ids = shim_g.dev && ws_gfx_next_draw_id(shim_g.dev, &shim_g.gfx.first_draw) == WS_OK &&
+                         ws_next_launch_id(shim_g.dev, &shim_g.gfx.first_launch) == WS_OK;
     wscap_put_gfx_state(&b, &shim_g.gfx);
     add(WS_CAPTURE_GFX_STATE, 0, &b);
     wscap_buf_free(&b);
@@ -185,8 +190,6 @@ static void initial_state(void)
 static void begin_capture(int in_frame)
 {
     shim_g.gfx.in_frame = in_frame;
-    /* the frame's draws keep their ids in the replay (ws_draw_id() reads them) */
-    if (shim_g.dev && ws_gfx_next_draw_id(shim_g.dev, &shim_g.gfx.first_draw) != WS_OK) shim_g.gfx.first_draw = 0;
     if (shim_g.model_broken) { shim_abandon("the state model is incomplete (host memory ran out, or a module file could not be read back)"); return; }
     if (ws_capture_writer_open(shim_g.spec.out, &shim_g.w, shim_g.werr, sizeof shim_g.werr) != WS_OK) {
         shim_g.w = NULL;

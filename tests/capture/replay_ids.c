@@ -1,7 +1,8 @@
-/* Draws two full-screen triangles per frame with draw_ids_kernel.c's
- * shaders, so each frame's pixels depend on its draws' ids (which keep
- * counting across frames), and prints pixel 0's red channel per frame.
- *   usage: draw_ids KERNEL.elf FRAMES */
+/* Per frame: launches replay_ids_kernel.c's ids_tag, which stores its
+ * launch id, and draws two full-screen triangles whose colour is their draw
+ * id, so each frame's results depend on ids that keep counting across
+ * frames; prints the stored launch id and pixel 0's red channel.
+ *   usage: replay_ids KERNEL.elf FRAMES */
 #include <stdio.h>
 #include <stdlib.h>
 #include <warpscope/graphics.h>
@@ -11,7 +12,7 @@
 
 static int fail(ws_device *dev, const char *what)
 {
-    fprintf(stderr, "draw_ids: %s: %s\n", what, ws_last_error(dev));
+    fprintf(stderr, "replay_ids: %s: %s\n", what, ws_last_error(dev));
     ws_device_close(dev);
     return 1;
 }
@@ -19,7 +20,7 @@ static int fail(ws_device *dev, const char *what)
 int main(int argc, char **argv)
 {
     if (argc != 3) {
-        fprintf(stderr, "usage: draw_ids KERNEL.elf FRAMES\n");
+        fprintf(stderr, "usage: replay_ids KERNEL.elf FRAMES\n");
         return 2;
     }
     ws_config cfg;
@@ -27,8 +28,9 @@ int main(int argc, char **argv)
     ws_device *dev = NULL;
     if (ws_device_open(&cfg, &dev) != WS_OK) return 1;
     ws_module *m;
-    ws_kernel *vs, *fs;
-    if (ws_module_load_file(dev, argv[1], &m) || ws_kernel_get(m, "ids_vs", &vs) || ws_kernel_get(m, "ids_fs", &fs))
+    ws_kernel *vs, *fs, *tag;
+    if (ws_module_load_file(dev, argv[1], &m) || ws_kernel_get(m, "ids_vs", &vs) || ws_kernel_get(m, "ids_fs", &fs) ||
+        ws_kernel_get(m, "ids_tag", &tag))
         return fail(dev, "loading the shaders");
     ws_gfx_pipeline_desc d = {.vertex_shader = vs, .fragment_shader = fs, .nattributes = 1, .nbindings = 1,
                               .cull = WS_GFX_CULL_NONE};
@@ -37,18 +39,22 @@ int main(int argc, char **argv)
     static const float tri[9] = {-1, -1, 0, 3, -1, 0, -1, 3, 0};
     ws_gfx_pipeline *p;
     ws_gfx_target *t;
-    ws_addr vb;
-    if (ws_gfx_pipeline_create(dev, &d, &p) || ws_gfx_target_create(dev, SIDE, SIDE, 0, &t) ||
+    ws_addr vb, tags;
+    if (ws_malloc(dev, 32 * sizeof(unsigned), &tags) || ws_gfx_pipeline_create(dev, &d, &p) || ws_gfx_target_create(dev, SIDE, SIDE, 0, &t) ||
         ws_malloc(dev, sizeof tri, &vb) || ws_memcpy_htod(dev, vb, tri, sizeof tri) || ws_gfx_set_target(dev, t) ||
         ws_gfx_set_vertex_buffer(dev, 0, vb, sizeof tri) || ws_gfx_set_pipeline(dev, p))
         return fail(dev, "setting up");
     unsigned char px[SIDE * SIDE * 4];
     for (int i = 0; i < atoi(argv[2]); i++) {
         static const float black[4] = {0, 0, 0, 1};
-        if (ws_gfx_begin_frame(dev, NULL) || ws_gfx_clear(dev, black, 1) || ws_gfx_draw(dev, 3, 1, 0, 0) ||
-            ws_gfx_draw(dev, 3, 1, 0, 0) || ws_gfx_present(dev, t, px, sizeof px))
+        const ws_arg arg = WS_ARG_PTR(tags);
+        unsigned tag0;
+        if (ws_gfx_begin_frame(dev, NULL) ||
+            ws_launch(dev, tag, (ws_dim3){1, 1, 1}, (ws_dim3){32, 1, 1}, 0, &arg, 1) ||
+            ws_gfx_clear(dev, black, 1) || ws_gfx_draw(dev, 3, 1, 0, 0) || ws_gfx_draw(dev, 3, 1, 0, 0) ||
+            ws_gfx_present(dev, t, px, sizeof px) || ws_memcpy_dtoh(dev, &tag0, tags, sizeof tag0))
             return fail(dev, "drawing");
-        printf("frame %d: red %u\n", i, px[0]);
+        printf("frame %d: launch %u, red %u\n", i, tag0, px[0]);
     }
     return ws_device_close(dev) == WS_OK ? 0 : 1;
 }
