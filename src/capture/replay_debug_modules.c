@@ -14,7 +14,8 @@
  * come from the capture: the same in every replay. */
 typedef struct module_scan {
     rd_target *t;
-    ws_dbg_module cur[256];
+    ws_dbg_module *cur;          /* the modules loaded now (grows) */
+    size_t cap;
     int failed;
 } module_scan;
 
@@ -25,8 +26,15 @@ static int add_resident_modules(void *user, ws_replay *r, uint64_t index)
     module_scan *m = user;
     rd_target *t = m->t;
     size_t n = 0;
-    if (ws_debug_modules(t->dbg, m->cur, 256, &n)) return m->failed = 1;
-    for (size_t i = 0; i < n && i < 256; i++) {
+    for (;;) { /* n: how many there are, which may be more than fit */
+        if (ws_debug_modules(t->dbg, m->cur, m->cap, &n)) return m->failed = 1;
+        if (n <= m->cap) break;
+        ws_dbg_module *grown = realloc(m->cur, n * sizeof *grown);
+        if (!grown) return m->failed = 1;
+        m->cur = grown;
+        m->cap = n;
+    }
+    for (size_t i = 0; i < n; i++) {
         const ws_dbg_module *c = &m->cur[i];
         size_t k = 0; /* known: the same load (id), or the same module at the same place */
         while (k < t->nlibs && t->libs[k].id != c->id && (t->libs[k].base != c->base || strcmp(t->libs[k].name, c->name)))
@@ -65,6 +73,7 @@ ws_status rd_list_modules(rd_target *t)
         }
     }
     int failed = m->failed;
+    free(m->cur);
     free(m);
     if (st != WS_OK || failed) {
         snprintf(t->err, sizeof t->err, "listing the frame's modules: %s",

@@ -30,6 +30,7 @@ void ws_gdb_session_free(ws_gdb_session *s)
     if (!s) return;
     free(s->last_sent);
     free(s->xfer_doc);
+    free(s->files);
     free(s);
 }
 

@@ -4,7 +4,10 @@
 #include "gdbstub/rsp_packet.h"
 #include "gdbstub/session.h"
 
-#define WS_GDB_MAX_FILES 8
+/* Open vFile handles: gdb keeps every module's file open while it has the
+ * module's symbols, so a program with many modules needs many. Bounded,
+ * so a client that opens files without end cannot take all memory. */
+#define WS_GDB_MAX_FILES 4096
 #define WS_GDB_MAX_PENDING 64
 
 typedef struct ws_gdb_file {
@@ -25,7 +28,8 @@ struct ws_gdb_session {
     int have_last;
     ws_gdb_stop pending[WS_GDB_MAX_PENDING]; /* non-stop notifications    */
     size_t npending;
-    ws_gdb_file files[WS_GDB_MAX_FILES];
+    ws_gdb_file *files;           /* vFile handles (grown as gdb opens)  */
+    size_t nfiles;
     char *last_sent;              /* framed, for '-' resends              */
     size_t last_len;
     char out[WS_RSP_MAX_PACKET + 1]; /* reply under construction          */

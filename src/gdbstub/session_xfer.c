@@ -120,7 +120,7 @@ static void file_reply(ws_gdb_session *s, long result, int err)
 
 static int get_file(ws_gdb_session *s, uint64_t fd, const uint8_t **data, size_t *size)
 {
-    if (fd >= WS_GDB_MAX_FILES || !s->files[fd].open || !s->ops->file) return -1;
+    if (fd >= s->nfiles || !s->files[fd].open || !s->ops->file) return -1;
     return s->ops->file(s->t, s->files[fd].name, data, size) == WS_OK ? 0 : -1;
 }
 
@@ -150,16 +150,25 @@ static void cmd_vfile(ws_gdb_session *s, const char *p)
             file_reply(s, -1, ENOENT_);
             return;
         }
-        for (int fd = 0; fd < WS_GDB_MAX_FILES; fd++)
-            if (!s->files[fd].open) {
-                s->files[fd].open = 1;
-                snprintf(s->files[fd].name, sizeof s->files[fd].name, "%s", name);
-                file_reply(s, fd, 0);
+        size_t fd = 0;
+        while (fd < s->nfiles && s->files[fd].open) fd++;
+        if (fd == s->nfiles) { /* every handle is open: grow, up to the bound */
+            size_t n = s->nfiles ? 2 * s->nfiles : 16;
+            if (n > WS_GDB_MAX_FILES) n = WS_GDB_MAX_FILES;
+            ws_gdb_file *grown = n > s->nfiles ? realloc(s->files, n * sizeof *grown) : NULL;
+            if (!grown) {
+                file_reply(s, -1, EMFILE_);
                 return;
             }
-        file_reply(s, -1, EMFILE_);
+            memset(grown + s->nfiles, 0, (n - s->nfiles) * sizeof *grown);
+            s->files = grown;
+            s->nfiles = n;
+        }
+        s->files[fd].open = 1;
+        snprintf(s->files[fd].name, sizeof s->files[fd].name, "%s", name);
+        file_reply(s, (long)fd, 0);
     } else if (!strncmp(p, "close:", 6)) {
-        if (ws_hex_u64(p + 6, "", &a, &e) || a >= WS_GDB_MAX_FILES || !s->files[a].open) {
+        if (ws_hex_u64(p + 6, "", &a, &e) || a >= s->nfiles || !s->files[a].open) {
             file_reply(s, -1, EBADF_);
             return;
         }
