@@ -19,6 +19,7 @@ int ws_mem_init(ws_memory *m, uint64_t limit, uint32_t stack_size, uint32_t nslo
 {
     memset(m, 0, sizeof *m);
     m->limit = limit;
+    m->tool_lo = m->tool_dirty = limit;
     m->global = map_zeroed(limit);
 #ifdef MADV_HUGEPAGE
     /* Lanes of a warp often touch 32 different pages per access: huge
@@ -138,7 +139,7 @@ static int try_alloc(ws_memory *m, uint32_t span, uint32_t size, ws_region_kind 
         *addr = r.addr;
         return 0;
     }
-    if ((uint64_t)m->brk + span > m->limit) return -1;
+    if ((uint64_t)m->brk + span > m->tool_lo) return -1;
     r.addr = WS_GLOBAL_BASE + m->brk;
     if (insert_region(m, m->nregions, r)) return -1;
     m->brk += span;
@@ -200,7 +201,7 @@ int ws_mem_alloc_at(ws_memory *m, uint32_t addr, uint32_t size, ws_region_kind k
         return -1;
     uint64_t span64 = ((uint64_t)size + REDZONE + ALLOC_ALIGN - 1) / ALLOC_ALIGN * ALLOC_ALIGN;
     uint64_t off = addr - WS_GLOBAL_BASE;
-    if (off + span64 > m->limit) return -1;
+    if (off + span64 > m->tool_lo) return -1;
     uint32_t span = (uint32_t)span64;
     for (int pass = 0; pass < 2; pass++) {
         if (off >= m->brk) { /* above the bump pointer: a hole up to addr, then the region */
@@ -260,6 +261,50 @@ const ws_region *ws_mem_region_near(const ws_memory *m, uint32_t addr)
     return i ? &m->regions[i - 1] : NULL;
 }
 
+int ws_mem_alloc_tool(ws_memory *m, uint32_t size, ws_region_kind kind, uint32_t *addr)
+{
+    if (!size || size > m->limit || m->ntool == sizeof m->tool / sizeof *m->tool) return -1;
+    const uint64_t span = ((uint64_t)size + REDZONE + ALLOC_ALIGN - 1) / ALLOC_ALIGN * ALLOC_ALIGN;
+    if (span > m->tool_lo || m->tool_lo - span < m->brk) return -1;
+    const uint64_t off = m->tool_lo - span; /* (limit and spans are multiples of the alignment) */
+    struct ws_tool_buffer *b = &m->tool[m->ntool++];
+    *b = (struct ws_tool_buffer){ (uint32_t)off, (uint32_t)span, size, (uint8_t)kind };
+    m->tool_lo = off;
+    /* a buffer freed before may have left data and shadow here (above
+     * tool_dirty); below it the pages were never touched */
+    if (off + span > m->tool_dirty) {
+        const uint64_t from = off > m->tool_dirty ? off : m->tool_dirty;
+        memset(m->global + from, 0, off + span - from);
+        ws_mem_mark(m, WS_GLOBAL_BASE + (uint32_t)from, (uint32_t)(off + span - from), SHADOW_NONE);
+    }
+    if (off < m->tool_dirty) m->tool_dirty = off;
+    if (kind == REGION_DATA) ws_mem_mark(m, WS_GLOBAL_BASE + (uint32_t)off, size, SHADOW_RW);
+    *addr = WS_GLOBAL_BASE + (uint32_t)off;
+    return 0;
+}
+
+int ws_mem_free_tool(ws_memory *m, uint32_t addr)
+{
+    for (uint32_t i = 0; i < m->ntool; i++) {
+        if (WS_GLOBAL_BASE + m->tool[i].off != addr) continue;
+        ws_mem_mark(m, addr, m->tool[i].span, SHADOW_NONE);
+        m->tool[i] = m->tool[--m->ntool];
+        m->tool_lo = m->limit; /* the lowest live one bounds the program's arena */
+        for (uint32_t k = 0; k < m->ntool; k++)
+            if (m->tool[k].off < m->tool_lo) m->tool_lo = m->tool[k].off;
+        return 0;
+    }
+    return -1;
+}
+
+/* The tool buffer holding offset off, or NULL. */
+static const struct ws_tool_buffer *tool_buffer_at(const ws_memory *m, uint64_t off)
+{
+    for (uint32_t i = 0; i < m->ntool; i++)
+        if (off - m->tool[i].off < m->tool[i].span) return &m->tool[i];
+    return NULL;
+}
+
 int ws_mem_free(ws_memory *m, uint32_t addr, ws_region_kind kind)
 {
     size_t i = find_index(m, addr);
@@ -277,6 +322,10 @@ int ws_mem_free(ws_memory *m, uint32_t addr, ws_region_kind kind)
 
 uint8_t *ws_mem_host_range(ws_memory *m, uint32_t addr, uint64_t n, int write, char *err, size_t errlen)
 {
+    const struct ws_tool_buffer *t = ws_mem_in_global(m, addr) ? tool_buffer_at(m, addr - WS_GLOBAL_BASE) : NULL;
+    if (t && t->kind == REGION_DATA && addr - WS_GLOBAL_BASE - t->off < t->size &&
+        n <= t->size - (addr - WS_GLOBAL_BASE - t->off))
+        return ws_mem_global_ptr(m, addr); /* (a tool's data buffer: the profiler programs trace cells with it) */
     const ws_region *r = ws_mem_in_global(m, addr) ? ws_mem_region_near(m, addr) : NULL;
     if (!r || r->kind != REGION_DATA || r->state != REGION_LIVE || addr - r->addr >= r->size) {
         char why[160];
@@ -304,6 +353,12 @@ void ws_mem_describe(const ws_memory *m, uint32_t addr, char *buf, size_t len)
         snprintf(buf, len, "address is not mapped on the device");
         return;
     }
+    const struct ws_tool_buffer *t = tool_buffer_at(m, addr - WS_GLOBAL_BASE);
+    if (t) {
+        snprintf(buf, len, "inside a tool's %u-byte %s buffer at 0x%08x (the profiler's or event trace's)", t->size,
+                 t->kind == REGION_HARDWARE ? "hardware" : "data", WS_GLOBAL_BASE + t->off);
+        return;
+    }
     const ws_region *r = ws_mem_region_near(m, addr);
     if (!r || r->state == REGION_FREE || addr >= r->addr + r->span) {
         snprintf(buf, len, "address is not inside any allocation");
@@ -317,7 +372,8 @@ void ws_mem_describe(const ws_memory *m, uint32_t addr, char *buf, size_t len)
         snprintf(buf, len, "out of bounds: %u bytes past the end of the %u-byte %s at 0x%08x",
                  addr - r->addr - r->size, r->size, what, r->addr);
     else if (r->kind == REGION_HARDWARE)
-        snprintf(buf, len, "inside the device's %u-byte event trace buffer at 0x%08x (hardware only)", r->size, r->addr);
+        snprintf(buf, len, "inside a %u-byte buffer at 0x%08x that only the device's hardware may write "
+                 "(a render target or texture)", r->size, r->addr);
     else if (r->kind == REGION_MODULE)
         snprintf(buf, len, "read-only: %u bytes into the code/constant data of the %s at 0x%08x",
                  addr - r->addr, what, r->addr);

@@ -39,6 +39,15 @@ typedef struct ws_memory {
     uint32_t brk;            /* bytes of the arena handed out so far      */
     uint32_t dirty_top;      /* highest brk ever: above it the arena is still
                                 the mmap's untouched zero pages            */
+    /* Tools' buffers (the profiler's samples, the event trace) sit at the
+     * top of the arena, outside the regions, so a program's allocations
+     * get the addresses they get without the tool (captures replay; no
+     * perturbation); the program's arena ends at tool_lo. */
+    uint64_t tool_lo;        /* lowest offset of a tool buffer (limit: none) */
+    uint64_t tool_dirty;     /* lowest offset a tool buffer ever had: below
+                                it the top of the arena is untouched        */
+    struct ws_tool_buffer { uint32_t off, span, size; uint8_t kind; } tool[4];
+    uint32_t ntool;
     ws_region *regions;
     size_t nregions, cap;
     uint64_t used;           /* bytes in live regions (user sizes)        */
@@ -62,6 +71,13 @@ int ws_mem_alloc(ws_memory *m, uint32_t size, ws_region_kind kind, uint32_t *add
 /* The same at a chosen address (a replayer rebuilding a captured layout):
  * 0, or -1 if [addr, addr + span) is not free or not 256-byte aligned. */
 int ws_mem_alloc_at(ws_memory *m, uint32_t addr, uint32_t size, ws_region_kind kind);
+/* A tool's buffer (DATA or HARDWARE) at the top of the arena, out of the
+ * program's way: its allocations, their order numbers and ws_mem_info's
+ * used bytes stay what they are without the tool. 0, or -1 when there is
+ * no room (the program's arena reaches up to it) or no free slot. */
+int ws_mem_alloc_tool(ws_memory *m, uint32_t size, ws_region_kind kind, uint32_t *addr);
+/* Free a tool buffer from ws_mem_alloc_tool: 0, or -1 if addr is none. */
+int ws_mem_free_tool(ws_memory *m, uint32_t addr);
 /* Free a live region that starts exactly at addr. Returns 0, -1 if addr is
  * not the start of a live allocation, -2 if it was already freed. */
 int ws_mem_free(ws_memory *m, uint32_t addr, ws_region_kind kind);

@@ -357,7 +357,7 @@ ws_status ws_tracer_attach(ws_device *dev, const char *spec)
      * arena while nothing is allocated yet (the mapping is lazy, so unused
      * room costs nothing). docs/tracing.md, "Limits". */
     uint64_t arena = WS_GLOBAL_MAX_END - WS_GLOBAL_BASE;
-    if (!dev->mem.brk && dev->mem.limit < arena) {
+    if (!dev->mem.brk && !dev->mem.ntool && dev->mem.limit < arena) {
         ws_memory bigger;
         if (!ws_mem_init(&bigger, arena, dev->mem.stack_size, dev->mem.nslots, dev->mem.stack_lanes)) {
             ws_mem_fini(&dev->mem);

@@ -30,7 +30,7 @@ ws_status ws_profiler_attach(ws_device *dev, const char *spec)
     uint32_t cap = P->opt.buffer_records;
     for (;;) {
         uint64_t bytes = sizeof(ws_trace_header) + (uint64_t)cap * sizeof(ws_trace_record);
-        if (bytes <= dev->mem.limit / 4 && !ws_mem_alloc(&dev->mem, (uint32_t)bytes, REGION_DATA, &P->buffer)) break;
+        if (bytes <= dev->mem.limit / 4 && !ws_mem_alloc_tool(&dev->mem, (uint32_t)bytes, REGION_DATA, &P->buffer)) break;
         if (cap <= 256) {
             prof_options_free(&P->opt);
             free(P);
@@ -47,7 +47,7 @@ ws_status ws_profiler_attach(ws_device *dev, const char *spec)
     FILE *rf = P->opt.report ? fopen(P->opt.report, "a") : NULL;
     if (P->opt.report && (!rf || fclose(rf))) {
         int e = errno;
-        ws_mem_free(&dev->mem, P->buffer, REGION_DATA);
+        ws_mem_free_tool(&dev->mem, P->buffer);
         ws_status rs = ws_set_error(dev, WS_ERR_INVALID_ARG, "profiler: report %s: cannot write: %s", P->opt.report,
                                     strerror(e));
         prof_options_free(&P->opt);
@@ -56,7 +56,7 @@ ws_status ws_profiler_attach(ws_device *dev, const char *spec)
     }
     ws_status st = ws_tool_attach(dev, &prof_tool, P);
     if (st != WS_OK) {
-        ws_mem_free(&dev->mem, P->buffer, REGION_DATA);
+        ws_mem_free_tool(&dev->mem, P->buffer);
         prof_options_free(&P->opt);
         free(P);
         return st;

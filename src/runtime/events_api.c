@@ -20,7 +20,7 @@ ws_status ws_events_configure(ws_device *dev, const ws_event_config *cfg)
     if (!e) return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "ws_events_configure: out of host memory");
     memcpy(e->mask, cfg->mask, sizeof e->mask);
     e->capacity = cfg->capacity;
-    if (e->capacity && ws_mem_alloc(&dev->mem, e->capacity, REGION_HARDWARE, &e->buf_addr)) {
+    if (e->capacity && ws_mem_alloc_tool(&dev->mem, e->capacity, REGION_HARDWARE, &e->buf_addr)) {
         free(e);
         return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "ws_events_configure: no room for a %u-byte trace buffer in "
                             "device memory", cfg->capacity);

@@ -43,8 +43,13 @@ static void describe_taken(const ws_memory *m, ws_addr addr, uint64_t size, char
         if (r->state == REGION_FREE || (uint64_t)r->addr + r->span <= addr || r->addr >= addr + size) continue;
         snprintf(buf, len, "it overlaps the %s%u-byte %s at 0x%08x (with its red zone)",
                  r->state == REGION_FREED ? "freed (quarantined) " : "", r->size,
-                 r->kind == REGION_MODULE ? "module image" : r->kind == REGION_HARDWARE ? "event trace buffer" :
+                 r->kind == REGION_MODULE ? "module image" : r->kind == REGION_HARDWARE ? "render target or texture" :
                  "allocation", r->addr);
+        return;
+    }
+    if (addr + size > WS_GLOBAL_BASE + m->tool_lo) {
+        snprintf(buf, len, "it reaches into the tools' buffers at the top of device memory, from 0x%08llx "
+                 "(the profiler's samples or the event trace)", (unsigned long long)(WS_GLOBAL_BASE + m->tool_lo));
         return;
     }
     snprintf(buf, len, "the red zone after it (256 bytes) does not fit, or host memory ran out");

@@ -1,7 +1,8 @@
 /* Per frame: launches replay_ids_kernel.c's ids_tag, which stores its
  * launch id, and draws two full-screen triangles whose colour is their draw
  * id, so each frame's results depend on ids that keep counting across
- * frames; prints the stored launch id and pixel 0's red channel.
+ * frames; prints where its buffers are, then per frame the stored launch
+ * id and pixel 0's red channel.
  *   usage: replay_ids KERNEL.elf FRAMES */
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +45,7 @@ int main(int argc, char **argv)
         ws_malloc(dev, sizeof tri, &vb) || ws_memcpy_htod(dev, vb, tri, sizeof tri) || ws_gfx_set_target(dev, t) ||
         ws_gfx_set_vertex_buffer(dev, 0, vb, sizeof tri) || ws_gfx_set_pipeline(dev, p))
         return fail(dev, "setting up");
+    printf("buffers at 0x%08llx and 0x%08llx\n", (unsigned long long)tags, (unsigned long long)vb);
     unsigned char px[SIDE * SIDE * 4];
     for (int i = 0; i < atoi(argv[2]); i++) {
         static const float black[4] = {0, 0, 0, 1};

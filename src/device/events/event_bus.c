@@ -51,7 +51,7 @@ void ws_ev_free(ws_device *dev)
 {
     if (!dev->events) return;
     free(dev->events->snapshot);
-    if (dev->events->capacity) ws_mem_free(&dev->mem, dev->events->buf_addr, REGION_HARDWARE);
+    if (dev->events->capacity) ws_mem_free_tool(&dev->mem, dev->events->buf_addr);
     free(dev->events);
     dev->events = NULL;
 }
