@@ -45,6 +45,7 @@ void ws_mem_fini(ws_memory *m)
     if (m->shadow) munmap(m->shadow, m->limit / 8);
     if (m->stacks) munmap(m->stacks, (uint64_t)m->stack_size * m->nslots);
     free(m->regions);
+    free(m->tool);
     memset(m, 0, sizeof *m);
 }
 
@@ -263,13 +264,32 @@ const ws_region *ws_mem_region_near(const ws_memory *m, uint32_t addr)
 
 int ws_mem_alloc_tool(ws_memory *m, uint32_t size, ws_region_kind kind, uint32_t *addr)
 {
-    if (!size || size > m->limit || m->ntool == sizeof m->tool / sizeof *m->tool) return -1;
+    if (!size || size > m->limit) return -1;
     const uint64_t span = ((uint64_t)size + REDZONE + ALLOC_ALIGN - 1) / ALLOC_ALIGN * ALLOC_ALIGN;
-    if (span > m->tool_lo || m->tool_lo - span < m->brk) return -1;
-    const uint64_t off = m->tool_lo - span; /* (limit and spans are multiples of the alignment) */
-    struct ws_tool_buffer *b = &m->tool[m->ntool++];
-    *b = (struct ws_tool_buffer){ (uint32_t)off, (uint32_t)span, size, (uint8_t)kind };
-    m->tool_lo = off;
+    /* the gaps from the top down: above tool[0], between neighbours, and
+     * from the lowest one down to the program's arena */
+    uint64_t hi = m->limit, off = UINT64_MAX;
+    uint32_t at = 0;
+    for (; at <= m->ntool; at++) {
+        const uint64_t lo = at < m->ntool ? (uint64_t)m->tool[at].off + m->tool[at].span : m->brk;
+        if (hi >= lo && hi - lo >= span) {
+            off = hi - span; /* (limit, offsets and spans are multiples of the alignment) */
+            break;
+        }
+        if (at < m->ntool) hi = m->tool[at].off;
+    }
+    if (off == UINT64_MAX) return -1;
+    if (m->ntool == m->toolcap) {
+        const uint32_t cap = m->toolcap ? 2 * m->toolcap : 8;
+        struct ws_tool_buffer *grown = realloc(m->tool, cap * sizeof *grown);
+        if (!grown) return -1;
+        m->tool = grown;
+        m->toolcap = cap;
+    }
+    memmove(&m->tool[at + 1], &m->tool[at], (m->ntool - at) * sizeof *m->tool);
+    m->tool[at] = (struct ws_tool_buffer){ (uint32_t)off, (uint32_t)span, size, (uint8_t)kind };
+    m->ntool++;
+    if (off < m->tool_lo) m->tool_lo = off;
     /* a buffer freed before may have left data and shadow here (above
      * tool_dirty); below it the pages were never touched */
     if (off + span > m->tool_dirty) {
@@ -288,10 +308,9 @@ int ws_mem_free_tool(ws_memory *m, uint32_t addr)
     for (uint32_t i = 0; i < m->ntool; i++) {
         if (WS_GLOBAL_BASE + m->tool[i].off != addr) continue;
         ws_mem_mark(m, addr, m->tool[i].span, SHADOW_NONE);
-        m->tool[i] = m->tool[--m->ntool];
-        m->tool_lo = m->limit; /* the lowest live one bounds the program's arena */
-        for (uint32_t k = 0; k < m->ntool; k++)
-            if (m->tool[k].off < m->tool_lo) m->tool_lo = m->tool[k].off;
+        memmove(&m->tool[i], &m->tool[i + 1], (m->ntool - i - 1) * sizeof *m->tool);
+        m->ntool--;
+        m->tool_lo = m->ntool ? m->tool[m->ntool - 1].off : m->limit; /* the lowest bounds the program */
         return 0;
     }
     return -1;
@@ -355,8 +374,9 @@ void ws_mem_describe(const ws_memory *m, uint32_t addr, char *buf, size_t len)
     }
     const struct ws_tool_buffer *t = tool_buffer_at(m, addr - WS_GLOBAL_BASE);
     if (t) {
-        snprintf(buf, len, "inside a tool's %u-byte %s buffer at 0x%08x (the profiler's or event trace's)", t->size,
-                 t->kind == REGION_HARDWARE ? "hardware" : "data", WS_GLOBAL_BASE + t->off);
+        snprintf(buf, len, "inside a tool's %u-byte %s at 0x%08x (profiler samples, event trace, or the tracer's "
+                 "records or instrumented code)", t->size, t->kind == REGION_MODULE ? "module" : "buffer",
+                 WS_GLOBAL_BASE + t->off);
         return;
     }
     const ws_region *r = ws_mem_region_near(m, addr);

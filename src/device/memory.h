@@ -39,15 +39,16 @@ typedef struct ws_memory {
     uint32_t brk;            /* bytes of the arena handed out so far      */
     uint32_t dirty_top;      /* highest brk ever: above it the arena is still
                                 the mmap's untouched zero pages            */
-    /* Tools' buffers (the profiler's samples, the event trace) sit at the
-     * top of the arena, outside the regions, so a program's allocations
+    /* Tools' buffers (the profiler's samples, the event trace, the
+     * tracer's instrumented modules and records) sit at the top of the
+     * arena, outside the regions, so a program's modules and allocations
      * get the addresses they get without the tool (captures replay; no
      * perturbation); the program's arena ends at tool_lo. */
     uint64_t tool_lo;        /* lowest offset of a tool buffer (limit: none) */
     uint64_t tool_dirty;     /* lowest offset a tool buffer ever had: below
                                 it the top of the arena is untouched        */
-    struct ws_tool_buffer { uint32_t off, span, size; uint8_t kind; } tool[4];
-    uint32_t ntool;
+    struct ws_tool_buffer { uint32_t off, span, size; uint8_t kind; } *tool; /* highest first */
+    uint32_t ntool, toolcap;
     ws_region *regions;
     size_t nregions, cap;
     uint64_t used;           /* bytes in live regions (user sizes)        */
@@ -71,10 +72,11 @@ int ws_mem_alloc(ws_memory *m, uint32_t size, ws_region_kind kind, uint32_t *add
 /* The same at a chosen address (a replayer rebuilding a captured layout):
  * 0, or -1 if [addr, addr + span) is not free or not 256-byte aligned. */
 int ws_mem_alloc_at(ws_memory *m, uint32_t addr, uint32_t size, ws_region_kind kind);
-/* A tool's buffer (DATA or HARDWARE) at the top of the arena, out of the
- * program's way: its allocations, their order numbers and ws_mem_info's
- * used bytes stay what they are without the tool. 0, or -1 when there is
- * no room (the program's arena reaches up to it) or no free slot. */
+/* A tool's buffer at the top of the arena, out of the program's way: its
+ * allocations, their order numbers and ws_mem_info's used bytes stay what
+ * they are without the tool. The highest free range that holds it; shadow
+ * as ws_mem_alloc's (a MODULE's for the caller to mark). 0, or -1 when
+ * there is no room (the program's arena reaches up to it). */
 int ws_mem_alloc_tool(ws_memory *m, uint32_t size, ws_region_kind kind, uint32_t *addr);
 /* Free a tool buffer from ws_mem_alloc_tool: 0, or -1 if addr is none. */
 int ws_mem_free_tool(ws_memory *m, uint32_t addr);

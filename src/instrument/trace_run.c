@@ -178,7 +178,7 @@ typedef struct records {
 
 static void records_free(records *r)
 {
-    if (r->buf) ws_mem_free(&r->dev->mem, r->buf, REGION_DATA);
+    if (r->buf) ws_mem_free_tool(&r->dev->mem, r->buf);
     memset(r, 0, sizeof *r);
 }
 
@@ -201,7 +201,7 @@ static ws_status record_pass(tracer *t, tr_twin *tw, ws_grid_run *G, ws_tool_run
                             "more than the device can address", (unsigned long long)G->id, G->kernel_name,
                             (unsigned long long)bytes);
     uint32_t buf = 0;
-    if (bytes && ws_mem_alloc(&dev->mem, (uint32_t)bytes, REGION_DATA, &buf))
+    if (bytes && ws_mem_alloc_tool(&dev->mem, (uint32_t)bytes, REGION_DATA, &buf)) /* (above the program's) */
         return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "trace: launch %llu (%s) needs %llu bytes of device memory for "
                             "its trace buffers; raise global_mem_limit (WARPSCOPE_CONFIG)", (unsigned long long)G->id,
                             G->kernel_name, (unsigned long long)bytes);

@@ -356,15 +356,7 @@ ws_status ws_tracer_attach(ws_device *dev, const char *spec)
     /* Trace buffers live in device memory: give the device the whole global
      * arena while nothing is allocated yet (the mapping is lazy, so unused
      * room costs nothing). docs/tracing.md, "Limits". */
-    uint64_t arena = WS_GLOBAL_MAX_END - WS_GLOBAL_BASE;
-    if (!dev->mem.brk && !dev->mem.ntool && dev->mem.limit < arena) {
-        ws_memory bigger;
-        if (!ws_mem_init(&bigger, arena, dev->mem.stack_size, dev->mem.nslots, dev->mem.stack_lanes)) {
-            ws_mem_fini(&dev->mem);
-            dev->mem = bigger;
-            dev->cfg.global_mem_limit = arena;
-        }
-    }
+    (void)ws_device_grow_arena(dev, WS_GLOBAL_MAX_END - WS_GLOBAL_BASE); /* (if it cannot: the arena it has) */
     ws_status st = ws_tool_attach(dev, &tracer_tool, t);
     if (st != WS_OK) {
         tr_options_free(&t->opt);

@@ -159,6 +159,25 @@ ws_status ws_runtime_device_open(const ws_config *cfg, ws_device **out)
     return WS_OK;
 }
 
+ws_status ws_device_grow_arena(ws_device *dev, uint64_t limit)
+{
+    if (dev->mem.brk || dev->mem.ntool || dev->code_pages_live) return WS_ERR_BUSY;
+    if (limit <= dev->mem.limit) return WS_OK;
+    ws_memory bigger;
+    ws_inst **pages = calloc((size_t)(limit >> 12), sizeof *pages);
+    if (!pages || ws_mem_init(&bigger, limit, dev->mem.stack_size, dev->mem.nslots, dev->mem.stack_lanes)) {
+        free(pages);
+        return WS_ERR_OUT_OF_MEMORY;
+    }
+    ws_mem_fini(&dev->mem);
+    dev->mem = bigger;
+    free(dev->code_pages); /* (all empty: nothing was decoded) */
+    dev->code_pages = pages;
+    dev->ncode_pages = (uint32_t)(limit >> 12);
+    dev->cfg.global_mem_limit = limit;
+    return WS_OK;
+}
+
 ws_status ws_device_close(ws_device *dev)
 {
     if (!dev) return WS_ERR_INVALID_ARG;

@@ -84,10 +84,24 @@ ws_status ws_kernel_check(ws_device *dev, const ws_kernel *k, const char *fn)
     return WS_OK;
 }
 
-static ws_status place_module(ws_device *dev, ws_module *m, ws_addr at)
+/* Give back a module image's memory (a twin's is a tool buffer). */
+static void free_image(ws_device *dev, const ws_module *m, int twin)
+{
+    if (twin) ws_mem_free_tool(&dev->mem, m->base);
+    else ws_mem_free(&dev->mem, m->base, REGION_MODULE);
+}
+
+/* Place m's image at `at`, or where the arena has room; a tracer's twin
+ * (twin) at the top of the arena with the tools' buffers, so the program's
+ * own modules and allocations do not move when it is traced. */
+static ws_status place_module(ws_device *dev, ws_module *m, ws_addr at, int twin)
 {
     char err[512];
-    if (at) {
+    if (twin) {
+        if (ws_mem_alloc_tool(&dev->mem, m->img.size, REGION_MODULE, &m->base))
+            return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "%s: no room for the %u-byte instrumented module image",
+                                m->name, m->img.size);
+    } else if (at) {
         char what[512];
         snprintf(what, sizeof what, "ws_module_load_data_at(%s)", m->name);
         ws_status st = ws_check_placement(dev, what, at, m->img.size);
@@ -100,7 +114,7 @@ static ws_status place_module(ws_device *dev, ws_module *m, ws_addr at)
         return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "%s: no room for the %u-byte module image",
                             m->name, m->img.size);
     if (m->base != m->img.link_base && ws_elf_relocate(&m->img, m->base, err, sizeof err)) {
-        ws_mem_free(&dev->mem, m->base, REGION_MODULE);
+        free_image(dev, m, twin);
         return ws_set_error(dev, WS_ERR_BAD_MODULE, "%s", err);
     }
     m->size = m->img.size;
@@ -153,7 +167,7 @@ static ws_status load_data(ws_device *dev, const void *image, size_t size, const
         dev->modcap = cap;
     }
     m->link_base = m->img.link_base; /* relocation rewrites img.link_base */
-    if ((st = place_module(dev, m, at)) != WS_OK) { module_free(m); return st; }
+    if ((st = place_module(dev, m, at, 0)) != WS_OK) { module_free(m); return st; }
     if ((st = build_kernels(dev, m)) != WS_OK) {
         ws_mem_free(&dev->mem, m->base, REGION_MODULE);
         module_free(m);
@@ -206,13 +220,13 @@ ws_status ws_module_load_twin(ws_device *dev, const void *image, size_t size, co
         return st;
     }
     m->link_base = m->img.link_base;
-    if ((st = place_module(dev, m, 0)) != WS_OK) { module_free(m); return st; }
+    if ((st = place_module(dev, m, 0, 1)) != WS_OK) { module_free(m); return st; }
     ws_code_region region = { .key = m, .name = m->name, .base = m->base, .size = m->size,
                               .link_base = m->link_base, .image = m->elf, .image_size = m->elf_size,
                               .text_lo = m->base + (m->img.text_start - m->img.link_base),
                               .text_hi = m->base + (m->img.text_end - m->img.link_base) };
     if ((st = build_kernels(dev, m)) != WS_OK || ws_code_table_add(dev, &region)) {
-        ws_mem_free(&dev->mem, m->base, REGION_MODULE);
+        free_image(dev, m, 1);
         module_free(m);
         return st != WS_OK ? st : ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "module load: out of host memory");
     }
@@ -225,7 +239,7 @@ void ws_module_unload_twin(ws_device *dev, ws_module *m)
     if (!m) return;
     ws_code_table_remove(dev, m);
     ws_code_invalidate(dev, m->base, m->size);
-    ws_mem_free(&dev->mem, m->base, REGION_MODULE);
+    free_image(dev, m, 1);
     module_free(m);
 }
 

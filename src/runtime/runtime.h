@@ -23,6 +23,12 @@ struct ws_module {
                                     later use gets an error, not a crash */
 };
 
+/* Give a device with nothing in its global arena yet an arena of `limit`
+ * bytes (the memory and the decoded-code table with it): the tracer asks
+ * for all the room there is. WS_ERR_BUSY if something is allocated,
+ * WS_ERR_OUT_OF_MEMORY if the host cannot map it (the old arena stays). */
+ws_status ws_device_grow_arena(ws_device *dev, uint64_t limit);
+
 /* Is mod / k a live handle of dev? Sets dev's error naming fn and returns
  * WS_ERR_INVALID_ARG when it belongs to another device or its module was
  * unloaded. */

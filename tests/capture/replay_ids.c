@@ -2,7 +2,7 @@
  * launch id, and draws two full-screen triangles whose colour is their draw
  * id, so each frame's results depend on ids that keep counting across
  * frames; prints where its buffers are, then per frame the stored launch
- * id and pixel 0's red channel.
+ * id and pixel 0's red channel, then where a buffer allocated last is.
  *   usage: replay_ids KERNEL.elf FRAMES */
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,5 +58,8 @@ int main(int argc, char **argv)
             return fail(dev, "drawing");
         printf("frame %d: launch %u, red %u\n", i, tag0, px[0]);
     }
+    ws_addr late; /* after launches: where a tool that loads code or buffers at its first launch would show */
+    if (ws_malloc(dev, 64, &late)) return fail(dev, "allocating");
+    printf("later buffer at 0x%08llx\n", (unsigned long long)late);
     return ws_device_close(dev) == WS_OK ? 0 : 1;
 }

@@ -1,11 +1,13 @@
 #!/bin/bash
-# The profiler's sample buffer and the watcher's event trace sit at the top
-# of device memory, out of the program's way: under either tool a program
-# gets the buffer addresses it gets without it (same output), and a
-# capture replays under them (the replay puts the frame's modules and
-# buffers back at their captured addresses). Before, both tools took the
-# bottom of memory first: every address moved, and `warpscope profile --
-# warpscope replay` failed ("the bytes at 0x01000000 are not free").
+# The profiler's sample buffer, the watcher's event trace and the tracer's
+# instrumented modules and record buffers sit at the top of device memory,
+# out of the program's way: under each tool a program gets the buffer
+# addresses it gets without it (same output), and a capture replays under
+# them (the replay puts the frame's modules and buffers back at their
+# captured addresses). Before, they took the program's memory: every
+# address moved under the profiler and the watcher (and `warpscope profile
+# -- warpscope replay` failed: "the bytes at 0x01000000 are not free"),
+# and every allocation after the first traced launch under the tracer.
 #   usage: tools_in_place.sh WARPSCOPE WORKDIR REPLAY_IDS KERNEL.elf
 set -euo pipefail
 ws=$1 work=$2 prog=$3 elf=$4
@@ -15,9 +17,12 @@ cd "$work"
 "$ws" profile -q -- "$prog" "$elf" 3 > profiled.txt 2> /dev/null
 "$ws" watch -- "$prog" "$elf" 3 > watched.txt 2> /dev/null
 grep -q "buffers at 0x" plain.txt
-for f in profiled watched; do
+"$ws" trace --tool bbcount -- "$prog" "$elf" 3 > traced.txt 2> /dev/null
+"$ws" trace --tool memtrace -o mem.wst -- "$prog" "$elf" 3 > memtraced.txt 2> /dev/null
+grep -q "later buffer at 0x" plain.txt
+for f in profiled watched traced memtraced; do
     # the program's own lines, which the tool's output follows
-    head -n 4 "$f.txt" | cmp - plain.txt || { echo "FAIL: the program's output differs under $f"; cat plain.txt "$f.txt"; exit 1; }
+    head -n 5 "$f.txt" | cmp - plain.txt || { echo "FAIL: the program's output differs under $f"; cat plain.txt "$f.txt"; exit 1; }
 done
 "$ws" capture -o ids.wscap --frames 2 -- "$prog" "$elf" 3 > /dev/null
 "$ws" profile -- "$ws" replay --loop 2 ids.wscap > prof_replay.txt 2>&1 || { cat prof_replay.txt; echo "FAIL: profile of a replay"; exit 1; }
@@ -25,4 +30,6 @@ grep -q "2 passes of 6 calls: every pass bit-identical" prof_replay.txt
 grep -q "10 launches, 3 kernels" prof_replay.txt || { cat prof_replay.txt; echo "FAIL: nothing profiled"; exit 1; }
 "$ws" watch --stats -- "$ws" replay ids.wscap > watch_replay.txt 2>&1 || { cat watch_replay.txt; echo "FAIL: watch of a replay"; exit 1; }
 grep -q "every pass bit-identical" watch_replay.txt
-echo "PASS: the program's addresses unchanged under profile and watch; a capture replays under both"
+"$ws" trace --tool bbcount -- "$ws" replay --loop 2 ids.wscap > trace_replay.txt 2>&1 || { cat trace_replay.txt; echo "FAIL: trace of a replay"; exit 1; }
+grep -q "2 passes of 6 calls: every pass bit-identical" trace_replay.txt
+echo "PASS: the program's addresses unchanged under profile, watch and trace; a capture replays under each"
