@@ -114,3 +114,9 @@ WS_KERNEL void short_blocks(int *out)
     for (int i = 0; i < 12; i++) s += *p + i;
     *p = s;
 }
+
+/* Spins until *flag is set, which nothing does: only the watchdog ends it. */
+WS_KERNEL void spins(int *flag)
+{
+    while (*(volatile int *)flag == 0) { }
+}

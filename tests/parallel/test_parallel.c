@@ -175,6 +175,47 @@ static void check_tickets(const tickets_result *r)
     CHECK_EQ_U(r->stats.thread_atomics, N);
 }
 
+/* A timing-mode launch that only the watchdog ends, on `threads` host
+ * threads: the report names the cycle it stopped at, and the cycles and
+ * counters are where the cores got (on several threads cycles were 0, the
+ * counters of every resident warp were charged back to cycle 0, and the
+ * report named no cycle). */
+static void check_watchdog_timing(const char *elf, uint32_t threads)
+{
+    ws_config c;
+    ws_config_default(&c);
+    c.threads = threads;
+    c.mode = WS_MODE_TIMING;
+    c.watchdog_ms = 150;
+    ws_device *d = NULL;
+    CHECK(ws_device_open(&c, &d) == WS_OK);
+    ws_module *m = NULL;
+    ws_kernel *k = NULL;
+    CHECK(ws_module_load_file(d, elf, &m) == WS_OK);
+    CHECK(ws_kernel_get(m, "spins", &k) == WS_OK);
+    ws_addr flag = 0;
+    CHECK(ws_malloc(d, 4, &flag) == WS_OK);
+    CHECK(ws_memset(d, flag, 0, 4) == WS_OK);
+    ws_arg a[1] = { WS_ARG_PTR(flag) };
+    CHECK(ws_launch(d, k, WS_DIM3(8, 1, 1), WS_DIM3(64, 1, 1), 0, a, 1) == WS_OK);
+    CHECK_EQ_U(ws_synchronize(d), WS_ERR_TIMEOUT);
+    CHECK_STR_CONTAINS(ws_last_error(d), "watchdog: still running after 150 ms (0 blocks of 8 done, cycle ");
+    ws_launch_stats st;
+    ws_timing_counters k2;
+    CHECK(ws_last_launch_stats(d, &st) == WS_OK);
+    CHECK(ws_last_launch_counters(d, &k2) == WS_OK);
+    CHECK(st.cycles > 1000);
+    CHECK(st.warp_instructions > 0);
+    CHECK_EQ_U(k2.cycles, st.cycles);
+    CHECK_EQ_U(k2.warp_instructions, st.warp_instructions);
+    /* 16 warps resident on 4 cores of 8 slots the whole time */
+    CHECK(k2.achieved_occupancy > 0.45 && k2.achieved_occupancy <= 0.5);
+    uint64_t sum = 0;
+    for (int s = 0; s < WS_WARP_STATE_COUNT; s++) sum += k2.state_cycles[s];
+    CHECK_EQ_U(sum, k2.resident_warp_cycles);
+    CHECK(ws_device_close(d) == WS_OK);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) { fprintf(stderr, "usage: %s par_kernels.elf\n", argv[0]); return 2; }
@@ -269,6 +310,11 @@ int main(int argc, char **argv)
     run(elf, "chatty", 2, 0, &many);
     CHECK_EQ_U(many.nprinted > 0, 1);
     CHECK_STR_CONTAINS(many.printed, "block 60 thread 48 sum");
+
+    /* the watchdog in timing mode, on one and on several threads */
+    check_watchdog_timing(elf, 1);
+    check_watchdog_timing(elf, 2);
+    check_watchdog_timing(elf, 4);
 
     /* racing atomics */
     static tickets_result t1, t1b, t2, tool2;
