@@ -67,6 +67,7 @@ typedef struct worker_arg {
 
 struct ws_par {
     ws_device *dev;
+    pid_t pid;               /* the process whose threads these are        */
     uint32_t nworkers, started;
     pthread_t *th;
     worker_arg *args;
@@ -255,6 +256,14 @@ static void *worker(void *arg)
 static void pool_free(struct ws_par *P)
 {
     if (!P) return;
+    if (P->pid != getpid()) { /* a child of fork(): the workers are the parent's */
+        free(P->th);
+        free(P->args);
+        free(P->pcs);
+        free(P->place);
+        free(P);
+        return;
+    }
     pthread_mutex_lock(&P->mu);
     P->quit = 1;
     pthread_cond_broadcast(&P->work);
@@ -275,6 +284,7 @@ static struct ws_par *pool_new(ws_device *dev)
     struct ws_par *P = calloc(1, sizeof *P);
     if (!P) return NULL;
     P->dev = dev;
+    P->pid = getpid();
     P->nworkers = dev->host_threads;
     pthread_mutex_init(&P->mu, NULL);
     pthread_cond_init(&P->work, NULL);
@@ -469,6 +479,12 @@ static int coordinate(struct ws_par *P)
 
 ws_par_result ws_par_run(ws_device *dev, const ws_par_launch *how)
 {
+    /* After fork() the child has only the thread that called it: a pool
+     * made before would wait for workers that do not exist here. */
+    if (dev->par && dev->par->pid != getpid()) {
+        pool_free(dev->par);
+        dev->par = NULL;
+    }
     if (!dev->par && !(dev->par = pool_new(dev))) return WS_PAR_NO_THREADS;
     struct ws_par *P = dev->par;
     ws_grid_run *L = dev->current;

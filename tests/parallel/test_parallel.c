@@ -7,6 +7,7 @@
  * one-thread schedule. */
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "device/timing.h"
 #include "warpscope/warpscope.h"
@@ -216,6 +217,47 @@ static void check_watchdog_timing(const char *elf, uint32_t threads)
     CHECK(ws_device_close(d) == WS_OK);
 }
 
+/* A child of fork() uses a device whose worker threads the parent
+ * started: only the forking thread exists in the child, so its launches
+ * need workers of their own (they waited for the parent's for ever), and
+ * closing the device must not join threads of another process. */
+static void check_fork(const char *elf)
+{
+    ws_device *d = open_dev(2);
+    ws_module *m = NULL;
+    ws_kernel *k = NULL;
+    CHECK(ws_module_load_file(d, elf, &m) == WS_OK);
+    CHECK(ws_kernel_get(m, "chatty", &k) == WS_OK);
+    ws_addr out = 0;
+    CHECK(ws_malloc(d, BLOCKS * THREADS * 4, &out) == WS_OK);
+    ws_arg a[1] = { WS_ARG_PTR(out) };
+    static run_result printed;
+    memset(&printed, 0, sizeof printed);
+    CHECK(ws_set_printf_handler(d, on_print, &printed) == WS_OK);
+    CHECK(ws_launch(d, k, WS_DIM3(BLOCKS, 1, 1), WS_DIM3(THREADS, 1, 1), 0, a, 1) == WS_OK);
+    CHECK(ws_synchronize(d) == WS_OK); /* the pool exists now */
+    fflush(NULL);
+    pid_t child = fork();
+    CHECK(child >= 0);
+    if (child == 0) {
+        alarm(20); /* a hang ends the child with SIGALRM */
+        ws_launch_stats st;
+        int ok = ws_launch(d, k, WS_DIM3(BLOCKS, 1, 1), WS_DIM3(THREADS, 1, 1), 0, a, 1) == WS_OK &&
+                 ws_synchronize(d) == WS_OK && ws_last_launch_stats(d, &st) == WS_OK && st.blocks == BLOCKS &&
+                 ws_device_close(d) == WS_OK;
+        _exit(ok ? 0 : 1);
+    }
+    int status = 0;
+    CHECK(waitpid(child, &status, 0) == child);
+    CHECK(WIFEXITED(status));
+    if (WIFSIGNALED(status)) fprintf(stderr, "fork: the child ended with signal %d\n", WTERMSIG(status));
+    CHECK_EQ_U(WIFEXITED(status) ? WEXITSTATUS(status) : 99, 0);
+    /* the parent's pool goes on working */
+    CHECK(ws_launch(d, k, WS_DIM3(BLOCKS, 1, 1), WS_DIM3(THREADS, 1, 1), 0, a, 1) == WS_OK);
+    CHECK(ws_synchronize(d) == WS_OK);
+    CHECK(ws_device_close(d) == WS_OK);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) { fprintf(stderr, "usage: %s par_kernels.elf\n", argv[0]); return 2; }
@@ -315,6 +357,8 @@ int main(int argc, char **argv)
     check_watchdog_timing(elf, 1);
     check_watchdog_timing(elf, 2);
     check_watchdog_timing(elf, 4);
+
+    check_fork(elf);
 
     /* racing atomics */
     static tickets_result t1, t1b, t2, tool2;
