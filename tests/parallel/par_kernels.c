@@ -120,3 +120,11 @@ WS_KERNEL void spins(int *flag)
 {
     while (*(volatile int *)flag == 0) { }
 }
+
+/* Prints, then waits for ever for a flag nothing sets (a hang being
+ * debugged with printf): its lines must show before the watchdog. */
+WS_KERNEL void prints_then_hangs(int *flag)
+{
+    if (threadIdx_x() == 0) printf("block %u reached the wait\n", blockIdx_x());
+    while (*(volatile int *)flag == 0) { }
+}

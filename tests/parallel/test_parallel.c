@@ -270,6 +270,50 @@ static void check_fork(const char *elf)
     CHECK(ws_device_close(d) == WS_OK);
 }
 
+/* printf lines reach the handler while the cores still run: a kernel
+ * that prints and then hangs shows its lines long before the watchdog
+ * ends it, as on one thread (on several they were held to the end of the
+ * launch, so a hang without a watchdog showed no line at all). */
+static double first_line_at = -1;
+static int hang_lines;
+static void on_hang_print(void *user, uint64_t launch, ws_dim3 block, ws_dim3 thread, const char *text, size_t len)
+{
+    (void)launch, (void)block, (void)thread, (void)text, (void)len;
+    if (first_line_at < 0) first_line_at = ws_now_seconds() - *(double *)user;
+    hang_lines++;
+}
+
+static void check_prints_while_running(const char *elf, uint32_t threads, int timing)
+{
+    ws_config c;
+    ws_config_default(&c);
+    c.threads = threads;
+    if (timing) c.mode = WS_MODE_TIMING;
+    c.watchdog_ms = 2000;
+    ws_device *d = NULL;
+    CHECK(ws_device_open(&c, &d) == WS_OK);
+    ws_module *m = NULL;
+    ws_kernel *k = NULL;
+    CHECK(ws_module_load_file(d, elf, &m) == WS_OK);
+    CHECK(ws_kernel_get(m, "prints_then_hangs", &k) == WS_OK);
+    ws_addr flag = 0;
+    CHECK(ws_malloc(d, 4, &flag) == WS_OK);
+    CHECK(ws_memset(d, flag, 0, 4) == WS_OK);
+    double t0 = ws_now_seconds();
+    first_line_at = -1;
+    hang_lines = 0;
+    CHECK(ws_set_printf_handler(d, on_hang_print, &t0) == WS_OK);
+    ws_arg a[1] = { WS_ARG_PTR(flag) };
+    CHECK(ws_launch(d, k, WS_DIM3(8, 1, 1), WS_DIM3(64, 1, 1), 0, a, 1) == WS_OK);
+    CHECK_EQ_U(ws_synchronize(d), WS_ERR_TIMEOUT);
+    CHECK_EQ_U(hang_lines, 8);
+    if (!(first_line_at >= 0 && first_line_at < 1.0))
+        fprintf(stderr, "%s mode, %u threads: the first line came %.3f s after the launch (watchdog 2 s)\n",
+                timing ? "timing" : "functional", threads, first_line_at);
+    CHECK(first_line_at >= 0 && first_line_at < 1.0);
+    CHECK(ws_device_close(d) == WS_OK);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) { fprintf(stderr, "usage: %s par_kernels.elf\n", argv[0]); return 2; }
@@ -370,6 +414,9 @@ int main(int argc, char **argv)
     check_watchdog_timing(elf, 2);
     check_watchdog_timing(elf, 4);
 
+    check_prints_while_running(elf, 1, 0);
+    check_prints_while_running(elf, 2, 0);
+    check_prints_while_running(elf, 2, 1);
     if (!UNDER_TSAN) check_fork(elf);
     else printf("ThreadSanitizer: the fork check is left out\n");
 
