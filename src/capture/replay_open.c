@@ -241,6 +241,9 @@ static ws_status open_with(ws_replay *r, ws_status st, const ws_replay_options *
                            size_t errlen)
 {
     if (st == WS_OK) st = read_capture(r);
+    /* One host thread, as the capture ran (docs/parallel.md): racing
+     * blocks replay as captured. A configuration given may ask for more. */
+    r->cfg.threads = 1;
     if (st == WS_OK && opt && opt->config) {
         char why[256];
         if (ws_config_parse(&r->cfg, opt->config, why, sizeof why) != WS_OK)

@@ -39,9 +39,13 @@
 
 enum { CORE_RUNNING, CORE_WAITING, CORE_STUCK, CORE_DONE, CORE_FAULT };
 
+/* A core's held printf output: its own thread appends, the calling
+ * thread emits what no core can precede any more while the cores run
+ * (emit_ready), under the buffer's lock. */
 struct ws_print_buf {
+    pthread_mutex_t mu;
     char *data;
-    size_t len, cap;
+    size_t head, len, cap;   /* [head, len): held, not yet emitted */
 };
 
 typedef struct print_rec {
@@ -67,6 +71,7 @@ typedef struct worker_arg {
 
 struct ws_par {
     ws_device *dev;
+    pid_t pid;               /* the process whose threads these are        */
     uint32_t nworkers, started;
     pthread_t *th;
     worker_arg *args;
@@ -86,6 +91,7 @@ struct ws_par {
     uint64_t stop_round;     /* no core needs to run past this round        */
     par_core *pcs;           /* per core                                    */
     uint8_t *place;          /* scratch: cores receiving blocks             */
+    int printed;             /* some core holds printf output               */
 };
 
 uint32_t ws_par_threads_for(const ws_config *c, int *asked)
@@ -203,8 +209,10 @@ static int nothing_to_run(struct ws_par *P, uint32_t k)
     return !get(&P->finish) && pick_core(P, k) < 0;
 }
 
+static void emit_ready(struct ws_par *P);
+
 /* Worker k's part of a launch; worker 0 (the caller) also keeps the
- * watchdog. */
+ * watchdog and emits the printf output no core can precede any more. */
 static void work_launch(struct ws_par *P, uint32_t k)
 {
     unsigned ran = 0;
@@ -212,7 +220,10 @@ static void work_launch(struct ws_par *P, uint32_t k)
         int c = pick_core(P, k);
         if (c >= 0) {
             run_round_of(P, (uint32_t)c);
-            if (k == 0 && (++ran & 63) == 0) check_watchdog(P);
+            if (k == 0 && (++ran & 63) == 0) {
+                check_watchdog(P);
+                emit_ready(P);
+            }
             continue;
         }
         for (unsigned i = 0; i < SPIN_CHECKS && nothing_to_run(P, k); i++) CPU_RELAX();
@@ -226,6 +237,11 @@ static void work_launch(struct ws_par *P, uint32_t k)
             pthread_cond_timedwait(&P->work, &P->mu, &until);
             if (k == 0 && P->limit_s && !P->finish && ws_now_seconds() - P->t0 > P->limit_s)
                 end_launch(P, WS_PAR_TIMEOUT);
+            if (k == 0 && get(&P->printed)) { /* (outside the pool's lock: it calls the handler) */
+                pthread_mutex_unlock(&P->mu);
+                emit_ready(P);
+                pthread_mutex_lock(&P->mu);
+            }
         }
         pthread_mutex_unlock(&P->mu);
     }
@@ -255,6 +271,14 @@ static void *worker(void *arg)
 static void pool_free(struct ws_par *P)
 {
     if (!P) return;
+    if (P->pid != getpid()) { /* a child of fork(): the workers are the parent's */
+        free(P->th);
+        free(P->args);
+        free(P->pcs);
+        free(P->place);
+        free(P);
+        return;
+    }
     pthread_mutex_lock(&P->mu);
     P->quit = 1;
     pthread_cond_broadcast(&P->work);
@@ -275,6 +299,7 @@ static struct ws_par *pool_new(ws_device *dev)
     struct ws_par *P = calloc(1, sizeof *P);
     if (!P) return NULL;
     P->dev = dev;
+    P->pid = getpid();
     P->nworkers = dev->host_threads;
     pthread_mutex_init(&P->mu, NULL);
     pthread_cond_init(&P->work, NULL);
@@ -285,6 +310,13 @@ static struct ws_par *pool_new(ws_device *dev)
     if (P->pcs) memset(P->pcs, 0, dev->cfg.cores * sizeof *P->pcs);
     P->place = calloc(dev->cfg.cores, 1);
     if (!P->th || !P->args || !P->pcs || !P->place) { pool_free(P); return NULL; }
+    for (uint32_t c = 0; c < dev->cfg.cores; c++) { /* before any thread can look at them */
+        if (dev->cores[c].prints) continue; /* (a pool before a fork made them) */
+        struct ws_print_buf *b = calloc(1, sizeof *b);
+        if (!b) { pool_free(P); return NULL; }
+        pthread_mutex_init(&b->mu, NULL);
+        dev->cores[c].prints = b;
+    }
     for (uint32_t i = 1; i < P->nworkers; i++) { /* worker 0 is the caller */
         P->args[i] = (worker_arg){ P, i };
         if (pthread_create(&P->th[i - 1], NULL, worker, &P->args[i])) break;
@@ -350,48 +382,100 @@ static void emit(ws_device *dev, const print_rec *r, const char *text)
 }
 
 /* Emit the held output in (round, core) order, as one thread printed it,
- * up to round `last` (and in that round up to core `last_core`); drop the
- * rest, which one thread would not have run. */
-static void flush_prints(ws_device *dev, uint64_t last, uint32_t last_core)
+ * up to round `last` (and in that round up to core `last_core`). Called
+ * on the calling thread, while the cores run (with the buffers' locks:
+ * their threads may be appending) and after they stopped. */
+static void emit_upto(ws_device *dev, uint64_t last, uint32_t last_core)
 {
     const uint32_t n = dev->cfg.cores;
-    size_t at[256] = { 0 }; /* read position per core (at most 256 cores) */
     for (;;) {
         uint32_t best = n;
         uint64_t best_round = 0;
         for (uint32_t c = 0; c < n; c++) {
-            const struct ws_print_buf *b = dev->cores[c].prints;
-            if (!b || at[c] >= b->len) continue;
-            print_rec r;
-            memcpy(&r, b->data + at[c], sizeof r);
-            if (r.round > last || (r.round == last && c > last_core)) continue;
-            if (best == n || r.round < best_round) best = c, best_round = r.round;
+            struct ws_print_buf *b = dev->cores[c].prints;
+            if (!b) continue;
+            pthread_mutex_lock(&b->mu);
+            if (b->head < b->len) {
+                print_rec r;
+                memcpy(&r, b->data + b->head, sizeof r);
+                if (!(r.round > last || (r.round == last && c > last_core)) && (best == n || r.round < best_round))
+                    best = c, best_round = r.round;
+            }
+            pthread_mutex_unlock(&b->mu);
         }
         if (best == n) break;
-        const struct ws_print_buf *b = dev->cores[best].prints;
-        while (at[best] < b->len) { /* the core's whole round */
+        struct ws_print_buf *b = dev->cores[best].prints;
+        pthread_mutex_lock(&b->mu);
+        while (b->head < b->len) { /* the core's whole round */
             print_rec r;
-            memcpy(&r, b->data + at[best], sizeof r);
+            memcpy(&r, b->data + b->head, sizeof r);
             if (r.round != best_round) break;
-            emit(dev, &r, b->data + at[best] + sizeof r);
-            at[best] += sizeof r + r.len;
+            emit(dev, &r, b->data + b->head + sizeof r);
+            b->head += sizeof r + r.len;
+        }
+        if (b->head == b->len) b->head = b->len = 0;
+        pthread_mutex_unlock(&b->mu);
+    }
+}
+
+/* After the launch: emit what one thread would have printed; drop the
+ * rest, which one thread would not have run. */
+static void flush_prints(ws_device *dev, uint64_t last, uint32_t last_core)
+{
+    emit_upto(dev, last, last_core);
+    for (uint32_t c = 0; c < dev->cfg.cores; c++)
+        if (dev->cores[c].prints) dev->cores[c].prints->head = dev->cores[c].prints->len = 0;
+}
+
+/* While the cores run (on the calling thread): emit the output of the
+ * rounds every core has finished, which no fault can take back any more
+ * (a fault in round f keeps every line of the rounds before f). So a
+ * kernel that prints and then hangs shows its lines before the watchdog,
+ * as on one thread. */
+static void emit_ready(struct ws_par *P)
+{
+    ws_device *dev = P->dev;
+    if (!get(&P->printed)) return;
+    __atomic_store_n(&P->printed, 0, __ATOMIC_SEQ_CST); /* a line from now on sets it again */
+    uint64_t bound = UINT64_MAX;
+    pthread_mutex_lock(&P->mu);
+    for (uint32_t c = 0; c < dev->cfg.cores; c++) {
+        const uint64_t r = get64(&P->pcs[c].rounds);
+        switch (get(&P->pcs[c].state)) {
+        case CORE_RUNNING: case CORE_WAITING: if (r < bound) bound = r; break;
+        case CORE_FAULT: if (r - 1 < bound) bound = r - 1; break; /* it faulted in round r - 1 */
+        default: break; /* done or stuck: it prints no more */
         }
     }
-    for (uint32_t c = 0; c < n; c++)
-        if (dev->cores[c].prints) dev->cores[c].prints->len = 0;
+    pthread_mutex_unlock(&P->mu);
+    if (bound == UINT64_MAX) emit_upto(dev, UINT64_MAX, dev->cfg.cores); /* every core stopped, none faulted */
+    else if (bound > 0) emit_upto(dev, bound - 1, dev->cfg.cores);
+    int held = 0; /* lines of later rounds: look again */
+    for (uint32_t c = 0; c < dev->cfg.cores && !held; c++) {
+        struct ws_print_buf *b = dev->cores[c].prints;
+        pthread_mutex_lock(&b->mu);
+        held = b->head < b->len;
+        pthread_mutex_unlock(&b->mu);
+    }
+    if (held) __atomic_store_n(&P->printed, 1, __ATOMIC_SEQ_CST);
 }
 
 int ws_par_print(ws_device *dev, const ws_warp *w, ws_dim3 thread, const char *text, uint32_t len)
 {
     ws_core *core = &dev->cores[w->core];
-    struct ws_print_buf *b = core->prints;
-    if (!b && !(b = core->prints = calloc(1, sizeof *b))) return -1;
+    struct ws_print_buf *b = core->prints; /* (made with the pool) */
+    pthread_mutex_lock(&b->mu);
+    if (b->head && b->head >= b->len / 2) { /* drop what was emitted */
+        memmove(b->data, b->data + b->head, b->len - b->head);
+        b->len -= b->head;
+        b->head = 0;
+    }
     size_t need = b->len + sizeof(print_rec) + len;
     if (need > b->cap) {
         size_t cap = b->cap ? b->cap : 4096;
         while (cap < need) cap *= 2;
         char *d = realloc(b->data, cap);
-        if (!d) return -1;
+        if (!d) { pthread_mutex_unlock(&b->mu); return -1; }
         b->data = d;
         b->cap = cap;
     }
@@ -399,6 +483,8 @@ int ws_par_print(ws_device *dev, const ws_warp *w, ws_dim3 thread, const char *t
     memcpy(b->data + b->len, &r, sizeof r);
     memcpy(b->data + b->len + sizeof r, text, len);
     b->len = need;
+    pthread_mutex_unlock(&b->mu);
+    if (!__atomic_load_n(&dev->par->printed, __ATOMIC_RELAXED)) __atomic_store_n(&dev->par->printed, 1, __ATOMIC_SEQ_CST);
     return 0;
 }
 
@@ -469,6 +555,12 @@ static int coordinate(struct ws_par *P)
 
 ws_par_result ws_par_run(ws_device *dev, const ws_par_launch *how)
 {
+    /* After fork() the child has only the thread that called it: a pool
+     * made before would wait for workers that do not exist here. */
+    if (dev->par && dev->par->pid != getpid()) {
+        pool_free(dev->par);
+        dev->par = NULL;
+    }
     if (!dev->par && !(dev->par = pool_new(dev))) return WS_PAR_NO_THREADS;
     struct ws_par *P = dev->par;
     ws_grid_run *L = dev->current;
@@ -482,6 +574,7 @@ ws_par_result ws_par_run(ws_device *dev, const ws_par_launch *how)
     P->exhausted = L->next_block >= L->total_blocks;
     P->finish = 0;
     P->want_progress = 0;
+    P->printed = 0;
     P->print_round = UINT64_MAX;
     P->print_core = dev->cfg.cores;
     P->t0 = ws_now_seconds();
@@ -513,7 +606,10 @@ void ws_par_free(ws_device *dev)
     dev->par = NULL;
     if (!dev->cores) return;
     for (uint32_t c = 0; c < dev->cfg.cores; c++) {
-        if (dev->cores[c].prints) free(dev->cores[c].prints->data);
+        if (dev->cores[c].prints) {
+            pthread_mutex_destroy(&dev->cores[c].prints->mu);
+            free(dev->cores[c].prints->data);
+        }
         free(dev->cores[c].prints);
         dev->cores[c].prints = NULL;
     }

@@ -582,7 +582,8 @@ static int timing_parallel(ws_device *dev, ws_timing *T, double limit, uint64_t 
     for (uint32_t c = 0; c < T->ncores; c++) {
         if (T->last_release[c] > end) end = T->last_release[c];
         uint64_t at = ws_par_core_round(dev, c);
-        if (r == WS_PAR_DEADLOCK && at > end) end = at;
+        /* a launch that no core ended: where the furthest core got */
+        if ((r == WS_PAR_DEADLOCK || r == WS_PAR_TIMEOUT) && at > end) end = at;
     }
     if (r == WS_PAR_FAULT) end = ws_par_core_round(dev, dev->fault.core) - 1; /* the cycle it faulted in */
     *t = end;
@@ -592,7 +593,7 @@ static int timing_parallel(ws_device *dev, ws_timing *T, double limit, uint64_t 
     case WS_PAR_FAULT: *st = WS_ERR_KERNEL_FAULT; return 0;
     case WS_PAR_DEADLOCK: ws_raise_deadlock(dev); *st = WS_ERR_DEADLOCK; return 0;
     case WS_PAR_TIMEOUT:
-        ws_fault_watchdog(dev, UINT64_MAX);
+        ws_fault_watchdog(dev, end);
         *st = WS_ERR_TIMEOUT;
         return 0;
     case WS_PAR_NO_THREADS: break;

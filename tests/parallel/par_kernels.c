@@ -114,3 +114,17 @@ WS_KERNEL void short_blocks(int *out)
     for (int i = 0; i < 12; i++) s += *p + i;
     *p = s;
 }
+
+/* Spins until *flag is set, which nothing does: only the watchdog ends it. */
+WS_KERNEL void spins(int *flag)
+{
+    while (*(volatile int *)flag == 0) { }
+}
+
+/* Prints, then waits for ever for a flag nothing sets (a hang being
+ * debugged with printf): its lines must show before the watchdog. */
+WS_KERNEL void prints_then_hangs(int *flag)
+{
+    if (threadIdx_x() == 0) printf("block %u reached the wait\n", blockIdx_x());
+    while (*(volatile int *)flag == 0) { }
+}

@@ -7,11 +7,24 @@
  * one-thread schedule. */
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "device/timing.h"
 #include "warpscope/warpscope.h"
 #include "warpscope/tool.h"
 #include "../test.h"
+
+/* ThreadSanitizer cannot start threads in the child of a threaded fork */
+#if defined(__SANITIZE_THREAD__)
+#define UNDER_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define UNDER_TSAN 1
+#endif
+#endif
+#ifndef UNDER_TSAN
+#define UNDER_TSAN 0
+#endif
 
 #define BLOCKS 61
 #define THREADS 64
@@ -175,6 +188,132 @@ static void check_tickets(const tickets_result *r)
     CHECK_EQ_U(r->stats.thread_atomics, N);
 }
 
+/* A timing-mode launch that only the watchdog ends, on `threads` host
+ * threads: the report names the cycle it stopped at, and the cycles and
+ * counters are where the cores got (on several threads cycles were 0, the
+ * counters of every resident warp were charged back to cycle 0, and the
+ * report named no cycle). */
+static void check_watchdog_timing(const char *elf, uint32_t threads)
+{
+    ws_config c;
+    ws_config_default(&c);
+    c.threads = threads;
+    c.mode = WS_MODE_TIMING;
+    c.watchdog_ms = 150;
+    ws_device *d = NULL;
+    CHECK(ws_device_open(&c, &d) == WS_OK);
+    ws_module *m = NULL;
+    ws_kernel *k = NULL;
+    CHECK(ws_module_load_file(d, elf, &m) == WS_OK);
+    CHECK(ws_kernel_get(m, "spins", &k) == WS_OK);
+    ws_addr flag = 0;
+    CHECK(ws_malloc(d, 4, &flag) == WS_OK);
+    CHECK(ws_memset(d, flag, 0, 4) == WS_OK);
+    ws_arg a[1] = { WS_ARG_PTR(flag) };
+    CHECK(ws_launch(d, k, WS_DIM3(8, 1, 1), WS_DIM3(64, 1, 1), 0, a, 1) == WS_OK);
+    CHECK_EQ_U(ws_synchronize(d), WS_ERR_TIMEOUT);
+    CHECK_STR_CONTAINS(ws_last_error(d), "watchdog: still running after 150 ms (0 blocks of 8 done, cycle ");
+    ws_launch_stats st;
+    ws_timing_counters k2;
+    CHECK(ws_last_launch_stats(d, &st) == WS_OK);
+    CHECK(ws_last_launch_counters(d, &k2) == WS_OK);
+    CHECK(st.cycles > 1000);
+    CHECK(st.warp_instructions > 0);
+    CHECK_EQ_U(k2.cycles, st.cycles);
+    CHECK_EQ_U(k2.warp_instructions, st.warp_instructions);
+    /* 16 warps resident on 4 cores of 8 slots the whole time */
+    CHECK(k2.achieved_occupancy > 0.45 && k2.achieved_occupancy <= 0.5);
+    uint64_t sum = 0;
+    for (int s = 0; s < WS_WARP_STATE_COUNT; s++) sum += k2.state_cycles[s];
+    CHECK_EQ_U(sum, k2.resident_warp_cycles);
+    CHECK(ws_device_close(d) == WS_OK);
+}
+
+/* A child of fork() uses a device whose worker threads the parent
+ * started: only the forking thread exists in the child, so its launches
+ * need workers of their own (they waited for the parent's for ever), and
+ * closing the device must not join threads of another process. */
+static void check_fork(const char *elf)
+{
+    ws_device *d = open_dev(2);
+    ws_module *m = NULL;
+    ws_kernel *k = NULL;
+    CHECK(ws_module_load_file(d, elf, &m) == WS_OK);
+    CHECK(ws_kernel_get(m, "chatty", &k) == WS_OK);
+    ws_addr out = 0;
+    CHECK(ws_malloc(d, BLOCKS * THREADS * 4, &out) == WS_OK);
+    ws_arg a[1] = { WS_ARG_PTR(out) };
+    static run_result printed;
+    memset(&printed, 0, sizeof printed);
+    CHECK(ws_set_printf_handler(d, on_print, &printed) == WS_OK);
+    CHECK(ws_launch(d, k, WS_DIM3(BLOCKS, 1, 1), WS_DIM3(THREADS, 1, 1), 0, a, 1) == WS_OK);
+    CHECK(ws_synchronize(d) == WS_OK); /* the pool exists now */
+    fflush(NULL);
+    pid_t child = fork();
+    CHECK(child >= 0);
+    if (child == 0) {
+        alarm(20); /* a hang ends the child with SIGALRM */
+        ws_launch_stats st;
+        int ok = ws_launch(d, k, WS_DIM3(BLOCKS, 1, 1), WS_DIM3(THREADS, 1, 1), 0, a, 1) == WS_OK &&
+                 ws_synchronize(d) == WS_OK && ws_last_launch_stats(d, &st) == WS_OK && st.blocks == BLOCKS &&
+                 ws_device_close(d) == WS_OK;
+        _exit(ok ? 0 : 1);
+    }
+    int status = 0;
+    CHECK(waitpid(child, &status, 0) == child);
+    CHECK(WIFEXITED(status));
+    if (WIFSIGNALED(status)) fprintf(stderr, "fork: the child ended with signal %d\n", WTERMSIG(status));
+    CHECK_EQ_U(WIFEXITED(status) ? WEXITSTATUS(status) : 99, 0);
+    /* the parent's pool goes on working */
+    CHECK(ws_launch(d, k, WS_DIM3(BLOCKS, 1, 1), WS_DIM3(THREADS, 1, 1), 0, a, 1) == WS_OK);
+    CHECK(ws_synchronize(d) == WS_OK);
+    CHECK(ws_device_close(d) == WS_OK);
+}
+
+/* printf lines reach the handler while the cores still run: a kernel
+ * that prints and then hangs shows its lines long before the watchdog
+ * ends it, as on one thread (on several they were held to the end of the
+ * launch, so a hang without a watchdog showed no line at all). */
+static double first_line_at = -1;
+static int hang_lines;
+static void on_hang_print(void *user, uint64_t launch, ws_dim3 block, ws_dim3 thread, const char *text, size_t len)
+{
+    (void)launch, (void)block, (void)thread, (void)text, (void)len;
+    if (first_line_at < 0) first_line_at = ws_now_seconds() - *(double *)user;
+    hang_lines++;
+}
+
+static void check_prints_while_running(const char *elf, uint32_t threads, int timing)
+{
+    ws_config c;
+    ws_config_default(&c);
+    c.threads = threads;
+    if (timing) c.mode = WS_MODE_TIMING;
+    c.watchdog_ms = 2000;
+    ws_device *d = NULL;
+    CHECK(ws_device_open(&c, &d) == WS_OK);
+    ws_module *m = NULL;
+    ws_kernel *k = NULL;
+    CHECK(ws_module_load_file(d, elf, &m) == WS_OK);
+    CHECK(ws_kernel_get(m, "prints_then_hangs", &k) == WS_OK);
+    ws_addr flag = 0;
+    CHECK(ws_malloc(d, 4, &flag) == WS_OK);
+    CHECK(ws_memset(d, flag, 0, 4) == WS_OK);
+    double t0 = ws_now_seconds();
+    first_line_at = -1;
+    hang_lines = 0;
+    CHECK(ws_set_printf_handler(d, on_hang_print, &t0) == WS_OK);
+    ws_arg a[1] = { WS_ARG_PTR(flag) };
+    CHECK(ws_launch(d, k, WS_DIM3(8, 1, 1), WS_DIM3(64, 1, 1), 0, a, 1) == WS_OK);
+    CHECK_EQ_U(ws_synchronize(d), WS_ERR_TIMEOUT);
+    CHECK_EQ_U(hang_lines, 8);
+    if (!(first_line_at >= 0 && first_line_at < 1.0))
+        fprintf(stderr, "%s mode, %u threads: the first line came %.3f s after the launch (watchdog 2 s)\n",
+                timing ? "timing" : "functional", threads, first_line_at);
+    CHECK(first_line_at >= 0 && first_line_at < 1.0);
+    CHECK(ws_device_close(d) == WS_OK);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) { fprintf(stderr, "usage: %s par_kernels.elf\n", argv[0]); return 2; }
@@ -269,6 +408,17 @@ int main(int argc, char **argv)
     run(elf, "chatty", 2, 0, &many);
     CHECK_EQ_U(many.nprinted > 0, 1);
     CHECK_STR_CONTAINS(many.printed, "block 60 thread 48 sum");
+
+    /* the watchdog in timing mode, on one and on several threads */
+    check_watchdog_timing(elf, 1);
+    check_watchdog_timing(elf, 2);
+    check_watchdog_timing(elf, 4);
+
+    check_prints_while_running(elf, 1, 0);
+    check_prints_while_running(elf, 2, 0);
+    check_prints_while_running(elf, 2, 1);
+    if (!UNDER_TSAN) check_fork(elf);
+    else printf("ThreadSanitizer: the fork check is left out\n");
 
     /* racing atomics */
     static tickets_result t1, t1b, t2, tool2;

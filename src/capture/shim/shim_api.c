@@ -59,6 +59,20 @@ WS_API ws_status ws_device_open(const ws_config *cfg, ws_device **out)
 {
     shim_call c;
     shim_enter(&c, NULL, 0);
+    /* The device to be captured runs its launches on one host thread, as
+     * with any tool (docs/parallel.md): a program whose blocks race gives
+     * what the replay, also on one thread, gives again. */
+    ws_config one;
+    shim_init(); /* (WARPSCOPE_CAPTURE read) */
+    pthread_mutex_lock(&shim_g.lock);
+    const int capturing = c.outer && shim_g.enabled && !shim_g.dev_seen;
+    pthread_mutex_unlock(&shim_g.lock);
+    if (capturing) {
+        if (cfg) one = *cfg;
+        else REAL(ws_config_default)(&one);
+        one.threads = 1;
+        cfg = &one;
+    }
     ws_status st = REAL(ws_device_open)(cfg, out);
     if (c.outer && st == WS_OK && out && *out) {
         pthread_mutex_lock(&shim_g.lock);
