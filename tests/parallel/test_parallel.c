@@ -193,22 +193,31 @@ static void check_tickets(const tickets_result *r)
  * counters are where the cores got (on several threads cycles were 0, the
  * counters of every resident warp were charged back to cycle 0, and the
  * report named no cycle). */
-static void check_watchdog_timing(const char *elf, uint32_t threads)
+/* A device on `threads` host threads with a watchdog of watchdog_ms, the
+ * kernel `name` of elf, and a zeroed flag word for it to spin on. */
+static ws_device *open_spinner(const char *elf, uint32_t threads, int timing, uint32_t watchdog_ms, const char *name,
+                               ws_kernel **k, ws_addr *flag)
 {
     ws_config c;
     ws_config_default(&c);
     c.threads = threads;
-    c.mode = WS_MODE_TIMING;
-    c.watchdog_ms = 150;
+    if (timing) c.mode = WS_MODE_TIMING;
+    c.watchdog_ms = watchdog_ms;
     ws_device *d = NULL;
     CHECK(ws_device_open(&c, &d) == WS_OK);
     ws_module *m = NULL;
-    ws_kernel *k = NULL;
     CHECK(ws_module_load_file(d, elf, &m) == WS_OK);
-    CHECK(ws_kernel_get(m, "spins", &k) == WS_OK);
+    CHECK(ws_kernel_get(m, name, k) == WS_OK);
+    CHECK(ws_malloc(d, 4, flag) == WS_OK);
+    CHECK(ws_memset(d, *flag, 0, 4) == WS_OK);
+    return d;
+}
+
+static void check_watchdog_timing(const char *elf, uint32_t threads)
+{
+    ws_kernel *k = NULL;
     ws_addr flag = 0;
-    CHECK(ws_malloc(d, 4, &flag) == WS_OK);
-    CHECK(ws_memset(d, flag, 0, 4) == WS_OK);
+    ws_device *d = open_spinner(elf, threads, 1, 150, "spins", &k, &flag);
     ws_arg a[1] = { WS_ARG_PTR(flag) };
     CHECK(ws_launch(d, k, WS_DIM3(8, 1, 1), WS_DIM3(64, 1, 1), 0, a, 1) == WS_OK);
     CHECK_EQ_U(ws_synchronize(d), WS_ERR_TIMEOUT);
@@ -285,20 +294,9 @@ static void on_hang_print(void *user, uint64_t launch, ws_dim3 block, ws_dim3 th
 
 static void check_prints_while_running(const char *elf, uint32_t threads, int timing)
 {
-    ws_config c;
-    ws_config_default(&c);
-    c.threads = threads;
-    if (timing) c.mode = WS_MODE_TIMING;
-    c.watchdog_ms = 2000;
-    ws_device *d = NULL;
-    CHECK(ws_device_open(&c, &d) == WS_OK);
-    ws_module *m = NULL;
     ws_kernel *k = NULL;
-    CHECK(ws_module_load_file(d, elf, &m) == WS_OK);
-    CHECK(ws_kernel_get(m, "prints_then_hangs", &k) == WS_OK);
     ws_addr flag = 0;
-    CHECK(ws_malloc(d, 4, &flag) == WS_OK);
-    CHECK(ws_memset(d, flag, 0, 4) == WS_OK);
+    ws_device *d = open_spinner(elf, threads, timing, 2000, "prints_then_hangs", &k, &flag);
     double t0 = ws_now_seconds();
     first_line_at = -1;
     hang_lines = 0;
