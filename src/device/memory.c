@@ -19,7 +19,7 @@ int ws_mem_init(ws_memory *m, uint64_t limit, uint32_t stack_size, uint32_t nslo
 {
     memset(m, 0, sizeof *m);
     m->limit = limit;
-    m->tool_lo = m->tool_dirty = limit;
+    m->user_limit = m->tool_lo = m->tool_dirty = limit;
     m->global = map_zeroed(limit);
 #ifdef MADV_HUGEPAGE
     /* Lanes of a warp often touch 32 different pages per access: huge
@@ -140,7 +140,7 @@ static int try_alloc(ws_memory *m, uint32_t span, uint32_t size, ws_region_kind 
         *addr = r.addr;
         return 0;
     }
-    if ((uint64_t)m->brk + span > m->tool_lo) return -1;
+    if ((uint64_t)m->brk + span > ws_mem_user_end(m)) return -1;
     r.addr = WS_GLOBAL_BASE + m->brk;
     if (insert_region(m, m->nregions, r)) return -1;
     m->brk += span;
@@ -202,7 +202,7 @@ int ws_mem_alloc_at(ws_memory *m, uint32_t addr, uint32_t size, ws_region_kind k
         return -1;
     uint64_t span64 = ((uint64_t)size + REDZONE + ALLOC_ALIGN - 1) / ALLOC_ALIGN * ALLOC_ALIGN;
     uint64_t off = addr - WS_GLOBAL_BASE;
-    if (off + span64 > m->tool_lo) return -1;
+    if (off + span64 > ws_mem_user_end(m)) return -1;
     uint32_t span = (uint32_t)span64;
     for (int pass = 0; pass < 2; pass++) {
         if (off >= m->brk) { /* above the bump pointer: a hole up to addr, then the region */

@@ -44,6 +44,9 @@ typedef struct ws_memory {
      * arena, outside the regions, so a program's modules and allocations
      * get the addresses they get without the tool (captures replay; no
      * perturbation); the program's arena ends at tool_lo. */
+    uint64_t user_limit;     /* the program's global_mem_limit: its arena
+                                ends there or at tool_lo, whichever is lower
+                                (the tracer maps more for its own buffers) */
     uint64_t tool_lo;        /* lowest offset of a tool buffer (limit: none) */
     uint64_t tool_dirty;     /* lowest offset a tool buffer ever had: below
                                 it the top of the arena is untouched        */
@@ -59,6 +62,12 @@ typedef struct ws_memory {
     uint32_t stack_shift;    /* log2(stack_size): stack sizes are powers of two */
     uint32_t stack_lanes;    /* lanes per warp: the interleave factor          */
 } ws_memory;
+
+/* The end of the program's arena (offset): allocations stay below it. */
+static inline uint64_t ws_mem_user_end(const ws_memory *m)
+{
+    return m->user_limit < m->tool_lo ? m->user_limit : m->tool_lo;
+}
 
 /* nslots lane stacks of stack_size bytes, for warps of `lanes` lanes. */
 int  ws_mem_init(ws_memory *m, uint64_t limit, uint32_t stack_size, uint32_t nslots, uint32_t lanes);

@@ -169,12 +169,12 @@ ws_status ws_device_grow_arena(ws_device *dev, uint64_t limit)
         free(pages);
         return WS_ERR_OUT_OF_MEMORY;
     }
+    bigger.user_limit = dev->mem.user_limit; /* the program keeps the memory it was given */
     ws_mem_fini(&dev->mem);
     dev->mem = bigger;
     free(dev->code_pages); /* (all empty: nothing was decoded) */
     dev->code_pages = pages;
     dev->ncode_pages = (uint32_t)(limit >> 12);
-    dev->cfg.global_mem_limit = limit;
     return WS_OK;
 }
 

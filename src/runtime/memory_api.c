@@ -16,20 +16,21 @@ ws_status ws_malloc(ws_device *dev, size_t size, ws_addr *out)
     if (size == 0) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_malloc: size is 0");
     if (size > UINT32_MAX || ws_mem_alloc(&dev->mem, (uint32_t)size, REGION_DATA, out))
         return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY,
-                            "ws_malloc(%zu): device memory exhausted (%llu of %llu bytes in use; "
+                            "ws_malloc(%zu): device memory exhausted (%llu of %llu bytes in use%s; "
                             "raise global_mem_limit)", size, (unsigned long long)dev->mem.used,
-                            (unsigned long long)dev->mem.limit);
+                            (unsigned long long)dev->mem.user_limit,
+                            dev->mem.tool_lo < dev->mem.user_limit ? ", and tools' buffers at the top" : "");
     return WS_OK;
 }
 
 ws_status ws_check_placement(ws_device *dev, const char *what, ws_addr addr, uint64_t size)
 {
-    uint64_t end = WS_GLOBAL_BASE + dev->mem.limit;
+    uint64_t end = WS_GLOBAL_BASE + dev->mem.user_limit;
     if (addr < WS_GLOBAL_BASE || addr >= end || size > end - addr)
         return ws_set_error(dev, WS_ERR_INVALID_ARG, "%s: [0x%08x, 0x%08llx) is outside the global arena "
                             "[0x%08x, 0x%08llx) (global_mem_limit=%llu)", what, addr,
                             (unsigned long long)(addr + size), WS_GLOBAL_BASE, (unsigned long long)end,
-                            (unsigned long long)dev->mem.limit);
+                            (unsigned long long)dev->mem.user_limit);
     if ((addr - WS_GLOBAL_BASE) % 256)
         return ws_set_error(dev, WS_ERR_INVALID_ARG, "%s: address 0x%08x is not 256-byte aligned", what, addr);
     return WS_OK;
@@ -153,7 +154,7 @@ ws_status ws_mem_info(const ws_device *dev, uint64_t *used, uint64_t *limit)
     if (!dev) return WS_ERR_INVALID_ARG;
     WS_API_LOCKED((ws_device *)dev, "ws_mem_info");
     if (used) *used = dev->mem.used;
-    if (limit) *limit = dev->mem.limit;
+    if (limit) *limit = dev->mem.user_limit;
     return WS_OK;
 }
 

@@ -24,9 +24,11 @@ struct ws_module {
 };
 
 /* Give a device with nothing in its global arena yet an arena of `limit`
- * bytes (the memory and the decoded-code table with it): the tracer asks
- * for all the room there is. WS_ERR_BUSY if something is allocated,
- * WS_ERR_OUT_OF_MEMORY if the host cannot map it (the old arena stays). */
+ * bytes (the memory and the decoded-code table with it) for tools'
+ * buffers: the tracer asks for all the room there is. The program's own
+ * allocations still end at its global_mem_limit. WS_ERR_BUSY if something
+ * is allocated, WS_ERR_OUT_OF_MEMORY if the host cannot map it (the old
+ * arena stays). */
 ws_status ws_device_grow_arena(ws_device *dev, uint64_t limit);
 
 /* Is mod / k a live handle of dev? Sets dev's error naming fn and returns

@@ -1,7 +1,7 @@
 /* Per frame: launches replay_ids_kernel.c's ids_tag, which stores its
  * launch id, and draws two full-screen triangles whose colour is their draw
  * id, so each frame's results depend on ids that keep counting across
- * frames; prints where its buffers are, then per frame the stored launch
+ * frames; prints where its buffers are in how much memory, then per frame the stored launch
  * id and pixel 0's red channel, then where a buffer allocated last is.
  *   usage: replay_ids KERNEL.elf FRAMES */
 #include <stdio.h>
@@ -45,7 +45,10 @@ int main(int argc, char **argv)
         ws_malloc(dev, sizeof tri, &vb) || ws_memcpy_htod(dev, vb, tri, sizeof tri) || ws_gfx_set_target(dev, t) ||
         ws_gfx_set_vertex_buffer(dev, 0, vb, sizeof tri) || ws_gfx_set_pipeline(dev, p))
         return fail(dev, "setting up");
-    printf("buffers at 0x%08llx and 0x%08llx\n", (unsigned long long)tags, (unsigned long long)vb);
+    uint64_t limit = 0;
+    if (ws_mem_info(dev, NULL, &limit)) return fail(dev, "ws_mem_info");
+    printf("buffers at 0x%08llx and 0x%08llx of %llu bytes\n", (unsigned long long)tags, (unsigned long long)vb,
+           (unsigned long long)limit);
     unsigned char px[SIDE * SIDE * 4];
     for (int i = 0; i < atoi(argv[2]); i++) {
         static const float black[4] = {0, 0, 0, 1};

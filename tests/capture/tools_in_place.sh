@@ -7,7 +7,8 @@
 # captured addresses). Before, they took the program's memory: every
 # address moved under the profiler and the watcher (and `warpscope profile
 # -- warpscope replay` failed: "the bytes at 0x01000000 are not free"),
-# and every allocation after the first traced launch under the tracer.
+# and every allocation after the first traced launch under the tracer,
+# whose program also saw 3 GiB of memory instead of its global_mem_limit.
 #   usage: tools_in_place.sh WARPSCOPE WORKDIR REPLAY_IDS KERNEL.elf
 set -euo pipefail
 ws=$1 work=$2 prog=$3 elf=$4
