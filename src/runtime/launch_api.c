@@ -125,7 +125,8 @@ static ws_status check_args(ws_device *dev, const ws_kernel *k, const ws_arg *ar
     const ws_elf_kernel *m = k->meta;
     if (!m->has_params)
         return ws_set_error(dev, WS_ERR_BAD_LAUNCH, "launch of '%s': the module has no parameter "
-                            "information (DWARF) for this kernel; build it with 'warpscope cc' without -g0", m->name);
+                            "information (DWARF) for this kernel: build it from C with 'warpscope cc' without -g0 (a kernel "
+                            "written in assembly has none: call it from a C kernel)", m->name);
     if (nargs != m->nparams)
         return ws_set_error(dev, WS_ERR_BAD_LAUNCH, "launch of '%s': %zu arguments given, the kernel "
                             "takes %u", m->name, nargs, m->nparams);
