@@ -210,7 +210,8 @@ static int compile(const cc_paths *p, const cc_opts *o, const char *src, const c
 {
     argv_list a = { .n = 0 };
     const char *fixed[] = { p->clang, "--target=riscv32-unknown-elf", "-march=rv32imafc", "-mabi=ilp32f",
-                            "-mno-relax", "-ffreestanding", "-fno-common", "-fno-builtin-printf", o->opt,
+                            "-mno-relax", "-ffreestanding", "-fno-common", "-fno-builtin-printf",
+                            "-ftls-model=local-exec", o->opt,
                             o->debug, "-I", p->include, "-I", p->abi_include, "-isystem",
                             PICOLIBC "/include", NULL };
     for (int i = 0; fixed[i]; i++) if (add(&a, fixed[i])) return -1;
