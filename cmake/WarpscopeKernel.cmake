@@ -3,7 +3,7 @@
 # Builds a kernel module with `warpscope cc`. A relative OUTPUT is placed in
 # the current binary directory. <target> is an ALL target producing it. The
 # module is rebuilt when a source, a header next to a source, the device
-# headers or anything in DEPENDS changes.
+# headers, the device library or anything in DEPENDS changes.
 function(ws_add_kernel target)
   cmake_parse_arguments(K "" "OUTPUT" "SOURCES;FLAGS;DEPENDS" ${ARGN})
   if(NOT K_OUTPUT OR NOT K_SOURCES)
@@ -53,6 +53,10 @@ function(ws_add_kernel target)
     OUTPUT ${K_OUTPUT}
     COMMAND $<TARGET_FILE:warpscope_cli> cc -o ${K_OUTPUT} ${K_FLAGS} ${srcs}
     DEPENDS ${srcs} ${local_headers} ${K_DEPENDS} warpscope_cli ws_device_lib ${ws_kernel_headers}
+            # the archive itself: naming the custom target ws_device_lib only
+            # orders the builds, it does not relink a module when the device
+            # library changes
+            ${CMAKE_BINARY_DIR}/kernel/libwsdevice.a
             ${CMAKE_SOURCE_DIR}/kernel/warpscope.ld ${CMAKE_SOURCE_DIR}/include/warpscope/abi.h
     COMMENT "Building kernel module ${K_OUTPUT}"
     VERBATIM)

@@ -33,6 +33,14 @@ static int add(argv_list *a, const char *s)
 
 static int exists(const char *p) { return access(p, R_OK) == 0; }
 
+/* An object file or archive given on the command line (`warpscope cc -c`
+ * output): it goes to the linker, not to clang. */
+static int is_object(const char *p)
+{
+    size_t n = strlen(p);
+    return (n > 2 && !strcmp(p + n - 2, ".o")) || (n > 2 && !strcmp(p + n - 2, ".a"));
+}
+
 /* out = a + b; 0, or -1 if it does not fit. */
 static int join(char *out, size_t len, const char *a, const char *b)
 {
@@ -148,9 +156,10 @@ static int run(argv_list *a, int verbose)
 static void usage(FILE *f)
 {
     fprintf(f, "usage: warpscope cc [-o out.elf] [-c] [-O0|-O1|-O2|-O3|-Os] [-g0] [-I dir] [-D name[=v]]\n"
-               "                    [-v] [clang flags...] file.c|file.S...\n"
+               "                    [-v] [clang flags...] file.c|file.S|file.o|lib.a...\n"
                "Compiles kernels for the Warpscope device (riscv32 rv32imafc, ilp32f) and links a\n"
-               "module with DWARF. -c stops after compiling one file to an object.\n");
+               "module with DWARF. -c stops after compiling one file to an object; objects and\n"
+               "archives (.o, .a) go to the linker as they are.\n");
 }
 
 typedef struct cc_opts {
@@ -187,6 +196,10 @@ static int parse(int argc, char **argv, cc_opts *o)
     }
     if (!o->nsrcs) { usage(stderr); return -1; }
     if (o->compile_only && o->nsrcs != 1) { fprintf(stderr, "warpscope cc: -c takes one source file\n"); return -1; }
+    if (o->compile_only && is_object(o->srcs[0])) {
+        fprintf(stderr, "warpscope cc: -c: %s is already an object; give a .c or .S file\n", o->srcs[0]);
+        return -1;
+    }
     return 0;
 bad:
     usage(stderr);
@@ -197,7 +210,8 @@ static int compile(const cc_paths *p, const cc_opts *o, const char *src, const c
 {
     argv_list a = { .n = 0 };
     const char *fixed[] = { p->clang, "--target=riscv32-unknown-elf", "-march=rv32imafc", "-mabi=ilp32f",
-                            "-mno-relax", "-ffreestanding", "-fno-common", "-fno-builtin-printf", o->opt,
+                            "-mno-relax", "-ffreestanding", "-fno-common", "-fno-builtin-printf",
+                            "-ftls-model=local-exec", o->opt,
                             o->debug, "-I", p->include, "-I", p->abi_include, "-isystem",
                             PICOLIBC "/include", NULL };
     for (int i = 0; fixed[i]; i++) if (add(&a, fixed[i])) return -1;
@@ -241,15 +255,21 @@ int ws_cmd_cc(int argc, char **argv)
     char (*objs)[PATH_MAX] = calloc(128, PATH_MAX);
     if (!objs) { rmdir(tmpdir); fprintf(stderr, "warpscope cc: out of memory\n"); return 1; }
     int rc = 0, n = 0;
+    char made[128] = { 0 }; /* objs[i] is a temporary this call compiled */
     for (; n < o.nsrcs && !rc; n++) {
+        if (is_object(o.srcs[n])) { /* from `warpscope cc -c`, or an archive: linked as it is */
+            snprintf(objs[n], PATH_MAX, "%s", o.srcs[n]);
+            continue;
+        }
         snprintf(objs[n], PATH_MAX, "%s/%d.o", tmpdir, n);
+        made[n] = 1;
         rc = compile(&p, &o, o.srcs[n], objs[n]);
     }
     char out[PATH_MAX];
     if (o.out) snprintf(out, sizeof out, "%s", o.out);
     else default_output(o.srcs[0], out, sizeof out);
     if (!rc) rc = link_module(&p, &o, objs, n, out);
-    for (int i = 0; i < n; i++) unlink(objs[i]);
+    for (int i = 0; i < n; i++) if (made[i]) unlink(objs[i]);
     free(objs);
     rmdir(tmpdir);
     if (rc) fprintf(stderr, "warpscope cc: failed\n");

@@ -16,12 +16,21 @@ static long ws_ecall3(long svc, long a0, long a1, long a2, long a3)
     return r_a0;
 }
 
+/* One record of at most WS_PRINTF_MAX bytes per call. Longer output is cut
+ * there; when the format ends a line, the cut record still ends with its
+ * newline, so the next record does not run on into this line. */
+#define WS_PRINTF_MAX 256
 int ws_vprintf(const char *fmt, va_list ap)
 {
-    char buf[256];
+    char buf[WS_PRINTF_MAX + 1];
     int n = vsnprintf(buf, sizeof buf, fmt, ap);
     if (n < 0) return n;
-    size_t len = (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1;
+    size_t len = (size_t)n;
+    if (len > WS_PRINTF_MAX) {
+        size_t fl = __builtin_strlen(fmt);
+        len = WS_PRINTF_MAX;
+        if (fl && fmt[fl - 1] == '\n') buf[len - 1] = '\n';
+    }
     ws_ecall3(WS_ECALL_WRITE, 1, (long)(uintptr_t)buf, (long)len, 0);
     return n;
 }

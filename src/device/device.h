@@ -140,6 +140,11 @@ typedef struct ws_grid_run {
     const char *kernel_name;             /* for reports; lives as long as L  */
     uint32_t entry;                      /* device address of the kernel     */
     uint32_t body;                       /* ... past its prologue (debuggers) */
+    uint32_t tls_size;                   /* each lane's thread-local block
+                                            (errno) at the top of its stack,
+                                            tp pointing at it; 0: none     */
+    uint32_t tls_image, tls_filesz;      /* device address and initialised
+                                            bytes of the module's template  */
     ws_dim3 grid, block;
     uint32_t dyn_shared, shared_total;  /* static + dynamic, per block      */
     uint32_t shared_lo;                  /* window offset of the block's first

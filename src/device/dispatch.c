@@ -57,7 +57,7 @@ static void init_warp(ws_device *dev, ws_grid_run *L, ws_block *b, ws_warp *w, u
      * registers only if the slot's previous warp touched them (they are
      * large, and most warps are short and use a few registers). The rows
      * set below are cleared too: a fuller warp may have used more lanes. */
-    const uint32_t set_here = 1u << 1 | 1u << 2 | 0xFFu << 10; /* ra, sp, a0-a7 / fa0-fa7 */
+    const uint32_t set_here = 1u << 1 | 1u << 2 | 1u << 4 | 0xFFu << 10; /* ra, sp, tp, a0-a7 / fa0-fa7 */
     uint32_t wx = w->initialized ? __atomic_load_n(&dev->written_x, __ATOMIC_RELAXED) | set_here : UINT32_MAX;
     uint32_t wf = !w->initialized ? UINT32_MAX : w->fp_used ? __atomic_load_n(&dev->written_f, __ATOMIC_RELAXED) | set_here : 0;
     clear_rows(w->x, wx);
@@ -98,8 +98,22 @@ static void init_warp(ws_device *dev, ws_grid_run *L, ws_block *b, ws_warp *w, u
         }
     const uint32_t shift = dev->mem.stack_shift, slot0 = w->stack_slot0, g0 = (uint32_t)grid_first;
     for (uint32_t l = 0; l < n; l++) w->pc[l] = entry;
-    for (uint32_t l = 0; l < n; l++) w->x[2][l] = WS_STACK_BASE + ((slot0 + l + 1) << shift) - sp_off;
+    for (uint32_t l = 0; l < n; l++) w->x[2][l] = WS_STACK_BASE + ((slot0 + l + 1) << shift) - L->tls_size - sp_off;
     for (uint32_t l = 0; l < n; l++) w->x[1][l] = WS_RETIRE_ADDR;
+    if (L->tls_size) /* thread-local storage (errno): a fresh copy of the template per lane, tp at it */
+        for (uint32_t l = 0; l < n; l++) {
+            uint32_t off = dev->mem.stack_size - L->tls_size;
+            w->x[4][l] = WS_STACK_BASE + ((slot0 + l) << shift) + off;
+            for (uint32_t i = 0; i < L->tls_size; i += 4) {
+                uint32_t v = 0;
+                if (i < L->tls_filesz) {
+                    const uint8_t *src = ws_mem_global_ptr(&dev->mem, L->tls_image + i);
+                    uint32_t k = L->tls_filesz - i < 4 ? L->tls_filesz - i : 4;
+                    memcpy(&v, src, k);
+                }
+                memcpy(ws_mem_stack_ptr(&dev->mem, slot0 + l, off + i), &v, 4);
+            }
+        }
     for (uint32_t i = 0; i < L->ni; i++) {
         const uint32_t base = L->ireg[i], stride = L->ireg_stride[i];
         for (uint32_t l = 0; l < n; l++) w->x[10 + i][l] = base + stride * (g0 + l);

@@ -18,6 +18,15 @@ static void stack_overflow(const ws_device *dev, uint32_t own, char *why, size_t
              WS_STACK_BASE + own * dev->mem.stack_size, WS_STACK_BASE + (own + 1) * dev->mem.stack_size);
 }
 
+/* A lane whose sp has left its own stack downwards (a frame or a recursion
+ * too deep for it) is overflowing its stack, whichever slot or guard its
+ * access lands in below that stack. */
+static int sp_below_own_stack(const ws_device *dev, const ws_warp *w, uint32_t l, uint32_t own, uint32_t addr)
+{
+    uint32_t base = WS_STACK_BASE + own * dev->mem.stack_size;
+    return addr < base && addr >= WS_GLOBAL_MAX_END && w->x[2][l] < base;
+}
+
 static void *stack_or_shared(ws_device *dev, ws_warp *w, uint32_t l, uint32_t pc, uint32_t addr,
                              uint32_t size, int write, int raise)
 {
@@ -28,7 +37,7 @@ static void *stack_or_shared(ws_device *dev, ws_warp *w, uint32_t l, uint32_t pc
         if (slot == w->stack_slot0 + l) return ws_mem_stack_ptr(&dev->mem, slot, so & (dev->mem.stack_size - 1));
         if (!raise) return NULL;
         uint32_t own = w->stack_slot0 + l;
-        if (slot + 1 == own)
+        if (slot + 1 == own || sp_below_own_stack(dev, w, l, own, addr))
             stack_overflow(dev, own, why, sizeof why);
         else
             snprintf(why, sizeof why, "not this lane's stack (stacks are private to each lane)");
@@ -53,7 +62,8 @@ static void *stack_or_shared(ws_device *dev, ws_warp *w, uint32_t l, uint32_t pc
         uint32_t own = w->stack_slot0 + l;
         /* slot 0: below it lies the guard between the global arena and the
          * stacks (never mapped, however large global_mem_limit is) */
-        if (own == 0 && addr >= WS_GLOBAL_MAX_END && addr < WS_STACK_BASE)
+        if (addr >= WS_GLOBAL_MAX_END && addr < WS_STACK_BASE &&
+            (own == 0 || sp_below_own_stack(dev, w, l, own, addr)))
             stack_overflow(dev, own, why, sizeof why);
         else
             ws_mem_describe(&dev->mem, addr, why, sizeof why);

@@ -148,6 +148,87 @@ static sizing size_from_counts(const tracer *t, const tr_twin *tw, const ws_trac
     return s;
 }
 
+/* A pointer word of module data (an R_RISCV_32 relocation outside the
+ * code: function pointer tables, addresses of globals): its place in the
+ * original and in the twin, and the value each holds as loaded. */
+typedef struct ptr_pair { uint32_t o_place, t_place, o_val, t_val; } ptr_pair;
+
+static int by_twin_place(const void *a, const void *b)
+{
+    uint32_t x = ((const struct ws_elf_reloc *)a)->place, y = ((const struct ws_elf_reloc *)b)->place;
+    return x < y ? -1 : x > y;
+}
+
+/* Pairs of pointer words, or NULL (none, or out of host memory). */
+static ptr_pair *pointer_pairs(const ws_module *orig, const ws_module *twin, uint32_t delta, uint32_t *n)
+{
+    const ws_elf_image *oi = &orig->img, *ti = &twin->img;
+    *n = 0;
+    struct ws_elf_reloc *tr = ti->nrelocs ? malloc(ti->nrelocs * sizeof *tr) : NULL;
+    ptr_pair *pp = oi->nrelocs ? malloc(oi->nrelocs * sizeof *pp) : NULL;
+    if (!tr || !pp) { free(tr); free(pp); return NULL; }
+    uint32_t nt = 0;
+    for (uint32_t i = 0; i < ti->nrelocs; i++)
+        if (ti->relocs[i].type == 1 /* R_RISCV_32 */) tr[nt++] = ti->relocs[i];
+    qsort(tr, nt, sizeof *tr, by_twin_place);
+    const uint32_t od = orig->base - orig->link_base, td = twin->base - twin->link_base;
+    const uint32_t otext_lo = oi->text_start - od, otext_hi = oi->text_end - od; /* link addresses */
+    for (uint32_t i = 0; i < oi->nrelocs; i++) {
+        const struct ws_elf_reloc *r = &oi->relocs[i];
+        if (r->type != 1 || (r->place >= otext_lo && r->place < otext_hi)) continue;
+        struct ws_elf_reloc key = { r->place + delta, 0, 0 };
+        const struct ws_elf_reloc *t = bsearch(&key, tr, nt, sizeof *tr, by_twin_place);
+        if (!t) continue;
+        pp[(*n)++] = (ptr_pair){ r->place + od, t->place + td, r->value + od, t->value + td };
+    }
+    free(tr);
+    if (!*n) { free(pp); return NULL; }
+    return pp;
+}
+
+/* After the bytes of writable data moved between the copies, the pointer
+ * words that moved with them still point into the copy they came from: a
+ * function pointer in the original's .data called the original's
+ * uninstrumented code from inside a pass (its instructions and accesses
+ * were missing from the trace). Each writable pointer word that holds a
+ * value some pointer word of the source held as loaded gets the
+ * destination's value for it (so a table the kernel shuffled is
+ * translated too); one that points elsewhere into the source's data moves
+ * by the data's offset. (A pointer the kernel computed and stored in a
+ * word that is not a relocation, e.g. in .bss, is not translated.) */
+static void translate_pointers(ws_device *dev, const ws_module *orig, const ws_module *twin, uint32_t delta,
+                               int to_twin)
+{
+    uint32_t n = 0;
+    ptr_pair *pp = pointer_pairs(orig, twin, delta, &n);
+    if (!pp) return;
+    const ws_elf_image *oi = &orig->img;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t off = pp[i].o_place - orig->base; /* granule of the original's image */
+        if (off >= oi->size || !oi->writable[off / 8]) continue;
+        uint32_t place = to_twin ? pp[i].t_place : pp[i].o_place;
+        uint8_t *w = ws_mem_global_ptr(&dev->mem, place);
+        uint32_t v;
+        memcpy(&v, w, 4);
+        uint32_t nv = v;
+        int found = 0;
+        for (uint32_t j = 0; j < n && !found; j++) {
+            uint32_t from = to_twin ? pp[j].o_val : pp[j].t_val, to = to_twin ? pp[j].t_val : pp[j].o_val;
+            if (v == from) nv = to, found = 1;
+        }
+        if (!found) {
+            /* into the source's data (outside its code): moves with the data */
+            const ws_module *src = to_twin ? orig : twin;
+            uint32_t tlo = to_twin ? oi->text_start : twin->img.text_start;
+            uint32_t thi = to_twin ? oi->text_end : twin->img.text_end;
+            if (v - src->base < src->size && !(v >= tlo && v < thi))
+                nv = to_twin ? v - orig->base + twin->base + delta : v - twin->base - delta + orig->base;
+        }
+        if (nv != v) memcpy(w, &nv, 4);
+    }
+    free(pp);
+}
+
 /* Module data the kernel may read and write lives in each copy: the twin
  * gets the original's before a pass, the original the twin's after it. */
 static void sync_data(ws_device *dev, const ws_module *orig, const ws_module *twin, uint32_t delta, int to_twin)
@@ -164,6 +245,7 @@ static void sync_data(ws_device *dev, const ws_module *orig, const ws_module *tw
         }
         g = e;
     }
+    translate_pointers(dev, orig, twin, delta, to_twin);
 }
 
 /* The recording pass's records, read where the lanes wrote them: in its

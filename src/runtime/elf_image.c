@@ -93,6 +93,11 @@ static int scan_segments(ws_elf_ctx *cx, ws_elf_image *img)
     for (size_t i = 0; i < n; i++) {
         GElf_Phdr ph;
         if (!gelf_getphdr(cx->elf, (int)i, &ph)) { ws_elf_fail(cx, "program header %zu unreadable", i); goto out; }
+        if (ph.p_type == PT_TLS && ph.p_memsz && ph.p_memsz <= UINT32_MAX && ph.p_vaddr <= UINT32_MAX) {
+            img->tls_start = (uint32_t)ph.p_vaddr; /* checked against the data segments below */
+            img->tls_size = (uint32_t)ph.p_memsz;
+            img->tls_filesz = (uint32_t)(ph.p_filesz < ph.p_memsz ? ph.p_filesz : ph.p_memsz);
+        }
         if (ph.p_type != PT_LOAD || ph.p_memsz == 0) continue;
         if (ph.p_filesz > ph.p_memsz) {
             ws_elf_fail(cx, "program header %zu: file size 0x%llx exceeds memory size 0x%llx", i,
@@ -129,6 +134,20 @@ static int scan_segments(ws_elf_ctx *cx, ws_elf_image *img)
     }
     if (img->text_start == UINT32_MAX) { ws_elf_fail(cx, "no executable segment"); goto out; }
     if (check_overlap(cx, segs, nsegs)) goto out;
+    if (img->tls_size) { /* the template the lanes' copies start from */
+        int inside = 0;
+        for (size_t i = 0; i < nsegs; i++) {
+            GElf_Phdr ph;
+            if (gelf_getphdr(cx->elf, (int)segs[i].idx, &ph) && (ph.p_flags & PF_W) && img->tls_start >= segs[i].lo &&
+                (uint64_t)img->tls_start + img->tls_size <= segs[i].hi)
+                inside = 1;
+        }
+        if (!inside) {
+            ws_elf_fail(cx, "the thread-local block [0x%08x, +0x%x) is not inside a writable loadable segment "
+                        "(link with kernel/warpscope.ld, as warpscope cc does)", img->tls_start, img->tls_size);
+            goto out;
+        }
+    }
     img->link_base = (uint32_t)lo;
     img->size = (uint32_t)(hi - lo);
     img->bytes = calloc(1, img->size);
@@ -303,6 +322,8 @@ static int keep_reloc(ws_elf_ctx *cx, uint32_t type, uint64_t place)
     case 33: case 34: case 35: case 36: case 37: case 38: case 39: case 40: /* add/sub */
     case 43: case 44: case 45: case 51:              /* align, rvc branch/jump, relax */
     case 52: case 53: case 54: case 55: case 56: case 57: /* sub6, set*, 32_pcrel */
+    case 29: case 30: case 31: case 32:              /* tprel hi20/lo12_i/lo12_s/add: offsets
+                                                        in the TLS block, which tp locates */
         return 0;
     default:
         ws_elf_fail(cx, "unsupported relocation type %u at 0x%08llx", type, (unsigned long long)place);
@@ -466,6 +487,7 @@ int ws_elf_relocate(ws_elf_image *img, uint32_t new_base, char *err, size_t errl
     }
     img->text_start += delta;
     img->text_end += delta;
+    if (img->tls_size) img->tls_start += delta;
     img->link_base = new_base;
     return 0;
 }

@@ -61,6 +61,8 @@ typedef struct ws_elf_image {
     uint8_t *writable;           /* per 8-byte granule: 1 if a writable segment covers it,
                                     0 if read-only/executable; size/8 entries       */
     uint32_t text_start, text_end; /* span of executable segments                  */
+    uint32_t tls_start, tls_size, tls_filesz; /* the PT_TLS template (errno): each lane
+                                    gets a copy at the top of its stack; size 0: none */
     uint32_t shared_static_size; /* size of the .ws_shared section (0 if none)     */
     uint32_t nkernels;
     ws_elf_kernel *kernels;

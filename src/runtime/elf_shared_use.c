@@ -5,7 +5,9 @@
  * their returns). The kernel reserves the span of the objects referenced
  * from that code, so a module with many kernels does not make each launch
  * pay for the others' arrays. A walk that meets an indirect jump or call
- * cannot know where it goes: that kernel keeps the whole section. */
+ * cannot know where it goes: that kernel keeps the whole section. Objects
+ * whose address sits in module data (an initialized pointer) are reserved
+ * by every kernel. */
 #include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,7 +149,11 @@ int ws_elf_kernel_shared(ws_elf_ctx *cx, ws_elf_image *img)
         uint32_t lo = UINT32_MAX, hi = 0;
         for (uint32_t i = 0; i < cx->nshrefs; i++) {
             const struct ws_shared_ref *s = &cx->shrefs[i];
-            if (!in_text(&w, s->place) || !w.seen[(s->place - img->text_start) / 2]) continue;
+            /* A word of module data holding a shared address (`int *p =
+             * buf;`): any kernel may load it and reach the object through
+             * it, so every kernel reserves that object (it was left out,
+             * and the access faulted as out of bounds). */
+            if (in_text(&w, s->place) && !w.seen[(s->place - img->text_start) / 2]) continue;
             if (s->lo < lo) lo = s->lo;
             if (s->hi > hi) hi = s->hi;
         }

@@ -125,7 +125,8 @@ static ws_status check_args(ws_device *dev, const ws_kernel *k, const ws_arg *ar
     const ws_elf_kernel *m = k->meta;
     if (!m->has_params)
         return ws_set_error(dev, WS_ERR_BAD_LAUNCH, "launch of '%s': the module has no parameter "
-                            "information (DWARF) for this kernel; build it with 'warpscope cc' without -g0", m->name);
+                            "information (DWARF) for this kernel: build it from C with 'warpscope cc' without -g0 (a kernel "
+                            "written in assembly has none: call it from a C kernel)", m->name);
     if (nargs != m->nparams)
         return ws_set_error(dev, WS_ERR_BAD_LAUNCH, "launch of '%s': %zu arguments given, the kernel "
                             "takes %u", m->name, nargs, m->nparams);
@@ -160,6 +161,10 @@ ws_status ws_launch(ws_device *dev, ws_kernel *k, ws_dim3 grid, ws_dim3 block,
     st = check_shape(dev, k, grid, block, dynamic_shared, &shared_total);
     if (st == WS_OK) st = check_args(dev, k, args, nargs);
     if (st != WS_OK) return st;
+    if (((uint64_t)k->mod->img.tls_size + 15u) > dev->mem.stack_size / 2)
+        return ws_set_error(dev, WS_ERR_BAD_LAUNCH, "launch of '%s': the module's %u bytes of thread-local "
+                            "storage do not fit half of a lane's %u-byte stack (stack_per_lane)",
+                            k->meta->name, k->mod->img.tls_size, dev->mem.stack_size);
     ws_grid_run *L = calloc(1, sizeof *L);
     if (!L) return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "launch: out of host memory");
     L->id = dev->next_launch_id++;
@@ -167,6 +172,11 @@ ws_status ws_launch(ws_device *dev, ws_kernel *k, ws_dim3 grid, ws_dim3 block,
     L->kernel_name = k->meta->name;
     L->entry = k->entry;
     L->body = k->meta->body - k->meta->entry + k->entry;
+    if (k->mod->img.tls_size) {
+        L->tls_size = (k->mod->img.tls_size + 15u) & ~15u;
+        L->tls_image = k->mod->img.tls_start - k->mod->img.link_base + k->mod->base;
+        L->tls_filesz = k->mod->img.tls_filesz;
+    }
     L->grid = grid;
     L->block = block;
     L->dyn_shared = dynamic_shared;

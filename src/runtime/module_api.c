@@ -348,7 +348,8 @@ ws_status ws_kernel_param_type(const ws_kernel *k, uint32_t i, ws_param_type *ou
     if (st != WS_OK) return st;
     if (!k->meta->has_params)
         return ws_set_error(k->mod->dev, WS_ERR_INVALID_ARG, "kernel '%s': the module has no parameter information "
-                            "(DWARF) for it; build it with 'warpscope cc' without -g0", k->meta->name);
+                            "(DWARF) for it: build it from C with 'warpscope cc' without -g0 (a kernel "
+                            "written in assembly has none: call it from a C kernel)", k->meta->name);
     if (!out || i >= k->meta->nparams)
         return ws_set_error(k->mod->dev, WS_ERR_INVALID_ARG, "ws_kernel_param_type: kernel '%s' %s", k->meta->name,
                             out ? "has no such parameter" : "(out is NULL)");

@@ -123,6 +123,14 @@ if "$ws" cc -g0 -o "$dir/g0.elf" "$src" > "$dir/g0.log" 2>&1; then
 else
     bad "cc -g0: $(cat "$dir/g0.log")"
 fi
+# an assembly kernel has no DWARF whatever the flags: the message said to
+# rebuild without -g0, which it had been
+printf '    .section .ws_kernels,"ax",@progbits\n    .globl asm_k\n    .type asm_k,@function\nasm_k:\n    ret\n    .size asm_k, .-asm_k\n' > "$dir/asm_k.S"
+if "$ws" cc -o "$dir/asm_k.elf" "$dir/asm_k.S" > "$dir/asm.log" 2>&1; then
+    refuse "assembly kernel without DWARF" "a kernel written in assembly has none: call it from a C kernel" -- "$ws" run "$dir/asm_k.elf" asm_k
+else
+    bad "cc asm: $(cat "$dir/asm.log")"
+fi
 
 # every command the top-level help lists answers --help (show did not)
 for c in $("$ws" --help | sed -n 's/^  \([a-z]*\) .*/\1/p'); do

@@ -67,3 +67,19 @@ WS_KERNEL void bigframe(int *out, int i)
     frame[i] = 0x5A;
     out[0] = frame[i];
 }
+
+/* A frame two stacks deep in lane `lane` only: its sp leaves the lane's
+ * stack and its stores land in the guard (lane 1) or in a lower lane's
+ * slot (lanes 2 and up), which is a stack overflow all the same. */
+static __attribute__((noinline)) int big_frame_fn(int *out, int i)
+{
+    volatile char frame[20000];
+    frame[i] = 0x5A;
+    out[0] = frame[i];
+    return frame[i];
+}
+
+WS_KERNEL void bigframe_lane(int *out, int lane)
+{
+    if (threadIdx_x() == (unsigned)lane) out[1] = big_frame_fn(out, out[2]);
+}

@@ -60,6 +60,42 @@ static void big_frame_at_largest_arena(const char *elf)
     ws_device_close(dev);
 }
 
+/* A frame larger than the stack in a lane other than device lane 0 is a
+ * stack overflow too (it was "address is not mapped" for lane 1 and "not
+ * this lane's stack" for the lanes above, naming no overflow), on both
+ * engines. */
+static void big_frame_other_lanes(const char *elf)
+{
+    static const char *const cfgs[] = { "engine=fast", "engine=interp" };
+    for (int c = 0; c < 2; c++) {
+        ws_config cfg;
+        ws_device *dev = NULL;
+        ws_module *mod = NULL;
+        ws_kernel *k = NULL;
+        ws_config_default(&cfg);
+        CHECK(ws_config_parse(&cfg, cfgs[c], NULL, 0) == WS_OK);
+        CHECK(ws_device_open(&cfg, &dev) == WS_OK);
+        if (!dev) return;
+        CHECK(ws_module_load_file(dev, elf, &mod) == WS_OK);
+        CHECK(mod && ws_kernel_get(mod, "bigframe_lane", &k) == WS_OK);
+        ws_addr out = 0;
+        CHECK(ws_malloc(dev, 4096, &out) == WS_OK);
+        static const int lanes[] = { 1, 2, 5, 31 };
+        for (int i = 0; k && i < 4; i++) {
+            ws_arg a[] = { WS_ARG_PTR(out), WS_ARG_I32(lanes[i]) };
+            CHECK(ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(32, 1, 1), 0, a, 2) == WS_OK);
+            CHECK(ws_synchronize(dev) == WS_ERR_KERNEL_FAULT);
+            const char *msg = ws_last_error(dev);
+            if (!strstr(msg, "stack overflow (the lane's")) fprintf(stderr, "%s lane %d: %s\n", cfgs[c], lanes[i], msg);
+            CHECK_STR_CONTAINS(msg, "stack overflow (the lane's");
+            char where[64];
+            snprintf(where, sizeof where, "[core 0 warp 0 lane %d]", lanes[i]);
+            CHECK_STR_CONTAINS(msg, where);
+        }
+        ws_device_close(dev);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) { fprintf(stderr, "usage: test_kernel_faults MODULE\n"); return 2; }
@@ -80,6 +116,7 @@ int main(int argc, char **argv)
     CHECK_STR_CONTAINS(ws_last_error(dev), "stack overflow (the lane's");
     CHECK_STR_CONTAINS(ws_last_error(dev), "[core 0 warp 0 lane 0]");
     big_frame_at_largest_arena(argv[1]);
+    big_frame_other_lanes(argv[1]);
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         CHECK(ws_malloc(dev, 64, &freed) == WS_OK);
         CHECK(ws_free(dev, freed) == WS_OK);

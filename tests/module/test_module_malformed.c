@@ -361,7 +361,8 @@ static void hand_made(const raw *m)
     expect(m, "big-endian", d_endian, "not little-endian");
     expect(m, "x86-64 machine", d_machine, "not RISC-V");
     expect(m, "relocatable object", d_type, "not an executable");
-    expect(m, "program headers past EOF", d_phoff, "program header table (3 entries of 32 bytes");
+    /* text, rodata, data and the thread-local template (PT_TLS, empty here) */
+    expect(m, "program headers past EOF", d_phoff, "program header table (4 entries of 32 bytes");
     expect(m, "section headers past EOF", d_shoff, "section header table (12 entries of 40 bytes");
     expect(m, "no program headers", d_phnum0, "no loadable segments");
     expect(m, "segment offset past EOF", d_seg_offset, "extends past end of file");

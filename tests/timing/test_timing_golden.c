@@ -17,7 +17,10 @@
  * began to count (one cycle more, and its faulting warp's cycle counted
  * as resident: test_timing's misc test); and the per-PC counters (pcc) of
  * the kernels with barriers when a warp's cycles waiting at a barrier went
- * to the barrier instead of the instruction after it (as samples do). Every way
+ * to the barrier instead of the instruction after it (as samples do); and
+ * the pcc of every entry (its PC span and per-PC index, not one cycle or
+ * counter) when the device library's printf grew by a few instructions
+ * (2026-11-27), which moves the code linked after it. Every way
  * of observing a launch (nothing, instruction counters, trace cells
  * sampling all warps or one warp round-robin) must also give the same
  * cycles and counters, and so must the cores on several host threads
@@ -57,59 +60,59 @@ typedef struct golden {
 /* Recorded from commit e4dc889's model (see above): [kernel][config]. */
 static const golden expected[K_COUNT][3] = {
     { /* mm_naive */
-        { 13944, 0x43bfea339f567da8ull, 0x66cfa1162d4ac148ull, 0x3a0c2f2043551a72ull, 0x2c0e2c8b22089679ull }, /* mode=timing */
-        { 14254, 0xfc045e09affd27caull, 0xb3d2a45c0407ff60ull, 0xb6c444acb84391d8ull, 0x89f8d33adc72cf35ull }, /* mode=timing, cores=2, timing=golden_gto.timing */
-        { 28638, 0x587b0c6190646a61ull, 0xaa25f4e848dd708full, 0xd8b6830ac3b638e2ull, 0x47605044c1d4f705ull }, /* mode=timing, cores=1, warps_per_core=16, timing=golden_tight.timing */
+        { 13944, 0x43bfea339f567da8ull, 0x5ee9275ef0f7d146ull, 0x3a0c2f2043551a72ull, 0x2c0e2c8b22089679ull }, /* mode=timing */
+        { 14254, 0xfc045e09affd27caull, 0x3307e6b88f51075aull, 0xb6c444acb84391d8ull, 0x89f8d33adc72cf35ull }, /* mode=timing, cores=2, timing=golden_gto.timing */
+        { 28638, 0x587b0c6190646a61ull, 0xbe6cfad68f2d31a5ull, 0xd8b6830ac3b638e2ull, 0x47605044c1d4f705ull }, /* mode=timing, cores=1, warps_per_core=16, timing=golden_tight.timing */
     },
     { /* mm_tiled */
-        { 94400, 0x34fabae859d2342full, 0xdfef69fb7113e534ull, 0x1c6a62ac9aa2ce8dull, 0x2d38e8bec666fc77ull }, /* mode=timing */
-        { 105205, 0xd1e981902e071c00ull, 0x7d232751cb1bededull, 0xcc7080ac87047c4aull, 0x405378c36ee4128bull }, /* mode=timing, cores=2, timing=golden_gto.timing */
-        { 257603, 0x14c6970f7ab95af6ull, 0x43fbb4b710b88f6dull, 0xc792e654b4ac4ae9ull, 0x95862422b4769d99ull }, /* mode=timing, cores=1, warps_per_core=16, timing=golden_tight.timing */
+        { 94400, 0x34fabae859d2342full, 0xfc41a940de860f7aull, 0x1c6a62ac9aa2ce8dull, 0x2d38e8bec666fc77ull }, /* mode=timing */
+        { 105205, 0xd1e981902e071c00ull, 0x0881ddb33781ba1full, 0xcc7080ac87047c4aull, 0x405378c36ee4128bull }, /* mode=timing, cores=2, timing=golden_gto.timing */
+        { 257603, 0x14c6970f7ab95af6ull, 0x0c18d90cbdaa8aefull, 0xc792e654b4ac4ae9ull, 0x95862422b4769d99ull }, /* mode=timing, cores=1, warps_per_core=16, timing=golden_tight.timing */
     },
     { /* vecadd */
-        { 7600, 0xda68bc135484573bull, 0xb05d860e72d05295ull, 0x191ec558e5679969ull, 0x377df49d10d576faull }, /* mode=timing */
-        { 8640, 0x80527625f7cf69b6ull, 0xf6f85d41b54212daull, 0xc67141d679f4a29dull, 0x5f7509b660a3c83aull }, /* mode=timing, cores=2, timing=golden_gto.timing */
-        { 19262, 0x7ce263be2905cdb7ull, 0x074216cf040799b2ull, 0x355bd346e47c1b3full, 0x56c0d8056d0ab1beull }, /* mode=timing, cores=1, warps_per_core=16, timing=golden_tight.timing */
+        { 7600, 0xda68bc135484573bull, 0xb2125509bacb4c4bull, 0x191ec558e5679969ull, 0x377df49d10d576faull }, /* mode=timing */
+        { 8640, 0x80527625f7cf69b6ull, 0x12fccad816b18ea0ull, 0xc67141d679f4a29dull, 0x5f7509b660a3c83aull }, /* mode=timing, cores=2, timing=golden_gto.timing */
+        { 19262, 0x7ce263be2905cdb7ull, 0x56f069fea43a44e0ull, 0x355bd346e47c1b3full, 0x56c0d8056d0ab1beull }, /* mode=timing, cores=1, warps_per_core=16, timing=golden_tight.timing */
     },
     { /* reduce */
-        { 28673, 0xa90fd42367eceaa6ull, 0xbcf90e84637606c6ull, 0x78c40adf989fbb9aull, 0xb29f16dc97000101ull }, /* mode=timing */
-        { 33318, 0x7316e04eb1a8098aull, 0xd7585e71adfc3a60ull, 0xda0e39897f209927ull, 0xfbeb4dad42b637c5ull }, /* mode=timing, cores=2, timing=golden_gto.timing */
-        { 197322, 0xaebc0ea2d03d8648ull, 0x08de0a9b3c9b4b6aull, 0xd451e00065a1c256ull, 0x3375f979bb944182ull }, /* mode=timing, cores=1, warps_per_core=16, timing=golden_tight.timing */
+        { 28673, 0xa90fd42367eceaa6ull, 0xc2efc2157aea4168ull, 0x78c40adf989fbb9aull, 0xb29f16dc97000101ull }, /* mode=timing */
+        { 33318, 0x7316e04eb1a8098aull, 0xa0c0b80b04de6bc6ull, 0xda0e39897f209927ull, 0xfbeb4dad42b637c5ull }, /* mode=timing, cores=2, timing=golden_gto.timing */
+        { 197322, 0xaebc0ea2d03d8648ull, 0xa97744520ddc174cull, 0xd451e00065a1c256ull, 0x3375f979bb944182ull }, /* mode=timing, cores=1, warps_per_core=16, timing=golden_tight.timing */
     },
     { /* spill */
-        { 10507, 0xcb22f889242db038ull, 0x685b41d914707e4eull, 0x4576aa3b400659f4ull, 0x051a95259adbb609ull }, /* mode=timing */
-        { 6533, 0x60c83630eb770069ull, 0x7141e81a03356d44ull, 0x021ffa502f38bb3dull, 0x828eb12dc5208e90ull }, /* mode=timing, cores=2, timing=golden_gto.timing */
-        { 16868, 0xeced5875a2fc5dfcull, 0xe447c826edbfd5b7ull, 0x61dd768e5a34015eull, 0xe056e203f6a07e75ull }, /* mode=timing, cores=1, warps_per_core=16, timing=golden_tight.timing */
+        { 10507, 0xcb22f889242db038ull, 0xaa67db5d835d6364ull, 0x4576aa3b400659f4ull, 0x051a95259adbb609ull }, /* mode=timing */
+        { 6533, 0x60c83630eb770069ull, 0x1f6802d503b5156eull, 0x021ffa502f38bb3dull, 0x828eb12dc5208e90ull }, /* mode=timing, cores=2, timing=golden_gto.timing */
+        { 16868, 0xeced5875a2fc5dfcull, 0xeb29734239c7b475ull, 0x61dd768e5a34015eull, 0xe056e203f6a07e75ull }, /* mode=timing, cores=1, warps_per_core=16, timing=golden_tight.timing */
     },
     { /* mixed */
-        { 31172, 0xc64a56df24399e11ull, 0xc5d4f6f5d5f95a2aull, 0xae48737bccc0502aull, 0xfe2b3a708ac8e4b2ull }, /* mode=timing */
-        { 57100, 0x29e600eba542d9d4ull, 0xcb80c295247ac10eull, 0x62ae7fed42c4a5c0ull, 0x9d3423aaf7164d68ull }, /* mode=timing, cores=2, timing=golden_gto.timing */
-        { 110972, 0x28c57b1b9291cfb1ull, 0x487b69882ef5c0ebull, 0xf85514d59aca0536ull, 0xe249aea4353caae4ull }, /* mode=timing, cores=1, warps_per_core=16, timing=golden_tight.timing */
+        { 31172, 0xc64a56df24399e11ull, 0xc3a68b45f5fdba7full, 0xae48737bccc0502aull, 0xfe2b3a708ac8e4b2ull }, /* mode=timing */
+        { 57100, 0x29e600eba542d9d4ull, 0xea811034ad6e33ebull, 0x62ae7fed42c4a5c0ull, 0x9d3423aaf7164d68ull }, /* mode=timing, cores=2, timing=golden_gto.timing */
+        { 110972, 0x28c57b1b9291cfb1ull, 0x5931157a230eead2ull, 0xf85514d59aca0536ull, 0xe249aea4353caae4ull }, /* mode=timing, cores=1, warps_per_core=16, timing=golden_tight.timing */
     },
     { /* divergent */
-        { 1605, 0x51a7021e6249c147ull, 0x178ad8d927f406b2ull, 0x33d3e8ddf9cb6b69ull, 0x2bf337802c09a97dull }, /* mode=timing */
-        { 1221, 0x57a298e8a0737c0full, 0x67afc30d8e338ae1ull, 0x83bec9917056c8e2ull, 0x8e540807fd8e8899ull }, /* mode=timing, cores=2, timing=golden_gto.timing */
-        { 6427, 0x7e3dc4ba3c73982full, 0x1304b7e2bdceaac6ull, 0x4e8c63e4369c0a80ull, 0x44a34a020c060167ull }, /* mode=timing, cores=1, warps_per_core=16, timing=golden_tight.timing */
+        { 1605, 0x51a7021e6249c147ull, 0x4d9ac2d601888197ull, 0x33d3e8ddf9cb6b69ull, 0x2bf337802c09a97dull }, /* mode=timing */
+        { 1221, 0x57a298e8a0737c0full, 0x7825c84b89fe88fcull, 0x83bec9917056c8e2ull, 0x8e540807fd8e8899ull }, /* mode=timing, cores=2, timing=golden_gto.timing */
+        { 6427, 0x7e3dc4ba3c73982full, 0x1faf231bfab3ab43ull, 0x4e8c63e4369c0a80ull, 0x44a34a020c060167ull }, /* mode=timing, cores=1, warps_per_core=16, timing=golden_tight.timing */
     },
     { /* bank_stride */
-        { 2200, 0x4564dd18be2a4197ull, 0xfd0c7b4a18fa6b8bull, 0x52793cfb5313064eull, 0x629af402f9e8c1ddull }, /* mode=timing */
-        { 1645, 0x11f8ff917122b5b4ull, 0xa551541afa92fcdaull, 0x6a9aa2bec9157621ull, 0x395998928b6dc715ull }, /* mode=timing, cores=2, timing=golden_gto.timing */
-        { 4021, 0xd5e3f36f9f5a2530ull, 0xf5fbddc9e1405517ull, 0x4f1f198c974b5b89ull, 0x4985fcaf31421c71ull }, /* mode=timing, cores=1, warps_per_core=16, timing=golden_tight.timing */
+        { 2200, 0x4564dd18be2a4197ull, 0xa6aae4e0a8806e92ull, 0x52793cfb5313064eull, 0x629af402f9e8c1ddull }, /* mode=timing */
+        { 1645, 0x11f8ff917122b5b4ull, 0x442faa3f339a32a3ull, 0x6a9aa2bec9157621ull, 0x395998928b6dc715ull }, /* mode=timing, cores=2, timing=golden_gto.timing */
+        { 4021, 0xd5e3f36f9f5a2530ull, 0x8a8068796462ffd6ull, 0x4f1f198c974b5b89ull, 0x4985fcaf31421c71ull }, /* mode=timing, cores=1, warps_per_core=16, timing=golden_tight.timing */
     },
     { /* chase */
-        { 10592, 0x39ff6fc718c08b0aull, 0x7d385e58b2f14094ull, 0x5b041b621bf1fe93ull, 0xea70f761c87e62d4ull }, /* mode=timing */
-        { 5388, 0xa69ff62e41848d25ull, 0xe967babfb0c09dbdull, 0xf1f06dedbc8f47c2ull, 0x2d4cd65d4caa25fcull }, /* mode=timing, cores=2, timing=golden_gto.timing */
-        { 10923, 0x6cdd1c0ffbd2a54aull, 0xc60b86fe36214e3cull, 0x3a308b73ab5c072cull, 0xa3a3fee2c5527423ull }, /* mode=timing, cores=1, warps_per_core=16, timing=golden_tight.timing */
+        { 10592, 0x39ff6fc718c08b0aull, 0x4991eeae2519bc25ull, 0x5b041b621bf1fe93ull, 0xea70f761c87e62d4ull }, /* mode=timing */
+        { 5388, 0xa69ff62e41848d25ull, 0x2a163ada01a2a810ull, 0xf1f06dedbc8f47c2ull, 0x2d4cd65d4caa25fcull }, /* mode=timing, cores=2, timing=golden_gto.timing */
+        { 10923, 0x6cdd1c0ffbd2a54aull, 0x50bbbb0212e21179ull, 0x3a308b73ab5c072cull, 0xa3a3fee2c5527423ull }, /* mode=timing, cores=1, warps_per_core=16, timing=golden_tight.timing */
     },
     { /* deadlock */
-        { 41, 0x5ac3bbfe2e2dcfe2ull, 0x9faf678572f5ab92ull, 0x7f17d3b76236b9a5ull, 0x81d23fd7003c2305ull }, /* mode=timing */
-        { 36, 0x0943d68b9bb34e5eull, 0x72bd0ed726f013caull, 0x07c0dfc8696ec409ull, 0x81d23fd7003c2305ull }, /* mode=timing, cores=2, timing=golden_gto.timing */
-        { 60, 0x61619538b433356cull, 0x61e7a6f6f7b416d2ull, 0x89ed801dafcdab7bull, 0x81d23fd7003c2305ull }, /* mode=timing, cores=1, warps_per_core=16, timing=golden_tight.timing */
+        { 41, 0x5ac3bbfe2e2dcfe2ull, 0x18c33a92371cf893ull, 0x7f17d3b76236b9a5ull, 0x81d23fd7003c2305ull }, /* mode=timing */
+        { 36, 0x0943d68b9bb34e5eull, 0xaed9d5615d42e6c3ull, 0x07c0dfc8696ec409ull, 0x81d23fd7003c2305ull }, /* mode=timing, cores=2, timing=golden_gto.timing */
+        { 60, 0x61619538b433356cull, 0x14dac37990dadaabull, 0x89ed801dafcdab7bull, 0x81d23fd7003c2305ull }, /* mode=timing, cores=1, warps_per_core=16, timing=golden_tight.timing */
     },
     { /* fault_late */
-        { 135, 0x6769445889800cb1ull, 0x8b5dc8bcad750c7eull, 0xfe507e7afaf704dbull, 0x81d23fd7003c2305ull }, /* mode=timing */
-        { 114, 0x26bc92dbb0c8967aull, 0xc0d6573e98bdea3eull, 0x496edb8020ba85adull, 0x81d23fd7003c2305ull }, /* mode=timing, cores=2, timing=golden_gto.timing */
-        { 382, 0xca5f6cadc9499da5ull, 0x1cd5411c23447c7eull, 0x5df999a7c1450c42ull, 0x7057cdf33dec3352ull }, /* mode=timing, cores=1, warps_per_core=16, timing=golden_tight.timing */
+        { 135, 0x6769445889800cb1ull, 0xa3ed313b76094e88ull, 0xfe507e7afaf704dbull, 0x81d23fd7003c2305ull }, /* mode=timing */
+        { 114, 0x26bc92dbb0c8967aull, 0x8d32b95837960110ull, 0x496edb8020ba85adull, 0x81d23fd7003c2305ull }, /* mode=timing, cores=2, timing=golden_gto.timing */
+        { 382, 0xca5f6cadc9499da5ull, 0xee55adc373bd2a34ull, 0x5df999a7c1450c42ull, 0x7057cdf33dec3352ull }, /* mode=timing, cores=1, warps_per_core=16, timing=golden_tight.timing */
     },
 };
 

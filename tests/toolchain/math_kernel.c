@@ -34,6 +34,17 @@ WS_KERNEL void formats(char *out, int value, float f)
     if (threadIdx_x() == 1) printf("second thread %u\n", threadIdx_x());
 }
 
+/* A line longer than a printf record (256 bytes): thread t prints 300
+ * letters of 'a' + t, then a newline. */
+WS_KERNEL void long_line(int n)
+{
+    char s[301];
+    unsigned t = threadIdx_x();
+    for (int i = 0; i < n && i < 300; i++) s[i] = (char)('a' + t);
+    s[n < 300 ? n : 300] = 0;
+    printf("%s\n", s);
+}
+
 WS_KERNEL void checks(int *p, int n)
 {
     assert(n > 0);

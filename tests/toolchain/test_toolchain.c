@@ -107,6 +107,29 @@ int main(int argc, char **argv)
     CHECK_EQ_U(cap.records, 2);
     CHECK(strcmp(text, "[1234|ab |3.142e+00]") == 0);
 
+    /* A line longer than a record is cut to 256 bytes and keeps its
+     * newline: before, the 255 bytes kept lost it and the next thread's
+     * line ran on into it. */
+    ws_kernel *ll = NULL;
+    CHECK(ws_kernel_get(mod, "long_line", &ll) == WS_OK);
+    cap.len = 0, cap.text[0] = 0, cap.records = 0;
+    ws_arg largs[] = { WS_ARG_I32(300) };
+    CHECK(ll && ws_launch(dev, ll, WS_DIM3(1, 1, 1), WS_DIM3(2, 1, 1), 0, largs, 1) == WS_OK);
+    CHECK(ws_synchronize(dev) == WS_OK);
+    CHECK_EQ_U(cap.records, 2);
+    CHECK_EQ_U(cap.len, 512);
+    char want[513];
+    memset(want, 'a', 255), want[255] = '\n';
+    memset(want + 256, 'b', 255), want[511] = '\n', want[512] = 0;
+    CHECK(strcmp(cap.text, want) == 0);
+    /* exactly 256 bytes fit whole */
+    cap.len = 0, cap.text[0] = 0, cap.records = 0;
+    largs[0] = WS_ARG_I32(255);
+    CHECK(ws_launch(dev, ll, WS_DIM3(1, 1, 1), WS_DIM3(1, 1, 1), 0, largs, 1) == WS_OK);
+    CHECK(ws_synchronize(dev) == WS_OK);
+    CHECK_EQ_U(cap.len, 256);
+    CHECK(cap.text[254] == 'a' && cap.text[255] == '\n');
+
     /* assert from the device library */
     ws_arg cargs[] = { WS_ARG_PTR(dbuf), WS_ARG_I32(0) };
     CHECK(ws_launch(dev, chk, WS_DIM3(1, 1, 1), WS_DIM3(1, 1, 1), 0, cargs, 2) == WS_OK);
