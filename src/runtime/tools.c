@@ -66,11 +66,17 @@ static ws_status tools_launch(ws_device *dev, ws_grid_run *L, ws_launch_fn run)
     } else {
         st = run(dev, L);
     }
+    /* The launch's report, kept apart from dev->err: a tool's refused call
+     * in launch_end overwrites dev->err, and neither the tools after it nor
+     * the application may see that message instead of the launch's. */
+    char report[WS_ERRLEN];
+    if (st != WS_OK) memcpy(report, dev->err, sizeof report);
     info.status = st;
-    info.error = st != WS_OK ? dev->err : NULL;
+    info.error = st != WS_OK ? report : NULL;
     info.stats = &L->stats;
     for (size_t i = tl->n; i-- > 0;)
         if (tl->slots[i].tool->launch_end) tl->slots[i].tool->launch_end(dev, tl->slots[i].user, &info);
+    if (st != WS_OK) memcpy(dev->err, report, sizeof report);
     dev->tool_launch_depth--;
     return st;
 }

@@ -133,6 +133,49 @@ static void test_close_runs_queue(const char *elf)
     }
 }
 
+/* A tool's refused call in launch_end (ws_malloc: WS_ERR_BUSY) must not
+ * replace the launch's fault report: the tools called after it and the
+ * application still get the fault (both got "ws_malloc: called from a
+ * tool's launch callback ..." instead). */
+typedef struct fault_seen {
+    char error[256];
+    ws_status refused;
+} fault_seen;
+static void meddle_end(ws_device *d, void *u, const ws_tool_launch *l)
+{
+    ws_addr a;
+    (void)l;
+    ((fault_seen *)u)->refused = ws_malloc(d, 16, &a);
+}
+static void read_end(ws_device *d, void *u, const ws_tool_launch *l)
+{
+    (void)d;
+    snprintf(((fault_seen *)u)->error, sizeof ((fault_seen *)u)->error, "%s", l->error ? l->error : "(none)");
+}
+static const ws_tool meddler = { .version = WS_TOOL_API_VERSION, .name = "meddler", .launch_end = meddle_end };
+static const ws_tool reader = { .version = WS_TOOL_API_VERSION, .name = "reader", .launch_end = read_end };
+static void test_fault_report_kept(const char *elf)
+{
+    fault_seen seen = { "", WS_OK };
+    ws_device *dev = NULL;
+    ws_module *m = NULL;
+    ws_kernel *k = NULL;
+    CHECK(ws_device_open(NULL, &dev) == WS_OK);
+    if (!dev) return;
+    CHECK(ws_tool_attach(dev, &reader, &seen) == WS_OK);
+    CHECK(ws_tool_attach(dev, &meddler, &seen) == WS_OK); /* its launch_end runs first */
+    CHECK(ws_module_load_file(dev, elf, &m) == WS_OK);
+    CHECK(ws_kernel_get(m, "bump", &k) == WS_OK);
+    ws_arg args[2] = { WS_ARG_PTR(0x10), WS_ARG_I32(64) };
+    CHECK(ws_launch(dev, k, WS_DIM3(2, 1, 1), WS_DIM3(32, 1, 1), 0, args, 2) == WS_OK);
+    CHECK(ws_synchronize(dev) == WS_ERR_KERNEL_FAULT);
+    CHECK(seen.refused == WS_ERR_BUSY);
+    CHECK_STR_CONTAINS(seen.error, "fault");
+    CHECK_STR_CONTAINS(ws_last_error(dev), "fault");
+    CHECK(strstr(ws_last_error(dev), "ws_malloc") == NULL);
+    ws_device_close(dev);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) { fprintf(stderr, "usage: %s tool_kernels.elf\n", argv[0]); return 2; }
@@ -171,5 +214,6 @@ int main(int argc, char **argv)
     test_reentry(argv[1]);
     test_close_runs_queue(argv[1]);
     test_silent_failure();
+    test_fault_report_kept(argv[1]);
     return TEST_SUMMARY();
 }
