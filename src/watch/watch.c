@@ -1,4 +1,5 @@
 /* The event watcher tool (watch.h). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 typedef struct watcher {
     ws_event_config cfg;
     char *out;
+    int join;                  /* join=1: add to the file (several devices), not replace it */
     unsigned counting;         /* machines with a `count` action (bit i: machine i) */
 } watcher;
 
@@ -49,9 +51,13 @@ static void device_close(ws_device *dev, void *user)
         fprintf(stderr, "warpscope: watch: %s\n", ws_last_error(dev));
         return;
     }
-    FILE *f = w->out ? fopen(w->out, "wb") : NULL;
-    if (!f || fwrite(bytes, 1, n, f) != n) fprintf(stderr, "warpscope: watch: cannot write %s\n", w->out ? w->out : "(no out=)");
-    if (f) fclose(f);
+    errno = 0;
+    FILE *f = w->out ? fopen(w->out, w->join ? "ab" : "wb") : NULL;
+    int bad = !f || fwrite(bytes, 1, n, f) != n;
+    if (f && fclose(f)) bad = 1;
+    if (bad)
+        fprintf(stderr, "warpscope: watch: cannot write %s%s%s\n", w->out ? w->out : "(no out=)",
+                w->out && errno ? ": " : "", w->out && errno ? strerror(errno) : "");
     if (dropped)
         fprintf(stderr, "warpscope: watch: %llu events did not fit the %u-byte trace buffer (raise --capacity, or "
                 "capacity= in WARPSCOPE_WATCH)\n", (unsigned long long)dropped, w->cfg.capacity);
@@ -132,16 +138,20 @@ static void parse_spec(const char *spec, watcher *w, ws_event_config *cfg, char 
     cfg->capacity = 1u << 23;
     for (char *item = strtok_r(copy, ",", &save); item && !err[0]; item = strtok_r(NULL, ",", &save)) {
         char *v = strchr(item, '=');
-        if (!v) { snprintf(err, errlen, "'%s' is not key=value (keys: events, capacity, out)", item); break; }
+        if (!v) { snprintf(err, errlen, "'%s' is not key=value (keys: events, capacity, out, join)", item); break; }
         *v++ = 0;
         if (!strcmp(item, "events")) ws_watch_parse_events(v, cfg->mask, err, errlen);
         else if (!strcmp(item, "out")) { if (w) { free(w->out); w->out = strdup(v); } }
+        else if (!strcmp(item, "join")) {
+            if (strcmp(v, "0") && strcmp(v, "1")) snprintf(err, errlen, "join=%s: 0 or 1", v);
+            else if (w) w->join = *v == '1';
+        }
         else if (!strcmp(item, "capacity")) {
             char *end;
             unsigned long c = strtoul(v, &end, 10);
             if (*v < '0' || *v > '9' || *end || c < 64 || c > (1ul << 30)) snprintf(err, errlen, "capacity=%s: 64 to 2^30 bytes", v);
             else cfg->capacity = (uint32_t)c;
-        } else snprintf(err, errlen, "unknown key '%s' (keys: events, capacity, out)", item);
+        } else snprintf(err, errlen, "unknown key '%s' (keys: events, capacity, out, join)", item);
     }
     free(copy);
 }
