@@ -53,6 +53,7 @@ static ws_status tools_launch(ws_device *dev, ws_grid_run *L, ws_launch_fn run)
     ws_tool_launch info = describe(L);
     const tool_slot *runner_slot = NULL;
     dev->tool_launch_depth++; /* the API refuses calls that would change the device now */
+    dev->tool_launch_id = L->id;
     for (size_t i = 0; i < tl->n; i++) {
         if (tl->slots[i].tool->launch_begin) tl->slots[i].tool->launch_begin(dev, tl->slots[i].user, &info);
         if (tl->slots[i].tool->run_launch) runner_slot = &tl->slots[i];

@@ -138,7 +138,7 @@ static void test_close_runs_queue(const char *elf)
  * application still get the fault (both got "ws_malloc: called from a
  * tool's launch callback ..." instead). */
 typedef struct fault_seen {
-    char error[256];
+    char error[256], refusal[256];
     ws_status refused;
 } fault_seen;
 static void meddle_end(ws_device *d, void *u, const ws_tool_launch *l)
@@ -146,6 +146,7 @@ static void meddle_end(ws_device *d, void *u, const ws_tool_launch *l)
     ws_addr a;
     (void)l;
     ((fault_seen *)u)->refused = ws_malloc(d, 16, &a);
+    snprintf(((fault_seen *)u)->refusal, sizeof ((fault_seen *)u)->refusal, "%s", ws_last_error(d));
 }
 static void read_end(ws_device *d, void *u, const ws_tool_launch *l)
 {
@@ -156,7 +157,7 @@ static const ws_tool meddler = { .version = WS_TOOL_API_VERSION, .name = "meddle
 static const ws_tool reader = { .version = WS_TOOL_API_VERSION, .name = "reader", .launch_end = read_end };
 static void test_fault_report_kept(const char *elf)
 {
-    fault_seen seen = { "", WS_OK };
+    fault_seen seen = { "", "", WS_OK };
     ws_device *dev = NULL;
     ws_module *m = NULL;
     ws_kernel *k = NULL;
@@ -170,6 +171,8 @@ static void test_fault_report_kept(const char *elf)
     CHECK(ws_launch(dev, k, WS_DIM3(2, 1, 1), WS_DIM3(32, 1, 1), 0, args, 2) == WS_OK);
     CHECK(ws_synchronize(dev) == WS_ERR_KERNEL_FAULT);
     CHECK(seen.refused == WS_ERR_BUSY);
+    /* the refusal names the launch (it said "while launch 0 runs") */
+    CHECK_STR_CONTAINS(seen.refusal, "ws_malloc: called from a tool's launch callback while launch 1 runs");
     CHECK_STR_CONTAINS(seen.error, "fault");
     CHECK_STR_CONTAINS(ws_last_error(dev), "fault");
     CHECK(strstr(ws_last_error(dev), "ws_malloc") == NULL);
