@@ -237,16 +237,7 @@ int ws_cmd_trace(int argc, char **argv)
     if (!mkdtemp(dir)) { perror("warpscope trace: mkdtemp"); return 1; }
     snprintf(tmpreport, sizeof tmpreport, "%s/report.txt", dir);
     snprintf(tmpout, sizeof tmpout, "%s/trace.wst", dir);
-    /* files the program's devices will write: checked now, not found
-     * missing after the run (and emptied: every device adds to them) */
     const char *const mine[2] = { report, out };
-    for (int k = 0; k < 2; k++)
-        if (mine[k] && start_empty(mine[k])) {
-            fprintf(stderr, "warpscope trace: %s %s: cannot write there: %s\n", k ? "-o" : "--report", mine[k],
-                    strerror(errno));
-            rmdir(dir);
-            return 2;
-        }
     if (!report) report = tmpreport;
     if (!out && !strcmp(tool, "dump")) out = tmpout;
     char spec[4096];
@@ -263,6 +254,16 @@ int ws_cmd_trace(int argc, char **argv)
         rmdir(dir);
         return 2;
     }
+    /* files the program's devices will write: checked now, not found
+     * missing after the run (and emptied: every device adds to them), once
+     * the options are known good (a refused option left them removed) */
+    for (int k = 0; k < 2; k++)
+        if (mine[k] && start_empty(mine[k])) {
+            fprintf(stderr, "warpscope trace: %s %s: cannot write there: %s\n", k ? "-o" : "--report", mine[k],
+                    strerror(errno));
+            rmdir(dir);
+            return 2;
+        }
     int status = 0, rc;
     if (ws_run_child("warpscope trace", argv + i, &status)) rc = 127;
     else if (WIFSIGNALED(status)) {

@@ -22,6 +22,14 @@ grep '^launch' "$dir/read.txt" | head -1 | grep -q 'grid (2,1,1)' && grep '^laun
 "$ws" trace --read "$dir/v.wst" --format jsonl | grep '"access":"store"' | head -1 | grep -q '"value":"0x' && ok ||
     bad "jsonl without values"
 
+# a refused option leaves an earlier -o and --report alone (they were
+# removed before the options were checked)
+echo keep > "$dir/keep.wst"
+echo keep > "$dir/keep.txt"
+out=$("$ws" trace --tool memtrace -o "$dir/keep.wst" --report "$dir/keep.txt" --launch 0 -- /bin/echo RAN 2>&1); rc=$?
+[ $rc = 2 ] && [ "$(cat "$dir/keep.wst" "$dir/keep.txt" 2>&1)" = "keep
+keep" ] && ok || bad "a refused option removed the earlier files (rc $rc): $out"
+
 # files that cannot be written: refused before the program runs
 out=$("$ws" trace --tool memtrace -o /nonexistent/x.wst -- /bin/echo RAN 2>&1); rc=$?
 [ $rc = 2 ] && [[ "$out" == *"-o /nonexistent/x.wst: cannot write there"* && "$out" != *RAN* ]] && ok || bad "-o unwritable (rc $rc): $out"
