@@ -332,8 +332,19 @@ ws_status ws_trace_tool_attach(ws_device *dev, const ws_trace_tool *tool, void *
     while ((1u << shift) < slot) shift++;
     t->custom.slot_shift = shift;
     t->custom.where = tool->where;
-    if (st == WS_OK) st = ws_tool_attach(dev, &tracer_tool, t);
-    else ws_set_error(dev, st, "ws_trace_tool_attach: %s: %s", tool->name ? tool->name : "tool", err);
+    if (st == WS_OK) {
+        st = ws_tool_attach(dev, &tracer_tool, t);
+        if (st == WS_ERR_BUSY) { /* (it said "tracer runs launches itself, and so does tracer") */
+            char why[WS_ERRLEN - 256];
+            memcpy(why, dev->err, sizeof why - 1); /* (shortened to fit) */
+            why[sizeof why - 1] = 0;
+            ws_set_error(dev, st, "ws_trace_tool_attach: %s: a device takes one trace tool, and another tool that "
+                         "runs launches itself (a trace tool, WARPSCOPE_TRACE's tracer or the profiler) is attached "
+                         "(%s)", tool->name ? tool->name : "tool", why);
+        }
+    } else {
+        ws_set_error(dev, st, "ws_trace_tool_attach: %s: %s", tool->name ? tool->name : "tool", err);
+    }
     if (st != WS_OK) {
         free(t->custom_module);
         tr_options_free(&t->opt);
