@@ -157,39 +157,59 @@ ws_status ws_tool_detach(ws_device *dev, const ws_tool *tool, void *user)
                         tool && tool->name ? tool->name : "the tool");
 }
 
-void ws_tools_module_loaded(ws_device *dev, const ws_module *m)
+/* Outside a launch a callback may attach and detach tools, which moves
+ * the slots under a walk by index (a tool that detached itself made the
+ * next one miss the call; one that detached an earlier tool was called
+ * twice). A walk goes over the tools attached when the event began, in
+ * order, and calls each that is still attached. */
+enum { EV_LOADED, EV_UNLOADING, EV_FRAME_BEGIN, EV_FRAME_PRESENT, EV_CLOSE };
+
+static int still_attached(const struct ws_tool_list *tl, tool_slot s)
+{
+    for (size_t i = 0; i < tl->n; i++)
+        if (tl->slots[i].tool == s.tool && tl->slots[i].user == s.user) return 1;
+    return 0;
+}
+
+static void call_one(ws_device *dev, tool_slot s, int event, const ws_module *m, uint64_t frame)
+{
+    const ws_tool *t = s.tool;
+    switch (event) {
+    case EV_LOADED: if (t->module_loaded) t->module_loaded(dev, s.user, m); break;
+    case EV_UNLOADING: if (t->module_unloading) t->module_unloading(dev, s.user, m); break;
+    case EV_FRAME_BEGIN: if (t->version >= 2 && t->frame_begin) t->frame_begin(dev, s.user, frame); break;
+    case EV_FRAME_PRESENT: if (t->version >= 2 && t->frame_present) t->frame_present(dev, s.user, frame); break;
+    case EV_CLOSE: if (t->device_close) t->device_close(dev, s.user); break;
+    }
+}
+
+static void walk(ws_device *dev, int event, int reverse, const ws_module *m, uint64_t frame)
 {
     struct ws_tool_list *tl = dev->tools;
-    if (!tl) return;
+    if (!tl || !tl->n) return;
+    tool_slot fixed[16], *order = tl->n <= 16 ? fixed : malloc(tl->n * sizeof *order);
+    const size_t n = tl->n;
     tl->depth++;
-    for (size_t i = 0; i < tl->n; i++)
-        if (tl->slots[i].tool->module_loaded) tl->slots[i].tool->module_loaded(dev, tl->slots[i].user, m);
+    if (order) {
+        memcpy(order, tl->slots, n * sizeof *order);
+        for (size_t k = 0; k < n; k++) {
+            tool_slot s = order[reverse ? n - 1 - k : k];
+            if (still_attached(tl, s)) call_one(dev, s, event, m, frame);
+        }
+        if (order != fixed) free(order);
+    } else { /* out of host memory: by index, as before */
+        for (size_t k = 0; k < tl->n; k++) call_one(dev, tl->slots[reverse ? tl->n - 1 - k : k], event, m, frame);
+    }
     tl->depth--;
 }
 
-void ws_tools_module_unloading(ws_device *dev, const ws_module *m)
-{
-    struct ws_tool_list *tl = dev->tools;
-    if (!tl) return;
-    tl->depth++;
-    for (size_t i = tl->n; i-- > 0;)
-        if (i < tl->n && tl->slots[i].tool->module_unloading)
-            tl->slots[i].tool->module_unloading(dev, tl->slots[i].user, m);
-    tl->depth--;
-}
+void ws_tools_module_loaded(ws_device *dev, const ws_module *m) { walk(dev, EV_LOADED, 0, m, 0); }
+
+void ws_tools_module_unloading(ws_device *dev, const ws_module *m) { walk(dev, EV_UNLOADING, 1, m, 0); }
 
 void ws_tools_frame(ws_device *dev, uint64_t frame, int begin)
 {
-    struct ws_tool_list *tl = dev->tools;
-    if (!tl) return;
-    tl->depth++;
-    for (size_t i = 0; i < tl->n; i++) {
-        const ws_tool *t = tl->slots[i].tool;
-        if (t->version < 2) continue; /* its table ends before the frame callbacks */
-        if (begin && t->frame_begin) t->frame_begin(dev, tl->slots[i].user, frame);
-        if (!begin && t->frame_present) t->frame_present(dev, tl->slots[i].user, frame);
-    }
-    tl->depth--;
+    walk(dev, begin ? EV_FRAME_BEGIN : EV_FRAME_PRESENT, 0, NULL, frame);
 }
 
 void ws_tools_close(ws_device *dev)
@@ -198,8 +218,7 @@ void ws_tools_close(ws_device *dev)
     if (!tl) return;
     tl->closing = 1;
     tl->depth++; /* (ws_device_close from these callbacks is refused) */
-    for (size_t i = tl->n; i-- > 0;)
-        if (i < tl->n && tl->slots[i].tool->device_close) tl->slots[i].tool->device_close(dev, tl->slots[i].user);
+    walk(dev, EV_CLOSE, 1, NULL, 0);
     while (tl->n) { /* newest first; a detach cannot attach anything new (closing) */
         tool_slot s = tl->slots[--tl->n];
         if (s.tool->detach) s.tool->detach(dev, s.user);

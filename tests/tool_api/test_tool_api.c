@@ -179,6 +179,54 @@ static void test_fault_report_kept(const char *elf)
     ws_device_close(dev);
 }
 
+/* Tools that detach one another outside a launch: every tool still
+ * attached gets the event once (a tool that detached itself in
+ * module_loaded made the next one miss it; one that detached an earlier
+ * tool in module_unloading was called twice). */
+typedef struct detacher {
+    recorder rec;
+    const ws_tool *victim_tool;  /* detached from this tool's callback */
+    void *victim_user;
+} detacher;
+static void det_loaded(ws_device *d, void *u, const ws_module *m)
+{
+    detacher *x = u;
+    (void)m;
+    note(&x->rec, 'm');
+    if (x->victim_tool) ws_tool_detach(d, x->victim_tool, x->victim_user), x->victim_tool = NULL;
+}
+static void det_unloading(ws_device *d, void *u, const ws_module *m)
+{
+    detacher *x = u;
+    (void)m;
+    note(&x->rec, 'u');
+    if (x->victim_tool) ws_tool_detach(d, x->victim_tool, x->victim_user), x->victim_tool = NULL;
+}
+static const ws_tool detaching = { .version = WS_TOOL_API_VERSION, .name = "detaching", .detach = on_detach,
+                                   .module_loaded = det_loaded, .module_unloading = det_unloading };
+static void test_detach_in_walk(const char *elf)
+{
+    char log[128] = "";
+    detacher p = { { 'P', log, 0, WS_OK }, NULL, NULL }, q = { { 'Q', log, 0, WS_OK }, NULL, NULL },
+             r = { { 'R', log, 0, WS_OK }, NULL, NULL };
+    ws_device *dev = NULL;
+    ws_module *m = NULL;
+    CHECK(ws_device_open(NULL, &dev) == WS_OK);
+    if (!dev) return;
+    CHECK(ws_tool_attach(dev, &detaching, &p) == WS_OK);
+    CHECK(ws_tool_attach(dev, &detaching, &q) == WS_OK);
+    CHECK(ws_tool_attach(dev, &detaching, &r) == WS_OK);
+    p.victim_tool = &detaching, p.victim_user = &p; /* P leaves in module_loaded */
+    CHECK(ws_module_load_file(dev, elf, &m) == WS_OK);
+    CHECK_STR_CONTAINS(log, "Pm P- Qm Rm ");
+    log[0] = 0;
+    r.victim_tool = &detaching, r.victim_user = &q; /* R removes Q, called before it, in module_unloading */
+    CHECK(ws_module_unload(dev, m) == WS_OK);
+    CHECK(strcmp(log, "Ru Q- ") == 0);
+    if (strcmp(log, "Ru Q- ")) printf("unloading log: %s\n", log);
+    CHECK(ws_device_close(dev) == WS_OK);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) { fprintf(stderr, "usage: %s tool_kernels.elf\n", argv[0]); return 2; }
@@ -218,5 +266,6 @@ int main(int argc, char **argv)
     test_close_runs_queue(argv[1]);
     test_silent_failure();
     test_fault_report_kept(argv[1]);
+    test_detach_in_walk(argv[1]);
     return TEST_SUMMARY();
 }
