@@ -223,8 +223,9 @@ int ws_cmd_trace(int argc, char **argv)
     long warp_id = 0;
     if (warp) {
         char *end;
+        errno = 0;
         warp_id = strtol(warp, &end, 10);
-        if (*end || warp_id < 0) { fprintf(stderr, "warpscope trace: --warp %s: expected a warp number\n", warp); return 2; }
+        if (*end || *warp < '0' || *warp > '9' || errno || warp_id > (long)UINT32_MAX) { /* (4294967296 was warp 0) */ fprintf(stderr, "warpscope trace: --warp %s: expected a warp number\n", warp); return 2; }
     }
     if (read) return read_file(read, format, warp_id);
     if (!tool || (strcmp(tool, "bbcount") && strcmp(tool, "memtrace") && strcmp(tool, "dump") && strcmp(tool, "branch"))) {

@@ -58,6 +58,9 @@ out=$("$ws" trace --read "$dir/v.wst" --format perfetto 2>&1); rc=$?
 "$ws" trace --tool branch -o "$dir/b.wst" -- "$app" "$calls" 1 > /dev/null 2>&1
 out=$("$ws" trace --read "$dir/b.wst" --format perfetto --warp 999 2>&1); rc=$?
 [ $rc = 1 ] && [[ "$out" == *"warp 999 has no records (its warps are 0 to "* ]] && ok || bad "--warp 999 (rc $rc): $out"
+# a warp number past 32 bits is refused, not taken modulo 2^32 (it printed warp 0)
+out=$("$ws" trace --read "$dir/b.wst" --format perfetto --warp 4294967296 2>&1); rc=$?
+[ $rc = 2 ] && [[ "$out" == *"--warp 4294967296: expected a warp number"* ]] && ok || bad "--warp 2^32 (rc $rc): $(head -c 200 <<< "$out")"
 "$ws" trace --read "$dir/b.wst" --format perfetto --warp 1 | python3 -c 'import json,sys; assert json.load(sys.stdin)["traceEvents"]' &&
     ok || bad "perfetto of warp 1"
 
