@@ -18,8 +18,9 @@ int ws_watch_parse_events(const char *list, uint16_t mask[], char *err, size_t e
 {
     char *copy = strdup(list), *save = NULL;
     if (!copy) { snprintf(err, errlen, "out of memory"); return -1; }
-    int rc = 0;
+    int rc = 0, any = 0;
     for (char *name = strtok_r(copy, "+", &save); name && !rc; name = strtok_r(NULL, "+", &save)) {
+        any = 1;
         int found = 0;
         for (unsigned s = 0; s < WS_EV_SOURCES; s++)
             for (unsigned id = 0; id < 16; id++) {
@@ -38,6 +39,10 @@ int ws_watch_parse_events(const char *list, uint16_t mask[], char *err, size_t e
         }
     }
     free(copy);
+    if (!rc && !any) { /* ("+" traced nothing, without a word) */
+        snprintf(err, errlen, "'%s' names no event or source (sources: cp, wd, sched, mem, dbg; or all)", list);
+        rc = -1;
+    }
     return rc;
 }
 

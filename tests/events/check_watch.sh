@@ -102,6 +102,7 @@ refused "'data=2': data is given twice in one step" --on 'wd.dispatch data=1 dat
 refused "'core!=1': only data takes !=" --on 'wd.dispatch core!=1' --do print -- /bin/echo RAN
 refused "--on needs an event" --on '' --do print -- /bin/echo RAN
 refused "--do needs an action" --on 'wd.dispatch' --do ' ' -- /bin/echo RAN
+refused "'+' names no event or source" --events + -- /bin/echo RAN
 refused "--capacity 1k: expected a number of bytes from 64 to 1073741824 (2^30), without a suffix" \
     --capacity 1k -- /bin/echo RAN
 refused "--read prints a trace already written: --on/--then/--do does not apply" \
