@@ -30,6 +30,8 @@ static void usage(FILE *f)
             "                    perfetto the program's own output goes to stderr\n"
             "  --stats           print only counts per event and bits per event\n"
             "  -o, --out FILE    keep the compressed trace in FILE\n"
+            "  --snapshot FILE   keep the copy a trace.snapshot action takes in FILE (read it\n"
+            "                    with --read)\n"
             "Debug machines (docs/events.md): each --on starts one; --then adds a step;\n"
             "--do sets its actions.\n"
             "  --on 'EVENT [core=N] [data=V|data!=V|data=LO..HI] [mask=M] [count=K] [for>T]'\n"
@@ -200,7 +202,7 @@ static int copy_file(const char *from, const char *to)
 
 int ws_cmd_watch(int argc, char **argv)
 {
-    const char *events = "all", *capacity = NULL, *format = "text", *out = NULL, *read = NULL;
+    const char *events = "all", *capacity = NULL, *format = "text", *out = NULL, *read = NULL, *snapshot = NULL;
     int stats = 0, i = 1;
     char machines[4096] = "";
     size_t mlen = 0;
@@ -225,7 +227,7 @@ int ws_cmd_watch(int argc, char **argv)
         if (o[0] != '-') break;
         const char **dst = !strcmp(o, "--events") ? &events : !strcmp(o, "--capacity") ? &capacity
                          : !strcmp(o, "--format") ? &format : !strcmp(o, "-o") || !strcmp(o, "--out") ? &out
-                         : !strcmp(o, "--read") ? &read : NULL;
+                         : !strcmp(o, "--read") ? &read : !strcmp(o, "--snapshot") ? &snapshot : NULL;
         if (!dst) { fprintf(stderr, "warpscope watch: unknown option '%s'\n\n", o); usage(stderr); return 2; }
         if (!v || !*v || strchr(v, ',')) { fprintf(stderr, "warpscope watch: %s needs a value without commas\n", o); return 2; }
         *dst = v;
@@ -240,6 +242,7 @@ int ws_cmd_watch(int argc, char **argv)
     if (ws_watch_parse_events(events, mask, err, sizeof err)) { fprintf(stderr, "warpscope watch: %s\n", err); return 2; }
     if (read) { /* a file already written: nothing runs, nothing to trace */
         const char *what = mlen ? "--on/--then/--do" : i < argc ? "a program" : out ? "-o" : capacity ? "--capacity"
+                         : snapshot ? "--snapshot"
                          : strcmp(events, "all") ? "--events" : NULL;
         if (what) {
             fprintf(stderr, "warpscope watch: --read prints a trace already written: %s does not apply\n", what);
@@ -275,23 +278,27 @@ int ws_cmd_watch(int argc, char **argv)
      * is written, never removed. The devices write their traces to a
      * temporary file, one after another (join=1: a program with two
      * devices keeps both), which is copied to -o after the run. */
-    if (out) {
-        int fd = open(out, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+    const char *const mine[2] = { out, snapshot };
+    for (int k = 0; k < 2; k++) {
+        if (!mine[k]) continue;
+        int fd = open(mine[k], O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
         struct stat sb;
         if (fd < 0 || (!fstat(fd, &sb) && S_ISREG(sb.st_mode) && ftruncate(fd, 0))) {
-            fprintf(stderr, "warpscope watch: -o %s: cannot write there: %s\n", out, strerror(errno));
+            fprintf(stderr, "warpscope watch: %s %s: cannot write there: %s\n", k ? "--snapshot" : "-o", mine[k],
+                    strerror(errno));
             if (fd >= 0) close(fd);
             return 2;
         }
         close(fd);
     }
-    char dir[] = "/tmp/warpscope-watch-XXXXXX", tmp[64];
+    char dir[] = "/tmp/warpscope-watch-XXXXXX", tmp[64], tmpsnap[64];
     if (!mkdtemp(dir)) { perror("warpscope watch: mkdtemp"); return 1; }
     snprintf(tmp, sizeof tmp, "%s/events.wsev", dir);
+    snprintf(tmpsnap, sizeof tmpsnap, "%s/snapshot.wsev", dir);
     const char *file = tmp;
     char spec[4096];
-    int n = snprintf(spec, sizeof spec, "events=%s,out=%s,join=1%s%s", events, file, capacity ? ",capacity=" : "",
-                     capacity ? capacity : "");
+    int n = snprintf(spec, sizeof spec, "events=%s,out=%s,snapshot=%s,join=1%s%s", events, file, tmpsnap,
+                     capacity ? ",capacity=" : "", capacity ? capacity : "");
     if (n >= (int)sizeof spec || setenv("WARPSCOPE_WATCH", spec, 1)) { fprintf(stderr, "warpscope watch: options too long\n"); return 2; }
     char why[300];
     if (ws_watch_check_spec(spec, why, sizeof why)) { /* before the program runs, not from inside it */
@@ -337,7 +344,21 @@ int ws_cmd_watch(int argc, char **argv)
             }
             if (show(file, format, stats) && !rc) rc = 1;
         }
+        if (!access(tmpsnap, R_OK)) { /* a trace.snapshot action fired */
+            fprintf(stderr, "warpscope watch: trace.snapshot: the trace as it was when the machine fired ");
+            if (snapshot && copy_file(tmpsnap, snapshot)) {
+                fprintf(stderr, "could not be written to %s: %s\n", snapshot, strerror(errno));
+                if (!rc) rc = 1;
+            } else if (snapshot) {
+                fprintf(stderr, "is in %s (warpscope watch --read %s)\n", snapshot, snapshot);
+            } else {
+                fprintf(stderr, "was taken (keep it with --snapshot FILE)\n");
+            }
+        } else if (snapshot) {
+            fprintf(stderr, "warpscope watch: --snapshot %s: no trace.snapshot action fired\n", snapshot);
+        }
     }
+    unlink(tmpsnap);
     unlink(tmp);
     rmdir(dir);
     return rc;

@@ -10,6 +10,7 @@
 typedef struct watcher {
     ws_event_config cfg;
     char *out;
+    char *snapshot;            /* where a trace.snapshot action's copy goes (snapshot=PATH) */
     int join;                  /* join=1: add to the file (several devices), not replace it */
     unsigned counting;         /* machines with a `count` action (bit i: machine i) */
 } watcher;
@@ -67,6 +68,18 @@ static void device_close(ws_device *dev, void *user)
         fprintf(stderr, "warpscope: watch: %llu events did not fit the %u-byte trace buffer (raise --capacity, or "
                 "capacity= in WARPSCOPE_WATCH)\n", (unsigned long long)dropped, w->cfg.capacity);
     free(bytes);
+    /* a trace.snapshot action's copy, next to the trace (it was taken and
+     * never written anywhere) */
+    if (w->snapshot && ws_events_read_snapshot(dev, &bytes, &n) == WS_OK) {
+        errno = 0;
+        FILE *g = fopen(w->snapshot, w->join ? "ab" : "wb");
+        int failed = !g || fwrite(bytes, 1, n, g) != n;
+        if (g && fclose(g)) failed = 1;
+        if (failed)
+            fprintf(stderr, "warpscope: watch: cannot write %s%s%s\n", w->snapshot, errno ? ": " : "",
+                    errno ? strerror(errno) : "");
+        free(bytes);
+    }
     /* `count` has nothing to show but its counter: show it (the same prefix as `print`) */
     for (unsigned i = 0; i < WS_EV_MACHINES; i++) {
         ws_machine_status ms;
@@ -80,6 +93,7 @@ static void detach(ws_device *dev, void *user)
     watcher *w = user;
     (void)dev;
     free(w->out);
+    free(w->snapshot);
     free(w);
 }
 
@@ -143,10 +157,11 @@ static void parse_spec(const char *spec, watcher *w, ws_event_config *cfg, char 
     cfg->capacity = 1u << 23;
     for (char *item = strtok_r(copy, ",", &save); item && !err[0]; item = strtok_r(NULL, ",", &save)) {
         char *v = strchr(item, '=');
-        if (!v) { snprintf(err, errlen, "'%s' is not key=value (keys: events, capacity, out, join)", item); break; }
+        if (!v) { snprintf(err, errlen, "'%s' is not key=value (keys: events, capacity, out, snapshot, join)", item); break; }
         *v++ = 0;
         if (!strcmp(item, "events")) ws_watch_parse_events(v, cfg->mask, err, errlen);
         else if (!strcmp(item, "out")) { if (w) { free(w->out); w->out = strdup(v); } }
+        else if (!strcmp(item, "snapshot")) { if (w) { free(w->snapshot); w->snapshot = strdup(v); } }
         else if (!strcmp(item, "join")) {
             if (strcmp(v, "0") && strcmp(v, "1")) snprintf(err, errlen, "join=%s: 0 or 1", v);
             else if (w) w->join = *v == '1';
@@ -156,7 +171,7 @@ static void parse_spec(const char *spec, watcher *w, ws_event_config *cfg, char 
             unsigned long c = strtoul(v, &end, 10);
             if (*v < '0' || *v > '9' || *end || c < 64 || c > (1ul << 30)) snprintf(err, errlen, "capacity=%s: 64 to 2^30 bytes", v);
             else cfg->capacity = (uint32_t)c;
-        } else snprintf(err, errlen, "unknown key '%s' (keys: events, capacity, out, join)", item);
+        } else snprintf(err, errlen, "unknown key '%s' (keys: events, capacity, out, snapshot, join)", item);
     }
     free(copy);
 }
@@ -183,6 +198,7 @@ ws_status ws_watch_attach(ws_device *dev, const char *spec)
     if (st == WS_OK) st = ws_tool_attach(dev, &watch_tool, w);
     if (st != WS_OK) {
         free(w->out);
+        free(w->snapshot);
         free(w);
     }
     return st;

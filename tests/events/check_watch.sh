@@ -114,6 +114,16 @@ out=$("$ws" watch --events wd --on 'wd.dispatch core=999' --do print -- "$ex/red
 out=$("$ws" watch --help)
 [[ "$out" == *"for>T"* && "$out" == *trace.snapshot* && "$out" == *wd.halt* && "$out" == *cp.resume* &&
    "$out" == *"halt=CORE_MASK"* ]] && ok || bad "watch --help lacks actions: $out"
+# trace.snapshot from the command line: the copy is kept with --snapshot
+# (it was taken and never written anywhere), and it ends at the event that fired
+rm -f "$work/snap.wsev"
+out=$("$ws" watch --events wd --on 'wd.dispatch data=3' --do trace.snapshot --snapshot "$work/snap.wsev" -- "$ex/reduction/reduction" 2>&1)
+[[ $? = 0 && "$out" == *"trace.snapshot: the trace as it was when the machine fired is in $work/snap.wsev"* ]] && ok ||
+    bad "--snapshot: $out"
+"$ws" watch --read "$work/snap.wsev" 2>&1 | tail -1 | grep -q "wd.dispatch .*data 0x00000003" && ok ||
+    bad "the snapshot does not end at dispatch 3: $("$ws" watch --read "$work/snap.wsev" 2>&1 | tail -3)"
+refused "--snapshot /nonexistent/s.wsev: cannot write there" --snapshot /nonexistent/s.wsev -- /bin/echo RAN
+
 # -o: refused before the program runs when it cannot be written; a device
 # such as /dev/null is written, never replaced by a file (watch unlinked
 # it, then wrote a regular file in its place)
