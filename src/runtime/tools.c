@@ -99,6 +99,33 @@ ws_status ws_tool_run_entry(ws_tool_runner *r, uint32_t entry)
     return r->run(r->dev, r->launch);
 }
 
+/* Can tool/user join the list as it is now? */
+static ws_status may_attach(ws_device *dev, const struct ws_tool_list *tl, const ws_tool *tool, void *user,
+                            const char *name)
+{
+    for (size_t i = 0; i < tl->n; i++) {
+        if (tl->slots[i].tool == tool && tl->slots[i].user == user)
+            return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_tool_attach: %s is already attached", name);
+        if (tool->run_launch && tl->slots[i].tool->run_launch)
+            return ws_set_error(dev, WS_ERR_BUSY, "ws_tool_attach: %s runs launches itself, and so does %s, "
+                                "already attached; only one tool may replay launches", name,
+                                tl->slots[i].tool->name ? tl->slots[i].tool->name : "another tool");
+    }
+    return WS_OK;
+}
+
+/* A free slot at the end of the list. */
+static ws_status make_room(ws_device *dev, struct ws_tool_list *tl)
+{
+    if (tl->n < tl->cap) return WS_OK;
+    size_t cap = tl->cap ? tl->cap * 2 : 4;
+    tool_slot *s = realloc(tl->slots, cap * sizeof *s);
+    if (!s) return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "ws_tool_attach: out of host memory");
+    tl->slots = s;
+    tl->cap = cap;
+    return WS_OK;
+}
+
 ws_status ws_tool_attach(ws_device *dev, const ws_tool *tool, void *user)
 {
     if (!dev) return WS_ERR_INVALID_ARG;
@@ -113,27 +140,23 @@ ws_status ws_tool_attach(ws_device *dev, const ws_tool *tool, void *user)
     struct ws_tool_list *tl = dev->tools;
     if (tl->closing) /* (a detach that attached would be detached, and attach again, forever) */
         return ws_set_error(dev, WS_ERR_BUSY, "ws_tool_attach: %s: the device is closing", name);
-    for (size_t i = 0; i < tl->n; i++) {
-        if (tl->slots[i].tool == tool && tl->slots[i].user == user)
-            return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_tool_attach: %s is already attached", name);
-        if (tool->run_launch && tl->slots[i].tool->run_launch)
-            return ws_set_error(dev, WS_ERR_BUSY, "ws_tool_attach: %s runs launches itself, and so does %s, "
-                                "already attached; only one tool may replay launches", name,
-                                tl->slots[i].tool->name ? tl->slots[i].tool->name : "another tool");
-    }
-    if (tl->n == tl->cap) {
-        size_t cap = tl->cap ? tl->cap * 2 : 4;
-        tool_slot *s = realloc(tl->slots, cap * sizeof *s);
-        if (!s) return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "ws_tool_attach: out of host memory");
-        tl->slots = s;
-        tl->cap = cap;
-    }
+    ws_status st = may_attach(dev, tl, tool, user, name);
+    if (st == WS_OK) st = make_room(dev, tl);
+    if (st != WS_OK) return st;
     if (tool->attach) {
         tl->depth++;
         dev->err[0] = 0; /* (an earlier call's message would explain nothing) */
-        ws_status st = tool->attach(dev, user);
+        st = tool->attach(dev, user);
         tl->depth--;
         if (st != WS_OK) return said(dev, st, name, "attach");
+        /* Its attach may have attached tools itself: the room made above
+         * may be taken (the slot written below overflowed the list), and
+         * the list may now hold this tool, or another that replays
+         * launches. (Refused now, it gets no detach, as for any failed
+         * attach.) */
+        st = may_attach(dev, tl, tool, user, name);
+        if (st == WS_OK) st = make_room(dev, tl);
+        if (st != WS_OK) return st;
     }
     tl->slots[tl->n++] = (tool_slot){ tool, user };
     return WS_OK;

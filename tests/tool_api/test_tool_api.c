@@ -227,6 +227,36 @@ static void test_detach_in_walk(const char *elf)
     CHECK(ws_device_close(dev) == WS_OK);
 }
 
+/* A tool whose attach callback attaches another tool, when the list had
+ * one free slot: the inner attach took it and the outer wrote past the
+ * end of the list (heap corruption: glibc aborted). Both are attached,
+ * the inner one first (its attach completed first). */
+static ws_status nest_attach(ws_device *d, void *u)
+{
+    recorder *r = u;
+    note(r, '+');
+    return ws_tool_attach(d, &observer, r + 1);
+}
+static const ws_tool nesting = { .version = WS_TOOL_API_VERSION, .name = "nesting", .attach = nest_attach,
+                                 .detach = on_detach, .module_loaded = on_mod };
+static void test_attach_in_attach(const char *elf)
+{
+    char log[256] = "";
+    recorder r[6] = { { '1', log, 0, WS_OK }, { '2', log, 0, WS_OK }, { '3', log, 0, WS_OK },
+                      { 'N', log, 0, WS_OK }, { 'I', log, 0, WS_OK }, { '6', log, 0, WS_OK } };
+    ws_device *dev = NULL;
+    ws_module *m = NULL;
+    CHECK(ws_device_open(NULL, &dev) == WS_OK);
+    if (!dev) return;
+    for (int i = 0; i < 3; i++) CHECK(ws_tool_attach(dev, &observer, &r[i]) == WS_OK); /* 3 of 4 slots */
+    CHECK(ws_tool_attach(dev, &nesting, &r[3]) == WS_OK); /* attaches observer on r[4] from its attach */
+    CHECK(ws_tool_attach(dev, &observer, &r[5]) == WS_OK);
+    CHECK(ws_module_load_file(dev, elf, &m) == WS_OK);
+    CHECK(ws_device_close(dev) == WS_OK);
+    CHECK_STR_CONTAINS(log, "1+ 2+ 3+ N+ I+ 6+ 1m 2m 3m Im Nm 6m 6c Ic 3c 2c 1c 6- N- I- 3- 2- 1- ");
+    printf("attach-in-attach log: %s\n", log);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) { fprintf(stderr, "usage: %s tool_kernels.elf\n", argv[0]); return 2; }
@@ -267,5 +297,6 @@ int main(int argc, char **argv)
     test_silent_failure();
     test_fault_report_kept(argv[1]);
     test_detach_in_walk(argv[1]);
+    test_attach_in_attach(argv[1]);
     return TEST_SUMMARY();
 }
