@@ -108,6 +108,10 @@ static uint64_t warp_records(const ws_trace *t, uint32_t warp, uint32_t *max_war
     return n;
 }
 
+/* A process per launch in the file (pid = its place, from 1), named by a
+ * metadata event. (With pid = launch id, two devices' launches shared
+ * tracks: each device numbers its launches from 1, and a file holds every
+ * device's.) */
 static void print_perfetto(const ws_trace *t, uint32_t warp, FILE *f)
 {
     fprintf(f, "{\"traceEvents\":[\n");
@@ -115,13 +119,16 @@ static void print_perfetto(const ws_trace *t, uint32_t warp, FILE *f)
     for (uint32_t i = 0; i < t->nlaunches; i++) {
         const ws_trace_launch *L = &t->launches[i];
         uint64_t now = 0;
+        fprintf(f, "%s{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%u,\"tid\":0,\"args\":{\"name\":\"launch %llu %s\"}}",
+                first ? "" : ",\n", i + 1, (unsigned long long)L->launch_id, L->kernel);
+        first = 0;
         for (uint64_t r = 0; r < L->nwarp; r++) {
             const ws_trace_warp_exec *w = &L->warps[r];
             if (w->warp != warp) continue;
             const ws_trace_block *b = &L->blocks[w->block];
             for (uint32_t m = w->mask; m; m &= m - 1, first = 0)
-                fprintf(f, "%s{\"name\":\"block %u @0x%08x\",\"ph\":\"X\",\"pid\":%llu,\"tid\":%d,\"ts\":%llu,\"dur\":%u}",
-                        first ? "" : ",\n", w->block, b->addr, (unsigned long long)L->launch_id, __builtin_ctz(m),
+                fprintf(f, "%s{\"name\":\"block %u @0x%08x\",\"ph\":\"X\",\"pid\":%u,\"tid\":%d,\"ts\":%llu,\"dur\":%u}",
+                        first ? "" : ",\n", w->block, b->addr, i + 1, __builtin_ctz(m),
                         (unsigned long long)now, b->ninst);
             now += b->ninst;
         }
