@@ -367,25 +367,7 @@ ws_status ws_tracer_attach(ws_device *dev, const char *spec)
     /* Trace buffers live in device memory: give the device the whole global
      * arena while nothing is allocated yet (the mapping is lazy, so unused
      * room costs nothing). docs/tracing.md, "Limits". */
-    uint64_t arena = WS_GLOBAL_MAX_END - WS_GLOBAL_BASE;
-    if (!dev->mem.brk && dev->mem.limit < arena && !dev->code_pages_live) {
-        /* The decoded-code table covers the arena page by page: it grows
-         * with it (sized for the old limit, code placed above it indexed
-         * past its end: a program that allocated 300 MiB before loading
-         * its module crashed). Nothing is loaded yet, so it is empty. */
-        ws_memory bigger;
-        ws_inst **pages = calloc((size_t)(arena >> 12), sizeof *pages);
-        if (pages && !ws_mem_init(&bigger, arena, dev->mem.stack_size, dev->mem.nslots, dev->mem.stack_lanes)) {
-            ws_mem_fini(&dev->mem);
-            dev->mem = bigger;
-            dev->cfg.global_mem_limit = arena;
-            free(dev->code_pages);
-            dev->code_pages = pages;
-            dev->ncode_pages = (uint32_t)(arena >> 12);
-        } else {
-            free(pages);
-        }
-    }
+    (void)ws_runtime_grow_arena(dev, (uint64_t)WS_GLOBAL_MAX_END - WS_GLOBAL_BASE);
     ws_status st = ws_tool_attach(dev, &tracer_tool, t);
     if (st != WS_OK) {
         tr_options_free(&t->opt);

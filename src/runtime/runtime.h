@@ -49,5 +49,11 @@ void ws_module_unload_twin(ws_device *dev, struct ws_module *m);
 /* Open a device with no tool attached: the public ws_device_open
  * (src/attach) adds the tools the environment asks for. */
 ws_status ws_runtime_device_open(const ws_config *cfg, ws_device **out);
+/* Grow the global arena to `limit` bytes (capped at the whole global
+ * range) while nothing is allocated or decoded yet: tools whose buffers
+ * live in device memory (the tracer, the event watcher) make room for
+ * them instead of taking the program's. 0 if grown or already that big,
+ * -1 if it could not be (memory in use, or no host memory). */
+int ws_runtime_grow_arena(ws_device *dev, uint64_t limit);
 
 #endif

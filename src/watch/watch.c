@@ -6,6 +6,7 @@
 #include "warpscope/events.h"
 #include "warpscope/tool.h"
 #include "watch/watch.h"
+#include "runtime/runtime.h"
 
 typedef struct watcher {
     ws_event_config cfg;
@@ -193,6 +194,11 @@ ws_status ws_watch_attach(ws_device *dev, const char *spec)
     char err[256];
     parse_spec(spec, w, &w->cfg, err, sizeof err);
     ws_status st = err[0] ? ws_set_error(dev, WS_ERR_INVALID_ARG, "WARPSCOPE_WATCH: %s", err) : WS_OK;
+    /* The trace buffer lives in device memory: make room for it beside the
+     * program's global_mem_limit rather than taking from it (a program
+     * that fitted failed under watch). Not possible once memory is in
+     * use; the buffer then shares the arena as before. */
+    if (st == WS_OK) (void)ws_runtime_grow_arena(dev, dev->mem.limit + w->cfg.capacity);
     if (st == WS_OK) st = ws_events_configure(dev, &w->cfg);
     if (st == WS_OK) st = program_machines(dev, w, getenv("WARPSCOPE_WATCH_MACHINES"));
     if (st == WS_OK) st = ws_tool_attach(dev, &watch_tool, w);
