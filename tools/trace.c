@@ -108,6 +108,10 @@ static uint64_t warp_records(const ws_trace *t, uint32_t warp, uint32_t *max_war
     return n;
 }
 
+/* A process per launch in the file (pid = its place, from 1), named by a
+ * metadata event. (With pid = launch id, two devices' launches shared
+ * tracks: each device numbers its launches from 1, and a file holds every
+ * device's.) */
 static void print_perfetto(const ws_trace *t, uint32_t warp, FILE *f)
 {
     fprintf(f, "{\"traceEvents\":[\n");
@@ -115,13 +119,16 @@ static void print_perfetto(const ws_trace *t, uint32_t warp, FILE *f)
     for (uint32_t i = 0; i < t->nlaunches; i++) {
         const ws_trace_launch *L = &t->launches[i];
         uint64_t now = 0;
+        fprintf(f, "%s{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%u,\"tid\":0,\"args\":{\"name\":\"launch %llu %s\"}}",
+                first ? "" : ",\n", i + 1, (unsigned long long)L->launch_id, L->kernel);
+        first = 0;
         for (uint64_t r = 0; r < L->nwarp; r++) {
             const ws_trace_warp_exec *w = &L->warps[r];
             if (w->warp != warp) continue;
             const ws_trace_block *b = &L->blocks[w->block];
             for (uint32_t m = w->mask; m; m &= m - 1, first = 0)
-                fprintf(f, "%s{\"name\":\"block %u @0x%08x\",\"ph\":\"X\",\"pid\":%llu,\"tid\":%d,\"ts\":%llu,\"dur\":%u}",
-                        first ? "" : ",\n", w->block, b->addr, (unsigned long long)L->launch_id, __builtin_ctz(m),
+                fprintf(f, "%s{\"name\":\"block %u @0x%08x\",\"ph\":\"X\",\"pid\":%u,\"tid\":%d,\"ts\":%llu,\"dur\":%u}",
+                        first ? "" : ",\n", w->block, b->addr, i + 1, __builtin_ctz(m),
                         (unsigned long long)now, b->ninst);
             now += b->ninst;
         }
@@ -223,8 +230,9 @@ int ws_cmd_trace(int argc, char **argv)
     long warp_id = 0;
     if (warp) {
         char *end;
+        errno = 0;
         warp_id = strtol(warp, &end, 10);
-        if (*end || warp_id < 0) { fprintf(stderr, "warpscope trace: --warp %s: expected a warp number\n", warp); return 2; }
+        if (*end || *warp < '0' || *warp > '9' || errno || warp_id > (long)UINT32_MAX) { /* (4294967296 was warp 0) */ fprintf(stderr, "warpscope trace: --warp %s: expected a warp number\n", warp); return 2; }
     }
     if (read) return read_file(read, format, warp_id);
     if (!tool || (strcmp(tool, "bbcount") && strcmp(tool, "memtrace") && strcmp(tool, "dump") && strcmp(tool, "branch"))) {
@@ -237,16 +245,7 @@ int ws_cmd_trace(int argc, char **argv)
     if (!mkdtemp(dir)) { perror("warpscope trace: mkdtemp"); return 1; }
     snprintf(tmpreport, sizeof tmpreport, "%s/report.txt", dir);
     snprintf(tmpout, sizeof tmpout, "%s/trace.wst", dir);
-    /* files the program's devices will write: checked now, not found
-     * missing after the run (and emptied: every device adds to them) */
     const char *const mine[2] = { report, out };
-    for (int k = 0; k < 2; k++)
-        if (mine[k] && start_empty(mine[k])) {
-            fprintf(stderr, "warpscope trace: %s %s: cannot write there: %s\n", k ? "-o" : "--report", mine[k],
-                    strerror(errno));
-            rmdir(dir);
-            return 2;
-        }
     if (!report) report = tmpreport;
     if (!out && !strcmp(tool, "dump")) out = tmpout;
     char spec[4096];
@@ -263,6 +262,16 @@ int ws_cmd_trace(int argc, char **argv)
         rmdir(dir);
         return 2;
     }
+    /* files the program's devices will write: checked now, not found
+     * missing after the run (and emptied: every device adds to them), once
+     * the options are known good (a refused option left them removed) */
+    for (int k = 0; k < 2; k++)
+        if (mine[k] && start_empty(mine[k])) {
+            fprintf(stderr, "warpscope trace: %s %s: cannot write there: %s\n", k ? "-o" : "--report", mine[k],
+                    strerror(errno));
+            rmdir(dir);
+            return 2;
+        }
     int status = 0, rc;
     if (ws_run_child("warpscope trace", argv + i, &status)) rc = 127;
     else if (WIFSIGNALED(status)) {

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <zstd.h>
@@ -29,6 +30,8 @@ static void usage(FILE *f)
             "                    perfetto the program's own output goes to stderr\n"
             "  --stats           print only counts per event and bits per event\n"
             "  -o, --out FILE    keep the compressed trace in FILE\n"
+            "  --snapshot FILE   keep the copy a trace.snapshot action takes in FILE (read it\n"
+            "                    with --read)\n"
             "Debug machines (docs/events.md): each --on starts one; --then adds a step;\n"
             "--do sets its actions.\n"
             "  --on 'EVENT [core=N] [data=V|data!=V|data=LO..HI] [mask=M] [count=K] [for>T]'\n"
@@ -42,23 +45,31 @@ static void usage(FILE *f)
             "                    wd.halt, wd.step, wd.resume, cp.halt, cp.step, cp.resume\n");
 }
 
-static void print_events(const ws_event *ev, size_t n, const char *format, FILE *f)
+/* The events of one device's trace. A file with several devices' traces
+ * (one after another, in the order the devices closed) names each: text
+ * gets a heading per device, JSON lines a "device" member (from 1), and
+ * Perfetto a process per device and sub-block (pid = device * 8 + source). */
+static void print_events(const ws_event *ev, size_t n, const char *format, unsigned device, unsigned ndevices,
+                         int *first, FILE *f)
 {
     int json = !strcmp(format, "jsonl"), perfetto = !strcmp(format, "perfetto");
-    if (perfetto) fprintf(f, "{\"traceEvents\":[\n");
+    if (ndevices > 1 && !json && !perfetto) fprintf(f, "device %u: %zu event%s\n", device, n, n == 1 ? "" : "s");
+    char dev[32] = "";
+    if (ndevices > 1 && json) snprintf(dev, sizeof dev, "\"device\":%u,", device);
     for (size_t i = 0; i < n; i++) {
         const ws_event *e = &ev[i];
         const char *name = ws_event_name(e->source, e->id);
         if (perfetto) /* instant events: pid = sub-block, tid = core */
             fprintf(f, "%s{\"name\":\"%s\",\"ph\":\"i\",\"s\":\"t\",\"pid\":%u,\"tid\":%u,\"ts\":%llu,\"args\":{\"data\":%u}}",
-                    i ? ",\n" : "", name, e->source, e->core, (unsigned long long)e->time, e->data);
+                    *first ? "" : ",\n", name, ndevices > 1 ? device * 8 + e->source : e->source, e->core,
+                    (unsigned long long)e->time, e->data);
         else if (json)
-            fprintf(f, "{\"time\":%llu,\"event\":\"%s\",\"core\":%u,\"data\":%u}\n", (unsigned long long)e->time, name,
-                    e->core, e->data);
+            fprintf(f, "{%s\"time\":%llu,\"event\":\"%s\",\"core\":%u,\"data\":%u}\n", dev, (unsigned long long)e->time,
+                    name, e->core, e->data);
         else
             fprintf(f, "%12llu  %-22s core %-3u data 0x%08x\n", (unsigned long long)e->time, name, e->core, e->data);
+        *first = 0;
     }
-    if (perfetto) fprintf(f, "\n]}\n");
 }
 
 static void print_stats(const ws_event *ev, size_t n, size_t bytes, FILE *f)
@@ -106,25 +117,92 @@ static int show(const char *path, const char *format, int stats)
         n += got;
     } while (got);
     fclose(f);
-    ws_event *ev;
-    size_t count;
-    char err[256];
-    ws_status st = ws_events_decode(buf, n, &ev, &count, err, sizeof err);
-    if (st != WS_OK) {
-        fprintf(stderr, "warpscope watch: %s: %s\n", path, err);
-        free(buf);
-        return 1;
+    /* One trace per device that closed, one after another: each is a
+     * 24-byte header ("WSEV", u16 version, u16, u64 events, u64 bits) and
+     * its bits. Split them first, so nothing prints from a damaged file. */
+    enum { HEADER = 24, MAX_DEVICES = 4096 };
+    size_t starts[MAX_DEVICES + 1], ndev = 0, at = 0;
+    while (at < n || !ndev) {
+        uint64_t bits = 0;
+        if (n - at >= HEADER && !memcmp(buf + at, "WSEV", 4)) memcpy(&bits, buf + at + 16, 8);
+        size_t len = n - at < HEADER ? n - at : HEADER + (size_t)((bits + 7) / 8);
+        if (len > n - at || bits > (uint64_t)(n - at) * 8) len = n - at; /* the decoder says what is wrong */
+        if (ndev == MAX_DEVICES) {
+            fprintf(stderr, "warpscope watch: %s: more than %d devices' traces\n", path, MAX_DEVICES);
+            free(buf);
+            return 1;
+        }
+        starts[ndev++] = at;
+        at += len;
+        if (!len) break;
     }
-    if (stats) print_stats(ev, count, n > 24 ? n - 24 : 0, stdout);
-    else print_events(ev, count, format, stdout);
-    free(ev);
+    starts[ndev] = n;
+    ws_event *all = NULL;
+    size_t total = 0, *counts = calloc(ndev, sizeof *counts);
+    char err[256];
+    for (size_t d = 0; counts && d < ndev; d++) {
+        ws_event *ev;
+        size_t count;
+        ws_status st = ws_events_decode(buf + starts[d], starts[d + 1] - starts[d], &ev, &count, err, sizeof err);
+        if (st != WS_OK) {
+            if (ndev > 1) fprintf(stderr, "warpscope watch: %s: device %zu's trace (byte %zu): %s\n", path, d + 1, starts[d], err);
+            else fprintf(stderr, "warpscope watch: %s: %s\n", path, err);
+            free(all);
+            free(counts);
+            free(buf);
+            return 1;
+        }
+        ws_event *grown = realloc(all, (total + count + 1) * sizeof *all);
+        if (!grown) { free(ev); break; }
+        all = grown;
+        if (count) memcpy(all + total, ev, count * sizeof *ev);
+        total += count;
+        counts[d] = count;
+        free(ev);
+        if (d + 1 == ndev) goto decoded;
+    }
+    fprintf(stderr, "warpscope watch: out of memory\n");
+    free(all);
+    free(counts);
+    free(buf);
+    return 1;
+decoded:
+    if (stats) print_stats(all, total, n - ndev * HEADER, stdout);
+    else {
+        int first = 1;
+        if (!strcmp(format, "perfetto")) fprintf(stdout, "{\"traceEvents\":[\n");
+        for (size_t d = 0, k = 0; d < ndev; k += counts[d], d++)
+            print_events(all + k, counts[d], format, (unsigned)d + 1, (unsigned)ndev, &first, stdout);
+        if (!strcmp(format, "perfetto")) fprintf(stdout, "\n]}\n");
+    }
+    free(all);
+    free(counts);
     free(buf);
     return 0;
 }
 
+/* Copy the trace to -o (which may be a device such as /dev/null). 0, or -1 with errno. */
+static int copy_file(const char *from, const char *to)
+{
+    int in = open(from, O_RDONLY | O_CLOEXEC), out = in < 0 ? -1 : open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    int rc = in < 0 || out < 0 ? -1 : 0;
+    char buf[65536];
+    ssize_t got;
+    while (!rc && (got = read(in, buf, sizeof buf)) != 0) {
+        if (got < 0) { rc = -1; break; }
+        for (ssize_t done = 0, w; done < got; done += w)
+            if ((w = write(out, buf + done, (size_t)(got - done))) < 0) { rc = -1; break; }
+    }
+    const int saved = errno;
+    if (out >= 0 && close(out)) rc = -1;
+    if (in >= 0) close(in);
+    if (rc) errno = saved;
+    return rc;
+}
+
 int ws_cmd_watch(int argc, char **argv)
 {
-    const char *events = "all", *capacity = NULL, *format = "text", *out = NULL, *read = NULL;
+    const char *events = "all", *capacity = NULL, *format = "text", *out = NULL, *read = NULL, *snapshot = NULL;
     int stats = 0, i = 1;
     char machines[4096] = "";
     size_t mlen = 0;
@@ -149,7 +227,7 @@ int ws_cmd_watch(int argc, char **argv)
         if (o[0] != '-') break;
         const char **dst = !strcmp(o, "--events") ? &events : !strcmp(o, "--capacity") ? &capacity
                          : !strcmp(o, "--format") ? &format : !strcmp(o, "-o") || !strcmp(o, "--out") ? &out
-                         : !strcmp(o, "--read") ? &read : NULL;
+                         : !strcmp(o, "--read") ? &read : !strcmp(o, "--snapshot") ? &snapshot : NULL;
         if (!dst) { fprintf(stderr, "warpscope watch: unknown option '%s'\n\n", o); usage(stderr); return 2; }
         if (!v || !*v || strchr(v, ',')) { fprintf(stderr, "warpscope watch: %s needs a value without commas\n", o); return 2; }
         *dst = v;
@@ -164,6 +242,7 @@ int ws_cmd_watch(int argc, char **argv)
     if (ws_watch_parse_events(events, mask, err, sizeof err)) { fprintf(stderr, "warpscope watch: %s\n", err); return 2; }
     if (read) { /* a file already written: nothing runs, nothing to trace */
         const char *what = mlen ? "--on/--then/--do" : i < argc ? "a program" : out ? "-o" : capacity ? "--capacity"
+                         : snapshot ? "--snapshot"
                          : strcmp(events, "all") ? "--events" : NULL;
         if (what) {
             fprintf(stderr, "warpscope watch: --read prints a trace already written: %s does not apply\n", what);
@@ -194,14 +273,32 @@ int ws_cmd_watch(int argc, char **argv)
     }
     if (mlen && setenv("WARPSCOPE_WATCH_MACHINES", machines, 1)) { perror("warpscope watch: setenv"); return 1; }
     if (i >= argc) { fprintf(stderr, "warpscope watch: no program to run\n\n"); usage(stderr); return 2; }
-    char dir[] = "/tmp/warpscope-watch-XXXXXX", tmp[64];
+    /* -o is checked before the program runs (not found unwritable after
+     * it) and emptied if it is a regular file; a device such as /dev/null
+     * is written, never removed. The devices write their traces to a
+     * temporary file, one after another (join=1: a program with two
+     * devices keeps both), which is copied to -o after the run. */
+    const char *const mine[2] = { out, snapshot };
+    for (int k = 0; k < 2; k++) {
+        if (!mine[k]) continue;
+        int fd = open(mine[k], O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+        struct stat sb;
+        if (fd < 0 || (!fstat(fd, &sb) && S_ISREG(sb.st_mode) && ftruncate(fd, 0))) {
+            fprintf(stderr, "warpscope watch: %s %s: cannot write there: %s\n", k ? "--snapshot" : "-o", mine[k],
+                    strerror(errno));
+            if (fd >= 0) close(fd);
+            return 2;
+        }
+        close(fd);
+    }
+    char dir[] = "/tmp/warpscope-watch-XXXXXX", tmp[64], tmpsnap[64];
     if (!mkdtemp(dir)) { perror("warpscope watch: mkdtemp"); return 1; }
     snprintf(tmp, sizeof tmp, "%s/events.wsev", dir);
-    const char *file = out ? out : tmp;
-    unlink(file);
+    snprintf(tmpsnap, sizeof tmpsnap, "%s/snapshot.wsev", dir);
+    const char *file = tmp;
     char spec[4096];
-    int n = snprintf(spec, sizeof spec, "events=%s,out=%s%s%s", events, file, capacity ? ",capacity=" : "",
-                     capacity ? capacity : "");
+    int n = snprintf(spec, sizeof spec, "events=%s,out=%s,snapshot=%s,join=1%s%s", events, file, tmpsnap,
+                     capacity ? ",capacity=" : "", capacity ? capacity : "");
     if (n >= (int)sizeof spec || setenv("WARPSCOPE_WATCH", spec, 1)) { fprintf(stderr, "warpscope watch: options too long\n"); return 2; }
     char why[300];
     if (ws_watch_check_spec(spec, why, sizeof why)) { /* before the program runs, not from inside it */
@@ -240,10 +337,28 @@ int ws_cmd_watch(int argc, char **argv)
         if (access(file, R_OK)) {
             fprintf(stderr, "warpscope watch: no trace: %s opened no warpscope device, or did not close it\n", argv[i]);
             if (!rc) rc = 1;
-        } else if (show(file, format, stats) && !rc) {
-            rc = 1;
+        } else {
+            if (out && copy_file(file, out)) {
+                fprintf(stderr, "warpscope watch: -o %s: cannot write the trace: %s\n", out, strerror(errno));
+                if (!rc) rc = 1;
+            }
+            if (show(file, format, stats) && !rc) rc = 1;
+        }
+        if (!access(tmpsnap, R_OK)) { /* a trace.snapshot action fired */
+            fprintf(stderr, "warpscope watch: trace.snapshot: the trace as it was when the machine fired ");
+            if (snapshot && copy_file(tmpsnap, snapshot)) {
+                fprintf(stderr, "could not be written to %s: %s\n", snapshot, strerror(errno));
+                if (!rc) rc = 1;
+            } else if (snapshot) {
+                fprintf(stderr, "is in %s (warpscope watch --read %s)\n", snapshot, snapshot);
+            } else {
+                fprintf(stderr, "was taken (keep it with --snapshot FILE)\n");
+            }
+        } else if (snapshot) {
+            fprintf(stderr, "warpscope watch: --snapshot %s: no trace.snapshot action fired\n", snapshot);
         }
     }
+    unlink(tmpsnap);
     unlink(tmp);
     rmdir(dir);
     return rc;

@@ -153,7 +153,9 @@ typedef struct ws_trace_tool {
 } ws_trace_tool;
 
 /* Attach a custom tool to dev (before loading modules). Errors name the
- * device function and what in it cannot be copied. */
+ * device function and what in it cannot be copied. A device takes one
+ * trace tool, and none beside another tool that runs launches itself
+ * (WARPSCOPE_TRACE's tracer, the profiler): WS_ERR_BUSY. */
 WS_API ws_status ws_trace_tool_attach(ws_device *dev, const ws_trace_tool *tool, void *user);
 
 /* Read a trace file (or a file's bytes). Every count and index is checked:

@@ -87,8 +87,12 @@ static ws_status attach_library(ws_device *dev, char *entry)
         free(lib);
         return st;
     }
+    dev->err[0] = 0; /* (an earlier call's message would explain nothing) */
     st = init(dev, options);
-    if (st != WS_OK && !strstr(dev->err, entry)) {
+    if (st != WS_OK && !dev->err[0])
+        ws_set_error(dev, st, "WARPSCOPE_TOOL: %s: %s returned %s without a message", entry, WS_TOOL_INIT_SYMBOL,
+                     ws_status_name(st));
+    else if (st != WS_OK && !strstr(dev->err, entry)) {
         char why[WS_ERRLEN - 128];
         memcpy(why, dev->err, sizeof why - 1); /* the tool's own message, shortened to fit */
         why[sizeof why - 1] = 0;

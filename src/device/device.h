@@ -257,6 +257,7 @@ struct ws_device {
     struct ws_gfx_device *gfx;       /* graphics fixed-function state (src/gfx), NULL until used */
     struct ws_gfx_api *gfx_api;      /* the runtime's graphics context (src/runtime/gfx_*.c) */
     int tool_launch_depth;           /* >0 while tools see a launch            */
+    uint64_t tool_launch_id;         /* the launch they see (for messages)     */
     /* Parallel simulation (src/device/parallel.c): host threads for the
      * cores (cfg.threads resolved at open), the worker pool (NULL until a
      * launch first runs in parallel), and whether the current round runs

@@ -441,10 +441,16 @@ ws_status tr_launch(tracer *t, tr_twin *tw, ws_grid_run *G, ws_tool_runner *run)
         if ((st2 == WS_OK || overflow) && (lanes_differ || used.n[BUF_WARP] != want.n[BUF_WARP])) {
             if (lanes_differ) {
                 L->flags |= WS_TRACE_OVERFLOWED;
+                /* A launch that faults stops its other warps wherever the fault
+                 * finds them, and the inserted code moves that point: the two
+                 * passes differ without any race. */
                 note(L, "%s", t->opt.short_by ? "the recording pass's buffers were made short (--test-short); "
                                                    "re-ran it with the sizes it measured"
-                                                 : "the recording pass's lanes took other paths than the counting "
-                                                   "pass's (a race?); re-ran it with the sizes it measured");
+                              : st1 != WS_OK ? "the launch faults, and its other warps stood elsewhere when the "
+                                               "recording pass faulted than when the counting pass did (the "
+                                               "inserted code moves the point); re-ran it with the sizes it measured"
+                                             : "the recording pass's lanes took other paths than the counting "
+                                               "pass's (a race?); re-ran it with the sizes it measured");
             } else {
                 note(L, "%s", "warps entered blocks in other groups than in the counting pass (grouping depends on "
                      "the schedule); re-ran the recording pass with the warp-record count it measured");

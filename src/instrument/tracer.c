@@ -332,8 +332,19 @@ ws_status ws_trace_tool_attach(ws_device *dev, const ws_trace_tool *tool, void *
     while ((1u << shift) < slot) shift++;
     t->custom.slot_shift = shift;
     t->custom.where = tool->where;
-    if (st == WS_OK) st = ws_tool_attach(dev, &tracer_tool, t);
-    else ws_set_error(dev, st, "ws_trace_tool_attach: %s: %s", tool->name ? tool->name : "tool", err);
+    if (st == WS_OK) {
+        st = ws_tool_attach(dev, &tracer_tool, t);
+        if (st == WS_ERR_BUSY) { /* (it said "tracer runs launches itself, and so does tracer") */
+            char why[WS_ERRLEN - 256];
+            memcpy(why, dev->err, sizeof why - 1); /* (shortened to fit) */
+            why[sizeof why - 1] = 0;
+            ws_set_error(dev, st, "ws_trace_tool_attach: %s: a device takes one trace tool, and another tool that "
+                         "runs launches itself (a trace tool, WARPSCOPE_TRACE's tracer or the profiler) is attached "
+                         "(%s)", tool->name ? tool->name : "tool", why);
+        }
+    } else {
+        ws_set_error(dev, st, "ws_trace_tool_attach: %s: %s", tool->name ? tool->name : "tool", err);
+    }
     if (st != WS_OK) {
         free(t->custom_module);
         tr_options_free(&t->opt);
@@ -356,7 +367,7 @@ ws_status ws_tracer_attach(ws_device *dev, const char *spec)
     /* Trace buffers live in device memory: give the device the whole global
      * arena while nothing is allocated yet (the mapping is lazy, so unused
      * room costs nothing). docs/tracing.md, "Limits". */
-    (void)ws_device_grow_arena(dev, WS_GLOBAL_MAX_END - WS_GLOBAL_BASE); /* (if it cannot: the arena it has) */
+    (void)ws_runtime_grow_arena(dev, (uint64_t)WS_GLOBAL_MAX_END - WS_GLOBAL_BASE);
     ws_status st = ws_tool_attach(dev, &tracer_tool, t);
     if (st != WS_OK) {
         tr_options_free(&t->opt);

@@ -26,7 +26,7 @@ ws_status ws_api_enter(ws_device *dev, const char *fn)
      * handler runs, so the flag is ours to read once we hold it. */
     if (dev->tool_launch_depth && !dev->printf_depth) {
         ws_set_error(dev, WS_ERR_BUSY, "%s: called from a tool's launch callback while launch %llu runs",
-                     fn, (unsigned long long)(dev->current ? dev->current->id : 0));
+                     fn, (unsigned long long)dev->tool_launch_id);
         pthread_mutex_unlock(&dev->api_lock);
         return WS_ERR_BUSY;
     }

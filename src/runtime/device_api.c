@@ -159,25 +159,6 @@ ws_status ws_runtime_device_open(const ws_config *cfg, ws_device **out)
     return WS_OK;
 }
 
-ws_status ws_device_grow_arena(ws_device *dev, uint64_t limit)
-{
-    if (dev->mem.brk || dev->mem.ntool || dev->code_pages_live) return WS_ERR_BUSY;
-    if (limit <= dev->mem.limit) return WS_OK;
-    ws_memory bigger;
-    ws_inst **pages = calloc((size_t)(limit >> 12), sizeof *pages);
-    if (!pages || ws_mem_init(&bigger, limit, dev->mem.stack_size, dev->mem.nslots, dev->mem.stack_lanes)) {
-        free(pages);
-        return WS_ERR_OUT_OF_MEMORY;
-    }
-    bigger.user_limit = dev->mem.user_limit; /* the program keeps the memory it was given */
-    ws_mem_fini(&dev->mem);
-    dev->mem = bigger;
-    free(dev->code_pages); /* (all empty: nothing was decoded) */
-    dev->code_pages = pages;
-    dev->ncode_pages = (uint32_t)(limit >> 12);
-    return WS_OK;
-}
-
 ws_status ws_device_close(ws_device *dev)
 {
     if (!dev) return WS_ERR_INVALID_ARG;
@@ -239,4 +220,29 @@ ws_status ws_set_printf_handler(ws_device *dev, ws_printf_fn fn, void *user)
     dev->printf_fn = fn;
     dev->printf_user = user;
     return WS_OK;
+}
+
+int ws_runtime_grow_arena(ws_device *dev, uint64_t limit)
+{
+    const uint64_t range = WS_GLOBAL_MAX_END - WS_GLOBAL_BASE;
+    if (limit > range) limit = range;
+    limit = (limit + 4095) & ~(uint64_t)4095;
+    if (dev->mem.limit >= limit) return 0;
+    if (dev->mem.brk || dev->mem.ntool || dev->code_pages_live) return -1;
+    /* The decoded-code table covers the arena page by page, so it grows
+     * with it (left at the old size, code placed above it was indexed
+     * past its end). Nothing is loaded yet: it is empty. */
+    ws_memory bigger;
+    ws_inst **pages = calloc((size_t)(limit >> 12), sizeof *pages);
+    if (!pages || ws_mem_init(&bigger, limit, dev->mem.stack_size, dev->mem.nslots, dev->mem.stack_lanes)) {
+        free(pages);
+        return -1;
+    }
+    bigger.user_limit = dev->mem.user_limit; /* the program keeps the memory it was given */
+    ws_mem_fini(&dev->mem);
+    dev->mem = bigger;
+    free(dev->code_pages);
+    dev->code_pages = pages;
+    dev->ncode_pages = (uint32_t)(limit >> 12);
+    return 0;
 }

@@ -23,14 +23,6 @@ struct ws_module {
                                     later use gets an error, not a crash */
 };
 
-/* Give a device with nothing in its global arena yet an arena of `limit`
- * bytes (the memory and the decoded-code table with it) for tools'
- * buffers: the tracer asks for all the room there is. The program's own
- * allocations still end at its global_mem_limit. WS_ERR_BUSY if something
- * is allocated, WS_ERR_OUT_OF_MEMORY if the host cannot map it (the old
- * arena stays). */
-ws_status ws_device_grow_arena(ws_device *dev, uint64_t limit);
-
 /* Is mod / k a live handle of dev? Sets dev's error naming fn and returns
  * WS_ERR_INVALID_ARG when it belongs to another device or its module was
  * unloaded. */
@@ -57,5 +49,14 @@ void ws_module_unload_twin(ws_device *dev, struct ws_module *m);
 /* Open a device with no tool attached: the public ws_device_open
  * (src/attach) adds the tools the environment asks for. */
 ws_status ws_runtime_device_open(const ws_config *cfg, ws_device **out);
+/* Grow the global arena to `limit` bytes (capped at the whole global
+ * range) while nothing is allocated or decoded yet: tools whose buffers
+ * live in device memory (the tracer, the event watcher, the profiler)
+ * make room for them at its top (ws_mem_alloc_tool) instead of taking the
+ * program's. The program's own allocations still end at its
+ * global_mem_limit (ws_memory.user_limit, what ws_mem_info reports). 0 if
+ * grown or already that big, -1 if it could not be (memory in use, or no
+ * host memory). */
+int ws_runtime_grow_arena(ws_device *dev, uint64_t limit);
 
 #endif

@@ -53,6 +53,7 @@ static ws_status tools_launch(ws_device *dev, ws_grid_run *L, ws_launch_fn run)
     ws_tool_launch info = describe(L);
     const tool_slot *runner_slot = NULL;
     dev->tool_launch_depth++; /* the API refuses calls that would change the device now */
+    dev->tool_launch_id = L->id;
     for (size_t i = 0; i < tl->n; i++) {
         if (tl->slots[i].tool->launch_begin) tl->slots[i].tool->launch_begin(dev, tl->slots[i].user, &info);
         if (tl->slots[i].tool->run_launch) runner_slot = &tl->slots[i];
@@ -66,11 +67,17 @@ static ws_status tools_launch(ws_device *dev, ws_grid_run *L, ws_launch_fn run)
     } else {
         st = run(dev, L);
     }
+    /* The launch's report, kept apart from dev->err: a tool's refused call
+     * in launch_end overwrites dev->err, and neither the tools after it nor
+     * the application may see that message instead of the launch's. */
+    char report[WS_ERRLEN];
+    if (st != WS_OK) memcpy(report, dev->err, sizeof report);
     info.status = st;
-    info.error = st != WS_OK ? dev->err : NULL;
+    info.error = st != WS_OK ? report : NULL;
     info.stats = &L->stats;
     for (size_t i = tl->n; i-- > 0;)
         if (tl->slots[i].tool->launch_end) tl->slots[i].tool->launch_end(dev, tl->slots[i].user, &info);
+    if (st != WS_OK) memcpy(dev->err, report, sizeof report);
     dev->tool_launch_depth--;
     return st;
 }
@@ -92,6 +99,33 @@ ws_status ws_tool_run_entry(ws_tool_runner *r, uint32_t entry)
     return r->run(r->dev, r->launch);
 }
 
+/* Can tool/user join the list as it is now? */
+static ws_status may_attach(ws_device *dev, const struct ws_tool_list *tl, const ws_tool *tool, void *user,
+                            const char *name)
+{
+    for (size_t i = 0; i < tl->n; i++) {
+        if (tl->slots[i].tool == tool && tl->slots[i].user == user)
+            return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_tool_attach: %s is already attached", name);
+        if (tool->run_launch && tl->slots[i].tool->run_launch)
+            return ws_set_error(dev, WS_ERR_BUSY, "ws_tool_attach: %s runs launches itself, and so does %s, "
+                                "already attached; only one tool may replay launches", name,
+                                tl->slots[i].tool->name ? tl->slots[i].tool->name : "another tool");
+    }
+    return WS_OK;
+}
+
+/* A free slot at the end of the list. */
+static ws_status make_room(ws_device *dev, struct ws_tool_list *tl)
+{
+    if (tl->n < tl->cap) return WS_OK;
+    size_t cap = tl->cap ? tl->cap * 2 : 4;
+    tool_slot *s = realloc(tl->slots, cap * sizeof *s);
+    if (!s) return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "ws_tool_attach: out of host memory");
+    tl->slots = s;
+    tl->cap = cap;
+    return WS_OK;
+}
+
 ws_status ws_tool_attach(ws_device *dev, const ws_tool *tool, void *user)
 {
     if (!dev) return WS_ERR_INVALID_ARG;
@@ -106,27 +140,23 @@ ws_status ws_tool_attach(ws_device *dev, const ws_tool *tool, void *user)
     struct ws_tool_list *tl = dev->tools;
     if (tl->closing) /* (a detach that attached would be detached, and attach again, forever) */
         return ws_set_error(dev, WS_ERR_BUSY, "ws_tool_attach: %s: the device is closing", name);
-    for (size_t i = 0; i < tl->n; i++) {
-        if (tl->slots[i].tool == tool && tl->slots[i].user == user)
-            return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_tool_attach: %s is already attached", name);
-        if (tool->run_launch && tl->slots[i].tool->run_launch)
-            return ws_set_error(dev, WS_ERR_BUSY, "ws_tool_attach: %s runs launches itself, and so does %s, "
-                                "already attached; only one tool may replay launches", name,
-                                tl->slots[i].tool->name ? tl->slots[i].tool->name : "another tool");
-    }
-    if (tl->n == tl->cap) {
-        size_t cap = tl->cap ? tl->cap * 2 : 4;
-        tool_slot *s = realloc(tl->slots, cap * sizeof *s);
-        if (!s) return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "ws_tool_attach: out of host memory");
-        tl->slots = s;
-        tl->cap = cap;
-    }
+    ws_status st = may_attach(dev, tl, tool, user, name);
+    if (st == WS_OK) st = make_room(dev, tl);
+    if (st != WS_OK) return st;
     if (tool->attach) {
         tl->depth++;
         dev->err[0] = 0; /* (an earlier call's message would explain nothing) */
-        ws_status st = tool->attach(dev, user);
+        st = tool->attach(dev, user);
         tl->depth--;
         if (st != WS_OK) return said(dev, st, name, "attach");
+        /* Its attach may have attached tools itself: the room made above
+         * may be taken (the slot written below overflowed the list), and
+         * the list may now hold this tool, or another that replays
+         * launches. (Refused now, it gets no detach, as for any failed
+         * attach.) */
+        st = may_attach(dev, tl, tool, user, name);
+        if (st == WS_OK) st = make_room(dev, tl);
+        if (st != WS_OK) return st;
     }
     tl->slots[tl->n++] = (tool_slot){ tool, user };
     return WS_OK;
@@ -150,39 +180,59 @@ ws_status ws_tool_detach(ws_device *dev, const ws_tool *tool, void *user)
                         tool && tool->name ? tool->name : "the tool");
 }
 
-void ws_tools_module_loaded(ws_device *dev, const ws_module *m)
+/* Outside a launch a callback may attach and detach tools, which moves
+ * the slots under a walk by index (a tool that detached itself made the
+ * next one miss the call; one that detached an earlier tool was called
+ * twice). A walk goes over the tools attached when the event began, in
+ * order, and calls each that is still attached. */
+enum { EV_LOADED, EV_UNLOADING, EV_FRAME_BEGIN, EV_FRAME_PRESENT, EV_CLOSE };
+
+static int still_attached(const struct ws_tool_list *tl, tool_slot s)
+{
+    for (size_t i = 0; i < tl->n; i++)
+        if (tl->slots[i].tool == s.tool && tl->slots[i].user == s.user) return 1;
+    return 0;
+}
+
+static void call_one(ws_device *dev, tool_slot s, int event, const ws_module *m, uint64_t frame)
+{
+    const ws_tool *t = s.tool;
+    switch (event) {
+    case EV_LOADED: if (t->module_loaded) t->module_loaded(dev, s.user, m); break;
+    case EV_UNLOADING: if (t->module_unloading) t->module_unloading(dev, s.user, m); break;
+    case EV_FRAME_BEGIN: if (t->version >= 2 && t->frame_begin) t->frame_begin(dev, s.user, frame); break;
+    case EV_FRAME_PRESENT: if (t->version >= 2 && t->frame_present) t->frame_present(dev, s.user, frame); break;
+    case EV_CLOSE: if (t->device_close) t->device_close(dev, s.user); break;
+    }
+}
+
+static void walk(ws_device *dev, int event, int reverse, const ws_module *m, uint64_t frame)
 {
     struct ws_tool_list *tl = dev->tools;
-    if (!tl) return;
+    if (!tl || !tl->n) return;
+    tool_slot fixed[16], *order = tl->n <= 16 ? fixed : malloc(tl->n * sizeof *order);
+    const size_t n = tl->n;
     tl->depth++;
-    for (size_t i = 0; i < tl->n; i++)
-        if (tl->slots[i].tool->module_loaded) tl->slots[i].tool->module_loaded(dev, tl->slots[i].user, m);
+    if (order) {
+        memcpy(order, tl->slots, n * sizeof *order);
+        for (size_t k = 0; k < n; k++) {
+            tool_slot s = order[reverse ? n - 1 - k : k];
+            if (still_attached(tl, s)) call_one(dev, s, event, m, frame);
+        }
+        if (order != fixed) free(order);
+    } else { /* out of host memory: by index, as before */
+        for (size_t k = 0; k < tl->n; k++) call_one(dev, tl->slots[reverse ? tl->n - 1 - k : k], event, m, frame);
+    }
     tl->depth--;
 }
 
-void ws_tools_module_unloading(ws_device *dev, const ws_module *m)
-{
-    struct ws_tool_list *tl = dev->tools;
-    if (!tl) return;
-    tl->depth++;
-    for (size_t i = tl->n; i-- > 0;)
-        if (i < tl->n && tl->slots[i].tool->module_unloading)
-            tl->slots[i].tool->module_unloading(dev, tl->slots[i].user, m);
-    tl->depth--;
-}
+void ws_tools_module_loaded(ws_device *dev, const ws_module *m) { walk(dev, EV_LOADED, 0, m, 0); }
+
+void ws_tools_module_unloading(ws_device *dev, const ws_module *m) { walk(dev, EV_UNLOADING, 1, m, 0); }
 
 void ws_tools_frame(ws_device *dev, uint64_t frame, int begin)
 {
-    struct ws_tool_list *tl = dev->tools;
-    if (!tl) return;
-    tl->depth++;
-    for (size_t i = 0; i < tl->n; i++) {
-        const ws_tool *t = tl->slots[i].tool;
-        if (t->version < 2) continue; /* its table ends before the frame callbacks */
-        if (begin && t->frame_begin) t->frame_begin(dev, tl->slots[i].user, frame);
-        if (!begin && t->frame_present) t->frame_present(dev, tl->slots[i].user, frame);
-    }
-    tl->depth--;
+    walk(dev, begin ? EV_FRAME_BEGIN : EV_FRAME_PRESENT, 0, NULL, frame);
 }
 
 void ws_tools_close(ws_device *dev)
@@ -191,8 +241,7 @@ void ws_tools_close(ws_device *dev)
     if (!tl) return;
     tl->closing = 1;
     tl->depth++; /* (ws_device_close from these callbacks is refused) */
-    for (size_t i = tl->n; i-- > 0;)
-        if (i < tl->n && tl->slots[i].tool->device_close) tl->slots[i].tool->device_close(dev, tl->slots[i].user);
+    walk(dev, EV_CLOSE, 1, NULL, 0);
     while (tl->n) { /* newest first; a detach cannot attach anything new (closing) */
         tool_slot s = tl->slots[--tl->n];
         if (s.tool->detach) s.tool->detach(dev, s.user);

@@ -1,14 +1,18 @@
 /* The event watcher tool (watch.h). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "warpscope/events.h"
 #include "warpscope/tool.h"
 #include "watch/watch.h"
+#include "runtime/runtime.h"
 
 typedef struct watcher {
     ws_event_config cfg;
     char *out;
+    char *snapshot;            /* where a trace.snapshot action's copy goes (snapshot=PATH) */
+    int join;                  /* join=1: add to the file (several devices), not replace it */
     unsigned counting;         /* machines with a `count` action (bit i: machine i) */
 } watcher;
 
@@ -16,8 +20,9 @@ int ws_watch_parse_events(const char *list, uint16_t mask[], char *err, size_t e
 {
     char *copy = strdup(list), *save = NULL;
     if (!copy) { snprintf(err, errlen, "out of memory"); return -1; }
-    int rc = 0;
+    int rc = 0, any = 0;
     for (char *name = strtok_r(copy, "+", &save); name && !rc; name = strtok_r(NULL, "+", &save)) {
+        any = 1;
         int found = 0;
         for (unsigned s = 0; s < WS_EV_SOURCES; s++)
             for (unsigned id = 0; id < 16; id++) {
@@ -36,6 +41,10 @@ int ws_watch_parse_events(const char *list, uint16_t mask[], char *err, size_t e
         }
     }
     free(copy);
+    if (!rc && !any) { /* ("+" traced nothing, without a word) */
+        snprintf(err, errlen, "'%s' names no event or source (sources: cp, wd, sched, mem, dbg; or all)", list);
+        rc = -1;
+    }
     return rc;
 }
 
@@ -49,13 +58,29 @@ static void device_close(ws_device *dev, void *user)
         fprintf(stderr, "warpscope: watch: %s\n", ws_last_error(dev));
         return;
     }
-    FILE *f = w->out ? fopen(w->out, "wb") : NULL;
-    if (!f || fwrite(bytes, 1, n, f) != n) fprintf(stderr, "warpscope: watch: cannot write %s\n", w->out ? w->out : "(no out=)");
-    if (f) fclose(f);
+    errno = 0;
+    FILE *f = w->out ? fopen(w->out, w->join ? "ab" : "wb") : NULL;
+    int bad = !f || fwrite(bytes, 1, n, f) != n;
+    if (f && fclose(f)) bad = 1;
+    if (bad)
+        fprintf(stderr, "warpscope: watch: cannot write %s%s%s\n", w->out ? w->out : "(no out=)",
+                w->out && errno ? ": " : "", w->out && errno ? strerror(errno) : "");
     if (dropped)
         fprintf(stderr, "warpscope: watch: %llu events did not fit the %u-byte trace buffer (raise --capacity, or "
                 "capacity= in WARPSCOPE_WATCH)\n", (unsigned long long)dropped, w->cfg.capacity);
     free(bytes);
+    /* a trace.snapshot action's copy, next to the trace (it was taken and
+     * never written anywhere) */
+    if (w->snapshot && ws_events_read_snapshot(dev, &bytes, &n) == WS_OK) {
+        errno = 0;
+        FILE *g = fopen(w->snapshot, w->join ? "ab" : "wb");
+        int failed = !g || fwrite(bytes, 1, n, g) != n;
+        if (g && fclose(g)) failed = 1;
+        if (failed)
+            fprintf(stderr, "warpscope: watch: cannot write %s%s%s\n", w->snapshot, errno ? ": " : "",
+                    errno ? strerror(errno) : "");
+        free(bytes);
+    }
     /* `count` has nothing to show but its counter: show it (the same prefix as `print`) */
     for (unsigned i = 0; i < WS_EV_MACHINES; i++) {
         ws_machine_status ms;
@@ -69,6 +94,7 @@ static void detach(ws_device *dev, void *user)
     watcher *w = user;
     (void)dev;
     free(w->out);
+    free(w->snapshot);
     free(w);
 }
 
@@ -132,16 +158,21 @@ static void parse_spec(const char *spec, watcher *w, ws_event_config *cfg, char 
     cfg->capacity = 1u << 23;
     for (char *item = strtok_r(copy, ",", &save); item && !err[0]; item = strtok_r(NULL, ",", &save)) {
         char *v = strchr(item, '=');
-        if (!v) { snprintf(err, errlen, "'%s' is not key=value (keys: events, capacity, out)", item); break; }
+        if (!v) { snprintf(err, errlen, "'%s' is not key=value (keys: events, capacity, out, snapshot, join)", item); break; }
         *v++ = 0;
         if (!strcmp(item, "events")) ws_watch_parse_events(v, cfg->mask, err, errlen);
         else if (!strcmp(item, "out")) { if (w) { free(w->out); w->out = strdup(v); } }
+        else if (!strcmp(item, "snapshot")) { if (w) { free(w->snapshot); w->snapshot = strdup(v); } }
+        else if (!strcmp(item, "join")) {
+            if (strcmp(v, "0") && strcmp(v, "1")) snprintf(err, errlen, "join=%s: 0 or 1", v);
+            else if (w) w->join = *v == '1';
+        }
         else if (!strcmp(item, "capacity")) {
             char *end;
             unsigned long c = strtoul(v, &end, 10);
             if (*v < '0' || *v > '9' || *end || c < 64 || c > (1ul << 30)) snprintf(err, errlen, "capacity=%s: 64 to 2^30 bytes", v);
             else cfg->capacity = (uint32_t)c;
-        } else snprintf(err, errlen, "unknown key '%s' (keys: events, capacity, out)", item);
+        } else snprintf(err, errlen, "unknown key '%s' (keys: events, capacity, out, snapshot, join)", item);
     }
     free(copy);
 }
@@ -163,11 +194,17 @@ ws_status ws_watch_attach(ws_device *dev, const char *spec)
     char err[256];
     parse_spec(spec, w, &w->cfg, err, sizeof err);
     ws_status st = err[0] ? ws_set_error(dev, WS_ERR_INVALID_ARG, "WARPSCOPE_WATCH: %s", err) : WS_OK;
+    /* The trace buffer lives in device memory: make room for it beside the
+     * program's global_mem_limit rather than taking from it (a program
+     * that fitted failed under watch). Not possible once memory is in
+     * use; the buffer then shares the arena as before. */
+    if (st == WS_OK) (void)ws_runtime_grow_arena(dev, dev->mem.limit + w->cfg.capacity + 4096); /* (+ red zone) */
     if (st == WS_OK) st = ws_events_configure(dev, &w->cfg);
     if (st == WS_OK) st = program_machines(dev, w, getenv("WARPSCOPE_WATCH_MACHINES"));
     if (st == WS_OK) st = ws_tool_attach(dev, &watch_tool, w);
     if (st != WS_OK) {
         free(w->out);
+        free(w->snapshot);
         free(w);
     }
     return st;

@@ -2,9 +2,9 @@
 # warpscope watch end to end: the event trace of an example decodes in
 # every format, a debug machine stops a launch with its reason, bad
 # programs and damaged traces get clear errors.
-# Usage: check_watch.sh WARPSCOPE EXAMPLES_DIR WORKDIR [TEST_EVENTS]
+# Usage: check_watch.sh WARPSCOPE EXAMPLES_DIR WORKDIR [TEST_EVENTS [TWO_DEVICE_APP KERNEL.elf]]
 set -u
-ws=$1 ex=$2 work=$3 test_events=${4:-}
+ws=$1 ex=$2 work=$3 test_events=${4:-} two_app=${5:-} two_elf=${6:-}
 mkdir -p "$work"
 pass=0 fail=0
 ok() { pass=$((pass + 1)); }
@@ -102,6 +102,7 @@ refused "'data=2': data is given twice in one step" --on 'wd.dispatch data=1 dat
 refused "'core!=1': only data takes !=" --on 'wd.dispatch core!=1' --do print -- /bin/echo RAN
 refused "--on needs an event" --on '' --do print -- /bin/echo RAN
 refused "--do needs an action" --on 'wd.dispatch' --do ' ' -- /bin/echo RAN
+refused "'+' names no event or source" --events + -- /bin/echo RAN
 refused "--capacity 1k: expected a number of bytes from 64 to 1073741824 (2^30), without a suffix" \
     --capacity 1k -- /bin/echo RAN
 refused "--read prints a trace already written: --on/--then/--do does not apply" \
@@ -113,6 +114,42 @@ out=$("$ws" watch --events wd --on 'wd.dispatch core=999' --do print -- "$ex/red
 out=$("$ws" watch --help)
 [[ "$out" == *"for>T"* && "$out" == *trace.snapshot* && "$out" == *wd.halt* && "$out" == *cp.resume* &&
    "$out" == *"halt=CORE_MASK"* ]] && ok || bad "watch --help lacks actions: $out"
+# trace.snapshot from the command line: the copy is kept with --snapshot
+# (it was taken and never written anywhere), and it ends at the event that fired
+rm -f "$work/snap.wsev"
+out=$("$ws" watch --events wd --on 'wd.dispatch data=3' --do trace.snapshot --snapshot "$work/snap.wsev" -- "$ex/reduction/reduction" 2>&1)
+[[ $? = 0 && "$out" == *"trace.snapshot: the trace as it was when the machine fired is in $work/snap.wsev"* ]] && ok ||
+    bad "--snapshot: $out"
+"$ws" watch --read "$work/snap.wsev" 2>&1 | tail -1 | grep -q "wd.dispatch .*data 0x00000003" && ok ||
+    bad "the snapshot does not end at dispatch 3: $("$ws" watch --read "$work/snap.wsev" 2>&1 | tail -3)"
+refused "--snapshot /nonexistent/s.wsev: cannot write there" --snapshot /nonexistent/s.wsev -- /bin/echo RAN
+
+# -o: refused before the program runs when it cannot be written; a device
+# such as /dev/null is written, never replaced by a file (watch unlinked
+# it, then wrote a regular file in its place)
+refused "-o /nonexistent/x.wsev: cannot write there" -o /nonexistent/x.wsev -- /bin/echo RAN
+rm -f "$work/null"
+if mknod "$work/null" c 1 3 2> /dev/null; then
+    out=$("$ws" watch --stats -o "$work/null" -- "$ex/reduction/reduction" 2>&1)
+    [[ -c "$work/null" && "$out" == *"wd.dispatch                     128"* ]] && ok || bad "-o to a device: $(ls -l "$work/null") $out"
+    rm -f "$work/null"
+fi
+# a program with two devices: both traces are kept (the second device's
+# replaced the first's), each named when printed
+if [ -n "$two_app" ]; then
+    out=$("$ws" watch --stats --events wd -o "$work/two.wsev" -- "$two_app" "$two_elf" 2 2>&1)
+    [[ $? = 0 && "$out" == *"wd.dispatch                       5"* ]] && ok || bad "two devices' stats (2 + 3 blocks): $out"
+    out=$("$ws" watch --read "$work/two.wsev" 2>&1)
+    [[ "$out" == *"device 1: 4 events"* && "$out" == *"device 2: 6 events"* ]] && ok || bad "two devices' traces: $out"
+    "$ws" watch --read "$work/two.wsev" --format jsonl |
+        python3 -c "import json,sys; d=[json.loads(l)['device'] for l in sys.stdin]; sys.exit(d != [1]*4 + [2]*6)" &&
+        ok || bad "two devices in jsonl"
+    "$ws" watch --read "$work/two.wsev" --format perfetto |
+        python3 -c "import json,sys; e=json.load(sys.stdin)['traceEvents']; sys.exit(len(e) != 10)" && ok || bad "two devices in perfetto"
+    head -c $(( $(stat -c %s "$work/two.wsev") - 1 )) "$work/two.wsev" > "$work/two_cut.wsev"
+    out=$("$ws" watch --read "$work/two_cut.wsev" 2>&1); rc=$?
+    [[ $rc = 1 && "$out" == *"device 2's trace"*"truncated or corrupt"* ]] && ok || bad "cut second trace (rc $rc): $out"
+fi
 head -c 40 "$work/r.wsev" > "$work/t.wsev"
 out=$("$ws" watch --read "$work/t.wsev" 2>&1); rc=$?
 [[ $rc = 1 && "$out" == *"truncated or corrupt"* ]] && ok || bad "truncated trace: $out"

@@ -26,6 +26,7 @@ static const ws_tool tool = { .version = WS_TOOL_API_VERSION, .name = "api test 
 
 __attribute__((visibility("default"))) ws_status warpscope_tool_init(ws_device *dev, const char *options)
 {
+    if (options && !strcmp(options, "fail-silently")) return WS_ERR_UNSUPPORTED; /* no message set */
     char *tag = strdup(options ? options : "-");
     if (!tag) return WS_ERR_OUT_OF_MEMORY;
     note("init", tag);

@@ -57,6 +57,13 @@ int main(int argc, char **argv)
     CHECK(dev == NULL);
     CHECK_STR_CONTAINS(msg, "WARPSCOPE_TOOL: entry '=opt' has no library path");
 
+    /* an init that fails without a message: the error says so (it ended
+     * in "warpscope_tool_init failed: " and nothing, or an older message) */
+    snprintf(value, sizeof value, "%s=fail-silently", lib);
+    CHECK(open_with(value, &dev, msg, sizeof msg) == WS_ERR_UNSUPPORTED);
+    CHECK(dev == NULL);
+    CHECK_STR_CONTAINS(msg, "warpscope_tool_init returned WS_ERR_UNSUPPORTED without a message");
+
     dlclose(h);
     return TEST_SUMMARY();
 }

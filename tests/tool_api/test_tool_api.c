@@ -133,6 +133,130 @@ static void test_close_runs_queue(const char *elf)
     }
 }
 
+/* A tool's refused call in launch_end (ws_malloc: WS_ERR_BUSY) must not
+ * replace the launch's fault report: the tools called after it and the
+ * application still get the fault (both got "ws_malloc: called from a
+ * tool's launch callback ..." instead). */
+typedef struct fault_seen {
+    char error[256], refusal[256];
+    ws_status refused;
+} fault_seen;
+static void meddle_end(ws_device *d, void *u, const ws_tool_launch *l)
+{
+    ws_addr a;
+    (void)l;
+    ((fault_seen *)u)->refused = ws_malloc(d, 16, &a);
+    snprintf(((fault_seen *)u)->refusal, sizeof ((fault_seen *)u)->refusal, "%s", ws_last_error(d));
+}
+static void read_end(ws_device *d, void *u, const ws_tool_launch *l)
+{
+    (void)d;
+    snprintf(((fault_seen *)u)->error, sizeof ((fault_seen *)u)->error, "%s", l->error ? l->error : "(none)");
+}
+static const ws_tool meddler = { .version = WS_TOOL_API_VERSION, .name = "meddler", .launch_end = meddle_end };
+static const ws_tool reader = { .version = WS_TOOL_API_VERSION, .name = "reader", .launch_end = read_end };
+static void test_fault_report_kept(const char *elf)
+{
+    fault_seen seen = { "", "", WS_OK };
+    ws_device *dev = NULL;
+    ws_module *m = NULL;
+    ws_kernel *k = NULL;
+    CHECK(ws_device_open(NULL, &dev) == WS_OK);
+    if (!dev) return;
+    CHECK(ws_tool_attach(dev, &reader, &seen) == WS_OK);
+    CHECK(ws_tool_attach(dev, &meddler, &seen) == WS_OK); /* its launch_end runs first */
+    CHECK(ws_module_load_file(dev, elf, &m) == WS_OK);
+    CHECK(ws_kernel_get(m, "bump", &k) == WS_OK);
+    ws_arg args[2] = { WS_ARG_PTR(0x10), WS_ARG_I32(64) };
+    CHECK(ws_launch(dev, k, WS_DIM3(2, 1, 1), WS_DIM3(32, 1, 1), 0, args, 2) == WS_OK);
+    CHECK(ws_synchronize(dev) == WS_ERR_KERNEL_FAULT);
+    CHECK(seen.refused == WS_ERR_BUSY);
+    /* the refusal names the launch (it said "while launch 0 runs") */
+    CHECK_STR_CONTAINS(seen.refusal, "ws_malloc: called from a tool's launch callback while launch 1 runs");
+    CHECK_STR_CONTAINS(seen.error, "fault");
+    CHECK_STR_CONTAINS(ws_last_error(dev), "fault");
+    CHECK(strstr(ws_last_error(dev), "ws_malloc") == NULL);
+    ws_device_close(dev);
+}
+
+/* Tools that detach one another outside a launch: every tool still
+ * attached gets the event once (a tool that detached itself in
+ * module_loaded made the next one miss it; one that detached an earlier
+ * tool in module_unloading was called twice). */
+typedef struct detacher {
+    recorder rec;
+    const ws_tool *victim_tool;  /* detached from this tool's callback */
+    void *victim_user;
+} detacher;
+static void det_loaded(ws_device *d, void *u, const ws_module *m)
+{
+    detacher *x = u;
+    (void)m;
+    note(&x->rec, 'm');
+    if (x->victim_tool) ws_tool_detach(d, x->victim_tool, x->victim_user), x->victim_tool = NULL;
+}
+static void det_unloading(ws_device *d, void *u, const ws_module *m)
+{
+    detacher *x = u;
+    (void)m;
+    note(&x->rec, 'u');
+    if (x->victim_tool) ws_tool_detach(d, x->victim_tool, x->victim_user), x->victim_tool = NULL;
+}
+static const ws_tool detaching = { .version = WS_TOOL_API_VERSION, .name = "detaching", .detach = on_detach,
+                                   .module_loaded = det_loaded, .module_unloading = det_unloading };
+static void test_detach_in_walk(const char *elf)
+{
+    char log[128] = "";
+    detacher p = { { 'P', log, 0, WS_OK }, NULL, NULL }, q = { { 'Q', log, 0, WS_OK }, NULL, NULL },
+             r = { { 'R', log, 0, WS_OK }, NULL, NULL };
+    ws_device *dev = NULL;
+    ws_module *m = NULL;
+    CHECK(ws_device_open(NULL, &dev) == WS_OK);
+    if (!dev) return;
+    CHECK(ws_tool_attach(dev, &detaching, &p) == WS_OK);
+    CHECK(ws_tool_attach(dev, &detaching, &q) == WS_OK);
+    CHECK(ws_tool_attach(dev, &detaching, &r) == WS_OK);
+    p.victim_tool = &detaching, p.victim_user = &p; /* P leaves in module_loaded */
+    CHECK(ws_module_load_file(dev, elf, &m) == WS_OK);
+    CHECK_STR_CONTAINS(log, "Pm P- Qm Rm ");
+    log[0] = 0;
+    r.victim_tool = &detaching, r.victim_user = &q; /* R removes Q, called before it, in module_unloading */
+    CHECK(ws_module_unload(dev, m) == WS_OK);
+    CHECK(strcmp(log, "Ru Q- ") == 0);
+    if (strcmp(log, "Ru Q- ")) printf("unloading log: %s\n", log);
+    CHECK(ws_device_close(dev) == WS_OK);
+}
+
+/* A tool whose attach callback attaches another tool, when the list had
+ * one free slot: the inner attach took it and the outer wrote past the
+ * end of the list (heap corruption: glibc aborted). Both are attached,
+ * the inner one first (its attach completed first). */
+static ws_status nest_attach(ws_device *d, void *u)
+{
+    recorder *r = u;
+    note(r, '+');
+    return ws_tool_attach(d, &observer, r + 1);
+}
+static const ws_tool nesting = { .version = WS_TOOL_API_VERSION, .name = "nesting", .attach = nest_attach,
+                                 .detach = on_detach, .module_loaded = on_mod };
+static void test_attach_in_attach(const char *elf)
+{
+    char log[256] = "";
+    recorder r[6] = { { '1', log, 0, WS_OK }, { '2', log, 0, WS_OK }, { '3', log, 0, WS_OK },
+                      { 'N', log, 0, WS_OK }, { 'I', log, 0, WS_OK }, { '6', log, 0, WS_OK } };
+    ws_device *dev = NULL;
+    ws_module *m = NULL;
+    CHECK(ws_device_open(NULL, &dev) == WS_OK);
+    if (!dev) return;
+    for (int i = 0; i < 3; i++) CHECK(ws_tool_attach(dev, &observer, &r[i]) == WS_OK); /* 3 of 4 slots */
+    CHECK(ws_tool_attach(dev, &nesting, &r[3]) == WS_OK); /* attaches observer on r[4] from its attach */
+    CHECK(ws_tool_attach(dev, &observer, &r[5]) == WS_OK);
+    CHECK(ws_module_load_file(dev, elf, &m) == WS_OK);
+    CHECK(ws_device_close(dev) == WS_OK);
+    CHECK_STR_CONTAINS(log, "1+ 2+ 3+ N+ I+ 6+ 1m 2m 3m Im Nm 6m 6c Ic 3c 2c 1c 6- N- I- 3- 2- 1- ");
+    printf("attach-in-attach log: %s\n", log);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) { fprintf(stderr, "usage: %s tool_kernels.elf\n", argv[0]); return 2; }
@@ -171,5 +295,8 @@ int main(int argc, char **argv)
     test_reentry(argv[1]);
     test_close_runs_queue(argv[1]);
     test_silent_failure();
+    test_fault_report_kept(argv[1]);
+    test_detach_in_walk(argv[1]);
+    test_attach_in_attach(argv[1]);
     return TEST_SUMMARY();
 }

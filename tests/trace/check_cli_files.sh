@@ -22,6 +22,14 @@ grep '^launch' "$dir/read.txt" | head -1 | grep -q 'grid (2,1,1)' && grep '^laun
 "$ws" trace --read "$dir/v.wst" --format jsonl | grep '"access":"store"' | head -1 | grep -q '"value":"0x' && ok ||
     bad "jsonl without values"
 
+# a refused option leaves an earlier -o and --report alone (they were
+# removed before the options were checked)
+echo keep > "$dir/keep.wst"
+echo keep > "$dir/keep.txt"
+out=$("$ws" trace --tool memtrace -o "$dir/keep.wst" --report "$dir/keep.txt" --launch 0 -- /bin/echo RAN 2>&1); rc=$?
+[ $rc = 2 ] && [ "$(cat "$dir/keep.wst" "$dir/keep.txt" 2>&1)" = "keep
+keep" ] && ok || bad "a refused option removed the earlier files (rc $rc): $out"
+
 # files that cannot be written: refused before the program runs
 out=$("$ws" trace --tool memtrace -o /nonexistent/x.wst -- /bin/echo RAN 2>&1); rc=$?
 [ $rc = 2 ] && [[ "$out" == *"-o /nonexistent/x.wst: cannot write there"* && "$out" != *RAN* ]] && ok || bad "-o unwritable (rc $rc): $out"
@@ -50,6 +58,20 @@ out=$("$ws" trace --read "$dir/v.wst" --format perfetto 2>&1); rc=$?
 "$ws" trace --tool branch -o "$dir/b.wst" -- "$app" "$calls" 1 > /dev/null 2>&1
 out=$("$ws" trace --read "$dir/b.wst" --format perfetto --warp 999 2>&1); rc=$?
 [ $rc = 1 ] && [[ "$out" == *"warp 999 has no records (its warps are 0 to "* ]] && ok || bad "--warp 999 (rc $rc): $out"
+# two devices' launches in Perfetto: each launch its own process (pid = its
+# place in the file, named by a metadata event); with pid = launch id both
+# devices' launch 1 shared tracks, slices on top of one another
+"$ws" trace --tool branch -o "$dir/b2.wst" -- "$app" "$calls" 2 > /dev/null 2>&1
+"$ws" trace --read "$dir/b2.wst" --format perfetto --warp 0 | python3 -c '
+import json, sys
+e = json.load(sys.stdin)["traceEvents"]
+x = [(v["pid"], v["tid"], v["ts"]) for v in e if v["ph"] == "X"]
+names = sorted(v["args"]["name"] for v in e if v["ph"] == "M")
+sys.exit(not x or len(x) != len(set(x)) or len({p for p, _, _ in x}) != 2 or names != ["launch 1 use_calls"] * 2)' &&
+    ok || bad "two devices in perfetto: $("$ws" trace --read "$dir/b2.wst" --format perfetto --warp 0 2>&1 | head -c 300)"
+# a warp number past 32 bits is refused, not taken modulo 2^32 (it printed warp 0)
+out=$("$ws" trace --read "$dir/b.wst" --format perfetto --warp 4294967296 2>&1); rc=$?
+[ $rc = 2 ] && [[ "$out" == *"--warp 4294967296: expected a warp number"* ]] && ok || bad "--warp 2^32 (rc $rc): $(head -c 200 <<< "$out")"
 "$ws" trace --read "$dir/b.wst" --format perfetto --warp 1 | python3 -c 'import json,sys; assert json.load(sys.stdin)["traceEvents"]' &&
     ok || bad "perfetto of warp 1"
 

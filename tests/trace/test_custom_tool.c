@@ -122,6 +122,12 @@ int main(int argc, char **argv)
     bad.record_size = 6;
     CHECK(ws_trace_tool_attach(dev, &bad, &s) == WS_ERR_INVALID_ARG);
     CHECK(ws_trace_tool_attach(dev, &tool, &s) == WS_OK);
+    /* a second trace tool: refused, saying why (it said "tracer runs
+     * launches itself, and so does tracer, already attached") */
+    bad = tool;
+    bad.name = "second";
+    CHECK(ws_trace_tool_attach(dev, &bad, &s) == WS_ERR_BUSY);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "ws_trace_tool_attach: second: a device takes one trace tool");
 
     ws_module *m;
     ws_kernel *k;
