@@ -285,8 +285,10 @@ static ws_status record_pass(tracer *t, tr_twin *tw, ws_grid_run *G, ws_tool_run
     uint32_t buf = 0;
     if (bytes && ws_mem_alloc_tool(&dev->mem, (uint32_t)bytes, REGION_DATA, &buf)) /* (above the program's) */
         return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "trace: launch %llu (%s) needs %llu bytes of device memory for "
-                            "its trace buffers; raise global_mem_limit (WARPSCOPE_CONFIG)", (unsigned long long)G->id,
-                            G->kernel_name, (unsigned long long)bytes);
+                            "its trace buffers, more than the %llu free between the program's memory and the tools'; trace fewer "
+                            "launches or kernels (--launch, --kernel), or let the program use less memory",
+                            (unsigned long long)G->id, G->kernel_name, (unsigned long long)bytes,
+                            (unsigned long long)(dev->mem.tool_lo > dev->mem.brk ? dev->mem.tool_lo - dev->mem.brk : 0));
     if (bytes) memset(ws_mem_global_ptr(&dev->mem, buf), 0, bytes);
     uint32_t *ctl = ctl_of(dev, tw->record, &tw->rinfo);
     memset(ctl, 0, WSI_CTL_HEADER);
