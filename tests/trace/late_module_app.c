@@ -15,7 +15,7 @@ int main(int argc, char **argv)
     ws_device *dev;
     ws_module *m;
     ws_kernel *k;
-    ws_addr big, out;
+    ws_addr big = 0, out = 0;
     ws_config cfg;
     ws_config_default(&cfg);
     if (argc == 4) cfg.global_mem_limit = (uint64_t)atoi(argv[3]) << 20;
