@@ -143,7 +143,7 @@ int ws_cmd_capture(int argc, char **argv)
     const char *out = NULL, *frames = "0";
     int i = 1;
     for (; i < argc; i++) {
-        const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        const char *o = argv[i], *v = ws_cli_option_value(argc, argv, i);
         if (!strcmp(o, "--")) { i++; break; }
         if (!strcmp(o, "-h") || !strcmp(o, "--help")) { usage(stdout); return 0; }
         if (o[0] != '-') break;

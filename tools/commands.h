@@ -13,4 +13,14 @@ int ws_cmd_show(int argc, char **argv);  /* tools/show.c: an image in the termin
 int ws_cmd_replay(int argc, char **argv);/* tools/replay.c: replay a captured frame */
 int ws_cmd_capture(int argc, char **argv); /* tools/capture.c: record frames of a program */
 
+/* The value of the option at argv[i]: the next argument, or NULL when there
+ * is none or it is "--", where the program's command line starts (an
+ * option left without its value must not swallow it: `--json --` wrote
+ * the profile to a file named "--"). */
+static inline const char *ws_cli_option_value(int argc, char **argv, int i)
+{
+    const char *v = i + 1 < argc ? argv[i + 1] : 0;
+    return v && !(v[0] == '-' && v[1] == '-' && !v[2]) ? v : 0;
+}
+
 #endif

@@ -213,7 +213,7 @@ int ws_cmd_profile(int argc, char **argv)
     opts o = { .period = 10, .passes = 1, .buffer = 1u << 18, .mode = "all", .inl = "caller" };
     int i = 1;
     for (; i < argc; i++) {
-        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        const char *a = argv[i], *v = ws_cli_option_value(argc, argv, i);
         int x;
         if (!strcmp(a, "--")) { i++; break; }
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(stdout); return 0; }

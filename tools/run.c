@@ -102,7 +102,7 @@ int ws_cmd_run(int argc, char **argv)
     ws_config_default(&cfg);
     int i = 1;
     for (; i < argc && argv[i][0] == '-'; i += 2) { /* every option takes a value */
-        const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        const char *o = argv[i], *v = ws_cli_option_value(argc, argv, i);
         if (!strcmp(o, "-h") || !strcmp(o, "--help")) { usage(stdout); return 0; }
         if (!v) { fprintf(stderr, "warpscope run: %s needs a value\n", o); return 2; }
         char err[256];

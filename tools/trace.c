@@ -208,7 +208,7 @@ int ws_cmd_trace(int argc, char **argv)
                *warp = NULL, *test_short = NULL, *counters = NULL;
     int i = 1, values = 0;
     for (; i < argc; i++) {
-        const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        const char *o = argv[i], *v = ws_cli_option_value(argc, argv, i);
         if (!strcmp(o, "--")) { i++; break; }
         if (!strcmp(o, "--values")) { values = 1; continue; }
         if (!strcmp(o, "-h") || !strcmp(o, "--help")) { usage(stdout); return 0; }

@@ -207,7 +207,7 @@ int ws_cmd_watch(int argc, char **argv)
     char machines[4096] = "";
     size_t mlen = 0;
     for (; i < argc; i++) {
-        const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        const char *o = argv[i], *v = ws_cli_option_value(argc, argv, i);
         if (!strcmp(o, "--")) { i++; break; }
         if (!strcmp(o, "-h") || !strcmp(o, "--help")) { usage(stdout); return 0; }
         if (!strcmp(o, "--stats")) { stats = 1; continue; }

@@ -132,6 +132,18 @@ else
     bad "cc asm: $(cat "$dir/asm.log")"
 fi
 
+# an option left without its value does not take the "--" that starts the
+# program's command line (profile --json -- PROG wrote the profile to a
+# file named "--", capture -o -- PROG the capture)
+pushd "$dir" > /dev/null
+rm -f -- ./--
+for c in "capture -o" "profile --json" "profile --report" "profile --trace" "trace -o" "trace --report" \
+         "trace --kernel" "watch -o" "watch --events"; do
+    refuse "$c without its value" "needs a" -- "$ws" $c -- true
+done
+[ -e ./-- ] && bad "a file named -- was written" || ok "no file named --"
+popd > /dev/null
+
 # every command the top-level help lists answers --help (show did not)
 for c in $("$ws" --help | sed -n 's/^  \([a-z]*\) .*/\1/p'); do
     [ "$c" = version ] && continue
