@@ -74,7 +74,10 @@ typedef struct ws_event {
 } ws_event;
 
 /* Start (or restart) the event trace with cfg; the buffer is allocated in
- * device memory. Call with no launch running. */
+ * device memory. Call with no launch running. A restart begins afresh:
+ * the debug machines, their callback, a kept snapshot and any halt of the
+ * command processor or work distributor are cleared (program the machines
+ * again after it). */
 WS_API ws_status ws_events_configure(ws_device *dev, const ws_event_config *cfg);
 /* The trace bytes so far (a copy, malloc'd; free it) and how many events
  * did not fit (the formatter stops at the end of the buffer). */
