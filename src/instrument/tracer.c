@@ -9,6 +9,7 @@
 #include "instrument/trace_file.h"
 #include "instrument/tracer.h"
 #include "instrument/tracer_int.h"
+#include "runtime/api_lock.h"
 #include "runtime/module_file.h"
 
 static int set_str(char **dst, const char *v)
@@ -302,6 +303,7 @@ static const ws_tool tracer_tool = {
 ws_status ws_trace_tool_attach(ws_device *dev, const ws_trace_tool *tool, void *user)
 {
     if (!dev) return WS_ERR_INVALID_ARG;
+    WS_API_LOCKED(dev, "ws_trace_tool_attach"); /* (its error message, as every call's, is the device's) */
     if (!tool || tool->version != WS_TRACE_TOOL_VERSION || !tool->device_module || !tool->device_function ||
         !tool->records || !tool->where || (tool->where & ~63u))
         return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_trace_tool_attach: %s", !tool ? "tool is NULL"

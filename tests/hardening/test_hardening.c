@@ -2,6 +2,7 @@
  * a clear error and leaves the device usable, never a crash. */
 #include <string.h>
 #include "warpscope/warpscope.h"
+#include "warpscope/trace.h"
 #include "../test.h"
 
 static const char *mod_a, *mod_b;
@@ -88,7 +89,7 @@ typedef struct reentry {
     ws_module *m;
     ws_addr buf;
     int lines;
-    ws_status launch_st, free_st, unload_st, sync_st;
+    ws_status launch_st, free_st, unload_st, sync_st, trace_st;
     char msg[256];
 } reentry;
 
@@ -103,6 +104,7 @@ static void reenter(void *user, uint64_t launch, ws_dim3 block, ws_dim3 thread, 
     r->free_st = ws_free(r->dev, r->buf);
     r->unload_st = ws_module_unload(r->dev, r->m);
     r->sync_st = ws_synchronize(r->dev);
+    r->trace_st = ws_trace_tool_attach(r->dev, NULL, NULL); /* (refused before its arguments are looked at) */
 }
 
 static void printf_handler_reentry(void)
@@ -119,6 +121,7 @@ static void printf_handler_reentry(void)
     CHECK(r.lines == 4);
     CHECK(r.launch_st == WS_ERR_BUSY && r.free_st == WS_ERR_BUSY);
     CHECK(r.unload_st == WS_ERR_BUSY && r.sync_st == WS_ERR_BUSY);
+    CHECK_EQ_U(r.trace_st, WS_ERR_BUSY); /* it took no API lock: its error replaced the launch's */
     CHECK_STR_CONTAINS(r.msg, "printf handler");
     /* everything refused did nothing: the buffer and module are still there */
     CHECK(ws_free(r.dev, r.buf) == WS_OK);
