@@ -13,6 +13,7 @@
 #include "instrument/tracer.h"
 #include "child.h"
 #include "commands.h"
+#include "file_copy.h"
 
 static void usage(FILE *f)
 {
@@ -248,6 +249,10 @@ int ws_cmd_trace(int argc, char **argv)
     const char *const mine[2] = { report, out };
     if (!report) report = tmpreport;
     if (!out && !strcmp(tool, "dump")) out = tmpout;
+    /* dump reads its records back from -o: a device there (/dev/null) gets
+     * a copy of the trace, which goes to a file first */
+    const char *copy_to = out != tmpout && !strcmp(tool, "dump") && ws_is_special_file(out) ? out : NULL;
+    if (copy_to) out = tmpout;
     char spec[4096];
     int n = snprintf(spec, sizeof spec, "tool=%s,report=%s%s%s%s%s%s%s%s%s", tool, report, out ? ",out=" : "", out ? out : "",
                      kernel ? ",kernel=" : "", kernel ? kernel : "", launch ? ",launch=" : "", launch ? launch : "",
@@ -296,6 +301,10 @@ int ws_cmd_trace(int argc, char **argv)
             } else if (!strcmp(tool, "dump")) { /* also after a fault: the records up to it */
                 const int rrc = read_file(out, format, warp_id);
                 if (!rc) rc = rrc;
+                if (copy_to && ws_copy_file(out, copy_to)) {
+                    fprintf(stderr, "warpscope trace: -o %s: cannot write the trace there: %s\n", copy_to, strerror(errno));
+                    if (!rc) rc = 1;
+                }
             }
         }
     }

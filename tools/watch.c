@@ -14,6 +14,7 @@
 #include "warpscope/events.h"
 #include "watch/watch.h"
 #include "child.h"
+#include "file_copy.h"
 #include "commands.h"
 
 static void usage(FILE *f)
@@ -181,25 +182,6 @@ decoded:
     return 0;
 }
 
-/* Copy the trace to -o (which may be a device such as /dev/null). 0, or -1 with errno. */
-static int copy_file(const char *from, const char *to)
-{
-    int in = open(from, O_RDONLY | O_CLOEXEC), out = in < 0 ? -1 : open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    int rc = in < 0 || out < 0 ? -1 : 0;
-    char buf[65536];
-    ssize_t got;
-    while (!rc && (got = read(in, buf, sizeof buf)) != 0) {
-        if (got < 0) { rc = -1; break; }
-        for (ssize_t done = 0, w; done < got; done += w)
-            if ((w = write(out, buf + done, (size_t)(got - done))) < 0) { rc = -1; break; }
-    }
-    const int saved = errno;
-    if (out >= 0 && close(out)) rc = -1;
-    if (in >= 0) close(in);
-    if (rc) errno = saved;
-    return rc;
-}
-
 int ws_cmd_watch(int argc, char **argv)
 {
     const char *events = "all", *capacity = NULL, *format = "text", *out = NULL, *read = NULL, *snapshot = NULL;
@@ -338,7 +320,7 @@ int ws_cmd_watch(int argc, char **argv)
             fprintf(stderr, "warpscope watch: no trace: %s opened no warpscope device, or did not close it\n", argv[i]);
             if (!rc) rc = 1;
         } else {
-            if (out && copy_file(file, out)) {
+            if (out && ws_copy_file(file, out)) {
                 fprintf(stderr, "warpscope watch: -o %s: cannot write the trace: %s\n", out, strerror(errno));
                 if (!rc) rc = 1;
             }
@@ -346,7 +328,7 @@ int ws_cmd_watch(int argc, char **argv)
         }
         if (!access(tmpsnap, R_OK)) { /* a trace.snapshot action fired */
             fprintf(stderr, "warpscope watch: trace.snapshot: the trace as it was when the machine fired ");
-            if (snapshot && copy_file(tmpsnap, snapshot)) {
+            if (snapshot && ws_copy_file(tmpsnap, snapshot)) {
                 fprintf(stderr, "could not be written to %s: %s\n", snapshot, strerror(errno));
                 if (!rc) rc = 1;
             } else if (snapshot) {

@@ -75,5 +75,11 @@ out=$("$ws" trace --read "$dir/b.wst" --format perfetto --warp 4294967296 2>&1);
 "$ws" trace --read "$dir/b.wst" --format perfetto --warp 1 | python3 -c 'import json,sys; assert json.load(sys.stdin)["traceEvents"]' &&
     ok || bad "perfetto of warp 1"
 
+# dump reads its records back from -o: to a device it still prints them
+# (it failed: "/dev/null: not a warpscope trace file")
+out=$("$ws" trace --tool dump -o /dev/null -- "$app" "$calls" 1 2>&1); rc=$?
+[ $rc = 0 ] && [[ "$out" == *"launch 1 use_calls"* ]] && [[ "$out" != *"not a warpscope trace"* ]] && ok ||
+    bad "dump -o /dev/null (rc $rc): $(head -c 300 <<< "$out")"
+
 echo "$passes passed, $fails failed"
 [ "$fails" = 0 ]
