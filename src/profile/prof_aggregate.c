@@ -232,6 +232,14 @@ int prof_kernels_build(const prof_data *d, prof_kernel **out, size_t *nout)
         while (j < n && (strcmp(k[j].kernel, L->kernel) || strcmp(k[j].module, L->module))) j++;
         if (j == n) { k[n].kernel = L->kernel; k[n].module = L->module; n++; }
         prof_kernel *e = &k[j];
+        /* How many of its warps' lanes the blocks fill: a block of 8
+         * threads runs every instruction on 8 of 32 lanes, branch or not. */
+        uint64_t tpb = (uint64_t)L->block.x * L->block.y * L->block.z;
+        uint64_t blocks = (uint64_t)L->grid.x * L->grid.y * L->grid.z;
+        uint32_t lanes = d->cfg->lanes_per_warp ? d->cfg->lanes_per_warp : 1;
+        e->block_threads += blocks * tpb;
+        e->block_lanes += blocks * ((tpb + lanes - 1) / lanes) * lanes;
+        e->block_size = !e->launches || e->block_size == tpb ? (uint32_t)tpb : 0;
         e->launches++;
         e->samples += L->samples;
         e->cycles += L->cycles;

@@ -197,6 +197,9 @@ typedef struct prof_kernel {
     uint64_t samples, cycles, dropped, overflowed;
     uint32_t launches;
     uint64_t state[WS_STATE_COUNT];
+    uint64_t block_threads;    /* Σ over launches of blocks x threads per block */
+    uint64_t block_lanes;      /* ... x lanes of the warps they occupy          */
+    uint32_t block_size;       /* threads per block, 0 if launches differ    */
     prof_pc *pcs;
     size_t npcs;
 } prof_kernel;

@@ -84,11 +84,27 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
         }
         if (e->warp_instructions) {
             double simt = (double)e->thread_instructions / ((double)e->warp_instructions * lanes);
-            if (simt < SIMT_LOW) {
-                snprintf(t, sizeof t, "divergence: SIMT efficiency %.1f%%, %.1f of %u lanes run it on average; the "
+            /* The most the blocks' shape allows: blocks whose threads
+             * fill only part of their warps run every line on that part. */
+            double fill = k->block_lanes ? (double)k->block_threads / (double)k->block_lanes : 1.0;
+            int partial = simt >= fill * (1.0 - 1e-9);
+            int n = snprintf(t, sizeof t, "%s: SIMT efficiency %.1f%%, %.1f of %u lanes run it on average; ",
+                             partial ? "partial warps" : "divergence", 100.0 * simt,
+                             (double)e->thread_instructions / (double)e->warp_instructions, lanes);
+            if (simt < SIMT_LOW && partial) {
+                if (k->block_size)
+                    snprintf(t + n, sizeof t - (size_t)n, "no branch splits the warps: blocks of %u thread%s fill "
+                             "only %.1f%% of their warps' lanes; make the block size a multiple of %u threads",
+                             k->block_size, k->block_size == 1 ? "" : "s", 100.0 * fill, lanes);
+                else
+                    snprintf(t + n, sizeof t - (size_t)n, "no branch splits the warps: the launches' blocks fill "
+                             "only %.1f%% of their warps' lanes; make block sizes multiples of %u threads",
+                             100.0 * fill, lanes);
+                fail |= add(out, nout, l, "partial_warps", simt, cyc, t);
+            } else if (simt < SIMT_LOW) {
+                snprintf(t + n, sizeof t - (size_t)n, "the "
                          "branch around it splits warps (for example a test on threadIdx %% N): give whole warps the "
-                         "same path or pack the work into fewer lanes", 100.0 * simt,
-                         (double)e->thread_instructions / (double)e->warp_instructions, lanes);
+                         "same path or pack the work into fewer lanes");
                 fail |= add(out, nout, l, "divergence", simt, cyc, t);
             }
         }
