@@ -49,6 +49,12 @@ static void bank_advice(char *t, size_t len, double per)
                  "look at each shared access's index (an odd stride has no conflicts)");
 }
 
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+    while (b) { uint64_t r = a % b; a = b; b = r; }
+    return a;
+}
+
 static int by_weight(const void *a, const void *b)
 {
     const prof_rule *x = a, *y = b;
@@ -75,10 +81,15 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
         if (!l->file || !l->line || !total || (double)cyc < MIN_SHARE * (double)total) continue;
         if (e->shared_requests && e->shared_wavefronts > e->shared_requests) {
             double per = (double)e->shared_wavefronts / (double)e->shared_requests;
-            int n = snprintf(t, sizeof t, "bank conflicts: %.1f wavefronts per shared request, %llu of every %llu "
-                             "are conflicts; ", per,
-                             (unsigned long long)((e->shared_wavefronts - e->shared_requests) / e->shared_requests),
-                             (unsigned long long)(e->shared_wavefronts / e->shared_requests));
+            /* "c of every w" wavefronts are conflicts, as the reduced
+             * fraction (1.5 wavefronts per request: 1 of every 3, not the
+             * truncated "0 of every 1"); a share when that is unwieldy. */
+            uint64_t c = e->shared_wavefronts - e->shared_requests, w = e->shared_wavefronts, g = gcd64(c, w);
+            int n = w / g <= 64
+                ? snprintf(t, sizeof t, "bank conflicts: %.1f wavefronts per shared request, %llu of every %llu "
+                           "are conflicts; ", per, (unsigned long long)(c / g), (unsigned long long)(w / g))
+                : snprintf(t, sizeof t, "bank conflicts: %.1f wavefronts per shared request, %.1f%% of them are "
+                           "conflicts; ", per, 100.0 * (double)c / (double)w);
             bank_advice(t + n, sizeof t - (size_t)n, per);
             fail |= add(out, nout, l, "bank_conflicts", per, cyc, t);
         }

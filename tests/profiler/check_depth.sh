@@ -189,6 +189,13 @@ bank_rule)
     expect r4.txt "depth_kernels.c:$st: bank conflicts: 4.0 wavefronts per shared request, 3 of every 4 are conflicts; 4 lanes at a time" "stride 4: 4-way"
     grep -q "multiple of 32" r2.txt r4.txt && bad "a 2- or 4-way conflict blamed on a multiple of 32" || ok "no multiple-of-32 claim below 32-way"
     expect r32.txt "depth_kernels.c:$st: bank conflicts: 32.0 wavefronts per shared request, 31 of every 32 are conflicts; lanes hit the same bank with different words (a stride that is a multiple of 32 words): pad the array by one word per row" "stride 32: a multiple of 32 words"
+    # Degrees that differ on one line: the share of conflicts is not
+    # truncated to "0 of every 1".
+    mx=$(line MIXED)
+    "$ws" profile --period 3 -- "$ws" run --grid 2 --block 64 "$elf" bank_mixed zeros:128 > rmixed.txt 2>&1 ||
+        bad "bank_mixed exited with $?"
+    expect rmixed.txt "depth_kernels.c:$mx: bank conflicts: 1.5 wavefronts per shared request, 1 of every 3 are conflicts; lanes hit the same bank with different words, in more than one pattern on this line" "mixed degrees: 1 of every 3"
+    grep -q "0 of every" rmixed.txt && bad "a bank-conflict rule says 0 conflicts: $(grep '0 of every' rmixed.txt)" || ok "no '0 of every'"
     ;;
 *) bad "unknown case $case_" ;;
 esac

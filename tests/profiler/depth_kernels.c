@@ -68,3 +68,18 @@ WS_KERNEL void inl_poly(float *out, int n)
     unsigned i = blockIdx_x() * blockDim_x() + threadIdx_x();
     out[i] = poly((float)i * 0.001f, n);
 }
+
+/* One line with two shared accesses of different degrees: the stride-2 load
+ * takes 2 wavefronts, the contiguous store 1, so 3 per 2 requests: 1 of
+ * every 3 wavefronts is a conflict. */
+WS_KERNEL void bank_mixed(float *out)
+{
+    WS_SHARED float a[128];
+    WS_SHARED float b[64];
+    unsigned t = threadIdx_x();
+    a[t * 2] = (float)t;
+    __syncthreads();
+    b[t] = a[t * 2];                                   /* MARK_MIXED */
+    __syncthreads();
+    out[blockIdx_x() * blockDim_x() + t] = b[63 - t];
+}
