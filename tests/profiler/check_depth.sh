@@ -197,6 +197,23 @@ bank_rule)
     expect rmixed.txt "depth_kernels.c:$mx: bank conflicts: 1.5 wavefronts per shared request, 1 of every 3 are conflicts; lanes hit the same bank with different words, in more than one pattern on this line" "mixed degrees: 1 of every 3"
     grep -q "0 of every" rmixed.txt && bad "a bank-conflict rule says 0 conflicts: $(grep '0 of every' rmixed.txt)" || ok "no '0 of every'"
     ;;
+producer)
+    # A line's "N% long/short_scoreboard, waiting on ..." names the
+    # instructions those samples wait for (loads, CSRs), never an ALU result
+    # that only its `wait` samples waited for.
+    wm=$(line WAIT_MIX)
+    "$ws" profile --period 4 -- "$ws" run --grid 2 --block 128 "$elf" wait_mix zeros:256 200 > r.txt 2>&1 ||
+        bad "profile exited with $?"
+    expect r.txt "line $wm: " "the store's line has a cause"
+    grep -E "^ +line [0-9]+: [0-9.]+% (long|short)_scoreboard, waiting on" r.txt > causes.txt
+    cat causes.txt
+    [ -s causes.txt ] && ok "scoreboard causes listed" || bad "no scoreboard cause in the report"
+    # every producer named: "the KIND at line N (OP ...)" with OP a load, a CSR read or a shuffle
+    grep -oE "the [a-z]+ at (line [0-9]+|0x[0-9a-f]+) \([a-z.]+" causes.txt | sed 's/.*(//' | sort -u > ops.txt
+    bad_ops=$(grep -vE "^(l[bhw]u?|flw|csrr[a-z]*|amo[a-z.]*|lr[a-z.]*|sc[a-z.]*|shfl[a-z.]*|vote[a-z.]*)$" ops.txt)
+    [ -z "$bad_ops" ] && ok "producers are memory/MIO operations: $(tr '\n' ' ' < ops.txt)" ||
+        bad "a scoreboard cause names an ALU producer: $bad_ops"
+    ;;
 *) bad "unknown case $case_" ;;
 esac
 [ $fail = 0 ] && echo "PASS $case_" || echo "FAILED $case_"

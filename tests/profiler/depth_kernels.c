@@ -83,3 +83,17 @@ WS_KERNEL void bank_mixed(float *out)
     __syncthreads();
     out[blockIdx_x() * blockDim_x() + t] = b[63 - t];
 }
+
+/* Warp 0 of each block loops while the others wait at the barrier; the
+ * store's line then waits on the block-size CSR (short_scoreboard) and, in
+ * fewer samples, on ALU results (wait): the line's "waiting on" names only
+ * what its scoreboard samples wait for. */
+WS_KERNEL void wait_mix(int *out, int n)
+{
+    unsigned t = threadIdx_x();
+    int acc = 0;
+    if (t < 32)
+        for (int i = 0; i < n; i++) acc ^= acc * 31 + i;
+    __syncthreads();
+    out[blockIdx_x() * blockDim_x() + t] = acc;        /* MARK_WAIT_MIX */
+}
