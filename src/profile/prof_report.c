@@ -158,8 +158,14 @@ static void kernel_section(FILE *f, const prof_kernel *k, uint32_t lanes)
     for (size_t i = 0; i < k->npcs && i < HOT_PCS; i++) {
         const prof_pc *p = &k->pcs[idx[i]];
         breakdown(p->state, p->samples, buf, sizeof buf);
-        fprintf(f, "  0x%08x %8llu %5.1f%%  %-28s %s:%u  %s", p->pc, (unsigned long long)p->samples,
-                prof_pct(p->samples, k->samples), p->disasm, prof_base_name(p->src.file), p->src.line, buf);
+        char where[300];
+        if (p->src.file)
+            snprintf(where, sizeof where, "%s:%u", prof_base_name(p->src.file), p->src.line);
+        else /* as the lines section says it, not "?:0" */
+            snprintf(where, sizeof where, "%s",
+                     p->pc == WS_RETIRE_ADDR ? "(kernel exit: retired warps draining)" : "(no line information)");
+        fprintf(f, "  0x%08x %8llu %5.1f%%  %-28s %s  %s", p->pc, (unsigned long long)p->samples,
+                prof_pct(p->samples, k->samples), p->disasm, where, buf);
         if (p->producer_pc && p->producer_src.line)
             fprintf(f, "; waits on line %u (%s)", p->producer_src.line, p->producer_disasm);
         else if (p->producer_pc)

@@ -214,6 +214,16 @@ producer)
     [ -z "$bad_ops" ] && ok "producers are memory/MIO operations: $(tr '\n' ' ' < ops.txt)" ||
         bad "a scoreboard cause names an ALU producer: $bad_ops"
     ;;
+exit_row)
+    # The exit stub's row among the hot instructions says what it is, as the
+    # hot lines do, not "?:0".
+    "$ws" profile --period 4 -- "$ws" run --grid 2 --block 128 "$elf" wait_mix zeros:256 200 > r.txt 2>&1 ||
+        bad "profile exited with $?"
+    grep -E "^  0xffff0000 +[0-9]+ " r.txt
+    grep -qE "^  0xffff0000 +[1-9][0-9]* .*\(kernel exit: retired warps draining\) +drain" r.txt &&
+        ok "exit stub row: kernel exit" || bad "exit stub row does not say kernel exit"
+    grep -qE "^  0x[0-9a-f]{8} .* \?:0 " r.txt && bad "an instruction row says ?:0" || ok "no ?:0 row"
+    ;;
 *) bad "unknown case $case_" ;;
 esac
 [ $fail = 0 ] && echo "PASS $case_" || echo "FAILED $case_"
