@@ -189,6 +189,18 @@ bank_rule)
     expect r4.txt "depth_kernels.c:$st: bank conflicts: 4.0 wavefronts per shared request, 3 of every 4 are conflicts; 4 lanes at a time" "stride 4: 4-way"
     grep -q "multiple of 32" r2.txt r4.txt && bad "a 2- or 4-way conflict blamed on a multiple of 32" || ok "no multiple-of-32 claim below 32-way"
     expect r32.txt "depth_kernels.c:$st: bank conflicts: 32.0 wavefronts per shared request, 31 of every 32 are conflicts; lanes hit the same bank with different words (a stride that is a multiple of 32 words): pad the array by one word per row" "stride 32: a multiple of 32 words"
+    # With 16 lanes running the access (lanes_per_warp=16, or blocks of 16
+    # threads) the degree halves: stride 32 is 16-way, stride 16 8-way.
+    # The cause must still name the stride, not half of it.
+    "$ws" profile --period 3 -- "$ws" run --config lanes_per_warp=16 --grid 2 --block 64 "$elf" bank_stride zeros:128 32 > l16s32.txt 2>&1 ||
+        bad "16 lanes, stride 32 exited with $?"
+    "$ws" profile --period 3 -- "$ws" run --config lanes_per_warp=16 --grid 2 --block 64 "$elf" bank_stride zeros:128 16 > l16s16.txt 2>&1 ||
+        bad "16 lanes, stride 16 exited with $?"
+    "$ws" profile --period 3 -- "$ws" run --grid 4 --block 16 "$elf" bank_stride zeros:64 32 > b16s32.txt 2>&1 ||
+        bad "blocks of 16, stride 32 exited with $?"
+    expect l16s32.txt "depth_kernels.c:$st: bank conflicts: 16.0 wavefronts per shared request, 15 of every 16 are conflicts; lanes hit the same bank with different words (a stride that is a multiple of 32 words)" "16 lanes, stride 32: a multiple of 32 words"
+    expect l16s16.txt "depth_kernels.c:$st: bank conflicts: 8.0 wavefronts per shared request, 7 of every 8 are conflicts; 8 lanes at a time hit one bank with different words, as a stride of 16 times an odd number of words does" "16 lanes, stride 16: 16 times an odd number"
+    expect b16s32.txt "depth_kernels.c:$st: bank conflicts: 16.0 wavefronts per shared request, 15 of every 16 are conflicts; lanes hit the same bank with different words (a stride that is a multiple of 32 words)" "blocks of 16, stride 32: a multiple of 32 words"
     # Degrees that differ on one line: the share of conflicts is not
     # truncated to "0 of every 1".
     mx=$(line MIXED)
