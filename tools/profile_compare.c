@@ -1,7 +1,7 @@
 /* warpscope profile --baseline OLD.json: per kernel and per line, what got
  * better or worse against an earlier profile (the JSON the profiler wrote,
  * read with jansson). Kernels pair by name and module file name, lines by
- * file name and line; figures are the exact metrics (instruction counters),
+ * file name and line within their kernel; figures are the exact metrics (instruction counters),
  * so the comparison has no sampling noise. */
 #include <jansson.h>
 #include <stdlib.h>
@@ -9,7 +9,12 @@
 #include "profile_compare.h"
 
 typedef struct metric {
-    char key[320];             /* "kernel|module" or "kernel|file:line"   */
+    char key[320];             /* "kernel|module": a kernel, or the kernel
+                                  a line belongs to (a kernel's name is not
+                                  enough: two modules may each have one of
+                                  that name, even from the same file)     */
+    size_t name_len;           /* the kernel name's length in key         */
+    char line[128];            /* lines: "file:line", kernels: ""         */
     double cycles, instr;      /* kernel: cycles, warp-instructions;
                                   line: exact warp-cycles, warp-instructions */
     double sect_req, wf_req;   /* lines: sectors/request, wavefronts/request (0: none) */
@@ -23,7 +28,7 @@ static const char *base(const char *p)
     return s ? s + 1 : p ? p : "?";
 }
 
-static metric *add(table *t, const char *key)
+static metric *add(table *t, const char *key, size_t name_len, const char *line)
 {
     if (t->n == t->cap) {
         size_t cap = t->cap ? t->cap * 2 : 64;
@@ -35,6 +40,8 @@ static metric *add(table *t, const char *key)
     metric *e = &t->m[t->n++];
     memset(e, 0, sizeof *e);
     snprintf(e->key, sizeof e->key, "%s", key);
+    e->name_len = name_len;
+    snprintf(e->line, sizeof e->line, "%s", line);
     return e;
 }
 
@@ -51,11 +58,11 @@ static int load_device(json_t *dev, table *kernels, table *lines)
     json_t *k, *l;
     json_array_foreach(json_object_get(dev, "kernels"), i, k) {
         const char *kn = json_string_value(json_object_get(k, "kernel"));
-        char key[320];
-        /* (names cut so the '|' always fits: the report splits keys there) */
-        snprintf(key, sizeof key, "%.200s|%.100s", kn ? kn : "?",
+        char key[320], lkey[128];
+        int name_len = snprintf(key, sizeof key, "%.200s", kn ? kn : "?");
+        snprintf(key + name_len, sizeof key - (size_t)name_len, "|%.100s",
                  base(json_string_value(json_object_get(k, "module"))));
-        metric *e = add(kernels, key);
+        metric *e = add(kernels, key, (size_t)name_len, "");
         if (!e) return -1;
         e->cycles = num(k, "cycles");
         json_array_foreach(json_object_get(k, "lines"), j, l) {
@@ -65,9 +72,9 @@ static int load_device(json_t *dev, table *kernels, table *lines)
             long long no = json_integer_value(json_object_get(l, "line"));
             const char *fn = json_string_value(json_object_get(l, "function"));
             /* line 0 (code without a line) is one entry per function */
-            snprintf(key, sizeof key, "%.200s|%.80s:%lld%s%.30s%s", kn ? kn : "?", base(file), no,
+            snprintf(lkey, sizeof lkey, "%.80s:%lld%s%.30s%s", base(file), no,
                      no || !fn ? "" : " (", no || !fn ? "" : fn, no || !fn ? "" : ")");
-            metric *m = add(lines, key);
+            metric *m = add(lines, key, (size_t)name_len, lkey);
             if (!m) return -1;
             const char *st;
             json_t *v;
@@ -125,11 +132,31 @@ ws_profile_doc *ws_profile_doc_load(const char *path, char *err, size_t len)
     return doc;
 }
 
-static const metric *find(const table *t, const char *key)
+static const metric *find(const table *t, const metric *like)
 {
     for (size_t i = 0; i < t->n; i++)
-        if (!strcmp(t->m[i].key, key)) return &t->m[i];
+        if (!strcmp(t->m[i].key, like->key) && !strcmp(t->m[i].line, like->line)) return &t->m[i];
     return NULL;
+}
+
+/* Whether another kernel of either table has m's name in another module:
+ * then the report names the module too. */
+static int ambiguous(const table *a, const table *b, const metric *m)
+{
+    const table *t[2] = { a, b };
+    for (int j = 0; j < 2; j++)
+        for (size_t i = 0; i < t[j]->n; i++)
+            if (t[j]->m[i].name_len == m->name_len && !strncmp(t[j]->m[i].key, m->key, m->name_len) &&
+                strcmp(t[j]->m[i].key, m->key))
+                return 1;
+    return 0;
+}
+
+/* "kernel NAME", with " (MODULE)" when the name alone is ambiguous. */
+static void kernel_name(FILE *f, const char *ind, const table *a, const table *b, const metric *m)
+{
+    fprintf(f, "%skernel %.*s", ind, (int)m->name_len, m->key);
+    if (ambiguous(a, b, m)) fprintf(f, " (%s)", m->key + m->name_len + 1);
 }
 
 static void change(FILE *f, const char *what, double a, double b)
@@ -145,7 +172,7 @@ static int by_size(const void *x, const void *y)
     const delta *a = x, *b = y;
     double da = a->d < 0 ? -a->d : a->d, db = b->d < 0 ? -b->d : b->d;
     if (da != db) return da > db ? -1 : 1;
-    return strcmp(a->now->key, b->now->key);
+    return strcmp(a->now->line, b->now->line);
 }
 
 /* Device d's kernels, then their lines that changed most, indented by ind. */
@@ -153,9 +180,9 @@ static void compare_device(const device *o, const device *n, const char *ind, FI
 {
     const table *ok = &o->kernels, *ol = &o->lines, *nk = &n->kernels, *nl = &n->lines;
     for (size_t i = 0; i < nk->n; i++) {
-        const metric *now = &nk->m[i], *old = find(ok, now->key);
-        const char *bar = strchr(now->key, '|');
-        fprintf(f, "%skernel %.*s: ", ind, (int)(bar - now->key), now->key);
+        const metric *now = &nk->m[i], *old = find(ok, now);
+        kernel_name(f, ind, ok, nk, now);
+        fputs(": ", f);
         if (!old) { fprintf(f, "new (not in the baseline)\n"); continue; }
         change(f, "cycles", old->cycles, now->cycles);
         change(f, ", warp-instructions", old->instr, now->instr);
@@ -163,16 +190,15 @@ static void compare_device(const device *o, const device *n, const char *ind, FI
         /* its lines that changed most in warp-cycles */
         delta *d = calloc(nl->n + 1, sizeof *d);
         size_t nd = 0;
-        size_t klen = (size_t)(bar - now->key) + 1;
         for (size_t j = 0; d && j < nl->n; j++) {
-            if (strncmp(nl->m[j].key, now->key, klen)) continue;
-            const metric *lo = find(ol, nl->m[j].key);
+            if (strcmp(nl->m[j].key, now->key)) continue;
+            const metric *lo = find(ol, &nl->m[j]);
             d[nd++] = (delta){ lo, &nl->m[j], nl->m[j].cycles - (lo ? lo->cycles : 0) };
         }
         if (d) qsort(d, nd, sizeof *d, by_size);
         for (size_t j = 0; j < nd && j < 5; j++) {
             if (d[j].d == 0) break;
-            fprintf(f, "%s  line %s: ", ind, strchr(d[j].now->key, '|') + 1);
+            fprintf(f, "%s  line %s: ", ind, d[j].now->line);
             change(f, "warp-cycles", d[j].old ? d[j].old->cycles : 0, d[j].now->cycles);
             change(f, ", warp-instructions", d[j].old ? d[j].old->instr : 0, d[j].now->instr);
             if (d[j].old && (d[j].old->sect_req || d[j].now->sect_req))
@@ -185,9 +211,10 @@ static void compare_device(const device *o, const device *n, const char *ind, FI
         free(d);
     }
     for (size_t i = 0; i < ok->n; i++)
-        if (!find(nk, ok->m[i].key))
-            fprintf(f, "%skernel %.*s: only in the baseline\n", ind, (int)(strchr(ok->m[i].key, '|') - ok->m[i].key),
-                    ok->m[i].key);
+        if (!find(nk, &ok->m[i])) {
+            kernel_name(f, ind, ok, nk, &ok->m[i]);
+            fputs(": only in the baseline\n", f);
+        }
 }
 
 void ws_profile_doc_compare(const ws_profile_doc *old, const char *old_name, const ws_profile_doc *now, FILE *f)

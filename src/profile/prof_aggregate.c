@@ -38,15 +38,21 @@ int prof_aggregate(const ws_trace_record *rec, size_t n, prof_pc **out, size_t *
             /* One run per producer: the largest run names the producer
              * (ties go to the lower address, by the sort order). */
             size_t r = j;
-            uint64_t waits = 0;
+            uint64_t waits = 0, mem = 0;
             while (r < n && k[r].pc == e->pc && k[r].producer == k[j].producer) {
                 e->state[k[r].state]++;
                 e->samples++;
+                mem += k[r].state == WS_STATE_LONG_SCOREBOARD || k[r].state == WS_STATE_SHORT_SCOREBOARD;
                 r++;
                 waits++;
             }
-            if (k[j].producer && waits > e->producer_samples) {
-                e->producer_samples = waits;
+            /* Memory waits (long/short scoreboard) name the producer
+             * before ALU waits do: the report's "N% long_scoreboard,
+             * waiting on ..." must name what those samples wait for. */
+            if (k[j].producer && (mem ? !e->producer_memory || mem > e->producer_samples
+                                      : !e->producer_memory && waits > e->producer_samples)) {
+                e->producer_samples = mem ? mem : waits;
+                e->producer_memory = mem > 0;
                 e->producer_pc = k[j].producer;
             }
             j = r;
@@ -184,12 +190,16 @@ int prof_merge(prof_pc **acc, size_t *nacc, const prof_pc *add, size_t nadd)
             e->samples += add[j].samples;
             for (int s = 0; s < WS_STATE_COUNT; s++) e->state[s] += add[j].state[s];
             prof_exact_add(&e->exact, &add[j].exact);
-            if (add[j].producer_pc && add[j].producer_pc == e->producer_pc) {
+            if (add[j].producer_pc && add[j].producer_pc == e->producer_pc &&
+                add[j].producer_memory == e->producer_memory) {
                 e->producer_samples += add[j].producer_samples;
-            } else if (add[j].producer_samples > e->producer_samples) {
+            } else if (add[j].producer_pc && (add[j].producer_memory > e->producer_memory ||
+                       (add[j].producer_memory == e->producer_memory &&
+                        add[j].producer_samples > e->producer_samples))) {
                 prof_src_free(&e->producer_src);
                 e->producer_pc = add[j].producer_pc;
                 e->producer_samples = add[j].producer_samples;
+                e->producer_memory = add[j].producer_memory;
                 memcpy(e->producer_disasm, add[j].producer_disasm, sizeof e->producer_disasm);
                 fail |= prof_src_copy(&e->producer_src, &add[j].producer_src);
             }
@@ -232,6 +242,14 @@ int prof_kernels_build(const prof_data *d, prof_kernel **out, size_t *nout)
         while (j < n && (strcmp(k[j].kernel, L->kernel) || strcmp(k[j].module, L->module))) j++;
         if (j == n) { k[n].kernel = L->kernel; k[n].module = L->module; n++; }
         prof_kernel *e = &k[j];
+        /* How many of its warps' lanes the blocks fill: a block of 8
+         * threads runs every instruction on 8 of 32 lanes, branch or not. */
+        uint64_t tpb = (uint64_t)L->block.x * L->block.y * L->block.z;
+        uint64_t blocks = (uint64_t)L->grid.x * L->grid.y * L->grid.z;
+        uint32_t lanes = d->cfg->lanes_per_warp ? d->cfg->lanes_per_warp : 1;
+        e->block_threads += blocks * tpb;
+        e->block_lanes += blocks * ((tpb + lanes - 1) / lanes) * lanes;
+        e->block_size = !e->launches || e->block_size == tpb ? (uint32_t)tpb : 0;
         e->launches++;
         e->samples += L->samples;
         e->cycles += L->cycles;
@@ -302,7 +320,7 @@ int prof_lines_build(const prof_pc *p, size_t n, prof_line **out, size_t *nout)
         for (int s = 0; s < WS_STATE_COUNT; s++) e->state[s] += p[i].state[s];
         /* Keep the two largest waits on distinct producers. */
         const prof_pc *c = &p[i];
-        uint64_t cs = c->producer_samples;
+        uint64_t cs = c->producer_memory ? c->producer_samples : 0; /* the line names memory waits' producers */
         if (!cs) continue;
         if (e->top_producer_pc && e->top_producer_pc->producer_pc == c->producer_pc) {
             if (cs > e->producer_samples) { e->producer_samples = cs; e->top_producer_pc = c; }

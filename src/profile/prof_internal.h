@@ -64,9 +64,12 @@ typedef struct prof_pc {
     uint32_t pc;               /* device address                          */
     uint64_t samples;
     uint64_t state[WS_STATE_COUNT];
-    /* Scoreboard stalls: the instruction most often waited on. */
+    /* Scoreboard stalls: the instruction most often waited on, by the
+     * long_scoreboard and short_scoreboard samples if there are any
+     * (producer_memory = 1), else by the `wait` ones (an ALU result). */
     uint32_t producer_pc;
     uint64_t producer_samples;
+    int producer_memory;
     char disasm[64];
     prof_src src;
     prof_src producer_src;
@@ -197,6 +200,9 @@ typedef struct prof_kernel {
     uint64_t samples, cycles, dropped, overflowed;
     uint32_t launches;
     uint64_t state[WS_STATE_COUNT];
+    uint64_t block_threads;    /* Σ over launches of blocks x threads per block */
+    uint64_t block_lanes;      /* ... x lanes of the warps they occupy          */
+    uint32_t block_size;       /* threads per block, 0 if launches differ    */
     prof_pc *pcs;
     size_t npcs;
 } prof_kernel;

@@ -158,8 +158,14 @@ static void kernel_section(FILE *f, const prof_kernel *k, uint32_t lanes)
     for (size_t i = 0; i < k->npcs && i < HOT_PCS; i++) {
         const prof_pc *p = &k->pcs[idx[i]];
         breakdown(p->state, p->samples, buf, sizeof buf);
-        fprintf(f, "  0x%08x %8llu %5.1f%%  %-28s %s:%u  %s", p->pc, (unsigned long long)p->samples,
-                prof_pct(p->samples, k->samples), p->disasm, prof_base_name(p->src.file), p->src.line, buf);
+        char where[300];
+        if (p->src.file)
+            snprintf(where, sizeof where, "%s:%u", prof_base_name(p->src.file), p->src.line);
+        else /* as the lines section says it, not "?:0" */
+            snprintf(where, sizeof where, "%s",
+                     p->pc == WS_RETIRE_ADDR ? "(kernel exit: retired warps draining)" : "(no line information)");
+        fprintf(f, "  0x%08x %8llu %5.1f%%  %-28s %s  %s", p->pc, (unsigned long long)p->samples,
+                prof_pct(p->samples, k->samples), p->disasm, where, buf);
         if (p->producer_pc && p->producer_src.line)
             fprintf(f, "; waits on line %u (%s)", p->producer_src.line, p->producer_disasm);
         else if (p->producer_pc)
@@ -243,9 +249,22 @@ static void counters_section(FILE *f, const prof_data *d)
 /* Below this many samples a kernel's percentages are mostly noise. */
 #define LOW_SAMPLES 100
 
+/* "coal", or "coal (k2.elf)" when another module has a kernel of that
+ * name too: a warning about one of them must say which. */
+static const char *kernel_label(const prof_kernel *k, size_t nk, size_t i, char *buf, size_t len)
+{
+    for (size_t j = 0; j < nk; j++)
+        if (j != i && !strcmp(k[j].kernel, k[i].kernel)) {
+            snprintf(buf, len, "%s (%s)", k[i].kernel, prof_base_name(k[i].module));
+            return buf;
+        }
+    return k[i].kernel;
+}
+
 /* Lost samples, what the FIFO's overflow policy did, thin kernels. */
 static void warnings(FILE *f, const prof_data *d, const prof_kernel *k, size_t nk)
 {
+    char name[512];
     uint64_t dropped = 0, overflowed = 0, kept = 0;
     for (size_t i = 0; i < nk; i++) {
         dropped += k[i].dropped;
@@ -265,14 +284,16 @@ static void warnings(FILE *f, const prof_data *d, const prof_kernel *k, size_t n
     for (size_t i = 0; i < nk; i++)
         if (!k[i].samples && !k[i].dropped) /* the first point is at period / (2 passes) */
             fprintf(f, "warning: kernel %s has no samples: %s %llu cycles, %s first sampling point (cycle %llu); "
-                       "lower --period or add --passes (its lines show exact metrics only)\n", k[i].kernel,
+                       "lower --period or add --passes (its lines show exact metrics only)\n",
+                    kernel_label(k, nk, i, name, sizeof name),
                     k[i].launches == 1 ? "it ran" : "its launches ran", (unsigned long long)k[i].cycles,
                     k[i].launches == 1 ? "ending before the" : "each ending before its",
                     (1ull << d->opt->period_log2) / (2ull * d->opt->passes));
         else if (k[i].samples < LOW_SAMPLES)
             fprintf(f, "warning: kernel %s has only %llu sample%s: its percentages are uncertain by up to "
                        "%.0f points (one standard error); lower --period or add --passes\n",
-                    k[i].kernel, (unsigned long long)k[i].samples, k[i].samples == 1 ? "" : "s",
+                    kernel_label(k, nk, i, name, sizeof name), (unsigned long long)k[i].samples,
+                    k[i].samples == 1 ? "" : "s",
                     k[i].samples ? 50.0 / sqrt((double)k[i].samples) : 100.0);
 }
 

@@ -30,23 +30,37 @@ static int add(prof_rule **r, size_t *n, const prof_line *l, const char *id, dou
 }
 
 /* The cause a degree of conflict points to. With BANKS banks of one word,
- * lanes at a stride of s words meet gcd(s, BANKS) at a time in one bank:
- * a steady d-way conflict is a stride of d times an odd number. A degree
- * that is not a power of two comes from several patterns on the line. */
-static void bank_advice(char *t, size_t len, double per)
+ * n lanes at a stride of s words meet n * gcd(s, BANKS) / BANKS at a time in
+ * one bank (for n and the degree powers of two): with a warp's 32 lanes a
+ * steady d-way conflict is a stride of d times an odd number, with 16
+ * lanes (lanes_per_warp=16, or blocks of 16 threads) a stride of 2d times
+ * one, and all n lanes in one bank a multiple of BANKS words. A degree that
+ * is not a power of two comes from several patterns on the line. */
+static void bank_advice(char *t, size_t len, double per, double active)
 {
-    unsigned d = (unsigned)(per + 0.5);
+    unsigned d = (unsigned)(per + 0.5), n = (unsigned)(active + 0.5);
     int steady = per - d < 0.01 && d - per < 0.01 && d >= 2 && d <= BANKS && !(d & (d - 1));
-    if (steady && d == BANKS)
+    int pow2 = active - n < 1e-9 && n - active < 1e-9 && n >= 2 && n <= BANKS && !(n & (n - 1));
+    unsigned g = pow2 && d <= n ? d * BANKS / n : 0; /* gcd(stride, BANKS) */
+    if (steady && g == BANKS)
         snprintf(t, len, "lanes hit the same bank with different words (a stride that is a multiple of %u words): "
                  "pad the array by one word per row or change the stride", BANKS);
-    else if (steady)
+    else if (steady && g)
         snprintf(t, len, "%u lanes at a time hit one bank with different words, as a stride of %u times an odd "
                  "number of words does (e.g. s[%u * t]): make the stride odd, e.g. pad each row or element by one "
-                 "word", d, d, d);
+                 "word", d, g, g);
+    else if (steady)
+        snprintf(t, len, "%u lanes at a time hit one bank with different words: look at the shared access's index "
+                 "(an odd stride has no conflicts)", d);
     else
         snprintf(t, len, "lanes hit the same bank with different words, in more than one pattern on this line: "
                  "look at each shared access's index (an odd stride has no conflicts)");
+}
+
+static uint64_t gcd64(uint64_t a, uint64_t b)
+{
+    while (b) { uint64_t r = a % b; a = b; b = r; }
+    return a;
 }
 
 static int by_weight(const void *a, const void *b)
@@ -75,20 +89,43 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
         if (!l->file || !l->line || !total || (double)cyc < MIN_SHARE * (double)total) continue;
         if (e->shared_requests && e->shared_wavefronts > e->shared_requests) {
             double per = (double)e->shared_wavefronts / (double)e->shared_requests;
-            int n = snprintf(t, sizeof t, "bank conflicts: %.1f wavefronts per shared request, %llu of every %llu "
-                             "are conflicts; ", per,
-                             (unsigned long long)((e->shared_wavefronts - e->shared_requests) / e->shared_requests),
-                             (unsigned long long)(e->shared_wavefronts / e->shared_requests));
-            bank_advice(t + n, sizeof t - (size_t)n, per);
+            /* "c of every w" wavefronts are conflicts, as the reduced
+             * fraction (1.5 wavefronts per request: 1 of every 3, not the
+             * truncated "0 of every 1"); a share when that is unwieldy. */
+            uint64_t c = e->shared_wavefronts - e->shared_requests, w = e->shared_wavefronts, g = gcd64(c, w);
+            int n = w / g <= 64
+                ? snprintf(t, sizeof t, "bank conflicts: %.1f wavefronts per shared request, %llu of every %llu "
+                           "are conflicts; ", per, (unsigned long long)(c / g), (unsigned long long)(w / g))
+                : snprintf(t, sizeof t, "bank conflicts: %.1f wavefronts per shared request, %.1f%% of them are "
+                           "conflicts; ", per, 100.0 * (double)c / (double)w);
+            /* the lanes that ran it: a stride's degree depends on them */
+            bank_advice(t + n, sizeof t - (size_t)n, per,
+                        e->warp_instructions ? (double)e->thread_instructions / (double)e->warp_instructions : lanes);
             fail |= add(out, nout, l, "bank_conflicts", per, cyc, t);
         }
         if (e->warp_instructions) {
             double simt = (double)e->thread_instructions / ((double)e->warp_instructions * lanes);
-            if (simt < SIMT_LOW) {
-                snprintf(t, sizeof t, "divergence: SIMT efficiency %.1f%%, %.1f of %u lanes run it on average; the "
+            /* The most the blocks' shape allows: blocks whose threads
+             * fill only part of their warps run every line on that part. */
+            double fill = k->block_lanes ? (double)k->block_threads / (double)k->block_lanes : 1.0;
+            int partial = simt >= fill * (1.0 - 1e-9);
+            int n = snprintf(t, sizeof t, "%s: SIMT efficiency %.1f%%, %.1f of %u lanes run it on average; ",
+                             partial ? "partial warps" : "divergence", 100.0 * simt,
+                             (double)e->thread_instructions / (double)e->warp_instructions, lanes);
+            if (simt < SIMT_LOW && partial) {
+                if (k->block_size)
+                    snprintf(t + n, sizeof t - (size_t)n, "no branch splits the warps: blocks of %u thread%s fill "
+                             "only %.1f%% of their warps' lanes; make the block size a multiple of %u threads",
+                             k->block_size, k->block_size == 1 ? "" : "s", 100.0 * fill, lanes);
+                else
+                    snprintf(t + n, sizeof t - (size_t)n, "no branch splits the warps: the launches' blocks fill "
+                             "only %.1f%% of their warps' lanes; make block sizes multiples of %u threads",
+                             100.0 * fill, lanes);
+                fail |= add(out, nout, l, "partial_warps", simt, cyc, t);
+            } else if (simt < SIMT_LOW) {
+                snprintf(t + n, sizeof t - (size_t)n, "the "
                          "branch around it splits warps (for example a test on threadIdx %% N): give whole warps the "
-                         "same path or pack the work into fewer lanes", 100.0 * simt,
-                         (double)e->thread_instructions / (double)e->warp_instructions, lanes);
+                         "same path or pack the work into fewer lanes");
                 fail |= add(out, nout, l, "divergence", simt, cyc, t);
             }
         }

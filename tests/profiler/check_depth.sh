@@ -189,6 +189,52 @@ bank_rule)
     expect r4.txt "depth_kernels.c:$st: bank conflicts: 4.0 wavefronts per shared request, 3 of every 4 are conflicts; 4 lanes at a time" "stride 4: 4-way"
     grep -q "multiple of 32" r2.txt r4.txt && bad "a 2- or 4-way conflict blamed on a multiple of 32" || ok "no multiple-of-32 claim below 32-way"
     expect r32.txt "depth_kernels.c:$st: bank conflicts: 32.0 wavefronts per shared request, 31 of every 32 are conflicts; lanes hit the same bank with different words (a stride that is a multiple of 32 words): pad the array by one word per row" "stride 32: a multiple of 32 words"
+    # With 16 lanes running the access (lanes_per_warp=16, or blocks of 16
+    # threads) the degree halves: stride 32 is 16-way, stride 16 8-way.
+    # The cause must still name the stride, not half of it.
+    "$ws" profile --period 3 -- "$ws" run --config lanes_per_warp=16 --grid 2 --block 64 "$elf" bank_stride zeros:128 32 > l16s32.txt 2>&1 ||
+        bad "16 lanes, stride 32 exited with $?"
+    "$ws" profile --period 3 -- "$ws" run --config lanes_per_warp=16 --grid 2 --block 64 "$elf" bank_stride zeros:128 16 > l16s16.txt 2>&1 ||
+        bad "16 lanes, stride 16 exited with $?"
+    "$ws" profile --period 3 -- "$ws" run --grid 4 --block 16 "$elf" bank_stride zeros:64 32 > b16s32.txt 2>&1 ||
+        bad "blocks of 16, stride 32 exited with $?"
+    expect l16s32.txt "depth_kernels.c:$st: bank conflicts: 16.0 wavefronts per shared request, 15 of every 16 are conflicts; lanes hit the same bank with different words (a stride that is a multiple of 32 words)" "16 lanes, stride 32: a multiple of 32 words"
+    expect l16s16.txt "depth_kernels.c:$st: bank conflicts: 8.0 wavefronts per shared request, 7 of every 8 are conflicts; 8 lanes at a time hit one bank with different words, as a stride of 16 times an odd number of words does" "16 lanes, stride 16: 16 times an odd number"
+    expect b16s32.txt "depth_kernels.c:$st: bank conflicts: 16.0 wavefronts per shared request, 15 of every 16 are conflicts; lanes hit the same bank with different words (a stride that is a multiple of 32 words)" "blocks of 16, stride 32: a multiple of 32 words"
+    # Degrees that differ on one line: the share of conflicts is not
+    # truncated to "0 of every 1".
+    mx=$(line MIXED)
+    "$ws" profile --period 3 -- "$ws" run --grid 2 --block 64 "$elf" bank_mixed zeros:128 > rmixed.txt 2>&1 ||
+        bad "bank_mixed exited with $?"
+    expect rmixed.txt "depth_kernels.c:$mx: bank conflicts: 1.5 wavefronts per shared request, 1 of every 3 are conflicts; lanes hit the same bank with different words, in more than one pattern on this line" "mixed degrees: 1 of every 3"
+    grep -q "0 of every" rmixed.txt && bad "a bank-conflict rule says 0 conflicts: $(grep '0 of every' rmixed.txt)" || ok "no '0 of every'"
+    ;;
+producer)
+    # A line's "N% long/short_scoreboard, waiting on ..." names the
+    # instructions those samples wait for (loads, CSRs), never an ALU result
+    # that only its `wait` samples waited for.
+    wm=$(line WAIT_MIX)
+    "$ws" profile --period 4 -- "$ws" run --grid 2 --block 128 "$elf" wait_mix zeros:256 200 > r.txt 2>&1 ||
+        bad "profile exited with $?"
+    expect r.txt "line $wm: " "the store's line has a cause"
+    grep -E "^ +line [0-9]+: [0-9.]+% (long|short)_scoreboard, waiting on" r.txt > causes.txt
+    cat causes.txt
+    [ -s causes.txt ] && ok "scoreboard causes listed" || bad "no scoreboard cause in the report"
+    # every producer named: "the KIND at line N (OP ...)" with OP a load, a CSR read or a shuffle
+    grep -oE "the [a-z]+ at (line [0-9]+|0x[0-9a-f]+) \([a-z.]+" causes.txt | sed 's/.*(//' | sort -u > ops.txt
+    bad_ops=$(grep -vE "^(l[bhw]u?|flw|csrr[a-z]*|amo[a-z.]*|lr[a-z.]*|sc[a-z.]*|shfl[a-z.]*|vote[a-z.]*)$" ops.txt)
+    [ -z "$bad_ops" ] && ok "producers are memory/MIO operations: $(tr '\n' ' ' < ops.txt)" ||
+        bad "a scoreboard cause names an ALU producer: $bad_ops"
+    ;;
+exit_row)
+    # The exit stub's row among the hot instructions says what it is, as the
+    # hot lines do, not "?:0".
+    "$ws" profile --period 4 -- "$ws" run --grid 2 --block 128 "$elf" wait_mix zeros:256 200 > r.txt 2>&1 ||
+        bad "profile exited with $?"
+    grep -E "^  0xffff0000 +[0-9]+ " r.txt
+    grep -qE "^  0xffff0000 +[1-9][0-9]* .*\(kernel exit: retired warps draining\) +drain" r.txt &&
+        ok "exit stub row: kernel exit" || bad "exit stub row does not say kernel exit"
+    grep -qE "^  0x[0-9a-f]{8} .* \?:0 " r.txt && bad "an instruction row says ?:0" || ok "no ?:0 row"
     ;;
 *) bad "unknown case $case_" ;;
 esac

@@ -111,6 +111,7 @@ check(any(r[0] == "uncoalesced" and r[1] == lines["strided"] and r[2] == 18.0 fo
       f"strided rules: {rules['strided']}")
 check(all(r[0] != "divergence" for r in rules["conflict"] + rules["strided"]), "no divergence rule where lanes agree")
 
+
 out = subprocess.run([ws, "profile", "--", "./gather"], cwd=os.path.dirname(gather), capture_output=True, text=True,
                      check=True).stdout
 check("gather_kernel.c:13: memory latency: 98.6% of its warp-cycles wait for a global load's result" in out,
@@ -212,5 +213,15 @@ for b, why in ((notjson, "not a warpscope profile"), (broken, "broken.json:1: ")
     bad = subprocess.run([ws, "profile", "-q", "--baseline", b, "--", *run[:2], "--grid", "1", *run[2:], "zeros:64"],
                          capture_output=True, text=True)
     check(bad.returncode == 2 and why in bad.stderr and not bad.stdout, f"baseline {b}: {bad.returncode} {bad.stderr}")
+# Blocks of 8 threads: every line runs on 8 of a warp's 32 lanes without any
+# branch. The rule must say so (block size), not blame a branch; a branch
+# that leaves lane 0 of each block (1 of 32) is still divergence.
+ex, report = profile("contiguous", 4, 8, "zeros:32", "zeros:32")
+check(("partial_warps", lines["contiguous"], 0.25) in rules["contiguous"] and
+      not [r for r in rules["contiguous"] if r[0] == "divergence"], f"contiguous, blocks of 8: {rules['contiguous']}")
+check("no branch splits the warps: blocks of 8 threads fill only 25.0% of their warps' lanes; make the block size "
+      "a multiple of 32 threads" in report and "branch around it" not in report, "contiguous, blocks of 8: the text")
+ex, report = profile("diverge", 2, 8, "zeros:16", "100")
+check(("divergence", lines["diverge_loop"], 1 / 32) in rules["diverge"], f"diverge, blocks of 8: {rules['diverge']}")
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

@@ -68,3 +68,32 @@ WS_KERNEL void inl_poly(float *out, int n)
     unsigned i = blockIdx_x() * blockDim_x() + threadIdx_x();
     out[i] = poly((float)i * 0.001f, n);
 }
+
+/* One line with two shared accesses of different degrees: the stride-2 load
+ * takes 2 wavefronts, the contiguous store 1, so 3 per 2 requests: 1 of
+ * every 3 wavefronts is a conflict. */
+WS_KERNEL void bank_mixed(float *out)
+{
+    WS_SHARED float a[128];
+    WS_SHARED float b[64];
+    unsigned t = threadIdx_x();
+    a[t * 2] = (float)t;
+    __syncthreads();
+    b[t] = a[t * 2];                                   /* MARK_MIXED */
+    __syncthreads();
+    out[blockIdx_x() * blockDim_x() + t] = b[63 - t];
+}
+
+/* Warp 0 of each block loops while the others wait at the barrier; the
+ * store's line then waits on the block-size CSR (short_scoreboard) and, in
+ * fewer samples, on ALU results (wait): the line's "waiting on" names only
+ * what its scoreboard samples wait for. */
+WS_KERNEL void wait_mix(int *out, int n)
+{
+    unsigned t = threadIdx_x();
+    int acc = 0;
+    if (t < 32)
+        for (int i = 0; i < n; i++) acc ^= acc * 31 + i;
+    __syncthreads();
+    out[blockIdx_x() * blockDim_x() + t] = acc;        /* MARK_WAIT_MIX */
+}
