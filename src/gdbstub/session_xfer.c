@@ -231,7 +231,8 @@ static void monitor_thread(ws_gdb_session *s, const char *cmd, char *out, size_t
     uint32_t b[3], t[3];
     const char *args = strchr(cmd, ' ');
     if (!args || parse_coords(args, b, t)) {
-        snprintf(out, cap, "usage: monitor focus block X [Y [Z]] thread X [Y [Z]]\n");
+        snprintf(out, cap, "usage: monitor %s block X [Y [Z]] thread X [Y [Z]]\n",
+                 strncmp(cmd, "thread", 6) ? "focus" : "thread");
         return;
     }
     unsigned bx = b[0], by = b[1], bz = b[2], tx = t[0], ty = t[1], tz = t[2];
@@ -270,7 +271,8 @@ static void cmd_rcmd(ws_gdb_session *s, const char *hex)
     }
     cmd[n] = 0;
     const char *out = local;
-    if (!strncmp(cmd, "thread ", 7) || !strncmp(cmd, "focus ", 6) || !strcmp(cmd, "focus")) {
+    if (!strncmp(cmd, "thread ", 7) || !strcmp(cmd, "thread") || !strncmp(cmd, "focus ", 6) ||
+        !strcmp(cmd, "focus")) {
         monitor_thread(s, cmd, local, sizeof local);
     } else if (!s->ops->monitor || s->ops->monitor(s->t, cmd, &text) != WS_OK) {
         snprintf(local, sizeof local, "%s\n", text ? text : "unknown monitor command; try 'monitor help'");

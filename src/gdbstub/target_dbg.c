@@ -200,7 +200,10 @@ static ws_status dbg_write_reg(void *tp, uint32_t tid, uint32_t r, uint32_t v)
                                                 (after `call f()`) writes them back unchanged */
         uint32_t now;
         if (dbg_read_reg(tp, tid, r, &now) == WS_OK && now == v) return WS_OK;
-        return ws_gdb_fail(t, WS_ERR_INVALID_ARG, "register %u is read-only", r);
+        return ws_gdb_fail(t, WS_ERR_INVALID_ARG,
+                           r ? "register %u is a read-only SIMT register (the lane's coordinates)"
+                             : "register %u (x0) is read-only",
+                           r);
     }
     const ws_dbg_lane *l = lane_for(t, tid);
     if (!l) return WS_ERR_NOT_FOUND;
