@@ -261,6 +261,12 @@ int ws_cmd_profile(int argc, char **argv)
         }
         i++;
     }
+    if (o.period < 6 && o.passes > 1u << o.period) { /* (before the run, as the library would refuse it) */
+        fprintf(stderr, "warpscope profile: --passes %u with --period %u: a sampling period of %u cycle(s) has room for at "
+                "most %u pass(es) at different cycles (raise --period or lower --passes)\n", o.passes, o.period,
+                1u << o.period, 1u << o.period);
+        return 2;
+    }
     if (i >= argc) {
         fprintf(stderr, "warpscope profile: no program to run\n\n");
         usage(stderr);

@@ -100,6 +100,14 @@ int prof_options_parse(const char *text, prof_options *o, char *err, size_t len)
         }
     }
     free(copy);
+    /* pass p samples at an offset of p/passes of the period: with more
+     * passes than cycles in a period, passes would sample the same cycles */
+    if (!rc && o->period_log2 < 6 && o->passes > 1u << o->period_log2) {
+        snprintf(err, len, "WARPSCOPE_PROFILE: passes=%u with period=%u: a sampling period of %u cycle(s) has room for "
+                 "at most %u pass(es) at different cycles (raise period or lower passes)", o->passes, o->period_log2,
+                 1u << o->period_log2, 1u << o->period_log2);
+        rc = -1;
+    }
     if (rc) prof_options_free(o);
     return rc;
 }

@@ -179,6 +179,9 @@ EOF
 errors)
     "$ws" profile --passes 0 -- "$app" > o.txt 2>&1; rc=$?
     [ $rc = 2 ] && grep -q "passes 0: expected a number from 1 to 64" o.txt && ok "bad --passes" || bad "bad --passes (rc $rc)"
+    "$ws" profile --period 0 --passes 2 -- "$app" > o.txt 2>&1; rc=$?
+    [ $rc = 2 ] && grep -q "room for at most 1 pass(es) at different cycles" o.txt && ok "--passes over the period" ||
+        bad "--passes over the period (rc $rc): $(cat o.txt)"
     "$ws" profile --mode sideways -- "$app" > o.txt 2>&1; rc=$?
     [ $rc = 2 ] && grep -q "expected 'all' or 'rr'" o.txt && ok "bad --mode" || bad "bad --mode (rc $rc)"
     "$ws" profile --frobnicate -- "$app" > o.txt 2>&1; rc=$?

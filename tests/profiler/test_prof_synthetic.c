@@ -193,6 +193,11 @@ int main(int argc, char **argv)
     CHECK_STR_CONTAINS(err, "period=99");
     CHECK(prof_options_parse("passes=0", &o2, err, sizeof err) != 0);
     CHECK_STR_CONTAINS(err, "passes=0");
+    /* more passes than cycles in a period would sample the same cycles again */
+    CHECK(prof_options_parse("period=1,passes=4", &o2, err, sizeof err) != 0);
+    CHECK_STR_CONTAINS(err, "at most 2 pass(es) at different cycles");
+    CHECK(prof_options_parse("period=2,passes=4", &o2, err, sizeof err) == 0);
+    prof_options_free(&o2);
     CHECK(prof_options_parse("colour=red", &o2, err, sizeof err) != 0);
     CHECK_STR_CONTAINS(err, "unknown key 'colour'");
     CHECK(prof_options_parse("mode=some", &o2, err, sizeof err) != 0);
