@@ -450,15 +450,22 @@ static void test_chain(void)
     CHECK_EQ_U((uint32_t)(got >> 32), WS_JTAG_IDCODE);
 }
 
-/* WARPSCOPE_JTAG's settings: a refused one is named with its value, a
- * port-file path or a whole spec too long to keep is refused, never cut
- * short (the port was written to a file of another name). */
-static void test_options(void)
+/* A device of the default configuration (NULL, a CHECK failed, if none). */
+static ws_device *open_default_device(void)
 {
     ws_config c;
     ws_config_default(&c);
     ws_device *dev = NULL;
     CHECK_EQ_U(ws_device_open(&c, &dev), WS_OK);
+    return dev;
+}
+
+/* WARPSCOPE_JTAG's settings: a refused one is named with its value, a
+ * port-file path or a whole spec too long to keep is refused, never cut
+ * short (the port was written to a file of another name). */
+static void test_options(void)
+{
+    ws_device *dev = open_default_device();
     if (!dev) return;
     const char *bad[][2] = {
         { "port=abc", "cannot use 'port=abc'" },
@@ -521,10 +528,7 @@ static int probe_reply(int fd, int ms)
  * is still served, and after it quits the next one is. */
 static void test_secondprobe(void)
 {
-    ws_config c;
-    ws_config_default(&c);
-    ws_device *dev = NULL;
-    CHECK_EQ_U(ws_device_open(&c, &dev), WS_OK);
+    ws_device *dev = open_default_device();
     if (!dev) return;
     char dir[] = "/tmp/ws_jtag_XXXXXX", pf[64], spec[128];
     CHECK(mkdtemp(dir) != NULL);
