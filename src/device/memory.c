@@ -19,7 +19,7 @@ int ws_mem_init(ws_memory *m, uint64_t limit, uint32_t stack_size, uint32_t nslo
 {
     memset(m, 0, sizeof *m);
     m->limit = limit;
-    m->user_limit = m->tool_lo = m->tool_dirty = limit;
+    m->user_limit = m->tool_dirty = limit;
     m->global = map_zeroed(limit);
 #ifdef MADV_HUGEPAGE
     /* Lanes of a warp often touch 32 different pages per access: huge
@@ -123,6 +123,11 @@ static void release_quarantine(ws_memory *m, uint64_t keep)
     coalesce(m);
 }
 
+uint64_t ws_mem_span(uint64_t size)
+{
+    return (size + REDZONE + ALLOC_ALIGN - 1) / ALLOC_ALIGN * ALLOC_ALIGN;
+}
+
 static int try_alloc(ws_memory *m, uint32_t span, uint32_t size, ws_region_kind kind, uint32_t *addr)
 {
     ws_region r = { 0, span, size, (uint8_t)kind, REGION_LIVE, ++m->serial };
@@ -151,7 +156,7 @@ static int try_alloc(ws_memory *m, uint32_t span, uint32_t size, ws_region_kind 
 int ws_mem_alloc(ws_memory *m, uint32_t size, ws_region_kind kind, uint32_t *addr)
 {
     if (size == 0 || size > m->limit) return -1;
-    uint64_t span64 = ((uint64_t)size + REDZONE + ALLOC_ALIGN - 1) / ALLOC_ALIGN * ALLOC_ALIGN;
+    uint64_t span64 = ws_mem_span(size);
     if (span64 > m->limit) return -1;
     uint32_t span = (uint32_t)span64;
     if (m->quarantined > QUARANTINE) release_quarantine(m, QUARANTINE);
@@ -200,7 +205,7 @@ int ws_mem_alloc_at(ws_memory *m, uint32_t addr, uint32_t size, ws_region_kind k
 {
     if (size == 0 || size > m->limit || (addr - WS_GLOBAL_BASE) % ALLOC_ALIGN || !ws_mem_in_global(m, addr))
         return -1;
-    uint64_t span64 = ((uint64_t)size + REDZONE + ALLOC_ALIGN - 1) / ALLOC_ALIGN * ALLOC_ALIGN;
+    uint64_t span64 = ws_mem_span(size);
     uint64_t off = addr - WS_GLOBAL_BASE;
     if (off + span64 > ws_mem_user_end(m)) return -1;
     uint32_t span = (uint32_t)span64;
@@ -265,7 +270,7 @@ const ws_region *ws_mem_region_near(const ws_memory *m, uint32_t addr)
 int ws_mem_alloc_tool(ws_memory *m, uint32_t size, ws_region_kind kind, uint32_t *addr)
 {
     if (!size || size > m->limit) return -1;
-    const uint64_t span = ((uint64_t)size + REDZONE + ALLOC_ALIGN - 1) / ALLOC_ALIGN * ALLOC_ALIGN;
+    const uint64_t span = ws_mem_span(size);
     /* the gaps from the top down: above tool[0], between neighbours, and
      * from the lowest one down to the program's arena */
     uint64_t hi = m->limit, off = UINT64_MAX;
@@ -289,7 +294,6 @@ int ws_mem_alloc_tool(ws_memory *m, uint32_t size, ws_region_kind kind, uint32_t
     memmove(&m->tool[at + 1], &m->tool[at], (m->ntool - at) * sizeof *m->tool);
     m->tool[at] = (struct ws_tool_buffer){ (uint32_t)off, (uint32_t)span, size, (uint8_t)kind };
     m->ntool++;
-    if (off < m->tool_lo) m->tool_lo = off;
     /* a buffer freed before may have left data and shadow here (above
      * tool_dirty); below it the pages were never touched */
     if (off + span > m->tool_dirty) {
@@ -310,7 +314,6 @@ int ws_mem_free_tool(ws_memory *m, uint32_t addr)
         ws_mem_mark(m, addr, m->tool[i].span, SHADOW_NONE);
         memmove(&m->tool[i], &m->tool[i + 1], (m->ntool - i - 1) * sizeof *m->tool);
         m->ntool--;
-        m->tool_lo = m->ntool ? m->tool[m->ntool - 1].off : m->limit; /* the lowest bounds the program */
         return 0;
     }
     return -1;
@@ -342,8 +345,8 @@ int ws_mem_free(ws_memory *m, uint32_t addr, ws_region_kind kind)
 uint8_t *ws_mem_host_range(ws_memory *m, uint32_t addr, uint64_t n, int write, char *err, size_t errlen)
 {
     const struct ws_tool_buffer *t = ws_mem_in_global(m, addr) ? tool_buffer_at(m, addr - WS_GLOBAL_BASE) : NULL;
-    if (t && t->kind == REGION_DATA && addr - WS_GLOBAL_BASE - t->off < t->size &&
-        n <= t->size - (addr - WS_GLOBAL_BASE - t->off))
+    const uint32_t into = t ? addr - WS_GLOBAL_BASE - t->off : 0;
+    if (t && t->kind == REGION_DATA && into < t->size && n <= t->size - into)
         return ws_mem_global_ptr(m, addr); /* (a tool's data buffer: the profiler programs trace cells with it) */
     const ws_region *r = ws_mem_in_global(m, addr) ? ws_mem_region_near(m, addr) : NULL;
     if (!r || r->kind != REGION_DATA || r->state != REGION_LIVE || addr - r->addr >= r->size) {

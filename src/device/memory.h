@@ -43,11 +43,11 @@ typedef struct ws_memory {
      * tracer's instrumented modules and records) sit at the top of the
      * arena, outside the regions, so a program's modules and allocations
      * get the addresses they get without the tool (captures replay; no
-     * perturbation); the program's arena ends at tool_lo. */
+     * perturbation); the program's arena ends below the lowest
+     * (ws_mem_tool_lo). */
     uint64_t user_limit;     /* the program's global_mem_limit: its arena
-                                ends there or at tool_lo, whichever is lower
+                                ends there or at ws_mem_tool_lo, whichever is lower
                                 (the tracer maps more for its own buffers) */
-    uint64_t tool_lo;        /* lowest offset of a tool buffer (limit: none) */
     uint64_t tool_dirty;     /* lowest offset a tool buffer ever had: below
                                 it the top of the arena is untouched        */
     struct ws_tool_buffer { uint32_t off, span, size; uint8_t kind; } *tool; /* highest first */
@@ -63,11 +63,23 @@ typedef struct ws_memory {
     uint32_t stack_lanes;    /* lanes per warp: the interleave factor          */
 } ws_memory;
 
+/* The lowest offset of a tool buffer (they are kept highest first), or the
+ * limit when there is none. */
+static inline uint64_t ws_mem_tool_lo(const ws_memory *m)
+{
+    return m->ntool ? m->tool[m->ntool - 1].off : m->limit;
+}
+
 /* The end of the program's arena (offset): allocations stay below it. */
 static inline uint64_t ws_mem_user_end(const ws_memory *m)
 {
-    return m->user_limit < m->tool_lo ? m->user_limit : m->tool_lo;
+    const uint64_t tools = ws_mem_tool_lo(m);
+    return m->user_limit < tools ? m->user_limit : tools;
 }
+
+/* The bytes an allocation of `size` takes: its red zone, rounded up to the
+ * allocation alignment (room a tool makes for a buffer: ws_runtime_grow_arena). */
+uint64_t ws_mem_span(uint64_t size);
 
 /* nslots lane stacks of stack_size bytes, for warps of `lanes` lanes. */
 int  ws_mem_init(ws_memory *m, uint64_t limit, uint32_t stack_size, uint32_t nslots, uint32_t lanes);

@@ -288,7 +288,7 @@ static ws_status record_pass(tracer *t, tr_twin *tw, ws_grid_run *G, ws_tool_run
                             "its trace buffers, more than the %llu free between the program's memory and the tools'; trace fewer "
                             "launches or kernels (--launch, --kernel), or let the program use less memory",
                             (unsigned long long)G->id, G->kernel_name, (unsigned long long)bytes,
-                            (unsigned long long)(dev->mem.tool_lo > dev->mem.brk ? dev->mem.tool_lo - dev->mem.brk : 0));
+                            (unsigned long long)(ws_mem_tool_lo(&dev->mem) > dev->mem.brk ? ws_mem_tool_lo(&dev->mem) - dev->mem.brk : 0));
     if (bytes) memset(ws_mem_global_ptr(&dev->mem, buf), 0, bytes);
     uint32_t *ctl = ctl_of(dev, tw->record, &tw->rinfo);
     memset(ctl, 0, WSI_CTL_HEADER);

@@ -29,8 +29,8 @@ ws_status ws_profiler_attach(ws_device *dev, const char *spec)
      * as dropped and reported). */
     uint32_t cap = P->opt.buffer_records;
     /* room for it beside the program's global_mem_limit, not taken from it */
-    (void)ws_runtime_grow_arena(dev, dev->mem.limit + sizeof(ws_trace_header) +
-                                         (uint64_t)cap * sizeof(ws_trace_record) + 4096);
+    (void)ws_runtime_grow_arena(dev, dev->mem.limit + ws_mem_span(sizeof(ws_trace_header) +
+                                                                   (uint64_t)cap * sizeof(ws_trace_record)));
     for (;;) {
         uint64_t bytes = sizeof(ws_trace_header) + (uint64_t)cap * sizeof(ws_trace_record);
         if (bytes <= dev->mem.limit / 4 && !ws_mem_alloc_tool(&dev->mem, (uint32_t)bytes, REGION_DATA, &P->buffer)) break;

@@ -19,7 +19,7 @@ ws_status ws_malloc(ws_device *dev, size_t size, ws_addr *out)
                             "ws_malloc(%zu): device memory exhausted (%llu of %llu bytes in use%s; "
                             "raise global_mem_limit)", size, (unsigned long long)dev->mem.used,
                             (unsigned long long)dev->mem.user_limit,
-                            dev->mem.tool_lo < dev->mem.user_limit ? ", and tools' buffers at the top" : "");
+                            ws_mem_tool_lo(&dev->mem) < dev->mem.user_limit ? ", and tools' buffers at the top" : "");
     return WS_OK;
 }
 
@@ -48,9 +48,9 @@ static void describe_taken(const ws_memory *m, ws_addr addr, uint64_t size, char
                  "allocation", r->addr);
         return;
     }
-    if (addr + size > WS_GLOBAL_BASE + m->tool_lo) {
+    if (addr + size > WS_GLOBAL_BASE + ws_mem_tool_lo(m)) {
         snprintf(buf, len, "it reaches into the tools' buffers at the top of device memory, from 0x%08llx "
-                 "(the profiler's samples or the event trace)", (unsigned long long)(WS_GLOBAL_BASE + m->tool_lo));
+                 "(the profiler's samples or the event trace)", (unsigned long long)(WS_GLOBAL_BASE + ws_mem_tool_lo(m)));
         return;
     }
     snprintf(buf, len, "the red zone after it (256 bytes) does not fit, or host memory ran out");

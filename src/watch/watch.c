@@ -198,7 +198,7 @@ ws_status ws_watch_attach(ws_device *dev, const char *spec)
      * program's global_mem_limit rather than taking from it (a program
      * that fitted failed under watch). Not possible once memory is in
      * use; the buffer then shares the arena as before. */
-    if (st == WS_OK) (void)ws_runtime_grow_arena(dev, dev->mem.limit + w->cfg.capacity + 4096); /* (+ red zone) */
+    if (st == WS_OK) (void)ws_runtime_grow_arena(dev, dev->mem.limit + ws_mem_span(w->cfg.capacity));
     if (st == WS_OK) st = ws_events_configure(dev, &w->cfg);
     if (st == WS_OK) st = program_machines(dev, w, getenv("WARPSCOPE_WATCH_MACHINES"));
     if (st == WS_OK) st = ws_tool_attach(dev, &watch_tool, w);
