@@ -259,7 +259,7 @@ ws_status ws_replay_restore(ws_replay *r)
         if (!r->first_launch_id) r->first_launch_id = r->dev->next_launch_id;
         r->dev->next_launch_id = r->first_launch_id;
     }
-    if (r->uses_gfx || r->gfx.first_draw) {
+    if (r->uses_gfx) { /* (draws need a render target: no graphics, no draw ids) */
         ws_gfx_api *g = ws_gfx_api_get(r->dev, "replay");
         if (!g) return api(r, WS_ERR_OUT_OF_MEMORY, "restoring the draw ids");
         g->next_draw = r->gfx.first_draw;

@@ -371,6 +371,8 @@ ws_status ws_cmd_drain(ws_device *dev, uint64_t until_fence);
 void ws_cmd_discard_all(ws_device *dev);
 /* Fill dev->fault with the deadlock report (lanes stuck at barriers). */
 void ws_raise_deadlock(ws_device *dev);
+/* The report ws_raise_deadlock gives, into buf (a debugger shows it first). */
+void ws_deadlock_text(const ws_device *dev, char *buf, size_t len);
 /* The watchdog's fault: the launch's progress (with the cycle in timing
  * mode; UINT64_MAX: none) and where it still runs. */
 void ws_fault_watchdog(ws_device *dev, uint64_t cycle);

@@ -127,14 +127,14 @@ void ws_fault_watchdog(ws_device *dev, uint64_t cycle)
 }
 
 /* Every lane is retired or waiting at a barrier no one else will reach. */
-void ws_raise_deadlock(ws_device *dev)
+void ws_deadlock_text(const ws_device *dev, char *d, size_t len)
 {
     uint32_t waits[WS_MAX_BARRIERS] = { 0 }, blocks = 0;
     ws_dim3 first = { 0, 0, 0 };
     for (uint32_t c = 0; c < dev->cfg.cores; c++) {
-        ws_core *core = &dev->cores[c];
+        const ws_core *core = &dev->cores[c];
         for (uint32_t s = 0; s < core->nblock_slots; s++) {
-            ws_block *b = &core->blocks[s];
+            const ws_block *b = &core->blocks[s];
             if (!b->in_use) continue;
             if (!blocks++) first = b->idx;
             for (uint32_t i = 0; i < WS_MAX_BARRIERS; i++) waits[i] += b->arrived[i];
@@ -145,12 +145,16 @@ void ws_raise_deadlock(ws_device *dev)
     for (uint32_t i = 0; i < WS_MAX_BARRIERS && n < sizeof ids - 40; i++)
         if (waits[i]) n += (size_t)snprintf(ids + n, sizeof ids - n, "%s%u lanes at barrier %u",
                                             n ? ", " : "", waits[i], i);
-    char *d = dev->fault.detail;
-    n = (size_t)snprintf(d, sizeof dev->fault.detail,
+    n = (size_t)snprintf(d, len,
                          "no lane can make progress in %u resident blocks (first: block (%u,%u,%u)): %s; "
                          "a barrier is probably inside divergent code or uses different ids",
                          blocks, first.x, first.y, first.z, ids[0] ? ids : "all lanes waiting");
-    if (n < sizeof dev->fault.detail) /* where gets the rest of the detail */
-        where_running(dev, d + n, sizeof dev->fault.detail - n);
+    if (n < len) /* where gets the rest of the detail */
+        where_running(dev, d + n, len - n);
+}
+
+void ws_raise_deadlock(ws_device *dev)
+{
+    ws_deadlock_text(dev, dev->fault.detail, sizeof dev->fault.detail);
     dev->fault.kind = FAULT_DEADLOCK;
 }

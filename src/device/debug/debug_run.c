@@ -351,18 +351,6 @@ static void deadlock_stop_locked(ws_debug *d, const char *why)
     if (first) dbg_halt_locked(d, first, WS_DCSR_CAUSE_MACHINE, lowest_live(first), 1); /* the tool's event */
 }
 
-/* The device's deadlock report, as the launch would end with it (built
- * unlocked: naming the source line reads the code table). */
-static void deadlock_text(ws_device *dev, char *buf, size_t len)
-{
-    const ws_fault saved = dev->fault;
-    ws_raise_deadlock(dev);
-    const size_t n = strnlen(dev->fault.detail, len - 1); /* (the prefix may leave less room) */
-    memcpy(buf, dev->fault.detail, n);
-    buf[n] = 0;
-    dev->fault = saved;
-}
-
 int ws_dbg_idle_wait(ws_device *dev)
 {
     ws_debug *d = dev->debug;
@@ -376,7 +364,7 @@ int ws_dbg_idle_wait(ws_device *dev)
             if (!deadlock_stop_due_locked(d)) break;
             char why[sizeof d->machine_reason - sizeof "device deadlock: " + 1];
             pthread_mutex_unlock(&d->mu);
-            deadlock_text(dev, why, sizeof why);
+            ws_deadlock_text(dev, why, sizeof why); /* (unlocked: naming the source line reads the code table) */
             pthread_mutex_lock(&d->mu);
             if (deadlock_stop_due_locked(d)) deadlock_stop_locked(d, why);
             continue;
