@@ -18,7 +18,8 @@
 typedef struct argv_list { char *v[MAX_ARGS]; int n; } argv_list;
 
 typedef struct cc_paths {
-    char include[PATH_MAX], abi_include[PATH_MAX], script[PATH_MAX], devlib[PATH_MAX], libgcc[PATH_MAX];
+    char include[PATH_MAX], abi_include[PATH_MAX], script[PATH_MAX], devlib[PATH_MAX], atomlib[PATH_MAX];
+    char libgcc[PATH_MAX];
     char clang_buf[PATH_MAX], lld_buf[PATH_MAX];
     const char *clang, *lld;
 } cc_paths;
@@ -103,7 +104,10 @@ static int locate(cc_paths *p)
             return -1;
         }
     }
-    if (!exists(p->script) || !exists(p->devlib)) {
+    /* the 64-bit atomics' archive sits beside the device library */
+    snprintf(p->atomlib, sizeof p->atomlib, "%.*s/libwsatomic.a", (int)(strrchr(p->devlib, '/') - p->devlib),
+             p->devlib);
+    if (!exists(p->script) || !exists(p->devlib) || !exists(p->atomlib)) {
         fprintf(stderr, "warpscope cc: kernel support files not found (looked for %s and %s); "
                 "set WARPSCOPE_KERNEL_DIR or rebuild\n", p->script, p->devlib);
         return -1;
@@ -211,7 +215,10 @@ static int compile(const cc_paths *p, const cc_opts *o, const char *src, const c
     argv_list a = { .n = 0 };
     const char *fixed[] = { p->clang, "--target=riscv32-unknown-elf", "-march=rv32imafc", "-mabi=ilp32f",
                             "-mno-relax", "-ffreestanding", "-fno-common", "-fno-builtin-printf",
-                            "-ftls-model=local-exec", o->opt,
+                            "-ftls-model=local-exec",
+                            /* 64-bit atomics are lock-free here (the device
+                             * library's amocas.d), not what clang warns of */
+                            "-Wno-atomic-alignment", o->opt,
                             o->debug, "-I", p->include, "-I", p->abi_include, "-isystem",
                             PICOLIBC "/include", NULL };
     for (int i = 0; fixed[i]; i++) if (add(&a, fixed[i])) return -1;
@@ -226,7 +233,7 @@ static int link_module(const cc_paths *p, const cc_opts *o, char objs[][PATH_MAX
     const char *head[] = { p->lld, "-m", "elf32lriscv", "--emit-relocs", "-T", p->script, "-o", out, NULL };
     for (int i = 0; head[i]; i++) if (add(&a, head[i])) return -1;
     for (int i = 0; i < n; i++) if (add(&a, objs[i])) return -1;
-    const char *tail[] = { "--whole-archive", p->devlib, "--no-whole-archive", "--start-group",
+    const char *tail[] = { "--whole-archive", p->devlib, "--no-whole-archive", "--start-group", p->atomlib,
                            PICOLIBC "/lib/rv32imafc/ilp32f/libc.a", PICOLIBC "/lib/rv32imafc/ilp32f/libm.a",
                            p->libgcc, "--end-group", NULL };
     for (int i = 0; tail[i]; i++) if (add(&a, tail[i])) return -1;

@@ -336,6 +336,50 @@ static int amo_same_word(const ws_device *dev, const ws_warp *w, uint32_t g, uin
     return !diff && a < WS_STACK_BASE; /* lane stacks are private: never one word */
 }
 
+/* amocas.w / amocas.d for lane l at address a: compare the word (or the
+ * doubleword, low word first) with rd's value (the register pair rd,
+ * rd + 1), store rs2's (pair) if equal, and give rd the old value. x0 as
+ * a pair reads as zeros and is never written. Lane stacks interleave
+ * their words, so a doubleword there is two words; in global memory other
+ * cores may race in a parallel round: one host compare-and-swap. -1: the
+ * lane faulted. */
+static int exec_cas(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t l, uint32_t pc)
+{
+    uint32_t (*x)[WS_MAX_LANES] = w->x;
+    const uint32_t a = x[in->rs1][l], rd = in->rd, rs2 = in->rs2;
+    if (in->op == OP_AMOCAS_W) {
+        uint32_t *p = ws_lane_xlate(dev, w, l, pc, a, 4, 1, 1);
+        if (!p) return -1;
+        uint32_t old = x[rd][l];
+        if (dev->par_active)
+            __atomic_compare_exchange_n(p, &old, x[rs2][l], 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+        else if (*p == old)
+            *p = x[rs2][l];
+        else
+            old = *p;
+        if (rd) x[rd][l] = old;
+        return 0;
+    }
+    uint32_t *lo = ws_lane_xlate(dev, w, l, pc, a, 8, 1, 1), *hi;
+    if (!lo) return -1;
+    if (a - WS_STACK_BASE < WS_STACK_END - WS_STACK_BASE && !(hi = ws_lane_xlate(dev, w, l, pc, a + 4, 4, 1, 1)))
+        return -1;
+    else if (a - WS_STACK_BASE >= WS_STACK_END - WS_STACK_BASE)
+        hi = lo + 1;
+    const uint64_t want = rd ? x[rd][l] | (uint64_t)x[rd + 1][l] << 32 : 0;
+    const uint64_t put = rs2 ? x[rs2][l] | (uint64_t)x[rs2 + 1][l] << 32 : 0;
+    uint64_t old;
+    if (dev->par_active && hi == lo + 1 && !((uintptr_t)lo & 7)) {
+        old = want;
+        __atomic_compare_exchange_n((uint64_t *)(void *)lo, &old, put, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+    } else {
+        old = *lo | (uint64_t)*hi << 32;
+        if (old == want) *lo = (uint32_t)put, *hi = (uint32_t)(put >> 32);
+    }
+    if (rd) x[rd][l] = (uint32_t)old, x[rd + 1][l] = (uint32_t)(old >> 32);
+    return 0;
+}
+
 /* An A-extension instruction for the lanes of g, in lane order (the
  * debugger's data trigger is checked by the caller); -1: a lane faulted. */
 static int exec_atomic(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, uint32_t pc)
@@ -344,6 +388,12 @@ static int exec_atomic(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g
     const uint32_t rd = in->rd, rs1 = in->rs1, rs2 = in->rs2, full = dev->full_mask;
     const int nl = (int)dev->cfg.lanes_per_warp;
     ws_ev_emit(dev, WS_EV_MEM, WS_EV_MEM_ATOMIC, w->core, x[rs1][__builtin_ctz(g)]);
+    if (in->op == OP_AMOCAS_W || in->op == OP_AMOCAS_D) {
+        FOR_LANES_ORDERED(g) {
+            if (exec_cas(dev, w, in, l, pc)) return -1;
+        }
+        return 0;
+    }
     if (in->op != OP_LR_W && in->op != OP_SC_W && amo_same_word(dev, w, g, rs1, pc)) {
         /* every lane on one word (a counter): translate it once, apply in lane order */
         uint32_t *p = ws_lane_xlate(dev, w, (uint32_t)__builtin_ctz(g), pc, x[rs1][__builtin_ctz(g)], 4, 1, 1);
@@ -518,8 +568,9 @@ ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t
             break;
         case OP_LR_W: case OP_SC_W: case OP_AMOSWAP_W: case OP_AMOADD_W: case OP_AMOXOR_W:
         case OP_AMOAND_W: case OP_AMOOR_W: case OP_AMOMIN_W: case OP_AMOMAX_W:
-        case OP_AMOMINU_W: case OP_AMOMAXU_W:
-            if (dev->debug && ws_dbg_data_hit(dev, w, in, g, 4, in->op == OP_LR_W ? 1 : 3)) goto halt;
+        case OP_AMOMINU_W: case OP_AMOMAXU_W: case OP_AMOCAS_W: case OP_AMOCAS_D:
+            if (dev->debug && ws_dbg_data_hit(dev, w, in, g, in->op == OP_AMOCAS_D ? 8 : 4, in->op == OP_LR_W ? 1 : 3))
+                goto halt;
             if (exec_atomic(dev, w, in, g, pc)) { result = WARP_FAULT; goto out; }
             st->thread_atomics += count;
             break;

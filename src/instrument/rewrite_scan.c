@@ -65,7 +65,7 @@ static uint8_t mem_kind(const ws_inst *in, uint8_t *size)
     case OP_SH: *size = 2; return WSI_STORE;
     case OP_SW: case OP_FSW: *size = 4; return WSI_STORE;
     default:
-        if (ws_op_class_of((ws_op)in->op) == CLASS_ATOMIC) { *size = 4; return WSI_ATOMIC; }
+        if (ws_op_class_of((ws_op)in->op) == CLASS_ATOMIC) { *size = in->op == OP_AMOCAS_D ? 8 : 4; return WSI_ATOMIC; }
         return 0;
     }
 }

@@ -377,7 +377,8 @@ static int get_launch(rbuf *r, ws_trace_launch *L)
         uint32_t ks = r32(r, "memory instruction");
         m->kind = (uint8_t)ks;
         m->size = (uint8_t)(ks >> 8);
-        if (!r->bad && (m->kind < 1 || m->kind > 3 || (m->size != 1 && m->size != 2 && m->size != 4)))
+        const int size_ok = m->size == 1 || m->size == 2 || m->size == 4 || (m->size == 8 && m->kind == 3); /* amocas.d */
+        if (!r->bad && (m->kind < 1 || m->kind > 3 || !size_ok))
             return rfail(r, "memory instruction %u: kind %u size %u", i, m->kind, m->size);
     }
     if (!(L->counts = ralloc(r, L->nblocks, sizeof *L->counts, 8, "block counts"))) return -1;

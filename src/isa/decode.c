@@ -149,13 +149,18 @@ static int dec_amo(uint32_t w, ws_inst *o)
     static const uint8_t ops[32] = {
         [0x00] = OP_AMOADD_W, [0x01] = OP_AMOSWAP_W, [0x02] = OP_LR_W, [0x03] = OP_SC_W,
         [0x04] = OP_AMOXOR_W, [0x08] = OP_AMOOR_W, [0x0C] = OP_AMOAND_W, [0x10] = OP_AMOMIN_W,
-        [0x14] = OP_AMOMAX_W, [0x18] = OP_AMOMINU_W, [0x1C] = OP_AMOMAXU_W,
+        [0x14] = OP_AMOMAX_W, [0x18] = OP_AMOMINU_W, [0x1C] = OP_AMOMAXU_W, [0x05] = OP_AMOCAS_W,
     };
     ws_op op = (ws_op)ops[bits(w, 31, 27)];
-    unsigned rs2 = bits(w, 24, 20);
-    if (bits(w, 14, 12) != 2 || op == OP_ILLEGAL) return illegal(o);
+    unsigned rs2 = bits(w, 24, 20), rd = bits(w, 11, 7), width = bits(w, 14, 12);
+    if (op == OP_AMOCAS_W && width == 3) { /* amocas.d: register pairs, so even registers only */
+        if ((rd | rs2) & 1) return illegal(o);
+        op = OP_AMOCAS_D;
+    } else if (width != 2 || op == OP_ILLEGAL) {
+        return illegal(o);
+    }
     if (op == OP_LR_W && rs2 != 0) return illegal(o);
-    return set(o, op, bits(w, 11, 7), bits(w, 19, 15), rs2, 0);
+    return set(o, op, rd, bits(w, 19, 15), rs2, 0);
 }
 
 static int dec_fma(uint32_t w, ws_inst *o)
@@ -403,7 +408,7 @@ void ws_decode(uint32_t w, ws_inst *out)
 _Static_assert(OP_AUIPC + 1 == OP_JAL && OP_JALR + 1 == OP_BEQ && OP_BGEU + 1 == OP_LB &&
                OP_LHU + 1 == OP_SB && OP_SW + 1 == OP_ADDI && OP_AND + 1 == OP_FENCE &&
                OP_EBREAK + 1 == OP_CSRRW && OP_CSRRCI + 1 == OP_MUL && OP_MULHU + 1 == OP_DIV &&
-               OP_REMU + 1 == OP_LR_W && OP_AMOMAXU_W + 1 == OP_FLW && OP_FSW + 1 == OP_FMADD_S &&
+               OP_REMU + 1 == OP_LR_W && OP_AMOCAS_D + 1 == OP_FLW && OP_FSW + 1 == OP_FMADD_S &&
                OP_FMV_W_X + 1 == OP_TMC && OP_SHFL_IDX + 1 == OP_COUNT, "ws_op order");
 
 ws_op_class ws_op_class_of(ws_op op)
@@ -419,7 +424,7 @@ ws_op_class ws_op_class_of(ws_op op)
     if (op <= OP_CSRRCI) return CLASS_CSR;
     if (op <= OP_MULHU) return CLASS_MUL;
     if (op <= OP_REMU) return CLASS_DIV;
-    if (op <= OP_AMOMAXU_W) return CLASS_ATOMIC;
+    if (op <= OP_AMOCAS_D) return CLASS_ATOMIC;
     if (op == OP_FLW) return CLASS_LOAD;
     if (op == OP_FSW) return CLASS_STORE;
     if (op == OP_FDIV_S || op == OP_FSQRT_S) return CLASS_FDIV;

@@ -23,6 +23,10 @@ typedef enum ws_op {
     /* A (aq/rl bits are ignored: the device is sequentially consistent) */
     OP_LR_W, OP_SC_W, OP_AMOSWAP_W, OP_AMOADD_W, OP_AMOXOR_W, OP_AMOAND_W,
     OP_AMOOR_W, OP_AMOMIN_W, OP_AMOMAX_W, OP_AMOMINU_W, OP_AMOMAXU_W,
+    /* Zacas: rd holds the value compared (and receives the old one), rs2
+     * the value stored; .d names even register pairs (rd, rd + 1), low
+     * word first, x0 as a pair of zeros that is never written */
+    OP_AMOCAS_W, OP_AMOCAS_D,
     /* F: rm holds the rounding-mode field (7 = dynamic) */
     OP_FLW, OP_FSW,
     OP_FMADD_S, OP_FMSUB_S, OP_FNMSUB_S, OP_FNMADD_S,

@@ -93,6 +93,8 @@ static const dcase cases[] = {
     { 0xa0c5a52f, 4, OP_AMOMAX_W, 10, 11, 12, 0, 0, 0 }, /* amomax.w a0, a2, (a1) */
     { 0xc0c5a52f, 4, OP_AMOMINU_W, 10, 11, 12, 0, 0, 0 }, /* amominu.w a0, a2, (a1) */
     { 0xe063a2af, 4, OP_AMOMAXU_W, 5, 7, 6, 0, 0, 0 }, /* amomaxu.w t0, t1, (t2) */
+    { 0x28b5252f, 4, OP_AMOCAS_W, 10, 10, 11, 0, 0, 0 }, /* amocas.w a0, a1, (a0) (Zacas) */
+    { 0x2f05372f, 4, OP_AMOCAS_D, 14, 10, 16, 0, 0, 0 }, /* amocas.d.aqrl a4, a6, (a0): pairs a4/a5, a6/a7 */
     { 0xffc52507, 4, OP_FLW, 10, 10, 0, 0, -4, 0 }, /* flw fa0, -4(a0) */
     { 0x7ff12e27, 4, OP_FSW, 0, 2, 31, 0, 2044, 0 }, /* fsw ft11, 2044(sp) */
     { 0x68c5f543, 4, OP_FMADD_S, 10, 11, 12, 13, 0, 7 }, /* fmadd.s fa0, fa1, fa2, fa3 */
@@ -248,7 +250,10 @@ static void test_illegal(void)
         { 0x00004073, 4, "system funct3 4" },
         { 0x0000200f, 4, "misc-mem funct3 2" },
         { 0x00b5352f, 4, "amoadd.d" },
-        { 0x28b5252f, 4, "amo funct5 0x05" },
+        { 0x2f0537af, 4, "amocas.d with an odd rd (register pairs are even)" },
+        { 0x2f15372f, 4, "amocas.d with an odd rs2" },
+        { 0x28b5452f, 4, "amocas with funct3 4 (amocas.q is RV64 only)" },
+        { 0x48b5252f, 4, "amo funct5 0x09" },
         { 0x1015a52f, 4, "lr.w with rs2" },
         { 0x00053507, 4, "fld" },
         { 0x00a53027, 4, "fsd" },
@@ -353,7 +358,7 @@ static void test_classes(void)
         { OP_FENCE_I, CLASS_SYSTEM }, { OP_ECALL, CLASS_SYSTEM }, { OP_EBREAK, CLASS_SYSTEM },
         { OP_CSRRW, CLASS_CSR }, { OP_CSRRCI, CLASS_CSR }, { OP_MUL, CLASS_MUL },
         { OP_MULHU, CLASS_MUL }, { OP_DIV, CLASS_DIV }, { OP_REMU, CLASS_DIV },
-        { OP_LR_W, CLASS_ATOMIC }, { OP_AMOMAXU_W, CLASS_ATOMIC }, { OP_FLW, CLASS_LOAD },
+        { OP_LR_W, CLASS_ATOMIC }, { OP_AMOMAXU_W, CLASS_ATOMIC }, { OP_AMOCAS_D, CLASS_ATOMIC }, { OP_FLW, CLASS_LOAD },
         { OP_FSW, CLASS_STORE }, { OP_FMADD_S, CLASS_FLOAT }, { OP_FADD_S, CLASS_FLOAT },
         { OP_FDIV_S, CLASS_FDIV }, { OP_FSQRT_S, CLASS_FDIV }, { OP_FCVT_W_S, CLASS_FLOAT },
         { OP_FMV_W_X, CLASS_FLOAT }, { OP_TMC, CLASS_SIMT }, { OP_SPLIT, CLASS_SIMT },

@@ -74,6 +74,7 @@ static const tcase cases[] = {
     { 0x18c5a52f, 0, "sc.w a0, a2, (a1)" }, /* objdump: sc.w a0,a2,(a1) */
     { 0x00c5a52f, 0, "amoadd.w a0, a2, (a1)" }, /* objdump: amoadd.w a0,a2,(a1) */
     { 0xe463a2af, 0, "amomaxu.w t0, t1, (t2)" }, /* objdump: amomaxu.w.aq t0,t1,(t2) */
+    { 0x2f05372f, 0, "amocas.d a4, a6, (a0)" }, /* Zacas; clang 14 has no mnemonic */
     { 0x00852507, 0, "flw fa0, 8(a0)" }, /* objdump: flw fa0,8(a0) # 0x12345008 */
     { 0xfeb12c27, 0, "fsw fa1, -8(sp)" }, /* objdump: fsw fa1,-8(sp) */
     { 0x00c59553, 0, "fadd.s fa0, fa1, fa2, rtz" }, /* objdump: fadd.s fa0,fa1,fa2,rtz */

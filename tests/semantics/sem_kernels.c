@@ -71,6 +71,34 @@ WS_KERNEL void atomic_contention(unsigned *counter, unsigned *seen, int *minmax)
     atomicOr((int *)&minmax[2], 1 << (i % 31));
 }
 
+/* 64-bit atomics (the device library's amocas.d loops): a counter whose
+ * increments carry into the high word, signed min/max, a double sum, a
+ * per-block counter in shared memory and one on each lane's own stack. */
+WS_KERNEL void atomic64_contention(unsigned long long *counter, unsigned long long *seen, long long *minmax,
+                                   double *sum, unsigned long long *per_block)
+{
+    WS_SHARED unsigned long long block_count;
+    unsigned i = blockIdx_x() * blockDim_x() + threadIdx_x();
+    if (threadIdx_x() == 0) block_count = 0;
+    __syncthreads();
+    seen[i] = atomicAdd(counter, 0x0000000180000001ull);
+    atomicMax(&minmax[0], ((long long)(i * 7919 % 1000) - 500) * 0x10000000ll);
+    atomicMin(&minmax[1], ((long long)(i * 7919 % 1000) - 500) * 0x10000000ll);
+    atomicAdd(sum, (double)i * 0.5);
+    atomicAdd(&block_count, 1ull << 32 | 1u);
+    unsigned long long own = (unsigned long long)i << 32;
+    __atomic_fetch_add(&own, 0xFFFFFFFFull, __ATOMIC_SEQ_CST);
+    seen[i] ^= own ^ ((unsigned long long)i << 32 | 0xFFFFFFFFull); /* unchanged when the stack's add is right */
+    __syncthreads();
+    if (threadIdx_x() == 0) per_block[blockIdx_x()] = atomicCAS(&block_count, 0ull, 1ull);
+}
+
+/* A 64-bit atomic at an address that is not 8-byte aligned faults. */
+WS_KERNEL void atomic64_misaligned(unsigned *p)
+{
+    atomicAdd((unsigned long long *)(void *)(p + 1), 1ull);
+}
+
 /* A spin lock taken by every thread of the grid, lanes of one warp included. */
 WS_KERNEL void spin_lock(int *lock, int *counter)
 {

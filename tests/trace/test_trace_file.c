@@ -44,7 +44,8 @@ static void make_launch(ws_trace_launch *L, uint32_t seed, uint64_t nmem, uint32
         L->counts[i] = 100 * (i + 1) + seed;
     }
     for (uint32_t i = 0; i < 4; i++)
-        L->mem_insts[i] = (ws_trace_mem_inst){ 0x1004 + 8 * i, i < 2 ? i : 2, (uint8_t)(1 + i % 3), 4 };
+        /* (i = 2: an atomic of 8 bytes, amocas.d) */
+        L->mem_insts[i] = (ws_trace_mem_inst){ 0x1004 + 8 * i, i < 2 ? i : 2, (uint8_t)(1 + i % 3), i == 2 ? 8 : 4 };
     L->nthreads = 2;
     L->threads = calloc(2, sizeof *L->threads);
     L->nbb = 1000;

@@ -131,9 +131,40 @@ WS_DEVICE float atomicAdd_f(float *p, float v)
         old.u = seen;
     }
 }
+/* 64-bit atomics: lock-free calls into the device library (kernel/src/
+ * atomic64.c, built on the device's amocas.d); the address must be
+ * 8-byte aligned. */
+WS__ATOMIC_FNS(long long, _ll)
+WS__ATOMIC_FNS(unsigned long long, _ull)
+WS_DEVICE long long atomicMin_ll(long long *p, long long v) { return __atomic_fetch_min(p, v, __ATOMIC_SEQ_CST); }
+WS_DEVICE long long atomicMax_ll(long long *p, long long v) { return __atomic_fetch_max(p, v, __ATOMIC_SEQ_CST); }
+WS_DEVICE unsigned long long atomicMin_ull(unsigned long long *p, unsigned long long v)
+{
+    return __atomic_fetch_min(p, v, __ATOMIC_SEQ_CST);
+}
+WS_DEVICE unsigned long long atomicMax_ull(unsigned long long *p, unsigned long long v)
+{
+    return __atomic_fetch_max(p, v, __ATOMIC_SEQ_CST);
+}
+/* Double add by compare-and-swap on the bits (the device computes doubles
+ * in software: libgcc). */
+WS_DEVICE double atomicAdd_d(double *p, double v)
+{
+    union { double d; unsigned long long u; } old, upd;
+    old.u = __atomic_load_n((unsigned long long *)p, __ATOMIC_SEQ_CST);
+    for (;;) {
+        upd.d = old.d + v;
+        unsigned long long seen = atomicCAS_ull((unsigned long long *)p, old.u, upd.u);
+        if (seen == old.u) return old.d;
+        old.u = seen;
+    }
+}
 /* CUDA-style names that pick the right type. */
-#define WS__PICK(fn, p, ...) _Generic((p), int *: fn##_i, unsigned *: fn##_u)(p, __VA_ARGS__)
-#define atomicAdd(p, v) _Generic((p), int *: atomicAdd_i, unsigned *: atomicAdd_u, float *: atomicAdd_f)(p, v)
+#define WS__PICK(fn, p, ...)                                                                      \
+    _Generic((p), int *: fn##_i, unsigned *: fn##_u, long long *: fn##_ll, unsigned long long *: fn##_ull)(p, __VA_ARGS__)
+#define atomicAdd(p, v)                                                                            \
+    _Generic((p), int *: atomicAdd_i, unsigned *: atomicAdd_u, float *: atomicAdd_f, long long *: atomicAdd_ll, \
+             unsigned long long *: atomicAdd_ull, double *: atomicAdd_d)(p, v)
 #define atomicSub(p, v) WS__PICK(atomicSub, p, v)
 #define atomicAnd(p, v) WS__PICK(atomicAnd, p, v)
 #define atomicOr(p, v) WS__PICK(atomicOr, p, v)
