@@ -61,7 +61,7 @@ int ws_lane_loads(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, uin
     if (size == 4 && (host = uniform_region(dev, w, in, g, 4))) {
         const uint32_t *base = w->x[in->rs1];
         const uint32_t imm = (uint32_t)in->imm;
-        EACH_LANE(dev, g, memcpy(&dst[l], host + base[l] + imm, 4));
+        EACH_LANE(dev, g, memcpy(&dst[l], host + (uint32_t)(base[l] + imm), 4));
         return 0;
     }
     const uint8_t *row;
@@ -107,8 +107,8 @@ int ws_lane_stores(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, ui
         const uint32_t *base = w->x[in->rs1];
         const uint32_t imm = (uint32_t)in->imm;
         /* lane order; a constant size, or the compiler copies byte by byte */
-        if (size == 4) EACH_LANE(dev, g, memcpy(host + base[l] + imm, &src[l], 4));
-        else EACH_LANE(dev, g, memcpy(host + base[l] + imm, &src[l], size));
+        if (size == 4) EACH_LANE(dev, g, memcpy(host + (uint32_t)(base[l] + imm), &src[l], 4));
+        else EACH_LANE(dev, g, memcpy(host + (uint32_t)(base[l] + imm), &src[l], size));
         return 0;
     }
     uint8_t *row = ws_lane_stack_row(dev, w, w->x[in->rs1], (uint32_t)in->imm, g, size);

@@ -162,3 +162,18 @@ WS_KERNEL void reduce(const int *in, int *out, int chunk)
     for (unsigned i = t * chunk; i < (t + 1) * chunk; i++) s += in[i];
     __atomic_fetch_add(out, s, __ATOMIC_RELAXED);
 }
+
+/* Loads and stores at negative offsets from a lane's pointer, into global
+ * and shared memory (`sw a0, -4(a1)`; k = 1 keeps the compiler from
+ * folding them): the interpreter's whole-region path once added the
+ * offset's 32 bits to a 64-bit host pointer, 4 GiB off. */
+WS_KERNEL void neighbours(const int *in, int *out, unsigned k)
+{
+    WS_SHARED int tile[129];
+    const unsigned t = threadIdx_x(), i = blockIdx_x() * blockDim_x() + t;
+    const int *src = in + i + k;
+    int *dst = out + i + k, *own = tile + t + k;
+    own[-1] = src[-1];
+    __syncthreads();
+    dst[-1] = own[-1] * 2 + (t ? own[-2] : 0);
+}
