@@ -228,7 +228,7 @@ int ws_runtime_grow_arena(ws_device *dev, uint64_t limit)
     if (limit > range) limit = range;
     limit = (limit + 4095) & ~(uint64_t)4095;
     if (dev->mem.limit >= limit) return 0;
-    if (dev->mem.brk || dev->mem.ntool || dev->code_pages_live) return -1;
+    if (dev->mem.brk || dev->code_pages_live) return -1;
     /* The decoded-code table covers the arena page by page, so it grows
      * with it (left at the old size, code placed above it was indexed
      * past its end). Nothing is loaded yet: it is empty. */
@@ -239,6 +239,14 @@ int ws_runtime_grow_arena(ws_device *dev, uint64_t limit)
         return -1;
     }
     bigger.user_limit = dev->mem.user_limit; /* the program keeps the memory it was given */
+    if (dev->mem.ntool) { /* an earlier tool's buffers (several tools attached): same offsets, bytes and shadow */
+        const uint64_t lo = dev->mem.tool_dirty, n = dev->mem.limit - lo;
+        memcpy(bigger.global + lo, dev->mem.global + lo, n);
+        memcpy(bigger.shadow + lo / 8, dev->mem.shadow + lo / 8, n / 8);
+        bigger.tool = dev->mem.tool, bigger.ntool = dev->mem.ntool, bigger.toolcap = dev->mem.toolcap;
+        bigger.tool_dirty = lo;
+        dev->mem.tool = NULL;
+    }
     ws_mem_fini(&dev->mem);
     dev->mem = bigger;
     free(dev->code_pages);
