@@ -1,5 +1,6 @@
 /* Differential test: the same RV32 code on the Warpscope device (64 lanes,
- * which diverge on data-dependent branches) and on qemu-riscv32 (the ISA
+ * which diverge on data-dependent branches; on the fast engine and on the
+ * interpreter) and on qemu-riscv32 (the ISA
  * reference), comparing every register, fcsr and the scratch memory.
  * usage: test_qemu_diff QEMU MODULE_DIR NAME... (NAME.elf for the device,
  * NAME.qemu for qemu). */
@@ -96,36 +97,46 @@ int main(int argc, char **argv)
     if (argc < 4) { fprintf(stderr, "usage: test_qemu_diff QEMU DIR NAME...\n"); return 2; }
     if (access(argv[1], X_OK)) { printf("qemu-riscv32 not found: skipped\n"); return 77; }
     static uint32_t in[DIFF_STATES * DIFF_WORDS], dev_out[DIFF_STATES * DIFF_WORDS], ref[DIFF_STATES * DIFF_WORDS];
-    ws_device *dev;
-    if (ws_device_open(NULL, &dev)) return 1;
+    /* the fast engine (the default) and the interpreter, which the
+     * debugger, the event watcher and timing mode's other steps use */
+    static const char *const engines[] = { "engine=fast", "engine=interp" };
     unsigned long long words = 0;
-    for (int p = 3; p < argc; p++) {
-        char elf[4096], prog[4096];
-        snprintf(elf, sizeof elf, "%s/%s.elf", argv[2], argv[p]);
-        snprintf(prog, sizeof prog, "%s/%s.qemu", argv[2], argv[p]);
-        for (int round = 0; round < 2; round++) {
-            make_states(in);
-            int q = run_qemu(argv[1], prog, in, ref, sizeof in);
-            int d = run_device(dev, elf, in, dev_out, sizeof in);
-            if (d) fprintf(stderr, "%s: device: %s\n", argv[p], ws_last_error(dev));
-            CHECK(q == 0);
-            CHECK(d == 0);
-            if (q || d) continue;
-            int mismatches = 0;
-            for (int t = 0; t < DIFF_STATES; t++)
-                for (int w = 0; w < DIFF_WORDS; w++) {
-                    uint32_t a = dev_out[t * DIFF_WORDS + w], b = ref[t * DIFF_WORDS + w];
-                    words++;
-                    if (a == b) continue;
-                    char name[16];
-                    if (mismatches++ < 5)
-                        fprintf(stderr, "%s round %d thread %d %s: device 0x%08x, qemu 0x%08x (input 0x%08x)\n",
-                                argv[p], round, t, word_name(w, name, sizeof name), a, b, in[t * DIFF_WORDS + w]);
-                }
-            CHECK_EQ_U(mismatches, 0);
+    for (int e = 0; e < 2; e++) {
+        ws_config cfg;
+        char cerr[128];
+        ws_device *dev;
+        ws_config_default(&cfg);
+        if (ws_config_parse(&cfg, engines[e], cerr, sizeof cerr) || ws_device_open(&cfg, &dev)) return 1;
+        for (int p = 3; p < argc; p++) {
+            char elf[4096], prog[4096];
+            snprintf(elf, sizeof elf, "%s/%s.elf", argv[2], argv[p]);
+            snprintf(prog, sizeof prog, "%s/%s.qemu", argv[2], argv[p]);
+            for (int round = 0; round < 2; round++) {
+                make_states(in);
+                int q = run_qemu(argv[1], prog, in, ref, sizeof in);
+                int d = run_device(dev, elf, in, dev_out, sizeof in);
+                if (d) fprintf(stderr, "%s (%s): device: %s\n", argv[p], engines[e], ws_last_error(dev));
+                CHECK(q == 0);
+                CHECK(d == 0);
+                if (q || d) continue;
+                int mismatches = 0;
+                for (int t = 0; t < DIFF_STATES; t++)
+                    for (int w = 0; w < DIFF_WORDS; w++) {
+                        uint32_t a = dev_out[t * DIFF_WORDS + w], b = ref[t * DIFF_WORDS + w];
+                        words++;
+                        if (a == b) continue;
+                        char name[16];
+                        if (mismatches++ < 5)
+                            fprintf(stderr, "%s (%s) round %d thread %d %s: device 0x%08x, qemu 0x%08x "
+                                    "(input 0x%08x)\n",
+                                    argv[p], engines[e], round, t, word_name(w, name, sizeof name), a, b,
+                                    in[t * DIFF_WORDS + w]);
+                    }
+                CHECK_EQ_U(mismatches, 0);
+            }
         }
+        ws_device_close(dev);
     }
-    printf("compared %llu words over %d programs\n", words, argc - 3);
-    ws_device_close(dev);
+    printf("compared %llu words over %d programs, on both engines\n", words, argc - 3);
     return TEST_SUMMARY();
 }
