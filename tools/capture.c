@@ -16,6 +16,7 @@
 #include "capture/shim/shim_spec.h"
 #include "warpscope/capture.h"
 #include "child.h"
+#include "preload.h"
 #include "commands.h"
 
 static void usage(FILE *f)
@@ -40,28 +41,17 @@ static int exists(const char *p)
  * (<prefix>/bin -> <prefix>/lib...), the build tree, the install path. */
 static int locate_shim(char *out, size_t len)
 {
-    const char *env = getenv("WARPSCOPE_CAPTURE_SHIM");
-    if (env && *env) { snprintf(out, len, "%s", env); return exists(out) ? 0 : -1; }
-    char exe[PATH_MAX];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n > 0) {
-        exe[n] = 0;
-        char *slash = strrchr(exe, '/');
-        if (slash) {
-            *slash = 0;
-            const char *libs[] = { "lib", "lib64", "lib/x86_64-linux-gnu" };
-            for (size_t i = 0; i < sizeof libs / sizeof *libs; i++)
-                if ((size_t)snprintf(out, len, "%s/../%s/libwarpscope_capture.so", exe, libs[i]) < len && exists(out))
-                    return 0;
-        }
-    }
 #ifdef WS_BUILD_CAPTURE_SHIM
-    if (exists(WS_BUILD_CAPTURE_SHIM)) { snprintf(out, len, "%s", WS_BUILD_CAPTURE_SHIM); return 0; }
+    const char *build = WS_BUILD_CAPTURE_SHIM;
+#else
+    const char *build = NULL;
 #endif
 #ifdef WS_INSTALL_CAPTURE_SHIM
-    if (exists(WS_INSTALL_CAPTURE_SHIM)) { snprintf(out, len, "%s", WS_INSTALL_CAPTURE_SHIM); return 0; }
+    const char *install = WS_INSTALL_CAPTURE_SHIM;
+#else
+    const char *install = NULL;
 #endif
-    return -1;
+    return ws_preload_locate("libwarpscope_capture.so", "WARPSCOPE_CAPTURE_SHIM", build, install, out, len);
 }
 
 /* Remove PATH.tmp-XXXXXX files (the writer's) a dead program left. */
@@ -192,8 +182,7 @@ int ws_cmd_capture(int argc, char **argv)
         fprintf(stderr, "warpscope capture: %s: cannot write the capture in %s: %s\n", out, dir, strerror(errno));
         return 2;
     }
-    char env[3 * PATH_MAX], preload[2 * PATH_MAX + 2];
-    const char *old = getenv("LD_PRELOAD");
+    char env[3 * PATH_MAX];
     if (strchr(abs_out, ',')) { /* WARPSCOPE_CAPTURE separates its settings with commas */
         fprintf(stderr, "warpscope capture: %s: a capture path cannot contain a comma\n", abs_out);
         return 2;
@@ -211,23 +200,11 @@ int ws_cmd_capture(int argc, char **argv)
         fprintf(stderr, "warpscope capture: -o %s: path too long\n", out);
         return 2;
     }
-    if ((size_t)snprintf(preload, sizeof preload, "%s%s%s", shim, old && *old ? ":" : "", old && *old ? old : "") >=
-            sizeof preload ||
-        setenv("WARPSCOPE_CAPTURE", env, 1) || setenv("LD_PRELOAD", preload, 1)) {
+    if (setenv("WARPSCOPE_CAPTURE", env, 1) || ws_preload_prepend(shim)) {
         if (status_path[0]) unlink(status_path);
         fprintf(stderr, "warpscope capture: the environment is too long\n");
         return 2;
     }
-#if defined(WS_ASAN_BUILD)
-    /* A sanitizer build preloads a sanitizer-built shim ahead of the
-     * program's own ASan runtime; ASan refuses that order unless told it
-     * is intended. */
-    const char *asan = getenv("ASAN_OPTIONS");
-    char asan_opts[1024];
-    if ((size_t)snprintf(asan_opts, sizeof asan_opts, "%s%sverify_asan_link_order=0", asan && *asan ? asan : "",
-                         asan && *asan ? ":" : "") < sizeof asan_opts)
-        setenv("ASAN_OPTIONS", asan_opts, 1);
-#endif
     int status = 0, rc;
     if (ws_run_child("warpscope capture", argv + i, &status)) rc = 127;
     else if (WIFSIGNALED(status)) {

@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "child.h"
+#include "preload.h"
 #include "commands.h"
 #include "profile_compare.h"
 
@@ -153,6 +154,7 @@ static int profile_program(char **prog, opts o, const ws_profile_doc *old)
     if (n >= (int)sizeof spec) { fprintf(stderr, "warpscope profile: file names too long\n"); return 2; }
     if (setenv("WARPSCOPE_PROFILE", spec, 1)) { perror("warpscope profile: setenv"); return 1; }
     int status = 0, rc;
+    ws_preload_exit_close(); /* a device the program leaves open still reports */
     if (ws_run_child("warpscope profile", prog, &status)) rc = 127;
     else if (WIFSIGNALED(status)) {
         fprintf(stderr, "warpscope profile: %s was killed by signal %d (%s)\n", prog[0], WTERMSIG(status),

@@ -12,6 +12,7 @@
 #include "warpscope/trace.h"
 #include "instrument/tracer.h"
 #include "child.h"
+#include "preload.h"
 #include "commands.h"
 #include "file_copy.h"
 
@@ -278,6 +279,7 @@ int ws_cmd_trace(int argc, char **argv)
             return 2;
         }
     int status = 0, rc;
+    ws_preload_exit_close(); /* a device the program leaves open still reports */
     if (ws_run_child("warpscope trace", argv + i, &status)) rc = 127;
     else if (WIFSIGNALED(status)) {
         fprintf(stderr, "warpscope trace: %s was killed by signal %d\n", argv[i], WTERMSIG(status));

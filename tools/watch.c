@@ -14,6 +14,7 @@
 #include "warpscope/events.h"
 #include "watch/watch.h"
 #include "child.h"
+#include "preload.h"
 #include "file_copy.h"
 #include "commands.h"
 
@@ -301,6 +302,7 @@ int ws_cmd_watch(int argc, char **argv)
         }
     }
     int status = 0, rc;
+    ws_preload_exit_close(); /* a device the program leaves open still reports */
     int started = !ws_run_child("warpscope watch", argv + i, &status);
     if (saved >= 0) {
         dup2(saved, 1);

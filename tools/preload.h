@@ -1,0 +1,20 @@
+/* The libraries tool commands preload into the program they run: the
+ * capture shim (warpscope capture) and the exit closer (warpscope profile,
+ * trace and watch: devices left open are closed at exit). */
+#ifndef WS_TOOLS_PRELOAD_H
+#define WS_TOOLS_PRELOAD_H
+#include <stddef.h>
+
+/* The path of library `file` (e.g. "libwarpscope_capture.so"): the
+ * environment variable `env` if set, beside an installed warpscope
+ * (<prefix>/bin -> <prefix>/lib...), then build_path, then install_path
+ * (either may be NULL). 0, or -1 if none exists. */
+int ws_preload_locate(const char *file, const char *env, const char *build_path, const char *install_path, char *out,
+                      size_t len);
+/* Put path in front of LD_PRELOAD for the program about to run. 0, or -1
+ * (the environment too long). */
+int ws_preload_prepend(const char *path);
+/* Preload the exit closer if it can be found; without it the command
+ * works as before (a device left open writes no report). */
+void ws_preload_exit_close(void);
+#endif
