@@ -41,17 +41,9 @@ static int exists(const char *p)
  * (<prefix>/bin -> <prefix>/lib...), the build tree, the install path. */
 static int locate_shim(char *out, size_t len)
 {
-#ifdef WS_BUILD_CAPTURE_SHIM
-    const char *build = WS_BUILD_CAPTURE_SHIM;
-#else
-    const char *build = NULL;
-#endif
-#ifdef WS_INSTALL_CAPTURE_SHIM
-    const char *install = WS_INSTALL_CAPTURE_SHIM;
-#else
-    const char *install = NULL;
-#endif
-    return ws_preload_locate("libwarpscope_capture.so", "WARPSCOPE_CAPTURE_SHIM", build, install, out, len);
+    /* (CMakeLists.txt defines the two paths for the command) */
+    return ws_preload_locate("libwarpscope_capture.so", "WARPSCOPE_CAPTURE_SHIM", WS_BUILD_CAPTURE_SHIM,
+                             WS_INSTALL_CAPTURE_SHIM, out, len);
 }
 
 /* Remove PATH.tmp-XXXXXX files (the writer's) a dead program left. */

@@ -61,16 +61,8 @@ int ws_preload_prepend(const char *path)
 void ws_preload_exit_close(void)
 {
     char lib[PATH_MAX];
-#ifdef WS_BUILD_EXITCLOSE_LIB
-    const char *build = WS_BUILD_EXITCLOSE_LIB;
-#else
-    const char *build = NULL;
-#endif
-#ifdef WS_INSTALL_EXITCLOSE_LIB
-    const char *install = WS_INSTALL_EXITCLOSE_LIB;
-#else
-    const char *install = NULL;
-#endif
-    if (!ws_preload_locate("libwarpscope_exitclose.so", "WARPSCOPE_EXITCLOSE_LIB", build, install, lib, sizeof lib))
+    /* (CMakeLists.txt defines the two paths for the command) */
+    if (!ws_preload_locate("libwarpscope_exitclose.so", "WARPSCOPE_EXITCLOSE_LIB", WS_BUILD_EXITCLOSE_LIB,
+                           WS_INSTALL_EXITCLOSE_LIB, lib, sizeof lib))
         (void)ws_preload_prepend(lib);
 }
