@@ -222,13 +222,17 @@ typedef struct prof_line {
     ws_pc_counter exact;       /* the instruction counters of its PCs       */
 } prof_line;
 int prof_lines_build(const prof_pc *p, size_t n, prof_line **out, size_t *nout);
+/* "load", "store", "atomic" or "instruction", from an instruction's
+ * disassembly (prof_report.c). */
+const char *prof_inst_kind(const char *disasm);
 /* Whether PC p belongs to line l (line 0: of the same function too). */
 int prof_line_has(const prof_line *l, const prof_pc *p);
 
 /* A rule that fired on a line (prof_rules.c): which, the metric, and the
  * explanation. */
 typedef struct prof_rule {
-    const char *id;            /* "bank_conflicts", "divergence", "uncoalesced", "latency" */
+    const char *id;            /* "bank_conflicts", "divergence", "partial_warps", "uncoalesced", "latency",
+                                  "atomics" */
     const char *file;          /* owned by the kernel's PC table           */
     uint32_t line;
     double metric;             /* wavefronts/request, SIMT efficiency, sectors/request, wait share */

@@ -28,7 +28,7 @@ static void breakdown(const uint64_t st[WS_STATE_COUNT], uint64_t total, char *b
 }
 
 /* "load", "store", "atomic" or "instruction", from the mnemonic. */
-static const char *inst_kind(const char *disasm)
+const char *prof_inst_kind(const char *disasm)
 {
     if (!strncmp(disasm, "amo", 3) || !strncmp(disasm, "lr.", 3) || !strncmp(disasm, "sc.", 3))
         return "atomic";
@@ -60,10 +60,10 @@ static void cause(const prof_line *l, char *buf, size_t len)
         const char *lead = i ? " and" : ", waiting on";
         if (p->producer_src.file && p->producer_src.line)
             n += (size_t)snprintf(buf + n, len - n, "%s the %s at line %u (%s)", lead,
-                                  inst_kind(p->producer_disasm), p->producer_src.line, p->producer_disasm);
+                                  prof_inst_kind(p->producer_disasm), p->producer_src.line, p->producer_disasm);
         else
             n += (size_t)snprintf(buf + n, len - n, "%s the %s at 0x%08x (%s)", lead,
-                                  inst_kind(p->producer_disasm), p->producer_pc, p->producer_disasm);
+                                  prof_inst_kind(p->producer_disasm), p->producer_pc, p->producer_disasm);
     }
 }
 

@@ -80,7 +80,7 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
     if (prof_lines_build(k->pcs, k->npcs, &lines, &nl)) return -1;
     uint64_t total = 0;
     for (size_t i = 0; i < nl; i++) total += prof_exact_cycles(&lines[i].exact);
-    char t[320];
+    char t[360];
     int fail = 0;
     for (size_t i = 0; i < nl && !fail; i++) {
         const prof_line *l = &lines[i];
@@ -139,7 +139,16 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
             }
         }
         uint64_t lsb = e->stall_cycles[WS_STATE_LONG_SCOREBOARD];
-        if (cyc && (double)lsb >= WAIT_HIGH * (double)cyc) {
+        /* waiting mostly on an atomic (the samples' main producer): contention, not loads in flight */
+        const int atomic = l->top_producer_pc && !strcmp(prof_inst_kind(l->top_producer_pc->producer_disasm), "atomic");
+        if (cyc && (double)lsb >= WAIT_HIGH * (double)cyc && atomic) {
+            snprintf(t, sizeof t, "atomic latency: %.1f%% of its warp-cycles wait for an atomic's result "
+                     "(long_scoreboard, on %.40s); updates of one address take turns (64-bit and float atomics "
+                     "retry a compare-and-swap): combine within the warp first (shuffles, one atomic per warp) or "
+                     "spread them over several addresses", 100.0 * (double)lsb / (double)cyc,
+                     l->top_producer_pc->producer_disasm);
+            fail |= add(out, nout, l, "atomics", (double)lsb / (double)cyc, cyc, t);
+        } else if (cyc && (double)lsb >= WAIT_HIGH * (double)cyc) {
             snprintf(t, sizeof t, "memory latency: %.1f%% of its warp-cycles wait for a global load's result "
                      "(long_scoreboard); put independent loads in flight together (unroll) or raise occupancy so "
                      "other warps issue meanwhile", 100.0 * (double)lsb / (double)cyc);

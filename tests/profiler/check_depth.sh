@@ -209,6 +209,18 @@ bank_rule)
     expect rmixed.txt "depth_kernels.c:$mx: bank conflicts: 1.5 wavefronts per shared request, 1 of every 3 are conflicts; lanes hit the same bank with different words, in more than one pattern on this line" "mixed degrees: 1 of every 3"
     grep -q "0 of every" rmixed.txt && bad "a bank-conflict rule says 0 conflicts: $(grep '0 of every' rmixed.txt)" || ok "no '0 of every'"
     ;;
+atomic_rule)
+    # A line that waits on an atomic's result gets the atomics rule, which
+    # names the atomic; a line waiting on loads keeps the latency rule.
+    aw=$(line ATOMIC_WAIT)
+    "$ws" profile --json a.json -- "$ws" run --grid 4 --block 128 "$elf" atomic_wait zeros:129 50 > r.txt 2>&1 ||
+        bad "profile exited with $?"
+    expect r.txt "depth_kernels.c:$aw: atomic latency: " "the atomics rule on the atomic's line"
+    expect r.txt "wait for an atomic's result (long_scoreboard, on amoadd.w" "it names the atomic"
+    grep -q "depth_kernels.c:$aw: memory latency" r.txt && bad "the atomic's line also blamed on loads" || ok "not blamed on loads"
+    python3 -c "import json,sys; r=[x for k in json.load(open('a.json'))['devices'][0]['kernels'] for x in k['rules']]; sys.exit(not any(x['rule'] == 'atomics' and x['line'] == $aw for x in r))" &&
+        ok "JSON rule id atomics" || bad "JSON: no atomics rule on line $aw"
+    ;;
 producer)
     # A line's "N% long/short_scoreboard, waiting on ..." names the
     # instructions those samples wait for (loads, CSRs), never an ALU result

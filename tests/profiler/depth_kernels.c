@@ -97,3 +97,12 @@ WS_KERNEL void wait_mix(int *out, int n)
     __syncthreads();
     out[blockIdx_x() * blockDim_x() + t] = acc;        /* MARK_WAIT_MIX */
 }
+
+/* Every thread adds to one counter and uses the old value, n times: its
+ * line waits on the atomic's result (the atomics rule, not loads in flight). */
+WS_KERNEL void atomic_wait(int *counter, int n)
+{
+    int acc = 0;
+    for (int i = 0; i < n; i++) acc += atomicAdd(counter, 1) & 1; /* MARK_ATOMIC_WAIT */
+    counter[1 + threadIdx_x()] = acc;
+}
