@@ -148,7 +148,12 @@ static void invalid_arg_messages(void)
     CHECK_STR_CONTAINS(ws_last_error(d), "ws_memcpy_dtoh");
     CHECK(ws_launch(d, NULL, WS_DIM3(1, 1, 1), WS_DIM3(1, 1, 1), 0, NULL, 0) == WS_ERR_INVALID_ARG);
     CHECK_STR_CONTAINS(ws_last_error(d), "ws_launch");
+    /* before 2026-11-27 this one left the previous call's message behind */
+    CHECK(ws_last_launch_counters(d, NULL) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(ws_last_error(d), "ws_last_launch_counters");
     ws_device_close(d);
+    /* a void call given NULL does nothing (before 2026-11-27 it crashed) */
+    ws_config_default(NULL);
 }
 
 int main(int argc, char **argv)
