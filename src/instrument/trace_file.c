@@ -417,7 +417,9 @@ void ws_trace_free(ws_trace *t)
 
 ws_status ws_trace_read_memory(const void *data, size_t size, const char *what, ws_trace **out, char *err, size_t errlen)
 {
-    if (!out || !err || !errlen) return WS_ERR_INVALID_ARG;
+    char scratch[256]; /* err is optional: without it the message is dropped */
+    if (!err || !errlen) { err = scratch; errlen = sizeof scratch; }
+    if (!out) { snprintf(err, errlen, "ws_trace_read_memory: out is NULL"); return WS_ERR_INVALID_ARG; }
     *out = NULL;
     what = what ? what : "<memory>";
     const uint8_t *d = data;
@@ -488,7 +490,9 @@ ws_status ws_trace_read_memory(const void *data, size_t size, const char *what, 
 
 ws_status ws_trace_read(const char *path, ws_trace **out, char *err, size_t errlen)
 {
-    if (!path || !out || !err || !errlen) return WS_ERR_INVALID_ARG;
+    char scratch[256]; /* err is optional: without it the message is dropped */
+    if (!err || !errlen) { err = scratch; errlen = sizeof scratch; }
+    if (!path || !out) { snprintf(err, errlen, "ws_trace_read: %s is NULL", !path ? "path" : "out"); return WS_ERR_INVALID_ARG; }
     *out = NULL;
     FILE *f = fopen(path, "rb");
     if (!f) { snprintf(err, errlen, "%s: %s", path, strerror(errno)); return WS_ERR_NOT_FOUND; }

@@ -130,12 +130,17 @@ static int parse_action(char *a, ws_machine_program *p, int *print, char *err, s
 
 ws_status ws_events_parse_machine(const char *line, ws_machine_program *p, int *print, char *err, size_t errlen)
 {
-    if (!line || !p || !print || !err || !errlen) return WS_ERR_INVALID_ARG;
+    char scratch[256]; /* err is optional: without it the message is dropped */
+    if (!err || !errlen) { err = scratch; errlen = sizeof scratch; }
+    if (!line || !p || !print) {
+        snprintf(err, errlen, "ws_events_parse_machine: %s is NULL", !line ? "text" : !p ? "program" : "print");
+        return WS_ERR_INVALID_ARG;
+    }
     memset(p, 0, sizeof *p);
     p->enabled = 1;
     *print = 0;
     char *copy = strdup(line), *save = NULL;
-    if (!copy) { snprintf(err, errlen, "out of memory"); return -1; }
+    if (!copy) { snprintf(err, errlen, "out of memory"); return WS_ERR_OUT_OF_MEMORY; }
     int rc = 0, in_actions = 0;
     unsigned seen = 0;
     ws_watch *w = NULL;
