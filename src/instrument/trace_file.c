@@ -509,8 +509,14 @@ ws_status ws_trace_read(const char *path, ws_trace **out, char *err, size_t errl
         got = fread(data + n, 1, cap - n, f);
         n += got;
     } while (got);
+    /* a read that fails (a directory: EISDIR) is not an empty file, which
+     * the format check would call "not a warpscope trace file" */
+    int read_errno = ferror(f) ? errno : 0;
     fclose(f);
-    if (st == WS_OK) st = ws_trace_read_memory(data, n, path, out, err, errlen);
+    if (st == WS_OK && read_errno) {
+        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(read_errno));
+        st = WS_ERR_IO;
+    } else if (st == WS_OK) st = ws_trace_read_memory(data, n, path, out, err, errlen);
     else snprintf(err, errlen, "%s: out of host memory", path);
     free(data);
     return st;

@@ -97,6 +97,12 @@ for mode in "" --jtag; do
     [ $rc -eq 3 ] && [[ "$out" == *"sh opened no warpscope device: no "*" was served"* ]] &&
         ok "debug $mode: a program without a device is named (status 3)" || bad "debug $mode without a device: rc=$rc: $out"
 done
+# a directory given as a file to read is named as one (before 2026-11-27
+# trace --read and watch --read called it a file without their header, and
+# show a truncated PNG)
+refuse "trace --read a directory" "$dir: cannot read: Is a directory" -- "$ws" trace --read "$dir"
+refuse "watch --read a directory" "$dir: cannot read: Is a directory" -- "$ws" watch --read "$dir"
+refuse "show a directory" "$dir: is a directory, not a PNG file" -- "$ws" show "$dir"
 # item 11: warpscope debug killed by SIGTERM leaves no temporary file
 tmpd="$dir/tmp-debug"; rm -rf "$tmpd"; mkdir -p "$tmpd"
 TMPDIR="$tmpd" "$ws" debug --port-file "$dir/port" -- "$ws" run $K 1 1 2 3 4 5 >/dev/null 2>&1 &
