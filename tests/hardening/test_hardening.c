@@ -187,6 +187,12 @@ static void reader_messages(void)
     CHECK_STR_CONTAINS(err, "ws_events_parse_machine: text is NULL");
     CHECK(ws_events_parse_machine("wd.dispatch do stop", &prog, &print, NULL, 0) == WS_OK);
     CHECK(ws_events_parse_machine("nonsense do stop", &prog, &print, NULL, 0) == WS_ERR_INVALID_ARG);
+    /* numbers are decimal or 0x hex; a leading 0 is not octal (data=010 matched 8) */
+    CHECK(ws_events_parse_machine("wd.dispatch data=010 count=09 do stop", &prog, &print, err, sizeof err) == WS_OK);
+    CHECK_EQ_U(prog.watch[0].value, 10);
+    CHECK_EQ_U(prog.watch[0].repeat, 9);
+    CHECK(ws_events_parse_machine("wd.dispatch data=0x10 do stop", &prog, &print, err, sizeof err) == WS_OK);
+    CHECK_EQ_U(prog.watch[0].value, 16);
     strcpy(err, "stale");
     CHECK(ws_capture_reader_open("/nonexistent.wscap", NULL, err, sizeof err) == WS_ERR_INVALID_ARG);
     CHECK_STR_CONTAINS(err, "out is NULL");

@@ -23,13 +23,15 @@ static int find_event(const char *name, ws_watch *w)
     return -1;
 }
 
-/* A number (decimal, 0x hex or 0 octal) that fits 64 bits. */
+/* A number (decimal, or hex after 0x) that fits 64 bits. A leading 0 is not
+ * octal, as in configuration text and on the command line (before
+ * 2026-11-27 data=010 matched 8, and data=09 was refused). */
 static int num(const char *v, uint64_t *out)
 {
     char *end;
     if (!*v || *v == '-' || *v == '+') return -1;
     errno = 0;
-    *out = strtoull(v, &end, 0);
+    *out = strtoull(v, &end, v[0] == '0' && (v[1] == 'x' || v[1] == 'X') ? 16 : 10);
     return *end || errno ? -1 : 0;
 }
 
