@@ -29,6 +29,9 @@ if grep -q '(back)' pixel.txt; then bad "a culled back face in the pixel history
 buf=$(ls dump/call2-buffer-0x*.bin | head -1 | sed 's/.*buffer-\(0x[0-9a-f]*\).bin/\1/')
 "$ws" replay --element "$buf:4" cube.wscap > element.txt || bad "--element"
 expect "$buf" element.txt
+# the size is decimal: 010 is ten bytes (it was read as octal 8)
+"$ws" replay --element "$buf:010" cube.wscap > element10.txt || bad "--element :010"
+expect ", 10 bytes" element10.txt
 rm -rf report
 "$ws" replay --html report --pixel 320,240 cube.wscap > html.txt || bad "--html"
 [ -s report/index.html ] && ok || bad "no report"
