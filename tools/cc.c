@@ -163,7 +163,8 @@ static void usage(FILE *f)
                "                    [-v] [clang flags...] file.c|file.S|file.o|lib.a...\n"
                "Compiles kernels for the Warpscope device (riscv32 rv32imafc, ilp32f) and links a\n"
                "module with DWARF. -c stops after compiling one file to an object; objects and\n"
-               "archives (.o, .a) go to the linker as they are.\n");
+               "archives (.o, .a) go to the linker as they are. Without -o the output is named\n"
+               "after the first input, in the current folder: k.c -> k.elf (k.o with -c).\n");
 }
 
 typedef struct cc_opts {
@@ -240,12 +241,15 @@ static int link_module(const cc_paths *p, const cc_opts *o, char objs[][PATH_MAX
     return run(&a, o->verbose);
 }
 
-static void default_output(const char *src, char *out, size_t len)
+/* The output named after src as clang and gcc name theirs: its base name in
+ * the current folder with its extension replaced by ext (a.c -> a.elf, b.c
+ * -> b.o; before 2026-11-27 `cc -c b.c` wrote a.o). */
+static void default_output(const char *src, const char *ext, char *out, size_t len)
 {
     const char *base = strrchr(src, '/');
     base = base ? base + 1 : src;
     const char *dot = strrchr(base, '.');
-    snprintf(out, len, "%.*s.elf", dot ? (int)(dot - base) : (int)strlen(base), base);
+    snprintf(out, len, "%.*s%s", dot ? (int)(dot - base) : (int)strlen(base), base, ext);
 }
 
 int ws_cmd_cc(int argc, char **argv)
@@ -255,7 +259,12 @@ int ws_cmd_cc(int argc, char **argv)
     if (r) return r > 0 ? 0 : 2;
     cc_paths p;
     if (locate(&p)) return 1;
-    if (o.compile_only) return compile(&p, &o, o.srcs[0], o.out ? o.out : "a.o") ? 1 : 0;
+    if (o.compile_only) {
+        char obj[PATH_MAX];
+        if (o.out) snprintf(obj, sizeof obj, "%s", o.out);
+        else default_output(o.srcs[0], ".o", obj, sizeof obj);
+        return compile(&p, &o, o.srcs[0], obj) ? 1 : 0;
+    }
 
     char tmpdir[] = "/tmp/warpscope-cc-XXXXXX";
     if (!mkdtemp(tmpdir)) { perror("warpscope cc: mkdtemp"); return 1; }
@@ -274,7 +283,7 @@ int ws_cmd_cc(int argc, char **argv)
     }
     char out[PATH_MAX];
     if (o.out) snprintf(out, sizeof out, "%s", o.out);
-    else default_output(o.srcs[0], out, sizeof out);
+    else default_output(o.srcs[0], ".elf", out, sizeof out);
     if (!rc) rc = link_module(&p, &o, objs, n, out);
     for (int i = 0; i < n; i++) if (made[i]) unlink(objs[i]);
     free(objs);

@@ -192,6 +192,14 @@ int ws_cmd_debug(int argc, char **argv)
         struct timespec ts = { 0, 20 * 1000 * 1000 };
         nanosleep(&ts, NULL);
     }
+    /* A program that never opened a device (not linked with libwarpscope,
+     * or it failed first) served nothing: say so rather than end silently
+     * as if a session had been possible (before 2026-11-27 it did, where
+     * profile, trace and watch say it). A server that came and went
+     * between two polls left its port in the file. */
+    if (!reported && !(socket_path ? file_has_line(pfile) : read_port(pfile)))
+        fprintf(stderr, "warpscope debug: %s opened no warpscope device: no %s was served\n", argv[i],
+                jtag ? "JTAG port" : "gdb server");
     unlink(pfile);
     if (WIFSIGNALED(status)) {
         fprintf(stderr, "warpscope debug: %s ended by signal %d\n", argv[i], WTERMSIG(status));

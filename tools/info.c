@@ -79,7 +79,10 @@ int ws_cmd_info(int argc, char **argv)
            argv[1], img.size, img.link_base, img.text_start, img.text_end, img.shared_static_size);
     for (uint32_t i = 0; i < img.nkernels; i++) {
         const ws_elf_kernel *k = &img.kernels[i];
-        printf("kernel %s(", k->name);
+        /* shaders are named as such: `run` refuses them as kernels (before
+         * 2026-11-27 info listed them as "kernel") */
+        printf("%s %s(", k->kind == WS_FUNC_VERTEX ? "vertex shader" : k->kind == WS_FUNC_FRAGMENT ? "fragment shader"
+                                                                                                : "kernel", k->name);
         for (uint32_t p = 0; p < k->nparams; p++)
             printf("%s%s%s%s", p ? ", " : "", k->params[p].type_name,
                    k->params[p].type_name[strlen(k->params[p].type_name) - 1] == '*' ? "" : " ",

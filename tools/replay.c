@@ -21,6 +21,7 @@
 #include "capture/replay.h"
 #include "commands.h"
 #include "replay_modes.h"
+#include "run_args.h"
 
 static int usage(void)
 {
@@ -39,13 +40,16 @@ static int usage(void)
     return 2;
 }
 
-static int parse_u64(const char *opt, const char *text, uint64_t max, uint64_t *out)
+/* A whole number min..max, decimal or 0x hex: a leading 0 is not octal, as
+ * everywhere else in the command (before 2026-11-27 `--dump-after 010`
+ * dumped after call 8, and `--loop -1` was told 0 would do). */
+static int parse_u64(const char *opt, const char *text, uint64_t min, uint64_t max, uint64_t *out)
 {
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(text, &end, 0);
-    if (!*text || *end || errno || v > max || text[0] == '-') {
-        fprintf(stderr, "warpscope replay: %s '%s': expected a whole number 0..%" PRIu64 "\n", opt, text, max);
+    unsigned long long v;
+    char err[8];
+    if (ws_parse_u64(text, max, &v, err, sizeof err) || v < min) {
+        fprintf(stderr, "warpscope replay: %s '%s': expected a whole number %" PRIu64 "..%" PRIu64 "\n", opt, text,
+                min, max);
         return -1;
     }
     *out = v;
@@ -191,15 +195,14 @@ int ws_cmd_replay(int argc, char **argv)
         const char *a = argv[i];
         int more = i + 1 < argc;
         if (!strcmp(a, "--loop") && more) {
-            if (parse_u64(a, argv[++i], 1000000, &v)) return 2;
-            if (!v) { fprintf(stderr, "warpscope replay: --loop needs at least 1 pass\n"); return 2; }
+            if (parse_u64(a, argv[++i], 1, 1000000, &v)) return 2;
             q.passes = v;
         } else if (!strcmp(a, "--no-restore")) {
             q.restore = 0;
         } else if (!strcmp(a, "--list")) {
             q.list = 1;
         } else if (!strcmp(a, "--dump-after") && more) {
-            if (parse_u64(a, argv[++i], UINT64_MAX - 1, &q.dump_after)) return 2;
+            if (parse_u64(a, argv[++i], 0, UINT64_MAX - 1, &q.dump_after)) return 2;
             q.dump = 1;
         } else if (!strcmp(a, "--out") && more) {
             q.out = argv[++i];

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "commands.h"
 #include "run_args.h"
 
@@ -14,6 +15,11 @@ typedef struct image { uint32_t w, h; uint8_t *rgba; } image;
 
 static int load_png(const char *path, image *img)
 {
+    struct stat sb; /* libpng reads a directory as a "Read Error" of a truncated PNG */
+    if (!stat(path, &sb) && S_ISDIR(sb.st_mode)) {
+        fprintf(stderr, "warpscope show: %s: is a directory, not a PNG file\n", path);
+        return -1;
+    }
     png_image pi;
     memset(&pi, 0, sizeof pi);
     pi.version = PNG_IMAGE_VERSION;

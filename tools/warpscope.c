@@ -14,7 +14,7 @@ static void usage(FILE *f)
             "commands:\n"
             "  cc      compile C kernels into a device module (clang + lld)\n"
             "  run     load a module and launch one kernel with arguments\n"
-            "  info    list the kernels of a module with their parameters\n"
+            "  info    list the kernels (and shaders) of a module with their parameters\n"
             "  disasm  disassemble a module's code\n"
             "  debug   run a program with the gdb server listening\n"
             "  profile run a program and report where its kernels stall (PC sampling)\n"

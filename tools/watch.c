@@ -118,6 +118,12 @@ static int show(const char *path, const char *format, int stats)
         got = fread(buf + n, 1, cap - n, f);
         n += got;
     } while (got);
+    if (ferror(f)) { /* a directory (EISDIR): not "no WSEV header" */
+        fprintf(stderr, "warpscope watch: %s: cannot read: %s\n", path, strerror(errno));
+        fclose(f);
+        free(buf);
+        return 1;
+    }
     fclose(f);
     /* One trace per device that closed, one after another: each is a
      * 24-byte header ("WSEV", u16 version, u16, u64 events, u64 bits) and

@@ -1,6 +1,6 @@
 /* Warpscope device ABI: the numbers shared by host code, the simulator and
  * device code (kernels). Plain #defines only, so it is valid C for both the
- * host compiler and the RISC-V kernel compiler. Documented in docs/abi.md. */
+ * host compiler and the RISC-V kernel compiler. Documented in docs/device.md. */
 #ifndef WARPSCOPE_ABI_H
 #define WARPSCOPE_ABI_H
 

@@ -182,7 +182,8 @@ WS_API ws_status ws_events_parse_machine(const char *text, ws_machine_program *p
                                          size_t errlen);
 
 /* Decode a trace (docs/events.md, "Trace format"). *out is malloc'd. A
- * truncated or corrupt stream gets a message naming the byte offset. */
+ * truncated or corrupt stream gets a message naming the byte offset (in
+ * err, which may be NULL here and in ws_events_parse_machine). */
 WS_API ws_status ws_events_decode(const uint8_t *bytes, size_t size, ws_event **out, size_t *count, char *err,
                                   size_t errlen);
 /* Names for printing: "wd.dispatch", "sched.barrier_wait", ... */

@@ -36,12 +36,13 @@ WS_API ws_status ws_gfx_target_create(ws_device *dev, uint32_t w, uint32_t h, in
                                       ws_gfx_target **out);
 WS_API ws_status ws_gfx_target_destroy(ws_device *dev, ws_gfx_target *t);
 WS_API ws_status ws_gfx_target_size(const ws_gfx_target *t, uint32_t *w, uint32_t *h);
-/* Read the colour image (w*h*4 bytes, rows top to bottom) or the depth
- * image (w*h floats). Runs queued work first. */
+/* Read the colour image (n = w*h*4 bytes, rows top to bottom) or the
+ * depth image (n = w*h: a count of floats, not bytes). Runs queued work
+ * first. */
 WS_API ws_status ws_gfx_target_read(ws_device *dev, ws_gfx_target *t, void *rgba, size_t n);
 WS_API ws_status ws_gfx_target_read_depth(ws_device *dev, ws_gfx_target *t, float *depth, size_t n);
 
-/* Replace the colour or depth image (same sizes as the reads), after
+/* Replace the colour or depth image (same n as the reads), after
  * queued work: how a frame replayer restores a captured frame's start. */
 WS_API ws_status ws_gfx_target_write(ws_device *dev, ws_gfx_target *t, const void *rgba, size_t n);
 WS_API ws_status ws_gfx_target_write_depth(ws_device *dev, ws_gfx_target *t, const float *depth, size_t n);

@@ -159,7 +159,8 @@ typedef struct ws_trace_tool {
 WS_API ws_status ws_trace_tool_attach(ws_device *dev, const ws_trace_tool *tool, void *user);
 
 /* Read a trace file (or a file's bytes). Every count and index is checked:
- * a malformed or truncated file gets a message naming what and where. */
+ * a malformed or truncated file gets a message naming what and where, in
+ * err (which may be NULL: the status alone). */
 WS_API ws_status ws_trace_read(const char *path, ws_trace **out, char *err, size_t errlen);
 WS_API ws_status ws_trace_read_memory(const void *data, size_t size, const char *what, ws_trace **out,
                                       char *err, size_t errlen);

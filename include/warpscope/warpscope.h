@@ -131,8 +131,9 @@ typedef struct ws_launch_stats {
     uint64_t thread_atomics;      /* lr/sc/amo instructions over lanes          */
 } ws_launch_stats;
 
-/* Device printf sink: called once per line (or flush) of device output, in
- * order per thread. Default: text is written to stdout. */
+/* Device printf sink: called once per printf call of a lane (one record:
+ * its text, at most 256 bytes, may hold part of a line or several lines),
+ * in order per thread. Default: text is written to stdout. */
 typedef void (*ws_printf_fn)(void *user, uint64_t launch_id, ws_dim3 block,
                              ws_dim3 thread, const char *text, size_t len);
 

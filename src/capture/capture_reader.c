@@ -180,9 +180,9 @@ static ws_status index_sections(const ctx *c, ws_capture_reader *r)
 ws_status ws_capture_reader_open_memory(const void *data, size_t size, const char *name, ws_capture_reader **out,
                                         char *err, size_t errlen)
 {
-    if (!out) return WS_ERR_INVALID_ARG;
-    *out = NULL;
     ctx c = { name ? name : "<memory>", err, errlen };
+    if (!out) return rfail(&c, WS_ERR_INVALID_ARG, "ws_capture_reader_open_memory: out is NULL");
+    *out = NULL;
     if (!data && size) return rfail(&c, WS_ERR_INVALID_ARG, "no data");
     wscap_header h;
     ws_status st = check_header(&c, data ? data : (const void *)"", size, &h);
@@ -203,9 +203,9 @@ ws_status ws_capture_reader_open_memory(const void *data, size_t size, const cha
 
 ws_status ws_capture_reader_open(const char *path, ws_capture_reader **out, char *err, size_t errlen)
 {
-    if (!out) return WS_ERR_INVALID_ARG;
-    *out = NULL;
     ctx c = { path ? path : "capture file", err, errlen };
+    if (!out) return rfail(&c, WS_ERR_INVALID_ARG, "ws_capture_reader_open: out is NULL");
+    *out = NULL;
     if (!path) return rfail(&c, WS_ERR_INVALID_ARG, "no path given");
     FILE *f = fopen(path, "rb");
     if (!f) return rfail(&c, errno == ENOENT ? WS_ERR_NOT_FOUND : WS_ERR_IO, "%s", strerror(errno));

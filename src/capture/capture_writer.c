@@ -66,7 +66,10 @@ static void writer_free(ws_capture_writer *w)
 
 ws_status ws_capture_writer_open(const char *path, ws_capture_writer **out, char *err, size_t errlen)
 {
-    if (!out) return WS_ERR_INVALID_ARG;
+    if (!out) {
+        if (err && errlen) snprintf(err, errlen, "ws_capture_writer_open: out is NULL");
+        return WS_ERR_INVALID_ARG;
+    }
     *out = NULL;
     if (!path || !*path) {
         if (err && errlen) snprintf(err, errlen, "capture file: no path given");

@@ -35,7 +35,8 @@ static int set_key(ws_timing_params *p, const char *key, const char *val, char *
     }
     char *end;
     errno = 0;
-    unsigned long v = strtoul(val, &end, 0);
+    /* decimal or 0x hex, as in configuration text: a leading 0 is not octal */
+    unsigned long v = strtoul(val, &end, val[0] == '0' && (val[1] == 'x' || val[1] == 'X') ? 16 : 10);
     if (!*val || *end || errno || val[0] == '-' || v > 1000000) {
         snprintf(why, len, "%s = %s: expected a whole number 0..1000000", key, val);
         return -1;

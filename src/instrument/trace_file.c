@@ -418,7 +418,9 @@ void ws_trace_free(ws_trace *t)
 
 ws_status ws_trace_read_memory(const void *data, size_t size, const char *what, ws_trace **out, char *err, size_t errlen)
 {
-    if (!out || !err || !errlen) return WS_ERR_INVALID_ARG;
+    char scratch[256]; /* err is optional: without it the message is dropped */
+    if (!err || !errlen) { err = scratch; errlen = sizeof scratch; }
+    if (!out) { snprintf(err, errlen, "ws_trace_read_memory: out is NULL"); return WS_ERR_INVALID_ARG; }
     *out = NULL;
     what = what ? what : "<memory>";
     const uint8_t *d = data;
@@ -489,7 +491,9 @@ ws_status ws_trace_read_memory(const void *data, size_t size, const char *what, 
 
 ws_status ws_trace_read(const char *path, ws_trace **out, char *err, size_t errlen)
 {
-    if (!path || !out || !err || !errlen) return WS_ERR_INVALID_ARG;
+    char scratch[256]; /* err is optional: without it the message is dropped */
+    if (!err || !errlen) { err = scratch; errlen = sizeof scratch; }
+    if (!path || !out) { snprintf(err, errlen, "ws_trace_read: %s is NULL", !path ? "path" : "out"); return WS_ERR_INVALID_ARG; }
     *out = NULL;
     FILE *f = fopen(path, "rb");
     if (!f) { snprintf(err, errlen, "%s: %s", path, strerror(errno)); return WS_ERR_NOT_FOUND; }
@@ -506,8 +510,14 @@ ws_status ws_trace_read(const char *path, ws_trace **out, char *err, size_t errl
         got = fread(data + n, 1, cap - n, f);
         n += got;
     } while (got);
+    /* a read that fails (a directory: EISDIR) is not an empty file, which
+     * the format check would call "not a warpscope trace file" */
+    int read_errno = ferror(f) ? errno : 0;
     fclose(f);
-    if (st == WS_OK) st = ws_trace_read_memory(data, n, path, out, err, errlen);
+    if (st == WS_OK && read_errno) {
+        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(read_errno));
+        st = WS_ERR_IO;
+    } else if (st == WS_OK) st = ws_trace_read_memory(data, n, path, out, err, errlen);
     else snprintf(err, errlen, "%s: out of host memory", path);
     free(data);
     return st;

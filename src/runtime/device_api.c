@@ -34,6 +34,7 @@ const char *ws_last_error(const ws_device *dev)
 
 void ws_config_default(ws_config *c)
 {
+    if (!c) return; /* nothing to fill (a void call has no status to refuse it with) */
     memset(c, 0, sizeof *c);
     c->cores = 4;
     c->warps_per_core = 8;

@@ -82,15 +82,29 @@ ws_status ws_gfx_target_size(const ws_gfx_target *t, uint32_t *w, uint32_t *h)
     return WS_OK;
 }
 
+/* n is what the caller gave: bytes of a colour image, floats of a depth
+ * image (w*h); a wrong n is named in the caller's unit (before 2026-11-27
+ * a depth call's n was reported multiplied by 4, as bytes, so a caller
+ * who had passed the byte size read "needs a 24-byte buffer (got 96)"). */
+static ws_status check_image_size(ws_device *dev, const ws_gfx_target *t, const void *buf, size_t n, int depth,
+                                  const char *fn)
+{
+    size_t px = (size_t)t->hw.w * t->hw.h, want = depth ? px : px * 4;
+    if (buf && n == want) return WS_OK;
+    if (depth)
+        return ws_set_error(dev, WS_ERR_INVALID_ARG, "%s: the %ux%u target's depth image is %zu floats: n must "
+                            "be %zu (got %s%zu)", fn, t->hw.w, t->hw.h, want, want, buf ? "" : "NULL, ", n);
+    return ws_set_error(dev, WS_ERR_INVALID_ARG, "%s: the %ux%u target needs a %zu-byte buffer (got %s%zu)", fn,
+                        t->hw.w, t->hw.h, want, buf ? "" : "NULL, ", n);
+}
+
 static ws_status read_image(ws_device *dev, ws_gfx_target *t, void *dst, size_t n, int depth, const char *fn)
 {
     WS_API_LOCKED(dev, fn);
     ws_status st = ws_gfx_api_check(dev, t, "render target", fn);
     if (st != WS_OK) return st;
     size_t want = (size_t)t->hw.w * t->hw.h * 4;
-    if (!dst || n != want)
-        return ws_set_error(dev, WS_ERR_INVALID_ARG, "%s: the %ux%u target needs a %zu-byte buffer (got %s%zu)", fn,
-                            t->hw.w, t->hw.h, want, dst ? "" : "NULL, ", n);
+    if ((st = check_image_size(dev, t, dst, n, depth, fn))) return st;
     if (depth && !t->hw.depth) return ws_set_error(dev, WS_ERR_INVALID_ARG, "%s: the target has no depth image", fn);
     st = ws_cmd_drain(dev, 0);
     if (st != WS_OK) return st;
@@ -107,7 +121,7 @@ ws_status ws_gfx_target_read(ws_device *dev, ws_gfx_target *t, void *rgba, size_
 ws_status ws_gfx_target_read_depth(ws_device *dev, ws_gfx_target *t, float *depth, size_t n)
 {
     if (!dev) return WS_ERR_INVALID_ARG;
-    return read_image(dev, t, depth, n * sizeof(float), 1, "ws_gfx_target_read_depth");
+    return read_image(dev, t, depth, n, 1, "ws_gfx_target_read_depth");
 }
 
 /* Replace the colour or depth image (a replayer restoring a captured
@@ -118,9 +132,7 @@ static ws_status write_image(ws_device *dev, ws_gfx_target *t, const void *src, 
     ws_status st = ws_gfx_api_check(dev, t, "render target", fn);
     if (st != WS_OK) return st;
     size_t want = (size_t)t->hw.w * t->hw.h * 4;
-    if (!src || n != want)
-        return ws_set_error(dev, WS_ERR_INVALID_ARG, "%s: the %ux%u target needs %zu bytes (got %s%zu)", fn,
-                            t->hw.w, t->hw.h, want, src ? "" : "NULL, ", n);
+    if ((st = check_image_size(dev, t, src, n, depth, fn))) return st;
     if (depth && !t->hw.depth) return ws_set_error(dev, WS_ERR_INVALID_ARG, "%s: the target has no depth image", fn);
     st = ws_cmd_drain(dev, 0);
     if (st != WS_OK) return st;
@@ -137,7 +149,7 @@ ws_status ws_gfx_target_write(ws_device *dev, ws_gfx_target *t, const void *rgba
 ws_status ws_gfx_target_write_depth(ws_device *dev, ws_gfx_target *t, const float *depth, size_t n)
 {
     if (!dev) return WS_ERR_INVALID_ARG;
-    return write_image(dev, t, depth, n * sizeof(float), 1, "ws_gfx_target_write_depth");
+    return write_image(dev, t, depth, n, 1, "ws_gfx_target_write_depth");
 }
 
 /* ---- textures ---- */

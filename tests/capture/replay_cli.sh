@@ -29,6 +29,9 @@ if grep -q '(back)' pixel.txt; then bad "a culled back face in the pixel history
 buf=$(ls dump/call2-buffer-0x*.bin | head -1 | sed 's/.*buffer-\(0x[0-9a-f]*\).bin/\1/')
 "$ws" replay --element "$buf:4" cube.wscap > element.txt || bad "--element"
 expect "$buf" element.txt
+# the size is decimal: 010 is ten bytes (it was read as octal 8)
+"$ws" replay --element "$buf:010" cube.wscap > element10.txt || bad "--element :010"
+expect ", 10 bytes" element10.txt
 rm -rf report
 "$ws" replay --html report --pixel 320,240 cube.wscap > html.txt || bad "--html"
 [ -s report/index.html ] && ok || bad "no report"
@@ -36,7 +39,10 @@ expect 'data:image/png;base64,' report/index.html
 expect 'ws_gfx_draw_indexed' report/index.html
 # refusals
 "$ws" replay --loop 0 cube.wscap > e1.txt 2>&1; [ $? -eq 2 ] && ok || bad "--loop 0 accepted"
-expect 'at least 1 pass' e1.txt
+expect "loop '0': expected a whole number 1\.\.1000000" e1.txt
+# a leading zero is not octal (it was: --loop 010 ran 8 passes, --dump-after 010 dumped after call 8)
+"$ws" replay --loop 010 cube.wscap > e7.txt 2>&1 || bad "--loop 010"
+expect '^10 passes of 4 calls' e7.txt
 "$ws" replay --dump-after 99 cube.wscap > e2.txt 2>&1; [ $? -eq 2 ] && ok || bad "--dump-after 99 accepted"
 expect 'calls 0\.\.3' e2.txt
 "$ws" replay --pixel 5000,1 cube.wscap > e3.txt 2>&1; [ $? -ne 0 ] && ok || bad "a pixel outside the target accepted"

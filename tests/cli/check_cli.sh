@@ -90,6 +90,19 @@ refuse "WARPSCOPE_DEBUG port=99999" "cannot use 'port=99999' (expected port=N (0
 refuse "WARPSCOPE_DEBUG stop-at-launch=2" "cannot use 'stop-at-launch=2' (expected" -- env WARPSCOPE_DEBUG=stop-at-launch=2 "$ws" run $K 1 1 2 3 4 5
 refuse "WARPSCOPE_DEBUG socket too long" "at most 107 bytes"          -- env WARPSCOPE_DEBUG=socket=/tmp/$(printf 'x%.0s' $(seq 120)) "$ws" run $K 1 1 2 3 4 5
 
+# a program that opens no device: the exit status is its own, and the
+# command says nothing was served (before 2026-11-27 it ended silently)
+for mode in "" --jtag; do
+    out=$("$ws" debug $mode -- /bin/sh -c 'exit 3' 2>&1); rc=$?
+    [ $rc -eq 3 ] && [[ "$out" == *"sh opened no warpscope device: no "*" was served"* ]] &&
+        ok "debug $mode: a program without a device is named (status 3)" || bad "debug $mode without a device: rc=$rc: $out"
+done
+# a directory given as a file to read is named as one (before 2026-11-27
+# trace --read and watch --read called it a file without their header, and
+# show a truncated PNG)
+refuse "trace --read a directory" "$dir: cannot read: Is a directory" -- "$ws" trace --read "$dir"
+refuse "watch --read a directory" "$dir: cannot read: Is a directory" -- "$ws" watch --read "$dir"
+refuse "show a directory" "$dir: is a directory, not a PNG file" -- "$ws" show "$dir"
 # item 11: warpscope debug killed by SIGTERM leaves no temporary file
 tmpd="$dir/tmp-debug"; rm -rf "$tmpd"; mkdir -p "$tmpd"
 TMPDIR="$tmpd" "$ws" debug --port-file "$dir/port" -- "$ws" run $K 1 1 2 3 4 5 >/dev/null 2>&1 &

@@ -115,6 +115,21 @@ static void test_bad_input(void)
     CHECK(ws_gfx_texture_upload(dev, t, 0, texels, sizeof texels) == WS_OK);
     CHECK(ws_gfx_texture_destroy(dev, t) == WS_OK);
     CHECK(ws_gfx_texture_destroy(dev, t) == WS_ERR_INVALID_ARG); /* stale handle */
+    /* a depth call's n counts floats, and a wrong one is named in floats
+     * (before 2026-11-27: "needs a 24-byte buffer (got 96)" for n = 24) */
+    ws_gfx_target *small = NULL;
+    float z[6];
+    CHECK(ws_gfx_target_create(dev, 3, 2, 1, &small) == WS_OK);
+    CHECK(ws_gfx_target_read_depth(dev, small, z, sizeof z) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "depth image is 6 floats: n must be 6 (got 24)");
+    CHECK(ws_gfx_target_write_depth(dev, small, z, sizeof z) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "n must be 6 (got 24)");
+    /* n * 4 wrapping to the right byte count was accepted */
+    CHECK(ws_gfx_target_read_depth(dev, small, z, 6 + ((size_t)1 << (sizeof(size_t) * 8 - 2))) == WS_ERR_INVALID_ARG);
+    CHECK(ws_gfx_target_read_depth(dev, small, z, 6) == WS_OK);
+    CHECK(z[0] == 1.0f && z[5] == 1.0f);
+    CHECK(ws_gfx_target_write_depth(dev, small, z, 6) == WS_OK);
+    CHECK(ws_gfx_target_destroy(dev, small) == WS_OK);
     /* a NaN clear depth is refused (it was stored: no later test passed) */
     const float black[4] = { 0, 0, 0, 1 };
     CHECK(ws_gfx_begin_frame(dev, NULL) == WS_OK);

@@ -3,6 +3,8 @@
 #include <string.h>
 #include "warpscope/warpscope.h"
 #include "warpscope/trace.h"
+#include "warpscope/events.h"
+#include "warpscope/capture.h"
 #include "../test.h"
 
 static const char *mod_a, *mod_b;
@@ -148,7 +150,55 @@ static void invalid_arg_messages(void)
     CHECK_STR_CONTAINS(ws_last_error(d), "ws_memcpy_dtoh");
     CHECK(ws_launch(d, NULL, WS_DIM3(1, 1, 1), WS_DIM3(1, 1, 1), 0, NULL, 0) == WS_ERR_INVALID_ARG);
     CHECK_STR_CONTAINS(ws_last_error(d), "ws_launch");
+    /* before 2026-11-27 this one left the previous call's message behind */
+    CHECK(ws_last_launch_counters(d, NULL) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(ws_last_error(d), "ws_last_launch_counters");
     ws_device_close(d);
+    /* a void call given NULL does nothing (before 2026-11-27 it crashed) */
+    ws_config_default(NULL);
+}
+
+/* The readers that take no device write a NULL argument's name to err, and
+ * err itself is optional (before 2026-11-27 they returned
+ * WS_ERR_INVALID_ARG without a word, and ws_trace_read without err refused
+ * even a good call: a missing file read "invalid argument"). */
+static void reader_messages(void)
+{
+    char err[256];
+    ws_trace *t = NULL;
+    strcpy(err, "stale");
+    CHECK(ws_trace_read(NULL, &t, err, sizeof err) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(err, "ws_trace_read: path is NULL");
+    strcpy(err, "stale");
+    CHECK(ws_trace_read_memory("x", 1, "x", NULL, err, sizeof err) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(err, "out is NULL");
+    CHECK(ws_trace_read("/nonexistent/trace.wstrace", &t, NULL, 0) == WS_ERR_NOT_FOUND);
+    CHECK(ws_trace_read_memory("x", 1, "x", &t, NULL, 0) == WS_ERR_BAD_MODULE);
+    strcpy(err, "stale");
+    CHECK(ws_events_decode(NULL, 0, NULL, NULL, err, sizeof err) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(err, "ws_events_decode: out is NULL");
+    ws_event *ev = NULL;
+    size_t nev = 0;
+    CHECK(ws_events_decode((const uint8_t *)"x", 1, &ev, &nev, NULL, 0) == WS_ERR_BAD_MODULE);
+    ws_machine_program prog;
+    int print = 0;
+    strcpy(err, "stale");
+    CHECK(ws_events_parse_machine(NULL, &prog, &print, err, sizeof err) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(err, "ws_events_parse_machine: text is NULL");
+    CHECK(ws_events_parse_machine("wd.dispatch do stop", &prog, &print, NULL, 0) == WS_OK);
+    CHECK(ws_events_parse_machine("nonsense do stop", &prog, &print, NULL, 0) == WS_ERR_INVALID_ARG);
+    /* numbers are decimal or 0x hex; a leading 0 is not octal (data=010 matched 8) */
+    CHECK(ws_events_parse_machine("wd.dispatch data=010 count=09 do stop", &prog, &print, err, sizeof err) == WS_OK);
+    CHECK_EQ_U(prog.watch[0].value, 10);
+    CHECK_EQ_U(prog.watch[0].repeat, 9);
+    CHECK(ws_events_parse_machine("wd.dispatch data=0x10 do stop", &prog, &print, err, sizeof err) == WS_OK);
+    CHECK_EQ_U(prog.watch[0].value, 16);
+    strcpy(err, "stale");
+    CHECK(ws_capture_reader_open("/nonexistent.wscap", NULL, err, sizeof err) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(err, "out is NULL");
+    strcpy(err, "stale");
+    CHECK(ws_capture_writer_open("/tmp/x.wscap", NULL, err, sizeof err) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(err, "out is NULL");
 }
 
 int main(int argc, char **argv)
@@ -160,5 +210,6 @@ int main(int argc, char **argv)
     foreign_and_stale_handles();
     printf_handler_reentry();
     invalid_arg_messages();
+    reader_messages();
     return TEST_SUMMARY();
 }

@@ -22,5 +22,17 @@ r=$("$ws" run --block 64 "$dir/mixed.elf" ka zeros:64 2>&1)
 [ -f "$dir/obj_a.o" ] && ok "the given object is kept" || bad "the given object was deleted"
 e=$("$ws" cc -c -o "$dir/x.o" "$dir/obj_a.o" 2>&1) && bad "-c on an object succeeded" ||
     { [[ "$e" == *"is already an object"* ]] && ok "-c on an object refused" || bad "-c on an object: $e"; }
+# Without -o, outputs are named after the input in the current folder, as
+# clang names them: a.c -> a.o with -c, a.c/a.o -> a.elf when linking (before
+# 2026-11-27 `cc -c b.c` wrote a.o, over the a.o of `cc -c a.c`).
+nd="$dir/noname"
+rm -rf "$nd" && mkdir -p "$nd"
+(cd "$nd" && "$ws" cc -c "$src/shared_a.c" && "$ws" cc -c "$src/shared_b.c") && ok "-c without -o" || bad "-c without -o"
+[ -f "$nd/shared_a.o" ] && [ -f "$nd/shared_b.o" ] && [ ! -e "$nd/a.o" ] && ok "-c names each object after its source" ||
+    bad "-c without -o wrote: $(ls "$nd")"
+(cd "$nd" && "$ws" cc shared_a.o shared_b.o) && [ -f "$nd/shared_a.elf" ] && ok "link without -o: shared_a.elf" ||
+    bad "link without -o wrote: $(ls "$nd")"
+r=$("$ws" run --block 64 "$nd/shared_a.elf" ka zeros:64 2>&1)
+[[ "$r" == "$want"* ]] && ok "module from default-named objects runs" || bad "default-named module: $r"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

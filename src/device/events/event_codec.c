@@ -319,7 +319,9 @@ static int decode_one(reader *r, ws_ev_state *s, ws_event *e)
 
 ws_status ws_events_decode(const uint8_t *bytes, size_t size, ws_event **out, size_t *count, char *err, size_t errlen)
 {
-    if (!out || !count || !err || !errlen) return WS_ERR_INVALID_ARG;
+    char scratch[256]; /* err is optional: without it the message is dropped */
+    if (!err || !errlen) { err = scratch; errlen = sizeof scratch; }
+    if (!out || !count) { snprintf(err, errlen, "ws_events_decode: %s is NULL", !out ? "out" : "count"); return WS_ERR_INVALID_ARG; }
     *out = NULL;
     *count = 0;
     uint16_t version;

@@ -23,13 +23,15 @@ static int find_event(const char *name, ws_watch *w)
     return -1;
 }
 
-/* A number (decimal, 0x hex or 0 octal) that fits 64 bits. */
+/* A number (decimal, or hex after 0x) that fits 64 bits. A leading 0 is not
+ * octal, as in configuration text and on the command line (before
+ * 2026-11-27 data=010 matched 8, and data=09 was refused). */
 static int num(const char *v, uint64_t *out)
 {
     char *end;
     if (!*v || *v == '-' || *v == '+') return -1;
     errno = 0;
-    *out = strtoull(v, &end, 0);
+    *out = strtoull(v, &end, v[0] == '0' && (v[1] == 'x' || v[1] == 'X') ? 16 : 10);
     return *end || errno ? -1 : 0;
 }
 
@@ -130,12 +132,17 @@ static int parse_action(char *a, ws_machine_program *p, int *print, char *err, s
 
 ws_status ws_events_parse_machine(const char *line, ws_machine_program *p, int *print, char *err, size_t errlen)
 {
-    if (!line || !p || !print || !err || !errlen) return WS_ERR_INVALID_ARG;
+    char scratch[256]; /* err is optional: without it the message is dropped */
+    if (!err || !errlen) { err = scratch; errlen = sizeof scratch; }
+    if (!line || !p || !print) {
+        snprintf(err, errlen, "ws_events_parse_machine: %s is NULL", !line ? "text" : !p ? "program" : "print");
+        return WS_ERR_INVALID_ARG;
+    }
     memset(p, 0, sizeof *p);
     p->enabled = 1;
     *print = 0;
     char *copy = strdup(line), *save = NULL;
-    if (!copy) { snprintf(err, errlen, "out of memory"); return -1; }
+    if (!copy) { snprintf(err, errlen, "out of memory"); return WS_ERR_OUT_OF_MEMORY; }
     int rc = 0, in_actions = 0;
     unsigned seen = 0;
     ws_watch *w = NULL;
