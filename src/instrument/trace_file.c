@@ -505,9 +505,16 @@ ws_status ws_trace_read(const char *path, ws_trace **out, char *err, size_t errl
         got = fread(data + n, 1, cap - n, f);
         n += got;
     } while (got);
+    /* a directory or an I/O error is not "no WSTRACE header" */
+    if (st == WS_OK && ferror(f)) {
+        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        st = WS_ERR_IO;
+    } else if (st == WS_OK) {
+        st = ws_trace_read_memory(data, n, path, out, err, errlen);
+    } else {
+        snprintf(err, errlen, "%s: out of host memory", path);
+    }
     fclose(f);
-    if (st == WS_OK) st = ws_trace_read_memory(data, n, path, out, err, errlen);
-    else snprintf(err, errlen, "%s: out of host memory", path);
     free(data);
     return st;
 }
