@@ -118,7 +118,7 @@ static int show(const char *path, const char *format, int stats)
         got = fread(buf + n, 1, cap - n, f);
         n += got;
     } while (got);
-    if (ferror(f)) { /* a directory (EISDIR): not "no WSEV header" */
+    if (ferror(f)) { /* a directory, an I/O error: not "no WSEV header" */
         fprintf(stderr, "warpscope watch: %s: cannot read: %s\n", path, strerror(errno));
         fclose(f);
         free(buf);
@@ -131,9 +131,12 @@ static int show(const char *path, const char *format, int stats)
     enum { HEADER = 24, MAX_DEVICES = 4096 };
     size_t starts[MAX_DEVICES + 1], ndev = 0, at = 0;
     while (at < n || !ndev) {
+        /* what does not start with a header is one piece, the rest (random
+         * bytes were cut into 24-byte "devices' traces") */
         uint64_t bits = 0;
-        if (n - at >= HEADER && !memcmp(buf + at, "WSEV", 4)) memcpy(&bits, buf + at + 16, 8);
-        size_t len = n - at < HEADER ? n - at : HEADER + (size_t)((bits + 7) / 8);
+        int header = n - at >= HEADER && !memcmp(buf + at, "WSEV", 4);
+        if (header) memcpy(&bits, buf + at + 16, 8);
+        size_t len = !header ? n - at : HEADER + (size_t)((bits + 7) / 8);
         if (len > n - at || bits > (uint64_t)(n - at) * 8) len = n - at; /* the decoder says what is wrong */
         if (ndev == MAX_DEVICES) {
             fprintf(stderr, "warpscope watch: %s: more than %d devices' traces\n", path, MAX_DEVICES);

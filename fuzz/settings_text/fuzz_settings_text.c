@@ -3,8 +3,10 @@
  * ws_config_parse then ws_config_validate), timing-model parameter files,
  * the profiler's options, the capture shim's WARPSCOPE_CAPTURE, the event
  * watcher's event lists and the servers' option strings (WARPSCOPE_DEBUG,
- * WARPSCOPE_JTAG). Byte 0 picks the parser, the rest is the text (cut at
- * its first NUL). A crash, a sanitizer report, a leak, or a refusal
+ * WARPSCOPE_JTAG), a debug machine's text (`warpscope watch --on`,
+ * WARPSCOPE_WATCH_MACHINES, gdb's `monitor watch`), the whole
+ * WARPSCOPE_WATCH setting, and `warpscope run`'s numbers and buffers.
+ * Byte 0 picks the parser, the rest is the text (cut at its first NUL). A crash, a sanitizer report, a leak, or a refusal
  * without a message is a finding. */
 #include <stdint.h>
 #include <stdlib.h>
@@ -13,7 +15,9 @@
 #include "device/timing.h"
 #include "net/spec.h"
 #include "profile/prof_internal.h"
+#include "run_args.h"
 #include "watch/watch.h"
+#include "warpscope/events.h"
 #include "warpscope/warpscope.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -42,7 +46,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     text[size - 1] = 0;
     char err[512] = "";
     int bad = 0;
-    switch (data[0] % 6) {
+    switch (data[0] % 10) {
     case 0: {
         ws_config c;
         ws_config_default(&c);
@@ -72,6 +76,38 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     case 4: {
         uint16_t mask[WS_EV_SOURCES] = { 0 };
         bad = refused_silently(ws_watch_parse_events(text, mask, err, sizeof err) != 0, err);
+        break;
+    }
+    case 6: {
+        ws_machine_program p;
+        int print;
+        bad = refused_silently(ws_events_parse_machine(text, &p, &print, err, sizeof err) != WS_OK, err);
+        break;
+    }
+    case 7:
+        bad = refused_silently(ws_watch_check_spec(text, err, sizeof err) != 0, err);
+        break;
+    case 8: { /* warpscope run: grid and block, sizes, pointers */
+        ws_dim3 d;
+        unsigned long long v;
+        bad = refused_silently(ws_parse_dim3(text, &d, err, sizeof err) != 0, err);
+        err[0] = 0;
+        if (!bad) bad = refused_silently(ws_parse_u64(text, 1ull << 32, &v, err, sizeof err) != 0, err);
+        err[0] = 0;
+        if (!bad) bad = refused_silently(ws_parse_buffer(text, 1ull << 26, &v, err, sizeof err) < 0, err);
+        break;
+    }
+    case 9: { /* warpscope run: a scalar of each parameter type */
+        static const ws_param_type types[] = {
+            { WS_TYPE_I32, 8, 1, 0, 0, 0 },  { WS_TYPE_I32, 16, 1, 0, 0, 0 }, { WS_TYPE_I32, 32, 1, 0, 0, 0 },
+            { WS_TYPE_U32, 8, 0, 0, 0, 0 },  { WS_TYPE_U32, 32, 0, 0, 0, 0 }, { WS_TYPE_I64, 64, 1, 0, 0, 0 },
+            { WS_TYPE_U64, 64, 0, 0, 0, 0 }, { WS_TYPE_F32, 32, 1, 0, 0, 0 }, { WS_TYPE_F64, 64, 1, 0, 0, 0 },
+        };
+        for (size_t i = 0; i < sizeof types / sizeof types[0] && !bad; i++) {
+            ws_arg a;
+            err[0] = 0;
+            bad = refused_silently(ws_parse_scalar(text, &types[i], &a, err, sizeof err) != 0, err);
+        }
         break;
     }
     default:

@@ -244,15 +244,24 @@ static ws_status open_with(ws_replay *r, ws_status st, const ws_replay_options *
     /* One host thread, as the capture ran (docs/parallel.md): racing
      * blocks replay as captured. A configuration given may ask for more. */
     r->cfg.threads = 1;
+    /* A setting given may mend the capture's configuration; what is wrong
+     * with the result is blamed on the capture only if the capture's own
+     * is wrong (--config cores=0 said "the captured device configuration
+     * is invalid"). */
+    ws_config captured = r->cfg;
     if (st == WS_OK && opt && opt->config) {
         char why[256];
         if (ws_config_parse(&r->cfg, opt->config, why, sizeof why) != WS_OK)
             st = rp_fail(r, WS_ERR_INVALID_ARG, "configuration \"%s\": %s", opt->config, why);
     }
     if (st == WS_OK) {
-        char why[256];
-        if (ws_config_validate(&r->cfg, why, sizeof why) != WS_OK)
-            st = rp_fail(r, WS_ERR_BAD_MODULE, "the captured device configuration is invalid: %s", why);
+        char why[256], own[256];
+        if (ws_config_validate(&r->cfg, why, sizeof why) != WS_OK) {
+            if (opt && opt->config && ws_config_validate(&captured, own, sizeof own) == WS_OK)
+                st = rp_fail(r, WS_ERR_INVALID_ARG, "configuration \"%s\": %s", opt->config, why);
+            else
+                st = rp_fail(r, WS_ERR_BAD_MODULE, "the captured device configuration is invalid: %s", why);
+        }
     }
     if (st == WS_OK && (st = ws_device_open(&r->cfg, &r->dev)) != WS_OK)
         rp_fail(r, st, "cannot open a device: %s", ws_status_name(st));

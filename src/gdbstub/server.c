@@ -98,7 +98,12 @@ ws_status ws_gdb_serve(int cfd, int lfd, const ws_gdb_target_ops *ops, void *t, 
         if (lfd < 0) p[1].fd = -1; /* poll skips negative descriptors */
         int r = poll(p, 3, running && efd < 0 ? 0 : 50);
         if (r < 0 && errno != EINTR) break;
-        if (r > 0 && lfd >= 0 && (p[1].revents & POLLIN)) ws_gdb_refuse(lfd);
+        /* A gdb knocking is refused only once this one has nothing left to
+         * read: a gdb that just detached or hung up is finished first, and
+         * the next one is served (it was refused as "another gdb is
+         * already attached" when it connected in the same moment). */
+        if (r > 0 && lfd >= 0 && (p[1].revents & POLLIN) && !(p[0].revents & (POLLIN | POLLHUP | POLLERR)))
+            ws_gdb_refuse(lfd);
         if (r > 0 && (p[0].revents & (POLLIN | POLLHUP | POLLERR))) {
             ssize_t n = recv(cfd, buf, sizeof buf, 0);
             if (n <= 0) { /* gdb disconnected: let the application run on */

@@ -61,17 +61,21 @@ ws_status ws_bitbang_feed(ws_bitbang *b, const uint8_t *in, size_t n, char *out,
         } else if (c == 'Q') {
             b->quit = 1;
         } else {
+            /* where in the stream: an offset within this call's bytes
+             * said "after 6 bytes: ... at offset 0" for the second read */
+            unsigned long long at = (unsigned long long)(b->fed + i);
             if (isprint(c))
-                snprintf(err, errlen, "byte 0x%02x ('%c') at offset %zu is not a remote_bitbang command "
-                         "(expected 0-7, R, r-u, B, b or Q)", c, c, i);
+                snprintf(err, errlen, "byte 0x%02x ('%c') at offset %llu is not a remote_bitbang command "
+                         "(expected 0-7, R, r-u, B, b or Q)", c, c, at);
             else
-                snprintf(err, errlen, "byte 0x%02x at offset %zu is not a remote_bitbang command "
-                         "(expected 0-7, R, r-u, B, b or Q)", c, i);
+                snprintf(err, errlen, "byte 0x%02x at offset %llu is not a remote_bitbang command "
+                         "(expected 0-7, R, r-u, B, b or Q)", c, at);
             st = WS_ERR_INVALID_ARG;
             break;
         }
     }
     *nout = o;
     *used = i;
+    b->fed += i;
     return st;
 }

@@ -22,6 +22,7 @@ typedef struct ws_bitbang {
     int srst;                   /* last SRST level (not wired: see docs)  */
     int quit;                   /* 'Q' seen                               */
     uint64_t edges, reads;      /* rising TCK edges and TDO reads so far  */
+    uint64_t fed;               /* bytes decoded so far, over every call  */
 } ws_bitbang;
 
 void ws_bitbang_init(ws_bitbang *b, ws_jtag_tap *tap);
@@ -32,7 +33,8 @@ void ws_bitbang_init_chain(ws_bitbang *b, ws_jtag_tap *tap, unsigned n);
 /* Decode in[0..n). TDO replies go to out (room for n bytes), their count
  * to *nout. Stops after 'Q' (b->quit set; *used says how far it got).
  * A byte outside the protocol: WS_ERR_INVALID_ARG with the byte and its
- * offset in err; the replies before it are in out. */
+ * offset in the stream (every call's bytes counted) in err; the replies
+ * before it are in out. */
 ws_status ws_bitbang_feed(ws_bitbang *b, const uint8_t *in, size_t n, char *out, size_t *nout, size_t *used,
                           char *err, size_t errlen);
 /* True while a probe leaving now would leave a scan unfinished. */

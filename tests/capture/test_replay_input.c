@@ -164,6 +164,16 @@ static void good(void)
     CHECK(ws_replay_buffers(r, NULL, NULL, 0, &n) == WS_OK);
     CHECK_EQ_U(n, 0);
     ws_replay_close(r);
+    /* a bad setting given for the replay is named as the user's, not the capture's */
+    ws_replay_options bad = { .config = "cores=0" };
+    r = NULL;
+    err[0] = 0;
+    CHECK(ws_replay_open(path, &bad, &r, err, sizeof err) == WS_ERR_INVALID_ARG && !r);
+    CHECK_STR_CONTAINS(err, "configuration \"cores=0\": cores=0: must be 1..256");
+    if (strstr(err, "captured")) {
+        fprintf(stderr, "FAIL: a --config setting blamed on the capture: %s\n", err);
+        CHECK(0);
+    }
 }
 
 /* Open (and run) a bad capture: the message must contain `expect`. */

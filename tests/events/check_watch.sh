@@ -150,6 +150,19 @@ if [ -n "$two_app" ]; then
     out=$("$ws" watch --read "$work/two_cut.wsev" 2>&1); rc=$?
     [[ $rc = 1 && "$out" == *"device 2's trace"*"truncated or corrupt"* ]] && ok || bad "cut second trace (rc $rc): $out"
 fi
+# a file that is no trace is one, not 24-byte pieces taken for devices'
+# traces ("device 1's trace (byte 0)"); a directory is a read error
+head -c 100 /dev/zero | tr '\0' 'x' > "$work/junk.wsev"
+out=$("$ws" watch --read "$work/junk.wsev" 2>&1); rc=$?
+[[ $rc = 1 && "$out" == "warpscope watch: $work/junk.wsev: not a warpscope event trace (no WSEV header)" ]] && ok ||
+    bad "a file that is no trace (rc $rc): $out"
+cat "$work/r.wsev" "$work/junk.wsev" > "$work/tail.wsev"
+out=$("$ws" watch --read "$work/tail.wsev" 2>&1); rc=$?
+[[ $rc = 1 && "$out" == *"device 2's trace"*"no WSEV header"* && "$out" != *"device 3"* ]] && ok ||
+    bad "junk after a trace (rc $rc): $out"
+mkdir -p "$work/adir.wsev"
+out=$("$ws" watch --read "$work/adir.wsev" 2>&1); rc=$?
+[[ $rc = 1 && "$out" == *"cannot read: Is a directory"* ]] && ok || bad "a directory (rc $rc): $out"
 head -c 40 "$work/r.wsev" > "$work/t.wsev"
 out=$("$ws" watch --read "$work/t.wsev" 2>&1); rc=$?
 [[ $rc = 1 && "$out" == *"truncated or corrupt"* ]] && ok || bad "truncated trace: $out"

@@ -421,8 +421,92 @@ static void test_protocol(srv *sv)
     CHECK(sv->ft.detached);
 }
 
+/* ---- a gdb that detaches as the next one connects ---- */
+
+/* The fake target, with a monitor command that keeps the server busy
+ * while the client detaches and the next gdb connects. */
+static ws_status slow_monitor(void *t, const char *cmd, char **out)
+{
+    if (strcmp(cmd, "sleep")) return fake_monitor(t, cmd, out);
+    usleep(300 * 1000);
+    *out = strdup("slept\n");
+    return *out ? WS_OK : WS_ERR_OUT_OF_MEMORY;
+}
+
+static ws_gdb_target_ops slow_ops;
+
+/* Serve as the WARPSCOPE_DEBUG server does: one gdb after another, a
+ * second one knocking meanwhile refused. */
+static void *serve_twice(void *arg)
+{
+    srv *sv = arg;
+    for (int k = 0; k < 2; k++) {
+        int c;
+        char err[256];
+        if (ws_gdb_accept(sv->lfd, 10000, &sv->stop, &c, err, sizeof err) != WS_OK) break;
+        ws_gdb_serve(c, sv->lfd, &slow_ops, &sv->ft, &sv->stop);
+        close(c);
+    }
+    return NULL;
+}
+
+static int connect_to(uint16_t port)
+{
+    int c = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(port) };
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    CHECK(connect(c, (struct sockaddr *)&a, sizeof a) == 0);
+    return c;
+}
+
+static void test_quick_reattach(void)
+{
+    srv *sv = calloc(1, sizeof *sv);
+    char err[256];
+    fake_init(&sv->ft);
+    slow_ops = fake_ops;
+    slow_ops.monitor = slow_monitor;
+    if (ws_loopback_listen("gdb server", 0, &sv->lfd, &sv->port, err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        CHECK(0);
+        free(sv);
+        return;
+    }
+    pthread_t th;
+    pthread_create(&th, NULL, serve_twice, sv);
+    noack = 0;
+    cfd = connect_to(sv->port);
+    CHECK(!strcmp(cmd("qC"), "QC1"));
+    /* while the server runs the monitor command: detach, hang up, and the
+     * next gdb connects and asks */
+    char hex[16], pk[32] = "qRcmd,", buf[64];
+    ws_hex_encode((const uint8_t *)"sleep", 5, hex);
+    strcat(pk, hex);
+    size_t n = ws_rsp_frame('$', pk, strlen(pk), buf, sizeof buf);
+    raw_send(buf, n);
+    usleep(100 * 1000);
+    raw_send("$D#44", 5);
+    shutdown(cfd, SHUT_WR);
+    int first = cfd;
+    cfd = connect_to(sv->port);
+    raw_send("$qC#b4", 6);
+    long got = read_packet(reply, sizeof reply, NULL);
+    CHECK(got >= 0);
+    if (strcmp(reply, "QC1")) {
+        fprintf(stderr, "FAIL: the gdb that connected as the last one detached got '%s'\n", reply);
+        CHECK(0);
+    }
+    close(first);
+    close(cfd);
+    atomic_store(&sv->stop, 1);
+    pthread_join(th, NULL);
+    close(sv->lfd);
+    free(sv);
+}
+
 int main(void)
 {
+    test_quick_reattach();
     test_framing_units();
     test_parse_u32();
     test_agent_expr();

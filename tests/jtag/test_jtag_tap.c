@@ -326,12 +326,22 @@ static void test_bitbang(void)
     CHECK_EQ_U(t.state, WS_TAP_RESET);
     CHECK(!ws_bitbang_mid_scan(&bb));
     CHECK_EQ_U(feed(&bb, "Bb", out, err), WS_OK);
-    /* garbage: a clear error naming the byte and where it was */
+    /* garbage: a clear error naming the byte and where it was in the
+     * stream (39 bytes came before this call) */
     CHECK_EQ_U(feed(&bb, "0R1X", out, err), WS_ERR_INVALID_ARG);
     CHECK(!strcmp(out, "0"));
-    CHECK_STR_CONTAINS(err, "0x58 ('X') at offset 3");
+    CHECK_STR_CONTAINS(err, "0x58 ('X') at offset 42");
     CHECK_EQ_U(feed(&bb, "\x01", out, err), WS_ERR_INVALID_ARG);
-    CHECK_STR_CONTAINS(err, "byte 0x01 at offset 0 is not a remote_bitbang command");
+    CHECK_STR_CONTAINS(err, "byte 0x01 at offset 42 is not a remote_bitbang command");
+    {   /* a fresh stream whose bad byte comes in its second read: the
+         * offset counts both (it said "at offset 1": the server then
+         * wrote "after 4 bytes: ... at offset 1") */
+        ws_bitbang fresh;
+        ws_bitbang_init(&fresh, &t);
+        CHECK_EQ_U(feed(&fresh, "0R1", out, err), WS_OK);
+        CHECK_EQ_U(feed(&fresh, "2X", out, err), WS_ERR_INVALID_ARG);
+        CHECK_STR_CONTAINS(err, "0x58 ('X') at offset 4 is not");
+    }
     /* Q stops decoding */
     size_t nout, used;
     CHECK_EQ_U(ws_bitbang_feed(&bb, (const uint8_t *)"RQR", 3, out, &nout, &used, err, sizeof err), WS_OK);

@@ -155,6 +155,12 @@ static void round_trip(const char *dir)
         remove(c);
     }
 
+    /* A directory is a read error, not a file without a header (it said
+     * "not a warpscope trace file (no WSTRACE header)"). */
+    r = NULL;
+    CHECK(ws_trace_read(dir, &r, err, sizeof err) == WS_ERR_IO && !r && strstr(err, "cannot read: Is a directory"),
+          "a directory: %s", err);
+
     /* Cut anywhere: refused, naming the file. */
     const size_t cuts[] = { 0, 7, 31, 32, 40, na / 2, na - 1 };
     for (size_t k = 0; da && k < sizeof cuts / sizeof *cuts; k++) {
