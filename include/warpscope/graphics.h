@@ -93,7 +93,7 @@ typedef enum ws_gfx_compare {
     WS_GFX_GREATER, WS_GFX_NOTEQUAL, WS_GFX_GEQUAL, WS_GFX_ALWAYS
 } ws_gfx_compare;
 typedef enum ws_gfx_blend {
-    WS_GFX_BLEND_OPAQUE = 0,     /* dst = src                                    */
+    WS_GFX_BLEND_OPAQUE = 0,     /* dst = src; src clamped to 0..1 in every mode */
     WS_GFX_BLEND_ALPHA,          /* dst = src*a + dst*(1-a), alpha likewise      */
     WS_GFX_BLEND_ADDITIVE        /* dst = min(src + dst, 1)                      */
 } ws_gfx_blend;

@@ -488,6 +488,42 @@ static void test_frames_for_tools(void)
     free(old);
 }
 
+/* The target is unorm: the shader's colour is clamped to [0, 1] before
+ * blending, as every graphics API does (it was blended unclamped: 1.5 at
+ * alpha 0.5 over grey gave white, -0.5 added to grey gave black). */
+static void test_blend_clamps_source(void)
+{
+    static const struct { ws_gfx_blend mode; float c[4]; uint8_t want[4]; } cases[] = {
+        { WS_GFX_BLEND_ALPHA, { -0.5f, 1.5f, 0.25f, 0.5f }, { 64, 192, 96, 128 } },
+        { WS_GFX_BLEND_ALPHA, { 2.0f, 0.0f, 1.0f, 3.0f }, { 255, 0, 255, 255 } },
+        { WS_GFX_BLEND_ADDITIVE, { -0.5f, 0.25f, 1.5f, -1.0f }, { 128, 192, 255, 128 } },
+        { WS_GFX_BLEND_OPAQUE, { -0.5f, 1.5f, 0.25f, 7.0f }, { 0, 255, 64, 255 } },
+    };
+    const float grey[4] = { 0.5f, 0.5f, 0.5f, 0.5f }; /* 128 each */
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        ws_gfx_pipeline_desc d = desc("ref_vs", "ref_fs");
+        d.blend = cases[i].mode;
+        vtx v[6];
+        quad(v, 1, 1);
+        for (int k = 0; k < 6; k++) memcpy(v[k].color, cases[i].c, sizeof v[k].color);
+        ws_gfx_pipeline *p = NULL;
+        ws_addr vb = 0;
+        CHECK(ws_gfx_pipeline_create(dev, &d, &p) == WS_OK);
+        CHECK(ws_malloc(dev, sizeof v, &vb) == WS_OK && ws_memcpy_htod(dev, vb, v, sizeof v) == WS_OK);
+        CHECK(ws_gfx_set_vertex_buffer(dev, 0, vb, sizeof v) == WS_OK && ws_gfx_set_pipeline(dev, p) == WS_OK);
+        CHECK(ws_gfx_begin_frame(dev, NULL) == WS_OK && ws_gfx_clear(dev, grey, 1.0f) == WS_OK);
+        CHECK(ws_gfx_draw(dev, 6, 1, 0, 0) == WS_OK);
+        CHECK(ws_gfx_present(dev, target, img, sizeof img) == WS_OK);
+        const uint8_t *q = px(W / 2, H / 2);
+        if (memcmp(q, cases[i].want, 4))
+            printf("blend case %zu: got (%u %u %u %u), want (%u %u %u %u)\n", i, q[0], q[1], q[2], q[3], cases[i].want[0],
+                   cases[i].want[1], cases[i].want[2], cases[i].want[3]);
+        CHECK(!memcmp(q, cases[i].want, 4));
+        ws_free(dev, vb);
+        ws_gfx_pipeline_destroy(dev, p);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) { fprintf(stderr, "usage: %s gfx_shaders.elf\n", argv[0]); return 2; }
@@ -504,6 +540,7 @@ int main(int argc, char **argv)
     test_instances_and_strips();
     test_texture_lod();
     test_frames_for_tools();
+    test_blend_clamps_source();
     ws_device_close(dev);
 
     uint64_t a = frame_hash(NULL, argv[1]), b = frame_hash(NULL, argv[1]), c = frame_hash("mode=timing", argv[1]);
