@@ -108,7 +108,7 @@ typedef struct ws_gfx_pipeline_desc {
     ws_gfx_topology topology;
     ws_gfx_cull cull;
     ws_gfx_winding front_face;
-    int depth_test, depth_write;
+    int depth_test, depth_write;  /* depth_write acts only with depth_test on       */
     ws_gfx_compare depth_compare;
     ws_gfx_blend blend;
 } ws_gfx_pipeline_desc;

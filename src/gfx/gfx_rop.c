@@ -14,7 +14,10 @@ void gfx_rop(gfx_draw *d, const gfx_frags *f, const float *color)
     const ws_gfx_pipeline_desc *p = &st->pipe.desc;
     uint8_t *cbuf = ws_mem_global_ptr(&d->dev->mem, st->target.color);
     float *zbuf = st->target.depth ? (float *)(void *)ws_mem_global_ptr(&d->dev->mem, st->target.depth) : NULL;
-    int test = p->depth_test && zbuf, write = p->depth_write && zbuf;
+    /* depth is written only by a draw that tests it, as in OpenGL, Vulkan
+     * and Direct3D (a draw with the test off leaves the depth image alone
+     * whatever depth_write says) */
+    int test = p->depth_test && zbuf, write = test && p->depth_write;
     gfx_probe *probe = d->probe;
     for (uint32_t i = 0; i < f->n; i++) {
         const uint32_t *sys = f->sys + (size_t)i * 4;

@@ -524,6 +524,40 @@ static void test_blend_clamps_source(void)
     }
 }
 
+/* Depth write without the depth test: the depth image keeps its values,
+ * as every graphics API has it (a GL overlay drawn with the test off and
+ * the default depth mask must not move the depth buffer); the draw wrote
+ * its depths. With the test on (ALWAYS) the depths are written. */
+static void test_depth_write_needs_test(void)
+{
+    static float depth[W * H];
+    for (int with_test = 0; with_test < 2; with_test++) {
+        ws_gfx_pipeline_desc d = desc("ref_vs", "ref_fs");
+        d.depth_test = with_test;
+        d.depth_write = 1;
+        d.depth_compare = WS_GFX_ALWAYS;
+        vtx v[6];
+        quad(v, 1, 1);
+        for (int k = 0; k < 6; k++) v[k].pos[2] = 0.5f; /* window depth 0.75 */
+        ws_gfx_pipeline *p = NULL;
+        ws_addr vb = 0;
+        CHECK(ws_gfx_pipeline_create(dev, &d, &p) == WS_OK);
+        CHECK(ws_malloc(dev, sizeof v, &vb) == WS_OK && ws_memcpy_htod(dev, vb, v, sizeof v) == WS_OK);
+        CHECK(ws_gfx_set_vertex_buffer(dev, 0, vb, sizeof v) == WS_OK && ws_gfx_set_pipeline(dev, p) == WS_OK);
+        CHECK(ws_gfx_begin_frame(dev, NULL) == WS_OK && ws_gfx_clear(dev, (const float[4]){ 0, 0, 0, 1 }, 1.0f) == WS_OK);
+        CHECK(ws_gfx_draw(dev, 6, 1, 0, 0) == WS_OK);
+        CHECK(ws_gfx_present(dev, target, img, sizeof img) == WS_OK);
+        CHECK(ws_gfx_target_read_depth(dev, target, depth, W * H) == WS_OK);
+        float want = with_test ? 0.75f : 1.0f;
+        if (depth[(H / 2) * W + W / 2] != want)
+            printf("depth test %d, depth write 1: depth %g, want %g\n", with_test, depth[(H / 2) * W + W / 2], want);
+        CHECK(depth[(H / 2) * W + W / 2] == want);
+        CHECK(px(W / 2, H / 2)[0] > 100); /* the colour is written either way (red is u, about 0.5) */
+        ws_free(dev, vb);
+        ws_gfx_pipeline_destroy(dev, p);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) { fprintf(stderr, "usage: %s gfx_shaders.elf\n", argv[0]); return 2; }
@@ -541,6 +575,7 @@ int main(int argc, char **argv)
     test_texture_lod();
     test_frames_for_tools();
     test_blend_clamps_source();
+    test_depth_write_needs_test();
     ws_device_close(dev);
 
     uint64_t a = frame_hash(NULL, argv[1]), b = frame_hash(NULL, argv[1]), c = frame_hash("mode=timing", argv[1]);
