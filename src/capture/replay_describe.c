@@ -246,7 +246,7 @@ ws_status ws_replay_state_text(ws_replay *r, uint64_t index, char *buf, size_t l
             obj_name(r, p->fs), d->topology == WS_GFX_TRIANGLE_STRIP ? "strip" : "list",
             (unsigned)d->cull < 3 ? cull_names[d->cull] : "?",
             d->depth_test ? ((unsigned)d->depth_compare < 8 ? compare_names[d->depth_compare] : "?") : "off",
-            d->depth_write ? " write" : "", (unsigned)d->blend < 3 ? blend_names[d->blend] : "?");
+            d->depth_test && d->depth_write ? " write" : "", (unsigned)d->blend < 3 ? blend_names[d->blend] : "?");
     } else {
         say(&t, "pipeline: none\n");
     }
