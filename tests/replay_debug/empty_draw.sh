@@ -62,6 +62,18 @@ cat "$work/gdb_all.out"
 grep -q "is outside" "$work/gdb_all.out" && { echo "FAIL: the pixel was refused"; fails=$((fails+1)); }
 grep -Eq "^DRAW 5 PIXEL 8 16$" "$work/gdb_all.out" || { echo "FAIL: no stop at the pixel in draw 5"; fails=$((fails+1)); }
 [ "$rc" = 0 ] || { echo "FAIL: replay exit $rc"; cat "$work/replay.out"; fails=$((fails+1)); }
+# Draw 0's scissor lies outside the target: no fragment of it can reach
+# pixel (8,16), so debug-pixel refuses the pixel for that draw with the
+# reason (it was accepted, and continue ran to the frame end without a
+# word, which the check exists to prevent).
+start_debug_replay "$work/f.wscap"
+timeout 150 gdb-multiarch -batch -nx -ex "set pagination off" -ex "set confirm off" \
+  -ex "target remote 127.0.0.1:$(cat "$work/port")" -ex "monitor debug-pixel 8 16 0" > "$work/gdb_sc.out" 2>&1
+wait "$rpid"; rc=$?; rpid=
+cat "$work/gdb_sc.out"
+grep -q "pixel (8,16) is outside the pixels draw 0's viewport and scissor leave" "$work/gdb_sc.out" ||
+  { echo "FAIL: a pixel outside draw 0's scissor is not refused"; fails=$((fails+1)); }
+
 # A frame that is not the device's first: frame 1 of two, whose draws have
 # ids 3 (scissored away), 4 (red) and 5 (green). $draw is the device's id
 # (docs/capture-replay-debug.md), as a condition on it reads it: the
