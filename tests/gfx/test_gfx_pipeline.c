@@ -483,6 +483,17 @@ static void test_frames_for_tools(void)
              (unsigned long long)f);
     CHECK_STR_CONTAINS(frames, want);
     CHECK(ws_gfx_present(dev, target, NULL, 0) == WS_ERR_INVALID_ARG); /* no frame open */
+    /* a frame whose work faults has ended too: its present is heard (it
+     * was not, so a tool saw frame f+1 begin and never end) */
+    unsigned u[3] = { 10, 12, 0 };
+    ws_addr ub;
+    CHECK(ws_malloc(dev, sizeof u, &ub) == WS_OK && ws_memcpy_htod(dev, ub, u, sizeof u) == WS_OK);
+    ws_gfx_pipeline_desc fd = desc("ref_vs", "fault_fs");
+    CHECK(draw(&fd, v, 6, 1, ub) == WS_ERR_KERNEL_FAULT);
+    ws_free(dev, ub);
+    snprintf(want, sizeof want, "p%llu b%llu p%llu ", (unsigned long long)f, (unsigned long long)f + 1,
+             (unsigned long long)f + 1);
+    CHECK_STR_CONTAINS(frames, want);
     CHECK(ws_tool_detach(dev, old, NULL) == WS_OK);
     CHECK(ws_tool_detach(dev, &watcher, NULL) == WS_OK);
     free(old);
