@@ -94,7 +94,7 @@ typedef enum ws_gfx_compare {
     WS_GFX_GREATER, WS_GFX_NOTEQUAL, WS_GFX_GEQUAL, WS_GFX_ALWAYS
 } ws_gfx_compare;
 typedef enum ws_gfx_blend {
-    WS_GFX_BLEND_OPAQUE = 0,     /* dst = src                                    */
+    WS_GFX_BLEND_OPAQUE = 0,     /* dst = src; src clamped to 0..1 in every mode */
     WS_GFX_BLEND_ALPHA,          /* dst = src*a + dst*(1-a), alpha likewise      */
     WS_GFX_BLEND_ADDITIVE        /* dst = min(src + dst, 1)                      */
 } ws_gfx_blend;
@@ -109,7 +109,7 @@ typedef struct ws_gfx_pipeline_desc {
     ws_gfx_topology topology;
     ws_gfx_cull cull;
     ws_gfx_winding front_face;
-    int depth_test, depth_write;
+    int depth_test, depth_write;  /* depth_write acts only with depth_test on       */
     ws_gfx_compare depth_compare;
     ws_gfx_blend blend;
 } ws_gfx_pipeline_desc;

@@ -63,7 +63,8 @@ typedef struct ws_tool {
     void (*device_close)(ws_device *dev, void *user);
     /* Version 2: graphics frames (warpscope/graphics.h). A frame was begun
      * (ws_gfx_begin_frame), or presented (ws_gfx_present, after its work
-     * ran and before the image goes back to the application). */
+     * ran and before the image goes back to the application; also when
+     * that work failed and the present returns the failure). */
     void (*frame_begin)(ws_device *dev, void *user, uint64_t frame);
     void (*frame_present)(ws_device *dev, void *user, uint64_t frame);
 } ws_tool;

@@ -123,6 +123,11 @@ uint32_t ws_replay_target_id_at(const ws_replay *r, uint64_t index);
 ws_gfx_target *ws_replay_target_by_id(ws_replay *r, uint32_t id);
 /* Its size as the capture made it, whether or not it exists now. */
 ws_status ws_replay_target_size(const ws_replay *r, uint32_t id, uint32_t *w, uint32_t *h);
+/* The pixels a draw at call `index` may touch: its target, viewport and
+ * scissor in common, as the pipeline computes them (docs/graphics.md),
+ * [x0, x1) x [y0, y1) in rect; all zero when they have none in common.
+ * WS_ERR_NOT_FOUND when no target is bound there. */
+ws_status ws_replay_draw_rect(const ws_replay *r, uint64_t index, uint32_t rect[4]);
 /* The graphics context when call `index` runs, as text lines
  * ("pipeline 2: vs=cube_vs fs=cube_fs cull=back depth=less write blend=opaque\n
  *  target 1 640x480 depth\nviewport ...\n"), for reports. */

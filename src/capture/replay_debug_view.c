@@ -84,7 +84,9 @@ ws_status rd_read_reg(void *tp, uint32_t tid, uint32_t r, uint32_t *v)
     else if (r == WS_GDB_REG_WARP) *v = s->warp;
     else if (r == WS_GDB_REG_LANE) *v = (uint32_t)l;
     else if (r == WS_GDB_REG_LAUNCH) *v = (uint32_t)s->launch_id;
-    else if (r == WS_GDB_REG_DRAW) *v = s->draw;
+    /* the device's draw id, as in live debugging and as the condition unit
+     * reads it (the snapshot holds the draw's ordinal in the frame) */
+    else if (r == WS_GDB_REG_DRAW) *v = s->gfx_stage ? (uint32_t)(ws_replay_first_draw(t->r) + s->draw) : 0;
     else if (r >= WS_GDB_REG_PIXEL_X && r <= WS_GDB_REG_PRIMITIVE) *v = sys[r - WS_GDB_REG_PIXEL_X];
     else if (r == WS_GDB_REG_VERTEX_ID || r == WS_GDB_REG_INSTANCE_ID) *v = sys[r - WS_GDB_REG_VERTEX_ID];
     return WS_OK;
@@ -154,7 +156,7 @@ ws_status rd_breakpoint(void *tp, int type, uint32_t addr, uint32_t kind, int in
  * leave `continue` running to the frame end with no hint. */
 static int pixel_drawable(rd_target *t, uint32_t x, uint32_t y, uint32_t d, char *buf, size_t cap)
 {
-    uint32_t draws = 0, inside = 0, w = 0, h = 0, maxw = 0, maxh = 0;
+    uint32_t draws = 0, inside = 0, w = 0, h = 0, maxw = 0, maxh = 0, in_target = 0, rect[4] = { 0 };
     const uint64_t n = ws_replay_call_count(t->r);
     for (uint64_t i = 0; i < n; i++) {
         ws_replay_call_info ci;
@@ -167,7 +169,11 @@ static int pixel_drawable(rd_target *t, uint32_t x, uint32_t y, uint32_t d, char
         if (ws_replay_target_size(t->r, ws_replay_target_id_at(t->r, i), &w, &h)) continue;
         if (w > maxw) maxw = w;
         if (h > maxh) maxh = h;
-        inside += x < w && y < h;
+        if (!(x < w && y < h)) continue;
+        in_target++;
+        /* and inside the pixels its viewport and scissor leave */
+        if (ws_replay_draw_rect(t->r, i, rect) == WS_OK && x >= rect[0] && x < rect[2] && y >= rect[1] && y < rect[3])
+            inside++;
     }
     if (inside) return 1;
     if (!draws)
@@ -175,8 +181,13 @@ static int pixel_drawable(rd_target *t, uint32_t x, uint32_t y, uint32_t d, char
     else if (d != UINT32_MAX && d >= draws)
         snprintf(buf, cap, "there is no draw %u: the frame has %u draw%s (0-%u)\n", d, draws, draws == 1 ? "" : "s",
                  draws - 1);
+    else if (d != UINT32_MAX && in_target)
+        snprintf(buf, cap, "pixel (%u,%u) is outside the pixels draw %u's viewport and scissor leave: [%u,%u) x [%u,%u)\n",
+                 x, y, d, rect[0], rect[2], rect[1], rect[3]);
     else if (d != UINT32_MAX)
         snprintf(buf, cap, "pixel (%u,%u) is outside draw %u's %ux%u render target\n", x, y, d, w, h);
+    else if (in_target)
+        snprintf(buf, cap, "pixel (%u,%u) is outside the pixels every draw's viewport and scissor leave\n", x, y);
     else
         snprintf(buf, cap, "pixel (%u,%u) is outside every draw's render target (the largest is %ux%u)\n", x, y,
                  maxw, maxh);

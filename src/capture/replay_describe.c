@@ -1,5 +1,6 @@
 /* Words for a capture: each call with its arguments (what --list prints
  * and reports show), and the graphics context in force at a call. */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -246,7 +247,7 @@ ws_status ws_replay_state_text(ws_replay *r, uint64_t index, char *buf, size_t l
             obj_name(r, p->fs), d->topology == WS_GFX_TRIANGLE_STRIP ? "strip" : "list",
             (unsigned)d->cull < 3 ? cull_names[d->cull] : "?",
             d->depth_test ? ((unsigned)d->depth_compare < 8 ? compare_names[d->depth_compare] : "?") : "off",
-            d->depth_write ? " write" : "", (unsigned)d->blend < 3 ? blend_names[d->blend] : "?");
+            d->depth_test && d->depth_write ? " write" : "", (unsigned)d->blend < 3 ? blend_names[d->blend] : "?");
     } else {
         say(&t, "pipeline: none\n");
     }
@@ -295,6 +296,33 @@ ws_status ws_replay_target_size(const ws_replay *r, uint32_t id, uint32_t *w, ui
     if (!r || !id || id >= r->nobj || r->obj[id].kind != RP_TARGET) return WS_ERR_NOT_FOUND;
     if (w) *w = r->obj[id].w;
     if (h) *h = r->obj[id].h_px;
+    return WS_OK;
+}
+
+ws_status ws_replay_draw_rect(const ws_replay *r, uint64_t index, uint32_t rect[4])
+{
+    if (!r || !rect) return WS_ERR_INVALID_ARG;
+    wscap_gfx_state s = r->gfx;
+    for (uint64_t i = 0; i < index && i < r->ncalls; i++) rp_track_gfx(&r->calls[i], &s);
+    uint32_t tw, th;
+    if (!s.target || ws_replay_target_size(r, s.target, &tw, &th) != WS_OK) return WS_ERR_NOT_FOUND;
+    /* as run_draw (src/gfx/gfx_cmd.c): target, viewport (default: the
+     * target), scissor (w 0: off); pixel centres inside */
+    double x0 = 0, y0 = 0, x1 = tw, y1 = th;
+    if (s.has_viewport) {
+        x0 = s.viewport[0]; y0 = s.viewport[1];
+        x1 = (double)s.viewport[0] + s.viewport[2]; y1 = (double)s.viewport[1] + s.viewport[3];
+    }
+    if (s.scissor[2]) {
+        x0 = fmax(x0, s.scissor[0]); y0 = fmax(y0, s.scissor[1]);
+        x1 = fmin(x1, (double)s.scissor[0] + s.scissor[2]); y1 = fmin(y1, (double)s.scissor[1] + s.scissor[3]);
+    }
+    x0 = fmax(x0, 0); y0 = fmax(y0, 0); x1 = fmin(x1, tw); y1 = fmin(y1, th);
+    memset(rect, 0, 4 * sizeof *rect);
+    if (x1 > x0 && y1 > y0) {
+        rect[0] = (uint32_t)ceil(x0 - 0.5); rect[1] = (uint32_t)ceil(y0 - 0.5);
+        rect[2] = (uint32_t)ceil(x1 - 0.5); rect[3] = (uint32_t)ceil(y1 - 0.5);
+    }
     return WS_OK;
 }
 

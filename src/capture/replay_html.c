@@ -30,10 +30,18 @@ typedef struct report {
     uint32_t last_target;         /* capture id of the last target drawn to */
     uint64_t last_call;           /* the call that wrote it last            */
     uint8_t *last_img;            /* that target's image after that call    */
+    char failure[640];            /* the frame's work failed here: its end  */
     ws_status st;
     char *err;
     size_t errlen;
 } report;
+
+/* Did the frame's own work fail (as it did when captured)? Then the frame
+ * ends there, as in the debugger and the pixel history. */
+static int report_frame_failure(ws_status st)
+{
+    return st == WS_ERR_KERNEL_FAULT || st == WS_ERR_KERNEL_ASSERT || st == WS_ERR_DEADLOCK || st == WS_ERR_TIMEOUT;
+}
 
 static int take_shot(void *user, ws_replay *r, uint64_t index)
 {
@@ -57,18 +65,24 @@ static int take_shot(void *user, ws_replay *r, uint64_t index)
     if (ws_replay_state_text(r, index, s->state, sizeof s->state) != WS_OK) s->state[0] = 0;
     ws_gfx_target *t = ws_replay_target_at(r, index);
     if (!t || ws_gfx_target_size(t, &s->w, &s->h) != WS_OK) return 0;
-    rp->last_target = ws_replay_target_id_at(r, index);
-    rp->last_call = index;
     uint8_t *img = malloc((size_t)s->w * s->h * 4), *small = NULL;
     uint32_t tw, th;
     if (!img) goto oom;
     /* reading the target runs the call's queued work first */
-    if (ws_gfx_target_read(rp->dev, t, img, (size_t)s->w * s->h * 4) != WS_OK) {
+    ws_status rs = ws_gfx_target_read(rp->dev, t, img, (size_t)s->w * s->h * 4);
+    if (rs != WS_OK) {
         free(img);
+        if (report_frame_failure(rs)) { /* the frame ends here, as it did when captured: no card for it */
+            snprintf(rp->failure, sizeof rp->failure, "call %" PRIu64 " %s: %s", index, ci.name, ws_last_error(rp->dev));
+            rp->n--;
+            return 1;
+        }
         rp->st = rt_fail(rp->err, rp->errlen, WS_ERR_INTERNAL, "report: call %" PRIu64 " %s: %s", index, ci.name,
                       ws_last_error(rp->dev));
         return 1;
     }
+    rp->last_target = ws_replay_target_id_at(r, index);
+    rp->last_call = index;
     ws_status st = ws_image_shrink(img, s->w, s->h, rp->thumb, &small, &tw, &th);
     free(rp->last_img); /* kept: the frame may destroy the target before its end */
     rp->last_img = img;
@@ -254,7 +268,14 @@ static ws_status write_page(FILE *f, report *rp, const ws_replay_html_options *o
     } else {
         fprintf(f, "<p class=\"facts\">The frame draws into no render target.</p>\n<p class=\"facts\">");
     }
-    fprintf(f, "<a href=\"#calls\">calls</a></p>\n</div></div>\n<main>\n");
+    fprintf(f, "<a href=\"#calls\">calls</a></p>\n");
+    if (rp->failure[0]) {
+        fprintf(f, "<p class=\"facts\">The frame's work failed, as when it was captured, and the frame ends there: "
+                   "<code>");
+        esc(f, rp->failure);
+        fprintf(f, "</code></p>\n");
+    }
+    fprintf(f, "</div></div>\n<main>\n");
     if (drawn) write_history(f, r, hist);
 
     fprintf(f, "<section id=\"draws\"><h2>The target after each clear and draw</h2>\n<div class=\"grid\">\n");
@@ -337,6 +358,9 @@ ws_status ws_replay_html(ws_replay *r, const char *dir, const ws_replay_html_opt
     if (ws_replay_restore(r) != WS_OK) return rt_fail(err, errlen, WS_ERR_INTERNAL, "report: %s", ws_replay_error(r));
     st = ws_replay_run(r, 0, UINT64_MAX, take_shot, &rp);
     if (rp.st != WS_OK) { st = rp.st; goto out; }
+    if (st != WS_OK && report_frame_failure(st) && !rp.failure[0]) /* seen where no clear or draw waited */
+        snprintf(rp.failure, sizeof rp.failure, "%s", ws_replay_error(r));
+    if (rp.failure[0]) st = WS_OK;
     if (st != WS_OK) { st = rt_fail(err, errlen, st, "report: %s", ws_replay_error(r)); goto out; }
     /* the final image: the last target drawn to, as the frame leaves it,
      * or as its last clear or draw left it when the frame destroyed it
@@ -349,7 +373,8 @@ ws_status ws_replay_html(ws_replay *r, const char *dir, const ws_replay_html_opt
         img = rp.last_img;
         rp.last_img = NULL;
     }
-    if (final && ws_gfx_target_read(rp.dev, final, img, (size_t)w * h * 4) != WS_OK) {
+    /* (after a failure the frame ended at it: the last image is its end) */
+    if (final && !rp.failure[0] && ws_gfx_target_read(rp.dev, final, img, (size_t)w * h * 4) != WS_OK) {
         st = rt_fail(err, errlen, WS_ERR_INTERNAL, "report: reading the final render target: %s", ws_last_error(rp.dev));
         goto out;
     }

@@ -47,6 +47,13 @@ typedef struct pix_run {
     size_t errlen;
 } pix_run;
 
+/* Did the frame's own work fail (as it did when captured)? Then the frame
+ * ends there: what came before is the history (replay_debug does the same). */
+static int frame_failure(ws_status st)
+{
+    return st == WS_ERR_KERNEL_FAULT || st == WS_ERR_KERNEL_ASSERT || st == WS_ERR_DEADLOCK || st == WS_ERR_TIMEOUT;
+}
+
 static int after_call(void *user, ws_replay *r, uint64_t index)
 {
     pix_run *p = user;
@@ -59,7 +66,15 @@ static int after_call(void *user, ws_replay *r, uint64_t index)
     const ws_gfx_probe_rec *rec;
     size_t n;
     /* run the call now, so the records so far are all its own */
-    if (ws_synchronize(p->dev) != WS_OK || ws_gfx_probe_records(p->dev, &rec, &n) != WS_OK) {
+    ws_status sync = ws_synchronize(p->dev);
+    if (sync != WS_OK && frame_failure(sync)) /* its records up to the fault are kept below */
+        snprintf(p->h->failure, sizeof p->h->failure, "call %" PRIu64 " %s: %s", index, ci.name, ws_last_error(p->dev));
+    else if (sync != WS_OK) {
+        p->st = rt_fail(p->err, p->errlen, WS_ERR_INTERNAL, "pixel history: call %" PRIu64 " %s: %s", index, ci.name,
+                     ws_last_error(p->dev));
+        return 1;
+    }
+    if (ws_gfx_probe_records(p->dev, &rec, &n) != WS_OK) {
         p->st = rt_fail(p->err, p->errlen, WS_ERR_INTERNAL, "pixel history: call %" PRIu64 " %s: %s", index, ci.name,
                      ws_last_error(p->dev));
         return 1;
@@ -87,7 +102,7 @@ static int after_call(void *user, ws_replay *r, uint64_t index)
         h->ev[h->n++] = (ws_pixel_event){ .call = index, .target = t, .target_id = tid, .rec = rec[k] };
     }
     ws_gfx_probe_empty(p->dev);
-    return 0;
+    return h->failure[0] != 0; /* the frame ended at the failure */
 }
 
 /* The pixel of target t as it is now (0 when t cannot be read). */
@@ -146,6 +161,12 @@ ws_status ws_replay_pixel_collect(ws_replay *r, uint32_t x, uint32_t y, uint64_t
     st = ws_replay_run(r, 0, UINT64_MAX, after_call, &p);
     ws_gfx_probe_disarm(dev);
     if (p.st != WS_OK) { ws_pixel_history_free(out); return p.st; }
+    /* work that failed where no clear or draw waited for it (a kernel
+     * launch, seen by the next call or the end of the frame) ends the
+     * frame too */
+    if (st != WS_OK && frame_failure(st) && !out->failure[0])
+        snprintf(out->failure, sizeof out->failure, "%s", ws_replay_error(r));
+    if (out->failure[0]) st = WS_OK;
     if (st != WS_OK) {
         ws_pixel_history_free(out);
         return rt_fail(err, errlen, st, "pixel history: %s", ws_replay_error(r));
@@ -276,6 +297,7 @@ ws_status ws_replay_pixel_print(ws_replay *r, const ws_pixel_history *h, FILE *o
         cur = h->final;
         curz = h->final_depth;
     }
+    if (h->failure[0]) fprintf(out, "the frame's work failed, as when it was captured; the frame ends there: %s\n", h->failure);
     fprintf(out, "frame end: colour ");
     print_rgba(out, cur);
     if (h->has_depth) fprintf(out, "   depth %.9g", curz);

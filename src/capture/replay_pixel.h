@@ -49,14 +49,20 @@ typedef struct ws_pixel_history {
     ws_pixel_event *ev;           /* in API order                              */
     size_t n;
     uint64_t ncalls;              /* distinct calls among ev                   */
+    /* The frame's own work failed (a shader or kernel fault, an assert, a
+     * deadlock, the watchdog), as it did when captured: the frame ends
+     * there, and the history holds what happened to the pixel before.
+     * Empty when the frame ran to its end. */
+    char failure[640];
 } ws_pixel_history;
 
 /* Collect the history of pixel (x, y) (row 0 at the top) of the target
  * bound when call `target_call` runs, or, with WS_REPLAY_LAST_TARGET, of
  * the target the frame's last clear or draw writes. (A call index, not a
  * handle: a target created inside the frame gets a new handle at every
- * restore.) out->target is valid until the next restore. Free with
- * ws_pixel_history_free. */
+ * restore.) out->target is valid until the next restore. A frame whose
+ * work fails ends there, as in the debugger: the history up to the fault,
+ * with out->failure saying what failed. Free with ws_pixel_history_free. */
 #define WS_REPLAY_LAST_TARGET UINT64_MAX
 ws_status ws_replay_pixel_collect(ws_replay *r, uint32_t x, uint32_t y, uint64_t target_call,
                                   ws_pixel_history *out, char *err, size_t errlen);

@@ -20,6 +20,12 @@ static inline uint8_t gfx_unorm8(float v)
     return (uint8_t)(v * 255.0f + 0.5f);
 }
 
+/* A colour channel clamped to [0, 1]; NaN is 0. */
+static inline float gfx_clamp01(float v)
+{
+    return v > 0.0f ? (v < 1.0f ? v : 1.0f) : 0.0f;
+}
+
 static inline int gfx_depth_pass(ws_gfx_compare op, float z, float ref)
 {
     switch (op) {

@@ -3,8 +3,8 @@
  * Setup snaps window coordinates to 24.8 fixed point and evaluates edge
  * functions exactly in 64-bit integers at pixel centres (x + 0.5, y + 0.5).
  * A pixel exactly on an edge belongs to the triangle only if that edge is a
- * top or a left edge (the top-left rule, in the image's y-down
- * coordinates): two triangles sharing an edge cover each pixel once.
+ * bottom or a left edge of the triangle as the picture shows it (Mesa's
+ * llvmpipe's rule): two triangles sharing an edge cover each pixel once.
  *
  * Binning sorts the triangles of a batch into 16x16-pixel tiles, keeping
  * primitive order within a tile; each tile then emits, triangle by
@@ -40,10 +40,11 @@ static inline int64_t edge(const setup *s, int a, int b, int64_t px, int64_t py)
 }
 
 /* The fill rule: OpenGL's window coordinates put y = 0 at the bottom, and
- * GL implementations (Mesa's llvmpipe, checked by tests/gfx) apply the
- * top-left rule in those coordinates. Here y = 0 is the top row, so that
- * rule keeps edges whose triangle lies above them (a horizontal edge with
- * the interior at smaller y) and left edges (interior at larger x). With
+ * Mesa's llvmpipe (checked by tests/gfx, tests/gfx/mesa_ref.h) keeps the
+ * bottom and left edges of a triangle in those coordinates. Here y = 0 is
+ * the top row, so the rule keeps edges whose triangle lies above them (a
+ * horizontal edge with the interior at smaller y) and left edges
+ * (interior at larger x). With
  * the interior where edge functions are positive, those are the edges
  * running right to left (dy == 0, dx < 0) or upwards (dy < 0). */
 static int is_top_left(int64_t dx, int64_t dy) { return (dy == 0 && dx < 0) || dy < 0; }

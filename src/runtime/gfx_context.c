@@ -327,8 +327,10 @@ ws_status ws_gfx_present(ws_device *dev, ws_gfx_target *t, void *rgba, size_t n)
     g->in_frame = 0;
     uint64_t presented = g->frame++;
     st = ws_cmd_drain(dev, 0); /* the frame's work runs now */
-    if (st != WS_OK) return st;
+    /* the frame has ended even when its work failed (the next one is
+     * presented + 1): the tools that heard it begin hear it end */
     ws_tools_frame(dev, presented, 0);
+    if (st != WS_OK) return st;
     if (rgba) memcpy(rgba, ws_mem_global_ptr(&dev->mem, t->hw.color), want);
     return WS_OK;
 }

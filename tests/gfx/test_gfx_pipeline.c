@@ -498,9 +498,90 @@ static void test_frames_for_tools(void)
              (unsigned long long)f);
     CHECK_STR_CONTAINS(frames, want);
     CHECK(ws_gfx_present(dev, target, NULL, 0) == WS_ERR_INVALID_ARG); /* no frame open */
+    /* a frame whose work faults has ended too: its present is heard (it
+     * was not, so a tool saw frame f+1 begin and never end) */
+    unsigned u[3] = { 10, 12, 0 };
+    ws_addr ub;
+    CHECK(ws_malloc(dev, sizeof u, &ub) == WS_OK && ws_memcpy_htod(dev, ub, u, sizeof u) == WS_OK);
+    ws_gfx_pipeline_desc fd = desc("ref_vs", "fault_fs");
+    CHECK(draw(&fd, v, 6, 1, ub) == WS_ERR_KERNEL_FAULT);
+    ws_free(dev, ub);
+    snprintf(want, sizeof want, "p%llu b%llu p%llu ", (unsigned long long)f, (unsigned long long)f + 1,
+             (unsigned long long)f + 1);
+    CHECK_STR_CONTAINS(frames, want);
     CHECK(ws_tool_detach(dev, old, NULL) == WS_OK);
     CHECK(ws_tool_detach(dev, &watcher, NULL) == WS_OK);
     free(old);
+}
+
+/* The target is unorm: the shader's colour is clamped to [0, 1] before
+ * blending, as every graphics API does (it was blended unclamped: 1.5 at
+ * alpha 0.5 over grey gave white, -0.5 added to grey gave black). */
+static void test_blend_clamps_source(void)
+{
+    static const struct { ws_gfx_blend mode; float c[4]; uint8_t want[4]; } cases[] = {
+        { WS_GFX_BLEND_ALPHA, { -0.5f, 1.5f, 0.25f, 0.5f }, { 64, 192, 96, 128 } },
+        { WS_GFX_BLEND_ALPHA, { 2.0f, 0.0f, 1.0f, 3.0f }, { 255, 0, 255, 255 } },
+        { WS_GFX_BLEND_ADDITIVE, { -0.5f, 0.25f, 1.5f, -1.0f }, { 128, 192, 255, 128 } },
+        { WS_GFX_BLEND_OPAQUE, { -0.5f, 1.5f, 0.25f, 7.0f }, { 0, 255, 64, 255 } },
+    };
+    const float grey[4] = { 0.5f, 0.5f, 0.5f, 0.5f }; /* 128 each */
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        ws_gfx_pipeline_desc d = desc("ref_vs", "ref_fs");
+        d.blend = cases[i].mode;
+        vtx v[6];
+        quad(v, 1, 1);
+        for (int k = 0; k < 6; k++) memcpy(v[k].color, cases[i].c, sizeof v[k].color);
+        ws_gfx_pipeline *p = NULL;
+        ws_addr vb = 0;
+        CHECK(ws_gfx_pipeline_create(dev, &d, &p) == WS_OK);
+        CHECK(ws_malloc(dev, sizeof v, &vb) == WS_OK && ws_memcpy_htod(dev, vb, v, sizeof v) == WS_OK);
+        CHECK(ws_gfx_set_vertex_buffer(dev, 0, vb, sizeof v) == WS_OK && ws_gfx_set_pipeline(dev, p) == WS_OK);
+        CHECK(ws_gfx_begin_frame(dev, NULL) == WS_OK && ws_gfx_clear(dev, grey, 1.0f) == WS_OK);
+        CHECK(ws_gfx_draw(dev, 6, 1, 0, 0) == WS_OK);
+        CHECK(ws_gfx_present(dev, target, img, sizeof img) == WS_OK);
+        const uint8_t *q = px(W / 2, H / 2);
+        if (memcmp(q, cases[i].want, 4))
+            printf("blend case %zu: got (%u %u %u %u), want (%u %u %u %u)\n", i, q[0], q[1], q[2], q[3], cases[i].want[0],
+                   cases[i].want[1], cases[i].want[2], cases[i].want[3]);
+        CHECK(!memcmp(q, cases[i].want, 4));
+        ws_free(dev, vb);
+        ws_gfx_pipeline_destroy(dev, p);
+    }
+}
+
+/* Depth write without the depth test: the depth image keeps its values,
+ * as every graphics API has it (a GL overlay drawn with the test off and
+ * the default depth mask must not move the depth buffer); the draw wrote
+ * its depths. With the test on (ALWAYS) the depths are written. */
+static void test_depth_write_needs_test(void)
+{
+    static float depth[W * H];
+    for (int with_test = 0; with_test < 2; with_test++) {
+        ws_gfx_pipeline_desc d = desc("ref_vs", "ref_fs");
+        d.depth_test = with_test;
+        d.depth_write = 1;
+        d.depth_compare = WS_GFX_ALWAYS;
+        vtx v[6];
+        quad(v, 1, 1);
+        for (int k = 0; k < 6; k++) v[k].pos[2] = 0.5f; /* window depth 0.75 */
+        ws_gfx_pipeline *p = NULL;
+        ws_addr vb = 0;
+        CHECK(ws_gfx_pipeline_create(dev, &d, &p) == WS_OK);
+        CHECK(ws_malloc(dev, sizeof v, &vb) == WS_OK && ws_memcpy_htod(dev, vb, v, sizeof v) == WS_OK);
+        CHECK(ws_gfx_set_vertex_buffer(dev, 0, vb, sizeof v) == WS_OK && ws_gfx_set_pipeline(dev, p) == WS_OK);
+        CHECK(ws_gfx_begin_frame(dev, NULL) == WS_OK && ws_gfx_clear(dev, (const float[4]){ 0, 0, 0, 1 }, 1.0f) == WS_OK);
+        CHECK(ws_gfx_draw(dev, 6, 1, 0, 0) == WS_OK);
+        CHECK(ws_gfx_present(dev, target, img, sizeof img) == WS_OK);
+        CHECK(ws_gfx_target_read_depth(dev, target, depth, W * H) == WS_OK);
+        float want = with_test ? 0.75f : 1.0f;
+        if (depth[(H / 2) * W + W / 2] != want)
+            printf("depth test %d, depth write 1: depth %g, want %g\n", with_test, depth[(H / 2) * W + W / 2], want);
+        CHECK(depth[(H / 2) * W + W / 2] == want);
+        CHECK(px(W / 2, H / 2)[0] > 100); /* the colour is written either way (red is u, about 0.5) */
+        ws_free(dev, vb);
+        ws_gfx_pipeline_destroy(dev, p);
+    }
 }
 
 int main(int argc, char **argv)
@@ -519,6 +600,8 @@ int main(int argc, char **argv)
     test_instances_and_strips();
     test_texture_lod();
     test_frames_for_tools();
+    test_blend_clamps_source();
+    test_depth_write_needs_test();
     ws_device_close(dev);
 
     uint64_t a = frame_hash(NULL, argv[1]), b = frame_hash(NULL, argv[1]), c = frame_hash("mode=timing", argv[1]);

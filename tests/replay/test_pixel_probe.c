@@ -35,15 +35,16 @@ static int is_work(size_t i)
  * recorded destination (the same float arithmetic, so exactly equal). */
 static void blend(ws_gfx_blend mode, const float *c, const uint8_t *dst, uint8_t out[4])
 {
+    float s[4];
+    for (int k = 0; k < 4; k++) s[k] = c[k] > 0 ? (c[k] < 1 ? c[k] : 1) : 0; /* the unorm target clamps the source */
     for (int k = 0; k < 4; k++) {
         float v;
         if (mode == WS_GFX_BLEND_ALPHA) {
-            float a = c[3] < 0 ? 0 : c[3] > 1 ? 1 : c[3];
-            v = c[k] * a + (float)dst[k] / 255.0f * (1.0f - a);
+            v = s[k] * s[3] + (float)dst[k] / 255.0f * (1.0f - s[3]);
         } else if (mode == WS_GFX_BLEND_ADDITIVE) {
-            v = c[k] + (float)dst[k] / 255.0f;
+            v = s[k] + (float)dst[k] / 255.0f;
         } else {
-            v = c[k];
+            v = s[k];
         }
         out[k] = gfx_unorm8(v);
     }

@@ -23,5 +23,27 @@ grep -Eq "^BACK 8$" "$work/gdb.out" || { echo "FAIL: stepping back and forth"; f
 grep -Eq "at the frame end, where its work failed: .*call [0-9]+ ws_gfx_present: .*vertex fetch: vertex 100 " "$work/gdb.out" ||
   { echo "FAIL: monitor position does not say where and why the frame stops"; fails=$((fails+1)); }
 [ "$rc" = 0 ] || { echo "FAIL: replay exit $rc"; cat "$work/replay.out"; fails=$((fails+1)); }
+# The pixel history of the same frame ends at the fault too, with what
+# happened to the pixel before it (it refused the frame: "pixel history:
+# call 10 ws_gfx_draw: ... vertex fetch ...", and nothing else).
+"$ws" replay --pixel 8,16 "$work/f.wscap" > "$work/pixel.out" 2>&1; prc=$?
+cat "$work/pixel.out"
+[ "$prc" = 0 ] || { echo "FAIL: replay --pixel exit $prc"; fails=$((fails+1)); }
+grep -Eq "^pixel \(8,16\) of the 32x32 render target: 3 events in 3 calls$" "$work/pixel.out" ||
+  { echo "FAIL: the clear, the red quad and the green quad are not the pixel's history"; fails=$((fails+1)); }
+grep -Eq "^the frame's work failed.*the frame ends there: call [0-9]+ ws_gfx_draw: .*vertex fetch: vertex 100 " "$work/pixel.out" ||
+  { echo "FAIL: the pixel history does not say where and why the frame stops"; fails=$((fails+1)); }
+grep -Eq "^frame end: colour \(  0 255   0 255\)$" "$work/pixel.out" ||
+  { echo "FAIL: the pixel does not end green"; fails=$((fails+1)); }
+# So does the frame report: the cards of the clears and draws before the
+# fault, the pixel's history, and where and why the frame ended (it
+# refused the frame: "report: call 10 ws_gfx_draw: ...").
+"$ws" replay --html "$work/report" --pixel 8,16 "$work/f.wscap" > "$work/html.out" 2>&1; hrc=$?
+cat "$work/html.out"
+[ "$hrc" = 0 ] || { echo "FAIL: replay --html exit $hrc"; fails=$((fails+1)); }
+grep -q "The frame's work failed, as when it was captured, and the frame ends there: <code>call [0-9]* ws_gfx_draw: .*vertex fetch: vertex 100 " "$work/report/index.html" 2>/dev/null ||
+  { echo "FAIL: the report does not say where and why the frame stops"; fails=$((fails+1)); }
+[ "$(grep -o 'class="card"' "$work/report/index.html" 2>/dev/null | wc -l)" -ge 3 ] ||
+  { echo "FAIL: the report lacks the cards of the calls before the fault"; fails=$((fails+1)); }
 echo "$fails failed"
 [ "$fails" = 0 ]
