@@ -1,6 +1,7 @@
 /* Timing-model parameters: defaults and the "key = value" file format. */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,37 +26,37 @@ void ws_timing_params_default(ws_timing_params *p)
     p->fetch_latency = 4;
 }
 
+/* A whole number as configuration text writes it: decimal (leading zeros
+ * too: "010" is ten, not octal eight) or hexadecimal after 0x; no sign,
+ * no spaces inside. -1 for anything else. */
+static int parse_number(const char *v, unsigned long *out)
+{
+    const int hex = v[0] == '0' && (v[1] == 'x' || v[1] == 'X');
+    const char *d = hex ? v + 2 : v;
+    if (!(hex ? isxdigit((unsigned char)*d) : isdigit((unsigned char)*d))) return -1;
+    char *end;
+    errno = 0;
+    unsigned long n = strtoul(d, &end, hex ? 16 : 10);
+    if (*end) return -1;
+    *out = errno == ERANGE ? ULONG_MAX : n; /* (out of every key's range) */
+    return 0;
+}
+
+/* The keys, numbered: a latency per unit, an
+ * interval per ALU unit, then the others. */
+enum { KEY_LATENCY = 0, KEY_INTERVAL = KEY_LATENCY + WS_UNIT_COUNT, KEY_SCHEDULER = KEY_INTERVAL + WS_UNIT_MIO,
+       KEY_OTHER, KEY_COUNT = KEY_OTHER + 6 };
+
+/* Set `key` from `val`; returns its number (KEY_*), or -1 with the reason in why. */
 static int set_key(ws_timing_params *p, const char *key, const char *val, char *why, size_t len)
 {
     if (strcmp(key, "scheduler") == 0) {
         if (strcmp(val, "lrr") == 0) p->policy = WS_SCHED_LRR;
         else if (strcmp(val, "gto") == 0) p->policy = WS_SCHED_GTO;
         else { snprintf(why, len, "scheduler = %s: expected 'lrr' or 'gto'", val); return -1; }
-        return 0;
+        return KEY_SCHEDULER;
     }
-    char *end;
-    errno = 0;
-    unsigned long v = strtoul(val, &end, 0);
-    if (!*val || *end || errno || val[0] == '-' || v > 1000000) {
-        snprintf(why, len, "%s = %s: expected a whole number 0..1000000", key, val);
-        return -1;
-    }
-    uint32_t n = (uint32_t)v;
     static const char *const unit_names[WS_UNIT_COUNT] = { "int", "mul", "div", "fp", "fdiv", "shared", "global" };
-    for (int u = 0; u < WS_UNIT_COUNT; u++) {
-        size_t l = strlen(unit_names[u]);
-        if (strncmp(key, unit_names[u], l) || key[l] != '_') continue;
-        if (strcmp(key + l + 1, "latency") == 0) {
-            if (n < 1) { snprintf(why, len, "%s = %u: must be at least 1", key, n); return -1; }
-            p->latency[u] = n;
-            return 0;
-        }
-        if (u < WS_UNIT_MIO && strcmp(key + l + 1, "interval") == 0) {
-            if (n < 1) { snprintf(why, len, "%s = %u: must be at least 1", key, n); return -1; }
-            p->interval[u] = n;
-            return 0;
-        }
-    }
     struct { const char *name; uint32_t *dst; uint32_t min, max; } keys[] = {
         { "schedulers", &p->schedulers, 1, 64 },
         { "mio_queue", &p->mio_queue, 1, 1000000 },
@@ -64,17 +65,33 @@ static int set_key(ws_timing_params *p, const char *key, const char *val, char *
         { "branch_latency", &p->branch_latency, 0, 1000 },
         { "fetch_latency", &p->fetch_latency, 0, 1000 },
     };
-    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
-        if (strcmp(key, keys[i].name) == 0) {
-            if (n < keys[i].min || n > keys[i].max) {
-                snprintf(why, len, "%s = %u: must be %u..%u", key, n, keys[i].min, keys[i].max);
-                return -1;
-            }
-            *keys[i].dst = n;
-            return 0;
-        }
-    snprintf(why, len, "unknown key '%s' (docs/timing.md lists the keys)", key);
-    return -1;
+    _Static_assert(sizeof keys / sizeof *keys == KEY_COUNT - KEY_OTHER, "KEY_COUNT counts the keys");
+    uint32_t *dst = NULL, min = 1, max = 1000000;
+    int id = -1;
+    for (int u = 0; u < WS_UNIT_COUNT && !dst; u++) {
+        size_t l = strlen(unit_names[u]);
+        if (strncmp(key, unit_names[u], l) || key[l] != '_') continue;
+        if (strcmp(key + l + 1, "latency") == 0) dst = &p->latency[u], id = KEY_LATENCY + u;
+        else if (u < WS_UNIT_MIO && strcmp(key + l + 1, "interval") == 0) dst = &p->interval[u], id = KEY_INTERVAL + u;
+    }
+    for (size_t i = 0; i < sizeof keys / sizeof *keys && !dst; i++)
+        if (strcmp(key, keys[i].name) == 0)
+            dst = keys[i].dst, min = keys[i].min, max = keys[i].max, id = KEY_OTHER + (int)i;
+    if (!dst) {
+        snprintf(why, len, "unknown key '%s' (docs/timing.md lists the keys)", key);
+        return -1;
+    }
+    unsigned long v;
+    if (parse_number(val, &v)) {
+        snprintf(why, len, "%s = %s: expected a whole number (decimal, or hexadecimal after 0x)", key, val);
+        return -1;
+    }
+    if (v < min || v > max) {
+        snprintf(why, len, "%s = %s: must be %u..%u", key, val, min, max);
+        return -1;
+    }
+    *dst = (uint32_t)v;
+    return id;
 }
 
 static char *trim(char *s)
@@ -113,7 +130,7 @@ int ws_timing_params_parse(ws_timing_params *p, const char *text, const char *na
             return -1;
         }
         *eq = 0;
-        if (set_key(p, trim(item), trim(eq + 1), why, sizeof why)) {
+        if (set_key(p, trim(item), trim(eq + 1), why, sizeof why) < 0) {
             snprintf(err, errlen, "%s:%u: %s", name, line, why);
             return -1;
         }

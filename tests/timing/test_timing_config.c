@@ -1,6 +1,8 @@
 /* Timing parameter files: defaults, every error names file and line, and
  * a parameter change changes cycles. */
+#include <string.h>
 #include "../test.h"
+#include "device/timing.h"
 #include "warpscope/warpscope.h"
 
 static void write_file(const char *path, const char *text)
@@ -23,11 +25,43 @@ static void expect_error(const char *text, const char *needle)
     CHECK(dev == NULL);
 }
 
+/* Parse `text` as a parameter file; 0 and the parameters, or -1 with err. */
+static int parse(const char *text, ws_timing_params *p, char *err, size_t len)
+{
+    ws_timing_params_default(p);
+    err[0] = 0;
+    return ws_timing_params_parse(p, text, "t.timing", err, len);
+}
+
+/* Numbers are read as configuration text reads them: decimal even with a
+ * leading zero (strtoul's base 0 took "010" as octal 8), or 0x hex. */
+static void test_numbers(void)
+{
+    ws_timing_params p;
+    char err[512];
+    CHECK(parse("int_latency = 010\n", &p, err, sizeof err) == 0);
+    CHECK_EQ_U(p.latency[WS_UNIT_INT], 10);
+    CHECK(parse("global_latency = 0400\nfetch_latency = 08\n", &p, err, sizeof err) == 0); /* "08": not a bad octal */
+    CHECK_EQ_U(p.latency[WS_UNIT_LSU], 400);
+    CHECK_EQ_U(p.fetch_latency, 8);
+    CHECK(parse("int_latency = 0x10\n", &p, err, sizeof err) == 0);
+    CHECK_EQ_U(p.latency[WS_UNIT_INT], 16);
+    CHECK(parse("int_latency = +8\n", &p, err, sizeof err) == -1);
+    CHECK_STR_CONTAINS(err, "t.timing:1: int_latency = +8: expected a whole number");
+    CHECK(parse("int_latency = 0x\n", &p, err, sizeof err) == -1);
+    CHECK(parse("int_latency = 0x-5\n", &p, err, sizeof err) == -1);
+    CHECK(parse("int_latency = 0x 5\n", &p, err, sizeof err) == -1);
+    CHECK(parse("lg_queue = 99999999999999999999999\n", &p, err, sizeof err) == -1);
+    CHECK_STR_CONTAINS(err, "must be 1..1000000");
+}
+
 int main(void)
 {
+    test_numbers();
     expect_error("# comment\nschedulers = 2\nglobal_latencyy = 3\n", "bad.timing:3: unknown key 'global_latencyy'");
     expect_error("int_latency = fast\n", "bad.timing:1: int_latency = fast: expected a whole number");
-    expect_error("\n\nint_latency = 0\n", "bad.timing:3: int_latency = 0: must be at least 1");
+    expect_error("\n\nint_latency = 0\n", "bad.timing:3: int_latency = 0: must be 1..1000000");
+    expect_error("global_latency = 1000001\n", "bad.timing:1: global_latency = 1000001: must be 1..1000000");
     expect_error("schedulers = 99\n", "bad.timing:1: schedulers = 99: must be 1..64");
     expect_error("scheduler = random\n", "bad.timing:1: scheduler = random: expected 'lrr' or 'gto'");
     expect_error("just words\n", "bad.timing:1: 'just words': expected key = value");
