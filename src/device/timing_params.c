@@ -112,16 +112,18 @@ int ws_timing_params_parse(ws_timing_params *p, const char *text, const char *na
         const char *nl = strchr(s, '\n');
         size_t n = nl ? (size_t)(nl - s) : strlen(s);
         line++;
+        /* a comment may be as long as it likes: only what precedes it is kept */
+        const char *hash = memchr(s, '#', n);
+        const size_t keep = hash ? (size_t)(hash - s) : n;
         char buf[256], why[200];
-        if (n >= sizeof buf) {
-            snprintf(err, errlen, "%s:%u: line too long", name, line);
+        if (keep >= sizeof buf) {
+            snprintf(err, errlen, "%s:%u: line too long (%zu characters before any comment, at most %zu)", name,
+                     line, keep, sizeof buf - 1);
             return -1;
         }
-        memcpy(buf, s, n);
-        buf[n] = 0;
+        memcpy(buf, s, keep);
+        buf[keep] = 0;
         s += n + (nl != NULL);
-        char *hash = strchr(buf, '#');
-        if (hash) *hash = 0;
         char *item = trim(buf);
         if (!*item) continue;
         char *eq = strchr(item, '=');

@@ -55,9 +55,24 @@ static void test_numbers(void)
     CHECK_STR_CONTAINS(err, "must be 1..1000000");
 }
 
+/* A comment may be as long as it likes (a line of more than 255 bytes was
+ * refused as too long even when all but its start was a comment). */
+static void test_long_comment(void)
+{
+    ws_timing_params p;
+    char err[512], text[2000];
+    snprintf(text, sizeof text, "# %0*d\nint_latency = 7 # %0*d\n", 1000, 0, 300, 0);
+    CHECK(parse(text, &p, err, sizeof err) == 0);
+    CHECK_EQ_U(p.latency[WS_UNIT_INT], 7);
+    snprintf(text, sizeof text, "int_latency = %0*d7\n", 300, 0); /* the setting itself is too long */
+    CHECK(parse(text, &p, err, sizeof err) == -1);
+    CHECK_STR_CONTAINS(err, "t.timing:1: line too long");
+}
+
 int main(void)
 {
     test_numbers();
+    test_long_comment();
     expect_error("# comment\nschedulers = 2\nglobal_latencyy = 3\n", "bad.timing:3: unknown key 'global_latencyy'");
     expect_error("int_latency = fast\n", "bad.timing:1: int_latency = fast: expected a whole number");
     expect_error("\n\nint_latency = 0\n", "bad.timing:3: int_latency = 0: must be 1..1000000");
