@@ -107,7 +107,7 @@ int ws_timing_params_parse(ws_timing_params *p, const char *text, const char *na
 {
     char tmp[8];
     if (!err) { err = tmp; errlen = sizeof tmp; }
-    unsigned line = 0;
+    unsigned line = 0, seen[KEY_COUNT] = { 0 }; /* the line that set each key */
     for (const char *s = text; *s;) {
         const char *nl = strchr(s, '\n');
         size_t n = nl ? (size_t)(nl - s) : strlen(s);
@@ -132,10 +132,17 @@ int ws_timing_params_parse(ws_timing_params *p, const char *text, const char *na
             return -1;
         }
         *eq = 0;
-        if (set_key(p, trim(item), trim(eq + 1), why, sizeof why) < 0) {
+        char *key = trim(item);
+        int id = set_key(p, key, trim(eq + 1), why, sizeof why);
+        if (id < 0) {
             snprintf(err, errlen, "%s:%u: %s", name, line, why);
             return -1;
         }
+        if (seen[id]) { /* which one was meant? */
+            snprintf(err, errlen, "%s:%u: %s given again (first at line %u)", name, line, key, seen[id]);
+            return -1;
+        }
+        seen[id] = line;
     }
     return 0;
 }

@@ -69,10 +69,25 @@ static void test_long_comment(void)
     CHECK_STR_CONTAINS(err, "t.timing:1: line too long");
 }
 
+/* A key given twice is an error naming both lines (the last one won,
+ * silently). */
+static void test_duplicates(void)
+{
+    ws_timing_params p;
+    char err[512];
+    CHECK(parse("int_latency = 8\n# later\nint_latency = 2\n", &p, err, sizeof err) == -1);
+    CHECK_STR_CONTAINS(err, "t.timing:3: int_latency given again (first at line 1)");
+    CHECK(parse("scheduler = gto\nscheduler = lrr\n", &p, err, sizeof err) == -1);
+    CHECK_STR_CONTAINS(err, "t.timing:2: scheduler given again (first at line 1)");
+    /* different keys of one unit are not duplicates */
+    CHECK(parse("int_latency = 8\nint_interval = 2\nschedulers = 4\nscheduler = gto\n", &p, err, sizeof err) == 0);
+}
+
 int main(void)
 {
     test_numbers();
     test_long_comment();
+    test_duplicates();
     expect_error("# comment\nschedulers = 2\nglobal_latencyy = 3\n", "bad.timing:3: unknown key 'global_latencyy'");
     expect_error("int_latency = fast\n", "bad.timing:1: int_latency = fast: expected a whole number");
     expect_error("\n\nint_latency = 0\n", "bad.timing:3: int_latency = 0: must be 1..1000000");
