@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "device/timing.h"
 
 void ws_timing_params_default(ws_timing_params *p)
@@ -151,23 +152,56 @@ int ws_timing_params_load(ws_timing_params *p, const char *path, char *err, size
 {
     ws_timing_params_default(p);
     if (!path || !*path) return 0;
+    /* A regular file only: the file is read when the configuration is
+     * validated and again when the device opens, which a pipe (a shell's
+     * <(...)) cannot give twice, and opening a FIFO would wait for a
+     * writer forever; a directory or a device is not a parameter file. */
+    struct stat sb;
+    if (stat(path, &sb)) {
+        snprintf(err, errlen, "timing=%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    if (!S_ISREG(sb.st_mode)) {
+        snprintf(err, errlen, "timing=%s: %s, not a regular file (the parameter file is read more than once)", path,
+                 S_ISDIR(sb.st_mode) ? "a directory" : S_ISFIFO(sb.st_mode) ? "a pipe" : "a device or socket");
+        return -1;
+    }
+    if (sb.st_size > (1 << 20)) {
+        snprintf(err, errlen, "timing=%s: %lld bytes, larger than the 1 MiB a parameter file may have", path,
+                 (long long)sb.st_size);
+        return -1;
+    }
     FILE *f = fopen(path, "rb");
     if (!f) {
         snprintf(err, errlen, "timing=%s: cannot open: %s", path, strerror(errno));
         return -1;
     }
-    char *text = NULL;
-    long n = -1;
-    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && n <= (1 << 20) && fseek(f, 0, SEEK_SET) == 0 &&
-        (text = malloc((size_t)n + 1)) && fread(text, 1, (size_t)n, f) == (size_t)n) {
-        text[n] = 0;
-    } else {
+    char *text = malloc((1 << 20) + 1);
+    if (!text) {
+        fclose(f);
+        snprintf(err, errlen, "timing=%s: out of host memory", path);
+        return -1;
+    }
+    /* (a file that grew past 1 MiB since the stat is cut there) */
+    size_t n = fread(text, 1, 1 << 20, f);
+    if (ferror(f)) {
+        int e = errno;
         free(text);
         fclose(f);
-        snprintf(err, errlen, "timing=%s: cannot read (or larger than 1 MiB)", path);
+        snprintf(err, errlen, "timing=%s: cannot read: %s", path, strerror(e));
         return -1;
     }
     fclose(f);
+    text[n] = 0;
+    /* a NUL byte would end the text early and hide what follows it */
+    const char *nul = memchr(text, 0, n);
+    if (nul) {
+        unsigned line = 1;
+        for (const char *c = text; c < nul; c++) line += *c == '\n';
+        snprintf(err, errlen, "%s:%u: a NUL byte: not a text file", path, line);
+        free(text);
+        return -1;
+    }
     int r = ws_timing_params_parse(p, text, path, err, errlen);
     free(text);
     return r;

@@ -1,6 +1,9 @@
 /* Timing parameter files: defaults, every error names file and line, and
  * a parameter change changes cycles. */
+#include <signal.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "../test.h"
 #include "device/timing.h"
 #include "warpscope/warpscope.h"
@@ -83,8 +86,45 @@ static void test_duplicates(void)
     CHECK(parse("int_latency = 8\nint_interval = 2\nschedulers = 4\nscheduler = gto\n", &p, err, sizeof err) == 0);
 }
 
+/* What is not a regular text file is refused with a reason: a FIFO made
+ * ws_config_validate wait forever in fopen for a writer; a directory or a
+ * pipe was reported as "cannot read (or larger than 1 MiB)" (a pipe such
+ * as a shell's <(...) cannot be read twice, and the file is read at
+ * validation and again at open); a NUL byte cut the text short in
+ * silence. */
+static void test_file_kinds(void)
+{
+    ws_config cfg;
+    char err[512] = "";
+    unlink("fifo.timing");
+    CHECK(mkfifo("fifo.timing", 0600) == 0);
+    alarm(30); /* a hang fails the test (SIGALRM) */
+    ws_config_default(&cfg);
+    CHECK(ws_config_parse(&cfg, "mode=timing timing=fifo.timing", err, sizeof err) == WS_OK);
+    CHECK(ws_config_validate(&cfg, err, sizeof err) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(err, "timing=fifo.timing: a pipe, not a regular file");
+    ws_device *dev = NULL;
+    CHECK(ws_device_open(&cfg, &dev) == WS_ERR_INVALID_ARG);
+    alarm(0);
+    unlink("fifo.timing");
+
+    CHECK(ws_config_parse(&cfg, "timing=.", err, sizeof err) == WS_OK);
+    CHECK(ws_config_validate(&cfg, err, sizeof err) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(err, "timing=.: a directory, not a regular file");
+
+    FILE *f = fopen("nul.timing", "wb");
+    if (f) {
+        fwrite("int_latency = 8\n\0global_latency = 9\n", 1, 37, f);
+        fclose(f);
+    }
+    CHECK(ws_config_parse(&cfg, "timing=nul.timing", err, sizeof err) == WS_OK);
+    CHECK(ws_config_validate(&cfg, err, sizeof err) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(err, "nul.timing:2: a NUL byte");
+}
+
 int main(void)
 {
+    test_file_kinds();
     test_numbers();
     test_long_comment();
     test_duplicates();
