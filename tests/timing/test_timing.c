@@ -285,6 +285,33 @@ static void test_watchdog_after_handover(void)
     ws_device_close(t.dev);
 }
 
+/* A device the profiler turns to timing mode builds its model when the
+ * profiler attaches (at the open), from the parameter file validated
+ * there. Built at the first launch, it read the file again: a file
+ * changed since the open failed that launch, with WS_ERR_OUT_OF_MEMORY and
+ * a report of a fault that never happened. */
+static void test_profiled_params(void)
+{
+    FILE *f = fopen("profiled.timing", "w");
+    if (!f) { CHECK(0); return; }
+    fputs("int_latency = 5\n", f);
+    fclose(f);
+    setenv("WARPSCOPE_PROFILE", "report=profiled.report", 1);
+    tdev t;
+    ws_addr out;
+    const int r = open_with_out(&t, "cores=1, timing=profiled.timing", 33, &out);
+    unsetenv("WARPSCOPE_PROFILE");
+    if (r) return;
+    f = fopen("profiled.timing", "w"); /* bad now: the open's parameters hold */
+    if (f) { fputs("int_latency = 0\n", f); fclose(f); }
+    ws_arg a[] = { WS_ARG_PTR(out), WS_ARG_I32(10) };
+    ws_timing_counters c;
+    run_counted(&t, "alu_chain", WS_DIM3(1, 1, 1), WS_DIM3(32, 1, 1), a, 2, &c);
+    /* int_latency = 5: 15 of each 16 dependent adds wait 4 cycles */
+    CHECK(c.state_cycles[WS_STATE_WAIT] >= 10 * 15 * 4);
+    ws_device_close(t.dev);
+}
+
 /* Operands and units of every op class the scoreboard relies on. */
 static void test_op_table(void)
 {
@@ -335,5 +362,6 @@ int main(int argc, char **argv)
     test_misc();
     test_deadlock_watchdog();
     test_watchdog_after_handover();
+    test_profiled_params();
     return TEST_SUMMARY();
 }
