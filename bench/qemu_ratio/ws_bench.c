@@ -29,7 +29,7 @@ static double now(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-static void die(ws_device *dev, const char *what)
+_Noreturn static void die(ws_device *dev, const char *what)
 {
     fprintf(stderr, "ws_bench: %s: %s\n", what, dev ? ws_last_error(dev) : "");
     exit(1);

@@ -16,7 +16,7 @@ int main(int argc, char **argv)
     if (ws_device_open(&cfg, &dev) != WS_OK) { fprintf(stderr, "cannot open a device\n"); return 1; }
     size_t bytes = (size_t)n * (size_t)n * sizeof(float);
     float *a = malloc(bytes), *b = malloc(bytes), *c = malloc(bytes);
-    ws_addr da, db, dc;
+    ws_addr da = 0, db = 0, dc = 0;
     for (int i = 0; i < n * n; i++) { a[i] = (float)(i % 7); b[i] = (float)(i % 5); }
     ws_status st = ws_module_load_file(dev, argv[1], &m);
     if (st == WS_OK) st = ws_kernel_get(m, "matmul_naive", &k);
