@@ -32,3 +32,15 @@ WS_KERNEL void gto_probe(unsigned *p, int k, int m)
         ".option pop\n"
         : "+r"(a0_), "+r"(a1_), "+r"(a2_) : : "a3", "a4", "a5", "t0", "t1", "memory");
 }
+
+/* A taken branch, timed by hand in docs/timing.md ("A taken branch, cycle
+ * by cycle"): 14 cycles for one warp with the default parameters. */
+WS_KERNEL __attribute__((naked)) void taken_branch(void)
+{
+    __asm__ volatile(".option push\n.option norvc\n"
+                     "beq x0, x0, 1f\n"
+                     "nop\n"
+                     "1: add a1, a1, a1\n"
+                     "ret\n"
+                     ".option pop\n");
+}

@@ -395,6 +395,25 @@ static void test_gto_order(void)
     ws_device_close(t.dev);
 }
 
+/* docs/timing.md's taken branch, cycle by cycle: fetch 0-3, beq 4,
+ * branch_resolving 5, no_instructions 6-9 (the target is not the next
+ * PC), add 10, ret 11, branch_resolving 12, drain 13 (the lanes retire at
+ * the exit stub without an issue slot). */
+static void test_taken_branch(void)
+{
+    tdev t;
+    if (tdev_open(&t, gto_elf, "mode=timing, cores=1")) { CHECK(0); return; }
+    ws_timing_counters c;
+    run_counted(&t, "taken_branch", WS_DIM3(1, 1, 1), WS_DIM3(32, 1, 1), NULL, 0, &c);
+    CHECK_EQ_U(c.cycles, 14);
+    CHECK_EQ_U(c.state_cycles[WS_STATE_SELECTED], 3);
+    CHECK_EQ_U(c.state_cycles[WS_STATE_NO_INSTRUCTIONS], 8);
+    CHECK_EQ_U(c.state_cycles[WS_STATE_BRANCH_RESOLVING], 2);
+    CHECK_EQ_U(c.state_cycles[WS_STATE_DRAIN], 1);
+    CHECK_EQ_U(c.resident_warp_cycles, 14);
+    ws_device_close(t.dev);
+}
+
 /* Operands and units of every op class the scoreboard relies on. */
 static void test_op_table(void)
 {
@@ -448,5 +467,6 @@ int main(int argc, char **argv)
     test_watchdog_after_handover();
     test_profiled_params();
     test_gto_order();
+    test_taken_branch();
     return TEST_SUMMARY();
 }
