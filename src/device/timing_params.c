@@ -109,6 +109,10 @@ int ws_timing_params_parse(ws_timing_params *p, const char *text, const char *na
     char tmp[8];
     if (!err) { err = tmp; errlen = sizeof tmp; }
     unsigned line = 0, seen[KEY_COUNT] = { 0 }; /* the line that set each key */
+    /* a UTF-8 byte order mark (some editors write one) is not part of the
+     * first key: kept, it made "unknown key 'int_latency'" of a good line,
+     * the mark invisible in the message */
+    if (!strncmp(text, "\xEF\xBB\xBF", 3)) text += 3;
     for (const char *s = text; *s;) {
         const char *nl = strchr(s, '\n');
         size_t n = nl ? (size_t)(nl - s) : strlen(s);

@@ -122,8 +122,20 @@ static void test_file_kinds(void)
     CHECK_STR_CONTAINS(err, "nul.timing:2: a NUL byte");
 }
 
+/* A UTF-8 byte order mark before the first key is skipped (it was read as
+ * part of the key: "unknown key 'int_latency'", the mark invisible). */
+static void test_bom(void)
+{
+    ws_timing_params p;
+    char err[512];
+    CHECK(parse("\xEF\xBB\xBFint_latency = 7\n", &p, err, sizeof err) == 0);
+    CHECK_EQ_U(p.latency[WS_UNIT_INT], 7);
+    CHECK(parse("int_latency = 7\n\xEF\xBB\xBF" "fp_latency = 3\n", &p, err, sizeof err) == -1); /* only at the start */
+}
+
 int main(void)
 {
+    test_bom();
     test_file_kinds();
     test_numbers();
     test_long_comment();
