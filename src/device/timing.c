@@ -491,8 +491,8 @@ static inline __attribute__((always_inline)) int core_cycle(ws_device *dev, ws_t
             if (x->state != WS_STATE_NOT_SELECTED) continue;
             uint32_t last = T->cs[c].last[sc];
             uint64_t key_s;
-            if (T->p.policy == WS_SCHED_GTO) {
-                key_s = s == last ? 0 : 1 + x->age;
+            if (T->p.policy == WS_SCHED_GTO) { /* the warp issued last, not whichever holds its slot now */
+                key_s = s == last && x->age == T->cs[c].last_age[sc] ? 0 : 1 + x->age;
             } else { /* slots after the last one issued first, wrapping */
                 uint32_t d = s + W - (last == UINT32_MAX ? W - 1 : last) - 1;
                 key_s = d >= W ? d - W : d;
@@ -504,6 +504,7 @@ static inline __attribute__((always_inline)) int core_cycle(ws_device *dev, ws_t
             twarp *x = &xs[pick[sc]];
             x->state = WS_STATE_SELECTED;
             T->cs[c].last[sc] = pick[sc];
+            T->cs[c].last_age[sc] = x->age;
             *issued = 1;
             if (issue(dev, T, &core->warps[pick[sc]], x, c, sc, t)) {
                 T->cs[c].ctr.state_cycles[WS_STATE_SELECTED]++; /* the cycle it faulted in */

@@ -71,6 +71,8 @@ typedef struct tcore {
     uint64_t mio_free, lsu_free; /* when the MIO and LSU queues drain        */
     uint32_t pending;            /* event-triggered samples due              */
     uint32_t last[64];           /* per scheduler: slot issued last (or ~0)  */
+    uint64_t last_age[64];       /* ... and that warp's age (GTO: a warp that
+                                    took the slot since is another warp)    */
     ws_timing_counters ctr;      /* its counts, summed into the launch's     */
     uint64_t next;               /* the earliest when of its warps (0: none yet) */
     uint64_t occ, far, far_min;

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "device/timing.h"
 #include "profile/prof_session.h"
 
 static const ws_tool prof_tool;
@@ -23,7 +24,23 @@ ws_status ws_profiler_attach(ws_device *dev, const char *spec)
     }
     /* Samples need cycles: the profiler runs the device in timing mode
      * (results are identical to functional mode). */
+    const ws_exec_mode mode = dev->cfg.mode;
     dev->cfg.mode = WS_MODE_TIMING;
+    /* ... and builds its model now, as a device opened in timing mode does,
+     * from the parameter file validated moments ago (built at the first
+     * launch instead, it read the file again there: a file changed since
+     * the open failed that launch with a message about a fault that never
+     * happened, its status saying out of host memory) */
+    if (!dev->timing) {
+        ws_status ts = ws_timing_create(dev);
+        if (ts != WS_OK) {
+            dev->cfg.mode = mode;
+            prof_options_free(&P->opt);
+            free(P);
+            return ts == WS_ERR_OUT_OF_MEMORY ? ws_set_error(dev, ts, "profiler: timing model: out of host memory")
+                                              : ts;
+        }
+    }
     /* The event buffer: as many records as asked for, halved until it fits
      * beside the program's own data (samples that do not fit are counted
      * as dropped and reported). */

@@ -7,8 +7,9 @@
 #include <unistd.h>
 #include "timing_test.h"
 #include "device/timing.h"
+#include "device/trace/trace_cell.h"
 
-static const char *elf;
+static const char *elf, *gto_elf;
 
 /* A device from config text `cfg` with the kernels loaded and an output
  * buffer of `words` words; -1 when there is no device. */
@@ -285,6 +286,134 @@ static void test_watchdog_after_handover(void)
     ws_device_close(t.dev);
 }
 
+/* A device the profiler turns to timing mode builds its model when the
+ * profiler attaches (at the open), from the parameter file validated
+ * there. Built at the first launch, it read the file again: a file
+ * changed since the open failed that launch, with WS_ERR_OUT_OF_MEMORY and
+ * a report of a fault that never happened. */
+static void test_profiled_params(void)
+{
+    FILE *f = fopen("profiled.timing", "w");
+    if (!f) { CHECK(0); return; }
+    fputs("int_latency = 5\n", f);
+    fclose(f);
+    setenv("WARPSCOPE_PROFILE", "report=profiled.report", 1);
+    tdev t;
+    ws_addr out;
+    const int r = open_with_out(&t, "cores=1, timing=profiled.timing", 33, &out);
+    unsetenv("WARPSCOPE_PROFILE");
+    if (r) return;
+    f = fopen("profiled.timing", "w"); /* bad now: the open's parameters hold */
+    if (f) { fputs("int_latency = 0\n", f); fclose(f); }
+    ws_arg a[] = { WS_ARG_PTR(out), WS_ARG_I32(10) };
+    ws_timing_counters c;
+    run_counted(&t, "alu_chain", WS_DIM3(1, 1, 1), WS_DIM3(32, 1, 1), a, 2, &c);
+    /* int_latency = 5: 15 of each 16 dependent adds wait 4 cycles */
+    CHECK(c.state_cycles[WS_STATE_WAIT] >= 10 * 15 * 4);
+    ws_device_close(t.dev);
+}
+
+/* GTO: the warp issued last issues again while it is eligible, else the
+ * eligible warp dispatched earliest (docs/timing.md). A warp that took the
+ * slot of the warp issued last took its priority too: a new block's first
+ * instruction issued before an older warp eligible in the same cycle.
+ * gto_kernels.c's probe meets that case within a range of its block 0's
+ * work; every cycle of every run is checked (one scheduler, blocks of one
+ * warp: block order is dispatch order; records of both warps every other
+ * cycle, in two passes). */
+static void test_gto_order(void)
+{
+    FILE *f = fopen("gto1.timing", "w");
+    if (!f) { CHECK(0); return; }
+    fputs("scheduler = gto\nschedulers = 1\n", f);
+    fclose(f);
+    tdev t;
+    ws_addr buf, tb;
+    if (tdev_open(&t, gto_elf, "mode=timing, cores=1, warps_per_core=2, timing=gto1.timing")) { CHECK(0); return; }
+    enum { CAP = 4096, MAXC = 2048 };
+    CHECK(ws_malloc(t.dev, 64 * 4, &buf) == WS_OK);
+    CHECK(ws_malloc(t.dev, sizeof(ws_trace_header) + CAP * sizeof(ws_trace_record), &tb) == WS_OK);
+    ws_trace_record *r = calloc(CAP, sizeof *r);
+    uint64_t choices = 0, bad = 0;
+    for (int k = 26; k <= 34 && r; k++)
+        for (int m = 0; m <= 9; m++) {
+            /* per cycle: the block selected, and the oldest block passed over (+1; 0: none) */
+            uint64_t sel[MAXC] = { 0 }, passed[MAXC] = { 0 }, cycles = 0;
+            for (unsigned phase = 0; phase < 2; phase++) {
+                ws_trace_config tc;
+                memset(&tc, 0, sizeof tc);
+                tc.enabled = 1;
+                tc.trigger = WS_TRACE_ON_CYCLES;
+                tc.period_log2 = 1;
+                tc.phase = phase;
+                tc.core_mask = ~0ull;
+                tc.buffer = tb;
+                tc.capacity = CAP;
+                CHECK(ws_trace_configure(t.dev, &tc) == WS_OK);
+                ws_arg a[] = { WS_ARG_PTR(buf), WS_ARG_I32(k), WS_ARG_I32(m) };
+                CHECK(tdev_run(&t, "gto_probe", WS_DIM3(3, 1, 1), WS_DIM3(32, 1, 1), a, 3) == WS_OK);
+                ws_timing_counters c;
+                CHECK(ws_last_launch_counters(t.dev, &c) == WS_OK);
+                cycles = c.cycles;
+                ws_trace_header h;
+                ws_memcpy_dtoh(t.dev, &h, tb, sizeof h);
+                CHECK_EQ_U(h.dropped, 0);
+                const uint64_t n = h.written < CAP ? h.written : CAP;
+                ws_memcpy_dtoh(t.dev, r, tb + sizeof h, n * sizeof *r);
+                for (uint64_t i = 0; i < n; i++) {
+                    if (r[i].cycle >= MAXC) continue;
+                    if (r[i].state == WS_STATE_SELECTED) sel[r[i].cycle] = r[i].block + 1;
+                    if (r[i].state == WS_STATE_NOT_SELECTED &&
+                        (!passed[r[i].cycle] || r[i].block + 1 < passed[r[i].cycle]))
+                        passed[r[i].cycle] = r[i].block + 1;
+                }
+            }
+            CHECK(cycles > 0 && cycles < MAXC);
+            uint64_t last = 0;
+            for (uint64_t cy = 0; cy < cycles && cy < MAXC; cy++) {
+                if (!sel[cy]) continue;
+                if (passed[cy]) {
+                    choices++;
+                    if (sel[cy] != last && sel[cy] > passed[cy]) {
+                        if (!bad)
+                            fprintf(stderr, "gto (k=%d m=%d): cycle %llu: block %llu issued, older block %llu "
+                                    "eligible, block %llu issued last\n", k, m, (unsigned long long)cy,
+                                    (unsigned long long)sel[cy] - 1, (unsigned long long)passed[cy] - 1,
+                                    (unsigned long long)last - 1);
+                        bad++;
+                    }
+                }
+                last = sel[cy];
+            }
+        }
+    ws_trace_disable(t.dev);
+    printf("gto: %llu cycles with a choice, %llu against the rule\n", (unsigned long long)choices,
+           (unsigned long long)bad);
+    CHECK(choices > 0);
+    CHECK_EQ_U(bad, 0);
+    free(r);
+    ws_device_close(t.dev);
+}
+
+/* docs/timing.md's taken branch, cycle by cycle: fetch 0-3, beq 4,
+ * branch_resolving 5, no_instructions 6-9 (the target is not the next
+ * PC), add 10, ret 11, branch_resolving 12, drain 13 (the lanes retire at
+ * the exit stub without an issue slot). */
+static void test_taken_branch(void)
+{
+    tdev t;
+    if (tdev_open(&t, gto_elf, "mode=timing, cores=1")) { CHECK(0); return; }
+    ws_timing_counters c;
+    run_counted(&t, "taken_branch", WS_DIM3(1, 1, 1), WS_DIM3(32, 1, 1), NULL, 0, &c);
+    CHECK_EQ_U(c.cycles, 14);
+    CHECK_EQ_U(c.state_cycles[WS_STATE_SELECTED], 3);
+    CHECK_EQ_U(c.state_cycles[WS_STATE_NO_INSTRUCTIONS], 8);
+    CHECK_EQ_U(c.state_cycles[WS_STATE_BRANCH_RESOLVING], 2);
+    CHECK_EQ_U(c.state_cycles[WS_STATE_DRAIN], 1);
+    CHECK_EQ_U(c.resident_warp_cycles, 14);
+    ws_device_close(t.dev);
+}
+
 /* Operands and units of every op class the scoreboard relies on. */
 static void test_op_table(void)
 {
@@ -323,8 +452,9 @@ static void test_op_table(void)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) { fprintf(stderr, "usage: %s timing_kernels.elf\n", argv[0]); return 2; }
+    if (argc < 3) { fprintf(stderr, "usage: %s timing_kernels.elf gto_kernels.elf\n", argv[0]); return 2; }
     elf = argv[1];
+    gto_elf = argv[2];
     test_op_table();
     test_chase();
     test_barrier();
@@ -335,5 +465,8 @@ int main(int argc, char **argv)
     test_misc();
     test_deadlock_watchdog();
     test_watchdog_after_handover();
+    test_profiled_params();
+    test_gto_order();
+    test_taken_branch();
     return TEST_SUMMARY();
 }

@@ -1,0 +1,46 @@
+/* The GTO scheduler's order (test_timing's gto_order). Block 0 (A) counts
+ * a loop down and exits, block 1 (B) waits for a global load and then
+ * issues a stream of independent adds, block 2 (C), which takes A's warp
+ * slot, issues a stream of its own. Over a range of A's work (k turns of
+ * its loop, m extra adds) C's first instruction and B's stream become
+ * eligible in the same cycle: GTO must issue B, the older warp. */
+#include <warpscope/kernel.h>
+
+WS_KERNEL void gto_probe(unsigned *p, int k, int m)
+{
+    register unsigned a0_ __asm__("a0") = (unsigned)(uintptr_t)p;
+    register int a1_ __asm__("a1") = k;
+    register int a2_ __asm__("a2") = m;
+    __asm__ volatile(".option push\n.option norvc\n"
+        "csrr t0, 0xCC7\n"                      /* block index */
+        "beqz t0, 10f\n"
+        "li t1, 1\n"
+        "beq t0, t1, 20f\n"
+        "add a3, a4, a4\nadd a3, a4, a4\nadd a3, a4, a4\nadd a3, a4, a4\n"   /* C */
+        "add a3, a4, a4\nadd a3, a4, a4\nadd a3, a4, a4\nadd a3, a4, a4\n"
+        "j 99f\n"
+        "10: beqz a1, 12f\n"                    /* A */
+        "11: addi a1, a1, -1\nbnez a1, 11b\n"
+        "12: beqz a2, 99f\n"
+        "13: add a3, a4, a4\naddi a2, a2, -1\nbnez a2, 13b\n"
+        "j 99f\n"
+        "20: lw a5, 0(a0)\nadd a5, a5, a5\n"    /* B */
+        "add a3, a4, a4\nadd a3, a4, a4\nadd a3, a4, a4\nadd a3, a4, a4\n"
+        "add a3, a4, a4\nadd a3, a4, a4\nadd a3, a4, a4\nadd a3, a4, a4\n"
+        "add a3, a4, a4\nadd a3, a4, a4\nadd a3, a4, a4\nadd a3, a4, a4\n"
+        "99:\n"
+        ".option pop\n"
+        : "+r"(a0_), "+r"(a1_), "+r"(a2_) : : "a3", "a4", "a5", "t0", "t1", "memory");
+}
+
+/* A taken branch, timed by hand in docs/timing.md ("A taken branch, cycle
+ * by cycle"): 14 cycles for one warp with the default parameters. */
+WS_KERNEL __attribute__((naked)) void taken_branch(void)
+{
+    __asm__ volatile(".option push\n.option norvc\n"
+                     "beq x0, x0, 1f\n"
+                     "nop\n"
+                     "1: add a1, a1, a1\n"
+                     "ret\n"
+                     ".option pop\n");
+}
