@@ -149,8 +149,8 @@ int main(void)
     expect_error("just words\n", "bad.timing:1: 'just words': expected key = value");
     expect_error("shared_interval = 2\n", "unknown key 'shared_interval'");
     expect_error("int_latency = -4\n", "bad.timing:1");
-    /* decimal, as in configuration text: 065 is sixty-five, not octal 53 */
-    expect_error("schedulers = 065\n", "bad.timing:1: schedulers = 65: must be 1..64");
+    /* decimal, as in configuration text: 065 is sixty-five (refused), not octal 53 (accepted) */
+    expect_error("schedulers = 065\n", "bad.timing:1: schedulers = 065: must be 1..64");
 
     ws_config cfg;
     char err[512] = "";
