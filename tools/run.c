@@ -161,9 +161,11 @@ int ws_cmd_run(int argc, char **argv)
         if (bufs[a].n && print_buffer(dev, a, &bufs[a])) goto fail;
     ws_launch_stats st;
     ws_last_launch_stats(dev, &st);
-    printf("%s: %llu thread-instructions, %llu warp-instructions, SIMT efficiency %.1f%%, %.3f ms\n",
+    char cycles[48] = ""; /* timing mode: the simulated cycles, what that mode is for */
+    if (st.cycles) snprintf(cycles, sizeof cycles, ", %llu cycles", (unsigned long long)st.cycles);
+    printf("%s: %llu thread-instructions, %llu warp-instructions, SIMT efficiency %.1f%%%s, %.3f ms\n",
            kname, (unsigned long long)st.thread_instructions, (unsigned long long)st.warp_instructions,
-           st.simt_efficiency * 100, st.host_seconds * 1e3);
+           st.simt_efficiency * 100, cycles, st.host_seconds * 1e3);
     rc = 0;
     goto done;
 fail:

@@ -28,6 +28,11 @@ refuse "float past FLT_MAX"   "out of range for float"           -- "$ws" run $K
 # FLT_MAX as <float.h> spells it rounds to FLT_MAX: in range (it was refused)
 out=$(run $K 3.40282347e38 1 2 3 4 5 2>&1) && ok "FLT_MAX as written in float.h" || bad "FLT_MAX refused: $out"
 refuse "pointer given a number" "a pointer takes zeros:N or iota:N" -- "$ws" run "$elf" kinds 5 1.5 1 2 3 4 5
+# timing mode's summary gives the simulated cycles; functional mode has none
+out=$("$ws" run --config mode=timing "$elf" calls_helper zeros:32 2>&1)
+[[ "$out" =~ SIMT\ efficiency\ [0-9.]+%,\ [0-9]+\ cycles, ]] && ok "timing mode: cycles in the summary" || bad "no cycles in timing mode: $out"
+out=$("$ws" run "$elf" calls_helper zeros:32 2>&1)
+[[ "$out" != *cycles* ]] && ok "functional mode: no cycles" || bad "cycles in functional mode: $out"
 refuse "zeros:0"              "N must be a whole number"         -- "$ws" run "$elf" kinds zeros:0 1.5 1 2 3 4 5
 refuse "--shared abc"         "--shared 'abc' is not a whole number" -- "$ws" run --shared abc $K 1.5 1 2 3 4 5
 refuse "--grid 2x"            "dimension 1 ('2x')"               -- "$ws" run --grid 2x $K 1.5 1 2 3 4 5
