@@ -261,12 +261,34 @@ static void monitor_thread(ws_gdb_session *s, const char *cmd, char *out, size_t
     free(th);
 }
 
+/* A monitor command's output: console output packets ('O' + hex) in
+ * pieces, then OK, so any length reaches gdb's console. */
+static void monitor_reply(ws_gdb_session *s, const char *out)
+{
+    size_t len = strlen(out), piece = WS_RSP_MAX_PACKET / 2 - 8;
+    char *h = malloc(2 * piece + 2);
+    for (size_t off = 0; h && off < len; off += piece) {
+        size_t n = len - off < piece ? len - off : piece;
+        h[0] = 'O';
+        ws_hex_encode((const uint8_t *)out + off, n, h + 1);
+        ws_gdb_send_packet(s, '$', h, 1 + 2 * n);
+    }
+    ws_gdb_reply(s, h ? "OK" : "E0c");
+    free(h);
+}
+
 static void cmd_rcmd(ws_gdb_session *s, const char *hex)
 {
     char cmd[512], *text = NULL, local[512];
-    long n = ws_hex_decode(hex, strlen(hex), (uint8_t *)cmd, sizeof cmd - 1);
-    if (n < 0) {
-        ws_gdb_reply_error(s, 1);
+    const size_t hexlen = strlen(hex);
+    long n = ws_hex_decode(hex, hexlen, (uint8_t *)cmd, sizeof cmd - 1);
+    if (n < 0) { /* said on gdb's console: a bare error reads "Protocol error with Rcmd" */
+        if (hexlen > 2 * (sizeof cmd - 1))
+            snprintf(local, sizeof local, "monitor command too long: %zu bytes, at most %zu\n", hexlen / 2,
+                     sizeof cmd - 1);
+        else
+            snprintf(local, sizeof local, "monitor command: the packet is not hex-encoded text\n");
+        monitor_reply(s, local);
         return;
     }
     cmd[n] = 0;
@@ -279,17 +301,7 @@ static void cmd_rcmd(ws_gdb_session *s, const char *hex)
     } else {
         out = text;
     }
-    /* Console output packets ('O' + hex) in pieces, then OK: any length. */
-    size_t len = strlen(out), piece = WS_RSP_MAX_PACKET / 2 - 8;
-    char *h = malloc(2 * piece + 2);
-    for (size_t off = 0; h && off < len; off += piece) {
-        size_t n = len - off < piece ? len - off : piece;
-        h[0] = 'O';
-        ws_hex_encode((const uint8_t *)out + off, n, h + 1);
-        ws_gdb_send_packet(s, '$', h, 1 + 2 * n);
-    }
-    ws_gdb_reply(s, h ? "OK" : "E0c");
-    free(h);
+    monitor_reply(s, out);
     free(text);
 }
 

@@ -328,7 +328,24 @@ static void test_protocol(srv *sv)
     CHECK(cmd("vCont;x")[0] == 'E');
     CHECK(cmd("vCont;c:zz")[0] == 'E');
     CHECK(cmd("vCont;c:99")[0] == 'E');
-    CHECK(cmd("qRcmd,zz")[0] == 'E');
+    /* a monitor command that is not hex, or too long: said on the console, then OK (gdb printed only
+     * "Protocol error with Rcmd" for a bare error) */
+    {
+        uint8_t txt[256];
+        const char *r = cmd("qRcmd,zz");
+        long n = r[0] == 'O' ? ws_hex_decode(r + 1, strlen(r + 1), txt, sizeof txt - 1) : -1;
+        txt[n > 0 ? n : 0] = 0;
+        CHECK_STR_CONTAINS((char *)txt, "not hex-encoded");
+        CHECK(read_packet(reply, sizeof reply, NULL) >= 0 && !strcmp(reply, "OK"));
+        static char big[8 + 2 * 600];
+        strcpy(big, "qRcmd,");
+        for (int i = 0; i < 600; i++) memcpy(big + 6 + 2 * i, "61", 2); /* 600 x 'a' */
+        r = cmd(big);
+        n = r[0] == 'O' ? ws_hex_decode(r + 1, strlen(r + 1), txt, sizeof txt - 1) : -1;
+        txt[n > 0 ? n : 0] = 0;
+        CHECK_STR_CONTAINS((char *)txt, "monitor command too long: 600 bytes, at most 511");
+        CHECK(read_packet(reply, sizeof reply, NULL) >= 0 && !strcmp(reply, "OK"));
+    }
     CHECK(!strcmp(cmd("vCont?"), "vCont;c;C;s;S;t;r"));
     CHECK(cmd("vCont;r10000:3")[0] == 'E');      /* a range needs START,END */
     CHECK(cmd("vCont;r10000,zz:3")[0] == 'E');
