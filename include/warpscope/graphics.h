@@ -141,6 +141,8 @@ WS_API ws_status ws_gfx_set_scissor(ws_device *dev, uint32_t x, uint32_t y, uint
 
 /* ---- commands (queued in order with copies and launches) ---- */
 WS_API ws_status ws_gfx_begin_frame(ws_device *dev, uint64_t *frame);
+/* Clear the whole current target (colour, and depth if it has one): the
+ * viewport and scissor limit draws only (docs/graphics.md). */
 WS_API ws_status ws_gfx_clear(ws_device *dev, const float rgba[4], float depth);
 WS_API ws_status ws_gfx_draw(ws_device *dev, uint32_t vertex_count, uint32_t instance_count,
                              uint32_t first_vertex, uint32_t first_instance);
