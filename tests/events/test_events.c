@@ -162,6 +162,12 @@ static void check_lossless(void)
     /* truncated and corrupt streams: clear errors */
     CHECK(ws_events_decode(blob, WS_EV_HEADER + n / 2, &out, &got, err, sizeof err) == WS_ERR_BAD_MODULE);
     CHECK_STR_CONTAINS(err, "truncated or corrupt");
+    { /* the sizes compared are said as what they are: bytes after the header, and their bits */
+        char want[96];
+        snprintf(want, sizeof want, "the %zu bytes after its %d-byte header hold %zu bits", n / 2, WS_EV_HEADER,
+                 n / 2 * 8);
+        CHECK_STR_CONTAINS(err, want);
+    }
     CHECK(ws_events_decode(blob, 10, &out, &got, err, sizeof err) == WS_ERR_BAD_MODULE);
     uint64_t more = N + 5;
     memcpy(blob + 8, &more, 8);

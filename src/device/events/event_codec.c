@@ -340,8 +340,9 @@ ws_status ws_events_decode(const uint8_t *bytes, size_t size, ws_event **out, si
     /* An event takes at least 5 bits (same type, same core, the last time
      * step, a predicted value), so a header claiming more is corrupt. */
     if (bits > (uint64_t)(size - WS_EV_HEADER) * 8 || events > bits / 5 + 1) {
-        snprintf(err, errlen, "truncated or corrupt: the header promises %llu events in %llu bits, the file holds %zu bytes",
-                 (unsigned long long)events, (unsigned long long)bits, size - WS_EV_HEADER);
+        snprintf(err, errlen, "truncated or corrupt: the header promises %llu events in %llu bits, the %zu bytes "
+                 "after its %d-byte header hold %llu bits", (unsigned long long)events, (unsigned long long)bits,
+                 size - WS_EV_HEADER, WS_EV_HEADER, (unsigned long long)(size - WS_EV_HEADER) * 8);
         return WS_ERR_BAD_MODULE;
     }
     ws_event *ev = malloc((events + 1) * sizeof *ev);
