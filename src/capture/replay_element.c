@@ -59,10 +59,14 @@ typedef struct el_run {
     size_t errlen;
 } el_run;
 
-/* Read the element now; 0 when no allocation holds it. */
-static int read_element(ws_device *dev, ws_addr addr, uint32_t size, uint8_t *buf)
+/* Read the element now; 0 when no allocation holds it, -1 when the work
+ * before failed other than as the frame's own failure (*failed: the
+ * frame's work failed; the element is read as that work left it). */
+static int read_element(ws_device *dev, ws_addr addr, uint32_t size, uint8_t *buf, int *failed)
 {
-    if (ws_synchronize(dev) != WS_OK) return -1;
+    ws_status st = ws_synchronize(dev);
+    *failed = st != WS_OK && ws_replay_frame_failure(st);
+    if (st != WS_OK && !*failed) return -1;
     return ws_memcpy_dtoh(dev, buf, addr, size) == WS_OK;
 }
 
@@ -70,14 +74,19 @@ static int after_call(void *user, ws_replay *r, uint64_t index)
 {
     el_run *p = user;
     ws_element_history *h = p->h;
-    (void)r;
-    int now = read_element(p->dev, h->addr, h->size, p->next);
+    int failed;
+    int now = read_element(p->dev, h->addr, h->size, p->next, &failed);
+    if (failed) { /* the frame ends here, after this call's changes */
+        struct ws_replay_call_info ci;
+        const char *name = ws_replay_describe_call(r, index, &ci) == WS_OK ? ci.name : "?";
+        snprintf(h->failure, sizeof h->failure, "call %" PRIu64 " %s: %s", index, name, ws_last_error(p->dev));
+    }
     if (now < 0) {
         p->st = rt_fail(p->err, p->errlen, WS_ERR_INTERNAL, "element history: call %" PRIu64 ": %s", index,
                      ws_last_error(p->dev));
         return 1;
     }
-    if (now == p->readable && (!now || !memcmp(p->cur, p->next, h->size))) return 0;
+    if (now == p->readable && (!now || !memcmp(p->cur, p->next, h->size))) return failed;
     if (h->n == p->cap) {
         size_t cap = p->cap ? p->cap * 2 : 16;
         ws_element_change *ch = realloc(h->ch, cap * sizeof *ch);
@@ -97,7 +106,7 @@ static int after_call(void *user, ws_replay *r, uint64_t index)
     p->cur = p->next;
     p->next = t;
     p->readable = now;
-    return 0;
+    return failed;
 oom:
     p->st = rt_fail(p->err, p->errlen, WS_ERR_OUT_OF_MEMORY, "element history: out of host memory");
     return 1;
@@ -124,9 +133,14 @@ ws_status ws_replay_element_collect(ws_replay *r, ws_addr addr, uint32_t size, w
     } else if (ws_replay_restore(r) != WS_OK) {
         st = rt_fail(err, errlen, WS_ERR_INTERNAL, "element history: %s", ws_replay_error(r));
     } else {
-        p.readable = out->readable_initial = read_element(dev, addr, size, p.cur) > 0;
+        int failed;
+        p.readable = out->readable_initial = read_element(dev, addr, size, p.cur, &failed) > 0;
         memcpy(out->initial, p.cur, size);
         st = ws_replay_run(r, 0, UINT64_MAX, after_call, &p);
+        /* work that failed where no call waited for it: seen at the frame's end */
+        if (st != WS_OK && ws_replay_frame_failure(st) && !out->failure[0])
+            snprintf(out->failure, sizeof out->failure, "%s", ws_replay_error(r));
+        if (out->failure[0] && p.st == WS_OK) st = WS_OK;
         if (p.st != WS_OK) st = p.st;
         else if (st != WS_OK) st = rt_fail(err, errlen, st, "element history: %s", ws_replay_error(r));
     }
@@ -178,6 +192,8 @@ ws_status ws_replay_element_print(ws_replay *r, const ws_element_history *h, FIL
         print_value(out, c->after, h->size, c->readable_after);
         fprintf(out, "\n");
     }
+    if (h->failure[0])
+        fprintf(out, "the frame's work failed, as when it was captured; the frame ends there: %s\n", h->failure);
     if (ferror(out)) return rt_fail(err, errlen, WS_ERR_IO, "element history: writing the output failed");
     return WS_OK;
 }

@@ -49,7 +49,7 @@ typedef struct pix_run {
 
 /* Did the frame's own work fail (as it did when captured)? Then the frame
  * ends there: what came before is the history (replay_debug does the same). */
-static int frame_failure(ws_status st)
+int ws_replay_frame_failure(ws_status st)
 {
     return st == WS_ERR_KERNEL_FAULT || st == WS_ERR_KERNEL_ASSERT || st == WS_ERR_DEADLOCK || st == WS_ERR_TIMEOUT;
 }
@@ -67,7 +67,7 @@ static int after_call(void *user, ws_replay *r, uint64_t index)
     size_t n;
     /* run the call now, so the records so far are all its own */
     ws_status sync = ws_synchronize(p->dev);
-    if (sync != WS_OK && frame_failure(sync)) /* its records up to the fault are kept below */
+    if (sync != WS_OK && ws_replay_frame_failure(sync)) /* its records up to the fault are kept below */
         snprintf(p->h->failure, sizeof p->h->failure, "call %" PRIu64 " %s: %s", index, ci.name, ws_last_error(p->dev));
     else if (sync != WS_OK) {
         p->st = rt_fail(p->err, p->errlen, WS_ERR_INTERNAL, "pixel history: call %" PRIu64 " %s: %s", index, ci.name,
@@ -164,7 +164,7 @@ ws_status ws_replay_pixel_collect(ws_replay *r, uint32_t x, uint32_t y, uint64_t
     /* work that failed where no clear or draw waited for it (a kernel
      * launch, seen by the next call or the end of the frame) ends the
      * frame too */
-    if (st != WS_OK && frame_failure(st) && !out->failure[0])
+    if (st != WS_OK && ws_replay_frame_failure(st) && !out->failure[0])
         snprintf(out->failure, sizeof out->failure, "%s", ws_replay_error(r));
     if (out->failure[0]) st = WS_OK;
     if (st != WS_OK) {

@@ -35,6 +35,16 @@ grep -Eq "^the frame's work failed.*the frame ends there: call [0-9]+ ws_gfx_dra
   { echo "FAIL: the pixel history does not say where and why the frame stops"; fails=$((fails+1)); }
 grep -Eq "^frame end: colour \(  0 255   0 255\)$" "$work/pixel.out" ||
   { echo "FAIL: the pixel does not end green"; fails=$((fails+1)); }
+# So does the element history: the counter the frame's kernel increments
+# (it refused the frame: "element history: call 9: draw 3 ...").
+"$ws" replay --element 0x01004100 "$work/f.wscap" > "$work/element.out" 2>&1; erc=$?
+cat "$work/element.out"
+[ "$erc" = 0 ] || { echo "FAIL: replay --element exit $erc"; fails=$((fails+1)); }
+grep -Eq "^element 0x01004100, 4 bytes: changed by 1 call$" "$work/element.out" &&
+  grep -Eq "^    new 02 00 00 00  = 2 " "$work/element.out" ||
+  { echo "FAIL: the launch's increment is not the element's history"; fails=$((fails+1)); }
+grep -Eq "^the frame's work failed.*the frame ends there: call [0-9]+ ws_gfx_draw: .*vertex fetch: vertex 100 " "$work/element.out" ||
+  { echo "FAIL: the element history does not say where and why the frame stops"; fails=$((fails+1)); }
 # So does the frame report: the cards of the clears and draws before the
 # fault, the pixel's history, and where and why the frame ended (it
 # refused the frame: "report: call 10 ws_gfx_draw: ...").
