@@ -280,6 +280,11 @@ static ws_status queue_draw(ws_device *dev, ws_gfx_api *g, int indexed, uint32_t
     ws_status st = check_draw(dev, g, indexed, fn);
     if (st != WS_OK) return st;
     if (!count || !instances) return WS_OK;
+    /* refused here, not when the frame runs: the caller learns which call it was */
+    if ((uint64_t)count * instances > (1u << 24))
+        return ws_set_error(dev, WS_ERR_INVALID_ARG, "%s: %llu vertex invocations (%u %s x %u instances): at most "
+                            "2^24 per draw", fn, (unsigned long long)count * instances, count,
+                            indexed ? "indices" : "vertices", instances);
     ws_gfx_cmd *c = new_cmd(dev, g, GFX_CMD_DRAW, fn);
     if (!c) return WS_ERR_OUT_OF_MEMORY;
     c->draw_id = g->next_draw++;

@@ -234,7 +234,12 @@ static void test_degenerate_and_large(void)
     ws_addr vb = 0;
     CHECK(ws_gfx_pipeline_create(dev, &d, &p) == WS_OK && ws_gfx_set_pipeline(dev, p) == WS_OK);
     CHECK(ws_malloc(dev, sizeof v, &vb) == WS_OK && ws_gfx_set_vertex_buffer(dev, 0, vb, sizeof v) == WS_OK);
-    CHECK(ws_gfx_begin_frame(dev, NULL) == WS_OK && ws_gfx_draw(dev, (1u << 24) - 1, 1, 0, 0) == WS_OK);
+    CHECK(ws_gfx_begin_frame(dev, NULL) == WS_OK);
+    /* past 2^24 invocations: refused by the call, not at the present */
+    CHECK(ws_gfx_draw(dev, 1u << 12, (1u << 12) + 1, 0, 0) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "ws_gfx_draw: 16781312 vertex invocations (4096 vertices x 4097 "
+                                           "instances): at most 2^24 per draw");
+    CHECK(ws_gfx_draw(dev, (1u << 24) - 1, 1, 0, 0) == WS_OK);
     CHECK(ws_gfx_present(dev, target, img, sizeof img) == WS_ERR_OUT_OF_MEMORY);
     CHECK_STR_CONTAINS(ws_last_error(dev), "(shaders 'fat_vs', 'fat_fs'): 6710886000 bytes of shader inputs");
     ws_free(dev, vb);
