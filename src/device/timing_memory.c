@@ -6,9 +6,20 @@
 
 /* Shared memory: 32 banks of 4-byte words; a warp access takes as many
  * passes as the most distinct words any one bank must deliver (lanes
- * reading the same word share it). */
-uint32_t ws_timing_bank_passes(const uint32_t *base, uint32_t imm, uint32_t g, uint32_t full, uint32_t nl)
+ * reading the same word share it). An atomic's lanes never share: each
+ * reads, modifies and writes the word in turn, so lanes on one word take
+ * one pass each, as on GPUs (a histogram's hot bin serialises). */
+uint32_t ws_timing_bank_passes(const uint32_t *base, uint32_t imm, uint32_t g, uint32_t full, uint32_t nl, int atomic)
 {
+    if (atomic) {
+        uint8_t lanes[32] = { 0 };
+        uint32_t passes = 1;
+        for (uint32_t m = g; m; m &= m - 1) {
+            uint32_t b = ((base[__builtin_ctz(m)] + imm) >> 2) & 31;
+            if (++lanes[b] > passes) passes = lanes[b];
+        }
+        return passes;
+    }
     /* The usual case first: no bank holds two distinct words (one pass).
      * For a full warp: note one word per bank, then check every lane's. */
     if (g == full) {

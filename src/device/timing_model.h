@@ -127,7 +127,7 @@ static inline int region_of(uint32_t a)
 
 /* Shared-memory passes and global/local sectors of a warp's access
  * (timing_memory.c). */
-uint32_t ws_timing_bank_passes(const uint32_t *base, uint32_t imm, uint32_t g, uint32_t full, uint32_t nl);
+uint32_t ws_timing_bank_passes(const uint32_t *base, uint32_t imm, uint32_t g, uint32_t full, uint32_t nl, int atomic);
 uint32_t ws_timing_sectors(const ws_device *dev, const ws_warp *w, const uint32_t *base, uint32_t imm, uint32_t g,
                            int local);
 

@@ -1,4 +1,7 @@
-/* The GTO scheduler's order (test_timing's gto_order). Block 0 (A) counts
+/* Kernels of test_timing that timing.golden does not pin (timing_kernels.c
+ * is pinned PC for PC: a kernel added there moves the hashes).
+ *
+ * The GTO scheduler's order (test_timing's gto_order). Block 0 (A) counts
  * a loop down and exits, block 1 (B) waits for a global load and then
  * issues a stream of independent adds, block 2 (C), which takes A's warp
  * slot, issues a stream of its own. Over a range of A's work (k turns of
@@ -43,4 +46,17 @@ WS_KERNEL __attribute__((naked)) void taken_branch(void)
                      "1: add a1, a1, a1\n"
                      "ret\n"
                      ".option pop\n");
+}
+
+/* Shared-memory atomics, iters each: every lane on one word (spread = 0)
+ * or each on its own bank's word (spread = 1). */
+WS_SHARED unsigned shared_counts[32];
+WS_KERNEL void shared_atomics(unsigned *out, unsigned spread, int iters)
+{
+    unsigned lane = threadIdx_x() & 31;
+    shared_counts[lane] = 0;
+    ws_syncthreads();
+    for (int i = 0; i < iters; i++) atomicAdd(&shared_counts[lane * spread], 1u);
+    ws_syncthreads();
+    out[lane] = shared_counts[lane];
 }

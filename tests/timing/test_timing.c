@@ -105,6 +105,39 @@ static void test_banks(void)
     CHECK_EQ_U(c[0].unit_busy[WS_UNIT_MIO] - c[1].unit_busy[WS_UNIT_MIO], 2 * iters * 31);
 }
 
+/* Shared-memory atomics: 32 lanes on one word take 32 passes (read-modify-
+ * writes never share a word, unlike loads: before 2026-11-27 one pass);
+ * 32 lanes on 32 banks take one. */
+static void test_shared_atomics(void)
+{
+    const int iters = 40;
+    ws_timing_counters c[2];
+    for (int i = 0; i < 2; i++) {
+        tdev t;
+        ws_addr out;
+        CHECK(tdev_open(&t, gto_elf, "mode=timing, cores=1") == 0);
+        if (!t.dev) return;
+        CHECK(ws_malloc(t.dev, 32 * 4, &out) == WS_OK);
+        ws_arg a[] = { WS_ARG_PTR(out), WS_ARG_U32((unsigned)i), WS_ARG_I32(iters) };
+        CHECK(tdev_run(&t, "shared_atomics", WS_DIM3(1, 1, 1), WS_DIM3(32, 1, 1), a, 3) == WS_OK);
+        CHECK(ws_last_launch_counters(t.dev, &c[i]) == WS_OK);
+        print_counters(i ? "atomics on 32 banks" : "atomics on one word", &c[i]);
+        uint32_t got[32];
+        CHECK(ws_memcpy_dtoh(t.dev, got, out, sizeof got) == WS_OK);
+        CHECK_EQ_U(got[0], i ? (uint32_t)iters : 32u * iters); /* the atomics' results themselves */
+        ws_device_close(t.dev);
+    }
+    /* the atomics and the store before the loop (one word per lane: no
+     * conflict) and the load after it */
+    CHECK_EQ_U(c[0].shared_requests, iters + 2);
+    CHECK_EQ_U(c[0].shared_bank_conflicts, iters * 31);
+    CHECK_EQ_U(c[1].shared_requests, iters + 2);
+    CHECK_EQ_U(c[1].shared_bank_conflicts, 0);
+    /* the 31 extra passes of each atomic occupy the MIO, and most of them the critical path */
+    CHECK_EQ_U(c[0].unit_busy[WS_UNIT_MIO] - c[1].unit_busy[WS_UNIT_MIO], iters * 31);
+    CHECK(c[0].cycles - c[1].cycles >= (uint64_t)(iters * 31 * 9 / 10));
+}
+
 /* One lane in eight works: SIMT efficiency well below 50%. */
 static void test_divergent(void)
 {
@@ -459,6 +492,7 @@ int main(int argc, char **argv)
     test_chase();
     test_barrier();
     test_banks();
+    test_shared_atomics();
     test_divergent();
     test_alu_chain();
     test_modes_agree();
