@@ -5,6 +5,8 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -53,12 +55,10 @@ static void send_all(void *io, const char *buf, size_t n)
     }
 }
 
-/* One gdb at a time: a second one gets an error for its first packet
- * (gdb prints it) and the connection closes, instead of waiting forever. */
-void ws_gdb_refuse(int lfd)
+/* Refuse one connected client: an error for its first packet, then let it
+ * read the reply. */
+static void refuse_client(int c)
 {
-    int c = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
-    if (c < 0) return;
     char junk[512];
     struct pollfd p = { c, POLLIN, 0 };
     if (poll(&p, 1, 500) > 0) (void)!recv(c, junk, sizeof junk, 0); /* its first packet */
@@ -77,6 +77,30 @@ void ws_gdb_refuse(int lfd)
     for (int i = 0; i < 10 && poll(&p, 1, 200) > 0; i++)
         if (recv(c, junk, sizeof junk, 0) <= 0) break;
     close(c);
+}
+
+static void *refuse_thread(void *arg)
+{
+    int c = (int)(intptr_t)arg;
+    refuse_client(c);
+    return NULL;
+}
+
+/* One gdb at a time: a second one gets an error for its first packet
+ * (gdb prints it) and the connection closes, instead of waiting forever.
+ * On a thread of its own: the 2.5 s it may take (a client that sends
+ * nothing, a port scanner) would otherwise stall the attached gdb's
+ * session, which calls this from its loop. */
+void ws_gdb_refuse(int lfd)
+{
+    int c = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+    if (c < 0) return;
+    pthread_t th;
+    if (pthread_create(&th, NULL, refuse_thread, (void *)(intptr_t)c) == 0) {
+        pthread_detach(th);
+        return;
+    }
+    refuse_client(c); /* no thread to be had: refused here, as before */
 }
 
 ws_status ws_gdb_serve(int cfd, int lfd, const ws_gdb_target_ops *ops, void *t, const atomic_int *stop)

@@ -35,9 +35,28 @@ cat > "$work/second.sh" <<EOS
 timeout 20 gdb-multiarch -batch -nx -ex "target remote $target" -ex "info threads" > "$work/gdb2.out" 2>&1
 echo "gdb2 exit \$?" >> "$work/gdb2.out"
 EOS
+# a client that connects and then sends noise (not gdb: a stuck tool) is
+# refused beside the session: gdb 1 is not kept waiting the 2.5 s the
+# refusal may take (it was: the refusal ran on the session's thread)
+if [ "$transport" = unix ]; then
+  knock="python3 -c 'import socket,time; s=socket.socket(socket.AF_UNIX); s.connect(\"$port\"); [(s.send(b\"x\"), time.sleep(0.1)) for _ in range(40)]'"
+else
+  knock="python3 -c 'import socket,time; s=socket.create_connection((\"127.0.0.1\", $port)); [(s.send(b\"x\"), time.sleep(0.1)) for _ in range(40)]'"
+fi
+cat > "$work/knock.sh" <<EOS
+$knock &
+sleep 0.3
+date +%s%N > "$work/t0"
+EOS
 timeout 60 "${G[@]}" -ex "target remote $target" -ex "set breakpoint pending on" \
   -ex "break gdb_kernels.c:$(mark store) if \$block_x == 0 && \$thread_x == 4" -ex "continue" \
-  -ex "print i" -ex "shell bash $work/second.sh" -ex "delete" -ex "detach" > "$work/gdb1.out" 2>&1
+  -ex "print i" -ex "shell date +%s%N > $work/b0" -ex "info threads" -ex "print i + 1" -ex "shell date +%s%N > $work/b1" \
+  -ex "shell bash $work/knock.sh" -ex "info threads" -ex "print i + 1" -ex "shell date +%s%N > $work/t1" \
+  -ex "shell bash $work/second.sh" -ex "delete" -ex "detach" > "$work/gdb1.out" 2>&1
+# the same two commands without a knock, just before: the difference is the stall (800 ms before the fix)
+waited_ms=$(( ($(cat "$work/t1") - $(cat "$work/t0") - ($(cat "$work/b1") - $(cat "$work/b0"))) / 1000000 ))
+[ "$waited_ms" -lt 300 ] && ok "a noisy client did not stall gdb 1 (${waited_ms} ms more)" ||
+  bad "gdb 1 waited ${waited_ms} ms more while a noisy client was refused"
 grep -q '^\$1 = 4' "$work/gdb1.out" && ok "gdb 1 stopped in the first launch" || bad "gdb 1: $(cat "$work/gdb1.out")"
 grep -q "another gdb is already attached" "$work/gdb2.out" && ok "gdb 2 refused with a clear message" ||
   bad "gdb 2: $(cat "$work/gdb2.out")"
