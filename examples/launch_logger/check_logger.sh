@@ -27,6 +27,14 @@ out=$("$linked" "$vdir/vecadd_kernel.elf" 2>&1) || bad "linked program failed"
 has "$out" "[launch-logger] launch 1 vecadd grid (4,1,1) block (256,1,1)" "linked in: ws_tool_attach"
 has "$out" "linked: PASS" "linked in: results"
 
+# a tool's own failure comes with its words (ws_tool_error): a misspelt
+# option is refused, a log that cannot be written named (they were ignored,
+# and "returned WS_ERR_IO without a message")
+out=$(WARPSCOPE_TOOL="$lib=logg=x" "$vecadd" 2>&1) && bad "a misspelt option was ignored"
+has "$out" "launch logger: unknown option 'logg=x' (options: log=FILE)" "a misspelt option is named"
+out=$(WARPSCOPE_TOOL="$lib=log=$dir/no/such/dir/log.txt" "$vecadd" 2>&1) && bad "an unwritable log was ignored"
+has "$out" "launch logger: cannot write the log $dir/no/such/dir/log.txt: No such file or directory" "an unwritable log is named"
+
 out=$(WARPSCOPE_TOOL=/nonexistent/tool.so "$vecadd" 2>&1) && bad "a missing tool library was ignored"
 has "$out" "WARPSCOPE_TOOL: cannot load /nonexistent/tool.so" "a missing tool library is a clear error"
 echo "$pass passed, $fail failed"

@@ -5,6 +5,7 @@
  *   WARPSCOPE_TOOL=liblaunch_logger.so ./program         (any program)
  *   WARPSCOPE_TOOL=liblaunch_logger.so=log=FILE ./program
  * or linked into a program: launch_logger_attach(dev, NULL). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,9 +65,14 @@ ws_status launch_logger_attach(ws_device *dev, const char *options)
     if (options && !strncmp(options, "log=", 4)) {
         if (!(lg->out = fopen(options + 4, "w"))) {
             free(lg);
-            return WS_ERR_IO;
+            return ws_tool_error(dev, WS_ERR_IO, "launch logger: cannot write the log %s: %s", options + 4,
+                                 strerror(errno));
         }
         lg->own = 1;
+    } else if (options && *options) { /* a misspelt option is not ignored */
+        free(lg);
+        return ws_tool_error(dev, WS_ERR_INVALID_ARG, "launch logger: unknown option '%s' (options: log=FILE)",
+                             options);
     }
     ws_status st = ws_tool_attach(dev, &launch_logger, lg);
     if (st != WS_OK) {

@@ -78,6 +78,14 @@ typedef struct ws_tool {
 WS_API ws_status ws_tool_attach(ws_device *dev, const ws_tool *tool, void *user);
 /* Detach a tool attached with the same table and user pointer. */
 WS_API ws_status ws_tool_detach(ws_device *dev, const ws_tool *tool, void *user);
+/* A tool's own failure, in words: makes the message ws_last_error(dev)
+ * returns (printf-style, at most about 1 KiB) and returns st, so an init
+ * function or a callback can fail with a reason:
+ *     return ws_tool_error(dev, WS_ERR_INVALID_ARG, "my tool: unknown option '%s'", opt);
+ * (a failure without one is reported as "... returned WS_ERR_IO without a
+ * message"). */
+WS_API ws_status ws_tool_error(ws_device *dev, ws_status st, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 /* From a run_launch hook: run the launch once, from its queued state (grid
  * position, arguments, statistics). Device memory is not restored: a tool
  * that replays a launch saves and restores the buffers it needs. */

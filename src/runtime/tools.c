@@ -1,6 +1,8 @@
 /* Attached tools and the order they are called in (tool.h). The device
  * knows no tool: it calls dev->launch_hook for each launch, which is
  * tools_launch below when a device is opened. */
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "runtime/api_lock.h"
@@ -28,6 +30,17 @@ struct ws_tool_runner {
     ws_grid_run queued;   /* the launch as queued: each run starts from it */
     unsigned runs;
 };
+
+ws_status ws_tool_error(ws_device *dev, ws_status st, const char *fmt, ...)
+{
+    if (!dev) return st;
+    char msg[WS_ERRLEN];
+    va_list ap;
+    va_start(ap, fmt);
+    if (!fmt || vsnprintf(msg, sizeof msg, fmt, ap) < 0) snprintf(msg, sizeof msg, "a tool failed");
+    va_end(ap);
+    return ws_set_error(dev, st, "%s", msg);
+}
 
 /* A tool callback failed with st: its own message, or one that names it. */
 static ws_status said(ws_device *dev, ws_status st, const char *tool, const char *callback)
