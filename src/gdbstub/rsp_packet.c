@@ -9,6 +9,16 @@ void ws_rsp_reader_init(ws_rsp_reader *r)
 
 ws_rsp_event ws_rsp_feed(ws_rsp_reader *r, uint8_t c)
 {
+    /* A packet that begins where a checksum digit should be: the cut one is
+     * bad, the new one is read (its '$' was taken as a digit, and lost) */
+    if (r->state >= 2 && c == '$') {
+        const int too_long = r->overflow;
+        r->state = 1;
+        r->len = 0;
+        r->sum = 0;
+        r->overflow = 0;
+        return too_long ? WS_RSP_TOO_LONG : WS_RSP_BAD_CSUM;
+    }
     switch (r->state) {
     case 0: /* between packets: only '$', acks and interrupts mean something */
         if (c == '$') {

@@ -154,6 +154,16 @@ static void test_framing_units(void)
     ws_rsp_event e = WS_RSP_NONE;
     for (const char *p = "$qC#b4"; *p; p++) e = ws_rsp_feed(&r, (uint8_t)*p);
     CHECK(e == WS_RSP_PACKET && !strcmp(r.buf, "qC"));
+    /* a '$' where a checksum digit should be: that packet is bad, the next
+     * one is read (its '$' was taken for a digit and the packet lost) */
+    k = 0;
+    for (const char *p = "$qC#$qC#b4$g#6$qC#b4"; *p; p++) {
+        e = ws_rsp_feed(&r, (uint8_t)*p);
+        if (e != WS_RSP_NONE) ev[k++] = e;
+        if (e == WS_RSP_PACKET) CHECK(!strcmp(r.buf, "qC"));
+    }
+    CHECK(k == 4);
+    CHECK(ev[0] == WS_RSP_BAD_CSUM && ev[1] == WS_RSP_PACKET && ev[2] == WS_RSP_BAD_CSUM && ev[3] == WS_RSP_PACKET);
 }
 
 static int ax_reg(void *u, uint32_t r, uint64_t *v)
