@@ -305,10 +305,13 @@ ws_status ws_trace_tool_attach(ws_device *dev, const ws_trace_tool *tool, void *
     if (!dev) return WS_ERR_INVALID_ARG;
     WS_API_LOCKED(dev, "ws_trace_tool_attach"); /* (its error message, as every call's, is the device's) */
     if (!tool || tool->version != WS_TRACE_TOOL_VERSION || !tool->device_module || !tool->device_function ||
-        !tool->records || !tool->where || (tool->where & ~63u))
+        !tool->records || !tool->where)
         return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_trace_tool_attach: %s", !tool ? "tool is NULL"
                             : tool->version != WS_TRACE_TOOL_VERSION ? "tool built for another version of trace.h"
                             : "device_module, device_function, records and where (WS_TRACE_*) are required");
+    if (tool->where & ~63u) /* named as what it is, not as a missing field */
+        return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_trace_tool_attach: %s: where = 0x%x has bits no WS_TRACE_* "
+                            "point defines (0x%x)", tool->name ? tool->name : "tool", tool->where, tool->where & ~63u);
     if (tool->record_size < 4 || tool->record_size > 56 || tool->record_size % 4)
         return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_trace_tool_attach: %s: record_size %u must be 4..56, a "
                             "multiple of 4", tool->name ? tool->name : "tool", tool->record_size);

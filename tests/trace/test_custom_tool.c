@@ -121,6 +121,11 @@ int main(int argc, char **argv)
     bad = tool;
     bad.record_size = 6;
     CHECK(ws_trace_tool_attach(dev, &bad, &s) == WS_ERR_INVALID_ARG);
+    /* a where with bits no point defines is named as such (it read as a missing field) */
+    bad = tool;
+    bad.where |= 0x100;
+    CHECK(ws_trace_tool_attach(dev, &bad, &s) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "addresses: where = 0x106 has bits no WS_TRACE_* point defines (0x100)");
     CHECK(ws_trace_tool_attach(dev, &tool, &s) == WS_OK);
     /* a second trace tool: refused, saying why (it said "tracer runs
      * launches itself, and so does tracer, already attached") */
