@@ -161,7 +161,8 @@ WS_API ws_status ws_malloc(ws_device *dev, size_t size, ws_addr *out);
 /* Allocate [addr, addr + size) exactly (a replayer rebuilding a captured
  * frame's allocations): WS_ERR_INVALID_ARG if addr is not 256-byte aligned
  * or the range is not inside the global arena, WS_ERR_OUT_OF_MEMORY if any
- * of it is in use. */
+ * of it is in use or the red zone every allocation has after it (256 bytes
+ * at least) does not fit in the arena. */
 WS_API ws_status ws_malloc_at(ws_device *dev, ws_addr addr, size_t size);
 WS_API ws_status ws_free(ws_device *dev, ws_addr addr);
 /* Copies and memset are ordered with launches (in-order command queue):
