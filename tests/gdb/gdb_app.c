@@ -61,6 +61,27 @@ static int run_scale(ws_device *dev, ws_module *mod)
     return 0;
 }
 
+/* quints: each of 4 threads sums the struct its device function returned. */
+static int run_quints(ws_device *dev, ws_module *mod)
+{
+    int out[4];
+    ws_kernel *k;
+    ws_addr dout;
+    ws_status st;
+    if ((st = ws_kernel_get(mod, "quints", &k)) || (st = ws_malloc(dev, sizeof out, &dout)))
+        return fail(dev, "preparing quints", st);
+    ws_arg args[] = { WS_ARG_PTR(dout) };
+    if ((st = ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(4, 1, 1), 0, args, 1)) || (st = ws_synchronize(dev)) ||
+        (st = ws_memcpy_dtoh(dev, out, dout, sizeof out)))
+        return fail(dev, "running quints", st);
+    for (int i = 0; i < 4; i++)
+        if (out[i] != 50 * i + 10) {
+            printf("result BAD at %d: %d\n", i, out[i]);
+            return 1;
+        }
+    return 0;
+}
+
 static int run_dynamic(ws_device *dev, const char *path)
 {
     FILE *f = fopen(path, "rb");
@@ -358,6 +379,7 @@ int main(int argc, char **argv)
     else if (!strcmp(mode, "deadlock")) bad = run_deadlock(dev, mod);
     else if (!strcmp(mode, "spinlock")) bad = run_spinlock(dev, mod);
     else if (!strcmp(mode, "gfx")) bad = run_gfx(dev, mod);
+    else if (!strcmp(mode, "quints")) bad = run_quints(dev, mod);
     else bad = 2;
     ws_device_close(dev);
     printf("result %s\n", bad ? "BAD" : "ok");

@@ -143,3 +143,18 @@ WS_FRAGMENT ws_vec4 gdb_fs(const struct gv_out *in)
     float s = in->shade; /* MARK:fragment */
     return ws_vec4_make(s, 0.5f, 0, 1);
 }
+
+/* A function returning a struct too big for registers (through memory:
+ * the caller's buffer): gdb's `finish` prints the value it returned. */
+typedef struct quint { int a, b, c, d, e; } quint;
+__attribute__((noinline)) static quint make_quint(int x)
+{
+    quint q = { x, x + 1, x + 2, x + 3, x + 4 }; /* MARK:quint */
+    return q;
+}
+
+WS_KERNEL void quints(int *out)
+{
+    quint q = make_quint((int)threadIdx_x() * 10);
+    out[threadIdx_x()] = q.a + q.b + q.c + q.d + q.e; /* MARK:quint_use */
+}
