@@ -248,7 +248,7 @@ static inline __attribute__((always_inline)) int issue(ws_device *dev, ws_timing
             int region = region_of(base[__builtin_ctz(x->group)] + imm);
             if (region == REG_SHARED) {
                 uint32_t passes = ws_timing_bank_passes(base, imm, x->group, dev->full_mask, dev->cfg.lanes_per_warp,
-                                                        ws_op_class_of((ws_op)(in->op & ~WS_INST_TRAP)) == CLASS_ATOMIC);
+                                                        o->mem == 2);
                 T->cs[c].mio_free = max64(T->cs[c].mio_free, t) + passes;
                 ready = T->cs[c].mio_free + P->latency[WS_UNIT_MIO];
                 K->shared_requests++;

@@ -42,7 +42,8 @@ int ws_timing_params_load(ws_timing_params *p, const char *path, char *err, size
 typedef struct ws_op_timing {
     uint8_t src[3], dst;
     uint8_t unit;                     /* ws_unit_kind                           */
-    uint8_t mem;                      /* load/store/atomic: 1                   */
+    uint8_t mem;                      /* load/store: 1; atomic (lanes never share
+                                         a word: timing_memory.c): 2          */
     uint8_t branch;                   /* branch or jump                         */
     uint8_t solo;                     /* reads and writes the warp's registers
                                          only and cannot fault (a float op

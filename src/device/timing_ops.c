@@ -68,6 +68,7 @@ void ws_op_timing_of(const ws_inst *in, ws_op_timing *o)
     default: /* OP_COUNT and beyond: not an instruction */
         break;
     }
+    if (o->mem && ws_op_class_of(op) == CLASS_ATOMIC) o->mem = 2;
     /* Integer, jump, branch, multiply, divide and float compute (no SIMT
      * control, vote, CSR, fence or memory access) touch nothing but the
      * warp's own registers: timing_ahead.h issues runs of them ahead. A reserved
