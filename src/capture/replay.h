@@ -91,6 +91,14 @@ typedef int (*ws_replay_after_fn)(void *user, ws_replay *r, uint64_t index);
 /* Issue calls [from, to) (to = UINT64_MAX: to the end), then wait for
  * the device to finish them. */
 ws_status ws_replay_run(ws_replay *r, uint64_t from, uint64_t to, ws_replay_after_fn after, void *user);
+/* Is st (of ws_replay_run, or of a wait inside it) the frame's own work
+ * failing, as it did when captured: a fault, an assert, a deadlock, the
+ * watchdog? The frame then ends there; the debugger, the pixel and element
+ * histories and the report show what came before. */
+static inline int ws_replay_frame_failure(ws_status st)
+{
+    return st == WS_ERR_KERNEL_FAULT || st == WS_ERR_KERNEL_ASSERT || st == WS_ERR_DEADLOCK || st == WS_ERR_TIMEOUT;
+}
 
 /* A 64-bit digest of the frame's results as they are now: every render
  * target (colour and depth) and every live allocation's bytes, in a fixed

@@ -74,7 +74,7 @@ static ws_status replay(rd_target *t, const ws_shadow_arm *arm, ws_shadow_result
         st = ws_replay_run(t->r, 0, UINT64_MAX, NULL, NULL);
         /* a frame whose work faults ends there, in every replay alike: the
          * unit saw everything before the fault, and gdb can look at it */
-        if (rd_frame_failure(st)) {
+        if (ws_replay_frame_failure(st)) {
             snprintf(t->stops_early, sizeof t->stops_early, "%s", ws_replay_error(t->r));
             t->replay_s += now_s() - t0;
             t->replays++;

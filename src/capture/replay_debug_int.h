@@ -56,13 +56,6 @@ typedef struct rd_target {
     char stops_early[640];
 } rd_target;
 
-/* Did the replay fail because the frame's own work failed (status st of
- * ws_replay_run)? Then the failure is the frame's end, not an error. */
-static inline int rd_frame_failure(ws_status st)
-{
-    return st == WS_ERR_KERNEL_FAULT || st == WS_ERR_KERNEL_ASSERT || st == WS_ERR_DEADLOCK || st == WS_ERR_TIMEOUT;
-}
-
 extern const ws_gdb_target_ops rd_ops;
 
 /* replay_debug.c: movement and the shared helpers */

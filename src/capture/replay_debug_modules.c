@@ -67,7 +67,7 @@ ws_status rd_list_modules(rd_target *t)
     if (st == WS_OK && !m->failed) {
         st = ws_replay_run(t->r, 0, UINT64_MAX, add_resident_modules, m);
         /* a frame whose work faults has the modules it had up to there */
-        if (rd_frame_failure(st)) {
+        if (ws_replay_frame_failure(st)) {
             snprintf(t->stops_early, sizeof t->stops_early, "%s", ws_replay_error(t->r));
             st = WS_OK;
         }

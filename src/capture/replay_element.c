@@ -5,26 +5,24 @@
  * synchronises the device each time, which changes no result. */
 #include "capture/replay_pixel.h"
 #include "capture/replay_tool.h"
+#include "device/number_text.h"
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* decimal, or hex after 0x: a leading 0 is not octal (as everywhere else) */
-static int base_of(const char *s) { return s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10; }
-
 ws_status ws_replay_parse_element(const char *text, ws_addr *addr, uint32_t *size, char *err, size_t errlen)
 {
     char *end = NULL;
     errno = 0;
-    unsigned long long a = text ? strtoull(text, &end, base_of(text)) : 0;
+    unsigned long long a = text ? strtoull(text, &end, ws_number_base(text)) : 0;
     unsigned long long s = 4;
     if (!text || end == text || text[0] == '-' || errno || a > UINT32_MAX || (*end && *end != ':'))
         return rt_fail(err, errlen, WS_ERR_INVALID_ARG, "--element: expected ADDR[:SIZE] (a device address such as "
                     "0x10000040, size in bytes), got \"%s\"", text ? text : "");
     if (*end == ':') {
         const char *t = end + 1;
-        s = strtoull(t, &end, base_of(t));
+        s = strtoull(t, &end, ws_number_base(t));
         if (end == t || *end || *t == '-' || errno || s == 0 || s > WS_ELEMENT_MAX_SIZE)
             return rt_fail(err, errlen, WS_ERR_INVALID_ARG, "--element: the size must be 1..%u bytes, got \"%s\"",
                         WS_ELEMENT_MAX_SIZE, text);

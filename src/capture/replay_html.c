@@ -36,13 +36,6 @@ typedef struct report {
     size_t errlen;
 } report;
 
-/* Did the frame's own work fail (as it did when captured)? Then the frame
- * ends there, as in the debugger and the pixel history. */
-static int report_frame_failure(ws_status st)
-{
-    return st == WS_ERR_KERNEL_FAULT || st == WS_ERR_KERNEL_ASSERT || st == WS_ERR_DEADLOCK || st == WS_ERR_TIMEOUT;
-}
-
 static int take_shot(void *user, ws_replay *r, uint64_t index)
 {
     report *rp = user;
@@ -72,7 +65,7 @@ static int take_shot(void *user, ws_replay *r, uint64_t index)
     ws_status rs = ws_gfx_target_read(rp->dev, t, img, (size_t)s->w * s->h * 4);
     if (rs != WS_OK) {
         free(img);
-        if (report_frame_failure(rs)) { /* the frame ends here, as it did when captured: no card for it */
+        if (ws_replay_frame_failure(rs)) { /* the frame ends here, as it did when captured: no card for it */
             snprintf(rp->failure, sizeof rp->failure, "call %" PRIu64 " %s: %s", index, ci.name, ws_last_error(rp->dev));
             rp->n--;
             return 1;
@@ -358,7 +351,7 @@ ws_status ws_replay_html(ws_replay *r, const char *dir, const ws_replay_html_opt
     if (ws_replay_restore(r) != WS_OK) return rt_fail(err, errlen, WS_ERR_INTERNAL, "report: %s", ws_replay_error(r));
     st = ws_replay_run(r, 0, UINT64_MAX, take_shot, &rp);
     if (rp.st != WS_OK) { st = rp.st; goto out; }
-    if (st != WS_OK && report_frame_failure(st) && !rp.failure[0]) /* seen where no clear or draw waited */
+    if (st != WS_OK && ws_replay_frame_failure(st) && !rp.failure[0]) /* seen where no clear or draw waited */
         snprintf(rp.failure, sizeof rp.failure, "%s", ws_replay_error(r));
     if (rp.failure[0]) st = WS_OK;
     if (st != WS_OK) { st = rt_fail(err, errlen, st, "report: %s", ws_replay_error(r)); goto out; }

@@ -47,13 +47,6 @@ typedef struct pix_run {
     size_t errlen;
 } pix_run;
 
-/* Did the frame's own work fail (as it did when captured)? Then the frame
- * ends there: what came before is the history (replay_debug does the same). */
-int ws_replay_frame_failure(ws_status st)
-{
-    return st == WS_ERR_KERNEL_FAULT || st == WS_ERR_KERNEL_ASSERT || st == WS_ERR_DEADLOCK || st == WS_ERR_TIMEOUT;
-}
-
 static int after_call(void *user, ws_replay *r, uint64_t index)
 {
     pix_run *p = user;

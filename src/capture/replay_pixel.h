@@ -93,10 +93,6 @@ typedef struct ws_element_history {
     char failure[512];                    /* as ws_pixel_history's           */
 } ws_element_history;
 
-/* A status that says the frame's own work failed (a fault, an assert, a
- * deadlock, the watchdog), as it did when captured: the histories end the
- * frame there, with what came before. */
-int ws_replay_frame_failure(ws_status st);
 
 #define WS_ELEMENT_MAX_SIZE 4096u
 
