@@ -8,13 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include "run_args.h"
+#include "device/number_text.h"
 
-/* Decimal, or hexadecimal after 0x; a leading zero does not mean octal
- * ("010" is ten, and "08" a number). */
+/* (after a sign: strtoll takes the sign, then the digits in that base) */
 static int base_of(const char *s)
 {
-    if (*s == '-' || *s == '+') s++;
-    return s[0] == '0' && (s[1] == 'x' || s[1] == 'X') ? 16 : 10;
+    return ws_number_base(s + (*s == '-' || *s == '+'));
 }
 
 static int whole_unsigned(const char *s, unsigned long long *v)

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "device/timing.h"
+#include "device/number_text.h"
 
 void ws_timing_params_default(ws_timing_params *p)
 {
@@ -32,7 +33,7 @@ void ws_timing_params_default(ws_timing_params *p)
  * no spaces inside. -1 for anything else. */
 static int parse_number(const char *v, unsigned long *out)
 {
-    const int hex = v[0] == '0' && (v[1] == 'x' || v[1] == 'X');
+    const int hex = ws_number_base(v) == 16;
     const char *d = hex ? v + 2 : v;
     if (!(hex ? isxdigit((unsigned char)*d) : isdigit((unsigned char)*d))) return -1;
     char *end;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "runtime/runtime.h"
+#include "device/number_text.h"
 
 /* A whole number, decimal (leading zeros are decimal too: "cores=010" is
  * 10, not octal 8) or hexadecimal after 0x, with an optional K/M/G
@@ -16,7 +17,7 @@ static int parse_size(const char *v, uint64_t *out)
     char *end;
     if (!isdigit((unsigned char)*v)) return -1; /* strtoull would take "-1" as 2^64 - 1 */
     errno = 0;
-    unsigned long long n = strtoull(v, &end, v[0] == '0' && (v[1] == 'x' || v[1] == 'X') ? 16 : 10);
+    unsigned long long n = strtoull(v, &end, ws_number_base(v));
     if (end == v || errno == ERANGE) return -1;
     unsigned shift = 0;
     switch (toupper((unsigned char)*end)) {

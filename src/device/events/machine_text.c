@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "warpscope/events.h"
+#include "device/number_text.h"
 
 static int find_event(const char *name, ws_watch *w)
 {
@@ -31,7 +32,7 @@ static int num(const char *v, uint64_t *out)
     char *end;
     if (!*v || *v == '-' || *v == '+') return -1;
     errno = 0;
-    *out = strtoull(v, &end, v[0] == '0' && (v[1] == 'x' || v[1] == 'X') ? 16 : 10);
+    *out = strtoull(v, &end, ws_number_base(v));
     return *end || errno ? -1 : 0;
 }
 
