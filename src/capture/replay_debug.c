@@ -99,7 +99,7 @@ static ws_status replay(rd_target *t, const ws_shadow_arm *arm, ws_shadow_result
     return st;
 }
 
-static ws_shadow_arm hits_arm(rd_target *t, ws_shadow_bp *bps)
+static ws_shadow_arm hits_arm(rd_target *t, ws_shadow_bp *bps, ws_shadow_watch *ws)
 {
     ws_shadow_arm a;
     memset(&a, 0, sizeof a);
@@ -108,10 +108,21 @@ static ws_shadow_arm hits_arm(rd_target *t, ws_shadow_bp *bps)
         memset(&bps[i], 0, sizeof bps[i]);
         bps[i].pc = t->bps[i].addr;
         bps[i].nconds = t->bps[i].nconds;
+        /* The exit stub is every thread's return address: gdb puts a
+         * breakpoint there for the frame of the thread it is on (`finish`
+         * in the kernel, a watchpoint's scope). Other lanes retiring first
+         * would each stop, and gdb's step over them ends their threads. */
+        if (t->bps[i].addr == WS_RETIRE_ADDR && t->where == RD_STOP) {
+            bps[i].one_thread = 1;
+            bps[i].thread = t->focus;
+        }
         for (size_t c = 0; c < t->bps[i].nconds; c++) bps[i].conds[c] = (ws_dbg_cond){ t->bps[i].code[c], t->bps[i].len[c] };
     }
     a.bps = bps;
     a.nbps = t->nbps;
+    for (size_t i = 0; i < t->nwatches; i++) ws[i] = t->watches[i].range;
+    a.watches = ws;
+    a.nwatches = t->nwatches;
     a.pixel = t->pixel;
     a.pixel_entry = t->pixel_entry;
     a.pixel_x = t->px;
@@ -178,11 +189,22 @@ static ws_status go_snapshot(rd_target *t, ws_gdb_reason reason)
     return WS_OK;
 }
 
-static ws_gdb_reason hit_reason(const rd_target *t, uint32_t pc)
+/* Why the snapshot is a hit: a watched access (gdb hears the watched
+ * address), else a breakpoint at its pc (or the pixel's first
+ * instruction). The unit numbers watches in t->watches' order. */
+static void hit_reason(rd_target *t)
 {
+    const ws_shadow_state *s = &t->snap;
+    if (s->watch && s->watch <= t->nwatches) {
+        const int type = t->watches[s->watch - 1].type;
+        t->stop.reason = type == WS_GDB_WP_WRITE ? WS_GDB_R_WATCH : type == WS_GDB_WP_READ ? WS_GDB_R_RWATCH
+                                                                                             : WS_GDB_R_AWATCH;
+        t->stop.addr = s->data_addr;
+        return;
+    }
+    t->stop.reason = WS_GDB_R_NONE; /* the pixel's first instruction */
     for (size_t i = 0; i < t->nbps; i++)
-        if (t->bps[i].addr == pc) return t->bps[i].type == WS_GDB_BP_HW ? WS_GDB_R_HWBREAK : WS_GDB_R_SWBREAK;
-    return WS_GDB_R_NONE; /* the pixel's first instruction */
+        if (t->bps[i].addr == s->pc) t->stop.reason = t->bps[i].type == WS_GDB_BP_HW ? WS_GDB_R_HWBREAK : WS_GDB_R_SWBREAK;
 }
 
 static uint64_t here(const rd_target *t)
@@ -199,6 +221,7 @@ static uint64_t here(const rd_target *t)
 static void focus_lane(rd_target *t, const ws_shadow_thread *f, int backwards)
 {
     ws_shadow_state *s = &t->snap;
+    if (s->watch) return; /* a watched access: the lane that made it */
     if (f->launch != s->launch || memcmp(&f->block, &s->block, sizeof f->block)) return;
     for (uint32_t l = backwards ? 0 : s->lane + 1; l < (backwards ? s->lane : s->lanes); l++) {
         if (!(s->group >> l & 1) || memcmp(&s->thread[l], &f->thread, sizeof f->thread)) continue;
@@ -219,8 +242,12 @@ static ws_status run_continue(rd_target *t)
 {
     if (t->where == RD_END) return go_end(t);
     ws_shadow_bp bps[WS_SHADOW_MAX_BPS];
-    ws_shadow_arm a = hits_arm(t, bps);
-    a.after = here(t);
+    ws_shadow_watch ws[WS_SHADOW_MAX_WATCHES];
+    ws_shadow_arm a = hits_arm(t, bps, ws);
+    /* The snapshot is before its instruction, which has not run: a watched
+     * access it makes counts (gdb steps a thread off a breakpoint or a
+     * watchpoint it stopped for before it continues) */
+    a.after = here(t) ? here(t) - 1 : 0;
     if (t->pending && t->pending_after < a.after) a.after = t->pending_after;
     t->pending = 0;
     a.k = 1;
@@ -232,7 +259,7 @@ static ws_status run_continue(rd_target *t)
     int had_focus = t->have_focus;
     st = go_snapshot(t, WS_GDB_R_NONE);
     if (!st && had_focus) focus_lane(t, &was, 0);
-    t->stop.reason = hit_reason(t, t->snap.pc);
+    hit_reason(t);
     t->at_hit = !st;
     return st;
 }
@@ -318,18 +345,50 @@ static ws_status run_reverse_step(rd_target *t, uint32_t tid)
     return go_snapshot(t, WS_GDB_R_NONE);
 }
 
+/* A watched access found going backwards is reported after it, at its
+ * thread's next instruction (unless that lies past `from`, where the
+ * reverse-continue began; it may be `from` itself): a trigger fires
+ * before the access, so gdb steps back over it and sees the value change
+ * there, stopping at the instruction that made it, as it does going
+ * forwards. */
+static ws_status past_access(rd_target *t, uint64_t from, const ws_shadow_arm *again)
+{
+    const ws_gdb_stop hit = t->stop;
+    ws_shadow_arm a = thread_arm(&t->focus);
+    a.after = t->snap.pos | 31u;
+    a.k = 1;
+    ws_shadow_result res;
+    ws_status st = replay(t, &a, &res);
+    if (st || !res.taken) return st;
+    const ws_shadow_state *s = NULL;
+    if ((st = ws_debug_shadow_state(t->dbg, &s)) != WS_OK) return rd_fail(t, st, "%s", ws_debug_error(t->dbg));
+    if (s->pos > from) { /* another thread's position lies between: the access stays the stop */
+        if ((st = replay(t, again, &res)) != WS_OK) return st;
+        if (!res.taken) return rd_fail(t, WS_ERR_INTERNAL, "replay diverged: the watched access did not come again");
+        if ((st = go_snapshot(t, WS_GDB_R_NONE)) != WS_OK) return st;
+        hit_reason(t);
+        return WS_OK;
+    }
+    if ((st = go_snapshot(t, WS_GDB_R_NONE)) != WS_OK) return st;
+    t->stop.reason = hit.reason;
+    t->stop.addr = hit.addr;
+    return WS_OK;
+}
+
 /* Backwards to the last hit before here: one replay counts, one copies. */
 static ws_status run_reverse_continue(rd_target *t)
 {
     if (t->where == RD_START) return go_start(t);
     ws_shadow_bp bps[WS_SHADOW_MAX_BPS];
-    ws_shadow_arm a = hits_arm(t, bps);
-    a.before = here(t);
+    ws_shadow_watch ws[WS_SHADOW_MAX_WATCHES];
+    ws_shadow_arm a = hits_arm(t, bps, ws);
+    const uint64_t from = here(t);
+    a.before = from;
     ws_shadow_result res;
     ws_status st = replay(t, &a, &res);
     if (st) return st;
     if (!res.nbefore) return go_start(t);
-    a = hits_arm(t, bps);
+    a = hits_arm(t, bps, ws);
     a.after = res.last_before - 1;
     a.k = 1;
     if ((st = replay(t, &a, &res)) != WS_OK) return st;
@@ -339,7 +398,8 @@ static ws_status run_reverse_continue(rd_target *t)
     int had_focus = t->have_focus;
     st = go_snapshot(t, WS_GDB_R_NONE);
     if (!st && had_focus) focus_lane(t, &was, 1);
-    t->stop.reason = hit_reason(t, t->snap.pc);
+    hit_reason(t);
+    if (!st && t->snap.watch) st = past_access(t, from, &a);
     return st;
 }
 

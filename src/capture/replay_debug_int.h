@@ -17,12 +17,21 @@ typedef struct rd_bp {
     size_t len[WS_GDB_MAX_CONDS], nconds;
 } rd_bp;
 
+/* A watchpoint: the shadow unit's watched range and gdb's type
+ * (WS_GDB_WP_WRITE / READ / ACCESS). */
+typedef struct rd_watch {
+    ws_shadow_watch range;
+    int type;
+} rd_watch;
+
 typedef struct rd_target {
     ws_replay *r;
     ws_debug *dbg;
     ws_config cfg;
     rd_bp bps[WS_SHADOW_MAX_BPS];
     size_t nbps;
+    rd_watch watches[WS_SHADOW_MAX_WATCHES];
+    size_t nwatches;
     /* where gdb is: the frame start, a snapshot, or the frame end */
     rd_where where;
     ws_shadow_state snap;           /* RD_STOP: the context gdb reads        */

@@ -120,13 +120,43 @@ static int map_reg(void *user, uint32_t r, uint32_t *out)
     return *out == UINT32_MAX;
 }
 
+/* Z2/Z3/Z4: a watched range for the shadow unit, any length (the unit
+ * compares addresses, no trigger's NAPOT range). Shared memory repeats in
+ * every block and a stack slot serves one thread after another: a range
+ * there belongs to the block (shared) or the thread (stack) gdb follows
+ * when it is set, if it follows one. */
+static ws_status rd_watchpoint(rd_target *t, int type, uint32_t addr, uint32_t len, int insert)
+{
+    size_t i = 0;
+    while (i < t->nwatches && !(t->watches[i].type == type && t->watches[i].range.addr == addr &&
+                                t->watches[i].range.len == len))
+        i++;
+    if (!insert) {
+        if (i < t->nwatches) memmove(&t->watches[i], &t->watches[i + 1], (--t->nwatches - i) * sizeof t->watches[0]);
+        return WS_OK;
+    }
+    if (i < t->nwatches) return WS_OK;
+    if (!len || (uint64_t)addr + len > (uint64_t)UINT32_MAX + 1)
+        return rd_fail(t, WS_ERR_INVALID_ARG, "a watchpoint on %u bytes at 0x%08x", len, addr);
+    if (t->nwatches == WS_SHADOW_MAX_WATCHES)
+        return rd_fail(t, WS_ERR_UNSUPPORTED, "at most %d watchpoints", WS_SHADOW_MAX_WATCHES);
+    rd_watch *v = &t->watches[t->nwatches++];
+    memset(v, 0, sizeof *v);
+    v->type = type;
+    v->range.addr = addr;
+    v->range.len = len;
+    v->range.rw = type == WS_GDB_WP_WRITE ? 2 : type == WS_GDB_WP_READ ? 1 : 3;
+    if (t->have_focus && addr >= WS_SHARED_BASE && addr < WS_SHARED_END) v->range.bind = 1;
+    if (t->have_focus && addr >= WS_STACK_BASE && addr < WS_STACK_END) v->range.bind = 2;
+    v->range.thread = t->focus;
+    return WS_OK;
+}
+
 ws_status rd_breakpoint(void *tp, int type, uint32_t addr, uint32_t kind, int insert, const ws_gdb_cond *conds,
                                size_t nconds)
 {
     rd_target *t = tp;
-    (void)kind;
-    if (type != WS_GDB_BP_SW && type != WS_GDB_BP_HW)
-        return rd_fail(t, WS_ERR_UNSUPPORTED, "watchpoints are not available when debugging a replayed frame");
+    if (type != WS_GDB_BP_SW && type != WS_GDB_BP_HW) return rd_watchpoint(t, type, addr, kind, insert);
     size_t i = 0;
     while (i < t->nbps && t->bps[i].addr != addr) i++;
     if (!insert) {

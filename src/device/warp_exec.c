@@ -322,7 +322,7 @@ static int shfl_src(ws_op op, int l, uint32_t b, int nl, uint32_t g)
 static int no_insn_trap(ws_device *dev, ws_warp *w, uint32_t g, uint32_t pc)
 {
     w->instret++;
-    int hit = ws_dbg_exec_hit(dev, w, g, pc);
+    int hit = ws_dbg_exec_hit(dev, w, NULL, g, pc);
     w->instret--;
     return hit;
 }
@@ -644,7 +644,7 @@ ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t
             goto out;
         default: /* every remaining op is a float computation */
             if (in->op & WS_INST_TRAP) { /* an execute trigger watches pc */
-                if (dev->debug && ws_dbg_exec_hit(dev, w, g, pc)) goto halt;
+                if (dev->debug && ws_dbg_exec_hit(dev, w, in, g, pc)) goto halt;
                 untrapped = *in;
                 untrapped.op &= (uint16_t)~WS_INST_TRAP;
                 in = &untrapped;

@@ -289,9 +289,9 @@ ws_status ws_debug_deadlock_stop(ws_debug *dbg, int *stopped);
 
 /* ---- Shadow unit: frame debugging by replay (docs/debug-hardware.md) ----
  * Counts events without ever halting: breakpoint hits (a lane reaching a
- * breakpoint pc, lanes in ascending order within a warp-instruction, warp-
- * instructions in the device's issue order) or the instructions of one
- * thread. At the k-th counted event it copies the warp's context and the
+ * breakpoint pc, or touching a watched range, lanes in ascending order
+ * within a warp-instruction, warp-instructions in the device's issue
+ * order) or the instructions of one thread. At the k-th counted event it copies the warp's context and the
  * memory its lanes can address into a shadow buffer, and the warp runs on:
  * the frame completes with the same schedule and results as unarmed.
  *
@@ -321,12 +321,6 @@ typedef enum ws_shadow_mode {
 /* A breakpoint: pc and optional conditions (agent expressions over
  * abstract-command register numbers, as ws_debug_trigger_condition takes;
  * a lane counts if any holds or cannot be evaluated). */
-typedef struct ws_shadow_bp {
-    uint32_t pc;
-    ws_dbg_cond conds[WS_DBG_COND_MAX];
-    size_t nconds;
-} ws_shadow_bp;
-
 /* A thread of the replayed work: launch ordinal since arming (from 1),
  * block and thread coordinates. */
 typedef struct ws_shadow_thread {
@@ -334,10 +328,36 @@ typedef struct ws_shadow_thread {
     ws_dim3 block, thread;
 } ws_shadow_thread;
 
+typedef struct ws_shadow_bp {
+    uint32_t pc;
+    ws_dbg_cond conds[WS_DBG_COND_MAX];
+    size_t nconds;
+    /* 1: only lanes running `thread` count (a debugger's breakpoint for
+     * one thread's frame, such as its return to the exit stub) */
+    int one_thread;
+    ws_shadow_thread thread;
+} ws_shadow_bp;
+
+/* A watched range (HITS): a lane whose load, store or atomic touches a
+ * byte of [addr, addr + len) is an event at its instruction's position,
+ * before the access (as a load/store trigger fires). rw: 1 loads, 2
+ * stores, 3 both (an atomic is both, store-conditional a store). Shared
+ * and stack addresses repeat (every block has its shared memory, a stack
+ * slot serves one thread after another), so a range can be tied to one
+ * launch ordinal and block (bind 1) or one thread (bind 2: `thread`). */
+#define WS_SHADOW_MAX_WATCHES 16
+typedef struct ws_shadow_watch {
+    uint32_t addr, len;
+    uint8_t rw, bind;
+    ws_shadow_thread thread;     /* bind 1: its launch and block; bind 2: all of it */
+} ws_shadow_watch;
+
 typedef struct ws_shadow_arm {
     ws_shadow_mode mode;
     const ws_shadow_bp *bps;     /* HITS */
     size_t nbps;
+    const ws_shadow_watch *watches; /* HITS: data events too */
+    size_t nwatches;
     /* HITS: only fragment lanes shading pixel (pixel_x, pixel_y) count
      * (pixel_draw: that draw's ordinal since arming, from 0; UINT32_MAX
      * any); with pixel_entry, the
@@ -379,6 +399,8 @@ typedef struct ws_shadow_state {
     uint32_t core, warp, lanes;  /* hardware place, lanes per warp            */
     uint32_t live, group;        /* live lanes; lanes issuing the instruction */
     uint32_t pc;                 /* the instruction about to run               */
+    uint32_t watch;              /* HITS: 1 + the watch the lane's access hit (0: none) */
+    uint32_t data_addr;          /* ... the first watched byte it touches      */
     ws_dim3 thread[32];
     uint32_t gfx_stage, draw;    /* 0 kernel, 1 vertex, 2 fragment; draw ordinal since arming */
     uint32_t sys[32][4];

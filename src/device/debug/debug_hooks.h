@@ -41,8 +41,9 @@ int ws_dbg_machine_halt_idle(ws_device *dev);
 /* ---- device thread: warp_exec.c / lane_io.c ---- */
 /* ebreak by group g at pc: 1 = the warp halted (cause ebreak). */
 int ws_dbg_ebreak(ws_device *dev, ws_warp *w, uint32_t g, uint32_t pc);
-/* A trapped entry at pc: 1 = an execute trigger of w's core hit. */
-int ws_dbg_exec_hit(ws_device *dev, ws_warp *w, uint32_t g, uint32_t pc);
+/* A trapped entry at pc (in: its instruction, NULL where none is): 1 = an
+ * execute trigger of w's core hit. */
+int ws_dbg_exec_hit(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, uint32_t pc);
 /* Load/store of `size` bytes at x[rs1]+imm by group g: 1 = a data trigger
  * hit (warp halted before the access). rw: 1 load, 2 store, 3 both. */
 int ws_dbg_data_hit(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, uint32_t size, int rw);

@@ -1,11 +1,13 @@
-/* The shadow unit (debug.h): counts breakpoint hits or one thread's
- * instructions inside the instruction path and, at the k-th, copies the
- * warp's context into a shadow buffer without halting anything. It only
- * reads device state, so a run with it armed has the schedule and results
- * of a run without it. It sees instructions through the execute-trap bit
- * of decoded entries (WS_INST_TRAP), as execute triggers do: an unarmed
- * unit costs nothing, an armed one only at the addresses it watches (every
- * address only during the launch of the thread it follows). */
+/* The shadow unit (debug.h): counts breakpoint hits, accesses to watched
+ * ranges or one thread's instructions inside the instruction path and, at
+ * the k-th, copies the warp's context into a shadow buffer without
+ * halting anything. It only reads device state, so a run with it armed
+ * has the schedule and results of a run without it. It sees instructions
+ * through the execute-trap bit of decoded entries (WS_INST_TRAP), as
+ * execute triggers do: an unarmed unit costs nothing, an armed one only
+ * at the addresses it watches (every memory instruction while ranges are
+ * watched, every address only during the launch of the thread it
+ * follows). */
 #include <stdlib.h>
 #include <string.h>
 #include "device/debug/agent_expr.h"
@@ -21,6 +23,7 @@ struct dbg_shadow {
     int armed;
     ws_shadow_arm a;
     ws_shadow_bp bps[WS_SHADOW_MAX_BPS];
+    ws_shadow_watch watches[WS_SHADOW_MAX_WATCHES];
     uint8_t code[COND_BYTES];       /* the conditions' bytecode             */
     uint32_t entries[MAX_ENTRIES];  /* fragment shader entries (pixel_entry) */
     size_t nentries;
@@ -41,6 +44,13 @@ struct dbg_shadow {
 };
 
 static int dim_eq(ws_dim3 a, ws_dim3 b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
+
+/* Lane l of w runs thread th (of the launch running now). */
+static int lane_is(const struct dbg_shadow *s, const ws_warp *w, uint32_t l, const ws_shadow_thread *th)
+{
+    return th->launch == s->launch && dim_eq(th->block, w->block->idx) && w->tid[0][l] == th->thread.x &&
+           w->tid[1][l] == th->thread.y && w->tid[2][l] == th->thread.z;
+}
 
 /* Every decoded entry is dropped, so the next fetch decodes it again and
  * ws_dbg_decoded marks it for the unit as armed now (device idle). */
@@ -67,6 +77,15 @@ ws_status ws_debug_shadow_arm(ws_debug *d, const ws_shadow_arm *arm)
         return dbg_fail(d, WS_ERR_UNSUPPORTED, "shadow unit: %zu breakpoints (at most %d)", arm->nbps,
                         WS_SHADOW_MAX_BPS);
     if (arm->ncap && !arm->record) return dbg_fail(d, WS_ERR_INVALID_ARG, "shadow unit: no record buffer");
+    if (arm->nwatches > WS_SHADOW_MAX_WATCHES || (arm->nwatches && !arm->watches))
+        return dbg_fail(d, WS_ERR_UNSUPPORTED, "shadow unit: %zu watched ranges (at most %d)", arm->nwatches,
+                        WS_SHADOW_MAX_WATCHES);
+    for (size_t i = 0; i < arm->nwatches; i++) {
+        const ws_shadow_watch *v = &arm->watches[i];
+        if (!v->len || v->rw < 1 || v->rw > 3 || v->bind > 2 || (uint64_t)v->addr + v->len > (uint64_t)UINT32_MAX + 1)
+            return dbg_fail(d, WS_ERR_INVALID_ARG, "shadow unit: watched range %zu (%u bytes at 0x%08x, rw %u, bind %u) is not valid",
+                            i, v->len, v->addr, v->rw, v->bind);
+    }
     pthread_mutex_lock(&d->mu);
     ws_status st = WS_OK;
     if (!d->dev) {
@@ -104,8 +123,10 @@ ws_status ws_debug_shadow_arm(ws_debug *d, const ws_shadow_arm *arm)
             used += in->len;
         }
     }
+    if (arm->nwatches) memcpy(s->watches, arm->watches, arm->nwatches * sizeof *arm->watches);
     s->a = *arm;
     s->a.bps = s->bps;
+    s->a.watches = s->watches;
     s->nentries = 0;
     s->launch = 0;
     s->have_draw0 = arm->has_first_draw;
@@ -247,8 +268,10 @@ static void snapshot(ws_debug *d, ws_warp *w, uint32_t g, uint32_t pc, uint32_t 
     s->res.taken = 1;
 }
 
-/* One counted event at pos. */
-static void event(ws_debug *d, ws_warp *w, uint32_t g, uint32_t pc, uint32_t lane, uint64_t pos)
+/* One counted event at pos (watch: 1 + the watched range a data event
+ * hit, at data_addr; 0 for an instruction event). */
+static void event(ws_debug *d, ws_warp *w, uint32_t g, uint32_t pc, uint32_t lane, uint64_t pos, uint32_t watch,
+                  uint32_t data_addr)
 {
     struct dbg_shadow *s = d->shadow;
     if (pos <= s->a.after) return;
@@ -258,11 +281,52 @@ static void event(ws_debug *d, ws_warp *w, uint32_t g, uint32_t pc, uint32_t lan
         s->res.last_before = pos;
     }
     if (n <= s->a.ncap) s->a.record[n - 1] = pos;
-    if (n == s->a.k) snapshot(d, w, g, pc, lane, pos);
+    if (n == s->a.k) {
+        snapshot(d, w, g, pc, lane, pos);
+        s->st.watch = watch;
+        s->st.data_addr = data_addr;
+    }
+}
+
+/* The bytes and direction of in's memory access, if it makes one (rw: 1
+ * load, 2 store, 3 both). */
+static int mem_access(unsigned op, uint32_t *size, uint8_t *rw)
+{
+    switch (op) {
+    case OP_LB: case OP_LBU: *size = 1, *rw = 1; return 1;
+    case OP_LH: case OP_LHU: *size = 2, *rw = 1; return 1;
+    case OP_LW: case OP_FLW: case OP_LR_W: *size = 4, *rw = 1; return 1;
+    case OP_SB: *size = 1, *rw = 2; return 1;
+    case OP_SH: *size = 2, *rw = 2; return 1;
+    case OP_SW: case OP_FSW: case OP_SC_W: *size = 4, *rw = 2; return 1;
+    case OP_AMOSWAP_W: case OP_AMOADD_W: case OP_AMOXOR_W: case OP_AMOAND_W: case OP_AMOOR_W:
+    case OP_AMOMIN_W: case OP_AMOMAX_W: case OP_AMOMINU_W: case OP_AMOMAXU_W: case OP_AMOCAS_W:
+        *size = 4, *rw = 3; return 1;
+    case OP_AMOCAS_D: *size = 8, *rw = 3; return 1;
+    }
+    return 0;
+}
+
+/* The watched range lane l's access [a, a + size) with direction rw hits
+ * (1 + its index, and the first watched byte in *at), or 0. */
+static uint32_t watch_hit(const struct dbg_shadow *s, const ws_warp *w, uint32_t l, uint32_t a, uint32_t size,
+                          uint8_t rw, uint32_t *at)
+{
+    for (size_t i = 0; i < s->a.nwatches; i++) {
+        const ws_shadow_watch *v = &s->watches[i];
+        const uint64_t lo = v->addr, hi = lo + v->len; /* [lo, hi) */
+        if (!(v->rw & rw) || (uint64_t)a + size <= lo || a >= hi) continue;
+        if (v->bind == 1 && (v->thread.launch != s->launch || !dim_eq(v->thread.block, w->block->idx))) continue;
+        if (v->bind == 2 && !lane_is(s, w, l, &v->thread)) continue;
+        *at = a > lo ? a : (uint32_t)lo;
+        return (uint32_t)i + 1;
+    }
+    return 0;
 }
 
 static int cond_holds(ws_debug *d, ws_warp *w, const ws_shadow_bp *b, uint32_t lane, uint32_t pc)
 {
+    if (b->one_thread && !lane_is(d->shadow, w, lane, &b->thread)) return 0;
     if (!b->nconds) return 1;
     for (size_t i = 0; i < b->nconds; i++)
         if (dbg_cond_lane_true(d, w, lane, pc, b->conds[i].code, b->conds[i].len)) return 1;
@@ -277,7 +341,7 @@ static int pixel_lane(const struct dbg_shadow *s, const ws_grid_run *L, const ws
     return v[0] == s->a.pixel_x && v[1] == s->a.pixel_y && !(v[2] & WS_GFX_FLAG_HELPER);
 }
 
-void dbg_shadow_exec(ws_debug *d, ws_warp *w, uint32_t g, uint32_t pc)
+void dbg_shadow_exec(ws_debug *d, ws_warp *w, const ws_inst *in, uint32_t g, uint32_t pc)
 {
     struct dbg_shadow *s = d->shadow;
     const ws_grid_run *L = d->dev->current;
@@ -293,7 +357,7 @@ void dbg_shadow_exec(ws_debug *d, ws_warp *w, uint32_t g, uint32_t pc)
             if (w->tid[0][l] == s->a.thread.thread.x && w->tid[1][l] == s->a.thread.thread.y &&
                 w->tid[2][l] == s->a.thread.thread.z) {
                 s->res.thread_total++;
-                event(d, w, g, pc, l, WS_SHADOW_POS(s->launch, winst, l));
+                event(d, w, g, pc, l, WS_SHADOW_POS(s->launch, winst, l), 0, 0);
                 return;
             }
         }
@@ -303,21 +367,29 @@ void dbg_shadow_exec(ws_debug *d, ws_warp *w, uint32_t g, uint32_t pc)
     for (size_t i = 0; i < s->a.nbps && !b; i++)
         if (s->bps[i].pc == pc) b = &s->bps[i];
     int entry = s->a.pixel_entry && pc == L->entry && L->gfx && L->gfx->fragment;
-    if (!b && !entry) return;
-    for (uint32_t m = g; m; m &= m - 1) { /* ascending lane order */
-        uint32_t l = (uint32_t)__builtin_ctz(m);
+    /* a memory access (registers as before the instruction): data events */
+    uint32_t size = 0;
+    uint8_t rw = 0;
+    const int data = s->a.nwatches && in && mem_access(in->op & ~WS_INST_TRAP, &size, &rw);
+    if (!b && !entry && !data) return;
+    for (uint32_t m = g; m; m &= m - 1) { /* ascending lane order: one event per lane */
+        uint32_t l = (uint32_t)__builtin_ctz(m), at = 0;
+        /* (a watch is a request on an address: the pixel selects breakpoint lanes only) */
+        const uint32_t watch = data ? watch_hit(s, w, l, w->x[in->rs1][l] + (uint32_t)in->imm, size, rw, &at) : 0;
         int pix = s->a.pixel ? pixel_lane(s, L, w, l) : 1;
-        if (!pix) continue;
-        if ((entry && s->a.pixel) || (b && cond_holds(d, w, b, l, pc)))
-            event(d, w, g, pc, l, WS_SHADOW_POS(s->launch, winst, l));
+        if (watch || (pix && ((entry && s->a.pixel) || (b && cond_holds(d, w, b, l, pc)))))
+            event(d, w, g, pc, l, WS_SHADOW_POS(s->launch, winst, l), watch, at);
     }
 }
 
-int dbg_shadow_wants(const ws_debug *d, uint32_t pc)
+int dbg_shadow_wants(const ws_debug *d, uint32_t pc, unsigned op)
 {
     const struct dbg_shadow *s = d->shadow;
     if (!s || !s->armed) return 0;
     if (s->trap_all) return 1;
+    uint32_t size;
+    uint8_t rw;
+    if (s->a.mode == WS_SHADOW_HITS && s->a.nwatches && mem_access(op, &size, &rw)) return 1;
     for (size_t i = 0; i < s->a.nbps; i++)
         if (s->bps[i].pc == pc) return 1;
     for (size_t i = 0; i < s->nentries; i++)

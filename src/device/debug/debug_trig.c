@@ -125,16 +125,16 @@ void ws_dbg_decoded(ws_device *dev, uint32_t pc, ws_inst *in)
 {
     ws_debug *d = dev->debug;
     pthread_mutex_lock(&d->mu);
-    if (atomic_load(&d->attached) && (dbg_trig_exec_at(d, pc) || dbg_shadow_wants(d, pc))) in->op |= WS_INST_TRAP;
+    if (atomic_load(&d->attached) && (dbg_trig_exec_at(d, pc) || dbg_shadow_wants(d, pc, in->op))) in->op |= WS_INST_TRAP;
     pthread_mutex_unlock(&d->mu);
 }
 
-int ws_dbg_exec_hit(ws_device *dev, ws_warp *w, uint32_t g, uint32_t pc)
+int ws_dbg_exec_hit(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, uint32_t pc)
 {
     ws_debug *d = dev->debug;
     dbg_warp *dw = &d->w[dbg_widx(d, w)];
     if (!atomic_load(&d->attached)) return 0;
-    if (d->shadow_armed) dbg_shadow_exec(d, w, g, pc); /* counts, never halts */
+    if (d->shadow_armed) dbg_shadow_exec(d, w, in, g, pc); /* counts, never halts */
     if (w->instret == dw->skip_instret || atomic_load(&d->observe_only)) return 0;
     pthread_mutex_lock(&d->mu);
     dbg_core *c = &d->core[w->core];
