@@ -401,6 +401,24 @@ static void test_watch(void)
     run_compute(&s, out, armed);
     CHECK(ws_debug_shadow_result(s.d, &res) == WS_OK);
     CHECK_EQ_U(res.count, 0);
+    /* shared memory, the same addresses in every block: with_bar stores
+     * tile[t] and loads tile[t + 1] in each of its blocks; a range tied to
+     * block 2 of the first launch sees that block's 64 of each */
+    ws_kernel *kb = NULL;
+    CHECK(ws_kernel_get(s.mod, "with_bar", &kb) == WS_OK);
+    ws_arg args[] = { WS_ARG_PTR(out) };
+    const uint8_t rws[] = { 2, 1, 2, 2 }, binds[] = { 0, 1, 1, 1 };
+    const uint32_t launch_of[] = { 1, 1, 1, 2 }, want[] = { N, THREADS, THREADS, 0 };
+    for (int i = 0; i < 4; i++) {
+        v = (ws_shadow_watch){ .addr = WS_SHARED_BASE, .len = 0x10000, .rw = rws[i], .bind = binds[i],
+                               .thread = { launch_of[i], { 2, 0, 0 }, { 0, 0, 0 } } };
+        a = watch_arm(&v, 0, NULL, 0);
+        CHECK(ws_debug_shadow_arm(s.d, &a) == WS_OK);
+        CHECK(ws_launch(s.dev, kb, WS_DIM3(BLOCKS, 1, 1), WS_DIM3(THREADS, 1, 1), 0, args, 1) == WS_OK);
+        CHECK(ws_synchronize(s.dev) == WS_OK);
+        CHECK(ws_debug_shadow_result(s.d, &res) == WS_OK);
+        CHECK_EQ_U(res.count, want[i]);
+    }
     /* refused: an empty range, a range past the address space */
     v = (ws_shadow_watch){ .addr = (uint32_t)out, .len = 0, .rw = 2 };
     a = watch_arm(&v, 0, NULL, 0);
