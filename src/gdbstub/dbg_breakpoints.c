@@ -14,6 +14,9 @@
 #define MC_U       (1u << 3)
 #define MC_EXECUTE (1u << 2)
 #define MC_MATCH_NAPOT (1u << 7) /* match = 1: tdata2 = base | (size/2 - 1) */
+#define MC_MATCH_GE (2u << 7)    /* match = 2: addresses >= tdata2          */
+#define MC_MATCH_LT (3u << 7)    /* match = 3: addresses < tdata2           */
+#define MC_CHAIN   (1u << 11)    /* fires only where the next trigger matches too */
 #define MC_STORE   (1u << 1)
 #define MC_LOAD    1u
 
@@ -105,16 +108,22 @@ static int find(ws_gdb_dbg *t, int type, uint32_t addr, uint32_t kind)
     return -1;
 }
 
-static int free_trigger(ws_gdb_dbg *t)
+static int trigger_taken(const ws_gdb_dbg *t, int idx)
 {
-    for (int idx = 0; idx < WS_GDB_MAX_TRIG; idx++) {
-        int taken = idx == t->launch_trig;
-        for (int i = 0; i < WS_GDB_MAX_BP; i++)
-            taken |= ws_gdb_bp_uses_trigger(&t->bps[i]) && t->bps[i].trig == idx;
-        if (!taken) return idx;
-    }
+    int taken = idx == t->launch_trig;
+    for (int i = 0; i < WS_GDB_MAX_BP; i++) taken |= ws_gdb_bp_holds_trigger(&t->bps[i], idx);
+    return taken;
+}
+
+/* The first free trigger (n = 1), or the first of two free neighbours (n = 2). */
+static int free_trigger_n(ws_gdb_dbg *t, int n)
+{
+    for (int idx = 0; idx + n <= WS_GDB_MAX_TRIG; idx++)
+        if (!trigger_taken(t, idx) && (n == 1 || !trigger_taken(t, idx + 1))) return idx;
     return -1;
 }
+
+static int free_trigger(ws_gdb_dbg *t) { return free_trigger_n(t, 1); }
 
 static const uint8_t ebreak32[4] = { 0x73, 0x00, 0x10, 0x00 }, c_ebreak[2] = { 0x02, 0x90 };
 
@@ -198,7 +207,10 @@ ws_status ws_gdb_dbg_breakpoint(void *tp, int type, uint32_t addr, uint32_t kind
         } else if (type == WS_GDB_BP_SW) {
             if (!b->stepping) st = ws_gdb_bp_arm(t, b, 0); /* else: not armed now */
         } else {
-            for (uint32_t c = 0; c < t->cfg.cores && !st; c++) st = set_trigger(t, c, b->trig, 0, 0);
+            for (uint32_t c = 0; c < t->cfg.cores && !st; c++) { /* a chain's tail first */
+                if (b->chained) st = set_trigger(t, c, b->trig + 1, 0, 0);
+                if (!st) st = set_trigger(t, c, b->trig, 0, 0);
+            }
         }
         free(b->code);
         memset(b, 0, sizeof *b);
@@ -245,31 +257,48 @@ ws_status ws_gdb_dbg_breakpoint(void *tp, int type, uint32_t addr, uint32_t kind
     /* A watchpoint's range: one byte is an exact match (any access that
      * contains it); an aligned power-of-two range a NAPOT match, so an
      * access to any byte of it fires (the high word of a 64-bit value, a
-     * byte inside a watched int). Other ranges cannot be one trigger:
-     * refused, rather than watching their first byte only. */
+     * byte inside a watched int). Any other range (a 12-byte struct, a
+     * long long at an odd multiple of 4) takes two chained triggers, >=
+     * its start and < its end. */
     uint32_t tdata2 = addr, napot = 0;
+    int chained = 0;
     if (type >= WS_GDB_WP_WRITE && kind > 1) {
-        if ((kind & (kind - 1)) || (addr & (kind - 1)))
-            return ws_gdb_fail(t, WS_ERR_UNSUPPORTED,
-                               "watchpoint on %u bytes at 0x%08x: a trigger watches 1 byte or an aligned "
-                               "power-of-two range (2, 4, 8, ... bytes at a multiple of their size)",
-                               kind, addr);
-        tdata2 = addr | (kind / 2 - 1);
-        napot = MC_MATCH_NAPOT;
+        if (kind & (kind - 1) || addr & (kind - 1)) {
+            if ((uint64_t)addr + kind > UINT32_MAX)
+                return ws_gdb_fail(t, WS_ERR_UNSUPPORTED, "watchpoint on %u bytes at 0x%08x: past the address space's end",
+                                   kind, addr);
+            chained = 1;
+        } else {
+            tdata2 = addr | (kind / 2 - 1);
+            napot = MC_MATCH_NAPOT;
+        }
     }
-    b->trig = free_trigger(t);
-    if (b->trig < 0) return ws_gdb_fail(t, WS_ERR_OUT_OF_MEMORY, "all %d triggers are in use", WS_GDB_MAX_TRIG);
+    b->trig = free_trigger_n(t, 1 + chained);
+    if (b->trig < 0)
+        return ws_gdb_fail(t, WS_ERR_OUT_OF_MEMORY, chained ? "no two neighbouring triggers of the %d are free (a watchpoint on %u bytes takes two)"
+                                                           : "all %d triggers are in use", WS_GDB_MAX_TRIG, kind);
     uint32_t td1 = MC_TYPE2 | MC_DMODE | MC_ACTION_DEBUG | MC_M | MC_U;
     if (type == WS_GDB_BP_HW) td1 |= MC_EXECUTE;
-    else td1 |= napot | size_bits(napot ? 0 : kind) |
+    else td1 |= (chained ? MC_MATCH_GE | MC_CHAIN : napot | size_bits(napot ? 0 : kind)) |
                 (type == WS_GDB_WP_READ ? MC_LOAD : type == WS_GDB_WP_WRITE ? MC_STORE : MC_LOAD | MC_STORE);
     uint32_t td3 = block_select(t, type, addr);
-    for (uint32_t c = 0; c < t->cfg.cores && !st; c++) st = set_trigger3(t, c, b->trig, td1, tdata2, td3);
+    /* The chain's head first, its tail after (and off in the other
+     * order): a head whose tail is off never fires, a tail alone would
+     * fire on every address below the end. */
+    const uint32_t tail = (td1 & ~(MC_MATCH_GE | MC_CHAIN)) | MC_MATCH_LT;
+    for (uint32_t c = 0; c < t->cfg.cores && !st; c++) {
+        st = set_trigger3(t, c, b->trig, td1, tdata2, td3);
+        if (!st && chained) st = set_trigger3(t, c, b->trig + 1, tail, addr + kind, td3);
+    }
     if (!st) st = set_conds(t, b, conds, nconds);
     if (st) { /* leave no core half-armed */
-        for (uint32_t c = 0; c < t->cfg.cores; c++) set_trigger(t, c, b->trig, 0, 0);
+        for (uint32_t c = 0; c < t->cfg.cores; c++) {
+            if (chained) set_trigger(t, c, b->trig + 1, 0, 0);
+            set_trigger(t, c, b->trig, 0, 0);
+        }
         return st;
     }
+    b->chained = chained;
     b->exit_stub = exit_stub;
     b->as_sw = exit_stub || on_stack;
     b->used = 1;

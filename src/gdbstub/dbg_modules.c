@@ -253,6 +253,7 @@ static char *breakpoints_text(ws_gdb_dbg *t)
                                                   : "trigger";
         o += (size_t)snprintf(out + o, cap - o, "  0x%08x %s: %s", b->addr, kinds[b->type], how);
         if (ws_gdb_bp_uses_trigger(b)) o += (size_t)snprintf(out + o, cap - o, " %d", b->trig);
+        if (ws_gdb_bp_uses_trigger(b) && b->chained) o += (size_t)snprintf(out + o, cap - o, "+%d", b->trig + 1);
         o += (size_t)snprintf(out + o, cap - o, "\n");
     }
     if (!o) o += (size_t)snprintf(out + o, cap - o, "no breakpoint inserted now (gdb inserts them as it resumes)\n");

@@ -762,7 +762,7 @@ static ws_status arm_launch_stop(ws_gdb_dbg *t)
     for (; idx >= 0; idx--) {
         int taken = 0;
         for (int i = 0; i < WS_GDB_MAX_BP; i++)
-            taken |= ws_gdb_bp_uses_trigger(&t->bps[i]) && t->bps[i].trig == idx;
+            taken |= ws_gdb_bp_holds_trigger(&t->bps[i], idx);
         if (!taken) break;
     }
     if (idx < 0 || ws_gdb_exec_trigger(t, idx, L.body) != WS_OK) return WS_ERR_BUSY;

@@ -19,6 +19,9 @@ typedef struct ws_gdb_bp {
     uint8_t orig[4];           /* Z0: the bytes the ebreak replaced     */
     uint32_t stepping;         /* warps the server is stepping over it  */
     int trig;                  /* Z1..Z4: trigger index on every core   */
+    int chained;               /* ... and trig + 1, chained to it: a
+                                  watchpoint on a range no single trigger
+                                  matches (>= its start, < its end)      */
     int cond_trig;             /* a Z0 with a condition, held by an execute
                                   trigger whose condition unit evaluates it
                                   per lane at the trap (no ebreak written) */
@@ -168,6 +171,12 @@ ws_status ws_gdb_dbg_breakpoint(void *tp, int type, uint32_t addr, uint32_t kind
 static inline int ws_gdb_bp_uses_trigger(const ws_gdb_bp *b)
 {
     return b->used && (b->type != WS_GDB_BP_SW || b->cond_trig);
+}
+
+/* Does b hold trigger idx (on every core)? */
+static inline int ws_gdb_bp_holds_trigger(const ws_gdb_bp *b, int idx)
+{
+    return ws_gdb_bp_uses_trigger(b) && (b->trig == idx || (b->chained && b->trig + 1 == idx));
 }
 /* The breakpoint (Z0/Z1) at pc, or NULL. */
 /* Set (addr != 0) or clear trigger idx as an execute trigger on every core. */

@@ -477,6 +477,50 @@ static void test_store_trigger(void)
     resume_compute_to_end(&s, out, -1, 0);
 }
 
+/* ---- a chain: >= and < triggers watch a range no one trigger matches ---- */
+#define TRIG_GE (2u << 7)
+#define TRIG_LT (3u << 7)
+#define TRIG_CHAIN (1u << 11)
+static void test_chain_trigger(void)
+{
+    dbg_session s;
+    ws_addr out;
+    if (compute_open(&s, WS_DBG_TOPO_BROADCAST, &out)) { CHECK(0); return; }
+    ws_debug *d = s.d;
+    const uint32_t hart = hart_of(1, 1, 0, 0), lo = (uint32_t)out + 37 * 4 + 2, end = (uint32_t)out + 38 * 4 + 1;
+    /* WARL: no >= for execute, no chain from the last trigger */
+    uint32_t v = 0;
+    CHECK_EQ_U(set_trigger(d, 0, hart, 6, TRIG_EXEC | TRIG_GE, 0x1000), 0);
+    CHECK_EQ_U(reg_read(d, 0, hart, WS_REGNO_CSR(WS_CSR_TDATA1), &v), 0);
+    CHECK_EQ_U(v >> 7 & 0xF, 0);
+    CHECK_EQ_U(set_trigger(d, 0, hart, 7, TRIG_STORE | TRIG_GE | TRIG_CHAIN, 0x1000), 0);
+    CHECK_EQ_U(reg_read(d, 0, hart, WS_REGNO_CSR(WS_CSR_TDATA1), &v), 0);
+    CHECK_EQ_U(v & TRIG_CHAIN, 0);
+    CHECK_EQ_U(v >> 7 & 0xF, 2);
+    CHECK_EQ_U(set_trigger(d, 0, hart, 6, 0, 0) | set_trigger(d, 0, hart, 7, 0, 0), 0);
+    /* a head whose tail is off never fires; then bytes [lo, end): the last
+     * two of out[37] and the first of out[38] */
+    CHECK_EQ_U(set_trigger(d, 0, hart, 2, TRIG_STORE | TRIG_GE | TRIG_CHAIN, lo), 0);
+    CHECK_EQ_U(set_trigger(d, 0, hart, 3, TRIG_STORE | TRIG_LT, end), 0);
+    compute_start(&s, out);
+    ws_dbg_event ev;
+    CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
+    uint32_t lane_hart = 0, addr = 0;
+    CHECK(ws_debug_trigger_hit(d, ev.hart, &lane_hart, &addr) == WS_OK);
+    CHECK_EQ_U(lane_hart, hart_of(1, 1, 0, 5)); /* block 1 thread 5 writes out[37] */
+    CHECK_EQ_U(addr, lo); /* its store begins below: the first watched byte */
+    for (uint32_t i = 2; i <= 3; i++) { /* both triggers of the chain say hit */
+        CHECK_EQ_U(reg_write(d, 0, hart, WS_REGNO_CSR(WS_CSR_TSELECT), i), 0);
+        CHECK_EQ_U(reg_read(d, 0, hart, WS_REGNO_CSR(WS_CSR_TDATA1), &v), 0);
+        CHECK(v & (1u << 20));
+    }
+    CHECK_EQ_U(sb_read32(d, 0, (uint32_t)out + 37 * 4, &v), 0);
+    CHECK_EQ_U(v, 0); /* not written yet */
+    CHECK_EQ_U(sb_read32(d, 0, (uint32_t)out + 36 * 4, &v), 0);
+    CHECK_EQ_U(v, 0); /* out[36] lies outside: thread 4 did not stop it, and the warp stopped before it */
+    resume_compute_to_end(&s, out, -1, 0);
+}
+
 /* ---- load trigger over a range (NAPOT) ---- */
 static void test_load_trigger(void)
 {
@@ -1057,6 +1101,7 @@ int main(int argc, char **argv)
     else if (!strcmp(t, "access_memory")) test_access_memory();
     else if (!strcmp(t, "sw_breakpoint")) test_sw_breakpoint();
     else if (!strcmp(t, "store_trigger")) test_store_trigger();
+    else if (!strcmp(t, "chain_trigger")) test_chain_trigger();
     else if (!strcmp(t, "load_trigger")) test_load_trigger();
     else if (!strcmp(t, "fault")) test_fault();
     else if (!strcmp(t, "step")) test_step();

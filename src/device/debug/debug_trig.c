@@ -2,9 +2,13 @@
  * decoded-cache entries (WS_INST_TRAP) so only trapped PCs are checked;
  * load/store triggers are checked by the memory paths of a core only while
  * that core has one armed, with one warp-wide range test before any
- * per-lane test. All triggers fire before the instruction (timing=0) and
- * enter debug mode (action=1); an execute trigger with a condition
- * (debug_cond.c) fires only for the lanes that pass it. */
+ * per-lane test. Load/store triggers match an address (match 0), an
+ * aligned power-of-two range (1), addresses >= or < tdata2 (2, 3); a
+ * chain (chain = 1 on each trigger but the last) fires where all of its
+ * triggers match, so a >= and a < trigger watch any range. All triggers
+ * fire before the instruction (timing=0) and enter debug mode (action=1);
+ * an execute trigger with a condition (debug_cond.c) fires only for the
+ * lanes that pass it. */
 #include <string.h>
 #include "device/debug/debug_internal.h"
 
@@ -14,6 +18,7 @@
 #define MC_MASKMAX    (31u << 21)
 #define MC_HIT        (1u << 20)
 #define MC_ACTION_DM  (1u << 12)
+#define MC_CHAIN      (1u << 11)
 #define MC_MATCH(v)   (((v) >> 7) & 0xFu)
 #define MC_M          (1u << 6)
 #define MC_S          (1u << 4)
@@ -22,20 +27,24 @@
 #define MC_STORE      (1u << 1)
 #define MC_LOAD       (1u << 0)
 /* bits a debugger may set; the rest read as the fixed values above */
-#define MC_WRITABLE   (MC_HIT | (0xFu << 7) | MC_M | MC_S | MC_U | MC_EXEC | MC_STORE | MC_LOAD)
+#define MC_WRITABLE   (MC_HIT | MC_CHAIN | (0xFu << 7) | MC_M | MC_S | MC_U | MC_EXEC | MC_STORE | MC_LOAD)
 
 static int armed(uint32_t t1) { return MC_TYPE(t1) == 2 && (t1 & (MC_EXEC | MC_STORE | MC_LOAD)); }
 
-/* Address range [lo, hi] (inclusive) a trigger matches. */
-static void trig_range(uint32_t t1, uint32_t t2, uint32_t *lo, uint32_t *hi)
+/* Address range [lo, hi] (inclusive) a trigger matches; 0 if none (< 0). */
+static int trig_range(uint32_t t1, uint32_t t2, uint32_t *lo, uint32_t *hi)
 {
-    if (MC_MATCH(t1) == 1) { /* NAPOT: trailing ones give the size */
+    switch (MC_MATCH(t1)) {
+    case 1: { /* NAPOT: trailing ones give the size */
         uint32_t ones = (uint32_t)__builtin_ctz(~t2 | 0x80000000u);
         uint32_t mask = ones >= 31 ? UINT32_MAX : (2u << ones) - 1;
         *lo = t2 & ~mask;
         *hi = *lo + mask;
-    } else {
-        *lo = *hi = t2;
+        return 1;
+    }
+    case 2: *lo = t2, *hi = UINT32_MAX; return 1;
+    case 3: *lo = 0, *hi = t2 - 1; return t2 != 0;
+    default: *lo = *hi = t2; return 1;
     }
 }
 
@@ -84,7 +93,10 @@ int dbg_trig_csr(ws_debug *d, uint32_t core, uint32_t csr, int write, uint32_t *
             uint32_t v = *val;
             c->tdata1[i] = (MC_TYPE(v) == 0) ? (2u << 28) | MC_DMODE | MC_MASKMAX | MC_ACTION_DM
                          : (2u << 28) | MC_DMODE | MC_MASKMAX | MC_ACTION_DM | (v & MC_WRITABLE);
-            if (MC_MATCH(c->tdata1[i]) > 1) c->tdata1[i] &= ~(0xFu << 7); /* WARL: 0 or 1 */
+            /* WARL: match 0..3 for loads and stores, 0 or 1 for execute;
+             * no chain from the last trigger or an execute trigger */
+            if (MC_MATCH(c->tdata1[i]) > ((c->tdata1[i] & MC_EXEC) ? 1u : 3u)) c->tdata1[i] &= ~(0xFu << 7);
+            if (i == DBG_TRIGGERS - 1 || (c->tdata1[i] & MC_EXEC)) c->tdata1[i] &= ~MC_CHAIN;
             exec_changed(d, c->tdata1[i], c->tdata2[i]);
             recount(d, core);
         }
@@ -176,20 +188,30 @@ int ws_dbg_data_hit(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, u
     }
     pthread_mutex_lock(&d->mu);
     int hit = 0;
-    for (uint32_t i = 0; i < DBG_TRIGGERS && !hit; i++) {
-        uint32_t t1 = c->tdata1[i], lo, hi;
-        if (!armed(t1) || !(t1 & ((rw & 1 ? MC_LOAD : 0) | (rw & 2 ? MC_STORE : 0)))) continue;
-        uint32_t t3 = c->tdata3[i];
-        if ((t3 & WS_TDATA3_BLOCK) && w->block->linear != (t3 & ~WS_TDATA3_BLOCK)) continue;
-        trig_range(t1, c->tdata2[i], &lo, &hi);
+    for (uint32_t i = 0, last; i < DBG_TRIGGERS && !hit; i = last + 1) {
+        /* triggers i..last: one chain (most often one trigger); every one
+         * must be armed for this access and match, so its range is where
+         * theirs meet */
+        uint32_t lo = 0, hi = UINT32_MAX, match = 1;
+        for (last = i;; last++) {
+            uint32_t t1 = c->tdata1[last], t3 = c->tdata3[last], l = 0, h = UINT32_MAX;
+            if (!armed(t1) || !(t1 & ((rw & 1 ? MC_LOAD : 0) | (rw & 2 ? MC_STORE : 0))) ||
+                ((t3 & WS_TDATA3_BLOCK) && w->block->linear != (t3 & ~WS_TDATA3_BLOCK)) ||
+                !trig_range(t1, c->tdata2[last], &l, &h))
+                match = 0;
+            if (l > lo) lo = l;
+            if (h < hi) hi = h;
+            if (!(t1 & MC_CHAIN) || last == DBG_TRIGGERS - 1) break;
+        }
+        if (!match || lo > hi) continue;
         if (amax + (size - 1) < lo || amin > hi) continue; /* warp-wide: no overlap */
         for (uint32_t m = g; m; m &= m - 1) {
             uint32_t l = (uint32_t)__builtin_ctz(m), a = base[l] + imm;
             if (a + (size - 1) >= lo && a <= hi) {
-                c->tdata1[i] |= MC_HIT;
+                for (uint32_t j = i; j <= last; j++) c->tdata1[j] |= MC_HIT;
                 dw->has_hit = 1;
                 dw->hit_lane = l;
-                dw->hit_addr = a;
+                dw->hit_addr = a < lo ? lo : a; /* a watched byte: where the debugger looks */
                 hit = 1;
                 break;
             }
