@@ -25,6 +25,8 @@ static void usage(FILE *f)
             "  --tool bbcount    executions per basic block and source line; instruction totals\n"
             "  --tool memtrace   every memory access; per line: requests, sectors/request, bank conflicts\n"
             "  --tool branch     per conditional branch: lanes taken / not taken, warp divergence\n"
+            "  --tool racecheck  shared-memory hazards: threads of a block touching the same byte\n"
+            "                    between two barriers, one of them writing\n"
             "  --tool dump       record everything and print the merged trace\n"
             "  -o, --out FILE    write the merged trace file (zstd, docs/tracing.md)\n"
             "  --kernel NAME     trace only launches of this kernel\n"
@@ -237,8 +239,9 @@ int ws_cmd_trace(int argc, char **argv)
         if (*end || *warp < '0' || *warp > '9' || errno || warp_id > (long)UINT32_MAX) { /* (4294967296 was warp 0) */ fprintf(stderr, "warpscope trace: --warp %s: expected a warp number\n", warp); return 2; }
     }
     if (read) return read_file(read, format, warp_id);
-    if (!tool || (strcmp(tool, "bbcount") && strcmp(tool, "memtrace") && strcmp(tool, "dump") && strcmp(tool, "branch"))) {
-        fprintf(stderr, "warpscope trace: --tool bbcount, memtrace, branch or dump is required\n\n");
+    if (!tool || (strcmp(tool, "bbcount") && strcmp(tool, "memtrace") && strcmp(tool, "dump") && strcmp(tool, "branch") &&
+                  strcmp(tool, "racecheck"))) {
+        fprintf(stderr, "warpscope trace: --tool bbcount, memtrace, branch, racecheck or dump is required\n\n");
         usage(stderr);
         return 2;
     }

@@ -314,7 +314,7 @@ static void report_memtrace(const tracer *t, const tr_twin *tw, const ws_trace_l
 
 void tr_report(const tracer *t, FILE *f)
 {
-    static const char *names[] = { "bbcount", "memtrace", "dump", "branch" };
+    static const char *names[] = { "bbcount", "memtrace", "dump", "branch", "racecheck" };
     fprintf(f, "warpscope trace (%s): %u launch%s traced\n", names[t->opt.tool], t->trace.nlaunches,
             t->trace.nlaunches == 1 ? "" : "es");
     for (uint32_t i = 0; i < t->trace.nlaunches; i++) {
@@ -342,5 +342,6 @@ void tr_report(const tracer *t, FILE *f)
         report_bbcount(tw, L, f);
         if (t->opt.tool == TR_MEMTRACE || t->opt.tool == TR_DUMP) report_memtrace(t, tw, L, f);
         if (t->opt.tool == TR_BRANCH || t->opt.tool == TR_DUMP) tr_report_branches(tw, L, f);
+        if (t->opt.tool == TR_RACECHECK) tr_report_races(tw, L, f);
     }
 }

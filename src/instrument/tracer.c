@@ -40,7 +40,8 @@ int tr_options_parse(const char *text, tr_options *o, char *err, size_t len)
             else if (!strcmp(v, "memtrace")) o->tool = TR_MEMTRACE;
             else if (!strcmp(v, "dump")) o->tool = TR_DUMP;
             else if (!strcmp(v, "branch")) o->tool = TR_BRANCH;
-            else { snprintf(err, len, "WARPSCOPE_TRACE: tool=%s: expected bbcount, memtrace, branch or dump", v); rc = -1; }
+            else if (!strcmp(v, "racecheck")) o->tool = TR_RACECHECK;
+            else { snprintf(err, len, "WARPSCOPE_TRACE: tool=%s: expected bbcount, memtrace, branch, racecheck or dump", v); rc = -1; }
         } else if (!strcmp(item, "out")) rc = set_str(&o->out, v);
         else if (!strcmp(item, "report")) rc = set_str(&o->report, v);
         else if (!strcmp(item, "kernel")) rc = set_str(&o->kernel, v);

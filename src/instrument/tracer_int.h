@@ -9,7 +9,7 @@
 #include "warpscope/tool.h"
 #include "warpscope/trace.h"
 
-typedef enum tr_tool { TR_BBCOUNT, TR_MEMTRACE, TR_DUMP, TR_BRANCH, TR_CUSTOM } tr_tool;
+typedef enum tr_tool { TR_BBCOUNT, TR_MEMTRACE, TR_DUMP, TR_BRANCH, TR_RACECHECK, TR_CUSTOM } tr_tool;
 
 typedef struct tr_options {
     tr_tool tool;
@@ -76,6 +76,8 @@ int tr_merge(const tr_twin *tw, const struct ws_module *record, ws_trace_launch 
 void tr_where(const tr_twin *tw, uint32_t addr, char *buf, size_t n);
 /* The branch tool's table for one launch (trace_branch.c). */
 void tr_report_branches(const tr_twin *tw, const ws_trace_launch *L, FILE *f);
+/* The racecheck tool's shared-memory hazards of one launch (trace_race.c). */
+void tr_report_races(const tr_twin *tw, const ws_trace_launch *L, FILE *f);
 /* The text report of every traced launch (device close). */
 void tr_report(const tracer *t, FILE *f);
 const tr_twin *tr_twin_of(const tracer *t, const char *module);

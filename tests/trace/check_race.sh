@@ -1,0 +1,36 @@
+#!/bin/bash
+# `warpscope trace --tool racecheck` on race_kernel.c: the hazards it must
+# report, by kind and by source line, and the kernels it must pass; the
+# report is the same in two runs and on one or two host threads.
+#   check_race.sh WARPSCOPE RACE_KERNEL.elf RACE_KERNEL.c WORKDIR
+set -u
+ws=$1 elf=$2 src=$3 work=$4
+mkdir -p "$work"
+pass=0 fail=0
+line() { grep -n "RACE:$1" "$src" | cut -d: -f1; }
+check() { # name: grep -E pattern must match the report
+    if grep -Eq -- "$2" "$work/$1.txt"; then pass=$((pass + 1)); else echo "FAIL: $1: no '$2'"; sed -n 1,40p "$work/$1.txt"; fail=$((fail + 1)); fi
+}
+run() { # kernel [threads]
+    WARPSCOPE_THREADS=${2:-1} "$ws" trace --tool racecheck --report "$work/$1${2:-}.txt" -- \
+        "$ws" run --grid 3 --block 64 "$elf" "$1" zeros:192 > "$work/$1${2:-}.out" 2>&1 ||
+        { echo "FAIL: $1: exit status $?"; cat "$work/$1${2:-}.out"; fail=$((fail + 1)); }
+}
+for k in racy synced same_word atomics_bytes; do run $k; done
+f=$(basename "$src")
+check racy "racecheck: 1 shared-memory hazard "
+check racy "read-write +$f:$(line racy_store) \(store\) and $f:$(line racy_load) \(load\): 192 words, between warps; e\.g\. block \(0,0,0\) threads"
+check same_word "racecheck: 1 shared-memory hazard "
+check same_word "write-write +$f:$(line same_store) \(store\) and $f:$(line same_store) \(store\): 3 words, between warps"
+check synced "racecheck: 0 shared-memory hazards \([0-9]+ shared accesses checked\)"
+check atomics_bytes "racecheck: 0 shared-memory hazards"
+# every launch traced is checked against the device as the other tools are
+for k in racy synced same_word atomics_bytes; do
+    check $k "instructions executed .*\(match\)"
+done
+# deterministic: again, and on two host threads
+run racy 2
+if diff <(grep racecheck -A3 "$work/racy.txt") <(grep racecheck -A3 "$work/racy2.txt") > /dev/null; then pass=$((pass + 1));
+else echo "FAIL: the racecheck report differs between runs"; fail=$((fail + 1)); fi
+echo "$pass passed, $fail failed"
+[ $fail = 0 ]

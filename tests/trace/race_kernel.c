@@ -1,0 +1,48 @@
+/* Shared-memory hazards for `warpscope trace --tool racecheck`
+ * (tests/trace/CMakeLists.txt, trace.racecheck): each kernel writes
+ * out[global id] so `warpscope run` has a buffer to fill. Lines marked
+ * RACE: are the ones the report must name. */
+#include <warpscope/kernel.h>
+
+WS_SHARED int buf[256];
+WS_SHARED unsigned char bytes[256];
+
+/* A missing barrier: thread t reads the word thread t + 1 writes. */
+WS_KERNEL void racy(int *out)
+{
+    unsigned t = threadIdx_x(), n = blockDim_x();
+    buf[t] = (int)t;                                       /* RACE:racy_store */
+    out[blockIdx_x() * n + t] = buf[(t + 1) % n];          /* RACE:racy_load */
+}
+
+/* The same with its barriers: no hazard, also not for the write after the
+ * second barrier. */
+WS_KERNEL void synced(int *out)
+{
+    unsigned t = threadIdx_x(), n = blockDim_x();
+    buf[t] = (int)t;
+    ws_syncthreads();
+    out[blockIdx_x() * n + t] = buf[(t + 1) % n];
+    ws_syncthreads();
+    buf[t] = 0;
+}
+
+/* Every thread stores to one word: write-write. */
+WS_KERNEL void same_word(int *out)
+{
+    unsigned t = threadIdx_x();
+    buf[0] = (int)t;                                       /* RACE:same_store */
+    ws_syncthreads();
+    out[blockIdx_x() * blockDim_x() + t] = buf[0];
+}
+
+/* Atomics on one word, then a read after a barrier: no hazard; neighbouring
+ * bytes written by different threads: none either. */
+WS_KERNEL void atomics_bytes(int *out)
+{
+    unsigned t = threadIdx_x();
+    __atomic_fetch_add(&buf[0], 1, __ATOMIC_RELAXED);
+    bytes[t] = (unsigned char)t;
+    ws_syncthreads();
+    out[blockIdx_x() * blockDim_x() + t] = buf[0] + bytes[(t + 1) % blockDim_x()];
+}
