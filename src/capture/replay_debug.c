@@ -244,11 +244,13 @@ static ws_status run_continue(rd_target *t)
     ws_shadow_bp bps[WS_SHADOW_MAX_BPS];
     ws_shadow_watch ws[WS_SHADOW_MAX_WATCHES];
     ws_shadow_arm a = hits_arm(t, bps, ws);
+    a.after = here(t);
     /* The snapshot is before its instruction, which has not run: a watched
      * access it makes counts (gdb steps a thread off a breakpoint or a
-     * watchpoint it stopped for before it continues) */
-    a.after = here(t) ? here(t) - 1 : 0;
-    if (t->pending && t->pending_after < a.after) a.after = t->pending_after;
+     * watchpoint it stopped for before it continues; nothing steps off a
+     * pixel's first instruction) */
+    a.data_at_after = 1;
+    if (t->pending && t->pending_after < a.after) a.after = t->pending_after, a.data_at_after = 0;
     t->pending = 0;
     a.k = 1;
     ws_shadow_result res;

@@ -373,6 +373,8 @@ typedef struct ws_shadow_arm {
     uint64_t first_draw;
     ws_shadow_thread thread;     /* THREAD */
     uint64_t after;              /* count only events at positions > after   */
+    int data_at_after;           /* ... and a watched access at `after` itself (a
+                                    copy there is taken before its instruction) */
     uint64_t k;                  /* snapshot the k-th counted event (0: none) */
     uint64_t before;             /* result.nbefore/last_before: events < before */
     uint64_t *record;            /* positions of counted events, up to ncap   */

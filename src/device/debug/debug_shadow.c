@@ -274,7 +274,7 @@ static void event(ws_debug *d, ws_warp *w, uint32_t g, uint32_t pc, uint32_t lan
                   uint32_t data_addr)
 {
     struct dbg_shadow *s = d->shadow;
-    if (pos <= s->a.after) return;
+    if (pos < s->a.after || (pos == s->a.after && !(watch && s->a.data_at_after))) return;
     uint64_t n = ++s->res.count;
     if (pos < s->a.before) {
         s->res.nbefore++;
