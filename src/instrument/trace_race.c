@@ -137,8 +137,9 @@ static void check_group(race_ctx *c, uint32_t block, const race_rec *g, size_t n
         }
 }
 
-/* Barrier pcs inside block b of the original code, in order (at most max). */
-static uint32_t block_barriers(const tr_twin *tw, const ws_trace_block *b, uint32_t *pcs, uint32_t max)
+/* The barriers inside block b of the original code: how many, and their
+ * pcs in order into pcs (if not NULL). */
+static uint32_t block_barriers(const tr_twin *tw, const ws_trace_block *b, uint32_t *pcs)
 {
     uint32_t n = 0;
     for (uint32_t at = b->addr; at <= b->last;) {
@@ -148,7 +149,10 @@ static uint32_t block_barriers(const tr_twin *tw, const ws_trace_block *b, uint3
         if (ws_inst_length(lo) == 4) bits |= (uint32_t)tr_twin_halfword(tw, at + 2) << 16;
         ws_inst in;
         ws_decode(bits, &in);
-        if (in.op == OP_BAR && n < max) pcs[n++] = at;
+        if (in.op == OP_BAR) {
+            if (pcs) pcs[n] = at;
+            n++;
+        }
         at += ws_inst_length(lo);
     }
     return n;
@@ -164,20 +168,26 @@ static int by_words(const void *x, const void *y)
 
 static const char *kind_name(uint8_t k) { return k == WS_TRACE_LOAD ? "load" : k == WS_TRACE_STORE ? "store" : "atomic"; }
 
-#define MAX_BARS 64
 
 void tr_report_races(const tr_twin *tw, const ws_trace_launch *L, FILE *f)
 {
     if (L->flags & WS_TRACE_NO_BLOCKS) return;
     const uint64_t tpb = (uint64_t)L->block.x * L->block.y * L->block.z;
     if (!tpb || !L->lanes_per_warp) return;
-    /* barriers per basic block, found once */
-    uint32_t *nbars = calloc(L->nblocks + 1, sizeof *nbars), (*bars)[MAX_BARS] = calloc(L->nblocks + 1, sizeof *bars);
+    /* barriers per basic block (an unrolled loop may hold many): block b's
+     * are bars[first[b] .. first[b] + nbars[b]) */
+    uint32_t *nbars = calloc(L->nblocks + 1, sizeof *nbars), *first = calloc(L->nblocks + 1, sizeof *first), *bars = NULL;
     race_ctx c = { .L = L };
     race_rec *recs = NULL;
     size_t nrec = 0, cap = 0;
-    if (!nbars || !bars) c.oom = 1;
-    for (uint32_t b = 0; b < L->nblocks && !c.oom; b++) nbars[b] = block_barriers(tw, &L->blocks[b], bars[b], MAX_BARS);
+    uint64_t total_bars = 0;
+    if (!nbars || !first) c.oom = 1;
+    for (uint32_t b = 0; b < L->nblocks && !c.oom; b++) {
+        first[b] = (uint32_t)total_bars;
+        total_bars += nbars[b] = block_barriers(tw, &L->blocks[b], NULL);
+    }
+    if (!c.oom && !(bars = malloc((total_bars + 1) * sizeof *bars))) c.oom = 1;
+    for (uint32_t b = 0; b < L->nblocks && !c.oom; b++) block_barriers(tw, &L->blocks[b], bars + first[b]);
     uint64_t shared = 0, inconsistent = 0;
     /* threads come in gid order, so a block's threads are together */
     for (uint32_t t0 = 0; t0 < L->nthreads && !c.oom;) {
@@ -199,7 +209,7 @@ void tr_report_races(const tr_twin *tw, const ws_trace_launch *L, FILE *f)
                     const uint32_t off = a->addr - WS_SHARED_BASE;
                     if (off >= WS_SHARED_END - WS_SHARED_BASE) continue;
                     uint32_t e = epoch;
-                    for (uint32_t q = 0; q < nbars[b] && bars[b][q] < mi->addr; q++) e++;
+                    for (uint32_t q = 0; q < nbars[b] && bars[first[b] + q] < mi->addr; q++) e++;
                     if (e > max_epoch) max_epoch = e;
                     /* the words it touches, and its bytes in each */
                     for (uint32_t at = off; at < off + mi->size && !c.oom;) {
@@ -237,6 +247,7 @@ void tr_report_races(const tr_twin *tw, const ws_trace_launch *L, FILE *f)
     }
     free(recs);
     free(nbars);
+    free(first);
     free(bars);
     if (c.oom) {
         fprintf(f, "  racecheck: out of host memory; no hazards reported\n");

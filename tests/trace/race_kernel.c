@@ -46,3 +46,21 @@ WS_KERNEL void atomics_bytes(int *out)
     ws_syncthreads();
     out[blockIdx_x() * blockDim_x() + t] = buf[0] + bytes[(t + 1) % blockDim_x()];
 }
+
+/* 80 barriers in one basic block (a fully unrolled loop): each round
+ * writes then reads a neighbour's word between two barriers; no hazard
+ * (the tool once kept 64 barriers per block, and counted epochs wrong
+ * past them). */
+WS_KERNEL void many_barriers(int *out)
+{
+    unsigned t = threadIdx_x(), n = blockDim_x();
+    int acc = 0;
+#pragma clang loop unroll(full)
+    for (int i = 0; i < 40; i++) {
+        buf[t] = (int)t + i;
+        ws_syncthreads();
+        acc += buf[(t + 1) % n];
+        ws_syncthreads();
+    }
+    out[blockIdx_x() * n + t] = acc;
+}
