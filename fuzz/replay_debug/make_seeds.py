@@ -4,7 +4,8 @@ byte stream from gdb, packets framed with their checksums) against the
 frame debugger on fuzz/replay_capture/corpus/seed_a_frame, whose module
 is at 0x01220000 and whose buffer is at 0x01200000: stepping forwards and
 backwards, breakpoints with conditions, registers and memory of the
-shadow copy, libraries and files, monitor commands."""
+shadow copy, watchpoints forwards and backwards (and refused ones),
+libraries and files, monitor commands."""
 import os, sys
 
 out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), 'corpus')
@@ -28,6 +29,11 @@ seeds = {
     'monitor': HELLO + [pkt('vCont;s'), mon('position'), mon('help'), mon('debug-pixel 3 4'),
                         mon('debug-pixel 1 1 0'), mon('debug-pixel off'), mon('focus block 0 thread 0'),
                         mon('thread block 0 0 0 thread 0 0 0'), mon('nosuch')],
+    'watch_reverse': HELLO + [pkt('Z2,1200000,4'), pkt('Z3,1200001,3'), pkt('Z4,d0000000,8'), pkt('vCont;c'),
+                              pkt('z2,1200000,4'), pkt('vCont;s:2'), pkt('Z2,1200000,4'), pkt('bc'), pkt('bs'),
+                              pkt('vCont;c'), pkt('Z2,1200000,0'), pkt('Z2,fffffffc,8'),
+                              pkt('Z2,c0000000,4')] + [pkt('Z2,%x,4' % (0x1200000 + 4 * i)) for i in range(17)] +
+                             [pkt('bc'), pkt('z3,1200001,3'), pkt('z4,d0000000,8'), pkt('vCont;c')],
     'files_detach': HELLO + [pkt('vFile:setfs:0'),
                              pkt('vFile:open:' + '/warpscope-module/1/seed_g'.encode().hex() + ',0,0'),
                              pkt('vFile:pread:0,100,0'), pkt('vFile:fstat:0'), pkt('vFile:close:0'),
