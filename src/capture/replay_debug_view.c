@@ -137,7 +137,7 @@ static ws_status rd_watchpoint(rd_target *t, int type, uint32_t addr, uint32_t l
     }
     if (i < t->nwatches) return WS_OK;
     if (!len || (uint64_t)addr + len > (uint64_t)UINT32_MAX + 1)
-        return rd_fail(t, WS_ERR_INVALID_ARG, "a watchpoint on %u bytes at 0x%08x", len, addr);
+        return rd_fail(t, WS_ERR_INVALID_ARG, "a watchpoint on %u bytes at 0x%08x: empty, or past the address space's end", len, addr);
     if (t->nwatches == WS_SHADOW_MAX_WATCHES)
         return rd_fail(t, WS_ERR_UNSUPPORTED, "at most %d watchpoints", WS_SHADOW_MAX_WATCHES);
     rd_watch *v = &t->watches[t->nwatches++];
