@@ -22,6 +22,8 @@
  *   deadlock a block whose warps wait at different barriers (expects
  *            WS_ERR_DEADLOCK)
  *   spinlock 64 threads take one spin lock (starved, but correct)
+ *   collide  one warp whose 32 lanes all store to out[0], lanes 8-11 to
+ *            out[1]
  * GDB_APP_CONFIG in the environment adds configuration text (mode=timing).
  * Prints "result ok" and exits 0 when the results are right. */
 #include <stdio.h>
@@ -291,6 +293,14 @@ static int run_spinlock(ws_device *dev, ws_module *mod)
     return st != WS_OK || n != 64;
 }
 
+static int run_collide(ws_device *dev, ws_module *mod)
+{
+    int out[2];
+    if (launch_out_int(dev, mod, "collide", 1, 32, 100, out, sizeof out)) return 1;
+    if (out[0] != 131 || out[1] != 11) return printf("result BAD in collide: %d %d\n", out[0], out[1]), 1;
+    return 0;
+}
+
 static int run_many(ws_device *dev, ws_module *mod)
 {
     enum { BLOCKS = 2048, T = 256, N = BLOCKS * T };
@@ -380,6 +390,7 @@ int main(int argc, char **argv)
     else if (!strcmp(mode, "spinlock")) bad = run_spinlock(dev, mod);
     else if (!strcmp(mode, "gfx")) bad = run_gfx(dev, mod);
     else if (!strcmp(mode, "quints")) bad = run_quints(dev, mod);
+    else if (!strcmp(mode, "collide")) bad = run_collide(dev, mod);
     else bad = 2;
     ws_device_close(dev);
     printf("result %s\n", bad ? "BAD" : "ok");

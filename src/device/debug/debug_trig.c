@@ -183,6 +183,11 @@ int ws_dbg_data_hit(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, u
         if ((t3 & WS_TDATA3_BLOCK) && w->block->linear != (t3 & ~WS_TDATA3_BLOCK)) continue;
         trig_range(t1, c->tdata2[i], &lo, &hi);
         if (amax + (size - 1) < lo || amin > hi) continue; /* warp-wide: no overlap */
+        /* The lane named is the one whose access the debugger then sees:
+         * a load's first lane, but for a store the last lane that writes
+         * the range, since lanes store in ascending order and memory keeps
+         * the last lane's value (naming the first would pair lane 0 with
+         * lane 31's value when a whole warp stores to one address). */
         for (uint32_t m = g; m; m &= m - 1) {
             uint32_t l = (uint32_t)__builtin_ctz(m), a = base[l] + imm;
             if (a + (size - 1) >= lo && a <= hi) {
@@ -191,7 +196,7 @@ int ws_dbg_data_hit(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, u
                 dw->hit_lane = l;
                 dw->hit_addr = a;
                 hit = 1;
-                break;
+                if (!((rw & 2) && (t1 & MC_STORE))) break;
             }
         }
     }
