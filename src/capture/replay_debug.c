@@ -396,6 +396,7 @@ const ws_gdb_target_ops rd_ops = {
     rd_threads, rd_read_reg, rd_write_reg, rd_read_mem, rd_write_mem, rd_breakpoint, rd_resume, rd_interrupt, rd_wait,
     rd_libraries, rd_file, rd_monitor, rd_detach, rd_error, 0, NULL, rd_thread_alive, NULL, rd_reverse,
     NULL /* threads are lanes: no focus */, 0 /* no range stepping: gdb's 'r' arrives as 's' */,
+    NULL /* no watchpoints */,
 };
 
 ws_status rd_init(rd_target *t, ws_replay *r)
