@@ -170,3 +170,13 @@ WS_KERNEL void collide(int *out, int base)
     out[0] = v; /* MARK:collide_all */
     if (t >= 8 && t < 12) out[1] = t; /* MARK:collide_some */
 }
+
+/* Atomics on one word by every lane (gdb_app mode "collide", after
+ * collide): a compare-and-swap loop on a 64-bit sum, where in each round
+ * only some lanes' swap succeeds, then a 32-bit add every lane makes. */
+WS_KERNEL void cas_turns(long long *sum, int *count)
+{
+    int t = (int)threadIdx_x();
+    atomicAdd_ll(sum, (long long)t << 33); /* MARK:cas_add */
+    atomicAdd_i(count, 1); /* MARK:cas_count */
+}
