@@ -99,6 +99,29 @@ static ws_status replay(rd_target *t, const ws_shadow_arm *arm, ws_shadow_result
     return st;
 }
 
+/* Agent expression: the lane is the followed thread (launch id, block
+ * and thread coordinates equal), into t->exit_cond; returns its length. */
+static size_t exit_cond(rd_target *t)
+{
+    const uint32_t regs[7] = { WS_CSR_LAUNCH_ID, WS_CSR_CTAID_X, WS_CSR_CTAID_Y, WS_CSR_CTAID_Z,
+                               WS_CSR_TID_X,     WS_CSR_TID_Y,   WS_CSR_TID_Z };
+    const uint32_t want[7] = { t->focus_launch_id, t->focus.block.x,  t->focus.block.y, t->focus.block.z,
+                               t->focus.thread.x,  t->focus.thread.y, t->focus.thread.z };
+    uint8_t *c = t->exit_cond;
+    size_t n = 0;
+    for (int i = 0; i < 7; i++) {
+        c[n++] = 0x26; /* reg */
+        c[n++] = (uint8_t)(regs[i] >> 8);
+        c[n++] = (uint8_t)regs[i];
+        c[n++] = 0x24; /* const32 */
+        for (int b = 3; b >= 0; b--) c[n++] = (uint8_t)(want[i] >> (8 * b));
+        c[n++] = 0x13; /* equal */
+        if (i) c[n++] = 0x04; /* mul: all of them */
+    }
+    c[n++] = 0x27; /* end */
+    return n;
+}
+
 static ws_shadow_arm hits_arm(rd_target *t, ws_shadow_bp *bps)
 {
     ws_shadow_arm a;
@@ -109,6 +132,15 @@ static ws_shadow_arm hits_arm(rd_target *t, ws_shadow_bp *bps)
         bps[i].pc = t->bps[i].addr;
         bps[i].nconds = t->bps[i].nconds;
         for (size_t c = 0; c < t->bps[i].nconds; c++) bps[i].conds[c] = (ws_dbg_cond){ t->bps[i].code[c], t->bps[i].len[c] };
+        /* The kernels' exit (finish, until or advance out of a kernel's
+         * frame) is gdb's momentary breakpoint for the thread it follows:
+         * only that thread's retirement counts, as in live debugging.
+         * Every other thread's would be stepped over by gdb, and a thread
+         * that has retired has no instruction to step to. */
+        if (bps[i].pc == WS_RETIRE_ADDR && !bps[i].nconds && t->have_focus) {
+            bps[i].conds[0] = (ws_dbg_cond){ t->exit_cond, exit_cond(t) };
+            bps[i].nconds = 1;
+        }
     }
     a.bps = bps;
     a.nbps = t->nbps;
@@ -148,6 +180,7 @@ static ws_status go_start(rd_target *t)
     if (st) return rd_fail(t, st, "restoring the frame: %s", ws_replay_error(t->r));
     if ((st = ws_debug_shadow_capture_memory(t->dbg)) != WS_OK) return rd_fail(t, st, "%s", ws_debug_error(t->dbg));
     t->where = RD_START;
+    t->at_call = -1;
     set_stop(t, RD_PSEUDO_TID, WS_GDB_R_REPLAY_BEGIN);
     return WS_OK;
 }
@@ -158,6 +191,7 @@ static ws_status go_end(rd_target *t)
     ws_status st = ws_debug_shadow_capture_memory(t->dbg);
     if (st) return rd_fail(t, st, "%s", ws_debug_error(t->dbg));
     t->where = RD_END;
+    t->at_call = -1;
     set_stop(t, RD_PSEUDO_TID, WS_GDB_R_REPLAY_END);
     return WS_OK;
 }
@@ -173,7 +207,9 @@ static ws_status go_snapshot(rd_target *t, ws_gdb_reason reason)
     t->focus = (ws_shadow_thread){ s->launch, s->block, s->thread[s->lane] };
     t->have_focus = 1;
     t->focus_count = s->thread_count;
+    t->focus_launch_id = (uint32_t)s->launch_id;
     t->at_hit = 0;
+    t->at_call = -1;
     set_stop(t, rd_tid_of_lane(t, s->lane), reason);
     return WS_OK;
 }
@@ -221,6 +257,7 @@ static ws_status run_continue(rd_target *t)
     ws_shadow_bp bps[WS_SHADOW_MAX_BPS];
     ws_shadow_arm a = hits_arm(t, bps);
     a.after = here(t);
+    if (t->where == RD_STOP && t->at_call >= 0) a.after = (t->snap.pos & ~(uint64_t)31) + (uint64_t)t->at_call - 1;
     if (t->pending && t->pending_after < a.after) a.after = t->pending_after;
     t->pending = 0;
     a.k = 1;
@@ -272,6 +309,14 @@ static ws_status run_step(rd_target *t, uint32_t tid)
     if (t->where == RD_START || (t->where == RD_END && !t->have_focus)) return run_continue(t);
     if (t->where == RD_END) return go_end(t);
     ws_shadow_thread th = thread_of(t, tid);
+    if (t->at_call >= 0 && rd_lane_of(t, tid) == t->at_call) { /* the call: its first instruction is next */
+        t->focus = th;
+        t->focus_count = 1;
+        t->at_call = -1;
+        t->pending = 0;
+        set_stop(t, tid, WS_GDB_R_NONE);
+        return WS_OK;
+    }
     /* gdb steps a hit lane off its breakpoint before it continues */
     t->pending = t->at_hit && same_thread(&th, &t->focus);
     t->pending_after = t->snap.pos;
@@ -286,6 +331,40 @@ static ws_status run_step(rd_target *t, uint32_t tid)
         return go_end(t);
     }
     return go_snapshot(t, WS_GDB_R_NONE);
+}
+
+/* A reverse step of a thread from its first instruction: before it, the
+ * thread is at the launch's call of its kernel (the exit stub's
+ * WS_EXIT_STUB_BASE, the kernel's caller in `bt`), where the snapshot
+ * shows it (at_call), with the registers it starts with. A step back from
+ * there is the end of its history ("no more history", on the thread).
+ * Going to the frame start instead lost the thread gdb was stepping: gdb
+ * steps every other thread that reaches its momentary breakpoint at a
+ * kernel's entry (reverse-finish in a kernel's frame) over it, and was
+ * left at the frame start, where gdb 13 then crashed at the next resume.
+ * The frame's very first instruction (launch 1, warp-instruction 1) goes
+ * back to the frame start, just before it, as does a thread not in the
+ * warp gdb looks at. */
+static ws_status thread_begins(rd_target *t, const ws_shadow_thread *th)
+{
+    const ws_shadow_state *s = &t->snap;
+    if (t->where != RD_STOP || (s->pos >> 5) <= ((1ull << 43) | 1) || th->launch != s->launch ||
+        memcmp(&th->block, &s->block, sizeof th->block))
+        return go_start(t);
+    for (uint32_t l = 0; l < s->lanes; l++) {
+        if (!(s->live >> l & 1) || memcmp(&s->thread[l], &th->thread, sizeof th->thread)) continue;
+        int again = t->at_call == (int)l;
+        t->snap.lane = l;
+        t->snap.pos = (t->snap.pos & ~(uint64_t)31) | l;
+        t->focus = *th;
+        t->have_focus = 1;
+        t->focus_count = 0;
+        t->at_hit = 0;
+        t->at_call = (int)l;
+        set_stop(t, rd_tid_of_lane(t, l), again ? WS_GDB_R_REPLAY_BEGIN : WS_GDB_R_NONE);
+        return WS_OK;
+    }
+    return go_start(t);
 }
 
 /* Backwards: the thread's previous instruction (before this
@@ -308,7 +387,7 @@ static ws_status run_reverse_step(rd_target *t, uint32_t tid)
         if ((st = replay(t, &a, &res)) != WS_OK) return st;
         k = res.nbefore;
     }
-    if (!k) return go_start(t); /* the thread's first instruction: the frame start is next */
+    if (!k) return thread_begins(t, &th);
     ws_shadow_arm a = thread_arm(&th);
     a.k = k;
     ws_shadow_result res;
@@ -325,6 +404,7 @@ static ws_status run_reverse_continue(rd_target *t)
     ws_shadow_bp bps[WS_SHADOW_MAX_BPS];
     ws_shadow_arm a = hits_arm(t, bps);
     a.before = here(t);
+    if (t->where == RD_STOP && t->at_call >= 0) a.before = (t->snap.pos & ~(uint64_t)31) + (uint64_t)t->at_call;
     ws_shadow_result res;
     ws_status st = replay(t, &a, &res);
     if (st) return st;
@@ -403,6 +483,7 @@ ws_status rd_init(rd_target *t, ws_replay *r)
 {
     memset(t, 0, sizeof *t);
     t->r = r;
+    t->at_call = -1;
     ws_device *dev = ws_replay_device(r);
     if (!dev) return rd_fail(t, WS_ERR_INVALID_ARG, "the replay has no device");
     ws_status st = ws_device_config(dev, &t->cfg);
