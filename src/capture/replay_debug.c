@@ -109,10 +109,12 @@ static ws_shadow_arm hits_arm(rd_target *t, ws_shadow_bp *bps, ws_shadow_watch *
         bps[i].pc = t->bps[i].addr;
         bps[i].nconds = t->bps[i].nconds;
         /* The exit stub is every thread's return address: gdb puts a
-         * breakpoint there for the frame of the thread it is on (`finish`
-         * in the kernel, a watchpoint's scope). Other lanes retiring first
-         * would each stop, and gdb's step over them ends their threads. */
-        if (t->bps[i].addr == WS_RETIRE_ADDR && t->where == RD_STOP) {
+         * breakpoint there for the frame of the thread it follows (finish,
+         * until or advance out of a kernel's frame, a watchpoint's scope):
+         * only that thread's retirement counts, as in live debugging.
+         * Every other thread's would be stepped over by gdb, and a thread
+         * that has retired has no instruction to step to. */
+        if (t->bps[i].addr == WS_RETIRE_ADDR && t->have_focus) {
             bps[i].one_thread = 1;
             bps[i].thread = t->focus;
         }
@@ -159,6 +161,7 @@ static ws_status go_start(rd_target *t)
     if (st) return rd_fail(t, st, "restoring the frame: %s", ws_replay_error(t->r));
     if ((st = ws_debug_shadow_capture_memory(t->dbg)) != WS_OK) return rd_fail(t, st, "%s", ws_debug_error(t->dbg));
     t->where = RD_START;
+    t->at_call = -1;
     set_stop(t, RD_PSEUDO_TID, WS_GDB_R_REPLAY_BEGIN);
     return WS_OK;
 }
@@ -169,6 +172,7 @@ static ws_status go_end(rd_target *t)
     ws_status st = ws_debug_shadow_capture_memory(t->dbg);
     if (st) return rd_fail(t, st, "%s", ws_debug_error(t->dbg));
     t->where = RD_END;
+    t->at_call = -1;
     set_stop(t, RD_PSEUDO_TID, WS_GDB_R_REPLAY_END);
     return WS_OK;
 }
@@ -185,6 +189,7 @@ static ws_status go_snapshot(rd_target *t, ws_gdb_reason reason)
     t->have_focus = 1;
     t->focus_count = s->thread_count;
     t->at_hit = 0;
+    t->at_call = -1;
     set_stop(t, rd_tid_of_lane(t, s->lane), reason);
     return WS_OK;
 }
@@ -250,6 +255,8 @@ static ws_status run_continue(rd_target *t)
      * watchpoint it stopped for before it continues; nothing steps off a
      * pixel's first instruction) */
     a.data_at_after = 1;
+    if (t->where == RD_STOP && t->at_call >= 0)
+        a.after = (t->snap.pos & ~(uint64_t)31) + (uint64_t)t->at_call - 1, a.data_at_after = 0;
     if (t->pending && t->pending_after < a.after) a.after = t->pending_after, a.data_at_after = 0;
     t->pending = 0;
     a.k = 1;
@@ -301,6 +308,14 @@ static ws_status run_step(rd_target *t, uint32_t tid)
     if (t->where == RD_START || (t->where == RD_END && !t->have_focus)) return run_continue(t);
     if (t->where == RD_END) return go_end(t);
     ws_shadow_thread th = thread_of(t, tid);
+    if (t->at_call >= 0 && rd_lane_of(t, tid) == t->at_call) { /* the call: its first instruction is next */
+        t->focus = th;
+        t->focus_count = 1;
+        t->at_call = -1;
+        t->pending = 0;
+        set_stop(t, tid, WS_GDB_R_NONE);
+        return WS_OK;
+    }
     /* gdb steps a hit lane off its breakpoint before it continues */
     t->pending = t->at_hit && same_thread(&th, &t->focus);
     t->pending_after = t->snap.pos;
@@ -315,6 +330,40 @@ static ws_status run_step(rd_target *t, uint32_t tid)
         return go_end(t);
     }
     return go_snapshot(t, WS_GDB_R_NONE);
+}
+
+/* A reverse step of a thread from its first instruction: before it, the
+ * thread is at the launch's call of its kernel (the exit stub's
+ * WS_EXIT_STUB_BASE, the kernel's caller in `bt`), where the snapshot
+ * shows it (at_call), with the registers it starts with. A step back from
+ * there is the end of its history ("no more history", on the thread).
+ * Going to the frame start instead lost the thread gdb was stepping: gdb
+ * steps every other thread that reaches its momentary breakpoint at a
+ * kernel's entry (reverse-finish in a kernel's frame) over it, and was
+ * left at the frame start, where gdb 13 then crashed at the next resume.
+ * The frame's very first instruction (launch 1, warp-instruction 1) goes
+ * back to the frame start, just before it, as does a thread not in the
+ * warp gdb looks at. */
+static ws_status thread_begins(rd_target *t, const ws_shadow_thread *th)
+{
+    const ws_shadow_state *s = &t->snap;
+    if (t->where != RD_STOP || (s->pos >> 5) <= ((1ull << 43) | 1) || th->launch != s->launch ||
+        memcmp(&th->block, &s->block, sizeof th->block))
+        return go_start(t);
+    for (uint32_t l = 0; l < s->lanes; l++) {
+        if (!(s->live >> l & 1) || memcmp(&s->thread[l], &th->thread, sizeof th->thread)) continue;
+        int again = t->at_call == (int)l;
+        t->snap.lane = l;
+        t->snap.pos = (t->snap.pos & ~(uint64_t)31) | l;
+        t->focus = *th;
+        t->have_focus = 1;
+        t->focus_count = 0;
+        t->at_hit = 0;
+        t->at_call = (int)l;
+        set_stop(t, rd_tid_of_lane(t, l), again ? WS_GDB_R_REPLAY_BEGIN : WS_GDB_R_NONE);
+        return WS_OK;
+    }
+    return go_start(t);
 }
 
 /* Backwards: the thread's previous instruction (before this
@@ -337,7 +386,7 @@ static ws_status run_reverse_step(rd_target *t, uint32_t tid)
         if ((st = replay(t, &a, &res)) != WS_OK) return st;
         k = res.nbefore;
     }
-    if (!k) return go_start(t); /* the thread's first instruction: the frame start is next */
+    if (!k) return thread_begins(t, &th);
     ws_shadow_arm a = thread_arm(&th);
     a.k = k;
     ws_shadow_result res;
@@ -384,7 +433,8 @@ static ws_status run_reverse_continue(rd_target *t)
     ws_shadow_bp bps[WS_SHADOW_MAX_BPS];
     ws_shadow_watch ws[WS_SHADOW_MAX_WATCHES];
     ws_shadow_arm a = hits_arm(t, bps, ws);
-    const uint64_t from = here(t);
+    uint64_t from = here(t);
+    if (t->where == RD_STOP && t->at_call >= 0) from = (t->snap.pos & ~(uint64_t)31) + (uint64_t)t->at_call;
     a.before = from;
     ws_shadow_result res;
     ws_status st = replay(t, &a, &res);
@@ -458,12 +508,14 @@ const ws_gdb_target_ops rd_ops = {
     rd_threads, rd_read_reg, rd_write_reg, rd_read_mem, rd_write_mem, rd_breakpoint, rd_resume, rd_interrupt, rd_wait,
     rd_libraries, rd_file, rd_monitor, rd_detach, rd_error, 0, NULL, rd_thread_alive, NULL, rd_reverse,
     NULL /* threads are lanes: no focus */, 0 /* no range stepping: gdb's 'r' arrives as 's' */,
+    NULL /* no watchpoints */,
 };
 
 ws_status rd_init(rd_target *t, ws_replay *r)
 {
     memset(t, 0, sizeof *t);
     t->r = r;
+    t->at_call = -1;
     ws_device *dev = ws_replay_device(r);
     if (!dev) return rd_fail(t, WS_ERR_INVALID_ARG, "the replay has no device");
     ws_status st = ws_device_config(dev, &t->cfg);

@@ -38,6 +38,11 @@ typedef struct rd_target {
     ws_shadow_thread focus;         /* the thread gdb follows (have_focus)   */
     int have_focus;
     uint64_t focus_count;           /* its instruction ordinal at snap (0: not known) */
+    /* A thread stepped back from its first instruction: that lane of the
+     * snapshot is shown at the launch's call of its kernel (the exit
+     * stub's WS_EXIT_STUB_BASE), just before its first instruction
+     * (-1: none) */
+    int at_call;
     /* monitor debug-pixel: breakpoints count only that pixel's fragment */
     int pixel, pixel_entry;
     uint32_t px, py, pdraw;

@@ -68,7 +68,7 @@ ws_status rd_read_reg(void *tp, uint32_t tid, uint32_t r, uint32_t *v)
     const ws_shadow_state *s = &t->snap;
     const uint32_t *sys = s->sys[l];
     if (r < 32) *v = s->regs.x[r][l];
-    else if (r == WS_GDB_REG_PC || r == WS_GDB_REG_DPC) *v = s->regs.pc[l];
+    else if (r == WS_GDB_REG_PC || r == WS_GDB_REG_DPC) *v = l == t->at_call ? WS_EXIT_STUB_BASE : s->regs.pc[l];
     else if (r >= WS_GDB_REG_F0 && r < WS_GDB_REG_F0 + 32) *v = s->regs.f[r - WS_GDB_REG_F0][l];
     else if (r == WS_GDB_REG_FFLAGS) *v = s->regs.fflags[l];
     else if (r == WS_GDB_REG_FRM) *v = s->regs.frm[l];
@@ -266,13 +266,19 @@ ws_status rd_monitor(void *tp, const char *cmd, char **out)
             snprintf(buf, sizeof buf, "at the frame end, where its work failed: %.900s\n", t->stops_early);
         else if (t->where != RD_STOP)
             snprintf(buf, sizeof buf, "at the frame %s\n", t->where == RD_START ? "start" : "end");
-        else
+        else {
+            /* the ordinal is known after a step; a breakpoint stop counts
+             * hits, not the thread's instructions (0: not counted) */
+            char ord[96] = "its instruction ordinal not counted yet (stepi counts it)";
+            if (t->focus_count) snprintf(ord, sizeof ord, "instruction %llu of the thread", (unsigned long long)t->focus_count);
+            if (t->at_call >= 0 && t->at_call == (int)s->lane)
+                snprintf(ord, sizeof ord, "at the launch's call of its kernel (0x%08x), before its first instruction",
+                         WS_EXIT_STUB_BASE);
             snprintf(buf, sizeof buf,
-                     "launch %u (%s) block (%u,%u,%u) thread (%u,%u,%u) pc 0x%08x, position 0x%016llx, "
-                     "instruction %llu of the thread\n",
+                     "launch %u (%s) block (%u,%u,%u) thread (%u,%u,%u) pc 0x%08x, position 0x%016llx, %s\n",
                      s->launch, s->kernel, s->block.x, s->block.y, s->block.z, s->thread[s->lane].x,
-                     s->thread[s->lane].y, s->thread[s->lane].z, s->pc, (unsigned long long)s->pos,
-                     (unsigned long long)t->focus_count);
+                     s->thread[s->lane].y, s->thread[s->lane].z, s->pc, (unsigned long long)s->pos, ord);
+        }
         size_t o = strlen(buf);
         snprintf(buf + o, sizeof buf - o, "%llu frame replays, %.3f s replaying; %llu ran the frame to its end with "
                  "results identical to the captured frame\n", (unsigned long long)t->replays, t->replay_s,

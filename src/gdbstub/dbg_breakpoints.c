@@ -52,16 +52,61 @@ static ws_status set_trigger(ws_gdb_dbg *t, uint32_t core, int idx, uint32_t tda
     return set_trigger3(t, core, idx, tdata1, addr, 0);
 }
 
-/* A watchpoint on shared memory watches the copy of the block gdb is
- * looking at (its focus thread's): shared addresses repeat in every block. */
-static uint32_t block_select(ws_gdb_dbg *t, int type, uint32_t addr)
+void ws_gdb_dbg_selected(void *tp, uint32_t tid)
 {
-    if (type < WS_GDB_WP_WRITE || addr < WS_SHARED_BASE || addr >= WS_SHARED_END) return 0;
+    ((ws_gdb_dbg *)tp)->sel_tid = tid;
+}
+
+static int shared_wp(int type, uint32_t addr)
+{
+    return type >= WS_GDB_WP_WRITE && addr >= WS_SHARED_BASE && addr < WS_SHARED_END;
+}
+
+void ws_gdb_shared_wp_purge(ws_gdb_dbg *t, int all)
+{
+    for (int i = 0; i < WS_GDB_MAX_SHARED_WP; i++)
+        if (all || !t->swp[i].inserted) t->swp[i].used = 0;
+}
+
+/* A watchpoint on shared memory watches the copy of the block gdb was
+ * looking at when it set the watchpoint (its selected thread's, else the
+ * last stop's): shared addresses repeat in every block. gdb puts its
+ * watchpoints back at every resume, from whatever thread it is on then,
+ * so the block chosen at the first insertion is kept for the ones after. */
+static uint32_t block_select(ws_gdb_dbg *t, int type, uint32_t addr, uint32_t kind)
+{
+    if (!shared_wp(type, addr)) return 0;
+    ws_gdb_shared_wp *slot = NULL;
+    for (int i = 0; i < WS_GDB_MAX_SHARED_WP; i++) {
+        ws_gdb_shared_wp *w = &t->swp[i];
+        if (!w->used) {
+            if (!slot) slot = w;
+        } else if (!w->inserted && w->type == type && w->addr == addr && w->kind == kind) {
+            w->inserted = 1;
+            return w->tdata3;
+        }
+    }
     ws_dbg_launch L;
-    const ws_dbg_lane *l = t->focus_tid ? ws_gdb_lane_of(t, t->focus_tid) : NULL;
-    if (!l || ws_debug_launch(t->dbg, &L) != WS_OK) return 0;
-    uint64_t linear = l->block.x + (uint64_t)L.grid.x * (l->block.y + (uint64_t)L.grid.y * l->block.z);
-    return linear < WS_TDATA3_BLOCK ? WS_TDATA3_BLOCK | (uint32_t)linear : 0;
+    const ws_dbg_lane *l = t->sel_tid ? ws_gdb_lane_of(t, t->sel_tid) : NULL;
+    if (!l && t->focus_tid) l = ws_gdb_lane_of(t, t->focus_tid);
+    uint32_t td3 = 0;
+    if (l && ws_debug_launch(t->dbg, &L) == WS_OK) {
+        uint64_t linear = l->block.x + (uint64_t)L.grid.x * (l->block.y + (uint64_t)L.grid.y * l->block.z);
+        td3 = linear < WS_TDATA3_BLOCK ? WS_TDATA3_BLOCK | (uint32_t)linear : 0;
+    }
+    if (slot) *slot = (ws_gdb_shared_wp){ 1, 1, type, addr, kind, td3 };
+    return td3;
+}
+
+/* gdb took a shared-memory watchpoint out: remember its block until the
+ * next continue, in case gdb puts it back. */
+static void shared_wp_removed(ws_gdb_dbg *t, int type, uint32_t addr, uint32_t kind)
+{
+    if (!shared_wp(type, addr)) return;
+    for (int i = 0; i < WS_GDB_MAX_SHARED_WP; i++) {
+        ws_gdb_shared_wp *w = &t->swp[i];
+        if (w->used && w->inserted && w->type == type && w->addr == addr && w->kind == kind) w->inserted = 0;
+    }
 }
 
 static int dmi_regno(void *user, uint32_t r, uint32_t *out)
@@ -211,6 +256,7 @@ ws_status ws_gdb_dbg_breakpoint(void *tp, int type, uint32_t addr, uint32_t kind
                 if (b->chained) st = set_trigger(t, c, b->trig + 1, 0, 0);
                 if (!st) st = set_trigger(t, c, b->trig, 0, 0);
             }
+            shared_wp_removed(t, type, addr, kind);
         }
         free(b->code);
         memset(b, 0, sizeof *b);
@@ -281,7 +327,7 @@ ws_status ws_gdb_dbg_breakpoint(void *tp, int type, uint32_t addr, uint32_t kind
     if (type == WS_GDB_BP_HW) td1 |= MC_EXECUTE;
     else td1 |= (chained ? MC_MATCH_GE | MC_CHAIN : napot | size_bits(napot ? 0 : kind)) |
                 (type == WS_GDB_WP_READ ? MC_LOAD : type == WS_GDB_WP_WRITE ? MC_STORE : MC_LOAD | MC_STORE);
-    uint32_t td3 = block_select(t, type, addr);
+    uint32_t td3 = block_select(t, type, addr, kind);
     /* The chain's head first, its tail after (and off in the other
      * order): a head whose tail is off never fires, a tail alone would
      * fire on every address below the end. */
@@ -296,6 +342,7 @@ ws_status ws_gdb_dbg_breakpoint(void *tp, int type, uint32_t addr, uint32_t kind
             if (chained) set_trigger(t, c, b->trig + 1, 0, 0);
             set_trigger(t, c, b->trig, 0, 0);
         }
+        shared_wp_removed(t, type, addr, kind);
         return st;
     }
     b->chained = chained;

@@ -110,6 +110,10 @@ typedef struct ws_gdb_target_ops {
     /* 1: resume takes 'r' actions (steps on by itself while the thread's
      * pc stays in the range; a stop may still come early) */
     int range_stepping;
+    /* Optional: the thread gdb has selected (its last Hg, or the thread of
+     * the last stop), told before each Z/z packet: a watchpoint on shared
+     * memory watches the block of the thread gdb was on when it set it. */
+    void (*selected)(void *t, uint32_t tid);
 } ws_gdb_target_ops;
 
 #endif

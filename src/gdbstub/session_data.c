@@ -207,6 +207,7 @@ static void cmd_Z(ws_gdb_session *s, const char *p, int insert)
         e = h + 1 + 2 * clen;
     }
     if (*e && strncmp(e, ";cmds:", 6)) goto bad; /* commands lists are not run on the target */
+    if (s->ops->selected) s->ops->selected(s->t, cur_tid(s));
     if (s->ops->breakpoint(s->t, (int)type, (uint32_t)addr, (uint32_t)kind, insert, conds, n) != WS_OK)
         ws_gdb_reply_error(s, 0x0e);
     else

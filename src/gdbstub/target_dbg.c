@@ -508,6 +508,7 @@ static ws_status dbg_resume(void *tp, const ws_gdb_action *a, size_t n)
     drain_events(t);
     pending_purge(t);
     purge_removed_breakpoints(t, step_tid);
+    if (!step_tid) ws_gdb_shared_wp_purge(t, 0); /* gdb keeps none of the others */
     for (size_t i = 0; i < t->npending; i++)
         if (deliverable(t, i)) return WS_OK; /* report that first; the device stays put */
     if (t->hold_launch) { /* re-attached: the program was held for gdb until now (after
@@ -1048,6 +1049,7 @@ static void dbg_detach(void *tp)
     ws_gdb_dbg *t = tp;
     for (int i = 0; i < WS_GDB_MAX_BP; i++)
         if (t->bps[i].used) ws_gdb_dbg_breakpoint(t, t->bps[i].type, t->bps[i].addr, t->bps[i].kind, 0, NULL, 0);
+    ws_gdb_shared_wp_purge(t, 1);
     t->npending = 0;
     memset(t->held, 0, t->nharts);
     memset(t->tell, 0, t->nharts);
@@ -1075,4 +1077,5 @@ const ws_gdb_target_ops ws_gdb_dbg_ops = {
     dbg_resume, dbg_interrupt, dbg_wait, ws_gdb_dbg_libraries, ws_gdb_dbg_file, ws_gdb_dbg_monitor,
     dbg_detach, dbg_error, 1, dbg_set_non_stop, dbg_thread_alive, dbg_event_fd, NULL /* no reverse execution */,
     NULL /* threads are lanes: monitor focus names the thread */, 1 /* range stepping */,
+    ws_gdb_dbg_selected,
 };

@@ -37,6 +37,17 @@ typedef struct ws_gdb_bp {
     size_t nconds;
 } ws_gdb_bp;
 
+/* A watchpoint on shared memory and the block it watches (tdata3). gdb
+ * takes its watchpoints out at every stop and puts them back at the next
+ * resume, whatever thread it is on by then: the block is the one chosen
+ * when gdb first inserted the watchpoint, kept while gdb keeps putting it
+ * back (forgotten at a continue without it). */
+typedef struct ws_gdb_shared_wp {
+    int used, inserted, type;
+    uint32_t addr, kind, tdata3;
+} ws_gdb_shared_wp;
+#define WS_GDB_MAX_SHARED_WP 32
+
 typedef struct ws_gdb_dbg {
     ws_debug *dbg;
     ws_config cfg;
@@ -111,6 +122,9 @@ typedef struct ws_gdb_dbg {
                                   stopped (non-stop: its warp must stay) */
     uint32_t nharts;
     ws_gdb_bp bps[WS_GDB_MAX_BP];
+    uint32_t sel_tid;          /* the thread gdb has selected (Hg), as of
+                                  its last Z/z packet */
+    ws_gdb_shared_wp swp[WS_GDB_MAX_SHARED_WP];
     uint64_t bp_halts;         /* warps halted at a breakpoint (monitor
                                   breakpoints): one a condition unit
                                   passes by is not one of them            */
@@ -165,6 +179,11 @@ ws_status ws_gdb_fail(ws_gdb_dbg *t, ws_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /* ---- dbg_breakpoints.c ---- */
+/* gdb's selected thread, before a Z/z packet (gdb_target.h: selected). */
+void ws_gdb_dbg_selected(void *tp, uint32_t tid);
+/* Forget the shared-memory watchpoints gdb no longer inserts (at a
+ * continue) or, with all set, every one of them (detach). */
+void ws_gdb_shared_wp_purge(ws_gdb_dbg *t, int all);
 ws_status ws_gdb_dbg_breakpoint(void *tp, int type, uint32_t addr, uint32_t kind, int insert,
                                 const ws_gdb_cond *conds, size_t nconds);
 /* 1 if b holds a trigger (Z1..Z4, and a Z0 held by one). */

@@ -155,6 +155,13 @@ static ws_status view_write_mem(void *vp, uint32_t tid, uint32_t addr, const uin
     return v->lanes_ops->write_mem(v->lanes, l ? l : WS_GDB_PLACEHOLDER_TID, addr, buf, len);
 }
 
+/* gdb's selected warp: its focus lane is the lane target's selected thread */
+static void view_selected(void *vp, uint32_t tid)
+{
+    ws_gdb_warp_view *v = begin(vp);
+    if (v->lanes_ops->selected) v->lanes_ops->selected(v->lanes, focus_lane(v, tid));
+}
+
 static ws_status view_breakpoint(void *vp, int type, uint32_t addr, uint32_t kind, int insert,
                                  const ws_gdb_cond *conds, size_t nconds)
 {
@@ -324,6 +331,7 @@ const ws_gdb_target_ops ws_gdb_warp_view_ops = {
     .reverse = NULL, /* the device's lane target has none */
     .focus = view_focus,
     .range_stepping = 1, /* passed to the lane target's */
+    .selected = view_selected,
 };
 
 ws_status ws_gdb_warp_view_init(ws_gdb_warp_view *v, const ws_gdb_target_ops *lanes_ops, void *lanes,

@@ -487,7 +487,7 @@ static void test_chain_trigger(void)
     ws_addr out;
     if (compute_open(&s, WS_DBG_TOPO_BROADCAST, &out)) { CHECK(0); return; }
     ws_debug *d = s.d;
-    const uint32_t hart = hart_of(1, 1, 0, 0), lo = (uint32_t)out + 37 * 4 + 2, end = (uint32_t)out + 38 * 4 + 1;
+    const uint32_t hart = hart_of(1, 1, 0, 0), lo = (uint32_t)out + 37 * 4 + 2, end = (uint32_t)out + 38 * 4;
     /* WARL: no >= for execute, no chain from the last trigger */
     uint32_t v = 0;
     CHECK_EQ_U(set_trigger(d, 0, hart, 6, TRIG_EXEC | TRIG_GE, 0x1000), 0);
@@ -498,8 +498,8 @@ static void test_chain_trigger(void)
     CHECK_EQ_U(v & TRIG_CHAIN, 0);
     CHECK_EQ_U(v >> 7 & 0xF, 2);
     CHECK_EQ_U(set_trigger(d, 0, hart, 6, 0, 0) | set_trigger(d, 0, hart, 7, 0, 0), 0);
-    /* a head whose tail is off never fires; then bytes [lo, end): the last
-     * two of out[37] and the first of out[38] */
+    /* a >= trigger chained to a < trigger: bytes [lo, end), the last two
+     * of out[37], which its word store covers from below */
     CHECK_EQ_U(set_trigger(d, 0, hart, 2, TRIG_STORE | TRIG_GE | TRIG_CHAIN, lo), 0);
     CHECK_EQ_U(set_trigger(d, 0, hart, 3, TRIG_STORE | TRIG_LT, end), 0);
     compute_start(&s, out);

@@ -174,7 +174,7 @@ static ws_status fake_set_non_stop(void *t, int on)
 static const ws_gdb_target_ops fake_ops = {
     fake_threads, fake_read_reg, fake_write_reg, fake_read_mem, fake_write_mem, fake_breakpoint,
     fake_resume, fake_interrupt, fake_wait, fake_libraries, fake_file, fake_monitor, fake_detach,
-    fake_error, 1, fake_set_non_stop, NULL /* thread_alive: the listing fallback */, NULL, NULL, NULL, 0,
+    fake_error, 1, fake_set_non_stop, NULL /* thread_alive: the listing fallback */, NULL, NULL, NULL, 0, NULL,
 };
 
 static void fake_init(fake_target *f)

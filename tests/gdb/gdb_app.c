@@ -22,6 +22,8 @@
  *   deadlock a block whose warps wait at different barriers (expects
  *            WS_ERR_DEADLOCK)
  *   spinlock 64 threads take one spin lock (starved, but correct)
+ *   collide  one warp whose 32 lanes all store to out[0], lanes 8-11 to
+ *            out[1]; then atomics on one word (cas_turns)
  * GDB_APP_CONFIG in the environment adds configuration text (mode=timing).
  * Prints "result ok" and exits 0 when the results are right. */
 #include <stdio.h>
@@ -291,6 +293,27 @@ static int run_spinlock(ws_device *dev, ws_module *mod)
     return st != WS_OK || n != 64;
 }
 
+static int run_collide(ws_device *dev, ws_module *mod)
+{
+    int out[2];
+    if (launch_out_int(dev, mod, "collide", 1, 32, 100, out, sizeof out)) return 1;
+    if (out[0] != 131 || out[1] != 11) return printf("result BAD in collide: %d %d\n", out[0], out[1]), 1;
+    ws_kernel *k;
+    ws_addr dsum, dcount;
+    long long sum = 0;
+    int count = 0;
+    ws_status st;
+    if ((st = ws_kernel_get(mod, "cas_turns", &k)) || (st = ws_malloc(dev, 8, &dsum)) ||
+        (st = ws_malloc(dev, 4, &dcount)) || (st = ws_memset(dev, dsum, 0, 8)) || (st = ws_memset(dev, dcount, 0, 4)))
+        return fail(dev, "preparing cas_turns", st);
+    ws_arg args[] = { WS_ARG_PTR(dsum), WS_ARG_PTR(dcount) };
+    if ((st = ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(32, 1, 1), 0, args, 2)) || (st = ws_synchronize(dev)) ||
+        (st = ws_memcpy_dtoh(dev, &sum, dsum, 8)) || (st = ws_memcpy_dtoh(dev, &count, dcount, 4)))
+        return fail(dev, "running cas_turns", st);
+    if (sum != 496ll << 33 || count != 32) return printf("result BAD in cas_turns: %lld %d\n", sum, count), 1;
+    return 0;
+}
+
 static int run_many(ws_device *dev, ws_module *mod)
 {
     enum { BLOCKS = 2048, T = 256, N = BLOCKS * T };
@@ -380,6 +403,7 @@ int main(int argc, char **argv)
     else if (!strcmp(mode, "spinlock")) bad = run_spinlock(dev, mod);
     else if (!strcmp(mode, "gfx")) bad = run_gfx(dev, mod);
     else if (!strcmp(mode, "quints")) bad = run_quints(dev, mod);
+    else if (!strcmp(mode, "collide")) bad = run_collide(dev, mod);
     else bad = 2;
     ws_device_close(dev);
     printf("result %s\n", bad ? "BAD" : "ok");

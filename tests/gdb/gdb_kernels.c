@@ -158,3 +158,25 @@ WS_KERNEL void quints(int *out)
     quint q = make_quint((int)threadIdx_x() * 10);
     out[threadIdx_x()] = q.a + q.b + q.c + q.d + q.e; /* MARK:quint_use */
 }
+
+/* Every lane of the warp stores to out[0], then lanes 8-11 to out[1]
+ * (gdb_app mode "collide"): lanes store in ascending order, so memory
+ * keeps lane 31's value and lane 11's. A watchpoint there must name the
+ * lane whose value it shows. */
+WS_KERNEL void collide(int *out, int base)
+{
+    int t = (int)threadIdx_x();
+    int v = t + base; /* MARK:collide_start */
+    out[0] = v; /* MARK:collide_all */
+    if (t >= 8 && t < 12) out[1] = t; /* MARK:collide_some */
+}
+
+/* Atomics on one word by every lane (gdb_app mode "collide", after
+ * collide): a compare-and-swap loop on a 64-bit sum, where in each round
+ * only some lanes' swap succeeds, then a 32-bit add every lane makes. */
+WS_KERNEL void cas_turns(long long *sum, int *count)
+{
+    int t = (int)threadIdx_x();
+    atomicAdd_ll(sum, (long long)t << 33); /* MARK:cas_add */
+    atomicAdd_i(count, 1); /* MARK:cas_count */
+}

@@ -11,6 +11,7 @@
  * lanes that pass it. */
 #include <string.h>
 #include "device/debug/debug_internal.h"
+#include "device/lane_io.h"
 
 /* mcontrol fields (debug spec 0.13.2, XLEN=32) */
 #define MC_TYPE(v)    ((v) >> 28)
@@ -169,6 +170,39 @@ int ws_dbg_exec_hit(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, u
     return hit;
 }
 
+/* The lanes of g whose compare-and-swap or store-conditional will store:
+ * the instruction run in lane order on a copy (a lane's store can make
+ * a later lane's compare fail or succeed), reading memory without side
+ * effects. A lane whose access would fault stores nothing, nor do the
+ * lanes after it (the instruction stops there). Other instructions: g. */
+static uint32_t storing_lanes(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g)
+{
+    if (in->op != OP_AMOCAS_W && in->op != OP_AMOCAS_D && in->op != OP_SC_W) return g;
+    struct { uint32_t addr, v; } wrote[2 * WS_MAX_LANES]; /* words stored so far, latest last */
+    uint32_t nw = 0, out = 0, (*x)[WS_MAX_LANES] = w->x;
+    const int dw = in->op == OP_AMOCAS_D;
+    for (uint32_t m = g; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(m), a = x[in->rs1][l], cur[2] = { 0, 0 };
+        for (int k = 0; k <= dw; k++) {
+            uint32_t wa = a + 4u * (uint32_t)k, found = 0;
+            for (uint32_t i = nw; i-- > 0 && !found;)
+                if (wrote[i].addr == wa) cur[k] = wrote[i].v, found = 1;
+            const uint32_t *p = found ? NULL : ws_lane_xlate(dev, w, l, w->group_pc, wa, 4, 1, 0);
+            if (!found && !p) return out; /* this lane faults */
+            if (!found) memcpy(&cur[k], p, 4);
+        }
+        const uint32_t rd = in->rd, rs2 = in->rs2;
+        int ok = in->op == OP_SC_W
+                     ? (w->resv_valid >> l & 1) && w->resv_addr[l] == a && cur[0] == w->resv_val[l]
+                     : cur[0] == (rd ? x[rd][l] : 0) && (!dw || cur[1] == (rd ? x[rd + 1][l] : 0));
+        if (!ok) continue;
+        out |= 1u << l;
+        wrote[nw].addr = a, wrote[nw++].v = rs2 ? x[rs2][l] : 0;
+        if (dw) wrote[nw].addr = a + 4, wrote[nw++].v = rs2 ? x[rs2 + 1][l] : 0;
+    }
+    return out;
+}
+
 int ws_dbg_data_hit(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, uint32_t size, int rw)
 {
     ws_debug *d = dev->debug;
@@ -205,15 +239,26 @@ int ws_dbg_data_hit(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, u
         }
         if (!match || lo > hi) continue;
         if (amax + (size - 1) < lo || amin > hi) continue; /* warp-wide: no overlap */
+        /* The lane named is the one whose access the debugger then sees:
+         * a load's first lane, but for a store the last lane that writes
+         * the range, since lanes store in ascending order and memory keeps
+         * the last lane's value (naming the first would pair lane 0 with
+         * lane 31's value when a whole warp stores to one address). A
+         * compare-and-swap or store-conditional stores only where it
+         * succeeds: the last such lane, else the first (nothing stored). */
+        int store_trig = (rw & 2) != 0;
+        for (uint32_t j = i; j <= last; j++) store_trig &= (c->tdata1[j] & MC_STORE) != 0;
+        uint32_t stores = store_trig ? storing_lanes(dev, w, in, g) : 0;
         for (uint32_t m = g; m; m &= m - 1) {
             uint32_t l = (uint32_t)__builtin_ctz(m), a = base[l] + imm;
             if (a + (size - 1) >= lo && a <= hi) {
+                if (hit && !(stores >> l & 1)) continue;
                 for (uint32_t j = i; j <= last; j++) c->tdata1[j] |= MC_HIT;
                 dw->has_hit = 1;
                 dw->hit_lane = l;
                 dw->hit_addr = a < lo ? lo : a; /* a watched byte: where the debugger looks */
                 hit = 1;
-                break;
+                if (!store_trig) break;
             }
         }
     }

@@ -1,0 +1,43 @@
+# A watchpoint on a word that atomics update names the lane whose update
+# gdb shows. atomicAdd_ll is a compare-and-swap loop (amocas.d): in each
+# round every lane compares with the value all of them read, so only the
+# first lane whose compare succeeds changes the sum (lane 0 adds 0, then
+# lane 1's swap succeeds too, adding 1 << 33; then lane 2, 3, ...). The
+# stop must name that lane: thread 1 with 8589934592, thread 2 with
+# 25769803776, thread 3 with 51539607552. atomicAdd_i (amoadd.w) adds for
+# every lane: the last lane, 31, with 32. Before 2026-11-27 the stops
+# named lane 0 every time (a failed swap stores nothing; the first lane
+# was named), and after the first fix for stores, lane 31.
+# mode: collide
+set breakpoint pending on
+break cas_turns
+continue
+watch -l *sum
+watch -l *count
+delete 1
+continue
+print $thread_x
+continue
+print $thread_x
+continue
+print $thread_x
+delete 2
+continue
+print $thread_x
+delete
+continue
+# expect-gdb: thread \(1,0,0\) [^"]*" hit Hardware watchpoint 2: -location \*sum
+# expect-gdb: New value = 8589934592
+# expect-gdb: \$1 = 1
+# expect-gdb: thread \(2,0,0\) [^"]*" hit Hardware watchpoint 2: -location \*sum
+# expect-gdb: New value = 25769803776
+# expect-gdb: \$2 = 2
+# expect-gdb: thread \(3,0,0\) [^"]*" hit Hardware watchpoint 2: -location \*sum
+# expect-gdb: New value = 51539607552
+# expect-gdb: \$3 = 3
+# expect-gdb: thread \(31,0,0\) [^"]*" hit Hardware watchpoint 3: -location \*count
+# expect-gdb: \$4 = 31
+# expect-gdb: New value = 32$
+# expect-gdb: exited normally
+# expect-app: result ok
+# expect-exit: 0
