@@ -69,12 +69,12 @@ static uint32_t csrr(uint32_t rd, uint32_t csr) { return (csr & 0xFFFu) << 20 | 
 static uint32_t amoadd(uint32_t rd, uint32_t rs2, uint32_t rs1) { return rs2 << 20 | rs1 << 15 | 2u << 12 | rd << 7 | 0x2F; }
 static uint32_t jal(uint32_t rd, int32_t off) { return rv_j_imm(0x6F | rd << 7, off); }
 static uint32_t jalr0(uint32_t rs1) { return rv_i(0x67, 0, 0, rs1, 0); }
-static uint32_t beqz(uint32_t a, int32_t off) { return rv_b_imm(0x63 | a << 15, off); }
 static uint32_t bnez(uint32_t a, int32_t off) { return rv_b_imm(0x63 | 1u << 12 | a << 15, off); }
 static uint32_t sub(uint32_t rd, uint32_t a, uint32_t b) { return 0x20u << 25 | b << 20 | a << 15 | rd << 7 | 0x33; }
 static uint32_t and_(uint32_t rd, uint32_t a, uint32_t b) { return b << 20 | a << 15 | 7u << 12 | rd << 7 | 0x33; }
 static uint32_t srl(uint32_t rd, uint32_t a, uint32_t b) { return b << 20 | a << 15 | 5u << 12 | rd << 7 | 0x33; }
 static uint32_t andi(uint32_t rd, uint32_t rs1, int32_t imm) { return rv_i(0x13, 7, rd, rs1, imm); }
+static uint32_t xor_(uint32_t rd, uint32_t a, uint32_t b) { return b << 20 | a << 15 | 4u << 12 | rd << 7 | 0x33; }
 static uint32_t sltu(uint32_t rd, uint32_t a, uint32_t b) { return b << 20 | a << 15 | 3u << 12 | rd << 7 | 0x33; }
 static uint32_t slt(uint32_t rd, uint32_t a, uint32_t b) { return b << 20 | a << 15 | 2u << 12 | rd << 7 | 0x33; }
 
@@ -116,17 +116,17 @@ static void put_is_leader(out *o, uint32_t mask, uint32_t lowest, uint32_t lane)
     put32(o, andi(lowest, lowest, 1));
 }
 
-/* Reserve one record of 1 << shift bytes in the buffer whose control words
- * are at ctl + next/cap/base: rec = its address. When the buffer is full
- * (the host sees next > cap) the record goes to slot 0 instead: the pass is
- * then run again with room, and the same instructions ran either way, so
- * the re-run has the same schedule. ctl, rec, t distinct; ctl is kept.
- * 10 instructions. */
-static void put_reserve(out *o, uint32_t ctl, int next, int cap, int base, int shift, uint32_t rec, uint32_t t)
+/* Reserve `inc` (a register holding 0 or 1) records of 1 << shift bytes in
+ * the buffer whose control words are at ctl + next/cap/base: rec = the
+ * address of the first. When the buffer is full (the host sees next > cap)
+ * the record goes to slot 0 instead: the pass is then run again with room,
+ * and the same instructions ran either way, so the re-run has the same
+ * schedule. ctl, rec, t, inc distinct; ctl and inc are kept. 9 instructions. */
+static void put_reserve(out *o, uint32_t ctl, int next, int cap, int base, int shift, uint32_t rec, uint32_t t,
+                        uint32_t inc)
 {
     put32(o, addi(rec, ctl, next));
-    put32(o, addi(t, ZERO, 1));
-    put32(o, amoadd(rec, t, rec));         /* rec = index          */
+    put32(o, amoadd(rec, inc, rec));       /* rec = index          */
     put32(o, lw(t, ctl, cap));
     put32(o, sltu(t, rec, t));             /* 1 if it fits         */
     put32(o, sub(t, ZERO, t));             /* all ones if it fits  */
@@ -224,6 +224,8 @@ static void emit_inserted(rw_ctx *c, out *o, const rw_inst *x)
         }
         return;
     }
+    /* rw_lead_nop: a no-op on gp, which the helper calls clobber anyway */
+    if (x->in.op != OP_ILLEGAL && x->leader && o->at < x->new_addr) put32(o, addi(GP, GP, 0));
     if (x->ep == 2) put_call(o, c->gid_helper);
     if (c->flags & WSI_CUSTOM) {
         if (rw_custom_at_block(c, x)) put_call(o, c->bb_stub[x->block]);
@@ -419,14 +421,22 @@ static void emit_helpers(rw_ctx *c, out *o)
     put_address(o, A0, c->ctl_addr);
     put_reserve_lane(o, A0, WSI_CTL_BB_NEXT, WSI_CTL_BB_CAP, WSI_CTL_BB_BASE, 3, A1, A2, 2);
     put32(o, sw(TP, A1, 0)); put32(o, sw(GP, A1, 4));
-    if (c->flags & WSI_WARPS) { /* the leader lane also writes {its gid, active mask, site} */
-        put32(o, sw(A3, SP, -16));
+    if (c->flags & WSI_WARPS) {
+        /* The leader lane also writes {its gid, active mask, site}. Without
+         * a branch: a branch would split the group inside the helper, and a
+         * split ends a starvation guard's turn (device.md), so the recording
+         * pass would group lanes otherwise than the counting pass and the
+         * launch. Every lane reserves (the leader 1 record, the others 0)
+         * and writes; the others write below their own sp. */
+        put32(o, sw(A3, SP, -16)); put32(o, sw(A4, SP, -20));
         put32(o, csrr(A3, WS_CSR_ACTIVE_MASK)); put32(o, sub(A2, ZERO, A3)); put32(o, and_(A2, A3, A2));
-        put32(o, csrr(A1, WS_CSR_LANE_ID)); put32(o, srl(A2, A2, A1)); put32(o, andi(A2, A2, 1));
-        put32(o, beqz(A2, 14 * 4));
-        put_reserve(o, A0, WSI_CTL_WARP_NEXT, WSI_CTL_WARP_CAP, WSI_CTL_WARP_BASE, 4, A1, A2);
+        put32(o, csrr(A1, WS_CSR_LANE_ID)); put32(o, srl(A2, A2, A1)); put32(o, andi(A4, A2, 1));
+        put_reserve(o, A0, WSI_CTL_WARP_NEXT, WSI_CTL_WARP_CAP, WSI_CTL_WARP_BASE, 4, A1, A2, A4);
+        put32(o, sub(A4, ZERO, A4));       /* all ones for the leader */
+        put32(o, addi(A2, SP, -32));
+        put32(o, xor_(A1, A1, A2)); put32(o, and_(A1, A1, A4)); put32(o, xor_(A1, A1, A2)); /* leader ? rec : sp - 32 */
         put32(o, sw(TP, A1, 0)); put32(o, sw(A3, A1, 4)); put32(o, sw(GP, A1, 8));
-        put32(o, lw(A3, SP, -16));
+        put32(o, lw(A3, SP, -16)); put32(o, lw(A4, SP, -20));
     }
     put32(o, lw(A0, SP, -4)); put32(o, lw(A1, SP, -8)); put32(o, lw(A2, SP, -12));
     put32(o, jalr0(GP));

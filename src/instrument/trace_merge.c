@@ -51,7 +51,7 @@ static uint32_t get32(const uint8_t *p)
 /* Warp records: the leader lane's gid names the warp (warps are runs of
  * lanes_per_warp consecutive threads of a block); sorted by warp, stable. */
 static int merge_warps(const site_map *bs, ws_trace_launch *L, const tr_buffers *b, uint32_t total_threads,
-                       uint32_t tpb, char *err, size_t errlen)
+                       uint32_t tpb, int faulted, uint64_t *unwritten, char *err, size_t errlen)
 {
     uint32_t lanes = L->lanes_per_warp ? L->lanes_per_warp : 32, wpb = (tpb + lanes - 1) / lanes;
     uint64_t nwarps = (uint64_t)total_threads / (tpb ? tpb : 1) * wpb;
@@ -60,18 +60,22 @@ static int merge_warps(const site_map *bs, ws_trace_launch *L, const tr_buffers 
     if (!start || !L->warps) { free(start); snprintf(err, errlen, "out of host memory while merging the trace"); return -1; }
     for (uint64_t i = 0; i < b->nwarp; i++) {
         uint32_t gid = get32(b->warp + i * WSI_WARP_RECORD_SIZE);
+        if (faulted && lookup(bs, get32(b->warp + i * WSI_WARP_RECORD_SIZE + 8)) < 0) { (*unwritten)++; continue; }
         if (gid >= total_threads) { free(start); snprintf(err, errlen, "warp record %llu names thread %u", (unsigned long long)i, gid); return -1; }
         start[gid / tpb * wpb + gid % tpb / lanes + 1]++;
     }
     for (uint64_t w = 0; w < nwarps; w++) start[w + 1] += start[w];
+    uint64_t kept = 0;
     for (uint64_t i = 0; i < b->nwarp; i++) {
         const uint8_t *r = b->warp + i * WSI_WARP_RECORD_SIZE;
         uint32_t gid = get32(r), warp = gid / tpb * wpb + gid % tpb / lanes;
         int64_t id = lookup(bs, get32(r + 8));
+        if (id < 0 && faulted) continue; /* reserved before the fault, never written */
         if (id < 0) { free(start); snprintf(err, errlen, "warp record %llu has an unknown site", (unsigned long long)i); return -1; }
         L->warps[start[warp]++] = (ws_trace_warp_exec){ warp, get32(r + 4), (uint32_t)id };
+        kept++;
     }
-    L->nwarp = b->nwarp;
+    L->nwarp = kept;
     free(start);
     return 0;
 }
@@ -147,9 +151,6 @@ int tr_merge(const tr_twin *tw, const ws_module *record, ws_trace_launch *L, con
     }
     L->nbb = bcount[total_threads];
     L->nmem = mcount[total_threads];
-    if (unwritten) /* not an error: the caller notes it */
-        snprintf(err, errlen, "%llu record slots reserved before the fault were never written: left out",
-                 (unsigned long long)unwritten);
     /* each thread's accesses must fit its block executions */
     for (uint32_t k = 0; k < nthreads; k++) {
         const ws_trace_thread *t = &L->threads[k];
@@ -160,7 +161,11 @@ int tr_merge(const tr_twin *tw, const ws_module *record, ws_trace_launch *L, con
             goto done;
         }
     }
-    rc = (L->flags & WS_TRACE_WARPS) && b->warp ? merge_warps(&bs, L, b, total_threads, tpb, err, errlen) : 0;
+    rc = (L->flags & WS_TRACE_WARPS) && b->warp
+             ? merge_warps(&bs, L, b, total_threads, tpb, faulted, &unwritten, err, errlen) : 0;
+    if (!rc && unwritten) /* not an error: the caller notes it */
+        snprintf(err, errlen, "%llu record slots reserved before the fault were never written: left out",
+                 (unsigned long long)unwritten);
 done:
     if (rc) { /* nothing half merged reaches the reports */
         free(L->bb); free(L->mem); free(L->values); free(L->threads);
