@@ -206,6 +206,13 @@ int ws_parse_u32(const char **p, uint32_t *out)
     while (*q == ' ') q++;
     if (*q < '0' || *q > '9') return -1;
     uint64_t v = 0;
+    if (q[0] == '0' && (q[1] == 'x' || q[1] == 'X') && ws_hex_val(q[2]) >= 0) {
+        for (q += 2; ws_hex_val(*q) >= 0; q++)
+            if ((v = v * 16 + (uint64_t)ws_hex_val(*q)) > UINT32_MAX) return -1;
+        *out = (uint32_t)v;
+        *p = q;
+        return 0;
+    }
     for (; *q >= '0' && *q <= '9'; q++)
         if ((v = v * 10 + (uint64_t)(*q - '0')) > UINT32_MAX) return -1;
     *out = (uint32_t)v;

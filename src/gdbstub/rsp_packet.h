@@ -51,9 +51,11 @@ size_t ws_rsp_frame(char prefix, const char *payload, size_t len, char *out, siz
 
 /* Hex helpers. ws_hex_decode returns bytes written, or -1 on a bad digit
  * or odd length. */
-/* A decimal number from 0 to UINT32_MAX after optional spaces; *p moves
- * past it. -1 (and *p unchanged) for anything else: a sign, no digit, a
- * value past 32 bits (sscanf's %u would wrap "-1" and "4294967297"). */
+/* A number from 0 to UINT32_MAX after optional spaces, decimal or
+ * hexadecimal after 0x (the project's one rule, device/number_text.h: a
+ * leading zero is not octal); *p moves past it. -1 (and *p unchanged) for
+ * anything else: a sign, no digit, a value past 32 bits (sscanf's %u would
+ * wrap "-1" and "4294967297"). */
 int ws_parse_u32(const char **p, uint32_t *out);
 int ws_hex_val(int c);
 void ws_hex_encode(const uint8_t *in, size_t n, char *out);

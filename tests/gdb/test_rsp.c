@@ -187,14 +187,15 @@ static int ax_mem(void *u, uint32_t a, uint8_t *b, size_t n)
  * the wrong thread). */
 static void test_parse_u32(void)
 {
-    const char *ok[] = { "0", " 7 rest", "4294967295" };
-    const uint32_t want[] = { 0, 7, 4294967295u };
-    for (size_t i = 0; i < 3; i++) {
+    /* hexadecimal after 0x, as every number the project reads; 010 is ten */
+    const char *ok[] = { "0", " 7 rest", "4294967295", "0x1f", " 0XfFfFfFfF", "010", "0x" };
+    const uint32_t want[] = { 0, 7, 4294967295u, 31, 4294967295u, 10, 0 };
+    for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
         const char *p = ok[i];
         uint32_t v = 1;
         CHECK(ws_parse_u32(&p, &v) == 0 && v == want[i]);
     }
-    const char *bad[] = { "-1", "4294967296", "4294967297", "+3", "", "x1" };
+    const char *bad[] = { "-1", "4294967296", "4294967297", "+3", "", "x1", "0x100000000" };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         const char *p = bad[i];
         uint32_t v = 5;
