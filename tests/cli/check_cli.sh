@@ -79,11 +79,15 @@ refuse "show --width 5x"        "--width 5x: give a whole number of columns from
 refuse "show --width wraps"     "--width 4294967297: give a whole number" -- "$ws" show --width 4294967297 "$dir/truncated.png"
 refuse "show truncated PNG"     "truncated.png: Read Error (the PNG is truncated or not readable)" -- "$ws" show "$dir/truncated.png"
 
-# item 11: unwritable outputs fail
-refuse "profile --json unwritable" "/nonexistent/x.json"           -- "$ws" profile -q --json /nonexistent/x.json -- "$ws" run $K 1 1 2 3 4 5
-refuse "profile --trace unwritable" "/nonexistent/t.json"          -- "$ws" profile -q --trace /nonexistent/t.json -- "$ws" run $K 1 1 2 3 4 5
-refuse "profile --report unwritable" "/nonexistent/r.txt"          -- "$ws" profile -q --report /nonexistent/r.txt -- "$ws" run $K 1 1 2 3 4 5
-refuse "debug --port-file unwritable" "/nonexistent/port"          -- "$ws" debug --port-file /nonexistent/port -- "$ws" run $K 1 1 2 3 4 5
+# item 11: unwritable outputs fail. The directory is a regular file, so
+# the paths cannot be written by root either (/nonexistent, which these
+# once used, is only missing by convention: root may create it, and it is
+# the nobody account's home directory)
+notadir="$dir/not-a-dir"; : > "$notadir"
+refuse "profile --json unwritable" "$notadir/x.json: cannot write"   -- "$ws" profile -q --json "$notadir/x.json" -- "$ws" run $K 1 1 2 3 4 5
+refuse "profile --trace unwritable" "$notadir/t.json"                -- "$ws" profile -q --trace "$notadir/t.json" -- "$ws" run $K 1 1 2 3 4 5
+refuse "profile --report unwritable" "$notadir/r.txt"                -- "$ws" profile -q --report "$notadir/r.txt" -- "$ws" run $K 1 1 2 3 4 5
+refuse "debug --port-file unwritable" "$notadir/port"                 -- "$ws" debug --port-file "$notadir/port" -- "$ws" run $K 1 1 2 3 4 5
 refuse "debug --socket with --port" "not with --port"                -- "$ws" debug --socket "$dir/s" --port 5 -- "$ws" run $K 1 1 2 3 4 5
 refuse "debug --socket with --jtag" "not with --jtag"                -- "$ws" debug --jtag --socket "$dir/s" -- "$ws" run $K 1 1 2 3 4 5
 refuse "debug --socket with a comma" "without ','"                   -- "$ws" debug --socket "$dir/a,b" -- "$ws" run $K 1 1 2 3 4 5
