@@ -113,7 +113,9 @@ refuse "trace --read a directory" "$dir: cannot read: Is a directory" -- "$ws" t
 refuse "watch --read a directory" "$dir: cannot read: Is a directory" -- "$ws" watch --read "$dir"
 refuse "show a directory" "$dir: is a directory, not a PNG file" -- "$ws" show "$dir"
 # item 11: warpscope debug killed by SIGTERM leaves no temporary file
-tmpd="$dir/tmp-debug"; rm -rf "$tmpd"; mkdir -p "$tmpd"
+# (the port file from an earlier run of this test is removed first: found
+# there, it sent SIGTERM at once, before the server listened)
+tmpd="$dir/tmp-debug"; rm -rf "$tmpd" "$dir/port"; mkdir -p "$tmpd"
 TMPDIR="$tmpd" "$ws" debug --port-file "$dir/port" -- "$ws" run $K 1 1 2 3 4 5 >/dev/null 2>&1 &
 dbg=$!
 for _ in $(seq 100); do [ -s "$dir/port" ] && break; sleep 0.1; done
