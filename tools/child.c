@@ -80,6 +80,11 @@ int ws_run_child(const char *who, char **argv, int *status)
     sigaction(SIGTERM, &old_term, NULL);
     sigaction(SIGHUP, &old_hup, NULL);
     sigprocmask(SIG_SETMASK, &old_mask, NULL);
+    /* The program has ended: the command only reports and removes its
+     * temporary files now. A reader that stopped reading (`| grep -q`,
+     * `| head`) makes a write fail instead of killing the command before
+     * the removal (it left $TMPDIR/warpscope-watch-XXXXXX behind). */
+    signal(SIGPIPE, SIG_IGN);
     if (waited < 0) { fprintf(stderr, "%s: waitpid: %s\n", who, strerror(errno)); return -1; }
     if (r == (ssize_t)sizeof e) {
         fprintf(stderr, "%s: cannot run '%s': %s\n", who, argv[0], strerror(e));
