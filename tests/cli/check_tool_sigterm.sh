@@ -5,9 +5,9 @@
 # 2026-11-27 the command died alone: the program ran on, orphaned, and
 # /tmp/warpscope-trace-XXXXXX (and the like) stayed; trace, profile and
 # watch ignored TMPDIR.
-#   usage: check_tool_sigterm.sh WARPSCOPE WORKDIR
+#   usage: check_tool_sigterm.sh WARPSCOPE WORKDIR SLEEPER (a program that sleeps 60 s)
 set -u
-ws=$1 work=$2
+ws=$1 work=$2 sleeper=$3
 rm -rf "$work" && mkdir -p "$work/tmp" || exit 1
 export TMPDIR="$work/tmp"
 pass=0 fail=0
@@ -20,11 +20,11 @@ for i in 1 2 3 4; do
     3) tool=(watch --) ;;
     4) tool=(capture -o "$work/c.wscap" --) ;;
     esac
-    "$ws" "${tool[@]}" sleep 60 > "$work/out.txt" 2>&1 &
+    "$ws" "${tool[@]}" "$sleeper" > "$work/out.txt" 2>&1 &
     pid=$!
     prog=
-    for _ in $(seq 300); do prog=$(pgrep -P $pid -x sleep) && break; sleep 0.05; done
-    [ -n "$prog" ] || { bad "${tool[0]}: the program never started"; kill -KILL $pid; wait $pid; continue; }
+    for _ in $(seq 300); do prog=$(pgrep -P $pid -x "$(basename "$sleeper")") && break; sleep 0.05; done
+    [ -n "$prog" ] || { bad "${tool[0]}: the program never started: $(cat "$work/out.txt")"; kill -KILL $pid 2> /dev/null; wait $pid; continue; }
     kill -TERM $pid
     for _ in $(seq 200); do kill -0 $pid 2> /dev/null || break; sleep 0.05; done
     if kill -0 $pid 2> /dev/null; then bad "${tool[0]}: still running 10 s after SIGTERM"; kill -KILL $pid; fi
