@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "child.h"
 #include "commands.h"
 
 #define MAX_ARGS 512
@@ -266,8 +267,8 @@ int ws_cmd_cc(int argc, char **argv)
         return compile(&p, &o, o.srcs[0], obj) ? 1 : 0;
     }
 
-    char tmpdir[] = "/tmp/warpscope-cc-XXXXXX";
-    if (!mkdtemp(tmpdir)) { perror("warpscope cc: mkdtemp"); return 1; }
+    char tmpdir[PATH_MAX - 16];
+    if (ws_tool_tmpdir("cc", tmpdir, sizeof tmpdir)) { perror("warpscope cc: temporary directory"); return 1; }
     char (*objs)[PATH_MAX] = calloc(128, PATH_MAX);
     if (!objs) { rmdir(tmpdir); fprintf(stderr, "warpscope cc: out of memory\n"); return 1; }
     int rc = 0, n = 0;

@@ -5,8 +5,21 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <stdlib.h>
 #include <unistd.h>
 #include "child.h"
+
+/* The program being waited for, for the SIGTERM/SIGHUP handler. */
+static volatile sig_atomic_t running_child;
+
+/* Killed, the command passes the signal on to the program and stays to
+ * report how it ended and remove its temporary files (before 2026-11-27
+ * it died at once: the program ran on, orphaned, and the temporary
+ * directory stayed). */
+static void pass_on(int sig)
+{
+    if (running_child > 0) kill((pid_t)running_child, sig);
+}
 
 /* Start the program; exec failures come back through a close-on-exec pipe
  * so a missing program is a clear error, not a silent exit status 127. */
@@ -15,12 +28,34 @@ int ws_run_child(const char *who, char **argv, int *status)
     int fds[2];
     if (pipe2(fds, O_CLOEXEC)) { fprintf(stderr, "%s: pipe: %s\n", who, strerror(errno)); return -1; }
     fflush(NULL);
+    /* SIGTERM/SIGHUP held back until the handler knows the program: one
+     * that comes as it starts is passed on, not lost */
+    sigset_t stop_sigs, old_mask;
+    sigemptyset(&stop_sigs);
+    sigaddset(&stop_sigs, SIGTERM);
+    sigaddset(&stop_sigs, SIGHUP);
+    sigprocmask(SIG_BLOCK, &stop_sigs, &old_mask);
+    struct sigaction sa = { .sa_handler = pass_on }, old_term, old_hup;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGTERM, NULL, &old_term);
+    sigaction(SIGHUP, NULL, &old_hup);
+    if (old_term.sa_handler != SIG_IGN) sigaction(SIGTERM, &sa, NULL); /* (an ignored one stays ignored) */
+    if (old_hup.sa_handler != SIG_IGN) sigaction(SIGHUP, &sa, NULL);
     pid_t pid = fork();
-    if (pid < 0) { fprintf(stderr, "%s: fork: %s\n", who, strerror(errno)); return -1; }
+    if (pid < 0) {
+        fprintf(stderr, "%s: fork: %s\n", who, strerror(errno));
+        sigaction(SIGTERM, &old_term, NULL);
+        sigaction(SIGHUP, &old_hup, NULL);
+        sigprocmask(SIG_SETMASK, &old_mask, NULL);
+        return -1;
+    }
     if (pid == 0) {
         close(fds[0]);
         signal(SIGINT, SIG_DFL);
         signal(SIGQUIT, SIG_DFL);
+        sigaction(SIGTERM, &old_term, NULL);
+        sigaction(SIGHUP, &old_hup, NULL);
+        sigprocmask(SIG_SETMASK, &old_mask, NULL); /* a signal passed on early ends it here */
         execvp(argv[0], argv);
         int e = errno;
         ssize_t w = write(fds[1], &e, sizeof e);
@@ -28,6 +63,8 @@ int ws_run_child(const char *who, char **argv, int *status)
         _exit(127);
     }
     close(fds[1]);
+    running_child = pid;
+    sigprocmask(SIG_SETMASK, &old_mask, NULL);
     /* Ctrl-C goes to the program; we stay to report how it ended. */
     void (*old_int)(int) = signal(SIGINT, SIG_IGN), (*old_quit)(int) = signal(SIGQUIT, SIG_IGN);
     int e = 0;
@@ -38,6 +75,16 @@ int ws_run_child(const char *who, char **argv, int *status)
     while ((waited = waitpid(pid, status, 0)) < 0 && errno == EINTR) {}
     signal(SIGINT, old_int);
     signal(SIGQUIT, old_quit);
+    sigprocmask(SIG_BLOCK, &stop_sigs, NULL);
+    running_child = 0;
+    sigaction(SIGTERM, &old_term, NULL);
+    sigaction(SIGHUP, &old_hup, NULL);
+    sigprocmask(SIG_SETMASK, &old_mask, NULL);
+    /* The program has ended: the command only reports and removes its
+     * temporary files now. A reader that stopped reading (`| grep -q`,
+     * `| head`) makes a write fail instead of killing the command before
+     * the removal (it left $TMPDIR/warpscope-watch-XXXXXX behind). */
+    signal(SIGPIPE, SIG_IGN);
     if (waited < 0) { fprintf(stderr, "%s: waitpid: %s\n", who, strerror(errno)); return -1; }
     if (r == (ssize_t)sizeof e) {
         fprintf(stderr, "%s: cannot run '%s': %s\n", who, argv[0], strerror(e));
@@ -46,3 +93,14 @@ int ws_run_child(const char *who, char **argv, int *status)
     return 0;
 }
 
+
+int ws_tool_tmpdir(const char *name, char *buf, size_t len)
+{
+    const char *t = getenv("TMPDIR");
+    if (!t || !*t || strchr(t, ',')) t = "/tmp"; /* (the tools' settings are separated by commas) */
+    if ((size_t)snprintf(buf, len, "%s/warpscope-%s-XXXXXX", t, name) >= len) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    return mkdtemp(buf) ? 0 : -1;
+}

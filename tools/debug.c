@@ -128,12 +128,27 @@ int ws_cmd_debug(int argc, char **argv)
         }
         fclose(f);
     }
+    /* Killed, we pass the signal on and stay to clean up the port file and
+     * the program. The handler is in place, and SIGTERM/SIGHUP held back,
+     * before the temporary file and the child exist: a signal between the
+     * fork and the handler used to end this command alone, leaving the
+     * program serving gdb forever and its port file behind. */
+    struct sigaction sa = { .sa_handler = note_signal };
+    sigemptyset(&sa.sa_mask);
+    sigset_t stop_sigs, old_mask;
+    sigemptyset(&stop_sigs);
+    sigaddset(&stop_sigs, SIGTERM);
+    sigaddset(&stop_sigs, SIGHUP);
+    sigprocmask(SIG_BLOCK, &stop_sigs, &old_mask);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
     char tmpl[512], pfile[512], spec[1200];
     const char *tmpdir = getenv("TMPDIR");
     snprintf(tmpl, sizeof tmpl, "%s/warpscope-debug-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
     int fd = mkstemp(tmpl);
     if (fd < 0) {
         fprintf(stderr, "warpscope debug: cannot make a temporary file: %s\n", strerror(errno));
+        sigprocmask(SIG_SETMASK, &old_mask, NULL);
         return 1;
     }
     close(fd);
@@ -149,21 +164,19 @@ int ws_cmd_debug(int argc, char **argv)
     pid_t pid = fork();
     if (pid < 0) {
         fprintf(stderr, "warpscope debug: fork: %s\n", strerror(errno));
+        sigprocmask(SIG_SETMASK, &old_mask, NULL);
         return 1;
     }
-    if (pid == 0) {
+    if (pid == 0) { /* a signal held back for the child ends it here */
         signal(SIGTERM, SIG_DFL);
         signal(SIGHUP, SIG_DFL);
+        sigprocmask(SIG_SETMASK, &old_mask, NULL);
         setenv(jtag ? "WARPSCOPE_JTAG" : "WARPSCOPE_DEBUG", spec, 1);
         execvp(argv[i], argv + i);
         fprintf(stderr, "warpscope debug: cannot run %s: %s\n", argv[i], strerror(errno));
         _exit(127);
     }
-    /* Killed, we pass the signal on and stay to clean up the port file. */
-    struct sigaction sa = { .sa_handler = note_signal };
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
+    sigprocmask(SIG_SETMASK, &old_mask, NULL); /* a signal held back is noted now, and passed on below */
     int status = 0, reported = 0, forwarded = 0;
     for (;;) {
         if (pending_signal && !forwarded) {

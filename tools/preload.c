@@ -1,6 +1,7 @@
 /* Finding and preloading the libraries tool commands put in front of the
  * program they run (preload.h). */
 #include "preload.h"
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,7 +40,18 @@ int ws_preload_locate(const char *file, const char *env, const char *build_path,
 int ws_preload_prepend(const char *path)
 {
     const char *old = getenv("LD_PRELOAD");
-    char preload[2 * PATH_MAX + 2];
+    char preload[2 * PATH_MAX + 2], by_fd[64];
+    /* The dynamic loader splits LD_PRELOAD at spaces and colons, with no
+     * way to quote them: a library in a directory named so (a build tree
+     * under "My Projects") was cut in two and not preloaded. Such a path is
+     * given as an inherited descriptor of the library instead, which
+     * /proc/self/fd names without either. */
+    if (strpbrk(path, " :")) {
+        int fd = open(path, O_RDONLY); /* not close-on-exec: the program opens it */
+        if (fd < 0) return -1;
+        snprintf(by_fd, sizeof by_fd, "/proc/self/fd/%d", fd);
+        path = by_fd;
+    }
     if ((size_t)snprintf(preload, sizeof preload, "%s%s%s", path, old && *old ? ":" : "", old && *old ? old : "") >=
             sizeof preload ||
         setenv("LD_PRELOAD", preload, 1))

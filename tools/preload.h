@@ -12,7 +12,9 @@
 int ws_preload_locate(const char *file, const char *env, const char *build_path, const char *install_path, char *out,
                       size_t len);
 /* Put path in front of LD_PRELOAD for the program about to run. 0, or -1
- * (the environment too long). */
+ * (the environment too long, or a path with a space or colon, which goes
+ * in as /proc/self/fd/N of a descriptor the program inherits, cannot be
+ * opened). */
 int ws_preload_prepend(const char *path);
 /* Preload the exit closer if it can be found; without it the command
  * works as before (a device left open writes no report). */

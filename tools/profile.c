@@ -113,8 +113,11 @@ static int profile_program(char **prog, opts o, const ws_profile_doc *old)
 {
     const char *report = o.report, *json = o.json, *trace = o.trace;
     /* The library appends each device's section: start from empty files. */
-    char tmpdir[] = "/tmp/warpscope-profile-XXXXXX", tmpreport[64] = "", tmpjson[64] = "";
-    if ((!report || (old && !json)) && !mkdtemp(tmpdir)) { perror("warpscope profile: mkdtemp"); return 1; }
+    char tmpdir[PATH_MAX], tmpreport[PATH_MAX + 16] = "", tmpjson[PATH_MAX + 16] = "";
+    if ((!report || (old && !json)) && ws_tool_tmpdir("profile", tmpdir, sizeof tmpdir)) {
+        perror("warpscope profile: temporary directory");
+        return 1;
+    }
     if (!report) {
         snprintf(tmpreport, sizeof tmpreport, "%s/report.txt", tmpdir);
         report = tmpreport;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "warpscope/trace.h"
 #include "instrument/tracer.h"
+#include <limits.h>
 #include "child.h"
 #include "preload.h"
 #include "commands.h"
@@ -246,8 +247,8 @@ int ws_cmd_trace(int argc, char **argv)
         return 2;
     }
     if (i >= argc) { fprintf(stderr, "warpscope trace: no program to run\n\n"); usage(stderr); return 2; }
-    char dir[] = "/tmp/warpscope-trace-XXXXXX", tmpreport[64], tmpout[64];
-    if (!mkdtemp(dir)) { perror("warpscope trace: mkdtemp"); return 1; }
+    char dir[PATH_MAX], tmpreport[PATH_MAX + 16], tmpout[PATH_MAX + 16];
+    if (ws_tool_tmpdir("trace", dir, sizeof dir)) { perror("warpscope trace: temporary directory"); return 1; }
     snprintf(tmpreport, sizeof tmpreport, "%s/report.txt", dir);
     snprintf(tmpout, sizeof tmpout, "%s/trace.wst", dir);
     const char *const mine[2] = { report, out };

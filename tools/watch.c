@@ -13,6 +13,7 @@
 #include <zstd.h>
 #include "warpscope/events.h"
 #include "watch/watch.h"
+#include <limits.h>
 #include "child.h"
 #include "preload.h"
 #include "file_copy.h"
@@ -283,8 +284,8 @@ int ws_cmd_watch(int argc, char **argv)
         }
         close(fd);
     }
-    char dir[] = "/tmp/warpscope-watch-XXXXXX", tmp[64], tmpsnap[64];
-    if (!mkdtemp(dir)) { perror("warpscope watch: mkdtemp"); return 1; }
+    char dir[PATH_MAX], tmp[PATH_MAX + 16], tmpsnap[PATH_MAX + 16];
+    if (ws_tool_tmpdir("watch", dir, sizeof dir)) { perror("warpscope watch: temporary directory"); return 1; }
     snprintf(tmp, sizeof tmp, "%s/events.wsev", dir);
     snprintf(tmpsnap, sizeof tmpsnap, "%s/snapshot.wsev", dir);
     const char *file = tmp;

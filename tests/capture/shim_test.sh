@@ -124,7 +124,7 @@ crash_in_frame)
     ;;
 exit_in_frame)
     # run directly under the shim: it drops the capture itself at exit
-    out=$(cd "$work" && WARPSCOPE_CAPTURE="out=$work/e.wscap,frames=1" LD_PRELOAD="$SHIM" "$1" exit-in 1 3 2>&1); rc=$?
+    out=$(cd "$work" && WARPSCOPE_CAPTURE="out=$work/e.wscap,frames=1" LD_PRELOAD=/proc/self/fd/9 "$1" exit-in 1 3 2>&1 9< "$SHIM"); rc=$?
     [ $rc = 3 ] || fail "expected the program's status 3, got $rc: $out"
     grep -q "the program exited with the device still open: capture abandoned" <<< "$out" || fail "no message: $out"
     [ -e "$work/e.wscap" ] && fail "a capture file exists"
@@ -172,7 +172,7 @@ bad_use)
     [ $rc = 1 ] && grep -q "nothing captured" <<< "$out" || fail "frame never reached: rc $rc: $out"
     [ -e "$work/shim_program.wscap" ] && fail "a file for a frame never reached"
     # a bad WARPSCOPE_CAPTURE given directly: said once, the program unaffected
-    out=$(WARPSCOPE_CAPTURE="frames=x" LD_PRELOAD="$SHIM" "$1" ok 1 2>&1); rc=$?
+    out=$(WARPSCOPE_CAPTURE="frames=x" LD_PRELOAD=/proc/self/fd/9 "$1" ok 1 2>&1 9< "$SHIM"); rc=$?
     [ $rc = 0 ] && grep -q "WARPSCOPE_CAPTURE: frames 'x'" <<< "$out" || fail "bad WARPSCOPE_CAPTURE: rc $rc: $out"
     ;;
 *) fail "unknown check $check" ;;

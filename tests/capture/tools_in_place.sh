@@ -29,10 +29,15 @@ done
 # memory (the arena could grow only while no tool buffer existed), so a
 # program that fitted in its global_mem_limit ran out under both.
 n=$((62 * 1024 * 1024 / 4)) # 62 of the 64 MiB
-for tools in "profile -q --" "watch --" "profile -q -- $ws watch --" "trace --tool bbcount -- $ws watch --"; do
-    # shellcheck disable=SC2086 # (the tools' words)
-    "$ws" $tools "$ws" run --config global_mem_limit=64M "$elf" ids_tag zeros:$n > big.txt 2>&1 ||
-        { cat big.txt; echo "FAIL: 62 of 64 MiB under '$tools'"; exit 1; }
+for i in 1 2 3 4; do
+    case $i in # (arrays: the path of warpscope may hold a space)
+    1) tools=(profile -q --) ;;
+    2) tools=(watch --) ;;
+    3) tools=(profile -q -- "$ws" watch --) ;;
+    4) tools=(trace --tool bbcount -- "$ws" watch --) ;;
+    esac
+    "$ws" "${tools[@]}" "$ws" run --config global_mem_limit=64M "$elf" ids_tag zeros:$n > big.txt 2>&1 ||
+        { cat big.txt; echo "FAIL: 62 of 64 MiB under '${tools[*]}'"; exit 1; }
 done
 "$ws" capture -o ids.wscap --frames 2 -- "$prog" "$elf" 3 > /dev/null
 "$ws" profile -- "$ws" replay --loop 2 ids.wscap > prof_replay.txt 2>&1 || { cat prof_replay.txt; echo "FAIL: profile of a replay"; exit 1; }

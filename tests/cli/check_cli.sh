@@ -12,21 +12,21 @@ refuse() {
     if [ $rc -ne 0 ] && [ $rc -ne 124 ] && [[ "$out" == *"$want"* ]]; then ok "$what"; else bad "$what (rc $rc): $out"; fi
 }
 run() { "$ws" run "$@"; }
-K="$elf kinds iota:8"
+K=("$elf" kinds iota:8)
 
 # item 10: every bad number is named, nothing silently becomes 0
-refuse "float 'abc'"          "'abc' is not a number"            -- "$ws" run $K abc 1 2 3 4 5
-refuse "empty float"          "'' is not a number"               -- "$ws" run $K "" 1 2 3 4 5
-refuse "u64 'nan'"            "'nan' is not a whole number"      -- "$ws" run $K 1.5 nan 2 3 4 5
-refuse "u64 negative"         "'-1' is not a whole number"       -- "$ws" run $K 1.5 -1 2 3 4 5
-refuse "short '1e3'"          "'1e3' is not a whole number"      -- "$ws" run $K 1.5 1 1e3 3 4 5
-refuse "short out of range"   "from -32768 to 32767"             -- "$ws" run $K 1.5 1 40000 3 4 5
-refuse "uchar out of range"   "from 0 to 255"                    -- "$ws" run $K 1.5 1 2 256 4 5
-refuse "int out of range"     "from -2147483648 to 2147483647"   -- "$ws" run $K 1.5 1 2 3 4 4294967296
-refuse "float out of range"   "out of range for float"           -- "$ws" run $K 1e39 1 2 3 4 5
-refuse "float past FLT_MAX"   "out of range for float"           -- "$ws" run $K 3.4028236e38 1 2 3 4 5
+refuse "float 'abc'"          "'abc' is not a number"            -- "$ws" run "${K[@]}" abc 1 2 3 4 5
+refuse "empty float"          "'' is not a number"               -- "$ws" run "${K[@]}" "" 1 2 3 4 5
+refuse "u64 'nan'"            "'nan' is not a whole number"      -- "$ws" run "${K[@]}" 1.5 nan 2 3 4 5
+refuse "u64 negative"         "'-1' is not a whole number"       -- "$ws" run "${K[@]}" 1.5 -1 2 3 4 5
+refuse "short '1e3'"          "'1e3' is not a whole number"      -- "$ws" run "${K[@]}" 1.5 1 1e3 3 4 5
+refuse "short out of range"   "from -32768 to 32767"             -- "$ws" run "${K[@]}" 1.5 1 40000 3 4 5
+refuse "uchar out of range"   "from 0 to 255"                    -- "$ws" run "${K[@]}" 1.5 1 2 256 4 5
+refuse "int out of range"     "from -2147483648 to 2147483647"   -- "$ws" run "${K[@]}" 1.5 1 2 3 4 4294967296
+refuse "float out of range"   "out of range for float"           -- "$ws" run "${K[@]}" 1e39 1 2 3 4 5
+refuse "float past FLT_MAX"   "out of range for float"           -- "$ws" run "${K[@]}" 3.4028236e38 1 2 3 4 5
 # FLT_MAX as <float.h> spells it rounds to FLT_MAX: in range (it was refused)
-out=$(run $K 3.40282347e38 1 2 3 4 5 2>&1) && ok "FLT_MAX as written in float.h" || bad "FLT_MAX refused: $out"
+out=$(run "${K[@]}" 3.40282347e38 1 2 3 4 5 2>&1) && ok "FLT_MAX as written in float.h" || bad "FLT_MAX refused: $out"
 refuse "pointer given a number" "a pointer takes zeros:N or iota:N" -- "$ws" run "$elf" kinds 5 1.5 1 2 3 4 5
 # timing mode's summary gives the simulated cycles; functional mode has none
 out=$("$ws" run --config mode=timing "$elf" calls_helper zeros:32 2>&1)
@@ -34,24 +34,24 @@ out=$("$ws" run --config mode=timing "$elf" calls_helper zeros:32 2>&1)
 out=$("$ws" run "$elf" calls_helper zeros:32 2>&1)
 [[ "$out" != *cycles* ]] && ok "functional mode: no cycles" || bad "cycles in functional mode: $out"
 refuse "zeros:0"              "N must be a whole number"         -- "$ws" run "$elf" kinds zeros:0 1.5 1 2 3 4 5
-refuse "--shared abc"         "--shared 'abc' is not a whole number" -- "$ws" run --shared abc $K 1.5 1 2 3 4 5
-refuse "--grid 2x"            "dimension 1 ('2x')"               -- "$ws" run --grid 2x $K 1.5 1 2 3 4 5
-refuse "--grid 1,2,3,4"       "give X, X,Y or X,Y,Z"             -- "$ws" run --grid 1,2,3,4 $K 1.5 1 2 3 4 5
-refuse "--grid wraps"         "dimension 1 ('4294967297')"       -- "$ws" run --grid 4294967297 $K 1.5 1 2 3 4 5
-refuse "--block 0"            "dimension 1 ('0')"                -- "$ws" run --block 0 $K 1.5 1 2 3 4 5
-refuse "wrong count"          "kinds takes 7 arguments, 6 given" -- "$ws" run $K 1.5 1 2 3 4
-refuse "unknown option"       "unknown option '--gird'"          -- "$ws" run --gird 2 $K 1.5 1 2 3 4 5
+refuse "--shared abc"         "--shared 'abc' is not a whole number" -- "$ws" run --shared abc "${K[@]}" 1.5 1 2 3 4 5
+refuse "--grid 2x"            "dimension 1 ('2x')"               -- "$ws" run --grid 2x "${K[@]}" 1.5 1 2 3 4 5
+refuse "--grid 1,2,3,4"       "give X, X,Y or X,Y,Z"             -- "$ws" run --grid 1,2,3,4 "${K[@]}" 1.5 1 2 3 4 5
+refuse "--grid wraps"         "dimension 1 ('4294967297')"       -- "$ws" run --grid 4294967297 "${K[@]}" 1.5 1 2 3 4 5
+refuse "--block 0"            "dimension 1 ('0')"                -- "$ws" run --block 0 "${K[@]}" 1.5 1 2 3 4 5
+refuse "wrong count"          "kinds takes 7 arguments, 6 given" -- "$ws" run "${K[@]}" 1.5 1 2 3 4
+refuse "unknown option"       "unknown option '--gird'"          -- "$ws" run --gird 2 "${K[@]}" 1.5 1 2 3 4 5
 
 # every type the launch API accepts works, typedefs resolved
-out=$(run $K 2.5 0x123456789abcdef0 -7 200 0.125 -2147483648 2>&1) || bad "kinds run failed: $out"
+out=$(run "${K[@]}" 2.5 0x123456789abcdef0 -7 200 0.125 -2147483648 2>&1) || bad "kinds run failed: $out"
 [[ "$out" == *"arg 1: 2.5 1193046 -7 200 0.125 -2.14748365e+09 57072 7"* ]] && ok "typedef'd float/pointer, u64, short, uchar, double, int" ||
     bad "kinds values: $out"
 # numbers are decimal or 0x hex; a leading zero is not octal (010 was 8, 08 refused)
-out=$(run $K 2.5 0x10000000000 010 08 -010 -0x10 2>&1) || bad "leading zeros refused: $out"
+out=$(run "${K[@]}" 2.5 0x10000000000 010 08 -010 -0x10 2>&1) || bad "leading zeros refused: $out"
 [[ "$out" == *"arg 1: 2.5 1 10 8 -10 -16 0 7"* ]] && ok "leading zeros are decimal, 0x is hex" ||
     bad "leading zeros / hex: $out"
-refuse "'0x' alone"           "'0x' is not a whole number"       -- "$ws" run $K 1.5 1 2 0x 4 5
-refuse "leading space"        "' 5' is not a whole number"       -- "$ws" run $K 1.5 1 2 3 4 " 5"
+refuse "'0x' alone"           "'0x' is not a whole number"       -- "$ws" run "${K[@]}" 1.5 1 2 0x 4 5
+refuse "leading space"        "' 5' is not a whole number"       -- "$ws" run "${K[@]}" 1.5 1 2 3 4 " 5"
 # zeros:N is N elements of the pointee's type (the help said 32-bit ones)
 out=$(run --block 3 "$elf" unsigned_out zeros:3 zeros:3 zeros:3 2>&1) &&
     [[ "$out" == *"arg 1: 4294967295 4294967294 4294967293"* && "$out" == *"arg 2: 200 201 202"* ]] &&
@@ -79,21 +79,25 @@ refuse "show --width 5x"        "--width 5x: give a whole number of columns from
 refuse "show --width wraps"     "--width 4294967297: give a whole number" -- "$ws" show --width 4294967297 "$dir/truncated.png"
 refuse "show truncated PNG"     "truncated.png: Read Error (the PNG is truncated or not readable)" -- "$ws" show "$dir/truncated.png"
 
-# item 11: unwritable outputs fail
-refuse "profile --json unwritable" "/nonexistent/x.json"           -- "$ws" profile -q --json /nonexistent/x.json -- "$ws" run $K 1 1 2 3 4 5
-refuse "profile --trace unwritable" "/nonexistent/t.json"          -- "$ws" profile -q --trace /nonexistent/t.json -- "$ws" run $K 1 1 2 3 4 5
-refuse "profile --report unwritable" "/nonexistent/r.txt"          -- "$ws" profile -q --report /nonexistent/r.txt -- "$ws" run $K 1 1 2 3 4 5
-refuse "debug --port-file unwritable" "/nonexistent/port"          -- "$ws" debug --port-file /nonexistent/port -- "$ws" run $K 1 1 2 3 4 5
-refuse "debug --socket with --port" "not with --port"                -- "$ws" debug --socket "$dir/s" --port 5 -- "$ws" run $K 1 1 2 3 4 5
-refuse "debug --socket with --jtag" "not with --jtag"                -- "$ws" debug --jtag --socket "$dir/s" -- "$ws" run $K 1 1 2 3 4 5
-refuse "debug --socket with a comma" "without ','"                   -- "$ws" debug --socket "$dir/a,b" -- "$ws" run $K 1 1 2 3 4 5
-refuse "debug --threads with a bad view" "lane or warp"             -- "$ws" debug --threads lanes -- "$ws" run $K 1 1 2 3 4 5
-refuse "debug --threads with --jtag" "is for the gdb server"        -- "$ws" debug --jtag --threads warp -- "$ws" run $K 1 1 2 3 4 5
-refuse "WARPSCOPE_DEBUG threads=lanes" "threads=lane|warp"            -- env WARPSCOPE_DEBUG=threads=lanes "$ws" run $K 1 1 2 3 4 5
+# item 11: unwritable outputs fail. The directory is a regular file, so
+# the paths cannot be written by root either (/nonexistent, which these
+# once used, is only missing by convention: root may create it, and it is
+# the nobody account's home directory)
+notadir="$dir/not-a-dir"; : > "$notadir"
+refuse "profile --json unwritable" "$notadir/x.json: cannot write"   -- "$ws" profile -q --json "$notadir/x.json" -- "$ws" run "${K[@]}" 1 1 2 3 4 5
+refuse "profile --trace unwritable" "$notadir/t.json"                -- "$ws" profile -q --trace "$notadir/t.json" -- "$ws" run "${K[@]}" 1 1 2 3 4 5
+refuse "profile --report unwritable" "$notadir/r.txt"                -- "$ws" profile -q --report "$notadir/r.txt" -- "$ws" run "${K[@]}" 1 1 2 3 4 5
+refuse "debug --port-file unwritable" "$notadir/port"                 -- "$ws" debug --port-file "$notadir/port" -- "$ws" run "${K[@]}" 1 1 2 3 4 5
+refuse "debug --socket with --port" "not with --port"                -- "$ws" debug --socket "$dir/s" --port 5 -- "$ws" run "${K[@]}" 1 1 2 3 4 5
+refuse "debug --socket with --jtag" "not with --jtag"                -- "$ws" debug --jtag --socket "$dir/s" -- "$ws" run "${K[@]}" 1 1 2 3 4 5
+refuse "debug --socket with a comma" "without ','"                   -- "$ws" debug --socket "$dir/a,b" -- "$ws" run "${K[@]}" 1 1 2 3 4 5
+refuse "debug --threads with a bad view" "lane or warp"             -- "$ws" debug --threads lanes -- "$ws" run "${K[@]}" 1 1 2 3 4 5
+refuse "debug --threads with --jtag" "is for the gdb server"        -- "$ws" debug --jtag --threads warp -- "$ws" run "${K[@]}" 1 1 2 3 4 5
+refuse "WARPSCOPE_DEBUG threads=lanes" "threads=lane|warp"            -- env WARPSCOPE_DEBUG=threads=lanes "$ws" run "${K[@]}" 1 1 2 3 4 5
 # the refused setting is named with its value, and the limit it broke
-refuse "WARPSCOPE_DEBUG port=99999" "cannot use 'port=99999' (expected port=N (0-65535)" -- env WARPSCOPE_DEBUG=port=99999 "$ws" run $K 1 1 2 3 4 5
-refuse "WARPSCOPE_DEBUG stop-at-launch=2" "cannot use 'stop-at-launch=2' (expected" -- env WARPSCOPE_DEBUG=stop-at-launch=2 "$ws" run $K 1 1 2 3 4 5
-refuse "WARPSCOPE_DEBUG socket too long" "at most 107 bytes"          -- env WARPSCOPE_DEBUG=socket=/tmp/$(printf 'x%.0s' $(seq 120)) "$ws" run $K 1 1 2 3 4 5
+refuse "WARPSCOPE_DEBUG port=99999" "cannot use 'port=99999' (expected port=N (0-65535)" -- env WARPSCOPE_DEBUG=port=99999 "$ws" run "${K[@]}" 1 1 2 3 4 5
+refuse "WARPSCOPE_DEBUG stop-at-launch=2" "cannot use 'stop-at-launch=2' (expected" -- env WARPSCOPE_DEBUG=stop-at-launch=2 "$ws" run "${K[@]}" 1 1 2 3 4 5
+refuse "WARPSCOPE_DEBUG socket too long" "at most 107 bytes"          -- env WARPSCOPE_DEBUG=socket=/tmp/$(printf 'x%.0s' $(seq 120)) "$ws" run "${K[@]}" 1 1 2 3 4 5
 
 # a program that opens no device: the exit status is its own, and the
 # command says nothing was served (before 2026-11-27 it ended silently)
@@ -109,8 +113,10 @@ refuse "trace --read a directory" "$dir: cannot read: Is a directory" -- "$ws" t
 refuse "watch --read a directory" "$dir: cannot read: Is a directory" -- "$ws" watch --read "$dir"
 refuse "show a directory" "$dir: is a directory, not a PNG file" -- "$ws" show "$dir"
 # item 11: warpscope debug killed by SIGTERM leaves no temporary file
-tmpd="$dir/tmp-debug"; rm -rf "$tmpd"; mkdir -p "$tmpd"
-TMPDIR="$tmpd" "$ws" debug --port-file "$dir/port" -- "$ws" run $K 1 1 2 3 4 5 >/dev/null 2>&1 &
+# (the port file from an earlier run of this test is removed first: found
+# there, it sent SIGTERM at once, before the server listened)
+tmpd="$dir/tmp-debug"; rm -rf "$tmpd" "$dir/port"; mkdir -p "$tmpd"
+TMPDIR="$tmpd" "$ws" debug --port-file "$dir/port" -- "$ws" run "${K[@]}" 1 1 2 3 4 5 >/dev/null 2>&1 &
 dbg=$!
 for _ in $(seq 100); do [ -s "$dir/port" ] && break; sleep 0.1; done
 [ -s "$dir/port" ] && ok "debug: listening" || bad "debug: never listened"

@@ -122,12 +122,13 @@ out=$("$ws" watch --events wd --on 'wd.dispatch data=3' --do trace.snapshot --sn
     bad "--snapshot: $out"
 "$ws" watch --read "$work/snap.wsev" 2>&1 | tail -1 | grep -q "wd.dispatch .*data 0x00000003" && ok ||
     bad "the snapshot does not end at dispatch 3: $("$ws" watch --read "$work/snap.wsev" 2>&1 | tail -3)"
-refused "--snapshot /nonexistent/s.wsev: cannot write there" --snapshot /nonexistent/s.wsev -- /bin/echo RAN
+: > "$work/not-a-dir" # unwritable below it for root too (root may create /nonexistent)
+refused "--snapshot $work/not-a-dir/s.wsev: cannot write there" --snapshot "$work/not-a-dir/s.wsev" -- /bin/echo RAN
 
 # -o: refused before the program runs when it cannot be written; a device
 # such as /dev/null is written, never replaced by a file (watch unlinked
 # it, then wrote a regular file in its place)
-refused "-o /nonexistent/x.wsev: cannot write there" -o /nonexistent/x.wsev -- /bin/echo RAN
+refused "-o $work/not-a-dir/x.wsev: cannot write there" -o "$work/not-a-dir/x.wsev" -- /bin/echo RAN
 rm -f "$work/null"
 if mknod "$work/null" c 1 3 2> /dev/null; then
     out=$("$ws" watch --stats -o "$work/null" -- "$ex/reduction/reduction" 2>&1)

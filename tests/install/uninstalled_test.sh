@@ -9,11 +9,14 @@ trap 'rm -rf "$tmp"' EXIT
 export PKG_CONFIG_PATH="$build"
 unset PKG_CONFIG_DISABLE_UNINSTALLED
 pkg-config --exists warpscope
-case "$(pkg-config --cflags warpscope)" in *"$src/include"*) ;; *) echo "cflags miss the source include"; exit 1 ;; esac
+# (pkg-config escapes a space in a path with a backslash: read as the shell reads it)
+eval "cflags=($(pkg-config --cflags warpscope))"
+case " ${cflags[*]} " in *" -I$src/include "*) ;; *) echo "cflags miss the source include: ${cflags[*]}"; exit 1 ;; esac
+eval "libs=($(pkg-config --libs warpscope))"
 cd "$tmp"
 "$build/bin/warpscope" cc -o vecadd_kernel.elf "$src/examples/vecadd/vecadd_kernel.c"
-cc -std=c11 $extra $(pkg-config --cflags warpscope) -I"$src/examples/common" \
-   "$src/examples/vecadd/vecadd.c" "$src/examples/common/example.c" $(pkg-config --libs warpscope) -o vecadd
+cc -std=c11 $extra "${cflags[@]}" -I"$src/examples/common" \
+   "$src/examples/vecadd/vecadd.c" "$src/examples/common/example.c" "${libs[@]}" -o vecadd
 ldd ./vecadd > ldd.txt
 grep -q "$build/libwarpscope.so.0" ldd.txt
 out=$(./vecadd)

@@ -18,7 +18,7 @@ WARPSCOPE_JTAG="port=0,port-file=$work/port" timeout 100 "$app" "$kelf" 6000000 
 apid=$!
 wait_for_app
 
-ocd="openocd -c \"set WARPSCOPE_PORT $port\" -c \"set WARPSCOPE_HARTS {0 37}\" -c \"set WARPSCOPE_SMP 1\" -f $cfg -c \"gdb_port pipe\" -c \"log_output $work/ocd.log\""
+ocd="openocd -c \"set WARPSCOPE_PORT $port\" -c \"set WARPSCOPE_HARTS {0 37}\" -c \"set WARPSCOPE_SMP 1\" -f \"$cfg\" -c \"gdb_port pipe\" -c \"log_output $work/ocd.log\""
 ocd="$ocd -c \"tcl_port disabled\" -c \"telnet_port disabled\""
 t0=$(date +%s.%N)
 timeout 90 gdb-multiarch -batch -nx "$kelf" -ex "set pagination off" -ex "set confirm off" \

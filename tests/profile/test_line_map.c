@@ -30,7 +30,7 @@ int main(int argc, char **argv)
     const ws_elf_kernel *k = ws_elf_find_kernel(&img, "lines");
     CHECK(k != NULL);
     char cmd[8192];
-    int n = snprintf(cmd, sizeof cmd, "%s -e %s", argv[3], argv[1]);
+    int n = snprintf(cmd, sizeof cmd, "'%s' -e '%s'", argv[3], argv[1]);
     uint32_t addrs[512], count = 0;
     for (uint32_t pc = k->entry; k && pc < k->entry + k->size && count < 512;) {
         ws_inst in;
@@ -66,7 +66,7 @@ int main(int argc, char **argv)
     /* function names and inline chains against llvm-symbolizer (binutils'
      * addr2line misses some DWARF 5 inline ranges): for each address, frames
      * innermost first as "function" / "file:line:column", then a blank line */
-    n = snprintf(cmd, sizeof cmd, "%s --obj=%s", argv[4], argv[1]);
+    n = snprintf(cmd, sizeof cmd, "'%s' --obj='%s'", argv[4], argv[1]);
     for (uint32_t i = 0; i < count; i++) n += snprintf(cmd + n, sizeof cmd - (size_t)n, " 0x%x", addrs[i]);
     FILE *sym = popen(cmd, "r");
     int chains = 0, chains_same = 0, inlined_seen = 0, frame = 0, ok = 1;

@@ -165,9 +165,11 @@ check(lim["peak_sectors_per_cycle"] == 4.0 and lim["ridge"] == 2.0, f"strided: r
 nolimit = os.path.join(work, "sector0.txt")
 open(nolimit, "w").write("sector_cycles = 0\n")
 js = os.path.join(work, "sector0.json")
-out = subprocess.run([ws, "profile", "--json", js, "--", ws, "run", "--config", "timing=" + nolimit, "--grid", "16",
+# (timing= relative to the work directory: --config's settings are separated
+# by spaces, and the build tree's path may hold one)
+out = subprocess.run([ws, "profile", "--json", js, "--", ws, "run", "--config", "timing=sector0.txt", "--grid", "16",
                       "--block", "256", elf, "strided", "zeros:131072", "zeros:4096"],
-                     capture_output=True, text=True, check=True).stdout
+                     capture_output=True, text=True, check=True, cwd=work).stdout
 lim = json.load(open(js))["devices"][0]["launches"][0]["limits"]
 roof = [l for l in out.split("\n") if "roofline:" in l]
 check(lim["peak_sectors_per_cycle"] is None and lim["ridge"] is None and lim["bound"] != "memory" and

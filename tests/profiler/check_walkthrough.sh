@@ -63,7 +63,7 @@ doc=$(dirname "$src")/../../docs/profiling.md
 python3 - "$doc" rs.txt <<'PY' && ok "docs/profiling.md's gather excerpts match the tool" || bad "docs/profiling.md's gather excerpts are stale"
 import re, sys
 # (the module path depends on where the program ran)
-norm = lambda l: re.sub(r'\([^ ()]*gather_kernel\.elf\)', '(gather_kernel.elf)', l.strip())
+norm = lambda l: re.sub(r'\([^()]*gather_kernel\.elf\)', '(gather_kernel.elf)', l.strip())
 doc, out = open(sys.argv[1]).read(), open(sys.argv[2]).read()
 have = {norm(l) for l in out.split('\n')}
 blocks = [b.strip('\n') for b in doc.split('```')[1::2]]

@@ -39,7 +39,7 @@ static char *to_string(int (*w)(FILE *, const prof_data *), const prof_data *d)
 static int json_ok(const char *path)
 {
     char cmd[512];
-    snprintf(cmd, sizeof cmd, "python3 -m json.tool %s > /dev/null", path);
+    snprintf(cmd, sizeof cmd, "python3 -m json.tool '%s' > /dev/null", path);
     return system(cmd) == 0;
 }
 

@@ -193,6 +193,12 @@ int main(int argc, char **argv)
                      "--no-first-run", "--disable-background-networking", "--disable-component-update",
                      "--disable-sync", "--hide-scrollbars", "--force-device-scale-factor=1", user_dir, shot_arg,
                      size_arg, url, NULL };
+    /* the browser's crash-report settings and dconf cache go to the
+     * profile, which is removed, not into the user's home (~/.config/chromium,
+     * ~/.cache/dconf were left behind by every run) */
+    setenv("HOME", profile, 1);
+    setenv("XDG_CONFIG_HOME", profile, 1);
+    setenv("XDG_CACHE_HOME", profile, 1);
     int rc = run(args, log);
     rm_tree(profile);
     CHECK_EQ_U(rc, 0);

@@ -43,13 +43,13 @@ int main(int argc, char **argv)
     char cmd[4096], out[8192];
 
     /* compiler errors come back as clang's diagnostic and a failure status */
-    snprintf(cmd, sizeof cmd, "%s cc -o /tmp/ws-bad-%d.elf %s 2>&1", argv[1], (int)getpid(), argv[3]);
+    snprintf(cmd, sizeof cmd, "'%s' cc -o /tmp/ws-bad-%d.elf '%s' 2>&1", argv[1], (int)getpid(), argv[3]);
     CHECK(run_cmd(cmd, out, sizeof out) != 0);
     CHECK_STR_CONTAINS(out, "error: expected expression");
-    snprintf(cmd, sizeof cmd, "%s cc -o /tmp/ws-missing.elf /nonexistent/kernel.c 2>&1", argv[1]);
+    snprintf(cmd, sizeof cmd, "'%s' cc -o /tmp/ws-missing.elf /nonexistent/kernel.c 2>&1", argv[1]);
     CHECK(run_cmd(cmd, out, sizeof out) != 0);
     CHECK_STR_CONTAINS(out, "/nonexistent/kernel.c");
-    snprintf(cmd, sizeof cmd, "%s cc 2>&1", argv[1]);
+    snprintf(cmd, sizeof cmd, "'%s' cc 2>&1", argv[1]);
     CHECK(run_cmd(cmd, out, sizeof out) == 2);
     CHECK_STR_CONTAINS(out, "usage: warpscope cc");
 

@@ -30,11 +30,13 @@ out=$("$ws" trace --tool memtrace -o "$dir/keep.wst" --report "$dir/keep.txt" --
 [ $rc = 2 ] && [ "$(cat "$dir/keep.wst" "$dir/keep.txt" 2>&1)" = "keep
 keep" ] && ok || bad "a refused option removed the earlier files (rc $rc): $out"
 
-# files that cannot be written: refused before the program runs
-out=$("$ws" trace --tool memtrace -o /nonexistent/x.wst -- /bin/echo RAN 2>&1); rc=$?
-[ $rc = 2 ] && [[ "$out" == *"-o /nonexistent/x.wst: cannot write there"* && "$out" != *RAN* ]] && ok || bad "-o unwritable (rc $rc): $out"
-out=$("$ws" trace --tool memtrace --report /nonexistent/r.txt -- /bin/echo RAN 2>&1); rc=$?
-[ $rc = 2 ] && [[ "$out" == *"--report /nonexistent/r.txt: cannot write there"* ]] && ok || bad "--report unwritable (rc $rc): $out"
+# files that cannot be written: refused before the program runs (below a
+# regular file, so for root too: root may create /nonexistent)
+: > "$dir/not-a-dir"
+out=$("$ws" trace --tool memtrace -o "$dir/not-a-dir/x.wst" -- /bin/echo RAN 2>&1); rc=$?
+[ $rc = 2 ] && [[ "$out" == *"-o $dir/not-a-dir/x.wst: cannot write there"* && "$out" != *RAN* ]] && ok || bad "-o unwritable (rc $rc): $out"
+out=$("$ws" trace --tool memtrace --report "$dir/not-a-dir/r.txt" -- /bin/echo RAN 2>&1); rc=$?
+[ $rc = 2 ] && [[ "$out" == *"--report $dir/not-a-dir/r.txt: cannot write there"* ]] && ok || bad "--report unwritable (rc $rc): $out"
 
 # an output that is a device is written, never replaced or removed (the
 # file was written beside it and renamed over it: -o /dev/null replaced
