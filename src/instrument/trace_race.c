@@ -1,11 +1,13 @@
-/* The racecheck tool's report: shared-memory hazards between the threads
- * of a block. Every thread's records give its accesses in program order
- * and the blocks it ran; the barriers inside those blocks (bar does not
- * end a basic block) cut its accesses into epochs: epoch k lies between
- * its k-th and (k+1)-th barrier. Two accesses by different threads of one
- * block to the same byte of shared memory in the same epoch, at least one
- * a write, are a hazard: no barrier orders them, so the result depends on
+/* The racecheck tool's report: hazards between the threads of a block in
+ * shared and global memory. Every thread's records give its accesses in
+ * program order and the blocks it ran; the barriers inside those blocks
+ * (bar does not end a basic block) cut its accesses into epochs: epoch k
+ * lies between its k-th and (k+1)-th barrier. Two accesses by different
+ * threads of one block to the same byte in the same epoch, at least one a
+ * write, are a hazard: no barrier orders them, so the result depends on
  * the schedule (two atomics are not: they are ordered by the hardware).
+ * Stacks are private to their lane; blocks are not compared with each
+ * other (nothing orders them within a launch but atomics).
  * Each access becomes a record per 4-byte word it touches, with the bytes
  * it touches there; a block's records are radix-sorted by epoch and word
  * (stable: threads stay in order), and each group of one word in one
@@ -16,7 +18,7 @@
 #include "instrument/tracer_int.h"
 
 typedef struct race_rec {
-    uint64_t key;              /* epoch << 32 | word index in the shared window;
+    uint64_t key;              /* epoch << 32 | word index (address / 4);
                                   sorted as epoch << wbits | word index      */
     uint32_t tid, inst;        /* thread (linear in its block), mem_insts index */
     uint8_t bytes;             /* bit i: byte i of the word                   */
@@ -27,7 +29,8 @@ typedef struct race_pair {
     int write_write;           /* else read-write                            */
     int across_warps;          /* some occurrence between two warps          */
     uint64_t words;            /* (block, epoch, word) occurrences            */
-    uint64_t last_key;         /* the last occurrence counted (+1)            */
+    uint32_t last_block, last_epoch, last_word; /* the last occurrence counted */
+    int counted;
     uint32_t ex_block, ex_tid_a, ex_tid_b, ex_addr; /* the first occurrence   */
 } race_pair;
 
@@ -88,8 +91,10 @@ static void hazard(race_ctx *c, uint32_t block, uint32_t epoch, uint32_t addr, u
     race_pair *p = &c->pairs[i];
     if (lo / L->lanes_per_warp != hi / L->lanes_per_warp) p->across_warps = 1;
     /* bytes of one word come one after another: count the word once */
-    const uint64_t key = ((uint64_t)block << 40 ^ (uint64_t)epoch << 30 ^ (addr >> 2)) + 1;
-    if (p->last_key != key) p->words++, p->last_key = key;
+    if (!p->counted || p->last_block != block || p->last_epoch != epoch || p->last_word != addr >> 2) {
+        p->words++;
+        p->counted = 1, p->last_block = block, p->last_epoch = epoch, p->last_word = addr >> 2;
+    }
 }
 
 /* One group of records: the same word in the same epoch of one block,
@@ -132,7 +137,7 @@ static void check_group(race_ctx *c, uint32_t block, const race_rec *g, size_t n
             const uint32_t lo = e[u].tid[0] < e[v].tid[0] ? e[u].tid[0] : e[v].tid[0];
             const uint32_t hi = e[u].last > e[v].last ? e[u].last : e[v].last;
             const uint32_t word = (uint32_t)(g[0].key & ((1ull << wbits) - 1));
-            const uint32_t addr = WS_SHARED_BASE + (word << 2) + (uint32_t)__builtin_ctz(e[u].bytes & e[v].bytes);
+            const uint32_t addr = (word << 2) + (uint32_t)__builtin_ctz(e[u].bytes & e[v].bytes);
             hazard(c, block, (uint32_t)(g[0].key >> wbits), addr, tu, iu, tv, iv, lo, hi);
         }
 }
@@ -188,7 +193,7 @@ void tr_report_races(const tr_twin *tw, const ws_trace_launch *L, FILE *f)
     }
     if (!c.oom && !(bars = malloc((total_bars + 1) * sizeof *bars))) c.oom = 1;
     for (uint32_t b = 0; b < L->nblocks && !c.oom; b++) block_barriers(tw, &L->blocks[b], bars + first[b]);
-    uint64_t shared = 0, inconsistent = 0;
+    uint64_t shared = 0, global = 0, inconsistent = 0;
     /* threads come in gid order, so a block's threads are together */
     for (uint32_t t0 = 0; t0 < L->nthreads && !c.oom;) {
         const uint32_t blk = (uint32_t)(L->threads[t0].gid / tpb);
@@ -206,8 +211,9 @@ void tr_report_races(const tr_twin *tw, const ws_trace_launch *L, FILE *f)
                     const ws_trace_access *a = &L->mem[m];
                     const ws_trace_mem_inst *mi = &L->mem_insts[a->inst];
                     if (mi->block != b) { inconsistent++; m = mend; break; } /* records out of step: stop */
-                    const uint32_t off = a->addr - WS_SHARED_BASE;
-                    if (off >= WS_SHARED_END - WS_SHARED_BASE) continue;
+                    const uint32_t off = a->addr;
+                    const int in_shared = off - WS_SHARED_BASE < WS_SHARED_END - WS_SHARED_BASE;
+                    if (!in_shared && off >= WS_STACK_BASE) continue; /* a lane's own stack */
                     uint32_t e = epoch;
                     for (uint32_t q = 0; q < nbars[b] && bars[first[b] + q] < mi->addr; q++) e++;
                     if (e > max_epoch) max_epoch = e;
@@ -224,7 +230,8 @@ void tr_report_races(const tr_twin *tw, const ws_trace_launch *L, FILE *f)
                                                    (uint8_t)(((1u << len) - 1) << (at & 3)) };
                         at += len;
                     }
-                    shared++;
+                    if (in_shared) shared++;
+                    else global++;
                 }
                 epoch += nbars[b];
             }
@@ -255,8 +262,8 @@ void tr_report_races(const tr_twin *tw, const ws_trace_launch *L, FILE *f)
         return;
     }
     if (c.npairs) qsort(c.pairs, c.npairs, sizeof *c.pairs, by_words);
-    fprintf(f, "  racecheck: %zu shared-memory hazard%s (%llu shared accesses checked)%s\n", c.npairs,
-            c.npairs == 1 ? "" : "s", (unsigned long long)shared,
+    fprintf(f, "  racecheck: %zu hazard%s (%llu shared and %llu global accesses checked)%s\n", c.npairs,
+            c.npairs == 1 ? "" : "s", (unsigned long long)shared, (unsigned long long)global,
             c.npairs ? ": accesses by different threads of a block to the same byte with no barrier between, one a write"
                      : "");
     if (inconsistent) fprintf(f, "  racecheck: %llu threads' records were out of step and were cut short\n",
@@ -269,9 +276,10 @@ void tr_report_races(const tr_twin *tw, const ws_trace_launch *L, FILE *f)
         tr_where(tw, mb->addr, wb, sizeof wb);
         const ws_dim3 gb = L->grid, bd = L->block;
         const uint32_t bx = p->ex_block % gb.x, by = p->ex_block / gb.x % gb.y, bz = p->ex_block / gb.x / gb.y;
-        fprintf(f, "    %-11s %s (%s) and %s (%s): %llu word%s, %s; e.g. block (%u,%u,%u) threads (%u,%u,%u) and "
-                   "(%u,%u,%u) at 0x%08x\n",
+        fprintf(f, "    %-11s %s (%s) and %s (%s): %s memory, %llu word%s, %s; e.g. block (%u,%u,%u) threads (%u,%u,%u) "
+                   "and (%u,%u,%u) at 0x%08x\n",
                 p->write_write ? "write-write" : "read-write", wa, kind_name(ma->kind), wb, kind_name(mb->kind),
+                p->ex_addr - WS_SHARED_BASE < WS_SHARED_END - WS_SHARED_BASE ? "shared" : "global",
                 (unsigned long long)p->words, p->words == 1 ? "" : "s",
                 p->across_warps ? "between warps" : "within a warp", bx, by, bz, p->ex_tid_a % bd.x,
                 p->ex_tid_a / bd.x % bd.y, p->ex_tid_a / bd.x / bd.y, p->ex_tid_b % bd.x, p->ex_tid_b / bd.x % bd.y,

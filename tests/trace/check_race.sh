@@ -16,17 +16,20 @@ run() { # kernel [threads]
         "$ws" run --grid 3 --block 64 "$elf" "$1" zeros:192 > "$work/$1${2:-}.out" 2>&1 ||
         { echo "FAIL: $1: exit status $?"; cat "$work/$1${2:-}.out"; fail=$((fail + 1)); }
 }
-for k in racy synced same_word atomics_bytes many_barriers; do run $k; done
+for k in racy synced same_word atomics_bytes many_barriers global_sum; do run $k; done
 f=$(basename "$src")
-check racy "racecheck: 1 shared-memory hazard "
-check racy "read-write +$f:$(line racy_store) \(store\) and $f:$(line racy_load) \(load\): 192 words, between warps; e\.g\. block \(0,0,0\) threads"
-check same_word "racecheck: 1 shared-memory hazard "
-check same_word "write-write +$f:$(line same_store) \(store\) and $f:$(line same_store) \(store\): 3 words, between warps"
-check synced "racecheck: 0 shared-memory hazards \([0-9]+ shared accesses checked\)"
-check atomics_bytes "racecheck: 0 shared-memory hazards"
-check many_barriers "racecheck: 0 shared-memory hazards \\(15360 shared accesses checked\\)"
+check racy "racecheck: 1 hazard "
+check racy "read-write +$f:$(line racy_store) \(store\) and $f:$(line racy_load) \(load\): shared memory, 192 words, between warps; e\.g\. block \(0,0,0\) threads"
+check same_word "racecheck: 1 hazard "
+check same_word "write-write +$f:$(line same_store) \(store\) and $f:$(line same_store) \(store\): shared memory, 3 words, between warps"
+check synced "racecheck: 0 hazards \([0-9]+ shared and 192 global accesses checked\)"
+check atomics_bytes "racecheck: 0 hazards"
+check many_barriers "racecheck: 0 hazards \\(15360 shared and 192 global accesses checked\\)"
+check global_sum "racecheck: 2 hazards \\(0 shared and 576 global accesses checked\\)"
+check global_sum "write-write +$f:$(line global_sum) \\(store\\) and $f:$(line global_sum) \\(store\\): global memory, 3 words, between warps"
+check global_sum "read-write +$f:$(line global_sum) \\(load\\) and $f:$(line global_sum) \\(store\\): global memory, 3 words"
 # every launch traced is checked against the device as the other tools are
-for k in racy synced same_word atomics_bytes many_barriers; do
+for k in racy synced same_word atomics_bytes many_barriers global_sum; do
     check $k "instructions executed .*\(match\)"
 done
 # deterministic: again, and on two host threads

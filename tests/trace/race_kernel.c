@@ -64,3 +64,13 @@ WS_KERNEL void many_barriers(int *out)
     }
     out[blockIdx_x() * n + t] = acc;
 }
+
+/* Global memory within a block: every thread adds into its block's word
+ * with a plain load and store (read-write and write-write); the atomic
+ * version beside it is fine. */
+WS_KERNEL void global_sum(int *out)
+{
+    unsigned t = threadIdx_x();
+    out[blockIdx_x()] += (int)t;                           /* RACE:global_sum */
+    __atomic_fetch_add(&out[64 + blockIdx_x()], (int)t, __ATOMIC_RELAXED);
+}
