@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include "warpscope/warpscope.h"
 #include "cf_body.h"
+#include "../qemu_diff/run_qemu.h"
 #include "../test.h"
 
 #define IN_WORDS (CF_THREADS * CF_IN)
@@ -33,37 +34,6 @@ static void make_inputs(uint32_t *in, uint32_t seed)
         uint32_t r = rnd();
         in[i] = r % 4 == 0 ? v[rnd() % (sizeof v / sizeof *v)] : r % 4 == 1 ? rnd() % 16 : rnd();
     }
-}
-
-static int run_qemu(const char *qemu, const char *prog, const uint32_t *in, uint32_t *out)
-{
-    int to[2], from[2];
-    if (pipe(to) || pipe(from)) return -1;
-    pid_t pid = fork();
-    if (pid < 0) return -1;
-    if (pid == 0) {
-        dup2(to[0], 0);
-        dup2(from[1], 1);
-        close(to[1]);
-        close(from[0]);
-        execl(qemu, qemu, prog, (char *)NULL);
-        _exit(127);
-    }
-    close(to[0]);
-    close(from[1]);
-    /* the input (5 KiB) fits in the pipe buffer */
-    int ok = write(to[1], in, IN_WORDS * 4) == IN_WORDS * 4;
-    close(to[1]);
-    size_t got = 0, bytes = OUT_WORDS * 4;
-    while (got < bytes) {
-        ssize_t r = read(from[0], (char *)out + got, bytes - got);
-        if (r <= 0) break;
-        got += (size_t)r;
-    }
-    close(from[0]);
-    int st;
-    waitpid(pid, &st, 0);
-    return ok && got == bytes && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }
 
 /* device printf, collected: one line per EMIT of a thread */
@@ -210,7 +180,7 @@ int main(int argc, char **argv)
         for (int c = 0; c < NCONFIGS; c++) CHECK(ctx_open(&ctx[c], configs[c].config, elf) == 0);
         for (uint32_t round = 1; round <= 2; round++) {
             make_inputs(in, round);
-            int q = run_qemu(argv[1], prog, in, ref);
+            int q = run_qemu(argv[1], prog, in, IN_WORDS * 4, ref, OUT_WORDS * 4);
             if (q) fprintf(stderr, "%s: qemu-riscv32 failed\n", prog);
             CHECK(q == 0);
             if (q) continue;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "warpscope/warpscope.h"
 #include "diff_state.h"
+#include "run_qemu.h"
 #include "../test.h"
 
 static uint32_t rng = 0x12345678u;
@@ -29,38 +30,6 @@ static void make_states(uint32_t *s)
 {
     for (int i = 0; i < DIFF_STATES * DIFF_WORDS; i++) s[i] = special();
     for (int t = 0; t < DIFF_STATES; t++) s[t * DIFF_WORDS + DIFF_FCSR] = (rnd() % 5) << 5; /* valid frm */
-}
-
-/* Run prog under qemu with states on stdin; results on stdout. */
-static int run_qemu(const char *qemu, const char *prog, const uint32_t *in, uint32_t *out, size_t bytes)
-{
-    int to[2], from[2];
-    if (pipe(to) || pipe(from)) return -1;
-    pid_t pid = fork();
-    if (pid < 0) return -1;
-    if (pid == 0) {
-        dup2(to[0], 0);
-        dup2(from[1], 1);
-        close(to[1]);
-        close(from[0]);
-        execl(qemu, qemu, prog, (char *)NULL);
-        _exit(127);
-    }
-    close(to[0]);
-    close(from[1]);
-    /* the whole input fits in the pipe buffer (64 KiB > 64 states) */
-    int ok = write(to[1], in, bytes) == (ssize_t)bytes;
-    close(to[1]);
-    size_t got = 0;
-    while (got < bytes) {
-        ssize_t r = read(from[0], (char *)out + got, bytes - got);
-        if (r <= 0) break;
-        got += (size_t)r;
-    }
-    close(from[0]);
-    int st;
-    waitpid(pid, &st, 0);
-    return ok && got == bytes && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }
 
 static const char *word_name(int w, char *buf, size_t len)
@@ -113,7 +82,7 @@ int main(int argc, char **argv)
             snprintf(prog, sizeof prog, "%s/%s.qemu", argv[2], argv[p]);
             for (int round = 0; round < 2; round++) {
                 make_states(in);
-                int q = run_qemu(argv[1], prog, in, ref, sizeof in);
+                int q = run_qemu(argv[1], prog, in, sizeof in, ref, sizeof in);
                 int d = run_device(dev, elf, in, dev_out, sizeof in);
                 if (d) fprintf(stderr, "%s (%s): device: %s\n", argv[p], engines[e], ws_last_error(dev));
                 CHECK(q == 0);
