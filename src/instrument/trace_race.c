@@ -14,8 +14,9 @@
  * epoch is checked. Counted per word, per pair of instructions. */
 #include <stdlib.h>
 #include <string.h>
-#include "device/device.h"
 #include "instrument/tracer_int.h"
+#include "isa/isa.h"
+#include "warpscope/abi.h"
 
 typedef struct race_rec {
     uint64_t key;              /* epoch << 32 | word index (address / 4);
