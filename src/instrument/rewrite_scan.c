@@ -57,16 +57,12 @@ static int is_terminator(const ws_inst *in)
 
 static uint8_t mem_kind(const ws_inst *in, uint8_t *size)
 {
-    switch ((ws_op)in->op) {
-    case OP_LB: case OP_LBU: *size = 1; return WSI_LOAD;
-    case OP_LH: case OP_LHU: *size = 2; return WSI_LOAD;
-    case OP_LW: case OP_FLW: *size = 4; return WSI_LOAD;
-    case OP_SB: *size = 1; return WSI_STORE;
-    case OP_SH: *size = 2; return WSI_STORE;
-    case OP_SW: case OP_FSW: *size = 4; return WSI_STORE;
-    default:
-        if (ws_op_class_of((ws_op)in->op) == CLASS_ATOMIC) { *size = in->op == OP_AMOCAS_D ? 8 : 4; return WSI_ATOMIC; }
-        return 0;
+    *size = (uint8_t)ws_op_mem_bytes((ws_op)in->op);
+    switch (ws_op_class_of((ws_op)in->op)) {
+    case CLASS_LOAD: return WSI_LOAD;
+    case CLASS_STORE: return WSI_STORE;
+    case CLASS_ATOMIC: return WSI_ATOMIC;
+    default: return 0;
     }
 }
 

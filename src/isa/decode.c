@@ -411,6 +411,19 @@ _Static_assert(OP_AUIPC + 1 == OP_JAL && OP_JALR + 1 == OP_BEQ && OP_BGEU + 1 ==
                OP_REMU + 1 == OP_LR_W && OP_AMOCAS_D + 1 == OP_FLW && OP_FSW + 1 == OP_FMADD_S &&
                OP_FMV_W_X + 1 == OP_TMC && OP_SHFL_IDX + 1 == OP_COUNT, "ws_op order");
 
+unsigned ws_op_mem_bytes(ws_op op)
+{
+    switch (op) {
+    case OP_LB: case OP_LBU: case OP_SB: return 1;
+    case OP_LH: case OP_LHU: case OP_SH: return 2;
+    case OP_AMOCAS_D: return 8;
+    default: {
+        const ws_op_class c = ws_op_class_of(op);
+        return c == CLASS_LOAD || c == CLASS_STORE || c == CLASS_ATOMIC ? 4 : 0;
+    }
+    }
+}
+
 ws_op_class ws_op_class_of(ws_op op)
 {
     if (op <= OP_ILLEGAL || op >= OP_COUNT) return CLASS_INVALID;

@@ -68,6 +68,10 @@ void ws_decode(uint32_t bits, ws_inst *out);
 /* Class of an op (CLASS_INVALID for OP_ILLEGAL). */
 ws_op_class ws_op_class_of(ws_op op);
 
+/* Bytes a lane's memory access moves (loads, stores, atomics; amocas.d 8);
+ * 0 for an op that touches no memory. */
+unsigned ws_op_mem_bytes(ws_op op);
+
 /* Mnemonic of an op, e.g. "addi", "vote.any". */
 const char *ws_op_name(ws_op op);
 

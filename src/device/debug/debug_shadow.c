@@ -289,22 +289,14 @@ static void event(ws_debug *d, ws_warp *w, uint32_t g, uint32_t pc, uint32_t lan
 }
 
 /* The bytes and direction of in's memory access, if it makes one (rw: 1
- * load, 2 store, 3 both). */
+ * load, 2 store, 3 both: an atomic, but lr.w only loads and sc.w only
+ * stores). */
 static int mem_access(unsigned op, uint32_t *size, uint8_t *rw)
 {
-    switch (op) {
-    case OP_LB: case OP_LBU: *size = 1, *rw = 1; return 1;
-    case OP_LH: case OP_LHU: *size = 2, *rw = 1; return 1;
-    case OP_LW: case OP_FLW: case OP_LR_W: *size = 4, *rw = 1; return 1;
-    case OP_SB: *size = 1, *rw = 2; return 1;
-    case OP_SH: *size = 2, *rw = 2; return 1;
-    case OP_SW: case OP_FSW: case OP_SC_W: *size = 4, *rw = 2; return 1;
-    case OP_AMOSWAP_W: case OP_AMOADD_W: case OP_AMOXOR_W: case OP_AMOAND_W: case OP_AMOOR_W:
-    case OP_AMOMIN_W: case OP_AMOMAX_W: case OP_AMOMINU_W: case OP_AMOMAXU_W: case OP_AMOCAS_W:
-        *size = 4, *rw = 3; return 1;
-    case OP_AMOCAS_D: *size = 8, *rw = 3; return 1;
-    }
-    return 0;
+    if (!(*size = ws_op_mem_bytes((ws_op)op))) return 0;
+    const ws_op_class c = ws_op_class_of((ws_op)op);
+    *rw = c == CLASS_LOAD || op == OP_LR_W ? 1 : c == CLASS_STORE || op == OP_SC_W ? 2 : 3;
+    return 1;
 }
 
 /* The watched range lane l's access [a, a + size) with direction rw hits
