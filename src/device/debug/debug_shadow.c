@@ -346,8 +346,7 @@ void dbg_shadow_exec(ws_debug *d, ws_warp *w, const ws_inst *in, uint32_t g, uin
         if (!s->trap_all || !dim_eq(w->block->idx, s->a.thread.block)) return;
         for (uint32_t m = g; m; m &= m - 1) {
             uint32_t l = (uint32_t)__builtin_ctz(m);
-            if (w->tid[0][l] == s->a.thread.thread.x && w->tid[1][l] == s->a.thread.thread.y &&
-                w->tid[2][l] == s->a.thread.thread.z) {
+            if (lane_is(s, w, l, &s->a.thread)) {
                 s->res.thread_total++;
                 event(d, w, g, pc, l, WS_SHADOW_POS(s->launch, winst, l), 0, 0);
                 return;
