@@ -6,44 +6,22 @@
  * threads of one block to the same byte in the same epoch, at least one a
  * write, are a hazard: no barrier orders them, so the result depends on
  * the schedule (two atomics are not: they are ordered by the hardware).
- * Stacks are private to their lane; blocks are not compared with each
- * other (nothing orders them within a launch but atomics).
+ * Stacks are private to their lane. Global accesses are also compared
+ * between blocks (trace_race_grid.c), where only atomics and fences order
+ * them.
  * Each access becomes a record per 4-byte word it touches, with the bytes
  * it touches there; a block's records are radix-sorted by epoch and word
  * (stable: threads stay in order), and each group of one word in one
  * epoch is checked. Counted per word, per pair of instructions. */
 #include <stdlib.h>
 #include <string.h>
+#include "instrument/trace_race.h"
 #include "instrument/tracer_int.h"
 #include "isa/isa.h"
 #include "warpscope/abi.h"
 
-typedef struct race_rec {
-    uint64_t key;              /* epoch << 32 | word index (address / 4);
-                                  sorted as epoch << wbits | word index      */
-    uint32_t tid, inst;        /* thread (linear in its block), mem_insts index */
-    uint8_t bytes;             /* bit i: byte i of the word                   */
-} race_rec;
-
-typedef struct race_pair {
-    uint32_t a, b;             /* mem_insts indices, a <= b                  */
-    int write_write;           /* else read-write                            */
-    int across_warps;          /* some occurrence between two warps          */
-    uint64_t words;            /* (block, epoch, word) occurrences            */
-    uint32_t last_block, last_epoch, last_word; /* the last occurrence counted */
-    int counted;
-    uint32_t ex_block, ex_tid_a, ex_tid_b, ex_addr; /* the first occurrence   */
-} race_pair;
-
-typedef struct race_ctx {
-    const ws_trace_launch *L;
-    race_pair *pairs;
-    size_t npairs, cap;
-    int oom;
-} race_ctx;
-
 /* Stable LSD radix sort of n records by key (its low `bits` bits). */
-static int radix_sort(race_rec *r, size_t n, unsigned bits)
+int tr_race_sort(race_rec *r, size_t n, unsigned bits)
 {
     if (n < 2) return 0;
     race_rec *tmp = malloc(n * sizeof *tmp);
@@ -63,19 +41,23 @@ static int radix_sort(race_rec *r, size_t n, unsigned bits)
     return 0;
 }
 
-static int writes(const ws_trace_launch *L, uint32_t inst) { return L->mem_insts[inst].kind != WS_TRACE_LOAD; }
-static int atomic(const ws_trace_launch *L, uint32_t inst) { return L->mem_insts[inst].kind == WS_TRACE_ATOMIC; }
+int tr_race_writes(const ws_trace_launch *L, uint32_t inst) { return L->mem_insts[inst].kind != WS_TRACE_LOAD; }
+int tr_race_atomic(const ws_trace_launch *L, uint32_t inst) { return L->mem_insts[inst].kind == WS_TRACE_ATOMIC; }
 
-/* Record one hazard between (ta, ia) and (tb, ib) at byte addr; the
- * threads involved span lo..hi (two warps or more: across warps). */
-static void hazard(race_ctx *c, uint32_t block, uint32_t epoch, uint32_t addr, uint32_t ta, uint32_t ia, uint32_t tb,
-                   uint32_t ib, uint32_t lo, uint32_t hi)
+void tr_race_hazard(race_ctx *c, uint32_t block, uint32_t block_b, uint32_t epoch, uint32_t addr, uint32_t ta,
+                    uint32_t ia, uint32_t tb, uint32_t ib, uint32_t lo, uint32_t hi)
 {
     const ws_trace_launch *L = c->L;
-    if (ia > ib) { uint32_t t = ia; ia = ib; ib = t; t = ta; ta = tb; tb = t; }
-    const int ww = writes(L, ia) && writes(L, ib);
+    if (ia > ib) {
+        uint32_t t = ia; ia = ib; ib = t;
+        t = ta; ta = tb; tb = t;
+        t = block; block = block_b; block_b = t;
+    }
+    const int ww = tr_race_writes(L, ia) && tr_race_writes(L, ib), between = block != block_b;
     size_t i = 0;
-    while (i < c->npairs && !(c->pairs[i].a == ia && c->pairs[i].b == ib && c->pairs[i].write_write == ww)) i++;
+    while (i < c->npairs && !(c->pairs[i].a == ia && c->pairs[i].b == ib && c->pairs[i].write_write == ww &&
+                              c->pairs[i].between_blocks == between))
+        i++;
     if (i == c->npairs) {
         if (c->npairs == c->cap) {
             size_t n = c->cap ? 2 * c->cap : 16;
@@ -86,11 +68,11 @@ static void hazard(race_ctx *c, uint32_t block, uint32_t epoch, uint32_t addr, u
         }
         race_pair *p = &c->pairs[c->npairs++];
         memset(p, 0, sizeof *p);
-        p->a = ia, p->b = ib, p->write_write = ww;
-        p->ex_block = block, p->ex_tid_a = ta, p->ex_tid_b = tb, p->ex_addr = addr;
+        p->a = ia, p->b = ib, p->write_write = ww, p->between_blocks = between;
+        p->ex_block = block, p->ex_block_b = block_b, p->ex_tid_a = ta, p->ex_tid_b = tb, p->ex_addr = addr;
     }
     race_pair *p = &c->pairs[i];
-    if (lo / L->lanes_per_warp != hi / L->lanes_per_warp) p->across_warps = 1;
+    if (!between && lo / L->lanes_per_warp != hi / L->lanes_per_warp) p->across_warps = 1;
     /* bytes of one word come one after another: count the word once */
     if (!p->counted || p->last_block != block || p->last_epoch != epoch || p->last_word != addr >> 2) {
         p->words++;
@@ -124,8 +106,8 @@ static void check_group(race_ctx *c, uint32_t block, const race_rec *g, size_t n
     for (int u = 0; u < ne; u++)
         for (int v = u; v < ne; v++) {
             const uint32_t iu = e[u].inst, iv = e[v].inst;
-            if (!(e[u].bytes & e[v].bytes) || (!writes(L, iu) && !writes(L, iv))) continue;
-            if (atomic(L, iu) && atomic(L, iv)) continue;
+            if (!(e[u].bytes & e[v].bytes) || (!tr_race_writes(L, iu) && !tr_race_writes(L, iv))) continue;
+            if (tr_race_atomic(L, iu) && tr_race_atomic(L, iv)) continue;
             uint32_t tu = e[u].tid[0], tv = e[v].tid[0];
             if (u == v) {
                 if (e[u].ntid < 2) continue;
@@ -139,13 +121,14 @@ static void check_group(race_ctx *c, uint32_t block, const race_rec *g, size_t n
             const uint32_t hi = e[u].last > e[v].last ? e[u].last : e[v].last;
             const uint32_t word = (uint32_t)(g[0].key & ((1ull << wbits) - 1));
             const uint32_t addr = (word << 2) + (uint32_t)__builtin_ctz(e[u].bytes & e[v].bytes);
-            hazard(c, block, (uint32_t)(g[0].key >> wbits), addr, tu, iu, tv, iv, lo, hi);
+            tr_race_hazard(c, block, block, (uint32_t)(g[0].key >> wbits), addr, tu, iu, tv, iv, lo, hi);
         }
 }
 
-/* The barriers inside block b of the original code: how many, and their
- * pcs in order into pcs (if not NULL). */
-static uint32_t block_barriers(const tr_twin *tw, const ws_trace_block *b, uint32_t *pcs)
+/* The instructions of operation `op` (barriers, fences) inside block b of
+ * the original code: how many, and their pcs in order into pcs (if not
+ * NULL). */
+static uint32_t block_ops(const tr_twin *tw, const ws_trace_block *b, int op, uint32_t *pcs)
 {
     uint32_t n = 0;
     for (uint32_t at = b->addr; at <= b->last;) {
@@ -155,7 +138,7 @@ static uint32_t block_barriers(const tr_twin *tw, const ws_trace_block *b, uint3
         if (ws_inst_length(lo) == 4) bits |= (uint32_t)tr_twin_halfword(tw, at + 2) << 16;
         ws_inst in;
         ws_decode(bits, &in);
-        if (in.op == OP_BAR) {
+        if ((int)in.op == op) {
             if (pcs) pcs[n] = at;
             n++;
         }
@@ -175,116 +158,241 @@ static int by_words(const void *x, const void *y)
 static const char *kind_name(uint8_t k) { return k == WS_TRACE_LOAD ? "load" : k == WS_TRACE_STORE ? "store" : "atomic"; }
 
 
+/* Where the barriers (or fences) of each basic block are: block b's are
+ * pcs[first[b] .. first[b] + n[b]) (an unrolled loop may hold many). */
+typedef struct op_table {
+    uint32_t *n, *first, *pcs;
+} op_table;
+
+static int op_table_build(const tr_twin *tw, const ws_trace_launch *L, int op, op_table *t)
+{
+    t->n = calloc(L->nblocks + 1, sizeof *t->n);
+    t->first = calloc(L->nblocks + 1, sizeof *t->first);
+    t->pcs = NULL;
+    if (!t->n || !t->first) return -1;
+    uint64_t total = 0;
+    for (uint32_t b = 0; b < L->nblocks; b++) {
+        t->first[b] = (uint32_t)total;
+        total += t->n[b] = block_ops(tw, &L->blocks[b], op, NULL);
+    }
+    if (!(t->pcs = malloc((total + 1) * sizeof *t->pcs))) return -1;
+    for (uint32_t b = 0; b < L->nblocks; b++) block_ops(tw, &L->blocks[b], op, t->pcs + t->first[b]);
+    return 0;
+}
+
+static void op_table_free(op_table *t)
+{
+    free(t->n);
+    free(t->first);
+    free(t->pcs);
+}
+
+/* The epoch of pc in basic block b entered in epoch `epoch`. */
+static uint32_t epoch_at(const op_table *bars, uint32_t b, uint32_t epoch, uint32_t pc)
+{
+    for (uint32_t q = 0; q < bars->n[b] && bars->pcs[bars->first[b] + q] < pc; q++) epoch++;
+    return epoch;
+}
+
+typedef struct rec_buf {
+    race_rec *r;
+    size_t n, cap;
+} rec_buf;
+
+static race_rec *rec_push(rec_buf *b)
+{
+    if (b->n == b->cap) {
+        size_t n = b->cap ? 2 * b->cap : 4096;
+        race_rec *r = realloc(b->r, n * sizeof *r);
+        if (!r) return NULL;
+        b->r = r, b->cap = n;
+    }
+    return &b->r[b->n++];
+}
+
+/* What orders one block's global accesses with other blocks: the epoch of
+ * its first fence or global atomic and of its last. */
+typedef struct block_order {
+    uint32_t first_acquire, last_release;
+    int any_acquire, any_release;
+} block_order;
+
+static void note_acquire(block_order *bo, uint32_t epoch)
+{
+    if (!bo->any_acquire || epoch < bo->first_acquire) bo->first_acquire = epoch;
+    bo->any_acquire = 1;
+}
+
+static void note_release(block_order *bo, uint32_t epoch)
+{
+    if (!bo->any_release || epoch > bo->last_release) bo->last_release = epoch;
+    bo->any_release = 1;
+}
+
+/* One thread's fences and atomics as its records are made: its global
+ * records from own0 to released_to have one after them; acquired, one came
+ * before; fenced, a fence since its last access; load0, where the records
+ * of its last access begin if that was a global load. */
+typedef struct thread_sync {
+    size_t own0, released_to, load0;
+    uint8_t acquired, fenced;
+} thread_sync;
+
+/* A fence in epoch e: it orders the thread's accesses before it with those
+ * after it, and a load right before it is an acquiring (C11 atomic) load. */
+static void pass_fence(block_order *bo, thread_sync *ts, rec_buf *grid, uint32_t e)
+{
+    ts->released_to = grid->n;
+    ts->acquired = RACE_ACQUIRED;
+    ts->fenced = 1;
+    if (ts->load0 != SIZE_MAX)
+        for (size_t i = ts->load0; i < grid->n; i++) grid->r[i].order |= RACE_SYNC;
+    ts->load0 = SIZE_MAX;
+    note_acquire(bo, e);
+    note_release(bo, e);
+}
+
+static void report_pair(const tr_twin *tw, const ws_trace_launch *L, const race_pair *p, FILE *f)
+{
+    const ws_trace_mem_inst *ma = &L->mem_insts[p->a], *mb = &L->mem_insts[p->b];
+    char wa[160], wb[160];
+    tr_where(tw, ma->addr, wa, sizeof wa);
+    tr_where(tw, mb->addr, wb, sizeof wb);
+    const ws_dim3 gb = L->grid, bd = L->block;
+#define BX(b) (b) % gb.x, (b) / gb.x % gb.y, (b) / gb.x / gb.y
+#define TX(t) (t) % bd.x, (t) / bd.x % bd.y, (t) / bd.x / bd.y
+    fprintf(f, "    %-11s %s (%s) and %s (%s): %s memory, %llu word%s, ", p->write_write ? "write-write" : "read-write", wa,
+            kind_name(ma->kind), wb, kind_name(mb->kind),
+            p->ex_addr - WS_SHARED_BASE < WS_SHARED_END - WS_SHARED_BASE ? "shared" : "global",
+            (unsigned long long)p->words, p->words == 1 ? "" : "s");
+    if (p->between_blocks)
+        fprintf(f, "between blocks; e.g. block (%u,%u,%u) thread (%u,%u,%u) and block (%u,%u,%u) thread (%u,%u,%u) at 0x%08x\n",
+                BX(p->ex_block), TX(p->ex_tid_a), BX(p->ex_block_b), TX(p->ex_tid_b), p->ex_addr);
+    else
+        fprintf(f, "%s; e.g. block (%u,%u,%u) threads (%u,%u,%u) and (%u,%u,%u) at 0x%08x\n",
+                p->across_warps ? "between warps" : "within a warp", BX(p->ex_block), TX(p->ex_tid_a),
+                TX(p->ex_tid_b), p->ex_addr);
+#undef BX
+#undef TX
+}
+
 void tr_report_races(const tr_twin *tw, const ws_trace_launch *L, FILE *f)
 {
     if (L->flags & WS_TRACE_NO_BLOCKS) return;
     const uint64_t tpb = (uint64_t)L->block.x * L->block.y * L->block.z;
     if (!tpb || !L->lanes_per_warp) return;
-    /* barriers per basic block (an unrolled loop may hold many): block b's
-     * are bars[first[b] .. first[b] + nbars[b]) */
-    uint32_t *nbars = calloc(L->nblocks + 1, sizeof *nbars), *first = calloc(L->nblocks + 1, sizeof *first), *bars = NULL;
     race_ctx c = { .L = L };
-    race_rec *recs = NULL;
-    size_t nrec = 0, cap = 0;
-    uint64_t total_bars = 0;
-    if (!nbars || !first) c.oom = 1;
-    for (uint32_t b = 0; b < L->nblocks && !c.oom; b++) {
-        first[b] = (uint32_t)total_bars;
-        total_bars += nbars[b] = block_barriers(tw, &L->blocks[b], NULL);
-    }
-    if (!c.oom && !(bars = malloc((total_bars + 1) * sizeof *bars))) c.oom = 1;
-    for (uint32_t b = 0; b < L->nblocks && !c.oom; b++) block_barriers(tw, &L->blocks[b], bars + first[b]);
+    op_table bars = { 0 }, fences = { 0 };
+    rec_buf recs = { 0 }, grid = { 0 }; /* one block's records; the launch's global ones */
+    if (op_table_build(tw, L, OP_BAR, &bars) || op_table_build(tw, L, OP_FENCE, &fences)) c.oom = 1;
     uint64_t shared = 0, global = 0, inconsistent = 0;
     /* threads come in gid order, so a block's threads are together */
     for (uint32_t t0 = 0; t0 < L->nthreads && !c.oom;) {
         const uint32_t blk = (uint32_t)(L->threads[t0].gid / tpb);
         uint32_t t1 = t0, max_epoch = 0;
-        nrec = 0;
+        const size_t grid0 = grid.n;
+        block_order bo = { 0 };
+        recs.n = 0;
         for (; t1 < L->nthreads && L->threads[t1].gid / tpb == blk && !c.oom; t1++) {
             const ws_trace_thread *th = &L->threads[t1];
             const uint32_t tid = (uint32_t)(th->gid % tpb);
             uint64_t m = th->first_mem, mend = th->first_mem + th->nmem;
             uint32_t epoch = 0;
-            for (uint32_t j = 0; j < th->nblocks; j++) {
+            thread_sync ts = { .own0 = grid.n, .released_to = grid.n, .load0 = SIZE_MAX };
+            for (uint32_t j = 0; j < th->nblocks && !c.oom; j++) {
                 const uint32_t b = L->bb[th->first_block + j];
                 const ws_trace_block *blk_info = &L->blocks[b];
+                uint32_t fq = 0; /* b's fences passed */
                 for (uint32_t k = 0; k < blk_info->nmem && m < mend; k++, m++) {
                     const ws_trace_access *a = &L->mem[m];
                     const ws_trace_mem_inst *mi = &L->mem_insts[a->inst];
                     if (mi->block != b) { inconsistent++; m = mend; break; } /* records out of step: stop */
+                    for (; fq < fences.n[b] && fences.pcs[fences.first[b] + fq] < mi->addr; fq++)
+                        pass_fence(&bo, &ts, &grid, epoch_at(&bars, b, epoch, fences.pcs[fences.first[b] + fq]));
                     const uint32_t off = a->addr;
                     const int in_shared = off - WS_SHARED_BASE < WS_SHARED_END - WS_SHARED_BASE;
                     if (!in_shared && off >= WS_STACK_BASE) continue; /* a lane's own stack */
-                    uint32_t e = epoch;
-                    for (uint32_t q = 0; q < nbars[b] && bars[first[b] + q] < mi->addr; q++) e++;
+                    const uint32_t e = epoch_at(&bars, b, epoch, mi->addr);
                     if (e > max_epoch) max_epoch = e;
+                    const size_t grid_at = grid.n;
                     /* the words it touches, and its bytes in each */
-                    for (uint32_t at = off; at < off + mi->size && !c.oom;) {
+                    for (uint32_t at = off; at < off + mi->size;) {
                         const uint32_t in_word = 4 - (at & 3), len = off + mi->size - at < in_word ? off + mi->size - at : in_word;
-                        if (nrec == cap) {
-                            size_t n = cap ? 2 * cap : 4096;
-                            race_rec *r = realloc(recs, n * sizeof *r);
-                            if (!r) { c.oom = 1; break; }
-                            recs = r, cap = n;
-                        }
-                        recs[nrec++] = (race_rec){ (uint64_t)e << 32 | at >> 2, tid, a->inst,
-                                                   (uint8_t)(((1u << len) - 1) << (at & 3)) };
+                        const race_rec r = { (uint64_t)e << 32 | at >> 2, tid, a->inst, blk,
+                                             (uint8_t)(((1u << len) - 1) << (at & 3)),
+                                             (uint8_t)(ts.acquired | (ts.fenced && !in_shared && mi->kind == WS_TRACE_STORE ? RACE_SYNC : 0)) };
+                        race_rec *to = rec_push(&recs), *g = in_shared ? to : rec_push(&grid);
+                        if (!to || !g) { c.oom = 1; break; }
+                        *to = r;
+                        *g = r;
                         at += len;
                     }
-                    if (in_shared) shared++;
-                    else global++;
+                    ts.fenced = 0;
+                    ts.load0 = SIZE_MAX;
+                    if (in_shared) {
+                        shared++;
+                        continue;
+                    }
+                    global++;
+                    if (mi->kind == WS_TRACE_LOAD) ts.load0 = grid_at;
+                    if (mi->kind == WS_TRACE_ATOMIC) {
+                        ts.acquired = RACE_ACQUIRED;
+                        ts.released_to = grid.n;
+                        note_acquire(&bo, e);
+                        note_release(&bo, e);
+                    }
                 }
-                epoch += nbars[b];
+                for (; fq < fences.n[b]; fq++) /* after its last access */
+                    pass_fence(&bo, &ts, &grid, epoch_at(&bars, b, epoch, fences.pcs[fences.first[b] + fq]));
+                epoch += bars.n[b];
             }
+            for (size_t i = ts.own0; i < ts.released_to; i++) grid.r[i].order |= RACE_RELEASED;
+        }
+        /* other threads' atomics and fences order a global access across a
+         * barrier; then only the word stays in the key */
+        for (size_t i = grid0; i < grid.n && !c.oom; i++) {
+            race_rec *g = &grid.r[i];
+            const uint32_t e = (uint32_t)(g->key >> 32);
+            if (bo.any_acquire && e > bo.first_acquire) g->order |= RACE_ACQUIRED;
+            if (bo.any_release && e < bo.last_release) g->order |= RACE_RELEASED;
+            g->key = (uint32_t)g->key;
         }
         /* sort on as few bits as the block needs: epoch above word index */
         uint32_t max_word = 0;
-        for (size_t i = 0; i < nrec; i++)
-            if ((uint32_t)recs[i].key > max_word) max_word = (uint32_t)recs[i].key;
+        for (size_t i = 0; i < recs.n; i++)
+            if ((uint32_t)recs.r[i].key > max_word) max_word = (uint32_t)recs.r[i].key;
         const unsigned wbits = max_word ? 32 - (unsigned)__builtin_clz(max_word) : 1;
         const unsigned bits = wbits + (max_epoch ? 32 - (unsigned)__builtin_clz(max_epoch) : 0);
-        for (size_t i = 0; i < nrec; i++) recs[i].key = (recs[i].key >> 32) << wbits | (uint32_t)recs[i].key;
-        if (c.oom || radix_sort(recs, nrec, bits)) { c.oom = 1; break; }
-        for (size_t i = 0; i < nrec;) {
+        for (size_t i = 0; i < recs.n; i++) recs.r[i].key = (recs.r[i].key >> 32) << wbits | (uint32_t)recs.r[i].key;
+        if (c.oom || tr_race_sort(recs.r, recs.n, bits)) { c.oom = 1; break; }
+        for (size_t i = 0; i < recs.n;) {
             size_t j = i + 1;
-            while (j < nrec && recs[j].key == recs[i].key) j++;
-            if (j - i > 1 && recs[i].tid != recs[j - 1].tid) check_group(&c, blk, &recs[i], j - i, wbits);
+            while (j < recs.n && recs.r[j].key == recs.r[i].key) j++;
+            if (j - i > 1 && recs.r[i].tid != recs.r[j - 1].tid) check_group(&c, blk, &recs.r[i], j - i, wbits);
             i = j;
         }
         t0 = t1;
     }
-    free(recs);
-    free(nbars);
-    free(first);
-    free(bars);
+    free(recs.r);
+    op_table_free(&bars);
+    op_table_free(&fences);
+    if (!c.oom) tr_race_between_blocks(&c, grid.r, grid.n);
+    free(grid.r);
     if (c.oom) {
         fprintf(f, "  racecheck: out of host memory; no hazards reported\n");
         free(c.pairs);
         return;
     }
     if (c.npairs) qsort(c.pairs, c.npairs, sizeof *c.pairs, by_words);
-    fprintf(f, "  racecheck: %zu hazard%s (%llu shared and %llu global accesses checked)%s\n", c.npairs,
+    size_t between = 0;
+    for (size_t i = 0; i < c.npairs; i++) between += c.pairs[i].between_blocks;
+    fprintf(f, "  racecheck: %zu hazard%s (%llu shared and %llu global accesses checked)%s%s%s\n", c.npairs,
             c.npairs == 1 ? "" : "s", (unsigned long long)shared, (unsigned long long)global,
-            c.npairs ? ": accesses by different threads of a block to the same byte with no barrier between, one a write"
-                     : "");
+            c.npairs > between ? ": accesses by different threads of a block to the same byte with no barrier between, one a write" : "",
+            between && c.npairs > between ? "; " : between ? ": " : "",
+            between ? "accesses by different blocks to the same global byte, one a write, not ordered by a fence and an atomic" : "");
     if (inconsistent) fprintf(f, "  racecheck: %llu threads' records were out of step and were cut short\n",
                               (unsigned long long)inconsistent);
-    for (size_t i = 0; i < c.npairs; i++) {
-        const race_pair *p = &c.pairs[i];
-        const ws_trace_mem_inst *ma = &L->mem_insts[p->a], *mb = &L->mem_insts[p->b];
-        char wa[160], wb[160];
-        tr_where(tw, ma->addr, wa, sizeof wa);
-        tr_where(tw, mb->addr, wb, sizeof wb);
-        const ws_dim3 gb = L->grid, bd = L->block;
-        const uint32_t bx = p->ex_block % gb.x, by = p->ex_block / gb.x % gb.y, bz = p->ex_block / gb.x / gb.y;
-        fprintf(f, "    %-11s %s (%s) and %s (%s): %s memory, %llu word%s, %s; e.g. block (%u,%u,%u) threads (%u,%u,%u) "
-                   "and (%u,%u,%u) at 0x%08x\n",
-                p->write_write ? "write-write" : "read-write", wa, kind_name(ma->kind), wb, kind_name(mb->kind),
-                p->ex_addr - WS_SHARED_BASE < WS_SHARED_END - WS_SHARED_BASE ? "shared" : "global",
-                (unsigned long long)p->words, p->words == 1 ? "" : "s",
-                p->across_warps ? "between warps" : "within a warp", bx, by, bz, p->ex_tid_a % bd.x,
-                p->ex_tid_a / bd.x % bd.y, p->ex_tid_a / bd.x / bd.y, p->ex_tid_b % bd.x, p->ex_tid_b / bd.x % bd.y,
-                p->ex_tid_b / bd.x / bd.y, p->ex_addr);
-    }
+    for (size_t i = 0; i < c.npairs; i++) report_pair(tw, L, &c.pairs[i], f);
     free(c.pairs);
 }

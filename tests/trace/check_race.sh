@@ -16,7 +16,8 @@ run() { # kernel [threads]
         "$ws" run --grid 3 --block 64 "$elf" "$1" zeros:192 > "$work/$1${2:-}.out" 2>&1 ||
         { echo "FAIL: $1: exit status $?"; cat "$work/$1${2:-}.out"; fail=$((fail + 1)); }
 }
-for k in racy synced same_word atomics_bytes many_barriers global_sum; do run $k; done
+kernels="racy synced same_word atomics_bytes many_barriers global_sum halo blocks_sum last_block locked"
+for k in $kernels; do run $k; done
 f=$(basename "$src")
 check racy "racecheck: 1 hazard "
 check racy "read-write +$f:$(line racy_store) \(store\) and $f:$(line racy_load) \(load\): shared memory, 192 words, between warps; e\.g\. block \(0,0,0\) threads"
@@ -28,8 +29,17 @@ check many_barriers "racecheck: 0 hazards \\(15360 shared and 192 global accesse
 check global_sum "racecheck: 2 hazards \\(0 shared and 576 global accesses checked\\)"
 check global_sum "write-write +$f:$(line global_sum) \\(store\\) and $f:$(line global_sum) \\(store\\): global memory, 3 words, between warps"
 check global_sum "read-write +$f:$(line global_sum) \\(load\\) and $f:$(line global_sum) \\(store\\): global memory, 3 words"
+# between blocks: unordered accesses are hazards, the fence-and-atomic
+# handshake of a last-block reduction and a lock taken with atomics are not
+check halo "racecheck: 2 hazards \\(0 shared and 768 global accesses checked\\): accesses by different blocks"
+check halo "read-write +$f:$(line halo_store) \\(store\\) and $f:$(line halo_load) \\(load\\): global memory, 192 words, between blocks; e\\.g\\. block \\([0-9],0,0\\) thread \\(([0-9]+),0,0\\) and block \\([0-9],0,0\\) thread \\(\\1,0,0\\)"
+check blocks_sum "racecheck: 2 hazards "
+check blocks_sum "write-write +$f:$(line blocks_sum) \\(store\\) and $f:$(line blocks_sum) \\(store\\): global memory, 1 word, between blocks; e\\.g\\. block \\(0,0,0\\) thread \\(0,0,0\\) and block \\(1,0,0\\)"
+check blocks_sum "read-write +$f:$(line blocks_sum) \\(load\\) and $f:$(line blocks_sum) \\(store\\): global memory, 1 word, between blocks"
+check last_block "racecheck: 0 hazards \\([0-9]+ shared and 12 global accesses checked\\)"
+check locked "racecheck: 0 hazards \\(0 shared and [0-9]+ global accesses checked\\)"
 # every launch traced is checked against the device as the other tools are
-for k in racy synced same_word atomics_bytes many_barriers global_sum; do
+for k in $kernels; do
     check $k "instructions executed .*\(match\)"
 done
 # deterministic: again, and on two host threads

@@ -74,3 +74,48 @@ WS_KERNEL void global_sum(int *out)
     out[blockIdx_x()] += (int)t;                           /* RACE:global_sum */
     __atomic_fetch_add(&out[64 + blockIdx_x()], (int)t, __ATOMIC_RELAXED);
 }
+
+/* Between blocks: each block reads the words the next block writes, with
+ * nothing ordering the two (read-write between blocks). */
+WS_KERNEL void halo(int *out)
+{
+    unsigned t = threadIdx_x(), n = blockDim_x(), b = blockIdx_x();
+    out[b * n + t] = (int)t;                               /* RACE:halo_store */
+    int next = out[((b + 1) % gridDim_x()) * n + t];       /* RACE:halo_load */
+    out[b * n + t] += next;
+}
+
+/* Every block's thread 0 adds into one word with a plain load and store:
+ * write-write and read-write between blocks. */
+WS_KERNEL void blocks_sum(int *out)
+{
+    if (threadIdx_x() == 0) out[0] += (int)blockIdx_x() + 1; /* RACE:blocks_sum */
+}
+
+/* The last-block reduction: partial sums stored, a fence, a counter
+ * incremented; the block that sees the last count reads them all after a
+ * barrier. Ordered by the handshake: no hazard. */
+WS_SHARED int am_last;
+WS_KERNEL void last_block(int *out)
+{
+    unsigned t = threadIdx_x(), b = blockIdx_x(), nb = gridDim_x();
+    if (t == 0) {
+        out[b] = (int)b + 1;
+        ws_threadfence();
+        am_last = __atomic_fetch_add(&out[100], 1, __ATOMIC_RELAXED) == (int)nb - 1;
+    }
+    ws_syncthreads();
+    if (am_last && t < nb) out[110 + t] = out[t];
+}
+
+/* A global lock taken and given back with atomics around a plain
+ * read-modify-write: no hazard. */
+WS_KERNEL void locked(int *out)
+{
+    if (threadIdx_x() == 0) {
+        while (__atomic_exchange_n(&out[120], 1, __ATOMIC_ACQUIRE)) {}
+        out[121] += 1;
+        ws_threadfence();
+        __atomic_store_n(&out[120], 0, __ATOMIC_RELEASE);
+    }
+}

@@ -1,0 +1,62 @@
+/* The racecheck tool's shared parts (trace_race.c: hazards within a block;
+ * trace_race_grid.c: hazards between blocks). Private to src/instrument. */
+#ifndef WS_INSTRUMENT_TRACE_RACE_H
+#define WS_INSTRUMENT_TRACE_RACE_H
+#include <stddef.h>
+#include <stdint.h>
+#include "warpscope/trace.h"
+
+/* What orders a global access with other blocks' accesses (between blocks
+ * only atomics and fences can): RACE_ACQUIRED, an atomic or a fence of its
+ * block came before it (its own thread's, or any thread's in an earlier
+ * epoch); RACE_RELEASED, a fence or an atomic of its block comes after it;
+ * RACE_SYNC, it is a C11 atomic load or store as RISC-V compilers emit
+ * them (a store right after a fence, a load right before one), which two
+ * blocks may make to one word as they may atomics. */
+enum { RACE_ACQUIRED = 1, RACE_RELEASED = 2, RACE_SYNC = 4 };
+
+typedef struct race_rec {
+    uint64_t key;              /* epoch << 32 | word index (address / 4);
+                                  sorted as epoch << wbits | word index;
+                                  between blocks: the word index alone      */
+    uint32_t tid, inst;        /* thread (linear in its block), mem_insts index */
+    uint32_t block;            /* linear block id (records between blocks)   */
+    uint8_t bytes;             /* bit i: byte i of the word                   */
+    uint8_t order;             /* RACE_ACQUIRED | RACE_RELEASED               */
+} race_rec;
+
+typedef struct race_pair {
+    uint32_t a, b;             /* mem_insts indices, a <= b                  */
+    int write_write;           /* else read-write                            */
+    int between_blocks;        /* threads of two blocks, else of one         */
+    int across_warps;          /* some occurrence between two warps          */
+    uint64_t words;            /* (block, epoch, word) occurrences            */
+    uint32_t last_block, last_epoch, last_word; /* the last occurrence counted */
+    int counted;
+    uint32_t ex_block, ex_block_b, ex_tid_a, ex_tid_b, ex_addr; /* the first occurrence */
+} race_pair;
+
+typedef struct race_ctx {
+    const ws_trace_launch *L;
+    race_pair *pairs;
+    size_t npairs, cap;
+    int oom;
+} race_ctx;
+
+/* Stable LSD radix sort of n records by the low `bits` bits of their key;
+ * -1 out of memory. */
+int tr_race_sort(race_rec *r, size_t n, unsigned bits);
+
+/* Record one hazard between thread ta of block `block` running instruction
+ * ia and thread tb of block_b (= block within a block) running ib, at byte
+ * addr; within a block, the threads involved span lo..hi. */
+void tr_race_hazard(race_ctx *c, uint32_t block, uint32_t block_b, uint32_t epoch, uint32_t addr, uint32_t ta,
+                    uint32_t ia, uint32_t tb, uint32_t ib, uint32_t lo, uint32_t hi);
+
+int tr_race_writes(const ws_trace_launch *L, uint32_t inst);
+int tr_race_atomic(const ws_trace_launch *L, uint32_t inst);
+
+/* Hazards between blocks among a launch's n global records r (any order
+ * of words, blocks in ascending order): sorts r by word. */
+void tr_race_between_blocks(race_ctx *c, race_rec *r, size_t n);
+#endif
