@@ -5,6 +5,7 @@
  *   warpscope replay --list CAPTURE           the call list with indices
  *   warpscope replay --pixel X,Y CAPTURE      every draw that touched a pixel
  *   warpscope replay --element ADDR[:N] CAPTURE  every call that changed bytes of a buffer
+ *   warpscope replay --mesh CALL[:ROWS] CAPTURE  the vertices of a draw (the mesh view)
  *   warpscope replay --html DIR CAPTURE       a frame report page
  *   warpscope replay --debug[=SPEC] CAPTURE   gdb on the frame (shadow state)
  *   warpscope replay --dump-after CALL [--out DIR] CAPTURE
@@ -36,6 +37,7 @@ static int usage(void)
             "  --debug[=SPEC]      serve gdb on the frame (port=N,port-file=PATH)\n"
             "  --pixel X,Y         the history of one pixel: every draw that touched it\n"
             "  --element ADDR[:N]  the history of N bytes of a buffer: every call that changed them\n"
+            "  --mesh CALL[:ROWS]  the vertices of draw call CALL: inputs, shader outputs, window position\n"
             "  --html DIR          write a frame report (DIR/index.html)\n");
     return 2;
 }
@@ -214,6 +216,8 @@ int ws_cmd_replay(int argc, char **argv)
             q.pixel = argv[++i];
         } else if (!strcmp(a, "--element") && more) {
             q.element = argv[++i];
+        } else if (!strcmp(a, "--mesh") && more) {
+            q.mesh = argv[++i];
         } else if (!strcmp(a, "--html") && more) {
             q.html = argv[++i];
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -255,7 +259,7 @@ int ws_cmd_replay(int argc, char **argv)
                 rc = 1;
             }
         }
-    } else if (q.debug || q.pixel || q.element || q.html) {
+    } else if (q.debug || q.pixel || q.element || q.mesh || q.html) {
         rc = replay_modes_run(r, &q);
     } else {
         rc = loop(r, q.passes, q.restore);

@@ -1,9 +1,11 @@
 /* The replay modes built on other parts of the capture folder: pixel and
- * element history (src/capture/replay_pixel.h), the frame report
+ * element history (src/capture/replay_pixel.h), the mesh view
+ * (replay_mesh.h), the frame report
  * (replay_html.h) and the frame debugger (replay_debug.h). */
 #include <stdio.h>
 #include "capture/replay_debug.h"
 #include "capture/replay_html.h"
+#include "capture/replay_mesh.h"
 #include "capture/replay_pixel.h"
 #include "replay_modes.h"
 
@@ -37,6 +39,12 @@ int replay_modes_run(ws_replay *r, const replay_request *q)
         if ((st = ws_replay_parse_element(q->element, &addr, &size, err, sizeof err)) != WS_OK)
             return say_failure(q, st, err);
         st = ws_replay_element_history(r, addr, size, stdout, err, sizeof err);
+        return st == WS_OK ? 0 : say_failure(q, st, err);
+    }
+    if (q->mesh) {
+        uint64_t call, rows;
+        if ((st = ws_replay_parse_mesh(q->mesh, &call, &rows, err, sizeof err)) != WS_OK) return say_failure(q, st, err);
+        st = ws_replay_mesh(r, call, rows, stdout, err, sizeof err);
         return st == WS_OK ? 0 : say_failure(q, st, err);
     }
     st = ws_replay_debug_serve(r, q->debug, err, sizeof err);

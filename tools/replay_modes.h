@@ -19,9 +19,11 @@ typedef struct replay_request {
     const char *pixel;       /* --pixel X,Y                                   */
     const char *element;     /* --element ADDR[:SIZE]                         */
     const char *html;        /* --html DIR                                    */
+    const char *mesh;        /* --mesh CALL[:ROWS]                            */
 } replay_request;
 
-/* Run the --debug, --pixel or --html mode; returns the exit status. */
+/* Run the --debug, --pixel, --element, --mesh or --html mode; returns the
+ * exit status. */
 int replay_modes_run(ws_replay *r, const replay_request *q);
 
 #endif

@@ -59,16 +59,23 @@ static int clip_plane(int p, const cvert *src, int n, cvert *dst, uint32_t nvar)
 /* Window coordinates of a vertex inside every plane (|x|, |y| <= 64 w).
  * Returns 0 if it cannot be projected: w = 0 (the eye point, which the
  * planes let through: -0 <= 0 <= 0) or so small that 1/w overflows. */
+int gfx_window_of(const ws_gfx_state *s, const float c[4], float win[3], float *inv_w)
+{
+    if (!(c[3] > 0)) return 0;
+    float iw = 1.0f / c[3];
+    if (!isfinite(iw)) return 0;
+    win[0] = s->vp_x + (c[0] * iw + 1.0f) * s->vp_w * 0.5f;
+    win[1] = s->vp_y + (1.0f - c[1] * iw) * s->vp_h * 0.5f;
+    win[2] = s->vp_zmin + (c[2] * iw + 1.0f) * 0.5f * (s->vp_zmax - s->vp_zmin);
+    *inv_w = iw;
+    return 1;
+}
+
 static int to_window(const gfx_draw *d, const cvert *v, gfx_wvert *o)
 {
-    const ws_gfx_state *s = d->st;
-    if (!(v->c[3] > 0)) return 0;
-    float iw = 1.0f / v->c[3];
-    if (!isfinite(iw)) return 0;
-    o->x = s->vp_x + (v->c[0] * iw + 1.0f) * s->vp_w * 0.5f;
-    o->y = s->vp_y + (1.0f - v->c[1] * iw) * s->vp_h * 0.5f;
-    o->z = s->vp_zmin + (v->c[2] * iw + 1.0f) * 0.5f * (s->vp_zmax - s->vp_zmin);
-    o->inv_w = iw;
+    float win[3];
+    if (!gfx_window_of(d->st, v->c, win, &o->inv_w)) return 0;
+    o->x = win[0], o->y = win[1], o->z = win[2];
     memcpy(o->var, v->var, d->nvar * sizeof(float));
     return 1;
 }

@@ -18,6 +18,7 @@ void ws_gfx_device_free(ws_device *dev)
         free(dev->gfx->frags.sys);
         free(dev->gfx->frags.depth);
         ws_gfx_probe_disarm(dev);
+        ws_gfx_mesh_disarm(dev);
     }
     free(dev->gfx);
     dev->gfx = NULL;

@@ -8,6 +8,7 @@
  *   gfx_fragment.c  interpolation and the fragment-shading launch
  *   gfx_rop.c       depth test and blending in primitive order
  *   gfx_probe.c     the pixel-history probe (debug hardware, gfx_probe.h)
+ *   gfx_mesh.c      the vertex probe (debug hardware, gfx_mesh.h)
  *   gfx_texture.c   the texture unit (ws_tex2d) */
 #ifndef WS_GFX_GFX_DEVICE_H
 #define WS_GFX_GFX_DEVICE_H
@@ -33,6 +34,7 @@ typedef struct ws_gfx_device {
     float unorm[256];                 /* value / 255: the texture unit's decode */
     gfx_frags frags;                  /* the rasteriser's output buffers        */
     struct gfx_probe *probe;          /* pixel-history probe (gfx_probe.c), NULL: disarmed */
+    struct ws_gfx_mesh *mesh;         /* vertex probe (gfx_mesh.c), NULL: disarmed */
 } ws_gfx_device;
 
 /* Per shader launch state the texture unit and discard need (L->gfx). */

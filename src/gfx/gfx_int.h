@@ -2,6 +2,7 @@
 #ifndef WS_GFX_GFX_INT_H
 #define WS_GFX_GFX_INT_H
 #include "gfx/gfx_device.h"
+#include "gfx/gfx_mesh.h"
 #include "gfx/gfx_probe.h"
 
 #define GFX_SUBPIXEL_BITS 8          /* fixed point 24.8, as D3D and llvmpipe */
@@ -89,6 +90,9 @@ ws_status gfx_vertex_stage(gfx_draw *d, uint64_t *ninv, const float **vout);
 
 /* gfx_clip.c: triangles of the draw's vertices, clipped and in window
  * space, culled by facing; appended to out in primitive order. */
+/* The window x, y, depth and 1/w of clip-space position c (the viewport
+ * transform); 0 if it cannot be projected (w <= 0, or 1/w overflows). */
+int gfx_window_of(const ws_gfx_state *s, const float c[4], float win[3], float *inv_w);
 ws_status gfx_assemble(gfx_draw *d, const float *vout, uint64_t ninv, gfx_tri_list *out);
 
 /* gfx_raster.c: fragments of triangles tris[0..n) into f, tile by tile;
@@ -127,5 +131,9 @@ void gfx_probe_fragment(gfx_draw *d, const gfx_tri *t, int front, int32_t x, int
 /* The raster-output stage's verdict on the next fragment of the pixel;
  * color: the shader's output; after the write for WRITTEN. */
 void gfx_probe_rop(gfx_draw *d, ws_gfx_probe_event e, const float *color);
+
+/* gfx_mesh.c: the vertex probe's copy of a draw's vertex stage (armed:
+ * dev->gfx->mesh); sys holds 4 words per invocation (vertex, instance). */
+void gfx_mesh_record(gfx_draw *d, uint64_t n, const float *in, const float *out, const uint32_t *sys);
 
 #endif

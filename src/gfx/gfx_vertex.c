@@ -113,6 +113,8 @@ ws_status gfx_vertex_stage(gfx_draw *d, uint64_t *ninv_out, const float **vout)
     double t0 = ws_now_seconds();
     st = gfx_shade(d, &p->vs, 0, ninv, sys, base, stride, &d->stats->vertex_launch_id);
     d->stats->vertex_seconds += ws_now_seconds() - t0;
+    if (st == WS_OK && dev->gfx->mesh)
+        gfx_mesh_record(d, ninv, in, (const float *)(const void *)ws_mem_global_ptr(&dev->mem, out_addr), sys);
     free(sys);
     if (st != WS_OK) return st;
     d->stats->vertices_shaded = ninv;

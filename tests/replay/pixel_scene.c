@@ -123,6 +123,14 @@ ws_status scene_restore(scene *s)
 
 size_t scene_call_count(void) { return NCALLS; }
 
+size_t scene_vertex_count(void) { return sizeof verts / sizeof verts[0]; }
+
+void scene_vertex(size_t i, float out[8])
+{
+    memcpy(out, verts[i].pos, 4 * sizeof(float));
+    memcpy(out + 4, verts[i].color, 4 * sizeof(float));
+}
+
 void scene_call_info(size_t i, struct ws_replay_call_info *out)
 {
     memset(out, 0, sizeof *out);

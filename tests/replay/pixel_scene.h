@@ -31,6 +31,9 @@ void scene_close(scene *s);
  * they are before call 0, and wait. */
 ws_status scene_restore(scene *s);
 size_t scene_call_count(void);
+/* The vertex buffer's vertex i: position (4 floats), then colour (4). */
+size_t scene_vertex_count(void);
+void scene_vertex(size_t i, float out[8]);
 /* Call i's description; issue it. */
 void scene_call_info(size_t i, struct ws_replay_call_info *out);
 ws_status scene_call(scene *s, size_t i);
