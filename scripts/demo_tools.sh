@@ -9,6 +9,7 @@
 #      shaders in the profiler, one line per draw;
 #   6. warpscope capture + replay: a cube frame captured from the running
 #      program, replayed three times bit-identically, one pixel's history,
+#      the draw's first vertices (the mesh view),
 #      and gdb stepping forwards and one step back in its fragment shader.
 # Usage: scripts/demo_tools.sh BUILD_DIR
 set -euo pipefail
@@ -98,6 +99,10 @@ capdir=$(mktemp -d)
 grep -q "every pass bit-identical" "$capdir/replay.txt" || { rm -rf "$capdir"; echo "demo: the replay differed" >&2; exit 1; }
 echo "   Pixel (320,240)'s history (warpscope replay --pixel 320,240 cube.wscap):"
 "$ws" replay --pixel 320,240 "$capdir/cube.wscap" | sed 's/^/   /'
+draw_call=$("$ws" replay --list "$capdir/cube.wscap" | awk '/ws_gfx_draw/ { print $1; exit }')
+echo "   The draw's first 4 vertices (warpscope replay --mesh $draw_call:4 cube.wscap): what the vertex fetch gave each"
+echo "   invocation, what its shader wrote, and where the viewport put it:"
+"$ws" replay --mesh "$draw_call:4" "$capdir/cube.wscap" | sed 's/^/   /'
 echo "   gdb on the replayed frame: break at that pixel's fragment shader, step forwards, then one step back"
 echo "   (each step replays the frame; the GPU always finishes it):"
 "$ws" replay --debug=port-file="$capdir/port" "$capdir/cube.wscap" > "$capdir/server.txt" 2>&1 &
