@@ -309,6 +309,11 @@ static inline __attribute__((always_inline)) int issue(ws_device *dev, ws_timing
             x->producer[o->dst] = x->pc;
             x->kind[o->dst] = kind;
         }
+        if (o->dst_hi) {
+            x->ready[o->dst_hi] = ready;
+            x->producer[o->dst_hi] = x->pc;
+            x->kind[o->dst_hi] = kind;
+        }
         x->seq_pc = x->pc + in->len;
     }
     x->peeked = 0;

@@ -41,6 +41,9 @@ int ws_timing_params_load(ws_timing_params *p, const char *path, char *err, size
  * numbers: 0..31 integer, 32..63 float; 0 = none (x0 never waits). */
 typedef struct ws_op_timing {
     uint8_t src[3], dst;
+    uint8_t src_hi, dst_hi;           /* amocas.d's second registers: rs2 + 1
+                                         read, rd + 1 read and written (0: none,
+                                         or the pair is x0)                    */
     uint8_t unit;                     /* ws_unit_kind                           */
     uint8_t mem;                      /* load/store: 1; atomic (lanes never share
                                          a word: timing_memory.c): 2          */

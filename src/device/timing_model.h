@@ -251,6 +251,13 @@ static inline void note_peeked(const ws_device *dev, const ws_timing *T, const w
         wr = r > worst ? regs[i] : wr;
         worst = r > worst ? r : worst;
     }
+    if (x->op.dst_hi | x->op.src_hi) /* (amocas.d alone) its pairs' second registers */
+        for (int i = 0; i < 2; i++) {
+            const uint8_t reg = i ? x->op.dst_hi : x->op.src_hi;
+            const uint64_t r = x->ready[reg];
+            wr = r > worst ? reg : wr;
+            worst = r > worst ? r : worst;
+        }
     x->sb_ready = worst;
     x->sb_kind = x->kind[wr];
     x->sb_producer = x->producer[wr];

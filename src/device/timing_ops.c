@@ -33,8 +33,13 @@ void ws_op_timing_of(const ws_inst *in, ws_op_timing *o)
     case OP_SC_W: case OP_AMOSWAP_W: case OP_AMOADD_W: case OP_AMOXOR_W: case OP_AMOAND_W:
     case OP_AMOOR_W: case OP_AMOMIN_W: case OP_AMOMAX_W: case OP_AMOMINU_W: case OP_AMOMAXU_W:
         o->src[0] = r1; o->src[1] = r2; o->dst = rd; o->mem = 1; o->unit = WS_UNIT_LSU; break;
-    case OP_AMOCAS_W: case OP_AMOCAS_D: /* rd is compared too; .d's second registers are not tracked */
-        o->src[0] = r1; o->src[1] = r2; o->src[2] = rd; o->dst = rd; o->mem = 1; o->unit = WS_UNIT_LSU; break;
+    case OP_AMOCAS_W: case OP_AMOCAS_D: /* rd is compared too */
+        o->src[0] = r1; o->src[1] = r2; o->src[2] = rd; o->dst = rd; o->mem = 1; o->unit = WS_UNIT_LSU;
+        if (op == OP_AMOCAS_D) { /* register pairs; the pair x0 is x0 twice */
+            o->src_hi = r2 ? (uint8_t)(r2 + 1) : 0;
+            o->dst_hi = rd ? (uint8_t)(rd + 1) : 0;
+        }
+        break;
     case OP_FENCE: case OP_FENCE_I: case OP_EBREAK: case OP_SPLIT: case OP_JOIN: case OP_ILLEGAL:
         break;
     case OP_ECALL: /* write(a0, a1, a2) / exit: a7 selects */

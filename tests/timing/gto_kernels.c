@@ -60,3 +60,23 @@ WS_KERNEL void shared_atomics(unsigned *out, unsigned spread, int iters)
     ws_syncthreads();
     out[lane] = shared_counts[lane];
 }
+
+/* amocas.d's register pairs on the scoreboard (test_timing's cas_pairs):
+ * the instruction after it reads rd's first or second register, or a load
+ * before it writes rs2's first or second register; each pair of kernels
+ * must take the same cycles (both registers of a pair land, or are read,
+ * together), and more than cas_none, whose add depends on neither.
+ * amocas.d.aqrl a4, a6, (a0) is 0x2f05372f (clang has no mnemonic). */
+#define CAS_D ".word 0x2f05372f\n"
+#define CAS_KERNEL(name, body)                                                                 \
+    WS_KERNEL void name(unsigned long long *p)                                                 \
+    {                                                                                          \
+        register unsigned long long *a0_ __asm__("a0") = p;                                    \
+        __asm__ volatile(".option push\n.option norvc\n" body ".option pop\n"                \
+                         : : "r"(a0_) : "a1", "a2", "a4", "a5", "a6", "a7", "memory");         \
+    }
+CAS_KERNEL(cas_rd_lo, CAS_D "add a1, a4, a4\n")
+CAS_KERNEL(cas_rd_hi, CAS_D "add a1, a5, a5\n")
+CAS_KERNEL(cas_rs2_lo, "lw a6, 8(a0)\n" CAS_D)
+CAS_KERNEL(cas_rs2_hi, "lw a7, 8(a0)\n" CAS_D)
+CAS_KERNEL(cas_none, CAS_D "add a1, a2, a2\n")

@@ -447,6 +447,35 @@ static void test_taken_branch(void)
     ws_device_close(t.dev);
 }
 
+/* amocas.d's second registers are on the scoreboard (gto_kernels.c): an
+ * add reading rd + 1 waits for the atomic as one reading rd does, and the
+ * atomic waits for a load into rs2 + 1 as for one into rs2. */
+static void test_cas_pairs(void)
+{
+    tdev t;
+    if (tdev_open(&t, gto_elf, "mode=timing, cores=1")) { CHECK(0); return; }
+    ws_addr p;
+    CHECK(ws_malloc(t.dev, 16, &p) == WS_OK && ws_memset(t.dev, p, 0, 16) == WS_OK);
+    static const char *const k[] = { "cas_rd_lo", "cas_rd_hi", "cas_rs2_lo", "cas_rs2_hi", "cas_none" };
+    uint64_t cycles[5], waits[5];
+    ws_arg a[] = { WS_ARG_PTR(p) };
+    for (int i = 0; i < 5; i++) {
+        ws_timing_counters c;
+        run_counted(&t, k[i], WS_DIM3(1, 1, 1), WS_DIM3(32, 1, 1), a, 1, &c);
+        cycles[i] = c.cycles;
+        waits[i] = c.state_cycles[WS_STATE_LONG_SCOREBOARD];
+    }
+    printf("cas pairs: cycles rd %llu / %llu, rs2 %llu / %llu, none %llu\n", (unsigned long long)cycles[0],
+           (unsigned long long)cycles[1], (unsigned long long)cycles[2], (unsigned long long)cycles[3],
+           (unsigned long long)cycles[4]);
+    CHECK_EQ_U(cycles[1], cycles[0]);
+    CHECK_EQ_U(waits[1], waits[0]);
+    CHECK_EQ_U(cycles[3], cycles[2]);
+    CHECK_EQ_U(waits[3], waits[2]);
+    CHECK(waits[0] > waits[4] + 100); /* the add waited for the atomic's old value */
+    ws_device_close(t.dev);
+}
+
 /* Operands and units of every op class the scoreboard relies on. */
 static void test_op_table(void)
 {
@@ -502,5 +531,6 @@ int main(int argc, char **argv)
     test_profiled_params();
     test_gto_order();
     test_taken_branch();
+    test_cas_pairs();
     return TEST_SUMMARY();
 }
