@@ -309,11 +309,13 @@ static inline __attribute__((always_inline)) int issue(ws_device *dev, ws_timing
             x->producer[o->dst] = x->pc;
             x->kind[o->dst] = kind;
         }
-        if (o->dst_hi) {
-            x->ready[o->dst_hi] = ready;
-            x->producer[o->dst_hi] = x->pc;
-            x->kind[o->dst_hi] = kind;
-        }
+        if (o->more)
+            for (int i = 0; i < 3; i++)
+                if (o->more_dst[i]) {
+                    x->ready[o->more_dst[i]] = ready;
+                    x->producer[o->more_dst[i]] = x->pc;
+                    x->kind[o->more_dst[i]] = kind;
+                }
         x->seq_pc = x->pc + in->len;
     }
     x->peeked = 0;

@@ -41,9 +41,11 @@ int ws_timing_params_load(ws_timing_params *p, const char *path, char *err, size
  * numbers: 0..31 integer, 32..63 float; 0 = none (x0 never waits). */
 typedef struct ws_op_timing {
     uint8_t src[3], dst;
-    uint8_t src_hi, dst_hi;           /* amocas.d's second registers: rs2 + 1
-                                         read, rd + 1 read and written (0: none,
-                                         or the pair is x0)                    */
+    uint8_t more;                     /* more_src / more_dst are not all 0      */
+    uint8_t more_src[2], more_dst[3]; /* further registers read; written (and
+                                         read: write after write): amocas.d's
+                                         second registers of its pairs, an
+                                         ecall's by its service (a7)           */
     uint8_t unit;                     /* ws_unit_kind                           */
     uint8_t mem;                      /* load/store: 1; atomic (lanes never share
                                          a word: timing_memory.c): 2          */
@@ -53,6 +55,10 @@ typedef struct ws_op_timing {
                                          with dynamic rounding: if frm is valid) */
 } ws_op_timing;
 void ws_op_timing_of(const ws_inst *in, ws_op_timing *out);
+/* An ecall's operands by its service number (a7 of its first lane): a
+ * texture sample reads a0, fa0, fa1 (and fa2 for an explicit level) and
+ * writes fa0..fa3; an assert reads a0..a3. */
+void ws_op_timing_ecall(uint32_t service, ws_op_timing *o);
 
 /* Run launch L in timing mode (cmdproc.c calls it from run_launch). Fills
  * L->stats.cycles and the device's counters; on a fault, deadlock or

@@ -237,6 +237,8 @@ static inline void prefetch_lanes(const ws_memory *m, const uint32_t *base, uint
 static inline void note_peeked(const ws_device *dev, const ws_timing *T, const ws_warp *w, twarp *x, uint64_t t)
 {
     x->peeked = 1;
+    if (x->op.unit == WS_UNIT_MIO && x->group && (x->in->op & ~WS_INST_TRAP) == OP_ECALL)
+        ws_op_timing_ecall(w->x[17][__builtin_ctz(x->group)], &x->op);
     if (x->op.mem) {
         const uint32_t *base = w->x[x->in->rs1], imm = (uint32_t)x->in->imm;
         if (region_of(base[__builtin_ctz(x->group)] + imm) == REG_SHARED) x->op.unit = WS_UNIT_MIO;
@@ -251,13 +253,15 @@ static inline void note_peeked(const ws_device *dev, const ws_timing *T, const w
         wr = r > worst ? regs[i] : wr;
         worst = r > worst ? r : worst;
     }
-    if (x->op.dst_hi | x->op.src_hi) /* (amocas.d alone) its pairs' second registers */
-        for (int i = 0; i < 2; i++) {
-            const uint8_t reg = i ? x->op.dst_hi : x->op.src_hi;
-            const uint64_t r = x->ready[reg];
-            wr = r > worst ? reg : wr;
+    if (x->op.more) { /* (amocas.d and ecalls) */
+        const uint8_t more[5] = { x->op.more_src[0], x->op.more_src[1], x->op.more_dst[0], x->op.more_dst[1],
+                                  x->op.more_dst[2] };
+        for (int i = 0; i < 5; i++) {
+            const uint64_t r = x->ready[more[i]];
+            wr = r > worst ? more[i] : wr;
             worst = r > worst ? r : worst;
         }
+    }
     x->sb_ready = worst;
     x->sb_kind = x->kind[wr];
     x->sb_producer = x->producer[wr];

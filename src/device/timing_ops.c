@@ -2,6 +2,7 @@
 #include <string.h>
 #include "device/timing.h"
 #include "device/debug/debug_hooks.h"
+#include "warpscope/abi.h"
 
 #define F(r) ((uint8_t)(32 + (r)))   /* float register r */
 
@@ -36,14 +37,16 @@ void ws_op_timing_of(const ws_inst *in, ws_op_timing *o)
     case OP_AMOCAS_W: case OP_AMOCAS_D: /* rd is compared too */
         o->src[0] = r1; o->src[1] = r2; o->src[2] = rd; o->dst = rd; o->mem = 1; o->unit = WS_UNIT_LSU;
         if (op == OP_AMOCAS_D) { /* register pairs; the pair x0 is x0 twice */
-            o->src_hi = r2 ? (uint8_t)(r2 + 1) : 0;
-            o->dst_hi = rd ? (uint8_t)(rd + 1) : 0;
+            o->more_src[0] = r2 ? (uint8_t)(r2 + 1) : 0;
+            o->more_dst[0] = rd ? (uint8_t)(rd + 1) : 0;
+            o->more = o->more_src[0] || o->more_dst[0];
         }
         break;
     case OP_FENCE: case OP_FENCE_I: case OP_EBREAK: case OP_SPLIT: case OP_JOIN: case OP_ILLEGAL:
         break;
-    case OP_ECALL: /* write(a0, a1, a2) / exit: a7 selects */
-        o->src[0] = 10; o->src[1] = 12; o->src[2] = 17; o->dst = 10; o->unit = WS_UNIT_MIO; break;
+    case OP_ECALL: /* write(a0, a1, a2) / exit: a7 selects (ws_op_timing_ecall refines it) */
+        o->src[0] = 10; o->src[1] = 12; o->src[2] = 17; o->dst = 10; o->unit = WS_UNIT_MIO;
+        o->more_src[0] = 11; o->more = 1; break;
     case OP_CSRRW: case OP_CSRRS: case OP_CSRRC:
         o->src[0] = r1; o->dst = rd; o->unit = WS_UNIT_MIO; break;
     case OP_CSRRWI: case OP_CSRRSI: case OP_CSRRCI: o->dst = rd; o->unit = WS_UNIT_MIO; break;
@@ -81,4 +84,21 @@ void ws_op_timing_of(const ws_inst *in, ws_op_timing *o)
     o->solo = (op >= OP_LUI && op <= OP_BGEU) || (op >= OP_ADDI && op <= OP_AND) ||
               (op >= OP_MUL && op <= OP_REMU) ||
               (op >= OP_FMADD_S && op <= OP_FMV_W_X && in->rm != 5 && in->rm != 6);
+}
+
+void ws_op_timing_ecall(uint32_t service, ws_op_timing *o)
+{
+    switch (service) {
+    case WS_ECALL_TEX: case WS_ECALL_TEX_LOD: /* slot a0, u fa0, v fa1 (lod fa2) -> rgba fa0..fa3 */
+        o->src[0] = 10; o->src[1] = F(10); o->src[2] = 17;
+        o->more_src[0] = F(11); o->more_src[1] = service == WS_ECALL_TEX_LOD ? F(12) : 0;
+        o->dst = F(10); o->more_dst[0] = F(11); o->more_dst[1] = F(12); o->more_dst[2] = F(13);
+        o->more = 1;
+        break;
+    case WS_ECALL_ASSERT: /* expr, file, line, function */
+        o->more_src[1] = 13;
+        break;
+    default:
+        break;
+    }
 }

@@ -80,3 +80,14 @@ CAS_KERNEL(cas_rd_hi, CAS_D "add a1, a5, a5\n")
 CAS_KERNEL(cas_rs2_lo, "lw a6, 8(a0)\n" CAS_D)
 CAS_KERNEL(cas_rs2_hi, "lw a7, 8(a0)\n" CAS_D)
 CAS_KERNEL(cas_none, CAS_D "add a1, a2, a2\n")
+
+/* An ecall reads its service's registers (test_timing's ecall_operands):
+ * write(1, buf, 0) with buf (a1) just loaded must wait for the load. */
+WS_KERNEL void ecall_waits_a1(unsigned *p)
+{
+    register unsigned *a0_ __asm__("a0") = p;
+    __asm__ volatile(".option push\n.option norvc\n"
+                     "mv a3, a0\nlw a1, 0(a3)\nli a0, 1\nli a2, 0\nli a7, 64\necall\n"
+                     ".option pop\n"
+                     : "+r"(a0_) : : "a1", "a2", "a3", "a7", "memory");
+}

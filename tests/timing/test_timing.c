@@ -476,6 +476,43 @@ static void test_cas_pairs(void)
     ws_device_close(t.dev);
 }
 
+/* An ecall's operands follow its service (a7): write's buffer (a1) is
+ * waited for (gto_kernels.c's ecall_waits_a1 waits for its load), a
+ * texture sample reads the slot and fa0, fa1 (fa2 with a level) and writes
+ * fa0..fa3, an assert reads a0..a3. */
+static void test_ecall_operands(void)
+{
+    ws_inst in;
+    memset(&in, 0, sizeof in);
+    in.op = OP_ECALL;
+    in.len = 4;
+    ws_op_timing o;
+    ws_op_timing_of(&in, &o);
+    CHECK(o.unit == WS_UNIT_MIO && o.dst == 10 && o.src[0] == 10 && o.src[1] == 12 && o.src[2] == 17 &&
+          o.more && o.more_src[0] == 11);
+    ws_op_timing_ecall(WS_ECALL_TEX, &o);
+    CHECK(o.src[0] == 10 && o.src[1] == 32 + 10 && o.src[2] == 17 && o.more_src[0] == 32 + 11 && !o.more_src[1]);
+    CHECK(o.dst == 32 + 10 && o.more_dst[0] == 32 + 11 && o.more_dst[1] == 32 + 12 && o.more_dst[2] == 32 + 13);
+    ws_op_timing_of(&in, &o);
+    ws_op_timing_ecall(WS_ECALL_TEX_LOD, &o);
+    CHECK(o.more_src[1] == 32 + 12);
+    ws_op_timing_of(&in, &o);
+    ws_op_timing_ecall(WS_ECALL_ASSERT, &o);
+    CHECK(o.src[0] == 10 && o.more_src[0] == 11 && o.src[1] == 12 && o.more_src[1] == 13 && o.dst == 10);
+
+    tdev t;
+    if (tdev_open(&t, gto_elf, "mode=timing, cores=1")) { CHECK(0); return; }
+    ws_addr p;
+    CHECK(ws_malloc(t.dev, 16, &p) == WS_OK);
+    const uint32_t buf = (uint32_t)p + 8;
+    CHECK(ws_memcpy_htod(t.dev, p, &buf, 4) == WS_OK);
+    ws_arg a[] = { WS_ARG_PTR(p) };
+    ws_timing_counters c;
+    run_counted(&t, "ecall_waits_a1", WS_DIM3(1, 1, 1), WS_DIM3(32, 1, 1), a, 1, &c);
+    CHECK(c.state_cycles[WS_STATE_LONG_SCOREBOARD] >= 300); /* the ecall waited for a1's load */
+    ws_device_close(t.dev);
+}
+
 /* Operands and units of every op class the scoreboard relies on. */
 static void test_op_table(void)
 {
@@ -532,5 +569,6 @@ int main(int argc, char **argv)
     test_gto_order();
     test_taken_branch();
     test_cas_pairs();
+    test_ecall_operands();
     return TEST_SUMMARY();
 }
