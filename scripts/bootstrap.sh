@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Installs every Debian package Warpscope needs. Idempotent: does nothing
-# when all are present. Run as root (or with sudo available).
+# when all are present, so any user may run it then. When some are missing
+# it installs them with apt-get as root, through sudo for another user who
+# has it; a user without sudo is told the one command to run as root, and
+# the script fails (README.md).
 set -euo pipefail
 
 PACKAGES=(
@@ -29,9 +32,22 @@ done
 if [ ${#missing[@]} -eq 0 ]; then
   exit 0
 fi
-echo "bootstrap: installing ${missing[*]}"
-SUDO=""
-[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+install=(apt-get install -y -qq --no-install-recommends "${missing[@]}")
+if [ "$(id -u)" -eq 0 ]; then
+  SUDO=()
+elif command -v sudo >/dev/null 2>&1; then
+  SUDO=(sudo)
+else
+  echo "bootstrap: these Debian packages are missing: ${missing[*]}" >&2
+  echo "bootstrap: you are not root and sudo is not installed; as root, run:" >&2
+  echo "  apt-get update && apt-get install -y --no-install-recommends ${missing[*]}" >&2
+  echo "bootstrap: then run this command again" >&2
+  exit 1
+fi
+echo "bootstrap: installing ${missing[*]}${SUDO:+ (through sudo)}"
 export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+if ! { "${SUDO[@]}" apt-get update -qq && "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive "${install[@]}"; }; then
+  echo "bootstrap: installing failed; as root, run:" >&2
+  echo "  apt-get update && apt-get install -y --no-install-recommends ${missing[*]}" >&2
+  exit 1
+fi

@@ -5,6 +5,8 @@
 # two of them (scripts/demo_tools.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/tmpdir.sh
+ws_check_tmpdir demo.sh
 scripts/bootstrap.sh
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j"$(nproc)"

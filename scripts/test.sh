@@ -3,6 +3,8 @@
 # under AddressSanitizer + UndefinedBehaviorSanitizer.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/tmpdir.sh
+ws_check_tmpdir test.sh
 scripts/bootstrap.sh
 echo "== ($SECONDS s) bootstrap done"
 jobs="$(nproc)"

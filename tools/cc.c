@@ -268,7 +268,7 @@ int ws_cmd_cc(int argc, char **argv)
     }
 
     char tmpdir[PATH_MAX - 16];
-    if (ws_tool_tmpdir("cc", tmpdir, sizeof tmpdir)) { perror("warpscope cc: temporary directory"); return 1; }
+    if (ws_tool_tmpdir("warpscope cc", "cc", tmpdir, sizeof tmpdir)) return 1;
     char (*objs)[PATH_MAX] = calloc(128, PATH_MAX);
     if (!objs) { rmdir(tmpdir); fprintf(stderr, "warpscope cc: out of memory\n"); return 1; }
     int rc = 0, n = 0;

@@ -94,13 +94,31 @@ int ws_run_child(const char *who, char **argv, int *status)
 }
 
 
-int ws_tool_tmpdir(const char *name, char *buf, size_t len)
+static int tool_tmp(const char *who, const char *name, char *buf, size_t len, int dir)
 {
     const char *t = getenv("TMPDIR");
-    if (!t || !*t || strchr(t, ',')) t = "/tmp"; /* (the tools' settings are separated by commas) */
-    if ((size_t)snprintf(buf, len, "%s/warpscope-%s-XXXXXX", t, name) >= len) {
-        errno = ENAMETOOLONG;
-        return -1;
+    int from_env = 1;
+    if (!t || !*t || strchr(t, ',')) t = "/tmp", from_env = 0; /* (the tools' settings are separated by commas) */
+    int made = -1;
+    if ((size_t)snprintf(buf, len, "%s/warpscope-%s-XXXXXX", t, name) >= len) errno = ENAMETOOLONG;
+    else if (dir) made = mkdtemp(buf) ? 0 : -1;
+    else {
+        int fd = mkstemp(buf);
+        if (fd >= 0) close(fd), made = 0;
     }
-    return mkdtemp(buf) ? 0 : -1;
+    if (made)
+        fprintf(stderr, "%s: cannot make a temporary %s in %s%s: %s%s\n", who, dir ? "directory" : "file", t,
+                from_env ? " (from $TMPDIR)" : "", strerror(errno),
+                from_env ? "; point TMPDIR at a directory you can write, or unset it for /tmp" : "");
+    return made;
+}
+
+int ws_tool_tmpdir(const char *who, const char *name, char *buf, size_t len)
+{
+    return tool_tmp(who, name, buf, len, 1);
+}
+
+int ws_tool_tmpfile(const char *who, const char *name, char *buf, size_t len)
+{
+    return tool_tmp(who, name, buf, len, 0);
 }

@@ -9,7 +9,11 @@
 int ws_run_child(const char *who, char **argv, int *status);
 /* Make the command's temporary directory, $TMPDIR/warpscope-NAME-XXXXXX
  * (/tmp when TMPDIR is unset, empty or holds a comma), in buf. 0, or -1
- * with errno set. */
+ * with a message on stderr, prefixed with who, that names the directory
+ * it could not write and whether $TMPDIR chose it. */
 #include <stddef.h>
-int ws_tool_tmpdir(const char *name, char *buf, size_t len);
+int ws_tool_tmpdir(const char *who, const char *name, char *buf, size_t len);
+/* The same for a temporary file, $TMPDIR/warpscope-NAME-XXXXXX, made
+ * empty and closed. */
+int ws_tool_tmpfile(const char *who, const char *name, char *buf, size_t len);
 #endif

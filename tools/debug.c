@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "child.h"
 #include "commands.h"
 
 static void usage(FILE *f)
@@ -143,15 +144,10 @@ int ws_cmd_debug(int argc, char **argv)
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGHUP, &sa, NULL);
     char tmpl[512], pfile[512], spec[1200];
-    const char *tmpdir = getenv("TMPDIR");
-    snprintf(tmpl, sizeof tmpl, "%s/warpscope-debug-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-    int fd = mkstemp(tmpl);
-    if (fd < 0) {
-        fprintf(stderr, "warpscope debug: cannot make a temporary file: %s\n", strerror(errno));
+    if (ws_tool_tmpfile("warpscope debug", "debug", tmpl, sizeof tmpl)) {
         sigprocmask(SIG_SETMASK, &old_mask, NULL);
         return 1;
     }
-    close(fd);
     snprintf(pfile, sizeof pfile, "%s", tmpl);
     unlink(pfile); /* the child creates it once it listens */
     if (jtag) snprintf(spec, sizeof spec, "port=%u,port-file=%s", port, pfile);

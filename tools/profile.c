@@ -114,8 +114,7 @@ static int profile_program(char **prog, opts o, const ws_profile_doc *old)
     const char *report = o.report, *json = o.json, *trace = o.trace;
     /* The library appends each device's section: start from empty files. */
     char tmpdir[PATH_MAX], tmpreport[PATH_MAX + 16] = "", tmpjson[PATH_MAX + 16] = "";
-    if ((!report || (old && !json)) && ws_tool_tmpdir("profile", tmpdir, sizeof tmpdir)) {
-        perror("warpscope profile: temporary directory");
+    if ((!report || (old && !json)) && ws_tool_tmpdir("warpscope profile", "profile", tmpdir, sizeof tmpdir)) {
         return 1;
     }
     if (!report) {

@@ -248,7 +248,7 @@ int ws_cmd_trace(int argc, char **argv)
     }
     if (i >= argc) { fprintf(stderr, "warpscope trace: no program to run\n\n"); usage(stderr); return 2; }
     char dir[PATH_MAX], tmpreport[PATH_MAX + 16], tmpout[PATH_MAX + 16];
-    if (ws_tool_tmpdir("trace", dir, sizeof dir)) { perror("warpscope trace: temporary directory"); return 1; }
+    if (ws_tool_tmpdir("warpscope trace", "trace", dir, sizeof dir)) return 1;
     snprintf(tmpreport, sizeof tmpreport, "%s/report.txt", dir);
     snprintf(tmpout, sizeof tmpout, "%s/trace.wst", dir);
     const char *const mine[2] = { report, out };

@@ -285,7 +285,7 @@ int ws_cmd_watch(int argc, char **argv)
         close(fd);
     }
     char dir[PATH_MAX], tmp[PATH_MAX + 16], tmpsnap[PATH_MAX + 16];
-    if (ws_tool_tmpdir("watch", dir, sizeof dir)) { perror("warpscope watch: temporary directory"); return 1; }
+    if (ws_tool_tmpdir("warpscope watch", "watch", dir, sizeof dir)) return 1;
     snprintf(tmp, sizeof tmp, "%s/events.wsev", dir);
     snprintf(tmpsnap, sizeof tmpsnap, "%s/snapshot.wsev", dir);
     const char *file = tmp;

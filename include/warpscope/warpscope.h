@@ -142,7 +142,9 @@ WS_API const char *ws_version(void);
 WS_API const char *ws_status_name(ws_status s);
 WS_API void ws_config_default(ws_config *cfg);
 /* Parse "key=value" settings (keys as in ws_config: cores=8, lanes_per_warp=16,
- * global_mem_limit=64M, mode=timing) separated by commas or whitespace. */
+ * global_mem_limit=64M, mode=timing) separated by commas or whitespace; a
+ * value with a space or comma goes in double quotes (timing="/a b/x.timing",
+ * \" and \\ within them: docs/device.md). */
 WS_API ws_status ws_config_parse(ws_config *cfg, const char *text, char *err, size_t errlen);
 /* Check a configuration; err receives what is wrong ("cores=0: must be 1..256"). */
 WS_API ws_status ws_config_validate(const ws_config *cfg, char *err, size_t errlen);

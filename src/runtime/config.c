@@ -101,17 +101,38 @@ ws_status ws_config_parse(ws_config *cfg, const char *text, char *err, size_t er
         while (*p && (isspace((unsigned char)*p) || *p == ',')) p++;
         if (!*p) break;
         if (*p == '#') { while (*p && *p != '\n') p++; continue; }
+        /* One setting: up to the next unquoted space or comma. Double
+         * quotes take spaces, commas and '#' literally ("timing=\"/my
+         * dir/a.timing\""); within them \" is a quote and \\ a backslash.
+         * Outside quotes every other character, a backslash too, is
+         * itself (docs/device.md). */
         const char *start = p;
-        while (*p && !isspace((unsigned char)*p) && *p != ',') p++;
         /* room for "timing=" and the longest path ws_config.timing_file holds */
         char item[sizeof cfg->timing_file + 32];
-        size_t n = (size_t)(p - start);
-        if (n >= sizeof item) {
-            snprintf(err, errlen, "setting too long (%zu bytes, at most %zu): %.40s...", n, sizeof item - 1, start);
+        size_t n = 0;
+        int quoted = 0;
+        while (*p && (quoted || (!isspace((unsigned char)*p) && *p != ','))) {
+            char ch = *p++;
+            if (ch == '"') { quoted = !quoted; continue; }
+            if (quoted && ch == '\\' && (*p == '"' || *p == '\\')) ch = *p++;
+            if (n + 1 >= sizeof item) {
+                while (*p && (quoted || (!isspace((unsigned char)*p) && *p != ','))) {
+                    if (*p == '"') quoted = !quoted;
+                    else if (quoted && *p == '\\' && (p[1] == '"' || p[1] == '\\')) p++;
+                    p++;
+                }
+                snprintf(err, errlen, "setting too long (%zu bytes, at most %zu): %.40s...", (size_t)(p - start),
+                         sizeof item - 1, start);
+                return WS_ERR_INVALID_ARG;
+            }
+            item[n++] = ch;
+        }
+        item[n] = 0;
+        if (quoted) {
+            snprintf(err, errlen, "%.60s%s: a double quote is not closed (a quoted value ends with \")", start,
+                     strlen(start) > 60 ? "..." : "");
             return WS_ERR_INVALID_ARG;
         }
-        memcpy(item, start, n);
-        item[n] = 0;
         char *eq = strchr(item, '=');
         if (!eq) { snprintf(err, errlen, "'%s': expected key=value", item); return WS_ERR_INVALID_ARG; }
         *eq = 0;

@@ -168,6 +168,25 @@ done
 [ -e ./-- ] && bad "a file named -- was written" || ok "no file named --"
 popd > /dev/null
 
+# TMPDIR that cannot hold the commands' temporary files: the message names
+# the directory and the variable (it was "temporary directory: Permission
+# denied" / "cannot make a temporary file: ..." with neither); a regular file
+# stands in for a read-only directory, which root could write
+: > "$dir/tmp-is-a-file"
+for c in "trace --tool bbcount" "profile" "watch --stats" "debug"; do
+    refuse "$c, TMPDIR not a directory" "cannot make a temporary" -- env TMPDIR="$dir/tmp-is-a-file" "$ws" $c -- /bin/true
+    out=$(TMPDIR="$dir/tmp-is-a-file" "$ws" $c -- /bin/true 2>&1)
+    [[ "$out" == *"in $dir/tmp-is-a-file (from \$TMPDIR): Not a directory"* ]] && ok "$c: names TMPDIR's directory" ||
+        bad "$c, TMPDIR not a directory: $out"
+done
+# TMPDIR with a comma is not used (the commands pass paths in comma-separated
+# settings): warpscope debug's port file broke WARPSCOPE_DEBUG ("cannot use
+# 'b/warpscope-debug-...'") and the program could not open its device
+mkdir -p "$dir/tmp,comma"
+out=$(TMPDIR="$dir/tmp,comma" timeout 3 "$ws" debug -- "$ws" run "$elf" calls_helper zeros:32 2>&1)
+[[ "$out" == *"gdb server listening"* && "$out" != *"cannot use"* ]] && ok "debug: TMPDIR with a comma" ||
+    bad "debug, TMPDIR with a comma: $out"
+
 # every command the top-level help lists answers --help (show did not)
 for c in $("$ws" --help | sed -n 's/^  \([a-z]*\) .*/\1/p'); do
     [ "$c" = version ] && continue

@@ -23,6 +23,10 @@ def load_ppm(path):
 def main():
     ws, mesa, work = sys.argv[1:4]
     env = dict(os.environ, LP_NUM_THREADS="1")
+    # Mesa's shader cache in the work directory, not the user's home (every
+    # run left ~/.cache/mesa_shader_cache), unless the caller chose
+    if not any(k in env for k in ("MESA_SHADER_CACHE_DIR", "MESA_GLSL_CACHE_DIR", "MESA_SHADER_CACHE_DISABLE")):
+        env["MESA_SHADER_CACHE_DIR"] = os.path.join(os.path.abspath(work), "mesa_shader_cache")
     failed = 0
     for frames in (1, 4, 8, 21):  # each program saves its last frame
         a, b = os.path.join(work, f"ws_{frames}.ppm"), os.path.join(work, f"mesa_{frames}.ppm")

@@ -20,10 +20,16 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
 }
 
 /* OSMesa picks its gallium driver from the environment when the context is
- * made; ask for llvmpipe unless the caller already chose (softpipe, ...). */
+ * made; ask for llvmpipe unless the caller already chose (softpipe, ...).
+ * Its shader cache goes to the working directory (the test's build
+ * directory), not the user's home: every run of the suite left
+ * ~/.cache/mesa_shader_cache behind, unless the caller chose a place or
+ * turned the cache off. */
 static void prefer_llvmpipe(void)
 {
     setenv("GALLIUM_DRIVER", "llvmpipe", 0);
+    if (!getenv("MESA_SHADER_CACHE_DIR") && !getenv("MESA_GLSL_CACHE_DIR") && !getenv("MESA_SHADER_CACHE_DISABLE"))
+        setenv("MESA_SHADER_CACHE_DIR", "mesa_shader_cache", 0);
 }
 
 /* RGBA8 colour + 24-bit depth, no stencil/accum, compatibility profile so

@@ -172,6 +172,40 @@ int main(void)
     ws_device *dev = NULL;
     CHECK(ws_device_open(&cfg, &dev) == WS_OK);
     if (dev) ws_device_close(dev);
+    /* a path with spaces, a comma and '#' in double quotes (the text
+     * splits at spaces and commas), wholly or partly quoted; \" and \\
+     * within quotes; a backslash outside quotes is itself */
+    mkdir("dir with space, comma #", 0777);
+    write_file("dir with space, comma #/good.timing", "schedulers = 2\n");
+    const char *quoted[] = {
+        "mode=timing timing=\"dir with space, comma #/good.timing\" cores=3",
+        "mode=timing,timing=dir\" with space, comma #\"/good.timing,cores=3",
+        "\"mode=timing\" \"timing=dir with space, comma #/good.timing\"\tcores=\"3\"",
+    };
+    for (size_t i = 0; i < sizeof quoted / sizeof *quoted; i++) {
+        ws_config_default(&cfg);
+        err[0] = 0;
+        CHECK(ws_config_parse(&cfg, quoted[i], err, sizeof err) == WS_OK);
+        CHECK_STR_CONTAINS(cfg.timing_file, "dir with space, comma #/good.timing");
+        CHECK_EQ_U(strlen(cfg.timing_file), strlen("dir with space, comma #/good.timing"));
+        CHECK_EQ_U(cfg.cores, 3);
+        CHECK(cfg.mode == WS_MODE_TIMING);
+        CHECK(ws_config_validate(&cfg, err, sizeof err) == WS_OK);
+        dev = NULL;
+        CHECK(ws_device_open(&cfg, &dev) == WS_OK);
+        if (dev) ws_device_close(dev);
+    }
+    ws_config_default(&cfg);
+    CHECK(ws_config_parse(&cfg, "timing=\"a \\\"b\\\\c\"", err, sizeof err) == WS_OK);
+    CHECK(strcmp(cfg.timing_file, "a \"b\\c") == 0);
+    CHECK(ws_config_parse(&cfg, "timing=a\\b", err, sizeof err) == WS_OK);
+    CHECK(strcmp(cfg.timing_file, "a\\b") == 0);
+    ws_config_default(&cfg);
+    CHECK(ws_config_parse(&cfg, "cores=2 timing=\"dir with space/x.timing", err, sizeof err) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(err, "timing=\"dir with space/x.timing: a double quote is not closed");
+    /* unquoted, the path is cut at its space and the rest is not a setting */
+    CHECK(ws_config_parse(&cfg, "timing=dir with space/x.timing", err, sizeof err) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(err, "'with': expected key=value");
     /* mode=timing without a file opens with defaults */
     ws_config_default(&cfg);
     CHECK(ws_config_parse(&cfg, "mode=timing", err, sizeof err) == WS_OK);
