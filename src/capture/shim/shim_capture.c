@@ -45,6 +45,23 @@ void shim_write_call(wscap_buf *b)
     add(WS_CAPTURE_API_CALL, shim_g.calls++, b);
 }
 
+int shim_failure(ws_status st)
+{
+    return st == WS_ERR_KERNEL_FAULT || st == WS_ERR_KERNEL_ASSERT || st == WS_ERR_DEADLOCK || st == WS_ERR_TIMEOUT;
+}
+
+void shim_write_failure(int own, uint64_t id, ws_status st, const char *name)
+{
+    if (shim_g.cap != CAP_ACTIVE) return;
+    wscap_buf b = { 0 };
+    wscap_put_u32(&b, (uint32_t)own);
+    wscap_put_u32(&b, (uint32_t)st);
+    wscap_put_str(&b, name);
+    wscap_put_str(&b, REAL(ws_last_error)(shim_g.dev));
+    add(WSCAP_FAILURE, id, &b);
+    wscap_buf_free(&b);
+}
+
 /* Read [addr, addr+size) back; NULL (capture abandoned) on failure. */
 static uint8_t *read_alloc(const shim_alloc *a)
 {
@@ -177,6 +194,7 @@ static void initial_state(void)
     /* The ids the next draw and launch get (the reads above ran the queue):
      * every replay pass gives them again, since shaders and kernels read
      * them (ws_draw_id(), ws_launch_id()). */
+    shim_g.gfx.records_failures = 1; /* WSCAP_FAILURE sections */
     shim_g.gfx.has_ids = shim_g.dev && ws_gfx_next_draw_id(shim_g.dev, &shim_g.gfx.first_draw) == WS_OK &&
                          ws_next_launch_id(shim_g.dev, &shim_g.gfx.first_launch) == WS_OK;
     wscap_put_gfx_state(&b, &shim_g.gfx);
@@ -349,7 +367,17 @@ void shim_device_opened(ws_device *dev)
 /* The captured device is closing: a capture still open ends here. */
 void shim_device_closing(void)
 {
+    shim_g.close_status = WS_OK;
     if (shim_g.cap == CAP_ACTIVE) {
+        /* Closing waits for the queued work: if it fails, the close
+         * reports it. The shim waits first, records the failure and gives
+         * the program's close its status (the digest below would
+         * otherwise take the report and abandon the capture). */
+        ws_status st = REAL(ws_synchronize)(shim_g.dev);
+        if (shim_failure(st)) {
+            shim_g.close_status = st;
+            shim_write_failure(0, shim_g.calls, st, "ws_device_close");
+        }
         if (shim_g.in_frame && shim_g.spec.kind != SHIM_FRAMES_LAUNCHES) {
             if (shim_g.gfx_mode && shim_g.spec.kind != SHIM_FRAMES_ALL)
                 shim_abandon("frame %llu had not ended when the device was closed", (unsigned long long)shim_g.frame);

@@ -1,0 +1,70 @@
+#!/bin/bash
+# Three frames whose middle one faults (tests/capture/fault_frames.c):
+# the capture records the failure where the program met it, and the
+# replay reports it there and goes on to the frames after it, in every
+# mode. Before 2026-11-27 every replay stopped at the fault.
+#   fault_frames.sh WARPSCOPE PROGRAM KERNELS.elf
+set -u
+ws=$1 prog=$2 elf=$3
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails+1)); }
+run() { # run NAME CMD...: output in $work/NAME.out, status in $rc
+    local name=$1; shift
+    "$@" > "$work/$name.out" 2>&1; rc=$?
+    echo "== $name (status $rc)"; cat "$work/$name.out"
+}
+fault="store access fault: write of 4 bytes at 0x00000010: null pointer .*kernel 'ff_fs' .*draw 2 primitive 1 pixel (5,7), pc 0x[0-9a-f]* .*fault_frames_kernel.c:20 in ff_fs"
+
+# graphics: frame 1's fragment shader faults; its second draw is discarded
+run capture "$ws" capture -o "$work/g.wscap" --frames 0-2 -- "$prog" "$elf" gfx
+[ "$rc" = 0 ] || fail "capture"
+want=$(sed -n 's/^frame 2: pixel (5,7) //p' "$work/capture.out")
+run list "$ws" replay --list "$work/g.wscap"
+grep -A1 "^    10  ws_gfx_present" "$work/list.out" | grep -q "(failed when captured: WS_ERR_KERNEL_FAULT)" ||
+  fail "--list does not mark the present that failed"
+run loop "$ws" replay --loop 3 "$work/g.wscap"
+[ "$rc" = 0 ] && grep -q "^call 10 ws_gfx_present: the frame's work failed, as when it was captured, and the replay went on: $fault" "$work/loop.out" &&
+  [ "$(grep -c "3 frame ends checked: identical to the captured frame" "$work/loop.out")" = 3 ] ||
+  fail "the replay does not go past the fault with every frame identical"
+run pixel "$ws" replay --pixel 5,7 "$work/g.wscap"
+[ "$rc" = 0 ] && grep -q "^call 14 ws_gfx_draw" "$work/pixel.out" && grep -q "^frame end: colour $want" "$work/pixel.out" &&
+  grep -q "replay went on: call 10 ws_gfx_present: $fault" "$work/pixel.out" ||
+  fail "--pixel does not show frame 2's draw and its colour $want"
+# the history waits after each draw, so it meets the fault at draw 2; the
+# draw queued after it (call 9) was discarded by the program's device and
+# must not run in the replay, and later draws keep their ids
+run pixel2 "$ws" replay --pixel 28,28 "$work/g.wscap"
+[ "$rc" = 0 ] && grep -q "^call 3 " "$work/pixel2.out" && grep -q "^call 15 " "$work/pixel2.out" &&
+  ! grep -q "^call 9 " "$work/pixel2.out" || fail "--pixel runs the discarded draw, or misses one"
+run dump "$ws" replay --dump-after 16 --out "$work/dump" "$work/g.wscap"
+[ "$rc" = 0 ] && [ -s "$work/dump/call16-target0.png" ] || fail "--dump-after 16 (frame 2's present)"
+run dump9 "$ws" replay --dump-after 9 --out "$work/dump9" "$work/g.wscap"
+[ "$rc" = 0 ] && [ -s "$work/dump9/call9-target0.png" ] && grep -q "call 10 ws_gfx_present: .*$fault" "$work/dump9.out" ||
+  fail "--dump-after 9 (inside the faulting frame)"
+run html "$ws" replay --html "$work/report" "$work/g.wscap"
+[ "$rc" = 0 ] && grep -q "and the replay went on" "$work/report/index.html" || fail "--html"
+
+# compute: a ws_free (not in the capture: it failed) met the fault
+run capture_free "$ws" capture -o "$work/f.wscap" --frames all -- "$prog" "$elf" free
+[ "$rc" = 0 ] || fail "capture (free)"
+run list_free "$ws" replay --list "$work/f.wscap"
+grep -q "(ws_free, a call the capture does not hold, met a failure here when captured: WS_ERR_KERNEL_FAULT)" "$work/list_free.out" ||
+  fail "--list does not show where ws_free met the failure"
+run replay_free "$ws" replay --loop 2 "$work/f.wscap"
+[ "$rc" = 0 ] && grep -q "the frame's work failed, as when it was captured, and the replay went on: .*kernel 'ff_fill' launch 2, block (0,0,0) thread (3,0,0)" "$work/replay_free.out" ||
+  fail "the compute replay does not go past the fault"
+buf=$(grep -m1 -o "ws_malloc(256) = 0x[0-9a-f]*" "$work/list_free.out" | sed 's/.*= //')
+run element "$ws" replay --element $(printf '0x%08x' $((buf + 20))):4 "$work/f.wscap"
+[ "$rc" = 0 ] && grep -q "new cd 00 00 00  = 205" "$work/element.out" || fail "--element does not reach frame 2"
+
+# the device closed with a faulting launch queued: the close met it
+run capture_close "$ws" capture -o "$work/c.wscap" --frames all -- "$prog" "$elf" close
+[ "$rc" = 0 ] && grep -q "^close: WS_ERR_KERNEL_FAULT" "$work/capture_close.out" ||
+  fail "capture (close): the program's ws_device_close must still report the fault"
+run replay_close "$ws" replay "$work/c.wscap"
+[ "$rc" = 0 ] && grep -q "after the last call (ws_device_close): the frame's work failed, as when it was captured" "$work/replay_close.out" ||
+  fail "the replay of a capture whose device close met the fault"
+echo "$fails failed"
+[ "$fails" = 0 ]
