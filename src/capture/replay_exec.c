@@ -359,6 +359,20 @@ static ws_status skip_ids(ws_replay *r, const rp_call *rc)
     return WS_OK;
 }
 
+/* Calls that wait for the queue (and so report a failure of the work
+ * before them). */
+static int waits(uint32_t call)
+{
+    switch (call) {
+    case WSCAP_SYNCHRONIZE: case WSCAP_FENCE_WAIT: case WSCAP_DTOH: case WSCAP_TARGET_READ: case WSCAP_PRESENT:
+    case WSCAP_TARGET_DESTROY: case WSCAP_TEXTURE_DESTROY: case WSCAP_FREE: case WSCAP_MODULE_LOAD:
+    case WSCAP_MODULE_UNLOAD: case WSCAP_TARGET_WRITE:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
 static const rp_failrec *next_fail(const ws_replay *r)
 {
     return r->next_fail < r->nfails ? &r->fails[r->next_fail] : NULL;
@@ -400,6 +414,11 @@ ws_status ws_replay_wait(ws_replay *r)
     const rp_failrec *f = next_fail(r);
     if (st == WS_OK || !ws_replay_frame_failure(st) || !r->gfx.records_failures || r->early || !f || f->status != st)
         return st;
+    /* the program heard of it at the first call after this one that
+     * waited: the record must be there, or this is another failure */
+    uint64_t first = r->cur == UINT64_MAX ? 0 : r->cur + 1;
+    for (uint64_t k = first; k < f->call && k < r->ncalls; k++)
+        if (waits(r->calls[k].call)) return st;
     /* the program met this failure later, at the call the record names;
      * the work it queued in between was discarded (not run) */
     ws_status m = met(r, f, r->cur);

@@ -62,7 +62,7 @@ static void put_launch(builder *b, uint32_t kernel, int truncate, uint32_t out)
 /* vecadd's frame: load, look up, three buffers, two uploads, a launch, a
  * read back. `bad` picks one defect. Returns the digest of a correct run. */
 enum { GOOD, BAD_ELF, NEWER_CALL, TRUNCATED, UNKNOWN_KERNEL, COLLISION, FAULT_AT_DESTROY, HUGE_READ, BAD_TEXTURE,
-       FAULT_RECORDED, FAILURE_NOT_MET, FAILURE_MISPLACED };
+       FAULT_RECORDED, FAILURE_NOT_MET, FAILURE_MISPLACED, FAILURE_LATER };
 static void add_failure(builder *b, int own, uint64_t id)
 {
     wscap_buf p = { 0 };
@@ -78,7 +78,8 @@ static uint64_t write_vecadd(const char *path, int bad)
     builder b;
     open_builder(&b, path);
     wscap_buf p = { 0 };
-    const int records = bad == FAULT_RECORDED || bad == FAILURE_NOT_MET || bad == FAILURE_MISPLACED;
+    const int records = bad == FAULT_RECORDED || bad == FAILURE_NOT_MET || bad == FAILURE_MISPLACED ||
+                        bad == FAILURE_LATER;
     if (records) { /* a capture that records its failures (GFX_STATE says so) */
         wscap_gfx_state g;
         memset(&g, 0, sizeof g);
@@ -130,7 +131,8 @@ static uint64_t write_vecadd(const char *path, int bad)
         for (uint32_t i = 0, v[] = { 3, 4, 4, 0 }; i < 4; i++) wscap_put_u32(&p, v[i]);
         add_call(&b, &p);
     }
-    put_launch(&b, bad == UNKNOWN_KERNEL ? 77 : 2, bad == TRUNCATED, bad == FAULT_AT_DESTROY ? 0x10 : BASE + 0x4000);
+    put_launch(&b, bad == UNKNOWN_KERNEL ? 77 : 2, bad == TRUNCATED,
+               bad == FAULT_AT_DESTROY || bad == FAILURE_LATER ? 0x10 : BASE + 0x4000);
     if (bad == FAULT_AT_DESTROY) {
         p = call(WSCAP_TARGET_DESTROY);
         wscap_put_u32(&p, 3);
@@ -147,6 +149,11 @@ static uint64_t write_vecadd(const char *path, int bad)
     wscap_put_u64(&p, bad == HUGE_READ ? 1ull << 44 : sizeof c);
     add_call(&b, &p);
     if (bad == FAILURE_NOT_MET) add_failure(&b, 1, b.calls - 1);
+    if (bad == FAILURE_LATER) { /* a failure recorded at a later wait than the read back */
+        p = call(WSCAP_SYNCHRONIZE);
+        add_call(&b, &p);
+        add_failure(&b, 1, b.calls - 1);
+    }
     uint64_t h = WSCAP_DIGEST_INIT;
     h = wscap_digest_alloc(h, BASE, sizeof a, a);
     h = wscap_digest_alloc(h, BASE + 0x2000, sizeof bb, bb);
@@ -225,6 +232,30 @@ static void recorded_fault(void)
             CHECK_STR_CONTAINS(m[0].report, "kernel 'vecadd'");
         }
     }
+    ws_replay_close(r);
+}
+
+/* A tool waits after the launch and meets its fault; the capture records
+ * a failure, but at a call after the read back, which would have reported
+ * this one: the wait must not take it for the recorded one (and skip the
+ * work up to there). */
+static int wait_after_launch(void *user, ws_replay *r, uint64_t index)
+{
+    if (index == 7) *(ws_status *)user = ws_replay_wait(r);
+    return 0;
+}
+
+static void failure_later(void)
+{
+    char path[1024], err[1024];
+    snprintf(path, sizeof path, "%s/failure_later.wscap", dir);
+    write_vecadd(path, FAILURE_LATER);
+    ws_replay *r = NULL;
+    CHECK(ws_replay_open(path, NULL, &r, err, sizeof err) == WS_OK);
+    if (!r) { fprintf(stderr, "%s\n", err); return; }
+    ws_status waited = WS_OK;
+    CHECK(ws_replay_run(r, 0, UINT64_MAX, wait_after_launch, &waited) != WS_OK);
+    CHECK(waited == WS_ERR_KERNEL_FAULT);
     ws_replay_close(r);
 }
 
@@ -322,6 +353,7 @@ int main(int argc, char **argv)
      * were): the replay cannot go past the fault, and says why */
     refused(FAULT_AT_DESTROY, "fault_at_destroy", "the capture predates recorded failures");
     recorded_fault();
+    failure_later();
     /* a recorded failure the replay does not meet; a record out of place */
     refused(FAILURE_NOT_MET, "failure_not_met", "call 8 ws_memcpy_dtoh: the captured call failed (WS_ERR_KERNEL_FAULT), "
             "the replay's did not");
