@@ -66,5 +66,17 @@ run capture_close "$ws" capture -o "$work/c.wscap" --frames all -- "$prog" "$elf
 run replay_close "$ws" replay "$work/c.wscap"
 [ "$rc" = 0 ] && grep -q "after the last call (ws_device_close): the frame's work failed, as when it was captured" "$work/replay_close.out" ||
   fail "the replay of a capture whose device close met the fault"
+# a range of launches ending at the faulting launch: the shim runs the
+# queue to read the results; the fault it meets is the program's, which
+# must still hear of it at its next wait (the capture was abandoned and
+# the program's ws_free succeeded: the shim had taken its fault)
+"$prog" "$elf" free > "$work/plain_free.out" 2>&1
+run capture_range "$ws" capture -o "$work/r.wscap" --frames launches=1-1 -- "$prog" "$elf" free
+[ "$rc" = 0 ] && grep -q "^frame 1: ws_free: WS_ERR_KERNEL_FAULT: store access fault" "$work/capture_range.out" &&
+  diff <(grep "^frame\|^close" "$work/plain_free.out") <(grep "^frame\|^close" "$work/capture_range.out") ||
+  fail "capture of launches=1-1: the program must see what it sees without the capture"
+run replay_range "$ws" replay "$work/r.wscap"
+[ "$rc" = 0 ] && grep -q "after the last call (the program's next wait, after the capture): the frame's work failed, as when it was captured: .*kernel 'ff_fill'" "$work/replay_range.out" ||
+  fail "the replay of the range does not meet the fault after its last call"
 echo "$fails failed"
 [ "$fails" = 0 ]

@@ -8,6 +8,7 @@
 #include "../test.h"
 #include "capture/capture_calls.h"
 #include "capture/replay.h"
+#include "warpscope/tool.h"
 
 #define N 1000
 #define BASE (WS_GLOBAL_BASE + 0x200000u)
@@ -259,6 +260,36 @@ static void failure_later(void)
     ws_replay_close(r);
 }
 
+/* ws_tool_hand_back: a failure a tool met while waiting is the program's
+ * again: its next wait reports it, and the work queued since is discarded
+ * (the capture shim hands back a fault its read-back at the end of a range
+ * of launches met). */
+static void hand_back(void)
+{
+    ws_device *dev;
+    ws_module *m;
+    ws_kernel *k;
+    ws_addr buf;
+    CHECK(ws_device_open(NULL, &dev) == WS_OK);
+    CHECK(ws_module_load_data(dev, elf, elf_size, "vecadd", &m) == WS_OK && ws_kernel_get(m, "vecadd", &k) == WS_OK);
+    CHECK(ws_malloc(dev, 4096, &buf) == WS_OK);
+    ws_arg args[] = { WS_ARG_PTR(buf), WS_ARG_PTR(buf), WS_ARG_PTR(0x10), WS_ARG_I32(N) };
+    CHECK(ws_launch(dev, k, (ws_dim3){ 1, 1, 1 }, (ws_dim3){ 32, 1, 1 }, 0, args, 4) == WS_OK);
+    CHECK(ws_synchronize(dev) == WS_ERR_KERNEL_FAULT); /* the tool's wait */
+    char report[1024];
+    snprintf(report, sizeof report, "%s", ws_last_error(dev));
+    CHECK(ws_tool_hand_back(dev, WS_ERR_KERNEL_FAULT, report) == WS_OK);
+    CHECK(ws_memset(dev, buf, 7, 4096) == WS_OK); /* queued after the failure: discarded */
+    CHECK(ws_synchronize(dev) == WS_ERR_KERNEL_FAULT);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "null pointer");
+    CHECK(ws_synchronize(dev) == WS_OK); /* reported once */
+    unsigned char b[4] = { 1, 1, 1, 1 };
+    CHECK(ws_memcpy_dtoh(dev, b, buf, 4) == WS_OK);
+    CHECK(b[0] == 0 && b[3] == 0);
+    CHECK(ws_tool_hand_back(dev, WS_OK, "no") == WS_ERR_INVALID_ARG);
+    ws_device_close(dev);
+}
+
 /* Open (and run) a bad capture: the message must contain `expect`. */
 static void refused(int bad, const char *name, const char *expect)
 {
@@ -354,6 +385,7 @@ int main(int argc, char **argv)
     refused(FAULT_AT_DESTROY, "fault_at_destroy", "the capture predates recorded failures");
     recorded_fault();
     failure_later();
+    hand_back();
     /* a recorded failure the replay does not meet; a record out of place */
     refused(FAILURE_NOT_MET, "failure_not_met", "call 8 ws_memcpy_dtoh: the captured call failed (WS_ERR_KERNEL_FAULT), "
             "the replay's did not");

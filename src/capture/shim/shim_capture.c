@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "capture/shim/shim.h"
+#include "warpscope/tool.h"
 
 void shim_abandon(const char *fmt, ...)
 {
@@ -331,11 +332,23 @@ void shim_frame_post(uint32_t call)
 {
     if (call == WSCAP_LAUNCH && shim_g.launches++ == shim_g.spec.last && shim_g.cap == CAP_ACTIVE &&
         shim_g.spec.kind == SHIM_FRAMES_LAUNCHES) {
+        /* The digest runs the queue the program has not waited for yet:
+         * a failure there is the program's, met at its next wait. Recorded
+         * there (after the last call) and handed back to the program, whose
+         * next wait reports it (the digest would otherwise have taken it
+         * and abandoned the capture). */
+        ws_status st = REAL(ws_synchronize)(shim_g.dev);
+        char report[1024] = "";
+        if (shim_failure(st)) {
+            shim_write_failure(0, shim_g.calls, st, "the program's next wait, after the capture");
+            snprintf(report, sizeof report, "%s", REAL(ws_last_error)(shim_g.dev));
+        }
         uint64_t saved = shim_g.frame;
         shim_g.frame = shim_g.spec.first;
         frame_end_section();
         shim_g.frame = saved;
         finish_capture();
+        if (shim_failure(st)) ws_tool_hand_back(shim_g.dev, st, report);
     }
     int sync = call == WSCAP_SYNCHRONIZE || call == WSCAP_FENCE_WAIT || call == WSCAP_DTOH || call == WSCAP_TARGET_READ;
     if (shim_g.in_frame && ((!shim_g.gfx_mode && sync) || (shim_g.gfx_mode && call == WSCAP_PRESENT))) frame_end();
