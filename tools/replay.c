@@ -60,7 +60,10 @@ static int parse_u64(const char *opt, const char *text, uint64_t min, uint64_t m
 static void list_failures(const ws_replay_recorded_failure *f, size_t nf, size_t *k, uint64_t call, int own)
 {
     for (; *k < nf && f[*k].call == call && f[*k].own == own; ++*k) {
-        if (own)
+        if (own == 2)
+            printf("        (work queued before the capture had failed when it began: %s)\n",
+                   ws_status_name(f[*k].status));
+        else if (own)
             printf("        (failed when captured: %s)\n", ws_status_name(f[*k].status));
         else
             printf("        (%s, a call the capture does not hold, met a failure here when captured: %s)\n",
@@ -74,6 +77,7 @@ static int list_calls(ws_replay *r)
     const ws_replay_recorded_failure *f;
     size_t nf, k = 0;
     ws_replay_recorded_failures(r, &f, &nf);
+    list_failures(f, nf, &k, 0, 2);
     for (uint64_t i = 0; i < n; i++) {
         ws_replay_call_info info;
         if (ws_replay_describe_call(r, i, &info) != WS_OK) return 1;

@@ -129,9 +129,12 @@ typedef struct ws_replay_failure {
  * just before call `call`. */
 typedef struct ws_replay_recorded_failure {
     uint64_t call;
-    int own;
+    int own;                    /* 2: pending when the capture began (work
+                                   queued before it failed); the program
+                                   heard of it at the frame's first wait   */
     ws_status status;
     char name[48];
+    char report[1024];          /* the original's report                     */
 } ws_replay_recorded_failure;
 ws_status ws_replay_recorded_failures(const ws_replay *r, const ws_replay_recorded_failure **out, size_t *n);
 /* The failures the last ws_replay_run met (valid until the next run). */

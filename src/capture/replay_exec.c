@@ -475,6 +475,17 @@ ws_status ws_replay_run(ws_replay *r, uint64_t from, uint64_t to, ws_replay_afte
     r->cur = from ? from - 1 : UINT64_MAX;
     for (r->next_fail = 0; r->next_fail < r->nfails && r->fails[r->next_fail].call < from;) r->next_fail++;
     r->err[0] = 0;
+    const rp_failrec *pending = next_fail(r);
+    if (!from && pending && pending->own == 2) {
+        /* work queued before the capture had failed: the program heard of
+         * it at the frame's first wait, and the work it queued until then
+         * was discarded, as in the early case */
+        r->next_fail++;
+        ws_status m = met(r, pending, UINT64_MAX);
+        if (m != WS_OK) return m;
+        snprintf(r->met[r->nmet - 1].report, sizeof r->met[r->nmet - 1].report, "%s", pending->report);
+        r->early = 1;
+    }
     ws_status st = from < to ? failures_before(r, from) : WS_OK;
     if (st != WS_OK) return st;
     int stopped = 0;

@@ -208,15 +208,18 @@ static ws_status read_failure(ws_replay *r, const ws_capture_section *s)
 {
     wscap_cur c = wscap_cursor(s->data, s->size);
     rp_failrec f = { .call = s->id };
-    f.own = wscap_u32(&c) != 0;
+    uint32_t own = wscap_u32(&c);
+    f.own = own > 2 ? 3 : (int)own;
     f.status = (ws_status)wscap_u32(&c);
     wscap_str(&c, f.name, sizeof f.name);
+    wscap_str(&c, f.report, sizeof f.report);
     if (c.bad)
         return rp_fail(r, WS_ERR_BAD_MODULE, "section %llu: a failure record is truncated", (unsigned long long)s->index);
     /* own: it follows its call's section; else it comes before the next
      * call's (or at the end), so the records are in call order */
-    uint64_t want = f.own ? r->ncalls - 1 : r->ncalls;
-    if ((f.own && !r->ncalls) || f.call != want || !ws_replay_frame_failure(f.status) ||
+    uint64_t want = f.own == 1 ? r->ncalls - 1 : r->ncalls;
+    if ((f.own == 1 && !r->ncalls) || (f.own == 2 && (r->ncalls || r->nfails)) || f.own == 3 || f.call != want ||
+        !ws_replay_frame_failure(f.status) ||
         (r->nfails && (r->fails[r->nfails - 1].call > f.call ||
                        (r->fails[r->nfails - 1].call == f.call && r->fails[r->nfails - 1].own >= f.own))))
         return rp_fail(r, WS_ERR_BAD_MODULE, "section %llu: a failure record for call %llu (status %d) out of place",

@@ -8,6 +8,9 @@
  *   fault_frames KERNELS.elf free   three sync frames of a kernel filling
  *       a buffer; frame 1's launch faults, and a ws_free (not recorded by
  *       a capture: it fails) reports it before the frame's synchronize
+ *   fault_frames KERNELS.elf between  as gfx, but no shader faults: a
+ *       kernel launched between frames 0 and 1 (not waited for) does, and
+ *       frame 1's present reports it (the frame's work is discarded)
  *   fault_frames KERNELS.elf close  one good frame, then a faulting
  *       launch left queued when the device is closed
  * Prints each frame's status and a value of its results. */
@@ -31,7 +34,8 @@ int main(int argc, char **argv)
     }
     ws_addr buf, tmp;
     if (ws_malloc(dev, 64 * 4, &buf)) return 1;
-    if (!strcmp(argv[2], "gfx")) {
+    int between = !strcmp(argv[2], "between");
+    if (!strcmp(argv[2], "gfx") || between) {
         static const float quad[12] = { -1, -1, 1, -1, 1, 1, -1, -1, 1, 1, -1, 1 };
         ws_addr vb, ub;
         ws_gfx_pipeline_desc d = { .nattributes = 1, .nbindings = 1 };
@@ -50,7 +54,9 @@ int main(int argc, char **argv)
         }
         static uint8_t px[32 * 32 * 4];
         for (int f = 0; f < 3; f++) {
-            uniforms u = { f == 1 ? 0x10 : 0, 0.25f * (float)(f + 1) };
+            uniforms u = { f == 1 && !between ? 0x10 : 0, 0.25f * (float)(f + 1) };
+            ws_arg a[] = { WS_ARG_PTR(buf), WS_ARG_I32(64), WS_ARG_I32(f), WS_ARG_PTR(0x10) };
+            if (between && f == 1 && ws_launch(dev, fill, WS_DIM3(1, 1, 1), WS_DIM3(32, 1, 1), 0, a, 4)) return 1;
             static const float clear[4] = { 0, 0, 0, 1 };
             if (ws_memcpy_htod(dev, ub, &u, sizeof u) || ws_gfx_begin_frame(dev, NULL) ||
                 ws_gfx_clear(dev, clear, 1.0f) || ws_gfx_draw(dev, 6, 1, 0, 0) || ws_gfx_draw(dev, 3, 1, 0, 0)) {

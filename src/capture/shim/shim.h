@@ -163,6 +163,8 @@ void shim_write_call(wscap_buf *b);
  * WSCAP_FAILURE section for call `id` (own: that call itself; else just
  * before it), with the device's report. */
 void shim_write_failure(int own, uint64_t id, ws_status st, const char *name);
+/* The same with the report given (NULL: the device's last error). */
+void shim_write_failure_report(int own, uint64_t id, ws_status st, const char *name, const char *report);
 /* The statuses that mean the frame's own work failed (as the replayer's
  * ws_replay_frame_failure). */
 int shim_failure(ws_status st);

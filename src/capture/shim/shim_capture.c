@@ -53,12 +53,17 @@ int shim_failure(ws_status st)
 
 void shim_write_failure(int own, uint64_t id, ws_status st, const char *name)
 {
+    shim_write_failure_report(own, id, st, name, NULL);
+}
+
+void shim_write_failure_report(int own, uint64_t id, ws_status st, const char *name, const char *report)
+{
     if (shim_g.cap != CAP_ACTIVE) return;
     wscap_buf b = { 0 };
     wscap_put_u32(&b, (uint32_t)own);
     wscap_put_u32(&b, (uint32_t)st);
     wscap_put_str(&b, name);
-    wscap_put_str(&b, REAL(ws_last_error)(shim_g.dev));
+    wscap_put_str(&b, report ? report : REAL(ws_last_error)(shim_g.dev));
     add(WSCAP_FAILURE, id, &b);
     wscap_buf_free(&b);
 }
@@ -222,7 +227,20 @@ static void begin_capture(int in_frame)
     wscap_put_config(&b, &shim_g.cfg);
     add(WS_CAPTURE_DEVICE_CONFIG, 0, &b);
     wscap_buf_free(&b);
+    /* Reading the initial state runs work the program queued and has not
+     * waited for yet (between graphics frames, before launch A): if it
+     * fails, the failure is the program's, pending when the capture
+     * begins. Recorded as such (own 2) and handed back, so the program's
+     * next wait reports it and discards what it queued since, as without
+     * the capture (the read-back took it and abandoned the capture). */
+    ws_status st = REAL(ws_synchronize)(shim_g.dev);
+    char report[1024] = "";
+    if (shim_failure(st)) snprintf(report, sizeof report, "%s", REAL(ws_last_error)(shim_g.dev));
     initial_state();
+    if (shim_failure(st)) {
+        shim_write_failure_report(2, 0, st, "work queued before the capture", report);
+        ws_tool_hand_back(shim_g.dev, st, report);
+    }
 }
 
 static void finish_capture(void)
