@@ -266,11 +266,12 @@ static void failure_later(void)
  * of launches met). */
 static void hand_back(void)
 {
-    ws_device *dev;
-    ws_module *m;
-    ws_kernel *k;
-    ws_addr buf;
+    ws_device *dev = NULL;
+    ws_module *m = NULL;
+    ws_kernel *k = NULL;
+    ws_addr buf = 0;
     CHECK(ws_device_open(NULL, &dev) == WS_OK);
+    if (!dev) return;
     CHECK(ws_module_load_data(dev, elf, elf_size, "vecadd", &m) == WS_OK && ws_kernel_get(m, "vecadd", &k) == WS_OK);
     CHECK(ws_malloc(dev, 4096, &buf) == WS_OK);
     ws_arg args[] = { WS_ARG_PTR(buf), WS_ARG_PTR(buf), WS_ARG_PTR(0x10), WS_ARG_I32(N) };
