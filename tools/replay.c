@@ -58,16 +58,57 @@ static int parse_u64(const char *opt, const char *text, uint64_t min, uint64_t m
     return 0;
 }
 
+/* The failures of the frame's work the program met, where it met them. */
+static void list_failures(const ws_replay_recorded_failure *f, size_t nf, size_t *k, uint64_t call, int own)
+{
+    for (; *k < nf && f[*k].call == call && f[*k].own == own; ++*k) {
+        if (own == 2)
+            printf("        (work queued before the capture had failed when it began: %s)\n",
+                   ws_status_name(f[*k].status));
+        else if (own)
+            printf("        (failed when captured: %s)\n", ws_status_name(f[*k].status));
+        else
+            printf("        (%s, a call the capture does not hold, met a failure here when captured: %s)\n",
+                   f[*k].name, ws_status_name(f[*k].status));
+    }
+}
+
 static int list_calls(ws_replay *r)
 {
     uint64_t n = ws_replay_call_count(r);
+    const ws_replay_recorded_failure *f;
+    size_t nf, k = 0;
+    ws_replay_recorded_failures(r, &f, &nf);
+    list_failures(f, nf, &k, 0, 2);
     for (uint64_t i = 0; i < n; i++) {
         ws_replay_call_info info;
         if (ws_replay_describe_call(r, i, &info) != WS_OK) return 1;
+        list_failures(f, nf, &k, i, 0);
         printf("%6" PRIu64 "  %s\n", i, info.text);
+        list_failures(f, nf, &k, i, 1);
     }
+    list_failures(f, nf, &k, n, 0);
     printf("%" PRIu64 " calls\n", n);
     return 0;
+}
+
+/* The failures a run met as recorded, and went past. */
+static void print_met(const ws_replay *r, const char *indent)
+{
+    const ws_replay_failure *m;
+    size_t n;
+    ws_replay_failures(r, &m, &n);
+    for (size_t i = 0; i < n; i++) {
+        if (m[i].own)
+            printf("%scall %" PRIu64 " %s: the frame's work failed, as when it was captured, and the replay went on: "
+                   "%s\n", indent, m[i].call, m[i].name, m[i].report);
+        else if (m[i].call < ws_replay_call_count(r))
+            printf("%sbefore call %" PRIu64 " (%s, not in the capture): the frame's work failed, as when it was "
+                   "captured, and the replay went on: %s\n", indent, m[i].call, m[i].name, m[i].report);
+        else
+            printf("%safter the last call (%s): the frame's work failed, as when it was captured: %s\n", indent,
+                   m[i].name, m[i].report);
+    }
 }
 
 typedef struct stop_at { uint64_t call; } stop_at;
@@ -177,6 +218,7 @@ static int loop(ws_replay *r, uint64_t passes, int restore)
             return 1;
         }
         if (!p) first = h;
+        if (!p) print_met(r, "");
         int same = !fc.mismatches && h == first;
         differ |= !same;
         printf("pass %" PRIu64 ": digest %016" PRIx64 ", %zu frame end%s checked: %s\n", p + 1, h, fc.nframes,
@@ -253,6 +295,7 @@ int ws_cmd_replay(int argc, char **argv)
         } else {
             stop_at s = { q.dump_after };
             if (ws_replay_run(r, 0, UINT64_MAX, stop_after, &s) == WS_OK) {
+                print_met(r, "");
                 rc = dump(r, q.out, q.dump_after);
             } else {
                 fprintf(stderr, "warpscope replay: %s\n", ws_replay_error(r));

@@ -86,6 +86,13 @@ WS_API ws_status ws_tool_detach(ws_device *dev, const ws_tool *tool, void *user)
  * message"). */
 WS_API ws_status ws_tool_error(ws_device *dev, ws_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* A tool that waited for the device's queue on the program's behalf (to
+ * read results) and met a failure of the program's work (st: a kernel
+ * fault, assert, deadlock, watchdog; report: ws_last_error's message)
+ * hands it back: the program's next call that waits for the queue
+ * discards the work queued since and reports it, as if the tool had not
+ * waited. WS_ERR_INVALID_ARG for a status that is not such a failure. */
+WS_API ws_status ws_tool_hand_back(ws_device *dev, ws_status st, const char *report);
 /* From a run_launch hook: run the launch once, from its queued state (grid
  * position, arguments, statistics). Device memory is not restored: a tool
  * that replays a launch saves and restores the buffers it needs. */

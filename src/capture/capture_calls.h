@@ -18,6 +18,15 @@
 enum {
     WSCAP_KERNEL = 10,       /* id: kernel id. u32 module id, str name           */
     WSCAP_TARGET = 11,       /* id: target id. u32 w, h, has_depth, blob rgba, blob depth */
+    WSCAP_FAILURE = 12,      /* id: a call index. The frame's work failed (a
+                                fault, an assert, a deadlock, the watchdog) and
+                                a call reported it: u32 own (1: call `id`
+                                itself returned it, the section follows its
+                                API_CALL; 0: a call the capture does not hold
+                                returned it just before call `id`, which may
+                                be the call count: after the last call), u32
+                                status (ws_status), str the call's name, str
+                                the report (ws_last_error)                   */
 };
 /* Layouts of the capture.h section types:
  * DEVICE_CONFIG   u32 cores, warps_per_core, lanes_per_warp, shared_per_core,
@@ -29,8 +38,9 @@ enum {
  * TEXTURE         id: texture id. u32 w, h, levels, then a blob per level
  * PIPELINE        id: pipeline id. the pipeline description (wscap_put_pipeline)
  * GFX_STATE       the graphics context (wscap_put_gfx_state), then u32
- *                 in_frame, then u64 first_draw, u64 first_launch (older
- *                 captures end before them: in_frame 0, ids not known)
+ *                 in_frame, then u64 first_draw, u64 first_launch, then
+ *                 u32 records_failures (older captures end before them:
+ *                 in_frame 0, ids not known, failures not recorded)
  * FRAME_BEGIN     u64 frame number (as the shim counted it), u32 reason
  * FRAME_END       u64 frame number, u64 digest of the results (wscap_digest)
  * API_CALL        id: call index. u32 call (wscap_call), then its fields  */
@@ -145,6 +155,11 @@ typedef struct wscap_gfx_state {
      * absent in older captures (has_ids 0). */
     int has_ids;
     uint64_t first_draw, first_launch;
+    /* 1: every failure of the frame's work is in a WSCAP_FAILURE section
+     * (captures from 2026-11-27 on). Written after first_launch; absent in
+     * older captures (0: a failure in the replay cannot be told from one
+     * the original had, so the replay stops there). */
+    int records_failures;
 } wscap_gfx_state;
 void wscap_put_gfx_state(wscap_buf *b, const wscap_gfx_state *s);
 void wscap_get_gfx_state(wscap_cur *c, wscap_gfx_state *s);

@@ -235,6 +235,7 @@ void wscap_put_gfx_state(wscap_buf *b, const wscap_gfx_state *s)
     wscap_put_u32(b, (uint32_t)s->in_frame);
     wscap_put_u64(b, s->first_draw);
     wscap_put_u64(b, s->first_launch);
+    wscap_put_u32(b, (uint32_t)s->records_failures);
 }
 
 void wscap_get_gfx_state(wscap_cur *c, wscap_gfx_state *s)
@@ -262,6 +263,7 @@ void wscap_get_gfx_state(wscap_cur *c, wscap_gfx_state *s)
     s->has_ids = !c->bad && c->len - c->at >= 16;
     s->first_draw = s->has_ids ? wscap_u64(c) : 0;
     s->first_launch = s->has_ids ? wscap_u64(c) : 0;
+    s->records_failures = !c->bad && c->len - c->at >= 4 ? wscap_u32(c) != 0 : 0;
 }
 
 void wscap_put_config(wscap_buf *b, const ws_config *cfg)

@@ -100,6 +100,54 @@ static inline int ws_replay_frame_failure(ws_status st)
     return st == WS_ERR_KERNEL_FAULT || st == WS_ERR_KERNEL_ASSERT || st == WS_ERR_DEADLOCK || st == WS_ERR_TIMEOUT;
 }
 
+/* Failures of the frame's work. A capture records every failure the
+ * program met (WSCAP_FAILURE, capture_calls.h): a call that returned it,
+ * or a call the capture does not hold that waited for the queue. A run
+ * that meets the same failure at the same place (the same status) goes on
+ * past it, as the program did, and lists it here; any other failure, or a
+ * capture written before failures were recorded, stops the run with its
+ * error as before. A tool that waits for the device inside a run (after a
+ * draw, to read its results) waits with ws_replay_wait: a failure met
+ * there early is the recorded one, and the work the program's queue
+ * discarded after it (up to the call that reported it) is then not run. */
+typedef struct ws_replay_failure {
+    uint64_t call;              /* the call that reported it when captured;
+                                   the call count: the device close after
+                                   the last call                             */
+    int own;                    /* 1: call `call` returned it; 0: a call the
+                                   capture does not hold (`name`) met it just
+                                   before call `call`                        */
+    uint64_t met_after;         /* the replay met it after this call
+                                   (UINT64_MAX: before the first)            */
+    ws_status status;
+    char name[48];              /* the reporting call ("ws_synchronize")     */
+    char report[1024];          /* the replay's report (kernel or draw,
+                                   block, thread, pc, address, line)         */
+} ws_replay_failure;
+/* The failures the capture records (in call order): own, call `call`
+ * returned it; else a call the capture does not hold (`name`) met it
+ * just before call `call`. */
+typedef struct ws_replay_recorded_failure {
+    uint64_t call;
+    int own;                    /* 2: pending when the capture began (work
+                                   queued before it failed); the program
+                                   heard of it at the frame's first wait   */
+    ws_status status;
+    char name[48];
+    char report[1024];          /* the original's report                     */
+} ws_replay_recorded_failure;
+ws_status ws_replay_recorded_failures(const ws_replay *r, const ws_replay_recorded_failure **out, size_t *n);
+/* The failures the last ws_replay_run met (valid until the next run). */
+ws_status ws_replay_failures(const ws_replay *r, const ws_replay_failure **out, size_t *n);
+/* Those failures as lines "call 7 ws_synchronize: REPORT\n" (cut to len). */
+void ws_replay_failures_text(const ws_replay *r, char *buf, size_t len);
+/* Wait for the replay's device inside a run (from an after callback):
+ * WS_OK also when the frame's work failed as recorded (then listed by
+ * ws_replay_failures); otherwise the device's status. */
+ws_status ws_replay_wait(ws_replay *r);
+/* Does the capture record its failures (written 2026-11-27 or later)? */
+int ws_replay_records_failures(const ws_replay *r);
+
 /* A 64-bit digest of the frame's results as they are now: every render
  * target (colour and depth) and every live allocation's bytes, in a fixed
  * order. ws_replay_captured_hash gives the digest the original frame had

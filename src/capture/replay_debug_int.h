@@ -65,9 +65,14 @@ typedef struct rd_target {
     double replay_s;
     char err[512];
     /* The frame's work failed (a kernel fault, an assert, a deadlock, the
-     * watchdog): every replay stops there, as the original did, so that is
-     * where its frame ends; the replayer's message, for monitor position. */
+     * watchdog) in a capture that does not record its failures (written
+     * before 2026-11-27): every replay stops there, so that is where its
+     * frame ends; the replayer's message, for monitor position. */
     char stops_early[640];
+    /* A capture that records its failures: the replay meets them as the
+     * original did and goes on to the frame end; the first, for monitor
+     * position. */
+    char passed[1100];
 } rd_target;
 
 extern const ws_gdb_target_ops rd_ops;

@@ -264,6 +264,9 @@ ws_status rd_monitor(void *tp, const char *cmd, char **out)
         const ws_shadow_state *s = &t->snap;
         if (t->where == RD_END && t->stops_early[0]) /* where, and why */
             snprintf(buf, sizeof buf, "at the frame end, where its work failed: %.900s\n", t->stops_early);
+        else if (t->where == RD_END && t->passed[0])
+            snprintf(buf, sizeof buf, "at the frame end; on the way its work failed, as when it was captured, and the "
+                     "replay went on: %.850s\n", t->passed);
         else if (t->where != RD_STOP)
             snprintf(buf, sizeof buf, "at the frame %s\n", t->where == RD_START ? "start" : "end");
         else {

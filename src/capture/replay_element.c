@@ -60,9 +60,9 @@ typedef struct el_run {
 /* Read the element now; 0 when no allocation holds it, -1 when the work
  * before failed other than as the frame's own failure (*failed: the
  * frame's work failed; the element is read as that work left it). */
-static int read_element(ws_device *dev, ws_addr addr, uint32_t size, uint8_t *buf, int *failed)
+static int read_element(ws_replay *r, ws_device *dev, ws_addr addr, uint32_t size, uint8_t *buf, int *failed)
 {
-    ws_status st = ws_synchronize(dev);
+    ws_status st = ws_replay_wait(r);
     *failed = st != WS_OK && ws_replay_frame_failure(st);
     if (st != WS_OK && !*failed) return -1;
     return ws_memcpy_dtoh(dev, buf, addr, size) == WS_OK;
@@ -73,7 +73,7 @@ static int after_call(void *user, ws_replay *r, uint64_t index)
     el_run *p = user;
     ws_element_history *h = p->h;
     int failed;
-    int now = read_element(p->dev, h->addr, h->size, p->next, &failed);
+    int now = read_element(r, p->dev, h->addr, h->size, p->next, &failed);
     if (failed) { /* the frame ends here, after this call's changes */
         struct ws_replay_call_info ci;
         const char *name = ws_replay_describe_call(r, index, &ci) == WS_OK ? ci.name : "?";
@@ -132,13 +132,14 @@ ws_status ws_replay_element_collect(ws_replay *r, ws_addr addr, uint32_t size, w
         st = rt_fail(err, errlen, WS_ERR_INTERNAL, "element history: %s", ws_replay_error(r));
     } else {
         int failed;
-        p.readable = out->readable_initial = read_element(dev, addr, size, p.cur, &failed) > 0;
+        p.readable = out->readable_initial = read_element(r, dev, addr, size, p.cur, &failed) > 0;
         memcpy(out->initial, p.cur, size);
         st = ws_replay_run(r, 0, UINT64_MAX, after_call, &p);
         /* work that failed where no call waited for it: seen at the frame's end */
         if (st != WS_OK && ws_replay_frame_failure(st) && !out->failure[0])
             snprintf(out->failure, sizeof out->failure, "%s", ws_replay_error(r));
         if (out->failure[0] && p.st == WS_OK) st = WS_OK;
+        ws_replay_failures_text(r, out->passed, sizeof out->passed);
         if (p.st != WS_OK) st = p.st;
         else if (st != WS_OK) st = rt_fail(err, errlen, st, "element history: %s", ws_replay_error(r));
     }
@@ -190,6 +191,7 @@ ws_status ws_replay_element_print(ws_replay *r, const ws_element_history *h, FIL
         print_value(out, c->after, h->size, c->readable_after);
         fprintf(out, "\n");
     }
+    ws_replay_print_passed(out, h->passed);
     if (h->failure[0])
         fprintf(out, "the frame's work failed, as when it was captured; the frame ends there: %s\n", h->failure);
     if (ferror(out)) return rt_fail(err, errlen, WS_ERR_IO, "element history: writing the output failed");

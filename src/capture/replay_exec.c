@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "capture/replay_int.h"
+#include "device/device.h"
+#include "runtime/gfx_api.h"
 
 /* The handle of object `id` of `kind`, which must exist now. */
 static void *live(ws_replay *r, wscap_cur *c, rp_kind kind, const char *what, int may_be_none)
@@ -300,22 +302,248 @@ static ws_status issue(ws_replay *r, const rp_call *rc)
     return st;
 }
 
+/* ---- failures of the frame's work (replay.h) ---- */
+
+static ws_status met(ws_replay *r, const rp_failrec *f, uint64_t after)
+{
+    if (r->nmet == r->metcap) {
+        size_t cap = r->metcap ? r->metcap * 2 : 4;
+        ws_replay_failure *m = realloc(r->met, cap * sizeof *m);
+        if (!m) return rp_fail(r, WS_ERR_OUT_OF_MEMORY, "out of host memory");
+        r->met = m;
+        r->metcap = cap;
+    }
+    ws_replay_failure *m = &r->met[r->nmet++];
+    memset(m, 0, sizeof *m);
+    m->call = f->call;
+    m->own = f->own;
+    m->met_after = after;
+    m->status = f->status;
+    snprintf(m->name, sizeof m->name, "%s", f->name);
+    snprintf(m->report, sizeof m->report, "%s", ws_last_error(r->dev));
+    return WS_OK;
+}
+
+/* Calls whose work goes into the queue: after a failure the program's
+ * queue discarded them, up to the call that reported it. */
+static int queued_work(uint32_t call)
+{
+    switch (call) {
+    case WSCAP_HTOD: case WSCAP_DTOD: case WSCAP_MEMSET: case WSCAP_LAUNCH: case WSCAP_CLEAR: case WSCAP_DRAW:
+    case WSCAP_DRAW_INDEXED: case WSCAP_TEXTURE_UPLOAD: case WSCAP_TEXTURE_MIPS:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* Calls that, reporting a failure, have still done their job (a present
+ * has ended its frame, a destroy freed its object); the others (waits,
+ * reads back) reported it instead. */
+static int acts_when_failing(uint32_t call)
+{
+    return call == WSCAP_PRESENT || call == WSCAP_TARGET_DESTROY || call == WSCAP_TEXTURE_DESTROY;
+}
+
+/* A call of discarded work is not issued, but the program's call was
+ * queued and took its launch or draw id: the ids after it stay as they
+ * were (kernels and shaders read them). */
+static ws_status skip_ids(ws_replay *r, const rp_call *rc)
+{
+    if (rc->call == WSCAP_LAUNCH) r->dev->next_launch_id++;
+    if ((rc->call == WSCAP_DRAW || rc->call == WSCAP_DRAW_INDEXED) && rc->draw != WS_REPLAY_NO_DRAW) {
+        ws_gfx_api *g = ws_gfx_api_get(r->dev, "replay");
+        if (!g) return rp_fail(r, WS_ERR_OUT_OF_MEMORY, "out of host memory");
+        g->next_draw++;
+    }
+    return WS_OK;
+}
+
+/* Calls that wait for the queue (and so report a failure of the work
+ * before them). */
+static int waits(uint32_t call)
+{
+    switch (call) {
+    case WSCAP_SYNCHRONIZE: case WSCAP_FENCE_WAIT: case WSCAP_DTOH: case WSCAP_TARGET_READ: case WSCAP_PRESENT:
+    case WSCAP_TARGET_DESTROY: case WSCAP_TEXTURE_DESTROY: case WSCAP_FREE: case WSCAP_MODULE_LOAD:
+    case WSCAP_MODULE_UNLOAD: case WSCAP_TARGET_WRITE:
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static const rp_failrec *next_fail(const ws_replay *r)
+{
+    return r->next_fail < r->nfails ? &r->fails[r->next_fail] : NULL;
+}
+
+/* The failures a call the capture does not hold met just before call k:
+ * wait as it did (unless the failure was met early already). */
+static ws_status failures_before(ws_replay *r, uint64_t k)
+{
+    const rp_failrec *f;
+    while ((f = next_fail(r)) && !f->own && f->call == k) {
+        r->next_fail++;
+        if (r->early) { /* met already: this is where the program heard of it */
+            r->early = 0;
+            r->met[r->nmet - 1].call = k;
+            r->met[r->nmet - 1].own = 0;
+            snprintf(r->met[r->nmet - 1].name, sizeof r->met[r->nmet - 1].name, "%s", f->name);
+            continue;
+        }
+        ws_status st = ws_synchronize(r->dev);
+        if (st == f->status) {
+            if ((st = met(r, f, r->cur)) != WS_OK) return st;
+            continue;
+        }
+        if (st == WS_OK)
+            return rp_fail(r, WS_ERR_INTERNAL, "before call %llu: the captured program's %s met a failure of the "
+                           "frame's work (%s) here; the replay's work did not fail", (unsigned long long)k, f->name,
+                           ws_status_name(f->status));
+        return rp_fail(r, st, "before call %llu (where the captured program's %s met %s): %s", (unsigned long long)k,
+                       f->name, ws_status_name(f->status), ws_last_error(r->dev));
+    }
+    return WS_OK;
+}
+
+ws_status ws_replay_wait(ws_replay *r)
+{
+    if (!r) return WS_ERR_INVALID_ARG;
+    ws_status st = ws_synchronize(r->dev);
+    const rp_failrec *f = next_fail(r);
+    if (st == WS_OK || !ws_replay_frame_failure(st) || !r->gfx.records_failures || r->early || !f || f->status != st)
+        return st;
+    /* the program heard of it at the first call after this one that
+     * waited: the record must be there, or this is another failure */
+    uint64_t first = r->cur == UINT64_MAX ? 0 : r->cur + 1;
+    for (uint64_t k = first; k < f->call && k < r->ncalls; k++)
+        if (waits(r->calls[k].call)) return st;
+    /* the program met this failure later, at the call the record names;
+     * the work it queued in between was discarded (not run) */
+    ws_status m = met(r, f, r->cur);
+    if (m != WS_OK) return m;
+    r->early = 1;
+    return WS_OK;
+}
+
+ws_status ws_replay_failures(const ws_replay *r, const ws_replay_failure **out, size_t *n)
+{
+    if (!r || !out || !n) return WS_ERR_INVALID_ARG;
+    *out = r->met;
+    *n = r->nmet;
+    return WS_OK;
+}
+
+void ws_replay_failures_text(const ws_replay *r, char *buf, size_t len)
+{
+    if (!buf || !len) return;
+    buf[0] = 0;
+    size_t at = 0;
+    for (size_t i = 0; r && i < r->nmet && at < len; i++) {
+        const ws_replay_failure *m = &r->met[i];
+        int n = m->own ? snprintf(buf + at, len - at, "call %llu %s: %s\n", (unsigned long long)m->call, m->name,
+                                  m->report)
+                : m->call < r->ncalls
+                    ? snprintf(buf + at, len - at, "before call %llu, %s (not in the capture): %s\n",
+                               (unsigned long long)m->call, m->name, m->report)
+                    : snprintf(buf + at, len - at, "after the last call, %s: %s\n", m->name, m->report);
+        if (n < 0) break;
+        at += (size_t)n;
+    }
+}
+
+ws_status ws_replay_recorded_failures(const ws_replay *r, const ws_replay_recorded_failure **out, size_t *n)
+{
+    if (!r || !out || !n) return WS_ERR_INVALID_ARG;
+    *out = r->fails;
+    *n = r->nfails;
+    return WS_OK;
+}
+
+int ws_replay_records_failures(const ws_replay *r)
+{
+    return r && r->gfx.records_failures;
+}
+
 ws_status ws_replay_run(ws_replay *r, uint64_t from, uint64_t to, ws_replay_after_fn after, void *user)
 {
     if (!r) return WS_ERR_INVALID_ARG;
     if (to > r->ncalls) to = r->ncalls;
+    r->nmet = 0;
+    r->early = 0;
+    r->cur = from ? from - 1 : UINT64_MAX;
+    for (r->next_fail = 0; r->next_fail < r->nfails && r->fails[r->next_fail].call < from;) r->next_fail++;
+    r->err[0] = 0;
+    const rp_failrec *pending = next_fail(r);
+    if (!from && pending && pending->own == 2) {
+        /* work queued before the capture had failed: the program heard of
+         * it at the frame's first wait, and the work it queued until then
+         * was discarded, as in the early case */
+        r->next_fail++;
+        ws_status m = met(r, pending, UINT64_MAX);
+        if (m != WS_OK) return m;
+        snprintf(r->met[r->nmet - 1].report, sizeof r->met[r->nmet - 1].report, "%s", pending->report);
+        r->early = 1;
+    }
+    ws_status st = from < to ? failures_before(r, from) : WS_OK;
+    if (st != WS_OK) return st;
+    int stopped = 0;
     for (uint64_t i = from; i < to; i++) {
         r->err[0] = 0;
-        ws_status st = issue(r, &r->calls[i]);
-        if (st != WS_OK) {
+        const rp_call *rc = &r->calls[i];
+        const rp_failrec *f = next_fail(r);
+        const rp_failrec *own = f && f->own && f->call == i ? f : NULL;
+        if (own) r->next_fail++;
+        int skip = 0;
+        if (r->early) {
+            /* a failure was met early: the program's queue discarded the
+             * work queued after it, and `own` is where it heard of it */
+            if (own) {
+                r->early = 0;
+                r->met[r->nmet - 1].call = i;
+                r->met[r->nmet - 1].own = 1;
+                snprintf(r->met[r->nmet - 1].name, sizeof r->met[r->nmet - 1].name, "%s", own->name);
+                skip = !acts_when_failing(rc->call);
+                own = NULL; /* met: the call itself now succeeds */
+            } else {
+                skip = queued_work(rc->call);
+            }
+        }
+        st = skip ? skip_ids(r, rc) : issue(r, rc);
+        if (skip && st != WS_OK) return st;
+        r->cur = i;
+        if (st != WS_OK && own && st == own->status && r->gfx.records_failures) {
+            if ((st = met(r, own, i)) != WS_OK) return st;
+        } else if (st != WS_OK) {
             char why[600];
             snprintf(why, sizeof why, "%s", r->err[0] ? r->err + strlen(r->name) + 2 : ws_last_error(r->dev));
-            return rp_fail(r, st, "call %llu %s: %s", (unsigned long long)i, wscap_call_name(r->calls[i].call), why);
+            return rp_fail(r, st, "call %llu %s: %s%s", (unsigned long long)i, wscap_call_name(rc->call), why,
+                           !ws_replay_frame_failure(st) ? ""
+                           : !r->gfx.records_failures ? " (the capture predates recorded failures: the replay "
+                                                        "cannot go past it; capture again to replay the frames after)"
+                           : own ? "" : " (the captured call did not fail)");
+        } else if (own) {
+            return rp_fail(r, WS_ERR_INTERNAL, "call %llu %s: the captured call failed (%s), the replay's did not",
+                           (unsigned long long)i, wscap_call_name(rc->call), ws_status_name(own->status));
         }
-        if (after && after(user, r, i)) break;
+        if ((st = failures_before(r, i + 1)) != WS_OK) return st;
+        if (after && after(user, r, i)) {
+            stopped = 1;
+            break;
+        }
     }
-    ws_status st = ws_synchronize(r->dev);
-    if (st != WS_OK) return rp_fail(r, st, "finishing the frame: %s", ws_last_error(r->dev));
+    st = ws_synchronize(r->dev);
+    if (st != WS_OK) {
+        /* stopped inside a frame whose work fails later, as recorded: that
+         * failure is met here */
+        const rp_failrec *f = next_fail(r);
+        if (stopped && r->gfx.records_failures && f && f->status == st && !r->early) {
+            r->next_fail++;
+            return met(r, f, r->cur);
+        }
+        return rp_fail(r, st, "finishing the frame: %s", ws_last_error(r->dev));
+    }
     return WS_OK;
 }
 

@@ -31,6 +31,7 @@ typedef struct report {
     uint64_t last_call;           /* the call that wrote it last            */
     uint8_t *last_img;            /* that target's image after that call    */
     char failure[640];            /* the frame's work failed here: its end  */
+    char passed[4096];            /* failures met as recorded, gone past    */
     ws_status st;
     char *err;
     size_t errlen;
@@ -61,8 +62,10 @@ static int take_shot(void *user, ws_replay *r, uint64_t index)
     uint8_t *img = malloc((size_t)s->w * s->h * 4), *small = NULL;
     uint32_t tw, th;
     if (!img) goto oom;
-    /* reading the target runs the call's queued work first */
-    ws_status rs = ws_gfx_target_read(rp->dev, t, img, (size_t)s->w * s->h * 4);
+    /* run the call's queued work first (a failure met as recorded: the
+     * frame goes on, as the program did) */
+    ws_status rs = ws_replay_wait(r);
+    if (rs == WS_OK) rs = ws_gfx_target_read(rp->dev, t, img, (size_t)s->w * s->h * 4);
     if (rs != WS_OK) {
         free(img);
         if (ws_replay_frame_failure(rs)) { /* the frame ends here, as it did when captured: no card for it */
@@ -262,6 +265,17 @@ static ws_status write_page(FILE *f, report *rp, const ws_replay_html_options *o
         fprintf(f, "<p class=\"facts\">The frame draws into no render target.</p>\n<p class=\"facts\">");
     }
     fprintf(f, "<a href=\"#calls\">calls</a></p>\n");
+    for (const char *l = rp->passed; *l;) {
+        const char *e = strchr(l, '\n');
+        size_t n = e ? (size_t)(e - l) : strlen(l);
+        char line[1200];
+        snprintf(line, sizeof line, "%.*s", (int)(n < sizeof line ? n : sizeof line - 1), l);
+        fprintf(f, "<p class=\"facts\">The frame's work failed, as when it was captured, and the replay went on: "
+                   "<code>");
+        esc(f, line);
+        fprintf(f, "</code></p>\n");
+        l += n + (e != NULL);
+    }
     if (rp->failure[0]) {
         fprintf(f, "<p class=\"facts\">The frame's work failed, as when it was captured, and the frame ends there: "
                    "<code>");
@@ -355,6 +369,7 @@ ws_status ws_replay_html(ws_replay *r, const char *dir, const ws_replay_html_opt
         snprintf(rp.failure, sizeof rp.failure, "%s", ws_replay_error(r));
     if (rp.failure[0]) st = WS_OK;
     if (st != WS_OK) { st = rt_fail(err, errlen, st, "report: %s", ws_replay_error(r)); goto out; }
+    ws_replay_failures_text(r, rp.passed, sizeof rp.passed);
     /* the final image: the last target drawn to, as the frame leaves it,
      * or as its last clear or draw left it when the frame destroyed it
      * (by capture id: a destroyed target's handle is freed) */

@@ -45,6 +45,9 @@ typedef struct rp_call {
     uint32_t draw, launch;        /* ordinals in the frame                   */
 } rp_call;
 
+/* A WSCAP_FAILURE section: what the program met (capture_calls.h). */
+typedef ws_replay_recorded_failure rp_failrec;
+
 struct ws_replay {
     char name[256];
     char err[1024];           /* name + ": " + a message of up to 700 */
@@ -68,6 +71,16 @@ struct ws_replay {
     int have_digest;
     ws_replay_frame *frames;      /* every FRAME_END: where and its digest     */
     size_t nframes;
+    rp_failrec *fails;            /* the recorded failures, in file order    */
+    size_t nfails;
+    /* the run under way: the next recorded failure, the failures met, and
+     * whether one was met early (by ws_replay_wait) and not yet matched to
+     * the call that reported it in the original */
+    size_t next_fail;
+    ws_replay_failure *met;
+    size_t nmet, metcap;
+    int early;
+    uint64_t cur;                 /* the call last issued (UINT64_MAX: none)  */
     uint8_t *scratch;             /* read-back buffer for DTOH / present     */
     size_t scratch_size;
 };

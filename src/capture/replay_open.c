@@ -204,6 +204,33 @@ static ws_status read_frame_end(ws_replay *r, const ws_capture_section *s)
     return WS_OK;
 }
 
+static ws_status read_failure(ws_replay *r, const ws_capture_section *s)
+{
+    wscap_cur c = wscap_cursor(s->data, s->size);
+    rp_failrec f = { .call = s->id };
+    uint32_t own = wscap_u32(&c);
+    f.own = own > 2 ? 3 : (int)own;
+    f.status = (ws_status)wscap_u32(&c);
+    wscap_str(&c, f.name, sizeof f.name);
+    wscap_str(&c, f.report, sizeof f.report);
+    if (c.bad)
+        return rp_fail(r, WS_ERR_BAD_MODULE, "section %llu: a failure record is truncated", (unsigned long long)s->index);
+    /* own: it follows its call's section; else it comes before the next
+     * call's (or at the end), so the records are in call order */
+    uint64_t want = f.own == 1 ? r->ncalls - 1 : r->ncalls;
+    if ((f.own == 1 && !r->ncalls) || (f.own == 2 && (r->ncalls || r->nfails)) || f.own == 3 || f.call != want ||
+        !ws_replay_frame_failure(f.status) ||
+        (r->nfails && (r->fails[r->nfails - 1].call > f.call ||
+                       (r->fails[r->nfails - 1].call == f.call && r->fails[r->nfails - 1].own >= f.own))))
+        return rp_fail(r, WS_ERR_BAD_MODULE, "section %llu: a failure record for call %llu (status %d) out of place",
+                       (unsigned long long)s->index, (unsigned long long)f.call, (int)f.status);
+    rp_failrec *p = realloc(r->fails, (r->nfails + 1) * sizeof *p);
+    if (!p) return rp_fail(r, WS_ERR_OUT_OF_MEMORY, "out of host memory");
+    r->fails = p;
+    r->fails[r->nfails++] = f;
+    return WS_OK;
+}
+
 static ws_status read_capture(ws_replay *r)
 {
     uint64_t count;
@@ -218,6 +245,8 @@ static ws_status read_capture(ws_replay *r)
             st = read_call(r, &s, &draws, &launches);
         } else if (s.type == WS_CAPTURE_FRAME_END) {
             st = read_frame_end(r, &s);
+        } else if (s.type == WSCAP_FAILURE) {
+            st = read_failure(r, &s);
         } else {
             if (s.type == WS_CAPTURE_DEVICE_CONFIG) have_config = 1;
             st = read_state(r, &s);
@@ -318,6 +347,8 @@ ws_status ws_replay_close(ws_replay *r)
     free(r->live);
     free(r->calls);
     free(r->frames);
+    free(r->fails);
+    free(r->met);
     free(r->scratch);
     free(r);
     return st;

@@ -59,7 +59,7 @@ static int after_call(void *user, ws_replay *r, uint64_t index)
     const ws_gfx_probe_rec *rec;
     size_t n;
     /* run the call now, so the records so far are all its own */
-    ws_status sync = ws_synchronize(p->dev);
+    ws_status sync = ws_replay_wait(r);
     if (sync != WS_OK && ws_replay_frame_failure(sync)) /* its records up to the fault are kept below */
         snprintf(p->h->failure, sizeof p->h->failure, "call %" PRIu64 " %s: %s", index, ci.name, ws_last_error(p->dev));
     else if (sync != WS_OK) {
@@ -160,6 +160,7 @@ ws_status ws_replay_pixel_collect(ws_replay *r, uint32_t x, uint32_t y, uint64_t
     if (st != WS_OK && ws_replay_frame_failure(st) && !out->failure[0])
         snprintf(out->failure, sizeof out->failure, "%s", ws_replay_error(r));
     if (out->failure[0]) st = WS_OK;
+    ws_replay_failures_text(r, out->passed, sizeof out->passed);
     if (st != WS_OK) {
         ws_pixel_history_free(out);
         return rt_fail(err, errlen, st, "pixel history: %s", ws_replay_error(r));
@@ -251,6 +252,16 @@ static void print_event(FILE *f, const ws_gfx_probe_rec *e, int has_depth)
     fprintf(f, "\n");
 }
 
+void ws_replay_print_passed(FILE *out, const char *passed)
+{
+    for (const char *l = passed; *l;) {
+        const char *e = strchr(l, '\n');
+        int n = e ? (int)(e - l) : (int)strlen(l);
+        fprintf(out, "the frame's work failed, as when it was captured, and the replay went on: %.*s\n", n, l);
+        l += n + (e != NULL);
+    }
+}
+
 ws_status ws_replay_pixel_print(ws_replay *r, const ws_pixel_history *h, FILE *out, char *err, size_t errlen)
 {
     if (!r || !h || !out) return rt_fail(err, errlen, WS_ERR_INVALID_ARG, "pixel history: nothing to print");
@@ -290,6 +301,7 @@ ws_status ws_replay_pixel_print(ws_replay *r, const ws_pixel_history *h, FILE *o
         cur = h->final;
         curz = h->final_depth;
     }
+    ws_replay_print_passed(out, h->passed);
     if (h->failure[0]) fprintf(out, "the frame's work failed, as when it was captured; the frame ends there: %s\n", h->failure);
     fprintf(out, "frame end: colour ");
     print_rgba(out, cur);

@@ -54,6 +54,9 @@ typedef struct ws_pixel_history {
      * there, and the history holds what happened to the pixel before.
      * Empty when the frame ran to its end. */
     char failure[640];
+    /* Failures of the frame's work the replay met as recorded and went
+     * past, as the program did (ws_replay_failures_text's lines). */
+    char passed[4096];
 } ws_pixel_history;
 
 /* Collect the history of pixel (x, y) (row 0 at the top) of the target
@@ -67,6 +70,9 @@ typedef struct ws_pixel_history {
 ws_status ws_replay_pixel_collect(ws_replay *r, uint32_t x, uint32_t y, uint64_t target_call,
                                   ws_pixel_history *out, char *err, size_t errlen);
 void ws_pixel_history_free(ws_pixel_history *h);
+/* One line per failure in `passed` (ws_pixel_history's), as --pixel and
+ * --element print them. */
+void ws_replay_print_passed(FILE *out, const char *passed);
 /* Print it: per call that touched the pixel, the call's text and per
  * event the primitive, the shader's output, the depth test, the result and
  * the colour and depth before and after. */
@@ -91,6 +97,7 @@ typedef struct ws_element_history {
     ws_element_change *ch;
     size_t n;
     char failure[512];                    /* as ws_pixel_history's           */
+    char passed[4096];                    /* as ws_pixel_history's           */
 } ws_element_history;
 
 

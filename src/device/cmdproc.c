@@ -260,6 +260,12 @@ static ws_status run_cmd_kind(ws_device *dev, ws_cmd *c)
 
 ws_status ws_cmd_drain(ws_device *dev, uint64_t until_fence)
 {
+    if (dev->handed_back) { /* as if the tool had not waited: the work queued after the failure is discarded */
+        ws_status st = dev->handed_back;
+        dev->handed_back = 0;
+        ws_cmd_discard_all(dev);
+        return ws_set_error(dev, st, "%s", dev->handed_back_msg);
+    }
     if (until_fence) ws_ev_emit(dev, WS_EV_CP, WS_EV_CP_WAIT, 0, (uint32_t)until_fence);
     while (dev->qlen) {
         if (until_fence && dev->fence_done >= until_fence) break;

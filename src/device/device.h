@@ -243,6 +243,11 @@ struct ws_device {
     pthread_mutex_t api_lock;        /* src/runtime/api_lock.h               */
     int api_lock_ready;
     char err[WS_ERRLEN];
+    /* A failure of queued work a tool met while waiting for the queue on
+     * the program's behalf and handed back (ws_tool_hand_back): the next
+     * wait discards the work queued since and reports it (0: none). */
+    ws_status handed_back;
+    char handed_back_msg[WS_ERRLEN];
     /* Debug and trace hardware, NULL until a tool enables it. */
     struct ws_debug *debug;          /* debug modules, triggers (src/device/debug) */
     struct ws_timing *timing;        /* timing model state (mode=timing)       */

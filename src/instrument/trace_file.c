@@ -212,10 +212,15 @@ int wst_write(const char *path, const ws_trace *t, char *err, size_t errlen)
  * fields come through a staging buffer, record arrays straight from zstd
  * into their own memory. `left` counts the payload bytes not yet read, so
  * every count can still be checked against what remains. */
-enum { RSTAGE = 1 << 16 };
+enum { RSTAGE = 1 << 16, RIN = 1 << 17 };
 typedef struct rbuf {
     ZSTD_DCtx *dx;
     ZSTD_inBuffer in;
+    /* A file: the compressed bytes come through ibuf (RIN bytes), zleft
+     * of them not read yet; the file is never held whole (memory: NULL). */
+    FILE *f;
+    uint8_t *ibuf;
+    uint64_t zleft;
     uint8_t *stage;
     size_t spos, slen;
     uint64_t left, read;
@@ -239,11 +244,28 @@ static int rfail(rbuf *r, const char *fmt, ...)
     return -1;
 }
 
+/* Read the next compressed bytes of a file into the input buffer. */
+static int refill(rbuf *r)
+{
+    if (!r->f || r->in.pos < r->in.size || !r->zleft) return 0;
+    size_t want = r->zleft < RIN ? (size_t)r->zleft : RIN;
+    size_t got = fread(r->ibuf, 1, want, r->f);
+    r->in = (ZSTD_inBuffer){ r->ibuf, got, 0 };
+    r->zleft -= got;
+    if (got < want) {
+        if (ferror(r->f)) return rfail(r, "cannot read: %s", strerror(errno));
+        return rfail(r, "truncated: the file ends %llu bytes before the header's compressed size",
+                     (unsigned long long)(r->zleft + (want - got)));
+    }
+    return 0;
+}
+
 /* Decompress exactly n payload bytes into d. */
 static int inflate(rbuf *r, uint8_t *d, size_t n)
 {
     ZSTD_outBuffer out = { d, n, 0 };
     while (out.pos < out.size) {
+        if (refill(r)) return -1;
         size_t before_in = r->in.pos, before_out = out.pos;
         size_t rc = ZSTD_decompressStream(r->dx, &out, &r->in);
         if (ZSTD_isError(rc))
@@ -416,36 +438,42 @@ void ws_trace_free(ws_trace *t)
     free(t);
 }
 
-ws_status ws_trace_read_memory(const void *data, size_t size, const char *what, ws_trace **out, char *err, size_t errlen)
+/* Check the 32-byte header h of a file holding `size` bytes (or, with
+ * size_known 0, an unknown number). */
+static ws_status check_header(const uint8_t *h, size_t hlen, uint64_t size, int size_known, const char *what,
+                              uint64_t *raw, uint64_t *zs, char *err, size_t errlen)
 {
-    char scratch[256]; /* err is optional: without it the message is dropped */
-    if (!err || !errlen) { err = scratch; errlen = sizeof scratch; }
-    if (!out) { snprintf(err, errlen, "ws_trace_read_memory: out is NULL"); return WS_ERR_INVALID_ARG; }
-    *out = NULL;
-    what = what ? what : "<memory>";
-    const uint8_t *d = data;
-    uint64_t raw = 0, zs = 0;
     uint32_t version = 0;
-    if (!data || size < HEADER || memcmp(d, magic, 8)) {
+    if (hlen < HEADER || memcmp(h, magic, 8)) {
         snprintf(err, errlen, "%s: not a warpscope trace file (no WSTRACE header)", what);
         return WS_ERR_BAD_MODULE;
     }
-    memcpy(&version, d + 8, 4);
-    memcpy(&raw, d + 16, 8);
-    memcpy(&zs, d + 24, 8);
+    memcpy(&version, h + 8, 4);
+    memcpy(raw, h + 16, 8);
+    memcpy(zs, h + 24, 8);
     if (version != WS_TRACE_FILE_VERSION) {
         snprintf(err, errlen, "%s: trace file version %u; this reader knows version %u", what, version, WS_TRACE_FILE_VERSION);
         return WS_ERR_UNSUPPORTED;
     }
-    if (zs != size - HEADER) {
-        snprintf(err, errlen, "%s: truncated or corrupt: header says %llu compressed bytes, the file has %zu",
-                 what, (unsigned long long)zs, size - HEADER);
+    if (size_known && *zs != size - HEADER) {
+        snprintf(err, errlen, "%s: truncated or corrupt: header says %llu compressed bytes, the file has %llu",
+                 what, (unsigned long long)*zs, (unsigned long long)(size - HEADER));
         return WS_ERR_BAD_MODULE;
     }
+    return WS_OK;
+}
+
+/* The payload after a checked header: r->in holds the first compressed
+ * bytes (with a file, r->zleft more follow through r->ibuf). */
+static ws_status read_payload(rbuf *r, uint64_t raw, uint64_t zs, ws_trace **out)
+{
+    const char *what = r->what;
+    char *err = r->err;
+    size_t errlen = r->errlen;
     /* The payload size must be the zstd frame's own, and one that zs bytes
      * can hold (a block of at most 128 KiB costs at least 3 bytes), so a
      * corrupt header cannot make the reader allocate at will. */
-    unsigned long long frame = ZSTD_getFrameContentSize(d + HEADER, zs);
+    unsigned long long frame = ZSTD_getFrameContentSize(r->in.src, r->in.size);
     if (frame == ZSTD_CONTENTSIZE_ERROR || frame == ZSTD_CONTENTSIZE_UNKNOWN || frame != raw) {
         snprintf(err, errlen, "%s: corrupt: header says %llu payload bytes, the zstd frame at offset %d %s", what,
                  (unsigned long long)raw, HEADER, frame == ZSTD_CONTENTSIZE_ERROR ? "is not a zstd frame"
@@ -457,31 +485,33 @@ ws_status ws_trace_read_memory(const void *data, size_t size, const char *what, 
                  (unsigned long long)raw, (unsigned long long)zs);
         return WS_ERR_BAD_MODULE;
     }
-    rbuf r = { .dx = ZSTD_createDCtx(), .in = { d + HEADER, zs, 0 }, .stage = malloc(RSTAGE), .left = raw,
-               .what = what, .err = err, .errlen = errlen };
-    ws_trace *t = r.dx && r.stage ? calloc(1, sizeof *t) : NULL;
+    r->dx = ZSTD_createDCtx();
+    r->stage = malloc(RSTAGE);
+    r->left = raw;
+    ws_trace *t = r->dx && r->stage ? calloc(1, sizeof *t) : NULL;
     const int oom = !t;
-    if (oom) rfail(&r, "out of host memory");
-    uint32_t n = r32(&r, "launch count");
-    if (t && !r.bad) t->launches = ralloc(&r, n, sizeof *t->launches, 64, "launches");
-    for (uint32_t i = 0; t && t->launches && i < n && !r.bad; i++) {
+    if (oom) rfail(r, "out of host memory");
+    uint32_t n = r32(r, "launch count");
+    if (t && !r->bad) t->launches = ralloc(r, n, sizeof *t->launches, 64, "launches");
+    for (uint32_t i = 0; t && t->launches && i < n && !r->bad; i++) {
         t->nlaunches = i + 1;
-        get_launch(&r, &t->launches[i]);
+        get_launch(r, &t->launches[i]);
     }
-    if (!r.bad && r.left) rfail(&r, "%llu bytes follow the last launch", (unsigned long long)r.left);
-    if (!r.bad && !r.done) { /* the frame must end here ... */
+    if (!r->bad && r->left) rfail(r, "%llu bytes follow the last launch", (unsigned long long)r->left);
+    if (!r->bad && !r->done) { /* the frame must end here ... */
         uint8_t extra;
         ZSTD_outBuffer o = { &extra, 1, 0 };
-        size_t rc = ZSTD_decompressStream(r.dx, &o, &r.in);
-        if (ZSTD_isError(rc) || rc || o.pos)
-            rfail(&r, "corrupt compressed data: %s after the payload",
+        size_t rc = 0;
+        if (!refill(r)) rc = ZSTD_decompressStream(r->dx, &o, &r->in);
+        if (!r->bad && (ZSTD_isError(rc) || rc || o.pos))
+            rfail(r, "corrupt compressed data: %s after the payload",
                   ZSTD_isError(rc) ? ZSTD_getErrorName(rc) : "the frame goes on");
     }
-    if (!r.bad && r.in.pos != r.in.size) /* ... with nothing after it */
-        rfail(&r, "%llu bytes follow the zstd frame", (unsigned long long)(r.in.size - r.in.pos));
-    ZSTD_freeDCtx(r.dx);
-    free(r.stage);
-    if (r.bad) {
+    if (!r->bad && (r->in.pos != r->in.size || r->zleft)) /* ... with nothing after it */
+        rfail(r, "%llu bytes follow the zstd frame", (unsigned long long)(r->in.size - r->in.pos + r->zleft));
+    ZSTD_freeDCtx(r->dx);
+    free(r->stage);
+    if (r->bad) {
         ws_trace_free(t);
         return oom ? WS_ERR_OUT_OF_MEMORY : WS_ERR_BAD_MODULE;
     }
@@ -489,6 +519,24 @@ ws_status ws_trace_read_memory(const void *data, size_t size, const char *what, 
     return WS_OK;
 }
 
+ws_status ws_trace_read_memory(const void *data, size_t size, const char *what, ws_trace **out, char *err, size_t errlen)
+{
+    char scratch[256]; /* err is optional: without it the message is dropped */
+    if (!err || !errlen) { err = scratch; errlen = sizeof scratch; }
+    if (!out) { snprintf(err, errlen, "ws_trace_read_memory: out is NULL"); return WS_ERR_INVALID_ARG; }
+    *out = NULL;
+    what = what ? what : "<memory>";
+    const uint8_t *d = data;
+    uint64_t raw = 0, zs = 0;
+    ws_status st = check_header(d, data ? size : 0, size, 1, what, &raw, &zs, err, errlen);
+    if (st != WS_OK) return st;
+    rbuf r = { .in = { d + HEADER, zs, 0 }, .what = what, .err = err, .errlen = errlen };
+    return read_payload(&r, raw, zs, out);
+}
+
+/* The file is read through a buffer of RIN bytes as it is decompressed:
+ * a trace is read with the memory its records take and no more (until
+ * 2026-11-27 the whole compressed file was read into memory first). */
 ws_status ws_trace_read(const char *path, ws_trace **out, char *err, size_t errlen)
 {
     char scratch[256]; /* err is optional: without it the message is dropped */
@@ -497,28 +545,43 @@ ws_status ws_trace_read(const char *path, ws_trace **out, char *err, size_t errl
     *out = NULL;
     FILE *f = fopen(path, "rb");
     if (!f) { snprintf(err, errlen, "%s: %s", path, strerror(errno)); return WS_ERR_NOT_FOUND; }
-    uint8_t *data = NULL;
-    size_t n = 0, cap = 0, got;
-    ws_status st = WS_OK;
-    do {
-        if (n == cap) {
-            cap = cap ? cap * 2 : 1 << 16;
-            uint8_t *q = cap <= ((size_t)1 << 32) ? realloc(data, cap) : NULL;
-            if (!q) { st = WS_ERR_OUT_OF_MEMORY; break; }
-            data = q;
-        }
-        got = fread(data + n, 1, cap - n, f);
-        n += got;
-    } while (got);
+    /* a regular file's size is known before reading; anything else (a
+     * pipe) is checked against the header as it is read */
+    struct stat sb;
+    int size_known = !fstat(fileno(f), &sb) && S_ISREG(sb.st_mode);
+    uint8_t h[HEADER];
+    size_t hn = fread(h, 1, HEADER, f);
     /* a read that fails (a directory: EISDIR) is not an empty file, which
      * the format check would call "not a warpscope trace file" */
-    int read_errno = ferror(f) ? errno : 0;
+    if (hn < HEADER && ferror(f)) {
+        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+        fclose(f);
+        return WS_ERR_IO;
+    }
+    uint64_t raw = 0, zs = 0;
+    ws_status st = check_header(h, hn, size_known ? (uint64_t)sb.st_size : 0, size_known, path, &raw, &zs, err, errlen);
+    if (st == WS_OK) {
+        rbuf r = { .f = f, .ibuf = malloc(RIN), .zleft = zs, .what = path, .err = err, .errlen = errlen };
+        if (!r.ibuf) {
+            snprintf(err, errlen, "%s: out of host memory", path);
+            st = WS_ERR_OUT_OF_MEMORY;
+        } else if (refill(&r)) {
+            st = WS_ERR_BAD_MODULE;
+            if (strstr(err, "cannot read:")) st = WS_ERR_IO;
+        } else {
+            st = read_payload(&r, raw, zs, out);
+            /* with the size not known first: nothing may follow the frame */
+            uint8_t extra;
+            if (st == WS_OK && !size_known && fread(&extra, 1, 1, f) == 1) {
+                ws_trace_free(*out);
+                *out = NULL;
+                snprintf(err, errlen, "%s: bytes follow the %llu compressed bytes the header names", path,
+                         (unsigned long long)zs);
+                st = WS_ERR_BAD_MODULE;
+            }
+        }
+        free(r.ibuf);
+    }
     fclose(f);
-    if (st == WS_OK && read_errno) {
-        snprintf(err, errlen, "%s: cannot read: %s", path, strerror(read_errno));
-        st = WS_ERR_IO;
-    } else if (st == WS_OK) st = ws_trace_read_memory(data, n, path, out, err, errlen);
-    else snprintf(err, errlen, "%s: out of host memory", path);
-    free(data);
     return st;
 }

@@ -42,6 +42,18 @@ ws_status ws_tool_error(ws_device *dev, ws_status st, const char *fmt, ...)
     return ws_set_error(dev, st, "%s", msg);
 }
 
+ws_status ws_tool_hand_back(ws_device *dev, ws_status st, const char *report)
+{
+    if (!dev) return WS_ERR_INVALID_ARG;
+    if (st != WS_ERR_KERNEL_FAULT && st != WS_ERR_KERNEL_ASSERT && st != WS_ERR_DEADLOCK && st != WS_ERR_TIMEOUT)
+        return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_tool_hand_back: %s is not a failure of queued work",
+                            ws_status_name(st));
+    WS_API_LOCKED(dev, "ws_tool_hand_back");
+    dev->handed_back = st;
+    snprintf(dev->handed_back_msg, sizeof dev->handed_back_msg, "%s", report ? report : ws_status_name(st));
+    return WS_OK;
+}
+
 /* A tool callback failed with st: its own message, or one that names it. */
 static ws_status said(ws_device *dev, ws_status st, const char *tool, const char *callback)
 {

@@ -187,6 +187,14 @@ static int section(const ws_capture_section *s, uint64_t *next_call, int *open_f
         if (!strcmp(wscap_call_name(call), "?")) { printf("  BAD: unknown call %u\n", call); return -1; }
         break;
     }
+    case WSCAP_FAILURE: {
+        uint32_t own = wscap_u32(&c), st = wscap_u32(&c);
+        char msg[1024];
+        wscap_str(&c, str, sizeof str);
+        wscap_str(&c, msg, sizeof msg);
+        printf("failure %s call %" PRIu64 " %s status=%u: %s\n", own ? "of" : "before", s->id, str, st, msg);
+        break;
+    }
     default: printf("section type %u\n", s->type); return -1;
     }
     if (c.bad || c.at != c.len) {

@@ -1,10 +1,12 @@
 #!/bin/bash
 # A frame whose draw faults: the program's ws_gfx_present reports the
 # fault, the frame has ended all the same, and the program goes on. The
-# capture holds that present, so the replay stops at it with the fault
-# (the present was left out as a failed call: the shim then thought the
-# frame still open, and the replay stopped at the next frame's
-# begin_frame with "frame 0 is still open").
+# capture holds that present and the failure it reported, so the replay
+# meets the fault there and goes on to the next frame, as the program did
+# (the present was left out as a failed call once: the shim then thought
+# the frame still open, and the replay stopped at the next frame's
+# begin_frame with "frame 0 is still open"; until 2026-11-27 the replay
+# stopped at the fault).
 #   fault_frame.sh WARPSCOPE PROGRAM SHADERS.elf
 set -u
 ws=$1 prog=$2 elf=$3
@@ -18,8 +20,9 @@ fails=0
 call=$(grep -m1 "ws_gfx_present(target" "$work/list.out" | awk '{print $1}')
 "$ws" replay "$work/f.wscap" > "$work/replay.out" 2>&1; rc=$?
 cat "$work/replay.out"
-[ "$rc" != 0 ] && grep -q "call $call ws_gfx_present: .*vertex fetch: vertex 100 " "$work/replay.out" ||
-  { echo "FAIL: the replay does not stop at the present with the fault"; fails=$((fails+1)); }
+[ "$rc" = 0 ] && grep -q "^call $call ws_gfx_present: the frame's work failed, as when it was captured, and the replay went on: .*vertex fetch: vertex 100 " "$work/replay.out" &&
+  grep -q "2 frame ends checked: identical to the captured frame" "$work/replay.out" ||
+  { echo "FAIL: the replay does not report the fault at the present and go on"; fails=$((fails+1)); }
 
 # A frame the program begins but never presents before closing the
 # device: the shim abandons the capture and says why; the command repeats

@@ -8,6 +8,7 @@
 #include "../test.h"
 #include "capture/capture_calls.h"
 #include "capture/replay.h"
+#include "warpscope/tool.h"
 
 #define N 1000
 #define BASE (WS_GLOBAL_BASE + 0x200000u)
@@ -61,12 +62,33 @@ static void put_launch(builder *b, uint32_t kernel, int truncate, uint32_t out)
 
 /* vecadd's frame: load, look up, three buffers, two uploads, a launch, a
  * read back. `bad` picks one defect. Returns the digest of a correct run. */
-enum { GOOD, BAD_ELF, NEWER_CALL, TRUNCATED, UNKNOWN_KERNEL, COLLISION, FAULT_AT_DESTROY, HUGE_READ, BAD_TEXTURE };
+enum { GOOD, BAD_ELF, NEWER_CALL, TRUNCATED, UNKNOWN_KERNEL, COLLISION, FAULT_AT_DESTROY, HUGE_READ, BAD_TEXTURE,
+       FAULT_RECORDED, FAILURE_NOT_MET, FAILURE_MISPLACED, FAILURE_LATER };
+static void add_failure(builder *b, int own, uint64_t id)
+{
+    wscap_buf p = { 0 };
+    wscap_put_u32(&p, (uint32_t)own);
+    wscap_put_u32(&p, WS_ERR_KERNEL_FAULT);
+    wscap_put_str(&p, "ws_gfx_target_destroy");
+    wscap_put_str(&p, "store access fault ...");
+    add(b, WSCAP_FAILURE, id, &p);
+}
+
 static uint64_t write_vecadd(const char *path, int bad)
 {
     builder b;
     open_builder(&b, path);
     wscap_buf p = { 0 };
+    const int records = bad == FAULT_RECORDED || bad == FAILURE_NOT_MET || bad == FAILURE_MISPLACED ||
+                        bad == FAILURE_LATER;
+    if (records) { /* a capture that records its failures (GFX_STATE says so) */
+        wscap_gfx_state g;
+        memset(&g, 0, sizeof g);
+        g.records_failures = 1;
+        wscap_put_gfx_state(&p, &g);
+        add(&b, WS_CAPTURE_GFX_STATE, 0, &p);
+    }
+    if (bad == FAULT_RECORDED) bad = FAULT_AT_DESTROY;
     if (bad == BAD_TEXTURE) { /* initial state: a texture wider than any */
         for (uint32_t i = 0, v[] = { 16384, 8, 0 }; i < 3; i++) wscap_put_u32(&p, v[i]);
         add(&b, WS_CAPTURE_TEXTURE, 5, &p);
@@ -110,12 +132,15 @@ static uint64_t write_vecadd(const char *path, int bad)
         for (uint32_t i = 0, v[] = { 3, 4, 4, 0 }; i < 4; i++) wscap_put_u32(&p, v[i]);
         add_call(&b, &p);
     }
-    put_launch(&b, bad == UNKNOWN_KERNEL ? 77 : 2, bad == TRUNCATED, bad == FAULT_AT_DESTROY ? 0x10 : BASE + 0x4000);
+    put_launch(&b, bad == UNKNOWN_KERNEL ? 77 : 2, bad == TRUNCATED,
+               bad == FAULT_AT_DESTROY || bad == FAILURE_LATER ? 0x10 : BASE + 0x4000);
     if (bad == FAULT_AT_DESTROY) {
         p = call(WSCAP_TARGET_DESTROY);
         wscap_put_u32(&p, 3);
         add_call(&b, &p);
+        if (records) add_failure(&b, 1, b.calls - 1); /* the program's destroy reported the fault */
     }
+    if (bad == FAILURE_MISPLACED) add_failure(&b, 1, 2);
     if (bad == NEWER_CALL) {
         p = call(200);
         add_call(&b, &p);
@@ -124,6 +149,12 @@ static uint64_t write_vecadd(const char *path, int bad)
     wscap_put_u32(&p, BASE + 0x4000);
     wscap_put_u64(&p, bad == HUGE_READ ? 1ull << 44 : sizeof c);
     add_call(&b, &p);
+    if (bad == FAILURE_NOT_MET) add_failure(&b, 1, b.calls - 1);
+    if (bad == FAILURE_LATER) { /* a failure recorded at a later wait than the read back */
+        p = call(WSCAP_SYNCHRONIZE);
+        add_call(&b, &p);
+        add_failure(&b, 1, b.calls - 1);
+    }
     uint64_t h = WSCAP_DIGEST_INIT;
     h = wscap_digest_alloc(h, BASE, sizeof a, a);
     h = wscap_digest_alloc(h, BASE + 0x2000, sizeof bb, bb);
@@ -174,6 +205,90 @@ static void good(void)
         fprintf(stderr, "FAIL: a --config setting blamed on the capture: %s\n", err);
         CHECK(0);
     }
+}
+
+/* The same fault, in a capture that records it where the program met it
+ * (a WSCAP_FAILURE section after the destroy): the replay meets it there,
+ * lists it and goes on to the read back. */
+static void recorded_fault(void)
+{
+    char path[1024], err[1024];
+    snprintf(path, sizeof path, "%s/fault_recorded.wscap", dir);
+    write_vecadd(path, FAULT_RECORDED);
+    ws_replay *r = NULL;
+    CHECK(ws_replay_open(path, NULL, &r, err, sizeof err) == WS_OK);
+    if (!r) { fprintf(stderr, "%s\n", err); return; }
+    CHECK(ws_replay_records_failures(r));
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass) CHECK(ws_replay_restore(r) == WS_OK);
+        CHECK(ws_replay_run(r, 0, UINT64_MAX, NULL, NULL) == WS_OK);
+        const ws_replay_failure *m = NULL;
+        size_t n = 0;
+        CHECK(ws_replay_failures(r, &m, &n) == WS_OK);
+        CHECK_EQ_U(n, 1);
+        if (n == 1) {
+            CHECK_EQ_U(m[0].call, 9);
+            CHECK(m[0].own && m[0].status == WS_ERR_KERNEL_FAULT);
+            CHECK_STR_CONTAINS(m[0].report, "null pointer");
+            CHECK_STR_CONTAINS(m[0].report, "kernel 'vecadd'");
+        }
+    }
+    ws_replay_close(r);
+}
+
+/* A tool waits after the launch and meets its fault; the capture records
+ * a failure, but at a call after the read back, which would have reported
+ * this one: the wait must not take it for the recorded one (and skip the
+ * work up to there). */
+static int wait_after_launch(void *user, ws_replay *r, uint64_t index)
+{
+    if (index == 7) *(ws_status *)user = ws_replay_wait(r);
+    return 0;
+}
+
+static void failure_later(void)
+{
+    char path[1024], err[1024];
+    snprintf(path, sizeof path, "%s/failure_later.wscap", dir);
+    write_vecadd(path, FAILURE_LATER);
+    ws_replay *r = NULL;
+    CHECK(ws_replay_open(path, NULL, &r, err, sizeof err) == WS_OK);
+    if (!r) { fprintf(stderr, "%s\n", err); return; }
+    ws_status waited = WS_OK;
+    CHECK(ws_replay_run(r, 0, UINT64_MAX, wait_after_launch, &waited) != WS_OK);
+    CHECK(waited == WS_ERR_KERNEL_FAULT);
+    ws_replay_close(r);
+}
+
+/* ws_tool_hand_back: a failure a tool met while waiting is the program's
+ * again: its next wait reports it, and the work queued since is discarded
+ * (the capture shim hands back a fault its read-back at the end of a range
+ * of launches met). */
+static void hand_back(void)
+{
+    ws_device *dev = NULL;
+    ws_module *m = NULL;
+    ws_kernel *k = NULL;
+    ws_addr buf = 0;
+    CHECK(ws_device_open(NULL, &dev) == WS_OK);
+    if (!dev) return;
+    CHECK(ws_module_load_data(dev, elf, elf_size, "vecadd", &m) == WS_OK && ws_kernel_get(m, "vecadd", &k) == WS_OK);
+    CHECK(ws_malloc(dev, 4096, &buf) == WS_OK);
+    ws_arg args[] = { WS_ARG_PTR(buf), WS_ARG_PTR(buf), WS_ARG_PTR(0x10), WS_ARG_I32(N) };
+    CHECK(ws_launch(dev, k, (ws_dim3){ 1, 1, 1 }, (ws_dim3){ 32, 1, 1 }, 0, args, 4) == WS_OK);
+    CHECK(ws_synchronize(dev) == WS_ERR_KERNEL_FAULT); /* the tool's wait */
+    char report[1024];
+    snprintf(report, sizeof report, "%s", ws_last_error(dev));
+    CHECK(ws_tool_hand_back(dev, WS_ERR_KERNEL_FAULT, report) == WS_OK);
+    CHECK(ws_memset(dev, buf, 7, 4096) == WS_OK); /* queued after the failure: discarded */
+    CHECK(ws_synchronize(dev) == WS_ERR_KERNEL_FAULT);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "null pointer");
+    CHECK(ws_synchronize(dev) == WS_OK); /* reported once */
+    unsigned char b[4] = { 1, 1, 1, 1 };
+    CHECK(ws_memcpy_dtoh(dev, b, buf, 4) == WS_OK);
+    CHECK(b[0] == 0 && b[3] == 0);
+    CHECK(ws_tool_hand_back(dev, WS_OK, "no") == WS_ERR_INVALID_ARG);
+    ws_device_close(dev);
 }
 
 /* Open (and run) a bad capture: the message must contain `expect`. */
@@ -266,6 +381,16 @@ int main(int argc, char **argv)
      * frame created", as if the restore had failed) */
     refused(FAULT_AT_DESTROY, "fault_at_destroy", "call 9 ws_gfx_target_destroy: ");
     refused(FAULT_AT_DESTROY, "fault_at_destroy", "fault");
+    /* that capture does not record its failures (written before they
+     * were): the replay cannot go past the fault, and says why */
+    refused(FAULT_AT_DESTROY, "fault_at_destroy", "the capture predates recorded failures");
+    recorded_fault();
+    failure_later();
+    hand_back();
+    /* a recorded failure the replay does not meet; a record out of place */
+    refused(FAILURE_NOT_MET, "failure_not_met", "call 8 ws_memcpy_dtoh: the captured call failed (WS_ERR_KERNEL_FAULT), "
+            "the replay's did not");
+    refused(FAILURE_MISPLACED, "failure_misplaced", "a failure record for call 2 (status");
     /* a read back larger than any device memory: refused before a host
      * buffer of that size is asked for (it was asked for, and the error
      * was the device's last, unrelated message, or none) */

@@ -1,7 +1,9 @@
 #!/bin/bash
 # gdb on a captured frame whose last draw faults (rd_gfx_program's
-# "fault" mode): every replay stops at that fault, as the original did, so
-# that is where the frame ends; what ran before it can be debugged.
+# "fault" mode): every replay meets that fault where the original did
+# (its present) and goes on, as the program did (the capture records the
+# failure; until 2026-11-27 every replay stopped there); what ran before
+# it can be debugged.
 # (replay --debug refused to start: its first replay, which lists the
 # frame's modules, failed at the fault; and every resume failed.)
 #   fault_frame_gdb.sh WARPSCOPE PROGRAM SHADERS.elf
@@ -20,7 +22,7 @@ cat "$work/gdb.out"
 fails=0
 grep -Eq "^DRAW 2 GREEN 1$" "$work/gdb.out" || { echo "FAIL: no stop in the green quad before the fault"; fails=$((fails+1)); }
 grep -Eq "^BACK 8$" "$work/gdb.out" || { echo "FAIL: stepping back and forth"; fails=$((fails+1)); }
-grep -Eq "at the frame end, where its work failed: .*call [0-9]+ ws_gfx_present: .*vertex fetch: vertex 100 " "$work/gdb.out" ||
+grep -Eq "at the frame end; on the way its work failed, as when it was captured, and the replay went on: call [0-9]+ ws_gfx_present: .*vertex fetch: vertex 100 " "$work/gdb.out" ||
   { echo "FAIL: monitor position does not say where and why the frame stops"; fails=$((fails+1)); }
 [ "$rc" = 0 ] || { echo "FAIL: replay exit $rc"; cat "$work/replay.out"; fails=$((fails+1)); }
 # The pixel history of the same frame ends at the fault too, with what
@@ -31,7 +33,7 @@ cat "$work/pixel.out"
 [ "$prc" = 0 ] || { echo "FAIL: replay --pixel exit $prc"; fails=$((fails+1)); }
 grep -Eq "^pixel \(8,16\) of the 32x32 render target: 3 events in 3 calls$" "$work/pixel.out" ||
   { echo "FAIL: the clear, the red quad and the green quad are not the pixel's history"; fails=$((fails+1)); }
-grep -Eq "^the frame's work failed.*the frame ends there: call [0-9]+ ws_gfx_draw: .*vertex fetch: vertex 100 " "$work/pixel.out" ||
+grep -Eq "^the frame's work failed, as when it was captured, and the replay went on: call [0-9]+ ws_gfx_present: .*vertex fetch: vertex 100 " "$work/pixel.out" ||
   { echo "FAIL: the pixel history does not say where and why the frame stops"; fails=$((fails+1)); }
 grep -Eq "^frame end: colour \(  0 255   0 255\)$" "$work/pixel.out" ||
   { echo "FAIL: the pixel does not end green"; fails=$((fails+1)); }
@@ -43,7 +45,7 @@ cat "$work/element.out"
 grep -Eq "^element 0x01004100, 4 bytes: changed by 1 call$" "$work/element.out" &&
   grep -Eq "^    new 02 00 00 00  = 2 " "$work/element.out" ||
   { echo "FAIL: the launch's increment is not the element's history"; fails=$((fails+1)); }
-grep -Eq "^the frame's work failed.*the frame ends there: call [0-9]+ ws_gfx_draw: .*vertex fetch: vertex 100 " "$work/element.out" ||
+grep -Eq "^the frame's work failed, as when it was captured, and the replay went on: call [0-9]+ ws_gfx_present: .*vertex fetch: vertex 100 " "$work/element.out" ||
   { echo "FAIL: the element history does not say where and why the frame stops"; fails=$((fails+1)); }
 # So does the frame report: the cards of the clears and draws before the
 # fault, the pixel's history, and where and why the frame ended (it
@@ -51,7 +53,7 @@ grep -Eq "^the frame's work failed.*the frame ends there: call [0-9]+ ws_gfx_dra
 "$ws" replay --html "$work/report" --pixel 8,16 "$work/f.wscap" > "$work/html.out" 2>&1; hrc=$?
 cat "$work/html.out"
 [ "$hrc" = 0 ] || { echo "FAIL: replay --html exit $hrc"; fails=$((fails+1)); }
-grep -q "The frame's work failed, as when it was captured, and the frame ends there: <code>call [0-9]* ws_gfx_draw: .*vertex fetch: vertex 100 " "$work/report/index.html" 2>/dev/null ||
+grep -q "The frame's work failed, as when it was captured, and the replay went on: <code>call [0-9]* ws_gfx_present: .*vertex fetch: vertex 100 " "$work/report/index.html" 2>/dev/null ||
   { echo "FAIL: the report does not say where and why the frame stops"; fails=$((fails+1)); }
 [ "$(grep -o 'class="card"' "$work/report/index.html" 2>/dev/null | wc -l)" -ge 3 ] ||
   { echo "FAIL: the report lacks the cards of the calls before the fault"; fails=$((fails+1)); }

@@ -2,11 +2,18 @@
  * trace with every field set comes back field for field, byte-identical
  * when written twice; cut or lying files are refused with the file's name;
  * with --large, a trace whose payload passes 2 GiB is written and read
- * back (the writer compresses as it goes, the reader has no fixed cap). */
+ * back (the writer compresses as it goes, the reader has no fixed cap);
+ * with --stream, a trace of tens of MB compressed is read in a child
+ * process whose memory is measured: the reader streams the file (it read
+ * the whole compressed file into memory first until 2026-11-27). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include "instrument/trace_file.h"
 
 static int failures, checks;
@@ -239,14 +246,110 @@ static void large(const char *dir)
     remove(a);
 }
 
+/* Resident set size now, in KiB. */
+static long rss_kib(void)
+{
+    long pages = 0, resident = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (f && fscanf(f, "%ld %ld", &pages, &resident) != 2) resident = 0;
+    if (f) fclose(f);
+    return resident * (sysconf(_SC_PAGESIZE) / 1024);
+}
+
+/* Read `path` in a child: 0 when the records are t's and the reader's
+ * memory grew by less than the records plus half the compressed file. */
+static int read_in_child(const char *path, const ws_trace *t, uint64_t raw_kib, uint64_t z_kib)
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        long before = rss_kib();
+        ws_trace *r = NULL;
+        char err[512];
+        int ok = ws_trace_read(path, &r, err, sizeof err) == WS_OK && r && r->nlaunches == 1 &&
+                 same_launch(&t->launches[0], &r->launches[0]);
+        if (!ok) printf("FAIL: the streamed trace does not read back as written: %s\n", err);
+        struct rusage ru;
+        getrusage(RUSAGE_SELF, &ru);
+        long grew = ru.ru_maxrss - before;
+        printf("reading %llu KiB compressed into %llu KiB of records: the reader grew by %ld KiB\n",
+               (unsigned long long)z_kib, (unsigned long long)raw_kib, grew);
+        if ((uint64_t)grew > raw_kib + z_kib / 2) {
+            printf("FAIL: the reader holds the compressed file in memory (grew by %ld KiB)\n", grew);
+            ok = 0;
+        }
+        ws_trace_free(r);
+        fflush(stdout);
+        _exit(ok ? 0 : 1);
+    }
+    int status = 0;
+    return pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+/* Many accesses with store values, little of them compressible: tens of
+ * MB of compressed file, far more than the reader's input buffer. */
+static void stream(const char *dir)
+{
+    ws_trace t = { 1, calloc(1, sizeof(ws_trace_launch)) };
+    const uint64_t n = 6000000;
+    make_launch(&t.launches[0], 77, n, WS_TRACE_COMPLETE | WS_TRACE_VALUES);
+    set_first(&t.launches[0]);
+    char a[512], err[512];
+    snprintf(a, sizeof a, "%s/stream.wstrace", dir);
+    CHECK(wst_write(a, &t, err, sizeof err) == 0, "write: %s", err);
+    struct stat sb;
+    CHECK(stat(a, &sb) == 0 && sb.st_size > (8 << 20), "the compressed trace is only %lld bytes", (long long)sb.st_size);
+    uint64_t raw_kib = n * (sizeof(ws_trace_access) + sizeof(uint32_t)) / 1024;
+    fflush(stdout);
+    CHECK(read_in_child(a, &t, raw_kib, (uint64_t)sb.st_size / 1024) == 0, "streaming read");
+    /* through a pipe (no size known first): read as it comes, and a cut
+     * one refused as truncated */
+    char fifo[512];
+    snprintf(fifo, sizeof fifo, "%s/stream.fifo", dir);
+    for (int cut = 0; cut < 2; cut++) {
+        remove(fifo);
+        CHECK(mkfifo(fifo, 0600) == 0, "mkfifo");
+        fflush(stdout);
+        pid_t w = fork();
+        if (w == 0) {
+            FILE *in = fopen(a, "rb"), *out = fopen(fifo, "wb");
+            static char buf[1 << 16];
+            size_t k, left = cut ? (size_t)sb.st_size - 1000 : (size_t)sb.st_size;
+            while (in && out && left && (k = fread(buf, 1, left < sizeof buf ? left : sizeof buf, in)) > 0) {
+                fwrite(buf, 1, k, out);
+                left -= k;
+            }
+            if (out) fclose(out);
+            if (in) fclose(in);
+            _exit(0);
+        }
+        ws_trace *r = NULL;
+        ws_status st = ws_trace_read(fifo, &r, err, sizeof err);
+        if (!cut)
+            CHECK(st == WS_OK && r && same_launch(&t.launches[0], &r->launches[0]), "read from a pipe: %s", err);
+        else
+            CHECK(st == WS_ERR_BAD_MODULE && !r && strstr(err, "stream.fifo: truncated"), "a cut pipe: %d '%s'", st, err);
+        ws_trace_free(r);
+        int status;
+        waitpid(w, &status, 0);
+    }
+    remove(fifo);
+    wst_launch_free(&t.launches[0]);
+    free(t.launches);
+    remove(a);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
         fprintf(stderr, "usage: test_trace_file DIR [--large]\n");
         return 2;
     }
+    mkdir(argv[1], 0777);
     round_trip(argv[1]);
-    if (argc > 2 && !strcmp(argv[2], "--large")) large(argv[1]);
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "--large")) large(argv[1]);
+        if (!strcmp(argv[i], "--stream")) stream(argv[1]);
+    }
     printf("%d passed, %d failed\n", checks - failures, failures);
     return failures ? 1 : 0;
 }

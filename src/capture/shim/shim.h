@@ -100,6 +100,8 @@ typedef struct shim_global {
     uint64_t calls;          /* API_CALL sections written */
     uint64_t frames_done;
     volatile sig_atomic_t key_pending;
+    ws_status close_status;  /* a failure the shim's wait at device close took
+                                from the program's ws_device_close */
 } shim_global;
 
 extern shim_global shim_g;
@@ -111,6 +113,7 @@ typedef struct shim_call {
     uint32_t call;           /* wscap_call, or 0 for calls that are not recorded */
     wscap_buf buf;           /* payload when a capture is active */
     int has_payload;
+    const char *name;        /* for calls without a wscap_call (0): its name */
 } shim_call;
 
 void shim_init(void);
@@ -156,5 +159,14 @@ void shim_abandon(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void shim_frame_pre(uint32_t call);
 void shim_frame_post(uint32_t call);
 void shim_write_call(wscap_buf *b);
+/* The frame's work failed (shim_failure(st)) and `name` reported it: a
+ * WSCAP_FAILURE section for call `id` (own: that call itself; else just
+ * before it), with the device's report. */
+void shim_write_failure(int own, uint64_t id, ws_status st, const char *name);
+/* The same with the report given (NULL: the device's last error). */
+void shim_write_failure_report(int own, uint64_t id, ws_status st, const char *name, const char *report);
+/* The statuses that mean the frame's own work failed (as the replayer's
+ * ws_replay_frame_failure). */
+int shim_failure(ws_status st);
 
 #endif

@@ -86,8 +86,14 @@ WS_API ws_status ws_device_close(ws_device *dev)
 {
     shim_call c;
     shim_enter(&c, dev, 0);
-    if (c.rec) shim_device_closing();
-    return shim_leave(&c, REAL(ws_device_close)(dev));
+    c.name = "ws_device_close";
+    ws_status waited = WS_OK;
+    if (c.rec) {
+        shim_device_closing();
+        waited = shim_g.close_status; /* the failure its wait would have reported */
+    }
+    ws_status st = REAL(ws_device_close)(dev);
+    return shim_leave(&c, st == WS_OK ? waited : st);
 }
 
 /* ---- memory ---- */

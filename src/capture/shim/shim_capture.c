@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "capture/shim/shim.h"
+#include "warpscope/tool.h"
 
 void shim_abandon(const char *fmt, ...)
 {
@@ -43,6 +44,28 @@ void shim_write_call(wscap_buf *b)
 {
     if (!b) return;
     add(WS_CAPTURE_API_CALL, shim_g.calls++, b);
+}
+
+int shim_failure(ws_status st)
+{
+    return st == WS_ERR_KERNEL_FAULT || st == WS_ERR_KERNEL_ASSERT || st == WS_ERR_DEADLOCK || st == WS_ERR_TIMEOUT;
+}
+
+void shim_write_failure(int own, uint64_t id, ws_status st, const char *name)
+{
+    shim_write_failure_report(own, id, st, name, NULL);
+}
+
+void shim_write_failure_report(int own, uint64_t id, ws_status st, const char *name, const char *report)
+{
+    if (shim_g.cap != CAP_ACTIVE) return;
+    wscap_buf b = { 0 };
+    wscap_put_u32(&b, (uint32_t)own);
+    wscap_put_u32(&b, (uint32_t)st);
+    wscap_put_str(&b, name);
+    wscap_put_str(&b, report ? report : REAL(ws_last_error)(shim_g.dev));
+    add(WSCAP_FAILURE, id, &b);
+    wscap_buf_free(&b);
 }
 
 /* Read [addr, addr+size) back; NULL (capture abandoned) on failure. */
@@ -177,6 +200,7 @@ static void initial_state(void)
     /* The ids the next draw and launch get (the reads above ran the queue):
      * every replay pass gives them again, since shaders and kernels read
      * them (ws_draw_id(), ws_launch_id()). */
+    shim_g.gfx.records_failures = 1; /* WSCAP_FAILURE sections */
     shim_g.gfx.has_ids = shim_g.dev && ws_gfx_next_draw_id(shim_g.dev, &shim_g.gfx.first_draw) == WS_OK &&
                          ws_next_launch_id(shim_g.dev, &shim_g.gfx.first_launch) == WS_OK;
     wscap_put_gfx_state(&b, &shim_g.gfx);
@@ -203,7 +227,20 @@ static void begin_capture(int in_frame)
     wscap_put_config(&b, &shim_g.cfg);
     add(WS_CAPTURE_DEVICE_CONFIG, 0, &b);
     wscap_buf_free(&b);
+    /* Reading the initial state runs work the program queued and has not
+     * waited for yet (between graphics frames, before launch A): if it
+     * fails, the failure is the program's, pending when the capture
+     * begins. Recorded as such (own 2) and handed back, so the program's
+     * next wait reports it and discards what it queued since, as without
+     * the capture (the read-back took it and abandoned the capture). */
+    ws_status st = REAL(ws_synchronize)(shim_g.dev);
+    char report[1024] = "";
+    if (shim_failure(st)) snprintf(report, sizeof report, "%s", REAL(ws_last_error)(shim_g.dev));
     initial_state();
+    if (shim_failure(st)) {
+        shim_write_failure_report(2, 0, st, "work queued before the capture", report);
+        ws_tool_hand_back(shim_g.dev, st, report);
+    }
 }
 
 static void finish_capture(void)
@@ -313,11 +350,23 @@ void shim_frame_post(uint32_t call)
 {
     if (call == WSCAP_LAUNCH && shim_g.launches++ == shim_g.spec.last && shim_g.cap == CAP_ACTIVE &&
         shim_g.spec.kind == SHIM_FRAMES_LAUNCHES) {
+        /* The digest runs the queue the program has not waited for yet:
+         * a failure there is the program's, met at its next wait. Recorded
+         * there (after the last call) and handed back to the program, whose
+         * next wait reports it (the digest would otherwise have taken it
+         * and abandoned the capture). */
+        ws_status st = REAL(ws_synchronize)(shim_g.dev);
+        char report[1024] = "";
+        if (shim_failure(st)) {
+            shim_write_failure(0, shim_g.calls, st, "the program's next wait, after the capture");
+            snprintf(report, sizeof report, "%s", REAL(ws_last_error)(shim_g.dev));
+        }
         uint64_t saved = shim_g.frame;
         shim_g.frame = shim_g.spec.first;
         frame_end_section();
         shim_g.frame = saved;
         finish_capture();
+        if (shim_failure(st)) ws_tool_hand_back(shim_g.dev, st, report);
     }
     int sync = call == WSCAP_SYNCHRONIZE || call == WSCAP_FENCE_WAIT || call == WSCAP_DTOH || call == WSCAP_TARGET_READ;
     if (shim_g.in_frame && ((!shim_g.gfx_mode && sync) || (shim_g.gfx_mode && call == WSCAP_PRESENT))) frame_end();
@@ -349,7 +398,17 @@ void shim_device_opened(ws_device *dev)
 /* The captured device is closing: a capture still open ends here. */
 void shim_device_closing(void)
 {
+    shim_g.close_status = WS_OK;
     if (shim_g.cap == CAP_ACTIVE) {
+        /* Closing waits for the queued work: if it fails, the close
+         * reports it. The shim waits first, records the failure and gives
+         * the program's close its status (the digest below would
+         * otherwise take the report and abandon the capture). */
+        ws_status st = REAL(ws_synchronize)(shim_g.dev);
+        if (shim_failure(st)) {
+            shim_g.close_status = st;
+            shim_write_failure(0, shim_g.calls, st, "ws_device_close");
+        }
         if (shim_g.in_frame && shim_g.spec.kind != SHIM_FRAMES_LAUNCHES) {
             if (shim_g.gfx_mode && shim_g.spec.kind != SHIM_FRAMES_ALL)
                 shim_abandon("frame %llu had not ended when the device was closed", (unsigned long long)shim_g.frame);

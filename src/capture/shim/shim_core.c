@@ -118,12 +118,21 @@ int shim_counts(const shim_call *c, ws_status st)
 ws_status shim_leave(shim_call *c, ws_status st)
 {
     if (c->rec) {
+        const char *name = c->call ? wscap_call_name(c->call) : c->name ? c->name : "?";
         if (c->call && shim_counts(c, st)) {
             /* calls without fields build no payload in their wrapper */
             if (shim_g.cap == CAP_ACTIVE && shim_g.model_broken) /* a payload may be missing its fields */
                 shim_abandon("the state model ran out of host memory");
+            uint64_t index = shim_g.calls;
             if (shim_g.cap == CAP_ACTIVE) shim_write_call(shim_payload(c));
+            /* the replay must fail here too, and then go on */
+            if (shim_failure(st) && shim_g.calls > index) shim_write_failure(1, index, st, name);
             shim_frame_post(c->call);
+        } else if (shim_failure(st)) {
+            /* a call not recorded (ws_free, a module load ...) waited for
+             * the queue and reported its failure instead of doing its job:
+             * the replay waits there and meets the failure too */
+            shim_write_failure(0, shim_g.calls, st, name);
         }
         wscap_buf_free(&c->buf);
         pthread_mutex_unlock(&shim_g.lock);

@@ -12,10 +12,14 @@ WS_API ws_status ws_gfx_texture_levels(const ws_gfx_texture *t, uint32_t *w, uin
 {
     return REAL(ws_gfx_texture_levels)(t, w, h, levels);
 }
-/* A read of a texture changes nothing a replay needs. */
+/* A read of a texture changes nothing a replay needs; but it waits for
+ * the queue, and a failure of the work it reports is recorded. */
 WS_API ws_status ws_gfx_texture_read(ws_device *dev, ws_gfx_texture *t, uint32_t level, void *rgba, size_t n)
 {
-    return REAL(ws_gfx_texture_read)(dev, t, level, rgba, n);
+    shim_call c;
+    shim_enter(&c, dev, 0);
+    c.name = "ws_gfx_texture_read";
+    return shim_leave(&c, REAL(ws_gfx_texture_read)(dev, t, level, rgba, n));
 }
 WS_API ws_status ws_gfx_last_draw_stats(const ws_device *dev, ws_gfx_draw_stats *out)
 {
