@@ -29,8 +29,12 @@ ws_status ws_gdb_dbg_init(ws_gdb_dbg *t, ws_debug *dbg)
     t->regs_ok = calloc(t->cfg.cores * t->cfg.warps_per_core, 1);
     t->want_stop = calloc(t->cfg.cores * t->cfg.warps_per_core, 1);
     t->tell = calloc(t->nharts, 1);
-    if (!t->held || !t->auto_addr || !t->wsel || !t->auto_wait || !t->regs || !t->regs_ok || !t->want_stop ||
+    t->wp_rest = calloc(t->cfg.cores * t->cfg.warps_per_core, sizeof *t->wp_rest);
+    t->wp_pc = calloc(t->cfg.cores * t->cfg.warps_per_core, sizeof *t->wp_pc);
+    if (!t->wp_rest || !t->wp_pc || !t->held || !t->auto_addr || !t->wsel || !t->auto_wait || !t->regs || !t->regs_ok || !t->want_stop ||
         !t->tell || !t->range_wsel) {
+        free(t->wp_rest);
+        free(t->wp_pc);
         free(t->range_wsel);
         free(t->tell);
         free(t->want_stop);
@@ -65,6 +69,9 @@ void ws_gdb_dbg_fini(ws_gdb_dbg *t)
     free(t->auto_wait);
     free(t->want_stop);
     free(t->tell);
+    free(t->wp_rest);
+    free(t->wp_pc);
+    t->wp_rest = t->wp_pc = NULL;
     t->range_wsel = NULL;
     t->want_stop = NULL;
     t->tell = NULL;
@@ -552,12 +559,18 @@ static ws_status dbg_resume(void *tp, const ws_gdb_action *a, size_t n)
                 pt >= 2 && (pt - 2) / t->cfg.lanes_per_warp == warp)
                 exclude |= 1u << ((pt - 2) % t->cfg.lanes_per_warp);
         }
+        /* gdb's step of a lane a data trigger named over its access: the
+         * later lanes touching the watched range sit it out, so the lane's
+         * access is made alone (gdb shows its own value) and the others
+         * meet the trigger next, each a stop of its own */
+        if (t->wp_rest[warp] && t->wp_pc[warp] == l->pc) exclude |= t->wp_rest[warp] & ~(1u << (hart % t->cfg.lanes_per_warp));
         if (t->non_stop) exclude |= held_lanes(t, warp); /* the lanes gdb keeps stopped stay */
         if (!st && exclude) ws_debug_step_exclude(t->dbg, warp, exclude); /* best effort: else the warp steps whole */
         if (st) return st;
         t->step_hart = hart + 1;
         st = select_warps(t, hart + 1);
     }
+    memset(t->wp_rest, 0, nw * sizeof *t->wp_rest); /* one step's worth: a warp resumes past it */
     if (!st && cont_all) st = select_warps(t, 0);
     else if (!st && cont_tid > WS_GDB_PLACEHOLDER_TID) st = select_continued(t, a, n);
     /* All-stop: while the server steps a warp over a breakpoint (taken out

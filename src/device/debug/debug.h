@@ -275,6 +275,14 @@ ws_status ws_debug_release(ws_debug *dbg);
  * *lane_hart (may be NULL) the hart of the lane that hit. NOT_FOUND if the
  * warp is not halted on a trigger. */
 ws_status ws_debug_trigger_hit(ws_debug *dbg, uint32_t hart, uint32_t *lane_hart, uint32_t *addr);
+/* The same, and for a load/store trigger *rest (may be NULL): the lanes
+ * of the instruction after the one named whose accesses touch the range
+ * too (a lane mask; 0 for an execute trigger). The named lane is the
+ * first that touches the range (of a store trigger, the first that
+ * stores); stepping it with *rest excluded (ws_debug_step_exclude) makes
+ * its access alone, and the rest meet the trigger again when they run. */
+ws_status ws_debug_trigger_hit_lanes(ws_debug *dbg, uint32_t hart, uint32_t *lane_hart, uint32_t *addr,
+                                     uint32_t *rest);
 
 /* A machine program as the words EVDATA takes; returns how many (at most
  * max are written). */

@@ -36,6 +36,8 @@ typedef struct dbg_warp {
                             is back at the safe point (ws_dbg_warp_done)   */
     uint32_t pend_lane;
     uint32_t hit_lane, hit_addr;
+    uint32_t hit_rest;   /* load/store trigger: the later lanes of the
+                            instruction that touch the range too       */
     uint64_t skip_instret; /* first instruction after resuming from a
                               trigger halt: no triggers               */
 } dbg_warp;
