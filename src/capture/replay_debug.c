@@ -45,6 +45,11 @@ int rd_lane_of(const rd_target *t, uint32_t tid)
     return (int)(tid - base);
 }
 
+uint32_t rd_pseudo_tid(const rd_target *t)
+{
+    return t->where == RD_START && t->start_tid ? t->start_tid : RD_PSEUDO_TID;
+}
+
 /* ---- replaying ---- */
 
 static double now_s(void)
@@ -162,7 +167,7 @@ static ws_status go_start(rd_target *t)
     if ((st = ws_debug_shadow_capture_memory(t->dbg)) != WS_OK) return rd_fail(t, st, "%s", ws_debug_error(t->dbg));
     t->where = RD_START;
     t->at_call = -1;
-    set_stop(t, RD_PSEUDO_TID, WS_GDB_R_REPLAY_BEGIN);
+    set_stop(t, rd_pseudo_tid(t), WS_GDB_R_REPLAY_BEGIN);
     return WS_OK;
 }
 
@@ -462,7 +467,7 @@ static int tell_libraries(rd_target *t)
 {
     if (t->libs_told) return 0;
     t->libs_told = 1;
-    set_stop(t, t->where == RD_STOP ? rd_tid_of_lane(t, t->snap.lane) : RD_PSEUDO_TID, WS_GDB_R_NONE);
+    set_stop(t, t->where == RD_STOP ? rd_tid_of_lane(t, t->snap.lane) : rd_pseudo_tid(t), WS_GDB_R_NONE);
     t->stop.kind = WS_GDB_STOP_LIBRARY;
     return 1;
 }
@@ -490,7 +495,7 @@ ws_status rd_interrupt(void *tp, uint32_t tid)
 {
     (void)tid;
     rd_target *t = tp;
-    if (!t->have_stop) set_stop(t, t->where == RD_STOP ? rd_tid_of_lane(t, t->snap.lane) : RD_PSEUDO_TID, WS_GDB_R_NONE);
+    if (!t->have_stop) set_stop(t, t->where == RD_STOP ? rd_tid_of_lane(t, t->snap.lane) : rd_pseudo_tid(t), WS_GDB_R_NONE);
     return WS_OK;
 }
 
@@ -526,6 +531,18 @@ ws_status rd_init(rd_target *t, ws_replay *r)
     ws_debug_set_observe_only(t->dbg, 1); /* this thread runs the device: nothing may wait for a tool */
     ws_replay_same_launch_ids(r); /* $launch is the same in every replay */
     if ((st = rd_list_modules(t)) != WS_OK) return st;
+    /* the id of the frame start: that of the thread stepi goes to from it
+     * (one replay, the same in every replay) */
+    ws_shadow_arm a = thread_arm(&(ws_shadow_thread){ .launch = 1 });
+    a.k = 1;
+    ws_shadow_result res;
+    const ws_shadow_state *first = NULL;
+    if (replay(t, &a, &res) == WS_OK && res.taken && ws_debug_shadow_state(t->dbg, &first) == WS_OK)
+        t->start_tid = ((first->core * t->cfg.warps_per_core + first->warp) * first->lanes + first->lane) + 2;
+    t->replays = t->replays_identical = 0; /* monitor position counts gdb's replays */
+    t->replay_s = 0;
+    t->stops_early[0] = 0;
+    t->err[0] = 0;
     st = go_start(t);
     t->have_stop = 0;
     return st;
