@@ -327,6 +327,10 @@ static ws_status run_step(rd_target *t, uint32_t tid)
     ws_shadow_arm a = thread_arm(&th);
     a.after = t->snap.pos | 31u;
     a.k = 1;
+    /* gdb steps a lane it stopped for at a watched store over it: the
+     * copy shows that lane's store made, not yet those of the lanes after
+     * it (each is a stop of its own, with its own value, as live) */
+    if (t->pending && t->snap.watch) a.split = t->snap.pos;
     ws_shadow_result res;
     ws_status st = replay(t, &a, &res);
     if (st) return st;

@@ -387,6 +387,14 @@ typedef struct ws_shadow_arm {
     uint64_t before;             /* result.nbefore/last_before: events < before */
     uint64_t *record;            /* positions of counted events, up to ncap   */
     size_t ncap;
+    /* THREAD, split != 0: the instruction at position split (a lane's
+     * watched store) is shown as made by its lanes up to split's lane
+     * only: in the snapshot, the bytes the later lanes of that
+     * instruction store hold what the instruction's lanes up to that one
+     * left there (unless something stored to them since), as if the lane
+     * had stored alone; each lane of a warp storing to one word then
+     * shows its own value to a debugger stepping it over the store. */
+    uint64_t split;
 } ws_shadow_arm;
 
 typedef struct ws_shadow_result {
