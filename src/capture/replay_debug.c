@@ -16,6 +16,7 @@
  * so the program appears to move while the GPU always completes frames. */
 #include "capture/replay_debug_int.h"
 #include <stdarg.h>
+#include "isa/isa.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -306,6 +307,41 @@ static int same_thread(const ws_shadow_thread *a, const ws_shadow_thread *b)
            !memcmp(&a->thread, &b->thread, sizeof a->thread);
 }
 
+/* The first lane, from the snapshot's own on (position order), of the
+ * snapshot's warp-instruction whose access touches a watched range: its
+ * lane (-1: none), the watch's number (1 + index) in *widx and the first
+ * watched byte in *at. The registers are the lanes' before the
+ * instruction, as a load/store trigger sees them. */
+static int watched_access(rd_target *t, uint32_t *widx, uint32_t *at)
+{
+    const ws_shadow_state *s = &t->snap;
+    uint8_t b[4] = { 0 };
+    if (!t->nwatches || t->where != RD_STOP || ws_debug_shadow_read(t->dbg, s->lane, s->pc, b, 2) != WS_OK) return -1;
+    if ((b[0] & 3) == 3 && ws_debug_shadow_read(t->dbg, s->lane, s->pc + 2, b + 2, 2) != WS_OK) return -1;
+    ws_inst in;
+    ws_decode((uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24, &in);
+    const uint32_t size = ws_op_mem_bytes(in.op);
+    if (!size) return -1;
+    const ws_op_class c = ws_op_class_of(in.op);
+    const uint8_t rw = c == CLASS_LOAD || in.op == OP_LR_W ? 1 : c == CLASS_STORE || in.op == OP_SC_W ? 2 : 3;
+    for (uint32_t l = s->lane; l < s->lanes && l < 32; l++) {
+        if (!(s->group >> l & 1)) continue;
+        const uint64_t a = (uint32_t)(s->regs.x[in.rs1][l] + (uint32_t)in.imm);
+        for (size_t i = 0; i < t->nwatches; i++) {
+            const ws_shadow_watch *v = &t->watches[i].range;
+            const uint64_t lo = v->addr, hi = lo + v->len;
+            if (!(v->rw & rw) || a + size <= lo || a >= hi) continue;
+            if (v->bind && (v->thread.launch != s->launch || memcmp(&v->thread.block, &s->block, sizeof s->block)))
+                continue;
+            if (v->bind == 2 && memcmp(&v->thread.thread, &s->thread[l], sizeof s->thread[l])) continue;
+            *widx = (uint32_t)i + 1;
+            *at = (uint32_t)(a > lo ? a : lo);
+            return (int)l;
+        }
+    }
+    return -1;
+}
+
 /* Forwards: the thread's first instruction after this warp-instruction. */
 static ws_status run_step(rd_target *t, uint32_t tid)
 {
@@ -319,6 +355,32 @@ static ws_status run_step(rd_target *t, uint32_t tid)
         t->at_call = -1;
         t->pending = 0;
         set_stop(t, tid, WS_GDB_R_NONE);
+        return WS_OK;
+    }
+    /* The instruction the thread is at makes a watched access (the lane's
+     * own, or a later lane's of its warp-instruction): that is the stop,
+     * before the access, as a load/store trigger fires, unless gdb is
+     * stepping off that very event; gdb steps the lane over it and shows
+     * the values (it did not: stepi, next or step over a watched store
+     * passed it silently). */
+    uint32_t widx = 0, at = 0;
+    const int stepped = rd_lane_of(t, tid);
+    const int wl = t->at_call < 0 && !(t->at_hit && t->snap.watch) && stepped >= 0 &&
+                           (t->snap.group >> stepped & 1) && (uint32_t)stepped == t->snap.lane
+                       ? watched_access(t, &widx, &at)
+                       : -1;
+    if (wl >= 0) {
+        t->snap.lane = (uint32_t)wl;
+        t->snap.pos = (t->snap.pos & ~(uint64_t)31) | (uint32_t)wl;
+        t->snap.watch = widx;
+        t->snap.data_addr = at;
+        if ((uint32_t)wl != (uint32_t)stepped) t->focus_count = 0;
+        t->focus = (ws_shadow_thread){ t->snap.launch, t->snap.block, t->snap.thread[wl] };
+        t->have_focus = 1;
+        t->at_hit = 1;
+        t->pending = 0;
+        set_stop(t, rd_tid_of_lane(t, (uint32_t)wl), WS_GDB_R_NONE);
+        hit_reason(t);
         return WS_OK;
     }
     /* gdb steps a hit lane off its breakpoint before it continues */
