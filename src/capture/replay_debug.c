@@ -310,9 +310,9 @@ static int same_thread(const ws_shadow_thread *a, const ws_shadow_thread *b)
 /* The first lane, from the snapshot's own on (position order), of the
  * snapshot's warp-instruction whose access touches a watched range: its
  * lane (-1: none), the watch's number (1 + index) in *widx and the first
- * watched byte in *at. The registers are the lanes' before the
+ * watched byte in *at; only_own: the snapshot's lane only. The registers are the lanes' before the
  * instruction, as a load/store trigger sees them. */
-static int watched_access(rd_target *t, uint32_t *widx, uint32_t *at)
+static int watched_access(rd_target *t, uint32_t *widx, uint32_t *at, int only_own)
 {
     const ws_shadow_state *s = &t->snap;
     uint8_t b[4] = { 0 };
@@ -324,7 +324,7 @@ static int watched_access(rd_target *t, uint32_t *widx, uint32_t *at)
     if (!size) return -1;
     const ws_op_class c = ws_op_class_of(in.op);
     const uint8_t rw = c == CLASS_LOAD || in.op == OP_LR_W ? 1 : c == CLASS_STORE || in.op == OP_SC_W ? 2 : 3;
-    for (uint32_t l = s->lane; l < s->lanes && l < 32; l++) {
+    for (uint32_t l = s->lane; l < s->lanes && l < 32 && (!only_own || l == s->lane); l++) {
         if (!(s->group >> l & 1)) continue;
         const uint64_t a = (uint32_t)(s->regs.x[in.rs1][l] + (uint32_t)in.imm);
         for (size_t i = 0; i < t->nwatches; i++) {
@@ -367,7 +367,7 @@ static ws_status run_step(rd_target *t, uint32_t tid)
     const int stepped = rd_lane_of(t, tid);
     const int wl = t->at_call < 0 && !(t->at_hit && t->snap.watch) && stepped >= 0 &&
                            (t->snap.group >> stepped & 1) && (uint32_t)stepped == t->snap.lane
-                       ? watched_access(t, &widx, &at)
+                       ? watched_access(t, &widx, &at, 0)
                        : -1;
     if (wl >= 0) {
         t->snap.lane = (uint32_t)wl;
@@ -458,13 +458,37 @@ static ws_status run_reverse_step(rd_target *t, uint32_t tid)
         k = res.nbefore;
     }
     if (!k) return thread_begins(t, &th);
+    /* gdb's step back over a watched access this step reported (below):
+     * no second report */
+    const uint64_t told = t->back_watch_pos;
+    t->back_watch_pos = 0;
+    const int from_stop = t->where == RD_STOP && t->at_call < 0;
     ws_shadow_arm a = thread_arm(&th);
     a.k = k;
     ws_shadow_result res;
     if ((st = replay(t, &a, &res)) != WS_OK) return st;
     if (!res.taken) return rd_fail(t, WS_ERR_INTERNAL, "replay diverged: instruction %llu of the thread did not come again",
                                    (unsigned long long)k);
-    return go_snapshot(t, WS_GDB_R_NONE);
+    const uint64_t from_pos = t->snap.pos;
+    if ((st = go_snapshot(t, WS_GDB_R_NONE)) != WS_OK) return st;
+    /* The instruction stepped back over made a watched access (the
+     * thread's own): as reverse-continue does, the access is reported
+     * after it, where the step began, so that gdb's step back over it
+     * shows the value change and ends the command there (reverse-stepi
+     * and reverse-next passed it silently). One more replay. */
+    uint32_t widx = 0, at = 0;
+    if (!from_stop || told == from_pos || watched_access(t, &widx, &at, 1) < 0) return WS_OK;
+    a = thread_arm(&th);
+    a.k = k + 1;
+    if ((st = replay(t, &a, &res)) != WS_OK) return st;
+    if (!res.taken) return rd_fail(t, WS_ERR_INTERNAL, "replay diverged: instruction %llu of the thread did not come again",
+                                   (unsigned long long)k + 1);
+    if ((st = go_snapshot(t, WS_GDB_R_NONE)) != WS_OK) return st;
+    const int type = t->watches[widx - 1].type;
+    t->stop.reason = type == WS_GDB_WP_WRITE ? WS_GDB_R_WATCH : type == WS_GDB_WP_READ ? WS_GDB_R_RWATCH : WS_GDB_R_AWATCH;
+    t->stop.addr = at;
+    t->back_watch_pos = t->snap.pos;
+    return WS_OK;
 }
 
 /* A watched access found going backwards is reported after it, at its

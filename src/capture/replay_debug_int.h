@@ -61,6 +61,10 @@ typedef struct rd_target {
      * where the continue after such a step starts counting. */
     int at_hit, pending;
     uint64_t pending_after;
+    /* a reverse step found a watched access in the instruction it went
+     * back over and reported it where it began (this position): gdb's
+     * step back over it from here is not reported again */
+    uint64_t back_watch_pos;
     ws_dbg_module *libs;            /* every module the frame has, loaded or not
                                        (images: our copies)                 */
     size_t nlibs;
