@@ -460,11 +460,16 @@ static ws_status run_reverse_step(rd_target *t, uint32_t tid)
     if (!k) return thread_begins(t, &th);
     /* gdb's step back over a watched access this step reported (below):
      * no second report */
-    const uint64_t told = t->back_watch_pos;
-    t->back_watch_pos = 0;
+    const uint64_t told = t->back_watch_pos, back = t->back_access;
+    t->back_watch_pos = t->back_access = 0;
     const int from_stop = t->where == RD_STOP && t->at_call < 0;
     ws_shadow_arm a = thread_arm(&th);
     a.k = k;
+    /* stepping back over a watched access reported after it: the copy at
+     * the access shows the stores of the instruction's lanes before this
+     * one made (they accessed first), so each lane's step back shows its
+     * own store undone */
+    if (back && same_thread(&th, &t->focus)) a.split = back, a.split_before = 1;
     ws_shadow_result res;
     if ((st = replay(t, &a, &res)) != WS_OK) return st;
     if (!res.taken) return rd_fail(t, WS_ERR_INTERNAL, "replay diverged: instruction %llu of the thread did not come again",
@@ -478,8 +483,10 @@ static ws_status run_reverse_step(rd_target *t, uint32_t tid)
      * and reverse-next passed it silently). One more replay. */
     uint32_t widx = 0, at = 0;
     if (!from_stop || told == from_pos || watched_access(t, &widx, &at, 1) < 0) return WS_OK;
+    const uint64_t access = t->snap.pos;
     a = thread_arm(&th);
     a.k = k + 1;
+    a.split = access;
     if ((st = replay(t, &a, &res)) != WS_OK) return st;
     if (!res.taken) return rd_fail(t, WS_ERR_INTERNAL, "replay diverged: instruction %llu of the thread did not come again",
                                    (unsigned long long)k + 1);
@@ -488,6 +495,7 @@ static ws_status run_reverse_step(rd_target *t, uint32_t tid)
     t->stop.reason = type == WS_GDB_WP_WRITE ? WS_GDB_R_WATCH : type == WS_GDB_WP_READ ? WS_GDB_R_RWATCH : WS_GDB_R_AWATCH;
     t->stop.addr = at;
     t->back_watch_pos = t->snap.pos;
+    t->back_access = access;
     return WS_OK;
 }
 
@@ -500,15 +508,22 @@ static ws_status run_reverse_step(rd_target *t, uint32_t tid)
 static ws_status past_access(rd_target *t, uint64_t from, const ws_shadow_arm *again)
 {
     const ws_gdb_stop hit = t->stop;
+    const uint64_t access = t->snap.pos;
     ws_shadow_arm a = thread_arm(&t->focus);
     a.after = t->snap.pos | 31u;
     a.k = 1;
+    a.split = access; /* the stores of the instruction's later lanes not made yet */
     ws_shadow_result res;
     ws_status st = replay(t, &a, &res);
     if (st || !res.taken) return st;
     const ws_shadow_state *s = NULL;
     if ((st = ws_debug_shadow_state(t->dbg, &s)) != WS_OK) return rd_fail(t, st, "%s", ws_debug_error(t->dbg));
-    if (s->pos > from) { /* another thread's position lies between: the access stays the stop */
+    /* another thread's position lies between: the access stays the stop;
+     * but a later lane of the same instruction (where the reverse-continue
+     * began: gdb's step back over that lane's access ended there) does
+     * not count, since the lanes access one after another: the stop is
+     * after this lane's access, with the later lanes' not made yet */
+    if (s->pos > from && (from >> 5) != (access >> 5)) {
         if ((st = replay(t, again, &res)) != WS_OK) return st;
         if (!res.taken) return rd_fail(t, WS_ERR_INTERNAL, "replay diverged: the watched access did not come again");
         if ((st = go_snapshot(t, WS_GDB_R_NONE)) != WS_OK) return st;
@@ -518,6 +533,7 @@ static ws_status past_access(rd_target *t, uint64_t from, const ws_shadow_arm *a
     if ((st = go_snapshot(t, WS_GDB_R_NONE)) != WS_OK) return st;
     t->stop.reason = hit.reason;
     t->stop.addr = hit.addr;
+    t->back_access = access;
     return WS_OK;
 }
 
@@ -566,6 +582,7 @@ ws_status rd_resume(void *tp, const ws_gdb_action *acts, size_t n)
 {
     rd_target *t = tp;
     t->have_stop = 0;
+    t->back_access = t->back_watch_pos = 0;
     if (tell_libraries(t)) return WS_OK;
     for (size_t i = 0; i < n; i++)
         if (acts[i].op == 's') return run_step(t, acts[i].tid);
@@ -578,6 +595,7 @@ ws_status rd_reverse(void *tp, char op, uint32_t tid)
     t->have_stop = 0;
     t->pending = 0;
     if (tell_libraries(t)) return WS_OK;
+    if (op != 's') t->back_access = t->back_watch_pos = 0;
     return op == 's' ? run_reverse_step(t, tid) : run_reverse_continue(t);
 }
 

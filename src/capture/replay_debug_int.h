@@ -65,6 +65,10 @@ typedef struct rd_target {
      * back over and reported it where it began (this position): gdb's
      * step back over it from here is not reported again */
     uint64_t back_watch_pos;
+    /* the watched access (its position) such a stop, or reverse-continue's,
+     * was reported after: gdb's step back over it shows the stores of the
+     * lanes before it in that instruction made (0: none) */
+    uint64_t back_access;
     ws_dbg_module *libs;            /* every module the frame has, loaded or not
                                        (images: our copies)                 */
     size_t nlibs;

@@ -395,6 +395,10 @@ typedef struct ws_shadow_arm {
      * had stored alone; each lane of a warp storing to one word then
      * shows its own value to a debugger stepping it over the store. */
     uint64_t split;
+    /* ... with split_before: the lanes before split's lane only (a copy
+     * taken at that lane's position, before its own access, going back
+     * over the lanes' stores one at a time) */
+    int split_before;
 } ws_shadow_arm;
 
 typedef struct ws_shadow_result {

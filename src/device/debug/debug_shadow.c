@@ -44,7 +44,7 @@ struct dbg_shadow {
     /* arm.split: the bytes the split instruction stores (up to 8 per lane):
      * their value after its lanes up to the split lane (part) and after
      * all of them (all) */
-    struct split_byte { uint32_t addr; uint8_t part, all; } split[WS_MAX_LANES * 8];
+    struct split_byte { uint32_t addr; uint8_t pre, part, all; } split[WS_MAX_LANES * 8];
     size_t nsplit;
 };
 
@@ -305,7 +305,7 @@ static struct split_byte *split_at(struct dbg_shadow *s, uint32_t addr)
  * compare-and-swap and the AMOs; a lane whose access would fault stores
  * nothing, nor do the lanes after it. */
 static void split_record(struct dbg_shadow *s, ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g,
-                         uint32_t pc, uint32_t upto)
+                         uint32_t pc, int upto)
 {
     const unsigned op = in ? in->op & ~WS_INST_TRAP : 0;
     uint32_t size = 0;
@@ -324,7 +324,7 @@ static void split_record(struct dbg_shadow *s, ws_device *dev, ws_warp *w, const
                 if (s->nsplit >= sizeof s->split / sizeof *s->split) return;
                 e = &s->split[s->nsplit];
                 e->addr = a + b;
-                e->part = mem[b]; /* as before the instruction until a lane up to `upto` stores */
+                e->pre = e->part = mem[b]; /* as before the instruction until a lane up to `upto` stores */
                 cur[s->nsplit++] = mem[b];
             }
             old[b] = cur[e - s->split];
@@ -354,7 +354,7 @@ static void split_record(struct dbg_shadow *s, ws_device *dev, ws_warp *w, const
             memcpy(nv + 4, &v2, 4);
             for (uint32_t b = 0; b < size; b++) cur[split_at(s, a + b) - s->split] = nv[b];
         }
-        if (l == upto)
+        if ((int)l <= upto)
             for (size_t i = 0; i < s->nsplit; i++) s->split[i].part = cur[i];
     }
     for (size_t i = 0; i < s->nsplit; i++) s->split[i].all = cur[i];
@@ -379,9 +379,10 @@ static void event(ws_debug *d, ws_warp *w, uint32_t g, uint32_t pc, uint32_t lan
         s->st.data_addr = data_addr;
         /* arm.split: the later lanes' stores not made yet (where nothing
          * has stored since) */
-        for (size_t i = 0; s->have_mem && s->a.split && pos > s->a.split && i < s->nsplit; i++) {
+        const int at_split = (pos >> 5) == (s->a.split >> 5); /* the copy is before that instruction */
+        for (size_t i = 0; s->have_mem && s->a.split && pos > (s->a.split & ~(uint64_t)31) && i < s->nsplit; i++) {
             uint8_t *p = snap_byte(s, s->split[i].addr);
-            if (p && *p == s->split[i].all) *p = s->split[i].part;
+            if (p && *p == (at_split ? s->split[i].pre : s->split[i].all)) *p = s->split[i].part;
         }
     }
 }
@@ -443,7 +444,7 @@ void dbg_shadow_exec(ws_debug *d, ws_warp *w, const ws_inst *in, uint32_t g, uin
         if (pc == WS_RETIRE_ADDR) return; /* retiring is not an instruction of the thread */
         if (!s->trap_all || !dim_eq(w->block->idx, s->a.thread.block)) return;
         if (s->a.split && WS_SHADOW_POS(s->launch, winst, 0) == (s->a.split & ~(uint64_t)31))
-            split_record(s, d->dev, w, in, g, pc, WS_SHADOW_POS_LANE(s->a.split));
+            split_record(s, d->dev, w, in, g, pc, (int)WS_SHADOW_POS_LANE(s->a.split) - (s->a.split_before ? 1 : 0));
         for (uint32_t m = g; m; m &= m - 1) {
             uint32_t l = (uint32_t)__builtin_ctz(m);
             if (lane_is(s, w, l, &s->a.thread)) {
