@@ -904,7 +904,22 @@ static void on_halt(ws_gdb_dbg *t, uint32_t hart)
         if (h->cause == WS_DCSR_CAUSE_TRIGGER) ws_gdb_trigger_reason(t, hart, h->pc, &s);
         else s.reason = WS_GDB_R_SWBREAK;
         if (s.reason != WS_GDB_R_HWBREAK && s.reason != WS_GDB_R_SWBREAK) {
-            push(t, &s, 0); /* a data trigger names the lane that accessed */
+            /* a data trigger names the lane that accessed; but all-stop gdb
+             * hears a stop only from the thread it resumed: when it steps
+             * one thread alone (over a breakpoint at the access) and an
+             * earlier lane of its warp is named, the stop is the stepped
+             * thread's, its access the one made, and the lanes after it
+             * still come one by one (the stop went to a thread gdb had
+             * not resumed, and gdb waited for ever) */
+            uint32_t sh = t->step_hart ? t->step_hart - 1 : 0, lpw = t->cfg.lanes_per_warp;
+            if (!t->non_stop && t->step_hart && sh / lpw == warp && s.tid >= 2 && s.tid - 2 < t->nharts &&
+                t->held[s.tid - 2] && !t->held[sh]) {
+                uint32_t named = (s.tid - 2) % lpw, lane = sh % lpw;
+                uint32_t touch = (1u << named) | t->wp_rest[warp];
+                if (lane > named) t->wp_rest[warp] = touch & ~(lane == 31 ? UINT32_MAX : (2u << lane) - 1);
+                s.tid = WS_GDB_TID(sh);
+            }
+            push(t, &s, 0);
             return;
         }
         /* Every lane of the issuing group whose condition holds, one stop

@@ -163,6 +163,7 @@ int ws_dbg_exec_hit(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, u
         dw->has_hit = 1;
         dw->hit_lane = (uint32_t)__builtin_ctz(fire);
         dw->hit_rest = 0;
+        dw->hit_exec = 1;
         dw->hit_addr = pc;
         dw->pend_cause = WS_DCSR_CAUSE_TRIGGER;
         dw->pend_lane = dw->hit_lane;
@@ -213,7 +214,7 @@ int ws_dbg_data_hit(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, u
         atomic_load(&d->observe_only))
         return 0;
     dbg_warp *dw = &d->w[dbg_widx(d, w)];
-    if (w->instret == dw->skip_instret) return 0;
+    if (w->instret == dw->skip_instret && dw->skip_data) return 0;
     const uint32_t *base = w->x[in->rs1], imm = (uint32_t)in->imm;
     uint32_t amin = UINT32_MAX, amax = 0;
     for (uint32_t m = g; m; m &= m - 1) {
@@ -265,6 +266,7 @@ int ws_dbg_data_hit(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, u
         dw->has_hit = 1;
         dw->hit_lane = l;
         dw->hit_rest = touch & ~(l == 31 ? UINT32_MAX : (2u << l) - 1);
+        dw->hit_exec = 0;
         dw->hit_addr = a < lo ? lo : a; /* a watched byte: where the debugger looks */
         hit = 1;
     }
