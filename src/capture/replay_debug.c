@@ -16,6 +16,7 @@
  * so the program appears to move while the GPU always completes frames. */
 #include "capture/replay_debug_int.h"
 #include <stdarg.h>
+#include "isa/isa.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +44,11 @@ int rd_lane_of(const rd_target *t, uint32_t tid)
     uint32_t base = rd_tid_of_lane(t, 0);
     if (tid < base || tid - base >= t->snap.lanes || !(t->snap.live >> (tid - base) & 1)) return -1;
     return (int)(tid - base);
+}
+
+uint32_t rd_pseudo_tid(const rd_target *t)
+{
+    return t->where == RD_START && t->start_tid ? t->start_tid : RD_PSEUDO_TID;
 }
 
 /* ---- replaying ---- */
@@ -169,7 +175,7 @@ static ws_status go_start(rd_target *t)
     if ((st = ws_debug_shadow_capture_memory(t->dbg)) != WS_OK) return rd_fail(t, st, "%s", ws_debug_error(t->dbg));
     t->where = RD_START;
     t->at_call = -1;
-    set_stop(t, RD_PSEUDO_TID, WS_GDB_R_REPLAY_BEGIN);
+    set_stop(t, rd_pseudo_tid(t), WS_GDB_R_REPLAY_BEGIN);
     return WS_OK;
 }
 
@@ -308,6 +314,41 @@ static int same_thread(const ws_shadow_thread *a, const ws_shadow_thread *b)
            !memcmp(&a->thread, &b->thread, sizeof a->thread);
 }
 
+/* The first lane, from the snapshot's own on (position order), of the
+ * snapshot's warp-instruction whose access touches a watched range: its
+ * lane (-1: none), the watch's number (1 + index) in *widx and the first
+ * watched byte in *at; only_own: the snapshot's lane only. The registers are the lanes' before the
+ * instruction, as a load/store trigger sees them. */
+static int watched_access(rd_target *t, uint32_t *widx, uint32_t *at, int only_own)
+{
+    const ws_shadow_state *s = &t->snap;
+    uint8_t b[4] = { 0 };
+    if (!t->nwatches || t->where != RD_STOP || ws_debug_shadow_read(t->dbg, s->lane, s->pc, b, 2) != WS_OK) return -1;
+    if ((b[0] & 3) == 3 && ws_debug_shadow_read(t->dbg, s->lane, s->pc + 2, b + 2, 2) != WS_OK) return -1;
+    ws_inst in;
+    ws_decode((uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24, &in);
+    const uint32_t size = ws_op_mem_bytes(in.op);
+    if (!size) return -1;
+    const ws_op_class c = ws_op_class_of(in.op);
+    const uint8_t rw = c == CLASS_LOAD || in.op == OP_LR_W ? 1 : c == CLASS_STORE || in.op == OP_SC_W ? 2 : 3;
+    for (uint32_t l = s->lane; l < s->lanes && l < 32 && (!only_own || l == s->lane); l++) {
+        if (!(s->group >> l & 1)) continue;
+        const uint64_t a = (uint32_t)(s->regs.x[in.rs1][l] + (uint32_t)in.imm);
+        for (size_t i = 0; i < t->nwatches; i++) {
+            const ws_shadow_watch *v = &t->watches[i].range;
+            const uint64_t lo = v->addr, hi = lo + v->len;
+            if (!(v->rw & rw) || a + size <= lo || a >= hi) continue;
+            if (v->bind && (v->thread.launch != s->launch || memcmp(&v->thread.block, &s->block, sizeof s->block)))
+                continue;
+            if (v->bind == 2 && memcmp(&v->thread.thread, &s->thread[l], sizeof s->thread[l])) continue;
+            *widx = (uint32_t)i + 1;
+            *at = (uint32_t)(a > lo ? a : lo);
+            return (int)l;
+        }
+    }
+    return -1;
+}
+
 /* Forwards: the thread's first instruction after this warp-instruction. */
 static ws_status run_step(rd_target *t, uint32_t tid)
 {
@@ -323,12 +364,42 @@ static ws_status run_step(rd_target *t, uint32_t tid)
         set_stop(t, tid, WS_GDB_R_NONE);
         return WS_OK;
     }
+    /* The instruction the thread is at makes a watched access (the lane's
+     * own, or a later lane's of its warp-instruction): that is the stop,
+     * before the access, as a load/store trigger fires, unless gdb is
+     * stepping off that very event; gdb steps the lane over it and shows
+     * the values (it did not: stepi, next or step over a watched store
+     * passed it silently). */
+    uint32_t widx = 0, at = 0;
+    const int stepped = rd_lane_of(t, tid);
+    const int wl = t->at_call < 0 && !(t->at_hit && t->snap.watch) && stepped >= 0 &&
+                           (t->snap.group >> stepped & 1) && (uint32_t)stepped == t->snap.lane
+                       ? watched_access(t, &widx, &at, 0)
+                       : -1;
+    if (wl >= 0) {
+        t->snap.lane = (uint32_t)wl;
+        t->snap.pos = (t->snap.pos & ~(uint64_t)31) | (uint32_t)wl;
+        t->snap.watch = widx;
+        t->snap.data_addr = at;
+        if ((uint32_t)wl != (uint32_t)stepped) t->focus_count = 0;
+        t->focus = (ws_shadow_thread){ t->snap.launch, t->snap.block, t->snap.thread[wl] };
+        t->have_focus = 1;
+        t->at_hit = 1;
+        t->pending = 0;
+        set_stop(t, rd_tid_of_lane(t, (uint32_t)wl), WS_GDB_R_NONE);
+        hit_reason(t);
+        return WS_OK;
+    }
     /* gdb steps a hit lane off its breakpoint before it continues */
     t->pending = t->at_hit && same_thread(&th, &t->focus);
     t->pending_after = t->snap.pos;
     ws_shadow_arm a = thread_arm(&th);
     a.after = t->snap.pos | 31u;
     a.k = 1;
+    /* gdb steps a lane it stopped for at a watched store over it: the
+     * copy shows that lane's store made, not yet those of the lanes after
+     * it (each is a stop of its own, with its own value, as live) */
+    if (t->pending && t->snap.watch) a.split = t->snap.pos;
     ws_shadow_result res;
     ws_status st = replay(t, &a, &res);
     if (st) return st;
@@ -394,13 +465,45 @@ static ws_status run_reverse_step(rd_target *t, uint32_t tid)
         k = res.nbefore;
     }
     if (!k) return thread_begins(t, &th);
+    /* gdb's step back over a watched access this step reported (below):
+     * no second report */
+    const uint64_t told = t->back_watch_pos, back = t->back_access;
+    t->back_watch_pos = t->back_access = 0;
+    const int from_stop = t->where == RD_STOP && t->at_call < 0;
     ws_shadow_arm a = thread_arm(&th);
     a.k = k;
+    /* stepping back over a watched access reported after it: the copy at
+     * the access shows the stores of the instruction's lanes before this
+     * one made (they accessed first), so each lane's step back shows its
+     * own store undone */
+    if (back && same_thread(&th, &t->focus)) a.split = back, a.split_before = 1;
     ws_shadow_result res;
     if ((st = replay(t, &a, &res)) != WS_OK) return st;
     if (!res.taken) return rd_fail(t, WS_ERR_INTERNAL, "replay diverged: instruction %llu of the thread did not come again",
                                    (unsigned long long)k);
-    return go_snapshot(t, WS_GDB_R_NONE);
+    const uint64_t from_pos = t->snap.pos;
+    if ((st = go_snapshot(t, WS_GDB_R_NONE)) != WS_OK) return st;
+    /* The instruction stepped back over made a watched access (the
+     * thread's own): as reverse-continue does, the access is reported
+     * after it, where the step began, so that gdb's step back over it
+     * shows the value change and ends the command there (reverse-stepi
+     * and reverse-next passed it silently). One more replay. */
+    uint32_t widx = 0, at = 0;
+    if (!from_stop || told == from_pos || watched_access(t, &widx, &at, 1) < 0) return WS_OK;
+    const uint64_t access = t->snap.pos;
+    a = thread_arm(&th);
+    a.k = k + 1;
+    a.split = access;
+    if ((st = replay(t, &a, &res)) != WS_OK) return st;
+    if (!res.taken) return rd_fail(t, WS_ERR_INTERNAL, "replay diverged: instruction %llu of the thread did not come again",
+                                   (unsigned long long)k + 1);
+    if ((st = go_snapshot(t, WS_GDB_R_NONE)) != WS_OK) return st;
+    const int type = t->watches[widx - 1].type;
+    t->stop.reason = type == WS_GDB_WP_WRITE ? WS_GDB_R_WATCH : type == WS_GDB_WP_READ ? WS_GDB_R_RWATCH : WS_GDB_R_AWATCH;
+    t->stop.addr = at;
+    t->back_watch_pos = t->snap.pos;
+    t->back_access = access;
+    return WS_OK;
 }
 
 /* A watched access found going backwards is reported after it, at its
@@ -412,15 +515,22 @@ static ws_status run_reverse_step(rd_target *t, uint32_t tid)
 static ws_status past_access(rd_target *t, uint64_t from, const ws_shadow_arm *again)
 {
     const ws_gdb_stop hit = t->stop;
+    const uint64_t access = t->snap.pos;
     ws_shadow_arm a = thread_arm(&t->focus);
     a.after = t->snap.pos | 31u;
     a.k = 1;
+    a.split = access; /* the stores of the instruction's later lanes not made yet */
     ws_shadow_result res;
     ws_status st = replay(t, &a, &res);
     if (st || !res.taken) return st;
     const ws_shadow_state *s = NULL;
     if ((st = ws_debug_shadow_state(t->dbg, &s)) != WS_OK) return rd_fail(t, st, "%s", ws_debug_error(t->dbg));
-    if (s->pos > from) { /* another thread's position lies between: the access stays the stop */
+    /* another thread's position lies between: the access stays the stop;
+     * but a later lane of the same instruction (where the reverse-continue
+     * began: gdb's step back over that lane's access ended there) does
+     * not count, since the lanes access one after another: the stop is
+     * after this lane's access, with the later lanes' not made yet */
+    if (s->pos > from && (from >> 5) != (access >> 5)) {
         if ((st = replay(t, again, &res)) != WS_OK) return st;
         if (!res.taken) return rd_fail(t, WS_ERR_INTERNAL, "replay diverged: the watched access did not come again");
         if ((st = go_snapshot(t, WS_GDB_R_NONE)) != WS_OK) return st;
@@ -430,6 +540,7 @@ static ws_status past_access(rd_target *t, uint64_t from, const ws_shadow_arm *a
     if ((st = go_snapshot(t, WS_GDB_R_NONE)) != WS_OK) return st;
     t->stop.reason = hit.reason;
     t->stop.addr = hit.addr;
+    t->back_access = access;
     return WS_OK;
 }
 
@@ -469,7 +580,7 @@ static int tell_libraries(rd_target *t)
 {
     if (t->libs_told) return 0;
     t->libs_told = 1;
-    set_stop(t, t->where == RD_STOP ? rd_tid_of_lane(t, t->snap.lane) : RD_PSEUDO_TID, WS_GDB_R_NONE);
+    set_stop(t, t->where == RD_STOP ? rd_tid_of_lane(t, t->snap.lane) : rd_pseudo_tid(t), WS_GDB_R_NONE);
     t->stop.kind = WS_GDB_STOP_LIBRARY;
     return 1;
 }
@@ -478,6 +589,7 @@ ws_status rd_resume(void *tp, const ws_gdb_action *acts, size_t n)
 {
     rd_target *t = tp;
     t->have_stop = 0;
+    t->back_access = t->back_watch_pos = 0;
     if (tell_libraries(t)) return WS_OK;
     for (size_t i = 0; i < n; i++)
         if (acts[i].op == 's') return run_step(t, acts[i].tid);
@@ -490,6 +602,7 @@ ws_status rd_reverse(void *tp, char op, uint32_t tid)
     t->have_stop = 0;
     t->pending = 0;
     if (tell_libraries(t)) return WS_OK;
+    if (op != 's') t->back_access = t->back_watch_pos = 0;
     return op == 's' ? run_reverse_step(t, tid) : run_reverse_continue(t);
 }
 
@@ -497,7 +610,7 @@ ws_status rd_interrupt(void *tp, uint32_t tid)
 {
     (void)tid;
     rd_target *t = tp;
-    if (!t->have_stop) set_stop(t, t->where == RD_STOP ? rd_tid_of_lane(t, t->snap.lane) : RD_PSEUDO_TID, WS_GDB_R_NONE);
+    if (!t->have_stop) set_stop(t, t->where == RD_STOP ? rd_tid_of_lane(t, t->snap.lane) : rd_pseudo_tid(t), WS_GDB_R_NONE);
     return WS_OK;
 }
 
@@ -533,6 +646,18 @@ ws_status rd_init(rd_target *t, ws_replay *r)
     ws_debug_set_observe_only(t->dbg, 1); /* this thread runs the device: nothing may wait for a tool */
     ws_replay_same_launch_ids(r); /* $launch is the same in every replay */
     if ((st = rd_list_modules(t)) != WS_OK) return st;
+    /* the id of the frame start: that of the thread stepi goes to from it
+     * (one replay, the same in every replay) */
+    ws_shadow_arm a = thread_arm(&(ws_shadow_thread){ .launch = 1 });
+    a.k = 1;
+    ws_shadow_result res;
+    const ws_shadow_state *first = NULL;
+    if (replay(t, &a, &res) == WS_OK && res.taken && ws_debug_shadow_state(t->dbg, &first) == WS_OK)
+        t->start_tid = ((first->core * t->cfg.warps_per_core + first->warp) * first->lanes + first->lane) + 2;
+    t->replays = t->replays_identical = 0; /* monitor position counts gdb's replays */
+    t->replay_s = 0;
+    t->stops_early[0] = 0;
+    t->err[0] = 0;
     st = go_start(t);
     t->have_stop = 0;
     return st;

@@ -6,7 +6,7 @@
 #include "device/debug/debug.h"
 #include "gdbstub/gdb_target.h"
 
-#define RD_PSEUDO_TID 1u   /* the frame start / end: no thread is stopped */
+#define RD_PSEUDO_TID 1u   /* the frame end (and start, see start_tid): no thread is stopped */
 
 typedef enum rd_where { RD_START = 0, RD_STOP, RD_END } rd_where;
 
@@ -47,6 +47,13 @@ typedef struct rd_target {
     int pixel, pixel_entry;
     uint32_t px, py, pdraw;
     int libs_told;                  /* gdb heard of the modules (library stop) */
+    /* gdb's id of the frame start: the id the frame's first thread (block
+     * 0, thread 0 of its first launch: where stepi from the start goes)
+     * has at its first instruction, so that stepi ends on the thread gdb
+     * stepped (a stop on another thread is a "signal" to gdb: stepi at the
+     * frame start printed "received signal SIGTRAP"); RD_PSEUDO_TID if the
+     * frame has no such thread */
+    uint32_t start_tid;
     /* The lanes after a breakpoint hit's lane at its warp-instruction come
      * with the next continue, even after gdb's step-over of the hit lane
      * (a single step of that thread, which passes the whole
@@ -54,6 +61,14 @@ typedef struct rd_target {
      * where the continue after such a step starts counting. */
     int at_hit, pending;
     uint64_t pending_after;
+    /* a reverse step found a watched access in the instruction it went
+     * back over and reported it where it began (this position): gdb's
+     * step back over it from here is not reported again */
+    uint64_t back_watch_pos;
+    /* the watched access (its position) such a stop, or reverse-continue's,
+     * was reported after: gdb's step back over it shows the stores of the
+     * lanes before it in that instruction made (0: none) */
+    uint64_t back_access;
     ws_dbg_module *libs;            /* every module the frame has, loaded or not
                                        (images: our copies)                 */
     size_t nlibs;
@@ -81,6 +96,7 @@ extern const ws_gdb_target_ops rd_ops;
 ws_status rd_fail(rd_target *t, ws_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 uint32_t rd_tid_of_lane(const rd_target *t, uint32_t lane);  /* gdb's id of a lane of the copy */
 int rd_lane_of(const rd_target *t, uint32_t tid);            /* the copy's lane behind tid, or -1 */
+uint32_t rd_pseudo_tid(const rd_target *t);                  /* the frame start's or end's id */
 ws_status rd_resume(void *t, const ws_gdb_action *acts, size_t n);
 ws_status rd_reverse(void *t, char op, uint32_t tid);
 ws_status rd_interrupt(void *t, uint32_t tid);

@@ -31,7 +31,7 @@ ws_status rd_threads(void *tp, ws_gdb_thread *out, size_t max, size_t *n)
     size_t k = 0;
     if (t->where != RD_STOP) {
         if (max) {
-            out[0].tid = RD_PSEUDO_TID;
+            out[0].tid = rd_pseudo_tid(t);
             snprintf(out[0].name, sizeof out[0].name, "%s (replay)", t->where == RD_START ? "frame start" : "frame end");
         }
         *n = 1;
@@ -52,7 +52,7 @@ ws_status rd_threads(void *tp, ws_gdb_thread *out, size_t max, size_t *n)
 int rd_thread_alive(void *tp, uint32_t tid)
 {
     rd_target *t = tp;
-    return t->where == RD_STOP ? rd_lane_of(t, tid) >= 0 : tid == RD_PSEUDO_TID;
+    return t->where == RD_STOP ? rd_lane_of(t, tid) >= 0 : tid == rd_pseudo_tid(t);
 }
 
 ws_status rd_read_reg(void *tp, uint32_t tid, uint32_t r, uint32_t *v)
@@ -62,7 +62,7 @@ ws_status rd_read_reg(void *tp, uint32_t tid, uint32_t r, uint32_t *v)
     int l = rd_lane_of(t, tid);
     *v = 0;
     if (l < 0) { /* the frame start or end: nothing runs, zeros keep gdb content */
-        if (t->where == RD_STOP || tid != RD_PSEUDO_TID) return rd_fail(t, WS_ERR_NOT_FOUND, "thread %u is not stopped", tid);
+        if (t->where == RD_STOP || tid != rd_pseudo_tid(t)) return rd_fail(t, WS_ERR_NOT_FOUND, "thread %u is not stopped", tid);
         return WS_OK;
     }
     const ws_shadow_state *s = &t->snap;

@@ -405,8 +405,10 @@ int ws_gdb_bp_cond_true(ws_gdb_dbg *t, const ws_gdb_bp *b, uint32_t hart)
 
 void ws_gdb_trigger_reason(ws_gdb_dbg *t, uint32_t hart, uint32_t pc, ws_gdb_stop *st)
 {
-    uint32_t lane = hart, addr = pc;
-    if (ws_debug_trigger_hit(t->dbg, hart, &lane, &addr) == WS_OK) st->tid = WS_GDB_TID(lane);
+    uint32_t lane = hart, addr = pc, rest = 0, warp = hart / t->cfg.lanes_per_warp;
+    if (ws_debug_trigger_hit_lanes(t->dbg, hart, &lane, &addr, &rest) == WS_OK) st->tid = WS_GDB_TID(lane);
+    t->wp_rest[warp] = rest;
+    t->wp_pc[warp] = pc;
     for (int i = 0; i < WS_GDB_MAX_BP; i++) {
         ws_gdb_bp *b = &t->bps[i];
         if (!ws_gdb_bp_uses_trigger(b)) continue;

@@ -29,8 +29,12 @@ ws_status ws_gdb_dbg_init(ws_gdb_dbg *t, ws_debug *dbg)
     t->regs_ok = calloc(t->cfg.cores * t->cfg.warps_per_core, 1);
     t->want_stop = calloc(t->cfg.cores * t->cfg.warps_per_core, 1);
     t->tell = calloc(t->nharts, 1);
-    if (!t->held || !t->auto_addr || !t->wsel || !t->auto_wait || !t->regs || !t->regs_ok || !t->want_stop ||
+    t->wp_rest = calloc(t->cfg.cores * t->cfg.warps_per_core, sizeof *t->wp_rest);
+    t->wp_pc = calloc(t->cfg.cores * t->cfg.warps_per_core, sizeof *t->wp_pc);
+    if (!t->wp_rest || !t->wp_pc || !t->held || !t->auto_addr || !t->wsel || !t->auto_wait || !t->regs || !t->regs_ok || !t->want_stop ||
         !t->tell || !t->range_wsel) {
+        free(t->wp_rest);
+        free(t->wp_pc);
         free(t->range_wsel);
         free(t->tell);
         free(t->want_stop);
@@ -65,6 +69,9 @@ void ws_gdb_dbg_fini(ws_gdb_dbg *t)
     free(t->auto_wait);
     free(t->want_stop);
     free(t->tell);
+    free(t->wp_rest);
+    free(t->wp_pc);
+    t->wp_rest = t->wp_pc = NULL;
     t->range_wsel = NULL;
     t->want_stop = NULL;
     t->tell = NULL;
@@ -552,12 +559,18 @@ static ws_status dbg_resume(void *tp, const ws_gdb_action *a, size_t n)
                 pt >= 2 && (pt - 2) / t->cfg.lanes_per_warp == warp)
                 exclude |= 1u << ((pt - 2) % t->cfg.lanes_per_warp);
         }
+        /* gdb's step of a lane a data trigger named over its access: the
+         * later lanes touching the watched range sit it out, so the lane's
+         * access is made alone (gdb shows its own value) and the others
+         * meet the trigger next, each a stop of its own */
+        if (t->wp_rest[warp] && t->wp_pc[warp] == l->pc) exclude |= t->wp_rest[warp] & ~(1u << (hart % t->cfg.lanes_per_warp));
         if (t->non_stop) exclude |= held_lanes(t, warp); /* the lanes gdb keeps stopped stay */
         if (!st && exclude) ws_debug_step_exclude(t->dbg, warp, exclude); /* best effort: else the warp steps whole */
         if (st) return st;
         t->step_hart = hart + 1;
         st = select_warps(t, hart + 1);
     }
+    memset(t->wp_rest, 0, nw * sizeof *t->wp_rest); /* one step's worth: a warp resumes past it */
     if (!st && cont_all) st = select_warps(t, 0);
     else if (!st && cont_tid > WS_GDB_PLACEHOLDER_TID) st = select_continued(t, a, n);
     /* All-stop: while the server steps a warp over a breakpoint (taken out
@@ -891,7 +904,22 @@ static void on_halt(ws_gdb_dbg *t, uint32_t hart)
         if (h->cause == WS_DCSR_CAUSE_TRIGGER) ws_gdb_trigger_reason(t, hart, h->pc, &s);
         else s.reason = WS_GDB_R_SWBREAK;
         if (s.reason != WS_GDB_R_HWBREAK && s.reason != WS_GDB_R_SWBREAK) {
-            push(t, &s, 0); /* a data trigger names the lane that accessed */
+            /* a data trigger names the lane that accessed; but all-stop gdb
+             * hears a stop only from the thread it resumed: when it steps
+             * one thread alone (over a breakpoint at the access) and an
+             * earlier lane of its warp is named, the stop is the stepped
+             * thread's, its access the one made, and the lanes after it
+             * still come one by one (the stop went to a thread gdb had
+             * not resumed, and gdb waited for ever) */
+            uint32_t sh = t->step_hart ? t->step_hart - 1 : 0, lpw = t->cfg.lanes_per_warp;
+            if (!t->non_stop && t->step_hart && sh / lpw == warp && s.tid >= 2 && s.tid - 2 < t->nharts &&
+                t->held[s.tid - 2] && !t->held[sh]) {
+                uint32_t named = (s.tid - 2) % lpw, lane = sh % lpw;
+                uint32_t touch = (1u << named) | t->wp_rest[warp];
+                if (lane > named) t->wp_rest[warp] = touch & ~(lane == 31 ? UINT32_MAX : (2u << lane) - 1);
+                s.tid = WS_GDB_TID(sh);
+            }
+            push(t, &s, 0);
             return;
         }
         /* Every lane of the issuing group whose condition holds, one stop

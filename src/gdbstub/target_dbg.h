@@ -93,6 +93,13 @@ typedef struct ws_gdb_dbg {
                                   after the queued stops (a flag, not a
                                   queue entry: a pause of every thread
                                   owes gdb one per live lane)            */
+    uint32_t *wp_rest;         /* per warp: the lanes after the one a data
+                                  trigger named whose accesses touch the
+                                  watched range too; they sit out gdb's
+                                  step of that lane over the access and
+                                  meet the trigger again (one stop per
+                                  lane, in lane order)                  */
+    uint32_t *wp_pc;           /* per warp: the pc of that access        */
     uint32_t step_hart;        /* hart stepped, + 1 (0: none)           */
     uint32_t range_lo, range_hi; /* vCont;r: the step of step_hart goes on
                                   while its pc is in [lo, hi) (hi 0: none) */

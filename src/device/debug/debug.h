@@ -275,6 +275,14 @@ ws_status ws_debug_release(ws_debug *dbg);
  * *lane_hart (may be NULL) the hart of the lane that hit. NOT_FOUND if the
  * warp is not halted on a trigger. */
 ws_status ws_debug_trigger_hit(ws_debug *dbg, uint32_t hart, uint32_t *lane_hart, uint32_t *addr);
+/* The same, and for a load/store trigger *rest (may be NULL): the lanes
+ * of the instruction after the one named whose accesses touch the range
+ * too (a lane mask; 0 for an execute trigger). The named lane is the
+ * first that touches the range (of a store trigger, the first that
+ * stores); stepping it with *rest excluded (ws_debug_step_exclude) makes
+ * its access alone, and the rest meet the trigger again when they run. */
+ws_status ws_debug_trigger_hit_lanes(ws_debug *dbg, uint32_t hart, uint32_t *lane_hart, uint32_t *addr,
+                                     uint32_t *rest);
 
 /* A machine program as the words EVDATA takes; returns how many (at most
  * max are written). */
@@ -379,6 +387,18 @@ typedef struct ws_shadow_arm {
     uint64_t before;             /* result.nbefore/last_before: events < before */
     uint64_t *record;            /* positions of counted events, up to ncap   */
     size_t ncap;
+    /* THREAD, split != 0: the instruction at position split (a lane's
+     * watched store) is shown as made by its lanes up to split's lane
+     * only: in the snapshot, the bytes the later lanes of that
+     * instruction store hold what the instruction's lanes up to that one
+     * left there (unless something stored to them since), as if the lane
+     * had stored alone; each lane of a warp storing to one word then
+     * shows its own value to a debugger stepping it over the store. */
+    uint64_t split;
+    /* ... with split_before: the lanes before split's lane only (a copy
+     * taken at that lane's position, before its own access, going back
+     * over the lanes' stores one at a time) */
+    int split_before;
 } ws_shadow_arm;
 
 typedef struct ws_shadow_result {

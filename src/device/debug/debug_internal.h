@@ -36,8 +36,13 @@ typedef struct dbg_warp {
                             is back at the safe point (ws_dbg_warp_done)   */
     uint32_t pend_lane;
     uint32_t hit_lane, hit_addr;
+    uint32_t hit_rest;   /* load/store trigger: the later lanes of the
+                            instruction that touch the range too       */
     uint64_t skip_instret; /* first instruction after resuming from a
-                              trigger halt: no triggers               */
+                              trigger halt: no execute triggers, and no
+                              load/store triggers if skip_data    */
+    uint8_t hit_exec;    /* the recorded hit is an execute trigger's       */
+    uint8_t skip_data;   /* resumed from a load/store trigger's halt       */
 } dbg_warp;
 
 typedef struct dbg_core {

@@ -126,6 +126,10 @@ static int service_locked(ws_debug *d)
          * one halted for another reason at a trigger's address (all-stop,
          * a step) still meets that trigger. */
         dw->skip_instret = dw->cause == WS_DCSR_CAUSE_TRIGGER ? w->instret + 1 : 0;
+        /* an execute trigger's halt skips execute triggers only: a
+         * load/store trigger on that instruction's access still fires (a
+         * watchpoint on the store a hardware breakpoint stopped at) */
+        dw->skip_data = dw->cause == WS_DCSR_CAUSE_TRIGGER && !(dw->has_hit && dw->hit_exec);
         dw->state = DW_RUN;
         ws_ev_emit(dev, WS_EV_DBG, WS_EV_DBG_RESUME, w->core, w->slot);
         dw->group_halt = 0;

@@ -41,6 +41,11 @@ struct dbg_shadow {
     uint32_t stack_size, stack_slot0, stack_cap;
     uint8_t *shared;
     uint32_t shared_total, shared_lo, shared_cap;
+    /* arm.split: the bytes the split instruction stores (up to 8 per lane):
+     * their value after its lanes up to the split lane (part) and after
+     * all of them (all) */
+    struct split_byte { uint32_t addr; uint8_t pre, part, all; } split[WS_MAX_LANES * 8];
+    size_t nsplit;
 };
 
 static int dim_eq(ws_dim3 a, ws_dim3 b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
@@ -134,6 +139,7 @@ ws_status ws_debug_shadow_arm(ws_debug *d, const ws_shadow_arm *arm)
     s->trap_all = 0;
     memset(&s->res, 0, sizeof s->res);
     s->have_state = s->have_mem = 0;
+    s->nsplit = 0;
     s->armed = d->shadow_armed = 1;
     invalidate_all(d->dev);
 out:
@@ -268,6 +274,92 @@ static void snapshot(ws_debug *d, ws_warp *w, uint32_t g, uint32_t pc, uint32_t 
     s->res.taken = 1;
 }
 
+static int mem_access(unsigned op, uint32_t *size, uint8_t *rw);
+
+/* The snapshot's copy of the byte at addr (global memory, the block's
+ * shared memory, a lane's stack), or NULL. */
+static uint8_t *snap_byte(struct dbg_shadow *s, uint32_t addr)
+{
+    if (addr >= WS_GLOBAL_BASE && addr - WS_GLOBAL_BASE < s->gsize) return s->global + (addr - WS_GLOBAL_BASE);
+    if (addr >= WS_SHARED_BASE && addr < WS_SHARED_END && addr - WS_SHARED_BASE - s->shared_lo < s->shared_total)
+        return s->shared + (addr - WS_SHARED_BASE - s->shared_lo);
+    if (addr >= WS_STACK_BASE && addr < WS_STACK_END && s->stack_size) {
+        uint32_t slot = (addr - WS_STACK_BASE) / s->stack_size;
+        if (slot >= s->stack_slot0 && slot - s->stack_slot0 < s->st.lanes && (s->st.live >> (slot - s->stack_slot0) & 1))
+            return s->stacks + (size_t)(slot - s->stack_slot0) * s->stack_size + (addr - WS_STACK_BASE) % s->stack_size;
+    }
+    return NULL;
+}
+
+static struct split_byte *split_at(struct dbg_shadow *s, uint32_t addr)
+{
+    for (size_t i = 0; i < s->nsplit; i++)
+        if (s->split[i].addr == addr) return &s->split[i];
+    return NULL;
+}
+
+/* arm.split's instruction, about to run (registers and memory as before
+ * it): run its stores lane by lane on a copy of the bytes they touch, in
+ * lane order as the device does, and keep each byte's value after the
+ * split lane and after the last. Plain stores, store-conditional,
+ * compare-and-swap and the AMOs; a lane whose access would fault stores
+ * nothing, nor do the lanes after it. */
+static void split_record(struct dbg_shadow *s, ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g,
+                         uint32_t pc, int upto)
+{
+    const unsigned op = in ? in->op & ~WS_INST_TRAP : 0;
+    uint32_t size = 0;
+    uint8_t rw = 0;
+    s->nsplit = 0;
+    if (!in || !mem_access(op, &size, &rw) || !(rw & 2) || size > 8) return;
+    uint8_t cur[WS_MAX_LANES * 8];
+    for (uint32_t m = g; m; m &= m - 1) {
+        const uint32_t l = (uint32_t)__builtin_ctz(m), a = w->x[in->rs1][l] + (uint32_t)in->imm;
+        const uint8_t *mem = ws_lane_xlate(dev, w, l, pc, a, size, 0, 0);
+        if (!mem) break;
+        uint8_t old[8], nv[8];
+        for (uint32_t b = 0; b < size; b++) {
+            struct split_byte *e = split_at(s, a + b);
+            if (!e) {
+                if (s->nsplit >= sizeof s->split / sizeof *s->split) return;
+                e = &s->split[s->nsplit];
+                e->addr = a + b;
+                e->pre = e->part = mem[b]; /* as before the instruction until a lane up to `upto` stores */
+                cur[s->nsplit++] = mem[b];
+            }
+            old[b] = cur[e - s->split];
+        }
+        uint32_t o = 0, o2 = 0, v = in->rs2 ? w->x[in->rs2][l] : 0, v2 = in->rs2 ? w->x[in->rs2 + 1][l] : 0;
+        memcpy(&o, old, 4 < size ? 4 : size);
+        if (size == 8) memcpy(&o2, old + 4, 4);
+        const uint32_t rd = in->rd ? w->x[in->rd][l] : 0, rd2 = in->rd ? w->x[in->rd + 1][l] : 0;
+        int store = 1;
+        switch (op) {
+        case OP_FSW: v = w->f[in->rs2][l]; break;
+        case OP_SC_W: store = (w->resv_valid >> l & 1) && w->resv_addr[l] == a && o == w->resv_val[l]; break;
+        case OP_AMOCAS_W: store = o == rd; break;
+        case OP_AMOCAS_D: store = o == rd && o2 == rd2; break;
+        case OP_AMOADD_W: v = o + v; break;
+        case OP_AMOXOR_W: v = o ^ v; break;
+        case OP_AMOAND_W: v = o & v; break;
+        case OP_AMOOR_W: v = o | v; break;
+        case OP_AMOMIN_W: v = (int32_t)o < (int32_t)v ? o : v; break;
+        case OP_AMOMAX_W: v = (int32_t)o > (int32_t)v ? o : v; break;
+        case OP_AMOMINU_W: v = o < v ? o : v; break;
+        case OP_AMOMAXU_W: v = o > v ? o : v; break;
+        default: break; /* sb, sh, sw, amoswap: the register's value */
+        }
+        if (store) {
+            memcpy(nv, &v, 4);
+            memcpy(nv + 4, &v2, 4);
+            for (uint32_t b = 0; b < size; b++) cur[split_at(s, a + b) - s->split] = nv[b];
+        }
+        if ((int)l <= upto)
+            for (size_t i = 0; i < s->nsplit; i++) s->split[i].part = cur[i];
+    }
+    for (size_t i = 0; i < s->nsplit; i++) s->split[i].all = cur[i];
+}
+
 /* One counted event at pos (watch: 1 + the watched range a data event
  * hit, at data_addr; 0 for an instruction event). */
 static void event(ws_debug *d, ws_warp *w, uint32_t g, uint32_t pc, uint32_t lane, uint64_t pos, uint32_t watch,
@@ -285,6 +377,13 @@ static void event(ws_debug *d, ws_warp *w, uint32_t g, uint32_t pc, uint32_t lan
         snapshot(d, w, g, pc, lane, pos);
         s->st.watch = watch;
         s->st.data_addr = data_addr;
+        /* arm.split: the later lanes' stores not made yet (where nothing
+         * has stored since) */
+        const int at_split = (pos >> 5) == (s->a.split >> 5); /* the copy is before that instruction */
+        for (size_t i = 0; s->have_mem && s->a.split && pos > (s->a.split & ~(uint64_t)31) && i < s->nsplit; i++) {
+            uint8_t *p = snap_byte(s, s->split[i].addr);
+            if (p && *p == (at_split ? s->split[i].pre : s->split[i].all)) *p = s->split[i].part;
+        }
     }
 }
 
@@ -344,6 +443,8 @@ void dbg_shadow_exec(ws_debug *d, ws_warp *w, const ws_inst *in, uint32_t g, uin
     if (s->a.mode == WS_SHADOW_THREAD) {
         if (pc == WS_RETIRE_ADDR) return; /* retiring is not an instruction of the thread */
         if (!s->trap_all || !dim_eq(w->block->idx, s->a.thread.block)) return;
+        if (s->a.split && WS_SHADOW_POS(s->launch, winst, 0) == (s->a.split & ~(uint64_t)31))
+            split_record(s, d->dev, w, in, g, pc, (int)WS_SHADOW_POS_LANE(s->a.split) - (s->a.split_before ? 1 : 0));
         for (uint32_t m = g; m; m &= m - 1) {
             uint32_t l = (uint32_t)__builtin_ctz(m);
             if (lane_is(s, w, l, &s->a.thread)) {

@@ -162,6 +162,8 @@ int ws_dbg_exec_hit(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, u
     if (hit) {
         dw->has_hit = 1;
         dw->hit_lane = (uint32_t)__builtin_ctz(fire);
+        dw->hit_rest = 0;
+        dw->hit_exec = 1;
         dw->hit_addr = pc;
         dw->pend_cause = WS_DCSR_CAUSE_TRIGGER;
         dw->pend_lane = dw->hit_lane;
@@ -212,7 +214,7 @@ int ws_dbg_data_hit(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, u
         atomic_load(&d->observe_only))
         return 0;
     dbg_warp *dw = &d->w[dbg_widx(d, w)];
-    if (w->instret == dw->skip_instret) return 0;
+    if (w->instret == dw->skip_instret && dw->skip_data) return 0;
     const uint32_t *base = w->x[in->rs1], imm = (uint32_t)in->imm;
     uint32_t amin = UINT32_MAX, amax = 0;
     for (uint32_t m = g; m; m &= m - 1) {
@@ -239,28 +241,34 @@ int ws_dbg_data_hit(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, u
         }
         if (!match || lo > hi) continue;
         if (amax + (size - 1) < lo || amin > hi) continue; /* warp-wide: no overlap */
-        /* The lane named is the one whose access the debugger then sees:
-         * a load's first lane, but for a store the last lane that writes
-         * the range, since lanes store in ascending order and memory keeps
-         * the last lane's value (naming the first would pair lane 0 with
-         * lane 31's value when a whole warp stores to one address). A
-         * compare-and-swap or store-conditional stores only where it
-         * succeeds: the last such lane, else the first (nothing stored). */
+        /* The lanes whose access touches the range, reported one at a time
+         * in lane order, the order in which they access memory: the lane
+         * named is the first of them (for a store trigger the first that
+         * stores: a compare-and-swap or store-conditional stores only
+         * where it succeeds; the first touching lane if none will), and
+         * the later ones are recorded (hit_rest) so that a debugger can
+         * step the named lane alone over the access, see its own value,
+         * and meet the trigger again for the rest. Naming one lane for
+         * the whole instruction hid the other lanes' accesses (a whole
+         * warp storing to one word: a condition on the thread could never
+         * hold). */
         int store_trig = (rw & 2) != 0;
         for (uint32_t j = i; j <= last; j++) store_trig &= (c->tdata1[j] & MC_STORE) != 0;
-        uint32_t stores = store_trig ? storing_lanes(dev, w, in, g) : 0;
+        uint32_t touch = 0;
         for (uint32_t m = g; m; m &= m - 1) {
             uint32_t l = (uint32_t)__builtin_ctz(m), a = base[l] + imm;
-            if (a + (size - 1) >= lo && a <= hi) {
-                if (hit && !(stores >> l & 1)) continue;
-                for (uint32_t j = i; j <= last; j++) c->tdata1[j] |= MC_HIT;
-                dw->has_hit = 1;
-                dw->hit_lane = l;
-                dw->hit_addr = a < lo ? lo : a; /* a watched byte: where the debugger looks */
-                hit = 1;
-                if (!store_trig) break;
-            }
+            if (a + (size - 1) >= lo && a <= hi) touch |= 1u << l;
         }
+        if (!touch) continue;
+        uint32_t stores = store_trig ? storing_lanes(dev, w, in, g) & touch : 0;
+        uint32_t l = (uint32_t)__builtin_ctz(stores ? stores : touch), a = base[l] + imm;
+        for (uint32_t j = i; j <= last; j++) c->tdata1[j] |= MC_HIT;
+        dw->has_hit = 1;
+        dw->hit_lane = l;
+        dw->hit_rest = touch & ~(l == 31 ? UINT32_MAX : (2u << l) - 1);
+        dw->hit_exec = 0;
+        dw->hit_addr = a < lo ? lo : a; /* a watched byte: where the debugger looks */
+        hit = 1;
     }
     if (hit) {
         dw->pend_cause = WS_DCSR_CAUSE_TRIGGER;
@@ -271,6 +279,12 @@ int ws_dbg_data_hit(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, u
 }
 
 ws_status ws_debug_trigger_hit(ws_debug *d, uint32_t hart, uint32_t *lane_hart, uint32_t *addr)
+{
+    return ws_debug_trigger_hit_lanes(d, hart, lane_hart, addr, NULL);
+}
+
+ws_status ws_debug_trigger_hit_lanes(ws_debug *d, uint32_t hart, uint32_t *lane_hart, uint32_t *addr,
+                                     uint32_t *rest)
 {
     if (!d || !addr) return WS_ERR_INVALID_ARG;
     pthread_mutex_lock(&d->mu);
@@ -283,6 +297,7 @@ ws_status ws_debug_trigger_hit(ws_debug *d, uint32_t hart, uint32_t *lane_hart, 
         else {
             *addr = dw->hit_addr;
             if (lane_hart) *lane_hart = hart / d->lanes * d->lanes + dw->hit_lane;
+            if (rest) *rest = dw->hit_rest;
         }
     }
     pthread_mutex_unlock(&d->mu);

@@ -5,9 +5,11 @@
 # lane 1's swap succeeds too, adding 1 << 33; then lane 2, 3, ...). The
 # stop must name that lane: thread 1 with 8589934592, thread 2 with
 # 25769803776, thread 3 with 51539607552. atomicAdd_i (amoadd.w) adds for
-# every lane: the last lane, 31, with 32. Before 2026-11-27 the stops
-# named lane 0 every time (a failed swap stores nothing; the first lane
-# was named), and after the first fix for stores, lane 31.
+# every lane, each lane's addition a stop of its own: with a condition on
+# lane 31, its addition from 31 to 32. Before 2026-11-27 the stops named
+# lane 0 every time (a failed swap stores nothing; the first lane was
+# named), and after the first fix for stores, lane 31 only (a condition
+# on any other lane never held).
 # mode: collide
 set breakpoint pending on
 break cas_turns
@@ -22,6 +24,7 @@ print $thread_x
 continue
 print $thread_x
 delete 2
+condition 3 $thread_x == 31
 continue
 print $thread_x
 delete
@@ -37,6 +40,7 @@ continue
 # expect-gdb: \$3 = 3
 # expect-gdb: thread \(31,0,0\) [^"]*" hit Hardware watchpoint 3: -location \*count
 # expect-gdb: \$4 = 31
+# expect-gdb: Old value = 31$
 # expect-gdb: New value = 32$
 # expect-gdb: exited normally
 # expect-app: result ok
