@@ -43,6 +43,18 @@ run dump "$ws" replay --dump-after 16 --out "$work/dump" "$work/g.wscap"
 run dump9 "$ws" replay --dump-after 9 --out "$work/dump9" "$work/g.wscap"
 [ "$rc" = 0 ] && [ -s "$work/dump9/call9-target0.png" ] && grep -q "call 10 ws_gfx_present: .*$fault" "$work/dump9.out" ||
   fail "--dump-after 9 (inside the faulting frame)"
+# the mesh view: the faulting draw still shows its vertices (its fragments
+# faulted), the draw the program's device discarded has none, frame 3's draw
+# is reached past the fault
+run mesh8 "$ws" replay --mesh 8 "$work/g.wscap"
+[ "$rc" = 0 ] && grep -q "6 vertex invocations" "$work/mesh8.out" && grep -q "the frame failed at this draw, after its vertices: .*$fault" "$work/mesh8.out" ||
+  fail "--mesh 8 (the draw whose fragments fault)"
+run mesh9 "$ws" replay --mesh 9 "$work/g.wscap"
+[ "$rc" = 1 ] && grep -q "mesh view: the frame stopped before the draw's vertices were shaded" "$work/mesh9.out" ||
+  fail "--mesh 9 (discarded by the program's device)"
+run mesh14 "$ws" replay --mesh 14 "$work/g.wscap"
+[ "$rc" = 0 ] && grep -q "6 vertex invocations" "$work/mesh14.out" && ! grep -q "frame failed" "$work/mesh14.out" ||
+  fail "--mesh 14 (frame 3, past the fault)"
 run html "$ws" replay --html "$work/report" "$work/g.wscap"
 [ "$rc" = 0 ] && grep -q "and the replay went on" "$work/report/index.html" || fail "--html"
 
