@@ -69,6 +69,13 @@ static const ws_inst *decode_into(ws_device *dev, ws_inst *in, uint32_t pc)
     }
     ws_inst d;
     ws_decode(bits, &d);
+    if (bits == WS_HINT_FAR_BRANCH && executable(&dev->mem, pc + 4) && executable(&dev->mem, pc + 11)) {
+        uint32_t b, j; /* the branch and jump it stands before (isa.h): one branch, 12 bytes */
+        memcpy(&b, ws_mem_global_ptr(&dev->mem, pc + 4), 4);
+        memcpy(&j, ws_mem_global_ptr(&dev->mem, pc + 8), 4);
+        ws_inst far;
+        if (ws_decode_far_branch(b, j, &far)) d = far;
+    }
     if (dev->debug) ws_dbg_decoded(dev, pc, &d); /* marks execute-trigger PCs */
     /* rd in both files (stores and branches add a harmless extra bit) */
     uint32_t rd = d.op == OP_ECALL ? UINT32_MAX : 1u << (d.rd & 31);

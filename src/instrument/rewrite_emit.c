@@ -260,9 +260,10 @@ static void emit_control(rw_ctx *c, out *o, const rw_inst *x, uint32_t target)
     if (x->form == 0 && x->in.len == 2) put16(o, rv_cb_imm((uint16_t)x->in.raw, off));
     else if (x->form == 0) put32(o, rv_b_imm(x->in.raw, off));
     else if (x->form == 1) put32(o, rv_b_imm(base | f3 << 12, off));
-    else {
+    else { /* the device runs the three as the original branch (isa.h) */
+        put32(o, WS_HINT_FAR_BRANCH);
         put32(o, rv_b_imm(base | (f3 ^ 1) << 12, 8));
-        put32(o, jal(ZERO, off - 4));
+        put32(o, jal(ZERO, off - 8));
     }
     (void)c;
 }

@@ -1,7 +1,8 @@
 /* Where everything goes: the helpers first, then each original instruction
  * with the inserted code before it, in the original order; a branch whose target
- * moved out of reach is widened (RVC to 32-bit) or lengthened (inverted
- * branch over a jal) until the layout is stable. Every other loadable
+ * moved out of reach is widened (RVC to 32-bit) or lengthened (the
+ * far-branch hint, then an inverted branch over a jal: isa.h) until the
+ * layout is stable. Every other loadable
  * address moves by whole pages. */
 #include "instrument/rewrite_int.h"
 
@@ -51,7 +52,7 @@ static int is_cond_branch(const rw_inst *x) { return x->in.op >= OP_BEQ && x->in
 static uint32_t size_of(const rw_inst *x)
 {
     if (x->form == 0) return x->in.len;
-    return x->form == 1 ? 4 : 8;
+    return x->form == 1 ? 4 : 12; /* long: far-branch hint, inverted branch, jal (isa.h) */
 }
 
 /* Does the offset fit the instruction's current form? */
@@ -59,7 +60,7 @@ static int fits(const rw_inst *x, int32_t off)
 {
     int32_t lim;
     if (x->in.op == OP_JAL) lim = x->form == 0 && x->in.len == 2 ? 2048 : 1 << 20;
-    else if (x->form == 2) lim = 1 << 20;
+    else if (x->form == 2) lim = 1 << 20, off -= 8; /* the jal sits 8 bytes on */
     else lim = x->form == 0 && x->in.len == 2 ? 256 : 4096;
     return off >= -lim && off < lim;
 }
