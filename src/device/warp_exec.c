@@ -458,7 +458,7 @@ ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t
 
     for (; n < budget; n++) {
         if (!w->group && !ws_simt_select(dev, w)) { result = WARP_IDLE; break; }
-        if (fast && !w->sticky) {
+        if (fast && !w->sticky && !w->held_to) {
             uint32_t k = 0;
             int r = ws_fast_run(dev, w, st, budget - n, &k);
             n += k;
@@ -684,6 +684,15 @@ ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t
         if (live_g != g || !live_g) { /* some lanes retired */
             if (live_g) ws_simt_leave_group(w);
             w->group = 0;
+            continue;
+        }
+        /* After a hold hint that a group ran above other lanes (the guard
+         * sent it ahead), no decision until its instruction has run. */
+        if (w->held_to) {
+            if (pc != w->held_to) continue;
+            w->held_to = 0;
+        } else if (in->op == OP_SLTI && rd == 0 && pc > w->other_min_pc && ws_hint_hold(in->raw) >= 0) {
+            w->held_to = npc + (uint32_t)ws_hint_hold(in->raw);
             continue;
         }
         /* A loop turn: a taken branch, or a jump that does not link, to a

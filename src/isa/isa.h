@@ -97,6 +97,22 @@ int ws_disasm(const ws_inst *in, uint32_t pc, char *buf, size_t size);
  * branch with offset +8 and a 32-bit `jal zero` (then the hint is a no-op). */
 int ws_decode_far_branch(uint32_t branch, uint32_t jump, ws_inst *out);
 
+/* The hold hint: `slti zero, tp, N` (N = 0..2047), another custom HINT. It
+ * says that the N bytes after it are code inserted ahead of the
+ * instruction they lead to (the tracer's rewriter puts it first in the
+ * code it inserts at a block's head). A group that runs it above other
+ * lanes of its warp (only one the starvation guard sent ahead can) makes
+ * no scheduling decision until it has run that instruction: it does not
+ * stop for reaching their PC, so when its guard turn has ended it still
+ * runs the block's first original instruction before it yields, as it
+ * does without the inserted code (docs/device.md). Below them, or alone,
+ * the hint is a no-op: nothing in the inserted code stops such a group. */
+static inline int ws_hint_hold(uint32_t raw)
+{
+    return (raw & 0x800FFFFFu) == 0x00022013u ? (int)(raw >> 20) : -1; /* bytes held, or -1 */
+}
+#define WS_HINT_HOLD(n) (0x00022013u | (uint32_t)(n) << 20)
+
 /* ABI register names: ws_reg_name(10) == "a0", ws_freg_name(10) == "fa0". */
 const char *ws_reg_name(unsigned r);
 const char *ws_freg_name(unsigned r);
