@@ -8,7 +8,10 @@
 
 void ws_code_invalidate(ws_device *dev, uint32_t addr, uint32_t n)
 {
-    for (uint32_t a = addr & ~1u; a < addr + n; a += 2) {
+    /* (from 8 bytes before: a far-branch hint's entry holds the branch
+     * and jump after it, warp_exec.c) */
+    uint32_t from = addr >= WS_GLOBAL_BASE + 8 ? addr - 8 : WS_GLOBAL_BASE;
+    for (uint32_t a = from & ~1u; a < addr + n; a += 2) {
         uint32_t idx = (a - WS_GLOBAL_BASE) >> 12;
         if (idx < dev->ncode_pages && dev->code_pages[idx])
             memset(&dev->code_pages[idx][(a & 0xFFFu) >> 1], 0, sizeof(ws_inst));

@@ -72,6 +72,9 @@ typedef struct ws_warp {
 #define WS_STARVE_LIMIT 256u       /* ... until another group gets a turn   */
     uint8_t diverged;              /* split since its lanes last ran as one  */
     uint32_t sticky;               /* loop turns left to the guard's group   */
+    uint32_t held_to;              /* a hold hint ran: no scheduling decision
+                                      before the instruction at this PC has
+                                      (isa.h, WS_HINT_HOLD); 0: none      */
     /* Decoded-instruction page cache for the current code page. */
     uint32_t code_page_addr;
     ws_inst *code_page;

@@ -63,6 +63,7 @@ int ws_simt_select(ws_device *dev, ws_warp *w)
     if (lowest == UINT32_MAX) lowest = 0; /* only reachable if a PC is 0 */
     uint32_t pc = lowest;
     w->sticky = 0; /* a guard's turn ends with its group (it diverged, waits or exited) */
+    w->held_to = 0; /* so does a hold hint's */
     if (w->starve >= WS_STARVE_LIMIT) {
         /* Guard: give the next group above the starving one a turn. */
         uint32_t next = next_pc_above(w, runnable, prev_pc);

@@ -285,7 +285,7 @@ static inline int engine_run(ws_device *dev, ws_warp *w, uint32_t n, uint32_t *d
 {
     *done = 0;
     if (dev->cfg.engine || (dev->debug && ws_dbg_attached(dev)) || dev->events || !w->group ||
-        w->group_pc == WS_RETIRE_ADDR || w->sticky)
+        w->group_pc == WS_RETIRE_ADDR || w->sticky || w->held_to)
         return 0;
     ws_launch_stats *st = dev->par_active ? &dev->cores[w->core].part : &dev->current->stats;
     const uint64_t instret0 = w->instret;

@@ -69,6 +69,13 @@ static const ws_inst *decode_into(ws_device *dev, ws_inst *in, uint32_t pc)
     }
     ws_inst d;
     ws_decode(bits, &d);
+    if (bits == WS_HINT_FAR_BRANCH && executable(&dev->mem, pc + 4) && executable(&dev->mem, pc + 11)) {
+        uint32_t b, j; /* the branch and jump it stands before (isa.h): one branch, 12 bytes */
+        memcpy(&b, ws_mem_global_ptr(&dev->mem, pc + 4), 4);
+        memcpy(&j, ws_mem_global_ptr(&dev->mem, pc + 8), 4);
+        ws_inst far;
+        if (ws_decode_far_branch(b, j, &far)) d = far;
+    }
     if (dev->debug) ws_dbg_decoded(dev, pc, &d); /* marks execute-trigger PCs */
     /* rd in both files (stores and branches add a harmless extra bit) */
     uint32_t rd = d.op == OP_ECALL ? UINT32_MAX : 1u << (d.rd & 31);
@@ -451,7 +458,7 @@ ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t
 
     for (; n < budget; n++) {
         if (!w->group && !ws_simt_select(dev, w)) { result = WARP_IDLE; break; }
-        if (fast && !w->sticky) {
+        if (fast && !w->sticky && !w->held_to) {
             uint32_t k = 0;
             int r = ws_fast_run(dev, w, st, budget - n, &k);
             n += k;
@@ -677,6 +684,15 @@ ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t
         if (live_g != g || !live_g) { /* some lanes retired */
             if (live_g) ws_simt_leave_group(w);
             w->group = 0;
+            continue;
+        }
+        /* After a hold hint that a group ran above other lanes (the guard
+         * sent it ahead), no decision until its instruction has run. */
+        if (w->held_to) {
+            if (pc != w->held_to) continue;
+            w->held_to = 0;
+        } else if (in->op == OP_SLTI && rd == 0 && pc > w->other_min_pc && ws_hint_hold(in->raw) >= 0) {
+            w->held_to = npc + (uint32_t)ws_hint_hold(in->raw);
             continue;
         }
         /* A loop turn: a taken branch, or a jump that does not link, to a

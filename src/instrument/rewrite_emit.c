@@ -186,11 +186,13 @@ static struct value_helper *value_helper_for(const rw_ctx *c, const rw_inst *x)
 static void emit_inserted(rw_ctx *c, out *o, const rw_inst *x)
 {
     wsi_module_info *info = c->info;
+    /* rewrite_layout.c: a block's inserted code starts with the hold hint */
+    if (x->in.op != OP_ILLEGAL && x->leader && o->at < x->new_addr) put32(o, WS_HINT_HOLD(x->new_addr - o->at - 4));
     if (c->mode == WSI_COUNT) {
         /* Counters are 64-bit, low word first. With WSI_WIDE_COUNTS the one
          * lane whose add wraps a low word (it read all ones and added 1)
          * carries into the high word; without, the high words stay 0 and a
-         * block entry costs three instructions (the tracer re-counts with
+         * block entry costs three instructions and the hold hint (the tracer re-counts with
          * wide counters when a launch ran long enough to wrap one). */
         const uint32_t at = c->ctl_addr + WSI_CTL_HEADER + WSI_CTL_COUNTER_SIZE * (uint32_t)x->block;
         const int wide = (c->flags & WSI_WIDE_COUNTS) != 0;
@@ -224,8 +226,6 @@ static void emit_inserted(rw_ctx *c, out *o, const rw_inst *x)
         }
         return;
     }
-    /* rw_lead_nop: a no-op on gp, which the helper calls clobber anyway */
-    if (x->in.op != OP_ILLEGAL && x->leader && o->at < x->new_addr) put32(o, addi(GP, GP, 0));
     if (x->ep == 2) put_call(o, c->gid_helper);
     if (c->flags & WSI_CUSTOM) {
         if (rw_custom_at_block(c, x)) put_call(o, c->bb_stub[x->block]);
@@ -260,9 +260,10 @@ static void emit_control(rw_ctx *c, out *o, const rw_inst *x, uint32_t target)
     if (x->form == 0 && x->in.len == 2) put16(o, rv_cb_imm((uint16_t)x->in.raw, off));
     else if (x->form == 0) put32(o, rv_b_imm(x->in.raw, off));
     else if (x->form == 1) put32(o, rv_b_imm(base | f3 << 12, off));
-    else {
+    else { /* the device runs the three as the original branch (isa.h) */
+        put32(o, WS_HINT_FAR_BRANCH);
         put32(o, rv_b_imm(base | (f3 ^ 1) << 12, 8));
-        put32(o, jal(ZERO, off - 4));
+        put32(o, jal(ZERO, off - 8));
     }
     (void)c;
 }

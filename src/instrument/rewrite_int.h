@@ -35,7 +35,8 @@ typedef struct rw_inst {
     ws_inst in;
     uint8_t leader;        /* a basic block starts here                    */
     uint8_t form;          /* control flow: 0 as is, 1 widened (RVC to 32-bit),
-                              2 long (inverted branch over a jal)          */
+                              2 long (far-branch hint, inverted branch
+                              over a jal: WS_HINT_FAR_BRANCH)             */
     uint8_t mem;           /* wsi_mem_kind or 0                            */
     uint8_t terminator;    /* ends its block                              */
     uint8_t ep;            /* entered from elsewhere: 1 a symbol or code pointer,

@@ -1,22 +1,25 @@
 /* Where everything goes: the helpers first, then each original instruction
  * with the inserted code before it, in the original order; a branch whose target
- * moved out of reach is widened (RVC to 32-bit) or lengthened (inverted
- * branch over a jal) until the layout is stable. Every other loadable
+ * moved out of reach is widened (RVC to 32-bit) or lengthened (the
+ * far-branch hint, then an inverted branch over a jal: isa.h) until the
+ * layout is stable. Every other loadable
  * address moves by whole pages. */
 #include "instrument/rewrite_int.h"
 
-enum { INLINE_CALL = 4, COUNT_SEQ = 12, COUNT_WIDE_SEQ = 32, SET_TP = 4, LEAD_NOP = 4 };
+enum { INLINE_CALL = 4, COUNT_SEQ = 12, COUNT_WIDE_SEQ = 32, SET_TP = 4, HOLD_HINT = 4 };
 
-/* A block whose inserted code calls a helper starts with a no-op (mv gp,
- * gp: the roundtrip test knows inserted code by gp and tp). A group
- * that the starvation guard let run above the others stops one instruction
- * after its last loop turn, at the head of a block (device.md): there the
- * nop keeps it from entering the helper (which sits below every group, so
- * it would run all of it and write its records) before the lanes that
- * join it there, as the counting pass's inline first instruction does. */
-static int rw_lead_nop(const rw_inst *x, uint32_t calls) { return x->leader && calls; }
-
-static uint32_t inserted(const rw_ctx *c, const rw_inst *x)
+/* Code inserted at a block's head starts with the hold hint (`slti zero,
+ * tp, N`: isa.h; the roundtrip test knows inserted code by gp and tp). A
+ * group that the starvation guard let run above the others stops one
+ * instruction after its last loop turn, at the head of a block
+ * (device.md); the hint makes that one instruction the block's first
+ * original one, with all the code inserted before it, as without the
+ * inserted code. (Before 2026-11-27 the group stopped after the first
+ * inserted instruction, a no-op in the recording pass, and the lanes that
+ * joined it there ran the block's first instruction together with it,
+ * where the launch ran it in two groups: a ws_active_mask() or ws_ballot()
+ * there gave another value.) */
+static uint32_t body(const rw_ctx *c, const rw_inst *x)
 {
     if (x->in.op == OP_ILLEGAL) return 0;
     if (c->mode == WSI_COUNT)
@@ -31,7 +34,13 @@ static uint32_t inserted(const rw_ctx *c, const rw_inst *x)
     else
         calls = (x->ep == 2 ? INLINE_CALL : 0) + (x->leader && !(c->flags & WSI_NO_BLOCKS) ? INLINE_CALL : 0) +
                 (x->mem ? INLINE_CALL : 0);
-    return calls + (rw_lead_nop(x, calls) ? LEAD_NOP : 0);
+    return calls;
+}
+
+static uint32_t inserted(const rw_ctx *c, const rw_inst *x)
+{
+    const uint32_t n = body(c, x);
+    return n + (n && x->leader ? HOLD_HINT : 0);
 }
 
 
@@ -51,7 +60,7 @@ static int is_cond_branch(const rw_inst *x) { return x->in.op >= OP_BEQ && x->in
 static uint32_t size_of(const rw_inst *x)
 {
     if (x->form == 0) return x->in.len;
-    return x->form == 1 ? 4 : 8;
+    return x->form == 1 ? 4 : 12; /* long: far-branch hint, inverted branch, jal (isa.h) */
 }
 
 /* Does the offset fit the instruction's current form? */
@@ -59,7 +68,7 @@ static int fits(const rw_inst *x, int32_t off)
 {
     int32_t lim;
     if (x->in.op == OP_JAL) lim = x->form == 0 && x->in.len == 2 ? 2048 : 1 << 20;
-    else if (x->form == 2) lim = 1 << 20;
+    else if (x->form == 2) lim = 1 << 20, off -= 8; /* the jal sits 8 bytes on */
     else lim = x->form == 0 && x->in.len == 2 ? 256 : 4096;
     return off >= -lim && off < lim;
 }

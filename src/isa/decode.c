@@ -445,3 +445,23 @@ ws_op_class ws_op_class_of(ws_op op)
     if (op == OP_BAR) return CLASS_BARRIER;
     return CLASS_SIMT;
 }
+
+int ws_decode_far_branch(uint32_t branch, uint32_t jump, ws_inst *out)
+{
+    ws_inst b, j;
+    ws_decode(branch, &b);
+    ws_decode(jump, &j);
+    if (b.len != 4 || b.op < OP_BEQ || b.op > OP_BGEU || b.imm != 8 || j.len != 4 || j.op != OP_JAL || j.rd != 0)
+        return 0;
+    static const uint16_t inverse[] = { [OP_BEQ - OP_BEQ] = OP_BNE, [OP_BNE - OP_BEQ] = OP_BEQ,
+                                        [OP_BLT - OP_BEQ] = OP_BGE, [OP_BGE - OP_BEQ] = OP_BLT,
+                                        [OP_BLTU - OP_BEQ] = OP_BGEU, [OP_BGEU - OP_BEQ] = OP_BLTU };
+    memset(out, 0, sizeof *out);
+    out->op = inverse[b.op - OP_BEQ];
+    out->rs1 = b.rs1;
+    out->rs2 = b.rs2;
+    out->imm = 8 + j.imm; /* from the hint: the jump sits 8 bytes after it */
+    out->len = 12;
+    out->raw = WS_HINT_FAR_BRANCH;
+    return 1;
+}

@@ -51,7 +51,8 @@ typedef enum ws_op_class {
 typedef struct ws_inst {
     uint16_t op;      /* ws_op */
     uint8_t  rd, rs1, rs2, rs3;
-    uint8_t  len;     /* 2 (compressed) or 4; 0 only for OP_ILLEGAL of unknown length */
+    uint8_t  len;     /* 2 (compressed) or 4; 0 only for OP_ILLEGAL of unknown length;
+                         12 for the device's far branch (WS_HINT_FAR_BRANCH) */
     uint8_t  rm;      /* float rounding-mode field */
     int32_t  imm;     /* sign-extended immediate; CSR number for CSR ops */
     uint32_t raw;     /* the instruction bits as fetched (16 or 32 bits) */
@@ -79,6 +80,38 @@ const char *ws_op_name(ws_op op);
  * targets printed as absolute addresses computed from pc). Returns the
  * number of characters written (snprintf semantics). */
 int ws_disasm(const ws_inst *in, uint32_t pc, char *buf, size_t size);
+
+/* The far-branch hint: `slti zero, gp, 0x6b2`, a RISC-V HINT (SLTI with
+ * rd = x0 is reserved for custom hints, a no-op anywhere else). The
+ * tracer's rewriter puts it before a conditional branch that no longer
+ * reaches its target, which it writes as an inverted branch over a jump:
+ *     slti zero, gp, 0x6b2 ; b<inverse> rs1, rs2, +8 ; jal zero, TARGET
+ * The device runs the three as the one branch they stand for (`b<cond>
+ * rs1, rs2, TARGET`, 12 bytes long): lanes that branch go to TARGET, the
+ * others to the instruction after the jump, and the SIMT scheduler sees
+ * one branch, so it groups lanes as it would at the original branch
+ * (docs/device.md). */
+#define WS_HINT_FAR_BRANCH 0x6b21a013u
+/* The branch a far-branch hint stands for, from the 32 bits of each of the
+ * two instructions after the hint; 0 if they are not a 32-bit conditional
+ * branch with offset +8 and a 32-bit `jal zero` (then the hint is a no-op). */
+int ws_decode_far_branch(uint32_t branch, uint32_t jump, ws_inst *out);
+
+/* The hold hint: `slti zero, tp, N` (N = 0..2047), another custom HINT. It
+ * says that the N bytes after it are code inserted ahead of the
+ * instruction they lead to (the tracer's rewriter puts it first in the
+ * code it inserts at a block's head). A group that runs it above other
+ * lanes of its warp (only one the starvation guard sent ahead can) makes
+ * no scheduling decision until it has run that instruction: it does not
+ * stop for reaching their PC, so when its guard turn has ended it still
+ * runs the block's first original instruction before it yields, as it
+ * does without the inserted code (docs/device.md). Below them, or alone,
+ * the hint is a no-op: nothing in the inserted code stops such a group. */
+static inline int ws_hint_hold(uint32_t raw)
+{
+    return (raw & 0x800FFFFFu) == 0x00022013u ? (int)(raw >> 20) : -1; /* bytes held, or -1 */
+}
+#define WS_HINT_HOLD(n) (0x00022013u | (uint32_t)(n) << 20)
 
 /* ABI register names: ws_reg_name(10) == "a0", ws_freg_name(10) == "fa0". */
 const char *ws_reg_name(unsigned r);
