@@ -41,7 +41,9 @@ int ws_timing_params_load(ws_timing_params *p, const char *path, char *err, size
  * numbers: 0..31 integer, 32..63 float; 0 = none (x0 never waits). */
 typedef struct ws_op_timing {
     uint8_t src[3], dst;
-    uint8_t more;                     /* more_src / more_dst are not all 0      */
+    uint8_t more;                     /* 0: more_src / more_dst are all 0; 1:
+                                         amocas.d; 2: an ecall (its service
+                                         refines them: ws_op_timing_ecall)     */
     uint8_t more_src[2], more_dst[3]; /* further registers read; written (and
                                          read: write after write): amocas.d's
                                          second registers of its pairs, an

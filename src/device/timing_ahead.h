@@ -171,7 +171,7 @@ static inline __attribute__((always_inline)) int run_ahead(ws_device *dev, ws_ti
             }
             if (x->pc == WS_RETIRE_ADDR || !x->in) break; /* retire or fetch fault: the loop */
             op_timing(T, c, x->pc, x->in, &x->op);
-            if ((x->op.mem || (x->in->op & ~WS_INST_TRAP) == OP_ECALL) && pend) {
+            if ((x->op.mem | x->op.more) && pend) {
                 /* its address, or its service (a7): the registers now */
                 if ((fault = run_n(dev, w, pend))) break;
                 pend = 0;

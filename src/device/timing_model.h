@@ -237,13 +237,13 @@ static inline void prefetch_lanes(const ws_memory *m, const uint32_t *base, uint
 static inline void note_peeked(const ws_device *dev, const ws_timing *T, const ws_warp *w, twarp *x, uint64_t t)
 {
     x->peeked = 1;
-    if (x->op.unit == WS_UNIT_MIO && x->group && (x->in->op & ~WS_INST_TRAP) == OP_ECALL)
-        ws_op_timing_ecall(w->x[17][__builtin_ctz(x->group)], &x->op);
     if (x->op.mem) {
         const uint32_t *base = w->x[x->in->rs1], imm = (uint32_t)x->in->imm;
         if (region_of(base[__builtin_ctz(x->group)] + imm) == REG_SHARED) x->op.unit = WS_UNIT_MIO;
         else prefetch_lanes(&dev->mem, base, imm, x->group);
     }
+    if (__builtin_expect(x->op.more == 2, 0) && x->group) /* an ecall: its registers by its service (a7) */
+        ws_op_timing_ecall(w->x[17][__builtin_ctz(x->group)], &x->op);
     /* (register 0, "none", is never pending: its ready cycle stays 0) */
     const uint8_t regs[4] = { x->op.src[0], x->op.src[1], x->op.src[2], x->op.dst };
     uint64_t worst = 0;

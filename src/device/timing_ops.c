@@ -46,7 +46,7 @@ void ws_op_timing_of(const ws_inst *in, ws_op_timing *o)
         break;
     case OP_ECALL: /* write(a0, a1, a2) / exit: a7 selects (ws_op_timing_ecall refines it) */
         o->src[0] = 10; o->src[1] = 12; o->src[2] = 17; o->dst = 10; o->unit = WS_UNIT_MIO;
-        o->more_src[0] = 11; o->more = 1; break;
+        o->more_src[0] = 11; o->more = 2; break;
     case OP_CSRRW: case OP_CSRRS: case OP_CSRRC:
         o->src[0] = r1; o->dst = rd; o->unit = WS_UNIT_MIO; break;
     case OP_CSRRWI: case OP_CSRRSI: case OP_CSRRCI: o->dst = rd; o->unit = WS_UNIT_MIO; break;
@@ -93,7 +93,6 @@ void ws_op_timing_ecall(uint32_t service, ws_op_timing *o)
         o->src[0] = 10; o->src[1] = F(10); o->src[2] = 17;
         o->more_src[0] = F(11); o->more_src[1] = service == WS_ECALL_TEX_LOD ? F(12) : 0;
         o->dst = F(10); o->more_dst[0] = F(11); o->more_dst[1] = F(12); o->more_dst[2] = F(13);
-        o->more = 1;
         break;
     case WS_ECALL_ASSERT: /* expr, file, line, function */
         o->more_src[1] = 13;

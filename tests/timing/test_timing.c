@@ -489,7 +489,7 @@ static void test_ecall_operands(void)
     ws_op_timing o;
     ws_op_timing_of(&in, &o);
     CHECK(o.unit == WS_UNIT_MIO && o.dst == 10 && o.src[0] == 10 && o.src[1] == 12 && o.src[2] == 17 &&
-          o.more && o.more_src[0] == 11);
+          o.more == 2 && o.more_src[0] == 11);
     ws_op_timing_ecall(WS_ECALL_TEX, &o);
     CHECK(o.src[0] == 10 && o.src[1] == 32 + 10 && o.src[2] == 17 && o.more_src[0] == 32 + 11 && !o.more_src[1]);
     CHECK(o.dst == 32 + 10 && o.more_dst[0] == 32 + 11 && o.more_dst[1] == 32 + 12 && o.more_dst[2] == 32 + 13);
