@@ -21,6 +21,7 @@
 #include <unistd.h>
 #include "warpscope/warpscope.h"
 #include "work.h"
+#include "../../tests/rss.h"
 
 static double now(void)
 {
@@ -164,15 +165,6 @@ static double time_qemu(const char *qemu, const char *dir, int work, unsigned ex
     return best;
 }
 
-static long rss_kib(void)
-{
-    long pages = 0, resident = 0;
-    FILE *f = fopen("/proc/self/statm", "r");
-    if (f && fscanf(f, "%ld %ld", &pages, &resident) != 2) resident = 0;
-    if (f) fclose(f);
-    return resident * (sysconf(_SC_PAGESIZE) / 1024);
-}
-
 int main(int argc, char **argv)
 {
     if (argc < 3) { fprintf(stderr, "usage: ws_bench DIR QEMU [--json FILE]\n"); return 2; }
@@ -181,7 +173,7 @@ int main(int argc, char **argv)
     char path[4096];
     snprintf(path, sizeof path, "%s/device_kernels.elf", dir);
 
-    long rss0 = rss_kib();
+    long rss0 = ws_rss_kib();
     double t0 = now();
     ws_device *dev;
     ws_module *mod;
@@ -195,12 +187,12 @@ int main(int argc, char **argv)
     /* memory per resident thread: every lane touches 1 KiB of its stack */
     uint32_t lanes = cfg.cores * cfg.warps_per_core * cfg.lanes_per_warp;
     ws_addr tout;
-    long rss1 = rss_kib();
+    long rss1 = ws_rss_kib();
     if (ws_malloc(dev, lanes * 4, &tout)) die(dev, "malloc");
     ws_arg ta = WS_ARG_PTR(tout);
     if (ws_launch(dev, ktouch, WS_DIM3(lanes / 256, 1, 1), WS_DIM3(256, 1, 1), 0, &ta, 1) || ws_synchronize(dev))
         die(dev, "touch_stack");
-    long rss2 = rss_kib();
+    long rss2 = ws_rss_kib();
 
     /* empty launches */
     enum { EMPTY = 2000 };

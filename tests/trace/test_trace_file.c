@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "instrument/trace_file.h"
+#include "../rss.h"
 
 static int failures, checks;
 
@@ -246,23 +247,13 @@ static void large(const char *dir)
     remove(a);
 }
 
-/* Resident set size now, in KiB. */
-static long rss_kib(void)
-{
-    long pages = 0, resident = 0;
-    FILE *f = fopen("/proc/self/statm", "r");
-    if (f && fscanf(f, "%ld %ld", &pages, &resident) != 2) resident = 0;
-    if (f) fclose(f);
-    return resident * (sysconf(_SC_PAGESIZE) / 1024);
-}
-
 /* Read `path` in a child: 0 when the records are t's and the reader's
  * memory grew by less than the records plus half the compressed file. */
 static int read_in_child(const char *path, const ws_trace *t, uint64_t raw_kib, uint64_t z_kib)
 {
     pid_t pid = fork();
     if (pid == 0) {
-        long before = rss_kib();
+        long before = ws_rss_kib();
         ws_trace *r = NULL;
         char err[512];
         int ok = ws_trace_read(path, &r, err, sizeof err) == WS_OK && r && r->nlaunches == 1 &&
