@@ -112,12 +112,11 @@ static const char *format_name(ws_gfx_format f)
 
 static uint32_t format_floats(ws_gfx_format f) { return f == WS_GFX_UNORM8X4 ? 4 : (uint32_t)f; }
 
-/* One number in a column of 11 characters (%g: exact enough to compare,
- * short enough to read). */
+/* One number in a column of 11 characters, to six significant digits (the
+ * exact floats are in ws_mesh_view); a shader's NaN prints as nan. */
 static void cell(FILE *out, float v)
 {
-    if (isnan(v)) fprintf(out, " %10s", "-");
-    else fprintf(out, " %10.6g", v);
+    fprintf(out, " %10.6g", v);
 }
 
 void ws_replay_mesh_print(const ws_mesh_view *v, uint64_t rows, FILE *out)
@@ -162,7 +161,10 @@ void ws_replay_mesh_print(const ws_mesh_view *v, uint64_t rows, FILE *out)
         fprintf(out, "  %6" PRIu64 " %10u %5u", i, m->vertex[i], m->instance[i]);
         for (uint32_t k = 0; k < m->vin_floats; k++) cell(out, m->in[i * m->vin_floats + k]);
         for (uint32_t k = 0; k < m->vout_floats; k++) cell(out, m->out[i * m->vout_floats + k]);
-        for (uint32_t k = 0; k < 3; k++) cell(out, m->window[i * 3 + k]);
+        for (uint32_t k = 0; k < 3; k++) { /* NaN here: w <= 0, no window position */
+            if (isnan(m->window[i * 3 + k])) fprintf(out, " %10s", "-");
+            else cell(out, m->window[i * 3 + k]);
+        }
         fputc('\n', out);
     }
     if (n < m->n) fprintf(out, "  (%" PRIu64 " of %" PRIu64 " invocations shown)\n", n, m->n);

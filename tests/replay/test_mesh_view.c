@@ -63,6 +63,31 @@ static void check_draw(ws_replay *r, uint64_t call, uint32_t first, uint32_t cou
     ws_mesh_view_free(&v);
 }
 
+/* The table by hand: a shader's NaN prints as nan, a vertex with no
+ * window position (w <= 0) shows - there. */
+static void check_nan_cells(void)
+{
+    float in[1] = { 1 }, out[4] = { NAN, 0, 0, -1 }, win[3] = { NAN, NAN, NAN };
+    uint32_t vertex = 7, instance = 0;
+    ws_mesh_view v;
+    memset(&v, 0, sizeof v);
+    v.mesh.n = 1, v.mesh.count = 1, v.mesh.instances = 1, v.mesh.nattributes = 1, v.mesh.format[0] = WS_GFX_FLOAT1;
+    v.mesh.vin_floats = 1, v.mesh.vout_floats = 4;
+    v.mesh.vertex = &vertex, v.mesh.instance = &instance, v.mesh.in = in, v.mesh.out = out, v.mesh.window = win;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    ws_replay_mesh_print(&v, UINT64_MAX, f);
+    fclose(f);
+    const char *row = text ? strstr(text, "\n       0 ") : NULL;
+    CHECK(row != NULL);
+    if (row) {
+        CHECK_STR_CONTAINS(row, "nan");
+        CHECK_STR_CONTAINS(row, "         -          -          -\n");
+    }
+    free(text);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) { fprintf(stderr, "usage: test_mesh_view gfx_shaders.elf WORKDIR\n"); return 2; }
@@ -97,5 +122,6 @@ int main(int argc, char **argv)
     CHECK(ws_replay_parse_mesh("-1", &call, &rows, err, sizeof err) == WS_ERR_INVALID_ARG);
     CHECK(ws_replay_parse_mesh("3x", &call, &rows, err, sizeof err) == WS_ERR_INVALID_ARG);
     ws_replay_close(r);
+    check_nan_cells();
     return TEST_SUMMARY();
 }
