@@ -9,6 +9,15 @@
 
 struct ws_kernel;
 
+/* A vertex attribute format: the floats the vertex fetch packs for it (a
+ * unorm8x4 becomes four 0..1 floats), and its name in messages. */
+static inline uint32_t ws_gfx_format_floats(ws_gfx_format f) { return f == WS_GFX_UNORM8X4 ? 4 : (uint32_t)f; }
+static inline const char *ws_gfx_format_name(ws_gfx_format f)
+{
+    static const char *const names[] = { "?", "float", "float2", "float3", "float4", "unorm8x4" };
+    return (unsigned)f < sizeof names / sizeof names[0] ? names[f] : "?";
+}
+
 /* A texture as the texture unit sees it: RGBA8 levels packed one after
  * another in one device allocation. */
 #define WS_GFX_MAX_LEVELS 14

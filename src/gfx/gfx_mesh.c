@@ -7,7 +7,7 @@
 #include "gfx/gfx_int.h"
 #include "gfx/gfx_mesh.h"
 
-static void drop(ws_gfx_mesh *m)
+void ws_gfx_mesh_free(ws_gfx_mesh *m)
 {
     free(m->vertex);
     free(m->instance);
@@ -17,12 +17,39 @@ static void drop(ws_gfx_mesh *m)
     memset(m, 0, sizeof *m);
 }
 
+/* Room for m's n invocations in m's arrays (the fields say how many
+ * floats); -1 when out of host memory. */
+static int alloc_arrays(ws_gfx_mesh *m)
+{
+    m->vertex = malloc(m->n * sizeof *m->vertex + 1);
+    m->instance = malloc(m->n * sizeof *m->instance + 1);
+    m->in = malloc(m->n * m->vin_floats * sizeof *m->in + 1);
+    m->out = malloc(m->n * m->vout_floats * sizeof *m->out + 1);
+    m->window = malloc(m->n * 3 * sizeof *m->window + 1);
+    return m->vertex && m->instance && m->in && m->out && m->window ? 0 : -1;
+}
+
+int ws_gfx_mesh_copy(const ws_gfx_mesh *m, ws_gfx_mesh *dst)
+{
+    *dst = *m;
+    if (alloc_arrays(dst)) {
+        ws_gfx_mesh_free(dst);
+        return -1;
+    }
+    memcpy(dst->vertex, m->vertex, m->n * sizeof *m->vertex);
+    memcpy(dst->instance, m->instance, m->n * sizeof *m->instance);
+    memcpy(dst->in, m->in, m->n * m->vin_floats * sizeof *m->in);
+    memcpy(dst->out, m->out, m->n * m->vout_floats * sizeof *m->out);
+    memcpy(dst->window, m->window, m->n * 3 * sizeof *m->window);
+    return 0;
+}
+
 ws_status ws_gfx_mesh_arm(ws_device *dev)
 {
     if (!dev) return WS_ERR_INVALID_ARG;
     ws_gfx_device *g = gfx_hw(dev);
     if (!g) return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "vertex probe: out of host memory");
-    if (g->mesh) drop(g->mesh);
+    if (g->mesh) ws_gfx_mesh_free(g->mesh);
     else if (!(g->mesh = calloc(1, sizeof *g->mesh)))
         return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "vertex probe: out of host memory");
     return WS_OK;
@@ -32,7 +59,7 @@ ws_status ws_gfx_mesh_disarm(ws_device *dev)
 {
     if (!dev) return WS_ERR_INVALID_ARG;
     if (dev->gfx && dev->gfx->mesh) {
-        drop(dev->gfx->mesh);
+        ws_gfx_mesh_free(dev->gfx->mesh);
         free(dev->gfx->mesh);
         dev->gfx->mesh = NULL;
     }
@@ -57,7 +84,7 @@ void gfx_mesh_record(gfx_draw *d, uint64_t n, const float *in, const float *out,
     ws_gfx_mesh *m = d->dev->gfx->mesh;
     const ws_gfx_cmd *c = d->cmd;
     const ws_gfx_pipeline_hw *p = &d->st->pipe;
-    drop(m);
+    ws_gfx_mesh_free(m);
     m->valid = 1;
     m->draw_id = c->draw_id;
     snprintf(m->shader, sizeof m->shader, "%s", p->vs.name ? p->vs.name : "?");
@@ -67,14 +94,9 @@ void gfx_mesh_record(gfx_draw *d, uint64_t n, const float *in, const float *out,
     m->nattributes = p->desc.nattributes;
     for (uint32_t a = 0; a < m->nattributes; a++) m->format[a] = p->desc.attributes[a].format;
     m->vin_floats = p->vin_floats, m->vout_floats = p->vout_floats, m->n = n;
-    m->vertex = malloc(n * sizeof *m->vertex);
-    m->instance = malloc(n * sizeof *m->instance);
-    m->in = malloc(n * p->vin_floats * sizeof *m->in + 1);
-    m->out = malloc(n * p->vout_floats * sizeof *m->out + 1);
-    m->window = malloc(n * 3 * sizeof *m->window);
-    if (!m->vertex || !m->instance || !m->in || !m->out || !m->window) {
+    if (alloc_arrays(m)) {
         const uint64_t id = m->draw_id;
-        drop(m);
+        ws_gfx_mesh_free(m);
         m->lost = 1, m->draw_id = id, m->n = n;
         return;
     }

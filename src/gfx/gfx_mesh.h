@@ -35,4 +35,8 @@ ws_status ws_gfx_mesh_disarm(ws_device *dev);
  * the device runs more work or the probe is disarmed. Not armed, or no draw
  * shaded vertices since arming: an error. */
 ws_status ws_gfx_mesh_read(ws_device *dev, const ws_gfx_mesh **m);
+/* A copy of m that owns its arrays (-1: out of host memory, dst freed), and
+ * freeing one (its arrays; every field zero after). */
+int ws_gfx_mesh_copy(const ws_gfx_mesh *m, ws_gfx_mesh *dst);
+void ws_gfx_mesh_free(ws_gfx_mesh *m);
 #endif

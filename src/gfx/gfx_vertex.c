@@ -99,7 +99,7 @@ ws_status gfx_vertex_stage(gfx_draw *d, uint64_t *ninv_out, const float **vout)
                                  at->binding, d->st->vbuf[at->binding].size);
             }
             convert(at->format, vb[at->binding] + off, rec);
-            rec += at->format == WS_GFX_UNORM8X4 ? 4 : (uint32_t)at->format;
+            rec += ws_gfx_format_floats(at->format);
         }
         sys[i * 4] = (uint32_t)vid;
         sys[i * 4 + 1] = inst;

@@ -14,10 +14,6 @@
 #include "runtime/gfx_api.h"
 #include "runtime/runtime.h"
 
-static const char *const format_name[] = { "?", "float", "float2", "float3", "float4", "unorm8x4" };
-
-static uint32_t format_floats(ws_gfx_format f) { return f == WS_GFX_UNORM8X4 ? 4 : (uint32_t)f; }
-
 static ws_status check_layout(ws_device *dev, const ws_gfx_pipeline_desc *d, uint32_t *floats)
 {
     if (d->nattributes > WS_GFX_MAX_ATTRIBUTES || d->nbindings > WS_GFX_MAX_BINDINGS)
@@ -32,7 +28,7 @@ static ws_status check_layout(ws_device *dev, const ws_gfx_pipeline_desc *d, uin
         if (a->format < WS_GFX_FLOAT1 || a->format > WS_GFX_UNORM8X4)
             return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_gfx_pipeline_create: attribute %u has an invalid "
                                 "format %d", i, (int)a->format);
-        *floats += format_floats(a->format);
+        *floats += ws_gfx_format_floats(a->format);
     }
     if ((unsigned)d->topology > WS_GFX_TRIANGLE_STRIP || (unsigned)d->cull > WS_GFX_CULL_FRONT ||
         (unsigned)d->front_face > WS_GFX_CW || (unsigned)d->depth_compare > WS_GFX_ALWAYS ||
@@ -48,7 +44,7 @@ static void describe_layout(const ws_gfx_pipeline_desc *d, char *buf, size_t len
     size_t n = 0;
     buf[0] = 0;
     for (uint32_t i = 0; i < d->nattributes && n < len; i++)
-        n += (size_t)snprintf(buf + n, len - n, "%s%u (%s)", i ? ", " : "", i, format_name[d->attributes[i].format]);
+        n += (size_t)snprintf(buf + n, len - n, "%s%u (%s)", i ? ", " : "", i, ws_gfx_format_name(d->attributes[i].format));
 }
 
 static ws_status check_pointer(ws_device *dev, const ws_kernel *k, uint32_t i, const char *role)
