@@ -5,28 +5,22 @@
  * synchronises the device each time, which changes no result. */
 #include "capture/replay_pixel.h"
 #include "capture/replay_tool.h"
-#include "device/number_text.h"
-#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 ws_status ws_replay_parse_element(const char *text, ws_addr *addr, uint32_t *size, char *err, size_t errlen)
 {
-    char *end = NULL;
-    errno = 0;
-    unsigned long long a = text ? strtoull(text, &end, ws_number_base(text)) : 0;
-    unsigned long long s = 4;
-    if (!text || end == text || text[0] == '-' || errno || a > UINT32_MAX || (*end && *end != ':'))
+    unsigned long long a = 0, s = 4;
+    int has_size = 0;
+    const int bad = rt_parse_pair(text, &a, &s, &has_size);
+    if (bad == 1 || a > UINT32_MAX)
         return rt_fail(err, errlen, WS_ERR_INVALID_ARG, "--element: expected ADDR[:SIZE] (a device address such as "
                     "0x10000040, size in bytes), got \"%s\"", text ? text : "");
-    if (*end == ':') {
-        const char *t = end + 1;
-        s = strtoull(t, &end, ws_number_base(t));
-        if (end == t || *end || *t == '-' || errno || s == 0 || s > WS_ELEMENT_MAX_SIZE)
-            return rt_fail(err, errlen, WS_ERR_INVALID_ARG, "--element: the size must be 1..%u bytes, got \"%s\"",
-                        WS_ELEMENT_MAX_SIZE, text);
-    }
+    if (!has_size) s = 4;
+    if (bad == 2 || s == 0 || s > WS_ELEMENT_MAX_SIZE)
+        return rt_fail(err, errlen, WS_ERR_INVALID_ARG, "--element: the size must be 1..%u bytes, got \"%s\"",
+                    WS_ELEMENT_MAX_SIZE, text);
     if (a + s > (unsigned long long)UINT32_MAX + 1)
         return rt_fail(err, errlen, WS_ERR_INVALID_ARG, "--element: %s runs past the end of the address space", text);
     *addr = (ws_addr)a;

@@ -1,8 +1,7 @@
 /* The mesh view (replay_mesh.h). */
 #include "capture/replay_mesh.h"
 #include "capture/replay_tool.h"
-#include "device/number_text.h"
-#include <errno.h>
+#include "gfx/gfx.h"
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -10,39 +9,24 @@
 
 ws_status ws_replay_parse_mesh(const char *text, uint64_t *call, uint64_t *rows, char *err, size_t errlen)
 {
-    char *end = NULL;
-    errno = 0;
-    unsigned long long c = text ? strtoull(text, &end, ws_number_base(text)) : 0, n = UINT64_MAX;
-    if (!text || end == text || text[0] == '-' || errno || (*end && *end != ':'))
+    unsigned long long c = 0, n = UINT64_MAX;
+    int has_rows = 0;
+    const int bad = rt_parse_pair(text, &c, &n, &has_rows);
+    if (bad == 1)
         return rt_fail(err, errlen, WS_ERR_INVALID_ARG, "--mesh: expected CALL[:ROWS] (a draw call's index, as --list "
                        "numbers them; at most ROWS vertices), got \"%s\"", text ? text : "");
-    if (*end == ':') {
-        const char *t = end + 1;
-        n = strtoull(t, &end, ws_number_base(t));
-        if (end == t || *end || *t == '-' || errno || n == 0)
-            return rt_fail(err, errlen, WS_ERR_INVALID_ARG, "--mesh: ROWS must be a whole number from 1, got \"%s\"", text);
-    }
+    if (bad == 2 || (has_rows && n == 0))
+        return rt_fail(err, errlen, WS_ERR_INVALID_ARG, "--mesh: ROWS must be a whole number from 1, got \"%s\"", text);
     *call = c;
-    *rows = n;
+    *rows = has_rows ? n : UINT64_MAX;
     return WS_OK;
 }
 
 void ws_mesh_view_free(ws_mesh_view *v)
 {
     if (!v) return;
-    free(v->mesh.vertex);
-    free(v->mesh.instance);
-    free(v->mesh.in);
-    free(v->mesh.out);
-    free(v->mesh.window);
+    ws_gfx_mesh_free(&v->mesh);
     memset(v, 0, sizeof *v);
-}
-
-static void *dup_array(const void *p, size_t bytes)
-{
-    void *q = malloc(bytes ? bytes : 1);
-    if (q && bytes) memcpy(q, p, bytes);
-    return q;
 }
 
 ws_status ws_replay_mesh_collect(ws_replay *r, uint64_t call, ws_mesh_view *out, char *err, size_t errlen)
@@ -87,15 +71,8 @@ ws_status ws_replay_mesh_collect(ws_replay *r, uint64_t call, ws_mesh_view *out,
     if (m) {
         out->call = call;
         snprintf(out->call_text, sizeof out->call_text, "%s", ci.text);
-        out->mesh = *m;
-        ws_gfx_mesh *c = &out->mesh;
-        c->vertex = dup_array(m->vertex, m->n * sizeof *m->vertex);
-        c->instance = dup_array(m->instance, m->n * sizeof *m->instance);
-        c->in = dup_array(m->in, m->n * m->vin_floats * sizeof *m->in);
-        c->out = dup_array(m->out, m->n * m->vout_floats * sizeof *m->out);
-        c->window = dup_array(m->window, m->n * 3 * sizeof *m->window);
         if (ws_gfx_last_draw_stats(dev, &out->stats) != WS_OK) memset(&out->stats, 0, sizeof out->stats);
-        if (!c->vertex || !c->instance || !c->in || !c->out || !c->window) {
+        if (ws_gfx_mesh_copy(m, &out->mesh) != 0) {
             ws_mesh_view_free(out);
             st = rt_fail(err, errlen, WS_ERR_OUT_OF_MEMORY, "mesh view: out of host memory");
         }
@@ -103,14 +80,6 @@ ws_status ws_replay_mesh_collect(ws_replay *r, uint64_t call, ws_mesh_view *out,
     ws_gfx_mesh_disarm(dev);
     return st;
 }
-
-static const char *format_name(ws_gfx_format f)
-{
-    static const char *const names[] = { "?", "float", "float2", "float3", "float4", "unorm8x4" };
-    return (unsigned)f < sizeof names / sizeof names[0] ? names[f] : "?";
-}
-
-static uint32_t format_floats(ws_gfx_format f) { return f == WS_GFX_UNORM8X4 ? 4 : (uint32_t)f; }
 
 /* One number in a column of 11 characters, to six significant digits (the
  * exact floats are in ws_mesh_view); a shader's NaN prints as nan. */
@@ -131,7 +100,7 @@ void ws_replay_mesh_print(const ws_mesh_view *v, uint64_t rows, FILE *out)
             m->count, m->count == 1 ? "ex" : "ices", m->instances, m->instances == 1 ? "" : "s",
             m->indexed ? ", indexed" : "");
     if (!m->nattributes) fprintf(out, " none");
-    for (uint32_t a = 0; a < m->nattributes; a++) fprintf(out, "%s in%u %s", a ? "," : "", a, format_name(m->format[a]));
+    for (uint32_t a = 0; a < m->nattributes; a++) fprintf(out, "%s in%u %s", a ? "," : "", a, ws_gfx_format_name(m->format[a]));
     fprintf(out, "; outputs: position and %u varying%s\n", m->vout_floats - 4, m->vout_floats - 4 == 1 ? "" : "s");
     fprintf(out, "  primitives: %" PRIu64 " in, %" PRIu64 " clipped, %" PRIu64 " culled, %" PRIu64 " invalid, %" PRIu64
                  " rasterized\n", s->primitives_in, s->primitives_clipped, s->primitives_culled, s->primitives_invalid,
@@ -140,7 +109,7 @@ void ws_replay_mesh_print(const ws_mesh_view *v, uint64_t rows, FILE *out)
     fprintf(out, "  %6s %10s %5s", "#", "vertex", "inst");
     static const char comp[] = "xyzw";
     for (uint32_t a = 0; a < m->nattributes; a++)
-        for (uint32_t k = 0; k < format_floats(m->format[a]); k++) {
+        for (uint32_t k = 0; k < ws_gfx_format_floats(m->format[a]); k++) {
             char h[16];
             snprintf(h, sizeof h, "in%u.%c", a, comp[k]);
             fprintf(out, " %10s", h);
