@@ -268,7 +268,8 @@ static inline __attribute__((always_inline)) int issue(ws_device *dev, ws_timing
                 kind = WS_STATE_LONG_SCOREBOARD;
                 if (tc && ws_trace_event(tc, c, t, WS_TRACE_ON_GMEM_REQ)) T->cs[c].pending++;
             }
-            if (!o->dst) x->store_done = max64(x->store_done, ready);
+            /* Stores and atomics write memory: the warp drains until they complete. */
+            if (!o->dst || o->mem == 2) x->store_done = max64(x->store_done, ready);
             x->mem_done = max64(x->mem_done, ready);
         } else if (o->unit == WS_UNIT_MIO) {
             T->cs[c].mio_free = max64(T->cs[c].mio_free, t) + 1;

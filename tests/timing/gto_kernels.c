@@ -91,3 +91,16 @@ WS_KERNEL void ecall_waits_a1(unsigned *p)
                      ".option pop\n"
                      : "+r"(a0_) : : "a1", "a2", "a3", "a7", "memory");
 }
+
+/* A warp's last memory write drains before the launch ends (test_timing's
+ * atomic_drain): an atomic whose old value goes unused (rd a1 is never
+ * read) writes memory as a store does. */
+#define LAST_WRITE_KERNEL(name, body)                                                          \
+    WS_KERNEL void name(unsigned *p)                                                           \
+    {                                                                                          \
+        register unsigned *a0_ __asm__("a0") = p;                                              \
+        __asm__ volatile(".option push\n.option norvc\nli a2, 1\n" body ".option pop\n"        \
+                         : : "r"(a0_) : "a1", "a2", "memory");                                 \
+    }
+LAST_WRITE_KERNEL(last_store, "sw a2, 0(a0)\n")
+LAST_WRITE_KERNEL(last_atomic, "amoadd.w a1, a2, (a0)\n")

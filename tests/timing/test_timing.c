@@ -476,6 +476,31 @@ static void test_cas_pairs(void)
     ws_device_close(t.dev);
 }
 
+/* A launch ends only when its warps' last memory writes have completed:
+ * an atomic whose old value is never read drains like a store (both wait
+ * out the memory latency in `drain`). */
+static void test_atomic_drain(void)
+{
+    tdev t;
+    if (tdev_open(&t, gto_elf, "mode=timing, cores=1")) { CHECK(0); return; }
+    ws_addr p;
+    CHECK(ws_malloc(t.dev, 16, &p) == WS_OK && ws_memset(t.dev, p, 0, 16) == WS_OK);
+    ws_arg a[] = { WS_ARG_PTR(p) };
+    ws_timing_counters store, atomic;
+    run_counted(&t, "last_store", WS_DIM3(1, 1, 1), WS_DIM3(32, 1, 1), a, 1, &store);
+    run_counted(&t, "last_atomic", WS_DIM3(1, 1, 1), WS_DIM3(32, 1, 1), a, 1, &atomic);
+    printf("last write: store %llu cycles (%llu drain), atomic %llu (%llu drain)\n",
+           (unsigned long long)store.cycles, (unsigned long long)store.state_cycles[WS_STATE_DRAIN],
+           (unsigned long long)atomic.cycles, (unsigned long long)atomic.state_cycles[WS_STATE_DRAIN]);
+    CHECK(store.state_cycles[WS_STATE_DRAIN] > 300);
+    CHECK(atomic.state_cycles[WS_STATE_DRAIN] >= store.state_cycles[WS_STATE_DRAIN]);
+    CHECK(atomic.cycles >= store.cycles);
+    uint32_t v = 0;
+    CHECK(ws_memcpy_dtoh(t.dev, &v, p, 4) == WS_OK);
+    CHECK_EQ_U(v, 33); /* the store's 1, then 32 lanes' atomic adds */
+    ws_device_close(t.dev);
+}
+
 /* An ecall's operands follow its service (a7): write's buffer (a1) is
  * waited for (gto_kernels.c's ecall_waits_a1 waits for its load), a
  * texture sample reads the slot and fa0, fa1 (fa2 with a level) and writes
@@ -570,5 +595,6 @@ int main(int argc, char **argv)
     test_taken_branch();
     test_cas_pairs();
     test_ecall_operands();
+    test_atomic_drain();
     return TEST_SUMMARY();
 }
