@@ -55,6 +55,9 @@ typedef struct ws_warp {
     uint32_t resv_addr[WS_MAX_LANES], resv_val[WS_MAX_LANES];
     /* Everything from pc on is reset when a warp starts (dispatch.c). */
     uint32_t pc[WS_MAX_LANES];     /* authoritative for lanes outside `group` */
+    int16_t depth[WS_MAX_LANES];   /* calls not yet returned (jal/jalr linking
+                                      ra, minus returns through ra): the
+                                      deepest lanes issue first (simt.c)    */
     uint8_t frm[WS_MAX_LANES], fflags[WS_MAX_LANES];
     uint8_t bar_id[WS_MAX_LANES];  /* barrier a waiting lane waits at       */
     uint16_t tid[3][WS_MAX_LANES]; /* thread coordinates in the block        */
@@ -64,10 +67,14 @@ typedef struct ws_warp {
                                       (set by the debug hardware, cleared
                                       after the step; src/device/debug)    */
     uint32_t resv_valid;           /* lanes holding an LR reservation       */
-    /* The group of lanes currently issuing: they share group_pc. 0 = pick
-     * again. other_min_pc is the lowest PC of the other runnable lanes
-     * (UINT32_MAX if none), valid while group != 0. */
+    /* The group of lanes currently issuing: they share group_pc and
+     * group_depth. 0 = pick again. other_min_pc is the lowest PC of the
+     * other runnable lanes at the group's call depth (UINT32_MAX if none;
+     * 0 if lanes deeper than the group wait), has_others whether any
+     * other lane is runnable; both valid while group != 0. */
     uint32_t group, group_pc, other_min_pc;
+    int16_t group_depth;
+    uint8_t has_others;
     uint32_t starve;               /* loop turns taken while others wait    */
 #define WS_STARVE_LIMIT 256u       /* ... until another group gets a turn   */
     uint8_t diverged;              /* split since its lanes last ran as one  */
@@ -320,6 +327,18 @@ static inline uint64_t ws_lane_grid_thread(const ws_grid_run *L, const ws_warp *
 /* ---- SIMT group selection and barriers (src/device/simt.c) ---- */
 int  ws_simt_select(ws_device *dev, ws_warp *w);          /* 0 if none runnable */
 void ws_simt_leave_group(ws_warp *w);                     /* write back group_pc */
+/* The group called (+1) or returned (-1): its lanes' depth moves, and
+ * the PC at which it yields to the other lanes is worked out again. */
+void ws_simt_call_depth(ws_warp *w, int delta);
+/* A jal/jalr's effect on the call depth: +1 links ra (a call), -1 jumps
+ * through ra without linking (a return), else 0. Only ra counts (not t0,
+ * which RISC-V's return-address hints also name), so that a computed jump
+ * through t0 is never taken for a return. */
+static inline int ws_call_delta(uint32_t rd, uint32_t rs1, int is_jalr)
+{
+    if (rd == 1) return 1;
+    return is_jalr && rd == 0 && rs1 == 1 ? -1 : 0;
+}
 void ws_simt_retire(ws_device *dev, ws_warp *w, uint32_t lanes);
 void ws_simt_barrier_arrive(ws_device *dev, ws_warp *w, uint32_t lanes, uint32_t id);
 

@@ -37,7 +37,7 @@ static FX_TARGET int FX_RUN(ws_device *dev, ws_warp *w, ws_launch_stats *st, uin
      * count at which the group ends, where its next PC reaches the
      * others). `lim` is the sooner of that and the budget. */
     const uint32_t omp = w->other_min_pc;
-    const int div = omp != UINT32_MAX;
+    const int div = w->has_others;
     uint32_t starve = w->starve, lim = budget, cut_at = UINT32_MAX;
     fx_block *b = lookup(dev, c, w, pc), *nb;
     fx_op *op;
@@ -93,6 +93,20 @@ static FX_TARGET int FX_RUN(ws_device *dev, ws_warp *w, ws_launch_stats *st, uin
                        (uint32_t)(w - dev->cores[w->core].warps));                     \
             goto leave;                                                                \
         } } } while (0)
+/* A call (+1) or return (-1) to pc moves the group's depth; a divergent
+ * group then ends its run (its threshold changed: simt.c) after the
+ * interpreter's checks, or leaves if the other lanes now go first. */
+#define CALL_CHECK(delta_, turn_) do {                                                  \
+        ws_simt_call_depth(w, (delta_));                                               \
+        if (div) {                                                                     \
+            if (pc >= w->other_min_pc) goto leave;                                     \
+            if ((turn_) && ++starve >= WS_STARVE_LIMIT) {                              \
+                ws_ev_emit(dev, WS_EV_SCHED, WS_EV_SCHED_STARVE, w->core,              \
+                           (uint32_t)(w - dev->cores[w->core].warps));                 \
+                goto leave;                                                            \
+            }                                                                          \
+            goto stop;                                                                 \
+        } } while (0)
 /* Before a call into the interpreter's code: the state it would see. */
 #define SYNC() do { w->instret = instret0 + k + 1; w->group_pc = op->pc; } while (0)
 
@@ -215,6 +229,7 @@ h_jal:
     if (op->rd) { const uint32_t rd = op->rd, link = op->pc + op->in.len; LANES(x[rd][l] = link); }
     k++;
     pc = op->pc + op->imm;
+    if (op->rd == 1) CALL_CHECK(1, 0);
     TRANSFER_CHECK(op->rd == 0 && pc < op->pc);
     if (!(nb = b->succ[0]) && !(nb = b->succ[0] = lookup(dev, c, w, pc))) goto stop;
     GO(nb);
@@ -225,12 +240,15 @@ h_jalr: {
     LANES({ uint32_t t = (x[rs1][l] + imm) & ~1u; w->pc[l] = t; same &= t == t0; });
     if (rd) LANES(x[rd][l] = link);
     k++;
+    const int call = ws_call_delta(rd, rs1, 1);
     if (!same) { /* per-lane targets, already in w->pc[]: pick again */
+        if (call) ws_simt_call_depth(w, call);
         w->group_pc = op->pc;
         w->group = 0;
         goto done;
     }
     pc = t0;
+    if (call) CALL_CHECK(call, rd == 0 && pc < op->pc);
     TRANSFER_CHECK(rd == 0 && pc < op->pc);
     if (b->jr_blk && b->jr_pc == pc) nb = b->jr_blk;
     else if ((nb = lookup(dev, c, w, pc))) b->jr_blk = nb, b->jr_pc = pc;
@@ -293,4 +311,5 @@ done:
 #undef CUT
 #undef GO
 #undef TRANSFER_CHECK
+#undef CALL_CHECK
 }

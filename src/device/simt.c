@@ -1,11 +1,15 @@
 /* SIMT reconvergence: a warp issues for the group of runnable lanes that
- * share the lowest PC. Lanes that diverge rejoin when their PCs meet again.
- * A starvation guard lets a higher-PC group run after a group has taken
- * WS_STARVE_LIMIT loop turns while others waited, so spin locks and
- * producer/consumer loops between lanes of one warp make progress. It
- * counts loop turns (taken branches and non-linking jumps to a lower
- * address), not instructions, so code inserted without loops (the
- * tracer's instrumentation) does not move its decisions. */
+ * are deepest in calls and, among those, share the lowest PC. Lanes that
+ * diverge rejoin when their PCs meet again; lanes that diverged inside a
+ * called function all return from it before the caller goes on, so warp
+ * votes and shuffles after a call see every lane that made it (a
+ * soft-float or libm call branches on its arguments). A starvation guard
+ * lets the next group run after a group has taken WS_STARVE_LIMIT loop
+ * turns while others waited, so spin locks and producer/consumer loops
+ * between lanes of one warp make progress. It counts loop turns (taken
+ * branches and non-linking jumps to a lower address), not instructions,
+ * so code inserted without loops (the tracer's instrumentation) does not
+ * move its decisions. */
 #include "device/device.h"
 #include "device/events/event_bus.h"
 
@@ -51,33 +55,111 @@ static uint32_t lanes_at(const ws_warp *w, uint32_t runnable, uint32_t pc)
     return g;
 }
 
+/* The deepest call depth among lanes m (m != 0). */
+static int16_t deepest(const ws_warp *w, uint32_t m)
+{
+    int16_t d = INT16_MIN;
+    for (; m; m &= m - 1) {
+        int16_t l = w->depth[__builtin_ctz(m)];
+        d = l > d ? l : d;
+    }
+    return d;
+}
+
+/* Lanes of m at call depth d. */
+static uint32_t lanes_at_depth(const ws_warp *w, uint32_t m, int16_t d)
+{
+    uint32_t r = 0;
+    for (; m; m &= m - 1) {
+        int l = __builtin_ctz(m);
+        if (w->depth[l] == d) r |= 1u << l;
+    }
+    return r;
+}
+
+/* Lanes of m that are all at one depth (the usual case: no lane is in a
+ * call the others are not in) need no sorting by depth. */
+static int one_depth(const ws_warp *w, uint32_t m)
+{
+    const int16_t d = w->depth[__builtin_ctz(m)];
+    uint32_t diff = 0;
+    for (; m; m &= m - 1) diff |= (uint32_t)(uint16_t)(w->depth[__builtin_ctz(m)] ^ d);
+    return !diff;
+}
+
+/* Where the group yields to the other runnable lanes: the lowest PC of
+ * those at its depth (UINT32_MAX if none), or 0 (at once) if any is
+ * deeper; has_others says whether there are any. */
+static void set_threshold(ws_warp *w, uint32_t runnable)
+{
+    const uint32_t others = runnable & ~w->group;
+    w->has_others = others != 0;
+    w->other_min_pc = UINT32_MAX;
+    if (!others) return;
+    uint32_t same = others;
+    if (!one_depth(w, runnable)) {
+        if (deepest(w, others) > w->group_depth) { w->other_min_pc = 0; return; }
+        same = lanes_at_depth(w, others, w->group_depth);
+    }
+    if (!same) return;
+    w->other_min_pc = next_pc_above(w, same, 0);
+    if (w->other_min_pc == UINT32_MAX) w->other_min_pc = 0;
+}
+
+static uint32_t runnable_lanes(const ws_warp *w)
+{
+    uint32_t runnable = w->live & ~w->waiting;
+    if (runnable & ~w->step_exclude) runnable &= ~w->step_exclude; /* a debugger steps some lanes only */
+    return runnable;
+}
+
 int ws_simt_select(ws_device *dev, ws_warp *w)
 {
     uint32_t prev_pc = w->group_pc; /* kept by ws_simt_leave_group */
+    const int16_t prev_depth = w->group_depth;
     if (w->group) ws_simt_leave_group(w);
-    uint32_t runnable = w->live & ~w->waiting;
-    if (runnable & ~w->step_exclude) runnable &= ~w->step_exclude; /* a debugger steps some lanes only */
+    const uint32_t runnable = runnable_lanes(w);
     if (!runnable) return 0;
 
-    uint32_t lowest = next_pc_above(w, runnable, 0);
+    /* Deepest first, then lowest PC. */
+    const int uniform = one_depth(w, runnable);
+    int16_t depth = w->depth[__builtin_ctz(runnable)];
+    uint32_t level = runnable;
+    if (!uniform) {
+        depth = deepest(w, runnable);
+        level = lanes_at_depth(w, runnable, depth);
+    }
+    uint32_t lowest = next_pc_above(w, level, 0);
     if (lowest == UINT32_MAX) lowest = 0; /* only reachable if a PC is 0 */
     uint32_t pc = lowest;
     w->sticky = 0; /* a guard's turn ends with its group (it diverged, waits or exited) */
     w->held_to = 0; /* so does a hold hint's */
     if (w->starve >= WS_STARVE_LIMIT) {
-        /* Guard: give the next group above the starving one a turn. */
-        uint32_t next = next_pc_above(w, runnable, prev_pc);
-        pc = next != UINT32_MAX ? next : lowest;
+        /* Guard: give the group after the starving one a turn (the next
+         * PC at its depth, else the deepest level below it). */
+        const uint32_t same = uniform ? runnable : lanes_at_depth(w, runnable, prev_depth);
+        uint32_t next = same ? next_pc_above(w, same, prev_pc) : UINT32_MAX;
+        if (next != UINT32_MAX) {
+            pc = next, depth = prev_depth, level = same;
+        } else if (!uniform) {
+            uint32_t below = 0;
+            for (uint32_t m = runnable; m; m &= m - 1)
+                if (w->depth[__builtin_ctz(m)] < prev_depth) below |= 1u << __builtin_ctz(m);
+            if (below) {
+                depth = deepest(w, below);
+                level = lanes_at_depth(w, below, depth);
+                pc = next_pc_above(w, level, 0);
+            }
+        }
         w->sticky = STICKY_TURNS;
         w->starve = 0;
     }
-    w->group = lanes_at(w, runnable, pc);
-    if (pc == 0 && !w->group) w->group = lanes_at(w, runnable, 0);
+    w->group = lanes_at(w, level, pc);
+    if (pc == 0 && !w->group) w->group = lanes_at(w, level, 0);
     w->group_pc = pc;
-    uint32_t others = runnable & ~w->group;
-    w->other_min_pc = others ? next_pc_above(w, others, 0) : UINT32_MAX;
-    if (others && w->other_min_pc == UINT32_MAX) w->other_min_pc = 0;
-    if (!others) {
+    w->group_depth = depth;
+    set_threshold(w, runnable);
+    if (!w->has_others) {
         w->starve = 0;
         if (w->diverged) { /* every runnable lane at one PC again */
             w->diverged = 0;
@@ -85,6 +167,13 @@ int ws_simt_select(ws_device *dev, ws_warp *w)
         }
     }
     return 1;
+}
+
+void ws_simt_call_depth(ws_warp *w, int delta)
+{
+    for (uint32_t m = w->group; m; m &= m - 1) w->depth[__builtin_ctz(m)] += (int16_t)delta;
+    w->group_depth += (int16_t)delta;
+    if (w->has_others) set_threshold(w, runnable_lanes(w));
 }
 
 static void barrier_check(ws_device *dev, ws_block *b);

@@ -134,14 +134,18 @@ static void adopt_new_warps_on(ws_device *dev, ws_timing *T, uint64_t t, const u
 
 static void adopt_new_warps(ws_device *dev, ws_timing *T, uint64_t t) { adopt_new_warps_on(dev, T, t, NULL); }
 
+/* The PC the warp issues at next: its group's, or the one simt.c's
+ * select will pick (deepest in calls, then lowest). */
 static uint32_t next_pc(const ws_warp *w)
 {
     if (w->group) return w->group_pc;
     uint32_t r = w->live & ~w->waiting, best = UINT32_MAX;
+    int16_t depth = INT16_MIN;
     if (!r) r = w->live;
     for (uint32_t m = r; m; m &= m - 1) {
-        uint32_t pc = w->pc[__builtin_ctz(m)];
-        if (pc < best) best = pc;
+        const int l = __builtin_ctz(m);
+        const uint32_t pc = w->pc[l];
+        if (w->depth[l] > depth || (w->depth[l] == depth && pc < best)) best = pc, depth = w->depth[l];
     }
     return r ? best : w->group_pc;
 }

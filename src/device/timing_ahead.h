@@ -89,7 +89,7 @@ static void take_back(ws_device *dev, ws_timing *T, uint32_t c, twarp *x, ws_war
  * engine runs. */
 static inline int single_group(const ws_warp *w)
 {
-    return w->live && (w->live & ~w->waiting) && w->group && w->other_min_pc == UINT32_MAX && !w->sticky;
+    return w->live && (w->live & ~w->waiting) && w->group && !w->has_others && !w->sticky;
 }
 
 /* The earliest cycle another warp may compete with warp slot s for

@@ -493,6 +493,7 @@ ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t
         uint32_t npc = pc + in->len;
         uint32_t taken = 0;      /* lanes of g that branch */
         int per_lane_pc = 0;     /* jalr targets already in w->pc[] */
+        int call = 0;            /* a call (+1) or return (-1): simt.c */
         ws_inst untrapped;       /* a trapped entry without its trap bit */
         int io;                  /* lane_io result: -1 fault, 1 halt */
 
@@ -541,6 +542,7 @@ ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t
         case OP_JAL:
             FOR_LANES(g, x[rd][l] = pc + in->len);
             npc = pc + imm;
+            call = ws_call_delta(rd, 0, 0);
             break;
         case OP_JALR: {
             uint32_t t0 = (x[rs1][__builtin_ctz(g)] + imm) & ~1u, same = 1;
@@ -548,6 +550,7 @@ ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t
             FOR_LANES(g, x[rd][l] = pc + in->len);
             if (same) npc = t0;
             else per_lane_pc = 1;
+            call = ws_call_delta(rd, rs1, 1);
             break;
         }
         case OP_BEQ: FOR_LANES(g, taken |= (uint32_t)(x[rs1][l] == x[rs2][l]) << l); break;
@@ -664,7 +667,8 @@ ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t
         if (rd == 0) memset(x[0], 0, sizeof x[0]);
 
         /* Next PC: continue the group while it stays uniform and below the
-         * other groups; otherwise pick again (lowest PC first). */
+         * other groups; otherwise pick again (deepest, then lowest PC). */
+        if (call) ws_simt_call_depth(w, call);
         uint32_t live_g = w->group; /* lanes may have retired */
         if (per_lane_pc || (taken && taken != g)) {
             if (taken && taken != g) {
@@ -699,7 +703,7 @@ ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t
          * lower address (what the starvation guard counts: simt.c). */
         const uint32_t turn = npc < pc && (taken || ((in->op == OP_JAL || in->op == OP_JALR) && rd == 0));
         if (w->sticky) { w->sticky -= turn; continue; }
-        if (w->other_min_pc == UINT32_MAX) continue;
+        if (!w->has_others) continue;
         if (npc >= w->other_min_pc) {
             ws_simt_leave_group(w);
         } else if (turn && ++w->starve >= WS_STARVE_LIMIT) {

@@ -95,3 +95,54 @@ BODY void early_return_body(int *out)
         "1: ret\n");
 }
 KERNEL_FOR(early_return)
+
+/* Divergence inside a call: the leaf (after the body, at higher addresses)
+ * branches on the lane's parity; odd lanes return first. The deepest lanes
+ * issue first, so the even lanes finish the leaf before anyone goes on, and
+ * the ballot after the call sees all 32 lanes (under "lowest PC first"
+ * alone the odd lanes, back in the caller at a lower PC, would vote alone). */
+BODY void call_diverge_body(int *out)
+{
+    __asm__ volatile(
+        "csrr t0, 0xCC4\n"
+        "mv t5, ra\n"
+        "li t6, 1\n"
+        "jal ra, 5f\n"                      /* call the leaf                   */
+        ".insn r 0x0B, 3, 1, t2, t6, x0\n"  /* vote.ballot t2, t6              */
+        "slli t3, t0, 2\n"
+        "add t3, a0, t3\n"
+        "sw t2, 0(t3)\n"
+        "mv ra, t5\n"
+        "ret\n"
+        "5: andi t1, t0, 1\n"               /* leaf                            */
+        "beqz t1, 6f\n"
+        "addi t4, zero, 1\n"                /* odd                             */
+        "ret\n"
+        "6: addi t4, zero, 2\n"             /* even                            */
+        "addi t4, t4, 1\n"
+        "ret\n");
+}
+KERNEL_FOR(call_diverge)
+
+/* A call only some lanes make: odd lanes call a leaf, even lanes wait at
+ * the join right after the call; the callers finish the leaf and return
+ * to the join, and the ballot sees all 32. */
+BODY void skip_call_body(int *out)
+{
+    __asm__ volatile(
+        "csrr t0, 0xCC4\n"
+        "li t6, 1\n"
+        "mv t5, ra\n"
+        "andi t1, t0, 1\n"
+        "beqz t1, 2f\n"
+        "jal ra, 5f\n"                      /* odd: call the leaf              */
+        "2: .insn r 0x0B, 3, 1, t2, t6, x0\n"
+        "slli t3, t0, 2\n"
+        "add t3, a0, t3\n"
+        "sw t2, 0(t3)\n"
+        "mv ra, t5\n"
+        "ret\n"
+        "5: addi t4, zero, 1\n"
+        "ret\n");
+}
+KERNEL_FOR(skip_call)

@@ -3,7 +3,9 @@
  * divergence patterns (reconv_kernels.c) the rule fixes exactly how many
  * warp-instructions issue and how many thread-instructions run; another
  * rule (highest PC first, say) issues the code after a join once per
- * group and fails these counts. One warp of 32 threads per launch. */
+ * group and fails these counts; without the call depth (lanes inside a
+ * call issue before those back in its caller), the ballots after a call
+ * in which lanes diverged see only some lanes. One warp of 32 threads per launch. */
 #include "warpscope/warpscope.h"
 #include "../test.h"
 
@@ -21,6 +23,7 @@ static int v_if_else(int x) { return x & 1 ? 11 : 25; }
 static int v_nested(int x) { return (x & 3) == 3 ? 101 : x & 1 ? 1 : 0; }
 static int v_loop(int x) { return (x & 3) + 1; }
 static int v_early(int x) { return x < 8 ? -1 : x; }
+static int v_all(int x) { (void)x; return -1; } /* a ballot of all 32 lanes */
 
 static ws_launch_stats run(const char *name, int *out)
 {
@@ -61,6 +64,10 @@ int main(int argc, char **argv)
         { "per_lane_loop", 4 + 4 * 3 + 4, 4 * 32 + 3 * (32 + 24 + 16 + 8) + 4 * 32, v_loop },
         /* 3 common, 4 for the 24 that stay, 1 ret for the 8 that leave */
         { "early_return", 8, 3 * 32 + 4 * 24 + 8, v_early },
+        /* 4 common, 2 in the leaf, 2 odd (16), 3 even (16), 6 after the call */
+        { "call_diverge", 17, 4 * 32 + 2 * 32 + 2 * 16 + 3 * 16 + 6 * 32, v_all },
+        /* 5 common, the call and 2 in the leaf for 16, 6 at the join */
+        { "skip_call", 14, 5 * 32 + 3 * 16 + 6 * 32, v_all },
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         const expect *e = &cases[i];

@@ -1,6 +1,7 @@
 /* Kernels that pin down SIMT semantics: divergence, reconvergence,
  * barriers, early exit, vote/shuffle with inactive lanes, atomics, spin
  * locks and producer/consumer between lanes of one warp. */
+#include <math.h>
 #include <warpscope/kernel.h>
 
 /* Nested divergence inside a loop whose trip count depends on the lane. */
@@ -333,3 +334,48 @@ static __attribute__((naked, noinline, used)) void read_registers_body(unsigned 
         "ret\n");
 }
 WS_KERNEL void read_registers(unsigned *out) { read_registers_body(out); }
+
+/* Warp shuffles after calls in which lanes diverge (test_semantics's
+ * shuffle_after_calls): a butterfly sum of doubles (each add a libgcc
+ * soft-float call that branches on its operands) and of floats from
+ * picolibc's expf/sinf. Every lane must end with the whole warp's sum;
+ * lanes[] keeps each lane's own value for the host to add up the same
+ * way. */
+static double shfl_xor_d(double v, unsigned m)
+{
+    union { double d; unsigned u[2]; } x = { v };
+    x.u[0] = (unsigned)ws_shfl_xor((int)x.u[0], m);
+    x.u[1] = (unsigned)ws_shfl_xor((int)x.u[1], m);
+    return x.d;
+}
+WS_KERNEL void warp_sum_double(const int *in, double *lanes, double *out)
+{
+    unsigned t = blockIdx_x() * blockDim_x() + threadIdx_x();
+    double acc = (double)in[t] * 0.37 + 1e-3 * (double)(t % 7);
+    lanes[t] = acc;
+    for (unsigned d = ws_warp_size() / 2; d; d >>= 1) acc += shfl_xor_d(acc, d);
+    out[t] = acc;
+}
+WS_KERNEL void warp_sum_libm(const int *in, float *lanes, float *out)
+{
+    unsigned t = blockIdx_x() * blockDim_x() + threadIdx_x();
+    float acc = expf((float)in[t] * 0.1f) + sinf((float)in[t]);
+    lanes[t] = acc;
+    for (unsigned d = ws_warp_size() / 2; d; d >>= 1) acc += ws_shfl_xor_f(acc, d);
+    out[t] = acc;
+}
+
+/* The spin lock of spin_lock, taken inside a call: lanes spinning in the
+ * callee are deeper than the holder back in the kernel, and the
+ * starvation guard must still let the holder release it. */
+static __attribute__((noinline)) void take_lock(int *lock)
+{
+    while (atomicCAS(lock, 0, 1) != 0) { }
+}
+WS_KERNEL void spin_lock_call(int *lock, int *counter)
+{
+    take_lock(lock);
+    int v = *(volatile int *)counter;
+    *(volatile int *)counter = v + 1;
+    atomicExch(lock, 0);
+}

@@ -227,6 +227,52 @@ static void locks(ctx *c)
     CHECK_EQ_U(bad, 0);
 }
 
+/* Every lane of a butterfly sum ends with the warp's total, computed on
+ * the host from the lanes' own values in the same order (IEEE adds,
+ * round to nearest even, as the device's soft-float and float unit). */
+static void shuffle_after_calls(ctx *c)
+{
+    const uint32_t W = c->lanes, N = 2 * W;
+    ws_addr in = buf(c, N * 4, 0), lanes = buf(c, N * 8, 0), out = buf(c, N * 8, 0);
+    int *iv = malloc(N * 4);
+    for (uint32_t t = 0; t < N; t++) iv[t] = (int)(t * 7 % 23);
+    ws_memcpy_htod(c->dev, in, iv, N * 4);
+    ws_arg a[] = { WS_ARG_PTR(in), WS_ARG_PTR(lanes), WS_ARG_PTR(out) };
+    double *ld = malloc(N * 8), *od = malloc(N * 8), *acc = malloc(N * 8), *nx = malloc(N * 8);
+    CHECK(run(c, "warp_sum_double", WS_DIM3(1, 1, 1), WS_DIM3(N, 1, 1), 0, a, 3) == 0);
+    ws_memcpy_dtoh(c->dev, ld, lanes, N * 8);
+    ws_memcpy_dtoh(c->dev, od, out, N * 8);
+    memcpy(acc, ld, N * 8);
+    for (uint32_t d = W / 2; d; d >>= 1) {
+        for (uint32_t t = 0; t < N; t++) nx[t] = acc[t] + acc[(t / W) * W + ((t % W) ^ d)];
+        memcpy(acc, nx, N * 8);
+    }
+    int bad = 0;
+    for (uint32_t t = 0; t < N; t++) bad += memcmp(&od[t], &acc[t], 8) != 0 || ld[t] != (double)iv[t] * 0.37 + 1e-3 * (t % 7);
+    CHECK_EQ_U(bad, 0);
+
+    float *lf = malloc(N * 4), *of = malloc(N * 4), *af = malloc(N * 4), *nf = malloc(N * 4);
+    CHECK(run(c, "warp_sum_libm", WS_DIM3(1, 1, 1), WS_DIM3(N, 1, 1), 0, a, 3) == 0);
+    ws_memcpy_dtoh(c->dev, lf, lanes, N * 4);
+    ws_memcpy_dtoh(c->dev, of, out, N * 4);
+    memcpy(af, lf, N * 4);
+    for (uint32_t d = W / 2; d; d >>= 1) {
+        for (uint32_t t = 0; t < N; t++) nf[t] = af[t] + af[(t / W) * W + ((t % W) ^ d)];
+        memcpy(af, nf, N * 4);
+    }
+    bad = 0;
+    for (uint32_t t = 0; t < N; t++) bad += memcmp(&of[t], &af[t], 4) != 0;
+    CHECK_EQ_U(bad, 0);
+    free(iv), free(ld), free(od), free(acc), free(nx), free(lf), free(of), free(af), free(nf);
+
+    ws_addr lock = buf(c, 4, 0), counter = buf(c, 4, 0);
+    ws_arg la[] = { WS_ARG_PTR(lock), WS_ARG_PTR(counter) };
+    CHECK(run(c, "spin_lock_call", WS_DIM3(2, 1, 1), WS_DIM3(64, 1, 1), 0, la, 2) == 0);
+    int n = 0;
+    ws_memcpy_dtoh(c->dev, &n, counter, 4);
+    CHECK_EQ_U(n, 2 * 64);
+}
+
 typedef struct lines { char text[4096]; size_t len; int records; int ordered; uint32_t last[4]; } lines;
 static void on_print(void *u, uint64_t launch, ws_dim3 b, ws_dim3 t, const char *s, size_t n)
 {
@@ -349,6 +395,7 @@ static void run_all(const char *module, const char *config)
     atomics(&c);
     atomics64(&c);
     locks(&c);
+    shuffle_after_calls(&c);
     printf_order(&c);
     shapes(&c);
     registers_start_zero(&c);
@@ -362,5 +409,6 @@ int main(int argc, char **argv)
     run_all(argv[1], "cores=1,warps_per_core=32,lanes_per_warp=8,max_threads_per_block=256");
     run_all(argv[1], "cores=3,warps_per_core=16,lanes_per_warp=16,warp_quantum=7");
     run_all(argv[1], "mode=timing,cores=2"); /* the atomics issue at their cycles: same results */
+    run_all(argv[1], "engine=interp,cores=2,warp_quantum=5");
     return TEST_SUMMARY();
 }
