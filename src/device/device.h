@@ -75,6 +75,8 @@ typedef struct ws_warp {
     uint32_t group, group_pc, other_min_pc;
     int16_t group_depth;
     uint8_t has_others;
+    uint8_t depth_split;           /* a group called or returned without the
+                                      other live lanes: depths may differ */
     uint32_t starve;               /* loop turns taken while others wait    */
 #define WS_STARVE_LIMIT 256u       /* ... until another group gets a turn   */
     uint8_t diverged;              /* split since its lanes last ran as one  */

@@ -81,8 +81,13 @@ static uint32_t lanes_at_depth(const ws_warp *w, uint32_t m, int16_t d)
  * call the others are not in) need no sorting by depth. */
 static int one_depth(const ws_warp *w, uint32_t m)
 {
+    if (!w->depth_split) return 1;
     const int16_t d = w->depth[__builtin_ctz(m)];
     uint32_t diff = 0;
+    if (m == UINT32_MAX) { /* a whole 32-lane warp: a loop that vectorises */
+        for (int l = 0; l < 32; l++) diff |= (uint32_t)(uint16_t)(w->depth[l] ^ d);
+        return !diff;
+    }
     for (; m; m &= m - 1) diff |= (uint32_t)(uint16_t)(w->depth[__builtin_ctz(m)] ^ d);
     return !diff;
 }
@@ -123,6 +128,7 @@ int ws_simt_select(ws_device *dev, ws_warp *w)
 
     /* Deepest first, then lowest PC. */
     const int uniform = one_depth(w, runnable);
+    if (uniform && runnable == w->live) w->depth_split = 0; /* every live lane at one depth again */
     int16_t depth = w->depth[__builtin_ctz(runnable)];
     uint32_t level = runnable;
     if (!uniform) {
@@ -158,7 +164,12 @@ int ws_simt_select(ws_device *dev, ws_warp *w)
     if (pc == 0 && !w->group) w->group = lanes_at(w, level, 0);
     w->group_pc = pc;
     w->group_depth = depth;
-    set_threshold(w, runnable);
+    if (runnable == w->group) { /* one group: nothing to yield to */
+        w->has_others = 0;
+        w->other_min_pc = UINT32_MAX;
+    } else {
+        set_threshold(w, runnable);
+    }
     if (!w->has_others) {
         w->starve = 0;
         if (w->diverged) { /* every runnable lane at one PC again */
@@ -171,8 +182,12 @@ int ws_simt_select(ws_device *dev, ws_warp *w)
 
 void ws_simt_call_depth(ws_warp *w, int delta)
 {
-    for (uint32_t m = w->group; m; m &= m - 1) w->depth[__builtin_ctz(m)] += (int16_t)delta;
+    if (w->group == UINT32_MAX) /* a whole 32-lane warp (vectorises) */
+        for (int l = 0; l < 32; l++) w->depth[l] = (int16_t)(w->depth[l] + delta);
+    else
+        for (uint32_t m = w->group; m; m &= m - 1) w->depth[__builtin_ctz(m)] += (int16_t)delta;
     w->group_depth += (int16_t)delta;
+    if (w->group != w->live) w->depth_split = 1;
     if (w->has_others) set_threshold(w, runnable_lanes(w));
 }
 
