@@ -332,27 +332,20 @@ static void emit_custom(rw_ctx *c, out *o)
 {
     const wsi_custom *k = c->custom;
     const wsi_module_info *info = c->info;
-    c->custom_common = o->at;
-    put32(o, addi(SP, SP, -CUSTOM_FRAME));
-    for (unsigned i = 0; i < sizeof caller_saved; i++) put32(o, sw(caller_saved[i], SP, (int32_t)(4 * i)));
-    if (k->uses_fp)
-        for (unsigned i = 0; i < sizeof fp_caller_saved; i++)
-            put32(o, rv_s(0x27, 2, SP, fp_caller_saved[i], (int32_t)(56 + 4 * i)));
-    put_address(o, A2, c->ctl_addr);
-    put_reserve_lane(o, A2, WSI_CTL_CUSTOM_NEXT, WSI_CTL_CUSTOM_CAP, WSI_CTL_CUSTOM_BASE, (int)k->slot_shift, A3, A4, 5);
-    put32(o, sw(TP, A3, 0));
-    put32(o, sw(A0, A3, 4));
-    put32(o, addi(A2, A3, 8));
-    put32(o, addi(A3, TP, 0));
-    put32(o, jal(1, (int32_t)(c->custom_fn - o->at)));
-    if (k->uses_fp)
-        for (unsigned i = 0; i < sizeof fp_caller_saved; i++)
-            put32(o, rv_i(0x07, 2, fp_caller_saved[i], SP, (int32_t)(56 + 4 * i)));
-    for (unsigned i = 0; i < sizeof caller_saved; i++) put32(o, lw(caller_saved[i], SP, (int32_t)(4 * i)));
-    put32(o, addi(SP, SP, CUSTOM_FRAME));
-    put32(o, lw(A0, SP, -4));
-    put32(o, lw(A1, SP, -8));
-    put32(o, jalr0(GP));
+    /* The function, then the stubs, then the common part: every jump that
+     * does not link goes forwards (the stubs to the common part, the
+     * function's return to it), so none counts as a loop turn for the
+     * starvation guard (device.md), as none does in the launch. (Until
+     * 2026-11-27 the function sat last: its return jumped back, one turn
+     * per call, and the guard gave other lanes their turn otherwise than in
+     * the launch; so did the stubs' jumps once the common part came first.) */
+    c->custom_fn = o->at;
+    for (uint32_t i = 0; i < k->size; i += 2) { /* the function, as linked: its jumps are PC-relative */
+        uint16_t h;
+        memcpy(&h, k->code + i, 2);
+        put16(o, h);
+    }
+    while (o->at & 3) put16(o, 0);
     uint32_t m = 0;
     for (uint32_t i = 0; i < c->ninsts; i++) {
         const rw_inst *x = &c->insts[i];
@@ -394,13 +387,27 @@ static void emit_custom(rw_ctx *c, out *o)
         }
         m += x->mem != 0;
     }
-    c->custom_fn = o->at;
-    for (uint32_t i = 0; i < k->size; i += 2) { /* the function, as linked: its jumps are PC-relative */
-        uint16_t h;
-        memcpy(&h, k->code + i, 2);
-        put16(o, h);
-    }
-    while (o->at & 3) put16(o, 0);
+    c->custom_common = o->at;
+    put32(o, addi(SP, SP, -CUSTOM_FRAME));
+    for (unsigned i = 0; i < sizeof caller_saved; i++) put32(o, sw(caller_saved[i], SP, (int32_t)(4 * i)));
+    if (k->uses_fp)
+        for (unsigned i = 0; i < sizeof fp_caller_saved; i++)
+            put32(o, rv_s(0x27, 2, SP, fp_caller_saved[i], (int32_t)(56 + 4 * i)));
+    put_address(o, A2, c->ctl_addr);
+    put_reserve_lane(o, A2, WSI_CTL_CUSTOM_NEXT, WSI_CTL_CUSTOM_CAP, WSI_CTL_CUSTOM_BASE, (int)k->slot_shift, A3, A4, 5);
+    put32(o, sw(TP, A3, 0));
+    put32(o, sw(A0, A3, 4));
+    put32(o, addi(A2, A3, 8));
+    put32(o, addi(A3, TP, 0));
+    put32(o, jal(1, (int32_t)(c->custom_fn - o->at)));
+    if (k->uses_fp)
+        for (unsigned i = 0; i < sizeof fp_caller_saved; i++)
+            put32(o, rv_i(0x07, 2, fp_caller_saved[i], SP, (int32_t)(56 + 4 * i)));
+    for (unsigned i = 0; i < sizeof caller_saved; i++) put32(o, lw(caller_saved[i], SP, (int32_t)(4 * i)));
+    put32(o, addi(SP, SP, CUSTOM_FRAME));
+    put32(o, lw(A0, SP, -4));
+    put32(o, lw(A1, SP, -8));
+    put32(o, jalr0(GP));
 }
 
 /* The helpers, in order; each one's address is set as it is written. */
