@@ -209,6 +209,23 @@ static int print_report(const char *path)
     return 0;
 }
 
+/* A refused option, named as the user typed it: the spec's check says
+ * "WARPSCOPE_TRACE: launch=0: ..." of the variable this command sets
+ * (it read so for --launch 0, --counters 16 and --test-short x). */
+static void say_option(const char *why)
+{
+    static const char *const keys[][2] = { { "launch", "--launch" }, { "counters", "--counters" },
+                                           { "short", "--test-short" }, { "tool", "--tool" } };
+    const char *prefix = "WARPSCOPE_TRACE: ", *kv = why + strlen(prefix), *eq = strchr(kv, '='), *end;
+    if (!strncmp(why, prefix, strlen(prefix)) && eq && (end = strstr(eq, ": ")) != NULL)
+        for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
+            if ((size_t)(eq - kv) == strlen(keys[k][0]) && !strncmp(kv, keys[k][0], (size_t)(eq - kv))) {
+                fprintf(stderr, "warpscope trace: %s %.*s%s\n", keys[k][1], (int)(end - eq - 1), eq + 1, end);
+                return;
+            }
+    fprintf(stderr, "warpscope trace: %s\n", why);
+}
+
 int ws_cmd_trace(int argc, char **argv)
 {
     const char *tool = NULL, *out = NULL, *kernel = NULL, *launch = NULL, *read = NULL, *format = "text", *report = NULL,
@@ -272,7 +289,7 @@ int ws_cmd_trace(int argc, char **argv)
     if (n >= (int)sizeof spec || setenv("WARPSCOPE_TRACE", spec, 1)) { fprintf(stderr, "warpscope trace: options too long\n"); return 2; }
     char why[256];
     if (ws_tracer_check_spec(spec, why, sizeof why)) { /* before the program runs, not from inside it */
-        fprintf(stderr, "warpscope trace: %s\n", why);
+        say_option(why);
         rmdir(dir);
         return 2;
     }
