@@ -216,8 +216,10 @@ static void say_option(const char *why)
 {
     static const char *const keys[][2] = { { "launch", "--launch" }, { "counters", "--counters" },
                                            { "short", "--test-short" }, { "tool", "--tool" } };
-    const char *prefix = "WARPSCOPE_TRACE: ", *kv = why + strlen(prefix), *eq = strchr(kv, '='), *end;
-    if (!strncmp(why, prefix, strlen(prefix)) && eq && (end = strstr(eq, ": ")) != NULL)
+    const char *prefix = "WARPSCOPE_TRACE: ";
+    const char *kv = !strncmp(why, prefix, strlen(prefix)) ? why + strlen(prefix) : NULL;
+    const char *eq = kv ? strchr(kv, '=') : NULL, *end;
+    if (eq && (end = strstr(eq, ": ")) != NULL)
         for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
             if ((size_t)(eq - kv) == strlen(keys[k][0]) && !strncmp(kv, keys[k][0], (size_t)(eq - kv))) {
                 fprintf(stderr, "warpscope trace: %s %.*s%s\n", keys[k][1], (int)(end - eq - 1), eq + 1, end);
