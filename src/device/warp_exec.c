@@ -74,7 +74,12 @@ static const ws_inst *decode_into(ws_device *dev, ws_inst *in, uint32_t pc)
         memcpy(&b, ws_mem_global_ptr(&dev->mem, pc + 4), 4);
         memcpy(&j, ws_mem_global_ptr(&dev->mem, pc + 8), 4);
         ws_inst far;
-        if (ws_decode_far_branch(b, j, &far)) d = far;
+        /* An execute trigger on the branch or the jump (a hardware
+         * breakpoint there): the two run as themselves, so it fires, as
+         * an ebreak written over either does (the hint is then a no-op). */
+        if (ws_decode_far_branch(b, j, &far) &&
+            !(dev->debug && (ws_dbg_exec_watched(dev, pc + 4) || ws_dbg_exec_watched(dev, pc + 8))))
+            d = far;
     }
     if (dev->debug) ws_dbg_decoded(dev, pc, &d); /* marks execute-trigger PCs */
     /* rd in both files (stores and branches add a harmless extra bit) */

@@ -40,6 +40,8 @@ typedef struct wsi_custom {
     uint32_t link_addr;       /* where it was linked (for messages)           */
     int uses_fp;              /* it has float instructions: save FP registers */
     uint32_t slot_shift;      /* log2 of a record slot: 8-byte header + payload */
+    uint32_t loop_at;         /* its first branch or jump backwards (a loop), 0: none */
+    uint32_t branch_at;       /* its first conditional branch forwards, 0: none */
 } wsi_custom;
 
 typedef enum wsi_mem_kind { WSI_LOAD = 1, WSI_STORE = 2, WSI_ATOMIC = 3 } wsi_mem_kind;

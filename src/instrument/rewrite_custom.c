@@ -22,6 +22,7 @@ static int check_function(rw_ctx *c, const Elf32_Sym *s, const char *name, wsi_c
             return rw_fail(c, "'%s' refers to an address at 0x%08x (relocation type %u): a tool's device function "
                            "must not use global data or call other functions", name, c->rels[k].place, c->rels[k].type);
     out->uses_fp = 0;
+    out->loop_at = out->branch_at = 0;
     for (uint32_t off = 0; off < s->st_size;) {
         uint32_t bits = 0, at = lo + off;
         memcpy(&bits, code + off, s->st_size - off >= 4 ? 4 : s->st_size - off);
@@ -36,6 +37,10 @@ static int check_function(rw_ctx *c, const Elf32_Sym *s, const char *name, wsi_c
         if ((op >= OP_BEQ && op <= OP_BGEU) || op == OP_JAL) {
             uint32_t t = at + (uint32_t)in.imm;
             if (t < lo || t >= hi) return rw_fail(c, "'%s' jumps out of itself at 0x%08x", name, at);
+            /* allowed, but the device may then group lanes otherwise than
+             * in the launch (the tracer notes it on each launch) */
+            if (t <= at && !out->loop_at) out->loop_at = at;
+            else if (t > at && op != OP_JAL && !out->branch_at) out->branch_at = at;
         }
         int r[3];
         rw_int_regs(&in, r); /* (rs2 too: `mv a4, gp` is `add a4, zero, gp`) */

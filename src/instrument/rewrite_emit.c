@@ -69,7 +69,7 @@ static uint32_t csrr(uint32_t rd, uint32_t csr) { return (csr & 0xFFFu) << 20 | 
 static uint32_t amoadd(uint32_t rd, uint32_t rs2, uint32_t rs1) { return rs2 << 20 | rs1 << 15 | 2u << 12 | rd << 7 | 0x2F; }
 static uint32_t jal(uint32_t rd, int32_t off) { return rv_j_imm(0x6F | rd << 7, off); }
 static uint32_t jalr0(uint32_t rs1) { return rv_i(0x67, 0, 0, rs1, 0); }
-static uint32_t bnez(uint32_t a, int32_t off) { return rv_b_imm(0x63 | 1u << 12 | a << 15, off); }
+static uint32_t sltiu(uint32_t rd, uint32_t rs1, int32_t imm) { return rv_i(0x13, 3, rd, rs1, imm); }
 static uint32_t sub(uint32_t rd, uint32_t a, uint32_t b) { return 0x20u << 25 | b << 20 | a << 15 | rd << 7 | 0x33; }
 static uint32_t and_(uint32_t rd, uint32_t a, uint32_t b) { return b << 20 | a << 15 | 7u << 12 | rd << 7 | 0x33; }
 static uint32_t srl(uint32_t rd, uint32_t a, uint32_t b) { return b << 20 | a << 15 | 5u << 12 | rd << 7 | 0x33; }
@@ -191,7 +191,10 @@ static void emit_inserted(rw_ctx *c, out *o, const rw_inst *x)
     if (c->mode == WSI_COUNT) {
         /* Counters are 64-bit, low word first. With WSI_WIDE_COUNTS the one
          * lane whose add wraps a low word (it read all ones and added 1)
-         * carries into the high word; without, the high words stay 0 and a
+         * carries into the high word: every lane adds its carry, 0 or 1, so
+         * no branch splits the group (until 2026-11-27 a branch skipped the
+         * add for the others, and a wrap ended a starvation guard's turn);
+         * without, the high words stay 0 and a
          * block entry costs three instructions and the hold hint (the tracer re-counts with
          * wide counters when a launch ran long enough to wrap one). */
         const uint32_t at = c->ctl_addr + WSI_CTL_HEADER + WSI_CTL_COUNTER_SIZE * (uint32_t)x->block;
@@ -199,13 +202,16 @@ static void emit_inserted(rw_ctx *c, out *o, const rw_inst *x)
         if (x->ep) put32(o, addi(TP, ZERO, 1));
         if (x->leader) {
             put_address(o, GP, at);
-            if (wide) {
-                put32(o, amoadd(GP, TP, GP));      /* GP = the low word before */
-                put32(o, addi(GP, GP, 1));         /* 0: this add wrapped it */
-                put32(o, bnez(GP, 16));
-                put_address(o, GP, at + 4);
+            if (wide) { /* without a branch: a split group ends a guard's turn (device.md) */
+                put32(o, amoadd(TP, TP, GP));      /* TP = the low word before */
+                put32(o, addi(TP, TP, 1));         /* 0: this add wrapped it */
+                put32(o, sltiu(TP, TP, 1));        /* the carry: 1 for the lane that wrapped it */
+                put32(o, addi(GP, GP, 4));
+                put32(o, amoadd(ZERO, TP, GP));
+                put32(o, addi(TP, ZERO, 1));       /* TP = 1 again */
+            } else {
+                put32(o, amoadd(ZERO, TP, GP));
             }
-            put32(o, amoadd(ZERO, TP, GP));
             if (c->flags & WSI_WARPS) { /* the warp's leader adds 1 to the warp count: every lane adds 0 or 1 */
                 put32(o, sw(A0, SP, -4));
                 put32(o, sw(A1, SP, -8));
@@ -213,13 +219,15 @@ static void emit_inserted(rw_ctx *c, out *o, const rw_inst *x)
                 if (wide) {
                     put_address(o, GP, at + 8);
                     put32(o, amoadd(A1, A0, GP));  /* A1 = the low word before */
-                    put32(o, add(A1, A1, A0));     /* 0: wrapped (or 0 + 0: adds 0 below) */
-                    put32(o, bnez(A1, 12));
+                    put32(o, add(A1, A1, A0));     /* 0: wrapped, or 0 + 0 */
+                    put32(o, sltiu(A1, A1, 1));
+                    put32(o, and_(A1, A1, A0));    /* the carry: 1 for a leader that wrapped it */
                     put32(o, addi(GP, GP, 4));
+                    put32(o, amoadd(ZERO, A1, GP));
                 } else {
                     put32(o, addi(GP, GP, 8));
+                    put32(o, amoadd(ZERO, A0, GP));
                 }
-                put32(o, amoadd(ZERO, A0, GP));
                 put32(o, lw(A0, SP, -4));
                 put32(o, lw(A1, SP, -8));
             }
@@ -324,27 +332,20 @@ static void emit_custom(rw_ctx *c, out *o)
 {
     const wsi_custom *k = c->custom;
     const wsi_module_info *info = c->info;
-    c->custom_common = o->at;
-    put32(o, addi(SP, SP, -CUSTOM_FRAME));
-    for (unsigned i = 0; i < sizeof caller_saved; i++) put32(o, sw(caller_saved[i], SP, (int32_t)(4 * i)));
-    if (k->uses_fp)
-        for (unsigned i = 0; i < sizeof fp_caller_saved; i++)
-            put32(o, rv_s(0x27, 2, SP, fp_caller_saved[i], (int32_t)(56 + 4 * i)));
-    put_address(o, A2, c->ctl_addr);
-    put_reserve_lane(o, A2, WSI_CTL_CUSTOM_NEXT, WSI_CTL_CUSTOM_CAP, WSI_CTL_CUSTOM_BASE, (int)k->slot_shift, A3, A4, 5);
-    put32(o, sw(TP, A3, 0));
-    put32(o, sw(A0, A3, 4));
-    put32(o, addi(A2, A3, 8));
-    put32(o, addi(A3, TP, 0));
-    put32(o, jal(1, (int32_t)(c->custom_fn - o->at)));
-    if (k->uses_fp)
-        for (unsigned i = 0; i < sizeof fp_caller_saved; i++)
-            put32(o, rv_i(0x07, 2, fp_caller_saved[i], SP, (int32_t)(56 + 4 * i)));
-    for (unsigned i = 0; i < sizeof caller_saved; i++) put32(o, lw(caller_saved[i], SP, (int32_t)(4 * i)));
-    put32(o, addi(SP, SP, CUSTOM_FRAME));
-    put32(o, lw(A0, SP, -4));
-    put32(o, lw(A1, SP, -8));
-    put32(o, jalr0(GP));
+    /* The function, then the stubs, then the common part: every jump that
+     * does not link goes forwards (the stubs to the common part, the
+     * function's return to it), so none counts as a loop turn for the
+     * starvation guard (device.md), as none does in the launch. (Until
+     * 2026-11-27 the function sat last: its return jumped back, one turn
+     * per call, and the guard gave other lanes their turn otherwise than in
+     * the launch; so did the stubs' jumps once the common part came first.) */
+    c->custom_fn = o->at;
+    for (uint32_t i = 0; i < k->size; i += 2) { /* the function, as linked: its jumps are PC-relative */
+        uint16_t h;
+        memcpy(&h, k->code + i, 2);
+        put16(o, h);
+    }
+    while (o->at & 3) put16(o, 0);
     uint32_t m = 0;
     for (uint32_t i = 0; i < c->ninsts; i++) {
         const rw_inst *x = &c->insts[i];
@@ -386,13 +387,27 @@ static void emit_custom(rw_ctx *c, out *o)
         }
         m += x->mem != 0;
     }
-    c->custom_fn = o->at;
-    for (uint32_t i = 0; i < k->size; i += 2) { /* the function, as linked: its jumps are PC-relative */
-        uint16_t h;
-        memcpy(&h, k->code + i, 2);
-        put16(o, h);
-    }
-    while (o->at & 3) put16(o, 0);
+    c->custom_common = o->at;
+    put32(o, addi(SP, SP, -CUSTOM_FRAME));
+    for (unsigned i = 0; i < sizeof caller_saved; i++) put32(o, sw(caller_saved[i], SP, (int32_t)(4 * i)));
+    if (k->uses_fp)
+        for (unsigned i = 0; i < sizeof fp_caller_saved; i++)
+            put32(o, rv_s(0x27, 2, SP, fp_caller_saved[i], (int32_t)(56 + 4 * i)));
+    put_address(o, A2, c->ctl_addr);
+    put_reserve_lane(o, A2, WSI_CTL_CUSTOM_NEXT, WSI_CTL_CUSTOM_CAP, WSI_CTL_CUSTOM_BASE, (int)k->slot_shift, A3, A4, 5);
+    put32(o, sw(TP, A3, 0));
+    put32(o, sw(A0, A3, 4));
+    put32(o, addi(A2, A3, 8));
+    put32(o, addi(A3, TP, 0));
+    put32(o, jal(1, (int32_t)(c->custom_fn - o->at)));
+    if (k->uses_fp)
+        for (unsigned i = 0; i < sizeof fp_caller_saved; i++)
+            put32(o, rv_i(0x07, 2, fp_caller_saved[i], SP, (int32_t)(56 + 4 * i)));
+    for (unsigned i = 0; i < sizeof caller_saved; i++) put32(o, lw(caller_saved[i], SP, (int32_t)(4 * i)));
+    put32(o, addi(SP, SP, CUSTOM_FRAME));
+    put32(o, lw(A0, SP, -4));
+    put32(o, lw(A1, SP, -8));
+    put32(o, jalr0(GP));
 }
 
 /* The helpers, in order; each one's address is set as it is written. */

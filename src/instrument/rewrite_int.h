@@ -139,7 +139,7 @@ int rw_custom_after_mem(const rw_ctx *c, const rw_inst *x);
 int rw_custom_at_branch(const rw_ctx *c, const rw_inst *x);
 
 /* Length of the inline warp-count sequence (COUNT mode with WSI_WARPS) */
-enum { RW_COUNT_WARPS_LEN = 12, RW_COUNT_WARPS_WIDE_LEN = 17 };
+enum { RW_COUNT_WARPS_LEN = 12, RW_COUNT_WARPS_WIDE_LEN = 18 };
 /* Set the helpers' addresses as if written at `at`; returns their end. */
 uint32_t rw_helpers_place(rw_ctx *c, uint32_t at);
 

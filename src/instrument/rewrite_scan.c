@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "instrument/rewrite_int.h"
+#include "warpscope/abi.h"
 
 
 static int is_fp_reg_op(ws_op op)
@@ -203,8 +204,14 @@ static int find_blocks(rw_ctx *c)
          * .Ltmp for DWARF) are not entries */
         if ((t == STT_FUNC || (t == STT_NOTYPE && ELF32_ST_BIND(s->st_info) != STB_LOCAL)) && s->st_shndx != SHN_UNDEF && s->st_shndx < c->nsecs &&
             in_text(c, s->st_value)) {
-            int kernel = t == STT_FUNC && !strcmp(c->secs[s->st_shndx].name, ".ws_kernels") &&
-                         ELF32_ST_BIND(s->st_info) != STB_LOCAL;
+            /* launch entries: kernels, and shaders (the device launches
+             * them as grids too; until 2026-11-27 their lanes never had
+             * their thread id computed, and every record of a draw named
+             * thread 0) */
+            const char *sec = c->secs[s->st_shndx].name;
+            int kernel = t == STT_FUNC && ELF32_ST_BIND(s->st_info) != STB_LOCAL &&
+                         (!strcmp(sec, WS_KERNEL_SECTION) || !strcmp(sec, WS_VERTEX_SECTION) ||
+                          !strcmp(sec, WS_FRAGMENT_SECTION));
             mark_entry(c, s->st_value, kernel ? 2 : 1);
         }
     }

@@ -80,6 +80,20 @@ static int merge_warps(const site_map *bs, ws_trace_launch *L, const tr_buffers 
     return 0;
 }
 
+/* An address the recording pass touched, as the launch touches it: the
+ * module's own data (globals, constants) lives in each twin during its
+ * pass (trace_run.c, sync_data), data_delta further on than in the
+ * original; such an address becomes the original's (until 2026-11-27 the
+ * trace named the twin's copy, an address the program never sees). */
+static uint32_t to_original(const ws_module *orig, const ws_module *twin, const wsi_module_info *in, uint32_t a)
+{
+    const uint32_t t_off = a - twin->base;
+    if (!orig || t_off >= twin->size) return a;
+    const uint32_t tlink = twin->link_base + t_off, olink = tlink - in->data_delta, o_off = olink - orig->link_base;
+    if (tlink < in->new_text_end || olink < in->old_text_end || o_off >= orig->size) return a; /* (its code) */
+    return orig->base + o_off;
+}
+
 int tr_merge(const tr_twin *tw, const ws_module *record, ws_trace_launch *L, const tr_buffers *b,
              uint32_t total_threads, uint32_t tpb, char *err, size_t errlen)
 {
@@ -146,7 +160,7 @@ int tr_merge(const tr_twin *tw, const ws_module *record, ws_trace_launch *L, con
         if (id < 0 && faulted) continue;
         if (id < 0) { snprintf(err, errlen, "memory record %llu has an unknown site 0x%08x", (unsigned long long)i, get32(r + 4)); goto done; }
         uint64_t k = mcount[get32(r)]++;
-        L->mem[k] = (ws_trace_access){ (uint32_t)id, get32(r + 8) + (uint32_t)in->mems[id].imm };
+        L->mem[k] = (ws_trace_access){ (uint32_t)id, to_original(tw->orig, record, in, get32(r + 8) + (uint32_t)in->mems[id].imm) };
         if (L->values && in->mems[id].kind != WSI_LOAD) L->values[k] = get32(r + 12);
     }
     L->nbb = bcount[total_threads];

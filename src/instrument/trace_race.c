@@ -12,7 +12,7 @@
  * Each access becomes a record per 4-byte word it touches, with the bytes
  * it touches there; a block's records are radix-sorted by epoch and word
  * (stable: threads stay in order), and each group of one word in one
- * epoch is checked. Counted per word, per pair of instructions. */
+ * epoch is checked. Counted per word, per pair of source lines (and kinds). */
 #include <stdlib.h>
 #include <string.h>
 #include "instrument/trace_race.h"
@@ -48,14 +48,16 @@ void tr_race_hazard(race_ctx *c, uint32_t block, uint32_t block_b, uint32_t epoc
                     uint32_t ia, uint32_t tb, uint32_t ib, uint32_t lo, uint32_t hi)
 {
     const ws_trace_launch *L = c->L;
-    if (ia > ib) {
+    uint32_t sa = c->site ? c->site[ia] : ia, sb = c->site ? c->site[ib] : ib;
+    if (sa > sb || (sa == sb && ia > ib)) {
         uint32_t t = ia; ia = ib; ib = t;
+        t = sa; sa = sb; sb = t;
         t = ta; ta = tb; tb = t;
         t = block; block = block_b; block_b = t;
     }
     const int ww = tr_race_writes(L, ia) && tr_race_writes(L, ib), between = block != block_b;
     size_t i = 0;
-    while (i < c->npairs && !(c->pairs[i].a == ia && c->pairs[i].b == ib && c->pairs[i].write_write == ww &&
+    while (i < c->npairs && !(c->pairs[i].site_a == sa && c->pairs[i].site_b == sb && c->pairs[i].write_write == ww &&
                               c->pairs[i].between_blocks == between))
         i++;
     if (i == c->npairs) {
@@ -68,7 +70,7 @@ void tr_race_hazard(race_ctx *c, uint32_t block, uint32_t block_b, uint32_t epoc
         }
         race_pair *p = &c->pairs[c->npairs++];
         memset(p, 0, sizeof *p);
-        p->a = ia, p->b = ib, p->write_write = ww, p->between_blocks = between;
+        p->a = ia, p->b = ib, p->site_a = sa, p->site_b = sb, p->write_write = ww, p->between_blocks = between;
         p->ex_block = block, p->ex_block_b = block_b, p->ex_tid_a = ta, p->ex_tid_b = tb, p->ex_addr = addr;
     }
     race_pair *p = &c->pairs[i];
@@ -151,8 +153,9 @@ static int by_words(const void *x, const void *y)
 {
     const race_pair *p = x, *q = y;
     if (p->words != q->words) return p->words < q->words ? 1 : -1;
-    if (p->a != q->a) return p->a < q->a ? -1 : 1;
-    return p->b < q->b ? -1 : p->b > q->b;
+    if (p->site_a != q->site_a) return p->site_a < q->site_a ? -1 : 1;
+    if (p->site_b != q->site_b) return p->site_b < q->site_b ? -1 : 1;
+    return p->between_blocks - q->between_blocks;
 }
 
 static const char *kind_name(uint8_t k) { return k == WS_TRACE_LOAD ? "load" : k == WS_TRACE_STORE ? "store" : "atomic"; }
@@ -276,12 +279,52 @@ static void report_pair(const tr_twin *tw, const ws_trace_launch *L, const race_
 #undef TX
 }
 
+typedef struct site_key {
+    char where[160];
+    uint32_t kind, inst;
+} site_key;
+
+static int by_site(const void *a, const void *b)
+{
+    const site_key *x = a, *y = b;
+    int c = strcmp(x->where, y->where);
+    if (c) return c;
+    if (x->kind != y->kind) return x->kind < y->kind ? -1 : 1;
+    return x->inst < y->inst ? -1 : x->inst > y->inst;
+}
+
+/* Each memory instruction's site: instructions of one source line and
+ * kind share one (an unrolled loop's copies of a line), so the report
+ * names each pair of lines once (it listed the pair once per pair of
+ * instructions, the same text many times). NULL: out of host memory. */
+static uint32_t *site_table(const tr_twin *tw, const ws_trace_launch *L)
+{
+    const uint32_t n = L->nmem_insts;
+    site_key *k = malloc((n ? n : 1) * sizeof *k);
+    uint32_t *site = malloc((n ? n : 1) * sizeof *site);
+    if (!k || !site) { free(k); free(site); return NULL; }
+    for (uint32_t i = 0; i < n; i++) {
+        tr_where(tw, L->mem_insts[i].addr, k[i].where, sizeof k[i].where);
+        k[i].kind = L->mem_insts[i].kind;
+        k[i].inst = i;
+    }
+    qsort(k, n, sizeof *k, by_site);
+    for (uint32_t i = 0, id = 0; i < n; i++) {
+        if (i && (strcmp(k[i].where, k[i - 1].where) || k[i].kind != k[i - 1].kind)) id++;
+        site[k[i].inst] = id;
+    }
+    free(k);
+    return site;
+}
+
 void tr_report_races(const tr_twin *tw, const ws_trace_launch *L, FILE *f)
 {
     if (L->flags & WS_TRACE_NO_BLOCKS) return;
     const uint64_t tpb = (uint64_t)L->block.x * L->block.y * L->block.z;
     if (!tpb || !L->lanes_per_warp) return;
-    race_ctx c = { .L = L };
+    uint32_t *site = site_table(tw, L);
+    race_ctx c = { .L = L, .site = site };
+    if (!site) c.oom = 1;
     op_table bars = { 0 }, fences = { 0 };
     rec_buf recs = { 0 }, grid = { 0 }; /* one block's records; the launch's global ones */
     if (op_table_build(tw, L, OP_BAR, &bars) || op_table_build(tw, L, OP_FENCE, &fences)) c.oom = 1;
@@ -378,6 +421,7 @@ void tr_report_races(const tr_twin *tw, const ws_trace_launch *L, FILE *f)
     op_table_free(&fences);
     if (!c.oom) tr_race_between_blocks(&c, grid.r, grid.n);
     free(grid.r);
+    free(site);
     if (c.oom) {
         fprintf(f, "  racecheck: out of host memory; no hazards reported\n");
         free(c.pairs);

@@ -26,7 +26,9 @@ typedef struct race_rec {
 } race_rec;
 
 typedef struct race_pair {
-    uint32_t a, b;             /* mem_insts indices, a <= b                  */
+    uint32_t a, b;             /* mem_insts indices of its first occurrence   */
+    uint32_t site_a, site_b;   /* their sites (race_ctx.site), site_a <= site_b:
+                                  a pair of source lines is one hazard         */
     int write_write;           /* else read-write                            */
     int between_blocks;        /* threads of two blocks, else of one         */
     int across_warps;          /* some occurrence between two warps          */
@@ -38,6 +40,9 @@ typedef struct race_pair {
 
 typedef struct race_ctx {
     const ws_trace_launch *L;
+    const uint32_t *site;      /* per mem_insts index: its source line and kind
+                                  (equal for the instructions of one line and
+                                  kind, as an unrolled loop has); NULL: the index */
     race_pair *pairs;
     size_t npairs, cap;
     int oom;

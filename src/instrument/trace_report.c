@@ -319,7 +319,6 @@ void tr_report(const tracer *t, FILE *f)
             t->trace.nlaunches == 1 ? "" : "es");
     for (uint32_t i = 0; i < t->trace.nlaunches; i++) {
         const ws_trace_launch *L = &t->trace.launches[i];
-        const tr_timing *tm = &t->timing[i];
         const tr_twin *tw = tr_twin_of(t, L->module);
         fprintf(f, "\nlaunch %llu: %s grid (%u,%u,%u) block (%u,%u,%u)%s%s\n", (unsigned long long)L->launch_id,
                 L->kernel, L->grid.x, L->grid.y, L->grid.z, L->block.x, L->block.y, L->block.z,
@@ -334,14 +333,22 @@ void tr_report(const tracer *t, FILE *f)
                     !(L->flags & WS_TRACE_COMPLETE) ? "INCOMPLETE (the note says why)"
                     : L->flags & WS_TRACE_OVERFLOWED ? "buffers sized by a second recording pass; dropped: 0"
                                                       : "buffers sized exactly from the counting pass; dropped: 0");
-        fprintf(f, "  host time: launch %.3f s, counting pass %.3f s (%.2fx)", tm->original, tm->count,
-                tm->original > 0 ? tm->count / tm->original : 0.0);
-        if (!(L->flags & WS_TRACE_COUNTS_ONLY))
-            fprintf(f, ", recording pass %.3f s (%.2fx)", tm->record, tm->original > 0 ? tm->record / tm->original : 0.0);
-        fprintf(f, "\n");
         report_bbcount(tw, L, f);
         if (t->opt.tool == TR_MEMTRACE || t->opt.tool == TR_DUMP) report_memtrace(t, tw, L, f);
         if (t->opt.tool == TR_BRANCH || t->opt.tool == TR_DUMP) tr_report_branches(tw, L, f);
         if (t->opt.tool == TR_RACECHECK) tr_report_races(tw, L, f);
+    }
+}
+
+void tr_report_host_time(const tracer *t, FILE *f)
+{
+    for (uint32_t i = 0; i < t->trace.nlaunches; i++) {
+        const ws_trace_launch *L = &t->trace.launches[i];
+        const tr_timing *tm = &t->timing[i];
+        fprintf(f, "warpscope trace: %s (launch %llu) host time: launch %.3f s, counting pass %.3f s (%.2fx)", L->kernel,
+                (unsigned long long)L->launch_id, tm->original, tm->count, tm->original > 0 ? tm->count / tm->original : 0.0);
+        if (!(L->flags & WS_TRACE_COUNTS_ONLY))
+            fprintf(f, ", recording pass %.3f s (%.2fx)", tm->record, tm->original > 0 ? tm->record / tm->original : 0.0);
+        fprintf(f, "\n");
     }
 }

@@ -509,6 +509,17 @@ ws_status tr_launch(tracer *t, tr_twin *tw, ws_grid_run *G, ws_tool_runner *run)
     }
     tv_free(&dg);
     if (st == WS_OK && (L->flags & WS_TRACE_COMPLETE)) check_against_device(t, L);
+    if (t->opt.tool == TR_CUSTOM && (t->custom.loop_at || t->custom.branch_at)) {
+        char why[160];
+        if (t->custom.loop_at)
+            snprintf(why, sizeof why, "loops (a branch back at 0x%08x): its turns count towards the starvation guard",
+                     t->custom.loop_at);
+        else
+            snprintf(why, sizeof why, "branches (at 0x%08x): a group whose lanes split there ends a starvation "
+                     "guard's turn", t->custom.branch_at);
+        note(L, "the tool's device function %s, so where lanes of a warp wait for others the recording pass may "
+             "group them otherwise than the launch (docs/tracing.md, custom tools)", why);
+    }
     if (t->opt.tool == TR_CUSTOM) { /* the tool reads its records now */
         if (!L->note && !(L->note = strdup(""))) return st;
         t->custom_tool.records(t->custom_user, L, &custom);

@@ -30,7 +30,7 @@ int tr_options_parse(const char *text, tr_options *o, char *err, size_t len)
     for (char *item = strtok_r(copy, ",", &save); item && !rc; item = strtok_r(NULL, ",", &save)) {
         char *v = strchr(item, '=');
         if (!v) {
-            snprintf(err, len, "WARPSCOPE_TRACE: '%s' is not key=value (keys: tool, out, report, kernel, launch, values, counters)", item);
+            snprintf(err, len, "WARPSCOPE_TRACE: '%s' is not key=value (keys: tool, out, report, kernel, launch, values, counters, time)", item);
             rc = -1;
             break;
         }
@@ -56,6 +56,8 @@ int tr_options_parse(const char *text, tr_options *o, char *err, size_t len)
             o->launch = n;
         } else if (!strcmp(item, "values")) {
             o->values = !strcmp(v, "1");
+        } else if (!strcmp(item, "time")) {
+            o->host_time = !strcmp(v, "1");
         } else if (!strcmp(item, "join")) {
             o->join = !strcmp(v, "1");
         } else if (!strcmp(item, "counters")) {
@@ -70,7 +72,7 @@ int tr_options_parse(const char *text, tr_options *o, char *err, size_t len)
             if (!*v || *end || n > 1000000) { snprintf(err, len, "WARPSCOPE_TRACE: short=%s: expected a number", v); rc = -1; }
             o->short_by = (uint32_t)n;
         } else {
-            snprintf(err, len, "WARPSCOPE_TRACE: unknown key '%s' (keys: tool, out, report, kernel, launch, values, counters)", item);
+            snprintf(err, len, "WARPSCOPE_TRACE: unknown key '%s' (keys: tool, out, report, kernel, launch, values, counters, time)", item);
             rc = -1;
         }
     }
@@ -269,6 +271,7 @@ static void device_close(ws_device *dev, void *user)
     char err[512];
     (void)dev;
     if (t->opt.out && write_out(t, err, sizeof err)) fprintf(stderr, "warpscope: trace: %s\n", err);
+    if (t->opt.host_time) tr_report_host_time(t, stderr);
     if (t->opt.report) {
         FILE *f = fopen(t->opt.report, "a");
         if (!f) fprintf(stderr, "warpscope: trace: cannot write %s\n", t->opt.report);

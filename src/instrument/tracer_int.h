@@ -20,6 +20,8 @@ typedef struct tr_options {
     int wide_counts;              /* counters=64: always count with 64-bit counters */
     int join;                     /* join=1: a device closing after another adds its
                                      launches to the `out` file that one wrote */
+    int host_time;                /* time=1: each launch's host seconds to stderr (never
+                                     into the report, which stays deterministic) */
 } tr_options;
 
 typedef struct tr_twin {
@@ -78,8 +80,11 @@ void tr_where(const tr_twin *tw, uint32_t addr, char *buf, size_t n);
 void tr_report_branches(const tr_twin *tw, const ws_trace_launch *L, FILE *f);
 /* The racecheck tool's shared-memory hazards of one launch (trace_race.c). */
 void tr_report_races(const tr_twin *tw, const ws_trace_launch *L, FILE *f);
-/* The text report of every traced launch (device close). */
+/* The text report of every traced launch (device close): the same
+ * program and inputs give the same bytes (no host times in it). */
 void tr_report(const tracer *t, FILE *f);
+/* Each traced launch's host seconds (time=1, on stderr at device close). */
+void tr_report_host_time(const tracer *t, FILE *f);
 const tr_twin *tr_twin_of(const tracer *t, const char *module);
 /* The first halfword of the original's instruction at link address addr
  * (from the module, or the copy kept after it unloaded); 0 if neither has it. */

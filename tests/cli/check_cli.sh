@@ -137,7 +137,10 @@ out=$("$ws" disasm "$elf" 2>&1)
 # tool options are checked before the program runs (it ran, its device open
 # failed and the command said "opened no warpscope device")
 refuse "watch --capacity 0"   "--capacity 0: expected a number of bytes from 64" -- "$ws" watch --capacity 0 -- /bin/echo RAN
-refuse "trace --launch 0"     "launch=0: expected a number from 1" -- "$ws" trace --tool bbcount --launch 0 -- /bin/echo RAN
+refuse "trace --launch 0"     "warpscope trace: --launch 0: expected a number from 1" -- "$ws" trace --tool bbcount --launch 0 -- /bin/echo RAN
+# named as the options typed, not as WARPSCOPE_TRACE's keys (launch=0, counters=16, short=x)
+refuse "trace --counters 16"  "warpscope trace: --counters 16: expected 32" -- "$ws" trace --tool bbcount --counters 16 -- /bin/echo RAN
+refuse "trace --test-short x" "warpscope trace: --test-short x: expected a number" -- "$ws" trace --tool bbcount --test-short x -- /bin/echo RAN
 out=$("$ws" watch --capacity 0 -- /bin/echo RAN 2>&1); [[ "$out" != *RAN* ]] && ok "watch: program not run" || bad "watch ran it: $out"
 
 # a module without DWARF: the reason, not "takes 0 arguments"

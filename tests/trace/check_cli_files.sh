@@ -54,7 +54,7 @@ fi
 out=$("$ws" trace --tool bbcount --kernel no_such_kernel -- "$app" "$calls" 2>&1)
 [[ "$out" == *"no launch was traced: none matched --kernel no_such_kernel"* ]] && ok || bad "--kernel typo: $out"
 out=$("$ws" trace --tool bbcount --launch -1 -- /bin/echo RAN 2>&1); rc=$?
-[ $rc = 2 ] && [[ "$out" == *"launch=-1: expected a number from 1"* ]] && ok || bad "--launch -1 (rc $rc): $out"
+[ $rc = 2 ] && [[ "$out" == *"warpscope trace: --launch -1: expected a number from 1"* ]] && ok || bad "--launch -1 (rc $rc): $out"
 out=$("$ws" trace --read "$dir/v.wst" --format perfetto 2>&1); rc=$?
 [ $rc = 1 ] && [[ "$out" == *"has no warp records"* ]] && ok || bad "perfetto without warp records (rc $rc): $out"
 "$ws" trace --tool branch -o "$dir/b.wst" -- "$app" "$calls" 1 > /dev/null 2>&1

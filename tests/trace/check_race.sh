@@ -16,7 +16,7 @@ run() { # kernel [threads]
         "$ws" run --grid 3 --block 64 "$elf" "$1" zeros:192 > "$work/$1${2:-}.out" 2>&1 ||
         { echo "FAIL: $1: exit status $?"; cat "$work/$1${2:-}.out"; fail=$((fail + 1)); }
 }
-kernels="racy synced same_word atomics_bytes many_barriers global_sum halo blocks_sum last_block locked"
+kernels="racy synced same_word atomics_bytes many_barriers global_sum halo blocks_sum last_block locked unrolled"
 for k in $kernels; do run $k; done
 f=$(basename "$src")
 check racy "racecheck: 1 hazard "
@@ -38,6 +38,9 @@ check blocks_sum "write-write +$f:$(line blocks_sum) \\(store\\) and $f:$(line b
 check blocks_sum "read-write +$f:$(line blocks_sum) \\(load\\) and $f:$(line blocks_sum) \\(store\\): global memory, 1 word, between blocks"
 check last_block "racecheck: 0 hazards \\([0-9]+ shared and 12 global accesses checked\\)"
 check locked "racecheck: 0 hazards \\(0 shared and [0-9]+ global accesses checked\\)"
+# an unrolled loop: one line, many instructions, one hazard
+check unrolled "racecheck: 1 hazard "
+check unrolled "read-write +$f:$(line unrolled) \\(load\\) and $f:$(line unrolled) \\(store\\): shared memory, 45 words, within a warp"
 # every launch traced is checked against the device as the other tools are
 for k in $kernels; do
     check $k "instructions executed .*\(match\)"

@@ -119,3 +119,17 @@ WS_KERNEL void locked(int *out)
         __atomic_store_n(&out[120], 0, __ATOMIC_RELEASE);
     }
 }
+
+/* A warp-synchronous tail, its loop unrolled: every copy of the line is
+ * its own load and store instruction, and the report names the pair of
+ * lines once (it listed it once per pair of copies). */
+WS_KERNEL void unrolled(int *out)
+{
+    unsigned t = threadIdx_x();
+    buf[t] = (int)t;
+    ws_syncthreads();
+#pragma clang loop unroll(full)
+    for (unsigned s = 16; s > 0; s >>= 1) if (t < s) buf[t] += buf[t + s]; /* RACE:unrolled */
+    ws_syncthreads();
+    out[blockIdx_x() * blockDim_x() + t] = buf[0];
+}

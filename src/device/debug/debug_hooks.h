@@ -49,6 +49,9 @@ int ws_dbg_exec_hit(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, u
 int ws_dbg_data_hit(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, uint32_t size, int rw);
 /* A freshly decoded entry: sets WS_INST_TRAP if a trigger watches pc. */
 void ws_dbg_decoded(ws_device *dev, uint32_t pc, ws_inst *in);
+/* 1 if an attached debugger's execute trigger watches pc (a far-branch
+ * hint's triple is then not fused: warp_exec.c). */
+int ws_dbg_exec_watched(ws_device *dev, uint32_t pc);
 
 /* ---- application thread: runtime ---- */
 /* A module's code was added to / is leaving dev's code table (by key). */

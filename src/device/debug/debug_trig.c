@@ -142,6 +142,15 @@ void ws_dbg_decoded(ws_device *dev, uint32_t pc, ws_inst *in)
     pthread_mutex_unlock(&d->mu);
 }
 
+int ws_dbg_exec_watched(ws_device *dev, uint32_t pc)
+{
+    ws_debug *d = dev->debug;
+    pthread_mutex_lock(&d->mu);
+    const int w = atomic_load(&d->attached) && dbg_trig_exec_at(d, pc);
+    pthread_mutex_unlock(&d->mu);
+    return w;
+}
+
 int ws_dbg_exec_hit(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, uint32_t pc)
 {
     ws_debug *d = dev->debug;

@@ -1,0 +1,13 @@
+/* A kernel that reads and writes its module's own data: a global array
+ * and a constant table (trace.module_data_addresses). */
+#include <warpscope/kernel.h>
+
+unsigned table[64] = { 1, 2, 3 };
+static const float scale[4] = { 0.5f, 1.5f, 2.5f, 3.5f };
+
+WS_KERNEL void globals(unsigned *out)
+{
+    unsigned t = threadIdx_x();
+    table[t] = t * 3 + (unsigned)scale[t & 3];
+    out[t] = table[(t + 1) & 63];
+}
