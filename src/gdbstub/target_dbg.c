@@ -568,6 +568,7 @@ static ws_status dbg_resume(void *tp, const ws_gdb_action *a, size_t n)
         if (!st && exclude) ws_debug_step_exclude(t->dbg, warp, exclude); /* best effort: else the warp steps whole */
         if (st) return st;
         t->step_hart = hart + 1;
+        t->step_excl = exclude;
         st = select_warps(t, hart + 1);
     }
     memset(t->wp_rest, 0, nw * sizeof *t->wp_rest); /* one step's worth: a warp resumes past it */
@@ -716,19 +717,24 @@ static void auto_step_start(ws_gdb_dbg *t, ws_gdb_bp *bp, uint32_t hart)
     if (bp->type == WS_GDB_BP_SW && !bp->stepping && ws_gdb_bp_arm(t, bp, 0)) return;
     bp->stepping++;
     t->auto_addr[w] = bp->addr + 1;
+    /* within gdb's step of a lane of this warp: the lanes that sit that
+     * step out sit this one out too (a hardware step's exclusion lasts
+     * one instruction, and the breakpoint's halt came before it) */
+    if (t->step_hart && (t->step_hart - 1) / t->cfg.lanes_per_warp == w && t->step_excl)
+        ws_debug_step_exclude(t->dbg, w, t->step_excl);
     if (set_step(t, hart, 1) || resume_warps(t, hart + 1)) t->auto_addr[w] = 0;
 }
 
 static void run_on(ws_gdb_dbg *t, uint32_t hart);
 
-static void auto_step_done(ws_gdb_dbg *t, uint32_t hart)
+static void auto_step_done(ws_gdb_dbg *t, uint32_t hart, int run, int unstep)
 {
     uint32_t w = hart / t->cfg.lanes_per_warp;
     ws_gdb_bp *bp = ws_gdb_bp_at(t, t->auto_addr[w] - 1);
     t->auto_addr[w] = 0;
-    set_step(t, hart, 0);
+    if (unstep) set_step(t, hart, 0);
     if (bp && bp->stepping && !--bp->stepping && bp->type == WS_GDB_BP_SW) ws_gdb_bp_arm(t, bp, 1);
-    run_on(t, hart);
+    if (run) run_on(t, hart);
 }
 
 /* The warp of hart passed a breakpoint gdb does not hear about: let it run
@@ -847,8 +853,19 @@ static void on_halt(ws_gdb_dbg *t, uint32_t hart)
     const ws_dbg_lane *h = ws_gdb_lane_of(t, WS_GDB_TID(hart));
     uint32_t warp = hart / t->cfg.lanes_per_warp;
     if (t->auto_addr[warp]) {
-        auto_step_done(t, hart); /* whatever stopped it, the step is over */
-        if (!h || h->cause == WS_DCSR_CAUSE_STEP) return;
+        /* whatever stopped it, the step is over; but a stop of its own
+         * (a data trigger on the stepped instruction's access, a fault)
+         * is gdb's to hear, with the warp where it halted: it runs on
+         * only after a plain step (with conditions=server, the later
+         * lanes' stores under an ebreak whose condition they fail were
+         * reported while the warp ran on to its end) */
+        int stepped = !h || h->cause == WS_DCSR_CAUSE_STEP;
+        /* gdb's own step of a lane of this warp ran into the breakpoint:
+         * the server's step over it was gdb's step, which ends here as
+         * any step does (the warp ran on, and gdb's step was lost) */
+        int gdb_step = t->step_hart && (t->step_hart - 1) / t->cfg.lanes_per_warp == warp;
+        auto_step_done(t, hart, stepped && !gdb_step, !gdb_step);
+        if (stepped && !gdb_step) return;
     }
     if (!h) return;
     ws_gdb_stop s;
