@@ -569,6 +569,7 @@ static ws_status dbg_resume(void *tp, const ws_gdb_action *a, size_t n)
         if (st) return st;
         t->step_hart = hart + 1;
         t->step_excl = exclude;
+        t->step_more = 0;
         st = select_warps(t, hart + 1);
     }
     memset(t->wp_rest, 0, nw * sizeof *t->wp_rest); /* one step's worth: a warp resumes past it */
@@ -582,7 +583,8 @@ static ws_status dbg_resume(void *tp, const ws_gdb_action *a, size_t n)
                 t->wsel[w] = 0;
                 t->auto_wait[w] = 1;
             }
-    if (t->range_hi) memcpy(t->range_wsel, t->wsel, nw); /* woken again after each step in the range */
+    if (t->step_hart) memcpy(t->range_wsel, t->wsel, nw); /* woken again after each step taken on (a range,
+                                                               or a step the lane had no part in) */
     if (!st) st = resume_selected(t); /* one resume for all: none halts before the last is resumed */
     if (!st) st = ws_debug_release(t->dbg); /* a parked application goes on */
     return st;
@@ -812,14 +814,53 @@ static int launch_stop_hit(ws_gdb_dbg *t, uint32_t hart, uint32_t pc, ws_gdb_sto
  * the warps gdb's resume woke (in all-stop this step's halt stopped them
  * too) run on together, and the stepped warp does one more step (its
  * dcsr.step is still set). Returns 1 if stepping went on. */
+static int step_again(ws_gdb_dbg *t);
+
 static int range_step_on(ws_gdb_dbg *t)
 {
     if (!t->range_hi || t->npending || ws_gdb_lanes_refresh(t)) return 0;
     const ws_dbg_lane *l = ws_gdb_lane_of(t, WS_GDB_TID(t->step_hart - 1));
     if (!l || !l->halted || l->pc < t->range_lo || l->pc >= t->range_hi) return 0;
-    uint32_t nw = t->cfg.cores * t->cfg.warps_per_core;
+    return step_again(t);
+}
+
+/* A step of one lane runs one instruction of its warp: the lowest-pc group
+ * (docs/device.md), which in a diverged warp may not hold the lane. gdb
+ * asked for an instruction of that lane's own, so while the lane has had
+ * no part in the step, the warp steps again (the lanes before it run
+ * until it gets its turn, as they would without a debugger), up to
+ * WS_GDB_STEP_ON_MAX warp-instructions (a group that spins for ever
+ * would otherwise hold the step for ever: the stop then comes with the
+ * lane where it was and a note). Returns 1 if stepping went on. */
+#define WS_GDB_STEP_ON_MAX 100000u
+static int step_on(ws_gdb_dbg *t, ws_gdb_stop *s)
+{
+    uint32_t sh = t->step_hart - 1, lpw = t->cfg.lanes_per_warp, ran = 0;
+    if (t->npending || t->want_interrupt || ws_debug_step_lanes(t->dbg, sh / lpw, &ran) != WS_OK ||
+        (ran >> (sh % lpw) & 1) || ws_gdb_lanes_refresh(t))
+        return 0;
+    const ws_dbg_lane *l = ws_gdb_lane_of(t, WS_GDB_TID(sh));
+    if (!l || !l->halted) return 0; /* gone: nothing left to step */
+    if (t->step_more >= WS_GDB_STEP_ON_MAX) {
+        snprintf(s->note, sizeof s->note,
+                 "[thread %u did not run in %u instructions of its warp (the other lanes' groups ran): "
+                 "it is where it was]\n",
+                 WS_GDB_TID(sh), WS_GDB_STEP_ON_MAX);
+        return 0;
+    }
+    t->step_more++;
+    return step_again(t);
+}
+
+/* One more step of the stepped lane's warp, with the lanes that sit gdb's
+ * step out excluded again, and in all-stop the warps gdb's resume woke
+ * (halted since by the step's halt) running on with it. */
+static int step_again(ws_gdb_dbg *t)
+{
+    uint32_t nw = t->cfg.cores * t->cfg.warps_per_core, warp = (t->step_hart - 1) / t->cfg.lanes_per_warp;
+    if (t->step_excl) ws_debug_step_exclude(t->dbg, warp, t->step_excl); /* best effort, as at the resume */
     memset(t->wsel, 0, nw);
-    t->wsel[(t->step_hart - 1) / t->cfg.lanes_per_warp] = 1;
+    t->wsel[warp] = 1;
     for (size_t i = 0; i < t->nlanes && !t->non_stop; i++) { /* the woken warps halted since: the step's all-stop
                                                                  (non-stop: only the stepped warp halted) */
         uint32_t w = t->lanes[i].hart / t->cfg.lanes_per_warp;
@@ -882,7 +923,7 @@ static void on_halt(ws_gdb_dbg *t, uint32_t hart)
             return;
         }
         if (t->step_hart && (t->step_hart - 1) / t->cfg.lanes_per_warp == warp) {
-            if (range_step_on(t)) return;
+            if (range_step_on(t) || step_on(t, &s)) return;
             s.tid = WS_GDB_TID(t->step_hart - 1);
             set_step(t, t->step_hart - 1, 0);
             t->step_hart = 0;

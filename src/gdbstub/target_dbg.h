@@ -105,6 +105,8 @@ typedef struct ws_gdb_dbg {
                                   out (re-applied to each step taken on its
                                   behalf: one hardware step excludes them
                                   for one instruction)                   */
+    uint32_t step_more;        /* warp-instructions stepped on so far for
+                                  a step the lane had no part in          */
     uint32_t range_lo, range_hi; /* vCont;r: the step of step_hart goes on
                                   while its pc is in [lo, hi) (hi 0: none) */
     uint8_t *range_wsel;       /* per warp: the warps that resume uses, woken
