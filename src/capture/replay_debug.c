@@ -314,12 +314,12 @@ static int same_thread(const ws_shadow_thread *a, const ws_shadow_thread *b)
            !memcmp(&a->thread, &b->thread, sizeof a->thread);
 }
 
-/* The first lane, from the snapshot's own on (position order), of the
+/* The first lane, from lane `from` on (position order), of the
  * snapshot's warp-instruction whose access touches a watched range: its
  * lane (-1: none), the watch's number (1 + index) in *widx and the first
  * watched byte in *at; only_own: the snapshot's lane only. The registers are the lanes' before the
  * instruction, as a load/store trigger sees them. */
-static int watched_access(rd_target *t, uint32_t *widx, uint32_t *at, int only_own)
+static int watched_access(rd_target *t, uint32_t *widx, uint32_t *at, int only_own, uint32_t from)
 {
     const ws_shadow_state *s = &t->snap;
     uint8_t b[4] = { 0 };
@@ -331,7 +331,7 @@ static int watched_access(rd_target *t, uint32_t *widx, uint32_t *at, int only_o
     if (!size) return -1;
     const ws_op_class c = ws_op_class_of(in.op);
     const uint8_t rw = c == CLASS_LOAD || in.op == OP_LR_W ? 1 : c == CLASS_STORE || in.op == OP_SC_W ? 2 : 3;
-    for (uint32_t l = s->lane; l < s->lanes && l < 32 && (!only_own || l == s->lane); l++) {
+    for (uint32_t l = only_own ? s->lane : from; l < s->lanes && l < 32 && (!only_own || l == s->lane); l++) {
         if (!(s->group >> l & 1)) continue;
         const uint64_t a = (uint32_t)(s->regs.x[in.rs1][l] + (uint32_t)in.imm);
         for (size_t i = 0; i < t->nwatches; i++) {
@@ -364,17 +364,23 @@ static ws_status run_step(rd_target *t, uint32_t tid)
         set_stop(t, tid, WS_GDB_R_NONE);
         return WS_OK;
     }
-    /* The instruction the thread is at makes a watched access (the lane's
-     * own, or a later lane's of its warp-instruction): that is the stop,
-     * before the access, as a load/store trigger fires, unless gdb is
-     * stepping off that very event; gdb steps the lane over it and shows
-     * the values (it did not: stepi, next or step over a watched store
-     * passed it silently). */
+    /* The instruction the thread is at makes a watched access (a lane's
+     * of its warp-instruction): that is the stop, before the access, as a
+     * load/store trigger fires, unless gdb is stepping off that very
+     * event; gdb steps the lane over it and shows the values (it did not:
+     * stepi, next or step over a watched store passed it silently). The
+     * lane is the first of the instruction whose access touches the
+     * range, in lane order, as the live trigger names it (before
+     * 2026-11-27 the stepped lane came first, and the lanes before it
+     * were never reported); at a breakpoint's hit the step is gdb's step
+     * of the hit lane over the breakpoint, which live is that lane's own
+     * stop, with the stores of the lanes before it made (the split copy
+     * shows them). */
     uint32_t widx = 0, at = 0;
     const int stepped = rd_lane_of(t, tid);
     const int wl = t->at_call < 0 && !(t->at_hit && t->snap.watch) && stepped >= 0 &&
                            (t->snap.group >> stepped & 1) && (uint32_t)stepped == t->snap.lane
-                       ? watched_access(t, &widx, &at, 0)
+                       ? watched_access(t, &widx, &at, 0, t->at_hit ? t->snap.lane : 0)
                        : -1;
     if (wl >= 0) {
         t->snap.lane = (uint32_t)wl;
@@ -389,6 +395,33 @@ static ws_status run_step(rd_target *t, uint32_t tid)
         set_stop(t, rd_tid_of_lane(t, (uint32_t)wl), WS_GDB_R_NONE);
         hit_reason(t);
         return WS_OK;
+    }
+    /* gdb stepped the lane a watched access stopped for over it, and the
+     * thread steps on: the later lanes of that warp-instruction whose
+     * accesses touch a watched range have not been reported yet. Live,
+     * they stand before the stepped lane (lower pc first), so its step
+     * runs them first and the next one's access is the stop, one per
+     * step in lane order: the same here (one more replay, counting the
+     * watched accesses after the one reported). */
+    if (t->pending && !t->at_hit && t->nwatches && same_thread(&th, &t->focus)) {
+        ws_shadow_bp bps[WS_SHADOW_MAX_BPS];
+        ws_shadow_watch ws[WS_SHADOW_MAX_WATCHES];
+        ws_shadow_arm h = hits_arm(t, bps, ws);
+        h.nbps = 0; /* the accesses only */
+        h.pixel_entry = 0;
+        h.after = t->pending_after;
+        h.k = 1;
+        ws_shadow_result hr;
+        ws_status hst = replay(t, &h, &hr);
+        if (hst) return hst;
+        const ws_shadow_state *hs = NULL;
+        if (hr.taken && ws_debug_shadow_state(t->dbg, &hs) == WS_OK && hs->pos >> 5 == t->pending_after >> 5) {
+            t->pending = 0;
+            if ((hst = go_snapshot(t, WS_GDB_R_NONE)) != WS_OK) return hst;
+            hit_reason(t);
+            t->at_hit = 1;
+            return WS_OK;
+        }
     }
     /* gdb steps a hit lane off its breakpoint before it continues */
     t->pending = t->at_hit && same_thread(&th, &t->focus);
@@ -489,7 +522,7 @@ static ws_status run_reverse_step(rd_target *t, uint32_t tid)
      * shows the value change and ends the command there (reverse-stepi
      * and reverse-next passed it silently). One more replay. */
     uint32_t widx = 0, at = 0;
-    if (!from_stop || told == from_pos || watched_access(t, &widx, &at, 1) < 0) return WS_OK;
+    if (!from_stop || told == from_pos || watched_access(t, &widx, &at, 1, 0) < 0) return WS_OK;
     const uint64_t access = t->snap.pos;
     a = thread_arm(&th);
     a.k = k + 1;
