@@ -92,8 +92,8 @@ void ws_gdb_report_stop(ws_gdb_session *s, const ws_gdb_stop *st)
 
 static void resume(ws_gdb_session *s, ws_gdb_action *acts, size_t n)
 {
-    if (s->ops->resume(s->t, acts, n) != WS_OK) {
-        ws_gdb_reply_error(s, 0x0e);
+    if (s->ops->resume(s->t, acts, n) != WS_OK) { /* why, for gdb's "Remote failure reply" */
+        ws_gdb_reply_refused(s);
         return;
     }
     s->running = 1;
@@ -181,7 +181,7 @@ int ws_gdb_cmd_exec(ws_gdb_session *s, char *pkt, size_t len)
     } else if ((!strcmp(pkt, "bs") || !strcmp(pkt, "bc")) && s->ops->reverse) {
         /* reverse execution (replaying targets): the stop reply answers */
         if (s->ops->reverse(s->t, pkt[1] == 's' ? 's' : 'c', s->c_tid) != WS_OK) { /* 0: any */
-            ws_gdb_reply_error(s, 0x0e);
+            ws_gdb_reply_refused(s);
         } else {
             s->running = 1;
             s->no_reply = 1;
