@@ -202,6 +202,7 @@ static ws_status go_snapshot(rd_target *t, ws_gdb_reason reason)
     t->have_focus = 1;
     t->focus_count = s->thread_count;
     t->at_hit = 0;
+    t->whole_insn = 0;
     t->at_call = -1;
     set_stop(t, rd_tid_of_lane(t, s->lane), reason);
     return WS_OK;
@@ -255,9 +256,46 @@ static void focus_lane(rd_target *t, const ws_shadow_thread *f, int backwards)
     }
 }
 
+static int watched_access(rd_target *t, uint32_t *widx, uint32_t *at, int only_own, uint32_t from);
+
+/* The stop is lane wl's watched access (watch widx, first byte at) at the
+ * snapshot's warp-instruction, before it is made: gdb follows that lane. */
+static ws_status stop_at_access(rd_target *t, uint32_t wl, uint32_t widx, uint32_t at)
+{
+    if (wl != t->snap.lane) t->focus_count = 0;
+    t->snap.lane = wl;
+    t->snap.pos = (t->snap.pos & ~(uint64_t)31) | wl;
+    t->snap.watch = widx;
+    t->snap.data_addr = at;
+    t->focus = (ws_shadow_thread){ t->snap.launch, t->snap.block, t->snap.thread[wl] };
+    t->have_focus = 1;
+    t->at_hit = 1;
+    t->pending = 0;
+    set_stop(t, rd_tid_of_lane(t, wl), WS_GDB_R_NONE);
+    hit_reason(t);
+    return WS_OK;
+}
+
+/* A forward step's snapshot is before its whole warp-instruction: no lane
+ * of it has run, the lanes before the thread's neither, whereas at a hit
+ * the lanes before it have been passed, and a step back over a lane's
+ * access shows the lanes before it as having made theirs. */
+static int before_instruction(const rd_target *t)
+{
+    return t->where == RD_STOP && t->whole_insn && !t->at_hit && t->at_call < 0;
+}
+
 /* Forwards to the first hit after here. */
 static ws_status run_continue(rd_target *t)
 {
+    /* From a step's snapshot, the watched accesses of the lanes before the
+     * thread's at its instruction are still to come, and come first, as
+     * live, where the trigger names the instruction's first lane (before
+     * 2026-11-27 the continue counted from the thread's own lane on, and
+     * those accesses were never reported) */
+    uint32_t widx = 0, at = 0;
+    const int wl = before_instruction(t) && !t->pending ? watched_access(t, &widx, &at, 0, 0) : -1;
+    if (wl >= 0 && (uint32_t)wl < t->snap.lane) return stop_at_access(t, (uint32_t)wl, widx, at);
     if (t->where == RD_END) return go_end(t);
     ws_shadow_bp bps[WS_SHADOW_MAX_BPS];
     ws_shadow_watch ws[WS_SHADOW_MAX_WATCHES];
@@ -297,7 +335,9 @@ static ws_status run_first(rd_target *t)
     ws_status st = replay(t, &a, &res);
     if (st) return st;
     if (!res.taken) return run_continue(t);
-    return go_snapshot(t, WS_GDB_R_NONE);
+    st = go_snapshot(t, WS_GDB_R_NONE);
+    t->whole_insn = !st;
+    return st;
 }
 
 /* The thread of lane tid (the focus if tid is not a lane). */
@@ -375,27 +415,15 @@ static ws_status run_step(rd_target *t, uint32_t tid)
      * were never reported); at a breakpoint's hit the step is gdb's step
      * of the hit lane over the breakpoint, which live is that lane's own
      * stop, with the stores of the lanes before it made (the split copy
-     * shows them). */
+     * shows them), and a step back over a lane's access shows the lanes
+     * before it as having made theirs: from that lane on. */
     uint32_t widx = 0, at = 0;
     const int stepped = rd_lane_of(t, tid);
     const int wl = t->at_call < 0 && !(t->at_hit && t->snap.watch) && stepped >= 0 &&
                            (t->snap.group >> stepped & 1) && (uint32_t)stepped == t->snap.lane
-                       ? watched_access(t, &widx, &at, 0, t->at_hit ? t->snap.lane : 0)
+                       ? watched_access(t, &widx, &at, 0, before_instruction(t) ? 0 : t->snap.lane)
                        : -1;
-    if (wl >= 0) {
-        t->snap.lane = (uint32_t)wl;
-        t->snap.pos = (t->snap.pos & ~(uint64_t)31) | (uint32_t)wl;
-        t->snap.watch = widx;
-        t->snap.data_addr = at;
-        if ((uint32_t)wl != (uint32_t)stepped) t->focus_count = 0;
-        t->focus = (ws_shadow_thread){ t->snap.launch, t->snap.block, t->snap.thread[wl] };
-        t->have_focus = 1;
-        t->at_hit = 1;
-        t->pending = 0;
-        set_stop(t, rd_tid_of_lane(t, (uint32_t)wl), WS_GDB_R_NONE);
-        hit_reason(t);
-        return WS_OK;
-    }
+    if (wl >= 0) return stop_at_access(t, (uint32_t)wl, widx, at);
     /* gdb stepped the lane a watched access stopped for over it, and the
      * thread steps on: the later lanes of that warp-instruction whose
      * accesses touch a watched range have not been reported yet. Live,
@@ -440,7 +468,9 @@ static ws_status run_step(rd_target *t, uint32_t tid)
         t->focus = th;
         return go_end(t);
     }
-    return go_snapshot(t, WS_GDB_R_NONE);
+    st = go_snapshot(t, WS_GDB_R_NONE);
+    t->whole_insn = !st;
+    return st;
 }
 
 /* A reverse step of a thread from its first instruction: before it, the
@@ -586,7 +616,14 @@ static ws_status run_reverse_continue(rd_target *t)
     ws_shadow_arm a = hits_arm(t, bps, ws);
     uint64_t from = here(t);
     if (t->where == RD_STOP && t->at_call >= 0) from = (t->snap.pos & ~(uint64_t)31) + (uint64_t)t->at_call;
-    a.before = from;
+    /* from a step's snapshot nothing of its warp-instruction has happened:
+     * not the accesses of the lanes before the thread's either (before
+     * 2026-11-27 reverse-continue reported such a lane's store, which
+     * memory there did not hold yet) */
+    a.before = before_instruction(t) ? t->snap.pos & ~(uint64_t)31 : from;
+    /* ... and after gdb's step of a lane over its watched access, the
+     * later lanes of that instruction have not made theirs */
+    if (t->pending && t->pending_after + 1 < a.before) a.before = t->pending_after + 1;
     ws_shadow_result res;
     ws_status st = replay(t, &a, &res);
     if (st) return st;
