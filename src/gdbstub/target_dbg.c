@@ -463,6 +463,7 @@ static ws_status resume_warps(ws_gdb_dbg *t, uint32_t only)
 }
 
 static ws_status set_step(ws_gdb_dbg *t, uint32_t hart, int on);
+static int fault_signal(const char *kind);
 
 /* The warps of the lanes continued one by one (vCont;c:tid). Non-stop:
  * the hardware runs a warp whole, so a warp runs only once gdb has
@@ -487,12 +488,13 @@ static ws_status dbg_resume(void *tp, const ws_gdb_action *a, size_t n)
 {
     ws_gdb_dbg *t = tp;
     uint32_t step_tid = 0, cont_tid = 0;
-    int cont_all = 0;
+    int cont_all = 0, step_sig = 0;
     ws_gdb_lanes_stale(t);
     t->range_lo = t->range_hi = 0;
     for (size_t i = 0; i < n; i++) {
         if ((a[i].op == 's' || a[i].op == 'r') && !step_tid) {
             step_tid = a[i].tid;
+            step_sig = a[i].sig;
             if (a[i].op == 'r' && a[i].lo < a[i].hi) t->range_lo = a[i].lo, t->range_hi = a[i].hi;
         } else if (a[i].op == 'c' && !a[i].tid) cont_all = 1;
         else if (a[i].op == 'c' && !cont_tid) cont_tid = a[i].tid;
@@ -542,6 +544,28 @@ static ws_status dbg_resume(void *tp, const ws_gdb_action *a, size_t n)
         const ws_dbg_lane *l = lane_for(t, step_tid);
         if (!l) return WS_ERR_NOT_FOUND;
         uint32_t hart = l->hart;
+        /* A step of the lane that faulted runs its faulting instruction
+         * again, which faults again, as on a CPU: the fault is the stop
+         * (resuming a faulted warp ends the launch with the fault, which
+         * is what continue does). gdb takes a fault at an address where it
+         * has a breakpoint inserted for a hit of that breakpoint (gdb's
+         * rule for targets that report breakpoints as SIGSEGV/SIGILL), and
+         * steps the thread over it when its condition fails; that step
+         * now reports the fault, with the breakpoint out, as a fault
+         * (before 2026-11-27 the launch ended with it and gdb never
+         * stopped: "exited normally"). A step that passes the fault's
+         * signal (gdb's step off the fault at `continue` or `stepi`, with
+         * SIGSEGV's default "pass") delivers it: the launch ends, as on a
+         * CPU the process does. */
+        if (l->halted && l->cause == WS_DCSR_CAUSE_FAULT && t->have_fault && t->fault.hart == hart && !step_sig) {
+            ws_gdb_stop f;
+            memset(&f, 0, sizeof f);
+            f.kind = WS_GDB_STOP_SIGNAL;
+            f.tid = step_tid;
+            f.signal = fault_signal(t->fault.kind);
+            push(t, &f, 0);
+            return WS_OK;
+        }
         if (t->orphan_step == hart / t->cfg.lanes_per_warp + 1) t->orphan_step = 0; /* gdb's step again */
         st = set_step(t, hart, 1); /* dcsr.step: one warp-instruction, then halt */
         /* Lanes of this warp whose breakpoint stop gdb has not heard yet sit
