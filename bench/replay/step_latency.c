@@ -26,7 +26,7 @@ static int cmp(const void *a, const void *b)
 /* One resume through the target ops; its seconds, or -1 on failure. */
 static double timed(rd_target *t, char op, int reverse)
 {
-    ws_gdb_action a = { 0, op, 0, 0 };
+    ws_gdb_action a = { 0, op, 0, 0, 0 };
     ws_gdb_stop st;
     double t0 = now();
     ws_status s = reverse ? rd_ops.reverse(t, op, 0) : rd_ops.resume(t, &a, 1);

@@ -202,6 +202,7 @@ static ws_status go_snapshot(rd_target *t, ws_gdb_reason reason)
     t->have_focus = 1;
     t->focus_count = s->thread_count;
     t->at_hit = 0;
+    t->whole_insn = 0;
     t->at_call = -1;
     set_stop(t, rd_tid_of_lane(t, s->lane), reason);
     return WS_OK;
@@ -255,9 +256,46 @@ static void focus_lane(rd_target *t, const ws_shadow_thread *f, int backwards)
     }
 }
 
+static int watched_access(rd_target *t, uint32_t *widx, uint32_t *at, int only_own, uint32_t from);
+
+/* The stop is lane wl's watched access (watch widx, first byte at) at the
+ * snapshot's warp-instruction, before it is made: gdb follows that lane. */
+static ws_status stop_at_access(rd_target *t, uint32_t wl, uint32_t widx, uint32_t at)
+{
+    if (wl != t->snap.lane) t->focus_count = 0;
+    t->snap.lane = wl;
+    t->snap.pos = (t->snap.pos & ~(uint64_t)31) | wl;
+    t->snap.watch = widx;
+    t->snap.data_addr = at;
+    t->focus = (ws_shadow_thread){ t->snap.launch, t->snap.block, t->snap.thread[wl] };
+    t->have_focus = 1;
+    t->at_hit = 1;
+    t->pending = 0;
+    set_stop(t, rd_tid_of_lane(t, wl), WS_GDB_R_NONE);
+    hit_reason(t);
+    return WS_OK;
+}
+
+/* A forward step's snapshot is before its whole warp-instruction: no lane
+ * of it has run, the lanes before the thread's neither, whereas at a hit
+ * the lanes before it have been passed, and a step back over a lane's
+ * access shows the lanes before it as having made theirs. */
+static int before_instruction(const rd_target *t)
+{
+    return t->where == RD_STOP && t->whole_insn && !t->at_hit && t->at_call < 0;
+}
+
 /* Forwards to the first hit after here. */
 static ws_status run_continue(rd_target *t)
 {
+    /* From a step's snapshot, the watched accesses of the lanes before the
+     * thread's at its instruction are still to come, and come first, as
+     * live, where the trigger names the instruction's first lane (before
+     * 2026-11-27 the continue counted from the thread's own lane on, and
+     * those accesses were never reported) */
+    uint32_t widx = 0, at = 0;
+    const int wl = before_instruction(t) && !t->pending ? watched_access(t, &widx, &at, 0, 0) : -1;
+    if (wl >= 0 && (uint32_t)wl < t->snap.lane) return stop_at_access(t, (uint32_t)wl, widx, at);
     if (t->where == RD_END) return go_end(t);
     ws_shadow_bp bps[WS_SHADOW_MAX_BPS];
     ws_shadow_watch ws[WS_SHADOW_MAX_WATCHES];
@@ -297,7 +335,9 @@ static ws_status run_first(rd_target *t)
     ws_status st = replay(t, &a, &res);
     if (st) return st;
     if (!res.taken) return run_continue(t);
-    return go_snapshot(t, WS_GDB_R_NONE);
+    st = go_snapshot(t, WS_GDB_R_NONE);
+    t->whole_insn = !st;
+    return st;
 }
 
 /* The thread of lane tid (the focus if tid is not a lane). */
@@ -314,12 +354,12 @@ static int same_thread(const ws_shadow_thread *a, const ws_shadow_thread *b)
            !memcmp(&a->thread, &b->thread, sizeof a->thread);
 }
 
-/* The first lane, from the snapshot's own on (position order), of the
+/* The first lane, from lane `from` on (position order), of the
  * snapshot's warp-instruction whose access touches a watched range: its
  * lane (-1: none), the watch's number (1 + index) in *widx and the first
  * watched byte in *at; only_own: the snapshot's lane only. The registers are the lanes' before the
  * instruction, as a load/store trigger sees them. */
-static int watched_access(rd_target *t, uint32_t *widx, uint32_t *at, int only_own)
+static int watched_access(rd_target *t, uint32_t *widx, uint32_t *at, int only_own, uint32_t from)
 {
     const ws_shadow_state *s = &t->snap;
     uint8_t b[4] = { 0 };
@@ -331,7 +371,7 @@ static int watched_access(rd_target *t, uint32_t *widx, uint32_t *at, int only_o
     if (!size) return -1;
     const ws_op_class c = ws_op_class_of(in.op);
     const uint8_t rw = c == CLASS_LOAD || in.op == OP_LR_W ? 1 : c == CLASS_STORE || in.op == OP_SC_W ? 2 : 3;
-    for (uint32_t l = s->lane; l < s->lanes && l < 32 && (!only_own || l == s->lane); l++) {
+    for (uint32_t l = only_own ? s->lane : from; l < s->lanes && l < 32 && (!only_own || l == s->lane); l++) {
         if (!(s->group >> l & 1)) continue;
         const uint64_t a = (uint32_t)(s->regs.x[in.rs1][l] + (uint32_t)in.imm);
         for (size_t i = 0; i < t->nwatches; i++) {
@@ -364,31 +404,52 @@ static ws_status run_step(rd_target *t, uint32_t tid)
         set_stop(t, tid, WS_GDB_R_NONE);
         return WS_OK;
     }
-    /* The instruction the thread is at makes a watched access (the lane's
-     * own, or a later lane's of its warp-instruction): that is the stop,
-     * before the access, as a load/store trigger fires, unless gdb is
-     * stepping off that very event; gdb steps the lane over it and shows
-     * the values (it did not: stepi, next or step over a watched store
-     * passed it silently). */
+    /* The instruction the thread is at makes a watched access (a lane's
+     * of its warp-instruction): that is the stop, before the access, as a
+     * load/store trigger fires, unless gdb is stepping off that very
+     * event; gdb steps the lane over it and shows the values (it did not:
+     * stepi, next or step over a watched store passed it silently). The
+     * lane is the first of the instruction whose access touches the
+     * range, in lane order, as the live trigger names it (before
+     * 2026-11-27 the stepped lane came first, and the lanes before it
+     * were never reported); at a breakpoint's hit the step is gdb's step
+     * of the hit lane over the breakpoint, which live is that lane's own
+     * stop, with the stores of the lanes before it made (the split copy
+     * shows them), and a step back over a lane's access shows the lanes
+     * before it as having made theirs: from that lane on. */
     uint32_t widx = 0, at = 0;
     const int stepped = rd_lane_of(t, tid);
     const int wl = t->at_call < 0 && !(t->at_hit && t->snap.watch) && stepped >= 0 &&
                            (t->snap.group >> stepped & 1) && (uint32_t)stepped == t->snap.lane
-                       ? watched_access(t, &widx, &at, 0)
+                       ? watched_access(t, &widx, &at, 0, before_instruction(t) ? 0 : t->snap.lane)
                        : -1;
-    if (wl >= 0) {
-        t->snap.lane = (uint32_t)wl;
-        t->snap.pos = (t->snap.pos & ~(uint64_t)31) | (uint32_t)wl;
-        t->snap.watch = widx;
-        t->snap.data_addr = at;
-        if ((uint32_t)wl != (uint32_t)stepped) t->focus_count = 0;
-        t->focus = (ws_shadow_thread){ t->snap.launch, t->snap.block, t->snap.thread[wl] };
-        t->have_focus = 1;
-        t->at_hit = 1;
-        t->pending = 0;
-        set_stop(t, rd_tid_of_lane(t, (uint32_t)wl), WS_GDB_R_NONE);
-        hit_reason(t);
-        return WS_OK;
+    if (wl >= 0) return stop_at_access(t, (uint32_t)wl, widx, at);
+    /* gdb stepped the lane a watched access stopped for over it, and the
+     * thread steps on: the later lanes of that warp-instruction whose
+     * accesses touch a watched range have not been reported yet. Live,
+     * they stand before the stepped lane (lower pc first), so its step
+     * runs them first and the next one's access is the stop, one per
+     * step in lane order: the same here (one more replay, counting the
+     * watched accesses after the one reported). */
+    if (t->pending && !t->at_hit && t->nwatches && same_thread(&th, &t->focus)) {
+        ws_shadow_bp bps[WS_SHADOW_MAX_BPS];
+        ws_shadow_watch ws[WS_SHADOW_MAX_WATCHES];
+        ws_shadow_arm h = hits_arm(t, bps, ws);
+        h.nbps = 0; /* the accesses only */
+        h.pixel_entry = 0;
+        h.after = t->pending_after;
+        h.k = 1;
+        ws_shadow_result hr;
+        ws_status hst = replay(t, &h, &hr);
+        if (hst) return hst;
+        const ws_shadow_state *hs = NULL;
+        if (hr.taken && ws_debug_shadow_state(t->dbg, &hs) == WS_OK && hs->pos >> 5 == t->pending_after >> 5) {
+            t->pending = 0;
+            if ((hst = go_snapshot(t, WS_GDB_R_NONE)) != WS_OK) return hst;
+            hit_reason(t);
+            t->at_hit = 1;
+            return WS_OK;
+        }
     }
     /* gdb steps a hit lane off its breakpoint before it continues */
     t->pending = t->at_hit && same_thread(&th, &t->focus);
@@ -407,7 +468,9 @@ static ws_status run_step(rd_target *t, uint32_t tid)
         t->focus = th;
         return go_end(t);
     }
-    return go_snapshot(t, WS_GDB_R_NONE);
+    st = go_snapshot(t, WS_GDB_R_NONE);
+    t->whole_insn = !st;
+    return st;
 }
 
 /* A reverse step of a thread from its first instruction: before it, the
@@ -489,7 +552,7 @@ static ws_status run_reverse_step(rd_target *t, uint32_t tid)
      * shows the value change and ends the command there (reverse-stepi
      * and reverse-next passed it silently). One more replay. */
     uint32_t widx = 0, at = 0;
-    if (!from_stop || told == from_pos || watched_access(t, &widx, &at, 1) < 0) return WS_OK;
+    if (!from_stop || told == from_pos || watched_access(t, &widx, &at, 1, 0) < 0) return WS_OK;
     const uint64_t access = t->snap.pos;
     a = thread_arm(&th);
     a.k = k + 1;
@@ -553,7 +616,14 @@ static ws_status run_reverse_continue(rd_target *t)
     ws_shadow_arm a = hits_arm(t, bps, ws);
     uint64_t from = here(t);
     if (t->where == RD_STOP && t->at_call >= 0) from = (t->snap.pos & ~(uint64_t)31) + (uint64_t)t->at_call;
-    a.before = from;
+    /* from a step's snapshot nothing of its warp-instruction has happened:
+     * not the accesses of the lanes before the thread's either (before
+     * 2026-11-27 reverse-continue reported such a lane's store, which
+     * memory there did not hold yet) */
+    a.before = before_instruction(t) ? t->snap.pos & ~(uint64_t)31 : from;
+    /* ... and after gdb's step of a lane over its watched access, the
+     * later lanes of that instruction have not made theirs */
+    if (t->pending && t->pending_after + 1 < a.before) a.before = t->pending_after + 1;
     ws_shadow_result res;
     ws_status st = replay(t, &a, &res);
     if (st) return st;

@@ -60,6 +60,9 @@ typedef struct rd_target {
      * warp-instruction): at_hit says the stop is a hit, pending_after
      * where the continue after such a step starts counting. */
     int at_hit, pending;
+    /* the snapshot is a forward step's: before its whole warp-instruction,
+     * no lane of which has run (the lanes before the thread's neither) */
+    int whole_insn;
     uint64_t pending_after;
     /* a reverse step found a watched access in the instruction it went
      * back over and reported it where it began (this position): gdb's

@@ -63,6 +63,10 @@ typedef struct ws_gdb_action {
                                 only for targets with range_stepping; the
                                 session turns it into 's' for others)    */
     uint32_t lo, hi;
+    int sig;                 /* C/S: the signal gdb passes (0: none); a
+                                lane cannot take one, but a step that
+                                passes a fault's signal lets the fault
+                                end the launch, as continue does     */
 } ws_gdb_action;
 
 typedef struct ws_gdb_target_ops {

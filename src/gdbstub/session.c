@@ -95,6 +95,26 @@ void ws_gdb_reply_bin(ws_gdb_session *s, const uint8_t *data, size_t n)
     s->outlen += ws_rsp_escape(data, n, s->out + s->outlen, WS_RSP_MAX_PACKET - s->outlen, &used);
 }
 
+/* The target refused (a register write, a resume): "E.why", which gdb
+ * shows ("Could not write register ...; remote failure reply 'E.why'",
+ * "Remote failure reply: E.why"), or E0e when the target gives no reason.
+ * The text leaves out the characters that frame packets. */
+void ws_gdb_reply_refused(ws_gdb_session *s)
+{
+    const char *why = s->ops->error ? s->ops->error(s->t) : NULL;
+    if (!why || !*why) {
+        ws_gdb_reply_error(s, 0x0e);
+        return;
+    }
+    char text[200];
+    size_t k = 0;
+    for (; why[k] && k < sizeof text - 1; k++)
+        text[k] = why[k] == '#' || why[k] == '$' || why[k] == '}' || why[k] == '*' || why[k] == '\n' ? ' ' : why[k];
+    text[k] = 0;
+    s->outlen = 0;
+    ws_gdb_replyf(s, "E.%s", text);
+}
+
 void ws_gdb_reply_error(ws_gdb_session *s, int code)
 {
     s->outlen = 0;

@@ -63,25 +63,6 @@ static void cmd_G(ws_gdb_session *s, const char *p, size_t n)
     ws_gdb_reply(s, "OK");
 }
 
-/* A register write the target refused: "E.why" (gdb shows the text after
- * "Could not write register"), or E0e when the target gives no reason.
- * The text leaves out the characters that frame packets. */
-static void refused(ws_gdb_session *s)
-{
-    const char *why = s->ops->error ? s->ops->error(s->t) : NULL;
-    if (!why || !*why) {
-        ws_gdb_reply_error(s, 0x0e);
-        return;
-    }
-    char text[200];
-    size_t k = 0;
-    for (; why[k] && k < sizeof text - 1; k++)
-        text[k] = why[k] == '#' || why[k] == '$' || why[k] == '}' || why[k] == '*' || why[k] == '\n' ? ' ' : why[k];
-    text[k] = 0;
-    s->outlen = 0;
-    ws_gdb_replyf(s, "E.%s", text);
-}
-
 static void cmd_p(ws_gdb_session *s, const char *p, int write)
 {
     uint64_t r;
@@ -98,7 +79,7 @@ static void cmd_p(ws_gdb_session *s, const char *p, int write)
             ws_gdb_reply_error(s, 1);
             return;
         }
-        if (s->ops->write_reg(s->t, tid, (uint32_t)r, v) != WS_OK) refused(s);
+        if (s->ops->write_reg(s->t, tid, (uint32_t)r, v) != WS_OK) ws_gdb_reply_refused(s);
         else ws_gdb_reply(s, "OK");
         return;
     }

@@ -92,8 +92,8 @@ void ws_gdb_report_stop(ws_gdb_session *s, const ws_gdb_stop *st)
 
 static void resume(ws_gdb_session *s, ws_gdb_action *acts, size_t n)
 {
-    if (s->ops->resume(s->t, acts, n) != WS_OK) {
-        ws_gdb_reply_error(s, 0x0e);
+    if (s->ops->resume(s->t, acts, n) != WS_OK) { /* why, for gdb's "Remote failure reply" */
+        ws_gdb_reply_refused(s);
         return;
     }
     s->running = 1;
@@ -108,10 +108,9 @@ static void cmd_vcont(ws_gdb_session *s, const char *p)
     while (*p == ';') {
         char op = p[1];
         p += 2;
-        uint64_t lo = 0, hi = 0;
-        if (op == 'C' || op == 'S') { /* signals cannot be delivered to a lane: ignore the number */
-            uint64_t sig;
-            if (ws_hex_u64(p, ":;", &sig, &p)) goto bad;
+        uint64_t lo = 0, hi = 0, sig = 0;
+        if (op == 'C' || op == 'S') { /* signals cannot be delivered to a lane: the target is told */
+            if (ws_hex_u64(p, ":;", &sig, &p) || sig > 255) goto bad;
             op = (char)(op + ('a' - 'A'));
         } else if (op == 'r') { /* rSTART,END: step while pc is in [START, END) */
             if (ws_hex_u64(p, ",", &lo, &p) || *p != ',' || ws_hex_u64(p + 1, ":;", &hi, &p) ||
@@ -130,6 +129,7 @@ static void cmd_vcont(ws_gdb_session *s, const char *p)
         acts[n].op = op;
         acts[n].lo = (uint32_t)lo;
         acts[n].hi = (uint32_t)hi;
+        acts[n].sig = (int)sig;
         n++;
         if (!tid) break; /* a default action ends the list */
     }
@@ -175,13 +175,13 @@ int ws_gdb_cmd_exec(ws_gdb_session *s, char *pkt, size_t len)
     } else if (!strncmp(pkt, "vCont;", 6)) {
         cmd_vcont(s, pkt + 5);
     } else if ((pkt[0] == 'c' || pkt[0] == 's') && !pkt[1]) {
-        ws_gdb_action a[2] = { { ws_gdb_pick_tid(s, s->c_tid), 's', 0, 0 }, { 0, 'c', 0, 0 } };
+        ws_gdb_action a[2] = { { ws_gdb_pick_tid(s, s->c_tid), 's', 0, 0, 0 }, { 0, 'c', 0, 0, 0 } };
         if (pkt[0] == 'c') resume(s, a + 1, 1);
         else resume(s, a, 2);
     } else if ((!strcmp(pkt, "bs") || !strcmp(pkt, "bc")) && s->ops->reverse) {
         /* reverse execution (replaying targets): the stop reply answers */
         if (s->ops->reverse(s->t, pkt[1] == 's' ? 's' : 'c', s->c_tid) != WS_OK) { /* 0: any */
-            ws_gdb_reply_error(s, 0x0e);
+            ws_gdb_reply_refused(s);
         } else {
             s->running = 1;
             s->no_reply = 1;

@@ -49,6 +49,7 @@ void ws_gdb_reply(ws_gdb_session *s, const char *text);
 void ws_gdb_replyf(ws_gdb_session *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void ws_gdb_reply_bin(ws_gdb_session *s, const uint8_t *data, size_t n);
 void ws_gdb_reply_error(ws_gdb_session *s, int code);
+void ws_gdb_reply_refused(ws_gdb_session *s);
 /* Send a framed packet (prefix '$' or '%') now. */
 void ws_gdb_send_packet(ws_gdb_session *s, char prefix, const char *payload, size_t len);
 /* Resolve a thread id argument ("-1", "0", hex); 0 for any. -1 if bad. */

@@ -463,6 +463,7 @@ static ws_status resume_warps(ws_gdb_dbg *t, uint32_t only)
 }
 
 static ws_status set_step(ws_gdb_dbg *t, uint32_t hart, int on);
+static int fault_signal(const char *kind);
 
 /* The warps of the lanes continued one by one (vCont;c:tid). Non-stop:
  * the hardware runs a warp whole, so a warp runs only once gdb has
@@ -487,12 +488,13 @@ static ws_status dbg_resume(void *tp, const ws_gdb_action *a, size_t n)
 {
     ws_gdb_dbg *t = tp;
     uint32_t step_tid = 0, cont_tid = 0;
-    int cont_all = 0;
+    int cont_all = 0, step_sig = 0;
     ws_gdb_lanes_stale(t);
     t->range_lo = t->range_hi = 0;
     for (size_t i = 0; i < n; i++) {
         if ((a[i].op == 's' || a[i].op == 'r') && !step_tid) {
             step_tid = a[i].tid;
+            step_sig = a[i].sig;
             if (a[i].op == 'r' && a[i].lo < a[i].hi) t->range_lo = a[i].lo, t->range_hi = a[i].hi;
         } else if (a[i].op == 'c' && !a[i].tid) cont_all = 1;
         else if (a[i].op == 'c' && !cont_tid) cont_tid = a[i].tid;
@@ -542,6 +544,28 @@ static ws_status dbg_resume(void *tp, const ws_gdb_action *a, size_t n)
         const ws_dbg_lane *l = lane_for(t, step_tid);
         if (!l) return WS_ERR_NOT_FOUND;
         uint32_t hart = l->hart;
+        /* A step of the lane that faulted runs its faulting instruction
+         * again, which faults again, as on a CPU: the fault is the stop
+         * (resuming a faulted warp ends the launch with the fault, which
+         * is what continue does). gdb takes a fault at an address where it
+         * has a breakpoint inserted for a hit of that breakpoint (gdb's
+         * rule for targets that report breakpoints as SIGSEGV/SIGILL), and
+         * steps the thread over it when its condition fails; that step
+         * now reports the fault, with the breakpoint out, as a fault
+         * (before 2026-11-27 the launch ended with it and gdb never
+         * stopped: "exited normally"). A step that passes the fault's
+         * signal (gdb's step off the fault at `continue` or `stepi`, with
+         * SIGSEGV's default "pass") delivers it: the launch ends, as on a
+         * CPU the process does. */
+        if (l->halted && l->cause == WS_DCSR_CAUSE_FAULT && t->have_fault && t->fault.hart == hart && !step_sig) {
+            ws_gdb_stop f;
+            memset(&f, 0, sizeof f);
+            f.kind = WS_GDB_STOP_SIGNAL;
+            f.tid = step_tid;
+            f.signal = fault_signal(t->fault.kind);
+            push(t, &f, 0);
+            return WS_OK;
+        }
         if (t->orphan_step == hart / t->cfg.lanes_per_warp + 1) t->orphan_step = 0; /* gdb's step again */
         st = set_step(t, hart, 1); /* dcsr.step: one warp-instruction, then halt */
         /* Lanes of this warp whose breakpoint stop gdb has not heard yet sit
@@ -568,6 +592,8 @@ static ws_status dbg_resume(void *tp, const ws_gdb_action *a, size_t n)
         if (!st && exclude) ws_debug_step_exclude(t->dbg, warp, exclude); /* best effort: else the warp steps whole */
         if (st) return st;
         t->step_hart = hart + 1;
+        t->step_excl = exclude;
+        t->step_more = 0;
         st = select_warps(t, hart + 1);
     }
     memset(t->wp_rest, 0, nw * sizeof *t->wp_rest); /* one step's worth: a warp resumes past it */
@@ -581,7 +607,8 @@ static ws_status dbg_resume(void *tp, const ws_gdb_action *a, size_t n)
                 t->wsel[w] = 0;
                 t->auto_wait[w] = 1;
             }
-    if (t->range_hi) memcpy(t->range_wsel, t->wsel, nw); /* woken again after each step in the range */
+    if (t->step_hart) memcpy(t->range_wsel, t->wsel, nw); /* woken again after each step taken on (a range,
+                                                               or a step the lane had no part in) */
     if (!st) st = resume_selected(t); /* one resume for all: none halts before the last is resumed */
     if (!st) st = ws_debug_release(t->dbg); /* a parked application goes on */
     return st;
@@ -716,19 +743,24 @@ static void auto_step_start(ws_gdb_dbg *t, ws_gdb_bp *bp, uint32_t hart)
     if (bp->type == WS_GDB_BP_SW && !bp->stepping && ws_gdb_bp_arm(t, bp, 0)) return;
     bp->stepping++;
     t->auto_addr[w] = bp->addr + 1;
+    /* within gdb's step of a lane of this warp: the lanes that sit that
+     * step out sit this one out too (a hardware step's exclusion lasts
+     * one instruction, and the breakpoint's halt came before it) */
+    if (t->step_hart && (t->step_hart - 1) / t->cfg.lanes_per_warp == w && t->step_excl)
+        ws_debug_step_exclude(t->dbg, w, t->step_excl);
     if (set_step(t, hart, 1) || resume_warps(t, hart + 1)) t->auto_addr[w] = 0;
 }
 
 static void run_on(ws_gdb_dbg *t, uint32_t hart);
 
-static void auto_step_done(ws_gdb_dbg *t, uint32_t hart)
+static void auto_step_done(ws_gdb_dbg *t, uint32_t hart, int run, int unstep)
 {
     uint32_t w = hart / t->cfg.lanes_per_warp;
     ws_gdb_bp *bp = ws_gdb_bp_at(t, t->auto_addr[w] - 1);
     t->auto_addr[w] = 0;
-    set_step(t, hart, 0);
+    if (unstep) set_step(t, hart, 0);
     if (bp && bp->stepping && !--bp->stepping && bp->type == WS_GDB_BP_SW) ws_gdb_bp_arm(t, bp, 1);
-    run_on(t, hart);
+    if (run) run_on(t, hart);
 }
 
 /* The warp of hart passed a breakpoint gdb does not hear about: let it run
@@ -806,14 +838,53 @@ static int launch_stop_hit(ws_gdb_dbg *t, uint32_t hart, uint32_t pc, ws_gdb_sto
  * the warps gdb's resume woke (in all-stop this step's halt stopped them
  * too) run on together, and the stepped warp does one more step (its
  * dcsr.step is still set). Returns 1 if stepping went on. */
+static int step_again(ws_gdb_dbg *t);
+
 static int range_step_on(ws_gdb_dbg *t)
 {
     if (!t->range_hi || t->npending || ws_gdb_lanes_refresh(t)) return 0;
     const ws_dbg_lane *l = ws_gdb_lane_of(t, WS_GDB_TID(t->step_hart - 1));
     if (!l || !l->halted || l->pc < t->range_lo || l->pc >= t->range_hi) return 0;
-    uint32_t nw = t->cfg.cores * t->cfg.warps_per_core;
+    return step_again(t);
+}
+
+/* A step of one lane runs one instruction of its warp: the lowest-pc group
+ * (docs/device.md), which in a diverged warp may not hold the lane. gdb
+ * asked for an instruction of that lane's own, so while the lane has had
+ * no part in the step, the warp steps again (the lanes before it run
+ * until it gets its turn, as they would without a debugger), up to
+ * WS_GDB_STEP_ON_MAX warp-instructions (a group that spins for ever
+ * would otherwise hold the step for ever: the stop then comes with the
+ * lane where it was and a note). Returns 1 if stepping went on. */
+#define WS_GDB_STEP_ON_MAX 100000u
+static int step_on(ws_gdb_dbg *t, ws_gdb_stop *s)
+{
+    uint32_t sh = t->step_hart - 1, lpw = t->cfg.lanes_per_warp, ran = 0;
+    if (t->npending || t->want_interrupt || ws_debug_step_lanes(t->dbg, sh / lpw, &ran) != WS_OK ||
+        (ran >> (sh % lpw) & 1) || ws_gdb_lanes_refresh(t))
+        return 0;
+    const ws_dbg_lane *l = ws_gdb_lane_of(t, WS_GDB_TID(sh));
+    if (!l || !l->halted) return 0; /* gone: nothing left to step */
+    if (t->step_more >= WS_GDB_STEP_ON_MAX) {
+        snprintf(s->note, sizeof s->note,
+                 "[thread %u did not run in %u instructions of its warp (the other lanes' groups ran): "
+                 "it is where it was]\n",
+                 WS_GDB_TID(sh), WS_GDB_STEP_ON_MAX);
+        return 0;
+    }
+    t->step_more++;
+    return step_again(t);
+}
+
+/* One more step of the stepped lane's warp, with the lanes that sit gdb's
+ * step out excluded again, and in all-stop the warps gdb's resume woke
+ * (halted since by the step's halt) running on with it. */
+static int step_again(ws_gdb_dbg *t)
+{
+    uint32_t nw = t->cfg.cores * t->cfg.warps_per_core, warp = (t->step_hart - 1) / t->cfg.lanes_per_warp;
+    if (t->step_excl) ws_debug_step_exclude(t->dbg, warp, t->step_excl); /* best effort, as at the resume */
     memset(t->wsel, 0, nw);
-    t->wsel[(t->step_hart - 1) / t->cfg.lanes_per_warp] = 1;
+    t->wsel[warp] = 1;
     for (size_t i = 0; i < t->nlanes && !t->non_stop; i++) { /* the woken warps halted since: the step's all-stop
                                                                  (non-stop: only the stepped warp halted) */
         uint32_t w = t->lanes[i].hart / t->cfg.lanes_per_warp;
@@ -847,8 +918,19 @@ static void on_halt(ws_gdb_dbg *t, uint32_t hart)
     const ws_dbg_lane *h = ws_gdb_lane_of(t, WS_GDB_TID(hart));
     uint32_t warp = hart / t->cfg.lanes_per_warp;
     if (t->auto_addr[warp]) {
-        auto_step_done(t, hart); /* whatever stopped it, the step is over */
-        if (!h || h->cause == WS_DCSR_CAUSE_STEP) return;
+        /* whatever stopped it, the step is over; but a stop of its own
+         * (a data trigger on the stepped instruction's access, a fault)
+         * is gdb's to hear, with the warp where it halted: it runs on
+         * only after a plain step (with conditions=server, the later
+         * lanes' stores under an ebreak whose condition they fail were
+         * reported while the warp ran on to its end) */
+        int stepped = !h || h->cause == WS_DCSR_CAUSE_STEP;
+        /* gdb's own step of a lane of this warp ran into the breakpoint:
+         * the server's step over it was gdb's step, which ends here as
+         * any step does (the warp ran on, and gdb's step was lost) */
+        int gdb_step = t->step_hart && (t->step_hart - 1) / t->cfg.lanes_per_warp == warp;
+        auto_step_done(t, hart, stepped && !gdb_step, !gdb_step);
+        if (stepped && !gdb_step) return;
     }
     if (!h) return;
     ws_gdb_stop s;
@@ -865,7 +947,7 @@ static void on_halt(ws_gdb_dbg *t, uint32_t hart)
             return;
         }
         if (t->step_hart && (t->step_hart - 1) / t->cfg.lanes_per_warp == warp) {
-            if (range_step_on(t)) return;
+            if (range_step_on(t) || step_on(t, &s)) return;
             s.tid = WS_GDB_TID(t->step_hart - 1);
             set_step(t, t->step_hart - 1, 0);
             t->step_hart = 0;

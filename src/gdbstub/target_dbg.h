@@ -101,6 +101,12 @@ typedef struct ws_gdb_dbg {
                                   lane, in lane order)                  */
     uint32_t *wp_pc;           /* per warp: the pc of that access        */
     uint32_t step_hart;        /* hart stepped, + 1 (0: none)           */
+    uint32_t step_excl;        /* the lanes of its warp that sit the step
+                                  out (re-applied to each step taken on its
+                                  behalf: one hardware step excludes them
+                                  for one instruction)                   */
+    uint32_t step_more;        /* warp-instructions stepped on so far for
+                                  a step the lane had no part in          */
     uint32_t range_lo, range_hi; /* vCont;r: the step of step_hart goes on
                                   while its pc is in [lo, hi) (hi 0: none) */
     uint8_t *range_wsel;       /* per warp: the warps that resume uses, woken

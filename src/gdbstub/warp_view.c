@@ -191,13 +191,13 @@ static ws_status view_resume(void *vp, const ws_gdb_action *a, size_t n)
             free(out);
             return WS_ERR_NOT_FOUND;
         }
-        out[k++] = (ws_gdb_action){ f, a[i].op, a[i].lo, a[i].hi };
+        out[k++] = (ws_gdb_action){ f, a[i].op, a[i].lo, a[i].hi, a[i].sig };
         if (a[i].op == 't') continue;
         v->told[w] = 0;
         if ((a[i].op == 's' || a[i].op == 'r') && !v->non_stop) continue;
         for (uint32_t l = 0; l < v->lanes_per_warp; l++) {
             uint32_t lt = lane_tid(v, w, l);
-            if (lt != f && lane_alive(v, lt)) out[k++] = (ws_gdb_action){ lt, 'c', 0, 0 };
+            if (lt != f && lane_alive(v, lt)) out[k++] = (ws_gdb_action){ lt, 'c', 0, 0, 0 };
         }
     }
     ws_status st = v->lanes_ops->resume(v->lanes, out, k);

@@ -339,6 +339,8 @@ static void test_protocol(srv *sv)
     CHECK(cmd("vCont;x")[0] == 'E');
     CHECK(cmd("vCont;c:zz")[0] == 'E');
     CHECK(cmd("vCont;c:99")[0] == 'E');
+    /* a resume the target refuses says why (gdb: "Remote failure reply: E.why") */
+    CHECK(!strcmp(cmd("vCont;s:99"), "E.fake error"));
     /* a monitor command that is not hex, or too long: said on the console, then OK (gdb printed only
      * "Protocol error with Rcmd" for a bare error) */
     {

@@ -186,13 +186,13 @@ int main(void)
 
     /* all-stop: a step steps the focus lane only (the hardware steps the
      * warp); a continue of a warp continues each live lane of it */
-    ws_gdb_action a1[] = { { 3, 's', 0, 0 }, { 0, 'c', 0, 0 } };
+    ws_gdb_action a1[] = { { 3, 's', 0, 0, 0 }, { 0, 'c', 0, 0, 0 } };
     CHECK(ops->resume(&v, a1, 2) == WS_OK);
     CHECK(f.nacts == 2 && has_act(&f, 7, 's') && has_act(&f, 0, 'c'));
-    ws_gdb_action a2[] = { { 2, 'c', 0, 0 } };
+    ws_gdb_action a2[] = { { 2, 'c', 0, 0, 0 } };
     CHECK(ops->resume(&v, a2, 1) == WS_OK);
     CHECK(f.nacts == 4 && has_act(&f, 2, 'c') && has_act(&f, 3, 'c') && has_act(&f, 4, 'c') && has_act(&f, 5, 'c'));
-    ws_gdb_action a3[] = { { 4, 'c', 0, 0 } };
+    ws_gdb_action a3[] = { { 4, 'c', 0, 0, 0 } };
     CHECK(ops->resume(&v, a3, 1) == WS_ERR_NOT_FOUND);
     CHECK(ops->interrupt(&v, 2) == WS_OK && f.interrupted == 2);
     CHECK(ops->interrupt(&v, 4) == WS_OK && f.interrupted == 2); /* gone: nothing to stop */
@@ -201,7 +201,7 @@ int main(void)
      * lane target runs a warp once all its lanes are resumed); a warp gdb
      * holds stopped hears no more stops of its other lanes */
     CHECK(ops->set_non_stop(&v, 1) == WS_OK);
-    ws_gdb_action a4[] = { { 3, 's', 0, 0 } };
+    ws_gdb_action a4[] = { { 3, 's', 0, 0, 0 } };
     CHECK(ops->resume(&v, a4, 1) == WS_OK);
     CHECK(f.nacts == 2 && has_act(&f, 7, 's') && has_act(&f, 9, 'c'));
     queue_stop(&f, 2 + 0, 5, WS_GDB_R_SWBREAK); /* warp 0 lane 0 */
@@ -211,7 +211,7 @@ int main(void)
     CHECK(ops->wait(&v, 0, &s) == WS_OK && s.tid == 3 && s.signal == 0);
     CHECK(ops->wait(&v, 0, &s) == WS_ERR_TIMEOUT);
     /* resumed, the warp's next stop is news again */
-    ws_gdb_action a5[] = { { 2, 'c', 0, 0 } };
+    ws_gdb_action a5[] = { { 2, 'c', 0, 0, 0 } };
     CHECK(ops->resume(&v, a5, 1) == WS_OK);
     queue_stop(&f, 2 + 3, 0, WS_GDB_R_NONE);
     CHECK(ops->wait(&v, 0, &s) == WS_OK && s.tid == 2);

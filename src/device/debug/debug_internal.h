@@ -43,6 +43,9 @@ typedef struct dbg_warp {
                               load/store triggers if skip_data    */
     uint8_t hit_exec;    /* the recorded hit is an execute trigger's       */
     uint8_t skip_data;   /* resumed from a load/store trigger's halt       */
+    uint32_t step_group; /* device thread: the group the step issues       */
+    uint32_t step_issued; /* the lanes that issued the last step's
+                             instruction (0: none; ws_debug_step_lanes)    */
 } dbg_warp;
 
 typedef struct dbg_core {

@@ -141,3 +141,15 @@ ws_status ws_debug_step_exclude(ws_debug *d, uint32_t warp, uint32_t lanes)
     pthread_mutex_unlock(&d->mu);
     return st;
 }
+
+ws_status ws_debug_step_lanes(ws_debug *d, uint32_t warp, uint32_t *lanes)
+{
+    if (!d || !lanes) return WS_ERR_INVALID_ARG;
+    pthread_mutex_lock(&d->mu);
+    ws_status st = WS_OK;
+    if (!d->dev || warp >= d->nwarps) st = dbg_fail(d, WS_ERR_INVALID_ARG, "warp %u does not exist", warp);
+    else if (d->w[warp].state != DW_HALTED) st = dbg_fail(d, WS_ERR_BUSY, "warp %u is running", warp);
+    else *lanes = d->w[warp].step_issued;
+    pthread_mutex_unlock(&d->mu);
+    return st;
+}

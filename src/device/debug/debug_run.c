@@ -134,6 +134,7 @@ static int service_locked(ws_debug *d)
         ws_ev_emit(dev, WS_EV_DBG, WS_EV_DBG_RESUME, w->core, w->slot);
         dw->group_halt = 0;
         dw->has_hit = 0;
+        dw->step_issued = 0;
         dw->stepping = dw->step && atomic_load(&d->attached);
         changed++;
     }
@@ -257,7 +258,14 @@ int ws_dbg_warp_gate(ws_device *dev, ws_warp *w, uint32_t *budget)
         halt_now(d, w, WS_DCSR_CAUSE_STEP, lowest_live(w));
         return 1;
     }
-    if (dw->stepping) *budget = 1;
+    if (dw->stepping) {
+        *budget = 1;
+        /* the group the step runs, chosen now as the warp would choose it
+         * first thing (nothing else moves this warp's lanes in between):
+         * a tool asks which lanes the step ran (ws_debug_step_lanes) */
+        if (!w->group) ws_simt_select(dev, w);
+        dw->step_group = w->group;
+    }
     return 0;
 }
 
@@ -297,6 +305,7 @@ ws_warp_result ws_dbg_warp_done(ws_device *dev, ws_warp *w, ws_warp_result r)
         /* under the lock: a probe waiting for the step's end reads it */
         pthread_mutex_lock(&d->mu);
         dw->stepping = 0;
+        dw->step_issued = dw->step_group;
         if (!w->live) { /* stepped off the end: the warp retired */
         } else if (!(w->live & ~w->waiting)) {
             dw->step_bar = 1; /* completes when the barrier opens */

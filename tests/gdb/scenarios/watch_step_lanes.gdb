@@ -1,0 +1,31 @@
+# The live reference for replay_debug.watch_step_lanes: thread 5 steps
+# onto the store every lane of the warp makes to a watched word; its next
+# stepi stops for the first lane that stores there (thread 0, old 0, new
+# 100: the trigger names the first lane), and each further stepi for the
+# next lane (the lanes after it stand at the store, below the stepped
+# thread, and run first), in lane order, each with its own values.
+# mode: collide
+set breakpoint pending on
+break gdb_kernels.c:@MARK_collide_all@ if $thread_x == 5
+continue
+watch -l out[0]
+delete 1
+python exec("for _ in range(8):\n    ins = gdb.selected_frame().architecture().disassemble(gdb.selected_frame().pc())[0]\n    if ins['asm'].split()[0] in ('sw', 'c.sw'):\n        break\n    gdb.execute('stepi')")
+printf "ONTO %d\n", $thread_x
+stepi
+printf "FIRST %d %d\n", $thread_x, out[0]
+stepi
+printf "SECOND %d %d\n", $thread_x, out[0]
+stepi
+printf "THIRD %d %d\n", $thread_x, out[0]
+delete
+continue
+# expect-gdb: ^ONTO 5$
+# expect-gdb: thread \(0,0,0\) [^"]*" hit Hardware watchpoint 2: -location out\[0\]
+# expect-gdb: ^FIRST 0 100$
+# expect-gdb: thread \(1,0,0\) [^"]*" hit Hardware watchpoint 2: -location out\[0\]
+# expect-gdb: ^SECOND 1 101$
+# expect-gdb: ^THIRD 2 102$
+# expect-gdb: exited normally
+# expect-app: result ok
+# expect-exit: 0
