@@ -37,6 +37,7 @@ typedef struct opts {
     int timeout_ms;
     char port_file[512];
     char socket_path[108];       /* socket=PATH: a Unix-domain socket, not TCP */
+    int port_given;              /* port= was said (not with socket=)     */
 } opts;
 
 static int take(void *user, const char *k, const char *v)
@@ -53,7 +54,7 @@ static int take(void *user, const char *k, const char *v)
         o->warp_threads = v[0] == 'w';
         return 0;
     }
-    if (!strcmp(k, "port") && !ws_spec_uint(v, 65535, &n)) o->port = (unsigned)n;
+    if (!strcmp(k, "port") && !ws_spec_uint(v, 65535, &n)) o->port = (unsigned)n, o->port_given = 1;
     else if (!strcmp(k, "stop-at-launch") && !ws_spec_uint(v, 1, &n)) o->stop_at_launch = (unsigned)n;
     else if (!strcmp(k, "connect-timeout") && !ws_spec_uint(v, INT_MAX, &n)) o->timeout_ms = (int)n;
     else return -1;
@@ -64,11 +65,17 @@ static ws_status parse(const char *spec, opts *o, char *err, size_t errlen)
 {
     memset(o, 0, sizeof *o);
     o->timeout_ms = -1;
-    return ws_spec_parse(spec, take, o, "WARPSCOPE_DEBUG",
-                         "port=N (0-65535), socket=PATH (at most 107 bytes), stop-at-launch=0|1, port-file=PATH, "
-                         "connect-timeout=MS, "
-                         "conditions=hardware|server, threads=lane|warp",
-                         err, errlen);
+    ws_status st = ws_spec_parse(spec, take, o, "WARPSCOPE_DEBUG",
+                                 "port=N (0-65535), socket=PATH (at most 107 bytes), stop-at-launch=0|1, port-file=PATH, "
+                                 "connect-timeout=MS, "
+                                 "conditions=hardware|server, threads=lane|warp",
+                                 err, errlen);
+    if (st == WS_OK && o->port_given && o->socket_path[0]) { /* one or the other: the port would be ignored */
+        snprintf(err, errlen, "WARPSCOPE_DEBUG: port=%u and socket=%s: the server listens on a TCP port or on a "
+                 "Unix-domain socket, not both; give one", o->port, o->socket_path);
+        return WS_ERR_INVALID_ARG;
+    }
+    return st;
 }
 
 /* A gdb connects again after the last one detached: attach the debug

@@ -297,7 +297,8 @@ static void cmd_rcmd(ws_gdb_session *s, const char *hex)
         !strcmp(cmd, "focus")) {
         monitor_thread(s, cmd, local, sizeof local);
     } else if (!s->ops->monitor || s->ops->monitor(s->t, cmd, &text) != WS_OK) {
-        snprintf(local, sizeof local, "%s\n", text ? text : "unknown monitor command; try 'monitor help'");
+        if (text) snprintf(local, sizeof local, "%s\n", text);
+        else snprintf(local, sizeof local, "unknown monitor command '%.400s'; try 'monitor help'\n", cmd);
     } else {
         out = text;
     }

@@ -98,6 +98,7 @@ refuse "WARPSCOPE_DEBUG threads=lanes" "threads=lane|warp"            -- env WAR
 refuse "WARPSCOPE_DEBUG port=99999" "cannot use 'port=99999' (expected port=N (0-65535)" -- env WARPSCOPE_DEBUG=port=99999 "$ws" run "${K[@]}" 1 1 2 3 4 5
 refuse "WARPSCOPE_DEBUG stop-at-launch=2" "cannot use 'stop-at-launch=2' (expected" -- env WARPSCOPE_DEBUG=stop-at-launch=2 "$ws" run "${K[@]}" 1 1 2 3 4 5
 refuse "WARPSCOPE_DEBUG socket too long" "at most 107 bytes"          -- env WARPSCOPE_DEBUG=socket=/tmp/$(printf 'x%.0s' $(seq 120)) "$ws" run "${K[@]}" 1 1 2 3 4 5
+refuse "WARPSCOPE_DEBUG port and socket" "port=1234 and socket=/tmp/x.sock: the server listens on a TCP port or on a Unix-domain socket, not both" -- env WARPSCOPE_DEBUG=port=1234,socket=/tmp/x.sock "$ws" run "${K[@]}" 1 1 2 3 4 5
 
 # a program that opens no device: the exit status is its own, and the
 # command says nothing was served (before 2026-11-27 it ended silently)
