@@ -1,5 +1,6 @@
 /* warpscope instrument: write the rewritten module the tracer would run,
  * for inspection with `warpscope disasm` or a debugger. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,12 +51,14 @@ int ws_cmd_instrument(int argc, char **argv)
         fprintf(stderr, "warpscope: %s\n", err);
         return 1;
     }
+    errno = 0;
     FILE *f = fopen(outp, "wb");
     int ok = f && fwrite(out, 1, out_len, f) == out_len;
     if (f && fclose(f)) ok = 0;
+    const int why = errno;
     free(out);
     if (!ok) {
-        fprintf(stderr, "warpscope: cannot write %s\n", outp);
+        fprintf(stderr, "warpscope: cannot write %s: %s\n", outp, why ? strerror(why) : "short write");
         wsi_info_free(&info);
         return 1;
     }

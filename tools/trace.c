@@ -261,6 +261,11 @@ int ws_cmd_trace(int argc, char **argv)
         warp_id = strtol(warp, &end, 10);
         if (*end || *warp < '0' || *warp > '9' || errno || warp_id > (long)UINT32_MAX) { /* (4294967296 was warp 0) */ fprintf(stderr, "warpscope trace: --warp %s: expected a warp number\n", warp); return 2; }
     }
+    if (warp && strcmp(format, "perfetto")) { /* it would be ignored */
+        fprintf(stderr, "warpscope trace: --warp %s picks the warp --format perfetto shows; --format %s prints every warp\n",
+                warp, format);
+        return 2;
+    }
     if (read) return read_file(read, format, warp_id);
     if (!tool || (strcmp(tool, "bbcount") && strcmp(tool, "memtrace") && strcmp(tool, "dump") && strcmp(tool, "branch") &&
                   strcmp(tool, "racecheck"))) {

@@ -274,7 +274,7 @@ static void device_close(ws_device *dev, void *user)
     if (t->opt.host_time) tr_report_host_time(t, stderr);
     if (t->opt.report) {
         FILE *f = fopen(t->opt.report, "a");
-        if (!f) fprintf(stderr, "warpscope: trace: cannot write %s\n", t->opt.report);
+        if (!f) fprintf(stderr, "warpscope: trace: cannot write %s: %s\n", t->opt.report, strerror(errno));
         else {
             tr_report(t, f);
             fclose(f);
