@@ -173,7 +173,7 @@ ws_status ws_debug_warp_regs(ws_debug *dbg, uint32_t warp, ws_dbg_warp_regs *out
  * has not reported yet while it steps another lane over that breakpoint. */
 ws_status ws_debug_step_exclude(ws_debug *dbg, uint32_t warp, uint32_t lanes);
 /* The lanes of a halted warp that issued the instruction its last step
- * ran (a lane mask): a diverged warp's step runs its lowest-pc group,
+ * ran (a lane mask): a diverged warp's step runs its deepest, lowest-pc group,
  * which may not hold the lane a debugger follows. 0 if the warp halted
  * before the step ran an instruction (a breakpoint or trigger there) or
  * has not stepped since it last resumed. WS_ERR_BUSY if it runs. */
