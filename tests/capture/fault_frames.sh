@@ -62,6 +62,9 @@ run mesh14 "$ws" replay --mesh 14 "$work/g.wscap"
   fail "--mesh 14 (frame 3, past the fault)"
 run html "$ws" replay --html "$work/report" "$work/g.wscap"
 [ "$rc" = 0 ] && grep -q "and the replay went on" "$work/report/index.html" || fail "--html"
+# and its pixel history has the failure as a row between calls 7 and 13
+order=$(sed -n '/<section id="pixel">/,/<\/section>/p' "$work/report/index.html" | grep -o 'href="#call-[0-9]*"\|class="failed"' | tr '\n' ' ')
+[[ "$order" == *'href="#call-7" class="failed" href="#call-13"'* ]] || fail "--html: the pixel history's rows: $order"
 
 # compute: a ws_free (not in the capture: it failed) met the fault
 run capture_free "$ws" capture -o "$work/f.wscap" --frames all -- "$prog" "$elf" free
