@@ -1,8 +1,9 @@
 #!/bin/bash
 # The tool commands with files in a directory whose name has a comma (and a
 # double quote and a backslash), and with TMPDIR there: capture, trace,
-# watch and profile pass their files to the program's tools in
-# comma-separated settings (WARPSCOPE_CAPTURE, _TRACE, _WATCH, _PROFILE),
+# watch, profile and debug pass their files to the program's tools in
+# comma-separated settings (WARPSCOPE_CAPTURE, _TRACE, _WATCH, _PROFILE,
+# _DEBUG),
 # where such a value goes in double quotes (src/runtime/settings_text.h).
 # Until 2026-11-27 they refused it ("-o needs a value without commas",
 # "a capture path cannot contain a comma", a relative -o too when the
@@ -36,6 +37,12 @@ for tmp in "" "$work/t,mp"; do
         bad "watch --read '$d/e.wsev': $(head -3 "$work/read.out")"
     out=$("$ws" profile --json "$d/p.json" --report "$d/r.txt" -- "$vecadd" 2>&1) && [ -s "$d/p.json" ] &&
         [ -s "$d/r.txt" ] && ok || bad "profile --json/--report in '$d' (TMPDIR $TMPDIR): $out"
+    # the gdb server's settings (WARPSCOPE_DEBUG) too: --port-file and --socket there
+    out=$(timeout 5 "$ws" debug --port-file "$d/port" -- "$vecadd" 2>&1)
+    [[ $out == *"gdb server listening on 127.0.0.1:"* ]] && grep -qx "[0-9]*" "$d/port" && ok ||
+        bad "debug --port-file '$d/port' (TMPDIR $TMPDIR): $out"
+    out=$(timeout 5 "$ws" debug --socket "$d/s.sock" -- "$vecadd" 2>&1)
+    [[ $out == *"gdb server listening on $d/s.sock"* ]] && ok || bad "debug --socket '$d/s.sock' (TMPDIR $TMPDIR): $out"
 done
 [ -z "$(ls -A "$work/t,mp")" ] && ok || bad "files left in TMPDIR: $(ls -A "$work/t,mp")"
 echo "$pass passed, $fail failed"
