@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "runtime/settings_text.h"
 #include "capture/capture_calls.h"
 #include "capture/shim/shim_spec.h"
 #include "warpscope/capture.h"
@@ -131,7 +132,7 @@ int ws_cmd_capture(int argc, char **argv)
         if (o[0] != '-') break;
         const char **dst = !strcmp(o, "-o") || !strcmp(o, "--out") ? &out : !strcmp(o, "--frames") ? &frames : NULL;
         if (!dst) { fprintf(stderr, "warpscope capture: unknown option '%s'\n\n", o); usage(stderr); return 2; }
-        if (!v || !*v || strchr(v, ',')) { fprintf(stderr, "warpscope capture: %s needs a value without commas\n", o); return 2; }
+        if (!v || !*v) { fprintf(stderr, "warpscope capture: %s needs a value\n", o); return 2; }
         *dst = argv[++i]; /* (v: the option's value) */
     }
     shim_spec spec;
@@ -175,19 +176,18 @@ int ws_cmd_capture(int argc, char **argv)
         return 2;
     }
     char env[3 * PATH_MAX];
-    if (strchr(abs_out, ',')) { /* WARPSCOPE_CAPTURE separates its settings with commas */
-        fprintf(stderr, "warpscope capture: %s: a capture path cannot contain a comma\n", abs_out);
-        return 2;
-    }
     /* where the shim says why it abandoned a capture, if it does */
     const char *tmpdir = getenv("TMPDIR");
     char status_path[PATH_MAX] = "";
     snprintf(status_path, sizeof status_path, "%s/warpscope-capture-status-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-    int sfd = strchr(status_path, ',') ? -1 : mkstemp(status_path);
+    int sfd = mkstemp(status_path);
     if (sfd < 0) status_path[0] = 0;
     else close(sfd);
-    if ((size_t)snprintf(env, sizeof env, "out=%s,frames=%s%s%s", abs_out, frames, status_path[0] ? ",status=" : "",
-                         status_path) >= sizeof env) {
+    /* (WARPSCOPE_CAPTURE separates its settings with commas: a path with
+     * one goes in double quotes, runtime/settings_text.h) */
+    size_t elen = 0;
+    if (ws_settings_add(env, sizeof env, &elen, "out", abs_out) || ws_settings_add(env, sizeof env, &elen, "frames", frames) ||
+        (status_path[0] && ws_settings_add(env, sizeof env, &elen, "status", status_path))) {
         if (status_path[0]) unlink(status_path);
         fprintf(stderr, "warpscope capture: -o %s: path too long\n", out);
         return 2;

@@ -98,7 +98,7 @@ static int tool_tmp(const char *who, const char *name, char *buf, size_t len, in
 {
     const char *t = getenv("TMPDIR");
     int from_env = 1;
-    if (!t || !*t || strchr(t, ',')) t = "/tmp", from_env = 0; /* (the tools' settings are separated by commas) */
+    if (!t || !*t) t = "/tmp", from_env = 0; /* (a comma in it is quoted in the tools' settings: runtime/settings_text.h) */
     int made = -1;
     if ((size_t)snprintf(buf, len, "%s/warpscope-%s-XXXXXX", t, name) >= len) errno = ENAMETOOLONG;
     else if (dir) made = mkdtemp(buf) ? 0 : -1;

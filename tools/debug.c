@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "runtime/settings_text.h"
 #include "child.h"
 #include "commands.h"
 
@@ -117,8 +118,8 @@ int ws_cmd_debug(int argc, char **argv)
                 jtag ? "--jtag" : "--port");
         return 2;
     }
-    if (socket_path && (!*socket_path || strchr(socket_path, ','))) { /* the server checks the length */
-        fprintf(stderr, "warpscope debug: --socket '%s': give a path without ','\n", socket_path);
+    if (socket_path && !*socket_path) { /* the server checks the length */
+        fprintf(stderr, "warpscope debug: --socket needs a path\n");
         return 2;
     }
     if (user_port_file) { /* an unwritable path fails now, not after gdb connected */
@@ -150,13 +151,24 @@ int ws_cmd_debug(int argc, char **argv)
     }
     snprintf(pfile, sizeof pfile, "%s", tmpl);
     unlink(pfile); /* the child creates it once it listens */
-    if (jtag) snprintf(spec, sizeof spec, "port=%u,port-file=%s", port, pfile);
-    else if (socket_path)
-        snprintf(spec, sizeof spec, "socket=%s,stop-at-launch=%d,threads=%s,port-file=%s", socket_path,
-                 stop_at_launch, threads, pfile);
-    else
-        snprintf(spec, sizeof spec, "port=%u,stop-at-launch=%d,threads=%s,port-file=%s", port, stop_at_launch,
-                 threads, pfile);
+    /* (paths with a comma go in double quotes: runtime/settings_text.h) */
+    char num[16];
+    size_t slen = 0;
+    int too_long = 0;
+    snprintf(num, sizeof num, "%u", port);
+    if (socket_path) too_long |= ws_settings_add(spec, sizeof spec, &slen, "socket", socket_path);
+    else too_long |= ws_settings_add(spec, sizeof spec, &slen, "port", num);
+    if (!jtag) {
+        too_long |= ws_settings_add(spec, sizeof spec, &slen, "stop-at-launch", stop_at_launch ? "1" : "0");
+        too_long |= ws_settings_add(spec, sizeof spec, &slen, "threads", threads);
+    }
+    too_long |= ws_settings_add(spec, sizeof spec, &slen, "port-file", pfile);
+    if (too_long) {
+        fprintf(stderr, "warpscope debug: paths too long\n");
+        unlink(pfile);
+        sigprocmask(SIG_SETMASK, &old_mask, NULL);
+        return 2;
+    }
     pid_t pid = fork();
     if (pid < 0) {
         fprintf(stderr, "warpscope debug: fork: %s\n", strerror(errno));

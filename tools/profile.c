@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "runtime/settings_text.h"
 #include "child.h"
 #include "preload.h"
 #include "commands.h"
@@ -149,11 +150,18 @@ static int profile_program(char **prog, opts o, const ws_profile_doc *old)
             return 1;
         }
     }
-    char spec[4096];
-    int n = snprintf(spec, sizeof spec, "period=%u,passes=%u,mode=%s,inline=%s,buffer=%u,report=%s%s%s%s%s%s%s",
-                     o.period, o.passes, o.mode, o.inl, o.buffer, report, json ? ",json=" : "", json ? json : "",
-                     trace ? ",trace=" : "", trace ? trace : "", o.source ? ",source=" : "", o.source ? o.source : "");
-    if (n >= (int)sizeof spec) { fprintf(stderr, "warpscope profile: file names too long\n"); return 2; }
+    /* (a file name with a comma goes in double quotes: runtime/settings_text.h) */
+    char spec[4 * PATH_MAX + 256];
+    int n = snprintf(spec, sizeof spec, "period=%u,passes=%u,mode=%s,inline=%s,buffer=%u", o.period, o.passes, o.mode,
+                     o.inl, o.buffer);
+    size_t len = n > 0 && n < (int)sizeof spec ? (size_t)n : sizeof spec;
+    if (len >= sizeof spec || ws_settings_add(spec, sizeof spec, &len, "report", report) ||
+        (json && ws_settings_add(spec, sizeof spec, &len, "json", json)) ||
+        (trace && ws_settings_add(spec, sizeof spec, &len, "trace", trace)) ||
+        (o.source && ws_settings_add(spec, sizeof spec, &len, "source", o.source))) {
+        fprintf(stderr, "warpscope profile: file names too long\n");
+        return 2;
+    }
     if (setenv("WARPSCOPE_PROFILE", spec, 1)) { perror("warpscope profile: setenv"); return 1; }
     int status = 0, rc;
     ws_preload_exit_close(); /* a device the program leaves open still reports */
@@ -251,8 +259,8 @@ int ws_cmd_profile(int argc, char **argv)
             }
             o.inl = v;
         } else if (!strcmp(a, "--json") || !strcmp(a, "--trace") || !strcmp(a, "--report")) {
-            if (!v || !*v || strchr(v, ',')) {
-                fprintf(stderr, "warpscope profile: %s needs a file name without commas\n", a);
+            if (!v || !*v) {
+                fprintf(stderr, "warpscope profile: %s needs a file name\n", a);
                 return 2;
             }
             if (a[2] == 'j') o.json = v;

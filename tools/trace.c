@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "runtime/settings_text.h"
 #include "warpscope/trace.h"
 #include "instrument/tracer.h"
 #include <limits.h>
@@ -246,7 +247,7 @@ int ws_cmd_trace(int argc, char **argv)
                          : !strcmp(o, "--report") ? &report : !strcmp(o, "--warp") ? &warp
                          : !strcmp(o, "--test-short") ? &test_short : !strcmp(o, "--counters") ? &counters : NULL;
         if (!dst) { fprintf(stderr, "warpscope trace: unknown option '%s'\n\n", o); usage(stderr); return 2; }
-        if (!v || !*v || strchr(v, ',')) { fprintf(stderr, "warpscope trace: %s needs a value without commas\n", o); return 2; }
+        if (!v || !*v) { fprintf(stderr, "warpscope trace: %s needs a value\n", o); return 2; }
         *dst = v;
         i++;
     }
@@ -285,15 +286,17 @@ int ws_cmd_trace(int argc, char **argv)
      * a copy of the trace, which goes to a file first */
     const char *copy_to = out != tmpout && !strcmp(tool, "dump") && ws_is_special_file(out) ? out : NULL;
     if (copy_to) out = tmpout;
-    char spec[4096];
-    int n = snprintf(spec, sizeof spec, "tool=%s,report=%s%s%s%s%s%s%s%s%s", tool, report, out ? ",out=" : "", out ? out : "",
-                     kernel ? ",kernel=" : "", kernel ? kernel : "", launch ? ",launch=" : "", launch ? launch : "",
-                     test_short ? ",short=" : "", test_short ? test_short : "");
-    if (values && n < (int)sizeof spec) n += snprintf(spec + n, sizeof spec - (size_t)n, ",values=1");
-    if (host_time && n < (int)sizeof spec) n += snprintf(spec + n, sizeof spec - (size_t)n, ",time=1");
-    if (out && n < (int)sizeof spec) n += snprintf(spec + n, sizeof spec - (size_t)n, ",join=1");
-    if (counters && n < (int)sizeof spec) n += snprintf(spec + n, sizeof spec - (size_t)n, ",counters=%s", counters);
-    if (n >= (int)sizeof spec || setenv("WARPSCOPE_TRACE", spec, 1)) { fprintf(stderr, "warpscope trace: options too long\n"); return 2; }
+    /* (values with a comma, such as a path, go in double quotes:
+     * runtime/settings_text.h) */
+    char spec[4 * PATH_MAX + 256];
+    size_t n = 0;
+    const char *const keys[] = { "tool", "report", "out", "kernel", "launch", "short", "values", "time", "join", "counters" };
+    const char *const vals[] = { tool, report, out, kernel, launch, test_short, values ? "1" : NULL,
+                                 host_time ? "1" : NULL, out ? "1" : NULL, counters };
+    int too_long = 0;
+    for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
+        if (vals[k]) too_long |= ws_settings_add(spec, sizeof spec, &n, keys[k], vals[k]);
+    if (too_long || setenv("WARPSCOPE_TRACE", spec, 1)) { fprintf(stderr, "warpscope trace: options too long\n"); return 2; }
     char why[256];
     if (ws_tracer_check_spec(spec, why, sizeof why)) { /* before the program runs, not from inside it */
         say_option(why);

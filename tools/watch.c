@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <zstd.h>
+#include "runtime/settings_text.h"
 #include "warpscope/events.h"
 #include "watch/watch.h"
 #include <limits.h>
@@ -222,7 +223,7 @@ int ws_cmd_watch(int argc, char **argv)
                          : !strcmp(o, "--format") ? &format : !strcmp(o, "-o") || !strcmp(o, "--out") ? &out
                          : !strcmp(o, "--read") ? &read : !strcmp(o, "--snapshot") ? &snapshot : NULL;
         if (!dst) { fprintf(stderr, "warpscope watch: unknown option '%s'\n\n", o); usage(stderr); return 2; }
-        if (!v || !*v || strchr(v, ',')) { fprintf(stderr, "warpscope watch: %s needs a value without commas\n", o); return 2; }
+        if (!v || !*v) { fprintf(stderr, "warpscope watch: %s needs a value\n", o); return 2; }
         *dst = v;
         i++;
     }
@@ -289,10 +290,16 @@ int ws_cmd_watch(int argc, char **argv)
     snprintf(tmp, sizeof tmp, "%s/events.wsev", dir);
     snprintf(tmpsnap, sizeof tmpsnap, "%s/snapshot.wsev", dir);
     const char *file = tmp;
-    char spec[4096];
-    int n = snprintf(spec, sizeof spec, "events=%s,out=%s,snapshot=%s,join=1%s%s", events, file, tmpsnap,
-                     capacity ? ",capacity=" : "", capacity ? capacity : "");
-    if (n >= (int)sizeof spec || setenv("WARPSCOPE_WATCH", spec, 1)) { fprintf(stderr, "warpscope watch: options too long\n"); return 2; }
+    /* (a value with a comma, such as a $TMPDIR path, goes in double quotes:
+     * runtime/settings_text.h) */
+    char spec[3 * PATH_MAX + 256];
+    size_t n = 0;
+    if (ws_settings_add(spec, sizeof spec, &n, "events", events) || ws_settings_add(spec, sizeof spec, &n, "out", file) ||
+        ws_settings_add(spec, sizeof spec, &n, "snapshot", tmpsnap) || ws_settings_add(spec, sizeof spec, &n, "join", "1") ||
+        (capacity && ws_settings_add(spec, sizeof spec, &n, "capacity", capacity)) || setenv("WARPSCOPE_WATCH", spec, 1)) {
+        fprintf(stderr, "warpscope watch: options too long\n");
+        return 2;
+    }
     char why[300];
     if (ws_watch_check_spec(spec, why, sizeof why)) { /* before the program runs, not from inside it */
         fprintf(stderr, "warpscope watch: %s\n", why);

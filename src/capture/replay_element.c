@@ -133,7 +133,7 @@ ws_status ws_replay_element_collect(ws_replay *r, ws_addr addr, uint32_t size, w
         if (st != WS_OK && ws_replay_frame_failure(st) && !out->failure[0])
             snprintf(out->failure, sizeof out->failure, "%s", ws_replay_error(r));
         if (out->failure[0] && p.st == WS_OK) st = WS_OK;
-        ws_replay_failures_text(r, out->passed, sizeof out->passed);
+        ws_replay_passed_collect(r, out->passed, sizeof out->passed, &out->order);
         if (p.st != WS_OK) st = p.st;
         else if (st != WS_OK) st = rt_fail(err, errlen, st, "element history: %s", ws_replay_error(r));
     }
@@ -174,9 +174,11 @@ ws_status ws_replay_element_print(ws_replay *r, const ws_element_history *h, FIL
     fprintf(out, "frame start: ");
     print_value(out, h->initial, h->size, h->readable_initial);
     fprintf(out, "\n");
+    size_t passed_line = 0;
     for (size_t i = 0; i < h->n; i++) {
         const ws_element_change *c = &h->ch[i];
         struct ws_replay_call_info ci;
+        ws_replay_print_passed(out, h->passed, &h->order, &passed_line, c->call);
         if (ws_replay_describe_call(r, c->call, &ci) != WS_OK)
             return rt_fail(err, errlen, WS_ERR_INTERNAL, "element history: %s", ws_replay_error(r));
         fprintf(out, "call %" PRIu64 " %s\n    old ", c->call, ci.text);
@@ -185,7 +187,7 @@ ws_status ws_replay_element_print(ws_replay *r, const ws_element_history *h, FIL
         print_value(out, c->after, h->size, c->readable_after);
         fprintf(out, "\n");
     }
-    ws_replay_print_passed(out, h->passed);
+    ws_replay_print_passed(out, h->passed, &h->order, &passed_line, UINT64_MAX);
     if (h->failure[0])
         fprintf(out, "the frame's work failed, as when it was captured; the frame ends there: %s\n", h->failure);
     if (ferror(out)) return rt_fail(err, errlen, WS_ERR_IO, "element history: writing the output failed");

@@ -171,7 +171,23 @@ static void write_history(FILE *f, ws_replay *r, const ws_pixel_history *h)
     if (h->has_depth) fprintf(f, " depth <code>%.9g</code>", h->initial_depth);
     fprintf(f, "</p>\n<table><tr><th>Call</th><th>Primitive</th><th>Shader output</th><th>Depth test</th>"
                "<th>Result</th><th>Before</th><th>After</th></tr>\n");
-    for (size_t i = 0; i < h->n; i++) {
+    const char *passed = h->passed; /* failures gone past: rows in call order among the events */
+    size_t line = 0;
+    for (size_t i = 0; i <= h->n; i++) {
+        const uint64_t call = i < h->n ? h->ev[i].call : UINT64_MAX;
+        while (*passed && (call == UINT64_MAX || (line < h->order.n && h->order.key[line] <= 2 * call))) {
+            const char *e = strchr(passed, '\n');
+            size_t n = e ? (size_t)(e - passed) : strlen(passed);
+            char text[1200];
+            snprintf(text, sizeof text, "%.*s", (int)(n < sizeof text ? n : sizeof text - 1), passed);
+            fprintf(f, "<tr class=\"failed\"><td colspan=\"7\">The frame's work failed, as when it was captured, "
+                       "and the replay went on: <code>");
+            esc(f, text);
+            fprintf(f, "</code></td></tr>\n");
+            passed += n + (e != NULL);
+            line++;
+        }
+        if (i == h->n) break;
         const ws_gfx_probe_rec *e = &h->ev[i].rec;
         struct ws_replay_call_info ci;
         int have = ws_replay_describe_call(r, h->ev[i].call, &ci) == WS_OK;

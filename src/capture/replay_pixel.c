@@ -160,7 +160,7 @@ ws_status ws_replay_pixel_collect(ws_replay *r, uint32_t x, uint32_t y, uint64_t
     if (st != WS_OK && ws_replay_frame_failure(st) && !out->failure[0])
         snprintf(out->failure, sizeof out->failure, "%s", ws_replay_error(r));
     if (out->failure[0]) st = WS_OK;
-    ws_replay_failures_text(r, out->passed, sizeof out->passed);
+    ws_replay_passed_collect(r, out->passed, sizeof out->passed, &out->order);
     if (st != WS_OK) {
         ws_pixel_history_free(out);
         return rt_fail(err, errlen, st, "pixel history: %s", ws_replay_error(r));
@@ -252,13 +252,34 @@ static void print_event(FILE *f, const ws_gfx_probe_rec *e, int has_depth)
     fprintf(f, "\n");
 }
 
-void ws_replay_print_passed(FILE *out, const char *passed)
+void ws_replay_passed_collect(ws_replay *r, char *passed, size_t len, ws_replay_passed_order *order)
 {
-    for (const char *l = passed; *l;) {
+    ws_replay_failures_text(r, passed, len);
+    const ws_replay_failure *m;
+    size_t n = 0;
+    order->n = 0;
+    if (ws_replay_failures(r, &m, &n) != WS_OK) return;
+    /* (ws_replay_failures_text writes one line per failure, in this order) */
+    for (size_t i = 0; i < n && i < WS_REPLAY_PASSED_MAX; i++)
+        order->key[order->n++] = m[i].call > (UINT64_MAX - 1) / 2 ? UINT64_MAX - 1 : 2 * m[i].call + (m[i].own != 0);
+}
+
+void ws_replay_print_passed(FILE *out, const char *passed, const ws_replay_passed_order *order, size_t *line,
+                            uint64_t call)
+{
+    const uint64_t limit = call > (UINT64_MAX - 1) / 2 ? UINT64_MAX : 2 * call;
+    const char *l = passed;
+    for (size_t i = 0; *l && i < *line; i++) { /* skip the lines printed before */
+        const char *e = strchr(l, '\n');
+        l = e ? e + 1 : l + strlen(l);
+    }
+    while (*l) {
+        if (limit != UINT64_MAX && (*line >= order->n || order->key[*line] > limit)) break;
         const char *e = strchr(l, '\n');
         int n = e ? (int)(e - l) : (int)strlen(l);
         fprintf(out, "the frame's work failed, as when it was captured, and the replay went on: %.*s\n", n, l);
         l += n + (e != NULL);
+        (*line)++;
     }
 }
 
@@ -274,11 +295,13 @@ ws_status ws_replay_pixel_print(ws_replay *r, const ws_pixel_history *h, FILE *o
     if (h->has_depth) fprintf(out, "   depth %.9g", h->initial_depth);
     fprintf(out, "%s\n", h->initial_known ? "" : " (the target was created during the frame)");
     uint64_t call = UINT64_MAX;
+    size_t passed_line = 0;
     for (size_t i = 0; i < h->n; i++) {
         const ws_pixel_event *e = &h->ev[i];
         if (e->call != call) {
             struct ws_replay_call_info ci;
             call = e->call;
+            ws_replay_print_passed(out, h->passed, &h->order, &passed_line, call);
             if (ws_replay_describe_call(r, call, &ci) != WS_OK)
                 return rt_fail(err, errlen, WS_ERR_INTERNAL, "pixel history: %s", ws_replay_error(r));
             fprintf(out, "call %" PRIu64 " %s", call, ci.text);
@@ -301,7 +324,7 @@ ws_status ws_replay_pixel_print(ws_replay *r, const ws_pixel_history *h, FILE *o
         cur = h->final;
         curz = h->final_depth;
     }
-    ws_replay_print_passed(out, h->passed);
+    ws_replay_print_passed(out, h->passed, &h->order, &passed_line, UINT64_MAX);
     if (h->failure[0]) fprintf(out, "the frame's work failed, as when it was captured; the frame ends there: %s\n", h->failure);
     fprintf(out, "frame end: colour ");
     print_rgba(out, cur);

@@ -21,6 +21,17 @@
 #include "capture/replay.h"
 #include "gfx/gfx_probe.h"
 
+/* Where the lines of a history's `passed` text go in call order: line i
+ * (a failure the replay met and went past) before the entries of call k
+ * when key[i] <= 2k: a failure call c returned has key 2c + 1 (after that
+ * call's own entries), one a call the capture does not hold met just
+ * before call c has 2c. Lines past n go at the end. */
+#define WS_REPLAY_PASSED_MAX 64
+typedef struct ws_replay_passed_order {
+    uint64_t key[WS_REPLAY_PASSED_MAX];
+    size_t n;
+} ws_replay_passed_order;
+
 /* One thing that happened to the pixel: a clear, or one fragment. */
 typedef struct ws_pixel_event {
     uint64_t call;                /* the replay's call index                  */
@@ -57,6 +68,7 @@ typedef struct ws_pixel_history {
     /* Failures of the frame's work the replay met as recorded and went
      * past, as the program did (ws_replay_failures_text's lines). */
     char passed[4096];
+    ws_replay_passed_order order; /* where each line goes among the events */
 } ws_pixel_history;
 
 /* Collect the history of pixel (x, y) (row 0 at the top) of the target
@@ -71,8 +83,14 @@ ws_status ws_replay_pixel_collect(ws_replay *r, uint32_t x, uint32_t y, uint64_t
                                   ws_pixel_history *out, char *err, size_t errlen);
 void ws_pixel_history_free(ws_pixel_history *h);
 /* One line per failure in `passed` (ws_pixel_history's), as --pixel and
- * --element print them. */
-void ws_replay_print_passed(FILE *out, const char *passed);
+ * --element print them, each in call order among the history's entries:
+ * ws_replay_passed_collect fills `passed` and `order` after a run;
+ * ws_replay_print_passed prints the lines not yet printed that belong
+ * before call `call`'s entries (UINT64_MAX: all that are left), from *line
+ * on (0 at first). */
+void ws_replay_passed_collect(ws_replay *r, char *passed, size_t len, ws_replay_passed_order *order);
+void ws_replay_print_passed(FILE *out, const char *passed, const ws_replay_passed_order *order, size_t *line,
+                            uint64_t call);
 /* Print it: per call that touched the pixel, the call's text and per
  * event the primitive, the shader's output, the depth test, the result and
  * the colour and depth before and after. */
@@ -98,6 +116,7 @@ typedef struct ws_element_history {
     size_t n;
     char failure[512];                    /* as ws_pixel_history's           */
     char passed[4096];                    /* as ws_pixel_history's           */
+    ws_replay_passed_order order;         /* as ws_pixel_history's           */
 } ws_element_history;
 
 

@@ -40,6 +40,7 @@ enum {
     FX_ADD, FX_SUB, FX_SLL, FX_SLT, FX_SLTU, FX_XOR, FX_SRL, FX_SRA, FX_OR, FX_AND,
     FX_MUL, FX_MULH, FX_MULHSU, FX_MULHU, FX_DIV, FX_DIVU, FX_REM, FX_REMU,
     FX_LOAD, FX_STORE, FX_CSR, FX_FLOAT, FX_LW, FX_FLW, FX_SW, FX_FSW, FX_CSR_TID, FX_CSR_UNI, FX_CSR_LANE, FX_CSR_MASK, FX_ATOMIC,
+    FX_ADDI_SP, FX_ADD_SP, FX_SUB_SP, /* writes of sp, checked against the lane's stack */
     FX_BEQ, FX_BNE, FX_BLT, FX_BGE, FX_BLTU, FX_BGEU, FX_JAL, FX_JALR,
     FX_NHANDLERS
 };
@@ -138,7 +139,7 @@ void ws_fast_free(ws_device *dev)
 }
 
 /* The handler of a decoded instruction, or FX_STOP for the interpreter. */
-static uint16_t classify(const ws_inst *in)
+static uint16_t classify_op(const ws_inst *in)
 {
     if (in->op & WS_INST_TRAP) return FX_STOP;
     switch ((ws_op)in->op) {
@@ -184,6 +185,36 @@ static uint16_t classify(const ws_inst *in)
     default:
         if (in->op >= OP_FMADD_S && in->op <= OP_FMV_W_X) return FX_FLOAT;
         return FX_STOP; /* ecall, ebreak, SIMT ops, illegal */
+    }
+}
+
+/* An instruction whose rd is x2 (sp): the frame adjustments (addi, add,
+ * sub) get handlers that check the new sp against the lane's stack
+ * (lane_io.h: ws_sp_below_stack), except `addi sp, sp, N` with N >= 0,
+ * which raises sp (ws_sp_check_needed); any other write of sp is left to
+ * the interpreter, which checks it too. Stores and branches have no rd,
+ * and float instructions other than those below write f2, not sp. */
+static uint16_t classify(const ws_inst *in)
+{
+    const uint16_t h = classify_op(in);
+    if (in->rd != 2) return h;
+    switch (h) {
+    case FX_ADDI: return in->rs1 == 2 && in->imm >= 0 ? FX_ADDI : FX_ADDI_SP; /* (a frame's release: sp rises) */
+    case FX_ADD: return FX_ADD_SP;
+    case FX_SUB: return FX_SUB_SP;
+    case FX_STOP: case FX_NOP: case FX_STORE: case FX_SW: case FX_FSW: case FX_FLW:
+    case FX_BEQ: case FX_BNE: case FX_BLT: case FX_BGE: case FX_BLTU: case FX_BGEU:
+        return h;
+    case FX_FLOAT:
+        switch ((ws_op)in->op) {
+        case OP_FCVT_W_S: case OP_FCVT_WU_S: case OP_FMV_X_W: case OP_FCLASS_S: case OP_FEQ_S: case OP_FLT_S:
+        case OP_FLE_S:
+            return FX_STOP;
+        default:
+            return h;
+        }
+    default:
+        return FX_STOP;
     }
 }
 

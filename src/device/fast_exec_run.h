@@ -17,7 +17,8 @@ static FX_TARGET int FX_RUN(ws_device *dev, ws_warp *w, ws_launch_stats *st, uin
         [FX_BGEU] = &&h_bgeu, [FX_JAL] = &&h_jal, [FX_JALR] = &&h_jalr, [FX_LW] = &&h_lw,
         [FX_FLW] = &&h_flw, [FX_SW] = &&h_sw, [FX_FSW] = &&h_fsw, [FX_CSR_TID] = &&h_csr_tid,
         [FX_CSR_UNI] = &&h_csr_uni, [FX_CSR_LANE] = &&h_csr_lane,
-        [FX_CSR_MASK] = &&h_csr_mask, [FX_ATOMIC] = &&h_atomic,
+        [FX_CSR_MASK] = &&h_csr_mask, [FX_ATOMIC] = &&h_atomic, [FX_ADDI_SP] = &&h_addi_sp,
+        [FX_ADD_SP] = &&h_add_sp, [FX_SUB_SP] = &&h_sub_sp,
     };
     struct ws_fast_cache *c = dev->fast && w->core < dev->cfg.cores ? &dev->fast[w->core] : NULL;
     if (c && !c->pages && (c->pages = calloc(dev->ncode_pages, sizeof *c->pages))) c->npages = dev->ncode_pages;
@@ -158,6 +159,20 @@ h_li: { const uint32_t rd = op->rd, imm = op->imm; LANES(x[rd][l] = imm); } NEXT
             : ((int32_t)x[rs1][l] == INT32_MIN && (int32_t)x[rs2][l] == -1) ? 0
             : (uint32_t)((int32_t)x[rs1][l] % (int32_t)x[rs2][l]))
     RR(remu, x[rs2][l] ? x[rs1][l] % x[rs2][l] : x[rs1][l])
+
+/* sp (x2) written: the new values first, checked against each lane's
+ * stack (a stack overflow faults at the instruction, sp unchanged) */
+#define SP(o, expr) h_##o##_sp: { const uint32_t rs1 = op->rs1, rs2 = op->rs2, imm = op->imm;   \
+        uint32_t sp_[WS_MAX_LANES];                                                   \
+        (void)rs2; (void)imm;                                                         \
+        LANES(sp_[l] = (expr));                                                       \
+        const uint32_t bad_ = ws_sp_below_stack(dev, w, g, sp_);                      \
+        if (bad_) { SYNC(); ws_sp_overflow_raise(dev, w, bad_, sp_, op->pc); goto fault; } \
+        LANES(x[2][l] = sp_[l]); } NEXT;
+    SP(addi, x[rs1][l] + imm)
+    SP(add, x[rs1][l] + x[rs2][l])
+    SP(sub, x[rs1][l] - x[rs2][l])
+#undef SP
 
 h_load:
     SYNC();

@@ -45,6 +45,38 @@ static inline uint8_t *ws_lane_stack_row(const ws_device *dev, const ws_warp *w,
     return bad ? NULL : ws_mem_stack_ptr(&dev->mem, w->stack_slot0, off);
 }
 
+/* The lanes of g whose sp, given as the row `sp` (an instruction's new x2),
+ * lies below the base of their own stack: a frame or a recursion too deep
+ * for the stack. Checked at every write of sp, so a frame larger than the
+ * stack guard below the stacks cannot reach past it into the global arena
+ * (docs/device.md). 0 when none. */
+static inline uint32_t ws_sp_below_stack(const ws_device *dev, const ws_warp *w, uint32_t g, const uint32_t *sp)
+{
+    (void)dev;
+    uint32_t bad = 0;
+    if (g == UINT32_MAX) { /* a full 32-lane warp: first a yes/no that vectorises */
+        uint32_t any = 0;
+        for (uint32_t l = 0; l < 32; l++) any |= sp[l] < w->sp_floor[l];
+        if (!any) return 0;
+    }
+    for (uint32_t m = g; m; m &= m - 1) {
+        const uint32_t l = (uint32_t)__builtin_ctz(m);
+        bad |= (uint32_t)(sp[l] < w->sp_floor[l]) << l;
+    }
+    return bad;
+}
+/* Does instruction `in` need the check above? Any that writes sp (rd = x2:
+ * stores and branches, whose rd field means nothing, are checked
+ * harmlessly) but `addi sp, sp, N` with N >= 0, which only raises an sp
+ * already checked (it cannot pass 2^32 from a lane's stack). */
+static inline int ws_sp_check_needed(const ws_inst *in)
+{
+    return in->rd == 2 && !(in->op == OP_ADDI && in->rs1 == 2 && in->imm >= 0);
+}
+/* Raise the stack overflow of the lowest lane of `bad` (ws_sp_below_stack),
+ * whose instruction at pc would set sp to sp[lane]. */
+void ws_sp_overflow_raise(ws_device *dev, ws_warp *w, uint32_t bad, const uint32_t *sp, uint32_t pc);
+
 /* Loads/stores of the group: 0 done, -1 fault raised, 1 a data trigger
  * halted the warp before the access. */
 int ws_lane_loads(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, uint32_t pc);

@@ -18,6 +18,14 @@ static void stack_overflow(const ws_device *dev, uint32_t own, char *why, size_t
              WS_STACK_BASE + own * dev->mem.stack_size, WS_STACK_BASE + (own + 1) * dev->mem.stack_size);
 }
 
+void ws_sp_overflow_raise(ws_device *dev, ws_warp *w, uint32_t bad, const uint32_t *sp, uint32_t pc)
+{
+    const uint32_t l = (uint32_t)__builtin_ctz(bad), own = w->stack_slot0 + l;
+    char why[200];
+    stack_overflow(dev, own, why, sizeof why);
+    ws_fault_raise(dev, w, l, FAULT_STORE, pc, sp[l], 0, "%s: the instruction sets sp to 0x%08x, below it", why, sp[l]);
+}
+
 /* A lane whose sp has left its own stack downwards (a frame or a recursion
  * too deep for it) is overflowing its stack, whichever slot or guard its
  * access lands in below that stack. */

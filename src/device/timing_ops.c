@@ -84,6 +84,8 @@ void ws_op_timing_of(const ws_inst *in, ws_op_timing *o)
     o->solo = (op >= OP_LUI && op <= OP_BGEU) || (op >= OP_ADDI && op <= OP_AND) ||
               (op >= OP_MUL && op <= OP_REMU) ||
               (op >= OP_FMADD_S && op <= OP_FMV_W_X && in->rm != 5 && in->rm != 6);
+    /* a write of sp faults when it leaves the lane's stack (lane_io.h) */
+    if (o->dst == 2) o->solo = 0;
 }
 
 void ws_op_timing_ecall(uint32_t service, ws_op_timing *o)

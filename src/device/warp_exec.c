@@ -501,6 +501,9 @@ ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t
         int call = 0;            /* a call (+1) or return (-1): simt.c */
         ws_inst untrapped;       /* a trapped entry without its trap bit */
         int io;                  /* lane_io result: -1 fault, 1 halt */
+        uint32_t sp_was[WS_MAX_LANES]; /* sp before an instruction that may lower it */
+        const int sp_check = ws_sp_check_needed(in);
+        if (sp_check) memcpy(sp_was, x[2], sizeof sp_was);
 
     dispatch:
         switch ((ws_op)in->op) {
@@ -670,6 +673,17 @@ ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t
             break;
         }
         if (rd == 0) memset(x[0], 0, sizeof x[0]);
+        if (sp_check) { /* sp below the lane's stack: a stack overflow, sp left as it was */
+            const uint32_t bad = ws_sp_below_stack(dev, w, g, x[2]);
+            if (bad) {
+                uint32_t sp_now[WS_MAX_LANES];
+                memcpy(sp_now, x[2], sizeof sp_now);
+                memcpy(x[2], sp_was, sizeof sp_was);
+                ws_sp_overflow_raise(dev, w, bad, sp_now, pc);
+                result = WARP_FAULT;
+                goto out;
+            }
+        }
 
         /* Next PC: continue the group while it stays uniform and below the
          * other groups; otherwise pick again (deepest, then lowest PC). */

@@ -11,6 +11,7 @@
 #include "instrument/tracer_int.h"
 #include "runtime/api_lock.h"
 #include "runtime/module_file.h"
+#include "runtime/settings_text.h"
 
 static int set_str(char **dst, const char *v)
 {
@@ -23,11 +24,17 @@ int tr_options_parse(const char *text, tr_options *o, char *err, size_t len)
 {
     memset(o, 0, sizeof *o);
     o->tool = TR_BBCOUNT;
-    char *copy = strdup(text ? text : "");
+    const char *at = text ? text : "";
+    char *copy = malloc(strlen(at) + 1), *item = copy; /* (one item at a time, quotes taken out) */
     if (!copy) { snprintf(err, len, "WARPSCOPE_TRACE: out of memory"); return -1; }
     int rc = 0;
-    char *save = NULL;
-    for (char *item = strtok_r(copy, ",", &save); item && !rc; item = strtok_r(NULL, ",", &save)) {
+    for (int got; !rc && (got = ws_settings_next(&at, item)) != 0;) {
+        if (got < 0) {
+            snprintf(err, len, "WARPSCOPE_TRACE: '%.200s': a double quote is not closed", item);
+            rc = -1;
+            break;
+        }
+        if (!item[0]) continue;
         char *v = strchr(item, '=');
         if (!v) {
             snprintf(err, len, "WARPSCOPE_TRACE: '%s' is not key=value (keys: tool, out, report, kernel, launch, values, counters, time)", item);

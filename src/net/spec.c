@@ -1,5 +1,6 @@
 /* Walking a server's option string (spec.h). */
 #include "net/spec.h"
+#include "runtime/settings_text.h"
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -17,8 +18,15 @@ ws_status ws_spec_parse(const char *spec, ws_spec_fn fn, void *user, const char 
                  sizeof buf - 1, spec);
         return WS_ERR_INVALID_ARG;
     }
-    memcpy(buf, spec, len + 1);
-    for (char *save = NULL, *kv = strtok_r(buf, ",", &save); kv; kv = strtok_r(NULL, ",", &save)) {
+    /* (a value with a comma goes in double quotes: runtime/settings_text.h) */
+    const char *at = spec;
+    for (int got; (got = ws_settings_next(&at, buf)) != 0;) {
+        char *kv = buf;
+        if (got < 0) {
+            snprintf(err, errlen, "%s: cannot use '%s' (a double quote is not closed)", who, kv);
+            return WS_ERR_INVALID_ARG;
+        }
+        if (!kv[0]) continue;
         char *eq = strchr(kv, '=');
         if (eq) *eq = 0;
         if (!eq || fn(user, kv, eq + 1)) {

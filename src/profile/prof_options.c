@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "profile/prof_internal.h"
+#include "runtime/settings_text.h"
 
 static const char *const state_names[WS_STATE_COUNT] = {
     "selected", "not_selected", "wait", "long_scoreboard", "short_scoreboard",
@@ -46,11 +47,17 @@ int prof_options_parse(const char *text, prof_options *o, char *err, size_t len)
     o->passes = 1;
     o->mode = WS_TRACE_ALL_WARPS;
     o->buffer_records = 1u << 18;
-    char *copy = strdup(text ? text : "");
+    const char *at = text ? text : "";
+    char *copy = malloc(strlen(at) + 1), *item = copy; /* (one item at a time, quotes taken out) */
     if (!copy) { snprintf(err, len, "WARPSCOPE_PROFILE: out of memory"); return -1; }
     int rc = 0;
-    char *save = NULL;
-    for (char *item = strtok_r(copy, ",", &save); item && !rc; item = strtok_r(NULL, ",", &save)) {
+    for (int got; !rc && (got = ws_settings_next(&at, item)) != 0;) {
+        if (got < 0) {
+            snprintf(err, len, "WARPSCOPE_PROFILE: '%.200s': a double quote is not closed", item);
+            rc = -1;
+            break;
+        }
+        if (!item[0]) continue;
         char *eq = strchr(item, '=');
         if (!strcmp(item, "1") || !strcmp(item, "on")) continue; /* "profile with defaults" */
         if (!eq) {

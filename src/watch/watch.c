@@ -7,6 +7,7 @@
 #include "warpscope/tool.h"
 #include "watch/watch.h"
 #include "runtime/runtime.h"
+#include "runtime/settings_text.h"
 
 typedef struct watcher {
     ws_event_config cfg;
@@ -152,11 +153,14 @@ static ws_status program_machines(ws_device *dev, watcher *w, const char *text)
 /* spec's settings into w (NULL: only checked); err empty if they are good. */
 static void parse_spec(const char *spec, watcher *w, ws_event_config *cfg, char *err, size_t errlen)
 {
-    char *copy = strdup(spec ? spec : ""), *save = NULL;
+    const char *at = spec ? spec : "";
+    char *copy = malloc(strlen(at) + 1), *item = copy; /* (one item at a time, quotes taken out) */
     err[0] = 0;
     if (!copy) { snprintf(err, errlen, "out of memory"); return; }
     cfg->capacity = 1u << 23;
-    for (char *item = strtok_r(copy, ",", &save); item && !err[0]; item = strtok_r(NULL, ",", &save)) {
+    for (int got; !err[0] && (got = ws_settings_next(&at, item)) != 0;) {
+        if (got < 0) { snprintf(err, errlen, "'%.200s': a double quote is not closed", item); break; }
+        if (!item[0]) continue;
         char *v = strchr(item, '=');
         if (!v) { snprintf(err, errlen, "'%s' is not key=value (keys: events, capacity, out, snapshot, join)", item); break; }
         *v++ = 0;

@@ -32,6 +32,11 @@ run pixel "$ws" replay --pixel 5,7 "$work/g.wscap"
 [ "$rc" = 0 ] && grep -q "^call 14 ws_gfx_draw" "$work/pixel.out" && grep -q "^frame end: colour $want" "$work/pixel.out" &&
   grep -q "replay went on: call 10 ws_gfx_present: $fault" "$work/pixel.out" ||
   fail "--pixel does not show frame 2's draw and its colour $want"
+# the failure in call order among the calls (until 2026-11-27 after them all)
+line() { grep -n -m1 -- "$1" "$2" | cut -d: -f1; }
+[ "$(line "^call 7 " "$work/pixel.out")" -lt "$(line "replay went on: call 10 " "$work/pixel.out")" ] &&
+  [ "$(line "replay went on: call 10 " "$work/pixel.out")" -lt "$(line "^call 13 " "$work/pixel.out")" ] ||
+  fail "--pixel does not list the failure of call 10 between calls 7 and 13"
 # the history waits after each draw, so it meets the fault at draw 2; the
 # draw queued after it (call 9) was discarded by the program's device and
 # must not run in the replay, and later draws keep their ids
@@ -57,6 +62,9 @@ run mesh14 "$ws" replay --mesh 14 "$work/g.wscap"
   fail "--mesh 14 (frame 3, past the fault)"
 run html "$ws" replay --html "$work/report" "$work/g.wscap"
 [ "$rc" = 0 ] && grep -q "and the replay went on" "$work/report/index.html" || fail "--html"
+# and its pixel history has the failure as a row between calls 7 and 13
+order=$(sed -n '/<section id="pixel">/,/<\/section>/p' "$work/report/index.html" | grep -o 'href="#call-[0-9]*"\|class="failed"' | tr '\n' ' ')
+[[ "$order" == *'href="#call-7" class="failed" href="#call-13"'* ]] || fail "--html: the pixel history's rows: $order"
 
 # compute: a ws_free (not in the capture: it failed) met the fault
 run capture_free "$ws" capture -o "$work/f.wscap" --frames all -- "$prog" "$elf" free
@@ -70,6 +78,9 @@ run replay_free "$ws" replay --loop 2 "$work/f.wscap"
 buf=$(grep -m1 -o "ws_malloc(256) = 0x[0-9a-f]*" "$work/list_free.out" | sed 's/.*= //')
 run element "$ws" replay --element $(printf '0x%08x' $((buf + 20))):4 "$work/f.wscap"
 [ "$rc" = 0 ] && grep -q "new cd 00 00 00  = 205" "$work/element.out" || fail "--element does not reach frame 2"
+[ "$(line "^call 11 " "$work/element.out")" -lt "$(line "replay went on: before call 12, ws_free" "$work/element.out")" ] &&
+  [ "$(line "replay went on: before call 12, ws_free" "$work/element.out")" -lt "$(line "^call 16 " "$work/element.out")" ] ||
+  fail "--element does not list the failure met before call 12 between calls 11 and 16"
 
 # the device closed with a faulting launch queued: the close met it
 run capture_close "$ws" capture -o "$work/c.wscap" --frames all -- "$prog" "$elf" close

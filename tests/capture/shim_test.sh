@@ -124,7 +124,7 @@ crash_in_frame)
     ;;
 exit_in_frame)
     # run directly under the shim: it drops the capture itself at exit
-    out=$(cd "$work" && WARPSCOPE_CAPTURE="out=$work/e.wscap,frames=1" LD_PRELOAD=/proc/self/fd/9 "$1" exit-in 1 3 2>&1 9< "$SHIM"); rc=$?
+    out=$(cd "$work" && WARPSCOPE_CAPTURE="out=\"$work/e.wscap\",frames=1" LD_PRELOAD=/proc/self/fd/9 "$1" exit-in 1 3 2>&1 9< "$SHIM"); rc=$?
     [ $rc = 3 ] || fail "expected the program's status 3, got $rc: $out"
     grep -q "the program exited with the device still open: capture abandoned" <<< "$out" || fail "no message: $out"
     [ -e "$work/e.wscap" ] && fail "a capture file exists"

@@ -23,7 +23,7 @@ check 'dump/call3-target0.png: 640x480' 2c.txt
 check '^pixel \(320,240\) of the 640x480 render target: 2 events in 2 calls$' 3.txt
 check 'primitive 9 \(front\)  shader out \(0.463455, 0.508946, 0.525193, 1\)' 3.txt
 check 'colour \( 26  26  38 255\) -> \(118 130 134 255\)' 3.txt
-"$ws" replay --debug=port-file="$work/port" cube.wscap > server.txt 2>&1 &
+"$ws" replay --debug=port-file=\""$work/port"\" cube.wscap > server.txt 2>&1 &
 srv=$!
 for _ in $(seq 100); do [ -s "$work/port" ] && break; sleep 0.1; done
 cmds=("target remote 127.0.0.1:$(cat "$work/port")" "monitor debug-pixel 320 240" continue next next reverse-next

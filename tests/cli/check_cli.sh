@@ -92,7 +92,7 @@ refuse "instrument -o unwritable" "$notadir/i.elf: Not a directory" -- "$ws" ins
 refuse "debug --port-file unwritable" "$notadir/port"                 -- "$ws" debug --port-file "$notadir/port" -- "$ws" run "${K[@]}" 1 1 2 3 4 5
 refuse "debug --socket with --port" "not with --port"                -- "$ws" debug --socket "$dir/s" --port 5 -- "$ws" run "${K[@]}" 1 1 2 3 4 5
 refuse "debug --socket with --jtag" "not with --jtag"                -- "$ws" debug --jtag --socket "$dir/s" -- "$ws" run "${K[@]}" 1 1 2 3 4 5
-refuse "debug --socket with a comma" "without ','"                   -- "$ws" debug --socket "$dir/a,b" -- "$ws" run "${K[@]}" 1 1 2 3 4 5
+refuse "debug --socket empty" "needs a path"                             -- "$ws" debug --socket "" -- "$ws" run "${K[@]}" 1 1 2 3 4 5
 refuse "debug --threads with a bad view" "lane or warp"             -- "$ws" debug --threads lanes -- "$ws" run "${K[@]}" 1 1 2 3 4 5
 refuse "debug --threads with --jtag" "is for the gdb server"        -- "$ws" debug --jtag --threads warp -- "$ws" run "${K[@]}" 1 1 2 3 4 5
 refuse "WARPSCOPE_DEBUG threads=lanes" "threads=lane|warp"            -- env WARPSCOPE_DEBUG=threads=lanes "$ws" run "${K[@]}" 1 1 2 3 4 5

@@ -12,7 +12,7 @@ cd "$tmp"
 "$tmp/prefix/bin/warpscope" cc -o vecadd_kernel.elf "$src/examples/vecadd/vecadd_kernel.c"
 cc -std=c11 $extra $(pkg-config --cflags warpscope) -I"$src/examples/common" \
    "$src/examples/vecadd/vecadd.c" "$src/examples/common/example.c" \
-   $(pkg-config --libs warpscope) -Wl,-rpath,"$tmp/prefix/lib" -o vecadd
+   $(pkg-config --libs warpscope) -Xlinker -rpath="$tmp/prefix/lib" -o vecadd
 ldd ./vecadd > ldd.txt   # not piped into grep -q: an early exit would SIGPIPE ldd
 grep -q "$tmp/prefix/lib/libwarpscope.so.0" ldd.txt
 out=$(./vecadd)

@@ -83,3 +83,28 @@ WS_KERNEL void bigframe_lane(int *out, int lane)
 {
     if (threadIdx_x() == (unsigned)lane) out[1] = big_frame_fn(out, out[2]);
 }
+
+/* A 20 MiB frame: larger than the 16 MiB guard between the global arena
+ * and the stacks, so its low end lands in the arena (in the allocation
+ * the test places there), past the guard. Until 2026-11-27 its store went
+ * there without a fault; the write of sp below the stack now faults. */
+WS_KERNEL void bigframe20m(int *out, int i)
+{
+    volatile char frame[20 << 20];
+    frame[i] = 0x5A;
+    out[0] = frame[i];
+}
+
+static __attribute__((noinline)) int big_frame_20m_fn(int *out, int i)
+{
+    volatile char frame[20 << 20];
+    frame[i] = 0x5A;
+    out[0] = frame[i];
+    return frame[i];
+}
+
+/* The same frame in lane `lane` only. */
+WS_KERNEL void bigframe20m_lane(int *out, int lane)
+{
+    if (threadIdx_x() == (unsigned)lane) out[1] = big_frame_20m_fn(out, out[2]);
+}

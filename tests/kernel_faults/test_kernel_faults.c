@@ -96,6 +96,50 @@ static void big_frame_other_lanes(const char *elf)
     }
 }
 
+/* A 20 MiB frame jumps the 16 MiB guard below the stacks: its low end is
+ * in the global arena, here inside an allocation. It must fault as a stack
+ * overflow (at the write of sp) and leave the allocation's bytes alone, in
+ * lane 0 and in another lane, on both engines and in timing mode; until
+ * 2026-11-27 the store landed in the allocation and the launch succeeded. */
+static void frame_past_the_guard(const char *elf)
+{
+    static const char *const cfgs[] = { "engine=fast", "engine=interp", "mode=timing" };
+    enum { AT = 0xBEC00000u, SIZE = 64 * 1024 };
+    for (int c = 0; c < 3; c++) {
+        for (int lane = 0; lane <= 5; lane += 5) {
+            ws_config cfg;
+            ws_device *dev = NULL;
+            ws_module *mod = NULL;
+            ws_kernel *k = NULL;
+            ws_config_default(&cfg);
+            CHECK(ws_config_parse(&cfg, "global_mem_limit=3040M,cores=1", NULL, 0) == WS_OK);
+            CHECK(ws_config_parse(&cfg, cfgs[c], NULL, 0) == WS_OK);
+            CHECK(ws_device_open(&cfg, &dev) == WS_OK);
+            if (!dev) return;
+            CHECK(ws_module_load_file(dev, elf, &mod) == WS_OK);
+            CHECK(mod && ws_kernel_get(mod, lane ? "bigframe20m_lane" : "bigframe20m", &k) == WS_OK);
+            ws_addr out = 0;
+            CHECK(ws_malloc(dev, 4096, &out) == WS_OK);
+            CHECK(ws_memset(dev, out, 0, 4096) == WS_OK);
+            CHECK(ws_malloc_at(dev, AT, SIZE) == WS_OK);
+            CHECK(ws_memset(dev, AT, 0, SIZE) == WS_OK);
+            ws_arg a[] = { WS_ARG_PTR(out), WS_ARG_I32(lane) };
+            if (k) CHECK(ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(lane ? 32 : 1, 1, 1), 0, a, 2) == WS_OK);
+            CHECK(ws_synchronize(dev) == WS_ERR_KERNEL_FAULT);
+            const char *msg = ws_last_error(dev);
+            if (!strstr(msg, "stack overflow (the lane's")) fprintf(stderr, "%s lane %d: %s\n", cfgs[c], lane, msg);
+            CHECK_STR_CONTAINS(msg, "stack overflow (the lane's");
+            char where[64];
+            snprintf(where, sizeof where, "[core 0 warp 0 lane %d]", lane);
+            CHECK_STR_CONTAINS(msg, where);
+            static char host[SIZE], zero[SIZE];
+            CHECK(ws_memcpy_dtoh(dev, host, AT, SIZE) == WS_OK);
+            CHECK(!memcmp(host, zero, SIZE));
+            ws_device_close(dev);
+        }
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) { fprintf(stderr, "usage: test_kernel_faults MODULE\n"); return 2; }
@@ -117,6 +161,7 @@ int main(int argc, char **argv)
     CHECK_STR_CONTAINS(ws_last_error(dev), "[core 0 warp 0 lane 0]");
     big_frame_at_largest_arena(argv[1]);
     big_frame_other_lanes(argv[1]);
+    frame_past_the_guard(argv[1]);
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         CHECK(ws_malloc(dev, 64, &freed) == WS_OK);
         CHECK(ws_free(dev, freed) == WS_OK);

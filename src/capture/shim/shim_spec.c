@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "capture/shim/shim_spec.h"
+#include "runtime/settings_text.h"
 
 static int number(const char *p, const char **end, uint64_t *out)
 {
@@ -45,10 +46,11 @@ int shim_spec_parse_frames(const char *text, shim_spec *s, char *err, size_t err
 int shim_spec_parse(const char *text, shim_spec *s, char *err, size_t errlen)
 {
     memset(s, 0, sizeof *s);
-    char buf[8192];
-    if (strlen(text) >= sizeof buf) { snprintf(err, errlen, "the setting is too long"); return -1; }
-    strcpy(buf, text);
-    for (char *save = NULL, *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+    char item[8192];
+    if (strlen(text) >= sizeof item) { snprintf(err, errlen, "the setting is too long"); return -1; }
+    for (int got; (got = ws_settings_next(&text, item)) != 0;) {
+        if (got < 0) { snprintf(err, errlen, "'%.200s': a double quote is not closed", item); return -1; }
+        if (!item[0]) continue;
         if (!strncmp(item, "out=", 4)) {
             if (!item[4] || strlen(item + 4) >= sizeof s->out) { snprintf(err, errlen, "out: expected a file name"); return -1; }
             strcpy(s->out, item + 4);
