@@ -90,8 +90,6 @@ typedef struct ws_warp {
     ws_block *block;
     uint32_t core, slot, warp_in_block;
     uint32_t stack_slot0;          /* stack slot of lane 0                   */
-    uint32_t sp_floor[WS_MAX_LANES]; /* each lane's stack base: an sp below it
-                                      is a stack overflow (lane_io.h)         */
     int active;                    /* holds a warp of a resident block       */
     int fp_used;                   /* float registers may be non-zero         */
     uint64_t instret;

@@ -70,8 +70,6 @@ static void init_warp(ws_device *dev, ws_grid_run *L, ws_block *b, ws_warp *w, u
     w->warp_in_block = wib;
     w->active = 1;
     w->stack_slot0 = (w->core * dev->cfg.warps_per_core + w->slot) * nl;
-    for (uint32_t l = 0; l < WS_MAX_LANES; l++) /* (lanes past nl: a floor no sp is below) */
-        w->sp_floor[l] = l < nl ? WS_STACK_BASE + ((w->stack_slot0 + l) << dev->mem.stack_shift) : 0;
     w->other_min_pc = UINT32_MAX;
     uint32_t entry = L->entry;
     uint32_t first = wib * nl;

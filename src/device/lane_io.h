@@ -52,16 +52,17 @@ static inline uint8_t *ws_lane_stack_row(const ws_device *dev, const ws_warp *w,
  * (docs/device.md). 0 when none. */
 static inline uint32_t ws_sp_below_stack(const ws_device *dev, const ws_warp *w, uint32_t g, const uint32_t *sp)
 {
-    (void)dev;
+    /* lane l's stack base: computed, not stored, so a warp start costs nothing more */
+    const uint32_t shift = dev->mem.stack_shift, slot0 = w->stack_slot0;
     uint32_t bad = 0;
     if (g == UINT32_MAX) { /* a full 32-lane warp: first a yes/no that vectorises */
         uint32_t any = 0;
-        for (uint32_t l = 0; l < 32; l++) any |= sp[l] < w->sp_floor[l];
+        for (uint32_t l = 0; l < 32; l++) any |= sp[l] < WS_STACK_BASE + ((slot0 + l) << shift);
         if (!any) return 0;
     }
     for (uint32_t m = g; m; m &= m - 1) {
         const uint32_t l = (uint32_t)__builtin_ctz(m);
-        bad |= (uint32_t)(sp[l] < w->sp_floor[l]) << l;
+        bad |= (uint32_t)(sp[l] < WS_STACK_BASE + ((slot0 + l) << shift)) << l;
     }
     return bad;
 }
