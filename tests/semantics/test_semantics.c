@@ -230,6 +230,15 @@ static void locks(ctx *c)
 /* Every lane of a butterfly sum ends with the warp's total, computed on
  * the host from the lanes' own values in the same order (IEEE adds,
  * round to nearest even, as the device's soft-float and float unit). */
+/* The kernels' butterfly (each lane adds the lane `d` away, d from width/2
+ * down to 1) over n lanes on the host, in acc's type; next is scratch. */
+#define HOST_BUTTERFLY(acc, next, n, width)                                                       \
+    for (uint32_t d_ = (width) / 2; d_; d_ >>= 1) {                                               \
+        for (uint32_t t_ = 0; t_ < (n); t_++)                                                     \
+            (next)[t_] = (acc)[t_] + (acc)[(t_ / (width)) * (width) + ((t_ % (width)) ^ d_)];     \
+        memcpy((acc), (next), (n) * sizeof *(acc));                                               \
+    }
+
 static void shuffle_after_calls(ctx *c)
 {
     const uint32_t W = c->lanes, N = 2 * W;
@@ -243,10 +252,7 @@ static void shuffle_after_calls(ctx *c)
     ws_memcpy_dtoh(c->dev, ld, lanes, N * 8);
     ws_memcpy_dtoh(c->dev, od, out, N * 8);
     memcpy(acc, ld, N * 8);
-    for (uint32_t d = W / 2; d; d >>= 1) {
-        for (uint32_t t = 0; t < N; t++) nx[t] = acc[t] + acc[(t / W) * W + ((t % W) ^ d)];
-        memcpy(acc, nx, N * 8);
-    }
+    HOST_BUTTERFLY(acc, nx, N, W);
     int bad = 0;
     for (uint32_t t = 0; t < N; t++) bad += memcmp(&od[t], &acc[t], 8) != 0 || ld[t] != (double)iv[t] * 0.37 + 1e-3 * (t % 7);
     CHECK_EQ_U(bad, 0);
@@ -256,10 +262,7 @@ static void shuffle_after_calls(ctx *c)
     ws_memcpy_dtoh(c->dev, lf, lanes, N * 4);
     ws_memcpy_dtoh(c->dev, of, out, N * 4);
     memcpy(af, lf, N * 4);
-    for (uint32_t d = W / 2; d; d >>= 1) {
-        for (uint32_t t = 0; t < N; t++) nf[t] = af[t] + af[(t / W) * W + ((t % W) ^ d)];
-        memcpy(af, nf, N * 4);
-    }
+    HOST_BUTTERFLY(af, nf, N, W);
     bad = 0;
     for (uint32_t t = 0; t < N; t++) bad += memcmp(&of[t], &af[t], 4) != 0;
     CHECK_EQ_U(bad, 0);
