@@ -109,6 +109,16 @@ static void esc(FILE *f, const char *s)
     }
 }
 
+/* Copy the line at p (without its newline, cut to cap - 1 bytes) into buf;
+ * returns where the next line starts. */
+static const char *take_line(const char *p, char *buf, size_t cap)
+{
+    const char *e = strchr(p, '\n');
+    const size_t n = e ? (size_t)(e - p) : strlen(p);
+    snprintf(buf, cap, "%.*s", (int)(n < cap ? n : cap - 1), p);
+    return p + n + (e != NULL);
+}
+
 static void swatch(FILE *f, const uint8_t *c)
 {
     fprintf(f, "<span class=\"sw\" style=\"background:rgb(%u,%u,%u)\"></span><code>%u %u %u %u</code>", c[0], c[1],
@@ -176,15 +186,12 @@ static void write_history(FILE *f, ws_replay *r, const ws_pixel_history *h)
     for (size_t i = 0; i <= h->n; i++) {
         const uint64_t call = i < h->n ? h->ev[i].call : UINT64_MAX;
         while (*passed && (call == UINT64_MAX || (line < h->order.n && h->order.key[line] <= 2 * call))) {
-            const char *e = strchr(passed, '\n');
-            size_t n = e ? (size_t)(e - passed) : strlen(passed);
             char text[1200];
-            snprintf(text, sizeof text, "%.*s", (int)(n < sizeof text ? n : sizeof text - 1), passed);
+            passed = take_line(passed, text, sizeof text);
             fprintf(f, "<tr class=\"failed\"><td colspan=\"7\">The frame's work failed, as when it was captured, "
                        "and the replay went on: <code>");
             esc(f, text);
             fprintf(f, "</code></td></tr>\n");
-            passed += n + (e != NULL);
             line++;
         }
         if (i == h->n) break;
@@ -282,15 +289,12 @@ static ws_status write_page(FILE *f, report *rp, const ws_replay_html_options *o
     }
     fprintf(f, "<a href=\"#calls\">calls</a></p>\n");
     for (const char *l = rp->passed; *l;) {
-        const char *e = strchr(l, '\n');
-        size_t n = e ? (size_t)(e - l) : strlen(l);
         char line[1200];
-        snprintf(line, sizeof line, "%.*s", (int)(n < sizeof line ? n : sizeof line - 1), l);
+        l = take_line(l, line, sizeof line);
         fprintf(f, "<p class=\"facts\">The frame's work failed, as when it was captured, and the replay went on: "
                    "<code>");
         esc(f, line);
         fprintf(f, "</code></p>\n");
-        l += n + (e != NULL);
     }
     if (rp->failure[0]) {
         fprintf(f, "<p class=\"facts\">The frame's work failed, as when it was captured, and the frame ends there: "
