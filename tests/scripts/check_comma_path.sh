@@ -10,9 +10,9 @@
 #     (CMAKE_BUILD_RPATH_USE_ORIGIN), so CMake passes no absolute path;
 #  2. a program links through warpscope-uninstalled.pc with its libdir seen
 #     through a directory whose name has a comma, and runs from it.
-#   usage: check_comma_path.sh BUILD_DIR SOURCE_DIR
+#   usage: check_comma_path.sh BUILD_DIR SOURCE_DIR [EXTRA_CFLAGS]
 set -uo pipefail
-build=$1 src=$2
+build=$1 src=$2 extra=${3:-}
 pass=0 fail=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $1"; }
@@ -49,7 +49,7 @@ unset PKG_CONFIG_DISABLE_UNINSTALLED
 # (pkg-config escapes a space in a path with a backslash: read as the shell reads it)
 if eval "libs=($(pkg-config --define-variable=libdir="$lib" --libs warpscope))" &&
    eval "cflags=($(pkg-config --cflags warpscope))" &&
-   out=$(cc -std=c11 "${cflags[@]}" "$tmp/p.c" "${libs[@]}" -o "$tmp/p" 2>&1); then
+   out=$(cc -std=c11 $extra "${cflags[@]}" "$tmp/p.c" "${libs[@]}" -o "$tmp/p" 2>&1); then
     ok
     ldd "$tmp/p" > "$tmp/ldd.txt"
     grep -qF "$lib/libwarpscope.so.0" "$tmp/ldd.txt" && ok || bad "the program does not load libwarpscope from '$lib': $(cat "$tmp/ldd.txt")"
