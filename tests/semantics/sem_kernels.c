@@ -379,3 +379,15 @@ WS_KERNEL void spin_lock_call(int *lock, int *counter)
     *(volatile int *)counter = v + 1;
     atomicExch(lock, 0);
 }
+
+/* Odd lanes call expf while even lanes already wait at the barrier (their
+ * depths differ while they are apart); after it every lane votes. */
+WS_KERNEL void barrier_after_call(const int *in, float *vals, unsigned *votes)
+{
+    unsigned t = blockIdx_x() * blockDim_x() + threadIdx_x();
+    float v = (float)in[t];
+    if (t & 1) v = expf(v * 0.1f);
+    ws_syncthreads();
+    vals[t] = v;
+    votes[t] = ws_ballot(1);
+}

@@ -268,6 +268,16 @@ static void shuffle_after_calls(ctx *c)
     CHECK_EQ_U(bad, 0);
     free(iv), free(ld), free(od), free(acc), free(nx), free(lf), free(of), free(af), free(nf);
 
+    uint32_t *votes = malloc(N * 4);
+    ws_addr vo = buf(c, N * 4, 0);
+    ws_arg ba[] = { WS_ARG_PTR(in), WS_ARG_PTR(lanes), WS_ARG_PTR(vo) };
+    CHECK(run(c, "barrier_after_call", WS_DIM3(1, 1, 1), WS_DIM3(N, 1, 1), 0, ba, 3) == 0);
+    ws_memcpy_dtoh(c->dev, votes, vo, N * 4);
+    bad = 0;
+    for (uint32_t t = 0; t < N; t++) bad += votes[t] != (W == 32 ? UINT32_MAX : (1u << W) - 1);
+    CHECK_EQ_U(bad, 0);
+    free(votes);
+
     ws_addr lock = buf(c, 4, 0), counter = buf(c, 4, 0);
     ws_arg la[] = { WS_ARG_PTR(lock), WS_ARG_PTR(counter) };
     CHECK(run(c, "spin_lock_call", WS_DIM3(2, 1, 1), WS_DIM3(64, 1, 1), 0, la, 2) == 0);
