@@ -443,7 +443,6 @@ static inline int stack_stores(const ws_device *dev, const ws_warp *w, const uin
 
 int ws_fast_run(ws_device *dev, ws_warp *w, ws_launch_stats *st, uint32_t budget, uint32_t *issued)
 {
-    if (w->held_to) { *issued = 0; return 0; } /* a hold hint's code: the interpreter's (warp_exec.c) */
 #ifdef FX_WIDE
     if (dev->fast_isa == 2) return fast_run_avx512(dev, w, st, budget, issued);
     if (dev->fast_isa == 1) return fast_run_avx2(dev, w, st, budget, issued);

@@ -13,8 +13,8 @@
 #include "device/device.h"
 
 /* Run at most `budget` warp-instructions of w's current group (w->group
- * != 0, w->sticky == 0, no debugger or event
- * bus). *issued gets the number issued (0: the instruction at group_pc is
+ * != 0, w->sticky == 0, w->held_to == 0: a hold hint's code is the
+ * interpreter's, warp_exec.c; no debugger or event bus). *issued gets the number issued (0: the instruction at group_pc is
  * left to the interpreter). Returns -1 if an instruction faulted (the
  * report is raised and counted as the interpreter counts it; it is not in
  * *issued), else 0. */

@@ -95,7 +95,7 @@ static int one_depth(const ws_warp *w, uint32_t m)
 /* Where the group yields to the other runnable lanes: the lowest PC of
  * those at its depth (UINT32_MAX if none), or 0 (at once) if any is
  * deeper; has_others says whether there are any. */
-static void set_threshold(ws_warp *w, uint32_t runnable)
+static inline void set_threshold(ws_warp *w, uint32_t runnable)
 {
     const uint32_t others = runnable & ~w->group;
     w->has_others = others != 0;
@@ -164,12 +164,7 @@ int ws_simt_select(ws_device *dev, ws_warp *w)
     if (pc == 0 && !w->group) w->group = lanes_at(w, level, 0);
     w->group_pc = pc;
     w->group_depth = depth;
-    if (runnable == w->group) { /* one group: nothing to yield to */
-        w->has_others = 0;
-        w->other_min_pc = UINT32_MAX;
-    } else {
-        set_threshold(w, runnable);
-    }
+    set_threshold(w, runnable);
     if (!w->has_others) {
         w->starve = 0;
         if (w->diverged) { /* every runnable lane at one PC again */
