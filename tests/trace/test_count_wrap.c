@@ -7,17 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "device/device.h"
-#include "instrument/rewrite.h"
-#include "runtime/runtime.h"
 #include "../test.h"
+#include "wide_counters.h"
 
 enum { GRID = 2, BLOCK = 64 };
-
-static uint32_t *counters(ws_device *dev, const ws_module *m, const wsi_module_info *info)
-{
-    return (uint32_t *)(void *)ws_mem_global_ptr(&dev->mem, m->base + (info->ctl_addr - m->link_base) + WSI_CTL_HEADER);
-}
 
 static ws_status run(ws_device *dev, ws_module *m, ws_addr out)
 {
@@ -28,8 +21,6 @@ static ws_status run(ws_device *dev, ws_module *m, ws_addr out)
     return st ? st : ws_synchronize(dev);
 }
 
-static uint64_t get64(const uint32_t *w) { return (uint64_t)w[1] << 32 | w[0]; }
-
 int main(int argc, char **argv)
 {
     if (argc < 2) { fprintf(stderr, "usage: %s calls_kernel.elf\n", argv[0]); return 2; }
@@ -38,9 +29,9 @@ int main(int argc, char **argv)
     CHECK(elf != NULL);
     if (!elf) return TEST_SUMMARY();
     wsi_module_info info;
-    memset(&info, 0, sizeof info);
     char err[512];
-    CHECK(wsi_rewrite(elf, n, argv[1], WSI_COUNT, WSI_WARPS | WSI_WIDE_COUNTS, &twin, &tn, &info, err, sizeof err) == 0);
+    twin = wide_twin(elf, n, argv[1], &tn, &info, err, sizeof err);
+    CHECK(twin != NULL);
     ws_device *dev = NULL;
     ws_module *m = NULL;
     ws_addr out = 0;
@@ -48,7 +39,7 @@ int main(int argc, char **argv)
     if (twin && dev && ws_module_load_twin(dev, twin, tn, "calls_kernel.elf [counted]", &m) == WS_OK &&
         ws_malloc(dev, GRID * BLOCK * 4, &out) == WS_OK) {
         const size_t words = (size_t)info.nblocks * WSI_CTL_COUNTER_SIZE / 4;
-        uint32_t *ctl = counters(dev, m, &info);
+        uint32_t *ctl = wide_counters(dev, m, &info);
         memset(ctl, 0, words * 4);
         CHECK(run(dev, m, out) == WS_OK);
         uint64_t *lane = calloc(info.nblocks, sizeof *lane), *warp = calloc(info.nblocks, sizeof *warp);
@@ -62,12 +53,9 @@ int main(int argc, char **argv)
         CHECK(total > (uint64_t)GRID * BLOCK); /* fib recurses: blocks run many times */
         CHECK(entered > 4);
         const uint64_t lane0 = 0xFFFFFFFFull - 40, warp0 = 7ull << 32 | 0xFFFFFFFEull;
-        for (uint32_t b = 0; b < info.nblocks; b++) {
-            ctl[4 * b] = (uint32_t)lane0, ctl[4 * b + 1] = (uint32_t)(lane0 >> 32);
-            ctl[4 * b + 2] = (uint32_t)warp0, ctl[4 * b + 3] = (uint32_t)(warp0 >> 32);
-        }
+        for (uint32_t b = 0; b < info.nblocks; b++) set_block_counters(ctl, b, lane0, warp0);
         CHECK(run(dev, m, out) == WS_OK);
-        ctl = counters(dev, m, &info);
+        ctl = wide_counters(dev, m, &info);
         for (uint32_t b = 0; lane && warp && b < info.nblocks; b++) {
             CHECK_EQ_U(get64(ctl + 4 * b), lane0 + lane[b]);
             CHECK_EQ_U(get64(ctl + 4 * b + 2), warp0 + warp[b]);

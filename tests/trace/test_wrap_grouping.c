@@ -11,10 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "device/device.h"
-#include "instrument/rewrite.h"
-#include "runtime/runtime.h"
 #include "../test.h"
+#include "wide_counters.h"
 
 enum { THREADS = 32 };
 
@@ -31,8 +29,6 @@ static ws_status run(ws_device *dev, ws_module *m, ws_addr out, uint32_t n, uint
     return st;
 }
 
-static uint64_t get64(const uint32_t *w) { return (uint64_t)w[1] << 32 | w[0]; }
-
 int main(int argc, char **argv)
 {
     if (argc < 2) { fprintf(stderr, "usage: %s guard_kernel.elf\n", argv[0]); return 2; }
@@ -41,9 +37,9 @@ int main(int argc, char **argv)
     CHECK(elf != NULL);
     if (!elf) return TEST_SUMMARY();
     wsi_module_info info;
-    memset(&info, 0, sizeof info);
     char err[512];
-    CHECK(wsi_rewrite(elf, n, argv[1], WSI_COUNT, WSI_WARPS | WSI_WIDE_COUNTS, &twin, &tn, &info, err, sizeof err) == 0);
+    twin = wide_twin(elf, n, argv[1], &tn, &info, err, sizeof err);
+    CHECK(twin != NULL);
     ws_device *dev = NULL;
     ws_module *orig = NULL, *m = NULL;
     ws_addr out = 0;
@@ -51,8 +47,7 @@ int main(int argc, char **argv)
     if (twin && dev && ws_module_load_data(dev, elf, n, "guard_kernel.elf", &orig) == WS_OK &&
         ws_module_load_twin(dev, twin, tn, "guard_kernel.elf [counted]", &m) == WS_OK &&
         ws_malloc(dev, THREADS * 4, &out) == WS_OK) {
-        uint32_t *ctl = (uint32_t *)(void *)ws_mem_global_ptr(&dev->mem, m->base + (info.ctl_addr - m->link_base) +
-                                                              WSI_CTL_HEADER);
+        uint32_t *ctl = wide_counters(dev, m, &info);
         const uint32_t trips[] = { 300, 1000 };
         /* lane counters this far short of 2^32 (warp counters: a tenth as far) */
         const uint32_t shorts[] = { 1, 2, 5, 17, 31, 32, 40, 100, 250, 600, 1500 };
@@ -70,10 +65,7 @@ int main(int argc, char **argv)
             }
             for (unsigned s = 0; lane && warp && s < sizeof shorts / sizeof *shorts; s++) {
                 const uint64_t lane0 = (1ull << 32) - shorts[s], warp0 = 3ull << 32 | (uint32_t)-(shorts[s] / 10 + 1);
-                for (uint32_t b = 0; b < info.nblocks; b++) {
-                    ctl[4 * b] = (uint32_t)lane0, ctl[4 * b + 1] = (uint32_t)(lane0 >> 32);
-                    ctl[4 * b + 2] = (uint32_t)warp0, ctl[4 * b + 3] = (uint32_t)(warp0 >> 32);
-                }
+                for (uint32_t b = 0; b < info.nblocks; b++) set_block_counters(ctl, b, lane0, warp0);
                 CHECK(run(dev, m, out, trips[a], got) == WS_OK);
                 if (memcmp(got, want, sizeof got)) {
                     fprintf(stderr, "mask_at_head %u, counters 2^32 - %u: results differ from the launch's\n", trips[a],
