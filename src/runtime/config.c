@@ -7,6 +7,7 @@
 #include <string.h>
 #include "runtime/runtime.h"
 #include "device/number_text.h"
+#include "runtime/settings_text.h"
 
 /* A whole number, decimal (leading zeros are decimal too: "cores=010" is
  * 10, not octal 8) or hexadecimal after 0x, with an optional K/M/G
@@ -109,26 +110,13 @@ ws_status ws_config_parse(ws_config *cfg, const char *text, char *err, size_t er
         const char *start = p;
         /* room for "timing=" and the longest path ws_config.timing_file holds */
         char item[sizeof cfg->timing_file + 32];
-        size_t n = 0;
-        int quoted = 0;
-        while (*p && (quoted || (!isspace((unsigned char)*p) && *p != ','))) {
-            char ch = *p++;
-            if (ch == '"') { quoted = !quoted; continue; }
-            if (quoted && ch == '\\' && (*p == '"' || *p == '\\')) ch = *p++;
-            if (n + 1 >= sizeof item) {
-                while (*p && (quoted || (!isspace((unsigned char)*p) && *p != ','))) {
-                    if (*p == '"') quoted = !quoted;
-                    else if (quoted && *p == '\\' && (p[1] == '"' || p[1] == '\\')) p++;
-                    p++;
-                }
-                snprintf(err, errlen, "setting too long (%zu bytes, at most %zu): %.40s...", (size_t)(p - start),
-                         sizeof item - 1, start);
-                return WS_ERR_INVALID_ARG;
-            }
-            item[n++] = ch;
+        const int got = ws_settings_item(&p, item, sizeof item, 1);
+        if (got == -2) {
+            snprintf(err, errlen, "setting too long (%zu bytes, at most %zu): %.40s...", (size_t)(p - start),
+                     sizeof item - 1, start);
+            return WS_ERR_INVALID_ARG;
         }
-        item[n] = 0;
-        if (quoted) {
+        if (got < 0) {
             snprintf(err, errlen, "%.60s%s: a double quote is not closed (a quoted value ends with \")", start,
                      strlen(start) > 60 ? "..." : "");
             return WS_ERR_INVALID_ARG;

@@ -10,8 +10,33 @@
  * Header only: the capture shim, a library of its own, uses it too. */
 #ifndef WS_RUNTIME_SETTINGS_TEXT_H
 #define WS_RUNTIME_SETTINGS_TEXT_H
+#include <ctype.h>
 #include <stddef.h>
 #include <string.h>
+
+/* One item of settings text at *p, up to the next separator outside
+ * double quotes (a comma; with space_ends, white space too, as the device
+ * settings have it), its quotes taken out, into item[cap] (cap >= 1);
+ * *p moves to the separator or the end. Returns 1 for an item, -2 when it
+ * does not fit in cap (item holds its start; *p still moves past it), -1
+ * when a double quote is not closed. Shared by ws_config_parse and the
+ * tools' settings below. */
+static inline int ws_settings_item(const char **p, char *item, size_t cap, int space_ends)
+{
+    const char *s = *p;
+    size_t n = 0;
+    int quoted = 0, fits = 1;
+    while (*s && (quoted || (*s != ',' && !(space_ends && isspace((unsigned char)*s))))) {
+        char ch = *s++;
+        if (ch == '"') { quoted = !quoted; continue; }
+        if (quoted && ch == '\\' && (*s == '"' || *s == '\\')) ch = *s++;
+        if (n + 1 < cap) item[n++] = ch;
+        else fits = 0;
+    }
+    item[n] = 0;
+    *p = s;
+    return !fits ? -2 : quoted ? -1 : 1;
+}
 
 /* The next item of the settings at *p into item, which has room for
  * strlen of the whole text + 1, with its quotes taken out; *p moves past
@@ -20,20 +45,10 @@
  * text as far as it went). */
 static inline int ws_settings_next(const char **p, char *item)
 {
-    const char *s = *p;
-    if (!*s) return 0;
-    size_t n = 0;
-    int quoted = 0;
-    while (*s && (quoted || *s != ',')) {
-        char ch = *s++;
-        if (ch == '"') { quoted = !quoted; continue; }
-        if (quoted && ch == '\\' && (*s == '"' || *s == '\\')) ch = *s++;
-        item[n++] = ch;
-    }
-    item[n] = 0;
-    if (*s == ',') s++;
-    *p = s;
-    return quoted ? -1 : 1;
+    if (!**p) return 0;
+    const int r = ws_settings_item(p, item, strlen(*p) + 1, 0); /* (the item fits: see above) */
+    if (**p == ',') (*p)++;
+    return r;
 }
 
 /* Append ",key=value" (no comma first when *len is 0) to spec[size], the
