@@ -156,6 +156,8 @@ WS_API ws_status ws_gfx_present(ws_device *dev, ws_gfx_target *t, void *rgba, si
 /* Statistics of the most recent draw (functional counts are exact). */
 typedef struct ws_gfx_draw_stats {
     uint64_t draw_id;            /* draws since the device opened, from 0        */
+    /* primitives: the draw's triangles (per instance), each counted once
+     * however many pieces the clipper cuts it into (docs/graphics.md) */
     uint64_t vertices_shaded, primitives_in, primitives_clipped, primitives_culled;
     uint64_t primitives_invalid;  /* dropped: a position was NaN or infinite    */
     uint64_t primitives_rasterized;

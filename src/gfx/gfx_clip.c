@@ -80,8 +80,15 @@ static int to_window(const gfx_draw *d, const cvert *v, gfx_wvert *o)
     return 1;
 }
 
+/* Which input primitive a triangle (or a piece of it) is. */
+typedef struct prim_id {
+    uint32_t prim, instance;
+    uint64_t seq;
+} prim_id;
+
+/* Appends the triangle, or sets *invalid when a vertex cannot be projected. */
 static ws_status push_tri(gfx_draw *d, gfx_tri_list *l, const cvert *a, const cvert *b, const cvert *c,
-                          uint32_t prim)
+                          const prim_id *id, int *invalid)
 {
     if (l->n == l->cap) {
         size_t cap = l->cap ? l->cap * 2 : 256;
@@ -92,10 +99,12 @@ static ws_status push_tri(gfx_draw *d, gfx_tri_list *l, const cvert *a, const cv
     }
     gfx_tri *t = &l->t[l->n];
     if (!to_window(d, a, &t->v[0]) || !to_window(d, b, &t->v[1]) || !to_window(d, c, &t->v[2])) {
-        d->stats->primitives_invalid++;
+        *invalid = 1;
         return WS_OK;
     }
-    t->prim = prim;
+    t->prim = id->prim;
+    t->instance = id->instance;
+    t->seq = id->seq;
     l->n++;
     return WS_OK;
 }
@@ -106,8 +115,11 @@ static void load(const float *rec, uint32_t nvar, cvert *v)
     memcpy(v->var, rec + 4, nvar * sizeof(float));
 }
 
-/* One assembled triangle: reject, accept or clip. */
-static ws_status clip_tri(gfx_draw *d, const float *r0, const float *r1, const float *r2, uint32_t prim,
+/* One assembled triangle: reject, accept or clip. Each input primitive
+ * counts once in the statistics however many pieces clipping cuts it into:
+ * invalid here only if none of its pieces could be projected (setup counts
+ * the others: gfx_raster.c). */
+static ws_status clip_tri(gfx_draw *d, const float *r0, const float *r1, const float *r2, const prim_id *id,
                           gfx_tri_list *out)
 {
     cvert poly[2][MAX_POLY];
@@ -125,20 +137,26 @@ static ws_status clip_tri(gfx_draw *d, const float *r0, const float *r1, const f
         out_any |= o;
     }
     if (out_all) { d->stats->primitives_clipped++; return WS_OK; } /* wholly outside one plane */
-    if (!out_any) return push_tri(d, out, &poly[0][0], &poly[0][1], &poly[0][2], prim);
-    d->stats->primitives_clipped++;
-    int n = 3, cur = 0;
-    for (int p = 0; p < 6 && n >= 3; p++) {
-        if (!(out_any & (1u << p))) continue;
-        n = clip_plane(p, poly[cur], n, poly[cur ^ 1], d->nvar);
-        cur ^= 1;
+    int invalid = 0;
+    const size_t before = out->n;
+    ws_status st = WS_OK;
+    if (!out_any) {
+        st = push_tri(d, out, &poly[0][0], &poly[0][1], &poly[0][2], id, &invalid);
+    } else {
+        d->stats->primitives_clipped++;
+        int n = 3, cur = 0;
+        for (int p = 0; p < 6 && n >= 3; p++) {
+            if (!(out_any & (1u << p))) continue;
+            n = clip_plane(p, poly[cur], n, poly[cur ^ 1], d->nvar);
+            cur ^= 1;
+        }
+        for (int i = 1; st == WS_OK && i + 1 < n; i++) {
+            if (!(poly[cur][0].c[3] > 0 && poly[cur][i].c[3] > 0 && poly[cur][i + 1].c[3] > 0)) continue;
+            st = push_tri(d, out, &poly[cur][0], &poly[cur][i], &poly[cur][i + 1], id, &invalid);
+        }
     }
-    for (int i = 1; i + 1 < n; i++) {
-        if (!(poly[cur][0].c[3] > 0 && poly[cur][i].c[3] > 0 && poly[cur][i + 1].c[3] > 0)) continue;
-        ws_status st = push_tri(d, out, &poly[cur][0], &poly[cur][i], &poly[cur][i + 1], prim);
-        if (st != WS_OK) return st;
-    }
-    return WS_OK;
+    if (st == WS_OK && invalid && out->n == before) d->stats->primitives_invalid++;
+    return st;
 }
 
 ws_status gfx_assemble(gfx_draw *d, const float *vout, uint64_t ninv, gfx_tri_list *out)
@@ -154,8 +172,9 @@ ws_status gfx_assemble(gfx_draw *d, const float *vout, uint64_t ninv, gfx_tri_li
             uint32_t i0 = strip ? t : 3 * t, i1 = i0 + 1, i2 = i0 + 2;
             if (strip && (t & 1)) { i0 = t + 1; i1 = t; } /* keep the strip's winding */
             d->stats->primitives_in++;
+            const prim_id id = { .prim = t, .instance = c->first_instance + inst, .seq = (uint64_t)inst * ntri + t };
             ws_status st = clip_tri(d, base + (uint64_t)i0 * vf, base + (uint64_t)i1 * vf, base + (uint64_t)i2 * vf,
-                                    t, out);
+                                    &id, out);
             if (st != WS_OK) return st;
         }
     }

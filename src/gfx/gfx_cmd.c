@@ -156,6 +156,7 @@ static ws_status run_draw(ws_device *dev, ws_gfx_cmd *c, ws_launch_fn launch)
         s = gfx_rasterize(&d, tris.t + i, n, f, flush_fragments);
         if (s == WS_OK) s = flush_fragments(&d, f);
     }
+    gfx_rasterize_end(&d);
     f->n = 0;
     /* everything after vertex shading that is not fragment shading */
     stats.fixed_function_seconds += ws_now_seconds() - ta - stats.fragment_seconds;

@@ -51,7 +51,12 @@ typedef struct gfx_wvert {
 /* A triangle ready for setup, in primitive (API) order. */
 typedef struct gfx_tri {
     gfx_wvert v[3];
-    uint32_t prim;                   /* primitive index in the draw           */
+    uint32_t prim;                   /* primitive index in the draw (per
+                                        instance, as gl_PrimitiveID)          */
+    uint32_t instance;               /* the instance it belongs to            */
+    uint64_t seq;                    /* the input primitive's ordinal in the
+                                        draw: the pieces the clipper cuts one
+                                        triangle into share it                */
 } gfx_tri;
 
 typedef struct gfx_tri_list {
@@ -71,6 +76,9 @@ typedef struct gfx_draw {
     uint32_t rx0, ry0, rx1, ry1;     /* [x0, x1) x [y0, y1)                   */
     struct gfx_probe *probe;         /* armed pixel-history probe at a pixel
                                         of this draw's rectangle, else NULL  */
+    /* setup's verdict on the input primitive whose pieces it is seeing, so
+     * the statistics count primitives, not the pieces clipping made */
+    struct { uint64_t seq; int have, culled, rasterized; } prim;
 } gfx_draw;
 
 
@@ -101,6 +109,8 @@ ws_status gfx_assemble(gfx_draw *d, const float *vout, uint64_t ninv, gfx_tri_li
  * primitive order). Early depth test against the target as it is now. */
 typedef ws_status (*gfx_flush_fn)(gfx_draw *d, gfx_frags *f);
 ws_status gfx_rasterize(gfx_draw *d, const gfx_tri *tris, size_t n, gfx_frags *f, gfx_flush_fn flush);
+/* After the last batch: count the last primitive setup saw. */
+void gfx_rasterize_end(gfx_draw *d);
 
 /* gfx_rop.c: depth test and blend lanes in order into the target; colour
  * holds 4 floats per lane. */

@@ -49,22 +49,41 @@ static inline int64_t edge(const setup *s, int a, int b, int64_t px, int64_t py)
  * running right to left (dy == 0, dx < 0) or upwards (dy < 0). */
 static int is_top_left(int64_t dx, int64_t dy) { return (dy == 0 && dx < 0) || dy < 0; }
 
+/* The statistics count input primitives: a triangle the clipper cut into
+ * pieces is rasterised if any piece is, else culled if any piece was
+ * (facing or zero area); pieces arrive in primitive order. */
+static void prim_done(gfx_draw *d)
+{
+    if (!d->prim.have) return;
+    if (d->prim.rasterized) d->stats->primitives_rasterized++;
+    else if (d->prim.culled) d->stats->primitives_culled++;
+    d->prim.have = 0;
+}
+
+void gfx_rasterize_end(gfx_draw *d) { prim_done(d); }
+
 /* Returns 1 if the triangle survives setup (not degenerate, not culled,
  * touches the pixel rectangle). */
 static int triangle_setup(gfx_draw *d, const gfx_tri *t, setup *s)
 {
+    if (!d->prim.have || d->prim.seq != t->seq) {
+        prim_done(d);
+        d->prim.have = 1;
+        d->prim.seq = t->seq;
+        d->prim.culled = d->prim.rasterized = 0;
+    }
     s->t = t;
     int64_t x[3], y[3];
     for (int i = 0; i < 3; i++) { x[i] = snap(t->v[i].x); y[i] = snap(t->v[i].y); }
     int64_t area = (x[1] - x[0]) * (y[2] - y[0]) - (y[1] - y[0]) * (x[2] - x[0]);
-    if (area == 0) { d->stats->primitives_culled++; return 0; }
+    if (area == 0) { d->prim.culled = 1; return 0; }
     /* y points down in window space: counter-clockwise as seen by the
      * viewer (y up) has negative area here. */
     int ccw = area < 0;
     s->front = d->st->pipe.desc.front_face == WS_GFX_CCW ? ccw : !ccw;
     ws_gfx_cull cull = d->st->pipe.desc.cull;
     if ((cull == WS_GFX_CULL_BACK && !s->front) || (cull == WS_GFX_CULL_FRONT && s->front)) {
-        d->stats->primitives_culled++;
+        d->prim.culled = 1;
         return 0;
     }
     int p[3] = { 0, 1, 2 };
@@ -92,7 +111,7 @@ static int triangle_setup(gfx_draw *d, const gfx_tri *t, setup *s)
     if (by1 > d->ry1) by1 = d->ry1;
     if (bx0 >= bx1 || by0 >= by1) return 0;
     s->bx0 = (int32_t)bx0; s->by0 = (int32_t)by0; s->bx1 = (int32_t)bx1; s->by1 = (int32_t)by1;
-    d->stats->primitives_rasterized++;
+    d->prim.rasterized = 1;
     return 1;
 }
 

@@ -589,6 +589,44 @@ static void test_depth_write_needs_test(void)
     }
 }
 
+/* The primitive statistics count the draw's triangles, not the pieces the
+ * clipper cuts them into (a culled triangle crossing the near and far
+ * planes was three culled primitives of one, before 2026-11-27). */
+static void test_stats_count_primitives(void)
+{
+    ws_gfx_draw_stats s;
+    /* clockwise as the viewer sees it (back), through the near and far planes */
+    const vtx v[3] = { { { -0.8f, 0.8f, -2, 1 }, { 1, 1, 1, 1 } }, { { 0.8f, 0.8f, 0, 1 }, { 1, 1, 1, 1 } },
+                       { { 0, -0.8f, 2, 1 }, { 1, 1, 1, 1 } } };
+    ws_gfx_pipeline_desc d = desc("ref_vs", "ref_fs");
+    d.cull = WS_GFX_CULL_BACK;
+    CHECK(draw(&d, v, 3, 4, 0) == WS_OK);
+    CHECK(ws_gfx_last_draw_stats(dev, &s) == WS_OK);
+    CHECK_EQ_U(s.primitives_in, 4);
+    CHECK_EQ_U(s.primitives_clipped, 4);
+    CHECK_EQ_U(s.primitives_culled, 4);
+    CHECK_EQ_U(s.primitives_rasterized, 0);
+    CHECK_EQ_U(s.pixels_written, 0);
+    d.cull = WS_GFX_CULL_NONE;
+    CHECK(draw(&d, v, 3, 4, 0) == WS_OK);
+    CHECK(ws_gfx_last_draw_stats(dev, &s) == WS_OK);
+    CHECK_EQ_U(s.primitives_in, 4);
+    CHECK_EQ_U(s.primitives_clipped, 4);
+    CHECK_EQ_U(s.primitives_culled, 0);
+    CHECK_EQ_U(s.primitives_rasterized, 4);
+    /* one triangle off screen (inside the guard band), one of zero area:
+     * neither is rasterised, the zero-area one is culled */
+    const vtx w[6] = { { { 2, 2, 0, 1 }, { 1, 1, 1, 1 } }, { { 3, 2, 0, 1 }, { 1, 1, 1, 1 } },
+                       { { 2, 3, 0, 1 }, { 1, 1, 1, 1 } }, { { -0.5f, -0.5f, 0, 1 }, { 1, 1, 1, 1 } },
+                       { { 0, 0, 0, 1 }, { 1, 1, 1, 1 } }, { { 0.5f, 0.5f, 0, 1 }, { 1, 1, 1, 1 } } };
+    CHECK(draw(&d, w, 6, 1, 0) == WS_OK);
+    CHECK(ws_gfx_last_draw_stats(dev, &s) == WS_OK);
+    CHECK_EQ_U(s.primitives_in, 2);
+    CHECK_EQ_U(s.primitives_clipped, 0);
+    CHECK_EQ_U(s.primitives_culled, 1);
+    CHECK_EQ_U(s.primitives_rasterized, 0);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) { fprintf(stderr, "usage: %s gfx_shaders.elf\n", argv[0]); return 2; }
@@ -607,6 +645,7 @@ int main(int argc, char **argv)
     test_frames_for_tools();
     test_blend_clamps_source();
     test_depth_write_needs_test();
+    test_stats_count_primitives();
     ws_device_close(dev);
 
     uint64_t a = frame_hash(NULL, argv[1]), b = frame_hash(NULL, argv[1]), c = frame_hash("mode=timing", argv[1]);
