@@ -205,7 +205,9 @@ static void write_history(FILE *f, ws_replay *r, const ws_pixel_history *h)
             fprintf(f, "<td class=\"muted\">clear</td><td><code>%g %g %g %g</code></td><td class=\"muted\">"
                        "depth := %g</td>", e->color[0], e->color[1], e->color[2], e->color[3], e->depth);
         } else {
-            fprintf(f, "<td>%u <span class=\"muted\">(%s)</span></td>", e->prim, e->front ? "front" : "back");
+            fprintf(f, "<td>%u", e->prim);
+            if (e->instances > 1 || e->instance) fprintf(f, " <span class=\"muted\">instance</span> %u", e->instance);
+            fprintf(f, " <span class=\"muted\">(%s)</span></td>", e->front ? "front" : "back");
             if (e->event == WS_GFX_PROBE_DISCARDED) fprintf(f, "<td class=\"muted\">discarded</td>");
             else if (!e->shaded) fprintf(f, "<td class=\"muted\">not shaded</td>");
             else {

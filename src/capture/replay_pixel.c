@@ -229,7 +229,9 @@ static void print_event(FILE *f, const ws_gfx_probe_rec *e, int has_depth)
         if (has_depth) fprintf(f, " depth %g", e->depth);
         fprintf(f, "\n");
     } else {
-        fprintf(f, "    primitive %u (%s)", e->prim, e->front ? "front" : "back");
+        fprintf(f, "    primitive %u", e->prim);
+        if (e->instances > 1 || e->instance) fprintf(f, " instance %u", e->instance);
+        fprintf(f, " (%s)", e->front ? "front" : "back");
         if (e->event == WS_GFX_PROBE_DISCARDED)
             fprintf(f, "  shader discarded it");
         else if (e->shaded)

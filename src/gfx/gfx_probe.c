@@ -154,6 +154,8 @@ void gfx_probe_fragment(gfx_draw *d, const gfx_tri *t, int front, int32_t x, int
     r->command = p->commands - 1;
     r->target = d->st->target.color;
     r->prim = t->prim;
+    r->instance = t->instance;
+    r->instances = d->cmd->instances;
     r->front = front;
     r->depth = z;
     r->has_depth = d->st->target.depth != 0;

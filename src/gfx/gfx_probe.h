@@ -29,6 +29,8 @@ typedef struct ws_gfx_probe_rec {
     uint64_t command;             /* clears and draws executed since arming, from 0 */
     uint32_t target;              /* device address of the target's colour image */
     uint32_t prim;                /* primitive index in the draw (per instance)  */
+    uint32_t instance;            /* its instance (as ws_instance_id())          */
+    uint32_t instances;           /* the draw's instance count                  */
     int front;                    /* the primitive faced the viewer             */
     int shaded;                   /* the fragment shader ran (color is valid)    */
     float color[4];               /* its output before clamping (clears: the clear colour) */
