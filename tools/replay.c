@@ -231,16 +231,55 @@ static int loop(ws_replay *r, uint64_t passes, int restore)
     return differ ? 1 : 0;
 }
 
+/* Each of --list, --dump-after, --debug, --pixel, --element, --mesh and
+ * --html is a mode of its own (--html takes --pixel as the report's pixel),
+ * --loop and --no-restore shape the plain replay and --out is where
+ * --dump-after writes: a combination that would leave an option unused is
+ * refused, rather than one of them silently ignored (before 2026-11-27
+ * `--pixel X,Y --mesh N` printed the pixel's history alone, `--loop 3
+ * --pixel X,Y` replayed once). Returns 0, or 2 after saying why. */
+static int check_modes(const replay_request *q, int loop_given, int out_given)
+{
+    const char *modes[7];
+    int n = 0;
+    if (q->list) modes[n++] = "--list";
+    if (q->dump) modes[n++] = "--dump-after";
+    if (q->debug) modes[n++] = "--debug";
+    if (q->pixel && !q->html) modes[n++] = "--pixel";
+    if (q->element) modes[n++] = "--element";
+    if (q->mesh) modes[n++] = "--mesh";
+    if (q->html) modes[n++] = "--html";
+    if (n > 1) {
+        fprintf(stderr, "warpscope replay: %s and %s cannot be combined: each is a mode of its own (run the replay "
+                        "once for each)\n", modes[0], modes[1]);
+        return 2;
+    }
+    if (n && (loop_given || !q->restore)) {
+        fprintf(stderr, "warpscope replay: %s cannot be combined with %s: --loop and --no-restore shape a plain "
+                        "replay (each mode runs the frame from its restored start as often as it needs)\n",
+                loop_given ? "--loop" : "--no-restore", modes[0]);
+        return 2;
+    }
+    if (out_given && !q->dump) {
+        fprintf(stderr, "warpscope replay: --out is where --dump-after writes; without --dump-after it would do nothing%s\n",
+                q->html ? " (--html takes its own directory)" : "");
+        return 2;
+    }
+    return 0;
+}
+
 int ws_cmd_replay(int argc, char **argv)
 {
     replay_request q = { .passes = 1, .restore = 1, .out = "." };
     uint64_t v;
+    int loop_given = 0, out_given = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int more = i + 1 < argc;
         if (!strcmp(a, "--loop") && more) {
             if (parse_u64(a, argv[++i], 1, 1000000, &v)) return 2;
             q.passes = v;
+            loop_given = 1;
         } else if (!strcmp(a, "--no-restore")) {
             q.restore = 0;
         } else if (!strcmp(a, "--list")) {
@@ -250,6 +289,7 @@ int ws_cmd_replay(int argc, char **argv)
             q.dump = 1;
         } else if (!strcmp(a, "--out") && more) {
             q.out = argv[++i];
+            out_given = 1;
         } else if (!strcmp(a, "--config") && more) {
             q.config = argv[++i];
         } else if (!strcmp(a, "--debug") || !strncmp(a, "--debug=", 8)) {
@@ -273,6 +313,7 @@ int ws_cmd_replay(int argc, char **argv)
         }
     }
     if (!q.path) return usage();
+    if (check_modes(&q, loop_given, out_given)) return 2;
     char err[1024];
     ws_replay *r;
     ws_replay_options opt = { .config = q.config };

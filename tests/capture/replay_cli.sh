@@ -1,7 +1,8 @@
 #!/bin/bash
 # warpscope replay's command line on a captured cube frame: --list,
 # --dump-after (PNG + buffers), --pixel (a back-face-culled cube shows
-# only front faces), --element, --html, and each refusal with its message.
+# only front faces), --element, --html, and each refusal with its message
+# (among them the combinations of options that would leave one unused).
 #   usage: replay_cli.sh WARPSCOPE WORKDIR CUBE
 set -uo pipefail
 ws=$1 work=$2 cube=$3
@@ -53,5 +54,22 @@ head -c 1000 cube.wscap > cut.wscap
 "$ws" replay cut.wscap > e5.txt 2>&1; [ $? -eq 1 ] && ok || bad "a truncated capture"
 expect 'cut.wscap' e5.txt
 "$ws" replay --bogus cube.wscap > e6.txt 2>&1; [ $? -eq 2 ] && ok || bad "an unknown option"
+# options that would go unused are refused, not ignored (--pixel with
+# --mesh printed the pixel's history alone, --loop 3 with --pixel replayed
+# once, --out without --dump-after wrote nothing anywhere)
+refuse() { # refuse PATTERN OPTION...
+    local pat=$1; shift
+    "$ws" replay "$@" cube.wscap > refused.txt 2>&1; local rc=$?
+    if [ $rc -eq 2 ] && grep -qE "$pat" refused.txt && ! grep -q '^pixel\|^mesh\|^pass\|^wrote\|^ *0  ws_' refused.txt; then ok
+    else bad "replay $* (exit $rc):"; cat refused.txt; fi
+}
+rm -rf dump2 report2
+refuse '^warpscope replay: --pixel and --mesh cannot be combined' --pixel 320,240 --mesh 2
+refuse '^warpscope replay: --list and --dump-after cannot be combined' --list --dump-after 2
+refuse '^warpscope replay: --debug and --element cannot be combined' --debug --element 0x1000
+refuse '^warpscope replay: --loop cannot be combined with --pixel' --loop 3 --pixel 320,240
+refuse '^warpscope replay: --no-restore cannot be combined with --html' --no-restore --html report2
+refuse '^warpscope replay: --out is where --dump-after writes' --out dump2 --pixel 320,240
+[ ! -e dump2 ] && [ ! -e report2 ] && ok || bad "a refused command wrote something"
 echo "$passes passed, $fails failed"
 [ "$fails" -eq 0 ]
