@@ -130,8 +130,12 @@ void ws_replay_mesh_print(const ws_mesh_view *v, uint64_t rows, FILE *out)
         fprintf(out, "  %6" PRIu64 " %10u %5u", i, m->vertex[i], m->instance[i]);
         for (uint32_t k = 0; k < m->vin_floats; k++) cell(out, m->in[i * m->vin_floats + k]);
         for (uint32_t k = 0; k < m->vout_floats; k++) cell(out, m->out[i * m->vout_floats + k]);
-        for (uint32_t k = 0; k < 3; k++) { /* NaN here: w <= 0, no window position */
-            if (isnan(m->window[i * 3 + k])) fprintf(out, " %10s", "-");
+        /* no window position (w <= 0, or 1/w overflows: gfx_window_of's
+         * rule) shows -; a position the shader made NaN projects to nan */
+        const float w = m->out[i * m->vout_floats + 3];
+        const int projected = w > 0 && isfinite(1.0f / w);
+        for (uint32_t k = 0; k < 3; k++) {
+            if (!projected) fprintf(out, " %10s", "-");
             else cell(out, m->window[i * 3 + k]);
         }
         fputc('\n', out);

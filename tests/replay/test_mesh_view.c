@@ -64,7 +64,8 @@ static void check_draw(ws_replay *r, uint64_t call, uint32_t first, uint32_t cou
 }
 
 /* The table by hand: a shader's NaN prints as nan, a vertex with no
- * window position (w <= 0) shows - there. */
+ * window position (w <= 0) shows - there, and a projected one whose
+ * position has a NaN shows the NaN it projects to. */
 static void check_nan_cells(void)
 {
     float in[1] = { 1 }, out[4] = { NAN, 0, 0, -1 }, win[3] = { NAN, NAN, NAN };
@@ -85,6 +86,17 @@ static void check_nan_cells(void)
         CHECK_STR_CONTAINS(row, "nan");
         CHECK_STR_CONTAINS(row, "         -          -          -\n");
     }
+    free(text);
+    /* w = 1 projects: a NaN x gives a NaN window x, shown as nan beside
+     * the window y and depth (it showed -, the mark of w <= 0) */
+    out[3] = 1, win[1] = 25, win[2] = 0.5f;
+    text = NULL;
+    f = open_memstream(&text, &len);
+    ws_replay_mesh_print(&v, UINT64_MAX, f);
+    fclose(f);
+    row = text ? strstr(text, "\n       0 ") : NULL;
+    CHECK(row != NULL);
+    if (row) CHECK_STR_CONTAINS(row, "        nan         25        0.5\n");
     free(text);
 }
 
