@@ -271,9 +271,14 @@ ws_status ws_replay_state_text(ws_replay *r, uint64_t index, char *buf, size_t l
     for (int i = 0; i < WS_GFX_MAX_TEXTURES; i++)
         if (s.texture[i]) {
             const ws_gfx_sampler *sm = &s.sampler[i];
-            say(&t, "texture %d: texture %u %s%s%s\n", i, s.texture[i], sm->filter ? "linear" : "nearest",
-                sm->mipmaps ? (sm->mip_filter ? " mip-linear" : " mip-nearest") : "",
-                sm->wrap_u || sm->wrap_v ? " clamp" : " repeat");
+            /* one word when both axes wrap alike, else each axis (a repeat
+             * u with a clamped v read "clamp" before 2026-11-27) */
+            const char *wu = sm->wrap_u == WS_GFX_CLAMP ? "clamp" : "repeat",
+                       *wv = sm->wrap_v == WS_GFX_CLAMP ? "clamp" : "repeat";
+            say(&t, "texture %d: texture %u %s%s %s%s%s%s\n", i, s.texture[i], sm->filter ? "linear" : "nearest",
+                sm->mipmaps ? (sm->mip_filter ? " mip-linear" : " mip-nearest") : "", wu,
+                sm->wrap_u == sm->wrap_v ? "" : " u, ", sm->wrap_u == sm->wrap_v ? "" : wv,
+                sm->wrap_u == sm->wrap_v ? "" : " v");
         }
     return WS_OK;
 }

@@ -15,8 +15,10 @@
  * the same) and the program goes on. With "write", each frame ends with
  * ws_gfx_target_write making the whole target blue, after its draws. With
  * "open", after the frames one more is begun and never presented before
- * the device is closed.
- *   rd_gfx_program SHADERS.elf [FRAMES [stale|fault|write|open]] */
+ * the device is closed. With "sampler", a 2x2 texture is bound to slot 2
+ * before the frames with a linear sampler that repeats in u and clamps in
+ * v, and a 1x1 one to slot 5 that clamps in both (no shader samples them).
+ *   rd_gfx_program SHADERS.elf [FRAMES [stale|fault|write|open|sampler]] */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,7 +29,7 @@ typedef struct { float pos[2]; float color[4]; } vertex;
 
 int main(int argc, char **argv)
 {
-    if (argc < 2 || argc > 4) { fprintf(stderr, "usage: rd_gfx_program SHADERS.elf [FRAMES [stale]]\n"); return 2; }
+    if (argc < 2 || argc > 4) { fprintf(stderr, "usage: rd_gfx_program SHADERS.elf [FRAMES [stale|fault|write|open|sampler]]\n"); return 2; }
     int frames = argc >= 3 ? atoi(argv[2]) : 1, stale = argc == 4 && !strcmp(argv[3], "stale");
     int fault = argc == 4 && !strcmp(argv[3], "fault"), write = argc == 4 && !strcmp(argv[3], "write");
     static uint8_t blue[32 * 32 * 4];
@@ -61,6 +63,15 @@ int main(int argc, char **argv)
     if (ok && stale)
         ok = ws_malloc(dev, 4096, &gone) == WS_OK && ws_gfx_set_vertex_buffer(dev, 3, gone, 4096) == WS_OK &&
              ws_gfx_set_index_buffer(dev, gone, 64, WS_GFX_INDEX_U32) == WS_OK && ws_free(dev, gone) == WS_OK;
+    if (ok && argc == 4 && !strcmp(argv[3], "sampler")) {
+        static const uint8_t texels[16] = { 255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 255, 255 };
+        ws_gfx_texture *tx = NULL, *one = NULL;
+        const ws_gfx_sampler mixed = { WS_GFX_LINEAR, WS_GFX_NEAREST, 0, WS_GFX_REPEAT, WS_GFX_CLAMP };
+        const ws_gfx_sampler clamp = { WS_GFX_NEAREST, WS_GFX_NEAREST, 0, WS_GFX_CLAMP, WS_GFX_CLAMP };
+        ok = ws_gfx_texture_create(dev, 2, 2, 1, &tx) == WS_OK && ws_gfx_texture_upload(dev, tx, 0, texels, 16) == WS_OK &&
+             ws_gfx_set_texture(dev, 2, tx, &mixed) == WS_OK && ws_gfx_texture_create(dev, 1, 1, 1, &one) == WS_OK &&
+             ws_gfx_texture_upload(dev, one, 0, texels, 4) == WS_OK && ws_gfx_set_texture(dev, 5, one, &clamp) == WS_OK;
+    }
     ws_arg args[2] = { WS_ARG_PTR(counts), WS_ARG_I32(1) };
     for (int f = 0; ok && f < frames; f++) {
         ok = ws_gfx_target_create(dev, 32, 32, 0, &t) == WS_OK && ws_gfx_set_target(dev, t) == WS_OK &&
