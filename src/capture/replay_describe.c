@@ -243,9 +243,11 @@ ws_status ws_replay_state_text(ws_replay *r, uint64_t index, char *buf, size_t l
     if (s.pipeline && s.pipeline < r->nobj && r->obj[s.pipeline].kind == RP_PIPELINE) {
         const wscap_pipeline *p = &r->obj[s.pipeline].pipe;
         const ws_gfx_pipeline_desc *d = &p->desc;
-        say(&t, "pipeline %u: vs=%s fs=%s %s cull=%s depth=%s%s blend=%s\n", s.pipeline, obj_name(r, p->vs),
+        /* the front face decides what cull=back removes, and what
+         * ws_front_facing() says (it was not shown before 2026-11-27) */
+        say(&t, "pipeline %u: vs=%s fs=%s %s cull=%s front=%s depth=%s%s blend=%s\n", s.pipeline, obj_name(r, p->vs),
             obj_name(r, p->fs), d->topology == WS_GFX_TRIANGLE_STRIP ? "strip" : "list",
-            (unsigned)d->cull < 3 ? cull_names[d->cull] : "?",
+            (unsigned)d->cull < 3 ? cull_names[d->cull] : "?", d->front_face == WS_GFX_CW ? "cw" : "ccw",
             d->depth_test ? ((unsigned)d->depth_compare < 8 ? compare_names[d->depth_compare] : "?") : "off",
             d->depth_test && d->depth_write ? " write" : "", (unsigned)d->blend < 3 ? blend_names[d->blend] : "?");
     } else {

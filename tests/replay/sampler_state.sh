@@ -1,6 +1,6 @@
 #!/bin/bash
 # The frame report's pipeline state names each axis's wrap mode when they
-# differ: rd_gfx_program "sampler" binds a texture that repeats in u and
+# differ, and the front face beside the cull mode: rd_gfx_program "sampler" binds a texture that repeats in u and
 # clamps in v (slot 2) and one that clamps in both (slot 5). (The state
 # said "clamp" for the first, as if both axes clamped.)
 #   sampler_state.sh WARPSCOPE PROGRAM SHADERS.elf
@@ -15,5 +15,8 @@ grep -q "texture 2: texture [0-9]* linear repeat u, clamp v$" "$work/report/inde
   { grep "texture [0-9]:" "$work/report/index.html" | head -3; echo "FAIL: slot 2's wrap modes"; fails=$((fails+1)); }
 grep -q "texture 5: texture [0-9]* nearest clamp$" "$work/report/index.html" ||
   { grep "texture [0-9]:" "$work/report/index.html" | head -3; echo "FAIL: slot 5's wrap mode"; fails=$((fails+1)); }
+# the pipeline line names the front face beside the cull mode
+grep -q "pipeline [0-9]*: vs=rdg_vs fs=rdg_fs list cull=none front=ccw depth=off blend=opaque$" "$work/report/index.html" ||
+  { grep "pipeline [0-9]*:" "$work/report/index.html" | head -3; echo "FAIL: the pipeline line"; fails=$((fails+1)); }
 echo "$fails failed"
 [ "$fails" = 0 ]
