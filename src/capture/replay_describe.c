@@ -24,6 +24,17 @@ static const char *obj_name(const ws_replay *r, uint32_t id)
     return id && id < r->nobj && r->obj[id].name[0] ? r->obj[id].name : "";
 }
 
+/* A sampler as the call list and the state text show it: "linear
+ * mip-nearest repeat", or "... repeat u, clamp v" when the axes differ
+ * (before 2026-11-27 any clamped axis made the whole sampler "clamp"). */
+static void say_sampler(text *t, const ws_gfx_sampler *sm)
+{
+    const char *wu = sm->wrap_u == WS_GFX_CLAMP ? "clamp" : "repeat", *wv = sm->wrap_v == WS_GFX_CLAMP ? "clamp" : "repeat";
+    say(t, "%s%s %s", sm->filter ? "linear" : "nearest", sm->mipmaps ? (sm->mip_filter ? " mip-linear" : " mip-nearest") : "",
+        wu);
+    if (sm->wrap_u != sm->wrap_v) say(t, " u, %s v", wv);
+}
+
 static ws_replay_call_kind kind_of(uint32_t call)
 {
     switch (call) {
@@ -131,7 +142,18 @@ static void describe(const ws_replay *r, const rp_call *rc, text *t, const char 
         else say(t, " draw %u (id %llu)", rc->draw, (unsigned long long)(r->gfx.first_draw + rc->draw));
         return;
     }
-    case WSCAP_SET_TEXTURE: v[0] = wscap_u32(&c); say(t, "slot %u, texture %u)", v[0], wscap_u32(&c)); return;
+    case WSCAP_SET_TEXTURE: { /* the sampler too: it is an argument the call list should not hide */
+        for (int i = 0; i < 8; i++) v[i] = wscap_u32(&c);
+        say(t, "slot %u, texture %u", v[0], v[1]);
+        if (v[1] && v[2]) {
+            const ws_gfx_sampler sm = { (ws_gfx_filter)v[3], (ws_gfx_filter)v[4], (int)v[5], (ws_gfx_wrap)v[6],
+                                        (ws_gfx_wrap)v[7] };
+            say(t, ", ");
+            say_sampler(t, &sm);
+        }
+        say(t, ")");
+        return;
+    }
     /* addresses in hex, as everywhere else (and as --element takes them) */
     case WSCAP_SET_VERTEX_BUFFER:
         for (int i = 0; i < 3; i++) v[i] = wscap_u32(&c);
@@ -273,14 +295,9 @@ ws_status ws_replay_state_text(ws_replay *r, uint64_t index, char *buf, size_t l
     for (int i = 0; i < WS_GFX_MAX_TEXTURES; i++)
         if (s.texture[i]) {
             const ws_gfx_sampler *sm = &s.sampler[i];
-            /* one word when both axes wrap alike, else each axis (a repeat
-             * u with a clamped v read "clamp" before 2026-11-27) */
-            const char *wu = sm->wrap_u == WS_GFX_CLAMP ? "clamp" : "repeat",
-                       *wv = sm->wrap_v == WS_GFX_CLAMP ? "clamp" : "repeat";
-            say(&t, "texture %d: texture %u %s%s %s%s%s%s\n", i, s.texture[i], sm->filter ? "linear" : "nearest",
-                sm->mipmaps ? (sm->mip_filter ? " mip-linear" : " mip-nearest") : "", wu,
-                sm->wrap_u == sm->wrap_v ? "" : " u, ", sm->wrap_u == sm->wrap_v ? "" : wv,
-                sm->wrap_u == sm->wrap_v ? "" : " v");
+            say(&t, "texture %d: texture %u ", i, s.texture[i]);
+            say_sampler(&t, sm);
+            say(&t, "\n");
         }
     return WS_OK;
 }
