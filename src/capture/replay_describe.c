@@ -21,7 +21,7 @@ static void say(text *t, const char *fmt, ...)
 
 static const char *obj_name(const ws_replay *r, uint32_t id)
 {
-    return id && id < r->nobj && r->obj[id].name[0] ? r->obj[id].name : "";
+    return id && id < r->nobj && r->obj[id]->name[0] ? r->obj[id]->name : "";
 }
 
 /* A sampler as the call list and the state text show it: "linear
@@ -207,8 +207,8 @@ ws_status ws_replay_describe_call(const ws_replay *r, uint64_t index, ws_replay_
     if (out->kind == WS_REPLAY_CALL_DRAW) { /* the fragment shader of the pipeline in force */
         wscap_gfx_state s = r->gfx;
         for (uint64_t i = 0; i < index; i++) rp_track_gfx(&r->calls[i], &s);
-        if (s.pipeline < r->nobj && r->obj[s.pipeline].kind == RP_PIPELINE)
-            out->kernel = obj_name(r, r->obj[s.pipeline].pipe.fs);
+        if (s.pipeline < r->nobj && r->obj[s.pipeline]->kind == RP_PIPELINE)
+            out->kernel = obj_name(r, r->obj[s.pipeline]->pipe.fs);
     }
     if (out->kernel && !out->kernel[0]) out->kernel = NULL;
     return WS_OK;
@@ -262,8 +262,8 @@ ws_status ws_replay_state_text(ws_replay *r, uint64_t index, char *buf, size_t l
     for (uint64_t i = 0; i < index; i++) rp_track_gfx(&r->calls[i], &s);
     text t = { buf, len, 0 };
     buf[0] = 0;
-    if (s.pipeline && s.pipeline < r->nobj && r->obj[s.pipeline].kind == RP_PIPELINE) {
-        const wscap_pipeline *p = &r->obj[s.pipeline].pipe;
+    if (s.pipeline && s.pipeline < r->nobj && r->obj[s.pipeline]->kind == RP_PIPELINE) {
+        const wscap_pipeline *p = &r->obj[s.pipeline]->pipe;
         const ws_gfx_pipeline_desc *d = &p->desc;
         /* the front face decides what cull=back removes, and what
          * ws_front_facing() says (it was not shown before 2026-11-27) */
@@ -275,8 +275,8 @@ ws_status ws_replay_state_text(ws_replay *r, uint64_t index, char *buf, size_t l
     } else {
         say(&t, "pipeline: none\n");
     }
-    if (s.target && s.target < r->nobj && r->obj[s.target].kind == RP_TARGET) {
-        const rp_obj *o = &r->obj[s.target];
+    if (s.target && s.target < r->nobj && r->obj[s.target]->kind == RP_TARGET) {
+        const rp_obj *o = r->obj[s.target];
         say(&t, "target %u: %ux%u%s\n", s.target, o->w, o->h_px, o->has_depth ? " with depth" : "");
     } else {
         say(&t, "target: none\n");
@@ -307,19 +307,19 @@ uint32_t ws_replay_target_id_at(const ws_replay *r, uint64_t index)
     if (!r) return 0;
     wscap_gfx_state s = r->gfx;
     for (uint64_t i = 0; i < index && i < r->ncalls; i++) rp_track_gfx(&r->calls[i], &s);
-    return s.target && s.target < r->nobj && r->obj[s.target].kind == RP_TARGET ? s.target : 0;
+    return s.target && s.target < r->nobj && r->obj[s.target]->kind == RP_TARGET ? s.target : 0;
 }
 
 ws_gfx_target *ws_replay_target_by_id(ws_replay *r, uint32_t id)
 {
-    return r && id && id < r->nobj && r->obj[id].kind == RP_TARGET ? r->obj[id].h : NULL;
+    return r && id && id < r->nobj && r->obj[id]->kind == RP_TARGET ? r->obj[id]->h : NULL;
 }
 
 ws_status ws_replay_target_size(const ws_replay *r, uint32_t id, uint32_t *w, uint32_t *h)
 {
-    if (!r || !id || id >= r->nobj || r->obj[id].kind != RP_TARGET) return WS_ERR_NOT_FOUND;
-    if (w) *w = r->obj[id].w;
-    if (h) *h = r->obj[id].h_px;
+    if (!r || !id || id >= r->nobj || r->obj[id]->kind != RP_TARGET) return WS_ERR_NOT_FOUND;
+    if (w) *w = r->obj[id]->w;
+    if (h) *h = r->obj[id]->h_px;
     return WS_OK;
 }
 
@@ -353,5 +353,5 @@ ws_status ws_replay_draw_rect(const ws_replay *r, uint64_t index, uint32_t rect[
 ws_gfx_target *ws_replay_target_at(ws_replay *r, uint64_t index)
 {
     uint32_t id = ws_replay_target_id_at(r, index);
-    return id ? r->obj[id].h : NULL;
+    return id ? r->obj[id]->h : NULL;
 }

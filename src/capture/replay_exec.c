@@ -40,7 +40,7 @@ static ws_status launch(ws_replay *r, wscap_cur *c)
 static ws_status create_from_call(ws_replay *r, const rp_call *rc, wscap_cur *c)
 {
     uint32_t id = wscap_u32(c);
-    rp_obj *o = &r->obj[id]; /* defined when the capture was read */
+    rp_obj *o = r->obj[id]; /* defined when the capture was read */
     ws_status st;
     switch (rc->call) {
     case WSCAP_MODULE_LOAD: {
@@ -78,8 +78,8 @@ static ws_status create_from_call(ws_replay *r, const rp_call *rc, wscap_cur *c)
     default: { /* WSCAP_PIPELINE_CREATE */
         wscap_pipeline p;
         wscap_get_pipeline(c, &p);
-        ws_kernel *vs = p.vs < r->nobj && r->obj[p.vs].kind == RP_KERNEL ? r->obj[p.vs].h : NULL;
-        ws_kernel *fs = p.fs < r->nobj && r->obj[p.fs].kind == RP_KERNEL ? r->obj[p.fs].h : NULL;
+        ws_kernel *vs = p.vs < r->nobj && r->obj[p.vs]->kind == RP_KERNEL ? r->obj[p.vs]->h : NULL;
+        ws_kernel *fs = p.fs < r->nobj && r->obj[p.fs]->kind == RP_KERNEL ? r->obj[p.fs]->h : NULL;
         if (!vs || !fs)
             return rp_fail(r, WS_ERR_BAD_MODULE, "ws_gfx_pipeline_create names shaders %u and %u, which do not "
                            "exist at this point", p.vs, p.fs);
@@ -559,7 +559,7 @@ ws_status ws_replay_hash(ws_replay *r, uint64_t *out)
         h = wscap_digest_alloc(h, r->live[i].addr, r->live[i].size, buf);
     }
     for (uint32_t id = 1; id < r->nobj; id++) {
-        rp_obj *o = &r->obj[id];
+        rp_obj *o = r->obj[id];
         if (o->kind != RP_TARGET || !o->h) continue;
         size_t n = (size_t)o->w * o->h_px * 4;
         uint8_t *buf = rp_scratch(r, 2 * n);

@@ -57,8 +57,14 @@ struct ws_replay {
     uint64_t first_launch_id;     /* with same_launch_ids: what each replay
                                      numbers its first launch (0: not set)  */
     int same_launch_ids;
-    rp_obj *obj;                  /* indexed by capture id                   */
+    rp_obj **obj;                 /* indexed by capture id; ids the capture
+                                     does not define point at `none`: ids
+                                     count every object the program ever
+                                     made, so a slot costs a pointer, not an
+                                     object (a frame of a long run names ids
+                                     near the limit with a few objects)     */
     uint32_t nobj;
+    rp_obj none;                  /* all zero: kind RP_NONE, never written  */
     rp_alloc *init;               /* allocations at the frame start, by address */
     size_t ninit;
     rp_alloc *live;               /* the replay's live allocations, by address */

@@ -19,13 +19,18 @@ static rp_obj *define(ws_replay *r, uint32_t id, rp_kind kind, const char *where
     if (id >= r->nobj) {
         uint32_t n = r->nobj ? r->nobj : 16;
         while (n <= id) n *= 2;
-        rp_obj *p = realloc(r->obj, (size_t)n * sizeof *p);
+        rp_obj **p = realloc(r->obj, (size_t)n * sizeof *p);
         if (!p) { rp_fail(r, WS_ERR_OUT_OF_MEMORY, "out of host memory"); return NULL; }
-        memset(p + r->nobj, 0, (size_t)(n - r->nobj) * sizeof *p);
+        for (uint32_t i = r->nobj; i < n; i++) p[i] = &r->none;
         r->obj = p;
         r->nobj = n;
     }
-    rp_obj *o = &r->obj[id];
+    if (r->obj[id] == &r->none && !(r->obj[id] = calloc(1, sizeof **r->obj))) {
+        r->obj[id] = &r->none;
+        rp_fail(r, WS_ERR_OUT_OF_MEMORY, "out of host memory");
+        return NULL;
+    }
+    rp_obj *o = r->obj[id];
     if (o->kind && o->kind != kind) {
         rp_fail(r, WS_ERR_BAD_MODULE, "%s: object id %u is defined twice with different kinds", where, id);
         return NULL;
@@ -259,7 +264,7 @@ static ws_status read_capture(ws_replay *r)
         r->have_digest = 1;
     }
     for (uint32_t id = 1; id < r->nobj; id++) { /* kernels must name modules */
-        rp_obj *o = &r->obj[id];
+        rp_obj *o = r->obj[id];
         if (o->kind == RP_KERNEL && !rp_object(r, o->module, RP_MODULE, o->name)) return WS_ERR_BAD_MODULE;
     }
     return WS_OK;
@@ -342,6 +347,8 @@ ws_status ws_replay_close(ws_replay *r)
     ws_status st = WS_OK;
     if (r->dev) st = ws_device_close(r->dev);
     if (r->rd) ws_capture_reader_close(r->rd);
+    for (uint32_t id = 0; id < r->nobj; id++)
+        if (r->obj[id] != &r->none) free(r->obj[id]);
     free(r->obj);
     free(r->init);
     free(r->live);
@@ -390,7 +397,7 @@ ws_status ws_replay_modules(ws_replay *r, ws_replay_module *out, size_t max, siz
     if (!r || !n) return WS_ERR_INVALID_ARG;
     size_t k = 0;
     for (uint32_t id = 1; id < r->nobj; id++) {
-        const rp_obj *o = &r->obj[id];
+        const rp_obj *o = r->obj[id];
         if (o->kind != RP_MODULE || !o->h) continue;
         if (out && k < max)
             out[k] = (ws_replay_module){ o->name, o->image, (size_t)o->image_size, (ws_module *)o->h };
@@ -405,8 +412,8 @@ ws_status ws_replay_targets(ws_replay *r, ws_gfx_target **out, size_t max, size_
     if (!r || !n) return WS_ERR_INVALID_ARG;
     size_t k = 0;
     for (uint32_t id = 1; id < r->nobj; id++)
-        if (r->obj[id].kind == RP_TARGET && r->obj[id].h) {
-            if (out && k < max) out[k] = r->obj[id].h;
+        if (r->obj[id]->kind == RP_TARGET && r->obj[id]->h) {
+            if (out && k < max) out[k] = r->obj[id]->h;
             k++;
         }
     *n = k;

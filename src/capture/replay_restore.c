@@ -26,7 +26,7 @@ static ws_status pipeline_shaders(ws_replay *r, const rp_obj *o)
 static ws_status create_pipeline(ws_replay *r, rp_obj *o)
 {
     ws_gfx_pipeline_desc d = o->pipe.desc;
-    rp_obj *vs = &r->obj[o->pipe.vs], *fs = &r->obj[o->pipe.fs]; /* pipeline_shaders checked them */
+    rp_obj *vs = r->obj[o->pipe.vs], *fs = r->obj[o->pipe.fs]; /* pipeline_shaders checked them */
     d.vertex_shader = vs->h;
     d.fragment_shader = fs->h;
     ws_gfx_pipeline *p;
@@ -37,7 +37,7 @@ static ws_status create_pipeline(ws_replay *r, rp_obj *o)
 
 ws_status rp_create(ws_replay *r, uint32_t id)
 {
-    rp_obj *o = &r->obj[id];
+    rp_obj *o = r->obj[id];
     ws_status st = WS_OK;
     switch (o->kind) {
     case RP_MODULE: {
@@ -84,14 +84,14 @@ ws_status rp_create(ws_replay *r, uint32_t id)
 
 ws_status rp_destroy(ws_replay *r, uint32_t id)
 {
-    rp_obj *o = &r->obj[id];
+    rp_obj *o = r->obj[id];
     if (!o->h) return WS_OK;
     ws_status st = WS_OK;
     switch (o->kind) {
     case RP_MODULE:
         st = ws_module_unload(r->dev, o->h);
         for (uint32_t k = 1; k < r->nobj; k++) /* its kernel handles die with it */
-            if (r->obj[k].kind == RP_KERNEL && r->obj[k].module == id) r->obj[k].h = NULL;
+            if (r->obj[k]->kind == RP_KERNEL && r->obj[k]->module == id) r->obj[k]->h = NULL;
         break;
     case RP_TEXTURE: st = ws_gfx_texture_destroy(r->dev, o->h); break;
     case RP_TARGET: st = ws_gfx_target_destroy(r->dev, o->h); break;
@@ -112,7 +112,7 @@ static ws_status rewrite_contents(ws_replay *r)
         st = api(r, ws_memcpy_htod(r->dev, r->init[i].addr, r->init[i].bytes, (size_t)r->init[i].size), what);
     }
     for (uint32_t id = 1; id < r->nobj && st == WS_OK; id++) {
-        rp_obj *o = &r->obj[id];
+        rp_obj *o = r->obj[id];
         if (!o->initial) continue;
         if (o->kind == RP_TEXTURE)
             for (uint32_t l = 0; l < o->levels && st == WS_OK; l++) {
@@ -134,7 +134,7 @@ static ws_status rewrite_contents(ws_replay *r)
 
 static void *handle(ws_replay *r, uint32_t id, rp_kind kind)
 {
-    return id && id < r->nobj && r->obj[id].kind == kind ? r->obj[id].h : NULL;
+    return id && id < r->nobj && r->obj[id]->kind == kind ? r->obj[id]->h : NULL;
 }
 
 static ws_status restore_context(ws_replay *r)
@@ -184,7 +184,7 @@ static ws_status restore_frame(ws_replay *r)
     if (open && !r->gfx.in_frame) { /* present ends it; any live target will do */
         ws_gfx_target *t = NULL, *tmp = NULL;
         for (uint32_t id = 1; id < r->nobj && !t; id++)
-            if (r->obj[id].kind == RP_TARGET) t = r->obj[id].h;
+            if (r->obj[id]->kind == RP_TARGET) t = r->obj[id]->h;
         if (!t) st = api(r, ws_gfx_target_create(d, 1, 1, 0, &tmp), "a target to end the open frame on");
         if (st == WS_OK) st = api(r, ws_gfx_present(d, t ? t : tmp, NULL, 0), "ending the frame a pass left open");
         if (tmp) {
@@ -218,10 +218,10 @@ ws_status ws_replay_restore(ws_replay *r)
     ws_status st = api(r, ws_synchronize(r->dev), "waiting for the device");
     /* 1. What the frame created goes; what it changed in place is rewritten below. */
     for (uint32_t id = r->nobj; id-- > 1 && st == WS_OK;)
-        if (r->obj[id].h && !r->obj[id].initial && r->obj[id].kind != RP_KERNEL)
+        if (r->obj[id]->h && !r->obj[id]->initial && r->obj[id]->kind != RP_KERNEL)
             st = api(r, rp_destroy(r, id), "destroying an object the frame created");
     for (uint32_t id = 1; id < r->nobj; id++)
-        if (!r->obj[id].initial && r->obj[id].kind == RP_KERNEL) r->obj[id].h = NULL;
+        if (!r->obj[id]->initial && r->obj[id]->kind == RP_KERNEL) r->obj[id]->h = NULL;
     for (size_t i = r->nlive; i-- > 0 && st == WS_OK;) {
         if (is_initial_alloc(r, r->live[i].addr, r->live[i].size)) continue;
         uint32_t addr = r->live[i].addr;
@@ -231,7 +231,7 @@ ws_status ws_replay_restore(ws_replay *r)
     /* 2. What existed at the start comes back at its captured address:
      * modules and allocations first, then the objects placed by the device. */
     for (uint32_t id = 1; id < r->nobj && st == WS_OK; id++)
-        if (r->obj[id].initial && r->obj[id].kind == RP_MODULE && !r->obj[id].h) st = rp_create(r, id);
+        if (r->obj[id]->initial && r->obj[id]->kind == RP_MODULE && !r->obj[id]->h) st = rp_create(r, id);
     for (size_t i = 0; i < r->ninit && st == WS_OK; i++) {
         if (is_live(r, r->init[i].addr, r->init[i].size)) continue;
         st = api(r, ws_malloc_at(r->dev, r->init[i].addr, (size_t)r->init[i].size), "an allocation");
@@ -241,7 +241,7 @@ ws_status ws_replay_restore(ws_replay *r)
     static const rp_kind order[] = { RP_KERNEL, RP_TEXTURE, RP_TARGET, RP_PIPELINE };
     for (size_t k = 0; k < sizeof order / sizeof *order; k++)
         for (uint32_t id = 1; id < r->nobj && st == WS_OK; id++)
-            if (r->obj[id].initial && r->obj[id].kind == order[k] && !r->obj[id].h) st = rp_create(r, id);
+            if (r->obj[id]->initial && r->obj[id]->kind == order[k] && !r->obj[id]->h) st = rp_create(r, id);
     /* 3. Every byte and the context. */
     if (st == WS_OK) st = rewrite_contents(r);
     if (st == WS_OK && r->uses_gfx) st = restore_context(r);

@@ -20,11 +20,11 @@ ws_status rp_fail(ws_replay *r, ws_status st, const char *fmt, ...)
 rp_obj *rp_object(ws_replay *r, uint32_t id, rp_kind kind, const char *what)
 {
     static const char *const kinds[] = { "nothing", "module", "kernel", "texture", "render target", "pipeline" };
-    if (id >= r->nobj || r->obj[id].kind != kind) {
+    if (id >= r->nobj || r->obj[id]->kind != kind) {
         rp_fail(r, WS_ERR_BAD_MODULE, "%s names %s %u, which the capture does not define", what, kinds[kind], id);
         return NULL;
     }
-    return &r->obj[id];
+    return r->obj[id];
 }
 
 uint8_t *rp_scratch(ws_replay *r, size_t n)

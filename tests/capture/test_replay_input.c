@@ -5,6 +5,7 @@
  *   argv[1] = vecadd_kernel.elf, argv[2] = a scratch directory */
 #include <stdint.h>
 #include <sys/stat.h>
+#include "../rss.h"
 #include "../test.h"
 #include "capture/capture_calls.h"
 #include "capture/replay.h"
@@ -63,7 +64,7 @@ static void put_launch(builder *b, uint32_t kernel, int truncate, uint32_t out)
 /* vecadd's frame: load, look up, three buffers, two uploads, a launch, a
  * read back. `bad` picks one defect. Returns the digest of a correct run. */
 enum { GOOD, BAD_ELF, NEWER_CALL, TRUNCATED, UNKNOWN_KERNEL, COLLISION, FAULT_AT_DESTROY, HUGE_READ, BAD_TEXTURE,
-       FAULT_RECORDED, FAILURE_NOT_MET, FAILURE_MISPLACED, FAILURE_LATER };
+       FAULT_RECORDED, FAILURE_NOT_MET, FAILURE_MISPLACED, FAILURE_LATER, HIGH_IDS };
 static void add_failure(builder *b, int own, uint64_t id)
 {
     wscap_buf p = { 0 };
@@ -96,8 +97,11 @@ static uint64_t write_vecadd(const char *path, int bad)
     wscap_put_u64(&p, 0);
     wscap_put_u32(&p, WSCAP_FRAME_SYNC);
     add(&b, WS_CAPTURE_FRAME_BEGIN, 0, &p);
+    /* ids count every object the program made: a frame late in a long
+     * run names high ones (HIGH_IDS: near the limit of 2^20) */
+    const uint32_t module = bad == HIGH_IDS ? 1000000 : 1, kernel = module + 1;
     p = call(WSCAP_MODULE_LOAD);
-    wscap_put_u32(&p, 1);
+    wscap_put_u32(&p, module);
     wscap_put_str(&p, "vecadd_kernel.elf");
     wscap_put_u32(&p, BASE + 0x20000);
     unsigned char *img = malloc(elf_size);
@@ -107,8 +111,8 @@ static uint64_t write_vecadd(const char *path, int bad)
     free(img);
     add_call(&b, &p);
     p = call(WSCAP_KERNEL_GET);
-    wscap_put_u32(&p, 2);
-    wscap_put_u32(&p, 1);
+    wscap_put_u32(&p, kernel);
+    wscap_put_u32(&p, module);
     wscap_put_str(&p, "vecadd");
     add_call(&b, &p);
     float a[N], bb[N], c[N];
@@ -132,7 +136,7 @@ static uint64_t write_vecadd(const char *path, int bad)
         for (uint32_t i = 0, v[] = { 3, 4, 4, 0 }; i < 4; i++) wscap_put_u32(&p, v[i]);
         add_call(&b, &p);
     }
-    put_launch(&b, bad == UNKNOWN_KERNEL ? 77 : 2, bad == TRUNCATED,
+    put_launch(&b, bad == UNKNOWN_KERNEL ? 77 : kernel, bad == TRUNCATED,
                bad == FAULT_AT_DESTROY || bad == FAILURE_LATER ? 0x10 : BASE + 0x4000);
     if (bad == FAULT_AT_DESTROY) {
         p = call(WSCAP_TARGET_DESTROY);
@@ -205,6 +209,30 @@ static void good(void)
         fprintf(stderr, "FAIL: a --config setting blamed on the capture: %s\n", err);
         CHECK(0);
     }
+}
+
+/* A frame whose objects have ids near the limit replays as well, and the
+ * replayer's table of ids costs a pointer per id, not an object: it cost
+ * 912 bytes per id, so these two objects took 0.9 GB. */
+static void high_ids(void)
+{
+    char path[1024], err[1024];
+    snprintf(path, sizeof path, "%s/high_ids.wscap", dir);
+    uint64_t want = write_vecadd(path, HIGH_IDS), got = 0;
+    ws_replay *r = NULL;
+    const long before = ws_rss_kib();
+    CHECK(ws_replay_open(path, NULL, &r, err, sizeof err) == WS_OK);
+    if (!r) { fprintf(stderr, "%s\n", err); return; }
+    const long grew = ws_rss_kib() - before;
+    if (grew > 64 * 1024) fprintf(stderr, "FAIL: opening a capture with ids near 10^6 grew the RSS by %ld KiB\n", grew);
+    CHECK(grew <= 64 * 1024);
+    CHECK(ws_replay_run(r, 0, UINT64_MAX, NULL, NULL) == WS_OK);
+    CHECK(ws_replay_hash(r, &got) == WS_OK);
+    CHECK_EQ_U(got, want);
+    ws_replay_call_info info;
+    CHECK(ws_replay_describe_call(r, 1, &info) == WS_OK);
+    CHECK_STR_CONTAINS(info.text, "1000001");
+    ws_replay_close(r);
 }
 
 /* The same fault, in a capture that records it where the program met it
@@ -371,6 +399,7 @@ int main(int argc, char **argv)
     CHECK(elf != NULL);
     if (!elf) return TEST_SUMMARY();
     good();
+    high_ids();
     refused(BAD_ELF, "bad_elf", "call 0 ws_module_load");
     refused(NEWER_CALL, "newer_call", "newer Warpscope");
     refused(TRUNCATED, "truncated", "call 7 ws_launch");
