@@ -41,8 +41,17 @@ const char *prof_inst_kind(const char *disasm)
     return "instruction";
 }
 
+/* Where a producer is, seen from code in file `from`: "line 40" in the
+ * same file, "vfprintf.c:412" in another (a bare line number there would
+ * point into the wrong file). */
+static void producer_where(const char *from, const prof_src *prod, char *buf, size_t len)
+{
+    if (from && !strcmp(from, prod->file)) snprintf(buf, len, "line %u", prod->line);
+    else snprintf(buf, len, "%s:%u", prof_base_name(prod->file), prod->line);
+}
+
 /* The sentence the brief asks for: "61.0% long_scoreboard, waiting on the
- * load at line 40 (lw a5, 0(a4))". */
+ * load at line 40 (lw a5, 0(a4))" (or "at helper.c:7" in another file). */
 static void cause(const prof_line *l, char *buf, size_t len)
 {
     int top = prof_top_stall(l->state);
@@ -58,12 +67,15 @@ static void cause(const prof_line *l, char *buf, size_t len)
     for (int i = 0; i < 2 && ps[i] && n < len; i++) {
         const prof_pc *p = ps[i];
         const char *lead = i ? " and" : ", waiting on";
-        if (p->producer_src.file && p->producer_src.line)
-            n += (size_t)snprintf(buf + n, len - n, "%s the %s at line %u (%s)", lead,
-                                  prof_inst_kind(p->producer_disasm), p->producer_src.line, p->producer_disasm);
-        else
+        char where[300];
+        if (p->producer_src.file && p->producer_src.line) {
+            producer_where(l->file, &p->producer_src, where, sizeof where);
+            n += (size_t)snprintf(buf + n, len - n, "%s the %s at %s (%s)", lead,
+                                  prof_inst_kind(p->producer_disasm), where, p->producer_disasm);
+        } else {
             n += (size_t)snprintf(buf + n, len - n, "%s the %s at 0x%08x (%s)", lead,
                                   prof_inst_kind(p->producer_disasm), p->producer_pc, p->producer_disasm);
+        }
     }
 }
 
@@ -166,8 +178,10 @@ static void kernel_section(FILE *f, const prof_kernel *k, uint32_t lanes)
                      p->pc == WS_RETIRE_ADDR ? "(kernel exit: retired warps draining)" : "(no line information)");
         fprintf(f, "  0x%08x %8llu %5.1f%%  %-28s %s  %s", p->pc, (unsigned long long)p->samples,
                 prof_pct(p->samples, k->samples), p->disasm, where, buf);
-        if (p->producer_pc && p->producer_src.line)
-            fprintf(f, "; waits on line %u (%s)", p->producer_src.line, p->producer_disasm);
+        if (p->producer_pc && p->producer_src.file && p->producer_src.line) {
+            producer_where(p->src.file, &p->producer_src, where, sizeof where);
+            fprintf(f, "; waits on %s (%s)", where, p->producer_disasm);
+        }
         else if (p->producer_pc)
             fprintf(f, "; waits on 0x%08x (%s)", p->producer_pc, p->producer_disasm);
         fputc('\n', f);

@@ -248,6 +248,23 @@ exit_row)
         ok "exit stub row: kernel exit" || bad "exit stub row does not say kernel exit"
     grep -qE "^  0x[0-9a-f]{8} .* \?:0 " r.txt && bad "an instruction row says ?:0" || ok "no ?:0 row"
     ;;
+xfile)
+    # The kernel's line waits on a load in another file of its module
+    # (xfile.elf, beside depth_kernels.elf): the producer is named with its
+    # file, "xfile_load.c:5", not "line 5", which would point into the
+    # kernel's own file.
+    xelf=$(dirname "$elf")/xfile.elf xsrc=$(dirname "$src")
+    use=$(grep -n "MARK_XUSE " "$xsrc/xfile_kernel.c" | cut -d: -f1)
+    fetch=$(grep -n "MARK_FETCH " "$xsrc/xfile_load.c" | cut -d: -f1)
+    "$ws" profile --period 4 -- "$ws" run --grid 2 --block 128 "$xelf" xfile iota:256 zeros:256 20 > r.txt 2>&1 ||
+        bad "profile exited with $?"
+    grep -E "^ +line $use: [0-9.]+% long_scoreboard, waiting on the load at xfile_load.c:$fetch \(lw " r.txt > /dev/null &&
+        ok "line $use waits on the load at xfile_load.c:$fetch" || bad "line $use: $(grep "line $use:" r.txt)"
+    grep -E "^  0x[0-9a-f]{8} .* xfile_kernel.c:$use .*; waits on xfile_load.c:$fetch \(lw " r.txt > /dev/null &&
+        ok "its instruction waits on xfile_load.c:$fetch" || bad "instruction rows: $(grep 'waits on' r.txt)"
+    grep -qE "xfile_kernel.c:$use .*waits on line $fetch \(lw|at line $fetch \(lw" r.txt && bad "a bare line $fetch for the other file's load" ||
+        ok "no bare line number for the other file"
+    ;;
 *) bad "unknown case $case_" ;;
 esac
 [ $fail = 0 ] && echo "PASS $case_" || echo "FAILED $case_"
