@@ -87,12 +87,35 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
         const ws_pc_counter *e = &l->exact;
         uint64_t cyc = prof_exact_cycles(e);
         if (!l->file || !l->line || !total || (double)cyc < MIN_SHARE * (double)total) continue;
-        if (e->shared_requests && e->shared_wavefronts > e->shared_requests) {
-            double per = (double)e->shared_wavefronts / (double)e->shared_requests;
+        /* A shared atomic's lanes take turns on one bank even on one word
+         * (timing.md): its extra wavefronts are contention, which padding
+         * does not cure. They get a rule of their own; the bank-conflict
+         * rule judges the line's other shared accesses. */
+        ws_pc_counter sh = { 0 }, at = { 0 };
+        for (size_t j = 0; j < k->npcs; j++) {
+            const prof_pc *p = &k->pcs[j];
+            if (!p->exact.shared_requests || !prof_line_has(l, p)) continue;
+            ws_pc_counter *d = !strcmp(prof_inst_kind(p->disasm), "atomic") ? &at : &sh;
+            d->shared_requests += p->exact.shared_requests;
+            d->shared_wavefronts += p->exact.shared_wavefronts;
+            d->warp_instructions += p->exact.warp_instructions;
+            d->thread_instructions += p->exact.thread_instructions;
+        }
+        if (at.shared_wavefronts > at.shared_requests) {
+            double per = (double)at.shared_wavefronts / (double)at.shared_requests;
+            snprintf(t, sizeof t, "shared atomic contention: %.1f wavefronts per shared atomic, %.1f%% of them "
+                     "waiting their turn: a warp's atomics on one bank, even on one word (a bin, a counter), go one "
+                     "at a time, which padding does not cure; combine within the warp first (shuffles, then one "
+                     "atomic per warp and address) or give each warp its own copy", per,
+                     100.0 * (double)(at.shared_wavefronts - at.shared_requests) / (double)at.shared_wavefronts);
+            fail |= add(out, nout, l, "shared_atomics", per, cyc, t);
+        }
+        if (sh.shared_wavefronts > sh.shared_requests) {
+            double per = (double)sh.shared_wavefronts / (double)sh.shared_requests;
             /* "c of every w" wavefronts are conflicts, as the reduced
              * fraction (1.5 wavefronts per request: 1 of every 3, not the
              * truncated "0 of every 1"); a share when that is unwieldy. */
-            uint64_t c = e->shared_wavefronts - e->shared_requests, w = e->shared_wavefronts, g = gcd64(c, w);
+            uint64_t c = sh.shared_wavefronts - sh.shared_requests, w = sh.shared_wavefronts, g = gcd64(c, w);
             int n = w / g <= 64
                 ? snprintf(t, sizeof t, "bank conflicts: %.1f wavefronts per shared request, %llu of every %llu "
                            "are conflicts; ", per, (unsigned long long)(c / g), (unsigned long long)(w / g))
@@ -100,7 +123,7 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
                            "conflicts; ", per, 100.0 * (double)c / (double)w);
             /* the lanes that ran it: a stride's degree depends on them */
             bank_advice(t + n, sizeof t - (size_t)n, per,
-                        e->warp_instructions ? (double)e->thread_instructions / (double)e->warp_instructions : lanes);
+                        sh.warp_instructions ? (double)sh.thread_instructions / (double)sh.warp_instructions : lanes);
             fail |= add(out, nout, l, "bank_conflicts", per, cyc, t);
         }
         if (e->warp_instructions) {

@@ -248,6 +248,20 @@ exit_row)
         ok "exit stub row: kernel exit" || bad "exit stub row does not say kernel exit"
     grep -qE "^  0x[0-9a-f]{8} .* \?:0 " r.txt && bad "an instruction row says ?:0" || ok "no ?:0 row"
     ;;
+shared_atomic_rule)
+    # Every lane of a warp adds to one shared bin: 32 wavefronts per
+    # request, which the bank-conflict rule blamed on a stride ("pad the
+    # array by one word per row"). A shared atomic gets its own rule.
+    sb=$(line SHARED_BIN)
+    "$ws" profile --json a.json -- "$ws" run --grid 2 --block 128 "$elf" shared_bin zeros:64 20 > r.txt 2>&1 ||
+        bad "profile exited with $?"
+    expect r.txt "depth_kernels.c:$sb: shared atomic contention: 32.0 wavefronts per shared atomic, 96.9% of them waiting their turn" "the shared-atomics rule on line $sb"
+    grep -q "depth_kernels.c:$sb: bank conflicts" r.txt && bad "the atomic's contention blamed on bank conflicts: $(grep "depth_kernels.c:$sb: bank" r.txt)" ||
+        ok "no bank-conflict rule on line $sb"
+    grep -q "pad the array" r.txt && bad "padding advised for one bin" || ok "no padding advice"
+    python3 -c "import json,sys; r=[x for k in json.load(open('a.json'))['devices'][0]['kernels'] for x in k['rules']]; sys.exit(not any(x['rule'] == 'shared_atomics' and x['line'] == $sb and x['metric'] == 32.0 for x in r))" &&
+        ok "JSON rule id shared_atomics, metric 32" || bad "JSON: no shared_atomics rule on line $sb"
+    ;;
 xfile)
     # The kernel's line waits on a load in another file of its module
     # (xfile.elf, beside depth_kernels.elf): the producer is named with its

@@ -106,3 +106,18 @@ WS_KERNEL void atomic_wait(int *counter, int n)
     for (int i = 0; i < n; i++) acc += atomicAdd(counter, 1) & 1; /* MARK_ATOMIC_WAIT */
     counter[1 + threadIdx_x()] = acc;
 }
+
+/* A shared-memory histogram whose every lane adds to one bin: the atomics
+ * of a warp take turns (32 wavefronts per request), which is contention on
+ * one word, not a stride that padding would fix (the shared_atomics rule). */
+WS_KERNEL void shared_bin(int *out, int n)
+{
+    WS_SHARED int bins[32];
+    unsigned t = threadIdx_x();
+    if (t < 32) bins[t] = 0;
+    __syncthreads();
+    for (int k = 0; k < n; k++)
+        atomicAdd(&bins[(unsigned)k & 1u], 1);        /* MARK_SHARED_BIN */
+    __syncthreads();
+    if (t < 32) out[blockIdx_x() * 32 + t] = bins[t];
+}
