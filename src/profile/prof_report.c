@@ -296,13 +296,13 @@ static void warnings(FILE *f, const prof_data *d, const prof_kernel *k, size_t n
                 (unsigned long long)overflowed, (unsigned long long)(kept + dropped),
                 1ull << d->opt->period_log2, WS_TRACE_FIFO_DEPTH);
     for (size_t i = 0; i < nk; i++)
-        if (!k[i].samples && !k[i].dropped) /* the first point is at period / (2 passes) */
-            fprintf(f, "warning: kernel %s has no samples: %s %llu cycles, %s first sampling point (cycle %llu); "
-                       "lower --period or add --passes (its lines show exact metrics only)\n",
-                    kernel_label(k, nk, i, name, sizeof name),
-                    k[i].launches == 1 ? "it ran" : "its launches ran", (unsigned long long)k[i].cycles,
-                    k[i].launches == 1 ? "ending before the" : "each ending before its",
-                    (1ull << d->opt->period_log2) / (2ull * d->opt->passes));
+        if (!k[i].samples && !k[i].dropped) /* one point a period per pass, at a dithered cycle of it */
+            fprintf(f, "warning: kernel %s has no samples: %s %llu cycles and none of the sampling points (one "
+                       "every %llu cycles%s, at a pseudo-random cycle of each period) fell in them; lower --period or "
+                       "add --passes (its lines show exact metrics only)\n",
+                    kernel_label(k, nk, i, name, sizeof name), k[i].launches == 1 ? "it ran" : "its launches ran",
+                    (unsigned long long)k[i].cycles, 1ull << d->opt->period_log2,
+                    d->opt->passes > 1 ? " per pass" : "");
         else if (k[i].samples < LOW_SAMPLES)
             fprintf(f, "warning: kernel %s has only %llu sample%s: its percentages are uncertain by up to "
                        "%.0f points (one standard error); lower --period or add --passes\n",

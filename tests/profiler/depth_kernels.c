@@ -121,3 +121,18 @@ WS_KERNEL void shared_bin(int *out, int n)
     __syncthreads();
     if (t < 32) out[blockIdx_x() * 32 + t] = bins[t];
 }
+
+/* A loop whose iterations take the same number of cycles in every warp
+ * (20 with the default model): at fixed sampling points 2^N cycles apart a
+ * warp is seen at every 4th cycle of it only, and with four warps per core
+ * the FIFO's overflow rotation lines up with the schedule too. */
+WS_KERNEL void lockstep(int *out, int n)
+{
+    unsigned i = blockIdx_x() * blockDim_x() + threadIdx_x();
+    int a = (int)i;
+    for (int k = 0; k < n; k++) {
+        a = a * 1103515245 + 12345;                    /* MARK_LOCKSTEP */
+        a ^= a >> 7;
+    }
+    out[i] = a;
+}
