@@ -192,13 +192,19 @@ static void kernel_section(FILE *f, const prof_kernel *k, uint32_t lanes)
 }
 
 /* "load access fault at address 0x00000000 (4 bytes), block (0,0,0)
- * thread (3,0,0), pc 0x01c00224 (lw a3, 0(a3)) at k.c:11 (dep_load)" */
+ * thread (3,0,0), pc 0x01c00224 (lw a3, 0(a3)) at k.c:11 (dep_load)";
+ * a fault without an address says what the device said ("device assert:
+ * assertion 'i < n' failed at k.c:8 in scale(), block ...": the assert's
+ * own line, where the pc is in the library's __assert_func). */
 static void fault_sentence(const prof_fault *fl, char *buf, size_t len)
 {
-    size_t n = (size_t)snprintf(buf, len, "%s", fl->kind);
+    const int says_kind = !strncmp(fl->detail, fl->kind, strlen(fl->kind)); /* "illegal instruction 0x..." */
+    size_t n = (size_t)snprintf(buf, len, "%s", fl->has_lane && !fl->size && says_kind ? "" : fl->kind);
     if (fl->has_lane) {
         if (fl->size)
             n += (size_t)snprintf(buf + n, n < len ? len - n : 0, " at address 0x%08x (%u bytes)", fl->addr, fl->size);
+        else if (fl->detail[0])
+            n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s", says_kind ? "" : ": ", fl->detail);
         n += (size_t)snprintf(buf + n, n < len ? len - n : 0, ", block (%u,%u,%u) thread (%u,%u,%u), pc 0x%08x%s%s%s",
                               fl->block.x, fl->block.y, fl->block.z, fl->thread.x, fl->thread.y, fl->thread.z,
                               fl->pc, fl->disasm[0] ? " (" : "", fl->disasm, fl->disasm[0] ? ")" : "");

@@ -149,6 +149,17 @@ assert x['file'].endswith('depth_kernels.c') and x['line'] == int(sys.argv[2]) a
 assert x['instruction'].startswith('sw'), x
 PY
     ;;
+assert)
+    # A failed assert stops the lane in the device library (__assert_func):
+    # the report names the assertion and its line in the kernel, which only
+    # the device's message has, besides the pc and its library line.
+    a=$(line ASSERT)
+    "$ws" profile --passes 2 -- "$ws" run --grid 2 --block 64 "$elf" assert_one zeros:128 > r.txt 2>&1
+    grep -E "^error: launch 1 \(assert_one\) failed: device assert: assertion 'b != 1 \|\| t != 9' failed at (.*/)?depth_kernels.c:$a in assert_one\(\), block \(1,0,0\) thread \(9,0,0\), pc 0x" r.txt > /dev/null &&
+        ok "report: the assertion and its line $a" || bad "report: $(grep '^error' r.txt)"
+    grep -E "^    fault: device assert: assertion 'b != 1 \|\| t != 9' failed at (.*/)?depth_kernels.c:$a in assert_one\(\)" r.txt > /dev/null &&
+        ok "counters section: the same" || bad "counters section: $(grep '^    fault' r.txt)"
+    ;;
 nolaunch)
     "$ws" profile --json p.json -- "$app" "$stall" none > r.txt 2>&1; rc=$?
     [ $rc = 0 ] && ok "exit 0" || bad "rc $rc"

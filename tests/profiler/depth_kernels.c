@@ -136,3 +136,14 @@ WS_KERNEL void lockstep(int *out, int n)
     }
     out[i] = a;
 }
+
+/* Thread 9 of block 1 fails an assert: the device stops the launch in the
+ * library's __assert_func, and the report must still say which assertion,
+ * at which line of the kernel. */
+#include <assert.h>
+WS_KERNEL void assert_one(int *out)
+{
+    unsigned t = threadIdx_x(), b = blockIdx_x();
+    assert(b != 1 || t != 9);                          /* MARK_ASSERT */
+    out[b * blockDim_x() + t] = (int)t;
+}
