@@ -267,7 +267,7 @@ static inline __attribute__((always_inline)) int issue(ws_device *dev, ws_timing
                 ready = T->cs[c].lsu_free + P->latency[WS_UNIT_LSU];
                 K->gmem_requests++;
                 K->gmem_sectors += n;
-                if (pe) pe->gmem_requests++, pe->gmem_sectors += n;
+                if (pe) pe->gmem_requests++, pe->gmem_sectors += n, pe->local_requests += region == REG_LOCAL;
                 K->unit_busy[WS_UNIT_LSU] += busy;
                 kind = WS_STATE_LONG_SCOREBOARD;
                 if (tc && ws_trace_event(tc, c, t, WS_TRACE_ON_GMEM_REQ)) T->cs[c].pending++;

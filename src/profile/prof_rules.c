@@ -63,6 +63,23 @@ static uint64_t gcd64(uint64_t a, uint64_t b)
     return a;
 }
 
+/* Whether the load that the line's scoreboard samples mostly wait for went
+ * to the lanes' stacks (local memory) in most of its requests, by its
+ * instruction counters (the kernel's PCs are sorted by address). */
+static int local_load(const prof_kernel *k, const prof_pc *consumer)
+{
+    if (!consumer || !consumer->producer_pc) return 0;
+    size_t lo = 0, hi = k->npcs;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (k->pcs[mid].pc < consumer->producer_pc) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo == k->npcs || k->pcs[lo].pc != consumer->producer_pc) return 0;
+    const ws_pc_counter *e = &k->pcs[lo].exact;
+    return e->gmem_requests && 2 * e->local_requests > e->gmem_requests;
+}
+
 static int by_weight(const void *a, const void *b)
 {
     const prof_rule *x = a, *y = b;
@@ -171,6 +188,13 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
                      "spread them over several addresses", 100.0 * (double)lsb / (double)cyc,
                      l->top_producer_pc->producer_disasm);
             fail |= add(out, nout, l, "atomics", (double)lsb / (double)cyc, cyc, t);
+        } else if (cyc && (double)lsb >= WAIT_HIGH * (double)cyc && local_load(k, l->top_producer_pc)) {
+            snprintf(t, sizeof t, "local memory latency: %.1f%% of its warp-cycles wait for a load from the lanes' "
+                     "stacks (long_scoreboard, on %.40s): variables kept in memory (all at -O0, spills, arrays "
+                     "indexed at run time, registers saved around calls); build with -O1 or more, or keep such "
+                     "arrays small with constant indices",
+                     100.0 * (double)lsb / (double)cyc, l->top_producer_pc->producer_disasm);
+            fail |= add(out, nout, l, "local_memory", (double)lsb / (double)cyc, cyc, t);
         } else if (cyc && (double)lsb >= WAIT_HIGH * (double)cyc) {
             snprintf(t, sizeof t, "memory latency: %.1f%% of its warp-cycles wait for a global load's result "
                      "(long_scoreboard); put independent loads in flight together (unroll) or raise occupancy so "

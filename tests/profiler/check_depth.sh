@@ -275,6 +275,27 @@ shared_atomic_rule)
     python3 -c "import json,sys; r=[x for k in json.load(open('a.json'))['devices'][0]['kernels'] for x in k['rules']]; sys.exit(not any(x['rule'] == 'shared_atomics' and x['line'] == $sb and x['metric'] == 32.0 for x in r))" &&
         ok "JSON rule id shared_atomics, metric 32" || bad "JSON: no shared_atomics rule on line $sb"
     ;;
+local_rule)
+    # The loop reads an array on the lanes' stacks: its waits are local
+    # memory's, named as such, not "a global load's result" with advice to
+    # unroll; a kernel waiting on global loads keeps the latency rule.
+    lc=$(line LOCAL)
+    "$ws" profile --json a.json -- "$ws" run --grid 2 --block 128 "$elf" local_array zeros:256 200 > r.txt 2>&1 ||
+        bad "profile exited with $?"
+    expect r.txt "depth_kernels.c:$lc: local memory latency: " "the local-memory rule on line $lc"
+    grep -q "depth_kernels.c:$lc: memory latency" r.txt && bad "line $lc blamed on global loads" || ok "not called a global load"
+    python3 - a.json "$lc" <<'PY' && ok "JSON: rule local_memory, the line's local requests counted" || bad "JSON local_memory"
+import json, sys
+k = json.load(open(sys.argv[1]))['devices'][0]['kernels'][0]
+lc = int(sys.argv[2])
+assert any(r['rule'] == 'local_memory' and r['line'] == lc for r in k['rules']), k['rules']
+l = [l for l in k['lines'] if l['line'] == lc][0]['exact']
+assert 0 < l['local_requests'] <= l['global_requests'], l
+assert sum(i['exact']['local_requests'] for i in k['instructions']) >= l['local_requests']
+PY
+    "$ws" profile -- "$ws" run --grid 4 --block 128 "$elf" atomic_wait zeros:129 50 > g.txt 2>&1 || bad "atomic_wait exited with $?"
+    grep -q "local memory latency" g.txt && bad "a global atomic's wait called local" || ok "global waits are not local"
+    ;;
 xfile)
     # The kernel's line waits on a load in another file of its module
     # (xfile.elf, beside depth_kernels.elf): the producer is named with its

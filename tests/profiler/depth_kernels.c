@@ -147,3 +147,16 @@ WS_KERNEL void assert_one(int *out)
     assert(b != 1 || t != 9);                          /* MARK_ASSERT */
     out[b * blockDim_x() + t] = (int)t;
 }
+
+/* An array indexed at run time lives on the lane's stack (local memory):
+ * the loop waits on stack loads, which unrolling or occupancy would not
+ * help as they help global loads (the local_memory rule). */
+WS_KERNEL void local_array(int *out, int n)
+{
+    int a[16];
+    unsigned t = threadIdx_x();
+    for (int k = 0; k < 16; k++) a[k] = k * (int)t + n;
+    int acc = 0;
+    for (int k = 0; k < n; k++) acc += a[((unsigned)k * 7u + t) & 15u]; /* MARK_LOCAL */
+    out[blockIdx_x() * blockDim_x() + t] = acc;
+}
