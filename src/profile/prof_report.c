@@ -310,11 +310,14 @@ static void warnings(FILE *f, const prof_data *d, const prof_kernel *k, size_t n
                     (unsigned long long)k[i].cycles, 1ull << d->opt->period_log2,
                     d->opt->passes > 1 ? " per pass" : "");
         else if (k[i].samples < LOW_SAMPLES)
+            /* (samples the full buffer dropped: more sampling would drop more) */
             fprintf(f, "warning: kernel %s has only %llu sample%s: its percentages are uncertain by up to "
-                       "%.0f points (one standard error); lower --period or add --passes\n",
+                       "%.0f points (one standard error); %s\n",
                     kernel_label(k, nk, i, name, sizeof name), (unsigned long long)k[i].samples,
                     k[i].samples == 1 ? "" : "s",
-                    k[i].samples ? 50.0 / sqrt((double)k[i].samples) : 100.0);
+                    k[i].samples ? 50.0 / sqrt((double)k[i].samples) : 100.0,
+                    k[i].dropped > k[i].overflowed ? "the event buffer was full: raise --buffer"
+                                                   : "lower --period or add --passes");
 }
 
 int prof_report_write(FILE *f, const prof_data *d)
