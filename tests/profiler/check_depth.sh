@@ -284,6 +284,11 @@ local_rule)
         bad "profile exited with $?"
     expect r.txt "depth_kernels.c:$lc: local memory latency: " "the local-memory rule on line $lc"
     grep -q "depth_kernels.c:$lc: memory latency" r.txt && bad "line $lc blamed on global loads" || ok "not called a global load"
+    # each lane reads another word of its array: 32 sectors per request,
+    # which is about the lanes' indices, not neighbouring addresses
+    expect r.txt "depth_kernels.c:$lc: uncoalesced: 32.0 sectors per request, mostly to the lanes' stacks" "uncoalesced local accesses named as such"
+    grep -q "depth_kernels.c:$lc: uncoalesced: .*swap the index roles" r.txt && bad "global-memory advice on local accesses" ||
+        ok "no swap-the-index advice"
     python3 - a.json "$lc" <<'PY' && ok "JSON: rule local_memory, the line's local requests counted" || bad "JSON local_memory"
 import json, sys
 k = json.load(open(sys.argv[1]))['devices'][0]['kernels'][0]
