@@ -171,16 +171,16 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
         }
         if (e->gmem_requests) {
             double per = (double)e->gmem_sectors / (double)e->gmem_requests;
-            if (per > SECTORS_HIGH && 2 * e->local_requests > e->gmem_requests) /* the lanes' stacks */
-                snprintf(t, sizeof t, "uncoalesced: %.1f sectors per request, mostly to the lanes' stacks (local "
-                         "memory keeps word k of every lane together: 4 sectors when the lanes use one index); the "
-                         "lanes index a stack array differently: give them the same index or keep the array in "
-                         "shared memory", per);
-            else if (per > SECTORS_HIGH)
-                snprintf(t, sizeof t, "uncoalesced: %.1f sectors per request (4 when 32 lanes read 32 neighbouring "
-                         "words); neighbouring lanes should touch neighbouring addresses: swap the index roles or "
-                         "stage through shared memory", per);
             if (per > SECTORS_HIGH) {
+                if (2 * e->local_requests > e->gmem_requests) /* mostly the lanes' stacks */
+                    snprintf(t, sizeof t, "uncoalesced: %.1f sectors per request, mostly to the lanes' stacks "
+                             "(local memory keeps word k of every lane together: 4 sectors when the lanes use one "
+                             "index); the lanes index a stack array differently: give them the same index or keep "
+                             "the array in shared memory", per);
+                else
+                    snprintf(t, sizeof t, "uncoalesced: %.1f sectors per request (4 when 32 lanes read 32 "
+                             "neighbouring words); neighbouring lanes should touch neighbouring addresses: swap the "
+                             "index roles or stage through shared memory", per);
                 fail |= add(out, nout, l, "uncoalesced", per, cyc, t);
             }
         }
