@@ -267,7 +267,7 @@ static inline __attribute__((always_inline)) int issue(ws_device *dev, ws_timing
                 ready = T->cs[c].lsu_free + P->latency[WS_UNIT_LSU];
                 K->gmem_requests++;
                 K->gmem_sectors += n;
-                if (pe) pe->gmem_requests++, pe->gmem_sectors += n;
+                if (pe) pe->gmem_requests++, pe->gmem_sectors += n, pe->local_requests += region == REG_LOCAL;
                 K->unit_busy[WS_UNIT_LSU] += busy;
                 kind = WS_STATE_LONG_SCOREBOARD;
                 if (tc && ws_trace_event(tc, c, t, WS_TRACE_ON_GMEM_REQ)) T->cs[c].pending++;
@@ -348,10 +348,12 @@ static void sample_warp(struct ws_trace_cells *tc, const ws_device *dev, const t
 
 /* One sample of core c. When the FIFO has room for fewer records than
  * there are warps to sample, it takes as many as fit in round-robin order,
- * continuing where the last such sample stopped, and counts the rest as
- * overflowed: which warps survive never depends on their slot or state, so
- * the kept records stay an unbiased subset (slot order would keep the
- * low slots only). */
+ * continuing where the last such sample stopped (dithered: from a
+ * pseudo-random one of them, so a schedule that repeats every few cycles
+ * cannot line up with the rotation), and counts the rest as overflowed:
+ * which warps survive never depends on their slot or state, so the kept
+ * records stay an unbiased subset (slot order would keep the low slots
+ * only). */
 static void sample_core(ws_device *dev, ws_timing *T, struct ws_trace_cells *tc, uint32_t c, uint64_t t)
 {
     const uint32_t W = T->nwarps;
@@ -361,7 +363,16 @@ static void sample_core(ws_device *dev, ws_timing *T, struct ws_trace_cells *tc,
         want += T->w[c * W + s].resident && ws_trace_block_ok(tc, dev->cores[c].warps[s].block->linear);
     int rotate = tc->cfg.mode == WS_TRACE_ROUND_ROBIN || want > room;
     uint32_t take = tc->cfg.mode == WS_TRACE_ROUND_ROBIN ? 1 : want > room ? room : want;
-    if (tc->cfg.mode != WS_TRACE_ROUND_ROBIN && want > take) ws_trace_overflow(tc, want - take);
+    if (tc->cfg.mode != WS_TRACE_ROUND_ROBIN && want > take) {
+        ws_trace_overflow(tc, want - take);
+        if (tc->cfg.dither) { /* start at a pseudo-random one of the `want` warps */
+            uint32_t k = ws_trace_dither_pick(tc, c, want), s = 0;
+            for (;; s++)
+                if (T->w[c * W + s].resident && ws_trace_block_ok(tc, dev->cores[c].warps[s].block->linear) && !k--)
+                    break;
+            cell->rr = s;
+        }
+    }
     for (uint32_t i = 0; i < W && take; i++) {
         uint32_t s = rotate ? (cell->rr + i) % W : i;
         const twarp *x = &T->w[c * W + s];
@@ -703,6 +714,7 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
             }
             if (T->cs[c].next < until) until = T->cs[c].next;
         }
+        if (tc) ws_trace_cycle_end(tc, t);
         t++;
         if (released && ws_dispatch_blocks(dev)) adopt_new_warps(dev, T, t);
         /* Nothing changes before `until` (the cores' next looks; a block
@@ -712,7 +724,7 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
          * unless the warp ran ahead. */
         if (!released && until != NEVER) {
             if (tc && tc->cfg.trigger == WS_TRACE_ON_CYCLES) {
-                uint64_t next = t + ((0 - (t + tc->cfg.phase)) & tc->mask);
+                uint64_t next = ws_trace_next_due(tc, t);
                 if (next < until) until = next;
             }
             if (until > t) {

@@ -151,7 +151,7 @@ static inline __attribute__((always_inline)) int run_ahead(ws_device *dev, ws_ti
      * leaves it) */
     const struct ws_trace_cells *tc = tools & AHEAD_TRACE ? T->tc : NULL;
     ws_pc_counters *const pcc = tools & AHEAD_COUNTERS ? T->pcc : NULL;
-    const uint64_t horizon = tc ? t + ((0 - (t + tc->cfg.phase)) & tc->mask) : NEVER;
+    const uint64_t horizon = tc ? ws_trace_next_due(tc, t) : NEVER;
     for (;;) {
         if (at > horizon || x->nlog + 2 + WS_STATE_COUNT > AHEAD_MAX) break; /* (an issue logs at most that) */
         /* eval's waits, in its order, each from the look it starts at */

@@ -231,8 +231,8 @@ int prof_line_has(const prof_line *l, const prof_pc *p);
 /* A rule that fired on a line (prof_rules.c): which, the metric, and the
  * explanation. */
 typedef struct prof_rule {
-    const char *id;            /* "bank_conflicts", "divergence", "partial_warps", "uncoalesced", "latency",
-                                  "atomics" */
+    const char *id;            /* "bank_conflicts", "shared_atomics", "divergence", "partial_warps",
+                                  "uncoalesced", "latency", "atomics", "local_memory" */
     const char *file;          /* owned by the kernel's PC table           */
     uint32_t line;
     double metric;             /* wavefronts/request, SIMT efficiency, sectors/request, wait share */

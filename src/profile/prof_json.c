@@ -59,10 +59,12 @@ static void stall_name(FILE *f, const uint64_t st[WS_STATE_COUNT])
 static void exact(FILE *f, const ws_pc_counter *e)
 {
     fprintf(f, "{\"warp_instructions\": %llu, \"thread_instructions\": %llu, \"shared_requests\": %llu, "
-               "\"shared_wavefronts\": %llu, \"global_requests\": %llu, \"global_sectors\": %llu, \"cycles\": {",
+               "\"shared_wavefronts\": %llu, \"global_requests\": %llu, \"global_sectors\": %llu, "
+               "\"local_requests\": %llu, \"cycles\": {",
             (unsigned long long)e->warp_instructions, (unsigned long long)e->thread_instructions,
             (unsigned long long)e->shared_requests, (unsigned long long)e->shared_wavefronts,
-            (unsigned long long)e->gmem_requests, (unsigned long long)e->gmem_sectors);
+            (unsigned long long)e->gmem_requests, (unsigned long long)e->gmem_sectors,
+            (unsigned long long)e->local_requests);
     int first = 1;
     for (int s = 0; s < WS_STATE_COUNT; s++)
         if (e->stall_cycles[s]) {

@@ -28,11 +28,16 @@ int prof_perfetto_write(FILE *f, const prof_data *d, uint32_t device_index)
     uint32_t pid0 = device_index * 1024;
     uint64_t offset = 0;
     int first = 1;
-    /* A sample stands for `step` cycles: passes fill in between samples. */
+    /* A sample stands for `step` cycles: passes fill in between samples.
+     * Each pass samples each period at a dithered cycle of its window of
+     * about `step` cycles, so consecutive samples are up to two windows
+     * apart: runs merge across gaps up to that. */
     uint64_t step = (1ull << d->opt->period_log2) / d->opt->passes;
     if (!step) step = 1;
+    uint64_t win = ((1ull << d->opt->period_log2) + d->opt->passes - 1) / d->opt->passes;
+    uint64_t gap = 2 * win - 1;
     uint64_t cap = d->opt->mode == WS_TRACE_ROUND_ROBIN
-                       ? step * d->cfg->cores * d->cfg->warps_per_core : step;
+                       ? gap * d->cfg->cores * d->cfg->warps_per_core : gap;
     sep(f, &first);
     fprintf(f, "{\"ph\": \"M\", \"pid\": %u, \"name\": \"process_name\", \"args\": {\"name\": \"device %u launches\"}}",
             pid0 + 1023, device_index + 1);

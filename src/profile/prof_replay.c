@@ -65,12 +65,15 @@ static ws_status sample_pass(ws_device *dev, ws_profiler *P, const ws_grid_run *
     tc.trigger = WS_TRACE_ON_CYCLES;
     tc.period_log2 = P->opt.period_log2;
     tc.event_count = 1;
-    /* Pass p samples at offsets (p + 1/2) * period / passes: the middle of
-     * its share of each period, never cycle 0, where every warp of a fresh
-     * launch waits for its first instruction (a systematic bias in short
-     * kernels). Period 1 samples every cycle. */
-    uint64_t offset = period * (2 * pass + 1) / (2 * P->opt.passes);
-    tc.phase = (period - offset) & (period - 1);
+    /* Pass p samples, in each period, at a pseudo-random cycle of its
+     * share [p, p + 1) * period / passes (the same offsets in every pass,
+     * so passes never sample one cycle twice): a loop whose period shares
+     * a factor with 2^N is seen at all its cycles, not at the same few in
+     * every period, as fixed points 2^N apart would see it. Period 1
+     * samples every cycle. */
+    uint64_t from = period * pass / P->opt.passes, to = period * (pass + 1) / P->opt.passes;
+    tc.phase = (period - from) & (period - 1);
+    tc.dither = to - from; /* (>= 1: passes <= period, prof_options.c) */
     tc.mode = P->opt.mode;
     tc.core_mask = UINT64_MAX;
     tc.launch_id = L->id;

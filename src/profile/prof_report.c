@@ -41,8 +41,17 @@ const char *prof_inst_kind(const char *disasm)
     return "instruction";
 }
 
+/* Where a producer is, seen from code in file `from`: "line 40" in the
+ * same file, "vfprintf.c:412" in another (a bare line number there would
+ * point into the wrong file). */
+static void producer_where(const char *from, const prof_src *prod, char *buf, size_t len)
+{
+    if (from && !strcmp(from, prod->file)) snprintf(buf, len, "line %u", prod->line);
+    else snprintf(buf, len, "%s:%u", prof_base_name(prod->file), prod->line);
+}
+
 /* The sentence the brief asks for: "61.0% long_scoreboard, waiting on the
- * load at line 40 (lw a5, 0(a4))". */
+ * load at line 40 (lw a5, 0(a4))" (or "at helper.c:7" in another file). */
 static void cause(const prof_line *l, char *buf, size_t len)
 {
     int top = prof_top_stall(l->state);
@@ -58,12 +67,15 @@ static void cause(const prof_line *l, char *buf, size_t len)
     for (int i = 0; i < 2 && ps[i] && n < len; i++) {
         const prof_pc *p = ps[i];
         const char *lead = i ? " and" : ", waiting on";
-        if (p->producer_src.file && p->producer_src.line)
-            n += (size_t)snprintf(buf + n, len - n, "%s the %s at line %u (%s)", lead,
-                                  prof_inst_kind(p->producer_disasm), p->producer_src.line, p->producer_disasm);
-        else
+        char where[300];
+        if (p->producer_src.file && p->producer_src.line) {
+            producer_where(l->file, &p->producer_src, where, sizeof where);
+            n += (size_t)snprintf(buf + n, len - n, "%s the %s at %s (%s)", lead,
+                                  prof_inst_kind(p->producer_disasm), where, p->producer_disasm);
+        } else {
             n += (size_t)snprintf(buf + n, len - n, "%s the %s at 0x%08x (%s)", lead,
                                   prof_inst_kind(p->producer_disasm), p->producer_pc, p->producer_disasm);
+        }
     }
 }
 
@@ -166,8 +178,10 @@ static void kernel_section(FILE *f, const prof_kernel *k, uint32_t lanes)
                      p->pc == WS_RETIRE_ADDR ? "(kernel exit: retired warps draining)" : "(no line information)");
         fprintf(f, "  0x%08x %8llu %5.1f%%  %-28s %s  %s", p->pc, (unsigned long long)p->samples,
                 prof_pct(p->samples, k->samples), p->disasm, where, buf);
-        if (p->producer_pc && p->producer_src.line)
-            fprintf(f, "; waits on line %u (%s)", p->producer_src.line, p->producer_disasm);
+        if (p->producer_pc && p->producer_src.file && p->producer_src.line) {
+            producer_where(p->src.file, &p->producer_src, where, sizeof where);
+            fprintf(f, "; waits on %s (%s)", where, p->producer_disasm);
+        }
         else if (p->producer_pc)
             fprintf(f, "; waits on 0x%08x (%s)", p->producer_pc, p->producer_disasm);
         fputc('\n', f);
@@ -178,13 +192,19 @@ static void kernel_section(FILE *f, const prof_kernel *k, uint32_t lanes)
 }
 
 /* "load access fault at address 0x00000000 (4 bytes), block (0,0,0)
- * thread (3,0,0), pc 0x01c00224 (lw a3, 0(a3)) at k.c:11 (dep_load)" */
+ * thread (3,0,0), pc 0x01c00224 (lw a3, 0(a3)) at k.c:11 (dep_load)";
+ * a fault without an address says what the device said ("device assert:
+ * assertion 'i < n' failed at k.c:8 in scale(), block ...": the assert's
+ * own line, where the pc is in the library's __assert_func). */
 static void fault_sentence(const prof_fault *fl, char *buf, size_t len)
 {
-    size_t n = (size_t)snprintf(buf, len, "%s", fl->kind);
+    const int says_kind = !strncmp(fl->detail, fl->kind, strlen(fl->kind)); /* "illegal instruction 0x..." */
+    size_t n = (size_t)snprintf(buf, len, "%s", fl->has_lane && !fl->size && says_kind ? "" : fl->kind);
     if (fl->has_lane) {
         if (fl->size)
             n += (size_t)snprintf(buf + n, n < len ? len - n : 0, " at address 0x%08x (%u bytes)", fl->addr, fl->size);
+        else if (fl->detail[0])
+            n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s", says_kind ? "" : ": ", fl->detail);
         n += (size_t)snprintf(buf + n, n < len ? len - n : 0, ", block (%u,%u,%u) thread (%u,%u,%u), pc 0x%08x%s%s%s",
                               fl->block.x, fl->block.y, fl->block.z, fl->thread.x, fl->thread.y, fl->thread.z,
                               fl->pc, fl->disasm[0] ? " (" : "", fl->disasm, fl->disasm[0] ? ")" : "");
@@ -282,19 +302,22 @@ static void warnings(FILE *f, const prof_data *d, const prof_kernel *k, size_t n
                 (unsigned long long)overflowed, (unsigned long long)(kept + dropped),
                 1ull << d->opt->period_log2, WS_TRACE_FIFO_DEPTH);
     for (size_t i = 0; i < nk; i++)
-        if (!k[i].samples && !k[i].dropped) /* the first point is at period / (2 passes) */
-            fprintf(f, "warning: kernel %s has no samples: %s %llu cycles, %s first sampling point (cycle %llu); "
-                       "lower --period or add --passes (its lines show exact metrics only)\n",
-                    kernel_label(k, nk, i, name, sizeof name),
-                    k[i].launches == 1 ? "it ran" : "its launches ran", (unsigned long long)k[i].cycles,
-                    k[i].launches == 1 ? "ending before the" : "each ending before its",
-                    (1ull << d->opt->period_log2) / (2ull * d->opt->passes));
+        if (!k[i].samples && !k[i].dropped) /* one point a period per pass, at a dithered cycle of it */
+            fprintf(f, "warning: kernel %s has no samples: %s %llu cycles and none of the sampling points (one "
+                       "every %llu cycles%s, at a pseudo-random cycle of each period) fell in them; lower --period or "
+                       "add --passes (its lines show exact metrics only)\n",
+                    kernel_label(k, nk, i, name, sizeof name), k[i].launches == 1 ? "it ran" : "its launches ran",
+                    (unsigned long long)k[i].cycles, 1ull << d->opt->period_log2,
+                    d->opt->passes > 1 ? " per pass" : "");
         else if (k[i].samples < LOW_SAMPLES)
+            /* (samples the full buffer dropped: more sampling would drop more) */
             fprintf(f, "warning: kernel %s has only %llu sample%s: its percentages are uncertain by up to "
-                       "%.0f points (one standard error); lower --period or add --passes\n",
+                       "%.0f points (one standard error); %s\n",
                     kernel_label(k, nk, i, name, sizeof name), (unsigned long long)k[i].samples,
                     k[i].samples == 1 ? "" : "s",
-                    k[i].samples ? 50.0 / sqrt((double)k[i].samples) : 100.0);
+                    k[i].samples ? 50.0 / sqrt((double)k[i].samples) : 100.0,
+                    k[i].dropped > k[i].overflowed ? "the event buffer was full: raise --buffer"
+                                                   : "lower --period or add --passes");
 }
 
 int prof_report_write(FILE *f, const prof_data *d)

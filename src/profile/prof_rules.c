@@ -63,6 +63,23 @@ static uint64_t gcd64(uint64_t a, uint64_t b)
     return a;
 }
 
+/* Whether the load that the line's scoreboard samples mostly wait for went
+ * to the lanes' stacks (local memory) in most of its requests, by its
+ * instruction counters (the kernel's PCs are sorted by address). */
+static int local_load(const prof_kernel *k, const prof_pc *consumer)
+{
+    if (!consumer || !consumer->producer_pc) return 0;
+    size_t lo = 0, hi = k->npcs;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (k->pcs[mid].pc < consumer->producer_pc) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo == k->npcs || k->pcs[lo].pc != consumer->producer_pc) return 0;
+    const ws_pc_counter *e = &k->pcs[lo].exact;
+    return e->gmem_requests && 2 * e->local_requests > e->gmem_requests;
+}
+
 static int by_weight(const void *a, const void *b)
 {
     const prof_rule *x = a, *y = b;
@@ -87,12 +104,35 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
         const ws_pc_counter *e = &l->exact;
         uint64_t cyc = prof_exact_cycles(e);
         if (!l->file || !l->line || !total || (double)cyc < MIN_SHARE * (double)total) continue;
-        if (e->shared_requests && e->shared_wavefronts > e->shared_requests) {
-            double per = (double)e->shared_wavefronts / (double)e->shared_requests;
+        /* A shared atomic's lanes take turns on one bank even on one word
+         * (timing.md): its extra wavefronts are contention, which padding
+         * does not cure. They get a rule of their own; the bank-conflict
+         * rule judges the line's other shared accesses. */
+        ws_pc_counter sh = { 0 }, at = { 0 };
+        for (size_t j = 0; j < k->npcs; j++) {
+            const prof_pc *p = &k->pcs[j];
+            if (!p->exact.shared_requests || !prof_line_has(l, p)) continue;
+            ws_pc_counter *d = !strcmp(prof_inst_kind(p->disasm), "atomic") ? &at : &sh;
+            d->shared_requests += p->exact.shared_requests;
+            d->shared_wavefronts += p->exact.shared_wavefronts;
+            d->warp_instructions += p->exact.warp_instructions;
+            d->thread_instructions += p->exact.thread_instructions;
+        }
+        if (at.shared_wavefronts > at.shared_requests) {
+            double per = (double)at.shared_wavefronts / (double)at.shared_requests;
+            snprintf(t, sizeof t, "shared atomic contention: %.1f wavefronts per shared atomic, %.1f%% of them "
+                     "waiting their turn: a warp's atomics on one bank, even on one word (a bin, a counter), go one "
+                     "at a time, which padding does not cure; combine within the warp first (shuffles, then one "
+                     "atomic per warp and address) or give each warp its own copy", per,
+                     100.0 * (double)(at.shared_wavefronts - at.shared_requests) / (double)at.shared_wavefronts);
+            fail |= add(out, nout, l, "shared_atomics", per, cyc, t);
+        }
+        if (sh.shared_wavefronts > sh.shared_requests) {
+            double per = (double)sh.shared_wavefronts / (double)sh.shared_requests;
             /* "c of every w" wavefronts are conflicts, as the reduced
              * fraction (1.5 wavefronts per request: 1 of every 3, not the
              * truncated "0 of every 1"); a share when that is unwieldy. */
-            uint64_t c = e->shared_wavefronts - e->shared_requests, w = e->shared_wavefronts, g = gcd64(c, w);
+            uint64_t c = sh.shared_wavefronts - sh.shared_requests, w = sh.shared_wavefronts, g = gcd64(c, w);
             int n = w / g <= 64
                 ? snprintf(t, sizeof t, "bank conflicts: %.1f wavefronts per shared request, %llu of every %llu "
                            "are conflicts; ", per, (unsigned long long)(c / g), (unsigned long long)(w / g))
@@ -100,7 +140,7 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
                            "conflicts; ", per, 100.0 * (double)c / (double)w);
             /* the lanes that ran it: a stride's degree depends on them */
             bank_advice(t + n, sizeof t - (size_t)n, per,
-                        e->warp_instructions ? (double)e->thread_instructions / (double)e->warp_instructions : lanes);
+                        sh.warp_instructions ? (double)sh.thread_instructions / (double)sh.warp_instructions : lanes);
             fail |= add(out, nout, l, "bank_conflicts", per, cyc, t);
         }
         if (e->warp_instructions) {
@@ -132,9 +172,15 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
         if (e->gmem_requests) {
             double per = (double)e->gmem_sectors / (double)e->gmem_requests;
             if (per > SECTORS_HIGH) {
-                snprintf(t, sizeof t, "uncoalesced: %.1f sectors per request (4 when 32 lanes read 32 neighbouring "
-                         "words); neighbouring lanes should touch neighbouring addresses: swap the index roles or "
-                         "stage through shared memory", per);
+                if (2 * e->local_requests > e->gmem_requests) /* mostly the lanes' stacks */
+                    snprintf(t, sizeof t, "uncoalesced: %.1f sectors per request, mostly to the lanes' stacks "
+                             "(local memory keeps word k of every lane together: 4 sectors when the lanes use one "
+                             "index); the lanes index a stack array differently: give them the same index or keep "
+                             "the array in shared memory", per);
+                else
+                    snprintf(t, sizeof t, "uncoalesced: %.1f sectors per request (4 when 32 lanes read 32 "
+                             "neighbouring words); neighbouring lanes should touch neighbouring addresses: swap the "
+                             "index roles or stage through shared memory", per);
                 fail |= add(out, nout, l, "uncoalesced", per, cyc, t);
             }
         }
@@ -148,6 +194,13 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
                      "spread them over several addresses", 100.0 * (double)lsb / (double)cyc,
                      l->top_producer_pc->producer_disasm);
             fail |= add(out, nout, l, "atomics", (double)lsb / (double)cyc, cyc, t);
+        } else if (cyc && (double)lsb >= WAIT_HIGH * (double)cyc && local_load(k, l->top_producer_pc)) {
+            snprintf(t, sizeof t, "local memory latency: %.1f%% of its warp-cycles wait for a load from the lanes' "
+                     "stacks (long_scoreboard, on %.40s): variables kept in memory (all at -O0, spills, arrays "
+                     "indexed at run time, registers saved around calls); build with -O1 or more, or keep such "
+                     "arrays small with constant indices",
+                     100.0 * (double)lsb / (double)cyc, l->top_producer_pc->producer_disasm);
+            fail |= add(out, nout, l, "local_memory", (double)lsb / (double)cyc, cyc, t);
         } else if (cyc && (double)lsb >= WAIT_HIGH * (double)cyc) {
             snprintf(t, sizeof t, "memory latency: %.1f%% of its warp-cycles wait for a global load's result "
                      "(long_scoreboard); put independent loads in flight together (unroll) or raise occupancy so "

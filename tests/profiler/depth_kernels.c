@@ -106,3 +106,57 @@ WS_KERNEL void atomic_wait(int *counter, int n)
     for (int i = 0; i < n; i++) acc += atomicAdd(counter, 1) & 1; /* MARK_ATOMIC_WAIT */
     counter[1 + threadIdx_x()] = acc;
 }
+
+/* A shared-memory histogram whose every lane adds to one bin: the atomics
+ * of a warp take turns (32 wavefronts per request), which is contention on
+ * one word, not a stride that padding would fix (the shared_atomics rule). */
+WS_KERNEL void shared_bin(int *out, int n)
+{
+    WS_SHARED int bins[32];
+    unsigned t = threadIdx_x();
+    if (t < 32) bins[t] = 0;
+    __syncthreads();
+    for (int k = 0; k < n; k++)
+        atomicAdd(&bins[(unsigned)k & 1u], 1);        /* MARK_SHARED_BIN */
+    __syncthreads();
+    if (t < 32) out[blockIdx_x() * 32 + t] = bins[t];
+}
+
+/* A loop whose iterations take the same number of cycles in every warp
+ * (20 with the default model): at fixed sampling points 2^N cycles apart a
+ * warp is seen at every 4th cycle of it only, and with four warps per core
+ * the FIFO's overflow rotation lines up with the schedule too. */
+WS_KERNEL void lockstep(int *out, int n)
+{
+    unsigned i = blockIdx_x() * blockDim_x() + threadIdx_x();
+    int a = (int)i;
+    for (int k = 0; k < n; k++) {
+        a = a * 1103515245 + 12345;                    /* MARK_LOCKSTEP */
+        a ^= a >> 7;
+    }
+    out[i] = a;
+}
+
+/* Thread 9 of block 1 fails an assert: the device stops the launch in the
+ * library's __assert_func, and the report must still say which assertion,
+ * at which line of the kernel. */
+#include <assert.h>
+WS_KERNEL void assert_one(int *out)
+{
+    unsigned t = threadIdx_x(), b = blockIdx_x();
+    assert(b != 1 || t != 9);                          /* MARK_ASSERT */
+    out[b * blockDim_x() + t] = (int)t;
+}
+
+/* An array indexed at run time lives on the lane's stack (local memory):
+ * the loop waits on stack loads, which unrolling or occupancy would not
+ * help as they help global loads (the local_memory rule). */
+WS_KERNEL void local_array(int *out, int n)
+{
+    int a[16];
+    unsigned t = threadIdx_x();
+    for (int k = 0; k < 16; k++) a[k] = k * (int)t + n;
+    int acc = 0;
+    for (int k = 0; k < n; k++) acc += a[((unsigned)k * 7u + t) & 15u]; /* MARK_LOCAL */
+    out[blockIdx_x() * blockDim_x() + t] = acc;
+}

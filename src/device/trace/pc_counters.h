@@ -4,7 +4,7 @@
  * For every instruction address of the launch's module: warp- and
  * thread-instructions issued, shared-memory requests and wavefronts (bank
  * conflicts are the extra wavefronts), global/local requests and their
- * 32-byte sectors, and the warp-cycles a warp spent with this instruction
+ * 32-byte sectors (and how many of the requests were local: lane stacks), and the warp-cycles a warp spent with this instruction
  * as its next one, per warp state. Summed over all addresses, plus the
  * `outside` entry, they equal the launch's counters (ws_last_launch_counters). */
 #ifndef WS_TRACE_PC_COUNTERS_H
@@ -18,6 +18,7 @@ typedef struct ws_pc_counter {
     uint64_t warp_instructions, thread_instructions;
     uint64_t shared_requests, shared_wavefronts;  /* bank conflicts = wavefronts - requests */
     uint64_t gmem_requests, gmem_sectors;
+    uint64_t local_requests;                       /* of gmem_requests: to the lanes' stacks */
     uint64_t stall_cycles[WS_STATE_COUNT];         /* warp-cycles at this PC, per state     */
 } ws_pc_counter;
 

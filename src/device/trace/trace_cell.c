@@ -33,6 +33,9 @@ ws_status ws_trace_configure(ws_device *dev, const ws_trace_config *cfg)
         return ws_set_error(dev, WS_ERR_INVALID_ARG, "trace cells: period_log2=%u: must be 0..40", cfg->period_log2);
     if (cfg->trigger != WS_TRACE_ON_CYCLES && cfg->event_count < 1)
         return ws_set_error(dev, WS_ERR_INVALID_ARG, "trace cells: event_count must be at least 1");
+    if (cfg->trigger == WS_TRACE_ON_CYCLES && cfg->dither > 1ull << cfg->period_log2)
+        return ws_set_error(dev, WS_ERR_INVALID_ARG, "trace cells: dither=%llu: must be at most the period (2^%u)",
+                            (unsigned long long)cfg->dither, cfg->period_log2);
     if (cfg->capacity < 1)
         return ws_set_error(dev, WS_ERR_INVALID_ARG, "trace cells: capacity must be at least 1 record");
     /* No queue drain here: the profiler programs the cells from inside the
@@ -81,6 +84,49 @@ void ws_trace_cells_free(ws_device *dev)
     dev->trace = NULL;
 }
 
+/* xorshift64*: a small deterministic generator, as a cell's LFSR would be. */
+static uint64_t next_random(uint64_t *s)
+{
+    uint64_t x = *s;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    *s = x;
+    return x * 0x2545f4914f6cdd1dull;
+}
+
+static uint64_t seed(uint64_t a, uint64_t b)
+{
+    uint64_t z = a * 0x9e3779b97f4a7c15ull + b + 0x632be59bd9b4e019ull;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    return z ? z : 1; /* (xorshift never leaves 0) */
+}
+
+/* A new offset every `hold` periods: at short periods an offset drawn for
+ * each one would make the gaps between samples, and so the FIFO's room
+ * (how many warps an overflowing sample keeps), depend on where in its
+ * period a sample falls; with one offset kept for 2 x FIFO_DEPTH cycles or
+ * more only the samples that change it see another gap. */
+static void draw_offset(struct ws_trace_cells *t)
+{
+    t->offset = next_random(&t->rng) % t->cfg.dither;
+    t->held = 0;
+}
+
+void ws_trace_dither_next(struct ws_trace_cells *t)
+{
+    t->base += t->mask + 1;
+    if (++t->held >= t->hold) draw_offset(t);
+    t->due = t->base + t->offset;
+}
+
+uint32_t ws_trace_dither_pick(struct ws_trace_cells *t, uint32_t core, uint32_t n)
+{
+    return (uint32_t)(next_random(&t->cell[core].rng) % n);
+}
+
 void ws_trace_launch_begin(ws_device *dev, uint64_t launch_id)
 {
     struct ws_trace_cells *t = dev->trace;
@@ -94,7 +140,16 @@ void ws_trace_launch_begin(ws_device *dev, uint64_t launch_id)
         t->cell[c].head = t->cell[c].count = 0;
         t->cell[c].events = 0;
         t->cell[c].rr = 0;
+        t->cell[c].rng = seed(t->cfg.phase, 1 + (uint64_t)c);
     }
+    /* cycles start at 0 with each launch; the offsets' generator restarts
+     * with one seed for every phase (passes: disjoint windows) */
+    t->base = (0 - t->cfg.phase) & t->mask;
+    t->rng = seed(0, 0);
+    t->hold = (uint32_t)((2 * WS_TRACE_FIFO_DEPTH + t->mask) / (t->mask + 1));
+    t->offset = 0;
+    if (t->cfg.dither > 1) draw_offset(t);
+    t->due = t->base + t->offset;
     t->armed = 1;
 }
 

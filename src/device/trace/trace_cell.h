@@ -31,9 +31,22 @@ typedef struct ws_trace_config {
     int enabled;
     ws_trace_trigger trigger;
     uint32_t period_log2;       /* WS_TRACE_ON_CYCLES: sample when
-                                   ((cycle + phase) & (2^N - 1)) == 0        */
+                                   ((cycle + phase) & (2^N - 1)) == 0
+                                   (see dither)                             */
     uint32_t event_count;       /* K for event triggers (>= 1)              */
     uint64_t phase;             /* shifts the sampling points (replay passes) */
+    /* Dithered sampling, dither = D >= 1 (at most 2^N): WS_TRACE_ON_CYCLES
+     * takes the sample of each period at a pseudo-random cycle of the D
+     * cycles that start at the fixed point above (D = 1: at the point), and
+     * a FIFO overflow starts its round-robin at a pseudo-random resident
+     * warp. The offsets come from the cells' generator, restarted at each
+     * launch with one seed whatever the phase: replay passes whose phases
+     * are D or more apart sample disjoint windows of each period. So a loop
+     * whose period shares a factor with 2^N cannot line up with the
+     * sampling points (fixed points every 2^N cycles see a 20-cycle loop at
+     * every 4th of its cycles only), nor with the overflow's rotation. Same
+     * configuration, same records. 0: the fixed rule, plain rotation. */
+    uint64_t dither;
     ws_trace_mode mode;
     /* Filters. */
     uint64_t core_mask;         /* bit c: sample core c (cores >= 64: all)  */

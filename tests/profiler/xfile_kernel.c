@@ -1,0 +1,16 @@
+/* A kernel whose loop waits on a load in another source file of its
+ * module (xfile_load.c): the report must name that file, not a bare line
+ * number that points into this one (check_depth.sh, case xfile). Keep one
+ * marker per line. */
+#include <warpscope/kernel.h>
+
+int fetch(const int *p, unsigned i);
+
+WS_KERNEL void xfile(const int *in, int *out, int n)
+{
+    unsigned i = blockIdx_x() * blockDim_x() + threadIdx_x();
+    int acc = 0;
+    for (int k = 0; k < n; k++)
+        acc += fetch(in, (i * 33u + (unsigned)k) & 255u) * 3; /* MARK_XUSE */
+    out[i] = acc;
+}
