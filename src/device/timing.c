@@ -669,6 +669,7 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
     T->tc = tc;
     T->parallel_from = NEVER;
     T->fault_core = UINT32_MAX; /* a fault inside a cycle: its core (cores below it finished the cycle) */
+    dev->now_cycle = 0; /* the first placements are at cycle 0, not the last launch's end (event times) */
     ws_dispatch_blocks(dev);
     adopt_new_warps(dev, T, t);
     /* The cores on several host threads when nothing samples or counts per

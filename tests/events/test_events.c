@@ -425,6 +425,61 @@ static void check_machines(const char *module)
     ws_device_close(dev);
 }
 
+/* Timing mode, two launches: every event of both is in the trace, in time
+ * order. The second launch's first dispatches were stamped with the first
+ * launch's last cycle added twice, the events after them went back in
+ * time, and the formatter dropped them all ("did not fit the buffer"). */
+static void check_timing_launches(const char *module)
+{
+    ws_config cfg;
+    ws_config_default(&cfg);
+    cfg.mode = WS_MODE_TIMING;
+    ws_device *dev;
+    ws_module *m;
+    ws_kernel *k;
+    ws_addr out = 0, counter = 0;
+    CHECK(ws_device_open(&cfg, &dev) == WS_OK);
+    ws_event_config ec = { .capacity = 1 << 20 };
+    ec.mask[WS_EV_WD] = 0xFFFF;
+    ec.mask[WS_EV_CP] = 0xFFFF;
+    CHECK(ws_events_configure(dev, &ec) == WS_OK);
+    CHECK(ws_module_load_file(dev, module, &m) == WS_OK);
+    CHECK(ws_kernel_get(m, "staged", &k) == WS_OK);
+    CHECK(ws_malloc(dev, BLOCKS * THREADS * 4, &out) == WS_OK);
+    CHECK(ws_malloc(dev, 4, &counter) == WS_OK);
+    ws_launch_stats ls[2];
+    for (int i = 0; i < 2; i++) {
+        CHECK(launch_staged(dev, k, out, counter) == WS_OK);
+        CHECK(ws_last_launch_stats(dev, &ls[i]) == WS_OK);
+    }
+    uint8_t *bytes;
+    size_t size, n = 0;
+    uint64_t nev, dropped = 1;
+    ws_event *ev = NULL;
+    char err[256];
+    CHECK(ws_events_read(dev, &bytes, &size, &nev, &dropped) == WS_OK);
+    CHECK_EQ_U(dropped, 0);
+    CHECK(ws_events_decode(bytes, size, &ev, &n, err, sizeof err) == WS_OK);
+    uint32_t disp = 0, ret = 0, done = 0;
+    int ordered = 1;
+    uint64_t first_dispatch2 = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i && ev[i].time < ev[i - 1].time) ordered = 0;
+        if (ev[i].source == WS_EV_WD && ev[i].id == WS_EV_WD_DISPATCH && ++disp == BLOCKS + 1) first_dispatch2 = ev[i].time;
+        ret += ev[i].source == WS_EV_WD && ev[i].id == WS_EV_WD_RETIRE;
+        done += ev[i].source == WS_EV_CP && ev[i].id == WS_EV_CP_DONE && ev[i].data == 3;
+    }
+    CHECK(ordered);
+    CHECK_EQ_U(disp, 2 * BLOCKS);
+    CHECK_EQ_U(ret, 2 * BLOCKS);
+    CHECK_EQ_U(done, 2);
+    CHECK_EQ_U(first_dispatch2, ls[0].cycles); /* the second launch starts where the first ended */
+    CHECK(n > 0 && ev[n - 1].time == ls[0].cycles + ls[1].cycles);
+    free(ev);
+    free(bytes);
+    ws_device_close(dev);
+}
+
 /* decode(encode(x)) == x on trace files: the decoded events encode back
  * to the same bits. */
 static int roundtrip_files(int n, char **files)
@@ -480,5 +535,6 @@ int main(int argc, char **argv)
     check_machines(argv[1]);
     check_wd_halt(argv[1]);
     check_cp_halt(argv[1]);
+    check_timing_launches(argv[1]);
     return TEST_SUMMARY();
 }
