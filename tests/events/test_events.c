@@ -425,6 +425,44 @@ static void check_machines(const char *module)
     ws_device_close(dev);
 }
 
+/* A `for>T` step times every matching event, not only the first: block
+ * 1's two barrier waits (a deadlock) begin while block 0's wait, which
+ * ends, is being timed. Only block 1's waits outlive the launch; the
+ * machine (count; rearm) counts both. It counted none: while it timed
+ * block 0's wait it looked at no other. */
+static void check_lasting_overlap(const char *module, ws_exec_mode mode)
+{
+    ws_config cfg;
+    ws_config_default(&cfg);
+    cfg.mode = mode;
+    ws_device *dev;
+    ws_module *m;
+    ws_kernel *k;
+    ws_addr out = 0;
+    CHECK(ws_device_open(&cfg, &dev) == WS_OK);
+    ws_event_config ec = { .capacity = 0 };
+    CHECK(ws_events_configure(dev, &ec) == WS_OK);
+    CHECK(ws_module_load_file(dev, module, &m) == WS_OK);
+    CHECK(ws_kernel_get(m, "late_deadlock", &k) == WS_OK);
+    CHECK(ws_malloc(dev, 128 * 4, &out) == WS_OK);
+    CHECK(ws_memset(dev, out, 0, 128 * 4) == WS_OK);
+    ws_machine_program p = { .enabled = 1, .nwatch = 1, .nactions = 2 };
+    p.watch[0] = on(WS_EV_SCHED, WS_EV_SCHED_BARRIER_WAIT, WS_MATCH_ANY, 0, 1);
+    p.watch[0].lasting = mode == WS_MODE_TIMING ? 100000 : 1000; /* block 0's wait lasts less */
+    p.actions[0].kind = WS_ACT_COUNT;
+    p.actions[1].kind = WS_ACT_REARM;
+    CHECK(ws_events_machine(dev, 0, &p) == WS_OK);
+    ws_arg args[] = { WS_ARG_PTR(out), WS_ARG_I32(100) };
+    ws_status st = ws_launch(dev, k, (ws_dim3){ 2, 1, 1 }, (ws_dim3){ 64, 1, 1 }, 0, args, 2);
+    if (st == WS_OK) st = ws_synchronize(dev);
+    CHECK(st == WS_ERR_DEADLOCK);
+    ws_machine_status ms;
+    CHECK(ws_events_machine_status(dev, 0, &ms) == WS_OK);
+    CHECK_EQ_U(ms.counter, 2);
+    CHECK_EQ_U(ms.last.data >> 16, 1); /* block 1's */
+    ws_device_close(dev);
+}
+
 /* Timing mode, two launches: every event of both is in the trace, in time
  * order. The second launch's first dispatches were stamped with the first
  * launch's last cycle added twice, the events after them went back in
@@ -535,6 +573,8 @@ int main(int argc, char **argv)
     check_machines(argv[1]);
     check_wd_halt(argv[1]);
     check_cp_halt(argv[1]);
+    check_lasting_overlap(argv[1], WS_MODE_FUNCTIONAL);
+    check_lasting_overlap(argv[1], WS_MODE_TIMING);
     check_timing_launches(argv[1]);
     return TEST_SUMMARY();
 }

@@ -78,8 +78,7 @@ static void load_machines_locked(ws_debug *d)
     if (!dev->events && ws_ev_create(dev)) return; /* out of memory: they stay queued */
     struct ws_events *ev = dev->events;
     if (d->machine_clear) {
-        memset(ev->machine, 0, sizeof ev->machine);
-        ev->nmachines = 0;
+        ws_ev_clear_machines(dev);
         d->machine_clear = 0;
     }
     for (uint32_t q = 0; q < d->nmachine_q; q++) {

@@ -107,17 +107,47 @@ static int ends(const ws_event *s, const ws_event *e)
     return 0;
 }
 
-/* The current step completed on event e: the next step, or the actions. */
+/* The current step completed on event e: the next step, or the actions.
+ * The events a `lasting` step was timing are dropped unless the machine
+ * waits on that same step again (a one-step machine re-armed: the waits
+ * still going may last too). */
 static void step_done(ws_device *dev, uint32_t i, ws_machine *m, const ws_event *e)
 {
+    const uint32_t step = m->st.step;
+    const ws_event done = *e; /* (e may point into m->timed) */
     m->hits = 0;
-    m->pending = 0;
-    m->t_prev = e->time;
-    if (++m->st.step < m->p.nwatch) return;
+    m->t_prev = done.time;
+    if (++m->st.step < m->p.nwatch) {
+        m->ntimed = 0;
+        return;
+    }
     m->st.step = 0;
     m->st.fired++;
-    m->st.last = *e;
-    act(dev, i, m, e);
+    m->st.last = done;
+    act(dev, i, m, &done);
+    if (!m->st.enabled || m->st.step != step) m->ntimed = 0;
+}
+
+/* Time event e (a `lasting` step matched it); out of host memory, it is
+ * not timed. */
+static void time_event(ws_machine *m, const ws_event *e)
+{
+    if (m->ntimed == m->timed_cap) {
+        uint32_t cap = m->timed_cap ? 2 * m->timed_cap : 16;
+        ws_event *t = realloc(m->timed, cap * sizeof *t);
+        if (!t) return;
+        m->timed = t;
+        m->timed_cap = cap;
+    }
+    m->timed[m->ntimed++] = *e;
+}
+
+/* The oldest timed event completed its step (it lasted long enough). */
+static void timed_done(ws_device *dev, uint32_t i, ws_machine *m)
+{
+    const ws_event oldest = m->timed[0];
+    memmove(m->timed, m->timed + 1, --m->ntimed * sizeof *m->timed);
+    step_done(dev, i, m, &oldest);
 }
 
 void ws_ev_machines(ws_device *dev, const ws_event *e)
@@ -126,23 +156,27 @@ void ws_ev_machines(ws_device *dev, const ws_event *e)
     for (uint32_t i = 0; i < ev->nmachines; i++) {
         ws_machine *m = &ev->machine[i];
         if (!m->st.enabled || !m->p.nwatch) continue;
-        const ws_watch *w = &m->p.watch[m->st.step];
-        if (m->pending) { /* timing an event: does it end, or last long enough? */
-            if (ends(&m->started, e)) m->pending = 0;
-            else if (e->time - m->started.time >= w->lasting) step_done(dev, i, m, &m->started);
-            continue;
+        if (m->ntimed) { /* timing events: which end now, and has the oldest lasted long enough? */
+            const ws_watch *w = &m->p.watch[m->st.step];
+            uint32_t k = 0;
+            for (uint32_t j = 0; j < m->ntimed; j++)
+                if (!ends(&m->timed[j], e)) m->timed[k++] = m->timed[j];
+            m->ntimed = k;
+            while (m->ntimed && m->st.enabled && e->time - m->timed[0].time >= w->lasting) timed_done(dev, i, m);
+            if (!m->st.enabled) continue;
         }
-        if (m->st.step && w->window && e->time - m->t_prev > w->window) { /* too late: start over */
-            m->st.step = 0;
+        const ws_watch *w = &m->p.watch[m->st.step];
+        if (m->st.step && w->window && e->time - m->t_prev > w->window) {
+            if (m->ntimed) continue; /* too late for new ones; those started in time go on */
+            m->st.step = 0; /* too late: start over */
             m->hits = 0;
             w = &m->p.watch[0];
         }
         if (!matches(w, e)) continue;
         if (++m->hits < (w->repeat ? w->repeat : 1)) continue;
-        if (w->lasting) { /* start timing it */
+        if (w->lasting) { /* time it (with any others still going) */
             m->hits = 0;
-            m->pending = 1;
-            m->started = *e;
+            time_event(m, e);
             continue;
         }
         step_done(dev, i, m, e);
@@ -154,8 +188,8 @@ void ws_ev_machines_launch_end(ws_device *dev)
     struct ws_events *ev = dev->events;
     for (uint32_t i = 0; ev && i < ev->nmachines; i++) {
         ws_machine *m = &ev->machine[i];
-        if (m->st.enabled && m->pending) step_done(dev, i, m, &m->started);
-        m->pending = 0;
+        while (m->st.enabled && m->ntimed) timed_done(dev, i, m);
+        m->ntimed = 0;
     }
 }
 
