@@ -463,6 +463,38 @@ static void check_lasting_overlap(const char *module, ws_exec_mode mode)
     ws_device_close(dev);
 }
 
+/* A machine that another enables starts watching with the next event,
+ * whatever the two machines' numbers: after block 2's dispatch, the next
+ * dispatch is block 3's. The machine numbered after the enabling one saw
+ * block 2's dispatch itself; the one numbered before it saw block 3's. */
+static void check_enable_order(const char *module)
+{
+    for (unsigned first = 0; first < 2; first++) {
+        ws_device *dev;
+        ws_kernel *k;
+        ws_addr out, counter;
+        CHECK(open_machine_dev(module, &dev, &k, &out, &counter) == WS_OK);
+        unsigned chained = 1 - first;
+        ws_machine_program a = { .enabled = 1, .nwatch = 1, .nactions = 1 };
+        a.watch[0] = on(WS_EV_WD, WS_EV_WD_DISPATCH, WS_MATCH_EQ, 2, 1);
+        a.actions[0].kind = WS_ACT_ENABLE;
+        a.actions[0].arg = chained;
+        ws_machine_program b = { .enabled = 0, .nwatch = 1, .nactions = 1 };
+        b.watch[0] = on(WS_EV_WD, WS_EV_WD_DISPATCH, WS_MATCH_ANY, 0, 1);
+        b.actions[0].kind = WS_ACT_COUNT;
+        CHECK(ws_events_machine(dev, first, &a) == WS_OK);
+        CHECK(ws_events_machine(dev, chained, &b) == WS_OK);
+        CHECK(ws_memset(dev, counter, 0, 4) == WS_OK);
+        CHECK(launch_staged(dev, k, out, counter) == WS_OK);
+        ws_machine_status ms;
+        CHECK(ws_events_machine_status(dev, chained, &ms) == WS_OK);
+        CHECK_EQ_U(ms.fired, 1);
+        CHECK_EQ_U(ms.last.data, 3);
+        CHECK(ms.done && !ms.enabled);
+        ws_device_close(dev);
+    }
+}
+
 /* Timing mode, two launches: every event of both is in the trace, in time
  * order. The second launch's first dispatches were stamped with the first
  * launch's last cycle added twice, the events after them went back in
@@ -575,6 +607,7 @@ int main(int argc, char **argv)
     check_cp_halt(argv[1]);
     check_lasting_overlap(argv[1], WS_MODE_FUNCTIONAL);
     check_lasting_overlap(argv[1], WS_MODE_TIMING);
+    check_enable_order(argv[1]);
     check_timing_launches(argv[1]);
     return TEST_SUMMARY();
 }

@@ -59,7 +59,10 @@ static void act(ws_device *dev, unsigned index, ws_machine *m, const ws_event *e
         case WS_ACT_COUNT: m->st.counter++; break;
         case WS_ACT_REARM: rearm = 1; break;
         case WS_ACT_ENABLE:
-            if (arg < WS_EV_MACHINES) ev->machine[arg].st.enabled = 1;
+            if (arg < WS_EV_MACHINES) {
+                ev->machine[arg].st.enabled = 1;
+                ev->machine[arg].st.done = 0;
+            }
             break;
         case WS_ACT_CALLBACK:
             if (ev->callback) ev->callback(ev->callback_user, index, e);
@@ -153,9 +156,14 @@ static void timed_done(ws_device *dev, uint32_t i, ws_machine *m)
 void ws_ev_machines(ws_device *dev, const ws_event *e)
 {
     struct ws_events *ev = dev->events;
+    /* A machine another enables on this event starts with the next one,
+     * whichever their numbers (a machine numbered after the one that
+     * enabled it saw the enabling event itself, one before it did not). */
+    uint32_t live = 0;
+    for (uint32_t i = 0; i < ev->nmachines; i++) live |= (uint32_t)(ev->machine[i].st.enabled != 0) << i;
     for (uint32_t i = 0; i < ev->nmachines; i++) {
         ws_machine *m = &ev->machine[i];
-        if (!m->st.enabled || !m->p.nwatch) continue;
+        if (!(live >> i & 1) || !m->st.enabled || !m->p.nwatch) continue;
         if (m->ntimed) { /* timing events: which end now, and has the oldest lasted long enough? */
             const ws_watch *w = &m->p.watch[m->st.step];
             uint32_t k = 0;
