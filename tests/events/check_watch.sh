@@ -135,6 +135,16 @@ if mknod "$work/null" c 1 3 2> /dev/null; then
     [[ -c "$work/null" && "$out" == *"wd.dispatch                     128"* ]] && ok || bad "-o to a device: $(ls -l "$work/null") $out"
     rm -f "$work/null"
 fi
+# a buffer that fills: the run warns with the count (once), and the file
+# says so when it is read later (it read as a whole trace, without a word)
+out=$("$ws" watch --capacity 64 -o "$work/full.wsev" -- "$ex/reduction/reduction" 2>&1)
+[[ $? = 0 && $(grep -c "events did not fit the 64-byte trace buffer" <<< "$out") = 1 && "$out" != *"buffer filled"* ]] &&
+    ok || bad "a full buffer's run: $out"
+out=$("$ws" watch --read "$work/full.wsev" 2>&1 > /dev/null); rc=$?
+[[ $rc = 0 && "$out" =~ "full.wsev: the trace buffer filled after "[0-9]+" events: the events after them were dropped" ]] &&
+    ok || bad "reading a full buffer's trace (rc $rc): $out"
+out=$("$ws" watch --read "$work/r.wsev" 2>&1 > /dev/null)
+[[ -z "$out" ]] && ok || bad "reading a whole trace warns: $out"
 # a program with two devices: both traces are kept (the second device's
 # replaced the first's), each named when printed
 if [ -n "$two_app" ]; then

@@ -35,10 +35,10 @@ uint8_t *ws_ev_blob(const ws_device *dev, size_t *size)
     size_t n = (size_t)((w->bits + 7) / 8);
     uint8_t *b = malloc(WS_EV_HEADER + n + 1);
     if (!b) return NULL;
-    uint16_t version = WS_EV_VERSION, reserved = 0;
+    uint16_t version = WS_EV_VERSION, flags = w->dropped ? WS_EV_FLAG_DROPPED : 0;
     memcpy(b, "WSEV", 4);
     memcpy(b + 4, &version, 2);
-    memcpy(b + 6, &reserved, 2);
+    memcpy(b + 6, &flags, 2);
     memcpy(b + 8, &w->events, 8);
     memcpy(b + 16, &w->bits, 8);
     if (n) memcpy(b + WS_EV_HEADER, ws_mem_global_ptr(&dev->mem, dev->events->buf_addr), n);
