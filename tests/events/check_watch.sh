@@ -100,6 +100,15 @@ refused "'within=18446744073709551616': expected" --on 'wd.dispatch' --then 'wd.
     --do print -- /bin/echo RAN
 refused "'data=2': data is given twice in one step" --on 'wd.dispatch data=1 data=2' --do print -- /bin/echo RAN
 refused "'core!=1': only data takes !=" --on 'wd.dispatch core!=1' --do print -- /bin/echo RAN
+# steps no event can meet, or with conditions that do not apply: refused
+# (they were taken, and the machine never fired), and 'unknown' is no event
+refused "'unknown' is not an event" --on 'unknown' --do print -- /bin/echo RAN
+refused "data=0x12 has bits outside mask=0xf0: no event can match" --on 'wd.dispatch mask=0xf0 data=0x12' --do print -- /bin/echo RAN
+refused "data under mask=0xff is at most 0xff" --on 'wd.dispatch data=0x100..0x200 mask=0xff' --do print -- /bin/echo RAN
+refused "mask=0x3 applies to data" --on 'wd.dispatch' --then 'wd.retire mask=3' --do print -- /bin/echo RAN
+refused "'mask=0': expected a number from 1" --on 'wd.dispatch data=0 mask=0' --do print -- /bin/echo RAN
+refused "within=5: within times a step from the one before it" --on 'wd.dispatch within=5' --do print -- /bin/echo RAN
+refused "'then' needs an event" --on 'wd.dispatch then' --do print -- /bin/echo RAN
 refused "--on needs an event" --on '' --do print -- /bin/echo RAN
 refused "--do needs an action" --on 'wd.dispatch' --do ' ' -- /bin/echo RAN
 refused "'+' names no event or source" --events + -- /bin/echo RAN
