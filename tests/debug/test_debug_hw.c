@@ -1044,6 +1044,57 @@ static void test_machine_registers(void)
     resume_compute_to_end(&s, out, -1, 0);
 }
 
+/* Stage and load one machine program through the EV* registers; the
+ * EVCTL status read back. */
+static uint32_t load_machine_dmi(ws_debug *d, const ws_machine_program *p)
+{
+    uint32_t words[128], n = ws_debug_machine_words(p, words, 128);
+    dmw(d, 0, WS_DM_EVCTL, 4);
+    dmw(d, 0, WS_DM_EVSEL, 0);
+    for (uint32_t i = 0; i < n; i++) dmw(d, 0, WS_DM_EVDATA, words[i]);
+    dmw(d, 0, WS_DM_EVCTL, 1);
+    return dmr(d, 0, WS_DM_EVCTL);
+}
+
+/* ---- a machine that has fired is free again: eight machines loaded, one
+ * fires (halt), a ninth loaded at that stop takes its place and fires.
+ * The ninth was dropped without a word (the load said it was accepted):
+ * a debugger that loads a machine at each stop lost every one after the
+ * eighth ---- */
+static void test_machine_reuse(void)
+{
+    dbg_session s;
+    ws_addr out;
+    if (compute_open(&s, WS_DBG_TOPO_BROADCAST, &out)) { CHECK(0); return; }
+    ws_debug *d = s.d;
+    ws_machine_program p = { .enabled = 1, .nwatch = 1, .nactions = 1 };
+    p.watch[0] = (ws_watch){ .source = WS_EV_WD, .id = WS_EV_WD_DISPATCH, .core = WS_EV_ANY_CORE,
+                             .match = WS_MATCH_EQ, .value = 1, .repeat = 1 };
+    p.actions[0].kind = WS_ACT_HALT;
+    CHECK_EQ_U(load_machine_dmi(d, &p), 1u << 8);
+    for (uint32_t i = 1; i < WS_EV_MACHINES; i++) { /* seven that never fire */
+        p.watch[0].value = 1000 + i;
+        CHECK_EQ_U(load_machine_dmi(d, &p) & 1, 0);
+    }
+    compute_start(&s, out);
+    ws_dbg_event ev;
+    char why[256];
+    CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
+    CHECK(ws_debug_stop_reason(d, why, sizeof why) == WS_OK);
+    CHECK_STR_CONTAINS(why, "debug machine 0 fired on wd.dispatch");
+    /* the ninth: halt when the first block retires (the other's warp is
+     * still there to halt; which block retires first depends on where the
+     * device's round was when the resume came) */
+    p.watch[0] = (ws_watch){ .source = WS_EV_WD, .id = WS_EV_WD_RETIRE, .core = WS_EV_ANY_CORE,
+                             .match = WS_MATCH_ANY, .repeat = 1 };
+    CHECK_EQ_U(load_machine_dmi(d, &p), 1u << 8);
+    resume_all(d);
+    CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
+    CHECK(ws_debug_stop_reason(d, why, sizeof why) == WS_OK);
+    CHECK_STR_CONTAINS(why, "debug machine 0 fired on wd.retire");
+    resume_compute_to_end(&s, out, -1, 0);
+}
+
 /* ---- halt chosen cores only (non-stop): core 1's warp halts, core 0's
  * finishes ---- */
 static void test_machine_halt_cores(void)
@@ -1115,6 +1166,7 @@ int main(int argc, char **argv)
     else if (!strcmp(t, "watchdog_halted")) test_watchdog_halted();
     else if (!strcmp(t, "machine_registers")) test_machine_registers();
     else if (!strcmp(t, "machine_halt_cores")) test_machine_halt_cores();
+    else if (!strcmp(t, "machine_reuse")) test_machine_reuse();
     else { fprintf(stderr, "unknown case %s\n", t); return 2; }
     return TEST_SUMMARY();
 }

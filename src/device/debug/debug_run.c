@@ -81,13 +81,19 @@ static void load_machines_locked(ws_debug *d)
         ws_ev_clear_machines(dev);
         d->machine_clear = 0;
     }
-    for (uint32_t q = 0; q < d->nmachine_q; q++) {
+    /* A free machine: never loaded, or done (it fired and was not re-armed).
+     * While all eight are armed, the rest stay queued until one is free
+     * (they were dropped: loaded, a tool was told, and never ran). */
+    uint32_t q = 0;
+    for (; q < d->nmachine_q; q++) {
         uint32_t i = 0;
-        while (i < WS_EV_MACHINES && ev->machine[i].p.nwatch) i++;
+        while (i < WS_EV_MACHINES && ev->machine[i].p.nwatch && !(ev->machine[i].st.done && !ev->machine[i].st.enabled))
+            i++;
         if (i == WS_EV_MACHINES) break;
         ws_ev_load_machine(dev, i, &d->machine_q[q]);
     }
-    d->nmachine_q = 0;
+    memmove(d->machine_q, d->machine_q + q, (d->nmachine_q - q) * sizeof *d->machine_q);
+    d->nmachine_q -= q;
 }
 
 static int service_locked(ws_debug *d)
