@@ -144,6 +144,18 @@ if mknod "$work/null" c 1 3 2> /dev/null; then
     [[ -c "$work/null" && "$out" == *"wd.dispatch                     128"* ]] && ok || bad "-o to a device: $(ls -l "$work/null") $out"
     rm -f "$work/null"
 fi
+# the environment without the command: WARPSCOPE_WATCH_MACHINES alone arms
+# its machines (it was ignored without a word), a watcher without out=
+# writes nothing and says nothing ("cannot write (no out=)"), an empty
+# out= is refused
+out=$(WARPSCOPE_WATCH_MACHINES='wd.dispatch data=3 do print; stop' "$ex/reduction/reduction" 2>&1); rc=$?
+[[ $rc = 1 && "$out" == *"[watch] machine 0: wd.dispatch core 1 data 0x00000003"* && "$out" == *"stopped by a debug machine"* ]] &&
+    ok || bad "WARPSCOPE_WATCH_MACHINES alone (rc $rc): $out"
+out=$(WARPSCOPE_WATCH=events=wd WARPSCOPE_WATCH_MACHINES='wd.dispatch data=3 do print' "$ex/reduction/reduction" 2>&1); rc=$?
+[[ $rc = 0 && "$out" == *"[watch] machine 0: wd.dispatch core 1 data 0x00000003"* && "$out" != *"cannot write"* ]] &&
+    ok || bad "WARPSCOPE_WATCH without out= (rc $rc): $out"
+out=$(WARPSCOPE_WATCH=out= "$ex/reduction/reduction" 2>&1); rc=$?
+[[ $rc != 0 && "$out" == *"WARPSCOPE_WATCH: out=: expected a file name"* ]] && ok || bad "WARPSCOPE_WATCH=out= (rc $rc): $out"
 # a buffer that fills: the run warns with the count (once), and the file
 # says so when it is read later (it read as a whole trace, without a word)
 out=$("$ws" watch --capacity 64 -o "$work/full.wsev" -- "$ex/reduction/reduction" 2>&1)
