@@ -281,6 +281,39 @@ static void check_wd_halt(const char *module)
     CHECK_EQ_U(dispatched(dev, &mask), 3);
     CHECK_EQ_U(mask, 0x7);
     ws_device_close(dev);
+
+    /* Two cores: after the step places block 2, core 1's slot is free and
+     * the halted distributor leaves it so. That is no wd.stall ("blocks
+     * wait and no core has a free slot"): the only one is at the start,
+     * when both slots are taken. A second came, as if for lack of room. */
+    machine_cores = 2;
+    CHECK(open_machine_dev(module, &dev, &k, &out, &counter) == WS_OK);
+    ws_event_config wd_all = { .capacity = 1 << 16 };
+    wd_all.mask[WS_EV_WD] = 0xFFFF;
+    CHECK(ws_events_configure(dev, &wd_all) == WS_OK);
+    CHECK(ws_events_machine(dev, 0, &h) == WS_OK);
+    s.watch[0].value = 0;
+    CHECK(ws_events_machine(dev, 1, &s) == WS_OK);
+    CHECK(launch_staged(dev, k, out, counter) == WS_ERR_STOPPED);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "3 of 6 blocks not placed");
+    uint8_t *bytes;
+    size_t size, n;
+    uint64_t nev, dropped;
+    ws_event *ev;
+    char err[256];
+    uint32_t stalls = 0;
+    CHECK(ws_events_read(dev, &bytes, &size, &nev, &dropped) == WS_OK);
+    CHECK(ws_events_decode(bytes, size, &ev, &n, err, sizeof err) == WS_OK);
+    for (size_t i = 0; i < n; i++)
+        if (ev[i].source == WS_EV_WD && ev[i].id == WS_EV_WD_STALL) {
+            stalls++;
+            CHECK_EQ_U(ev[i].time, 0);
+            CHECK_EQ_U(ev[i].data, 1u << 30 | 4); /* warp slots; blocks 2-5 wait */
+        }
+    CHECK_EQ_U(stalls, 1);
+    free(ev);
+    free(bytes);
+    ws_device_close(dev);
     machine_cores = 4;
 }
 
