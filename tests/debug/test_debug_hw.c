@@ -1095,6 +1095,41 @@ static void test_machine_reuse(void)
     resume_compute_to_end(&s, out, -1, 0);
 }
 
+/* ---- a machine's halt on the launch's last event (the second block's
+ * retire): no warp is left to halt it, so the launch stops with the
+ * machine's reason, as with no debugger; the next launch runs as usual.
+ * The halt was kept pending without a word: the launch succeeded, and
+ * the first warp of the next launch halted for it ---- */
+static void test_machine_last_halt(void)
+{
+    dbg_session s;
+    ws_addr out;
+    if (compute_open(&s, WS_DBG_TOPO_BROADCAST, &out)) { CHECK(0); return; }
+    ws_debug *d = s.d;
+    ws_machine_program p = { .enabled = 1, .nwatch = 1, .nactions = 1 };
+    p.watch[0] = (ws_watch){ .source = WS_EV_WD, .id = WS_EV_WD_RETIRE, .core = WS_EV_ANY_CORE,
+                             .match = WS_MATCH_ANY, .repeat = 2 };
+    p.actions[0].kind = WS_ACT_HALT;
+    CHECK_EQ_U(load_machine_dmi(d, &p), 1u << 8);
+    compute_start(&s, out);
+    CHECK_EQ_U(app_join(&s.a), WS_ERR_STOPPED);
+    CHECK_STR_CONTAINS(ws_last_error(s.dev), "debug machine 0 fired on wd.retire");
+    CHECK_STR_CONTAINS(ws_last_error(s.dev), "none was left to halt");
+    check_compute_out(s.dev, out, -1, 0); /* every block had finished */
+    /* the next launch: no halt, it ends by itself */
+    ws_dbg_event ev;
+    while (ws_debug_wait_event(d, 50, &ev) == WS_OK) { /* the first launch's events */
+    }
+    compute_start(&s, out);
+    int halted = 0, ended = 0;
+    while (!ended && !halted && ws_debug_wait_event(d, 10000, &ev) == WS_OK) {
+        halted = ev.kind == WS_DBG_EV_HALT;
+        ended = ev.kind == WS_DBG_EV_LAUNCH_END;
+    }
+    CHECK(ended && !halted);
+    resume_compute_to_end(&s, out, -1, 0);
+}
+
 /* ---- halt chosen cores only (non-stop): core 1's warp halts, core 0's
  * finishes ---- */
 static void test_machine_halt_cores(void)
@@ -1167,6 +1202,7 @@ int main(int argc, char **argv)
     else if (!strcmp(t, "machine_registers")) test_machine_registers();
     else if (!strcmp(t, "machine_halt_cores")) test_machine_halt_cores();
     else if (!strcmp(t, "machine_reuse")) test_machine_reuse();
+    else if (!strcmp(t, "machine_last_halt")) test_machine_last_halt();
     else { fprintf(stderr, "unknown case %s\n", t); return 2; }
     return TEST_SUMMARY();
 }

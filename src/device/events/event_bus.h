@@ -74,6 +74,13 @@ int ws_ev_wd_stopped(ws_device *dev);
  * `lasting` step still timing an event completes — the wait outlives it. */
 void ws_ev_machines_launch_end(ws_device *dev);
 
+/* A machine's halt that no warp took before the launch's blocks were all
+ * done (it fired on the last of them, a last retire): nothing is left to
+ * halt, so it stops the launch as with no debugger (dev->fault says why,
+ * unless a fault came first); returns 1 then. It was left pending, and
+ * halted the first warp of the next launch, or nothing. */
+int ws_ev_halt_unclaimed(ws_device *dev);
+
 /* A launch ended: its clock (issue counter or cycles) moves the base on. */
 void ws_ev_launch_end(ws_device *dev, uint64_t launch_time);
 /* A bus with no trace (for machines loaded through the debug bus).

@@ -201,6 +201,19 @@ void ws_ev_machines_launch_end(ws_device *dev)
     }
 }
 
+int ws_ev_halt_unclaimed(ws_device *dev)
+{
+    struct ws_events *ev = dev->events;
+    if (!ev || !ev->halt_pending) return 0;
+    ev->halt_pending = 0;
+    if (dev->fault.kind != FAULT_NONE) return 0;
+    ev->stop = 1;
+    dev->fault.kind = FAULT_MACHINE;
+    snprintf(dev->fault.detail, sizeof dev->fault.detail, "%s; the launch's last warp had finished: none was "
+             "left to halt", ev->reason);
+    return 1;
+}
+
 int ws_ev_wd_stopped(ws_device *dev)
 {
     struct ws_events *ev = dev->events;
