@@ -1130,6 +1130,53 @@ static void test_machine_last_halt(void)
     resume_compute_to_end(&s, out, -1, 0);
 }
 
+/* ---- a warp halted by the debugger is no deadlock for a for>T step: warp
+ * 0 waits at with_bar's barrier while warp 1, halted (all-stop) before it,
+ * waits for the tool. Nothing can issue, yet the wait will end when the
+ * tool resumes warp 1: a `sched.barrier_wait for>1000000` machine does not
+ * fire. It fired (count 1), as if the launch had deadlocked, and with
+ * `do halt` stopped gdb again right after a breakpoint ---- */
+static void test_machine_lasting_halted(void)
+{
+    dbg_session s;
+    ws_addr out;
+    if (with_bar_open(&s, &out)) { CHECK(0); return; }
+    ws_debug *d = s.d;
+    ws_event_config ec = { .capacity = 0 };
+    CHECK(ws_events_configure(s.dev, &ec) == WS_OK);
+    ws_machine_program p = { .enabled = 1, .nwatch = 1, .nactions = 1 };
+    p.watch[0] = (ws_watch){ .source = WS_EV_SCHED, .id = WS_EV_SCHED_BARRIER_WAIT, .core = WS_EV_ANY_CORE,
+                             .match = WS_MATCH_ANY, .repeat = 1, .lasting = 1000000 };
+    p.actions[0].kind = WS_ACT_COUNT;
+    CHECK(ws_events_machine(s.dev, 0, &p) == WS_OK);
+    uint32_t bar = find_bar(&s);
+    CHECK(bar != 0);
+    CHECK_EQ_U(set_trigger(d, 0, 0, 0, TRIG_EXEC, bar), 0);
+    session_launch(&s, "with_bar", 1, 64, out, 0);
+    ws_dbg_event ev;
+    CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
+    uint32_t h = ev.hart;
+    CHECK_EQ_U(h, hart_of(0, 2, 0, 0));
+    set_trigger(d, 0, 0, 0, 0, 0);
+    resume_hart(d, 0, h); /* warp 0 alone: it waits at the barrier */
+    int waiting = 0;
+    for (int i = 0; i < 5000 && !waiting; i++) {
+        ws_dbg_lane lanes[64];
+        size_t n = 0;
+        CHECK(ws_debug_lanes(d, lanes, 64, &n) == WS_OK);
+        waiting = n == 64 && !lanes[0].halted && lanes[0].pc == bar + 4 && lanes[32].halted;
+        if (!waiting) usleep(1000);
+    }
+    CHECK(waiting);
+    usleep(100000); /* the device finds nothing to issue, and waits for the tool */
+    resume_all(d);
+    CHECK_EQ_U(app_join(&s.a), WS_OK);
+    ws_machine_status ms;
+    CHECK(ws_events_machine_status(s.dev, 0, &ms) == WS_OK);
+    CHECK_EQ_U(ms.counter, 0);
+    session_close(&s);
+}
+
 /* ---- halt chosen cores only (non-stop): core 1's warp halts, core 0's
  * finishes ---- */
 static void test_machine_halt_cores(void)
@@ -1203,6 +1250,7 @@ int main(int argc, char **argv)
     else if (!strcmp(t, "machine_halt_cores")) test_machine_halt_cores();
     else if (!strcmp(t, "machine_reuse")) test_machine_reuse();
     else if (!strcmp(t, "machine_last_halt")) test_machine_last_halt();
+    else if (!strcmp(t, "machine_lasting_halted")) test_machine_lasting_halted();
     else { fprintf(stderr, "unknown case %s\n", t); return 2; }
     return TEST_SUMMARY();
 }

@@ -369,6 +369,15 @@ static void deadlock_stop_locked(ws_debug *d, const char *why)
     if (first) dbg_halt_locked(d, first, WS_DCSR_CAUSE_MACHINE, lowest_live(first), 1); /* the tool's event */
 }
 
+int ws_dbg_any_halted(ws_device *dev)
+{
+    ws_debug *d = dev->debug;
+    pthread_mutex_lock(&d->mu);
+    int halted = atomic_load(&d->attached) && any_halted_locked(d);
+    pthread_mutex_unlock(&d->mu);
+    return halted;
+}
+
 int ws_dbg_idle_wait(ws_device *dev)
 {
     ws_debug *d = dev->debug;
