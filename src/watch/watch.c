@@ -135,6 +135,13 @@ static ws_status program_machines(ws_device *dev, watcher *w, const char *text)
                     st = ws_set_error(dev, WS_ERR_INVALID_ARG, "WARPSCOPE_WATCH_MACHINES: machine %u: core=%u: the "
                                       "device has %u cores (0 to %u)", n, p[n].watch[s].core, dev->cfg.cores,
                                       dev->cfg.cores - 1);
+            /* ... and a halt of cores it does not have would halt nothing */
+            const uint64_t have = dev->cfg.cores >= 32 ? UINT32_MAX : (1ull << dev->cfg.cores) - 1;
+            for (uint32_t a = 0; st == WS_OK && a < p[n].nactions; a++)
+                if (p[n].actions[a].kind == WS_ACT_HALT && (p[n].actions[a].arg & ~have))
+                    st = ws_set_error(dev, WS_ERR_INVALID_ARG, "WARPSCOPE_WATCH_MACHINES: machine %u: halt=0x%x: the "
+                                      "device has %u cores (mask 0x%llx)", n, p[n].actions[a].arg, dev->cfg.cores,
+                                      (unsigned long long)have);
             print |= pr, n++;
         }
     }

@@ -120,6 +120,9 @@ refused "--read prints a trace already written: a program does not apply" --read
 # a core the device does not have: the device open fails, naming it
 out=$("$ws" watch --events wd --on 'wd.dispatch core=999' --do print -- "$ex/reduction/reduction" 2>&1); rc=$?
 [[ $rc != 0 && "$out" == *"core=999: the device has 4 cores (0 to 3)"* ]] && ok || bad "core=999 (rc $rc): $out"
+# and a halt of cores it does not have (it would halt nothing)
+out=$("$ws" watch --events wd --on 'wd.dispatch' --do 'halt=0x30' -- "$ex/reduction/reduction" 2>&1); rc=$?
+[[ $rc != 0 && "$out" == *"halt=0x30: the device has 4 cores (mask 0xf)"* ]] && ok || bad "halt=0x30 (rc $rc): $out"
 out=$("$ws" watch --help)
 [[ "$out" == *"for>T"* && "$out" == *trace.snapshot* && "$out" == *wd.halt* && "$out" == *cp.resume* &&
    "$out" == *"halt=CORE_MASK"* ]] && ok || bad "watch --help lacks actions: $out"
