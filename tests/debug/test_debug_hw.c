@@ -1177,6 +1177,30 @@ static void test_machine_lasting_halted(void)
     session_close(&s);
 }
 
+/* ---- a machine's halt after the debugger has detached: nothing would
+ * resume the warps, so it stops the launch, as with no debugger. It was
+ * left to a debug hardware no longer there, which dropped it: the launch
+ * succeeded as if the machine had not fired ---- */
+static void test_machine_halt_detached(void)
+{
+    dbg_session s;
+    ws_addr out;
+    if (compute_open(&s, WS_DBG_TOPO_BROADCAST, &out)) { CHECK(0); return; }
+    CHECK(ws_debug_detach(s.d) == WS_OK);
+    ws_event_config ec = { .capacity = 0 };
+    CHECK(ws_events_configure(s.dev, &ec) == WS_OK);
+    ws_machine_program p = { .enabled = 1, .nwatch = 1, .nactions = 1 };
+    p.watch[0] = (ws_watch){ .source = WS_EV_WD, .id = WS_EV_WD_DISPATCH, .core = WS_EV_ANY_CORE,
+                             .match = WS_MATCH_EQ, .value = 0, .repeat = 1 };
+    p.actions[0].kind = WS_ACT_HALT;
+    CHECK(ws_events_machine(s.dev, 0, &p) == WS_OK);
+    CHECK(ws_memset(s.dev, out, 0, 64 * 4) == WS_OK);
+    compute_start(&s, out);
+    CHECK_EQ_U(app_join(&s.a), WS_ERR_STOPPED);
+    CHECK_STR_CONTAINS(ws_last_error(s.dev), "debug machine 0 fired on wd.dispatch (core 0, data 0x00000000)");
+    ws_device_close(s.dev);
+}
+
 /* ---- halt chosen cores only (non-stop): core 1's warp halts, core 0's
  * finishes ---- */
 static void test_machine_halt_cores(void)
@@ -1251,6 +1275,7 @@ int main(int argc, char **argv)
     else if (!strcmp(t, "machine_reuse")) test_machine_reuse();
     else if (!strcmp(t, "machine_last_halt")) test_machine_last_halt();
     else if (!strcmp(t, "machine_lasting_halted")) test_machine_lasting_halted();
+    else if (!strcmp(t, "machine_halt_detached")) test_machine_halt_detached();
     else { fprintf(stderr, "unknown case %s\n", t); return 2; }
     return TEST_SUMMARY();
 }

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "device/debug/debug_hooks.h"
 #include "device/events/event_bus.h"
 
 static int matches(const ws_watch *w, const ws_event *e)
@@ -29,7 +30,7 @@ static void act(ws_device *dev, unsigned index, ws_machine *m, const ws_event *e
         uint32_t arg = m->p.actions[i].arg;
         switch (m->p.actions[i].kind) {
         case WS_ACT_HALT:
-            if (dev->debug) { /* the debug hardware halts the warps at its next safe point */
+            if (dev->debug && ws_dbg_attached(dev)) { /* the debug hardware halts the warps at its next safe point */
                 ev->halt_pending = 1;
                 ev->halt_cores = arg;
                 break;
