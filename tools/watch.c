@@ -105,7 +105,10 @@ static void print_stats(const ws_event *ev, size_t n, size_t bytes, FILE *f)
     free(packed);
 }
 
-static int show(const char *path, const char *format, int stats)
+/* A trace printed from a file says when its buffer filled (the run that
+ * wrote it warned with the count, when it ran; warn_dropped 0: that run is
+ * this one). */
+static int show(const char *path, const char *format, int stats, int warn_dropped)
 {
     FILE *f = fopen(path, "rb");
     if (!f) { fprintf(stderr, "warpscope watch: %s: %s\n", path, strerror(errno)); return 1; }
@@ -130,7 +133,7 @@ static int show(const char *path, const char *format, int stats)
     /* One trace per device that closed, one after another: each is a
      * 24-byte header ("WSEV", u16 version, u16, u64 events, u64 bits) and
      * its bits. Split them first, so nothing prints from a damaged file. */
-    enum { HEADER = 24, MAX_DEVICES = 4096 };
+    enum { HEADER = 24, MAX_DEVICES = 4096, FLAG_DROPPED = 1 /* u16 flags at byte 6, docs/events.md */ };
     size_t starts[MAX_DEVICES + 1], ndev = 0, at = 0;
     while (at < n || !ndev) {
         /* what does not start with a header is one piece, the rest (random
@@ -188,6 +191,17 @@ decoded:
             print_events(all + k, counts[d], format, (unsigned)d + 1, (unsigned)ndev, &first, stdout);
         if (!strcmp(format, "perfetto")) fprintf(stdout, "\n]}\n");
     }
+    fflush(stdout); /* (the warning after the events it is about) */
+    for (size_t d = 0; warn_dropped && d < ndev; d++) {
+        uint16_t flags;
+        memcpy(&flags, buf + starts[d] + 6, 2);
+        if (!(flags & FLAG_DROPPED)) continue;
+        char who[48] = "";
+        if (ndev > 1) snprintf(who, sizeof who, "device %zu's trace: ", d + 1);
+        fprintf(stderr, "warpscope watch: %s: %sthe trace buffer filled after %zu event%s: the events after %s were "
+                "dropped (trace again with a larger --capacity)\n", path, who, counts[d], counts[d] == 1 ? "" : "s",
+                counts[d] == 1 ? "it" : "them");
+    }
     free(all);
     free(counts);
     free(buf);
@@ -242,7 +256,7 @@ int ws_cmd_watch(int argc, char **argv)
             fprintf(stderr, "warpscope watch: --read prints a trace already written: %s does not apply\n", what);
             return 2;
         }
-        return show(read, format, stats);
+        return show(read, format, stats, 1);
     }
     if (capacity) { /* (checked here to name the option, not WARPSCOPE_WATCH) */
         char *end;
@@ -343,7 +357,7 @@ int ws_cmd_watch(int argc, char **argv)
                 fprintf(stderr, "warpscope watch: -o %s: cannot write the trace: %s\n", out, strerror(errno));
                 if (!rc) rc = 1;
             }
-            if (show(file, format, stats) && !rc) rc = 1;
+            if (show(file, format, stats, 0) && !rc) rc = 1;
         }
         if (!access(tmpsnap, R_OK)) { /* a trace.snapshot action fired */
             fprintf(stderr, "warpscope watch: trace.snapshot: the trace as it was when the machine fired ");

@@ -5,7 +5,8 @@
  *   WARPSCOPE_JTAG     the JTAG remote_bitbang port for OpenOCD (src/jtag,
  *                      docs/jtag-openocd.md)
  *   WARPSCOPE_TRACE    the instrumentation tracer (src/instrument, docs/tracing.md)
- *   WARPSCOPE_WATCH    the event watcher (src/watch, docs/events.md)
+ *   WARPSCOPE_WATCH    the event watcher (src/watch, docs/events.md); with
+ *                      WARPSCOPE_WATCH_MACHINES alone, its machines without a trace
  *   WARPSCOPE_TOOL     tool libraries, "a.so[=OPTIONS]:b.so..." (docs/tools-api.md)
  * A new built-in tool adds one row to the table. */
 #include <dlfcn.h>
@@ -35,6 +36,7 @@ static const env_tool env_tools[] = {
     { "WARPSCOPE_JTAG", ws_jtag_server_attach },
     { "WARPSCOPE_TRACE", ws_tracer_attach },
     { "WARPSCOPE_WATCH", ws_watch_attach },
+    { "WARPSCOPE_WATCH_MACHINES", ws_watch_attach_machines }, /* (alone: machines, no trace) */
     { "WARPSCOPE_TOOL", attach_libraries },
 };
 

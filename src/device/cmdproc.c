@@ -141,7 +141,7 @@ static ws_status run_launch(ws_device *dev, ws_grid_run *L)
     const double limit = dev->cfg.watchdog_ms ? dev->cfg.watchdog_ms / 1e3 : 0;
     uint64_t rounds = 0;
     if (dev->debug) ws_dbg_launch_start(dev, L->id);
-    if (dev->events) dev->events->stop = dev->events->wd_halted = dev->events->wd_steps = 0;
+    if (dev->events) dev->events->stop = dev->events->wd_halted = dev->events->wd_steps = dev->events->halt_pending = 0;
     /* Timing mode: the cycle-driven model runs the launch (timing.c). */
     if (dev->cfg.mode == WS_MODE_TIMING) st = ws_timing_run(dev, L);
     int serial = dev->cfg.mode != WS_MODE_TIMING;
@@ -162,8 +162,10 @@ static ws_status run_launch(ws_device *dev, ws_grid_run *L)
         }
         if (issued == 0 && placed == 0 && L->done_blocks < L->total_blocks) {
             if (ws_ev_wd_stopped(dev)) { st = WS_ERR_STOPPED; break; }
-            if (dev->events && dev->events->nmachines) { /* waits that will never end: for>T steps complete */
-                ws_ev_machines_launch_end(dev);
+            if (dev->events && dev->events->nmachines) {
+                /* waits that will never end: for>T steps complete (not while the tool holds warps
+                 * halted: resumed, they may end the waits) */
+                if (!(dev->debug && ws_dbg_any_halted(dev))) ws_ev_machines_launch_end(dev);
                 if (dev->events->stop) { st = WS_ERR_STOPPED; break; }
                 if (dev->events->halt_pending && dev->debug && ws_dbg_machine_halt_idle(dev)) continue;
             }
@@ -176,6 +178,7 @@ static ws_status run_launch(ws_device *dev, ws_grid_run *L)
             break;
         }
     }
+    if (st == WS_OK && ws_ev_halt_unclaimed(dev)) st = WS_ERR_STOPPED; /* a machine's halt after the last warp */
     L->stats.host_seconds = ws_now_seconds() - t0;
     L->stats.launch_id = L->id;
     L->stats.blocks = L->done_blocks;

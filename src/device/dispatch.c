@@ -200,13 +200,14 @@ static uint32_t place_blocks(ws_device *dev, const uint8_t *only, uint32_t c_lo,
 {
     ws_grid_run *L = dev->current;
     uint32_t placed = 0, slots = dev->cores[0].nblock_slots; /* the same on every core */
+    int refused = 0; /* a debug machine halted the work distributor with a slot free */
     for (uint32_t s = 0; s < slots && (L->per_core_order || L->next_block < L->total_blocks); s++)
         for (uint32_t c = c_lo; c < c_hi; c++) {
             ws_core *core = &dev->cores[c];
             ws_block *b = &core->blocks[s];
             uint64_t linear;
             if ((only && !only[c]) || b->in_use) continue; /* other cores may be running */
-            if (!ws_ev_wd_may_place(dev)) goto done; /* halted by a debug machine */
+            if (!ws_ev_wd_may_place(dev)) { refused = 1; goto done; } /* halted by a debug machine */
             if (!take_block(dev, L, core, &linear)) continue;
             memset(b, 0, sizeof *b);
             b->in_use = 1;
@@ -232,7 +233,8 @@ done:
         int free_slot = 0;
         for (uint32_t c = c_lo; c < c_hi && !free_slot; c++)
             for (uint32_t s = 0; s < slots && !free_slot; s++) free_slot = !dev->cores[c].blocks[s].in_use;
-        int stalled = L->next_block < L->total_blocks && (!placed || !free_slot);
+        /* (a distributor a machine halted waits for the machine, not for room) */
+        int stalled = !refused && L->next_block < L->total_blocks && (!placed || !free_slot);
         if (stalled && (!dev->events->stalled || placed))
             ws_ev_emit(dev, WS_EV_WD, WS_EV_WD_STALL, 0,
                        (uint32_t)((L->total_blocks - L->next_block) & 0x3FFFFFFFu) | (L->slots_by_shared ? 2u : 1u) << 30);

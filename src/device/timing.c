@@ -680,6 +680,7 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
     T->tc = tc;
     T->parallel_from = NEVER;
     T->fault_core = UINT32_MAX; /* a fault inside a cycle: its core (cores below it finished the cycle) */
+    dev->now_cycle = 0; /* the first placements are at cycle 0, not the last launch's end (event times) */
     ws_dispatch_blocks(dev);
     adopt_new_warps(dev, T, t);
     /* The cores on several host threads when nothing samples or counts per
@@ -736,8 +737,10 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
             /* nothing will change: done, halted or stuck */
             if (L->done_blocks >= L->total_blocks) break;
             if (ws_ev_wd_stopped(dev)) { st = WS_ERR_STOPPED; goto out; }
-            if (dev->events && dev->events->nmachines) { /* waits that will never end: for>T steps complete */
-                ws_ev_machines_launch_end(dev);
+            if (dev->events && dev->events->nmachines) {
+                /* waits that will never end: for>T steps complete (not while the tool holds warps
+                 * halted: resumed, they may end the waits) */
+                if (!(dev->debug && ws_dbg_any_halted(dev))) ws_ev_machines_launch_end(dev);
                 if (dev->events->stop) { st = WS_ERR_STOPPED; goto out; }
                 if (dev->events->halt_pending && dev->debug && ws_dbg_machine_halt_idle(dev)) continue;
             }

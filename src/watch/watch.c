@@ -60,12 +60,12 @@ static void device_close(ws_device *dev, void *user)
         return;
     }
     errno = 0;
+    /* without out= the trace goes nowhere (machines that print, count or
+     * halt need no file), and that is no error */
     FILE *f = w->out ? fopen(w->out, w->join ? "ab" : "wb") : NULL;
-    int bad = !f || fwrite(bytes, 1, n, f) != n;
+    int bad = w->out && (!f || fwrite(bytes, 1, n, f) != n);
     if (f && fclose(f)) bad = 1;
-    if (bad)
-        fprintf(stderr, "warpscope: watch: cannot write %s%s%s\n", w->out ? w->out : "(no out=)",
-                w->out && errno ? ": " : "", w->out && errno ? strerror(errno) : "");
+    if (bad) fprintf(stderr, "warpscope: watch: cannot write %s%s%s\n", w->out, errno ? ": " : "", errno ? strerror(errno) : "");
     if (dropped)
         fprintf(stderr, "warpscope: watch: %llu events did not fit the %u-byte trace buffer (raise --capacity, or "
                 "capacity= in WARPSCOPE_WATCH)\n", (unsigned long long)dropped, w->cfg.capacity);
@@ -135,6 +135,13 @@ static ws_status program_machines(ws_device *dev, watcher *w, const char *text)
                     st = ws_set_error(dev, WS_ERR_INVALID_ARG, "WARPSCOPE_WATCH_MACHINES: machine %u: core=%u: the "
                                       "device has %u cores (0 to %u)", n, p[n].watch[s].core, dev->cfg.cores,
                                       dev->cfg.cores - 1);
+            /* ... and a halt of cores it does not have would halt nothing */
+            const uint64_t have = dev->cfg.cores >= 32 ? UINT32_MAX : (1ull << dev->cfg.cores) - 1;
+            for (uint32_t a = 0; st == WS_OK && a < p[n].nactions; a++)
+                if (p[n].actions[a].kind == WS_ACT_HALT && (p[n].actions[a].arg & ~have))
+                    st = ws_set_error(dev, WS_ERR_INVALID_ARG, "WARPSCOPE_WATCH_MACHINES: machine %u: halt=0x%x: the "
+                                      "device has %u cores (mask 0x%llx)", n, p[n].actions[a].arg, dev->cfg.cores,
+                                      (unsigned long long)have);
             print |= pr, n++;
         }
     }
@@ -165,6 +172,8 @@ static void parse_spec(const char *spec, watcher *w, ws_event_config *cfg, char 
         if (!v) { snprintf(err, errlen, "'%s' is not key=value (keys: events, capacity, out, snapshot, join)", item); break; }
         *v++ = 0;
         if (!strcmp(item, "events")) ws_watch_parse_events(v, cfg->mask, err, errlen);
+        else if ((!strcmp(item, "out") || !strcmp(item, "snapshot")) && !*v)
+            snprintf(err, errlen, "%s=: expected a file name", item);
         else if (!strcmp(item, "out")) { if (w) { free(w->out); w->out = strdup(v); } }
         else if (!strcmp(item, "snapshot")) { if (w) { free(w->snapshot); w->snapshot = strdup(v); } }
         else if (!strcmp(item, "join")) {
@@ -191,18 +200,19 @@ int ws_watch_check_spec(const char *spec, char *err, size_t errlen)
     return why[0] ? -1 : 0;
 }
 
-ws_status ws_watch_attach(ws_device *dev, const char *spec)
+/* spec NULL: machines only (WARPSCOPE_WATCH_MACHINES alone), no trace. */
+static ws_status attach(ws_device *dev, const char *spec)
 {
     watcher *w = calloc(1, sizeof *w);
     if (!w) return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "WARPSCOPE_WATCH: out of memory");
-    char err[256];
-    parse_spec(spec, w, &w->cfg, err, sizeof err);
+    char err[256] = "";
+    if (spec) parse_spec(spec, w, &w->cfg, err, sizeof err);
     ws_status st = err[0] ? ws_set_error(dev, WS_ERR_INVALID_ARG, "WARPSCOPE_WATCH: %s", err) : WS_OK;
     /* The trace buffer lives in device memory: make room for it beside the
      * program's global_mem_limit rather than taking from it (a program
      * that fitted failed under watch). Not possible once memory is in
      * use; the buffer then shares the arena as before. */
-    if (st == WS_OK) (void)ws_runtime_grow_arena(dev, dev->mem.limit + ws_mem_span(w->cfg.capacity));
+    if (st == WS_OK && w->cfg.capacity) (void)ws_runtime_grow_arena(dev, dev->mem.limit + ws_mem_span(w->cfg.capacity));
     if (st == WS_OK) st = ws_events_configure(dev, &w->cfg);
     if (st == WS_OK) st = program_machines(dev, w, getenv("WARPSCOPE_WATCH_MACHINES"));
     if (st == WS_OK) st = ws_tool_attach(dev, &watch_tool, w);
@@ -212,4 +222,17 @@ ws_status ws_watch_attach(ws_device *dev, const char *spec)
         free(w);
     }
     return st;
+}
+
+ws_status ws_watch_attach(ws_device *dev, const char *spec)
+{
+    return attach(dev, spec ? spec : "");
+}
+
+ws_status ws_watch_attach_machines(ws_device *dev, const char *machines)
+{
+    (void)machines; /* (read from the environment by attach, as with WARPSCOPE_WATCH) */
+    const char *watch = getenv("WARPSCOPE_WATCH");
+    if (watch && *watch) return WS_OK; /* that watcher has them */
+    return attach(dev, NULL);
 }

@@ -10,6 +10,10 @@
 /* spec: comma-separated: events=NAME[+NAME...] (a source "wd", an event
  * "sched.barrier_wait", or "all"), capacity=BYTES, out=FILE. */
 ws_status ws_watch_attach(ws_device *dev, const char *spec);
+/* WARPSCOPE_WATCH_MACHINES without WARPSCOPE_WATCH: a watcher with the
+ * machines and no trace (with WARPSCOPE_WATCH set, that watcher has
+ * them, and this does nothing). */
+ws_status ws_watch_attach_machines(ws_device *dev, const char *machines);
 /* Check spec as ws_watch_attach would, without a device. 0, or -1 with
  * the reason in err. */
 int ws_watch_check_spec(const char *spec, char *err, size_t errlen);

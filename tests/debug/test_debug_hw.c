@@ -1044,6 +1044,163 @@ static void test_machine_registers(void)
     resume_compute_to_end(&s, out, -1, 0);
 }
 
+/* Stage and load one machine program through the EV* registers; the
+ * EVCTL status read back. */
+static uint32_t load_machine_dmi(ws_debug *d, const ws_machine_program *p)
+{
+    uint32_t words[128], n = ws_debug_machine_words(p, words, 128);
+    dmw(d, 0, WS_DM_EVCTL, 4);
+    dmw(d, 0, WS_DM_EVSEL, 0);
+    for (uint32_t i = 0; i < n; i++) dmw(d, 0, WS_DM_EVDATA, words[i]);
+    dmw(d, 0, WS_DM_EVCTL, 1);
+    return dmr(d, 0, WS_DM_EVCTL);
+}
+
+/* ---- a machine that has fired is free again: eight machines loaded, one
+ * fires (halt), a ninth loaded at that stop takes its place and fires.
+ * The ninth was dropped without a word (the load said it was accepted):
+ * a debugger that loads a machine at each stop lost every one after the
+ * eighth ---- */
+static void test_machine_reuse(void)
+{
+    dbg_session s;
+    ws_addr out;
+    if (compute_open(&s, WS_DBG_TOPO_BROADCAST, &out)) { CHECK(0); return; }
+    ws_debug *d = s.d;
+    ws_machine_program p = { .enabled = 1, .nwatch = 1, .nactions = 1 };
+    p.watch[0] = (ws_watch){ .source = WS_EV_WD, .id = WS_EV_WD_DISPATCH, .core = WS_EV_ANY_CORE,
+                             .match = WS_MATCH_EQ, .value = 1, .repeat = 1 };
+    p.actions[0].kind = WS_ACT_HALT;
+    CHECK_EQ_U(load_machine_dmi(d, &p), 1u << 8);
+    for (uint32_t i = 1; i < WS_EV_MACHINES; i++) { /* seven that never fire */
+        p.watch[0].value = 1000 + i;
+        CHECK_EQ_U(load_machine_dmi(d, &p) & 1, 0);
+    }
+    compute_start(&s, out);
+    ws_dbg_event ev;
+    char why[256];
+    CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
+    CHECK(ws_debug_stop_reason(d, why, sizeof why) == WS_OK);
+    CHECK_STR_CONTAINS(why, "debug machine 0 fired on wd.dispatch");
+    /* the ninth: halt when the first block retires (the other's warp is
+     * still there to halt; which block retires first depends on where the
+     * device's round was when the resume came) */
+    p.watch[0] = (ws_watch){ .source = WS_EV_WD, .id = WS_EV_WD_RETIRE, .core = WS_EV_ANY_CORE,
+                             .match = WS_MATCH_ANY, .repeat = 1 };
+    CHECK_EQ_U(load_machine_dmi(d, &p), 1u << 8);
+    resume_all(d);
+    CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
+    CHECK(ws_debug_stop_reason(d, why, sizeof why) == WS_OK);
+    CHECK_STR_CONTAINS(why, "debug machine 0 fired on wd.retire");
+    resume_compute_to_end(&s, out, -1, 0);
+}
+
+/* ---- a machine's halt on the launch's last event (the second block's
+ * retire): no warp is left to halt it, so the launch stops with the
+ * machine's reason, as with no debugger; the next launch runs as usual.
+ * The halt was kept pending without a word: the launch succeeded, and
+ * the first warp of the next launch halted for it ---- */
+static void test_machine_last_halt(void)
+{
+    dbg_session s;
+    ws_addr out;
+    if (compute_open(&s, WS_DBG_TOPO_BROADCAST, &out)) { CHECK(0); return; }
+    ws_debug *d = s.d;
+    ws_machine_program p = { .enabled = 1, .nwatch = 1, .nactions = 1 };
+    p.watch[0] = (ws_watch){ .source = WS_EV_WD, .id = WS_EV_WD_RETIRE, .core = WS_EV_ANY_CORE,
+                             .match = WS_MATCH_ANY, .repeat = 2 };
+    p.actions[0].kind = WS_ACT_HALT;
+    CHECK_EQ_U(load_machine_dmi(d, &p), 1u << 8);
+    compute_start(&s, out);
+    CHECK_EQ_U(app_join(&s.a), WS_ERR_STOPPED);
+    CHECK_STR_CONTAINS(ws_last_error(s.dev), "debug machine 0 fired on wd.retire");
+    CHECK_STR_CONTAINS(ws_last_error(s.dev), "none was left to halt");
+    check_compute_out(s.dev, out, -1, 0); /* every block had finished */
+    /* the next launch: no halt, it ends by itself */
+    ws_dbg_event ev;
+    while (ws_debug_wait_event(d, 50, &ev) == WS_OK) { /* the first launch's events */
+    }
+    compute_start(&s, out);
+    int halted = 0, ended = 0;
+    while (!ended && !halted && ws_debug_wait_event(d, 10000, &ev) == WS_OK) {
+        halted = ev.kind == WS_DBG_EV_HALT;
+        ended = ev.kind == WS_DBG_EV_LAUNCH_END;
+    }
+    CHECK(ended && !halted);
+    resume_compute_to_end(&s, out, -1, 0);
+}
+
+/* ---- a warp halted by the debugger is no deadlock for a for>T step: warp
+ * 0 waits at with_bar's barrier while warp 1, halted (all-stop) before it,
+ * waits for the tool. Nothing can issue, yet the wait will end when the
+ * tool resumes warp 1: a `sched.barrier_wait for>1000000` machine does not
+ * fire. It fired (count 1), as if the launch had deadlocked, and with
+ * `do halt` stopped gdb again right after a breakpoint ---- */
+static void test_machine_lasting_halted(void)
+{
+    dbg_session s;
+    ws_addr out;
+    if (with_bar_open(&s, &out)) { CHECK(0); return; }
+    ws_debug *d = s.d;
+    ws_event_config ec = { .capacity = 0 };
+    CHECK(ws_events_configure(s.dev, &ec) == WS_OK);
+    ws_machine_program p = { .enabled = 1, .nwatch = 1, .nactions = 1 };
+    p.watch[0] = (ws_watch){ .source = WS_EV_SCHED, .id = WS_EV_SCHED_BARRIER_WAIT, .core = WS_EV_ANY_CORE,
+                             .match = WS_MATCH_ANY, .repeat = 1, .lasting = 1000000 };
+    p.actions[0].kind = WS_ACT_COUNT;
+    CHECK(ws_events_machine(s.dev, 0, &p) == WS_OK);
+    uint32_t bar = find_bar(&s);
+    CHECK(bar != 0);
+    CHECK_EQ_U(set_trigger(d, 0, 0, 0, TRIG_EXEC, bar), 0);
+    session_launch(&s, "with_bar", 1, 64, out, 0);
+    ws_dbg_event ev;
+    CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
+    uint32_t h = ev.hart;
+    CHECK_EQ_U(h, hart_of(0, 2, 0, 0));
+    set_trigger(d, 0, 0, 0, 0, 0);
+    resume_hart(d, 0, h); /* warp 0 alone: it waits at the barrier */
+    int waiting = 0;
+    for (int i = 0; i < 5000 && !waiting; i++) {
+        ws_dbg_lane lanes[64];
+        size_t n = 0;
+        CHECK(ws_debug_lanes(d, lanes, 64, &n) == WS_OK);
+        waiting = n == 64 && !lanes[0].halted && lanes[0].pc == bar + 4 && lanes[32].halted;
+        if (!waiting) usleep(1000);
+    }
+    CHECK(waiting);
+    usleep(100000); /* the device finds nothing to issue, and waits for the tool */
+    resume_all(d);
+    CHECK_EQ_U(app_join(&s.a), WS_OK);
+    ws_machine_status ms;
+    CHECK(ws_events_machine_status(s.dev, 0, &ms) == WS_OK);
+    CHECK_EQ_U(ms.counter, 0);
+    session_close(&s);
+}
+
+/* ---- a machine's halt after the debugger has detached: nothing would
+ * resume the warps, so it stops the launch, as with no debugger. It was
+ * left to a debug hardware no longer there, which dropped it: the launch
+ * succeeded as if the machine had not fired ---- */
+static void test_machine_halt_detached(void)
+{
+    dbg_session s;
+    ws_addr out;
+    if (compute_open(&s, WS_DBG_TOPO_BROADCAST, &out)) { CHECK(0); return; }
+    CHECK(ws_debug_detach(s.d) == WS_OK);
+    ws_event_config ec = { .capacity = 0 };
+    CHECK(ws_events_configure(s.dev, &ec) == WS_OK);
+    ws_machine_program p = { .enabled = 1, .nwatch = 1, .nactions = 1 };
+    p.watch[0] = (ws_watch){ .source = WS_EV_WD, .id = WS_EV_WD_DISPATCH, .core = WS_EV_ANY_CORE,
+                             .match = WS_MATCH_EQ, .value = 0, .repeat = 1 };
+    p.actions[0].kind = WS_ACT_HALT;
+    CHECK(ws_events_machine(s.dev, 0, &p) == WS_OK);
+    CHECK(ws_memset(s.dev, out, 0, 64 * 4) == WS_OK);
+    compute_start(&s, out);
+    CHECK_EQ_U(app_join(&s.a), WS_ERR_STOPPED);
+    CHECK_STR_CONTAINS(ws_last_error(s.dev), "debug machine 0 fired on wd.dispatch (core 0, data 0x00000000)");
+    ws_device_close(s.dev);
+}
+
 /* ---- halt chosen cores only (non-stop): core 1's warp halts, core 0's
  * finishes ---- */
 static void test_machine_halt_cores(void)
@@ -1115,6 +1272,10 @@ int main(int argc, char **argv)
     else if (!strcmp(t, "watchdog_halted")) test_watchdog_halted();
     else if (!strcmp(t, "machine_registers")) test_machine_registers();
     else if (!strcmp(t, "machine_halt_cores")) test_machine_halt_cores();
+    else if (!strcmp(t, "machine_reuse")) test_machine_reuse();
+    else if (!strcmp(t, "machine_last_halt")) test_machine_last_halt();
+    else if (!strcmp(t, "machine_lasting_halted")) test_machine_lasting_halted();
+    else if (!strcmp(t, "machine_halt_detached")) test_machine_halt_detached();
     else { fprintf(stderr, "unknown case %s\n", t); return 2; }
     return TEST_SUMMARY();
 }

@@ -100,6 +100,15 @@ refused "'within=18446744073709551616': expected" --on 'wd.dispatch' --then 'wd.
     --do print -- /bin/echo RAN
 refused "'data=2': data is given twice in one step" --on 'wd.dispatch data=1 data=2' --do print -- /bin/echo RAN
 refused "'core!=1': only data takes !=" --on 'wd.dispatch core!=1' --do print -- /bin/echo RAN
+# steps no event can meet, or with conditions that do not apply: refused
+# (they were taken, and the machine never fired), and 'unknown' is no event
+refused "'unknown' is not an event" --on 'unknown' --do print -- /bin/echo RAN
+refused "data=0x12 has bits outside mask=0xf0: no event can match" --on 'wd.dispatch mask=0xf0 data=0x12' --do print -- /bin/echo RAN
+refused "data under mask=0xff is at most 0xff" --on 'wd.dispatch data=0x100..0x200 mask=0xff' --do print -- /bin/echo RAN
+refused "mask=0x3 applies to data" --on 'wd.dispatch' --then 'wd.retire mask=3' --do print -- /bin/echo RAN
+refused "'mask=0': expected a number from 1" --on 'wd.dispatch data=0 mask=0' --do print -- /bin/echo RAN
+refused "within=5: within times a step from the one before it" --on 'wd.dispatch within=5' --do print -- /bin/echo RAN
+refused "'then' needs an event" --on 'wd.dispatch then' --do print -- /bin/echo RAN
 refused "--on needs an event" --on '' --do print -- /bin/echo RAN
 refused "--do needs an action" --on 'wd.dispatch' --do ' ' -- /bin/echo RAN
 refused "'+' names no event or source" --events + -- /bin/echo RAN
@@ -111,6 +120,9 @@ refused "--read prints a trace already written: a program does not apply" --read
 # a core the device does not have: the device open fails, naming it
 out=$("$ws" watch --events wd --on 'wd.dispatch core=999' --do print -- "$ex/reduction/reduction" 2>&1); rc=$?
 [[ $rc != 0 && "$out" == *"core=999: the device has 4 cores (0 to 3)"* ]] && ok || bad "core=999 (rc $rc): $out"
+# and a halt of cores it does not have (it would halt nothing)
+out=$("$ws" watch --events wd --on 'wd.dispatch' --do 'halt=0x30' -- "$ex/reduction/reduction" 2>&1); rc=$?
+[[ $rc != 0 && "$out" == *"halt=0x30: the device has 4 cores (mask 0xf)"* ]] && ok || bad "halt=0x30 (rc $rc): $out"
 out=$("$ws" watch --help)
 [[ "$out" == *"for>T"* && "$out" == *trace.snapshot* && "$out" == *wd.halt* && "$out" == *cp.resume* &&
    "$out" == *"halt=CORE_MASK"* ]] && ok || bad "watch --help lacks actions: $out"
@@ -135,6 +147,28 @@ if mknod "$work/null" c 1 3 2> /dev/null; then
     [[ -c "$work/null" && "$out" == *"wd.dispatch                     128"* ]] && ok || bad "-o to a device: $(ls -l "$work/null") $out"
     rm -f "$work/null"
 fi
+# the environment without the command: WARPSCOPE_WATCH_MACHINES alone arms
+# its machines (it was ignored without a word), a watcher without out=
+# writes nothing and says nothing ("cannot write (no out=)"), an empty
+# out= is refused
+out=$(WARPSCOPE_WATCH_MACHINES='wd.dispatch data=3 do print; stop' "$ex/reduction/reduction" 2>&1); rc=$?
+[[ $rc = 1 && "$out" == *"[watch] machine 0: wd.dispatch core 1 data 0x00000003"* && "$out" == *"stopped by a debug machine"* ]] &&
+    ok || bad "WARPSCOPE_WATCH_MACHINES alone (rc $rc): $out"
+out=$(WARPSCOPE_WATCH=events=wd WARPSCOPE_WATCH_MACHINES='wd.dispatch data=3 do print' "$ex/reduction/reduction" 2>&1); rc=$?
+[[ $rc = 0 && "$out" == *"[watch] machine 0: wd.dispatch core 1 data 0x00000003"* && "$out" != *"cannot write"* ]] &&
+    ok || bad "WARPSCOPE_WATCH without out= (rc $rc): $out"
+out=$(WARPSCOPE_WATCH=out= "$ex/reduction/reduction" 2>&1); rc=$?
+[[ $rc != 0 && "$out" == *"WARPSCOPE_WATCH: out=: expected a file name"* ]] && ok || bad "WARPSCOPE_WATCH=out= (rc $rc): $out"
+# a buffer that fills: the run warns with the count (once), and the file
+# says so when it is read later (it read as a whole trace, without a word)
+out=$("$ws" watch --capacity 64 -o "$work/full.wsev" -- "$ex/reduction/reduction" 2>&1)
+[[ $? = 0 && $(grep -c "events did not fit the 64-byte trace buffer" <<< "$out") = 1 && "$out" != *"buffer filled"* ]] &&
+    ok || bad "a full buffer's run: $out"
+out=$("$ws" watch --read "$work/full.wsev" 2>&1 > /dev/null); rc=$?
+[[ $rc = 0 && "$out" =~ "full.wsev: the trace buffer filled after "[0-9]+" events: the events after them were dropped" ]] &&
+    ok || bad "reading a full buffer's trace (rc $rc): $out"
+out=$("$ws" watch --read "$work/r.wsev" 2>&1 > /dev/null)
+[[ -z "$out" ]] && ok || bad "reading a whole trace warns: $out"
 # a program with two devices: both traces are kept (the second device's
 # replaced the first's), each named when printed
 if [ -n "$two_app" ]; then

@@ -14,3 +14,22 @@ WS_KERNEL void staged(int *out, int *counter)
     out[blockIdx_x() * blockDim_x() + t] = v;
     if ((t & 31) == 0) atomicAdd_i(counter, 1);
 }
+
+/* Block 1 deadlocks (its two warps wait at different barriers) while
+ * block 0's warp 0 waits for its warp 1, which works `n` iterations
+ * first: block 1's waits begin while block 0's is still going. */
+WS_KERNEL void late_deadlock(int *out, int n)
+{
+    unsigned t = threadIdx_x();
+    volatile int *v = out;
+    if (blockIdx_x() == 1) {
+        for (int i = 0; i < 10; i++) v[64 + t] += i;
+        if (t < 32) ws_barrier(0);
+        else ws_barrier(1);
+    } else {
+        if (t >= 32)
+            for (int i = 0; i < n; i++) v[t] += i;
+        ws_barrier(0);
+    }
+    out[blockIdx_x() * blockDim_x() + t] += 1;
+}

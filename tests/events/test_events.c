@@ -281,6 +281,39 @@ static void check_wd_halt(const char *module)
     CHECK_EQ_U(dispatched(dev, &mask), 3);
     CHECK_EQ_U(mask, 0x7);
     ws_device_close(dev);
+
+    /* Two cores: after the step places block 2, core 1's slot is free and
+     * the halted distributor leaves it so. That is no wd.stall ("blocks
+     * wait and no core has a free slot"): the only one is at the start,
+     * when both slots are taken. A second came, as if for lack of room. */
+    machine_cores = 2;
+    CHECK(open_machine_dev(module, &dev, &k, &out, &counter) == WS_OK);
+    ws_event_config wd_all = { .capacity = 1 << 16 };
+    wd_all.mask[WS_EV_WD] = 0xFFFF;
+    CHECK(ws_events_configure(dev, &wd_all) == WS_OK);
+    CHECK(ws_events_machine(dev, 0, &h) == WS_OK);
+    s.watch[0].value = 0;
+    CHECK(ws_events_machine(dev, 1, &s) == WS_OK);
+    CHECK(launch_staged(dev, k, out, counter) == WS_ERR_STOPPED);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "3 of 6 blocks not placed");
+    uint8_t *bytes;
+    size_t size, n;
+    uint64_t nev, dropped;
+    ws_event *ev;
+    char err[256];
+    uint32_t stalls = 0;
+    CHECK(ws_events_read(dev, &bytes, &size, &nev, &dropped) == WS_OK);
+    CHECK(ws_events_decode(bytes, size, &ev, &n, err, sizeof err) == WS_OK);
+    for (size_t i = 0; i < n; i++)
+        if (ev[i].source == WS_EV_WD && ev[i].id == WS_EV_WD_STALL) {
+            stalls++;
+            CHECK_EQ_U(ev[i].time, 0);
+            CHECK_EQ_U(ev[i].data, 1u << 30 | 4); /* warp slots; blocks 2-5 wait */
+        }
+    CHECK_EQ_U(stalls, 1);
+    free(ev);
+    free(bytes);
+    ws_device_close(dev);
     machine_cores = 4;
 }
 
@@ -425,6 +458,131 @@ static void check_machines(const char *module)
     ws_device_close(dev);
 }
 
+/* A `for>T` step times every matching event, not only the first: block
+ * 1's two barrier waits (a deadlock) begin while block 0's wait, which
+ * ends, is being timed. Only block 1's waits outlive the launch; the
+ * machine (count; rearm) counts both. It counted none: while it timed
+ * block 0's wait it looked at no other. */
+static void check_lasting_overlap(const char *module, ws_exec_mode mode)
+{
+    ws_config cfg;
+    ws_config_default(&cfg);
+    cfg.mode = mode;
+    ws_device *dev;
+    ws_module *m;
+    ws_kernel *k;
+    ws_addr out = 0;
+    CHECK(ws_device_open(&cfg, &dev) == WS_OK);
+    ws_event_config ec = { .capacity = 0 };
+    CHECK(ws_events_configure(dev, &ec) == WS_OK);
+    CHECK(ws_module_load_file(dev, module, &m) == WS_OK);
+    CHECK(ws_kernel_get(m, "late_deadlock", &k) == WS_OK);
+    CHECK(ws_malloc(dev, 128 * 4, &out) == WS_OK);
+    CHECK(ws_memset(dev, out, 0, 128 * 4) == WS_OK);
+    ws_machine_program p = { .enabled = 1, .nwatch = 1, .nactions = 2 };
+    p.watch[0] = on(WS_EV_SCHED, WS_EV_SCHED_BARRIER_WAIT, WS_MATCH_ANY, 0, 1);
+    p.watch[0].lasting = mode == WS_MODE_TIMING ? 100000 : 1000; /* block 0's wait lasts less */
+    p.actions[0].kind = WS_ACT_COUNT;
+    p.actions[1].kind = WS_ACT_REARM;
+    CHECK(ws_events_machine(dev, 0, &p) == WS_OK);
+    ws_arg args[] = { WS_ARG_PTR(out), WS_ARG_I32(100) };
+    ws_status st = ws_launch(dev, k, (ws_dim3){ 2, 1, 1 }, (ws_dim3){ 64, 1, 1 }, 0, args, 2);
+    if (st == WS_OK) st = ws_synchronize(dev);
+    CHECK(st == WS_ERR_DEADLOCK);
+    ws_machine_status ms;
+    CHECK(ws_events_machine_status(dev, 0, &ms) == WS_OK);
+    CHECK_EQ_U(ms.counter, 2);
+    CHECK_EQ_U(ms.last.data >> 16, 1); /* block 1's */
+    ws_device_close(dev);
+}
+
+/* A machine that another enables starts watching with the next event,
+ * whatever the two machines' numbers: after block 2's dispatch, the next
+ * dispatch is block 3's. The machine numbered after the enabling one saw
+ * block 2's dispatch itself; the one numbered before it saw block 3's. */
+static void check_enable_order(const char *module)
+{
+    for (unsigned first = 0; first < 2; first++) {
+        ws_device *dev;
+        ws_kernel *k;
+        ws_addr out, counter;
+        CHECK(open_machine_dev(module, &dev, &k, &out, &counter) == WS_OK);
+        unsigned chained = 1 - first;
+        ws_machine_program a = { .enabled = 1, .nwatch = 1, .nactions = 1 };
+        a.watch[0] = on(WS_EV_WD, WS_EV_WD_DISPATCH, WS_MATCH_EQ, 2, 1);
+        a.actions[0].kind = WS_ACT_ENABLE;
+        a.actions[0].arg = chained;
+        ws_machine_program b = { .enabled = 0, .nwatch = 1, .nactions = 1 };
+        b.watch[0] = on(WS_EV_WD, WS_EV_WD_DISPATCH, WS_MATCH_ANY, 0, 1);
+        b.actions[0].kind = WS_ACT_COUNT;
+        CHECK(ws_events_machine(dev, first, &a) == WS_OK);
+        CHECK(ws_events_machine(dev, chained, &b) == WS_OK);
+        CHECK(ws_memset(dev, counter, 0, 4) == WS_OK);
+        CHECK(launch_staged(dev, k, out, counter) == WS_OK);
+        ws_machine_status ms;
+        CHECK(ws_events_machine_status(dev, chained, &ms) == WS_OK);
+        CHECK_EQ_U(ms.fired, 1);
+        CHECK_EQ_U(ms.last.data, 3);
+        CHECK(ms.done && !ms.enabled);
+        ws_device_close(dev);
+    }
+}
+
+/* Timing mode, two launches: every event of both is in the trace, in time
+ * order. The second launch's first dispatches were stamped with the first
+ * launch's last cycle added twice, the events after them went back in
+ * time, and the formatter dropped them all ("did not fit the buffer"). */
+static void check_timing_launches(const char *module)
+{
+    ws_config cfg;
+    ws_config_default(&cfg);
+    cfg.mode = WS_MODE_TIMING;
+    ws_device *dev;
+    ws_module *m;
+    ws_kernel *k;
+    ws_addr out = 0, counter = 0;
+    CHECK(ws_device_open(&cfg, &dev) == WS_OK);
+    ws_event_config ec = { .capacity = 1 << 20 };
+    ec.mask[WS_EV_WD] = 0xFFFF;
+    ec.mask[WS_EV_CP] = 0xFFFF;
+    CHECK(ws_events_configure(dev, &ec) == WS_OK);
+    CHECK(ws_module_load_file(dev, module, &m) == WS_OK);
+    CHECK(ws_kernel_get(m, "staged", &k) == WS_OK);
+    CHECK(ws_malloc(dev, BLOCKS * THREADS * 4, &out) == WS_OK);
+    CHECK(ws_malloc(dev, 4, &counter) == WS_OK);
+    ws_launch_stats ls[2];
+    for (int i = 0; i < 2; i++) {
+        CHECK(launch_staged(dev, k, out, counter) == WS_OK);
+        CHECK(ws_last_launch_stats(dev, &ls[i]) == WS_OK);
+    }
+    uint8_t *bytes;
+    size_t size, n = 0;
+    uint64_t nev, dropped = 1;
+    ws_event *ev = NULL;
+    char err[256];
+    CHECK(ws_events_read(dev, &bytes, &size, &nev, &dropped) == WS_OK);
+    CHECK_EQ_U(dropped, 0);
+    CHECK(ws_events_decode(bytes, size, &ev, &n, err, sizeof err) == WS_OK);
+    uint32_t disp = 0, ret = 0, done = 0;
+    int ordered = 1;
+    uint64_t first_dispatch2 = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (i && ev[i].time < ev[i - 1].time) ordered = 0;
+        if (ev[i].source == WS_EV_WD && ev[i].id == WS_EV_WD_DISPATCH && ++disp == BLOCKS + 1) first_dispatch2 = ev[i].time;
+        ret += ev[i].source == WS_EV_WD && ev[i].id == WS_EV_WD_RETIRE;
+        done += ev[i].source == WS_EV_CP && ev[i].id == WS_EV_CP_DONE && ev[i].data == 3;
+    }
+    CHECK(ordered);
+    CHECK_EQ_U(disp, 2 * BLOCKS);
+    CHECK_EQ_U(ret, 2 * BLOCKS);
+    CHECK_EQ_U(done, 2);
+    CHECK_EQ_U(first_dispatch2, ls[0].cycles); /* the second launch starts where the first ended */
+    CHECK(n > 0 && ev[n - 1].time == ls[0].cycles + ls[1].cycles);
+    free(ev);
+    free(bytes);
+    ws_device_close(dev);
+}
+
 /* decode(encode(x)) == x on trace files: the decoded events encode back
  * to the same bits. */
 static int roundtrip_files(int n, char **files)
@@ -480,5 +638,9 @@ int main(int argc, char **argv)
     check_machines(argv[1]);
     check_wd_halt(argv[1]);
     check_cp_halt(argv[1]);
+    check_lasting_overlap(argv[1], WS_MODE_FUNCTIONAL);
+    check_lasting_overlap(argv[1], WS_MODE_TIMING);
+    check_enable_order(argv[1]);
+    check_timing_launches(argv[1]);
     return TEST_SUMMARY();
 }

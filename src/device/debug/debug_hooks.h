@@ -37,6 +37,9 @@ void ws_dbg_launch_end(ws_device *dev, uint64_t launch_id, ws_status st);
 /* Nothing can run and a debug machine asked for a halt: halt every live
  * warp (waiting ones too) with cause "debug machine". 1 = halted. */
 int ws_dbg_machine_halt_idle(ws_device *dev);
+/* Some warp is halted for the tool: nothing issuing is no deadlock (the
+ * waits a for>T step times may still end when the tool resumes it). */
+int ws_dbg_any_halted(ws_device *dev);
 
 /* ---- device thread: warp_exec.c / lane_io.c ---- */
 /* ebreak by group g at pc: 1 = the warp halted (cause ebreak). */

@@ -78,17 +78,22 @@ static void load_machines_locked(ws_debug *d)
     if (!dev->events && ws_ev_create(dev)) return; /* out of memory: they stay queued */
     struct ws_events *ev = dev->events;
     if (d->machine_clear) {
-        memset(ev->machine, 0, sizeof ev->machine);
-        ev->nmachines = 0;
+        ws_ev_clear_machines(dev);
         d->machine_clear = 0;
     }
-    for (uint32_t q = 0; q < d->nmachine_q; q++) {
+    /* A free machine: never loaded, or done (it fired and was not re-armed).
+     * While all eight are armed, the rest stay queued until one is free
+     * (they were dropped: loaded, a tool was told, and never ran). */
+    uint32_t q = 0;
+    for (; q < d->nmachine_q; q++) {
         uint32_t i = 0;
-        while (i < WS_EV_MACHINES && ev->machine[i].p.nwatch) i++;
+        while (i < WS_EV_MACHINES && ev->machine[i].p.nwatch && !(ev->machine[i].st.done && !ev->machine[i].st.enabled))
+            i++;
         if (i == WS_EV_MACHINES) break;
         ws_ev_load_machine(dev, i, &d->machine_q[q]);
     }
-    d->nmachine_q = 0;
+    memmove(d->machine_q, d->machine_q + q, (d->nmachine_q - q) * sizeof *d->machine_q);
+    d->nmachine_q -= q;
 }
 
 static int service_locked(ws_debug *d)
@@ -362,6 +367,15 @@ static void deadlock_stop_locked(ws_debug *d, const char *why)
         if (!first) first = o;
     }
     if (first) dbg_halt_locked(d, first, WS_DCSR_CAUSE_MACHINE, lowest_live(first), 1); /* the tool's event */
+}
+
+int ws_dbg_any_halted(ws_device *dev)
+{
+    ws_debug *d = dev->debug;
+    pthread_mutex_lock(&d->mu);
+    int halted = atomic_load(&d->attached) && any_halted_locked(d);
+    pthread_mutex_unlock(&d->mu);
+    return halted;
 }
 
 int ws_dbg_idle_wait(ws_device *dev)

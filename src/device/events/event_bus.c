@@ -35,10 +35,10 @@ uint8_t *ws_ev_blob(const ws_device *dev, size_t *size)
     size_t n = (size_t)((w->bits + 7) / 8);
     uint8_t *b = malloc(WS_EV_HEADER + n + 1);
     if (!b) return NULL;
-    uint16_t version = WS_EV_VERSION, reserved = 0;
+    uint16_t version = WS_EV_VERSION, flags = w->dropped ? WS_EV_FLAG_DROPPED : 0;
     memcpy(b, "WSEV", 4);
     memcpy(b + 4, &version, 2);
-    memcpy(b + 6, &reserved, 2);
+    memcpy(b + 6, &flags, 2);
     memcpy(b + 8, &w->events, 8);
     memcpy(b + 16, &w->bits, 8);
     if (n) memcpy(b + WS_EV_HEADER, ws_mem_global_ptr(&dev->mem, dev->events->buf_addr), n);
@@ -50,6 +50,7 @@ uint8_t *ws_ev_blob(const ws_device *dev, size_t *size)
 void ws_ev_free(ws_device *dev)
 {
     if (!dev->events) return;
+    for (unsigned i = 0; i < WS_EV_MACHINES; i++) free(dev->events->machine[i].timed);
     free(dev->events->snapshot);
     if (dev->events->capacity) ws_mem_free_tool(&dev->mem, dev->events->buf_addr);
     free(dev->events);
@@ -67,6 +68,7 @@ void ws_ev_load_machine(ws_device *dev, unsigned index, const ws_machine_program
 {
     struct ws_events *e = dev->events;
     ws_machine *m = &e->machine[index];
+    free(m->timed);
     memset(m, 0, sizeof *m);
     if (!p) return;
     m->p = *p;
@@ -82,4 +84,11 @@ void ws_ev_load_machine(ws_device *dev, unsigned index, const ws_machine_program
         }
     }
     if (index + 1 > e->nmachines) e->nmachines = index + 1;
+}
+
+void ws_ev_clear_machines(ws_device *dev)
+{
+    struct ws_events *e = dev->events;
+    for (unsigned i = 0; i < WS_EV_MACHINES; i++) ws_ev_load_machine(dev, i, NULL);
+    e->nmachines = 0;
 }

@@ -11,8 +11,12 @@ typedef struct ws_machine {
     ws_machine_status st;
     uint32_t hits;                  /* matches of the current instruction       */
     uint64_t t_prev;                /* when the previous instruction completed  */
-    int pending;                    /* a `lasting` step: the event being timed   */
-    ws_event started;
+    /* A `lasting` step: every matching event still going (not ended yet),
+     * oldest first. All of them are timed, not only the first: a wait that
+     * began while an earlier one was being timed was never looked at, so a
+     * deadlock behind a healthy block's wait went unseen. */
+    ws_event *timed;
+    uint32_t ntimed, timed_cap;
 } ws_machine;
 
 struct ws_events {
@@ -70,6 +74,13 @@ int ws_ev_wd_stopped(ws_device *dev);
  * `lasting` step still timing an event completes — the wait outlives it. */
 void ws_ev_machines_launch_end(ws_device *dev);
 
+/* A machine's halt that no warp took before the launch's blocks were all
+ * done (it fired on the last of them, a last retire): nothing is left to
+ * halt, so it stops the launch as with no debugger (dev->fault says why,
+ * unless a fault came first); returns 1 then. It was left pending, and
+ * halted the first warp of the next launch, or nothing. */
+int ws_ev_halt_unclaimed(ws_device *dev);
+
 /* A launch ended: its clock (issue counter or cycles) moves the base on. */
 void ws_ev_launch_end(ws_device *dev, uint64_t launch_time);
 /* A bus with no trace (for machines loaded through the debug bus).
@@ -78,6 +89,8 @@ int ws_ev_create(ws_device *dev);
 /* Load machine `index` (checked by the caller) and widen the filters to
  * what it watches. */
 void ws_ev_load_machine(ws_device *dev, unsigned index, const ws_machine_program *p);
+/* Unload every machine (the debug bus's EVCTL clear). */
+void ws_ev_clear_machines(ws_device *dev);
 /* The trace so far as a self-describing blob (header + stream), malloc'd;
  * NULL when out of host memory. */
 uint8_t *ws_ev_blob(const ws_device *dev, size_t *size);

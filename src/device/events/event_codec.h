@@ -35,8 +35,10 @@ typedef struct ws_ev_writer {
  * (later events are dropped too, so the stream stays decodable). */
 void ws_ev_write(ws_ev_writer *w, const ws_event *e);
 
-/* Self-describing blob: "WSEV", u16 version, u16 reserved, u64 events,
- * u64 bits, then the stream. */
-enum { WS_EV_HEADER = 24, WS_EV_VERSION = 1 };
+/* Self-describing blob: "WSEV", u16 version, u16 flags, u64 events,
+ * u64 bits, then the stream. Flags: WS_EV_FLAG_DROPPED, the buffer filled
+ * and events after the last one kept were dropped (a file read later says
+ * so; the field was reserved, always 0, so older readers ignore it). */
+enum { WS_EV_HEADER = 24, WS_EV_VERSION = 1, WS_EV_FLAG_DROPPED = 1 };
 
 #endif

@@ -14,6 +14,7 @@
 
 static int find_event(const char *name, ws_watch *w)
 {
+    if (!strcmp(name, "unknown")) return -1; /* (the name of every EventID no event has) */
     for (unsigned s = 0; s < WS_EV_SOURCES; s++)
         for (unsigned id = 0; id < 16; id++)
             if (!strcmp(ws_event_name(s, id), name)) {
@@ -71,7 +72,7 @@ static int parse_term(char *tok, ws_watch *w, unsigned *seen, char *err, size_t 
         w->hi = (uint32_t)hi;
         return 0;
     }
-    static const uint64_t lo_of[] = { 0, 0, 0, 1, 0, 1 }, hi_of[] = { 0xFFFE, UINT32_MAX, UINT32_MAX, UINT32_MAX,
+    static const uint64_t lo_of[] = { 0, 0, 1, 1, 0, 1 }, hi_of[] = { 0xFFFE, UINT32_MAX, UINT32_MAX, UINT32_MAX,
                                                                        UINT64_MAX, UINT64_MAX };
     if (num(val, &v) || v < lo_of[key] || v > hi_of[key]) {
         char top[24] = "2^64-1";
@@ -92,6 +93,33 @@ static int parse_term(char *tok, ws_watch *w, unsigned *seen, char *err, size_t 
             return -1;
         }
         w->lasting = v;
+    }
+    return 0;
+}
+
+/* A step whose conditions no event can meet, or that name what does not
+ * apply, is refused (it was taken, and the machine never fired). Step
+ * `index` (0: the first); `seen`: its keys (parse_term). */
+static int check_step(const ws_watch *w, unsigned index, unsigned seen, char *err, size_t errlen)
+{
+    const char *name = ws_event_name(w->source, w->id);
+    if ((seen >> 2 & 1) && !(seen >> 1 & 1)) {
+        snprintf(err, errlen, "%s: mask=0x%x applies to data: give data=V (or data=LO..HI) with it", name, w->mask);
+        return -1;
+    }
+    if (w->mask && w->match == WS_MATCH_EQ && (w->value & ~w->mask)) {
+        snprintf(err, errlen, "%s: data=0x%x has bits outside mask=0x%x: no event can match", name, w->value, w->mask);
+        return -1;
+    }
+    if (w->mask && w->match == WS_MATCH_RANGE && w->value > w->mask) {
+        snprintf(err, errlen, "%s: data=0x%x..0x%x: data under mask=0x%x is at most 0x%x: no event can match", name,
+                 w->value, w->hi, w->mask, w->mask);
+        return -1;
+    }
+    if (!index && (seen >> 4 & 1)) {
+        snprintf(err, errlen, "%s: within=%llu: within times a step from the one before it, and the first step has "
+                 "none (put it on a 'then' step)", name, (unsigned long long)w->window);
+        return -1;
     }
     return 0;
 }
@@ -155,9 +183,14 @@ ws_status ws_events_parse_machine(const char *line, ws_machine_program *p, int *
             }
             continue;
         }
-        if (!strcmp(tok, "do")) { in_actions = 1; continue; }
+        if (!strcmp(tok, "do")) {
+            if (w && (rc = check_step(w, p->nwatch - 1, seen, err, errlen))) break;
+            in_actions = 1;
+            continue;
+        }
         if (!strcmp(tok, "then") || !w) {
-            if (!strcmp(tok, "then") && !(tok = strtok_r(NULL, " \t", &save))) { snprintf(err, errlen, "'then' needs an event"); rc = -1; break; }
+            if (w && (rc = check_step(w, p->nwatch - 1, seen, err, errlen))) break;
+            if (!strcmp(tok, "then") && (!(tok = strtok_r(NULL, " \t", &save)) || !strcmp(tok, "do"))) { snprintf(err, errlen, "'then' needs an event"); rc = -1; break; }
             if (p->nwatch == WS_EV_MAX_WATCH) { snprintf(err, errlen, "more than %d steps", WS_EV_MAX_WATCH); rc = -1; break; }
             w = &p->watch[p->nwatch++];
             w->core = WS_EV_ANY_CORE;
@@ -168,6 +201,7 @@ ws_status ws_events_parse_machine(const char *line, ws_machine_program *p, int *
         rc = parse_term(tok, w, &seen, err, errlen);
     }
     free(copy);
+    if (!rc && !in_actions && w) rc = check_step(w, p->nwatch - 1, seen, err, errlen);
     if (!rc && !p->nwatch) { snprintf(err, errlen, "no event to watch"); rc = -1; }
     if (!rc && !p->nactions) { snprintf(err, errlen, "no action ('do ...')"); rc = -1; }
     return rc ? WS_ERR_INVALID_ARG : WS_OK;

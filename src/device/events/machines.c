@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "device/debug/debug_hooks.h"
 #include "device/events/event_bus.h"
 
 static int matches(const ws_watch *w, const ws_event *e)
@@ -29,7 +30,7 @@ static void act(ws_device *dev, unsigned index, ws_machine *m, const ws_event *e
         uint32_t arg = m->p.actions[i].arg;
         switch (m->p.actions[i].kind) {
         case WS_ACT_HALT:
-            if (dev->debug) { /* the debug hardware halts the warps at its next safe point */
+            if (dev->debug && ws_dbg_attached(dev)) { /* the debug hardware halts the warps at its next safe point */
                 ev->halt_pending = 1;
                 ev->halt_cores = arg;
                 break;
@@ -59,7 +60,10 @@ static void act(ws_device *dev, unsigned index, ws_machine *m, const ws_event *e
         case WS_ACT_COUNT: m->st.counter++; break;
         case WS_ACT_REARM: rearm = 1; break;
         case WS_ACT_ENABLE:
-            if (arg < WS_EV_MACHINES) ev->machine[arg].st.enabled = 1;
+            if (arg < WS_EV_MACHINES) {
+                ev->machine[arg].st.enabled = 1;
+                ev->machine[arg].st.done = 0;
+            }
             break;
         case WS_ACT_CALLBACK:
             if (ev->callback) ev->callback(ev->callback_user, index, e);
@@ -107,42 +111,81 @@ static int ends(const ws_event *s, const ws_event *e)
     return 0;
 }
 
-/* The current step completed on event e: the next step, or the actions. */
+/* The current step completed on event e: the next step, or the actions.
+ * The events a `lasting` step was timing are dropped unless the machine
+ * waits on that same step again (a one-step machine re-armed: the waits
+ * still going may last too). */
 static void step_done(ws_device *dev, uint32_t i, ws_machine *m, const ws_event *e)
 {
+    const uint32_t step = m->st.step;
+    const ws_event done = *e; /* (e may point into m->timed) */
     m->hits = 0;
-    m->pending = 0;
-    m->t_prev = e->time;
-    if (++m->st.step < m->p.nwatch) return;
+    m->t_prev = done.time;
+    if (++m->st.step < m->p.nwatch) {
+        m->ntimed = 0;
+        return;
+    }
     m->st.step = 0;
     m->st.fired++;
-    m->st.last = *e;
-    act(dev, i, m, e);
+    m->st.last = done;
+    act(dev, i, m, &done);
+    if (!m->st.enabled || m->st.step != step) m->ntimed = 0;
+}
+
+/* Time event e (a `lasting` step matched it); out of host memory, it is
+ * not timed. */
+static void time_event(ws_machine *m, const ws_event *e)
+{
+    if (m->ntimed == m->timed_cap) {
+        uint32_t cap = m->timed_cap ? 2 * m->timed_cap : 16;
+        ws_event *t = realloc(m->timed, cap * sizeof *t);
+        if (!t) return;
+        m->timed = t;
+        m->timed_cap = cap;
+    }
+    m->timed[m->ntimed++] = *e;
+}
+
+/* The oldest timed event completed its step (it lasted long enough). */
+static void timed_done(ws_device *dev, uint32_t i, ws_machine *m)
+{
+    const ws_event oldest = m->timed[0];
+    memmove(m->timed, m->timed + 1, --m->ntimed * sizeof *m->timed);
+    step_done(dev, i, m, &oldest);
 }
 
 void ws_ev_machines(ws_device *dev, const ws_event *e)
 {
     struct ws_events *ev = dev->events;
+    /* A machine another enables on this event starts with the next one,
+     * whichever their numbers (a machine numbered after the one that
+     * enabled it saw the enabling event itself, one before it did not). */
+    uint32_t live = 0;
+    for (uint32_t i = 0; i < ev->nmachines; i++) live |= (uint32_t)(ev->machine[i].st.enabled != 0) << i;
     for (uint32_t i = 0; i < ev->nmachines; i++) {
         ws_machine *m = &ev->machine[i];
-        if (!m->st.enabled || !m->p.nwatch) continue;
-        const ws_watch *w = &m->p.watch[m->st.step];
-        if (m->pending) { /* timing an event: does it end, or last long enough? */
-            if (ends(&m->started, e)) m->pending = 0;
-            else if (e->time - m->started.time >= w->lasting) step_done(dev, i, m, &m->started);
-            continue;
+        if (!(live >> i & 1) || !m->st.enabled || !m->p.nwatch) continue;
+        if (m->ntimed) { /* timing events: which end now, and has the oldest lasted long enough? */
+            const ws_watch *w = &m->p.watch[m->st.step];
+            uint32_t k = 0;
+            for (uint32_t j = 0; j < m->ntimed; j++)
+                if (!ends(&m->timed[j], e)) m->timed[k++] = m->timed[j];
+            m->ntimed = k;
+            while (m->ntimed && m->st.enabled && e->time - m->timed[0].time >= w->lasting) timed_done(dev, i, m);
+            if (!m->st.enabled) continue;
         }
-        if (m->st.step && w->window && e->time - m->t_prev > w->window) { /* too late: start over */
-            m->st.step = 0;
+        const ws_watch *w = &m->p.watch[m->st.step];
+        if (m->st.step && w->window && e->time - m->t_prev > w->window) {
+            if (m->ntimed) continue; /* too late for new ones; those started in time go on */
+            m->st.step = 0; /* too late: start over */
             m->hits = 0;
             w = &m->p.watch[0];
         }
         if (!matches(w, e)) continue;
         if (++m->hits < (w->repeat ? w->repeat : 1)) continue;
-        if (w->lasting) { /* start timing it */
+        if (w->lasting) { /* time it (with any others still going) */
             m->hits = 0;
-            m->pending = 1;
-            m->started = *e;
+            time_event(m, e);
             continue;
         }
         step_done(dev, i, m, e);
@@ -154,9 +197,22 @@ void ws_ev_machines_launch_end(ws_device *dev)
     struct ws_events *ev = dev->events;
     for (uint32_t i = 0; ev && i < ev->nmachines; i++) {
         ws_machine *m = &ev->machine[i];
-        if (m->st.enabled && m->pending) step_done(dev, i, m, &m->started);
-        m->pending = 0;
+        while (m->st.enabled && m->ntimed) timed_done(dev, i, m);
+        m->ntimed = 0;
     }
+}
+
+int ws_ev_halt_unclaimed(ws_device *dev)
+{
+    struct ws_events *ev = dev->events;
+    if (!ev || !ev->halt_pending) return 0;
+    ev->halt_pending = 0;
+    if (dev->fault.kind != FAULT_NONE) return 0;
+    ev->stop = 1;
+    dev->fault.kind = FAULT_MACHINE;
+    snprintf(dev->fault.detail, sizeof dev->fault.detail, "%s; the launch's last warp had finished: none was "
+             "left to halt", ev->reason);
+    return 1;
 }
 
 int ws_ev_wd_stopped(ws_device *dev)
