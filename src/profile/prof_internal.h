@@ -114,6 +114,9 @@ struct ws_grid_run;
 void prof_limits_fill(prof_limits *o, const struct ws_device *dev, const struct ws_grid_run *L, const prof_counters *c);
 void prof_limits_text(FILE *f, const prof_limits *o);
 void prof_limits_json(FILE *f, const prof_limits *o);
+/* s as a JSON string (quoted, escaped, valid UTF-8 whatever its bytes);
+ * NULL as null. */
+void prof_json_string(FILE *f, const char *s);
 /* A launch's fault, kept field by field so the report and JSON can name
  * each part (the device's ws_fault, plus its source line). */
 typedef struct prof_fault {

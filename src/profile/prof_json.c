@@ -5,14 +5,36 @@
 #include <string.h>
 #include "profile/prof_internal.h"
 
-static void str(FILE *f, const char *s)
+/* The length of the valid UTF-8 sequence at p (1..4), or 0 if the bytes
+ * there are not one (a stray continuation, an overlong form, a surrogate,
+ * a code point past U+10FFFF, or a sequence cut short). */
+static int utf8_length(const unsigned char *p)
+{
+    const unsigned c = p[0];
+    const int n = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+    if (!n) return 0;
+    for (int i = 1; i < n; i++)
+        if ((p[i] & 0xC0) != 0x80) return 0;
+    if (n == 3 && ((c == 0xE0 && p[1] < 0xA0) || (c == 0xED && p[1] >= 0xA0))) return 0;
+    if (n == 4 && ((c == 0xF0 && p[1] < 0x90) || (c == 0xF4 && p[1] >= 0x90))) return 0;
+    return n;
+}
+
+/* A JSON string. A byte that is not part of valid UTF-8 (a source path
+ * in another encoding, a module's own symbol names) is written as the
+ * code point of the same number (\u00XX), so the document stays valid
+ * JSON and the byte can still be told. */
+void prof_json_string(FILE *f, const char *s)
 {
     if (!s) { fputs("null", f); return; }
     fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\') fprintf(f, "\\%c", *p);
-        else if (*p < 0x20) fprintf(f, "\\u%04x", *p);
-        else fputc(*p, f);
+    for (const unsigned char *p = (const unsigned char *)s; *p;) {
+        int n;
+        if (*p == '"' || *p == '\\') fprintf(f, "\\%c", *p++);
+        else if (*p < 0x20 || *p == 0x7F) fprintf(f, "\\u%04x", *p++);
+        else if (*p < 0x80) fputc(*p++, f);
+        else if ((n = utf8_length(p))) fwrite(p, 1, (size_t)n, f), p += n;
+        else fprintf(f, "\\u%04x", *p++);
     }
     fputc('"', f);
 }
@@ -32,9 +54,9 @@ static void states(FILE *f, const uint64_t st[WS_STATE_COUNT])
 static void src_fields(FILE *f, const prof_src *s)
 {
     fputs("\"file\": ", f);
-    str(f, s->file);
+    prof_json_string(f, s->file);
     fprintf(f, ", \"line\": %u, \"function\": ", s->line);
-    str(f, s->function);
+    prof_json_string(f, s->function);
 }
 
 static void producer(FILE *f, const prof_pc *p)
@@ -42,7 +64,7 @@ static void producer(FILE *f, const prof_pc *p)
     if (!p || !p->producer_pc) { fputs("null", f); return; }
     fprintf(f, "{\"pc\": %u, \"samples\": %llu, \"instruction\": ", p->producer_pc,
             (unsigned long long)p->producer_samples);
-    str(f, p->producer_disasm);
+    prof_json_string(f, p->producer_disasm);
     fputs(", ", f);
     src_fields(f, &p->producer_src);
     fputs("}", f);
@@ -78,9 +100,9 @@ static void exact(FILE *f, const ws_pc_counter *e)
 static void kernel(FILE *f, const prof_kernel *k, uint32_t lanes)
 {
     fputs("      {\"kernel\": ", f);
-    str(f, k->kernel);
+    prof_json_string(f, k->kernel);
     fputs(", \"module\": ", f);
-    str(f, k->module);
+    prof_json_string(f, k->module);
     fprintf(f, ", \"launches\": %u, \"samples\": %llu, \"cycles\": %llu, \"dropped\": %llu, \"overflowed\": %llu,\n       \"states\": ",
             k->launches, (unsigned long long)k->samples, (unsigned long long)k->cycles,
             (unsigned long long)k->dropped, (unsigned long long)k->overflowed);
@@ -91,9 +113,9 @@ static void kernel(FILE *f, const prof_kernel *k, uint32_t lanes)
     if (prof_lines_build(k->pcs, k->npcs, &l, &nl)) nl = 0;
     for (size_t i = 0; i < nl; i++) {
         fprintf(f, "%s\n        {\"file\": ", i ? "," : "");
-        str(f, l[i].file);
+        prof_json_string(f, l[i].file);
         fprintf(f, ", \"line\": %u, \"function\": ", l[i].line);
-        str(f, l[i].function);
+        prof_json_string(f, l[i].function);
         fprintf(f, ", \"samples\": %llu, \"stall\": ", (unsigned long long)l[i].samples);
         stall_name(f, l[i].state);
         fputs(", \"states\": ", f);
@@ -111,10 +133,10 @@ static void kernel(FILE *f, const prof_kernel *k, uint32_t lanes)
     if (prof_rules_build(k, lanes, &r, &nr)) nr = 0;
     for (size_t i = 0; i < nr; i++) {
         fprintf(f, "%s\n        {\"rule\": \"%s\", \"file\": ", i ? "," : "", r[i].id);
-        str(f, r[i].file);
+        prof_json_string(f, r[i].file);
         fprintf(f, ", \"line\": %u, \"metric\": %.6f, \"warp_cycles\": %llu, \"text\": ", r[i].line, r[i].metric,
                 (unsigned long long)r[i].weight);
-        str(f, r[i].text);
+        prof_json_string(f, r[i].text);
         fputs("}", f);
     }
     free(r);
@@ -123,11 +145,11 @@ static void kernel(FILE *f, const prof_kernel *k, uint32_t lanes)
         const prof_pc *p = &k->pcs[i];
         fprintf(f, "%s\n        {\"pc\": %u, \"samples\": %llu, \"instruction\": ", i ? "," : "", p->pc,
                 (unsigned long long)p->samples);
-        str(f, p->disasm);
+        prof_json_string(f, p->disasm);
         fputs(", ", f);
         src_fields(f, &p->src);
         fputs(", \"inlined\": ", f);
-        str(f, p->src.inline_chain);
+        prof_json_string(f, p->src.inline_chain);
         fputs(", \"stall\": ", f);
         stall_name(f, p->state);
         fputs(", \"states\": ", f);
@@ -145,9 +167,9 @@ static void fault(FILE *f, const prof_fault *fl)
 {
     if (!fl->kind) { fputs("null", f); return; }
     fputs("{\"kind\": ", f);
-    str(f, fl->kind);
+    prof_json_string(f, fl->kind);
     fputs(", \"detail\": ", f);
-    str(f, fl->detail);
+    prof_json_string(f, fl->detail);
     if (fl->has_lane)
         fprintf(f, ", \"address\": %u, \"size\": %u, \"block\": [%u, %u, %u], \"thread\": [%u, %u, %u], "
                    "\"core\": %u, \"warp\": %u, \"lane\": %u, \"pc\": %u, \"instruction\": ",
@@ -156,20 +178,20 @@ static void fault(FILE *f, const prof_fault *fl)
     else
         fputs(", \"address\": null, \"size\": null, \"block\": null, \"thread\": null, \"core\": null, "
               "\"warp\": null, \"lane\": null, \"pc\": null, \"instruction\": ", f);
-    str(f, fl->has_lane && fl->disasm[0] ? fl->disasm : NULL);
+    prof_json_string(f, fl->has_lane && fl->disasm[0] ? fl->disasm : NULL);
     fputs(", ", f);
     src_fields(f, &fl->src);
     fputs(", \"inlined\": ", f);
-    str(f, fl->src.inline_chain);
+    prof_json_string(f, fl->src.inline_chain);
     fputs("}", f);
 }
 
 static void launch(FILE *f, const prof_launch *L)
 {
     fprintf(f, "      {\"id\": %llu, \"kernel\": ", (unsigned long long)L->id);
-    str(f, L->kernel);
+    prof_json_string(f, L->kernel);
     fputs(", \"module\": ", f);
-    str(f, L->module);
+    prof_json_string(f, L->module);
     if (L->stage) fprintf(f, ", \"shader_stage\": \"%s\", \"draw\": %u", L->stage, L->draw);
     fprintf(f, ", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], \"passes\": %u,\n"
                "       \"cycles\": %llu, \"samples\": %llu, \"sample_points\": %llu, \"dropped\": %llu, \"overflowed\": %llu, \"status\": \"%s\", \"error\": ",
@@ -177,7 +199,7 @@ static void launch(FILE *f, const prof_launch *L)
             (unsigned long long)L->cycles, (unsigned long long)L->samples, (unsigned long long)L->sample_points,
             (unsigned long long)L->dropped, (unsigned long long)L->overflowed,
             ws_status_name(L->status));
-    str(f, L->error[0] ? L->error : NULL);
+    prof_json_string(f, L->error[0] ? L->error : NULL);
     fputs(", \"fault\": ", f);
     fault(f, &L->fault);
     fprintf(f, ",\n       \"stats\": {\"warp_instructions\": %llu, \"thread_instructions\": %llu, "

@@ -54,8 +54,9 @@ int prof_perfetto_write(FILE *f, const prof_data *d, uint32_t device_index)
     for (size_t i = 0; i < d->nlaunches; i++) {
         const prof_launch *L = &d->launches[i];
         sep(f, &first);
-        fprintf(f, "{\"ph\": \"X\", \"pid\": %u, \"tid\": 0, \"name\": \"%s\", \"ts\": %llu, \"dur\": %llu, "
-                   "\"args\": {\"launch\": %llu}}", pid0 + 1023, L->kernel, (unsigned long long)offset,
+        fprintf(f, "{\"ph\": \"X\", \"pid\": %u, \"tid\": 0, \"name\": ", pid0 + 1023);
+        prof_json_string(f, L->kernel); /* (a module's symbol: any bytes) */
+        fprintf(f, ", \"ts\": %llu, \"dur\": %llu, \"args\": {\"launch\": %llu}}", (unsigned long long)offset,
                 (unsigned long long)(L->cycles ? L->cycles : 1), (unsigned long long)L->id);
         ws_trace_record *r = NULL;
         if (L->nrecords && !(r = malloc(L->nrecords * sizeof *r))) return -1;

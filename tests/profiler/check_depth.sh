@@ -345,6 +345,24 @@ assert worst[0] <= 1, worst
 PY
     done
     ;;
+latin1_path)
+    # A source path that is not UTF-8 (a directory named in Latin-1): the
+    # JSON and the Perfetto trace stay valid JSON, the byte written as
+    # \u00e9; they held the raw byte, which no JSON reader accepts.
+    d=$(printf 'k\351rnel')
+    mkdir -p "$d" && cp "$src" "$d/depth_kernels.c" || bad "copying the kernel source"
+    "$ws" cc -O1 -o "$d/k.elf" "$d/depth_kernels.c" > cc.txt 2>&1 || bad "warpscope cc: $(cat cc.txt)"
+    "$ws" profile -q --period 4 --json p.json --trace t.json -- "$ws" run --grid 2 --block 64 "$d/k.elf" fma_chain zeros:128 50 \
+        > r.txt 2>&1 || bad "profile exited with $?"
+    grep -q 'k\\u00e9rnel/depth_kernels.c' p.json && ok "the byte is written as \\u00e9" || bad "no \\u00e9 in p.json"
+    python3 - p.json t.json <<'PY' && ok "both files are valid JSON, the path read back" || bad "invalid JSON"
+import json, sys
+d = json.load(open(sys.argv[1], encoding='utf-8'))['devices'][0]
+files = {i['file'] for i in d['kernels'][0]['instructions'] if i['file']}
+assert any(f.endswith('k\u00e9rnel/depth_kernels.c') for f in files), files
+json.load(open(sys.argv[2], encoding='utf-8'))
+PY
+    ;;
 *) bad "unknown case $case_" ;;
 esac
 [ $fail = 0 ] && echo "PASS $case_" || echo "FAILED $case_"
