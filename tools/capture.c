@@ -78,10 +78,14 @@ static int report(const char *path)
         return -1;
     }
     ws_capture_section s;
-    uint64_t calls = 0, frames = 0, first = 0, last = 0, sync = 0;
+    uint64_t calls = 0, frames = 0, first = 0, last = 0, sync = 0, launches = 0;
     uint32_t reason = 0;
     while (ws_capture_reader_next(r, &s) == WS_OK) {
-        if (s.type == WS_CAPTURE_API_CALL) calls++;
+        if (s.type == WS_CAPTURE_API_CALL) {
+            wscap_cur c = wscap_cursor(s.data, s.size);
+            launches += wscap_u32(&c) == WSCAP_LAUNCH;
+            calls++;
+        }
         if (s.type != WS_CAPTURE_FRAME_BEGIN) continue;
         wscap_cur c = wscap_cursor(s.data, s.size);
         uint64_t f = wscap_u64(&c);
@@ -103,8 +107,12 @@ static int report(const char *path)
     ws_capture_reader_close(r);
     struct stat st;
     double mib = stat(path, &st) == 0 ? (double)st.st_size / (1024.0 * 1024.0) : 0;
-    if (reason == WSCAP_FRAME_LAUNCHES)
-        printf("captured the launches from launch %llu: %llu calls, %.1f MiB -> %s\n", (unsigned long long)first,
+    if (reason == WSCAP_FRAME_LAUNCHES && launches > 1) /* (launches are numbered in order: the last is first + n - 1) */
+        printf("captured launches %llu-%llu (%llu launches): %llu calls, %.1f MiB -> %s\n", (unsigned long long)first,
+               (unsigned long long)(first + launches - 1), (unsigned long long)launches, (unsigned long long)calls, mib,
+               path);
+    else if (reason == WSCAP_FRAME_LAUNCHES)
+        printf("captured launch %llu: %llu calls, %.1f MiB -> %s\n", (unsigned long long)first,
                (unsigned long long)calls, mib, path);
     else if (frames == 1)
         printf("captured frame %llu: %llu calls, %.1f MiB -> %s\n", (unsigned long long)first, (unsigned long long)calls,

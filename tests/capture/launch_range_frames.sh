@@ -15,6 +15,11 @@ for range in 1-2 0-1 1-3 0-0 1-1; do
   f="$work/l$range.wscap"
   "$ws" capture -o "$f" --frames launches=$range -- "$prog" "$elf" 2 > "$work/capture.out" 2>&1 ||
     { cat "$work/capture.out"; echo "FAIL: capture of launches $range"; fails=$((fails+1)); continue; }
+  # the report names the whole range (it said "the launches from launch A")
+  a=${range%-*} b=${range#*-}
+  if [ "$a" = "$b" ]; then want="captured launch $a: "; else want="captured launches $a-$b ($((b - a + 1)) launches): "; fi
+  grep -qF "$want" "$work/capture.out" ||
+    { cat "$work/capture.out"; echo "FAIL: the report of launches $range does not say '$want'"; fails=$((fails+1)); }
   if "$ws" replay --loop 3 "$f" > "$work/replay.out" 2>&1 && grep -q "3 passes of .* every pass bit-identical" "$work/replay.out"; then
     echo "launches $range: $(tail -1 "$work/replay.out")"
   else
