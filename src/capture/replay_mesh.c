@@ -96,9 +96,10 @@ void ws_replay_mesh_print(const ws_mesh_view *v, uint64_t rows, FILE *out)
     fprintf(out, "mesh: call %" PRIu64 " %s: vertex shader %s, triangle %s, cull %s (front face %s)\n",
             v->call, v->call_text, m->shader, m->topology == WS_GFX_TRIANGLE_STRIP ? "strip" : "list",
             (unsigned)m->cull < 3 ? cull[m->cull] : "?", m->front_face == WS_GFX_CW ? "clockwise" : "counter-clockwise");
-    fprintf(out, "  %" PRIu64 " vertex invocation%s (%u vert%s x %u instance%s%s); inputs:", m->n, m->n == 1 ? "" : "s",
-            m->count, m->count == 1 ? "ex" : "ices", m->instances, m->instances == 1 ? "" : "s",
-            m->indexed ? ", indexed" : "");
+    /* an indexed draw counts indices (one vertex invocation each) */
+    const char *unit = m->indexed ? (m->count == 1 ? "index" : "indices") : (m->count == 1 ? "vertex" : "vertices");
+    fprintf(out, "  %" PRIu64 " vertex invocation%s (%u %s x %u instance%s); inputs:", m->n, m->n == 1 ? "" : "s",
+            m->count, unit, m->instances, m->instances == 1 ? "" : "s");
     if (!m->nattributes) fprintf(out, " none");
     for (uint32_t a = 0; a < m->nattributes; a++) fprintf(out, "%s in%u %s", a ? "," : "", a, ws_gfx_format_name(m->format[a]));
     fprintf(out, "; outputs: position and %u varying%s\n", m->vout_floats - 4, m->vout_floats - 4 == 1 ? "" : "s");

@@ -20,7 +20,7 @@ rows() { awk '$1 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+$/ && $3 ~ /^[0-9]+$/' "$1"; }
 n=$(rows "$work/mesh.txt" | wc -l)
 ok "36 rows" '[ "$n" = 36 ]'
 ok "header" "grep -q 'vertex shader cube_vs, triangle list, cull back' '$work/mesh.txt' &&
-    grep -q '36 vertex invocations (36 vertices x 1 instance, indexed); inputs: in0 float3, in1 float3, in2 float2; outputs: position and 3 varyings' '$work/mesh.txt'"
+    grep -q '36 vertex invocations (36 indices x 1 instance); inputs: in0 float3, in1 float3, in2 float2; outputs: position and 3 varyings' '$work/mesh.txt'"
 ok "primitives" "grep -Eq 'primitives: 12 in, [0-9]+ clipped, [0-9]+ culled, 0 invalid, [0-9]+ rasterized' '$work/mesh.txt'"
 # every invocation of one vertex index: the same inputs, outputs and window position
 distinct_rows=$(rows "$work/mesh.txt" | cut -c9- | sort -u | wc -l)
