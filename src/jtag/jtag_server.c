@@ -78,11 +78,30 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static int send_all(int fd, const char *p, size_t n)
+/* How long a probe may go on talking to a dead bus after the program
+ * closed the device, so it can notice and quit instead of losing its
+ * socket in the middle of a scan. */
+#define CLOSE_GRACE_S 1.0
+
+/* Send the answers. A probe that stops reading them fills the socket;
+ * waiting for it is flow control while the program runs, but once the
+ * device is closing it may hold the close (and the program's exit) for
+ * CLOSE_GRACE_S only. 0, -1 (errno set), or -2: the probe stalled. */
+static int send_all(jtag_server *s, int fd, const char *p, size_t n)
 {
+    double give_up = 0;
     while (n) {
-        ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
+        ssize_t w = send(fd, p, n, MSG_NOSIGNAL | MSG_DONTWAIT);
         if (w < 0 && errno == EINTR) continue;
+        if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+            if (atomic_load(&s->stop)) {
+                if (!give_up) give_up = now_s() + CLOSE_GRACE_S;
+                else if (now_s() > give_up) return -2;
+            }
+            struct pollfd q = { fd, POLLOUT, 0 };
+            poll(&q, 1, 100);
+            continue;
+        }
         if (w <= 0) return -1;
         p += w;
         n -= (size_t)w;
@@ -130,11 +149,6 @@ static void refuse_second(jtag_server *s)
     fprintf(stderr, "warpscope: JTAG: refused a second probe: one is connected already (one probe at a time; "
             "connect again after it leaves)\n");
 }
-
-/* How long a probe may go on talking to a dead bus after the program
- * closed the device, so it can notice and quit instead of losing its
- * socket in the middle of a scan. */
-#define CLOSE_GRACE_S 1.0
 
 /* Serve one probe until it quits, hangs up, misbehaves or the device
  * closes. Writes a line for stderr saying how it ended. */
@@ -185,7 +199,13 @@ static void serve(jtag_server *s, int cfd, probe *pr, char *why, size_t whylen)
         }
         size_t nout = 0, used = 0;
         ws_status st = ws_bitbang_feed(&bb, in, (size_t)n, out, &nout, &used, err, sizeof err);
-        if (nout && send_all(cfd, out, nout)) { snprintf(why, whylen, "cannot answer the probe: %s", strerror(errno)); return; }
+        int sent = nout ? send_all(s, cfd, out, nout) : 0;
+        if (sent == -2) {
+            snprintf(why, whylen, "the program closed the device while the probe was not reading its answers "
+                     "(gave up after %.0f s)", CLOSE_GRACE_S);
+            return;
+        }
+        if (sent) { snprintf(why, whylen, "cannot answer the probe: %s", strerror(errno)); return; }
         if (st != WS_OK) {
             snprintf(why, whylen, "bad input from the probe after %llu bytes: %s",
                      (unsigned long long)(total + used), err);

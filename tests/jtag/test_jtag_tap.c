@@ -3,12 +3,13 @@
  * machine against IEEE 1149.1's diagram, IR and DR scans bit by bit,
  * dtmcs fields and dmi busy / failed handling as spec 0.13.2 chapter 6
  * describes them, on a fake debug bus and on the device's debug module.
- *   test_jtag_tap tap|ir|bypass|dtmcs|dmi|busy|failed|bitbang|device|localharts|chain|options|secondprobe
+ *   test_jtag_tap tap|ir|bypass|dtmcs|dmi|busy|failed|bitbang|device|localharts|chain|options|secondprobe|stuckprobe
  *   test_jtag_tap runctl|runctl_barrier KERNELS.elf */
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <sys/socket.h>
 #include <time.h>
@@ -576,6 +577,70 @@ static void test_secondprobe(void)
     rmdir(dir);
 }
 
+/* A probe that stops reading its answers (a stuck or stopped OpenOCD)
+ * fills the socket; closing the device must still return, within the
+ * server's grace second, not wait for the probe forever (the program
+ * used to hang at exit, after printing its results). */
+typedef struct closer {
+    ws_device *dev;
+    atomic_int done;
+} closer;
+
+static void *close_main(void *arg)
+{
+    closer *c = arg;
+    ws_device_close(c->dev);
+    atomic_store(&c->done, 1);
+    return NULL;
+}
+
+static void test_stuckprobe(void)
+{
+    ws_device *dev = open_default_device();
+    if (!dev) return;
+    char dir[] = "ws_jtag_XXXXXX", pf[64], spec[128];
+    CHECK(mkdtemp(dir) != NULL);
+    snprintf(pf, sizeof pf, "%s/port", dir);
+    snprintf(spec, sizeof spec, "port=0,port-file=%s", pf);
+    CHECK_EQ_U(ws_jtag_server_attach(dev, spec), WS_OK);
+    unsigned port = 0;
+    FILE *f = fopen(pf, "r");
+    CHECK(f && fscanf(f, "%u", &port) == 1);
+    if (f) fclose(f);
+    int a = probe_connect(port);
+    CHECK(a >= 0);
+    int small = 4096;
+    setsockopt(a, SOL_SOCKET, SO_RCVBUF, &small, sizeof small);
+    static char rs[65536];
+    memset(rs, 'R', sizeof rs);
+    /* send 'R's, never read the answers, until the server stops taking them */
+    size_t sent = 0;
+    for (int idle = 0; idle < 20 && sent < ((size_t)64 << 20);) {
+        ssize_t w = send(a, rs, sizeof rs, MSG_NOSIGNAL | MSG_DONTWAIT);
+        if (w > 0) { sent += (size_t)w; idle = 0; continue; }
+        idle++;
+        nanosleep(&(struct timespec){ 0, 20000000 }, NULL);
+    }
+    CHECK(sent > 0);
+    closer c = { dev, 0 };
+    pthread_t th;
+    CHECK_EQ_U(pthread_create(&th, NULL, close_main, &c), 0);
+    int ms = 0;
+    while (!atomic_load(&c.done) && ms < 10000) {
+        nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
+        ms += 10;
+    }
+    if (!atomic_load(&c.done)) {
+        fprintf(stderr, "FAIL: ws_device_close still waits for a probe that does not read, after %d ms\n", ms);
+        exit(1); /* the close thread cannot be joined */
+    }
+    pthread_join(th, NULL);
+    CHECK(ms < 5000);
+    close(a);
+    unlink(pf);
+    rmdir(dir);
+}
+
 /* ---- run control through the DTM against a running launch ---- */
 
 static uint32_t jt_read(ws_jtag_tap *t, uint32_t addr)
@@ -818,8 +883,9 @@ int main(int argc, char **argv)
     else if (!strcmp(w, "runctl_barrier") && argc > 2) test_runctl_barrier(argv[2]);
     else if (!strcmp(w, "options")) test_options();
     else if (!strcmp(w, "secondprobe")) test_secondprobe();
+    else if (!strcmp(w, "stuckprobe")) test_stuckprobe();
     else {
-        fprintf(stderr, "usage: test_jtag_tap tap|ir|bypass|dtmcs|dmi|busy|failed|bitbang|device|localharts|chain|options|secondprobe\n"
+        fprintf(stderr, "usage: test_jtag_tap tap|ir|bypass|dtmcs|dmi|busy|failed|bitbang|device|localharts|chain|options|secondprobe|stuckprobe\n"
                         "       test_jtag_tap runctl|runctl_barrier KERNELS.elf\n");
         return 2;
     }
