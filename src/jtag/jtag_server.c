@@ -230,7 +230,7 @@ static void handle_probe(jtag_server *s, int cfd)
     uint32_t ndm = 1;
     ws_debug_module_count(pr.dbg, &ndm);
     if (ndm > WS_BITBANG_MAX_TAPS) {
-        fprintf(stderr, "warpscope: JTAG: topology=per-core gives %u debug modules, more TAPs than the chain "
+        fprintf(stderr, "warpscope: JTAG: the topology gives %u debug modules, more TAPs than the chain "
                 "holds (%d); use topology=broadcast\n", ndm, WS_BITBANG_MAX_TAPS);
         release(&pr);
         return;
@@ -303,6 +303,21 @@ ws_status ws_jtag_server_attach(ws_device *dev, const char *spec)
     opts o;
     ws_status st = parse(spec, &o, err, sizeof err);
     if (st != WS_OK) return ws_set_error(dev, st, "%s", err);
+    if (o.per_core) {
+        /* Refuse a chain longer than the server can bitbang now, not when
+         * the first probe connects (it was closed at once, and OpenOCD
+         * only saw its socket go away). */
+        ws_config c;
+        uint32_t per = o.group ? o.group : 1;
+        if (ws_device_config(dev, &c) == WS_OK && (c.cores + per - 1) / per > WS_BITBANG_MAX_TAPS) {
+            uint32_t ndm = (c.cores + per - 1) / per, fit = (c.cores + WS_BITBANG_MAX_TAPS - 1) / WS_BITBANG_MAX_TAPS;
+            return ws_set_error(dev, WS_ERR_INVALID_ARG,
+                                "WARPSCOPE_JTAG: topology=%s on %u cores gives %u debug modules, one TAP each, "
+                                "more than the scan chain holds (%d); use topology=groups:%u or more, or "
+                                "topology=broadcast", o.group ? "groups" : "per-core", c.cores, ndm,
+                                WS_BITBANG_MAX_TAPS, fit);
+        }
+    }
     jtag_server *s = calloc(1, sizeof *s);
     if (!s) return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "WARPSCOPE_JTAG: out of host memory");
     s->dev = dev;

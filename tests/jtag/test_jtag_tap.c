@@ -510,6 +510,21 @@ static void test_options(void)
     CHECK(ws_spec_uint("-0", 65535, &n) < 0);
     CHECK(ws_spec_uint("99999999999999999999", 65535, &n) < 0);
     ws_device_close(dev);
+    /* a chain longer than 16 TAPs is refused when the program opens the
+     * device, with the group size that fits, not when a probe connects */
+    ws_config c;
+    ws_config_default(&c);
+    c.cores = 40;
+    dev = NULL;
+    CHECK_EQ_U(ws_device_open(&c, &dev), WS_OK);
+    if (!dev) return;
+    CHECK_EQ_U(ws_jtag_server_attach(dev, "port=0,topology=per-core"), WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "topology=per-core on 40 cores gives 40 debug modules");
+    CHECK_STR_CONTAINS(ws_last_error(dev), "use topology=groups:3 or more");
+    CHECK_EQ_U(ws_jtag_server_attach(dev, "port=0,topology=groups:2"), WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "topology=groups on 40 cores gives 20 debug modules");
+    CHECK_EQ_U(ws_jtag_server_attach(dev, "port=0,topology=groups:3"), WS_OK);
+    ws_device_close(dev);
 }
 
 static int probe_connect(unsigned port)
