@@ -117,6 +117,14 @@ static ws_status attach_libraries(ws_device *dev, const char *value)
 
 ws_status ws_env_tools_attach(ws_device *dev)
 {
+    /* One debugger per device. Checked before any tool attaches: the gdb
+     * server, attached first, waits for gdb at open, so the JTAG port's
+     * own refusal came only after a gdb connected, and a probe meanwhile
+     * found no port at all. */
+    const char *gdb = getenv("WARPSCOPE_DEBUG"), *jtag = getenv("WARPSCOPE_JTAG");
+    if (gdb && *gdb && jtag && *jtag)
+        return ws_set_error(dev, WS_ERR_INVALID_ARG, "WARPSCOPE_DEBUG and WARPSCOPE_JTAG are both set: one debugger "
+                            "per device (the gdb server or the JTAG port for OpenOCD); unset one of them");
     for (size_t i = 0; i < sizeof env_tools / sizeof *env_tools; i++) {
         const char *v = getenv(env_tools[i].variable);
         if (!v || !*v) continue;
