@@ -210,6 +210,9 @@ ws_status ws_next_launch_id(ws_device *dev, uint64_t *out)
 ws_status ws_last_launch_stats(const ws_device *dev, ws_launch_stats *out)
 {
     if (!dev) return WS_ERR_INVALID_ARG;
+    /* the draining call (on another thread) writes the statistics under
+     * the lock: without it a reader could mix two launches' numbers */
+    WS_API_READ_LOCKED((ws_device *)dev);
     if (!out) return ws_set_error((ws_device *)dev, WS_ERR_INVALID_ARG, "ws_last_launch_stats: out is NULL");
     if (!dev->have_stats)
         return ws_set_error((ws_device *)dev, WS_ERR_NOT_FOUND, "ws_last_launch_stats: no launch has finished yet");
