@@ -41,6 +41,11 @@ ws_status ws_api_enter(ws_device *dev, const char *fn)
     return WS_OK;
 }
 
+void ws_api_enter_read(ws_device *dev)
+{
+    pthread_mutex_lock(&dev->api_lock);
+}
+
 void ws_api_leave(ws_device **held)
 {
     if (*held) pthread_mutex_unlock(&(*held)->api_lock);

@@ -28,6 +28,15 @@ void ws_api_leave(ws_device **held);
         ws_api_held_ = (dev);                                                   \
     } while (0)
 
+/* Hold dev's API lock for a call that only reads what a launch leaves
+ * behind (ws_last_launch_stats): no refusal from the printf handler or a
+ * tool's launch callback, whose thread already holds the (recursive)
+ * lock, but another thread waits until the draining call is done. */
+void ws_api_enter_read(ws_device *dev);
+#define WS_API_READ_LOCKED(dev)                                                 \
+    ws_device *ws_api_held_ __attribute__((cleanup(ws_api_leave))) = (dev);    \
+    ws_api_enter_read(ws_api_held_)
+
 /* Create and destroy the lock with the device. */
 int ws_api_lock_init(ws_device *dev);
 void ws_api_lock_destroy(ws_device *dev);

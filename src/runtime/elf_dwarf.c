@@ -90,7 +90,13 @@ static void spell(Dwarf_Die *t, char *buf, size_t len, int depth, int *budget)
     case DW_TAG_enumeration_type: snprintf(buf, len, "enum %s", name ? name : "<anonymous>"); return;
     case DW_TAG_array_type:
         if (has_inner) spell(&inner, sub, sizeof sub, depth + 1, budget);
-        snprintf(buf, len, "%s[]", sub);
+        if (dwarf_hasattr(t, DW_AT_GNU_vector)) { /* vector_size / ext_vector_type */
+            Dwarf_Word bytes = 0;
+            if (dwarf_aggregate_size(t, &bytes) != 0) bytes = 0;
+            snprintf(buf, len, "%s __attribute__((vector_size(%llu)))", sub, (unsigned long long)bytes);
+        } else {
+            snprintf(buf, len, "%s[]", sub);
+        }
         return;
     case DW_TAG_subroutine_type: {
         char params[160];
@@ -116,7 +122,14 @@ static int kind_of(Dwarf_Die *t, ws_param_kind *kind, int *is_bool)
         case DW_TAG_typedef: case DW_TAG_const_type: case DW_TAG_volatile_type: case DW_TAG_restrict_type:
             if (!dwarf_attr_integrate(&cur, DW_AT_type, &at) || !dwarf_formref_die(&at, &cur)) return -1;
             continue;
-        case DW_TAG_pointer_type: case DW_TAG_array_type:
+        case DW_TAG_array_type:
+            /* a C parameter declared as an array is a pointer, and DWARF
+             * says so; an array type here is a vector (vector_size), which
+             * is passed by value in registers or on the stack */
+            if (dwarf_hasattr(&cur, DW_AT_GNU_vector)) return -1;
+            *kind = WS_PARAM_PTR;
+            return 0;
+        case DW_TAG_pointer_type:
             *kind = WS_PARAM_PTR;
             return 0;
         case DW_TAG_enumeration_type:

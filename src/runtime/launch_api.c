@@ -25,7 +25,14 @@ static int arg_fits(const ws_elf_param *p, const ws_arg *a, char *why, size_t le
         int64_t lo = k == WS_PARAM_I8 ? -128 : k == WS_PARAM_I16 ? -32768 : 0;
         int64_t hi = k == WS_PARAM_I8 ? 127 : k == WS_PARAM_U8 ? 255 : k == WS_PARAM_I16 ? 32767 : 65535;
         if (!is32) break;
-        if (v < lo || v > hi) { snprintf(why, len, "value %lld does not fit", (long long)v); return 0; }
+        if (v < lo || v > hi) {
+            /* CUDA code ported from x86 expects a signed plain char */
+            int plain_char = k == WS_PARAM_U8 && v < 0 && !p->is_bool && strstr(p->type_name, "char") &&
+                             !strstr(p->type_name, "signed");
+            snprintf(why, len, "value %lld does not fit%s", (long long)v,
+                     plain_char ? " (plain char is unsigned on RISC-V, 0..255: declare it signed char)" : "");
+            return 0;
+        }
         if (p->is_bool && v > 1) { /* the kernel would hold an invalid _Bool */
             snprintf(why, len, "value %lld is not a bool (0 or 1)", (long long)v);
             return 0;
@@ -131,7 +138,7 @@ static ws_status check_args(ws_device *dev, const ws_kernel *k, const ws_arg *ar
         return ws_set_error(dev, WS_ERR_BAD_LAUNCH, "launch of '%s': %zu arguments given, the kernel "
                             "takes %u", m->name, nargs, m->nparams);
     for (uint32_t i = 0; i < m->nparams; i++) {
-        char why[96];
+        char why[160];
         const ws_elf_param *p = &m->params[i];
         if (args[i].type > WS_TYPE_PTR)
             return ws_set_error(dev, WS_ERR_BAD_LAUNCH, "launch of '%s': argument %u has an invalid type tag %d",
@@ -210,6 +217,9 @@ ws_status ws_next_launch_id(ws_device *dev, uint64_t *out)
 ws_status ws_last_launch_stats(const ws_device *dev, ws_launch_stats *out)
 {
     if (!dev) return WS_ERR_INVALID_ARG;
+    /* the draining call (on another thread) writes the statistics under
+     * the lock: without it a reader could mix two launches' numbers */
+    WS_API_READ_LOCKED((ws_device *)dev);
     if (!out) return ws_set_error((ws_device *)dev, WS_ERR_INVALID_ARG, "ws_last_launch_stats: out is NULL");
     if (!dev->have_stats)
         return ws_set_error((ws_device *)dev, WS_ERR_NOT_FOUND, "ws_last_launch_stats: no launch has finished yet");

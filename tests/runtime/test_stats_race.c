@@ -1,0 +1,61 @@
+/* ws_last_launch_stats from one thread while another launches on the same
+ * device (docs/api.md, "Threads": every call that reads device state holds
+ * the API lock). Before 2026-11-27 it read the statistics without the
+ * lock while the draining thread overwrote them, so a reader could get the
+ * launch id of one launch with the block counts of another. Every launch
+ * here has launch_id % 7 + 1 blocks, which a consistent snapshot shows.
+ * usage: test_stats_race MODULE.elf */
+#include <pthread.h>
+#include <stdatomic.h>
+#include "warpscope/warpscope.h"
+#include "../test.h"
+
+enum { LAUNCHES = 10000, BLOCK = 32 };
+
+typedef struct reader { ws_device *dev; atomic_int stop; long reads, torn; } reader;
+
+static void *read_stats(void *p)
+{
+    reader *r = p;
+    while (!atomic_load(&r->stop)) {
+        ws_launch_stats st;
+        if (ws_last_launch_stats(r->dev, &st) != WS_OK) continue;
+        uint64_t sum = 0;
+        for (uint32_t c = 0; c < st.cores && c < WS_STATS_MAX_CORES; c++) sum += st.core_blocks[c];
+        r->reads++;
+        if (st.blocks != st.launch_id % 7 + 1 || sum != st.blocks || st.threads != st.blocks * BLOCK) r->torn++;
+    }
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 2) return 2;
+    ws_device *dev;
+    ws_module *m;
+    ws_kernel *k;
+    ws_addr out;
+    CHECK(ws_device_open(NULL, &dev) == WS_OK);
+    CHECK(ws_module_load_file(dev, argv[1], &m) == WS_OK);
+    CHECK(ws_kernel_get(m, "touch", &k) == WS_OK);
+    CHECK(ws_malloc(dev, 7 * BLOCK * sizeof(int), &out) == WS_OK);
+    reader r = { .dev = dev };
+    pthread_t t;
+    CHECK(pthread_create(&t, NULL, read_stats, &r) == 0);
+    ws_arg a[] = { WS_ARG_PTR(out) };
+    for (int i = 0; i < LAUNCHES; i++) {
+        uint64_t id = 0;
+        CHECK(ws_next_launch_id(dev, &id) == WS_OK);
+        if (ws_launch(dev, k, WS_DIM3((uint32_t)(id % 7 + 1), 1, 1), WS_DIM3(BLOCK, 1, 1), 0, a, 1) != WS_OK ||
+            ws_synchronize(dev) != WS_OK) {
+            CHECK(0);
+            break;
+        }
+    }
+    atomic_store(&r.stop, 1);
+    pthread_join(t, NULL);
+    printf("%ld reads, %ld inconsistent\n", r.reads, r.torn);
+    CHECK(r.torn == 0);
+    CHECK(ws_device_close(dev) == WS_OK);
+    return TEST_SUMMARY();
+}
