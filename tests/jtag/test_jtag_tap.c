@@ -552,19 +552,30 @@ static int probe_reply(int fd, int ms)
 /* One probe at a time: a second one is closed at once (it waited
  * unanswered until the first left, so a second OpenOCD hung), the first
  * is still served, and after it quits the next one is. */
-static void test_secondprobe(void)
+/* Attach the JTAG server on a free port, its port file in a new directory
+ * under the test's own (not /tmp, whatever TMPDIR says): dir receives
+ * the directory's name, pf the file's; returns the port (0 on failure). */
+static unsigned attach_on_free_port(ws_device *dev, char dir[15], char pf[64])
 {
-    ws_device *dev = open_default_device();
-    if (!dev) return;
-    char dir[] = "ws_jtag_XXXXXX", pf[64], spec[128]; /* in the test's directory: not /tmp, whatever TMPDIR says */
+    char spec[128];
+    strcpy(dir, "ws_jtag_XXXXXX");
     CHECK(mkdtemp(dir) != NULL);
-    snprintf(pf, sizeof pf, "%s/port", dir);
+    snprintf(pf, 64, "%s/port", dir);
     snprintf(spec, sizeof spec, "port=0,port-file=%s", pf);
     CHECK_EQ_U(ws_jtag_server_attach(dev, spec), WS_OK);
     unsigned port = 0;
     FILE *f = fopen(pf, "r");
     CHECK(f && fscanf(f, "%u", &port) == 1);
     if (f) fclose(f);
+    return port;
+}
+
+static void test_secondprobe(void)
+{
+    ws_device *dev = open_default_device();
+    if (!dev) return;
+    char dir[15], pf[64];
+    unsigned port = attach_on_free_port(dev, dir, pf);
     int a = probe_connect(port);
     CHECK(a >= 0);
     CHECK_EQ_U(send(a, "0R", 2, MSG_NOSIGNAL), 2);
@@ -613,15 +624,8 @@ static void test_stuckprobe(void)
 {
     ws_device *dev = open_default_device();
     if (!dev) return;
-    char dir[] = "ws_jtag_XXXXXX", pf[64], spec[128];
-    CHECK(mkdtemp(dir) != NULL);
-    snprintf(pf, sizeof pf, "%s/port", dir);
-    snprintf(spec, sizeof spec, "port=0,port-file=%s", pf);
-    CHECK_EQ_U(ws_jtag_server_attach(dev, spec), WS_OK);
-    unsigned port = 0;
-    FILE *f = fopen(pf, "r");
-    CHECK(f && fscanf(f, "%u", &port) == 1);
-    if (f) fclose(f);
+    char dir[15], pf[64];
+    unsigned port = attach_on_free_port(dev, dir, pf);
     int a = probe_connect(port);
     CHECK(a >= 0);
     int small = 4096;
