@@ -77,20 +77,11 @@ void ws_timing_destroy(ws_device *dev)
     dev->timing = NULL;
 }
 
-ws_status ws_last_launch_counters(const ws_device *dev, ws_timing_counters *out)
+int ws_timing_last_counters(const ws_device *dev, ws_timing_counters *out)
 {
-    if (!dev) return WS_ERR_INVALID_ARG;
-    if (!out) {
-        ws_set_error((ws_device *)dev, WS_ERR_INVALID_ARG, "ws_last_launch_counters: out is NULL");
-        return WS_ERR_INVALID_ARG;
-    }
-    if (!dev->timing || !dev->timing->have_ctr) {
-        ws_set_error((ws_device *)dev, WS_ERR_NOT_FOUND,
-                     "no timing-mode launch has completed on this device (open it with mode=timing)");
-        return WS_ERR_NOT_FOUND;
-    }
+    if (!dev->timing || !dev->timing->have_ctr) return -1;
     *out = dev->timing->ctr;
-    return WS_OK;
+    return 0;
 }
 
 

@@ -74,5 +74,9 @@ const ws_timing_params *ws_timing_params_of(const ws_device *dev);
 /* The cycle from which the last timing-mode launch ran on several host
  * threads (0: all of it), or UINT64_MAX: all on one (docs/parallel.md). */
 uint64_t ws_timing_parallel_from(const ws_device *dev);
+/* Copy the counters of the last timing-mode launch to *out; -1 if none
+ * has completed. (The public ws_last_launch_counters, launch_api.c,
+ * calls it under the device's lock.) */
+int ws_timing_last_counters(const ws_device *dev, ws_timing_counters *out);
 
 #endif

@@ -3,6 +3,7 @@
  * convention. */
 #include <stdlib.h>
 #include <string.h>
+#include "device/timing.h"
 #include "runtime/api_lock.h"
 #include "runtime/runtime.h"
 
@@ -211,6 +212,19 @@ ws_status ws_next_launch_id(ws_device *dev, uint64_t *out)
     WS_API_LOCKED(dev, "ws_next_launch_id");
     if (!out) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_next_launch_id: out is NULL");
     *out = dev->next_launch_id;
+    return WS_OK;
+}
+
+ws_status ws_last_launch_counters(const ws_device *dev, ws_timing_counters *out)
+{
+    if (!dev) return WS_ERR_INVALID_ARG;
+    /* as ws_last_launch_stats: the launch that ends on another thread
+     * writes the counters under the lock */
+    WS_API_READ_LOCKED((ws_device *)dev);
+    if (!out) return ws_set_error((ws_device *)dev, WS_ERR_INVALID_ARG, "ws_last_launch_counters: out is NULL");
+    if (ws_timing_last_counters(dev, out))
+        return ws_set_error((ws_device *)dev, WS_ERR_NOT_FOUND,
+                            "no timing-mode launch has completed on this device (open it with mode=timing)");
     return WS_OK;
 }
 

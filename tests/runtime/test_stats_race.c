@@ -4,6 +4,9 @@
  * lock while the draining thread overwrote them, so a reader could get the
  * launch id of one launch with the block counts of another. Every launch
  * here has launch_id % 7 + 1 blocks, which a consistent snapshot shows.
+ * The same for ws_last_launch_counters on a timing-mode device, which read
+ * the timing model's counters without the lock until later that day: a
+ * consistent copy's instruction counts are its blocks times one block's.
  * usage: test_stats_race MODULE.elf */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -26,6 +29,59 @@ static void *read_stats(void *p)
         if (st.blocks != st.launch_id % 7 + 1 || sum != st.blocks || st.threads != st.blocks * BLOCK) r->torn++;
     }
     return NULL;
+}
+
+typedef struct counter_reader { ws_device *dev; atomic_int stop; long reads, torn; uint64_t per_block; } counter_reader;
+
+static void *read_counters(void *p)
+{
+    counter_reader *r = p;
+    while (!atomic_load(&r->stop)) {
+        ws_timing_counters c;
+        if (ws_last_launch_counters(r->dev, &c) != WS_OK) continue;
+        const uint64_t blocks = c.launch_id % 7 + 1;
+        r->reads++;
+        if (!r->per_block && c.thread_instructions % blocks == 0) r->per_block = c.thread_instructions / blocks;
+        if (c.thread_instructions != r->per_block * blocks || c.warp_instructions * BLOCK != c.thread_instructions)
+            r->torn++;
+    }
+    return NULL;
+}
+
+/* Launches of 1..7 blocks on a timing-mode device while a thread reads
+ * the counters. */
+static void counters_race(const char *module)
+{
+    ws_config cfg;
+    ws_config_default(&cfg);
+    cfg.mode = WS_MODE_TIMING;
+    ws_device *dev;
+    ws_module *m;
+    ws_kernel *k;
+    ws_addr out;
+    CHECK(ws_device_open(&cfg, &dev) == WS_OK);
+    CHECK(ws_module_load_file(dev, module, &m) == WS_OK);
+    CHECK(ws_kernel_get(m, "touch", &k) == WS_OK);
+    CHECK(ws_malloc(dev, 7 * BLOCK * sizeof(int), &out) == WS_OK);
+    counter_reader r = { .dev = dev };
+    pthread_t t;
+    CHECK(pthread_create(&t, NULL, read_counters, &r) == 0);
+    ws_arg a[] = { WS_ARG_PTR(out) };
+    for (int i = 0; i < LAUNCHES / 2; i++) {
+        uint64_t id = 0;
+        CHECK(ws_next_launch_id(dev, &id) == WS_OK);
+        if (ws_launch(dev, k, WS_DIM3((uint32_t)(id % 7 + 1), 1, 1), WS_DIM3(BLOCK, 1, 1), 0, a, 1) != WS_OK ||
+            ws_synchronize(dev) != WS_OK) {
+            CHECK(0);
+            break;
+        }
+    }
+    atomic_store(&r.stop, 1);
+    pthread_join(t, NULL);
+    printf("counters: %ld reads, %ld inconsistent\n", r.reads, r.torn);
+    CHECK(r.per_block > 0);
+    CHECK(r.torn == 0);
+    CHECK(ws_device_close(dev) == WS_OK);
 }
 
 int main(int argc, char **argv)
@@ -57,5 +113,6 @@ int main(int argc, char **argv)
     printf("%ld reads, %ld inconsistent\n", r.reads, r.torn);
     CHECK(r.torn == 0);
     CHECK(ws_device_close(dev) == WS_OK);
+    counters_race(argv[1]);
     return TEST_SUMMARY();
 }
