@@ -48,26 +48,28 @@ static void *read_counters(void *p)
     return NULL;
 }
 
-/* Launches of 1..7 blocks on a timing-mode device while a thread reads
- * the counters. */
-static void counters_race(const char *module)
+/* A device (cfg NULL: the default one) with the module's `touch` kernel
+ * and an output for up to 7 blocks; NULL if any step failed. */
+static ws_device *open_touch(const ws_config *cfg, const char *module, ws_kernel **k, ws_addr *out)
 {
-    ws_config cfg;
-    ws_config_default(&cfg);
-    cfg.mode = WS_MODE_TIMING;
-    ws_device *dev;
+    ws_device *dev = NULL;
     ws_module *m;
-    ws_kernel *k;
-    ws_addr out;
-    CHECK(ws_device_open(&cfg, &dev) == WS_OK);
-    CHECK(ws_module_load_file(dev, module, &m) == WS_OK);
-    CHECK(ws_kernel_get(m, "touch", &k) == WS_OK);
-    CHECK(ws_malloc(dev, 7 * BLOCK * sizeof(int), &out) == WS_OK);
-    counter_reader r = { .dev = dev };
-    pthread_t t;
-    CHECK(pthread_create(&t, NULL, read_counters, &r) == 0);
+    CHECK(ws_device_open(cfg, &dev) == WS_OK);
+    if (!dev) return NULL;
+    if (ws_module_load_file(dev, module, &m) != WS_OK || ws_kernel_get(m, "touch", k) != WS_OK ||
+        ws_malloc(dev, 7 * BLOCK * sizeof(int), out) != WS_OK) {
+        CHECK(0);
+        ws_device_close(dev);
+        return NULL;
+    }
+    return dev;
+}
+
+/* n launches, each of launch_id % 7 + 1 blocks, each waited for. */
+static void launch_all(ws_device *dev, ws_kernel *k, ws_addr out, int n)
+{
     ws_arg a[] = { WS_ARG_PTR(out) };
-    for (int i = 0; i < LAUNCHES / 2; i++) {
+    for (int i = 0; i < n; i++) {
         uint64_t id = 0;
         CHECK(ws_next_launch_id(dev, &id) == WS_OK);
         if (ws_launch(dev, k, WS_DIM3((uint32_t)(id % 7 + 1), 1, 1), WS_DIM3(BLOCK, 1, 1), 0, a, 1) != WS_OK ||
@@ -76,6 +78,22 @@ static void counters_race(const char *module)
             break;
         }
     }
+}
+
+/* Launches on a timing-mode device while a thread reads the counters. */
+static void counters_race(const char *module)
+{
+    ws_config cfg;
+    ws_config_default(&cfg);
+    cfg.mode = WS_MODE_TIMING;
+    ws_kernel *k;
+    ws_addr out;
+    ws_device *dev = open_touch(&cfg, module, &k, &out);
+    if (!dev) return;
+    counter_reader r = { .dev = dev };
+    pthread_t t;
+    CHECK(pthread_create(&t, NULL, read_counters, &r) == 0);
+    launch_all(dev, k, out, LAUNCHES / 2);
     atomic_store(&r.stop, 1);
     pthread_join(t, NULL);
     printf("counters: %ld reads, %ld inconsistent\n", r.reads, r.torn);
@@ -87,27 +105,14 @@ static void counters_race(const char *module)
 int main(int argc, char **argv)
 {
     if (argc != 2) return 2;
-    ws_device *dev;
-    ws_module *m;
     ws_kernel *k;
     ws_addr out;
-    CHECK(ws_device_open(NULL, &dev) == WS_OK);
-    CHECK(ws_module_load_file(dev, argv[1], &m) == WS_OK);
-    CHECK(ws_kernel_get(m, "touch", &k) == WS_OK);
-    CHECK(ws_malloc(dev, 7 * BLOCK * sizeof(int), &out) == WS_OK);
+    ws_device *dev = open_touch(NULL, argv[1], &k, &out);
+    if (!dev) return TEST_SUMMARY();
     reader r = { .dev = dev };
     pthread_t t;
     CHECK(pthread_create(&t, NULL, read_stats, &r) == 0);
-    ws_arg a[] = { WS_ARG_PTR(out) };
-    for (int i = 0; i < LAUNCHES; i++) {
-        uint64_t id = 0;
-        CHECK(ws_next_launch_id(dev, &id) == WS_OK);
-        if (ws_launch(dev, k, WS_DIM3((uint32_t)(id % 7 + 1), 1, 1), WS_DIM3(BLOCK, 1, 1), 0, a, 1) != WS_OK ||
-            ws_synchronize(dev) != WS_OK) {
-            CHECK(0);
-            break;
-        }
-    }
+    launch_all(dev, k, out, LAUNCHES);
     atomic_store(&r.stop, 1);
     pthread_join(t, NULL);
     printf("%ld reads, %ld inconsistent\n", r.reads, r.torn);
