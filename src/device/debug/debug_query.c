@@ -104,14 +104,20 @@ ws_status ws_debug_launch(ws_debug *d, ws_dbg_launch *out)
     return L ? WS_OK : WS_ERR_NOT_FOUND;
 }
 
+/* WS_OK if `warp` exists and is halted (d->mu held), else the error. */
+static ws_status halted_warp(ws_debug *d, uint32_t warp)
+{
+    if (!d->dev || warp >= d->nwarps) return dbg_fail(d, WS_ERR_INVALID_ARG, "warp %u does not exist", warp);
+    if (d->w[warp].state != DW_HALTED) return dbg_fail(d, WS_ERR_BUSY, "warp %u is running", warp);
+    return WS_OK;
+}
+
 ws_status ws_debug_warp_regs(ws_debug *d, uint32_t warp, ws_dbg_warp_regs *out)
 {
     if (!d || !out) return WS_ERR_INVALID_ARG;
     pthread_mutex_lock(&d->mu);
-    ws_status st = WS_OK;
-    if (!d->dev || warp >= d->nwarps) st = dbg_fail(d, WS_ERR_INVALID_ARG, "warp %u does not exist", warp);
-    else if (d->w[warp].state != DW_HALTED) st = dbg_fail(d, WS_ERR_BUSY, "warp %u is running", warp);
-    else {
+    ws_status st = halted_warp(d, warp);
+    if (st == WS_OK) {
         const ws_warp *w = dbg_warp_of(d, warp);
         uint32_t n = d->lanes;
         for (uint32_t r = 0; r < 32; r++) {
@@ -130,10 +136,8 @@ ws_status ws_debug_step_exclude(ws_debug *d, uint32_t warp, uint32_t lanes)
 {
     if (!d) return WS_ERR_INVALID_ARG;
     pthread_mutex_lock(&d->mu);
-    ws_status st = WS_OK;
-    if (!d->dev || warp >= d->nwarps) st = dbg_fail(d, WS_ERR_INVALID_ARG, "warp %u does not exist", warp);
-    else if (d->w[warp].state != DW_HALTED) st = dbg_fail(d, WS_ERR_BUSY, "warp %u is running", warp);
-    else {
+    ws_status st = halted_warp(d, warp);
+    if (st == WS_OK) {
         ws_warp *w = (ws_warp *)dbg_warp_of(d, warp);
         if (w->group) ws_simt_leave_group(w); /* the next step picks its group afresh */
         w->step_exclude = lanes;
@@ -146,10 +150,8 @@ ws_status ws_debug_step_lanes(ws_debug *d, uint32_t warp, uint32_t *lanes)
 {
     if (!d || !lanes) return WS_ERR_INVALID_ARG;
     pthread_mutex_lock(&d->mu);
-    ws_status st = WS_OK;
-    if (!d->dev || warp >= d->nwarps) st = dbg_fail(d, WS_ERR_INVALID_ARG, "warp %u does not exist", warp);
-    else if (d->w[warp].state != DW_HALTED) st = dbg_fail(d, WS_ERR_BUSY, "warp %u is running", warp);
-    else *lanes = d->w[warp].step_issued;
+    ws_status st = halted_warp(d, warp);
+    if (st == WS_OK) *lanes = d->w[warp].step_issued;
     pthread_mutex_unlock(&d->mu);
     return st;
 }
