@@ -162,13 +162,9 @@ static ws_status run_launch(ws_device *dev, ws_grid_run *L)
         }
         if (issued == 0 && placed == 0 && L->done_blocks < L->total_blocks) {
             if (ws_ev_wd_stopped(dev)) { st = WS_ERR_STOPPED; break; }
-            if (dev->events && dev->events->nmachines) {
-                /* waits that will never end: for>T steps complete (not while the tool holds warps
-                 * halted: resumed, they may end the waits) */
-                if (!(dev->debug && ws_dbg_any_halted(dev))) ws_ev_machines_launch_end(dev);
-                if (dev->events->stop) { st = WS_ERR_STOPPED; break; }
-                if (dev->events->halt_pending && dev->debug && ws_dbg_machine_halt_idle(dev)) continue;
-            }
+            const int idle = ws_ev_launch_idle(dev); /* (debug machines: lasting steps, a pending halt) */
+            if (idle == WS_EV_IDLE_STOP) { st = WS_ERR_STOPPED; break; }
+            if (idle == WS_EV_IDLE_RETRY) continue;
             /* Halted warps are stopped, not deadlocked: wait for the tool. */
             int waited = dev->debug ? ws_dbg_idle_wait(dev) : 0;
             if (waited > 0) continue;

@@ -74,6 +74,14 @@ int ws_ev_wd_stopped(ws_device *dev);
  * `lasting` step still timing an event completes — the wait outlives it. */
 void ws_ev_machines_launch_end(ws_device *dev);
 
+/* The launch loops found nothing to issue with blocks left. Lasting steps
+ * complete (their waits will never end), unless a tool holds warps
+ * halted: resumed, they may end the waits. Returns WS_EV_IDLE_STOP when a
+ * machine stopped the launch, WS_EV_IDLE_RETRY when a machine's pending
+ * halt was just taken (run the loop again), else WS_EV_IDLE_NONE. */
+enum { WS_EV_IDLE_NONE, WS_EV_IDLE_STOP, WS_EV_IDLE_RETRY };
+int ws_ev_launch_idle(ws_device *dev);
+
 /* A machine's halt that no warp took before the launch's blocks were all
  * done (it fired on the last of them, a last retire): nothing is left to
  * halt, so it stops the launch as with no debugger (dev->fault says why,

@@ -202,6 +202,16 @@ void ws_ev_machines_launch_end(ws_device *dev)
     }
 }
 
+int ws_ev_launch_idle(ws_device *dev)
+{
+    struct ws_events *ev = dev->events;
+    if (!ev || !ev->nmachines) return WS_EV_IDLE_NONE;
+    if (!(dev->debug && ws_dbg_any_halted(dev))) ws_ev_machines_launch_end(dev);
+    if (ev->stop) return WS_EV_IDLE_STOP;
+    if (ev->halt_pending && dev->debug && ws_dbg_machine_halt_idle(dev)) return WS_EV_IDLE_RETRY;
+    return WS_EV_IDLE_NONE;
+}
+
 int ws_ev_halt_unclaimed(ws_device *dev)
 {
     struct ws_events *ev = dev->events;
