@@ -184,6 +184,8 @@ static void finish_launch(ws_device *dev, ws_profiler *P, prof_launch *pl, const
     pl->samples = pl->nrecords;
     pl->sample_points = sample_points(pl);
     attribute_barriers(dev, pl);
+    if (prof_barrier_peers(pl->records, pl->nrecords, &pl->peers, &pl->npeers) && !pl->error[0])
+        snprintf(pl->error, sizeof pl->error, "out of host memory while matching barrier waits");
     if (prof_aggregate(pl->records, pl->nrecords, &pl->pcs, &pl->npcs) && !pl->error[0])
         snprintf(pl->error, sizeof pl->error, "out of host memory while aggregating samples");
     /* The exact counts join the sampled PCs (and add the PCs never sampled). */

@@ -363,6 +363,49 @@ assert any(f.endswith('k\u00e9rnel/depth_kernels.c') for f in files), files
 json.load(open(sys.argv[2], encoding='utf-8'))
 PY
     ;;
+barrier_rule)
+    # Warp 0 of each block loops while the block's other warps wait at the
+    # barrier: the barrier_imbalance rule names the kernel, the barrier's
+    # line, the share of the warp-cycles waiting there (the exact counters'),
+    # and where the late warps were. A kernel whose warps do the same work
+    # between its barriers must not get it.
+    hb=$(line HEAVY_BARRIER) hw=$(line HEAVY_WORK) tb=$(line TREE_BARRIER) ta=$(line TREE_ADD)
+    "$ws" profile --json h.json -- "$ws" run --grid 8 --block 256 "$elf" barrier_heavy zeros:2048 300 > h.txt 2>&1 ||
+        bad "barrier_heavy exited with $?"
+    grep -E "^  - depth_kernels.c:$hb: barrier imbalance: in kernel barrier_heavy, [0-9.]+% of the warp-cycles wait at this barrier for the rest of their block \(barrier\); meanwhile the warps it waits for run line $hw in [0-9.]+% of their samples; some warps of the block do much more work before it than others .*: spread that work over all of the block's warps" h.txt > /dev/null &&
+        ok "barrier_heavy: the rule on line $hb, the late warps at line $hw" || { bad "barrier_heavy: no rule on line $hb"; grep -A3 Rules h.txt; }
+    python3 - h.json "$hb" <<'PY2' && ok "JSON: barrier_imbalance, metric = the line's barrier warp-cycles over the kernel's" || bad "JSON barrier_imbalance"
+import json, sys
+k = json.load(open(sys.argv[1]))['devices'][0]['kernels'][0]
+hb = int(sys.argv[2])
+r = [r for r in k['rules'] if r['rule'] == 'barrier_imbalance']
+assert len(r) == 1 and r[0]['line'] == hb, k['rules']
+total = sum(sum(l['exact']['cycles'].values()) for l in k['lines'])
+line = [l for l in k['lines'] if l['line'] == hb][0]
+share = line['exact']['cycles']['barrier'] / total
+assert abs(r[0]['metric'] - share) < 1e-6 and share >= 0.10, (r[0]['metric'], share)
+assert ('%.1f%% of the warp-cycles' % (100 * share)) in r[0]['text'], r[0]['text']
+assert r[0]['warp_cycles'] == sum(line['exact']['cycles'].values())
+print('barrier share %.1f%%' % (100 * share))
+PY2
+    # One warp per sample (round-robin): no sample shows the late warps
+    # beside the waiting ones; the rule still fires on the exact counts.
+    "$ws" profile --mode rr -- "$ws" run --grid 8 --block 256 "$elf" barrier_heavy zeros:2048 300 > rr.txt 2>&1 ||
+        bad "--mode rr exited with $?"
+    grep -qE "^  - depth_kernels.c:$hb: barrier imbalance: in kernel barrier_heavy, [0-9.]+% of the warp-cycles wait at this barrier for the rest of their block \(barrier\); some warps" rr.txt &&
+        ok "--mode rr: the rule, without the late warps' line" || bad "--mode rr: $(grep 'barrier imbalance' rr.txt)"
+    # A tree sum in shared memory: one warp works at the last levels.
+    "$ws" profile -- "$ws" run --grid 8 --block 256 "$elf" barrier_tree iota:2048 zeros:8 20 > t.txt 2>&1 ||
+        bad "barrier_tree exited with $?"
+    grep -qE "^  - depth_kernels.c:$tb: barrier imbalance: in kernel barrier_tree, [0-9.]+% .*; meanwhile the warps it waits for run line $ta in" t.txt &&
+        ok "barrier_tree: the rule on line $tb, the late warps at line $ta" || { bad "barrier_tree"; grep -A3 Rules t.txt; }
+    # Balanced: every warp loops as long before each barrier.
+    "$ws" profile --json b.json -- "$ws" run --grid 8 --block 256 "$elf" barrier_balanced zeros:2048 100 > b.txt 2>&1 ||
+        bad "barrier_balanced exited with $?"
+    grep -q "barrier imbalance" b.txt && bad "balanced kernel: $(grep 'barrier imbalance' b.txt)" || ok "balanced kernel: no barrier rule"
+    python3 -c "import json,sys; k=json.load(open('b.json'))['devices'][0]['kernels'][0]; sys.exit(any(r['rule'] == 'barrier_imbalance' for r in k['rules']) or not any(l['exact']['cycles'].get('barrier') for l in k['lines']))" &&
+        ok "JSON: the balanced kernel waits at barriers, no barrier_imbalance" || bad "JSON balanced"
+    ;;
 *) bad "unknown case $case_" ;;
 esac
 [ $fail = 0 ] && echo "PASS $case_" || echo "FAILED $case_"
