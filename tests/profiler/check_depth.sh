@@ -406,6 +406,31 @@ PY2
     python3 -c "import json,sys; k=json.load(open('b.json'))['devices'][0]['kernels'][0]; sys.exit(any(r['rule'] == 'barrier_imbalance' for r in k['rules']) or not any(l['exact']['cycles'].get('barrier') for l in k['lines']))" &&
         ok "JSON: the balanced kernel waits at barriers, no barrier_imbalance" || bad "JSON balanced"
     ;;
+membar)
+    # A warp in membar has issued its fence: its waits are the fence's, in
+    # the samples and the exact counters, not the loop line's after it.
+    fl=$(line FENCE) lp=$(line FENCE_LOOP)
+    "$ws" profile --json m.json -- "$ws" run --grid 4 --block 64 "$elf" fence_loop zeros:256 20 > m.txt 2>&1 ||
+        bad "fence_loop exited with $?"
+    grep -A3 -E "^ +[0-9]+ +[0-9.]+%  depth_kernels.c:$fl \(fence_loop\)" m.txt | grep -qE "states: membar 100.0%" &&
+        ok "report: the fence's line $fl holds the membar samples" || { bad "report: line $fl"; sed -n '/Hot source/,/Hot instr/p' m.txt; }
+    grep -qE "^  0x[0-9a-f]{8} +[1-9][0-9]* +[0-9.]+%  fence rw, rw +depth_kernels.c:$fl  membar" m.txt &&
+        ok "report: the fence instruction holds them" || bad "report: no fence row with membar"
+    python3 - m.json "$fl" "$lp" <<'PY2' && ok "JSON: membar samples and warp-cycles on the fence, none on line $lp" || bad "JSON membar"
+import json, sys
+k = json.load(open(sys.argv[1]))['devices'][0]['kernels'][0]
+fl, lp = int(sys.argv[2]), int(sys.argv[3])
+mem = {i['line']: (i['states'].get('membar', 0), i['exact']['cycles'].get('membar', 0)) for i in k['lines'] if i['file']}
+print('membar (samples, warp-cycles) by line:', mem)
+f = [i for i in k['instructions'] if i['instruction'].startswith('fence')]
+assert len(f) == 1 and f[0]['line'] == fl, f
+assert f[0]['states'].get('membar', 0) > 0 and f[0]['exact']['cycles'].get('membar', 0) > 0, f
+total = sum(i['exact']['cycles'].get('membar', 0) for i in k['instructions'])
+assert f[0]['exact']['cycles']['membar'] == total, (f[0]['exact'], total)
+assert sum(i['states'].get('membar', 0) for i in k['instructions']) == f[0]['states']['membar']
+assert mem.get(lp, (0, 0)) == (0, 0), mem
+PY2
+    ;;
 *) bad "unknown case $case_" ;;
 esac
 [ $fail = 0 ] && echo "PASS $case_" || echo "FAILED $case_"

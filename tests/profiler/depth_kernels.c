@@ -195,3 +195,14 @@ WS_KERNEL void barrier_tree(const int *in, int *out, int work)
     }
     if (t == 0) out[blockIdx_x()] = s[0];
 }
+
+/* A fence at the end of the loop body: its membar waits are the fence's
+ * (its own line), not the loop line's that follows it. */
+WS_KERNEL void fence_loop(int *out, int n)
+{
+    unsigned i = blockIdx_x() * blockDim_x() + threadIdx_x();
+    for (int k = 0; k < n; k++) {                      /* MARK_FENCE_LOOP */
+        out[i] += k;
+        ws_threadfence();                              /* MARK_FENCE */
+    }
+}
