@@ -8,7 +8,8 @@
 #include "profile/prof_internal.h"
 
 #define MIN_SHARE 0.02     /* of the kernel's warp-cycles                 */
-#define SIMT_LOW 0.5       /* below: a divergence rule                    */
+#define SIMT_LOW 0.5       /* at most: a divergence rule (an if/else on odd
+                              and even lanes runs each arm at exactly 0.5) */
 #define SECTORS_HIGH 8.0   /* sectors per request above: uncoalesced       */
 #define WAIT_HIGH 0.5      /* a scoreboard state's share of the line        */
 #define BANKS 32u          /* shared-memory banks of one word (timing_memory.c) */
@@ -135,6 +136,19 @@ static void barrier_peers_text(const prof_kernel *k, const prof_line *bl, const 
     free(per);
 }
 
+/* Whether line l holds a compare-and-swap retry loop: a load-reserved /
+ * store-conditional pair or an amocas (the device header's float atomics,
+ * the device library's 64-bit ones). */
+static int cas_loop(const prof_kernel *k, const prof_line *l)
+{
+    for (size_t j = 0; j < k->npcs; j++) {
+        const char *d = k->pcs[j].disasm;
+        if ((!strncmp(d, "lr.", 3) || !strncmp(d, "sc.", 3) || !strncmp(d, "amocas", 6)) && prof_line_has(l, &k->pcs[j]))
+            return 1;
+    }
+    return 0;
+}
+
 static int by_weight(const void *a, const void *b)
 {
     const prof_rule *x = a, *y = b;
@@ -207,7 +221,8 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
             int n = snprintf(t, sizeof t, "%s: SIMT efficiency %.1f%%, %.1f of %u lanes run it on average; ",
                              partial ? "partial warps" : "divergence", 100.0 * simt,
                              (double)e->thread_instructions / (double)e->warp_instructions, lanes);
-            if (simt < SIMT_LOW && partial) {
+            const int low = simt <= SIMT_LOW + 1e-9;
+            if (low && partial) {
                 if (k->block_size)
                     snprintf(t + n, sizeof t - (size_t)n, "no branch splits the warps: blocks of %u thread%s fill "
                              "only %.1f%% of their warps' lanes; make the block size a multiple of %u threads",
@@ -217,7 +232,14 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
                              "only %.1f%% of their warps' lanes; make block sizes multiples of %u threads",
                              100.0 * fill, lanes);
                 fail |= add(out, nout, l, "partial_warps", simt, cyc, t);
-            } else if (simt < SIMT_LOW) {
+            } else if (low && cas_loop(k, l)) {
+                /* float atomicAdd and the like: lr/sc (or amocas) in a
+                 * loop that each lane leaves when its swap succeeds */
+                snprintf(t + n, sizeof t - (size_t)n, "the lanes leave an atomic's compare-and-swap retry loop "
+                         "one by one as their swaps succeed (float and 64-bit atomics on one address): combine "
+                         "within the warp first (shuffles, then one atomic per warp and address)");
+                fail |= add(out, nout, l, "divergence", simt, cyc, t);
+            } else if (low) {
                 snprintf(t + n, sizeof t - (size_t)n, "the "
                          "branch around it splits warps (for example a test on threadIdx %% N): give whole warps the "
                          "same path or pack the work into fewer lanes");

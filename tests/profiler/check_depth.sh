@@ -431,6 +431,23 @@ assert sum(i['states'].get('membar', 0) for i in k['instructions']) == f[0]['sta
 assert mem.get(lp, (0, 0)) == (0, 0), mem
 PY2
     ;;
+divergence_rule)
+    # An if/else on odd and even lanes runs each arm at SIMT 50.0 %: the
+    # divergence rule fires on both (it fired only below 50 %).
+    od=$(line ODD) ev=$(line EVEN) fs=$(line FLOAT_SUM)
+    "$ws" profile -- "$ws" run --grid 2 --block 64 "$elf" odd_even zeros:128 100 > o.txt 2>&1 || bad "odd_even exited with $?"
+    for l in $od $ev; do
+        expect o.txt "depth_kernels.c:$l: divergence: SIMT efficiency 50.0%, 16.0 of 32 lanes run it on average; the branch around it splits warps" "odd_even: the divergence rule on line $l"
+    done
+    # A float atomicAdd on one address: the lanes leave its compare-and-swap
+    # loop one by one. The divergence is the loop's, not a branch on threadIdx.
+    "$ws" profile -- "$ws" run --grid 2 --block 64 "$elf" float_sum zeros:1 10 > f.txt 2>&1 || bad "float_sum exited with $?"
+    expect f.txt "depth_kernels.c:$fs: divergence: SIMT efficiency" "float_sum: a divergence rule on line $fs"
+    expect f.txt "the lanes leave an atomic's compare-and-swap retry loop one by one" "it names the retry loop"
+    grep "depth_kernels.c:$fs: divergence" f.txt | grep -q "threadIdx" && bad "float_sum: blamed on a branch on threadIdx" ||
+        ok "float_sum: no threadIdx advice"
+    expect f.txt "depth_kernels.c:$fs: atomic latency: " "float_sum: the atomics rule too"
+    ;;
 *) bad "unknown case $case_" ;;
 esac
 [ $fail = 0 ] && echo "PASS $case_" || echo "FAILED $case_"

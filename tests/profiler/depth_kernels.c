@@ -206,3 +206,23 @@ WS_KERNEL void fence_loop(int *out, int n)
         ws_threadfence();                              /* MARK_FENCE */
     }
 }
+
+/* Odd and even lanes take the two arms of an if/else: each arm runs on
+ * half of the lanes (SIMT exactly 50 %), the textbook divergence. */
+WS_KERNEL void odd_even(int *out, int n)
+{
+    unsigned t = threadIdx_x();
+    int acc = 0;
+    if (t & 1)
+        for (int i = 0; i < n; i++) acc ^= acc * 31 + i; /* MARK_ODD */
+    else
+        for (int i = 0; i < n; i++) acc ^= acc * 17 + i; /* MARK_EVEN */
+    out[blockIdx_x() * blockDim_x() + t] = acc;
+}
+
+/* Every thread adds to one float: atomicAdd on a float is a
+ * compare-and-swap loop that the lanes of a warp leave one at a time. */
+WS_KERNEL void float_sum(float *sum, int n)
+{
+    for (int i = 0; i < n; i++) atomicAdd(sum, 1.0f);  /* MARK_FLOAT_SUM */
+}
