@@ -98,7 +98,9 @@ const char *prof_unit_name(unsigned u); /* "int", "mul", ... "lsu" */
  * balance, an instruction roofline point. */
 typedef struct prof_limits {
     int valid;
-    uint32_t warps_per_block, blocks_per_core;   /* resident blocks the limits allow */
+    uint32_t warps_per_block, blocks_per_core;   /* resident blocks the limits allow (on the busiest core) */
+    uint64_t total_blocks;                       /* of the launch                    */
+    uint32_t cores;
     uint32_t limit_warps, limit_shared;          /* blocks per core each resource allows (0: none) */
     const char *limiter;                         /* "warp slots", "shared memory", "grid size" */
     double theoretical_occupancy, achieved_occupancy;
