@@ -67,7 +67,9 @@ int prof_aggregate(const ws_trace_record *rec, size_t n, prof_pc **out, size_t *
 
 /* Barrier peers. A sample (one cycle) shows every resident warp of a core
  * in "all warps" mode; the warps of one block that are not waiting at a
- * barrier while others of the block are, are the ones those wait for. */
+ * barrier while others of the block are, are the ones those wait for
+ * (but not warps that have exited and drain their stores: they hold no
+ * barrier back). */
 typedef struct bkey { uint64_t cycle, block; uint16_t core; uint8_t waiting; uint32_t pc; } bkey;
 
 static int by_bkey(const void *a, const void *b)
@@ -107,13 +109,16 @@ int prof_barrier_peers(const ws_trace_record *rec, size_t n, prof_peer **out, si
     if (n < 2) return 0;
     bkey *k = malloc(n * sizeof *k);
     if (!k) return -1;
+    size_t m = 0;
     for (size_t i = 0; i < n; i++) {
-        k[i].cycle = rec[i].cycle;
-        k[i].block = rec[i].block;
-        k[i].core = rec[i].core;
-        k[i].waiting = rec[i].state == WS_STATE_BARRIER;
-        k[i].pc = rec[i].pc;
+        if (rec[i].state == WS_STATE_DRAIN) continue;
+        k[m].cycle = rec[i].cycle;
+        k[m].block = rec[i].block;
+        k[m].core = rec[i].core;
+        k[m].waiting = rec[i].state == WS_STATE_BARRIER;
+        k[m++].pc = rec[i].pc;
     }
+    n = m;
     qsort(k, n, sizeof *k, by_bkey);
     prof_peer *p = NULL;
     size_t np = 0, cap = 0;

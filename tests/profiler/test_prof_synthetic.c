@@ -98,7 +98,8 @@ int main(int argc, char **argv)
     /* Barrier peers: at cycle 500 warps 1-3 of block 0 wait at the bar at
      * 0x110 while warp 0 runs 0x108; block 1 (same cycle, same core) has
      * no waiting warp and core 1's block 0 is another block: neither
-     * counts. At cycle 508 two bars wait on one late warp at 0x100. */
+     * counts, nor does block 0's warp 6, which has exited. At cycle 508
+     * two bars wait on one late warp at 0x100. */
     {
         ws_trace_record b[16];
         size_t nb = 0;
@@ -107,6 +108,7 @@ int main(int argc, char **argv)
         b[nb] = rec(500, 0x100, WS_STATE_WAIT, 0, 4); b[nb++].block = 1;
         b[nb] = rec(500, 0x108, WS_STATE_SELECTED, 0, 5); b[nb++].block = 1;
         b[nb] = rec(500, 0x104, WS_STATE_SELECTED, 0, 0); b[nb++].core = 1;
+        b[nb++] = rec(500, WS_RETIRE_ADDR, WS_STATE_DRAIN, 0, 6); /* exited: holds nothing back */
         b[nb++] = rec(508, 0x110, WS_STATE_BARRIER, 0, 1);
         b[nb++] = rec(508, 0x118, WS_STATE_BARRIER, 0, 2);
         b[nb++] = rec(508, 0x100, WS_STATE_LONG_SCOREBOARD, 0x100, 0);
