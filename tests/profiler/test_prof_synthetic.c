@@ -241,6 +241,10 @@ int main(int argc, char **argv)
     CHECK(prof_options_parse("colour=red", &o2, err, sizeof err) != 0);
     CHECK_STR_CONTAINS(err, "unknown key 'colour'");
     CHECK(prof_options_parse("mode=some", &o2, err, sizeof err) != 0);
+    /* a bare word: the message lists every key, source= too */
+    CHECK(prof_options_parse("period=3,verbose", &o2, err, sizeof err) != 0);
+    CHECK_STR_CONTAINS(err, "'verbose' is not key=value (keys: period, passes, mode, inline, buffer, report, json, "
+                            "trace, source)");
     CHECK(prof_options_parse("", &o2, err, sizeof err) == 0);
     CHECK_EQ_U(o2.passes, 1);
     prof_options_free(&o2);
