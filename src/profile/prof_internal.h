@@ -228,6 +228,7 @@ typedef struct prof_kernel {
     uint64_t block_threads;    /* Σ over launches of blocks x threads per block */
     uint64_t block_lanes;      /* ... x lanes of the warps they occupy          */
     uint32_t block_size;       /* threads per block, 0 if launches differ    */
+    const char *stage;         /* "vertex" or "fragment" for a shader, else NULL */
     prof_pc *pcs;
     size_t npcs;
     prof_peer *peers;          /* the launches' barrier peers, merged      */

@@ -254,6 +254,14 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
                              "(local memory keeps word k of every lane together: 4 sectors when the lanes use one "
                              "index); the lanes index a stack array differently: give them the same index or keep "
                              "the array in shared memory", per);
+                else if (k->stage) /* a shader's lanes each read/write their own pipeline record */
+                    snprintf(t, sizeof t, "uncoalesced: %.1f sectors per request (4 when 32 lanes read 32 "
+                             "neighbouring words); each lane of a %s shader %s, which the pipeline lays out one "
+                             "after another, so neighbouring lanes are a record apart: the records' size sets this, "
+                             "not the shader's indexing; fewer varyings%s make them smaller", per, k->stage,
+                             strcmp(k->stage, "vertex") ? "reads its own interpolated record (VOut) and writes its "
+                             "own colour" : "reads its own record (VIn) and writes its own (VOut)",
+                             strcmp(k->stage, "vertex") ? "" : " and vertex attributes");
                 else
                     snprintf(t, sizeof t, "uncoalesced: %.1f sectors per request (4 when 32 lanes read 32 "
                              "neighbouring words); neighbouring lanes should touch neighbouring addresses: swap the "

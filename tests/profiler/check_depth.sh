@@ -3,9 +3,10 @@
 # caller, sampling hygiene (no sample at cycle 0, low-sample warning, an
 # unbiased FIFO overflow policy), and errors (faults, no launch, no device,
 # unwritable outputs). Kernels: depth_kernels.c, run by `warpscope run`.
-# usage: check_depth.sh CASE WARPSCOPE PROF_APP STALL_ELF DEPTH_ELF DEPTH_SRC WORKDIR
+# usage: check_depth.sh CASE WARPSCOPE PROF_APP STALL_ELF DEPTH_ELF DEPTH_SRC WORKDIR [CUBE]
+# (CUBE: examples/cube's program, for shader_rule)
 set -u
-case_=$1 ws=$2 app=$3 stall=$4 elf=$5 src=$6 dir=$7/depth_$1
+case_=$1 ws=$2 app=$3 stall=$4 elf=$5 src=$6 dir=$7/depth_$1 cube=${8:-}
 rm -rf "$dir" && mkdir -p "$dir" && cd "$dir" || exit 1
 fail=0
 ok() { echo "ok: $1"; }
@@ -447,6 +448,23 @@ divergence_rule)
     grep "depth_kernels.c:$fs: divergence" f.txt | grep -q "threadIdx" && bad "float_sum: blamed on a branch on threadIdx" ||
         ok "float_sum: no threadIdx advice"
     expect f.txt "depth_kernels.c:$fs: atomic latency: " "float_sum: the atomics rule too"
+    ;;
+shader_rule)
+    # A shader's lanes read and write their own pipeline records, a record
+    # apart: the uncoalesced rule says so, not "swap the index roles",
+    # which a shader cannot do.
+    "$ws" profile --json c.json -- "$cube" > c.txt 2>&1 || bad "cube exited with $?"
+    grep -qE "^  - cube_kernel.c:[0-9]+: uncoalesced: [0-9.]+ sectors per request \(4 when 32 lanes read 32 neighbouring words\); each lane of a fragment shader reads its own interpolated record \(VOut\) and writes its own colour" c.txt &&
+        ok "fragment shader: the records' layout named" || { bad "fragment shader"; grep uncoalesced c.txt; }
+    grep -qE "^  - cube_kernel.c:[0-9]+: uncoalesced: .*each lane of a vertex shader reads its own record \(VIn\) and writes its own \(VOut\)" c.txt &&
+        ok "vertex shader: the records' layout named" || bad "vertex shader"
+    grep -q "swap the index roles" c.txt && bad "index advice on a shader: $(grep 'swap the index' c.txt | head -1)" ||
+        ok "no index advice on shaders"
+    python3 -c "import json,sys; k=json.load(open('c.json'))['devices'][0]['kernels']; sys.exit(not any(r['rule'] == 'uncoalesced' for x in k for r in x['rules']))" &&
+        ok "JSON: the rule id stays uncoalesced" || bad "JSON rule id"
+    # a compute kernel keeps the advice about its indexing
+    "$ws" profile -- "$ws" run --grid 2 --block 64 "$elf" local_array zeros:256 50 > l.txt 2>&1 || bad "local_array exited with $?"
+    grep -q "shader" l.txt && bad "a compute kernel told about shader records" || ok "compute kernels: no shader text"
     ;;
 *) bad "unknown case $case_" ;;
 esac
