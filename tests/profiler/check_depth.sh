@@ -273,6 +273,12 @@ shared_atomic_rule)
     grep -q "depth_kernels.c:$sb: bank conflicts" r.txt && bad "the atomic's contention blamed on bank conflicts: $(grep "depth_kernels.c:$sb: bank" r.txt)" ||
         ok "no bank-conflict rule on line $sb"
     grep -q "pad the array" r.txt && bad "padding advised for one bin" || ok "no padding advice"
+    # the exact counters under the line and the atomic say the same
+    grep -A4 -E "^ +[0-9]+ +[0-9.]+%  depth_kernels.c:$sb \(shared_bin\)" r.txt |
+        grep -qF "32.00 wavefronts/req (31.00 extra: atomics taking turns)" &&
+        ok "line $sb's exact counters: atomics taking turns" || bad "line $sb's exact counters: $(grep -A4 "depth_kernels.c:$sb (shared_bin)" r.txt | grep exact)"
+    grep -q "32.00 wavefronts/req (31.00 extra: bank conflicts)" r.txt && bad "the atomic's turns called bank conflicts" ||
+        ok "no 'bank conflicts' for the atomic's wavefronts"
     python3 -c "import json,sys; r=[x for k in json.load(open('a.json'))['devices'][0]['kernels'] for x in k['rules']]; sys.exit(not any(x['rule'] == 'shared_atomics' and x['line'] == $sb and x['metric'] == 32.0 for x in r))" &&
         ok "JSON rule id shared_atomics, metric 32" || bad "JSON: no shared_atomics rule on line $sb"
     ;;
