@@ -277,7 +277,10 @@ static inline __attribute__((always_inline)) int issue(ws_device *dev, ws_timing
             ready = t + P->latency[o->unit];
         }
         const unsigned op = in->op & ~WS_INST_TRAP;
-        if (op == OP_FENCE || op == OP_FENCE_I) x->membar_until = max64(x->mem_done, t + 1);
+        if (op == OP_FENCE || op == OP_FENCE_I) {
+            x->membar_until = max64(x->mem_done, t + 1);
+            x->fence_pc = x->pc; /* (its waiting cycles are the fence's: charge()) */
+        }
         if (o->branch) {
             x->fetch_ready = t + P->branch_latency;
             x->fetch_state = WS_STATE_BRANCH_RESOLVING;

@@ -78,7 +78,9 @@ static void take_back(ws_device *dev, ws_timing *T, uint32_t c, twarp *x, ws_war
             const uint64_t d = e->to - (e->from > end ? e->from : end);
             K->state_cycles[e->state] -= d;
             K->resident_warp_cycles -= d;
-            if (pcc && e->state != WS_STATE_SELECTED) x->acc[e->state] -= d; /* (as charge() added it) */
+            if (pcc && e->state == WS_STATE_MEMBAR) /* (as charge() added it: to the fence, issued before the run) */
+                ws_pcc_at(pcc, x->fence_pc)->stall_cycles[WS_STATE_MEMBAR] -= d;
+            else if (pcc && e->state != WS_STATE_SELECTED) x->acc[e->state] -= d;
         }
     }
     x->nlog = 0;

@@ -42,6 +42,7 @@ typedef struct twarp {
     uint64_t age;                /* dispatch order (GTO)                     */
     uint32_t seq_pc;             /* PC that needs no refetch                 */
     uint32_t bar_pc;             /* the barrier it issued last               */
+    uint32_t fence_pc;           /* the fence it issued last                 */
     /* Instruction counters (armed): warp-cycles per state since the warp
      * last issued, charged to the instruction it issues next. */
     uint32_t acc_states;         /* bit s: acc[s] is not zero                 */
@@ -196,6 +197,10 @@ static inline void charge(ws_timing *T, uint32_t c, twarp *x, uint64_t to, ws_pc
     if (pcc && d && x->state != WS_STATE_SELECTED) { /* selected: counted at issue */
         if (x->state == WS_STATE_BARRIER) { /* the barrier's, which the warp has issued (as samples are) */
             ws_pcc_at(pcc, x->bar_pc)->stall_cycles[WS_STATE_BARRIER] += d;
+            return;
+        }
+        if (x->state == WS_STATE_MEMBAR) { /* likewise the fence's, not the next instruction's */
+            ws_pcc_at(pcc, x->fence_pc)->stall_cycles[WS_STATE_MEMBAR] += d;
             return;
         }
         x->acc[x->state] += d;

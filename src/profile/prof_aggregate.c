@@ -65,6 +65,108 @@ int prof_aggregate(const ws_trace_record *rec, size_t n, prof_pc **out, size_t *
     return 0;
 }
 
+/* Barrier peers. A sample (one cycle) shows every resident warp of a core
+ * in "all warps" mode; the warps of one block that are not waiting at a
+ * barrier while others of the block are, are the ones those wait for
+ * (but not warps that have exited and drain their stores: they hold no
+ * barrier back). */
+typedef struct bkey { uint64_t cycle, block; uint16_t core; uint8_t waiting; uint32_t pc; } bkey;
+
+static int by_bkey(const void *a, const void *b)
+{
+    const bkey *x = a, *y = b;
+    if (x->cycle != y->cycle) return x->cycle < y->cycle ? -1 : 1;
+    if (x->core != y->core) return x->core < y->core ? -1 : 1;
+    if (x->block != y->block) return x->block < y->block ? -1 : 1;
+    if (x->waiting != y->waiting) return x->waiting ? -1 : 1;  /* the waiting warps first */
+    return x->pc < y->pc ? -1 : x->pc > y->pc;
+}
+
+static int by_peer(const void *a, const void *b)
+{
+    const prof_peer *x = a, *y = b;
+    if (x->barrier_pc != y->barrier_pc) return x->barrier_pc < y->barrier_pc ? -1 : 1;
+    return x->pc < y->pc ? -1 : x->pc > y->pc;
+}
+
+/* Sort and add up equal pairs in place; returns the new count. */
+static size_t peers_fold(prof_peer *p, size_t n)
+{
+    if (!n) return 0;
+    qsort(p, n, sizeof *p, by_peer);
+    size_t k = 0;
+    for (size_t i = 1; i < n; i++) {
+        if (p[i].barrier_pc == p[k].barrier_pc && p[i].pc == p[k].pc) p[k].samples += p[i].samples;
+        else p[++k] = p[i];
+    }
+    return k + 1;
+}
+
+int prof_barrier_peers(const ws_trace_record *rec, size_t n, prof_peer **out, size_t *nout)
+{
+    *out = NULL;
+    *nout = 0;
+    if (n < 2) return 0;
+    bkey *k = malloc(n * sizeof *k);
+    if (!k) return -1;
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (rec[i].state == WS_STATE_DRAIN) continue;
+        k[m].cycle = rec[i].cycle;
+        k[m].block = rec[i].block;
+        k[m].core = rec[i].core;
+        k[m].waiting = rec[i].state == WS_STATE_BARRIER;
+        k[m++].pc = rec[i].pc;
+    }
+    n = m;
+    qsort(k, n, sizeof *k, by_bkey);
+    prof_peer *p = NULL;
+    size_t np = 0, cap = 0;
+    int fail = 0;
+    for (size_t i = 0; i < n && !fail;) {
+        size_t j = i;
+        while (j < n && k[j].cycle == k[i].cycle && k[j].core == k[i].core && k[j].block == k[i].block) j++;
+        size_t w = i; /* [i, w): waiting, sorted by barrier */
+        while (w < j && k[w].waiting) w++;
+        for (size_t b = i; b < w && !fail; b++) {
+            if (b > i && k[b].pc == k[b - 1].pc) continue; /* one count per distinct barrier */
+            for (size_t o = w; o < j; o++) {
+                /* full: add up equal pairs first, grow if that frees less than half */
+                if (np == cap) {
+                    if (cap) np = peers_fold(p, np);
+                    if (2 * np >= cap) {
+                        size_t nc = cap ? 2 * cap : 256;
+                        prof_peer *q = realloc(p, nc * sizeof *q);
+                        if (!q) { fail = 1; break; }
+                        p = q;
+                        cap = nc;
+                    }
+                }
+                p[np].barrier_pc = k[b].pc;
+                p[np].pc = k[o].pc;
+                p[np++].samples = 1;
+            }
+        }
+        i = j;
+    }
+    free(k);
+    if (fail) { free(p); return -1; }
+    *out = p;
+    *nout = peers_fold(p, np);
+    return 0;
+}
+
+int prof_peers_merge(prof_peer **acc, size_t *nacc, const prof_peer *add, size_t nadd)
+{
+    if (!nadd) return 0;
+    prof_peer *r = realloc(*acc, (*nacc + nadd) * sizeof *r);
+    if (!r) return -1;
+    memcpy(r + *nacc, add, nadd * sizeof *r);
+    *acc = r;
+    *nacc = peers_fold(r, *nacc + nadd);
+    return 0;
+}
+
 double prof_pct(uint64_t a, uint64_t b) { return b ? 100.0 * (double)a / (double)b : 0.0; }
 
 const char *prof_base_name(const char *path)
@@ -241,7 +343,7 @@ int prof_kernels_build(const prof_data *d, prof_kernel **out, size_t *nout)
         const prof_launch *L = &d->launches[i];
         size_t j = 0;
         while (j < n && (strcmp(k[j].kernel, L->kernel) || strcmp(k[j].module, L->module))) j++;
-        if (j == n) { k[n].kernel = L->kernel; k[n].module = L->module; n++; }
+        if (j == n) { k[n].kernel = L->kernel; k[n].module = L->module; k[n].stage = L->stage; n++; }
         prof_kernel *e = &k[j];
         /* How many of its warps' lanes the blocks fill: a block of 8
          * threads runs every instruction on 8 of 32 lanes, branch or not. */
@@ -258,7 +360,8 @@ int prof_kernels_build(const prof_data *d, prof_kernel **out, size_t *nout)
         e->overflowed += L->overflowed;
         for (size_t p = 0; p < L->npcs; p++)
             for (int s = 0; s < WS_STATE_COUNT; s++) e->state[s] += L->pcs[p].state[s];
-        if (prof_merge(&e->pcs, &e->npcs, L->pcs, L->npcs)) fail = 1;
+        if (prof_merge(&e->pcs, &e->npcs, L->pcs, L->npcs) ||
+            prof_peers_merge(&e->peers, &e->npeers, L->peers, L->npeers)) fail = 1;
     }
     qsort(k, n, sizeof *k, by_samples_kernel);
     *out = k;
@@ -269,7 +372,10 @@ int prof_kernels_build(const prof_data *d, prof_kernel **out, size_t *nout)
 
 void prof_kernels_free(prof_kernel *k, size_t n)
 {
-    for (size_t i = 0; i < n; i++) prof_pcs_free(k[i].pcs, k[i].npcs);
+    for (size_t i = 0; i < n; i++) {
+        prof_pcs_free(k[i].pcs, k[i].npcs);
+        free(k[i].peers);
+    }
     free(k);
 }
 

@@ -98,7 +98,9 @@ const char *prof_unit_name(unsigned u); /* "int", "mul", ... "lsu" */
  * balance, an instruction roofline point. */
 typedef struct prof_limits {
     int valid;
-    uint32_t warps_per_block, blocks_per_core;   /* resident blocks the limits allow */
+    uint32_t warps_per_block, blocks_per_core;   /* resident blocks the limits allow (on the busiest core) */
+    uint64_t total_blocks;                       /* of the launch                    */
+    uint32_t cores;
     uint32_t limit_warps, limit_shared;          /* blocks per core each resource allows (0: none) */
     const char *limiter;                         /* "warp slots", "shared memory", "grid size" */
     double theoretical_occupancy, achieved_occupancy;
@@ -130,6 +132,16 @@ typedef struct prof_fault {
     prof_src src;
 } prof_fault;
 
+/* One sample of a warp that did not wait at a barrier while warps of its
+ * block did (same sample, same block): the barrier they waited at, and
+ * where this warp was. Summed: how often the late warps of a block were
+ * at pc while the others waited at barrier_pc. */
+typedef struct prof_peer {
+    uint32_t barrier_pc;       /* the bar the waiting warps issued           */
+    uint32_t pc;               /* the late warp's next instruction           */
+    uint64_t samples;
+} prof_peer;
+
 typedef struct prof_launch {
     uint64_t id;
     char *kernel, *module;
@@ -152,6 +164,9 @@ typedef struct prof_launch {
     prof_pc *pcs;              /* sorted by pc                             */
     size_t npcs;
     ws_trace_record *records;  /* all passes, for the timeline             */
+    prof_peer *peers;          /* what the block's other warps ran while
+                                  some waited at a barrier (sorted)        */
+    size_t npeers;
     size_t nrecords;
     prof_pc *exact;            /* instruction counters of the first pass,
                                   until finish_launch merges them into pcs */
@@ -161,6 +176,13 @@ typedef struct prof_launch {
 /* Group the records of one launch by PC (records are not modified).
  * Returns 0 or -1 (out of memory). */
 int prof_aggregate(const ws_trace_record *rec, size_t n, prof_pc **out, size_t *nout);
+/* The barrier peers of one launch's records (barrier samples already
+ * charged to the bar): per sample and block that has warps in `barrier`
+ * and warps in other states, one count per other warp and barrier. Sorted
+ * by (barrier_pc, pc). Returns 0 or -1 (out of memory). */
+int prof_barrier_peers(const ws_trace_record *rec, size_t n, prof_peer **out, size_t *nout);
+/* Add the peers of another launch of the same kernel (both sorted). */
+int prof_peers_merge(prof_peer **acc, size_t *nacc, const prof_peer *add, size_t nadd);
 /* Merge the PC tables of launches of one kernel (same module placement). */
 int prof_merge(prof_pc **acc, size_t *nacc, const prof_pc *add, size_t nadd);
 void prof_pcs_free(prof_pc *p, size_t n);
@@ -206,8 +228,11 @@ typedef struct prof_kernel {
     uint64_t block_threads;    /* Σ over launches of blocks x threads per block */
     uint64_t block_lanes;      /* ... x lanes of the warps they occupy          */
     uint32_t block_size;       /* threads per block, 0 if launches differ    */
+    const char *stage;         /* "vertex" or "fragment" for a shader, else NULL */
     prof_pc *pcs;
     size_t npcs;
+    prof_peer *peers;          /* the launches' barrier peers, merged      */
+    size_t npeers;
 } prof_kernel;
 int prof_kernels_build(const prof_data *d, prof_kernel **out, size_t *n);
 void prof_kernels_free(prof_kernel *k, size_t n);
@@ -235,12 +260,14 @@ int prof_line_has(const prof_line *l, const prof_pc *p);
  * explanation. */
 typedef struct prof_rule {
     const char *id;            /* "bank_conflicts", "shared_atomics", "divergence", "partial_warps",
-                                  "uncoalesced", "latency", "atomics", "local_memory" */
+                                  "uncoalesced", "latency", "atomics", "local_memory",
+                                  "barrier_imbalance" */
     const char *file;          /* owned by the kernel's PC table           */
     uint32_t line;
-    double metric;             /* wavefronts/request, SIMT efficiency, sectors/request, wait share */
+    double metric;             /* wavefronts/request, SIMT efficiency, sectors/request, wait share,
+                                  the kernel's warp-cycles share at a barrier */
     uint64_t weight;           /* the line's exact warp-cycles             */
-    char text[400];            /* "file.c:42: bank conflicts: ..."         */
+    char text[720];            /* "file.c:42: bank conflicts: ..."         */
 } prof_rule;
 /* The rules that fire on kernel k, heaviest line first. 0 or -1. */
 int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size_t *n);

@@ -24,9 +24,20 @@ void prof_limits_fill(prof_limits *o, const ws_device *dev, const ws_grid_run *L
     o->limiter = "warp slots";
     if (o->limit_shared && o->limit_shared < bpc) { bpc = o->limit_shared; o->limiter = "shared memory"; }
     uint64_t grid_per_core = (L->total_blocks + cfg->cores - 1) / cfg->cores;
-    if (grid_per_core < bpc) { bpc = (uint32_t)grid_per_core; o->limiter = "grid size"; }
+    /* Achieved occupancy is over every core's warp slots, the idle cores'
+     * too: a grid smaller than what the cores hold allows only its own
+     * warps over all of them (2 blocks of 2 warps on 4 cores of 8 slots:
+     * 12.5 %, not the busiest core's 25 %, which no launch could reach). */
+    double resident = (double)bpc * cfg->cores;
+    if (grid_per_core < bpc) {
+        bpc = (uint32_t)grid_per_core;
+        o->limiter = "grid size";
+        resident = (double)L->total_blocks;
+    }
     o->blocks_per_core = bpc;
-    o->theoretical_occupancy = (double)bpc * L->warps_per_block / cfg->warps_per_core;
+    o->total_blocks = L->total_blocks;
+    o->cores = cfg->cores;
+    o->theoretical_occupancy = resident * L->warps_per_block / ((double)cfg->cores * cfg->warps_per_core);
     o->achieved_occupancy = c->occupancy;
     /* balance: warp-instructions each core issued */
     uint32_t n = cfg->cores < WS_STATS_MAX_CORES ? cfg->cores : WS_STATS_MAX_CORES;
@@ -61,9 +72,15 @@ void prof_limits_fill(prof_limits *o, const ws_device *dev, const ws_grid_run *L
 void prof_limits_text(FILE *f, const prof_limits *o)
 {
     if (!o->valid) return;
-    fprintf(f, "    occupancy: theoretical %.1f%% (%u block%s of %u warp%s per core, limited by %s; warp slots allow %u",
-            o->theoretical_occupancy * 100.0, o->blocks_per_core, o->blocks_per_core == 1 ? "" : "s",
-            o->warps_per_block, o->warps_per_block == 1 ? "" : "s", o->limiter, o->limit_warps);
+    if (!strcmp(o->limiter, "grid size"))
+        fprintf(f, "    occupancy: theoretical %.1f%% (%llu block%s of %u warp%s on %u cores, at most %u per core, "
+                   "limited by grid size; warp slots allow %u",
+                o->theoretical_occupancy * 100.0, (unsigned long long)o->total_blocks, o->total_blocks == 1 ? "" : "s",
+                o->warps_per_block, o->warps_per_block == 1 ? "" : "s", o->cores, o->blocks_per_core, o->limit_warps);
+    else
+        fprintf(f, "    occupancy: theoretical %.1f%% (%u block%s of %u warp%s per core, limited by %s; warp slots allow %u",
+                o->theoretical_occupancy * 100.0, o->blocks_per_core, o->blocks_per_core == 1 ? "" : "s",
+                o->warps_per_block, o->warps_per_block == 1 ? "" : "s", o->limiter, o->limit_warps);
     if (o->limit_shared) fprintf(f, ", shared memory %u", o->limit_shared);
     fprintf(f, "), achieved %.1f%%\n", o->achieved_occupancy * 100.0);
     fprintf(f, "    balance: warp-instructions per core %llu..%llu, busiest core %.2fx the mean\n",

@@ -62,7 +62,7 @@ int prof_options_parse(const char *text, prof_options *o, char *err, size_t len)
         if (!strcmp(item, "1") || !strcmp(item, "on")) continue; /* "profile with defaults" */
         if (!eq) {
             snprintf(err, len, "WARPSCOPE_PROFILE: '%s' is not key=value (keys: period, passes, "
-                     "mode, inline, buffer, report, json, trace)", item);
+                     "mode, inline, buffer, report, json, trace, source)", item);
             rc = -1;
             break;
         }

@@ -84,19 +84,23 @@ static ws_status sample_pass(ws_device *dev, ws_profiler *P, const ws_grid_run *
 
 /* A warp waiting at a barrier has already issued the `bar`: its PC is the
  * next instruction. Charge the wait to the barrier itself, which is the
- * line a reader needs (bar is always a 32-bit custom-0 instruction). */
+ * line a reader needs (bar is always a 32-bit custom-0 instruction). A
+ * warp in `membar` has issued its fence (always 32 bits too): the wait is
+ * the fence's, not the next line's, as the instruction counters say. */
 static void attribute_barriers(ws_device *dev, prof_launch *pl)
 {
     for (size_t i = 0; i < pl->nrecords; i++) {
         ws_trace_record *r = &pl->records[i];
         uint32_t at = r->pc - 4;
-        if (r->state != WS_STATE_BARRIER || !ws_mem_in_global(&dev->mem, at) || !ws_mem_in_global(&dev->mem, at + 3))
+        if ((r->state != WS_STATE_BARRIER && r->state != WS_STATE_MEMBAR) || !ws_mem_in_global(&dev->mem, at) ||
+            !ws_mem_in_global(&dev->mem, at + 3))
             continue;
         uint32_t bits;
         memcpy(&bits, ws_mem_global_ptr(&dev->mem, at), 4);
         ws_inst in;
         ws_decode(bits, &in);
-        if (in.op == OP_BAR) r->pc = at;
+        unsigned op = in.op;
+        if (r->state == WS_STATE_BARRIER ? op == OP_BAR : op == OP_FENCE || op == OP_FENCE_I) r->pc = at;
     }
 }
 
@@ -184,6 +188,8 @@ static void finish_launch(ws_device *dev, ws_profiler *P, prof_launch *pl, const
     pl->samples = pl->nrecords;
     pl->sample_points = sample_points(pl);
     attribute_barriers(dev, pl);
+    if (prof_barrier_peers(pl->records, pl->nrecords, &pl->peers, &pl->npeers) && !pl->error[0])
+        snprintf(pl->error, sizeof pl->error, "out of host memory while matching barrier waits");
     if (prof_aggregate(pl->records, pl->nrecords, &pl->pcs, &pl->npcs) && !pl->error[0])
         snprintf(pl->error, sizeof pl->error, "out of host memory while aggregating samples");
     /* The exact counts join the sampled PCs (and add the PCs never sampled). */

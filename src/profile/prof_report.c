@@ -83,7 +83,7 @@ static void cause(const prof_line *l, char *buf, size_t len)
  * "exact: 800 warp-instr, SIMT 12.5%; 4210 warp-cycles: long_scoreboard
  * 61.0%, selected 19.0%; shared 8 req, 32.00 wavefronts/req (31.00 extra:
  * bank conflicts); global 8 req, 32.00 sectors/req". */
-static void exact_text(const ws_pc_counter *e, uint32_t lanes, char *buf, size_t len)
+static void exact_text(const ws_pc_counter *e, uint64_t atomic_extra, uint32_t lanes, char *buf, size_t len)
 {
     uint64_t cycles = prof_exact_cycles(e);
     buf[0] = 0;
@@ -97,9 +97,20 @@ static void exact_text(const ws_pc_counter *e, uint32_t lanes, char *buf, size_t
     size_t n = (size_t)snprintf(buf, len, "exact: %s; %llu warp-cycles: %s", issued, (unsigned long long)cycles,
                                 cycles ? st : "none");
     if (e->shared_requests && n < len) {
+        /* extra wavefronts of shared atomics are their lanes taking turns
+         * (even on one word), not bank conflicts (prof_rules.c) */
         double per = (double)e->shared_wavefronts / (double)e->shared_requests;
-        n += (size_t)snprintf(buf + n, len - n, "; shared %llu req, %.2f wavefronts/req (%.2f extra: bank conflicts)",
-                              (unsigned long long)e->shared_requests, per, per - 1.0);
+        double at = (double)atomic_extra / (double)e->shared_requests, bank = per - 1.0 - at;
+        if (!atomic_extra)
+            n += (size_t)snprintf(buf + n, len - n, "; shared %llu req, %.2f wavefronts/req (%.2f extra: bank conflicts)",
+                                  (unsigned long long)e->shared_requests, per, per - 1.0);
+        else if (bank < 0.005)
+            n += (size_t)snprintf(buf + n, len - n, "; shared %llu req, %.2f wavefronts/req (%.2f extra: atomics "
+                                  "taking turns)", (unsigned long long)e->shared_requests, per, at);
+        else
+            n += (size_t)snprintf(buf + n, len - n, "; shared %llu req, %.2f wavefronts/req (%.2f extra: %.2f bank "
+                                  "conflicts, %.2f atomics taking turns)", (unsigned long long)e->shared_requests, per,
+                                  per - 1.0, bank, at);
     }
     if (e->gmem_requests && n < len)
         snprintf(buf + n, len - n, "; global %llu req, %.2f sectors/req", (unsigned long long)e->gmem_requests,
@@ -150,7 +161,12 @@ static void kernel_section(FILE *f, const prof_kernel *k, uint32_t lanes)
             fprintf(f, "  %15s |  %s\n", "", text);
         breakdown(l->state, l->samples, buf, sizeof buf);
         fprintf(f, "  %15s states: %s\n", "", l->samples ? buf : "no samples");
-        exact_text(&l->exact, lanes, buf, sizeof buf);
+        uint64_t at = 0; /* the extra wavefronts of the line's shared atomics */
+        for (size_t j = 0; j < k->npcs && l->exact.shared_wavefronts > l->exact.shared_requests; j++)
+            if (k->pcs[j].exact.shared_requests && !strcmp(prof_inst_kind(k->pcs[j].disasm), "atomic") &&
+                prof_line_has(l, &k->pcs[j]))
+                at += k->pcs[j].exact.shared_wavefronts - k->pcs[j].exact.shared_requests;
+        exact_text(&l->exact, at, lanes, buf, sizeof buf);
         if (buf[0]) fprintf(f, "  %15s %s\n", "", buf);
         cause(l, buf, sizeof buf);
         if (buf[0] && l->file && l->line) fprintf(f, "  %15s line %u: %s\n", "", l->line, buf);
@@ -185,7 +201,8 @@ static void kernel_section(FILE *f, const prof_kernel *k, uint32_t lanes)
         else if (p->producer_pc)
             fprintf(f, "; waits on 0x%08x (%s)", p->producer_pc, p->producer_disasm);
         fputc('\n', f);
-        exact_text(&p->exact, lanes, buf, sizeof buf);
+        exact_text(&p->exact, strcmp(prof_inst_kind(p->disasm), "atomic") ? 0
+                              : p->exact.shared_wavefronts - p->exact.shared_requests, lanes, buf, sizeof buf);
         if (buf[0]) fprintf(f, "  %10s %s\n", "", buf);
     }
     free(idx);

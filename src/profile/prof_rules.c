@@ -2,15 +2,18 @@
  * exact metric that fired it (as Nsight Compute's rules do). Lines are
  * judged by the instruction counters; the rules fire on lines that carry at
  * least 2 % of the kernel's warp-cycles, and are ordered by those cycles. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "profile/prof_internal.h"
 
 #define MIN_SHARE 0.02     /* of the kernel's warp-cycles                 */
-#define SIMT_LOW 0.5       /* below: a divergence rule                    */
+#define SIMT_LOW 0.5       /* at most: a divergence rule (an if/else on odd
+                              and even lanes runs each arm at exactly 0.5) */
 #define SECTORS_HIGH 8.0   /* sectors per request above: uncoalesced       */
 #define WAIT_HIGH 0.5      /* a scoreboard state's share of the line        */
 #define BANKS 32u          /* shared-memory banks of one word (timing_memory.c) */
+#define BARRIER_HIGH 0.10  /* of the kernel's warp-cycles waiting at one barrier */
 
 static int add(prof_rule **r, size_t *n, const prof_line *l, const char *id, double metric, uint64_t weight,
                const char *text)
@@ -66,18 +69,84 @@ static uint64_t gcd64(uint64_t a, uint64_t b)
 /* Whether the load that the line's scoreboard samples mostly wait for went
  * to the lanes' stacks (local memory) in most of its requests, by its
  * instruction counters (the kernel's PCs are sorted by address). */
-static int local_load(const prof_kernel *k, const prof_pc *consumer)
+static const prof_pc *find_pc(const prof_kernel *k, uint32_t pc)
 {
-    if (!consumer || !consumer->producer_pc) return 0;
     size_t lo = 0, hi = k->npcs;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (k->pcs[mid].pc < consumer->producer_pc) lo = mid + 1;
+        if (k->pcs[mid].pc < pc) lo = mid + 1;
         else hi = mid;
     }
-    if (lo == k->npcs || k->pcs[lo].pc != consumer->producer_pc) return 0;
-    const ws_pc_counter *e = &k->pcs[lo].exact;
+    return lo < k->npcs && k->pcs[lo].pc == pc ? &k->pcs[lo] : NULL;
+}
+
+static int local_load(const prof_kernel *k, const prof_pc *consumer)
+{
+    if (!consumer || !consumer->producer_pc) return 0;
+    const prof_pc *p = find_pc(k, consumer->producer_pc);
+    if (!p) return 0;
+    const ws_pc_counter *e = &p->exact;
     return e->gmem_requests && 2 * e->local_requests > e->gmem_requests;
+}
+
+/* Where the warps that a barrier line's waiting warps wait for were, by
+ * the samples (k->peers: other warps of the block at the same sample):
+ * "; meanwhile the warps it waits for run line 25 in 93.8% of their
+ * samples" (the barrier's own line is not named), or "" when no sample
+ * saw them (round-robin mode takes one warp per sample). */
+static void barrier_peers_text(const prof_kernel *k, const prof_line *bl, const prof_line *lines, size_t nl,
+                               char *t, size_t len)
+{
+    t[0] = 0;
+    uint64_t *per = calloc(nl + 1, sizeof *per), all = 0;
+    if (!per) return;
+    for (size_t i = 0; i < k->npeers; i++) {
+        const prof_peer *q = &k->peers[i];
+        const prof_pc *b = find_pc(k, q->barrier_pc), *o = find_pc(k, q->pc);
+        if (!b || !prof_line_has(bl, b)) continue;
+        all += q->samples;
+        size_t j = 0;
+        while (o && j < nl && !prof_line_has(&lines[j], o)) j++;
+        per[o ? j : nl] += q->samples;
+    }
+    /* the line the late warps run most, and a second one when it has a
+     * fifth of the first's samples or more */
+    size_t best[2] = { nl, nl };
+    for (size_t j = 0; j < nl; j++) {
+        if (&lines[j] == bl || !per[j]) continue;
+        if (best[0] == nl || per[j] > per[best[0]]) { best[1] = best[0]; best[0] = j; }
+        else if (best[1] == nl || per[j] > per[best[1]]) best[1] = j;
+    }
+    if (best[1] < nl && per[best[1]] * 5 < per[best[0]]) best[1] = nl;
+    size_t n = 0;
+    for (int i = 0; i < 2 && all && best[i] < nl && n < len; i++) {
+        const prof_line *l = &lines[best[i]];
+        char where[160];
+        if (!l->file)
+            snprintf(where, sizeof where, l->line == WS_RETIRE_ADDR ? "the kernel's exit" : "0x%08x", l->line);
+        else if (!l->line)
+            snprintf(where, sizeof where, "code without a line of %.60s", l->function ? l->function : "?");
+        else if (bl->file && !strcmp(bl->file, l->file))
+            snprintf(where, sizeof where, "line %u", l->line);
+        else
+            snprintf(where, sizeof where, "%.80s:%u", prof_base_name(l->file), l->line);
+        n += (size_t)snprintf(t + n, len - n, "%s %s in %.1f%%%s", i ? " and" : "; meanwhile the warps it waits for run",
+                              where, 100.0 * (double)per[best[i]] / (double)all, i ? "" : " of their samples");
+    }
+    free(per);
+}
+
+/* Whether line l holds a compare-and-swap retry loop: a load-reserved /
+ * store-conditional pair or an amocas (the device header's float atomics,
+ * the device library's 64-bit ones). */
+static int cas_loop(const prof_kernel *k, const prof_line *l)
+{
+    for (size_t j = 0; j < k->npcs; j++) {
+        const char *d = k->pcs[j].disasm;
+        if ((!strncmp(d, "lr.", 3) || !strncmp(d, "sc.", 3) || !strncmp(d, "amocas", 6)) && prof_line_has(l, &k->pcs[j]))
+            return 1;
+    }
+    return 0;
 }
 
 static int by_weight(const void *a, const void *b)
@@ -97,7 +166,7 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
     if (prof_lines_build(k->pcs, k->npcs, &lines, &nl)) return -1;
     uint64_t total = 0;
     for (size_t i = 0; i < nl; i++) total += prof_exact_cycles(&lines[i].exact);
-    char t[360];
+    char t[680];
     int fail = 0;
     for (size_t i = 0; i < nl && !fail; i++) {
         const prof_line *l = &lines[i];
@@ -152,7 +221,8 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
             int n = snprintf(t, sizeof t, "%s: SIMT efficiency %.1f%%, %.1f of %u lanes run it on average; ",
                              partial ? "partial warps" : "divergence", 100.0 * simt,
                              (double)e->thread_instructions / (double)e->warp_instructions, lanes);
-            if (simt < SIMT_LOW && partial) {
+            const int low = simt <= SIMT_LOW + 1e-9;
+            if (low && partial) {
                 if (k->block_size)
                     snprintf(t + n, sizeof t - (size_t)n, "no branch splits the warps: blocks of %u thread%s fill "
                              "only %.1f%% of their warps' lanes; make the block size a multiple of %u threads",
@@ -162,7 +232,14 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
                              "only %.1f%% of their warps' lanes; make block sizes multiples of %u threads",
                              100.0 * fill, lanes);
                 fail |= add(out, nout, l, "partial_warps", simt, cyc, t);
-            } else if (simt < SIMT_LOW) {
+            } else if (low && cas_loop(k, l)) {
+                /* float atomicAdd and the like: lr/sc (or amocas) in a
+                 * loop that each lane leaves when its swap succeeds */
+                snprintf(t + n, sizeof t - (size_t)n, "the lanes leave an atomic's compare-and-swap retry loop "
+                         "one by one as their swaps succeed (float and 64-bit atomics on one address): combine "
+                         "within the warp first (shuffles, then one atomic per warp and address)");
+                fail |= add(out, nout, l, "divergence", simt, cyc, t);
+            } else if (low) {
                 snprintf(t + n, sizeof t - (size_t)n, "the "
                          "branch around it splits warps (for example a test on threadIdx %% N): give whole warps the "
                          "same path or pack the work into fewer lanes");
@@ -177,12 +254,34 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
                              "(local memory keeps word k of every lane together: 4 sectors when the lanes use one "
                              "index); the lanes index a stack array differently: give them the same index or keep "
                              "the array in shared memory", per);
+                else if (k->stage) /* a shader's lanes each read/write their own pipeline record */
+                    snprintf(t, sizeof t, "uncoalesced: %.1f sectors per request (4 when 32 lanes read 32 "
+                             "neighbouring words); each lane of a %s shader %s, which the pipeline lays out one "
+                             "after another, so neighbouring lanes are a record apart: the records' size sets this, "
+                             "not the shader's indexing; fewer varyings%s make them smaller", per, k->stage,
+                             strcmp(k->stage, "vertex") ? "reads its own interpolated record (VOut) and writes its "
+                             "own colour" : "reads its own record (VIn) and writes its own (VOut)",
+                             strcmp(k->stage, "vertex") ? "" : " and vertex attributes");
                 else
                     snprintf(t, sizeof t, "uncoalesced: %.1f sectors per request (4 when 32 lanes read 32 "
                              "neighbouring words); neighbouring lanes should touch neighbouring addresses: swap the "
                              "index roles or stage through shared memory", per);
                 fail |= add(out, nout, l, "uncoalesced", per, cyc, t);
             }
+        }
+        /* Warps of a block waiting at a barrier for the others: the
+         * wait is the spread of their arrival times, large when some
+         * warps do much more before the barrier than others. */
+        uint64_t bar = e->stall_cycles[WS_STATE_BARRIER];
+        if ((double)bar >= BARRIER_HIGH * (double)total) {
+            char peers[400];
+            barrier_peers_text(k, l, lines, nl, peers, sizeof peers);
+            snprintf(t, sizeof t, "barrier imbalance: in kernel %.80s, %.1f%% of the warp-cycles wait at this barrier "
+                     "for the rest of their block (barrier)%s; some warps of the block do much more work before it than "
+                     "others (a branch on threadIdx that whole warps take or skip, the last levels of a tree): "
+                     "spread that work over all of the block's warps, or finish the last levels within one warp "
+                     "(shuffles) without a barrier", k->kernel, 100.0 * (double)bar / (double)total, peers);
+            fail |= add(out, nout, l, "barrier_imbalance", (double)bar / (double)total, cyc, t);
         }
         uint64_t lsb = e->stall_cycles[WS_STATE_LONG_SCOREBOARD];
         /* waiting mostly on an atomic (the samples' main producer): contention, not loads in flight */

@@ -144,6 +144,7 @@ static void launch_free(prof_launch *L)
     free(L->module);
     prof_pcs_free(L->pcs, L->npcs);
     free(L->records);
+    free(L->peers);
     prof_src_free(&L->fault.src);
 }
 

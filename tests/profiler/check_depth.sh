@@ -3,9 +3,10 @@
 # caller, sampling hygiene (no sample at cycle 0, low-sample warning, an
 # unbiased FIFO overflow policy), and errors (faults, no launch, no device,
 # unwritable outputs). Kernels: depth_kernels.c, run by `warpscope run`.
-# usage: check_depth.sh CASE WARPSCOPE PROF_APP STALL_ELF DEPTH_ELF DEPTH_SRC WORKDIR
+# usage: check_depth.sh CASE WARPSCOPE PROF_APP STALL_ELF DEPTH_ELF DEPTH_SRC WORKDIR [CUBE]
+# (CUBE: examples/cube's program, for shader_rule)
 set -u
-case_=$1 ws=$2 app=$3 stall=$4 elf=$5 src=$6 dir=$7/depth_$1
+case_=$1 ws=$2 app=$3 stall=$4 elf=$5 src=$6 dir=$7/depth_$1 cube=${8:-}
 rm -rf "$dir" && mkdir -p "$dir" && cd "$dir" || exit 1
 fail=0
 ok() { echo "ok: $1"; }
@@ -272,6 +273,12 @@ shared_atomic_rule)
     grep -q "depth_kernels.c:$sb: bank conflicts" r.txt && bad "the atomic's contention blamed on bank conflicts: $(grep "depth_kernels.c:$sb: bank" r.txt)" ||
         ok "no bank-conflict rule on line $sb"
     grep -q "pad the array" r.txt && bad "padding advised for one bin" || ok "no padding advice"
+    # the exact counters under the line and the atomic say the same
+    grep -A4 -E "^ +[0-9]+ +[0-9.]+%  depth_kernels.c:$sb \(shared_bin\)" r.txt |
+        grep -qF "32.00 wavefronts/req (31.00 extra: atomics taking turns)" &&
+        ok "line $sb's exact counters: atomics taking turns" || bad "line $sb's exact counters: $(grep -A4 "depth_kernels.c:$sb (shared_bin)" r.txt | grep exact)"
+    grep -q "32.00 wavefronts/req (31.00 extra: bank conflicts)" r.txt && bad "the atomic's turns called bank conflicts" ||
+        ok "no 'bank conflicts' for the atomic's wavefronts"
     python3 -c "import json,sys; r=[x for k in json.load(open('a.json'))['devices'][0]['kernels'] for x in k['rules']]; sys.exit(not any(x['rule'] == 'shared_atomics' and x['line'] == $sb and x['metric'] == 32.0 for x in r))" &&
         ok "JSON rule id shared_atomics, metric 32" || bad "JSON: no shared_atomics rule on line $sb"
     ;;
@@ -362,6 +369,108 @@ files = {i['file'] for i in d['kernels'][0]['instructions'] if i['file']}
 assert any(f.endswith('k\u00e9rnel/depth_kernels.c') for f in files), files
 json.load(open(sys.argv[2], encoding='utf-8'))
 PY
+    ;;
+barrier_rule)
+    # Warp 0 of each block loops while the block's other warps wait at the
+    # barrier: the barrier_imbalance rule names the kernel, the barrier's
+    # line, the share of the warp-cycles waiting there (the exact counters'),
+    # and where the late warps were. A kernel whose warps do the same work
+    # between its barriers must not get it.
+    hb=$(line HEAVY_BARRIER) hw=$(line HEAVY_WORK) tb=$(line TREE_BARRIER) ta=$(line TREE_ADD)
+    "$ws" profile --json h.json -- "$ws" run --grid 8 --block 256 "$elf" barrier_heavy zeros:2048 300 > h.txt 2>&1 ||
+        bad "barrier_heavy exited with $?"
+    grep -E "^  - depth_kernels.c:$hb: barrier imbalance: in kernel barrier_heavy, [0-9.]+% of the warp-cycles wait at this barrier for the rest of their block \(barrier\); meanwhile the warps it waits for run line $hw in [0-9.]+% of their samples; some warps of the block do much more work before it than others .*: spread that work over all of the block's warps" h.txt > /dev/null &&
+        ok "barrier_heavy: the rule on line $hb, the late warps at line $hw" || { bad "barrier_heavy: no rule on line $hb"; grep -A3 Rules h.txt; }
+    python3 - h.json "$hb" <<'PY2' && ok "JSON: barrier_imbalance, metric = the line's barrier warp-cycles over the kernel's" || bad "JSON barrier_imbalance"
+import json, sys
+k = json.load(open(sys.argv[1]))['devices'][0]['kernels'][0]
+hb = int(sys.argv[2])
+r = [r for r in k['rules'] if r['rule'] == 'barrier_imbalance']
+assert len(r) == 1 and r[0]['line'] == hb, k['rules']
+total = sum(sum(l['exact']['cycles'].values()) for l in k['lines'])
+line = [l for l in k['lines'] if l['line'] == hb][0]
+share = line['exact']['cycles']['barrier'] / total
+assert abs(r[0]['metric'] - share) < 1e-6 and share >= 0.10, (r[0]['metric'], share)
+assert ('%.1f%% of the warp-cycles' % (100 * share)) in r[0]['text'], r[0]['text']
+assert r[0]['warp_cycles'] == sum(line['exact']['cycles'].values())
+print('barrier share %.1f%%' % (100 * share))
+PY2
+    # One warp per sample (round-robin): no sample shows the late warps
+    # beside the waiting ones; the rule still fires on the exact counts.
+    "$ws" profile --mode rr -- "$ws" run --grid 8 --block 256 "$elf" barrier_heavy zeros:2048 300 > rr.txt 2>&1 ||
+        bad "--mode rr exited with $?"
+    grep -qE "^  - depth_kernels.c:$hb: barrier imbalance: in kernel barrier_heavy, [0-9.]+% of the warp-cycles wait at this barrier for the rest of their block \(barrier\); some warps" rr.txt &&
+        ok "--mode rr: the rule, without the late warps' line" || bad "--mode rr: $(grep 'barrier imbalance' rr.txt)"
+    # A tree sum in shared memory: one warp works at the last levels.
+    "$ws" profile -- "$ws" run --grid 8 --block 256 "$elf" barrier_tree iota:2048 zeros:8 20 > t.txt 2>&1 ||
+        bad "barrier_tree exited with $?"
+    grep -qE "^  - depth_kernels.c:$tb: barrier imbalance: in kernel barrier_tree, [0-9.]+% .*; meanwhile the warps it waits for run line $ta in" t.txt &&
+        ok "barrier_tree: the rule on line $tb, the late warps at line $ta" || { bad "barrier_tree"; grep -A3 Rules t.txt; }
+    # Balanced: every warp loops as long before each barrier.
+    "$ws" profile --json b.json -- "$ws" run --grid 8 --block 256 "$elf" barrier_balanced zeros:2048 100 > b.txt 2>&1 ||
+        bad "barrier_balanced exited with $?"
+    grep -q "barrier imbalance" b.txt && bad "balanced kernel: $(grep 'barrier imbalance' b.txt)" || ok "balanced kernel: no barrier rule"
+    python3 -c "import json,sys; k=json.load(open('b.json'))['devices'][0]['kernels'][0]; sys.exit(any(r['rule'] == 'barrier_imbalance' for r in k['rules']) or not any(l['exact']['cycles'].get('barrier') for l in k['lines']))" &&
+        ok "JSON: the balanced kernel waits at barriers, no barrier_imbalance" || bad "JSON balanced"
+    ;;
+membar)
+    # A warp in membar has issued its fence: its waits are the fence's, in
+    # the samples and the exact counters, not the loop line's after it.
+    fl=$(line FENCE) lp=$(line FENCE_LOOP)
+    "$ws" profile --json m.json -- "$ws" run --grid 4 --block 64 "$elf" fence_loop zeros:256 20 > m.txt 2>&1 ||
+        bad "fence_loop exited with $?"
+    grep -A3 -E "^ +[0-9]+ +[0-9.]+%  depth_kernels.c:$fl \(fence_loop\)" m.txt | grep -qE "states: membar 100.0%" &&
+        ok "report: the fence's line $fl holds the membar samples" || { bad "report: line $fl"; sed -n '/Hot source/,/Hot instr/p' m.txt; }
+    grep -qE "^  0x[0-9a-f]{8} +[1-9][0-9]* +[0-9.]+%  fence rw, rw +depth_kernels.c:$fl  membar" m.txt &&
+        ok "report: the fence instruction holds them" || bad "report: no fence row with membar"
+    python3 - m.json "$fl" "$lp" <<'PY2' && ok "JSON: membar samples and warp-cycles on the fence, none on line $lp" || bad "JSON membar"
+import json, sys
+k = json.load(open(sys.argv[1]))['devices'][0]['kernels'][0]
+fl, lp = int(sys.argv[2]), int(sys.argv[3])
+mem = {i['line']: (i['states'].get('membar', 0), i['exact']['cycles'].get('membar', 0)) for i in k['lines'] if i['file']}
+print('membar (samples, warp-cycles) by line:', mem)
+f = [i for i in k['instructions'] if i['instruction'].startswith('fence')]
+assert len(f) == 1 and f[0]['line'] == fl, f
+assert f[0]['states'].get('membar', 0) > 0 and f[0]['exact']['cycles'].get('membar', 0) > 0, f
+total = sum(i['exact']['cycles'].get('membar', 0) for i in k['instructions'])
+assert f[0]['exact']['cycles']['membar'] == total, (f[0]['exact'], total)
+assert sum(i['states'].get('membar', 0) for i in k['instructions']) == f[0]['states']['membar']
+assert mem.get(lp, (0, 0)) == (0, 0), mem
+PY2
+    ;;
+divergence_rule)
+    # An if/else on odd and even lanes runs each arm at SIMT 50.0 %: the
+    # divergence rule fires on both (it fired only below 50 %).
+    od=$(line ODD) ev=$(line EVEN) fs=$(line FLOAT_SUM)
+    "$ws" profile -- "$ws" run --grid 2 --block 64 "$elf" odd_even zeros:128 100 > o.txt 2>&1 || bad "odd_even exited with $?"
+    for l in $od $ev; do
+        expect o.txt "depth_kernels.c:$l: divergence: SIMT efficiency 50.0%, 16.0 of 32 lanes run it on average; the branch around it splits warps" "odd_even: the divergence rule on line $l"
+    done
+    # A float atomicAdd on one address: the lanes leave its compare-and-swap
+    # loop one by one. The divergence is the loop's, not a branch on threadIdx.
+    "$ws" profile -- "$ws" run --grid 2 --block 64 "$elf" float_sum zeros:1 10 > f.txt 2>&1 || bad "float_sum exited with $?"
+    expect f.txt "depth_kernels.c:$fs: divergence: SIMT efficiency" "float_sum: a divergence rule on line $fs"
+    expect f.txt "the lanes leave an atomic's compare-and-swap retry loop one by one" "it names the retry loop"
+    grep "depth_kernels.c:$fs: divergence" f.txt | grep -q "threadIdx" && bad "float_sum: blamed on a branch on threadIdx" ||
+        ok "float_sum: no threadIdx advice"
+    expect f.txt "depth_kernels.c:$fs: atomic latency: " "float_sum: the atomics rule too"
+    ;;
+shader_rule)
+    # A shader's lanes read and write their own pipeline records, a record
+    # apart: the uncoalesced rule says so, not "swap the index roles",
+    # which a shader cannot do.
+    "$ws" profile --json c.json -- "$cube" > c.txt 2>&1 || bad "cube exited with $?"
+    grep -qE "^  - cube_kernel.c:[0-9]+: uncoalesced: [0-9.]+ sectors per request \(4 when 32 lanes read 32 neighbouring words\); each lane of a fragment shader reads its own interpolated record \(VOut\) and writes its own colour" c.txt &&
+        ok "fragment shader: the records' layout named" || { bad "fragment shader"; grep uncoalesced c.txt; }
+    grep -qE "^  - cube_kernel.c:[0-9]+: uncoalesced: .*each lane of a vertex shader reads its own record \(VIn\) and writes its own \(VOut\)" c.txt &&
+        ok "vertex shader: the records' layout named" || bad "vertex shader"
+    grep -q "swap the index roles" c.txt && bad "index advice on a shader: $(grep 'swap the index' c.txt | head -1)" ||
+        ok "no index advice on shaders"
+    python3 -c "import json,sys; k=json.load(open('c.json'))['devices'][0]['kernels']; sys.exit(not any(r['rule'] == 'uncoalesced' for x in k for r in x['rules']))" &&
+        ok "JSON: the rule id stays uncoalesced" || bad "JSON rule id"
+    # a compute kernel keeps the advice about its indexing
+    "$ws" profile -- "$ws" run --grid 2 --block 64 "$elf" local_array zeros:256 50 > l.txt 2>&1 || bad "local_array exited with $?"
+    grep -q "shader" l.txt && bad "a compute kernel told about shader records" || ok "compute kernels: no shader text"
     ;;
 *) bad "unknown case $case_" ;;
 esac

@@ -160,3 +160,69 @@ WS_KERNEL void local_array(int *out, int n)
     for (int k = 0; k < n; k++) acc += a[((unsigned)k * 7u + t) & 15u]; /* MARK_LOCAL */
     out[blockIdx_x() * blockDim_x() + t] = acc;
 }
+
+/* Every warp does the same work between the barriers, so they arrive
+ * together: the barrier_imbalance rule must not fire. */
+WS_KERNEL void barrier_balanced(int *out, int work)
+{
+    WS_SHARED int s[1024];
+    unsigned t = threadIdx_x(), n = blockDim_x(), acc = t;
+    for (int r = 0; r < 4; r++) {
+        for (int k = 0; k < work; k++) acc = (acc ^ (acc >> 3)) + (unsigned)k; /* MARK_BAL_WORK */
+        s[t] = (int)acc;
+        __syncthreads();                               /* MARK_BAL_BARRIER */
+        acc += (unsigned)s[(t + 1) % n];
+        __syncthreads();
+    }
+    out[blockIdx_x() * n + t] = (int)acc;
+}
+
+/* A shared-memory tree sum: at each level half as many threads add, so
+ * from 32 threads down one warp works while the block's others wait at
+ * the loop's barrier. */
+WS_KERNEL void barrier_tree(const int *in, int *out, int work)
+{
+    WS_SHARED int s[1024];
+    unsigned t = threadIdx_x(), n = blockDim_x();
+    int v = in[blockIdx_x() * n + t];
+    for (int k = 0; k < work; k++) v = (v ^ (v >> 3)) + k;
+    s[t] = v;
+    __syncthreads();
+    for (unsigned h = n / 2; h > 0; h /= 2) {
+        if (t < h)
+            for (int k = 0; k < work; k++) s[t] = (s[t] ^ (s[t] >> 3)) + s[t + h] + k; /* MARK_TREE_ADD */
+        __syncthreads();                               /* MARK_TREE_BARRIER */
+    }
+    if (t == 0) out[blockIdx_x()] = s[0];
+}
+
+/* A fence at the end of the loop body: its membar waits are the fence's
+ * (its own line), not the loop line's that follows it. */
+WS_KERNEL void fence_loop(int *out, int n)
+{
+    unsigned i = blockIdx_x() * blockDim_x() + threadIdx_x();
+    for (int k = 0; k < n; k++) {                      /* MARK_FENCE_LOOP */
+        out[i] += k;
+        ws_threadfence();                              /* MARK_FENCE */
+    }
+}
+
+/* Odd and even lanes take the two arms of an if/else: each arm runs on
+ * half of the lanes (SIMT exactly 50 %), the textbook divergence. */
+WS_KERNEL void odd_even(int *out, int n)
+{
+    unsigned t = threadIdx_x();
+    int acc = 0;
+    if (t & 1)
+        for (int i = 0; i < n; i++) acc ^= acc * 31 + i; /* MARK_ODD */
+    else
+        for (int i = 0; i < n; i++) acc ^= acc * 17 + i; /* MARK_EVEN */
+    out[blockIdx_x() * blockDim_x() + t] = acc;
+}
+
+/* Every thread adds to one float: atomicAdd on a float is a
+ * compare-and-swap loop that the lanes of a warp leave one at a time. */
+WS_KERNEL void float_sum(float *sum, int n)
+{
+    for (int i = 0; i < n; i++) atomicAdd(sum, 1.0f);  /* MARK_FLOAT_SUM */
+}

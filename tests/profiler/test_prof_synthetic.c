@@ -95,6 +95,46 @@ int main(int argc, char **argv)
     CHECK_EQ_U(l[1].line, 44);
     free(l);
 
+    /* Barrier peers: at cycle 500 warps 1-3 of block 0 wait at the bar at
+     * 0x110 while warp 0 runs 0x108; block 1 (same cycle, same core) has
+     * no waiting warp and core 1's block 0 is another block: neither
+     * counts, nor does block 0's warp 6, which has exited. At cycle 508
+     * two bars wait on one late warp at 0x100. */
+    {
+        ws_trace_record b[16];
+        size_t nb = 0;
+        b[nb++] = rec(500, 0x108, WS_STATE_SELECTED, 0, 0);
+        for (uint16_t w = 1; w < 4; w++) b[nb++] = rec(500, 0x110, WS_STATE_BARRIER, 0, w);
+        b[nb] = rec(500, 0x100, WS_STATE_WAIT, 0, 4); b[nb++].block = 1;
+        b[nb] = rec(500, 0x108, WS_STATE_SELECTED, 0, 5); b[nb++].block = 1;
+        b[nb] = rec(500, 0x104, WS_STATE_SELECTED, 0, 0); b[nb++].core = 1;
+        b[nb++] = rec(500, WS_RETIRE_ADDR, WS_STATE_DRAIN, 0, 6); /* exited: holds nothing back */
+        b[nb++] = rec(508, 0x110, WS_STATE_BARRIER, 0, 1);
+        b[nb++] = rec(508, 0x118, WS_STATE_BARRIER, 0, 2);
+        b[nb++] = rec(508, 0x100, WS_STATE_LONG_SCOREBOARD, 0x100, 0);
+        b[nb++] = rec(516, 0x108, WS_STATE_SELECTED, 0, 0); /* nobody waits */
+        prof_peer *q;
+        size_t nq;
+        CHECK(prof_barrier_peers(b, nb, &q, &nq) == 0);
+        CHECK_EQ_U(nq, 3);
+        CHECK(q[0].barrier_pc == 0x110 && q[0].pc == 0x100 && q[0].samples == 1);
+        CHECK(q[1].barrier_pc == 0x110 && q[1].pc == 0x108 && q[1].samples == 1);
+        CHECK(q[2].barrier_pc == 0x118 && q[2].pc == 0x100 && q[2].samples == 1);
+        /* a second launch adds up */
+        prof_peer *acc = NULL;
+        size_t nacc = 0;
+        CHECK(prof_peers_merge(&acc, &nacc, q, nq) == 0);
+        CHECK(prof_peers_merge(&acc, &nacc, q, nq) == 0);
+        CHECK_EQ_U(nacc, 3);
+        CHECK_EQ_U(acc[1].samples, 2);
+        free(acc);
+        free(q);
+        /* one warp per sample (round-robin): nothing to pair */
+        CHECK(prof_barrier_peers(b, 1, &q, &nq) == 0);
+        CHECK_EQ_U(nq, 0);
+        free(q);
+    }
+
     /* Two launches of one kernel merge into one kernel entry. */
     prof_options opt;
     char err[256];
@@ -201,6 +241,10 @@ int main(int argc, char **argv)
     CHECK(prof_options_parse("colour=red", &o2, err, sizeof err) != 0);
     CHECK_STR_CONTAINS(err, "unknown key 'colour'");
     CHECK(prof_options_parse("mode=some", &o2, err, sizeof err) != 0);
+    /* a bare word: the message lists every key, source= too */
+    CHECK(prof_options_parse("period=3,verbose", &o2, err, sizeof err) != 0);
+    CHECK_STR_CONTAINS(err, "'verbose' is not key=value (keys: period, passes, mode, inline, buffer, report, json, "
+                            "trace, source)");
     CHECK(prof_options_parse("", &o2, err, sizeof err) == 0);
     CHECK_EQ_U(o2.passes, 1);
     prof_options_free(&o2);

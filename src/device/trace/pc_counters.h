@@ -5,7 +5,8 @@
  * thread-instructions issued, shared-memory requests and wavefronts (bank
  * conflicts are the extra wavefronts), global/local requests and their
  * 32-byte sectors (and how many of the requests were local: lane stacks), and the warp-cycles a warp spent with this instruction
- * as its next one, per warp state. Summed over all addresses, plus the
+ * as its next one, per warp state (waits at a barrier, and in `membar`,
+ * are the bar's and the fence's the warp issued). Summed over all addresses, plus the
  * `outside` entry, they equal the launch's counters (ws_last_launch_counters). */
 #ifndef WS_TRACE_PC_COUNTERS_H
 #define WS_TRACE_PC_COUNTERS_H
