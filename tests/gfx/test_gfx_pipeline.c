@@ -216,13 +216,50 @@ static void test_degenerate_and_large(void)
     CHECK_EQ_U(s.pixels_written, 0);
     /* far vertices: the half plane y > 0 is the top half however far they
      * are (the guard-band clip computed its crossings in float: half of
-     * it was lost from 1e10 on) */
-    for (float far = 1e3f; far <= 1e12f; far *= 1e3f) {
+     * it was lost from 1e10 on; then in double: lost from 1e16 on) */
+    for (float far = 1e3f; far <= 1e36f; far *= 1e3f) {
         vtx h[3] = { { { -far, 0, 0, 1 }, { 1, 1, 1, 1 } }, { { far, 0, 0, 1 }, { 1, 1, 1, 1 } },
                      { { 0, far, 0, 1 }, { 1, 1, 1, 1 } } };
         CHECK(draw(&d, h, 3, 1, 0) == WS_OK);
         CHECK_EQ_U(lit_pixels(), W * H / 2);
         CHECK(px(W / 2, H / 2 - 1)[0] == 255 && px(W / 2, H / 2)[0] == 0);
+    }
+    /* a clip-space vertex times k > 0 is the same point: the coverage of
+     * a triangle must not change when one vertex outside the guard band
+     * (or behind the eye) is pushed 1e18 or 1e30 times farther along its
+     * ray (interpolating from made vertices lost half of a full-screen
+     * triangle from about 1e16 on) */
+    {
+        static const float tris[][3][4] = {
+            { { -1, -1, 0, 1 }, { 300, -1, 0, 1 }, { -1, 3, 0, 1 } },             /* full screen */
+            { { -0.5f, -0.7f, 0, 1 }, { 0.2f, -0.7f, 0, 1 }, { 90, 300, 0, 1 } },  /* a strip    */
+            { { -1, 1, 0.5f, 1 }, { 1, 1, 0.5f, 1 }, { 100, -400, 0.5f, -2 } },   /* behind      */
+            { { -200, -90, -3, 2 }, { 250, -70, 1, 2 }, { 30, 500, 0.2f, 1 } },  /* corners     */
+            { { -0.9f, -0.8f, 0, 1 }, { 150, -0.6f, -9, 3 }, { 0.3f, 0.9f, 0, 1 } }, /* near plane */
+        };
+        static uint8_t want[W * H];
+        for (size_t t = 0; t < sizeof tris / sizeof tris[0]; t++)
+            for (int scale = 0; scale < 4; scale++) {
+                static const float ks[4] = { 1, 1e9f, 1e18f, 1e30f };
+                vtx f[3];
+                for (int i = 0; i < 3; i++) {
+                    float k = i == 2 || (t == 4 && i == 1) ? ks[scale] : 1;
+                    f[i] = (vtx){ { tris[t][i][0] * k, tris[t][i][1] * k, tris[t][i][2] * k, tris[t][i][3] * k },
+                                  { 1, 1, 1, 1 } };
+                }
+                CHECK(draw(&d, f, 3, 1, 0) == WS_OK);
+                uint32_t differ = 0, lit = 0;
+                for (int i = 0; i < W * H; i++) {
+                    uint8_t c = img[i * 4] != 0;
+                    lit += c;
+                    if (!scale) want[i] = c;
+                    differ += want[i] != c;
+                }
+                if (t == 0) CHECK_EQ_U(lit, W * H);
+                if (differ) printf("far vertex: triangle %zu times %g: %u pixels differ\n", t, (double)ks[scale], differ);
+                CHECK_EQ_U(differ, 0);
+                CHECK(lit > 0);
+            }
     }
     /* 2^24 - 1 invocations of 400-byte records: 6.7 GB of scratch, which
      * the 32-bit size cut to 2.4 GB's remainder (a host crash): an error */
