@@ -136,7 +136,8 @@ static int vert_before(const tri_in *t, int i, int j)
  * the exact ratio sum(wt_k V_k) / sum(wt_k). Returns 0 if degenerate. */
 static int point_of(const tri_in *t, const double wt[3][8], const int nw[3], const int ord[3], pvert *r)
 {
-    expansion den = { 0 }, bk[3];
+    expansion den, bk[3];
+    den.n = 0;
     for (int o = 0; o < 3; o++) {
         int k = ord[o];
         bk[k].n = 0;
@@ -145,7 +146,8 @@ static int point_of(const tri_in *t, const double wt[3][8], const int nw[3], con
     double dv = exp_value(&den);
     if (!(dv != 0) || !isfinite(dv)) return 0;
     for (int c = 0; c < 4; c++) {
-        expansion num = { 0 };
+        expansion num;
+        num.n = 0;
         for (int o = 0; o < 3; o++) {
             int k = ord[o];
             for (int m = 0; m < bk[k].n; m++) {
