@@ -276,6 +276,16 @@ static void test_degenerate_and_large(void)
     CHECK(ws_gfx_draw(dev, 1u << 12, (1u << 12) + 1, 0, 0) == WS_ERR_INVALID_ARG);
     CHECK_STR_CONTAINS(ws_last_error(dev), "ws_gfx_draw: 16781312 vertex invocations (4096 vertices x 4097 "
                                            "instances): at most 2^24 per draw");
+    /* instance and vertex ids past 2^32 - 1: refused by the call (they
+     * wrapped: the second instance of a draw from instance 2^32 - 1 was
+     * instance 0 again) */
+    CHECK(ws_gfx_draw(dev, 3, 2, 0, UINT32_MAX) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "ws_gfx_draw: instances 4294967295..4294967296 (first instance "
+                                           "4294967295, 2 instances) run past 2^32 - 1");
+    CHECK(ws_gfx_draw(dev, 3, 1, UINT32_MAX - 1, 0) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "ws_gfx_draw: vertices 4294967294..4294967296");
+    CHECK(ws_gfx_draw_indexed(dev, 3, 3, 0, 0, UINT32_MAX - 1) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "ws_gfx_draw_indexed: instances 4294967294..4294967296");
     CHECK(ws_gfx_draw(dev, (1u << 24) - 1, 1, 0, 0) == WS_OK);
     CHECK(ws_gfx_present(dev, target, img, sizeof img) == WS_ERR_OUT_OF_MEMORY);
     CHECK_STR_CONTAINS(ws_last_error(dev), "(shaders 'fat_vs', 'fat_fs'): 6710886000 bytes of shader inputs");
