@@ -44,6 +44,7 @@ typedef struct ws_gfx_run {
     uint32_t *sysval;                 /* WS_GFX_SYSVALS words per grid thread
                                          (writable)                           */
     int fragment;                     /* 1 for a fragment-shading launch       */
+    int instanced;                    /* the draw has instances other than 0   */
 } ws_gfx_run;
 
 /* Execute a graphics command; `launch` runs a shader launch the way the

@@ -323,6 +323,15 @@ static void test_fault_names_pixel(void)
     CHECK_STR_CONTAINS(e, "pixel (10,12)");
     CHECK_STR_CONTAINS(e, "primitive 1");   /* the quad's second triangle covers the top left */
     CHECK_STR_CONTAINS(e, "gfx_shaders.c:");
+    CHECK(strstr(e, " instance ") == NULL); /* one instance: not named */
+    printf("fault report: %s\n", e);
+    /* two instances over the pixel (the second 16 pixels to the right):
+     * the report names the instance of the fragment that faulted (it said
+     * "primitive 1" only, which both instances have there) */
+    d = desc("instance_vs", "fault_fs");
+    CHECK(draw(&d, v, 6, 2, ub) == WS_ERR_KERNEL_FAULT);
+    e = ws_last_error(dev);
+    CHECK_STR_CONTAINS(e, "primitive 1 instance 0 pixel (10,12)");
     printf("fault report: %s\n", e);
     ws_free(dev, ub);
 }
