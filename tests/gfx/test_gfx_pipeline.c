@@ -403,6 +403,11 @@ static void test_instances_and_strips(void)
     ws_gfx_draw_stats s;
     ws_gfx_last_draw_stats(dev, &s);
     CHECK_EQ_U(s.vertices_shaded, 9);
+    /* ws_instance_id() in a fragment shader: its primitive's instance (it
+     * read the pixel's y, 62) */
+    d = desc("instance_vs", "instance_fs");
+    CHECK(draw(&d, v, 3, 3, 0) == WS_OK);
+    for (int i = 0; i < 3; i++) CHECK_EQ_U(px(1 + 8 * i, 62)[1], i);
     /* a strip of four vertices is two triangles of the same facing */
     vtx q[4] = { { { -1, -1, 0, 1 }, { 1, 0, 0, 1 } }, { { 1, -1, 0, 1 }, { 1, 0, 0, 1 } },
                  { { -1, 1, 0, 1 }, { 1, 0, 0, 1 } }, { { 1, 1, 0, 1 }, { 1, 0, 0, 1 } } };
