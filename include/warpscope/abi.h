@@ -53,12 +53,15 @@
 /* Graphics system values of the lane's vertex or fragment (0 in kernels):
  * vertex shaders: SYS0 vertex index, SYS1 instance index, SYS3 draw;
  * fragment shaders: SYS0 pixel x, SYS1 pixel y, SYS2 flags (bit 0 front
- * facing, bit 1 helper lane), SYS3 primitive index in the draw. */
+ * facing, bit 1 helper lane), SYS3 primitive index in the draw (per
+ * instance); both: SYS4 instance index (of the fragment's primitive). */
 #define WS_CSR_GFX_SYS0       0xCD8
 #define WS_CSR_GFX_SYS1       0xCD9
 #define WS_CSR_GFX_SYS2       0xCDA
 #define WS_CSR_GFX_SYS3       0xCDB
 #define WS_CSR_GFX_DRAW       0xCDC /* draw number on the device               */
+#define WS_CSR_GFX_SYS4       0xCDD
+#define WS_GFX_SYSVALS        5u    /* words per lane: SYS0..SYS4             */
 #define WS_GFX_FLAG_FRONT     1u
 #define WS_GFX_FLAG_HELPER    2u
 #define WS_CSR_LANES_PER_WARP 0xFC0

@@ -15,8 +15,9 @@ static void thread_name(const rd_target *t, uint32_t l, char *out, size_t cap)
 {
     const ws_shadow_state *s = &t->snap;
     if (s->gfx_stage == 2)
-        snprintf(out, cap, "draw %u pixel (%u,%u)%s primitive %u core %u warp %u lane %u", s->draw, s->sys[l][0],
-                 s->sys[l][1], (s->sys[l][2] & WS_GFX_FLAG_HELPER) ? " helper" : "", s->sys[l][3], s->core, s->warp, l);
+        snprintf(out, cap, "draw %u pixel (%u,%u)%s primitive %u instance %u core %u warp %u lane %u", s->draw,
+                 s->sys[l][0], s->sys[l][1], (s->sys[l][2] & WS_GFX_FLAG_HELPER) ? " helper" : "", s->sys[l][3],
+                 s->sys[l][4], s->core, s->warp, l);
     else if (s->gfx_stage == 1)
         snprintf(out, cap, "draw %u vertex %u instance %u core %u warp %u lane %u", s->draw, s->sys[l][0], s->sys[l][1],
                  s->core, s->warp, l);
@@ -88,7 +89,8 @@ ws_status rd_read_reg(void *tp, uint32_t tid, uint32_t r, uint32_t *v)
      * reads it (the snapshot holds the draw's ordinal in the frame) */
     else if (r == WS_GDB_REG_DRAW) *v = s->gfx_stage ? (uint32_t)(ws_replay_first_draw(t->r) + s->draw) : 0;
     else if (r >= WS_GDB_REG_PIXEL_X && r <= WS_GDB_REG_PRIMITIVE) *v = sys[r - WS_GDB_REG_PIXEL_X];
-    else if (r == WS_GDB_REG_VERTEX_ID || r == WS_GDB_REG_INSTANCE_ID) *v = sys[r - WS_GDB_REG_VERTEX_ID];
+    else if (r == WS_GDB_REG_VERTEX_ID) *v = sys[0];
+    else if (r == WS_GDB_REG_INSTANCE_ID) *v = sys[4]; /* both stages (sys[1] is a fragment's pixel y) */
     return WS_OK;
 }
 

@@ -183,7 +183,7 @@ typedef struct ws_grid_run {
     double t_start;
     /* Graphics (src/gfx): shader launches made by the pipeline. Lane t of
      * the grid (t = block * threads_per_block + thread) starts with
-     * a_i = ireg[i] + ireg_stride[i] * t, reads sysval[t * 4 + k] through
+     * a_i = ireg[i] + ireg_stride[i] * t, reads sysval[t * WS_GFX_SYSVALS + k] through
      * the WS_CSR_GFX_SYS* CSRs, and runs only if t < thread_limit. */
     struct ws_gfx_run *gfx;              /* NULL for compute launches        */
     uint32_t ireg_stride[8];

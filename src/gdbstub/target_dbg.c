@@ -121,9 +121,9 @@ static ws_status dbg_threads(void *tp, ws_gdb_thread *out, size_t max, size_t *n
         const ws_dbg_lane *l = &t->lanes[i];
         out[i].tid = WS_GDB_TID(l->hart);
         if (l->gfx_stage == 2) /* a fragment shader: its pixel says more than its block */
-            snprintf(out[i].name, sizeof out[i].name, "draw %u pixel (%u,%u)%s primitive %u core %u warp %u lane %u",
+            snprintf(out[i].name, sizeof out[i].name, "draw %u pixel (%u,%u)%s primitive %u instance %u core %u warp %u lane %u",
                      l->draw, l->sys[0], l->sys[1], (l->sys[2] & WS_GFX_FLAG_HELPER) ? " helper" : "", l->sys[3],
-                     l->core, l->warp, l->lane);
+                     l->sys[4], l->core, l->warp, l->lane);
         else if (l->gfx_stage == 1)
             snprintf(out[i].name, sizeof out[i].name, "draw %u vertex %u instance %u core %u warp %u lane %u",
                      l->draw, l->sys[0], l->sys[1], l->core, l->warp, l->lane);

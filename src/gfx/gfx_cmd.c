@@ -188,9 +188,11 @@ void ws_gfx_describe_thread(const ws_grid_run *L, uint64_t t, char *buf, size_t 
 {
     const ws_gfx_run *r = L->gfx;
     if (!r || !r->sysval || t >= L->thread_limit) { if (len) buf[0] = 0; return; }
-    const uint32_t *s = &r->sysval[t * 4];
+    const uint32_t *s = &r->sysval[t * WS_GFX_SYSVALS];
+    char inst[24] = ""; /* as the pixel history names it: only in a draw of instances other than 0 */
+    if (r->fragment && r->instanced) snprintf(inst, sizeof inst, " instance %u", s[4]);
     if (r->fragment)
-        snprintf(buf, len, "; draw %u primitive %u pixel (%u,%u)%s", L->draw_id, s[3], s[0], s[1],
+        snprintf(buf, len, "; draw %u primitive %u%s pixel (%u,%u)%s", L->draw_id, s[3], inst, s[0], s[1],
                  (s[2] & WS_GFX_FLAG_HELPER) ? " (helper lane)" : "");
     else
         snprintf(buf, len, "; draw %u vertex %u instance %u", L->draw_id, s[0], s[1]);

@@ -21,7 +21,8 @@ typedef struct gfx_frags {
     uint32_t n, cap;                 /* lanes                                 */
     uint32_t per;                    /* floats of shader input per lane       */
     float *in;                       /* n * per floats: shader input           */
-    uint32_t *sys;                   /* n * 4: x, y, flags, primitive          */
+    uint32_t *sys;                   /* n * WS_GFX_SYSVALS: x, y, flags,
+                                        primitive, instance                   */
     float *depth;                    /* n: window depth                        */
 } gfx_frags;
 
@@ -40,8 +41,10 @@ typedef struct ws_gfx_device {
 /* Per shader launch state the texture unit and discard need (L->gfx). */
 typedef struct ws_gfx_run {
     const ws_gfx_state *st;
-    uint32_t *sysval;                 /* 4 words per grid thread (writable)    */
+    uint32_t *sysval;                 /* WS_GFX_SYSVALS words per grid thread
+                                         (writable)                           */
     int fragment;                     /* 1 for a fragment-shading launch       */
+    int instanced;                    /* the draw has instances other than 0   */
 } ws_gfx_run;
 
 /* Execute a graphics command; `launch` runs a shader launch the way the

@@ -143,7 +143,8 @@ void gfx_probe_fragment(gfx_draw *d, const gfx_tri *t, int front, int32_t x, int
 void gfx_probe_rop(gfx_draw *d, ws_gfx_probe_event e, const float *color);
 
 /* gfx_mesh.c: the vertex probe's copy of a draw's vertex stage (armed:
- * dev->gfx->mesh); sys holds 4 words per invocation (vertex, instance). */
+ * dev->gfx->mesh); sys holds WS_GFX_SYSVALS words per invocation (vertex,
+ * instance, ...). */
 void gfx_mesh_record(gfx_draw *d, uint64_t n, const float *in, const float *out, const uint32_t *sys);
 
 #endif

@@ -65,7 +65,8 @@ ws_status gfx_shade(gfx_draw *d, const ws_gfx_stage *s, int fragment, uint64_t t
     uint32_t nl = dev->cfg.lanes_per_warp;
     ws_grid_run *L = calloc(1, sizeof *L);
     if (!L) return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "graphics: out of host memory");
-    ws_gfx_run run = { .st = d->st, .sysval = sysval, .fragment = fragment };
+    ws_gfx_run run = { .st = d->st, .sysval = sysval, .fragment = fragment,
+                       .instanced = d->cmd->instances > 1 || d->cmd->first_instance };
     L->id = dev->next_launch_id++;
     L->kernel = s->kernel;
     L->kernel_name = s->name;

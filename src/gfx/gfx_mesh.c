@@ -103,8 +103,8 @@ void gfx_mesh_record(gfx_draw *d, uint64_t n, const float *in, const float *out,
     memcpy(m->in, in, n * p->vin_floats * sizeof *m->in);
     memcpy(m->out, out, n * p->vout_floats * sizeof *m->out);
     for (uint64_t i = 0; i < n; i++) {
-        m->vertex[i] = sys[i * 4];
-        m->instance[i] = sys[i * 4 + 1];
+        m->vertex[i] = sys[i * WS_GFX_SYSVALS];
+        m->instance[i] = sys[i * WS_GFX_SYSVALS + 1];
         float *w = m->window + i * 3, inv_w;
         if (!gfx_window_of(d->st, m->out + i * p->vout_floats, w, &inv_w)) w[0] = w[1] = w[2] = NAN;
     }

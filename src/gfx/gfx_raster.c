@@ -138,7 +138,7 @@ static ws_status frags_reserve(gfx_draw *d, gfx_frags *f, uint32_t more)
     while (cap < f->n + more) cap *= 2;
     float *in = realloc(f->in, (size_t)cap * per * sizeof(float));
     if (in) f->in = in;
-    uint32_t *sys = realloc(f->sys, (size_t)cap * 16);
+    uint32_t *sys = realloc(f->sys, (size_t)cap * WS_GFX_SYSVALS * sizeof(uint32_t));
     if (sys) f->sys = sys;
     float *dep = realloc(f->depth, (size_t)cap * sizeof(float));
     if (dep) f->depth = dep;
@@ -171,11 +171,12 @@ static void emit_lane(gfx_draw *d, const setup *s, gfx_frags *f, int32_t x, int3
     for (uint32_t k = 0; k < d->nvar; k++)
         in[4 + k] = (float)((q[0] * v[0]->var[k] + q[1] * v[1]->var[k] + q[2] * v[2]->var[k]) * inv);
     f->depth[i] = (float)z;
-    uint32_t *sy = f->sys + (size_t)i * 4;
+    uint32_t *sy = f->sys + (size_t)i * WS_GFX_SYSVALS;
     sy[0] = (uint32_t)x;
     sy[1] = (uint32_t)y;
     sy[2] = (s->front ? WS_GFX_FLAG_FRONT : 0) | (covered ? 0 : WS_GFX_FLAG_HELPER);
     sy[3] = t->prim;
+    sy[4] = t->instance;
     if (d->probe && covered) gfx_probe_fragment(d, t, s->front, x, y, f->depth[i], 0);
 }
 

@@ -20,7 +20,7 @@ void gfx_rop(gfx_draw *d, const gfx_frags *f, const float *color)
     int test = p->depth_test && zbuf, write = test && p->depth_write;
     gfx_probe *probe = d->probe;
     for (uint32_t i = 0; i < f->n; i++) {
-        const uint32_t *sys = f->sys + (size_t)i * 4;
+        const uint32_t *sys = f->sys + (size_t)i * WS_GFX_SYSVALS;
         const float *c = color + (size_t)i * 4;
         int watched = probe && gfx_probe_hit(probe, sys);
         if (sys[2] & WS_GFX_FLAG_HELPER) { /* a helper lane, or a fragment that discarded */

@@ -121,7 +121,7 @@ int ws_gfx_ecall(ws_device *dev, ws_warp *w, uint32_t g, uint32_t pc)
                 ws_fault_raise(dev, w, l, FAULT_ECALL, pc, 0, 0, "ws_discard called in a vertex shader");
                 return -1;
             }
-            uint32_t *flags = &r->sysval[t * 4 + 2];
+            uint32_t *flags = &r->sysval[t * WS_GFX_SYSVALS + 2];
             if (!(*flags & WS_GFX_FLAG_HELPER)) *flags |= WS_GFX_FLAG_HELPER | GFX_FLAG_DISCARDED;
             continue;
         }

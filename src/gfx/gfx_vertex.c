@@ -79,7 +79,7 @@ ws_status gfx_vertex_stage(gfx_draw *d, uint64_t *ninv_out, const float **vout)
     if ((st = gfx_scratch(d, ninv * (in_bytes + out_bytes), &addr)) != WS_OK) return st;
     uint32_t in_addr = addr, out_addr = addr + (uint32_t)(ninv * in_bytes); /* < 2 GiB: gfx_scratch checked */
     float *in = (float *)(void *)ws_mem_global_ptr(&dev->mem, in_addr);
-    uint32_t *sys = malloc(ninv * 16);
+    uint32_t *sys = malloc(ninv * WS_GFX_SYSVALS * sizeof(uint32_t));
     if (!sys) return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "graphics: out of host memory");
     for (uint64_t i = 0; i < ninv; i++) {
         uint32_t inst = c->first_instance + (uint32_t)(i / c->count), k = (uint32_t)(i % c->count);
@@ -101,10 +101,12 @@ ws_status gfx_vertex_stage(gfx_draw *d, uint64_t *ninv_out, const float **vout)
             convert(at->format, vb[at->binding] + off, rec);
             rec += ws_gfx_format_floats(at->format);
         }
-        sys[i * 4] = (uint32_t)vid;
-        sys[i * 4 + 1] = inst;
-        sys[i * 4 + 2] = 0;
-        sys[i * 4 + 3] = (uint32_t)c->draw_id;
+        uint32_t *sy = sys + i * WS_GFX_SYSVALS;
+        sy[0] = (uint32_t)vid;
+        sy[1] = inst;
+        sy[2] = 0;
+        sy[3] = (uint32_t)c->draw_id;
+        sy[4] = inst;
     }
     memset(ws_mem_global_ptr(&dev->mem, out_addr), 0, ninv * out_bytes);
     /* a0: the input record, a1: the output record, a2: the uniforms. */

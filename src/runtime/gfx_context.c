@@ -285,6 +285,15 @@ static ws_status queue_draw(ws_device *dev, ws_gfx_api *g, int indexed, uint32_t
         return ws_set_error(dev, WS_ERR_INVALID_ARG, "%s: %llu vertex invocations (%u %s x %u instances): at most "
                             "2^24 per draw", fn, (unsigned long long)count * instances, count,
                             indexed ? "indices" : "vertices", instances);
+    /* instance ids (and a non-indexed draw's vertex ids) are 32-bit: past
+     * 2^32 - 1 they would wrap to 0, 1, ... and name other instances */
+    if ((uint64_t)first_instance + instances - 1 > UINT32_MAX)
+        return ws_set_error(dev, WS_ERR_INVALID_ARG, "%s: instances %u..%llu (first instance %u, %u instances) run "
+                            "past 2^32 - 1", fn, first_instance, (unsigned long long)first_instance + instances - 1,
+                            first_instance, instances);
+    if (!indexed && (uint64_t)first + count - 1 > UINT32_MAX)
+        return ws_set_error(dev, WS_ERR_INVALID_ARG, "%s: vertices %u..%llu (first vertex %u, %u vertices) run past "
+                            "2^32 - 1", fn, first, (unsigned long long)first + count - 1, first, count);
     ws_gfx_cmd *c = new_cmd(dev, g, GFX_CMD_DRAW, fn);
     if (!c) return WS_ERR_OUT_OF_MEMORY;
     c->draw_id = g->next_draw++;

@@ -126,3 +126,9 @@ WS_FRAGMENT ws_vec4 fat_fs(const struct fat_out *in)
 {
     return ws_vec4_make(in->v[0], in->v[1], in->v[31], 1.0f);
 }
+
+/* the fragment's instance (of its primitive) in green */
+WS_FRAGMENT ws_vec4 instance_fs(const struct vout *in)
+{
+    return ws_vec4_make(in->color[0], (float)ws_instance_id() / 255.0f, in->color[2], 1.0f);
+}

@@ -216,13 +216,50 @@ static void test_degenerate_and_large(void)
     CHECK_EQ_U(s.pixels_written, 0);
     /* far vertices: the half plane y > 0 is the top half however far they
      * are (the guard-band clip computed its crossings in float: half of
-     * it was lost from 1e10 on) */
-    for (float far = 1e3f; far <= 1e12f; far *= 1e3f) {
+     * it was lost from 1e10 on; then in double: lost from 1e16 on) */
+    for (float far = 1e3f; far <= 1e36f; far *= 1e3f) {
         vtx h[3] = { { { -far, 0, 0, 1 }, { 1, 1, 1, 1 } }, { { far, 0, 0, 1 }, { 1, 1, 1, 1 } },
                      { { 0, far, 0, 1 }, { 1, 1, 1, 1 } } };
         CHECK(draw(&d, h, 3, 1, 0) == WS_OK);
         CHECK_EQ_U(lit_pixels(), W * H / 2);
         CHECK(px(W / 2, H / 2 - 1)[0] == 255 && px(W / 2, H / 2)[0] == 0);
+    }
+    /* a clip-space vertex times k > 0 is the same point: the coverage of
+     * a triangle must not change when one vertex outside the guard band
+     * (or behind the eye) is pushed 1e18 or 1e30 times farther along its
+     * ray (interpolating from made vertices lost half of a full-screen
+     * triangle from about 1e16 on) */
+    {
+        static const float tris[][3][4] = {
+            { { -1, -1, 0, 1 }, { 300, -1, 0, 1 }, { -1, 3, 0, 1 } },             /* full screen */
+            { { -0.5f, -0.7f, 0, 1 }, { 0.2f, -0.7f, 0, 1 }, { 90, 300, 0, 1 } },  /* a strip    */
+            { { -1, 1, 0.5f, 1 }, { 1, 1, 0.5f, 1 }, { 100, -400, 0.5f, -2 } },   /* behind      */
+            { { -200, -90, -3, 2 }, { 250, -70, 1, 2 }, { 30, 500, 0.2f, 1 } },  /* corners     */
+            { { -0.9f, -0.8f, 0, 1 }, { 150, -0.6f, -9, 3 }, { 0.3f, 0.9f, 0, 1 } }, /* near plane */
+        };
+        static uint8_t want[W * H];
+        for (size_t t = 0; t < sizeof tris / sizeof tris[0]; t++)
+            for (int scale = 0; scale < 4; scale++) {
+                static const float ks[4] = { 1, 1e9f, 1e18f, 1e30f };
+                vtx f[3];
+                for (int i = 0; i < 3; i++) {
+                    float k = i == 2 || (t == 4 && i == 1) ? ks[scale] : 1;
+                    f[i] = (vtx){ { tris[t][i][0] * k, tris[t][i][1] * k, tris[t][i][2] * k, tris[t][i][3] * k },
+                                  { 1, 1, 1, 1 } };
+                }
+                CHECK(draw(&d, f, 3, 1, 0) == WS_OK);
+                uint32_t differ = 0, lit = 0;
+                for (int i = 0; i < W * H; i++) {
+                    uint8_t c = img[i * 4] != 0;
+                    lit += c;
+                    if (!scale) want[i] = c;
+                    differ += want[i] != c;
+                }
+                if (t == 0) CHECK_EQ_U(lit, W * H);
+                if (differ) printf("far vertex: triangle %zu times %g: %u pixels differ\n", t, (double)ks[scale], differ);
+                CHECK_EQ_U(differ, 0);
+                CHECK(lit > 0);
+            }
     }
     /* 2^24 - 1 invocations of 400-byte records: 6.7 GB of scratch, which
      * the 32-bit size cut to 2.4 GB's remainder (a host crash): an error */
@@ -239,6 +276,16 @@ static void test_degenerate_and_large(void)
     CHECK(ws_gfx_draw(dev, 1u << 12, (1u << 12) + 1, 0, 0) == WS_ERR_INVALID_ARG);
     CHECK_STR_CONTAINS(ws_last_error(dev), "ws_gfx_draw: 16781312 vertex invocations (4096 vertices x 4097 "
                                            "instances): at most 2^24 per draw");
+    /* instance and vertex ids past 2^32 - 1: refused by the call (they
+     * wrapped: the second instance of a draw from instance 2^32 - 1 was
+     * instance 0 again) */
+    CHECK(ws_gfx_draw(dev, 3, 2, 0, UINT32_MAX) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "ws_gfx_draw: instances 4294967295..4294967296 (first instance "
+                                           "4294967295, 2 instances) run past 2^32 - 1");
+    CHECK(ws_gfx_draw(dev, 3, 1, UINT32_MAX - 1, 0) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "ws_gfx_draw: vertices 4294967294..4294967296");
+    CHECK(ws_gfx_draw_indexed(dev, 3, 3, 0, 0, UINT32_MAX - 1) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "ws_gfx_draw_indexed: instances 4294967294..4294967296");
     CHECK(ws_gfx_draw(dev, (1u << 24) - 1, 1, 0, 0) == WS_OK);
     CHECK(ws_gfx_present(dev, target, img, sizeof img) == WS_ERR_OUT_OF_MEMORY);
     CHECK_STR_CONTAINS(ws_last_error(dev), "(shaders 'fat_vs', 'fat_fs'): 6710886000 bytes of shader inputs");
@@ -276,6 +323,15 @@ static void test_fault_names_pixel(void)
     CHECK_STR_CONTAINS(e, "pixel (10,12)");
     CHECK_STR_CONTAINS(e, "primitive 1");   /* the quad's second triangle covers the top left */
     CHECK_STR_CONTAINS(e, "gfx_shaders.c:");
+    CHECK(strstr(e, " instance ") == NULL); /* one instance: not named */
+    printf("fault report: %s\n", e);
+    /* two instances over the pixel (the second 16 pixels to the right):
+     * the report names the instance of the fragment that faulted (it said
+     * "primitive 1" only, which both instances have there) */
+    d = desc("instance_vs", "fault_fs");
+    CHECK(draw(&d, v, 6, 2, ub) == WS_ERR_KERNEL_FAULT);
+    e = ws_last_error(dev);
+    CHECK_STR_CONTAINS(e, "primitive 1 instance 0 pixel (10,12)");
     printf("fault report: %s\n", e);
     ws_free(dev, ub);
 }
@@ -347,6 +403,11 @@ static void test_instances_and_strips(void)
     ws_gfx_draw_stats s;
     ws_gfx_last_draw_stats(dev, &s);
     CHECK_EQ_U(s.vertices_shaded, 9);
+    /* ws_instance_id() in a fragment shader: its primitive's instance (it
+     * read the pixel's y, 62) */
+    d = desc("instance_vs", "instance_fs");
+    CHECK(draw(&d, v, 3, 3, 0) == WS_OK);
+    for (int i = 0; i < 3; i++) CHECK_EQ_U(px(1 + 8 * i, 62)[1], i);
     /* a strip of four vertices is two triangles of the same facing */
     vtx q[4] = { { { -1, -1, 0, 1 }, { 1, 0, 0, 1 } }, { { 1, -1, 0, 1 }, { 1, 0, 0, 1 } },
                  { { -1, 1, 0, 1 }, { 1, 0, 0, 1 } }, { { 1, 1, 0, 1 }, { 1, 0, 0, 1 } } };

@@ -18,7 +18,10 @@
  * the device is closed. With "sampler", a 2x2 texture is bound to slot 2
  * before the frames with a linear sampler that repeats in u and clamps in
  * v, and a 1x1 one to slot 5 that clamps in both (no shader samples them).
- *   rd_gfx_program SHADERS.elf [FRAMES [stale|fault|write|open|sampler]] */
+ * With "instances", each frame ends with draw 3: the red quad again, as
+ * instances 5, 6 and 7 of one draw, all three over every pixel, whose
+ * colour comes from a per-instance binding: blue = instance / 8.
+ *   rd_gfx_program SHADERS.elf [FRAMES [stale|fault|write|open|sampler|instances]] */
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,6 +35,7 @@ int main(int argc, char **argv)
     if (argc < 2 || argc > 4) { fprintf(stderr, "usage: rd_gfx_program SHADERS.elf [FRAMES [stale|fault|write|open|sampler]]\n"); return 2; }
     int frames = argc >= 3 ? atoi(argv[2]) : 1, stale = argc == 4 && !strcmp(argv[3], "stale");
     int fault = argc == 4 && !strcmp(argv[3], "fault"), write = argc == 4 && !strcmp(argv[3], "write");
+    int instances = argc == 4 && !strcmp(argv[3], "instances");
     static uint8_t blue[32 * 32 * 4];
     for (int i = 0; i < 32 * 32; i++) blue[4 * i + 2] = blue[4 * i + 3] = 255;
     static const vertex v[12] = {
@@ -43,7 +47,7 @@ int main(int argc, char **argv)
     ws_device *dev;
     ws_module *mod = NULL;
     ws_kernel *vs = NULL, *fs = NULL, *count = NULL;
-    ws_gfx_pipeline *pipe = NULL;
+    ws_gfx_pipeline *pipe = NULL, *ipipe = NULL;
     ws_gfx_target *t = NULL;
     ws_addr vb = 0, counts = 0, gone = 0;
     if (ws_device_open(NULL, &dev)) return 1;
@@ -60,6 +64,18 @@ int main(int argc, char **argv)
     ok = ok && ws_gfx_pipeline_create(dev, &d, &pipe) == WS_OK && ws_malloc(dev, sizeof v, &vb) == WS_OK &&
          ws_memcpy_htod(dev, vb, v, sizeof v) == WS_OK && ws_gfx_set_pipeline(dev, pipe) == WS_OK &&
          ws_gfx_set_vertex_buffer(dev, 0, vb, sizeof v) == WS_OK;
+    if (ok && instances) {
+        float icolor[8][4];
+        for (int i = 0; i < 8; i++) icolor[i][0] = 1, icolor[i][1] = 0, icolor[i][2] = (float)i / 8, icolor[i][3] = 1;
+        ws_gfx_pipeline_desc di = d;
+        di.nbindings = 2;
+        di.attributes[1] = (ws_gfx_attribute){ 1, 0, WS_GFX_FLOAT4 };
+        di.bindings[1] = (ws_gfx_binding){ sizeof icolor[0], 1 };
+        ws_addr ib = 0;
+        ok = ws_gfx_pipeline_create(dev, &di, &ipipe) == WS_OK && ws_malloc(dev, sizeof icolor, &ib) == WS_OK &&
+             ws_memcpy_htod(dev, ib, icolor, sizeof icolor) == WS_OK &&
+             ws_gfx_set_vertex_buffer(dev, 1, ib, sizeof icolor) == WS_OK;
+    }
     if (ok && stale)
         ok = ws_malloc(dev, 4096, &gone) == WS_OK && ws_gfx_set_vertex_buffer(dev, 3, gone, 4096) == WS_OK &&
              ws_gfx_set_index_buffer(dev, gone, 64, WS_GFX_INDEX_U32) == WS_OK && ws_free(dev, gone) == WS_OK;
@@ -81,7 +97,9 @@ int main(int argc, char **argv)
              ws_gfx_set_scissor(dev, 100, 100, 4, 4) == WS_OK && ws_gfx_draw(dev, 6, 1, 0, 0) == WS_OK &&
              ws_gfx_set_scissor(dev, 0, 0, 0, 0) == WS_OK && ws_gfx_draw(dev, 6, 1, 0, 0) == WS_OK &&
              ws_gfx_draw(dev, 6, 0, 6, 0) == WS_OK && ws_gfx_draw(dev, 6, 1, 6, 0) == WS_OK &&
-             (!write || ws_gfx_target_write(dev, t, blue, sizeof blue) == WS_OK);
+             (!write || ws_gfx_target_write(dev, t, blue, sizeof blue) == WS_OK) &&
+             (!instances || (ws_gfx_set_pipeline(dev, ipipe) == WS_OK && ws_gfx_draw(dev, 6, 3, 0, 5) == WS_OK &&
+                             ws_gfx_set_pipeline(dev, pipe) == WS_OK));
         if (ok && fault && f == 0) { /* vertices 100.. of a 12-vertex buffer: a fault at the present */
             ok = ws_gfx_draw(dev, 3, 1, 100, 0) == WS_OK && ws_gfx_present(dev, t, NULL, 0) == WS_ERR_KERNEL_FAULT;
             if (ok) fprintf(stderr, "rd_gfx_program: frame 0 faulted as planned: %s\n", ws_last_error(dev));

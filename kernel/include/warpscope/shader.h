@@ -33,9 +33,11 @@ typedef struct ws_vec4 { float x, y, z, w; } ws_vec4;
 typedef struct ws_mat4 { float m[16]; } ws_mat4;
 
 /* ---- system values ---- */
-/* Vertex shaders: the vertex's index (after base_vertex) and instance. */
+/* Vertex shaders: the vertex's index (after base_vertex) and instance.
+ * ws_instance_id() also works in fragment shaders: the instance of the
+ * fragment's primitive (CSR 0xCDD; it read 0xCD9, the pixel's y, there). */
 WS_DEVICE unsigned ws_vertex_id(void) { return WS__CSR(0xCD8); }
-WS_DEVICE unsigned ws_instance_id(void) { return WS__CSR(0xCD9); }
+WS_DEVICE unsigned ws_instance_id(void) { return WS__CSR(0xCDD); }
 /* Fragment shaders: the pixel, whether the primitive faces the viewer, and
  * whether this lane is a helper (it only feeds its quad's derivatives). */
 WS_DEVICE unsigned ws_pixel_x(void) { return WS__CSR(0xCD8); }

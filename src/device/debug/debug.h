@@ -143,9 +143,10 @@ typedef struct ws_dbg_lane {
     uint32_t pc;                /* the lane's PC                           */
     /* Graphics: which shader stage the lane runs (0: a kernel, 1: vertex,
      * 2: fragment), its draw, and its system values (vertex: index and
-     * instance; fragment: x, y, flags, primitive). */
+     * instance; fragment: x, y, flags, primitive; both: word 4 the
+     * instance, WS_CSR_GFX_SYS4). */
     uint32_t gfx_stage, draw;
-    uint32_t sys[4];
+    uint32_t sys[WS_GFX_SYSVALS];
 } ws_dbg_lane;
 
 /* Snapshot of every live lane (resident threads), in hart order. Returns
@@ -431,7 +432,7 @@ typedef struct ws_shadow_state {
     uint32_t data_addr;          /* ... the first watched byte it touches      */
     ws_dim3 thread[32];
     uint32_t gfx_stage, draw;    /* 0 kernel, 1 vertex, 2 fragment; draw ordinal since arming */
-    uint32_t sys[32][4];
+    uint32_t sys[32][WS_GFX_SYSVALS]; /* the lanes' WS_CSR_GFX_SYS0..4 */
     ws_dbg_warp_regs regs;       /* regs.pc: every lane's pc                   */
 } ws_shadow_state;
 

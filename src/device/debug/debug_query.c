@@ -34,7 +34,7 @@ ws_status ws_debug_lanes(ws_debug *d, ws_dbg_lane *out, size_t max, size_t *n)
                     const ws_grid_run *L = dev->current;
                     o->gfx_stage = L->gfx ? (L->gfx->fragment ? 2 : 1) : 0;
                     o->draw = L->draw_id;
-                    if (L->gfx && L->sysval) memcpy(o->sys, &L->sysval[ws_lane_grid_thread(L, w, l) * 4], sizeof o->sys);
+                    if (L->gfx && L->sysval) memcpy(o->sys, &L->sysval[ws_lane_grid_thread(L, w, l) * WS_GFX_SYSVALS], sizeof o->sys);
                     else memset(o->sys, 0, sizeof o->sys);
                 }
                 k++;

@@ -254,7 +254,7 @@ static void snapshot(ws_debug *d, ws_warp *w, uint32_t g, uint32_t pc, uint32_t 
         o->regs.fflags[l] = w->fflags[l];
         o->regs.frm[l] = w->frm[l];
         o->thread[l] = (ws_dim3){ w->tid[0][l], w->tid[1][l], w->tid[2][l] };
-        if (L->sysval && (w->live >> l & 1)) memcpy(o->sys[l], &L->sysval[ws_lane_grid_thread(L, w, l) * 4], sizeof o->sys[l]);
+        if (L->sysval && (w->live >> l & 1)) memcpy(o->sys[l], &L->sysval[ws_lane_grid_thread(L, w, l) * WS_GFX_SYSVALS], sizeof o->sys[l]);
     }
     /* memory: the used arena, the lanes' stacks, the block's shared memory */
     const ws_memory *m = &dev->mem;
@@ -428,7 +428,7 @@ static int pixel_lane(const struct dbg_shadow *s, const ws_grid_run *L, const ws
 {
     if (!L->gfx || !L->gfx->fragment || !L->sysval) return 0;
     if (s->a.pixel_draw != UINT32_MAX && L->draw_id - s->draw0 != s->a.pixel_draw) return 0;
-    const uint32_t *v = &L->sysval[ws_lane_grid_thread(L, w, l) * 4];
+    const uint32_t *v = &L->sysval[ws_lane_grid_thread(L, w, l) * WS_GFX_SYSVALS];
     return v[0] == s->a.pixel_x && v[1] == s->a.pixel_y && !(v[2] & WS_GFX_FLAG_HELPER);
 }
 

@@ -22,7 +22,7 @@ rd-pixel @WORK@/pixel.txt
 stepi
 monitor position
 # expect-gdb: pixel \(320,240\) of any draw
-# expect-gdb: Thread [0-9]+ "draw 0 pixel \(320,240\) primitive [0-9]+ core [0-9]+ warp [0-9]+ lane [0-9]+" received signal SIGTRAP
+# expect-gdb: Thread [0-9]+ "draw 0 pixel \(320,240\) primitive [0-9]+ instance 0 core [0-9]+ warp [0-9]+ lane [0-9]+" received signal SIGTRAP
 # expect-gdb: cube_fs \(in=0x[0-9a-f]+\) at .*cube_kernel.c:[0-9]+
 # expect-gdb: \$1 = 320
 # expect-gdb: \$2 = 240
