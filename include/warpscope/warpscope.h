@@ -205,8 +205,12 @@ typedef struct ws_param_type {
                                  unsigned (and bool/enum), I64, U64, F32, F64, PTR */
     uint32_t bits;            /* 8, 16, 32 or 64; 32 for pointers           */
     int is_signed;
-    int pointee_float;        /* pointers: the elements are float or double */
-    uint32_t pointee_size;    /* pointers: element bytes, 0 = void/struct/unknown */
+    int pointee_float;        /* pointers: the elements are float or double
+                                 (through arrays and vectors: float (*)[4],
+                                 a pointer to a float vector)               */
+    uint32_t pointee_size;    /* pointers: element bytes (the scalar of an
+                                 array or vector pointed to; 4 for pointers),
+                                 0 = void/struct/function/unknown            */
     int pointee_unsigned;     /* pointers: the elements are unsigned integers
                                  (plain char is unsigned on RISC-V)          */
 } ws_param_type;
