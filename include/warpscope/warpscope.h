@@ -144,7 +144,11 @@ WS_API void ws_config_default(ws_config *cfg);
 /* Parse "key=value" settings (keys as in ws_config: cores=8, lanes_per_warp=16,
  * global_mem_limit=64M, mode=timing) separated by commas or whitespace; a
  * value with a space or comma goes in double quotes (timing="/a b/x.timing",
- * \" and \\ within them: docs/device.md). */
+ * \" and \\ within them: docs/device.md). A value that can never be
+ * valid ("cores=1K"), or that clashes with the rest of cfg ("cores=256"
+ * with 8 KiB stacks), is refused naming the setting as written; what it
+ * accepts ws_config_validate accepts, except a timing= file, which only
+ * validate and ws_device_open read. */
 WS_API ws_status ws_config_parse(ws_config *cfg, const char *text, char *err, size_t errlen);
 /* Check a configuration; err receives what is wrong ("cores=0: must be 1..256"). */
 WS_API ws_status ws_config_validate(const ws_config *cfg, char *err, size_t errlen);

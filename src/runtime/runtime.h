@@ -46,6 +46,11 @@ ws_status ws_module_load_twin(ws_device *dev, const void *image, size_t size, co
                               struct ws_module **out);
 void ws_module_unload_twin(ws_device *dev, struct ws_module *m);
 
+/* The checks of ws_config_validate (config.c, beside ws_config_parse,
+ * which applies the same limits as it reads each setting): 0, or -1 with
+ * a message naming the setting and its value. */
+int ws_config_check(const ws_config *c, char *err, size_t len);
+
 /* Open a device with no tool attached: the public ws_device_open
  * (src/attach) adds the tools the environment asks for. */
 ws_status ws_runtime_device_open(const ws_config *cfg, ws_device **out);
