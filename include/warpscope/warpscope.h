@@ -182,6 +182,8 @@ WS_API ws_status ws_mem_info(const ws_device *dev, uint64_t *used, uint64_t *lim
 
 /* ---- Modules and kernels ---- */
 WS_API ws_status ws_module_load_file(ws_device *dev, const char *path, ws_module **out);
+/* name: how messages, tools and gdb call the module; NULL or "": "<memory>"
+ * for the device's first such module, then "<memory 2>", "<memory 3>", ... */
 WS_API ws_status ws_module_load_data(ws_device *dev, const void *image, size_t size,
                                      const char *name, ws_module **out);
 /* Load at a chosen device address (a replayer rebuilding a captured

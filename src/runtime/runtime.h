@@ -21,6 +21,8 @@ struct ws_module {
     size_t elf_size;
     int unloaded;                /* handle kept after ws_module_unload so
                                     later use gets an error, not a crash */
+    int unnamed;                 /* loaded from memory without a name: named
+                                    "<memory>", "<memory 2>", ... */
 };
 
 /* Is mod / k a live handle of dev? Sets dev's error naming fn and returns
