@@ -123,8 +123,20 @@ int main(void)
     ws_addr a, b;
     CHECK(ws_malloc(dev, 1000, &a) == WS_OK);
     CHECK(ws_malloc(dev, 0, &b) == WS_ERR_INVALID_ARG);
+    /* more than the whole arena: freeing would not help, and the message
+     * says so (it read "device memory exhausted (1000 of 4194304 bytes in
+     * use)"; for 5 GiB "raise global_mem_limit", which cannot go there) */
     CHECK(ws_malloc(dev, 64u << 20, &b) == WS_ERR_OUT_OF_MEMORY);
-    CHECK_STR_CONTAINS(ws_last_error(dev), "device memory exhausted");
+    CHECK_STR_CONTAINS(ws_last_error(dev), "ws_malloc(67108864): device memory exhausted (1000 of 4194304 bytes "
+                       "in use; larger than the whole global memory: raise global_mem_limit, at most 3040 MiB)");
+    CHECK(ws_malloc(dev, (size_t)5 << 30, &b) == WS_ERR_OUT_OF_MEMORY);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "in use; larger than the whole global memory, and than any device's: "
+                       "global_mem_limit is at most 3040 MiB)");
+    CHECK(ws_malloc(dev, SIZE_MAX, &b) == WS_ERR_OUT_OF_MEMORY);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "and than any device's");
+    CHECK(ws_malloc(dev, 4u << 20, &b) == WS_ERR_OUT_OF_MEMORY); /* fits the arena, not beside the first */
+    CHECK_STR_CONTAINS(ws_last_error(dev), "device memory exhausted (1000 of 4194304 bytes in use; raise "
+                       "global_mem_limit)");
 
     uint8_t buf[2000] = { 0 };
     for (int i = 0; i < 2000; i++) buf[i] = (uint8_t)i;
