@@ -83,10 +83,14 @@ int ws_cmd_info(int argc, char **argv)
          * 2026-11-27 info listed them as "kernel") */
         printf("%s %s(", k->kind == WS_FUNC_VERTEX ? "vertex shader" : k->kind == WS_FUNC_FRAGMENT ? "fragment shader"
                                                                                                 : "kernel", k->name);
-        for (uint32_t p = 0; p < k->nparams; p++)
-            printf("%s%s%s%s", p ? ", " : "", k->params[p].type_name,
-                   k->params[p].type_name[strlen(k->params[p].type_name) - 1] == '*' ? "" : " ",
-                   k->params[p].name);
+        for (uint32_t p = 0; p < k->nparams; p++) {
+            const char *t = k->params[p].type_name, *n = k->params[p].name, *in = strstr(t, "(*");
+            /* a pointer to an array or a function names the parameter
+             * inside its declarator: "float (*rows)[4]", "int (*f)(int)" */
+            const char *at = in ? strchr(in, ')') : NULL;
+            if (at && *n) printf("%s%.*s%s%s%s", p ? ", " : "", (int)(at - t), t, at[-1] == '*' ? "" : " ", n, at);
+            else printf("%s%s%s%s", p ? ", " : "", t, t[strlen(t) - 1] == '*' ? "" : " ", n);
+        }
         printf(")%s  entry 0x%08x", k->has_params ? "" : " [no DWARF]", k->entry);
         if (k->decl_file) printf("  %s:%u", k->decl_file, k->decl_line);
         printf("\n");

@@ -17,7 +17,8 @@ static void usage(FILE *f)
             "  --config K=V[,K=V]   device settings (cores=, lanes_per_warp=, ...)\n"
             "ARG is a number for scalar parameters; for a pointer parameter,\n"
             "  zeros:N    a zero-filled buffer of N elements of the pointee's type (4 bytes\n"
-            "             for void * or a struct), printed after the run\n"
+            "             for void * or a struct; for a pointer to an array or a vector,\n"
+            "             float (*)[4], N of its scalars), printed after the run\n"
             "  iota:N     a buffer holding 0,1,...,N-1 (int or float, as the parameter says)\n");
 }
 

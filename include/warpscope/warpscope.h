@@ -144,7 +144,11 @@ WS_API void ws_config_default(ws_config *cfg);
 /* Parse "key=value" settings (keys as in ws_config: cores=8, lanes_per_warp=16,
  * global_mem_limit=64M, mode=timing) separated by commas or whitespace; a
  * value with a space or comma goes in double quotes (timing="/a b/x.timing",
- * \" and \\ within them: docs/device.md). */
+ * \" and \\ within them: docs/device.md). A value that can never be
+ * valid ("cores=1K"), or that clashes with the rest of cfg ("cores=256"
+ * with 8 KiB stacks), is refused naming the setting as written; what it
+ * accepts ws_config_validate accepts, except a timing= file, which only
+ * validate and ws_device_open read. */
 WS_API ws_status ws_config_parse(ws_config *cfg, const char *text, char *err, size_t errlen);
 /* Check a configuration; err receives what is wrong ("cores=0: must be 1..256"). */
 WS_API ws_status ws_config_validate(const ws_config *cfg, char *err, size_t errlen);
@@ -178,6 +182,8 @@ WS_API ws_status ws_mem_info(const ws_device *dev, uint64_t *used, uint64_t *lim
 
 /* ---- Modules and kernels ---- */
 WS_API ws_status ws_module_load_file(ws_device *dev, const char *path, ws_module **out);
+/* name: how messages, tools and gdb call the module; NULL or "": "<memory>"
+ * for the device's first such module, then "<memory 2>", "<memory 3>", ... */
 WS_API ws_status ws_module_load_data(ws_device *dev, const void *image, size_t size,
                                      const char *name, ws_module **out);
 /* Load at a chosen device address (a replayer rebuilding a captured
@@ -205,8 +211,12 @@ typedef struct ws_param_type {
                                  unsigned (and bool/enum), I64, U64, F32, F64, PTR */
     uint32_t bits;            /* 8, 16, 32 or 64; 32 for pointers           */
     int is_signed;
-    int pointee_float;        /* pointers: the elements are float or double */
-    uint32_t pointee_size;    /* pointers: element bytes, 0 = void/struct/unknown */
+    int pointee_float;        /* pointers: the elements are float or double
+                                 (through arrays and vectors: float (*)[4],
+                                 a pointer to a float vector)               */
+    uint32_t pointee_size;    /* pointers: element bytes (the scalar of an
+                                 array or vector pointed to; 4 for pointers),
+                                 0 = void/struct/function/unknown            */
     int pointee_unsigned;     /* pointers: the elements are unsigned integers
                                  (plain char is unsigned on RISC-V)          */
 } ws_param_type;

@@ -1,6 +1,7 @@
 /* "key=value" configuration text, for the command line and config files. */
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 #include "runtime/runtime.h"
 #include "device/number_text.h"
 #include "runtime/settings_text.h"
+#include "device/timing.h"
 
 /* A whole number, decimal (leading zeros are decimal too: "cores=010" is
  * 10, not octal 8) or hexadecimal after 0x, with an optional K/M/G
@@ -36,20 +38,179 @@ static int parse_size(const char *v, uint64_t *out)
     return 0;
 }
 
-static ws_status set_key(ws_config *c, const char *key, const char *val, char *err, size_t len)
+/* The numeric settings. */
+enum {
+    K_CORES, K_WARPS, K_LANES, K_SHARED_CORE, K_SHARED_BLOCK, K_STACK, K_GLOBAL, K_BLOCK_THREADS, K_QUANTUM,
+    K_WATCHDOG, K_THREADS, K_COUNT
+};
+static const struct num_key { const char *name; size_t off; int is64; } num_keys[K_COUNT] = {
+    [K_CORES] = { "cores", offsetof(ws_config, cores), 0 },
+    [K_WARPS] = { "warps_per_core", offsetof(ws_config, warps_per_core), 0 },
+    [K_LANES] = { "lanes_per_warp", offsetof(ws_config, lanes_per_warp), 0 },
+    [K_SHARED_CORE] = { "shared_per_core", offsetof(ws_config, shared_per_core), 0 },
+    [K_SHARED_BLOCK] = { "max_shared_per_block", offsetof(ws_config, max_shared_per_block), 0 },
+    [K_STACK] = { "stack_per_lane", offsetof(ws_config, stack_per_lane), 0 },
+    [K_GLOBAL] = { "global_mem_limit", offsetof(ws_config, global_mem_limit), 1 },
+    [K_BLOCK_THREADS] = { "max_threads_per_block", offsetof(ws_config, max_threads_per_block), 0 },
+    [K_QUANTUM] = { "warp_quantum", offsetof(ws_config, warp_quantum), 0 },
+    [K_WATCHDOG] = { "watchdog_ms", offsetof(ws_config, watchdog_ms), 0 },
+    [K_THREADS] = { "threads", offsetof(ws_config, threads), 0 },
+};
+
+static uint64_t get_num(const ws_config *c, int k)
 {
-    static const struct { const char *name; size_t off; } u32_keys[] = {
-        { "cores", offsetof(ws_config, cores) },
-        { "warps_per_core", offsetof(ws_config, warps_per_core) },
-        { "lanes_per_warp", offsetof(ws_config, lanes_per_warp) },
-        { "shared_per_core", offsetof(ws_config, shared_per_core) },
-        { "max_shared_per_block", offsetof(ws_config, max_shared_per_block) },
-        { "stack_per_lane", offsetof(ws_config, stack_per_lane) },
-        { "max_threads_per_block", offsetof(ws_config, max_threads_per_block) },
-        { "warp_quantum", offsetof(ws_config, warp_quantum) },
-        { "watchdog_ms", offsetof(ws_config, watchdog_ms) },
-        { "threads", offsetof(ws_config, threads) },
-    };
+    if (num_keys[k].is64) {
+        uint64_t v;
+        memcpy(&v, (const char *)c + num_keys[k].off, sizeof v);
+        return v;
+    }
+    uint32_t v;
+    memcpy(&v, (const char *)c + num_keys[k].off, sizeof v);
+    return v;
+}
+
+static void set_num(ws_config *c, int k, uint64_t n)
+{
+    if (num_keys[k].is64) { memcpy((char *)c + num_keys[k].off, &n, sizeof n); return; }
+    uint32_t v = (uint32_t)n;
+    memcpy((char *)c + num_keys[k].off, &v, sizeof v);
+}
+
+static int fail(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, len, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+static int is_pow2(uint64_t v) { return v && !(v & (v - 1)); }
+
+#define MAX_WARPS 64u
+#define MAX_LANES 32u
+#define SHARED_WINDOW (WS_SHARED_END - WS_SHARED_BASE)
+#define STACK_WINDOW (WS_STACK_END - WS_STACK_BASE)
+#define GLOBAL_MAX ((uint64_t)(WS_GLOBAL_MAX_END - WS_GLOBAL_BASE))
+
+/* The limits of numeric setting k on its own. ws_config_parse checks each
+ * setting with them as it reads it, naming the value as written (`shown`);
+ * ws_config_validate with the value held. -1 with a message if wrong. */
+static int check_alone(int k, uint64_t v, const char *shown, char *err, size_t len)
+{
+    const char *key = num_keys[k].name;
+    switch (k) {
+    case K_CORES:
+        if (v < 1 || v > 256) return fail(err, len, "%s=%s: must be 1..256", key, shown);
+        break;
+    case K_WARPS:
+        if (v < 1 || v > MAX_WARPS) return fail(err, len, "%s=%s: must be 1..%u", key, shown, MAX_WARPS);
+        break;
+    case K_LANES:
+        if (v < 1 || v > MAX_LANES) return fail(err, len, "%s=%s: must be 1..%u", key, shown, MAX_LANES);
+        break;
+    case K_STACK:
+        if (!is_pow2(v) || v < 1024) return fail(err, len, "%s=%s: must be a power of two >= 1024", key, shown);
+        if (v > STACK_WINDOW)
+            return fail(err, len, "%s=%s: must be at most %u MiB (the stack window, which every lane's stack "
+                        "shares)", key, shown, STACK_WINDOW >> 20);
+        break;
+    case K_GLOBAL:
+        if (v < (1u << 20) || v > GLOBAL_MAX || v % 4096)
+            return fail(err, len, "%s=%s: must be a multiple of 4096 between 1 MiB and %llu MiB", key, shown,
+                        (unsigned long long)(GLOBAL_MAX >> 20));
+        break;
+    case K_SHARED_CORE:
+        if (v > SHARED_WINDOW)
+            return fail(err, len, "%s=%s: must be at most %u MiB (the shared-memory window)", key, shown,
+                        SHARED_WINDOW >> 20);
+        break;
+    case K_SHARED_BLOCK:
+        if (v > SHARED_WINDOW)
+            return fail(err, len, "%s=%s: must be at most shared_per_core, itself at most %u MiB (the "
+                        "shared-memory window)", key, shown, SHARED_WINDOW >> 20);
+        break;
+    case K_BLOCK_THREADS:
+        if (v < 1 || v > MAX_WARPS * MAX_LANES)
+            return fail(err, len, "%s=%s: must be 1..warps_per_core*lanes_per_warp (at most %u*%u = %u)", key,
+                        shown, MAX_WARPS, MAX_LANES, MAX_WARPS * MAX_LANES);
+        break;
+    case K_THREADS:
+        if (v > 256) return fail(err, len, "%s=%s: must be 0 (one per host core) to 256", key, shown);
+        break;
+    case K_QUANTUM:
+        if (v < 1) return fail(err, len, "%s=%s: must be at least 1", key, shown);
+        break;
+    default:
+        break;
+    }
+    if (!num_keys[k].is64 && v > UINT32_MAX)
+        return fail(err, len, "%s=%s: too large (at most %u)", key, shown, UINT32_MAX);
+    return 0;
+}
+
+#define SHOWN 48 /* room for a value as written in a message */
+
+/* The limits between settings, for the rules that involve a setting in
+ * `given` (a bit per setting; ws_config_validate gives them all). shown[k]
+ * names setting k's value: as written for one the text gave. */
+static int check_together(const ws_config *c, unsigned given, char shown[][SHOWN], char *err, size_t len)
+{
+#define GIVEN(k) (given & (1u << (k)))
+    uint64_t lanes = (uint64_t)c->cores * c->warps_per_core * c->lanes_per_warp;
+    if ((GIVEN(K_STACK) || GIVEN(K_CORES) || GIVEN(K_WARPS) || GIVEN(K_LANES)) &&
+        lanes * c->stack_per_lane > STACK_WINDOW) {
+        /* named after the stack if the text sets it, else after the first
+         * of the others that it sets */
+        int lead = GIVEN(K_STACK) ? K_STACK : GIVEN(K_CORES) ? K_CORES : GIVEN(K_WARPS) ? K_WARPS : K_LANES;
+        char of[SHOWN + 32] = "that stack";
+        if (lead != K_STACK) snprintf(of, sizeof of, "stack_per_lane=%s", shown[K_STACK]);
+        return fail(err, len, "%s=%s: %llu lanes (cores=%s x warps_per_core=%s x lanes_per_warp=%s) of %s exceed "
+                    "the %u MiB stack window", num_keys[lead].name, shown[lead], (unsigned long long)lanes,
+                    shown[K_CORES], shown[K_WARPS], shown[K_LANES], of, STACK_WINDOW >> 20);
+    }
+    if ((GIVEN(K_SHARED_BLOCK) || GIVEN(K_SHARED_CORE)) && c->max_shared_per_block > c->shared_per_core)
+        return fail(err, len, "max_shared_per_block=%s: must not exceed shared_per_core=%s", shown[K_SHARED_BLOCK],
+                    shown[K_SHARED_CORE]);
+    if ((GIVEN(K_BLOCK_THREADS) || GIVEN(K_WARPS) || GIVEN(K_LANES)) &&
+        c->max_threads_per_block > c->warps_per_core * c->lanes_per_warp)
+        return fail(err, len, "max_threads_per_block=%s: must be 1..warps_per_core*lanes_per_warp "
+                    "(warps_per_core=%s x lanes_per_warp=%s = %u)", shown[K_BLOCK_THREADS], shown[K_WARPS], shown[K_LANES],
+                    c->warps_per_core * c->lanes_per_warp);
+    return 0;
+#undef GIVEN
+}
+
+int ws_config_check(const ws_config *c, char *err, size_t len)
+{
+    char shown[K_COUNT][SHOWN];
+    for (int k = 0; k < K_COUNT; k++) snprintf(shown[k], SHOWN, "%llu", (unsigned long long)get_num(c, k));
+    /* in the order the settings build on each other: the core's shape,
+     * its stacks, memory, then the rest */
+    static const int order[] = { K_CORES, K_WARPS, K_LANES, K_STACK, -1, K_GLOBAL, K_SHARED_CORE, K_SHARED_BLOCK,
+                                 K_BLOCK_THREADS, K_THREADS, K_QUANTUM, K_WATCHDOG };
+    for (size_t i = 0; i < sizeof order / sizeof *order; i++) {
+        if (order[i] < 0) { /* every lane's stack fits once the shape and the stack size do */
+            if (check_together(c, 1u << K_STACK, shown, err, len)) return -1;
+            continue;
+        }
+        if (check_alone(order[i], get_num(c, order[i]), shown[order[i]], err, len)) return -1;
+    }
+    if (check_together(c, (1u << K_COUNT) - 1, shown, err, len)) return -1;
+    if (c->mode != WS_MODE_FUNCTIONAL && c->mode != WS_MODE_TIMING)
+        return fail(err, len, "mode=%d: unknown execution mode", (int)c->mode);
+    if (c->engine > 1) return fail(err, len, "engine=%u: must be 0 (fast) or 1 (interp)", c->engine);
+    if (!memchr(c->timing_file, 0, sizeof c->timing_file)) return fail(err, len, "timing_file: not NUL-terminated");
+    ws_timing_params p; /* a bad timing file is a configuration error */
+    return ws_timing_params_load(&p, c->timing_file, err, len) ? -1 : 0;
+}
+
+/* One setting of the text. *given gets the bit of a numeric setting, and
+ * shown[k] its value as written. */
+static ws_status set_key(ws_config *c, const char *key, const char *val, unsigned *given, char shown[][SHOWN],
+                         char *err, size_t len)
+{
     uint64_t n;
     if (strcmp(key, "mode") == 0) {
         if (strcmp(val, "functional") == 0) c->mode = WS_MODE_FUNCTIONAL;
@@ -63,7 +224,7 @@ static ws_status set_key(ws_config *c, const char *key, const char *val, char *e
         else { snprintf(err, len, "engine=%s: expected 'fast' or 'interp'", val); return WS_ERR_INVALID_ARG; }
         return WS_OK;
     }
-    if (strcmp(key, "timing") == 0) { /* timing-model parameter file */
+    if (strcmp(key, "timing") == 0) { /* timing-model parameter file: read by validate and device open */
         if (strlen(val) >= sizeof c->timing_file) {
             snprintf(err, len, "timing=%.60s...: path longer than %zu bytes (%zu)", val, sizeof c->timing_file - 1,
                      strlen(val));
@@ -72,20 +233,30 @@ static ws_status set_key(ws_config *c, const char *key, const char *val, char *e
         snprintf(c->timing_file, sizeof c->timing_file, "%s", val);
         return WS_OK;
     }
+    int k = 0;
+    while (k < K_COUNT && strcmp(key, num_keys[k].name)) k++;
+    if (k == K_COUNT) {
+        snprintf(err, len, "unknown setting '%s' (settings: mode, engine, timing", key);
+        for (int i = 0; i < K_COUNT; i++) {
+            size_t used = strlen(err);
+            if (used < len) snprintf(err + used, len - used, ", %s", num_keys[i].name);
+        }
+        size_t used = strlen(err);
+        if (used < len) snprintf(err + used, len - used, ")");
+        return WS_ERR_INVALID_ARG;
+    }
     if (parse_size(val, &n)) {
         snprintf(err, len, "%s=%s: not a whole number from 0 to 2^64-1 (decimal or 0x hex; K, M, G suffixes allowed)", key, val);
         return WS_ERR_INVALID_ARG;
     }
-    if (strcmp(key, "global_mem_limit") == 0) { c->global_mem_limit = n; return WS_OK; }
-    for (size_t i = 0; i < sizeof u32_keys / sizeof *u32_keys; i++)
-        if (strcmp(key, u32_keys[i].name) == 0) {
-            if (n > UINT32_MAX) { snprintf(err, len, "%s=%s: too large", key, val); return WS_ERR_INVALID_ARG; }
-            uint32_t v = (uint32_t)n;
-            memcpy((char *)c + u32_keys[i].off, &v, sizeof v);
-            return WS_OK;
-        }
-    snprintf(err, len, "unknown setting '%s'", key);
-    return WS_ERR_INVALID_ARG;
+    char as_written[SHOWN]; /* a value can be as long as 0x000...0001 */
+    if (strlen(val) < SHOWN) memcpy(as_written, val, strlen(val) + 1);
+    else snprintf(as_written, sizeof as_written, "%.*s...", SHOWN - 4, val);
+    if (check_alone(k, n, as_written, err, len)) return WS_ERR_INVALID_ARG;
+    set_num(c, k, n);
+    *given |= 1u << k;
+    snprintf(shown[k], SHOWN, "%s", as_written);
+    return WS_OK;
 }
 
 ws_status ws_config_parse(ws_config *cfg, const char *text, char *err, size_t errlen)
@@ -97,7 +268,8 @@ ws_status ws_config_parse(ws_config *cfg, const char *text, char *err, size_t er
         return WS_ERR_INVALID_ARG;
     }
     const char *p = text;
-    int block_given = 0, shape_given = 0;
+    unsigned given = 0; /* numeric settings the text sets */
+    char shown[K_COUNT][SHOWN];
     while (*p) {
         while (*p && (isspace((unsigned char)*p) || *p == ',')) p++;
         if (!*p) break;
@@ -124,15 +296,20 @@ ws_status ws_config_parse(ws_config *cfg, const char *text, char *err, size_t er
         char *eq = strchr(item, '=');
         if (!eq) { snprintf(err, errlen, "'%s': expected key=value", item); return WS_ERR_INVALID_ARG; }
         *eq = 0;
-        ws_status st = set_key(cfg, item, eq + 1, err, errlen);
+        ws_status st = set_key(cfg, item, eq + 1, &given, shown, err, errlen);
         if (st != WS_OK) return st;
-        if (!strcmp(item, "max_threads_per_block")) block_given = 1;
-        if (!strcmp(item, "lanes_per_warp") || !strcmp(item, "warps_per_core")) shape_given = 1;
     }
     /* A smaller core ("lanes_per_warp=16") lowers the block-size limit it
      * no longer holds, unless the text sets that limit itself. */
     uint64_t holds = (uint64_t)cfg->warps_per_core * cfg->lanes_per_warp;
-    if (shape_given && !block_given && holds && cfg->max_threads_per_block > holds)
+    if ((given & (1u << K_WARPS | 1u << K_LANES)) && !(given & 1u << K_BLOCK_THREADS) && holds &&
+        cfg->max_threads_per_block > holds)
         cfg->max_threads_per_block = (uint32_t)holds;
+    /* What the settings given cannot be together with the rest of cfg
+     * ("cores=256" with 8 KiB stacks) is refused here too, not left to
+     * ws_config_validate or the device open. */
+    for (int k = 0; k < K_COUNT; k++)
+        if (!(given & (1u << k))) snprintf(shown[k], SHOWN, "%llu", (unsigned long long)get_num(cfg, k));
+    if (check_together(cfg, given, shown, err, errlen)) return WS_ERR_INVALID_ARG;
     return WS_OK;
 }

@@ -48,54 +48,6 @@ void ws_config_default(ws_config *c)
     c->warp_quantum = 64;
 }
 
-static int is_pow2(uint64_t v) { return v && !(v & (v - 1)); }
-
-static int config_check(const ws_config *c, char *err, size_t len)
-{
-    uint64_t lanes = (uint64_t)c->cores * c->warps_per_core * c->lanes_per_warp;
-    if (c->cores < 1 || c->cores > 256) snprintf(err, len, "cores=%u: must be 1..256", c->cores);
-    else if (c->warps_per_core < 1 || c->warps_per_core > 64)
-        snprintf(err, len, "warps_per_core=%u: must be 1..64", c->warps_per_core);
-    else if (c->lanes_per_warp < 1 || c->lanes_per_warp > 32)
-        snprintf(err, len, "lanes_per_warp=%u: must be 1..32", c->lanes_per_warp);
-    else if (!is_pow2(c->stack_per_lane) || c->stack_per_lane < 1024)
-        snprintf(err, len, "stack_per_lane=%u: must be a power of two >= 1024", c->stack_per_lane);
-    else if (lanes * c->stack_per_lane > (uint64_t)(WS_STACK_END - WS_STACK_BASE))
-        snprintf(err, len, "stack_per_lane=%u: %llu lanes (cores x warps_per_core x lanes_per_warp) of "
-                 "that stack exceed the %u MiB stack window", c->stack_per_lane,
-                 (unsigned long long)lanes, (WS_STACK_END - WS_STACK_BASE) >> 20);
-    else if (c->global_mem_limit < (1u << 20) ||
-             c->global_mem_limit > (uint64_t)(WS_GLOBAL_MAX_END - WS_GLOBAL_BASE) ||
-             c->global_mem_limit % 4096)
-        snprintf(err, len, "global_mem_limit=%llu: must be a multiple of 4096 between 1 MiB and %u MiB",
-                 (unsigned long long)c->global_mem_limit, (WS_GLOBAL_MAX_END - WS_GLOBAL_BASE) >> 20);
-    else if (c->shared_per_core > (WS_SHARED_END - WS_SHARED_BASE))
-        snprintf(err, len, "shared_per_core=%u: must be at most %u MiB (the shared-memory window)",
-                 c->shared_per_core, (WS_SHARED_END - WS_SHARED_BASE) >> 20);
-    else if (c->max_shared_per_block > c->shared_per_core)
-        snprintf(err, len, "max_shared_per_block=%u: must not exceed shared_per_core=%u",
-                 c->max_shared_per_block, c->shared_per_core);
-    else if (c->max_threads_per_block < 1 ||
-             c->max_threads_per_block > c->warps_per_core * c->lanes_per_warp)
-        snprintf(err, len, "max_threads_per_block=%u: must be 1..warps_per_core*lanes_per_warp (%u)",
-                 c->max_threads_per_block, c->warps_per_core * c->lanes_per_warp);
-    else if (c->threads > 256)
-        snprintf(err, len, "threads=%u: must be 0 (one per host core) to 256", c->threads);
-    else if (c->warp_quantum < 1)
-        snprintf(err, len, "warp_quantum=%u: must be at least 1", c->warp_quantum);
-    else if (c->mode != WS_MODE_FUNCTIONAL && c->mode != WS_MODE_TIMING)
-        snprintf(err, len, "mode=%d: unknown execution mode", (int)c->mode);
-    else if (c->engine > 1)
-        snprintf(err, len, "engine=%u: must be 0 (fast) or 1 (interp)", c->engine);
-    else if (!memchr(c->timing_file, 0, sizeof c->timing_file))
-        snprintf(err, len, "timing_file: not NUL-terminated");
-    else {
-        ws_timing_params p; /* a bad timing file is a configuration error */
-        return ws_timing_params_load(&p, c->timing_file, err, len) ? -1 : 0;
-    }
-    return -1;
-}
-
 ws_status ws_config_validate(const ws_config *cfg, char *err, size_t errlen)
 {
     char tmp[8];
@@ -104,7 +56,7 @@ ws_status ws_config_validate(const ws_config *cfg, char *err, size_t errlen)
         snprintf(err, errlen, "ws_config_validate: cfg is NULL");
         return WS_ERR_INVALID_ARG;
     }
-    return config_check(cfg, err, errlen) ? WS_ERR_INVALID_ARG : WS_OK;
+    return ws_config_check(cfg, err, errlen) ? WS_ERR_INVALID_ARG : WS_OK;
 }
 
 ws_status ws_runtime_device_open(const ws_config *cfg, ws_device **out)
@@ -115,7 +67,7 @@ ws_status ws_runtime_device_open(const ws_config *cfg, ws_device **out)
     if (cfg) c = *cfg;
     else ws_config_default(&c);
     char err[256];
-    if (config_check(&c, err, sizeof err)) return WS_ERR_INVALID_ARG;
+    if (ws_config_check(&c, err, sizeof err)) return WS_ERR_INVALID_ARG;
     ws_device *dev = calloc(1, sizeof *dev);
     if (!dev) return WS_ERR_OUT_OF_MEMORY;
     if (ws_api_lock_init(dev)) {

@@ -11,34 +11,42 @@
 #define MAX_DEPTH 16
 #define SPELL_BUDGET 256 /* type DIEs spelled for one parameter */
 
-static int ends_with_star(const char *s)
+#define DECL_MAX 192 /* a declarator being built ("(*)[4]", "* const *") */
+
+static int is_qualifier(int tag)
 {
-    size_t n = strlen(s);
-    return n > 0 && s[n - 1] == '*';
+    return tag == DW_TAG_const_type || tag == DW_TAG_volatile_type || tag == DW_TAG_restrict_type ||
+           tag == DW_TAG_atomic_type;
 }
 
-static void spell(Dwarf_Die *t, char *buf, size_t len, int depth, int *budget);
+static void spell_decl(Dwarf_Die *t, const char *decl, char *buf, size_t len, int depth, int *budget);
 
-/* A function type's return type and parameter list, C style: "int" and
- * "int, float", "const char *, ..." or "void". */
-static void spell_function(Dwarf_Die *fn, char *ret, size_t retlen, char *params, size_t plen, int depth,
-                           int *budget)
+/* A base spelling joined with a declarator: "float" + "*" = "float *",
+ * "float" + "(*)[4]" = "float (*)[4]", "float" + "[4]" = "float[4]". */
+static void join(char *buf, size_t len, const char *base, const char *decl)
+{
+    /* a spelling too long for buf is cut short (the budget keeps it rare) */
+    if (snprintf(buf, len, "%s%s%s", base, !*decl || decl[0] == '[' ? "" : " ", decl) < 0) snprintf(buf, len, "?");
+}
+
+/* A function type's parameter list, C style: "int, float",
+ * "const char *, ..." or "void". */
+static void spell_params(Dwarf_Die *fn, char *params, size_t plen, int depth, int *budget)
 {
     Dwarf_Attribute at;
     Dwarf_Die ty, c;
-    snprintf(ret, retlen, "void");
-    if (dwarf_attr_integrate(fn, DW_AT_type, &at) && dwarf_formref_die(&at, &ty))
-        spell(&ty, ret, retlen, depth + 1, budget);
     size_t n = 0;
+    int seen = 0;
     params[0] = 0;
     if (dwarf_child(fn, &c) == 0) {
         do {
+            if (++seen > 256) break; /* crafted DWARF: a bounded walk */
             char sub[160];
             int tag = dwarf_tag(&c);
             if (tag == DW_TAG_formal_parameter) {
                 snprintf(sub, sizeof sub, "?");
                 if (dwarf_attr_integrate(&c, DW_AT_type, &at) && dwarf_formref_die(&at, &ty))
-                    spell(&ty, sub, sizeof sub, depth + 1, budget);
+                    spell_decl(&ty, "", sub, sizeof sub, depth + 1, budget);
             } else if (tag == DW_TAG_unspecified_parameters) {
                 snprintf(sub, sizeof sub, "...");
             } else {
@@ -54,8 +62,38 @@ static void spell_function(Dwarf_Die *fn, char *ret, size_t retlen, char *params
     if (!n && prototyped) snprintf(params, plen, "void");
 }
 
-/* C spelling of a type DIE, e.g. "const float *", "int (*)(int, float)". */
-static void spell(Dwarf_Die *t, char *buf, size_t len, int depth, int *budget)
+/* The bounds of an array type DIE, "[4]", "[3][4]", "[]" for an unknown
+ * count (at most 8 dimensions spelt, then "[...]"). */
+static void array_dims(Dwarf_Die *t, char *dims, size_t len)
+{
+    Dwarf_Die c;
+    Dwarf_Attribute at;
+    size_t n = 0;
+    int ndims = 0, seen = 0;
+    dims[0] = 0;
+    if (dwarf_child(t, &c) != 0) { snprintf(dims, len, "[]"); return; }
+    do {
+        if (++seen > 64) break; /* crafted DWARF: a bounded walk */
+        if (dwarf_tag(&c) != DW_TAG_subrange_type) continue;
+        char d[32] = "[]";
+        Dwarf_Word v;
+        if (ndims++ == 8) snprintf(d, sizeof d, "[...]");
+        else if (dwarf_attr_integrate(&c, DW_AT_count, &at) && dwarf_formudata(&at, &v) == 0)
+            snprintf(d, sizeof d, "[%llu]", (unsigned long long)v);
+        else if (dwarf_attr_integrate(&c, DW_AT_upper_bound, &at) && dwarf_formudata(&at, &v) == 0 &&
+                 v < UINT64_MAX)
+            snprintf(d, sizeof d, "[%llu]", (unsigned long long)v + 1);
+        int w = snprintf(dims + n, len - n, "%s", d);
+        if (w < 0 || (size_t)w >= len - n || ndims > 8) break;
+        n += (size_t)w;
+    } while (dwarf_siblingof(&c, &c) == 0);
+    if (!ndims) snprintf(dims, len, "[]");
+}
+
+/* C spelling of a type DIE around the declarator `decl` (what is already
+ * spelt of the types that lead to it, "" at the top), e.g. "const float *",
+ * "float (*)[4]", "int (*)(int, float)", "float * const *". */
+static void spell_decl(Dwarf_Die *t, const char *decl, char *buf, size_t len, int depth, int *budget)
 {
     Dwarf_Attribute at;
     Dwarf_Die inner;
@@ -65,48 +103,70 @@ static void spell(Dwarf_Die *t, char *buf, size_t len, int depth, int *budget)
     /* a chain at most MAX_DEPTH deep, and at most SPELL_BUDGET types in
      * all: function types branch, and crafted DWARF could share one
      * parameter type many times on every level */
-    if (depth > MAX_DEPTH || --*budget < 0) { snprintf(buf, len, "?"); return; }
-    char sub[160] = "void";
-    switch (dwarf_tag(t)) {
-    case DW_TAG_pointer_type:
-        if (has_inner && dwarf_tag(&inner) == DW_TAG_subroutine_type) { /* a function pointer */
-            char params[160];
-            spell_function(&inner, sub, sizeof sub, params, sizeof params, depth + 1, budget);
-            snprintf(buf, len, "%s (*)(%s)", sub, params);
-            return;
-        }
-        if (has_inner) spell(&inner, sub, sizeof sub, depth + 1, budget);
-        snprintf(buf, len, "%s%s*", sub, ends_with_star(sub) ? "" : " ");
-        return;
-    case DW_TAG_const_type: case DW_TAG_volatile_type: case DW_TAG_restrict_type: {
-        const char *q = dwarf_tag(t) == DW_TAG_const_type ? "const" : dwarf_tag(t) == DW_TAG_volatile_type ? "volatile" : "restrict";
-        if (has_inner) spell(&inner, sub, sizeof sub, depth + 1, budget);
-        if (ends_with_star(sub)) snprintf(buf, len, "%s %s", sub, q);
-        else snprintf(buf, len, "%s %s", q, sub);
+    if (depth > MAX_DEPTH || --*budget < 0) { join(buf, len, "?", decl); return; }
+    char d[DECL_MAX], sub[160];
+    const int tag = dwarf_tag(t);
+    switch (tag) {
+    case DW_TAG_pointer_type: {
+        /* a pointer to an array or a function binds tighter: "(*)[4]" */
+        int inner_tag = has_inner ? dwarf_tag(&inner) : 0;
+        int wrap = inner_tag == DW_TAG_subroutine_type ||
+                   (inner_tag == DW_TAG_array_type && !dwarf_hasattr(&inner, DW_AT_GNU_vector));
+        snprintf(d, sizeof d, wrap ? "(*%s)" : "*%s", decl);
+        if (has_inner) spell_decl(&inner, d, buf, len, depth + 1, budget);
+        else join(buf, len, "void", d);
         return;
     }
-    case DW_TAG_structure_type: snprintf(buf, len, "struct %s", name ? name : "<anonymous>"); return;
-    case DW_TAG_union_type: snprintf(buf, len, "union %s", name ? name : "<anonymous>"); return;
-    case DW_TAG_enumeration_type: snprintf(buf, len, "enum %s", name ? name : "<anonymous>"); return;
+    case DW_TAG_const_type: case DW_TAG_volatile_type: case DW_TAG_restrict_type: case DW_TAG_atomic_type: {
+        const char *q = tag == DW_TAG_const_type ? "const" : tag == DW_TAG_volatile_type ? "volatile"
+                        : tag == DW_TAG_restrict_type ? "restrict" : "_Atomic";
+        if (has_inner && dwarf_tag(&inner) == DW_TAG_pointer_type) { /* qualifies the pointer: "* const" */
+            snprintf(d, sizeof d, " %s%s%s", q, *decl ? " " : "", decl);
+            spell_decl(&inner, d, buf, len, depth + 1, budget);
+            return;
+        }
+        if (has_inner) spell_decl(&inner, decl, sub, sizeof sub, depth + 1, budget);
+        else join(sub, sizeof sub, "void", decl);
+        snprintf(buf, len, "%s %s", q, sub);
+        return;
+    }
     case DW_TAG_array_type:
-        if (has_inner) spell(&inner, sub, sizeof sub, depth + 1, budget);
         if (dwarf_hasattr(t, DW_AT_GNU_vector)) { /* vector_size / ext_vector_type */
             Dwarf_Word bytes = 0;
+            char elem[160] = "?", base[192];
             if (dwarf_aggregate_size(t, &bytes) != 0) bytes = 0;
-            snprintf(buf, len, "%s __attribute__((vector_size(%llu)))", sub, (unsigned long long)bytes);
+            if (has_inner) spell_decl(&inner, "", elem, sizeof elem, depth + 1, budget);
+            snprintf(base, sizeof base, "%s __attribute__((vector_size(%llu)))", elem, (unsigned long long)bytes);
+            join(buf, len, base, decl);
         } else {
-            snprintf(buf, len, "%s[]", sub);
+            char dims[64];
+            array_dims(t, dims, sizeof dims);
+            snprintf(d, sizeof d, "%s%s", decl, dims);
+            if (has_inner) spell_decl(&inner, d, buf, len, depth + 1, budget);
+            else join(buf, len, "?", d);
         }
         return;
     case DW_TAG_subroutine_type: {
         char params[160];
-        spell_function(t, sub, sizeof sub, params, sizeof params, depth, budget);
-        snprintf(buf, len, "%s (%s)", sub, params);
+        spell_params(t, params, sizeof params, depth, budget);
+        snprintf(d, sizeof d, "%s(%s)", decl, params);
+        if (has_inner) spell_decl(&inner, d, buf, len, depth + 1, budget);
+        else join(buf, len, "void", d);
         return;
     }
+    case DW_TAG_structure_type: case DW_TAG_union_type: case DW_TAG_enumeration_type:
+        snprintf(sub, sizeof sub, "%s %s", tag == DW_TAG_structure_type ? "struct" : tag == DW_TAG_union_type ?
+                 "union" : "enum", name ? name : "<anonymous>");
+        join(buf, len, sub, decl);
+        return;
     default:
-        snprintf(buf, len, "%s", name ? name : "?");
+        join(buf, len, name ? name : "?", decl);
     }
+}
+
+static void spell(Dwarf_Die *t, char *buf, size_t len, int depth, int *budget)
+{
+    spell_decl(t, "", buf, len, depth, budget);
 }
 
 /* Kind of a parameter type, peeling typedefs and qualifiers. Returns -1
@@ -120,6 +180,7 @@ static int kind_of(Dwarf_Die *t, ws_param_kind *kind, int *is_bool)
         Dwarf_Word enc = 0, size = 0;
         switch (dwarf_tag(&cur)) {
         case DW_TAG_typedef: case DW_TAG_const_type: case DW_TAG_volatile_type: case DW_TAG_restrict_type:
+        case DW_TAG_atomic_type: /* _Atomic int, int * _Atomic: the same registers as without it */
             if (!dwarf_attr_integrate(&cur, DW_AT_type, &at) || !dwarf_formref_die(&at, &cur)) return -1;
             continue;
         case DW_TAG_array_type:
@@ -179,8 +240,7 @@ static int peel(Dwarf_Die *t, Dwarf_Die *out)
     Dwarf_Attribute at;
     for (int depth = 0; depth < MAX_DEPTH; depth++) {
         int tag = dwarf_tag(&cur);
-        if (tag != DW_TAG_typedef && tag != DW_TAG_const_type && tag != DW_TAG_volatile_type &&
-            tag != DW_TAG_restrict_type) {
+        if (tag != DW_TAG_typedef && !is_qualifier(tag)) {
             *out = cur;
             return 0;
         }
@@ -230,30 +290,32 @@ static uint32_t type_bytes(Dwarf_Die *t)
 }
 
 /* What a pointer parameter points to, for tools that fill buffers
- * (warpscope run's iota:N): element size and whether it is a float. */
+ * (warpscope run's iota:N): the element's size, and whether it is a float
+ * or an unsigned integer. Through arrays and vectors, the element is their
+ * scalar: float for "float (*)[4]" and for a pointer to a float vector
+ * (the buffer holds floats); a pointer's elements are addresses (4 bytes). */
 static void pointee_of(Dwarf_Die *t, ws_elf_param *q)
 {
-    Dwarf_Die cur = *t;
+    Dwarf_Die cur;
     Dwarf_Attribute at;
-    int derefs = 0;
-    for (int depth = 0; depth < MAX_DEPTH; depth++) {
-        int tag = dwarf_tag(&cur);
-        if (tag == DW_TAG_pointer_type || tag == DW_TAG_array_type) {
-            if (derefs++) { q->pointee_size = 4; return; } /* elements are addresses */
-        } else if (tag != DW_TAG_typedef && tag != DW_TAG_const_type && tag != DW_TAG_volatile_type &&
-                   tag != DW_TAG_restrict_type) {
-            ws_param_kind k;
-            int boolean;
-            Dwarf_Word size = 0;
-            if (derefs == 1 && kind_of(&cur, &k, &boolean) == 0 && k != WS_PARAM_PTR) {
-                if (dwarf_attr_integrate(&cur, DW_AT_byte_size, &at)) dwarf_formudata(&at, &size);
-                q->pointee_float = k == WS_PARAM_F32 || k == WS_PARAM_F64;
-                q->pointee_unsigned = k == WS_PARAM_U8 || k == WS_PARAM_U16 || k == WS_PARAM_U32 || k == WS_PARAM_U64;
-                q->pointee_size = (uint32_t)size;
-            }
-            return;
+    if (peel(t, &cur) || (dwarf_tag(&cur) != DW_TAG_pointer_type && dwarf_tag(&cur) != DW_TAG_array_type))
+        return;
+    for (int depth = 0; depth < MAX_DEPTH; depth++) { /* the pointer's target, then array elements */
+        if (!dwarf_attr_integrate(&cur, DW_AT_type, &at) || !dwarf_formref_die(&at, &cur) || peel(&cur, &cur))
+            return; /* void *, or broken DWARF */
+        const int tag = dwarf_tag(&cur);
+        if (tag == DW_TAG_array_type) continue;
+        if (tag == DW_TAG_pointer_type) { q->pointee_size = 4; return; } /* elements are addresses */
+        ws_param_kind k;
+        int boolean;
+        Dwarf_Word size = 0;
+        if (kind_of(&cur, &k, &boolean) == 0) {
+            if (dwarf_attr_integrate(&cur, DW_AT_byte_size, &at)) dwarf_formudata(&at, &size);
+            q->pointee_float = k == WS_PARAM_F32 || k == WS_PARAM_F64;
+            q->pointee_unsigned = k == WS_PARAM_U8 || k == WS_PARAM_U16 || k == WS_PARAM_U32 || k == WS_PARAM_U64;
+            q->pointee_size = (uint32_t)size;
         }
-        if (!dwarf_attr_integrate(&cur, DW_AT_type, &at) || !dwarf_formref_die(&at, &cur)) return;
+        return;
     }
 }
 

@@ -14,12 +14,23 @@ ws_status ws_malloc(ws_device *dev, size_t size, ws_addr *out)
     *out = 0;
     WS_API_LOCKED(dev, "ws_malloc");
     if (size == 0) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_malloc: size is 0");
-    if (size > UINT32_MAX || ws_mem_alloc(&dev->mem, (uint32_t)size, REGION_DATA, out))
+    /* larger than the whole arena: no freeing makes room for it, and past
+     * the largest arena no global_mem_limit does */
+    const uint64_t arena_max = WS_GLOBAL_MAX_END - WS_GLOBAL_BASE;
+    const char *advice = (uint64_t)size <= dev->mem.user_limit ? "raise global_mem_limit"
+                         : (uint64_t)size > arena_max - 256 ? "larger than the whole global memory, and than any "
+                                                              "device's: global_mem_limit is at most"
+                                                            : "larger than the whole global memory: raise "
+                                                              "global_mem_limit, at most";
+    if (size > UINT32_MAX || ws_mem_alloc(&dev->mem, (uint32_t)size, REGION_DATA, out)) {
+        char max[32] = "";
+        if ((uint64_t)size > dev->mem.user_limit) snprintf(max, sizeof max, " %llu MiB", (unsigned long long)(arena_max >> 20));
         return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY,
-                            "ws_malloc(%zu): device memory exhausted (%llu of %llu bytes in use%s; "
-                            "raise global_mem_limit)", size, (unsigned long long)dev->mem.used,
-                            (unsigned long long)dev->mem.user_limit,
-                            ws_mem_tool_lo(&dev->mem) < dev->mem.user_limit ? ", and tools' buffers at the top" : "");
+                            "ws_malloc(%zu): device memory exhausted (%llu of %llu bytes in use%s; %s%s)", size,
+                            (unsigned long long)dev->mem.used, (unsigned long long)dev->mem.user_limit,
+                            ws_mem_tool_lo(&dev->mem) < dev->mem.user_limit ? ", and tools' buffers at the top" : "",
+                            advice, max);
+    }
     return WS_OK;
 }
 

@@ -137,6 +137,21 @@ static ws_status build_kernels(ws_device *dev, ws_module *m)
     return WS_OK;
 }
 
+/* The name of a module loaded from memory without one: "<memory>" for the
+ * device's first, then "<memory 2>", "<memory 3>", ... in load order
+ * (unloaded ones count: the device keeps them until it closes), so
+ * reports, fault messages and the debugger tell them apart, the same in
+ * every run. */
+static const char *unnamed_name(const ws_device *dev, char *buf, size_t len)
+{
+    size_t n = 1;
+    for (size_t i = 0; i < dev->nmodules; i++) n += dev->modules[i]->unnamed;
+    for (size_t i = 0; i < dev->nretired; i++) n += dev->retired[i]->unnamed;
+    if (n == 1) snprintf(buf, len, "<memory>");
+    else snprintf(buf, len, "<memory %zu>", n);
+    return buf;
+}
+
 static ws_status load_data(ws_device *dev, const void *image, size_t size, const char *name, ws_addr at,
                            ws_module **out)
 {
@@ -148,7 +163,12 @@ static ws_status load_data(ws_device *dev, const void *image, size_t size, const
     ws_status st = ws_cmd_drain(dev, 0);
     if (st != WS_OK) return st;
     ws_module *m = calloc(1, sizeof *m);
-    if (!m || !(m->name = strdup(name ? name : "<memory>"))) {
+    char unnamed[32];
+    if (m && (!name || !*name)) {
+        m->unnamed = 1;
+        name = unnamed_name(dev, unnamed, sizeof unnamed);
+    }
+    if (!m || !(m->name = strdup(name))) {
         free(m);
         return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "module load: out of host memory");
     }

@@ -21,6 +21,8 @@ struct ws_module {
     size_t elf_size;
     int unloaded;                /* handle kept after ws_module_unload so
                                     later use gets an error, not a crash */
+    int unnamed;                 /* loaded from memory without a name: named
+                                    "<memory>", "<memory 2>", ... */
 };
 
 /* Is mod / k a live handle of dev? Sets dev's error naming fn and returns
@@ -45,6 +47,11 @@ void ws_modules_release_all(ws_device *dev);
 ws_status ws_module_load_twin(ws_device *dev, const void *image, size_t size, const char *name,
                               struct ws_module **out);
 void ws_module_unload_twin(ws_device *dev, struct ws_module *m);
+
+/* The checks of ws_config_validate (config.c, beside ws_config_parse,
+ * which applies the same limits as it reads each setting): 0, or -1 with
+ * a message naming the setting and its value. */
+int ws_config_check(const ws_config *c, char *err, size_t len);
 
 /* Open a device with no tool attached: the public ws_device_open
  * (src/attach) adds the tools the environment asks for. */

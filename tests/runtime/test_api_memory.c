@@ -26,8 +26,13 @@ static void config_checks(void)
     CHECK_EQ_U(c.max_threads_per_block, 128);
     CHECK(ws_config_validate(&c, err, sizeof err) == WS_OK);
     ws_config_default(&c);
-    CHECK(ws_config_parse(&c, "lanes_per_warp=16,max_threads_per_block=256", err, sizeof err) == WS_OK);
-    CHECK(ws_config_validate(&c, err, sizeof err) == WS_ERR_INVALID_ARG); /* given: kept, and refused */
+    /* given: kept, and refused (by the parser since 2026-11-27; before, only validate did) */
+    CHECK(ws_config_parse(&c, "lanes_per_warp=16,max_threads_per_block=256", err, sizeof err) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(err, "max_threads_per_block=256: must be 1..warps_per_core*lanes_per_warp (warps_per_core=8 "
+                       "x lanes_per_warp=16 = 128)");
+    ws_config_default(&c);
+    c.lanes_per_warp = 16;
+    CHECK(ws_config_validate(&c, err, sizeof err) == WS_ERR_INVALID_ARG);
     /* signs, overflow and wrapping suffixes are refused, not wrapped */
     const char *bad[] = { "cores=-5", "threads=-1", "global_mem_limit=17179869185G", "global_mem_limit=99999999999999999999",
                           "cores=+4" };
@@ -61,8 +66,9 @@ static void config_checks(void)
         CHECK_STR_CONTAINS(err, bad2[i]);
     }
     ws_config_default(&c);
-    CHECK(ws_config_parse(&c, "global_mem_limit=16G", err, sizeof err) == WS_OK);
-    CHECK(c.global_mem_limit == (uint64_t)16 << 30);
+    CHECK(ws_config_parse(&c, "global_mem_limit=16G", err, sizeof err) == WS_ERR_INVALID_ARG); /* not wrapped */
+    CHECK_STR_CONTAINS(err, "global_mem_limit=16G: must be a multiple of 4096 between 1 MiB and 3040 MiB");
+    CHECK_EQ_U(c.global_mem_limit, 256u << 20); /* a refused setting changes nothing */
     ws_config_default(&c);
     c.lanes_per_warp = 33;
     CHECK(ws_config_validate(&c, err, sizeof err) == WS_ERR_INVALID_ARG);
@@ -76,7 +82,9 @@ static void config_checks(void)
     CHECK_STR_CONTAINS(err, "power of two");
     /* each message names the setting that is wrong, as the user gave it */
     ws_config_default(&c);
-    CHECK(ws_config_parse(&c, "shared_per_core=300M", err, sizeof err) == WS_OK);
+    CHECK(ws_config_parse(&c, "shared_per_core=300M", err, sizeof err) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(err, "shared_per_core=300M: must be at most 256 MiB");
+    c.shared_per_core = 300u << 20;
     CHECK(ws_config_validate(&c, err, sizeof err) == WS_ERR_INVALID_ARG);
     CHECK_STR_CONTAINS(err, "shared_per_core=314572800: must be at most 256 MiB");
     ws_config_default(&c);
@@ -115,8 +123,20 @@ int main(void)
     ws_addr a, b;
     CHECK(ws_malloc(dev, 1000, &a) == WS_OK);
     CHECK(ws_malloc(dev, 0, &b) == WS_ERR_INVALID_ARG);
+    /* more than the whole arena: freeing would not help, and the message
+     * says so (it read "device memory exhausted (1000 of 4194304 bytes in
+     * use)"; for 5 GiB "raise global_mem_limit", which cannot go there) */
     CHECK(ws_malloc(dev, 64u << 20, &b) == WS_ERR_OUT_OF_MEMORY);
-    CHECK_STR_CONTAINS(ws_last_error(dev), "device memory exhausted");
+    CHECK_STR_CONTAINS(ws_last_error(dev), "ws_malloc(67108864): device memory exhausted (1000 of 4194304 bytes "
+                       "in use; larger than the whole global memory: raise global_mem_limit, at most 3040 MiB)");
+    CHECK(ws_malloc(dev, (size_t)5 << 30, &b) == WS_ERR_OUT_OF_MEMORY);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "in use; larger than the whole global memory, and than any device's: "
+                       "global_mem_limit is at most 3040 MiB)");
+    CHECK(ws_malloc(dev, SIZE_MAX, &b) == WS_ERR_OUT_OF_MEMORY);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "and than any device's");
+    CHECK(ws_malloc(dev, 4u << 20, &b) == WS_ERR_OUT_OF_MEMORY); /* fits the arena, not beside the first */
+    CHECK_STR_CONTAINS(ws_last_error(dev), "device memory exhausted (1000 of 4194304 bytes in use; raise "
+                       "global_mem_limit)");
 
     uint8_t buf[2000] = { 0 };
     for (int i = 0; i < 2000; i++) buf[i] = (uint8_t)i;
