@@ -521,6 +521,62 @@ static void test_chain_trigger(void)
     resume_compute_to_end(&s, out, -1, 0);
 }
 
+/* ---- a chain fires where each of its triggers matches the same access,
+ * even where their ranges do not meet: two exact bytes of one word
+ * store, or a >= trigger above a < trigger that one access straddles
+ * (until 2026-11-27 the chain matched only the bytes in all of its
+ * ranges at once, so these never fired) ---- */
+static void chain_hit_once(dbg_session *s, ws_addr out, uint32_t lane, uint32_t want_addr)
+{
+    ws_debug *d = s->d;
+    static const int zeros[64];
+    CHECK(ws_memcpy_htod(s->dev, out, zeros, sizeof zeros) == WS_OK); /* a store not made reads 0 */
+    compute_start(s, out);
+    ws_dbg_event ev;
+    CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
+    uint32_t lane_hart = 0, addr = 0, v = 1, hart = hart_of(1, 1, 0, 0);
+    CHECK(ws_debug_trigger_hit(d, ev.hart, &lane_hart, &addr) == WS_OK);
+    CHECK_EQ_U(lane_hart, hart_of(1, 1, 0, lane));
+    CHECK_EQ_U(addr, want_addr);
+    for (uint32_t i = 2; i <= 3; i++) { /* both triggers of the chain say hit */
+        CHECK_EQ_U(reg_write(d, 0, hart, WS_REGNO_CSR(WS_CSR_TSELECT), i), 0);
+        CHECK_EQ_U(reg_read(d, 0, hart, WS_REGNO_CSR(WS_CSR_TDATA1), &v), 0);
+        CHECK(v & (1u << 20));
+    }
+    CHECK_EQ_U(sb_read32(d, 0, (uint32_t)out + (32 + lane) * 4, &v), 0);
+    CHECK_EQ_U(v, 0); /* halted before the store */
+    CHECK_EQ_U(set_trigger(d, 0, hart, 2, 0, 0) | set_trigger(d, 0, hart, 3, 0, 0), 0);
+    resume_all(d);
+    CHECK_EQ_U(app_join(&s->a), WS_OK);
+    check_compute_out(s->dev, out, -1, 0);
+}
+
+static void test_chain_same_access(void)
+{
+    dbg_session s;
+    ws_addr out;
+    if (compute_open(&s, WS_DBG_TOPO_BROADCAST, &out)) { CHECK(0); return; }
+    ws_debug *d = s.d;
+    const uint32_t hart = hart_of(1, 1, 0, 0), w37 = (uint32_t)out + 37 * 4, w38 = (uint32_t)out + 38 * 4;
+    /* bytes 0 and 2 of out[37], exactly: thread 5's word store has both */
+    CHECK_EQ_U(set_trigger(d, 0, hart, 2, TRIG_STORE | TRIG_CHAIN, w37), 0);
+    CHECK_EQ_U(set_trigger(d, 0, hart, 3, TRIG_STORE, w37 + 2), 0);
+    chain_hit_once(&s, out, 5, w37); /* the access's first watched byte */
+    /* >= byte 3 of out[38] chained with < byte 1: no byte is in both, but
+     * thread 6's word store has a byte of each */
+    CHECK_EQ_U(set_trigger(d, 0, hart, 2, TRIG_STORE | TRIG_GE | TRIG_CHAIN, w38 + 3), 0);
+    CHECK_EQ_U(set_trigger(d, 0, hart, 3, TRIG_STORE | TRIG_LT, w38 + 1), 0);
+    chain_hit_once(&s, out, 6, w38);
+    /* a chain still needs every trigger: byte 0 of out[37] and byte 0 of
+     * out[38] are never in one access, and nothing halts */
+    CHECK_EQ_U(set_trigger(d, 0, hart, 2, TRIG_STORE | TRIG_CHAIN, w37), 0);
+    CHECK_EQ_U(set_trigger(d, 0, hart, 3, TRIG_STORE, w38), 0);
+    compute_start(&s, out);
+    CHECK_EQ_U(app_join(&s.a), WS_OK);
+    check_compute_out(s.dev, out, -1, 0);
+    session_close(&s);
+}
+
 /* ---- load trigger over a range (NAPOT) ---- */
 static void test_load_trigger(void)
 {
@@ -1259,6 +1315,7 @@ int main(int argc, char **argv)
     else if (!strcmp(t, "sw_breakpoint")) test_sw_breakpoint();
     else if (!strcmp(t, "store_trigger")) test_store_trigger();
     else if (!strcmp(t, "chain_trigger")) test_chain_trigger();
+    else if (!strcmp(t, "chain_same_access")) test_chain_same_access();
     else if (!strcmp(t, "load_trigger")) test_load_trigger();
     else if (!strcmp(t, "fault")) test_fault();
     else if (!strcmp(t, "step")) test_step();
