@@ -685,6 +685,58 @@ static void compute_run(dbg_session *s, ws_addr out)
     check_compute_out(s->dev, out, -1, 0);
 }
 
+/* ---- a step off the end of the kernel: the warp retires, the step is
+ * over (dcsr.step cleared), and the next warp in that slot runs as any
+ * other (until 2026-11-27 it inherited dcsr.step and its next resume was
+ * an unexpected step) ---- */
+static void test_step_off_end(void)
+{
+    dbg_session s;
+    ws_addr out;
+    if (compute_open(&s, WS_DBG_TOPO_BROADCAST, &out)) { CHECK(0); return; }
+    ws_debug *d = s.d;
+    const uint32_t h = hart_of(0, 1, 0, 3), stub_end = WS_EXIT_STUB_BASE + 4;
+    /* stop core 0's warp at the exit stub's last instruction (it ends the thread) */
+    CHECK_EQ_U(set_trigger(d, 0, h, 0, TRIG_EXEC, stub_end), 0);
+    compute_start(&s, out);
+    ws_dbg_event ev;
+    CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
+    CHECK_EQ_U(ev.hart / 32, 0u);
+    CHECK_EQ_U(csr_get(d, 0, h, WS_CSR_DPC), stub_end);
+    CHECK_EQ_U(set_trigger(d, 0, h, 0, 0, 0), 0);
+    uint32_t v = 0;
+    CHECK_EQ_U(reg_read(d, 0, h, WS_REGNO_CSR(WS_CSR_DCSR), &v), 0);
+    CHECK_EQ_U(reg_write(d, 0, h, WS_REGNO_CSR(WS_CSR_DCSR), v | 4), 0);
+    resume_hart(d, 0, h); /* the step ends the thread */
+    CHECK(ws_dmi_wait_run_control(d, 0, 10000) == WS_OK);
+    select_hart(d, 0, h);
+    CHECK(dmr(d, 0, WS_DM_DMSTATUS) & DMS_ANYUNAVAIL); /* retired: no halt */
+    CHECK(ws_debug_wait_event(d, 200, &ev) == WS_ERR_TIMEOUT); /* no halt event */
+    resume_all(d); /* core 1's warp, all-stopped */
+    CHECK_EQ_U(app_join(&s.a), WS_OK);
+    check_compute_out(s.dev, out, -1, 0);
+    /* the next launch: a new warp in that slot, stopped at bp_target by
+     * a trigger or with the other: its dcsr.step is clear and a resume
+     * runs it on (no step halt) */
+    for (uint32_t c = 0; c < 2; c++) CHECK_EQ_U(set_trigger(d, 0, hart_of(c, 1, 0, 0), 0, TRIG_EXEC, s.bp), 0);
+    compute_start(&s, out);
+    CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
+    CHECK_EQ_U(reg_read(d, 0, h, WS_REGNO_CSR(WS_CSR_DCSR), &v), 0);
+    CHECK_EQ_U(v & 4, 0);
+    for (uint32_t c = 0; c < 2; c++) CHECK_EQ_U(set_trigger(d, 0, hart_of(c, 1, 0, 0), 0, 0, 0), 0);
+    resume_all(d);
+    for (;;) { /* until the launch ends: no warp halts for a step */
+        CHECK(ws_debug_wait_event(d, 10000, &ev) == WS_OK);
+        if (ev.kind == WS_DBG_EV_LAUNCH_END) break;
+        if (ev.kind != WS_DBG_EV_HALT) continue;
+        CHECK(halt_cause(d, 0, ev.hart) != WS_DCSR_CAUSE_STEP);
+        resume_all(d);
+    }
+    CHECK_EQ_U(app_join(&s.a), WS_OK);
+    check_compute_out(s.dev, out, -1, 0);
+    session_close(&s);
+}
+
 /* ---- once the debugger detaches the fast engine runs again (the
  * interpreter, for the hooks, only while one is attached) ---- */
 static void test_engine_after_detach(ws_exec_mode mode)
@@ -1316,6 +1368,7 @@ int main(int argc, char **argv)
     else if (!strcmp(t, "store_trigger")) test_store_trigger();
     else if (!strcmp(t, "chain_trigger")) test_chain_trigger();
     else if (!strcmp(t, "chain_same_access")) test_chain_same_access();
+    else if (!strcmp(t, "step_off_end")) test_step_off_end();
     else if (!strcmp(t, "load_trigger")) test_load_trigger();
     else if (!strcmp(t, "fault")) test_fault();
     else if (!strcmp(t, "step")) test_step();

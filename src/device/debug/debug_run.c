@@ -311,7 +311,13 @@ ws_warp_result ws_dbg_warp_done(ws_device *dev, ws_warp *w, ws_warp_result r)
         pthread_mutex_lock(&d->mu);
         dw->stepping = 0;
         dw->step_issued = dw->step_group;
-        if (!w->live) { /* stepped off the end: the warp retired */
+        if (!w->live) {
+            /* stepped off the end: the warp retired, and the step with it.
+             * dcsr.step is cleared: the slot's next warp (a new block, the
+             * next launch) is another thread, which must not inherit a
+             * step nobody asked it for (before 2026-11-27 its next resume
+             * was a step, and gdb heard an unexplained SIGTRAP) */
+            dw->step = 0;
         } else if (!(w->live & ~w->waiting)) {
             dw->step_bar = 1; /* completes when the barrier opens */
         } else {
