@@ -94,9 +94,10 @@ int dbg_trig_csr(ws_debug *d, uint32_t core, uint32_t csr, int write, uint32_t *
             uint32_t v = *val;
             c->tdata1[i] = (MC_TYPE(v) == 0) ? (2u << 28) | MC_DMODE | MC_MASKMAX | MC_ACTION_DM
                          : (2u << 28) | MC_DMODE | MC_MASKMAX | MC_ACTION_DM | (v & MC_WRITABLE);
-            /* WARL: match 0..3 for loads and stores, 0 or 1 for execute;
+            /* WARL: match 0..3 for loads and stores, 0 (one address) for
+             * execute (every execute path compares the pc with tdata2);
              * no chain from the last trigger or an execute trigger */
-            if (MC_MATCH(c->tdata1[i]) > ((c->tdata1[i] & MC_EXEC) ? 1u : 3u)) c->tdata1[i] &= ~(0xFu << 7);
+            if (MC_MATCH(c->tdata1[i]) > ((c->tdata1[i] & MC_EXEC) ? 0u : 3u)) c->tdata1[i] &= ~(0xFu << 7);
             if (i == DBG_TRIGGERS - 1 || (c->tdata1[i] & MC_EXEC)) c->tdata1[i] &= ~MC_CHAIN;
             exec_changed(d, c->tdata1[i], c->tdata2[i]);
             recount(d, core);
