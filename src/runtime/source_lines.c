@@ -424,7 +424,7 @@ static void describe(const ws_device *dev, uint32_t pc, const ws_warp *w, uint32
 {
     chain *ch = calloc(1, sizeof *ch);
     if (!ch) return;
-    int is_ret = 0;
+    int is_ret = 0, flat = 0;
     mod_view v;
     memset(&v, 0, sizeof v);
     lane_regs L;
@@ -460,8 +460,10 @@ static void describe(const ws_device *dev, uint32_t pc, const ws_warp *w, uint32
         const uint32_t sp = L.r[2];
         uint32_t ret = 0;
         if (unwind(&L, &v, pc, is_ret, &ret)) break;
-        /* the chain moves up the stack (a corrupt one ends it) */
-        if (L.r[2] < sp || (L.r[2] == sp && ret == pc)) break;
+        /* the chain moves up the stack (a corrupt one ends it): a frame
+         * without stack of its own (a leaf) now and then, never two in a row */
+        flat = L.r[2] == sp ? flat + 1 : 0;
+        if (L.r[2] < sp || flat > 1 || (flat && ret == pc)) break;
         pc = ret;
         is_ret = 1;
     }
