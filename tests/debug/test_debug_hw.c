@@ -716,7 +716,11 @@ static void test_step_off_end(void)
     CHECK(ws_dmi_wait_run_control(d, 0, 10000) == WS_OK);
     select_hart(d, 0, h);
     CHECK(dmr(d, 0, WS_DM_DMSTATUS) & DMS_ANYUNAVAIL); /* retired: no halt */
-    CHECK(ws_debug_wait_event(d, 200, &ev) == WS_ERR_TIMEOUT); /* no halt event */
+    /* the tool hears that the step is over: the threads exited */
+    CHECK(ws_debug_wait_event(d, 10000, &ev) == WS_OK);
+    CHECK_EQ_U(ev.kind, WS_DBG_EV_STEP_EXIT);
+    CHECK_EQ_U(ev.hart, hart_of(0, 1, 0, 0)); /* the first lane that stepped */
+    CHECK(ws_debug_wait_event(d, 200, &ev) == WS_ERR_TIMEOUT); /* and no halt */
     resume_all(d); /* core 1's warp, all-stopped */
     CHECK_EQ_U(app_join(&s.a), WS_OK);
     check_compute_out(s.dev, out, -1, 0);
