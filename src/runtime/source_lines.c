@@ -469,12 +469,10 @@ static void describe(const ws_device *dev, uint32_t pc, const ws_warp *w, uint32
     }
     mod_close(&v);
     src_frame fr[MAX_FRAMES];
-    int nf = chain_flat(ch, fr);
+    int nf = chain_flat(ch, fr), shorten = 0; /* (their names live in ch) */
+    while (nf && shorten < 3 && render(fr, nf, shorten, buf, len) >= len) shorten++;
+    if (nf && shorten == 3 && len > 4) memcpy(buf + len - 4, "...", 4); /* even that is too long: cut, and say so */
     free(ch);
-    if (!nf) return;
-    for (int shorten = 0; shorten < 3; shorten++)
-        if (render(fr, nf, shorten, buf, len) < len) return;
-    if (len > 4) memcpy(buf + len - 4, "...", 4); /* even that is too long: cut, and say so */
 }
 
 void ws_source_describe_pc(const ws_device *dev, uint32_t pc, const ws_warp *w, uint32_t lane, char *buf,
