@@ -249,8 +249,11 @@ struct ws_device {
     ws_printf_fn printf_fn;
     void *printf_user;
     /* Set by the runtime: names the source line of a device pc for fault
-     * reports (src/runtime/source_lines.c); the device knows no DWARF. */
-    void (*describe_pc)(const struct ws_device *dev, uint32_t pc, char *buf, size_t len);
+     * reports (src/runtime/source_lines.c); the device knows no DWARF.
+     * Given the lane stopped there (w non-NULL), also the calls that led
+     * to it, unwound from the lane's registers and stack. */
+    void (*describe_pc)(const struct ws_device *dev, uint32_t pc, const ws_warp *w, uint32_t lane, char *buf,
+                        size_t len);
     int printf_depth;                /* >0 while the printf handler runs    */
     pthread_mutex_t api_lock;        /* src/runtime/api_lock.h               */
     int api_lock_ready;

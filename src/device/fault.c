@@ -52,6 +52,22 @@ void ws_fault_raise(ws_device *dev, ws_warp *w, uint32_t lane, ws_fault_kind kin
     va_end(ap);
 }
 
+/* The warp of the faulting lane, still as the fault left it (a launch's
+ * warps are released after its report is written), or NULL when the
+ * fault is not a lane's. */
+static const ws_warp *faulting_warp(const ws_device *dev, const ws_fault *f)
+{
+    if (!dev->current || f->core >= dev->cfg.cores || f->warp >= dev->cfg.warps_per_core ||
+        f->lane >= dev->cfg.lanes_per_warp)
+        return NULL;
+    const ws_warp *w = &dev->cores[f->core].warps[f->warp];
+    if (!w->active || !w->block || w->block->idx.x != f->block.x || w->block->idx.y != f->block.y ||
+        w->block->idx.z != f->block.z || w->tid[0][f->lane] != f->thread.x || w->tid[1][f->lane] != f->thread.y ||
+        w->tid[2][f->lane] != f->thread.z)
+        return NULL;
+    return w;
+}
+
 void ws_fault_format(const ws_device *dev, char *buf, size_t len)
 {
     const ws_fault *f = &dev->fault;
@@ -80,8 +96,10 @@ void ws_fault_format(const ws_device *dev, char *buf, size_t len)
                      ws_fault_kind_name(f->kind), f->detail, kname, lid, f->block.x, f->block.y,
                      f->block.z, f->thread.x, f->thread.y, f->thread.z, f->core, f->warp, f->lane, gfx, f->pc,
                      dis[0] ? " (" : "", dis, dis[0] ? ")" : "");
-    /* the source line gets all the room left, and shortens itself to fit */
-    if (dev->describe_pc && n >= 0 && (size_t)n + 1 < len) dev->describe_pc(dev, f->pc, buf + n, len - (size_t)n);
+    /* the source line and the calls that led there get all the room left,
+     * and shorten themselves to fit */
+    if (dev->describe_pc && n >= 0 && (size_t)n + 1 < len)
+        dev->describe_pc(dev, f->pc, faulting_warp(dev, f), f->lane, buf + n, len - (size_t)n);
 }
 
 /* Where the launch still runs: how many warps are resident and the first
@@ -110,7 +128,7 @@ static void where_running(const ws_device *dev, char *buf, size_t len)
                      pick_runs ? "still running" : "waiting", pick->block->idx.x, pick->block->idx.y,
                      pick->block->idx.z, pick->tid[0][l], pick->tid[1][l], pick->tid[2][l], pick->core,
                      pick->slot, l, pc);
-    if (dev->describe_pc && n >= 0 && (size_t)n + 1 < len) dev->describe_pc(dev, pc, buf + n, len - (size_t)n);
+    if (dev->describe_pc && n >= 0 && (size_t)n + 1 < len) dev->describe_pc(dev, pc, pick, l, buf + n, len - (size_t)n);
 }
 
 void ws_fault_watchdog(ws_device *dev, uint64_t cycle)

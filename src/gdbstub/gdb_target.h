@@ -17,7 +17,10 @@ typedef struct ws_gdb_thread {
 typedef enum ws_gdb_stop_kind {
     WS_GDB_STOP_SIGNAL = 1,  /* T packet                                 */
     WS_GDB_STOP_EXITED,      /* W: the application closed the device     */
-    WS_GDB_STOP_LIBRARY      /* T05 library: (modules changed)           */
+    WS_GDB_STOP_LIBRARY,     /* T05 library: (modules changed)           */
+    WS_GDB_STOP_NO_RESUMED   /* N: the threads gdb resumed have all exited
+                                (a step ran its thread off the end while
+                                the others stayed stopped)               */
 } ws_gdb_stop_kind;
 
 typedef enum ws_gdb_reason {

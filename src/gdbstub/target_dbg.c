@@ -1058,6 +1058,32 @@ static void on_halt(ws_gdb_dbg *t, uint32_t hart)
     }
 }
 
+/* A step ran its warp off the end of the kernel: the threads retired and
+ * no halt will end the step. gdb's step of one of them is over. If
+ * nothing gdb resumed still runs (scheduler-locking, or the others are
+ * stopped) and nothing else is to be heard, gdb is told that no resumed
+ * thread is left ('N', which it asked for with no-resumed+): it stops and
+ * gives the prompt back instead of waiting for ever. Otherwise the step
+ * has become a continue, as on a CPU whose thread exits while stepped:
+ * the next event is reported. */
+static void on_step_exit(ws_gdb_dbg *t, uint32_t hart)
+{
+    uint32_t lpw = t->cfg.lanes_per_warp, warp = hart / lpw;
+    if (t->orphan_step == warp + 1) t->orphan_step = 0; /* its step is gone with it */
+    if (!t->step_hart || (t->step_hart - 1) / lpw != warp) return;
+    const uint32_t stepped = t->step_hart - 1;
+    t->step_hart = 0;
+    if (t->non_stop || t->npending || ws_gdb_lanes_refresh(t)) return;
+    for (size_t i = 0; i < t->nlanes; i++)
+        if (!t->lanes[i].halted) return; /* others run: their events tell */
+    ws_gdb_stop s;
+    memset(&s, 0, sizeof s);
+    s.kind = WS_GDB_STOP_NO_RESUMED;
+    snprintf(s.note, sizeof s.note, "[thread %u ran off the end of its kernel and exited; "
+             "the other threads are stopped]\n", WS_GDB_TID(stepped));
+    push(t, &s, 0);
+}
+
 /* Turn one debug event into queued stops. */
 static void handle_event(ws_gdb_dbg *t, const ws_dbg_event *ev)
 {
@@ -1081,6 +1107,9 @@ static void handle_event(ws_gdb_dbg *t, const ws_dbg_event *ev)
     case WS_DBG_EV_DEVICE_CLOSE:
         s.kind = WS_GDB_STOP_EXITED;
         push(t, &s, 0);
+        return;
+    case WS_DBG_EV_STEP_EXIT:
+        on_step_exit(t, ev->hart);
         return;
     default:
         return;

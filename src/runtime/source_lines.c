@@ -2,10 +2,16 @@
  * PC: "vecadd.c:13", and for code inlined into the kernel the chain of call
  * sites, innermost first. Fault reports use it (the device calls it through
  * dev->describe_pc, set at device open) so a kernel built with -g names the
- * faulting line, as compute-sanitizer users expect. */
+ * faulting line, as compute-sanitizer users expect. Given the faulting lane,
+ * the report goes on with the lines of the calls that led there (", called
+ * from FILE:LINE in F"), unwound from the lane's registers and stack with
+ * the modules' call-frame information: a fault inside a library function
+ * (memset, a helper of another module) names the kernel line that called
+ * it. */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <stdio.h>
+#include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
 #include "runtime/runtime.h"
@@ -53,22 +59,34 @@ static int find_cu(Dwarf *dw, Dwarf_Addr pc, Dwarf_Die *out)
     return 0;
 }
 
-/* One level of the inline chain: a source line and the function it is in
- * (NULL when DWARF has no scope for it). */
-typedef struct { const char *file; long line; const char *func; } src_frame;
+/* One level of the chain: a source line and the function it is in (NULL
+ * when DWARF has no scope for it); how it is joined to the level before:
+ * the fault's own line, a call site of inlined code, or a real call. */
+enum { FR_AT = 0, FR_INLINED = 1, FR_CALLED = 2, FR_MORE = 3 };
+typedef struct {
+    const char *file;
+    long line;        /* FR_MORE: how many levels are left out here */
+    const char *func;
+    int kind;
+    unsigned long times; /* FR_CALLED: the same call this many times in a row (recursion) */
+} src_frame;
 
-enum { MAX_FRAMES = 64 };
+/* Levels kept: the first MAX_HEAD, then the last MAX_TAIL (the kernel's
+ * line among them) with a count of the ones between; calls unwound: up
+ * to MAX_CALLS (a recursion as deep as a lane's stack allows). */
+enum { MAX_HEAD = 48, MAX_TAIL = 16, MAX_FRAMES = MAX_HEAD + 1 + MAX_TAIL, MAX_CALLS = 100000 };
 
-/* The chain for pc, innermost first; the last frame is the kernel's own
- * line. Returns the number of frames (0: no line information). */
-static int collect(Dwarf_Die *cu, uint32_t link_pc, src_frame *fr)
+/* The inline chain for pc, innermost first; the last frame is the
+ * function's own line. At most `room` frames (>= 1). Returns the number of
+ * frames (0: no line information). */
+static int collect(Dwarf_Die *cu, uint32_t link_pc, src_frame *fr, int room)
 {
     Dwarf_Line *line = dwarf_getsrc_die(cu, link_pc);
     int lineno = 0;
     const char *file = line ? dwarf_linesrc(line, NULL, NULL) : NULL;
     if (!file || dwarf_lineno(line, &lineno) != 0) return 0;
     int nf = 1;
-    fr[0] = (src_frame){ file, lineno, NULL };
+    fr[0] = (src_frame){ file, lineno, NULL, FR_AT, 1 };
     /* dwarf_getscopes continues from an inlined function to the scopes of
      * its abstract definition, which ends the chain after one level; the
      * innermost scope's parents in the concrete tree give the whole chain. */
@@ -84,69 +102,383 @@ static int collect(Dwarf_Die *cu, uint32_t link_pc, src_frame *fr)
         int tag = dwarf_tag(&scopes[i]);
         if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram) continue;
         fr[nf - 1].func = scope_name(&scopes[i]);
-        if (tag == DW_TAG_subprogram || nf == MAX_FRAMES) break;
+        if (tag == DW_TAG_subprogram || nf == room) break;
         Dwarf_Attribute a;
         Dwarf_Word f = 0, l = 0;
         dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_file, &a), &f);
         dwarf_formudata(dwarf_attr(&scopes[i], DW_AT_call_line, &a), &l);
-        fr[nf++] = (src_frame){ cu_file(cu, f), (long)l, NULL };
+        fr[nf++] = (src_frame){ cu_file(cu, f), (long)l, NULL, FR_INLINED, 1 };
     }
     free(scopes);
     return nf;
 }
 
 /* Appends like snprintf at buf + n; returns the length the text needs. */
-static size_t put_frame(char *buf, size_t len, size_t n, int first, const src_frame *f, int base_only)
+static size_t put_frame(char *buf, size_t len, size_t n, const src_frame *f, int base_only)
 {
+    static const char *const join[] = { " at ", ", inlined at ", ", called from " };
+    int w;
+    if (f->kind == FR_MORE) {
+        w = snprintf(n < len ? buf + n : NULL, n < len ? len - n : 0, ", ... (%ld more)", f->line);
+        return w < 0 ? n : n + (size_t)w;
+    }
     const char *file = f->file, *slash = strrchr(file, '/');
     if (base_only && slash) file = slash + 1;
-    int w = snprintf(n < len ? buf + n : NULL, n < len ? len - n : 0, "%s%s:%ld%s%s",
-                     first ? " at " : ", inlined at ", file, f->line, f->func ? " in " : "", f->func ? f->func : "");
+    char times[32] = "";
+    if (f->times > 1) snprintf(times, sizeof times, " (%lu times)", f->times);
+    w = snprintf(n < len ? buf + n : NULL, n < len ? len - n : 0, "%s%s:%ld%s%s%s", join[f->kind], file, f->line,
+                 f->func ? " in " : "", f->func ? f->func : "", times);
     return w < 0 ? n : n + (size_t)w;
 }
 
-/* The chain as text: full paths; file names only; or the innermost and the
- * kernel's line with the levels between left out. */
+/* The chain as text: full paths; file names only; or only the fault's own
+ * line, the first call that led there (the innermost caller: where the
+ * user's code called a library function) and the outermost line (the
+ * kernel's), the levels between left out. */
 static size_t render(const src_frame *fr, int nf, int shorten, char *buf, size_t len)
 {
+    int first_call = nf;
+    for (int i = 1; i < nf && first_call == nf; i++)
+        if (fr[i].kind == FR_CALLED) first_call = i;
     size_t n = 0;
-    for (int i = 0; i < nf; i++) {
-        if (shorten == 2 && i == 1 && nf > 2) {
-            int w = snprintf(n < len ? buf + n : NULL, n < len ? len - n : 0, ", ... (%d more)", nf - 2);
-            n += w < 0 ? 0 : (size_t)w;
-            i = nf - 2;
+    for (int i = 0; i < nf;) {
+        int keep = shorten < 2 || i == 0 || i == first_call || i == nf - 1;
+        if (keep) {
+            n = put_frame(buf, len, n, &fr[i], shorten > 0);
+            i++;
             continue;
         }
-        n = put_frame(buf, len, n, i == 0, &fr[i], shorten > 0);
+        int j = i;
+        long more = 0;
+        for (; j < nf && j != first_call && j != nf - 1; j++) more += fr[j].kind == FR_MORE ? fr[j].line : 1;
+        int w = snprintf(n < len ? buf + n : NULL, n < len ? len - n : 0, ", ... (%ld more)", more);
+        n += w < 0 ? 0 : (size_t)w;
+        i = j;
     }
     return n;
 }
 
-/* Write " at FILE:LINE[ in F, inlined at FILE:LINE in G...]" for pc, in at
- * most len bytes. A chain too long for them is shortened (file names
- * without directories, then inner levels left out) rather than cut, so the
- * kernel's own line, the one the user needs, is always there. */
-static void describe(Dwarf *dw, uint32_t link_pc, char *buf, size_t len)
+/* The levels of a chain as they are found, innermost first: the first
+ * MAX_HEAD, the last MAX_TAIL, and how many fell between. */
+typedef struct {
+    src_frame head[MAX_HEAD], tail[MAX_TAIL];
+    int nhead, ntail;
+    long more;
+    char text[32768];  /* the levels' names: DWARF's strings go with its module */
+    size_t used;
+} chain;
+
+/* A copy of s that outlives the module's DWARF. */
+static const char *chain_str(chain *c, const char *s)
 {
-    Dwarf_Die cu;
-    src_frame fr[MAX_FRAMES];
-    if (!find_cu(dw, link_pc, &cu)) return;
-    int nf = collect(&cu, link_pc, fr);
-    if (!nf) return;
-    for (int shorten = 0; shorten < 3; shorten++)
-        if (render(fr, nf, shorten, buf, len) < len) return;
-    if (len > 4) memcpy(buf + len - 4, "...", 4); /* even that is too long: cut, and say so */
+    if (!s) return NULL;
+    size_t n = strlen(s) + 1;
+    if (n > sizeof c->text - c->used) return "?";
+    char *d = memcpy(c->text + c->used, s, n);
+    c->used += n;
+    return d;
 }
 
-void ws_source_describe_pc(const ws_device *dev, uint32_t pc, char *buf, size_t len)
+static src_frame *chain_last(chain *c)
+{
+    return c->ntail ? &c->tail[c->ntail - 1] : c->nhead ? &c->head[c->nhead - 1] : NULL;
+}
+
+static void chain_add(chain *c, const src_frame *in)
+{
+    src_frame f[1] = { *in };
+    f->file = chain_str(c, in->file);
+    f->func = chain_str(c, in->func);
+    if (c->nhead < MAX_HEAD) {
+        c->head[c->nhead++] = *f;
+        return;
+    }
+    if (c->ntail == MAX_TAIL) {
+        memmove(c->tail, c->tail + 1, (MAX_TAIL - 1) * sizeof *c->tail);
+        c->ntail--;
+        c->more++;
+    }
+    c->tail[c->ntail++] = *f;
+}
+
+/* Levels of one frame: a call that repeats the level before it (the same
+ * line of a recursion) counts there. */
+static void chain_add_frame(chain *c, const src_frame *f, int n)
+{
+    src_frame *last = chain_last(c);
+    if (n == 1 && f->kind == FR_CALLED && last && last->kind == FR_CALLED && last->line == f->line &&
+        !strcmp(last->file, f->file) && (last->func == f->func || (last->func && f->func && !strcmp(last->func, f->func)))) {
+        last->times++;
+        return;
+    }
+    for (int i = 0; i < n; i++) chain_add(c, &f[i]);
+}
+
+/* The chain in order, with one FR_MORE level where levels were left out. */
+static int chain_flat(const chain *c, src_frame *fr)
+{
+    int n = 0;
+    for (int i = 0; i < c->nhead; i++) fr[n++] = c->head[i];
+    if (c->more) fr[n++] = (src_frame){ "", c->more, NULL, FR_MORE, 1 };
+    for (int i = 0; i < c->ntail; i++) fr[n++] = c->tail[i];
+    return n;
+}
+
+/* One module's ELF and DWARF, opened while the unwinder is in its code. */
+typedef struct {
+    const ws_code_region *m;
+    Elf *e;
+    Dwarf *dw;
+    Dwarf_CFI *dcfi, *ecfi; /* .debug_frame (owned by dw), .eh_frame (ours) */
+} mod_view;
+
+static void mod_close(mod_view *v)
+{
+    if (v->ecfi) dwarf_cfi_end(v->ecfi);
+    if (v->dw) dwarf_end(v->dw);
+    if (v->e) elf_end(v->e);
+    memset(v, 0, sizeof *v);
+}
+
+static int mod_open(mod_view *v, const ws_code_region *m)
+{
+    if (v->m == m) return v->dw ? 0 : -1;
+    mod_close(v);
+    v->m = m;
+    if (!m->image) return -1;
+    v->e = elf_memory((char *)(uintptr_t)m->image, m->image_size); /* libelf only reads it */
+    v->dw = v->e ? dwarf_begin_elf(v->e, DWARF_C_READ, NULL) : NULL;
+    if (!v->dw) return -1;
+    v->dcfi = dwarf_getcfi(v->dw);
+    v->ecfi = dwarf_getcfi_elf(v->e);
+    return 0;
+}
+
+/* The function symbol of the module holding link address a: its start,
+ * or UINT32_MAX. */
+static uint32_t func_start(Elf *e, uint32_t a)
+{
+    Elf_Scn *scn = NULL;
+    while ((scn = elf_nextscn(e, scn)) != NULL) {
+        GElf_Shdr sh;
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize) continue;
+        Elf_Data *data = elf_getdata(scn, NULL);
+        size_t n = data ? sh.sh_size / sh.sh_entsize : 0;
+        for (size_t i = 0; i < n; i++) {
+            GElf_Sym sym;
+            if (gelf_getsym(data, (int)i, &sym) && GELF_ST_TYPE(sym.st_info) == STT_FUNC &&
+                a - sym.st_value < sym.st_size)
+                return (uint32_t)sym.st_value;
+        }
+    }
+    return UINT32_MAX;
+}
+
+/* The faulting lane as the unwinder sees it: x1..x31 of the frame being
+ * unwound (valid: the ones known) and its own stack to read from. */
+typedef struct {
+    const ws_device *dev;
+    const ws_warp *w;
+    uint32_t lane;
+    uint32_t r[32], valid;
+} lane_regs;
+
+/* A word of the lane's own stack (saved registers live there), 0; -1 if
+ * addr is not in it. */
+static int stack_word(const lane_regs *L, uint32_t addr, uint32_t *v)
+{
+    const ws_memory *mem = &L->dev->mem;
+    uint32_t slot = L->w->stack_slot0 + L->lane, base = WS_STACK_BASE + (slot << mem->stack_shift);
+    uint32_t off = addr - base;
+    if ((addr & 3) || off > mem->stack_size - 4) return -1;
+    memcpy(v, ws_mem_stack_ptr(mem, slot, off), 4);
+    return 0;
+}
+
+/* Evaluate a CFI expression (the CFA's, or a register rule's) over L with
+ * the frame's cfa. A register rule's value: a register, the word at the
+ * location computed, or (DW_OP_stack_value) the value computed; *v. The
+ * CFA's expression is a value (is_cfa). 0, or -1 if it cannot be known. */
+static int cfi_eval(const lane_regs *L, const Dwarf_Op *ops, size_t n, uint32_t cfa, int is_cfa, uint32_t *v)
+{
+    uint32_t st[8];
+    size_t sp = 0;
+    int value = is_cfa;
+    for (size_t i = 0; i < n; i++) {
+        const Dwarf_Op *o = &ops[i];
+        uint8_t a = o->atom;
+        uint32_t reg = 32;
+        if (a >= DW_OP_reg0 && a <= DW_OP_reg31) reg = a - DW_OP_reg0;
+        else if (a == DW_OP_regx) reg = o->number < 32 ? (uint32_t)o->number : 33;
+        if (reg != 32) { /* the value is in a register */
+            if (reg > 31 || !(L->valid >> reg & 1) || n != 1) return -1;
+            *v = L->r[reg];
+            return 0;
+        }
+        if (sp == sizeof st / sizeof *st) return -1;
+        if (a >= DW_OP_lit0 && a <= DW_OP_lit31) st[sp++] = a - DW_OP_lit0;
+        else if (a >= DW_OP_breg0 && a <= DW_OP_breg31) {
+            uint32_t r = a - DW_OP_breg0;
+            if (!(L->valid >> r & 1)) return -1;
+            st[sp++] = L->r[r] + (uint32_t)o->number;
+        } else if (a == DW_OP_bregx) {
+            if (o->number > 31 || !(L->valid >> o->number & 1)) return -1;
+            st[sp++] = L->r[o->number] + (uint32_t)o->number2;
+        } else if (a == DW_OP_call_frame_cfa) st[sp++] = cfa;
+        else if (a == DW_OP_const1u || a == DW_OP_const2u || a == DW_OP_const4u || a == DW_OP_constu ||
+                 a == DW_OP_const1s || a == DW_OP_const2s || a == DW_OP_const4s || a == DW_OP_consts)
+            st[sp++] = (uint32_t)o->number;
+        else if (a == DW_OP_plus_uconst && sp) st[sp - 1] += (uint32_t)o->number;
+        else if ((a == DW_OP_plus || a == DW_OP_minus) && sp >= 2) {
+            sp--;
+            st[sp - 1] = a == DW_OP_plus ? st[sp - 1] + st[sp] : st[sp - 1] - st[sp];
+        } else if (a == DW_OP_deref && sp) {
+            if (stack_word(L, st[sp - 1], &st[sp - 1])) return -1;
+        } else if (a == DW_OP_stack_value) value = 1;
+        else if (a != DW_OP_nop) return -1;
+    }
+    if (!sp) return -1;
+    if (value) *v = st[sp - 1];
+    else if (stack_word(L, st[sp - 1], v)) return -1;
+    return 0;
+}
+
+/* Is the instruction before return address ret (link address) a call, one
+ * that links ra (jal, jalr, c.jal, c.jalr)? Read from the module's code in
+ * device memory. */
+static int after_call(const ws_device *dev, const ws_code_region *m, uint32_t ret)
+{
+    uint32_t a4 = ret - 4, a2 = ret - 2, w = 0;
+    uint16_t h = 0;
+    if (a2 >= m->text_lo && a2 + 2 <= m->text_hi && ws_mem_in_global(&dev->mem, a2)) {
+        memcpy(&h, ws_mem_global_ptr(&dev->mem, a2), 2);
+        if ((h & 0xF07F) == 0x9002 && (h & 0x0F80)) return 1; /* c.jalr rs1 */
+        if ((h & 0xE003) == 0x2001) return 1;                 /* c.jal (RV32) */
+    }
+    if (a4 >= m->text_lo && a4 + 4 <= m->text_hi && ws_mem_in_global(&dev->mem, a4)) {
+        memcpy(&w, ws_mem_global_ptr(&dev->mem, a4), 4);
+        if ((w & 3) == 3 && ((w >> 7) & 31) == 1 && ((w & 0x7F) == 0x6F || (w & 0x707F) == 0x67))
+            return 1; /* jal ra / jalr ra */
+    }
+    return 0;
+}
+
+/* The frame of pc (a device address; is_ret: a return address, in a
+ * caller's frame) one level up: its return address, and L becomes the
+ * caller's registers. With CFI for pc, by its rules; without, only for
+ * the innermost frame, as a leaf (an assembly routine such as memset):
+ * the return address is still in ra, and must follow a call from another
+ * function. 0, or -1 where the chain ends. */
+static int unwind(lane_regs *L, mod_view *v, uint32_t pc, int is_ret, uint32_t *ret)
+{
+    const ws_code_region *m = v->m;
+    const uint32_t link = pc - (uint32_t)is_ret - m->base + m->link_base;
+    Dwarf_Frame *fs = NULL;
+    if (v->dcfi && dwarf_cfi_addrframe(v->dcfi, link, &fs) != 0) fs = NULL;
+    if (!fs && v->ecfi && dwarf_cfi_addrframe(v->ecfi, link, &fs) != 0) fs = NULL;
+    if (!fs) {
+        if (is_ret || !(L->valid & 2)) return -1;
+        *ret = L->r[1];
+        const ws_code_region *rm = code_at(L->dev, *ret);
+        if (!rm || !after_call(L->dev, rm, *ret)) return -1;
+        if (rm == m && func_start(v->e, *ret - 1 - m->base + m->link_base) == func_start(v->e, link)) return -1;
+        L->valid &= ~2u; /* the caller's own ra: only its CFI knows where it is */
+        return 0;
+    }
+    Dwarf_Op *ops = NULL, mem[3];
+    size_t nops = 0;
+    uint32_t cfa = 0;
+    int rc = -1;
+    if (dwarf_frame_cfa(fs, &ops, &nops) == 0 && nops && cfi_eval(L, ops, nops, 0, 1, &cfa) == 0) {
+        int ra = dwarf_frame_info(fs, NULL, NULL, NULL);
+        lane_regs up = *L;
+        up.valid = 0;
+        for (int r = 1; r < 32; r++) {
+            if (dwarf_frame_register(fs, r, mem, &ops, &nops) != 0) continue;
+            if (!nops && !ops) { /* same value */
+                up.valid |= L->valid & (1u << r);
+                up.r[r] = L->r[r];
+            } else if (nops && cfi_eval(L, ops, nops, cfa, 0, &up.r[r]) == 0) {
+                up.valid |= 1u << r;
+            }
+        }
+        up.r[2] = cfa; /* the caller's sp: the CFA, by definition */
+        up.valid |= 1u << 2;
+        if (ra > 0 && ra < 32 && (up.valid >> ra & 1)) {
+            *ret = up.r[ra];
+            *L = up;
+            rc = 0;
+        }
+    }
+    free(fs);
+    return rc;
+}
+
+/* Write " at FILE:LINE[ in F, inlined at FILE:LINE in G...][, called from
+ * ...]" for pc, in at most len bytes. With a lane (w non-NULL), the calls
+ * that led to pc follow, unwound from the lane's registers and stack. A
+ * chain too long for len is shortened (file names without directories,
+ * then inner levels left out) rather than cut, so the fault's own line,
+ * the innermost call and the kernel's own line are always there. */
+static void describe(const ws_device *dev, uint32_t pc, const ws_warp *w, uint32_t lane, char *buf, size_t len)
+{
+    chain *ch = calloc(1, sizeof *ch);
+    if (!ch) return;
+    int is_ret = 0, flat = 0;
+    mod_view v;
+    memset(&v, 0, sizeof v);
+    lane_regs L;
+    memset(&L, 0, sizeof L);
+    L.dev = dev, L.w = w, L.lane = lane;
+    if (w) {
+        for (uint32_t r = 1; r < 32; r++) L.r[r] = w->x[r][lane];
+        L.valid = ~1u;
+    }
+    for (int call = 0; call <= MAX_CALLS; call++) {
+        const ws_code_region *m = code_at(dev, pc);
+        if (!m) {
+            /* no code here (the exit stub above the kernel, or a bad jump
+             * target at the fault): at the fault, the line that jumped,
+             * if the lane's ra says it was a call */
+            if (is_ret || !w) break;
+            const ws_code_region *c = code_at(dev, L.r[1]);
+            if (!c || !after_call(dev, c, L.r[1])) break;
+            pc = L.r[1];
+            is_ret = 1;
+            continue;
+        }
+        if (mod_open(&v, m)) break;
+        const uint32_t link = pc - (uint32_t)is_ret - m->base + m->link_base;
+        Dwarf_Die cu;
+        src_frame fr[MAX_HEAD];
+        int got = find_cu(v.dw, link, &cu) ? collect(&cu, link, fr, MAX_HEAD) : 0;
+        if (got) {
+            fr[0].kind = is_ret ? FR_CALLED : FR_AT;
+            chain_add_frame(ch, fr, got);
+        }
+        if (!w) break;
+        const uint32_t sp = L.r[2];
+        uint32_t ret = 0;
+        if (unwind(&L, &v, pc, is_ret, &ret)) break;
+        /* the chain moves up the stack (a corrupt one ends it): a frame
+         * without stack of its own (a leaf) now and then, never two in a row */
+        flat = L.r[2] == sp ? flat + 1 : 0;
+        if (L.r[2] < sp || flat > 1 || (flat && ret == pc)) break;
+        pc = ret;
+        is_ret = 1;
+    }
+    mod_close(&v);
+    src_frame fr[MAX_FRAMES];
+    int nf = chain_flat(ch, fr), shorten = 0; /* (their names live in ch) */
+    while (nf && shorten < 3 && render(fr, nf, shorten, buf, len) >= len) shorten++;
+    if (nf && shorten == 3 && len > 4) memcpy(buf + len - 4, "...", 4); /* even that is too long: cut, and say so */
+    free(ch);
+}
+
+void ws_source_describe_pc(const ws_device *dev, uint32_t pc, const ws_warp *w, uint32_t lane, char *buf,
+                           size_t len)
 {
     if (!len) return;
     buf[0] = 0;
-    const ws_code_region *m = code_at(dev, pc);
-    if (!m || !m->image) return;
-    Elf *e = elf_memory((char *)(uintptr_t)m->image, m->image_size); /* libelf only reads it */
-    Dwarf *dw = e ? dwarf_begin_elf(e, DWARF_C_READ, NULL) : NULL;
-    if (dw) describe(dw, pc - m->base + m->link_base, buf, len);
-    if (dw) dwarf_end(dw);
-    if (e) elf_end(e);
+    describe(dev, pc, w, lane, buf, len);
 }

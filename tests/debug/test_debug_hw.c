@@ -493,6 +493,11 @@ static void test_chain_trigger(void)
     CHECK_EQ_U(set_trigger(d, 0, hart, 6, TRIG_EXEC | TRIG_GE, 0x1000), 0);
     CHECK_EQ_U(reg_read(d, 0, hart, WS_REGNO_CSR(WS_CSR_TDATA1), &v), 0);
     CHECK_EQ_U(v >> 7 & 0xF, 0);
+    /* nor NAPOT: execute triggers match one address (until 2026-11-27
+     * match 1 read back as written, and the trigger never fired) */
+    CHECK_EQ_U(set_trigger(d, 0, hart, 6, TRIG_EXEC | TRIG_NAPOT, 0x1007), 0);
+    CHECK_EQ_U(reg_read(d, 0, hart, WS_REGNO_CSR(WS_CSR_TDATA1), &v), 0);
+    CHECK_EQ_U(v >> 7 & 0xF, 0);
     CHECK_EQ_U(set_trigger(d, 0, hart, 7, TRIG_STORE | TRIG_GE | TRIG_CHAIN, 0x1000), 0);
     CHECK_EQ_U(reg_read(d, 0, hart, WS_REGNO_CSR(WS_CSR_TDATA1), &v), 0);
     CHECK_EQ_U(v & TRIG_CHAIN, 0);
@@ -519,6 +524,62 @@ static void test_chain_trigger(void)
     CHECK_EQ_U(sb_read32(d, 0, (uint32_t)out + 36 * 4, &v), 0);
     CHECK_EQ_U(v, 0); /* out[36] lies outside: thread 4 did not stop it, and the warp stopped before it */
     resume_compute_to_end(&s, out, -1, 0);
+}
+
+/* ---- a chain fires where each of its triggers matches the same access,
+ * even where their ranges do not meet: two exact bytes of one word
+ * store, or a >= trigger above a < trigger that one access straddles
+ * (until 2026-11-27 the chain matched only the bytes in all of its
+ * ranges at once, so these never fired) ---- */
+static void chain_hit_once(dbg_session *s, ws_addr out, uint32_t lane, uint32_t want_addr)
+{
+    ws_debug *d = s->d;
+    static const int zeros[64];
+    CHECK(ws_memcpy_htod(s->dev, out, zeros, sizeof zeros) == WS_OK); /* a store not made reads 0 */
+    compute_start(s, out);
+    ws_dbg_event ev;
+    CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
+    uint32_t lane_hart = 0, addr = 0, v = 1, hart = hart_of(1, 1, 0, 0);
+    CHECK(ws_debug_trigger_hit(d, ev.hart, &lane_hart, &addr) == WS_OK);
+    CHECK_EQ_U(lane_hart, hart_of(1, 1, 0, lane));
+    CHECK_EQ_U(addr, want_addr);
+    for (uint32_t i = 2; i <= 3; i++) { /* both triggers of the chain say hit */
+        CHECK_EQ_U(reg_write(d, 0, hart, WS_REGNO_CSR(WS_CSR_TSELECT), i), 0);
+        CHECK_EQ_U(reg_read(d, 0, hart, WS_REGNO_CSR(WS_CSR_TDATA1), &v), 0);
+        CHECK(v & (1u << 20));
+    }
+    CHECK_EQ_U(sb_read32(d, 0, (uint32_t)out + (32 + lane) * 4, &v), 0);
+    CHECK_EQ_U(v, 0); /* halted before the store */
+    CHECK_EQ_U(set_trigger(d, 0, hart, 2, 0, 0) | set_trigger(d, 0, hart, 3, 0, 0), 0);
+    resume_all(d);
+    CHECK_EQ_U(app_join(&s->a), WS_OK);
+    check_compute_out(s->dev, out, -1, 0);
+}
+
+static void test_chain_same_access(void)
+{
+    dbg_session s;
+    ws_addr out;
+    if (compute_open(&s, WS_DBG_TOPO_BROADCAST, &out)) { CHECK(0); return; }
+    ws_debug *d = s.d;
+    const uint32_t hart = hart_of(1, 1, 0, 0), w37 = (uint32_t)out + 37 * 4, w38 = (uint32_t)out + 38 * 4;
+    /* bytes 0 and 2 of out[37], exactly: thread 5's word store has both */
+    CHECK_EQ_U(set_trigger(d, 0, hart, 2, TRIG_STORE | TRIG_CHAIN, w37), 0);
+    CHECK_EQ_U(set_trigger(d, 0, hart, 3, TRIG_STORE, w37 + 2), 0);
+    chain_hit_once(&s, out, 5, w37); /* the access's first watched byte */
+    /* >= byte 3 of out[38] chained with < byte 1: no byte is in both, but
+     * thread 6's word store has a byte of each */
+    CHECK_EQ_U(set_trigger(d, 0, hart, 2, TRIG_STORE | TRIG_GE | TRIG_CHAIN, w38 + 3), 0);
+    CHECK_EQ_U(set_trigger(d, 0, hart, 3, TRIG_STORE | TRIG_LT, w38 + 1), 0);
+    chain_hit_once(&s, out, 6, w38);
+    /* a chain still needs every trigger: byte 0 of out[37] and byte 0 of
+     * out[38] are never in one access, and nothing halts */
+    CHECK_EQ_U(set_trigger(d, 0, hart, 2, TRIG_STORE | TRIG_CHAIN, w37), 0);
+    CHECK_EQ_U(set_trigger(d, 0, hart, 3, TRIG_STORE, w38), 0);
+    compute_start(&s, out);
+    CHECK_EQ_U(app_join(&s.a), WS_OK);
+    check_compute_out(s.dev, out, -1, 0);
+    session_close(&s);
 }
 
 /* ---- load trigger over a range (NAPOT) ---- */
@@ -627,6 +688,62 @@ static void compute_run(dbg_session *s, ws_addr out)
     CHECK(ws_launch(s->dev, k, WS_DIM3(2, 1, 1), WS_DIM3(32, 1, 1), 0, arg, 1) == WS_OK);
     CHECK_EQ_U(ws_synchronize(s->dev), WS_OK);
     check_compute_out(s->dev, out, -1, 0);
+}
+
+/* ---- a step off the end of the kernel: the warp retires, the step is
+ * over (dcsr.step cleared), and the next warp in that slot runs as any
+ * other (until 2026-11-27 it inherited dcsr.step and its next resume was
+ * an unexpected step) ---- */
+static void test_step_off_end(void)
+{
+    dbg_session s;
+    ws_addr out;
+    if (compute_open(&s, WS_DBG_TOPO_BROADCAST, &out)) { CHECK(0); return; }
+    ws_debug *d = s.d;
+    const uint32_t h = hart_of(0, 1, 0, 3), stub_end = WS_EXIT_STUB_BASE + 4;
+    /* stop core 0's warp at the exit stub's last instruction (it ends the thread) */
+    CHECK_EQ_U(set_trigger(d, 0, h, 0, TRIG_EXEC, stub_end), 0);
+    compute_start(&s, out);
+    ws_dbg_event ev;
+    CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
+    CHECK_EQ_U(ev.hart / 32, 0u);
+    CHECK_EQ_U(csr_get(d, 0, h, WS_CSR_DPC), stub_end);
+    CHECK_EQ_U(set_trigger(d, 0, h, 0, 0, 0), 0);
+    uint32_t v = 0;
+    CHECK_EQ_U(reg_read(d, 0, h, WS_REGNO_CSR(WS_CSR_DCSR), &v), 0);
+    CHECK_EQ_U(reg_write(d, 0, h, WS_REGNO_CSR(WS_CSR_DCSR), v | 4), 0);
+    resume_hart(d, 0, h); /* the step ends the thread */
+    CHECK(ws_dmi_wait_run_control(d, 0, 10000) == WS_OK);
+    select_hart(d, 0, h);
+    CHECK(dmr(d, 0, WS_DM_DMSTATUS) & DMS_ANYUNAVAIL); /* retired: no halt */
+    /* the tool hears that the step is over: the threads exited */
+    CHECK(ws_debug_wait_event(d, 10000, &ev) == WS_OK);
+    CHECK_EQ_U(ev.kind, WS_DBG_EV_STEP_EXIT);
+    CHECK_EQ_U(ev.hart, hart_of(0, 1, 0, 0)); /* the first lane that stepped */
+    CHECK(ws_debug_wait_event(d, 200, &ev) == WS_ERR_TIMEOUT); /* and no halt */
+    resume_all(d); /* core 1's warp, all-stopped */
+    CHECK_EQ_U(app_join(&s.a), WS_OK);
+    check_compute_out(s.dev, out, -1, 0);
+    /* the next launch: a new warp in that slot, stopped at bp_target by
+     * a trigger or with the other: its dcsr.step is clear and a resume
+     * runs it on (no step halt) */
+    for (uint32_t c = 0; c < 2; c++) CHECK_EQ_U(set_trigger(d, 0, hart_of(c, 1, 0, 0), 0, TRIG_EXEC, s.bp), 0);
+    compute_start(&s, out);
+    CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
+    CHECK_EQ_U(reg_read(d, 0, h, WS_REGNO_CSR(WS_CSR_DCSR), &v), 0);
+    CHECK_EQ_U(v & 4, 0);
+    for (uint32_t c = 0; c < 2; c++) CHECK_EQ_U(set_trigger(d, 0, hart_of(c, 1, 0, 0), 0, 0, 0), 0);
+    resume_all(d);
+    for (;;) { /* until the launch ends: no warp halts for a step */
+        CHECK(ws_debug_wait_event(d, 10000, &ev) == WS_OK);
+        if (ev.kind == WS_DBG_EV_LAUNCH_END) break;
+        if (ev.kind != WS_DBG_EV_HALT) continue;
+        CHECK(halt_cause(d, 0, ev.hart) != WS_DCSR_CAUSE_STEP);
+        resume_all(d);
+    }
+    CHECK_EQ_U(app_join(&s.a), WS_OK);
+    check_compute_out(s.dev, out, -1, 0);
+    session_close(&s);
 }
 
 /* ---- once the debugger detaches the fast engine runs again (the
@@ -1259,6 +1376,8 @@ int main(int argc, char **argv)
     else if (!strcmp(t, "sw_breakpoint")) test_sw_breakpoint();
     else if (!strcmp(t, "store_trigger")) test_store_trigger();
     else if (!strcmp(t, "chain_trigger")) test_chain_trigger();
+    else if (!strcmp(t, "chain_same_access")) test_chain_same_access();
+    else if (!strcmp(t, "step_off_end")) test_step_off_end();
     else if (!strcmp(t, "load_trigger")) test_load_trigger();
     else if (!strcmp(t, "fault")) test_fault();
     else if (!strcmp(t, "step")) test_step();

@@ -18,6 +18,24 @@ has "$out" "thread (5,0,0)" "run: and the thread"
 out=$("$ws" run --grid 1 --block 32 "$elf" bad_load zeros:32 32 2>&1) && bad "bad_load did not fail"
 has "$out" "$name:$direct in bad_load" "run: fault in the kernel's own line"
 
+# A fault inside a library function names the calls that led there, up
+# to the kernel's line; also a bad function pointer, and a recursion.
+libl=$(line_of LIB_CALL_LINE) fillc=$(line_of FILL_CALL_LINE) badc=$(line_of BAD_CALL_LINE)
+trapl=$(line_of TRAP_LINE) recl=$(line_of RECURSE_LINE) recc=$(line_of RECURSE_CALL_LINE)
+out=$("$ws" run --grid 1 --block 32 "$elf" lib_call zeros:32 2>&1) && bad "lib_call did not fail"
+has "$out" "in memset, called from $src:$libl in fill, called from $src:$fillc in lib_call" \
+    "run: fault in memset names its caller and the kernel's line"
+out=$("$ws" run --grid 1 --block 32 "$elf" bad_pointer zeros:32 2>&1) && bad "bad_pointer did not fail"
+has "$out" "pc 0x00000040, called from $src:$badc in bad_pointer" "run: a bad function pointer names the call"
+out=$("$ws" run --grid 1 --block 32 "$elf" recurse zeros:32 2>&1) && bad "recurse did not fail"
+has "$out" "in ws_trap, called from $src:$trapl in down, called from $src:$recl in down (6 times), called from $src:$recc in recurse" \
+    "run: a trap in a recursion: its caller, the recursion counted, the kernel's line"
+# the same report on every engine and host thread count, in timing mode too
+for c in engine=interp threads=2 mode=timing; do
+  again=$("$ws" run --config $c --grid 1 --block 32 "$elf" recurse zeros:32 2>&1)
+  [ "$again" = "$out" ] && ok "run --config $c: the same report" || bad "run --config $c: $again"
+done
+
 # The profiler's report and JSON carry the same report for the failed launch.
 "$ws" profile -q --json "$dir/fl.json" --report "$dir/fl.txt" -- "$ws" run --grid 1 --block 32 "$elf" bad_store zeros:32 \
     >/dev/null 2>&1

@@ -244,7 +244,10 @@ typedef enum ws_dbg_event_kind {
     WS_DBG_EV_MODULE_UNLOAD,
     WS_DBG_EV_LAUNCH_START,  /* a launch is about to start (launch_id)      */
     WS_DBG_EV_LAUNCH_END,    /* a launch finished (status in `status`)     */
-    WS_DBG_EV_DEVICE_CLOSE   /* the application closed the device          */
+    WS_DBG_EV_DEVICE_CLOSE,  /* the application closed the device          */
+    WS_DBG_EV_STEP_EXIT      /* a step ended its warp's threads (they ran
+                                off the end and retired, no halt follows):
+                                hart = the first lane that stepped          */
 } ws_dbg_event_kind;
 
 typedef struct ws_dbg_event {

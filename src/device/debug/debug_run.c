@@ -311,7 +311,20 @@ ws_warp_result ws_dbg_warp_done(ws_device *dev, ws_warp *w, ws_warp_result r)
         pthread_mutex_lock(&d->mu);
         dw->stepping = 0;
         dw->step_issued = dw->step_group;
-        if (!w->live) { /* stepped off the end: the warp retired */
+        if (!w->live) {
+            /* stepped off the end: the warp retired, and the step with it.
+             * dcsr.step is cleared: the slot's next warp (a new block, the
+             * next launch) is another thread, which must not inherit a
+             * step nobody asked it for (before 2026-11-27 its next resume
+             * was a step, and gdb heard an unexplained SIGTRAP). The tool
+             * hears that the step is over (a debugger waiting for the
+             * step's halt would wait for ever) */
+            dw->step = 0;
+            if (atomic_load(&d->attached))
+                dbg_push_event_locked(d, WS_DBG_EV_STEP_EXIT,
+                                      dbg_widx(d, w) * d->lanes +
+                                          (dw->step_group ? (uint32_t)__builtin_ctz(dw->step_group) : 0),
+                                      0, d->dev->current ? d->dev->current->id : 0, WS_OK);
         } else if (!(w->live & ~w->waiting)) {
             dw->step_bar = 1; /* completes when the barrier opens */
         } else {

@@ -5,7 +5,7 @@
  * per-lane test. Load/store triggers match an address (match 0), an
  * aligned power-of-two range (1), addresses >= or < tdata2 (2, 3); a
  * chain (chain = 1 on each trigger but the last) fires where all of its
- * triggers match, so a >= and a < trigger watch any range. All triggers
+ * triggers match the same access, so a >= and a < trigger watch any range. All triggers
  * fire before the instruction (timing=0) and enter debug mode (action=1);
  * an execute trigger with a condition (debug_cond.c) fires only for the
  * lanes that pass it. */
@@ -94,9 +94,10 @@ int dbg_trig_csr(ws_debug *d, uint32_t core, uint32_t csr, int write, uint32_t *
             uint32_t v = *val;
             c->tdata1[i] = (MC_TYPE(v) == 0) ? (2u << 28) | MC_DMODE | MC_MASKMAX | MC_ACTION_DM
                          : (2u << 28) | MC_DMODE | MC_MASKMAX | MC_ACTION_DM | (v & MC_WRITABLE);
-            /* WARL: match 0..3 for loads and stores, 0 or 1 for execute;
+            /* WARL: match 0..3 for loads and stores, 0 (one address) for
+             * execute (every execute path compares the pc with tdata2);
              * no chain from the last trigger or an execute trigger */
-            if (MC_MATCH(c->tdata1[i]) > ((c->tdata1[i] & MC_EXEC) ? 1u : 3u)) c->tdata1[i] &= ~(0xFu << 7);
+            if (MC_MATCH(c->tdata1[i]) > ((c->tdata1[i] & MC_EXEC) ? 0u : 3u)) c->tdata1[i] &= ~(0xFu << 7);
             if (i == DBG_TRIGGERS - 1 || (c->tdata1[i] & MC_EXEC)) c->tdata1[i] &= ~MC_CHAIN;
             exec_changed(d, c->tdata1[i], c->tdata2[i]);
             recount(d, core);
@@ -234,23 +235,28 @@ int ws_dbg_data_hit(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, u
     pthread_mutex_lock(&d->mu);
     int hit = 0;
     for (uint32_t i = 0, last; i < DBG_TRIGGERS && !hit; i = last + 1) {
-        /* triggers i..last: one chain (most often one trigger); every one
-         * must be armed for this access and match, so its range is where
-         * theirs meet */
-        uint32_t lo = 0, hi = UINT32_MAX, match = 1;
+        /* triggers i..last: one chain (most often one trigger). Each must
+         * be armed for this access and match it on its own (debug spec:
+         * a chain fires when all its triggers match the same access); their
+         * ranges need not meet (two exact bytes of one word, a >= above a
+         * <). lo/hi: where they do meet, for the address reported. */
+        uint32_t tl[DBG_TRIGGERS], th[DBG_TRIGGERS], n = 0, match = 1, lo = 0, hi = UINT32_MAX;
         for (last = i;; last++) {
             uint32_t t1 = c->tdata1[last], t3 = c->tdata3[last], l = 0, h = UINT32_MAX;
             if (!armed(t1) || !(t1 & ((rw & 1 ? MC_LOAD : 0) | (rw & 2 ? MC_STORE : 0))) ||
                 ((t3 & WS_TDATA3_BLOCK) && w->block->linear != (t3 & ~WS_TDATA3_BLOCK)) ||
                 !trig_range(t1, c->tdata2[last], &l, &h))
                 match = 0;
+            /* warp-wide: no lane's access overlaps this trigger's range */
+            else if (amax + (size - 1) < l || amin > h)
+                match = 0;
+            tl[n] = l, th[n++] = h;
             if (l > lo) lo = l;
             if (h < hi) hi = h;
             if (!(t1 & MC_CHAIN) || last == DBG_TRIGGERS - 1) break;
         }
-        if (!match || lo > hi) continue;
-        if (amax + (size - 1) < lo || amin > hi) continue; /* warp-wide: no overlap */
-        /* The lanes whose access touches the range, reported one at a time
+        if (!match) continue;
+        /* The lanes whose access touches every range of the chain, reported one at a time
          * in lane order, the order in which they access memory: the lane
          * named is the first of them (for a store trigger the first that
          * stores: a compare-and-swap or store-conditional stores only
@@ -265,8 +271,9 @@ int ws_dbg_data_hit(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, u
         for (uint32_t j = i; j <= last; j++) store_trig &= (c->tdata1[j] & MC_STORE) != 0;
         uint32_t touch = 0;
         for (uint32_t m = g; m; m &= m - 1) {
-            uint32_t l = (uint32_t)__builtin_ctz(m), a = base[l] + imm;
-            if (a + (size - 1) >= lo && a <= hi) touch |= 1u << l;
+            uint32_t l = (uint32_t)__builtin_ctz(m), a = base[l] + imm, all = 1;
+            for (uint32_t k = 0; k < n && all; k++) all = a + (size - 1) >= tl[k] && a <= th[k];
+            if (all) touch |= 1u << l;
         }
         if (!touch) continue;
         uint32_t stores = store_trig ? storing_lanes(dev, w, in, g) & touch : 0;
@@ -276,7 +283,18 @@ int ws_dbg_data_hit(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, u
         dw->hit_lane = l;
         dw->hit_rest = touch & ~(l == 31 ? UINT32_MAX : (2u << l) - 1);
         dw->hit_exec = 0;
-        dw->hit_addr = a < lo ? lo : a; /* a watched byte: where the debugger looks */
+        /* a watched byte, where the debugger looks: the access's first
+         * byte in every range of the chain, or, where the ranges do not
+         * meet within it, its first byte in any of them */
+        if (lo <= hi && a + (size - 1) >= lo && a <= hi) dw->hit_addr = a < lo ? lo : a;
+        else {
+            uint32_t first = UINT32_MAX;
+            for (uint32_t k = 0; k < n; k++) {
+                uint32_t f = a < tl[k] ? tl[k] : a;
+                if (f < first) first = f;
+            }
+            dw->hit_addr = first;
+        }
         hit = 1;
     }
     if (hit) {
