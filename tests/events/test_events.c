@@ -681,6 +681,69 @@ static void check_timing_launches(const char *module)
     ws_device_close(dev);
 }
 
+/* A machine's host callback runs inside the device: a library call from
+ * it is refused (WS_ERR_BUSY, with a message), as from the printf
+ * handler. ws_synchronize there ran the queue again, starting the next
+ * launch inside this one (a crash), and ws_events_disable freed the bus
+ * under the machine that was calling. */
+typedef struct reentry {
+    ws_device *dev;
+    ws_addr counter;
+    int calls;
+    ws_status st[4];
+    char msg[4][512];
+} reentry;
+
+static void reentering_callback(void *user, unsigned machine, const ws_event *e)
+{
+    reentry *r = user;
+    (void)machine;
+    (void)e;
+    if (r->calls >= 4) return;
+    int v;
+    ws_event_config ec = { .capacity = 4096 };
+    ws_status st = r->calls == 0 ? ws_synchronize(r->dev)
+                 : r->calls == 1 ? ws_events_disable(r->dev)
+                 : r->calls == 2 ? ws_events_configure(r->dev, &ec)
+                 : ws_memcpy_dtoh(r->dev, &v, r->counter, 4);
+    r->st[r->calls] = st;
+    snprintf(r->msg[r->calls], sizeof r->msg[r->calls], "%s", ws_last_error(r->dev));
+    r->calls++;
+}
+
+static void check_callback_reentry(const char *module)
+{
+    ws_device *dev;
+    ws_kernel *k;
+    ws_addr out, counter;
+    CHECK(open_machine_dev(module, &dev, &k, &out, &counter) == WS_OK);
+    CHECK(ws_memset(dev, counter, 0, 4) == WS_OK);
+    reentry r = { .dev = dev, .counter = counter };
+    ws_machine_program p;
+    int print;
+    char err[256];
+    CHECK(ws_events_parse_machine("wd.dispatch do print; rearm", &p, &print, err, sizeof err) == 0);
+    CHECK(ws_events_machine(dev, 0, &p) == WS_OK);
+    CHECK(ws_events_set_callback(dev, reentering_callback, &r) == WS_OK);
+    /* two launches queued: the second must not start inside the first */
+    ws_arg args[] = { WS_ARG_PTR(out), WS_ARG_PTR(counter) };
+    CHECK(ws_launch(dev, k, (ws_dim3){ BLOCKS, 1, 1 }, (ws_dim3){ THREADS, 1, 1 }, 0, args, 2) == WS_OK);
+    CHECK(ws_launch(dev, k, (ws_dim3){ BLOCKS, 1, 1 }, (ws_dim3){ THREADS, 1, 1 }, 0, args, 2) == WS_OK);
+    CHECK(ws_synchronize(dev) == WS_OK);
+    CHECK_EQ_U(r.calls, 4);
+    for (int i = 0; i < 4; i++) {
+        CHECK_EQ_U(r.st[i], WS_ERR_BUSY);
+        CHECK_STR_CONTAINS(r.msg[i], "called from a debug machine's callback");
+    }
+    ws_machine_status ms;
+    CHECK(ws_events_machine_status(dev, 0, &ms) == WS_OK);
+    CHECK_EQ_U(ms.fired, 2 * BLOCKS); /* the bus is still there, the machine ran on */
+    int n = 0;
+    CHECK(ws_memcpy_dtoh(dev, &n, counter, 4) == WS_OK);
+    CHECK_EQ_U(n, 2 * BLOCKS * (THREADS / 32));
+    ws_device_close(dev);
+}
+
 /* decode(encode(x)) == x on trace files: the decoded events encode back
  * to the same bits. */
 static int roundtrip_files(int n, char **files)
@@ -742,5 +805,6 @@ int main(int argc, char **argv)
     check_lasting_overlap(argv[1], WS_MODE_TIMING);
     check_enable_order(argv[1]);
     check_timing_launches(argv[1]);
+    check_callback_reentry(argv[1]);
     return TEST_SUMMARY();
 }
