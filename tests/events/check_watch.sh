@@ -108,6 +108,8 @@ refused "'for>99999999999999999999': expected a number from 1 to 2^64-1" \
     --on 'sched.barrier_wait for>99999999999999999999' --do print -- /bin/echo RAN
 refused "'within=18446744073709551616': expected" --on 'wd.dispatch' --then 'wd.retire within=18446744073709551616' \
     --do print -- /bin/echo RAN
+refused "'within=0': expected a number from 1 to 2^64-1" --on 'wd.dispatch' --then 'wd.retire within=0' \
+    --do print -- /bin/echo RAN
 refused "'data=2': data is given twice in one step" --on 'wd.dispatch data=1 data=2' --do print -- /bin/echo RAN
 refused "'core!=1': only data takes !=" --on 'wd.dispatch core!=1' --do print -- /bin/echo RAN
 # steps no event can meet, or with conditions that do not apply: refused
