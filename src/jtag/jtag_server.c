@@ -119,9 +119,10 @@ static int send_all(jtag_server *s, int fd, const char *p, size_t n)
  * is reported as done when the probe reads its status afterwards; until
  * 2026-11-27 that status read failed, and OpenOCD called the write or the
  * resume failed. Anything that needs the device (memory, registers, an
- * abstract command, the mode-switch port) fails with a message. */
+ * abstract command, a mode-switch frame) fails with a message; the
+ * mode-switch port's status of the last frame still reads. */
 typedef struct closed_dm {
-    uint32_t dmcontrol, dmstatus, abstractcs, sbcs;
+    uint32_t dmcontrol, dmstatus, abstractcs, sbcs, modeswitch;
 } closed_dm;
 
 enum { DMS_ACK = 3u << 16, DMS_UNAVAIL = 3u << 12, DMS_FIXED = 0xFFu /* authenticated, version, ... */ };
@@ -141,6 +142,7 @@ static ws_status closed_read(void *ctx, uint32_t addr, uint32_t *v, char *err, s
     case WS_DM_DMSTATUS: *v = c->dmstatus; return WS_OK;
     case WS_DM_ABSTRACTCS: *v = c->abstractcs; return WS_OK;
     case WS_DM_SBCS: *v = c->sbcs; return WS_OK;
+    case WS_DM_MODESWITCH: *v = c->modeswitch; return WS_OK; /* the last frame's status */
     case WS_DM_HARTINFO: case WS_DM_HALTSUM0: case WS_DM_HALTSUM1: case WS_DM_HALTSUM2: case WS_DM_HALTSUM3:
         *v = 0; /* nothing halted */
         return WS_OK;
@@ -180,6 +182,7 @@ static void close_dm(ws_jtag_tap *tap, closed_dm *c)
     c->dmstatus = (c->dmstatus & (DMS_ACK | DMS_FIXED)) | DMS_UNAVAIL;
     c->abstractcs = live.read(live.ctx, WS_DM_ABSTRACTCS, &v, err, sizeof err) == WS_OK ? v & ~(1u << 12) : 0;
     c->sbcs = live.read(live.ctx, WS_DM_SBCS, &v, err, sizeof err) == WS_OK ? v & ~(1u << 21) : 0;
+    c->modeswitch = live.read(live.ctx, WS_DM_MODESWITCH, &v, err, sizeof err) == WS_OK ? v : 0;
     tap->dmi.read = closed_read;
     tap->dmi.write = closed_write;
     tap->dmi.ctx = c;

@@ -115,6 +115,22 @@ elif [ "$mode" = ends ]; then
   check "the debugger opened the gate" has "$work/app.out" "^go=0x0000600d after [0-9]+ spins"
   check "results correct" has "$work/app.out" "^result ok"
   check "no failed access in the server's log" hasnt "$work/app.err" "failed DMI access"
+  # The walkthrough's ending (docs/jtag-openocd.md): with hart 0 halted,
+  # the gate written, a mode-switch frame runs every core; the program
+  # ends and closes the device before OpenOCD reads the port's status.
+  mv "$work/ocd.out" "$work/ocd1.out"
+  rm -f "$work/port" "$work/app.out" "$work/app.err"
+  WARPSCOPE_JTAG="port=0,port-file=$work/port" timeout $life "$app" "$kelf" $limit $hold > "$work/app.out" 2> "$work/app.err" &
+  apid=$!
+  wait_for_app
+  ocd "$work/ocd.out" 'targets warpscope.hart0' 'halt' "mww $go 0x600d" \
+    'echo "ms_run=[warpscope_modeswitch run all]"' 'sleep 300' 'shutdown'
+  wait "$apid"; rc=$?; apid=
+  o=$work/ocd.out
+  check "the mode switch reached both cores" has "$o" "^ms_run=0x0*2$"
+  check "no failed DMI accesses (mode switch)" hasnt "$o" "[Ff]ailed"
+  check "only 'unavailable' errors (mode switch)" hasnt <(grep '^Error' "$o" | grep -v "is unavailable") .
+  check "results correct (mode switch)" has "$work/app.out" "^result ok"
 else
   # 1. garbage
   exec 3<>"/dev/tcp/127.0.0.1/$port"; printf '0426x' >&3; sleep 0.5; exec 3>&-
