@@ -255,6 +255,8 @@ struct ws_device {
     void (*describe_pc)(const struct ws_device *dev, uint32_t pc, const ws_warp *w, uint32_t lane, char *buf,
                         size_t len);
     int printf_depth;                /* >0 while the printf handler runs    */
+    int machine_cb_depth;            /* >0 while a debug machine's host
+                                        callback runs (events.h)          */
     pthread_mutex_t api_lock;        /* src/runtime/api_lock.h               */
     int api_lock_ready;
     char err[WS_ERRLEN];

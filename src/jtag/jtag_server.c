@@ -109,19 +109,83 @@ static int send_all(jtag_server *s, int fd, const char *p, size_t n)
     return 0;
 }
 
-/* The bus after the program closed the device: every access fails. */
-static ws_status dead_read(void *ctx, uint32_t addr, uint32_t *v, char *err, size_t errlen)
+/* The debug module after the program closed the device. The harts went
+ * with the program, so the module says what a debug module says of harts
+ * that hold no thread: dmstatus reports every hart unavailable (OpenOCD:
+ * "Hart N is unavailable", as when a kernel ends under it), keeping the
+ * resume acknowledgement the live module gave last, and sbcs and
+ * abstractcs keep their last values. So an access that completed before
+ * the close (a resume, or a system bus write that let the kernel finish)
+ * is reported as done when the probe reads its status afterwards; until
+ * 2026-11-27 that status read failed, and OpenOCD called the write or the
+ * resume failed. Anything that needs the device (memory, registers, an
+ * abstract command, a mode-switch frame) fails with a message; the
+ * mode-switch port's status of the last frame still reads. */
+typedef struct closed_dm {
+    uint32_t dmcontrol, dmstatus, abstractcs, sbcs, modeswitch;
+} closed_dm;
+
+enum { DMS_ACK = 3u << 16, DMS_UNAVAIL = 3u << 12, DMS_FIXED = 0xFFu /* authenticated, version, ... */ };
+
+static ws_status dead(uint32_t addr, uint32_t *v, char *err, size_t errlen)
 {
-    (void)ctx;
-    *v = 0;
+    if (v) *v = 0;
     snprintf(err, errlen, "DMI access to 0x%02x after the program closed the device", addr);
     return WS_ERR_INVALID_ARG;
 }
 
-static ws_status dead_write(void *ctx, uint32_t addr, uint32_t v, char *err, size_t errlen)
+static ws_status closed_read(void *ctx, uint32_t addr, uint32_t *v, char *err, size_t errlen)
 {
-    (void)v;
-    return dead_read(ctx, addr, &v, err, errlen);
+    const closed_dm *c = ctx;
+    switch (addr) {
+    case WS_DM_DMCONTROL: *v = c->dmcontrol; return WS_OK;
+    case WS_DM_DMSTATUS: *v = c->dmstatus; return WS_OK;
+    case WS_DM_ABSTRACTCS: *v = c->abstractcs; return WS_OK;
+    case WS_DM_SBCS: *v = c->sbcs; return WS_OK;
+    case WS_DM_MODESWITCH: *v = c->modeswitch; return WS_OK; /* the last frame's status */
+    case WS_DM_HARTINFO: case WS_DM_HALTSUM0: case WS_DM_HALTSUM1: case WS_DM_HALTSUM2: case WS_DM_HALTSUM3:
+        *v = 0; /* nothing halted */
+        return WS_OK;
+    default: return dead(addr, v, err, errlen);
+    }
+}
+
+static ws_status closed_write(void *ctx, uint32_t addr, uint32_t v, char *err, size_t errlen)
+{
+    closed_dm *c = ctx;
+    switch (addr) {
+    case WS_DM_DMCONTROL:
+        /* hart selection and dmactive are kept; haltreq, resumereq and the
+         * other requests find no hart: a resume requested now is never
+         * acknowledged (the live module clears the ack at a resumereq) */
+        c->dmcontrol = v & (0x3FFu << 16 | 0x3FFu << 6 | 1u << 26 | 1u);
+        if (v >> 30 & 1) c->dmstatus &= ~DMS_ACK;
+        return WS_OK;
+    case WS_DM_ABSTRACTCS: c->abstractcs &= ~(v & 7u << 8); return WS_OK; /* cmderr: W1C */
+    case WS_DM_SBCS: /* sberror (14:12) and sbbusyerror (22) W1C; the access settings kept */
+        c->sbcs = (c->sbcs & ~(v & (7u << 12 | 1u << 22)) & ~0x1F8000u) | (v & 0x1F8000u);
+        return WS_OK;
+    default: return dead(addr, NULL, err, errlen);
+    }
+}
+
+/* The module's state as the probe last could see it, turned into that of
+ * a module whose harts have all gone (above). */
+static void close_dm(ws_jtag_tap *tap, closed_dm *c)
+{
+    char err[256];
+    ws_jtag_dmi live = tap->dmi;
+    uint32_t v;
+    memset(c, 0, sizeof *c);
+    c->dmcontrol = live.read(live.ctx, WS_DM_DMCONTROL, &v, err, sizeof err) == WS_OK ? v & ~(3u << 30) : 1u;
+    c->dmstatus = live.read(live.ctx, WS_DM_DMSTATUS, &v, err, sizeof err) == WS_OK ? v : 0x82u;
+    c->dmstatus = (c->dmstatus & (DMS_ACK | DMS_FIXED)) | DMS_UNAVAIL;
+    c->abstractcs = live.read(live.ctx, WS_DM_ABSTRACTCS, &v, err, sizeof err) == WS_OK ? v & ~(1u << 12) : 0;
+    c->sbcs = live.read(live.ctx, WS_DM_SBCS, &v, err, sizeof err) == WS_OK ? v & ~(1u << 21) : 0;
+    c->modeswitch = live.read(live.ctx, WS_DM_MODESWITCH, &v, err, sizeof err) == WS_OK ? v : 0;
+    tap->dmi.read = closed_read;
+    tap->dmi.write = closed_write;
+    tap->dmi.ctx = c;
 }
 
 typedef struct probe {
@@ -129,6 +193,7 @@ typedef struct probe {
     unsigned ntaps;             /* TAP k reaches debug module k            */
     ws_jtag_tap tap[WS_BITBANG_MAX_TAPS];
     ws_jtag_dtm dtm[WS_BITBANG_MAX_TAPS];
+    closed_dm closed[WS_BITBANG_MAX_TAPS];  /* after the program closed the device */
 } probe;
 
 static void release(probe *p)
@@ -163,11 +228,9 @@ static void serve(jtag_server *s, int cfd, probe *pr, char *why, size_t whylen)
     double deadline = 0;
     for (;;) {
         if (atomic_load(&s->stop) && !deadline) {
-            release(pr); /* the device is closing: let go of it now */
-            for (unsigned k = 0; k < pr->ntaps; k++) {
-                pr->tap[k].dmi.read = dead_read;
-                pr->tap[k].dmi.write = dead_write;
-            }
+            /* the device is closing: keep what the module last said, then let go of it */
+            for (unsigned k = 0; k < pr->ntaps; k++) close_dm(&pr->tap[k], &pr->closed[k]);
+            release(pr);
             deadline = now_s() + CLOSE_GRACE_S;
         }
         if (deadline && now_s() > deadline) {

@@ -24,9 +24,17 @@ ws_status ws_api_enter(ws_device *dev, const char *fn)
     pthread_mutex_lock(&dev->api_lock);
     /* Only the thread running the handler can hold the lock while the
      * handler runs, so the flag is ours to read once we hold it. */
-    if (dev->tool_launch_depth && !dev->printf_depth) {
+    if (dev->tool_launch_depth && !dev->printf_depth && !dev->machine_cb_depth) {
         ws_set_error(dev, WS_ERR_BUSY, "%s: called from a tool's launch callback while launch %llu runs",
                      fn, (unsigned long long)dev->tool_launch_id);
+        pthread_mutex_unlock(&dev->api_lock);
+        return WS_ERR_BUSY;
+    }
+    if (dev->machine_cb_depth) {
+        ws_set_error(dev, WS_ERR_BUSY, "%s: called from a debug machine's callback (ws_events_set_callback), "
+                     "which runs inside the device (launch %llu); the callback may only record the event "
+                     "(call the library after the call that ran the device returns)", fn,
+                     (unsigned long long)(dev->current ? dev->current->id : 0));
         pthread_mutex_unlock(&dev->api_lock);
         return WS_ERR_BUSY;
     }

@@ -56,6 +56,16 @@ if [ -n "$test_events" ]; then
         { bad "event traces of the examples: ${#files[@]} of 8 written, or a re-encoding differs"; cat "$work/roundtrip.out"; }
 fi
 
+# events whose time goes back (another core's earlier ones, a launch's
+# after the last one's end) are kept and printed, with no word of a full
+# buffer (they were dropped, with every event after them, as "did not fit")
+if [ -n "$test_events" ]; then
+    "$test_events" --write-time-back "$work/back.wsev"
+    out=$("$ws" watch --read "$work/back.wsev" 2>&1); rc=$?
+    [[ $rc = 0 && $(grep -c ' core ' <<<"$out") = 10 && "$out" != *"dropped"* && "$out" != *"filled"* &&
+       "$out" == *"150  wd.retire"*"0  cp.start"* ]] && ok || bad "a trace whose time goes back (rc $rc): $out"
+fi
+
 # the walkthrough's planted bugs (docs/events.md)
 planted=$(dirname "$ex")/examples/planted/planted
 out=$("$ws" watch --events sched.barrier_wait+sched.barrier_release+wd -- "$planted" deadlock 2>&1)
@@ -97,6 +107,8 @@ refused "'for>5': wd.dispatch has no duration" --on 'wd.dispatch for>5' --do pri
 refused "'for>99999999999999999999': expected a number from 1 to 2^64-1" \
     --on 'sched.barrier_wait for>99999999999999999999' --do print -- /bin/echo RAN
 refused "'within=18446744073709551616': expected" --on 'wd.dispatch' --then 'wd.retire within=18446744073709551616' \
+    --do print -- /bin/echo RAN
+refused "'within=0': expected a number from 1 to 2^64-1" --on 'wd.dispatch' --then 'wd.retire within=0' \
     --do print -- /bin/echo RAN
 refused "'data=2': data is given twice in one step" --on 'wd.dispatch data=1 data=2' --do print -- /bin/echo RAN
 refused "'core!=1': only data takes !=" --on 'wd.dispatch core!=1' --do print -- /bin/echo RAN

@@ -183,6 +183,104 @@ static void check_lossless(void)
     free(in);
 }
 
+/* Events whose time goes back (one core's events after another's later
+ * ones, a launch's first events after the last launch's end) are events,
+ * not a full buffer: the formatter dropped such an event and every one
+ * after it, counted them dropped, and the watcher said they "did not fit
+ * the trace buffer". Now each is kept in the order given, with its time;
+ * the header says version 2 (a step back) and no drop; a trace without a
+ * step back is still version 1. */
+static const ws_event time_back[] = {
+        { .time = 100, .source = WS_EV_WD, .id = WS_EV_WD_DISPATCH, .core = 0, .data = 0 },
+        { .time = 140, .source = WS_EV_SCHED, .id = WS_EV_SCHED_WARP_RETIRE, .core = 0, .data = 0 },
+        { .time = 120, .source = WS_EV_SCHED, .id = WS_EV_SCHED_WARP_RETIRE, .core = 1, .data = 0 }, /* core 1, earlier */
+        { .time = 150, .source = WS_EV_WD, .id = WS_EV_WD_RETIRE, .core = 0, .data = 0 },
+        { .time = 0, .source = WS_EV_CP, .id = WS_EV_CP_START, .core = 0, .data = 3 },               /* back to 0 */
+        { .time = 0, .source = WS_EV_CP, .id = WS_EV_CP_START, .core = 0, .data = 3 },
+        { .time = 7, .source = WS_EV_WD, .id = WS_EV_WD_DISPATCH, .core = 2, .data = 1 },
+        { .time = 6, .source = WS_EV_WD, .id = WS_EV_WD_DISPATCH, .core = 3, .data = 2 },
+        { .time = UINT64_MAX - 1, .source = WS_EV_MEM, .id = WS_EV_MEM_ATOMIC, .core = 1, .data = 9 },
+        { .time = 1, .source = WS_EV_MEM, .id = WS_EV_MEM_ATOMIC, .core = 1, .data = 9 },
+};
+
+/* The trace file of time_back[], as the device writes one (events.watch
+ * reads it with `warpscope watch --read`: no drop warning). */
+static int write_time_back(const char *path)
+{
+    ws_ev_writer w = { .buf = calloc(1, 4096), .cap_bits = 4096 * 8 };
+    for (size_t i = 0; i < sizeof time_back / sizeof *time_back; i++) ws_ev_write(&w, &time_back[i]);
+    size_t len;
+    uint8_t *blob = stream_file(&w, &len);
+    uint16_t version = ws_ev_version(&w), flags = w.dropped ? WS_EV_FLAG_DROPPED : 0;
+    memcpy(blob + 4, &version, 2);
+    memcpy(blob + 6, &flags, 2);
+    FILE *f = fopen(path, "wb");
+    int bad = !f || fwrite(blob, 1, len, f) != len;
+    if (f && fclose(f)) bad = 1;
+    free(blob);
+    free(w.buf);
+    return bad;
+}
+
+static void check_time_back(void)
+{
+    const ws_event *in = time_back;
+    enum { N = sizeof time_back / sizeof *time_back };
+    ws_ev_writer w = { .buf = calloc(1, 4096), .cap_bits = 4096 * 8 };
+    for (size_t i = 0; i < N; i++) ws_ev_write(&w, &in[i]);
+    CHECK_EQ_U(w.events, N);
+    CHECK_EQ_U(w.dropped, 0);
+    CHECK_EQ_U(w.rewinds, 4);
+    CHECK_EQ_U(ws_ev_version(&w), WS_EV_VERSION_REWIND);
+    size_t len;
+    uint8_t *blob = stream_file(&w, &len);
+    uint16_t v2 = WS_EV_VERSION_REWIND;
+    memcpy(blob + 4, &v2, 2);
+    ws_event *out = NULL;
+    size_t got = 0;
+    char err[256] = "";
+    CHECK(ws_events_decode(blob, len, &out, &got, err, sizeof err) == WS_OK);
+    if (err[0]) fprintf(stderr, "time back: %s\n", err);
+    CHECK_EQ_U(got, N);
+    int same = got == N;
+    for (size_t i = 0; same && i < got; i++)
+        same = out[i].time == in[i].time && out[i].source == in[i].source && out[i].id == in[i].id &&
+               out[i].core == in[i].core && out[i].data == in[i].data;
+    CHECK(same);
+    free(out);
+    { /* re-encoding the decoded events gives the same bits */
+        ws_ev_writer again = { .buf = calloc(1, 4096), .cap_bits = 4096 * 8 };
+        for (size_t i = 0; i < N; i++) ws_ev_write(&again, &in[i]);
+        CHECK(again.bits == w.bits && !memcmp(again.buf, w.buf, (size_t)(w.bits + 7) / 8));
+        free(again.buf);
+    }
+    /* a version-1 reader's promise (time never goes back) holds: the same
+     * stream called version 1 is corrupt where the step back is */
+    uint16_t v1 = WS_EV_VERSION;
+    memcpy(blob + 4, &v1, 2);
+    CHECK(ws_events_decode(blob, len, &out, &got, err, sizeof err) == WS_ERR_BAD_MODULE);
+    CHECK_STR_CONTAINS(err, "corrupt at event 2");
+    free(blob);
+    /* in order: version 1, no step back */
+    ws_ev_writer fwd = { .buf = calloc(1, 4096), .cap_bits = 4096 * 8 };
+    for (size_t i = 0; i < 2; i++) ws_ev_write(&fwd, &in[i]);
+    CHECK_EQ_U(fwd.rewinds, 0);
+    CHECK_EQ_U(ws_ev_version(&fwd), WS_EV_VERSION);
+    /* an event no source has is skipped; the trace goes on */
+    ws_ev_write(&fwd, &(ws_event){ .time = 200, .source = WS_EV_SOURCES, .id = 0 });
+    ws_ev_write(&fwd, &in[3]);
+    CHECK_EQ_U(fwd.events, 3);
+    CHECK_EQ_U(fwd.dropped, 0);
+    CHECK_EQ_U(fwd.invalid, 1);
+    free(fwd.buf);
+    /* a step back that does not fit is a real drop, and the stream stays whole */
+    ws_ev_writer tight = { .buf = calloc(1, 8), .cap_bits = 8 * 8 };
+    for (size_t i = 0; i < N; i++) ws_ev_write(&tight, &in[i]);
+    CHECK(tight.dropped > 0 && tight.events + tight.dropped == N);
+    free(tight.buf);
+    free(w.buf);
+}
+
 /* ---- debug machines ---- */
 
 typedef struct mrun {
@@ -583,6 +681,69 @@ static void check_timing_launches(const char *module)
     ws_device_close(dev);
 }
 
+/* A machine's host callback runs inside the device: a library call from
+ * it is refused (WS_ERR_BUSY, with a message), as from the printf
+ * handler. ws_synchronize there ran the queue again, starting the next
+ * launch inside this one (a crash), and ws_events_disable freed the bus
+ * under the machine that was calling. */
+typedef struct reentry {
+    ws_device *dev;
+    ws_addr counter;
+    int calls;
+    ws_status st[4];
+    char msg[4][512];
+} reentry;
+
+static void reentering_callback(void *user, unsigned machine, const ws_event *e)
+{
+    reentry *r = user;
+    (void)machine;
+    (void)e;
+    if (r->calls >= 4) return;
+    int v;
+    ws_event_config ec = { .capacity = 4096 };
+    ws_status st = r->calls == 0 ? ws_synchronize(r->dev)
+                 : r->calls == 1 ? ws_events_disable(r->dev)
+                 : r->calls == 2 ? ws_events_configure(r->dev, &ec)
+                 : ws_memcpy_dtoh(r->dev, &v, r->counter, 4);
+    r->st[r->calls] = st;
+    snprintf(r->msg[r->calls], sizeof r->msg[r->calls], "%s", ws_last_error(r->dev));
+    r->calls++;
+}
+
+static void check_callback_reentry(const char *module)
+{
+    ws_device *dev;
+    ws_kernel *k;
+    ws_addr out, counter;
+    CHECK(open_machine_dev(module, &dev, &k, &out, &counter) == WS_OK);
+    CHECK(ws_memset(dev, counter, 0, 4) == WS_OK);
+    reentry r = { .dev = dev, .counter = counter };
+    ws_machine_program p;
+    int print;
+    char err[256];
+    CHECK(ws_events_parse_machine("wd.dispatch do print; rearm", &p, &print, err, sizeof err) == 0);
+    CHECK(ws_events_machine(dev, 0, &p) == WS_OK);
+    CHECK(ws_events_set_callback(dev, reentering_callback, &r) == WS_OK);
+    /* two launches queued: the second must not start inside the first */
+    ws_arg args[] = { WS_ARG_PTR(out), WS_ARG_PTR(counter) };
+    CHECK(ws_launch(dev, k, (ws_dim3){ BLOCKS, 1, 1 }, (ws_dim3){ THREADS, 1, 1 }, 0, args, 2) == WS_OK);
+    CHECK(ws_launch(dev, k, (ws_dim3){ BLOCKS, 1, 1 }, (ws_dim3){ THREADS, 1, 1 }, 0, args, 2) == WS_OK);
+    CHECK(ws_synchronize(dev) == WS_OK);
+    CHECK_EQ_U(r.calls, 4);
+    for (int i = 0; i < 4; i++) {
+        CHECK_EQ_U(r.st[i], WS_ERR_BUSY);
+        CHECK_STR_CONTAINS(r.msg[i], "called from a debug machine's callback");
+    }
+    ws_machine_status ms;
+    CHECK(ws_events_machine_status(dev, 0, &ms) == WS_OK);
+    CHECK_EQ_U(ms.fired, 2 * BLOCKS); /* the bus is still there, the machine ran on */
+    int n = 0;
+    CHECK(ws_memcpy_dtoh(dev, &n, counter, 4) == WS_OK);
+    CHECK_EQ_U(n, 2 * BLOCKS * (THREADS / 32));
+    ws_device_close(dev);
+}
+
 /* decode(encode(x)) == x on trace files: the decoded events encode back
  * to the same bits. */
 static int roundtrip_files(int n, char **files)
@@ -612,6 +773,7 @@ static int roundtrip_files(int n, char **files)
 int main(int argc, char **argv)
 {
     if (argc >= 2 && !strcmp(argv[1], "--roundtrip")) return roundtrip_files(argc - 2, argv + 2);
+    if (argc == 3 && !strcmp(argv[1], "--write-time-back")) return write_time_back(argv[2]);
     if (argc != 2) { fprintf(stderr, "usage: test_events KERNELS.elf | --roundtrip TRACE.wsev...\n"); return 2; }
     run a, b, plain;
     CHECK(do_run(argv[1], WS_MODE_FUNCTIONAL, 1, &a) == 0);
@@ -635,6 +797,7 @@ int main(int argc, char **argv)
     free(a.ev); free(a.bytes); free(b.ev); free(b.bytes);
     check_lossless();
     check_dense();
+    check_time_back();
     check_machines(argv[1]);
     check_wd_halt(argv[1]);
     check_cp_halt(argv[1]);
@@ -642,5 +805,6 @@ int main(int argc, char **argv)
     check_lasting_overlap(argv[1], WS_MODE_TIMING);
     check_enable_order(argv[1]);
     check_timing_launches(argv[1]);
+    check_callback_reentry(argv[1]);
     return TEST_SUMMARY();
 }

@@ -10,6 +10,12 @@
 #   OpenOCD killed while it holds a hart halted; each gives a clear message,
 #   then a fourth probe opens the gate and the program finishes with the
 #   right results.
+# MODE ends: the program closes its device as soon as its kernel ends (no
+#   hold). OpenOCD halts hart 0, writes the gate open, and resumes: the
+#   kernel ends and the program closes the device between the resume and
+#   OpenOCD's reads of its status. The resume must succeed, and the end
+#   be reported as the hart becoming unavailable, not as failed accesses
+#   (the dead bus made OpenOCD call the resume, or a write, failed).
 set -u
 mode=$1 app=$2 kelf=$3 cfg=$4 cli=${5:-}
 work=$(mktemp -d)
@@ -22,6 +28,7 @@ limit=6000000 hold=2000 life=100
 # badinput's kernel spins until its last probe opens the gate (no limit to
 # race: between probes it runs at full speed on the fast engine)
 [ "$mode" = badinput ] && limit=2000000000 life=200
+[ "$mode" = ends ] && limit=2000000000 hold=0
 if [ -n "$cli" ]; then
   timeout $life "$cli" debug --jtag --port-file "$work/port" -- "$app" "$kelf" $limit $hold > "$work/app.out" 2> "$work/app.err" &
 else
@@ -93,6 +100,37 @@ if [ "$mode" = examine ]; then
   [ -n "$cli" ] && check "the CLI reports the port" has "$work/app.out" "^JTAG remote_bitbang listening on 127.0.0.1:$port$"
   echo "OpenOCD session (examine, 2 halts, reads, step, write, 2 resumes): $(echo "$t1 - $t0" | bc 2>/dev/null || echo "?") s"
   grep "DMI accesses" "$work/app.err"
+elif [ "$mode" = ends ]; then
+  ocd "$work/ocd.out" 'targets warpscope.hart0' 'halt' 'echo "state0=[warpscope.hart0 curstate]"' \
+    "mww $go 0x600d" 'echo "T_WRITTEN"' 'resume' 'echo "T_RESUMED"' 'sleep 300' 'shutdown'
+  wait "$apid"; rc=$?; apid=
+  o=$work/ocd.out
+  check "hart 0 halts" has "$o" "^state0=halted"
+  check "the write succeeds" has "$o" "^T_WRITTEN"
+  check "the resume succeeds" has "$o" "^T_RESUMED"
+  check "no failed DMI accesses" hasnt "$o" "[Ff]ailed"
+  check "the program's end: hart 0 unavailable" has "$o" "^Error: Hart 0 is unavailable"
+  check "only 'unavailable' errors" hasnt <(grep '^Error' "$o" | grep -v "is unavailable") .
+  check "program exit status 0" test "$rc" -eq 0
+  check "the debugger opened the gate" has "$work/app.out" "^go=0x0000600d after [0-9]+ spins"
+  check "results correct" has "$work/app.out" "^result ok"
+  check "no failed access in the server's log" hasnt "$work/app.err" "failed DMI access"
+  # The walkthrough's ending (docs/jtag-openocd.md): with hart 0 halted,
+  # the gate written, a mode-switch frame runs every core; the program
+  # ends and closes the device before OpenOCD reads the port's status.
+  mv "$work/ocd.out" "$work/ocd1.out"
+  rm -f "$work/port" "$work/app.out" "$work/app.err"
+  WARPSCOPE_JTAG="port=0,port-file=$work/port" timeout $life "$app" "$kelf" $limit $hold > "$work/app.out" 2> "$work/app.err" &
+  apid=$!
+  wait_for_app
+  ocd "$work/ocd.out" 'targets warpscope.hart0' 'halt' "mww $go 0x600d" \
+    'echo "ms_run=[warpscope_modeswitch run all]"' 'sleep 300' 'shutdown'
+  wait "$apid"; rc=$?; apid=
+  o=$work/ocd.out
+  check "the mode switch reached both cores" has "$o" "^ms_run=0x0*2$"
+  check "no failed DMI accesses (mode switch)" hasnt "$o" "[Ff]ailed"
+  check "only 'unavailable' errors (mode switch)" hasnt <(grep '^Error' "$o" | grep -v "is unavailable") .
+  check "results correct (mode switch)" has "$work/app.out" "^result ok"
 else
   # 1. garbage
   exec 3<>"/dev/tcp/127.0.0.1/$port"; printf '0426x' >&3; sleep 0.5; exec 3>&-

@@ -35,7 +35,7 @@ uint8_t *ws_ev_blob(const ws_device *dev, size_t *size)
     size_t n = (size_t)((w->bits + 7) / 8);
     uint8_t *b = malloc(WS_EV_HEADER + n + 1);
     if (!b) return NULL;
-    uint16_t version = WS_EV_VERSION, flags = w->dropped ? WS_EV_FLAG_DROPPED : 0;
+    uint16_t version = ws_ev_version(w), flags = w->dropped ? WS_EV_FLAG_DROPPED : 0;
     memcpy(b, "WSEV", 4);
     memcpy(b + 4, &version, 2);
     memcpy(b + 6, &flags, 2);

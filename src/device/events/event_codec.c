@@ -126,11 +126,24 @@ static int put_core(ws_ev_writer *w, uint16_t last, uint16_t core)
     return put_bits(w, 0, 3) || put_bits(w, core, 16);
 }
 
+/* The escape for a step back in time: a type code whose source (7) no
+ * event has, id 0, then Elias-gamma of how far back (>= 1). The event
+ * that follows is timed from there. */
+enum { REWIND_SOURCE = 7, REWIND_ID = 0 };
+
+/* The time an event's delta counts from: the previous event's, or, after
+ * a step back, the event's own (a delta of 0). Both sides learn deltas
+ * with this rule. */
+static uint64_t delta_of(const ws_ev_state *s, uint64_t time) { return time >= s->time ? time - s->time : 0; }
+
 static int encode(ws_ev_writer *w, const ws_event *e)
 {
     ws_ev_state *s = &w->st;
     uint64_t at = w->bits;
     unsigned type = e->source * 16u + e->id, prev = s->source * 16u + s->id;
+    if (e->time < s->time && (put_bits(w, 0, 2) || put_bits(w, REWIND_SOURCE, 3) || put_bits(w, REWIND_ID, 4) ||
+                              put_gamma(w, s->time - e->time)))
+        return -1;
     if (s->have_type && type == prev) {
         if (put_bits(w, 1, 1)) return -1;
     } else if (s->have_type && s->next[prev] == type + 1) {
@@ -143,7 +156,7 @@ static int encode(ws_ev_writer *w, const ws_event *e)
     if (put_core(w, s->core[e->source], e->core)) return -1;
     w->field_bits[1] += w->bits - at;
     at = w->bits;
-    uint64_t dt = e->time - s->time;
+    uint64_t dt = delta_of(s, e->time);
     unsigned k = s->k[type];
     if (dt == s->dt[type] && dt) { /* 1: the same step as last time for this type */
         if (put_bits(w, 1, 1)) return -1;
@@ -167,7 +180,7 @@ static void advance(ws_ev_state *s, const ws_event *e)
 {
     unsigned type = e->source * 16u + e->id, prev = s->source * 16u + s->id;
     if (s->have_type && prev != type) s->next[prev] = (uint8_t)(type + 1); /* the next different type */
-    uint64_t dt = e->time - s->time;
+    uint64_t dt = delta_of(s, e->time);
     unsigned bits = dt ? 64 - (unsigned)__builtin_clzll(dt) : 0;
     s->k[type] = (uint8_t)(bits > 2 ? bits - 2 : 0); /* send all but the top two bits raw next time */
     s->dt[type] = dt;
@@ -188,11 +201,18 @@ static void advance(ws_ev_state *s, const ws_event *e)
 void ws_ev_write(ws_ev_writer *w, const ws_event *e)
 {
     if (w->dropped) { w->dropped++; return; }
+    /* no such event: not coded (the device never emits one), and no
+     * reason to stop the trace */
+    if (e->source >= WS_EV_SOURCES || e->id >= 16) { w->invalid++; return; }
     uint64_t at = w->bits;
     uint64_t fields[4];
     memcpy(fields, w->field_bits, sizeof fields);
-    /* encode() reads the state and writes bits; advance() alone learns */
-    if (e->source >= WS_EV_SOURCES || e->id >= 16 || e->time < w->st.time || encode(w, e)) {
+    /* encode() reads the state and writes bits; advance() alone learns.
+     * An event earlier than the last is no reason to drop it (until
+     * 2026-11-27 it was dropped with every later one, and the watcher
+     * said they "did not fit the trace buffer"): a step back is coded. */
+    const int back = e->time < w->st.time;
+    if (encode(w, e)) {
         /* does not fit: undo the partial event so the stream stays whole */
         if (at & 7) w->buf[at >> 3] &= (uint8_t)(0xFF00u >> (at & 7));
         w->bits = at;
@@ -202,6 +222,7 @@ void ws_ev_write(ws_ev_writer *w, const ws_event *e)
     }
     advance(&w->st, e);
     w->events++;
+    w->rewinds += back;
 }
 
 /* ---- reading ---- */
@@ -259,9 +280,10 @@ static int get_value(reader *r, const pred_t *p, unsigned raw_bits, uint32_t *ou
     return 0;
 }
 
-static int decode_one(reader *r, ws_ev_state *s, ws_event *e)
+static int decode_one(reader *r, ws_ev_state *s, ws_event *e, int rewinds)
 {
-    uint64_t b, v;
+    uint64_t b, v, base = s->time;
+again:
     if (get_bits(r, 1, &b)) return -1;
     if (b) {
         if (!s->have_type) return -2;
@@ -276,10 +298,19 @@ static int decode_one(reader *r, ws_ev_state *s, ws_event *e)
         e->id = (uint8_t)((nt - 1) % 16);
     } else {
         if (get_bits(r, 3, &v)) return -1;
-        if (v >= WS_EV_SOURCES) return -2;
+        const int rewind = v == REWIND_SOURCE;
+        if (v >= WS_EV_SOURCES && !rewind) return -2;
         e->source = (uint8_t)v;
         if (get_bits(r, 4, &v)) return -1;
         e->id = (uint8_t)v;
+        if (rewind) { /* a step back in time, then the event (one step per event) */
+            uint64_t back;
+            if (!rewinds || v != REWIND_ID || base != s->time) return -2;
+            if (get_gamma(r, &back)) return -1;
+            if (back > base) return -2;
+            base -= back;
+            goto again;
+        }
     }
     uint16_t last_core = s->core[e->source];
     if (get_bits(r, 1, &b)) return -1;
@@ -301,8 +332,8 @@ static int decode_one(reader *r, ws_ev_state *s, ws_event *e)
         if (v - 1 > (UINT64_MAX >> k)) return -2;
         dt = ((v - 1) << k) | low;
     }
-    if (dt > UINT64_MAX - s->time) return -2; /* time never wraps */
-    e->time = s->time + dt;
+    if (dt > UINT64_MAX - base) return -2; /* time never wraps */
+    e->time = base + dt;
     pred_t *p = preds(s, e);
     uint32_t lo, hi;
     int rc;
@@ -333,8 +364,9 @@ ws_status ws_events_decode(const uint8_t *bytes, size_t size, ws_event **out, si
     memcpy(&version, bytes + 4, 2);
     memcpy(&events, bytes + 8, 8);
     memcpy(&bits, bytes + 16, 8);
-    if (version != WS_EV_VERSION) {
-        snprintf(err, errlen, "event trace version %u; this decoder knows %u", version, WS_EV_VERSION);
+    if (version != WS_EV_VERSION && version != WS_EV_VERSION_REWIND) {
+        snprintf(err, errlen, "event trace version %u; this decoder knows %u and %u", version, WS_EV_VERSION,
+                 WS_EV_VERSION_REWIND);
         return WS_ERR_UNSUPPORTED;
     }
     /* An event takes at least 5 bits (same type, same core, the last time
@@ -352,7 +384,7 @@ ws_status ws_events_decode(const uint8_t *bytes, size_t size, ws_event **out, si
     memset(&st, 0, sizeof st);
     for (uint64_t i = 0; i < events; i++) {
         uint64_t at = r.at;
-        int rc = decode_one(&r, &st, &ev[i]);
+        int rc = decode_one(&r, &st, &ev[i], version == WS_EV_VERSION_REWIND);
         if (rc) {
             snprintf(err, errlen, "%s at event %llu (byte %llu of the stream)",
                      rc == -1 ? "truncated" : "corrupt", (unsigned long long)i, (unsigned long long)(WS_EV_HEADER + at / 8));

@@ -26,19 +26,33 @@ typedef struct ws_ev_state {
 typedef struct ws_ev_writer {
     uint8_t *buf;              /* cap_bits / 8 bytes (need not be zeroed) */
     uint64_t cap_bits, bits;   /* bits written                       */
-    uint64_t events, dropped;
+    uint64_t events, dropped;  /* kept; dropped because the buffer filled */
+    uint64_t rewinds;          /* events kept with a time before the previous one's */
+    uint64_t invalid;          /* events skipped: no such source or id (never from the device) */
     uint64_t field_bits[4];    /* type, core, time, data: where the bits go */
     ws_ev_state st;
 } ws_ev_writer;
 
 /* Append one event; when it does not fit, count it dropped and stop
- * (later events are dropped too, so the stream stays decodable). */
+ * (later events are dropped too, so the stream stays decodable). An
+ * event earlier than the one before it is kept, in the order given, with
+ * a step back in time coded before it (w->rewinds counts them); it is no
+ * drop. */
 void ws_ev_write(ws_ev_writer *w, const ws_event *e);
 
 /* Self-describing blob: "WSEV", u16 version, u16 flags, u64 events,
  * u64 bits, then the stream. Flags: WS_EV_FLAG_DROPPED, the buffer filled
  * and events after the last one kept were dropped (a file read later says
- * so; the field was reserved, always 0, so older readers ignore it). */
-enum { WS_EV_HEADER = 24, WS_EV_VERSION = 1, WS_EV_FLAG_DROPPED = 1 };
+ * so; the field was reserved, always 0, so older readers ignore it).
+ * Version 1: times never go back; version 2 (WS_EV_VERSION_REWIND): the
+ * stream holds steps back in time, which version-1 readers do not know
+ * (a trace without them stays version 1, bit for bit as before). */
+enum { WS_EV_HEADER = 24, WS_EV_VERSION = 1, WS_EV_VERSION_REWIND = 2, WS_EV_FLAG_DROPPED = 1 };
+
+/* The version a writer's stream needs. */
+static inline uint16_t ws_ev_version(const ws_ev_writer *w)
+{
+    return w->rewinds ? WS_EV_VERSION_REWIND : WS_EV_VERSION;
+}
 
 #endif

@@ -72,7 +72,9 @@ static int parse_term(char *tok, ws_watch *w, unsigned *seen, char *err, size_t 
         w->hi = (uint32_t)hi;
         return 0;
     }
-    static const uint64_t lo_of[] = { 0, 0, 1, 1, 0, 1 }, hi_of[] = { 0xFFFE, UINT32_MAX, UINT32_MAX, UINT32_MAX,
+    /* within=0 is refused: the program's window 0 means no window, so it
+     * was taken as no limit at all (the step matched at any distance) */
+    static const uint64_t lo_of[] = { 0, 0, 1, 1, 1, 1 }, hi_of[] = { 0xFFFE, UINT32_MAX, UINT32_MAX, UINT32_MAX,
                                                                        UINT64_MAX, UINT64_MAX };
     if (num(val, &v) || v < lo_of[key] || v > hi_of[key]) {
         char top[24] = "2^64-1";

@@ -66,7 +66,16 @@ static void act(ws_device *dev, unsigned index, ws_machine *m, const ws_event *e
             }
             break;
         case WS_ACT_CALLBACK:
-            if (ev->callback) ev->callback(ev->callback_user, index, e);
+            /* The callback runs inside the device (a launch, a command):
+             * the API refuses it meanwhile (runtime/api_lock.c). A call
+             * that ran the queue again started a launch inside this one
+             * and crashed; one that freed the bus (ws_events_disable,
+             * ws_events_configure) left this loop on freed memory. */
+            if (ev->callback) {
+                dev->machine_cb_depth++;
+                ev->callback(ev->callback_user, index, e);
+                dev->machine_cb_depth--;
+            }
             break;
         case WS_ACT_WD_HALT:
             ev->wd_halted = 1;
