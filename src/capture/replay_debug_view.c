@@ -87,10 +87,9 @@ ws_status rd_read_reg(void *tp, uint32_t tid, uint32_t r, uint32_t *v)
     else if (r == WS_GDB_REG_LAUNCH) *v = (uint32_t)s->launch_id;
     /* the device's draw id, as in live debugging and as the condition unit
      * reads it (the snapshot holds the draw's ordinal in the frame) */
-    else if (r == WS_GDB_REG_DRAW) *v = s->gfx_stage ? (uint32_t)(ws_replay_first_draw(t->r) + s->draw) : 0;
-    else if (r >= WS_GDB_REG_PIXEL_X && r <= WS_GDB_REG_PRIMITIVE) *v = sys[r - WS_GDB_REG_PIXEL_X];
-    else if (r == WS_GDB_REG_VERTEX_ID) *v = sys[0];
-    else if (r == WS_GDB_REG_INSTANCE_ID) *v = sys[4]; /* both stages (sys[1] is a fragment's pixel y) */
+    else if (r >= WS_GDB_REG_PIXEL_X && r <= WS_GDB_REG_INSTANCE_ID) /* the stage-checked views (debug.h) */
+        *v = ws_gfx_reg_value(ws_gdb_dmi_regno(r), s->gfx_stage, sys,
+                              (uint32_t)(ws_replay_first_draw(t->r) + s->draw));
     return WS_OK;
 }
 

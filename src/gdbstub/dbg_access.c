@@ -217,9 +217,13 @@ uint32_t ws_gdb_dmi_regno(uint32_t r)
 {
     static const uint32_t simt[] = { WS_CSR_CTAID_X, WS_CSR_CTAID_Y, WS_CSR_CTAID_Z, WS_CSR_TID_X,
                                      WS_CSR_TID_Y, WS_CSR_TID_Z, WS_CSR_CORE_ID, WS_CSR_WARP_ID,
-                                     WS_CSR_LANE_ID, WS_CSR_LAUNCH_ID, WS_CSR_GFX_SYS0, WS_CSR_GFX_SYS1,
-                                     WS_CSR_GFX_SYS2, WS_CSR_GFX_SYS3, WS_CSR_GFX_DRAW, WS_CSR_GFX_SYS0,
-                                     WS_CSR_GFX_SYS4 };
+                                     WS_CSR_LANE_ID, WS_CSR_LAUNCH_ID,
+                                     /* the graphics registers: the device's stage-checked views
+                                        (debug.h), not the system-value CSRs, whose meaning
+                                        changes with the stage */
+                                     WS_REGNO_GFX_PIXEL_X, WS_REGNO_GFX_PIXEL_Y, WS_REGNO_GFX_FLAGS,
+                                     WS_REGNO_GFX_PRIMITIVE, WS_REGNO_GFX_DRAW, WS_REGNO_GFX_VERTEX,
+                                     WS_REGNO_GFX_INSTANCE };
     if (r < 32) return WS_REGNO_GPR(r);
     if (r == WS_GDB_REG_PC || r == WS_GDB_REG_DPC) return WS_REGNO_CSR(WS_CSR_DPC);
     if (r >= WS_GDB_REG_F0 && r < WS_GDB_REG_F0 + 32) return WS_REGNO_FPR(r - WS_GDB_REG_F0);

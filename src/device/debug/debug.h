@@ -53,6 +53,42 @@
 #define WS_REGNO_CSR(n)    (0x0000u + (n))
 #define WS_REGNO_GPR(n)    (0x1000u + (n))
 #define WS_REGNO_FPR(n)    (0x1020u + (n))
+/* Warpscope's stage-checked graphics registers, in the abstract register
+ * numbers the debug specification leaves to vendors (0xC000..): read-only,
+ * through Access Register and in trigger conditions alike. Each reads its
+ * system value (WS_CSR_GFX_SYS0..4, whose meaning depends on the stage)
+ * only in the stage where it means something, WS_GFX_NO_VALUE elsewhere:
+ * pixel x/y, flags, primitive in fragment shaders; vertex in vertex
+ * shaders; instance and draw in both; none of them in kernels. gdb's
+ * $pixel_x .. $instance_id are these (docs/debugging.md). */
+#define WS_REGNO_GFX_PIXEL_X   0xC000u
+#define WS_REGNO_GFX_PIXEL_Y   0xC001u
+#define WS_REGNO_GFX_FLAGS     0xC002u
+#define WS_REGNO_GFX_PRIMITIVE 0xC003u
+#define WS_REGNO_GFX_DRAW      0xC004u
+#define WS_REGNO_GFX_VERTEX    0xC005u
+#define WS_REGNO_GFX_INSTANCE  0xC006u
+#define WS_REGNO_GFX_END       0xC007u
+#define WS_GFX_NO_VALUE        0xFFFFFFFFu
+
+/* The value of stage-checked register regno for a lane of stage (0
+ * kernel, 1 vertex, 2 fragment) with system values sys (NULL: none) in
+ * draw `draw`. */
+static inline uint32_t ws_gfx_reg_value(uint32_t regno, uint32_t stage, const uint32_t *sys, uint32_t draw)
+{
+    if (!stage) return WS_GFX_NO_VALUE;
+    if (regno == WS_REGNO_GFX_DRAW) return draw;
+    if (!sys) return WS_GFX_NO_VALUE;
+    switch (regno) {
+    case WS_REGNO_GFX_PIXEL_X: return stage == 2 ? sys[0] : WS_GFX_NO_VALUE;
+    case WS_REGNO_GFX_PIXEL_Y: return stage == 2 ? sys[1] : WS_GFX_NO_VALUE;
+    case WS_REGNO_GFX_FLAGS: return stage == 2 ? sys[2] : WS_GFX_NO_VALUE;
+    case WS_REGNO_GFX_PRIMITIVE: return stage == 2 ? sys[3] : WS_GFX_NO_VALUE;
+    case WS_REGNO_GFX_VERTEX: return stage == 1 ? sys[0] : WS_GFX_NO_VALUE;
+    case WS_REGNO_GFX_INSTANCE: return sys[4];
+    default: return WS_GFX_NO_VALUE;
+    }
+}
 /* CSRs a debugger uses (all readable through Access Register). */
 #define WS_CSR_DCSR        0x7b0  /* cause in bits 8:6, step in bit 2       */
 #define WS_CSR_DPC         0x7b1  /* the lane's PC while halted (writable)  */

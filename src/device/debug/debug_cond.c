@@ -9,12 +9,12 @@
 #include "device/debug/debug_internal.h"
 #include "device/lane_io.h"
 
-/* Register numbers a program may name: GPRs, FPRs and CSRs. */
-static int check_reg(void *user, uint32_t regno, uint32_t *out)
+int dbg_cond_check_reg(void *user, uint32_t regno, uint32_t *out)
 {
     (void)user;
     *out = regno;
-    return !(regno <= 0xFFF || (regno >= 0x1000 && regno < 0x1040));
+    return !(regno <= 0xFFF || (regno >= 0x1000 && regno < 0x1040) ||
+             (regno >= WS_REGNO_GFX_PIXEL_X && regno < WS_REGNO_GFX_END));
 }
 
 ws_status ws_debug_trigger_condition(ws_debug *d, uint32_t core, uint32_t trigger, const ws_dbg_cond *conds,
@@ -30,7 +30,7 @@ ws_status ws_debug_trigger_condition(ws_debug *d, uint32_t core, uint32_t trigge
             return dbg_fail(d, WS_ERR_UNSUPPORTED, "conditions of %zu bytes and more do not fit the %d-byte condition RAM",
                             total + conds[i].len, DBG_COND_BYTES);
         memcpy(buf + total, conds[i].code, conds[i].len);
-        if (ws_ax_map_regs(buf + total, conds[i].len, check_reg, NULL))
+        if (ws_ax_map_regs(buf + total, conds[i].len, dbg_cond_check_reg, NULL))
             return dbg_fail(d, WS_ERR_UNSUPPORTED, "condition %zu: an opcode or register the condition unit lacks", i);
         lens[i] = (uint16_t)conds[i].len;
         total += conds[i].len;

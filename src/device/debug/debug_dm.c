@@ -7,6 +7,7 @@
 #include <time.h>
 #include "device/debug/debug_internal.h"
 #include "device/lane_io.h"
+#include "gfx/gfx_device.h"
 
 /* dmcontrol / abstractcs / sbcs fields */
 #define DMC_HALTREQ   (1u << 31)
@@ -189,8 +190,15 @@ int dbg_csr_value(ws_debug *d, ws_warp *w, uint32_t l, uint32_t csr, uint32_t *v
         *v = L->sysval ? L->sysval[ws_lane_grid_thread(L, w, l) * WS_GFX_SYSVALS + 4] : 0;
         return 0;
     case WS_CSR_GFX_DRAW: *v = L->gfx ? L->draw_id : 0; return 0;
-    default: return -1;
+    default: break;
     }
+    if (csr >= WS_REGNO_GFX_PIXEL_X && csr < WS_REGNO_GFX_END) { /* debug.h: not CSRs, a debugger's view */
+        uint32_t stage = L->gfx ? (L->gfx->fragment ? 2 : 1) : 0;
+        const uint32_t *sys = L->sysval ? &L->sysval[ws_lane_grid_thread(L, w, l) * WS_GFX_SYSVALS] : NULL;
+        *v = ws_gfx_reg_value(csr, stage, sys, L->draw_id);
+        return 0;
+    }
+    return -1;
 }
 
 /* Transfer one register of a halted hart. Returns a cmderr value. */
@@ -210,7 +218,7 @@ static uint32_t xfer_reg(ws_debug *d, uint32_t hart, uint32_t regno, int write, 
         else *val = w->f[regno - 0x1020][l];
         return ERR_NONE;
     }
-    if (regno > 0xFFF) return ERR_EXCEPTION;
+    if (regno > 0xFFF && !(regno >= WS_REGNO_GFX_PIXEL_X && regno < WS_REGNO_GFX_END)) return ERR_EXCEPTION;
     switch (regno) {
     case WS_CSR_DPC:
         if (write) w->pc[l] = *val & ~1u; /* halted warps have no issuing group */

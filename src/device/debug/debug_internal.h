@@ -162,6 +162,10 @@ void dbg_trig_clear_all_locked(ws_debug *d);
 /* debug_cond.c: 1 if agent-expression program code yields nonzero for
  * `lane` of w at pc, or cannot be evaluated (the debugger decides) */
 int dbg_cond_lane_true(ws_debug *d, ws_warp *w, uint32_t lane, uint32_t pc, const uint8_t *code, size_t len);
+/* ws_ax_map_regs check for condition programs (the trigger condition unit
+ * and the shadow unit): GPRs, FPRs, CSRs and the stage-checked graphics
+ * registers (debug.h) pass, mapped to themselves. */
+int dbg_cond_check_reg(void *user, uint32_t regno, uint32_t *out);
 /* debug_cond.c: lanes of group g at pc for which trigger idx of w's core
  * fires (all of g without a condition; locked) */
 uint32_t dbg_cond_lanes_locked(ws_debug *d, ws_warp *w, uint32_t idx, uint32_t g, uint32_t pc);

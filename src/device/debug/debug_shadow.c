@@ -66,13 +66,6 @@ static void invalidate_all(ws_device *dev)
     ws_fast_flush(dev); /* blocks decoded from the dropped entries */
 }
 
-static int check_reg(void *user, uint32_t regno, uint32_t *out)
-{
-    (void)user;
-    *out = regno;
-    return !(regno <= 0xFFF || (regno >= 0x1000 && regno < 0x1040));
-}
-
 ws_status ws_debug_shadow_arm(ws_debug *d, const ws_shadow_arm *arm)
 {
     if (!d || !arm) return WS_ERR_INVALID_ARG;
@@ -118,7 +111,7 @@ ws_status ws_debug_shadow_arm(ws_debug *d, const ws_shadow_arm *arm)
                 goto out;
             }
             memcpy(s->code + used, in->code, in->len);
-            if (ws_ax_map_regs(s->code + used, in->len, check_reg, NULL)) {
+            if (ws_ax_map_regs(s->code + used, in->len, dbg_cond_check_reg, NULL)) {
                 st = dbg_fail(d, WS_ERR_UNSUPPORTED,
                               "shadow unit: the condition of the breakpoint at 0x%08x uses an opcode or register the unit lacks",
                               b->pc);
