@@ -1,8 +1,9 @@
 /* warpscope debug: run an unmodified host program with the gdb server
  * listening (or, with --jtag, the JTAG remote_bitbang port for OpenOCD).
  * The library does the work when it sees WARPSCOPE_DEBUG (WARPSCOPE_JTAG)
- * at device open; this command sets it for the child, reports the port,
- * and passes the child's exit status on. */
+ * at device open; this command sets it for the child, preloads the exit
+ * closer (preload.h), reports the port, and passes the child's exit
+ * status on. */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -14,6 +15,7 @@
 #include "runtime/settings_text.h"
 #include "child.h"
 #include "commands.h"
+#include "preload.h"
 
 static void usage(FILE *f)
 {
@@ -180,6 +182,11 @@ int ws_cmd_debug(int argc, char **argv)
         signal(SIGHUP, SIG_DFL);
         sigprocmask(SIG_SETMASK, &old_mask, NULL);
         setenv(jtag ? "WARPSCOPE_JTAG" : "WARPSCOPE_DEBUG", spec, 1);
+        /* a device the program leaves open (returning from main after a
+         * failed check) is closed at exit: the server then ends the
+         * session as after a close (gdb hears the exit, OpenOCD sees the
+         * harts unavailable) instead of dying with the process */
+        ws_preload_exit_close();
         execvp(argv[i], argv + i);
         fprintf(stderr, "warpscope debug: cannot run %s: %s\n", argv[i], strerror(errno));
         _exit(127);

@@ -1,12 +1,15 @@
 /* The program OpenOCD debugs in the JTAG end-to-end test: 256 threads on
  * 2 cores x 4 warps wait at a gate until the debugger writes `go`.
- *   jtag_app KERNELS.elf [LIMIT [HOLD_MS]]
+ *   jtag_app KERNELS.elf [LIMIT [HOLD_MS [noclose]]]
  * HOLD_MS: keep the device open that long after the results (a probe
  * still attached then finishes its session before the bus goes away).
+ * noclose: return 3 from main without closing the device, as a program
+ * does after a failed check (the exit closes it, if anything does).
  * Prints the buffers' device addresses, "launching", then "go=0x..." and
  * "result ok" when every thread's result is right. Exit 0 only then. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 #include "warpscope/warpscope.h"
 
@@ -65,6 +68,7 @@ int main(int argc, char **argv)
     printf("result ok\n");
     fflush(stdout);
     if (argc > 3) usleep((useconds_t)atoi(argv[3]) * 1000u);
+    if (argc > 4 && !strcmp(argv[4], "noclose")) return 3;
     ws_device_close(dev);
     return 0;
 }

@@ -16,6 +16,11 @@
 #   OpenOCD's reads of its status. The resume must succeed, and the end
 #   be reported as the hart becoming unavailable, not as failed accesses
 #   (the dead bus made OpenOCD call the resume, or a write, failed).
+# MODE ends_noclose (with WARPSCOPE): as ends, under `warpscope debug
+#   --jtag`, with a program that returns 3 from main without closing its
+#   device (as after a failed check): the exit must close it the same way
+#   (the JTAG server used to die with the process in the middle of
+#   OpenOCD's session: "Failed to write memory via system bus").
 set -u
 mode=$1 app=$2 kelf=$3 cfg=$4 cli=${5:-}
 work=$(mktemp -d)
@@ -28,9 +33,11 @@ limit=6000000 hold=2000 life=100
 # badinput's kernel spins until its last probe opens the gate (no limit to
 # race: between probes it runs at full speed on the fast engine)
 [ "$mode" = badinput ] && limit=2000000000 life=200
+extra=()
 [ "$mode" = ends ] && limit=2000000000 hold=0
+[ "$mode" = ends_noclose ] && limit=2000000000 hold=0 extra=(noclose)
 if [ -n "$cli" ]; then
-  timeout $life "$cli" debug --jtag --port-file "$work/port" -- "$app" "$kelf" $limit $hold > "$work/app.out" 2> "$work/app.err" &
+  timeout $life "$cli" debug --jtag --port-file "$work/port" -- "$app" "$kelf" $limit $hold "${extra[@]}" > "$work/app.out" 2> "$work/app.err" &
 else
   WARPSCOPE_JTAG="port=0,port-file=$work/port" timeout $life "$app" "$kelf" $limit $hold > "$work/app.out" 2> "$work/app.err" &
 fi
@@ -131,6 +138,22 @@ elif [ "$mode" = ends ]; then
   check "no failed DMI accesses (mode switch)" hasnt "$o" "[Ff]ailed"
   check "only 'unavailable' errors (mode switch)" hasnt <(grep '^Error' "$o" | grep -v "is unavailable") .
   check "results correct (mode switch)" has "$work/app.out" "^result ok"
+elif [ "$mode" = ends_noclose ]; then
+  ocd "$work/ocd.out" 'targets warpscope.hart0' 'halt' 'echo "state0=[warpscope.hart0 curstate]"' \
+    "mww $go 0x600d" 'echo "T_WRITTEN"' 'resume' 'echo "T_RESUMED"' 'sleep 300' 'shutdown'
+  wait "$apid"; rc=$?; apid=
+  o=$work/ocd.out
+  check "hart 0 halts" has "$o" "^state0=halted"
+  check "the write succeeds" has "$o" "^T_WRITTEN"
+  check "the resume succeeds" has "$o" "^T_RESUMED"
+  check "no failed DMI accesses" hasnt "$o" "[Ff]ailed"
+  check "the program's end: hart 0 unavailable" has "$o" "^Error: Hart 0 is unavailable"
+  check "only 'unavailable' errors" hasnt <(grep '^Error' "$o" | grep -v "is unavailable") .
+  check "the program's exit status 3 passed on (got $rc)" test "$rc" -eq 3
+  check "the debugger opened the gate" has "$work/app.out" "^go=0x0000600d after [0-9]+ spins"
+  check "results correct" has "$work/app.out" "^result ok"
+  check "the server lived until the probe quit" has "$work/app.err" "JTAG: the probe quit; [0-9]+ DMI accesses"
+  check "no failed access in the server's log" hasnt "$work/app.err" "failed DMI access"
 else
   # 1. garbage
   exec 3<>"/dev/tcp/127.0.0.1/$port"; printf '0426x' >&3; sleep 0.5; exec 3>&-

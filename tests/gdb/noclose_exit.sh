@@ -1,0 +1,27 @@
+#!/bin/bash
+# `warpscope debug` running a program (linked with the shared library)
+# that returns 3 from main without closing its device: the exit closer
+# the command preloads closes it, so gdb hears the end ("exited
+# normally": the device's close) instead of losing the connection with
+# the process ("Remote connection closed"), and the command exits 3.
+#   noclose_exit.sh WARPSCOPE JTAG_APP_SHARED KERNELS.elf
+set -u
+cli=$1 app=$2 kelf=$3
+work=$(mktemp -d)
+apid=
+cleanup() { [ -n "$apid" ] && kill "$apid" 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+# the gate kernel gives up after 2000 spins; no hold; then return 3
+timeout 60 "$cli" debug --port-file "$work/port" -- "$app" "$kelf" 2000 0 noclose > "$work/app.out" 2> "$work/app.err" &
+apid=$!
+for _ in $(seq 300); do [ -s "$work/port" ] && break; sleep 0.1; done
+[ -s "$work/port" ] || { echo "FAIL: the program never listened"; cat "$work/app.err"; exit 1; }
+timeout 60 gdb-multiarch -q -batch -ex "target remote 127.0.0.1:$(cat "$work/port")" -ex continue > "$work/gdb.out" 2>&1
+wait "$apid"; rc=$?; apid=
+fails=0
+grep -Eq "exited normally|exited with code" "$work/gdb.out" || { echo "FAIL: gdb did not hear the program's end"; fails=$((fails+1)); }
+grep -q "Remote connection closed" "$work/gdb.out" && { echo "FAIL: the server died with the process"; fails=$((fails+1)); }
+grep -q "^result ok" "$work/app.out" || { echo "FAIL: the program's results"; fails=$((fails+1)); }
+[ "$rc" -eq 3 ] || { echo "FAIL: exit status $rc, not the program's 3"; fails=$((fails+1)); }
+if [ $fails -ne 0 ]; then echo "--- gdb"; cat "$work/gdb.out"; echo "--- program"; cat "$work/app.out" "$work/app.err"; fi
+[ $fails -eq 0 ]
