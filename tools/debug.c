@@ -5,6 +5,7 @@
  * closer (preload.h), reports the port, and passes the child's exit
  * status on. */
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -171,9 +172,22 @@ int ws_cmd_debug(int argc, char **argv)
         sigprocmask(SIG_SETMASK, &old_mask, NULL);
         return 2;
     }
+    /* an exec failure comes back through a close-on-exec pipe: the
+     * program was not run, so it cannot be said to have opened no device */
+    int efd[2];
+    if (pipe2(efd, O_CLOEXEC)) {
+        fprintf(stderr, "warpscope debug: pipe: %s\n", strerror(errno));
+        unlink(pfile);
+        sigprocmask(SIG_SETMASK, &old_mask, NULL);
+        return 1;
+    }
+    fflush(NULL);
     pid_t pid = fork();
     if (pid < 0) {
         fprintf(stderr, "warpscope debug: fork: %s\n", strerror(errno));
+        close(efd[0]);
+        close(efd[1]);
+        unlink(pfile);
         sigprocmask(SIG_SETMASK, &old_mask, NULL);
         return 1;
     }
@@ -187,10 +201,15 @@ int ws_cmd_debug(int argc, char **argv)
          * session as after a close (gdb hears the exit, OpenOCD sees the
          * harts unavailable) instead of dying with the process */
         ws_preload_exit_close();
+        close(efd[0]);
         execvp(argv[i], argv + i);
-        fprintf(stderr, "warpscope debug: cannot run %s: %s\n", argv[i], strerror(errno));
+        int e = errno;
+        fprintf(stderr, "warpscope debug: cannot run %s: %s\n", argv[i], strerror(e));
+        ssize_t wr = write(efd[1], &e, sizeof e);
+        (void)wr;
         _exit(127);
     }
+    close(efd[1]);
     sigprocmask(SIG_SETMASK, &old_mask, NULL); /* a signal held back is noted now, and passed on below */
     int status = 0, reported = 0, forwarded = 0;
     for (;;) {
@@ -225,7 +244,12 @@ int ws_cmd_debug(int argc, char **argv)
      * as if a session had been possible (before 2026-11-27 it did, where
      * profile, trace and watch say it). A server that came and went
      * between two polls left its port in the file. */
-    if (!reported && !(socket_path ? file_has_line(pfile) : read_port(pfile)))
+    int exec_err = 0;
+    ssize_t er;
+    while ((er = read(efd[0], &exec_err, sizeof exec_err)) < 0 && errno == EINTR) {}
+    close(efd[0]);
+    int not_run = er == (ssize_t)sizeof exec_err; /* (said so already; until 2026-11-27 also "opened no device") */
+    if (!not_run && !reported && !(socket_path ? file_has_line(pfile) : read_port(pfile)))
         fprintf(stderr, "warpscope debug: %s opened no warpscope device: no %s was served\n", argv[i],
                 jtag ? "JTAG port" : "gdb server");
     unlink(pfile);

@@ -109,6 +109,14 @@ for mode in "" --jtag; do
     [ $rc -eq 3 ] && [[ "$out" == *"sh opened no warpscope device: no "*" was served"* ]] &&
         ok "debug $mode: a program without a device is named (status 3)" || bad "debug $mode without a device: rc=$rc: $out"
 done
+# a program that cannot be run is named once, as not run (before
+# 2026-11-27 the command also said it "opened no warpscope device")
+for mode in "" --jtag; do
+    out=$("$ws" debug $mode -- "$dir/no-such-program" 2>&1); rc=$?
+    [ $rc -eq 127 ] && [[ "$out" == *"cannot run $dir/no-such-program: No such file or directory"* ]] &&
+        [[ "$out" != *"opened no warpscope device"* ]] &&
+        ok "debug $mode: a missing program is named once (status 127)" || bad "debug $mode, missing program: rc=$rc: $out"
+done
 # a directory given as a file to read is named as one (before 2026-11-27
 # trace --read and watch --read called it a file without their header, and
 # show a truncated PNG)
