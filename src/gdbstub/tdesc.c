@@ -34,8 +34,10 @@ static const char xml[] =
     "<feature name=\"org.warpscope.simt\">"
     S("block_x", 70) S("block_y", 71) S("block_z", 72) S("thread_x", 73) S("thread_y", 74)
     S("thread_z", 75) S("core", 76) S("warp", 77) S("lane", 78) S("launch", 79)
-    /* graphics system values (0 in kernels): fragment shaders' pixel, flags
-     * and primitive, vertex shaders' vertex and instance index */
+    /* graphics system values, each read in the stage it belongs to and
+     * 0xffffffff elsewhere (kernels too): fragment shaders' pixel, flags
+     * and primitive, vertex shaders' vertex, both stages' draw and
+     * instance (WS_REGNO_GFX_* in device/debug/debug.h) */
     S("pixel_x", 80) S("pixel_y", 81) S("gfx_flags", 82) S("primitive", 83) S("draw", 84)
     S("vertex_id", 85) S("instance_id", 86)
     "</feature>\n</target>\n";
