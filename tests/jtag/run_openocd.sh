@@ -55,6 +55,26 @@ ocd() { # ocd OUTPUT COMMANDS...
   timeout 60 openocd "${args[@]}" > "$out" 2>&1
 }
 
+# write_that_ends STATUS: halt hart 0, write the gate the kernel spins on,
+# resume; the program ends (and its device closes) as OpenOCD goes on
+# reading status. Every access must succeed, the end show as the hart
+# unavailable, and the program exit with STATUS.
+write_that_ends() {
+  ocd "$work/ocd.out" 'targets warpscope.hart0' 'halt' 'echo "state0=[warpscope.hart0 curstate]"' \
+    "mww $go 0x600d" 'echo "T_WRITTEN"' 'resume' 'echo "T_RESUMED"' 'sleep 300' 'shutdown'
+  wait "$apid"; rc=$?; apid=
+  o=$work/ocd.out
+  check "hart 0 halts" has "$o" "^state0=halted"
+  check "the write succeeds" has "$o" "^T_WRITTEN"
+  check "the resume succeeds" has "$o" "^T_RESUMED"
+  check "no failed DMI accesses" hasnt "$o" "[Ff]ailed"
+  check "the program's end: hart 0 unavailable" has "$o" "^Error: Hart 0 is unavailable"
+  check "only 'unavailable' errors" hasnt <(grep '^Error' "$o" | grep -v "is unavailable") .
+  check "program exit status $1 (got $rc)" test "$rc" -eq "$1"
+  check "the debugger opened the gate" has "$work/app.out" "^go=0x0000600d after [0-9]+ spins"
+  check "results correct" has "$work/app.out" "^result ok"
+}
+
 if [ "$mode" = examine ]; then
   t0=$(date +%s.%N)
   ocd "$work/ocd.out" \
@@ -108,19 +128,7 @@ if [ "$mode" = examine ]; then
   echo "OpenOCD session (examine, 2 halts, reads, step, write, 2 resumes): $(echo "$t1 - $t0" | bc 2>/dev/null || echo "?") s"
   grep "DMI accesses" "$work/app.err"
 elif [ "$mode" = ends ]; then
-  ocd "$work/ocd.out" 'targets warpscope.hart0' 'halt' 'echo "state0=[warpscope.hart0 curstate]"' \
-    "mww $go 0x600d" 'echo "T_WRITTEN"' 'resume' 'echo "T_RESUMED"' 'sleep 300' 'shutdown'
-  wait "$apid"; rc=$?; apid=
-  o=$work/ocd.out
-  check "hart 0 halts" has "$o" "^state0=halted"
-  check "the write succeeds" has "$o" "^T_WRITTEN"
-  check "the resume succeeds" has "$o" "^T_RESUMED"
-  check "no failed DMI accesses" hasnt "$o" "[Ff]ailed"
-  check "the program's end: hart 0 unavailable" has "$o" "^Error: Hart 0 is unavailable"
-  check "only 'unavailable' errors" hasnt <(grep '^Error' "$o" | grep -v "is unavailable") .
-  check "program exit status 0" test "$rc" -eq 0
-  check "the debugger opened the gate" has "$work/app.out" "^go=0x0000600d after [0-9]+ spins"
-  check "results correct" has "$work/app.out" "^result ok"
+  write_that_ends 0
   check "no failed access in the server's log" hasnt "$work/app.err" "failed DMI access"
   # The walkthrough's ending (docs/jtag-openocd.md): with hart 0 halted,
   # the gate written, a mode-switch frame runs every core; the program
@@ -139,19 +147,7 @@ elif [ "$mode" = ends ]; then
   check "only 'unavailable' errors (mode switch)" hasnt <(grep '^Error' "$o" | grep -v "is unavailable") .
   check "results correct (mode switch)" has "$work/app.out" "^result ok"
 elif [ "$mode" = ends_noclose ]; then
-  ocd "$work/ocd.out" 'targets warpscope.hart0' 'halt' 'echo "state0=[warpscope.hart0 curstate]"' \
-    "mww $go 0x600d" 'echo "T_WRITTEN"' 'resume' 'echo "T_RESUMED"' 'sleep 300' 'shutdown'
-  wait "$apid"; rc=$?; apid=
-  o=$work/ocd.out
-  check "hart 0 halts" has "$o" "^state0=halted"
-  check "the write succeeds" has "$o" "^T_WRITTEN"
-  check "the resume succeeds" has "$o" "^T_RESUMED"
-  check "no failed DMI accesses" hasnt "$o" "[Ff]ailed"
-  check "the program's end: hart 0 unavailable" has "$o" "^Error: Hart 0 is unavailable"
-  check "only 'unavailable' errors" hasnt <(grep '^Error' "$o" | grep -v "is unavailable") .
-  check "the program's exit status 3 passed on (got $rc)" test "$rc" -eq 3
-  check "the debugger opened the gate" has "$work/app.out" "^go=0x0000600d after [0-9]+ spins"
-  check "results correct" has "$work/app.out" "^result ok"
+  write_that_ends 3
   check "the server lived until the probe quit" has "$work/app.err" "JTAG: the probe quit; [0-9]+ DMI accesses"
   check "no failed access in the server's log" hasnt "$work/app.err" "failed DMI access"
 else
