@@ -66,12 +66,36 @@ static void print_access(const ws_trace_launch *L, uint32_t gid, uint64_t m, int
     }
 }
 
-static void print_launch(const ws_trace_launch *L, int json, FILE *f)
+/* s as a JSON string's contents (module names are paths: quotes,
+ * backslashes and control bytes may be in them). */
+static void json_str(const char *s, FILE *f)
 {
-    if (!json)
+    for (; s && *s; s++) {
+        const unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
+        else if (c < 0x20) fprintf(f, "\\u%04x", c);
+        else fputc(c, f);
+    }
+}
+
+/* Launch i of t: in text a heading naming the kernel and its module; in
+ * JSON a record of its own, before its threads' records. */
+static void print_launch(const ws_trace *tr, uint32_t i, int json, FILE *f)
+{
+    const ws_trace_launch *L = &tr->launches[i];
+    char label[1024];
+    if (json) {
+        fprintf(f, "{\"launch\":%llu,\"kernel\":\"", (unsigned long long)L->launch_id);
+        json_str(L->kernel, f);
+        fprintf(f, "\",\"module\":\"");
+        json_str(L->module, f);
+        fprintf(f, "\",\"grid\":[%u,%u,%u],\"block\":[%u,%u,%u],\"flags\":%u}\n", L->grid.x, L->grid.y, L->grid.z,
+                L->block.x, L->block.y, L->block.z, L->flags);
+    } else
         fprintf(f, "launch %llu %s grid (%u,%u,%u) block (%u,%u,%u) flags 0x%x, %u threads, %llu block + %llu memory records\n",
-                (unsigned long long)L->launch_id, L->kernel, L->grid.x, L->grid.y, L->grid.z, L->block.x, L->block.y,
-                L->block.z, L->flags, L->nthreads, (unsigned long long)L->nbb, (unsigned long long)L->nmem);
+                (unsigned long long)L->launch_id, ws_trace_launch_label(tr, i, label, sizeof label), L->grid.x, L->grid.y,
+                L->grid.z, L->block.x, L->block.y, L->block.z, L->flags, L->nthreads, (unsigned long long)L->nbb,
+                (unsigned long long)L->nmem);
     for (uint32_t k = 0; k < L->nthreads; k++) {
         const ws_trace_thread *t = &L->threads[k];
         uint64_t m = t->first_mem, mend = t->first_mem + t->nmem;
@@ -127,8 +151,11 @@ static void print_perfetto(const ws_trace *t, uint32_t warp, FILE *f)
     for (uint32_t i = 0; i < t->nlaunches; i++) {
         const ws_trace_launch *L = &t->launches[i];
         uint64_t now = 0;
-        fprintf(f, "%s{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%u,\"tid\":0,\"args\":{\"name\":\"launch %llu %s\"}}",
-                first ? "" : ",\n", i + 1, (unsigned long long)L->launch_id, L->kernel);
+        char label[1024];
+        fprintf(f, "%s{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%u,\"tid\":0,\"args\":{\"name\":\"launch %llu ",
+                first ? "" : ",\n", i + 1, (unsigned long long)L->launch_id);
+        json_str(ws_trace_launch_label(t, i, label, sizeof label), f);
+        fprintf(f, "\"}}");
         first = 0;
         for (uint64_t r = 0; r < L->nwarp; r++) {
             const ws_trace_warp_exec *w = &L->warps[r];
@@ -165,7 +192,7 @@ static int read_file(const char *path, const char *format, long warp)
     if (!strcmp(format, "perfetto")) print_perfetto(t, (uint32_t)warp, stdout);
     else
         for (uint32_t i = 0; i < t->nlaunches; i++) {
-            print_launch(&t->launches[i], json, stdout);
+            print_launch(t, i, json, stdout);
             print_warps(&t->launches[i], json, stdout);
         }
     ws_trace_free(t);

@@ -7,6 +7,7 @@
  *              request (coalescing), shared-memory bank conflicts, bytes. */
 #include <stdlib.h>
 #include <string.h>
+#include "instrument/tracer.h"
 #include "instrument/tracer_int.h"
 #include "isa/isa.h"
 #include "warpscope/abi.h"
@@ -312,6 +313,24 @@ static void report_memtrace(const tracer *t, const tr_twin *tw, const ws_trace_l
     free(tab);
 }
 
+static const char *base_name(const char *path)
+{
+    const char *b = path ? strrchr(path, '/') : NULL;
+    return b && b[1] ? b + 1 : path ? path : "?";
+}
+
+const char *ws_trace_launch_label(const ws_trace *t, uint32_t i, char *buf, size_t n)
+{
+    const ws_trace_launch *L = &t->launches[i];
+    const char *mod = L->module ? L->module : "?", *shown = base_name(mod);
+    for (uint32_t j = 0; j < t->nlaunches && shown != mod; j++) {
+        const char *other = t->launches[j].module ? t->launches[j].module : "?";
+        if (strcmp(other, mod) && !strcmp(base_name(other), shown)) shown = mod;
+    }
+    snprintf(buf, n, "%s (%s)", L->kernel ? L->kernel : "?", shown);
+    return buf;
+}
+
 void tr_report(const tracer *t, FILE *f)
 {
     static const char *names[] = { "bbcount", "memtrace", "dump", "branch", "racecheck" };
@@ -319,9 +338,10 @@ void tr_report(const tracer *t, FILE *f)
             t->trace.nlaunches == 1 ? "" : "es");
     for (uint32_t i = 0; i < t->trace.nlaunches; i++) {
         const ws_trace_launch *L = &t->trace.launches[i];
-        const tr_twin *tw = tr_twin_of(t, L->module);
+        const tr_twin *tw = &t->twins[t->timing[i].twin];
+        char label[1024];
         fprintf(f, "\nlaunch %llu: %s grid (%u,%u,%u) block (%u,%u,%u)%s%s\n", (unsigned long long)L->launch_id,
-                L->kernel, L->grid.x, L->grid.y, L->grid.z, L->block.x, L->block.y, L->block.z,
+                ws_trace_launch_label(&t->trace, i, label, sizeof label), L->grid.x, L->grid.y, L->grid.z, L->block.x, L->block.y, L->block.z,
                 L->flags & WS_TRACE_COMPLETE ? "" : "  [INCOMPLETE]", L->flags & WS_TRACE_FAULTED ? "  [FAULTED]" : "");
         if (L->note && L->note[0]) fprintf(f, "  note: %s\n", L->note);
         if (L->results_checked)
@@ -345,8 +365,9 @@ void tr_report_host_time(const tracer *t, FILE *f)
     for (uint32_t i = 0; i < t->trace.nlaunches; i++) {
         const ws_trace_launch *L = &t->trace.launches[i];
         const tr_timing *tm = &t->timing[i];
-        fprintf(f, "warpscope trace: %s (launch %llu) host time: launch %.3f s, counting pass %.3f s (%.2fx)", L->kernel,
-                (unsigned long long)L->launch_id, tm->original, tm->count, tm->original > 0 ? tm->count / tm->original : 0.0);
+        char label[1024];
+        fprintf(f, "warpscope trace: launch %llu %s host time: launch %.3f s, counting pass %.3f s (%.2fx)",
+                (unsigned long long)L->launch_id, ws_trace_launch_label(&t->trace, i, label, sizeof label), tm->original, tm->count, tm->original > 0 ? tm->count / tm->original : 0.0);
         if (!(L->flags & WS_TRACE_COUNTS_ONLY))
             fprintf(f, ", recording pass %.3f s (%.2fx)", tm->record, tm->original > 0 ? tm->record / tm->original : 0.0);
         fprintf(f, "\n");

@@ -361,6 +361,7 @@ ws_status tr_launch(tracer *t, tr_twin *tw, ws_grid_run *G, ws_tool_runner *run)
     uint32_t count_entry, record_entry;
     ws_trace_launch *L = new_launch(t);
     tr_timing *tm = L ? &t->timing[t->trace.nlaunches - 1] : NULL;
+    if (tm) tm->twin = (size_t)(tw - t->twins);
     if (!L || describe(L, tw, G, t->lanes_per_warp) || kernel_entry(tw->count, G->kernel_name, &count_entry) ||
         kernel_entry(tw->record, G->kernel_name, &record_entry)) {
         fprintf(stderr, "warpscope: trace: launch %llu (%s) runs untraced: out of host memory\n",

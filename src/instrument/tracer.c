@@ -188,14 +188,6 @@ static tr_twin *twin_for(tracer *t, const ws_module *m)
     return tw;
 }
 
-const tr_twin *tr_twin_of(const tracer *t, const char *module)
-{
-    for (size_t i = 0; i < t->ntwins; i++) /* (the latest of a name: a module may be loaded again) */
-        if (t->twins[t->ntwins - 1 - i].name && !strcmp(t->twins[t->ntwins - 1 - i].name, module))
-            return &t->twins[t->ntwins - 1 - i];
-    return NULL;
-}
-
 uint16_t tr_twin_halfword(const tr_twin *tw, uint32_t addr)
 {
     uint16_t h = 0;
