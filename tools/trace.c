@@ -47,7 +47,10 @@ static void usage(FILE *f)
 }
 
 /* Memory record m of thread gid; stores and atomics with the value they
- * wrote when the trace has values (text and JSON alike). */
+ * wrote when the trace has values (text and JSON alike). A record keeps
+ * one 32-bit register: of an 8-byte access (amocas.d, the 64-bit atomics)
+ * only the low half, which is said so ("value_low32" in JSON), not shown
+ * as the whole value. */
 static void print_access(const ws_trace_launch *L, uint32_t gid, uint64_t m, int json, FILE *f)
 {
     static const char *kinds[] = { "?", "load", "store", "atomic" };
@@ -57,11 +60,11 @@ static void print_access(const ws_trace_launch *L, uint32_t gid, uint64_t m, int
     if (json) {
         fprintf(f, "{\"launch\":%llu,\"thread\":%u,\"access\":\"%s\",\"size\":%u,\"addr\":\"0x%08x\",\"pc\":\"0x%08x\"",
                 (unsigned long long)L->launch_id, gid, kinds[mi->kind & 3], mi->size, x->addr, mi->addr);
-        if (valued) fprintf(f, ",\"value\":\"0x%08x\"", L->values[m]);
+        if (valued) fprintf(f, ",\"%s\":\"0x%08x\"", mi->size > 4 ? "value_low32" : "value", L->values[m]);
         fprintf(f, "}\n");
     } else {
         fprintf(f, "    %-6s %u @0x%08x  (pc 0x%08x)", kinds[mi->kind & 3], mi->size, x->addr, mi->addr);
-        if (valued) fprintf(f, " = 0x%08x", L->values[m]);
+        if (valued) fprintf(f, " = 0x%08x%s", L->values[m], mi->size > 4 ? " (its low 32 bits)" : "");
         fprintf(f, "\n");
     }
 }
