@@ -211,8 +211,8 @@ static ws_status run_launch(ws_device *dev, void *user, const ws_tool_launch *in
         return ws_tool_run(run);
     tr_twin *tw = twin_for(t, info->module);
     if (!tw || tw->error) {
-        fprintf(stderr, "warpscope: trace: launch %llu (%s) runs untraced: %s\n", (unsigned long long)info->launch_id,
-                info->kernel, tw ? tw->error : "out of host memory");
+        fprintf(stderr, "warpscope: trace: launch %llu (%s in %s) runs untraced: %s\n", (unsigned long long)info->launch_id,
+                info->kernel, info->module && info->module->name ? info->module->name : "?", tw ? tw->error : "out of host memory");
         return ws_tool_run(run);
     }
     (void)dev;
