@@ -83,7 +83,7 @@ static void json_str(const char *s, FILE *f)
 
 /* Launch i of t: in text a heading naming the kernel and its module; in
  * JSON a record of its own, before its threads' records. */
-static void print_launch(const ws_trace *tr, uint32_t i, int json, FILE *f)
+static void print_launch(const ws_trace *tr, const char *const *shown, uint32_t i, int json, FILE *f)
 {
     const ws_trace_launch *L = &tr->launches[i];
     char label[1024];
@@ -96,7 +96,7 @@ static void print_launch(const ws_trace *tr, uint32_t i, int json, FILE *f)
                 L->block.x, L->block.y, L->block.z, L->flags);
     } else
         fprintf(f, "launch %llu %s grid (%u,%u,%u) block (%u,%u,%u) flags 0x%x, %u threads, %llu block + %llu memory records\n",
-                (unsigned long long)L->launch_id, ws_trace_launch_label(tr, i, label, sizeof label), L->grid.x, L->grid.y,
+                (unsigned long long)L->launch_id, ws_trace_launch_label(tr, shown, i, label, sizeof label), L->grid.x, L->grid.y,
                 L->grid.z, L->block.x, L->block.y, L->block.z, L->flags, L->nthreads, (unsigned long long)L->nbb,
                 (unsigned long long)L->nmem);
     for (uint32_t k = 0; k < L->nthreads; k++) {
@@ -147,7 +147,7 @@ static uint64_t warp_records(const ws_trace *t, uint32_t warp, uint32_t *max_war
  * metadata event. (With pid = launch id, two devices' launches shared
  * tracks: each device numbers its launches from 1, and a file holds every
  * device's.) */
-static void print_perfetto(const ws_trace *t, uint32_t warp, FILE *f)
+static void print_perfetto(const ws_trace *t, const char *const *shown, uint32_t warp, FILE *f)
 {
     fprintf(f, "{\"traceEvents\":[\n");
     int first = 1;
@@ -157,7 +157,7 @@ static void print_perfetto(const ws_trace *t, uint32_t warp, FILE *f)
         char label[1024];
         fprintf(f, "%s{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%u,\"tid\":0,\"args\":{\"name\":\"launch %llu ",
                 first ? "" : ",\n", i + 1, (unsigned long long)L->launch_id);
-        json_str(ws_trace_launch_label(t, i, label, sizeof label), f);
+        json_str(ws_trace_launch_label(t, shown, i, label, sizeof label), f);
         fprintf(f, "\"}}");
         first = 0;
         for (uint64_t r = 0; r < L->nwarp; r++) {
@@ -192,12 +192,14 @@ static int read_file(const char *path, const char *format, long warp)
         ws_trace_free(t);
         return 1;
     }
-    if (!strcmp(format, "perfetto")) print_perfetto(t, (uint32_t)warp, stdout);
+    const char **shown = ws_trace_modules_shown(t);
+    if (!strcmp(format, "perfetto")) print_perfetto(t, shown, (uint32_t)warp, stdout);
     else
         for (uint32_t i = 0; i < t->nlaunches; i++) {
-            print_launch(t, i, json, stdout);
+            print_launch(t, shown, i, json, stdout);
             print_warps(&t->launches[i], json, stdout);
         }
+    free(shown);
     ws_trace_free(t);
     return 0;
 }

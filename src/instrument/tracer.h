@@ -18,10 +18,13 @@ ws_status ws_tracer_attach(ws_device *dev, const char *spec);
  * reason in err. */
 int ws_tracer_check_spec(const char *spec, char *err, size_t errlen);
 
-/* How reports name launch i of t: "KERNEL (MODULE)", the module by its
- * file's base name, or by its whole name when another module of t has
- * that base name (two files called k.elf in two directories). Modules
- * loaded from memory are "<memory>", "<memory 2>", ... Returns buf. */
-const char *ws_trace_launch_label(const ws_trace *t, uint32_t i, char *buf, size_t n);
+/* How reports name the module of each launch of t: its file's base name,
+ * or its whole name when another module of t has that base name (two
+ * files called k.elf in two directories); modules loaded from memory are
+ * "<memory>", "<memory 2>", ... An array of t->nlaunches pointers into t's
+ * strings, to free(); NULL when out of host memory (then whole names). */
+const char **ws_trace_modules_shown(const ws_trace *t);
+/* Launch i of t as reports name it, "KERNEL (MODULE)", into buf. */
+const char *ws_trace_launch_label(const ws_trace *t, const char *const *shown, uint32_t i, char *buf, size_t n);
 
 #endif
