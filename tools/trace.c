@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "runtime/settings_text.h"
 #include "warpscope/trace.h"
+#include "instrument/trace_file.h"
 #include "instrument/tracer.h"
 #include <limits.h>
 #include "child.h"
@@ -22,7 +23,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: warpscope trace --tool NAME [options] -- PROGRAM [ARG...]\n"
-            "       warpscope trace --read FILE [--format text|jsonl|perfetto [--warp N]]\n"
+            "       warpscope trace --read FILE [--kernel NAME] [--launch N] [--format text|jsonl|perfetto [--warp N]]\n"
             "Runs PROGRAM with every kernel launch instrumented and prints what the tool found.\n"
             "  --tool bbcount    executions per basic block and source line; instruction totals\n"
             "  --tool memtrace   every memory access; per line: requests, sectors/request, bank conflicts\n"
@@ -31,8 +32,8 @@ static void usage(FILE *f)
             "                    the same byte between two barriers, one of them writing\n"
             "  --tool dump       record everything and print the merged trace\n"
             "  -o, --out FILE    write the merged trace file (zstd, docs/tracing.md)\n"
-            "  --kernel NAME     trace only launches of this kernel\n"
-            "  --launch N        trace only the Nth launch (from 1)\n"
+            "  --kernel NAME     trace only launches of this kernel (--read: show only them)\n"
+            "  --launch N        trace only the Nth launch (from 1; --read: the launches with id N)\n"
             "  --format text|jsonl|perfetto  how --read and --tool dump print records (default\n"
             "                    text; perfetto: Chrome/Perfetto JSON of one warp, a track per lane)\n"
             "  --warp N          the warp for --format perfetto (global warp id, default 0)\n"
@@ -174,12 +175,36 @@ static void print_perfetto(const ws_trace *t, const char *const *shown, uint32_t
     fprintf(f, "\n]}\n");
 }
 
-static int read_file(const char *path, const char *format, long warp)
+/* Keep the launches of kernel (NULL: any) whose id is launch (0: any):
+ * the array is filtered in place, the others' records freed. Returns how
+ * many are kept. */
+static uint32_t select_launches(ws_trace *t, const char *kernel, uint64_t launch)
+{
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < t->nlaunches; i++) {
+        ws_trace_launch *L = &t->launches[i];
+        if ((!kernel || (L->kernel && !strcmp(L->kernel, kernel))) && (!launch || L->launch_id == launch))
+            t->launches[kept++] = *L;
+        else
+            wst_launch_free(L);
+    }
+    t->nlaunches = kept;
+    return kept;
+}
+
+static int read_file(const char *path, const char *format, long warp, const char *kernel, uint64_t launch)
 {
     ws_trace *t;
     char err[512];
     if (ws_trace_read(path, &t, err, sizeof err) != WS_OK) {
         fprintf(stderr, "warpscope trace: %s\n", err);
+        return 1;
+    }
+    if ((kernel || launch) && !select_launches(t, kernel, launch)) {
+        fprintf(stderr, "warpscope trace: %s: no launch matched%s%s", path, kernel ? " --kernel " : "", kernel ? kernel : "");
+        if (launch) fprintf(stderr, " --launch %llu", (unsigned long long)launch);
+        fprintf(stderr, "\n");
+        ws_trace_free(t);
         return 1;
     }
     int json = !strcmp(format, "jsonl");
@@ -299,7 +324,27 @@ int ws_cmd_trace(int argc, char **argv)
                 warp, format);
         return 2;
     }
-    if (read) return read_file(read, format, warp_id);
+    if (read) { /* a file: which of its launches to show, and how; what traces a program has no place here */
+        const char *run_only = tool ? "--tool" : out ? "-o" : report ? "--report" : values ? "--values"
+                             : host_time ? "--host-time" : counters ? "--counters" : test_short ? "--test-short"
+                             : i < argc ? argv[i] : NULL;
+        if (run_only) {
+            fprintf(stderr, "warpscope trace: --read shows a trace file, it runs no program: %s is for tracing one "
+                            "(--read takes --format, --warp, --kernel and --launch)\n", run_only);
+            return 2;
+        }
+        unsigned long long id = 0;
+        if (launch) {
+            char *end;
+            errno = 0;
+            id = strtoull(launch, &end, 10);
+            if (*end || *launch < '0' || *launch > '9' || errno || !id) {
+                fprintf(stderr, "warpscope trace: --launch %s: expected a launch id from 1\n", launch);
+                return 2;
+            }
+        }
+        return read_file(read, format, warp_id, kernel, id);
+    }
     if (!tool || (strcmp(tool, "bbcount") && strcmp(tool, "memtrace") && strcmp(tool, "dump") && strcmp(tool, "branch") &&
                   strcmp(tool, "racecheck"))) {
         fprintf(stderr, "warpscope trace: --tool bbcount, memtrace, branch, racecheck or dump is required\n\n");
@@ -368,7 +413,7 @@ int ws_cmd_trace(int argc, char **argv)
                 fprintf(stderr, "warpscope trace: %s was not written\n", out);
                 if (!rc) rc = 1;
             } else if (!strcmp(tool, "dump")) { /* also after a fault: the records up to it */
-                const int rrc = read_file(out, format, warp_id);
+                const int rrc = read_file(out, format, warp_id, NULL, 0); /* (the tracer chose the launches) */
                 if (!rc) rc = rrc;
                 if (copy_to && ws_copy_file(out, copy_to)) {
                     fprintf(stderr, "warpscope trace: -o %s: cannot write the trace there: %s\n", copy_to, strerror(errno));

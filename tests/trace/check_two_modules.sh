@@ -31,6 +31,18 @@ import json, sys
 e = json.load(sys.stdin)["traceEvents"]
 sys.exit(sorted(v["args"]["name"] for v in e if v["ph"] == "M") != ["launch 1 work (<memory>)", "launch 2 work (<memory 2>)"])' &&
     ok || bad "perfetto names"
+# --read picks launches with --kernel and --launch (it ignored them, and
+# every option for tracing a program, printing the whole file)
+"$ws" trace --read two.wst --launch 2 > sel.out 2>&1
+[ "$(grep -c '^launch' sel.out)" = 1 ] && grep -q '^launch 2 work (<memory 2>)' sel.out && ok || bad "--read --launch 2: $(grep '^launch' sel.out)"
+"$ws" trace --read two.wst --kernel work --format jsonl | grep -c '"kernel":"work"' | grep -qx 2 && ok || bad "--read --kernel work"
+out=$("$ws" trace --read two.wst --kernel nope 2>&1); rc=$?
+[ $rc = 1 ] && [ "$out" = "warpscope trace: two.wst: no launch matched --kernel nope" ] && ok || bad "--read --kernel nope (rc $rc): $out"
+for extra in "--tool memtrace" "-o x.wst" "--values" "-- $app"; do
+  out=$("$ws" trace --read two.wst $extra 2>&1); rc=$?
+  [ $rc = 2 ] && [[ "$out" == *"--read shows a trace file, it runs no program: "*" is for tracing one"* ]] && [ ! -e x.wst ] &&
+      ok || bad "--read with $extra (rc $rc): $(head -c 200 <<< "$out")"
+done
 # one name for both modules: launch 1's lines are work_a_kernel.c's
 "$ws" trace --tool bbcount -- "$app" named "$a" "$b" > named.out 2>&1
 sed -n '/^launch 1:/,/^launch 2:/p' named.out | grep -q 'work_a_kernel.c:7' &&
