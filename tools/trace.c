@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "runtime/settings_text.h"
 #include "warpscope/trace.h"
+#include "instrument/trace_file.h"
 #include "instrument/tracer.h"
 #include <limits.h>
 #include "child.h"
@@ -22,7 +23,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: warpscope trace --tool NAME [options] -- PROGRAM [ARG...]\n"
-            "       warpscope trace --read FILE [--format text|jsonl|perfetto [--warp N]]\n"
+            "       warpscope trace --read FILE [--kernel NAME] [--launch N] [--format text|jsonl|perfetto [--warp N]]\n"
             "Runs PROGRAM with every kernel launch instrumented and prints what the tool found.\n"
             "  --tool bbcount    executions per basic block and source line; instruction totals\n"
             "  --tool memtrace   every memory access; per line: requests, sectors/request, bank conflicts\n"
@@ -31,8 +32,8 @@ static void usage(FILE *f)
             "                    the same byte between two barriers, one of them writing\n"
             "  --tool dump       record everything and print the merged trace\n"
             "  -o, --out FILE    write the merged trace file (zstd, docs/tracing.md)\n"
-            "  --kernel NAME     trace only launches of this kernel\n"
-            "  --launch N        trace only the Nth launch (from 1)\n"
+            "  --kernel NAME     trace only launches of this kernel (--read: show only them)\n"
+            "  --launch N        trace only the Nth launch (from 1; --read: the launches with id N)\n"
             "  --format text|jsonl|perfetto  how --read and --tool dump print records (default\n"
             "                    text; perfetto: Chrome/Perfetto JSON of one warp, a track per lane)\n"
             "  --warp N          the warp for --format perfetto (global warp id, default 0)\n"
@@ -47,7 +48,10 @@ static void usage(FILE *f)
 }
 
 /* Memory record m of thread gid; stores and atomics with the value they
- * wrote when the trace has values (text and JSON alike). */
+ * wrote when the trace has values (text and JSON alike). A record keeps
+ * one 32-bit register: of an 8-byte access (amocas.d, the 64-bit atomics)
+ * only the low half, which is said so ("value_low32" in JSON), not shown
+ * as the whole value. */
 static void print_access(const ws_trace_launch *L, uint32_t gid, uint64_t m, int json, FILE *f)
 {
     static const char *kinds[] = { "?", "load", "store", "atomic" };
@@ -57,21 +61,45 @@ static void print_access(const ws_trace_launch *L, uint32_t gid, uint64_t m, int
     if (json) {
         fprintf(f, "{\"launch\":%llu,\"thread\":%u,\"access\":\"%s\",\"size\":%u,\"addr\":\"0x%08x\",\"pc\":\"0x%08x\"",
                 (unsigned long long)L->launch_id, gid, kinds[mi->kind & 3], mi->size, x->addr, mi->addr);
-        if (valued) fprintf(f, ",\"value\":\"0x%08x\"", L->values[m]);
+        if (valued) fprintf(f, ",\"%s\":\"0x%08x\"", mi->size > 4 ? "value_low32" : "value", L->values[m]);
         fprintf(f, "}\n");
     } else {
         fprintf(f, "    %-6s %u @0x%08x  (pc 0x%08x)", kinds[mi->kind & 3], mi->size, x->addr, mi->addr);
-        if (valued) fprintf(f, " = 0x%08x", L->values[m]);
+        if (valued) fprintf(f, " = 0x%08x%s", L->values[m], mi->size > 4 ? " (its low 32 bits)" : "");
         fprintf(f, "\n");
     }
 }
 
-static void print_launch(const ws_trace_launch *L, int json, FILE *f)
+/* s as a JSON string's contents (module names are paths: quotes,
+ * backslashes and control bytes may be in them). */
+static void json_str(const char *s, FILE *f)
 {
-    if (!json)
+    for (; s && *s; s++) {
+        const unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
+        else if (c < 0x20) fprintf(f, "\\u%04x", c);
+        else fputc(c, f);
+    }
+}
+
+/* Launch i of t: in text a heading naming the kernel and its module; in
+ * JSON a record of its own, before its threads' records. */
+static void print_launch(const ws_trace *tr, const char *const *shown, uint32_t i, int json, FILE *f)
+{
+    const ws_trace_launch *L = &tr->launches[i];
+    char label[1024];
+    if (json) {
+        fprintf(f, "{\"launch\":%llu,\"kernel\":\"", (unsigned long long)L->launch_id);
+        json_str(L->kernel, f);
+        fprintf(f, "\",\"module\":\"");
+        json_str(L->module, f);
+        fprintf(f, "\",\"grid\":[%u,%u,%u],\"block\":[%u,%u,%u],\"flags\":%u}\n", L->grid.x, L->grid.y, L->grid.z,
+                L->block.x, L->block.y, L->block.z, L->flags);
+    } else
         fprintf(f, "launch %llu %s grid (%u,%u,%u) block (%u,%u,%u) flags 0x%x, %u threads, %llu block + %llu memory records\n",
-                (unsigned long long)L->launch_id, L->kernel, L->grid.x, L->grid.y, L->grid.z, L->block.x, L->block.y,
-                L->block.z, L->flags, L->nthreads, (unsigned long long)L->nbb, (unsigned long long)L->nmem);
+                (unsigned long long)L->launch_id, ws_trace_launch_label(tr, shown, i, label, sizeof label), L->grid.x, L->grid.y,
+                L->grid.z, L->block.x, L->block.y, L->block.z, L->flags, L->nthreads, (unsigned long long)L->nbb,
+                (unsigned long long)L->nmem);
     for (uint32_t k = 0; k < L->nthreads; k++) {
         const ws_trace_thread *t = &L->threads[k];
         uint64_t m = t->first_mem, mend = t->first_mem + t->nmem;
@@ -120,15 +148,18 @@ static uint64_t warp_records(const ws_trace *t, uint32_t warp, uint32_t *max_war
  * metadata event. (With pid = launch id, two devices' launches shared
  * tracks: each device numbers its launches from 1, and a file holds every
  * device's.) */
-static void print_perfetto(const ws_trace *t, uint32_t warp, FILE *f)
+static void print_perfetto(const ws_trace *t, const char *const *shown, uint32_t warp, FILE *f)
 {
     fprintf(f, "{\"traceEvents\":[\n");
     int first = 1;
     for (uint32_t i = 0; i < t->nlaunches; i++) {
         const ws_trace_launch *L = &t->launches[i];
         uint64_t now = 0;
-        fprintf(f, "%s{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%u,\"tid\":0,\"args\":{\"name\":\"launch %llu %s\"}}",
-                first ? "" : ",\n", i + 1, (unsigned long long)L->launch_id, L->kernel);
+        char label[1024];
+        fprintf(f, "%s{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%u,\"tid\":0,\"args\":{\"name\":\"launch %llu ",
+                first ? "" : ",\n", i + 1, (unsigned long long)L->launch_id);
+        json_str(ws_trace_launch_label(t, shown, i, label, sizeof label), f);
+        fprintf(f, "\"}}");
         first = 0;
         for (uint64_t r = 0; r < L->nwarp; r++) {
             const ws_trace_warp_exec *w = &L->warps[r];
@@ -144,12 +175,36 @@ static void print_perfetto(const ws_trace *t, uint32_t warp, FILE *f)
     fprintf(f, "\n]}\n");
 }
 
-static int read_file(const char *path, const char *format, long warp)
+/* Keep the launches of kernel (NULL: any) whose id is launch (0: any):
+ * the array is filtered in place, the others' records freed. Returns how
+ * many are kept. */
+static uint32_t select_launches(ws_trace *t, const char *kernel, uint64_t launch)
+{
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < t->nlaunches; i++) {
+        ws_trace_launch *L = &t->launches[i];
+        if ((!kernel || (L->kernel && !strcmp(L->kernel, kernel))) && (!launch || L->launch_id == launch))
+            t->launches[kept++] = *L;
+        else
+            wst_launch_free(L);
+    }
+    t->nlaunches = kept;
+    return kept;
+}
+
+static int read_file(const char *path, const char *format, long warp, const char *kernel, uint64_t launch)
 {
     ws_trace *t;
     char err[512];
     if (ws_trace_read(path, &t, err, sizeof err) != WS_OK) {
         fprintf(stderr, "warpscope trace: %s\n", err);
+        return 1;
+    }
+    if ((kernel || launch) && !select_launches(t, kernel, launch)) {
+        fprintf(stderr, "warpscope trace: %s: no launch matched%s%s", path, kernel ? " --kernel " : "", kernel ? kernel : "");
+        if (launch) fprintf(stderr, " --launch %llu", (unsigned long long)launch);
+        fprintf(stderr, "\n");
+        ws_trace_free(t);
         return 1;
     }
     int json = !strcmp(format, "jsonl");
@@ -162,12 +217,14 @@ static int read_file(const char *path, const char *format, long warp)
         ws_trace_free(t);
         return 1;
     }
-    if (!strcmp(format, "perfetto")) print_perfetto(t, (uint32_t)warp, stdout);
+    const char **shown = ws_trace_modules_shown(t);
+    if (!strcmp(format, "perfetto")) print_perfetto(t, shown, (uint32_t)warp, stdout);
     else
         for (uint32_t i = 0; i < t->nlaunches; i++) {
-            print_launch(&t->launches[i], json, stdout);
+            print_launch(t, shown, i, json, stdout);
             print_warps(&t->launches[i], json, stdout);
         }
+    free(shown);
     ws_trace_free(t);
     return 0;
 }
@@ -267,7 +324,27 @@ int ws_cmd_trace(int argc, char **argv)
                 warp, format);
         return 2;
     }
-    if (read) return read_file(read, format, warp_id);
+    if (read) { /* a file: which of its launches to show, and how; what traces a program has no place here */
+        const char *run_only = tool ? "--tool" : out ? "-o" : report ? "--report" : values ? "--values"
+                             : host_time ? "--host-time" : counters ? "--counters" : test_short ? "--test-short"
+                             : i < argc ? argv[i] : NULL;
+        if (run_only) {
+            fprintf(stderr, "warpscope trace: --read shows a trace file, it runs no program: %s is for tracing one "
+                            "(--read takes --format, --warp, --kernel and --launch)\n", run_only);
+            return 2;
+        }
+        unsigned long long id = 0;
+        if (launch) {
+            char *end;
+            errno = 0;
+            id = strtoull(launch, &end, 10);
+            if (*end || *launch < '0' || *launch > '9' || errno || !id) {
+                fprintf(stderr, "warpscope trace: --launch %s: expected a launch id from 1\n", launch);
+                return 2;
+            }
+        }
+        return read_file(read, format, warp_id, kernel, id);
+    }
     if (!tool || (strcmp(tool, "bbcount") && strcmp(tool, "memtrace") && strcmp(tool, "dump") && strcmp(tool, "branch") &&
                   strcmp(tool, "racecheck"))) {
         fprintf(stderr, "warpscope trace: --tool bbcount, memtrace, branch, racecheck or dump is required\n\n");
@@ -336,7 +413,7 @@ int ws_cmd_trace(int argc, char **argv)
                 fprintf(stderr, "warpscope trace: %s was not written\n", out);
                 if (!rc) rc = 1;
             } else if (!strcmp(tool, "dump")) { /* also after a fault: the records up to it */
-                const int rrc = read_file(out, format, warp_id);
+                const int rrc = read_file(out, format, warp_id, NULL, 0); /* (the tracer chose the launches) */
                 if (!rc) rc = rrc;
                 if (copy_to && ws_copy_file(out, copy_to)) {
                     fprintf(stderr, "warpscope trace: -o %s: cannot write the trace there: %s\n", copy_to, strerror(errno));

@@ -16,7 +16,7 @@ for e in vecadd reduction histogram scan gather mandelbrot matmul naive_matmul; 
     [ "$e" = naive_matmul ] && prog=("$build/bench/trace/ws_trace_naive_app" "$build/bench/trace/naive_kernel.elf" 256)
     "$ws" trace --tool memtrace --host-time -o "$work/$e.wst" --report "$work/$e.txt" -- "${prog[@]}" > /dev/null 2> "$work/$e.time"
     awk -v e="$e" -v size="$(stat -c %s "$work/$e.wst")" '
-        /host time:/ { for (i = 1; i <= NF; i++) { if ($i == "launch") l += $(i+1); if ($i == "counting") c += $(i+2); if ($i == "recording") r += $(i+2) } }
+        /host time:/ { for (i = 1; i <= NF; i++) { if ($i == "launch" && $(i+2) == "s,") l += $(i+1); if ($i == "counting") c += $(i+2); if ($i == "recording") r += $(i+2) } }
         /^  records:/ { n += $2 + $5 }
         END { if (l > 0) printf "%-13s %9.3f %10.2f %11.2f %10d %12.3g %10.2f\n", e, l, c / l, r / l, n, (r > 0 ? n / r : 0), (n ? size / n : 0); else printf "%-13s %9s (launch too short to time)\n", e, "<1ms" }' "$work/$e.time" "$work/$e.txt"
 done

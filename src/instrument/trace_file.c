@@ -65,9 +65,14 @@ static void w(wout *o, const void *d, size_t n)
 
 static void w32(wout *o, uint32_t v) { w(o, &v, 4); }
 static void w64(wout *o, uint64_t v) { w(o, &v, 8); }
+/* Strings (kernel and module names, notes) up to WST_STRING_MAX bytes;
+ * longer ones are cut there, so the reader, which refuses more, reads
+ * every file written (a module named by ws_module_load_data with 5000
+ * characters made a file the reader refused: "not plausible"). */
 static void wstr(wout *o, const char *s)
 {
-    uint32_t n = s ? (uint32_t)strlen(s) : 0;
+    const size_t len = s ? strlen(s) : 0;
+    uint32_t n = len > WST_STRING_MAX ? WST_STRING_MAX : (uint32_t)len;
     w32(o, n);
     w(o, s, n);
 }
@@ -308,7 +313,7 @@ static char *rstr(rbuf *r, const char *f)
 {
     uint32_t n = r32(r, f);
     if (r->bad) return NULL;
-    if (n > 4096 || r->left < n) { rfail(r, "%s: length %u is not plausible", f, n); return NULL; }
+    if (n > WST_STRING_MAX || r->left < n) { rfail(r, "%s: length %u is not plausible", f, n); return NULL; }
     char *s = malloc(n + 1);
     if (!s) { rfail(r, "out of host memory"); return NULL; }
     rd(r, s, n, f);

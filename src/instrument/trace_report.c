@@ -7,6 +7,7 @@
  *              request (coalescing), shared-memory bank conflicts, bytes. */
 #include <stdlib.h>
 #include <string.h>
+#include "instrument/tracer.h"
 #include "instrument/tracer_int.h"
 #include "isa/isa.h"
 #include "warpscope/abi.h"
@@ -312,16 +313,75 @@ static void report_memtrace(const tracer *t, const tr_twin *tw, const ws_trace_l
     free(tab);
 }
 
+static const char *base_name(const char *path)
+{
+    const char *b = path ? strrchr(path, '/') : NULL;
+    return b && b[1] ? b + 1 : path ? path : "?";
+}
+
+typedef struct shown_mod {
+    const char *full, *base;
+    int use_full;
+} shown_mod;
+
+static int by_base_then_full(const void *a, const void *b)
+{
+    const shown_mod *x = a, *y = b;
+    const int c = strcmp(x->base, y->base);
+    return c ? c : strcmp(x->full, y->full);
+}
+
+/* O(n log n) in the launches: a program may run (and trace) many. */
+const char **ws_trace_modules_shown(const ws_trace *t)
+{
+    const uint32_t n = t->nlaunches;
+    const char **shown = malloc((n ? n : 1) * sizeof *shown);
+    shown_mod *d = malloc((n ? n : 1) * sizeof *d);
+    if (!shown || !d) {
+        free(shown);
+        free(d);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        const char *m = t->launches[i].module ? t->launches[i].module : "?";
+        d[i] = (shown_mod){ m, base_name(m), 0 };
+    }
+    qsort(d, n, sizeof *d, by_base_then_full);
+    for (uint32_t i = 0, j; i < n; i = j) { /* a run of one base name: several modules? */
+        int several = 0;
+        for (j = i + 1; j < n && !strcmp(d[j].base, d[i].base); j++) several |= strcmp(d[j].full, d[i].full) != 0;
+        for (uint32_t k = i; k < j; k++) d[k].use_full = several;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        const char *m = t->launches[i].module ? t->launches[i].module : "?";
+        const shown_mod key = { m, base_name(m), 0 };
+        const shown_mod *hit = bsearch(&key, d, n, sizeof *d, by_base_then_full);
+        shown[i] = hit && !hit->use_full ? key.base : m;
+    }
+    free(d);
+    return shown;
+}
+
+const char *ws_trace_launch_label(const ws_trace *t, const char *const *shown, uint32_t i, char *buf, size_t n)
+{
+    const ws_trace_launch *L = &t->launches[i];
+    snprintf(buf, n, "%s (%s)", L->kernel ? L->kernel : "?", shown ? shown[i] : L->module ? L->module : "?");
+    return buf;
+}
+
 void tr_report(const tracer *t, FILE *f)
 {
     static const char *names[] = { "bbcount", "memtrace", "dump", "branch", "racecheck" };
     fprintf(f, "warpscope trace (%s): %u launch%s traced\n", names[t->opt.tool], t->trace.nlaunches,
             t->trace.nlaunches == 1 ? "" : "es");
+    const char **shown = ws_trace_modules_shown(&t->trace);
     for (uint32_t i = 0; i < t->trace.nlaunches; i++) {
         const ws_trace_launch *L = &t->trace.launches[i];
-        const tr_twin *tw = tr_twin_of(t, L->module);
+        const tr_twin *tw = &t->twins[t->timing[i].twin];
+        char label[1024];
         fprintf(f, "\nlaunch %llu: %s grid (%u,%u,%u) block (%u,%u,%u)%s%s\n", (unsigned long long)L->launch_id,
-                L->kernel, L->grid.x, L->grid.y, L->grid.z, L->block.x, L->block.y, L->block.z,
+                ws_trace_launch_label(&t->trace, shown, i, label, sizeof label), L->grid.x, L->grid.y, L->grid.z,
+                L->block.x, L->block.y, L->block.z,
                 L->flags & WS_TRACE_COMPLETE ? "" : "  [INCOMPLETE]", L->flags & WS_TRACE_FAULTED ? "  [FAULTED]" : "");
         if (L->note && L->note[0]) fprintf(f, "  note: %s\n", L->note);
         if (L->results_checked)
@@ -338,17 +398,22 @@ void tr_report(const tracer *t, FILE *f)
         if (t->opt.tool == TR_BRANCH || t->opt.tool == TR_DUMP) tr_report_branches(tw, L, f);
         if (t->opt.tool == TR_RACECHECK) tr_report_races(tw, L, f);
     }
+    free(shown);
 }
 
 void tr_report_host_time(const tracer *t, FILE *f)
 {
+    const char **shown = ws_trace_modules_shown(&t->trace);
     for (uint32_t i = 0; i < t->trace.nlaunches; i++) {
         const ws_trace_launch *L = &t->trace.launches[i];
         const tr_timing *tm = &t->timing[i];
-        fprintf(f, "warpscope trace: %s (launch %llu) host time: launch %.3f s, counting pass %.3f s (%.2fx)", L->kernel,
-                (unsigned long long)L->launch_id, tm->original, tm->count, tm->original > 0 ? tm->count / tm->original : 0.0);
+        char label[1024];
+        fprintf(f, "warpscope trace: launch %llu %s host time: launch %.3f s, counting pass %.3f s (%.2fx)",
+                (unsigned long long)L->launch_id, ws_trace_launch_label(&t->trace, shown, i, label, sizeof label),
+                tm->original, tm->count, tm->original > 0 ? tm->count / tm->original : 0.0);
         if (!(L->flags & WS_TRACE_COUNTS_ONLY))
             fprintf(f, ", recording pass %.3f s (%.2fx)", tm->record, tm->original > 0 ? tm->record / tm->original : 0.0);
         fprintf(f, "\n");
     }
+    free(shown);
 }

@@ -279,15 +279,15 @@ static ws_status record_pass(tracer *t, tr_twin *tw, ws_grid_run *G, ws_tool_run
         if (want.n[i] > UINT32_MAX) bytes = UINT64_MAX / 2;
     }
     if (bytes > 0xF0000000u)
-        return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "trace: launch %llu (%s) needs %llu bytes of trace buffers, "
+        return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "trace: launch %llu (%s in %s) needs %llu bytes of trace buffers, "
                             "more than the device can address", (unsigned long long)G->id, G->kernel_name,
-                            (unsigned long long)bytes);
+                            tw->name ? tw->name : "?", (unsigned long long)bytes);
     uint32_t buf = 0;
     if (bytes && ws_mem_alloc_tool(&dev->mem, (uint32_t)bytes, REGION_DATA, &buf)) /* (above the program's) */
-        return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "trace: launch %llu (%s) needs %llu bytes of device memory for "
+        return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "trace: launch %llu (%s in %s) needs %llu bytes of device memory for "
                             "its trace buffers, more than the %llu free between the program's memory and the tools'; trace fewer "
                             "launches or kernels (--launch, --kernel), or let the program use less memory",
-                            (unsigned long long)G->id, G->kernel_name, (unsigned long long)bytes,
+                            (unsigned long long)G->id, G->kernel_name, tw->name ? tw->name : "?", (unsigned long long)bytes,
                             (unsigned long long)(ws_mem_tool_lo(&dev->mem) > dev->mem.brk ? ws_mem_tool_lo(&dev->mem) - dev->mem.brk : 0));
     if (bytes) memset(ws_mem_global_ptr(&dev->mem, buf), 0, bytes);
     uint32_t *ctl = ctl_of(dev, tw->record, &tw->rinfo);
@@ -361,10 +361,11 @@ ws_status tr_launch(tracer *t, tr_twin *tw, ws_grid_run *G, ws_tool_runner *run)
     uint32_t count_entry, record_entry;
     ws_trace_launch *L = new_launch(t);
     tr_timing *tm = L ? &t->timing[t->trace.nlaunches - 1] : NULL;
+    if (tm) tm->twin = (size_t)(tw - t->twins);
     if (!L || describe(L, tw, G, t->lanes_per_warp) || kernel_entry(tw->count, G->kernel_name, &count_entry) ||
         kernel_entry(tw->record, G->kernel_name, &record_entry)) {
-        fprintf(stderr, "warpscope: trace: launch %llu (%s) runs untraced: out of host memory\n",
-                (unsigned long long)G->id, G->kernel_name);
+        fprintf(stderr, "warpscope: trace: launch %llu (%s in %s) runs untraced: out of host memory\n",
+                (unsigned long long)G->id, G->kernel_name, tw->name ? tw->name : "?");
         return ws_tool_run(run);
     }
     ws_launch_snapshot snap;

@@ -188,14 +188,6 @@ static tr_twin *twin_for(tracer *t, const ws_module *m)
     return tw;
 }
 
-const tr_twin *tr_twin_of(const tracer *t, const char *module)
-{
-    for (size_t i = 0; i < t->ntwins; i++) /* (the latest of a name: a module may be loaded again) */
-        if (t->twins[t->ntwins - 1 - i].name && !strcmp(t->twins[t->ntwins - 1 - i].name, module))
-            return &t->twins[t->ntwins - 1 - i];
-    return NULL;
-}
-
 uint16_t tr_twin_halfword(const tr_twin *tw, uint32_t addr)
 {
     uint16_t h = 0;
@@ -219,8 +211,8 @@ static ws_status run_launch(ws_device *dev, void *user, const ws_tool_launch *in
         return ws_tool_run(run);
     tr_twin *tw = twin_for(t, info->module);
     if (!tw || tw->error) {
-        fprintf(stderr, "warpscope: trace: launch %llu (%s) runs untraced: %s\n", (unsigned long long)info->launch_id,
-                info->kernel, tw ? tw->error : "out of host memory");
+        fprintf(stderr, "warpscope: trace: launch %llu (%s in %s) runs untraced: %s\n", (unsigned long long)info->launch_id,
+                info->kernel, info->module && info->module->name ? info->module->name : "?", tw ? tw->error : "out of host memory");
         return ws_tool_run(run);
     }
     (void)dev;

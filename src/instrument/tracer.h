@@ -6,6 +6,7 @@
 #ifndef WS_INSTRUMENT_TRACER_H
 #define WS_INSTRUMENT_TRACER_H
 #include "device/device.h"
+#include "warpscope/trace.h"
 
 /* spec: comma-separated key=value: tool=bbcount|memtrace|dump, out=FILE
  * (the trace file), report=FILE (text report, appended at device close),
@@ -16,5 +17,14 @@ ws_status ws_tracer_attach(ws_device *dev, const char *spec);
  * line refuses bad options before it runs the program). 0, or -1 with the
  * reason in err. */
 int ws_tracer_check_spec(const char *spec, char *err, size_t errlen);
+
+/* How reports name the module of each launch of t: its file's base name,
+ * or its whole name when another module of t has that base name (two
+ * files called k.elf in two directories); modules loaded from memory are
+ * "<memory>", "<memory 2>", ... An array of t->nlaunches pointers into t's
+ * strings, to free(); NULL when out of host memory (then whole names). */
+const char **ws_trace_modules_shown(const ws_trace *t);
+/* Launch i of t as reports name it, "KERNEL (MODULE)", into buf. */
+const char *ws_trace_launch_label(const ws_trace *t, const char *const *shown, uint32_t i, char *buf, size_t n);
 
 #endif

@@ -38,8 +38,10 @@ typedef struct tr_twin {
     char *error;                  /* why it could not be instrumented */
 } tr_twin;
 
-typedef struct tr_timing {
+typedef struct tr_timing {          /* per traced launch */
     double original, count, record; /* host seconds of each run */
+    size_t twin;                    /* the launch's module: index into twins (a name
+                                       may be two modules': loaded twice, or named so) */
 } tr_timing;
 
 typedef struct tracer {
@@ -85,7 +87,6 @@ void tr_report_races(const tr_twin *tw, const ws_trace_launch *L, FILE *f);
 void tr_report(const tracer *t, FILE *f);
 /* Each traced launch's host seconds (time=1, on stderr at device close). */
 void tr_report_host_time(const tracer *t, FILE *f);
-const tr_twin *tr_twin_of(const tracer *t, const char *module);
 /* The first halfword of the original's instruction at link address addr
  * (from the module, or the copy kept after it unloaded); 0 if neither has it. */
 uint16_t tr_twin_halfword(const tr_twin *tw, uint32_t addr);

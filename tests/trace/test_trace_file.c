@@ -142,6 +142,43 @@ static void round_trip(const char *dir)
         CHECK(same_launch(&t.launches[i], &r->launches[i]), "launch %u differs after the round trip", i);
     ws_trace_free(r);
 
+    /* Long strings: a module named with 5000 characters and a 20 000-byte
+     * note read back as written (the reader refused strings over 4096
+     * bytes, which the writer wrote: the program's own trace could not be
+     * read); a name over WST_STRING_MAX is cut there, still readable. */
+    {
+        ws_trace s = { 1, calloc(1, sizeof(ws_trace_launch)) };
+        make_launch(&s.launches[0], 31, 100, WS_TRACE_COMPLETE);
+        set_first(&s.launches[0]);
+        const size_t lens[][2] = { { 5000, 20000 }, { WST_STRING_MAX + 10, 10 } };
+        for (size_t k = 0; k < 2; k++) {
+            ws_trace_launch *L = &s.launches[0];
+            free(L->module);
+            free(L->note);
+            L->module = malloc(lens[k][0] + 1);
+            L->note = malloc(lens[k][1] + 1);
+            if (!L->module || !L->note) { CHECK(0, "out of memory"); break; }
+            memset(L->module, 'm', lens[k][0]);
+            L->module[lens[k][0]] = 0;
+            memset(L->note, 'n', lens[k][1]);
+            L->note[lens[k][1]] = 0;
+            char c[512];
+            snprintf(c, sizeof c, "%s/long.wstrace", dir);
+            CHECK(wst_write(c, &s, err, sizeof err) == 0, "write: %s", err);
+            r = NULL;
+            CHECK(ws_trace_read(c, &r, err, sizeof err) == WS_OK, "read a %zu-byte module name back: %s", lens[k][0], err);
+            if (k == 0)
+                CHECK(r && r->nlaunches == 1 && same_launch(L, &r->launches[0]), "long strings differ after the round trip");
+            else
+                CHECK(r && r->nlaunches == 1 && strlen(r->launches[0].module) == WST_STRING_MAX &&
+                          !strncmp(r->launches[0].module, L->module, WST_STRING_MAX),
+                      "a module name over WST_STRING_MAX is not cut there");
+            ws_trace_free(r);
+        }
+        wst_launch_free(&s.launches[0]);
+        free(s.launches);
+    }
+
     /* Arrays of half a staging buffer up to a whole one (512 KiB to 1 MiB)
      * went to zstd ahead of the small fields staged before them: the file
      * could not be read back (the reduction example's branch trace). */
