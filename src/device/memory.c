@@ -382,6 +382,12 @@ void ws_mem_describe(const ws_memory *m, uint32_t addr, char *buf, size_t len)
                  WS_GLOBAL_BASE + t->off);
         return;
     }
+    /* past the program's global_mem_limit, in room a tool grew for its
+     * buffers but outside them: what the program sees without the tool */
+    if (addr - WS_GLOBAL_BASE >= m->user_limit) {
+        snprintf(buf, len, "address is not mapped on the device");
+        return;
+    }
     const ws_region *r = ws_mem_region_near(m, addr);
     if (!r || r->state == REGION_FREE || addr >= r->addr + r->span) {
         snprintf(buf, len, "address is not inside any allocation");

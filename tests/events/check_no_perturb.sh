@@ -5,6 +5,7 @@
 # under WARPSCOPE_WATCH=events=all and under `warpscope watch --format jsonl -o`, in both
 # modes. (Until 2026-11-27 the trace buffer sat at the top of the arena: with
 # the whole range, the program's ws_malloc_at there failed under watch.)
+# Fault messages past the limit are also checked under the profiler.
 # Usage: check_no_perturb.sh WARPSCOPE_CLI TOP_APP TOP_KERNELS.elf WORKDIR
 set -u
 cli=$1 app=$2 elf=$3 work=$4
@@ -34,5 +35,14 @@ for cfg in "global_mem_limit=3040M,cores=1" "global_mem_limit=3040M,cores=1,mode
         echo "FAIL [$cfg]: the trace lacks the launches or the faults:"; cat "$work/stats.out"; fail=1
     fi
 done
+# A tool whose buffers do live in device memory, in room grown above the
+# program's limit (the profiler): a stray store just past the limit is
+# still "not mapped on the device", as without the tool (it was "not
+# inside any allocation": the grown room was described as the program's).
+"$app" "$elf" cores=2 > "$work/alone.out" 2>&1
+"$cli" profile -q -- "$app" "$elf" cores=2 > "$work/prof.out" 2> "$work/prof.err"
+if ! grep -q "0x11000040: address is not mapped on the device" "$work/alone.out" || ! cmp -s "$work/alone.out" "$work/prof.out"; then
+    echo "FAIL [cores=2]: warpscope profile changed the program:"; diff "$work/alone.out" "$work/prof.out"; fail=1
+fi
 [ $fail -eq 0 ] && echo "watch_no_perturb: OK"
 exit $fail
