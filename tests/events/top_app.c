@@ -23,6 +23,10 @@ static void run_fill(ws_device *dev, ws_kernel *k, ws_addr at, int n, int v)
     snprintf(what, sizeof what, "fill 0x%08x", at);
     say(dev, what, ws_launch(dev, k, WS_DIM3((unsigned)(n + 63) / 64, 1, 1), WS_DIM3(64, 1, 1), 0, a, 3));
     say(dev, "  synchronize", ws_synchronize(dev));
+    ws_launch_stats ls;
+    if (ws_last_launch_stats(dev, &ls) == WS_OK) /* (cycles: timing mode) */
+        printf("  %llu warp instructions, %llu cycles, %llu blocks\n", (unsigned long long)ls.warp_instructions,
+               (unsigned long long)ls.cycles, (unsigned long long)ls.blocks);
     static int host[1 << 16];
     ws_status st = ws_memcpy_dtoh(dev, host, at, (size_t)n * 4);
     unsigned long long h = 1469598103934665603ull;
