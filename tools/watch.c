@@ -29,7 +29,7 @@ static void usage(FILE *f)
             "  --events LIST     what to trace: sources (cp, wd, sched, mem, dbg), events\n"
             "                    (wd.dispatch, sched.barrier_wait, ...) or all, joined by '+'\n"
             "                    (default: all)\n"
-            "  --capacity BYTES  trace buffer in device memory (default 8 MiB)\n"
+            "  --capacity BYTES  trace buffer, outside the program's memory (default 8 MiB)\n"
             "  --format text|jsonl|perfetto   how to print (default text); with jsonl and\n"
             "                    perfetto the program's own output goes to stderr\n"
             "  --stats           print only counts per event and bits per event\n"

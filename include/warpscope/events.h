@@ -61,7 +61,7 @@ enum {
  * source s. Everything else costs one test where it would be emitted. */
 typedef struct ws_event_config {
     uint16_t mask[WS_EV_SOURCES];
-    uint32_t capacity;          /* trace buffer bytes in device memory (0: no trace) */
+    uint32_t capacity;          /* trace buffer bytes, host memory outside the device's address space (0: no trace) */
 } ws_event_config;
 
 /* One decoded event. time: cycles in timing mode; in functional mode a

@@ -377,9 +377,15 @@ void ws_mem_describe(const ws_memory *m, uint32_t addr, char *buf, size_t len)
     }
     const struct ws_tool_buffer *t = tool_buffer_at(m, addr - WS_GLOBAL_BASE);
     if (t) {
-        snprintf(buf, len, "inside a tool's %u-byte %s at 0x%08x (profiler samples, event trace, or the tracer's "
+        snprintf(buf, len, "inside a tool's %u-byte %s at 0x%08x (profiler samples, or the tracer's "
                  "records or instrumented code)", t->size, t->kind == REGION_MODULE ? "module" : "buffer",
                  WS_GLOBAL_BASE + t->off);
+        return;
+    }
+    /* past the program's global_mem_limit, in room a tool grew for its
+     * buffers but outside them: what the program sees without the tool */
+    if (addr - WS_GLOBAL_BASE >= m->user_limit) {
+        snprintf(buf, len, "address is not mapped on the device");
         return;
     }
     const ws_region *r = ws_mem_region_near(m, addr);

@@ -17,8 +17,8 @@ enum {
     SHADOW_FREED = 0xFD   /* freed allocation (use-after-free)            */
 };
 
-/* REGION_HARDWARE: a buffer only the device's hardware writes (the event
- * trace); its shadow stays NONE, so kernels and host copies cannot touch it. */
+/* REGION_HARDWARE: a buffer only the device's hardware writes (a render
+ * target or texture); its shadow stays NONE, so kernels and host copies cannot touch it. */
 typedef enum ws_region_kind { REGION_DATA, REGION_MODULE, REGION_HARDWARE } ws_region_kind;
 typedef enum ws_region_state { REGION_LIVE, REGION_FREED, REGION_FREE } ws_region_state;
 
@@ -39,7 +39,7 @@ typedef struct ws_memory {
     uint32_t brk;            /* bytes of the arena handed out so far      */
     uint32_t dirty_top;      /* highest brk ever: above it the arena is still
                                 the mmap's untouched zero pages            */
-    /* Tools' buffers (the profiler's samples, the event trace, the
+    /* Tools' buffers (the profiler's samples, the
      * tracer's instrumented modules and records) sit at the top of the
      * arena, outside the regions, so a program's modules and allocations
      * get the addresses they get without the tool (captures replay; no

@@ -20,14 +20,17 @@ ws_status ws_events_configure(ws_device *dev, const ws_event_config *cfg)
     if (!e) return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "ws_events_configure: out of host memory");
     memcpy(e->mask, cfg->mask, sizeof e->mask);
     e->capacity = cfg->capacity;
-    if (e->capacity && ws_mem_alloc_tool(&dev->mem, e->capacity, REGION_HARDWARE, &e->buf_addr)) {
+    /* not in device memory: the program keeps every byte and address it
+     * has without the trace (calloc: the pages are touched as the trace
+     * grows) */
+    if (e->capacity && !(e->buf = calloc(1, e->capacity))) {
         free(e);
-        return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "ws_events_configure: no room for a %u-byte trace buffer in "
-                            "device memory", cfg->capacity);
+        return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "ws_events_configure: out of host memory for a %u-byte "
+                            "trace buffer", cfg->capacity);
     }
     e->w.cap_bits = (uint64_t)e->capacity * 8;
     e->tracing = e->capacity != 0;
-    e->w.buf = e->capacity ? ws_mem_global_ptr(&dev->mem, e->buf_addr) : NULL;
+    e->w.buf = e->buf;
     dev->events = e;
     return WS_OK;
 }

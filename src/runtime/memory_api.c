@@ -61,7 +61,7 @@ static void describe_taken(const ws_memory *m, ws_addr addr, uint64_t size, char
     }
     if (addr + size > WS_GLOBAL_BASE + ws_mem_tool_lo(m)) {
         snprintf(buf, len, "it reaches into the tools' buffers at the top of device memory, from 0x%08llx "
-                 "(the profiler's samples or the event trace)", (unsigned long long)(WS_GLOBAL_BASE + ws_mem_tool_lo(m)));
+                 "(the profiler's samples or the tracer's buffers)", (unsigned long long)(WS_GLOBAL_BASE + ws_mem_tool_lo(m)));
         return;
     }
     snprintf(buf, len, "the red zone after it (256 bytes) does not fit, or host memory ran out");

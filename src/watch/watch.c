@@ -208,11 +208,11 @@ static ws_status attach(ws_device *dev, const char *spec)
     char err[256] = "";
     if (spec) parse_spec(spec, w, &w->cfg, err, sizeof err);
     ws_status st = err[0] ? ws_set_error(dev, WS_ERR_INVALID_ARG, "WARPSCOPE_WATCH: %s", err) : WS_OK;
-    /* The trace buffer lives in device memory: make room for it beside the
-     * program's global_mem_limit rather than taking from it (a program
-     * that fitted failed under watch). Not possible once memory is in
-     * use; the buffer then shares the arena as before. */
-    if (st == WS_OK && w->cfg.capacity) (void)ws_runtime_grow_arena(dev, dev->mem.limit + ws_mem_span(w->cfg.capacity));
+    /* The trace buffer is the event hardware's own memory, not device
+     * memory (ws_events_configure): the program's arena, its limit and
+     * every address in it are what they are without the watcher. (Until
+     * 2026-11-27 the buffer sat at the top of the arena: a program given
+     * the whole range could not allocate its top under watch.) */
     if (st == WS_OK) st = ws_events_configure(dev, &w->cfg);
     if (st == WS_OK) st = program_machines(dev, w, getenv("WARPSCOPE_WATCH_MACHINES"));
     if (st == WS_OK) st = ws_tool_attach(dev, &watch_tool, w);

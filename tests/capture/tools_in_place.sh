@@ -1,7 +1,7 @@
 #!/bin/bash
-# The profiler's sample buffer, the watcher's event trace and the tracer's
-# instrumented modules and record buffers sit at the top of device memory,
-# out of the program's way: under each tool a program gets the buffer
+# The profiler's sample buffer and the tracer's instrumented modules and
+# record buffers sit at the top of device memory, and the watcher's event
+# trace outside it (since 2026-11-27), out of the program's way: under each tool a program gets the buffer
 # addresses it gets without it (same output), and a capture replays under
 # them (the replay puts the frame's modules and buffers back at their
 # captured addresses). Before, they took the program's memory: every

@@ -18,7 +18,6 @@ void ws_ev_emit_slow(ws_device *dev, unsigned src, unsigned id, uint32_t core, u
     /* the event is in the trace before the machines see it (a snapshot it
      * triggers includes it), and an event that starts the trace opens it */
     int was_tracing = e->tracing && e->capacity;
-    if (e->capacity) e->w.buf = ws_mem_global_ptr(&dev->mem, e->buf_addr);
     if (was_tracing) ws_ev_write(&e->w, &ev);
     if (e->nmachines) ws_ev_machines(dev, &ev);
     if (!was_tracing && e->tracing && e->capacity) ws_ev_write(&e->w, &ev);
@@ -41,7 +40,7 @@ uint8_t *ws_ev_blob(const ws_device *dev, size_t *size)
     memcpy(b + 6, &flags, 2);
     memcpy(b + 8, &w->events, 8);
     memcpy(b + 16, &w->bits, 8);
-    if (n) memcpy(b + WS_EV_HEADER, ws_mem_global_ptr(&dev->mem, dev->events->buf_addr), n);
+    if (n) memcpy(b + WS_EV_HEADER, dev->events->buf, n);
     if (w->bits & 7) b[WS_EV_HEADER + n - 1] &= (uint8_t)(0xFF00u >> (w->bits & 7)); /* bits past the end: zero */
     *size = WS_EV_HEADER + n;
     return b;
@@ -52,7 +51,7 @@ void ws_ev_free(ws_device *dev)
     if (!dev->events) return;
     for (unsigned i = 0; i < WS_EV_MACHINES; i++) free(dev->events->machine[i].timed);
     free(dev->events->snapshot);
-    if (dev->events->capacity) ws_mem_free_tool(&dev->mem, dev->events->buf_addr);
+    free(dev->events->buf);
     free(dev->events);
     dev->events = NULL;
 }

@@ -39,7 +39,12 @@ struct ws_events {
     uint32_t nmachines;             /* highest programmed index + 1             */
     ws_machine_fn callback;
     void *callback_user;
-    uint32_t buf_addr, capacity;    /* the trace buffer in device memory        */
+    /* The trace buffer: the formatter's own memory, outside the device's
+     * address space (only the event hardware writes it, nothing on the
+     * device reads it), so a program's memory and addresses are the same
+     * with the trace as without it (docs/events.md). */
+    uint8_t *buf;
+    uint32_t capacity;
     ws_ev_writer w;
     uint64_t clock_base;            /* time at the start of the current launch */
     int stalled;                    /* the work distributor is waiting for room */
