@@ -16,6 +16,23 @@ int ws_code_table_add(ws_device *dev, const ws_code_region *r)
         dev->codecap = cap;
     }
     dev->code[dev->ncode++] = *r;
+    dev->nmarked += r->orig != NULL;
+    return 0;
+}
+
+int ws_code_inserted(const ws_device *dev, uint32_t pc)
+{
+    for (size_t i = 0; i < dev->ncode; i++) {
+        const ws_code_region *r = &dev->code[i];
+        if (!r->orig || pc < r->text_lo || pc >= r->text_hi) continue;
+        uint32_t lo = 0, hi = r->norig; /* the last range starting at or below pc */
+        while (lo < hi) {
+            const uint32_t mid = (lo + hi) / 2;
+            if (r->orig[2 * mid] <= pc) lo = mid + 1;
+            else hi = mid;
+        }
+        return !lo || pc >= r->orig[2 * lo - 1];
+    }
     return 0;
 }
 
@@ -23,6 +40,8 @@ void ws_code_table_remove(ws_device *dev, const void *key)
 {
     for (size_t i = 0; i < dev->ncode; i++)
         if (dev->code[i].key == key) {
+            dev->nmarked -= dev->code[i].orig != NULL;
+            free(dev->code[i].orig);
             memmove(&dev->code[i], &dev->code[i + 1], (dev->ncode - i - 1) * sizeof *dev->code);
             dev->ncode--;
             return;

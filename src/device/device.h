@@ -143,6 +143,12 @@ typedef struct ws_code_region {
     const void *image;             /* the ELF file as loaded (debuggers)    */
     size_t image_size;
     uint32_t text_lo, text_hi;     /* its executable code: [lo, hi)          */
+    /* An instrumented module (the tracer's twins): where its original
+     * instructions lie, [lo, hi) device-address pairs, ascending; the rest
+     * of its text is inserted code, which a warp's quantum leaves out
+     * (ws_code_inserted). NULL for other modules. Owned by the table. */
+    uint32_t *orig;
+    uint32_t norig;
 } ws_code_region;
 
 /* A launch being executed by the work distributor. */
@@ -243,6 +249,7 @@ struct ws_device {
     size_t nmodules, modcap;
     ws_code_region *code;
     size_t ncode, codecap;
+    size_t nmarked;                  /* regions with inserted code (orig)   */
     struct ws_module **retired;      /* unloaded modules kept so stale handles
                                         are recognised (freed at close)     */
     size_t nretired, retcap;
@@ -294,11 +301,14 @@ struct ws_device {
 
 /* ---- execution (src/device/warp_exec.c) ---- */
 typedef enum ws_warp_result { WARP_RAN, WARP_IDLE, WARP_FAULT, WARP_HALT } ws_warp_result;
-/* Run up to `budget` instructions of warp w. Returns WARP_IDLE if nothing
+/* Run up to `budget` instructions of warp w (in functional mode the
+ * inserted code of an instrumented module, ws_code_inserted, does not
+ * count towards it: the warp yields where it would without that code).
+ * Returns WARP_IDLE if nothing
  * could issue (all lanes retired or waiting at a barrier), WARP_FAULT if a
  * lane faulted (dev->fault holds the report), WARP_HALT if the debugger
  * halted it (src/device/debug/debug_hooks.h), else WARP_RAN. *issued gets
- * the number of warp-instructions issued. */
+ * the number of warp-instructions issued (inserted ones included). */
 ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t *issued);
 /* Drop decoded instructions for [addr, addr+n) (module unload). */
 void ws_code_invalidate(ws_device *dev, uint32_t addr, uint32_t n);
@@ -423,6 +433,8 @@ void ws_fault_format(const ws_device *dev, char *buf, size_t len);
 
 /* ---- loaded code (src/device/code_table.c) ---- */
 int ws_code_table_add(ws_device *dev, const ws_code_region *r);   /* -1: no host memory */
+/* Is pc inserted code of an instrumented module (ws_code_region.orig)? */
+int ws_code_inserted(const ws_device *dev, uint32_t pc);
 void ws_code_table_remove(ws_device *dev, const void *key);
 
 /* ---- errors (src/device/error.c): the device's error message register ---- */

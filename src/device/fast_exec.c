@@ -42,6 +42,7 @@ enum {
     FX_LOAD, FX_STORE, FX_CSR, FX_FLOAT, FX_LW, FX_FLW, FX_SW, FX_FSW, FX_CSR_TID, FX_CSR_UNI, FX_CSR_LANE, FX_CSR_MASK, FX_ATOMIC,
     FX_ADDI_SP, FX_ADD_SP, FX_SUB_SP, /* writes of sp, checked against the lane's stack */
     FX_BEQ, FX_BNE, FX_BLT, FX_BGE, FX_BLTU, FX_BGEU, FX_JAL, FX_JALR,
+    FX_CREDIT, /* not an instruction: the next imm are inserted code (below) */
     FX_NHANDLERS
 };
 
@@ -218,20 +219,38 @@ static uint16_t classify(const ws_inst *in)
     }
 }
 
-static int is_control(uint16_t h) { return h >= FX_BEQ; }
+static int is_control(uint16_t h) { return h >= FX_BEQ && h <= FX_JALR; }
 
-/* Decode the block at pc (NULL: out of host memory). */
+/* Decode the block at pc (NULL: out of host memory). In an instrumented
+ * module (ws_code_inserted), each run of inserted instructions is led by
+ * an FX_CREDIT entry whose imm counts them: the run loop then extends the
+ * quantum by that many, so inserted code is left out of it, as in the
+ * interpreter (warp_exec.c). Other code has no such entries. */
 static fx_block *build(ws_device *dev, ws_warp *w, uint32_t pc)
 {
-    fx_op ops[FX_MAX_OPS + 1];
-    uint32_t n = 0, p = pc;
+    fx_op ops[2 * FX_MAX_OPS + 1];
+    uint32_t n = 0, ni = 0, p = pc;
     /* Timing mode runs one instruction per call, from every PC: a block
      * per PC of all the code after it would cost quadratic memory. */
     const uint32_t max = dev->cfg.mode == WS_MODE_TIMING ? 1 : FX_MAX_OPS;
+    const int marked = dev->nmarked && dev->cfg.mode == WS_MODE_FUNCTIONAL;
+    fx_op *credit = NULL; /* the entry leading the current run of inserted code */
     for (;;) {
-        const ws_inst *in = n < max && ws_mem_in_global(&dev->mem, p) ? ws_warp_fetch(dev, w, p) : NULL;
+        const ws_inst *in = ni < max && ws_mem_in_global(&dev->mem, p) ? ws_warp_fetch(dev, w, p) : NULL;
         uint16_t h = in && in->len ? classify(in) : FX_STOP;
+        if (h != FX_STOP && marked && ws_code_inserted(dev, p)) {
+            if (!credit) {
+                credit = &ops[n++];
+                memset(credit, 0, sizeof *credit);
+                credit->h = FX_CREDIT;
+                credit->pc = p;
+            }
+            credit->imm++;
+        } else {
+            credit = NULL;
+        }
         fx_op *o = &ops[n++];
+        ni++;
         memset(o, 0, sizeof *o);
         o->pc = p;
         if (h == FX_STOP) {
@@ -441,11 +460,17 @@ static inline int stack_stores(const ws_device *dev, const ws_warp *w, const uin
 #undef FX_TARGET
 #endif
 
-int ws_fast_run(ws_device *dev, ws_warp *w, ws_launch_stats *st, uint32_t budget, uint32_t *issued)
+int ws_fast_run(ws_device *dev, ws_warp *w, ws_launch_stats *st, uint32_t budget, uint32_t *issued,
+                uint32_t *inserted)
 {
+    uint32_t ins = 0;
+    int r;
 #ifdef FX_WIDE
-    if (dev->fast_isa == 2) return fast_run_avx512(dev, w, st, budget, issued);
-    if (dev->fast_isa == 1) return fast_run_avx2(dev, w, st, budget, issued);
+    if (dev->fast_isa == 2) r = fast_run_avx512(dev, w, st, budget, issued, &ins);
+    else if (dev->fast_isa == 1) r = fast_run_avx2(dev, w, st, budget, issued, &ins);
+    else
 #endif
-    return fast_run_base(dev, w, st, budget, issued);
+    r = fast_run_base(dev, w, st, budget, issued, &ins);
+    if (inserted) *inserted = ins;
+    return r;
 }

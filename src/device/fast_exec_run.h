@@ -1,7 +1,8 @@
 /* The fast engine's run loop (fast_exec.c includes it once per
  * instruction set it is compiled for): FX_RUN is the function's name,
  * FX_TARGET its target attribute. What it calls is in fast_exec.c. */
-static FX_TARGET int FX_RUN(ws_device *dev, ws_warp *w, ws_launch_stats *st, uint32_t budget, uint32_t *issued)
+static FX_TARGET int FX_RUN(ws_device *dev, ws_warp *w, ws_launch_stats *st, uint32_t budget, uint32_t *issued,
+                            uint32_t *inserted)
 {
     static const void *const labels[FX_NHANDLERS] = {
         [FX_STOP] = &&h_stop, [FX_END] = &&h_end, [FX_NOP] = &&h_nop, [FX_LI] = &&h_li,
@@ -18,7 +19,7 @@ static FX_TARGET int FX_RUN(ws_device *dev, ws_warp *w, ws_launch_stats *st, uin
         [FX_FLW] = &&h_flw, [FX_SW] = &&h_sw, [FX_FSW] = &&h_fsw, [FX_CSR_TID] = &&h_csr_tid,
         [FX_CSR_UNI] = &&h_csr_uni, [FX_CSR_LANE] = &&h_csr_lane,
         [FX_CSR_MASK] = &&h_csr_mask, [FX_ATOMIC] = &&h_atomic, [FX_ADDI_SP] = &&h_addi_sp,
-        [FX_ADD_SP] = &&h_add_sp, [FX_SUB_SP] = &&h_sub_sp,
+        [FX_ADD_SP] = &&h_add_sp, [FX_SUB_SP] = &&h_sub_sp, [FX_CREDIT] = &&h_credit,
     };
     struct ws_fast_cache *c = dev->fast && w->core < dev->cfg.cores ? &dev->fast[w->core] : NULL;
     if (c && !c->pages && (c->pages = calloc(dev->ncode_pages, sizeof *c->pages))) c->npages = dev->ncode_pages;
@@ -40,6 +41,12 @@ static FX_TARGET int FX_RUN(ws_device *dev, ws_warp *w, ws_launch_stats *st, uin
     const uint32_t omp = w->other_min_pc;
     const int div = w->has_others;
     uint32_t starve = w->starve, lim = budget, cut_at = UINT32_MAX;
+    /* Inserted code (FX_CREDIT, fast_exec.c): `blim` is the budget's
+     * limit on k, raised by each credit entry (counted in k, as one entry
+     * CUT counts) and the run it leads; `credits` such entries and `ins`
+     * inserted instructions passed, the run ending at k == run_end. */
+    uint32_t blim = budget, credits = 0, ins = 0, run_end = 0;
+    *inserted = 0;
     fx_block *b = lookup(dev, c, w, pc), *nb;
     fx_op *op;
 /* Entering block b_ (at pc) as a divergent group: set the cut if its code
@@ -109,7 +116,7 @@ static FX_TARGET int FX_RUN(ws_device *dev, ws_warp *w, ws_launch_stats *st, uin
             goto stop;                                                                 \
         } } while (0)
 /* Before a call into the interpreter's code: the state it would see. */
-#define SYNC() do { w->instret = instret0 + k + 1; w->group_pc = op->pc; } while (0)
+#define SYNC() do { w->instret = instret0 + k + 1 - credits; w->group_pc = op->pc; } while (0)
 
 dispatch:
     if (k == lim) {
@@ -127,6 +134,15 @@ h_end: /* straight-line code continues in the next block */
     if (!(nb = b->succ[1]) && !(nb = b->succ[1] = lookup(dev, c, w, pc))) goto stop;
     GO(nb);
 h_nop: NEXT;
+h_credit: /* the next op->imm entries are inserted code: outside the quantum */
+    k++;
+    credits++;
+    ins += op->imm;
+    run_end = k + op->imm;
+    blim = blim > UINT32_MAX - op->imm - 1 ? UINT32_MAX : blim + op->imm + 1;
+    lim = blim < cut_at ? blim : cut_at;
+    op++;
+    goto dispatch;
 h_li: { const uint32_t rd = op->rd, imm = op->imm; LANES(x[rd][l] = imm); } NEXT;
     RI(addi, x[rs1][l] + imm)
     RI(slti, (int32_t)x[rs1][l] < (int32_t)imm)
@@ -309,6 +325,13 @@ leave: /* the group ends with its lanes at pc; ws_warp_run picks again */
 stop:
     w->group_pc = pc;
 done:
+    if (credits) { /* the credit entries are no instructions; split off what ran of the inserted code */
+        const uint32_t fault_ins = faulted && k <= run_end; /* the faulting one is in neither count */
+        if (k < run_end) ins -= run_end - k;
+        k -= credits;
+        ins -= fault_ins;
+        *inserted = ins;
+    }
     w->starve = starve;
     w->instret = instret0 + k;
     st->warp_instructions += k;
@@ -316,7 +339,7 @@ done:
     st->thread_loads += loads * count;
     st->thread_stores += stores * count;
     st->thread_atomics += atomics * count;
-    *issued = k - (uint32_t)faulted;
+    *issued = k - (uint32_t)faulted - ins; /* ins: 0 without credits */
     return faulted ? -1 : 0;
 #undef NEXT
 #undef RR

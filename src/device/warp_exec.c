@@ -462,15 +462,22 @@ ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t
     ws_warp_result result = WARP_RAN;
     /* The fast engine (fast_exec.c) while nothing needs single instructions. */
     const int fast = !dev->cfg.engine && dev->cfg.mode == WS_MODE_FUNCTIONAL && !ws_dbg_attached(dev) && !dev->events;
+    /* Inserted code of an instrumented module (the tracer's passes) is
+     * left out of the quantum: the budget grows by each inserted
+     * instruction run (they are still in *issued), so the warp yields at
+     * the same original instructions as the uninstrumented launch
+     * (device.md, Scheduling). */
+    const int marked = dev->nmarked && dev->cfg.mode == WS_MODE_FUNCTIONAL;
 
     for (; n < budget; n++) {
         if (!w->group && !ws_simt_select(dev, w)) { result = WARP_IDLE; break; }
         if (fast && !w->sticky && !w->held_to) {
-            uint32_t k = 0;
-            int r = ws_fast_run(dev, w, st, budget - n, &k);
-            n += k;
+            uint32_t k = 0, ins = 0;
+            int r = ws_fast_run(dev, w, st, budget - n, &k, &ins);
+            n += k + ins;
+            budget = budget > UINT32_MAX - ins ? UINT32_MAX : budget + ins;
             if (r) { result = WARP_FAULT; goto out; }
-            if (k) { n--; continue; } /* the loop counts one */
+            if (k + ins) { n--; continue; } /* the loop counts one */
         }
         const uint32_t g = w->group, pc = w->group_pc;
         if (pc == WS_RETIRE_ADDR) { /* the kernel returned */
@@ -489,6 +496,7 @@ ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t
             result = WARP_FAULT;
             break;
         }
+        if (marked && ws_code_inserted(dev, pc)) budget += budget != UINT32_MAX;
         w->instret++;
         st->warp_instructions++;
         if (g != count_g) { count_g = g; count = ws_lane_count(g); }

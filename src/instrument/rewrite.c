@@ -68,7 +68,25 @@ void wsi_info_free(wsi_module_info *info)
     free(info->mems);
     free(info->bb_site);
     free(info->mem_site);
+    free(info->orig_ranges);
     memset(info, 0, sizeof *info);
+}
+
+/* The original instructions' places in the new code (wsi_module_info). */
+static int orig_ranges(rw_ctx *c, wsi_module_info *info)
+{
+    uint32_t *r = malloc(2 * sizeof *r * (c->ninsts ? c->ninsts : 1)), n = 0;
+    if (!r) return rw_fail(c, "out of host memory");
+    for (uint32_t i = 0; i < c->ninsts; i++) {
+        const rw_inst *x = &c->insts[i];
+        const uint32_t lo = x->new_addr, hi = x->new_addr + rw_inst_size(x);
+        if (hi == lo) continue;
+        if (n && r[2 * n - 1] == lo) r[2 * n - 1] = hi;
+        else r[2 * n] = lo, r[2 * n + 1] = hi, n++;
+    }
+    info->orig_ranges = r;
+    info->norig = n;
+    return 0;
 }
 
 static int rewrite(const void *elf, size_t size, const char *what, wsi_mode mode, unsigned flags,
@@ -97,6 +115,7 @@ static int rewrite(const void *elf, size_t size, const char *what, wsi_mode mode
     info->old_text_end = c.text_hi;
     info->new_text_end = c.new_text_hi;
     info->data_delta = c.data_delta;
+    if (orig_ranges(&c, info)) goto done;
     rc = 0;
 done:
     free(text);

@@ -116,6 +116,13 @@ typedef struct wsi_module_info {
      * helper was called with (link address in the rewritten module): */
     uint32_t *bb_site;        /* per block                                */
     uint32_t *mem_site;       /* per memory instruction                   */
+    /* Where the original instructions lie in the rewritten module's code
+     * (link addresses, [lo, hi) pairs, ascending, adjacent ones merged):
+     * everything else of its text is inserted code. The tracer hands it to
+     * the device, which leaves inserted instructions out of a warp's
+     * quantum (device.md, Scheduling). */
+    uint32_t *orig_ranges;    /* 2 * norig words                           */
+    uint32_t norig;
 } wsi_module_info;
 
 /* Rewrite `elf` (size bytes, named `what` in messages). On success *out is

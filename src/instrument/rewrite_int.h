@@ -142,6 +142,8 @@ int rw_custom_at_branch(const rw_ctx *c, const rw_inst *x);
 enum { RW_COUNT_WARPS_LEN = 12, RW_COUNT_WARPS_WIDE_LEN = 18 };
 /* Set the helpers' addresses as if written at `at`; returns their end. */
 uint32_t rw_helpers_place(rw_ctx *c, uint32_t at);
+/* Bytes an original instruction takes in the new code (widened or long). */
+uint32_t rw_inst_size(const rw_inst *x);
 
 /* RISC-V encoders */
 uint32_t rv_i(uint32_t opc, uint32_t f3, uint32_t rd, uint32_t rs1, int32_t imm);

@@ -57,7 +57,7 @@ int rw_custom_at_branch(const rw_ctx *c, const rw_inst *x)
 
 static int is_cond_branch(const rw_inst *x) { return x->in.op >= OP_BEQ && x->in.op <= OP_BGEU; }
 
-static uint32_t size_of(const rw_inst *x)
+uint32_t rw_inst_size(const rw_inst *x)
 {
     if (x->form == 0) return x->in.len;
     return x->form == 1 ? 4 : 12; /* long: far-branch hint, inverted branch, jal (isa.h) */
@@ -87,7 +87,7 @@ static int assign(rw_ctx *c)
         x->post = (c->flags & WSI_CUSTOM) && rw_custom_after_mem(c, x) ? INLINE_CALL : 0;
         x->start = at;
         x->new_addr = at + x->pre;
-        at = x->new_addr + size_of(x) + x->post;
+        at = x->new_addr + rw_inst_size(x) + x->post;
     }
     c->code_end = at;
     c->new_text_hi = at;

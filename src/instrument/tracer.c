@@ -143,7 +143,9 @@ static void twin_build(tracer *t, tr_twin *tw, const ws_module *m)
         }
         char name[512];
         snprintf(name, sizeof name, "%s [%s]", m->name, pass ? "traced" : "counted");
-        ws_status st = ws_module_load_twin(t->dev, img, n, name, pass ? &tw->record : &tw->count);
+        const wsi_module_info *inf = pass ? &tw->rinfo : &tw->cinfo;
+        ws_status st = ws_module_load_twin(t->dev, img, n, name, inf->orig_ranges, inf->norig,
+                                           pass ? &tw->record : &tw->count);
         free(img);
         if (st != WS_OK) {
             tw->error = strdup(t->dev->err);
@@ -163,7 +165,8 @@ struct ws_module *tr_twin_wide(tracer *t, tr_twin *tw, char *err, size_t errlen)
         return NULL;
     char name[512];
     snprintf(name, sizeof name, "%s [counted, 64-bit]", m->name);
-    if (ws_module_load_twin(t->dev, img, n, name, &tw->count_wide) != WS_OK) {
+    if (ws_module_load_twin(t->dev, img, n, name, tw->wcinfo.orig_ranges, tw->wcinfo.norig, &tw->count_wide) !=
+        WS_OK) {
         snprintf(err, errlen, "%s", t->dev->err);
         wsi_info_free(&tw->wcinfo);
     }

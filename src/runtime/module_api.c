@@ -55,9 +55,10 @@ void ws_modules_release_all(ws_device *dev)
         module_free(m);
     }
     ws_modules_free_retired(dev);
+    for (size_t i = 0; i < dev->ncode; i++) free(dev->code[i].orig);
     free(dev->code);
     dev->code = NULL;
-    dev->ncode = dev->codecap = 0;
+    dev->ncode = dev->codecap = dev->nmarked = 0;
 }
 
 ws_status ws_module_check(ws_device *dev, const ws_module *mod, const char *fn)
@@ -222,7 +223,8 @@ ws_status ws_module_load_data_at(ws_device *dev, const void *image, size_t size,
     return load_data(dev, image, size, name, base, out);
 }
 
-ws_status ws_module_load_twin(ws_device *dev, const void *image, size_t size, const char *name, ws_module **out)
+ws_status ws_module_load_twin(ws_device *dev, const void *image, size_t size, const char *name,
+                              const uint32_t *orig, uint32_t norig, ws_module **out)
 {
     *out = NULL;
     ws_module *m = calloc(1, sizeof *m);
@@ -245,7 +247,15 @@ ws_status ws_module_load_twin(ws_device *dev, const void *image, size_t size, co
                               .link_base = m->link_base, .image = m->elf, .image_size = m->elf_size,
                               .text_lo = m->base + (m->img.text_start - m->img.link_base),
                               .text_hi = m->base + (m->img.text_end - m->img.link_base) };
+    if (norig && !(region.orig = malloc(2 * sizeof *region.orig * norig))) {
+        free_image(dev, m, 1);
+        module_free(m);
+        return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "module load: out of host memory");
+    }
+    for (uint32_t i = 0; i < 2 * norig; i++) region.orig[i] = m->base + (orig[i] - m->link_base);
+    region.norig = norig;
     if ((st = build_kernels(dev, m)) != WS_OK || ws_code_table_add(dev, &region)) {
+        free(region.orig);
         free_image(dev, m, 1);
         module_free(m);
         return st != WS_OK ? st : ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "module load: out of host memory");

@@ -42,10 +42,12 @@ void ws_modules_release_all(ws_device *dev);
 /* A module placed by a tool (the tracer's instrumented copies): resident,
  * relocated and in the device's code table (fault reports and the
  * debugger see its lines), but not in the program's module list and
- * announced to no tool. No API lock and no queue drain: for use inside a
+ * announced to no tool. `orig`: where its original instructions lie
+ * ([lo, hi) link-address pairs, norig of them, wsi_module_info), its
+ * other code inserted (left out of warp quanta); NULL, 0: none. No API lock and no queue drain: for use inside a
  * tool callback. Unload before the device closes. */
 ws_status ws_module_load_twin(ws_device *dev, const void *image, size_t size, const char *name,
-                              struct ws_module **out);
+                              const uint32_t *orig, uint32_t norig, struct ws_module **out);
 void ws_module_unload_twin(ws_device *dev, struct ws_module *m);
 
 /* The checks of ws_config_validate (config.c, beside ws_config_parse,

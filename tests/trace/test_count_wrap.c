@@ -36,7 +36,7 @@ int main(int argc, char **argv)
     ws_module *m = NULL;
     ws_addr out = 0;
     CHECK(ws_device_open(NULL, &dev) == WS_OK);
-    if (twin && dev && ws_module_load_twin(dev, twin, tn, "calls_kernel.elf [counted]", &m) == WS_OK &&
+    if (twin && dev && ws_module_load_twin(dev, twin, tn, "calls_kernel.elf [counted]", info.orig_ranges, info.norig, &m) == WS_OK &&
         ws_malloc(dev, GRID * BLOCK * 4, &out) == WS_OK) {
         const size_t words = (size_t)info.nblocks * WSI_CTL_COUNTER_SIZE / 4;
         uint32_t *ctl = wide_counters(dev, m, &info);

@@ -45,7 +45,7 @@ int main(int argc, char **argv)
     ws_addr out = 0;
     CHECK(ws_device_open(NULL, &dev) == WS_OK);
     if (twin && dev && ws_module_load_data(dev, elf, n, "guard_kernel.elf", &orig) == WS_OK &&
-        ws_module_load_twin(dev, twin, tn, "guard_kernel.elf [counted]", &m) == WS_OK &&
+        ws_module_load_twin(dev, twin, tn, "guard_kernel.elf [counted]", info.orig_ranges, info.norig, &m) == WS_OK &&
         ws_malloc(dev, THREADS * 4, &out) == WS_OK) {
         uint32_t *ctl = wide_counters(dev, m, &info);
         const uint32_t trips[] = { 300, 1000 };

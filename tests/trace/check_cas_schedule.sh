@@ -1,0 +1,34 @@
+#!/bin/bash
+# The tracer's passes switch warps where the launch does: compare-and-swap
+# loops contended by several warps trace exactly (counts match the
+# device's, results identical, no re-measured pass), and the report is
+# the same with 1 and 2 host threads. Until 2026-11-27 the passes counted
+# their inserted instructions in the warp quantum and said MISMATCH,
+# `a race?` and DIFFERENT here.
+# usage: check_cas_schedule.sh WARPSCOPE CAS_KERNEL.elf
+ws=$1 elf=$2
+fail=0
+run() { # name, run arguments
+    local name=$1; shift
+    for tool in memtrace bbcount; do
+        for th in 1 2; do
+            WARPSCOPE_THREADS=$th "$ws" trace --tool $tool --report "cas_$name.$tool.$th.txt" -- "$ws" run "$@" \
+                > "cas_$name.$tool.$th.out" 2>&1 || { echo "FAIL: $name $tool threads=$th: exit status"; fail=1; continue; }
+            r="cas_$name.$tool.$th.txt"
+            if grep -Eq 'MISMATCH|DIFFERENT|a race\?|incomplete' "$r" || ! grep -q 'identical to the launch' "$r" ||
+               ! grep -q 'device counter: [0-9]* (match)' "$r"; then
+                echo "FAIL: $name $tool threads=$th:"; grep -E 'note|results|MISMATCH|match' "$r"; fail=1
+            fi
+            if [ "$tool" = memtrace ] && ! grep -q 'device counters: .* (match)' "$r"; then
+                echo "FAIL: $name memtrace threads=$th: access counts"; fail=1
+            fi
+        done
+        cmp -s "cas_$name.$tool.1.txt" "cas_$name.$tool.2.txt" || { echo "FAIL: $name $tool: threads 1 and 2 differ"; fail=1; }
+    done
+}
+run block64 --block 64 "$elf" add64 zeros:1 zeros:64
+run grid2 --grid 2 --block 32 "$elf" add64 zeros:1 zeros:64
+run double --block 128 --config warp_quantum=7 "$elf" addf64 zeros:1 zeros:128
+run interp --block 64 --config engine=interp "$elf" add64 zeros:1 zeros:64
+[ $fail = 0 ] && echo "cas_schedule: ok"
+exit $fail
