@@ -30,5 +30,6 @@ run block64 --block 64 "$elf" add64 zeros:1 zeros:64
 run grid2 --grid 2 --block 32 "$elf" add64 zeros:1 zeros:64
 run double --block 128 --config warp_quantum=7 "$elf" addf64 zeros:1 zeros:128
 run interp --block 64 --config engine=interp "$elf" add64 zeros:1 zeros:64
+run ticket --grid 3 --block 96 "$elf" ticket zeros:1 zeros:288
 [ $fail = 0 ] && echo "cas_schedule: ok"
 exit $fail
