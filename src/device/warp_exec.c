@@ -96,7 +96,7 @@ static const ws_inst *decode_into(ws_device *dev, ws_inst *in, uint32_t pc)
 }
 
 /* Fetch and decode (once per address) the instruction at pc. */
-static const ws_inst *fetch(ws_device *dev, ws_warp *w, uint32_t pc)
+static inline __attribute__((always_inline)) const ws_inst *fetch(ws_device *dev, ws_warp *w, uint32_t pc)
 {
     ws_inst *in = code_slot(dev, w, pc);
     if (!in) return NULL;
@@ -463,19 +463,19 @@ ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t
     /* The fast engine (fast_exec.c) while nothing needs single instructions. */
     const int fast = !dev->cfg.engine && dev->cfg.mode == WS_MODE_FUNCTIONAL && !ws_dbg_attached(dev) && !dev->events;
     /* Inserted code of an instrumented module (the tracer's passes) is
-     * left out of the quantum: the budget grows by each inserted
-     * instruction run (they are still in *issued), so the warp yields at
-     * the same original instructions as the uninstrumented launch
-     * (device.md, Scheduling). */
+     * left out of the quantum: n does not count them (*issued does), so
+     * the warp yields at the same original instructions as the
+     * uninstrumented launch (device.md, Scheduling). */
     const int marked = dev->nmarked && dev->cfg.mode == WS_MODE_FUNCTIONAL;
+    uint32_t extra = 0; /* inserted instructions run: in *issued, not in n */
 
     for (; n < budget; n++) {
         if (!w->group && !ws_simt_select(dev, w)) { result = WARP_IDLE; break; }
         if (fast && !w->sticky && !w->held_to) {
             uint32_t k = 0, ins = 0;
             int r = ws_fast_run(dev, w, st, budget - n, &k, &ins);
-            n += k + ins;
-            budget = budget > UINT32_MAX - ins ? UINT32_MAX : budget + ins;
+            n += k;
+            extra += ins;
             if (r) { result = WARP_FAULT; goto out; }
             if (k + ins) { n--; continue; } /* the loop counts one */
         }
@@ -496,7 +496,7 @@ ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t
             result = WARP_FAULT;
             break;
         }
-        if (marked && ws_code_inserted(dev, pc)) budget += budget != UINT32_MAX;
+        if (__builtin_expect(marked, 0) && ws_code_inserted(dev, pc)) n--, extra++; /* (n wraps and comes back) */
         w->instret++;
         st->warp_instructions++;
         if (g != count_g) { count_g = g; count = ws_lane_count(g); }
@@ -751,7 +751,7 @@ halt: /* the debugger stopped the warp before this instruction retired */
 out:
     if ((result == WARP_FAULT || result == WARP_HALT) && w->group) ws_simt_leave_group(w);
     if (w->core < WS_STATS_MAX_CORES) st->core_warp_instructions[w->core] += w->instret - instret0;
-    *issued = n;
+    *issued = n + extra;
     return result;
 }
 
