@@ -463,14 +463,9 @@ static inline int stack_stores(const ws_device *dev, const ws_warp *w, const uin
 int ws_fast_run(ws_device *dev, ws_warp *w, ws_launch_stats *st, uint32_t budget, uint32_t *issued,
                 uint32_t *inserted)
 {
-    uint32_t ins = 0;
-    int r;
 #ifdef FX_WIDE
-    if (dev->fast_isa == 2) r = fast_run_avx512(dev, w, st, budget, issued, &ins);
-    else if (dev->fast_isa == 1) r = fast_run_avx2(dev, w, st, budget, issued, &ins);
-    else
+    if (dev->fast_isa == 2) return fast_run_avx512(dev, w, st, budget, issued, inserted);
+    if (dev->fast_isa == 1) return fast_run_avx2(dev, w, st, budget, issued, inserted);
 #endif
-    r = fast_run_base(dev, w, st, budget, issued, &ins);
-    if (inserted) *inserted = ins;
-    return r;
+    return fast_run_base(dev, w, st, budget, issued, inserted);
 }

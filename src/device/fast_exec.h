@@ -17,7 +17,7 @@
  * interpreter's, warp_exec.c; no debugger or event bus). *issued gets the number issued (0: the instruction at group_pc is
  * left to the interpreter). Returns -1 if an instruction faulted (the
  * report is raised and counted as the interpreter counts it; it is not in
- * *issued), else 0. *inserted (may be NULL) gets how many instructions of
+ * *issued), else 0. *inserted gets how many instructions of
  * an instrumented module's inserted code ran besides those, which
  * `budget` does not count (ws_code_inserted; functional mode only). */
 int ws_fast_run(ws_device *dev, ws_warp *w, ws_launch_stats *st, uint32_t budget, uint32_t *issued,

@@ -23,7 +23,7 @@ static FX_TARGET int FX_RUN(ws_device *dev, ws_warp *w, ws_launch_stats *st, uin
     };
     struct ws_fast_cache *c = dev->fast && w->core < dev->cfg.cores ? &dev->fast[w->core] : NULL;
     if (c && !c->pages && (c->pages = calloc(dev->ncode_pages, sizeof *c->pages))) c->npages = dev->ncode_pages;
-    if (!c || !c->pages) { *issued = 0; return 0; } /* no host memory: the interpreter */
+    if (!c || !c->pages) { *issued = *inserted = 0; return 0; } /* no host memory: the interpreter */
     const uint32_t g = w->group;
     const int full = g == UINT32_MAX && dev->cfg.lanes_per_warp == 32;
     const uint64_t count = ws_lane_count(g);

@@ -294,7 +294,8 @@ static inline int engine_run(ws_device *dev, ws_warp *w, uint32_t n, uint32_t *d
         return 0;
     ws_launch_stats *st = dev->par_active ? &dev->cores[w->core].part : &dev->current->stats;
     const uint64_t instret0 = w->instret;
-    const int r = ws_fast_run(dev, w, st, n, done, NULL);
+    uint32_t inserted; /* 0: timing mode has no marked code (fast_exec.c) */
+    const int r = ws_fast_run(dev, w, st, n, done, &inserted);
     if (*done || r) { /* as ws_warp_run ends */
         if (r && w->group) ws_simt_leave_group(w);
         if (w->core < WS_STATS_MAX_CORES) st->core_warp_instructions[w->core] += w->instret - instret0;
