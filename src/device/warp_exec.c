@@ -26,7 +26,7 @@
  * host threads may miss on one page or instruction at once, so a page or
  * an entry is filled under dev->decode_lock and published last (an
  * entry's non-zero len says it is complete). */
-static ws_inst *code_slot(ws_device *dev, ws_warp *w, uint32_t pc)
+static inline __attribute__((always_inline)) ws_inst *code_slot(ws_device *dev, ws_warp *w, uint32_t pc)
 {
     uint32_t page = pc & ~0xFFFu;
     if (page != w->code_page_addr || !w->code_page) {
@@ -451,7 +451,11 @@ static int exec_atomic(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g
     return 0;
 }
 
-ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t *issued)
+/* ws_warp_run, compiled twice: with `marked` (an instrumented module is
+ * loaded, functional mode) and without, so the loop over the instructions
+ * of other launches is what it was before inserted code was counted out. */
+static inline __attribute__((always_inline)) ws_warp_result warp_run(ws_device *dev, ws_warp *w, uint32_t budget,
+                                                                     uint32_t *issued, const int marked)
 {
     const uint32_t full = dev->full_mask;
     const int nl = (int)dev->cfg.lanes_per_warp;
@@ -466,7 +470,6 @@ ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t
      * left out of the quantum: n does not count them (*issued does), so
      * the warp yields at the same original instructions as the
      * uninstrumented launch (device.md, Scheduling). */
-    const int marked = dev->nmarked && dev->cfg.mode == WS_MODE_FUNCTIONAL;
     uint32_t extra = 0; /* inserted instructions run: in *issued, not in n */
 
     for (; n < budget; n++) {
@@ -496,7 +499,7 @@ ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t
             result = WARP_FAULT;
             break;
         }
-        if (__builtin_expect(marked, 0) && ws_code_inserted(dev, pc)) n--, extra++; /* (n wraps and comes back) */
+        if (marked && ws_code_inserted(dev, pc)) n--, extra++; /* (n wraps and comes back) */
         w->instret++;
         st->warp_instructions++;
         if (g != count_g) { count_g = g; count = ws_lane_count(g); }
@@ -753,6 +756,12 @@ out:
     if (w->core < WS_STATS_MAX_CORES) st->core_warp_instructions[w->core] += w->instret - instret0;
     *issued = n + extra;
     return result;
+}
+
+ws_warp_result ws_warp_run(ws_device *dev, ws_warp *w, uint32_t budget, uint32_t *issued)
+{
+    if (dev->nmarked && dev->cfg.mode == WS_MODE_FUNCTIONAL) return warp_run(dev, w, budget, issued, 1);
+    return warp_run(dev, w, budget, issued, 0);
 }
 
 /* For the fast engine: the interpreter's fetch, Zicsr and float paths. */
