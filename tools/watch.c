@@ -84,6 +84,7 @@ static void print_stats(const ws_event *ev, size_t n, size_t bytes, FILE *f)
         for (unsigned id = 0; id < 16; id++)
             if (count[s][id]) fprintf(f, "  %-22s %12llu\n", ws_event_name(s, id), (unsigned long long)count[s][id]);
     fprintf(f, "  %zu events in %zu bytes: %.2f bits per event\n", n, bytes, n ? 8.0 * (double)bytes / (double)n : 0.0);
+    if (!n) return; /* (no events: nothing to compare with the peer) */
     /* the peer: zstd -3 of the same events as fixed 16-byte records */
     uint8_t *raw = malloc(n * 16 + 1);
     size_t bound = ZSTD_compressBound(n * 16), z = 0;

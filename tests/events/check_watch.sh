@@ -12,6 +12,10 @@ bad() { echo "FAIL: $*"; fail=$((fail + 1)); }
 
 out=$("$ws" watch --stats -o "$work/r.wsev" -- "$ex/reduction/reduction" 2>&1)
 [[ $? = 0 && "$out" == *"wd.dispatch                     128"* && "$out" == *"bits per event"* ]] && ok || bad "stats: $out"
+# no events traced: the count says so, and no ratio to the peer is made of
+# nothing (it printed "zstd -3 ...: 9 bytes, 0.00 bits per event (0.00x ours)")
+out=$("$ws" watch --stats --events dbg -- "$ex/vecadd/vecadd" 2>&1)
+[[ $? = 0 && "$out" == *"0 events in 0 bytes"* && "$out" != *"zstd -3"* ]] && ok || bad "stats of no events: $out"
 "$ws" watch --read "$work/r.wsev" --format jsonl > "$work/r.jsonl" &&
     python3 -c "import json,sys; n=sum(1 for l in open(sys.argv[1]) if json.loads(l)['event']=='wd.retire'); sys.exit(n!=128)" "$work/r.jsonl" &&
     ok || bad "jsonl: 128 wd.retire expected"
