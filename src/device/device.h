@@ -341,6 +341,19 @@ static inline uint64_t ws_lane_grid_thread(const ws_grid_run *L, const ws_warp *
            (uint64_t)w->tid[0][l] + (uint64_t)L->block.x * (w->tid[1][l] + (uint64_t)L->block.y * w->tid[2][l]);
 }
 
+/* Lane l's graphics system value read by csr (WS_CSR_GFX_SYS0..4; 0xCDC
+ * between SYS3 and SYS4 is the draw), 0 outside a draw; -1 if csr is none
+ * of them. Shared by the interpreter's and the debug module's CSR reads. */
+static inline int ws_lane_sysval(const ws_grid_run *L, const ws_warp *w, uint32_t l, uint32_t csr, uint32_t *v)
+{
+    uint32_t word;
+    if (csr >= WS_CSR_GFX_SYS0 && csr <= WS_CSR_GFX_SYS3) word = csr - WS_CSR_GFX_SYS0;
+    else if (csr == WS_CSR_GFX_SYS4) word = 4;
+    else return -1;
+    *v = L->sysval ? L->sysval[ws_lane_grid_thread(L, w, l) * WS_GFX_SYSVALS + word] : 0;
+    return 0;
+}
+
 /* ---- SIMT group selection and barriers (src/device/simt.c) ---- */
 int  ws_simt_select(ws_device *dev, ws_warp *w);          /* 0 if none runnable */
 void ws_simt_leave_group(ws_warp *w);                     /* write back group_pc */

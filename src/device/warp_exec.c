@@ -142,10 +142,11 @@ static uint32_t csr_read(ws_device *dev, ws_warp *w, uint32_t l, uint32_t csr, u
     case WS_CSR_TID_LINEAR: return w->tid[0][l] + L->block.x * (w->tid[1][l] + L->block.y * w->tid[2][l]);
     case WS_CSR_WARP_IN_BLOCK: return w->warp_in_block;
     case WS_CSR_GFX_SYS0: case WS_CSR_GFX_SYS1: case WS_CSR_GFX_SYS2: case WS_CSR_GFX_SYS3:
-        if (!L->sysval) return 0;
-        return L->sysval[ws_lane_grid_thread(L, w, l) * WS_GFX_SYSVALS + (csr - WS_CSR_GFX_SYS0)];
-    case WS_CSR_GFX_SYS4: /* word 4 (0xCDC is WS_CSR_GFX_DRAW) */
-        return L->sysval ? L->sysval[ws_lane_grid_thread(L, w, l) * WS_GFX_SYSVALS + 4] : 0;
+    case WS_CSR_GFX_SYS4: {
+        uint32_t v;
+        ws_lane_sysval(L, w, l, csr, &v);
+        return v;
+    }
     case WS_CSR_GFX_DRAW: return L->gfx ? L->draw_id : 0;
     case WS_CSR_LANES_PER_WARP: return dev->cfg.lanes_per_warp;
     case WS_CSR_WARPS_PER_CORE: return dev->cfg.warps_per_core;
