@@ -69,8 +69,67 @@ int rw_patch_code_refs(rw_ctx *c, uint8_t *text)
 
 static int skip_section(const rw_sec *s) { return !strcmp(s->name, ".debug_line"); } /* rebuilt whole */
 
+/* What relocation r adds to the word at its place, as the linker computed it. */
+static uint32_t link_term(const rw_rel *r)
+{
+    if (r->type == R_SUB32 || r->type == R_SUB16 || r->type == R_SUB8) return 0u - r->value;
+    return r->type == R_32_PCREL ? r->value - r->place : r->value;
+}
+
+static int by_place(const void *a, const void *b)
+{
+    const rw_rel *x = *(const rw_rel *const *)a, *y = *(const rw_rel *const *)b;
+    if (x->sec != y->sec) return x->sec < y->sec ? -1 : 1;
+    return x->place < y->place ? -1 : x->place > y->place;
+}
+
+/* A linked module holds each relocated DWARF word's final value:
+ * the sum of what the relocations at its place compute (an ADD/SUB pair
+ * is a length). A relocation that does not, in a damaged file, would
+ * "move" a word that is no address (a DWARF type reference, say), so the
+ * module is refused rather than rewritten into one that does not load.
+ * Places with a relocation type the rewriter does not patch are left
+ * unchecked, as they are left unpatched; so are allocated sections, whose
+ * relocations a linker keeps from its inputs where it edited the contents
+ * (.eh_frame's do not match in the modules clang and lld build). */
+static int check_linked_values(rw_ctx *c)
+{
+    const rw_rel **v = malloc((c->nrels ? c->nrels : 1) * sizeof *v);
+    uint32_t n = 0;
+    if (!v) return rw_fail(c, "out of host memory");
+    for (uint32_t k = 0; k < c->nrels; k++) {
+        const rw_rel *r = &c->rels[k];
+        const rw_sec *s = &c->secs[r->sec];
+        if (!(s->sh.sh_flags & SHF_ALLOC) && s->bytes && !skip_section(s)) v[n++] = r;
+    }
+    qsort(v, n, sizeof *v, by_place);
+    int rc = 0;
+    for (uint32_t i = 0, j; i < n && !rc; i = j) {
+        const rw_rel *r = v[i];
+        const rw_sec *s = &c->secs[r->sec];
+        const int width = width_of(r->type);
+        int known = width != 0;
+        uint32_t sum = 0;
+        for (j = i; j < n && v[j]->sec == r->sec && v[j]->place == r->place; j++) {
+            known &= width_of(v[j]->type) == width;
+            sum += link_term(v[j]);
+        }
+        const uint32_t off = r->place;
+        if (!known || off > s->sh.sh_size || (uint32_t)width > s->sh.sh_size - off) continue; /* (rw_patch_data's) */
+        uint32_t word = 0;
+        memcpy(&word, s->bytes + off, (size_t)width);
+        const uint32_t mask = width == 4 ? UINT32_MAX : (1u << (8 * width)) - 1;
+        if ((word & mask) != (sum & mask))
+            rc = rw_fail(c, "%s+0x%x: the relocations there compute 0x%x but the word holds 0x%x (a damaged file)",
+                         s->name, off, sum & mask, word & mask);
+    }
+    free(v);
+    return rc;
+}
+
 int rw_patch_data(rw_ctx *c)
 {
+    if (check_linked_values(c)) return -1;
     for (uint32_t k = 0; k < c->nrels; k++) {
         const rw_rel *r = &c->rels[k];
         rw_sec *s = &c->secs[r->sec];
