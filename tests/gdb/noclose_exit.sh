@@ -1,9 +1,10 @@
 #!/bin/bash
 # `warpscope debug` running a program (linked with the shared library)
 # that returns 3 from main without closing its device: the exit closer
-# the command preloads closes it, so gdb hears the end ("exited
-# normally": the device's close) instead of losing the connection with
-# the process ("Remote connection closed"), and the command exits 3.
+# the command preloads closes it, so gdb hears the end with the program's
+# status ("exited with code 03"; until 2026-11-27 "exited normally")
+# instead of losing the connection with the process ("Remote connection
+# closed"), and the command exits 3.
 #   noclose_exit.sh WARPSCOPE JTAG_APP_SHARED KERNELS.elf
 set -u
 cli=$1 app=$2 kelf=$3
@@ -19,7 +20,7 @@ for _ in $(seq 300); do [ -s "$work/port" ] && break; sleep 0.1; done
 timeout 60 gdb-multiarch -q -batch -ex "target remote 127.0.0.1:$(cat "$work/port")" -ex continue > "$work/gdb.out" 2>&1
 wait "$apid"; rc=$?; apid=
 fails=0
-grep -Eq "exited normally|exited with code" "$work/gdb.out" || { echo "FAIL: gdb did not hear the program's end"; fails=$((fails+1)); }
+grep -q "exited with code 03\]" "$work/gdb.out" || { echo "FAIL: gdb did not hear the program's end with its status 3"; fails=$((fails+1)); }
 grep -q "Remote connection closed" "$work/gdb.out" && { echo "FAIL: the server died with the process"; fails=$((fails+1)); }
 grep -q "^result ok" "$work/app.out" || { echo "FAIL: the program's results"; fails=$((fails+1)); }
 [ "$rc" -eq 3 ] || { echo "FAIL: exit status $rc, not the program's 3"; fails=$((fails+1)); }
