@@ -5,7 +5,9 @@
  * per-lane test. Load/store triggers match an address (match 0), an
  * aligned power-of-two range (1), addresses >= or < tdata2 (2, 3); a
  * chain (chain = 1 on each trigger but the last) fires where all of its
- * triggers match the same access, so a >= and a < trigger watch any range. All triggers
+ * triggers match the same access, so a >= and a < trigger watch any range;
+ * an execute trigger may end such a chain (it then matches where the
+ * chain's access is made by the instruction at its address). All triggers
  * fire before the instruction (timing=0) and enter debug mode (action=1);
  * an execute trigger with a condition (debug_cond.c) fires only for the
  * lanes that pass it. */
@@ -152,6 +154,11 @@ int ws_dbg_exec_watched(ws_device *dev, uint32_t pc)
     return w;
 }
 
+/* Trigger i ends a chain of more than one trigger (the one before it has
+ * chain = 1). An execute trigger doing so matches only with the load/store
+ * triggers before it, at the access (ws_dbg_data_hit), never alone. */
+static int chained_on(const dbg_core *c, uint32_t i) { return i > 0 && (c->tdata1[i - 1] & MC_CHAIN); }
+
 int ws_dbg_exec_hit(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, uint32_t pc)
 {
     ws_debug *d = dev->debug;
@@ -165,7 +172,7 @@ int ws_dbg_exec_hit(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, u
     uint32_t fire = 0; /* the lanes whose condition holds */
     for (uint32_t i = 0; i < DBG_TRIGGERS && !hit; i++)
         if (armed(c->tdata1[i]) && (c->tdata1[i] & MC_EXEC) && MC_MATCH(c->tdata1[i]) == 0 &&
-            c->tdata2[i] == pc && (fire = dbg_cond_lanes_locked(d, w, i, g, pc))) {
+            c->tdata2[i] == pc && !chained_on(c, i) && (fire = dbg_cond_lanes_locked(d, w, i, g, pc))) {
             c->tdata1[i] |= MC_HIT;
             hit = 1;
         }
@@ -215,6 +222,16 @@ static uint32_t storing_lanes(ws_device *dev, ws_warp *w, const ws_inst *in, uin
     return out;
 }
 
+/* Trigger i, inside a chain that has load/store triggers before it, is an
+ * execute trigger on the instruction at pc, which is making the access
+ * (debug spec: a chain fires when all of its triggers match on the same
+ * instruction). */
+static int exec_in_chain(const dbg_core *c, uint32_t i, uint32_t pc)
+{
+    uint32_t t1 = c->tdata1[i];
+    return armed(t1) && (t1 & MC_EXEC) && MC_MATCH(t1) == 0 && c->tdata2[i] == pc;
+}
+
 int ws_dbg_data_hit(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, uint32_t size, int rw)
 {
     ws_debug *d = dev->debug;
@@ -225,7 +242,7 @@ int ws_dbg_data_hit(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, u
         return 0;
     dbg_warp *dw = &d->w[dbg_widx(d, w)];
     if (w->instret == dw->skip_instret && dw->skip_data) return 0;
-    const uint32_t *base = w->x[in->rs1], imm = (uint32_t)in->imm;
+    const uint32_t *base = w->x[in->rs1], imm = (uint32_t)in->imm, pc = w->group_pc;
     uint32_t amin = UINT32_MAX, amax = 0;
     for (uint32_t m = g; m; m &= m - 1) {
         uint32_t a = base[__builtin_ctz(m)] + imm;
@@ -241,8 +258,13 @@ int ws_dbg_data_hit(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, u
          * ranges need not meet (two exact bytes of one word, a >= above a
          * <). lo/hi: where they do meet, for the address reported. */
         uint32_t tl[DBG_TRIGGERS], th[DBG_TRIGGERS], n = 0, match = 1, lo = 0, hi = UINT32_MAX;
+        uint32_t exec_lanes = g; /* an execute trigger ending the chain: the lanes its condition lets fire */
         for (last = i;; last++) {
             uint32_t t1 = c->tdata1[last], t3 = c->tdata3[last], l = 0, h = UINT32_MAX;
+            if (last > i && exec_in_chain(c, last, pc)) {
+                exec_lanes &= dbg_cond_lanes_locked(d, w, last, g, pc);
+                break; /* it ends the chain: chain is WARL 0 with execute */
+            }
             if (!armed(t1) || !(t1 & ((rw & 1 ? MC_LOAD : 0) | (rw & 2 ? MC_STORE : 0))) ||
                 ((t3 & WS_TDATA3_BLOCK) && w->block->linear != (t3 & ~WS_TDATA3_BLOCK)) ||
                 !trig_range(t1, c->tdata2[last], &l, &h))
@@ -255,7 +277,7 @@ int ws_dbg_data_hit(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, u
             if (h < hi) hi = h;
             if (!(t1 & MC_CHAIN) || last == DBG_TRIGGERS - 1) break;
         }
-        if (!match) continue;
+        if (!match || !exec_lanes) continue;
         /* The lanes whose access touches every range of the chain, reported one at a time
          * in lane order, the order in which they access memory: the lane
          * named is the first of them (for a store trigger the first that
@@ -270,7 +292,7 @@ int ws_dbg_data_hit(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, u
         int store_trig = (rw & 2) != 0;
         for (uint32_t j = i; j <= last; j++) store_trig &= (c->tdata1[j] & MC_STORE) != 0;
         uint32_t touch = 0;
-        for (uint32_t m = g; m; m &= m - 1) {
+        for (uint32_t m = exec_lanes; m; m &= m - 1) {
             uint32_t l = (uint32_t)__builtin_ctz(m), a = base[l] + imm, all = 1;
             for (uint32_t k = 0; k < n && all; k++) all = a + (size - 1) >= tl[k] && a <= th[k];
             if (all) touch |= 1u << l;
