@@ -1,5 +1,6 @@
 /* Per-core trigger units (Sdtrig, mcontrol type 2): execute triggers mark
  * decoded-cache entries (WS_INST_TRAP) so only trapped PCs are checked;
+ * they match one address (match 0) or an aligned power-of-two range (1);
  * load/store triggers are checked by the memory paths of a core only while
  * that core has one armed, with one warp-wide range test before any
  * per-lane test. Load/store triggers match an address (match 0), an
@@ -60,21 +61,33 @@ static void recount(ws_debug *d, uint32_t core)
     atomic_store_explicit(&c->ndata, n, memory_order_relaxed);
 }
 
+/* An armed execute trigger (t1, t2) matches the instruction at pc. */
+static int exec_matches(uint32_t t1, uint32_t t2, uint32_t pc)
+{
+    uint32_t lo, hi;
+    return armed(t1) && (t1 & MC_EXEC) && trig_range(t1, t2, &lo, &hi) && pc >= lo && pc <= hi;
+}
+
 int dbg_trig_exec_at(const ws_debug *d, uint32_t pc)
 {
     for (uint32_t c = 0; c < d->dev->cfg.cores; c++)
-        for (uint32_t i = 0; i < DBG_TRIGGERS; i++) {
-            uint32_t t1 = d->core[c].tdata1[i];
-            if (armed(t1) && (t1 & MC_EXEC) && MC_MATCH(t1) == 0 && d->core[c].tdata2[i] == pc) return 1;
-        }
+        for (uint32_t i = 0; i < DBG_TRIGGERS; i++)
+            if (exec_matches(d->core[c].tdata1[i], d->core[c].tdata2[i], pc)) return 1;
     return 0;
 }
 
-/* The decoded entry of an execute trigger's address must be re-decoded
- * when the trigger changes (to gain or lose WS_INST_TRAP). */
+/* The decoded entries an execute trigger covers must be re-decoded when
+ * the trigger changes (to gain or lose WS_INST_TRAP): its address, or
+ * its range's part of the global arena (the only code the cache holds). */
 static void exec_changed(ws_debug *d, uint32_t t1, uint32_t t2)
 {
-    if (armed(t1) && (t1 & MC_EXEC)) dbg_invalidate_locked(d, t2, t2 + 2);
+    uint32_t lo, hi;
+    if (!armed(t1) || !(t1 & MC_EXEC) || !trig_range(t1, t2, &lo, &hi)) return;
+    const uint64_t arena_end = WS_GLOBAL_BASE + ((uint64_t)d->dev->ncode_pages << 12);
+    if (lo < WS_GLOBAL_BASE) lo = WS_GLOBAL_BASE;
+    uint64_t end = (uint64_t)hi + 2; /* an instruction that begins at hi */
+    if (end > arena_end) end = arena_end;
+    if (lo < end) dbg_invalidate_locked(d, lo, (uint32_t)end);
 }
 
 int dbg_trig_csr(ws_debug *d, uint32_t core, uint32_t csr, int write, uint32_t *val)
@@ -96,10 +109,11 @@ int dbg_trig_csr(ws_debug *d, uint32_t core, uint32_t csr, int write, uint32_t *
             uint32_t v = *val;
             c->tdata1[i] = (MC_TYPE(v) == 0) ? (2u << 28) | MC_DMODE | MC_MASKMAX | MC_ACTION_DM
                          : (2u << 28) | MC_DMODE | MC_MASKMAX | MC_ACTION_DM | (v & MC_WRITABLE);
-            /* WARL: match 0..3 for loads and stores, 0 (one address) for
-             * execute (every execute path compares the pc with tdata2);
-             * no chain from the last trigger or an execute trigger */
-            if (MC_MATCH(c->tdata1[i]) > ((c->tdata1[i] & MC_EXEC) ? 0u : 3u)) c->tdata1[i] &= ~(0xFu << 7);
+            /* WARL: match 0..3 for loads and stores, 0..1 (one address, a
+             * NAPOT range) for execute (a >= or < range would mark most
+             * of the code); no chain from the last trigger or an execute
+             * trigger */
+            if (MC_MATCH(c->tdata1[i]) > ((c->tdata1[i] & MC_EXEC) ? 1u : 3u)) c->tdata1[i] &= ~(0xFu << 7);
             if (i == DBG_TRIGGERS - 1 || (c->tdata1[i] & MC_EXEC)) c->tdata1[i] &= ~MC_CHAIN;
             exec_changed(d, c->tdata1[i], c->tdata2[i]);
             recount(d, core);
@@ -171,8 +185,8 @@ int ws_dbg_exec_hit(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, u
     int hit = 0;
     uint32_t fire = 0; /* the lanes whose condition holds */
     for (uint32_t i = 0; i < DBG_TRIGGERS && !hit; i++)
-        if (armed(c->tdata1[i]) && (c->tdata1[i] & MC_EXEC) && MC_MATCH(c->tdata1[i]) == 0 &&
-            c->tdata2[i] == pc && !chained_on(c, i) && (fire = dbg_cond_lanes_locked(d, w, i, g, pc))) {
+        if (exec_matches(c->tdata1[i], c->tdata2[i], pc) && !chained_on(c, i) &&
+            (fire = dbg_cond_lanes_locked(d, w, i, g, pc))) {
             c->tdata1[i] |= MC_HIT;
             hit = 1;
         }
@@ -228,8 +242,7 @@ static uint32_t storing_lanes(ws_device *dev, ws_warp *w, const ws_inst *in, uin
  * instruction). */
 static int exec_in_chain(const dbg_core *c, uint32_t i, uint32_t pc)
 {
-    uint32_t t1 = c->tdata1[i];
-    return armed(t1) && (t1 & MC_EXEC) && MC_MATCH(t1) == 0 && c->tdata2[i] == pc;
+    return exec_matches(c->tdata1[i], c->tdata2[i], pc);
 }
 
 int ws_dbg_data_hit(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, uint32_t size, int rw)
