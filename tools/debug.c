@@ -172,6 +172,10 @@ int ws_cmd_debug(int argc, char **argv)
         sigprocmask(SIG_SETMASK, &old_mask, NULL);
         return 2;
     }
+    (void)ws_preload_explain_static("warpscope debug", argv[i],
+                           jtag ? "the JTAG port goes with the process in the middle of OpenOCD's session"
+                                : "gdb loses the connection (\"Remote connection closed\") instead of hearing "
+                                  "the program exit");
     /* an exec failure comes back through a close-on-exec pipe: the
      * program was not run, so it cannot be said to have opened no device */
     int efd[2];

@@ -1,6 +1,7 @@
 /* Finding and preloading the libraries tool commands put in front of the
  * program they run (preload.h). */
 #include "preload.h"
+#include <elf.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -77,4 +78,83 @@ void ws_preload_exit_close(void)
     if (!ws_preload_locate("libwarpscope_exitclose.so", "WARPSCOPE_EXITCLOSE_LIB", WS_BUILD_EXITCLOSE_LIB,
                            WS_INSTALL_EXITCLOSE_LIB, lib, sizeof lib))
         (void)ws_preload_prepend(lib);
+}
+
+/* The file execvp would run for `program` (searched in PATH unless it
+ * names a directory), opened read-only; -1 if none. */
+static int open_program(const char *program)
+{
+    if (strchr(program, '/')) return open(program, O_RDONLY | O_CLOEXEC);
+    const char *path = getenv("PATH");
+    for (const char *p = path && *path ? path : "/usr/local/bin:/bin:/usr/bin"; p;) {
+        const char *colon = strchr(p, ':');
+        size_t n = colon ? (size_t)(colon - p) : strlen(p);
+        char file[PATH_MAX];
+        if ((size_t)snprintf(file, sizeof file, "%.*s%s%s", (int)n, p, n ? "/" : "", program) < sizeof file) {
+            int fd = open(file, O_RDONLY | O_CLOEXEC);
+            struct stat st;
+            if (fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode) && !access(file, X_OK)) return fd;
+            if (fd >= 0) close(fd);
+        }
+        p = colon ? colon + 1 : NULL;
+    }
+    return -1;
+}
+
+/* n bytes at off of fd in a new buffer (NULL if they are not all there). */
+static void *read_at(int fd, uint64_t off, uint64_t n)
+{
+    void *buf = n && n < ((uint64_t)1 << 31) ? malloc((size_t)n) : NULL;
+    if (buf && pread(fd, buf, (size_t)n, (off_t)off) != (ssize_t)n) free(buf), buf = NULL;
+    return buf;
+}
+
+/* 1 if the symbol table sh (of the section headers sh_all) defines name. */
+static int table_defines(int fd, const Elf64_Shdr *sh, const Elf64_Shdr *sh_all, uint16_t nsh, const char *name)
+{
+    if (sh->sh_entsize != sizeof(Elf64_Sym) || sh->sh_link >= nsh) return 0;
+    const Elf64_Shdr *strs = &sh_all[sh->sh_link];
+    Elf64_Sym *syms = read_at(fd, sh->sh_offset, sh->sh_size);
+    char *names = read_at(fd, strs->sh_offset, strs->sh_size);
+    int found = 0;
+    for (uint64_t i = 0; syms && names && !found && i < sh->sh_size / sizeof *syms; i++)
+        found = syms[i].st_shndx != SHN_UNDEF && syms[i].st_name < strs->sh_size &&
+                !strncmp(names + syms[i].st_name, name, strs->sh_size - syms[i].st_name);
+    free(syms);
+    free(names);
+    return found;
+}
+
+/* 1 if the 64-bit ELF file defines `name` itself, in its symbol table or
+ * its dynamic one (a stripped file may keep neither: 0). */
+static int elf_defines(int fd, const char *name)
+{
+    Elf64_Ehdr eh;
+    if (pread(fd, &eh, sizeof eh, 0) != (ssize_t)sizeof eh || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+        eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_shentsize != sizeof(Elf64_Shdr) || !eh.e_shnum)
+        return 0;
+    Elf64_Shdr *sh = read_at(fd, eh.e_shoff, (uint64_t)eh.e_shnum * sizeof *sh);
+    int found = 0;
+    for (uint16_t i = 0; sh && !found && i < eh.e_shnum; i++)
+        if (sh[i].sh_type == SHT_SYMTAB || sh[i].sh_type == SHT_DYNSYM)
+            found = table_defines(fd, &sh[i], sh, eh.e_shnum, name);
+    free(sh);
+    return found;
+}
+
+int ws_preload_explain_static(const char *who, const char *program, const char *loss)
+{
+    int fd = open_program(program);
+    if (fd < 0) return 0; /* not run at all: the command says so */
+    /* a program that defines ws_device_open calls its own copy, which no
+     * preloaded library comes before */
+    int linked_in = elf_defines(fd, "ws_device_open");
+    close(fd);
+    if (linked_in)
+        fprintf(stderr,
+                "%s: %s%s has libwarpscope linked in (the static library), which the exit closer cannot reach%s%s. "
+                "Close the device (ws_device_close) before main returns, or link with libwarpscope.so.\n",
+                who, loss ? "note: " : "", program, loss ? ": if it exits with its device still open, " : "",
+                loss ? loss : "");
+    return linked_in;
 }

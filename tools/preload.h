@@ -19,4 +19,12 @@ int ws_preload_prepend(const char *path);
 /* Preload the exit closer if it can be found; without it the command
  * works as before (a device left open writes no report). */
 void ws_preload_exit_close(void);
+/* If program (as execvp finds it) has libwarpscope linked in (it defines
+ * ws_device_open itself), which no preloaded library reaches, say so on
+ * stderr, prefixed with who, and what to do: before it runs, as a note of
+ * what is lost if it exits with its device open (`loss`: "gdb loses the
+ * connection ..."), or, loss NULL, after it did. Returns 1 if it said
+ * so; 0, silent, for other programs, a stripped one that keeps no symbol
+ * table, and one that cannot be found. */
+int ws_preload_explain_static(const char *who, const char *program, const char *loss);
 #endif

@@ -186,6 +186,7 @@ static int profile_program(char **prog, opts o, const ws_profile_doc *old)
         } else if (!strstr(text, "== warpscope profile")) {
             fprintf(stderr, "warpscope profile: no profile was written: %s opened a warpscope device but ended "
                     "without closing it (profiles are written by ws_device_close)\n", prog[0]);
+            (void)ws_preload_explain_static("warpscope profile", prog[0], NULL);
             if (!rc) rc = 1;
         } else if (!o.quiet) {
             fflush(stdout);

@@ -404,6 +404,7 @@ int ws_cmd_trace(int argc, char **argv)
         fflush(stdout);
         if (print_report(report)) {
             fprintf(stderr, "warpscope trace: no report: %s opened no warpscope device, or did not close it\n", argv[i]);
+            (void)ws_preload_explain_static("warpscope trace", argv[i], NULL);
             if (!rc) rc = 1;
         } else {
             if ((kernel || launch) && traced_none(report))

@@ -352,6 +352,7 @@ int ws_cmd_watch(int argc, char **argv)
         fflush(stdout);
         if (access(file, R_OK)) {
             fprintf(stderr, "warpscope watch: no trace: %s opened no warpscope device, or did not close it\n", argv[i]);
+            (void)ws_preload_explain_static("warpscope watch", argv[i], NULL);
             if (!rc) rc = 1;
         } else {
             if (out && ws_copy_file(file, out)) {

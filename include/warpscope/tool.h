@@ -93,6 +93,13 @@ WS_API ws_status ws_tool_error(ws_device *dev, ws_status st, const char *fmt, ..
  * discards the work queued since and reports it, as if the tool had not
  * waited. WS_ERR_INVALID_ARG for a status that is not such a failure. */
 WS_API ws_status ws_tool_hand_back(ws_device *dev, ws_status st, const char *report);
+/* The host process is exiting with `status` (the value main returned or
+ * exit was given) while dev is still open: an exit hook that closes the
+ * devices a program left open (the exit closer the warpscope commands
+ * preload) says so first, and the tools that report the program's end
+ * pass it on (the gdb server: gdb prints "exited with code N"). Unset, or
+ * for a device the program closes itself, the status is 0. */
+WS_API ws_status ws_tool_set_exit_status(ws_device *dev, int status);
 /* From a run_launch hook: run the launch once, from its queued state (grid
  * position, arguments, statistics). Device memory is not restored: a tool
  * that replays a launch saves and restores the buffers it needs. */

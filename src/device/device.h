@@ -272,6 +272,9 @@ struct ws_device {
      * wait discards the work queued since and reports it (0: none). */
     ws_status handed_back;
     char handed_back_msg[WS_ERRLEN];
+    /* The host process's exit status, when an exit hook closes the device
+     * (ws_tool_set_exit_status); tools report it at close. */
+    int exit_status;
     /* Debug and trace hardware, NULL until a tool enables it. */
     struct ws_debug *debug;          /* debug modules, triggers (src/device/debug) */
     struct ws_timing *timing;        /* timing model state (mode=timing)       */

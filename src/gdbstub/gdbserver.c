@@ -88,12 +88,14 @@ static ws_status reattach(struct ws_gdbserver *g)
     ws_status st = ws_debug_attach(g->dev, &dc, &g->dbg);
     if (st != WS_OK) return st;
     int stop_at_launch = g->target.stop_at_launch, closing = atomic_load(&g->target.closing);
+    int exit_code = atomic_load(&g->target.exit_code);
     int server_conditions = g->target.server_conditions, warp_stops = g->target.warp_stops;
     ws_gdb_dbg_fini(&g->target);
     if ((st = ws_gdb_dbg_init(&g->target, g->dbg)) != WS_OK) return st;
     g->target.stop_at_launch = stop_at_launch;
     g->target.server_conditions = server_conditions;
     g->target.warp_stops = warp_stops;
+    atomic_store(&g->target.exit_code, exit_code);
     atomic_store(&g->target.closing, closing);
     if (warp_stops) ws_gdb_warp_view_reset(&g->view);
     g->target.gate_open = 1; /* the application is past device open */
@@ -229,11 +231,12 @@ static ws_status gdbserver_start(ws_device *dev, const char *spec, struct ws_gdb
 /* Tell gdb the program exited, close the connection, detach. */
 static void gdbserver_stop(ws_device *dev, void *user)
 {
-    (void)dev;
     struct ws_gdbserver *g = user;
     if (!g) return;
-    /* The server reports W when it next waits for a stop; give a connected
-     * gdb a moment to hear it and hang up before the socket goes. */
+    /* The server reports W when it next waits for a stop, with the
+     * process's exit status if an exit hook is closing the device; give a
+     * connected gdb a moment to hear it and hang up before the socket goes. */
+    atomic_store(&g->target.exit_code, dev->exit_status);
     atomic_store(&g->target.closing, 1);
     for (int i = 0; i < 500 && atomic_load(&g->connected) && !atomic_load(&g->served); i++) {
         struct timespec ts = { 0, 10 * 1000 * 1000 };

@@ -1106,6 +1106,7 @@ static void handle_event(ws_gdb_dbg *t, const ws_dbg_event *ev)
         break;                                   /* no free trigger: stop here, before it */
     case WS_DBG_EV_DEVICE_CLOSE:
         s.kind = WS_GDB_STOP_EXITED;
+        s.exit_code = atomic_load(&t->exit_code);
         push(t, &s, 0);
         return;
     case WS_DBG_EV_STEP_EXIT:
@@ -1167,6 +1168,7 @@ static ws_status dbg_wait(void *tp, int timeout_ms, ws_gdb_stop *out)
             if (!atomic_load(&t->closing)) return st;
             memset(out, 0, sizeof *out);
             out->kind = WS_GDB_STOP_EXITED;
+            out->exit_code = atomic_load(&t->exit_code);
             return WS_OK;
         }
         if (st) return st;

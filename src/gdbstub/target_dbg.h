@@ -142,6 +142,7 @@ typedef struct ws_gdb_dbg {
                                   breakpoints): one a condition unit
                                   passes by is not one of them            */
     atomic_int closing;        /* the application is closing the device  */
+    atomic_int exit_code;      /* its exit status then (set before closing) */
     int have_fault;
     ws_dbg_fault fault;
     /* gate: the application waits at device open until gdb first resumes */

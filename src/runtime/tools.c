@@ -54,6 +54,14 @@ ws_status ws_tool_hand_back(ws_device *dev, ws_status st, const char *report)
     return WS_OK;
 }
 
+ws_status ws_tool_set_exit_status(ws_device *dev, int status)
+{
+    if (!dev) return WS_ERR_INVALID_ARG;
+    WS_API_LOCKED(dev, "ws_tool_set_exit_status");
+    dev->exit_status = status;
+    return WS_OK;
+}
+
 /* A tool callback failed with st: its own message, or one that names it. */
 static ws_status said(ws_device *dev, ws_status st, const char *tool, const char *callback)
 {

@@ -2,10 +2,13 @@
 # A program that returns from main without closing its device still gets
 # its profile, trace and event trace (the tool commands preload
 # libwarpscope_exitclose.so, which closes such devices at exit); one that
-# ends by _exit, which runs no exit handler, is told why it got none.
-#   usage: check_unclosed.sh WARPSCOPE UNCLOSED_APP CLI_KERNELS.elf WORKDIR
+# ends by _exit, which runs no exit handler, is told why it got none. The
+# same program linked with the static library, which the closer cannot
+# reach, gets none either, and is told why and what to do (until
+# 2026-11-27 it was told only that it did not close its device).
+#   usage: check_unclosed.sh WARPSCOPE UNCLOSED_APP CLI_KERNELS.elf WORKDIR UNCLOSED_APP_STATIC
 set -uo pipefail
-ws=$1 app=$2 elf=$3 work=$4
+ws=$1 app=$2 elf=$3 work=$4 sapp=$5
 mkdir -p "$work" && cd "$work" || exit 1
 pass=0 fail=0
 ok() { pass=$((pass + 1)); }
@@ -27,5 +30,15 @@ grep -q "without closing" p.txt && bad "profile still says the device was not cl
     { bad "profile of a program that ends by _exit (rc $rc)"; cat e.txt; }
 "$ws" trace --tool bbcount -- "$app" "$elf" _exit > e2.txt 2>&1; rc=$?
 [ $rc = 1 ] && grep -q "did not close it" e2.txt && ok || { bad "trace of a program that ends by _exit (rc $rc)"; cat e2.txt; }
+cat e.txt e2.txt | grep -q "static library" && bad "a program linked with the shared library told about the static one" || ok
+
+why="$sapp has libwarpscope linked in (the static library), which the exit closer cannot reach. Close the device (ws_device_close) before main returns, or link with libwarpscope.so."
+"$ws" profile -- "$sapp" "$elf" return > s.txt 2>&1; rc=$?
+[ $rc = 1 ] && grep -q "ended without closing it" s.txt && grep -qxF "warpscope profile: $why" s.txt && ok ||
+    { bad "profile of a statically linked program that returns (rc $rc)"; cat s.txt; }
+"$ws" trace --tool bbcount -- "$sapp" "$elf" return > s2.txt 2>&1; rc=$?
+[ $rc = 1 ] && grep -qxF "warpscope trace: $why" s2.txt && ok || { bad "trace of a statically linked program that returns (rc $rc)"; cat s2.txt; }
+"$ws" watch -- "$sapp" "$elf" return > s3.txt 2>&1; rc=$?
+[ $rc = 1 ] && grep -qxF "warpscope watch: $why" s3.txt && ok || { bad "watch of a statically linked program that returns (rc $rc)"; cat s3.txt; }
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

@@ -493,11 +493,10 @@ static void test_chain_trigger(void)
     CHECK_EQ_U(set_trigger(d, 0, hart, 6, TRIG_EXEC | TRIG_GE, 0x1000), 0);
     CHECK_EQ_U(reg_read(d, 0, hart, WS_REGNO_CSR(WS_CSR_TDATA1), &v), 0);
     CHECK_EQ_U(v >> 7 & 0xF, 0);
-    /* nor NAPOT: execute triggers match one address (until 2026-11-27
-     * match 1 read back as written, and the trigger never fired) */
+    /* but NAPOT (debug.exec_napot) */
     CHECK_EQ_U(set_trigger(d, 0, hart, 6, TRIG_EXEC | TRIG_NAPOT, 0x1007), 0);
     CHECK_EQ_U(reg_read(d, 0, hart, WS_REGNO_CSR(WS_CSR_TDATA1), &v), 0);
-    CHECK_EQ_U(v >> 7 & 0xF, 0);
+    CHECK_EQ_U(v >> 7 & 0xF, 1);
     CHECK_EQ_U(set_trigger(d, 0, hart, 7, TRIG_STORE | TRIG_GE | TRIG_CHAIN, 0x1000), 0);
     CHECK_EQ_U(reg_read(d, 0, hart, WS_REGNO_CSR(WS_CSR_TDATA1), &v), 0);
     CHECK_EQ_U(v & TRIG_CHAIN, 0);
@@ -612,6 +611,151 @@ static void test_load_trigger(void)
     ws_memcpy_dtoh(dev, o, out, sizeof o);
     for (int i = 0; i < 64; i++) ok &= o[i] == i * 10 + 1;
     CHECK(ok);
+    session_close(&s);
+}
+
+/* ---- a load trigger chained into an execute trigger: fires where the
+ * instruction at the execute trigger's address makes the watched load
+ * (until 2026-11-27 such a chain never fired, and its execute trigger
+ * fired alone, for any lane reaching the address) ---- */
+static void loads_launch(dbg_session *s, ws_addr in, ws_addr out)
+{
+    int init[64], zeros[64] = { 0 };
+    for (int i = 0; i < 64; i++) init[i] = i * 10;
+    CHECK(ws_memcpy_htod(s->dev, in, init, sizeof init) == WS_OK);
+    CHECK(ws_memcpy_htod(s->dev, out, zeros, sizeof zeros) == WS_OK);
+    session_launch(s, "loads", 2, 32, in, out);
+}
+
+static void check_loads_out(ws_device *dev, ws_addr out)
+{
+    int o[64], ok = 1;
+    CHECK(ws_memcpy_dtoh(dev, o, out, sizeof o) == WS_OK);
+    for (int i = 0; i < 64; i++) ok &= o[i] == i * 10 + 1;
+    CHECK(ok);
+}
+
+static void test_chain_exec(void)
+{
+    dbg_session s;
+    if (open_broadcast(&s, 2, 1)) { CHECK(0); return; }
+    ws_debug *d = s.d;
+    ws_addr in = 0, out = 0;
+    CHECK(ws_malloc(s.dev, 64 * 4, &in) == WS_OK && ws_malloc(s.dev, 64 * 4, &out) == WS_OK);
+    const uint32_t hart = hart_of(1, 1, 0, 0), in40 = (uint32_t)in + 40 * 4;
+    /* the address of the kernel's load: where a load trigger alone halts */
+    CHECK_EQ_U(set_trigger(d, 0, hart, 1, TRIG_LOAD, in40), 0);
+    loads_launch(&s, in, out);
+    ws_dbg_event ev;
+    CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
+    uint32_t load_pc = csr_get(d, 0, hart_of(1, 1, 0, 8), WS_CSR_DPC);
+    CHECK_EQ_U(set_trigger(d, 0, hart, 1, 0, 0), 0);
+    resume_all(d);
+    CHECK_EQ_U(app_join(&s.a), WS_OK);
+    CHECK(load_pc != 0);
+
+    /* load of in[40] chained into execute at the load: block 1 thread 8 */
+    CHECK_EQ_U(set_trigger(d, 0, hart, 2, TRIG_LOAD | TRIG_CHAIN, in40), 0);
+    CHECK_EQ_U(set_trigger(d, 0, hart, 3, TRIG_EXEC, load_pc), 0);
+    loads_launch(&s, in, out);
+    CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
+    uint32_t lane_hart = 0, addr = 0, v = 0;
+    CHECK(ws_debug_trigger_hit(d, ev.hart, &lane_hart, &addr) == WS_OK);
+    CHECK_EQ_U(lane_hart, hart_of(1, 1, 0, 8));
+    CHECK_EQ_U(addr, in40); /* the access's address, as for a load trigger */
+    CHECK_EQ_U(halt_cause(d, 0, lane_hart), WS_DCSR_CAUSE_TRIGGER);
+    CHECK_REG(d, 0, lane_hart, WS_REGNO_CSR(WS_CSR_DPC), load_pc);
+    for (uint32_t i = 2; i <= 3; i++) { /* both triggers of the chain say hit */
+        CHECK_EQ_U(reg_write(d, 0, hart, WS_REGNO_CSR(WS_CSR_TSELECT), i), 0);
+        CHECK_EQ_U(reg_read(d, 0, hart, WS_REGNO_CSR(WS_CSR_TDATA1), &v), 0);
+        CHECK(v & (1u << 20));
+    }
+    CHECK_EQ_U(sb_read32(d, 0, (uint32_t)out + 40 * 4, &v), 0);
+    CHECK_EQ_U(v, 0); /* halted before the load: nothing stored yet */
+    CHECK_EQ_U(set_trigger(d, 0, hart, 2, 0, 0) | set_trigger(d, 0, hart, 3, 0, 0), 0);
+    resume_all(d);
+    CHECK_EQ_U(app_join(&s.a), WS_OK);
+    check_loads_out(s.dev, out);
+
+    /* each trigger of the chain holds the other back: the load of in[40]
+     * made elsewhere than the execute trigger's address, and the
+     * instruction there loading nothing watched, run through */
+    CHECK_EQ_U(set_trigger(d, 0, hart, 2, TRIG_LOAD | TRIG_CHAIN, in40), 0);
+    CHECK_EQ_U(set_trigger(d, 0, hart, 3, TRIG_EXEC, load_pc + 4), 0);
+    loads_launch(&s, in, out);
+    CHECK_EQ_U(app_join(&s.a), WS_OK);
+    check_loads_out(s.dev, out);
+    CHECK_EQ_U(set_trigger(d, 0, hart, 2, TRIG_LOAD | TRIG_CHAIN, (uint32_t)out), 0);
+    CHECK_EQ_U(set_trigger(d, 0, hart, 3, TRIG_EXEC, load_pc), 0);
+    loads_launch(&s, in, out);
+    CHECK_EQ_U(app_join(&s.a), WS_OK);
+    check_loads_out(s.dev, out);
+    session_close(&s);
+}
+
+/* ---- an execute trigger over a NAPOT range halts at the first
+ * instruction run inside it (until 2026-11-27 match 1 was WARL 0 for
+ * execute: one address only) ---- */
+static uint32_t halt_in_range(dbg_session *s, ws_addr in, ws_addr out, uint32_t tdata2)
+{
+    ws_debug *d = s->d;
+    CHECK_EQ_U(set_trigger(d, 0, hart_of(1, 1, 0, 0), 4, TRIG_EXEC | TRIG_NAPOT, tdata2), 0);
+    loads_launch(s, in, out);
+    ws_dbg_event ev;
+    CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
+    uint32_t lane_hart = 0, addr = 0, v = 0, dpc = csr_get(d, 0, ev.hart, WS_CSR_DPC);
+    CHECK_EQ_U(halt_cause(d, 0, ev.hart), WS_DCSR_CAUSE_TRIGGER);
+    CHECK(ws_debug_trigger_hit(d, ev.hart, &lane_hart, &addr) == WS_OK);
+    CHECK_EQ_U(addr, dpc); /* an execute trigger reports the pc */
+    CHECK_EQ_U(reg_read(d, 0, ev.hart, WS_REGNO_CSR(WS_CSR_TDATA1), &v), 0);
+    CHECK(v & (1u << 20));
+    CHECK_EQ_U(set_trigger(d, 0, hart_of(1, 1, 0, 0), 4, 0, 0), 0);
+    resume_all(d);
+    CHECK_EQ_U(app_join(&s->a), WS_OK);
+    check_loads_out(s->dev, out);
+    return dpc;
+}
+
+static void test_exec_napot(void)
+{
+    dbg_session s;
+    if (open_broadcast(&s, 2, 1)) { CHECK(0); return; }
+    ws_debug *d = s.d;
+    ws_addr in = 0, out = 0;
+    CHECK(ws_malloc(s.dev, 64 * 4, &in) == WS_OK && ws_malloc(s.dev, 64 * 4, &out) == WS_OK);
+    uint32_t v = 0, hart = hart_of(1, 1, 0, 0);
+    /* the kernel's load, where an exact execute trigger halts */
+    CHECK_EQ_U(set_trigger(d, 0, hart, 4, TRIG_LOAD, (uint32_t)in + 40 * 4), 0);
+    loads_launch(&s, in, out);
+    ws_dbg_event ev;
+    CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
+    const uint32_t load_pc = csr_get(d, 0, ev.hart, WS_CSR_DPC);
+    CHECK_EQ_U(set_trigger(d, 0, hart, 4, 0, 0), 0);
+    resume_all(d);
+    CHECK_EQ_U(app_join(&s.a), WS_OK);
+    /* match 1 reads back with execute */
+    CHECK_EQ_U(set_trigger(d, 0, hart, 4, TRIG_EXEC | TRIG_NAPOT, load_pc | 1), 0);
+    CHECK_EQ_U(reg_read(d, 0, hart, WS_REGNO_CSR(WS_CSR_TDATA1), &v), 0);
+    CHECK_EQ_U(v >> 7 & 0xF, 1);
+    /* the 4-byte-aligned range that holds the load: the first instruction
+     * run there, the load or a 2-byte one just before it */
+    uint32_t lo = load_pc & ~3u, dpc = halt_in_range(&s, in, out, lo | 1);
+    CHECK(dpc >= lo && dpc <= lo + 3 && dpc <= load_pc);
+    /* a 256-byte range around it: the first instruction run there, at or
+     * before the load */
+    lo = load_pc & ~255u;
+    dpc = halt_in_range(&s, in, out, lo | 127);
+    CHECK(dpc >= lo && dpc <= load_pc);
+    /* the whole address space (tdata2 0x7fffffff): the launch's first
+     * instruction, at once (marking a range of the arena's decoded code
+     * goes page by page, not through the 3 GiB of it) */
+    dpc = halt_in_range(&s, in, out, 0x7fffffffu);
+    CHECK(dpc != 0 && dpc <= load_pc);
+    /* a range no code runs in (the input data) never halts */
+    CHECK_EQ_U(set_trigger(d, 0, hart, 4, TRIG_EXEC | TRIG_NAPOT, (uint32_t)in | 127), 0);
+    loads_launch(&s, in, out);
+    CHECK_EQ_U(app_join(&s.a), WS_OK);
+    check_loads_out(s.dev, out);
     session_close(&s);
 }
 
@@ -1381,6 +1525,8 @@ int main(int argc, char **argv)
     else if (!strcmp(t, "store_trigger")) test_store_trigger();
     else if (!strcmp(t, "chain_trigger")) test_chain_trigger();
     else if (!strcmp(t, "chain_same_access")) test_chain_same_access();
+    else if (!strcmp(t, "chain_exec")) test_chain_exec();
+    else if (!strcmp(t, "exec_napot")) test_exec_napot();
     else if (!strcmp(t, "step_off_end")) test_step_off_end();
     else if (!strcmp(t, "load_trigger")) test_load_trigger();
     else if (!strcmp(t, "fault")) test_fault();

@@ -1,12 +1,17 @@
 #!/bin/bash
 # `warpscope debug` running a program (linked with the shared library)
 # that returns 3 from main without closing its device: the exit closer
-# the command preloads closes it, so gdb hears the end ("exited
-# normally": the device's close) instead of losing the connection with
-# the process ("Remote connection closed"), and the command exits 3.
-#   noclose_exit.sh WARPSCOPE JTAG_APP_SHARED KERNELS.elf
+# the command preloads closes it, so gdb hears the end with the program's
+# status ("exited with code 03"; until 2026-11-27 "exited normally")
+# instead of losing the connection with the process ("Remote connection
+# closed"), and the command exits 3.
+# With "static", the same program linked with the static library, which
+# no preloaded closer reaches: the command says so before the program
+# runs (until 2026-11-27 it said nothing), gdb loses the connection as it
+# was told, and the command still exits 3.
+#   noclose_exit.sh WARPSCOPE JTAG_APP KERNELS.elf [static]
 set -u
-cli=$1 app=$2 kelf=$3
+cli=$1 app=$2 kelf=$3 mode=${4:-shared}
 work=$(mktemp -d)
 apid=
 cleanup() { [ -n "$apid" ] && kill "$apid" 2>/dev/null; rm -rf "$work"; }
@@ -19,8 +24,16 @@ for _ in $(seq 300); do [ -s "$work/port" ] && break; sleep 0.1; done
 timeout 60 gdb-multiarch -q -batch -ex "target remote 127.0.0.1:$(cat "$work/port")" -ex continue > "$work/gdb.out" 2>&1
 wait "$apid"; rc=$?; apid=
 fails=0
-grep -Eq "exited normally|exited with code" "$work/gdb.out" || { echo "FAIL: gdb did not hear the program's end"; fails=$((fails+1)); }
-grep -q "Remote connection closed" "$work/gdb.out" && { echo "FAIL: the server died with the process"; fails=$((fails+1)); }
+note="warpscope debug: note: $app has libwarpscope linked in (the static library), which the exit closer cannot reach"
+if [ "$mode" = static ]; then
+    # the note comes first, before the program's own server says it listens
+    head -n 1 "$work/app.err" | grep -qF "$note" || { echo "FAIL: no note first that the closer cannot reach the program"; fails=$((fails+1)); }
+    grep -q "Remote connection closed" "$work/gdb.out" || { echo "FAIL: gdb did not lose the connection as the note says"; fails=$((fails+1)); }
+else
+    grep -q "exited with code 03\]" "$work/gdb.out" || { echo "FAIL: gdb did not hear the program's end with its status 3"; fails=$((fails+1)); }
+    grep -q "Remote connection closed" "$work/gdb.out" && { echo "FAIL: the server died with the process"; fails=$((fails+1)); }
+    grep -qF "note:" "$work/app.err" && { echo "FAIL: a note about the static library for a program linked with the shared one"; fails=$((fails+1)); }
+fi
 grep -q "^result ok" "$work/app.out" || { echo "FAIL: the program's results"; fails=$((fails+1)); }
 [ "$rc" -eq 3 ] || { echo "FAIL: exit status $rc, not the program's 3"; fails=$((fails+1)); }
 if [ $fails -ne 0 ]; then echo "--- gdb"; cat "$work/gdb.out"; echo "--- program"; cat "$work/app.out" "$work/app.err"; fi

@@ -1,11 +1,14 @@
 /* Per-core trigger units (Sdtrig, mcontrol type 2): execute triggers mark
  * decoded-cache entries (WS_INST_TRAP) so only trapped PCs are checked;
+ * they match one address (match 0) or an aligned power-of-two range (1);
  * load/store triggers are checked by the memory paths of a core only while
  * that core has one armed, with one warp-wide range test before any
  * per-lane test. Load/store triggers match an address (match 0), an
  * aligned power-of-two range (1), addresses >= or < tdata2 (2, 3); a
  * chain (chain = 1 on each trigger but the last) fires where all of its
- * triggers match the same access, so a >= and a < trigger watch any range. All triggers
+ * triggers match the same access, so a >= and a < trigger watch any range;
+ * an execute trigger may end such a chain (it then matches where the
+ * chain's access is made by the instruction at its address). All triggers
  * fire before the instruction (timing=0) and enter debug mode (action=1);
  * an execute trigger with a condition (debug_cond.c) fires only for the
  * lanes that pass it. */
@@ -58,21 +61,33 @@ static void recount(ws_debug *d, uint32_t core)
     atomic_store_explicit(&c->ndata, n, memory_order_relaxed);
 }
 
+/* An armed execute trigger (t1, t2) matches the instruction at pc. */
+static int exec_matches(uint32_t t1, uint32_t t2, uint32_t pc)
+{
+    uint32_t lo, hi;
+    return armed(t1) && (t1 & MC_EXEC) && trig_range(t1, t2, &lo, &hi) && pc >= lo && pc <= hi;
+}
+
 int dbg_trig_exec_at(const ws_debug *d, uint32_t pc)
 {
     for (uint32_t c = 0; c < d->dev->cfg.cores; c++)
-        for (uint32_t i = 0; i < DBG_TRIGGERS; i++) {
-            uint32_t t1 = d->core[c].tdata1[i];
-            if (armed(t1) && (t1 & MC_EXEC) && MC_MATCH(t1) == 0 && d->core[c].tdata2[i] == pc) return 1;
-        }
+        for (uint32_t i = 0; i < DBG_TRIGGERS; i++)
+            if (exec_matches(d->core[c].tdata1[i], d->core[c].tdata2[i], pc)) return 1;
     return 0;
 }
 
-/* The decoded entry of an execute trigger's address must be re-decoded
- * when the trigger changes (to gain or lose WS_INST_TRAP). */
+/* The decoded entries an execute trigger covers must be re-decoded when
+ * the trigger changes (to gain or lose WS_INST_TRAP): its address, or
+ * its range's part of the global arena (the only code the cache holds). */
 static void exec_changed(ws_debug *d, uint32_t t1, uint32_t t2)
 {
-    if (armed(t1) && (t1 & MC_EXEC)) dbg_invalidate_locked(d, t2, t2 + 2);
+    uint32_t lo, hi;
+    if (!armed(t1) || !(t1 & MC_EXEC) || !trig_range(t1, t2, &lo, &hi)) return;
+    const uint64_t arena_end = WS_GLOBAL_BASE + ((uint64_t)d->dev->ncode_pages << 12);
+    if (lo < WS_GLOBAL_BASE) lo = WS_GLOBAL_BASE;
+    uint64_t end = (uint64_t)hi + 2; /* an instruction that begins at hi */
+    if (end > arena_end) end = arena_end;
+    if (lo < end) dbg_invalidate_locked(d, lo, (uint32_t)end);
 }
 
 int dbg_trig_csr(ws_debug *d, uint32_t core, uint32_t csr, int write, uint32_t *val)
@@ -94,10 +109,11 @@ int dbg_trig_csr(ws_debug *d, uint32_t core, uint32_t csr, int write, uint32_t *
             uint32_t v = *val;
             c->tdata1[i] = (MC_TYPE(v) == 0) ? (2u << 28) | MC_DMODE | MC_MASKMAX | MC_ACTION_DM
                          : (2u << 28) | MC_DMODE | MC_MASKMAX | MC_ACTION_DM | (v & MC_WRITABLE);
-            /* WARL: match 0..3 for loads and stores, 0 (one address) for
-             * execute (every execute path compares the pc with tdata2);
-             * no chain from the last trigger or an execute trigger */
-            if (MC_MATCH(c->tdata1[i]) > ((c->tdata1[i] & MC_EXEC) ? 0u : 3u)) c->tdata1[i] &= ~(0xFu << 7);
+            /* WARL: match 0..3 for loads and stores, 0..1 (one address, a
+             * NAPOT range) for execute (a >= or < range would mark most
+             * of the code); no chain from the last trigger or an execute
+             * trigger */
+            if (MC_MATCH(c->tdata1[i]) > ((c->tdata1[i] & MC_EXEC) ? 1u : 3u)) c->tdata1[i] &= ~(0xFu << 7);
             if (i == DBG_TRIGGERS - 1 || (c->tdata1[i] & MC_EXEC)) c->tdata1[i] &= ~MC_CHAIN;
             exec_changed(d, c->tdata1[i], c->tdata2[i]);
             recount(d, core);
@@ -152,6 +168,11 @@ int ws_dbg_exec_watched(ws_device *dev, uint32_t pc)
     return w;
 }
 
+/* Trigger i ends a chain of more than one trigger (the one before it has
+ * chain = 1). An execute trigger doing so matches only with the load/store
+ * triggers before it, at the access (ws_dbg_data_hit), never alone. */
+static int chained_on(const dbg_core *c, uint32_t i) { return i > 0 && (c->tdata1[i - 1] & MC_CHAIN); }
+
 int ws_dbg_exec_hit(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, uint32_t pc)
 {
     ws_debug *d = dev->debug;
@@ -164,8 +185,8 @@ int ws_dbg_exec_hit(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, u
     int hit = 0;
     uint32_t fire = 0; /* the lanes whose condition holds */
     for (uint32_t i = 0; i < DBG_TRIGGERS && !hit; i++)
-        if (armed(c->tdata1[i]) && (c->tdata1[i] & MC_EXEC) && MC_MATCH(c->tdata1[i]) == 0 &&
-            c->tdata2[i] == pc && (fire = dbg_cond_lanes_locked(d, w, i, g, pc))) {
+        if (exec_matches(c->tdata1[i], c->tdata2[i], pc) && !chained_on(c, i) &&
+            (fire = dbg_cond_lanes_locked(d, w, i, g, pc))) {
             c->tdata1[i] |= MC_HIT;
             hit = 1;
         }
@@ -215,6 +236,15 @@ static uint32_t storing_lanes(ws_device *dev, ws_warp *w, const ws_inst *in, uin
     return out;
 }
 
+/* Trigger i, inside a chain that has load/store triggers before it, is an
+ * execute trigger on the instruction at pc, which is making the access
+ * (debug spec: a chain fires when all of its triggers match on the same
+ * instruction). */
+static int exec_in_chain(const dbg_core *c, uint32_t i, uint32_t pc)
+{
+    return exec_matches(c->tdata1[i], c->tdata2[i], pc);
+}
+
 int ws_dbg_data_hit(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, uint32_t size, int rw)
 {
     ws_debug *d = dev->debug;
@@ -225,7 +255,7 @@ int ws_dbg_data_hit(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, u
         return 0;
     dbg_warp *dw = &d->w[dbg_widx(d, w)];
     if (w->instret == dw->skip_instret && dw->skip_data) return 0;
-    const uint32_t *base = w->x[in->rs1], imm = (uint32_t)in->imm;
+    const uint32_t *base = w->x[in->rs1], imm = (uint32_t)in->imm, pc = w->group_pc;
     uint32_t amin = UINT32_MAX, amax = 0;
     for (uint32_t m = g; m; m &= m - 1) {
         uint32_t a = base[__builtin_ctz(m)] + imm;
@@ -241,8 +271,13 @@ int ws_dbg_data_hit(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, u
          * ranges need not meet (two exact bytes of one word, a >= above a
          * <). lo/hi: where they do meet, for the address reported. */
         uint32_t tl[DBG_TRIGGERS], th[DBG_TRIGGERS], n = 0, match = 1, lo = 0, hi = UINT32_MAX;
+        uint32_t exec_lanes = g; /* an execute trigger ending the chain: the lanes its condition lets fire */
         for (last = i;; last++) {
             uint32_t t1 = c->tdata1[last], t3 = c->tdata3[last], l = 0, h = UINT32_MAX;
+            if (last > i && exec_in_chain(c, last, pc)) {
+                exec_lanes &= dbg_cond_lanes_locked(d, w, last, g, pc);
+                break; /* it ends the chain: chain is WARL 0 with execute */
+            }
             if (!armed(t1) || !(t1 & ((rw & 1 ? MC_LOAD : 0) | (rw & 2 ? MC_STORE : 0))) ||
                 ((t3 & WS_TDATA3_BLOCK) && w->block->linear != (t3 & ~WS_TDATA3_BLOCK)) ||
                 !trig_range(t1, c->tdata2[last], &l, &h))
@@ -255,7 +290,7 @@ int ws_dbg_data_hit(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, u
             if (h < hi) hi = h;
             if (!(t1 & MC_CHAIN) || last == DBG_TRIGGERS - 1) break;
         }
-        if (!match) continue;
+        if (!match || !exec_lanes) continue;
         /* The lanes whose access touches every range of the chain, reported one at a time
          * in lane order, the order in which they access memory: the lane
          * named is the first of them (for a store trigger the first that
@@ -270,7 +305,7 @@ int ws_dbg_data_hit(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, u
         int store_trig = (rw & 2) != 0;
         for (uint32_t j = i; j <= last; j++) store_trig &= (c->tdata1[j] & MC_STORE) != 0;
         uint32_t touch = 0;
-        for (uint32_t m = g; m; m &= m - 1) {
+        for (uint32_t m = exec_lanes; m; m &= m - 1) {
             uint32_t l = (uint32_t)__builtin_ctz(m), a = base[l] + imm, all = 1;
             for (uint32_t k = 0; k < n && all; k++) all = a + (size - 1) >= tl[k] && a <= th[k];
             if (all) touch |= 1u << l;
