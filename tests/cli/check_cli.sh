@@ -215,5 +215,14 @@ for c in $("$ws" --help | sed -n 's/^  \([a-z]*\) .*/\1/p'); do
     out=$("$ws" "$c" --help 2>&1) && [[ "$out" == *usage* ]] && ok "$c --help" || bad "$c --help: $out"
 done
 
+# the top-level help names every tool of trace and every mode of replay
+top=$("$ws" --help)
+for t in $("$ws" trace --help | sed -n 's/^  --tool \([a-z]*\) .*/\1/p'); do
+    [[ "$(grep '^  trace ' <<< "$top")" == *"$t"* ]] && ok "--help names trace's $t" || bad "--help lacks trace's $t: $top"
+done
+for m in pixel mesh report; do
+    [[ "$(grep '^  replay ' <<< "$top")" == *"$m"* ]] && ok "--help names replay's $m" || bad "--help lacks replay's $m"
+done
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
