@@ -24,9 +24,10 @@
 #include "replay_modes.h"
 #include "run_args.h"
 
-static int usage(void)
+/* On stdout when asked for (--help), else on stderr after an error. */
+static int usage(FILE *f)
 {
-    fprintf(stderr,
+    fprintf(f,
             "usage: warpscope replay [options] CAPTURE\n"
             "  --loop N            replay N times, restoring the initial state before each pass\n"
             "  --no-restore        do not restore between passes (shows what the restore does)\n"
@@ -34,7 +35,7 @@ static int usage(void)
             "  --dump-after CALL   write render targets (PNG) and buffers (.bin) after call CALL\n"
             "  --out DIR           where --dump-after writes (default: .)\n"
             "  --config K=V,...    device settings for the replay (e.g. mode=timing)\n"
-            "  --debug[=SPEC]      serve gdb on the frame (port=N,port-file=PATH)\n"
+            "  --debug[=SPEC]      serve gdb on the frame (port=N,port-file=PATH,connect-timeout=MS)\n"
             "  --pixel X,Y         the history of one pixel: every draw that touched it\n"
             "  --element ADDR[:N]  the history of N bytes of a buffer: every call that changed them\n"
             "  --mesh CALL[:ROWS]  the vertices of draw call CALL: inputs, shader outputs, window position\n"
@@ -303,16 +304,16 @@ int ws_cmd_replay(int argc, char **argv)
         } else if (!strcmp(a, "--html") && more) {
             q.html = argv[++i];
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            usage();
+            usage(stdout);
             return 0;
         } else if (a[0] != '-' && !q.path) {
             q.path = a;
         } else {
             fprintf(stderr, "warpscope replay: unknown or incomplete option '%s'\n", a);
-            return usage();
+            return usage(stderr);
         }
     }
-    if (!q.path) return usage();
+    if (!q.path) return usage(stderr);
     if (check_modes(&q, loop_given, out_given)) return 2;
     char err[1024];
     ws_replay *r;

@@ -209,10 +209,11 @@ out=$(TMPDIR="$dir/tmp,comma" timeout -k 5 3 "$ws" debug -- "$ws" run "$elf" cal
 [[ "$out" == *"gdb server listening"* && "$out" != *"cannot use"* ]] && ok "debug: TMPDIR with a comma" ||
     bad "debug, TMPDIR with a comma: $out"
 
-# every command the top-level help lists answers --help (show did not)
+# every command the top-level help lists answers --help (show did not), on
+# stdout, so `| less` shows it (replay's went to stderr)
 for c in $("$ws" --help | sed -n 's/^  \([a-z]*\) .*/\1/p'); do
     [ "$c" = version ] && continue
-    out=$("$ws" "$c" --help 2>&1) && [[ "$out" == *usage* ]] && ok "$c --help" || bad "$c --help: $out"
+    out=$("$ws" "$c" --help 2>/dev/null) && [[ "$out" == *usage* ]] && ok "$c --help" || bad "$c --help: $out"
 done
 
 # the top-level help names every tool of trace and every mode of replay
