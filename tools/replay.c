@@ -89,7 +89,7 @@ static int list_calls(ws_replay *r)
         list_failures(f, nf, &k, i, 1);
     }
     list_failures(f, nf, &k, n, 0);
-    printf("%" PRIu64 " calls\n", n);
+    printf("%" PRIu64 " call%s\n", n, n == 1 ? "" : "s");
     return 0;
 }
 
@@ -227,8 +227,9 @@ static int loop(ws_replay *r, uint64_t passes, int restore)
                same ? (fc.nframes ? "identical to the captured frame" : "identical to pass 1")
                     : (fc.mismatches ? "DIFFERS from the captured frame" : "DIFFERS from pass 1"));
     }
-    printf("%" PRIu64 " pass%s of %" PRIu64 " calls: %s\n", passes, passes == 1 ? "" : "es",
-           ws_replay_call_count(r), differ ? "results differ" : "every pass bit-identical");
+    uint64_t calls = ws_replay_call_count(r);
+    printf("%" PRIu64 " pass%s of %" PRIu64 " call%s: %s\n", passes, passes == 1 ? "" : "es", calls,
+           calls == 1 ? "" : "s", differ ? "results differ" : "every pass bit-identical");
     return differ ? 1 : 0;
 }
 

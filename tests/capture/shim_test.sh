@@ -63,7 +63,8 @@ vecadd_all)
     ;;
 launches)
     "$ws" capture -o "$work/l.wscap" --frames launches=0 -- "$1" > "$work/out.txt" 2>&1 || { cat "$work/out.txt"; fail "capture failed"; }
-    grep -q "captured launch 0: 1 calls" "$work/out.txt" || { cat "$work/out.txt"; fail "report"; }
+    grep -q "captured launch 0: 1 call," "$work/out.txt" || { cat "$work/out.txt"; fail "report"; }
+    [ "$("$ws" replay --list "$work/l.wscap" | tail -1)" = "1 call" ] || fail "replay --list: not '1 call' (it said '1 calls')"
     run_decode "$work/l.wscap"
     expect '^module 1 '
     expect '^kernel 2 module=1 name=vecadd$'
