@@ -12,16 +12,16 @@ PACKAGES=(
   clang lld libclang-rt-14-dev             # kernel compiler + linker; host compiler of the sanitizer build; libFuzzer/sanitizer runtimes
   llvm                                     # llvm-symbolizer (reference for the line-map test), llvm-ar
   picolibc-riscv64-unknown-elf             # device C library and libm (pulls gcc-riscv64-unknown-elf for libgcc)
-  binutils-riscv64-unknown-elf             # riscv objdump/readelf for inspecting kernels
+  binutils-riscv64-unknown-elf             # riscv addr2line (line-map test reference), objdump/ar for inspecting kernels
   libelf-dev libdw-dev                     # elfutils: read module ELF and DWARF
-  libpng-dev                               # write PNG images (Mandelbrot example)
-  libzstd-dev                              # compressed capture/trace files
+  libpng-dev                               # write and read PNG images (ws_gfx_write_png, replay dumps, warpscope show)
+  libzstd-dev                              # compressed capture/trace files; watch --stats' peer
   libjansson-dev                           # reading profile JSON (warpscope profile --baseline)
   libosmesa6-dev                           # Mesa's software OpenGL (llvmpipe): reference renderer for the graphics tests and the bench peer
   qemu-user                                # qemu-riscv32: ISA reference for differential tests
   gdb-multiarch                            # gdb front end for the debug server
   openocd                                  # JTAG probe software: drives the device over remote_bitbang (tests/jtag)
-  python3                                  # tests: validate the profiler's JSON and trace output
+  python3                                  # tests: parse profile/trace/watch JSON output; drive a few tests
   chromium                                 # headless browser: renders the frame report in its test (tests/replay)
 )
 

@@ -68,6 +68,8 @@ static void remove_temporaries(const char *path)
     closedir(d);
 }
 
+static const char *plural(uint64_t n) { return n == 1 ? "" : "s"; }
+
 /* "captured frame 3: 41 calls, 2.1 MiB -> cube.wscap" from the file. */
 static int report(const char *path)
 {
@@ -108,24 +110,24 @@ static int report(const char *path)
     struct stat st;
     double mib = stat(path, &st) == 0 ? (double)st.st_size / (1024.0 * 1024.0) : 0;
     if (reason == WSCAP_FRAME_LAUNCHES && launches > 1) /* (launches are numbered in order: the last is first + n - 1) */
-        printf("captured launches %llu-%llu (%llu launches): %llu calls, %.1f MiB -> %s\n", (unsigned long long)first,
-               (unsigned long long)(first + launches - 1), (unsigned long long)launches, (unsigned long long)calls, mib,
+        printf("captured launches %llu-%llu (%llu launches): %llu call%s, %.1f MiB -> %s\n", (unsigned long long)first,
+               (unsigned long long)(first + launches - 1), (unsigned long long)launches, (unsigned long long)calls, plural(calls), mib,
                path);
     else if (reason == WSCAP_FRAME_LAUNCHES)
-        printf("captured launch %llu: %llu calls, %.1f MiB -> %s\n", (unsigned long long)first,
-               (unsigned long long)calls, mib, path);
+        printf("captured launch %llu: %llu call%s, %.1f MiB -> %s\n", (unsigned long long)first,
+               (unsigned long long)calls, plural(calls), mib, path);
     else if (frames == 1)
-        printf("captured frame %llu: %llu calls, %.1f MiB -> %s\n", (unsigned long long)first, (unsigned long long)calls,
-               mib, path);
+        printf("captured frame %llu: %llu call%s, %.1f MiB -> %s\n", (unsigned long long)first, (unsigned long long)calls,
+               plural(calls), mib, path);
     else if (sync)
         printf("captured the set-up (%llu frame%s before the first ws_gfx_begin_frame) and frame%s %llu%s%.0llu "
-               "(%llu frames): %llu calls, %.1f MiB -> %s\n", (unsigned long long)sync, sync == 1 ? "" : "s",
+               "(%llu frames): %llu call%s, %.1f MiB -> %s\n", (unsigned long long)sync, sync == 1 ? "" : "s",
                first == last ? "" : "s", (unsigned long long)first, first == last ? "" : "-",
                first == last ? 0ull : (unsigned long long)last, (unsigned long long)frames,
-               (unsigned long long)calls, mib, path);
+               (unsigned long long)calls, plural(calls), mib, path);
     else
-        printf("captured frames %llu-%llu (%llu frames): %llu calls, %.1f MiB -> %s\n", (unsigned long long)first,
-               (unsigned long long)last, (unsigned long long)frames, (unsigned long long)calls, mib, path);
+        printf("captured frames %llu-%llu (%llu frames): %llu call%s, %.1f MiB -> %s\n", (unsigned long long)first,
+               (unsigned long long)last, (unsigned long long)frames, (unsigned long long)calls, plural(calls), mib, path);
     return 0;
 }
 

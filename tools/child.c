@@ -9,8 +9,20 @@
 #include <unistd.h>
 #include "child.h"
 
-/* The program being waited for, for the SIGTERM/SIGHUP handler. */
+/* The program being waited for, for the handler that passes signals on. */
 static volatile sig_atomic_t running_child;
+
+/* Signals sent to the command that are meant for the program: SIGTERM and
+ * SIGHUP end it, SIGUSR1 is what `warpscope capture --frames key` waits for
+ * (before 2026-11-27 the command died of SIGUSR1 and the capture was lost),
+ * SIGUSR2 the program's own. */
+static const int passed_on[] = { SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 };
+enum { NPASSED = sizeof passed_on / sizeof passed_on[0] };
+
+static void restore_handlers(const struct sigaction *old)
+{
+    for (int k = 0; k < NPASSED; k++) sigaction(passed_on[k], &old[k], NULL);
+}
 
 /* Killed, the command passes the signal on to the program and stays to
  * report how it ended and remove its temporary files (before 2026-11-27
@@ -28,24 +40,22 @@ int ws_run_child(const char *who, char **argv, int *status)
     int fds[2];
     if (pipe2(fds, O_CLOEXEC)) { fprintf(stderr, "%s: pipe: %s\n", who, strerror(errno)); return -1; }
     fflush(NULL);
-    /* SIGTERM/SIGHUP held back until the handler knows the program: one
-     * that comes as it starts is passed on, not lost */
-    sigset_t stop_sigs, old_mask;
-    sigemptyset(&stop_sigs);
-    sigaddset(&stop_sigs, SIGTERM);
-    sigaddset(&stop_sigs, SIGHUP);
-    sigprocmask(SIG_BLOCK, &stop_sigs, &old_mask);
-    struct sigaction sa = { .sa_handler = pass_on }, old_term, old_hup;
+    /* The passed-on signals are held back until the handler knows the
+     * program: one that comes as it starts is passed on, not lost */
+    sigset_t pass_sigs, old_mask;
+    sigemptyset(&pass_sigs);
+    for (int k = 0; k < NPASSED; k++) sigaddset(&pass_sigs, passed_on[k]);
+    sigprocmask(SIG_BLOCK, &pass_sigs, &old_mask);
+    struct sigaction sa = { .sa_handler = pass_on }, old_sa[NPASSED];
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGTERM, NULL, &old_term);
-    sigaction(SIGHUP, NULL, &old_hup);
-    if (old_term.sa_handler != SIG_IGN) sigaction(SIGTERM, &sa, NULL); /* (an ignored one stays ignored) */
-    if (old_hup.sa_handler != SIG_IGN) sigaction(SIGHUP, &sa, NULL);
+    for (int k = 0; k < NPASSED; k++) {
+        sigaction(passed_on[k], NULL, &old_sa[k]);
+        if (old_sa[k].sa_handler != SIG_IGN) sigaction(passed_on[k], &sa, NULL); /* (an ignored one stays ignored) */
+    }
     pid_t pid = fork();
     if (pid < 0) {
         fprintf(stderr, "%s: fork: %s\n", who, strerror(errno));
-        sigaction(SIGTERM, &old_term, NULL);
-        sigaction(SIGHUP, &old_hup, NULL);
+        restore_handlers(old_sa);
         sigprocmask(SIG_SETMASK, &old_mask, NULL);
         return -1;
     }
@@ -53,9 +63,8 @@ int ws_run_child(const char *who, char **argv, int *status)
         close(fds[0]);
         signal(SIGINT, SIG_DFL);
         signal(SIGQUIT, SIG_DFL);
-        sigaction(SIGTERM, &old_term, NULL);
-        sigaction(SIGHUP, &old_hup, NULL);
-        sigprocmask(SIG_SETMASK, &old_mask, NULL); /* a signal passed on early ends it here */
+        restore_handlers(old_sa);
+        sigprocmask(SIG_SETMASK, &old_mask, NULL); /* a signal passed on early reaches it here */
         execvp(argv[0], argv);
         int e = errno;
         ssize_t w = write(fds[1], &e, sizeof e);
@@ -75,10 +84,9 @@ int ws_run_child(const char *who, char **argv, int *status)
     while ((waited = waitpid(pid, status, 0)) < 0 && errno == EINTR) {}
     signal(SIGINT, old_int);
     signal(SIGQUIT, old_quit);
-    sigprocmask(SIG_BLOCK, &stop_sigs, NULL);
+    sigprocmask(SIG_BLOCK, &pass_sigs, NULL);
     running_child = 0;
-    sigaction(SIGTERM, &old_term, NULL);
-    sigaction(SIGHUP, &old_hup, NULL);
+    restore_handlers(old_sa);
     sigprocmask(SIG_SETMASK, &old_mask, NULL);
     /* The program has ended: the command only reports and removes its
      * temporary files now. A reader that stopped reading (`| grep -q`,

@@ -1,7 +1,8 @@
 /* Start PROGRAM ARGS (argv, NULL-terminated), wait for it, and put its wait
  * status in *status. Returns -1 (message on stderr, prefixed with who) if it
- * could not be started. Ctrl-C goes to the program; SIGTERM and SIGHUP sent
- * to the command are passed on to it, and the wait goes on until it ends.
+ * could not be started. Ctrl-C goes to the program; SIGTERM, SIGHUP,
+ * SIGUSR1 and SIGUSR2 sent to the command are passed on to it, and the wait
+ * goes on until it ends.
  * Once it has ended SIGPIPE is ignored: the command's report to a closed
  * pipe fails, and the command still removes its temporary files. */
 #ifndef WS_TOOLS_CHILD_H

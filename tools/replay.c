@@ -24,9 +24,10 @@
 #include "replay_modes.h"
 #include "run_args.h"
 
-static int usage(void)
+/* On stdout when asked for (--help), else on stderr after an error. */
+static int usage(FILE *f)
 {
-    fprintf(stderr,
+    fprintf(f,
             "usage: warpscope replay [options] CAPTURE\n"
             "  --loop N            replay N times, restoring the initial state before each pass\n"
             "  --no-restore        do not restore between passes (shows what the restore does)\n"
@@ -34,7 +35,7 @@ static int usage(void)
             "  --dump-after CALL   write render targets (PNG) and buffers (.bin) after call CALL\n"
             "  --out DIR           where --dump-after writes (default: .)\n"
             "  --config K=V,...    device settings for the replay (e.g. mode=timing)\n"
-            "  --debug[=SPEC]      serve gdb on the frame (port=N,port-file=PATH)\n"
+            "  --debug[=SPEC]      serve gdb on the frame (port=N,port-file=PATH,connect-timeout=MS)\n"
             "  --pixel X,Y         the history of one pixel: every draw that touched it\n"
             "  --element ADDR[:N]  the history of N bytes of a buffer: every call that changed them\n"
             "  --mesh CALL[:ROWS]  the vertices of draw call CALL: inputs, shader outputs, window position\n"
@@ -88,7 +89,7 @@ static int list_calls(ws_replay *r)
         list_failures(f, nf, &k, i, 1);
     }
     list_failures(f, nf, &k, n, 0);
-    printf("%" PRIu64 " calls\n", n);
+    printf("%" PRIu64 " call%s\n", n, n == 1 ? "" : "s");
     return 0;
 }
 
@@ -226,8 +227,9 @@ static int loop(ws_replay *r, uint64_t passes, int restore)
                same ? (fc.nframes ? "identical to the captured frame" : "identical to pass 1")
                     : (fc.mismatches ? "DIFFERS from the captured frame" : "DIFFERS from pass 1"));
     }
-    printf("%" PRIu64 " pass%s of %" PRIu64 " calls: %s\n", passes, passes == 1 ? "" : "es",
-           ws_replay_call_count(r), differ ? "results differ" : "every pass bit-identical");
+    uint64_t calls = ws_replay_call_count(r);
+    printf("%" PRIu64 " pass%s of %" PRIu64 " call%s: %s\n", passes, passes == 1 ? "" : "es", calls,
+           calls == 1 ? "" : "s", differ ? "results differ" : "every pass bit-identical");
     return differ ? 1 : 0;
 }
 
@@ -303,16 +305,16 @@ int ws_cmd_replay(int argc, char **argv)
         } else if (!strcmp(a, "--html") && more) {
             q.html = argv[++i];
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            usage();
+            usage(stdout);
             return 0;
         } else if (a[0] != '-' && !q.path) {
             q.path = a;
         } else {
             fprintf(stderr, "warpscope replay: unknown or incomplete option '%s'\n", a);
-            return usage();
+            return usage(stderr);
         }
     }
-    if (!q.path) return usage();
+    if (!q.path) return usage(stderr);
     if (check_modes(&q, loop_given, out_given)) return 2;
     char err[1024];
     ws_replay *r;

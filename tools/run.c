@@ -37,6 +37,15 @@ static void fill_iota(uint8_t *v, const buffer *b)
     }
 }
 
+/* What to add when a negative number meets a plain char parameter, as the
+ * launch API does (src/runtime/launch_api.c): code from x86 expects it
+ * signed. */
+static const char *plain_char_hint(const ws_param_type *t, const char *type_name, const char *text)
+{
+    int plain_char = t->bits == 8 && !t->is_signed && strstr(type_name, "char") && !strstr(type_name, "signed");
+    return plain_char && text[0] == '-' ? " (plain char is unsigned on RISC-V: declare it signed char)" : "";
+}
+
 static int make_arg(ws_device *dev, const ws_kernel *k, uint32_t i, const char *text, ws_arg *a, buffer *buf)
 {
     const char *pname = "", *tn = "";
@@ -46,7 +55,8 @@ static int make_arg(ws_device *dev, const ws_kernel *k, uint32_t i, const char *
     if (ws_kernel_param_type(k, i, &t) != WS_OK) return -1;
     if (t.arg != WS_TYPE_PTR) {
         if (ws_parse_scalar(text, &t, a, err, sizeof err) == 0) return 0;
-        fprintf(stderr, "warpscope run: argument %u (parameter '%s', %s): %s\n", i + 1, pname, tn, err);
+        fprintf(stderr, "warpscope run: argument %u (parameter '%s', %s): %s%s\n", i + 1, pname, tn, err,
+                plain_char_hint(&t, tn, text));
         return -2;
     }
     buf->size = t.pointee_size == 1 || t.pointee_size == 2 || t.pointee_size == 8 ? t.pointee_size : 4;

@@ -100,8 +100,8 @@ int ws_parse_scalar(const char *text, const ws_param_type *t, ws_arg *out, char 
         long long v, lo = t->bits == 64 ? INT64_MIN : -(1ll << (t->bits - 1));
         long long hi = t->bits == 64 ? INT64_MAX : (1ll << (t->bits - 1)) - 1;
         if (whole_signed(text, &v) || v < lo || v > hi) {
-            snprintf(err, errlen, "'%s' is not a whole number from %lld to %lld (a %u-bit signed integer)", text,
-                     lo, hi, t->bits);
+            snprintf(err, errlen, "'%s' is not a whole number from %lld to %lld (%s %u-bit signed integer)", text,
+                     lo, hi, t->bits == 8 ? "an" : "a", t->bits);
             return -1;
         }
         *out = t->bits == 64 ? WS_ARG_I64(v) : WS_ARG_I32((int32_t)v);
@@ -109,8 +109,8 @@ int ws_parse_scalar(const char *text, const ws_param_type *t, ws_arg *out, char 
     }
     unsigned long long v, hi = t->bits == 64 ? UINT64_MAX : (1ull << t->bits) - 1;
     if (whole_unsigned(text, &v) || v > hi) {
-        snprintf(err, errlen, "'%s' is not a whole number from 0 to %llu (a %u-bit unsigned integer)", text, hi,
-                 t->bits);
+        snprintf(err, errlen, "'%s' is not a whole number from 0 to %llu (%s %u-bit unsigned integer)", text, hi,
+                 t->bits == 8 ? "an" : "a", t->bits);
         return -1;
     }
     *out = t->bits == 64 ? WS_ARG_U64(v) : WS_ARG_U32((uint32_t)v);

@@ -62,7 +62,7 @@ int ws_cmd_show(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
             printf("usage: warpscope show IMAGE.png [--width COLUMNS (1..1000, default 64)]\n"
-                   "Draws the image in the terminal (24-bit colour, two pixels rows per line).\n");
+                   "Draws the image in the terminal (24-bit colour, two pixel rows per line).\n");
             return 0;
         }
         if (!strcmp(argv[i], "--width") && i + 1 < argc) {

@@ -71,5 +71,11 @@ refuse '^warpscope replay: --loop cannot be combined with --pixel' --loop 3 --pi
 refuse '^warpscope replay: --no-restore cannot be combined with --html' --no-restore --html report2
 refuse '^warpscope replay: --out is where --dump-after writes' --out dump2 --pixel 320,240
 [ ! -e dump2 ] && [ ! -e report2 ] && ok || bad "a refused command wrote something"
+# --help names every setting --debug takes (connect-timeout was missing)
+"$ws" replay --debug=bogus=1 cube.wscap > spec.txt 2>&1
+keys=$(grep -o 'expected .*' spec.txt | grep -oE '[a-z-]+=')
+[ -n "$keys" ] && ok || bad "no settings listed: $(cat spec.txt)"
+help=$("$ws" replay --help)
+for k in $keys; do [[ "$help" == *"$k"* ]] && ok || bad "replay --help lacks --debug's $k"; done
 echo "$passes passed, $fails failed"
 [ "$fails" -eq 0 ]

@@ -63,7 +63,8 @@ vecadd_all)
     ;;
 launches)
     "$ws" capture -o "$work/l.wscap" --frames launches=0 -- "$1" > "$work/out.txt" 2>&1 || { cat "$work/out.txt"; fail "capture failed"; }
-    grep -q "captured launch 0: 1 calls" "$work/out.txt" || { cat "$work/out.txt"; fail "report"; }
+    grep -q "captured launch 0: 1 call," "$work/out.txt" || { cat "$work/out.txt"; fail "report"; }
+    [ "$("$ws" replay --list "$work/l.wscap" | tail -1)" = "1 call" ] || fail "replay --list: not '1 call' (it said '1 calls')"
     run_decode "$work/l.wscap"
     expect '^module 1 '
     expect '^kernel 2 module=1 name=vecadd$'
@@ -149,6 +150,21 @@ key)
     run_decode "$work/k.wscap"
     expect '^frame_begin 2 reason=2$'
     expect '^call 1 ws_memset dst=0x[0-9a-f]+ value=2 n=2048$'
+    [ "$(count '^frame_begin ')" = 1 ] || fail "one frame"
+    ;;
+key_to_command)
+    # the SIGUSR1 of --frames key sent to the command (the PID a shell's $!
+    # gives) is passed on to the program (before 2026-11-27 it killed the
+    # command and the capture was lost)
+    "$ws" capture -o "$work/k.wscap" --frames key -- "$1" slow-after 1 300 > "$work/out.txt" 2>&1 &
+    cmd=$!
+    for _ in $(seq 100); do grep -q "frame 1 done" "$work/out.txt" && break; sleep 0.1; done
+    kill -USR1 $cmd
+    wait $cmd; rc=$?
+    [ $rc = 0 ] || { cat "$work/out.txt"; fail "capture ended with status $rc"; }
+    grep -q "^captured frame [0-9]*: 4 calls" "$work/out.txt" || { cat "$work/out.txt"; fail "no frame captured"; }
+    run_decode "$work/k.wscap"
+    expect '^frame_begin ([2-9]|[1-9][0-9]+) reason=2$'
     [ "$(count '^frame_begin ')" = 1 ] || fail "one frame"
     ;;
 bad_use)

@@ -13,6 +13,7 @@ check() { # check PATTERN FILE
 "$ws" capture -o cube.wscap --frames 2 -- "$cube" 3 > 1.txt 2>&1
 check '^captured frame 2: 4 calls, 0.2 MiB -> cube.wscap$' 1.txt
 "$ws" replay --list cube.wscap > 1b.txt
+check '^     2  ws_gfx_draw_indexed\(36 indices, 1 instances, first 0, base vertex 0, first instance 0\) draw 0 \(id 2\)$' 1b.txt
 check '^     3  ws_gfx_present\(target 5, read back\)$' 1b.txt
 "$ws" replay --loop 3 cube.wscap > 2.txt
 check '^pass 3: digest [0-9a-f]{16}, 1 frame end checked: identical to the captured frame$' 2.txt
@@ -21,6 +22,7 @@ check '^3 passes of 4 calls: every pass bit-identical$' 2.txt
 check 'dump/call3-target0.png: 640x480' 2c.txt
 "$ws" replay --pixel 320,240 cube.wscap > 3.txt
 check '^pixel \(320,240\) of the 640x480 render target: 2 events in 2 calls$' 3.txt
+check '^call 2 ws_gfx_draw_indexed\(36 indices, .*\) draw 0 \(id 2\)   \[cube_fs\]$' 3.txt
 check 'primitive 9 \(front\)  shader out \(0.463455, 0.508946, 0.525193, 1\)' 3.txt
 check 'colour \( 26  26  38 255\) -> \(118 130 134 255\)' 3.txt
 "$ws" replay --debug=port-file=\""$work/port"\" cube.wscap > server.txt 2>&1 &

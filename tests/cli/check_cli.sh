@@ -22,6 +22,12 @@ refuse "u64 negative"         "'-1' is not a whole number"       -- "$ws" run "$
 refuse "short '1e3'"          "'1e3' is not a whole number"      -- "$ws" run "${K[@]}" 1.5 1 1e3 3 4 5
 refuse "short out of range"   "from -32768 to 32767"             -- "$ws" run "${K[@]}" 1.5 1 40000 3 4 5
 refuse "uchar out of range"   "from 0 to 255"                    -- "$ws" run "${K[@]}" 1.5 1 2 256 4 5
+refuse "plain char negative"  "'-1' is not a whole number from 0 to 255 (an 8-bit unsigned integer) (plain char is unsigned on RISC-V: declare it signed char)" -- "$ws" run "$elf" chars -1 -1 zeros:1
+refuse "uchar negative"       "(an 8-bit unsigned integer)"      -- "$ws" run "${K[@]}" 1.5 1 2 -1 4 5
+out=$("$ws" run "${K[@]}" 1.5 1 2 -1 4 5 2>&1)
+[[ "$out" != *"plain char"* ]] && ok "no plain-char hint for unsigned char" || bad "plain-char hint for unsigned char: $out"
+out=$(run "$elf" chars 200 -1 zeros:1 2>&1)
+[[ "$out" == *"arg 3: 199"* ]] && ok "plain char 200, signed char -1" || bad "chars: $out"
 refuse "int out of range"     "from -2147483648 to 2147483647"   -- "$ws" run "${K[@]}" 1.5 1 2 3 4 4294967296
 refuse "float out of range"   "out of range for float"           -- "$ws" run "${K[@]}" 1e39 1 2 3 4 5
 refuse "float past FLT_MAX"   "out of range for float"           -- "$ws" run "${K[@]}" 3.4028236e38 1 2 3 4 5
@@ -203,10 +209,20 @@ out=$(TMPDIR="$dir/tmp,comma" timeout -k 5 3 "$ws" debug -- "$ws" run "$elf" cal
 [[ "$out" == *"gdb server listening"* && "$out" != *"cannot use"* ]] && ok "debug: TMPDIR with a comma" ||
     bad "debug, TMPDIR with a comma: $out"
 
-# every command the top-level help lists answers --help (show did not)
+# every command the top-level help lists answers --help (show did not), on
+# stdout, so `| less` shows it (replay's went to stderr)
 for c in $("$ws" --help | sed -n 's/^  \([a-z]*\) .*/\1/p'); do
     [ "$c" = version ] && continue
-    out=$("$ws" "$c" --help 2>&1) && [[ "$out" == *usage* ]] && ok "$c --help" || bad "$c --help: $out"
+    out=$("$ws" "$c" --help 2>/dev/null) && [[ "$out" == *usage* ]] && ok "$c --help" || bad "$c --help: $out"
+done
+
+# the top-level help names every tool of trace and every mode of replay
+top=$("$ws" --help)
+for t in $("$ws" trace --help | sed -n 's/^  --tool \([a-z]*\) .*/\1/p'); do
+    [[ "$(grep '^  trace ' <<< "$top")" == *"$t"* ]] && ok "--help names trace's $t" || bad "--help lacks trace's $t: $top"
+done
+for m in pixel mesh report; do
+    [[ "$(grep '^  replay ' <<< "$top")" == *"$m"* ]] && ok "--help names replay's $m" || bad "--help lacks replay's $m"
 done
 
 echo "$pass passed, $fail failed"

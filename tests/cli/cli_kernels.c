@@ -68,3 +68,7 @@ WS_KERNEL void wide(long long *out,
                  a21 + a22 + a23 + a24 + a25 + a26 + a27 + a28 + a29 + a30 +
                  a31 + a32 + a33 + a34 + a35 + a36 + a37 + a38 + a39 + a40;
 }
+
+/* A plain char (unsigned on RISC-V) beside a signed one: a negative value
+ * for the first is refused with the reason. */
+WS_KERNEL void chars(char c, signed char s, int *out) { out[0] = c + s; }
