@@ -8,7 +8,7 @@ static void raise_mem(ws_device *dev, ws_warp *w, uint32_t l, uint32_t pc, uint3
                       uint32_t size, int write, const char *why)
 {
     ws_fault_raise(dev, w, l, write ? FAULT_STORE : FAULT_LOAD, pc, addr, size,
-                   "%s of %u bytes at 0x%08x: %s", write ? "write" : "read", size, addr, why);
+                   "%s of %u byte%s at 0x%08x: %s", write ? "write" : "read", size, size == 1 ? "" : "s", addr, why);
 }
 
 /* The reason for an access to the stack slot just below a lane's own. */

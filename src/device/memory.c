@@ -352,14 +352,15 @@ uint8_t *ws_mem_host_range(ws_memory *m, uint32_t addr, uint64_t n, int write, c
     if (!r || r->kind != REGION_DATA || r->state != REGION_LIVE || addr - r->addr >= r->size) {
         char why[160];
         ws_mem_describe(m, addr, why, sizeof why);
-        snprintf(err, errlen, "%s of %llu bytes at 0x%08x: %s", write ? "write" : "read",
-                 (unsigned long long)n, addr, why);
+        snprintf(err, errlen, "%s of %llu byte%s at 0x%08x: %s", write ? "write" : "read",
+                 (unsigned long long)n, n == 1 ? "" : "s", addr, why);
         return NULL;
     }
     if (n > (uint64_t)(r->addr + r->size - addr)) {
-        snprintf(err, errlen, "%s of %llu bytes at 0x%08x runs %llu bytes past the end of the "
-                 "%u-byte allocation at 0x%08x", write ? "write" : "read", (unsigned long long)n,
-                 addr, (unsigned long long)(n - (r->addr + r->size - addr)), r->size, r->addr);
+        const unsigned long long past = n - (r->addr + r->size - addr);
+        snprintf(err, errlen, "%s of %llu byte%s at 0x%08x runs %llu byte%s past the end of the "
+                 "%u-byte allocation at 0x%08x", write ? "write" : "read", (unsigned long long)n, n == 1 ? "" : "s",
+                 addr, past, past == 1 ? "" : "s", r->size, r->addr);
         return NULL;
     }
     return ws_mem_global_ptr(m, addr);

@@ -24,7 +24,7 @@ int main(void)
     /* host ranges */
     CHECK(ws_mem_host_range(&m, a, 100, 1, err, sizeof err) != NULL);
     CHECK(ws_mem_host_range(&m, a, 101, 1, err, sizeof err) == NULL);
-    CHECK_STR_CONTAINS(err, "1 bytes past the end of the 100-byte allocation");
+    CHECK_STR_CONTAINS(err, "1 byte past the end of the 100-byte allocation");
     CHECK(ws_mem_host_range(&m, a + 100, 1, 0, err, sizeof err) == NULL);
     CHECK_STR_CONTAINS(err, "out of bounds");
     CHECK(ws_mem_host_range(&m, 0x10, 4, 0, err, sizeof err) == NULL);

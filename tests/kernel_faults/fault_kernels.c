@@ -35,6 +35,7 @@ WS_KERNEL void fault(int kind, int *buf, int *freed)
     case 12: ws_trap("custom trap message"); break;
     case 13: ((void (*)(void))(void *)buf)(); break;                     /* jump to data */
     case 14: buf[0] = *(volatile int *)(buf + 1024 * 1024); break;       /* out of bounds load */
+    case 15: ((volatile char *)buf)[4096] = 1; break;                    /* out of bounds byte store */
     default: break;
     }
 }

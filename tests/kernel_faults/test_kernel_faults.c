@@ -22,6 +22,7 @@ static const struct { int kind; ws_status st; const char *what[2]; } cases[] = {
     { 12, WS_ERR_KERNEL_FAULT, { "trap", "custom trap message" } },
     { 13, WS_ERR_KERNEL_FAULT, { "instruction access fault", "cannot execute" } },
     { 14, WS_ERR_KERNEL_FAULT, { "load access fault", "read of 4 bytes" } },
+    { 15, WS_ERR_KERNEL_FAULT, { "store access fault", "write of 1 byte at" } },
 };
 
 /* With global_mem_limit at its largest the arena still ends 16 MiB below
@@ -214,7 +215,7 @@ int main(int argc, char **argv)
     CHECK_STR_CONTAINS(ws_last_error(dev), "kernel 'spin_forever'");
     /* and says where it spins: a block, a thread, the pc and its line */
     CHECK_STR_CONTAINS(ws_last_error(dev), "the first still running: block (0,0,0) thread (0,0,0) [core 0 warp 0 lane 0] pc 0x");
-    CHECK_STR_CONTAINS(ws_last_error(dev), "fault_kernels.c:50 in spin_forever");
+    CHECK_STR_CONTAINS(ws_last_error(dev), "fault_kernels.c:51 in spin_forever");
     int res[256] = { 0 }, bad = 0;
     g[0] = WS_ARG_PTR(out);
     CHECK(ws_launch(dev, good, WS_DIM3(4, 1, 1), WS_DIM3(64, 1, 1), 0, g, 1) == WS_OK);

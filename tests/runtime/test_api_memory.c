@@ -142,7 +142,7 @@ int main(void)
     for (int i = 0; i < 2000; i++) buf[i] = (uint8_t)i;
     CHECK(ws_memcpy_htod(dev, a, buf, 1000) == WS_OK);
     CHECK(ws_memcpy_htod(dev, a, buf, 1001) == WS_ERR_BAD_ADDRESS);
-    CHECK_STR_CONTAINS(ws_last_error(dev), "1 bytes past the end of the 1000-byte allocation");
+    CHECK_STR_CONTAINS(ws_last_error(dev), "1 byte past the end of the 1000-byte allocation");
     CHECK(ws_memcpy_htod(dev, a + 1000, buf, 4) == WS_ERR_BAD_ADDRESS);
     CHECK(ws_memcpy_dtoh(dev, buf, 0x100, 4) == WS_ERR_BAD_ADDRESS);
     CHECK_STR_CONTAINS(ws_last_error(dev), "null pointer");
