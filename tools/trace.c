@@ -19,6 +19,10 @@
 #include "commands.h"
 #include "file_copy.h"
 
+/* The command's status when the program succeeded but a report line says
+ * MISMATCH (the program's own failure status takes precedence). */
+enum { WS_TRACE_EXIT_MISMATCH = 3 };
+
 static void usage(FILE *f)
 {
     fprintf(f,
@@ -44,7 +48,9 @@ static void usage(FILE *f)
             "  --counters 32|64  block counters of the counting pass (default 32, and 64 by itself\n"
             "                    for a launch long enough to wrap them)\n"
             "  --test-short N    make each first recording pass's buffers N records short, to\n"
-            "                    exercise the overflow recovery (tests)\n");
+            "                    exercise the overflow recovery (tests)\n"
+            "Exit status: the program's; 3 if it succeeded but the report says MISMATCH (the trace\n"
+            "disagrees with the device's counters); 1 no report or trace; 2 bad options.\n");
 }
 
 /* Memory record m of thread gid; stores and atomics with the value they
@@ -256,6 +262,28 @@ static int traced_none(const char *report)
     return some && none;
 }
 
+/* The report's self-checks that failed: lines comparing the trace with the
+ * device's own counters (bbcount's instruction total, memtrace's access
+ * counts) that end "(MISMATCH)". Matched by the lines' fixed openings, so
+ * a kernel or file named MISMATCH does not count. */
+static unsigned report_mismatches(const char *report)
+{
+    static const char *const checks[] = { "  instructions executed (over lanes): ", "  accesses: " };
+    FILE *f = fopen(report, "r");
+    if (!f) return 0;
+    char line[512];
+    unsigned n = 0;
+    int at_start = 1; /* (a longer line comes in pieces: only its first is looked at) */
+    while (fgets(line, sizeof line, f)) {
+        const size_t len = strcspn(line, "\n"), tail = strlen("(MISMATCH)");
+        for (size_t k = 0; at_start && k < sizeof checks / sizeof *checks; k++)
+            n += !strncmp(line, checks[k], strlen(checks[k])) && len >= tail && !strncmp(line + len - tail, "(MISMATCH)", tail);
+        at_start = line[len] == '\n';
+    }
+    fclose(f);
+    return n;
+}
+
 static int print_report(const char *path)
 {
     FILE *f = fopen(path, "r");
@@ -406,6 +434,12 @@ int ws_cmd_trace(int argc, char **argv)
             fprintf(stderr, "warpscope trace: no report: %s opened no warpscope device, or did not close it\n", argv[i]);
             if (!rc) rc = 1;
         } else {
+            const unsigned mismatches = report_mismatches(report);
+            if (mismatches) {
+                fprintf(stderr, "warpscope trace: the trace disagrees with the device's counters (%u MISMATCH line%s in the report)\n",
+                        mismatches, mismatches == 1 ? "" : "s");
+                if (!rc) rc = WS_TRACE_EXIT_MISMATCH;
+            }
             if ((kernel || launch) && traced_none(report))
                 fprintf(stderr, "warpscope trace: no launch was traced: none matched%s%s%s%s\n", kernel ? " --kernel " : "",
                         kernel ? kernel : "", launch ? " --launch " : "", launch ? launch : "");
