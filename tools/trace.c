@@ -99,7 +99,9 @@ static void print_launch(const ws_trace *tr, const char *const *shown, uint32_t 
         json_str(L->kernel, f);
         fprintf(f, "\",\"module\":\"");
         json_str(L->module, f);
-        fprintf(f, "\",\"grid\":[%u,%u,%u],\"block\":[%u,%u,%u],\"flags\":%u}\n", L->grid.x, L->grid.y, L->grid.z,
+        fprintf(f, "\"");
+        if (L->device) fprintf(f, ",\"device\":%u", L->device);
+        fprintf(f, ",\"grid\":[%u,%u,%u],\"block\":[%u,%u,%u],\"flags\":%u}\n", L->grid.x, L->grid.y, L->grid.z,
                 L->block.x, L->block.y, L->block.z, L->flags);
     } else
         fprintf(f, "launch %llu %s grid (%u,%u,%u) block (%u,%u,%u) flags 0x%x, %u threads, %llu block + %llu memory records\n",
