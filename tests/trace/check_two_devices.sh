@@ -1,7 +1,8 @@
 #!/bin/bash
 # Two devices of one program each launch `work` of one module: every place
 # the tracer names a launch says which device ran it once the trace holds
-# several (the report, --read in text, JSON and Perfetto, --host-time).
+# several (the report, --read in text, JSON and Perfetto, --host-time), and
+# --read --device picks one device's launches.
 # Until 2026-11-27 both read "launch 1 work (work_a_kernel.elf)".
 #   check_two_devices.sh WARPSCOPE two_devices_app work_a.elf
 set -u
@@ -32,6 +33,13 @@ e = json.load(sys.stdin)["traceEvents"]
 names = sorted(v["args"]["name"] for v in e if v["ph"] == "M")
 sys.exit(names != ["launch 1 work (work_a_kernel.elf) on device 1", "launch 1 work (work_a_kernel.elf) on device 2"])' &&
     ok || bad "perfetto names"
+# --read --device N: one device's launches (--launch 1 alone shows both)
+[ "$("$ws" trace --read twodev.wst --launch 1 --device 2 | grep -c '^launch')" = 1 ] &&
+    "$ws" trace --read twodev.wst --device 2 | grep -q '^launch 1 work (work_a_kernel.elf) on device 2 grid' &&
+    [ "$("$ws" trace --read twodev.wst --launch 1 | grep -c '^launch')" = 2 ] && ok || bad "--read --device 2"
+out=$("$ws" trace --read twodev.wst --device 3 2>&1); rc=$?
+[ $rc = 1 ] && [ "$out" = "warpscope trace: twodev.wst: no launch matched --device 3 (its devices are 1 to 2)" ] &&
+    ok || bad "--read --device 3 (rc $rc): $out"
 # one device: labels as before, no device named
 "$ws" trace --tool bbcount -o onedev.wst -- "$ws" run --grid 2 --block 32 "$k" work zeros:64 > onedev.out 2>&1
 "$ws" trace --read onedev.wst | grep -q '^launch 1 work (work_a_kernel.elf) grid' && ! grep -Eq 'on device|, device [0-9]' onedev.out &&
