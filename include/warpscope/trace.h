@@ -100,7 +100,9 @@ typedef struct ws_trace_launch {
                                      instrumented run and the launch (0: not compared) */
     uint32_t device;              /* the device that ran it: 1 for the first of the
                                      program's devices to close, 2 for the next...;
-                                     0: not known (a version 1 file) */
+                                     0: not known (a version 1 file, or a custom
+                                     tool's callback: devices are numbered as
+                                     they close) */
 } ws_trace_launch;
 
 typedef struct ws_trace {
