@@ -31,24 +31,35 @@ static const char *mem_kind_at(const wsi_module_info *info, uint32_t addr)
     return "memory";
 }
 
-/* What a stretch does, in words: its parts, as the rewriter put them. */
-static void describe(const wsi_module_info *info, const wsi_inserted *x, wsi_mode mode, int warps, char *buf, size_t n)
+/* One part of a stretch's description, after a comma when not the first. */
+static void part(FILE *f, int *first, const char *text)
 {
-    size_t at = 0;
-    buf[0] = 0;
-#define PART(...) (at += (size_t)snprintf(buf + at, at < n ? n - at : 0, "%s", at ? ", " : ""), \
-                   at += (size_t)snprintf(buf + at, at < n ? n - at : 0, __VA_ARGS__))
-    if (x->what & WSI_INSERT_HELPERS) PART("helpers (the code below calls them)");
-    if (x->what & WSI_INSERT_HOLD_HINT) PART("hold hint");
-    if (x->what & WSI_INSERT_ENTRY) PART(mode == WSI_COUNT ? "tp = 1 (function entry)" : "thread id into tp (kernel entry)");
+    fprintf(f, "%s%s", *first ? "" : ", ", text);
+    *first = 0;
+}
+
+/* What a stretch does, in words: its parts, in the order the rewriter
+ * puts them (the module's own lengthened branches say so). */
+static void describe(const wsi_module_info *info, const wsi_inserted *x, wsi_mode mode, int warps, FILE *f)
+{
+    int first = 1;
+    const int count = mode == WSI_COUNT;
+    if (x->what & WSI_INSERT_HELPERS) part(f, &first, "helpers (the code below calls them)");
+    if (x->what & WSI_INSERT_HOLD_HINT) part(f, &first, "hold hint");
+    if (x->what & WSI_INSERT_ENTRY) part(f, &first, count ? "tp = 1 (function entry)" : "thread id into tp (kernel entry)");
     if (x->what & WSI_INSERT_BLOCK)
-        PART(mode == WSI_COUNT ? (warps ? "block and warp counters" : "block counter")
-                               : (warps ? "block and warp record" : "block record"));
-    if (x->what & WSI_INSERT_MEMORY) PART("%s record", mem_kind_at(info, x->orig));
-    if (x->what & WSI_REWRITTEN_WIDE) PART("not inserted: the module's own jump 0x%08x, widened to 32 bits", x->orig);
+        part(f, &first, count ? (warps ? "block and warp counters" : "block counter")
+                              : (warps ? "block and warp record" : "block record"));
+    if (x->what & WSI_INSERT_MEMORY) {
+        part(f, &first, mem_kind_at(info, x->orig));
+        fprintf(f, " record");
+    }
+    if (x->what & WSI_INSERT_BRANCH) part(f, &first, "tool call (before the branch)");
+    if (x->what & WSI_INSERT_AFTER) part(f, &first, "tool call (after the load)");
+    if (x->what & WSI_REWRITTEN_WIDE)
+        fprintf(f, "not inserted: the module's own jump 0x%08x, widened to 32 bits", x->orig);
     if (x->what & WSI_REWRITTEN_FAR)
-        PART("not inserted: the module's own branch 0x%08x in its far form (hint, inverted branch, jal)", x->orig);
-#undef PART
+        fprintf(f, "not inserted: the module's own branch 0x%08x in its far form (hint, inverted branch, jal)", x->orig);
 }
 
 /* --list: every stretch of inserted code, with the original instruction
@@ -60,10 +71,10 @@ static void print_list(const char *outp, const wsi_module_info *info, const ws_l
     for (uint32_t i = 0; i < info->ninserted; i++) {
         const wsi_inserted *x = &info->inserted[i];
         const int own = (x->what & (WSI_REWRITTEN_WIDE | WSI_REWRITTEN_FAR)) != 0;
-        char what[256], line[200];
-        describe(info, x, mode, warps, what, sizeof what);
+        char line[200];
         if (!own) inserted += x->hi - x->lo;
-        printf("  0x%08x-0x%08x %5u bytes  %s", x->lo, x->hi, x->hi - x->lo, what);
+        printf("  0x%08x-0x%08x %5u bytes  ", x->lo, x->hi, x->hi - x->lo);
+        describe(info, x, mode, warps, stdout);
         if (x->orig && !own)
             printf(": %s 0x%08x (now 0x%08x)", x->what & WSI_INSERT_AFTER ? "after" : "before", x->orig, x->orig_new);
         source_of(lines, x->orig, line, sizeof line);
