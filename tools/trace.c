@@ -19,11 +19,15 @@
 #include "commands.h"
 #include "file_copy.h"
 
+/* The command's status when the program succeeded but a report line says
+ * MISMATCH (the program's own failure status takes precedence). */
+enum { WS_TRACE_EXIT_MISMATCH = 3 };
+
 static void usage(FILE *f)
 {
     fprintf(f,
             "usage: warpscope trace --tool NAME [options] -- PROGRAM [ARG...]\n"
-            "       warpscope trace --read FILE [--kernel NAME] [--launch N] [--format text|jsonl|perfetto [--warp N]]\n"
+            "       warpscope trace --read FILE [--kernel NAME] [--launch N] [--device N] [--format text|jsonl|perfetto [--warp N]]\n"
             "Runs PROGRAM with every kernel launch instrumented and prints what the tool found.\n"
             "  --tool bbcount    executions per basic block and source line; instruction totals\n"
             "  --tool memtrace   every memory access; per line: requests, sectors/request, bank conflicts\n"
@@ -34,6 +38,7 @@ static void usage(FILE *f)
             "  -o, --out FILE    write the merged trace file (zstd, docs/tracing.md)\n"
             "  --kernel NAME     trace only launches of this kernel (--read: show only them)\n"
             "  --launch N        trace only the Nth launch (from 1; --read: the launches with id N)\n"
+            "  --device N        --read: only the launches of the program's Nth device (in closing order)\n"
             "  --format text|jsonl|perfetto  how --read and --tool dump print records (default\n"
             "                    text; perfetto: Chrome/Perfetto JSON of one warp, a track per lane)\n"
             "  --warp N          the warp for --format perfetto (global warp id, default 0)\n"
@@ -44,7 +49,9 @@ static void usage(FILE *f)
             "  --counters 32|64  block counters of the counting pass (default 32, and 64 by itself\n"
             "                    for a launch long enough to wrap them)\n"
             "  --test-short N    make each first recording pass's buffers N records short, to\n"
-            "                    exercise the overflow recovery (tests)\n");
+            "                    exercise the overflow recovery (tests)\n"
+            "Exit status: the program's; 3 if it succeeded but the report says MISMATCH (the trace\n"
+            "disagrees with the device's counters); 1 no report or trace; 2 bad options.\n");
 }
 
 /* Memory record m of thread gid; stores and atomics with the value they
@@ -93,7 +100,9 @@ static void print_launch(const ws_trace *tr, const char *const *shown, uint32_t 
         json_str(L->kernel, f);
         fprintf(f, "\",\"module\":\"");
         json_str(L->module, f);
-        fprintf(f, "\",\"grid\":[%u,%u,%u],\"block\":[%u,%u,%u],\"flags\":%u}\n", L->grid.x, L->grid.y, L->grid.z,
+        fprintf(f, "\"");
+        if (L->device) fprintf(f, ",\"device\":%u", L->device);
+        fprintf(f, ",\"grid\":[%u,%u,%u],\"block\":[%u,%u,%u],\"flags\":%u}\n", L->grid.x, L->grid.y, L->grid.z,
                 L->block.x, L->block.y, L->block.z, L->flags);
     } else
         fprintf(f, "launch %llu %s grid (%u,%u,%u) block (%u,%u,%u) flags 0x%x, %u threads, %llu block + %llu memory records\n",
@@ -175,15 +184,23 @@ static void print_perfetto(const ws_trace *t, const char *const *shown, uint32_t
     fprintf(f, "\n]}\n");
 }
 
-/* Keep the launches of kernel (NULL: any) whose id is launch (0: any):
- * the array is filtered in place, the others' records freed. Returns how
- * many are kept. */
-static uint32_t select_launches(ws_trace *t, const char *kernel, uint64_t launch)
+/* Which launches of a file --read shows: of this kernel (NULL: any),
+ * with this launch id (0: any), of this device (0: any). */
+typedef struct launch_pick {
+    const char *kernel;
+    uint64_t launch;
+    uint32_t device;
+} launch_pick;
+
+/* Keep the launches pick names: the array is filtered in place, the
+ * others' records freed. Returns how many are kept. */
+static uint32_t select_launches(ws_trace *t, const launch_pick *pick)
 {
     uint32_t kept = 0;
     for (uint32_t i = 0; i < t->nlaunches; i++) {
         ws_trace_launch *L = &t->launches[i];
-        if ((!kernel || (L->kernel && !strcmp(L->kernel, kernel))) && (!launch || L->launch_id == launch))
+        if ((!pick->kernel || (L->kernel && !strcmp(L->kernel, pick->kernel))) &&
+            (!pick->launch || L->launch_id == pick->launch) && (!pick->device || L->device == pick->device))
             t->launches[kept++] = *L;
         else
             wst_launch_free(L);
@@ -192,7 +209,7 @@ static uint32_t select_launches(ws_trace *t, const char *kernel, uint64_t launch
     return kept;
 }
 
-static int read_file(const char *path, const char *format, long warp, const char *kernel, uint64_t launch)
+static int read_file(const char *path, const char *format, long warp, const launch_pick *pick)
 {
     ws_trace *t;
     char err[512];
@@ -200,9 +217,12 @@ static int read_file(const char *path, const char *format, long warp, const char
         fprintf(stderr, "warpscope trace: %s\n", err);
         return 1;
     }
-    if ((kernel || launch) && !select_launches(t, kernel, launch)) {
-        fprintf(stderr, "warpscope trace: %s: no launch matched%s%s", path, kernel ? " --kernel " : "", kernel ? kernel : "");
-        if (launch) fprintf(stderr, " --launch %llu", (unsigned long long)launch);
+    if ((pick->kernel || pick->launch || pick->device) && !select_launches(t, pick)) {
+        fprintf(stderr, "warpscope trace: %s: no launch matched%s%s", path, pick->kernel ? " --kernel " : "",
+                pick->kernel ? pick->kernel : "");
+        if (pick->launch) fprintf(stderr, " --launch %llu", (unsigned long long)pick->launch);
+        if (pick->device && t->ndevices) fprintf(stderr, " --device %u (its devices are 1 to %u)", pick->device, t->ndevices);
+        else if (pick->device) fprintf(stderr, " --device %u (a version 1 file: it names no devices)", pick->device);
         fprintf(stderr, "\n");
         ws_trace_free(t);
         return 1;
@@ -256,6 +276,28 @@ static int traced_none(const char *report)
     return some && none;
 }
 
+/* The report's self-checks that failed: lines comparing the trace with the
+ * device's own counters (bbcount's instruction total, memtrace's access
+ * counts) that end "(MISMATCH)". Matched by the lines' fixed openings, so
+ * a kernel or file named MISMATCH does not count. */
+static unsigned report_mismatches(const char *report)
+{
+    static const char *const checks[] = { "  instructions executed (over lanes): ", "  accesses: " };
+    FILE *f = fopen(report, "r");
+    if (!f) return 0;
+    char line[512];
+    unsigned n = 0;
+    int at_start = 1; /* (a longer line comes in pieces: only its first is looked at) */
+    while (fgets(line, sizeof line, f)) {
+        const size_t len = strcspn(line, "\n"), tail = strlen("(MISMATCH)");
+        for (size_t k = 0; at_start && k < sizeof checks / sizeof *checks; k++)
+            n += !strncmp(line, checks[k], strlen(checks[k])) && len >= tail && !strncmp(line + len - tail, "(MISMATCH)", tail);
+        at_start = line[len] == '\n';
+    }
+    fclose(f);
+    return n;
+}
+
 static int print_report(const char *path)
 {
     FILE *f = fopen(path, "r");
@@ -289,7 +331,7 @@ static void say_option(const char *why)
 int ws_cmd_trace(int argc, char **argv)
 {
     const char *tool = NULL, *out = NULL, *kernel = NULL, *launch = NULL, *read = NULL, *format = "text", *report = NULL,
-               *warp = NULL, *test_short = NULL, *counters = NULL;
+               *warp = NULL, *test_short = NULL, *counters = NULL, *device = NULL;
     int i = 1, values = 0, host_time = 0;
     for (; i < argc; i++) {
         const char *o = argv[i], *v = ws_cli_option_value(argc, argv, i);
@@ -302,7 +344,8 @@ int ws_cmd_trace(int argc, char **argv)
                          : !strcmp(o, "--kernel") ? &kernel : !strcmp(o, "--launch") ? &launch
                          : !strcmp(o, "--read") ? &read : !strcmp(o, "--format") ? &format
                          : !strcmp(o, "--report") ? &report : !strcmp(o, "--warp") ? &warp
-                         : !strcmp(o, "--test-short") ? &test_short : !strcmp(o, "--counters") ? &counters : NULL;
+                         : !strcmp(o, "--test-short") ? &test_short : !strcmp(o, "--counters") ? &counters
+                         : !strcmp(o, "--device") ? &device : NULL;
         if (!dst) { fprintf(stderr, "warpscope trace: unknown option '%s'\n\n", o); usage(stderr); return 2; }
         if (!v || !*v) { fprintf(stderr, "warpscope trace: %s needs a value\n", o); return 2; }
         *dst = v;
@@ -330,10 +373,19 @@ int ws_cmd_trace(int argc, char **argv)
                              : i < argc ? argv[i] : NULL;
         if (run_only) {
             fprintf(stderr, "warpscope trace: --read shows a trace file, it runs no program: %s is for tracing one "
-                            "(--read takes --format, --warp, --kernel and --launch)\n", run_only);
+                            "(--read takes --format, --warp, --kernel, --launch and --device)\n", run_only);
             return 2;
         }
-        unsigned long long id = 0;
+        unsigned long long id = 0, device_id = 0;
+        if (device) {
+            char *end;
+            errno = 0;
+            device_id = strtoull(device, &end, 10);
+            if (*end || *device < '0' || *device > '9' || errno || !device_id || device_id > UINT32_MAX) {
+                fprintf(stderr, "warpscope trace: --device %s: expected a device number from 1\n", device);
+                return 2;
+            }
+        }
         if (launch) {
             char *end;
             errno = 0;
@@ -343,7 +395,12 @@ int ws_cmd_trace(int argc, char **argv)
                 return 2;
             }
         }
-        return read_file(read, format, warp_id, kernel, id);
+        const launch_pick pick = { kernel, id, (uint32_t)device_id };
+        return read_file(read, format, warp_id, &pick);
+    }
+    if (device) { /* (which device's launches a program's trace holds is not chosen: all of them) */
+        fprintf(stderr, "warpscope trace: --device picks the launches --read shows; a traced program's devices are all traced\n");
+        return 2;
     }
     if (!tool || (strcmp(tool, "bbcount") && strcmp(tool, "memtrace") && strcmp(tool, "dump") && strcmp(tool, "branch") &&
                   strcmp(tool, "racecheck"))) {
@@ -407,6 +464,12 @@ int ws_cmd_trace(int argc, char **argv)
             (void)ws_preload_explain_static("warpscope trace", argv[i], NULL);
             if (!rc) rc = 1;
         } else {
+            const unsigned mismatches = report_mismatches(report);
+            if (mismatches) {
+                fprintf(stderr, "warpscope trace: the trace disagrees with the device's counters (%u MISMATCH line%s in the report)\n",
+                        mismatches, mismatches == 1 ? "" : "s");
+                if (!rc) rc = WS_TRACE_EXIT_MISMATCH;
+            }
             if ((kernel || launch) && traced_none(report))
                 fprintf(stderr, "warpscope trace: no launch was traced: none matched%s%s%s%s\n", kernel ? " --kernel " : "",
                         kernel ? kernel : "", launch ? " --launch " : "", launch ? launch : "");
@@ -414,7 +477,8 @@ int ws_cmd_trace(int argc, char **argv)
                 fprintf(stderr, "warpscope trace: %s was not written\n", out);
                 if (!rc) rc = 1;
             } else if (!strcmp(tool, "dump")) { /* also after a fault: the records up to it */
-                const int rrc = read_file(out, format, warp_id, NULL, 0); /* (the tracer chose the launches) */
+                const launch_pick all = { NULL, 0, 0 }; /* (the tracer chose the launches) */
+                const int rrc = read_file(out, format, warp_id, &all);
                 if (!rc) rc = rrc;
                 if (copy_to && ws_copy_file(out, copy_to)) {
                     fprintf(stderr, "warpscope trace: -o %s: cannot write the trace there: %s\n", copy_to, strerror(errno));

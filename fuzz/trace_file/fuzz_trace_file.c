@@ -1,7 +1,9 @@
 /* libFuzzer target for the trace-file reader (src/instrument/trace_file.c).
  * Input byte 0 chooses how the rest is used: odd, as a whole file; even,
  * as the payload, which this target compresses and wraps in a valid header
- * first, so mutations reach the launch parser instead of dying in zstd.
+ * first, so mutations reach the launch parser instead of dying in zstd
+ * (the header says version 1 below 0x80, the current version from 0x80:
+ * the reader reads both).
  * A crash, a sanitizer report, a leak, or a trace that reads back with an
  * index outside its tables (abort) is a finding. */
 #include <stdint.h>
@@ -59,7 +61,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (!wrapped) return 0;
         size_t z = ZSTD_compress(wrapped + 32, bound, file, n, 1);
         if (ZSTD_isError(z)) { free(wrapped); return 0; }
-        uint32_t version = WS_TRACE_FILE_VERSION, reserved = 0;
+        uint32_t version = data[0] & 0x80 ? WS_TRACE_FILE_VERSION : 1, reserved = 0;
         uint64_t raw = n, zs = z;
         memcpy(wrapped, "WSTRACE", 8);
         memcpy(wrapped + 8, &version, 4);

@@ -12,7 +12,7 @@
 extern "C" {
 #endif
 
-#define WS_TRACE_FILE_VERSION 1
+#define WS_TRACE_FILE_VERSION 2 /* the reader also reads version 1 */
 
 enum {
     WS_TRACE_COMPLETE = 1,    /* every record of every lane is present         */
@@ -98,11 +98,18 @@ typedef struct ws_trace_launch {
     uint64_t device_thread_instructions, device_loads, device_stores, device_atomics;
     uint64_t results_checked;     /* bytes of global memory compared between the
                                      instrumented run and the launch (0: not compared) */
+    uint32_t device;              /* the device that ran it: 1 for the first of the
+                                     program's devices to close, 2 for the next...;
+                                     0: not known (a version 1 file, or a custom
+                                     tool's callback: devices are numbered as
+                                     they close) */
 } ws_trace_launch;
 
 typedef struct ws_trace {
     uint32_t nlaunches;
     ws_trace_launch *launches;
+    uint32_t ndevices;            /* devices that wrote the file, also those that
+                                     traced no launch (0: not known, version 1) */
 } ws_trace;
 
 /* ---- Custom tools (the NVBit use case) ----

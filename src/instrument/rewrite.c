@@ -69,6 +69,7 @@ void wsi_info_free(wsi_module_info *info)
     free(info->bb_site);
     free(info->mem_site);
     free(info->orig_ranges);
+    free(info->inserted);
     memset(info, 0, sizeof *info);
 }
 
@@ -86,6 +87,27 @@ static int orig_ranges(rw_ctx *c, wsi_module_info *info)
     }
     info->orig_ranges = r;
     info->norig = n;
+    return 0;
+}
+
+static void add_stretch(wsi_module_info *info, uint32_t lo, uint32_t hi, const rw_inst *x, unsigned what)
+{
+    if (hi > lo) info->inserted[info->ninserted++] = (wsi_inserted){ lo, hi, x ? x->addr : 0, x ? x->new_addr : 0, what };
+}
+
+/* The inserted code and the branches that changed form (wsi_module_info):
+ * at most the helpers and three stretches per instruction. */
+static int inserted_list(rw_ctx *c, wsi_module_info *info)
+{
+    if (!(info->inserted = malloc(sizeof *info->inserted * (3 * (size_t)c->ninsts + 1)))) return rw_fail(c, "out of host memory");
+    add_stretch(info, c->text_lo, c->ninsts ? c->insts[0].start : c->new_text_hi, NULL, WSI_INSERT_HELPERS);
+    for (uint32_t i = 0; i < c->ninsts; i++) {
+        const rw_inst *x = &c->insts[i];
+        const uint32_t end = x->new_addr + rw_inst_size(x);
+        add_stretch(info, x->start, x->new_addr, x, rw_inserted_what(c, x));
+        if (x->form) add_stretch(info, x->new_addr, end, x, x->form == 1 ? WSI_REWRITTEN_WIDE : WSI_REWRITTEN_FAR);
+        add_stretch(info, end, end + x->post, x, WSI_INSERT_AFTER);
+    }
     return 0;
 }
 
@@ -115,7 +137,7 @@ static int rewrite(const void *elf, size_t size, const char *what, wsi_mode mode
     info->old_text_end = c.text_hi;
     info->new_text_end = c.new_text_hi;
     info->data_delta = c.data_delta;
-    if (orig_ranges(&c, info)) goto done;
+    if (orig_ranges(&c, info) || inserted_list(&c, info)) goto done;
     rc = 0;
 done:
     free(text);

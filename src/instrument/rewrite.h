@@ -99,6 +99,33 @@ enum {
 
 enum { WSI_BB_RECORD_SIZE = 8, WSI_MEM_RECORD_SIZE = 16, WSI_WARP_RECORD_SIZE = 16 };
 
+/* What a stretch of the rewritten module's code is (wsi_inserted.what):
+ * inserted code, by the parts it holds, or one of the module's own
+ * branches in a longer form. */
+enum {
+    WSI_INSERT_HELPERS = 1,  /* the helpers, below all other code             */
+    WSI_INSERT_HOLD_HINT = 256, /* at a block's head, first: the hold hint     */
+    WSI_INSERT_ENTRY = 2,    /* at a function entry: COUNT sets tp = 1; RECORD, at a
+                                kernel entry, computes the thread's global id */
+    WSI_INSERT_BLOCK = 4,    /* at a block's head, after the hold hint: COUNT its
+                                counters; RECORD its block (and warp) record */
+    WSI_INSERT_MEMORY = 8,   /* before a load, store or atomic: its record     */
+    WSI_INSERT_BRANCH = 16,  /* custom tools: before a conditional branch      */
+    WSI_INSERT_AFTER = 32,   /* custom tools: after a load (it sits after it)  */
+    WSI_REWRITTEN_WIDE = 64, /* the module's own branch or jump, RVC widened   */
+    WSI_REWRITTEN_FAR = 128  /* the module's own branch in its far form: hint,
+                                inverted branch, jal (run as the one branch)  */
+};
+
+typedef struct wsi_inserted {
+    uint32_t lo, hi;         /* link addresses in the rewritten module, [lo, hi) */
+    uint32_t orig;           /* the original instruction it is inserted before
+                                (after: WSI_INSERT_AFTER; is: WSI_REWRITTEN_*);
+                                0 for the helpers                             */
+    uint32_t orig_new;       /* where that instruction is in the rewritten module */
+    unsigned what;           /* WSI_INSERT_* | WSI_REWRITTEN_* bits            */
+} wsi_inserted;
+
 /* The static description of a module, the same for both modes. */
 typedef struct wsi_module_info {
     wsi_block *blocks;
@@ -123,6 +150,10 @@ typedef struct wsi_module_info {
      * quantum (device.md, Scheduling). */
     uint32_t *orig_ranges;    /* 2 * norig words                           */
     uint32_t norig;
+    /* Every stretch of inserted code and every original branch that
+     * changed form, in address order (`warpscope instrument --list`). */
+    wsi_inserted *inserted;
+    uint32_t ninserted;
 } wsi_module_info;
 
 /* Rewrite `elf` (size bytes, named `what` in messages). On success *out is

@@ -144,6 +144,11 @@ enum { RW_COUNT_WARPS_LEN = 12, RW_COUNT_WARPS_WIDE_LEN = 18 };
 uint32_t rw_helpers_place(rw_ctx *c, uint32_t at);
 /* Bytes an original instruction takes in the new code (widened or long). */
 uint32_t rw_inst_size(const rw_inst *x);
+/* The parts of the code inserted before x (WSI_INSERT_* bits, without
+ * WSI_INSERT_AFTER): what decides its size. */
+unsigned rw_inserted_parts(const rw_ctx *c, const rw_inst *x);
+/* The same with WSI_INSERT_HOLD_HINT when the code starts with the hint. */
+unsigned rw_inserted_what(const rw_ctx *c, const rw_inst *x);
 
 /* RISC-V encoders */
 uint32_t rv_i(uint32_t opc, uint32_t f3, uint32_t rd, uint32_t rs1, int32_t imm);

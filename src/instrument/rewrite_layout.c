@@ -19,28 +19,39 @@ enum { INLINE_CALL = 4, COUNT_SEQ = 12, COUNT_WIDE_SEQ = 32, SET_TP = 4, HOLD_HI
  * joined it there ran the block's first instruction together with it,
  * where the launch ran it in two groups: a ws_active_mask() or ws_ballot()
  * there gave another value.) */
-static uint32_t body(const rw_ctx *c, const rw_inst *x)
+unsigned rw_inserted_parts(const rw_ctx *c, const rw_inst *x)
 {
     if (x->in.op == OP_ILLEGAL) return 0;
     if (c->mode == WSI_COUNT)
-        return (x->ep ? SET_TP : 0) +
-               (!x->leader ? 0 : c->flags & WSI_WIDE_COUNTS ? COUNT_WIDE_SEQ : COUNT_SEQ) +
-               (!x->leader || !(c->flags & WSI_WARPS) ? 0
-                : 4 * (c->flags & WSI_WIDE_COUNTS ? RW_COUNT_WARPS_WIDE_LEN : RW_COUNT_WARPS_LEN));
-    uint32_t calls;
+        return (x->ep ? WSI_INSERT_ENTRY : 0) | (x->leader ? WSI_INSERT_BLOCK : 0);
+    unsigned parts = x->ep == 2 ? WSI_INSERT_ENTRY : 0;
     if (c->flags & WSI_CUSTOM)
-        calls = (x->ep == 2 ? INLINE_CALL : 0) + (rw_custom_at_block(c, x) ? INLINE_CALL : 0) +
-                (rw_custom_at_mem(c, x) ? INLINE_CALL : 0) + (rw_custom_at_branch(c, x) ? INLINE_CALL : 0);
-    else
-        calls = (x->ep == 2 ? INLINE_CALL : 0) + (x->leader && !(c->flags & WSI_NO_BLOCKS) ? INLINE_CALL : 0) +
-                (x->mem ? INLINE_CALL : 0);
-    return calls;
+        return parts | (rw_custom_at_block(c, x) ? WSI_INSERT_BLOCK : 0) | (rw_custom_at_mem(c, x) ? WSI_INSERT_MEMORY : 0) |
+               (rw_custom_at_branch(c, x) ? WSI_INSERT_BRANCH : 0);
+    return parts | (x->leader && !(c->flags & WSI_NO_BLOCKS) ? WSI_INSERT_BLOCK : 0) | (x->mem ? WSI_INSERT_MEMORY : 0);
+}
+
+static uint32_t body(const rw_ctx *c, const rw_inst *x)
+{
+    const unsigned parts = rw_inserted_parts(c, x);
+    if (c->mode == WSI_COUNT)
+        return (parts & WSI_INSERT_ENTRY ? SET_TP : 0) +
+               (!(parts & WSI_INSERT_BLOCK) ? 0 : c->flags & WSI_WIDE_COUNTS ? COUNT_WIDE_SEQ : COUNT_SEQ) +
+               (!(parts & WSI_INSERT_BLOCK) || !(c->flags & WSI_WARPS) ? 0
+                : 4 * (c->flags & WSI_WIDE_COUNTS ? RW_COUNT_WARPS_WIDE_LEN : RW_COUNT_WARPS_LEN));
+    /* RECORD: one call per part */
+    return INLINE_CALL * (uint32_t)__builtin_popcount(parts);
+}
+
+unsigned rw_inserted_what(const rw_ctx *c, const rw_inst *x)
+{
+    const unsigned parts = rw_inserted_parts(c, x);
+    return parts | (parts && x->leader ? WSI_INSERT_HOLD_HINT : 0);
 }
 
 static uint32_t inserted(const rw_ctx *c, const rw_inst *x)
 {
-    const uint32_t n = body(c, x);
-    return n + (n && x->leader ? HOLD_HINT : 0);
+    return body(c, x) + (rw_inserted_what(c, x) & WSI_INSERT_HOLD_HINT ? HOLD_HINT : 0);
 }
 
 

@@ -87,6 +87,7 @@ static void put_launch(wout *b, const ws_trace_launch *L)
     w32(b, L->block.x); w32(b, L->block.y); w32(b, L->block.z);
     w32(b, L->flags);
     w32(b, L->lanes_per_warp);
+    w32(b, L->device);
     w64(b, L->device_thread_instructions); w64(b, L->device_loads); w64(b, L->device_stores); w64(b, L->device_atomics);
     w64(b, L->results_checked);
     w32(b, L->nblocks);
@@ -119,6 +120,7 @@ static void put_launch(wout *b, const ws_trace_launch *L)
 
 static void put_trace(wout *o, const ws_trace *t)
 {
+    w32(o, t->ndevices);
     w32(o, t->nlaunches);
     for (uint32_t i = 0; i < t->nlaunches; i++) put_launch(o, &t->launches[i]);
 }
@@ -234,6 +236,7 @@ typedef struct rbuf {
     char *err;
     size_t errlen;
     int bad;
+    uint32_t version;            /* the file's: 1 has no devices          */
 } rbuf;
 
 static int rfail(rbuf *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -338,8 +341,10 @@ void wst_launch_free(ws_trace_launch *L)
     free(L->threads); free(L->bb); free(L->mem); free(L->warp_counts); free(L->warps); free(L->values);
 }
 
-static int check_launch(rbuf *r, ws_trace_launch *L)
+static int check_launch(rbuf *r, ws_trace_launch *L, uint32_t ndevices)
 {
+    if (L->device > ndevices)
+        return rfail(r, "launch %llu: device %u of %u", (unsigned long long)L->launch_id, L->device, ndevices);
     for (uint32_t i = 0; i < L->nblocks; i++)
         if (L->blocks[i].first_mem > L->nmem_insts || L->blocks[i].nmem > L->nmem_insts - L->blocks[i].first_mem)
             return rfail(r, "launch %llu: block %u names memory instructions past the table",
@@ -375,7 +380,7 @@ static int check_launch(rbuf *r, ws_trace_launch *L)
     return 0;
 }
 
-static int get_launch(rbuf *r, ws_trace_launch *L)
+static int get_launch(rbuf *r, ws_trace_launch *L, uint32_t ndevices)
 {
     L->kernel = rstr(r, "kernel name");
     L->module = rstr(r, "module name");
@@ -385,6 +390,7 @@ static int get_launch(rbuf *r, ws_trace_launch *L)
     L->block.x = r32(r, "block"); L->block.y = r32(r, "block"); L->block.z = r32(r, "block");
     L->flags = r32(r, "flags");
     L->lanes_per_warp = r32(r, "lanes per warp");
+    if (r->version >= 2) L->device = r32(r, "device");
     L->device_thread_instructions = r64(r, "counters"); L->device_loads = r64(r, "counters");
     L->device_stores = r64(r, "counters"); L->device_atomics = r64(r, "counters");
     L->results_checked = r64(r, "counters");
@@ -432,7 +438,7 @@ static int get_launch(rbuf *r, ws_trace_launch *L)
         if (!(L->warps = ralloc(r, L->nwarp, sizeof *L->warps, 12, "warp records"))) return -1;
         rd(r, L->warps, L->nwarp * sizeof *L->warps, "warp records");
     }
-    return r->bad ? -1 : check_launch(r, L);
+    return r->bad ? -1 : check_launch(r, L, ndevices);
 }
 
 void ws_trace_free(ws_trace *t)
@@ -446,7 +452,7 @@ void ws_trace_free(ws_trace *t)
 /* Check the 32-byte header h of a file holding `size` bytes (or, with
  * size_known 0, an unknown number). */
 static ws_status check_header(const uint8_t *h, size_t hlen, uint64_t size, int size_known, const char *what,
-                              uint64_t *raw, uint64_t *zs, char *err, size_t errlen)
+                              uint32_t *version_out, uint64_t *raw, uint64_t *zs, char *err, size_t errlen)
 {
     uint32_t version = 0;
     if (hlen < HEADER || memcmp(h, magic, 8)) {
@@ -456,10 +462,12 @@ static ws_status check_header(const uint8_t *h, size_t hlen, uint64_t size, int 
     memcpy(&version, h + 8, 4);
     memcpy(raw, h + 16, 8);
     memcpy(zs, h + 24, 8);
-    if (version != WS_TRACE_FILE_VERSION) {
-        snprintf(err, errlen, "%s: trace file version %u; this reader knows version %u", what, version, WS_TRACE_FILE_VERSION);
+    if (version < 1 || version > WS_TRACE_FILE_VERSION) {
+        snprintf(err, errlen, "%s: trace file version %u; this reader knows versions 1 to %u", what, version,
+                 WS_TRACE_FILE_VERSION);
         return WS_ERR_UNSUPPORTED;
     }
+    *version_out = version;
     if (size_known && *zs != size - HEADER) {
         snprintf(err, errlen, "%s: truncated or corrupt: header says %llu compressed bytes, the file has %llu",
                  what, (unsigned long long)*zs, (unsigned long long)(size - HEADER));
@@ -496,11 +504,13 @@ static ws_status read_payload(rbuf *r, uint64_t raw, uint64_t zs, ws_trace **out
     ws_trace *t = r->dx && r->stage ? calloc(1, sizeof *t) : NULL;
     const int oom = !t;
     if (oom) rfail(r, "out of host memory");
+    const uint32_t ndevices = r->version >= 2 ? r32(r, "device count") : 0;
+    if (t) t->ndevices = ndevices;
     uint32_t n = r32(r, "launch count");
     if (t && !r->bad) t->launches = ralloc(r, n, sizeof *t->launches, 64, "launches");
     for (uint32_t i = 0; t && t->launches && i < n && !r->bad; i++) {
         t->nlaunches = i + 1;
-        get_launch(r, &t->launches[i]);
+        get_launch(r, &t->launches[i], ndevices);
     }
     if (!r->bad && r->left) rfail(r, "%llu bytes follow the last launch", (unsigned long long)r->left);
     if (!r->bad && !r->done) { /* the frame must end here ... */
@@ -533,9 +543,10 @@ ws_status ws_trace_read_memory(const void *data, size_t size, const char *what, 
     what = what ? what : "<memory>";
     const uint8_t *d = data;
     uint64_t raw = 0, zs = 0;
-    ws_status st = check_header(d, data ? size : 0, size, 1, what, &raw, &zs, err, errlen);
+    uint32_t version = 0;
+    ws_status st = check_header(d, data ? size : 0, size, 1, what, &version, &raw, &zs, err, errlen);
     if (st != WS_OK) return st;
-    rbuf r = { .in = { d + HEADER, zs, 0 }, .what = what, .err = err, .errlen = errlen };
+    rbuf r = { .in = { d + HEADER, zs, 0 }, .what = what, .err = err, .errlen = errlen, .version = version };
     return read_payload(&r, raw, zs, out);
 }
 
@@ -564,9 +575,12 @@ ws_status ws_trace_read(const char *path, ws_trace **out, char *err, size_t errl
         return WS_ERR_IO;
     }
     uint64_t raw = 0, zs = 0;
-    ws_status st = check_header(h, hn, size_known ? (uint64_t)sb.st_size : 0, size_known, path, &raw, &zs, err, errlen);
+    uint32_t version = 0;
+    ws_status st = check_header(h, hn, size_known ? (uint64_t)sb.st_size : 0, size_known, path, &version, &raw, &zs,
+                                err, errlen);
     if (st == WS_OK) {
-        rbuf r = { .f = f, .ibuf = malloc(RIN), .zleft = zs, .what = path, .err = err, .errlen = errlen };
+        rbuf r = { .f = f, .ibuf = malloc(RIN), .zleft = zs, .what = path, .err = err, .errlen = errlen,
+                   .version = version };
         if (!r.ibuf) {
             snprintf(err, errlen, "%s: out of host memory", path);
             st = WS_ERR_OUT_OF_MEMORY;

@@ -365,15 +365,20 @@ const char **ws_trace_modules_shown(const ws_trace *t)
 const char *ws_trace_launch_label(const ws_trace *t, const char *const *shown, uint32_t i, char *buf, size_t n)
 {
     const ws_trace_launch *L = &t->launches[i];
-    snprintf(buf, n, "%s (%s)", L->kernel ? L->kernel : "?", shown ? shown[i] : L->module ? L->module : "?");
+    int len = snprintf(buf, n, "%s (%s)", L->kernel ? L->kernel : "?", shown ? shown[i] : L->module ? L->module : "?");
+    /* each device numbers its launches from 1: with several, the device
+     * tells two launches 1 of one kernel apart */
+    if (len >= 0 && (size_t)len < n && L->device && t->ndevices > 1)
+        snprintf(buf + len, n - (size_t)len, " on device %u", L->device);
     return buf;
 }
 
 void tr_report(const tracer *t, FILE *f)
 {
     static const char *names[] = { "bbcount", "memtrace", "dump", "branch", "racecheck" };
-    fprintf(f, "warpscope trace (%s): %u launch%s traced\n", names[t->opt.tool], t->trace.nlaunches,
-            t->trace.nlaunches == 1 ? "" : "es");
+    fprintf(f, "warpscope trace (%s)", names[t->opt.tool]);
+    if (t->trace.ndevices > 1) fprintf(f, ", device %u", t->trace.ndevices); /* (the program's second device on) */
+    fprintf(f, ": %u launch%s traced\n", t->trace.nlaunches, t->trace.nlaunches == 1 ? "" : "es");
     const char **shown = ws_trace_modules_shown(&t->trace);
     for (uint32_t i = 0; i < t->trace.nlaunches; i++) {
         const ws_trace_launch *L = &t->trace.launches[i];

@@ -243,17 +243,44 @@ static void module_unloading(ws_device *dev, void *user, const ws_module *m)
         }
 }
 
-/* Write the trace file; with join, after the launches an earlier device
- * of the program wrote there (each device has its own tracer; without
- * join the last device's file would replace the others'). */
-static int write_out(const tracer *t, char *err, size_t errlen)
+/* How many of the program's devices closed before this one: the count in
+ * the trace file they joined (before), or else the reports they appended
+ * (each begins "warpscope trace ("). Devices are numbered by it, as the
+ * profiler numbers them, so launches of two devices read apart. */
+static uint32_t devices_before(const tracer *t, const ws_trace *before)
+{
+    if (before) return before->ndevices;
+    FILE *f = t->opt.report ? fopen(t->opt.report, "r") : NULL;
+    if (!f) return 0;
+    char line[256];
+    uint32_t n = 0;
+    int at_start = 1;
+    while (fgets(line, sizeof line, f)) {
+        n += at_start && !strncmp(line, "warpscope trace (", 17);
+        at_start = strchr(line, '\n') != NULL;
+    }
+    fclose(f);
+    return n;
+}
+
+/* The launches an earlier device of the program wrote to the trace file,
+ * to write after them (join; each device has its own tracer, and without
+ * join the last device's file replaces the others'). NULL: none, or the
+ * file cannot be read (err says why; *failed set). */
+static ws_trace *joined_file(const tracer *t, int *failed, char *err, size_t errlen)
 {
     ws_trace *before = NULL;
     struct stat sb; /* (a device such as /dev/null holds no earlier launches) */
-    if (!t->opt.join || stat(t->opt.out, &sb) || !S_ISREG(sb.st_mode))
-        return wst_write(t->opt.out, &t->trace, err, errlen);
-    if (ws_trace_read(t->opt.out, &before, err, errlen) != WS_OK) return -1;
-    ws_trace both = { before->nlaunches + t->trace.nlaunches, NULL };
+    *failed = 0;
+    if (!t->opt.out || !t->opt.join || stat(t->opt.out, &sb) || !S_ISREG(sb.st_mode)) return NULL;
+    if (ws_trace_read(t->opt.out, &before, err, errlen) != WS_OK) *failed = 1;
+    return before;
+}
+
+static int write_out(const tracer *t, const ws_trace *before, char *err, size_t errlen)
+{
+    if (!before) return wst_write(t->opt.out, &t->trace, err, errlen);
+    ws_trace both = { before->nlaunches + t->trace.nlaunches, NULL, t->trace.ndevices };
     int rc = -1;
     if (!(both.launches = malloc((both.nlaunches ? both.nlaunches : 1) * sizeof *both.launches))) {
         snprintf(err, errlen, "%s: out of host memory", t->opt.out);
@@ -263,7 +290,6 @@ static int write_out(const tracer *t, char *err, size_t errlen)
         rc = wst_write(t->opt.out, &both, err, errlen);
     }
     free(both.launches);
-    ws_trace_free(before);
     return rc;
 }
 
@@ -271,8 +297,14 @@ static void device_close(ws_device *dev, void *user)
 {
     tracer *t = user;
     char err[512];
+    int failed = 0;
     (void)dev;
-    if (t->opt.out && write_out(t, err, sizeof err)) fprintf(stderr, "warpscope: trace: %s\n", err);
+    ws_trace *before = joined_file(t, &failed, err, sizeof err);
+    const uint32_t device = devices_before(t, before) + 1;
+    t->trace.ndevices = device;
+    for (uint32_t i = 0; i < t->trace.nlaunches; i++) t->trace.launches[i].device = device;
+    if (failed || (t->opt.out && write_out(t, before, err, sizeof err))) fprintf(stderr, "warpscope: trace: %s\n", err);
+    ws_trace_free(before);
     if (t->opt.host_time) tr_report_host_time(t, stderr);
     if (t->opt.report) {
         FILE *f = fopen(t->opt.report, "a");

@@ -24,7 +24,8 @@ int ws_tracer_check_spec(const char *spec, char *err, size_t errlen);
  * "<memory>", "<memory 2>", ... An array of t->nlaunches pointers into t's
  * strings, to free(); NULL when out of host memory (then whole names). */
 const char **ws_trace_modules_shown(const ws_trace *t);
-/* Launch i of t as reports name it, "KERNEL (MODULE)", into buf. */
+/* Launch i of t as reports name it, "KERNEL (MODULE)", into buf; with
+ * " on device N" when t holds launches of several devices. */
 const char *ws_trace_launch_label(const ws_trace *t, const char *const *shown, uint32_t i, char *buf, size_t n);
 
 #endif

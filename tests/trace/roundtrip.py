@@ -2,7 +2,10 @@
 """The rewriter's round trip (issue 9): every example module and the test
 kernels are rewritten in both modes; the rewritten code must disassemble to
 the original instruction sequence plus inserted code only, each original
-instruction under the same source line. Modules the rewriter refuses must be
+instruction under the same source line; `warpscope instrument --list` must name
+exactly the inserted code (every instruction it lists names gp or tp, no
+other does) and put each stretch right before the original instruction it
+names, under that instruction's line. Modules the rewriter refuses must be
 refused with a message naming the function and address, and only because
 they use gp/tp or hold an auipc without a relocation (hand-written assembly).
 Usage: roundtrip.py WARPSCOPE BUILD_DIR WORKDIR [EVERY]
@@ -79,6 +82,43 @@ def fast_helper_calls(path):
         return False
     return sum(1 for c in calls if spill_free(c))
 
+STRETCH = re.compile(r"^  0x([0-9a-f]{8})-0x([0-9a-f]{8}) +(\d+) bytes  (.*)$")
+PLACE = re.compile(r": (before|after) 0x([0-9a-f]{8}) \(now 0x([0-9a-f]{8})\)(?:  (\S+))?$")
+
+def check_list(text, out):
+    """--list against the disassembly of the module it wrote; None or what is wrong."""
+    stretches = [m for m in map(STRETCH.match, text.splitlines()) if m]
+    if not stretches:
+        return "no stretch listed"
+    spans, total = [], 0
+    at = {x[3]: x for x in listing(out)}
+    for m in stretches:
+        lo, hi, n, what = int(m.group(1), 16), int(m.group(2), 16), int(m.group(3)), m.group(4)
+        if hi - lo != n or (spans and lo < spans[-1][1]):
+            return f"stretch {m.group(0).strip()}: size or order"
+        own = what.startswith("not inserted")
+        spans.append((lo, hi, own))
+        total += 0 if own else n
+        p = PLACE.search(what)
+        if p and p.group(1) == "before":
+            now = int(p.group(3), 16)
+            if now != hi or now not in at:
+                return f"stretch {m.group(0).strip()}: the instruction it names is not right after it"
+            line = p.group(4) or ""
+            if line and not (at[now][2] or "").startswith(line):
+                return f"stretch {m.group(0).strip()}: line {line}, the instruction's is {at[now][2]}"
+    if f"\n{total} of " not in "\n" + text:
+        return f"the total is not the {total} bytes listed"
+    starts = [s[0] for s in spans]
+    for a, x in at.items():
+        i = bisect.bisect_right(starts, a) - 1
+        inside = i >= 0 and a < spans[i][1]
+        if inside and spans[i][2]:
+            continue  # the module's own branch in another form (its hint names gp)
+        if inside != inserted(x[0], x[1]):
+            return f"0x{a:08x} '{x[0]} {x[1]}' is {'listed' if inside else 'not listed'} as inserted"
+    return None
+
 passed = failed = 0
 modules = (sorted(glob.glob(os.path.join(build, "examples", "*", "*.elf"))) +
            sorted(glob.glob(os.path.join(build, "tests", "*", "*.elf")))[::every])
@@ -90,7 +130,7 @@ for mod in modules:
     uses_gp_tp = any(inserted(x[0], x[1]) for x in orig)
     for mode in ("--count", "--record"):
         out = os.path.join(work, os.path.basename(mod) + mode + ".elf")
-        r = subprocess.run([ws, "instrument", mode, mod, "-o", out], capture_output=True, text=True)
+        r = subprocess.run([ws, "instrument", mode, "--list", mod, "-o", out], capture_output=True, text=True)
         if r.returncode:
             names_place = re.search(r"at 0x[0-9a-f]{8} \(\w+\+0x[0-9a-f]+\)", r.stderr)
             if names_place and ((uses_gp_tp and re.search(r"uses (gp|tp)", r.stderr)) or "has no relocation" in r.stderr):
@@ -123,6 +163,7 @@ for mod in modules:
                 bad = f"instruction {i} ({want[0]} {want[1]}): line '{want[2]}' became '{got[2]}'"
                 break
             j += 1
+        bad = bad or check_list(r.stdout, out)
         if bad:
             print(f"FAIL {mod} {mode}: {bad}")
             failed += 1

@@ -81,6 +81,7 @@ static void make_launch(ws_trace_launch *L, uint32_t seed, uint64_t nmem, uint32
 static int same_launch(const ws_trace_launch *a, const ws_trace_launch *b)
 {
     return !strcmp(a->kernel, b->kernel) && !strcmp(a->module, b->module) && !strcmp(a->note, b->note) &&
+           a->device == b->device &&
            a->launch_id == b->launch_id && !memcmp(&a->grid, &b->grid, sizeof a->grid) &&
            !memcmp(&a->block, &b->block, sizeof a->block) && a->flags == b->flags &&
            a->lanes_per_warp == b->lanes_per_warp && a->device_thread_instructions == b->device_thread_instructions &&
@@ -121,12 +122,14 @@ static uint8_t *slurp(const char *path, size_t *n)
 
 static void round_trip(const char *dir)
 {
-    ws_trace t = { 2, calloc(2, sizeof(ws_trace_launch)) };
+    ws_trace t = { 2, calloc(2, sizeof(ws_trace_launch)), 3 }; /* (three devices, one traced nothing) */
     /* 300 000 accesses: the array goes to zstd directly, the small fields
      * through the staging buffer */
     make_launch(&t.launches[0], 11, 300000, WS_TRACE_COMPLETE | WS_TRACE_VALUES | WS_TRACE_WARPS);
     make_launch(&t.launches[1], 12, 777, WS_TRACE_COMPLETE);
     for (int i = 0; i < 2; i++) set_first(&t.launches[i]);
+    t.launches[0].device = 1;
+    t.launches[1].device = 3;
     char a[512], b[512], err[512];
     snprintf(a, sizeof a, "%s/a.wstrace", dir);
     snprintf(b, sizeof b, "%s/b.wstrace", dir);
@@ -137,17 +140,24 @@ static void round_trip(const char *dir)
     CHECK(da && db && na > 32 && na == nb && !memcmp(da, db, na), "the same trace written twice differs");
     ws_trace *r = NULL;
     CHECK(ws_trace_read(a, &r, err, sizeof err) == WS_OK, "read: %s", err);
-    CHECK(r && r->nlaunches == 2, "launches read back");
+    CHECK(r && r->nlaunches == 2 && r->ndevices == 3, "launches and devices read back");
     for (uint32_t i = 0; r && i < 2 && i < r->nlaunches; i++)
         CHECK(same_launch(&t.launches[i], &r->launches[i]), "launch %u differs after the round trip", i);
     ws_trace_free(r);
+    /* a launch of a device the file does not have is refused */
+    t.ndevices = 2;
+    CHECK(wst_write(a, &t, err, sizeof err) == 0, "write: %s", err);
+    r = NULL;
+    CHECK(ws_trace_read(a, &r, err, sizeof err) == WS_ERR_BAD_MODULE && !r && strstr(err, "device 3 of 2"),
+          "a launch of device 3 in a file of 2 devices: %s", err);
+    t.ndevices = 3;
 
     /* Long strings: a module named with 5000 characters and a 20 000-byte
      * note read back as written (the reader refused strings over 4096
      * bytes, which the writer wrote: the program's own trace could not be
      * read); a name over WST_STRING_MAX is cut there, still readable. */
     {
-        ws_trace s = { 1, calloc(1, sizeof(ws_trace_launch)) };
+        ws_trace s = { 1, calloc(1, sizeof(ws_trace_launch)), 1 };
         make_launch(&s.launches[0], 31, 100, WS_TRACE_COMPLETE);
         set_first(&s.launches[0]);
         const size_t lens[][2] = { { 5000, 20000 }, { WST_STRING_MAX + 10, 10 } };
@@ -184,7 +194,7 @@ static void round_trip(const char *dir)
      * could not be read back (the reduction example's branch trace). */
     const uint64_t mid[] = { 65536, 90000, 130000 };
     for (size_t k = 0; k < sizeof mid / sizeof *mid; k++) {
-        ws_trace m = { 1, calloc(1, sizeof(ws_trace_launch)) };
+        ws_trace m = { 1, calloc(1, sizeof(ws_trace_launch)), 1 };
         make_launch(&m.launches[0], 21 + (uint32_t)k, mid[k], WS_TRACE_COMPLETE | WS_TRACE_WARPS);
         set_first(&m.launches[0]);
         char c[512];
@@ -267,7 +277,7 @@ static void round_trip(const char *dir)
  * refused before it compressed as it went. */
 static void large(const char *dir)
 {
-    ws_trace t = { 1, calloc(1, sizeof(ws_trace_launch)) };
+    ws_trace t = { 1, calloc(1, sizeof(ws_trace_launch)), 1 };
     const uint64_t n = 300000000;
     make_launch(&t.launches[0], 0, n, WS_TRACE_COMPLETE);
     set_first(&t.launches[0]);
@@ -317,7 +327,7 @@ static int read_in_child(const char *path, const ws_trace *t, uint64_t raw_kib, 
  * MB of compressed file, far more than the reader's input buffer. */
 static void stream(const char *dir)
 {
-    ws_trace t = { 1, calloc(1, sizeof(ws_trace_launch)) };
+    ws_trace t = { 1, calloc(1, sizeof(ws_trace_launch)), 1 };
     const uint64_t n = 6000000;
     make_launch(&t.launches[0], 77, n, WS_TRACE_COMPLETE | WS_TRACE_VALUES);
     set_first(&t.launches[0]);

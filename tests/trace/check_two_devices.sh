@@ -1,0 +1,48 @@
+#!/bin/bash
+# Two devices of one program each launch `work` of one module: every place
+# the tracer names a launch says which device ran it once the trace holds
+# several (the report, --read in text, JSON and Perfetto, --host-time), and
+# --read --device picks one device's launches.
+# Until 2026-11-27 both read "launch 1 work (work_a_kernel.elf)".
+#   check_two_devices.sh WARPSCOPE two_devices_app work_a.elf
+set -u
+ws=$1 app=$2 k=$3
+passes=0 fails=0
+ok() { passes=$((passes + 1)); }
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+"$ws" trace --tool dump --host-time -o twodev.wst -- "$app" "$k" > twodev.out 2> twodev.err || bad "exit status $?"
+grep -E '^(launch|warpscope trace)' twodev.out
+[ "$(grep -c 'sum 4032' twodev.out)" = 2 ] && ok || bad "the program's results: $(grep sum twodev.out)"
+# the report: device 1 closed first, its section cannot know a second follows
+grep -q '^warpscope trace (dump): 1 launch traced$' twodev.out &&
+    grep -q '^warpscope trace (dump), device 2: 1 launch traced$' twodev.out &&
+    grep -q '^launch 1: work (work_a_kernel.elf) grid (2,1,1)' twodev.out &&
+    grep -q '^launch 1: work (work_a_kernel.elf) on device 2 grid (2,1,1)' twodev.out && ok || bad "report"
+grep -q '^warpscope trace: launch 1 work (work_a_kernel.elf) on device 2 host time' twodev.err && ok || bad "host time: $(cat twodev.err)"
+# the file holds both devices: every label names its device, and they differ
+"$ws" trace --read twodev.wst > twodev.read || bad "--read"
+[ "$(grep '^launch' twodev.read | sed 's/ grid.*//')" = "$(printf 'launch 1 work (work_a_kernel.elf) on device 1\nlaunch 1 work (work_a_kernel.elf) on device 2')" ] &&
+    ok || bad "--read: $(grep '^launch' twodev.read)"
+"$ws" trace --read twodev.wst --format jsonl | python3 -c '
+import json, sys
+heads = [(r["launch"], r["kernel"], r.get("device")) for r in map(json.loads, sys.stdin) if "kernel" in r]
+sys.exit(heads != [(1, "work", 1), (1, "work", 2)])' && ok || bad "jsonl: $("$ws" trace --read twodev.wst --format jsonl | grep kernel)"
+"$ws" trace --read twodev.wst --format perfetto --warp 0 | python3 -c '
+import json, sys
+e = json.load(sys.stdin)["traceEvents"]
+names = sorted(v["args"]["name"] for v in e if v["ph"] == "M")
+sys.exit(names != ["launch 1 work (work_a_kernel.elf) on device 1", "launch 1 work (work_a_kernel.elf) on device 2"])' &&
+    ok || bad "perfetto names"
+# --read --device N: one device's launches (--launch 1 alone shows both)
+[ "$("$ws" trace --read twodev.wst --launch 1 --device 2 | grep -c '^launch')" = 1 ] &&
+    "$ws" trace --read twodev.wst --device 2 | grep -q '^launch 1 work (work_a_kernel.elf) on device 2 grid' &&
+    [ "$("$ws" trace --read twodev.wst --launch 1 | grep -c '^launch')" = 2 ] && ok || bad "--read --device 2"
+out=$("$ws" trace --read twodev.wst --device 3 2>&1); rc=$?
+[ $rc = 1 ] && [ "$out" = "warpscope trace: twodev.wst: no launch matched --device 3 (its devices are 1 to 2)" ] &&
+    ok || bad "--read --device 3 (rc $rc): $out"
+# one device: labels as before, no device named
+"$ws" trace --tool bbcount -o onedev.wst -- "$ws" run --grid 2 --block 32 "$k" work zeros:64 > onedev.out 2>&1
+"$ws" trace --read onedev.wst | grep -q '^launch 1 work (work_a_kernel.elf) grid' && ! grep -Eq 'on device|, device [0-9]' onedev.out &&
+    ok || bad "one device: $(grep -E '^(launch|warpscope)' onedev.out)"
+echo "$passes passed, $fails failed"
+[ "$fails" = 0 ]
