@@ -73,8 +73,10 @@ typedef struct ws_event {
     uint16_t core;              /* 0 for device-wide sources */
 } ws_event;
 
-/* Start (or restart) the event trace with cfg; the buffer is allocated in
- * device memory. Call with no launch running. A restart begins afresh:
+/* Start (or restart) the event trace with cfg; the buffer is host memory
+ * outside the device's address space. Call with no launch running.
+ * Under the event watcher (warpscope watch) the bus is the watcher's: this
+ * and the other calls on the bus return WS_ERR_BUSY (docs/events.md). A restart begins afresh:
  * the debug machines, their callback, a kept snapshot and any halt of the
  * command processor or work distributor are cleared (program the machines
  * again after it). */

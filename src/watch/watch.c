@@ -49,9 +49,11 @@ int ws_watch_parse_events(const char *list, uint16_t mask[], char *err, size_t e
     return rc;
 }
 
-static void device_close(ws_device *dev, void *user)
+/* How the program's refusals name the bus's holder (ws_events_owner_begin). */
+static const char watcher_name[] = "the event watcher (warpscope watch, WARPSCOPE_WATCH or WARPSCOPE_WATCH_MACHINES)";
+
+static void write_trace(ws_device *dev, watcher *w)
 {
-    watcher *w = user;
     uint8_t *bytes;
     size_t n;
     uint64_t events, dropped;
@@ -88,6 +90,13 @@ static void device_close(ws_device *dev, void *user)
         if (w->counting >> i & 1 && ws_events_machine_status(dev, i, &ms) == WS_OK)
             fprintf(stderr, "[watch] machine %u: count %llu\n", i, (unsigned long long)ms.counter);
     }
+}
+
+static void device_close(ws_device *dev, void *user)
+{
+    ws_events_owner_begin(dev, watcher_name);
+    write_trace(dev, user);
+    ws_events_owner_end(dev);
 }
 
 static void detach(ws_device *dev, void *user)
@@ -213,8 +222,10 @@ static ws_status attach(ws_device *dev, const char *spec)
      * every address in it are what they are without the watcher. (Until
      * 2026-11-27 the buffer sat at the top of the arena: a program given
      * the whole range could not allocate its top under watch.) */
+    ws_events_owner_begin(dev, watcher_name); /* the bus is the watcher's from now on */
     if (st == WS_OK) st = ws_events_configure(dev, &w->cfg);
     if (st == WS_OK) st = program_machines(dev, w, getenv("WARPSCOPE_WATCH_MACHINES"));
+    ws_events_owner_end(dev);
     if (st == WS_OK) st = ws_tool_attach(dev, &watch_tool, w);
     if (st != WS_OK) {
         free(w->out);
