@@ -165,7 +165,10 @@ typedef struct ws_machine_status {
 typedef void (*ws_machine_fn)(void *user, unsigned machine, const ws_event *event);
 
 /* Program machine `index` (after ws_events_configure; the filters are
- * widened to pass what it watches). NULL program: disable it. */
+ * widened to pass what it watches). NULL program: disable it. A machine
+ * that could never fire on this device (a step on a core it does not
+ * have, data bits outside the mask, an empty range, a halt of cores it
+ * does not have) is refused with WS_ERR_INVALID_ARG. */
 WS_API ws_status ws_events_machine(ws_device *dev, unsigned index, const ws_machine_program *program);
 WS_API ws_status ws_events_machine_status(ws_device *dev, unsigned index, ws_machine_status *out);
 /* The host function WS_ACT_CALLBACK calls (on the device's thread). */

@@ -86,6 +86,34 @@ ws_status ws_events_disable(ws_device *dev)
     return WS_OK;
 }
 
+/* A machine that could never fire on this device is refused, not loaded
+ * to wait forever: a step on a core the device does not have, or whose
+ * data condition no value meets, and a halt of cores it does not have. */
+static ws_status check_on_device(ws_device *dev, unsigned index, const ws_machine_program *p)
+{
+    const uint32_t cores = dev->cfg.cores;
+    const uint64_t have = cores >= 32 ? UINT32_MAX : (1ull << cores) - 1;
+    for (uint32_t i = 0; i < p->nwatch; i++) {
+        const ws_watch *w = &p->watch[i];
+        const uint32_t top = w->mask ? w->mask : UINT32_MAX; /* the largest data under the mask */
+        if (w->core != WS_EV_ANY_CORE && w->core >= cores)
+            return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_events_machine: machine %u step %u: core=%u: the device "
+                                "has %u cores (0 to %u)", index, i, w->core, cores, cores - 1);
+        if (w->match == WS_MATCH_EQ && (w->value & ~top))
+            return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_events_machine: machine %u step %u: data=0x%x has bits "
+                                "outside mask=0x%x: no event can match", index, i, w->value, w->mask);
+        if (w->match == WS_MATCH_RANGE && (w->value > w->hi || w->value > top))
+            return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_events_machine: machine %u step %u: data=0x%x..0x%x "
+                                "under mask=0x%x: no event can match", index, i, w->value, w->hi, top);
+    }
+    for (uint32_t a = 0; a < p->nactions; a++)
+        if (p->actions[a].kind == WS_ACT_HALT && (p->actions[a].arg & ~have))
+            return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_events_machine: machine %u action %u: halt=0x%x: the "
+                                "device has %u cores (mask 0x%llx)", index, a, p->actions[a].arg, cores,
+                                (unsigned long long)have);
+    return WS_OK;
+}
+
 ws_status ws_events_machine(ws_device *dev, unsigned index, const ws_machine_program *p)
 {
     if (!dev) return WS_ERR_INVALID_ARG;
@@ -104,6 +132,8 @@ ws_status ws_events_machine(ws_device *dev, unsigned index, const ws_machine_pro
     for (uint32_t i = 0; p && i < p->nactions; i++)
         if (p->actions[i].kind > WS_ACT_TRACE_SNAPSHOT || (p->actions[i].kind == WS_ACT_ENABLE && p->actions[i].arg >= WS_EV_MACHINES))
             return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_events_machine: machine %u action %u is not valid", index, i);
+    ws_status st = p ? check_on_device(dev, index, p) : WS_OK;
+    if (st != WS_OK) return st;
     ws_ev_load_machine(dev, index, p); /* what a machine watches must reach it */
     return WS_OK;
 }

@@ -137,22 +137,8 @@ static ws_status program_machines(ws_device *dev, watcher *w, const char *text)
             st = ws_set_error(dev, WS_ERR_INVALID_ARG, "WARPSCOPE_WATCH_MACHINES: more than %d machines", WS_EV_MACHINES);
         else if (ws_events_parse_machine(line, &p[n], &pr, err, sizeof err))
             st = ws_set_error(dev, WS_ERR_INVALID_ARG, "WARPSCOPE_WATCH_MACHINES: machine %u: %s", n, err);
-        else {
-            /* a core the device does not have would never match */
-            for (uint32_t s = 0; st == WS_OK && s < p[n].nwatch; s++)
-                if (p[n].watch[s].core != WS_EV_ANY_CORE && p[n].watch[s].core >= dev->cfg.cores)
-                    st = ws_set_error(dev, WS_ERR_INVALID_ARG, "WARPSCOPE_WATCH_MACHINES: machine %u: core=%u: the "
-                                      "device has %u cores (0 to %u)", n, p[n].watch[s].core, dev->cfg.cores,
-                                      dev->cfg.cores - 1);
-            /* ... and a halt of cores it does not have would halt nothing */
-            const uint64_t have = dev->cfg.cores >= 32 ? UINT32_MAX : (1ull << dev->cfg.cores) - 1;
-            for (uint32_t a = 0; st == WS_OK && a < p[n].nactions; a++)
-                if (p[n].actions[a].kind == WS_ACT_HALT && (p[n].actions[a].arg & ~have))
-                    st = ws_set_error(dev, WS_ERR_INVALID_ARG, "WARPSCOPE_WATCH_MACHINES: machine %u: halt=0x%x: the "
-                                      "device has %u cores (mask 0x%llx)", n, p[n].actions[a].arg, dev->cfg.cores,
-                                      (unsigned long long)have);
+        else
             print |= pr, n++;
-        }
     }
     free(copy);
     for (unsigned i = 0; st == WS_OK && i < n; i++)
@@ -162,6 +148,13 @@ static ws_status program_machines(ws_device *dev, watcher *w, const char *text)
             if (p[i].actions[a].kind == WS_ACT_COUNT) w->counting |= 1u << i;
         }
     for (unsigned i = 0; st == WS_OK && i < n; i++) st = ws_events_machine(dev, i, &p[i]);
+    static const char refused_by[] = "ws_events_machine: ";
+    if (st != WS_OK && !strncmp(ws_last_error(dev), refused_by, sizeof refused_by - 1)) {
+        /* (one the device cannot run) say where the machine came from, not which call refused it */
+        char why[WS_ERRLEN];
+        snprintf(why, sizeof why, "%s", ws_last_error(dev) + sizeof refused_by - 1);
+        st = ws_set_error(dev, st, "WARPSCOPE_WATCH_MACHINES: %s", why);
+    }
     if (st == WS_OK && print) st = ws_events_set_callback(dev, print_event, NULL);
     return st;
 }

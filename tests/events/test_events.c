@@ -744,6 +744,51 @@ static void check_callback_reentry(const char *module)
     ws_device_close(dev);
 }
 
+/* ws_events_machine refuses, with the reason, a machine that could never
+ * fire on the device: a step on a core it does not have, a data condition
+ * no value meets, a halt of cores it does not have. (Until 2026-11-27 only
+ * the watcher's text form was checked; through the C API such a machine
+ * was loaded and silently never fired.) */
+static void check_machine_arguments(const char *module)
+{
+    ws_device *dev;
+    ws_kernel *k;
+    ws_addr out, counter;
+    machine_cores = 4;
+    CHECK(open_machine_dev(module, &dev, &k, &out, &counter) == WS_OK);
+    ws_machine_program p = { .enabled = 1, .nwatch = 1, .nactions = 1 };
+    p.watch[0] = on(WS_EV_WD, WS_EV_WD_DISPATCH, WS_MATCH_ANY, 0, 1);
+    p.watch[0].core = 4;
+    p.actions[0].kind = WS_ACT_COUNT;
+    CHECK_EQ_U(ws_events_machine(dev, 0, &p), WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "ws_events_machine: machine 0 step 0: core=4: the device has 4 cores (0 to 3)");
+    p.watch[0].core = 3;
+    CHECK_EQ_U(ws_events_machine(dev, 0, &p), WS_OK);
+    p.watch[0] = on(WS_EV_WD, WS_EV_WD_DISPATCH, WS_MATCH_EQ, 0x100, 1);
+    p.watch[0].mask = 0xFF;
+    CHECK_EQ_U(ws_events_machine(dev, 1, &p), WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "machine 1 step 0: data=0x100 has bits outside mask=0xff: no event can match");
+    p.watch[0] = on(WS_EV_WD, WS_EV_WD_DISPATCH, WS_MATCH_RANGE, 5, 1);
+    p.watch[0].hi = 3;
+    CHECK_EQ_U(ws_events_machine(dev, 1, &p), WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "data=0x5..0x3 under mask=0xffffffff: no event can match");
+    p.watch[0].hi = 7;
+    CHECK_EQ_U(ws_events_machine(dev, 1, &p), WS_OK);
+    p.actions[0].kind = WS_ACT_HALT;
+    p.actions[0].arg = 0x30;
+    CHECK_EQ_U(ws_events_machine(dev, 2, &p), WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "machine 2 action 0: halt=0x30: the device has 4 cores (mask 0xf)");
+    /* a refused machine is not loaded: only the two good ones count dispatches */
+    CHECK(ws_memset(dev, counter, 0, 4) == WS_OK);
+    CHECK_EQ_U(launch_staged(dev, k, out, counter), WS_OK);
+    ws_machine_status ms;
+    CHECK(ws_events_machine_status(dev, 2, &ms) == WS_OK);
+    CHECK_EQ_U(ms.fired, 0);
+    CHECK(ws_events_machine_status(dev, 1, &ms) == WS_OK);
+    CHECK_EQ_U(ms.fired, 1); /* blocks 5 to 7 of 6: block 5, once (no rearm) */
+    ws_device_close(dev);
+}
+
 /* Under the event watcher (WARPSCOPE_WATCH, as `warpscope watch` sets it)
  * the program's events API does not share the watcher's bus: reading
  * without configuring does not hand it the watcher's events, and
@@ -868,6 +913,7 @@ int main(int argc, char **argv)
     check_enable_order(argv[1]);
     check_timing_launches(argv[1]);
     check_callback_reentry(argv[1]);
+    check_machine_arguments(argv[1]);
     check_program_under_watcher(argv[1], "program_under_watcher.wsev");
     return TEST_SUMMARY();
 }
