@@ -73,8 +73,10 @@ typedef struct ws_event {
     uint16_t core;              /* 0 for device-wide sources */
 } ws_event;
 
-/* Start (or restart) the event trace with cfg; the buffer is allocated in
- * device memory. Call with no launch running. A restart begins afresh:
+/* Start (or restart) the event trace with cfg; the buffer is host memory
+ * outside the device's address space. Call with no launch running.
+ * Under the event watcher (warpscope watch) the bus is the watcher's: this
+ * and the other calls on the bus return WS_ERR_BUSY (docs/events.md). A restart begins afresh:
  * the debug machines, their callback, a kept snapshot and any halt of the
  * command processor or work distributor are cleared (program the machines
  * again after it). */
@@ -163,7 +165,10 @@ typedef struct ws_machine_status {
 typedef void (*ws_machine_fn)(void *user, unsigned machine, const ws_event *event);
 
 /* Program machine `index` (after ws_events_configure; the filters are
- * widened to pass what it watches). NULL program: disable it. */
+ * widened to pass what it watches). NULL program: disable it. A machine
+ * that could never fire on this device (a step on a core it does not
+ * have, data bits outside the mask, an empty range, a halt of cores it
+ * does not have) is refused with WS_ERR_INVALID_ARG. */
 WS_API ws_status ws_events_machine(ws_device *dev, unsigned index, const ws_machine_program *program);
 WS_API ws_status ws_events_machine_status(ws_device *dev, unsigned index, ws_machine_status *out);
 /* The host function WS_ACT_CALLBACK calls (on the device's thread). */

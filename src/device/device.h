@@ -280,6 +280,11 @@ struct ws_device {
     struct ws_timing *timing;        /* timing model state (mode=timing)       */
     struct ws_trace_cells *trace;    /* per-core trace cells (src/device/trace) */
     struct ws_events *events;        /* event bus and trace (src/device/events) */
+    /* The tool built into the library that holds the bus (the watcher),
+     * named in the program's refusals; NULL: the bus is the program's.
+     * events_owner_calling: the holder's own calls are running. */
+    const char *events_owner;
+    int events_owner_calling;
     struct ws_pc_counters *pcc;      /* instruction counters (src/device/trace/pc_counters.h) */
     uint64_t now_cycle;              /* timing mode: the launch's current cycle */
     /* Set by the runtime: the command processor hands every launch to it

@@ -395,7 +395,10 @@ void ws_mem_describe(const ws_memory *m, uint32_t addr, char *buf, size_t len)
         return;
     }
     const char *what = r->kind == REGION_MODULE ? "module image" : "allocation";
-    if (r->state == REGION_FREED)
+    if (r->state == REGION_FREED && addr - r->addr >= r->size) /* its red zone: not "N bytes into" it */
+        snprintf(buf, len, "out of bounds: %u bytes past the end of the %u-byte %s at 0x%08x, which was freed",
+                 addr - r->addr - r->size, r->size, what, r->addr);
+    else if (r->state == REGION_FREED)
         snprintf(buf, len, "use after free: %u bytes into the freed %u-byte %s at 0x%08x",
                  addr - r->addr, r->size, what, r->addr);
     else if (addr - r->addr >= r->size)

@@ -319,6 +319,109 @@ static void pointee_of(Dwarf_Die *t, ws_elf_param *q)
     }
 }
 
+/* ---- _BitInt(N) widths ----
+ * A _BitInt(N) parameter takes only N bits, but its base type DIE may say
+ * no more than its storage bytes: clang 14 names it "_BitInt" with a byte
+ * size; newer producers (GCC, later clang) add DW_AT_bit_size and name
+ * it "_BitInt(N)". Without either, N is read from the declaration in the
+ * source, where the DIE says it is (decl_file, decl_line). */
+
+static const char *decl_file(Dwarf_Die *sub);
+
+/* N in "_BitInt(N)" at s (spaces allowed around N), else 0. */
+static unsigned bitint_spelling(const char *s)
+{
+    static const char word[] = "_BitInt";
+    if (strncmp(s, word, sizeof word - 1)) return 0;
+    s += sizeof word - 1;
+    while (*s == ' ' || *s == '\t') s++;
+    if (*s++ != '(') return 0;
+    while (*s == ' ' || *s == '\t') s++;
+    char *end;
+    unsigned long n = strtoul(s, &end, 10);
+    if (end == s) return 0;
+    while (*end == ' ' || *end == '\t') end++;
+    return *end == ')' && n >= 1 && n <= 128 ? (unsigned)n : 0;
+}
+
+static int is_ident_char(char c) { return c == '_' || (c >= '0' && c <= '9') || ((c | 32) >= 'a' && (c | 32) <= 'z'); }
+
+/* The width declared for `name` in one line of source: the last
+ * "_BitInt(N)" between the declaration's start (the previous unmatched
+ * '(', or ',' or ';' outside parentheses, or the line's) and a whole-word
+ * `name`; 0 if none. */
+static unsigned bitint_in_line(const char *line, const char *name)
+{
+    const size_t len = strlen(name);
+    for (const char *at = strstr(line, name); at; at = strstr(at + 1, name)) {
+        if ((at > line && is_ident_char(at[-1])) || is_ident_char(at[len])) continue;
+        const char *start = at;
+        for (int depth = 0; start > line; start--) { /* back over "(12)" to the declaration's start */
+            const char c = start[-1];
+            if (c == ')') depth++;
+            else if (c == '(' && depth) depth--;
+            else if (!depth && (c == '(' || c == ',' || c == ';')) break;
+        }
+        unsigned n = 0;
+        for (const char *c = start; c < at; c++)
+            if (*c == '_' && bitint_spelling(c)) n = bitint_spelling(c);
+        if (n) return n;
+    }
+    return 0;
+}
+
+/* The width of _BitInt `die` (a parameter or typedef) as its source
+ * declares it; 0 if the source or the line cannot be read. */
+static unsigned bitint_from_source(Dwarf_Die *die)
+{
+    const char *file = decl_file(die), *name = dwarf_diename(die);
+    int want;
+    if (!file || !name || dwarf_decl_line(die, &want) != 0 || want < 1) return 0;
+    FILE *f = fopen(file, "r");
+    if (!f) return 0;
+    char line[1024];
+    unsigned n = 0;
+    for (int at = 1; fgets(line, sizeof line, f); ) {
+        const int whole = strchr(line, '\n') != NULL || feof(f);
+        if (at == want) { n = bitint_in_line(line, name); break; }
+        at += whole; /* (a longer line is read in pieces) */
+    }
+    fclose(f);
+    return n;
+}
+
+/* Storage bytes of a _BitInt(n) for the ilp32 ABI (clang's): the smallest
+ * of 1, 2, 4 and 8 that holds it. */
+static unsigned bitint_bytes(unsigned n) { return n <= 8 ? 1 : n <= 16 ? 2 : n <= 32 ? 4 : n <= 64 ? 8 : 0; }
+
+/* N of a _BitInt(N) parameter `p` of type `type` when it can be known,
+ * else 0 (not a _BitInt, or a width found nowhere: the launch then checks
+ * the storage bytes). A width that does not match the type's bytes (a
+ * source edited since the build) is not trusted. */
+static unsigned bitint_width(Dwarf_Die *p, Dwarf_Die *type)
+{
+    Dwarf_Die cur = *type, declared = *p;
+    Dwarf_Attribute at;
+    for (int depth = 0; depth < MAX_DEPTH; depth++) {
+        int tag = dwarf_tag(&cur);
+        if (tag != DW_TAG_typedef && !is_qualifier(tag)) break;
+        if (tag == DW_TAG_typedef) declared = cur; /* the declaration nearest the base type names N */
+        if (!dwarf_attr_integrate(&cur, DW_AT_type, &at) || !dwarf_formref_die(&at, &cur)) return 0;
+    }
+    const char *name = dwarf_diename(&cur);
+    if (dwarf_tag(&cur) != DW_TAG_base_type || !name) return 0;
+    if (!strncmp(name, "unsigned ", 9)) name += 9;
+    if (strncmp(name, "_BitInt", 7)) return 0;
+    Dwarf_Word bytes = 0, bits = 0;
+    if (dwarf_attr_integrate(&cur, DW_AT_byte_size, &at)) dwarf_formudata(&at, &bytes);
+    unsigned n = 0;
+    if (dwarf_attr_integrate(&cur, DW_AT_bit_size, &at) && dwarf_formudata(&at, &bits) == 0 && bits <= 128)
+        n = (unsigned)bits;
+    if (!n) n = bitint_spelling(name);
+    if (!n) n = bitint_from_source(&declared);
+    return n && bitint_bytes(n) == bytes ? n : 0;
+}
+
 static int add_param(ws_elf_ctx *cx, ws_elf_kernel *k, Dwarf_Die *p)
 {
     Dwarf_Attribute at;
@@ -348,6 +451,7 @@ static int add_param(ws_elf_ctx *cx, ws_elf_kernel *k, Dwarf_Die *p)
     q->pointee_size = 0;
     q->pointee_bytes = 0;
     q->pointee_all_float = 0;
+    q->bits = kind == WS_PARAM_PTR || is_bool ? 0 : bitint_width(p, &type);
     if (kind == WS_PARAM_PTR) {
         pointee_of(&type, q);
         Dwarf_Die ptr, target;

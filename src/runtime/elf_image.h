@@ -20,6 +20,8 @@ typedef struct ws_elf_param {
     char *type_name;     /* C spelling, e.g. "const float *", "int"         */
     ws_param_kind kind;
     int is_bool;         /* _Bool: a U8 that takes only 0 or 1               */
+    uint32_t bits;       /* _BitInt(N): N, when DWARF or the declaration in
+                            the source says it; 0: the kind's full width    */
     /* pointers: what they point to, typedefs and qualifiers peeled
      * (pointee_size 0 = void, a struct, or unknown) */
     int pointee_float;

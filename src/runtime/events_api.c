@@ -6,10 +6,33 @@
 #include "runtime/api_lock.h"
 #include "runtime/runtime.h"
 
+/* Under the event watcher the device's one bus is the watcher's: the
+ * program's calls are refused rather than shared, so the program never
+ * reads the watcher's events and never replaces its machines, and the
+ * watcher's trace is what it would be without the program's calls
+ * (docs/events.md, "A program's bus and the watcher's"). */
+void ws_events_owner_begin(ws_device *dev, const char *owner)
+{
+    dev->events_owner = owner;
+    dev->events_owner_calling = 1;
+}
+
+void ws_events_owner_end(ws_device *dev) { dev->events_owner_calling = 0; }
+
+static int bus_held_by_tool(const ws_device *dev) { return dev->events_owner && !dev->events_owner_calling; }
+
+static ws_status refuse_program(ws_device *dev, const char *fn)
+{
+    return ws_set_error(dev, WS_ERR_BUSY, "%s: the device's event bus is held by %s; a program run under it cannot "
+                        "configure, program or read the bus (run it without the watcher to use its own)", fn,
+                        dev->events_owner);
+}
+
 ws_status ws_events_configure(ws_device *dev, const ws_event_config *cfg)
 {
     if (!dev) return WS_ERR_INVALID_ARG;
     WS_API_LOCKED(dev, "ws_events_configure");
+    if (bus_held_by_tool(dev)) return refuse_program(dev, "ws_events_configure");
     if (!cfg) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_events_configure: cfg is NULL");
     if (dev->tool_launch_depth)
         return ws_set_error(dev, WS_ERR_BUSY, "ws_events_configure: a launch is running");
@@ -42,6 +65,7 @@ ws_status ws_events_read(ws_device *dev, uint8_t **bytes, size_t *size, uint64_t
     if (!bytes || !size) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_events_read: bytes or size is NULL");
     *bytes = NULL;
     *size = 0;
+    if (bus_held_by_tool(dev)) return refuse_program(dev, "ws_events_read");
     if (!dev->events) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_events_read: the event trace is not configured");
     ws_status st = dev->tool_launch_depth ? WS_OK : ws_cmd_drain(dev, 0);
     const ws_ev_writer *w = &dev->events->w;
@@ -57,7 +81,36 @@ ws_status ws_events_disable(ws_device *dev)
 {
     if (!dev) return WS_ERR_INVALID_ARG;
     WS_API_LOCKED(dev, "ws_events_disable");
+    if (bus_held_by_tool(dev)) return refuse_program(dev, "ws_events_disable");
     ws_ev_free(dev);
+    return WS_OK;
+}
+
+/* A machine that could never fire on this device is refused, not loaded
+ * to wait forever: a step on a core the device does not have, or whose
+ * data condition no value meets, and a halt of cores it does not have. */
+static ws_status check_on_device(ws_device *dev, unsigned index, const ws_machine_program *p)
+{
+    const uint32_t cores = dev->cfg.cores;
+    const uint64_t have = cores >= 32 ? UINT32_MAX : (1ull << cores) - 1;
+    for (uint32_t i = 0; i < p->nwatch; i++) {
+        const ws_watch *w = &p->watch[i];
+        const uint32_t top = w->mask ? w->mask : UINT32_MAX; /* the largest data under the mask */
+        if (w->core != WS_EV_ANY_CORE && w->core >= cores)
+            return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_events_machine: machine %u step %u: core=%u: the device "
+                                "has %u cores (0 to %u)", index, i, w->core, cores, cores - 1);
+        if (w->match == WS_MATCH_EQ && (w->value & ~top))
+            return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_events_machine: machine %u step %u: data=0x%x has bits "
+                                "outside mask=0x%x: no event can match", index, i, w->value, w->mask);
+        if (w->match == WS_MATCH_RANGE && (w->value > w->hi || w->value > top))
+            return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_events_machine: machine %u step %u: data=0x%x..0x%x "
+                                "under mask=0x%x: no event can match", index, i, w->value, w->hi, top);
+    }
+    for (uint32_t a = 0; a < p->nactions; a++)
+        if (p->actions[a].kind == WS_ACT_HALT && (p->actions[a].arg & ~have))
+            return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_events_machine: machine %u action %u: halt=0x%x: the "
+                                "device has %u cores (mask 0x%llx)", index, a, p->actions[a].arg, cores,
+                                (unsigned long long)have);
     return WS_OK;
 }
 
@@ -65,6 +118,7 @@ ws_status ws_events_machine(ws_device *dev, unsigned index, const ws_machine_pro
 {
     if (!dev) return WS_ERR_INVALID_ARG;
     WS_API_LOCKED(dev, "ws_events_machine");
+    if (bus_held_by_tool(dev)) return refuse_program(dev, "ws_events_machine");
     if (!dev->events) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_events_machine: call ws_events_configure first");
     if (index >= WS_EV_MACHINES)
         return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_events_machine: machine %u of %u", index, WS_EV_MACHINES);
@@ -78,6 +132,8 @@ ws_status ws_events_machine(ws_device *dev, unsigned index, const ws_machine_pro
     for (uint32_t i = 0; p && i < p->nactions; i++)
         if (p->actions[i].kind > WS_ACT_TRACE_SNAPSHOT || (p->actions[i].kind == WS_ACT_ENABLE && p->actions[i].arg >= WS_EV_MACHINES))
             return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_events_machine: machine %u action %u is not valid", index, i);
+    ws_status st = p ? check_on_device(dev, index, p) : WS_OK;
+    if (st != WS_OK) return st;
     ws_ev_load_machine(dev, index, p); /* what a machine watches must reach it */
     return WS_OK;
 }
@@ -86,6 +142,7 @@ ws_status ws_events_machine_status(ws_device *dev, unsigned index, ws_machine_st
 {
     if (!dev) return WS_ERR_INVALID_ARG;
     WS_API_LOCKED(dev, "ws_events_machine_status");
+    if (bus_held_by_tool(dev)) return refuse_program(dev, "ws_events_machine_status");
     if (!out || !dev->events || index >= WS_EV_MACHINES)
         return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_events_machine_status: no machine %u", index);
     *out = dev->events->machine[index].st;
@@ -96,6 +153,7 @@ ws_status ws_events_set_callback(ws_device *dev, ws_machine_fn fn, void *user)
 {
     if (!dev) return WS_ERR_INVALID_ARG;
     WS_API_LOCKED(dev, "ws_events_set_callback");
+    if (bus_held_by_tool(dev)) return refuse_program(dev, "ws_events_set_callback");
     if (!dev->events) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_events_set_callback: call ws_events_configure first");
     dev->events->callback = fn;
     dev->events->callback_user = user;
@@ -106,6 +164,7 @@ ws_status ws_events_trace_enable(ws_device *dev, int on)
 {
     if (!dev) return WS_ERR_INVALID_ARG;
     WS_API_LOCKED(dev, "ws_events_trace_enable");
+    if (bus_held_by_tool(dev)) return refuse_program(dev, "ws_events_trace_enable");
     if (!dev->events) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_events_trace_enable: call ws_events_configure first");
     dev->events->tracing = on && dev->events->capacity;
     return WS_OK;
@@ -115,6 +174,7 @@ ws_status ws_events_resume(ws_device *dev)
 {
     if (!dev) return WS_ERR_INVALID_ARG;
     WS_API_LOCKED(dev, "ws_events_resume");
+    if (bus_held_by_tool(dev)) return refuse_program(dev, "ws_events_resume");
     if (dev->events) dev->events->cp_halted = dev->events->wd_halted = 0;
     return WS_OK;
 }
@@ -126,6 +186,7 @@ ws_status ws_events_read_snapshot(ws_device *dev, uint8_t **bytes, size_t *size)
     if (!bytes || !size) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_events_read_snapshot: bytes or size is NULL");
     *bytes = NULL;
     *size = 0;
+    if (bus_held_by_tool(dev)) return refuse_program(dev, "ws_events_read_snapshot");
     if (!dev->events || !dev->events->snapshot)
         return ws_set_error(dev, WS_ERR_NOT_FOUND, "ws_events_read_snapshot: no debug machine took a snapshot");
     if (!(*bytes = malloc(dev->events->snapshot_size)))

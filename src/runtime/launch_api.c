@@ -16,7 +16,7 @@ static const char *arg_type_name(ws_arg_type t)
 /* Is argument `a` acceptable for a parameter of kind k? Signedness may
  * differ; width, integer/float and pointer-ness must match. Narrow integer
  * parameters take i32/u32 values that fit. */
-static int arg_fits(const ws_elf_param *p, const ws_arg *a, char *why, size_t len)
+static int arg_fits_kind(const ws_elf_param *p, const ws_arg *a, char *why, size_t len)
 {
     const ws_param_kind k = p->kind;
     int is32 = a->type == WS_TYPE_I32 || a->type == WS_TYPE_U32;
@@ -26,6 +26,7 @@ static int arg_fits(const ws_elf_param *p, const ws_arg *a, char *why, size_t le
         int64_t lo = k == WS_PARAM_I8 ? -128 : k == WS_PARAM_I16 ? -32768 : 0;
         int64_t hi = k == WS_PARAM_I8 ? 127 : k == WS_PARAM_U8 ? 255 : k == WS_PARAM_I16 ? 32767 : 65535;
         if (!is32) break;
+        if (p->bits) return 1; /* (arg_fits_bits checks its narrower range) */
         if (v < lo || v > hi) {
             /* CUDA code ported from x86 expects a signed plain char */
             int plain_char = k == WS_PARAM_U8 && v < 0 && !p->is_bool && strstr(p->type_name, "char") &&
@@ -48,6 +49,33 @@ static int arg_fits(const ws_elf_param *p, const ws_arg *a, char *why, size_t le
     }
     snprintf(why, len, "got a %s argument", arg_type_name(a->type));
     return 0;
+}
+
+/* A _BitInt(N) parameter (p->bits = N) holds fewer bits than its
+ * storage: a value that fits the bytes but not N bits would reach the
+ * kernel changed. (Called once the argument's type fits the kind.) */
+static int arg_fits_bits(const ws_elf_param *p, const ws_arg *a, char *why, size_t len)
+{
+    const unsigned n = p->bits;
+    if (!n || n >= 64 || a->type == WS_TYPE_F32 || a->type == WS_TYPE_F64 || a->type == WS_TYPE_PTR) return 1;
+    const int is_signed = p->kind == WS_PARAM_I8 || p->kind == WS_PARAM_I16 || p->kind == WS_PARAM_I32 ||
+                          p->kind == WS_PARAM_I64;
+    const int negative = (a->type == WS_TYPE_I32 && a->v.i32 < 0) || (a->type == WS_TYPE_I64 && a->v.i64 < 0);
+    const int64_t sv = a->type == WS_TYPE_I32 ? a->v.i32 : a->type == WS_TYPE_I64 ? a->v.i64 : 0;
+    const uint64_t uv = a->type == WS_TYPE_U32 ? a->v.u32 : a->type == WS_TYPE_U64 ? a->v.u64 : (uint64_t)sv;
+    const int64_t lo = is_signed ? -((int64_t)1 << (n - 1)) : 0;
+    const uint64_t hi = is_signed ? ((uint64_t)1 << (n - 1)) - 1 : ((uint64_t)1 << n) - 1;
+    if (negative ? sv >= lo : uv <= hi) return 1;
+    if (negative) snprintf(why, len, "value %lld", (long long)sv);
+    else snprintf(why, len, "value %llu", (unsigned long long)uv);
+    size_t used = strlen(why);
+    snprintf(why + used, len - used, " does not fit its %u bits (%lld..%llu)", n, (long long)lo, (unsigned long long)hi);
+    return 0;
+}
+
+static int arg_fits(const ws_elf_param *p, const ws_arg *a, char *why, size_t len)
+{
+    return arg_fits_kind(p, a, why, len) && arg_fits_bits(p, a, why, len);
 }
 
 static int push_stack(ws_grid_run *L, uint32_t word)

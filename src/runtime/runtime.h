@@ -68,4 +68,12 @@ ws_status ws_runtime_device_open(const ws_config *cfg, ws_device **out);
  * host memory). */
 int ws_runtime_grow_arena(ws_device *dev, uint64_t limit);
 
+/* The event bus for a tool built into the library (the event watcher):
+ * from the first ws_events_owner_begin on, the bus is the tool's, named
+ * `owner` in the program's refusals (its ws_events_* calls return
+ * WS_ERR_BUSY: neither reads nor replaces the other's configuration).
+ * The tool's own ws_events_* calls go between begin and end. */
+void ws_events_owner_begin(ws_device *dev, const char *owner);
+void ws_events_owner_end(ws_device *dev);
+
 #endif

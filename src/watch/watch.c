@@ -49,9 +49,11 @@ int ws_watch_parse_events(const char *list, uint16_t mask[], char *err, size_t e
     return rc;
 }
 
-static void device_close(ws_device *dev, void *user)
+/* How the program's refusals name the bus's holder (ws_events_owner_begin). */
+static const char watcher_name[] = "the event watcher (warpscope watch, WARPSCOPE_WATCH or WARPSCOPE_WATCH_MACHINES)";
+
+static void write_trace(ws_device *dev, watcher *w)
 {
-    watcher *w = user;
     uint8_t *bytes;
     size_t n;
     uint64_t events, dropped;
@@ -88,6 +90,13 @@ static void device_close(ws_device *dev, void *user)
         if (w->counting >> i & 1 && ws_events_machine_status(dev, i, &ms) == WS_OK)
             fprintf(stderr, "[watch] machine %u: count %llu\n", i, (unsigned long long)ms.counter);
     }
+}
+
+static void device_close(ws_device *dev, void *user)
+{
+    ws_events_owner_begin(dev, watcher_name);
+    write_trace(dev, user);
+    ws_events_owner_end(dev);
 }
 
 static void detach(ws_device *dev, void *user)
@@ -128,22 +137,8 @@ static ws_status program_machines(ws_device *dev, watcher *w, const char *text)
             st = ws_set_error(dev, WS_ERR_INVALID_ARG, "WARPSCOPE_WATCH_MACHINES: more than %d machines", WS_EV_MACHINES);
         else if (ws_events_parse_machine(line, &p[n], &pr, err, sizeof err))
             st = ws_set_error(dev, WS_ERR_INVALID_ARG, "WARPSCOPE_WATCH_MACHINES: machine %u: %s", n, err);
-        else {
-            /* a core the device does not have would never match */
-            for (uint32_t s = 0; st == WS_OK && s < p[n].nwatch; s++)
-                if (p[n].watch[s].core != WS_EV_ANY_CORE && p[n].watch[s].core >= dev->cfg.cores)
-                    st = ws_set_error(dev, WS_ERR_INVALID_ARG, "WARPSCOPE_WATCH_MACHINES: machine %u: core=%u: the "
-                                      "device has %u cores (0 to %u)", n, p[n].watch[s].core, dev->cfg.cores,
-                                      dev->cfg.cores - 1);
-            /* ... and a halt of cores it does not have would halt nothing */
-            const uint64_t have = dev->cfg.cores >= 32 ? UINT32_MAX : (1ull << dev->cfg.cores) - 1;
-            for (uint32_t a = 0; st == WS_OK && a < p[n].nactions; a++)
-                if (p[n].actions[a].kind == WS_ACT_HALT && (p[n].actions[a].arg & ~have))
-                    st = ws_set_error(dev, WS_ERR_INVALID_ARG, "WARPSCOPE_WATCH_MACHINES: machine %u: halt=0x%x: the "
-                                      "device has %u cores (mask 0x%llx)", n, p[n].actions[a].arg, dev->cfg.cores,
-                                      (unsigned long long)have);
+        else
             print |= pr, n++;
-        }
     }
     free(copy);
     for (unsigned i = 0; st == WS_OK && i < n; i++)
@@ -153,6 +148,13 @@ static ws_status program_machines(ws_device *dev, watcher *w, const char *text)
             if (p[i].actions[a].kind == WS_ACT_COUNT) w->counting |= 1u << i;
         }
     for (unsigned i = 0; st == WS_OK && i < n; i++) st = ws_events_machine(dev, i, &p[i]);
+    static const char refused_by[] = "ws_events_machine: ";
+    if (st != WS_OK && !strncmp(ws_last_error(dev), refused_by, sizeof refused_by - 1)) {
+        /* (one the device cannot run) say where the machine came from, not which call refused it */
+        char why[WS_ERRLEN];
+        snprintf(why, sizeof why, "%s", ws_last_error(dev) + sizeof refused_by - 1);
+        st = ws_set_error(dev, st, "WARPSCOPE_WATCH_MACHINES: %s", why);
+    }
     if (st == WS_OK && print) st = ws_events_set_callback(dev, print_event, NULL);
     return st;
 }
@@ -213,8 +215,10 @@ static ws_status attach(ws_device *dev, const char *spec)
      * every address in it are what they are without the watcher. (Until
      * 2026-11-27 the buffer sat at the top of the arena: a program given
      * the whole range could not allocate its top under watch.) */
+    ws_events_owner_begin(dev, watcher_name); /* the bus is the watcher's from now on */
     if (st == WS_OK) st = ws_events_configure(dev, &w->cfg);
     if (st == WS_OK) st = program_machines(dev, w, getenv("WARPSCOPE_WATCH_MACHINES"));
+    ws_events_owner_end(dev);
     if (st == WS_OK) st = ws_tool_attach(dev, &watch_tool, w);
     if (st != WS_OK) {
         free(w->out);

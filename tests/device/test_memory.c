@@ -37,7 +37,12 @@ int main(void)
     CHECK(ws_mem_free(&m, b, REGION_MODULE) == -1);
     CHECK_EQ_U(shadow_at(&m, a), SHADOW_FREED);
     ws_mem_describe(&m, a + 8, err, sizeof err);
-    CHECK_STR_CONTAINS(err, "use after free");
+    CHECK_STR_CONTAINS(err, "use after free: 8 bytes into the freed 100-byte allocation");
+    /* past the freed allocation's end, in its red zone: not "200 bytes
+     * into" a 100-byte allocation (as it said until 2026-11-27) */
+    ws_mem_describe(&m, a + 200, err, sizeof err);
+    CHECK_STR_CONTAINS(err, "out of bounds: 100 bytes past the end of the 100-byte allocation at 0x01000000, "
+                       "which was freed");
     /* quarantined memory is not handed out again at once */
     CHECK(ws_mem_alloc(&m, 64, REGION_DATA, &c) == 0);
     CHECK(c != a);

@@ -744,6 +744,113 @@ static void check_callback_reentry(const char *module)
     ws_device_close(dev);
 }
 
+/* ws_events_machine refuses, with the reason, a machine that could never
+ * fire on the device: a step on a core it does not have, a data condition
+ * no value meets, a halt of cores it does not have. (Until 2026-11-27 only
+ * the watcher's text form was checked; through the C API such a machine
+ * was loaded and silently never fired.) */
+static void check_machine_arguments(const char *module)
+{
+    ws_device *dev;
+    ws_kernel *k;
+    ws_addr out, counter;
+    machine_cores = 4;
+    CHECK(open_machine_dev(module, &dev, &k, &out, &counter) == WS_OK);
+    ws_machine_program p = { .enabled = 1, .nwatch = 1, .nactions = 1 };
+    p.watch[0] = on(WS_EV_WD, WS_EV_WD_DISPATCH, WS_MATCH_ANY, 0, 1);
+    p.watch[0].core = 4;
+    p.actions[0].kind = WS_ACT_COUNT;
+    CHECK_EQ_U(ws_events_machine(dev, 0, &p), WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "ws_events_machine: machine 0 step 0: core=4: the device has 4 cores (0 to 3)");
+    p.watch[0].core = 3;
+    CHECK_EQ_U(ws_events_machine(dev, 0, &p), WS_OK);
+    p.watch[0] = on(WS_EV_WD, WS_EV_WD_DISPATCH, WS_MATCH_EQ, 0x100, 1);
+    p.watch[0].mask = 0xFF;
+    CHECK_EQ_U(ws_events_machine(dev, 1, &p), WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "machine 1 step 0: data=0x100 has bits outside mask=0xff: no event can match");
+    p.watch[0] = on(WS_EV_WD, WS_EV_WD_DISPATCH, WS_MATCH_RANGE, 5, 1);
+    p.watch[0].hi = 3;
+    CHECK_EQ_U(ws_events_machine(dev, 1, &p), WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "data=0x5..0x3 under mask=0xffffffff: no event can match");
+    p.watch[0].hi = 7;
+    CHECK_EQ_U(ws_events_machine(dev, 1, &p), WS_OK);
+    p.actions[0].kind = WS_ACT_HALT;
+    p.actions[0].arg = 0x30;
+    CHECK_EQ_U(ws_events_machine(dev, 2, &p), WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "machine 2 action 0: halt=0x30: the device has 4 cores (mask 0xf)");
+    /* a refused machine is not loaded: only the two good ones count dispatches */
+    CHECK(ws_memset(dev, counter, 0, 4) == WS_OK);
+    CHECK_EQ_U(launch_staged(dev, k, out, counter), WS_OK);
+    ws_machine_status ms;
+    CHECK(ws_events_machine_status(dev, 2, &ms) == WS_OK);
+    CHECK_EQ_U(ms.fired, 0);
+    CHECK(ws_events_machine_status(dev, 1, &ms) == WS_OK);
+    CHECK_EQ_U(ms.fired, 1); /* blocks 5 to 7 of 6: block 5, once (no rearm) */
+    ws_device_close(dev);
+}
+
+/* Under the event watcher (WARPSCOPE_WATCH, as `warpscope watch` sets it)
+ * the program's events API does not share the watcher's bus: reading
+ * without configuring does not hand it the watcher's events, and
+ * configuring, programming or disabling is refused instead of replacing
+ * the watcher's filters, machines and trace. Each call is refused with
+ * WS_ERR_BUSY naming the watcher; the watcher's trace file still holds
+ * every dispatch. (Until 2026-11-27 the read returned the watcher's
+ * events and a configure left the watcher a trace of the program's.) */
+static void check_program_under_watcher(const char *module, const char *trace)
+{
+    char spec[1200];
+    snprintf(spec, sizeof spec, "events=wd,out=\"%s\"", trace);
+    remove(trace);
+    setenv("WARPSCOPE_WATCH", spec, 1);
+    ws_config cfg;
+    ws_config_default(&cfg);
+    cfg.cores = machine_cores;
+    ws_device *dev;
+    ws_status opened = ws_device_open(&cfg, &dev);
+    unsetenv("WARPSCOPE_WATCH");
+    CHECK(opened == WS_OK);
+    if (opened != WS_OK) return;
+    uint8_t *bytes = (uint8_t *)"";
+    size_t size = 1;
+    CHECK_EQ_U(ws_events_read(dev, &bytes, &size, NULL, NULL), WS_ERR_BUSY);
+    CHECK(bytes == NULL && size == 0);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "ws_events_read: the device's event bus is held by the event watcher");
+    ws_event_config only_dbg = { .capacity = 64 };
+    only_dbg.mask[WS_EV_DBG] = 0xFFFF;
+    CHECK_EQ_U(ws_events_configure(dev, &only_dbg), WS_ERR_BUSY);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "ws_events_configure: the device's event bus is held by the event watcher");
+    ws_machine_program p = { .enabled = 1, .nwatch = 1, .nactions = 1 };
+    p.watch[0] = on(WS_EV_WD, WS_EV_WD_DISPATCH, WS_MATCH_EQ, 0, 1);
+    p.actions[0].kind = WS_ACT_STOP;
+    CHECK_EQ_U(ws_events_machine(dev, 0, &p), WS_ERR_BUSY);
+    CHECK_EQ_U(ws_events_trace_enable(dev, 0), WS_ERR_BUSY);
+    ws_machine_status ms;
+    CHECK_EQ_U(ws_events_machine_status(dev, 0, &ms), WS_ERR_BUSY);
+    CHECK_EQ_U(ws_events_set_callback(dev, NULL, NULL), WS_ERR_BUSY);
+    CHECK_EQ_U(ws_events_resume(dev), WS_ERR_BUSY);
+    CHECK_EQ_U(ws_events_read_snapshot(dev, &bytes, &size), WS_ERR_BUSY);
+    CHECK_EQ_U(ws_events_disable(dev), WS_ERR_BUSY);
+    /* the program's work runs as without its refused calls (no stop) ... */
+    ws_module *m = NULL;
+    ws_kernel *k = NULL;
+    ws_addr out = 0, counter = 0;
+    CHECK(ws_module_load_file(dev, module, &m) == WS_OK && ws_kernel_get(m, "staged", &k) == WS_OK);
+    CHECK(ws_malloc(dev, BLOCKS * THREADS * 4, &out) == WS_OK && ws_malloc(dev, 4, &counter) == WS_OK);
+    CHECK(ws_memset(dev, counter, 0, 4) == WS_OK);
+    CHECK_EQ_U(launch_staged(dev, k, out, counter), WS_OK);
+    ws_device_close(dev);
+    /* ... and the watcher's trace has every block's dispatch */
+    run r = { 0 };
+    char err[256] = "";
+    r.bytes = ws_test_read_file(trace, &r.size);
+    CHECK(r.bytes && ws_events_decode(r.bytes, r.size, &r.ev, &r.n, err, sizeof err) == WS_OK);
+    CHECK_EQ_U(count(&r, WS_EV_WD, WS_EV_WD_DISPATCH), BLOCKS);
+    free(r.ev);
+    free(r.bytes);
+    remove(trace);
+}
+
 /* decode(encode(x)) == x on trace files: the decoded events encode back
  * to the same bits. */
 static int roundtrip_files(int n, char **files)
@@ -806,5 +913,7 @@ int main(int argc, char **argv)
     check_enable_order(argv[1]);
     check_timing_launches(argv[1]);
     check_callback_reentry(argv[1]);
+    check_machine_arguments(argv[1]);
+    check_program_under_watcher(argv[1], "program_under_watcher.wsev");
     return TEST_SUMMARY();
 }
