@@ -47,7 +47,7 @@ static int arg_fits_kind(const ws_elf_param *p, const ws_arg *a, char *why, size
     case WS_PARAM_F64: if (a->type == WS_TYPE_F64) return 1; break;
     case WS_PARAM_PTR: if (a->type == WS_TYPE_PTR) return 1; break;
     }
-    snprintf(why, len, "got a %s argument", arg_type_name(a->type));
+    snprintf(why, len, "got an argument of type %s", arg_type_name(a->type));
     return 0;
 }
 

@@ -52,11 +52,11 @@ static void misuse(const char *path)
     CHECK_STR_CONTAINS(ws_last_error(dev), "launch of 'typed': 5 arguments given, the kernel takes 6");
     bad[0] = WS_ARG_F32(1.0f);
     CHECK(ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(1, 1, 1), 0, bad, 6) == WS_ERR_BAD_LAUNCH);
-    CHECK_STR_CONTAINS(ws_last_error(dev), "parameter 0 'out' has type 'float *': got a f32 argument");
+    CHECK_STR_CONTAINS(ws_last_error(dev), "parameter 0 'out' has type 'float *': got an argument of type f32");
     memcpy(bad, good, sizeof bad);
     bad[1] = WS_ARG_I64(5);
     CHECK(ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(1, 1, 1), 0, bad, 6) == WS_ERR_BAD_LAUNCH);
-    CHECK_STR_CONTAINS(ws_last_error(dev), "parameter 1 'n' has type 'int': got a i64 argument");
+    CHECK_STR_CONTAINS(ws_last_error(dev), "parameter 1 'n' has type 'int': got an argument of type i64");
     memcpy(bad, good, sizeof bad);
     bad[3] = WS_ARG_I32(300);
     CHECK(ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(1, 1, 1), 0, bad, 6) == WS_ERR_BAD_LAUNCH);

@@ -80,7 +80,7 @@ int main(int argc, char **argv)
     CHECK(ws_kernel_get(m, "scale_rows", &k) == WS_OK);
     ws_arg bad[] = { WS_ARG_I32((int32_t)a), WS_ARG_F32(2.0f) };
     CHECK(ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(2, 1, 1), 0, bad, 2) == WS_ERR_BAD_LAUNCH);
-    CHECK_STR_CONTAINS(ws_last_error(dev), "parameter 0 'rows' has type 'float (*)[4]': got a i32 argument");
+    CHECK_STR_CONTAINS(ws_last_error(dev), "parameter 0 'rows' has type 'float (*)[4]': got an argument of type i32");
     ws_arg good[] = { WS_ARG_PTR(a), WS_ARG_F32(2.0f) };
     CHECK(ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(2, 1, 1), 0, good, 2) == WS_OK);
     CHECK(ws_memcpy_dtoh(dev, got, a, sizeof got) == WS_OK);
