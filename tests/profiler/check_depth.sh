@@ -438,6 +438,30 @@ assert sum(i['states'].get('membar', 0) for i in k['instructions']) == f[0]['sta
 assert mem.get(lp, (0, 0)) == (0, 0), mem
 PY2
     ;;
+divergent_waits)
+    # A warp whose groups diverged waits at a fence or barrier one group
+    # issued: its samples are that instruction's, as its exact warp-cycles
+    # are, not the instruction the other group runs next (fence_handoff:
+    # the spin loop's load; bar_split: the other arm's barrier).
+    "$ws" profile --period 4 --json f.json -- "$ws" run --grid 4 --block 32 "$elf" fence_handoff zeros:1024 200 \
+        > f.txt 2>&1 || bad "fence_handoff exited with $?"
+    "$ws" profile --period 4 --json b.json -- "$ws" run --grid 4 --block 64 "$elf" bar_split zeros:256 200 \
+        > b.txt 2>&1 || bad "bar_split exited with $?"
+    for x in "f.json membar fence" "b.json barrier bar"; do
+        set -- $x
+        python3 - "$1" "$2" "$3" <<'PY2' && ok "$1: $2 samples only on the $3 whose exact warp-cycles are $2" || bad "$1: $2 samples elsewhere"
+import json, sys
+k = json.load(open(sys.argv[1]))['devices'][0]['kernels'][0]
+state, op = sys.argv[2], sys.argv[3]
+sampled = {i['pc']: i for i in k['instructions'] if i['states'].get(state)}
+exact = {i['pc'] for i in k['instructions'] if i['exact']['cycles'].get(state)}
+print(state, 'samples by instruction:', {hex(p): (i['instruction'], i['states'][state]) for p, i in sampled.items()})
+assert sampled and exact, (sampled, exact)
+assert all(i['instruction'].split()[0] == op for i in sampled.values()), sampled
+assert set(sampled) <= exact, (sorted(sampled), sorted(exact))
+PY2
+    done
+    ;;
 divergence_rule)
     # An if/else on odd and even lanes runs each arm at SIMT 50.0 %: the
     # divergence rule fires on both (it fired only below 50 %).

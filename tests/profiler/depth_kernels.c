@@ -226,3 +226,43 @@ WS_KERNEL void float_sum(float *sum, int n)
 {
     for (int i = 0; i < n; i++) atomicAdd(sum, 1.0f);  /* MARK_FLOAT_SUM */
 }
+
+/* Lanes 1..31 spin on a shared flag that lane 0 sets after a loop whose
+ * every turn starts with a fence behind its last store. The SIMT
+ * starvation guard (simt.c) hands lane 0 a run of turns; when the run ends
+ * at the fence the warp picks its groups again while it waits there, and
+ * the group it picks is the spinning one. */
+WS_KERNEL void fence_handoff(int *out, int n)
+{
+    WS_SHARED volatile int flag;
+    unsigned t = threadIdx_x();
+    if (t == 0) flag = 0;
+    __syncthreads();
+    if (t != 0) {
+        while (!flag)                                        /* MARK_SPIN */
+            ;
+    } else {
+        for (int k = 0; k < n; k++) {
+            ws_threadfence();                                /* MARK_HANDOFF_FENCE */
+            out[blockIdx_x() * n + k] += k;
+        }
+        flag = 1;
+    }
+}
+
+/* Odd and even lanes reach the barrier by different __syncthreads() (each
+ * arm has its own), while the block's second warp works first: the first
+ * warp waits with its two groups at two barriers. */
+WS_KERNEL void bar_split(int *out, int work)
+{
+    unsigned t = threadIdx_x(), acc = t;
+    if (t >= 32)
+        for (int k = 0; k < work; k++) acc = (acc ^ (acc >> 3)) + (unsigned)k;
+    if (t & 1) {
+        out[blockIdx_x() * blockDim_x() + t] = (int)acc;
+        __syncthreads();                                     /* MARK_SPLIT_ODD */
+    } else {
+        __syncthreads();                                     /* MARK_SPLIT_EVEN */
+        out[blockIdx_x() * blockDim_x() + t] = (int)acc * 3;
+    }
+}
