@@ -438,6 +438,54 @@ assert sum(i['states'].get('membar', 0) for i in k['instructions']) == f[0]['sta
 assert mem.get(lp, (0, 0)) == (0, 0), mem
 PY2
     ;;
+bandwidth_rule)
+    # Coalesced stores faster than the LSU port carries them (4 sectors per
+    # request): the line waits for room in its queue, the bandwidth rule
+    # names it with the queue's share and the port's utilisation. So does
+    # the MIO twin. The same kernels with stride 32 are uncoalesced or
+    # bank-conflicted: those rules name them, not this one; a latency-bound
+    # and a compute-bound kernel get no bandwidth rule either.
+    fl=$(line FILL) sf=$(line SHARED_FILL)
+    "$ws" profile --json f.json -- "$ws" run --grid 8 --block 256 "$elf" stream_fill zeros:262144 8 1 > f.txt 2>&1 ||
+        bad "stream_fill exited with $?"
+    grep -qE "^  - depth_kernels.c:$fl: bandwidth: in kernel stream_fill, [0-9.]+% of the line's waits are for room in the LSU queue \(lg_throttle\), whose port is busy [0-9.]+% of the cycles at 4.0 sectors per request: .*move fewer bytes per result" f.txt &&
+        ok "stream_fill: the bandwidth rule on line $fl" || { bad "stream_fill: no bandwidth rule on line $fl"; grep -A4 Rules f.txt; }
+    "$ws" profile --json m.json -- "$ws" run --grid 8 --block 256 "$elf" shared_fill zeros:2048 20 1 > m.txt 2>&1 ||
+        bad "shared_fill exited with $?"
+    grep -qE "^  - depth_kernels.c:$sf: bandwidth: in kernel shared_fill, [0-9.]+% of the line's waits are for room in the MIO queue \(mio_throttle\), which is busy [0-9.]+% of the cycles at 1.0 wavefronts per shared request: " m.txt &&
+        ok "shared_fill: the bandwidth rule on line $sf" || { bad "shared_fill: no bandwidth rule on line $sf"; grep -A4 Rules m.txt; }
+    for x in "f.json $fl lg_throttle lsu" "m.json $sf mio_throttle mio"; do
+        set -- $x
+        python3 - "$@" <<'PY2' && ok "$1: metric = the $3 share of line $2's waits, the text's utilisation = the launch's" || bad "$1: JSON bandwidth"
+import json, sys
+d = json.load(open(sys.argv[1]))['devices'][0]
+line, state, unit = int(sys.argv[2]), sys.argv[3], sys.argv[4]
+k = d['kernels'][0]
+r = [r for r in k['rules'] if r['rule'] == 'bandwidth' and r['line'] == line]
+assert len(r) == 1, k['rules']
+c = [l for l in k['lines'] if l['line'] == line][0]['exact']['cycles']
+waits = sum(v for s, v in c.items() if s not in ('selected', 'not_selected'))
+share = c[state] / waits
+ctr = d['launches'][0]['counters']
+use = ctr['unit_busy_cycles'][unit] / (ctr['cycles'] * ctr['unit_instances'][unit])
+print('%s: %.1f%% of the waits, %s busy %.1f%%' % (state, 100 * share, unit, 100 * use))
+assert abs(r[0]['metric'] - share) < 1e-5 and share >= 0.5 and use >= 0.6, (r[0]['metric'], share, use)
+assert ('%.1f%% of the line\'s waits' % (100 * share)) in r[0]['text'] and ('busy %.1f%%' % (100 * use)) in r[0]['text'], r[0]['text']
+PY2
+    done
+    # must not fire: uncoalesced, bank-conflicted, latency-bound, compute-bound
+    "$ws" profile -- "$ws" run --grid 8 --block 256 "$elf" stream_fill zeros:262144 8 32 > u.txt 2>&1 || bad "stride 32 exited with $?"
+    expect u.txt "depth_kernels.c:$fl: uncoalesced: 32.0 sectors per request" "stream_fill stride 32: the uncoalesced rule"
+    "$ws" profile -- "$ws" run --grid 8 --block 256 "$elf" shared_fill zeros:2048 20 32 > c.txt 2>&1 || bad "stride 32 exited with $?"
+    expect c.txt "depth_kernels.c:$sf: bank conflicts: 32.0 wavefronts per shared request" "shared_fill stride 32: the bank-conflict rule"
+    "$ws" profile -- "$ws" run --grid 8 --block 256 "$elf" stream_sum zeros:262144 zeros:2048 8 1 > l.txt 2>&1 || bad "stream_sum exited with $?"
+    expect l.txt ": memory latency: " "stream_sum: the latency rule"
+    "$ws" profile -- "$ws" run --grid 8 --block 256 "$elf" lockstep zeros:2048 200 > k.txt 2>&1 || bad "lockstep exited with $?"
+    for f in u.txt c.txt l.txt k.txt; do
+        grep -q "throttle" $f || bad "$f: no throttle at all (the case tests nothing)"
+        grep -q ": bandwidth: " $f && bad "$f: $(grep ': bandwidth: ' $f | head -1)" || ok "$f: no bandwidth rule"
+    done
+    ;;
 divergent_waits)
     # A warp whose groups diverged waits at a fence or barrier one group
     # issued: its samples are that instruction's, as its exact warp-cycles
