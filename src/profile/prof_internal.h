@@ -110,6 +110,9 @@ typedef struct prof_limits {
     double sectors_per_cycle, peak_sectors_per_cycle; /* peak 0: no limit (sector_cycles = 0) */
     double intensity, ridge;                     /* warp-instructions per sector (ridge 0: none) */
     const char *bound;
+    const char *bound_unit;                      /* "fp", "mio", ...: the unit whose use set the
+                                                    bound, NULL when the issue or sector rate did */
+    double bound_unit_use;                       /* its busy cycles / (cycles x instances) */
 } prof_limits;
 struct ws_device;
 struct ws_grid_run;

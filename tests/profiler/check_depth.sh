@@ -486,6 +486,36 @@ PY2
         grep -q ": bandwidth: " $f && bad "$f: $(grep ': bandwidth: ' $f | head -1)" || ok "$f: no bandwidth rule"
     done
     ;;
+roofline_units)
+    # A launch whose float divide pipes or MIO are saturated is bound by
+    # them, not "latency-bound" because neither the issue rate nor the
+    # sector rate reaches 60 % of its peak.
+    "$ws" profile --json d.json -- "$ws" run --grid 8 --block 256 "$elf" fdiv_pipe zeros:2048 100 > d.txt 2>&1 ||
+        bad "fdiv_pipe exited with $?"
+    expect d.txt "compute-bound by the fdiv pipes (" "fdiv_pipe: compute-bound by the fdiv pipes"
+    "$ws" profile --json m.json -- "$ws" run --grid 8 --block 256 "$elf" shared_fill zeros:2048 20 32 > m.txt 2>&1 ||
+        bad "shared_fill exited with $?"
+    expect m.txt "memory-bound by the MIO (" "shared_fill: memory-bound by the MIO"
+    "$ws" profile --json g.json -- "$ws" run --grid 8 --block 256 "$elf" stream_sum zeros:262144 zeros:2048 8 1 > g.txt 2>&1 ||
+        bad "stream_sum exited with $?"
+    expect g.txt "latency-bound: issue" "stream_sum: still latency-bound (no unit near its peak)"
+    for x in "d.json compute fdiv" "m.json memory mio" "g.json latency -"; do
+        set -- $x
+        python3 - "$@" <<'PY2' && ok "$1: bound $2, bound_unit $3, its use as the counters say" || bad "$1: JSON limits"
+import json, sys
+L = json.load(open(sys.argv[1]))['devices'][0]['launches'][0]
+lim, c = L['limits'], L['counters']
+unit = None if sys.argv[3] == '-' else sys.argv[3]
+use = {u: c['unit_busy_cycles'][u] / (c['cycles'] * c['unit_instances'][u]) for u in c['unit_busy_cycles']}
+issue = lim['ipc'] / lim['peak_ipc']
+mem = lim['sectors_per_cycle'] / lim['peak_sectors_per_cycle']
+print(lim['bound'], lim['bound_unit'], 'issue %.3f memory %.3f' % (issue, mem), {u: round(v, 3) for u, v in use.items()})
+assert lim['bound'] == sys.argv[2] and lim['bound_unit'] == unit, lim
+assert issue < 0.6 and mem < 0.6, (issue, mem)         # the rates alone said latency
+assert (use[unit] >= 0.6 and use[unit] == max(use.values())) if unit else max(use.values()) < 0.6, use
+PY2
+    done
+    ;;
 divergent_waits)
     # A warp whose groups diverged waits at a fence or barrier one group
     # issued: its samples are that instruction's, as its exact warp-cycles

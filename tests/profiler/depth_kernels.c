@@ -326,3 +326,16 @@ WS_KERNEL void bar_split(int *out, int work)
         out[blockIdx_x() * blockDim_x() + t] = (int)acc * 3;
     }
 }
+
+/* Four independent chains of divisions: the float divide pipes, busy
+ * eight cycles per instruction (fdiv_interval), cap the launch while the
+ * schedulers issue at a fraction of their rate (math_pipe_throttle). */
+WS_KERNEL void fdiv_pipe(float *out, int n)
+{
+    float x = (float)threadIdx_x() + 1.5f, a = 1.0f, b = 2.0f, c = 3.0f, d = 4.0f;
+    for (int k = 0; k < n; k++) {
+        a = x / a, b = x / b;                                /* MARK_FDIV_PIPE */
+        c = x / c, d = x / d;
+    }
+    out[blockIdx_x() * blockDim_x() + threadIdx_x()] = a + b + c + d;
+}
