@@ -376,6 +376,15 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
                      "arrays small with constant indices",
                      100.0 * (double)lsb / (double)cyc, l->top_producer_pc->producer_disasm);
             fail |= add(out, nout, l, "local_memory", (double)lsb / (double)cyc, cyc, t);
+        } else if (cyc && (double)lsb >= WAIT_HIGH * (double)cyc && unit_use(k, WS_UNIT_LSU) >= BUSY_HIGH) {
+            /* the port is the limit: a load's wait is mostly its queue's */
+            snprintf(t, sizeof t, "memory latency: %.1f%% of its warp-cycles wait for a global load's result "
+                     "(long_scoreboard), while the LSU port is busy %.1f%% of the cycles: the loads wait their "
+                     "turn in its queue, so more loads in flight or more warps would only queue; the port moves "
+                     "32-byte sectors, so fewer sectors per result (coalesced access, smaller types, reuse through "
+                     "shared memory) shorten the waits", 100.0 * (double)lsb / (double)cyc,
+                     100.0 * unit_use(k, WS_UNIT_LSU));
+            fail |= add(out, nout, l, "latency", (double)lsb / (double)cyc, cyc, t);
         } else if (cyc && (double)lsb >= WAIT_HIGH * (double)cyc) {
             snprintf(t, sizeof t, "memory latency: %.1f%% of its warp-cycles wait for a global load's result "
                      "(long_scoreboard); put independent loads in flight together (unroll) or raise occupancy so "

@@ -516,6 +516,31 @@ assert (use[unit] >= 0.6 and use[unit] == max(use.values())) if unit else max(us
 PY2
     done
     ;;
+latency_port)
+    # Loads that wait behind a saturated LSU port: unrolling or more warps
+    # would only queue more, so the latency rule must not advise them;
+    # with the port mostly idle it still does.
+    su=$(line STREAM_SUM)
+    "$ws" profile --json s.json -- "$ws" run --grid 8 --block 256 "$elf" stream_sum zeros:262144 zeros:2048 8 32 > s.txt 2>&1 ||
+        bad "stream_sum 32 exited with $?"
+    grep -qE "^  - depth_kernels.c:$su: memory latency: [0-9.]+% of its warp-cycles wait for a global load's result \(long_scoreboard\), while the LSU port is busy [0-9.]+% of the cycles: the loads wait their turn in its queue, so more loads in flight or more warps would only queue" s.txt &&
+        ok "saturated port: the latency rule names it" || { bad "saturated port"; grep -A4 Rules s.txt; }
+    grep "depth_kernels.c:$su: memory latency" s.txt | grep -q "unroll" && bad "saturated port: still told to unroll" ||
+        ok "saturated port: no unroll advice"
+    python3 - s.json <<'PY2' && ok "the port's utilisation in the text is the launch's" || bad "utilisation"
+import json, sys
+d = json.load(open(sys.argv[1]))['devices'][0]
+c = d['launches'][0]['counters']
+use = c['unit_busy_cycles']['lsu'] / (c['cycles'] * c['unit_instances']['lsu'])
+r = [r for r in d['kernels'][0]['rules'] if r['rule'] == 'latency']
+print('lsu busy %.1f%%' % (100 * use))
+assert use >= 0.6 and r and all(('busy %.1f%%' % (100 * use)) in x['text'] for x in r), r
+PY2
+    "$ws" profile -- "$ws" run --grid 8 --block 256 "$elf" stream_sum zeros:262144 zeros:2048 8 1 > u.txt 2>&1 ||
+        bad "stream_sum 1 exited with $?"
+    expect u.txt "depth_kernels.c:$su: memory latency: " "idle port: the latency rule"
+    expect u.txt "put independent loads in flight together (unroll)" "idle port: the unroll advice stays"
+    ;;
 divergent_waits)
     # A warp whose groups diverged waits at a fence or barrier one group
     # issued: its samples are that instruction's, as its exact warp-cycles
