@@ -223,6 +223,32 @@ static int bandwidth_rule(const prof_kernel *k, const prof_line *l, uint64_t cyc
     return add(out, nout, l, "bandwidth", share, cyc, t);
 }
 
+/* MIO latency: most of line l's warp-cycles wait for the result of an
+ * MIO instruction (short_scoreboard): a shared load or atomic, a shuffle,
+ * a CSR read (thread and block ids), an environment call, each ready
+ * shared_latency cycles after its pass. With the MIO busy most of the
+ * kernel's cycles the wait is its queue's, as for a saturated LSU. */
+static int mio_latency_rule(const prof_kernel *k, const prof_line *l, uint64_t cyc, prof_rule **out, size_t *nout)
+{
+    const uint64_t ssb = l->exact.stall_cycles[WS_STATE_SHORT_SCOREBOARD];
+    if (!cyc || (double)ssb < WAIT_HIGH * (double)cyc) return 0;
+    char t[680], on[64] = "";
+    if (l->top_producer_pc) snprintf(on, sizeof on, ", on %.40s", l->top_producer_pc->producer_disasm);
+    const double share = (double)ssb / (double)cyc, use = unit_use(k, WS_UNIT_MIO);
+    if (use >= BUSY_HIGH)
+        snprintf(t, sizeof t, "MIO latency: %.1f%% of its warp-cycles wait for an MIO result (short_scoreboard%s), "
+                 "while the MIO is busy %.1f%% of the cycles: the requests wait their turn, one pass a cycle, so "
+                 "more of them in flight would only queue; fewer shared accesses, shuffles and CSR reads per result "
+                 "shorten the waits", 100.0 * share, on, 100.0 * use);
+    else
+        snprintf(t, sizeof t, "MIO latency: %.1f%% of its warp-cycles wait for an MIO result (short_scoreboard%s): "
+                 "shared-memory loads and atomics, shuffles and CSR reads (thread and block ids) return "
+                 "shared_latency cycles after their pass; put independent ones in flight together, keep values "
+                 "such as thread ids in registers instead of reading them again, or raise occupancy so other warps "
+                 "issue meanwhile", 100.0 * share, on);
+    return add(out, nout, l, "mio_latency", share, cyc, t);
+}
+
 static int by_weight(const void *a, const void *b)
 {
     const prof_rule *x = a, *y = b;
@@ -391,6 +417,7 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
                      "other warps issue meanwhile", 100.0 * (double)lsb / (double)cyc);
             fail |= add(out, nout, l, "latency", (double)lsb / (double)cyc, cyc, t);
         }
+        fail |= mio_latency_rule(k, l, cyc, out, nout);
     }
     free(lines);
     if (fail) { free(*out); *out = NULL; *nout = 0; return -1; }

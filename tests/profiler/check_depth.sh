@@ -541,6 +541,34 @@ PY2
     expect u.txt "depth_kernels.c:$su: memory latency: " "idle port: the latency rule"
     expect u.txt "put independent loads in flight together (unroll)" "idle port: the unroll advice stays"
     ;;
+mio_latency_rule)
+    # Lines that wait mostly for an MIO result (short_scoreboard) got no
+    # rule. Butterfly shuffles with the MIO 86 % busy wait their turn; the
+    # store after a barrier waits on a CSR read with the MIO idle.
+    sh=$(line SHUFFLE) wm=$(line WAIT_MIX)
+    "$ws" profile --json s.json -- "$ws" run --grid 8 --block 256 "$elf" shuffle_storm zeros:2048 100 > s.txt 2>&1 ||
+        bad "shuffle_storm exited with $?"
+    grep -qE "^  - depth_kernels.c:$sh: MIO latency: [0-9.]+% of its warp-cycles wait for an MIO result \(short_scoreboard, on shfl.bfly [^)]*\), while the MIO is busy [0-9.]+% of the cycles: the requests wait their turn" s.txt &&
+        ok "shuffle_storm: MIO latency on line $sh, the MIO's queue named" || { bad "shuffle_storm"; grep -A3 Rules s.txt; }
+    "$ws" profile --json w.json -- "$ws" run --grid 8 --block 256 "$elf" wait_mix zeros:2048 50 > w.txt 2>&1 ||
+        bad "wait_mix exited with $?"
+    grep -qE "^  - depth_kernels.c:$wm: MIO latency: [0-9.]+% of its warp-cycles wait for an MIO result \(short_scoreboard[^)]*\): shared-memory loads and atomics, shuffles and CSR reads" w.txt &&
+        ok "wait_mix: MIO latency on line $wm" || { bad "wait_mix"; grep -A4 Rules w.txt; }
+    for f in s.json w.json; do
+        python3 - $f <<'PY2' && ok "$f: metric = the short_scoreboard share of the line" || bad "$f: JSON mio_latency"
+import json, sys
+k = json.load(open(sys.argv[1]))['devices'][0]['kernels'][0]
+r = [r for r in k['rules'] if r['rule'] == 'mio_latency']
+assert r, k['rules']
+for x in r:
+    c = [l for l in k['lines'] if l['line'] == x['line']][0]['exact']['cycles']
+    share = c['short_scoreboard'] / sum(c.values())
+    assert share >= 0.5 and abs(x['metric'] - share) < 1e-5, (x, share)
+PY2
+    done
+    "$ws" profile -- "$ws" run --grid 8 --block 256 "$elf" lockstep zeros:2048 200 > l.txt 2>&1 || bad "lockstep exited with $?"
+    grep -q "MIO latency" l.txt && bad "lockstep: $(grep 'MIO latency' l.txt)" || ok "lockstep: no MIO latency rule"
+    ;;
 divergent_waits)
     # A warp whose groups diverged waits at a fence or barrier one group
     # issued: its samples are that instruction's, as its exact warp-cycles

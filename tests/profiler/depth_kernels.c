@@ -339,3 +339,15 @@ WS_KERNEL void fdiv_pipe(float *out, int n)
     }
     out[blockIdx_x() * blockDim_x() + threadIdx_x()] = a + b + c + d;
 }
+
+/* Butterfly shuffles with independent values: the MIO, one pass a cycle,
+ * is the limit without a single shared-memory access. */
+WS_KERNEL void shuffle_storm(int *out, int n)
+{
+    unsigned t = threadIdx_x();
+    int a = (int)t, b = a + 1, c = a + 2, d = a + 3;
+    for (int k = 0; k < n; k++) {
+        a = ws_shfl_xor(a, 1), b = ws_shfl_xor(b, 2), c = ws_shfl_xor(c, 4), d = ws_shfl_xor(d, 8); /* MARK_SHUFFLE */
+    }
+    out[blockIdx_x() * blockDim_x() + t] = a + b + c + d;
+}
