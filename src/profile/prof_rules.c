@@ -232,6 +232,13 @@ static int mio_latency_rule(const prof_kernel *k, const prof_line *l, uint64_t c
 {
     const uint64_t ssb = l->exact.stall_cycles[WS_STATE_SHORT_SCOREBOARD];
     if (!cyc || (double)ssb < WAIT_HIGH * (double)cyc) return 0;
+    /* waiting on a shared access that took extra wavefronts (the one the
+     * samples saw waited on, or the line's own): the bank conflicts or
+     * atomics taking turns are the cause, and their rules name its line */
+    const prof_pc *p = l->top_producer_pc ? find_pc(k, l->top_producer_pc->producer_pc) : NULL;
+    if ((p && p->exact.shared_wavefronts > p->exact.shared_requests) ||
+        l->exact.shared_wavefronts > l->exact.shared_requests)
+        return 0;
     char t[680], on[64] = "";
     if (l->top_producer_pc) snprintf(on, sizeof on, ", on %.40s", l->top_producer_pc->producer_disasm);
     const double share = (double)ssb / (double)cyc, use = unit_use(k, WS_UNIT_MIO);

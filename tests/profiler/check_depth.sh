@@ -568,6 +568,11 @@ PY2
     done
     "$ws" profile -- "$ws" run --grid 8 --block 256 "$elf" lockstep zeros:2048 200 > l.txt 2>&1 || bad "lockstep exited with $?"
     grep -q "MIO latency" l.txt && bad "lockstep: $(grep 'MIO latency' l.txt)" || ok "lockstep: no MIO latency rule"
+    # Waits on conflicted shared accesses: the bank-conflict rule's cause,
+    # not reported twice (bank_mixed's lines wait on their own 2-way load)
+    "$ws" profile -- "$ws" run --grid 4 --block 64 "$elf" bank_mixed zeros:256 > b.txt 2>&1 || bad "bank_mixed exited with $?"
+    expect b.txt ": bank conflicts: " "bank_mixed: the bank-conflict rule"
+    grep -q "MIO latency" b.txt && bad "bank_mixed: $(grep 'MIO latency' b.txt)" || ok "bank_mixed: no MIO latency rule besides it"
     ;;
 divergent_waits)
     # A warp whose groups diverged waits at a fence or barrier one group
