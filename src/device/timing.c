@@ -322,6 +322,20 @@ static inline __attribute__((always_inline)) int issue(ws_device *dev, ws_timing
 }
 
 
+/* The PC a sample of warp x names (trace_cell.h): what it issued this
+ * cycle; for a wait at a barrier or fence, the instruction after the one
+ * it issued (both are 32 bits), which is not where its lanes go next when
+ * its groups diverged: the group that picks up then may be another one,
+ * at another instruction (a spin loop's, a barrier's of the other arm);
+ * else the instruction it issues next. */
+static uint32_t sample_pc(const twarp *x, const ws_warp *w)
+{
+    if (x->state == WS_STATE_SELECTED || x->peeked) return x->pc;
+    if (x->state == WS_STATE_BARRIER) return x->bar_pc + 4;
+    if (x->state == WS_STATE_MEMBAR) return x->fence_pc + 4;
+    return next_pc(w);
+}
+
 static void sample_warp(struct ws_trace_cells *tc, const ws_device *dev, const twarp *x, const ws_warp *w,
                         uint32_t c, uint32_t s, uint64_t t)
 {
@@ -330,8 +344,7 @@ static void sample_warp(struct ws_trace_cells *tc, const ws_device *dev, const t
     r.cycle = t;
     r.launch_id = dev->current->id;
     r.block = w->block->linear;
-    /* a warp that issued this cycle is charged to what it issued */
-    r.pc = x->state == WS_STATE_SELECTED || x->peeked ? x->pc : next_pc(w);
+    r.pc = sample_pc(x, w);
     r.producer_pc = x->producer_pc;
     r.core = (uint16_t)c;
     r.warp = (uint16_t)s;

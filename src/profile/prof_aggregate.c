@@ -360,6 +360,10 @@ int prof_kernels_build(const prof_data *d, prof_kernel **out, size_t *nout)
         e->overflowed += L->overflowed;
         for (size_t p = 0; p < L->npcs; p++)
             for (int s = 0; s < WS_STATE_COUNT; s++) e->state[s] += L->pcs[p].state[s];
+        for (unsigned u = 0; L->counters.valid && u < PROF_UNITS; u++) {
+            e->unit_busy[u] += L->counters.unit_busy[u];
+            e->unit_capacity[u] += L->counters.cycles * L->counters.unit_instances[u];
+        }
         if (prof_merge(&e->pcs, &e->npcs, L->pcs, L->npcs) ||
             prof_peers_merge(&e->peers, &e->npeers, L->peers, L->npeers)) fail = 1;
     }

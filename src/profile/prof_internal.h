@@ -110,6 +110,9 @@ typedef struct prof_limits {
     double sectors_per_cycle, peak_sectors_per_cycle; /* peak 0: no limit (sector_cycles = 0) */
     double intensity, ridge;                     /* warp-instructions per sector (ridge 0: none) */
     const char *bound;
+    const char *bound_unit;                      /* "fp", "mio", ...: the unit whose use set the
+                                                    bound, NULL when the issue or sector rate did */
+    double bound_unit_use;                       /* its busy cycles / (cycles x instances) */
 } prof_limits;
 struct ws_device;
 struct ws_grid_run;
@@ -233,6 +236,9 @@ typedef struct prof_kernel {
     size_t npcs;
     prof_peer *peers;          /* the launches' barrier peers, merged      */
     size_t npeers;
+    /* Unit occupancy over the launches that have exact counters: cycles
+     * busy, and cycles x instances (busy / capacity = utilisation). */
+    uint64_t unit_busy[PROF_UNITS], unit_capacity[PROF_UNITS];
 } prof_kernel;
 int prof_kernels_build(const prof_data *d, prof_kernel **out, size_t *n);
 void prof_kernels_free(prof_kernel *k, size_t n);
@@ -261,11 +267,12 @@ int prof_line_has(const prof_line *l, const prof_pc *p);
 typedef struct prof_rule {
     const char *id;            /* "bank_conflicts", "shared_atomics", "divergence", "partial_warps",
                                   "uncoalesced", "latency", "atomics", "local_memory",
-                                  "barrier_imbalance" */
+                                  "barrier_imbalance", "bandwidth", "mio_latency" */
     const char *file;          /* owned by the kernel's PC table           */
     uint32_t line;
     double metric;             /* wavefronts/request, SIMT efficiency, sectors/request, wait share,
-                                  the kernel's warp-cycles share at a barrier */
+                                  the kernel's warp-cycles share at a barrier, the throttle share
+                                  of the line's waits (bandwidth) */
     uint64_t weight;           /* the line's exact warp-cycles             */
     char text[720];            /* "file.c:42: bank conflicts: ..."         */
 } prof_rule;

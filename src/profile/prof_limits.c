@@ -5,6 +5,7 @@
  * peak issue rate and its peak sector rate (the timing model's
  * parameters): memory- or compute-bound by the side of the ridge, or
  * latency-bound when neither rate reaches 60 % of its peak. */
+#include <stdio.h>
 #include <string.h>
 #include "device/timing.h"
 #include "profile/prof_internal.h"
@@ -61,12 +62,42 @@ void prof_limits_fill(prof_limits *o, const ws_device *dev, const ws_grid_run *L
     o->sectors_per_cycle = (double)c->mem_sectors / (double)c->cycles;
     o->intensity = c->mem_sectors ? (double)c->warp_instructions / (double)c->mem_sectors : 0;
     o->ridge = o->peak_sectors_per_cycle ? o->peak_ipc / o->peak_sectors_per_cycle : 0;
-    /* Below the ridge the sector rate caps the issue rate; when neither is
-     * near its peak, waiting (latency) is what bounds the launch. */
-    double issue_use = o->ipc / o->peak_ipc;
-    double mem_use = o->peak_sectors_per_cycle ? o->sectors_per_cycle / o->peak_sectors_per_cycle : 0;
-    if (issue_use < 0.6 && mem_use < 0.6) o->bound = "latency";
-    else o->bound = !c->mem_sectors || o->intensity >= o->ridge ? "compute" : "memory";
+    /* Below the ridge the sector rate caps the issue rate (intensity <
+     * ridge is issue use < sector use). A unit can cap it before either:
+     * an ALU pipe busy its initiation interval per instruction (fp at
+     * interval 2 takes half the issue rate), or the MIO, one pass a cycle
+     * for shared memory, shuffles and CSRs. When nothing is near its peak,
+     * waiting (latency) is what bounds the launch. */
+    double compute = o->ipc / o->peak_ipc;
+    double memory = o->peak_sectors_per_cycle ? o->sectors_per_cycle / o->peak_sectors_per_cycle : 0;
+    const char *compute_unit = NULL, *memory_unit = NULL;
+    for (unsigned u = 0; u < PROF_UNITS && u < WS_UNIT_COUNT; u++) {
+        if (u == WS_UNIT_LSU || !c->unit_instances[u]) continue; /* the LSU is the sector rate */
+        double use = (double)c->unit_busy[u] / ((double)c->cycles * c->unit_instances[u]);
+        if (u == WS_UNIT_MIO && use > memory) memory = use, memory_unit = prof_unit_name(u);
+        else if (u != WS_UNIT_MIO && use > compute) compute = use, compute_unit = prof_unit_name(u);
+    }
+    o->bound_unit = NULL;
+    if (compute < 0.6 && memory < 0.6) {
+        o->bound = "latency";
+    } else if (compute >= memory) {
+        o->bound = "compute";
+        o->bound_unit = compute_unit, o->bound_unit_use = compute;
+    } else {
+        o->bound = "memory";
+        o->bound_unit = memory_unit, o->bound_unit_use = memory;
+    }
+}
+
+/* "", or " by the fp pipes (81.3% busy)" when a unit set the bound */
+static void bound_unit_text(char *t, size_t len, const prof_limits *o)
+{
+    t[0] = 0;
+    if (!o->bound_unit) return;
+    if (!strcmp(o->bound_unit, "mio"))
+        snprintf(t, len, " by the MIO (%.1f%% busy: shared memory, shuffles, CSRs)", 100.0 * o->bound_unit_use);
+    else
+        snprintf(t, len, " by the %s pipes (%.1f%% busy)", o->bound_unit, 100.0 * o->bound_unit_use);
 }
 
 void prof_limits_text(FILE *f, const prof_limits *o)
@@ -85,15 +116,17 @@ void prof_limits_text(FILE *f, const prof_limits *o)
     fprintf(f, "), achieved %.1f%%\n", o->achieved_occupancy * 100.0);
     fprintf(f, "    balance: warp-instructions per core %llu..%llu, busiest core %.2fx the mean\n",
             (unsigned long long)o->core_min, (unsigned long long)o->core_max, o->core_imbalance);
+    char by[96];
+    bound_unit_text(by, sizeof by, o);
     if (!o->peak_sectors_per_cycle) { /* sector_cycles = 0 */
         fprintf(f, "    roofline: %.2f warp-instr per sector, no ridge (sector_cycles = 0: no sector rate limit); "
-                   "%s-bound: issue %.3f of %.0f warp-instr/cycle (%.1f%%), memory %.3f sectors/cycle (no peak)\n",
-                o->intensity, o->bound, o->ipc, o->peak_ipc, 100.0 * o->ipc / o->peak_ipc, o->sectors_per_cycle);
+                   "%s-bound%s: issue %.3f of %.0f warp-instr/cycle (%.1f%%), memory %.3f sectors/cycle (no peak)\n",
+                o->intensity, o->bound, by, o->ipc, o->peak_ipc, 100.0 * o->ipc / o->peak_ipc, o->sectors_per_cycle);
         return;
     }
-    fprintf(f, "    roofline: %.2f warp-instr per sector, ridge %.2f (%s side); %s-bound: issue %.3f of %.0f "
+    fprintf(f, "    roofline: %.2f warp-instr per sector, ridge %.2f (%s side); %s-bound%s: issue %.3f of %.0f "
                "warp-instr/cycle (%.1f%%), memory %.3f of %.2f sectors/cycle (%.1f%%)\n",
-            o->intensity, o->ridge, o->intensity >= o->ridge ? "compute" : "memory", o->bound, o->ipc, o->peak_ipc, 100.0 * o->ipc / o->peak_ipc,
+            o->intensity, o->ridge, o->intensity >= o->ridge ? "compute" : "memory", o->bound, by, o->ipc, o->peak_ipc, 100.0 * o->ipc / o->peak_ipc,
             o->sectors_per_cycle, o->peak_sectors_per_cycle, 100.0 * o->sectors_per_cycle / o->peak_sectors_per_cycle);
 }
 
@@ -110,8 +143,10 @@ void prof_limits_json(FILE *f, const prof_limits *o)
     /* null: no sector rate limit (sector_cycles = 0) */
     if (o->peak_sectors_per_cycle) fprintf(f, "%.6f", o->ridge);
     else fputs("null", f);
-    fprintf(f, ", \"bound\": \"%s\", \"ipc\": %.6f, \"peak_ipc\": %.6f, \"sectors_per_cycle\": %.6f, "
-               "\"peak_sectors_per_cycle\": ", o->bound, o->ipc, o->peak_ipc, o->sectors_per_cycle);
+    fprintf(f, ", \"bound\": \"%s\", \"bound_unit\": ", o->bound);
+    prof_json_string(f, o->bound_unit);
+    fprintf(f, ", \"ipc\": %.6f, \"peak_ipc\": %.6f, \"sectors_per_cycle\": %.6f, "
+               "\"peak_sectors_per_cycle\": ", o->ipc, o->peak_ipc, o->sectors_per_cycle);
     if (o->peak_sectors_per_cycle) fprintf(f, "%.6f}", o->peak_sectors_per_cycle);
     else fputs("null}", f);
 }

@@ -14,6 +14,9 @@
 #define WAIT_HIGH 0.5      /* a scoreboard state's share of the line        */
 #define BANKS 32u          /* shared-memory banks of one word (timing_memory.c) */
 #define BARRIER_HIGH 0.10  /* of the kernel's warp-cycles waiting at one barrier */
+#define THROTTLE_HIGH 0.5  /* a memory queue's throttle share of the line's waits */
+#define BUSY_HIGH 0.6      /* its unit's utilisation (the roofline's 60 %)  */
+#define WASTE_HIGH 0.5     /* of the unit's work, the share another rule names */
 
 static int add(prof_rule **r, size_t *n, const prof_line *l, const char *id, double metric, uint64_t weight,
                const char *text)
@@ -149,6 +152,110 @@ static int cas_loop(const prof_kernel *k, const prof_line *l)
     return 0;
 }
 
+/* The share of a memory unit's work over kernel k that an access
+ * pattern another rule names caused: for the LSU the sectors of lines
+ * above SECTORS_HIGH sectors per request (uncoalesced), for the MIO the
+ * wavefronts beyond one per shared request (bank conflicts, shared atomics
+ * taking turns) over its busy cycles (shuffles and CSR reads take it too). */
+static double lsu_waste(const prof_line *lines, size_t nl)
+{
+    uint64_t all = 0, waste = 0;
+    for (size_t i = 0; i < nl; i++) {
+        const ws_pc_counter *e = &lines[i].exact;
+        all += e->gmem_sectors;
+        if ((double)e->gmem_sectors > SECTORS_HIGH * (double)e->gmem_requests) waste += e->gmem_sectors;
+    }
+    return all ? (double)waste / (double)all : 0;
+}
+
+static double mio_waste(const prof_kernel *k)
+{
+    uint64_t extra = 0, waves = 0;
+    for (size_t j = 0; j < k->npcs; j++) {
+        extra += k->pcs[j].exact.shared_wavefronts - k->pcs[j].exact.shared_requests;
+        waves += k->pcs[j].exact.shared_wavefronts;
+    }
+    uint64_t busy = k->unit_busy[WS_UNIT_MIO] > waves ? k->unit_busy[WS_UNIT_MIO] : waves;
+    return busy ? (double)extra / (double)busy : 0;
+}
+
+static double unit_use(const prof_kernel *k, unsigned u)
+{
+    return k->unit_capacity[u] ? (double)k->unit_busy[u] / (double)k->unit_capacity[u] : 0;
+}
+
+/* Bandwidth: most of line l's waits are for room in a memory queue
+ * (lg_throttle, mio_throttle) whose unit is busy most of the kernel's
+ * cycles, and that unit's work is not mostly uncoalesced sectors or bank
+ * conflicts, which the rules above name. Eligible cycles (selected,
+ * not_selected) are not waits: when a full queue drains a pass, one of
+ * the throttled warps issues and the others are eligible meanwhile. */
+static int bandwidth_rule(const prof_kernel *k, const prof_line *l, uint64_t cyc, const double waste[2],
+                          prof_rule **out, size_t *nout)
+{
+    const ws_pc_counter *e = &l->exact;
+    const uint64_t lg = e->stall_cycles[WS_STATE_LG_THROTTLE], mio = e->stall_cycles[WS_STATE_MIO_THROTTLE];
+    const uint64_t waits = cyc - e->stall_cycles[WS_STATE_SELECTED] - e->stall_cycles[WS_STATE_NOT_SELECTED];
+    const int lsu = lg >= mio;
+    const unsigned unit = lsu ? WS_UNIT_LSU : WS_UNIT_MIO;
+    const double share = waits ? (double)(lsu ? lg : mio) / (double)waits : 0, use = unit_use(k, unit);
+    if (share < THROTTLE_HIGH || use < BUSY_HIGH || waste[!lsu] >= WASTE_HIGH) return 0;
+    char t[680], per[64] = "";
+    if (lsu && e->gmem_requests)
+        snprintf(per, sizeof per, " at %.1f sectors per request", (double)e->gmem_sectors / (double)e->gmem_requests);
+    else if (!lsu && e->shared_requests)
+        snprintf(per, sizeof per, " at %.1f wavefronts per shared request",
+                 (double)e->shared_wavefronts / (double)e->shared_requests);
+    if (lsu)
+        snprintf(t, sizeof t, "bandwidth: in kernel %.80s, %.1f%% of the line's waits are for room in the LSU queue "
+                 "(lg_throttle), whose port is busy %.1f%% of the cycles%s: the kernel moves as many bytes as the "
+                 "port carries, and more requests in flight would only queue; move fewer bytes per result (smaller "
+                 "types, values recomputed rather than reloaded, data read once per block into shared memory and "
+                 "reused from there); the port is busy per 32-byte sector, not per request, so wider requests help "
+                 "only when they need fewer sectors", k->kernel, 100.0 * share, 100.0 * use, per);
+    else
+        snprintf(t, sizeof t, "bandwidth: in kernel %.80s, %.1f%% of the line's waits are for room in the MIO queue "
+                 "(mio_throttle), which is busy %.1f%% of the cycles%s: the warps ask for more shared-memory "
+                 "passes than it serves, one a cycle; fewer requests per result help, whatever their width (keep "
+                 "reused values in registers, read a value once and share it by shuffle only when that saves "
+                 "requests), and shuffles and CSR reads such as thread ids pass through it too",
+                 k->kernel, 100.0 * share, 100.0 * use, per);
+    return add(out, nout, l, "bandwidth", share, cyc, t);
+}
+
+/* MIO latency: most of line l's warp-cycles wait for the result of an
+ * MIO instruction (short_scoreboard): a shared load or atomic, a shuffle,
+ * a CSR read (thread and block ids), an environment call, each ready
+ * shared_latency cycles after its pass. With the MIO busy most of the
+ * kernel's cycles the wait is its queue's, as for a saturated LSU. */
+static int mio_latency_rule(const prof_kernel *k, const prof_line *l, uint64_t cyc, prof_rule **out, size_t *nout)
+{
+    const uint64_t ssb = l->exact.stall_cycles[WS_STATE_SHORT_SCOREBOARD];
+    if (!cyc || (double)ssb < WAIT_HIGH * (double)cyc) return 0;
+    /* waiting on a shared access that took extra wavefronts (the one the
+     * samples saw waited on, or the line's own): the bank conflicts or
+     * atomics taking turns are the cause, and their rules name its line */
+    const prof_pc *p = l->top_producer_pc ? find_pc(k, l->top_producer_pc->producer_pc) : NULL;
+    if ((p && p->exact.shared_wavefronts > p->exact.shared_requests) ||
+        l->exact.shared_wavefronts > l->exact.shared_requests)
+        return 0;
+    char t[680], on[64] = "";
+    if (l->top_producer_pc) snprintf(on, sizeof on, ", on %.40s", l->top_producer_pc->producer_disasm);
+    const double share = (double)ssb / (double)cyc, use = unit_use(k, WS_UNIT_MIO);
+    if (use >= BUSY_HIGH)
+        snprintf(t, sizeof t, "MIO latency: %.1f%% of its warp-cycles wait for an MIO result (short_scoreboard%s), "
+                 "while the MIO is busy %.1f%% of the cycles: the requests wait their turn, one pass a cycle, so "
+                 "more of them in flight would only queue; fewer shared accesses, shuffles and CSR reads per result "
+                 "shorten the waits", 100.0 * share, on, 100.0 * use);
+    else
+        snprintf(t, sizeof t, "MIO latency: %.1f%% of its warp-cycles wait for an MIO result (short_scoreboard%s): "
+                 "shared-memory loads and atomics, shuffles and CSR reads (thread and block ids) return "
+                 "shared_latency cycles after their pass; put independent ones in flight together, keep values "
+                 "such as thread ids in registers instead of reading them again, or raise occupancy so other warps "
+                 "issue meanwhile", 100.0 * share, on);
+    return add(out, nout, l, "mio_latency", share, cyc, t);
+}
+
 static int by_weight(const void *a, const void *b)
 {
     const prof_rule *x = a, *y = b;
@@ -168,6 +275,7 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
     for (size_t i = 0; i < nl; i++) total += prof_exact_cycles(&lines[i].exact);
     char t[680];
     int fail = 0;
+    const double waste[2] = { lsu_waste(lines, nl), mio_waste(k) };
     for (size_t i = 0; i < nl && !fail; i++) {
         const prof_line *l = &lines[i];
         const ws_pc_counter *e = &l->exact;
@@ -269,6 +377,7 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
                 fail |= add(out, nout, l, "uncoalesced", per, cyc, t);
             }
         }
+        fail |= bandwidth_rule(k, l, cyc, waste, out, nout);
         /* Warps of a block waiting at a barrier for the others: the
          * wait is the spread of their arrival times, large when some
          * warps do much more before the barrier than others. */
@@ -300,12 +409,22 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
                      "arrays small with constant indices",
                      100.0 * (double)lsb / (double)cyc, l->top_producer_pc->producer_disasm);
             fail |= add(out, nout, l, "local_memory", (double)lsb / (double)cyc, cyc, t);
+        } else if (cyc && (double)lsb >= WAIT_HIGH * (double)cyc && unit_use(k, WS_UNIT_LSU) >= BUSY_HIGH) {
+            /* the port is the limit: a load's wait is mostly its queue's */
+            snprintf(t, sizeof t, "memory latency: %.1f%% of its warp-cycles wait for a global load's result "
+                     "(long_scoreboard), while the LSU port is busy %.1f%% of the cycles: the loads wait their "
+                     "turn in its queue, so more loads in flight or more warps would only queue; the port moves "
+                     "32-byte sectors, so fewer sectors per result (coalesced access, smaller types, reuse through "
+                     "shared memory) shorten the waits", 100.0 * (double)lsb / (double)cyc,
+                     100.0 * unit_use(k, WS_UNIT_LSU));
+            fail |= add(out, nout, l, "latency", (double)lsb / (double)cyc, cyc, t);
         } else if (cyc && (double)lsb >= WAIT_HIGH * (double)cyc) {
             snprintf(t, sizeof t, "memory latency: %.1f%% of its warp-cycles wait for a global load's result "
                      "(long_scoreboard); put independent loads in flight together (unroll) or raise occupancy so "
                      "other warps issue meanwhile", 100.0 * (double)lsb / (double)cyc);
             fail |= add(out, nout, l, "latency", (double)lsb / (double)cyc, cyc, t);
         }
+        fail |= mio_latency_rule(k, l, cyc, out, nout);
     }
     free(lines);
     if (fail) { free(*out); *out = NULL; *nout = 0; return -1; }

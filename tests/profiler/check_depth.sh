@@ -438,6 +438,166 @@ assert sum(i['states'].get('membar', 0) for i in k['instructions']) == f[0]['sta
 assert mem.get(lp, (0, 0)) == (0, 0), mem
 PY2
     ;;
+bandwidth_rule)
+    # Coalesced stores faster than the LSU port carries them (4 sectors per
+    # request): the line waits for room in its queue, the bandwidth rule
+    # names it with the queue's share and the port's utilisation. So does
+    # the MIO twin. The same kernels with stride 32 are uncoalesced or
+    # bank-conflicted: those rules name them, not this one; a latency-bound
+    # and a compute-bound kernel get no bandwidth rule either.
+    fl=$(line FILL) sf=$(line SHARED_FILL)
+    "$ws" profile --json f.json -- "$ws" run --grid 8 --block 256 "$elf" stream_fill zeros:262144 8 1 > f.txt 2>&1 ||
+        bad "stream_fill exited with $?"
+    grep -qE "^  - depth_kernels.c:$fl: bandwidth: in kernel stream_fill, [0-9.]+% of the line's waits are for room in the LSU queue \(lg_throttle\), whose port is busy [0-9.]+% of the cycles at 4.0 sectors per request: .*move fewer bytes per result" f.txt &&
+        ok "stream_fill: the bandwidth rule on line $fl" || { bad "stream_fill: no bandwidth rule on line $fl"; grep -A4 Rules f.txt; }
+    "$ws" profile --json m.json -- "$ws" run --grid 8 --block 256 "$elf" shared_fill zeros:2048 20 1 > m.txt 2>&1 ||
+        bad "shared_fill exited with $?"
+    grep -qE "^  - depth_kernels.c:$sf: bandwidth: in kernel shared_fill, [0-9.]+% of the line's waits are for room in the MIO queue \(mio_throttle\), which is busy [0-9.]+% of the cycles at 1.0 wavefronts per shared request: " m.txt &&
+        ok "shared_fill: the bandwidth rule on line $sf" || { bad "shared_fill: no bandwidth rule on line $sf"; grep -A4 Rules m.txt; }
+    for x in "f.json $fl lg_throttle lsu" "m.json $sf mio_throttle mio"; do
+        set -- $x
+        python3 - "$@" <<'PY2' && ok "$1: metric = the $3 share of line $2's waits, the text's utilisation = the launch's" || bad "$1: JSON bandwidth"
+import json, sys
+d = json.load(open(sys.argv[1]))['devices'][0]
+line, state, unit = int(sys.argv[2]), sys.argv[3], sys.argv[4]
+k = d['kernels'][0]
+r = [r for r in k['rules'] if r['rule'] == 'bandwidth' and r['line'] == line]
+assert len(r) == 1, k['rules']
+c = [l for l in k['lines'] if l['line'] == line][0]['exact']['cycles']
+waits = sum(v for s, v in c.items() if s not in ('selected', 'not_selected'))
+share = c[state] / waits
+ctr = d['launches'][0]['counters']
+use = ctr['unit_busy_cycles'][unit] / (ctr['cycles'] * ctr['unit_instances'][unit])
+print('%s: %.1f%% of the waits, %s busy %.1f%%' % (state, 100 * share, unit, 100 * use))
+assert abs(r[0]['metric'] - share) < 1e-5 and share >= 0.5 and use >= 0.6, (r[0]['metric'], share, use)
+assert ('%.1f%% of the line\'s waits' % (100 * share)) in r[0]['text'] and ('busy %.1f%%' % (100 * use)) in r[0]['text'], r[0]['text']
+PY2
+    done
+    # must not fire: uncoalesced, bank-conflicted, latency-bound, compute-bound
+    "$ws" profile -- "$ws" run --grid 8 --block 256 "$elf" stream_fill zeros:262144 8 32 > u.txt 2>&1 || bad "stride 32 exited with $?"
+    expect u.txt "depth_kernels.c:$fl: uncoalesced: 32.0 sectors per request" "stream_fill stride 32: the uncoalesced rule"
+    "$ws" profile -- "$ws" run --grid 8 --block 256 "$elf" shared_fill zeros:2048 20 32 > c.txt 2>&1 || bad "stride 32 exited with $?"
+    expect c.txt "depth_kernels.c:$sf: bank conflicts: 32.0 wavefronts per shared request" "shared_fill stride 32: the bank-conflict rule"
+    "$ws" profile -- "$ws" run --grid 8 --block 256 "$elf" stream_sum zeros:262144 zeros:2048 8 1 > l.txt 2>&1 || bad "stream_sum exited with $?"
+    expect l.txt ": memory latency: " "stream_sum: the latency rule"
+    "$ws" profile -- "$ws" run --grid 8 --block 256 "$elf" lockstep zeros:2048 200 > k.txt 2>&1 || bad "lockstep exited with $?"
+    for f in u.txt c.txt l.txt k.txt; do
+        grep -q "throttle" $f || bad "$f: no throttle at all (the case tests nothing)"
+        grep -q ": bandwidth: " $f && bad "$f: $(grep ': bandwidth: ' $f | head -1)" || ok "$f: no bandwidth rule"
+    done
+    ;;
+roofline_units)
+    # A launch whose float divide pipes or MIO are saturated is bound by
+    # them, not "latency-bound" because neither the issue rate nor the
+    # sector rate reaches 60 % of its peak.
+    "$ws" profile --json d.json -- "$ws" run --grid 8 --block 256 "$elf" fdiv_pipe zeros:2048 100 > d.txt 2>&1 ||
+        bad "fdiv_pipe exited with $?"
+    expect d.txt "compute-bound by the fdiv pipes (" "fdiv_pipe: compute-bound by the fdiv pipes"
+    "$ws" profile --json m.json -- "$ws" run --grid 8 --block 256 "$elf" shared_fill zeros:2048 20 32 > m.txt 2>&1 ||
+        bad "shared_fill exited with $?"
+    expect m.txt "memory-bound by the MIO (" "shared_fill: memory-bound by the MIO"
+    "$ws" profile --json g.json -- "$ws" run --grid 8 --block 256 "$elf" stream_sum zeros:262144 zeros:2048 8 1 > g.txt 2>&1 ||
+        bad "stream_sum exited with $?"
+    expect g.txt "latency-bound: issue" "stream_sum: still latency-bound (no unit near its peak)"
+    for x in "d.json compute fdiv" "m.json memory mio" "g.json latency -"; do
+        set -- $x
+        python3 - "$@" <<'PY2' && ok "$1: bound $2, bound_unit $3, its use as the counters say" || bad "$1: JSON limits"
+import json, sys
+L = json.load(open(sys.argv[1]))['devices'][0]['launches'][0]
+lim, c = L['limits'], L['counters']
+unit = None if sys.argv[3] == '-' else sys.argv[3]
+use = {u: c['unit_busy_cycles'][u] / (c['cycles'] * c['unit_instances'][u]) for u in c['unit_busy_cycles']}
+issue = lim['ipc'] / lim['peak_ipc']
+mem = lim['sectors_per_cycle'] / lim['peak_sectors_per_cycle']
+print(lim['bound'], lim['bound_unit'], 'issue %.3f memory %.3f' % (issue, mem), {u: round(v, 3) for u, v in use.items()})
+assert lim['bound'] == sys.argv[2] and lim['bound_unit'] == unit, lim
+assert issue < 0.6 and mem < 0.6, (issue, mem)         # the rates alone said latency
+assert (use[unit] >= 0.6 and use[unit] == max(use.values())) if unit else max(use.values()) < 0.6, use
+PY2
+    done
+    ;;
+latency_port)
+    # Loads that wait behind a saturated LSU port: unrolling or more warps
+    # would only queue more, so the latency rule must not advise them;
+    # with the port mostly idle it still does.
+    su=$(line STREAM_SUM)
+    "$ws" profile --json s.json -- "$ws" run --grid 8 --block 256 "$elf" stream_sum zeros:262144 zeros:2048 8 32 > s.txt 2>&1 ||
+        bad "stream_sum 32 exited with $?"
+    grep -qE "^  - depth_kernels.c:$su: memory latency: [0-9.]+% of its warp-cycles wait for a global load's result \(long_scoreboard\), while the LSU port is busy [0-9.]+% of the cycles: the loads wait their turn in its queue, so more loads in flight or more warps would only queue" s.txt &&
+        ok "saturated port: the latency rule names it" || { bad "saturated port"; grep -A4 Rules s.txt; }
+    grep "depth_kernels.c:$su: memory latency" s.txt | grep -q "unroll" && bad "saturated port: still told to unroll" ||
+        ok "saturated port: no unroll advice"
+    python3 - s.json <<'PY2' && ok "the port's utilisation in the text is the launch's" || bad "utilisation"
+import json, sys
+d = json.load(open(sys.argv[1]))['devices'][0]
+c = d['launches'][0]['counters']
+use = c['unit_busy_cycles']['lsu'] / (c['cycles'] * c['unit_instances']['lsu'])
+r = [r for r in d['kernels'][0]['rules'] if r['rule'] == 'latency']
+print('lsu busy %.1f%%' % (100 * use))
+assert use >= 0.6 and r and all(('busy %.1f%%' % (100 * use)) in x['text'] for x in r), r
+PY2
+    "$ws" profile -- "$ws" run --grid 8 --block 256 "$elf" stream_sum zeros:262144 zeros:2048 8 1 > u.txt 2>&1 ||
+        bad "stream_sum 1 exited with $?"
+    expect u.txt "depth_kernels.c:$su: memory latency: " "idle port: the latency rule"
+    expect u.txt "put independent loads in flight together (unroll)" "idle port: the unroll advice stays"
+    ;;
+mio_latency_rule)
+    # Lines that wait mostly for an MIO result (short_scoreboard) got no
+    # rule. Butterfly shuffles with the MIO 86 % busy wait their turn; the
+    # store after a barrier waits on a CSR read with the MIO idle.
+    sh=$(line SHUFFLE) wm=$(line WAIT_MIX)
+    "$ws" profile --json s.json -- "$ws" run --grid 8 --block 256 "$elf" shuffle_storm zeros:2048 100 > s.txt 2>&1 ||
+        bad "shuffle_storm exited with $?"
+    grep -qE "^  - depth_kernels.c:$sh: MIO latency: [0-9.]+% of its warp-cycles wait for an MIO result \(short_scoreboard, on shfl.bfly [^)]*\), while the MIO is busy [0-9.]+% of the cycles: the requests wait their turn" s.txt &&
+        ok "shuffle_storm: MIO latency on line $sh, the MIO's queue named" || { bad "shuffle_storm"; grep -A3 Rules s.txt; }
+    "$ws" profile --json w.json -- "$ws" run --grid 8 --block 256 "$elf" wait_mix zeros:2048 50 > w.txt 2>&1 ||
+        bad "wait_mix exited with $?"
+    grep -qE "^  - depth_kernels.c:$wm: MIO latency: [0-9.]+% of its warp-cycles wait for an MIO result \(short_scoreboard[^)]*\): shared-memory loads and atomics, shuffles and CSR reads" w.txt &&
+        ok "wait_mix: MIO latency on line $wm" || { bad "wait_mix"; grep -A4 Rules w.txt; }
+    for f in s.json w.json; do
+        python3 - $f <<'PY2' && ok "$f: metric = the short_scoreboard share of the line" || bad "$f: JSON mio_latency"
+import json, sys
+k = json.load(open(sys.argv[1]))['devices'][0]['kernels'][0]
+r = [r for r in k['rules'] if r['rule'] == 'mio_latency']
+assert r, k['rules']
+for x in r:
+    c = [l for l in k['lines'] if l['line'] == x['line']][0]['exact']['cycles']
+    share = c['short_scoreboard'] / sum(c.values())
+    assert share >= 0.5 and abs(x['metric'] - share) < 1e-5, (x, share)
+PY2
+    done
+    "$ws" profile -- "$ws" run --grid 8 --block 256 "$elf" lockstep zeros:2048 200 > l.txt 2>&1 || bad "lockstep exited with $?"
+    grep -q "MIO latency" l.txt && bad "lockstep: $(grep 'MIO latency' l.txt)" || ok "lockstep: no MIO latency rule"
+    # Waits on conflicted shared accesses: the bank-conflict rule's cause,
+    # not reported twice (bank_mixed's lines wait on their own 2-way load)
+    "$ws" profile -- "$ws" run --grid 4 --block 64 "$elf" bank_mixed zeros:256 > b.txt 2>&1 || bad "bank_mixed exited with $?"
+    expect b.txt ": bank conflicts: " "bank_mixed: the bank-conflict rule"
+    grep -q "MIO latency" b.txt && bad "bank_mixed: $(grep 'MIO latency' b.txt)" || ok "bank_mixed: no MIO latency rule besides it"
+    ;;
+divergent_waits)
+    # A warp whose groups diverged waits at a fence or barrier one group
+    # issued: its samples are that instruction's, as its exact warp-cycles
+    # are, not the instruction the other group runs next (fence_handoff:
+    # the spin loop's load; bar_split: the other arm's barrier).
+    "$ws" profile --period 4 --json f.json -- "$ws" run --grid 4 --block 32 "$elf" fence_handoff zeros:1024 200 \
+        > f.txt 2>&1 || bad "fence_handoff exited with $?"
+    "$ws" profile --period 4 --json b.json -- "$ws" run --grid 4 --block 64 "$elf" bar_split zeros:256 200 \
+        > b.txt 2>&1 || bad "bar_split exited with $?"
+    for x in "f.json membar fence" "b.json barrier bar"; do
+        set -- $x
+        python3 - "$1" "$2" "$3" <<'PY2' && ok "$1: $2 samples only on the $3 whose exact warp-cycles are $2" || bad "$1: $2 samples elsewhere"
+import json, sys
+k = json.load(open(sys.argv[1]))['devices'][0]['kernels'][0]
+state, op = sys.argv[2], sys.argv[3]
+sampled = {i['pc']: i for i in k['instructions'] if i['states'].get(state)}
+exact = {i['pc'] for i in k['instructions'] if i['exact']['cycles'].get(state)}
+print(state, 'samples by instruction:', {hex(p): (i['instruction'], i['states'][state]) for p, i in sampled.items()})
+assert sampled and exact, (sampled, exact)
+assert all(i['instruction'].split()[0] == op for i in sampled.values()), sampled
+assert set(sampled) <= exact, (sorted(sampled), sorted(exact))
+PY2
+    done
+    ;;
 divergence_rule)
     # An if/else on odd and even lanes runs each arm at SIMT 50.0 %: the
     # divergence rule fires on both (it fired only below 50 %).

@@ -93,7 +93,10 @@ ex, _ = profile("conflict_padded", 4, 64, "zeros:256")
 for name in ("padded_store", "padded_load"):
     e = ex.get(lines[name], {})
     check(e.get("shared_requests") == 8 and e.get("shared_wavefronts") == 8, f"{name}: one wavefront per request: {e}")
-check(not rules["conflict_padded"], f"conflict_padded: no rule fires: {rules['conflict_padded']}")
+# (its two lines wait for the thread id and the shared load's result:
+# mio_latency may name them, a bank-conflict rule must not)
+check(not [r for r in rules["conflict_padded"] if r[0] in ("bank_conflicts", "shared_atomics")],
+      f"conflict_padded: no bank-conflict rule fires: {rules['conflict_padded']}")
 ex, _ = profile("diverge_packed", 2, 64, "zeros:128", "100")
 e = ex.get(lines["packed_loop"], {})
 check(e.get("warp_instructions", 0) > 0 and e["thread_instructions"] == 8 * e["warp_instructions"],

@@ -226,3 +226,128 @@ WS_KERNEL void float_sum(float *sum, int n)
 {
     for (int i = 0; i < n; i++) atomicAdd(sum, 1.0f);  /* MARK_FLOAT_SUM */
 }
+
+/* Sixteen independent loads per turn, `spread` words apart per lane: with
+ * spread 1 a warp's request is 4 sectors (coalesced) and 8 warps per core
+ * ask for more sectors than the LSU port moves, so the loads wait for room
+ * in its queue (lg_throttle): the kernel is bandwidth-bound. With spread
+ * 32 every lane needs a sector of its own (32 per request): the queue is
+ * full of wasted sectors, which the uncoalesced rule names. */
+#define LOAD16(v, p, s) \
+    int v##0 = p[0 * (s)], v##1 = p[1 * (s)], v##2 = p[2 * (s)], v##3 = p[3 * (s)], v##4 = p[4 * (s)], \
+        v##5 = p[5 * (s)], v##6 = p[6 * (s)], v##7 = p[7 * (s)], v##8 = p[8 * (s)], v##9 = p[9 * (s)], \
+        v##10 = p[10 * (s)], v##11 = p[11 * (s)], v##12 = p[12 * (s)], v##13 = p[13 * (s)], \
+        v##14 = p[14 * (s)], v##15 = p[15 * (s)]
+#define SUM16(v) \
+    (v##0 + v##1 + v##2 + v##3 + v##4 + v##5 + v##6 + v##7 + v##8 + v##9 + v##10 + v##11 + v##12 + v##13 + \
+     v##14 + v##15)
+WS_KERNEL void stream_sum(const int *in, int *out, int turns, int spread)
+{
+    unsigned t = threadIdx_x(), n = gridDim_x() * blockDim_x(), i = blockIdx_x() * blockDim_x() + t;
+    int acc = 0;
+    for (int r = 0; r < turns; r++) {
+        const int *p = in + ((unsigned)r * 16u * n) % 65536u + i * (unsigned)spread; /* < 2^18 words */
+        LOAD16(v, p, n);                                     /* MARK_STREAM */
+        acc += SUM16(v);                                     /* MARK_STREAM_SUM */
+    }
+    out[i] = acc;
+}
+
+#define STORE16(p, s, v) \
+    (p[0 * (s)] = v, p[1 * (s)] = v + 1, p[2 * (s)] = v + 2, p[3 * (s)] = v + 3, p[4 * (s)] = v + 4, \
+     p[5 * (s)] = v + 5, p[6 * (s)] = v + 6, p[7 * (s)] = v + 7, p[8 * (s)] = v + 8, p[9 * (s)] = v + 9, \
+     p[10 * (s)] = v + 10, p[11 * (s)] = v + 11, p[12 * (s)] = v + 12, p[13 * (s)] = v + 13, \
+     p[14 * (s)] = v + 14, p[15 * (s)] = v + 15)
+WS_KERNEL void stream_fill(int *out, int turns, int spread)
+{
+    unsigned n = gridDim_x() * blockDim_x(), i = blockIdx_x() * blockDim_x() + threadIdx_x();
+    for (int r = 0; r < turns; r++) {
+        int *p = out + ((unsigned)r * 16u * n) % 65536u + i * (unsigned)spread; /* < 2^18 words */
+        STORE16(p, n, r);                                    /* MARK_FILL */
+    }
+}
+
+/* The same in shared memory: sixteen stores of one value a turn, `stride`
+ * words apart per lane. Stride 1 has no bank conflicts, and two schedulers issue them
+ * faster than the MIO takes one pass a cycle (mio_throttle); stride 32 is
+ * a 32-way conflict, the bank-conflict rule's. */
+#define SET16(p, s, v) \
+    (p[0 * (s)] = p[1 * (s)] = p[2 * (s)] = p[3 * (s)] = p[4 * (s)] = p[5 * (s)] = p[6 * (s)] = p[7 * (s)] = \
+     p[8 * (s)] = p[9 * (s)] = p[10 * (s)] = p[11 * (s)] = p[12 * (s)] = p[13 * (s)] = p[14 * (s)] = \
+     p[15 * (s)] = v)
+WS_KERNEL void shared_fill(int *out, int turns, int stride)
+{
+    WS_SHARED int s[2048];
+    unsigned t = threadIdx_x();
+    for (int r = 0; r < turns; r++) {
+        int *p = s + ((unsigned)r * 7u + t * (unsigned)stride) % 1024u;
+        SET16(p, 16, r);                                     /* MARK_SHARED_FILL */
+    }
+    __syncthreads();
+    out[blockIdx_x() * blockDim_x() + t] = s[t];
+}
+
+/* Lanes 1..31 spin on a shared flag that lane 0 sets after a loop whose
+ * every turn starts with a fence behind its last store. The SIMT
+ * starvation guard (simt.c) hands lane 0 a run of turns; when the run ends
+ * at the fence the warp picks its groups again while it waits there, and
+ * the group it picks is the spinning one. */
+WS_KERNEL void fence_handoff(int *out, int n)
+{
+    WS_SHARED volatile int flag;
+    unsigned t = threadIdx_x();
+    if (t == 0) flag = 0;
+    __syncthreads();
+    if (t != 0) {
+        while (!flag)                                        /* MARK_SPIN */
+            ;
+    } else {
+        for (int k = 0; k < n; k++) {
+            ws_threadfence();                                /* MARK_HANDOFF_FENCE */
+            out[blockIdx_x() * n + k] += k;
+        }
+        flag = 1;
+    }
+}
+
+/* Odd and even lanes reach the barrier by different __syncthreads() (each
+ * arm has its own), while the block's second warp works first: the first
+ * warp waits with its two groups at two barriers. */
+WS_KERNEL void bar_split(int *out, int work)
+{
+    unsigned t = threadIdx_x(), acc = t;
+    if (t >= 32)
+        for (int k = 0; k < work; k++) acc = (acc ^ (acc >> 3)) + (unsigned)k;
+    if (t & 1) {
+        out[blockIdx_x() * blockDim_x() + t] = (int)acc;
+        __syncthreads();                                     /* MARK_SPLIT_ODD */
+    } else {
+        __syncthreads();                                     /* MARK_SPLIT_EVEN */
+        out[blockIdx_x() * blockDim_x() + t] = (int)acc * 3;
+    }
+}
+
+/* Four independent chains of divisions: the float divide pipes, busy
+ * eight cycles per instruction (fdiv_interval), cap the launch while the
+ * schedulers issue at a fraction of their rate (math_pipe_throttle). */
+WS_KERNEL void fdiv_pipe(float *out, int n)
+{
+    float x = (float)threadIdx_x() + 1.5f, a = 1.0f, b = 2.0f, c = 3.0f, d = 4.0f;
+    for (int k = 0; k < n; k++) {
+        a = x / a, b = x / b;                                /* MARK_FDIV_PIPE */
+        c = x / c, d = x / d;
+    }
+    out[blockIdx_x() * blockDim_x() + threadIdx_x()] = a + b + c + d;
+}
+
+/* Butterfly shuffles with independent values: the MIO, one pass a cycle,
+ * is the limit without a single shared-memory access. */
+WS_KERNEL void shuffle_storm(int *out, int n)
+{
+    unsigned t = threadIdx_x();
+    int a = (int)t, b = a + 1, c = a + 2, d = a + 3;
+    for (int k = 0; k < n; k++) {
+        a = ws_shfl_xor(a, 1), b = ws_shfl_xor(b, 2), c = ws_shfl_xor(c, 4), d = ws_shfl_xor(d, 8); /* MARK_SHUFFLE */
+    }
+    out[blockIdx_x() * blockDim_x() + t] = a + b + c + d;
+}

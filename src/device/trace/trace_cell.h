@@ -76,7 +76,9 @@ typedef struct ws_trace_record {
     uint64_t cycle;
     uint64_t launch_id;
     uint64_t block;             /* linear block index                       */
-    uint32_t pc;                /* the warp's next (stalled) instruction    */
+    uint32_t pc;                /* the warp's next (stalled) instruction;
+                                   barrier/membar: the one after the bar or
+                                   fence it issued (timing.md, Record)      */
     uint32_t producer_pc;       /* scoreboard stalls: PC of the instruction
                                    whose result is awaited; else 0          */
     uint16_t core, warp;        /* warp = slot in the core                  */
