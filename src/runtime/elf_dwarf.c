@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "runtime/elf_internal.h"
 
 #define MAX_DEPTH 16
@@ -372,17 +373,28 @@ static unsigned bitint_in_line(const char *line, const char *name)
 
 /* The width of _BitInt `die` (a parameter or typedef) as its source
  * declares it; 0 if the source or the line cannot be read. */
+#define SOURCE_MAX (64u << 20)
 static unsigned bitint_from_source(Dwarf_Die *die)
 {
     const char *file = decl_file(die), *name = dwarf_diename(die);
     int want;
     if (!file || !name || dwarf_decl_line(die, &want) != 0 || want < 1) return 0;
+    /* Only a regular file, and only its first SOURCE_MAX bytes: the name
+     * comes from the module (a "#line 1 \"/dev/zero\"" made the loop below
+     * read for ever, a FIFO would block the load). */
     FILE *f = fopen(file, "r");
+    struct stat sb;
     if (!f) return 0;
+    if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        fclose(f);
+        return 0;
+    }
     char line[1024];
     unsigned n = 0;
-    for (int at = 1; fgets(line, sizeof line, f); ) {
+    size_t read = 0;
+    for (int at = 1; read < SOURCE_MAX && fgets(line, sizeof line, f); ) {
         const int whole = strchr(line, '\n') != NULL || feof(f);
+        read += strlen(line) + 1;
         if (at == want) { n = bitint_in_line(line, name); break; }
         at += whole; /* (a longer line is read in pieces) */
     }

@@ -63,6 +63,15 @@ int main(int argc, char **argv)
                   "(0..8589934591)");
     /* _BitInt(16) fills its storage: the 16-bit range, as before */
     check_refused(dev, k, hi, 4, WS_ARG_I32(32768), "parameter 4 'whole' has type '_BitInt': value 32768 does not fit");
+    /* declared "in /dev/zero" (#line): no width from a file that is no
+     * source, so the 16-bit storage's range (the load used to hang
+     * reading it) */
+    ws_kernel *nowhere;
+    CHECK(ws_kernel_get(m, "bitint_nowhere", &nowhere) == WS_OK);
+    ws_arg two[2] = { WS_ARG_I32(3000), WS_ARG_PTR(out) };
+    CHECK_EQ_U(ws_launch(dev, nowhere, WS_DIM3(1, 1, 1), WS_DIM3(1, 1, 1), 0, two, 2), WS_OK);
+    CHECK(ws_synchronize(dev) == WS_OK && ws_memcpy_dtoh(dev, r, out, sizeof r) == WS_OK);
+    CHECK(r[0] == 3000);
     CHECK(ws_device_close(dev) == WS_OK);
     return TEST_SUMMARY();
 }
