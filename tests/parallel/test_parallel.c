@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "device/parallel.h"
 #include "device/timing.h"
 #include "warpscope/warpscope.h"
 #include "warpscope/tool.h"
@@ -315,11 +316,42 @@ static void check_prints_while_running(const char *elf, uint32_t threads, int ti
     CHECK(ws_device_close(d) == WS_OK);
 }
 
+/* $WARPSCOPE_THREADS counts only as a decimal number 1-256 written with
+ * digits only; anything else leaves the host's core count (not asked). */
+static void check_threads_env(void)
+{
+    const char *saved = getenv("WARPSCOPE_THREADS");
+    char *keep = saved ? strdup(saved) : NULL;
+    ws_config c;
+    ws_config_default(&c);
+    c.cores = 256; /* (the number of threads is capped at the cores) */
+    const struct { const char *env; uint32_t want; } taken[] = { { "3", 3 }, { "1", 1 }, { "256", 256 }, { "007", 7 } };
+    for (size_t i = 0; i < sizeof taken / sizeof *taken; i++) {
+        int asked = 0;
+        setenv("WARPSCOPE_THREADS", taken[i].env, 1);
+        CHECK_EQ_U(ws_par_threads_for(&c, &asked), taken[i].want);
+        CHECK_EQ_U(asked, 1);
+    }
+    const char *ignored[] = { "", "0", "257", "99999999999999999999", "-3", "-18446744073709551613",
+                              "+3", " 3", "3 ", "0x3", "3x" };
+    for (size_t i = 0; i < sizeof ignored / sizeof *ignored; i++) {
+        int asked = 1;
+        setenv("WARPSCOPE_THREADS", ignored[i], 1);
+        ws_par_threads_for(&c, &asked);
+        if (asked) fprintf(stderr, "WARPSCOPE_THREADS=\"%s\" was taken\n", ignored[i]);
+        CHECK_EQ_U(asked, 0);
+    }
+    if (keep) setenv("WARPSCOPE_THREADS", keep, 1);
+    else unsetenv("WARPSCOPE_THREADS");
+    free(keep);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) { fprintf(stderr, "usage: %s par_kernels.elf\n", argv[0]); return 2; }
     const char *elf = argv[1];
     static run_result one, many;
+    check_threads_env();
 
     const struct { const char *name; int extra; ws_status want; const char *msg; } cases[] = {
         { "uneven", 0, WS_OK, NULL },
