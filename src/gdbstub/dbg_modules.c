@@ -313,7 +313,7 @@ ws_status ws_gdb_dbg_monitor(void *tp, const char *cmd, char **out)
                       "  modules                           resident modules and their addresses\n"
                       "  watch EVENT ... do ACTION[; ...]  load a debug machine (docs/events.md), e.g.\n"
                       "                                    watch wd.dispatch data=7 then sched.barrier_wait do halt\n"
-                      "  watch clear                       disable every debug machine\n");
+                      "  watch clear                       unload the debugger's debug machines\n");
     } else if (!strcmp(cmd, "lanes")) {
         *out = lanes_text(t);
     } else if (!strcmp(cmd, "breakpoints")) {
@@ -338,9 +338,14 @@ ws_status ws_gdb_dbg_monitor(void *tp, const char *cmd, char **out)
             else snprintf(buf, sizeof buf, "no debug machine has halted the device; 'monitor help' shows the syntax\n");
         } else if (!strcmp(text, "clear")) {
             ws_dmi_write(t->dbg, 0, WS_DM_EVCTL, 2);
-            snprintf(buf, sizeof buf, "every debug machine will be disabled at the device's next safe point\n");
+            snprintf(buf, sizeof buf, "the debugger's debug machines will be unloaded at the device's next safe point "
+                     "(the program's stay)\n");
         } else if (ws_events_parse_machine(text, &p, &print, err, sizeof err) != WS_OK) {
             snprintf(buf, sizeof buf, "watch: %s\n", err);
+        } else if (ws_debug_machine_program_only_action(&p)) {
+            snprintf(buf, sizeof buf, "watch: '%s' acts on the program's event trace or callback, which a debugger's "
+                     "machine does not touch (docs/events.md, \"Who holds the bus\")\n",
+                     ws_debug_machine_program_only_action(&p));
         } else if (load_machine(t, &p) != WS_OK) {
             snprintf(buf, sizeof buf, "watch: the debug module refused the program (%d machines already queued?)\n",
                      WS_EV_MACHINES);
