@@ -126,6 +126,25 @@ static ws_status check_on_device(ws_device *dev, unsigned index, const ws_machin
     return WS_OK;
 }
 
+/* A condition that means nothing where it is, refused as the text form
+ * refuses it (`for>`, `within=`): a `lasting` time on an event that has no
+ * end, a window on the first step (nothing before it to time from). */
+static ws_status check_steps(ws_device *dev, unsigned index, const ws_machine_program *p)
+{
+    for (uint32_t i = 0; i < p->nwatch; i++) {
+        const ws_watch *w = &p->watch[i];
+        if (w->lasting && !ws_ev_has_duration(w->source, w->id))
+            return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_events_machine: machine %u step %u: lasting=%llu: %s has "
+                                "no duration (lasting times " WS_EV_DURATION_EVENTS ")", index, i,
+                                (unsigned long long)w->lasting, ws_event_name(w->source, w->id));
+        if (!i && w->window)
+            return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_events_machine: machine %u step 0: window=%llu: a window "
+                                "times a step from the one before it, and the first step has none (put it on step 1 "
+                                "or later)", index, (unsigned long long)w->window);
+    }
+    return WS_OK;
+}
+
 ws_status ws_events_machine(ws_device *dev, unsigned index, const ws_machine_program *p)
 {
     if (!dev) return WS_ERR_INVALID_ARG;
@@ -145,7 +164,8 @@ ws_status ws_events_machine(ws_device *dev, unsigned index, const ws_machine_pro
     for (uint32_t i = 0; p && i < p->nactions; i++)
         if (p->actions[i].kind > WS_ACT_TRACE_SNAPSHOT || (p->actions[i].kind == WS_ACT_ENABLE && p->actions[i].arg >= WS_EV_MACHINES))
             return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_events_machine: machine %u action %u is not valid", index, i);
-    ws_status st = p ? check_on_device(dev, index, p) : WS_OK;
+    ws_status st = p ? check_steps(dev, index, p) : WS_OK;
+    if (st == WS_OK && p) st = check_on_device(dev, index, p);
     if (st != WS_OK) return st;
     ws_ev_load_machine(dev, index, p); /* what a machine watches must reach it */
     return WS_OK;

@@ -745,6 +745,19 @@ static void check_callback_reentry(const char *module)
     ws_device_close(dev);
 }
 
+/* A debugger's machine through the debug module's EV* registers (as gdb's
+ * `monitor watch` loads it); the EVCTL status read back. */
+static uint32_t debugger_load(ws_debug *d, const ws_machine_program *p)
+{
+    uint32_t words[128], n = ws_debug_machine_words(p, words, 128), ctl = 0;
+    ws_dmi_write(d, 0, WS_DM_EVCTL, 4);
+    ws_dmi_write(d, 0, WS_DM_EVSEL, 0);
+    for (uint32_t i = 0; i < n; i++) ws_dmi_write(d, 0, WS_DM_EVDATA, words[i]);
+    ws_dmi_write(d, 0, WS_DM_EVCTL, 1);
+    ws_dmi_read(d, 0, WS_DM_EVCTL, &ctl);
+    return ctl;
+}
+
 /* ws_events_machine refuses, with the reason, a machine that could never
  * fire on the device: a step on a core it does not have, a data condition
  * no value meets, a halt of cores it does not have. (Until 2026-11-27 only
@@ -779,6 +792,30 @@ static void check_machine_arguments(const char *module)
     p.actions[0].arg = 0x30;
     CHECK_EQ_U(ws_events_machine(dev, 2, &p), WS_ERR_INVALID_ARG);
     CHECK_STR_CONTAINS(ws_last_error(dev), "machine 2 action 0: halt=0x30: the device has 4 cores (mask 0xf)");
+    /* the text form's refusals of for> and within= (a condition that
+     * means nothing there): a lasting time on an event with no end, a
+     * window on the first step; through the debug module's EVCTL too
+     * (until 2026-11-28 both were taken: the first fired T after any such
+     * event, the second was ignored) */
+    p.actions[0].kind = WS_ACT_COUNT;
+    p.watch[0] = on(WS_EV_WD, WS_EV_WD_DISPATCH, WS_MATCH_ANY, 0, 1);
+    p.watch[0].lasting = 100;
+    CHECK_EQ_U(ws_events_machine(dev, 2, &p), WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "machine 2 step 0: lasting=100: wd.dispatch has no duration (lasting times "
+                       "sched.barrier_wait, sched.warp_start, wd.stall, cp.start)");
+    p.watch[0] = on(WS_EV_WD, WS_EV_WD_DISPATCH, WS_MATCH_ANY, 0, 1);
+    p.watch[0].window = 5;
+    CHECK_EQ_U(ws_events_machine(dev, 2, &p), WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "machine 2 step 0: window=5: a window times a step from the one before "
+                       "it, and the first step has none");
+    ws_debug *d;
+    CHECK(ws_debug_attach(dev, &(ws_debug_config){ 0 }, &d) == WS_OK);
+    CHECK(ws_dmi_write(d, 0, WS_DM_DMCONTROL, 1) == WS_OK);
+    CHECK_EQ_U(debugger_load(d, &p), 1u); /* refused */
+    p.watch[0].window = 0;
+    p.watch[0].lasting = 100;
+    CHECK_EQ_U(debugger_load(d, &p), 1u);
+    ws_debug_detach(d);
     /* a refused machine is not loaded: only the two good ones count dispatches */
     CHECK(ws_memset(dev, counter, 0, 4) == WS_OK);
     CHECK_EQ_U(launch_staged(dev, k, out, counter), WS_OK);
@@ -850,19 +887,6 @@ static void check_program_under_watcher(const char *module, const char *trace)
     free(r.ev);
     free(r.bytes);
     remove(trace);
-}
-
-/* A debugger's machine through the debug module's EV* registers (as gdb's
- * `monitor watch` loads it); the EVCTL status read back. */
-static uint32_t debugger_load(ws_debug *d, const ws_machine_program *p)
-{
-    uint32_t words[128], n = ws_debug_machine_words(p, words, 128), ctl = 0;
-    ws_dmi_write(d, 0, WS_DM_EVCTL, 4);
-    ws_dmi_write(d, 0, WS_DM_EVSEL, 0);
-    for (uint32_t i = 0; i < n; i++) ws_dmi_write(d, 0, WS_DM_EVDATA, words[i]);
-    ws_dmi_write(d, 0, WS_DM_EVCTL, 1);
-    ws_dmi_read(d, 0, WS_DM_EVCTL, &ctl);
-    return ctl;
 }
 
 /* One step on event src.id (data = value when match is EQ), `repeat`

@@ -7,6 +7,7 @@
  * kind, arg. */
 #include <string.h>
 #include "device/debug/debug_internal.h"
+#include "device/events/event_bus.h"
 
 enum { WORDS_PER_WATCH = 10, HEADER_WORDS = 1 };
 
@@ -75,6 +76,8 @@ static int parse_words(const uint32_t *w, uint32_t n, ws_machine_program *p)
         wt->repeat = x[5];
         wt->window = x[6] | (uint64_t)x[7] << 32;
         wt->lasting = x[8] | (uint64_t)x[9] << 32;
+        if ((wt->lasting && !ws_ev_has_duration(wt->source, wt->id)) || (!i && wt->window))
+            return -1; /* means nothing there (as ws_events_machine refuses it) */
     }
     for (uint32_t i = 0; i < p->nactions; i++, x += 2) {
         if (x[0] > WS_ACT_TRACE_SNAPSHOT || (x[0] == WS_ACT_ENABLE && x[1] >= WS_EV_MACHINES)) return -1;

@@ -66,6 +66,10 @@ static inline void ws_ev_emit(ws_device *dev, unsigned src, unsigned id, uint32_
     ws_ev_emit_slow(dev, src, id, core, data);
 }
 
+/* Does the event have an end, so that a `lasting` step can time it? */
+int ws_ev_has_duration(unsigned source, unsigned id);
+#define WS_EV_DURATION_EVENTS "sched.barrier_wait, sched.warp_start, wd.stall, cp.start"
+
 /* Feed an event to the debug machines (machines.c). */
 void ws_ev_machines(ws_device *dev, const ws_event *ev);
 

@@ -107,7 +107,13 @@ static void act(ws_device *dev, unsigned index, ws_machine *m, const ws_event *e
     }
 }
 
-/* Does e end the timed event s (a `lasting` step)? */
+int ws_ev_has_duration(unsigned source, unsigned id)
+{
+    return (source == WS_EV_SCHED && (id == WS_EV_SCHED_BARRIER_WAIT || id == WS_EV_SCHED_WARP_START)) ||
+           (source == WS_EV_WD && id == WS_EV_WD_STALL) || (source == WS_EV_CP && id == WS_EV_CP_START);
+}
+
+/* Does e end the timed event s (a `lasting` step)? (ws_ev_has_duration's) */
 static int ends(const ws_event *s, const ws_event *e)
 {
     if (s->source == WS_EV_SCHED && s->id == WS_EV_SCHED_BARRIER_WAIT)
