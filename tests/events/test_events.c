@@ -990,6 +990,16 @@ static void check_debugger_machines(const char *module)
     CHECK_EQ_U(launch_staged(dev, k, out, counter), WS_ERR_STOPPED);
     CHECK_STR_CONTAINS(ws_last_error(dev), "debug machine 2 fired on wd.dispatch");
 
+    /* a program's enable=N does not arm a debugger's machine N (done after
+     * the launch above, it fires on block 3's second dispatch): the next
+     * two launches are not stopped again */
+    CHECK(ws_events_configure(dev, &ec) == WS_OK);
+    ws_machine_program arm = one_step(WS_EV_WD, WS_EV_WD_DISPATCH, WS_MATCH_EQ, 0, 1, WS_ACT_ENABLE, 1);
+    arm.actions[0].arg = 2;
+    CHECK_EQ_U(ws_events_machine(dev, 0, &arm), WS_OK);
+    CHECK_EQ_U(launch_staged(dev, k, out, counter), WS_OK);
+    CHECK_EQ_U(launch_staged(dev, k, out, counter), WS_OK);
+
     /* the trace and callback actions are the program's: EVCTL refuses them */
     static const ws_action_kind programs[] = { WS_ACT_TRACE_START, WS_ACT_TRACE_STOP, WS_ACT_TRACE_SNAPSHOT,
                                                WS_ACT_CALLBACK };

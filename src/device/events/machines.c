@@ -59,8 +59,8 @@ static void act(ws_device *dev, unsigned index, ws_machine *m, const ws_event *e
             break;
         case WS_ACT_COUNT: m->st.counter++; break;
         case WS_ACT_REARM: rearm = 1; break;
-        case WS_ACT_ENABLE:
-            if (arg < WS_EV_MACHINES) {
+        case WS_ACT_ENABLE: /* a machine of the same side only: the program's never arm the debugger's */
+            if (arg < WS_EV_MACHINES && ws_ev_debugger_holds(ev, arg) == ws_ev_debugger_holds(ev, index)) {
                 ev->machine[arg].st.enabled = 1;
                 ev->machine[arg].st.done = 0;
             }
