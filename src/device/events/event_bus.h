@@ -73,14 +73,18 @@ int ws_ev_has_duration(unsigned source, unsigned id);
 /* Feed an event to the debug machines (machines.c). */
 void ws_ev_machines(ws_device *dev, const ws_event *ev);
 
-/* May the work distributor place a block now? (takes a step if halted) */
-static inline int ws_ev_wd_may_place(ws_device *dev)
+/* May the work distributor place a block now? (halted: only with a step
+ * left, which ws_ev_wd_placed takes once a block is placed) */
+static inline int ws_ev_wd_may_place(const ws_device *dev)
+{
+    const struct ws_events *e = dev->events;
+    return __builtin_expect(e == NULL, 1) || !e->wd_halted || e->wd_steps;
+}
+/* A block was placed: a halted distributor used up one of its steps. */
+static inline void ws_ev_wd_placed(ws_device *dev)
 {
     struct ws_events *e = dev->events;
-    if (__builtin_expect(e == NULL, 1) || !e->wd_halted) return 1;
-    if (!e->wd_steps) return 0;
-    e->wd_steps--;
-    return 1;
+    if (__builtin_expect(e != NULL, 0) && e->wd_halted && e->wd_steps) e->wd_steps--;
 }
 /* Nothing ran and nothing was placed: if the work distributor is halted,
  * end the launch (dev->fault says why) and return 1. */
