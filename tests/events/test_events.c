@@ -765,6 +765,43 @@ static void check_callback_reentry(const char *module)
     ws_device_close(dev);
 }
 
+/* A `lasting` step completes when its time has passed, also when no event
+ * reaches the machines meanwhile: warp 0 waits at a barrier while warp 1
+ * spins (bar_spin), emitting nothing the filters pass; the machine stops
+ * the launch 1000 time units into the wait. It fired only when the launch
+ * ended (here by the watchdog, too late to stop anything). */
+static void check_lasting_silent(const char *module, ws_exec_mode mode)
+{
+    ws_config cfg;
+    ws_config_default(&cfg);
+    cfg.mode = mode;
+    cfg.watchdog_ms = 5000;
+    ws_device *dev;
+    ws_module *m = NULL;
+    ws_kernel *k = NULL;
+    ws_addr flag = 0;
+    ws_event_config ec = { .capacity = 1 << 12 };
+    ec.mask[WS_EV_SCHED] = 1u << WS_EV_SCHED_BARRIER_WAIT;
+    CHECK(ws_device_open(&cfg, &dev) == WS_OK);
+    CHECK(ws_events_configure(dev, &ec) == WS_OK);
+    CHECK(ws_module_load_file(dev, module, &m) == WS_OK && ws_kernel_get(m, "bar_spin", &k) == WS_OK);
+    CHECK(ws_malloc(dev, 4, &flag) == WS_OK && ws_memset(dev, flag, 0, 4) == WS_OK);
+    ws_machine_program p = { .enabled = 1, .nwatch = 1, .nactions = 1 };
+    p.watch[0] = on(WS_EV_SCHED, WS_EV_SCHED_BARRIER_WAIT, WS_MATCH_ANY, 0, 1);
+    p.watch[0].lasting = 1000;
+    p.actions[0].kind = WS_ACT_STOP;
+    CHECK(ws_events_machine(dev, 0, &p) == WS_OK);
+    ws_arg args[] = { WS_ARG_PTR(flag) };
+    ws_status st = ws_launch(dev, k, (ws_dim3){ 1, 1, 1 }, (ws_dim3){ 64, 1, 1 }, 0, args, 1);
+    if (st == WS_OK) st = ws_synchronize(dev);
+    CHECK_EQ_U(st, WS_ERR_STOPPED);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "debug machine 0 fired on sched.barrier_wait (core 0, data 0x00000000)");
+    ws_machine_status ms;
+    CHECK(ws_events_machine_status(dev, 0, &ms) == WS_OK);
+    CHECK_EQ_U(ms.fired, 1);
+    ws_device_close(dev);
+}
+
 /* A debugger's machine through the debug module's EV* registers (as gdb's
  * `monitor watch` loads it); the EVCTL status read back. */
 static uint32_t debugger_load(ws_debug *d, const ws_machine_program *p)
@@ -1096,5 +1133,7 @@ int main(int argc, char **argv)
     check_machine_arguments(argv[1]);
     check_program_under_watcher(argv[1], "program_under_watcher.wsev");
     check_debugger_machines(argv[1]);
+    check_lasting_silent(argv[1], WS_MODE_FUNCTIONAL);
+    check_lasting_silent(argv[1], WS_MODE_TIMING);
     return TEST_SUMMARY();
 }

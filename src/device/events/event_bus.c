@@ -4,7 +4,7 @@
 #include "device/events/event_bus.h"
 
 /* Cycles in timing mode, else warp instructions issued: both deterministic. */
-static uint64_t now(const ws_device *dev)
+uint64_t ws_ev_now(const ws_device *dev)
 {
     const struct ws_events *e = dev->events;
     if (!dev->current) return e->clock_base;
@@ -14,7 +14,7 @@ static uint64_t now(const ws_device *dev)
 void ws_ev_emit_slow(ws_device *dev, unsigned src, unsigned id, uint32_t core, uint32_t data)
 {
     struct ws_events *e = dev->events;
-    ws_event ev = { .time = now(dev), .data = data, .source = (uint8_t)src, .id = (uint8_t)id, .core = (uint16_t)core };
+    ws_event ev = { .time = ws_ev_now(dev), .data = data, .source = (uint8_t)src, .id = (uint8_t)id, .core = (uint16_t)core };
     /* the event is in the trace before the machines see it (a snapshot it
      * triggers includes it), and an event that starts the trace opens it */
     const int traced = (e->trace_mask[src] >> id) & 1; /* (not one only the debugger's machines watch) */

@@ -72,6 +72,18 @@ int ws_ev_has_duration(unsigned source, unsigned id);
 
 /* Feed an event to the debug machines (machines.c). */
 void ws_ev_machines(ws_device *dev, const ws_event *ev);
+/* The bus's time now (cycles in timing mode, else warp instructions). */
+uint64_t ws_ev_now(const ws_device *dev);
+/* Time passed (the launch loops, each round or cycle): a `lasting` step
+ * whose oldest timed event has lasted long enough completes now, not at
+ * the next event that reaches the machines — a wait outlasted while the
+ * other warps spin emitting nothing the filters pass went unnoticed until
+ * the launch ended (machines.c). */
+void ws_ev_machines_tick(ws_device *dev);
+static inline void ws_ev_tick(ws_device *dev)
+{
+    if (__builtin_expect(dev->events != NULL, 0) && dev->events->nmachines) ws_ev_machines_tick(dev);
+}
 
 /* May the work distributor place a block now? (halted: only with a step
  * left, which ws_ev_wd_placed takes once a block is placed) */

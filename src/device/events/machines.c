@@ -207,6 +207,18 @@ void ws_ev_machines(ws_device *dev, const ws_event *e)
     }
 }
 
+void ws_ev_machines_tick(ws_device *dev)
+{
+    struct ws_events *ev = dev->events;
+    const uint64_t t = ws_ev_now(dev);
+    for (uint32_t i = 0; i < ev->nmachines; i++) {
+        ws_machine *m = &ev->machine[i];
+        if (!m->ntimed || !m->st.enabled) continue;
+        const uint64_t lasting = m->p.watch[m->st.step].lasting;
+        while (m->ntimed && m->st.enabled && t - m->timed[0].time >= lasting) timed_done(dev, i, m);
+    }
+}
+
 void ws_ev_machines_launch_end(ws_device *dev)
 {
     struct ws_events *ev = dev->events;
