@@ -150,6 +150,7 @@ static ws_status run_launch(ws_device *dev, ws_grid_run *L)
         uint32_t placed = ws_dispatch_blocks(dev);
         int64_t issued = run_round(dev);
         if (issued < 0) { st = WS_ERR_KERNEL_FAULT; break; }
+        ws_ev_tick(dev); /* (a `lasting` step outlasted with no event to tell) */
         if (dev->events && dev->events->stop) { st = WS_ERR_STOPPED; break; } /* a debug machine's action */
         /* A kernel that never ends (a lost exit condition, a lock never
          * released) would hang the host: the watchdog ends it, like a

@@ -208,7 +208,8 @@ static uint32_t place_blocks(ws_device *dev, const uint8_t *only, uint32_t c_lo,
             uint64_t linear;
             if ((only && !only[c]) || b->in_use) continue; /* other cores may be running */
             if (!ws_ev_wd_may_place(dev)) { refused = 1; goto done; } /* halted by a debug machine */
-            if (!take_block(dev, L, core, &linear)) continue;
+            if (!take_block(dev, L, core, &linear)) continue; /* (a step is for a block placed, not a core looked at) */
+            ws_ev_wd_placed(dev);
             memset(b, 0, sizeof *b);
             b->in_use = 1;
             b->core = c;

@@ -712,6 +712,7 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
             }
         }
         dev->now_cycle = t;
+        ws_ev_tick(dev); /* (a `lasting` step outlasted with no event to tell) */
         if (dev->events && dev->events->stop) { st = WS_ERR_STOPPED; goto out; } /* a debug machine's action */
         uint64_t until = NEVER;
         for (uint32_t c = 0; c < T->ncores; c++) {

@@ -294,6 +294,19 @@ static ws_status load_machine(ws_gdb_dbg *t, const ws_machine_program *p)
     return st == WS_OK && (ctl & 1) ? WS_ERR_BUSY : st;
 }
 
+/* Programs loaded and not yet in a machine (EVCTL bits 15:8): the
+ * device takes each at its next safe point, and while no machine is free
+ * for the debugger (all armed, or the program's) they wait there. */
+static void append_queued(ws_gdb_dbg *t, char *buf, size_t cap)
+{
+    uint32_t ctl = 0;
+    if (ws_dmi_read(t->dbg, 0, WS_DM_EVCTL, &ctl) != WS_OK || !(ctl >> 8 & 0xFF)) return;
+    size_t n = strlen(buf);
+    snprintf(buf + n, cap - n, "%u loaded machine program(s) not in a machine yet: the device takes them at its "
+             "next safe point, into machines free for the debugger (they wait while all eight are armed or the "
+             "program's)\n", ctl >> 8 & 0xFF);
+}
+
 ws_status ws_gdb_dbg_monitor(void *tp, const char *cmd, char **out)
 {
     ws_gdb_dbg *t = tp;
@@ -313,7 +326,7 @@ ws_status ws_gdb_dbg_monitor(void *tp, const char *cmd, char **out)
                       "  modules                           resident modules and their addresses\n"
                       "  watch EVENT ... do ACTION[; ...]  load a debug machine (docs/events.md), e.g.\n"
                       "                                    watch wd.dispatch data=7 then sched.barrier_wait do halt\n"
-                      "  watch clear                       disable every debug machine\n");
+                      "  watch clear                       unload the debugger's debug machines\n");
     } else if (!strcmp(cmd, "lanes")) {
         *out = lanes_text(t);
     } else if (!strcmp(cmd, "breakpoints")) {
@@ -336,11 +349,17 @@ ws_status ws_gdb_dbg_monitor(void *tp, const char *cmd, char **out)
         if (!*text) {
             if (ws_debug_stop_reason(t->dbg, buf, sizeof buf - 1) == WS_OK) strcat(buf, "\n");
             else snprintf(buf, sizeof buf, "no debug machine has halted the device; 'monitor help' shows the syntax\n");
+            append_queued(t, buf, sizeof buf);
         } else if (!strcmp(text, "clear")) {
             ws_dmi_write(t->dbg, 0, WS_DM_EVCTL, 2);
-            snprintf(buf, sizeof buf, "every debug machine will be disabled at the device's next safe point\n");
+            snprintf(buf, sizeof buf, "the debugger's debug machines will be unloaded at the device's next safe point "
+                     "(the program's stay)\n");
         } else if (ws_events_parse_machine(text, &p, &print, err, sizeof err) != WS_OK) {
             snprintf(buf, sizeof buf, "watch: %s\n", err);
+        } else if (ws_debug_machine_program_only_action(&p)) {
+            snprintf(buf, sizeof buf, "watch: '%s' acts on the program's event trace or callback, which a debugger's "
+                     "machine does not touch (docs/events.md, \"Who holds the bus\")\n",
+                     ws_debug_machine_program_only_action(&p));
         } else if (load_machine(t, &p) != WS_OK) {
             snprintf(buf, sizeof buf, "watch: the debug module refused the program (%d machines already queued?)\n",
                      WS_EV_MACHINES);

@@ -38,24 +38,36 @@ ws_status ws_events_configure(ws_device *dev, const ws_event_config *cfg)
         return ws_set_error(dev, WS_ERR_BUSY, "ws_events_configure: a launch is running");
     ws_status st = ws_cmd_drain(dev, 0);
     if (st != WS_OK) return st;
-    ws_ev_free(dev);
-    struct ws_events *e = calloc(1, sizeof *e);
-    if (!e) return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "ws_events_configure: out of host memory");
-    memcpy(e->mask, cfg->mask, sizeof e->mask);
-    e->capacity = cfg->capacity;
     /* not in device memory: the program keeps every byte and address it
      * has without the trace (calloc: the pages are touched as the trace
      * grows) */
-    if (e->capacity && !(e->buf = calloc(1, e->capacity))) {
-        free(e);
+    uint8_t *buf = NULL;
+    if (cfg->capacity && !(buf = calloc(1, cfg->capacity)))
         return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "ws_events_configure: out of host memory for a %u-byte "
                             "trace buffer", cfg->capacity);
+    ws_ev_drop_program(dev); /* (the debugger's machines stay) */
+    if (ws_ev_create(dev)) {
+        free(buf);
+        return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "ws_events_configure: out of host memory");
     }
+    struct ws_events *e = dev->events;
+    for (unsigned s = 0; s < WS_EV_SOURCES; s++) e->mask[s] |= e->trace_mask[s] = cfg->mask[s];
+    e->configured = 1;
+    e->buf = buf;
+    e->capacity = cfg->capacity;
     e->w.cap_bits = (uint64_t)e->capacity * 8;
     e->tracing = e->capacity != 0;
     e->w.buf = e->buf;
-    dev->events = e;
     return WS_OK;
+}
+
+/* The program's bus: configured by it (not only the debugger's machines). */
+static int configured(const ws_device *dev) { return dev->events && dev->events->configured; }
+
+static ws_status refuse_debugger_machine(ws_device *dev, const char *fn, unsigned index)
+{
+    return ws_set_error(dev, WS_ERR_BUSY, "%s: machine %u is held by %s; use another machine, or clear the "
+                        "debugger's ('monitor watch clear')", fn, index, WS_EV_DEBUGGER_NAME);
 }
 
 ws_status ws_events_read(ws_device *dev, uint8_t **bytes, size_t *size, uint64_t *events, uint64_t *dropped)
@@ -66,7 +78,7 @@ ws_status ws_events_read(ws_device *dev, uint8_t **bytes, size_t *size, uint64_t
     *bytes = NULL;
     *size = 0;
     if (bus_held_by_tool(dev)) return refuse_program(dev, "ws_events_read");
-    if (!dev->events) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_events_read: the event trace is not configured");
+    if (!configured(dev)) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_events_read: the event trace is not configured");
     ws_status st = dev->tool_launch_depth ? WS_OK : ws_cmd_drain(dev, 0);
     const ws_ev_writer *w = &dev->events->w;
     uint8_t *b = ws_ev_blob(dev, size);
@@ -82,7 +94,7 @@ ws_status ws_events_disable(ws_device *dev)
     if (!dev) return WS_ERR_INVALID_ARG;
     WS_API_LOCKED(dev, "ws_events_disable");
     if (bus_held_by_tool(dev)) return refuse_program(dev, "ws_events_disable");
-    ws_ev_free(dev);
+    ws_ev_drop_program(dev); /* (the debugger's machines stay) */
     return WS_OK;
 }
 
@@ -114,14 +126,34 @@ static ws_status check_on_device(ws_device *dev, unsigned index, const ws_machin
     return WS_OK;
 }
 
+/* A condition that means nothing where it is, refused as the text form
+ * refuses it (`for>`, `within=`): a `lasting` time on an event that has no
+ * end, a window on the first step (nothing before it to time from). */
+static ws_status check_steps(ws_device *dev, unsigned index, const ws_machine_program *p)
+{
+    for (uint32_t i = 0; i < p->nwatch; i++) {
+        const ws_watch *w = &p->watch[i];
+        if (w->lasting && !ws_ev_has_duration(w->source, w->id))
+            return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_events_machine: machine %u step %u: lasting=%llu: %s has "
+                                "no duration (lasting times " WS_EV_DURATION_EVENTS ")", index, i,
+                                (unsigned long long)w->lasting, ws_event_name(w->source, w->id));
+        if (!i && w->window)
+            return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_events_machine: machine %u step 0: window=%llu: a window "
+                                "times a step from the one before it, and the first step has none (put it on step 1 "
+                                "or later)", index, (unsigned long long)w->window);
+    }
+    return WS_OK;
+}
+
 ws_status ws_events_machine(ws_device *dev, unsigned index, const ws_machine_program *p)
 {
     if (!dev) return WS_ERR_INVALID_ARG;
     WS_API_LOCKED(dev, "ws_events_machine");
     if (bus_held_by_tool(dev)) return refuse_program(dev, "ws_events_machine");
-    if (!dev->events) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_events_machine: call ws_events_configure first");
+    if (!configured(dev)) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_events_machine: call ws_events_configure first");
     if (index >= WS_EV_MACHINES)
         return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_events_machine: machine %u of %u", index, WS_EV_MACHINES);
+    if (ws_ev_debugger_holds(dev->events, index)) return refuse_debugger_machine(dev, "ws_events_machine", index);
     if (p && (!p->nwatch || p->nwatch > WS_EV_MAX_WATCH || p->nactions > WS_EV_MAX_ACTIONS))
         return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_events_machine: machine %u: 1..%u watch instructions and at most "
                             "%u actions", index, WS_EV_MAX_WATCH, WS_EV_MAX_ACTIONS);
@@ -132,7 +164,8 @@ ws_status ws_events_machine(ws_device *dev, unsigned index, const ws_machine_pro
     for (uint32_t i = 0; p && i < p->nactions; i++)
         if (p->actions[i].kind > WS_ACT_TRACE_SNAPSHOT || (p->actions[i].kind == WS_ACT_ENABLE && p->actions[i].arg >= WS_EV_MACHINES))
             return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_events_machine: machine %u action %u is not valid", index, i);
-    ws_status st = p ? check_on_device(dev, index, p) : WS_OK;
+    ws_status st = p ? check_steps(dev, index, p) : WS_OK;
+    if (st == WS_OK && p) st = check_on_device(dev, index, p);
     if (st != WS_OK) return st;
     ws_ev_load_machine(dev, index, p); /* what a machine watches must reach it */
     return WS_OK;
@@ -143,8 +176,9 @@ ws_status ws_events_machine_status(ws_device *dev, unsigned index, ws_machine_st
     if (!dev) return WS_ERR_INVALID_ARG;
     WS_API_LOCKED(dev, "ws_events_machine_status");
     if (bus_held_by_tool(dev)) return refuse_program(dev, "ws_events_machine_status");
-    if (!out || !dev->events || index >= WS_EV_MACHINES)
+    if (!out || !configured(dev) || index >= WS_EV_MACHINES)
         return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_events_machine_status: no machine %u", index);
+    if (ws_ev_debugger_holds(dev->events, index)) return refuse_debugger_machine(dev, "ws_events_machine_status", index);
     *out = dev->events->machine[index].st;
     return WS_OK;
 }
@@ -154,7 +188,7 @@ ws_status ws_events_set_callback(ws_device *dev, ws_machine_fn fn, void *user)
     if (!dev) return WS_ERR_INVALID_ARG;
     WS_API_LOCKED(dev, "ws_events_set_callback");
     if (bus_held_by_tool(dev)) return refuse_program(dev, "ws_events_set_callback");
-    if (!dev->events) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_events_set_callback: call ws_events_configure first");
+    if (!configured(dev)) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_events_set_callback: call ws_events_configure first");
     dev->events->callback = fn;
     dev->events->callback_user = user;
     return WS_OK;
@@ -165,7 +199,7 @@ ws_status ws_events_trace_enable(ws_device *dev, int on)
     if (!dev) return WS_ERR_INVALID_ARG;
     WS_API_LOCKED(dev, "ws_events_trace_enable");
     if (bus_held_by_tool(dev)) return refuse_program(dev, "ws_events_trace_enable");
-    if (!dev->events) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_events_trace_enable: call ws_events_configure first");
+    if (!configured(dev)) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_events_trace_enable: call ws_events_configure first");
     dev->events->tracing = on && dev->events->capacity;
     return WS_OK;
 }

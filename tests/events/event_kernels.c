@@ -33,3 +33,17 @@ WS_KERNEL void late_deadlock(int *out, int n)
     }
     out[blockIdx_x() * blockDim_x() + t] += 1;
 }
+
+/* Warp 0 waits at the barrier; warp 1 spins until warp 0 has passed it,
+ * which never happens (a livelock: warp 1 keeps issuing). */
+WS_KERNEL void bar_spin(int *flag)
+{
+    volatile int *f = flag;
+    if (threadIdx_x() < 32) {
+        ws_syncthreads();
+        *f = 1;
+    } else {
+        while (*f == 0) {
+        }
+    }
+}

@@ -3,6 +3,7 @@
  * on random streams; the trace is deterministic, does not change the
  * simulated cycles, and a damaged trace gets a clear error. */
 #include <stdint.h>
+#include "device/debug/debug.h"
 #include "device/events/event_codec.h"
 #include "warpscope/events.h"
 #include "warpscope/warpscope.h"
@@ -412,7 +413,27 @@ static void check_wd_halt(const char *module)
     free(ev);
     free(bytes);
     ws_device_close(dev);
+
+    /* Four cores, a step at each retire: every block is placed. In
+     * functional mode each core has its own blocks (core 0: 0 and 4), so
+     * after block 4 core 0 has none left; the step went to it anyway, was
+     * used up placing nothing, and the launch stopped with blocks 1, 2, 3
+     * and 5 never placed. */
     machine_cores = 4;
+    CHECK(open_machine_dev(module, &dev, &k, &out, &counter) == WS_OK);
+    h.watch[0].value = 0;
+    CHECK(ws_events_machine(dev, 0, &h) == WS_OK);
+    s.watch[0].match = WS_MATCH_ANY;
+    s.nactions = 2;
+    s.actions[1].kind = WS_ACT_REARM;
+    CHECK(ws_events_machine(dev, 1, &s) == WS_OK);
+    CHECK(ws_memset(dev, counter, 0, 4) == WS_OK);
+    CHECK_EQ_U(launch_staged(dev, k, out, counter), WS_OK);
+    CHECK_EQ_U(dispatched(dev, &mask), BLOCKS);
+    int atomics = 0;
+    CHECK(ws_memcpy_dtoh(dev, &atomics, counter, 4) == WS_OK);
+    CHECK_EQ_U(atomics, BLOCKS * (THREADS / 32));
+    ws_device_close(dev);
 }
 
 /* Halting the command processor: the launch that fired finishes, the next
@@ -744,6 +765,56 @@ static void check_callback_reentry(const char *module)
     ws_device_close(dev);
 }
 
+/* A `lasting` step completes when its time has passed, also when no event
+ * reaches the machines meanwhile: warp 0 waits at a barrier while warp 1
+ * spins (bar_spin), emitting nothing the filters pass; the machine stops
+ * the launch 1000 time units into the wait. It fired only when the launch
+ * ended (here by the watchdog, too late to stop anything). */
+static void check_lasting_silent(const char *module, ws_exec_mode mode)
+{
+    ws_config cfg;
+    ws_config_default(&cfg);
+    cfg.mode = mode;
+    cfg.watchdog_ms = 5000;
+    ws_device *dev;
+    ws_module *m = NULL;
+    ws_kernel *k = NULL;
+    ws_addr flag = 0;
+    ws_event_config ec = { .capacity = 1 << 12 };
+    ec.mask[WS_EV_SCHED] = 1u << WS_EV_SCHED_BARRIER_WAIT;
+    CHECK(ws_device_open(&cfg, &dev) == WS_OK);
+    CHECK(ws_events_configure(dev, &ec) == WS_OK);
+    CHECK(ws_module_load_file(dev, module, &m) == WS_OK && ws_kernel_get(m, "bar_spin", &k) == WS_OK);
+    CHECK(ws_malloc(dev, 4, &flag) == WS_OK && ws_memset(dev, flag, 0, 4) == WS_OK);
+    ws_machine_program p = { .enabled = 1, .nwatch = 1, .nactions = 1 };
+    p.watch[0] = on(WS_EV_SCHED, WS_EV_SCHED_BARRIER_WAIT, WS_MATCH_ANY, 0, 1);
+    p.watch[0].lasting = 1000;
+    p.actions[0].kind = WS_ACT_STOP;
+    CHECK(ws_events_machine(dev, 0, &p) == WS_OK);
+    ws_arg args[] = { WS_ARG_PTR(flag) };
+    ws_status st = ws_launch(dev, k, (ws_dim3){ 1, 1, 1 }, (ws_dim3){ 64, 1, 1 }, 0, args, 1);
+    if (st == WS_OK) st = ws_synchronize(dev);
+    CHECK_EQ_U(st, WS_ERR_STOPPED);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "debug machine 0 fired on sched.barrier_wait (core 0, data 0x00000000)");
+    ws_machine_status ms;
+    CHECK(ws_events_machine_status(dev, 0, &ms) == WS_OK);
+    CHECK_EQ_U(ms.fired, 1);
+    ws_device_close(dev);
+}
+
+/* A debugger's machine through the debug module's EV* registers (as gdb's
+ * `monitor watch` loads it); the EVCTL status read back. */
+static uint32_t debugger_load(ws_debug *d, const ws_machine_program *p)
+{
+    uint32_t words[128], n = ws_debug_machine_words(p, words, 128), ctl = 0;
+    ws_dmi_write(d, 0, WS_DM_EVCTL, 4);
+    ws_dmi_write(d, 0, WS_DM_EVSEL, 0);
+    for (uint32_t i = 0; i < n; i++) ws_dmi_write(d, 0, WS_DM_EVDATA, words[i]);
+    ws_dmi_write(d, 0, WS_DM_EVCTL, 1);
+    ws_dmi_read(d, 0, WS_DM_EVCTL, &ctl);
+    return ctl;
+}
+
 /* ws_events_machine refuses, with the reason, a machine that could never
  * fire on the device: a step on a core it does not have, a data condition
  * no value meets, a halt of cores it does not have. (Until 2026-11-27 only
@@ -778,6 +849,30 @@ static void check_machine_arguments(const char *module)
     p.actions[0].arg = 0x30;
     CHECK_EQ_U(ws_events_machine(dev, 2, &p), WS_ERR_INVALID_ARG);
     CHECK_STR_CONTAINS(ws_last_error(dev), "machine 2 action 0: halt=0x30: the device has 4 cores (mask 0xf)");
+    /* the text form's refusals of for> and within= (a condition that
+     * means nothing there): a lasting time on an event with no end, a
+     * window on the first step; through the debug module's EVCTL too
+     * (until 2026-11-28 both were taken: the first fired T after any such
+     * event, the second was ignored) */
+    p.actions[0].kind = WS_ACT_COUNT;
+    p.watch[0] = on(WS_EV_WD, WS_EV_WD_DISPATCH, WS_MATCH_ANY, 0, 1);
+    p.watch[0].lasting = 100;
+    CHECK_EQ_U(ws_events_machine(dev, 2, &p), WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "machine 2 step 0: lasting=100: wd.dispatch has no duration (lasting times "
+                       "sched.barrier_wait, sched.warp_start, wd.stall, cp.start)");
+    p.watch[0] = on(WS_EV_WD, WS_EV_WD_DISPATCH, WS_MATCH_ANY, 0, 1);
+    p.watch[0].window = 5;
+    CHECK_EQ_U(ws_events_machine(dev, 2, &p), WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "machine 2 step 0: window=5: a window times a step from the one before "
+                       "it, and the first step has none");
+    ws_debug *d;
+    CHECK(ws_debug_attach(dev, &(ws_debug_config){ 0 }, &d) == WS_OK);
+    CHECK(ws_dmi_write(d, 0, WS_DM_DMCONTROL, 1) == WS_OK);
+    CHECK_EQ_U(debugger_load(d, &p), 1u); /* refused */
+    p.watch[0].window = 0;
+    p.watch[0].lasting = 100;
+    CHECK_EQ_U(debugger_load(d, &p), 1u);
+    ws_debug_detach(d);
     /* a refused machine is not loaded: only the two good ones count dispatches */
     CHECK(ws_memset(dev, counter, 0, 4) == WS_OK);
     CHECK_EQ_U(launch_staged(dev, k, out, counter), WS_OK);
@@ -851,6 +946,128 @@ static void check_program_under_watcher(const char *module, const char *trace)
     remove(trace);
 }
 
+/* One step on event src.id (data = value when match is EQ), `repeat`
+ * times, then `kind` (and re-arm when asked). */
+static ws_machine_program one_step(unsigned src, unsigned id, ws_match match, uint32_t value, uint32_t repeat,
+                                   ws_action_kind kind, int rearm)
+{
+    ws_machine_program p = { .enabled = 1, .nwatch = 1, .nactions = rearm ? 2 : 1 };
+    p.watch[0] = on(src, id, match, value, repeat);
+    p.actions[0].kind = kind;
+    p.actions[1].kind = WS_ACT_REARM;
+    return p;
+}
+
+/* Events of src.id in the program's trace so far. */
+static uint64_t traced(ws_device *dev, unsigned src, unsigned id)
+{
+    run r = { 0 };
+    char err[256];
+    uint64_t n = UINT64_MAX;
+    if (ws_events_read(dev, &r.bytes, &r.size, NULL, NULL) == WS_OK &&
+        ws_events_decode(r.bytes, r.size, &r.ev, &r.n, err, sizeof err) == WS_OK)
+        n = count(&r, src, id);
+    free(r.ev);
+    free(r.bytes);
+    return n;
+}
+
+/* The debugger's machines and the program's share the bus without taking
+ * each other's (docs/events.md, "Who holds the bus"): the program's
+ * configure and disable keep the debugger's machines; its read says "not
+ * configured" when only the debugger loaded machines; its trace has only
+ * what it asked for; it cannot replace or read a debugger's machine
+ * (WS_ERR_BUSY naming the debugger); the debugger's EVCTL clear and its
+ * loads leave the program's machines alone, also one that is done; a
+ * debugger's machine may not act on the program's trace or callback.
+ * (Until 2026-11-28 each of these dropped or replaced the other side's
+ * machines, or read them, without a word.) */
+static void check_debugger_machines(const char *module)
+{
+    ws_device *dev;
+    ws_kernel *k;
+    ws_addr out, counter;
+    ws_debug *d;
+    machine_cores = 4;
+    CHECK(open_machine_dev(module, &dev, &k, &out, &counter) == WS_OK);
+    CHECK(ws_events_disable(dev) == WS_OK);
+    CHECK(ws_debug_attach(dev, &(ws_debug_config){ 0 }, &d) == WS_OK);
+    CHECK(ws_dmi_write(d, 0, WS_DM_DMCONTROL, 1) == WS_OK); /* dmactive */
+    /* block 2's second dispatch (the second launch) stops it */
+    ws_machine_program p = one_step(WS_EV_WD, WS_EV_WD_DISPATCH, WS_MATCH_EQ, 2, 2, WS_ACT_STOP, 0);
+    CHECK_EQ_U(debugger_load(d, &p), 1u << 8);
+    CHECK_EQ_U(launch_staged(dev, k, out, counter), WS_OK);
+    uint8_t *bytes = NULL;
+    size_t size = 0;
+    CHECK_EQ_U(ws_events_read(dev, &bytes, &size, NULL, NULL), WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "ws_events_read: the event trace is not configured");
+    free(bytes);
+    ws_machine_program mine = one_step(WS_EV_CP, WS_EV_CP_START, WS_MATCH_ANY, 0, 1, WS_ACT_COUNT, 1);
+    CHECK_EQ_U(ws_events_machine(dev, 1, &mine), WS_ERR_INVALID_ARG); /* not configured: not the debugger's bus */
+    ws_event_config ec = { .capacity = 1 << 16 };
+    ec.mask[WS_EV_CP] = 0xFFFF;
+    CHECK(ws_events_configure(dev, &ec) == WS_OK);
+    CHECK_EQ_U(launch_staged(dev, k, out, counter), WS_ERR_STOPPED); /* the debugger's machine is still there */
+    CHECK_STR_CONTAINS(ws_last_error(dev), "debug machine 0 fired on wd.dispatch");
+    CHECK_EQ_U(traced(dev, WS_EV_WD, WS_EV_WD_DISPATCH), 0); /* its events are not the program's */
+    CHECK(traced(dev, WS_EV_CP, WS_EV_CP_START) != 0 && traced(dev, WS_EV_CP, WS_EV_CP_START) != UINT64_MAX);
+
+    /* the debugger's machine 0 is done; its next load takes it again */
+    p = one_step(WS_EV_SCHED, WS_EV_SCHED_WARP_START, WS_MATCH_ANY, 0, 1, WS_ACT_COUNT, 1);
+    CHECK_EQ_U(debugger_load(d, &p), 1u << 8);
+    CHECK(ws_events_configure(dev, &ec) == WS_OK);
+    CHECK_EQ_U(ws_events_machine(dev, 1, &mine), WS_OK);
+    CHECK_EQ_U(launch_staged(dev, k, out, counter), WS_OK);
+    CHECK_EQ_U(ws_events_machine(dev, 0, &mine), WS_ERR_BUSY);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "ws_events_machine: machine 0 is held by the debugger");
+    ws_machine_status ms = { 0 }, before;
+    CHECK_EQ_U(ws_events_machine_status(dev, 0, &ms), WS_ERR_BUSY);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "ws_events_machine_status: machine 0 is held by the debugger");
+    CHECK_EQ_U(traced(dev, WS_EV_SCHED, WS_EV_SCHED_WARP_START), 0);
+    CHECK(ws_events_machine_status(dev, 1, &before) == WS_OK);
+    CHECK(before.counter > 0);
+    /* the debugger clears its machines, not the program's */
+    ws_dmi_write(d, 0, WS_DM_EVCTL, 2);
+    CHECK_EQ_U(launch_staged(dev, k, out, counter), WS_OK);
+    CHECK(ws_events_machine_status(dev, 1, &ms) == WS_OK);
+    CHECK_EQ_U(ms.counter, 2 * before.counter);
+    CHECK_EQ_U(ws_events_machine(dev, 0, &mine), WS_OK); /* machine 0 is free now */
+
+    /* a program's machine that is done stays the program's: the debugger's
+     * next load takes machine 2, the first free one */
+    ws_machine_program once = one_step(WS_EV_WD, WS_EV_WD_DISPATCH, WS_MATCH_EQ, 0, 1, WS_ACT_COUNT, 0);
+    CHECK_EQ_U(ws_events_machine(dev, 1, &once), WS_OK);
+    CHECK_EQ_U(launch_staged(dev, k, out, counter), WS_OK);
+    p = one_step(WS_EV_WD, WS_EV_WD_DISPATCH, WS_MATCH_EQ, 3, 2, WS_ACT_STOP, 0); /* the second launch from here */
+    CHECK_EQ_U(debugger_load(d, &p), 1u << 8);
+    CHECK_EQ_U(launch_staged(dev, k, out, counter), WS_OK);
+    CHECK(ws_events_machine_status(dev, 1, &ms) == WS_OK);
+    CHECK(ms.fired == 1 && ms.done && ms.counter == 1);
+    CHECK(ws_events_disable(dev) == WS_OK); /* the program's go; the debugger's stays */
+    CHECK_EQ_U(launch_staged(dev, k, out, counter), WS_ERR_STOPPED);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "debug machine 2 fired on wd.dispatch");
+
+    /* a program's enable=N does not arm a debugger's machine N (done after
+     * the launch above, it fires on block 3's second dispatch): the next
+     * two launches are not stopped again */
+    CHECK(ws_events_configure(dev, &ec) == WS_OK);
+    ws_machine_program arm = one_step(WS_EV_WD, WS_EV_WD_DISPATCH, WS_MATCH_EQ, 0, 1, WS_ACT_ENABLE, 1);
+    arm.actions[0].arg = 2;
+    CHECK_EQ_U(ws_events_machine(dev, 0, &arm), WS_OK);
+    CHECK_EQ_U(launch_staged(dev, k, out, counter), WS_OK);
+    CHECK_EQ_U(launch_staged(dev, k, out, counter), WS_OK);
+
+    /* the trace and callback actions are the program's: EVCTL refuses them */
+    static const ws_action_kind programs[] = { WS_ACT_TRACE_START, WS_ACT_TRACE_STOP, WS_ACT_TRACE_SNAPSHOT,
+                                               WS_ACT_CALLBACK };
+    for (unsigned i = 0; i < sizeof programs / sizeof *programs; i++) {
+        p = one_step(WS_EV_WD, WS_EV_WD_DISPATCH, WS_MATCH_ANY, 0, 1, programs[i], 0);
+        CHECK_EQ_U(debugger_load(d, &p), 1u);
+    }
+    ws_debug_detach(d);
+    ws_device_close(dev);
+}
+
 /* decode(encode(x)) == x on trace files: the decoded events encode back
  * to the same bits. */
 static int roundtrip_files(int n, char **files)
@@ -915,5 +1132,8 @@ int main(int argc, char **argv)
     check_callback_reentry(argv[1]);
     check_machine_arguments(argv[1]);
     check_program_under_watcher(argv[1], "program_under_watcher.wsev");
+    check_debugger_machines(argv[1]);
+    check_lasting_silent(argv[1], WS_MODE_FUNCTIONAL);
+    check_lasting_silent(argv[1], WS_MODE_TIMING);
     return TEST_SUMMARY();
 }

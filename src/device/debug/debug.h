@@ -334,6 +334,11 @@ ws_status ws_debug_trigger_hit_lanes(ws_debug *dbg, uint32_t hart, uint32_t *lan
  * max are written). */
 uint32_t ws_debug_machine_words(const ws_machine_program *p, uint32_t *out, uint32_t max);
 
+/* The first action of p a debugger's machine may not take, or NULL: the
+ * trace and callback actions act on the program's trace and callback
+ * (docs/events.md, "Who holds the bus"); the EVCTL load refuses them. */
+const char *ws_debug_machine_program_only_action(const ws_machine_program *p);
+
 /* Why the device last halted the warps with cause MACHINE ("debug machine 0
  * fired on wd.dispatch ...", or "device deadlock: ..."), or NOT_FOUND. */
 ws_status ws_debug_stop_reason(ws_debug *dbg, char *buf, size_t len);

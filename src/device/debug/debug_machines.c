@@ -7,6 +7,7 @@
  * kind, arg. */
 #include <string.h>
 #include "device/debug/debug_internal.h"
+#include "device/events/event_bus.h"
 
 enum { WORDS_PER_WATCH = 10, HEADER_WORDS = 1 };
 
@@ -36,6 +37,20 @@ uint32_t ws_debug_machine_words(const ws_machine_program *p, uint32_t *out, uint
     return n;
 }
 
+const char *ws_debug_machine_program_only_action(const ws_machine_program *p)
+{
+    for (uint32_t i = 0; i < p->nactions; i++) {
+        switch (p->actions[i].kind) {
+        case WS_ACT_TRACE_START: return "trace.start";
+        case WS_ACT_TRACE_STOP: return "trace.stop";
+        case WS_ACT_TRACE_SNAPSHOT: return "trace.snapshot";
+        case WS_ACT_CALLBACK: return "print";
+        default: break;
+        }
+    }
+    return NULL;
+}
+
 /* The staged words as a program; -1 when they do not describe one. */
 static int parse_words(const uint32_t *w, uint32_t n, ws_machine_program *p)
 {
@@ -61,21 +76,24 @@ static int parse_words(const uint32_t *w, uint32_t n, ws_machine_program *p)
         wt->repeat = x[5];
         wt->window = x[6] | (uint64_t)x[7] << 32;
         wt->lasting = x[8] | (uint64_t)x[9] << 32;
+        if ((wt->lasting && !ws_ev_has_duration(wt->source, wt->id)) || (!i && wt->window))
+            return -1; /* means nothing there (as ws_events_machine refuses it) */
     }
     for (uint32_t i = 0; i < p->nactions; i++, x += 2) {
         if (x[0] > WS_ACT_TRACE_SNAPSHOT || (x[0] == WS_ACT_ENABLE && x[1] >= WS_EV_MACHINES)) return -1;
         p->actions[i].kind = (ws_action_kind)x[0];
         p->actions[i].arg = x[1];
     }
-    return 0;
+    return ws_debug_machine_program_only_action(p) ? -1 : 0;
 }
 
 /* EVSEL (0x71): bits 15:8 the staged word EVDATA reaches next. */
 /* EVDATA (0x72): the selected staged word; the index moves on by one. */
-/* EVCTL (0x73): write 1 = load the staged program into the first free
- * machine (at the device's next safe point), 2 = clear every machine,
- * 4 = clear the staging area; read: bit 0 the last load was refused (bad
- * program or queue full), bits 15:8 programs queued. */
+/* EVCTL (0x73): write 1 = load the staged program into the first machine
+ * free for the debugger (at the device's next safe point), 2 = unload the
+ * debugger's machines (the program's stay), 4 = clear the staging area;
+ * read: bit 0 the last load was refused (bad program, an action on the
+ * program's trace or callback, or queue full), bits 15:8 programs queued. */
 void dbg_machines_read_locked(ws_debug *d, uint32_t addr, uint32_t *v)
 {
     switch (addr) {

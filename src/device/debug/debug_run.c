@@ -76,22 +76,16 @@ static void load_machines_locked(ws_debug *d)
     ws_device *dev = d->dev;
     if (!d->nmachine_q && !d->machine_clear) return;
     if (!dev->events && ws_ev_create(dev)) return; /* out of memory: they stay queued */
-    struct ws_events *ev = dev->events;
     if (d->machine_clear) {
-        ws_ev_clear_machines(dev);
+        ws_ev_clear_debugger_machines(dev);
         d->machine_clear = 0;
     }
-    /* A free machine: never loaded, or done (it fired and was not re-armed).
-     * While all eight are armed, the rest stay queued until one is free
-     * (they were dropped: loaded, a tool was told, and never ran). */
+    /* Each into a machine free for the debugger (never loaded, or one of
+     * its own that is done: ws_ev_load_debugger_machine). While none is,
+     * the rest stay queued (they were dropped: loaded, a tool was told,
+     * and never ran). */
     uint32_t q = 0;
-    for (; q < d->nmachine_q; q++) {
-        uint32_t i = 0;
-        while (i < WS_EV_MACHINES && ev->machine[i].p.nwatch && !(ev->machine[i].st.done && !ev->machine[i].st.enabled))
-            i++;
-        if (i == WS_EV_MACHINES) break;
-        ws_ev_load_machine(dev, i, &d->machine_q[q]);
-    }
+    while (q < d->nmachine_q && ws_ev_load_debugger_machine(dev, &d->machine_q[q]) >= 0) q++;
     memmove(d->machine_q, d->machine_q + q, (d->nmachine_q - q) * sizeof *d->machine_q);
     d->nmachine_q -= q;
 }

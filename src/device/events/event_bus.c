@@ -4,7 +4,7 @@
 #include "device/events/event_bus.h"
 
 /* Cycles in timing mode, else warp instructions issued: both deterministic. */
-static uint64_t now(const ws_device *dev)
+uint64_t ws_ev_now(const ws_device *dev)
 {
     const struct ws_events *e = dev->events;
     if (!dev->current) return e->clock_base;
@@ -14,13 +14,14 @@ static uint64_t now(const ws_device *dev)
 void ws_ev_emit_slow(ws_device *dev, unsigned src, unsigned id, uint32_t core, uint32_t data)
 {
     struct ws_events *e = dev->events;
-    ws_event ev = { .time = now(dev), .data = data, .source = (uint8_t)src, .id = (uint8_t)id, .core = (uint16_t)core };
+    ws_event ev = { .time = ws_ev_now(dev), .data = data, .source = (uint8_t)src, .id = (uint8_t)id, .core = (uint16_t)core };
     /* the event is in the trace before the machines see it (a snapshot it
      * triggers includes it), and an event that starts the trace opens it */
-    int was_tracing = e->tracing && e->capacity;
+    const int traced = (e->trace_mask[src] >> id) & 1; /* (not one only the debugger's machines watch) */
+    int was_tracing = traced && e->tracing && e->capacity;
     if (was_tracing) ws_ev_write(&e->w, &ev);
     if (e->nmachines) ws_ev_machines(dev, &ev);
-    if (!was_tracing && e->tracing && e->capacity) ws_ev_write(&e->w, &ev);
+    if (traced && !was_tracing && e->tracing && e->capacity) ws_ev_write(&e->w, &ev);
 }
 
 void ws_ev_launch_end(ws_device *dev, uint64_t launch_time)
@@ -63,31 +64,97 @@ int ws_ev_create(ws_device *dev)
     return dev->events ? 0 : -1;
 }
 
-void ws_ev_load_machine(ws_device *dev, unsigned index, const ws_machine_program *p)
+/* Let every event machine p watches through `mask`. */
+static void widen(uint16_t mask[WS_EV_SOURCES], const ws_machine_program *p)
 {
-    struct ws_events *e = dev->events;
+    for (uint32_t i = 0; i < p->nwatch; i++) {
+        const ws_watch *w = &p->watch[i];
+        mask[w->source] |= (uint16_t)(1u << w->id);
+        if (w->lasting) { /* the event that ends a timed one must reach the machine too */
+            if (w->source == WS_EV_SCHED && w->id == WS_EV_SCHED_BARRIER_WAIT) mask[WS_EV_SCHED] |= 1u << WS_EV_SCHED_BARRIER_RELEASE;
+            if (w->source == WS_EV_SCHED && w->id == WS_EV_SCHED_WARP_START) mask[WS_EV_SCHED] |= 1u << WS_EV_SCHED_WARP_RETIRE;
+            if (w->source == WS_EV_WD && w->id == WS_EV_WD_STALL) mask[WS_EV_WD] |= 1u << WS_EV_WD_DISPATCH;
+            if (w->source == WS_EV_CP && w->id == WS_EV_CP_START) mask[WS_EV_CP] |= 1u << WS_EV_CP_DONE;
+        }
+    }
+}
+
+static void count_machines(struct ws_events *e)
+{
+    e->nmachines = 0;
+    for (unsigned i = 0; i < WS_EV_MACHINES; i++)
+        if (e->machine[i].p.nwatch) e->nmachines = i + 1;
+}
+
+/* Put p (or nothing) into machine `index`, widening `mask`es to it. */
+static void put_machine(struct ws_events *e, unsigned index, const ws_machine_program *p)
+{
     ws_machine *m = &e->machine[index];
     free(m->timed);
     memset(m, 0, sizeof *m);
-    if (!p) return;
-    m->p = *p;
-    m->st.enabled = p->enabled != 0;
-    for (uint32_t i = 0; i < p->nwatch; i++) {
-        const ws_watch *w = &p->watch[i];
-        e->mask[w->source] |= (uint16_t)(1u << w->id);
-        if (w->lasting) { /* the event that ends a timed one must reach the machine too */
-            if (w->source == WS_EV_SCHED && w->id == WS_EV_SCHED_BARRIER_WAIT) e->mask[WS_EV_SCHED] |= 1u << WS_EV_SCHED_BARRIER_RELEASE;
-            if (w->source == WS_EV_SCHED && w->id == WS_EV_SCHED_WARP_START) e->mask[WS_EV_SCHED] |= 1u << WS_EV_SCHED_WARP_RETIRE;
-            if (w->source == WS_EV_WD && w->id == WS_EV_WD_STALL) e->mask[WS_EV_WD] |= 1u << WS_EV_WD_DISPATCH;
-            if (w->source == WS_EV_CP && w->id == WS_EV_CP_START) e->mask[WS_EV_CP] |= 1u << WS_EV_CP_DONE;
-        }
+    if (p) {
+        m->p = *p;
+        m->st.enabled = p->enabled != 0;
+        widen(e->mask, p);
     }
-    if (index + 1 > e->nmachines) e->nmachines = index + 1;
+    count_machines(e);
 }
 
-void ws_ev_clear_machines(ws_device *dev)
+void ws_ev_load_machine(ws_device *dev, unsigned index, const ws_machine_program *p)
 {
     struct ws_events *e = dev->events;
-    for (unsigned i = 0; i < WS_EV_MACHINES; i++) ws_ev_load_machine(dev, i, NULL);
-    e->nmachines = 0;
+    put_machine(e, index, p);
+    if (p) widen(e->trace_mask, p); /* a program's machine's events are in its trace, as they always were */
+}
+
+int ws_ev_load_debugger_machine(ws_device *dev, const ws_machine_program *p)
+{
+    struct ws_events *e = dev->events;
+    for (unsigned i = 0; i < WS_EV_MACHINES; i++) {
+        const ws_machine *m = &e->machine[i];
+        int debugger_done = ws_ev_debugger_holds(e, i) && m->st.done && !m->st.enabled;
+        if (m->p.nwatch && !debugger_done) continue; /* armed, or the program's */
+        put_machine(e, i, p);
+        e->debugger_machines |= 1u << i;
+        return (int)i;
+    }
+    return -1;
+}
+
+void ws_ev_clear_debugger_machines(ws_device *dev)
+{
+    struct ws_events *e = dev->events;
+    for (unsigned i = 0; i < WS_EV_MACHINES; i++)
+        if (ws_ev_debugger_holds(e, i)) put_machine(e, i, NULL);
+    e->debugger_machines = 0;
+    memcpy(e->mask, e->trace_mask, sizeof e->mask); /* what is left to watch: the program's */
+}
+
+void ws_ev_drop_program(ws_device *dev)
+{
+    struct ws_events *e = dev->events;
+    if (!e) return;
+    const uint32_t keep = e->debugger_machines;
+    if (!keep) {
+        ws_ev_free(dev);
+        return;
+    }
+    ws_machine kept[WS_EV_MACHINES];
+    for (unsigned i = 0; i < WS_EV_MACHINES; i++) {
+        kept[i] = e->machine[i];
+        if (keep >> i & 1) continue;
+        free(e->machine[i].timed);
+    }
+    free(e->snapshot);
+    free(e->buf);
+    memset(e, 0, sizeof *e); /* the clock starts again with the program's next trace */
+    for (unsigned i = 0; i < WS_EV_MACHINES; i++) {
+        if (!(keep >> i & 1)) continue;
+        e->machine[i] = kept[i];
+        e->machine[i].ntimed = 0;  /* (between launches: nothing is being timed) */
+        e->machine[i].t_prev = 0;
+        widen(e->mask, &kept[i].p);
+    }
+    e->debugger_machines = keep;
+    count_machines(e);
 }

@@ -20,7 +20,14 @@ typedef struct ws_machine {
 } ws_machine;
 
 struct ws_events {
-    uint16_t mask[WS_EV_SOURCES];   /* static filters                          */
+    uint16_t mask[WS_EV_SOURCES];   /* what is emitted: the trace's filters and
+                                       what every machine watches            */
+    uint16_t trace_mask[WS_EV_SOURCES]; /* what the program's trace takes: its
+                                       filters and its own machines' events,
+                                       never the debugger's                  */
+    int configured;                 /* the program (or the watcher) configured
+                                       the bus; else only the debugger's      */
+    uint32_t debugger_machines;     /* bit i: machine i is the debugger's      */
     int tracing;                    /* the trace is being written              */
     int stop;                       /* a machine asked the launch to end       */
     int wd_halted, wd_steps;        /* work distributor halted; blocks it may
@@ -59,17 +66,37 @@ static inline void ws_ev_emit(ws_device *dev, unsigned src, unsigned id, uint32_
     ws_ev_emit_slow(dev, src, id, core, data);
 }
 
+/* Does the event have an end, so that a `lasting` step can time it? */
+int ws_ev_has_duration(unsigned source, unsigned id);
+#define WS_EV_DURATION_EVENTS "sched.barrier_wait, sched.warp_start, wd.stall, cp.start"
+
 /* Feed an event to the debug machines (machines.c). */
 void ws_ev_machines(ws_device *dev, const ws_event *ev);
+/* The bus's time now (cycles in timing mode, else warp instructions). */
+uint64_t ws_ev_now(const ws_device *dev);
+/* Time passed (the launch loops, each round or cycle): a `lasting` step
+ * whose oldest timed event has lasted long enough completes now, not at
+ * the next event that reaches the machines — a wait outlasted while the
+ * other warps spin emitting nothing the filters pass went unnoticed until
+ * the launch ended (machines.c). */
+void ws_ev_machines_tick(ws_device *dev);
+static inline void ws_ev_tick(ws_device *dev)
+{
+    if (__builtin_expect(dev->events != NULL, 0) && dev->events->nmachines) ws_ev_machines_tick(dev);
+}
 
-/* May the work distributor place a block now? (takes a step if halted) */
-static inline int ws_ev_wd_may_place(ws_device *dev)
+/* May the work distributor place a block now? (halted: only with a step
+ * left, which ws_ev_wd_placed takes once a block is placed) */
+static inline int ws_ev_wd_may_place(const ws_device *dev)
+{
+    const struct ws_events *e = dev->events;
+    return __builtin_expect(e == NULL, 1) || !e->wd_halted || e->wd_steps;
+}
+/* A block was placed: a halted distributor used up one of its steps. */
+static inline void ws_ev_wd_placed(ws_device *dev)
 {
     struct ws_events *e = dev->events;
-    if (__builtin_expect(e == NULL, 1) || !e->wd_halted) return 1;
-    if (!e->wd_steps) return 0;
-    e->wd_steps--;
-    return 1;
+    if (__builtin_expect(e != NULL, 0) && e->wd_halted && e->wd_steps) e->wd_steps--;
 }
 /* Nothing ran and nothing was placed: if the work distributor is halted,
  * end the launch (dev->fault says why) and return 1. */
@@ -96,14 +123,36 @@ int ws_ev_halt_unclaimed(ws_device *dev);
 
 /* A launch ended: its clock (issue counter or cycles) moves the base on. */
 void ws_ev_launch_end(ws_device *dev, uint64_t launch_time);
+/* Who holds the bus's machines (docs/events.md, "Who holds the bus"): the
+ * side that configured it (the program, or the watcher) owns its trace,
+ * callback and the machines it loads; the debugger (gdb's `monitor
+ * watch`, the debug module's EV* registers) owns the machines it loads,
+ * and neither side changes, clears or reads the other's. */
+#define WS_EV_DEBUGGER_NAME "the debugger (machines loaded by gdb's 'monitor watch' or the debug module's EV registers)"
+
+static inline int ws_ev_debugger_holds(const struct ws_events *e, unsigned index)
+{
+    return e && (e->debugger_machines >> index & 1);
+}
+
 /* A bus with no trace (for machines loaded through the debug bus).
  * Returns -1 when out of host memory. */
 int ws_ev_create(ws_device *dev);
-/* Load machine `index` (checked by the caller) and widen the filters to
- * what it watches. */
+/* Load the program's machine `index` (checked by the caller; not the
+ * debugger's) and widen the filters and the trace's to what it watches. */
 void ws_ev_load_machine(ws_device *dev, unsigned index, const ws_machine_program *p);
-/* Unload every machine (the debug bus's EVCTL clear). */
-void ws_ev_clear_machines(ws_device *dev);
+/* Load a debugger's machine into the first machine free for it (never
+ * loaded, or a debugger's that is done); the trace's filters stay the
+ * program's. Returns the machine, or -1 when none is free. */
+int ws_ev_load_debugger_machine(ws_device *dev, const ws_machine_program *p);
+/* Unload the debugger's machines (the debug bus's EVCTL clear); the
+ * program's stay. */
+void ws_ev_clear_debugger_machines(ws_device *dev);
+/* The program's side of the bus goes (ws_events_configure starts afresh,
+ * ws_events_disable): its filters, trace, machines, callback and
+ * snapshot. The debugger's machines stay, on a bus with no trace; with
+ * none, the bus is freed. */
+void ws_ev_drop_program(ws_device *dev);
 /* The trace so far as a self-describing blob (header + stream), malloc'd;
  * NULL when out of host memory. */
 uint8_t *ws_ev_blob(const ws_device *dev, size_t *size);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "device/events/event_bus.h"
 #include "warpscope/events.h"
 #include "device/number_text.h"
 
@@ -38,12 +39,6 @@ static int num(const char *v, uint64_t *out)
 }
 
 /* Events that have an end, so for>T can time them (machines.c, ends()). */
-static int has_duration(const ws_watch *w)
-{
-    return (w->source == WS_EV_SCHED && (w->id == WS_EV_SCHED_BARRIER_WAIT || w->id == WS_EV_SCHED_WARP_START)) ||
-           (w->source == WS_EV_WD && w->id == WS_EV_WD_STALL) || (w->source == WS_EV_CP && w->id == WS_EV_CP_START);
-}
-
 #define CONDITIONS "core=N, data=V, data!=V, data=LO..HI, mask=M, count=K, within=T, for>T"
 
 /* One condition of step w; *seen: the keys it had already (each once). */
@@ -89,9 +84,9 @@ static int parse_term(char *tok, ws_watch *w, unsigned *seen, char *err, size_t 
     case 3: w->repeat = (uint32_t)v; break;
     case 4: w->window = v; break;
     default: /* the event must last longer than this */
-        if (!has_duration(w)) {
-            snprintf(err, errlen, "'%s': %s has no duration (for> times sched.barrier_wait, sched.warp_start, "
-                     "wd.stall, cp.start)", tok, ws_event_name(w->source, w->id));
+        if (!ws_ev_has_duration(w->source, w->id)) {
+            snprintf(err, errlen, "'%s': %s has no duration (for> times " WS_EV_DURATION_EVENTS ")", tok,
+                     ws_event_name(w->source, w->id));
             return -1;
         }
         w->lasting = v;

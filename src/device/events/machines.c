@@ -59,8 +59,8 @@ static void act(ws_device *dev, unsigned index, ws_machine *m, const ws_event *e
             break;
         case WS_ACT_COUNT: m->st.counter++; break;
         case WS_ACT_REARM: rearm = 1; break;
-        case WS_ACT_ENABLE:
-            if (arg < WS_EV_MACHINES) {
+        case WS_ACT_ENABLE: /* a machine of the same side only: the program's never arm the debugger's */
+            if (arg < WS_EV_MACHINES && ws_ev_debugger_holds(ev, arg) == ws_ev_debugger_holds(ev, index)) {
                 ev->machine[arg].st.enabled = 1;
                 ev->machine[arg].st.done = 0;
             }
@@ -107,7 +107,13 @@ static void act(ws_device *dev, unsigned index, ws_machine *m, const ws_event *e
     }
 }
 
-/* Does e end the timed event s (a `lasting` step)? */
+int ws_ev_has_duration(unsigned source, unsigned id)
+{
+    return (source == WS_EV_SCHED && (id == WS_EV_SCHED_BARRIER_WAIT || id == WS_EV_SCHED_WARP_START)) ||
+           (source == WS_EV_WD && id == WS_EV_WD_STALL) || (source == WS_EV_CP && id == WS_EV_CP_START);
+}
+
+/* Does e end the timed event s (a `lasting` step)? (ws_ev_has_duration's) */
 static int ends(const ws_event *s, const ws_event *e)
 {
     if (s->source == WS_EV_SCHED && s->id == WS_EV_SCHED_BARRIER_WAIT)
@@ -198,6 +204,18 @@ void ws_ev_machines(ws_device *dev, const ws_event *e)
             continue;
         }
         step_done(dev, i, m, e);
+    }
+}
+
+void ws_ev_machines_tick(ws_device *dev)
+{
+    struct ws_events *ev = dev->events;
+    const uint64_t t = ws_ev_now(dev);
+    for (uint32_t i = 0; i < ev->nmachines; i++) {
+        ws_machine *m = &ev->machine[i];
+        if (!m->ntimed || !m->st.enabled) continue;
+        const uint64_t lasting = m->p.watch[m->st.step].lasting;
+        while (m->ntimed && m->st.enabled && t - m->timed[0].time >= lasting) timed_done(dev, i, m);
     }
 }
 
