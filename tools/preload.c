@@ -150,11 +150,15 @@ int ws_preload_explain_static(const char *who, const char *program, const char *
      * preloaded library comes before */
     int linked_in = elf_defines(fd, "ws_device_open");
     close(fd);
-    if (linked_in)
+    if (linked_in && loss)
         fprintf(stderr,
-                "%s: %s%s has libwarpscope linked in (the static library), which the exit closer cannot reach%s%s. "
-                "Close the device (ws_device_close) before main returns, or link with libwarpscope.so.\n",
-                who, loss ? "note: " : "", program, loss ? ": if it exits with its device still open, " : "",
-                loss ? loss : "");
+                "%s: note: %s has libwarpscope linked in (the static library), which the exit closer cannot reach: "
+                "if it exits with its device still open, %s. Close the device (ws_device_close) before main "
+                "returns, or link with libwarpscope.so.\n", who, program, loss);
+    else if (linked_in) /* (after the run: whether it opened a device at all is not known here) */
+        fprintf(stderr,
+                "%s: %s has libwarpscope linked in (the static library), which the exit closer cannot reach: "
+                "if it opened a device, it must close it (ws_device_close) before main returns, or be linked "
+                "with libwarpscope.so.\n", who, program);
     return linked_in;
 }

@@ -32,7 +32,7 @@ grep -q "without closing" p.txt && bad "profile still says the device was not cl
 [ $rc = 1 ] && grep -q "did not close it" e2.txt && ok || { bad "trace of a program that ends by _exit (rc $rc)"; cat e2.txt; }
 cat e.txt e2.txt | grep -q "static library" && bad "a program linked with the shared library told about the static one" || ok
 
-why="$sapp has libwarpscope linked in (the static library), which the exit closer cannot reach. Close the device (ws_device_close) before main returns, or link with libwarpscope.so."
+why="$sapp has libwarpscope linked in (the static library), which the exit closer cannot reach: if it opened a device, it must close it (ws_device_close) before main returns, or be linked with libwarpscope.so."
 "$ws" profile -- "$sapp" "$elf" return > s.txt 2>&1; rc=$?
 [ $rc = 1 ] && grep -q "ended without closing it" s.txt && grep -qxF "warpscope profile: $why" s.txt && ok ||
     { bad "profile of a statically linked program that returns (rc $rc)"; cat s.txt; }
@@ -40,5 +40,9 @@ why="$sapp has libwarpscope linked in (the static library), which the exit close
 [ $rc = 1 ] && grep -qxF "warpscope trace: $why" s2.txt && ok || { bad "trace of a statically linked program that returns (rc $rc)"; cat s2.txt; }
 "$ws" watch -- "$sapp" "$elf" return > s3.txt 2>&1; rc=$?
 [ $rc = 1 ] && grep -qxF "warpscope watch: $why" s3.txt && ok || { bad "watch of a statically linked program that returns (rc $rc)"; cat s3.txt; }
+# one that ends before it opens a device is not told it left one open
+"$ws" watch -- "$sapp" > s4.txt 2>&1; rc=$?
+[ $rc = 2 ] && grep -q "if it opened a device" s4.txt && ! grep -q "Close the device" s4.txt && ok ||
+    { bad "watch of a statically linked program that opens no device (rc $rc)"; cat s4.txt; }
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]
