@@ -262,6 +262,27 @@ exit_row)
         ok "exit stub row: kernel exit" || bad "exit stub row does not say kernel exit"
     grep -qE "^  0x[0-9a-f]{8} .* \?:0 " r.txt && bad "an instruction row says ?:0" || ok "no ?:0 row"
     ;;
+baseline_exit)
+    # --baseline lists rows without a source file too: with uncoalesced
+    # last stores the warps drain longer at the kernel exit, the largest
+    # change of the kernel, and the comparison says so (it used to skip
+    # the row and list only the store's line).
+    st=$(line LAST_STORE)
+    "$ws" profile -q --json base.json -- "$ws" run --grid 4 --block 256 "$elf" last_store zeros:262144 1 > r1.txt 2>&1 ||
+        bad "baseline run exited with $?"
+    "$ws" profile -q --baseline base.json -- "$ws" run --grid 4 --block 256 "$elf" last_store zeros:262144 32 > cmp.txt 2>&1 ||
+        bad "comparison run exited with $?"
+    cat cmp.txt
+    # the exit row's drain grows more than the store line's warp-cycles
+    first=$(grep -m1 -E "^    (line|kernel exit|pc)" cmp.txt)
+    echo "$first" | grep -qE "^    kernel exit \(pc 0xffff0000, retired warps draining\): warp-cycles ([0-9]+) -> ([0-9]+) \(\+" &&
+        ok "the exit row leads the changes" || bad "the exit row is not the first change: $first"
+    expect cmp.txt "line depth_kernels.c:$st: warp-cycles" "the store's line is listed too"
+    # an identical run: no change, the exit row included
+    "$ws" profile -q --baseline base.json -- "$ws" run --grid 4 --block 256 "$elf" last_store zeros:262144 1 > same.txt 2>&1 ||
+        bad "identical run exited with $?"
+    expect same.txt "    no line changed" "an identical run changes nothing"
+    ;;
 shared_atomic_rule)
     # Every lane of a warp adds to one shared bin: 32 wavefronts per
     # request, which the bank-conflict rule blamed on a stride ("pad the
