@@ -274,9 +274,20 @@ typedef struct prof_rule {
                                   the kernel's warp-cycles share at a barrier, the throttle share
                                   of the line's waits (bandwidth) */
     uint64_t weight;           /* the line's exact warp-cycles             */
-    char text[720];            /* "file.c:42: bank conflicts: ..."         */
+    char cause[160];           /* what the text blames, beyond the rule: lines of one
+                                  file with the same rule and cause are one entry */
+    size_t body;               /* where the text's explanation starts (after "file:line: ") */
+    /* the entry's lines, heaviest first: lines[0] is line, with the metric and weight above */
+#define PROF_RULE_LINES 8
+    uint32_t lines[PROF_RULE_LINES];
+    double line_metric[PROF_RULE_LINES];
+    uint64_t line_weight[PROF_RULE_LINES];
+    size_t nlines, more_lines; /* lines kept; lines past PROF_RULE_LINES */
+    char text[960];            /* "file.c:42: bank conflicts: ...", "file.c:42, 40 and 47: bandwidth:
+                                  ... (figures of line 42, the heaviest)" */
 } prof_rule;
-/* The rules that fire on kernel k, heaviest line first. 0 or -1. */
+/* The rules that fire on kernel k, heaviest line first; a rule with the
+ * same cause on several lines of one file is one entry. 0 or -1. */
 int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size_t *n);
 
 /* Writers. Each returns 0, or -1 with a message. */

@@ -97,6 +97,16 @@ static void exact(FILE *f, const ws_pc_counter *e)
     fputs("}}", f);
 }
 
+/* A rule's lines, heaviest first (the first is the rule's "line"). */
+static void rule_lines(FILE *f, const prof_rule *r)
+{
+    fputs(", \"lines\": [", f);
+    for (size_t j = 0; j < r->nlines; j++)
+        fprintf(f, "%s{\"line\": %u, \"metric\": %.6f, \"warp_cycles\": %llu}", j ? ", " : "", r->lines[j],
+                r->line_metric[j], (unsigned long long)r->line_weight[j]);
+    fprintf(f, "], \"more_lines\": %zu", r->more_lines);
+}
+
 static void kernel(FILE *f, const prof_kernel *k, uint32_t lanes)
 {
     fputs("      {\"kernel\": ", f);
@@ -137,6 +147,7 @@ static void kernel(FILE *f, const prof_kernel *k, uint32_t lanes)
         fprintf(f, ", \"line\": %u, \"metric\": %.6f, \"warp_cycles\": %llu, \"text\": ", r[i].line, r[i].metric,
                 (unsigned long long)r[i].weight);
         prof_json_string(f, r[i].text);
+        rule_lines(f, &r[i]);
         fputs("}", f);
     }
     free(r);

@@ -48,8 +48,9 @@ def profile(kernel, grid, block, *args, source=None, shared=0):
                          capture_output=True, text=True, check=True).stdout
     doc = json.load(open(js))
     limits[kernel] = doc["devices"][0]["launches"][0]["limits"]
-    rules[kernel] = [(r["rule"], r["line"], r["metric"]) for d in doc["devices"] for k in d["kernels"]
-                     if k["kernel"] == kernel for r in k["rules"]]
+    # one (rule, line, metric) per line a rule names (a cause on several lines is one rule)
+    rules[kernel] = [(r["rule"], x["line"], x["metric"]) for d in doc["devices"] for k in d["kernels"]
+                     if k["kernel"] == kernel for r in k["rules"] for x in r["lines"]]
     ks = [k for d in doc["devices"] for k in d["kernels"] if k["kernel"] == kernel]
     check(len(ks) == 1, f"{kernel}: one kernel in the JSON")
     return {l["line"]: l["exact"] for l in ks[0]["lines"] if l["file"] and l["file"].endswith("pcc_kernels.c")}, out
