@@ -97,6 +97,21 @@ static void exact(FILE *f, const ws_pc_counter *e)
     fputs("}}", f);
 }
 
+/* Per sampled state, the standard error of its share of the samples,
+ * with the sampling point as the unit (prof_share_error). */
+static void state_errors(FILE *f, const prof_kernel *k)
+{
+    fputs("{", f);
+    int first = 1;
+    for (int s = 0; s < WS_STATE_COUNT; s++) {
+        if (!k->state[s]) continue;
+        fprintf(f, "%s\"%s\": %.6f", first ? "" : ", ", prof_state_name((unsigned)s),
+                prof_share_error(&k->spread, (unsigned)s, k->state[s], k->samples));
+        first = 0;
+    }
+    fputs("}", f);
+}
+
 /* A rule's lines, heaviest first (the first is the rule's "line"). */
 static void rule_lines(FILE *f, const prof_rule *r)
 {
@@ -117,6 +132,8 @@ static void kernel(FILE *f, const prof_kernel *k, uint32_t lanes)
             k->launches, (unsigned long long)k->samples, (unsigned long long)k->cycles,
             (unsigned long long)k->dropped, (unsigned long long)k->overflowed);
     states(f, k->state);
+    fputs(",\n       \"state_errors\": ", f);
+    state_errors(f, k);
     fputs(",\n       \"lines\": [", f);
     prof_line *l = NULL;
     size_t nl = 0;
