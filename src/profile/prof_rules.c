@@ -57,7 +57,7 @@ static int add(prof_rule **r, size_t *n, const prof_line *l, const char *id, dou
  * lanes (lanes_per_warp=16, or blocks of 16 threads) a stride of 2d times
  * one, and all n lanes in one bank a multiple of BANKS words. A degree that
  * is not a power of two comes from several patterns on the line. */
-static void bank_advice(char *t, size_t len, double per, double active)
+static int bank_advice(char *t, size_t len, double per, double active)
 {
     unsigned d = (unsigned)(per + 0.5), n = (unsigned)(active + 0.5);
     int steady = per - d < 0.01 && d - per < 0.01 && d >= 2 && d <= BANKS && !(d & (d - 1));
@@ -76,6 +76,7 @@ static void bank_advice(char *t, size_t len, double per, double active)
     else
         snprintf(t, len, "lanes hit the same bank with different words, in more than one pattern on this line: "
                  "look at each shared access's index (an odd stride has no conflicts)");
+    return steady;
 }
 
 static uint64_t gcd64(uint64_t a, uint64_t b)
@@ -388,9 +389,11 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
                 : snprintf(t, sizeof t, "bank conflicts: %.1f wavefronts per shared request, %.1f%% of them are "
                            "conflicts; ", per, 100.0 * (double)c / (double)w);
             /* the lanes that ran it: a stride's degree depends on them */
-            bank_advice(t + n, sizeof t - (size_t)n, per,
+            const int steady = bank_advice(t + n, sizeof t - (size_t)n, per,
                         sh.warp_instructions ? (double)sh.thread_instructions / (double)sh.warp_instructions : lanes);
-            fail |= add_caused(out, nout, l, "bank_conflicts", t + n, per, cyc, t);
+            /* one stride is one cause; a mix of patterns is one only
+             * where the lines' figures are the same too */
+            fail |= add_caused(out, nout, l, "bank_conflicts", steady ? t + n : t, per, cyc, t);
         }
         if (e->warp_instructions) {
             double simt = (double)e->thread_instructions / ((double)e->warp_instructions * lanes);
