@@ -1,11 +1,13 @@
 /* warpscope profile --baseline OLD.json: per kernel and per line, what got
  * better or worse against an earlier profile (the JSON the profiler wrote,
  * read with jansson). Kernels pair by name and module file name, lines by
- * file name and line within their kernel; figures are the exact metrics (instruction counters),
+ * file name and line within their kernel (code without a source file, such
+ * as the kernel-exit stub, by address); figures are the exact metrics (instruction counters),
  * so the comparison has no sampling noise. */
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+#include <warpscope/abi.h>
 #include "profile_compare.h"
 
 typedef struct metric {
@@ -14,7 +16,7 @@ typedef struct metric {
                                   enough: two modules may each have one of
                                   that name, even from the same file)     */
     size_t name_len;           /* the kernel name's length in key         */
-    char line[128];            /* lines: "file:line", kernels: ""         */
+    char line[160];            /* lines: their label (line_label), kernels: "" */
     double cycles, instr;      /* kernel: cycles, warp-instructions;
                                   line: exact warp-cycles, warp-instructions */
     double sect_req, wf_req;   /* lines: sectors/request, wavefronts/request (0: none) */
@@ -51,6 +53,26 @@ typedef struct device { table kernels, lines; } device;
 
 struct ws_profile_doc { device *dev; size_t ndev; };
 
+/* How a row of a kernel's "lines" is named, and paired: "line FILE:N";
+ * code of a function without a line, "line FILE:0 (FUNCTION)"; code
+ * without a source file (the JSON's "line" is then its address), by that
+ * address, and the kernel-exit stub as what it is: its drain can grow
+ * with the stores before the exit, and then ranks with the lines. */
+static void line_label(json_t *l, char *out, size_t len)
+{
+    const char *file = json_string_value(json_object_get(l, "file"));
+    const char *fn = json_string_value(json_object_get(l, "function"));
+    long long no = json_integer_value(json_object_get(l, "line"));
+    if (!file && no == WS_RETIRE_ADDR)
+        snprintf(out, len, "kernel exit (pc 0x%08llx, retired warps draining)", no);
+    else if (!file)
+        snprintf(out, len, "pc 0x%08llx (no line information)", no);
+    else if (!no && fn) /* one entry per function */
+        snprintf(out, len, "line %.80s:0 (%.30s)", base(file), fn);
+    else
+        snprintf(out, len, "line %.80s:%lld", base(file), no);
+}
+
 /* Kernels and lines of one device of a profile. */
 static int load_device(json_t *dev, table *kernels, table *lines)
 {
@@ -58,7 +80,7 @@ static int load_device(json_t *dev, table *kernels, table *lines)
     json_t *k, *l;
     json_array_foreach(json_object_get(dev, "kernels"), i, k) {
         const char *kn = json_string_value(json_object_get(k, "kernel"));
-        char key[320], lkey[128];
+        char key[320], lkey[160];
         int name_len = snprintf(key, sizeof key, "%.200s", kn ? kn : "?");
         snprintf(key + name_len, sizeof key - (size_t)name_len, "|%.100s",
                  base(json_string_value(json_object_get(k, "module"))));
@@ -66,14 +88,9 @@ static int load_device(json_t *dev, table *kernels, table *lines)
         if (!e) return -1;
         e->cycles = num(k, "cycles");
         json_array_foreach(json_object_get(k, "lines"), j, l) {
-            const char *file = json_string_value(json_object_get(l, "file"));
             json_t *x = json_object_get(l, "exact");
-            if (!file || !x) continue;
-            long long no = json_integer_value(json_object_get(l, "line"));
-            const char *fn = json_string_value(json_object_get(l, "function"));
-            /* line 0 (code without a line) is one entry per function */
-            snprintf(lkey, sizeof lkey, "%.80s:%lld%s%.30s%s", base(file), no,
-                     no || !fn ? "" : " (", no || !fn ? "" : fn, no || !fn ? "" : ")");
+            if (!x) continue;
+            line_label(l, lkey, sizeof lkey);
             metric *m = add(lines, key, (size_t)name_len, lkey);
             if (!m) return -1;
             const char *st;
@@ -198,7 +215,7 @@ static void compare_device(const device *o, const device *n, const char *ind, FI
         if (d) qsort(d, nd, sizeof *d, by_size);
         for (size_t j = 0; j < nd && j < 5; j++) {
             if (d[j].d == 0) break;
-            fprintf(f, "%s  line %s: ", ind, d[j].now->line);
+            fprintf(f, "%s  %s: ", ind, d[j].now->line);
             change(f, "warp-cycles", d[j].old ? d[j].old->cycles : 0, d[j].now->cycles);
             change(f, ", warp-instructions", d[j].old ? d[j].old->instr : 0, d[j].now->instr);
             if (d[j].old && (d[j].old->sect_req || d[j].now->sect_req))
@@ -219,7 +236,7 @@ static void compare_device(const device *o, const device *n, const char *ind, FI
 
 void ws_profile_doc_compare(const ws_profile_doc *old, const char *old_name, const ws_profile_doc *now, FILE *f)
 {
-    fprintf(f, "\nCompared with %s (exact metrics; kernels by name and module, lines by file and line%s)\n", old_name,
+    fprintf(f, "\nCompared with %s (exact metrics; kernels by name and module, lines by file and line, code without a line by address%s)\n", old_name,
             old->ndev > 1 || now->ndev > 1 ? "; device N with device N" : "");
     if (old->ndev == 1 && now->ndev == 1) { /* the usual case: no device headings */
         compare_device(&old->dev[0], &now->dev[0], "  ", f);

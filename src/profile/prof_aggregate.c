@@ -1,6 +1,7 @@
 /* Sample aggregation: records -> per-PC counts with the state breakdown
  * and the most-waited-on producer; launches -> kernels; PCs -> lines.
  * Every sort has a total order so reports are byte-identical run to run. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "profile/prof_internal.h"
@@ -63,6 +64,59 @@ int prof_aggregate(const ws_trace_record *rec, size_t n, prof_pc **out, size_t *
     *out = p;
     *nout = np;
     return 0;
+}
+
+typedef struct point_rec { uint64_t cycle; uint8_t state; } point_rec;
+
+static int by_cycle(const void *a, const void *b)
+{
+    const point_rec *x = a, *y = b;
+    if (x->cycle != y->cycle) return x->cycle < y->cycle ? -1 : 1;
+    return (int)x->state - (int)y->state;
+}
+
+int prof_point_spread(const ws_trace_record *rec, size_t n, prof_spread *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!n) return 0;
+    point_rec *r = malloc(n * sizeof *r);
+    if (!r) return -1;
+    for (size_t i = 0; i < n; i++)
+        r[i] = (point_rec){ rec[i].cycle, rec[i].state < WS_STATE_COUNT ? rec[i].state : WS_STATE_MISC };
+    qsort(r, n, sizeof *r, by_cycle);
+    for (size_t i = 0; i < n;) {
+        uint64_t y[WS_STATE_COUNT] = { 0 }, m = 0;
+        size_t j = i;
+        for (; j < n && r[j].cycle == r[i].cycle; j++, m++) y[r[j].state]++;
+        out->points++;
+        out->mm += m * m;
+        for (int s = 0; s < WS_STATE_COUNT; s++) {
+            out->ym[s] += y[s] * m;
+            out->yy[s] += y[s] * y[s];
+        }
+        i = j;
+    }
+    free(r);
+    return 0;
+}
+
+void prof_spread_add(prof_spread *acc, const prof_spread *add)
+{
+    acc->points += add->points;
+    acc->mm += add->mm;
+    for (int s = 0; s < WS_STATE_COUNT; s++) {
+        acc->ym[s] += add->ym[s];
+        acc->yy[s] += add->yy[s];
+    }
+}
+
+double prof_share_error(const prof_spread *s, unsigned state, uint64_t y, uint64_t m)
+{
+    if (s->points < 2 || !m || state >= WS_STATE_COUNT) return 0;
+    const double p = (double)y / (double)m, k = (double)s->points;
+    /* Σ (y_i - p m_i)² expanded over the sums; rounding may leave a tiny negative */
+    double ss = (double)s->yy[state] - 2 * p * (double)s->ym[state] + p * p * (double)s->mm;
+    return ss > 0 ? sqrt(k / (k - 1) * ss) / (double)m : 0;
 }
 
 /* Barrier peers. A sample (one cycle) shows every resident warp of a core
@@ -360,6 +414,7 @@ int prof_kernels_build(const prof_data *d, prof_kernel **out, size_t *nout)
         e->overflowed += L->overflowed;
         for (size_t p = 0; p < L->npcs; p++)
             for (int s = 0; s < WS_STATE_COUNT; s++) e->state[s] += L->pcs[p].state[s];
+        prof_spread_add(&e->spread, &L->spread);
         for (unsigned u = 0; L->counters.valid && u < PROF_UNITS; u++) {
             e->unit_busy[u] += L->counters.unit_busy[u];
             e->unit_capacity[u] += L->counters.cycles * L->counters.unit_instances[u];

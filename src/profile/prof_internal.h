@@ -145,6 +145,26 @@ typedef struct prof_peer {
     uint64_t samples;
 } prof_peer;
 
+/* How the records of one sampling point (one cycle: every resident warp
+ * of every core) vary together, per state: with m_i records at point i,
+ * y_i of them in the state, the sums below. A point's records are not
+ * independent draws (a full MIO queue throttles all warps of a core at
+ * once), so a share's standard error takes the point as the unit
+ * (prof_share_error). Integer sums: additive over launches, exact. */
+typedef struct prof_spread {
+    uint64_t points;                 /* k                                */
+    uint64_t mm;                     /* Σ m_i²                            */
+    uint64_t ym[WS_STATE_COUNT];     /* Σ y_i m_i                         */
+    uint64_t yy[WS_STATE_COUNT];     /* Σ y_i²                            */
+} prof_spread;
+/* The spread of records (any order) over their sampling points. 0 or -1. */
+int prof_point_spread(const ws_trace_record *rec, size_t n, prof_spread *out);
+void prof_spread_add(prof_spread *acc, const prof_spread *add);
+/* The standard error of a state's sampled share y/m (y of m records), the
+ * ratio estimator's over k points: sqrt(k/(k-1) Σ (y_i - p m_i)²) / m,
+ * p = y/m; 0 with fewer than 2 points. */
+double prof_share_error(const prof_spread *s, unsigned state, uint64_t y, uint64_t m);
+
 typedef struct prof_launch {
     uint64_t id;
     char *kernel, *module;
@@ -157,6 +177,7 @@ typedef struct prof_launch {
     uint64_t samples, dropped;
     uint64_t overflowed;       /* of dropped: left out by the FIFO's policy */
     uint64_t sample_points;    /* distinct cycles sampled (passes add more) */
+    prof_spread spread;        /* the states' spread over those points    */
     prof_counters counters;
     prof_limits limits;
     ws_launch_stats stats;
@@ -228,6 +249,7 @@ typedef struct prof_kernel {
     uint64_t samples, cycles, dropped, overflowed;
     uint32_t launches;
     uint64_t state[WS_STATE_COUNT];
+    prof_spread spread;        /* over the launches' sampling points      */
     uint64_t block_threads;    /* Σ over launches of blocks x threads per block */
     uint64_t block_lanes;      /* ... x lanes of the warps they occupy          */
     uint32_t block_size;       /* threads per block, 0 if launches differ    */
@@ -274,9 +296,20 @@ typedef struct prof_rule {
                                   the kernel's warp-cycles share at a barrier, the throttle share
                                   of the line's waits (bandwidth) */
     uint64_t weight;           /* the line's exact warp-cycles             */
-    char text[720];            /* "file.c:42: bank conflicts: ..."         */
+    char cause[160];           /* what the text blames, beyond the rule: lines of one
+                                  file with the same rule and cause are one entry */
+    size_t body;               /* where the text's explanation starts (after "file:line: ") */
+    /* the entry's lines, heaviest first: lines[0] is line, with the metric and weight above */
+#define PROF_RULE_LINES 8
+    uint32_t lines[PROF_RULE_LINES];
+    double line_metric[PROF_RULE_LINES];
+    uint64_t line_weight[PROF_RULE_LINES];
+    size_t nlines, more_lines; /* lines kept; lines past PROF_RULE_LINES */
+    char text[960];            /* "file.c:42: bank conflicts: ...", "file.c:42, 40 and 47: bandwidth:
+                                  ... (figures of line 42, the heaviest)" */
 } prof_rule;
-/* The rules that fire on kernel k, heaviest line first. 0 or -1. */
+/* The rules that fire on kernel k, heaviest line first; a rule with the
+ * same cause on several lines of one file is one entry. 0 or -1. */
 int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size_t *n);
 
 /* Writers. Each returns 0, or -1 with a message. */

@@ -97,6 +97,31 @@ static void exact(FILE *f, const ws_pc_counter *e)
     fputs("}}", f);
 }
 
+/* Per sampled state, the standard error of its share of the samples,
+ * with the sampling point as the unit (prof_share_error). */
+static void state_errors(FILE *f, const prof_kernel *k)
+{
+    fputs("{", f);
+    int first = 1;
+    for (int s = 0; s < WS_STATE_COUNT; s++) {
+        if (!k->state[s]) continue;
+        fprintf(f, "%s\"%s\": %.6f", first ? "" : ", ", prof_state_name((unsigned)s),
+                prof_share_error(&k->spread, (unsigned)s, k->state[s], k->samples));
+        first = 0;
+    }
+    fputs("}", f);
+}
+
+/* A rule's lines, heaviest first (the first is the rule's "line"). */
+static void rule_lines(FILE *f, const prof_rule *r)
+{
+    fputs(", \"lines\": [", f);
+    for (size_t j = 0; j < r->nlines; j++)
+        fprintf(f, "%s{\"line\": %u, \"metric\": %.6f, \"warp_cycles\": %llu}", j ? ", " : "", r->lines[j],
+                r->line_metric[j], (unsigned long long)r->line_weight[j]);
+    fprintf(f, "], \"more_lines\": %zu", r->more_lines);
+}
+
 static void kernel(FILE *f, const prof_kernel *k, uint32_t lanes)
 {
     fputs("      {\"kernel\": ", f);
@@ -107,6 +132,8 @@ static void kernel(FILE *f, const prof_kernel *k, uint32_t lanes)
             k->launches, (unsigned long long)k->samples, (unsigned long long)k->cycles,
             (unsigned long long)k->dropped, (unsigned long long)k->overflowed);
     states(f, k->state);
+    fputs(",\n       \"state_errors\": ", f);
+    state_errors(f, k);
     fputs(",\n       \"lines\": [", f);
     prof_line *l = NULL;
     size_t nl = 0;
@@ -137,6 +164,7 @@ static void kernel(FILE *f, const prof_kernel *k, uint32_t lanes)
         fprintf(f, ", \"line\": %u, \"metric\": %.6f, \"warp_cycles\": %llu, \"text\": ", r[i].line, r[i].metric,
                 (unsigned long long)r[i].weight);
         prof_json_string(f, r[i].text);
+        rule_lines(f, &r[i]);
         fputs("}", f);
     }
     free(r);

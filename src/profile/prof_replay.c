@@ -190,6 +190,9 @@ static void finish_launch(ws_device *dev, ws_profiler *P, prof_launch *pl, const
     attribute_barriers(dev, pl);
     if (prof_barrier_peers(pl->records, pl->nrecords, &pl->peers, &pl->npeers) && !pl->error[0])
         snprintf(pl->error, sizeof pl->error, "out of host memory while matching barrier waits");
+    /* after attribute_barriers: the states the per-PC counts have */
+    if (prof_point_spread(pl->records, pl->nrecords, &pl->spread) && !pl->error[0])
+        snprintf(pl->error, sizeof pl->error, "out of host memory while measuring the samples' spread");
     if (prof_aggregate(pl->records, pl->nrecords, &pl->pcs, &pl->npcs) && !pl->error[0])
         snprintf(pl->error, sizeof pl->error, "out of host memory while aggregating samples");
     /* The exact counts join the sampled PCs (and add the PCs never sampled). */

@@ -18,8 +18,10 @@
 #define BUSY_HIGH 0.6      /* its unit's utilisation (the roofline's 60 %)  */
 #define WASTE_HIGH 0.5     /* of the unit's work, the share another rule names */
 
-static int add(prof_rule **r, size_t *n, const prof_line *l, const char *id, double metric, uint64_t weight,
-               const char *text)
+/* A rule on line l. cause tells apart texts of one rule that blame
+ * different things (the LSU or the MIO, a stride); NULL: the rule has one. */
+static int add_caused(prof_rule **r, size_t *n, const prof_line *l, const char *id, const char *cause,
+                      double metric, uint64_t weight, const char *text)
 {
     prof_rule *v = realloc(*r, (*n + 1) * sizeof *v);
     if (!v) return -1;
@@ -31,8 +33,21 @@ static int add(prof_rule **r, size_t *n, const prof_line *l, const char *id, dou
     x->line = l->line;
     x->metric = metric;
     x->weight = weight;
-    snprintf(x->text, sizeof x->text, "%s:%u: %s", prof_base_name(l->file), l->line, text);
+    snprintf(x->cause, sizeof x->cause, "%s", cause ? cause : "");
+    x->lines[0] = l->line;
+    x->line_metric[0] = metric;
+    x->line_weight[0] = weight;
+    x->nlines = 1;
+    int at = snprintf(x->text, sizeof x->text, "%s:%u: ", prof_base_name(l->file), l->line);
+    x->body = at > 0 && (size_t)at < sizeof x->text ? (size_t)at : 0;
+    snprintf(x->text + x->body, sizeof x->text - x->body, "%s", text);
     return 0;
+}
+
+static int add(prof_rule **r, size_t *n, const prof_line *l, const char *id, double metric, uint64_t weight,
+               const char *text)
+{
+    return add_caused(r, n, l, id, NULL, metric, weight, text);
 }
 
 /* The cause a degree of conflict points to. With BANKS banks of one word,
@@ -42,7 +57,7 @@ static int add(prof_rule **r, size_t *n, const prof_line *l, const char *id, dou
  * lanes (lanes_per_warp=16, or blocks of 16 threads) a stride of 2d times
  * one, and all n lanes in one bank a multiple of BANKS words. A degree that
  * is not a power of two comes from several patterns on the line. */
-static void bank_advice(char *t, size_t len, double per, double active)
+static int bank_advice(char *t, size_t len, double per, double active)
 {
     unsigned d = (unsigned)(per + 0.5), n = (unsigned)(active + 0.5);
     int steady = per - d < 0.01 && d - per < 0.01 && d >= 2 && d <= BANKS && !(d & (d - 1));
@@ -61,6 +76,7 @@ static void bank_advice(char *t, size_t len, double per, double active)
     else
         snprintf(t, len, "lanes hit the same bank with different words, in more than one pattern on this line: "
                  "look at each shared access's index (an odd stride has no conflicts)");
+    return steady;
 }
 
 static uint64_t gcd64(uint64_t a, uint64_t b)
@@ -220,7 +236,7 @@ static int bandwidth_rule(const prof_kernel *k, const prof_line *l, uint64_t cyc
                  "reused values in registers, read a value once and share it by shuffle only when that saves "
                  "requests), and shuffles and CSR reads such as thread ids pass through it too",
                  k->kernel, 100.0 * share, 100.0 * use, per);
-    return add(out, nout, l, "bandwidth", share, cyc, t);
+    return add_caused(out, nout, l, "bandwidth", lsu ? "LSU" : "MIO", share, cyc, t);
 }
 
 /* MIO latency: most of line l's warp-cycles wait for the result of an
@@ -253,7 +269,64 @@ static int mio_latency_rule(const prof_kernel *k, const prof_line *l, uint64_t c
                  "shared_latency cycles after their pass; put independent ones in flight together, keep values "
                  "such as thread ids in registers instead of reading them again, or raise occupancy so other warps "
                  "issue meanwhile", 100.0 * share, on);
-    return add(out, nout, l, "mio_latency", share, cyc, t);
+    return add_caused(out, nout, l, "mio_latency", use >= BUSY_HIGH ? "busy MIO" : NULL, share, cyc, t);
+}
+
+/* Whether b is the same finding as a on another line: one rule, one
+ * cause, one file (the compiler spreads a loop's stores over its body,
+ * the loop's line and its closing brace; they share one explanation). */
+static int same_finding(const prof_rule *a, const prof_rule *b)
+{
+    return !strcmp(a->id, b->id) && !strcmp(a->cause, b->cause) && a->file && b->file && !strcmp(a->file, b->file);
+}
+
+/* The entry's text with all its lines: "f.c:42, 40 and 47: " + the
+ * heaviest line's explanation + whose figures they are. */
+static void group_text(prof_rule *g, const char *body)
+{
+    char *t = g->text;
+    const size_t len = sizeof g->text;
+    size_t n = (size_t)snprintf(t, len, "%s:%u", prof_base_name(g->file), g->lines[0]);
+    for (size_t i = 1; i < g->nlines && n < len; i++)
+        n += (size_t)snprintf(t + n, len - n, "%s%u", i + 1 == g->nlines && !g->more_lines ? " and " : ", ",
+                              g->lines[i]);
+    if (g->more_lines && n < len)
+        n += (size_t)snprintf(t + n, len - n, " and %zu more line%s", g->more_lines, g->more_lines == 1 ? "" : "s");
+    if (n < len)
+        n += (size_t)snprintf(t + n, len - n, ": %.700s (figures of line %u, the heaviest of the %zu lines)", body,
+                              g->lines[0], g->nlines + g->more_lines);
+}
+
+/* Merge each rule into the first (heaviest) entry of the same finding;
+ * r is sorted by weight, so each entry's lines stay heaviest first. */
+static void group_rules(prof_rule *r, size_t *n)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < *n; i++) {
+        size_t g = 0;
+        while (g < kept && !same_finding(&r[g], &r[i])) g++;
+        if (g == kept) { /* a finding of its own */
+            if (g != i) r[g] = r[i];
+            kept++;
+            continue;
+        }
+        prof_rule *e = &r[g];
+        if (e->nlines < PROF_RULE_LINES) {
+            e->lines[e->nlines] = r[i].line;
+            e->line_metric[e->nlines] = r[i].metric;
+            e->line_weight[e->nlines] = r[i].weight;
+            e->nlines++;
+        } else {
+            e->more_lines++;
+        }
+    }
+    *n = kept;
+    for (size_t i = 0; i < kept; i++) {
+        if (r[i].nlines < 2) continue;
+        char body[sizeof r[i].text];
+        snprintf(body, sizeof body, "%s", r[i].text + r[i].body);
+        group_text(&r[i], body);
+    }
 }
 
 static int by_weight(const void *a, const void *b)
@@ -316,9 +389,11 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
                 : snprintf(t, sizeof t, "bank conflicts: %.1f wavefronts per shared request, %.1f%% of them are "
                            "conflicts; ", per, 100.0 * (double)c / (double)w);
             /* the lanes that ran it: a stride's degree depends on them */
-            bank_advice(t + n, sizeof t - (size_t)n, per,
+            const int steady = bank_advice(t + n, sizeof t - (size_t)n, per,
                         sh.warp_instructions ? (double)sh.thread_instructions / (double)sh.warp_instructions : lanes);
-            fail |= add(out, nout, l, "bank_conflicts", per, cyc, t);
+            /* one stride is one cause; a mix of patterns is one only
+             * where the lines' figures are the same too */
+            fail |= add_caused(out, nout, l, "bank_conflicts", steady ? t + n : t, per, cyc, t);
         }
         if (e->warp_instructions) {
             double simt = (double)e->thread_instructions / ((double)e->warp_instructions * lanes);
@@ -346,12 +421,12 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
                 snprintf(t + n, sizeof t - (size_t)n, "the lanes leave an atomic's compare-and-swap retry loop "
                          "one by one as their swaps succeed (float and 64-bit atomics on one address): combine "
                          "within the warp first (shuffles, then one atomic per warp and address)");
-                fail |= add(out, nout, l, "divergence", simt, cyc, t);
+                fail |= add_caused(out, nout, l, "divergence", "compare-and-swap loop", simt, cyc, t);
             } else if (low) {
                 snprintf(t + n, sizeof t - (size_t)n, "the "
                          "branch around it splits warps (for example a test on threadIdx %% N): give whole warps the "
                          "same path or pack the work into fewer lanes");
-                fail |= add(out, nout, l, "divergence", simt, cyc, t);
+                fail |= add_caused(out, nout, l, "divergence", "branch", simt, cyc, t);
             }
         }
         if (e->gmem_requests) {
@@ -374,7 +449,9 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
                     snprintf(t, sizeof t, "uncoalesced: %.1f sectors per request (4 when 32 lanes read 32 "
                              "neighbouring words); neighbouring lanes should touch neighbouring addresses: swap the "
                              "index roles or stage through shared memory", per);
-                fail |= add(out, nout, l, "uncoalesced", per, cyc, t);
+                fail |= add_caused(out, nout, l, "uncoalesced",
+                                   2 * e->local_requests > e->gmem_requests ? "local memory" : k->stage ? "shader records" : NULL,
+                                   per, cyc, t);
             }
         }
         fail |= bandwidth_rule(k, l, cyc, waste, out, nout);
@@ -390,7 +467,7 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
                      "others (a branch on threadIdx that whole warps take or skip, the last levels of a tree): "
                      "spread that work over all of the block's warps, or finish the last levels within one warp "
                      "(shuffles) without a barrier", k->kernel, 100.0 * (double)bar / (double)total, peers);
-            fail |= add(out, nout, l, "barrier_imbalance", (double)bar / (double)total, cyc, t);
+            fail |= add_caused(out, nout, l, "barrier_imbalance", peers, (double)bar / (double)total, cyc, t);
         }
         uint64_t lsb = e->stall_cycles[WS_STATE_LONG_SCOREBOARD];
         /* waiting mostly on an atomic (the samples' main producer): contention, not loads in flight */
@@ -417,7 +494,7 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
                      "32-byte sectors, so fewer sectors per result (coalesced access, smaller types, reuse through "
                      "shared memory) shorten the waits", 100.0 * (double)lsb / (double)cyc,
                      100.0 * unit_use(k, WS_UNIT_LSU));
-            fail |= add(out, nout, l, "latency", (double)lsb / (double)cyc, cyc, t);
+            fail |= add_caused(out, nout, l, "latency", "busy LSU", (double)lsb / (double)cyc, cyc, t);
         } else if (cyc && (double)lsb >= WAIT_HIGH * (double)cyc) {
             snprintf(t, sizeof t, "memory latency: %.1f%% of its warp-cycles wait for a global load's result "
                      "(long_scoreboard); put independent loads in flight together (unroll) or raise occupancy so "
@@ -429,5 +506,6 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
     free(lines);
     if (fail) { free(*out); *out = NULL; *nout = 0; return -1; }
     if (*nout) qsort(*out, *nout, sizeof **out, by_weight);
+    group_rules(*out, nout);
     return 0;
 }

@@ -48,8 +48,9 @@ def profile(kernel, grid, block, *args, source=None, shared=0):
                          capture_output=True, text=True, check=True).stdout
     doc = json.load(open(js))
     limits[kernel] = doc["devices"][0]["launches"][0]["limits"]
-    rules[kernel] = [(r["rule"], r["line"], r["metric"]) for d in doc["devices"] for k in d["kernels"]
-                     if k["kernel"] == kernel for r in k["rules"]]
+    # one (rule, line, metric) per line a rule names (a cause on several lines is one rule)
+    rules[kernel] = [(r["rule"], x["line"], x["metric"]) for d in doc["devices"] for k in d["kernels"]
+                     if k["kernel"] == kernel for r in k["rules"] for x in r["lines"]]
     ks = [k for d in doc["devices"] for k in d["kernels"] if k["kernel"] == kernel]
     check(len(ks) == 1, f"{kernel}: one kernel in the JSON")
     return {l["line"]: l["exact"] for l in ks[0]["lines"] if l["file"] and l["file"].endswith("pcc_kernels.c")}, out
@@ -124,8 +125,10 @@ check("gather_kernel.c:13: memory latency: 98.6% of its warp-cycles wait for a g
 
 # Sampled against exact: each state's share of the samples lies within the
 # sampling error of its exact share of warp-cycles (docs/profiling.md: three
-# binomial standard errors plus half a point, for the aliasing of periodic
-# sampling with periodic code).
+# standard errors plus half a point, for the aliasing of periodic sampling
+# with periodic code; the standard error is the larger of the binomial one
+# at the exact share and the JSON's "state_errors", which takes the
+# sampling point, not the record, as the unit).
 gjson = os.path.join(work, "gather.json")
 subprocess.run([ws, "profile", "-q", "--period", "6", "--json", gjson, "--", "./gather"], cwd=os.path.dirname(gather),
                check=True, capture_output=True)
@@ -139,7 +142,8 @@ for launch in doc["launches"]:
     for st in set(exact) | set(kern["states"]):
         p_exact = exact.get(st, 0) / total
         p_sampled = kern["states"].get(st, 0) / n
-        bound = 3 * (p_exact * (1 - p_exact) / n) ** 0.5 + 0.005
+        se = max((p_exact * (1 - p_exact) / n) ** 0.5, kern["state_errors"].get(st, 0))
+        bound = 3 * se + 0.005
         worst = max(worst, abs(p_sampled - p_exact) / bound)
         check(abs(p_sampled - p_exact) <= bound,
               f"{launch['kernel']} {st}: sampled {p_sampled:.4f} vs exact {p_exact:.4f} (bound {bound:.4f}, {n} samples)")

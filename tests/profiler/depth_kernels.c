@@ -351,3 +351,13 @@ WS_KERNEL void shuffle_storm(int *out, int n)
     }
     out[blockIdx_x() * blockDim_x() + t] = a + b + c + d;
 }
+
+/* One store per lane, `stride` words apart, then the kernel returns: with
+ * stride 32 every lane's store is a sector of its own, and the warps wait
+ * longer at the exit for their stores (drain); --baseline must list that
+ * row (check_depth.sh baseline_exit). */
+WS_KERNEL void last_store(int *out, int stride)
+{
+    unsigned i = blockIdx_x() * blockDim_x() + threadIdx_x();
+    out[i * (unsigned)stride] = (int)i;                      /* MARK_LAST_STORE */
+}

@@ -43,8 +43,81 @@ static int json_ok(const char *path)
     return system(cmd) == 0;
 }
 
+/* The per-point spread of the states and the standard error of a share
+ * with the point as the unit (docs/profiling.md, "Sampled against exact"),
+ * on three points of four warps: all throttled, none, half. */
+static void test_point_spread(void)
+{
+    ws_trace_record r[12];
+    size_t n = 0;
+    for (uint16_t w = 0; w < 4; w++) r[n++] = rec(30, 0x100, w < 2 ? WS_STATE_MIO_THROTTLE : WS_STATE_SELECTED, 0, w);
+    for (uint16_t w = 0; w < 4; w++) r[n++] = rec(10, 0x100, WS_STATE_MIO_THROTTLE, 0, w);
+    for (uint16_t w = 0; w < 4; w++) r[n++] = rec(20, 0x100, WS_STATE_SELECTED, 0, w);
+    prof_spread s;
+    CHECK(prof_point_spread(r, n, &s) == 0);
+    CHECK_EQ_U(s.points, 3);
+    CHECK_EQ_U(s.mm, 48);                               /* 3 x 4² */
+    CHECK_EQ_U(s.ym[WS_STATE_MIO_THROTTLE], 24);        /* (4 + 0 + 2) x 4 */
+    CHECK_EQ_U(s.yy[WS_STATE_MIO_THROTTLE], 20);        /* 16 + 0 + 4 */
+    /* p = 6/12; Σ (y_i - p m_i)² = 4 + 4 + 0; sqrt(3/2 x 8) / 12 = 0.2887,
+     * twice the binomial sqrt(0.25 / 12) = 0.1443: the warps move together */
+    double se = prof_share_error(&s, WS_STATE_MIO_THROTTLE, 6, 12);
+    CHECK(se > 0.28867 && se < 0.28868);
+    prof_spread one;
+    CHECK(prof_point_spread(r + 4, 4, &one) == 0);    /* a single point: no spread to measure */
+    CHECK(prof_share_error(&one, WS_STATE_MIO_THROTTLE, 4, 4) == 0);
+    prof_spread_add(&one, &s);
+    CHECK_EQ_U(one.points, 4);
+    CHECK_EQ_U(one.mm, 64);
+}
+
+/* Bank conflicts on three lines in mixed patterns: two with the same
+ * figures (one pattern mix, as a loop's loads and stores of one tree
+ * level) are one rule entry; the third, another mix, stays apart. */
+static void test_mixed_bank_groups(void)
+{
+    static const struct { uint32_t line; uint64_t req, waves, cycles; } spec[3] = {
+        { 10, 4, 19, 1000 }, { 11, 4, 19, 800 }, { 12, 2, 3, 600 },
+    };
+    prof_pc *p = calloc(3, sizeof *p);
+    CHECK(p != NULL);
+    if (!p) return;
+    for (int i = 0; i < 3; i++) {
+        p[i].pc = 0x100 + 4u * (uint32_t)i;
+        snprintf(p[i].disasm, sizeof p[i].disasm, "lw a0, 0(a1)");
+        set_src(&p[i], "/src/k.c", spec[i].line, "k");
+        p[i].exact.warp_instructions = spec[i].req;
+        p[i].exact.thread_instructions = 32 * spec[i].req;
+        p[i].exact.shared_requests = spec[i].req;
+        p[i].exact.shared_wavefronts = spec[i].waves;
+        p[i].exact.stall_cycles[WS_STATE_SELECTED] = spec[i].cycles;
+    }
+    prof_kernel k;
+    memset(&k, 0, sizeof k);
+    k.kernel = "k";
+    k.module = "k.elf";
+    k.pcs = p;
+    k.npcs = 3;
+    prof_rule *r = NULL;
+    size_t nr = 0;
+    CHECK(prof_rules_build(&k, 32, &r, &nr) == 0);
+    CHECK_EQ_U(nr, 2);
+    if (nr == 2) {
+        CHECK_EQ_U(r[0].nlines, 2);
+        CHECK_EQ_U(r[0].lines[0], 10);
+        CHECK_EQ_U(r[0].lines[1], 11);
+        CHECK_STR_CONTAINS(r[0].text, "k.c:10 and 11: bank conflicts: 4.8 wavefronts per shared request");
+        CHECK_EQ_U(r[1].nlines, 1);
+        CHECK_STR_CONTAINS(r[1].text, "k.c:12: bank conflicts: 1.5 wavefronts per shared request");
+    }
+    free(r);
+    prof_pcs_free(p, 3);
+}
+
 int main(int argc, char **argv)
 {
+    test_point_spread();
+    test_mixed_bank_groups();
     const char *tmp = argc > 1 ? argv[1] : ".";
     /* A load at 0x100 (line 40) feeds an add at 0x108 (line 42) that waits
      * on it; a barrier at 0x110 (line 44). */
