@@ -168,6 +168,26 @@ int main(int argc, char **argv)
     CHECK_STR_CONTAINS(text, "new 5e 5e 5e 5e  = 1583242846 = 1583242846 = 4.00583697e+18");
     free(text);
     ws_element_history_free(&eh);
+    /* an element running past the allocation's end: the bytes inside it
+     * are still watched (it was "(no allocation)" and changed by 0 calls,
+     * before 2026-11-28); the bytes outside print as "--" */
+    CHECK(ws_replay_element_collect(r, SCENE_CAPTURE_BUF + SCENE_BUF_BYTES - 24, 32, &eh, err, sizeof err) == WS_OK);
+    CHECK_EQ_U(eh.n, 3); /* the prefix's malloc and htod, the frame's memset */
+    if (eh.n == 3) {
+        CHECK(!eh.readable_initial && eh.ch[0].readable_after);
+        CHECK(eh.ch[0].held_after[23] && !eh.ch[0].held_after[24] && !eh.ch[0].held_after[31]);
+        CHECK_EQ_U(eh.ch[1].after[0], SCENE_BUF_BYTES - 24);
+        CHECK_EQ_U(eh.ch[2].call, P + 15);
+        CHECK(eh.ch[2].after[0] == 0x5e && eh.ch[2].after[7] == 0x5e && eh.ch[2].after[8] == SCENE_BUF_BYTES - 16);
+    }
+    text = NULL;
+    f = open_memstream(&text, &len);
+    CHECK(f && ws_replay_element_print(r, &eh, f, err, sizeof err) == WS_OK);
+    fclose(f);
+    CHECK_STR_CONTAINS(text, "changed by 3 calls");
+    CHECK_STR_CONTAINS(text, "new 5e 5e 5e 5e 5e 5e 5e 5e 30 31 32 33 34 35 36 37\n        38 39 3a 3b 3c 3d 3e 3f -- -- -- -- -- -- -- --\n");
+    free(text);
+    ws_element_history_free(&eh);
     CHECK(ws_replay_element_collect(r, 0, 4, &eh, err, sizeof err) == WS_OK); /* the null page */
     CHECK(!eh.readable_initial && eh.n == 0);
     ws_element_history_free(&eh);
