@@ -171,7 +171,7 @@ ws_status ws_replay_element_collect(ws_replay *r, ws_addr addr, uint32_t size, w
         if (out->failure[0] && p.st == WS_OK) st = WS_OK;
         ws_replay_passed_collect(r, out->passed, sizeof out->passed, &out->order);
         if (p.st != WS_OK) st = p.st;
-        else if (st != WS_OK) st = rt_fail(err, errlen, st, "element history: %s", ws_replay_error(r));
+        else if (st != WS_OK) st = rt_fail(err, errlen, rt_replay_failed(st), "element history: %s", ws_replay_error(r));
     }
     free(p.cur);
     free(p.next);
