@@ -133,8 +133,8 @@ static ws_status run_draw(ws_device *dev, ws_gfx_cmd *c, ws_launch_fn launch)
      * right one does not, x0 <= c < x1; a horizontal side belongs to the
      * rectangle above it (y down), y0 < c <= y1. */
     if (x1 > x0 && y1 > y0) {
-        d.rx0 = (uint32_t)ceil(x0 - 0.5); d.ry0 = (uint32_t)floor(y0 - 0.5) + 1;
-        d.rx1 = (uint32_t)ceil(x1 - 0.5); d.ry1 = (uint32_t)floor(y1 - 0.5) + 1;
+        d.rx0 = (uint32_t)ceil(x0 - 0.5); d.ry0 = (uint32_t)(floor(y0 - 0.5) + 1);
+        d.rx1 = (uint32_t)ceil(x1 - 0.5); d.ry1 = (uint32_t)(floor(y1 - 0.5) + 1);
     }
     if (g->probe) gfx_probe_draw_begin(&d);
     if (!(x1 > x0 && y1 > y0)) { g->last = stats; g->have_last = 1; return WS_OK; }
