@@ -86,13 +86,18 @@ int ws_cmd_show(int argc, char **argv)
     if (width > img.w) width = img.w;
     double s = (double)img.w / width;
     uint32_t rows = (uint32_t)(img.h / s);
-    if (rows < 2) rows = 2;
-    for (uint32_t y = 0; y + 1 < rows; y += 2) {
+    if (rows < 1) rows = 1;
+    for (uint32_t y = 0; y < rows; y += 2) {
         for (uint32_t x = 0; x < width; x++) {
             uint32_t top[3], bot[3];
             block_mean(&img, s, s, x, y, top);
-            block_mean(&img, s, s, x, y + 1, bot);
-            printf("\033[38;2;%u;%u;%um\033[48;2;%u;%u;%um\u2580", top[0], top[1], top[2], bot[0], bot[1], bot[2]);
+            printf("\033[38;2;%u;%u;%um", top[0], top[1], top[2]);
+            if (y + 1 < rows) { /* an odd last row has no lower half: the terminal's background */
+                block_mean(&img, s, s, x, y + 1, bot);
+                printf("\033[48;2;%u;%u;%um\u2580", bot[0], bot[1], bot[2]);
+            } else {
+                printf("\033[49m\u2580");
+            }
         }
         printf("\033[0m\n");
     }

@@ -34,9 +34,12 @@ void ws_element_history_free(ws_element_history *h)
     for (size_t i = 0; i < h->n; i++) {
         free(h->ch[i].before);
         free(h->ch[i].after);
+        free(h->ch[i].held_before);
+        free(h->ch[i].held_after);
     }
     free(h->ch);
     free(h->initial);
+    free(h->held_initial);
     memset(h, 0, sizeof *h);
 }
 
@@ -44,6 +47,7 @@ typedef struct el_run {
     ws_element_history *h;
     ws_device *dev;
     uint8_t *cur, *next;          /* size bytes each                        */
+    uint8_t *cur_held, *next_held; /* per byte: an allocation holds it      */
     int readable;
     size_t cap;
     ws_status st;
@@ -51,15 +55,37 @@ typedef struct el_run {
     size_t errlen;
 } el_run;
 
-/* Read the element now; 0 when no allocation holds it, -1 when the work
+/* Read the element now into buf, held[i] = 1 for each byte an allocation
+ * holds (the others read as 0): an element may run past the end of an
+ * allocation, and the bytes inside it must still be watched. Returns 1
+ * when some allocation holds a byte, 0 when none does, -1 when the work
  * before failed other than as the frame's own failure (*failed: the
  * frame's work failed; the element is read as that work left it). */
-static int read_element(ws_replay *r, ws_device *dev, ws_addr addr, uint32_t size, uint8_t *buf, int *failed)
+static int read_element(ws_replay *r, ws_device *dev, ws_addr addr, uint32_t size, uint8_t *buf, uint8_t *held,
+                        int *failed)
 {
     ws_status st = ws_replay_wait(r);
     *failed = st != WS_OK && ws_replay_frame_failure(st);
     if (st != WS_OK && !*failed) return -1;
-    return ws_memcpy_dtoh(dev, buf, addr, size) == WS_OK;
+    if (ws_memcpy_dtoh(dev, buf, addr, size) == WS_OK) {
+        memset(held, 1, size);
+        return 1;
+    }
+    int any = 0;
+    for (uint32_t i = 0; i < size; i++) { /* partly held: byte by byte */
+        held[i] = ws_memcpy_dtoh(dev, buf + i, addr + i, 1) == WS_OK;
+        if (!held[i]) buf[i] = 0;
+        any |= held[i];
+    }
+    return any;
+}
+
+/* A copy of n bytes, or NULL when out of host memory. */
+static uint8_t *dup_bytes(const uint8_t *b, size_t n)
+{
+    uint8_t *c = malloc(n);
+    if (c) memcpy(c, b, n);
+    return c;
 }
 
 static int after_call(void *user, ws_replay *r, uint64_t index)
@@ -67,7 +93,7 @@ static int after_call(void *user, ws_replay *r, uint64_t index)
     el_run *p = user;
     ws_element_history *h = p->h;
     int failed;
-    int now = read_element(r, p->dev, h->addr, h->size, p->next, &failed);
+    int now = read_element(r, p->dev, h->addr, h->size, p->next, p->next_held, &failed);
     if (failed) { /* the frame ends here, after this call's changes */
         struct ws_replay_call_info ci;
         const char *name = ws_replay_describe_call(r, index, &ci) == WS_OK ? ci.name : "?";
@@ -78,7 +104,7 @@ static int after_call(void *user, ws_replay *r, uint64_t index)
                      ws_last_error(p->dev));
         return 1;
     }
-    if (now == p->readable && (!now || !memcmp(p->cur, p->next, h->size))) return failed;
+    if (!memcmp(p->cur_held, p->next_held, h->size) && !memcmp(p->cur, p->next, h->size)) return failed;
     if (h->n == p->cap) {
         size_t cap = p->cap ? p->cap * 2 : 16;
         ws_element_change *ch = realloc(h->ch, cap * sizeof *ch);
@@ -88,15 +114,21 @@ static int after_call(void *user, ws_replay *r, uint64_t index)
     }
     ws_element_change *c = &h->ch[h->n];
     *c = (ws_element_change){ .call = index, .readable_before = p->readable, .readable_after = now };
-    c->before = malloc(h->size);
-    c->after = malloc(h->size);
-    if (!c->before || !c->after) { free(c->before); free(c->after); goto oom; }
-    memcpy(c->before, p->cur, h->size);
-    memcpy(c->after, p->next, h->size);
+    c->before = dup_bytes(p->cur, h->size);
+    c->after = dup_bytes(p->next, h->size);
+    c->held_before = dup_bytes(p->cur_held, h->size);
+    c->held_after = dup_bytes(p->next_held, h->size);
+    if (!c->before || !c->after || !c->held_before || !c->held_after) {
+        free(c->before); free(c->after); free(c->held_before); free(c->held_after);
+        goto oom;
+    }
     h->n++;
     uint8_t *t = p->cur;
     p->cur = p->next;
     p->next = t;
+    t = p->cur_held;
+    p->cur_held = p->next_held;
+    p->next_held = t;
     p->readable = now;
     return failed;
 oom:
@@ -118,16 +150,20 @@ ws_status ws_replay_element_collect(ws_replay *r, ws_addr addr, uint32_t size, w
     el_run p = { .h = out, .dev = dev, .st = WS_OK, .err = err, .errlen = errlen };
     p.cur = calloc(1, size);
     p.next = calloc(1, size);
+    p.cur_held = calloc(1, size);
+    p.next_held = calloc(1, size);
     out->initial = calloc(1, size);
+    out->held_initial = calloc(1, size);
     ws_status st = WS_OK;
-    if (!p.cur || !p.next || !out->initial) {
+    if (!p.cur || !p.next || !p.cur_held || !p.next_held || !out->initial || !out->held_initial) {
         st = rt_fail(err, errlen, WS_ERR_OUT_OF_MEMORY, "element history: out of host memory");
     } else if (ws_replay_restore(r) != WS_OK) {
         st = rt_fail(err, errlen, WS_ERR_INTERNAL, "element history: %s", ws_replay_error(r));
     } else {
         int failed;
-        p.readable = out->readable_initial = read_element(r, dev, addr, size, p.cur, &failed) > 0;
+        p.readable = out->readable_initial = read_element(r, dev, addr, size, p.cur, p.cur_held, &failed) > 0;
         memcpy(out->initial, p.cur, size);
+        memcpy(out->held_initial, p.cur_held, size);
         st = ws_replay_run(r, 0, UINT64_MAX, after_call, &p);
         /* work that failed where no call waited for it: seen at the frame's end */
         if (st != WS_OK && ws_replay_frame_failure(st) && !out->failure[0])
@@ -135,19 +171,28 @@ ws_status ws_replay_element_collect(ws_replay *r, ws_addr addr, uint32_t size, w
         if (out->failure[0] && p.st == WS_OK) st = WS_OK;
         ws_replay_passed_collect(r, out->passed, sizeof out->passed, &out->order);
         if (p.st != WS_OK) st = p.st;
-        else if (st != WS_OK) st = rt_fail(err, errlen, st, "element history: %s", ws_replay_error(r));
+        else if (st != WS_OK) st = rt_fail(err, errlen, rt_replay_failed(st), "element history: %s", ws_replay_error(r));
     }
     free(p.cur);
     free(p.next);
+    free(p.cur_held);
+    free(p.next_held);
     if (st != WS_OK) ws_element_history_free(out);
     return st;
 }
 
-/* The bytes in hex; 1, 2, 4 and 8 bytes also as numbers (little endian). */
-static void print_value(FILE *f, const uint8_t *b, uint32_t size, int readable)
+/* The bytes in hex ("--" for a byte no allocation holds); 1, 2, 4 and 8
+ * bytes also as numbers (little endian) when every byte is held. */
+static void print_value(FILE *f, const uint8_t *b, const uint8_t *held, uint32_t size, int readable)
 {
     if (!readable) { fprintf(f, "(no allocation)"); return; }
-    for (uint32_t i = 0; i < size; i++) fprintf(f, "%s%02x", i && i % 16 == 0 ? "\n        " : i ? " " : "", b[i]);
+    int all = 1;
+    for (uint32_t i = 0; i < size; i++) {
+        fputs(i && i % 16 == 0 ? "\n        " : i ? " " : "", f);
+        if (held[i]) fprintf(f, "%02x", b[i]);
+        else { fputs("--", f); all = 0; }
+    }
+    if (!all) return;
     if (size == 4) {
         uint32_t u;
         float fl;
@@ -172,7 +217,7 @@ ws_status ws_replay_element_print(ws_replay *r, const ws_element_history *h, FIL
     fprintf(out, "element 0x%08x, %u byte%s: changed by %zu call%s\n", h->addr, h->size, h->size == 1 ? "" : "s", h->n,
             h->n == 1 ? "" : "s");
     fprintf(out, "frame start: ");
-    print_value(out, h->initial, h->size, h->readable_initial);
+    print_value(out, h->initial, h->held_initial, h->size, h->readable_initial);
     fprintf(out, "\n");
     size_t passed_line = 0;
     for (size_t i = 0; i < h->n; i++) {
@@ -182,9 +227,9 @@ ws_status ws_replay_element_print(ws_replay *r, const ws_element_history *h, FIL
         if (ws_replay_describe_call(r, c->call, &ci) != WS_OK)
             return rt_fail(err, errlen, WS_ERR_INTERNAL, "element history: %s", ws_replay_error(r));
         fprintf(out, "call %" PRIu64 " %s\n    old ", c->call, ci.text);
-        print_value(out, c->before, h->size, c->readable_before);
+        print_value(out, c->before, c->held_before, h->size, c->readable_before);
         fprintf(out, "\n    new ");
-        print_value(out, c->after, h->size, c->readable_after);
+        print_value(out, c->after, c->held_after, h->size, c->readable_after);
         fprintf(out, "\n");
     }
     ws_replay_print_passed(out, h->passed, &h->order, &passed_line, UINT64_MAX);

@@ -390,7 +390,7 @@ ws_status ws_replay_html(ws_replay *r, const char *dir, const ws_replay_html_opt
     if (st != WS_OK && ws_replay_frame_failure(st) && !rp.failure[0]) /* seen where no clear or draw waited */
         snprintf(rp.failure, sizeof rp.failure, "%s", ws_replay_error(r));
     if (rp.failure[0]) st = WS_OK;
-    if (st != WS_OK) { st = rt_fail(err, errlen, st, "report: %s", ws_replay_error(r)); goto out; }
+    if (st != WS_OK) { st = rt_fail(err, errlen, rt_replay_failed(st), "report: %s", ws_replay_error(r)); goto out; }
     ws_replay_failures_text(r, rp.passed, sizeof rp.passed);
     /* the final image: the last target drawn to, as the frame leaves it,
      * or as its last clear or draw left it when the frame destroyed it

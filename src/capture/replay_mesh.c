@@ -48,7 +48,7 @@ ws_status ws_replay_mesh_collect(ws_replay *r, uint64_t call, ws_mesh_view *out,
                        "it draws nothing", call, ci.text);
     ws_device *dev = ws_replay_device(r);
     ws_status st = ws_replay_restore(r);
-    if (st != WS_OK) return rt_fail(err, errlen, st, "mesh view: %s", ws_replay_error(r));
+    if (st != WS_OK) return rt_fail(err, errlen, rt_replay_failed(st), "mesh view: %s", ws_replay_error(r));
     if ((st = ws_gfx_mesh_arm(dev)) != WS_OK) return rt_fail(err, errlen, st, "mesh view: %s", ws_last_error(dev));
     st = ws_replay_run(r, 0, call + 1, NULL, NULL);
     const ws_status ran = st;
@@ -60,8 +60,8 @@ ws_status ws_replay_mesh_collect(ws_replay *r, uint64_t call, ws_mesh_view *out,
         st = WS_OK;
         if (ran != WS_OK) snprintf(out->failure, sizeof out->failure, "%s", ws_replay_error(r));
     } else if (st != WS_OK) {
-        rt_fail(err, errlen, st, "mesh view: the frame stopped before the draw's vertices were shaded: %s",
-                ws_replay_error(r));
+        st = rt_fail(err, errlen, rt_replay_failed(st),
+                     "mesh view: the frame stopped before the draw's vertices were shaded: %s", ws_replay_error(r));
         m = NULL;
     } else {
         st = rt_fail(err, errlen, WS_ERR_NOT_FOUND, "mesh view: call %" PRIu64 " %s shaded no vertices (its viewport "

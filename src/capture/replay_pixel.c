@@ -163,7 +163,7 @@ ws_status ws_replay_pixel_collect(ws_replay *r, uint32_t x, uint32_t y, uint64_t
     ws_replay_passed_collect(r, out->passed, sizeof out->passed, &out->order);
     if (st != WS_OK) {
         ws_pixel_history_free(out);
-        return rt_fail(err, errlen, st, "pixel history: %s", ws_replay_error(r));
+        return rt_fail(err, errlen, rt_replay_failed(st), "pixel history: %s", ws_replay_error(r));
     }
     out->x = x;
     out->y = y;

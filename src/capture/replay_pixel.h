@@ -103,8 +103,11 @@ ws_status ws_replay_parse_pixel(const char *text, uint32_t *x, uint32_t *y, char
 /* One call after which the element's bytes had changed. */
 typedef struct ws_element_change {
     uint64_t call;
-    int readable_before, readable_after;  /* 0: no allocation held the bytes */
+    int readable_before, readable_after;  /* 0: no allocation held any byte  */
     uint8_t *before, *after;              /* size bytes each                 */
+    uint8_t *held_before, *held_after;    /* per byte: 1 if an allocation
+                                             held it (an element may run
+                                             past an allocation's end)       */
 } ws_element_change;
 
 typedef struct ws_element_history {
@@ -112,6 +115,7 @@ typedef struct ws_element_history {
     uint32_t size;
     int readable_initial;
     uint8_t *initial;                     /* at the frame's start            */
+    uint8_t *held_initial;                /* as held_before                  */
     ws_element_change *ch;
     size_t n;
     char failure[512];                    /* as ws_pixel_history's           */

@@ -33,3 +33,8 @@ int rt_parse_pair(const char *text, unsigned long long *a, unsigned long long *b
     if (*has_b && (!whole(end + 1, &end, b) || *end)) return 2;
     return 0;
 }
+
+ws_status rt_replay_failed(ws_status st)
+{
+    return st == WS_ERR_INVALID_ARG ? WS_ERR_INTERNAL : st;
+}

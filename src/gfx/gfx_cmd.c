@@ -128,9 +128,13 @@ static ws_status run_draw(ws_device *dev, ws_gfx_cmd *c, ws_launch_fn launch)
         x1 = fmin(x1, (double)st->sc_x + st->sc_w); y1 = fmin(y1, (double)st->sc_y + st->sc_h);
     }
     x0 = fmax(x0, 0); y0 = fmax(y0, 0); x1 = fmin(x1, st->target.w); y1 = fmin(y1, st->target.h);
+    /* Pixel centres on a side follow the fill rule, so viewports that tile
+     * the target draw each pixel once: a left side keeps its centres, a
+     * right one does not, x0 <= c < x1; a horizontal side belongs to the
+     * rectangle above it (y down), y0 < c <= y1. */
     if (x1 > x0 && y1 > y0) {
-        d.rx0 = (uint32_t)ceil(x0 - 0.5); d.ry0 = (uint32_t)ceil(y0 - 0.5);
-        d.rx1 = (uint32_t)ceil(x1 - 0.5); d.ry1 = (uint32_t)ceil(y1 - 0.5);
+        d.rx0 = (uint32_t)ceil(x0 - 0.5); d.ry0 = (uint32_t)(floor(y0 - 0.5) + 1);
+        d.rx1 = (uint32_t)ceil(x1 - 0.5); d.ry1 = (uint32_t)(floor(y1 - 0.5) + 1);
     }
     if (g->probe) gfx_probe_draw_begin(&d);
     if (!(x1 > x0 && y1 > y0)) { g->last = stats; g->have_last = 1; return WS_OK; }

@@ -84,6 +84,16 @@ printf '\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0' > "$dir/truncated.png"
 refuse "show --width 5x"        "--width 5x: give a whole number of columns from 1 to 1000" -- "$ws" show --width 5x "$dir/truncated.png"
 refuse "show --width wraps"     "--width 4294967297: give a whole number" -- "$ws" show --width 4294967297 "$dir/truncated.png"
 refuse "show truncated PNG"     "truncated.png: Read Error (the PNG is truncated or not readable)" -- "$ws" show "$dir/truncated.png"
+# an odd number of rows: the last one is drawn too, over the terminal's
+# background (a 1x3 image showed red and green only, before 2026-11-28)
+python3 -c 'import struct, sys, zlib
+def chunk(t, d): return struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d))
+rows = b"".join(b"\0" + bytes(c) for c in ((255, 0, 0), (0, 255, 0), (0, 0, 255)))
+sys.stdout.buffer.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 1, 3, 8, 2, 0, 0, 0))
+                        + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))' > "$dir/rgb1x3.png"
+out=$("$ws" show "$dir/rgb1x3.png" 2>&1)
+want=$(printf '\033[38;2;255;0;0m\033[48;2;0;255;0m\u2580\033[0m\n\033[38;2;0;0;255m\033[49m\u2580\033[0m\n%s: 1x3' "$dir/rgb1x3.png")
+[ "$out" = "$want" ] && ok "show: an odd last row" || bad "show: an odd last row: $(cat -v <<< "$out")"
 
 # item 11: unwritable outputs fail. The directory is a regular file, so
 # the paths cannot be written by root either (/nonexistent, which these

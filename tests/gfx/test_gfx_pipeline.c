@@ -688,6 +688,43 @@ static void test_stats_count_primitives(void)
     CHECK_EQ_U(s.primitives_rasterized, 0);
 }
 
+/* Two viewports that tile the target along a row of pixel centres
+ * (y = 10.5): full-viewport quads, added, cover each pixel of rows 1..20
+ * once. The rectangle kept centres on its top side and dropped them on its
+ * bottom one, the opposite of the fill rule, so row 10 was drawn by neither
+ * (before 2026-11-28). */
+static void test_viewports_tile(void)
+{
+    vtx v[6];
+    quad(v, 1, 1);
+    for (int k = 0; k < 6; k++) { v[k].color[0] = 0.25f; v[k].color[1] = v[k].color[2] = 0; v[k].color[3] = 1; }
+    ws_gfx_pipeline_desc d = desc("ref_vs", "ref_fs");
+    d.blend = WS_GFX_BLEND_ADDITIVE;
+    ws_gfx_pipeline *p = NULL;
+    ws_addr vb = 0;
+    CHECK(ws_gfx_pipeline_create(dev, &d, &p) == WS_OK);
+    CHECK(ws_malloc(dev, sizeof v, &vb) == WS_OK && ws_memcpy_htod(dev, vb, v, sizeof v) == WS_OK);
+    CHECK(ws_gfx_set_vertex_buffer(dev, 0, vb, sizeof v) == WS_OK && ws_gfx_set_pipeline(dev, p) == WS_OK);
+    CHECK(ws_gfx_begin_frame(dev, NULL) == WS_OK && ws_gfx_clear(dev, (const float[4]){ 0, 0, 0, 1 }, 1.0f) == WS_OK);
+    CHECK(ws_gfx_set_viewport(dev, 0, 0.5f, W, 10, 0, 1) == WS_OK);
+    CHECK(ws_gfx_draw(dev, 6, 1, 0, 0) == WS_OK);
+    CHECK(ws_gfx_set_viewport(dev, 0, 10.5f, W, 10, 0, 1) == WS_OK);
+    CHECK(ws_gfx_draw(dev, 6, 1, 0, 0) == WS_OK);
+    CHECK(ws_gfx_present(dev, target, img, sizeof img) == WS_OK);
+    CHECK(ws_gfx_set_viewport(dev, 0, 0, 0, 0, 0, 0) == WS_OK);
+    int wrong = 0;
+    for (int y = 0; y < H; y++) {
+        uint8_t want = y >= 1 && y <= 20 ? 64 : 0;
+        for (int x = 0; x < W; x++)
+            if (px(x, y)[0] != want) {
+                if (!wrong++) printf("viewports tile: pixel (%d,%d) red %u, want %u\n", x, y, px(x, y)[0], want);
+            }
+    }
+    CHECK_EQ_U(wrong, 0);
+    ws_free(dev, vb);
+    ws_gfx_pipeline_destroy(dev, p);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) { fprintf(stderr, "usage: %s gfx_shaders.elf\n", argv[0]); return 2; }
@@ -707,6 +744,7 @@ int main(int argc, char **argv)
     test_blend_clamps_source();
     test_depth_write_needs_test();
     test_stats_count_primitives();
+    test_viewports_tile();
     ws_device_close(dev);
 
     uint64_t a = frame_hash(NULL, argv[1]), b = frame_hash(NULL, argv[1]), c = frame_hash("mode=timing", argv[1]);

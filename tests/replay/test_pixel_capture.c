@@ -14,7 +14,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "../test.h"
+#include "capture/capture_calls.h"
 #include "capture/replay_html.h"
+#include "capture/replay_mesh.h"
 #include "capture/replay_pixel.h"
 #include "pixel_scene.h"
 
@@ -56,6 +58,75 @@ static void check_pixel(ws_replay *r, const images *im, uint32_t x, uint32_t y)
     CHECK_EQ_U(checked, 8); /* one clear, seven draws */
     CHECK_EQ_U(e, h.n);
     ws_pixel_history_free(&h);
+}
+
+/* A copy of capture `from` whose frame allocates its buffer outside the
+ * device's memory (the address of the ws_malloc call that makes
+ * SCENE_CAPTURE_BUF becomes 0x10): its replay fails at that call.
+ * Returns 0 on success. */
+static int write_failing_capture(const char *from, const char *to, char *err, size_t errlen)
+{
+    ws_capture_reader *rd = NULL;
+    ws_capture_writer *w = NULL;
+    if (ws_capture_reader_open(from, &rd, err, errlen) != WS_OK) return -1;
+    if (ws_capture_writer_open(to, &w, err, errlen) != WS_OK) { ws_capture_reader_close(rd); return -1; }
+    ws_capture_section sec;
+    int changed = 0;
+    while (ws_capture_reader_next(rd, &sec) == WS_OK) {
+        uint8_t buf[16];
+        const void *data = sec.data;
+        uint32_t kind, addr;
+        if (sec.type == WS_CAPTURE_API_CALL && sec.size == 16) { /* u32 WSCAP_MALLOC, u64 size, u32 address */
+            memcpy(&kind, sec.data, 4);
+            memcpy(&addr, (const uint8_t *)sec.data + 12, 4);
+            if (kind == WSCAP_MALLOC && addr == SCENE_CAPTURE_BUF) {
+                memcpy(buf, sec.data, 16);
+                addr = 0x10;
+                memcpy(buf + 12, &addr, 4);
+                data = buf;
+                changed++;
+            }
+        }
+        if (ws_capture_writer_add_flags(w, sec.type, sec.flags, sec.id, data, sec.size) != WS_OK) break;
+    }
+    ws_capture_reader_close(rd);
+    if (ws_capture_writer_close(w) != WS_OK) return -1;
+    return changed == 1 ? 0 : -1;
+}
+
+/* A replay that fails at one of the capture's own calls is the capture's
+ * failure, never the user's argument: the tools do not return
+ * WS_ERR_INVALID_ARG for it (warpscope replay's usage error, exit status
+ * 2, before 2026-11-28), and name the call. */
+static void check_failing_call(const char *good, const char *bad_path, const char *report_dir)
+{
+    char err[512] = "";
+    ws_replay *r = NULL;
+    CHECK(write_failing_capture(good, bad_path, err, sizeof err) == 0);
+    CHECK(ws_replay_open(bad_path, NULL, &r, err, sizeof err) == WS_OK);
+    if (!r) { printf("%s\n", err); return; }
+    ws_pixel_history h;
+    ws_status st = ws_replay_pixel_collect(r, SCENE_PX, SCENE_PY, WS_REPLAY_LAST_TARGET, &h, err, sizeof err);
+    CHECK(st != WS_OK && st != WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(err, "ws_malloc");
+    ws_element_history eh;
+    st = ws_replay_element_collect(r, SCENE_CAPTURE_BUF, 4, &eh, err, sizeof err);
+    CHECK(st != WS_OK && st != WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(err, "ws_malloc");
+    st = ws_replay_html(r, report_dir, NULL, err, sizeof err);
+    CHECK(st != WS_OK && st != WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(err, "ws_malloc");
+    uint64_t draw = 0;
+    struct ws_replay_call_info ci;
+    while (draw < ws_replay_call_count(r) && ws_replay_describe_call(r, draw, &ci) == WS_OK &&
+           ci.kind != WS_REPLAY_CALL_DRAW)
+        draw++;
+    ws_mesh_view mv;
+    st = ws_replay_mesh_collect(r, draw, &mv, err, sizeof err);
+    CHECK(st != WS_OK && st != WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(err, "ws_malloc");
+    if (st == WS_OK) ws_mesh_view_free(&mv);
+    ws_replay_close(r);
 }
 
 int main(int argc, char **argv)
@@ -168,6 +239,26 @@ int main(int argc, char **argv)
     CHECK_STR_CONTAINS(text, "new 5e 5e 5e 5e  = 1583242846 = 1583242846 = 4.00583697e+18");
     free(text);
     ws_element_history_free(&eh);
+    /* an element running past the allocation's end: the bytes inside it
+     * are still watched (it was "(no allocation)" and changed by 0 calls,
+     * before 2026-11-28); the bytes outside print as "--" */
+    CHECK(ws_replay_element_collect(r, SCENE_CAPTURE_BUF + SCENE_BUF_BYTES - 24, 32, &eh, err, sizeof err) == WS_OK);
+    CHECK_EQ_U(eh.n, 3); /* the prefix's malloc and htod, the frame's memset */
+    if (eh.n == 3) {
+        CHECK(!eh.readable_initial && eh.ch[0].readable_after);
+        CHECK(eh.ch[0].held_after[23] && !eh.ch[0].held_after[24] && !eh.ch[0].held_after[31]);
+        CHECK_EQ_U(eh.ch[1].after[0], SCENE_BUF_BYTES - 24);
+        CHECK_EQ_U(eh.ch[2].call, P + 15);
+        CHECK(eh.ch[2].after[0] == 0x5e && eh.ch[2].after[7] == 0x5e && eh.ch[2].after[8] == SCENE_BUF_BYTES - 16);
+    }
+    text = NULL;
+    f = open_memstream(&text, &len);
+    CHECK(f && ws_replay_element_print(r, &eh, f, err, sizeof err) == WS_OK);
+    fclose(f);
+    CHECK_STR_CONTAINS(text, "changed by 3 calls");
+    CHECK_STR_CONTAINS(text, "new 5e 5e 5e 5e 5e 5e 5e 5e 30 31 32 33 34 35 36 37\n        38 39 3a 3b 3c 3d 3e 3f -- -- -- -- -- -- -- --\n");
+    free(text);
+    ws_element_history_free(&eh);
     CHECK(ws_replay_element_collect(r, 0, 4, &eh, err, sizeof err) == WS_OK); /* the null page */
     CHECK(!eh.readable_initial && eh.n == 0);
     ws_element_history_free(&eh);
@@ -217,6 +308,11 @@ int main(int argc, char **argv)
         ws_pixel_history_free(&ht);
         ws_replay_close(rt);
     }
+    char bad_path[4200];
+    snprintf(bad_path, sizeof bad_path, "%.4000s/failing_call.wscap", argv[2]);
+    char bad_report[4200];
+    snprintf(bad_report, sizeof bad_report, "%.4000s/failing_report", argv[2]);
+    check_failing_call(path0, bad_path, bad_report);
     if (ws_test_failed) fprintf(stderr, "%s\n", err);
     free(im.rgba);
     free(im.have);
