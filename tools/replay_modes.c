@@ -3,6 +3,7 @@
  * (replay_mesh.h), the frame report
  * (replay_html.h) and the frame debugger (replay_debug.h). */
 #include <stdio.h>
+#include <string.h>
 #include "capture/replay_debug.h"
 #include "capture/replay_html.h"
 #include "capture/replay_mesh.h"
@@ -12,7 +13,9 @@
 /* (the capture's name too: a script may replay several) */
 static int say_failure(const replay_request *q, ws_status st, const char *err)
 {
-    fprintf(stderr, "warpscope replay: %s: %s\n", q->path, err);
+    /* (a failure at a captured call names the file already) */
+    if (strstr(err, q->path)) fprintf(stderr, "warpscope replay: %s\n", err);
+    else fprintf(stderr, "warpscope replay: %s: %s\n", q->path, err);
     return st == WS_ERR_INVALID_ARG ? 2 : 1;
 }
 

@@ -57,6 +57,8 @@ run mesh8 "$ws" replay --mesh 8 "$work/g.wscap"
 run mesh9 "$ws" replay --mesh 9 "$work/g.wscap"
 [ "$rc" = 1 ] && grep -q "mesh view: the frame stopped before the draw's vertices were shaded" "$work/mesh9.out" ||
   fail "--mesh 9 (discarded by the program's device)"
+# the capture's name once (until 2026-11-28 the command repeated it)
+[ "$(grep -o -F "$work/g.wscap" "$work/mesh9.out" | wc -l)" = 1 ] || fail "--mesh 9 names the capture more than once"
 run mesh14 "$ws" replay --mesh 14 "$work/g.wscap"
 [ "$rc" = 0 ] && grep -q "6 vertex invocations" "$work/mesh14.out" && ! grep -q "frame failed" "$work/mesh14.out" ||
   fail "--mesh 14 (frame 3, past the fault)"
