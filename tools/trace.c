@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "runtime/json_text.h"
 #include "runtime/settings_text.h"
 #include "warpscope/trace.h"
 #include "instrument/trace_file.h"
@@ -77,18 +78,6 @@ static void print_access(const ws_trace_launch *L, uint32_t gid, uint64_t m, int
     }
 }
 
-/* s as a JSON string's contents (module names are paths: quotes,
- * backslashes and control bytes may be in them). */
-static void json_str(const char *s, FILE *f)
-{
-    for (; s && *s; s++) {
-        const unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
-        else if (c < 0x20) fprintf(f, "\\u%04x", c);
-        else fputc(c, f);
-    }
-}
-
 /* Launch i of t: in text a heading naming the kernel and its module; in
  * JSON a record of its own, before its threads' records. */
 static void print_launch(const ws_trace *tr, const char *const *shown, uint32_t i, int json, FILE *f)
@@ -97,9 +86,9 @@ static void print_launch(const ws_trace *tr, const char *const *shown, uint32_t 
     char label[1024];
     if (json) {
         fprintf(f, "{\"launch\":%llu,\"kernel\":\"", (unsigned long long)L->launch_id);
-        json_str(L->kernel, f);
+        ws_json_chars(f, L->kernel);
         fprintf(f, "\",\"module\":\"");
-        json_str(L->module, f);
+        ws_json_chars(f, L->module);
         fprintf(f, "\"");
         if (L->device) fprintf(f, ",\"device\":%u", L->device);
         fprintf(f, ",\"grid\":[%u,%u,%u],\"block\":[%u,%u,%u],\"flags\":%u}\n", L->grid.x, L->grid.y, L->grid.z,
@@ -167,7 +156,7 @@ static void print_perfetto(const ws_trace *t, const char *const *shown, uint32_t
         char label[1024];
         fprintf(f, "%s{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%u,\"tid\":0,\"args\":{\"name\":\"launch %llu ",
                 first ? "" : ",\n", i + 1, (unsigned long long)L->launch_id);
-        json_str(ws_trace_launch_label(t, shown, i, label, sizeof label), f);
+        ws_json_chars(f, ws_trace_launch_label(t, shown, i, label, sizeof label));
         fprintf(f, "\"}}");
         first = 0;
         for (uint64_t r = 0; r < L->nwarp; r++) {

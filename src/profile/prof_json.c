@@ -4,38 +4,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include "profile/prof_internal.h"
+#include "runtime/json_text.h"
 
-/* The length of the valid UTF-8 sequence at p (1..4), or 0 if the bytes
- * there are not one (a stray continuation, an overlong form, a surrogate,
- * a code point past U+10FFFF, or a sequence cut short). */
-static int utf8_length(const unsigned char *p)
-{
-    const unsigned c = p[0];
-    const int n = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
-    if (!n) return 0;
-    for (int i = 1; i < n; i++)
-        if ((p[i] & 0xC0) != 0x80) return 0;
-    if (n == 3 && ((c == 0xE0 && p[1] < 0xA0) || (c == 0xED && p[1] >= 0xA0))) return 0;
-    if (n == 4 && ((c == 0xF0 && p[1] < 0x90) || (c == 0xF4 && p[1] >= 0x90))) return 0;
-    return n;
-}
-
-/* A JSON string. A byte that is not part of valid UTF-8 (a source path
- * in another encoding, a module's own symbol names) is written as the
- * code point of the same number (\u00XX), so the document stays valid
- * JSON and the byte can still be told. */
+/* A JSON string, in quotes (json_text.h: how bytes outside UTF-8 are
+ * written); null for NULL. */
 void prof_json_string(FILE *f, const char *s)
 {
     if (!s) { fputs("null", f); return; }
     fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p;) {
-        int n;
-        if (*p == '"' || *p == '\\') fprintf(f, "\\%c", *p++);
-        else if (*p < 0x20 || *p == 0x7F) fprintf(f, "\\u%04x", *p++);
-        else if (*p < 0x80) fputc(*p++, f);
-        else if ((n = utf8_length(p))) fwrite(p, 1, (size_t)n, f), p += n;
-        else fprintf(f, "\\u%04x", *p++);
-    }
+    ws_json_chars(f, s);
     fputc('"', f);
 }
 
