@@ -1,7 +1,7 @@
 /* Finding and preloading the libraries tool commands put in front of the
  * program they run (preload.h). */
 #include "preload.h"
-#include <elf.h>
+#include <gelf.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -101,44 +101,28 @@ static int open_program(const char *program)
     return -1;
 }
 
-/* n bytes at off of fd in a new buffer (NULL if they are not all there). */
-static void *read_at(int fd, uint64_t off, uint64_t n)
-{
-    void *buf = n && n < ((uint64_t)1 << 31) ? malloc((size_t)n) : NULL;
-    if (buf && pread(fd, buf, (size_t)n, (off_t)off) != (ssize_t)n) free(buf), buf = NULL;
-    return buf;
-}
-
-/* 1 if the symbol table sh (of the section headers sh_all) defines name. */
-static int table_defines(int fd, const Elf64_Shdr *sh, const Elf64_Shdr *sh_all, uint16_t nsh, const char *name)
-{
-    if (sh->sh_entsize != sizeof(Elf64_Sym) || sh->sh_link >= nsh) return 0;
-    const Elf64_Shdr *strs = &sh_all[sh->sh_link];
-    Elf64_Sym *syms = read_at(fd, sh->sh_offset, sh->sh_size);
-    char *names = read_at(fd, strs->sh_offset, strs->sh_size);
-    int found = 0;
-    for (uint64_t i = 0; syms && names && !found && i < sh->sh_size / sizeof *syms; i++)
-        found = syms[i].st_shndx != SHN_UNDEF && syms[i].st_name < strs->sh_size &&
-                !strncmp(names + syms[i].st_name, name, strs->sh_size - syms[i].st_name);
-    free(syms);
-    free(names);
-    return found;
-}
-
-/* 1 if the 64-bit ELF file defines `name` itself, in its symbol table or
+/* 1 if the ELF file fd defines name in its symbol table or, failing that,
  * its dynamic one (a stripped file may keep neither: 0). */
 static int elf_defines(int fd, const char *name)
 {
-    Elf64_Ehdr eh;
-    if (pread(fd, &eh, sizeof eh, 0) != (ssize_t)sizeof eh || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
-        eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_shentsize != sizeof(Elf64_Shdr) || !eh.e_shnum)
-        return 0;
-    Elf64_Shdr *sh = read_at(fd, eh.e_shoff, (uint64_t)eh.e_shnum * sizeof *sh);
+    if (elf_version(EV_CURRENT) == EV_NONE) return 0;
+    Elf *e = elf_begin(fd, ELF_C_READ, NULL);
+    Elf_Scn *scn = NULL;
     int found = 0;
-    for (uint16_t i = 0; sh && !found && i < eh.e_shnum; i++)
-        if (sh[i].sh_type == SHT_SYMTAB || sh[i].sh_type == SHT_DYNSYM)
-            found = table_defines(fd, &sh[i], sh, eh.e_shnum, name);
-    free(sh);
+    while (e && !found && (scn = elf_nextscn(e, scn))) {
+        GElf_Shdr sh;
+        Elf_Data *d;
+        if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM) ||
+            !sh.sh_entsize || !(d = elf_getdata(scn, NULL)))
+            continue;
+        for (size_t i = 0; !found && i < sh.sh_size / sh.sh_entsize; i++) {
+            GElf_Sym sym;
+            const char *n;
+            found = gelf_getsym(d, (int)i, &sym) && sym.st_shndx != SHN_UNDEF &&
+                    (n = elf_strptr(e, sh.sh_link, sym.st_name)) && !strcmp(n, name);
+        }
+    }
+    if (e) elf_end(e);
     return found;
 }
 
