@@ -70,12 +70,8 @@ static void widen(uint16_t mask[WS_EV_SOURCES], const ws_machine_program *p)
     for (uint32_t i = 0; i < p->nwatch; i++) {
         const ws_watch *w = &p->watch[i];
         mask[w->source] |= (uint16_t)(1u << w->id);
-        if (w->lasting) { /* the event that ends a timed one must reach the machine too */
-            if (w->source == WS_EV_SCHED && w->id == WS_EV_SCHED_BARRIER_WAIT) mask[WS_EV_SCHED] |= 1u << WS_EV_SCHED_BARRIER_RELEASE;
-            if (w->source == WS_EV_SCHED && w->id == WS_EV_SCHED_WARP_START) mask[WS_EV_SCHED] |= 1u << WS_EV_SCHED_WARP_RETIRE;
-            if (w->source == WS_EV_WD && w->id == WS_EV_WD_STALL) mask[WS_EV_WD] |= 1u << WS_EV_WD_DISPATCH;
-            if (w->source == WS_EV_CP && w->id == WS_EV_CP_START) mask[WS_EV_CP] |= 1u << WS_EV_CP_DONE;
-        }
+        const int end = w->lasting ? ws_ev_duration_end(w->source, w->id) : -1;
+        if (end >= 0) mask[w->source] |= (uint16_t)(1u << end); /* the event that ends a timed one must reach the machine too */
     }
 }
 

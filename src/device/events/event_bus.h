@@ -68,6 +68,9 @@ static inline void ws_ev_emit(ws_device *dev, unsigned src, unsigned id, uint32_
 
 /* Does the event have an end, so that a `lasting` step can time it? */
 int ws_ev_has_duration(unsigned source, unsigned id);
+/* The id of the event (of the same source) that ends a timed one, or -1
+ * for an event with no end. */
+int ws_ev_duration_end(unsigned source, unsigned id);
 #define WS_EV_DURATION_EVENTS "sched.barrier_wait, sched.warp_start, wd.stall, cp.start"
 
 /* Feed an event to the debug machines (machines.c). */

@@ -107,23 +107,25 @@ static void act(ws_device *dev, unsigned index, ws_machine *m, const ws_event *e
     }
 }
 
-int ws_ev_has_duration(unsigned source, unsigned id)
+int ws_ev_duration_end(unsigned source, unsigned id)
 {
-    return (source == WS_EV_SCHED && (id == WS_EV_SCHED_BARRIER_WAIT || id == WS_EV_SCHED_WARP_START)) ||
-           (source == WS_EV_WD && id == WS_EV_WD_STALL) || (source == WS_EV_CP && id == WS_EV_CP_START);
+    if (source == WS_EV_SCHED && id == WS_EV_SCHED_BARRIER_WAIT) return WS_EV_SCHED_BARRIER_RELEASE;
+    if (source == WS_EV_SCHED && id == WS_EV_SCHED_WARP_START) return WS_EV_SCHED_WARP_RETIRE;
+    if (source == WS_EV_WD && id == WS_EV_WD_STALL) return WS_EV_WD_DISPATCH;
+    if (source == WS_EV_CP && id == WS_EV_CP_START) return WS_EV_CP_DONE;
+    return -1;
 }
+
+int ws_ev_has_duration(unsigned source, unsigned id) { return ws_ev_duration_end(source, id) >= 0; }
 
 /* Does e end the timed event s (a `lasting` step)? (ws_ev_has_duration's) */
 static int ends(const ws_event *s, const ws_event *e)
 {
-    if (s->source == WS_EV_SCHED && s->id == WS_EV_SCHED_BARRIER_WAIT)
-        return e->source == WS_EV_SCHED && e->id == WS_EV_SCHED_BARRIER_RELEASE && e->core == s->core &&
-               (e->data & 0xFFu) == (s->data >> 8 & 0xFFu) && (e->data >> 8 & 0xFFFFu) == s->data >> 16;
-    if (s->source == WS_EV_SCHED && s->id == WS_EV_SCHED_WARP_START)
-        return e->source == WS_EV_SCHED && e->id == WS_EV_SCHED_WARP_RETIRE && e->core == s->core && e->data == s->data;
-    if (s->source == WS_EV_WD && s->id == WS_EV_WD_STALL) return e->source == WS_EV_WD && e->id == WS_EV_WD_DISPATCH;
-    if (s->source == WS_EV_CP && s->id == WS_EV_CP_START) return e->source == WS_EV_CP && e->id == WS_EV_CP_DONE;
-    return 0;
+    if (e->source != s->source || (int)e->id != ws_ev_duration_end(s->source, s->id)) return 0;
+    if (s->source == WS_EV_SCHED && s->id == WS_EV_SCHED_BARRIER_WAIT) /* the same barrier of the same block */
+        return e->core == s->core && (e->data & 0xFFu) == (s->data >> 8 & 0xFFu) && (e->data >> 8 & 0xFFFFu) == s->data >> 16;
+    if (s->source == WS_EV_SCHED && s->id == WS_EV_SCHED_WARP_START) return e->core == s->core && e->data == s->data;
+    return 1; /* (the distributor's and the command processor's: one at a time) */
 }
 
 /* The current step completed on event e: the next step, or the actions.
