@@ -38,7 +38,8 @@ static void usage(FILE *f)
             "  --tool dump       record everything and print the merged trace\n"
             "  -o, --out FILE    write the merged trace file (zstd, docs/tracing.md)\n"
             "  --kernel NAME     trace only launches of this kernel (--read: show only them)\n"
-            "  --launch N        trace only the Nth launch (from 1; --read: the launches with id N)\n"
+            "  --launch N        trace only the program's Nth launch (from 1, counted over all its\n"
+            "                    devices in the order the launches start; --read: the launches with id N)\n"
             "  --device N        --read: only the launches of the program's Nth device (in closing order)\n"
             "  --format text|jsonl|perfetto  how --read and --tool dump print records (default\n"
             "                    text; perfetto: Chrome/Perfetto JSON of one warp, a track per lane)\n"
@@ -398,10 +399,12 @@ int ws_cmd_trace(int argc, char **argv)
         return 2;
     }
     if (i >= argc) { fprintf(stderr, "warpscope trace: no program to run\n\n"); usage(stderr); return 2; }
-    char dir[PATH_MAX], tmpreport[PATH_MAX + 16], tmpout[PATH_MAX + 16];
+    char dir[PATH_MAX], tmpreport[PATH_MAX + 16], tmpout[PATH_MAX + 16], counter[PATH_MAX + 16];
     if (ws_tool_tmpdir("warpscope trace", "trace", dir, sizeof dir)) return 1;
     snprintf(tmpreport, sizeof tmpreport, "%s/report.txt", dir);
     snprintf(tmpout, sizeof tmpout, "%s/trace.wst", dir);
+    /* --launch N is the program's Nth launch: its devices count in one file */
+    snprintf(counter, sizeof counter, "%s/launches", dir);
     const char *const mine[2] = { report, out };
     if (!report) report = tmpreport;
     if (!out && !strcmp(tool, "dump")) out = tmpout;
@@ -413,8 +416,9 @@ int ws_cmd_trace(int argc, char **argv)
      * runtime/settings_text.h) */
     char spec[4 * PATH_MAX + 256];
     size_t n = 0;
-    const char *const keys[] = { "tool", "report", "out", "kernel", "launch", "short", "values", "time", "join", "counters" };
-    const char *const vals[] = { tool, report, out, kernel, launch, test_short, values ? "1" : NULL,
+    const char *const keys[] = { "tool", "report", "out", "kernel", "launch", "launches", "short", "values", "time", "join",
+                                 "counters" };
+    const char *const vals[] = { tool, report, out, kernel, launch, launch ? counter : NULL, test_short, values ? "1" : NULL,
                                  host_time ? "1" : NULL, out ? "1" : NULL, counters };
     int too_long = 0;
     for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
@@ -478,6 +482,7 @@ int ws_cmd_trace(int argc, char **argv)
     }
     unlink(tmpreport);
     unlink(tmpout);
+    unlink(counter);
     rmdir(dir);
     return rc;
 }

@@ -2,8 +2,10 @@
  * program loads (rewritten and placed on first use), the run_launch hook,
  * and the outputs written at device close. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "instrument/trace_file.h"
@@ -37,7 +39,7 @@ int tr_options_parse(const char *text, tr_options *o, char *err, size_t len)
         if (!item[0]) continue;
         char *v = strchr(item, '=');
         if (!v) {
-            snprintf(err, len, "WARPSCOPE_TRACE: '%s' is not key=value (keys: tool, out, report, kernel, launch, values, counters, time)", item);
+            snprintf(err, len, "WARPSCOPE_TRACE: '%s' is not key=value (keys: tool, out, report, kernel, launch, launches, values, counters, time)", item);
             rc = -1;
             break;
         }
@@ -52,6 +54,7 @@ int tr_options_parse(const char *text, tr_options *o, char *err, size_t len)
         } else if (!strcmp(item, "out")) rc = set_str(&o->out, v);
         else if (!strcmp(item, "report")) rc = set_str(&o->report, v);
         else if (!strcmp(item, "kernel")) rc = set_str(&o->kernel, v);
+        else if (!strcmp(item, "launches")) rc = set_str(&o->launches, v);
         else if (!strcmp(item, "launch")) {
             char *end;
             errno = 0;
@@ -79,7 +82,7 @@ int tr_options_parse(const char *text, tr_options *o, char *err, size_t len)
             if (!*v || *end || n > 1000000) { snprintf(err, len, "WARPSCOPE_TRACE: short=%s: expected a number", v); rc = -1; }
             o->short_by = (uint32_t)n;
         } else {
-            snprintf(err, len, "WARPSCOPE_TRACE: unknown key '%s' (keys: tool, out, report, kernel, launch, values, counters, time)", item);
+            snprintf(err, len, "WARPSCOPE_TRACE: unknown key '%s' (keys: tool, out, report, kernel, launch, launches, values, counters, time)", item);
             rc = -1;
         }
     }
@@ -101,6 +104,7 @@ void tr_options_free(tr_options *o)
     free(o->out);
     free(o->report);
     free(o->kernel);
+    free(o->launches);
     memset(o, 0, sizeof *o);
 }
 
@@ -205,12 +209,43 @@ uint16_t tr_twin_halfword(const tr_twin *tw, uint32_t addr)
     return h;
 }
 
+/* Count one more launch of the program in the counter file every device
+ * of the program shares (launches=FILE): a 64-bit count, under an
+ * exclusive lock, so two devices' launches are numbered in the order they
+ * start. The new count, or 0 with errno. */
+static uint64_t next_program_launch(const char *path)
+{
+    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0) return 0;
+    uint64_t n = 0;
+    int ok = !flock(fd, LOCK_EX) && pread(fd, &n, sizeof n, 0) >= 0;
+    n++;
+    ok = ok && pwrite(fd, &n, sizeof n, 0) == (ssize_t)sizeof n;
+    const int saved = errno;
+    close(fd); /* (releases the lock) */
+    errno = saved;
+    return ok ? n : 0;
+}
+
+/* Which launch of the program this is, counted as launch=N counts: over
+ * the program's devices when they share a counter, else this device's. */
+static uint64_t launch_number(tracer *t, const ws_tool_launch *info)
+{
+    t->launches_seen++;
+    if (!t->opt.launches) return t->launches_seen;
+    const uint64_t n = next_program_launch(t->opt.launches);
+    if (!n)
+        fprintf(stderr, "warpscope: trace: launch %llu (%s) runs untraced: the program's launch counter %s: %s\n",
+                (unsigned long long)info->launch_id, info->kernel, t->opt.launches, strerror(errno));
+    return n;
+}
+
 static ws_status run_launch(ws_device *dev, void *user, const ws_tool_launch *info, ws_tool_runner *run)
 {
     tracer *t = user;
     ws_grid_run *L = info->device_launch;
-    t->launches_seen++;
-    if ((t->opt.kernel && strcmp(t->opt.kernel, info->kernel)) || (t->opt.launch && t->opt.launch != t->launches_seen))
+    const uint64_t number = launch_number(t, info);
+    if (!number || (t->opt.kernel && strcmp(t->opt.kernel, info->kernel)) || (t->opt.launch && t->opt.launch != number))
         return ws_tool_run(run);
     tr_twin *tw = twin_for(t, info->module);
     if (!tw || tw->error) {

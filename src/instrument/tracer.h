@@ -10,7 +10,8 @@
 
 /* spec: comma-separated key=value: tool=bbcount|memtrace|dump, out=FILE
  * (the trace file), report=FILE (text report, appended at device close),
- * kernel=NAME, launch=N (the Nth launch, from 1), time=1 (each launch's host
+ * kernel=NAME, launch=N (the Nth launch, from 1: of the program when its
+ * devices share launches=FILE, a counter, else of each device), time=1 (each launch's host
  * seconds on stderr at device close; the report has none). */
 ws_status ws_tracer_attach(ws_device *dev, const char *spec);
 /* Check spec as ws_tracer_attach would, without a device (the command

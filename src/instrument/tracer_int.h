@@ -15,6 +15,9 @@ typedef struct tr_options {
     tr_tool tool;
     char *out, *report, *kernel;
     uint64_t launch;              /* 0: every launch */
+    char *launches;               /* launches=FILE: the program's launch counter, shared by
+                                     its devices, so launch=N is the program's Nth launch
+                                     (without it each device counts its own) */
     uint32_t short_by;            /* tests: first recording pass's buffers this many records short */
     int values;                   /* memory records carry store values */
     int wide_counts;              /* counters=64: always count with 64-bit counters */

@@ -40,6 +40,20 @@ sys.exit(names != ["launch 1 work (work_a_kernel.elf) on device 1", "launch 1 wo
 out=$("$ws" trace --read twodev.wst --device 3 2>&1); rc=$?
 [ $rc = 1 ] && [ "$out" = "warpscope trace: twodev.wst: no launch matched --device 3 (its devices are 1 to 2)" ] &&
     ok || bad "--read --device 3 (rc $rc): $out"
+# --launch N is the program's Nth launch, counted over both devices in the
+# order they start: 1 is device 1's, 2 device 2's (until 2026-11-28 each
+# device counted its own: --launch 1 traced both, --launch 2 none)
+for n in 1 2; do
+    "$ws" trace --tool bbcount --launch $n -- "$app" "$k" > launch$n.out 2> launch$n.err; rc=$?
+    [ $rc = 0 ] && [ "$(grep -c '^launch 1: work' launch$n.out)" = 1 ] && ! grep -q 'no launch was traced' launch$n.err ||
+        bad "--launch $n (rc $rc): $(grep -E '^(launch|warpscope)' launch$n.out) $(cat launch$n.err)"
+done
+grep -q '^warpscope trace (bbcount): 1 launch traced$' launch1.out &&
+    grep -q '^warpscope trace (bbcount), device 2: 0 launches traced$' launch1.out && ok || bad "--launch 1: $(grep '^warpscope' launch1.out)"
+grep -q '^warpscope trace (bbcount): 0 launches traced$' launch2.out &&
+    grep -q '^warpscope trace (bbcount), device 2: 1 launch traced$' launch2.out && ok || bad "--launch 2: $(grep '^warpscope' launch2.out)"
+"$ws" trace --tool bbcount --launch 3 -- "$app" "$k" > launch3.out 2> launch3.err
+grep -q '^warpscope trace: no launch was traced: none matched --launch 3$' launch3.err && ok || bad "--launch 3: $(cat launch3.err)"
 # one device: labels as before, no device named
 "$ws" trace --tool bbcount -o onedev.wst -- "$ws" run --grid 2 --block 32 "$k" work zeros:64 > onedev.out 2>&1
 "$ws" trace --read onedev.wst | grep -q '^launch 1 work (work_a_kernel.elf) grid' && ! grep -Eq 'on device|, device [0-9]' onedev.out &&
