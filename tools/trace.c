@@ -23,6 +23,8 @@
 /* The command's status when the program succeeded but a report line says
  * MISMATCH (the program's own failure status takes precedence). */
 enum { WS_TRACE_EXIT_MISMATCH = 3 };
+/* ... or, with --fail-on-different, a results check says DIFFERENT. */
+enum { WS_TRACE_EXIT_DIFFERENT = 4 };
 
 static void usage(FILE *f)
 {
@@ -52,8 +54,11 @@ static void usage(FILE *f)
             "                    for a launch long enough to wrap them)\n"
             "  --test-short N    make each first recording pass's buffers N records short, to\n"
             "                    exercise the overflow recovery (tests)\n"
-            "Exit status: the program's; 3 if it succeeded but the report says MISMATCH (the trace\n"
-            "disagrees with the device's counters); 1 no report or trace; 2 bad options.\n");
+            "  --fail-on-different  exit 4 when a launch's results check says DIFFERENT (the\n"
+            "                    instrumented run left global memory otherwise than the launch)\n"
+            "Exit status: the program's when it fails; else 3 if the report says MISMATCH (the trace\n"
+            "disagrees with the device's counters); 4 if it says DIFFERENT and --fail-on-different\n"
+            "is given; 1 no report or trace; 2 bad options; 0 otherwise.\n");
 }
 
 /* Memory record m of thread gid; stores and atomics with the value they
@@ -266,26 +271,42 @@ static int traced_none(const char *report)
     return some && none;
 }
 
-/* The report's self-checks that failed: lines comparing the trace with the
- * device's own counters (bbcount's instruction total, memtrace's access
- * counts) that end "(MISMATCH)". Matched by the lines' fixed openings, so
- * a kernel or file named MISMATCH does not count. */
-static unsigned report_mismatches(const char *report)
+/* How many report lines begin with one of openings and end with ending
+ * (NULL: any ending). Lines are matched by their fixed openings, so a
+ * kernel or file named MISMATCH does not count. */
+static unsigned report_lines(const char *report, const char *const *openings, size_t nopenings, const char *ending)
 {
-    static const char *const checks[] = { "  instructions executed (over lanes): ", "  accesses: " };
     FILE *f = fopen(report, "r");
     if (!f) return 0;
     char line[512];
     unsigned n = 0;
     int at_start = 1; /* (a longer line comes in pieces: only its first is looked at) */
     while (fgets(line, sizeof line, f)) {
-        const size_t len = strcspn(line, "\n"), tail = strlen("(MISMATCH)");
-        for (size_t k = 0; at_start && k < sizeof checks / sizeof *checks; k++)
-            n += !strncmp(line, checks[k], strlen(checks[k])) && len >= tail && !strncmp(line + len - tail, "(MISMATCH)", tail);
+        const size_t len = strcspn(line, "\n"), tail = ending ? strlen(ending) : 0;
+        for (size_t k = 0; at_start && k < nopenings; k++)
+            n += !strncmp(line, openings[k], strlen(openings[k])) && len >= tail &&
+                 (!ending || !strncmp(line + len - tail, ending, tail));
         at_start = line[len] == '\n';
     }
     fclose(f);
     return n;
+}
+
+/* The report's self-checks that failed: lines comparing the trace with the
+ * device's own counters (bbcount's instruction total, memtrace's access
+ * counts) that end "(MISMATCH)". */
+static unsigned report_mismatches(const char *report)
+{
+    static const char *const checks[] = { "  instructions executed (over lanes): ", "  accesses: " };
+    return report_lines(report, checks, sizeof checks / sizeof *checks, "(MISMATCH)");
+}
+
+/* Launches whose instrumented run left global memory otherwise than the
+ * launch itself (the results check says DIFFERENT). */
+static unsigned report_different(const char *report)
+{
+    static const char *const check[] = { "  results: the instrumented run left global memory DIFFERENT from " };
+    return report_lines(report, check, 1, NULL);
 }
 
 static int print_report(const char *path)
@@ -322,12 +343,13 @@ int ws_cmd_trace(int argc, char **argv)
 {
     const char *tool = NULL, *out = NULL, *kernel = NULL, *launch = NULL, *read = NULL, *format = "text", *report = NULL,
                *warp = NULL, *test_short = NULL, *counters = NULL, *device = NULL;
-    int i = 1, values = 0, host_time = 0;
+    int i = 1, values = 0, host_time = 0, fail_on_different = 0;
     for (; i < argc; i++) {
         const char *o = argv[i], *v = ws_cli_option_value(argc, argv, i);
         if (!strcmp(o, "--")) { i++; break; }
         if (!strcmp(o, "--values")) { values = 1; continue; }
         if (!strcmp(o, "--host-time")) { host_time = 1; continue; }
+        if (!strcmp(o, "--fail-on-different")) { fail_on_different = 1; continue; }
         if (!strcmp(o, "-h") || !strcmp(o, "--help")) { usage(stdout); return 0; }
         if (o[0] != '-') break;
         const char **dst = !strcmp(o, "--tool") ? &tool : !strcmp(o, "-o") || !strcmp(o, "--out") ? &out
@@ -360,6 +382,7 @@ int ws_cmd_trace(int argc, char **argv)
     if (read) { /* a file: which of its launches to show, and how; what traces a program has no place here */
         const char *run_only = tool ? "--tool" : out ? "-o" : report ? "--report" : values ? "--values"
                              : host_time ? "--host-time" : counters ? "--counters" : test_short ? "--test-short"
+                             : fail_on_different ? "--fail-on-different"
                              : i < argc ? argv[i] : NULL;
         if (run_only) {
             fprintf(stderr, "warpscope trace: --read shows a trace file, it runs no program: %s is for tracing one "
@@ -462,6 +485,12 @@ int ws_cmd_trace(int argc, char **argv)
                 fprintf(stderr, "warpscope trace: the trace disagrees with the device's counters (%u MISMATCH line%s in the report)\n",
                         mismatches, mismatches == 1 ? "" : "s");
                 if (!rc) rc = WS_TRACE_EXIT_MISMATCH;
+            }
+            const unsigned different = report_different(report);
+            if (different) {
+                fprintf(stderr, "warpscope trace: the instrumented run's results differ from the launch's in %u launch%s "
+                                "(DIFFERENT in the report)\n", different, different == 1 ? "" : "es");
+                if (!rc && fail_on_different) rc = WS_TRACE_EXIT_DIFFERENT;
             }
             if ((kernel || launch) && traced_none(report))
                 fprintf(stderr, "warpscope trace: no launch was traced: none matched%s%s%s%s\n", kernel ? " --kernel " : "",
