@@ -8,6 +8,7 @@
 #include "instrument/rewrite.h"
 #include "runtime/line_map.h"
 #include "runtime/module_file.h"
+#include "runtime/path_text.h"
 #include "commands.h"
 
 #define USAGE "usage: warpscope instrument [--count|--record] [--warps] [--list] MODULE.elf -o OUT.elf\n"
@@ -18,8 +19,7 @@ static void source_of(const ws_line_map *lines, uint32_t addr, char *buf, size_t
     ws_line_info li;
     buf[0] = 0;
     if (lines && !ws_line_map_lookup_line(lines, addr, &li) && li.file && li.line) { /* (0: no line) */
-        const char *base = strrchr(li.file, '/');
-        snprintf(buf, n, "  %s:%u", base ? base + 1 : li.file, li.line);
+        snprintf(buf, n, "  %s:%u", ws_path_base(li.file), li.line);
     }
 }
 

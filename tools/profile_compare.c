@@ -9,6 +9,7 @@
 #include <string.h>
 #include <warpscope/abi.h>
 #include "profile_compare.h"
+#include "runtime/path_text.h"
 
 typedef struct metric {
     char key[320];             /* "kernel|module": a kernel, or the kernel
@@ -23,12 +24,6 @@ typedef struct metric {
 } metric;
 
 typedef struct table { metric *m; size_t n, cap; } table;
-
-static const char *base(const char *p)
-{
-    const char *s = p ? strrchr(p, '/') : NULL;
-    return s ? s + 1 : p ? p : "?";
-}
 
 static metric *add(table *t, const char *key, size_t name_len, const char *line)
 {
@@ -68,9 +63,9 @@ static void line_label(json_t *l, char *out, size_t len)
     else if (!file)
         snprintf(out, len, "pc 0x%08llx (no line information)", no);
     else if (!no && fn) /* one entry per function */
-        snprintf(out, len, "line %.80s:0 (%.30s)", base(file), fn);
+        snprintf(out, len, "line %.80s:0 (%.30s)", ws_path_base(file), fn);
     else
-        snprintf(out, len, "line %.80s:%lld", base(file), no);
+        snprintf(out, len, "line %.80s:%lld", ws_path_base(file), no);
 }
 
 /* Kernels and lines of one device of a profile. */
@@ -83,7 +78,7 @@ static int load_device(json_t *dev, table *kernels, table *lines)
         char key[320], lkey[160];
         int name_len = snprintf(key, sizeof key, "%.200s", kn ? kn : "?");
         snprintf(key + name_len, sizeof key - (size_t)name_len, "|%.100s",
-                 base(json_string_value(json_object_get(k, "module"))));
+                 ws_path_base(json_string_value(json_object_get(k, "module"))));
         metric *e = add(kernels, key, (size_t)name_len, "");
         if (!e) return -1;
         e->cycles = num(k, "cycles");

@@ -10,6 +10,7 @@
 #include "instrument/tracer.h"
 #include "instrument/tracer_int.h"
 #include "isa/isa.h"
+#include "runtime/path_text.h"
 #include "warpscope/abi.h"
 
 typedef struct line_stat {
@@ -25,8 +26,7 @@ void tr_where(const tr_twin *tw, uint32_t addr, char *buf, size_t n)
 {
     ws_line_info li;
     if (tw && tw->lines && !ws_line_map_lookup(tw->lines, addr, &li) && li.file) {
-        const char *base = strrchr(li.file, '/');
-        snprintf(buf, n, "%s:%u", base ? base + 1 : li.file, li.line);
+        snprintf(buf, n, "%s:%u", ws_path_base(li.file), li.line);
     } else {
         snprintf(buf, n, "0x%08x", addr);
     }
@@ -313,12 +313,6 @@ static void report_memtrace(const tracer *t, const tr_twin *tw, const ws_trace_l
     free(tab);
 }
 
-static const char *base_name(const char *path)
-{
-    const char *b = path ? strrchr(path, '/') : NULL;
-    return b && b[1] ? b + 1 : path ? path : "?";
-}
-
 typedef struct shown_mod {
     const char *full, *base;
     int use_full;
@@ -344,7 +338,7 @@ const char **ws_trace_modules_shown(const ws_trace *t)
     }
     for (uint32_t i = 0; i < n; i++) {
         const char *m = t->launches[i].module ? t->launches[i].module : "?";
-        d[i] = (shown_mod){ m, base_name(m), 0 };
+        d[i] = (shown_mod){ m, ws_path_base(m), 0 };
     }
     qsort(d, n, sizeof *d, by_base_then_full);
     for (uint32_t i = 0, j; i < n; i = j) { /* a run of one base name: several modules? */
@@ -354,7 +348,7 @@ const char **ws_trace_modules_shown(const ws_trace *t)
     }
     for (uint32_t i = 0; i < n; i++) {
         const char *m = t->launches[i].module ? t->launches[i].module : "?";
-        const shown_mod key = { m, base_name(m), 0 };
+        const shown_mod key = { m, ws_path_base(m), 0 };
         const shown_mod *hit = bsearch(&key, d, n, sizeof *d, by_base_then_full);
         shown[i] = hit && !hit->use_full ? key.base : m;
     }

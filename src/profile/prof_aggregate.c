@@ -223,12 +223,6 @@ int prof_peers_merge(prof_peer **acc, size_t *nacc, const prof_peer *add, size_t
 
 double prof_pct(uint64_t a, uint64_t b) { return b ? 100.0 * (double)a / (double)b : 0.0; }
 
-const char *prof_base_name(const char *path)
-{
-    const char *s = path ? strrchr(path, '/') : NULL;
-    return s ? s + 1 : path ? path : "?";
-}
-
 uint64_t prof_exact_cycles(const ws_pc_counter *e)
 {
     uint64_t c = 0;

@@ -48,9 +48,9 @@ static void kernel_source(FILE *f, const prof_kernel *k, uint32_t lanes)
     for (size_t i = 0; i < nl; i++) {
         const prof_line *l = &lines[i];
         if (l->file && !l->line) /* code without a line: whose */
-            snprintf(where, sizeof where, "%s:0 (%s)", prof_base_name(l->file), l->function ? l->function : "?");
+            snprintf(where, sizeof where, "%s:0 (%s)", ws_path_base(l->file), l->function ? l->function : "?");
         else if (l->file) {
-            snprintf(where, sizeof where, "%s:%u", prof_base_name(l->file), l->line);
+            snprintf(where, sizeof where, "%s:%u", ws_path_base(l->file), l->line);
         } else {
             snprintf(where, sizeof where, "0x%08x", l->line);
         }

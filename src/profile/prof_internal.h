@@ -19,6 +19,7 @@
 #include "device/trace/pc_counters.h"
 #include "device/trace/trace_cell.h"
 #include "runtime/line_map.h"
+#include "runtime/path_text.h"
 
 /* Where inlined code is charged (--inline). */
 typedef enum prof_inline {
@@ -42,10 +43,9 @@ int prof_options_parse(const char *text, prof_options *o, char *err, size_t len)
 void prof_options_free(prof_options *o);
 
 /* Small helpers the writers share (prof_aggregate.c): a / b in percent (0
- * when b is 0), the file name of a path ("?" for NULL), and the warp-cycles
- * of instruction counters summed over the states. */
+ * when b is 0) and the warp-cycles of instruction counters summed over
+ * the states. (File names: ws_path_base, runtime/path_text.h.) */
 double prof_pct(uint64_t a, uint64_t b);
-const char *prof_base_name(const char *path);
 uint64_t prof_exact_cycles(const ws_pc_counter *e);
 
 /* "selected", "long_scoreboard", ...: Nsight Compute's spelling. */

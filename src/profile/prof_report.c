@@ -47,7 +47,7 @@ const char *prof_inst_kind(const char *disasm)
 static void producer_where(const char *from, const prof_src *prod, char *buf, size_t len)
 {
     if (from && !strcmp(from, prod->file)) snprintf(buf, len, "line %u", prod->line);
-    else snprintf(buf, len, "%s:%u", prof_base_name(prod->file), prod->line);
+    else snprintf(buf, len, "%s:%u", ws_path_base(prod->file), prod->line);
 }
 
 /* The sentence the brief asks for: "61.0% long_scoreboard, waiting on the
@@ -147,11 +147,11 @@ static void kernel_section(FILE *f, const prof_kernel *k, uint32_t lanes)
         const prof_line *l = &lines[i];
         if (l->file && !l->line)
             fprintf(f, "  %8llu %5.1f%%  %s (%s), compiler-generated code without a line\n",
-                    (unsigned long long)l->samples, prof_pct(l->samples, k->samples), prof_base_name(l->file),
+                    (unsigned long long)l->samples, prof_pct(l->samples, k->samples), ws_path_base(l->file),
                     l->function ? l->function : "?");
         else if (l->file)
             fprintf(f, "  %8llu %5.1f%%  %s:%u (%s)\n", (unsigned long long)l->samples,
-                    prof_pct(l->samples, k->samples), prof_base_name(l->file), l->line,
+                    prof_pct(l->samples, k->samples), ws_path_base(l->file), l->line,
                     l->function ? l->function : "?");
         else
             fprintf(f, "  %8llu %5.1f%%  0x%08x (%s)\n", (unsigned long long)l->samples,
@@ -188,7 +188,7 @@ static void kernel_section(FILE *f, const prof_kernel *k, uint32_t lanes)
         breakdown(p->state, p->samples, buf, sizeof buf);
         char where[300];
         if (p->src.file)
-            snprintf(where, sizeof where, "%s:%u", prof_base_name(p->src.file), p->src.line);
+            snprintf(where, sizeof where, "%s:%u", ws_path_base(p->src.file), p->src.line);
         else /* as the lines section says it, not "?:0" */
             snprintf(where, sizeof where, "%s",
                      p->pc == WS_RETIRE_ADDR ? "(kernel exit: retired warps draining)" : "(no line information)");
@@ -226,7 +226,7 @@ static void fault_sentence(const prof_fault *fl, char *buf, size_t len)
                               fl->block.x, fl->block.y, fl->block.z, fl->thread.x, fl->thread.y, fl->thread.z,
                               fl->pc, fl->disasm[0] ? " (" : "", fl->disasm, fl->disasm[0] ? ")" : "");
         if (fl->src.file)
-            snprintf(buf + n, n < len ? len - n : 0, " at %s:%u (%s)", prof_base_name(fl->src.file), fl->src.line,
+            snprintf(buf + n, n < len ? len - n : 0, " at %s:%u (%s)", ws_path_base(fl->src.file), fl->src.line,
                      fl->src.function ? fl->src.function : "?");
     } else {
         snprintf(buf + n, n < len ? len - n : 0, ": %s", fl->detail);
@@ -292,7 +292,7 @@ static const char *kernel_label(const prof_kernel *k, size_t nk, size_t i, char 
 {
     for (size_t j = 0; j < nk; j++)
         if (j != i && !strcmp(k[j].kernel, k[i].kernel)) {
-            snprintf(buf, len, "%s (%s)", k[i].kernel, prof_base_name(k[i].module));
+            snprintf(buf, len, "%s (%s)", k[i].kernel, ws_path_base(k[i].module));
             return buf;
         }
     return k[i].kernel;
@@ -362,7 +362,7 @@ int prof_report_write(FILE *f, const prof_data *d)
     for (size_t i = 0; i < nk; i++)
         fprintf(f, "  %8llu %5.1f%% %12llu %8u  %s (%s)\n", (unsigned long long)k[i].samples,
                 prof_pct(k[i].samples, total), (unsigned long long)k[i].cycles, k[i].launches, k[i].kernel,
-                prof_base_name(k[i].module));
+                ws_path_base(k[i].module));
     for (size_t i = 0; i < nk; i++) kernel_section(f, &k[i], d->cfg->lanes_per_warp);
     counters_section(f, d);
     prof_kernels_free(k, nk);

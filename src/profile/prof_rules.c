@@ -38,7 +38,7 @@ static int add_caused(prof_rule **r, size_t *n, const prof_line *l, const char *
     x->line_metric[0] = metric;
     x->line_weight[0] = weight;
     x->nlines = 1;
-    int at = snprintf(x->text, sizeof x->text, "%s:%u: ", prof_base_name(l->file), l->line);
+    int at = snprintf(x->text, sizeof x->text, "%s:%u: ", ws_path_base(l->file), l->line);
     x->body = at > 0 && (size_t)at < sizeof x->text ? (size_t)at : 0;
     snprintf(x->text + x->body, sizeof x->text - x->body, "%s", text);
     return 0;
@@ -148,7 +148,7 @@ static void barrier_peers_text(const prof_kernel *k, const prof_line *bl, const 
         else if (bl->file && !strcmp(bl->file, l->file))
             snprintf(where, sizeof where, "line %u", l->line);
         else
-            snprintf(where, sizeof where, "%.80s:%u", prof_base_name(l->file), l->line);
+            snprintf(where, sizeof where, "%.80s:%u", ws_path_base(l->file), l->line);
         n += (size_t)snprintf(t + n, len - n, "%s %s in %.1f%%%s", i ? " and" : "; meanwhile the warps it waits for run",
                               where, 100.0 * (double)per[best[i]] / (double)all, i ? "" : " of their samples");
     }
@@ -286,7 +286,7 @@ static void group_text(prof_rule *g, const char *body)
 {
     char *t = g->text;
     const size_t len = sizeof g->text;
-    size_t n = (size_t)snprintf(t, len, "%s:%u", prof_base_name(g->file), g->lines[0]);
+    size_t n = (size_t)snprintf(t, len, "%s:%u", ws_path_base(g->file), g->lines[0]);
     for (size_t i = 1; i < g->nlines && n < len; i++)
         n += (size_t)snprintf(t + n, len - n, "%s%u", i + 1 == g->nlines && !g->more_lines ? " and " : ", ",
                               g->lines[i]);
