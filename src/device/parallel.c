@@ -392,13 +392,62 @@ static void emit(ws_device *dev, const print_rec *r, const char *text)
     }
 }
 
+/* The bytes of core b's records of round `round` at the head of its
+ * buffer (called with b's lock held). */
+static size_t round_bytes(const struct ws_print_buf *b, uint64_t round)
+{
+    size_t at = b->head;
+    while (at < b->len) {
+        print_rec r;
+        memcpy(&r, b->data + at, sizeof r);
+        if (r.round != round) break;
+        at += sizeof r + r.len;
+    }
+    return at - b->head;
+}
+
+static void emit_records(ws_device *dev, const char *recs, size_t n)
+{
+    for (size_t at = 0; at < n;) {
+        print_rec r;
+        memcpy(&r, recs + at, sizeof r);
+        emit(dev, &r, recs + at + sizeof r);
+        at += sizeof r + r.len;
+    }
+}
+
+/* Take core b's records of round `round` off its buffer and emit them.
+ * The handler runs without b's lock, on a copy: the core's thread appends
+ * under that lock, so a slow handler would stall the core (and one
+ * waiting for the launch to go on would never return). Only the calling
+ * thread emits, so the order stays (round, core). */
+static void emit_round(ws_device *dev, struct ws_print_buf *b, uint64_t round, char **scratch, size_t *cap)
+{
+    pthread_mutex_lock(&b->mu);
+    const size_t n = round_bytes(b, round);
+    char *grown = n > *cap ? realloc(*scratch, n) : *scratch;
+    if (!grown) { /* no host memory for a copy: emit in place, holding the lock */
+        emit_records(dev, b->data + b->head, n);
+    } else {
+        *scratch = grown;
+        if (n > *cap) *cap = n;
+        memcpy(grown, b->data + b->head, n);
+    }
+    b->head += n;
+    if (b->head == b->len) b->head = b->len = 0;
+    pthread_mutex_unlock(&b->mu);
+    if (grown) emit_records(dev, grown, n);
+}
+
 /* Emit the held output in (round, core) order, as one thread printed it,
  * up to round `last` (and in that round up to core `last_core`). Called
- * on the calling thread, while the cores run (with the buffers' locks:
- * their threads may be appending) and after they stopped. */
+ * on the calling thread, while the cores run (their threads may be
+ * appending: each buffer is read under its lock) and after they stopped. */
 static void emit_upto(ws_device *dev, uint64_t last, uint32_t last_core)
 {
     const uint32_t n = dev->cfg.cores;
+    char *scratch = NULL;
+    size_t cap = 0;
     for (;;) {
         uint32_t best = n;
         uint64_t best_round = 0;
@@ -415,18 +464,9 @@ static void emit_upto(ws_device *dev, uint64_t last, uint32_t last_core)
             pthread_mutex_unlock(&b->mu);
         }
         if (best == n) break;
-        struct ws_print_buf *b = dev->cores[best].prints;
-        pthread_mutex_lock(&b->mu);
-        while (b->head < b->len) { /* the core's whole round */
-            print_rec r;
-            memcpy(&r, b->data + b->head, sizeof r);
-            if (r.round != best_round) break;
-            emit(dev, &r, b->data + b->head + sizeof r);
-            b->head += sizeof r + r.len;
-        }
-        if (b->head == b->len) b->head = b->len = 0;
-        pthread_mutex_unlock(&b->mu);
+        emit_round(dev, dev->cores[best].prints, best_round, &scratch, &cap); /* the core's whole round */
     }
+    free(scratch);
 }
 
 /* After the launch: emit what one thread would have printed; drop the

@@ -128,3 +128,17 @@ WS_KERNEL void prints_then_hangs(int *flag)
     if (threadIdx_x() == 0) printf("block %u reached the wait\n", blockIdx_x());
     while (*(volatile int *)flag == 0) { }
 }
+
+/* Two long blocks that print all along (block b on core b): while the
+ * printf handler runs on the calling thread for a line of core 1, core 1
+ * must go on, printing more (parallel.same_results, a slow handler). */
+WS_KERNEL void prints_all_along(int *out)
+{
+    unsigned b = blockIdx_x(), t = threadIdx_x();
+    int s = 0;
+    for (int line = 0; line < 400; line++) {
+        for (unsigned i = 0; i < 100u; i++) s = s * 1103515245 + (int)(i ^ b); /* (not folded away) */
+        if (t == 0) printf("block %u line %d core %d\n", b, line, CORE_ID());
+    }
+    out[b * blockDim_x() + t] = s;
+}

@@ -316,6 +316,72 @@ static void check_prints_while_running(const char *elf, uint32_t threads, int ti
     CHECK(ws_device_close(d) == WS_OK);
 }
 
+/* A slow printf handler does not stall the cores: it runs without the
+ * core's print lock, so while it waits on a line of core 1 (on the second
+ * thread) core 1 goes on running and printing (it stopped at its next
+ * line until the handler returned); and a handler that calls the
+ * library's read-only API gets an answer. The output is byte for byte
+ * that of one thread. */
+typedef struct slow_printer {
+    ws_device *dev;
+    int wait;             /* wait on core 1's first line (two threads) */
+    int waited, core1_went_on, api_ok;
+    char printed[32768];
+    size_t n;
+} slow_printer;
+
+#define SLOW_ROUNDS 2000 /* rounds core 1 must run during the wait: several lines' worth */
+
+static void on_slow_print(void *user, uint64_t launch, ws_dim3 block, ws_dim3 thread, const char *text, size_t len)
+{
+    slow_printer *s = user;
+    (void)launch, (void)thread;
+    if (s->n + len < sizeof s->printed) memcpy(s->printed + s->n, text, len), s->n += len;
+    ws_launch_stats st;
+    ws_config cfg;
+    /* (the device's first launch: none has finished yet, which is the answer) */
+    s->api_ok += ws_last_launch_stats(s->dev, &st) == WS_ERR_NOT_FOUND && ws_device_config(s->dev, &cfg) == WS_OK;
+    if (!s->wait || s->waited || block.x != 1) return;
+    s->waited = 1;
+    const uint64_t from = ws_par_core_round(s->dev, 1);
+    const double t0 = ws_now_seconds();
+    while (ws_par_core_round(s->dev, 1) < from + SLOW_ROUNDS && ws_now_seconds() - t0 < 5.0) usleep(1000);
+    s->core1_went_on = ws_par_core_round(s->dev, 1) >= from + SLOW_ROUNDS;
+}
+
+static void run_slow_printer(const char *elf, uint32_t threads, slow_printer *s)
+{
+    memset(s, 0, sizeof *s);
+    s->dev = open_dev(threads);
+    s->wait = threads > 1;
+    ws_module *m = NULL;
+    ws_kernel *k = NULL;
+    ws_addr out = 0;
+    CHECK(ws_module_load_file(s->dev, elf, &m) == WS_OK);
+    CHECK(ws_kernel_get(m, "prints_all_along", &k) == WS_OK);
+    CHECK(ws_malloc(s->dev, 2 * 32 * sizeof(int), &out) == WS_OK);
+    CHECK(ws_set_printf_handler(s->dev, on_slow_print, s) == WS_OK);
+    ws_arg a[1] = { WS_ARG_PTR(out) };
+    CHECK(ws_launch(s->dev, k, WS_DIM3(2, 1, 1), WS_DIM3(32, 1, 1), 0, a, 1) == WS_OK);
+    CHECK(ws_synchronize(s->dev) == WS_OK);
+    CHECK(ws_device_close(s->dev) == WS_OK);
+}
+
+static void check_slow_handler(const char *elf)
+{
+    static slow_printer one, two;
+    run_slow_printer(elf, 1, &one);
+    run_slow_printer(elf, 2, &two);
+    CHECK_STR_CONTAINS(one.printed, "block 1 line 399 core 1\n");
+    CHECK_EQ_U(one.n, two.n);
+    CHECK(!memcmp(one.printed, two.printed, one.n));
+    CHECK_EQ_U(one.api_ok, 800);
+    CHECK_EQ_U(two.api_ok, 800);
+    CHECK_EQ_U(two.waited, 1);
+    if (!two.core1_went_on) fprintf(stderr, "core 1 stood still while the printf handler ran on its line\n");
+    CHECK_EQ_U(two.core1_went_on, 1);
+}
+
 /* $WARPSCOPE_THREADS counts only as a decimal number 1-256 written with
  * digits only; anything else leaves the host's core count (not asked). */
 static void check_threads_env(void)
@@ -453,6 +519,7 @@ int main(int argc, char **argv)
     check_prints_while_running(elf, 1, 0);
     check_prints_while_running(elf, 2, 0);
     check_prints_while_running(elf, 2, 1);
+    check_slow_handler(elf);
     if (!UNDER_TSAN) check_fork(elf);
     else printf("ThreadSanitizer: the fork check is left out\n");
 
