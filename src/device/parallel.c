@@ -94,26 +94,9 @@ struct ws_par {
     int printed;             /* some core holds printf output               */
 };
 
-/* $WARPSCOPE_THREADS as a number of threads, or 0 when it is unset or not
- * a decimal number 1-256 written with digits only: strtoul alone would
- * also take " 3", "+3" and "-18446744073709551613" (which it wraps to 3). */
-static unsigned long threads_from_env(void)
-{
-    const char *env = getenv("WARPSCOPE_THREADS");
-    unsigned long v = 0;
-    if (!env || !*env) return 0;
-    for (const char *p = env; *p; p++) {
-        if (*p < '0' || *p > '9') return 0;
-        v = v * 10 + (unsigned long)(*p - '0');
-        if (v > 256) return 0;
-    }
-    return v; /* (0 is ignored too: docs/parallel.md) */
-}
-
 uint32_t ws_par_threads_for(const ws_config *c, int *asked)
 {
     unsigned long n = c->threads;
-    if (!n) n = threads_from_env();
     *asked = n != 0;
     if (!n) {
         long cpus = sysconf(_SC_NPROCESSORS_ONLN);

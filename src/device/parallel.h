@@ -12,9 +12,10 @@
 #define WS_DEVICE_PARALLEL_H
 #include "device/device.h"
 
-/* Host threads for a device opened with configuration c: c->threads, or
- * $WARPSCOPE_THREADS, or one per host core; never more than the cores.
- * *asked: the number was given (not the host's core count). */
+/* Host threads for a device opened with configuration c: c->threads (the
+ * runtime puts $WARPSCOPE_THREADS there when the configuration has 0), or
+ * one per host core; never more than the cores. *asked: the number was
+ * given (not the host's core count). */
 uint32_t ws_par_threads_for(const ws_config *c, int *asked);
 
 /* May launch L run on several threads? Only when nothing observes the

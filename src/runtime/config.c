@@ -152,6 +152,30 @@ static int check_alone(int k, uint64_t v, const char *shown, char *err, size_t l
 
 #define SHOWN 48 /* room for a value as written in a message */
 
+/* Numeric setting k's value as text writes it: a number as parse_size
+ * reads them, within the setting's own limits (check_alone). as_written
+ * (SHOWN bytes) receives the value as messages show it. 0, or -1 with a
+ * message naming the setting and the value. */
+static int read_number(int k, const char *val, uint64_t *n, char *as_written, char *err, size_t len)
+{
+    if (parse_size(val, n)) {
+        snprintf(err, len, "%s=%s: not a whole number from 0 to 2^64-1 (decimal or 0x hex; K, M, G suffixes allowed)",
+                 num_keys[k].name, val);
+        return -1;
+    }
+    if (strlen(val) < SHOWN) memcpy(as_written, val, strlen(val) + 1); /* a value can be as long as 0x000...0001 */
+    else snprintf(as_written, SHOWN, "%.*s...", SHOWN - 4, val);
+    return check_alone(k, *n, as_written, err, len);
+}
+
+uint32_t ws_config_threads_from_env(void)
+{
+    const char *env = getenv("WARPSCOPE_THREADS");
+    uint64_t n;
+    char shown[SHOWN], err[160];
+    return env && !read_number(K_THREADS, env, &n, shown, err, sizeof err) ? (uint32_t)n : 0;
+}
+
 /* The limits between settings, for the rules that involve a setting in
  * `given` (a bit per setting; ws_config_validate gives them all). shown[k]
  * names setting k's value: as written for one the text gave. */
@@ -245,14 +269,8 @@ static ws_status set_key(ws_config *c, const char *key, const char *val, unsigne
         if (used < len) snprintf(err + used, len - used, ")");
         return WS_ERR_INVALID_ARG;
     }
-    if (parse_size(val, &n)) {
-        snprintf(err, len, "%s=%s: not a whole number from 0 to 2^64-1 (decimal or 0x hex; K, M, G suffixes allowed)", key, val);
-        return WS_ERR_INVALID_ARG;
-    }
-    char as_written[SHOWN]; /* a value can be as long as 0x000...0001 */
-    if (strlen(val) < SHOWN) memcpy(as_written, val, strlen(val) + 1);
-    else snprintf(as_written, sizeof as_written, "%.*s...", SHOWN - 4, val);
-    if (check_alone(k, n, as_written, err, len)) return WS_ERR_INVALID_ARG;
+    char as_written[SHOWN];
+    if (read_number(k, val, &n, as_written, err, len)) return WS_ERR_INVALID_ARG;
     set_num(c, k, n);
     *given |= 1u << k;
     snprintf(shown[k], SHOWN, "%s", as_written);

@@ -75,7 +75,9 @@ ws_status ws_runtime_device_open(const ws_config *cfg, ws_device **out)
         return WS_ERR_INTERNAL;
     }
     dev->cfg = c;
-    dev->host_threads = ws_par_threads_for(&c, &dev->threads_asked);
+    ws_config asked = c; /* (threads=0 asks the environment; the device's config keeps the 0) */
+    if (!asked.threads) asked.threads = ws_config_threads_from_env();
+    dev->host_threads = ws_par_threads_for(&asked, &dev->threads_asked);
     dev->decode_lock_ready = pthread_mutex_init(&dev->decode_lock, NULL) == 0;
     dev->describe_pc = ws_source_describe_pc;
     dev->full_mask = c.lanes_per_warp == 32 ? UINT32_MAX : (1u << c.lanes_per_warp) - 1;

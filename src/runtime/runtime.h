@@ -54,6 +54,10 @@ void ws_module_unload_twin(ws_device *dev, struct ws_module *m);
  * which applies the same limits as it reads each setting): 0, or -1 with
  * a message naming the setting and its value. */
 int ws_config_check(const ws_config *c, char *err, size_t len);
+/* $WARPSCOPE_THREADS read as a `threads=` value of configuration text
+ * (one reader for both: decimal or 0x hex, 0 to 256); 0 when it is unset
+ * or holds what the text would refuse (the default then applies). */
+uint32_t ws_config_threads_from_env(void);
 
 /* Open a device with no tool attached: the public ws_device_open
  * (src/attach) adds the tools the environment asks for. */

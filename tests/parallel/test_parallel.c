@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "device/parallel.h"
 #include "device/timing.h"
+#include "runtime/runtime.h"
 #include "warpscope/warpscope.h"
 #include "warpscope/tool.h"
 #include "../test.h"
@@ -382,8 +383,11 @@ static void check_slow_handler(const char *elf)
     CHECK_EQ_U(two.core1_went_on, 1);
 }
 
-/* $WARPSCOPE_THREADS counts only as a decimal number 1-256 written with
- * digits only; anything else leaves the host's core count (not asked). */
+/* $WARPSCOPE_THREADS is read as configuration text reads `threads=` (one
+ * reader: decimal, leading zeros decimal too, or 0x hex; 0 to 256): what
+ * the text takes counts, what it refuses leaves the host's core count (not
+ * asked). Until 2026-11-28 the variable took decimal digits only, while
+ * the text took threads=0x3. */
 static void check_threads_env(void)
 {
     const char *saved = getenv("WARPSCOPE_THREADS");
@@ -391,22 +395,48 @@ static void check_threads_env(void)
     ws_config c;
     ws_config_default(&c);
     c.cores = 256; /* (the number of threads is capped at the cores) */
-    const struct { const char *env; uint32_t want; } taken[] = { { "3", 3 }, { "1", 1 }, { "256", 256 }, { "007", 7 } };
+    const struct { const char *env; uint32_t want; } taken[] = { { "3", 3 },   { "1", 1 },     { "256", 256 },
+                                                               { "007", 7 }, { "0x3", 3 },   { "0X10", 16 },
+                                                               { "0x100", 256 } };
     for (size_t i = 0; i < sizeof taken / sizeof *taken; i++) {
         int asked = 0;
         setenv("WARPSCOPE_THREADS", taken[i].env, 1);
+        c.threads = ws_config_threads_from_env();
         CHECK_EQ_U(ws_par_threads_for(&c, &asked), taken[i].want);
         CHECK_EQ_U(asked, 1);
+        /* the same value in configuration text */
+        char text[64], err[256];
+        ws_config t;
+        ws_config_default(&t);
+        snprintf(text, sizeof text, "threads=%s", taken[i].env);
+        CHECK_EQ_U(ws_config_parse(&t, text, err, sizeof err), WS_OK);
+        CHECK_EQ_U(t.threads, taken[i].want);
     }
-    const char *ignored[] = { "", "0", "257", "99999999999999999999", "-3", "-18446744073709551613",
-                              "+3", " 3", "3 ", "0x3", "3x" };
+    const char *ignored[] = { "", "0", "257", "0x101", "99999999999999999999", "-3", "-18446744073709551613",
+                              "+3", " 3", "3 ", "3x", "0x", "1K" };
     for (size_t i = 0; i < sizeof ignored / sizeof *ignored; i++) {
         int asked = 1;
         setenv("WARPSCOPE_THREADS", ignored[i], 1);
+        c.threads = ws_config_threads_from_env();
         ws_par_threads_for(&c, &asked);
         if (asked) fprintf(stderr, "WARPSCOPE_THREADS=\"%s\" was taken\n", ignored[i]);
         CHECK_EQ_U(asked, 0);
+        char text[64], err[256];
+        ws_config t;
+        ws_config_default(&t);
+        snprintf(text, sizeof text, "threads=\"%s\"", ignored[i]);
+        const ws_status st = ws_config_parse(&t, text, err, sizeof err);
+        if (!st && t.threads) fprintf(stderr, "threads=\"%s\" was taken\n", ignored[i]);
+        CHECK(st != WS_OK || t.threads == 0);
     }
+    /* and a device opened with threads=0 takes the variable so */
+    setenv("WARPSCOPE_THREADS", "0x3", 1);
+    ws_config_default(&c);
+    ws_device *d = NULL;
+    CHECK(ws_device_open(&c, &d) == WS_OK);
+    CHECK_EQ_U(d->host_threads, 3);
+    CHECK_EQ_U(d->threads_asked, 1);
+    CHECK(ws_device_close(d) == WS_OK);
     if (keep) setenv("WARPSCOPE_THREADS", keep, 1);
     else unsetenv("WARPSCOPE_THREADS");
     free(keep);
