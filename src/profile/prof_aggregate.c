@@ -119,6 +119,18 @@ double prof_share_error(const prof_spread *s, unsigned state, uint64_t y, uint64
     return ss > 0 ? sqrt(k / (k - 1) * ss) / (double)m : 0;
 }
 
+double prof_kernel_share_error(const prof_kernel *k)
+{
+    if (!k->samples) return 1;
+    double worst = 0.5 / sqrt((double)k->samples);
+    for (unsigned s = 0; s < WS_STATE_COUNT; s++)
+        if (k->state[s]) {
+            double e = prof_share_error(&k->spread, s, k->state[s], k->samples);
+            if (e > worst) worst = e;
+        }
+    return worst;
+}
+
 /* Barrier peers. A sample (one cycle) shows every resident warp of a core
  * in "all warps" mode; the warps of one block that are not waiting at a
  * barrier while others of the block are, are the ones those wait for

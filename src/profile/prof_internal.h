@@ -264,6 +264,11 @@ typedef struct prof_kernel {
 } prof_kernel;
 int prof_kernels_build(const prof_data *d, prof_kernel **out, size_t *n);
 void prof_kernels_free(prof_kernel *k, size_t n);
+/* The largest standard error of the kernel's sampled state shares, as
+ * the agreement bound counts them: per state the larger of its per-point
+ * error (prof_share_error) and the binomial error, here at its largest,
+ * 0.5/sqrt(n) for n samples. 1 when there are no samples. */
+double prof_kernel_share_error(const prof_kernel *k);
 
 /* Source lines of a kernel: PCs grouped by file:line. */
 typedef struct prof_line {

@@ -130,7 +130,7 @@ assert len(ts) > 1, ts   # not one fixed offset in every period
 print(L1['cycles'], 'cycles,', L1['sample_points'], 'and', L2['sample_points'], 'sampling points; offsets', sorted(ts))
 PY
     n=$(python3 -c "import json; print(json.load(open('p.json'))['devices'][0]['kernels'][0]['samples'])")
-    expect r.txt "warning: kernel tiny has only $n samples: its percentages are uncertain" "low-sample warning with the count ($n)"
+    expect r.txt "warning: kernel tiny has only $n samples at " "low-sample warning with the count ($n)"
     # At period 2^12 no sampling point falls in tiny's few hundred cycles:
     # no samples, but its lines and instructions with their exact metrics
     "$ws" profile --period 12 -- "$ws" run --block 32 "$elf" tiny zeros:32 > z.txt 2>&1 || bad "period 12 exited with $?"
@@ -448,6 +448,33 @@ for s in sorted(set(ex) | set(k['states'])):
 # the saturated state: its warps move together, its error is several binomial ones
 p = ex['mio_throttle'] / te
 assert p > 0.3 and k['state_errors']['mio_throttle'] > 3 * math.sqrt(p * (1 - p) / n), k['state_errors']
+PY
+    ;;
+clustered_warning)
+    # The low-sample warning counts the error as the agreement bound does,
+    # the sampling point as the unit: shared_fill's warps move together
+    # (a full MIO queue throttles a core's warps at once), so 1632 samples
+    # at 51 points are less sure than 100 independent ones. Its figure is
+    # the largest "state_errors" (or 50/sqrt(n) if larger); with more
+    # points the warning goes.
+    for p in 10 6; do
+        "$ws" profile --period $p --json c$p.json -- "$ws" run --grid 4 --block 256 "$elf" shared_fill zeros:1024 400 1 \
+            > r$p.txt 2>&1 || bad "period $p exited with $?"
+    done
+    python3 - c10.json r10.txt c6.json r6.txt <<'PY' && ok "warned at period 2^10 with the per-point error, not at 2^6" || bad "clustered warning"
+import json, math, re, sys
+for jf, rf, warned in ((sys.argv[1], sys.argv[2], True), (sys.argv[3], sys.argv[4], False)):
+    k = json.load(open(jf))['devices'][0]['kernels'][0]
+    n = k['samples']
+    err = max(max(k['state_errors'].values()), 0.5 / math.sqrt(n))
+    w = [s for s in open(rf) if s.startswith('warning: kernel shared_fill has only')]
+    print(n, 'samples, largest error %.4f' % err, w)
+    if not warned:
+        assert err <= 0.05 and not w, (err, w)
+        continue
+    assert n >= 100 and err > 0.05 and len(w) == 1, (n, err, w)   # the binomial floor alone would not warn
+    m = re.search(r'has only (\d+) samples at (\d+) sampling points: .* uncertain by up to (\d+) points', w[0])
+    assert m and int(m.group(1)) == n and int(m.group(3)) == round(100 * err), (m and m.groups(), err)
 PY
     ;;
 latin1_path)
