@@ -35,6 +35,7 @@ static int add_caused(prof_rule **r, size_t *n, const prof_line *l, const char *
     x->weight = weight;
     snprintf(x->cause, sizeof x->cause, "%s", cause ? cause : "");
     x->lines[0] = l->line;
+    x->line_file[0] = l->file;
     x->line_metric[0] = metric;
     x->line_weight[0] = weight;
     x->nlines = 1;
@@ -273,26 +274,44 @@ static int mio_latency_rule(const prof_kernel *k, const prof_line *l, uint64_t c
 }
 
 /* Whether b is the same finding as a on another line: one rule, one
- * cause, one file (the compiler spreads a loop's stores over its body,
- * the loop's line and its closing brace; they share one explanation). */
+ * cause (the compiler spreads a loop's stores over its body, the loop's
+ * line and its closing brace; an inlined header function's lines sit in
+ * another file: they share one explanation). */
 static int same_finding(const prof_rule *a, const prof_rule *b)
 {
-    return !strcmp(a->id, b->id) && !strcmp(a->cause, b->cause) && a->file && b->file && !strcmp(a->file, b->file);
+    return !strcmp(a->id, b->id) && !strcmp(a->cause, b->cause) && a->file && b->file;
 }
 
-/* The entry's text with all its lines: "f.c:42, 40 and 47: " + the
- * heaviest line's explanation + whose figures they are. */
+/* Whether the entry's listed lines are all in its first line's file. */
+static int one_file(const prof_rule *g)
+{
+    for (size_t i = 1; i < g->nlines; i++)
+        if (strcmp(g->line_file[i], g->file)) return 0;
+    return 1;
+}
+
+/* The entry's text with all its lines: "f.c:42, 40 and 47: " (in one
+ * file) or "f.c:42, f.h:7 and f.c:47: " (across files) + the heaviest
+ * line's explanation + whose figures they are. */
 static void group_text(prof_rule *g, const char *body)
 {
     char *t = g->text;
     const size_t len = sizeof g->text;
-    size_t n = (size_t)snprintf(t, len, "%s:%u", prof_base_name(g->file), g->lines[0]);
-    for (size_t i = 1; i < g->nlines && n < len; i++)
-        n += (size_t)snprintf(t + n, len - n, "%s%u", i + 1 == g->nlines && !g->more_lines ? " and " : ", ",
-                              g->lines[i]);
+    const int files = !one_file(g);
+    size_t n = 0;
+    for (size_t i = 0; i < g->nlines && n < len; i++) {
+        const char *sep = !i ? "" : i + 1 == g->nlines && !g->more_lines ? " and " : ", ";
+        if (!i || files)
+            n += (size_t)snprintf(t + n, len - n, "%s%s:%u", sep, prof_base_name(g->line_file[i]), g->lines[i]);
+        else
+            n += (size_t)snprintf(t + n, len - n, "%s%u", sep, g->lines[i]);
+    }
     if (g->more_lines && n < len)
         n += (size_t)snprintf(t + n, len - n, " and %zu more line%s", g->more_lines, g->more_lines == 1 ? "" : "s");
-    if (n < len)
+    if (n < len && files)
+        n += (size_t)snprintf(t + n, len - n, ": %.700s (figures of %s:%u, the heaviest of the %zu lines)", body,
+                              prof_base_name(g->file), g->lines[0], g->nlines + g->more_lines);
+    else if (n < len)
         n += (size_t)snprintf(t + n, len - n, ": %.700s (figures of line %u, the heaviest of the %zu lines)", body,
                               g->lines[0], g->nlines + g->more_lines);
 }
@@ -313,6 +332,7 @@ static void group_rules(prof_rule *r, size_t *n)
         prof_rule *e = &r[g];
         if (e->nlines < PROF_RULE_LINES) {
             e->lines[e->nlines] = r[i].line;
+            e->line_file[e->nlines] = r[i].file;
             e->line_metric[e->nlines] = r[i].metric;
             e->line_weight[e->nlines] = r[i].weight;
             e->nlines++;

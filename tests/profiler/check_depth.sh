@@ -393,6 +393,31 @@ xfile)
     grep -qE "xfile_kernel.c:$use .*waits on line $fetch \(lw|at line $fetch \(lw" r.txt && bad "a bare line $fetch for the other file's load" ||
         ok "no bare line number for the other file"
     ;;
+rule_files)
+    # One cause on lines of two files: xfile_strided's loads, half in a
+    # function inlined from xfile_strided.h, shown at its own line with
+    # --inline callee. They were two uncoalesced entries, one per file; now
+    # one names both as file:line, and the JSON gives each line its file.
+    xelf=$(dirname "$elf")/xfile.elf xsrc=$(dirname "$src")
+    kl=$(grep -n "MARK_KLOAD " "$xsrc/xfile_kernel.c" | cut -d: -f1)
+    hl=$(grep -n "MARK_HLOAD " "$xsrc/xfile_strided.h" | cut -d: -f1)
+    "$ws" profile --inline callee --json x.json -- "$ws" run --grid 4 --block 256 "$xelf" xfile_strided zeros:65536 zeros:1024 20 \
+        > r.txt 2>&1 || bad "profile exited with $?"
+    [ "$(grep -c '^  - .*: uncoalesced: ' r.txt)" = 1 ] && ok "one uncoalesced entry" ||
+        { bad "$(grep -c '^  - .*: uncoalesced: ' r.txt) uncoalesced entries"; grep -A4 Rules r.txt; }
+    grep -qE "^  - (xfile_kernel.c:$kl and xfile_strided.h:$hl|xfile_strided.h:$hl and xfile_kernel.c:$kl): uncoalesced: 32.0 sectors per request.* \(figures of xfile_(kernel.c:$kl|strided.h:$hl), the heaviest of the 2 lines\)$" r.txt &&
+        ok "it names xfile_kernel.c:$kl and xfile_strided.h:$hl" || bad "the entry: $(grep uncoalesced r.txt)"
+    python3 - x.json "$kl" "$hl" <<'PY' && ok "JSON: one rule, each line with its file" || bad "JSON rule files"
+import json, sys
+k = json.load(open(sys.argv[1]))['devices'][0]['kernels'][0]
+kl, hl = int(sys.argv[2]), int(sys.argv[3])
+r = [x for x in k['rules'] if x['rule'] == 'uncoalesced']
+assert len(r) == 1, k['rules']
+got = {(x['file'].rsplit('/', 1)[-1], x['line']) for x in r[0]['lines']}
+assert got == {('xfile_kernel.c', kl), ('xfile_strided.h', hl)}, got
+assert r[0]['lines'][0]['file'] == r[0]['file'] and r[0]['lines'][0]['line'] == r[0]['line'], r[0]
+PY
+    ;;
 aliasing)
     # lockstep's loop takes 20 cycles in every warp. Sampling points 2^N
     # apart saw each warp at every 4th of them only (selected 40% against
