@@ -431,6 +431,11 @@ int prof_kernels_build(const prof_data *d, prof_kernel **out, size_t *nout)
             e->unit_busy[u] += L->counters.unit_busy[u];
             e->unit_capacity[u] += L->counters.cycles * L->counters.unit_instances[u];
         }
+        if (L->limits.valid) {
+            e->occ_theoretical += (double)L->counters.cycles * L->limits.theoretical_occupancy;
+            e->occ_achieved += (double)L->counters.cycles * L->limits.achieved_occupancy;
+            e->occ_cycles += L->counters.cycles;
+        }
         if (prof_merge(&e->pcs, &e->npcs, L->pcs, L->npcs) ||
             prof_peers_merge(&e->peers, &e->npeers, L->peers, L->npeers)) fail = 1;
     }

@@ -261,6 +261,10 @@ typedef struct prof_kernel {
     /* Unit occupancy over the launches that have exact counters: cycles
      * busy, and cycles x instances (busy / capacity = utilisation). */
     uint64_t unit_busy[PROF_UNITS], unit_capacity[PROF_UNITS];
+    /* Occupancy over the same launches, weighted by their cycles: Σ cycles
+     * x theoretical, Σ cycles x achieved, and Σ cycles. */
+    double occ_theoretical, occ_achieved;
+    uint64_t occ_cycles;
 } prof_kernel;
 int prof_kernels_build(const prof_data *d, prof_kernel **out, size_t *n);
 void prof_kernels_free(prof_kernel *k, size_t n);

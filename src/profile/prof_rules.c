@@ -240,6 +240,35 @@ static int bandwidth_rule(const prof_kernel *k, const prof_line *l, uint64_t cyc
     return add_caused(out, nout, l, "bandwidth", lsu ? "LSU" : "MIO", share, cyc, t);
 }
 
+/* The kernel's achieved occupancy when no more warps could be resident:
+ * every warp slot is allowed (theoretical 100 %) and nearly all are filled
+ * (OCC_FULL of them); then -1 is returned, else the achieved share. Advice
+ * to raise occupancy is only given when there is room. */
+#define OCC_FULL 0.9
+static int occupancy_full(const prof_kernel *k, double *achieved)
+{
+    if (!k->occ_cycles) return 0;
+    const double theo = k->occ_theoretical / (double)k->occ_cycles;
+    *achieved = k->occ_achieved / (double)k->occ_cycles;
+    return theo >= 0.999 && *achieved >= OCC_FULL;
+}
+
+/* The latency rule's text when the LSU port has room: more loads in
+ * flight, and more warps only when the warp slots have room. */
+static void latency_text(const prof_kernel *k, double share, char *t, size_t len)
+{
+    double occ = 0;
+    if (occupancy_full(k, &occ))
+        snprintf(t, len, "memory latency: %.1f%% of its warp-cycles wait for a global load's result "
+                 "(long_scoreboard); every warp slot is already filled (occupancy %.1f%%): put independent loads "
+                 "in flight together (unroll) so that each warp waits for several at once",
+                 100.0 * share, 100.0 * occ);
+    else
+        snprintf(t, len, "memory latency: %.1f%% of its warp-cycles wait for a global load's result "
+                 "(long_scoreboard); put independent loads in flight together (unroll) or raise occupancy so "
+                 "other warps issue meanwhile", 100.0 * share);
+}
+
 /* MIO latency: most of line l's warp-cycles wait for the result of an
  * MIO instruction (short_scoreboard): a shared load or atomic, a shuffle,
  * a CSR read (thread and block ids), an environment call, each ready
@@ -259,11 +288,18 @@ static int mio_latency_rule(const prof_kernel *k, const prof_line *l, uint64_t c
     char t[680], on[64] = "";
     if (l->top_producer_pc) snprintf(on, sizeof on, ", on %.40s", l->top_producer_pc->producer_disasm);
     const double share = (double)ssb / (double)cyc, use = unit_use(k, WS_UNIT_MIO);
+    double occ = 0;
     if (use >= BUSY_HIGH)
         snprintf(t, sizeof t, "MIO latency: %.1f%% of its warp-cycles wait for an MIO result (short_scoreboard%s), "
                  "while the MIO is busy %.1f%% of the cycles: the requests wait their turn, one pass a cycle, so "
                  "more of them in flight would only queue; fewer shared accesses, shuffles and CSR reads per result "
                  "shorten the waits", 100.0 * share, on, 100.0 * use);
+    else if (occupancy_full(k, &occ))
+        snprintf(t, sizeof t, "MIO latency: %.1f%% of its warp-cycles wait for an MIO result (short_scoreboard%s): "
+                 "shared-memory loads and atomics, shuffles and CSR reads (thread and block ids) return "
+                 "shared_latency cycles after their pass; every warp slot is already filled (occupancy %.1f%%): "
+                 "put independent ones in flight together or keep values such as thread ids in registers "
+                 "instead of reading them again", 100.0 * share, on, 100.0 * occ);
     else
         snprintf(t, sizeof t, "MIO latency: %.1f%% of its warp-cycles wait for an MIO result (short_scoreboard%s): "
                  "shared-memory loads and atomics, shuffles and CSR reads (thread and block ids) return "
@@ -516,9 +552,7 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
                      100.0 * unit_use(k, WS_UNIT_LSU));
             fail |= add_caused(out, nout, l, "latency", "busy LSU", (double)lsb / (double)cyc, cyc, t);
         } else if (cyc && (double)lsb >= WAIT_HIGH * (double)cyc) {
-            snprintf(t, sizeof t, "memory latency: %.1f%% of its warp-cycles wait for a global load's result "
-                     "(long_scoreboard); put independent loads in flight together (unroll) or raise occupancy so "
-                     "other warps issue meanwhile", 100.0 * (double)lsb / (double)cyc);
+            latency_text(k, (double)lsb / (double)cyc, t, sizeof t);
             fail |= add(out, nout, l, "latency", (double)lsb / (double)cyc, cyc, t);
         }
         fail |= mio_latency_rule(k, l, cyc, out, nout);

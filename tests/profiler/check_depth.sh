@@ -418,6 +418,23 @@ assert got == {('xfile_kernel.c', kl), ('xfile_strided.h', hl)}, got
 assert r[0]['lines'][0]['file'] == r[0]['file'] and r[0]['lines'][0]['line'] == r[0]['line'], r[0]
 PY
     ;;
+occupancy_advice)
+    # The latency rule advised raising occupancy also when every warp slot
+    # was filled (examples/gather: theoretical 100%, achieved 99.2%). Two
+    # blocks on four cores leave room (the grid limits it): the advice
+    # stays; 64 blocks fill the slots: only more loads in flight remains.
+    xelf=$(dirname "$elf")/xfile.elf xsrc=$(dirname "$src")
+    use=$(grep -n "MARK_XUSE " "$xsrc/xfile_kernel.c" | cut -d: -f1)
+    for g in 2 64; do
+        "$ws" profile --period 4 -- "$ws" run --grid $g --block 128 "$xelf" xfile iota:256 zeros:8192 20 > r$g.txt 2>&1 ||
+            bad "grid $g exited with $?"
+    done
+    expect r2.txt "xfile_kernel.c:$use: memory latency: " "grid 2: the latency rule"
+    expect r2.txt "or raise occupancy so other warps issue meanwhile" "grid 2 (occupancy 25%): raise occupancy"
+    grep -E "^  - xfile_kernel.c:$use: memory latency: .*every warp slot is already filled \(occupancy 9[0-9.]+%\): put independent loads in flight together \(unroll\)" r64.txt > /dev/null &&
+        ok "grid 64: the slots are full, said so" || bad "grid 64: $(grep "xfile_kernel.c:$use: memory" r64.txt)"
+    grep -q "raise occupancy" r64.txt && bad "grid 64: told to raise a full occupancy" || ok "grid 64: no advice to raise occupancy"
+    ;;
 aliasing)
     # lockstep's loop takes 20 cycles in every warp. Sampling points 2^N
     # apart saw each warp at every 4th of them only (selected 40% against
