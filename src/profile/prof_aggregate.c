@@ -119,6 +119,18 @@ double prof_share_error(const prof_spread *s, unsigned state, uint64_t y, uint64
     return ss > 0 ? sqrt(k / (k - 1) * ss) / (double)m : 0;
 }
 
+double prof_kernel_share_error(const prof_kernel *k)
+{
+    if (!k->samples) return 1;
+    double worst = 0.5 / sqrt((double)k->samples);
+    for (unsigned s = 0; s < WS_STATE_COUNT; s++)
+        if (k->state[s]) {
+            double e = prof_share_error(&k->spread, s, k->state[s], k->samples);
+            if (e > worst) worst = e;
+        }
+    return worst;
+}
+
 /* Barrier peers. A sample (one cycle) shows every resident warp of a core
  * in "all warps" mode; the warps of one block that are not waiting at a
  * barrier while others of the block are, are the ones those wait for
@@ -412,6 +424,11 @@ int prof_kernels_build(const prof_data *d, prof_kernel **out, size_t *nout)
         for (unsigned u = 0; L->counters.valid && u < PROF_UNITS; u++) {
             e->unit_busy[u] += L->counters.unit_busy[u];
             e->unit_capacity[u] += L->counters.cycles * L->counters.unit_instances[u];
+        }
+        if (L->limits.valid) {
+            e->occ_theoretical += (double)L->counters.cycles * L->limits.theoretical_occupancy;
+            e->occ_achieved += (double)L->counters.cycles * L->limits.achieved_occupancy;
+            e->occ_cycles += L->counters.cycles;
         }
         if (prof_merge(&e->pcs, &e->npcs, L->pcs, L->npcs) ||
             prof_peers_merge(&e->peers, &e->npeers, L->peers, L->npeers)) fail = 1;

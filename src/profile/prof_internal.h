@@ -261,9 +261,18 @@ typedef struct prof_kernel {
     /* Unit occupancy over the launches that have exact counters: cycles
      * busy, and cycles x instances (busy / capacity = utilisation). */
     uint64_t unit_busy[PROF_UNITS], unit_capacity[PROF_UNITS];
+    /* Occupancy over the same launches, weighted by their cycles: Σ cycles
+     * x theoretical, Σ cycles x achieved, and Σ cycles. */
+    double occ_theoretical, occ_achieved;
+    uint64_t occ_cycles;
 } prof_kernel;
 int prof_kernels_build(const prof_data *d, prof_kernel **out, size_t *n);
 void prof_kernels_free(prof_kernel *k, size_t n);
+/* The largest standard error of the kernel's sampled state shares, as
+ * the agreement bound counts them: per state the larger of its per-point
+ * error (prof_share_error) and the binomial error, here at its largest,
+ * 0.5/sqrt(n) for n samples. 1 when there are no samples. */
+double prof_kernel_share_error(const prof_kernel *k);
 
 /* Source lines of a kernel: PCs grouped by file:line. */
 typedef struct prof_line {
@@ -296,12 +305,14 @@ typedef struct prof_rule {
                                   the kernel's warp-cycles share at a barrier, the throttle share
                                   of the line's waits (bandwidth) */
     uint64_t weight;           /* the line's exact warp-cycles             */
-    char cause[160];           /* what the text blames, beyond the rule: lines of one
-                                  file with the same rule and cause are one entry */
+    char cause[160];           /* what the text blames, beyond the rule: lines with
+                                  the same rule and cause are one entry, across the
+                                  kernel's files (an inlined header's lines too) */
     size_t body;               /* where the text's explanation starts (after "file:line: ") */
     /* the entry's lines, heaviest first: lines[0] is line, with the metric and weight above */
 #define PROF_RULE_LINES 8
     uint32_t lines[PROF_RULE_LINES];
+    const char *line_file[PROF_RULE_LINES]; /* each line's file (file, for lines[0]) */
     double line_metric[PROF_RULE_LINES];
     uint64_t line_weight[PROF_RULE_LINES];
     size_t nlines, more_lines; /* lines kept; lines past PROF_RULE_LINES */
@@ -309,7 +320,7 @@ typedef struct prof_rule {
                                   ... (figures of line 42, the heaviest)" */
 } prof_rule;
 /* The rules that fire on kernel k, heaviest line first; a rule with the
- * same cause on several lines of one file is one entry. 0 or -1. */
+ * same cause on several lines, in one file or several, is one entry. 0 or -1. */
 int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size_t *n);
 
 /* Writers. Each returns 0, or -1 with a message. */

@@ -93,9 +93,12 @@ static void state_errors(FILE *f, const prof_kernel *k)
 static void rule_lines(FILE *f, const prof_rule *r)
 {
     fputs(", \"lines\": [", f);
-    for (size_t j = 0; j < r->nlines; j++)
-        fprintf(f, "%s{\"line\": %u, \"metric\": %.6f, \"warp_cycles\": %llu}", j ? ", " : "", r->lines[j],
-                r->line_metric[j], (unsigned long long)r->line_weight[j]);
+    for (size_t j = 0; j < r->nlines; j++) {
+        fputs(j ? ", {\"file\": " : "{\"file\": ", f);
+        prof_json_string(f, r->line_file[j]);
+        fprintf(f, ", \"line\": %u, \"metric\": %.6f, \"warp_cycles\": %llu}", r->lines[j], r->line_metric[j],
+                (unsigned long long)r->line_weight[j]);
+    }
     fprintf(f, "], \"more_lines\": %zu", r->more_lines);
 }
 

@@ -283,8 +283,9 @@ static void counters_section(FILE *f, const prof_data *d)
     }
 }
 
-/* Below this many samples a kernel's percentages are mostly noise. */
-#define LOW_SAMPLES 100
+/* A kernel whose state shares have a standard error above this (5
+ * points: 100 independent samples at worst) gets the low-sample warning. */
+#define UNCERTAIN_SHARE 0.05
 
 /* "coal", or "coal (k2.elf)" when another module has a kernel of that
  * name too: a warning about one of them must say which. */
@@ -326,13 +327,13 @@ static void warnings(FILE *f, const prof_data *d, const prof_kernel *k, size_t n
                     kernel_label(k, nk, i, name, sizeof name), k[i].launches == 1 ? "it ran" : "its launches ran",
                     (unsigned long long)k[i].cycles, 1ull << d->opt->period_log2,
                     d->opt->passes > 1 ? " per pass" : "");
-        else if (k[i].samples < LOW_SAMPLES)
+        else if (prof_kernel_share_error(&k[i]) > UNCERTAIN_SHARE)
             /* (samples the full buffer dropped: more sampling would drop more) */
-            fprintf(f, "warning: kernel %s has only %llu sample%s: its percentages are uncertain by up to "
-                       "%.0f points (one standard error); %s\n",
+            fprintf(f, "warning: kernel %s has only %llu sample%s at %llu sampling point%s: its percentages are "
+                       "uncertain by up to %.0f points (one standard error, the sampling point as the unit); %s\n",
                     kernel_label(k, nk, i, name, sizeof name), (unsigned long long)k[i].samples,
-                    k[i].samples == 1 ? "" : "s",
-                    k[i].samples ? 50.0 / sqrt((double)k[i].samples) : 100.0,
+                    k[i].samples == 1 ? "" : "s", (unsigned long long)k[i].spread.points,
+                    k[i].spread.points == 1 ? "" : "s", 100.0 * prof_kernel_share_error(&k[i]),
                     k[i].dropped > k[i].overflowed ? "the event buffer was full: raise --buffer"
                                                    : "lower --period or add --passes");
 }

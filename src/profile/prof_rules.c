@@ -35,6 +35,7 @@ static int add_caused(prof_rule **r, size_t *n, const prof_line *l, const char *
     x->weight = weight;
     snprintf(x->cause, sizeof x->cause, "%s", cause ? cause : "");
     x->lines[0] = l->line;
+    x->line_file[0] = l->file;
     x->line_metric[0] = metric;
     x->line_weight[0] = weight;
     x->nlines = 1;
@@ -239,6 +240,35 @@ static int bandwidth_rule(const prof_kernel *k, const prof_line *l, uint64_t cyc
     return add_caused(out, nout, l, "bandwidth", lsu ? "LSU" : "MIO", share, cyc, t);
 }
 
+/* The kernel's achieved occupancy when no more warps could be resident:
+ * every warp slot is allowed (theoretical 100 %) and nearly all are filled
+ * (OCC_FULL of them); then -1 is returned, else the achieved share. Advice
+ * to raise occupancy is only given when there is room. */
+#define OCC_FULL 0.9
+static int occupancy_full(const prof_kernel *k, double *achieved)
+{
+    if (!k->occ_cycles) return 0;
+    const double theo = k->occ_theoretical / (double)k->occ_cycles;
+    *achieved = k->occ_achieved / (double)k->occ_cycles;
+    return theo >= 0.999 && *achieved >= OCC_FULL;
+}
+
+/* The latency rule's text when the LSU port has room: more loads in
+ * flight, and more warps only when the warp slots have room. */
+static void latency_text(const prof_kernel *k, double share, char *t, size_t len)
+{
+    double occ = 0;
+    if (occupancy_full(k, &occ))
+        snprintf(t, len, "memory latency: %.1f%% of its warp-cycles wait for a global load's result "
+                 "(long_scoreboard); every warp slot is already filled (occupancy %.1f%%): put independent loads "
+                 "in flight together (unroll) so that each warp waits for several at once",
+                 100.0 * share, 100.0 * occ);
+    else
+        snprintf(t, len, "memory latency: %.1f%% of its warp-cycles wait for a global load's result "
+                 "(long_scoreboard); put independent loads in flight together (unroll) or raise occupancy so "
+                 "other warps issue meanwhile", 100.0 * share);
+}
+
 /* MIO latency: most of line l's warp-cycles wait for the result of an
  * MIO instruction (short_scoreboard): a shared load or atomic, a shuffle,
  * a CSR read (thread and block ids), an environment call, each ready
@@ -258,11 +288,18 @@ static int mio_latency_rule(const prof_kernel *k, const prof_line *l, uint64_t c
     char t[680], on[64] = "";
     if (l->top_producer_pc) snprintf(on, sizeof on, ", on %.40s", l->top_producer_pc->producer_disasm);
     const double share = (double)ssb / (double)cyc, use = unit_use(k, WS_UNIT_MIO);
+    double occ = 0;
     if (use >= BUSY_HIGH)
         snprintf(t, sizeof t, "MIO latency: %.1f%% of its warp-cycles wait for an MIO result (short_scoreboard%s), "
                  "while the MIO is busy %.1f%% of the cycles: the requests wait their turn, one pass a cycle, so "
                  "more of them in flight would only queue; fewer shared accesses, shuffles and CSR reads per result "
                  "shorten the waits", 100.0 * share, on, 100.0 * use);
+    else if (occupancy_full(k, &occ))
+        snprintf(t, sizeof t, "MIO latency: %.1f%% of its warp-cycles wait for an MIO result (short_scoreboard%s): "
+                 "shared-memory loads and atomics, shuffles and CSR reads (thread and block ids) return "
+                 "shared_latency cycles after their pass; every warp slot is already filled (occupancy %.1f%%): "
+                 "put independent ones in flight together or keep values such as thread ids in registers "
+                 "instead of reading them again", 100.0 * share, on, 100.0 * occ);
     else
         snprintf(t, sizeof t, "MIO latency: %.1f%% of its warp-cycles wait for an MIO result (short_scoreboard%s): "
                  "shared-memory loads and atomics, shuffles and CSR reads (thread and block ids) return "
@@ -273,26 +310,44 @@ static int mio_latency_rule(const prof_kernel *k, const prof_line *l, uint64_t c
 }
 
 /* Whether b is the same finding as a on another line: one rule, one
- * cause, one file (the compiler spreads a loop's stores over its body,
- * the loop's line and its closing brace; they share one explanation). */
+ * cause (the compiler spreads a loop's stores over its body, the loop's
+ * line and its closing brace; an inlined header function's lines sit in
+ * another file: they share one explanation). */
 static int same_finding(const prof_rule *a, const prof_rule *b)
 {
-    return !strcmp(a->id, b->id) && !strcmp(a->cause, b->cause) && a->file && b->file && !strcmp(a->file, b->file);
+    return !strcmp(a->id, b->id) && !strcmp(a->cause, b->cause) && a->file && b->file;
 }
 
-/* The entry's text with all its lines: "f.c:42, 40 and 47: " + the
- * heaviest line's explanation + whose figures they are. */
+/* Whether the entry's listed lines are all in its first line's file. */
+static int one_file(const prof_rule *g)
+{
+    for (size_t i = 1; i < g->nlines; i++)
+        if (strcmp(g->line_file[i], g->file)) return 0;
+    return 1;
+}
+
+/* The entry's text with all its lines: "f.c:42, 40 and 47: " (in one
+ * file) or "f.c:42, f.h:7 and f.c:47: " (across files) + the heaviest
+ * line's explanation + whose figures they are. */
 static void group_text(prof_rule *g, const char *body)
 {
     char *t = g->text;
     const size_t len = sizeof g->text;
-    size_t n = (size_t)snprintf(t, len, "%s:%u", ws_path_base(g->file), g->lines[0]);
-    for (size_t i = 1; i < g->nlines && n < len; i++)
-        n += (size_t)snprintf(t + n, len - n, "%s%u", i + 1 == g->nlines && !g->more_lines ? " and " : ", ",
-                              g->lines[i]);
+    const int files = !one_file(g);
+    size_t n = 0;
+    for (size_t i = 0; i < g->nlines && n < len; i++) {
+        const char *sep = !i ? "" : i + 1 == g->nlines && !g->more_lines ? " and " : ", ";
+        if (!i || files)
+            n += (size_t)snprintf(t + n, len - n, "%s%s:%u", sep, ws_path_base(g->line_file[i]), g->lines[i]);
+        else
+            n += (size_t)snprintf(t + n, len - n, "%s%u", sep, g->lines[i]);
+    }
     if (g->more_lines && n < len)
         n += (size_t)snprintf(t + n, len - n, " and %zu more line%s", g->more_lines, g->more_lines == 1 ? "" : "s");
-    if (n < len)
+    if (n < len && files)
+        n += (size_t)snprintf(t + n, len - n, ": %.700s (figures of %s:%u, the heaviest of the %zu lines)", body,
+                              ws_path_base(g->file), g->lines[0], g->nlines + g->more_lines);
+    else if (n < len)
         n += (size_t)snprintf(t + n, len - n, ": %.700s (figures of line %u, the heaviest of the %zu lines)", body,
                               g->lines[0], g->nlines + g->more_lines);
 }
@@ -313,6 +368,7 @@ static void group_rules(prof_rule *r, size_t *n)
         prof_rule *e = &r[g];
         if (e->nlines < PROF_RULE_LINES) {
             e->lines[e->nlines] = r[i].line;
+            e->line_file[e->nlines] = r[i].file;
             e->line_metric[e->nlines] = r[i].metric;
             e->line_weight[e->nlines] = r[i].weight;
             e->nlines++;
@@ -496,9 +552,7 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
                      100.0 * unit_use(k, WS_UNIT_LSU));
             fail |= add_caused(out, nout, l, "latency", "busy LSU", (double)lsb / (double)cyc, cyc, t);
         } else if (cyc && (double)lsb >= WAIT_HIGH * (double)cyc) {
-            snprintf(t, sizeof t, "memory latency: %.1f%% of its warp-cycles wait for a global load's result "
-                     "(long_scoreboard); put independent loads in flight together (unroll) or raise occupancy so "
-                     "other warps issue meanwhile", 100.0 * (double)lsb / (double)cyc);
+            latency_text(k, (double)lsb / (double)cyc, t, sizeof t);
             fail |= add(out, nout, l, "latency", (double)lsb / (double)cyc, cyc, t);
         }
         fail |= mio_latency_rule(k, l, cyc, out, nout);

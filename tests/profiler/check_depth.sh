@@ -130,7 +130,7 @@ assert len(ts) > 1, ts   # not one fixed offset in every period
 print(L1['cycles'], 'cycles,', L1['sample_points'], 'and', L2['sample_points'], 'sampling points; offsets', sorted(ts))
 PY
     n=$(python3 -c "import json; print(json.load(open('p.json'))['devices'][0]['kernels'][0]['samples'])")
-    expect r.txt "warning: kernel tiny has only $n samples: its percentages are uncertain" "low-sample warning with the count ($n)"
+    expect r.txt "warning: kernel tiny has only $n samples at " "low-sample warning with the count ($n)"
     # At period 2^12 no sampling point falls in tiny's few hundred cycles:
     # no samples, but its lines and instructions with their exact metrics
     "$ws" profile --period 12 -- "$ws" run --block 32 "$elf" tiny zeros:32 > z.txt 2>&1 || bad "period 12 exited with $?"
@@ -393,6 +393,48 @@ xfile)
     grep -qE "xfile_kernel.c:$use .*waits on line $fetch \(lw|at line $fetch \(lw" r.txt && bad "a bare line $fetch for the other file's load" ||
         ok "no bare line number for the other file"
     ;;
+rule_files)
+    # One cause on lines of two files: xfile_strided's loads, half in a
+    # function inlined from xfile_strided.h, shown at its own line with
+    # --inline callee. They were two uncoalesced entries, one per file; now
+    # one names both as file:line, and the JSON gives each line its file.
+    xelf=$(dirname "$elf")/xfile.elf xsrc=$(dirname "$src")
+    kl=$(grep -n "MARK_KLOAD " "$xsrc/xfile_kernel.c" | cut -d: -f1)
+    hl=$(grep -n "MARK_HLOAD " "$xsrc/xfile_strided.h" | cut -d: -f1)
+    "$ws" profile --inline callee --json x.json -- "$ws" run --grid 4 --block 256 "$xelf" xfile_strided zeros:65536 zeros:1024 20 \
+        > r.txt 2>&1 || bad "profile exited with $?"
+    [ "$(grep -c '^  - .*: uncoalesced: ' r.txt)" = 1 ] && ok "one uncoalesced entry" ||
+        { bad "$(grep -c '^  - .*: uncoalesced: ' r.txt) uncoalesced entries"; grep -A4 Rules r.txt; }
+    grep -qE "^  - (xfile_kernel.c:$kl and xfile_strided.h:$hl|xfile_strided.h:$hl and xfile_kernel.c:$kl): uncoalesced: 32.0 sectors per request.* \(figures of xfile_(kernel.c:$kl|strided.h:$hl), the heaviest of the 2 lines\)$" r.txt &&
+        ok "it names xfile_kernel.c:$kl and xfile_strided.h:$hl" || bad "the entry: $(grep uncoalesced r.txt)"
+    python3 - x.json "$kl" "$hl" <<'PY' && ok "JSON: one rule, each line with its file" || bad "JSON rule files"
+import json, sys
+k = json.load(open(sys.argv[1]))['devices'][0]['kernels'][0]
+kl, hl = int(sys.argv[2]), int(sys.argv[3])
+r = [x for x in k['rules'] if x['rule'] == 'uncoalesced']
+assert len(r) == 1, k['rules']
+got = {(x['file'].rsplit('/', 1)[-1], x['line']) for x in r[0]['lines']}
+assert got == {('xfile_kernel.c', kl), ('xfile_strided.h', hl)}, got
+assert r[0]['lines'][0]['file'] == r[0]['file'] and r[0]['lines'][0]['line'] == r[0]['line'], r[0]
+PY
+    ;;
+occupancy_advice)
+    # The latency rule advised raising occupancy also when every warp slot
+    # was filled (examples/gather: theoretical 100%, achieved 99.2%). Two
+    # blocks on four cores leave room (the grid limits it): the advice
+    # stays; 64 blocks fill the slots: only more loads in flight remains.
+    xelf=$(dirname "$elf")/xfile.elf xsrc=$(dirname "$src")
+    use=$(grep -n "MARK_XUSE " "$xsrc/xfile_kernel.c" | cut -d: -f1)
+    for g in 2 64; do
+        "$ws" profile --period 4 -- "$ws" run --grid $g --block 128 "$xelf" xfile iota:256 zeros:8192 20 > r$g.txt 2>&1 ||
+            bad "grid $g exited with $?"
+    done
+    expect r2.txt "xfile_kernel.c:$use: memory latency: " "grid 2: the latency rule"
+    expect r2.txt "or raise occupancy so other warps issue meanwhile" "grid 2 (occupancy 25%): raise occupancy"
+    grep -E "^  - xfile_kernel.c:$use: memory latency: .*every warp slot is already filled \(occupancy 9[0-9.]+%\): put independent loads in flight together \(unroll\)" r64.txt > /dev/null &&
+        ok "grid 64: the slots are full, said so" || bad "grid 64: $(grep "xfile_kernel.c:$use: memory" r64.txt)"
+    grep -q "raise occupancy" r64.txt && bad "grid 64: told to raise a full occupancy" || ok "grid 64: no advice to raise occupancy"
+    ;;
 aliasing)
     # lockstep's loop takes 20 cycles in every warp. Sampling points 2^N
     # apart saw each warp at every 4th of them only (selected 40% against
@@ -448,6 +490,33 @@ for s in sorted(set(ex) | set(k['states'])):
 # the saturated state: its warps move together, its error is several binomial ones
 p = ex['mio_throttle'] / te
 assert p > 0.3 and k['state_errors']['mio_throttle'] > 3 * math.sqrt(p * (1 - p) / n), k['state_errors']
+PY
+    ;;
+clustered_warning)
+    # The low-sample warning counts the error as the agreement bound does,
+    # the sampling point as the unit: shared_fill's warps move together
+    # (a full MIO queue throttles a core's warps at once), so 1632 samples
+    # at 51 points are less sure than 100 independent ones. Its figure is
+    # the largest "state_errors" (or 50/sqrt(n) if larger); with more
+    # points the warning goes.
+    for p in 10 6; do
+        "$ws" profile --period $p --json c$p.json -- "$ws" run --grid 4 --block 256 "$elf" shared_fill zeros:1024 400 1 \
+            > r$p.txt 2>&1 || bad "period $p exited with $?"
+    done
+    python3 - c10.json r10.txt c6.json r6.txt <<'PY' && ok "warned at period 2^10 with the per-point error, not at 2^6" || bad "clustered warning"
+import json, math, re, sys
+for jf, rf, warned in ((sys.argv[1], sys.argv[2], True), (sys.argv[3], sys.argv[4], False)):
+    k = json.load(open(jf))['devices'][0]['kernels'][0]
+    n = k['samples']
+    err = max(max(k['state_errors'].values()), 0.5 / math.sqrt(n))
+    w = [s for s in open(rf) if s.startswith('warning: kernel shared_fill has only')]
+    print(n, 'samples, largest error %.4f' % err, w)
+    if not warned:
+        assert err <= 0.05 and not w, (err, w)
+        continue
+    assert n >= 100 and err > 0.05 and len(w) == 1, (n, err, w)   # the binomial floor alone would not warn
+    m = re.search(r'has only (\d+) samples at (\d+) sampling points: .* uncertain by up to (\d+) points', w[0])
+    assert m and int(m.group(1)) == n and int(m.group(3)) == round(100 * err), (m and m.groups(), err)
 PY
     ;;
 latin1_path)

@@ -97,7 +97,7 @@ dropped)
     expect dep_load.txt "samples were dropped because the event buffer was full; raise --buffer" "dropped samples reported"
     # 64 samples kept: the low-sample warning must not advise sampling more
     # (a lower --period or more passes), which the full buffer would drop too
-    expect dep_load.txt "warning: kernel dep_load has only 64 samples: its percentages are uncertain by up to 6 points (one standard error); the event buffer was full: raise --buffer" "low-sample advice: raise --buffer"
+    expect dep_load.txt "warning: kernel dep_load has only 64 samples at 8 sampling points: its percentages are uncertain by up to 16 points (one standard error, the sampling point as the unit); the event buffer was full: raise --buffer" "low-sample advice: raise --buffer"
     grep -q "lower --period or add --passes" dep_load.txt && bad "advised to sample more into a full buffer" ||
         ok "no advice to sample more"
     json dep_load.json "l = d['devices'][0]['launches'][0]; assert l['samples'] == 64 and l['dropped'] > 0, l" &&
