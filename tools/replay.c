@@ -32,7 +32,8 @@ static int usage(FILE *f)
             "  --loop N            replay N times, restoring the initial state before each pass\n"
             "  --no-restore        do not restore between passes (shows what the restore does)\n"
             "  --list              print the recorded calls with their indices\n"
-            "  --dump-after CALL   write render targets (PNG) and buffers (.bin) after call CALL\n"
+            "  --dump-after CALL   write render targets (PNG) and buffers (.bin) after call CALL,\n"
+            "                      named as --list names them: callN-targetID.png, callN-buffer-ADDR.bin\n"
             "  --out DIR           where --dump-after writes (default: .)\n"
             "  --config K=V,...    device settings for the replay (e.g. mode=timing)\n"
             "  --debug[=SPEC]      serve gdb on the frame (port=N,port-file=PATH,connect-timeout=MS)\n"
@@ -131,28 +132,48 @@ static int write_file(const char *path, const void *data, size_t n)
     return 0;
 }
 
-static int dump(ws_replay *r, const char *dir, uint64_t call)
+/* Write each live render target as DIR/callN-targetID.png, ID its capture
+ * id (the one --list shows in "target ID"). */
+static int dump_targets(ws_replay *r, const char *dir, uint64_t call)
 {
     ws_device *dev = ws_replay_device(r);
-    ws_gfx_target *t[64];
-    size_t nt = 0, nb = 0;
-    ws_replay_targets(r, t, 64, &nt);
+    size_t nt = 0;
+    ws_replay_targets(r, NULL, NULL, 0, &nt);
+    ws_gfx_target **t = calloc(nt + 1, sizeof *t);
+    uint32_t *ids = calloc(nt + 1, sizeof *ids);
+    int rc = t && ids ? 0 : 1;
+    if (rc) fprintf(stderr, "warpscope replay: out of memory\n");
+    else ws_replay_targets(r, t, ids, nt, &nt);
     char path[4096], err[256];
-    for (size_t i = 0; i < nt && i < 64; i++) {
+    for (size_t i = 0; i < nt && !rc; i++) {
         uint32_t w, h;
         ws_gfx_target_size(t[i], &w, &h);
         uint8_t *px = malloc((size_t)w * h * 4);
         if (!px || ws_gfx_target_read(dev, t[i], px, (size_t)w * h * 4) != WS_OK) {
-            fprintf(stderr, "warpscope replay: reading target %zu: %s\n", i, px ? ws_last_error(dev) : "out of memory");
-            free(px);
-            return 1;
+            fprintf(stderr, "warpscope replay: reading target %u: %s\n", ids[i], px ? ws_last_error(dev) : "out of memory");
+            rc = 1;
+        } else {
+            snprintf(path, sizeof path, "%s/call%" PRIu64 "-target%u.png", dir, call, ids[i]);
+            if (ws_gfx_write_png(path, w, h, px, err, sizeof err) != WS_OK) {
+                fprintf(stderr, "warpscope replay: %s\n", err);
+                rc = 1;
+            } else {
+                printf("wrote %s (%ux%u)\n", path, w, h);
+            }
         }
-        snprintf(path, sizeof path, "%s/call%" PRIu64 "-target%zu.png", dir, call, i);
-        ws_status st = ws_gfx_write_png(path, w, h, px, err, sizeof err);
         free(px);
-        if (st != WS_OK) { fprintf(stderr, "warpscope replay: %s\n", err); return 1; }
-        printf("wrote %s (%ux%u)\n", path, w, h);
     }
+    free(t);
+    free(ids);
+    return rc;
+}
+
+static int dump(ws_replay *r, const char *dir, uint64_t call)
+{
+    ws_device *dev = ws_replay_device(r);
+    size_t nb = 0;
+    char path[4096];
+    if (dump_targets(r, dir, call)) return 1;
     ws_replay_buffers(r, NULL, NULL, 0, &nb);
     uint32_t *addr = calloc(nb + 1, sizeof *addr);
     uint64_t *size = calloc(nb + 1, sizeof *size);

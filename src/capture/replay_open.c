@@ -431,13 +431,14 @@ ws_status ws_replay_modules(ws_replay *r, ws_replay_module *out, size_t max, siz
     return WS_OK;
 }
 
-ws_status ws_replay_targets(ws_replay *r, ws_gfx_target **out, size_t max, size_t *n)
+ws_status ws_replay_targets(ws_replay *r, ws_gfx_target **out, uint32_t *ids, size_t max, size_t *n)
 {
     if (!r || !n) return WS_ERR_INVALID_ARG;
     size_t k = 0;
     for (uint32_t id = 1; id < r->nobj; id++)
         if (r->obj[id]->kind == RP_TARGET && r->obj[id]->h) {
             if (out && k < max) out[k] = r->obj[id]->h;
+            if (ids && k < max) ids[k] = id;
             k++;
         }
     *n = k;

@@ -20,8 +20,12 @@ expect '^ +2  ws_gfx_draw_indexed\(36 indices' list.txt
 expect '^4 calls$' list.txt
 rm -rf dump
 "$ws" replay --dump-after 2 --out dump cube.wscap > dump.txt || bad "--dump-after"
-expect 'wrote dump/call2-target0.png \(640x480\)' dump.txt
-[ -s dump/call2-target0.png ] && ok || bad "no PNG written"
+# the PNG is named by the target's capture id, the one --list shows (it
+# was named by its place in the dump: target0 for --list's "target 5")
+tid=$(sed -n 's/.*ws_gfx_present(target \([0-9]*\).*/\1/p' list.txt)
+[ -n "$tid" ] && [ "$tid" != 0 ] && ok || bad "no target id in --list"
+expect "wrote dump/call2-target$tid.png \\(640x480\\)" dump.txt
+[ -s "dump/call2-target$tid.png" ] && ok || bad "no PNG named by the target's capture id"
 ls dump/call2-buffer-0x*.bin > /dev/null 2>&1 && ok || bad "no buffer dumped"
 "$ws" replay --pixel 320,240 cube.wscap > pixel.txt || bad "--pixel"
 expect '^pixel \(320,240\) of the 640x480 render target' pixel.txt
