@@ -33,7 +33,8 @@ static int usage(FILE *f)
             "  --no-restore        do not restore between passes (shows what the restore does)\n"
             "  --list              print the recorded calls with their indices\n"
             "  --dump-after CALL   write render targets (PNG) and buffers (.bin) after call CALL,\n"
-            "                      named as --list names them: callN-targetID.png, callN-buffer-ADDR.bin\n"
+            "                      named as --list names them: callN-targetID.png (and -depth.bin,\n"
+            "                      -depth.png for a depth image), callN-buffer-ADDR.bin\n"
             "  --out DIR           where --dump-after writes (default: .)\n"
             "  --config K=V,...    device settings for the replay (e.g. mode=timing)\n"
             "  --debug[=SPEC]      serve gdb on the frame (port=N,port-file=PATH,connect-timeout=MS)\n"
@@ -132,6 +133,48 @@ static int write_file(const char *path, const void *data, size_t n)
     return 0;
 }
 
+/* A target's depth image as DIR/callN-targetID-depth.bin (the floats,
+ * little-endian, row 0 the top row) and as a grey PNG to look at (depth
+ * 0 black, 1 white). */
+static int dump_depth(ws_device *dev, ws_gfx_target *t, uint32_t id, const char *dir, uint64_t call)
+{
+    uint32_t w, h;
+    ws_gfx_target_size(t, &w, &h);
+    size_t n = (size_t)w * h;
+    float *z = malloc(n * sizeof *z);
+    uint8_t *bytes = malloc(n * 4);
+    int rc = 1;
+    if (!z || !bytes || ws_gfx_target_read_depth(dev, t, z, n) != WS_OK) {
+        fprintf(stderr, "warpscope replay: reading target %u's depth: %s\n", id, z && bytes ? ws_last_error(dev) : "out of memory");
+    } else {
+        char path[4096], err[256];
+        for (size_t i = 0; i < n; i++) {
+            uint32_t u;
+            memcpy(&u, &z[i], 4);
+            for (int k = 0; k < 4; k++) bytes[i * 4 + k] = (uint8_t)(u >> (8 * k));
+        }
+        snprintf(path, sizeof path, "%s/call%" PRIu64 "-target%u-depth.bin", dir, call, id);
+        rc = write_file(path, bytes, n * 4);
+        if (!rc) printf("wrote %s (%ux%u floats)\n", path, w, h);
+        for (size_t i = 0; i < n && !rc; i++) { /* grey: the depth as unorm8 */
+            float d = z[i] > 0 ? (z[i] < 1 ? z[i] : 1) : 0;
+            uint8_t g = (uint8_t)(d * 255.0f + 0.5f);
+            bytes[i * 4] = bytes[i * 4 + 1] = bytes[i * 4 + 2] = g;
+            bytes[i * 4 + 3] = 255;
+        }
+        snprintf(path, sizeof path, "%s/call%" PRIu64 "-target%u-depth.png", dir, call, id);
+        if (!rc && ws_gfx_write_png(path, w, h, bytes, err, sizeof err) != WS_OK) {
+            fprintf(stderr, "warpscope replay: %s\n", err);
+            rc = 1;
+        } else if (!rc) {
+            printf("wrote %s (%ux%u)\n", path, w, h);
+        }
+    }
+    free(z);
+    free(bytes);
+    return rc;
+}
+
 /* Write each live render target as DIR/callN-targetID.png, ID its capture
  * id (the one --list shows in "target ID"). */
 static int dump_targets(ws_replay *r, const char *dir, uint64_t call)
@@ -162,6 +205,7 @@ static int dump_targets(ws_replay *r, const char *dir, uint64_t call)
             }
         }
         free(px);
+        if (!rc && ws_replay_target_has_depth(r, ids[i])) rc = dump_depth(dev, t[i], ids[i], dir, call);
     }
     free(t);
     free(ids);
@@ -193,6 +237,10 @@ static int dump(ws_replay *r, const char *dir, uint64_t call)
     }
     free(addr);
     free(size);
+    size_t nt = 0;
+    ws_replay_targets(r, NULL, NULL, 0, &nt);
+    if (!rc && !nt && !nb) /* say so rather than write nothing silently */
+        printf("nothing to dump after call %" PRIu64 ": no render target or buffer exists there\n", call);
     return rc;
 }
 

@@ -445,6 +445,11 @@ ws_status ws_replay_targets(ws_replay *r, ws_gfx_target **out, uint32_t *ids, si
     return WS_OK;
 }
 
+int ws_replay_target_has_depth(const ws_replay *r, uint32_t id)
+{
+    return r && id < r->nobj && r->obj[id]->kind == RP_TARGET && r->obj[id]->has_depth;
+}
+
 ws_status ws_replay_buffers(ws_replay *r, uint32_t *addr, uint64_t *size, size_t max, size_t *n)
 {
     if (!r || !n) return WS_ERR_INVALID_ARG;
