@@ -175,6 +175,12 @@ static ws_status define_created(ws_replay *r, rp_call *rc, uint64_t index)
         o->h_px = wscap_u32(&c);
         o->has_depth = (int)wscap_u32(&c);
     }
+    /* refused here, where the field is known: replayed, a module cut
+     * short would be blamed on its ELF image */
+    if (c.bad)
+        return rp_fail(r, WS_ERR_BAD_MODULE, "%s: its fields are truncated: the field at body offset %llu runs past "
+                       "the call's end at body offset %llu", where, (unsigned long long)rp_field_at(rp_args_at(rc), &c),
+                       (unsigned long long)(rp_args_at(rc) + rc->nargs));
     return WS_OK;
 }
 

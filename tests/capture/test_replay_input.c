@@ -65,7 +65,7 @@ static void put_launch(builder *b, uint32_t kernel, int truncate, uint32_t out)
 /* vecadd's frame: load, look up, three buffers, two uploads, a launch, a
  * read back. `bad` picks one defect. Returns the digest of a correct run. */
 enum { GOOD, BAD_ELF, NEWER_CALL, TRUNCATED, UNKNOWN_KERNEL, COLLISION, FAULT_AT_DESTROY, HUGE_READ, BAD_TEXTURE,
-       FAULT_RECORDED, FAILURE_NOT_MET, FAILURE_MISPLACED, FAILURE_LATER, HIGH_IDS, SHORT_FRAME_END };
+       FAULT_RECORDED, FAILURE_NOT_MET, FAILURE_MISPLACED, FAILURE_LATER, HIGH_IDS, SHORT_FRAME_END, SHORT_MODULE };
 static void add_failure(builder *b, int own, uint64_t id)
 {
     wscap_buf p = { 0 };
@@ -108,7 +108,8 @@ static uint64_t write_vecadd(const char *path, int bad)
     unsigned char *img = malloc(elf_size);
     memcpy(img, elf, elf_size);
     if (bad == BAD_ELF) memcpy(img, "JUNK", 4);
-    wscap_put_blob(&p, img, elf_size);
+    if (bad == SHORT_MODULE) wscap_put_u64(&p, elf_size); /* the image's length, not its bytes */
+    else wscap_put_blob(&p, img, elf_size);
     free(img);
     add_call(&b, &p);
     p = call(WSCAP_KERNEL_GET);
@@ -386,6 +387,7 @@ static void refusals_name_offsets(void)
         { FAILURE_NOT_MET, "off_failure_not_met", WS_CAPTURE_API_CALL, 8, SECTION },
         { BAD_TEXTURE, "off_bad_texture", WS_CAPTURE_TEXTURE, 5, SECTION },
         { SHORT_FRAME_END, "off_short_frame_end", WS_CAPTURE_FRAME_END, 0, FIELD_AT_END },
+        { SHORT_MODULE, "off_short_module", WS_CAPTURE_API_CALL, 0, FIELD_AT_END },
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char path[1024], expect[96];
