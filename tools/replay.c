@@ -32,7 +32,9 @@ static int usage(FILE *f)
             "  --loop N            replay N times, restoring the initial state before each pass\n"
             "  --no-restore        do not restore between passes (shows what the restore does)\n"
             "  --list              print the recorded calls with their indices\n"
-            "  --dump-after CALL   write render targets (PNG) and buffers (.bin) after call CALL\n"
+            "  --dump-after CALL   write render targets (PNG) and buffers (.bin) after call CALL,\n"
+            "                      named as --list names them: callN-targetID.png (and -depth.bin,\n"
+            "                      -depth.png for a depth image), callN-buffer-ADDR.bin\n"
             "  --out DIR           where --dump-after writes (default: .)\n"
             "  --config K=V,...    device settings for the replay (e.g. mode=timing)\n"
             "  --debug[=SPEC]      serve gdb on the frame (port=N,port-file=PATH,connect-timeout=MS)\n"
@@ -131,28 +133,91 @@ static int write_file(const char *path, const void *data, size_t n)
     return 0;
 }
 
-static int dump(ws_replay *r, const char *dir, uint64_t call)
+/* A target's depth image as DIR/callN-targetID-depth.bin (the floats,
+ * little-endian, row 0 the top row) and as a grey PNG to look at (depth
+ * 0 black, 1 white). */
+static int dump_depth(ws_device *dev, ws_gfx_target *t, uint32_t id, const char *dir, uint64_t call)
+{
+    uint32_t w, h;
+    ws_gfx_target_size(t, &w, &h);
+    size_t n = (size_t)w * h;
+    float *z = malloc(n * sizeof *z);
+    uint8_t *bytes = malloc(n * 4);
+    int rc = 1;
+    if (!z || !bytes || ws_gfx_target_read_depth(dev, t, z, n) != WS_OK) {
+        fprintf(stderr, "warpscope replay: reading target %u's depth: %s\n", id, z && bytes ? ws_last_error(dev) : "out of memory");
+    } else {
+        char path[4096], err[256];
+        for (size_t i = 0; i < n; i++) {
+            uint32_t u;
+            memcpy(&u, &z[i], 4);
+            for (int k = 0; k < 4; k++) bytes[i * 4 + k] = (uint8_t)(u >> (8 * k));
+        }
+        snprintf(path, sizeof path, "%s/call%" PRIu64 "-target%u-depth.bin", dir, call, id);
+        rc = write_file(path, bytes, n * 4);
+        if (!rc) printf("wrote %s (%ux%u floats)\n", path, w, h);
+        for (size_t i = 0; i < n && !rc; i++) { /* grey: the depth as unorm8 */
+            float d = z[i] > 0 ? (z[i] < 1 ? z[i] : 1) : 0;
+            uint8_t g = (uint8_t)(d * 255.0f + 0.5f);
+            bytes[i * 4] = bytes[i * 4 + 1] = bytes[i * 4 + 2] = g;
+            bytes[i * 4 + 3] = 255;
+        }
+        snprintf(path, sizeof path, "%s/call%" PRIu64 "-target%u-depth.png", dir, call, id);
+        if (!rc && ws_gfx_write_png(path, w, h, bytes, err, sizeof err) != WS_OK) {
+            fprintf(stderr, "warpscope replay: %s\n", err);
+            rc = 1;
+        } else if (!rc) {
+            printf("wrote %s (%ux%u)\n", path, w, h);
+        }
+    }
+    free(z);
+    free(bytes);
+    return rc;
+}
+
+/* Write each live render target as DIR/callN-targetID.png, ID its capture
+ * id (the one --list shows in "target ID"). */
+static int dump_targets(ws_replay *r, const char *dir, uint64_t call)
 {
     ws_device *dev = ws_replay_device(r);
-    ws_gfx_target *t[64];
-    size_t nt = 0, nb = 0;
-    ws_replay_targets(r, t, 64, &nt);
+    size_t nt = 0;
+    ws_replay_targets(r, NULL, NULL, 0, &nt);
+    ws_gfx_target **t = calloc(nt + 1, sizeof *t);
+    uint32_t *ids = calloc(nt + 1, sizeof *ids);
+    int rc = t && ids ? 0 : 1;
+    if (rc) fprintf(stderr, "warpscope replay: out of memory\n");
+    else ws_replay_targets(r, t, ids, nt, &nt);
     char path[4096], err[256];
-    for (size_t i = 0; i < nt && i < 64; i++) {
+    for (size_t i = 0; i < nt && !rc; i++) {
         uint32_t w, h;
         ws_gfx_target_size(t[i], &w, &h);
         uint8_t *px = malloc((size_t)w * h * 4);
         if (!px || ws_gfx_target_read(dev, t[i], px, (size_t)w * h * 4) != WS_OK) {
-            fprintf(stderr, "warpscope replay: reading target %zu: %s\n", i, px ? ws_last_error(dev) : "out of memory");
-            free(px);
-            return 1;
+            fprintf(stderr, "warpscope replay: reading target %u: %s\n", ids[i], px ? ws_last_error(dev) : "out of memory");
+            rc = 1;
+        } else {
+            snprintf(path, sizeof path, "%s/call%" PRIu64 "-target%u.png", dir, call, ids[i]);
+            if (ws_gfx_write_png(path, w, h, px, err, sizeof err) != WS_OK) {
+                fprintf(stderr, "warpscope replay: %s\n", err);
+                rc = 1;
+            } else {
+                printf("wrote %s (%ux%u)\n", path, w, h);
+            }
         }
-        snprintf(path, sizeof path, "%s/call%" PRIu64 "-target%zu.png", dir, call, i);
-        ws_status st = ws_gfx_write_png(path, w, h, px, err, sizeof err);
         free(px);
-        if (st != WS_OK) { fprintf(stderr, "warpscope replay: %s\n", err); return 1; }
-        printf("wrote %s (%ux%u)\n", path, w, h);
+        if (!rc && ws_replay_target_has_depth(r, ids[i])) rc = dump_depth(dev, t[i], ids[i], dir, call);
     }
+    free(t);
+    free(ids);
+    return rc;
+}
+
+static int dump(ws_replay *r, const char *dir, uint64_t call)
+{
+    ws_device *dev = ws_replay_device(r);
+    size_t nb = 0;
+    char path[4096];
+    if (dump_targets(r, dir, call)) return 1;
     ws_replay_buffers(r, NULL, NULL, 0, &nb);
     uint32_t *addr = calloc(nb + 1, sizeof *addr);
     uint64_t *size = calloc(nb + 1, sizeof *size);
@@ -172,6 +237,10 @@ static int dump(ws_replay *r, const char *dir, uint64_t call)
     }
     free(addr);
     free(size);
+    size_t nt = 0;
+    ws_replay_targets(r, NULL, NULL, 0, &nt);
+    if (!rc && !nt && !nb) /* say so rather than write nothing silently */
+        printf("nothing to dump after call %" PRIu64 ": no render target or buffer exists there\n", call);
     return rc;
 }
 

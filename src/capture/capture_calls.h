@@ -116,6 +116,8 @@ typedef struct wscap_cur {
     const uint8_t *p;
     uint64_t len, at;
     int bad;
+    uint64_t bad_at;  /* where the first read that did not fit began: the
+                         field at fault, for the message */
 } wscap_cur;
 wscap_cur wscap_cursor(const void *p, uint64_t len);
 uint32_t wscap_u32(wscap_cur *c);

@@ -98,6 +98,7 @@ wscap_cur wscap_cursor(const void *p, uint64_t len)
 static const uint8_t *take(wscap_cur *c, uint64_t n)
 {
     if (c->bad || n > c->len - c->at) {
+        if (!c->bad) c->bad_at = c->at;
         c->bad = 1;
         c->at = c->len;
         return NULL;

@@ -52,7 +52,7 @@ static ws_status check_header(const ctx *c, const uint8_t *d, size_t size, wscap
      * differently, and "too new" is the message that helps. */
     uint32_t version = wscap_get32(d + 8);
     if (version > WS_CAPTURE_FORMAT_VERSION)
-        return rfail(c, WS_ERR_UNSUPPORTED, "written by format version %u; this library reads version %d", version,
+        return rfail(c, WS_ERR_UNSUPPORTED, "written by format version %u (offset 8); this library reads version %d", version,
                      WS_CAPTURE_FORMAT_VERSION);
     if (version < 1) return rfail(c, WS_ERR_BAD_MODULE, "format version 0 at offset 8 does not exist");
     if (size < WSCAP_HEADER)

@@ -164,8 +164,12 @@ typedef struct ws_replay_frame {
 } ws_replay_frame;
 ws_status ws_replay_frames(const ws_replay *r, const ws_replay_frame **out, size_t *n);
 
-/* Replay objects by their capture ids, for dumps and reports. */
-ws_status ws_replay_targets(ws_replay *r, ws_gfx_target **out, size_t max, size_t *n);
+/* The live render targets by ascending capture id, for dumps and reports:
+ * handles in out, their capture ids (the ids --list shows) in ids; either
+ * may be NULL. *n is how many there are (up to max are written). */
+ws_status ws_replay_targets(ws_replay *r, ws_gfx_target **out, uint32_t *ids, size_t max, size_t *n);
+/* 1 if the capture's render target `id` has a depth image, else 0. */
+int ws_replay_target_has_depth(const ws_replay *r, uint32_t id);
 /* The live data allocations, by ascending address. */
 ws_status ws_replay_buffers(ws_replay *r, uint32_t *addr, uint64_t *size, size_t max, size_t *n);
 /* The render target bound when call `index` runs (NULL if none). */

@@ -48,7 +48,6 @@ typedef struct el_run {
     ws_device *dev;
     uint8_t *cur, *next;          /* size bytes each                        */
     uint8_t *cur_held, *next_held; /* per byte: an allocation holds it      */
-    int readable;
     size_t cap;
     ws_status st;
     char *err;
@@ -113,7 +112,7 @@ static int after_call(void *user, ws_replay *r, uint64_t index)
         p->cap = cap;
     }
     ws_element_change *c = &h->ch[h->n];
-    *c = (ws_element_change){ .call = index, .readable_before = p->readable, .readable_after = now };
+    *c = (ws_element_change){ .call = index };
     c->before = dup_bytes(p->cur, h->size);
     c->after = dup_bytes(p->next, h->size);
     c->held_before = dup_bytes(p->cur_held, h->size);
@@ -129,7 +128,6 @@ static int after_call(void *user, ws_replay *r, uint64_t index)
     t = p->cur_held;
     p->cur_held = p->next_held;
     p->next_held = t;
-    p->readable = now;
     return failed;
 oom:
     p->st = rt_fail(p->err, p->errlen, WS_ERR_OUT_OF_MEMORY, "element history: out of host memory");
@@ -161,7 +159,7 @@ ws_status ws_replay_element_collect(ws_replay *r, ws_addr addr, uint32_t size, w
         st = rt_fail(err, errlen, WS_ERR_INTERNAL, "element history: %s", ws_replay_error(r));
     } else {
         int failed;
-        p.readable = out->readable_initial = read_element(r, dev, addr, size, p.cur, p.cur_held, &failed) > 0;
+        read_element(r, dev, addr, size, p.cur, p.cur_held, &failed);
         memcpy(out->initial, p.cur, size);
         memcpy(out->held_initial, p.cur_held, size);
         st = ws_replay_run(r, 0, UINT64_MAX, after_call, &p);
@@ -181,11 +179,18 @@ ws_status ws_replay_element_collect(ws_replay *r, ws_addr addr, uint32_t size, w
     return st;
 }
 
+int ws_element_readable(const uint8_t *held, uint32_t size)
+{
+    for (uint32_t i = 0; held && i < size; i++)
+        if (held[i]) return 1;
+    return 0;
+}
+
 /* The bytes in hex ("--" for a byte no allocation holds); 1, 2, 4 and 8
  * bytes also as numbers (little endian) when every byte is held. */
-static void print_value(FILE *f, const uint8_t *b, const uint8_t *held, uint32_t size, int readable)
+static void print_value(FILE *f, const uint8_t *b, const uint8_t *held, uint32_t size)
 {
-    if (!readable) { fprintf(f, "(no allocation)"); return; }
+    if (!ws_element_readable(held, size)) { fprintf(f, "(no allocation)"); return; }
     int all = 1;
     for (uint32_t i = 0; i < size; i++) {
         fputs(i && i % 16 == 0 ? "\n        " : i ? " " : "", f);
@@ -217,7 +222,7 @@ ws_status ws_replay_element_print(ws_replay *r, const ws_element_history *h, FIL
     fprintf(out, "element 0x%08x, %u byte%s: changed by %zu call%s\n", h->addr, h->size, h->size == 1 ? "" : "s", h->n,
             h->n == 1 ? "" : "s");
     fprintf(out, "frame start: ");
-    print_value(out, h->initial, h->held_initial, h->size, h->readable_initial);
+    print_value(out, h->initial, h->held_initial, h->size);
     fprintf(out, "\n");
     size_t passed_line = 0;
     for (size_t i = 0; i < h->n; i++) {
@@ -227,9 +232,9 @@ ws_status ws_replay_element_print(ws_replay *r, const ws_element_history *h, FIL
         if (ws_replay_describe_call(r, c->call, &ci) != WS_OK)
             return rt_fail(err, errlen, WS_ERR_INTERNAL, "element history: %s", ws_replay_error(r));
         fprintf(out, "call %" PRIu64 " %s\n    old ", c->call, ci.text);
-        print_value(out, c->before, c->held_before, h->size, c->readable_before);
+        print_value(out, c->before, c->held_before, h->size);
         fprintf(out, "\n    new ");
-        print_value(out, c->after, c->held_after, h->size, c->readable_after);
+        print_value(out, c->after, c->held_after, h->size);
         fprintf(out, "\n");
     }
     ws_replay_print_passed(out, h->passed, &h->order, &passed_line, UINT64_MAX);

@@ -298,7 +298,10 @@ static ws_status issue(ws_replay *r, const rp_call *rc)
     default:
         return rp_fail(r, WS_ERR_UNSUPPORTED, "unknown call %u", rc->call);
     }
-    if (c.bad) return rp_fail(r, WS_ERR_BAD_MODULE, "its fields are truncated");
+    if (c.bad)
+        return rp_fail(r, WS_ERR_BAD_MODULE, "its fields are truncated: the field at body offset %llu runs past the "
+                       "call's end at body offset %llu", (unsigned long long)rp_field_at(rp_args_at(rc), &c),
+                       (unsigned long long)(rp_args_at(rc) + rc->nargs));
     return st;
 }
 
@@ -518,14 +521,16 @@ ws_status ws_replay_run(ws_replay *r, uint64_t from, uint64_t to, ws_replay_afte
         } else if (st != WS_OK) {
             char why[600];
             snprintf(why, sizeof why, "%s", r->err[0] ? r->err + strlen(r->name) + 2 : ws_last_error(r->dev));
-            return rp_fail(r, st, "call %llu %s: %s%s", (unsigned long long)i, wscap_call_name(rc->call), why,
+            return rp_fail(r, st, "call %llu %s (body offset %llu): %s%s", (unsigned long long)i,
+                           wscap_call_name(rc->call), (unsigned long long)rc->at, why,
                            !ws_replay_frame_failure(st) ? ""
                            : !r->gfx.records_failures ? " (the capture predates recorded failures: the replay "
                                                         "cannot go past it; capture again to replay the frames after)"
                            : own ? "" : " (the captured call did not fail)");
         } else if (own) {
-            return rp_fail(r, WS_ERR_INTERNAL, "call %llu %s: the captured call failed (%s), the replay's did not",
-                           (unsigned long long)i, wscap_call_name(rc->call), ws_status_name(own->status));
+            return rp_fail(r, WS_ERR_INTERNAL, "call %llu %s (body offset %llu): the captured call failed (%s), the "
+                           "replay's did not", (unsigned long long)i, wscap_call_name(rc->call),
+                           (unsigned long long)rc->at, ws_status_name(own->status));
         }
         if ((st = failures_before(r, i + 1)) != WS_OK) return st;
         if (after && after(user, r, i)) {

@@ -7,6 +7,7 @@
 #ifndef WS_CAPTURE_REPLAY_INT_H
 #define WS_CAPTURE_REPLAY_INT_H
 #include "capture/capture_calls.h"
+#include "capture/capture_file.h"
 #include "capture/replay.h"
 
 typedef enum rp_kind { RP_NONE = 0, RP_MODULE, RP_KERNEL, RP_TEXTURE, RP_TARGET, RP_PIPELINE } rp_kind;
@@ -29,6 +30,8 @@ typedef struct rp_obj {
     uint64_t level_size[16];
     const uint8_t *rgba, *depth;  /* target: initial images                  */
     wscap_pipeline pipe;          /* pipeline                                */
+    uint64_t at;                  /* body offset of the section that defines
+                                     it (initial state or creating call)   */
 } rp_obj;
 
 /* A data allocation: those live at the frame start keep their contents. */
@@ -36,6 +39,7 @@ typedef struct rp_alloc {
     uint32_t addr;
     uint64_t size;
     const uint8_t *bytes;         /* initial contents (NULL: not initial)    */
+    uint64_t at;                  /* initial: body offset of its section     */
 } rp_alloc;
 
 typedef struct rp_call {
@@ -43,6 +47,8 @@ typedef struct rp_call {
     const uint8_t *args;          /* fields after the call number            */
     uint64_t nargs;
     uint32_t draw, launch;        /* ordinals in the frame                   */
+    uint64_t at;                  /* body offset of its section: errors name
+                                     where in the capture the call is      */
 } rp_call;
 
 /* A WSCAP_FAILURE section: what the program met (capture_calls.h). */
@@ -70,6 +76,7 @@ struct ws_replay {
     rp_alloc *live;               /* the replay's live allocations, by address */
     size_t nlive, livecap;
     wscap_gfx_state gfx;          /* the context at the frame start          */
+    uint64_t gfx_at;              /* body offset of its section              */
     int uses_gfx;
     rp_call *calls;
     uint64_t ncalls;
@@ -93,6 +100,17 @@ struct ws_replay {
 
 /* Set r->err ("NAME: ...") and return st. */
 ws_status rp_fail(ws_replay *r, ws_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* The body offset of the field a payload cursor failed to read: the
+ * payload starts `payload_at` bytes into the body. */
+static inline uint64_t rp_field_at(uint64_t payload_at, const wscap_cur *c)
+{
+    return payload_at + c->bad_at;
+}
+/* The body offset of a call's arguments (after its header and number). */
+static inline uint64_t rp_args_at(const rp_call *rc)
+{
+    return rc->at + WSCAP_SECTION_HEADER + 4;
+}
 /* The object with capture id `id` of `kind`, or NULL (with r->err set)
  * when there is none: `what` names the use in the message. */
 rp_obj *rp_object(ws_replay *r, uint32_t id, rp_kind kind, const char *what);

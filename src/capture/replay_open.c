@@ -10,7 +10,7 @@
 #define RP_MAX_OBJECTS (1u << 20)
 
 /* Make room for ids up to `id`; the object must be new or of the same kind. */
-static rp_obj *define(ws_replay *r, uint32_t id, rp_kind kind, const char *where)
+static rp_obj *define(ws_replay *r, uint32_t id, rp_kind kind, uint64_t at, const char *where)
 {
     if (!id || id >= RP_MAX_OBJECTS) {
         rp_fail(r, WS_ERR_BAD_MODULE, "%s: object id %u is out of range (1..%u)", where, id, RP_MAX_OBJECTS - 1);
@@ -36,25 +36,42 @@ static rp_obj *define(ws_replay *r, uint32_t id, rp_kind kind, const char *where
         return NULL;
     }
     o->kind = kind;
+    o->at = at;
     return o;
 }
 
-static ws_status add_init_alloc(ws_replay *r, uint32_t addr, uint64_t size, const uint8_t *bytes)
+static ws_status add_init_alloc(ws_replay *r, uint32_t addr, uint64_t size, const uint8_t *bytes, uint64_t at)
 {
     rp_alloc *p = realloc(r->init, (r->ninit + 1) * sizeof *p);
     if (!p) return rp_fail(r, WS_ERR_OUT_OF_MEMORY, "out of host memory");
     r->init = p;
     size_t i = r->ninit++;
     while (i && r->init[i - 1].addr > addr) { r->init[i] = r->init[i - 1]; i--; }
-    r->init[i] = (rp_alloc){ addr, size, bytes };
+    r->init[i] = (rp_alloc){ addr, size, bytes, at };
     return WS_OK;
+}
+
+/* A payload that ends inside a field: name the field's body offset. */
+static ws_status truncated(ws_replay *r, const char *where, const ws_capture_section *s, const wscap_cur *c)
+{
+    return rp_fail(r, WS_ERR_BAD_MODULE, "%s (type %u) is truncated: the field at body offset %llu runs past the "
+                   "section's end at body offset %llu", where, s->type,
+                   (unsigned long long)rp_field_at(s->offset + WSCAP_SECTION_HEADER, c),
+                   (unsigned long long)(s->offset + WSCAP_SECTION_HEADER + s->size));
+}
+
+/* "section N at body offset M": how every message names a section. */
+static const char *section_name(char *buf, size_t len, const ws_capture_section *s)
+{
+    snprintf(buf, len, "section %llu at body offset %llu", (unsigned long long)s->index, (unsigned long long)s->offset);
+    return buf;
 }
 
 /* One section of the initial state. */
 static ws_status read_state(ws_replay *r, const ws_capture_section *s)
 {
-    char where[64];
-    snprintf(where, sizeof where, "section %llu", (unsigned long long)s->index);
+    char where[96];
+    section_name(where, sizeof where, s);
     wscap_cur c = wscap_cursor(s->data, s->size);
     rp_obj *o = NULL;
     uint64_t n;
@@ -63,14 +80,14 @@ static ws_status read_state(ws_replay *r, const ws_capture_section *s)
         wscap_get_config(&c, &r->cfg);
         break;
     case WS_CAPTURE_MODULE_IMAGE:
-        if (!(o = define(r, (uint32_t)s->id, RP_MODULE, where))) return WS_ERR_BAD_MODULE;
+        if (!(o = define(r, (uint32_t)s->id, RP_MODULE, s->offset, where))) return WS_ERR_BAD_MODULE;
         wscap_str(&c, o->name, sizeof o->name);
         o->base = wscap_u32(&c);
         o->image = wscap_blob(&c, &o->image_size);
         o->initial = 1;
         break;
     case WSCAP_KERNEL:
-        if (!(o = define(r, (uint32_t)s->id, RP_KERNEL, where))) return WS_ERR_BAD_MODULE;
+        if (!(o = define(r, (uint32_t)s->id, RP_KERNEL, s->offset, where))) return WS_ERR_BAD_MODULE;
         o->module = wscap_u32(&c);
         wscap_str(&c, o->name, sizeof o->name);
         o->initial = 1;
@@ -82,11 +99,11 @@ static ws_status read_state(ws_replay *r, const ws_capture_section *s)
         if (!c.bad && (n != size || !size))
             return rp_fail(r, WS_ERR_BAD_MODULE, "%s: the allocation at 0x%08x has %llu bytes of contents for "
                            "a size of %llu", where, addr, (unsigned long long)n, (unsigned long long)size);
-        if (!c.bad && add_init_alloc(r, addr, size, bytes) != WS_OK) return WS_ERR_OUT_OF_MEMORY;
+        if (!c.bad && add_init_alloc(r, addr, size, bytes, s->offset) != WS_OK) return WS_ERR_OUT_OF_MEMORY;
         break;
     }
     case WS_CAPTURE_TEXTURE:
-        if (!(o = define(r, (uint32_t)s->id, RP_TEXTURE, where))) return WS_ERR_BAD_MODULE;
+        if (!(o = define(r, (uint32_t)s->id, RP_TEXTURE, s->offset, where))) return WS_ERR_BAD_MODULE;
         o->w = wscap_u32(&c);
         o->h_px = wscap_u32(&c);
         o->levels = wscap_u32(&c);
@@ -95,7 +112,7 @@ static ws_status read_state(ws_replay *r, const ws_capture_section *s)
         o->initial = 1;
         break;
     case WSCAP_TARGET: {
-        if (!(o = define(r, (uint32_t)s->id, RP_TARGET, where))) return WS_ERR_BAD_MODULE;
+        if (!(o = define(r, (uint32_t)s->id, RP_TARGET, s->offset, where))) return WS_ERR_BAD_MODULE;
         o->w = wscap_u32(&c);
         o->h_px = wscap_u32(&c);
         o->has_depth = (int)wscap_u32(&c);
@@ -112,25 +129,27 @@ static ws_status read_state(ws_replay *r, const ws_capture_section *s)
         break;
     }
     case WS_CAPTURE_PIPELINE:
-        if (!(o = define(r, (uint32_t)s->id, RP_PIPELINE, where))) return WS_ERR_BAD_MODULE;
+        if (!(o = define(r, (uint32_t)s->id, RP_PIPELINE, s->offset, where))) return WS_ERR_BAD_MODULE;
         wscap_get_pipeline(&c, &o->pipe);
         o->initial = 1;
         break;
     case WS_CAPTURE_GFX_STATE:
         wscap_get_gfx_state(&c, &r->gfx);
+        r->gfx_at = s->offset;
         break;
     default:
         return WS_OK;
     }
-    if (c.bad) return rp_fail(r, WS_ERR_BAD_MODULE, "%s (type %u) is truncated", where, s->type);
+    if (c.bad) return truncated(r, where, s, &c);
     return WS_OK;
 }
 
 /* Objects a call creates get their kind now, so later calls can name them. */
 static ws_status define_created(ws_replay *r, rp_call *rc, uint64_t index)
 {
-    char where[64];
-    snprintf(where, sizeof where, "call %llu %s", (unsigned long long)index, wscap_call_name(rc->call));
+    char where[128];
+    snprintf(where, sizeof where, "call %llu %s (section at body offset %llu)", (unsigned long long)index,
+             wscap_call_name(rc->call), (unsigned long long)rc->at);
     wscap_cur c = wscap_cursor(rc->args, rc->nargs);
     rp_kind kind;
     switch (rc->call) {
@@ -142,7 +161,7 @@ static ws_status define_created(ws_replay *r, rp_call *rc, uint64_t index)
     default: return WS_OK;
     }
     uint32_t id = wscap_u32(&c);
-    rp_obj *o = define(r, id, kind, where);
+    rp_obj *o = define(r, id, kind, rc->at, where);
     if (!o) return WS_ERR_BAD_MODULE;
     if (kind == RP_KERNEL) { /* the name, for --list and reports */
         o->module = wscap_u32(&c);
@@ -156,14 +175,20 @@ static ws_status define_created(ws_replay *r, rp_call *rc, uint64_t index)
         o->h_px = wscap_u32(&c);
         o->has_depth = (int)wscap_u32(&c);
     }
+    /* refused here, where the field is known: replayed, a module cut
+     * short would be blamed on its ELF image */
+    if (c.bad)
+        return rp_fail(r, WS_ERR_BAD_MODULE, "%s: its fields are truncated: the field at body offset %llu runs past "
+                       "the call's end at body offset %llu", where, (unsigned long long)rp_field_at(rp_args_at(rc), &c),
+                       (unsigned long long)(rp_args_at(rc) + rc->nargs));
     return WS_OK;
 }
 
 static ws_status read_call(ws_replay *r, const ws_capture_section *s, uint32_t *draws, uint32_t *launches)
 {
-    if (s->size < 4)
-        return rp_fail(r, WS_ERR_BAD_MODULE, "section %llu: an API call without a call number",
-                       (unsigned long long)s->index);
+    char where[96];
+    section_name(where, sizeof where, s);
+    if (s->size < 4) return rp_fail(r, WS_ERR_BAD_MODULE, "%s: an API call without a call number", where);
     rp_call *p = realloc(r->calls, (size_t)(r->ncalls + 1) * sizeof *p);
     if (!p) return rp_fail(r, WS_ERR_OUT_OF_MEMORY, "out of host memory");
     r->calls = p;
@@ -172,9 +197,10 @@ static ws_status read_call(ws_replay *r, const ws_capture_section *s, uint32_t *
     rc->call = (uint32_t)d[0] | (uint32_t)d[1] << 8 | (uint32_t)d[2] << 16 | (uint32_t)d[3] << 24;
     rc->args = d + 4;
     rc->nargs = s->size - 4;
+    rc->at = s->offset;
     if (rc->call == 0 || rc->call >= WSCAP_CALL_COUNT)
-        return rp_fail(r, WS_ERR_UNSUPPORTED, "section %llu: call number %u is not one this version knows (a "
-                       "capture from a newer Warpscope?)", (unsigned long long)s->index, rc->call);
+        return rp_fail(r, WS_ERR_UNSUPPORTED, "%s: call number %u is not one this version knows (a capture from a "
+                       "newer Warpscope?)", where, rc->call);
     rc->draw = 0;
     if (rc->call == WSCAP_DRAW || rc->call == WSCAP_DRAW_INDEXED) {
         /* Number draws as the device does: one of 0 vertices or 0
@@ -198,8 +224,8 @@ static ws_status read_frame_end(ws_replay *r, const ws_capture_section *s)
     ws_replay_frame f;
     f.frame = wscap_u64(&c);
     f.digest = wscap_u64(&c);
-    if (c.bad)
-        return rp_fail(r, WS_ERR_BAD_MODULE, "section %llu: a frame end is truncated", (unsigned long long)s->index);
+    char where[96];
+    if (c.bad) return truncated(r, section_name(where, sizeof where, s), s, &c);
     if (!r->ncalls) return WS_OK; /* an empty frame: nothing to check against */
     f.last_call = r->ncalls - 1;
     ws_replay_frame *p = realloc(r->frames, (r->nframes + 1) * sizeof *p);
@@ -218,8 +244,9 @@ static ws_status read_failure(ws_replay *r, const ws_capture_section *s)
     f.status = (ws_status)wscap_u32(&c);
     wscap_str(&c, f.name, sizeof f.name);
     wscap_str(&c, f.report, sizeof f.report);
-    if (c.bad)
-        return rp_fail(r, WS_ERR_BAD_MODULE, "section %llu: a failure record is truncated", (unsigned long long)s->index);
+    char where[96];
+    section_name(where, sizeof where, s);
+    if (c.bad) return truncated(r, where, s, &c);
     /* own: it follows its call's section; else it comes before the next
      * call's (or at the end), so the records are in call order */
     uint64_t want = f.own == 1 ? r->ncalls - 1 : r->ncalls;
@@ -227,8 +254,8 @@ static ws_status read_failure(ws_replay *r, const ws_capture_section *s)
         !ws_replay_frame_failure(f.status) ||
         (r->nfails && (r->fails[r->nfails - 1].call > f.call ||
                        (r->fails[r->nfails - 1].call == f.call && r->fails[r->nfails - 1].own >= f.own))))
-        return rp_fail(r, WS_ERR_BAD_MODULE, "section %llu: a failure record for call %llu (status %d) out of place",
-                       (unsigned long long)s->index, (unsigned long long)f.call, (int)f.status);
+        return rp_fail(r, WS_ERR_BAD_MODULE, "%s: a failure record for call %llu (status %d) out of place", where,
+                       (unsigned long long)f.call, (int)f.status);
     rp_failrec *p = realloc(r->fails, (r->nfails + 1) * sizeof *p);
     if (!p) return rp_fail(r, WS_ERR_OUT_OF_MEMORY, "out of host memory");
     r->fails = p;
@@ -265,7 +292,10 @@ static ws_status read_capture(ws_replay *r)
     }
     for (uint32_t id = 1; id < r->nobj; id++) { /* kernels must name modules */
         rp_obj *o = r->obj[id];
-        if (o->kind == RP_KERNEL && !rp_object(r, o->module, RP_MODULE, o->name)) return WS_ERR_BAD_MODULE;
+        if (o->kind != RP_KERNEL) continue;
+        char what[400];
+        snprintf(what, sizeof what, "kernel %s (section at body offset %llu)", o->name, (unsigned long long)o->at);
+        if (!rp_object(r, o->module, RP_MODULE, what)) return WS_ERR_BAD_MODULE;
     }
     return WS_OK;
 }
@@ -407,17 +437,23 @@ ws_status ws_replay_modules(ws_replay *r, ws_replay_module *out, size_t max, siz
     return WS_OK;
 }
 
-ws_status ws_replay_targets(ws_replay *r, ws_gfx_target **out, size_t max, size_t *n)
+ws_status ws_replay_targets(ws_replay *r, ws_gfx_target **out, uint32_t *ids, size_t max, size_t *n)
 {
     if (!r || !n) return WS_ERR_INVALID_ARG;
     size_t k = 0;
     for (uint32_t id = 1; id < r->nobj; id++)
         if (r->obj[id]->kind == RP_TARGET && r->obj[id]->h) {
             if (out && k < max) out[k] = r->obj[id]->h;
+            if (ids && k < max) ids[k] = id;
             k++;
         }
     *n = k;
     return WS_OK;
+}
+
+int ws_replay_target_has_depth(const ws_replay *r, uint32_t id)
+{
+    return r && id < r->nobj && r->obj[id]->kind == RP_TARGET && r->obj[id]->has_depth;
 }
 
 ws_status ws_replay_buffers(ws_replay *r, uint32_t *addr, uint64_t *size, size_t max, size_t *n)

@@ -239,10 +239,12 @@ static void print_event(FILE *f, const ws_gfx_probe_rec *e, int has_depth)
         else
             fprintf(f, "  not shaded");
         fprintf(f, "\n      depth %.9g", e->depth);
-        if (e->depth_test)
-            fprintf(f, " %s %.9g: %s", compare_op(e->depth_compare), e->depth_before,
-                    e->event == WS_GFX_PROBE_EARLY_Z_FAILED || e->event == WS_GFX_PROBE_DEPTH_FAILED ? "fail" : "pass");
-        else
+        if (e->depth_test) {
+            int pass = e->event != WS_GFX_PROBE_EARLY_Z_FAILED && e->event != WS_GFX_PROBE_DEPTH_FAILED;
+            fprintf(f, " %s %.9g: %s", compare_op(e->depth_compare), e->depth_before, pass ? "pass" : "fail");
+            /* why a passing fragment leaves the depth as it was */
+            if (pass && !e->depth_write) fprintf(f, ", depth write off");
+        } else
             fprintf(f, " (no depth test)");
         fprintf(f, "  -> %s\n", ws_gfx_probe_event_name(e->event));
     }

@@ -103,7 +103,6 @@ ws_status ws_replay_parse_pixel(const char *text, uint32_t *x, uint32_t *y, char
 /* One call after which the element's bytes had changed. */
 typedef struct ws_element_change {
     uint64_t call;
-    int readable_before, readable_after;  /* 0: no allocation held any byte  */
     uint8_t *before, *after;              /* size bytes each                 */
     uint8_t *held_before, *held_after;    /* per byte: 1 if an allocation
                                              held it (an element may run
@@ -113,7 +112,6 @@ typedef struct ws_element_change {
 typedef struct ws_element_history {
     ws_addr addr;
     uint32_t size;
-    int readable_initial;
     uint8_t *initial;                     /* at the frame's start            */
     uint8_t *held_initial;                /* as held_before                  */
     ws_element_change *ch;
@@ -125,6 +123,11 @@ typedef struct ws_element_history {
 
 
 #define WS_ELEMENT_MAX_SIZE 4096u
+
+/* Whether an allocation held any of the element's bytes, from a held
+ * array (held_initial, held_before, held_after): the history keeps no
+ * separate flag that could disagree with it. */
+int ws_element_readable(const uint8_t *held, uint32_t size);
 
 ws_status ws_replay_element_collect(ws_replay *r, ws_addr addr, uint32_t size, ws_element_history *out, char *err,
                                     size_t errlen);

@@ -17,9 +17,10 @@ static ws_status api(ws_replay *r, ws_status st, const char *what)
  * before rp_create wraps what the device says (rp_object names the gap). */
 static ws_status pipeline_shaders(ws_replay *r, const rp_obj *o)
 {
-    if (!rp_object(r, o->pipe.vs, RP_KERNEL, "a pipeline's vertex shader") ||
-        !rp_object(r, o->pipe.fs, RP_KERNEL, "a pipeline's fragment shader"))
-        return WS_ERR_BAD_MODULE;
+    char vs[96], fs[96];
+    snprintf(vs, sizeof vs, "the vertex shader of the pipeline at body offset %llu", (unsigned long long)o->at);
+    snprintf(fs, sizeof fs, "the fragment shader of the pipeline at body offset %llu", (unsigned long long)o->at);
+    if (!rp_object(r, o->pipe.vs, RP_KERNEL, vs) || !rp_object(r, o->pipe.fs, RP_KERNEL, fs)) return WS_ERR_BAD_MODULE;
     return WS_OK;
 }
 
@@ -77,8 +78,8 @@ ws_status rp_create(ws_replay *r, uint32_t id)
     /* name the object: capture id, kind, and name where it has one */
     static const char *const kinds[] = { "", "module", "kernel", "texture", "render target", "pipeline" };
     char what[320];
-    snprintf(what, sizeof what, "creating %s %u%s%s%s", kinds[o->kind], id, o->name[0] ? " '" : "", o->name,
-             o->name[0] ? "'" : "");
+    snprintf(what, sizeof what, "creating %s %u%s%s%s (section at body offset %llu)", kinds[o->kind], id,
+             o->name[0] ? " '" : "", o->name, o->name[0] ? "'" : "", (unsigned long long)o->at);
     return api(r, st, what);
 }
 
@@ -106,9 +107,10 @@ ws_status rp_destroy(ws_replay *r, uint32_t id)
 static ws_status rewrite_contents(ws_replay *r)
 {
     ws_status st = WS_OK;
-    char what[96];
+    char what[128];
     for (size_t i = 0; i < r->ninit && st == WS_OK; i++) {
-        snprintf(what, sizeof what, "the contents of the allocation at 0x%08x", r->init[i].addr);
+        snprintf(what, sizeof what, "the contents of the allocation at 0x%08x (section at body offset %llu)",
+                 r->init[i].addr, (unsigned long long)r->init[i].at);
         st = api(r, ws_memcpy_htod(r->dev, r->init[i].addr, r->init[i].bytes, (size_t)r->init[i].size), what);
     }
     for (uint32_t id = 1; id < r->nobj && st == WS_OK; id++) {
@@ -116,14 +118,17 @@ static ws_status rewrite_contents(ws_replay *r)
         if (!o->initial) continue;
         if (o->kind == RP_TEXTURE)
             for (uint32_t l = 0; l < o->levels && st == WS_OK; l++) {
-                snprintf(what, sizeof what, "texture %u level %u", id, l);
+                snprintf(what, sizeof what, "texture %u level %u (section at body offset %llu)", id, l,
+                         (unsigned long long)o->at);
                 st = api(r, ws_gfx_texture_upload(r->dev, o->h, l, o->level[l], (size_t)o->level_size[l]), what);
             }
         if (o->kind == RP_TARGET) {
             size_t n = (size_t)o->w * o->h_px * 4;
-            snprintf(what, sizeof what, "render target %u's colour", id);
+            snprintf(what, sizeof what, "render target %u's colour (section at body offset %llu)", id,
+                     (unsigned long long)o->at);
             st = api(r, ws_gfx_target_write(r->dev, o->h, o->rgba, n), what);
-            snprintf(what, sizeof what, "render target %u's depth", id);
+            snprintf(what, sizeof what, "render target %u's depth (section at body offset %llu)", id,
+                     (unsigned long long)o->at);
             if (st == WS_OK && o->depth)
                 st = api(r, ws_gfx_target_write_depth(r->dev, o->h, (const float *)(const void *)o->depth,
                                                       (size_t)o->w * o->h_px), what);
@@ -137,39 +142,47 @@ static void *handle(ws_replay *r, uint32_t id, rp_kind kind)
     return id && id < r->nobj && r->obj[id]->kind == kind ? r->obj[id]->h : NULL;
 }
 
+/* A setting of the captured graphics context: named with its section. */
+static ws_status context_api(ws_replay *r, ws_status st, const char *what)
+{
+    char where[160];
+    snprintf(where, sizeof where, "%s (graphics state section at body offset %llu)", what, (unsigned long long)r->gfx_at);
+    return api(r, st, where);
+}
+
 static ws_status restore_context(ws_replay *r)
 {
     const wscap_gfx_state *g = &r->gfx;
     ws_device *d = r->dev;
-    ws_status st = api(r, ws_gfx_set_target(d, handle(r, g->target, RP_TARGET)), "the render target");
-    if (st == WS_OK) st = api(r, ws_gfx_set_pipeline(d, handle(r, g->pipeline, RP_PIPELINE)), "the pipeline");
+    ws_status st = context_api(r, ws_gfx_set_target(d, handle(r, g->target, RP_TARGET)), "the render target");
+    if (st == WS_OK) st = context_api(r, ws_gfx_set_pipeline(d, handle(r, g->pipeline, RP_PIPELINE)), "the pipeline");
     /* A binding may name a buffer the program freed before the frame (the
      * runtime keeps it; a draw checks it again): the setters refuse such a
      * range, so it is put back as it was, unchecked. */
     for (int i = 0; i < WS_GFX_MAX_BINDINGS && st == WS_OK; i++) {
         st = ws_gfx_set_vertex_buffer(d, (uint32_t)i, g->vb_addr[i], g->vb_size[i]);
         if (st == WS_ERR_BAD_ADDRESS) st = ws_gfx_api_restore_buffer(d, (uint32_t)i, g->vb_addr[i], g->vb_size[i], 0);
-        st = api(r, st, "a vertex buffer");
+        st = context_api(r, st, "a vertex buffer");
     }
     if (st == WS_OK) {
         ws_gfx_index_type it = g->ib_type ? (ws_gfx_index_type)g->ib_type : WS_GFX_INDEX_U16;
         st = ws_gfx_set_index_buffer(d, g->ib_addr, g->ib_size, it);
         if (st == WS_ERR_BAD_ADDRESS) st = ws_gfx_api_restore_buffer(d, WS_GFX_MAX_BINDINGS, g->ib_addr, g->ib_size, it);
-        st = api(r, st, "the index buffer");
+        st = context_api(r, st, "the index buffer");
     }
-    if (st == WS_OK) st = api(r, ws_gfx_set_uniforms(d, g->uniforms), "the uniforms");
+    if (st == WS_OK) st = context_api(r, ws_gfx_set_uniforms(d, g->uniforms), "the uniforms");
     for (int i = 0; i < WS_GFX_MAX_TEXTURES && st == WS_OK; i++) {
         ws_gfx_texture *t = handle(r, g->texture[i], RP_TEXTURE);
-        st = api(r, ws_gfx_set_texture(d, (uint32_t)i, t, t ? &g->sampler[i] : NULL), "a texture binding");
+        st = context_api(r, ws_gfx_set_texture(d, (uint32_t)i, t, t ? &g->sampler[i] : NULL), "a texture binding");
     }
     if (st == WS_OK) {
         const float *v = g->viewport;
         st = g->has_viewport ? ws_gfx_set_viewport(d, v[0], v[1], v[2], v[3], v[4], v[5])
                              : ws_gfx_set_viewport(d, 0, 0, 0, 0, 0, 0);
-        st = api(r, st, "the viewport");
+        st = context_api(r, st, "the viewport");
     }
     if (st == WS_OK)
-        st = api(r, ws_gfx_set_scissor(d, g->scissor[0], g->scissor[1], g->scissor[2], g->scissor[3]), "the scissor");
+        st = context_api(r, ws_gfx_set_scissor(d, g->scissor[0], g->scissor[1], g->scissor[2], g->scissor[3]), "the scissor");
     return st;
 }
 
@@ -234,7 +247,9 @@ ws_status ws_replay_restore(ws_replay *r)
         if (r->obj[id]->initial && r->obj[id]->kind == RP_MODULE && !r->obj[id]->h) st = rp_create(r, id);
     for (size_t i = 0; i < r->ninit && st == WS_OK; i++) {
         if (is_live(r, r->init[i].addr, r->init[i].size)) continue;
-        st = api(r, ws_malloc_at(r->dev, r->init[i].addr, (size_t)r->init[i].size), "an allocation");
+        char what[96];
+        snprintf(what, sizeof what, "the allocation of section at body offset %llu", (unsigned long long)r->init[i].at);
+        st = api(r, ws_malloc_at(r->dev, r->init[i].addr, (size_t)r->init[i].size), what);
         if (st == WS_OK && rp_live_add(r, r->init[i].addr, r->init[i].size))
             st = rp_fail(r, WS_ERR_OUT_OF_MEMORY, "out of host memory");
     }

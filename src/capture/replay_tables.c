@@ -49,7 +49,7 @@ int rp_live_add(ws_replay *r, uint32_t addr, uint64_t size)
     }
     size_t i = r->nlive;
     while (i && r->live[i - 1].addr > addr) { r->live[i] = r->live[i - 1]; i--; }
-    r->live[i] = (rp_alloc){ addr, size, NULL };
+    r->live[i] = (rp_alloc){ addr, size, NULL, 0 };
     r->nlive++;
     return 0;
 }

@@ -160,6 +160,7 @@ void gfx_probe_fragment(gfx_draw *d, const gfx_tri *t, int front, int32_t x, int
     r->depth = z;
     r->has_depth = d->st->target.depth != 0;
     r->depth_test = pd->depth_test && r->has_depth;
+    r->depth_write = r->depth_test && pd->depth_write; /* as gfx_rop writes */
     r->depth_compare = pd->depth_compare;
 }
 

@@ -36,6 +36,7 @@ typedef struct ws_gfx_probe_rec {
     float color[4];               /* its output before clamping (clears: the clear colour) */
     float depth;                  /* the fragment's window depth (clears: the clear depth) */
     int depth_test;               /* the draw tested depth against a depth image */
+    int depth_write;              /* ... and wrote the depths that passed        */
     ws_gfx_compare depth_compare;
     int has_depth;                /* the target has a depth image               */
     float depth_before, depth_after;

@@ -147,6 +147,20 @@ static ws_status frags_reserve(gfx_draw *d, gfx_frags *f, uint32_t more)
     return WS_OK;
 }
 
+/* The window depth at a pixel with edge values e: linear in window space,
+ * z = sum b_k z_k, summed over the exact edge values and divided by the
+ * area once. The early depth test and the fragment's depth (its late test
+ * and gl_FragCoord.z) both take it from here: computed twice, as a
+ * division there and a sum of products by 1/area here, the two rounded
+ * some pixels to neighbouring floats, and a redraw at LEQUAL lost them. */
+static float pixel_depth(const setup *s, const int64_t e[3])
+{
+    const gfx_tri *t = s->t;
+    double num = (double)e[1] * t->v[s->perm[0]].z + (double)e[2] * t->v[s->perm[1]].z +
+                 (double)e[0] * t->v[s->perm[2]].z;
+    return (float)(num / (double)s->area);
+}
+
 /* One lane: perspective-correct varyings at the pixel centre. */
 static void emit_lane(gfx_draw *d, const setup *s, gfx_frags *f, int32_t x, int32_t y, int covered,
                       const int64_t e[3])
@@ -156,21 +170,21 @@ static void emit_lane(gfx_draw *d, const setup *s, gfx_frags *f, int32_t x, int3
     /* barycentric weight of (sorted) vertex k is the edge opposite it */
     double b[3] = { (double)e[1] * s->inv_area, (double)e[2] * s->inv_area, (double)e[0] * s->inv_area };
     const gfx_wvert *v[3] = { &t->v[s->perm[0]], &t->v[s->perm[1]], &t->v[s->perm[2]] };
-    double q[3], sum = 0, z = 0;
+    double q[3], sum = 0;
     for (int k = 0; k < 3; k++) {
         q[k] = b[k] * v[k]->inv_w;
         sum += q[k];
-        z += b[k] * v[k]->z;
     }
+    float z = pixel_depth(s, e);
     float *in = f->in + (size_t)i * per;
     in[0] = (float)x + 0.5f;
     in[1] = (float)y + 0.5f;
-    in[2] = (float)z;
+    in[2] = z;
     in[3] = (float)sum;
     double inv = sum != 0 ? 1.0 / sum : 0;
     for (uint32_t k = 0; k < d->nvar; k++)
         in[4 + k] = (float)((q[0] * v[0]->var[k] + q[1] * v[1]->var[k] + q[2] * v[2]->var[k]) * inv);
-    f->depth[i] = (float)z;
+    f->depth[i] = z;
     uint32_t *sy = f->sys + (size_t)i * WS_GFX_SYSVALS;
     sy[0] = (uint32_t)x;
     sy[1] = (uint32_t)y;
@@ -209,14 +223,11 @@ static ws_status raster_tile(gfx_draw *d, const setup *s, int32_t tx0, int32_t t
                 for (int k = 0; k < 4; k++) {
                     if (!(mask & (1u << k))) continue;
                     int32_t px = qx + (k & 1), py = qy + (k >> 1);
-                    double z = 0;
-                    const gfx_tri *t = s->t;
-                    z = ((double)e[k][1] * t->v[s->perm[0]].z + (double)e[k][2] * t->v[s->perm[1]].z +
-                         (double)e[k][0] * t->v[s->perm[2]].z) / (double)s->area;
-                    if (!gfx_depth_pass(st->pipe.desc.depth_compare, (float)z, zbuf[(size_t)py * st->target.w + px])) {
+                    float z = pixel_depth(s, e[k]);
+                    if (!gfx_depth_pass(st->pipe.desc.depth_compare, z, zbuf[(size_t)py * st->target.w + px])) {
                         mask &= ~(1u << k);
                         d->stats->fragments_early_z_killed++;
-                        if (d->probe) gfx_probe_fragment(d, t, s->front, px, py, (float)z, 1);
+                        if (d->probe) gfx_probe_fragment(d, s->t, s->front, px, py, z, 1);
                     }
                 }
                 if (!mask) continue;

@@ -43,10 +43,12 @@ line() { grep -n -m1 -- "$1" "$2" | cut -d: -f1; }
 run pixel2 "$ws" replay --pixel 28,28 "$work/g.wscap"
 [ "$rc" = 0 ] && grep -q "^call 3 " "$work/pixel2.out" && grep -q "^call 15 " "$work/pixel2.out" &&
   ! grep -q "^call 9 " "$work/pixel2.out" || fail "--pixel runs the discarded draw, or misses one"
+# dumps are named by the target's capture id, the one --list shows
+tid=$("$ws" replay --list "$work/g.wscap" | sed -n 's/.*ws_gfx_present(target \([0-9]*\).*/\1/p' | head -1)
 run dump "$ws" replay --dump-after 16 --out "$work/dump" "$work/g.wscap"
-[ "$rc" = 0 ] && [ -s "$work/dump/call16-target0.png" ] || fail "--dump-after 16 (frame 2's present)"
+[ "$rc" = 0 ] && [ -n "$tid" ] && [ -s "$work/dump/call16-target$tid.png" ] || fail "--dump-after 16 (frame 2's present)"
 run dump9 "$ws" replay --dump-after 9 --out "$work/dump9" "$work/g.wscap"
-[ "$rc" = 0 ] && [ -s "$work/dump9/call9-target0.png" ] && grep -q "call 10 ws_gfx_present: .*$fault" "$work/dump9.out" ||
+[ "$rc" = 0 ] && [ -s "$work/dump9/call9-target$tid.png" ] && grep -q "call 10 ws_gfx_present: .*$fault" "$work/dump9.out" ||
   fail "--dump-after 9 (inside the faulting frame)"
 # the mesh view: the faulting draw still shows its vertices (its fragments
 # faulted), the draw the program's device discarded has none, frame 3's draw

@@ -20,9 +20,27 @@ expect '^ +2  ws_gfx_draw_indexed\(36 indices' list.txt
 expect '^4 calls$' list.txt
 rm -rf dump
 "$ws" replay --dump-after 2 --out dump cube.wscap > dump.txt || bad "--dump-after"
-expect 'wrote dump/call2-target0.png \(640x480\)' dump.txt
-[ -s dump/call2-target0.png ] && ok || bad "no PNG written"
+# the PNG is named by the target's capture id, the one --list shows (it
+# was named by its place in the dump: target0 for --list's "target 5")
+tid=$(sed -n 's/.*ws_gfx_present(target \([0-9]*\).*/\1/p' list.txt)
+[ -n "$tid" ] && [ "$tid" != 0 ] && ok || bad "no target id in --list"
+expect "wrote dump/call2-target$tid.png \\(640x480\\)" dump.txt
+[ -s "dump/call2-target$tid.png" ] && ok || bad "no PNG named by the target's capture id"
 ls dump/call2-buffer-0x*.bin > /dev/null 2>&1 && ok || bad "no buffer dumped"
+# the depth image too (it was not dumped): exact floats, and a PNG to look at
+expect "wrote dump/call2-target$tid-depth.bin \\(640x480 floats\\)" dump.txt
+expect "wrote dump/call2-target$tid-depth.png \\(640x480\\)" dump.txt
+"$ws" replay --pixel 320,240 cube.wscap > pixel_depth.txt || bad "--pixel for the depth"
+want=$(sed -n 's/^frame end: .*depth \([0-9.e+-]*\)$/\1/p' pixel_depth.txt)
+got=$(python3 -c 'import struct,sys; d=open(sys.argv[1],"rb").read(); print(len(d), "%.9g" % struct.unpack_from("<f", d, (240*640+320)*4)[0])' "dump/call2-target$tid-depth.bin" 2>&1)
+[ -n "$want" ] && [ "$got" = "1228800 $want" ] && ok || bad "depth dump at (320,240): '$got', the pixel history says '$want'"
+[ -s "dump/call2-target$tid-depth.png" ] && ok || bad "no depth PNG"
+# before any target or buffer exists: said, not silent
+"$ws" replay --dump-after 0 --out dump0 cube.wscap > dump0.txt || bad "--dump-after 0"
+expect '^wrote dump0/call0-target' dump0.txt
+"$ws" capture -o all.wscap --frames all -- "$cube" 1 > capture_all.out 2>&1 || bad "capture --frames all"
+"$ws" replay --dump-after 0 --out dump_all all.wscap > dump_all.txt || bad "--dump-after 0 of a whole run"
+expect '^nothing to dump after call 0: no render target or buffer exists there$' dump_all.txt
 "$ws" replay --pixel 320,240 cube.wscap > pixel.txt || bad "--pixel"
 expect '^pixel \(320,240\) of the 640x480 render target' pixel.txt
 expect 'primitive [0-9]+ \(front\)' pixel.txt

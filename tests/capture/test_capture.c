@@ -344,7 +344,7 @@ static void test_corrupt(void)
     /* a newer version: named before any other check */
     memcpy(m, f, n);
     wscap_put32(m + 8, 2);
-    expect_refusal("v2", m, n, WS_ERR_UNSUPPORTED, "written by format version 2; this library reads version 1");
+    expect_refusal("v2", m, n, WS_ERR_UNSUPPORTED, "written by format version 2 (offset 8); this library reads version 1");
     /* unknown header flags */
     memcpy(m, f, n);
     wscap_header_decode(m, &h, &hc);

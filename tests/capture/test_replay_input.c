@@ -8,6 +8,7 @@
 #include "../rss.h"
 #include "../test.h"
 #include "capture/capture_calls.h"
+#include "capture/capture_file.h"
 #include "capture/replay.h"
 #include "warpscope/tool.h"
 
@@ -64,7 +65,7 @@ static void put_launch(builder *b, uint32_t kernel, int truncate, uint32_t out)
 /* vecadd's frame: load, look up, three buffers, two uploads, a launch, a
  * read back. `bad` picks one defect. Returns the digest of a correct run. */
 enum { GOOD, BAD_ELF, NEWER_CALL, TRUNCATED, UNKNOWN_KERNEL, COLLISION, FAULT_AT_DESTROY, HUGE_READ, BAD_TEXTURE,
-       FAULT_RECORDED, FAILURE_NOT_MET, FAILURE_MISPLACED, FAILURE_LATER, HIGH_IDS };
+       FAULT_RECORDED, FAILURE_NOT_MET, FAILURE_MISPLACED, FAILURE_LATER, HIGH_IDS, SHORT_FRAME_END, SHORT_MODULE };
 static void add_failure(builder *b, int own, uint64_t id)
 {
     wscap_buf p = { 0 };
@@ -107,7 +108,8 @@ static uint64_t write_vecadd(const char *path, int bad)
     unsigned char *img = malloc(elf_size);
     memcpy(img, elf, elf_size);
     if (bad == BAD_ELF) memcpy(img, "JUNK", 4);
-    wscap_put_blob(&p, img, elf_size);
+    if (bad == SHORT_MODULE) wscap_put_u64(&p, elf_size); /* the image's length, not its bytes */
+    else wscap_put_blob(&p, img, elf_size);
     free(img);
     add_call(&b, &p);
     p = call(WSCAP_KERNEL_GET);
@@ -164,7 +166,7 @@ static uint64_t write_vecadd(const char *path, int bad)
     h = wscap_digest_alloc(h, BASE + 0x2000, sizeof bb, bb);
     h = wscap_digest_alloc(h, BASE + 0x4000, sizeof c, c);
     wscap_put_u64(&p, 0);
-    wscap_put_u64(&p, h);
+    if (bad != SHORT_FRAME_END) wscap_put_u64(&p, h);
     add(&b, WS_CAPTURE_FRAME_END, 0, &p);
     CHECK(ws_capture_writer_close(b.w) == WS_OK);
     return h;
@@ -342,6 +344,111 @@ static void refused(int bad, const char *name, const char *expect)
     }
 }
 
+/* Where section (type, id) of a capture lies: body offset of its header,
+ * and of its payload's end. */
+static uint64_t section_at(const char *path, uint32_t type, uint64_t id, uint64_t *payload_end)
+{
+    ws_capture_reader *rd = NULL;
+    char err[512];
+    CHECK(ws_capture_reader_open(path, &rd, err, sizeof err) == WS_OK);
+    ws_capture_section sec;
+    uint64_t at = UINT64_MAX;
+    while (rd && ws_capture_reader_next(rd, &sec) == WS_OK)
+        if (sec.type == type && sec.id == id) {
+            at = sec.offset;
+            *payload_end = sec.offset + 24 + sec.size;
+            break;
+        }
+    if (rd) ws_capture_reader_close(rd);
+    CHECK(at != UINT64_MAX);
+    return at;
+}
+
+/* Every refusal of a damaged capture names where the damage is: the body
+ * offset of the section at fault, or of the field that runs past its
+ * section's end. The offsets come from the reader, not from this table. */
+static void refusals_name_offsets(void)
+{
+    enum { SECTION, FIELD_AT_END };
+    static const struct {
+        int bad;
+        const char *name;
+        uint32_t type;
+        uint64_t id;
+        int where;
+    } cases[] = {
+        { BAD_ELF, "off_bad_elf", WS_CAPTURE_API_CALL, 0, SECTION },
+        { NEWER_CALL, "off_newer_call", WS_CAPTURE_API_CALL, 8, SECTION },
+        { TRUNCATED, "off_truncated", WS_CAPTURE_API_CALL, 7, FIELD_AT_END },
+        { UNKNOWN_KERNEL, "off_unknown_kernel", WS_CAPTURE_API_CALL, 7, SECTION },
+        { COLLISION, "off_collision", WS_CAPTURE_API_CALL, 4, SECTION },
+        { HUGE_READ, "off_huge_read", WS_CAPTURE_API_CALL, 8, SECTION },
+        { FAILURE_MISPLACED, "off_failure_misplaced", WSCAP_FAILURE, 2, SECTION },
+        { FAILURE_NOT_MET, "off_failure_not_met", WS_CAPTURE_API_CALL, 8, SECTION },
+        { BAD_TEXTURE, "off_bad_texture", WS_CAPTURE_TEXTURE, 5, SECTION },
+        { SHORT_FRAME_END, "off_short_frame_end", WS_CAPTURE_FRAME_END, 0, FIELD_AT_END },
+        { SHORT_MODULE, "off_short_module", WS_CAPTURE_API_CALL, 0, FIELD_AT_END },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char path[1024], expect[96];
+        snprintf(path, sizeof path, "%s/%s.wscap", dir, cases[i].name);
+        write_vecadd(path, cases[i].bad);
+        uint64_t end = 0, at = section_at(path, cases[i].type, cases[i].id, &end);
+        snprintf(expect, sizeof expect, cases[i].where == SECTION ? "body offset %llu" : "field at body offset %llu",
+                 (unsigned long long)(cases[i].where == SECTION ? at : end));
+        refused(cases[i].bad, cases[i].name, expect);
+    }
+}
+
+/* A real capture file damaged by truncation or a changed byte: the
+ * reader's refusal names the file offset of the damage. */
+static void damaged_file_names_offsets(void)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/good.wscap", dir);
+    size_t n;
+    unsigned char *file = ws_test_read_file(path, &n);
+    CHECK(file && n > 64);
+    if (!file || n <= 64) { free(file); return; }
+    unsigned char *bad = malloc(n + 1);
+    static const struct { const char *how; size_t at; int value; const char *expect; } cases[] = {
+        { "cut", 30, 0, "offset 30" },          /* inside the header        */
+        { "cut", 0, -1, "offset %zu" },         /* body cut by one byte     */
+        { "set", 8, 9, "offset 8" },            /* a newer format version   */
+        { "set", 12, 4, "offset 12" },          /* a flag (header CRC too)  */
+        { "set", 20, 0x40, "offset 44" },       /* the count: the header CRC */
+        { "set", 0, -1, "offsets 48-" },        /* a byte of the zstd frame */
+        { "add", 0, 0, "offset %zu" },          /* one byte after the body  */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        memcpy(bad, file, n);
+        size_t len = n, at = cases[i].at;
+        char expect[64];
+        if (!strcmp(cases[i].how, "cut")) {
+            len = cases[i].value < 0 ? n - 1 : at;
+            snprintf(expect, sizeof expect, cases[i].expect, len);
+        } else if (!strcmp(cases[i].how, "add")) {
+            bad[len++] = 0;
+            snprintf(expect, sizeof expect, cases[i].expect, n);
+        } else {
+            if (cases[i].value < 0) bad[n - 10] ^= 0x10;
+            else bad[at] = (unsigned char)cases[i].value;
+            if (at == 12) { /* a valid header CRC over the flag: the flag itself is refused */
+                uint32_t crc = wscap_crc32(0, bad, 44);
+                for (int k = 0; k < 4; k++) bad[44 + k] = (unsigned char)(crc >> (8 * k));
+            }
+            snprintf(expect, sizeof expect, "%s", cases[i].expect);
+        }
+        ws_replay *r = NULL;
+        char err[1024] = "";
+        CHECK(ws_replay_open_memory(bad, len, "damaged.wscap", NULL, &r, err, sizeof err) != WS_OK && !r);
+        CHECK_STR_CONTAINS(err, "damaged.wscap: ");
+        CHECK_STR_CONTAINS(err, expect);
+    }
+    free(bad);
+    free(file);
+}
+
 /* The fuzz seed (fuzz/replay_capture/corpus): a one-launch frame of the
  * compact module fuzz/module/corpus/seed_g (kernel seed_a(int *out, int n)),
  * behind the byte that makes the fuzz target read it as a whole file. */
@@ -404,11 +511,12 @@ int main(int argc, char **argv)
     refused(NEWER_CALL, "newer_call", "newer Warpscope");
     refused(TRUNCATED, "truncated", "call 7 ws_launch");
     refused(UNKNOWN_KERNEL, "unknown_kernel", "kernel 77");
-    refused(COLLISION, "collision", "call 4 ws_malloc: ws_malloc_at(0x");
+    refused(COLLISION, "collision", "call 4 ws_malloc (body offset ");
+    refused(COLLISION, "collision", "ws_malloc_at(0x");
     /* a recorded destroy reports the fault it waited for in its own name
      * (it said "restoring the initial state: destroying an object the
      * frame created", as if the restore had failed) */
-    refused(FAULT_AT_DESTROY, "fault_at_destroy", "call 9 ws_gfx_target_destroy: ");
+    refused(FAULT_AT_DESTROY, "fault_at_destroy", "call 9 ws_gfx_target_destroy (body offset ");
     refused(FAULT_AT_DESTROY, "fault_at_destroy", "fault");
     /* that capture does not record its failures (written before they
      * were): the replay cannot go past the fault, and says why */
@@ -417,7 +525,8 @@ int main(int argc, char **argv)
     failure_later();
     hand_back();
     /* a recorded failure the replay does not meet; a record out of place */
-    refused(FAILURE_NOT_MET, "failure_not_met", "call 8 ws_memcpy_dtoh: the captured call failed (WS_ERR_KERNEL_FAULT), "
+    refused(FAILURE_NOT_MET, "failure_not_met", "ws_memcpy_dtoh (body offset ");
+    refused(FAILURE_NOT_MET, "failure_not_met", "the captured call failed (WS_ERR_KERNEL_FAULT), "
             "the replay's did not");
     refused(FAILURE_MISPLACED, "failure_misplaced", "a failure record for call 2 (status");
     /* a read back larger than any device memory: refused before a host
@@ -425,8 +534,10 @@ int main(int argc, char **argv)
      * was the device's last, unrelated message, or none) */
     /* an object of the initial state the device refuses: named by kind and
      * id (it was "creating an object") */
-    refused(BAD_TEXTURE, "bad_texture", "restoring the initial state: creating texture 5: ws_gfx_texture_create: size 16384x8");
-    refused(HUGE_READ, "huge_read", "call 8 ws_memcpy_dtoh: it reads 17592186044416 bytes, more than the device's");
+    refused(BAD_TEXTURE, "bad_texture", "restoring the initial state: creating texture 5 (section at body offset ");
+    refused(HUGE_READ, "huge_read", "it reads 17592186044416 bytes, more than the device's");
+    refusals_name_offsets();
+    damaged_file_names_offsets();
     free(elf);
     return TEST_SUMMARY();
 }

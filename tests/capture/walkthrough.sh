@@ -18,8 +18,8 @@ check '^     3  ws_gfx_present\(target 5, read back\)$' 1b.txt
 "$ws" replay --loop 3 cube.wscap > 2.txt
 check '^pass 3: digest [0-9a-f]{16}, 1 frame end checked: identical to the captured frame$' 2.txt
 check '^3 passes of 4 calls: every pass bit-identical$' 2.txt
-"$ws" replay --dump-after 3 --out dump cube.wscap > 2b.txt && "$ws" show dump/call3-target0.png > 2c.txt
-check 'dump/call3-target0.png: 640x480' 2c.txt
+"$ws" replay --dump-after 3 --out dump cube.wscap > 2b.txt && "$ws" show dump/call3-target5.png > 2c.txt
+check 'dump/call3-target5.png: 640x480' 2c.txt
 "$ws" replay --pixel 320,240 cube.wscap > 3.txt
 check '^pixel \(320,240\) of the 640x480 render target: 2 events in 2 calls$' 3.txt
 check '^call 2 ws_gfx_draw_indexed\(36 indices, .*\) draw 0 \(id 2\)   \[cube_fs\]$' 3.txt

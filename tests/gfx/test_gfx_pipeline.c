@@ -725,6 +725,111 @@ static void test_viewports_tile(void)
     ws_gfx_pipeline_destroy(dev, p);
 }
 
+/* Window depth 1 - m * 2^-24 (adjacent floats below the far plane) as
+ * the clip z of a vertex with w = 1: z + 1 and the halving are exact. */
+static float far_z(int m) { return 1.0f - (float)m * 0x1p-23f; }
+
+/* One triangle drawn twice: first with LEQUAL and depth write, so the
+ * depth image holds the late test's depths, then again without the write
+ * and with compare `op`. Returns the second draw's statistics. */
+static ws_gfx_draw_stats draw_twice(ws_gfx_pipeline *first, ws_gfx_pipeline *second, ws_addr vb)
+{
+    ws_gfx_draw_stats s;
+    memset(&s, 0, sizeof s);
+    CHECK(ws_gfx_set_vertex_buffer(dev, 0, vb, 3 * sizeof(vtx)) == WS_OK);
+    CHECK(ws_gfx_begin_frame(dev, NULL) == WS_OK && ws_gfx_clear(dev, (const float[4]){ 0, 0, 0, 1 }, 1.0f) == WS_OK);
+    CHECK(ws_gfx_set_pipeline(dev, first) == WS_OK && ws_gfx_draw(dev, 3, 1, 0, 0) == WS_OK);
+    CHECK(ws_gfx_set_pipeline(dev, second) == WS_OK && ws_gfx_draw(dev, 3, 1, 0, 0) == WS_OK);
+    CHECK(ws_gfx_present(dev, target, NULL, 0) == WS_OK);
+    CHECK(ws_gfx_last_draw_stats(dev, &s) == WS_OK);
+    return s;
+}
+
+/* The early depth test (before shading) and the late one (raster output)
+ * must see the same depth for a fragment: redrawing a triangle over its
+ * own depths, LESS and GREATER reject every pixel early (none late), and
+ * LEQUAL and GEQUAL keep every pixel (none rejected early). Triangles:
+ * large ones past the target's edges, tiny ones, long thin ones, depths
+ * at the near plane and one float apart below the far plane (a pixel
+ * whose exact depth is halfway between two floats: the early test divided
+ * by the area, the interpolation multiplied by its inverse, and the two
+ * rounded that pixel to different floats). */
+static void test_early_depth_matches_late(void)
+{
+    static const ws_gfx_compare ops[] = { WS_GFX_LESS, WS_GFX_GREATER, WS_GFX_LEQUAL, WS_GFX_GEQUAL };
+    ws_gfx_pipeline *first = NULL, *second[4] = { NULL };
+    ws_gfx_pipeline_desc d = desc("ref_vs", "ref_fs");
+    d.depth_test = 1;
+    d.depth_write = 1;
+    d.depth_compare = WS_GFX_LEQUAL;
+    CHECK(ws_gfx_pipeline_create(dev, &d, &first) == WS_OK);
+    d.depth_write = 0;
+    for (int k = 0; k < 4; k++) {
+        d.depth_compare = ops[k];
+        CHECK(ws_gfx_pipeline_create(dev, &d, &second[k]) == WS_OK);
+    }
+    ws_addr vb = 0;
+    CHECK(ws_malloc(dev, 3 * sizeof(vtx), &vb) == WS_OK);
+    const float depths[][3] = {
+        { far_z(0), far_z(1), far_z(0) }, { far_z(1), far_z(2), far_z(3) }, { far_z(0), far_z(3), far_z(1) },
+        { -1.0f, -1.0f, 1.0f }, { -1.0f, 0.0f, 1.0f }, { -0.3f, 0.7f, 0.1f },
+    };
+    /* Triangles (24.8 fixed-point window x, y; clip z) with a pixel whose
+     * two depths rounded to different floats (found by searching). */
+    static const struct { int x[3], y[3]; float z[3]; } rounding[] = {
+        { { 10189, 6963, 15791 }, { 10121, 7543, 6978 }, { -0x1.23903cp-1f, 0x1.640288p-1f, -0x1.b061ap-4f } },
+        { { 9899, 11735, 9467 }, { 4463, 1116, 8853 }, { -0x1.6128d4p-1f, -0x1.6c2fp-4f, 0x1.8ad79cp-1f } },
+        { { 12088, 10701, 11571 }, { 10169, 393, 1911 }, { 0x1.a87ebcp-1f, 0x1.64aa1p-2f, -0x1.1f9078p-2f } },
+    };
+    const int nround = (int)(sizeof rounding / sizeof *rounding);
+    unsigned seed = 12345, mismatches = 0, pixels = 0;
+    for (int tri = 0; tri < nround + 48 && first && vb; tri++) {
+        vtx v[3];
+        if (tri < nround) {
+            for (int k = 0; k < 3; k++)
+                v[k] = (vtx){ { (float)rounding[tri].x[k] / 8192.0f - 1.0f, 1.0f - (float)rounding[tri].y[k] / 8192.0f,
+                                rounding[tri].z[k], 1 }, { 1, 1, 1, 1 } };
+        } else {
+            /* sizes: a third large (past the edges), a third tiny, a third thin */
+            int span = tri % 3 == 0 ? 160 : tri % 3 == 1 ? 3 : 40;
+            float xy[3][2];
+            int cx = 8 + (int)((seed = seed * 1103515245u + 12345u) >> 16) % 48;
+            int cy = 8 + (int)((seed = seed * 1103515245u + 12345u) >> 16) % 48;
+            for (int k = 0; k < 3; k++)
+                for (int c = 0; c < 2; c++) {
+                    seed = seed * 1103515245u + 12345u;
+                    int off = (int)((seed >> 16) % (unsigned)(span + 1)) - span / 2;
+                    if (tri % 3 == 2 && c == (k & 1)) off /= 16; /* thin: squeeze one axis */
+                    xy[k][c] = (float)((c ? cy : cx) + off) + (float)((seed >> 8) & 1) * 0.5f;
+                }
+            const float *z = depths[tri % (sizeof depths / sizeof *depths)];
+            for (int k = 0; k < 3; k++)
+                v[k] = (vtx){ { xy[k][0] / (W / 2) - 1, xy[k][1] / (H / 2) - 1, z[k], 1 }, { 1, 1, 1, 1 } };
+        }
+        CHECK(ws_memcpy_htod(dev, vb, v, sizeof v) == WS_OK);
+        uint64_t shown = 0;
+        for (int k = 0; k < 4; k++) {
+            ws_gfx_draw_stats s = draw_twice(first, second[k], vb);
+            int rejects = ops[k] == WS_GFX_LESS || ops[k] == WS_GFX_GREATER;
+            uint64_t covered = s.pixels_written + s.fragments_early_z_killed + s.fragments_late_z_killed;
+            if (k && covered != shown) mismatches++; /* every redraw covers the same pixels */
+            shown = covered;
+            pixels += (unsigned)covered;
+            int bad = rejects ? s.pixels_written || s.fragments_late_z_killed : s.fragments_early_z_killed ||
+                                                                                 s.fragments_late_z_killed;
+            if (bad && !mismatches++)
+                printf("early/late depth: triangle %d, compare %d: %llu written, %llu early-killed, %llu late-killed\n",
+                       tri, (int)ops[k], (unsigned long long)s.pixels_written,
+                       (unsigned long long)s.fragments_early_z_killed, (unsigned long long)s.fragments_late_z_killed);
+        }
+    }
+    CHECK(pixels > 10000); /* the triangles really cover pixels */
+    CHECK_EQ_U(mismatches, 0);
+    ws_free(dev, vb);
+    ws_gfx_pipeline_destroy(dev, first);
+    for (int k = 0; k < 4; k++) ws_gfx_pipeline_destroy(dev, second[k]);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) { fprintf(stderr, "usage: %s gfx_shaders.elf\n", argv[0]); return 2; }
@@ -745,6 +850,7 @@ int main(int argc, char **argv)
     test_depth_write_needs_test();
     test_stats_count_primitives();
     test_viewports_tile();
+    test_early_depth_matches_late();
     ws_device_close(dev);
 
     uint64_t a = frame_hash(NULL, argv[1]), b = frame_hash(NULL, argv[1]), c = frame_hash("mode=timing", argv[1]);

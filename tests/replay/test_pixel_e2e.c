@@ -60,6 +60,7 @@ static size_t check_pixel(ws_replay *r, const images *im, uint32_t x, uint32_t y
 
 static void pixel(ws_replay *r, const char *report)
 {
+    char err_pixel[512];
     uint64_t n = ws_replay_call_count(r);
     images im = { calloc(n, sizeof *im.rgba), 0, 0 };
     CHECK(ws_replay_restore(r) == WS_OK && ws_replay_run(r, 0, UINT64_MAX, grab, &im) == WS_OK);
@@ -73,6 +74,18 @@ static void pixel(ws_replay *r, const char *report)
      * the red block (examples/blend/blend.c) */
     size_t written = check_pixel(r, &im, 100, 130);
     CHECK(written >= 4);
+    /* the translucent quads pass the depth test without writing depth
+     * (their pipeline's depth_write is 0): the history says so, where the
+     * opaque ground's does not (it showed "pass -> written" and a depth
+     * that did not move, with no reason) */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    CHECK(f && ws_replay_pixel_history(r, 100, 130, f, err_pixel, sizeof err_pixel) == WS_OK);
+    if (f) fclose(f);
+    CHECK_STR_CONTAINS(text, "< 1: pass  -> written");
+    CHECK_STR_CONTAINS(text, ": pass, depth write off  -> written");
+    free(text);
     char err[512];
     ws_replay_html_options o = { .pixel_set = 1, .pixel_x = 100, .pixel_y = 130, .title = "blend, frame 0" };
     CHECK(ws_replay_html(r, report, &o, err, sizeof err) == WS_OK);

@@ -24,7 +24,7 @@ int main(int argc, char **argv)
     ws_gfx_target *t = NULL;
     size_t n = 0;
     uint32_t w = 0, h = 0;
-    CHECK(ws_replay_targets(r, &t, 1, &n) == WS_OK && n >= 1 && t);
+    CHECK(ws_replay_targets(r, &t, NULL, 1, &n) == WS_OK && n >= 1 && t);
     if (t && ws_gfx_target_size(t, &w, &h) == WS_OK && x < w && y < h) {
         uint8_t *px = malloc((size_t)w * h * 4);
         CHECK(px && ws_gfx_target_read(ws_replay_device(r), t, px, (size_t)w * h * 4) == WS_OK);
