@@ -121,6 +121,10 @@ int rw_plan_scratch(rw_ctx *c);            /* rewrite_scratch.c  */
  * segment, the rest stays. -1 when addr is inside an instruction. */
 int rw_map(const rw_ctx *c, uint32_t addr, uint32_t *out);
 uint32_t rw_map_or_same(const rw_ctx *c, uint32_t addr);
+/* rw_map, and for an address inside an instruction the same byte of the
+ * moved instruction (GCC ends a variable's location range at a call's
+ * last byte, one before the return address). */
+int rw_map_byte(const rw_ctx *c, uint32_t addr, uint32_t *out);
 int rw_emit_text(rw_ctx *c, uint8_t **text, uint32_t *size);   /* rewrite_emit.c */
 /* rewrite_relocs.c: absolute references in the code, words in loadable
  * data and DWARF, symbols and section headers, the loader's relocations */
@@ -128,7 +132,19 @@ int rw_patch_code_refs(rw_ctx *c, uint8_t *text);
 int rw_patch_data(rw_ctx *c);
 int rw_move_symbols(rw_ctx *c);
 int rw_rewrite_rela(rw_ctx *c);
-int rw_patch_dwarf(rw_ctx *c);             /* rewrite_dwarf.c: line tables, lengths */
+int rw_patch_dwarf(rw_ctx *c);             /* rewrite_dwarf.c: line tables, lengths, list offsets */
+/* What a compile unit's location or range lists need to be moved. */
+typedef struct dw_list_owner {
+    uint32_t base_addr;    /* the unit's base address (DW_AT_low_pc, else 0)        */
+    uint32_t addr_base;    /* DW_AT_addr_base: its first .debug_addr word, or UINT32_MAX */
+    uint32_t table[2];     /* DW_AT_loclists_base, DW_AT_rnglists_base, or UINT32_MAX */
+    uint32_t first_ref[2]; /* its lowest offset into each section, or UINT32_MAX     */
+} dw_list_owner;
+struct dw_offset_map;
+/* rewrite_dwarf_lists.c: rebuild .debug_loclists (rng 0) or .debug_rnglists
+ * (rng 1) with moved ranges; *map gets each list's old and new offset. */
+int rw_rebuild_lists(rw_ctx *c, rw_sec *s, int rng, const dw_list_owner *owners, uint32_t nowners,
+                     struct dw_offset_map *map);
 int rw_write_elf(rw_ctx *c, const uint8_t *text, uint32_t text_size, uint8_t **out, size_t *out_size);
 
 /* Does the custom tool call its function at this block entry / memory

@@ -129,6 +129,22 @@ int rw_map(const rw_ctx *c, uint32_t addr, uint32_t *out)
     return 0;
 }
 
+int rw_map_byte(const rw_ctx *c, uint32_t addr, uint32_t *out)
+{
+    if (!rw_map(c, addr, out)) return 0;
+    uint32_t lo = 0, hi = c->ninsts; /* the last instruction at or below addr */
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (c->insts[mid].addr <= addr) lo = mid + 1;
+        else hi = mid;
+    }
+    if (!lo) return -1;
+    const rw_inst *x = &c->insts[lo - 1];
+    if (addr - x->addr >= x->in.len) return -1; /* (undecodable bytes) */
+    *out = x->new_addr + (addr - x->addr);
+    return 0;
+}
+
 uint32_t rw_map_or_same(const rw_ctx *c, uint32_t addr)
 {
     uint32_t v;

@@ -2,7 +2,9 @@
 """The rewriter's round trip (issue 9): every example module and the test
 kernels are rewritten in both modes; the rewritten code must disassemble to
 the original instruction sequence plus inserted code only, each original
-instruction under the same source line; `warpscope instrument --list` must name
+instruction under the same source line, every location and range list
+(DWARF 5 .debug_loclists/.debug_rnglists, as llvm-dwarfdump resolves them)
+moved with the code; `warpscope instrument --list` must name
 exactly the inserted code (every instruction it lists names gp or tp, no
 other does) and put each stretch right before the original instruction it
 names, under that instruction's line. Modules the rewriter refuses must be
@@ -119,6 +121,46 @@ def check_list(text, out):
             return f"0x{a:08x} '{x[0]} {x[1]}' is {'listed' if inside else 'not listed'} as inserted"
     return None
 
+RANGE = re.compile(r"^\s*\[0x([0-9a-f]+), 0x([0-9a-f]+)\)(?:: (.*?))?\)*$")
+OWN = re.compile(r"not inserted: the module's own \w+ 0x([0-9a-f]{8})")
+
+def list_ranges(path):
+    """Every range of every location or range list, in DIE order."""
+    out = subprocess.run(["llvm-dwarfdump", "--debug-info", path], capture_output=True, text=True)
+    if out.returncode:
+        raise RuntimeError(f"llvm-dwarfdump {path}: {out.stderr.strip()[:200]}")
+    return [(int(m.group(1), 16), int(m.group(2), 16), m.group(3) or "")
+            for m in map(RANGE.match, out.stdout.splitlines()) if m]
+
+def check_ranges(mod, out, moved, text, orig):
+    """Each list range of the original, moved: a boundary at an instruction
+    goes to the inserted code before it (as its line row does), one inside
+    an instruction (GCC ends a range at a call's last byte) to the same
+    byte of the moved instruction."""
+    before = {}
+    for m in map(STRETCH.match, text.splitlines()):
+        if not m:
+            continue
+        p, own = PLACE.search(m.group(4)), OWN.search(m.group(4))
+        if p and p.group(1) == "before":
+            before[int(p.group(2), 16)] = int(m.group(1), 16)
+        if own:
+            moved[int(own.group(1), 16)] = int(m.group(1), 16)
+    starts = sorted(x[3] for x in orig)
+    def boundary(a):
+        if a in before:
+            return before[a]
+        i = bisect.bisect_right(starts, a) - 1
+        return None if i < 0 else moved[starts[i]] + (a - starts[i])
+    old, new = list_ranges(mod), list_ranges(out)
+    if len(old) != len(new):
+        return f"{len(old)} list ranges became {len(new)}"
+    for (lo, hi, expr), got in zip(old, new):
+        want = (boundary(lo), boundary(hi), expr)
+        if got[:2] != want[:2] or ("DW_OP_addr" not in expr and got[2] != expr):
+            return f"list range [0x{lo:08x}, 0x{hi:08x}) {expr} became [0x{got[0]:08x}, 0x{got[1]:08x}) {got[2]}"
+    return None
+
 passed = failed = 0
 modules = (sorted(glob.glob(os.path.join(build, "examples", "*", "*.elf"))) +
            sorted(glob.glob(os.path.join(build, "tests", "*", "*.elf")))[::every])
@@ -146,11 +188,13 @@ for mod in modules:
         new = [x for x in listing(out) if not inserted(x[0], x[1])]
         bad = None
         j = 0
+        moved = {}  # original instruction -> its new address
         for i, want in enumerate(orig):
             if j >= len(new):
                 bad = f"instruction {i} ({want[0]} {want[1]}) missing"
                 break
             got = new[j]
+            moved[want[3]] = got[3]
             # a lengthened branch: the inverted branch skips the j that follows it
             target = got[1].rsplit(",", 1)[-1].strip()
             if (want[0] in CONTROL and want[0] not in ("j", "jal") and got[0] in CONTROL and target.startswith("0x")
@@ -163,7 +207,7 @@ for mod in modules:
                 bad = f"instruction {i} ({want[0]} {want[1]}): line '{want[2]}' became '{got[2]}'"
                 break
             j += 1
-        bad = bad or check_list(r.stdout, out)
+        bad = bad or check_list(r.stdout, out) or check_ranges(mod, out, moved, r.stdout, orig)
         if bad:
             print(f"FAIL {mod} {mode}: {bad}")
             failed += 1
