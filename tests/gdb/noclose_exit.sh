@@ -13,9 +13,12 @@
 # and then returns 3: the server passes gdb's connection to the command,
 # which tells gdb the status once it has reaped the program (until
 # 2026-11-28 gdb heard "exited normally" at the close).
+# With "stripped", the static one stripped of its symbol tables: the
+# command knows it by the library's ELF note (until 2026-11-28 it said
+# nothing) and says the same.
 # With "closeabort", it closes its device and then aborts: gdb hears the
 # signal, the command exits 134.
-#   noclose_exit.sh WARPSCOPE JTAG_APP KERNELS.elf [shared|static|close3|closeabort]
+#   noclose_exit.sh WARPSCOPE JTAG_APP KERNELS.elf [shared|static|stripped|close3|closeabort]
 set -u
 cli=$1 app=$2 kelf=$3 mode=${4:-shared}
 ending=noclose want_rc=3 want_gdb="exited with code 03\]"
@@ -24,6 +27,11 @@ case "$mode" in
   closeabort) ending=closeabort want_rc=134 want_gdb="terminated with signal SIGABRT" ;;
 esac
 work=$(mktemp -d)
+if [ "$mode" = stripped ]; then
+    cp "$app" "$work/app.stripped" && strip "$work/app.stripped" || { echo "FAIL: cannot strip a copy"; exit 1; }
+    readelf -s "$work/app.stripped" | grep -q ws_device_open && { echo "FAIL: the copy still names ws_device_open"; exit 1; }
+    app=$work/app.stripped mode=static
+fi
 apid=
 cleanup() { [ -n "$apid" ] && kill "$apid" 2>/dev/null; rm -rf "$work"; }
 trap cleanup EXIT
