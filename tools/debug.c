@@ -205,6 +205,9 @@ int ws_cmd_debug(int argc, char **argv)
         too_long |= ws_settings_add(spec, sizeof spec, &slen, "handoff", num);
     }
     too_long |= ws_settings_add(spec, sizeof spec, &slen, "port-file", pfile);
+    /* the command says where it listens, once, on stdout (scripts read it
+     * there); the library's own line on stderr would be the same again */
+    too_long |= ws_settings_add(spec, sizeof spec, &slen, "announce", "0");
     if (too_long) {
         fprintf(stderr, "warpscope debug: paths too long\n");
         close_handoff(handoff);

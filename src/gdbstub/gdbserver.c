@@ -40,6 +40,7 @@ typedef struct opts {
     char socket_path[108];       /* socket=PATH: a Unix-domain socket, not TCP */
     int port_given;              /* port= was said (not with socket=)     */
     int handoff_fd;              /* handoff=FD (exit_handoff.h); -1: none */
+    unsigned quiet;              /* announce=0: the launcher says where it listens */
 } opts;
 
 static int take(void *user, const char *k, const char *v)
@@ -60,6 +61,7 @@ static int take(void *user, const char *k, const char *v)
     else if (!strcmp(k, "stop-at-launch") && !ws_spec_uint(v, 1, &n)) o->stop_at_launch = (unsigned)n;
     else if (!strcmp(k, "connect-timeout") && !ws_spec_uint(v, INT_MAX, &n)) o->timeout_ms = (int)n;
     else if (!strcmp(k, "handoff") && !ws_spec_uint(v, INT_MAX, &n)) o->handoff_fd = (int)n;
+    else if (!strcmp(k, "announce") && !ws_spec_uint(v, 1, &n)) o->quiet = !n;
     else return -1;
     return 0;
 }
@@ -71,7 +73,7 @@ static ws_status parse(const char *spec, opts *o, char *err, size_t errlen)
     o->handoff_fd = -1;
     ws_status st = ws_spec_parse(spec, take, o, "WARPSCOPE_DEBUG",
                                  "port=N (0-65535), socket=PATH (at most 107 bytes), stop-at-launch=0|1, port-file=PATH, "
-                                 "connect-timeout=MS, handoff=FD, "
+                                 "connect-timeout=MS, handoff=FD, announce=0|1, "
                                  "conditions=hardware|server, threads=lane|warp",
                                  err, errlen);
     if (st == WS_OK && o->port_given && o->socket_path[0]) { /* one or the other: the port would be ignored */
@@ -205,8 +207,8 @@ static ws_status gdbserver_start(ws_device *dev, const char *spec, struct ws_gdb
         cleanup(g);
         return st;
     }
-    if (o.socket_path[0]) fprintf(stderr, "warpscope: gdb server listening on %s\n", o.socket_path);
-    else fprintf(stderr, "warpscope: gdb server listening on 127.0.0.1:%u\n", port);
+    if (!o.quiet && o.socket_path[0]) fprintf(stderr, "warpscope: gdb server listening on %s\n", o.socket_path);
+    else if (!o.quiet) fprintf(stderr, "warpscope: gdb server listening on 127.0.0.1:%u\n", port);
     if (o.port_file[0]) { /* the port, or with socket=PATH the path */
         FILE *f = fopen(o.port_file, "w");
         if (!f) {

@@ -53,6 +53,13 @@ else
     grep -q "Remote connection closed" "$work/gdb.out" && { echo "FAIL: the server died with the process"; fails=$((fails+1)); }
     [ "$ending" != noclose ] || ! grep -qF "note:" "$work/app.err" || { echo "FAIL: a note about the static library for a program linked with the shared one"; fails=$((fails+1)); }
 fi
+# the command says where it listens once, on stdout, as its first line;
+# the program's library says nothing more on stderr (until 2026-11-28 it
+# did: "warpscope: gdb server listening on ...")
+[ "$(head -n 1 "$work/app.out")" = "listening on 127.0.0.1:$(cat "$work/port")" ] ||
+    { echo "FAIL: the first line of stdout is not the listening line"; fails=$((fails+1)); }
+[ "$(grep -c listening "$work/app.out" "$work/app.err" | awk -F: '{ n += $2 } END { print n }')" = 1 ] ||
+    { echo "FAIL: the listening line is not said exactly once"; fails=$((fails+1)); }
 grep -q "^result ok" "$work/app.out" || { echo "FAIL: the program's results"; fails=$((fails+1)); }
 [ "$rc" -eq "$want_rc" ] || { echo "FAIL: exit status $rc, not the program's $want_rc"; fails=$((fails+1)); }
 if [ $fails -ne 0 ]; then echo "--- gdb"; cat "$work/gdb.out"; echo "--- program"; cat "$work/app.out" "$work/app.err"; fi
