@@ -10,9 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "gdbstub/exit_handoff.h"
 #include "runtime/settings_text.h"
 #include "child.h"
 #include "commands.h"
@@ -63,6 +65,33 @@ static unsigned file_has_line(const char *path)
     unsigned ok = f && fgets(line, sizeof line, f) && strchr(line, '\n');
     if (f) fclose(f);
     return ok;
+}
+
+/* The socket pair gdb's connection comes back on (exit_handoff.h). */
+static int open_handoff(int fds[2])
+{
+    if (socketpair(AF_UNIX, SOCK_DGRAM, 0, fds)) return -1;
+    if (fcntl(fds[0], F_SETFD, FD_CLOEXEC)) {
+        close(fds[0]);
+        close(fds[1]);
+        return -1;
+    }
+    return 0;
+}
+
+static void close_handoff(int fds[2])
+{
+    for (int k = 0; k < 2; k++)
+        if (fds[k] >= 0) close(fds[k]);
+    fds[0] = fds[1] = -1;
+}
+
+/* A program that closed its devices itself passed gdb's connections back
+ * before it exited: gdb hears the status it ended with now. */
+static void tell_gdb_exit(int handoff_fd, int status)
+{
+    ws_gdb_handoff h;
+    while (handoff_fd >= 0 && ws_gdb_handoff_take(handoff_fd, &h)) ws_gdb_handoff_tell_exit(&h, status);
 }
 
 int ws_cmd_debug(int argc, char **argv)
@@ -158,16 +187,30 @@ int ws_cmd_debug(int argc, char **argv)
     char num[16];
     size_t slen = 0;
     int too_long = 0;
+    /* gdb's connection comes back here if the program closes its device
+     * itself: its exit status is known only once we have reaped it */
+    int handoff[2] = { -1, -1 }; /* [0] ours, close-on-exec; [1] the program's */
+    if (!jtag && open_handoff(handoff)) {
+        fprintf(stderr, "warpscope debug: socketpair: %s\n", strerror(errno));
+        sigprocmask(SIG_SETMASK, &old_mask, NULL);
+        return 1;
+    }
     snprintf(num, sizeof num, "%u", port);
     if (socket_path) too_long |= ws_settings_add(spec, sizeof spec, &slen, "socket", socket_path);
     else too_long |= ws_settings_add(spec, sizeof spec, &slen, "port", num);
     if (!jtag) {
         too_long |= ws_settings_add(spec, sizeof spec, &slen, "stop-at-launch", stop_at_launch ? "1" : "0");
         too_long |= ws_settings_add(spec, sizeof spec, &slen, "threads", threads);
+        snprintf(num, sizeof num, "%d", handoff[1]);
+        too_long |= ws_settings_add(spec, sizeof spec, &slen, "handoff", num);
     }
     too_long |= ws_settings_add(spec, sizeof spec, &slen, "port-file", pfile);
+    /* the command says where it listens, once, on stdout (scripts read it
+     * there); the library's own line on stderr would be the same again */
+    too_long |= ws_settings_add(spec, sizeof spec, &slen, "announce", "0");
     if (too_long) {
         fprintf(stderr, "warpscope debug: paths too long\n");
+        close_handoff(handoff);
         unlink(pfile);
         sigprocmask(SIG_SETMASK, &old_mask, NULL);
         return 2;
@@ -181,6 +224,7 @@ int ws_cmd_debug(int argc, char **argv)
     int efd[2];
     if (pipe2(efd, O_CLOEXEC)) {
         fprintf(stderr, "warpscope debug: pipe: %s\n", strerror(errno));
+        close_handoff(handoff);
         unlink(pfile);
         sigprocmask(SIG_SETMASK, &old_mask, NULL);
         return 1;
@@ -191,6 +235,7 @@ int ws_cmd_debug(int argc, char **argv)
         fprintf(stderr, "warpscope debug: fork: %s\n", strerror(errno));
         close(efd[0]);
         close(efd[1]);
+        close_handoff(handoff);
         unlink(pfile);
         sigprocmask(SIG_SETMASK, &old_mask, NULL);
         return 1;
@@ -206,6 +251,7 @@ int ws_cmd_debug(int argc, char **argv)
          * harts unavailable) instead of dying with the process */
         ws_preload_exit_close();
         close(efd[0]);
+        if (handoff[0] >= 0) close(handoff[0]);
         execvp(argv[i], argv + i);
         int e = errno;
         fprintf(stderr, "warpscope debug: cannot run %s: %s\n", argv[i], strerror(e));
@@ -214,6 +260,8 @@ int ws_cmd_debug(int argc, char **argv)
         _exit(127);
     }
     close(efd[1]);
+    if (handoff[1] >= 0) close(handoff[1]);
+    handoff[1] = -1;
     sigprocmask(SIG_SETMASK, &old_mask, NULL); /* a signal held back is noted now, and passed on below */
     int status = 0, reported = 0, forwarded = 0;
     for (;;) {
@@ -257,6 +305,8 @@ int ws_cmd_debug(int argc, char **argv)
         fprintf(stderr, "warpscope debug: %s opened no warpscope device: no %s was served\n", argv[i],
                 jtag ? "JTAG port" : "gdb server");
     unlink(pfile);
+    tell_gdb_exit(handoff[0], status);
+    close_handoff(handoff);
     if (WIFSIGNALED(status)) {
         fprintf(stderr, "warpscope debug: %s ended by signal %d\n", argv[i], WTERMSIG(status));
         return 128 + WTERMSIG(status);

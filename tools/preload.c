@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "attach/link_note.h"
 
 static int exists(const char *p)
 {
@@ -126,13 +127,38 @@ static int elf_defines(int fd, const char *name)
     return found;
 }
 
+/* 1 if the ELF file fd carries the note the static library's
+ * ws_device_open brings along (attach/link_note.h): strip keeps it where
+ * it removes the symbol tables. */
+static int elf_has_link_note(int fd)
+{
+    if (elf_version(EV_CURRENT) == EV_NONE) return 0;
+    Elf *e = elf_begin(fd, ELF_C_READ, NULL);
+    Elf_Scn *scn = NULL;
+    int found = 0;
+    while (e && !found && (scn = elf_nextscn(e, scn))) {
+        GElf_Shdr sh;
+        Elf_Data *d;
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE || !(d = elf_getdata(scn, NULL))) continue;
+        GElf_Nhdr nh;
+        size_t off = 0, name_off, desc_off, next;
+        while (!found && (next = gelf_getnote(d, off, &nh, &name_off, &desc_off)) > 0) {
+            found = nh.n_type == WS_LINK_NOTE_TYPE && nh.n_namesz == sizeof WS_LINK_NOTE_NAME &&
+                    !memcmp((const char *)d->d_buf + name_off, WS_LINK_NOTE_NAME, sizeof WS_LINK_NOTE_NAME);
+            off = next;
+        }
+    }
+    if (e) elf_end(e);
+    return found;
+}
+
 int ws_preload_explain_static(const char *who, const char *program, const char *loss)
 {
     int fd = open_program(program);
     if (fd < 0) return 0; /* not run at all: the command says so */
     /* a program that defines ws_device_open calls its own copy, which no
      * preloaded library comes before */
-    int linked_in = elf_defines(fd, "ws_device_open");
+    int linked_in = elf_defines(fd, "ws_device_open") || elf_has_link_note(fd);
     close(fd);
     if (linked_in && loss)
         fprintf(stderr,

@@ -20,11 +20,13 @@ int ws_preload_prepend(const char *path);
  * works as before (a device left open writes no report). */
 void ws_preload_exit_close(void);
 /* If program (as execvp finds it) has libwarpscope linked in (it defines
- * ws_device_open itself), which no preloaded library reaches, say so on
+ * ws_device_open itself, or carries the library's note), which no preloaded library reaches, say so on
  * stderr, prefixed with who, and what to do: before it runs, as a note of
  * what is lost if it exits with its device open (`loss`: "gdb loses the
- * connection ..."), or, loss NULL, after it did. Returns 1 if it said
- * so; 0, silent, for other programs, a stripped one that keeps no symbol
- * table, and one that cannot be found. */
+ * connection ..."), or, loss NULL, after it did. A stripped program is
+ * known by the note the library's ws_device_open brings along
+ * (attach/link_note.h). Returns 1 if it said so; 0, silent, for other
+ * programs, a stripped one linked with a library older than the note, and
+ * one that cannot be found. */
 int ws_preload_explain_static(const char *who, const char *program, const char *loss);
 #endif

@@ -1,9 +1,31 @@
 /* The public ws_device_open: a runtime device, then the tools the
  * environment asks for (env_tools.c). It lives above the runtime so the
  * runtime includes and calls no tool. */
+#include <stdint.h>
 #include <stdio.h>
 #include "attach/env_tools.h"
+#include "attach/link_note.h"
 #include "runtime/runtime.h"
+
+/* Whatever links ws_device_open in links this note in with it (same
+ * object): the static library's mark in a program, kept through strip and,
+ * where the compiler can say so (retain), through --gc-sections. The
+ * layout is the ELF note's: sizes, type, name and descriptor padded to 4. */
+#if defined(__has_attribute)
+#if __has_attribute(retain)
+#define WS_RETAIN __attribute__((retain))
+#endif
+#endif
+#ifndef WS_RETAIN
+#define WS_RETAIN
+#endif
+static const struct {
+    uint32_t namesz, descsz, type;
+    char name[12];
+    char desc[4];
+} link_note __attribute__((used, section(WS_LINK_NOTE_SECTION), aligned(4))) WS_RETAIN = {
+    sizeof WS_LINK_NOTE_NAME, 4, WS_LINK_NOTE_TYPE, WS_LINK_NOTE_NAME, "lib"
+};
 
 ws_status ws_device_open(const ws_config *cfg, ws_device **out)
 {

@@ -275,6 +275,7 @@ struct ws_device {
     /* The host process's exit status, when an exit hook closes the device
      * (ws_tool_set_exit_status); tools report it at close. */
     int exit_status;
+    int exit_status_known;           /* exit_status was set */
     /* Debug and trace hardware, NULL until a tool enables it. */
     struct ws_debug *debug;          /* debug modules, triggers (src/device/debug) */
     struct ws_timing *timing;        /* timing model state (mode=timing)       */

@@ -37,13 +37,18 @@ enum {
     WS_GDB_SIG_BUS = 10, WS_GDB_SIG_SEGV = 11
 };
 
+/* The exit code of a device closed before its process exits (the
+ * program closed it itself): the session ends without telling gdb, and
+ * the connection goes to whoever learns the status (ws_gdb_serve_handoff). */
+#define WS_GDB_EXIT_UNKNOWN (-1)
+
 typedef struct ws_gdb_stop {
     ws_gdb_stop_kind kind;
     uint32_t tid;
     int signal;              /* GDB's signal numbers, WS_GDB_SIG_*    */
     ws_gdb_reason reason;
     uint32_t addr;           /* watchpoint data address                  */
-    int exit_code;
+    int exit_code;           /* WS_GDB_EXIT_UNKNOWN: the process has not exited yet */
     char note[544];          /* a line for gdb's console before the stop (a deadlock's report) */
 } ws_gdb_stop;
 

@@ -22,6 +22,7 @@ struct ws_gdbserver {
     ws_debug *dbg;
     ws_device *dev;
     int lfd, cfd;
+    int handoff_fd;              /* handoff=FD: gdb's connection goes there at an early close (-1) */
     char socket_path[108];       /* unlinked at the end ("" for TCP) */
     pthread_t thread;
     int have_thread;
@@ -38,6 +39,8 @@ typedef struct opts {
     char port_file[512];
     char socket_path[108];       /* socket=PATH: a Unix-domain socket, not TCP */
     int port_given;              /* port= was said (not with socket=)     */
+    int handoff_fd;              /* handoff=FD (exit_handoff.h); -1: none */
+    unsigned quiet;              /* announce=0: the launcher says where it listens */
 } opts;
 
 static int take(void *user, const char *k, const char *v)
@@ -57,6 +60,8 @@ static int take(void *user, const char *k, const char *v)
     if (!strcmp(k, "port") && !ws_spec_uint(v, 65535, &n)) o->port = (unsigned)n, o->port_given = 1;
     else if (!strcmp(k, "stop-at-launch") && !ws_spec_uint(v, 1, &n)) o->stop_at_launch = (unsigned)n;
     else if (!strcmp(k, "connect-timeout") && !ws_spec_uint(v, INT_MAX, &n)) o->timeout_ms = (int)n;
+    else if (!strcmp(k, "handoff") && !ws_spec_uint(v, INT_MAX, &n)) o->handoff_fd = (int)n;
+    else if (!strcmp(k, "announce") && !ws_spec_uint(v, 1, &n)) o->quiet = !n;
     else return -1;
     return 0;
 }
@@ -65,9 +70,10 @@ static ws_status parse(const char *spec, opts *o, char *err, size_t errlen)
 {
     memset(o, 0, sizeof *o);
     o->timeout_ms = -1;
+    o->handoff_fd = -1;
     ws_status st = ws_spec_parse(spec, take, o, "WARPSCOPE_DEBUG",
                                  "port=N (0-65535), socket=PATH (at most 107 bytes), stop-at-launch=0|1, port-file=PATH, "
-                                 "connect-timeout=MS, "
+                                 "connect-timeout=MS, handoff=FD, announce=0|1, "
                                  "conditions=hardware|server, threads=lane|warp",
                                  err, errlen);
     if (st == WS_OK && o->port_given && o->socket_path[0]) { /* one or the other: the port would be ignored */
@@ -113,8 +119,9 @@ static void *serve_main(void *arg)
     struct ws_gdbserver *g = arg;
     for (;;) {
         atomic_store(&g->connected, 1);
-        if (g->target.warp_stops) ws_gdb_serve(g->cfd, g->lfd, &ws_gdb_warp_view_ops, &g->view, &g->stop);
-        else ws_gdb_serve(g->cfd, g->lfd, &ws_gdb_dbg_ops, &g->target, &g->stop);
+        if (g->target.warp_stops)
+            ws_gdb_serve_handoff(g->cfd, g->lfd, &ws_gdb_warp_view_ops, &g->view, &g->stop, g->handoff_fd);
+        else ws_gdb_serve_handoff(g->cfd, g->lfd, &ws_gdb_dbg_ops, &g->target, &g->stop, g->handoff_fd);
         /* gdb is gone: nothing may keep the application waiting. Detaching
          * the hardware resumes every halted warp and stops further halts,
          * also one already in flight when gdb left (a step finishing in
@@ -175,6 +182,7 @@ static ws_status gdbserver_start(ws_device *dev, const char *spec, struct ws_gdb
     g->target.stop_at_launch = (int)o.stop_at_launch;
     g->target.server_conditions = o.server_conditions;
     g->dev = dev;
+    g->handoff_fd = o.handoff_fd;
     g->target.warp_stops = o.warp_threads;
     if (!st && o.warp_threads)
         st = ws_gdb_warp_view_init(&g->view, &ws_gdb_dbg_ops, &g->target, dev->cfg.lanes_per_warp,
@@ -199,8 +207,8 @@ static ws_status gdbserver_start(ws_device *dev, const char *spec, struct ws_gdb
         cleanup(g);
         return st;
     }
-    if (o.socket_path[0]) fprintf(stderr, "warpscope: gdb server listening on %s\n", o.socket_path);
-    else fprintf(stderr, "warpscope: gdb server listening on 127.0.0.1:%u\n", port);
+    if (!o.quiet && o.socket_path[0]) fprintf(stderr, "warpscope: gdb server listening on %s\n", o.socket_path);
+    else if (!o.quiet) fprintf(stderr, "warpscope: gdb server listening on 127.0.0.1:%u\n", port);
     if (o.port_file[0]) { /* the port, or with socket=PATH the path */
         FILE *f = fopen(o.port_file, "w");
         if (!f) {
@@ -235,8 +243,12 @@ static void gdbserver_stop(ws_device *dev, void *user)
     if (!g) return;
     /* The server reports W when it next waits for a stop, with the
      * process's exit status if an exit hook is closing the device; give a
-     * connected gdb a moment to hear it and hang up before the socket goes. */
-    atomic_store(&g->target.exit_code, dev->exit_status);
+     * connected gdb a moment to hear it and hang up before the socket goes.
+     * Closed by the program itself, the process has no status yet: with a
+     * handoff descriptor the session ends unsaid and `warpscope debug`
+     * tells gdb once the process is gone (without one, W00 as ever). */
+    int unknown = !dev->exit_status_known && g->handoff_fd >= 0;
+    atomic_store(&g->target.exit_code, unknown ? WS_GDB_EXIT_UNKNOWN : dev->exit_status);
     atomic_store(&g->target.closing, 1);
     for (int i = 0; i < 500 && atomic_load(&g->connected) && !atomic_load(&g->served); i++) {
         struct timespec ts = { 0, 10 * 1000 * 1000 };

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include "gdbstub/exit_handoff.h"
 #include "gdbstub/session.h"
 
 ws_status ws_gdb_accept(int lfd, int timeout_ms, const atomic_int *stop, int *cfd, char *err,
@@ -105,6 +106,12 @@ void ws_gdb_refuse(int lfd)
 
 ws_status ws_gdb_serve(int cfd, int lfd, const ws_gdb_target_ops *ops, void *t, const atomic_int *stop)
 {
+    return ws_gdb_serve_handoff(cfd, lfd, ops, t, stop, -1);
+}
+
+ws_status ws_gdb_serve_handoff(int cfd, int lfd, const ws_gdb_target_ops *ops, void *t, const atomic_int *stop,
+                               int handoff_fd)
+{
     ws_gdb_session *s;
     int fd = cfd;
     ws_status st = ws_gdb_session_new(ops, t, send_all, &fd, &s);
@@ -137,6 +144,10 @@ ws_status ws_gdb_serve(int cfd, int lfd, const ws_gdb_target_ops *ops, void *t, 
             ws_gdb_session_input(s, buf, (size_t)n);
         }
         if (efd < 0 && ws_gdb_session_running(s)) ws_gdb_session_poll(s, 20);
+    }
+    if (handoff_fd >= 0 && ws_gdb_session_exit_unknown(s)) {
+        ws_gdb_handoff h = { cfd, ws_gdb_session_non_stop(s), ws_gdb_session_noack(s) };
+        (void)ws_gdb_handoff_send(handoff_fd, &h); /* failing, gdb loses the connection: nothing better to say */
     }
     ws_gdb_session_free(s);
     return WS_OK;

@@ -44,6 +44,10 @@ int ws_gdb_session_done(const ws_gdb_session *s)
     return s->done;
 }
 
+int ws_gdb_session_exit_unknown(const ws_gdb_session *s) { return s->exit_unknown; }
+int ws_gdb_session_non_stop(const ws_gdb_session *s) { return s->non_stop; }
+int ws_gdb_session_noack(const ws_gdb_session *s) { return s->noack; }
+
 void ws_gdb_send_packet(ws_gdb_session *s, char prefix, const char *payload, size_t len)
 {
     size_t cap = len + 4;

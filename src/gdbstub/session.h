@@ -22,4 +22,10 @@ int ws_gdb_session_poll(ws_gdb_session *s, int timeout_ms); /* 1: a stop was rep
 int ws_gdb_session_running(const ws_gdb_session *s);
 /* 1 once gdb detached, killed, or was told the program exited. */
 int ws_gdb_session_done(const ws_gdb_session *s);
+/* 1 once the session ended at a device close whose exit code is not
+ * known yet (WS_GDB_EXIT_UNKNOWN): gdb still waits to hear the exit. */
+int ws_gdb_session_exit_unknown(const ws_gdb_session *s);
+/* The protocol modes gdb chose: non-stop, no acknowledgements. */
+int ws_gdb_session_non_stop(const ws_gdb_session *s);
+int ws_gdb_session_noack(const ws_gdb_session *s);
 #endif

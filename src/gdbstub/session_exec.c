@@ -64,6 +64,10 @@ void ws_gdb_report_stop(ws_gdb_session *s, const ws_gdb_stop *st)
 {
     char buf[128];
     if (st->kind == WS_GDB_STOP_EXITED) s->running = 0;
+    if (st->kind == WS_GDB_STOP_EXITED && st->exit_code == WS_GDB_EXIT_UNKNOWN) {
+        s->exit_unknown = s->done = 1; /* the one who learns the code tells gdb */
+        return;
+    }
     if (!s->non_stop) {
         fault_console(s, st);
         if (st->note[0]) console(s, st->note, strlen(st->note));

@@ -22,6 +22,7 @@ struct ws_gdb_session {
     void *io;
     ws_rsp_reader rd;
     int noack, non_stop, running, done, notif_out;
+    int exit_unknown;             /* done: the device closed before the process's exit */
     uint32_t g_tid, c_tid;        /* Hg / Hc selections (0: any)          */
     uint32_t tinfo_last;          /* last id sent by q[fs]ThreadInfo      */
     ws_gdb_stop last;             /* last reported stop ('?')             */

@@ -39,6 +39,7 @@ typedef struct opts {
     unsigned port, idle;
     int per_core;
     uint32_t group;
+    unsigned quiet;             /* announce=0: the launcher says where it listens */
     char port_file[512];
 } opts;
 
@@ -59,6 +60,7 @@ static int take(void *user, const char *k, const char *v)
     }
     if (!strcmp(k, "port") && !ws_spec_uint(v, 65535, &n)) o->port = (unsigned)n;
     else if (!strcmp(k, "idle") && !ws_spec_uint(v, 7, &n)) o->idle = (unsigned)n;
+    else if (!strcmp(k, "announce") && !ws_spec_uint(v, 1, &n)) o->quiet = !n;
     else return -1;
     return 0;
 }
@@ -68,7 +70,8 @@ static ws_status parse(const char *spec, opts *o, char *err, size_t errlen)
     memset(o, 0, sizeof *o);
     o->idle = 1;
     return ws_spec_parse(spec, take, o, "WARPSCOPE_JTAG",
-                         "port=N, port-file=PATH (under 512 bytes), idle=0..7, topology=broadcast|per-core|groups:N", err, errlen);
+                         "port=N, port-file=PATH (under 512 bytes), idle=0..7, topology=broadcast|per-core|groups:N, "
+                         "announce=0|1", err, errlen);
 }
 
 static double now_s(void)
@@ -410,7 +413,7 @@ ws_status ws_jtag_server_attach(ws_device *dev, const char *spec)
         return ws_set_error(dev, WS_ERR_INTERNAL, "WARPSCOPE_JTAG: cannot start the server thread");
     }
     s->have_thread = 1;
-    fprintf(stderr, "warpscope: JTAG remote_bitbang listening on 127.0.0.1:%u\n", port);
+    if (!o.quiet) fprintf(stderr, "warpscope: JTAG remote_bitbang listening on 127.0.0.1:%u\n", port);
     st = ws_tool_attach(dev, &jtag_tool, s);
     if (st != WS_OK) server_stop(dev, s);
     return st;

@@ -59,6 +59,7 @@ ws_status ws_tool_set_exit_status(ws_device *dev, int status)
     if (!dev) return WS_ERR_INVALID_ARG;
     WS_API_LOCKED(dev, "ws_tool_set_exit_status");
     dev->exit_status = status;
+    dev->exit_status_known = 1;
     return WS_OK;
 }
 

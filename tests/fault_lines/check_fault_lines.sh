@@ -30,6 +30,21 @@ has "$out" "pc 0x00000040, called from $src:$badc in bad_pointer" "run: a bad fu
 out=$("$ws" run --grid 1 --block 32 "$elf" recurse zeros:32 2>&1) && bad "recurse did not fail"
 has "$out" "in ws_trap, called from $src:$trapl in down, called from $src:$recl in down (6 times), called from $src:$recc in recurse" \
     "run: a trap in a recursion: its caller, the recursion counted, the kernel's line"
+# A tail call (-O2: scaled jumps to tail_victim): scaled's frame is gone,
+# which is right; the report names tail_victim's line, then the kernel's
+# call, and neither names scaled nor leaves out tail_victim.
+tfl=$(line_of TAIL_FAULT_LINE) tcl=$(line_of TAIL_CALL_LINE)
+out_tail=$("$ws" run --grid 1 --block 32 "$elf" tail_call zeros:32 2>&1) && bad "tail_call did not fail"
+has "$out_tail" "$name:$tfl in tail_victim, called from $src:$tcl in tail_call" \
+    "run: a fault after a tail call names the function jumped to and the kernel's call"
+case "$out_tail" in *scaled*) bad "run: the tail-calling function is named: $out_tail";; *) ok "run: the tail-calling function is not named";; esac
+ktl=$(line_of KERNEL_TAIL_FAULT_LINE)
+out_tail=$("$ws" run --grid 1 --block 32 "$elf" kernel_tail zeros:32 2>&1) && bad "kernel_tail did not fail"
+has "$out_tail" "kernel 'kernel_tail'" "run: a kernel that tail-calls is named in the header"
+case "$out_tail" in
+  *"$name:$ktl in tail_store") ok "run: a kernel's tail call: the report ends at the function jumped to";;
+  *) bad "run: a kernel's tail call: $out_tail";;
+esac
 # the same report on every engine and host thread count, in timing mode too
 for c in engine=interp threads=2 mode=timing; do
   again=$("$ws" run --config $c --grid 1 --block 32 "$elf" recurse zeros:32 2>&1)

@@ -72,3 +72,38 @@ WS_KERNEL void publish(unsigned *o)
 {
     o[0] = (unsigned)(uintptr_t)&other_victim;
 }
+
+/* A tail call (this file builds at -O2): scaled ends in a jump to
+ * tail_victim, not a call, so scaled's frame is gone when tail_victim
+ * faults; the return address is still the kernel's, after its call of
+ * scaled. The report names tail_victim's line, then the kernel's. */
+static __attribute__((noinline)) int tail_victim(const int *p, int i)
+{
+    return p[i] * 3 + 1; /* TAIL_FAULT_LINE */
+}
+
+static __attribute__((noinline)) int scaled(const int *p, int i)
+{
+    return tail_victim(p, i * 2 + 1); /* TAIL_JUMP_LINE */
+}
+
+WS_KERNEL void tail_call(int *out)
+{
+    const int *p = threadIdx_x() == 5 ? (const int *)0 : out;
+    int r = scaled(p, (int)threadIdx_x()); /* TAIL_CALL_LINE */
+    out[threadIdx_x()] = r; /* (not a tail call itself) */
+}
+
+/* The kernel's own last statement a call, which -O2 makes a jump: the
+ * kernel's frame is gone too; the report ends at tail_store's line (the
+ * header names the kernel) and names no caller past the exit stub. */
+static __attribute__((noinline)) void tail_store(int *p, int i)
+{
+    p[i] = i * 3 + 1; /* KERNEL_TAIL_FAULT_LINE */
+}
+
+WS_KERNEL void kernel_tail(int *out)
+{
+    int *p = threadIdx_x() == 5 ? (int *)0 : out;
+    tail_store(p, (int)threadIdx_x());
+}

@@ -26,6 +26,7 @@
 #   # expect-gdb: RE     gdb's output must match RE (grep -E)
 #   # reject-gdb: RE     ... must not match RE
 #   # expect-app: RE     the application's output must match RE
+#   # reject-app: RE     ... must not match RE
 #   # expect-exit: N     the application's exit status
 # @MARK_name@ becomes the line of "MARK:name" in the kernel sources, @ROOT@
 # the source tree's root.
@@ -144,6 +145,8 @@ while IFS= read -r l; do
       grep -Eq -- "$re" "$work/gdb.out" && { echo "FAIL: gdb output has: $re"; fails=$((fails+1)); } ;;
     '# expect-app: '*) re=${l#\# expect-app: }
       grep -Eq -- "$re" "$work/app.out" || { echo "FAIL: application output lacks: $re"; fails=$((fails+1)); } ;;
+    '# reject-app: '*) re=${l#\# reject-app: }
+      grep -Eq -- "$re" "$work/app.out" && { echo "FAIL: application output has: $re"; fails=$((fails+1)); } ;;
     '# expect-exit: '*) want=${l#\# expect-exit: }
       [ "$app_rc" = "$want" ] || { echo "FAIL: application exit $app_rc, expected $want"; fails=$((fails+1)); } ;;
   esac

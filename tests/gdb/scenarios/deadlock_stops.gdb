@@ -16,7 +16,7 @@ continue
 # expect-gdb: received signal SIGTRAP
 # expect-gdb: core 0 warp 0: block \(0,0,0\), 32 live lanes, lowest pc 0x[0-9a-f]*, halted: deadlock
 # expect-gdb: core 0 warp 1: block \(0,0,0\), 32 live lanes, lowest pc 0x[0-9a-f]*, halted: deadlock
-# expect-gdb: #0  split_barrier
+# expect-gdb: #0  0x[0-9a-f]+ in split_barrier \(out=
 # expect-gdb: \$1 = 0
 # expect-gdb: exited normally
 # expect-app: deadlock launch: WS_ERR_DEADLOCK
