@@ -79,7 +79,8 @@ typedef struct ws_event {
  * and the other calls on the bus return WS_ERR_BUSY (docs/events.md). A restart begins afresh:
  * the debug machines, their callback, a kept snapshot and any halt of the
  * command processor or work distributor are cleared (program the machines
- * again after it); a debugger's machines stay, with their halts. */
+ * again after it); a debugger's machines stay, with their halts and the
+ * bus clock. */
 WS_API ws_status ws_events_configure(ws_device *dev, const ws_event_config *cfg);
 /* The trace bytes so far (a copy, malloc'd; free it) and how many events
  * did not fit (the formatter stops at the end of the buffer). */

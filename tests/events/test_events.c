@@ -1148,6 +1148,36 @@ static void check_halt_holders(const char *module)
     machine_cores = 4;
 }
 
+/* The program's ws_events_configure leaves the bus clock to the debugger's
+ * machines: a `within` window of theirs still times from when their
+ * previous step completed. (Until 2026-11-28 the configure restarted the
+ * clock at 0 and the window timed from the configure: the debugger's
+ * machine below fired on the next launch's first dispatch.) */
+static void check_configure_keeps_debugger_clock(const char *module)
+{
+    ws_device *dev;
+    ws_kernel *k;
+    ws_addr out, counter;
+    ws_debug *d;
+    CHECK(open_machine_dev(module, &dev, &k, &out, &counter) == WS_OK);
+    CHECK(ws_debug_attach(dev, &(ws_debug_config){ 0 }, &d) == WS_OK);
+    CHECK(ws_dmi_write(d, 0, WS_DM_DMCONTROL, 1) == WS_OK);
+    /* the last block placed, then the next launch's first within 2: never,
+     * the last block runs longer than that after it is placed. The
+     * machine waits on its second step across the configure. */
+    ws_machine_program p = one_step(WS_EV_WD, WS_EV_WD_DISPATCH, WS_MATCH_EQ, BLOCKS - 1, 1, WS_ACT_STOP, 0);
+    p.nwatch = 2;
+    p.watch[1] = on(WS_EV_WD, WS_EV_WD_DISPATCH, WS_MATCH_EQ, 0, 1);
+    p.watch[1].window = 2;
+    CHECK_EQ_U(debugger_load(d, &p), 1u << 8);
+    CHECK_EQ_U(launch_staged(dev, k, out, counter), WS_OK);
+    ws_event_config ec = { .capacity = 1 << 16 };
+    CHECK(ws_events_configure(dev, &ec) == WS_OK);
+    CHECK_EQ_U(launch_staged(dev, k, out, counter), WS_OK);
+    CHECK_EQ_U(launch_staged(dev, k, out, counter), WS_OK);
+    ws_device_close(dev);
+}
+
 static int roundtrip_files(int n, char **files)
 {
     for (int i = 0; i < n; i++) {
@@ -1212,6 +1242,7 @@ int main(int argc, char **argv)
     check_program_under_watcher(argv[1], "program_under_watcher.wsev");
     check_debugger_machines(argv[1]);
     check_halt_holders(argv[1]);
+    check_configure_keeps_debugger_clock(argv[1]);
     check_lasting_silent(argv[1], WS_MODE_FUNCTIONAL);
     check_lasting_silent(argv[1], WS_MODE_TIMING);
     return TEST_SUMMARY();

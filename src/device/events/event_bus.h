@@ -179,7 +179,8 @@ void ws_ev_clear_debugger_machines(ws_device *dev);
 /* The program's side of the bus goes (ws_events_configure starts afresh,
  * ws_events_disable): its filters, trace, machines, callback, snapshot
  * and halts. The debugger's machines stay, on a bus with no trace, with
- * their halts; with none, the bus is freed. */
+ * their halts and the bus clock they time against; with none, the bus is
+ * freed. */
 void ws_ev_drop_program(ws_device *dev);
 /* The trace so far as a self-describing blob (header + stream), malloc'd;
  * NULL when out of host memory. */
