@@ -261,6 +261,20 @@ static ws_status run_cmd_kind(ws_device *dev, ws_cmd *c)
     return WS_ERR_INTERNAL;
 }
 
+/* Who can let a halted command processor go on: the side that halted it;
+ * under the event watcher the program's ws_events_resume is refused, so
+ * only the watcher's machines can. */
+static void cp_release_hint(const ws_device *dev, int holder, char *buf, size_t len)
+{
+    if (holder == WS_EV_DEBUGGER)
+        snprintf(buf, len, "the debugger's 'monitor watch clear' (EVCTL 2) lets it go on");
+    else if (dev->events_owner)
+        snprintf(buf, len, "only a machine's cp.resume or cp.step lets it go on (the bus is held by %s, which refuses "
+                 "the program's ws_events_resume)", dev->events_owner);
+    else
+        snprintf(buf, len, "ws_events_resume lets it go on");
+}
+
 ws_status ws_cmd_drain(ws_device *dev, uint64_t until_fence)
 {
     if (dev->handed_back) { /* as if the tool had not waited: the work queued after the failure is discarded */
@@ -276,11 +290,13 @@ ws_status ws_cmd_drain(ws_device *dev, uint64_t until_fence)
         if (ev && ev->cp_halt.halted[WS_EV_DEBUGGER] && dev->debug)
             ws_dbg_take_machine_requests(dev); /* a 'monitor watch clear' since releases it */
         const int holder = ev ? ws_ev_unit_holder(&ev->cp_halt) : -1; /* a debug machine halted the command processor */
-        if (holder >= 0)
+        if (holder >= 0) {
+            char release[240];
+            cp_release_hint(dev, holder, release, sizeof release);
             return ws_set_error(dev, WS_ERR_STOPPED, "the command processor was halted by %sdebug machine %u with %u "
-                                "command%s queued; %s lets it go on", holder ? "the debugger's " : "",
-                                ev->cp_halt.by[holder], (unsigned)dev->qlen, dev->qlen == 1 ? "" : "s",
-                                holder ? "the debugger's 'monitor watch clear' (EVCTL 2)" : "ws_events_resume");
+                                "command%s queued; %s", holder ? "the debugger's " : "", ev->cp_halt.by[holder],
+                                (unsigned)dev->qlen, dev->qlen == 1 ? "" : "s", release);
+        }
         if (ev) ws_ev_unit_went(&ev->cp_halt);
         ws_cmd c = dev->queue[dev->qhead];
         dev->qhead = (dev->qhead + 1) % dev->qcap;
