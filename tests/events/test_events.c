@@ -1068,8 +1068,6 @@ static void check_debugger_machines(const char *module)
     ws_device_close(dev);
 }
 
-/* decode(encode(x)) == x on trace files: the decoded events encode back
- * to the same bits. */
 /* A halt of the command processor or work distributor is the side's whose
  * machine caused it (docs/events.md, "Who holds the bus"): the program's
  * ws_events_resume, configure and machines do not release the debugger's
@@ -1111,6 +1109,7 @@ static void check_halt_holders(const char *module)
     CHECK_EQ_U(ws_synchronize(dev), WS_OK);
     CHECK(ws_memcpy_dtoh(dev, &c, counter, 4) == WS_OK);
     CHECK_EQ_U(c, 2 * BLOCKS * THREADS / 32);
+    ws_debug_detach(d);
     ws_device_close(dev);
 
     /* the program's cp.halt: the debugger's cp.resume and clear leave it */
@@ -1129,6 +1128,7 @@ static void check_halt_holders(const char *module)
     CHECK_EQ_U(ws_synchronize(dev), WS_ERR_STOPPED);
     CHECK_EQ_U(ws_events_resume(dev), WS_OK);
     CHECK_EQ_U(ws_synchronize(dev), WS_OK);
+    ws_debug_detach(d);
     ws_device_close(dev);
 
     /* the program's wd.halt: the debugger's wd.resume and wd.step leave it */
@@ -1144,6 +1144,7 @@ static void check_halt_holders(const char *module)
     CHECK_EQ_U(debugger_load(d, &r), 2u << 8);
     CHECK_EQ_U(launch_staged(dev, k, out, counter), WS_ERR_STOPPED);
     CHECK_STR_CONTAINS(ws_last_error(dev), "work distributor was halted by debug machine 0 with 4 of 6 blocks");
+    ws_debug_detach(d);
     ws_device_close(dev);
     machine_cores = 4;
 }
@@ -1175,9 +1176,12 @@ static void check_configure_keeps_debugger_clock(const char *module)
     CHECK(ws_events_configure(dev, &ec) == WS_OK);
     CHECK_EQ_U(launch_staged(dev, k, out, counter), WS_OK);
     CHECK_EQ_U(launch_staged(dev, k, out, counter), WS_OK);
+    ws_debug_detach(d);
     ws_device_close(dev);
 }
 
+/* decode(encode(x)) == x on trace files: the decoded events encode back
+ * to the same bits. */
 static int roundtrip_files(int n, char **files)
 {
     for (int i = 0; i < n; i++) {
