@@ -79,7 +79,8 @@ typedef struct ws_event {
  * and the other calls on the bus return WS_ERR_BUSY (docs/events.md). A restart begins afresh:
  * the debug machines, their callback, a kept snapshot and any halt of the
  * command processor or work distributor are cleared (program the machines
- * again after it). */
+ * again after it); a debugger's machines stay, with their halts and the
+ * bus clock. */
 WS_API ws_status ws_events_configure(ws_device *dev, const ws_event_config *cfg);
 /* The trace bytes so far (a copy, malloc'd; free it) and how many events
  * did not fit (the formatter stops at the end of the buffer). */
@@ -173,8 +174,11 @@ WS_API ws_status ws_events_machine(ws_device *dev, unsigned index, const ws_mach
 WS_API ws_status ws_events_machine_status(ws_device *dev, unsigned index, ws_machine_status *out);
 /* The host function WS_ACT_CALLBACK calls (on the device's thread). */
 WS_API ws_status ws_events_set_callback(ws_device *dev, ws_machine_fn fn, void *user);
-/* Let a command processor or work distributor that a machine halted run
- * again (the next call that waits for the queue goes on). */
+/* Let a command processor or work distributor that a program's machine
+ * halted run again (the next call that waits for the queue goes on). A
+ * halt a debugger's machine caused is the debugger's to release: with the
+ * command processor still halted by it, WS_ERR_BUSY names the holder
+ * (docs/events.md, "Who holds the bus"). */
 WS_API ws_status ws_events_resume(ws_device *dev);
 /* Start with the trace off (a machine's WS_ACT_TRACE_START turns it on). */
 WS_API ws_status ws_events_trace_enable(ws_device *dev, int on);

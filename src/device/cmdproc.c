@@ -141,7 +141,10 @@ static ws_status run_launch(ws_device *dev, ws_grid_run *L)
     const double limit = dev->cfg.watchdog_ms ? dev->cfg.watchdog_ms / 1e3 : 0;
     uint64_t rounds = 0;
     if (dev->debug) ws_dbg_launch_start(dev, L->id);
-    if (dev->events) dev->events->stop = dev->events->wd_halted = dev->events->wd_steps = dev->events->halt_pending = 0;
+    if (dev->events) {
+        dev->events->stop = dev->events->halt_pending = 0;
+        dev->events->wd_halt = (ws_ev_unit_halt){ 0 }; /* a distributor's halt lasts one launch */
+    }
     /* Timing mode: the cycle-driven model runs the launch (timing.c). */
     if (dev->cfg.mode == WS_MODE_TIMING) st = ws_timing_run(dev, L);
     int serial = dev->cfg.mode != WS_MODE_TIMING;
@@ -258,6 +261,20 @@ static ws_status run_cmd_kind(ws_device *dev, ws_cmd *c)
     return WS_ERR_INTERNAL;
 }
 
+/* Who can let a halted command processor go on: the side that halted it;
+ * under the event watcher the program's ws_events_resume is refused, so
+ * only the watcher's machines can. */
+static void cp_release_hint(const ws_device *dev, int holder, char *buf, size_t len)
+{
+    if (holder == WS_EV_DEBUGGER)
+        snprintf(buf, len, "the debugger's 'monitor watch clear' (EVCTL 2) lets it go on");
+    else if (dev->events_owner)
+        snprintf(buf, len, "only a machine's cp.resume or cp.step lets it go on (the bus is held by %s, which refuses "
+                 "the program's ws_events_resume)", dev->events_owner);
+    else
+        snprintf(buf, len, "ws_events_resume lets it go on");
+}
+
 ws_status ws_cmd_drain(ws_device *dev, uint64_t until_fence)
 {
     if (dev->handed_back) { /* as if the tool had not waited: the work queued after the failure is discarded */
@@ -270,13 +287,17 @@ ws_status ws_cmd_drain(ws_device *dev, uint64_t until_fence)
     while (dev->qlen) {
         if (until_fence && dev->fence_done >= until_fence) break;
         struct ws_events *ev = dev->events;
-        if (ev && ev->cp_halted) { /* a debug machine halted the command processor */
-            if (!ev->cp_steps)
-                return ws_set_error(dev, WS_ERR_STOPPED, "the command processor was halted by debug machine %u with "
-                                    "%u command%s queued; ws_events_resume lets it go on", ev->cp_halted_by,
-                                    (unsigned)dev->qlen, dev->qlen == 1 ? "" : "s");
-            ev->cp_steps--;
+        if (ev && ev->cp_halt.halted[WS_EV_DEBUGGER] && dev->debug)
+            ws_dbg_take_machine_requests(dev); /* a 'monitor watch clear' since releases it */
+        const int holder = ev ? ws_ev_unit_holder(&ev->cp_halt) : -1; /* a debug machine halted the command processor */
+        if (holder >= 0) {
+            char release[240];
+            cp_release_hint(dev, holder, release, sizeof release);
+            return ws_set_error(dev, WS_ERR_STOPPED, "the command processor was halted by %sdebug machine %u with %u "
+                                "command%s queued; %s", holder ? "the debugger's " : "", ev->cp_halt.by[holder],
+                                (unsigned)dev->qlen, dev->qlen == 1 ? "" : "s", release);
         }
+        if (ev) ws_ev_unit_went(&ev->cp_halt);
         ws_cmd c = dev->queue[dev->qhead];
         dev->qhead = (dev->qhead + 1) % dev->qcap;
         dev->qlen--;

@@ -326,7 +326,8 @@ ws_status ws_gdb_dbg_monitor(void *tp, const char *cmd, char **out)
                       "  modules                           resident modules and their addresses\n"
                       "  watch EVENT ... do ACTION[; ...]  load a debug machine (docs/events.md), e.g.\n"
                       "                                    watch wd.dispatch data=7 then sched.barrier_wait do halt\n"
-                      "  watch clear                       unload the debugger's debug machines\n");
+                      "  watch clear                       unload the debugger's debug machines (and release\n"
+                      "                                    the wd/cp halts they caused)\n");
     } else if (!strcmp(cmd, "lanes")) {
         *out = lanes_text(t);
     } else if (!strcmp(cmd, "breakpoints")) {
@@ -352,8 +353,9 @@ ws_status ws_gdb_dbg_monitor(void *tp, const char *cmd, char **out)
             append_queued(t, buf, sizeof buf);
         } else if (!strcmp(text, "clear")) {
             ws_dmi_write(t->dbg, 0, WS_DM_EVCTL, 2);
-            snprintf(buf, sizeof buf, "the debugger's debug machines will be unloaded at the device's next safe point "
-                     "(the program's stay)\n");
+            snprintf(buf, sizeof buf, "the debugger's debug machines will be unloaded at the device's next safe point, "
+                     "and a halt of the work distributor or command processor they caused released (the program's "
+                     "machines and halts stay)\n");
         } else if (ws_events_parse_machine(text, &p, &print, err, sizeof err) != WS_OK) {
             snprintf(buf, sizeof buf, "watch: %s\n", err);
         } else if (ws_debug_machine_program_only_action(&p)) {

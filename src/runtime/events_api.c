@@ -209,7 +209,14 @@ ws_status ws_events_resume(ws_device *dev)
     if (!dev) return WS_ERR_INVALID_ARG;
     WS_API_LOCKED(dev, "ws_events_resume");
     if (bus_held_by_tool(dev)) return refuse_program(dev, "ws_events_resume");
-    if (dev->events) dev->events->cp_halted = dev->events->wd_halted = 0;
+    struct ws_events *e = dev->events;
+    if (!e) return WS_OK;
+    /* the program's halts only: a debugger's machine's is the debugger's to release */
+    e->wd_halt.halted[WS_EV_PROGRAM] = e->cp_halt.halted[WS_EV_PROGRAM] = 0;
+    if (e->cp_halt.halted[WS_EV_DEBUGGER])
+        return ws_set_error(dev, WS_ERR_BUSY, "ws_events_resume: the command processor is halted by debug machine %u, "
+                            "held by %s: the debugger releases it ('monitor watch clear', EVCTL 2, or its "
+                            "machine's cp.resume)", e->cp_halt.by[WS_EV_DEBUGGER], WS_EV_DEBUGGER_NAME);
     return WS_OK;
 }
 

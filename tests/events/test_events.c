@@ -1068,6 +1068,118 @@ static void check_debugger_machines(const char *module)
     ws_device_close(dev);
 }
 
+/* A halt of the command processor or work distributor is the side's whose
+ * machine caused it (docs/events.md, "Who holds the bus"): the program's
+ * ws_events_resume, configure and machines do not release the debugger's
+ * (WS_ERR_BUSY naming it), the debugger's machines and EVCTL clear do not
+ * release the program's. (Until 2026-11-28 either side's resume released
+ * the other's halt, and a configure dropped the debugger's.) */
+static void check_halt_holders(const char *module)
+{
+    ws_device *dev;
+    ws_kernel *k;
+    ws_addr out, counter;
+    ws_debug *d;
+    ws_arg args[2];
+    int c = 0;
+    machine_cores = 4;
+    /* the debugger's cp.halt: the program can neither resume nor drop it */
+    CHECK(open_machine_dev(module, &dev, &k, &out, &counter) == WS_OK);
+    CHECK(ws_debug_attach(dev, &(ws_debug_config){ 0 }, &d) == WS_OK);
+    CHECK(ws_dmi_write(d, 0, WS_DM_DMCONTROL, 1) == WS_OK);
+    ws_machine_program p = one_step(WS_EV_CP, WS_EV_CP_DONE, WS_MATCH_EQ, 3 /* a launch */, 1, WS_ACT_CP_HALT, 0);
+    CHECK_EQ_U(debugger_load(d, &p), 1u << 8);
+    CHECK(ws_memset(dev, counter, 0, 4) == WS_OK);
+    args[0] = (ws_arg)WS_ARG_PTR(out);
+    args[1] = (ws_arg)WS_ARG_PTR(counter);
+    CHECK(ws_launch(dev, k, (ws_dim3){ BLOCKS, 1, 1 }, (ws_dim3){ THREADS, 1, 1 }, 0, args, 2) == WS_OK);
+    CHECK(ws_launch(dev, k, (ws_dim3){ BLOCKS, 1, 1 }, (ws_dim3){ THREADS, 1, 1 }, 0, args, 2) == WS_OK);
+    CHECK_EQ_U(ws_synchronize(dev), WS_ERR_STOPPED);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "halted by the debugger's debug machine 0 with 1 command queued; the "
+                       "debugger's 'monitor watch clear'");
+    CHECK_EQ_U(ws_events_resume(dev), WS_ERR_BUSY);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "ws_events_resume: the command processor is halted by debug machine 0, "
+                       "held by the debugger");
+    ws_event_config ec = { .capacity = 1 << 16 };
+    CHECK_EQ_U(ws_events_configure(dev, &ec), WS_ERR_STOPPED); /* (it waits for the queue) */
+    CHECK_EQ_U(ws_events_disable(dev), WS_OK);
+    CHECK_EQ_U(ws_synchronize(dev), WS_ERR_STOPPED);
+    CHECK(ws_memcpy_dtoh(dev, &c, counter, 4) == WS_ERR_STOPPED);
+    ws_dmi_write(d, 0, WS_DM_EVCTL, 2); /* the debugger releases it: the second launch runs */
+    CHECK_EQ_U(ws_synchronize(dev), WS_OK);
+    CHECK(ws_memcpy_dtoh(dev, &c, counter, 4) == WS_OK);
+    CHECK_EQ_U(c, 2 * BLOCKS * THREADS / 32);
+    ws_debug_detach(d);
+    ws_device_close(dev);
+
+    /* the program's cp.halt: the debugger's cp.resume and clear leave it */
+    CHECK(open_machine_dev(module, &dev, &k, &out, &counter) == WS_OK);
+    CHECK(ws_debug_attach(dev, &(ws_debug_config){ 0 }, &d) == WS_OK);
+    CHECK(ws_dmi_write(d, 0, WS_DM_DMCONTROL, 1) == WS_OK);
+    CHECK(ws_events_machine(dev, 0, &p) == WS_OK);
+    ws_machine_program r = one_step(WS_EV_CP, WS_EV_CP_DONE, WS_MATCH_ANY, 0, 1, WS_ACT_CP_RESUME, 1);
+    CHECK_EQ_U(debugger_load(d, &r), 1u << 8);
+    CHECK(ws_memset(dev, counter, 0, 4) == WS_OK);
+    CHECK(ws_launch(dev, k, (ws_dim3){ BLOCKS, 1, 1 }, (ws_dim3){ THREADS, 1, 1 }, 0, args, 2) == WS_OK);
+    CHECK(ws_launch(dev, k, (ws_dim3){ BLOCKS, 1, 1 }, (ws_dim3){ THREADS, 1, 1 }, 0, args, 2) == WS_OK);
+    CHECK_EQ_U(ws_synchronize(dev), WS_ERR_STOPPED);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "halted by debug machine 0 with 1 command queued; ws_events_resume lets");
+    ws_dmi_write(d, 0, WS_DM_EVCTL, 2);
+    CHECK_EQ_U(ws_synchronize(dev), WS_ERR_STOPPED);
+    CHECK_EQ_U(ws_events_resume(dev), WS_OK);
+    CHECK_EQ_U(ws_synchronize(dev), WS_OK);
+    ws_debug_detach(d);
+    ws_device_close(dev);
+
+    /* the program's wd.halt: the debugger's wd.resume and wd.step leave it */
+    machine_cores = 1;
+    CHECK(open_machine_dev(module, &dev, &k, &out, &counter) == WS_OK);
+    CHECK(ws_debug_attach(dev, &(ws_debug_config){ 0 }, &d) == WS_OK);
+    CHECK(ws_dmi_write(d, 0, WS_DM_DMCONTROL, 1) == WS_OK);
+    p = one_step(WS_EV_WD, WS_EV_WD_DISPATCH, WS_MATCH_EQ, 1, 1, WS_ACT_WD_HALT, 0);
+    CHECK(ws_events_machine(dev, 0, &p) == WS_OK);
+    r = one_step(WS_EV_WD, WS_EV_WD_RETIRE, WS_MATCH_ANY, 0, 1, WS_ACT_WD_RESUME, 1);
+    CHECK_EQ_U(debugger_load(d, &r), 1u << 8);
+    r.actions[0].kind = WS_ACT_WD_STEP;
+    CHECK_EQ_U(debugger_load(d, &r), 2u << 8);
+    CHECK_EQ_U(launch_staged(dev, k, out, counter), WS_ERR_STOPPED);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "work distributor was halted by debug machine 0 with 4 of 6 blocks");
+    ws_debug_detach(d);
+    ws_device_close(dev);
+    machine_cores = 4;
+}
+
+/* The program's ws_events_configure leaves the bus clock to the debugger's
+ * machines: a `within` window of theirs still times from when their
+ * previous step completed. (Until 2026-11-28 the configure restarted the
+ * clock at 0 and the window timed from the configure: the debugger's
+ * machine below fired on the next launch's first dispatch.) */
+static void check_configure_keeps_debugger_clock(const char *module)
+{
+    ws_device *dev;
+    ws_kernel *k;
+    ws_addr out, counter;
+    ws_debug *d;
+    CHECK(open_machine_dev(module, &dev, &k, &out, &counter) == WS_OK);
+    CHECK(ws_debug_attach(dev, &(ws_debug_config){ 0 }, &d) == WS_OK);
+    CHECK(ws_dmi_write(d, 0, WS_DM_DMCONTROL, 1) == WS_OK);
+    /* the last block placed, then the next launch's first within 2: never,
+     * the last block runs longer than that after it is placed. The
+     * machine waits on its second step across the configure. */
+    ws_machine_program p = one_step(WS_EV_WD, WS_EV_WD_DISPATCH, WS_MATCH_EQ, BLOCKS - 1, 1, WS_ACT_STOP, 0);
+    p.nwatch = 2;
+    p.watch[1] = on(WS_EV_WD, WS_EV_WD_DISPATCH, WS_MATCH_EQ, 0, 1);
+    p.watch[1].window = 2;
+    CHECK_EQ_U(debugger_load(d, &p), 1u << 8);
+    CHECK_EQ_U(launch_staged(dev, k, out, counter), WS_OK);
+    ws_event_config ec = { .capacity = 1 << 16 };
+    CHECK(ws_events_configure(dev, &ec) == WS_OK);
+    CHECK_EQ_U(launch_staged(dev, k, out, counter), WS_OK);
+    CHECK_EQ_U(launch_staged(dev, k, out, counter), WS_OK);
+    ws_debug_detach(d);
+    ws_device_close(dev);
+}
+
 /* decode(encode(x)) == x on trace files: the decoded events encode back
  * to the same bits. */
 static int roundtrip_files(int n, char **files)
@@ -1133,6 +1245,8 @@ int main(int argc, char **argv)
     check_machine_arguments(argv[1]);
     check_program_under_watcher(argv[1], "program_under_watcher.wsev");
     check_debugger_machines(argv[1]);
+    check_halt_holders(argv[1]);
+    check_configure_keeps_debugger_clock(argv[1]);
     check_lasting_silent(argv[1], WS_MODE_FUNCTIONAL);
     check_lasting_silent(argv[1], WS_MODE_TIMING);
     return TEST_SUMMARY();

@@ -34,6 +34,11 @@ double ws_dbg_parked_seconds(ws_device *dev);
 void ws_dbg_launch_start(ws_device *dev, uint64_t launch_id);
 void ws_dbg_launch_end(ws_device *dev, uint64_t launch_id, ws_status st);
 
+/* Between commands: load or clear the machines the tool asked for
+ * through the EV* registers now, not at the next launch's start (a
+ * command processor the debugger's machine halted starts none). */
+void ws_dbg_take_machine_requests(ws_device *dev);
+
 /* Nothing can run and a debug machine asked for a halt: halt every live
  * warp (waiting ones too) with cause "debug machine". 1 = halted. */
 int ws_dbg_machine_halt_idle(ws_device *dev);

@@ -90,6 +90,14 @@ static void load_machines_locked(ws_debug *d)
     d->nmachine_q -= q;
 }
 
+void ws_dbg_take_machine_requests(ws_device *dev)
+{
+    ws_debug *d = dev->debug;
+    pthread_mutex_lock(&d->mu);
+    load_machines_locked(d);
+    pthread_mutex_unlock(&d->mu);
+}
+
 static int service_locked(ws_debug *d)
 {
     ws_device *dev = d->dev;

@@ -124,6 +124,7 @@ void ws_ev_clear_debugger_machines(ws_device *dev)
         if (ws_ev_debugger_holds(e, i)) put_machine(e, i, NULL);
     e->debugger_machines = 0;
     memcpy(e->mask, e->trace_mask, sizeof e->mask); /* what is left to watch: the program's */
+    e->wd_halt.halted[WS_EV_DEBUGGER] = e->cp_halt.halted[WS_EV_DEBUGGER] = 0; /* their halts go with them */
 }
 
 void ws_ev_drop_program(ws_device *dev)
@@ -143,12 +144,19 @@ void ws_ev_drop_program(ws_device *dev)
     }
     free(e->snapshot);
     free(e->buf);
-    memset(e, 0, sizeof *e); /* the clock starts again with the program's next trace */
+    /* the debugger's machines go on with the bus clock (their `within`
+     * windows time from their previous step, on it) and their halts */
+    const uint64_t clock = e->clock_base;
+    const ws_ev_unit_halt wd = e->wd_halt, cp = e->cp_halt;
+    memset(e, 0, sizeof *e);
+    e->clock_base = clock;
+    e->wd_halt = wd;
+    e->cp_halt = cp;
+    e->wd_halt.halted[WS_EV_PROGRAM] = e->cp_halt.halted[WS_EV_PROGRAM] = 0;
     for (unsigned i = 0; i < WS_EV_MACHINES; i++) {
         if (!(keep >> i & 1)) continue;
         e->machine[i] = kept[i];
         e->machine[i].ntimed = 0;  /* (between launches: nothing is being timed) */
-        e->machine[i].t_prev = 0;
         widen(e->mask, &kept[i].p);
     }
     e->debugger_machines = keep;

@@ -6,6 +6,33 @@
 #include "device/device.h"
 #include "device/events/event_codec.h"
 
+/* A side of the bus: whose machine it is (docs/events.md, "Who holds the
+ * bus"). */
+enum { WS_EV_PROGRAM = 0, WS_EV_DEBUGGER = 1 };
+
+/* The halts of the work distributor or the command processor. Each side
+ * halts, steps and releases its own; the unit goes on only where no side
+ * holds it halted (a halted side lets one more through per step). */
+typedef struct ws_ev_unit_halt {
+    int halted[2], steps[2];        /* per side; steps: what it may still let through */
+    unsigned by[2];                 /* the machine that halted it              */
+} ws_ev_unit_halt;
+
+static inline int ws_ev_unit_halted(const ws_ev_unit_halt *h) { return h->halted[0] || h->halted[1]; }
+/* The side that holds the unit with no step left, or -1 (it may go). */
+static inline int ws_ev_unit_holder(const ws_ev_unit_halt *h)
+{
+    for (int s = 0; s < 2; s++)
+        if (h->halted[s] && !h->steps[s]) return s;
+    return -1;
+}
+/* The unit took one command or placed one block: every halted side used a step. */
+static inline void ws_ev_unit_went(ws_ev_unit_halt *h)
+{
+    for (int s = 0; s < 2; s++)
+        if (h->halted[s] && h->steps[s]) h->steps[s]--;
+}
+
 typedef struct ws_machine {
     ws_machine_program p;
     ws_machine_status st;
@@ -30,11 +57,8 @@ struct ws_events {
     uint32_t debugger_machines;     /* bit i: machine i is the debugger's      */
     int tracing;                    /* the trace is being written              */
     int stop;                       /* a machine asked the launch to end       */
-    int wd_halted, wd_steps;        /* work distributor halted; blocks it may
-                                       still place while halted            */
-    unsigned wd_halted_by;          /* the machine that halted it              */
-    int cp_halted, cp_steps;        /* the command processor, likewise         */
-    unsigned cp_halted_by;
+    ws_ev_unit_halt wd_halt;        /* the work distributor's halts            */
+    ws_ev_unit_halt cp_halt;        /* the command processor's                 */
     int halt_pending;               /* a machine's halt, for the debug hardware
                                        to take at the next safe point          */
     uint64_t halt_cores;            /* ... of the warps on these cores (0: the
@@ -93,13 +117,13 @@ static inline void ws_ev_tick(ws_device *dev)
 static inline int ws_ev_wd_may_place(const ws_device *dev)
 {
     const struct ws_events *e = dev->events;
-    return __builtin_expect(e == NULL, 1) || !e->wd_halted || e->wd_steps;
+    return __builtin_expect(e == NULL, 1) || ws_ev_unit_holder(&e->wd_halt) < 0;
 }
 /* A block was placed: a halted distributor used up one of its steps. */
 static inline void ws_ev_wd_placed(ws_device *dev)
 {
     struct ws_events *e = dev->events;
-    if (__builtin_expect(e != NULL, 0) && e->wd_halted && e->wd_steps) e->wd_steps--;
+    if (__builtin_expect(e != NULL, 0)) ws_ev_unit_went(&e->wd_halt);
 }
 /* Nothing ran and nothing was placed: if the work distributor is halted,
  * end the launch (dev->fault says why) and return 1. */
@@ -148,13 +172,15 @@ void ws_ev_load_machine(ws_device *dev, unsigned index, const ws_machine_program
  * loaded, or a debugger's that is done); the trace's filters stay the
  * program's. Returns the machine, or -1 when none is free. */
 int ws_ev_load_debugger_machine(ws_device *dev, const ws_machine_program *p);
-/* Unload the debugger's machines (the debug bus's EVCTL clear); the
- * program's stay. */
+/* Unload the debugger's machines (the debug bus's EVCTL clear) and
+ * release a halt of the work distributor or command processor that one of
+ * them caused; the program's machines and halts stay. */
 void ws_ev_clear_debugger_machines(ws_device *dev);
 /* The program's side of the bus goes (ws_events_configure starts afresh,
- * ws_events_disable): its filters, trace, machines, callback and
- * snapshot. The debugger's machines stay, on a bus with no trace; with
- * none, the bus is freed. */
+ * ws_events_disable): its filters, trace, machines, callback, snapshot
+ * and halts. The debugger's machines stay, on a bus with no trace, with
+ * their halts and the bus clock they time against; with none, the bus is
+ * freed. */
 void ws_ev_drop_program(ws_device *dev);
 /* The trace so far as a self-describing blob (header + stream), malloc'd;
  * NULL when out of host memory. */

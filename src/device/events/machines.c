@@ -20,6 +20,22 @@ static int matches(const ws_watch *w, const ws_event *e)
     }
 }
 
+enum { UNIT_HALT, UNIT_STEP, UNIT_RESUME };
+
+/* Machine `index` halts, steps or resumes a unit on its side's behalf: the
+ * other side's halt stays (docs/events.md, "Who holds the bus"). */
+static void unit_halt(struct ws_events *ev, unsigned index, ws_ev_unit_halt *h, int what)
+{
+    const int side = ws_ev_debugger_holds(ev, index) ? WS_EV_DEBUGGER : WS_EV_PROGRAM;
+    if (what == UNIT_RESUME) {
+        h->halted[side] = 0;
+        return;
+    }
+    if (what == UNIT_HALT || !h->halted[side]) h->by[side] = index; /* this machine begins the halt */
+    h->halted[side] = 1;
+    h->steps[side] = what == UNIT_STEP ? h->steps[side] + 1 : 0;
+}
+
 static void act(ws_device *dev, unsigned index, ws_machine *m, const ws_event *e)
 {
     struct ws_events *ev = dev->events;
@@ -77,28 +93,12 @@ static void act(ws_device *dev, unsigned index, ws_machine *m, const ws_event *e
                 dev->machine_cb_depth--;
             }
             break;
-        case WS_ACT_WD_HALT:
-            ev->wd_halted = 1;
-            ev->wd_steps = 0;
-            ev->wd_halted_by = index;
-            break;
-        case WS_ACT_WD_RESUME: ev->wd_halted = 0; break;
-        case WS_ACT_CP_HALT:
-            ev->cp_halted = 1;
-            ev->cp_steps = 0;
-            ev->cp_halted_by = index;
-            break;
-        case WS_ACT_CP_STEP:
-            if (!ev->cp_halted) ev->cp_halted_by = index;
-            ev->cp_halted = 1;
-            ev->cp_steps++;
-            break;
-        case WS_ACT_CP_RESUME: ev->cp_halted = 0; break;
-        case WS_ACT_WD_STEP:
-            if (!ev->wd_halted) ev->wd_halted_by = index;
-            ev->wd_halted = 1;
-            ev->wd_steps++;
-            break;
+        case WS_ACT_WD_HALT: unit_halt(ev, index, &ev->wd_halt, UNIT_HALT); break;
+        case WS_ACT_WD_STEP: unit_halt(ev, index, &ev->wd_halt, UNIT_STEP); break;
+        case WS_ACT_WD_RESUME: unit_halt(ev, index, &ev->wd_halt, UNIT_RESUME); break;
+        case WS_ACT_CP_HALT: unit_halt(ev, index, &ev->cp_halt, UNIT_HALT); break;
+        case WS_ACT_CP_STEP: unit_halt(ev, index, &ev->cp_halt, UNIT_STEP); break;
+        case WS_ACT_CP_RESUME: unit_halt(ev, index, &ev->cp_halt, UNIT_RESUME); break;
         }
     }
     if (!rearm) {
@@ -257,12 +257,13 @@ int ws_ev_halt_unclaimed(ws_device *dev)
 int ws_ev_wd_stopped(ws_device *dev)
 {
     struct ws_events *ev = dev->events;
-    if (!ev || !ev->wd_halted || dev->fault.kind != FAULT_NONE) return 0;
+    if (!ev || !ws_ev_unit_halted(&ev->wd_halt) || dev->fault.kind != FAULT_NONE) return 0;
     const ws_grid_run *L = dev->current;
+    const int holder = ws_ev_unit_holder(&ev->wd_halt), side = holder >= 0 ? holder : !ev->wd_halt.halted[0];
     dev->fault.kind = FAULT_MACHINE;
     snprintf(dev->fault.detail, sizeof dev->fault.detail,
-             "the work distributor was halted by debug machine %u with %llu of %llu blocks not placed, and the "
-             "blocks it had placed have finished", ev->wd_halted_by,
+             "the work distributor was halted by %sdebug machine %u with %llu of %llu blocks not placed, and the "
+             "blocks it had placed have finished", side == WS_EV_DEBUGGER ? "the debugger's " : "", ev->wd_halt.by[side],
              (unsigned long long)(L ? L->total_blocks - L->next_block : 0), (unsigned long long)(L ? L->total_blocks : 0));
     return 1;
 }
