@@ -102,35 +102,45 @@ static int open_program(const char *program)
     return -1;
 }
 
-/* 1 if the ELF file fd defines name in its symbol table or, failing that,
- * its dynamic one (a stripped file may keep neither: 0). */
-static int elf_defines(int fd, const char *name)
+/* 1 if section scn defines ws_device_open (a symbol table: a stripped
+ * file may keep none). */
+static int defines_device_open(Elf *e, Elf_Scn *scn, const GElf_Shdr *sh)
 {
-    if (elf_version(EV_CURRENT) == EV_NONE) return 0;
-    Elf *e = elf_begin(fd, ELF_C_READ, NULL);
-    Elf_Scn *scn = NULL;
-    int found = 0;
-    while (e && !found && (scn = elf_nextscn(e, scn))) {
-        GElf_Shdr sh;
-        Elf_Data *d;
-        if (!gelf_getshdr(scn, &sh) || (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM) ||
-            !sh.sh_entsize || !(d = elf_getdata(scn, NULL)))
-            continue;
-        for (size_t i = 0; !found && i < sh.sh_size / sh.sh_entsize; i++) {
-            GElf_Sym sym;
-            const char *n;
-            found = gelf_getsym(d, (int)i, &sym) && sym.st_shndx != SHN_UNDEF &&
-                    (n = elf_strptr(e, sh.sh_link, sym.st_name)) && !strcmp(n, name);
-        }
+    Elf_Data *d;
+    if ((sh->sh_type != SHT_SYMTAB && sh->sh_type != SHT_DYNSYM) || !sh->sh_entsize || !(d = elf_getdata(scn, NULL)))
+        return 0;
+    for (size_t i = 0; i < sh->sh_size / sh->sh_entsize; i++) {
+        GElf_Sym sym;
+        const char *n;
+        if (gelf_getsym(d, (int)i, &sym) && sym.st_shndx != SHN_UNDEF &&
+            (n = elf_strptr(e, sh->sh_link, sym.st_name)) && !strcmp(n, "ws_device_open"))
+            return 1;
     }
-    if (e) elf_end(e);
-    return found;
+    return 0;
 }
 
-/* 1 if the ELF file fd carries the note the static library's
- * ws_device_open brings along (attach/link_note.h): strip keeps it where
- * it removes the symbol tables. */
-static int elf_has_link_note(int fd)
+/* 1 if section scn holds the note the static library's ws_device_open
+ * brings along (attach/link_note.h): strip keeps it where it removes the
+ * symbol tables. */
+static int holds_link_note(Elf *e, Elf_Scn *scn, const GElf_Shdr *sh)
+{
+    (void)e;
+    Elf_Data *d;
+    if (sh->sh_type != SHT_NOTE || !(d = elf_getdata(scn, NULL))) return 0;
+    GElf_Nhdr nh;
+    size_t off = 0, name_off, desc_off, next;
+    while ((next = gelf_getnote(d, off, &nh, &name_off, &desc_off)) > 0) {
+        if (nh.n_type == WS_LINK_NOTE_TYPE && nh.n_namesz == sizeof WS_LINK_NOTE_NAME &&
+            !memcmp((const char *)d->d_buf + name_off, WS_LINK_NOTE_NAME, sizeof WS_LINK_NOTE_NAME))
+            return 1;
+        off = next;
+    }
+    return 0;
+}
+
+/* 1 if the ELF file fd has ws_device_open linked in: by its symbol, or by
+ * the note. */
+static int links_device_open(int fd)
 {
     if (elf_version(EV_CURRENT) == EV_NONE) return 0;
     Elf *e = elf_begin(fd, ELF_C_READ, NULL);
@@ -138,15 +148,7 @@ static int elf_has_link_note(int fd)
     int found = 0;
     while (e && !found && (scn = elf_nextscn(e, scn))) {
         GElf_Shdr sh;
-        Elf_Data *d;
-        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_NOTE || !(d = elf_getdata(scn, NULL))) continue;
-        GElf_Nhdr nh;
-        size_t off = 0, name_off, desc_off, next;
-        while (!found && (next = gelf_getnote(d, off, &nh, &name_off, &desc_off)) > 0) {
-            found = nh.n_type == WS_LINK_NOTE_TYPE && nh.n_namesz == sizeof WS_LINK_NOTE_NAME &&
-                    !memcmp((const char *)d->d_buf + name_off, WS_LINK_NOTE_NAME, sizeof WS_LINK_NOTE_NAME);
-            off = next;
-        }
+        found = gelf_getshdr(scn, &sh) && (defines_device_open(e, scn, &sh) || holds_link_note(e, scn, &sh));
     }
     if (e) elf_end(e);
     return found;
@@ -158,7 +160,7 @@ int ws_preload_explain_static(const char *who, const char *program, const char *
     if (fd < 0) return 0; /* not run at all: the command says so */
     /* a program that defines ws_device_open calls its own copy, which no
      * preloaded library comes before */
-    int linked_in = elf_defines(fd, "ws_device_open") || elf_has_link_note(fd);
+    int linked_in = links_device_open(fd);
     close(fd);
     if (linked_in && loss)
         fprintf(stderr,
