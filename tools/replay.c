@@ -133,6 +133,18 @@ static int write_file(const char *path, const void *data, size_t n)
     return 0;
 }
 
+/* An RGBA8 image as a PNG, and a line that says so. */
+static int write_png(const char *path, uint32_t w, uint32_t h, const uint8_t *px)
+{
+    char err[256];
+    if (ws_gfx_write_png(path, w, h, px, err, sizeof err) != WS_OK) {
+        fprintf(stderr, "warpscope replay: %s\n", err);
+        return 1;
+    }
+    printf("wrote %s (%ux%u)\n", path, w, h);
+    return 0;
+}
+
 /* A target's depth image as DIR/callN-targetID-depth.bin (the floats,
  * little-endian, row 0 the top row) and as a grey PNG to look at (depth
  * 0 black, 1 white). */
@@ -147,7 +159,7 @@ static int dump_depth(ws_device *dev, ws_gfx_target *t, uint32_t id, const char 
     if (!z || !bytes || ws_gfx_target_read_depth(dev, t, z, n) != WS_OK) {
         fprintf(stderr, "warpscope replay: reading target %u's depth: %s\n", id, z && bytes ? ws_last_error(dev) : "out of memory");
     } else {
-        char path[4096], err[256];
+        char path[4096];
         for (size_t i = 0; i < n; i++) {
             uint32_t u;
             memcpy(&u, &z[i], 4);
@@ -163,12 +175,7 @@ static int dump_depth(ws_device *dev, ws_gfx_target *t, uint32_t id, const char 
             bytes[i * 4 + 3] = 255;
         }
         snprintf(path, sizeof path, "%s/call%" PRIu64 "-target%u-depth.png", dir, call, id);
-        if (!rc && ws_gfx_write_png(path, w, h, bytes, err, sizeof err) != WS_OK) {
-            fprintf(stderr, "warpscope replay: %s\n", err);
-            rc = 1;
-        } else if (!rc) {
-            printf("wrote %s (%ux%u)\n", path, w, h);
-        }
+        if (!rc) rc = write_png(path, w, h, bytes);
     }
     free(z);
     free(bytes);
@@ -187,7 +194,7 @@ static int dump_targets(ws_replay *r, const char *dir, uint64_t call)
     int rc = t && ids ? 0 : 1;
     if (rc) fprintf(stderr, "warpscope replay: out of memory\n");
     else ws_replay_targets(r, t, ids, nt, &nt);
-    char path[4096], err[256];
+    char path[4096];
     for (size_t i = 0; i < nt && !rc; i++) {
         uint32_t w, h;
         ws_gfx_target_size(t[i], &w, &h);
@@ -197,12 +204,7 @@ static int dump_targets(ws_replay *r, const char *dir, uint64_t call)
             rc = 1;
         } else {
             snprintf(path, sizeof path, "%s/call%" PRIu64 "-target%u.png", dir, call, ids[i]);
-            if (ws_gfx_write_png(path, w, h, px, err, sizeof err) != WS_OK) {
-                fprintf(stderr, "warpscope replay: %s\n", err);
-                rc = 1;
-            } else {
-                printf("wrote %s (%ux%u)\n", path, w, h);
-            }
+            rc = write_png(path, w, h, px);
         }
         free(px);
         if (!rc && ws_replay_target_has_depth(r, ids[i])) rc = dump_depth(dev, t[i], ids[i], dir, call);
