@@ -27,7 +27,14 @@
  * it `extern WS_SHARED_GLOBAL int buf[];` in the others). */
 #define WS_SHARED static __attribute__((section(".ws_shared")))
 #define WS_SHARED_GLOBAL __attribute__((section(".ws_shared")))
-#define WS_DEVICE static inline __attribute__((always_inline))
+/* A helper of these headers. nodebug: its inlined instructions take the
+ * caller's line, as a debugger treats intrinsics, so a breakpoint on a line
+ * made only of a call (`atomicAdd(&h[b], 1);`, `__syncthreads();`) stops
+ * before the call, and `step` does not enter the header. Without it the
+ * line had no code of its own: the breakpoint went to the next line, past
+ * the call. The float and double CAS loops too: a retry is not a step the
+ * user wrote. */
+#define WS_DEVICE static inline __attribute__((always_inline, nodebug))
 
 #define WS__CSR(num) ({ unsigned ws_v_; __asm__ volatile("csrr %0, " #num : "=r"(ws_v_)); ws_v_; })
 
@@ -59,16 +66,12 @@ WS_DEVICE unsigned ws_active_mask(void) { return WS__CSR(0xCC3); }
 WS_DEVICE unsigned ws_launch_id(void) { return WS__CSR(0xCD0); }
 
 /* ---- barriers and shared memory ---- */
-/* Wait until every live thread of the block reaches barrier `id` (0-15).
- * nodebug: the inlined barrier's instructions take the caller's line, so
- * a debugger's breakpoint on a `__syncthreads();` line stops before the
- * barrier (with lines of this header only, that line had no code and the
- * breakpoint went to the next line, past the barrier). */
-WS_DEVICE __attribute__((nodebug)) void ws_barrier(unsigned id)
+/* Wait until every live thread of the block reaches barrier `id` (0-15). */
+WS_DEVICE void ws_barrier(unsigned id)
 {
     __asm__ volatile(".insn r 0x0B, 4, 0, x0, %0, x0" : : "r"(id) : "memory");
 }
-WS_DEVICE __attribute__((nodebug)) void ws_syncthreads(void) { ws_barrier(0); }
+WS_DEVICE void ws_syncthreads(void) { ws_barrier(0); }
 #define __syncthreads() ws_syncthreads()
 /* Order memory accesses (the device is sequentially consistent; this also
  * stops the compiler from moving accesses across it). */
