@@ -95,6 +95,19 @@ static void send_console(int fd, const char *text)
 
 static int is_interrupt_packet(const char *p) { return !strncmp(p, "vCont;t", 7); }
 
+/* The reply to packet p of gdb's once the device is gone: no stop is
+ * pending (vStopped), no thread is left (gdb asks for the list in
+ * non-stop mode), an interrupt is accepted (the note follows, while the
+ * process runs on) and must stay possible (vCont?, as the server said);
+ * anything else is unsupported. */
+static const char *reply_after_device(const char *p)
+{
+    if (!strcmp(p, "vStopped") || is_interrupt_packet(p)) return "OK";
+    if (!strcmp(p, "vCont?")) return "vCont;c;C;s;S;t;r";
+    if (!strncmp(p, "qXfer:threads:read:", 19)) return "l<?xml version=\"1.0\"?><threads></threads>";
+    return "";
+}
+
 /* Answer what gdb sent on h that is there now; 0, or -1 once gdb hung
  * up. pid >= 0: the process runs on (an interrupt is told so); -1: it
  * has ended. */
@@ -112,10 +125,8 @@ static int answer_available(const ws_gdb_handoff *h, ws_rsp_reader *rd, long pid
         if (ev == WS_RSP_INTERRUPT && pid >= 0) send_console(h->cfd, note);
         if (ev != WS_RSP_PACKET) continue;
         if (!h->noack) (void)!send(h->cfd, "+", 1, MSG_NOSIGNAL);
-        /* no stop is pending (vStopped); an interrupt's OK, then the note */
-        int interrupt = pid >= 0 && is_interrupt_packet(rd->buf);
-        send_packet(h->cfd, '$', !strcmp(rd->buf, "vStopped") || interrupt ? "OK" : "");
-        if (interrupt) send_console(h->cfd, note);
+        send_packet(h->cfd, '$', reply_after_device(rd->buf));
+        if (pid >= 0 && is_interrupt_packet(rd->buf)) send_console(h->cfd, note);
     }
     return 0;
 }

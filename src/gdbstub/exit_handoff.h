@@ -26,7 +26,9 @@ int ws_gdb_handoff_take(int handoff_fd, ws_gdb_handoff *h);
  * keeps a packet that arrives in pieces). There is nothing left to stop:
  * an interrupt (Ctrl-C; vCont;t in non-stop mode) gets console output
  * saying process pid runs on without its device and gdb hears its exit
- * status when it ends, and gdb keeps waiting for that. */
+ * status when it ends, and gdb keeps waiting for that. In non-stop mode
+ * gdb may ask more: vCont? as the server answered it, an empty thread
+ * list, the empty reply (unsupported) for anything else. */
 void ws_gdb_handoff_answer_running(const ws_gdb_handoff *h, ws_rsp_reader *rd, long pid);
 /* Tell gdb on h the process ended with wait_status (waitpid's): "exited
  * with code N", or "terminated with signal S"; answer it until it hangs up
