@@ -86,12 +86,51 @@ static void close_handoff(int fds[2])
     fds[0] = fds[1] = -1;
 }
 
-/* A program that closed its devices itself passed gdb's connections back
- * before it exited: gdb hears the status it ended with now. */
-static void tell_gdb_exit(int handoff_fd, int status)
+/* gdb's connections a program passed back when it closed its devices
+ * itself, held until it exits (a few: one per device it served). */
+enum { MAX_HELD_GDB = 8 };
+typedef struct held_gdb {
+    int n;
+    ws_gdb_handoff h[MAX_HELD_GDB];
+    ws_rsp_reader *rd[MAX_HELD_GDB];
+} held_gdb;
+
+/* Take the connections passed so far. */
+static void take_held_gdb(held_gdb *held, int handoff_fd)
 {
     ws_gdb_handoff h;
-    while (handoff_fd >= 0 && ws_gdb_handoff_take(handoff_fd, &h)) ws_gdb_handoff_tell_exit(&h, status);
+    while (handoff_fd >= 0 && held->n < MAX_HELD_GDB && ws_gdb_handoff_take(handoff_fd, &h)) {
+        ws_rsp_reader *rd = malloc(sizeof *rd);
+        if (!rd) {
+            close(h.cfd); /* gdb loses the connection, as without a handoff */
+            continue;
+        }
+        ws_rsp_reader_init(rd);
+        held->h[held->n] = h;
+        held->rd[held->n++] = rd;
+    }
+}
+
+/* Answer gdb on each connection while the program runs on (an interrupt
+ * is told why nothing stops). */
+static void serve_held_gdb(held_gdb *held, int handoff_fd, pid_t pid)
+{
+    take_held_gdb(held, handoff_fd);
+    for (int k = 0; k < held->n; k++) ws_gdb_handoff_answer_running(&held->h[k], held->rd[k], (long)pid);
+}
+
+/* The program has exited: every gdb it passed back hears the status. */
+static void tell_gdb_exit(held_gdb *held, int handoff_fd, int status)
+{
+    for (;;) {
+        take_held_gdb(held, handoff_fd); /* (those passed since the last poll, too) */
+        if (!held->n) return;
+        for (int k = 0; k < held->n; k++) {
+            ws_gdb_handoff_tell_exit(&held->h[k], held->rd[k], status);
+            free(held->rd[k]);
+        }
+        held->n = 0;
+    }
 }
 
 int ws_cmd_debug(int argc, char **argv)
@@ -264,6 +303,7 @@ int ws_cmd_debug(int argc, char **argv)
     handoff[1] = -1;
     sigprocmask(SIG_SETMASK, &old_mask, NULL); /* a signal held back is noted now, and passed on below */
     int status = 0, reported = 0, forwarded = 0;
+    held_gdb held = { 0 };
     for (;;) {
         if (pending_signal && !forwarded) {
             kill(pid, pending_signal);
@@ -272,6 +312,7 @@ int ws_cmd_debug(int argc, char **argv)
         pid_t r = waitpid(pid, &status, WNOHANG);
         if (r == pid) break;
         if (r < 0 && errno != EINTR) break;
+        serve_held_gdb(&held, handoff[0], pid);
         unsigned p = reported ? 0 : socket_path ? file_has_line(pfile) : read_port(pfile);
         if (p) {
             if (jtag) printf("JTAG remote_bitbang listening on 127.0.0.1:%u\n", p);
@@ -305,7 +346,7 @@ int ws_cmd_debug(int argc, char **argv)
         fprintf(stderr, "warpscope debug: %s opened no warpscope device: no %s was served\n", argv[i],
                 jtag ? "JTAG port" : "gdb server");
     unlink(pfile);
-    tell_gdb_exit(handoff[0], status);
+    tell_gdb_exit(&held, handoff[0], status);
     close_handoff(handoff);
     if (WIFSIGNALED(status)) {
         fprintf(stderr, "warpscope debug: %s ended by signal %d\n", argv[i], WTERMSIG(status));

@@ -78,12 +78,65 @@ static int gdb_signal(int sig)
 
 static void send_packet(int fd, char prefix, const char *payload)
 {
-    char buf[64];
+    char buf[512];
     size_t n = ws_rsp_frame(prefix, payload, strlen(payload), buf, sizeof buf);
     if (n) (void)!send(fd, buf, n, MSG_NOSIGNAL);
 }
 
-void ws_gdb_handoff_tell_exit(const ws_gdb_handoff *h, int wait_status)
+/* Console output for gdb (an 'O' packet: the text in hex). */
+static void send_console(int fd, const char *text)
+{
+    char payload[400] = "O";
+    size_t n = 1;
+    for (const char *c = text; *c && n + 2 < sizeof payload; c++, n += 2)
+        snprintf(payload + n, 3, "%02x", (unsigned char)*c);
+    send_packet(fd, '$', payload);
+}
+
+static int is_interrupt_packet(const char *p) { return !strncmp(p, "vCont;t", 7); }
+
+/* The reply to packet p of gdb's once the device is gone: no stop is
+ * pending (vStopped), no thread is left (gdb asks for the list in
+ * non-stop mode), an interrupt is accepted (the note follows, while the
+ * process runs on) and must stay possible (vCont?, as the server said);
+ * anything else is unsupported. */
+static const char *reply_after_device(const char *p)
+{
+    if (!strcmp(p, "vStopped") || is_interrupt_packet(p)) return "OK";
+    if (!strcmp(p, "vCont?")) return "vCont;c;C;s;S;t;r";
+    if (!strncmp(p, "qXfer:threads:read:", 19)) return "l<?xml version=\"1.0\"?><threads></threads>";
+    return "";
+}
+
+/* Answer what gdb sent on h that is there now; 0, or -1 once gdb hung
+ * up. pid >= 0: the process runs on (an interrupt is told so); -1: it
+ * has ended. */
+static int answer_available(const ws_gdb_handoff *h, ws_rsp_reader *rd, long pid)
+{
+    uint8_t buf[512];
+    ssize_t n = recv(h->cfd, buf, sizeof buf, MSG_DONTWAIT);
+    if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) return -1;
+    char note[160];
+    snprintf(note, sizeof note,
+             "warpscope: process %ld closed its device and runs on in the host; "
+             "gdb hears its exit status when it ends\n", pid);
+    for (ssize_t i = 0; i < n; i++) {
+        ws_rsp_event ev = ws_rsp_feed(rd, buf[i]);
+        if (ev == WS_RSP_INTERRUPT && pid >= 0) send_console(h->cfd, note);
+        if (ev != WS_RSP_PACKET) continue;
+        if (!h->noack) (void)!send(h->cfd, "+", 1, MSG_NOSIGNAL);
+        send_packet(h->cfd, '$', reply_after_device(rd->buf));
+        if (pid >= 0 && is_interrupt_packet(rd->buf)) send_console(h->cfd, note);
+    }
+    return 0;
+}
+
+void ws_gdb_handoff_answer_running(const ws_gdb_handoff *h, ws_rsp_reader *rd, long pid)
+{
+    (void)answer_available(h, rd, pid);
+}
+
+void ws_gdb_handoff_tell_exit(const ws_gdb_handoff *h, ws_rsp_reader *rd, int wait_status)
 {
     char stop[32];
     if (WIFSIGNALED(wait_status)) snprintf(stop, sizeof stop, "X%02x", gdb_signal(WTERMSIG(wait_status)));
@@ -94,18 +147,8 @@ void ws_gdb_handoff_tell_exit(const ws_gdb_handoff *h, int wait_status)
     else send_packet(h->cfd, '$', stop);
     /* gdb acknowledges, drains notifications (vStopped: no more) and hangs
      * up; anything else it asks of a process that is gone is unsupported */
-    ws_rsp_reader rd;
-    ws_rsp_reader_init(&rd);
     struct pollfd p = { h->cfd, POLLIN, 0 };
-    for (int waited = 0; waited < 5000 && poll(&p, 1, 100) >= 0; waited += 100) {
-        uint8_t buf[512];
-        ssize_t n = p.revents ? recv(h->cfd, buf, sizeof buf, 0) : 0;
-        if (p.revents && n <= 0) break;
-        for (ssize_t i = 0; i < n; i++) {
-            if (ws_rsp_feed(&rd, buf[i]) != WS_RSP_PACKET) continue;
-            if (!h->noack) (void)!send(h->cfd, "+", 1, MSG_NOSIGNAL);
-            send_packet(h->cfd, '$', !strcmp(rd.buf, "vStopped") ? "OK" : "");
-        }
-    }
+    for (int waited = 0; waited < 5000 && poll(&p, 1, 100) >= 0; waited += 100)
+        if (p.revents && answer_available(h, rd, -1)) break;
     close(h->cfd);
 }

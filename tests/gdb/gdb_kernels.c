@@ -176,7 +176,7 @@ WS_KERNEL void collide(int *out, int base)
  * only some lanes' swap succeeds, then a 32-bit add every lane makes. */
 WS_KERNEL void cas_turns(long long *sum, int *count)
 {
-    int t = (int)threadIdx_x();
+    int t = (int)threadIdx_x(); /* MARK:cas_start */
     atomicAdd_ll(sum, (long long)t << 33); /* MARK:cas_add */
     atomicAdd_i(count, 1); /* MARK:cas_count */
 }

@@ -18,15 +18,22 @@
 # nothing) and says the same.
 # With "closeabort", it closes its device and then aborts: gdb hears the
 # signal, the command exits 134.
-#   noclose_exit.sh WARPSCOPE JTAG_APP KERNELS.elf [shared|static|stripped|close3|closeabort]
+# With "closeinterrupt", it closes its device and runs on for 3 s before
+# it returns 3; gdb is interrupted (SIGINT, as Ctrl-C) in that time: the
+# command answers that the program runs on past its device (until
+# 2026-11-28 the interrupt got no answer until the program exited), and
+# gdb still hears the exit status.
+#   noclose_exit.sh WARPSCOPE JTAG_APP KERNELS.elf [shared|static|stripped|close3|closeabort|closeinterrupt]
 set -u
 cli=$1 app=$2 kelf=$3 mode=${4:-shared}
 ending=noclose want_rc=3 want_gdb="exited with code 03\]"
 case "$mode" in
   close3) ending=close3 ;;
   closeabort) ending=closeabort want_rc=134 want_gdb="terminated with signal SIGABRT" ;;
+  closeinterrupt) ending=closelinger ;;
 esac
 work=$(mktemp -d)
+fails=0
 if [ "$mode" = stripped ]; then
     cp "$app" "$work/app.stripped" && strip "$work/app.stripped" || { echo "FAIL: cannot strip a copy"; exit 1; }
     readelf -s "$work/app.stripped" | grep -q ws_device_open && { echo "FAIL: the copy still names ws_device_open"; exit 1; }
@@ -40,9 +47,18 @@ timeout 60 "$cli" debug --port-file "$work/port" -- "$app" "$kelf" 2000 0 "$endi
 apid=$!
 for _ in $(seq 300); do [ -s "$work/port" ] && break; sleep 0.1; done
 [ -s "$work/port" ] || { echo "FAIL: the program never listened"; cat "$work/app.err"; exit 1; }
-timeout 60 gdb-multiarch -q -batch -ex "target remote 127.0.0.1:$(cat "$work/port")" -ex continue > "$work/gdb.out" 2>&1
+timeout --foreground 60 gdb-multiarch -q -batch -ex "target remote 127.0.0.1:$(cat "$work/port")" -ex continue > "$work/gdb.out" 2>&1 &
+gpid=$!
+if [ "$mode" = closeinterrupt ]; then
+    for _ in $(seq 300); do grep -q "device closed" "$work/app.out" && break; sleep 0.1; done
+    kill -INT "$gpid" # timeout passes it on to gdb (--foreground: to gdb only, once)
+fi
+wait "$gpid"
 wait "$apid"; rc=$?; apid=
-fails=0
+if [ "$mode" = closeinterrupt ]; then
+    grep -q "closed its device and runs on in the host" "$work/gdb.out" ||
+        { echo "FAIL: the interrupt got no answer"; fails=$((fails+1)); }
+fi
 note="warpscope debug: note: $app has libwarpscope linked in (the static library), which the exit closer cannot reach"
 if [ "$mode" = static ]; then
     # the note comes first, before the program's own server says it listens

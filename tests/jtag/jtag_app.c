@@ -1,12 +1,13 @@
 /* The program OpenOCD debugs in the JTAG end-to-end test: 256 threads on
  * 2 cores x 4 warps wait at a gate until the debugger writes `go`.
- *   jtag_app KERNELS.elf [LIMIT [HOLD_MS [noclose|close3|closeabort]]]
+ *   jtag_app KERNELS.elf [LIMIT [HOLD_MS [noclose|close3|closeabort|closelinger]]]
  * HOLD_MS: keep the device open that long after the results (a probe
  * still attached then finishes its session before the bus goes away).
  * noclose: return 3 from main without closing the device, as a program
  * does after a failed check (the exit closes it, if anything does).
  * close3: close the device, then return 3 (the exit status comes after
- * the close); closeabort: close it, then abort().
+ * the close); closeabort: close it, then abort(); closelinger: close it,
+ * print "device closed", then run on for 3 s and return 3.
  * Prints the buffers' device addresses, "launching", then "go=0x..." and
  * "result ok" when every thread's result is right. Exit 0 only then. */
 #include <stdio.h>
@@ -73,5 +74,11 @@ int main(int argc, char **argv)
     if (argc > 4 && !strcmp(argv[4], "noclose")) return 3;
     ws_device_close(dev);
     if (argc > 4 && !strcmp(argv[4], "closeabort")) abort();
+    if (argc > 4 && !strcmp(argv[4], "closelinger")) {
+        printf("device closed\n");
+        fflush(stdout);
+        sleep(3);
+        return 3;
+    }
     return argc > 4 && !strcmp(argv[4], "close3") ? 3 : 0;
 }

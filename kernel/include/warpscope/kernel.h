@@ -27,77 +27,82 @@
  * it `extern WS_SHARED_GLOBAL int buf[];` in the others). */
 #define WS_SHARED static __attribute__((section(".ws_shared")))
 #define WS_SHARED_GLOBAL __attribute__((section(".ws_shared")))
+/* An inlined device function (yours keep their lines under a debugger). */
 #define WS_DEVICE static inline __attribute__((always_inline))
+/* A helper of these headers. nodebug: its inlined instructions take the
+ * caller's line, as a debugger treats intrinsics, so a breakpoint on a line
+ * made only of a call (`atomicAdd(&h[b], 1);`, `__syncthreads();`) stops
+ * before the call, and `step` does not enter the header. Without it the
+ * line had no code of its own: the breakpoint went to the next line, past
+ * the call. The float and double CAS loops too: a retry is not a step the
+ * user wrote. */
+#define WS__HELPER WS_DEVICE __attribute__((nodebug))
 
 #define WS__CSR(num) ({ unsigned ws_v_; __asm__ volatile("csrr %0, " #num : "=r"(ws_v_)); ws_v_; })
 
 /* ---- thread and block coordinates (CUDA: threadIdx.x, blockIdx.x, ...) ---- */
-WS_DEVICE unsigned threadIdx_x(void) { return WS__CSR(0xCC4); }
-WS_DEVICE unsigned threadIdx_y(void) { return WS__CSR(0xCC5); }
-WS_DEVICE unsigned threadIdx_z(void) { return WS__CSR(0xCC6); }
-WS_DEVICE unsigned blockIdx_x(void) { return WS__CSR(0xCC7); }
-WS_DEVICE unsigned blockIdx_y(void) { return WS__CSR(0xCC8); }
-WS_DEVICE unsigned blockIdx_z(void) { return WS__CSR(0xCC9); }
-WS_DEVICE unsigned blockDim_x(void) { return WS__CSR(0xCCA); }
-WS_DEVICE unsigned blockDim_y(void) { return WS__CSR(0xCCB); }
-WS_DEVICE unsigned blockDim_z(void) { return WS__CSR(0xCCC); }
-WS_DEVICE unsigned gridDim_x(void) { return WS__CSR(0xCCD); }
-WS_DEVICE unsigned gridDim_y(void) { return WS__CSR(0xCCE); }
-WS_DEVICE unsigned gridDim_z(void) { return WS__CSR(0xCCF); }
+WS__HELPER unsigned threadIdx_x(void) { return WS__CSR(0xCC4); }
+WS__HELPER unsigned threadIdx_y(void) { return WS__CSR(0xCC5); }
+WS__HELPER unsigned threadIdx_z(void) { return WS__CSR(0xCC6); }
+WS__HELPER unsigned blockIdx_x(void) { return WS__CSR(0xCC7); }
+WS__HELPER unsigned blockIdx_y(void) { return WS__CSR(0xCC8); }
+WS__HELPER unsigned blockIdx_z(void) { return WS__CSR(0xCC9); }
+WS__HELPER unsigned blockDim_x(void) { return WS__CSR(0xCCA); }
+WS__HELPER unsigned blockDim_y(void) { return WS__CSR(0xCCB); }
+WS__HELPER unsigned blockDim_z(void) { return WS__CSR(0xCCC); }
+WS__HELPER unsigned gridDim_x(void) { return WS__CSR(0xCCD); }
+WS__HELPER unsigned gridDim_y(void) { return WS__CSR(0xCCE); }
+WS__HELPER unsigned gridDim_z(void) { return WS__CSR(0xCCF); }
 /* x + y*blockDim.x + z*blockDim.x*blockDim.y */
-WS_DEVICE unsigned ws_thread_linear(void) { return WS__CSR(0xCD3); }
+WS__HELPER unsigned ws_thread_linear(void) { return WS__CSR(0xCD3); }
 /* blockIdx.x * blockDim.x + threadIdx.x: the usual 1-D global index. */
-WS_DEVICE unsigned ws_global_id_x(void) { return blockIdx_x() * blockDim_x() + threadIdx_x(); }
+WS__HELPER unsigned ws_global_id_x(void) { return blockIdx_x() * blockDim_x() + threadIdx_x(); }
 
 /* ---- hardware coordinates ---- */
-WS_DEVICE unsigned ws_lane_id(void) { return WS__CSR(0xCC0); }
-WS_DEVICE unsigned ws_warp_id(void) { return WS__CSR(0xCC1); }      /* warp slot on the core */
-WS_DEVICE unsigned ws_core_id(void) { return WS__CSR(0xCC2); }
-WS_DEVICE unsigned ws_warp_in_block(void) { return WS__CSR(0xCD4); }
-WS_DEVICE unsigned ws_warp_size(void) { return WS__CSR(0xFC0); }
-WS_DEVICE unsigned ws_active_mask(void) { return WS__CSR(0xCC3); }
-WS_DEVICE unsigned ws_launch_id(void) { return WS__CSR(0xCD0); }
+WS__HELPER unsigned ws_lane_id(void) { return WS__CSR(0xCC0); }
+WS__HELPER unsigned ws_warp_id(void) { return WS__CSR(0xCC1); }      /* warp slot on the core */
+WS__HELPER unsigned ws_core_id(void) { return WS__CSR(0xCC2); }
+WS__HELPER unsigned ws_warp_in_block(void) { return WS__CSR(0xCD4); }
+WS__HELPER unsigned ws_warp_size(void) { return WS__CSR(0xFC0); }
+WS__HELPER unsigned ws_active_mask(void) { return WS__CSR(0xCC3); }
+WS__HELPER unsigned ws_launch_id(void) { return WS__CSR(0xCD0); }
 
 /* ---- barriers and shared memory ---- */
-/* Wait until every live thread of the block reaches barrier `id` (0-15).
- * nodebug: the inlined barrier's instructions take the caller's line, so
- * a debugger's breakpoint on a `__syncthreads();` line stops before the
- * barrier (with lines of this header only, that line had no code and the
- * breakpoint went to the next line, past the barrier). */
-WS_DEVICE __attribute__((nodebug)) void ws_barrier(unsigned id)
+/* Wait until every live thread of the block reaches barrier `id` (0-15). */
+WS__HELPER void ws_barrier(unsigned id)
 {
     __asm__ volatile(".insn r 0x0B, 4, 0, x0, %0, x0" : : "r"(id) : "memory");
 }
-WS_DEVICE __attribute__((nodebug)) void ws_syncthreads(void) { ws_barrier(0); }
+WS__HELPER void ws_syncthreads(void) { ws_barrier(0); }
 #define __syncthreads() ws_syncthreads()
 /* Order memory accesses (the device is sequentially consistent; this also
  * stops the compiler from moving accesses across it). */
-WS_DEVICE void ws_threadfence(void) { __asm__ volatile("fence rw, rw" ::: "memory"); }
+WS__HELPER void ws_threadfence(void) { __asm__ volatile("fence rw, rw" ::: "memory"); }
 /* The block's dynamic shared memory (size given at launch). */
-WS_DEVICE void *ws_dynamic_shared(void) { return (void *)(uintptr_t)WS__CSR(0xCD1); }
+WS__HELPER void *ws_dynamic_shared(void) { return (void *)(uintptr_t)WS__CSR(0xCD1); }
 
 /* ---- warp vote and shuffle (over the lanes executing together) ---- */
 #define WS__VOTE(f3, p) ({ unsigned ws_r_; __asm__ volatile(".insn r 0x0B, " #f3 ", 1, %0, %1, x0" \
                            : "=r"(ws_r_) : "r"((unsigned)(p))); ws_r_; })
-WS_DEVICE int ws_all(int pred) { return (int)WS__VOTE(0, pred != 0); }
-WS_DEVICE int ws_any(int pred) { return (int)WS__VOTE(1, pred != 0); }
-WS_DEVICE int ws_uni(int pred) { return (int)WS__VOTE(2, pred != 0); }
-WS_DEVICE unsigned ws_ballot(int pred) { return WS__VOTE(3, pred != 0); }
+WS__HELPER int ws_all(int pred) { return (int)WS__VOTE(0, pred != 0); }
+WS__HELPER int ws_any(int pred) { return (int)WS__VOTE(1, pred != 0); }
+WS__HELPER int ws_uni(int pred) { return (int)WS__VOTE(2, pred != 0); }
+WS__HELPER unsigned ws_ballot(int pred) { return WS__VOTE(3, pred != 0); }
 #define WS__SHFL(f3, v, s) ({ unsigned ws_r_; __asm__ volatile(".insn r 0x0B, " #f3 ", 1, %0, %1, %2" \
                               : "=r"(ws_r_) : "r"((unsigned)(v)), "r"((unsigned)(s))); ws_r_; })
 /* Value from lane (lane - delta) / (lane + delta) / (lane ^ mask) / (src);
  * a source outside the warp or not active gives the caller's own value. */
-WS_DEVICE int ws_shfl_up(int v, unsigned delta) { return (int)WS__SHFL(4, v, delta); }
-WS_DEVICE int ws_shfl_down(int v, unsigned delta) { return (int)WS__SHFL(5, v, delta); }
-WS_DEVICE int ws_shfl_xor(int v, unsigned mask) { return (int)WS__SHFL(6, v, mask); }
-WS_DEVICE int ws_shfl_idx(int v, unsigned src) { return (int)WS__SHFL(7, v, src); }
-WS_DEVICE float ws_shfl_down_f(float v, unsigned delta)
+WS__HELPER int ws_shfl_up(int v, unsigned delta) { return (int)WS__SHFL(4, v, delta); }
+WS__HELPER int ws_shfl_down(int v, unsigned delta) { return (int)WS__SHFL(5, v, delta); }
+WS__HELPER int ws_shfl_xor(int v, unsigned mask) { return (int)WS__SHFL(6, v, mask); }
+WS__HELPER int ws_shfl_idx(int v, unsigned src) { return (int)WS__SHFL(7, v, src); }
+WS__HELPER float ws_shfl_down_f(float v, unsigned delta)
 {
     union { float f; int i; } u = { v };
     u.i = ws_shfl_down(u.i, delta);
     return u.f;
 }
-WS_DEVICE float ws_shfl_xor_f(float v, unsigned mask)
+WS__HELPER float ws_shfl_xor_f(float v, unsigned mask)
 {
     union { float f; int i; } u = { v };
     u.i = ws_shfl_xor(u.i, mask);
@@ -106,25 +111,25 @@ WS_DEVICE float ws_shfl_xor_f(float v, unsigned mask)
 
 /* ---- atomics (global or shared memory; lanes of a warp apply in lane order) ---- */
 #define WS__ATOMIC_FNS(T, S)                                                                      \
-    WS_DEVICE T atomicAdd##S(T *p, T v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }  \
-    WS_DEVICE T atomicSub##S(T *p, T v) { return __atomic_fetch_sub(p, v, __ATOMIC_SEQ_CST); }  \
-    WS_DEVICE T atomicAnd##S(T *p, T v) { return __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST); }  \
-    WS_DEVICE T atomicOr##S(T *p, T v) { return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST); }    \
-    WS_DEVICE T atomicXor##S(T *p, T v) { return __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST); }  \
-    WS_DEVICE T atomicExch##S(T *p, T v) { return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST); } \
-    WS_DEVICE T atomicCAS##S(T *p, T expected, T desired)                                       \
+    WS__HELPER T atomicAdd##S(T *p, T v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }  \
+    WS__HELPER T atomicSub##S(T *p, T v) { return __atomic_fetch_sub(p, v, __ATOMIC_SEQ_CST); }  \
+    WS__HELPER T atomicAnd##S(T *p, T v) { return __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST); }  \
+    WS__HELPER T atomicOr##S(T *p, T v) { return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST); }    \
+    WS__HELPER T atomicXor##S(T *p, T v) { return __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST); }  \
+    WS__HELPER T atomicExch##S(T *p, T v) { return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST); } \
+    WS__HELPER T atomicCAS##S(T *p, T expected, T desired)                                       \
     {                                                                                           \
         __atomic_compare_exchange_n(p, &expected, desired, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); \
         return expected;                                                                        \
     }
 WS__ATOMIC_FNS(int, _i)
 WS__ATOMIC_FNS(unsigned, _u)
-WS_DEVICE int atomicMin_i(int *p, int v) { return __atomic_fetch_min(p, v, __ATOMIC_SEQ_CST); }
-WS_DEVICE int atomicMax_i(int *p, int v) { return __atomic_fetch_max(p, v, __ATOMIC_SEQ_CST); }
-WS_DEVICE unsigned atomicMin_u(unsigned *p, unsigned v) { return __atomic_fetch_min(p, v, __ATOMIC_SEQ_CST); }
-WS_DEVICE unsigned atomicMax_u(unsigned *p, unsigned v) { return __atomic_fetch_max(p, v, __ATOMIC_SEQ_CST); }
+WS__HELPER int atomicMin_i(int *p, int v) { return __atomic_fetch_min(p, v, __ATOMIC_SEQ_CST); }
+WS__HELPER int atomicMax_i(int *p, int v) { return __atomic_fetch_max(p, v, __ATOMIC_SEQ_CST); }
+WS__HELPER unsigned atomicMin_u(unsigned *p, unsigned v) { return __atomic_fetch_min(p, v, __ATOMIC_SEQ_CST); }
+WS__HELPER unsigned atomicMax_u(unsigned *p, unsigned v) { return __atomic_fetch_max(p, v, __ATOMIC_SEQ_CST); }
 /* Float add by compare-and-swap on the bits. */
-WS_DEVICE float atomicAdd_f(float *p, float v)
+WS__HELPER float atomicAdd_f(float *p, float v)
 {
     union { float f; unsigned u; } old, upd;
     old.f = *(volatile float *)p;
@@ -140,19 +145,19 @@ WS_DEVICE float atomicAdd_f(float *p, float v)
  * 8-byte aligned. */
 WS__ATOMIC_FNS(long long, _ll)
 WS__ATOMIC_FNS(unsigned long long, _ull)
-WS_DEVICE long long atomicMin_ll(long long *p, long long v) { return __atomic_fetch_min(p, v, __ATOMIC_SEQ_CST); }
-WS_DEVICE long long atomicMax_ll(long long *p, long long v) { return __atomic_fetch_max(p, v, __ATOMIC_SEQ_CST); }
-WS_DEVICE unsigned long long atomicMin_ull(unsigned long long *p, unsigned long long v)
+WS__HELPER long long atomicMin_ll(long long *p, long long v) { return __atomic_fetch_min(p, v, __ATOMIC_SEQ_CST); }
+WS__HELPER long long atomicMax_ll(long long *p, long long v) { return __atomic_fetch_max(p, v, __ATOMIC_SEQ_CST); }
+WS__HELPER unsigned long long atomicMin_ull(unsigned long long *p, unsigned long long v)
 {
     return __atomic_fetch_min(p, v, __ATOMIC_SEQ_CST);
 }
-WS_DEVICE unsigned long long atomicMax_ull(unsigned long long *p, unsigned long long v)
+WS__HELPER unsigned long long atomicMax_ull(unsigned long long *p, unsigned long long v)
 {
     return __atomic_fetch_max(p, v, __ATOMIC_SEQ_CST);
 }
 /* Double add by compare-and-swap on the bits (the device computes doubles
  * in software: libgcc). */
-WS_DEVICE double atomicAdd_d(double *p, double v)
+WS__HELPER double atomicAdd_d(double *p, double v)
 {
     union { double d; unsigned long long u; } old, upd;
     old.u = __atomic_load_n((unsigned long long *)p, __ATOMIC_SEQ_CST);

@@ -36,21 +36,21 @@ typedef struct ws_mat4 { float m[16]; } ws_mat4;
 /* Vertex shaders: the vertex's index (after base_vertex) and instance.
  * ws_instance_id() also works in fragment shaders: the instance of the
  * fragment's primitive (CSR 0xCDD; it read 0xCD9, the pixel's y, there). */
-WS_DEVICE unsigned ws_vertex_id(void) { return WS__CSR(0xCD8); }
-WS_DEVICE unsigned ws_instance_id(void) { return WS__CSR(0xCDD); }
+WS__HELPER unsigned ws_vertex_id(void) { return WS__CSR(0xCD8); }
+WS__HELPER unsigned ws_instance_id(void) { return WS__CSR(0xCDD); }
 /* Fragment shaders: the pixel, whether the primitive faces the viewer, and
  * whether this lane is a helper (it only feeds its quad's derivatives). */
-WS_DEVICE unsigned ws_pixel_x(void) { return WS__CSR(0xCD8); }
-WS_DEVICE unsigned ws_pixel_y(void) { return WS__CSR(0xCD9); }
-WS_DEVICE int ws_front_facing(void) { return (WS__CSR(0xCDA) & 1u) != 0; }
-WS_DEVICE int ws_is_helper(void) { return (WS__CSR(0xCDA) & 2u) != 0; }
-WS_DEVICE unsigned ws_primitive_id(void) { return WS__CSR(0xCDB); }
-WS_DEVICE unsigned ws_draw_id(void) { return WS__CSR(0xCDC); }
+WS__HELPER unsigned ws_pixel_x(void) { return WS__CSR(0xCD8); }
+WS__HELPER unsigned ws_pixel_y(void) { return WS__CSR(0xCD9); }
+WS__HELPER int ws_front_facing(void) { return (WS__CSR(0xCDA) & 1u) != 0; }
+WS__HELPER int ws_is_helper(void) { return (WS__CSR(0xCDA) & 2u) != 0; }
+WS__HELPER unsigned ws_primitive_id(void) { return WS__CSR(0xCDB); }
+WS__HELPER unsigned ws_draw_id(void) { return WS__CSR(0xCDC); }
 
 /* ---- fragment operations ---- */
 /* The fragment writes nothing; the lane runs on as a helper so that its
  * quad's derivatives stay defined (SPIR-V's demote-to-helper). */
-WS_DEVICE void ws_discard(void)
+WS__HELPER void ws_discard(void)
 {
     register unsigned n __asm__("a7") = 0x5712;
     __asm__ volatile("ecall" : : "r"(n) : "memory");
@@ -58,7 +58,7 @@ WS_DEVICE void ws_discard(void)
 
 /* Sample texture slot `slot` at (u, v) with the slot's sampler; the level
  * of detail comes from how u and v change across the 2x2 quad. */
-WS_DEVICE ws_vec4 ws_tex2d(unsigned slot, float u, float v)
+WS__HELPER ws_vec4 ws_tex2d(unsigned slot, float u, float v)
 {
     register unsigned s __asm__("a0") = slot;
     register unsigned n __asm__("a7") = 0x5710;
@@ -70,7 +70,7 @@ WS_DEVICE ws_vec4 ws_tex2d(unsigned slot, float u, float v)
     return (ws_vec4){ r, g, b, a };
 }
 /* The same at an explicit level of detail. */
-WS_DEVICE ws_vec4 ws_tex2d_lod(unsigned slot, float u, float v, float lod)
+WS__HELPER ws_vec4 ws_tex2d_lod(unsigned slot, float u, float v, float lod)
 {
     register unsigned s __asm__("a0") = slot;
     register unsigned n __asm__("a7") = 0x5711;
@@ -83,19 +83,19 @@ WS_DEVICE ws_vec4 ws_tex2d_lod(unsigned slot, float u, float v, float lod)
 }
 
 /* ---- vector helpers ---- */
-WS_DEVICE ws_vec4 ws_vec4_make(float x, float y, float z, float w) { return (ws_vec4){ x, y, z, w }; }
-WS_DEVICE ws_vec3 ws_vec3_make(float x, float y, float z) { return (ws_vec3){ x, y, z }; }
-WS_DEVICE float ws_dot3(ws_vec3 a, ws_vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
-WS_DEVICE ws_vec3 ws_normalize3(ws_vec3 a)
+WS__HELPER ws_vec4 ws_vec4_make(float x, float y, float z, float w) { return (ws_vec4){ x, y, z, w }; }
+WS__HELPER ws_vec3 ws_vec3_make(float x, float y, float z) { return (ws_vec3){ x, y, z }; }
+WS__HELPER float ws_dot3(ws_vec3 a, ws_vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+WS__HELPER ws_vec3 ws_normalize3(ws_vec3 a)
 {
     float len = sqrtf(ws_dot3(a, a));
     float k = len > 0.0f ? 1.0f / len : 0.0f;
     return (ws_vec3){ a.x * k, a.y * k, a.z * k };
 }
-WS_DEVICE float ws_clampf(float x, float lo, float hi) { return x < lo ? lo : x > hi ? hi : x; }
-WS_DEVICE float ws_mixf(float a, float b, float t) { return a + (b - a) * t; }
+WS__HELPER float ws_clampf(float x, float lo, float hi) { return x < lo ? lo : x > hi ? hi : x; }
+WS__HELPER float ws_mixf(float a, float b, float t) { return a + (b - a) * t; }
 /* m * v for a column vector v. */
-WS_DEVICE ws_vec4 ws_mat4_mul(const ws_mat4 *m, ws_vec4 v)
+WS__HELPER ws_vec4 ws_mat4_mul(const ws_mat4 *m, ws_vec4 v)
 {
     const float *a = m->m;
     return (ws_vec4){ a[0] * v.x + a[4] * v.y + a[8] * v.z + a[12] * v.w,
@@ -104,7 +104,7 @@ WS_DEVICE ws_vec4 ws_mat4_mul(const ws_mat4 *m, ws_vec4 v)
                       a[3] * v.x + a[7] * v.y + a[11] * v.z + a[15] * v.w };
 }
 /* The upper-left 3x3 of m times (x, y, z): directions (normals). */
-WS_DEVICE ws_vec3 ws_mat4_mul_dir(const ws_mat4 *m, ws_vec3 v)
+WS__HELPER ws_vec3 ws_mat4_mul_dir(const ws_mat4 *m, ws_vec3 v)
 {
     const float *a = m->m;
     return (ws_vec3){ a[0] * v.x + a[4] * v.y + a[8] * v.z,
