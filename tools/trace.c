@@ -58,7 +58,8 @@ static void usage(FILE *f)
             "                    instrumented run left global memory otherwise than the launch)\n"
             "Exit status: the program's when it fails; else 3 if the report says MISMATCH (the trace\n"
             "disagrees with the device's counters); 4 if it says DIFFERENT and --fail-on-different\n"
-            "is given; 1 no report or trace; 2 bad options; 0 otherwise.\n");
+            "is given; 1 no report or trace, or nothing matched --kernel/--launch (--read: --device);\n"
+            "2 bad options; 0 otherwise.\n");
 }
 
 /* Memory record m of thread gid; stores and atomics with the value they
@@ -492,9 +493,11 @@ int ws_cmd_trace(int argc, char **argv)
                                 "(DIFFERENT in the report)\n", different, different == 1 ? "" : "es");
                 if (!rc && fail_on_different) rc = WS_TRACE_EXIT_DIFFERENT;
             }
-            if ((kernel || launch) && traced_none(report))
+            if ((kernel || launch) && traced_none(report)) { /* as --read's "no launch matched": 1 */
                 fprintf(stderr, "warpscope trace: no launch was traced: none matched%s%s%s%s\n", kernel ? " --kernel " : "",
                         kernel ? kernel : "", launch ? " --launch " : "", launch ? launch : "");
+                if (!rc) rc = 1;
+            }
             if (out && access(out, F_OK)) { /* (the device said why on stderr) */
                 fprintf(stderr, "warpscope trace: %s was not written\n", out);
                 if (!rc) rc = 1;
