@@ -25,6 +25,8 @@
 enum { WS_TRACE_EXIT_MISMATCH = 3 };
 /* ... or, with --fail-on-different, a results check says DIFFERENT. */
 enum { WS_TRACE_EXIT_DIFFERENT = 4 };
+/* ... or, with --fail-on-race, racecheck reports a hazard. */
+enum { WS_TRACE_EXIT_RACE = 5 };
 
 static void usage(FILE *f)
 {
@@ -56,9 +58,10 @@ static void usage(FILE *f)
             "                    exercise the overflow recovery (tests)\n"
             "  --fail-on-different  exit 4 when a launch's results check says DIFFERENT (the\n"
             "                    instrumented run left global memory otherwise than the launch)\n"
+            "  --fail-on-race    with --tool racecheck: exit 5 when a launch has a hazard\n"
             "Exit status: the program's when it fails; else 3 if the report says MISMATCH (the trace\n"
             "disagrees with the device's counters); 4 if it says DIFFERENT and --fail-on-different\n"
-            "is given; 1 no report or trace, or nothing matched --kernel/--launch (--read: --device);\n"
+            "is given; 5 if racecheck reports a hazard and --fail-on-race is given; 1 no report or trace, or nothing matched --kernel/--launch (--read: --device);\n"
             "2 bad options; 0 otherwise.\n");
 }
 
@@ -310,6 +313,29 @@ static unsigned report_different(const char *report)
     return report_lines(report, check, 1, NULL);
 }
 
+/* The hazards racecheck reports, over all launches: the sum of the N of
+ * each "  racecheck: N hazard(s) (...)" line. */
+static unsigned long report_races(const char *report)
+{
+    static const char opening[] = "  racecheck: ";
+    FILE *f = fopen(report, "r");
+    if (!f) return 0;
+    char line[512];
+    unsigned long n = 0;
+    int at_start = 1; /* (as in report_lines: a longer line's later pieces are not lines) */
+    while (fgets(line, sizeof line, f)) {
+        const char *count = line + strlen(opening);
+        char *end;
+        if (at_start && !strncmp(line, opening, strlen(opening)) && *count >= '0' && *count <= '9') {
+            const unsigned long k = strtoul(count, &end, 10);
+            if (!strncmp(end, " hazard", 7)) n += k;
+        }
+        at_start = line[strcspn(line, "\n")] == '\n';
+    }
+    fclose(f);
+    return n;
+}
+
 static int print_report(const char *path)
 {
     FILE *f = fopen(path, "r");
@@ -344,13 +370,14 @@ int ws_cmd_trace(int argc, char **argv)
 {
     const char *tool = NULL, *out = NULL, *kernel = NULL, *launch = NULL, *read = NULL, *format = "text", *report = NULL,
                *warp = NULL, *test_short = NULL, *counters = NULL, *device = NULL;
-    int i = 1, values = 0, host_time = 0, fail_on_different = 0;
+    int i = 1, values = 0, host_time = 0, fail_on_different = 0, fail_on_race = 0;
     for (; i < argc; i++) {
         const char *o = argv[i], *v = ws_cli_option_value(argc, argv, i);
         if (!strcmp(o, "--")) { i++; break; }
         if (!strcmp(o, "--values")) { values = 1; continue; }
         if (!strcmp(o, "--host-time")) { host_time = 1; continue; }
         if (!strcmp(o, "--fail-on-different")) { fail_on_different = 1; continue; }
+        if (!strcmp(o, "--fail-on-race")) { fail_on_race = 1; continue; }
         if (!strcmp(o, "-h") || !strcmp(o, "--help")) { usage(stdout); return 0; }
         if (o[0] != '-') break;
         const char **dst = !strcmp(o, "--tool") ? &tool : !strcmp(o, "-o") || !strcmp(o, "--out") ? &out
@@ -383,7 +410,7 @@ int ws_cmd_trace(int argc, char **argv)
     if (read) { /* a file: which of its launches to show, and how; what traces a program has no place here */
         const char *run_only = tool ? "--tool" : out ? "-o" : report ? "--report" : values ? "--values"
                              : host_time ? "--host-time" : counters ? "--counters" : test_short ? "--test-short"
-                             : fail_on_different ? "--fail-on-different"
+                             : fail_on_different ? "--fail-on-different" : fail_on_race ? "--fail-on-race"
                              : i < argc ? argv[i] : NULL;
         if (run_only) {
             fprintf(stderr, "warpscope trace: --read shows a trace file, it runs no program: %s is for tracing one "
@@ -420,6 +447,10 @@ int ws_cmd_trace(int argc, char **argv)
                   strcmp(tool, "racecheck"))) {
         fprintf(stderr, "warpscope trace: --tool bbcount, memtrace, branch, racecheck or dump is required\n\n");
         usage(stderr);
+        return 2;
+    }
+    if (fail_on_race && strcmp(tool, "racecheck")) { /* it would be ignored */
+        fprintf(stderr, "warpscope trace: --fail-on-race goes with --tool racecheck (--tool %s looks for no races)\n", tool);
         return 2;
     }
     if (i >= argc) { fprintf(stderr, "warpscope trace: no program to run\n\n"); usage(stderr); return 2; }
@@ -492,6 +523,11 @@ int ws_cmd_trace(int argc, char **argv)
                 fprintf(stderr, "warpscope trace: the instrumented run's results differ from the launch's in %u launch%s "
                                 "(DIFFERENT in the report)\n", different, different == 1 ? "" : "es");
                 if (!rc && fail_on_different) rc = WS_TRACE_EXIT_DIFFERENT;
+            }
+            const unsigned long races = fail_on_race ? report_races(report) : 0;
+            if (races) {
+                fprintf(stderr, "warpscope trace: racecheck reports %lu hazard%s\n", races, races == 1 ? "" : "s");
+                if (!rc) rc = WS_TRACE_EXIT_RACE;
             }
             if ((kernel || launch) && traced_none(report)) { /* as --read's "no launch matched": 1 */
                 fprintf(stderr, "warpscope trace: no launch was traced: none matched%s%s%s%s\n", kernel ? " --kernel " : "",
