@@ -43,7 +43,8 @@ static void usage(FILE *f)
             "  -o, --out FILE    write the merged trace file (zstd, docs/tracing.md)\n"
             "  --kernel NAME     trace only launches of this kernel (--read: show only them)\n"
             "  --launch N        trace only the program's Nth launch (from 1, counted over all its\n"
-            "                    devices in the order the launches start; --read: the launches with id N)\n"
+            "                    devices in the order the launches start; --read: the same launch, or\n"
+            "                    in a file older than version 3 the launches with id N)\n"
             "  --device N        --read: only the launches of the program's Nth device (in closing order)\n"
             "  --format text|jsonl|perfetto  how --read and --tool dump print records (default\n"
             "                    text; perfetto: Chrome/Perfetto JSON of one warp, a track per lane)\n"
@@ -101,13 +102,17 @@ static void print_launch(const ws_trace *tr, const char *const *shown, uint32_t 
         ws_json_chars(f, L->module);
         fprintf(f, "\"");
         if (L->device) fprintf(f, ",\"device\":%u", L->device);
+        if (L->launch_number) fprintf(f, ",\"launch_number\":%llu", (unsigned long long)L->launch_number);
         fprintf(f, ",\"grid\":[%u,%u,%u],\"block\":[%u,%u,%u],\"flags\":%u}\n", L->grid.x, L->grid.y, L->grid.z,
                 L->block.x, L->block.y, L->block.z, L->flags);
-    } else
-        fprintf(f, "launch %llu %s grid (%u,%u,%u) block (%u,%u,%u) flags 0x%x, %u threads, %llu block + %llu memory records\n",
-                (unsigned long long)L->launch_id, ws_trace_launch_label(tr, shown, i, label, sizeof label), L->grid.x, L->grid.y,
-                L->grid.z, L->block.x, L->block.y, L->block.z, L->flags, L->nthreads, (unsigned long long)L->nbb,
+    } else {
+        fprintf(f, "launch %llu %s", (unsigned long long)L->launch_id, ws_trace_launch_label(tr, shown, i, label, sizeof label));
+        if (L->launch_number && L->launch_number != L->launch_id) /* (the number --launch picks it by) */
+            fprintf(f, " (the program's launch %llu)", (unsigned long long)L->launch_number);
+        fprintf(f, " grid (%u,%u,%u) block (%u,%u,%u) flags 0x%x, %u threads, %llu block + %llu memory records\n", L->grid.x,
+                L->grid.y, L->grid.z, L->block.x, L->block.y, L->block.z, L->flags, L->nthreads, (unsigned long long)L->nbb,
                 (unsigned long long)L->nmem);
+    }
     for (uint32_t k = 0; k < L->nthreads; k++) {
         const ws_trace_thread *t = &L->threads[k];
         uint64_t m = t->first_mem, mend = t->first_mem + t->nmem;
@@ -184,12 +189,21 @@ static void print_perfetto(const ws_trace *t, const char *const *shown, uint32_t
 }
 
 /* Which launches of a file --read shows: of this kernel (NULL: any),
- * with this launch id (0: any), of this device (0: any). */
+ * with this launch number (0: any; see launch_matches), of this device
+ * (0: any). */
 typedef struct launch_pick {
     const char *kernel;
     uint64_t launch;
     uint32_t device;
 } launch_pick;
+
+/* --launch N names the launch run-time --launch N traced: by the number
+ * the tracer recorded (version 3 on), else (older files, launches written
+ * by a custom tool) by the device's launch id, the same for one device. */
+static int launch_matches(const ws_trace_launch *L, uint64_t n)
+{
+    return (L->launch_number ? L->launch_number : L->launch_id) == n;
+}
 
 /* Keep the launches pick names: the array is filtered in place, the
  * others' records freed. Returns how many are kept. */
@@ -199,7 +213,7 @@ static uint32_t select_launches(ws_trace *t, const launch_pick *pick)
     for (uint32_t i = 0; i < t->nlaunches; i++) {
         ws_trace_launch *L = &t->launches[i];
         if ((!pick->kernel || (L->kernel && !strcmp(L->kernel, pick->kernel))) &&
-            (!pick->launch || L->launch_id == pick->launch) && (!pick->device || L->device == pick->device))
+            (!pick->launch || launch_matches(L, pick->launch)) && (!pick->device || L->device == pick->device))
             t->launches[kept++] = *L;
         else
             wst_launch_free(L);
@@ -458,7 +472,8 @@ int ws_cmd_trace(int argc, char **argv)
     if (ws_tool_tmpdir("warpscope trace", "trace", dir, sizeof dir)) return 1;
     snprintf(tmpreport, sizeof tmpreport, "%s/report.txt", dir);
     snprintf(tmpout, sizeof tmpout, "%s/trace.wst", dir);
-    /* --launch N is the program's Nth launch: its devices count in one file */
+    /* --launch N is the program's Nth launch: its devices count in one file
+     * (always: the trace file records each launch's number, for --read) */
     snprintf(counter, sizeof counter, "%s/launches", dir);
     const char *const mine[2] = { report, out };
     if (!report) report = tmpreport;
@@ -473,7 +488,7 @@ int ws_cmd_trace(int argc, char **argv)
     size_t n = 0;
     const char *const keys[] = { "tool", "report", "out", "kernel", "launch", "launches", "short", "values", "time", "join",
                                  "counters" };
-    const char *const vals[] = { tool, report, out, kernel, launch, launch ? counter : NULL, test_short, values ? "1" : NULL,
+    const char *const vals[] = { tool, report, out, kernel, launch, counter, test_short, values ? "1" : NULL,
                                  host_time ? "1" : NULL, out ? "1" : NULL, counters };
     int too_long = 0;
     for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
