@@ -476,7 +476,10 @@ int ws_cmd_trace(int argc, char **argv)
      * (always: the trace file records each launch's number, for --read) */
     snprintf(counter, sizeof counter, "%s/launches", dir);
     const char *const mine[2] = { report, out };
-    if (!report) report = tmpreport;
+    /* the report is read back (printed, its checks counted): a device
+     * there (/dev/null) gets a copy of it, which goes to a file first */
+    const char *report_copy_to = report && ws_is_special_file(report) ? report : NULL;
+    if (!report || report_copy_to) report = tmpreport;
     if (!out && !strcmp(tool, "dump")) out = tmpout;
     /* dump reads its records back from -o: a device there (/dev/null) gets
      * a copy of the trace, which goes to a file first */
@@ -543,6 +546,11 @@ int ws_cmd_trace(int argc, char **argv)
             if (races) {
                 fprintf(stderr, "warpscope trace: racecheck reports %lu hazard%s\n", races, races == 1 ? "" : "s");
                 if (!rc) rc = WS_TRACE_EXIT_RACE;
+            }
+            if (report_copy_to && ws_copy_file(report, report_copy_to)) {
+                fprintf(stderr, "warpscope trace: --report %s: cannot write the report there: %s\n", report_copy_to,
+                        strerror(errno));
+                if (!rc) rc = 1;
             }
             if ((kernel || launch) && traced_none(report)) { /* as --read's "no launch matched": 1 */
                 fprintf(stderr, "warpscope trace: no launch was traced: none matched%s%s%s%s\n", kernel ? " --kernel " : "",

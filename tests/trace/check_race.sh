@@ -65,6 +65,12 @@ rc=$(fail_on_race global_sum racecheck)
 rc=$(fail_on_race synced racecheck)
 [ "$rc" = 0 ] && ! grep -q hazard "$work/for_synced.err" && pass=$((pass + 1)) ||
     { echo "FAIL: --fail-on-race synced: exit $rc: $(cat "$work/for_synced.err")"; fail=$((fail + 1)); }
+# --report to a device (/dev/null): the report is still printed and
+# checked (it was read back from the device: nothing printed, status 0)
+"$ws" trace --tool racecheck --fail-on-race --report /dev/null -- "$ws" run --grid 3 --block 64 "$elf" racy zeros:192 \
+    > "$work/devnull.out" 2> "$work/devnull.err"; rc=$?
+[ $rc = 5 ] && grep -q '^  racecheck: 1 hazard ' "$work/devnull.out" && [ -c /dev/null ] && pass=$((pass + 1)) ||
+    { echo "FAIL: --report /dev/null: exit $rc: $(cat "$work/devnull.err")"; fail=$((fail + 1)); }
 rc=$(fail_on_race racy bbcount)
 [ "$rc" = 2 ] && grep -q -- '--fail-on-race goes with --tool racecheck' "$work/for_racy.err" && pass=$((pass + 1)) ||
     { echo "FAIL: --fail-on-race with bbcount: exit $rc: $(cat "$work/for_racy.err")"; fail=$((fail + 1)); }
