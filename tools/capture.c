@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "runtime/path_text.h"
 #include "runtime/settings_text.h"
 #include "capture/capture_calls.h"
 #include "capture/shim/shim_spec.h"
@@ -154,8 +155,7 @@ int ws_cmd_capture(int argc, char **argv)
     if (i >= argc) { fprintf(stderr, "warpscope capture: no program to run\n\n"); usage(stderr); return 2; }
     char defout[PATH_MAX];
     if (!out) {
-        const char *slash = strrchr(argv[i], '/');
-        snprintf(defout, sizeof defout, "%s.wscap", slash ? slash + 1 : argv[i]);
+        snprintf(defout, sizeof defout, "%s.wscap", ws_path_base(argv[i]));
         out = defout;
     }
     char shim[PATH_MAX];

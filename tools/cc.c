@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "runtime/path_text.h"
 #include "child.h"
 #include "commands.h"
 
@@ -247,8 +248,7 @@ static int link_module(const cc_paths *p, const cc_opts *o, char objs[][PATH_MAX
  * -> b.o; before 2026-11-27 `cc -c b.c` wrote a.o). */
 static void default_output(const char *src, const char *ext, char *out, size_t len)
 {
-    const char *base = strrchr(src, '/');
-    base = base ? base + 1 : src;
+    const char *base = ws_path_base(src);
     const char *dot = strrchr(base, '.');
     snprintf(out, len, "%.*s%s", dot ? (int)(dot - base) : (int)strlen(base), base, ext);
 }

@@ -8,6 +8,7 @@
 #include "runtime/module_file.h"
 #include "isa/isa.h"
 #include "runtime/line_map.h"
+#include "runtime/path_text.h"
 #include "commands.h"
 
 /* The module's function symbols (kernels, static and library functions),
@@ -123,8 +124,7 @@ int ws_cmd_disasm(int argc, char **argv)
         ws_line_info li; /* (the inline chain only where a line is printed: its lookup walks the DIEs) */
         if (ws_line_map_lookup_line(lines, pc, &li) == 0 && (li.line != last_line || li.file != last_file) &&
             ws_line_map_lookup(lines, pc, &li) == 0) {
-            const char *base = li.file ? strrchr(li.file, '/') : NULL;
-            printf("  ; %s:%u", base ? base + 1 : li.file ? li.file : "?", li.line);
+            printf("  ; %s:%u", ws_path_base(li.file), li.line);
             if (li.ninline) printf("  (%s, inlined at line %u)", li.function ? li.function : "?", li.inlined[0].call_line);
             printf("\n");
             last_line = li.line;

@@ -402,7 +402,7 @@ int ws_cmd_replay(int argc, char **argv)
         if (q.dump_after >= n) {
             fprintf(stderr, "warpscope replay: --dump-after %" PRIu64 ": the capture has calls 0..%" PRIu64 "\n",
                     q.dump_after, n ? n - 1 : 0);
-            rc = 2;
+            rc = 1; /* (the capture has no such call: not a usage error, as in --mesh) */
         } else if (mkdir(q.out, 0777) && errno != EEXIST) {
             fprintf(stderr, "warpscope replay: cannot create %s: %s\n", q.out, strerror(errno));
             rc = 1;

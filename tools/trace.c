@@ -25,6 +25,8 @@
 enum { WS_TRACE_EXIT_MISMATCH = 3 };
 /* ... or, with --fail-on-different, a results check says DIFFERENT. */
 enum { WS_TRACE_EXIT_DIFFERENT = 4 };
+/* ... or, with --fail-on-race, racecheck reports a hazard. */
+enum { WS_TRACE_EXIT_RACE = 5 };
 
 static void usage(FILE *f)
 {
@@ -41,7 +43,8 @@ static void usage(FILE *f)
             "  -o, --out FILE    write the merged trace file (zstd, docs/tracing.md)\n"
             "  --kernel NAME     trace only launches of this kernel (--read: show only them)\n"
             "  --launch N        trace only the program's Nth launch (from 1, counted over all its\n"
-            "                    devices in the order the launches start; --read: the launches with id N)\n"
+            "                    devices in the order the launches start; --read: the same launch, or\n"
+            "                    in a file older than version 3 the launches with id N)\n"
             "  --device N        --read: only the launches of the program's Nth device (in closing order)\n"
             "  --format text|jsonl|perfetto  how --read and --tool dump print records (default\n"
             "                    text; perfetto: Chrome/Perfetto JSON of one warp, a track per lane)\n"
@@ -56,9 +59,11 @@ static void usage(FILE *f)
             "                    exercise the overflow recovery (tests)\n"
             "  --fail-on-different  exit 4 when a launch's results check says DIFFERENT (the\n"
             "                    instrumented run left global memory otherwise than the launch)\n"
+            "  --fail-on-race    with --tool racecheck: exit 5 when a launch has a hazard\n"
             "Exit status: the program's when it fails; else 3 if the report says MISMATCH (the trace\n"
             "disagrees with the device's counters); 4 if it says DIFFERENT and --fail-on-different\n"
-            "is given; 1 no report or trace; 2 bad options; 0 otherwise.\n");
+            "is given; 5 if racecheck reports a hazard and --fail-on-race is given; 1 no report or trace, or nothing matched --kernel/--launch (--read: --device);\n"
+            "2 bad options; 0 otherwise.\n");
 }
 
 /* Memory record m of thread gid; stores and atomics with the value they
@@ -97,13 +102,17 @@ static void print_launch(const ws_trace *tr, const char *const *shown, uint32_t 
         ws_json_chars(f, L->module);
         fprintf(f, "\"");
         if (L->device) fprintf(f, ",\"device\":%u", L->device);
+        if (L->launch_number) fprintf(f, ",\"launch_number\":%llu", (unsigned long long)L->launch_number);
         fprintf(f, ",\"grid\":[%u,%u,%u],\"block\":[%u,%u,%u],\"flags\":%u}\n", L->grid.x, L->grid.y, L->grid.z,
                 L->block.x, L->block.y, L->block.z, L->flags);
-    } else
-        fprintf(f, "launch %llu %s grid (%u,%u,%u) block (%u,%u,%u) flags 0x%x, %u threads, %llu block + %llu memory records\n",
-                (unsigned long long)L->launch_id, ws_trace_launch_label(tr, shown, i, label, sizeof label), L->grid.x, L->grid.y,
-                L->grid.z, L->block.x, L->block.y, L->block.z, L->flags, L->nthreads, (unsigned long long)L->nbb,
+    } else {
+        fprintf(f, "launch %llu %s", (unsigned long long)L->launch_id, ws_trace_launch_label(tr, shown, i, label, sizeof label));
+        if (L->launch_number && L->launch_number != L->launch_id) /* (the number --launch picks it by) */
+            fprintf(f, " (the program's launch %llu)", (unsigned long long)L->launch_number);
+        fprintf(f, " grid (%u,%u,%u) block (%u,%u,%u) flags 0x%x, %u threads, %llu block + %llu memory records\n", L->grid.x,
+                L->grid.y, L->grid.z, L->block.x, L->block.y, L->block.z, L->flags, L->nthreads, (unsigned long long)L->nbb,
                 (unsigned long long)L->nmem);
+    }
     for (uint32_t k = 0; k < L->nthreads; k++) {
         const ws_trace_thread *t = &L->threads[k];
         uint64_t m = t->first_mem, mend = t->first_mem + t->nmem;
@@ -180,12 +189,21 @@ static void print_perfetto(const ws_trace *t, const char *const *shown, uint32_t
 }
 
 /* Which launches of a file --read shows: of this kernel (NULL: any),
- * with this launch id (0: any), of this device (0: any). */
+ * with this launch number (0: any; see launch_matches), of this device
+ * (0: any). */
 typedef struct launch_pick {
     const char *kernel;
     uint64_t launch;
     uint32_t device;
 } launch_pick;
+
+/* --launch N names the launch run-time --launch N traced: by the number
+ * the tracer recorded (version 3 on), else (older files, launches written
+ * by a custom tool) by the device's launch id, the same for one device. */
+static int launch_matches(const ws_trace_launch *L, uint64_t n)
+{
+    return (L->launch_number ? L->launch_number : L->launch_id) == n;
+}
 
 /* Keep the launches pick names: the array is filtered in place, the
  * others' records freed. Returns how many are kept. */
@@ -195,7 +213,7 @@ static uint32_t select_launches(ws_trace *t, const launch_pick *pick)
     for (uint32_t i = 0; i < t->nlaunches; i++) {
         ws_trace_launch *L = &t->launches[i];
         if ((!pick->kernel || (L->kernel && !strcmp(L->kernel, pick->kernel))) &&
-            (!pick->launch || L->launch_id == pick->launch) && (!pick->device || L->device == pick->device))
+            (!pick->launch || launch_matches(L, pick->launch)) && (!pick->device || L->device == pick->device))
             t->launches[kept++] = *L;
         else
             wst_launch_free(L);
@@ -309,6 +327,29 @@ static unsigned report_different(const char *report)
     return report_lines(report, check, 1, NULL);
 }
 
+/* The hazards racecheck reports, over all launches: the sum of the N of
+ * each "  racecheck: N hazard(s) (...)" line. */
+static unsigned long report_races(const char *report)
+{
+    static const char opening[] = "  racecheck: ";
+    FILE *f = fopen(report, "r");
+    if (!f) return 0;
+    char line[512];
+    unsigned long n = 0;
+    int at_start = 1; /* (as in report_lines: a longer line's later pieces are not lines) */
+    while (fgets(line, sizeof line, f)) {
+        const char *count = line + strlen(opening);
+        char *end;
+        if (at_start && !strncmp(line, opening, strlen(opening)) && *count >= '0' && *count <= '9') {
+            const unsigned long k = strtoul(count, &end, 10);
+            if (!strncmp(end, " hazard", 7)) n += k;
+        }
+        at_start = line[strcspn(line, "\n")] == '\n';
+    }
+    fclose(f);
+    return n;
+}
+
 static int print_report(const char *path)
 {
     FILE *f = fopen(path, "r");
@@ -343,13 +384,14 @@ int ws_cmd_trace(int argc, char **argv)
 {
     const char *tool = NULL, *out = NULL, *kernel = NULL, *launch = NULL, *read = NULL, *format = "text", *report = NULL,
                *warp = NULL, *test_short = NULL, *counters = NULL, *device = NULL;
-    int i = 1, values = 0, host_time = 0, fail_on_different = 0;
+    int i = 1, values = 0, host_time = 0, fail_on_different = 0, fail_on_race = 0;
     for (; i < argc; i++) {
         const char *o = argv[i], *v = ws_cli_option_value(argc, argv, i);
         if (!strcmp(o, "--")) { i++; break; }
         if (!strcmp(o, "--values")) { values = 1; continue; }
         if (!strcmp(o, "--host-time")) { host_time = 1; continue; }
         if (!strcmp(o, "--fail-on-different")) { fail_on_different = 1; continue; }
+        if (!strcmp(o, "--fail-on-race")) { fail_on_race = 1; continue; }
         if (!strcmp(o, "-h") || !strcmp(o, "--help")) { usage(stdout); return 0; }
         if (o[0] != '-') break;
         const char **dst = !strcmp(o, "--tool") ? &tool : !strcmp(o, "-o") || !strcmp(o, "--out") ? &out
@@ -382,7 +424,7 @@ int ws_cmd_trace(int argc, char **argv)
     if (read) { /* a file: which of its launches to show, and how; what traces a program has no place here */
         const char *run_only = tool ? "--tool" : out ? "-o" : report ? "--report" : values ? "--values"
                              : host_time ? "--host-time" : counters ? "--counters" : test_short ? "--test-short"
-                             : fail_on_different ? "--fail-on-different"
+                             : fail_on_different ? "--fail-on-different" : fail_on_race ? "--fail-on-race"
                              : i < argc ? argv[i] : NULL;
         if (run_only) {
             fprintf(stderr, "warpscope trace: --read shows a trace file, it runs no program: %s is for tracing one "
@@ -421,15 +463,23 @@ int ws_cmd_trace(int argc, char **argv)
         usage(stderr);
         return 2;
     }
+    if (fail_on_race && strcmp(tool, "racecheck")) { /* it would be ignored */
+        fprintf(stderr, "warpscope trace: --fail-on-race goes with --tool racecheck (--tool %s looks for no races)\n", tool);
+        return 2;
+    }
     if (i >= argc) { fprintf(stderr, "warpscope trace: no program to run\n\n"); usage(stderr); return 2; }
     char dir[PATH_MAX], tmpreport[PATH_MAX + 16], tmpout[PATH_MAX + 16], counter[PATH_MAX + 16];
     if (ws_tool_tmpdir("warpscope trace", "trace", dir, sizeof dir)) return 1;
     snprintf(tmpreport, sizeof tmpreport, "%s/report.txt", dir);
     snprintf(tmpout, sizeof tmpout, "%s/trace.wst", dir);
-    /* --launch N is the program's Nth launch: its devices count in one file */
+    /* --launch N is the program's Nth launch: its devices count in one file
+     * (always: the trace file records each launch's number, for --read) */
     snprintf(counter, sizeof counter, "%s/launches", dir);
     const char *const mine[2] = { report, out };
-    if (!report) report = tmpreport;
+    /* the report is read back (printed, its checks counted): a device
+     * there (/dev/null) gets a copy of it, which goes to a file first */
+    const char *report_copy_to = report && ws_is_special_file(report) ? report : NULL;
+    if (!report || report_copy_to) report = tmpreport;
     if (!out && !strcmp(tool, "dump")) out = tmpout;
     /* dump reads its records back from -o: a device there (/dev/null) gets
      * a copy of the trace, which goes to a file first */
@@ -441,7 +491,7 @@ int ws_cmd_trace(int argc, char **argv)
     size_t n = 0;
     const char *const keys[] = { "tool", "report", "out", "kernel", "launch", "launches", "short", "values", "time", "join",
                                  "counters" };
-    const char *const vals[] = { tool, report, out, kernel, launch, launch ? counter : NULL, test_short, values ? "1" : NULL,
+    const char *const vals[] = { tool, report, out, kernel, launch, counter, test_short, values ? "1" : NULL,
                                  host_time ? "1" : NULL, out ? "1" : NULL, counters };
     int too_long = 0;
     for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
@@ -492,9 +542,21 @@ int ws_cmd_trace(int argc, char **argv)
                                 "(DIFFERENT in the report)\n", different, different == 1 ? "" : "es");
                 if (!rc && fail_on_different) rc = WS_TRACE_EXIT_DIFFERENT;
             }
-            if ((kernel || launch) && traced_none(report))
+            const unsigned long races = fail_on_race ? report_races(report) : 0;
+            if (races) {
+                fprintf(stderr, "warpscope trace: racecheck reports %lu hazard%s\n", races, races == 1 ? "" : "s");
+                if (!rc) rc = WS_TRACE_EXIT_RACE;
+            }
+            if (report_copy_to && ws_copy_file(report, report_copy_to)) {
+                fprintf(stderr, "warpscope trace: --report %s: cannot write the report there: %s\n", report_copy_to,
+                        strerror(errno));
+                if (!rc) rc = 1;
+            }
+            if ((kernel || launch) && traced_none(report)) { /* as --read's "no launch matched": 1 */
                 fprintf(stderr, "warpscope trace: no launch was traced: none matched%s%s%s%s\n", kernel ? " --kernel " : "",
                         kernel ? kernel : "", launch ? " --launch " : "", launch ? launch : "");
+                if (!rc) rc = 1;
+            }
             if (out && access(out, F_OK)) { /* (the device said why on stderr) */
                 fprintf(stderr, "warpscope trace: %s was not written\n", out);
                 if (!rc) rc = 1;

@@ -12,7 +12,7 @@
 extern "C" {
 #endif
 
-#define WS_TRACE_FILE_VERSION 2 /* the reader also reads version 1 */
+#define WS_TRACE_FILE_VERSION 3 /* the reader also reads versions 1 and 2 */
 
 enum {
     WS_TRACE_COMPLETE = 1,    /* every record of every lane is present         */
@@ -103,6 +103,12 @@ typedef struct ws_trace_launch {
                                      0: not known (a version 1 file, or a custom
                                      tool's callback: devices are numbered as
                                      they close) */
+    uint64_t launch_number;       /* the number WARPSCOPE_TRACE's launch=N (`warpscope
+                                     trace --launch N`) matches it by: under
+                                     `warpscope trace`, the program's Nth launch over
+                                     all its devices; without a launches= counter,
+                                     the device's Nth. 0: not known (a version 1 or
+                                     2 file) */
 } ws_trace_launch;
 
 typedef struct ws_trace {

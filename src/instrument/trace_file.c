@@ -88,6 +88,7 @@ static void put_launch(wout *b, const ws_trace_launch *L)
     w32(b, L->flags);
     w32(b, L->lanes_per_warp);
     w32(b, L->device);
+    w64(b, L->launch_number);
     w64(b, L->device_thread_instructions); w64(b, L->device_loads); w64(b, L->device_stores); w64(b, L->device_atomics);
     w64(b, L->results_checked);
     w32(b, L->nblocks);
@@ -391,6 +392,7 @@ static int get_launch(rbuf *r, ws_trace_launch *L, uint32_t ndevices)
     L->flags = r32(r, "flags");
     L->lanes_per_warp = r32(r, "lanes per warp");
     if (r->version >= 2) L->device = r32(r, "device");
+    if (r->version >= 3) L->launch_number = r64(r, "launch number");
     L->device_thread_instructions = r64(r, "counters"); L->device_loads = r64(r, "counters");
     L->device_stores = r64(r, "counters"); L->device_atomics = r64(r, "counters");
     L->results_checked = r64(r, "counters");

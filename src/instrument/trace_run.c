@@ -94,12 +94,13 @@ static ws_trace_launch *new_launch(tracer *t)
 }
 
 /* The static tables: the same for both twins. */
-static int describe(ws_trace_launch *L, const tr_twin *tw, const ws_grid_run *G, uint32_t lanes)
+static int describe(ws_trace_launch *L, const tr_twin *tw, const ws_grid_run *G, uint64_t number, uint32_t lanes)
 {
     const wsi_module_info *in = &tw->rinfo;
     L->kernel = strdup(G->kernel_name);
     L->module = strdup(tw->orig->name);
     L->launch_id = G->id;
+    L->launch_number = number;
     L->grid = G->grid;
     L->block = G->block;
     L->lanes_per_warp = lanes;
@@ -355,14 +356,14 @@ static void check_against_device(const tracer *t, ws_trace_launch *L)
     note(L, "incomplete: %s", why);
 }
 
-ws_status tr_launch(tracer *t, tr_twin *tw, ws_grid_run *G, ws_tool_runner *run)
+ws_status tr_launch(tracer *t, tr_twin *tw, ws_grid_run *G, uint64_t number, ws_tool_runner *run)
 {
     ws_device *dev = t->dev;
     uint32_t count_entry, record_entry;
     ws_trace_launch *L = new_launch(t);
     tr_timing *tm = L ? &t->timing[t->trace.nlaunches - 1] : NULL;
     if (tm) tm->twin = (size_t)(tw - t->twins);
-    if (!L || describe(L, tw, G, t->lanes_per_warp) || kernel_entry(tw->count, G->kernel_name, &count_entry) ||
+    if (!L || describe(L, tw, G, number, t->lanes_per_warp) || kernel_entry(tw->count, G->kernel_name, &count_entry) ||
         kernel_entry(tw->record, G->kernel_name, &record_entry)) {
         fprintf(stderr, "warpscope: trace: launch %llu (%s in %s) runs untraced: out of host memory\n",
                 (unsigned long long)G->id, G->kernel_name, tw->name ? tw->name : "?");

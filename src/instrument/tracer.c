@@ -254,7 +254,7 @@ static ws_status run_launch(ws_device *dev, void *user, const ws_tool_launch *in
         return ws_tool_run(run);
     }
     (void)dev;
-    return tr_launch(t, tw, L, run);
+    return tr_launch(t, tw, L, number, run);
 }
 
 static void module_unloading(ws_device *dev, void *user, const ws_module *m)

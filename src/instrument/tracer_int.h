@@ -65,9 +65,10 @@ typedef struct tracer {
 
 int tr_options_parse(const char *text, tr_options *o, char *err, size_t len);
 void tr_options_free(tr_options *o);
-/* Run one launch: counting pass, recording pass (unless bbcount), then the
- * launch itself; append what was traced to t->trace. */
-ws_status tr_launch(tracer *t, tr_twin *tw, ws_grid_run *L, ws_tool_runner *run);
+/* Run one launch, the program's number-th as launch=N counts: counting
+ * pass, recording pass (unless bbcount), then the launch itself; append
+ * what was traced to t->trace. */
+ws_status tr_launch(tracer *t, tr_twin *tw, ws_grid_run *L, uint64_t number, ws_tool_runner *run);
 /* A custom tool's records, thread by thread (trace_merge.c). */
 int tr_merge_custom(const uint8_t *recs, uint64_t n, uint32_t slot, uint32_t payload, uint32_t total_threads,
                     ws_trace_custom_records *out, char *err, size_t errlen);

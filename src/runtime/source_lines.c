@@ -16,6 +16,7 @@
 #include <string.h>
 #include "runtime/runtime.h"
 #include "runtime/source_lines.h"
+#include "runtime/path_text.h"
 
 /* The loaded code holding pc: the device's code table, which has the
  * program's modules and also the tracer's instrumented twins (whose line
@@ -122,8 +123,7 @@ static size_t put_frame(char *buf, size_t len, size_t n, const src_frame *f, int
         w = snprintf(n < len ? buf + n : NULL, n < len ? len - n : 0, ", ... (%ld more)", f->line);
         return w < 0 ? n : n + (size_t)w;
     }
-    const char *file = f->file, *slash = strrchr(file, '/');
-    if (base_only && slash) file = slash + 1;
+    const char *file = base_only ? ws_path_base(f->file) : f->file;
     char times[32] = "";
     if (f->times > 1) snprintf(times, sizeof times, " (%lu times)", f->times);
     w = snprintf(n < len ? buf + n : NULL, n < len ? len - n : 0, "%s%s:%ld%s%s%s", join[f->kind], file, f->line,

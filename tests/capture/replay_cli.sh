@@ -62,10 +62,15 @@ expect "loop '0': expected a whole number 1\.\.1000000" e1.txt
 # a leading zero is not octal (it was: --loop 010 ran 8 passes, --dump-after 010 dumped after call 8)
 "$ws" replay --loop 010 cube.wscap > e7.txt 2>&1 || bad "--loop 010"
 expect '^10 passes of 4 calls' e7.txt
-"$ws" replay --dump-after 99 cube.wscap > e2.txt 2>&1; [ $? -eq 2 ] && ok || bad "--dump-after 99 accepted"
+# exit status: 2 when the command line alone is wrong, 1 when the capture
+# has no such thing (--dump-after 99 and a pixel outside the target were 2)
+"$ws" replay --dump-after 99 cube.wscap > e2.txt 2>&1; [ $? -eq 1 ] && ok || bad "--dump-after 99: not status 1"
 expect 'calls 0\.\.3' e2.txt
-"$ws" replay --pixel 5000,1 cube.wscap > e3.txt 2>&1; [ $? -ne 0 ] && ok || bad "a pixel outside the target accepted"
+"$ws" replay --pixel 5000,1 cube.wscap > e3.txt 2>&1; [ $? -eq 1 ] && ok || bad "a pixel outside the target: not status 1"
 expect 'cube\.wscap: pixel history: pixel \(5000,1\) is outside the 640x480 render target' e3.txt
+"$ws" replay --pixel 5,x cube.wscap > e8.txt 2>&1; [ $? -eq 2 ] && ok || bad "--pixel 5,x: not status 2"
+expect 'expected X,Y' e8.txt
+"$ws" replay --element 0x10:0 cube.wscap > e9.txt 2>&1; [ $? -eq 2 ] && ok || bad "--element 0x10:0: not status 2"
 "$ws" replay missing.wscap > e4.txt 2>&1; [ $? -eq 1 ] && ok || bad "a missing file"
 expect 'missing.wscap' e4.txt
 head -c 1000 cube.wscap > cut.wscap

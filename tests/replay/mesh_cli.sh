@@ -34,7 +34,11 @@ n5=$(rows "$work/mesh5.txt" | wc -l)
 ok "ROWS" '[ "$n5" = 5 ] && grep -q "(5 of 36 invocations shown)" "$work/mesh5.txt"'
 ok "same rows" 'diff <(rows "$work/mesh5.txt") <(rows "$work/mesh.txt" | head -5) > /dev/null'
 "$ws" replay --mesh 0 "$work/cube.wscap" > "$work/not_draw.txt" 2>&1
-ok "not a draw" "[ $? = 2 ] && grep -q 'call 0 is .*, not a draw (see --list)' '$work/not_draw.txt'"
+# the capture has no such draw: 1, as for a call it does not hold (it was
+# 2, the status of a malformed command line, which "bad ROWS" keeps)
+ok "not a draw" "[ $? = 1 ] && grep -q 'call 0 is .*, not a draw (see --list)' '$work/not_draw.txt'"
+"$ws" replay --mesh 999 "$work/cube.wscap" > "$work/no_call.txt" 2>&1
+ok "no such call" "[ $? = 1 ] && grep -q 'no call 999' '$work/no_call.txt'"
 "$ws" replay --mesh "$call:x" "$work/cube.wscap" > "$work/bad.txt" 2>&1
 ok "bad ROWS" "[ $? = 2 ] && grep -q 'ROWS must be a whole number' '$work/bad.txt'"
 echo "$pass passed, $fail failed"

@@ -51,8 +51,10 @@ fi
 [ $rc != 0 ] && grep -q '^thread ' "$dir/dump.txt" && ok || bad "dump after a fault (rc $rc): $(grep -c '^thread' "$dir/dump.txt") threads"
 
 # selectors that match nothing say so; bad numbers are refused
-out=$("$ws" trace --tool bbcount --kernel no_such_kernel -- "$app" "$calls" 2>&1)
-[[ "$out" == *"no launch was traced: none matched --kernel no_such_kernel"* ]] && ok || bad "--kernel typo: $out"
+# (status 1, as --read's "no launch matched"; it was 0)
+out=$("$ws" trace --tool bbcount --kernel no_such_kernel -- "$app" "$calls" 2>&1); rc=$?
+[ $rc = 1 ] && [[ "$out" == *"no launch was traced: none matched --kernel no_such_kernel"* ]] && ok ||
+    bad "--kernel typo (rc $rc): $out"
 out=$("$ws" trace --tool bbcount --launch -1 -- /bin/echo RAN 2>&1); rc=$?
 [ $rc = 2 ] && [[ "$out" == *"warpscope trace: --launch -1: expected a number from 1"* ]] && ok || bad "--launch -1 (rc $rc): $out"
 out=$("$ws" trace --read "$dir/v.wst" --format perfetto 2>&1); rc=$?

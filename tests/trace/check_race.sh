@@ -49,5 +49,30 @@ done
 run racy 2
 if diff <(grep racecheck -A3 "$work/racy.txt") <(grep racecheck -A3 "$work/racy2.txt") > /dev/null; then pass=$((pass + 1));
 else echo "FAIL: the racecheck report differs between runs"; fail=$((fail + 1)); fi
+# --fail-on-race: a hazard is exit status 5 (racecheck never changed the
+# status), no hazard 0; without racecheck the option is refused
+fail_on_race() { # kernel tool: prints the exit status, stderr in $work/for_$1.err
+    "$ws" trace --tool "$2" --fail-on-race --report "$work/for_$1.txt" -- "$ws" run --grid 3 --block 64 "$elf" "$1" zeros:192 \
+        > /dev/null 2> "$work/for_$1.err"
+    echo $?
+}
+rc=$(fail_on_race racy racecheck)
+[ "$rc" = 5 ] && grep -q '^warpscope trace: racecheck reports 1 hazard$' "$work/for_racy.err" && pass=$((pass + 1)) ||
+    { echo "FAIL: --fail-on-race racy: exit $rc: $(cat "$work/for_racy.err")"; fail=$((fail + 1)); }
+rc=$(fail_on_race global_sum racecheck)
+[ "$rc" = 5 ] && grep -q 'racecheck reports 2 hazards$' "$work/for_global_sum.err" && pass=$((pass + 1)) ||
+    { echo "FAIL: --fail-on-race global_sum: exit $rc: $(cat "$work/for_global_sum.err")"; fail=$((fail + 1)); }
+rc=$(fail_on_race synced racecheck)
+[ "$rc" = 0 ] && ! grep -q hazard "$work/for_synced.err" && pass=$((pass + 1)) ||
+    { echo "FAIL: --fail-on-race synced: exit $rc: $(cat "$work/for_synced.err")"; fail=$((fail + 1)); }
+# --report to a device (/dev/null): the report is still printed and
+# checked (it was read back from the device: nothing printed, status 0)
+"$ws" trace --tool racecheck --fail-on-race --report /dev/null -- "$ws" run --grid 3 --block 64 "$elf" racy zeros:192 \
+    > "$work/devnull.out" 2> "$work/devnull.err"; rc=$?
+[ $rc = 5 ] && grep -q '^  racecheck: 1 hazard ' "$work/devnull.out" && [ -c /dev/null ] && pass=$((pass + 1)) ||
+    { echo "FAIL: --report /dev/null: exit $rc: $(cat "$work/devnull.err")"; fail=$((fail + 1)); }
+rc=$(fail_on_race racy bbcount)
+[ "$rc" = 2 ] && grep -q -- '--fail-on-race goes with --tool racecheck' "$work/for_racy.err" && pass=$((pass + 1)) ||
+    { echo "FAIL: --fail-on-race with bbcount: exit $rc: $(cat "$work/for_racy.err")"; fail=$((fail + 1)); }
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

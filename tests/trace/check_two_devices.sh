@@ -21,22 +21,37 @@ grep -q '^warpscope trace (dump): 1 launch traced$' twodev.out &&
 grep -q '^warpscope trace: launch 1 work (work_a_kernel.elf) on device 2 host time' twodev.err && ok || bad "host time: $(cat twodev.err)"
 # the file holds both devices: every label names its device, and they differ
 "$ws" trace --read twodev.wst > twodev.read || bad "--read"
-[ "$(grep '^launch' twodev.read | sed 's/ grid.*//')" = "$(printf 'launch 1 work (work_a_kernel.elf) on device 1\nlaunch 1 work (work_a_kernel.elf) on device 2')" ] &&
+# (and device 2's launch 1 is the program's launch 2, the number --launch takes)
+[ "$(grep '^launch' twodev.read | sed 's/ grid.*//')" = "$(printf "launch 1 work (work_a_kernel.elf) on device 1\nlaunch 1 work (work_a_kernel.elf) on device 2 (the program's launch 2)")" ] &&
     ok || bad "--read: $(grep '^launch' twodev.read)"
 "$ws" trace --read twodev.wst --format jsonl | python3 -c '
 import json, sys
-heads = [(r["launch"], r["kernel"], r.get("device")) for r in map(json.loads, sys.stdin) if "kernel" in r]
-sys.exit(heads != [(1, "work", 1), (1, "work", 2)])' && ok || bad "jsonl: $("$ws" trace --read twodev.wst --format jsonl | grep kernel)"
+heads = [(r["launch"], r["kernel"], r.get("device"), r.get("launch_number")) for r in map(json.loads, sys.stdin) if "kernel" in r]
+sys.exit(heads != [(1, "work", 1, 1), (1, "work", 2, 2)])' && ok || bad "jsonl: $("$ws" trace --read twodev.wst --format jsonl | grep kernel)"
 "$ws" trace --read twodev.wst --format perfetto --warp 0 | python3 -c '
 import json, sys
 e = json.load(sys.stdin)["traceEvents"]
 names = sorted(v["args"]["name"] for v in e if v["ph"] == "M")
 sys.exit(names != ["launch 1 work (work_a_kernel.elf) on device 1", "launch 1 work (work_a_kernel.elf) on device 2"])' &&
     ok || bad "perfetto names"
-# --read --device N: one device's launches (--launch 1 alone shows both)
-[ "$("$ws" trace --read twodev.wst --launch 1 --device 2 | grep -c '^launch')" = 1 ] &&
-    "$ws" trace --read twodev.wst --device 2 | grep -q '^launch 1 work (work_a_kernel.elf) on device 2 grid' &&
-    [ "$("$ws" trace --read twodev.wst --launch 1 | grep -c '^launch')" = 2 ] && ok || bad "--read --device 2"
+# --read --device N: one device's launches
+[ "$("$ws" trace --read twodev.wst --launch 2 --device 2 | grep -c '^launch')" = 1 ] &&
+    "$ws" trace --read twodev.wst --device 2 | grep -q '^launch 1 work (work_a_kernel.elf) on device 2 (the program.s launch 2) grid' &&
+    ok || bad "--read --device 2"
+# --read --launch N picks the launch run-time --launch N traced, the
+# program's Nth (until 2026-11-28 it picked by each device's own id: --launch 1
+# showed both devices' launches, --launch 2 none)
+for n in 1 2; do
+    out=$("$ws" trace --read twodev.wst --launch $n | grep '^launch')
+    [ "$(grep -c . <<< "$out")" = 1 ] && [[ "$out" == *"on device $n"* ]] && ok || bad "--read --launch $n: $out"
+done
+# a version 2 file (the fuzz corpus's, after its mode byte) has no launch
+# numbers: --launch picks by launch id there, and JSON has no launch_number
+tail -c +2 "$(dirname "$0")/../../fuzz/trace_file/corpus/file_two_devices_v2" > v2.wst
+[ "$("$ws" trace --read v2.wst --launch 1 | grep -c '^launch 1 seed_a (seed_g) on device [12] grid')" = 2 ] &&
+    ! "$ws" trace --read v2.wst --format jsonl | grep -q launch_number && ok || bad "--read --launch 1 of a version 2 file"
+out=$("$ws" trace --read twodev.wst --launch 3 2>&1); rc=$?
+[ $rc = 1 ] && [ "$out" = "warpscope trace: twodev.wst: no launch matched --launch 3" ] && ok || bad "--read --launch 3 (rc $rc): $out"
 out=$("$ws" trace --read twodev.wst --device 3 2>&1); rc=$?
 [ $rc = 1 ] && [ "$out" = "warpscope trace: twodev.wst: no launch matched --device 3 (its devices are 1 to 2)" ] &&
     ok || bad "--read --device 3 (rc $rc): $out"
@@ -50,10 +65,14 @@ for n in 1 2; do
 done
 grep -q '^warpscope trace (bbcount): 1 launch traced$' launch1.out &&
     grep -q '^warpscope trace (bbcount), device 2: 0 launches traced$' launch1.out && ok || bad "--launch 1: $(grep '^warpscope' launch1.out)"
+"$ws" trace --tool bbcount --launch 2 -o launch2.wst -- "$app" "$k" > /dev/null 2>&1
+[ "$("$ws" trace --read launch2.wst --launch 2 | grep -c '^launch 1 work (work_a_kernel.elf) on device 2 (the program.s launch 2)')" = 1 ] &&
+    ok || bad "--read --launch 2 of run-time --launch 2's file: $("$ws" trace --read launch2.wst 2>&1 | grep launch)"
 grep -q '^warpscope trace (bbcount): 0 launches traced$' launch2.out &&
     grep -q '^warpscope trace (bbcount), device 2: 1 launch traced$' launch2.out && ok || bad "--launch 2: $(grep '^warpscope' launch2.out)"
-"$ws" trace --tool bbcount --launch 3 -- "$app" "$k" > launch3.out 2> launch3.err
-grep -q '^warpscope trace: no launch was traced: none matched --launch 3$' launch3.err && ok || bad "--launch 3: $(cat launch3.err)"
+"$ws" trace --tool bbcount --launch 3 -- "$app" "$k" > launch3.out 2> launch3.err; rc=$?
+[ $rc = 1 ] && grep -q '^warpscope trace: no launch was traced: none matched --launch 3$' launch3.err && ok ||
+    bad "--launch 3 (rc $rc): $(cat launch3.err)"
 # one device: labels as before, no device named
 "$ws" trace --tool bbcount -o onedev.wst -- "$ws" run --grid 2 --block 32 "$k" work zeros:64 > onedev.out 2>&1
 "$ws" trace --read onedev.wst | grep -q '^launch 1 work (work_a_kernel.elf) grid' && ! grep -Eq 'on device|, device [0-9]' onedev.out &&

@@ -81,7 +81,7 @@ static void make_launch(ws_trace_launch *L, uint32_t seed, uint64_t nmem, uint32
 static int same_launch(const ws_trace_launch *a, const ws_trace_launch *b)
 {
     return !strcmp(a->kernel, b->kernel) && !strcmp(a->module, b->module) && !strcmp(a->note, b->note) &&
-           a->device == b->device &&
+           a->device == b->device && a->launch_number == b->launch_number &&
            a->launch_id == b->launch_id && !memcmp(&a->grid, &b->grid, sizeof a->grid) &&
            !memcmp(&a->block, &b->block, sizeof a->block) && a->flags == b->flags &&
            a->lanes_per_warp == b->lanes_per_warp && a->device_thread_instructions == b->device_thread_instructions &&
@@ -130,6 +130,8 @@ static void round_trip(const char *dir)
     for (int i = 0; i < 2; i++) set_first(&t.launches[i]);
     t.launches[0].device = 1;
     t.launches[1].device = 3;
+    t.launches[0].launch_number = 0x123456789ull; /* (64 bits, written since version 3) */
+    t.launches[1].launch_number = 2;
     char a[512], b[512], err[512];
     snprintf(a, sizeof a, "%s/a.wstrace", dir);
     snprintf(b, sizeof b, "%s/b.wstrace", dir);
