@@ -215,8 +215,8 @@ ws_status ws_events_resume(ws_device *dev)
     e->wd_halt.halted[WS_EV_PROGRAM] = e->cp_halt.halted[WS_EV_PROGRAM] = 0;
     if (e->cp_halt.halted[WS_EV_DEBUGGER])
         return ws_set_error(dev, WS_ERR_BUSY, "ws_events_resume: the command processor is halted by debug machine %u, "
-                            "held by %s: the debugger releases it ('monitor watch clear', EVCTL 2, or its "
-                            "machine's cp.resume)", e->cp_halt.by[WS_EV_DEBUGGER], WS_EV_DEBUGGER_NAME);
+                            "held by %s: the debugger releases it ('monitor watch resume', EVCTL 8; "
+                            "'monitor watch clear', EVCTL 2; or its machine's cp.resume)", e->cp_halt.by[WS_EV_DEBUGGER], WS_EV_DEBUGGER_NAME);
     return WS_OK;
 }
 

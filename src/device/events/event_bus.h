@@ -176,6 +176,10 @@ int ws_ev_load_debugger_machine(ws_device *dev, const ws_machine_program *p);
  * release a halt of the work distributor or command processor that one of
  * them caused; the program's machines and halts stay. */
 void ws_ev_clear_debugger_machines(ws_device *dev);
+/* Release the work distributor's and command processor's halts the
+ * debugger's machines caused (EVCTL 8, 'monitor watch resume'); its
+ * machines stay loaded, armed as they were. */
+void ws_ev_resume_debugger_halts(ws_device *dev);
 /* The program's side of the bus goes (ws_events_configure starts afresh,
  * ws_events_disable): its filters, trace, machines, callback, snapshot
  * and halts. The debugger's machines stay, on a bus with no trace, with
