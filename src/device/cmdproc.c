@@ -286,11 +286,11 @@ static ws_status cp_held(ws_device *dev, const char *what)
         ws_dbg_take_machine_requests(dev); /* a 'monitor watch resume' or 'clear' since releases it */
     const int holder = ev ? ws_ev_unit_holder(&ev->cp_halt) : -1;
     if (holder < 0) return WS_OK;
-    char release[240];
+    char release[240], by[200];
     cp_release_hint(dev, holder, release, sizeof release);
-    return ws_set_error(dev, WS_ERR_STOPPED, "%sthe command processor was halted by %sdebug machine %u with %u "
-                        "command%s queued; %s", what, holder ? "the debugger's " : "", ev->cp_halt.by[holder],
-                        (unsigned)dev->qlen, dev->qlen == 1 ? "" : "s", release);
+    ws_ev_halt_by(&ev->cp_halt, holder, by, sizeof by);
+    return ws_set_error(dev, WS_ERR_STOPPED, "%sthe command processor was halted by %s with %u command%s queued; %s",
+                        what, by, (unsigned)dev->qlen, dev->qlen == 1 ? "" : "s", release);
 }
 
 ws_status ws_cmd_direct(ws_device *dev, const char *what)

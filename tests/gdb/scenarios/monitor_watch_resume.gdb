@@ -19,7 +19,7 @@ continue
 # expect-gdb: Breakpoint 1, scale
 # expect-gdb: watch resume +release the wd/cp halts the debugger's machines
 # expect-gdb: debug machine loaded at the device's next safe point: sched.warp_retire do cp.halt; halt
-# expect-gdb: debug machine 0 fired on sched.warp_retire
+# expect-gdb: debug machine 0 fired on sched.warp_retire .* \(its program: 'sched.warp_retire do cp.halt; halt'\)
 # expect-gdb: received signal SIGTRAP
 # expect-gdb: will be released at the device's next safe point; the machines stay loaded and armed
 # expect-gdb: exited normally
