@@ -56,6 +56,11 @@ int example_launch(example *ex, ws_kernel *k, ws_dim3 grid, ws_dim3 block, uint3
     return 0;
 }
 
+int example_copy_back(example *ex, void *dst, ws_addr src, size_t n)
+{
+    return ws_memcpy_dtoh(ex->dev, dst, src, n) ? example_fail(ex, "copying the result back") : 0;
+}
+
 int example_fail(example *ex, const char *what)
 {
     fprintf(stderr, "%s: error while %s: %s\n", ex->name, what, ex->dev ? ws_last_error(ex->dev) : "no device");

@@ -26,6 +26,9 @@ int example_launch(example *ex, ws_kernel *k, ws_dim3 grid, ws_dim3 block, uint3
 /* Print the last error with context, close the device (attached tools
  * write their output then) and return 1. */
 int example_fail(example *ex, const char *what);
+/* ws_memcpy_dtoh of the result; a failure is reported as example_fail's
+ * (a halted command processor holds the copy: docs/events.md). */
+int example_copy_back(example *ex, void *dst, ws_addr src, size_t n);
 /* Print the verdict and the statistics, close the device; returns the exit code. */
 int example_finish(example *ex, int ok, const char *detail);
 

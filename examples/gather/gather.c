@@ -37,7 +37,7 @@ int main(int argc, char **argv)
         ws_kernel *kv = v ? example_kernel(&ex, names[v]) : k;
         if (!kv || ws_memset(ex.dev, dout, 0, sizeof out) ||
             example_launch(&ex, kv, WS_DIM3(N / 128, 1, 1), WS_DIM3(128, 1, 1), 0, args, 5) ||
-            ws_memcpy_dtoh(ex.dev, out, dout, sizeof out))
+            example_copy_back(&ex, out, dout, sizeof out))
             return 1;
         for (int i = 0; i < N; i++) bad += out[i] != ref[i];
     }

@@ -26,7 +26,7 @@ int main(int argc, char **argv)
         return example_fail(&ex, "preparing buffers");
     ws_arg args[] = { WS_ARG_PTR(dd), WS_ARG_PTR(db), WS_ARG_I32(N) };
     if (example_launch(&ex, k, WS_DIM3(BLOCKS, 1, 1), WS_DIM3(BLOCK, 1, 1), 0, args, 3) ||
-        ws_memcpy_dtoh(ex.dev, bins, db, sizeof bins))
+        example_copy_back(&ex, bins, db, sizeof bins))
         return 1;
     int bad = memcmp(bins, ref, sizeof bins) != 0;
     char detail[128];

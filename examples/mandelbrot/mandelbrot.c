@@ -71,7 +71,7 @@ int main(int argc, char **argv)
     ws_arg args[] = { WS_ARG_PTR(d), WS_ARG_I32(W), WS_ARG_I32(H), WS_ARG_F32(x0), WS_ARG_F32(y0),
                       WS_ARG_F32(dx), WS_ARG_F32(dy), WS_ARG_I32(MAX_ITER) };
     if (example_launch(&ex, k, WS_DIM3(W / 16, H / 16, 1), WS_DIM3(16, 16, 1), 0, args, 8) ||
-        ws_memcpy_dtoh(ex.dev, iters, d, W * H * 4))
+        example_copy_back(&ex, iters, d, W * H * 4))
         return 1;
     int bad = 0;
     for (int y = 0; y < H; y++)

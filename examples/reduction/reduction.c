@@ -26,7 +26,7 @@ int main(int argc, char **argv)
     ws_arg args[] = { WS_ARG_PTR(din), WS_ARG_PTR(dout), WS_ARG_I32(N) };
     int32_t sum = 0;
     if (example_launch(&ex, k, WS_DIM3(BLOCKS, 1, 1), WS_DIM3(BLOCK, 1, 1), 0, args, 3) ||
-        ws_memcpy_dtoh(ex.dev, &sum, dout, 4))
+        example_copy_back(&ex, &sum, dout, 4))
         return 1;
     char detail[128];
     snprintf(detail, sizeof detail, "sum of %d ints = %d (CPU: %lld)", N, sum, (long long)ref);

@@ -32,7 +32,7 @@ int main(int argc, char **argv)
     if (example_launch(&ex, scan, WS_DIM3(BLOCKS, 1, 1), WS_DIM3(PER_BLOCK / 2, 1, 1), 0, level1, 4) ||
         example_launch(&ex, scan, WS_DIM3(1, 1, 1), WS_DIM3(PER_BLOCK / 2, 1, 1), 0, level2, 4) ||
         example_launch(&ex, add, WS_DIM3(BLOCKS, 1, 1), WS_DIM3(PER_BLOCK / 2, 1, 1), 0, fixup, 3) ||
-        ws_memcpy_dtoh(ex.dev, out, dout, N * 4))
+        example_copy_back(&ex, out, dout, N * 4))
         return 1;
     int bad = 0;
     for (int i = 0; i < N; i++) bad += out[i] != ref[i];

@@ -23,7 +23,7 @@ int main(int argc, char **argv)
         return example_fail(&ex, "preparing buffers");
     ws_arg args[] = { WS_ARG_PTR(da), WS_ARG_PTR(db), WS_ARG_PTR(dc), WS_ARG_I32(N) };
     if (example_launch(&ex, k, WS_DIM3((N + BLOCK - 1) / BLOCK, 1, 1), WS_DIM3(BLOCK, 1, 1), 0, args, 4) ||
-        ws_memcpy_dtoh(ex.dev, c, dc, N * 4))
+        example_copy_back(&ex, c, dc, N * 4))
         return 1;
     int bad = 0;
     for (int i = 0; i < N; i++) bad += c[i] != a[i] + b[i];

@@ -267,12 +267,39 @@ static ws_status run_cmd_kind(ws_device *dev, ws_cmd *c)
 static void cp_release_hint(const ws_device *dev, int holder, char *buf, size_t len)
 {
     if (holder == WS_EV_DEBUGGER)
-        snprintf(buf, len, "the debugger's 'monitor watch clear' (EVCTL 2) lets it go on");
+        snprintf(buf, len, "the debugger's 'monitor watch resume' (EVCTL 8; its machines stay) or 'monitor watch "
+                 "clear' (EVCTL 2) lets it go on");
     else if (dev->events_owner)
         snprintf(buf, len, "only a machine's cp.resume or cp.step lets it go on (the bus is held by %s, which refuses "
                  "the program's ws_events_resume)", dev->events_owner);
     else
         snprintf(buf, len, "ws_events_resume lets it go on");
+}
+
+/* Is the command processor held (a side halted it with no step left)?
+ * Then `what` waits: WS_ERR_STOPPED, saying who holds it and what lets it
+ * go on. A debugger's release since is taken first. */
+static ws_status cp_held(ws_device *dev, const char *what)
+{
+    struct ws_events *ev = dev->events;
+    if (ev && ev->cp_halt.halted[WS_EV_DEBUGGER] && dev->debug)
+        ws_dbg_take_machine_requests(dev); /* a 'monitor watch resume' or 'clear' since releases it */
+    const int holder = ev ? ws_ev_unit_holder(&ev->cp_halt) : -1;
+    if (holder < 0) return WS_OK;
+    char release[240], by[200];
+    cp_release_hint(dev, holder, release, sizeof release);
+    ws_ev_halt_by(&ev->cp_halt, holder, by, sizeof by);
+    return ws_set_error(dev, WS_ERR_STOPPED, "%sthe command processor was halted by %s with %u command%s queued; %s",
+                        what, by, (unsigned)dev->qlen, dev->qlen == 1 ? "" : "s", release);
+}
+
+ws_status ws_cmd_direct(ws_device *dev, const char *what)
+{
+    ws_status st = ws_cmd_drain(dev, 0);
+    if (st != WS_OK) return st;
+    char prefix[96];
+    snprintf(prefix, sizeof prefix, "%s: ", what);
+    return cp_held(dev, prefix);
 }
 
 ws_status ws_cmd_drain(ws_device *dev, uint64_t until_fence)
@@ -286,18 +313,9 @@ ws_status ws_cmd_drain(ws_device *dev, uint64_t until_fence)
     if (until_fence) ws_ev_emit(dev, WS_EV_CP, WS_EV_CP_WAIT, 0, (uint32_t)until_fence);
     while (dev->qlen) {
         if (until_fence && dev->fence_done >= until_fence) break;
-        struct ws_events *ev = dev->events;
-        if (ev && ev->cp_halt.halted[WS_EV_DEBUGGER] && dev->debug)
-            ws_dbg_take_machine_requests(dev); /* a 'monitor watch clear' since releases it */
-        const int holder = ev ? ws_ev_unit_holder(&ev->cp_halt) : -1; /* a debug machine halted the command processor */
-        if (holder >= 0) {
-            char release[240];
-            cp_release_hint(dev, holder, release, sizeof release);
-            return ws_set_error(dev, WS_ERR_STOPPED, "the command processor was halted by %sdebug machine %u with %u "
-                                "command%s queued; %s", holder ? "the debugger's " : "", ev->cp_halt.by[holder],
-                                (unsigned)dev->qlen, dev->qlen == 1 ? "" : "s", release);
-        }
-        if (ev) ws_ev_unit_went(&ev->cp_halt);
+        ws_status held = cp_held(dev, ""); /* a debug machine halted the command processor */
+        if (held != WS_OK) return held;
+        if (dev->events) ws_ev_unit_went(&dev->events->cp_halt);
         ws_cmd c = dev->queue[dev->qhead];
         dev->qhead = (dev->qhead + 1) % dev->qcap;
         dev->qlen--;

@@ -434,6 +434,10 @@ ws_status ws_cmd_push(ws_device *dev, const ws_cmd *cmd);
  * has passed. Returns the first error raised by the work, with its message
  * in dev->err; the error is then cleared and the queue flushed. */
 ws_status ws_cmd_drain(ws_device *dev, uint64_t until_fence);
+/* Before a synchronous command that does not go through the queue
+ * (ws_memcpy_dtoh reads at once): drain the queue, then wait like a
+ * queued command for a halted command processor (docs/events.md). */
+ws_status ws_cmd_direct(ws_device *dev, const char *what);
 void ws_cmd_discard_all(ws_device *dev);
 /* Fill dev->fault with the deadlock report (lanes stuck at barriers). */
 void ws_raise_deadlock(ws_device *dev);

@@ -326,6 +326,8 @@ ws_status ws_gdb_dbg_monitor(void *tp, const char *cmd, char **out)
                       "  modules                           resident modules and their addresses\n"
                       "  watch EVENT ... do ACTION[; ...]  load a debug machine (docs/events.md), e.g.\n"
                       "                                    watch wd.dispatch data=7 then sched.barrier_wait do halt\n"
+                      "  watch resume                      release the wd/cp halts the debugger's machines\n"
+                      "                                    caused; the machines stay loaded and armed\n"
                       "  watch clear                       unload the debugger's debug machines (and release\n"
                       "                                    the wd/cp halts they caused)\n");
     } else if (!strcmp(cmd, "lanes")) {
@@ -351,6 +353,11 @@ ws_status ws_gdb_dbg_monitor(void *tp, const char *cmd, char **out)
             if (ws_debug_stop_reason(t->dbg, buf, sizeof buf - 1) == WS_OK) strcat(buf, "\n");
             else snprintf(buf, sizeof buf, "no debug machine has halted the device; 'monitor help' shows the syntax\n");
             append_queued(t, buf, sizeof buf);
+        } else if (!strcmp(text, "resume")) {
+            ws_dmi_write(t->dbg, 0, WS_DM_EVCTL, 8);
+            snprintf(buf, sizeof buf, "a halt of the work distributor or command processor that the debugger's debug "
+                     "machines caused will be released at the device's next safe point; the machines stay loaded and "
+                     "armed (the program's halts stay)\n");
         } else if (!strcmp(text, "clear")) {
             ws_dmi_write(t->dbg, 0, WS_DM_EVCTL, 2);
             snprintf(buf, sizeof buf, "the debugger's debug machines will be unloaded at the device's next safe point, "

@@ -106,7 +106,7 @@ static ws_status read_image(ws_device *dev, ws_gfx_target *t, void *dst, size_t 
     size_t want = (size_t)t->hw.w * t->hw.h * 4;
     if ((st = check_image_size(dev, t, dst, n, depth, fn))) return st;
     if (depth && !t->hw.depth) return ws_set_error(dev, WS_ERR_INVALID_ARG, "%s: the target has no depth image", fn);
-    st = ws_cmd_drain(dev, 0);
+    st = ws_cmd_direct(dev, fn); /* a halted command processor holds the read, as it holds ws_memcpy_dtoh */
     if (st != WS_OK) return st;
     memcpy(dst, ws_mem_global_ptr(&dev->mem, depth ? t->hw.depth : t->hw.color), want);
     return WS_OK;

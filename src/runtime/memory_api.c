@@ -128,7 +128,7 @@ ws_status ws_memcpy_dtoh(ws_device *dev, void *dst, ws_addr src, size_t n)
     if (!dev) return WS_ERR_INVALID_ARG;
     if (!dst && n) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_memcpy_dtoh(0x%08x, %zu bytes): dst is NULL", src, n);
     WS_API_LOCKED(dev, "ws_memcpy_dtoh");
-    ws_status st = ws_cmd_drain(dev, 0);
+    ws_status st = ws_cmd_direct(dev, "ws_memcpy_dtoh"); /* a halted command processor holds the copy too */
     if (st != WS_OK || !n) return st;
     char err[256];
     const uint8_t *s = ws_mem_host_range(&dev->mem, src, n, 0, err, sizeof err);

@@ -53,8 +53,14 @@ out=$("$ws" watch --stats --on 'sched.barrier_release' --do 'count; rearm' -- "$
 # there, so the message says what can let it go on (until 2026-11-28 it
 # said "ws_events_resume lets it go on")
 out=$("$ws" watch --events cp --on 'cp.done' --do 'cp.halt' -- "$ex/reduction/reduction" 2>&1); rc=$?
-[[ $rc = 1 && "$out" == *"halted by debug machine 0 with 2 commands queued; only a machine's cp.resume or cp.step lets it go on (the bus is held by the event watcher"* &&
+[[ $rc = 1 && "$out" == *"halted by debug machine 0 ('cp.done do cp.halt') with 2 commands queued; only a machine's cp.resume or cp.step lets it go on (the bus is held by the event watcher"* &&
    "$out" != *"ws_events_resume lets"* ]] && ok || bad "cp.halt under the watcher (rc $rc): $out"
+# halted after the launch, nothing queued: the halt holds the copy of the
+# result, and the example says so (until 2026-11-28 it exited 1 without
+# a word when its ws_memcpy_dtoh failed)
+out=$("$ws" watch --events cp --on 'cp.done data=3' --do 'cp.halt' -- "$ex/reduction/reduction" 2>&1); rc=$?
+[[ $rc = 1 && "$out" == *"reduction: error while copying the result back: ws_memcpy_dtoh: the command processor was halted by debug machine 0 ('cp.done data=3 do cp.halt') with 0 commands queued"* ]] &&
+   ok || bad "cp.halt after the launch (rc $rc): $out"
 
 # lossless on every example: each trace decodes and encodes back to the same bits
 if [ -n "$test_events" ]; then

@@ -364,7 +364,7 @@ static void check_wd_halt(const char *module)
     h.actions[0].kind = WS_ACT_WD_HALT;
     CHECK(ws_events_machine(dev, 0, &h) == WS_OK);
     CHECK(launch_staged(dev, k, out, counter) == WS_ERR_STOPPED);
-    CHECK_STR_CONTAINS(ws_last_error(dev), "halted by debug machine 0 with 4 of 6 blocks not placed");
+    CHECK_STR_CONTAINS(ws_last_error(dev), "halted by debug machine 0 ('wd.dispatch data=1 do wd.halt') with 4 of 6 blocks not placed");
     CHECK_EQ_U(dispatched(dev, &mask), 2);
     CHECK_EQ_U(mask, 0x3);
     ws_device_close(dev);
@@ -453,7 +453,7 @@ static void check_cp_halt(const char *module)
     CHECK(ws_launch(dev, k, (ws_dim3){ BLOCKS, 1, 1 }, (ws_dim3){ THREADS, 1, 1 }, 0, args, 2) == WS_OK);
     CHECK(ws_launch(dev, k, (ws_dim3){ BLOCKS, 1, 1 }, (ws_dim3){ THREADS, 1, 1 }, 0, args, 2) == WS_OK);
     CHECK(ws_synchronize(dev) == WS_ERR_STOPPED);
-    CHECK_STR_CONTAINS(ws_last_error(dev), "command processor was halted by debug machine 0 with 1 command queued");
+    CHECK_STR_CONTAINS(ws_last_error(dev), "command processor was halted by debug machine 0 ('cp.done data=3 do cp.halt') with 1 command queued");
     int c = 0;
     CHECK(ws_events_resume(dev) == WS_OK);
     CHECK(ws_memcpy_dtoh(dev, &c, counter, 4) == WS_OK); /* drains the rest: the second launch runs */
@@ -1074,6 +1074,121 @@ static void check_debugger_machines(const char *module)
  * (WS_ERR_BUSY naming it), the debugger's machines and EVCTL clear do not
  * release the program's. (Until 2026-11-28 either side's resume released
  * the other's halt, and a configure dropped the debugger's.) */
+/* The debugger releases its own command processor halt and keeps its
+ * machine armed (EVCTL 8, gdb's 'monitor watch resume'): the re-armed
+ * machine halts the command processor again after the next launch. (Until
+ * 2026-11-28 only the clear, EVCTL 2, released it, and unloaded the
+ * machine with it.) */
+static void check_debugger_resume(const char *module)
+{
+    ws_device *dev;
+    ws_kernel *k;
+    ws_addr out, counter;
+    ws_debug *d;
+    ws_arg args[2];
+    int c = 0;
+    machine_cores = 4;
+    CHECK(open_machine_dev(module, &dev, &k, &out, &counter) == WS_OK);
+    CHECK(ws_debug_attach(dev, &(ws_debug_config){ 0 }, &d) == WS_OK);
+    CHECK(ws_dmi_write(d, 0, WS_DM_DMCONTROL, 1) == WS_OK);
+    ws_machine_program p = one_step(WS_EV_CP, WS_EV_CP_DONE, WS_MATCH_EQ, 3 /* a launch */, 1, WS_ACT_CP_HALT, 1);
+    CHECK_EQ_U(debugger_load(d, &p) & 0xFFFFu, 1u << 8);
+    CHECK(ws_memset(dev, counter, 0, 4) == WS_OK);
+    args[0] = (ws_arg)WS_ARG_PTR(out);
+    args[1] = (ws_arg)WS_ARG_PTR(counter);
+    for (int i = 0; i < 3; i++)
+        CHECK(ws_launch(dev, k, (ws_dim3){ BLOCKS, 1, 1 }, (ws_dim3){ THREADS, 1, 1 }, 0, args, 2) == WS_OK);
+    CHECK_EQ_U(ws_synchronize(dev), WS_ERR_STOPPED); /* held after the first launch */
+    CHECK_STR_CONTAINS(ws_last_error(dev), "with 2 commands queued");
+    CHECK(ws_dmi_write(d, 0, WS_DM_EVCTL, 8) == WS_OK);
+    CHECK_EQ_U(ws_synchronize(dev), WS_ERR_STOPPED); /* the machine, still armed, held it after the second */
+    CHECK_STR_CONTAINS(ws_last_error(dev), "with 1 command queued");
+    CHECK(ws_dmi_write(d, 0, WS_DM_EVCTL, 8) == WS_OK);
+    CHECK_EQ_U(ws_synchronize(dev), WS_OK); /* (nothing queued: nothing to hold) */
+    /* the third launch's halt holds the program's copy, queue empty or not */
+    c = -1;
+    CHECK_EQ_U(ws_memcpy_dtoh(dev, &c, counter, 4), WS_ERR_STOPPED);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "ws_memcpy_dtoh: the command processor was halted by the debugger's debug "
+                       "machine 0 ('cp.done data=3 do cp.halt; rearm') with 0 commands queued; the debugger's "
+                       "'monitor watch resume'");
+    CHECK_EQ_U(c, -1);
+    CHECK(ws_dmi_write(d, 0, WS_DM_EVCTL, 8) == WS_OK); /* released: the program's copy goes on */
+    CHECK(ws_memcpy_dtoh(dev, &c, counter, 4) == WS_OK);
+    CHECK_EQ_U(c, 3 * BLOCKS * THREADS / 32);
+    ws_debug_detach(d);
+    ws_device_close(dev);
+}
+
+/* A command processor halted with nothing queued holds the program's
+ * synchronous ws_memcpy_dtoh too, which reads at once rather than
+ * through the queue; a step lets it through without using the step.
+ * (Until 2026-11-28 it drained the empty queue and copied: a user who
+ * halted the command processor to look at memory saw the copies go on.) */
+static void check_cp_halt_holds_copy(const char *module)
+{
+    ws_device *dev;
+    ws_kernel *k;
+    ws_addr out, counter;
+    ws_arg args[2];
+    int c = -1;
+    machine_cores = 4;
+    CHECK(open_machine_dev(module, &dev, &k, &out, &counter) == WS_OK);
+    ws_machine_program p = one_step(WS_EV_CP, WS_EV_CP_DONE, WS_MATCH_EQ, 3 /* a launch */, 1, WS_ACT_CP_HALT, 0);
+    CHECK(ws_events_machine(dev, 0, &p) == WS_OK);
+    CHECK(ws_memset(dev, counter, 0, 4) == WS_OK);
+    args[0] = (ws_arg)WS_ARG_PTR(out);
+    args[1] = (ws_arg)WS_ARG_PTR(counter);
+    CHECK(ws_launch(dev, k, (ws_dim3){ BLOCKS, 1, 1 }, (ws_dim3){ THREADS, 1, 1 }, 0, args, 2) == WS_OK);
+    CHECK_EQ_U(ws_synchronize(dev), WS_OK);
+    CHECK_EQ_U(ws_memcpy_dtoh(dev, &c, counter, 4), WS_ERR_STOPPED);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "ws_memcpy_dtoh: the command processor was halted by debug machine 0 ('cp.done data=3 do cp.halt') with "
+                       "0 commands queued; ws_events_resume lets it go on");
+    CHECK_EQ_U(c, -1);
+    CHECK_EQ_U(ws_memcpy_htod(dev, counter, &c, 4), WS_OK); /* queued, and held */
+    CHECK_EQ_U(ws_synchronize(dev), WS_ERR_STOPPED);
+    CHECK_EQ_U(ws_events_resume(dev), WS_OK);
+    CHECK_EQ_U(ws_synchronize(dev), WS_OK);
+    CHECK_EQ_U(ws_memcpy_dtoh(dev, &c, counter, 4), WS_OK);
+    CHECK_EQ_U(c, -1); /* the htod ran, once released */
+    ws_device_close(dev);
+}
+
+/* A halt names the machine that caused it by its program too: the
+ * debugger's next load may take the same machine once the first is done,
+ * and "debug machine 0" alone then named the wrong one. (Until 2026-11-28
+ * the messages gave the machine's number only.) */
+static void check_halt_names_machine(const char *module)
+{
+    ws_device *dev;
+    ws_kernel *k;
+    ws_addr out, counter;
+    ws_debug *d;
+    uint32_t ctl = 0;
+    machine_cores = 4;
+    CHECK(open_machine_dev(module, &dev, &k, &out, &counter) == WS_OK);
+    CHECK(ws_debug_attach(dev, &(ws_debug_config){ 0 }, &d) == WS_OK);
+    CHECK(ws_dmi_write(d, 0, WS_DM_DMCONTROL, 1) == WS_OK);
+    ws_machine_program a = one_step(WS_EV_CP, WS_EV_CP_DONE, WS_MATCH_EQ, 3 /* a launch */, 1, WS_ACT_CP_HALT, 0);
+    CHECK_EQ_U(debugger_load(d, &a) & 0xFFFFu, 1u << 8);
+    ws_arg args[2] = { WS_ARG_PTR(out), WS_ARG_PTR(counter) };
+    for (int i = 0; i < 2; i++)
+        CHECK(ws_launch(dev, k, (ws_dim3){ BLOCKS, 1, 1 }, (ws_dim3){ THREADS, 1, 1 }, 0, args, 2) == WS_OK);
+    const char *by_a = "halted by the debugger's debug machine 0 ('cp.done data=3 do cp.halt') with 1 command queued";
+    CHECK_EQ_U(ws_synchronize(dev), WS_ERR_STOPPED);
+    CHECK_STR_CONTAINS(ws_last_error(dev), by_a);
+    /* the machine is done: the debugger's next program takes its place */
+    ws_machine_program b = one_step(WS_EV_SCHED, WS_EV_SCHED_WARP_RETIRE, WS_MATCH_ANY, 0, 2, WS_ACT_COUNT, 1);
+    CHECK_EQ_U(debugger_load(d, &b) & 0xFFFFu, 1u << 8);
+    CHECK_EQ_U(ws_synchronize(dev), WS_ERR_STOPPED);
+    CHECK_STR_CONTAINS(ws_last_error(dev), by_a);
+    CHECK(ws_dmi_read(d, 0, WS_DM_EVCTL, &ctl) == WS_OK);
+    CHECK_EQ_U(ctl >> 8 & 0xFF, 0); /* (b is in a machine: the one a had) */
+    CHECK(ws_dmi_write(d, 0, WS_DM_EVCTL, 8) == WS_OK);
+    CHECK_EQ_U(ws_synchronize(dev), WS_OK);
+    ws_debug_detach(d);
+    ws_device_close(dev);
+}
+
 static void check_halt_holders(const char *module)
 {
     ws_device *dev;
@@ -1095,10 +1210,11 @@ static void check_halt_holders(const char *module)
     CHECK(ws_launch(dev, k, (ws_dim3){ BLOCKS, 1, 1 }, (ws_dim3){ THREADS, 1, 1 }, 0, args, 2) == WS_OK);
     CHECK(ws_launch(dev, k, (ws_dim3){ BLOCKS, 1, 1 }, (ws_dim3){ THREADS, 1, 1 }, 0, args, 2) == WS_OK);
     CHECK_EQ_U(ws_synchronize(dev), WS_ERR_STOPPED);
-    CHECK_STR_CONTAINS(ws_last_error(dev), "halted by the debugger's debug machine 0 with 1 command queued; the "
-                       "debugger's 'monitor watch clear'");
+    CHECK_STR_CONTAINS(ws_last_error(dev), "halted by the debugger's debug machine 0 ('cp.done data=3 do cp.halt') with 1 command queued; the "
+                       "debugger's 'monitor watch resume' (EVCTL 8; its machines stay) or 'monitor watch clear'");
     CHECK_EQ_U(ws_events_resume(dev), WS_ERR_BUSY);
-    CHECK_STR_CONTAINS(ws_last_error(dev), "ws_events_resume: the command processor is halted by debug machine 0, "
+    CHECK_STR_CONTAINS(ws_last_error(dev), "ws_events_resume: the command processor is halted by the debugger's debug machine 0 "
+                       "('cp.done data=3 do cp.halt'), "
                        "held by the debugger");
     ws_event_config ec = { .capacity = 1 << 16 };
     CHECK_EQ_U(ws_events_configure(dev, &ec), WS_ERR_STOPPED); /* (it waits for the queue) */
@@ -1123,7 +1239,7 @@ static void check_halt_holders(const char *module)
     CHECK(ws_launch(dev, k, (ws_dim3){ BLOCKS, 1, 1 }, (ws_dim3){ THREADS, 1, 1 }, 0, args, 2) == WS_OK);
     CHECK(ws_launch(dev, k, (ws_dim3){ BLOCKS, 1, 1 }, (ws_dim3){ THREADS, 1, 1 }, 0, args, 2) == WS_OK);
     CHECK_EQ_U(ws_synchronize(dev), WS_ERR_STOPPED);
-    CHECK_STR_CONTAINS(ws_last_error(dev), "halted by debug machine 0 with 1 command queued; ws_events_resume lets");
+    CHECK_STR_CONTAINS(ws_last_error(dev), "halted by debug machine 0 ('cp.done data=3 do cp.halt') with 1 command queued; ws_events_resume lets");
     ws_dmi_write(d, 0, WS_DM_EVCTL, 2);
     CHECK_EQ_U(ws_synchronize(dev), WS_ERR_STOPPED);
     CHECK_EQ_U(ws_events_resume(dev), WS_OK);
@@ -1143,7 +1259,7 @@ static void check_halt_holders(const char *module)
     r.actions[0].kind = WS_ACT_WD_STEP;
     CHECK_EQ_U(debugger_load(d, &r), 2u << 8);
     CHECK_EQ_U(launch_staged(dev, k, out, counter), WS_ERR_STOPPED);
-    CHECK_STR_CONTAINS(ws_last_error(dev), "work distributor was halted by debug machine 0 with 4 of 6 blocks");
+    CHECK_STR_CONTAINS(ws_last_error(dev), "work distributor was halted by debug machine 0 ('wd.dispatch data=1 do wd.halt') with 4 of 6 blocks");
     ws_debug_detach(d);
     ws_device_close(dev);
     machine_cores = 4;
@@ -1246,6 +1362,9 @@ int main(int argc, char **argv)
     check_program_under_watcher(argv[1], "program_under_watcher.wsev");
     check_debugger_machines(argv[1]);
     check_halt_holders(argv[1]);
+    check_debugger_resume(argv[1]);
+    check_cp_halt_holds_copy(argv[1]);
+    check_halt_names_machine(argv[1]);
     check_configure_keeps_debugger_clock(argv[1]);
     check_lasting_silent(argv[1], WS_MODE_FUNCTIONAL);
     check_lasting_silent(argv[1], WS_MODE_TIMING);

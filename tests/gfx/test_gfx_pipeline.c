@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../test.h"
+#include "warpscope/events.h"
 #include "warpscope/graphics.h"
 #include "warpscope/tool.h"
 
@@ -99,6 +100,35 @@ static void test_pipeline_checks(void)
     ws_arg a = WS_ARG_PTR(0);
     CHECK(ws_launch(dev, shader("ref_fs"), WS_DIM3(1, 1, 1), WS_DIM3(1, 1, 1), 0, &a, 1) == WS_ERR_BAD_LAUNCH);
     CHECK_STR_CONTAINS(ws_last_error(dev), "fragment shader, not a kernel");
+}
+
+/* A halted command processor holds a render target's read as it holds
+ * ws_memcpy_dtoh: with nothing queued too (until 2026-11-28 the read
+ * drained the empty queue and copied). */
+static void test_cp_halt_holds_target_read(void)
+{
+    ws_gfx_target *small = NULL;
+    ws_addr a;
+    float z[6] = { 0 };
+    ws_event_config ec = { .capacity = 1 << 12 };
+    ws_machine_program halt = { .enabled = 1, .nwatch = 1, .nactions = 1 };
+    halt.watch[0].source = WS_EV_CP;
+    halt.watch[0].id = WS_EV_CP_DONE;
+    halt.watch[0].core = WS_EV_ANY_CORE;
+    halt.actions[0].kind = WS_ACT_CP_HALT;
+    CHECK(ws_gfx_target_create(dev, 3, 2, 1, &small) == WS_OK);
+    CHECK(ws_malloc(dev, 4, &a) == WS_OK);
+    CHECK(ws_events_configure(dev, &ec) == WS_OK && ws_events_machine(dev, 0, &halt) == WS_OK);
+    CHECK(ws_memset(dev, a, 0, 4) == WS_OK && ws_synchronize(dev) == WS_OK); /* halted after it, nothing queued */
+    CHECK(ws_gfx_target_read_depth(dev, small, z, 6) == WS_ERR_STOPPED);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "ws_gfx_target_read_depth: the command processor was halted by debug "
+                       "machine 0 ('cp.done do cp.halt') with 0 commands queued");
+    CHECK(z[0] == 0.0f);
+    CHECK(ws_events_resume(dev) == WS_OK);
+    CHECK(ws_gfx_target_read_depth(dev, small, z, 6) == WS_OK);
+    CHECK(z[0] == 1.0f);
+    CHECK(ws_events_disable(dev) == WS_OK);
+    CHECK(ws_free(dev, a) == WS_OK && ws_gfx_target_destroy(dev, small) == WS_OK);
 }
 
 static void test_bad_input(void)
@@ -839,6 +869,7 @@ int main(int argc, char **argv)
     CHECK(ws_gfx_set_target(dev, target) == WS_OK);
     test_pipeline_checks();
     test_bad_input();
+    test_cp_halt_holds_target_read();
     test_degenerate_and_large();
     test_fault_names_pixel();
     test_discard_and_sysvals();

@@ -114,6 +114,7 @@ struct ws_debug {
                                       the device thread to load (debug bus)   */
     uint32_t nmachine_q;
     int machine_clear;             /* the tool asked to clear every machine  */
+    int machine_resume;            /* ... to release its machines' wd/cp halts */
     uint32_t ev_words[DBG_EV_WORDS]; /* EVDATA staging area                  */
     uint32_t ev_n, ev_index;
     int ev_refused;

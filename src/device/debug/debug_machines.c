@@ -91,7 +91,9 @@ static int parse_words(const uint32_t *w, uint32_t n, ws_machine_program *p)
 /* EVDATA (0x72): the selected staged word; the index moves on by one. */
 /* EVCTL (0x73): write 1 = load the staged program into the first machine
  * free for the debugger (at the device's next safe point), 2 = unload the
- * debugger's machines (the program's stay), 4 = clear the staging area;
+ * debugger's machines (the program's stay), 4 = clear the staging area,
+ * 8 = release the wd/cp halts the debugger's machines caused (they stay
+ * loaded and armed);
  * read: bit 0 the last load was refused (bad program, an action on the
  * program's trace or callback, or queue full), bits 15:8 programs queued. */
 void dbg_machines_read_locked(ws_debug *d, uint32_t addr, uint32_t *v)
@@ -117,6 +119,10 @@ void dbg_machines_write_locked(ws_debug *d, uint32_t addr, uint32_t v)
         if (v & 4) {
             memset(d->ev_words, 0, sizeof d->ev_words);
             d->ev_n = d->ev_index = 0;
+        }
+        if (v & 8) {
+            d->machine_resume = 1;
+            atomic_store(&d->attention, 1);
         }
         if (v & 2) {
             d->machine_clear = 1;

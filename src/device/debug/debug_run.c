@@ -74,8 +74,12 @@ static void halt_now(ws_debug *d, ws_warp *w, uint32_t cause, uint32_t lane)
 static void load_machines_locked(ws_debug *d)
 {
     ws_device *dev = d->dev;
-    if (!d->nmachine_q && !d->machine_clear) return;
+    if (!d->nmachine_q && !d->machine_clear && !d->machine_resume) return;
     if (!dev->events && ws_ev_create(dev)) return; /* out of memory: they stay queued */
+    if (d->machine_resume) {
+        ws_ev_resume_debugger_halts(dev);
+        d->machine_resume = 0;
+    }
     if (d->machine_clear) {
         ws_ev_clear_debugger_machines(dev);
         d->machine_clear = 0;

@@ -124,7 +124,13 @@ void ws_ev_clear_debugger_machines(ws_device *dev)
         if (ws_ev_debugger_holds(e, i)) put_machine(e, i, NULL);
     e->debugger_machines = 0;
     memcpy(e->mask, e->trace_mask, sizeof e->mask); /* what is left to watch: the program's */
-    e->wd_halt.halted[WS_EV_DEBUGGER] = e->cp_halt.halted[WS_EV_DEBUGGER] = 0; /* their halts go with them */
+    ws_ev_resume_debugger_halts(dev); /* their halts go with them */
+}
+
+void ws_ev_resume_debugger_halts(ws_device *dev)
+{
+    struct ws_events *e = dev->events;
+    e->wd_halt.halted[WS_EV_DEBUGGER] = e->cp_halt.halted[WS_EV_DEBUGGER] = 0;
 }
 
 void ws_ev_drop_program(ws_device *dev)

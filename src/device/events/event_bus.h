@@ -16,7 +16,17 @@ enum { WS_EV_PROGRAM = 0, WS_EV_DEBUGGER = 1 };
 typedef struct ws_ev_unit_halt {
     int halted[2], steps[2];        /* per side; steps: what it may still let through */
     unsigned by[2];                 /* the machine that halted it              */
+    char by_text[2][120];           /* ... its program as text, from when it
+                                       halted (a later load may reuse the
+                                       machine's slot)                      */
 } ws_ev_unit_halt;
+
+/* Who holds side `side` of the halt, for a message: "[the debugger's ]debug
+ * machine N ('TEXT')". */
+void ws_ev_halt_by(const ws_ev_unit_halt *h, int side, char *out, size_t len);
+/* A machine program in its text form (machine_text.c), cut short with
+ * "..." to fit len. */
+void ws_ev_machine_text(const ws_machine_program *p, char *out, size_t len);
 
 static inline int ws_ev_unit_halted(const ws_ev_unit_halt *h) { return h->halted[0] || h->halted[1]; }
 /* The side that holds the unit with no step left, or -1 (it may go). */
@@ -63,7 +73,7 @@ struct ws_events {
                                        to take at the next safe point          */
     uint64_t halt_cores;            /* ... of the warps on these cores (0: the
                                        next warp to run, and all-stop)         */
-    char reason[200];               /* why the last machine stopped or halted  */
+    char reason[320];               /* why the last machine stopped or halted  */
     uint8_t *snapshot;              /* WS_ACT_TRACE_SNAPSHOT: header + stream   */
     size_t snapshot_size;
     ws_machine machine[WS_EV_MACHINES];
@@ -176,6 +186,10 @@ int ws_ev_load_debugger_machine(ws_device *dev, const ws_machine_program *p);
  * release a halt of the work distributor or command processor that one of
  * them caused; the program's machines and halts stay. */
 void ws_ev_clear_debugger_machines(ws_device *dev);
+/* Release the work distributor's and command processor's halts the
+ * debugger's machines caused (EVCTL 8, 'monitor watch resume'); its
+ * machines stay loaded, armed as they were. */
+void ws_ev_resume_debugger_halts(ws_device *dev);
 /* The program's side of the bus goes (ws_events_configure starts afresh,
  * ws_events_disable): its filters, trace, machines, callback, snapshot
  * and halts. The debugger's machines stay, on a bus with no trace, with

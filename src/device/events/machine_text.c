@@ -6,6 +6,7 @@
  * wd.step, cp.halt, cp.step, cp.resume. Used by `warpscope watch`,
  * WARPSCOPE_WATCH_MACHINES and gdb's `monitor watch`. */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -202,4 +203,66 @@ ws_status ws_events_parse_machine(const char *line, ws_machine_program *p, int *
     if (!rc && !p->nwatch) { snprintf(err, errlen, "no event to watch"); rc = -1; }
     if (!rc && !p->nactions) { snprintf(err, errlen, "no action ('do ...')"); rc = -1; }
     return rc ? WS_ERR_INVALID_ARG : WS_OK;
+}
+
+static const char *action_name(ws_action_kind k)
+{
+    switch (k) {
+    case WS_ACT_STOP: return "stop";
+    case WS_ACT_HALT: return "halt";
+    case WS_ACT_TRACE_START: return "trace.start";
+    case WS_ACT_TRACE_STOP: return "trace.stop";
+    case WS_ACT_TRACE_SNAPSHOT: return "trace.snapshot";
+    case WS_ACT_COUNT: return "count";
+    case WS_ACT_REARM: return "rearm";
+    case WS_ACT_ENABLE: return "enable";
+    case WS_ACT_CALLBACK: return "print";
+    case WS_ACT_WD_HALT: return "wd.halt";
+    case WS_ACT_WD_STEP: return "wd.step";
+    case WS_ACT_WD_RESUME: return "wd.resume";
+    case WS_ACT_CP_HALT: return "cp.halt";
+    case WS_ACT_CP_STEP: return "cp.step";
+    case WS_ACT_CP_RESUME: return "cp.resume";
+    }
+    return "?";
+}
+
+/* Append to out[len] at *o, never past its end. */
+static void put(char *out, size_t len, size_t *o, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void put(char *out, size_t len, size_t *o, const char *fmt, ...)
+{
+    if (*o >= len) return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(out + *o, len - *o, fmt, ap);
+    va_end(ap);
+    *o = n < 0 ? len : *o + (size_t)n;
+}
+
+static void describe_step(const ws_watch *w, int first, char *out, size_t len, size_t *o)
+{
+    put(out, len, o, "%s%s", first ? "" : " then ", ws_event_name(w->source, w->id));
+    if (w->core != WS_EV_ANY_CORE) put(out, len, o, " core=%u", w->core);
+    if (w->match == WS_MATCH_EQ) put(out, len, o, " data=%u", w->value);
+    if (w->match == WS_MATCH_NE) put(out, len, o, " data!=%u", w->value);
+    if (w->match == WS_MATCH_RANGE) put(out, len, o, " data=%u..%u", w->value, w->hi);
+    if (w->mask && w->mask != UINT32_MAX) put(out, len, o, " mask=0x%x", w->mask);
+    if (w->repeat > 1) put(out, len, o, " count=%u", w->repeat);
+    if (w->lasting) put(out, len, o, " for>%llu", (unsigned long long)w->lasting);
+    if (!first && w->window) put(out, len, o, " within=%llu", (unsigned long long)w->window);
+}
+
+void ws_ev_machine_text(const ws_machine_program *p, char *out, size_t len)
+{
+    size_t o = 0;
+    if (!len) return;
+    out[0] = 0;
+    for (uint32_t i = 0; i < p->nwatch && i < WS_EV_MAX_WATCH; i++) describe_step(&p->watch[i], i == 0, out, len, &o);
+    for (uint32_t i = 0; i < p->nactions && i < WS_EV_MAX_ACTIONS; i++) {
+        const ws_action_kind k = p->actions[i].kind;
+        put(out, len, &o, "%s%s", i ? "; " : " do ", action_name(k));
+        if (k == WS_ACT_ENABLE || (k == WS_ACT_HALT && p->actions[i].arg))
+            put(out, len, &o, "=%s%x", k == WS_ACT_HALT ? "0x" : "", p->actions[i].arg);
+    }
+    if (o >= len && len > 4) memcpy(out + len - 4, "...", 4); /* (cut short: says so) */
 }

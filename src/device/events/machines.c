@@ -31,17 +31,29 @@ static void unit_halt(struct ws_events *ev, unsigned index, ws_ev_unit_halt *h, 
         h->halted[side] = 0;
         return;
     }
-    if (what == UNIT_HALT || !h->halted[side]) h->by[side] = index; /* this machine begins the halt */
+    if (what == UNIT_HALT || !h->halted[side]) { /* this machine begins the halt */
+        h->by[side] = index;
+        ws_ev_machine_text(&ev->machine[index].p, h->by_text[side], sizeof h->by_text[side]);
+    }
     h->halted[side] = 1;
     h->steps[side] = what == UNIT_STEP ? h->steps[side] + 1 : 0;
+}
+
+void ws_ev_halt_by(const ws_ev_unit_halt *h, int side, char *out, size_t len)
+{
+    snprintf(out, len, "%sdebug machine %u ('%s')", side == WS_EV_DEBUGGER ? "the debugger's " : "", h->by[side],
+             h->by_text[side]);
 }
 
 static void act(ws_device *dev, unsigned index, ws_machine *m, const ws_event *e)
 {
     struct ws_events *ev = dev->events;
     int rearm = 0;
-    snprintf(ev->reason, sizeof ev->reason, "debug machine %u fired on %s (core %u, data 0x%08x) at time %llu", index,
-             ws_event_name(e->source, e->id), e->core, e->data, (unsigned long long)e->time);
+    char text[120]; /* (the reason outlives the machine: a later load may reuse its number) */
+    ws_ev_machine_text(&m->p, text, sizeof text);
+    snprintf(ev->reason, sizeof ev->reason, "debug machine %u fired on %s (core %u, data 0x%08x) at time %llu "
+             "(its program: '%s')", index, ws_event_name(e->source, e->id), e->core, e->data,
+             (unsigned long long)e->time, text);
     for (uint32_t i = 0; i < m->p.nactions; i++) {
         uint32_t arg = m->p.actions[i].arg;
         switch (m->p.actions[i].kind) {
@@ -260,10 +272,12 @@ int ws_ev_wd_stopped(ws_device *dev)
     if (!ev || !ws_ev_unit_halted(&ev->wd_halt) || dev->fault.kind != FAULT_NONE) return 0;
     const ws_grid_run *L = dev->current;
     const int holder = ws_ev_unit_holder(&ev->wd_halt), side = holder >= 0 ? holder : !ev->wd_halt.halted[0];
+    char by[200];
+    ws_ev_halt_by(&ev->wd_halt, side, by, sizeof by);
     dev->fault.kind = FAULT_MACHINE;
     snprintf(dev->fault.detail, sizeof dev->fault.detail,
-             "the work distributor was halted by %sdebug machine %u with %llu of %llu blocks not placed, and the "
-             "blocks it had placed have finished", side == WS_EV_DEBUGGER ? "the debugger's " : "", ev->wd_halt.by[side],
+             "the work distributor was halted by %s with %llu of %llu blocks not placed, and the "
+             "blocks it had placed have finished", by,
              (unsigned long long)(L ? L->total_blocks - L->next_block : 0), (unsigned long long)(L ? L->total_blocks : 0));
     return 1;
 }
