@@ -2,8 +2,8 @@
  * Input byte 0 chooses how the rest is used: odd, as a whole file; even,
  * as the payload, which this target compresses and wraps in a valid header
  * first, so mutations reach the launch parser instead of dying in zstd
- * (the header says version 1 below 0x80, the current version from 0x80:
- * the reader reads both).
+ * (the header says version 1 below 0x80, version 2 from 0x80, the current
+ * version from 0xC0: the reader reads all three).
  * A crash, a sanitizer report, a leak, or a trace that reads back with an
  * index outside its tables (abort) is a finding. */
 #include <stdint.h>
@@ -61,7 +61,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (!wrapped) return 0;
         size_t z = ZSTD_compress(wrapped + 32, bound, file, n, 1);
         if (ZSTD_isError(z)) { free(wrapped); return 0; }
-        uint32_t version = data[0] & 0x80 ? WS_TRACE_FILE_VERSION : 1, reserved = 0;
+        uint32_t version = !(data[0] & 0x80) ? 1 : data[0] & 0x40 ? WS_TRACE_FILE_VERSION : 2, reserved = 0;
         uint64_t raw = n, zs = z;
         memcpy(wrapped, "WSTRACE", 8);
         memcpy(wrapped + 8, &version, 4);
