@@ -1068,12 +1068,6 @@ static void check_debugger_machines(const char *module)
     ws_device_close(dev);
 }
 
-/* A halt of the command processor or work distributor is the side's whose
- * machine caused it (docs/events.md, "Who holds the bus"): the program's
- * ws_events_resume, configure and machines do not release the debugger's
- * (WS_ERR_BUSY naming it), the debugger's machines and EVCTL clear do not
- * release the program's. (Until 2026-11-28 either side's resume released
- * the other's halt, and a configure dropped the debugger's.) */
 /* The debugger releases its own command processor halt and keeps its
  * machine armed (EVCTL 8, gdb's 'monitor watch resume'): the re-armed
  * machine halts the command processor again after the next launch. (Until
@@ -1189,6 +1183,12 @@ static void check_halt_names_machine(const char *module)
     ws_device_close(dev);
 }
 
+/* A halt of the command processor or work distributor is the side's whose
+ * machine caused it (docs/events.md, "Who holds the bus"): the program's
+ * ws_events_resume, configure and machines do not release the debugger's
+ * (WS_ERR_BUSY naming it), the debugger's machines and EVCTL clear do not
+ * release the program's. (Until 2026-11-28 either side's resume released
+ * the other's halt, and a configure dropped the debugger's.) */
 static void check_halt_holders(const char *module)
 {
     ws_device *dev;
