@@ -276,87 +276,51 @@ static int start_empty(const char *path)
     return regular && unlink(path) && errno != ENOENT ? -1 : 0;
 }
 
-/* Did every device's report say "0 launches traced"? */
-static int traced_none(const char *report)
-{
-    FILE *f = fopen(report, "r");
-    if (!f) return 0;
-    char line[512];
-    int some = 0, none = 1;
-    while (fgets(line, sizeof line, f))
-        if (!strncmp(line, "warpscope trace (", 17)) some = 1, none &= strstr(line, ": 0 launches traced") != NULL;
-    fclose(f);
-    return some && none;
-}
+/* What the report says, tallied as it is printed. Lines are matched by
+ * their fixed openings, so a kernel or file named MISMATCH does not count. */
+typedef struct report_summary {
+    unsigned mismatches;  /* self-checks against the device's counters that failed */
+    unsigned different;   /* launches whose results check says DIFFERENT           */
+    unsigned long races;  /* the hazards racecheck reports, over all launches      */
+    unsigned devices;     /* devices' reports ("warpscope trace (TOOL): ..." lines) */
+    unsigned traced_none; /* ... of them "0 launches traced"                        */
+} report_summary;
 
-/* How many report lines begin with one of openings and end with ending
- * (NULL: any ending). Lines are matched by their fixed openings, so a
- * kernel or file named MISMATCH does not count. */
-static unsigned report_lines(const char *report, const char *const *openings, size_t nopenings, const char *ending)
-{
-    FILE *f = fopen(report, "r");
-    if (!f) return 0;
-    char line[512];
-    unsigned n = 0;
-    int at_start = 1; /* (a longer line comes in pieces: only its first is looked at) */
-    while (fgets(line, sizeof line, f)) {
-        const size_t len = strcspn(line, "\n"), tail = ending ? strlen(ending) : 0;
-        for (size_t k = 0; at_start && k < nopenings; k++)
-            n += !strncmp(line, openings[k], strlen(openings[k])) && len >= tail &&
-                 (!ending || !strncmp(line + len - tail, ending, tail));
-        at_start = line[len] == '\n';
-    }
-    fclose(f);
-    return n;
-}
+static int opens_with(const char *line, const char *opening) { return !strncmp(line, opening, strlen(opening)); }
 
-/* The report's self-checks that failed: lines comparing the trace with the
- * device's own counters (bbcount's instruction total, memtrace's access
- * counts) that end "(MISMATCH)". */
-static unsigned report_mismatches(const char *report)
+static void tally_line(report_summary *s, const char *line, size_t len)
 {
-    static const char *const checks[] = { "  instructions executed (over lanes): ", "  accesses: " };
-    return report_lines(report, checks, sizeof checks / sizeof *checks, "(MISMATCH)");
-}
-
-/* Launches whose instrumented run left global memory otherwise than the
- * launch itself (the results check says DIFFERENT). */
-static unsigned report_different(const char *report)
-{
-    static const char *const check[] = { "  results: the instrumented run left global memory DIFFERENT from " };
-    return report_lines(report, check, 1, NULL);
-}
-
-/* The hazards racecheck reports, over all launches: the sum of the N of
- * each "  racecheck: N hazard(s) (...)" line. */
-static unsigned long report_races(const char *report)
-{
-    static const char opening[] = "  racecheck: ";
-    FILE *f = fopen(report, "r");
-    if (!f) return 0;
-    char line[512];
-    unsigned long n = 0;
-    int at_start = 1; /* (as in report_lines: a longer line's later pieces are not lines) */
-    while (fgets(line, sizeof line, f)) {
-        const char *count = line + strlen(opening);
+    static const char mismatch[] = "(MISMATCH)", races[] = "  racecheck: ";
+    const size_t tail = sizeof mismatch - 1;
+    if ((opens_with(line, "  instructions executed (over lanes): ") || opens_with(line, "  accesses: ")) &&
+        len >= tail && !strncmp(line + len - tail, mismatch, tail))
+        s->mismatches++;
+    if (opens_with(line, "  results: the instrumented run left global memory DIFFERENT from ")) s->different++;
+    if (opens_with(line, races) && line[sizeof races - 1] >= '0' && line[sizeof races - 1] <= '9') {
         char *end;
-        if (at_start && !strncmp(line, opening, strlen(opening)) && *count >= '0' && *count <= '9') {
-            const unsigned long k = strtoul(count, &end, 10);
-            if (!strncmp(end, " hazard", 7)) n += k;
-        }
-        at_start = line[strcspn(line, "\n")] == '\n';
+        const unsigned long k = strtoul(line + sizeof races - 1, &end, 10); /* "N hazard(s) (...)" */
+        if (!strncmp(end, " hazard", 7)) s->races += k;
     }
-    fclose(f);
-    return n;
+    if (opens_with(line, "warpscope trace (")) {
+        s->devices++;
+        s->traced_none += strstr(line, ": 0 launches traced") != NULL;
+    }
 }
 
-static int print_report(const char *path)
+/* Print the report on stdout and tally it, in one reading; -1 when it
+ * cannot be read. */
+static int print_report(const char *path, report_summary *s)
 {
     FILE *f = fopen(path, "r");
     if (!f) return -1;
-    char buf[8192];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof buf, f)) > 0) fwrite(buf, 1, n, stdout);
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    while ((n = getline(&line, &cap, f)) > 0) {
+        fwrite(line, 1, (size_t)n, stdout);
+        tally_line(s, line, strcspn(line, "\n"));
+    }
+    free(line);
     fclose(f);
     return 0;
 }
@@ -525,24 +489,25 @@ int ws_cmd_trace(int argc, char **argv)
     }
     if (rc != 127) {
         fflush(stdout);
-        if (print_report(report)) {
+        report_summary said = { 0 };
+        if (print_report(report, &said)) {
             fprintf(stderr, "warpscope trace: no report: %s opened no warpscope device, or did not close it\n", argv[i]);
             (void)ws_preload_explain_static("warpscope trace", argv[i], NULL);
             if (!rc) rc = 1;
         } else {
-            const unsigned mismatches = report_mismatches(report);
+            const unsigned mismatches = said.mismatches;
             if (mismatches) {
                 fprintf(stderr, "warpscope trace: the trace disagrees with the device's counters (%u MISMATCH line%s in the report)\n",
                         mismatches, mismatches == 1 ? "" : "s");
                 if (!rc) rc = WS_TRACE_EXIT_MISMATCH;
             }
-            const unsigned different = report_different(report);
+            const unsigned different = said.different;
             if (different) {
                 fprintf(stderr, "warpscope trace: the instrumented run's results differ from the launch's in %u launch%s "
                                 "(DIFFERENT in the report)\n", different, different == 1 ? "" : "es");
                 if (!rc && fail_on_different) rc = WS_TRACE_EXIT_DIFFERENT;
             }
-            const unsigned long races = fail_on_race ? report_races(report) : 0;
+            const unsigned long races = fail_on_race ? said.races : 0;
             if (races) {
                 fprintf(stderr, "warpscope trace: racecheck reports %lu hazard%s\n", races, races == 1 ? "" : "s");
                 if (!rc) rc = WS_TRACE_EXIT_RACE;
@@ -552,7 +517,7 @@ int ws_cmd_trace(int argc, char **argv)
                         strerror(errno));
                 if (!rc) rc = 1;
             }
-            if ((kernel || launch) && traced_none(report)) { /* as --read's "no launch matched": 1 */
+            if ((kernel || launch) && said.devices && said.traced_none == said.devices) { /* as --read's "no launch matched": 1 */
                 fprintf(stderr, "warpscope trace: no launch was traced: none matched%s%s%s%s\n", kernel ? " --kernel " : "",
                         kernel ? kernel : "", launch ? " --launch " : "", launch ? launch : "");
                 if (!rc) rc = 1;
