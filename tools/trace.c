@@ -45,7 +45,9 @@ static void usage(FILE *f)
             "  --launch N        trace only the program's Nth launch (from 1, counted over all its\n"
             "                    devices in the order the launches start; --read: the same launch, or\n"
             "                    in a file older than version 3 the launches with id N)\n"
-            "  --device N        --read: only the launches of the program's Nth device (in closing order)\n"
+            "  --device N        trace only the launches of the Nth device the program opens (its other\n"
+            "                    devices run untraced; --launch still counts the program's launches);\n"
+            "                    --read: only the launches of device N\n"
             "  --format text|jsonl|perfetto  how --read and --tool dump print records (default\n"
             "                    text; perfetto: Chrome/Perfetto JSON of one warp, a track per lane)\n"
             "  --warp N          the warp for --format perfetto (global warp id, default 0)\n"
@@ -62,7 +64,7 @@ static void usage(FILE *f)
             "  --fail-on-race    with --tool racecheck: exit 5 when a launch has a hazard\n"
             "Exit status: the program's when it fails; else 3 if the report says MISMATCH (the trace\n"
             "disagrees with the device's counters); 4 if it says DIFFERENT and --fail-on-different\n"
-            "is given; 5 if racecheck reports a hazard and --fail-on-race is given; 1 no report or trace, or nothing matched --kernel/--launch (--read: --device);\n"
+            "is given; 5 if racecheck reports a hazard and --fail-on-race is given; 1 no report or trace, or nothing matched --kernel/--launch/--device;\n"
             "2 bad options; 0 otherwise.\n");
 }
 
@@ -331,7 +333,8 @@ static int print_report(const char *path, report_summary *s)
 static void say_option(const char *why)
 {
     static const char *const keys[][2] = { { "launch", "--launch" }, { "counters", "--counters" },
-                                           { "short", "--test-short" }, { "tool", "--tool" } };
+                                           { "short", "--test-short" }, { "tool", "--tool" },
+                                           { "device", "--device" } };
     const char *prefix = "WARPSCOPE_TRACE: ";
     const char *kv = !strncmp(why, prefix, strlen(prefix)) ? why + strlen(prefix) : NULL;
     const char *eq = kv ? strchr(kv, '=') : NULL, *end;
@@ -385,6 +388,16 @@ int ws_cmd_trace(int argc, char **argv)
                 warp, format);
         return 2;
     }
+    unsigned long long device_id = 0;
+    if (device) { /* (checked here for both forms: the tracer's own check would name device=) */
+        char *end;
+        errno = 0;
+        device_id = strtoull(device, &end, 10);
+        if (*end || *device < '0' || *device > '9' || errno || !device_id || device_id > UINT32_MAX) {
+            fprintf(stderr, "warpscope trace: --device %s: expected a device number from 1\n", device);
+            return 2;
+        }
+    }
     if (read) { /* a file: which of its launches to show, and how; what traces a program has no place here */
         const char *run_only = tool ? "--tool" : out ? "-o" : report ? "--report" : values ? "--values"
                              : host_time ? "--host-time" : counters ? "--counters" : test_short ? "--test-short"
@@ -395,16 +408,7 @@ int ws_cmd_trace(int argc, char **argv)
                             "(--read takes --format, --warp, --kernel, --launch and --device)\n", run_only);
             return 2;
         }
-        unsigned long long id = 0, device_id = 0;
-        if (device) {
-            char *end;
-            errno = 0;
-            device_id = strtoull(device, &end, 10);
-            if (*end || *device < '0' || *device > '9' || errno || !device_id || device_id > UINT32_MAX) {
-                fprintf(stderr, "warpscope trace: --device %s: expected a device number from 1\n", device);
-                return 2;
-            }
-        }
+        unsigned long long id = 0;
         if (launch) {
             char *end;
             errno = 0;
@@ -417,10 +421,6 @@ int ws_cmd_trace(int argc, char **argv)
         const launch_pick pick = { kernel, id, (uint32_t)device_id };
         return read_file(read, format, warp_id, &pick);
     }
-    if (device) { /* (which device's launches a program's trace holds is not chosen: all of them) */
-        fprintf(stderr, "warpscope trace: --device picks the launches --read shows; a traced program's devices are all traced\n");
-        return 2;
-    }
     if (!tool || (strcmp(tool, "bbcount") && strcmp(tool, "memtrace") && strcmp(tool, "dump") && strcmp(tool, "branch") &&
                   strcmp(tool, "racecheck"))) {
         fprintf(stderr, "warpscope trace: --tool bbcount, memtrace, branch, racecheck or dump is required\n\n");
@@ -432,13 +432,15 @@ int ws_cmd_trace(int argc, char **argv)
         return 2;
     }
     if (i >= argc) { fprintf(stderr, "warpscope trace: no program to run\n\n"); usage(stderr); return 2; }
-    char dir[PATH_MAX], tmpreport[PATH_MAX + 16], tmpout[PATH_MAX + 16], counter[PATH_MAX + 16];
+    char dir[PATH_MAX], tmpreport[PATH_MAX + 16], tmpout[PATH_MAX + 16], counter[PATH_MAX + 16], devices[PATH_MAX + 16];
     if (ws_tool_tmpdir("warpscope trace", "trace", dir, sizeof dir)) return 1;
     snprintf(tmpreport, sizeof tmpreport, "%s/report.txt", dir);
     snprintf(tmpout, sizeof tmpout, "%s/trace.wst", dir);
     /* --launch N is the program's Nth launch: its devices count in one file
      * (always: the trace file records each launch's number, for --read) */
     snprintf(counter, sizeof counter, "%s/launches", dir);
+    /* --device D is the Dth device the program opens: they count in another */
+    snprintf(devices, sizeof devices, "%s/devices", dir);
     const char *const mine[2] = { report, out };
     /* the report is read back (printed, its checks counted): a device
      * there (/dev/null) gets a copy of it, which goes to a file first */
@@ -453,10 +455,10 @@ int ws_cmd_trace(int argc, char **argv)
      * runtime/settings_text.h) */
     char spec[4 * PATH_MAX + 256];
     size_t n = 0;
-    const char *const keys[] = { "tool", "report", "out", "kernel", "launch", "launches", "short", "values", "time", "join",
-                                 "counters" };
-    const char *const vals[] = { tool, report, out, kernel, launch, counter, test_short, values ? "1" : NULL,
-                                 host_time ? "1" : NULL, out ? "1" : NULL, counters };
+    const char *const keys[] = { "tool", "report", "out", "kernel", "launch", "launches", "device", "devices", "short",
+                                 "values", "time", "join", "counters" };
+    const char *const vals[] = { tool, report, out, kernel, launch, counter, device, devices, test_short,
+                                 values ? "1" : NULL, host_time ? "1" : NULL, out ? "1" : NULL, counters };
     int too_long = 0;
     for (size_t k = 0; k < sizeof keys / sizeof *keys; k++)
         if (vals[k]) too_long |= ws_settings_add(spec, sizeof spec, &n, keys[k], vals[k]);
@@ -517,9 +519,13 @@ int ws_cmd_trace(int argc, char **argv)
                         strerror(errno));
                 if (!rc) rc = 1;
             }
-            if ((kernel || launch) && said.devices && said.traced_none == said.devices) { /* as --read's "no launch matched": 1 */
-                fprintf(stderr, "warpscope trace: no launch was traced: none matched%s%s%s%s\n", kernel ? " --kernel " : "",
-                        kernel ? kernel : "", launch ? " --launch " : "", launch ? launch : "");
+            if ((kernel || launch || device) && said.devices && said.traced_none == said.devices) { /* as --read's "no launch matched": 1 */
+                fprintf(stderr, "warpscope trace: no launch was traced: none matched%s%s%s%s%s%s", kernel ? " --kernel " : "",
+                        kernel ? kernel : "", launch ? " --launch " : "", launch ? launch : "", device ? " --device " : "",
+                        device ? device : "");
+                if (device && device_id > said.devices)
+                    fprintf(stderr, " (%s opened %u device%s)", argv[i], said.devices, said.devices == 1 ? "" : "s");
+                fprintf(stderr, "\n");
                 if (!rc) rc = 1;
             }
             if (out && access(out, F_OK)) { /* (the device said why on stderr) */
@@ -539,6 +545,7 @@ int ws_cmd_trace(int argc, char **argv)
     unlink(tmpreport);
     unlink(tmpout);
     unlink(counter);
+    unlink(devices);
     rmdir(dir);
     return rc;
 }

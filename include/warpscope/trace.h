@@ -98,11 +98,12 @@ typedef struct ws_trace_launch {
     uint64_t device_thread_instructions, device_loads, device_stores, device_atomics;
     uint64_t results_checked;     /* bytes of global memory compared between the
                                      instrumented run and the launch (0: not compared) */
-    uint32_t device;              /* the device that ran it: 1 for the first of the
-                                     program's devices to close, 2 for the next...;
+    uint32_t device;              /* the device that ran it: 1 for the first device
+                                     the program opened, 2 for the next... (under
+                                     `warpscope trace`; with WARPSCOPE_TRACE set by
+                                     hand without devices=, in the order they close);
                                      0: not known (a version 1 file, or a custom
-                                     tool's callback: devices are numbered as
-                                     they close) */
+                                     tool's callback: devices are numbered at close) */
     uint64_t launch_number;       /* the number WARPSCOPE_TRACE's launch=N (`warpscope
                                      trace --launch N`) matches it by: under
                                      `warpscope trace`, the program's Nth launch over
@@ -115,7 +116,8 @@ typedef struct ws_trace {
     uint32_t nlaunches;
     ws_trace_launch *launches;
     uint32_t ndevices;            /* devices that wrote the file, also those that
-                                     traced no launch (0: not known, version 1) */
+                                     traced no launch; numbered as they opened, the
+                                     highest number among them (0: not known, version 1) */
 } ws_trace;
 
 /* ---- Custom tools (the NVBit use case) ----

@@ -371,7 +371,8 @@ void tr_report(const tracer *t, FILE *f)
 {
     static const char *names[] = { "bbcount", "memtrace", "dump", "branch", "racecheck" };
     fprintf(f, "warpscope trace (%s)", names[t->opt.tool]);
-    if (t->trace.ndevices > 1) fprintf(f, ", device %u", t->trace.ndevices); /* (the program's second device on) */
+    /* (the first device to close, while no other is known, names none) */
+    if (t->trace.ndevices > 1) fprintf(f, ", device %u", t->device_number);
     fprintf(f, ": %u launch%s traced\n", t->trace.nlaunches, t->trace.nlaunches == 1 ? "" : "es");
     const char **shown = ws_trace_modules_shown(&t->trace);
     for (uint32_t i = 0; i < t->trace.nlaunches; i++) {

@@ -39,7 +39,7 @@ int tr_options_parse(const char *text, tr_options *o, char *err, size_t len)
         if (!item[0]) continue;
         char *v = strchr(item, '=');
         if (!v) {
-            snprintf(err, len, "WARPSCOPE_TRACE: '%s' is not key=value (keys: tool, out, report, kernel, launch, launches, values, counters, time)", item);
+            snprintf(err, len, "WARPSCOPE_TRACE: '%s' is not key=value (keys: tool, out, report, kernel, launch, launches, device, devices, values, counters, time)", item);
             rc = -1;
             break;
         }
@@ -55,6 +55,17 @@ int tr_options_parse(const char *text, tr_options *o, char *err, size_t len)
         else if (!strcmp(item, "report")) rc = set_str(&o->report, v);
         else if (!strcmp(item, "kernel")) rc = set_str(&o->kernel, v);
         else if (!strcmp(item, "launches")) rc = set_str(&o->launches, v);
+        else if (!strcmp(item, "devices")) rc = set_str(&o->devices, v);
+        else if (!strcmp(item, "device")) {
+            char *end;
+            errno = 0;
+            unsigned long long n = strtoull(v, &end, 10);
+            if (*v < '0' || *v > '9' || *end || !n || n > UINT32_MAX || errno) {
+                snprintf(err, len, "WARPSCOPE_TRACE: device=%s: expected a number from 1", v);
+                rc = -1;
+            }
+            o->device = (uint32_t)n;
+        }
         else if (!strcmp(item, "launch")) {
             char *end;
             errno = 0;
@@ -82,11 +93,16 @@ int tr_options_parse(const char *text, tr_options *o, char *err, size_t len)
             if (!*v || *end || n > 1000000) { snprintf(err, len, "WARPSCOPE_TRACE: short=%s: expected a number", v); rc = -1; }
             o->short_by = (uint32_t)n;
         } else {
-            snprintf(err, len, "WARPSCOPE_TRACE: unknown key '%s' (keys: tool, out, report, kernel, launch, launches, values, counters, time)", item);
+            snprintf(err, len, "WARPSCOPE_TRACE: unknown key '%s' (keys: tool, out, report, kernel, launch, launches, device, devices, values, counters, time)", item);
             rc = -1;
         }
     }
     free(copy);
+    if (!rc && o->device && !o->devices) { /* (each device would be the first it counts) */
+        snprintf(err, len, "WARPSCOPE_TRACE: device=%u needs devices=FILE, the program's device counter that numbers "
+                 "its devices as they open", o->device);
+        rc = -1;
+    }
     if (rc) tr_options_free(o);
     return rc;
 }
@@ -105,6 +121,7 @@ void tr_options_free(tr_options *o)
     free(o->report);
     free(o->kernel);
     free(o->launches);
+    free(o->devices);
     memset(o, 0, sizeof *o);
 }
 
@@ -209,11 +226,11 @@ uint16_t tr_twin_halfword(const tr_twin *tw, uint32_t addr)
     return h;
 }
 
-/* Count one more launch of the program in the counter file every device
- * of the program shares (launches=FILE): a 64-bit count, under an
- * exclusive lock, so two devices' launches are numbered in the order they
- * start. The new count, or 0 with errno. */
-static uint64_t next_program_launch(const char *path)
+/* Count one more in a counter file every device of the program shares
+ * (launches=FILE, devices=FILE): a 64-bit count, under an exclusive lock,
+ * so two devices' launches (or the devices themselves) are numbered in the
+ * order they start. The new count, or 0 with errno. */
+static uint64_t next_in_counter(const char *path)
 {
     int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
     if (fd < 0) return 0;
@@ -233,7 +250,7 @@ static uint64_t launch_number(tracer *t, const ws_tool_launch *info)
 {
     t->launches_seen++;
     if (!t->opt.launches) return t->launches_seen;
-    const uint64_t n = next_program_launch(t->opt.launches);
+    const uint64_t n = next_in_counter(t->opt.launches);
     if (!n)
         fprintf(stderr, "warpscope: trace: launch %llu (%s) runs untraced: the program's launch counter %s: %s\n",
                 (unsigned long long)info->launch_id, info->kernel, t->opt.launches, strerror(errno));
@@ -244,8 +261,8 @@ static ws_status run_launch(ws_device *dev, void *user, const ws_tool_launch *in
 {
     tracer *t = user;
     ws_grid_run *L = info->device_launch;
-    const uint64_t number = launch_number(t, info);
-    if (!number || (t->opt.kernel && strcmp(t->opt.kernel, info->kernel)) || (t->opt.launch && t->opt.launch != number))
+    const uint64_t number = launch_number(t, info); /* (counted on every device: --launch is the program's) */
+    if (!number || t->untraced || (t->opt.kernel && strcmp(t->opt.kernel, info->kernel)) || (t->opt.launch && t->opt.launch != number))
         return ws_tool_run(run);
     tr_twin *tw = twin_for(t, info->module);
     if (!tw || tw->error) {
@@ -280,8 +297,9 @@ static void module_unloading(ws_device *dev, void *user, const ws_module *m)
 
 /* How many of the program's devices closed before this one: the count in
  * the trace file they joined (before), or else the reports they appended
- * (each begins "warpscope trace ("). Devices are numbered by it, as the
- * profiler numbers them, so launches of two devices read apart. */
+ * (each begins "warpscope trace ("). Without a device counter (devices=FILE)
+ * devices are numbered by it, as the profiler numbers them, so launches of
+ * two devices read apart. */
 static uint32_t devices_before(const tracer *t, const ws_trace *before)
 {
     if (before) return before->ndevices;
@@ -335,8 +353,14 @@ static void device_close(ws_device *dev, void *user)
     int failed = 0;
     (void)dev;
     ws_trace *before = joined_file(t, &failed, err, sizeof err);
-    const uint32_t device = devices_before(t, before) + 1;
-    t->trace.ndevices = device;
+    const uint32_t closed_before = devices_before(t, before);
+    const uint32_t device = t->device_number ? t->device_number : closed_before + 1;
+    /* numbered as they opened, a device may close after a higher number:
+     * the program has as many devices as the highest number seen (the
+     * file's count), or at least those that reported and this one */
+    const uint32_t known = before ? closed_before : closed_before + 1;
+    t->trace.ndevices = device > known ? device : known;
+    t->device_number = device; /* (the report's heading names it) */
     for (uint32_t i = 0; i < t->trace.nlaunches; i++) t->trace.launches[i].device = device;
     if (failed || (t->opt.out && write_out(t, before, err, sizeof err))) fprintf(stderr, "warpscope: trace: %s\n", err);
     ws_trace_free(before);
@@ -442,10 +466,20 @@ ws_status ws_tracer_attach(ws_device *dev, const char *spec)
     }
     t->dev = dev;
     t->lanes_per_warp = dev->cfg.lanes_per_warp;
+    if (t->opt.devices && !(t->device_number = (uint32_t)next_in_counter(t->opt.devices))) {
+        ws_status st = ws_set_error(dev, WS_ERR_IO, "WARPSCOPE_TRACE: the program's device counter %s: %s",
+                                    t->opt.devices, strerror(errno));
+        tr_options_free(&t->opt);
+        free(t);
+        return st;
+    }
+    /* device=D: the program's other devices count their launches (launch=N
+     * is the program's) and report that they traced none, nothing more */
+    t->untraced = t->opt.device && t->opt.device != t->device_number;
     /* Trace buffers live in device memory: give the device the whole global
      * arena while nothing is allocated yet (the mapping is lazy, so unused
      * room costs nothing). docs/tracing.md, "Limits". */
-    (void)ws_runtime_grow_arena(dev, (uint64_t)WS_GLOBAL_MAX_END - WS_GLOBAL_BASE);
+    if (!t->untraced) (void)ws_runtime_grow_arena(dev, (uint64_t)WS_GLOBAL_MAX_END - WS_GLOBAL_BASE);
     ws_status st = ws_tool_attach(dev, &tracer_tool, t);
     if (st != WS_OK) {
         tr_options_free(&t->opt);

@@ -11,8 +11,10 @@
 /* spec: comma-separated key=value: tool=bbcount|memtrace|dump, out=FILE
  * (the trace file), report=FILE (text report, appended at device close),
  * kernel=NAME, launch=N (the Nth launch, from 1: of the program when its
- * devices share launches=FILE, a counter, else of each device), time=1 (each launch's host
- * seconds on stderr at device close; the report has none). */
+ * devices share launches=FILE, a counter, else of each device), device=D
+ * (only the Dth device the program opens, as devices=FILE, a counter they
+ * share, numbers them), time=1 (each launch's host seconds on stderr at
+ * device close; the report has none). */
 ws_status ws_tracer_attach(ws_device *dev, const char *spec);
 /* Check spec as ws_tracer_attach would, without a device (the command
  * line refuses bad options before it runs the program). 0, or -1 with the

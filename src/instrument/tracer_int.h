@@ -18,6 +18,10 @@ typedef struct tr_options {
     char *launches;               /* launches=FILE: the program's launch counter, shared by
                                      its devices, so launch=N is the program's Nth launch
                                      (without it each device counts its own) */
+    uint32_t device;              /* device=D: trace only the program's Dth device (0: all) */
+    char *devices;                /* devices=FILE: the program's device counter, which numbers
+                                     its devices in the order they open (without it, in the
+                                     order they close) */
     uint32_t short_by;            /* tests: first recording pass's buffers this many records short */
     int values;                   /* memory records carry store values */
     int wide_counts;              /* counters=64: always count with 64-bit counters */
@@ -56,6 +60,8 @@ typedef struct tracer {
     tr_timing *timing;
     uint32_t lanes_per_warp;
     uint64_t launches_seen;
+    uint32_t device_number;       /* this device's: from devices=FILE, else set at close */
+    int untraced;                 /* device=D names another device: its launches run as they are */
     /* TR_CUSTOM */
     ws_trace_tool custom_tool;
     void *custom_user;

@@ -73,6 +73,37 @@ grep -q '^warpscope trace (bbcount): 0 launches traced$' launch2.out &&
 "$ws" trace --tool bbcount --launch 3 -- "$app" "$k" > launch3.out 2> launch3.err; rc=$?
 [ $rc = 1 ] && grep -q '^warpscope trace: no launch was traced: none matched --launch 3$' launch3.err && ok ||
     bad "--launch 3 (rc $rc): $(cat launch3.err)"
+# run-time --device D: the Dth device the program opens is traced, the
+# other runs its launch untraced (same results, no host time, no records);
+# --launch N still counts the program's launches (until 2026-11-28
+# --device was refused without --read)
+"$ws" trace --tool dump --device 2 --host-time -o dev2.wst -- "$app" "$k" > dev2.out 2> dev2.err; rc=$?
+[ $rc = 0 ] && [ "$(grep -c 'sum 4032' dev2.out)" = 2 ] && grep -q '^warpscope trace (dump): 0 launches traced$' dev2.out &&
+    grep -q '^warpscope trace (dump), device 2: 1 launch traced$' dev2.out && [ "$(grep -c 'host time' dev2.err)" = 1 ] &&
+    grep -q 'on device 2 host time' dev2.err && ok || bad "--device 2 (rc $rc): $(grep -E '^(launch|warpscope)' dev2.out) $(cat dev2.err)"
+[ "$("$ws" trace --read dev2.wst | grep '^launch' | sed 's/ grid.*//')" = "launch 1 work (work_a_kernel.elf) on device 2 (the program's launch 2)" ] &&
+    ok || bad "--read of --device 2's file: $("$ws" trace --read dev2.wst 2>&1 | grep launch)"
+"$ws" trace --tool bbcount --device 2 --launch 2 -- "$app" "$k" > dev2l2.out 2>&1 &&
+    grep -q '^launch 1: work (work_a_kernel.elf) on device 2 grid' dev2l2.out && ok || bad "--device 2 --launch 2: $(cat dev2l2.out)"
+out=$("$ws" trace --tool bbcount --device 2 --launch 1 -- "$app" "$k" 2>&1 >/dev/null); rc=$?
+[ $rc = 1 ] && [ "$out" = "warpscope trace: no launch was traced: none matched --launch 1 --device 2" ] && ok ||
+    bad "--device 2 --launch 1 (rc $rc): $out"
+out=$("$ws" trace --tool bbcount --device 3 -- "$app" "$k" 2>&1 >/dev/null); rc=$?
+[ $rc = 1 ] && [ "$out" = "warpscope trace: no launch was traced: none matched --device 3 ($app opened 2 devices)" ] && ok ||
+    bad "--device 3 (rc $rc): $out"
+out=$("$ws" trace --tool bbcount --device 0 -- "$app" "$k" 2>&1); rc=$?
+[ $rc = 2 ] && [ "$out" = "warpscope trace: --device 0: expected a device number from 1" ] && ok || bad "--device 0 (rc $rc): $out"
+# devices are numbered as they open, so run-time --device 2 and the file's
+# device 2 are one device also when the program closes the second first
+# (it was numbered 1 there, by closing order, until 2026-11-28)
+"$ws" trace --tool bbcount --device 2 -o rev2.wst -- "$app" "$k" reverse > rev2.out 2>&1 &&
+    [ "$("$ws" trace --read rev2.wst | grep '^launch' | sed 's/ grid.*//')" = "launch 1 work (work_a_kernel.elf) on device 2 (the program's launch 2)" ] &&
+    grep -q '^warpscope trace (bbcount), device 2: 1 launch traced$' rev2.out &&
+    grep -q '^warpscope trace (bbcount), device 1: 0 launches traced$' rev2.out && ok ||
+    bad "--device 2, closed first: $(grep -E '^(launch|warpscope)' rev2.out) $("$ws" trace --read rev2.wst 2>&1 | grep launch)"
+"$ws" trace --tool bbcount -o rev.wst -- "$app" "$k" reverse > /dev/null 2>&1 &&
+    [ "$("$ws" trace --read rev.wst --device 2 | grep '^launch' | sed 's/ grid.*//')" = "launch 1 work (work_a_kernel.elf) on device 2 (the program's launch 2)" ] &&
+    ok || bad "--read --device 2 of a program closing it first: $("$ws" trace --read rev.wst 2>&1 | grep launch)"
 # one device: labels as before, no device named
 "$ws" trace --tool bbcount -o onedev.wst -- "$ws" run --grid 2 --block 32 "$k" work zeros:64 > onedev.out 2>&1
 "$ws" trace --read onedev.wst | grep -q '^launch 1 work (work_a_kernel.elf) grid' && ! grep -Eq 'on device|, device [0-9]' onedev.out &&

@@ -1,9 +1,11 @@
 /* Two devices in one process, each launching the same kernel of the same
  * module once: the tracer's launch labels must tell the two launches 1
  * apart (they read alike: "launch 1 work (work_a_kernel.elf)" twice).
- *   two_devices_app MODULE.elf
- * Prints each device's sum; the devices close in the order they opened. */
+ *   two_devices_app MODULE.elf [reverse]
+ * Prints each device's sum; the devices close in the order they opened, or
+ * with `reverse` the second first. */
 #include <stdio.h>
+#include <string.h>
 #include "warpscope/warpscope.h"
 
 static ws_status run_on(ws_device *dev, const char *path, long *sum)
@@ -26,7 +28,7 @@ static ws_status run_on(ws_device *dev, const char *path, long *sum)
 
 int main(int argc, char **argv)
 {
-    if (argc != 2) return 2;
+    if (argc != 2 && (argc != 3 || strcmp(argv[2], "reverse"))) return 2;
     ws_device *dev[2] = { NULL, NULL };
     for (int d = 0; d < 2; d++)
         if (ws_device_open(NULL, &dev[d])) { fprintf(stderr, "two_devices_app: cannot open device %d\n", d + 1); return 1; }
@@ -38,6 +40,6 @@ int main(int argc, char **argv)
         }
         printf("device %d: sum %ld\n", d + 1, sum);
     }
-    for (int d = 0; d < 2; d++) ws_device_close(dev[d]);
+    for (int d = 0; d < 2; d++) ws_device_close(dev[argc == 3 ? 1 - d : d]);
     return 0;
 }
