@@ -159,30 +159,67 @@ static uint64_t warp_records(const ws_trace *t, uint32_t warp, uint32_t *max_war
     return n;
 }
 
-/* A process per launch in the file (pid = its place, from 1), named by a
- * metadata event. (With pid = launch id, two devices' launches shared
- * tracks: each device numbers its launches from 1, and a file holds every
- * device's.) */
+static int compare_u64(const void *a, const void *b)
+{
+    const uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Whether every launch of t has a program launch number, each its own:
+ * then they are the Perfetto process ids, the same in every export of the
+ * program's trace (--read --device 2 too), whichever device ran them. */
+static int numbers_unique(const ws_trace *t)
+{
+    uint64_t *n = malloc((t->nlaunches ? t->nlaunches : 1) * sizeof *n);
+    int unique = n != NULL;
+    for (uint32_t i = 0; unique && i < t->nlaunches; i++) unique = (n[i] = t->launches[i].launch_number) != 0;
+    if (unique) qsort(n, t->nlaunches, sizeof *n, compare_u64);
+    for (uint32_t i = 1; unique && i < t->nlaunches; i++) unique = n[i] != n[i - 1];
+    free(n);
+    return unique;
+}
+
+/* The lanes of warp that ran in launch L (a track each). */
+static uint32_t warp_lanes(const ws_trace_launch *L, uint32_t warp)
+{
+    uint32_t lanes = 0;
+    for (uint64_t r = 0; r < L->nwarp; r++)
+        if (L->warps[r].warp == warp) lanes |= L->warps[r].mask;
+    return lanes;
+}
+
+/* A process per launch in the file, named by a metadata event "launch P
+ * KERNEL (MODULE)" with P the program's launch number (as --launch and
+ * --host-time count), which is also its pid when the file has them (else
+ * its place in the file, from 1); a launch id is a device's own, so two
+ * devices' launches 1 would be one process. With several devices each
+ * lane's track is named "lane L on device D" too. */
 static void print_perfetto(const ws_trace *t, const char *const *shown, uint32_t warp, FILE *f)
 {
     fprintf(f, "{\"traceEvents\":[\n");
     int first = 1;
+    const int by_number = numbers_unique(t);
     for (uint32_t i = 0; i < t->nlaunches; i++) {
         const ws_trace_launch *L = &t->launches[i];
+        const unsigned long long pid = by_number ? L->launch_number : i + 1;
         uint64_t now = 0;
         char label[1024];
-        fprintf(f, "%s{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%u,\"tid\":0,\"args\":{\"name\":\"launch %llu ",
-                first ? "" : ",\n", i + 1, (unsigned long long)L->launch_id);
-        ws_json_chars(f, ws_trace_launch_label(t, shown, i, label, sizeof label));
+        fprintf(f, "%s{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%llu,\"tid\":0,\"args\":{\"name\":\"launch ",
+                first ? "" : ",\n", pid);
+        ws_json_chars(f, ws_trace_program_label(t, shown, i, label, sizeof label));
         fprintf(f, "\"}}");
         first = 0;
+        if (t->ndevices > 1 && L->device)
+            for (uint32_t m = warp_lanes(L, warp); m; m &= m - 1)
+                fprintf(f, ",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":%llu,\"tid\":%d,\"args\":{\"name\":\"lane %d on device %u\"}}",
+                        pid, __builtin_ctz(m), __builtin_ctz(m), L->device);
         for (uint64_t r = 0; r < L->nwarp; r++) {
             const ws_trace_warp_exec *w = &L->warps[r];
             if (w->warp != warp) continue;
             const ws_trace_block *b = &L->blocks[w->block];
             for (uint32_t m = w->mask; m; m &= m - 1, first = 0)
-                fprintf(f, "%s{\"name\":\"block %u @0x%08x\",\"ph\":\"X\",\"pid\":%u,\"tid\":%d,\"ts\":%llu,\"dur\":%u}",
-                        first ? "" : ",\n", w->block, b->addr, i + 1, __builtin_ctz(m),
+                fprintf(f, "%s{\"name\":\"block %u @0x%08x\",\"ph\":\"X\",\"pid\":%llu,\"tid\":%d,\"ts\":%llu,\"dur\":%u}",
+                        first ? "" : ",\n", w->block, b->addr, pid, __builtin_ctz(m),
                         (unsigned long long)now, b->ninst);
             now += b->ninst;
         }

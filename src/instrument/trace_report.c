@@ -367,6 +367,22 @@ const char *ws_trace_launch_label(const ws_trace *t, const char *const *shown, u
     return buf;
 }
 
+const char *ws_trace_program_label(const ws_trace *t, const char *const *shown, uint32_t i, char *buf, size_t n)
+{
+    const ws_trace_launch *L = &t->launches[i];
+    const uint64_t number = L->launch_number ? L->launch_number : L->launch_id;
+    int len = snprintf(buf, n, "%llu ", (unsigned long long)number);
+    if (len < 0 || (size_t)len >= n) return buf;
+    ws_trace_launch_label(t, shown, i, buf + len, n - (size_t)len);
+    len += (int)strlen(buf + len);
+    if (number != L->launch_id && (size_t)len < n) {
+        if (L->device) snprintf(buf + len, n - (size_t)len, " (device %u's launch %llu)", L->device,
+                                (unsigned long long)L->launch_id);
+        else snprintf(buf + len, n - (size_t)len, " (the device's launch %llu)", (unsigned long long)L->launch_id);
+    }
+    return buf;
+}
+
 void tr_report(const tracer *t, FILE *f)
 {
     static const char *names[] = { "bbcount", "memtrace", "dump", "branch", "racecheck" };
@@ -408,8 +424,9 @@ void tr_report_host_time(const tracer *t, FILE *f)
         const ws_trace_launch *L = &t->trace.launches[i];
         const tr_timing *tm = &t->timing[i];
         char label[1024];
-        fprintf(f, "warpscope trace: launch %llu %s host time: launch %.3f s, counting pass %.3f s (%.2fx)",
-                (unsigned long long)L->launch_id, ws_trace_launch_label(&t->trace, shown, i, label, sizeof label),
+        /* (the program's launch number: each device numbers its own launches from 1) */
+        fprintf(f, "warpscope trace: launch %s host time: launch %.3f s, counting pass %.3f s (%.2fx)",
+                ws_trace_program_label(&t->trace, shown, i, label, sizeof label),
                 tm->original, tm->count, tm->original > 0 ? tm->count / tm->original : 0.0);
         if (!(L->flags & WS_TRACE_COUNTS_ONLY))
             fprintf(f, ", recording pass %.3f s (%.2fx)", tm->record, tm->original > 0 ? tm->record / tm->original : 0.0);

@@ -244,6 +244,17 @@ static uint64_t next_in_counter(const char *path)
     return ok ? n : 0;
 }
 
+/* The count in such a counter file now (0: none, or unreadable). */
+static uint64_t counter_value(const char *path)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return 0;
+    uint64_t n = 0;
+    if (flock(fd, LOCK_SH) || pread(fd, &n, sizeof n, 0) != (ssize_t)sizeof n) n = 0;
+    close(fd);
+    return n;
+}
+
 /* Which launch of the program this is, counted as launch=N counts: over
  * the program's devices when they share a counter, else this device's. */
 static uint64_t launch_number(tracer *t, const ws_tool_launch *info)
@@ -357,9 +368,13 @@ static void device_close(ws_device *dev, void *user)
     const uint32_t device = t->device_number ? t->device_number : closed_before + 1;
     /* numbered as they opened, a device may close after a higher number:
      * the program has as many devices as the highest number seen (the
-     * file's count), or at least those that reported and this one */
-    const uint32_t known = before ? closed_before : closed_before + 1;
-    t->trace.ndevices = device > known ? device : known;
+     * file's count), or at least those that reported and this one, or as
+     * many as it opened so far (so the first to close names its device
+     * when there is another) */
+    uint64_t known = before ? closed_before : closed_before + 1;
+    const uint64_t opened = t->opt.devices ? counter_value(t->opt.devices) : 0;
+    if (opened > known && opened <= UINT32_MAX) known = opened;
+    t->trace.ndevices = device > known ? device : (uint32_t)known;
     t->device_number = device; /* (the report's heading names it) */
     for (uint32_t i = 0; i < t->trace.nlaunches; i++) t->trace.launches[i].device = device;
     if (failed || (t->opt.out && write_out(t, before, err, sizeof err))) fprintf(stderr, "warpscope: trace: %s\n", err);

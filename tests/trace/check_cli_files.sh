@@ -62,16 +62,16 @@ out=$("$ws" trace --read "$dir/v.wst" --format perfetto 2>&1); rc=$?
 "$ws" trace --tool branch -o "$dir/b.wst" -- "$app" "$calls" 1 > /dev/null 2>&1
 out=$("$ws" trace --read "$dir/b.wst" --format perfetto --warp 999 2>&1); rc=$?
 [ $rc = 1 ] && [[ "$out" == *"warp 999 has no records (its warps are 0 to "* ]] && ok || bad "--warp 999 (rc $rc): $out"
-# two devices' launches in Perfetto: each launch its own process (pid = its
-# place in the file, named by a metadata event); with pid = launch id both
-# devices' launch 1 shared tracks, slices on top of one another
+# two devices' launches in Perfetto: each launch its own process (pid = the
+# program's launch number, named by a metadata event); with pid = launch id
+# both devices' launch 1 shared tracks, slices on top of one another
 "$ws" trace --tool branch -o "$dir/b2.wst" -- "$app" "$calls" 2 > /dev/null 2>&1
 "$ws" trace --read "$dir/b2.wst" --format perfetto --warp 0 | python3 -c '
 import json, sys
 e = json.load(sys.stdin)["traceEvents"]
 x = [(v["pid"], v["tid"], v["ts"]) for v in e if v["ph"] == "X"]
-names = sorted(v["args"]["name"] for v in e if v["ph"] == "M")
-sys.exit(not x or len(x) != len(set(x)) or len({p for p, _, _ in x}) != 2 or names != ["launch 1 use_calls (calls_kernel.elf) on device %d" % d for d in (1, 2)])' &&
+names = sorted(v["args"]["name"] for v in e if v["name"] == "process_name")
+sys.exit(not x or len(x) != len(set(x)) or len({p for p, _, _ in x}) != 2 or names != ["launch 1 use_calls (calls_kernel.elf) on device 1", "launch 2 use_calls (calls_kernel.elf) on device 2 (device 2\x27s launch 1)"])' &&
     ok || bad "two devices in perfetto: $("$ws" trace --read "$dir/b2.wst" --format perfetto --warp 0 2>&1 | head -c 300)"
 # a warp number past 32 bits is refused, not taken modulo 2^32 (it printed warp 0)
 out=$("$ws" trace --read "$dir/b.wst" --format perfetto --warp 4294967296 2>&1); rc=$?
