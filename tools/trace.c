@@ -73,15 +73,14 @@ static void usage(FILE *f)
  * one 32-bit register: of an 8-byte access (amocas.d, the 64-bit atomics)
  * only the low half, which is said so ("value_low32" in JSON), not shown
  * as the whole value. */
-static void print_access(const ws_trace_launch *L, uint32_t gid, uint64_t m, int json, FILE *f)
+static void print_access(const ws_trace_launch *L, const char *key, uint32_t gid, uint64_t m, int json, FILE *f)
 {
     static const char *kinds[] = { "?", "load", "store", "atomic" };
     const ws_trace_access *x = &L->mem[m];
     const ws_trace_mem_inst *mi = &L->mem_insts[x->inst];
     const int valued = L->values && mi->kind != WS_TRACE_LOAD;
     if (json) {
-        fprintf(f, "{\"launch\":%llu,\"thread\":%u,\"access\":\"%s\",\"size\":%u,\"addr\":\"0x%08x\",\"pc\":\"0x%08x\"",
-                (unsigned long long)L->launch_id, gid, kinds[mi->kind & 3], mi->size, x->addr, mi->addr);
+        fprintf(f, "{%s,\"thread\":%u,\"access\":\"%s\",\"size\":%u,\"addr\":\"0x%08x\",\"pc\":\"0x%08x\"", key, gid, kinds[mi->kind & 3], mi->size, x->addr, mi->addr);
         if (valued) fprintf(f, ",\"%s\":\"0x%08x\"", mi->size > 4 ? "value_low32" : "value", L->values[m]);
         fprintf(f, "}\n");
     } else {
@@ -91,12 +90,25 @@ static void print_access(const ws_trace_launch *L, uint32_t gid, uint64_t m, int
     }
 }
 
+/* What names launch L in each of its JSON records: its launch id, which
+ * each device numbers from 1, and so with several devices the device too
+ * (as in its launch record). */
+static const char *json_launch_key(const ws_trace *t, const ws_trace_launch *L, char *buf, size_t n)
+{
+    if (t->ndevices > 1 && L->device)
+        snprintf(buf, n, "\"launch\":%llu,\"device\":%u", (unsigned long long)L->launch_id, L->device);
+    else
+        snprintf(buf, n, "\"launch\":%llu", (unsigned long long)L->launch_id);
+    return buf;
+}
+
 /* Launch i of t: in text a heading naming the kernel and its module; in
  * JSON a record of its own, before its threads' records. */
 static void print_launch(const ws_trace *tr, const char *const *shown, uint32_t i, int json, FILE *f)
 {
     const ws_trace_launch *L = &tr->launches[i];
-    char label[1024];
+    char label[1024], key[64];
+    json_launch_key(tr, L, key, sizeof key);
     if (json) {
         fprintf(f, "{\"launch\":%llu,\"kernel\":\"", (unsigned long long)L->launch_id);
         ws_json_chars(f, L->kernel);
@@ -120,26 +132,26 @@ static void print_launch(const ws_trace *tr, const char *const *shown, uint32_t 
         uint64_t m = t->first_mem, mend = t->first_mem + t->nmem;
         if (!json) fprintf(f, "thread %u\n", t->gid);
         if (!t->nblocks) /* accesses only (memtrace) */
-            for (; m < mend; m++) print_access(L, t->gid, m, json, f);
+            for (; m < mend; m++) print_access(L, key, t->gid, m, json, f);
         for (uint32_t j = 0; j < t->nblocks; j++) {
             const ws_trace_block *b = &L->blocks[L->bb[t->first_block + j]];
             if (json)
-                fprintf(f, "{\"launch\":%llu,\"thread\":%u,\"block\":%u,\"pc\":\"0x%08x\"}\n",
-                        (unsigned long long)L->launch_id, t->gid, L->bb[t->first_block + j], b->addr);
+                fprintf(f, "{%s,\"thread\":%u,\"block\":%u,\"pc\":\"0x%08x\"}\n", key, t->gid, L->bb[t->first_block + j], b->addr);
             else
                 fprintf(f, "  block %u @0x%08x\n", L->bb[t->first_block + j], b->addr);
-            for (uint32_t a = 0; a < b->nmem && m < mend; a++, m++) print_access(L, t->gid, m, json, f);
+            for (uint32_t a = 0; a < b->nmem && m < mend; a++, m++) print_access(L, key, t->gid, m, json, f);
         }
     }
 }
 
-static void print_warps(const ws_trace_launch *L, int json, FILE *f)
+static void print_warps(const ws_trace *tr, const ws_trace_launch *L, int json, FILE *f)
 {
+    char key[64];
+    json_launch_key(tr, L, key, sizeof key);
     for (uint64_t i = 0; i < L->nwarp; i++) {
         const ws_trace_warp_exec *w = &L->warps[i];
         if (json)
-            fprintf(f, "{\"launch\":%llu,\"warp\":%u,\"mask\":\"0x%08x\",\"block\":%u,\"pc\":\"0x%08x\"}\n",
-                    (unsigned long long)L->launch_id, w->warp, w->mask, w->block, L->blocks[w->block].addr);
+            fprintf(f, "{%s,\"warp\":%u,\"mask\":\"0x%08x\",\"block\":%u,\"pc\":\"0x%08x\"}\n", key, w->warp, w->mask, w->block, L->blocks[w->block].addr);
         else
             fprintf(f, "warp %u: block %u @0x%08x mask 0x%08x\n", w->warp, w->block, L->blocks[w->block].addr, w->mask);
     }
@@ -294,7 +306,7 @@ static int read_file(const char *path, const char *format, long warp, const laun
     else
         for (uint32_t i = 0; i < t->nlaunches; i++) {
             print_launch(t, shown, i, json, stdout);
-            print_warps(&t->launches[i], json, stdout);
+            print_warps(t, &t->launches[i], json, stdout);
         }
     free(shown);
     ws_trace_free(t);

@@ -39,6 +39,18 @@ e = json.load(sys.stdin)["traceEvents"]
 names = sorted(v["args"]["name"] for v in e if v["name"] == "process_name")
 sys.exit(names != ["launch 1 work (work_a_kernel.elf) on device 1", "launch 2 work (work_a_kernel.elf) on device 2 (device 2\x27s launch 1)"])' &&
     ok || bad "perfetto names"
+# every JSON record names its launch as its launch record does: with two
+# devices, by launch id and device (until 2026-11-28 the thread, access and
+# warp records said "launch":1 alone, for both devices' launches)
+"$ws" trace --read twodev.wst --format jsonl | python3 -c '
+import json, sys
+recs = [json.loads(l) for l in sys.stdin]
+heads = {(r["launch"], r["device"]) for r in recs if "kernel" in r}
+rest = [r for r in recs if "kernel" not in r]
+keys = {(r["launch"], r.get("device")) for r in rest}
+kinds = {k for r in rest for k in ("thread", "warp", "access") if k in r}
+sys.exit(not (heads == keys == {(1, 1), (1, 2)} and kinds == {"thread", "warp", "access"}))' &&
+    ok || bad "jsonl records' launch and device: $("$ws" trace --read twodev.wst --format jsonl | grep -v kernel | sort -u -t, -k1,2 | head -4)"
 # Perfetto: a process per launch, its pid the program's launch number (the
 # same when --read --device 2 exports device 2 alone: until 2026-11-28 it
 # was pid 1 there, as device 1's launch in the whole file), each lane's
@@ -138,5 +150,6 @@ out=$("$ws" trace --tool bbcount --device 0 -- "$app" "$k" 2>&1); rc=$?
 "$ws" trace --read onedev.wst --format perfetto > onedev.json
 [ "$(sed -n 2p onedev.json)" = '{"name":"process_name","ph":"M","pid":1,"tid":0,"args":{"name":"launch 1 work (work_a_kernel.elf)"}},' ] &&
     ! grep -q thread_name onedev.json && ok || bad "one device, Perfetto: $(head -3 onedev.json)"
+! "$ws" trace --read onedev.wst --format jsonl | grep -v '"kernel"' | grep -q '"device"' && ok || bad "one device, jsonl records name a device"
 echo "$passes passed, $fails failed"
 [ "$fails" = 0 ]
