@@ -327,6 +327,33 @@ static int start_empty(const char *path)
     return regular && unlink(path) && errno != ENOENT ? -1 : 0;
 }
 
+/* Where path would be: its folder's real path and its own name ("" when
+ * the folder cannot be resolved). */
+static void where_file_goes(const char *path, char *buf, size_t n)
+{
+    char dir[PATH_MAX], real[PATH_MAX];
+    const char *slash = strrchr(path, '/');
+    if (!slash) snprintf(dir, sizeof dir, ".");
+    else if (slash == path) snprintf(dir, sizeof dir, "/");
+    else snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    buf[0] = 0;
+    if (realpath(dir, real)) snprintf(buf, n, "%s/%s", real, slash ? slash + 1 : path);
+}
+
+/* Do -o and --report name one file (the same path, or one file under two
+ * names)? The devices would append the report to the trace file, which
+ * then no longer reads. Devices such as /dev/null take both. */
+static int one_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    char wa[2 * PATH_MAX + 2], wb[2 * PATH_MAX + 2];
+    if (ws_is_special_file(a) || ws_is_special_file(b)) return 0;
+    if (!stat(a, &sa) && !stat(b, &sb)) return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    where_file_goes(a, wa, sizeof wa);
+    where_file_goes(b, wb, sizeof wb);
+    return wa[0] && !strcmp(wa, wb);
+}
+
 /* What the report says, tallied as it is printed. Lines are matched by
  * their fixed openings, so a kernel or file named MISMATCH does not count. */
 typedef struct report_summary {
@@ -481,6 +508,11 @@ int ws_cmd_trace(int argc, char **argv)
         return 2;
     }
     if (i >= argc) { fprintf(stderr, "warpscope trace: no program to run\n\n"); usage(stderr); return 2; }
+    if (out && report && one_file(out, report)) {
+        fprintf(stderr, "warpscope trace: -o %s and --report %s are one file: the report would be written into the "
+                        "trace, which then cannot be read; give them two files\n", out, report);
+        return 2;
+    }
     char dir[PATH_MAX], tmpreport[PATH_MAX + 16], tmpout[PATH_MAX + 16], counter[PATH_MAX + 16], devices[PATH_MAX + 16];
     if (ws_tool_tmpdir("warpscope trace", "trace", dir, sizeof dir)) return 1;
     snprintf(tmpreport, sizeof tmpreport, "%s/report.txt", dir);

@@ -85,5 +85,20 @@ out=$("$ws" trace --tool dump -o /dev/null -- "$app" "$calls" 1 2>&1); rc=$?
 [ $rc = 0 ] && [[ "$out" == *"launch 1 use_calls"* ]] && [[ "$out" != *"not a warpscope trace"* ]] && ok ||
     bad "dump -o /dev/null (rc $rc): $(head -c 300 <<< "$out")"
 
+# -o and --report naming one file (by one path, another path, or a hard
+# link): refused before the program runs, since the report would be written
+# into the trace (until 2026-11-28 that ran, exited 0 and left a trace that
+# --read called corrupt)
+touch "$dir/linked.wst" && ln -f "$dir/linked.wst" "$dir/link2.wst"
+for pair in "$dir/one.wst $dir/one.wst" "$dir/one.wst $dir/../$(basename "$dir")/one.wst" "$dir/linked.wst $dir/link2.wst"; do
+    set -- $pair
+    out=$(cd "$dir" && "$ws" trace --tool memtrace -o "$1" --report "$2" -- "$app" "$calls" 1 2>&1); rc=$?
+    [ $rc = 2 ] && [ "$out" = "warpscope trace: -o $1 and --report $2 are one file: the report would be written into the trace, which then cannot be read; give them two files" ] &&
+        ok || bad "-o $1 --report $2 (rc $rc): $(head -c 300 <<< "$out")"
+done
+[ ! -e "$dir/one.wst" ] && ok || bad "a refused -o/--report pair was created"
+out=$(cd "$dir" && "$ws" trace --tool memtrace -o one.wst --report /dev/null -- "$app" "$calls" 1 2>&1); rc=$?
+[ $rc = 0 ] && "$ws" trace --read "$dir/one.wst" > /dev/null && ok || bad "-o one.wst --report /dev/null (rc $rc): $(head -c 300 <<< "$out")"
+
 echo "$passes passed, $fails failed"
 [ "$fails" = 0 ]
