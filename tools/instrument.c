@@ -88,6 +88,7 @@ int ws_cmd_instrument(int argc, char **argv)
 {
     const char *in = NULL, *outp = NULL;
     wsi_mode mode = WSI_RECORD;
+    const char *mode_given = NULL; /* (--count or --record, as typed: the two conflict) */
     int warps = 0, list = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
@@ -100,19 +101,30 @@ int ws_cmd_instrument(int argc, char **argv)
                    "            does, the original instruction it precedes and that one's source line\n");
             return 0;
         }
-        if (!strcmp(argv[i], "-o") && i + 1 < argc) outp = argv[++i];
-        else if (!strcmp(argv[i], "--count")) mode = WSI_COUNT;
-        else if (!strcmp(argv[i], "--record")) mode = WSI_RECORD;
-        else if (!strcmp(argv[i], "--warps")) warps = 1;
-        else if (!strcmp(argv[i], "--list")) list = 1;
-        else if (argv[i][0] != '-' && !in) in = argv[i];
-        else {
-            fprintf(stderr, USAGE);
+        const char *a = argv[i], *why = NULL;
+        if (!strcmp(a, "-o")) {
+            if (i + 1 < argc && argv[i + 1][0]) outp = argv[++i];
+            else why = "-o needs the file to write";
+        } else if (!strcmp(a, "--count") || !strcmp(a, "--record")) {
+            if (mode_given && strcmp(mode_given, a)) why = "--count and --record each write one twin: give one of them";
+            mode = !strcmp(a, "--count") ? WSI_COUNT : WSI_RECORD;
+            mode_given = a;
+        } else if (!strcmp(a, "--warps")) warps = 1;
+        else if (!strcmp(a, "--list")) list = 1;
+        else if (a[0] == '-') {
+            fprintf(stderr, "warpscope instrument: unknown option '%s'\n" USAGE, a);
+            return 2;
+        } else if (in) {
+            fprintf(stderr, "warpscope instrument: one module at a time: %s and %s\n" USAGE, in, a);
+            return 2;
+        } else in = a;
+        if (why) {
+            fprintf(stderr, "warpscope instrument: %s\n" USAGE, why);
             return 2;
         }
     }
     if (!in || !outp) {
-        fprintf(stderr, USAGE);
+        fprintf(stderr, "warpscope instrument: %s\n" USAGE, !in ? "no module to instrument" : "no -o OUT.elf to write");
         return 2;
     }
     uint8_t *data, *out;
