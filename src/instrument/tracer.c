@@ -348,9 +348,11 @@ static int write_out(const tracer *t, const ws_trace *before, char *err, size_t 
     int rc = -1;
     if (!(both.launches = malloc((both.nlaunches ? both.nlaunches : 1) * sizeof *both.launches))) {
         snprintf(err, errlen, "%s: out of host memory", t->opt.out);
-    } else { /* (shallow copies: each launch is freed by its owner) */
-        memcpy(both.launches, before->launches, before->nlaunches * sizeof *both.launches);
-        memcpy(both.launches + before->nlaunches, t->trace.launches, t->trace.nlaunches * sizeof *both.launches);
+    } else { /* (shallow copies: each launch is freed by its owner; a side
+                * without launches may have no array: NULL is not memcpy's) */
+        if (before->nlaunches) memcpy(both.launches, before->launches, before->nlaunches * sizeof *both.launches);
+        if (t->trace.nlaunches)
+            memcpy(both.launches + before->nlaunches, t->trace.launches, t->trace.nlaunches * sizeof *both.launches);
         rc = wst_write(t->opt.out, &both, err, errlen);
     }
     free(both.launches);
