@@ -69,6 +69,17 @@ static int read_ptr(cfi_sec *s, dw_reader *r, uint8_t enc, int is_range, uint32_
     return r->bad ? bad_at(s, at, "cut short") : 0;
 }
 
+/* The bytes of an address in encoding enc, or 0 if not a fixed size. */
+static int fixed_size(uint8_t enc)
+{
+    switch (enc & 0x0f) {
+    case 0x02: case 0x0a: return 2;
+    case PE_ABS: case PE_UDATA4: case PE_SDATA4: return 4;
+    case 0x04: case 0x0c: return 8;
+    default: return 0;
+    }
+}
+
 static int read_cie(cfi_sec *s, dw_reader *r, uint32_t off, const uint8_t *end, cie *out)
 {
     *out = (cie){ .off = off, .moved_off = UINT32_MAX, .enc = PE_ABS };
@@ -88,11 +99,19 @@ static int read_cie(cfi_sec *s, dw_reader *r, uint32_t off, const uint8_t *end, 
         const uint64_t n = dw_get_uleb(r);
         const uint8_t *data = r->p, *data_end = r->p + n;
         if (r->bad || n > (uint64_t)(end - r->p)) return bad_at(s, data, "a CIE's augmentation data runs past it");
-        for (const char *a = aug + 1; *a && data < data_end; a++) {
+        for (const char *a = aug + 1; *a; a++) {
+            if (data >= data_end && *a != 'S') return bad_at(s, data, "a CIE's augmentation data cut short");
             if (*a == 'R') out->enc = *data++;
             else if (*a == 'L') data++;
-            else if (*a == 'P') break; /* (a personality routine: the rest is not needed) */
+            else if (*a == 'P') { /* a personality routine: its encoding and address */
+                const int n = fixed_size(*data++);
+                if (!n) return bad_at(s, data - 1, "a personality address in an encoding the rewriter does not read");
+                data += n;
+            } else if (*a != 'S') {
+                return bad_at(s, (const uint8_t *)aug, "a CIE augmentation the rewriter does not know");
+            }
         }
+        if (data > data_end) return bad_at(s, data_end, "a CIE's augmentation data cut short");
         r->p = data_end;
     } else if (aug[0]) {
         return bad_at(s, (const uint8_t *)aug, "a CIE augmentation the rewriter does not know");
@@ -254,8 +273,9 @@ static int rebuild_debug_frame(cfi_sec *s, dw_buf *out, dw_offset_map *cies)
 {
     dw_reader whole = { s->start, s->start + s->size, 0 }, r;
     uint32_t off, id;
+    const uint8_t *here = whole.p;
     int e;
-    while ((e = entry(s, &whole, &r, &off, &id)) == 0) {
+    for (; (e = entry(s, &whole, &r, &off, &id)) == 0; here = whole.p) {
         const uint8_t *body = s->start + off;
         if (id == UINT32_MAX) { /* a CIE: copied */
             if (dw_map_add(cies, off, (uint32_t)out->n) || dw_put(out, body, (size_t)(r.end - body)))
@@ -274,6 +294,8 @@ static int rebuild_debug_frame(cfi_sec *s, dw_buf *out, dw_offset_map *cies)
         }
         if (put_debug_fde(s, &r, ci, new_cie, lo, lo + len, body, out)) return -1;
     }
+    /* (what follows a zero length, no entry of .debug_frame's, is kept as it was) */
+    if (e > 0 && dw_put(out, here, (size_t)(whole.end - here))) return rw_fail(s->c, "out of host memory");
     return e < 0 ? -1 : 0;
 }
 
