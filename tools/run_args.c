@@ -59,8 +59,10 @@ int ws_parse_dim3(const char *text, ws_dim3 *out, char *err, size_t errlen)
         memcpy(part, p, n);
         part[n] = 0;
         if (whole_unsigned(part, &v) || v < 1 || v > UINT32_MAX) {
-            snprintf(err, errlen, "'%s': dimension %d ('%s') must be a whole number from 1 to %u", text, i + 1,
-                     part, UINT32_MAX);
+            /* (CUDA users write dim3 sizes as 16x16) */
+            const char *hint = strpbrk(part, "xX*") ? ": separate dimensions with commas (X,Y,Z)" : "";
+            snprintf(err, errlen, "'%s': dimension %d ('%s') must be a whole number from 1 to %u%s", text, i + 1,
+                     part, UINT32_MAX, hint);
             return -1;
         }
         d[i] = (uint32_t)v;

@@ -1,10 +1,11 @@
 #!/bin/bash
 # Regenerates the seed inputs of fuzz/module/corpus from seed_kernel.c:
 # two compact modules (one object each, no libraries, file offsets packed
-# with -z max-page-size=16) with and without DWARF, and a few damaged
-# copies. Inputs kept from fuzzing (named by their SHA-1, as libFuzzer
-# names them) and regression inputs (regress_*) sit beside them. No file
-# has an .elf suffix: the top-level .gitignore ignores *.elf.
+# with -z max-page-size=16) with and without DWARF, one with call frame
+# rows in .eh_frame, and a few damaged copies. Inputs kept from fuzzing
+# (named by their SHA-1, as libFuzzer names them) and regression inputs
+# (regress_*) sit beside them. No file has an .elf suffix: the top-level
+# .gitignore ignores *.elf.
 #   usage: fuzz/module/make_seeds.sh BUILD_DIR     (BUILD_DIR/bin/warpscope)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -19,6 +20,12 @@ for g in g0 g; do
     ld.lld -m elf32lriscv --emit-relocs -z max-page-size=16 -T "$root/kernel/warpscope.ld" \
         -o "$out/seed_$g" "$tmp/seed_$g.o"
 done
+# call frame rows in .eh_frame and .debug_frame (the rewriter moves them:
+# src/instrument/rewrite_cfi.c), from the tracer's test kernel
+"$warpscope" cc -c -O2 -g -o "$tmp/cfi_kernel.o" "$root/tests/trace/cfi_kernel.c"
+"$warpscope" cc -c -o "$tmp/cfi_frames.o" "$root/tests/trace/cfi_frames.S"
+ld.lld -m elf32lriscv --emit-relocs -z max-page-size=16 -T "$root/kernel/warpscope.ld" \
+    -o "$out/seed_cfi" "$tmp/cfi_kernel.o" "$tmp/cfi_frames.o"
 # damaged copies: patch(file, offset, hex bytes) writes little-endian bytes
 patch() { printf "$(echo "$3" | sed 's/\(..\)/\\x\1/g')" | dd of="$2" bs=1 seek="$1" conv=notrunc status=none; }
 size=$(stat -c %s "$out/seed_g")

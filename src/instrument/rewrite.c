@@ -128,7 +128,7 @@ static int rewrite(const void *elf, size_t size, const char *what, wsi_mode mode
     if (rw_read_elf(&c) || rw_scan(&c) || (custom && custom_tables(&c)) ||
         ((flags & WSI_VALUES) && mode == WSI_RECORD && value_pairs(&c)) ||
         (mode == WSI_RECORD && !custom && rw_plan_scratch(&c)) || rw_layout(&c) || rw_emit_text(&c, &text, &text_size) ||
-        rw_patch_code_refs(&c, text) || rw_patch_data(&c) || rw_patch_dwarf(&c) || rw_move_symbols(&c) ||
+        rw_patch_code_refs(&c, text) || rw_patch_data(&c) || rw_patch_dwarf(&c) || rw_move_cfi(&c) || rw_move_symbols(&c) ||
         rw_rewrite_rela(&c) || rw_write_elf(&c, text, text_size, out, out_size))
         goto done;
     info->link_base = c.text_lo;

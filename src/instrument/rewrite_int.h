@@ -133,6 +133,7 @@ int rw_patch_data(rw_ctx *c);
 int rw_move_symbols(rw_ctx *c);
 int rw_rewrite_rela(rw_ctx *c);
 int rw_patch_dwarf(rw_ctx *c);             /* rewrite_dwarf.c: line tables, lengths, list offsets */
+int rw_move_cfi(rw_ctx *c);               /* rewrite_cfi.c: .debug_frame and .eh_frame rows */
 /* What a compile unit's location or range lists need to be moved. */
 typedef struct dw_list_owner {
     uint32_t base_addr;    /* the unit's base address (DW_AT_low_pc, else 0)        */

@@ -67,7 +67,13 @@ int rw_patch_code_refs(rw_ctx *c, uint8_t *text)
     return 0;
 }
 
-static int skip_section(const rw_sec *s) { return !strcmp(s->name, ".debug_line"); } /* rebuilt whole */
+/* Sections rebuilt whole from the original file (rewrite_dwarf.c,
+ * rewrite_cfi.c): .eh_frame's relocations, besides, lie at other places
+ * than the words they computed (the linker merged its input sections). */
+static int skip_section(const rw_sec *s)
+{
+    return !strcmp(s->name, ".debug_line") || !strcmp(s->name, ".debug_frame") || !strcmp(s->name, ".eh_frame");
+}
 
 /* What relocation r adds to the word at its place, as the linker computed it. */
 static uint32_t link_term(const rw_rel *r)

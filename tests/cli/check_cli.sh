@@ -43,6 +43,7 @@ refuse "zeros:0"              "N must be a whole number"         -- "$ws" run "$
 refuse "--shared abc"         "--shared 'abc' is not a whole number" -- "$ws" run --shared abc "${K[@]}" 1.5 1 2 3 4 5
 refuse "--grid 2x"            "dimension 1 ('2x')"               -- "$ws" run --grid 2x "${K[@]}" 1.5 1 2 3 4 5
 refuse "--grid 1,2,3,4"       "give X, X,Y or X,Y,Z"             -- "$ws" run --grid 1,2,3,4 "${K[@]}" 1.5 1 2 3 4 5
+refuse "--grid 16x16"          "separate dimensions with commas (X,Y,Z)" -- "$ws" run --grid 16x16 "${K[@]}" 1.5 1 2 3 4 5
 refuse "--grid wraps"         "dimension 1 ('4294967297')"       -- "$ws" run --grid 4294967297 "${K[@]}" 1.5 1 2 3 4 5
 refuse "--block 0"            "dimension 1 ('0')"                -- "$ws" run --block 0 "${K[@]}" 1.5 1 2 3 4 5
 refuse "wrong count"          "kinds takes 7 arguments, 6 given" -- "$ws" run "${K[@]}" 1.5 1 2 3 4

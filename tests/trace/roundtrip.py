@@ -4,7 +4,8 @@ kernels are rewritten in both modes; the rewritten code must disassemble to
 the original instruction sequence plus inserted code only, each original
 instruction under the same source line, every location and range list
 (DWARF 5 .debug_loclists/.debug_rnglists, as llvm-dwarfdump resolves them)
-moved with the code; `warpscope instrument --list` must name
+and every call frame entry's range and unwind rows (.debug_frame and
+.eh_frame) moved with the code; `warpscope instrument --list` must name
 exactly the inserted code (every instruction it lists names gp or tp, no
 other does) and put each stretch right before the original instruction it
 names, under that instruction's line. Modules the rewriter refuses must be
@@ -132,11 +133,11 @@ def list_ranges(path):
     return [(int(m.group(1), 16), int(m.group(2), 16), m.group(3) or "")
             for m in map(RANGE.match, out.stdout.splitlines()) if m]
 
-def check_ranges(mod, out, moved, text, orig):
-    """Each list range of the original, moved: a boundary at an instruction
-    goes to the inserted code before it (as its line row does), one inside
-    an instruction (GCC ends a range at a call's last byte) to the same
-    byte of the moved instruction."""
+def mover(moved, text, orig):
+    """The new place of an original boundary: one at an instruction goes to
+    the inserted code before it (as its line row does), one inside an
+    instruction (GCC ends a range at a call's last byte) to the same byte
+    of the moved instruction; None outside the code."""
     before = {}
     for m in map(STRETCH.match, text.splitlines()):
         if not m:
@@ -147,11 +148,18 @@ def check_ranges(mod, out, moved, text, orig):
         if own:
             moved[int(own.group(1), 16)] = int(m.group(1), 16)
     starts = sorted(x[3] for x in orig)
+    end = orig[-1][3] + orig[-1][4] if orig else 0
     def boundary(a):
         if a in before:
             return before[a]
         i = bisect.bisect_right(starts, a) - 1
-        return None if i < 0 else moved[starts[i]] + (a - starts[i])
+        if i < 0 or a > end:
+            return None
+        return moved[starts[i]] + (a - starts[i])
+    return boundary
+
+def check_ranges(mod, out, boundary):
+    """Each list range of the original, moved."""
     old, new = list_ranges(mod), list_ranges(out)
     if len(old) != len(new):
         return f"{len(old)} list ranges became {len(new)}"
@@ -159,6 +167,50 @@ def check_ranges(mod, out, moved, text, orig):
         want = (boundary(lo), boundary(hi), expr)
         if got[:2] != want[:2] or ("DW_OP_addr" not in expr and got[2] != expr):
             return f"list range [0x{lo:08x}, 0x{hi:08x}) {expr} became [0x{got[0]:08x}, 0x{got[1]:08x}) {got[2]}"
+    return None
+
+FDE = re.compile(r"^[0-9a-f]{8} [0-9a-f]{8} [0-9a-f]{8} FDE cie=[0-9a-f]{8} pc=([0-9a-f]{8})\.\.\.([0-9a-f]{8})$")
+ROW = re.compile(r"^  0x([0-9a-f]+): (.*)$")
+
+def cfi_tables(path):
+    """Every FDE of .debug_frame and .eh_frame that covers code: its range
+    and unwind rows (address, rules), as llvm-dwarfdump evaluates them."""
+    out = subprocess.run(["llvm-dwarfdump", "--eh-frame", path], capture_output=True, text=True)
+    if out.returncode or "error" in out.stderr:
+        raise RuntimeError(f"llvm-dwarfdump --eh-frame {path}: {out.stderr.strip()[:200]}")
+    fdes, cur = [], None
+    for line in out.stdout.splitlines():
+        m = FDE.match(line)
+        if m:
+            cur = (int(m.group(1), 16), int(m.group(2), 16), [])
+            fdes.append(cur)
+        elif not line.strip() or line[0] != " ":
+            cur = None if line.strip() else cur
+        elif cur is not None and ROW.match(line):
+            r = ROW.match(line)
+            cur[2].append((int(r.group(1), 16), r.group(2)))
+    return sorted((lo, hi, rows) for lo, hi, rows in fdes if hi > lo)
+
+def check_cfi(mod, out, boundary):
+    """Each FDE's range and unwind rows moved with the code (an .eh_frame
+    FDE may have moved to .debug_frame: both sections are read as one)."""
+    try:
+        new = cfi_tables(out)
+    except RuntimeError as e:
+        return str(e)
+    want, elsewhere = [], set()
+    for lo, hi, rows in cfi_tables(mod):
+        if boundary(lo) is None:
+            elsewhere.add((lo, hi))  # not in the code (a discarded function's), left as it was
+            continue
+        want.append((boundary(lo), boundary(hi), [(boundary(a), rule) for a, rule in rows]))
+    new = [f for f in new if (f[0], f[1]) not in elsewhere]
+    if len(want) != len(new):
+        return f"{len(want)} call frame entries became {len(new)}"
+    for w, got in zip(sorted(want), new):
+        if w != got:
+            return (f"call frame entry [0x{w[0]:08x}, 0x{w[1]:08x}) {w[2][:4]} became "
+                    f"[0x{got[0]:08x}, 0x{got[1]:08x}) {got[2][:4]}")
     return None
 
 passed = failed = 0
@@ -207,7 +259,8 @@ for mod in modules:
                 bad = f"instruction {i} ({want[0]} {want[1]}): line '{want[2]}' became '{got[2]}'"
                 break
             j += 1
-        bad = bad or check_list(r.stdout, out) or check_ranges(mod, out, moved, r.stdout, orig)
+        boundary = mover(moved, r.stdout, orig)
+        bad = bad or check_list(r.stdout, out) or check_ranges(mod, out, boundary) or check_cfi(mod, out, boundary)
         if bad:
             print(f"FAIL {mod} {mode}: {bad}")
             failed += 1
