@@ -135,6 +135,7 @@ typedef struct ws_replay_recorded_failure {
     ws_status status;
     char name[48];
     char report[1024];          /* the original's report                     */
+    uint64_t at;                /* body offset of its FAILURE section        */
 } ws_replay_recorded_failure;
 ws_status ws_replay_recorded_failures(const ws_replay *r, const ws_replay_recorded_failure **out, size_t *n);
 /* The failures the last ws_replay_run met (valid until the next run). */
