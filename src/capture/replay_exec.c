@@ -305,7 +305,7 @@ static ws_status issue(ws_replay *r, const rp_call *rc)
     return st;
 }
 
-/* ---- failures of the frame's work (replay.h) ---- */
+/* ---- failures of the frame's work (replayer.h) ---- */
 
 static ws_status met(ws_replay *r, const rp_failrec *f, uint64_t after)
 {

@@ -18,7 +18,7 @@
 #ifndef WS_CAPTURE_REPLAY_PIXEL_H
 #define WS_CAPTURE_REPLAY_PIXEL_H
 #include <stdio.h>
-#include "capture/replay.h"
+#include "capture/replayer.h"
 #include "gfx/gfx_probe.h"
 
 /* Where the lines of a history's `passed` text go in call order: line i

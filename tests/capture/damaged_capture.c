@@ -15,7 +15,7 @@
 #include "../test.h"
 #include "capture/capture_calls.h"
 #include "capture/capture_file.h"
-#include "capture/replay.h"
+#include "capture/replayer.h"
 #include "warpscope/capture.h"
 
 static const char *workdir;

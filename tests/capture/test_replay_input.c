@@ -9,7 +9,7 @@
 #include "../test.h"
 #include "capture/capture_calls.h"
 #include "capture/capture_file.h"
-#include "capture/replay.h"
+#include "capture/replayer.h"
 #include "warpscope/tool.h"
 
 #define N 1000

@@ -13,8 +13,8 @@
  *
  * Errors: ws_replay_error() names the capture file and the call
  * ("cube.wscap: call 17 ws_gfx_draw: ..."). No global state. */
-#ifndef WS_CAPTURE_REPLAY_H
-#define WS_CAPTURE_REPLAY_H
+#ifndef WS_CAPTURE_REPLAYER_H
+#define WS_CAPTURE_REPLAYER_H
 #include <stddef.h>
 #include <stdint.h>
 #include "warpscope/graphics.h"
