@@ -1,6 +1,7 @@
 /* The type of a buffer element, from the calls of the frame that read it
  * (replay_pixel.h): launch arguments typed by the kernel's DWARF, vertex
- * attributes typed by the pipeline in force at a draw. */
+ * attributes typed by the pipeline in force at a draw, indices by the
+ * index buffer's type at an indexed draw. */
 #include <stdio.h>
 #include <string.h>
 #include "capture/replay_int.h"
@@ -92,6 +93,19 @@ static int from_draw(const ws_replay *r, uint64_t index, const wscap_gfx_state *
     return 0;
 }
 
+/* Indexed draw `index` with context s: its index buffer holds addr. */
+static int from_indices(uint64_t index, const wscap_gfx_state *s, ws_addr addr, ws_element_type *t)
+{
+    uint32_t size = s->ib_type;
+    if ((size != WS_GFX_INDEX_U16 && size != WS_GFX_INDEX_U32) || addr < s->ib_addr ||
+        addr - s->ib_addr >= s->ib_size || (addr - s->ib_addr) % size)
+        return 0;
+    scalar_type(t, WS_ELEMENT_UINT, size, 1);
+    snprintf(t->source, sizeof t->source, "the index buffer of call %llu at 0x%08x: index %u",
+             (unsigned long long)index, s->ib_addr, (addr - s->ib_addr) / size);
+    return 1;
+}
+
 void ws_replay_element_type(const ws_replay *r, ws_addr addr, ws_element_type *out)
 {
     memset(out, 0, sizeof *out);
@@ -101,6 +115,7 @@ void ws_replay_element_type(const ws_replay *r, ws_addr addr, ws_element_type *o
         const rp_call *rc = &r->calls[i];
         if (rc->call == WSCAP_LAUNCH && from_launch(r, i, addr, out)) return;
         if ((rc->call == WSCAP_DRAW || rc->call == WSCAP_DRAW_INDEXED) && from_draw(r, i, &s, addr, out)) return;
+        if (rc->call == WSCAP_DRAW_INDEXED && from_indices(i, &s, addr, out)) return;
         rp_track_gfx(rc, &s);
     }
     memset(out, 0, sizeof *out);

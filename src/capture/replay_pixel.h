@@ -130,7 +130,8 @@ typedef struct ws_element_type {
 /* The first call of the frame, in call order, that reads bytes at addr
  * with a known type: a launch whose pointer argument points at or below
  * addr into the same allocation (addr a whole number of elements after
- * it), or a draw whose vertex attribute reads at addr. Kernels are looked
+ * it), a draw whose vertex attribute reads at addr, or an indexed draw
+ * whose index buffer holds it. Kernels are looked
  * up on the replay's device: call it after a run (collect does). Sets
  * scalar WS_ELEMENT_UNTYPED when no call says. */
 void ws_replay_element_type(const ws_replay *r, ws_addr addr, ws_element_type *out);

@@ -10,7 +10,8 @@
  *       read as a float, the type of the kernel's parameter c.
  *   test_pixel_e2e typed CAPTURE REPORT_DIR (examples/instanced): an
  *       instance's colour is read as rgba8 unorm and its offset as float2,
- *       the pipeline's attribute formats, in the printed history too. */
+ *       the pipeline's attribute formats, and its indices as uint16, in
+ *       the printed history too. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -172,15 +173,15 @@ static void compute_report(ws_replay *r, const char *dir)
     CHECK_STR_CONTAINS(err, "draws into no render target");
 }
 
-/* The address of vertex buffer `slot` at the frame's first draw. */
-static uint32_t vertex_buffer(ws_replay *r, int slot, uint64_t *draw)
+/* The address after `key` ("vertex buffer 1: 0x") in the context of the
+ * frame's first draw. */
+static uint32_t bound_at_draw(ws_replay *r, const char *key, uint64_t *draw)
 {
     ws_replay_call_info ci;
     for (*draw = 0; ws_replay_describe_call(r, *draw, &ci) == WS_OK; (*draw)++) {
         if (ci.kind != WS_REPLAY_CALL_DRAW) continue;
-        char state[4096], key[32];
+        char state[4096];
         CHECK(ws_replay_state_text(r, *draw, state, sizeof state) == WS_OK);
-        snprintf(key, sizeof key, "vertex buffer %d: 0x", slot);
         const char *p = strstr(state, key);
         return p ? (uint32_t)strtoul(p + strlen(key), NULL, 16) : 0;
     }
@@ -205,7 +206,7 @@ static void typed(ws_replay *r)
     enum { INSTANCE = 5, STRIDE = 12 };
     char err[512], want[256];
     uint64_t draw;
-    uint32_t vb = vertex_buffer(r, 1, &draw);
+    uint32_t vb = bound_at_draw(r, "vertex buffer 1: 0x", &draw);
     CHECK(vb != 0);
     ws_element_history h;
     CHECK(ws_replay_element_collect(r, vb + INSTANCE * STRIDE + 8, 4, &h, err, sizeof err) == WS_OK);
@@ -233,6 +234,20 @@ static void typed(ws_replay *r)
     snprintf(want, sizeof want, "  = float2 from .y (%.9g)\n", (double)y);
     CHECK_STR_CONTAINS(text, want);
     CHECK(y != 0);
+    free(text);
+    ws_element_history_free(&h);
+
+    /* the quad's indices: u16 (the index buffer's type at the draw) */
+    uint32_t ib = bound_at_draw(r, "index buffer: 0x", &draw);
+    CHECK(ib != 0);
+    CHECK(ws_replay_element_collect(r, ib + 2, 4, &h, err, sizeof err) == WS_OK);
+    CHECK(h.type.scalar == WS_ELEMENT_UINT && h.type.scalar_size == 2 && !strcmp(h.type.name, "uint16"));
+    snprintf(want, sizeof want, "the index buffer of call %" PRIu64 " at 0x%08x: index 1", draw, ib);
+    CHECK_STR_CONTAINS(h.type.source, want);
+    text = printed(r, &h);
+    snprintf(want, sizeof want, "  = uint16 (%u, %u)\n", h.initial[0] | h.initial[1] << 8,
+             h.initial[2] | h.initial[3] << 8);
+    CHECK_STR_CONTAINS(text, want);
     free(text);
     ws_element_history_free(&h);
 }
