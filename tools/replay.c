@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "capture/replay.h"
+#include "capture/replayer.h"
 #include "commands.h"
 #include "replay_modes.h"
 #include "run_args.h"

@@ -4,7 +4,7 @@
 #ifndef WS_TOOLS_REPLAY_MODES_H
 #define WS_TOOLS_REPLAY_MODES_H
 #include <stdint.h>
-#include "capture/replay.h"
+#include "capture/replayer.h"
 
 typedef struct replay_request {
     const char *path;        /* the capture file                              */

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../capture_wrap.h"
-#include "capture/replay.h"
+#include "capture/replayer.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

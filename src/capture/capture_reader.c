@@ -12,6 +12,7 @@
 #include <zstd.h>
 #include <zstd_errors.h>
 #include "capture/capture_file.h"
+#include "capture/capture_zstd.h"
 #include "warpscope/capture.h"
 
 typedef struct entry {
@@ -83,7 +84,98 @@ static ws_status check_header(const ctx *c, const uint8_t *d, size_t size, wscap
     return WS_OK;
 }
 
-/* Decompress the one zstd frame into *out (exactly h->raw bytes). */
+/* Where body offset `at` falls: the section whose bytes (header
+ * included) hold it, in the first `got` decoded bytes of the body. */
+static int section_at(const uint8_t *body, uint64_t got, uint64_t at, uint64_t *index, uint64_t *start, uint32_t *type)
+{
+    uint64_t pos = 0;
+    for (uint64_t i = 0; got - pos >= WSCAP_SECTION_HEADER; i++) {
+        uint64_t size = wscap_get64(body + pos + 16);
+        if (size > UINT64_MAX - pos - WSCAP_SECTION_HEADER) return 0;
+        uint64_t end = pos + WSCAP_SECTION_HEADER + size;
+        if (at < end) {
+            *index = i;
+            *start = pos;
+            *type = wscap_get32(body + pos);
+            return 1;
+        }
+        pos = end;
+    }
+    return 0;
+}
+
+/* zstd refused part p of the frame: name the part, its place in the file
+ * and, for a block, where in the body its data would have gone. */
+static ws_status part_refused(const ctx *c, const wscap_zpart *p, size_t zerr, const uint8_t *body, uint64_t got)
+{
+    char name[64], where[160] = "";
+    wscap_zpart_name(p, name, sizeof name);
+    unsigned long long first = WSCAP_HEADER + p->at, last = first + p->size - 1;
+    const char *zname = ZSTD_getErrorName(zerr);
+    if (p->kind == WSCAP_ZPART_CHECKSUM)
+        return rfail(c, WS_ERR_BAD_MODULE, "corrupt body: the zstd content checksum (file offsets %llu-%llu) does not "
+                     "match what the frame's %llu blocks decode to: zstd: %s (XXH64 checksum mismatch); every block "
+                     "decoded, so the damage is in a block's literal or raw data (file offsets %llu-%llu) or in the "
+                     "checksum itself: zstd cannot say which block", first, last, (unsigned long long)p->block, zname,
+                     (unsigned long long)(WSCAP_HEADER + p->blocks_at), first - 1);
+    uint64_t index, start;
+    uint32_t type;
+    if (p->kind == WSCAP_ZPART_BLOCK && section_at(body, got, got, &index, &start, &type))
+        snprintf(where, sizeof where, "; its data starts at body offset %llu, in section %llu (type %u) at body offset %llu",
+                 (unsigned long long)got, (unsigned long long)index, type, (unsigned long long)start);
+    else if (p->kind == WSCAP_ZPART_BLOCK)
+        snprintf(where, sizeof where, "; its data starts at body offset %llu", (unsigned long long)got);
+    return rfail(c, WS_ERR_BAD_MODULE, "corrupt body: %s, %llu bytes at file offsets %llu-%llu, does not decode: zstd: %s%s%s",
+                 name, (unsigned long long)p->size, first, last, zname, where,
+                 p->kind == WSCAP_ZPART_BLOCK && p->block ? " (the first block that does not: the damage is in it, or "
+                                                            "in a block before it that decoded to wrong data)" : "");
+}
+
+/* The bytes at the frame offset after part `prev` are not a part. */
+static ws_status part_damaged(const ctx *c, const wscap_zpart *prev, const char *why)
+{
+    if (!prev)
+        return rfail(c, WS_ERR_BAD_MODULE, "corrupt body: no zstd frame header at file offset %d: %s", WSCAP_HEADER, why);
+    char name[64];
+    unsigned long long at = WSCAP_HEADER + prev->at + prev->size;
+    return rfail(c, WS_ERR_BAD_MODULE, "corrupt body: the zstd block header at file offset %llu is damaged: %s (or the "
+                 "size of the part before it, %s at file offsets %llu-%llu, is)", at, why,
+                 wscap_zpart_name(prev, name, sizeof name), (unsigned long long)(WSCAP_HEADER + prev->at), at - 1);
+}
+
+/* Walk the frame's layout before decoding it: a damaged block header
+ * (a type, a size) is named as such, not as a block that does not
+ * decode. *end: where the frame ends, by its last-block flag. */
+static ws_status check_layout(const ctx *c, const uint8_t *z, uint64_t packed, uint64_t *end, wscap_zpart *last_block)
+{
+    char why[96];
+    wscap_zpart part, prev;
+    int more = wscap_zpart_next(z, packed, NULL, &part, why, sizeof why);
+    if (more < 0) return part_damaged(c, NULL, why);
+    while ((more = wscap_zpart_next(z, packed, (prev = part, &prev), &part, why, sizeof why)) > 0)
+        if (part.kind == WSCAP_ZPART_BLOCK) *last_block = part;
+    if (more < 0) return part_damaged(c, &prev, why);
+    *end = prev.at + prev.size;
+    return WS_OK;
+}
+
+/* The frame's checksum did not match and its layout ends before the
+ * body does: more likely a last-block flag set by damage than garbage
+ * after a good frame (which decodes with its checksum intact). */
+static ws_status ends_early(const ctx *c, uint64_t end, uint64_t packed, const wscap_zpart *last_block)
+{
+    char name[64];
+    return rfail(c, WS_ERR_BAD_MODULE, "corrupt body: the zstd frame ends at file offset %llu, %llu bytes before the "
+                 "body's end at offset %llu, and its content checksum does not match: %s, at file offset %llu, is "
+                 "marked the last: its header's last-block flag, or a block size before it, is damaged",
+                 (unsigned long long)(WSCAP_HEADER + end), (unsigned long long)(packed - end),
+                 (unsigned long long)(WSCAP_HEADER + packed), wscap_zpart_name(last_block, name, sizeof name),
+                 (unsigned long long)(WSCAP_HEADER + last_block->at));
+}
+
+/* Decompress the one zstd frame into *out (exactly h->raw bytes). The
+ * frame goes to zstd one part (header, block, checksum) at a time, so a
+ * refusal names the part zstd was decoding. */
 static ws_status inflate(const ctx *c, const uint8_t *z, const wscap_header *h, uint8_t **out)
 {
     *out = NULL;
@@ -96,10 +188,16 @@ static ws_status inflate(const ctx *c, const uint8_t *z, const wscap_header *h, 
         free(buf);
         return rfail(c, WS_ERR_OUT_OF_MEMORY, "out of host memory");
     }
-    ZSTD_inBuffer in = { z, (size_t)h->packed, 0 };
-    size_t got = 0, left = 1;
-    ws_status st = WS_OK;
-    while (left) {
+    char why[96];
+    wscap_zpart part;
+    uint64_t frame_end = 0;
+    wscap_zpart last_block = { 0 };
+    ws_status st = check_layout(c, z, h->packed, &frame_end, &last_block);
+    if (!st) wscap_zpart_next(z, h->packed, NULL, &part, why, sizeof why);
+    else part = (wscap_zpart){ 0 };
+    ZSTD_inBuffer in = { z, (size_t)(part.at + part.size), 0 };
+    size_t got = 0, left = 1, part_out = 0; /* part_out: body offset where the part's data starts */
+    while (!st && left) {
         if (got == cap) {
             if (cap > h->raw) { /* already one byte past what the header allows */
                 st = rfail(c, WS_ERR_BAD_MODULE, "corrupt body: it decompresses to more than the %llu bytes the header says (offset 24)",
@@ -113,25 +211,28 @@ static ws_status inflate(const ctx *c, const uint8_t *z, const wscap_header *h, 
             cap = ncap;
         }
         ZSTD_outBuffer o = { buf, cap, got };
-        size_t before = in.pos, had = got;
         left = ZSTD_decompressStream(dctx, &o, &in);
         got = o.pos;
         if (ZSTD_isError(left)) {
-            st = rfail(c, WS_ERR_BAD_MODULE, "corrupt body (compressed bytes at offsets %d-%llu): zstd: %s%s",
-                       WSCAP_HEADER, (unsigned long long)(WSCAP_HEADER + h->packed - 1),
-                       ZSTD_getErrorName(left),
-                       ZSTD_getErrorCode(left) == ZSTD_error_checksum_wrong ? " (XXH64 checksum mismatch)" : "");
+            st = part.kind == WSCAP_ZPART_CHECKSUM && frame_end < h->packed
+                     ? ends_early(c, frame_end, h->packed, &last_block)
+                     : part_refused(c, &part, left, buf, part_out);
             break;
         }
-        if (left && in.pos == in.size && before == in.pos && o.pos == had) { /* no input left, no progress */
+        if (!left || in.pos < in.size || o.pos == cap) continue;
+        /* the part is in and decoded: zstd wants the next one */
+        wscap_zpart prev = part;
+        int more = wscap_zpart_next(z, h->packed, &prev, &part, why, sizeof why);
+        if (more < 0) st = part_damaged(c, &prev, why);
+        else if (!more) /* zstd wants more than the frame's layout holds */
             st = rfail(c, WS_ERR_BAD_MODULE, "truncated: the compressed body ends at offset %llu inside its zstd frame",
                        (unsigned long long)(WSCAP_HEADER + h->packed));
-            break;
-        }
+        else in.size = (size_t)(part.at + part.size);
+        part_out = got;
     }
-    if (!st && in.pos != in.size)
+    if (!st && in.pos != h->packed)
         st = rfail(c, WS_ERR_BAD_MODULE, "trailing garbage: %zu bytes after the zstd frame, which ends at offset %zu",
-                   in.size - in.pos, WSCAP_HEADER + in.pos);
+                   (size_t)h->packed - in.pos, WSCAP_HEADER + in.pos);
     if (!st && got != h->raw)
         st = rfail(c, WS_ERR_BAD_MODULE, "corrupt body: it decompresses to %zu bytes, the header says %llu (offset 24)", got,
                    (unsigned long long)h->raw);

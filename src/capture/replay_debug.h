@@ -8,7 +8,7 @@
 #ifndef WS_CAPTURE_REPLAY_DEBUG_H
 #define WS_CAPTURE_REPLAY_DEBUG_H
 #include <stddef.h>
-#include "capture/replay.h"
+#include "capture/replayer.h"
 
 /* Serve one gdb on 127.0.0.1 over replay r: listen (spec, comma-separated:
  * port=N, port-file=PATH, connect-timeout=MS; "" or "1": defaults),

@@ -2,7 +2,7 @@
  * server entry point (replay_debug_serve.c). */
 #ifndef WS_CAPTURE_REPLAY_DEBUG_INT_H
 #define WS_CAPTURE_REPLAY_DEBUG_INT_H
-#include "capture/replay.h"
+#include "capture/replayer.h"
 #include "device/debug/debug.h"
 #include "gdbstub/gdb_target.h"
 

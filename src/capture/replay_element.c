@@ -168,6 +168,7 @@ ws_status ws_replay_element_collect(ws_replay *r, ws_addr addr, uint32_t size, w
             snprintf(out->failure, sizeof out->failure, "%s", ws_replay_error(r));
         if (out->failure[0] && p.st == WS_OK) st = WS_OK;
         ws_replay_passed_collect(r, out->passed, sizeof out->passed, &out->order);
+        ws_replay_element_type(r, addr, &out->type);
         if (p.st != WS_OK) st = p.st;
         else if (st != WS_OK) st = rt_fail(err, errlen, rt_replay_failed(st), "element history: %s", ws_replay_error(r));
     }
@@ -186,9 +187,50 @@ int ws_element_readable(const uint8_t *held, uint32_t size)
     return 0;
 }
 
-/* The bytes in hex ("--" for a byte no allocation holds); 1, 2, 4 and 8
- * bytes also as numbers (little endian) when every byte is held. */
-static void print_value(FILE *f, const uint8_t *b, const uint8_t *held, uint32_t size)
+/* One scalar of type t at b, as a number. */
+static void print_scalar(FILE *f, const ws_element_type *t, const uint8_t *b)
+{
+    uint64_t u = 0;
+    for (uint32_t i = t->scalar_size; i-- > 0;) u = u << 8 | b[i];
+    if (t->scalar == WS_ELEMENT_UNORM) {
+        fprintf(f, "%.9g", b[0] / 255.0);
+    } else if (t->scalar == WS_ELEMENT_FLOAT && t->scalar_size == 4) {
+        float v;
+        memcpy(&v, b, 4);
+        fprintf(f, "%.9g", (double)v);
+    } else if (t->scalar == WS_ELEMENT_FLOAT) {
+        double v;
+        memcpy(&v, b, 8);
+        fprintf(f, "%.17g", v);
+    } else if (t->scalar == WS_ELEMENT_UINT) {
+        fprintf(f, "%" PRIu64, u);
+    } else { /* sign-extend from the scalar's width */
+        unsigned shift = 64 - 8 * t->scalar_size;
+        fprintf(f, "%" PRId64, (int64_t)(u << shift) >> shift);
+    }
+}
+
+/* The whole scalars of the element as type t: "float4 (0.5, 1, 0, 1)";
+ * an element that starts inside a vector names its first component. */
+static void print_typed(FILE *f, const ws_element_type *t, const uint8_t *b, uint32_t size)
+{
+    static const char comp[] = "xyzw";
+    uint32_t n = size / t->scalar_size;
+    fprintf(f, "  = %s ", t->name);
+    if (t->first && t->first < 4) fprintf(f, "from .%c ", comp[t->first]);
+    fputc('(', f);
+    for (uint32_t i = 0; i < n; i++) {
+        if (i) fputs(", ", f);
+        print_scalar(f, t, b + i * t->scalar_size);
+    }
+    fputc(')', f);
+}
+
+/* The bytes in hex ("--" for a byte no allocation holds); when every byte
+ * is held, as numbers: typed when the frame says what it reads them as,
+ * else 1, 2, 4 and 8 bytes as the integers and floats they could be
+ * (little endian). */
+static void print_value(FILE *f, const ws_element_type *t, const uint8_t *b, const uint8_t *held, uint32_t size)
 {
     if (!ws_element_readable(held, size)) { fprintf(f, "(no allocation)"); return; }
     int all = 1;
@@ -198,7 +240,9 @@ static void print_value(FILE *f, const uint8_t *b, const uint8_t *held, uint32_t
         else { fputs("--", f); all = 0; }
     }
     if (!all) return;
-    if (size == 4) {
+    if (t->scalar != WS_ELEMENT_UNTYPED && size >= t->scalar_size) {
+        print_typed(f, t, b, size);
+    } else if (size == 4) {
         uint32_t u;
         float fl;
         memcpy(&u, b, 4);
@@ -221,8 +265,12 @@ ws_status ws_replay_element_print(ws_replay *r, const ws_element_history *h, FIL
     if (!r || !h || !out) return rt_fail(err, errlen, WS_ERR_INVALID_ARG, "element history: nothing to print");
     fprintf(out, "element 0x%08x, %u byte%s: changed by %zu call%s\n", h->addr, h->size, h->size == 1 ? "" : "s", h->n,
             h->n == 1 ? "" : "s");
+    if (h->type.scalar != WS_ELEMENT_UNTYPED)
+        fprintf(out, "read as %s by %s\n", h->type.name, h->type.source);
+    else
+        fprintf(out, "read as: no launch argument or vertex attribute of the frame says (numbers below: what the bytes could be)\n");
     fprintf(out, "frame start: ");
-    print_value(out, h->initial, h->held_initial, h->size);
+    print_value(out, &h->type, h->initial, h->held_initial, h->size);
     fprintf(out, "\n");
     size_t passed_line = 0;
     for (size_t i = 0; i < h->n; i++) {
@@ -232,9 +280,9 @@ ws_status ws_replay_element_print(ws_replay *r, const ws_element_history *h, FIL
         if (ws_replay_describe_call(r, c->call, &ci) != WS_OK)
             return rt_fail(err, errlen, WS_ERR_INTERNAL, "element history: %s", ws_replay_error(r));
         fprintf(out, "call %" PRIu64 " %s\n    old ", c->call, ci.text);
-        print_value(out, c->before, c->held_before, h->size);
+        print_value(out, &h->type, c->before, c->held_before, h->size);
         fprintf(out, "\n    new ");
-        print_value(out, c->after, c->held_after, h->size);
+        print_value(out, &h->type, c->after, c->held_after, h->size);
         fprintf(out, "\n");
     }
     ws_replay_print_passed(out, h->passed, &h->order, &passed_line, UINT64_MAX);

@@ -305,7 +305,7 @@ static ws_status issue(ws_replay *r, const rp_call *rc)
     return st;
 }
 
-/* ---- failures of the frame's work (replay.h) ---- */
+/* ---- failures of the frame's work (replayer.h) ---- */
 
 static ws_status met(ws_replay *r, const rp_failrec *f, uint64_t after)
 {
@@ -325,6 +325,15 @@ static ws_status met(ws_replay *r, const rp_failrec *f, uint64_t after)
     snprintf(m->name, sizeof m->name, "%s", f->name);
     snprintf(m->report, sizeof m->report, "%s", ws_last_error(r->dev));
     return WS_OK;
+}
+
+/* "WS_ERR_KERNEL_FAULT (the failure record at body offset 1234)": what a
+ * replay that does not meet a recorded failure expected, and from where. */
+static const char *expected(const rp_failrec *f, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s (the failure record at body offset %llu)", ws_status_name(f->status),
+             (unsigned long long)f->at);
+    return buf;
 }
 
 /* Calls whose work goes into the queue: after a failure the program's
@@ -400,12 +409,14 @@ static ws_status failures_before(ws_replay *r, uint64_t k)
             if ((st = met(r, f, r->cur)) != WS_OK) return st;
             continue;
         }
+        char want[128];
         if (st == WS_OK)
             return rp_fail(r, WS_ERR_INTERNAL, "before call %llu: the captured program's %s met a failure of the "
-                           "frame's work (%s) here; the replay's work did not fail", (unsigned long long)k, f->name,
-                           ws_status_name(f->status));
-        return rp_fail(r, st, "before call %llu (where the captured program's %s met %s): %s", (unsigned long long)k,
-                       f->name, ws_status_name(f->status), ws_last_error(r->dev));
+                           "frame's work here; the replay's work did not fail (expected: %s; found: WS_OK)",
+                           (unsigned long long)k, f->name, expected(f, want, sizeof want));
+        return rp_fail(r, st, "before call %llu, where the captured program's %s met a failure of the frame's work, "
+                       "the replay's failed otherwise (expected: %s; found: %s): %s", (unsigned long long)k, f->name,
+                       expected(f, want, sizeof want), ws_status_name(st), ws_last_error(r->dev));
     }
     return WS_OK;
 }
@@ -469,6 +480,25 @@ int ws_replay_records_failures(const ws_replay *r)
     return r && r->gfx.records_failures;
 }
 
+/* Call i failed with st, not as the capture recorded (own: the record
+ * of its own failure, if any). */
+static ws_status call_failed(ws_replay *r, uint64_t i, ws_status st, const rp_failrec *own)
+{
+    const rp_call *rc = &r->calls[i];
+    char why[600], want[128], differs[200] = "";
+    snprintf(why, sizeof why, "%s", r->err[0] ? r->err + strlen(r->name) + 2 : ws_last_error(r->dev));
+    if (own)
+        snprintf(differs, sizeof differs, " (the captured call failed otherwise: expected: %s; found: %s)",
+                 expected(own, want, sizeof want), ws_status_name(st));
+    return rp_fail(r, st, "call %llu %s (body offset %llu): %s%s", (unsigned long long)i, wscap_call_name(rc->call),
+                   (unsigned long long)rc->at, why,
+                   own ? differs
+                   : !ws_replay_frame_failure(st) ? ""
+                   : !r->gfx.records_failures ? " (the capture predates recorded failures: the replay "
+                                                "cannot go past it; capture again to replay the frames after)"
+                   : " (the captured call did not fail)");
+}
+
 ws_status ws_replay_run(ws_replay *r, uint64_t from, uint64_t to, ws_replay_after_fn after, void *user)
 {
     if (!r) return WS_ERR_INVALID_ARG;
@@ -519,18 +549,12 @@ ws_status ws_replay_run(ws_replay *r, uint64_t from, uint64_t to, ws_replay_afte
         if (st != WS_OK && own && st == own->status && r->gfx.records_failures) {
             if ((st = met(r, own, i)) != WS_OK) return st;
         } else if (st != WS_OK) {
-            char why[600];
-            snprintf(why, sizeof why, "%s", r->err[0] ? r->err + strlen(r->name) + 2 : ws_last_error(r->dev));
-            return rp_fail(r, st, "call %llu %s (body offset %llu): %s%s", (unsigned long long)i,
-                           wscap_call_name(rc->call), (unsigned long long)rc->at, why,
-                           !ws_replay_frame_failure(st) ? ""
-                           : !r->gfx.records_failures ? " (the capture predates recorded failures: the replay "
-                                                        "cannot go past it; capture again to replay the frames after)"
-                           : own ? "" : " (the captured call did not fail)");
+            return call_failed(r, i, st, own);
         } else if (own) {
-            return rp_fail(r, WS_ERR_INTERNAL, "call %llu %s (body offset %llu): the captured call failed (%s), the "
-                           "replay's did not", (unsigned long long)i, wscap_call_name(rc->call),
-                           (unsigned long long)rc->at, ws_status_name(own->status));
+            char want[128];
+            return rp_fail(r, WS_ERR_INTERNAL, "call %llu %s (body offset %llu): the captured call failed, the "
+                           "replay's did not (expected: %s; found: WS_OK)", (unsigned long long)i,
+                           wscap_call_name(rc->call), (unsigned long long)rc->at, expected(own, want, sizeof want));
         }
         if ((st = failures_before(r, i + 1)) != WS_OK) return st;
         if (after && after(user, r, i)) {

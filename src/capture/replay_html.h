@@ -11,7 +11,7 @@
 #ifndef WS_CAPTURE_REPLAY_HTML_H
 #define WS_CAPTURE_REPLAY_HTML_H
 #include <stddef.h>
-#include "capture/replay.h"
+#include "capture/replayer.h"
 
 #define WS_REPLAY_HTML_MARKER_X 16       /* CSS pixels from the page's corner */
 #define WS_REPLAY_HTML_MARKER_Y 16

@@ -8,7 +8,7 @@
 #define WS_CAPTURE_REPLAY_INT_H
 #include "capture/capture_calls.h"
 #include "capture/capture_file.h"
-#include "capture/replay.h"
+#include "capture/replayer.h"
 
 typedef enum rp_kind { RP_NONE = 0, RP_MODULE, RP_KERNEL, RP_TEXTURE, RP_TARGET, RP_PIPELINE } rp_kind;
 

@@ -7,7 +7,7 @@
 #ifndef WS_CAPTURE_REPLAY_MESH_H
 #define WS_CAPTURE_REPLAY_MESH_H
 #include <stdio.h>
-#include "capture/replay.h"
+#include "capture/replayer.h"
 #include "gfx/gfx_mesh.h"
 
 typedef struct ws_mesh_view {

@@ -238,7 +238,7 @@ static ws_status read_frame_end(ws_replay *r, const ws_capture_section *s)
 static ws_status read_failure(ws_replay *r, const ws_capture_section *s)
 {
     wscap_cur c = wscap_cursor(s->data, s->size);
-    rp_failrec f = { .call = s->id };
+    rp_failrec f = { .call = s->id, .at = s->offset };
     uint32_t own = wscap_u32(&c);
     f.own = own > 2 ? 3 : (int)own;
     f.status = (ws_status)wscap_u32(&c);

@@ -18,7 +18,7 @@
 #ifndef WS_CAPTURE_REPLAY_PIXEL_H
 #define WS_CAPTURE_REPLAY_PIXEL_H
 #include <stdio.h>
-#include "capture/replay.h"
+#include "capture/replayer.h"
 #include "gfx/gfx_probe.h"
 
 /* Where the lines of a history's `passed` text go in call order: line i
@@ -109,9 +109,37 @@ typedef struct ws_element_change {
                                              past an allocation's end)       */
 } ws_element_change;
 
+/* What the frame's calls read the element's bytes as: the scalars of a
+ * launch's pointer parameter (the pointee type from the kernel's DWARF)
+ * or of a vertex attribute (the pipeline's format). */
+typedef enum ws_element_scalar {
+    WS_ELEMENT_UNTYPED = 0,               /* no call says                    */
+    WS_ELEMENT_FLOAT, WS_ELEMENT_UINT, WS_ELEMENT_SINT,
+    WS_ELEMENT_UNORM                      /* bytes / 255 (rgba8 unorm)       */
+} ws_element_scalar;
+
+typedef struct ws_element_type {
+    ws_element_scalar scalar;
+    uint32_t scalar_size;                 /* bytes: 1, 2, 4 or 8             */
+    uint32_t count;                       /* scalars an element: float4: 4   */
+    uint32_t first;                       /* the scalar the address is at    */
+    char name[32];                        /* "float4", "rgba8 unorm", "int32" */
+    char source[256];                     /* which call reads it, and how    */
+} ws_element_type;
+
+/* The first call of the frame, in call order, that reads bytes at addr
+ * with a known type: a launch whose pointer argument points at or below
+ * addr into the same allocation (addr a whole number of elements after
+ * it), a draw whose vertex attribute reads at addr, or an indexed draw
+ * whose index buffer holds it. Kernels are looked
+ * up on the replay's device: call it after a run (collect does). Sets
+ * scalar WS_ELEMENT_UNTYPED when no call says. */
+void ws_replay_element_type(const ws_replay *r, ws_addr addr, ws_element_type *out);
+
 typedef struct ws_element_history {
     ws_addr addr;
     uint32_t size;
+    ws_element_type type;                 /* what the frame reads it as      */
     uint8_t *initial;                     /* at the frame's start            */
     uint8_t *held_initial;                /* as held_before                  */
     ws_element_change *ch;

@@ -81,7 +81,7 @@ run replay_free "$ws" replay --loop 2 "$work/f.wscap"
   fail "the compute replay does not go past the fault"
 buf=$(grep -m1 -o "ws_malloc(256) = 0x[0-9a-f]*" "$work/list_free.out" | sed 's/.*= //')
 run element "$ws" replay --element $(printf '0x%08x' $((buf + 20))):4 "$work/f.wscap"
-[ "$rc" = 0 ] && grep -q "new cd 00 00 00  = 205" "$work/element.out" || fail "--element does not reach frame 2"
+[ "$rc" = 0 ] && grep -q "new cd 00 00 00  = int32 (205)" "$work/element.out" || fail "--element does not reach frame 2"
 [ "$(line "^call 11 " "$work/element.out")" -lt "$(line "replay went on: before call 12, ws_free" "$work/element.out")" ] &&
   [ "$(line "replay went on: before call 12, ws_free" "$work/element.out")" -lt "$(line "^call 16 " "$work/element.out")" ] ||
   fail "--element does not list the failure met before call 12 between calls 11 and 16"

@@ -9,7 +9,7 @@
 #include "../test.h"
 #include "capture/capture_calls.h"
 #include "capture/capture_file.h"
-#include "capture/replay.h"
+#include "capture/replayer.h"
 #include "warpscope/tool.h"
 
 #define N 1000
@@ -417,7 +417,7 @@ static void damaged_file_names_offsets(void)
         { "set", 8, 9, "offset 8" },            /* a newer format version   */
         { "set", 12, 4, "offset 12" },          /* a flag (header CRC too)  */
         { "set", 20, 0x40, "offset 44" },       /* the count: the header CRC */
-        { "set", 0, -1, "offsets 48-" },        /* a byte of the zstd frame */
+        { "set", 0, -1, "file offsets " },      /* a byte of the zstd frame */
         { "add", 0, 0, "offset %zu" },          /* one byte after the body  */
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
@@ -526,8 +526,8 @@ int main(int argc, char **argv)
     hand_back();
     /* a recorded failure the replay does not meet; a record out of place */
     refused(FAILURE_NOT_MET, "failure_not_met", "ws_memcpy_dtoh (body offset ");
-    refused(FAILURE_NOT_MET, "failure_not_met", "the captured call failed (WS_ERR_KERNEL_FAULT), "
-            "the replay's did not");
+    refused(FAILURE_NOT_MET, "failure_not_met", "the captured call failed, the replay's did not (expected: "
+            "WS_ERR_KERNEL_FAULT (the failure record at body offset ");
     refused(FAILURE_MISPLACED, "failure_misplaced", "a failure record for call 2 (status");
     /* a read back larger than any device memory: refused before a host
      * buffer of that size is asked for (it was asked for, and the error

@@ -6,7 +6,7 @@
  * capture file and replay it. */
 #ifndef WS_TESTS_PIXEL_SCENE_H
 #define WS_TESTS_PIXEL_SCENE_H
-#include "capture/replay.h"
+#include "capture/replayer.h"
 #include "warpscope/abi.h"
 
 #define SCENE_W 32

@@ -6,7 +6,13 @@
  *       quads overlap, each one is a written event; the report is written.
  *   test_pixel_e2e element CAPTURE REPORT_DIR (examples/vecadd): c[i]
  *       changes at the launch to a[i] + b[i], a[i] at its upload only; the
- *       report of a frame that draws nothing lists its calls. */
+ *       report of a frame that draws nothing lists its calls; c[i] is
+ *       read as a float, the type of the kernel's parameter c.
+ *   test_pixel_e2e typed CAPTURE REPORT_DIR (examples/instanced): an
+ *       instance's colour is read as rgba8 unorm and its offset as float2,
+ *       the pipeline's attribute formats, and its indices as uint16, in
+ *       the printed history too. */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -120,6 +126,22 @@ static void element(ws_replay *r)
         CHECK(c == a + b && c != 0);
     }
     CHECK_EQ_U(launches, 1);
+    /* typed by the kernel's DWARF: vecadd(const float *a, const float *b, float *c, int n) */
+    CHECK(h.type.scalar == WS_ELEMENT_FLOAT && h.type.scalar_size == 4 && !strcmp(h.type.name, "float"));
+    char want[128];
+    snprintf(want, sizeof want, "parameter 2 'c' (float *) of vecadd, launched by call ");
+    CHECK_STR_CONTAINS(h.type.source, want);
+    snprintf(want, sizeof want, ": element %" PRIu32, i);
+    CHECK_STR_CONTAINS(h.type.source, want);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    CHECK(f && ws_replay_element_print(r, &h, f, err, sizeof err) == WS_OK);
+    if (f) fclose(f);
+    snprintf(want, sizeof want, "  = float (%.9g)\n", (double)(a + b));
+    CHECK_STR_CONTAINS(text, want);
+    CHECK_STR_CONTAINS(text, "read as float by parameter 2 'c'");
+    free(text);
     ws_element_history_free(&h);
     CHECK(ws_replay_element_collect(r, addr[0] + i * 4, 4, &h, err, sizeof err) == WS_OK);
     CHECK(h.n >= 1);
@@ -151,16 +173,96 @@ static void compute_report(ws_replay *r, const char *dir)
     CHECK_STR_CONTAINS(err, "draws into no render target");
 }
 
+/* The address after `key` ("vertex buffer 1: 0x") in the context of the
+ * frame's first draw. */
+static uint32_t bound_at_draw(ws_replay *r, const char *key, uint64_t *draw)
+{
+    ws_replay_call_info ci;
+    for (*draw = 0; ws_replay_describe_call(r, *draw, &ci) == WS_OK; (*draw)++) {
+        if (ci.kind != WS_REPLAY_CALL_DRAW) continue;
+        char state[4096];
+        CHECK(ws_replay_state_text(r, *draw, state, sizeof state) == WS_OK);
+        const char *p = strstr(state, key);
+        return p ? (uint32_t)strtoul(p + strlen(key), NULL, 16) : 0;
+    }
+    return 0;
+}
+
+/* The element's history, printed. */
+static char *printed(ws_replay *r, const ws_element_history *h)
+{
+    char *text = NULL, err[512];
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    CHECK(f && ws_replay_element_print(r, h, f, err, sizeof err) == WS_OK);
+    if (f) fclose(f);
+    return text;
+}
+
+/* examples/instanced: binding 1 holds { float offset[2]; uint8_t rgba[4]; }
+ * per instance, read as float2 (attribute 1) and rgba8 unorm (attribute 2). */
+static void typed(ws_replay *r)
+{
+    enum { INSTANCE = 5, STRIDE = 12 };
+    char err[512], want[256];
+    uint64_t draw;
+    uint32_t vb = bound_at_draw(r, "vertex buffer 1: 0x", &draw);
+    CHECK(vb != 0);
+    ws_element_history h;
+    CHECK(ws_replay_element_collect(r, vb + INSTANCE * STRIDE + 8, 4, &h, err, sizeof err) == WS_OK);
+    CHECK(h.type.scalar == WS_ELEMENT_UNORM && h.type.count == 4 && !strcmp(h.type.name, "rgba8 unorm"));
+    snprintf(want, sizeof want, "vertex attribute 2 of pipeline ");
+    CHECK_STR_CONTAINS(h.type.source, want);
+    snprintf(want, sizeof want, "drawn by call %" PRIu64 ": instance %d, binding 1 at 0x%08x, stride %d, offset 8",
+             draw, INSTANCE, vb, STRIDE);
+    CHECK_STR_CONTAINS(h.type.source, want);
+    char *text = printed(r, &h);
+    const uint8_t *c = h.initial;
+    snprintf(want, sizeof want, "  = rgba8 unorm (%.9g, %.9g, %.9g, %.9g)\n", c[0] / 255.0, c[1] / 255.0,
+             c[2] / 255.0, c[3] / 255.0);
+    CHECK(ws_element_readable(h.held_initial, 4));
+    CHECK_STR_CONTAINS(text, want);
+    free(text);
+    ws_element_history_free(&h);
+
+    /* the offset's y alone: a float2 from its second component */
+    CHECK(ws_replay_element_collect(r, vb + INSTANCE * STRIDE + 4, 4, &h, err, sizeof err) == WS_OK);
+    CHECK(h.type.scalar == WS_ELEMENT_FLOAT && h.type.first == 1 && !strcmp(h.type.name, "float2"));
+    float y;
+    memcpy(&y, h.initial, 4);
+    text = printed(r, &h);
+    snprintf(want, sizeof want, "  = float2 from .y (%.9g)\n", (double)y);
+    CHECK_STR_CONTAINS(text, want);
+    CHECK(y != 0);
+    free(text);
+    ws_element_history_free(&h);
+
+    /* the quad's indices: u16 (the index buffer's type at the draw) */
+    uint32_t ib = bound_at_draw(r, "index buffer: 0x", &draw);
+    CHECK(ib != 0);
+    CHECK(ws_replay_element_collect(r, ib + 2, 4, &h, err, sizeof err) == WS_OK);
+    CHECK(h.type.scalar == WS_ELEMENT_UINT && h.type.scalar_size == 2 && !strcmp(h.type.name, "uint16"));
+    snprintf(want, sizeof want, "the index buffer of call %" PRIu64 " at 0x%08x: index 1", draw, ib);
+    CHECK_STR_CONTAINS(h.type.source, want);
+    text = printed(r, &h);
+    snprintf(want, sizeof want, "  = uint16 (%u, %u)\n", h.initial[0] | h.initial[1] << 8,
+             h.initial[2] | h.initial[3] << 8);
+    CHECK_STR_CONTAINS(text, want);
+    free(text);
+    ws_element_history_free(&h);
+}
+
 int main(int argc, char **argv)
 {
-    if (argc != 4 || (strcmp(argv[1], "pixel") && strcmp(argv[1], "element"))) {
-        fprintf(stderr, "usage: test_pixel_e2e pixel|element CAPTURE REPORT_DIR\n");
+    if (argc != 4 || (strcmp(argv[1], "pixel") && strcmp(argv[1], "element") && strcmp(argv[1], "typed"))) {
+        fprintf(stderr, "usage: test_pixel_e2e pixel|element|typed CAPTURE REPORT_DIR\n");
         return 2;
     }
     ws_replay *r;
     char err[512];
     if (ws_replay_open(argv[2], NULL, &r, err, sizeof err) != WS_OK) { fprintf(stderr, "%s\n", err); return 1; }
     if (!strcmp(argv[1], "pixel")) pixel(r, argv[3]);
+    else if (!strcmp(argv[1], "typed")) typed(r);
     else {
         element(r);
         compute_report(r, argv[3]);

@@ -43,7 +43,7 @@ grep -Eq "^frame end: colour \(  0 255   0 255\)$" "$work/pixel.out" ||
 cat "$work/element.out"
 [ "$erc" = 0 ] || { echo "FAIL: replay --element exit $erc"; fails=$((fails+1)); }
 grep -Eq "^element 0x01004100, 4 bytes: changed by 1 call$" "$work/element.out" &&
-  grep -Eq "^    new 02 00 00 00  = 2 " "$work/element.out" ||
+  grep -Eq "^    new 02 00 00 00  = int32 \(2\)$" "$work/element.out" ||
   { echo "FAIL: the launch's increment is not the element's history"; fails=$((fails+1)); }
 grep -Eq "^the frame's work failed, as when it was captured, and the replay went on: call [0-9]+ ws_gfx_present: .*vertex fetch: vertex 100 " "$work/element.out" ||
   { echo "FAIL: the element history does not say where and why the frame stops"; fails=$((fails+1)); }

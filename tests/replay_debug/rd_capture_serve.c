@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include "../test.h"
 #include "capture/capture_calls.h"
-#include "capture/replay.h"
+#include "capture/replayer.h"
 #include "capture/replay_debug.h"
 
 #define N 256

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include "../test.h"
-#include "capture/replay.h"
+#include "capture/replayer.h"
 #include "capture/replay_debug.h"
 
 int main(int argc, char **argv)

@@ -13,8 +13,8 @@
  *
  * Errors: ws_replay_error() names the capture file and the call
  * ("cube.wscap: call 17 ws_gfx_draw: ..."). No global state. */
-#ifndef WS_CAPTURE_REPLAY_H
-#define WS_CAPTURE_REPLAY_H
+#ifndef WS_CAPTURE_REPLAYER_H
+#define WS_CAPTURE_REPLAYER_H
 #include <stddef.h>
 #include <stdint.h>
 #include "warpscope/graphics.h"
@@ -135,6 +135,7 @@ typedef struct ws_replay_recorded_failure {
     ws_status status;
     char name[48];
     char report[1024];          /* the original's report                     */
+    uint64_t at;                /* body offset of its FAILURE section        */
 } ws_replay_recorded_failure;
 ws_status ws_replay_recorded_failures(const ws_replay *r, const ws_replay_recorded_failure **out, size_t *n);
 /* The failures the last ws_replay_run met (valid until the next run). */
