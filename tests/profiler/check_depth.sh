@@ -799,6 +799,26 @@ shader_rule)
     "$ws" profile -- "$ws" run --grid 2 --block 64 "$elf" local_array zeros:256 50 > l.txt 2>&1 || bad "local_array exited with $?"
     grep -q "shader" l.txt && bad "a compute kernel told about shader records" || ok "compute kernels: no shader text"
     ;;
+stride2)
+    # A warp whose lanes each take every other element fetches twice the
+    # sectors its elements need: uncoalesced, judged against the access
+    # width (8 sectors for words, 2 for bytes), not a fixed 8.
+    pw=$(line PAIR_WORDS) pb=$(line PAIR_BYTES)
+    "$ws" profile --json w.json -- "$ws" run --grid 16 --block 256 "$elf" pair_words zeros:8192 3 1 > w.txt 2>&1 ||
+        bad "pair_words exited with $?"
+    expect w.txt "depth_kernels.c:$pw: uncoalesced: 8.0 sectors per request (4 when 32 lanes read 32 neighbouring words)" \
+        "stride-2 words: uncoalesced at line $pw"
+    "$ws" profile -- "$ws" run --grid 16 --block 256 "$elf" pair_words zeros:8192 3 0 > c.txt 2>&1 ||
+        bad "pair_words 0 exited with $?"
+    grep -q "uncoalesced" c.txt && bad "neighbouring words called uncoalesced: $(grep uncoalesced c.txt)" ||
+        ok "neighbouring words: no uncoalesced rule"
+    "$ws" profile -- "$ws" run --grid 16 --block 256 "$elf" pair_bytes zeros:8192 3 > b.txt 2>&1 ||
+        bad "pair_bytes exited with $?"
+    expect b.txt "depth_kernels.c:$pb: uncoalesced: 2.0 sectors per request (1 when 32 lanes read 32 neighbouring bytes)" \
+        "stride-2 bytes: uncoalesced at line $pb"
+    python3 -c "import json,sys; r=[r for r in json.load(open('w.json'))['devices'][0]['kernels'][0]['rules'] if r['rule']=='uncoalesced']; sys.exit(not (len(r)==1 and r[0]['metric']==8.0))" &&
+        ok "JSON: one uncoalesced rule, metric 8.0" || bad "JSON uncoalesced"
+    ;;
 call_sites)
     # Time in library code is also charged to the kernel's line that called
     # it (calls.elf, beside depth_kernels.elf): memset, a leaf without CFI,
