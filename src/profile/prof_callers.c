@@ -85,9 +85,10 @@ static int name_site(prof_callers *c, const prof_callrec *e)
 
 int prof_callers_match(prof_callers *c, const ws_trace_record *rec, size_t n)
 {
+    if (!c->npass) return 0; /* (no sample of this pass outside the kernel's unit) */
     qsort(c->pass, c->npass, sizeof *c->pass, by_sample);
     for (size_t i = 0; i < n; i++) {
-        const prof_callrec *e = c->npass ? find(c, &rec[i]) : NULL;
+        const prof_callrec *e = find(c, &rec[i]);
         if (!e) continue;
         if (c->nsites == c->sitecap) {
             size_t cap = c->sitecap ? c->sitecap * 2 : 256;

@@ -170,7 +170,9 @@ static ws_status run_pass(ws_device *dev, ws_profiler *P, prof_launch *pl, ws_gr
     size_t before = pl->nrecords;
     if (collect(dev, P, pl) && !pl->error[0])
         snprintf(pl->error, sizeof pl->error, "out of host memory while reading samples");
-    if ((calls->failed || prof_callers_match(calls, pl->records + before, pl->nrecords - before)) && !pl->error[0])
+    const int lost = calls->failed || (pl->nrecords > before &&
+                                       prof_callers_match(calls, pl->records + before, pl->nrecords - before));
+    if (lost && !pl->error[0])
         snprintf(pl->error, sizeof pl->error, "out of host memory while finding the call sites of samples");
     uint64_t cycles = L->stats.cycles;
     ws_timing_counters tcn;
