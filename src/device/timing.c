@@ -350,6 +350,7 @@ static void sample_warp(struct ws_trace_cells *tc, const ws_device *dev, const t
     r.warp = (uint16_t)s;
     r.state = x->state;
     r.active_mask = x->state == WS_STATE_SELECTED || x->peeked ? x->group : w->live & ~w->waiting;
+    if (tc->observer) tc->observer(tc->observer_user, dev, w, &r);
     ws_trace_push(tc, c, &r);
 }
 

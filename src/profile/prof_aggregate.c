@@ -430,7 +430,7 @@ int prof_kernels_build(const prof_data *d, prof_kernel **out, size_t *nout)
             e->occ_achieved += (double)L->counters.cycles * L->limits.achieved_occupancy;
             e->occ_cycles += L->counters.cycles;
         }
-        if (prof_merge(&e->pcs, &e->npcs, L->pcs, L->npcs) ||
+        if (prof_merge(&e->pcs, &e->npcs, L->pcs, L->npcs) || prof_merge(&e->calls, &e->ncalls, L->calls, L->ncalls) ||
             prof_peers_merge(&e->peers, &e->npeers, L->peers, L->npeers)) fail = 1;
     }
     qsort(k, n, sizeof *k, by_samples_kernel);
@@ -444,6 +444,7 @@ void prof_kernels_free(prof_kernel *k, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         prof_pcs_free(k[i].pcs, k[i].npcs);
+        prof_pcs_free(k[i].calls, k[i].ncalls);
         free(k[i].peers);
     }
     free(k);

@@ -4,6 +4,7 @@
  *   prof_session.c    attach/detach, event buffer, launch bookkeeping
  *   prof_replay.c     replay passes with memory restored, sample read-back
  *   prof_aggregate.c  records -> per-PC tables, per-kernel merge
+ *   prof_callers.c    samples outside the kernel's unit -> their call sites
  *   prof_source.c     PC -> file:line/function/inline chain, source text
  *   prof_report.c     readable report
  *   prof_annotate.c   the source view of one kernel (--source)
@@ -20,6 +21,7 @@
 #include "device/trace/trace_cell.h"
 #include "runtime/line_map.h"
 #include "runtime/path_text.h"
+#include "runtime/source_lines.h"
 
 /* Where inlined code is charged (--inline). */
 typedef enum prof_inline {
@@ -77,6 +79,9 @@ typedef struct prof_pc {
     /* Exact counts of the timing model's instruction counters (first pass
      * of each launch; zero where a launch ran without them). */
     ws_pc_counter exact;
+    /* A call site (prof_launch.calls): the function it called, as its
+     * symbol names it ("" unknown; the first seen if it calls several). */
+    char callee[32];
 } prof_pc;
 
 #define PROF_UNITS 7
@@ -165,6 +170,37 @@ void prof_spread_add(prof_spread *acc, const prof_spread *add);
  * p = y/m; 0 with fewer than 2 points. */
 double prof_share_error(const prof_spread *s, unsigned state, uint64_t y, uint64_t m);
 
+/* A sample outside the kernel's compile unit, unwound to its call site. */
+typedef struct prof_callrec {
+    uint64_t cycle;
+    uint16_t core, warp;
+    uint32_t call;             /* the call instruction, in the kernel's unit */
+    char callee[32];
+} prof_callrec;
+/* The call sites of one launch's samples (prof_callers.c). */
+#define PROF_UNIT_SPANS 16
+typedef struct prof_callers {
+    ws_code_span spans[PROF_UNIT_SPANS]; /* the kernel's compile unit  */
+    size_t nspans;
+    prof_callrec *pass;        /* this pass's, as the cells took them      */
+    size_t npass, passcap;
+    ws_trace_record *sites;    /* matched records, pc: the call site       */
+    size_t nsites, sitecap;
+    prof_callrec *names;       /* one per call site: its callee            */
+    size_t nnames;
+    int failed;                /* out of host memory during a pass         */
+} prof_callers;
+struct ws_device;
+/* Watch the samples of the next pass (the cells configured): the spans of
+ * the unit holding the kernel's entry, on the first call. */
+ws_status prof_callers_arm(struct ws_device *dev, prof_callers *c, uint32_t entry);
+/* After a pass: its records (any order) that have a call site join the
+ * sites. 0 or -1 (out of memory). */
+int prof_callers_match(prof_callers *c, const ws_trace_record *rec, size_t n);
+/* The sites as a PC table (sorted, callee named). 0 or -1. */
+int prof_callers_table(const prof_callers *c, prof_pc **out, size_t *nout);
+void prof_callers_free(prof_callers *c);
+
 typedef struct prof_launch {
     uint64_t id;
     char *kernel, *module;
@@ -195,6 +231,9 @@ typedef struct prof_launch {
     prof_pc *exact;            /* instruction counters of the first pass,
                                   until finish_launch merges them into pcs */
     size_t nexact;
+    prof_pc *calls;            /* call sites in the kernel's compile unit of
+                                  the samples outside it (sorted by pc)    */
+    size_t ncalls;
 } prof_launch;
 
 /* Group the records of one launch by PC (records are not modified).
@@ -258,6 +297,8 @@ typedef struct prof_kernel {
     size_t npcs;
     prof_peer *peers;          /* the launches' barrier peers, merged      */
     size_t npeers;
+    prof_pc *calls;            /* the launches' call sites, merged          */
+    size_t ncalls;
     /* Unit occupancy over the launches that have exact counters: cycles
      * busy, and cycles x instances (busy / capacity = utilisation). */
     uint64_t unit_busy[PROF_UNITS], unit_capacity[PROF_UNITS];

@@ -168,6 +168,22 @@ static void kernel(FILE *f, const prof_kernel *k, uint32_t lanes)
         exact(f, &p->exact);
         fputs("}", f);
     }
+    fputs("],\n       \"call_sites\": [", f);
+    for (size_t i = 0; i < k->ncalls; i++) {
+        const prof_pc *c = &k->calls[i];
+        fprintf(f, "%s\n        {\"pc\": %u, \"samples\": %llu, \"instruction\": ", i ? "," : "", c->pc,
+                (unsigned long long)c->samples);
+        prof_json_string(f, c->disasm);
+        fputs(", ", f);
+        src_fields(f, &c->src);
+        fputs(", \"callee\": ", f);
+        prof_json_string(f, c->callee[0] ? c->callee : NULL);
+        fputs(", \"stall\": ", f);
+        stall_name(f, c->state);
+        fputs(", \"states\": ", f);
+        states(f, c->state);
+        fputs("}", f);
+    }
     fputs("]}", f);
 }
 

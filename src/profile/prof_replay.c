@@ -141,10 +141,12 @@ static prof_launch *new_launch(ws_profiler *P)
 /* One pass: program the cells, run (device printf only in the last pass),
  * read the samples back, check the cycles against the first pass. */
 static ws_status run_pass(ws_device *dev, ws_profiler *P, prof_launch *pl, ws_grid_run *L,
-                          ws_tool_runner *run, uint32_t p, uint32_t passes)
+                          ws_tool_runner *run, uint32_t p, uint32_t passes, prof_callers *calls)
 {
     if (sample_pass(dev, P, L, p) != WS_OK && !pl->error[0])
         snprintf(pl->error, sizeof pl->error, "the trace cells refused the settings: %.180s", dev->err);
+    else
+        prof_callers_arm(dev, calls, L->entry);
     /* The first pass also counts every instruction exactly. */
     if (p == 0 && ws_pc_counters_arm(dev, 1) != WS_OK && !pl->error[0])
         snprintf(pl->error, sizeof pl->error, "no host memory for the instruction counters");
@@ -158,14 +160,20 @@ static ws_status run_pass(ws_device *dev, ws_profiler *P, prof_launch *pl, ws_gr
     dev->printf_fn = fn;
     dev->printf_user = user;
     ws_trace_disable(dev);
+    ws_trace_observe(dev, NULL, NULL);
     if (p == 0) {
         ws_pc_counters_arm(dev, 0);
         const ws_pc_counters *pcc = ws_pc_counters_get(dev);
         if (pcc && pcc->launch_id == L->id && prof_exact_table(pcc, &pl->exact, &pl->nexact) && !pl->error[0])
             snprintf(pl->error, sizeof pl->error, "out of host memory while reading the instruction counters");
     }
+    size_t before = pl->nrecords;
     if (collect(dev, P, pl) && !pl->error[0])
         snprintf(pl->error, sizeof pl->error, "out of host memory while reading samples");
+    const int lost = calls->failed || (pl->nrecords > before &&
+                                       prof_callers_match(calls, pl->records + before, pl->nrecords - before));
+    if (lost && !pl->error[0])
+        snprintf(pl->error, sizeof pl->error, "out of host memory while finding the call sites of samples");
     uint64_t cycles = L->stats.cycles;
     ws_timing_counters tcn;
     if (ws_last_launch_counters(dev, &tcn) == WS_OK && tcn.launch_id == L->id) {
@@ -183,7 +191,8 @@ static ws_status run_pass(ws_device *dev, ws_profiler *P, prof_launch *pl, ws_gr
 
 /* Samples -> per-PC table with source lines; the raw records stay only
  * when a timeline is wanted. */
-static void finish_launch(ws_device *dev, ws_profiler *P, prof_launch *pl, const struct ws_module *m)
+static void finish_launch(ws_device *dev, ws_profiler *P, prof_launch *pl, const struct ws_module *m,
+                          const prof_callers *calls)
 {
     pl->samples = pl->nrecords;
     pl->sample_points = sample_points(pl);
@@ -201,6 +210,8 @@ static void finish_launch(ws_device *dev, ws_profiler *P, prof_launch *pl, const
     prof_pcs_free(pl->exact, pl->nexact);
     pl->exact = NULL;
     pl->nexact = 0;
+    if (prof_callers_table(calls, &pl->calls, &pl->ncalls) && !pl->error[0])
+        snprintf(pl->error, sizeof pl->error, "out of host memory while charging call sites");
     if (pl->error[0])
         fprintf(stderr, "warpscope: profiler: launch %llu (%s): %s\n", (unsigned long long)pl->id, pl->kernel,
                 pl->error);
@@ -211,6 +222,8 @@ static void finish_launch(ws_device *dev, ws_profiler *P, prof_launch *pl, const
     }
     prof_module *pm = prof_module_for(P, m);
     prof_correlate(pl->pcs, pl->npcs, pm ? pm->map : NULL, m->base, pm ? pm->link_base : 0, m->img.bytes,
+                   m->img.size, pl->kernel, P->opt.inline_mode);
+    prof_correlate(pl->calls, pl->ncalls, pm ? pm->map : NULL, m->base, pm ? pm->link_base : 0, m->img.bytes,
                    m->img.size, pl->kernel, P->opt.inline_mode);
     if (pl->fault.kind)
         prof_correlate_fault(&pl->fault, pm ? pm->map : NULL, m->base, pm ? pm->link_base : 0, m->img.bytes,
@@ -263,12 +276,14 @@ ws_status prof_launch_run(ws_device *dev, ws_profiler *P, ws_grid_run *L, ws_too
     const ws_grid_run orig = *L;
     uint32_t passes = replay ? P->opt.passes : 1;
     ws_status st = WS_OK;
+    prof_callers calls;
+    memset(&calls, 0, sizeof calls);
     for (uint32_t p = 0; p < passes; p++) {
         if (p) {
             ws_launch_snapshot_restore(dev, &snap);
             *L = orig;
         }
-        st = run_pass(dev, P, pl, L, run, p, passes);
+        st = run_pass(dev, P, pl, L, run, p, passes, &calls);
         if (st != WS_OK) break; /* a fault ends the launch: nothing to replay */
     }
     if (replay) ws_launch_snapshot_free(&snap);
@@ -279,6 +294,7 @@ ws_status prof_launch_run(ws_device *dev, ws_profiler *P, ws_grid_run *L, ws_too
     }
     pl->stats = L->stats;
     prof_limits_fill(&pl->limits, dev, L, &pl->counters);
-    finish_launch(dev, P, pl, m);
+    finish_launch(dev, P, pl, m, &calls);
+    prof_callers_free(&calls);
     return st;
 }

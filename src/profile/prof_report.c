@@ -123,6 +123,38 @@ static int hotter(const prof_pc *a, const prof_pc *b)
     return prof_exact_cycles(&a->exact) > prof_exact_cycles(&b->exact);
 }
 
+/* The caller view: samples in code outside the kernel's compile unit, by
+ * the call in the kernel's unit that led there, most first. */
+static void call_sites_section(FILE *f, const prof_kernel *k)
+{
+    if (!k->ncalls) return;
+    size_t *idx = malloc(k->ncalls * sizeof *idx);
+    if (!idx) return;
+    for (size_t i = 0; i < k->ncalls; i++) idx[i] = i;
+    for (size_t i = 1; i < k->ncalls; i++) /* insertion sort: stable, deterministic */
+        for (size_t j = i; j > 0 && hotter(&k->calls[idx[j]], &k->calls[idx[j - 1]]); j--) {
+            size_t t = idx[j]; idx[j] = idx[j - 1]; idx[j - 1] = t;
+        }
+    char buf[512], text[256];
+    fprintf(f, "\n  Calls out of the kernel's source (samples in the called code, by call site)\n"
+               "  %8s %6s  %s\n", "samples", "%", "call site -> callee");
+    for (size_t i = 0; i < k->ncalls && i < HOT_LINES; i++) {
+        const prof_pc *c = &k->calls[idx[i]];
+        if (c->src.file)
+            fprintf(f, "  %8llu %5.1f%%  %s:%u (%s) -> %s\n", (unsigned long long)c->samples,
+                    prof_pct(c->samples, k->samples), ws_path_base(c->src.file), c->src.line,
+                    c->src.function ? c->src.function : "?", c->callee[0] ? c->callee : "?");
+        else
+            fprintf(f, "  %8llu %5.1f%%  0x%08x (no line information) -> %s\n", (unsigned long long)c->samples,
+                    prof_pct(c->samples, k->samples), c->pc, c->callee[0] ? c->callee : "?");
+        if (c->src.file && !prof_source_line(c->src.file, c->src.line, text, sizeof text))
+            fprintf(f, "  %15s |  %s\n", "", text);
+        breakdown(c->state, c->samples, buf, sizeof buf);
+        fprintf(f, "  %15s states: %s\n", "", buf);
+    }
+    free(idx);
+}
+
 static void kernel_section(FILE *f, const prof_kernel *k, uint32_t lanes)
 {
     char buf[512], text[256];
@@ -173,6 +205,7 @@ static void kernel_section(FILE *f, const prof_kernel *k, uint32_t lanes)
         else if (buf[0]) fprintf(f, "  %15s %s\n", "", buf);
     }
     free(lines);
+    call_sites_section(f, k);
     /* Hottest instructions: indices sorted by samples, then exact
      * warp-cycles, then address. */
     size_t *idx = malloc((k->npcs + 1) * sizeof *idx);

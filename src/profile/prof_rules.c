@@ -10,7 +10,9 @@
 #define MIN_SHARE 0.02     /* of the kernel's warp-cycles                 */
 #define SIMT_LOW 0.5       /* at most: a divergence rule (an if/else on odd
                               and even lanes runs each arm at exactly 0.5) */
-#define SECTORS_HIGH 8.0   /* sectors per request above: uncoalesced       */
+#define SECTORS_RATIO 2.0  /* sectors per request at least this many times
+                              what 32 neighbouring elements take: uncoalesced
+                              (a stride of 2 fetches every sector twice over) */
 #define WAIT_HIGH 0.5      /* a scoreboard state's share of the line        */
 #define BANKS 32u          /* shared-memory banks of one word (timing_memory.c) */
 #define BARRIER_HIGH 0.10  /* of the kernel's warp-cycles waiting at one barrier */
@@ -169,18 +171,69 @@ static int cas_loop(const prof_kernel *k, const prof_line *l)
     return 0;
 }
 
+/* Bytes one lane moves with the global access `disasm` (lb 1, lh 2, lw
+ * and word atomics 4, fld 8): 32 neighbouring lanes take as many sectors. */
+static unsigned access_bytes(const char *disasm)
+{
+    const char *op = disasm;
+    if (!strncmp(op, "c.", 2)) op += 2;
+    if (op[0] == 'f') op++; /* flw, fsd: the width is the next letter */
+    if ((op[0] == 'l' || op[0] == 's') && strlen(op) > 1) {
+        switch (op[1]) {
+        case 'b': return 1;
+        case 'h': return 2;
+        case 'd': return 8;
+        default: return 4;
+        }
+    }
+    return 4; /* amo*.w, lr.w, sc.w */
+}
+
+/* The sectors per request line l would take if neighbouring lanes touched
+ * neighbouring elements: its global requests weighted by their width. */
+static double coalesced_sectors(const prof_kernel *k, const prof_line *l)
+{
+    uint64_t req = 0, ideal = 0;
+    for (size_t j = 0; j < k->npcs; j++) {
+        const prof_pc *p = &k->pcs[j];
+        if (!p->exact.gmem_requests || !prof_line_has(l, p)) continue;
+        req += p->exact.gmem_requests;
+        ideal += p->exact.gmem_requests * access_bytes(p->disasm);
+    }
+    return req ? (double)ideal / (double)req : 4.0;
+}
+
+/* "4 when 32 lanes read 32 neighbouring words" for what a line's
+ * accesses need per request. */
+static void coalesced_text(double ideal, char *buf, size_t len)
+{
+    static const char *const names[] = { "bytes", "halfwords", NULL, "words", NULL, NULL, NULL, "doublewords" };
+    const int whole = ideal == (double)(int)ideal && ideal >= 1 && ideal <= 8 && names[(int)ideal - 1];
+    if (whole) snprintf(buf, len, "%d when 32 lanes read 32 neighbouring %s", (int)ideal, names[(int)ideal - 1]);
+    else snprintf(buf, len, "%.1f when neighbouring lanes touch neighbouring elements", ideal);
+}
+
+/* Does line l fetch at least SECTORS_RATIO times the sectors its elements
+ * need? *ideal: what they need per request. */
+static int uncoalesced(const prof_kernel *k, const prof_line *l, double *ideal)
+{
+    const ws_pc_counter *e = &l->exact;
+    *ideal = coalesced_sectors(k, l);
+    return e->gmem_requests && (double)e->gmem_sectors >= SECTORS_RATIO * *ideal * (double)e->gmem_requests;
+}
+
 /* The share of a memory unit's work over kernel k that an access
- * pattern another rule names caused: for the LSU the sectors of lines
- * above SECTORS_HIGH sectors per request (uncoalesced), for the MIO the
+ * pattern another rule names caused: for the LSU the sectors of
+ * uncoalesced lines, for the MIO the
  * wavefronts beyond one per shared request (bank conflicts, shared atomics
  * taking turns) over its busy cycles (shuffles and CSR reads take it too). */
-static double lsu_waste(const prof_line *lines, size_t nl)
+static double lsu_waste(const prof_kernel *k, const prof_line *lines, size_t nl)
 {
     uint64_t all = 0, waste = 0;
     for (size_t i = 0; i < nl; i++) {
-        const ws_pc_counter *e = &lines[i].exact;
-        all += e->gmem_sectors;
-        if ((double)e->gmem_sectors > SECTORS_HIGH * (double)e->gmem_requests) waste += e->gmem_sectors;
+        double ideal;
+        all += lines[i].exact.gmem_sectors;
+        if (uncoalesced(k, &lines[i], &ideal)) waste += lines[i].exact.gmem_sectors;
     }
     return all ? (double)waste / (double)all : 0;
 }
@@ -404,7 +457,7 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
     for (size_t i = 0; i < nl; i++) total += prof_exact_cycles(&lines[i].exact);
     char t[680];
     int fail = 0;
-    const double waste[2] = { lsu_waste(lines, nl), mio_waste(k) };
+    const double waste[2] = { lsu_waste(k, lines, nl), mio_waste(k) };
     for (size_t i = 0; i < nl && !fail; i++) {
         const prof_line *l = &lines[i];
         const ws_pc_counter *e = &l->exact;
@@ -485,30 +538,32 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
                 fail |= add_caused(out, nout, l, "divergence", "branch", simt, cyc, t);
             }
         }
-        if (e->gmem_requests) {
+        double ideal;
+        if (uncoalesced(k, l, &ideal)) {
             double per = (double)e->gmem_sectors / (double)e->gmem_requests;
-            if (per > SECTORS_HIGH) {
-                if (2 * e->local_requests > e->gmem_requests) /* mostly the lanes' stacks */
-                    snprintf(t, sizeof t, "uncoalesced: %.1f sectors per request, mostly to the lanes' stacks "
-                             "(local memory keeps word k of every lane together: 4 sectors when the lanes use one "
-                             "index); the lanes index a stack array differently: give them the same index or keep "
-                             "the array in shared memory", per);
-                else if (k->stage) /* a shader's lanes each read/write their own pipeline record */
-                    snprintf(t, sizeof t, "uncoalesced: %.1f sectors per request (4 when 32 lanes read 32 "
-                             "neighbouring words); each lane of a %s shader %s, which the pipeline lays out one "
-                             "after another, so neighbouring lanes are a record apart: the records' size sets this, "
-                             "not the shader's indexing; fewer varyings%s make them smaller", per, k->stage,
-                             strcmp(k->stage, "vertex") ? "reads its own interpolated record (VOut) and writes its "
-                             "own colour" : "reads its own record (VIn) and writes its own (VOut)",
-                             strcmp(k->stage, "vertex") ? "" : " and vertex attributes");
-                else
-                    snprintf(t, sizeof t, "uncoalesced: %.1f sectors per request (4 when 32 lanes read 32 "
-                             "neighbouring words); neighbouring lanes should touch neighbouring addresses: swap the "
-                             "index roles or stage through shared memory", per);
-                fail |= add_caused(out, nout, l, "uncoalesced",
-                                   2 * e->local_requests > e->gmem_requests ? "local memory" : k->stage ? "shader records" : NULL,
-                                   per, cyc, t);
+            if (2 * e->local_requests > e->gmem_requests) /* mostly the lanes' stacks */
+                snprintf(t, sizeof t, "uncoalesced: %.1f sectors per request, mostly to the lanes' stacks "
+                         "(local memory keeps word k of every lane together: 4 sectors when the lanes use one "
+                         "index); the lanes index a stack array differently: give them the same index or keep "
+                         "the array in shared memory", per);
+            else if (k->stage) /* a shader's lanes each read/write their own pipeline record */
+                snprintf(t, sizeof t, "uncoalesced: %.1f sectors per request (4 when 32 lanes read 32 "
+                         "neighbouring words); each lane of a %s shader %s, which the pipeline lays out one "
+                         "after another, so neighbouring lanes are a record apart: the records' size sets this, "
+                         "not the shader's indexing; fewer varyings%s make them smaller", per, k->stage,
+                         strcmp(k->stage, "vertex") ? "reads its own interpolated record (VOut) and writes its "
+                         "own colour" : "reads its own record (VIn) and writes its own (VOut)",
+                         strcmp(k->stage, "vertex") ? "" : " and vertex attributes");
+            else {
+                char need[80];
+                coalesced_text(ideal, need, sizeof need);
+                snprintf(t, sizeof t, "uncoalesced: %.1f sectors per request (%s); neighbouring lanes should "
+                         "touch neighbouring addresses: swap the index roles or stage through shared memory",
+                         per, need);
             }
+            fail |= add_caused(out, nout, l, "uncoalesced",
+                               2 * e->local_requests > e->gmem_requests ? "local memory" : k->stage ? "shader records" : NULL,
+                               per, cyc, t);
         }
         fail |= bandwidth_rule(k, l, cyc, waste, out, nout);
         /* Warps of a block waiting at a barrier for the others: the

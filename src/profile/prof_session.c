@@ -145,6 +145,7 @@ static void launch_free(prof_launch *L)
     prof_pcs_free(L->pcs, L->npcs);
     free(L->records);
     free(L->peers);
+    prof_pcs_free(L->calls, L->ncalls);
     prof_src_free(&L->fault.src);
 }
 

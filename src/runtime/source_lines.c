@@ -255,8 +255,8 @@ static int mod_open(mod_view *v, const ws_code_region *m)
 }
 
 /* The function symbol of the module holding link address a: its start,
- * or UINT32_MAX. */
-static uint32_t func_start(Elf *e, uint32_t a)
+ * or UINT32_MAX; *name its name when name is not NULL ("" if none). */
+static uint32_t func_symbol(Elf *e, uint32_t a, const char **name)
 {
     Elf_Scn *scn = NULL;
     while ((scn = elf_nextscn(e, scn)) != NULL) {
@@ -267,12 +267,18 @@ static uint32_t func_start(Elf *e, uint32_t a)
         for (size_t i = 0; i < n; i++) {
             GElf_Sym sym;
             if (gelf_getsym(data, (int)i, &sym) && GELF_ST_TYPE(sym.st_info) == STT_FUNC &&
-                a - sym.st_value < sym.st_size)
+                a - sym.st_value < sym.st_size) {
+                if (name) *name = elf_strptr(e, sh.sh_link, sym.st_name);
+                if (name && !*name) *name = "";
                 return (uint32_t)sym.st_value;
+            }
         }
     }
+    if (name) *name = "";
     return UINT32_MAX;
 }
+
+static uint32_t func_start(Elf *e, uint32_t a) { return func_symbol(e, a, NULL); }
 
 /* The faulting lane as the unwinder sees it: x1..x31 of the frame being
  * unwound (valid: the ones known) and its own stack to read from. */
@@ -344,29 +350,46 @@ static int cfi_eval(const lane_regs *L, const Dwarf_Op *ops, size_t n, uint32_t 
 }
 
 /* Is the instruction before return address ret (link address) a call, one
- * that links ra (jal, jalr, c.jal, c.jalr)? Read from the module's code in
- * device memory. */
+ * that links ra (jal, jalr, c.jal, c.jalr)? Its size in bytes (2 or 4), or
+ * 0. Read from the module's code in device memory. */
 static int after_call(const ws_device *dev, const ws_code_region *m, uint32_t ret)
 {
     uint32_t a4 = ret - 4, a2 = ret - 2, w = 0;
     uint16_t h = 0;
     if (a2 >= m->text_lo && a2 + 2 <= m->text_hi && ws_mem_in_global(&dev->mem, a2)) {
         memcpy(&h, ws_mem_global_ptr(&dev->mem, a2), 2);
-        if ((h & 0xF07F) == 0x9002 && (h & 0x0F80)) return 1; /* c.jalr rs1 */
-        if ((h & 0xE003) == 0x2001) return 1;                 /* c.jal (RV32) */
+        if ((h & 0xF07F) == 0x9002 && (h & 0x0F80)) return 2; /* c.jalr rs1 */
+        if ((h & 0xE003) == 0x2001) return 2;                 /* c.jal (RV32) */
     }
     if (a4 >= m->text_lo && a4 + 4 <= m->text_hi && ws_mem_in_global(&dev->mem, a4)) {
         memcpy(&w, ws_mem_global_ptr(&dev->mem, a4), 4);
         if ((w & 3) == 3 && ((w >> 7) & 31) == 1 && ((w & 0x7F) == 0x6F || (w & 0x707F) == 0x67))
-            return 1; /* jal ra / jalr ra */
+            return 4; /* jal ra / jalr ra */
     }
     return 0;
 }
 
+/* Is the instruction at device address pc a return (ret, c.jr ra)? Its
+ * function's epilogue has run: sp and the saved registers are the
+ * caller's again, and the return address is in ra, whatever the CFI says
+ * (clang describes no epilogue). */
+static int at_return(const ws_device *dev, const ws_code_region *m, uint32_t pc)
+{
+    uint16_t h = 0;
+    uint32_t w = 0;
+    if (pc < m->text_lo || pc + 2 > m->text_hi || !ws_mem_in_global(&dev->mem, pc)) return 0;
+    memcpy(&h, ws_mem_global_ptr(&dev->mem, pc), 2);
+    if (h == 0x8082) return 1; /* c.jr ra */
+    if (pc + 4 > m->text_hi || !ws_mem_in_global(&dev->mem, pc + 3)) return 0;
+    memcpy(&w, ws_mem_global_ptr(&dev->mem, pc), 4);
+    return w == 0x00008067u; /* jalr x0, 0(ra) */
+}
+
 /* The frame of pc (a device address; is_ret: a return address, in a
  * caller's frame) one level up: its return address, and L becomes the
- * caller's registers. With CFI for pc, by its rules; without, only for
- * the innermost frame, as a leaf (an assembly routine such as memset):
+ * caller's registers. With CFI for pc, by its rules; without, or at a
+ * return, only for the innermost frame, as a leaf (an assembly routine
+ * such as memset):
  * the return address is still in ra, and must follow a call from another
  * function. 0, or -1 where the chain ends. */
 static int unwind(lane_regs *L, mod_view *v, uint32_t pc, int is_ret, uint32_t *ret)
@@ -374,8 +397,9 @@ static int unwind(lane_regs *L, mod_view *v, uint32_t pc, int is_ret, uint32_t *
     const ws_code_region *m = v->m;
     const uint32_t link = pc - (uint32_t)is_ret - m->base + m->link_base;
     Dwarf_Frame *fs = NULL;
-    if (v->dcfi && dwarf_cfi_addrframe(v->dcfi, link, &fs) != 0) fs = NULL;
-    if (!fs && v->ecfi && dwarf_cfi_addrframe(v->ecfi, link, &fs) != 0) fs = NULL;
+    const int returning = !is_ret && at_return(L->dev, m, pc);
+    if (!returning && v->dcfi && dwarf_cfi_addrframe(v->dcfi, link, &fs) != 0) fs = NULL;
+    if (!returning && !fs && v->ecfi && dwarf_cfi_addrframe(v->ecfi, link, &fs) != 0) fs = NULL;
     if (!fs) {
         if (is_ret || !(L->valid & 2)) return -1;
         *ret = L->r[1];
@@ -414,6 +438,32 @@ static int unwind(lane_regs *L, mod_view *v, uint32_t pc, int is_ret, uint32_t *
     return rc;
 }
 
+/* The lane as the unwinder starts: all its registers (w NULL: none). */
+static void lane_init(lane_regs *L, const ws_device *dev, const ws_warp *w, uint32_t lane)
+{
+    memset(L, 0, sizeof *L);
+    L->dev = dev, L->w = w, L->lane = lane;
+    if (!w) return;
+    for (uint32_t r = 1; r < 32; r++) L->r[r] = w->x[r][lane];
+    L->valid = ~1u;
+}
+
+/* One level up the lane's calls: *pc becomes the return address (*is_ret
+ * set) and L the caller's registers. The chain moves up the stack (a
+ * corrupt one ends it, -1): a frame without stack of its own (a leaf) now
+ * and then, never two in a row. */
+static int step_up(lane_regs *L, mod_view *v, uint32_t *pc, int *is_ret, int *flat)
+{
+    const uint32_t sp = L->r[2];
+    uint32_t ret = 0;
+    if (unwind(L, v, *pc, *is_ret, &ret)) return -1;
+    *flat = L->r[2] == sp ? *flat + 1 : 0;
+    if (L->r[2] < sp || *flat > 1 || (*flat && ret == *pc)) return -1;
+    *pc = ret;
+    *is_ret = 1;
+    return 0;
+}
+
 /* Write " at FILE:LINE[ in F, inlined at FILE:LINE in G...][, called from
  * ...]" for pc, in at most len bytes. With a lane (w non-NULL), the calls
  * that led to pc follow, unwound from the lane's registers and stack. A
@@ -428,12 +478,7 @@ static void describe(const ws_device *dev, uint32_t pc, const ws_warp *w, uint32
     mod_view v;
     memset(&v, 0, sizeof v);
     lane_regs L;
-    memset(&L, 0, sizeof L);
-    L.dev = dev, L.w = w, L.lane = lane;
-    if (w) {
-        for (uint32_t r = 1; r < 32; r++) L.r[r] = w->x[r][lane];
-        L.valid = ~1u;
-    }
+    lane_init(&L, dev, w, lane);
     for (int call = 0; call <= MAX_CALLS; call++) {
         const ws_code_region *m = code_at(dev, pc);
         if (!m) {
@@ -456,16 +501,7 @@ static void describe(const ws_device *dev, uint32_t pc, const ws_warp *w, uint32
             fr[0].kind = is_ret ? FR_CALLED : FR_AT;
             chain_add_frame(ch, fr, got);
         }
-        if (!w) break;
-        const uint32_t sp = L.r[2];
-        uint32_t ret = 0;
-        if (unwind(&L, &v, pc, is_ret, &ret)) break;
-        /* the chain moves up the stack (a corrupt one ends it): a frame
-         * without stack of its own (a leaf) now and then, never two in a row */
-        flat = L.r[2] == sp ? flat + 1 : 0;
-        if (L.r[2] < sp || flat > 1 || (flat && ret == pc)) break;
-        pc = ret;
-        is_ret = 1;
+        if (!w || step_up(&L, &v, &pc, &is_ret, &flat)) break;
     }
     mod_close(&v);
     src_frame fr[MAX_FRAMES];
@@ -481,4 +517,76 @@ void ws_source_describe_pc(const ws_device *dev, uint32_t pc, const ws_warp *w, 
     if (!len) return;
     buf[0] = 0;
     describe(dev, pc, w, lane, buf, len);
+}
+
+size_t ws_source_unit_spans(const ws_device *dev, uint32_t pc, ws_code_span *out, size_t max)
+{
+    const ws_code_region *m = code_at(dev, pc);
+    mod_view v;
+    memset(&v, 0, sizeof v);
+    size_t n = 0;
+    Dwarf_Die cu;
+    if (m && !mod_open(&v, m) && find_cu(v.dw, pc - m->base + m->link_base, &cu)) {
+        Dwarf_Addr base, lo, hi;
+        ptrdiff_t off = 0;
+        while (n < max && (off = dwarf_ranges(&cu, off, &base, &lo, &hi)) > 0)
+            out[n++] = (ws_code_span){ (uint32_t)(lo - m->link_base + m->base), (uint32_t)(hi - m->link_base + m->base) };
+    }
+    mod_close(&v);
+    return n;
+}
+
+static int in_spans(const ws_code_span *s, size_t n, uint32_t a)
+{
+    for (size_t i = 0; i < n; i++)
+        if (a - s[i].lo < s[i].hi - s[i].lo) return 1;
+    return 0;
+}
+
+/* The lane's own next instruction: its registers are those of the moment
+ * before it (a sample's PC may be the instruction the warp just issued). */
+static uint32_t lane_pc(const ws_warp *w, uint32_t lane)
+{
+    return w->group >> lane & 1 ? w->group_pc : w->pc[lane];
+}
+
+/* The symbol of device address pc in module m ("" if none), into buf. */
+static void symbol_at(mod_view *v, const ws_code_region *m, uint32_t pc, char *buf, size_t len)
+{
+    const char *name = "";
+    if (m && !mod_open(v, m)) func_symbol(v->e, pc - m->base + m->link_base, &name);
+    snprintf(buf, len, "%s", name);
+}
+
+int ws_source_call_from(const ws_device *dev, uint32_t sampled, const ws_warp *w, uint32_t lane,
+                        const ws_code_span *spans, size_t nspans, uint32_t *call, char *callee, size_t len)
+{
+    mod_view v;
+    memset(&v, 0, sizeof v);
+    lane_regs L;
+    lane_init(&L, dev, w, lane);
+    uint32_t pc = lane_pc(w, lane);
+    int is_ret = 0, flat = 0, rc = -1;
+    char below[64]; /* the function the frame being unwound is in */
+    symbol_at(&v, code_at(dev, sampled), sampled, below, sizeof below);
+    for (int level = 0; level <= MAX_CALLS; level++) {
+        const ws_code_region *m = code_at(dev, pc);
+        if (!m || mod_open(&v, m)) break;
+        /* a return address just after the call; at level 0 the lane's own
+         * pc, when the instruction sampled was the callee's return */
+        if (in_spans(spans, nspans, pc - 1) && (is_ret || (pc != sampled && in_spans(spans, nspans, pc)))) {
+            uint32_t size = (uint32_t)after_call(dev, m, pc);
+            if (!size && !is_ret) break; /* not a return: the lane is in the kernel's code */
+            *call = pc - (size ? size : 1);
+            if (len) snprintf(callee, len, "%s", below);
+            rc = 0;
+            break;
+        }
+        if (level) symbol_at(&v, m, pc - 1, below, sizeof below);
+        else if (in_spans(spans, nspans, pc)) break; /* (at the kernel's own code) */
+        else symbol_at(&v, m, pc, below, sizeof below);
+        if (step_up(&L, &v, &pc, &is_ret, &flat)) break;
+    }
+    mod_close(&v);
+    return rc;
 }

@@ -12,4 +12,22 @@
 void ws_source_describe_pc(const ws_device *dev, uint32_t pc, const ws_warp *w, uint32_t lane, char *buf,
                            size_t len);
 
+/* Device addresses [lo, hi). */
+typedef struct ws_code_span {
+    uint32_t lo, hi;
+} ws_code_span;
+/* The address ranges of the compile unit holding device pc (the DWARF
+ * unit's), at most max into out; how many (0: no unit has pc). */
+size_t ws_source_unit_spans(const ws_device *dev, uint32_t pc, ws_code_span *out, size_t max);
+/* The call in code of `spans` that lane `lane` of w is inside, sampled
+ * at device address `sampled` outside them (the instruction the warp
+ * waits at, or has just issued): the lane unwound from its own next
+ * instruction with the modules' CFI, as for fault reports, up to the
+ * first return address whose call lies in the spans. *call: the call
+ * instruction's device address; callee: the symbol of the function it
+ * entered ("" if none), in at most len bytes. 0, or -1 when the chain
+ * ends before. */
+int ws_source_call_from(const ws_device *dev, uint32_t sampled, const ws_warp *w, uint32_t lane,
+                        const ws_code_span *spans, size_t nspans, uint32_t *call, char *callee, size_t len);
+
 #endif

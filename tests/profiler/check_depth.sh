@@ -799,6 +799,78 @@ shader_rule)
     "$ws" profile -- "$ws" run --grid 2 --block 64 "$elf" local_array zeros:256 50 > l.txt 2>&1 || bad "local_array exited with $?"
     grep -q "shader" l.txt && bad "a compute kernel told about shader records" || ok "compute kernels: no shader text"
     ;;
+stride2)
+    # A warp whose lanes each take every other element fetches twice the
+    # sectors its elements need: uncoalesced, judged against the access
+    # width (8 sectors for words, 2 for bytes), not a fixed 8.
+    pw=$(line PAIR_WORDS) pb=$(line PAIR_BYTES)
+    "$ws" profile --json w.json -- "$ws" run --grid 16 --block 256 "$elf" pair_words zeros:8192 3 1 > w.txt 2>&1 ||
+        bad "pair_words exited with $?"
+    expect w.txt "depth_kernels.c:$pw: uncoalesced: 8.0 sectors per request (4 when 32 lanes read 32 neighbouring words)" \
+        "stride-2 words: uncoalesced at line $pw"
+    "$ws" profile -- "$ws" run --grid 16 --block 256 "$elf" pair_words zeros:8192 3 0 > c.txt 2>&1 ||
+        bad "pair_words 0 exited with $?"
+    grep -q "uncoalesced" c.txt && bad "neighbouring words called uncoalesced: $(grep uncoalesced c.txt)" ||
+        ok "neighbouring words: no uncoalesced rule"
+    "$ws" profile -- "$ws" run --grid 16 --block 256 "$elf" pair_bytes zeros:8192 3 > b.txt 2>&1 ||
+        bad "pair_bytes exited with $?"
+    expect b.txt "depth_kernels.c:$pb: uncoalesced: 2.0 sectors per request (1 when 32 lanes read 32 neighbouring bytes)" \
+        "stride-2 bytes: uncoalesced at line $pb"
+    python3 -c "import json,sys; r=[r for r in json.load(open('w.json'))['devices'][0]['kernels'][0]['rules'] if r['rule']=='uncoalesced']; sys.exit(not (len(r)==1 and r[0]['metric']==8.0))" &&
+        ok "JSON: one uncoalesced rule, metric 8.0" || bad "JSON uncoalesced"
+    ;;
+call_sites)
+    # Time in library code is also charged to the kernel's line that called
+    # it (calls.elf, beside depth_kernels.elf): memset, a leaf without CFI,
+    # from two lines with 1 and 4 parts of the bytes; printf, through the
+    # device library's calls, from two lines.
+    celf=$(dirname "$elf")/calls.elf csrc=$(dirname "$src")/calls_kernel.c
+    cline() { grep -n "MARK_$1 " "$csrc" | cut -d: -f1; }
+    small=$(cline MEMSET_SMALL) large=$(cline MEMSET_LARGE)
+    for run in 1 2; do
+        "$ws" profile --period 3 --json m$run.json -- "$ws" run --grid 2 --block 64 "$celf" lib_memset zeros:12800 20 > m$run.txt 2>&1 ||
+            bad "memset profile exited with $?"
+    done
+    for l in $small $large; do
+        grep -qE "^ +[0-9]+ +[0-9.]+%  calls_kernel.c:$l \(lib_memset\) -> memset$" m1.txt &&
+            ok "report: line $l -> memset" || { bad "report: no call site at line $l"; sed -n 1,60p m1.txt; }
+    done
+    python3 - m1.json "$small" "$large" <<'PY' && ok "JSON: both call sites, 4:1, every sample outside the kernel's file charged" || bad "JSON call_sites"
+import json, sys
+k = json.load(open(sys.argv[1]))['devices'][0]['kernels'][0]
+small, large = int(sys.argv[2]), int(sys.argv[3])
+cs = {c['line']: c for c in k['call_sites']}
+assert sorted(cs) == sorted([small, large]), k['call_sites']
+for c in cs.values():
+    assert c['file'].endswith('calls_kernel.c') and c['function'] == 'lib_memset' and c['callee'] == 'memset', c
+    assert c['instruction'].startswith('jal'), c
+    assert c['samples'] == sum(c['states'].values()), c
+ratio = cs[large]['samples'] / cs[small]['samples']
+assert 3.0 < ratio < 5.5, ratio
+outside = sum(i['samples'] for i in k['instructions'] if not (i['file'] or '').endswith('calls_kernel.c') and i['samples'])
+assert outside and outside == sum(c['samples'] for c in cs.values()), (outside, k['call_sites'])
+print('ratio %.2f, %d samples outside' % (ratio, outside))
+PY
+    cmp -s m1.json m2.json && ok "call sites deterministic" || bad "two runs differ"
+    short=$(cline PRINTF_SHORT) long=$(cline PRINTF_LONG)
+    "$ws" profile --period 2 --json p.json -- "$ws" run --grid 1 --block 32 "$celf" lib_printf zeros:32 7 > p.txt 2>&1 ||
+        bad "printf profile exited with $?"
+    python3 - p.json "$short" "$long" <<'PY' && ok "printf: unwound through the library to lines $short and $long" || { bad "printf call sites"; grep -A8 "Calls out" p.txt; }
+import json, sys
+k = json.load(open(sys.argv[1]))['devices'][0]['kernels'][0]
+cs = {c['line']: c for c in k['call_sites']}
+assert sorted(cs) == sorted([int(sys.argv[2]), int(sys.argv[3])]), k['call_sites']
+assert all(c['callee'] == 'ws_printf' and c['function'] == 'lib_printf' and c['samples'] > 0 for c in cs.values())
+# Every sample in the library has its call site, but for libgcc's register
+# save millicode (-msave-restore, reached through t0, not ra) and a few
+# around its calls: not those at a function's `ret`, whose epilogue the CFI
+# does not describe.
+outside = sum(i['samples'] for i in k['instructions'] if i['function'] != 'lib_printf')
+save = sum(i['samples'] for i in k['instructions'] if (i['function'] or '').startswith('__riscv_save'))
+lost = outside - sum(c['samples'] for c in cs.values()) - save
+assert 0 <= lost <= outside // 100, (lost, outside, save)
+PY
+    ;;
 *) bad "unknown case $case_" ;;
 esac
 [ $fail = 0 ] && echo "PASS $case_" || echo "FAILED $case_"

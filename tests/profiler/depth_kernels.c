@@ -361,3 +361,19 @@ WS_KERNEL void last_store(int *out, int stride)
     unsigned i = blockIdx_x() * blockDim_x() + threadIdx_x();
     out[i * (unsigned)stride] = (int)i;                      /* MARK_LAST_STORE */
 }
+
+/* Each thread owns two neighbouring elements (2i and 2i + 1), as
+ * examples/scan's scan_add did: a warp's accesses span twice the sectors
+ * its 32 elements need (8 for words, 2 for bytes). pair_words with
+ * pair = 0 touches element i: coalesced. */
+WS_KERNEL void pair_words(int *out, int add, int pair)
+{
+    unsigned i = blockIdx_x() * blockDim_x() + threadIdx_x(), at = pair ? 2 * i : i;
+    out[at] += add;                                    /* MARK_PAIR_WORDS */
+}
+
+WS_KERNEL void pair_bytes(unsigned char *out, int add)
+{
+    unsigned i = blockIdx_x() * blockDim_x() + threadIdx_x();
+    out[2 * i] = (unsigned char)(out[2 * i] + add);    /* MARK_PAIR_BYTES */
+}

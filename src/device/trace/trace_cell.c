@@ -76,6 +76,15 @@ ws_status ws_trace_disable(ws_device *dev)
     return WS_OK;
 }
 
+ws_status ws_trace_observe(ws_device *dev, ws_trace_observer fn, void *user)
+{
+    if (!dev) return WS_ERR_INVALID_ARG;
+    if (!dev->trace) return ws_set_error(dev, WS_ERR_INVALID_ARG, "trace cells: not configured, nothing to observe");
+    dev->trace->observer = fn;
+    dev->trace->observer_user = user;
+    return WS_OK;
+}
+
 void ws_trace_cells_free(ws_device *dev)
 {
     if (!dev->trace) return;

@@ -94,4 +94,16 @@ ws_status ws_trace_configure(ws_device *dev, const ws_trace_config *cfg);
 /* Turn sampling off; records already written stay in the buffer. */
 ws_status ws_trace_disable(ws_device *dev);
 
+/* A tool's host-side look at each sample as a cell takes it (no hardware
+ * of the model: the profiler unwinds the warp's calls here). fn sees the
+ * record and the warp it names, in the cycle of the sample, before the
+ * record enters the FIFO (it may be dropped there). It must not change the
+ * device: cycles and records stay what they are without it. Sampling runs
+ * on one host thread, so calls never overlap. fn NULL: none. Kept until
+ * replaced; fails only without trace cells (configure first). */
+struct ws_warp;
+typedef void (*ws_trace_observer)(void *user, const ws_device *dev, const struct ws_warp *w,
+                                  const ws_trace_record *r);
+ws_status ws_trace_observe(ws_device *dev, ws_trace_observer fn, void *user);
+
 #endif

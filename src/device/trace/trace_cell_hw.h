@@ -26,6 +26,8 @@ struct ws_trace_cells {
     uint32_t held, hold;        /* dither: periods the offset was kept, is kept */
     uint32_t ncores;
     ws_trace_cell *cell;
+    ws_trace_observer observer; /* ws_trace_observe (NULL: none)          */
+    void *observer_user;
 };
 
 /* At launch start: arm the cells if sampling is on, the launch passes the

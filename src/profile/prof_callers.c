@@ -1,0 +1,129 @@
+/* The caller view: a sample in code outside the kernel's own compile unit
+ * (the device library's printf, picolibc's memset, a 64-bit atomic helper,
+ * another source file's function) is also charged to the call in the
+ * kernel's unit that led there. The sampled warp's lowest active lane is
+ * unwound at the cycle of the sample, with the CFI machinery of the fault
+ * reports (ws_source_call_from), through the trace cells' host-side
+ * observer: nothing the device simulates changes. */
+#include <stdlib.h>
+#include <string.h>
+#include "device/device.h"
+#include "profile/prof_internal.h"
+
+static int in_kernel_unit(const prof_callers *c, uint32_t pc)
+{
+    for (size_t i = 0; i < c->nspans; i++)
+        if (pc - c->spans[i].lo < c->spans[i].hi - c->spans[i].lo) return 1;
+    return 0;
+}
+
+/* The lane whose calls stand for the warp's: the lowest that issues. */
+static uint32_t sampled_lane(const ws_warp *w, const ws_trace_record *r)
+{
+    uint32_t m = r->active_mask ? r->active_mask : w->live;
+    return m ? (uint32_t)__builtin_ctz(m) : 0;
+}
+
+static void observe(void *user, const ws_device *dev, const struct ws_warp *w, const ws_trace_record *r)
+{
+    prof_callers *c = user;
+    if (!c->nspans || in_kernel_unit(c, r->pc)) return;
+    prof_callrec e;
+    memset(&e, 0, sizeof e);
+    if (ws_source_call_from(dev, r->pc, w, sampled_lane(w, r), c->spans, c->nspans, &e.call, e.callee,
+                            sizeof e.callee))
+        return; /* no call in the kernel's unit (the exit stub, a corrupt stack) */
+    if (c->npass == c->passcap) {
+        size_t cap = c->passcap ? c->passcap * 2 : 256;
+        prof_callrec *n = realloc(c->pass, cap * sizeof *n);
+        if (!n) { c->failed = 1; return; }
+        c->pass = n;
+        c->passcap = cap;
+    }
+    e.cycle = r->cycle;
+    e.core = r->core;
+    e.warp = r->warp;
+    c->pass[c->npass++] = e;
+}
+
+ws_status prof_callers_arm(ws_device *dev, prof_callers *c, uint32_t entry)
+{
+    c->npass = 0;
+    if (!c->nspans) c->nspans = ws_source_unit_spans(dev, entry, c->spans, PROF_UNIT_SPANS);
+    return ws_trace_observe(dev, c->nspans ? observe : NULL, c);
+}
+
+static int by_sample(const void *a, const void *b)
+{
+    const prof_callrec *x = a, *y = b;
+    if (x->cycle != y->cycle) return x->cycle < y->cycle ? -1 : 1;
+    if (x->core != y->core) return x->core < y->core ? -1 : 1;
+    return (x->warp > y->warp) - (x->warp < y->warp);
+}
+
+static const prof_callrec *find(const prof_callers *c, const ws_trace_record *r)
+{
+    prof_callrec key;
+    memset(&key, 0, sizeof key);
+    key.cycle = r->cycle;
+    key.core = r->core;
+    key.warp = r->warp;
+    return bsearch(&key, c->pass, c->npass, sizeof key, by_sample);
+}
+
+/* Remember the callee of a call site (the first one seen). */
+static int name_site(prof_callers *c, const prof_callrec *e)
+{
+    for (size_t i = 0; i < c->nnames; i++)
+        if (c->names[i].call == e->call) return 0;
+    prof_callrec *n = realloc(c->names, (c->nnames + 1) * sizeof *n);
+    if (!n) return -1;
+    c->names = n;
+    c->names[c->nnames++] = *e;
+    return 0;
+}
+
+int prof_callers_match(prof_callers *c, const ws_trace_record *rec, size_t n)
+{
+    if (!c->npass) return 0; /* (no sample of this pass outside the kernel's unit) */
+    qsort(c->pass, c->npass, sizeof *c->pass, by_sample);
+    for (size_t i = 0; i < n; i++) {
+        const prof_callrec *e = find(c, &rec[i]);
+        if (!e) continue;
+        if (c->nsites == c->sitecap) {
+            size_t cap = c->sitecap ? c->sitecap * 2 : 256;
+            ws_trace_record *s = realloc(c->sites, cap * sizeof *s);
+            if (!s) return -1;
+            c->sites = s;
+            c->sitecap = cap;
+        }
+        ws_trace_record *s = &c->sites[c->nsites++];
+        *s = rec[i];
+        s->pc = e->call;
+        s->producer_pc = 0; /* what the callee waits on is the callee's line's */
+        if (name_site(c, e)) return -1;
+    }
+    c->npass = 0;
+    return 0;
+}
+
+int prof_callers_table(const prof_callers *c, prof_pc **out, size_t *nout)
+{
+    *out = NULL;
+    *nout = 0;
+    if (!c->nsites) return 0;
+    if (prof_aggregate(c->sites, c->nsites, out, nout)) return -1;
+    for (size_t i = 0; i < *nout; i++)
+        for (size_t j = 0; j < c->nnames; j++)
+            if (c->names[j].call == (*out)[i].pc)
+                snprintf((*out)[i].callee, sizeof (*out)[i].callee, "%s", c->names[j].callee);
+    return 0;
+}
+
+void prof_callers_free(prof_callers *c)
+{
+    free(c->pass);
+    free(c->sites);
+    free(c->names);
+    memset(c, 0, sizeof *c);
+}

@@ -1,0 +1,24 @@
+/* Kernels whose time is in library code called from two lines of their
+ * own (check_depth.sh call_sites): picolibc's memset (assembly, no CFI: a
+ * leaf) and the device library's printf (a chain of calls with CFI). The
+ * check finds lines by the marker comments: keep one marker per line. */
+#include <string.h>
+#include <warpscope/kernel.h>
+
+/* Each thread fills 5n words of its own: n from the first call, 4n from
+ * the second, so the second call site has about 4 times the samples. */
+WS_KERNEL void lib_memset(int *out, int n)
+{
+    unsigned t = blockIdx_x() * blockDim_x() + threadIdx_x();
+    int *mine = out + t * 5u * (unsigned)n;
+    memset(mine, (int)t, (unsigned)n * 4u);          /* MARK_MEMSET_SMALL */
+    memset(mine + n, (int)t + 1, (unsigned)n * 16u); /* MARK_MEMSET_LARGE */
+}
+
+WS_KERNEL void lib_printf(int *out, int n)
+{
+    unsigned t = threadIdx_x();
+    if (t == 0) printf("a %d\n", n);                 /* MARK_PRINTF_SHORT */
+    if (t == 1) printf("b %d %d %d %d\n", n, n, n, n); /* MARK_PRINTF_LONG */
+    out[t] = n;
+}
