@@ -30,7 +30,7 @@ static void observe(void *user, const ws_device *dev, const struct ws_warp *w, c
     if (!c->nspans || in_kernel_unit(c, r->pc)) return;
     prof_callrec e;
     memset(&e, 0, sizeof e);
-    if (ws_source_call_from(dev, r->pc, w, sampled_lane(w, r), c->spans, c->nspans, &e.call, e.callee,
+    if (ws_source_call_from(dev, c->cache, r->pc, w, sampled_lane(w, r), c->spans, c->nspans, &e.call, e.callee,
                             sizeof e.callee))
         return; /* no call in the kernel's unit (the exit stub, a corrupt stack) */
     if (c->npass == c->passcap) {
@@ -50,6 +50,7 @@ ws_status prof_callers_arm(ws_device *dev, prof_callers *c, uint32_t entry)
 {
     c->npass = 0;
     if (!c->nspans) c->nspans = ws_source_unit_spans(dev, entry, c->spans, PROF_UNIT_SPANS);
+    if (!c->cache) c->cache = ws_source_cache_new(); /* (NULL: each unwinding opens the modules) */
     return ws_trace_observe(dev, c->nspans ? observe : NULL, c);
 }
 
@@ -122,6 +123,7 @@ int prof_callers_table(const prof_callers *c, prof_pc **out, size_t *nout)
 
 void prof_callers_free(prof_callers *c)
 {
+    ws_source_cache_free(c->cache);
     free(c->pass);
     free(c->sites);
     free(c->names);

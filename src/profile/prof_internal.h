@@ -188,6 +188,8 @@ typedef struct prof_callers {
     size_t nsites, sitecap;
     prof_callrec *names;       /* one per call site: its callee            */
     size_t nnames;
+    ws_source_cache *cache;    /* the modules the unwinder keeps open (the
+                                  launch's: its modules stay loaded)      */
     int failed;                /* out of host memory during a pass         */
 } prof_callers;
 struct ws_device;

@@ -224,16 +224,26 @@ static int chain_flat(const chain *c, src_frame *fr)
     return n;
 }
 
+/* A function symbol: [lo, lo + size), its place in the symbol table. */
+typedef struct {
+    uint32_t lo, size, order;
+    const char *name;
+} func_sym;
+
 /* One module's ELF and DWARF, opened while the unwinder is in its code. */
 typedef struct {
     const ws_code_region *m;
     Elf *e;
     Dwarf *dw;
     Dwarf_CFI *dcfi, *ecfi; /* .debug_frame (owned by dw), .eh_frame (ours) */
+    func_sym *funcs;        /* by lo, then order: built at the first lookup */
+    size_t nfuncs;
+    int funcs_read;
 } mod_view;
 
 static void mod_close(mod_view *v)
 {
+    free(v->funcs);
     if (v->ecfi) dwarf_cfi_end(v->ecfi);
     if (v->dw) dwarf_end(v->dw);
     if (v->e) elf_end(v->e);
@@ -254,11 +264,12 @@ static int mod_open(mod_view *v, const ws_code_region *m)
     return 0;
 }
 
-/* The function symbol of the module holding link address a: its start,
- * or UINT32_MAX; *name its name when name is not NULL ("" if none). */
-static uint32_t func_symbol(Elf *e, uint32_t a, const char **name)
+/* Visit every function symbol of e with a size; stop when visit returns
+ * non-zero. */
+static void each_func(Elf *e, int (*visit)(void *, const GElf_Sym *, const char *, uint32_t), void *arg)
 {
     Elf_Scn *scn = NULL;
+    uint32_t order = 0;
     while ((scn = elf_nextscn(e, scn)) != NULL) {
         GElf_Shdr sh;
         if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize) continue;
@@ -266,19 +277,79 @@ static uint32_t func_symbol(Elf *e, uint32_t a, const char **name)
         size_t n = data ? sh.sh_size / sh.sh_entsize : 0;
         for (size_t i = 0; i < n; i++) {
             GElf_Sym sym;
-            if (gelf_getsym(data, (int)i, &sym) && GELF_ST_TYPE(sym.st_info) == STT_FUNC &&
-                a - sym.st_value < sym.st_size) {
-                if (name) *name = elf_strptr(e, sh.sh_link, sym.st_name);
-                if (name && !*name) *name = "";
-                return (uint32_t)sym.st_value;
-            }
+            if (!gelf_getsym(data, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC || !sym.st_size) continue;
+            const char *name = elf_strptr(e, sh.sh_link, sym.st_name);
+            if (visit(arg, &sym, name ? name : "", order++)) return;
         }
     }
-    if (name) *name = "";
-    return UINT32_MAX;
 }
 
-static uint32_t func_start(Elf *e, uint32_t a) { return func_symbol(e, a, NULL); }
+static int add_func(void *arg, const GElf_Sym *sym, const char *name, uint32_t order)
+{
+    mod_view *v = arg;
+    if (v->funcs) v->funcs[v->nfuncs++] = (func_sym){ (uint32_t)sym->st_value, (uint32_t)sym->st_size, order, name };
+    else v->nfuncs++; /* (counting) */
+    return 0;
+}
+
+static int by_start(const void *a, const void *b)
+{
+    const func_sym *x = a, *y = b;
+    if (x->lo != y->lo) return x->lo < y->lo ? -1 : 1;
+    return (x->order > y->order) - (x->order < y->order);
+}
+
+/* The first symbol (in table order) containing a, as a scan would find
+ * it (with funcs NULL: out of host memory, a scan). */
+typedef struct {
+    uint32_t a;
+    const func_sym *found;
+    func_sym hit;
+} func_scan;
+
+static int scan_func(void *arg, const GElf_Sym *sym, const char *name, uint32_t order)
+{
+    func_scan *f = arg;
+    if (f->a - (uint32_t)sym->st_value >= sym->st_size) return 0;
+    f->hit = (func_sym){ (uint32_t)sym->st_value, (uint32_t)sym->st_size, order, name };
+    f->found = &f->hit;
+    return 1;
+}
+
+/* The function symbol of the module holding link address a: its start,
+ * or UINT32_MAX; *name its name when name is not NULL ("" if none). The
+ * symbols are sorted once per opened module: the caller view of a
+ * profile looks up several per sample. Functions do not nest; aliases
+ * share a start, and the first in the table wins, as a scan finds it. */
+static uint32_t func_symbol(mod_view *v, uint32_t a, const char **name)
+{
+    if (!v->funcs_read) {
+        v->funcs_read = 1;
+        each_func(v->e, add_func, v); /* count, then fill */
+        if (v->nfuncs && (v->funcs = malloc(v->nfuncs * sizeof *v->funcs)) != NULL) {
+            v->nfuncs = 0;
+            each_func(v->e, add_func, v);
+            qsort(v->funcs, v->nfuncs, sizeof *v->funcs, by_start);
+        }
+    }
+    func_scan f = { a, NULL, { 0, 0, 0, NULL } };
+    if (!v->funcs) {
+        each_func(v->e, scan_func, &f);
+    } else {
+        size_t lo = 0, hi = v->nfuncs; /* the entries starting at or below a: [0, lo) */
+        while (lo < hi) {
+            const size_t mid = (lo + hi) / 2;
+            if (v->funcs[mid].lo <= a) lo = mid + 1;
+            else hi = mid;
+        }
+        for (size_t i = lo; i-- > 0 && v->funcs[i].lo == v->funcs[lo - 1].lo;)
+            if (a - v->funcs[i].lo < v->funcs[i].size) f.found = &v->funcs[i];
+    }
+    if (name) *name = f.found ? f.found->name : "";
+    return f.found ? f.found->lo : UINT32_MAX;
+}
+
+static uint32_t func_start(mod_view *v, uint32_t a) { return func_symbol(v, a, NULL); }
 
 /* The faulting lane as the unwinder sees it: x1..x31 of the frame being
  * unwound (valid: the ones known) and its own stack to read from. */
@@ -405,7 +476,7 @@ static int unwind(lane_regs *L, mod_view *v, uint32_t pc, int is_ret, uint32_t *
         *ret = L->r[1];
         const ws_code_region *rm = code_at(L->dev, *ret);
         if (!rm || !after_call(L->dev, rm, *ret)) return -1;
-        if (rm == m && func_start(v->e, *ret - 1 - m->base + m->link_base) == func_start(v->e, link)) return -1;
+        if (rm == m && func_start(v, *ret - 1 - m->base + m->link_base) == func_start(v, link)) return -1;
         L->valid &= ~2u; /* the caller's own ra: only its CFI knows where it is */
         return 0;
     }
@@ -554,24 +625,39 @@ static uint32_t lane_pc(const ws_warp *w, uint32_t lane)
 static void symbol_at(mod_view *v, const ws_code_region *m, uint32_t pc, char *buf, size_t len)
 {
     const char *name = "";
-    if (m && !mod_open(v, m)) func_symbol(v->e, pc - m->base + m->link_base, &name);
+    if (m && !mod_open(v, m)) func_symbol(v, pc - m->base + m->link_base, &name);
     snprintf(buf, len, "%s", name);
 }
 
-int ws_source_call_from(const ws_device *dev, uint32_t sampled, const ws_warp *w, uint32_t lane,
-                        const ws_code_span *spans, size_t nspans, uint32_t *call, char *callee, size_t len)
-{
+struct ws_source_cache {
     mod_view v;
-    memset(&v, 0, sizeof v);
+};
+
+ws_source_cache *ws_source_cache_new(void) { return calloc(1, sizeof(ws_source_cache)); }
+
+void ws_source_cache_free(ws_source_cache *c)
+{
+    if (!c) return;
+    mod_close(&c->v);
+    free(c);
+}
+
+int ws_source_call_from(const ws_device *dev, ws_source_cache *cache, uint32_t sampled, const ws_warp *w,
+                        uint32_t lane, const ws_code_span *spans, size_t nspans, uint32_t *call, char *callee,
+                        size_t len)
+{
+    ws_source_cache own;
+    memset(&own, 0, sizeof own);
+    mod_view *v = cache ? &cache->v : &own.v;
     lane_regs L;
     lane_init(&L, dev, w, lane);
     uint32_t pc = lane_pc(w, lane);
     int is_ret = 0, flat = 0, rc = -1;
     char below[64]; /* the function the frame being unwound is in */
-    symbol_at(&v, code_at(dev, sampled), sampled, below, sizeof below);
+    symbol_at(v, code_at(dev, sampled), sampled, below, sizeof below);
     for (int level = 0; level <= MAX_CALLS; level++) {
         const ws_code_region *m = code_at(dev, pc);
-        if (!m || mod_open(&v, m)) break;
+        if (!m || mod_open(v, m)) break;
         /* a return address just after the call; at level 0 the lane's own
          * pc, when the instruction sampled was the callee's return */
         if (in_spans(spans, nspans, pc - 1) && (is_ret || (pc != sampled && in_spans(spans, nspans, pc)))) {
@@ -582,11 +668,11 @@ int ws_source_call_from(const ws_device *dev, uint32_t sampled, const ws_warp *w
             rc = 0;
             break;
         }
-        if (level) symbol_at(&v, m, pc - 1, below, sizeof below);
+        if (level) symbol_at(v, m, pc - 1, below, sizeof below);
         else if (in_spans(spans, nspans, pc)) break; /* (at the kernel's own code) */
-        else symbol_at(&v, m, pc, below, sizeof below);
-        if (step_up(&L, &v, &pc, &is_ret, &flat)) break;
+        else symbol_at(v, m, pc, below, sizeof below);
+        if (step_up(&L, v, &pc, &is_ret, &flat)) break;
     }
-    mod_close(&v);
+    if (!cache) mod_close(&own.v);
     return rc;
 }
