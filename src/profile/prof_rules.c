@@ -293,6 +293,43 @@ static int bandwidth_rule(const prof_kernel *k, const prof_line *l, uint64_t cyc
     return add_caused(out, nout, l, "bandwidth", lsu ? "LSU" : "MIO", share, cyc, t);
 }
 
+/* Pipe throughput: most of line l's waits are for a free ALU pipe
+ * (math_pipe_throttle) while the busiest of the kernel's pipes is busy
+ * most of its cycles: the kernel is bound by that pipe's rate (the limits
+ * line says "compute-bound by the fp pipes"), and only fewer operations
+ * on it per result help. A throttle without a busy pipe comes from
+ * bursts of one warp's own dependent-free operations and is left alone. */
+static int pipe_rule(const prof_kernel *k, const prof_line *l, uint64_t cyc, prof_rule **out, size_t *nout)
+{
+    const ws_pc_counter *e = &l->exact;
+    const uint64_t thr = e->stall_cycles[WS_STATE_MATH_PIPE_THROTTLE];
+    const uint64_t waits = cyc - e->stall_cycles[WS_STATE_SELECTED] - e->stall_cycles[WS_STATE_NOT_SELECTED];
+    unsigned unit = WS_UNIT_INT;
+    for (unsigned u = WS_UNIT_INT; u <= WS_UNIT_FDIV; u++)
+        if (unit_use(k, u) > unit_use(k, unit)) unit = u;
+    const double share = waits ? (double)thr / (double)waits : 0, use = unit_use(k, unit);
+    if (share < THROTTLE_HIGH || use < BUSY_HIGH) return 0;
+    static const char *const what[] = { [WS_UNIT_INT] = "integer operations", [WS_UNIT_MUL] = "multiplies",
+                                        [WS_UNIT_DIV] = "divides and remainders",
+                                        [WS_UNIT_FP] = "floating-point operations",
+                                        [WS_UNIT_FDIV] = "floating-point divides and square roots" };
+    static const char *const how[] = {
+        [WS_UNIT_INT] = "index arithmetic stepped rather than recomputed, invariants hoisted out of loops",
+        [WS_UNIT_MUL] = "strength reduction: a running sum instead of i * stride",
+        [WS_UNIT_DIV] = "by a power of two, a shift or a mask; by a loop invariant, a multiply by its inverse",
+        [WS_UNIT_FP] = "products computed once and reused, fused multiply-adds, float rather than double, "
+                       "invariants hoisted out of loops",
+        [WS_UNIT_FDIV] = "a multiply by a reciprocal computed once",
+    };
+    char t[680];
+    snprintf(t, sizeof t, "pipe throughput: in kernel %.80s, %.1f%% of the line's waits are for a free pipe "
+             "(math_pipe_throttle), and the %s pipes are busy %.1f%% of the cycles: the warps issue as many "
+             "operations as the pipes accept, so more warps or loads in flight would only queue; fewer %s per "
+             "result shorten the waits (%s)", k->kernel, 100.0 * share, prof_unit_name(unit), 100.0 * use,
+             what[unit], how[unit]);
+    return add_caused(out, nout, l, "pipe", prof_unit_name(unit), share, cyc, t);
+}
+
 /* The kernel's achieved occupancy when no more warps could be resident:
  * every warp slot is allowed (theoretical 100 %) and nearly all are filled
  * (OCC_FULL of them); then -1 is returned, else the achieved share. Advice
@@ -611,6 +648,7 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
             fail |= add(out, nout, l, "latency", (double)lsb / (double)cyc, cyc, t);
         }
         fail |= mio_latency_rule(k, l, cyc, out, nout);
+        fail |= pipe_rule(k, l, cyc, out, nout);
     }
     free(lines);
     if (fail) { free(*out); *out = NULL; *nout = 0; return -1; }

@@ -653,6 +653,36 @@ PY2
         grep -q ": bandwidth: " $f && bad "$f: $(grep ': bandwidth: ' $f | head -1)" || ok "$f: no bandwidth rule"
     done
     ;;
+pipe_rule)
+    # Lines that wait for a free ALU pipe while it is saturated got no rule
+    # ("rules: none fired" under "compute-bound by the fdiv pipes"). The
+    # float divides of fdiv_pipe (lines FDIV_PIPE and the next) get one that
+    # names the fdiv pipes; a dependent fmadd chain (waits on its own
+    # results) and a store stream (the LSU's queue) get none.
+    fd=$(line FDIV_PIPE)
+    "$ws" profile --json d.json -- "$ws" run --grid 8 --block 256 "$elf" fdiv_pipe zeros:2048 100 > d.txt 2>&1 ||
+        bad "fdiv_pipe exited with $?"
+    for l in $fd $((fd + 1)); do
+        by_line d.txt | grep -qE "^  - depth_kernels.c:$l: pipe throughput: in kernel fdiv_pipe, [0-9.]+% of the line's waits are for a free pipe \(math_pipe_throttle\), and the fdiv pipes are busy [0-9.]+% of the cycles: .*fewer floating-point divides and square roots per result" &&
+            ok "fdiv_pipe: pipe rule on line $l, the fdiv pipes named" || { bad "fdiv_pipe line $l"; grep -A3 Rules d.txt; }
+    done
+    python3 - d.json <<'PY2' && ok "d.json: metric = the throttle's share of the line's waits" || bad "d.json: JSON pipe rule"
+import json, sys
+k = json.load(open(sys.argv[1]))['devices'][0]['kernels'][0]
+r = [r for r in k['rules'] if r['rule'] == 'pipe']
+assert r, k['rules']
+for x in r:
+    c = [l for l in k['lines'] if l['line'] == x['line']][0]['exact']['cycles']
+    waits = sum(c.values()) - c.get('selected', 0) - c.get('not_selected', 0)
+    share = c['math_pipe_throttle'] / waits
+    assert share >= 0.5 and abs(x['metric'] - share) < 1e-5, (x, share)
+PY2
+    "$ws" profile -- "$ws" run --grid 2 --block 64 "$elf" fma_chain zeros:128 200 > f.txt 2>&1 || bad "fma_chain exited with $?"
+    "$ws" profile -- "$ws" run --grid 8 --block 256 "$elf" stream_fill zeros:262144 8 1 > s.txt 2>&1 || bad "stream_fill exited with $?"
+    for f in f.txt s.txt; do
+        grep -q ": pipe throughput: " $f && bad "$f: $(grep ': pipe throughput: ' $f | head -1)" || ok "$f: no pipe rule"
+    done
+    ;;
 roofline_units)
     # A launch whose float divide pipes or MIO are saturated is bound by
     # them, not "latency-bound" because neither the issue rate nor the
