@@ -1112,6 +1112,9 @@ static void handle_event(ws_gdb_dbg *t, const ws_dbg_event *ev)
     case WS_DBG_EV_STEP_EXIT:
         on_step_exit(t, ev->hart);
         return;
+    case WS_DBG_EV_CP_HELD: /* the program waits on the debugger's halt: gdb stops, and hears why */
+        if (ws_debug_stop_reason(t->dbg, s.note, sizeof s.note - 1) == WS_OK) strcat(s.note, "\n");
+        break;
     default:
         return;
     }

@@ -2,6 +2,7 @@
  * device's own counts say, with the right data; the formatter is lossless
  * on random streams; the trace is deterministic, does not change the
  * simulated cycles, and a damaged trace gets a clear error. */
+#include <pthread.h>
 #include <stdint.h>
 #include "device/debug/debug.h"
 #include "device/events/event_codec.h"
@@ -1183,6 +1184,77 @@ static void check_halt_names_machine(const char *module)
     ws_device_close(dev);
 }
 
+/* A tool that waits on the program's waits (gdb: WS_DBG_EV_CP_HELD is
+ * blocking): told the first time, it resumes the program without
+ * releasing the halt (the program tells again), then releases it with
+ * EVCTL `release` (8 resume, 2 clear) or, with 0, by detaching. */
+typedef struct cp_wait_tool {
+    ws_debug *d;
+    uint32_t release;
+    int told;
+    char reason[512];
+} cp_wait_tool;
+
+static void *cp_wait_tool_run(void *arg)
+{
+    cp_wait_tool *t = arg;
+    ws_dbg_event ev;
+    while (t->told < 2 && ws_debug_wait_event(t->d, 5000, &ev) == WS_OK) {
+        if (ev.kind != WS_DBG_EV_CP_HELD) continue;
+        if (t->told++ == 0) {
+            ws_debug_stop_reason(t->d, t->reason, sizeof t->reason);
+            ws_debug_release(t->d);
+        } else if (t->release) {
+            ws_dmi_write(t->d, 0, WS_DM_EVCTL, t->release);
+        } else {
+            ws_debug_detach(t->d);
+        }
+    }
+    return NULL;
+}
+
+/* A program's wait on a command processor the debugger's machine halted
+ * waits for the debugger when the debugger asked for that (gdb does):
+ * the debugger hears it (WS_DBG_EV_CP_HELD, the reason names the machine
+ * and what lets it go on), may resume the program and hear it again, and
+ * its resume, clear or detach lets the wait go on to WS_OK. (Until
+ * 2026-11-28 the wait returned WS_ERR_STOPPED, and a program under gdb
+ * took its error path while the user only looked.) */
+static void check_debugger_wait(const char *module)
+{
+    static const uint32_t releases[] = { 8, 2, 0 };
+    for (unsigned r = 0; r < 3; r++) {
+        ws_device *dev;
+        ws_kernel *k;
+        ws_addr out, counter;
+        cp_wait_tool tool = { .release = releases[r] };
+        pthread_t th;
+        int c = -1;
+        machine_cores = 4;
+        CHECK(open_machine_dev(module, &dev, &k, &out, &counter) == WS_OK);
+        CHECK(ws_debug_attach(dev, &(ws_debug_config){ 0 }, &tool.d) == WS_OK);
+        CHECK(ws_dmi_write(tool.d, 0, WS_DM_DMCONTROL, 1) == WS_OK);
+        CHECK(ws_debug_set_blocking_events(tool.d, 1u << WS_DBG_EV_CP_HELD) == WS_OK);
+        ws_machine_program p = one_step(WS_EV_CP, WS_EV_CP_DONE, WS_MATCH_EQ, 3 /* a launch */, 1, WS_ACT_CP_HALT, 0);
+        CHECK_EQ_U(debugger_load(tool.d, &p) & 0xFFFFu, 1u << 8);
+        CHECK(ws_memset(dev, counter, 0, 4) == WS_OK);
+        ws_arg args[2] = { WS_ARG_PTR(out), WS_ARG_PTR(counter) };
+        for (int i = 0; i < 2; i++)
+            CHECK(ws_launch(dev, k, (ws_dim3){ BLOCKS, 1, 1 }, (ws_dim3){ THREADS, 1, 1 }, 0, args, 2) == WS_OK);
+        CHECK(pthread_create(&th, NULL, cp_wait_tool_run, &tool) == 0);
+        CHECK_EQ_U(ws_synchronize(dev), WS_OK); /* held after the first launch, until released */
+        pthread_join(th, NULL);
+        CHECK_EQ_U(tool.told, 2);
+        CHECK_STR_CONTAINS(tool.reason, "the program waits: the command processor was halted by the debugger's debug "
+                           "machine 0 ('cp.done data=3 do cp.halt') with 1 command queued; the debugger's 'monitor "
+                           "watch resume'");
+        CHECK_EQ_U(ws_memcpy_dtoh(dev, &c, counter, 4), WS_OK);
+        CHECK_EQ_U(c, 2 * BLOCKS * THREADS / 32);
+        ws_debug_detach(tool.d);
+        ws_device_close(dev);
+    }
+}
+
 /* A halt of the command processor or work distributor is the side's whose
  * machine caused it (docs/events.md, "Who holds the bus"): the program's
  * ws_events_resume, configure and machines do not release the debugger's
@@ -1363,6 +1435,7 @@ int main(int argc, char **argv)
     check_debugger_machines(argv[1]);
     check_halt_holders(argv[1]);
     check_debugger_resume(argv[1]);
+    check_debugger_wait(argv[1]);
     check_cp_halt_holds_copy(argv[1]);
     check_halt_names_machine(argv[1]);
     check_configure_keeps_debugger_clock(argv[1]);

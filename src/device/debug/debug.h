@@ -281,9 +281,19 @@ typedef enum ws_dbg_event_kind {
     WS_DBG_EV_LAUNCH_START,  /* a launch is about to start (launch_id)      */
     WS_DBG_EV_LAUNCH_END,    /* a launch finished (status in `status`)     */
     WS_DBG_EV_DEVICE_CLOSE,  /* the application closed the device          */
-    WS_DBG_EV_STEP_EXIT      /* a step ended its warp's threads (they ran
+    WS_DBG_EV_STEP_EXIT,     /* a step ended its warp's threads (they ran
                                 off the end and retired, no halt follows):
                                 hart = the first lane that stepped          */
+    WS_DBG_EV_CP_HELD        /* the application waits (ws_synchronize, a
+                                synchronous copy) on a command processor
+                                the debugger's machines halted; with this
+                                kind blocking it waits until the tool
+                                releases the halt (EVCTL 8 or 2), resumes
+                                it (ws_debug_release: it then tells again
+                                if still held) or detaches (which releases
+                                the halt); ws_debug_stop_reason says who
+                                holds it. Not blocking: the wait returns
+                                WS_ERR_STOPPED, as it always did       */
 } ws_dbg_event_kind;
 
 typedef struct ws_dbg_event {

@@ -235,6 +235,10 @@ ws_status ws_debug_detach(ws_debug *d)
         if (d->w[i].state == DW_HALTED || d->w[i].step_bar) d->w[i].req = REQ_RESUME;
     }
     d->parked = 0;
+    /* the halts its machines caused go with it: nobody else may release
+     * them, and a program waiting on them would wait for ever */
+    d->machine_resume = 1;
+    atomic_store(&d->attention, 1);
     pthread_cond_broadcast(&d->app_cv);
     pthread_cond_broadcast(&d->ev_cv);
     pthread_cond_broadcast(&d->req_cv);

@@ -39,6 +39,13 @@ void ws_dbg_launch_end(ws_device *dev, uint64_t launch_id, ws_status st);
  * command processor the debugger's machine halted starts none). */
 void ws_dbg_take_machine_requests(ws_device *dev);
 
+/* The application waits on a command processor the debugger's machines
+ * hold halted (why: the refusal's text). If the tool asked to be told
+ * (WS_DBG_EV_CP_HELD blocking), the thread waits until the tool releases
+ * the halt, resumes or detaches, and 1 is returned: look again. 0: no
+ * tool waits for it (the wait is refused, WS_ERR_STOPPED). */
+int ws_dbg_cp_held_wait(ws_device *dev, const char *why);
+
 /* Nothing can run and a debug machine asked for a halt: halt every live
  * warp (waiting ones too) with cause "debug machine". 1 = halted. */
 int ws_dbg_machine_halt_idle(ws_device *dev);

@@ -129,6 +129,7 @@ void dbg_machines_write_locked(ws_debug *d, uint32_t addr, uint32_t v)
             d->nmachine_q = 0;
             atomic_store(&d->attention, 1);
         }
+        if (v & (8 | 2)) pthread_cond_broadcast(&d->app_cv); /* a program waiting on the halt goes on */
         if (v & 1) {
             ws_machine_program p;
             d->ev_refused = parse_words(d->ev_words, d->ev_n, &p) || d->nmachine_q == WS_EV_MACHINES;

@@ -102,6 +102,26 @@ void ws_dbg_take_machine_requests(ws_device *dev)
     pthread_mutex_unlock(&d->mu);
 }
 
+int ws_dbg_cp_held_wait(ws_device *dev, const char *why)
+{
+    ws_debug *d = dev->debug;
+    pthread_mutex_lock(&d->mu);
+    const int waits = atomic_load(&d->attached) && (d->blocking >> WS_DBG_EV_CP_HELD & 1);
+    if (waits) {
+        /* gdb's stop and 'monitor watch' say what the program waits for */
+        snprintf(d->machine_reason, sizeof d->machine_reason, "the program waits: %s", why);
+        dbg_push_event_locked(d, WS_DBG_EV_CP_HELD, 0, 0, 0, WS_ERR_STOPPED);
+        d->park_ev = d->ev_pushed;
+        d->parked = 1;
+        /* (the halt's release is taken by the caller, at its next look) */
+        while (d->parked && atomic_load(&d->attached) && !d->machine_resume && !d->machine_clear)
+            pthread_cond_wait(&d->app_cv, &d->mu);
+        d->parked = 0;
+    }
+    pthread_mutex_unlock(&d->mu);
+    return waits;
+}
+
 static int service_locked(ws_debug *d)
 {
     ws_device *dev = d->dev;
