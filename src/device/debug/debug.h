@@ -349,6 +349,22 @@ uint32_t ws_debug_machine_words(const ws_machine_program *p, uint32_t *out, uint
  * (docs/events.md, "Who holds the bus"); the EVCTL load refuses them. */
 const char *ws_debug_machine_program_only_action(const ws_machine_program *p);
 
+/* The event bus's debug machines, the program's and the debugger's, as
+ * the device showed them when it last stopped for the tool (a warp's
+ * halt, a park, a wait on a held command processor, a launch's end) or
+ * took the tool's EVCTL requests; then the debugger's programs still
+ * queued (EVCTL bits 15:8, not in a machine yet). */
+typedef struct ws_dbg_machine {
+    uint32_t index;             /* the machine, 0..7 (queued: place in the queue) */
+    int debugger;               /* the debugger's (gdb's 'monitor watch', EVCTL);
+                                   else the program's (or the event watcher's) */
+    int queued;                 /* a debugger's program not in a machine yet */
+    ws_machine_program program;
+    ws_machine_status status;   /* (queued: zeros) */
+} ws_dbg_machine;
+/* *n: how many there are; at most max are copied to out. */
+ws_status ws_debug_machines(ws_debug *dbg, ws_dbg_machine *out, size_t max, size_t *n);
+
 /* Why the device last halted the warps with cause MACHINE ("debug machine 0
  * fired on wd.dispatch ...", or "device deadlock: ..."), or NOT_FOUND. */
 ws_status ws_debug_stop_reason(ws_debug *dbg, char *buf, size_t len);

@@ -72,6 +72,7 @@ void dbg_app_event_locked(ws_debug *d, ws_dbg_event_kind kind, uint32_t module, 
                           ws_status st)
 {
     if (!atomic_load(&d->attached)) return;
+    dbg_machines_publish_locked(d); /* (the application thread is the device's) */
     dbg_push_event_locked(d, kind, 0, module, launch_id, st);
     if (!(d->blocking & (1u << kind))) return;
     d->park_ev = d->ev_pushed; /* released only once the tool has taken it */

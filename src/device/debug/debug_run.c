@@ -30,6 +30,7 @@ void dbg_halt_locked(ws_debug *d, ws_warp *w, uint32_t cause, uint32_t lane, int
     if (dw->state != DW_HALTED) ws_ev_emit(d->dev, WS_EV_DBG, WS_EV_DBG_HALT, w->core, w->slot | cause << 8);
     dw->state = DW_HALTED;
     dw->cause = (uint8_t)cause;
+    if (event) dbg_machines_publish_locked(d); /* what the tool sees at this stop */
     dw->stepping = dw->step_bar = 0;
     dw->group_halt = !event;
     dbg_requests_done_locked(d); /* a halt or a step's end a probe may wait for */
@@ -92,6 +93,7 @@ static void load_machines_locked(ws_debug *d)
     while (q < d->nmachine_q && ws_ev_load_debugger_machine(dev, &d->machine_q[q]) >= 0) q++;
     memmove(d->machine_q, d->machine_q + q, (d->nmachine_q - q) * sizeof *d->machine_q);
     d->nmachine_q -= q;
+    dbg_machines_publish_locked(d);
 }
 
 void ws_dbg_take_machine_requests(ws_device *dev)
@@ -110,6 +112,7 @@ int ws_dbg_cp_held_wait(ws_device *dev, const char *why)
     if (waits) {
         /* gdb's stop and 'monitor watch' say what the program waits for */
         snprintf(d->machine_reason, sizeof d->machine_reason, "the program waits: %s", why);
+        dbg_machines_publish_locked(d);
         dbg_push_event_locked(d, WS_DBG_EV_CP_HELD, 0, 0, 0, WS_ERR_STOPPED);
         d->park_ev = d->ev_pushed;
         d->parked = 1;
@@ -469,6 +472,7 @@ void ws_dbg_launch_end(ws_device *dev, uint64_t launch_id, ws_status st)
         d->w[i].resumeack = ack;
     }
     dbg_requests_done_locked(d); /* no lane is live any more */
+    dbg_machines_publish_locked(d);
     dbg_app_event_locked(d, WS_DBG_EV_LAUNCH_END, 0, launch_id, st);
     pthread_mutex_unlock(&d->mu);
 }
