@@ -287,7 +287,7 @@ static ws_status cp_held(ws_device *dev, const char *what)
             ws_dbg_take_machine_requests(dev); /* a 'monitor watch resume' or 'clear' since releases it */
         const int holder = ev ? ws_ev_unit_holder(&ev->cp_halt) : -1;
         if (holder < 0) return WS_OK;
-        char release[240], by[200], msg[WS_ERRLEN];
+        char release[240], by[WS_EV_HALT_BY_LEN], msg[WS_ERRLEN];
         cp_release_hint(dev, holder, release, sizeof release);
         ws_ev_halt_by(&ev->cp_halt, holder, by, sizeof by);
         snprintf(msg, sizeof msg, "%sthe command processor was halted by %s with %u command%s queued; %s", what, by,

@@ -1255,6 +1255,38 @@ static void check_debugger_wait(const char *module)
     }
 }
 
+/* A machine's text longer than a message shows is cut visibly, with its
+ * whole length (until 2026-11-28 it ended in "..." at 120 characters,
+ * with no word of how much was left out); ws_events_machine_text gives
+ * the whole text and its length. */
+static void check_long_machine_text(const char *module)
+{
+    ws_device *dev;
+    ws_kernel *k;
+    ws_addr out, counter;
+    ws_machine_program p;
+    int print;
+    char err[256], whole[1024], cut[80];
+    const char *text = "wd.dispatch data=0..4294967295 then wd.dispatch data=0..4294967295 within=1000000000 then "
+                       "wd.dispatch data=0..4294967295 within=1000000000 then wd.dispatch data=0..4294967295 "
+                       "within=1000000000 then wd.dispatch data=0..4294967295 within=1000000000 do stop";
+    machine_cores = 4;
+    CHECK(ws_events_parse_machine(text, &p, &print, err, sizeof err) == WS_OK);
+    CHECK_EQ_U(ws_events_machine_text(&p, NULL, 0), strlen(text));
+    CHECK_EQ_U(ws_events_machine_text(&p, whole, sizeof whole), strlen(text));
+    CHECK(!strcmp(whole, text));
+    CHECK_EQ_U(ws_events_machine_text(&p, cut, sizeof cut), strlen(text)); /* (cut to fit, NUL-ended) */
+    CHECK_EQ_U(strlen(cut), sizeof cut - 1);
+    CHECK(open_machine_dev(module, &dev, &k, &out, &counter) == WS_OK);
+    CHECK(ws_events_machine(dev, 0, &p) == WS_OK);
+    CHECK_EQ_U(launch_staged(dev, k, out, counter), WS_ERR_STOPPED);
+    char tail[64];
+    snprintf(tail, sizeof tail, "... (cut: %zu characters in all)')", strlen(text));
+    CHECK_STR_CONTAINS(ws_last_error(dev), "(its program: 'wd.dispatch data=0..4294967295 then wd.dispatch");
+    CHECK_STR_CONTAINS(ws_last_error(dev), tail);
+    ws_device_close(dev);
+}
+
 /* A halt of the command processor or work distributor is the side's whose
  * machine caused it (docs/events.md, "Who holds the bus"): the program's
  * ws_events_resume, configure and machines do not release the debugger's
@@ -1436,6 +1468,7 @@ int main(int argc, char **argv)
     check_halt_holders(argv[1]);
     check_debugger_resume(argv[1]);
     check_debugger_wait(argv[1]);
+    check_long_machine_text(argv[1]);
     check_cp_halt_holds_copy(argv[1]);
     check_halt_names_machine(argv[1]);
     check_configure_keeps_debugger_clock(argv[1]);

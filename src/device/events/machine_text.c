@@ -275,6 +275,11 @@ size_t ws_events_machine_text(const ws_machine_program *p, char *out, size_t len
 void ws_ev_machine_text(const ws_machine_program *p, char *out, size_t len)
 {
     if (!len) return;
-    size_t whole = ws_events_machine_text(p, out, len);
-    if (whole >= len && len > 4) memcpy(out + len - 4, "...", 4); /* (cut short: says so) */
+    const size_t whole = ws_events_machine_text(p, out, len);
+    if (whole < len) return;
+    /* cut short: it says so, and how long the whole is (was "..." alone) */
+    char tail[48];
+    const int n = snprintf(tail, sizeof tail, "... (cut: %zu characters in all)", whole);
+    if (n > 0 && (size_t)n < len) memcpy(out + len - 1 - (size_t)n, tail, (size_t)n + 1);
+    else if (len > 4) memcpy(out + len - 4, "...", 4);
 }

@@ -49,7 +49,7 @@ static void act(ws_device *dev, unsigned index, ws_machine *m, const ws_event *e
 {
     struct ws_events *ev = dev->events;
     int rearm = 0;
-    char text[120]; /* (the reason outlives the machine: a later load may reuse its number) */
+    char text[WS_EV_TEXT_SHOWN]; /* (the reason outlives the machine: a later load may reuse its number) */
     ws_ev_machine_text(&m->p, text, sizeof text);
     snprintf(ev->reason, sizeof ev->reason, "debug machine %u fired on %s (core %u, data 0x%08x) at time %llu "
              "(its program: '%s')", index, ws_event_name(e->source, e->id), e->core, e->data,
@@ -272,7 +272,7 @@ int ws_ev_wd_stopped(ws_device *dev)
     if (!ev || !ws_ev_unit_halted(&ev->wd_halt) || dev->fault.kind != FAULT_NONE) return 0;
     const ws_grid_run *L = dev->current;
     const int holder = ws_ev_unit_holder(&ev->wd_halt), side = holder >= 0 ? holder : !ev->wd_halt.halted[0];
-    char by[200];
+    char by[WS_EV_HALT_BY_LEN];
     ws_ev_halt_by(&ev->wd_halt, side, by, sizeof by);
     dev->fault.kind = FAULT_MACHINE;
     snprintf(dev->fault.detail, sizeof dev->fault.detail,
