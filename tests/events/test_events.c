@@ -1250,6 +1250,9 @@ static void check_debugger_wait(const char *module)
                            "watch resume'");
         CHECK_EQ_U(ws_memcpy_dtoh(dev, &c, counter, 4), WS_OK);
         CHECK_EQ_U(c, 2 * BLOCKS * THREADS / 32);
+        char after[512] = ""; /* the program no longer waits: the debugger is not told it does */
+        ws_debug_stop_reason(tool.d, after, sizeof after);
+        CHECK(!strstr(after, "the program waits"));
         ws_debug_detach(tool.d);
         ws_device_close(dev);
     }

@@ -110,7 +110,10 @@ int ws_dbg_cp_held_wait(ws_device *dev, const char *why)
     pthread_mutex_lock(&d->mu);
     const int waits = atomic_load(&d->attached) && (d->blocking >> WS_DBG_EV_CP_HELD & 1);
     if (waits) {
-        /* gdb's stop and 'monitor watch' say what the program waits for */
+        /* gdb's stop and 'monitor watch' say what the program waits for
+         * while it waits; then the last halt's reason is theirs again */
+        char halt_reason[sizeof d->machine_reason];
+        memcpy(halt_reason, d->machine_reason, sizeof halt_reason);
         snprintf(d->machine_reason, sizeof d->machine_reason, "the program waits: %s", why);
         dbg_machines_publish_locked(d);
         dbg_push_event_locked(d, WS_DBG_EV_CP_HELD, 0, 0, 0, WS_ERR_STOPPED);
@@ -120,6 +123,7 @@ int ws_dbg_cp_held_wait(ws_device *dev, const char *why)
         while (d->parked && atomic_load(&d->attached) && !d->machine_resume && !d->machine_clear)
             pthread_cond_wait(&d->app_cv, &d->mu);
         d->parked = 0;
+        memcpy(d->machine_reason, halt_reason, sizeof halt_reason);
     }
     pthread_mutex_unlock(&d->mu);
     return waits;
