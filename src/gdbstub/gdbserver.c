@@ -127,6 +127,7 @@ static void *serve_main(void *arg)
          * also one already in flight when gdb left (a step finishing in
          * all-stop). */
         ws_gdb_dbg_open_gate(&g->target);
+        ws_dmi_write(g->dbg, 0, WS_DM_EVCTL, 8); /* (before the release: see dbg_detach) */
         ws_debug_set_blocking_events(g->dbg, 0);
         ws_debug_release(g->dbg);
         ws_debug_detach(g->dbg);

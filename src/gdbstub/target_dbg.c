@@ -1198,6 +1198,9 @@ static void dbg_detach(void *tp)
     memset(t->held, 0, t->nharts);
     memset(t->tell, 0, t->nharts);
     resume_warps(t, 0);
+    /* the halts gdb's machines caused go first: a program waiting on one
+     * (WS_DBG_EV_CP_HELD) released before that would fail its call */
+    ws_dmi_write(t->dbg, 0, WS_DM_EVCTL, 8);
     ws_debug_set_blocking_events(t->dbg, 0);
     ws_debug_release(t->dbg);
     ws_gdb_dbg_open_gate(t);
