@@ -165,7 +165,9 @@ static ws_status run_launch(ws_device *dev, ws_grid_run *L)
             break;
         }
         if (issued == 0 && placed == 0 && L->done_blocks < L->total_blocks) {
-            if (ws_ev_wd_stopped(dev)) { st = WS_ERR_STOPPED; break; }
+            const int wd = ws_ev_wd_stopped(dev);
+            if (wd > 0) { st = WS_ERR_STOPPED; break; }
+            if (wd < 0) continue; /* (the debugger released it) */
             const int idle = ws_ev_launch_idle(dev); /* (debug machines: lasting steps, a pending halt) */
             if (idle == WS_EV_IDLE_STOP) { st = WS_ERR_STOPPED; break; }
             if (idle == WS_EV_IDLE_RETRY) continue;
@@ -294,7 +296,7 @@ static ws_status cp_held(ws_device *dev, const char *what)
                  (unsigned)dev->qlen, dev->qlen == 1 ? "" : "s", release);
         /* The debugger's halt holds the program's wait while gdb looks
          * (gdb hears a stop); the program's own halt is its error to see. */
-        if (holder == WS_EV_DEBUGGER && dev->debug && ws_dbg_cp_held_wait(dev, msg)) continue;
+        if (holder == WS_EV_DEBUGGER && dev->debug && ws_dbg_held_wait(dev, WS_DBG_EV_CP_HELD, msg)) continue;
         return ws_set_error(dev, WS_ERR_STOPPED, "%s", msg);
     }
 }

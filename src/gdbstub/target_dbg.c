@@ -1113,6 +1113,7 @@ static void handle_event(ws_gdb_dbg *t, const ws_dbg_event *ev)
         on_step_exit(t, ev->hart);
         return;
     case WS_DBG_EV_CP_HELD: /* the program waits on the debugger's halt: gdb stops, and hears why */
+    case WS_DBG_EV_WD_HELD:
         if (ws_debug_stop_reason(t->dbg, s.note, sizeof s.note - 1) == WS_OK) strcat(s.note, "\n");
         break;
     default:

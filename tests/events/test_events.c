@@ -292,6 +292,7 @@ typedef struct mrun {
 } mrun;
 
 static uint32_t machine_cores = 4;
+static int machine_timing; /* open_machine_dev: timing mode */
 
 static ws_status open_machine_dev(const char *module, ws_device **dev, ws_kernel **k, ws_addr *out, ws_addr *counter)
 {
@@ -299,6 +300,7 @@ static ws_status open_machine_dev(const char *module, ws_device **dev, ws_kernel
     ws_config_default(&cfg);
     cfg.cores = machine_cores;
     cfg.warps_per_core = 8; /* one 8-warp block per core at a time */
+    if (machine_timing) cfg.mode = WS_MODE_TIMING;
     ws_module *m;
     ws_status st = ws_device_open(&cfg, dev);
     ws_event_config ec = { .capacity = 1 << 16 };
@@ -1191,6 +1193,7 @@ static void check_halt_names_machine(const char *module)
 typedef struct cp_wait_tool {
     ws_debug *d;
     uint32_t release;
+    ws_dbg_event_kind kind; /* (0: WS_DBG_EV_CP_HELD) */
     int told;
     char reason[512];
 } cp_wait_tool;
@@ -1200,7 +1203,7 @@ static void *cp_wait_tool_run(void *arg)
     cp_wait_tool *t = arg;
     ws_dbg_event ev;
     while (t->told < 2 && ws_debug_wait_event(t->d, 5000, &ev) == WS_OK) {
-        if (ev.kind != WS_DBG_EV_CP_HELD) continue;
+        if (ev.kind != (t->kind ? t->kind : WS_DBG_EV_CP_HELD)) continue;
         if (t->told++ == 0) {
             ws_debug_stop_reason(t->d, t->reason, sizeof t->reason);
             ws_debug_release(t->d);
@@ -1256,6 +1259,43 @@ static void check_debugger_wait(const char *module)
         ws_debug_detach(tool.d);
         ws_device_close(dev);
     }
+}
+
+/* The same for a launch whose work distributor the debugger's machine
+ * halted: once the blocks it placed have finished, the launch waits for
+ * the debugger (WS_DBG_EV_WD_HELD) instead of ending with WS_ERR_STOPPED,
+ * and goes on to place the rest when released; in both modes. (Until
+ * 2026-11-28 it ended: under gdb the program failed and gdb heard no
+ * stop at all.) */
+static void check_debugger_wd_wait(const char *module, int timing)
+{
+    ws_device *dev;
+    ws_kernel *k;
+    ws_addr out, counter;
+    cp_wait_tool tool = { .release = 8, .kind = WS_DBG_EV_WD_HELD };
+    pthread_t th;
+    int c = -1;
+    machine_cores = 4;
+    machine_timing = timing;
+    CHECK(open_machine_dev(module, &dev, &k, &out, &counter) == WS_OK);
+    machine_timing = 0;
+    CHECK(ws_debug_attach(dev, &(ws_debug_config){ 0 }, &tool.d) == WS_OK);
+    CHECK(ws_dmi_write(tool.d, 0, WS_DM_DMCONTROL, 1) == WS_OK);
+    CHECK(ws_debug_set_blocking_events(tool.d, 1u << WS_DBG_EV_WD_HELD) == WS_OK);
+    ws_machine_program p = one_step(WS_EV_WD, WS_EV_WD_DISPATCH, WS_MATCH_EQ, 2, 1, WS_ACT_WD_HALT, 0);
+    CHECK_EQ_U(debugger_load(tool.d, &p) & 0xFFFFu, 1u << 8);
+    CHECK(ws_memset(dev, counter, 0, 4) == WS_OK);
+    CHECK(pthread_create(&th, NULL, cp_wait_tool_run, &tool) == 0);
+    CHECK_EQ_U(launch_staged(dev, k, out, counter), WS_OK); /* every block placed in the end */
+    pthread_join(th, NULL);
+    CHECK_EQ_U(tool.told, 2);
+    CHECK_STR_CONTAINS(tool.reason, "the program waits: launch 1: the work distributor was halted by the debugger's "
+                       "debug machine 0 ('wd.dispatch data=2 do wd.halt') with ");
+    CHECK_STR_CONTAINS(tool.reason, "blocks not placed; the debugger's 'monitor watch resume'");
+    CHECK_EQ_U(ws_memcpy_dtoh(dev, &c, counter, 4), WS_OK);
+    CHECK_EQ_U(c, BLOCKS * THREADS / 32);
+    ws_debug_detach(tool.d);
+    ws_device_close(dev);
 }
 
 /* A machine's text longer than a message shows is cut visibly, with its
@@ -1472,6 +1512,8 @@ int main(int argc, char **argv)
     check_debugger_resume(argv[1]);
     check_debugger_wait(argv[1]);
     check_long_machine_text(argv[1]);
+    check_debugger_wd_wait(argv[1], 0);
+    check_debugger_wd_wait(argv[1], 1);
     check_cp_halt_holds_copy(argv[1]);
     check_halt_names_machine(argv[1]);
     check_configure_keeps_debugger_clock(argv[1]);

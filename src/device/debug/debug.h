@@ -284,7 +284,7 @@ typedef enum ws_dbg_event_kind {
     WS_DBG_EV_STEP_EXIT,     /* a step ended its warp's threads (they ran
                                 off the end and retired, no halt follows):
                                 hart = the first lane that stepped          */
-    WS_DBG_EV_CP_HELD        /* the application waits (ws_synchronize, a
+    WS_DBG_EV_CP_HELD,       /* the application waits (ws_synchronize, a
                                 synchronous copy) on a command processor
                                 the debugger's machines halted; with this
                                 kind blocking it waits until the tool
@@ -294,6 +294,12 @@ typedef enum ws_dbg_event_kind {
                                 the halt); ws_debug_stop_reason says who
                                 holds it. Not blocking: the wait returns
                                 WS_ERR_STOPPED, as it always did       */
+    WS_DBG_EV_WD_HELD        /* the same for a launch whose placed blocks
+                                have finished while the work distributor
+                                the debugger's machines halted holds the
+                                rest: blocking, the launch waits for the
+                                tool; not blocking, it ends with
+                                WS_ERR_STOPPED                          */
 } ws_dbg_event_kind;
 
 typedef struct ws_dbg_event {

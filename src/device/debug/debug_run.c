@@ -104,11 +104,11 @@ void ws_dbg_take_machine_requests(ws_device *dev)
     pthread_mutex_unlock(&d->mu);
 }
 
-int ws_dbg_cp_held_wait(ws_device *dev, const char *why)
+int ws_dbg_held_wait(ws_device *dev, int kind, const char *why)
 {
     ws_debug *d = dev->debug;
     pthread_mutex_lock(&d->mu);
-    const int waits = atomic_load(&d->attached) && (d->blocking >> WS_DBG_EV_CP_HELD & 1);
+    const int waits = atomic_load(&d->attached) && (d->blocking >> kind & 1);
     if (waits) {
         /* gdb's stop and 'monitor watch' say what the program waits for
          * while it waits; then the last halt's reason is theirs again */
@@ -116,13 +116,16 @@ int ws_dbg_cp_held_wait(ws_device *dev, const char *why)
         memcpy(halt_reason, d->machine_reason, sizeof halt_reason);
         snprintf(d->machine_reason, sizeof d->machine_reason, "the program waits: %s", why);
         dbg_machines_publish_locked(d);
-        dbg_push_event_locked(d, WS_DBG_EV_CP_HELD, 0, 0, 0, WS_ERR_STOPPED);
+        dbg_push_event_locked(d, (ws_dbg_event_kind)kind, 0, 0, d->dev->current ? d->dev->current->id : 0,
+                              WS_ERR_STOPPED);
+        const double t0 = ws_now_seconds();
         d->park_ev = d->ev_pushed;
         d->parked = 1;
         /* (the halt's release is taken by the caller, at its next look) */
         while (d->parked && atomic_load(&d->attached) && !d->machine_resume && !d->machine_clear)
             pthread_cond_wait(&d->app_cv, &d->mu);
         d->parked = 0;
+        d->parked_s += ws_now_seconds() - t0; /* (a launch's watchdog does not count it) */
         memcpy(d->machine_reason, halt_reason, sizeof halt_reason);
     }
     pthread_mutex_unlock(&d->mu);

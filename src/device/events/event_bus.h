@@ -141,7 +141,9 @@ static inline void ws_ev_wd_placed(ws_device *dev)
     if (__builtin_expect(e != NULL, 0)) ws_ev_unit_went(&e->wd_halt);
 }
 /* Nothing ran and nothing was placed: if the work distributor is halted,
- * end the launch (dev->fault says why) and return 1. */
+ * end the launch (dev->fault says why) and return 1; -1 when the
+ * debugger held it and the launch waited for the debugger (look again);
+ * else 0. */
 int ws_ev_wd_stopped(ws_device *dev);
 
 /* Nothing can run any more (a deadlock, or the launch is over): a

@@ -274,10 +274,20 @@ int ws_ev_wd_stopped(ws_device *dev)
     const int holder = ws_ev_unit_holder(&ev->wd_halt), side = holder >= 0 ? holder : !ev->wd_halt.halted[0];
     char by[WS_EV_HALT_BY_LEN];
     ws_ev_halt_by(&ev->wd_halt, side, by, sizeof by);
+    const unsigned long long left = L ? L->total_blocks - L->next_block : 0, all = L ? L->total_blocks : 0;
+    if (holder == WS_EV_DEBUGGER && dev->debug) { /* the launch waits for the debugger, which gdb hears */
+        char why[WS_EV_HALT_BY_LEN + 256];
+        snprintf(why, sizeof why, "launch %llu: the work distributor was halted by %s with %llu of %llu blocks not "
+                 "placed; the debugger's 'monitor watch resume' (EVCTL 8; its machines stay) or 'monitor watch clear' "
+                 "(EVCTL 2) lets it go on", (unsigned long long)(L ? L->id : 0), by, left, all);
+        if (ws_dbg_held_wait(dev, WS_DBG_EV_WD_HELD, why)) {
+            ws_dbg_take_machine_requests(dev);
+            return -1;
+        }
+    }
     dev->fault.kind = FAULT_MACHINE;
     snprintf(dev->fault.detail, sizeof dev->fault.detail,
              "the work distributor was halted by %s with %llu of %llu blocks not placed, and the "
-             "blocks it had placed have finished", by,
-             (unsigned long long)(L ? L->total_blocks - L->next_block : 0), (unsigned long long)(L ? L->total_blocks : 0));
+             "blocks it had placed have finished", by, left, all);
     return 1;
 }
