@@ -280,6 +280,10 @@ int ws_cmd_watch(int argc, char **argv)
         }
         if (next) *next++ = '\n';
     }
+    if (mlen && ws_watch_check_machines(machines, err, sizeof err)) { /* (the set: how many, what enable=N names) */
+        fprintf(stderr, "warpscope watch: %s\n", err);
+        return 2;
+    }
     if (mlen && setenv("WARPSCOPE_WATCH_MACHINES", machines, 1)) { perror("warpscope watch: setenv"); return 1; }
     if (i >= argc) { fprintf(stderr, "warpscope watch: no program to run\n\n"); usage(stderr); return 2; }
     /* -o is checked before the program runs (not found unwritable after

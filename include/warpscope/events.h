@@ -189,6 +189,9 @@ WS_API ws_status ws_events_trace_enable(ws_device *dev, int on);
  * *print is set when the actions include `print` (WS_ACT_CALLBACK). */
 WS_API ws_status ws_events_parse_machine(const char *text, ws_machine_program *program, int *print, char *err,
                                          size_t errlen);
+/* The text form of a machine (as above). Writes at most len bytes, the
+ * NUL included, and returns the whole text's length, as snprintf does. */
+WS_API size_t ws_events_machine_text(const ws_machine_program *program, char *out, size_t len);
 
 /* Decode a trace (docs/events.md, "Trace format"). *out is malloc'd. A
  * truncated or corrupt stream gets a message naming the byte offset (in

@@ -165,7 +165,9 @@ static ws_status run_launch(ws_device *dev, ws_grid_run *L)
             break;
         }
         if (issued == 0 && placed == 0 && L->done_blocks < L->total_blocks) {
-            if (ws_ev_wd_stopped(dev)) { st = WS_ERR_STOPPED; break; }
+            const int wd = ws_ev_wd_stopped(dev);
+            if (wd > 0) { st = WS_ERR_STOPPED; break; }
+            if (wd < 0) continue; /* (the debugger released it) */
             const int idle = ws_ev_launch_idle(dev); /* (debug machines: lasting steps, a pending halt) */
             if (idle == WS_EV_IDLE_STOP) { st = WS_ERR_STOPPED; break; }
             if (idle == WS_EV_IDLE_RETRY) continue;
@@ -282,15 +284,21 @@ static void cp_release_hint(const ws_device *dev, int holder, char *buf, size_t 
 static ws_status cp_held(ws_device *dev, const char *what)
 {
     struct ws_events *ev = dev->events;
-    if (ev && ev->cp_halt.halted[WS_EV_DEBUGGER] && dev->debug)
-        ws_dbg_take_machine_requests(dev); /* a 'monitor watch resume' or 'clear' since releases it */
-    const int holder = ev ? ws_ev_unit_holder(&ev->cp_halt) : -1;
-    if (holder < 0) return WS_OK;
-    char release[240], by[200];
-    cp_release_hint(dev, holder, release, sizeof release);
-    ws_ev_halt_by(&ev->cp_halt, holder, by, sizeof by);
-    return ws_set_error(dev, WS_ERR_STOPPED, "%sthe command processor was halted by %s with %u command%s queued; %s",
-                        what, by, (unsigned)dev->qlen, dev->qlen == 1 ? "" : "s", release);
+    for (;;) {
+        if (ev && ev->cp_halt.halted[WS_EV_DEBUGGER] && dev->debug)
+            ws_dbg_take_machine_requests(dev); /* a 'monitor watch resume' or 'clear' since releases it */
+        const int holder = ev ? ws_ev_unit_holder(&ev->cp_halt) : -1;
+        if (holder < 0) return WS_OK;
+        char release[240], by[WS_EV_HALT_BY_LEN], msg[WS_ERRLEN];
+        cp_release_hint(dev, holder, release, sizeof release);
+        ws_ev_halt_by(&ev->cp_halt, holder, by, sizeof by);
+        snprintf(msg, sizeof msg, "%sthe command processor was halted by %s with %u command%s queued; %s", what, by,
+                 (unsigned)dev->qlen, dev->qlen == 1 ? "" : "s", release);
+        /* The debugger's halt holds the program's wait while gdb looks
+         * (gdb hears a stop); the program's own halt is its error to see. */
+        if (holder == WS_EV_DEBUGGER && dev->debug && ws_dbg_held_wait(dev, WS_DBG_EV_CP_HELD, msg)) continue;
+        return ws_set_error(dev, WS_ERR_STOPPED, "%s", msg);
+    }
 }
 
 ws_status ws_cmd_direct(ws_device *dev, const char *what)

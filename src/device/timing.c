@@ -745,7 +745,12 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
         } else if (!issued && !released) {
             /* nothing will change: done, halted or stuck */
             if (L->done_blocks >= L->total_blocks) break;
-            if (ws_ev_wd_stopped(dev)) { st = WS_ERR_STOPPED; goto out; }
+            const int wd = ws_ev_wd_stopped(dev);
+            if (wd > 0) { st = WS_ERR_STOPPED; goto out; }
+            if (wd < 0) { /* the debugger released it: place blocks now (placement is at releases) */
+                if (ws_dispatch_blocks(dev)) adopt_new_warps(dev, T, t);
+                continue;
+            }
             const int idle = ws_ev_launch_idle(dev); /* (debug machines: lasting steps, a pending halt) */
             if (idle == WS_EV_IDLE_STOP) { st = WS_ERR_STOPPED; goto out; }
             if (idle == WS_EV_IDLE_RETRY) continue;

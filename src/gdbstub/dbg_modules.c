@@ -2,6 +2,7 @@
  * module files gdb reads with vFile (also for modules built in memory),
  * and the `monitor` commands. */
 #include "gdbstub/target_dbg.h"
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -294,17 +295,84 @@ static ws_status load_machine(ws_gdb_dbg *t, const ws_machine_program *p)
     return st == WS_OK && (ctl & 1) ? WS_ERR_BUSY : st;
 }
 
-/* Programs loaded and not yet in a machine (EVCTL bits 15:8): the
- * device takes each at its next safe point, and while no machine is free
- * for the debugger (all armed, or the program's) they wait there. */
-static void append_queued(ws_gdb_dbg *t, char *buf, size_t cap)
+/* A growing text (monitor answers of any length); NULL once out of memory. */
+typedef struct grow_text {
+    char *s;
+    size_t len, cap;
+} grow_text;
+
+static void grow_put(grow_text *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void grow_put(grow_text *g, const char *fmt, ...)
 {
-    uint32_t ctl = 0;
-    if (ws_dmi_read(t->dbg, 0, WS_DM_EVCTL, &ctl) != WS_OK || !(ctl >> 8 & 0xFF)) return;
-    size_t n = strlen(buf);
-    snprintf(buf + n, cap - n, "%u loaded machine program(s) not in a machine yet: the device takes them at its "
-             "next safe point, into machines free for the debugger (they wait while all eight are armed or the "
-             "program's)\n", ctl >> 8 & 0xFF);
+    if (!g->s) return;
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (n < 0) return;
+    if (g->len + (size_t)n + 1 > g->cap) {
+        size_t cap = 2 * (g->len + (size_t)n + 1);
+        char *b = realloc(g->s, cap);
+        if (!b) {
+            free(g->s);
+            g->s = NULL;
+            return;
+        }
+        g->s = b;
+        g->cap = cap;
+    }
+    va_start(ap, fmt);
+    vsnprintf(g->s + g->len, g->cap - g->len, fmt, ap);
+    va_end(ap);
+    g->len += (size_t)n;
+}
+
+/* One machine's state, in words. */
+static void machine_state(grow_text *g, const ws_dbg_machine *m)
+{
+    const ws_machine_status *st = &m->status;
+    if (m->queued)
+        grow_put(g, "queued: not in a machine yet (the device takes it at its next safe point, into a machine free "
+                    "for the debugger; it waits while all eight are armed or the program's)");
+    else if (st->enabled)
+        grow_put(g, "armed, waiting on step %u of %u", st->step + 1, m->program.nwatch);
+    else if (st->done)
+        grow_put(g, "done");
+    else
+        grow_put(g, "disabled (a machine's enable=%u arms it)", m->index);
+    if (!m->queued) grow_put(g, ", fired %llu time%s", (unsigned long long)st->fired, st->fired == 1 ? "" : "s");
+    if (st->counter) grow_put(g, ", count %llu", (unsigned long long)st->counter);
+}
+
+/* `monitor watch`: the last halt's reason, then every machine on the bus,
+ * whose it is, its program and its state, as the device last showed them;
+ * then the debugger's programs still queued. */
+static char *watch_list_text(ws_gdb_dbg *t)
+{
+    grow_text g = { .s = malloc(256), .cap = 256 };
+    if (!g.s) return NULL;
+    g.s[0] = 0;
+    char reason[1024];
+    if (ws_debug_stop_reason(t->dbg, reason, sizeof reason) == WS_OK) grow_put(&g, "%s\n", reason);
+    else grow_put(&g, "no debug machine has halted the device; 'monitor help' shows the syntax\n");
+    ws_dbg_machine ms[2 * WS_EV_MACHINES];
+    size_t n = 0;
+    if (ws_debug_machines(t->dbg, ms, sizeof ms / sizeof *ms, &n) != WS_OK) n = 0;
+    if (n > sizeof ms / sizeof *ms) n = sizeof ms / sizeof *ms;
+    if (!n) grow_put(&g, "no debug machine is loaded\n");
+    else grow_put(&g, "debug machines (as the device showed them at its last stop):\n");
+    for (size_t i = 0; i < n; i++) {
+        size_t len = ws_events_machine_text(&ms[i].program, NULL, 0) + 1;
+        char *text = malloc(len);
+        if (!text) continue;
+        ws_events_machine_text(&ms[i].program, text, len);
+        grow_put(&g, "  %s %u, the %s's: '%s'\n    ", ms[i].queued ? "queued" : "machine", ms[i].index,
+                 ms[i].debugger ? "debugger" : "program", text);
+        machine_state(&g, &ms[i]);
+        grow_put(&g, "\n");
+        free(text);
+    }
+    return g.s;
 }
 
 ws_status ws_gdb_dbg_monitor(void *tp, const char *cmd, char **out)
@@ -324,6 +392,8 @@ ws_status ws_gdb_dbg_monitor(void *tp, const char *cmd, char **out)
                       "  breakpoints                       how each breakpoint is held; warp halts at them\n"
                       "  fault                             the device's report of the last fault\n"
                       "  modules                           resident modules and their addresses\n"
+                      "  watch                             the last machine halt, and every debug machine:\n"
+                      "                                    whose (program or debugger), program, state\n"
                       "  watch EVENT ... do ACTION[; ...]  load a debug machine (docs/events.md), e.g.\n"
                       "                                    watch wd.dispatch data=7 then sched.barrier_wait do halt\n"
                       "  watch resume                      release the wd/cp halts the debugger's machines\n"
@@ -350,9 +420,8 @@ ws_status ws_gdb_dbg_monitor(void *tp, const char *cmd, char **out)
         int print;
         char err[256];
         if (!*text) {
-            if (ws_debug_stop_reason(t->dbg, buf, sizeof buf - 1) == WS_OK) strcat(buf, "\n");
-            else snprintf(buf, sizeof buf, "no debug machine has halted the device; 'monitor help' shows the syntax\n");
-            append_queued(t, buf, sizeof buf);
+            *out = watch_list_text(t);
+            return *out ? WS_OK : WS_ERR_OUT_OF_MEMORY;
         } else if (!strcmp(text, "resume")) {
             ws_dmi_write(t->dbg, 0, WS_DM_EVCTL, 8);
             snprintf(buf, sizeof buf, "a halt of the work distributor or command processor that the debugger's debug "

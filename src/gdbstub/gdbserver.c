@@ -127,6 +127,7 @@ static void *serve_main(void *arg)
          * also one already in flight when gdb left (a step finishing in
          * all-stop). */
         ws_gdb_dbg_open_gate(&g->target);
+        ws_dmi_write(g->dbg, 0, WS_DM_EVCTL, 8); /* (before the release: see dbg_detach) */
         ws_debug_set_blocking_events(g->dbg, 0);
         ws_debug_release(g->dbg);
         ws_debug_detach(g->dbg);
@@ -191,8 +192,11 @@ static ws_status gdbserver_start(ws_device *dev, const char *spec, struct ws_gdb
      * first) or leaves (gdb sees the module gone before the program can
      * load another: a module unloaded and loaded again at once would
      * otherwise reach gdb as one list change, and gdb would not set its
-     * breakpoints in the new copy) and, if asked, before every launch. */
-    uint32_t block = 1u << WS_DBG_EV_MODULE_LOAD | 1u << WS_DBG_EV_MODULE_UNLOAD |
+     * breakpoints in the new copy) and, if asked, before every launch.
+     * A wait on a command processor the debugger's machines halted waits
+     * for gdb's 'monitor watch resume' or 'clear' (gdb hears a stop)
+     * rather than failing the program's call. */
+    uint32_t block = 1u << WS_DBG_EV_MODULE_LOAD | 1u << WS_DBG_EV_MODULE_UNLOAD | 1u << WS_DBG_EV_CP_HELD | 1u << WS_DBG_EV_WD_HELD |
                      (o.stop_at_launch ? 1u << WS_DBG_EV_LAUNCH_START : 0);
     g->blocking = block;
     if (!st) st = ws_debug_set_blocking_events(g->dbg, block);

@@ -1112,6 +1112,10 @@ static void handle_event(ws_gdb_dbg *t, const ws_dbg_event *ev)
     case WS_DBG_EV_STEP_EXIT:
         on_step_exit(t, ev->hart);
         return;
+    case WS_DBG_EV_CP_HELD: /* the program waits on the debugger's halt: gdb stops, and hears why */
+    case WS_DBG_EV_WD_HELD:
+        if (ws_debug_stop_reason(t->dbg, s.note, sizeof s.note - 1) == WS_OK) strcat(s.note, "\n");
+        break;
     default:
         return;
     }
@@ -1195,6 +1199,9 @@ static void dbg_detach(void *tp)
     memset(t->held, 0, t->nharts);
     memset(t->tell, 0, t->nharts);
     resume_warps(t, 0);
+    /* the halts gdb's machines caused go first: a program waiting on one
+     * (WS_DBG_EV_CP_HELD) released before that would fail its call */
+    ws_dmi_write(t->dbg, 0, WS_DM_EVCTL, 8);
     ws_debug_set_blocking_events(t->dbg, 0);
     ws_debug_release(t->dbg);
     ws_gdb_dbg_open_gate(t);

@@ -213,7 +213,7 @@ ws_status ws_events_resume(ws_device *dev)
     if (!e) return WS_OK;
     /* the program's halts only: a debugger's machine's is the debugger's to release */
     e->wd_halt.halted[WS_EV_PROGRAM] = e->cp_halt.halted[WS_EV_PROGRAM] = 0;
-    char by[200];
+    char by[WS_EV_HALT_BY_LEN];
     ws_ev_halt_by(&e->cp_halt, WS_EV_DEBUGGER, by, sizeof by);
     if (e->cp_halt.halted[WS_EV_DEBUGGER])
         return ws_set_error(dev, WS_ERR_BUSY, "ws_events_resume: the command processor is halted by %s, "

@@ -119,6 +119,46 @@ static void print_event(void *user, unsigned machine, const ws_event *e)
             e->core, e->data, (unsigned long long)e->time);
 }
 
+/* The machines together: at most WS_EV_MACHINES (checked by the caller),
+ * and each enable=N names one of them (machine N is the N-th line; one
+ * that names no machine enabled nothing, without a word). */
+static int check_enables(const ws_machine_program *p, unsigned n, char *err, size_t errlen)
+{
+    for (unsigned i = 0; i < n; i++)
+        for (uint32_t a = 0; a < p[i].nactions; a++)
+            if (p[i].actions[a].kind == WS_ACT_ENABLE && p[i].actions[a].arg >= n) {
+                snprintf(err, errlen, "machine %u: enable=%u: there is no machine %u (%u machine%s given, numbered "
+                         "from 0 in the order given)", i, p[i].actions[a].arg, p[i].actions[a].arg, n, n == 1 ? "" : "s");
+                return -1;
+            }
+    return 0;
+}
+
+int ws_watch_check_machines(const char *text, char *err, size_t errlen)
+{
+    ws_machine_program p[WS_EV_MACHINES];
+    unsigned n = 0;
+    err[0] = 0;
+    for (const char *line = text ? text : ""; *line;) {
+        const char *end = strchr(line, '\n');
+        const size_t len = end ? (size_t)(end - line) : strlen(line);
+        char one[4096], why[256];
+        int print;
+        if (len && n == WS_EV_MACHINES) {
+            snprintf(err, errlen, "more than %d machines", WS_EV_MACHINES);
+            return -1;
+        }
+        snprintf(one, sizeof one, "%.*s", (int)len, line);
+        if (len && ws_events_parse_machine(one, &p[n], &print, why, sizeof why)) {
+            snprintf(err, errlen, "machine %u: %s", n, why);
+            return -1;
+        }
+        n += len != 0;
+        line += len + (end != NULL);
+    }
+    return check_enables(p, n, err, errlen);
+}
+
 /* One machine per line. A machine that another enables starts disabled;
  * a program that starts the trace starts with it off. */
 static ws_status program_machines(ws_device *dev, watcher *w, const char *text)
@@ -141,6 +181,9 @@ static ws_status program_machines(ws_device *dev, watcher *w, const char *text)
             print |= pr, n++;
     }
     free(copy);
+    char why[256];
+    if (st == WS_OK && check_enables(p, n, why, sizeof why))
+        st = ws_set_error(dev, WS_ERR_INVALID_ARG, "WARPSCOPE_WATCH_MACHINES: %s", why);
     for (unsigned i = 0; st == WS_OK && i < n; i++)
         for (uint32_t a = 0; a < p[i].nactions; a++) {
             if (p[i].actions[a].kind == WS_ACT_ENABLE && p[i].actions[a].arg < n) p[p[i].actions[a].arg].enabled = 0;

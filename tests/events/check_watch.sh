@@ -109,6 +109,19 @@ out=$("$ws" watch --on 'wd.nosuch' --do stop -- /bin/true 2>&1); rc=$?
 [[ $rc = 2 && "$out" == *"is not an event"* ]] && ok || bad "bad event accepted: $out"
 out=$("$ws" watch --on 'wd.dispatch' --do 'explode' -- /bin/true 2>&1); rc=$?
 [[ $rc = 2 && "$out" == *"is not an action"* ]] && ok || bad "bad action accepted: $out"
+# the machines together: enable=N names one of them, and at most eight
+# (until 2026-11-28 an enable of a machine never given was taken and
+# enabled nothing, and a ninth machine ran the program, whose device then
+# failed to open with a bare WS_ERR_INVALID_ARG)
+out=$("$ws" watch --on 'wd.dispatch' --do 'enable=3' -- /bin/true 2>&1); rc=$?
+[[ $rc = 2 && "$out" == *"machine 0: enable=3: there is no machine 3 (1 machine given"* ]] &&
+    ok || bad "enable of a machine not given (rc $rc): $out"
+nine=(); for m in 0 1 2 3 4 5 6 7 8; do nine+=(--on wd.dispatch --do count); done
+out=$("$ws" watch "${nine[@]}" -- /bin/true 2>&1); rc=$?
+[[ $rc = 2 && "$out" == *"more than 8 machines"* ]] && ok || bad "nine machines (rc $rc): $out"
+out=$(WARPSCOPE_WATCH_MACHINES='wd.dispatch do enable=1' "$ex/reduction/reduction" 2>&1); rc=$?
+[[ $rc != 0 && "$out" == *"WARPSCOPE_WATCH_MACHINES: machine 0: enable=1: there is no machine 1"* ]] &&
+    ok || bad "WARPSCOPE_WATCH_MACHINES enable of a machine not given (rc $rc): $out"
 # machines that could never fire, or ask for what they cannot have, are
 # refused before the program runs (exit 2), naming what is wrong
 refused() { # refused WANT ARGS...: exit 2, WANT in the message, the program not run

@@ -2,6 +2,7 @@
  * device's own counts say, with the right data; the formatter is lossless
  * on random streams; the trace is deterministic, does not change the
  * simulated cycles, and a damaged trace gets a clear error. */
+#include <pthread.h>
 #include <stdint.h>
 #include "device/debug/debug.h"
 #include "device/events/event_codec.h"
@@ -291,6 +292,7 @@ typedef struct mrun {
 } mrun;
 
 static uint32_t machine_cores = 4;
+static int machine_timing; /* open_machine_dev: timing mode */
 
 static ws_status open_machine_dev(const char *module, ws_device **dev, ws_kernel **k, ws_addr *out, ws_addr *counter)
 {
@@ -298,6 +300,7 @@ static ws_status open_machine_dev(const char *module, ws_device **dev, ws_kernel
     ws_config_default(&cfg);
     cfg.cores = machine_cores;
     cfg.warps_per_core = 8; /* one 8-warp block per core at a time */
+    if (machine_timing) cfg.mode = WS_MODE_TIMING;
     ws_module *m;
     ws_status st = ws_device_open(&cfg, dev);
     ws_event_config ec = { .capacity = 1 << 16 };
@@ -1183,6 +1186,150 @@ static void check_halt_names_machine(const char *module)
     ws_device_close(dev);
 }
 
+/* A tool that waits on the program's waits (gdb: WS_DBG_EV_CP_HELD is
+ * blocking): told the first time, it resumes the program without
+ * releasing the halt (the program tells again), then releases it with
+ * EVCTL `release` (8 resume, 2 clear) or, with 0, by detaching. */
+typedef struct cp_wait_tool {
+    ws_debug *d;
+    uint32_t release;
+    ws_dbg_event_kind kind; /* (0: WS_DBG_EV_CP_HELD) */
+    int told;
+    char reason[512];
+} cp_wait_tool;
+
+static void *cp_wait_tool_run(void *arg)
+{
+    cp_wait_tool *t = arg;
+    ws_dbg_event ev;
+    while (t->told < 2 && ws_debug_wait_event(t->d, 5000, &ev) == WS_OK) {
+        if (ev.kind != (t->kind ? t->kind : WS_DBG_EV_CP_HELD)) continue;
+        if (t->told++ == 0) {
+            ws_debug_stop_reason(t->d, t->reason, sizeof t->reason);
+            ws_debug_release(t->d);
+        } else if (t->release) {
+            ws_dmi_write(t->d, 0, WS_DM_EVCTL, t->release);
+        } else {
+            ws_debug_detach(t->d);
+        }
+    }
+    return NULL;
+}
+
+/* A program's wait on a command processor the debugger's machine halted
+ * waits for the debugger when the debugger asked for that (gdb does):
+ * the debugger hears it (WS_DBG_EV_CP_HELD, the reason names the machine
+ * and what lets it go on), may resume the program and hear it again, and
+ * its resume, clear or detach lets the wait go on to WS_OK. (Until
+ * 2026-11-28 the wait returned WS_ERR_STOPPED, and a program under gdb
+ * took its error path while the user only looked.) */
+static void check_debugger_wait(const char *module)
+{
+    static const uint32_t releases[] = { 8, 2, 0 };
+    for (unsigned r = 0; r < 3; r++) {
+        ws_device *dev;
+        ws_kernel *k;
+        ws_addr out, counter;
+        cp_wait_tool tool = { .release = releases[r] };
+        pthread_t th;
+        int c = -1;
+        machine_cores = 4;
+        CHECK(open_machine_dev(module, &dev, &k, &out, &counter) == WS_OK);
+        CHECK(ws_debug_attach(dev, &(ws_debug_config){ 0 }, &tool.d) == WS_OK);
+        CHECK(ws_dmi_write(tool.d, 0, WS_DM_DMCONTROL, 1) == WS_OK);
+        CHECK(ws_debug_set_blocking_events(tool.d, 1u << WS_DBG_EV_CP_HELD) == WS_OK);
+        ws_machine_program p = one_step(WS_EV_CP, WS_EV_CP_DONE, WS_MATCH_EQ, 3 /* a launch */, 1, WS_ACT_CP_HALT, 0);
+        CHECK_EQ_U(debugger_load(tool.d, &p) & 0xFFFFu, 1u << 8);
+        CHECK(ws_memset(dev, counter, 0, 4) == WS_OK);
+        ws_arg args[2] = { WS_ARG_PTR(out), WS_ARG_PTR(counter) };
+        for (int i = 0; i < 2; i++)
+            CHECK(ws_launch(dev, k, (ws_dim3){ BLOCKS, 1, 1 }, (ws_dim3){ THREADS, 1, 1 }, 0, args, 2) == WS_OK);
+        CHECK(pthread_create(&th, NULL, cp_wait_tool_run, &tool) == 0);
+        CHECK_EQ_U(ws_synchronize(dev), WS_OK); /* held after the first launch, until released */
+        pthread_join(th, NULL);
+        CHECK_EQ_U(tool.told, 2);
+        CHECK_STR_CONTAINS(tool.reason, "the program waits: the command processor was halted by the debugger's debug "
+                           "machine 0 ('cp.done data=3 do cp.halt') with 1 command queued; the debugger's 'monitor "
+                           "watch resume'");
+        CHECK_EQ_U(ws_memcpy_dtoh(dev, &c, counter, 4), WS_OK);
+        CHECK_EQ_U(c, 2 * BLOCKS * THREADS / 32);
+        char after[512] = ""; /* the program no longer waits: the debugger is not told it does */
+        ws_debug_stop_reason(tool.d, after, sizeof after);
+        CHECK(!strstr(after, "the program waits"));
+        ws_debug_detach(tool.d);
+        ws_device_close(dev);
+    }
+}
+
+/* The same for a launch whose work distributor the debugger's machine
+ * halted: once the blocks it placed have finished, the launch waits for
+ * the debugger (WS_DBG_EV_WD_HELD) instead of ending with WS_ERR_STOPPED,
+ * and goes on to place the rest when released; in both modes. (Until
+ * 2026-11-28 it ended: under gdb the program failed and gdb heard no
+ * stop at all.) */
+static void check_debugger_wd_wait(const char *module, int timing)
+{
+    ws_device *dev;
+    ws_kernel *k;
+    ws_addr out, counter;
+    cp_wait_tool tool = { .release = 8, .kind = WS_DBG_EV_WD_HELD };
+    pthread_t th;
+    int c = -1;
+    machine_cores = 4;
+    machine_timing = timing;
+    CHECK(open_machine_dev(module, &dev, &k, &out, &counter) == WS_OK);
+    machine_timing = 0;
+    CHECK(ws_debug_attach(dev, &(ws_debug_config){ 0 }, &tool.d) == WS_OK);
+    CHECK(ws_dmi_write(tool.d, 0, WS_DM_DMCONTROL, 1) == WS_OK);
+    CHECK(ws_debug_set_blocking_events(tool.d, 1u << WS_DBG_EV_WD_HELD) == WS_OK);
+    ws_machine_program p = one_step(WS_EV_WD, WS_EV_WD_DISPATCH, WS_MATCH_EQ, 2, 1, WS_ACT_WD_HALT, 0);
+    CHECK_EQ_U(debugger_load(tool.d, &p) & 0xFFFFu, 1u << 8);
+    CHECK(ws_memset(dev, counter, 0, 4) == WS_OK);
+    CHECK(pthread_create(&th, NULL, cp_wait_tool_run, &tool) == 0);
+    CHECK_EQ_U(launch_staged(dev, k, out, counter), WS_OK); /* every block placed in the end */
+    pthread_join(th, NULL);
+    CHECK_EQ_U(tool.told, 2);
+    CHECK_STR_CONTAINS(tool.reason, "the program waits: launch 1: the work distributor was halted by the debugger's "
+                       "debug machine 0 ('wd.dispatch data=2 do wd.halt') with ");
+    CHECK_STR_CONTAINS(tool.reason, "blocks not placed; the debugger's 'monitor watch resume'");
+    CHECK_EQ_U(ws_memcpy_dtoh(dev, &c, counter, 4), WS_OK);
+    CHECK_EQ_U(c, BLOCKS * THREADS / 32);
+    ws_debug_detach(tool.d);
+    ws_device_close(dev);
+}
+
+/* A machine's text longer than a message shows is cut visibly, with its
+ * whole length (until 2026-11-28 it ended in "..." at 120 characters,
+ * with no word of how much was left out); ws_events_machine_text gives
+ * the whole text and its length. */
+static void check_long_machine_text(const char *module)
+{
+    ws_device *dev;
+    ws_kernel *k;
+    ws_addr out, counter;
+    ws_machine_program p;
+    int print;
+    char err[256], whole[1024], cut[80];
+    const char *text = "wd.dispatch data=0..4294967295 then wd.dispatch data=0..4294967295 within=1000000000 then "
+                       "wd.dispatch data=0..4294967295 within=1000000000 then wd.dispatch data=0..4294967295 "
+                       "within=1000000000 then wd.dispatch data=0..4294967295 within=1000000000 do stop";
+    machine_cores = 4;
+    CHECK(ws_events_parse_machine(text, &p, &print, err, sizeof err) == WS_OK);
+    CHECK_EQ_U(ws_events_machine_text(&p, NULL, 0), strlen(text));
+    CHECK_EQ_U(ws_events_machine_text(&p, whole, sizeof whole), strlen(text));
+    CHECK(!strcmp(whole, text));
+    CHECK_EQ_U(ws_events_machine_text(&p, cut, sizeof cut), strlen(text)); /* (cut to fit, NUL-ended) */
+    CHECK_EQ_U(strlen(cut), sizeof cut - 1);
+    CHECK(open_machine_dev(module, &dev, &k, &out, &counter) == WS_OK);
+    CHECK(ws_events_machine(dev, 0, &p) == WS_OK);
+    CHECK_EQ_U(launch_staged(dev, k, out, counter), WS_ERR_STOPPED);
+    char tail[64];
+    snprintf(tail, sizeof tail, "... (cut: %zu characters in all)')", strlen(text));
+    CHECK_STR_CONTAINS(ws_last_error(dev), "(its program: 'wd.dispatch data=0..4294967295 then wd.dispatch");
+    CHECK_STR_CONTAINS(ws_last_error(dev), tail);
+    ws_device_close(dev);
+}
+
 /* A halt of the command processor or work distributor is the side's whose
  * machine caused it (docs/events.md, "Who holds the bus"): the program's
  * ws_events_resume, configure and machines do not release the debugger's
@@ -1363,6 +1510,10 @@ int main(int argc, char **argv)
     check_debugger_machines(argv[1]);
     check_halt_holders(argv[1]);
     check_debugger_resume(argv[1]);
+    check_debugger_wait(argv[1]);
+    check_long_machine_text(argv[1]);
+    check_debugger_wd_wait(argv[1], 0);
+    check_debugger_wd_wait(argv[1], 1);
     check_cp_halt_holds_copy(argv[1]);
     check_halt_names_machine(argv[1]);
     check_configure_keeps_debugger_clock(argv[1]);

@@ -281,9 +281,25 @@ typedef enum ws_dbg_event_kind {
     WS_DBG_EV_LAUNCH_START,  /* a launch is about to start (launch_id)      */
     WS_DBG_EV_LAUNCH_END,    /* a launch finished (status in `status`)     */
     WS_DBG_EV_DEVICE_CLOSE,  /* the application closed the device          */
-    WS_DBG_EV_STEP_EXIT      /* a step ended its warp's threads (they ran
+    WS_DBG_EV_STEP_EXIT,     /* a step ended its warp's threads (they ran
                                 off the end and retired, no halt follows):
                                 hart = the first lane that stepped          */
+    WS_DBG_EV_CP_HELD,       /* the application waits (ws_synchronize, a
+                                synchronous copy) on a command processor
+                                the debugger's machines halted; with this
+                                kind blocking it waits until the tool
+                                releases the halt (EVCTL 8 or 2), resumes
+                                it (ws_debug_release: it then tells again
+                                if still held) or detaches (which releases
+                                the halt); ws_debug_stop_reason says who
+                                holds it. Not blocking: the wait returns
+                                WS_ERR_STOPPED, as it always did       */
+    WS_DBG_EV_WD_HELD        /* the same for a launch whose placed blocks
+                                have finished while the work distributor
+                                the debugger's machines halted holds the
+                                rest: blocking, the launch waits for the
+                                tool; not blocking, it ends with
+                                WS_ERR_STOPPED                          */
 } ws_dbg_event_kind;
 
 typedef struct ws_dbg_event {
@@ -338,6 +354,22 @@ uint32_t ws_debug_machine_words(const ws_machine_program *p, uint32_t *out, uint
  * trace and callback actions act on the program's trace and callback
  * (docs/events.md, "Who holds the bus"); the EVCTL load refuses them. */
 const char *ws_debug_machine_program_only_action(const ws_machine_program *p);
+
+/* The event bus's debug machines, the program's and the debugger's, as
+ * the device showed them when it last stopped for the tool (a warp's
+ * halt, a park, a wait on a held command processor, a launch's end) or
+ * took the tool's EVCTL requests; then the debugger's programs still
+ * queued (EVCTL bits 15:8, not in a machine yet). */
+typedef struct ws_dbg_machine {
+    uint32_t index;             /* the machine, 0..7 (queued: place in the queue) */
+    int debugger;               /* the debugger's (gdb's 'monitor watch', EVCTL);
+                                   else the program's (or the event watcher's) */
+    int queued;                 /* a debugger's program not in a machine yet */
+    ws_machine_program program;
+    ws_machine_status status;   /* (queued: zeros) */
+} ws_dbg_machine;
+/* *n: how many there are; at most max are copied to out. */
+ws_status ws_debug_machines(ws_debug *dbg, ws_dbg_machine *out, size_t max, size_t *n);
 
 /* Why the device last halted the warps with cause MACHINE ("debug machine 0
  * fired on wd.dispatch ...", or "device deadlock: ..."), or NOT_FOUND. */

@@ -72,6 +72,7 @@ void dbg_app_event_locked(ws_debug *d, ws_dbg_event_kind kind, uint32_t module, 
                           ws_status st)
 {
     if (!atomic_load(&d->attached)) return;
+    dbg_machines_publish_locked(d); /* (the application thread is the device's) */
     dbg_push_event_locked(d, kind, 0, module, launch_id, st);
     if (!(d->blocking & (1u << kind))) return;
     d->park_ev = d->ev_pushed; /* released only once the tool has taken it */
@@ -235,6 +236,10 @@ ws_status ws_debug_detach(ws_debug *d)
         if (d->w[i].state == DW_HALTED || d->w[i].step_bar) d->w[i].req = REQ_RESUME;
     }
     d->parked = 0;
+    /* the halts its machines caused go with it: nobody else may release
+     * them, and a program waiting on them would wait for ever */
+    d->machine_resume = 1;
+    atomic_store(&d->attention, 1);
     pthread_cond_broadcast(&d->app_cv);
     pthread_cond_broadcast(&d->ev_cv);
     pthread_cond_broadcast(&d->req_cv);

@@ -5,6 +5,7 @@
 #ifndef WS_DEBUG_HOOKS_H
 #define WS_DEBUG_HOOKS_H
 #include "device/device.h"
+#include "device/debug/debug.h" /* (ws_dbg_held_wait's kinds) */
 
 /* Bit set in ws_inst.op of a decoded-cache entry whose address has an
  * execute trigger on some core: the interpreter's switch sends it to its
@@ -38,6 +39,14 @@ void ws_dbg_launch_end(ws_device *dev, uint64_t launch_id, ws_status st);
  * through the EV* registers now, not at the next launch's start (a
  * command processor the debugger's machine halted starts none). */
 void ws_dbg_take_machine_requests(ws_device *dev);
+
+/* The application waits on a command processor, or a launch on a work
+ * distributor, that the debugger's machines hold halted (kind:
+ * WS_DBG_EV_CP_HELD or _WD_HELD; why: the refusal's text). If the tool
+ * asked to be told (kind blocking), the thread waits until the tool
+ * releases the halt, resumes or detaches, and 1 is returned: look again.
+ * 0: no tool waits for it (the wait is refused, WS_ERR_STOPPED). */
+int ws_dbg_held_wait(ws_device *dev, int kind, const char *why);
 
 /* Nothing can run and a debug machine asked for a halt: halt every live
  * warp (waiting ones too) with cause "debug machine". 1 = halted. */

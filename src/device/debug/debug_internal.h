@@ -115,6 +115,9 @@ struct ws_debug {
     uint32_t nmachine_q;
     int machine_clear;             /* the tool asked to clear every machine  */
     int machine_resume;            /* ... to release its machines' wd/cp halts */
+    ws_dbg_machine machines_seen[WS_EV_MACHINES]; /* the bus's loaded machines as
+                                      the device last showed them (ws_debug_machines) */
+    uint32_t nmachines_seen;
     uint32_t ev_words[DBG_EV_WORDS]; /* EVDATA staging area                  */
     uint32_t ev_n, ev_index;
     int ev_refused;
@@ -136,6 +139,9 @@ static inline ws_warp *dbg_warp_of(ws_debug *d, uint32_t widx)
     return &d->dev->cores[widx / d->wpc].warps[widx % d->wpc];
 }
 
+/* debug_machines.c: the bus's loaded machines into machines_seen, for
+ * the tool to read (device thread, locked) */
+void dbg_machines_publish_locked(ws_debug *d);
 /* debug_machines.c: the EV* registers (locked) */
 void dbg_machines_read_locked(ws_debug *d, uint32_t addr, uint32_t *v);
 void dbg_machines_write_locked(ws_debug *d, uint32_t addr, uint32_t v);

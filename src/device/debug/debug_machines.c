@@ -87,6 +87,32 @@ static int parse_words(const uint32_t *w, uint32_t n, ws_machine_program *p)
     return ws_debug_machine_program_only_action(p) ? -1 : 0;
 }
 
+void dbg_machines_publish_locked(ws_debug *d)
+{
+    const struct ws_events *e = d->dev ? d->dev->events : NULL;
+    d->nmachines_seen = 0;
+    for (unsigned i = 0; e && i < WS_EV_MACHINES; i++) {
+        const ws_machine *m = &e->machine[i];
+        if (!m->p.nwatch) continue; /* never loaded, or unloaded */
+        d->machines_seen[d->nmachines_seen++] = (ws_dbg_machine){
+            .index = i, .debugger = ws_ev_debugger_holds(e, i), .program = m->p, .status = m->st };
+    }
+}
+
+ws_status ws_debug_machines(ws_debug *d, ws_dbg_machine *out, size_t max, size_t *n)
+{
+    if (!d || !n || (max && !out)) return WS_ERR_INVALID_ARG;
+    pthread_mutex_lock(&d->mu);
+    size_t k = 0;
+    for (uint32_t i = 0; i < d->nmachines_seen; i++, k++)
+        if (k < max) out[k] = d->machines_seen[i];
+    for (uint32_t i = 0; i < d->nmachine_q; i++, k++)
+        if (k < max) out[k] = (ws_dbg_machine){ .index = i, .debugger = 1, .queued = 1, .program = d->machine_q[i] };
+    *n = k;
+    pthread_mutex_unlock(&d->mu);
+    return WS_OK;
+}
+
 /* EVSEL (0x71): bits 15:8 the staged word EVDATA reaches next. */
 /* EVDATA (0x72): the selected staged word; the index moves on by one. */
 /* EVCTL (0x73): write 1 = load the staged program into the first machine
@@ -129,6 +155,7 @@ void dbg_machines_write_locked(ws_debug *d, uint32_t addr, uint32_t v)
             d->nmachine_q = 0;
             atomic_store(&d->attention, 1);
         }
+        if (v & (8 | 2)) pthread_cond_broadcast(&d->app_cv); /* a program waiting on the halt goes on */
         if (v & 1) {
             ws_machine_program p;
             d->ev_refused = parse_words(d->ev_words, d->ev_n, &p) || d->nmachine_q == WS_EV_MACHINES;

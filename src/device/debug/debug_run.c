@@ -30,6 +30,7 @@ void dbg_halt_locked(ws_debug *d, ws_warp *w, uint32_t cause, uint32_t lane, int
     if (dw->state != DW_HALTED) ws_ev_emit(d->dev, WS_EV_DBG, WS_EV_DBG_HALT, w->core, w->slot | cause << 8);
     dw->state = DW_HALTED;
     dw->cause = (uint8_t)cause;
+    if (event) dbg_machines_publish_locked(d); /* what the tool sees at this stop */
     dw->stepping = dw->step_bar = 0;
     dw->group_halt = !event;
     dbg_requests_done_locked(d); /* a halt or a step's end a probe may wait for */
@@ -92,6 +93,7 @@ static void load_machines_locked(ws_debug *d)
     while (q < d->nmachine_q && ws_ev_load_debugger_machine(dev, &d->machine_q[q]) >= 0) q++;
     memmove(d->machine_q, d->machine_q + q, (d->nmachine_q - q) * sizeof *d->machine_q);
     d->nmachine_q -= q;
+    dbg_machines_publish_locked(d);
 }
 
 void ws_dbg_take_machine_requests(ws_device *dev)
@@ -100,6 +102,34 @@ void ws_dbg_take_machine_requests(ws_device *dev)
     pthread_mutex_lock(&d->mu);
     load_machines_locked(d);
     pthread_mutex_unlock(&d->mu);
+}
+
+int ws_dbg_held_wait(ws_device *dev, int kind, const char *why)
+{
+    ws_debug *d = dev->debug;
+    pthread_mutex_lock(&d->mu);
+    const int waits = atomic_load(&d->attached) && (d->blocking >> kind & 1);
+    if (waits) {
+        /* gdb's stop and 'monitor watch' say what the program waits for
+         * while it waits; then the last halt's reason is theirs again */
+        char halt_reason[sizeof d->machine_reason];
+        memcpy(halt_reason, d->machine_reason, sizeof halt_reason);
+        snprintf(d->machine_reason, sizeof d->machine_reason, "the program waits: %s", why);
+        dbg_machines_publish_locked(d);
+        dbg_push_event_locked(d, (ws_dbg_event_kind)kind, 0, 0, d->dev->current ? d->dev->current->id : 0,
+                              WS_ERR_STOPPED);
+        const double t0 = ws_now_seconds();
+        d->park_ev = d->ev_pushed;
+        d->parked = 1;
+        /* (the halt's release is taken by the caller, at its next look) */
+        while (d->parked && atomic_load(&d->attached) && !d->machine_resume && !d->machine_clear)
+            pthread_cond_wait(&d->app_cv, &d->mu);
+        d->parked = 0;
+        d->parked_s += ws_now_seconds() - t0; /* (a launch's watchdog does not count it) */
+        memcpy(d->machine_reason, halt_reason, sizeof halt_reason);
+    }
+    pthread_mutex_unlock(&d->mu);
+    return waits;
 }
 
 static int service_locked(ws_debug *d)
@@ -449,6 +479,7 @@ void ws_dbg_launch_end(ws_device *dev, uint64_t launch_id, ws_status st)
         d->w[i].resumeack = ack;
     }
     dbg_requests_done_locked(d); /* no lane is live any more */
+    dbg_machines_publish_locked(d);
     dbg_app_event_locked(d, WS_DBG_EV_LAUNCH_END, 0, launch_id, st);
     pthread_mutex_unlock(&d->mu);
 }

@@ -10,13 +10,18 @@
  * bus"). */
 enum { WS_EV_PROGRAM = 0, WS_EV_DEBUGGER = 1 };
 
+/* How much of a machine's text a message shows (ws_ev_machine_text), and
+ * room for "[the debugger's ]debug machine N ('TEXT')" (ws_ev_halt_by). */
+#define WS_EV_TEXT_SHOWN 200
+#define WS_EV_HALT_BY_LEN (WS_EV_TEXT_SHOWN + 48)
+
 /* The halts of the work distributor or the command processor. Each side
  * halts, steps and releases its own; the unit goes on only where no side
  * holds it halted (a halted side lets one more through per step). */
 typedef struct ws_ev_unit_halt {
     int halted[2], steps[2];        /* per side; steps: what it may still let through */
     unsigned by[2];                 /* the machine that halted it              */
-    char by_text[2][120];           /* ... its program as text, from when it
+    char by_text[2][WS_EV_TEXT_SHOWN]; /* ... its program as text, from when it
                                        halted (a later load may reuse the
                                        machine's slot)                      */
 } ws_ev_unit_halt;
@@ -24,8 +29,8 @@ typedef struct ws_ev_unit_halt {
 /* Who holds side `side` of the halt, for a message: "[the debugger's ]debug
  * machine N ('TEXT')". */
 void ws_ev_halt_by(const ws_ev_unit_halt *h, int side, char *out, size_t len);
-/* A machine program in its text form (machine_text.c), cut short with
- * "..." to fit len. */
+/* A machine program in its text form (machine_text.c) for a message; cut
+ * short to fit len, it ends "... (cut: N characters in all)". */
 void ws_ev_machine_text(const ws_machine_program *p, char *out, size_t len);
 
 static inline int ws_ev_unit_halted(const ws_ev_unit_halt *h) { return h->halted[0] || h->halted[1]; }
@@ -73,7 +78,7 @@ struct ws_events {
                                        to take at the next safe point          */
     uint64_t halt_cores;            /* ... of the warps on these cores (0: the
                                        next warp to run, and all-stop)         */
-    char reason[320];               /* why the last machine stopped or halted  */
+    char reason[WS_EV_TEXT_SHOWN + 160]; /* why the last machine stopped or halted */
     uint8_t *snapshot;              /* WS_ACT_TRACE_SNAPSHOT: header + stream   */
     size_t snapshot_size;
     ws_machine machine[WS_EV_MACHINES];
@@ -136,7 +141,9 @@ static inline void ws_ev_wd_placed(ws_device *dev)
     if (__builtin_expect(e != NULL, 0)) ws_ev_unit_went(&e->wd_halt);
 }
 /* Nothing ran and nothing was placed: if the work distributor is halted,
- * end the launch (dev->fault says why) and return 1. */
+ * end the launch (dev->fault says why) and return 1; -1 when the
+ * debugger held it and the launch waited for the debugger (look again);
+ * else 0. */
 int ws_ev_wd_stopped(ws_device *dev);
 
 /* Nothing can run any more (a deadlock, or the launch is over): a

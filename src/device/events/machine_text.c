@@ -227,16 +227,16 @@ static const char *action_name(ws_action_kind k)
     return "?";
 }
 
-/* Append to out[len] at *o, never past its end. */
+/* Append to out[len] at *o, never past its end; *o counts on past it. */
 static void put(char *out, size_t len, size_t *o, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 static void put(char *out, size_t len, size_t *o, const char *fmt, ...)
 {
-    if (*o >= len) return;
+    char spill[1]; /* past the end: only counted, so the whole length is known */
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(out + *o, len - *o, fmt, ap);
+    int n = *o < len ? vsnprintf(out + *o, len - *o, fmt, ap) : vsnprintf(spill, sizeof spill, fmt, ap);
     va_end(ap);
-    *o = n < 0 ? len : *o + (size_t)n;
+    *o += n < 0 ? 0 : (size_t)n;
 }
 
 static void describe_step(const ws_watch *w, int first, char *out, size_t len, size_t *o)
@@ -252,11 +252,16 @@ static void describe_step(const ws_watch *w, int first, char *out, size_t len, s
     if (!first && w->window) put(out, len, o, " within=%llu", (unsigned long long)w->window);
 }
 
-void ws_ev_machine_text(const ws_machine_program *p, char *out, size_t len)
+size_t ws_events_machine_text(const ws_machine_program *p, char *out, size_t len)
 {
+    char none[1];
     size_t o = 0;
-    if (!len) return;
+    if (!out || !len) { /* only the length */
+        out = none;
+        len = sizeof none;
+    }
     out[0] = 0;
+    if (!p) return 0;
     for (uint32_t i = 0; i < p->nwatch && i < WS_EV_MAX_WATCH; i++) describe_step(&p->watch[i], i == 0, out, len, &o);
     for (uint32_t i = 0; i < p->nactions && i < WS_EV_MAX_ACTIONS; i++) {
         const ws_action_kind k = p->actions[i].kind;
@@ -264,5 +269,17 @@ void ws_ev_machine_text(const ws_machine_program *p, char *out, size_t len)
         if (k == WS_ACT_ENABLE || (k == WS_ACT_HALT && p->actions[i].arg))
             put(out, len, &o, "=%s%x", k == WS_ACT_HALT ? "0x" : "", p->actions[i].arg);
     }
-    if (o >= len && len > 4) memcpy(out + len - 4, "...", 4); /* (cut short: says so) */
+    return o;
+}
+
+void ws_ev_machine_text(const ws_machine_program *p, char *out, size_t len)
+{
+    if (!len) return;
+    const size_t whole = ws_events_machine_text(p, out, len);
+    if (whole < len) return;
+    /* cut short: it says so, and how long the whole is (was "..." alone) */
+    char tail[48];
+    const int n = snprintf(tail, sizeof tail, "... (cut: %zu characters in all)", whole);
+    if (n > 0 && (size_t)n < len) memcpy(out + len - 1 - (size_t)n, tail, (size_t)n + 1);
+    else if (len > 4) memcpy(out + len - 4, "...", 4);
 }

@@ -49,7 +49,7 @@ static void act(ws_device *dev, unsigned index, ws_machine *m, const ws_event *e
 {
     struct ws_events *ev = dev->events;
     int rearm = 0;
-    char text[120]; /* (the reason outlives the machine: a later load may reuse its number) */
+    char text[WS_EV_TEXT_SHOWN]; /* (the reason outlives the machine: a later load may reuse its number) */
     ws_ev_machine_text(&m->p, text, sizeof text);
     snprintf(ev->reason, sizeof ev->reason, "debug machine %u fired on %s (core %u, data 0x%08x) at time %llu "
              "(its program: '%s')", index, ws_event_name(e->source, e->id), e->core, e->data,
@@ -272,12 +272,22 @@ int ws_ev_wd_stopped(ws_device *dev)
     if (!ev || !ws_ev_unit_halted(&ev->wd_halt) || dev->fault.kind != FAULT_NONE) return 0;
     const ws_grid_run *L = dev->current;
     const int holder = ws_ev_unit_holder(&ev->wd_halt), side = holder >= 0 ? holder : !ev->wd_halt.halted[0];
-    char by[200];
+    char by[WS_EV_HALT_BY_LEN];
     ws_ev_halt_by(&ev->wd_halt, side, by, sizeof by);
+    const unsigned long long left = L ? L->total_blocks - L->next_block : 0, all = L ? L->total_blocks : 0;
+    if (holder == WS_EV_DEBUGGER && dev->debug) { /* the launch waits for the debugger, which gdb hears */
+        char why[WS_EV_HALT_BY_LEN + 256];
+        snprintf(why, sizeof why, "launch %llu: the work distributor was halted by %s with %llu of %llu blocks not "
+                 "placed; the debugger's 'monitor watch resume' (EVCTL 8; its machines stay) or 'monitor watch clear' "
+                 "(EVCTL 2) lets it go on", (unsigned long long)(L ? L->id : 0), by, left, all);
+        if (ws_dbg_held_wait(dev, WS_DBG_EV_WD_HELD, why)) {
+            ws_dbg_take_machine_requests(dev);
+            return -1;
+        }
+    }
     dev->fault.kind = FAULT_MACHINE;
     snprintf(dev->fault.detail, sizeof dev->fault.detail,
              "the work distributor was halted by %s with %llu of %llu blocks not placed, and the "
-             "blocks it had placed have finished", by,
-             (unsigned long long)(L ? L->total_blocks - L->next_block : 0), (unsigned long long)(L ? L->total_blocks : 0));
+             "blocks it had placed have finished", by, left, all);
     return 1;
 }
