@@ -25,6 +25,8 @@
  *   collide  one warp whose 32 lanes all store to out[0], lanes 8-11 to
  *            out[1]; then atomics on one word (cas_turns)
  *   float_turns  one warp whose 32 lanes add their numbers to one float
+ *   two_devices  basic on a second device (opened while the first is
+ *            open, closed first), then basic on the first
  * GDB_APP_CONFIG in the environment adds configuration text (mode=timing).
  * Prints "result ok" and exits 0 when the results are right. */
 #include <stdio.h>
@@ -334,6 +336,18 @@ static int run_float_turns(ws_device *dev, ws_module *mod)
     return 0;
 }
 
+static int run_two_devices(const ws_config *cfg, const char *kernels)
+{
+    ws_device *second;
+    ws_module *mod;
+    ws_status st = ws_device_open(cfg, &second);
+    if (st) return fail(NULL, "opening the second device", st);
+    if ((st = ws_module_load_file(second, kernels, &mod))) return fail(second, kernels, st);
+    int bad = run_scale(second, mod);
+    ws_device_close(second);
+    return bad;
+}
+
 static int run_many(ws_device *dev, ws_module *mod)
 {
     enum { BLOCKS = 2048, T = 256, N = BLOCKS * T };
@@ -425,6 +439,7 @@ int main(int argc, char **argv)
     else if (!strcmp(mode, "quints")) bad = run_quints(dev, mod);
     else if (!strcmp(mode, "collide")) bad = run_collide(dev, mod);
     else if (!strcmp(mode, "float_turns")) bad = run_float_turns(dev, mod);
+    else if (!strcmp(mode, "two_devices")) bad = run_two_devices(&cfg, argv[2]) || run_scale(dev, mod);
     else bad = 2;
     ws_device_close(dev);
     printf("result %s\n", bad ? "BAD" : "ok");
