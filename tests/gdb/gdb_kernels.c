@@ -61,10 +61,11 @@ WS_KERNEL void misaligned(int *out)
 }
 
 /* A failed assert and a ws_trap (gdb_app mode "abort"): each ends its
- * launch on purpose, in thread 3. */
+ * launch on purpose, in thread 3, which says so first. */
 WS_KERNEL void asserts(int *out)
 {
     int i = (int)threadIdx_x();
+    if (i == 3) ws_printf("thread %d asserts\n", i); /* MARK:assert_print */
     assert(i != 3); /* MARK:assert */
     out[i] = i;
 }
