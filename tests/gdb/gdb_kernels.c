@@ -111,7 +111,7 @@ WS_KERNEL void many(int *out, const int *in, int n)
 WS_KERNEL void split_barrier(int *out)
 {
     unsigned t = threadIdx_x();
-    if (t < 32) ws_barrier(0);
+    if (t < 32) ws_barrier(0); /* MARK:split_first */
     else ws_barrier(1);
     out[t] = 1;
 }
