@@ -67,6 +67,39 @@ static unsigned file_has_line(const char *path)
     return ok;
 }
 
+/* Say where each server the program started listens, once, on stdout
+ * (scripts read it there), and copy the list to --port-file: the child's
+ * port file gets a line per device, in the order they opened
+ * (docs/debugging.md). Returns how many have been said. */
+static int report_servers(const char *pfile, int reported, int jtag, int socket, const char *user_port_file)
+{
+    char line[512], all[4096];
+    size_t used = 0;
+    int n = 0;
+    FILE *f = fopen(pfile, "r");
+    while (f && fgets(line, sizeof line, f) && strchr(line, '\n')) { /* whole lines: the written ones */
+        size_t len = strlen(line);
+        if (used + len >= sizeof all) break;
+        memcpy(all + used, line, len + 1);
+        used += len;
+        if (n++ < reported) continue;
+        line[len - 1] = 0;
+        if (jtag) printf("JTAG remote_bitbang listening on 127.0.0.1:%s\n", line);
+        else if (socket) printf("listening on %s\n", line);
+        else printf("listening on 127.0.0.1:%s\n", line);
+    }
+    if (f) fclose(f);
+    if (n <= reported) return reported;
+    fflush(stdout);
+    if (user_port_file) {
+        FILE *u = fopen(user_port_file, "w");
+        int bad = !u || fputs(all, u) < 0;
+        if (u && fclose(u)) bad = 1;
+        if (bad) fprintf(stderr, "warpscope debug: --port-file %s: cannot write: %s\n", user_port_file, strerror(errno));
+    }
+    return n;
+}
+
 /* The socket pair gdb's connection comes back on (exit_handoff.h). */
 static int open_handoff(int fds[2])
 {
@@ -313,22 +346,7 @@ int ws_cmd_debug(int argc, char **argv)
         if (r == pid) break;
         if (r < 0 && errno != EINTR) break;
         serve_held_gdb(&held, handoff[0], pid);
-        unsigned p = reported ? 0 : socket_path ? file_has_line(pfile) : read_port(pfile);
-        if (p) {
-            if (jtag) printf("JTAG remote_bitbang listening on 127.0.0.1:%u\n", p);
-            else if (socket_path) printf("listening on %s\n", socket_path);
-            else printf("listening on 127.0.0.1:%u\n", p);
-            fflush(stdout);
-            if (user_port_file) {
-                FILE *f = fopen(user_port_file, "w");
-                int bad = !f || (socket_path ? fprintf(f, "%s\n", socket_path) : fprintf(f, "%u\n", p)) < 0;
-                if (f && fclose(f)) bad = 1;
-                if (bad)
-                    fprintf(stderr, "warpscope debug: --port-file %s: cannot write: %s\n", user_port_file,
-                            strerror(errno));
-            }
-            reported = 1;
-        }
+        reported = report_servers(pfile, reported, jtag, socket_path != NULL, user_port_file);
         struct timespec ts = { 0, 20 * 1000 * 1000 };
         nanosleep(&ts, NULL);
     }

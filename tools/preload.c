@@ -4,6 +4,7 @@
 #include <gelf.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,18 +120,17 @@ static int defines_device_open(Elf *e, Elf_Scn *scn, const GElf_Shdr *sh)
     return 0;
 }
 
-/* 1 if section scn holds the note the static library's ws_device_open
- * brings along (attach/link_note.h): strip keeps it where it removes the
- * symbol tables. */
-static int holds_link_note(Elf *e, Elf_Scn *scn, const GElf_Shdr *sh)
+/* 1 if section scn holds a Warpscope note of the type given
+ * (attach/link_note.h): the static library's ws_device_open brings one
+ * along, which strip keeps where it removes the symbol tables. */
+static int holds_link_note(Elf_Scn *scn, const GElf_Shdr *sh, uint32_t type)
 {
-    (void)e;
     Elf_Data *d;
     if (sh->sh_type != SHT_NOTE || !(d = elf_getdata(scn, NULL))) return 0;
     GElf_Nhdr nh;
     size_t off = 0, name_off, desc_off, next;
     while ((next = gelf_getnote(d, off, &nh, &name_off, &desc_off)) > 0) {
-        if (nh.n_type == WS_LINK_NOTE_TYPE && nh.n_namesz == sizeof WS_LINK_NOTE_NAME &&
+        if (nh.n_type == type && nh.n_namesz == sizeof WS_LINK_NOTE_NAME &&
             !memcmp((const char *)d->d_buf + name_off, WS_LINK_NOTE_NAME, sizeof WS_LINK_NOTE_NAME))
             return 1;
         off = next;
@@ -138,20 +138,22 @@ static int holds_link_note(Elf *e, Elf_Scn *scn, const GElf_Shdr *sh)
     return 0;
 }
 
-/* 1 if the ELF file fd has ws_device_open linked in: by its symbol, or by
- * the note. */
+/* 1 if the ELF file fd has ws_device_open linked in (by its symbol, or by
+ * the note) and does not say it closes every device it opens. */
 static int links_device_open(int fd)
 {
     if (elf_version(EV_CURRENT) == EV_NONE) return 0;
     Elf *e = elf_begin(fd, ELF_C_READ, NULL);
     Elf_Scn *scn = NULL;
-    int found = 0;
-    while (e && !found && (scn = elf_nextscn(e, scn))) {
+    int found = 0, closes = 0;
+    while (e && !closes && (scn = elf_nextscn(e, scn))) {
         GElf_Shdr sh;
-        found = gelf_getshdr(scn, &sh) && (defines_device_open(e, scn, &sh) || holds_link_note(e, scn, &sh));
+        if (!gelf_getshdr(scn, &sh)) continue;
+        found |= defines_device_open(e, scn, &sh) || holds_link_note(scn, &sh, WS_LINK_NOTE_TYPE);
+        closes = holds_link_note(scn, &sh, WS_LINK_NOTE_TYPE_CLOSES);
     }
     if (e) elf_end(e);
-    return found;
+    return found && !closes;
 }
 
 int ws_preload_explain_static(const char *who, const char *program, const char *loss)

@@ -1,8 +1,22 @@
 /* The warpscope command: one entry point, one file per subcommand. */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include "warpscope/warpscope.h"
+#include "attach/link_note.h"
 #include "commands.h"
+
+/* This program links libwarpscope statically, and every command closes
+ * the devices it opens: the note tells `warpscope debug` (profile, trace,
+ * watch) so, which otherwise warn that their exit closer cannot reach it
+ * (tools/preload.c). Laid out as attach/device_open.c's note. */
+static const struct {
+    uint32_t namesz, descsz, type;
+    char name[12];
+    char desc[4];
+} closes_note __attribute__((used, section(WS_LINK_NOTE_SECTION), aligned(4))) = {
+    sizeof WS_LINK_NOTE_NAME, 4, WS_LINK_NOTE_TYPE_CLOSES, WS_LINK_NOTE_NAME, "cli"
+};
 
 int ws_cmd_profile(int argc, char **argv); /* tools/profile.c: sampling profiler */
 

@@ -20,7 +20,9 @@ static long ws_ecall3(long svc, long a0, long a1, long a2, long a3)
  * there; when the format ends a line, the cut record still ends with its
  * newline, so the next record does not run on into this line. */
 #define WS_PRINTF_MAX 256
-int ws_vprintf(const char *fmt, va_list ap)
+/* nodebug: printf is one operation to the kernel writer; without lines of
+ * its own gdb's `step` steps over the call (docs/debugging.md). */
+__attribute__((nodebug)) int ws_vprintf(const char *fmt, va_list ap)
 {
     char buf[WS_PRINTF_MAX + 1];
     int n = vsnprintf(buf, sizeof buf, fmt, ap);
@@ -35,7 +37,7 @@ int ws_vprintf(const char *fmt, va_list ap)
     return n;
 }
 
-int ws_printf(const char *fmt, ...)
+__attribute__((nodebug)) int ws_printf(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);

@@ -7,4 +7,8 @@
 #define WS_LINK_NOTE_SECTION ".note.warpscope"
 #define WS_LINK_NOTE_NAME "Warpscope" /* the note's owner, NUL included: 10 bytes */
 #define WS_LINK_NOTE_TYPE 1           /* "libwarpscope is linked into this file" */
+/* "... and the program closes every device it opens": the warpscope
+ * command's own mark (tools/warpscope.c), so `warpscope debug -- warpscope
+ * run ...` has no note about an exit closer it does not need. */
+#define WS_LINK_NOTE_TYPE_CLOSES 2
 #endif

@@ -2,6 +2,7 @@
  * handshake with the application thread at device open and close. */
 #include "gdbstub/gdbserver.h"
 #include "warpscope/tool.h"
+#include <errno.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -213,16 +214,15 @@ static ws_status gdbserver_start(ws_device *dev, const char *spec, struct ws_gdb
     }
     if (!o.quiet && o.socket_path[0]) fprintf(stderr, "warpscope: gdb server listening on %s\n", o.socket_path);
     else if (!o.quiet) fprintf(stderr, "warpscope: gdb server listening on 127.0.0.1:%u\n", port);
-    if (o.port_file[0]) { /* the port, or with socket=PATH the path */
-        FILE *f = fopen(o.port_file, "w");
-        if (!f) {
-            snprintf(err, errlen, "WARPSCOPE_DEBUG: cannot write port-file %s", o.port_file);
+    if (o.port_file[0]) { /* the port, or with socket=PATH the path; a line per device */
+        char line[sizeof o.socket_path + 1];
+        if (o.socket_path[0]) snprintf(line, sizeof line, "%s\n", o.socket_path);
+        else snprintf(line, sizeof line, "%u\n", port);
+        if (ws_port_file_add(o.port_file, line, g->lfd)) {
+            snprintf(err, errlen, "WARPSCOPE_DEBUG: cannot write port-file %s: %s", o.port_file, strerror(errno));
             cleanup(g);
             return WS_ERR_IO;
         }
-        if (o.socket_path[0]) fprintf(f, "%s\n", o.socket_path);
-        else fprintf(f, "%u\n", port);
-        fclose(f);
     }
     st = ws_gdb_accept(g->lfd, o.timeout_ms, NULL, &g->cfd, err, errlen);
     if (st) {

@@ -484,6 +484,26 @@ static ws_status select_continued(ws_gdb_dbg *t, const ws_gdb_action *a, size_t 
     return st;
 }
 
+static int in_range(const ws_gdb_dbg *t, uint32_t pc)
+{
+    return pc >= t->range_lo && pc < t->range_hi;
+}
+
+/* vCont;r of lane l: the lanes of its warp on the line with it (in the
+ * range, at its call depth), but for those that sit the step out. */
+static void note_range_lanes(ws_gdb_dbg *t, const ws_dbg_lane *l, uint32_t exclude)
+{
+    uint32_t lpw = t->cfg.lanes_per_warp, warp = l->hart / lpw;
+    t->range_lanes = 0;
+    t->range_depth = l->depth;
+    for (size_t i = 0; i < t->nlanes; i++) {
+        const ws_dbg_lane *o = &t->lanes[i];
+        if (o->hart / lpw == warp && o->halted && o->depth == l->depth && in_range(t, o->pc))
+            t->range_lanes |= 1u << (o->hart % lpw);
+    }
+    t->range_lanes &= ~exclude;
+}
+
 static ws_status dbg_resume(void *tp, const ws_gdb_action *a, size_t n)
 {
     ws_gdb_dbg *t = tp;
@@ -594,6 +614,8 @@ static ws_status dbg_resume(void *tp, const ws_gdb_action *a, size_t n)
         t->step_hart = hart + 1;
         t->step_excl = exclude;
         t->step_more = 0;
+        t->range_past = 0;
+        if (t->range_hi) note_range_lanes(t, l, exclude);
         st = select_warps(t, hart + 1);
     }
     memset(t->wp_rest, 0, nw * sizeof *t->wp_rest); /* one step's worth: a warp resumes past it */
@@ -838,14 +860,49 @@ static int launch_stop_hit(ws_gdb_dbg *t, uint32_t hart, uint32_t pc, ws_gdb_sto
  * the warps gdb's resume woke (in all-stop this step's halt stopped them
  * too) run on together, and the stepped warp does one more step (its
  * dcsr.step is still set). Returns 1 if stepping went on. */
+#define WS_GDB_STEP_ON_MAX 100000u
 static int step_again(ws_gdb_dbg *t);
+static uint32_t lanes_on_line(ws_gdb_dbg *t, uint32_t warp);
 
-static int range_step_on(ws_gdb_dbg *t)
+static int range_step_on(ws_gdb_dbg *t, ws_gdb_stop *s)
 {
     if (!t->range_hi || t->npending || ws_gdb_lanes_refresh(t)) return 0;
     const ws_dbg_lane *l = ws_gdb_lane_of(t, WS_GDB_TID(t->step_hart - 1));
-    if (!l || !l->halted || l->pc < t->range_lo || l->pc >= t->range_hi) return 0;
+    if (!l || !l->halted) return 0;
+    if (in_range(t, l->pc)) return step_again(t);
+    if (l->depth > t->range_depth) return 0; /* it called a function: gdb's to step into or over */
+    /* The lane is past the line; its warp is not while lanes that began
+     * the line with it are still on it (diverged in a loop the line holds:
+     * a float atomicAdd's compare-and-swap, a per-lane trip count). They
+     * run on first, as the warp would run them (the deepest, lowest-pc
+     * group issues first); the step ends when the last is past the line,
+     * or after WS_GDB_STEP_ON_MAX warp-instructions with a note. */
+    uint32_t left = lanes_on_line(t, l->hart / t->cfg.lanes_per_warp);
+    if (!left) return 0;
+    if (t->step_more >= WS_GDB_STEP_ON_MAX) {
+        snprintf(s->note, sizeof s->note,
+                 "[lanes 0x%08x of the warp of thread %u are still on the line after %u instructions of the "
+                 "warp: the step ends without them]\n",
+                 left, WS_GDB_TID(l->hart), WS_GDB_STEP_ON_MAX);
+        return 0;
+    }
+    t->step_more++;
+    t->range_past = 1;
     return step_again(t);
+}
+
+/* The lanes of range_lanes (of warp) still on the stepped line: in the
+ * range at the step's call depth, or deeper (in a call made from it). */
+static uint32_t lanes_on_line(ws_gdb_dbg *t, uint32_t warp)
+{
+    uint32_t lpw = t->cfg.lanes_per_warp, on = 0;
+    for (size_t i = 0; i < t->nlanes; i++) {
+        const ws_dbg_lane *o = &t->lanes[i];
+        uint32_t bit = 1u << (o->hart % lpw);
+        if (o->hart / lpw != warp || !(t->range_lanes & bit)) continue;
+        if (o->depth > t->range_depth || (o->depth == t->range_depth && in_range(t, o->pc))) on |= bit;
+    }
+    return on;
 }
 
 /* A step of one lane runs one instruction of its warp: the lowest-pc group
@@ -856,7 +913,6 @@ static int range_step_on(ws_gdb_dbg *t)
  * WS_GDB_STEP_ON_MAX warp-instructions (a group that spins for ever
  * would otherwise hold the step for ever: the stop then comes with the
  * lane where it was and a note). Returns 1 if stepping went on. */
-#define WS_GDB_STEP_ON_MAX 100000u
 static int step_on(ws_gdb_dbg *t, ws_gdb_stop *s)
 {
     uint32_t sh = t->step_hart - 1, lpw = t->cfg.lanes_per_warp, ran = 0;
@@ -947,7 +1003,7 @@ static void on_halt(ws_gdb_dbg *t, uint32_t hart)
             return;
         }
         if (t->step_hart && (t->step_hart - 1) / t->cfg.lanes_per_warp == warp) {
-            if (range_step_on(t) || step_on(t, &s)) return;
+            if (range_step_on(t, &s) || (!t->range_past && step_on(t, &s))) return;
             s.tid = WS_GDB_TID(t->step_hart - 1);
             set_step(t, t->step_hart - 1, 0);
             t->step_hart = 0;

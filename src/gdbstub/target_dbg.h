@@ -109,6 +109,15 @@ typedef struct ws_gdb_dbg {
                                   a step the lane had no part in          */
     uint32_t range_lo, range_hi; /* vCont;r: the step of step_hart goes on
                                   while its pc is in [lo, hi) (hi 0: none) */
+    uint32_t range_lanes;      /* ... and while a lane of its warp that was
+                                  in the range with it when the step began
+                                  still is (at range_depth), or is deeper
+                                  (in a call made from the range): the
+                                  line is done when the warp is past it  */
+    int range_depth;
+    int range_past;            /* the stepped lane is past the range and
+                                  the warp steps on for the others: its
+                                  own step is done (no step_on for it)  */
     uint8_t *range_wsel;       /* per warp: the warps that resume uses, woken
                                   again after each step in the range     */
     uint32_t orphan_step;      /* all-stop: warp + 1 whose step gdb gave up

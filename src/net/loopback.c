@@ -1,7 +1,9 @@
 /* The loopback listener (loopback.h). */
 #include "net/loopback.h"
 #include <arpa/inet.h>
+#include <dirent.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <netinet/in.h>
 #include <stdio.h>
 #include <string.h>
@@ -94,4 +96,57 @@ ws_status ws_local_listen(const char *who, const char *path, int *fd, char *err,
     }
     *fd = s;
     return WS_OK;
+}
+
+/* 1 if fd is a socket this process listens on whose address is `name`:
+ * a port number for TCP, a path for a Unix-domain socket. */
+static int listens_as(int fd, const char *name)
+{
+    int on = 0;
+    socklen_t ol = sizeof on;
+    struct sockaddr_storage a;
+    socklen_t al = sizeof a;
+    if (getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &on, &ol) || !on || getsockname(fd, (struct sockaddr *)&a, &al))
+        return 0;
+    if (a.ss_family == AF_INET) {
+        char *end;
+        unsigned long port = strtoul(name, &end, 10);
+        return end != name && !*end && port == ntohs(((struct sockaddr_in *)&a)->sin_port);
+    }
+    if (a.ss_family == AF_UNIX) {
+        const struct sockaddr_un *u = (const struct sockaddr_un *)&a;
+        size_t n = al > offsetof(struct sockaddr_un, sun_path) ? al - offsetof(struct sockaddr_un, sun_path) : 0;
+        return n && strnlen(u->sun_path, n) == strlen(name) && !memcmp(u->sun_path, name, strlen(name));
+    }
+    return 0;
+}
+
+/* 1 if the first line of the file at path names a server another
+ * descriptor than own_fd of this process listens on. */
+static int names_our_server(const char *path, int own_fd)
+{
+    char first[256];
+    FILE *f = fopen(path, "r");
+    int ok = f && fgets(first, sizeof first, f);
+    if (f) fclose(f);
+    if (!ok) return 0;
+    first[strcspn(first, "\n")] = 0;
+    DIR *d = opendir("/proc/self/fd");
+    if (!d) return 0;
+    int ours = 0;
+    for (struct dirent *e; !ours && (e = readdir(d));) {
+        int fd = atoi(e->d_name);
+        if (e->d_name[0] != '.' && fd != own_fd && fd != dirfd(d)) ours = listens_as(fd, first);
+    }
+    closedir(d);
+    return ours;
+}
+
+int ws_port_file_add(const char *path, const char *line, int own_fd)
+{
+    FILE *f = fopen(path, names_our_server(path, own_fd) ? "a" : "w");
+    if (!f) return -1;
+    int bad = fputs(line, f) < 0;
+    if (fclose(f)) bad = 1;
+    return bad ? -1 : 0;
 }

@@ -17,4 +17,12 @@ ws_status ws_loopback_listen(const char *who, uint16_t port, int *fd, uint16_t *
  * Errors name `who`. The caller unlinks the path when done. */
 ws_status ws_local_listen(const char *who, const char *path, int *fd, char *err, size_t errlen);
 
+/* Name a listening server in the port file at `path`: `line` (the port,
+ * or a socket's path, with its newline) is appended when the file's first
+ * line names another server this process listens on (not own_fd: a
+ * second device's server beside the first), so the file names every
+ * device's server in the order they opened; otherwise the file (absent,
+ * or stale from an earlier run) is replaced. 0, or -1 (errno set). */
+int ws_port_file_add(const char *path, const char *line, int own_fd);
+
 #endif

@@ -24,6 +24,9 @@
  *   spinlock 64 threads take one spin lock (starved, but correct)
  *   collide  one warp whose 32 lanes all store to out[0], lanes 8-11 to
  *            out[1]; then atomics on one word (cas_turns)
+ *   float_turns  one warp whose 32 lanes add their numbers to one float
+ *   two_devices  basic on a second device (opened while the first is
+ *            open, closed first), then basic on the first
  * GDB_APP_CONFIG in the environment adds configuration text (mode=timing).
  * Prints "result ok" and exits 0 when the results are right. */
 #include <stdio.h>
@@ -314,6 +317,37 @@ static int run_collide(ws_device *dev, ws_module *mod)
     return 0;
 }
 
+static int run_float_turns(ws_device *dev, ws_module *mod)
+{
+    ws_kernel *k;
+    ws_addr dsum, dcount;
+    float sum = 0;
+    int count = 0;
+    ws_status st;
+    if ((st = ws_kernel_get(mod, "float_turns", &k)) || (st = ws_malloc(dev, 4, &dsum)) ||
+        (st = ws_malloc(dev, 4, &dcount)) || (st = ws_memset(dev, dsum, 0, 4)) || (st = ws_memset(dev, dcount, 0, 4)))
+        return fail(dev, "preparing float_turns", st);
+    ws_arg args[] = { WS_ARG_PTR(dsum), WS_ARG_PTR(dcount) };
+    if ((st = ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(32, 1, 1), 0, args, 2)) || (st = ws_synchronize(dev)) ||
+        (st = ws_memcpy_dtoh(dev, &sum, dsum, 4)) || (st = ws_memcpy_dtoh(dev, &count, dcount, 4)))
+        return fail(dev, "running float_turns", st);
+    /* (0 + 1 + ... + 31 in any order is exact in a float) */
+    if (sum != 496.0f || count != 32) return printf("result BAD in float_turns: %g %d\n", sum, count), 1;
+    return 0;
+}
+
+static int run_two_devices(const ws_config *cfg, const char *kernels)
+{
+    ws_device *second;
+    ws_module *mod;
+    ws_status st = ws_device_open(cfg, &second);
+    if (st) return fail(NULL, "opening the second device", st);
+    if ((st = ws_module_load_file(second, kernels, &mod))) return fail(second, kernels, st);
+    int bad = run_scale(second, mod);
+    ws_device_close(second);
+    return bad;
+}
+
 static int run_many(ws_device *dev, ws_module *mod)
 {
     enum { BLOCKS = 2048, T = 256, N = BLOCKS * T };
@@ -404,6 +438,8 @@ int main(int argc, char **argv)
     else if (!strcmp(mode, "gfx")) bad = run_gfx(dev, mod);
     else if (!strcmp(mode, "quints")) bad = run_quints(dev, mod);
     else if (!strcmp(mode, "collide")) bad = run_collide(dev, mod);
+    else if (!strcmp(mode, "float_turns")) bad = run_float_turns(dev, mod);
+    else if (!strcmp(mode, "two_devices")) bad = run_two_devices(&cfg, argv[2]) || run_scale(dev, mod);
     else bad = 2;
     ws_device_close(dev);
     printf("result %s\n", bad ? "BAD" : "ok");

@@ -61,10 +61,11 @@ WS_KERNEL void misaligned(int *out)
 }
 
 /* A failed assert and a ws_trap (gdb_app mode "abort"): each ends its
- * launch on purpose, in thread 3. */
+ * launch on purpose, in thread 3, which says so first. */
 WS_KERNEL void asserts(int *out)
 {
     int i = (int)threadIdx_x();
+    if (i == 3) ws_printf("thread %d asserts\n", i); /* MARK:assert_print */
     assert(i != 3); /* MARK:assert */
     out[i] = i;
 }
@@ -110,7 +111,7 @@ WS_KERNEL void many(int *out, const int *in, int n)
 WS_KERNEL void split_barrier(int *out)
 {
     unsigned t = threadIdx_x();
-    if (t < 32) ws_barrier(0);
+    if (t < 32) ws_barrier(0); /* MARK:split_first */
     else ws_barrier(1);
     out[t] = 1;
 }
@@ -179,4 +180,15 @@ WS_KERNEL void cas_turns(long long *sum, int *count)
     int t = (int)threadIdx_x(); /* MARK:cas_start */
     atomicAdd_ll(sum, (long long)t << 33); /* MARK:cas_add */
     atomicAdd_i(count, 1); /* MARK:cas_count */
+}
+
+/* Every lane adds its number to one float (gdb_app mode "float_turns"):
+ * atomicAdd on a float is a compare-and-swap loop inlined into the
+ * kernel, where in each round only one lane's swap succeeds, so the
+ * warp's lanes leave the loop one by one. */
+WS_KERNEL void float_turns(float *sum, int *count)
+{
+    float v = (float)threadIdx_x(); /* MARK:float_start */
+    atomicAdd(sum, v); /* MARK:float_add */
+    atomicAdd_i(count, 1); /* MARK:float_count */
 }

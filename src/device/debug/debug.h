@@ -177,6 +177,9 @@ typedef struct ws_dbg_lane {
     int halted;                 /* 1 if its warp is halted                 */
     uint32_t cause;             /* dcsr.cause when halted, else 0          */
     uint32_t pc;                /* the lane's PC                           */
+    int depth;                  /* calls made and not yet returned (the
+                                   warp issues for its deepest lanes first:
+                                   docs/device.md)                       */
     /* Graphics: which shader stage the lane runs (0: a kernel, 1: vertex,
      * 2: fragment), its draw, and its system values (vertex: index and
      * instance; fragment: x, y, flags, primitive; both: word 4 the

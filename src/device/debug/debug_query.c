@@ -31,6 +31,7 @@ ws_status ws_debug_lanes(ws_debug *d, ws_dbg_lane *out, size_t max, size_t *n)
                     o->halted = dw->state == DW_HALTED;
                     o->cause = o->halted ? dw->cause : 0;
                     o->pc = (w->group >> l & 1) ? w->group_pc : w->pc[l];
+                    o->depth = w->depth[l];
                     const ws_grid_run *L = dev->current;
                     o->gfx_stage = L->gfx ? (L->gfx->fragment ? 2 : 1) : 0;
                     o->draw = L->draw_id;

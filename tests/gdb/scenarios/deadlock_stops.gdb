@@ -12,7 +12,7 @@ print t
 continue
 # expect-gdb: device deadlock: no lane can make progress in 1 resident blocks
 # expect-gdb: 32 lanes at barrier 0, 32 lanes at barrier 1
-# expect-gdb: gdb_kernels.c:113 in split_barrier
+# expect-gdb: gdb_kernels.c:@MARK_split_first@ in split_barrier
 # expect-gdb: received signal SIGTRAP
 # expect-gdb: core 0 warp 0: block \(0,0,0\), 32 live lanes, lowest pc 0x[0-9a-f]*, halted: deadlock
 # expect-gdb: core 0 warp 1: block \(0,0,0\), 32 live lanes, lowest pc 0x[0-9a-f]*, halted: deadlock
