@@ -58,6 +58,8 @@ def same(a, b):
     ma, oa, mb, ob = a[0], a[1], b[0], b[1]
     if ma in CONTROL or mb in CONTROL:  # targets move; a branch may be widened
         return (ma in CONTROL) == (mb in CONTROL)
+    if {ma, mb} == {"mv", "addi"}:  # a moved pair's low part that is (or was) 0: "addi a5, a5, 0" reads "mv a5, a5"
+        return oa.split(",")[:2] == ob.split(",")[:2]
     if ma == "auipc" or (ma == mb and ("%" in oa)):  # auipc pairs are recomputed
         return ma == mb and oa.split(",")[0] == ob.split(",")[0]
     if ma in ("lui", "addi", "lw", "sw", "flw", "fsw", "jalr") and ma == mb:
