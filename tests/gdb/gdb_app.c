@@ -24,7 +24,8 @@
  *   spinlock 64 threads take one spin lock (starved, but correct)
  *   collide  one warp whose 32 lanes all store to out[0], lanes 8-11 to
  *            out[1]; then atomics on one word (cas_turns)
- *   float_turns  one warp whose 32 lanes add their numbers to one float
+ *   float_turns  one warp whose 32 lanes add their numbers to one float,
+ *            then to one double
  *   two_devices  basic on a second device (opened while the first is
  *            open, closed first), then basic on the first
  * GDB_APP_CONFIG in the environment adds configuration text (mode=timing).
@@ -320,19 +321,23 @@ static int run_collide(ws_device *dev, ws_module *mod)
 static int run_float_turns(ws_device *dev, ws_module *mod)
 {
     ws_kernel *k;
-    ws_addr dsum, dcount;
+    ws_addr dsum, dcount, ddsum;
     float sum = 0;
+    double dbl = 0;
     int count = 0;
     ws_status st;
     if ((st = ws_kernel_get(mod, "float_turns", &k)) || (st = ws_malloc(dev, 4, &dsum)) ||
-        (st = ws_malloc(dev, 4, &dcount)) || (st = ws_memset(dev, dsum, 0, 4)) || (st = ws_memset(dev, dcount, 0, 4)))
+        (st = ws_malloc(dev, 4, &dcount)) || (st = ws_malloc(dev, 8, &ddsum)) || (st = ws_memset(dev, dsum, 0, 4)) ||
+        (st = ws_memset(dev, dcount, 0, 4)) || (st = ws_memset(dev, ddsum, 0, 8)))
         return fail(dev, "preparing float_turns", st);
-    ws_arg args[] = { WS_ARG_PTR(dsum), WS_ARG_PTR(dcount) };
-    if ((st = ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(32, 1, 1), 0, args, 2)) || (st = ws_synchronize(dev)) ||
-        (st = ws_memcpy_dtoh(dev, &sum, dsum, 4)) || (st = ws_memcpy_dtoh(dev, &count, dcount, 4)))
+    ws_arg args[] = { WS_ARG_PTR(dsum), WS_ARG_PTR(dcount), WS_ARG_PTR(ddsum) };
+    if ((st = ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(32, 1, 1), 0, args, 3)) || (st = ws_synchronize(dev)) ||
+        (st = ws_memcpy_dtoh(dev, &sum, dsum, 4)) || (st = ws_memcpy_dtoh(dev, &count, dcount, 4)) ||
+        (st = ws_memcpy_dtoh(dev, &dbl, ddsum, 8)))
         return fail(dev, "running float_turns", st);
-    /* (0 + 1 + ... + 31 in any order is exact in a float) */
-    if (sum != 496.0f || count != 32) return printf("result BAD in float_turns: %g %d\n", sum, count), 1;
+    /* (0 + 1 + ... + 31 in any order is exact in a float and a double) */
+    if (sum != 496.0f || dbl != 496.0 || count != 64)
+        return printf("result BAD in float_turns: %g %g %d\n", sum, dbl, count), 1;
     return 0;
 }
 

@@ -182,13 +182,16 @@ WS_KERNEL void cas_turns(long long *sum, int *count)
     atomicAdd_i(count, 1); /* MARK:cas_count */
 }
 
-/* Every lane adds its number to one float (gdb_app mode "float_turns"):
- * atomicAdd on a float is a compare-and-swap loop inlined into the
- * kernel, where in each round only one lane's swap succeeds, so the
- * warp's lanes leave the loop one by one. */
-WS_KERNEL void float_turns(float *sum, int *count)
+/* Every lane adds its number to one float, then to one double (gdb_app
+ * mode "float_turns"): atomicAdd on either is a compare-and-swap loop
+ * inlined into the kernel (the double's calls the 64-bit CAS and the
+ * soft-float add), where in each round only one lane's swap succeeds, so
+ * the warp's lanes leave the loop one by one. */
+WS_KERNEL void float_turns(float *sum, int *count, double *dsum)
 {
     float v = (float)threadIdx_x(); /* MARK:float_start */
     atomicAdd(sum, v); /* MARK:float_add */
     atomicAdd_i(count, 1); /* MARK:float_count */
+    atomicAdd(dsum, (double)v); /* MARK:double_add */
+    atomicAdd_i(count, 1); /* MARK:double_count */
 }
