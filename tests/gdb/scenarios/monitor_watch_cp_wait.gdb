@@ -2,7 +2,8 @@
 # halted waits for the debugger rather than failing its call: gdb hears a
 # SIGTRAP stop that says what the program waits for and what lets it go
 # on; gdb still reads device memory meanwhile (the scale kernel's output,
-# i*i + 10*i + 2, at the address the program printed), `monitor watch` repeats
+# i*i + 10*i + 2, at the kernel's `out`, kept from its breakpoint: heap
+# addresses move with the test modules' sizes), `monitor watch` repeats
 # the reason, a `continue` with the halt still held stops again at once,
 # and `monitor watch resume` lets the program's copy go on. (Until
 # 2026-11-28 the program's ws_memcpy_dtoh returned WS_ERR_STOPPED and the
@@ -12,18 +13,19 @@
 set breakpoint pending on
 break scale
 continue
+set $out = out
 delete
 monitor watch cp.done data=3 do cp.halt
 continue
 monitor watch
-x/4dw 0x01005300
+x/4dw $out
 continue
 monitor watch resume
 continue
 # expect-gdb: Breakpoint 1, scale
 # expect-gdb: the program waits: ws_memcpy_dtoh: the command processor was halted by the debugger's debug machine 0 \('cp.done data=3 do cp.halt'\) with 0 commands queued; the debugger's 'monitor watch resume'
 # expect-gdb: received signal SIGTRAP
-# expect-gdb: 0x1005300:[[:space:]]+2[[:space:]]+13[[:space:]]+26[[:space:]]+41
+# expect-gdb: 0x[0-9a-f]+:[[:space:]]+2[[:space:]]+13[[:space:]]+26[[:space:]]+41
 # expect-gdb: exited normally
 # reject-gdb: Remote connection closed
 # expect-app: result ok
