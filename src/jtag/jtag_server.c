@@ -396,16 +396,16 @@ ws_status ws_jtag_server_attach(ws_device *dev, const char *spec)
         free(s);
         return ws_set_error(dev, st, "%s", err);
     }
-    if (o.port_file[0]) {
-        FILE *f = fopen(o.port_file, "w");
-        if (!f) {
+    if (o.port_file[0]) { /* (a line per device, as the gdb server's) */
+        char line[16];
+        snprintf(line, sizeof line, "%u\n", port);
+        if (ws_port_file_add(o.port_file, line, s->lfd)) {
+            const int e = errno;
             close(s->lfd);
             free(s);
             return ws_set_error(dev, WS_ERR_IO, "WARPSCOPE_JTAG: cannot write port-file %s: %s", o.port_file,
-                                strerror(errno));
+                                strerror(e));
         }
-        fprintf(f, "%u\n", port);
-        fclose(f);
     }
     if (pthread_create(&s->thread, NULL, server_main, s)) {
         close(s->lfd);

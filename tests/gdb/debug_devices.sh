@@ -1,6 +1,6 @@
 #!/bin/bash
 # `warpscope debug` and the servers a program starts, one per device.
-#   debug_devices.sh WARPSCOPE GDB_APP KERNELS.elf cli|two|two_direct
+#   debug_devices.sh WARPSCOPE GDB_APP KERNELS.elf cli|two|two_direct|jtag_two
 # cli: `warpscope debug -- warpscope run ...`. The warpscope command links
 #   the static library but closes every device it opens (its ELF note
 #   says so): no note that the exit closer cannot reach it (until
@@ -12,6 +12,10 @@
 # two_direct: the same with WARPSCOPE_DEBUG's port-file= (the library's
 #   own file: a line per device), after a stale file from an earlier run
 #   (replaced, not appended to).
+# jtag_two: the JTAG port's WARPSCOPE_JTAG port-file= for the same program
+#   (no probe connects: the program runs through): a line per device, in
+#   opening order, after a stale file (until 2026-11-28 the second device's
+#   JTAG server rewrote the file, which then named only it).
 set -u
 cli=$1 app=$2 kelf=$3 mode=$4
 work=$(mktemp -d)
@@ -35,6 +39,22 @@ gdb_on() {
   timeout 60 gdb-multiarch -q -batch -ex "target remote 127.0.0.1:$(sed -n "$1p" "$work/port")" -ex continue \
     > "$work/$2.out" 2>&1 &
 }
+if [ "$mode" = jtag_two ]; then
+  echo 1 > "$work/port"
+  WARPSCOPE_JTAG="port=0,port-file=$work/port" timeout 60 "$app" two_devices "$kelf" > "$work/app.out" 2>&1
+  rc=$?
+  echo "---- program (exit $rc) ----"; cat "$work/app.out"
+  echo "---- port file ----"; cat "$work/port"
+  [ "$rc" = 0 ] || fail "the program exited $rc"
+  grep -q "result ok" "$work/app.out" || fail "gdb_app's result"
+  [ "$(grep -c . "$work/port")" = 2 ] || fail "the port file does not hold two lines"
+  p1=$(sed -n 1p "$work/port") p2=$(sed -n 2p "$work/port")
+  [ "$p1" != 1 ] && [ "$p2" != 1 ] || fail "the stale line stayed"
+  [ "$p1" != "$p2" ] || fail "one port twice"
+  echo "$fails failed"
+  [ "$fails" = 0 ]
+  exit
+fi
 case "$mode" in
   cli)
     timeout 60 "$cli" debug --port-file "$work/port" -- "$cli" run "$kelf" scale zeros:64 iota:64 64 \
