@@ -36,6 +36,17 @@ static void src_fields(FILE *f, const prof_src *s)
     prof_json_string(f, s->function);
 }
 
+/* An instruction entry's opening (the i-th of its list): its pc, samples,
+ * disassembly and source place. */
+static void pc_head(FILE *f, const prof_pc *p, size_t i)
+{
+    fprintf(f, "%s\n        {\"pc\": %u, \"samples\": %llu, \"instruction\": ", i ? "," : "", p->pc,
+            (unsigned long long)p->samples);
+    prof_json_string(f, p->disasm);
+    fputs(", ", f);
+    src_fields(f, &p->src);
+}
+
 static void producer(FILE *f, const prof_pc *p)
 {
     if (!p || !p->producer_pc) { fputs("null", f); return; }
@@ -151,11 +162,7 @@ static void kernel(FILE *f, const prof_kernel *k, uint32_t lanes)
     fputs("],\n       \"instructions\": [", f);
     for (size_t i = 0; i < k->npcs; i++) {
         const prof_pc *p = &k->pcs[i];
-        fprintf(f, "%s\n        {\"pc\": %u, \"samples\": %llu, \"instruction\": ", i ? "," : "", p->pc,
-                (unsigned long long)p->samples);
-        prof_json_string(f, p->disasm);
-        fputs(", ", f);
-        src_fields(f, &p->src);
+        pc_head(f, p, i);
         fputs(", \"inlined\": ", f);
         prof_json_string(f, p->src.inline_chain);
         fputs(", \"stall\": ", f);
@@ -171,11 +178,7 @@ static void kernel(FILE *f, const prof_kernel *k, uint32_t lanes)
     fputs("],\n       \"call_sites\": [", f);
     for (size_t i = 0; i < k->ncalls; i++) {
         const prof_pc *c = &k->calls[i];
-        fprintf(f, "%s\n        {\"pc\": %u, \"samples\": %llu, \"instruction\": ", i ? "," : "", c->pc,
-                (unsigned long long)c->samples);
-        prof_json_string(f, c->disasm);
-        fputs(", ", f);
-        src_fields(f, &c->src);
+        pc_head(f, c, i);
         fputs(", \"callee\": ", f);
         prof_json_string(f, c->callee[0] ? c->callee : NULL);
         fputs(", \"stall\": ", f);
