@@ -360,7 +360,7 @@ static int move_eh_frame(cfi_sec *s, uint8_t *bytes, dw_buf *dbg)
         if (b.n <= room) { /* in place, padded */
             put_ptr(s, bytes, lo_at, ci->enc, new_lo, 0);
             put_ptr(s, bytes, len_at, ci->enc, new_hi - new_lo, 1);
-            memcpy(bytes + (rows - s->start), b.p, b.n);
+            if (b.n) memcpy(bytes + (rows - s->start), b.p, b.n); /* (no rows: b.p is NULL) */
             memset(bytes + (rows - s->start) + b.n, CFA_NOP, room - b.n);
         } else { /* covering nothing here; in .debug_frame if it can be */
             put_ptr(s, bytes, lo_at, ci->enc, new_lo, 0);

@@ -5,6 +5,7 @@
 
 int dw_put(dw_buf *b, const void *d, size_t n)
 {
+    if (!n) return 0; /* (an empty buffer has no bytes to copy into) */
     if (b->n + n > b->cap) {
         size_t cap = b->cap ? b->cap * 2 : 4096;
         while (cap < b->n + n) cap *= 2;
