@@ -312,6 +312,16 @@ static ws_status open_machine_dev(const char *module, ws_device **dev, ws_kernel
     return st;
 }
 
+/* A machine device (open_machine_dev) with a debugger attached and its
+ * debug module active (dmactive), as gdb's server leaves it. */
+static ws_status open_debugged_dev(const char *module, ws_device **dev, ws_kernel **k, ws_addr *out, ws_addr *counter,
+                                   ws_debug **d)
+{
+    ws_status st = open_machine_dev(module, dev, k, out, counter);
+    if (st == WS_OK) st = ws_debug_attach(*dev, &(ws_debug_config){ 0 }, d);
+    return st == WS_OK ? ws_dmi_write(*d, 0, WS_DM_DMCONTROL, 1) : st;
+}
+
 static ws_status launch_staged(ws_device *dev, ws_kernel *k, ws_addr out, ws_addr counter)
 {
     ws_arg args[] = { WS_ARG_PTR(out), WS_ARG_PTR(counter) };
@@ -1085,9 +1095,7 @@ static void check_debugger_resume(const char *module)
     ws_arg args[2];
     int c = 0;
     machine_cores = 4;
-    CHECK(open_machine_dev(module, &dev, &k, &out, &counter) == WS_OK);
-    CHECK(ws_debug_attach(dev, &(ws_debug_config){ 0 }, &d) == WS_OK);
-    CHECK(ws_dmi_write(d, 0, WS_DM_DMCONTROL, 1) == WS_OK);
+    CHECK(open_debugged_dev(module, &dev, &k, &out, &counter, &d) == WS_OK);
     ws_machine_program p = one_step(WS_EV_CP, WS_EV_CP_DONE, WS_MATCH_EQ, 3 /* a launch */, 1, WS_ACT_CP_HALT, 1);
     CHECK_EQ_U(debugger_load(d, &p) & 0xFFFFu, 1u << 8);
     CHECK(ws_memset(dev, counter, 0, 4) == WS_OK);
@@ -1162,9 +1170,7 @@ static void check_halt_names_machine(const char *module)
     ws_debug *d;
     uint32_t ctl = 0;
     machine_cores = 4;
-    CHECK(open_machine_dev(module, &dev, &k, &out, &counter) == WS_OK);
-    CHECK(ws_debug_attach(dev, &(ws_debug_config){ 0 }, &d) == WS_OK);
-    CHECK(ws_dmi_write(d, 0, WS_DM_DMCONTROL, 1) == WS_OK);
+    CHECK(open_debugged_dev(module, &dev, &k, &out, &counter, &d) == WS_OK);
     ws_machine_program a = one_step(WS_EV_CP, WS_EV_CP_DONE, WS_MATCH_EQ, 3 /* a launch */, 1, WS_ACT_CP_HALT, 0);
     CHECK_EQ_U(debugger_load(d, &a) & 0xFFFFu, 1u << 8);
     ws_arg args[2] = { WS_ARG_PTR(out), WS_ARG_PTR(counter) };
@@ -1346,9 +1352,7 @@ static void check_halt_holders(const char *module)
     int c = 0;
     machine_cores = 4;
     /* the debugger's cp.halt: the program can neither resume nor drop it */
-    CHECK(open_machine_dev(module, &dev, &k, &out, &counter) == WS_OK);
-    CHECK(ws_debug_attach(dev, &(ws_debug_config){ 0 }, &d) == WS_OK);
-    CHECK(ws_dmi_write(d, 0, WS_DM_DMCONTROL, 1) == WS_OK);
+    CHECK(open_debugged_dev(module, &dev, &k, &out, &counter, &d) == WS_OK);
     ws_machine_program p = one_step(WS_EV_CP, WS_EV_CP_DONE, WS_MATCH_EQ, 3 /* a launch */, 1, WS_ACT_CP_HALT, 0);
     CHECK_EQ_U(debugger_load(d, &p), 1u << 8);
     CHECK(ws_memset(dev, counter, 0, 4) == WS_OK);
@@ -1376,9 +1380,7 @@ static void check_halt_holders(const char *module)
     ws_device_close(dev);
 
     /* the program's cp.halt: the debugger's cp.resume and clear leave it */
-    CHECK(open_machine_dev(module, &dev, &k, &out, &counter) == WS_OK);
-    CHECK(ws_debug_attach(dev, &(ws_debug_config){ 0 }, &d) == WS_OK);
-    CHECK(ws_dmi_write(d, 0, WS_DM_DMCONTROL, 1) == WS_OK);
+    CHECK(open_debugged_dev(module, &dev, &k, &out, &counter, &d) == WS_OK);
     CHECK(ws_events_machine(dev, 0, &p) == WS_OK);
     ws_machine_program r = one_step(WS_EV_CP, WS_EV_CP_DONE, WS_MATCH_ANY, 0, 1, WS_ACT_CP_RESUME, 1);
     CHECK_EQ_U(debugger_load(d, &r), 1u << 8);
@@ -1396,9 +1398,7 @@ static void check_halt_holders(const char *module)
 
     /* the program's wd.halt: the debugger's wd.resume and wd.step leave it */
     machine_cores = 1;
-    CHECK(open_machine_dev(module, &dev, &k, &out, &counter) == WS_OK);
-    CHECK(ws_debug_attach(dev, &(ws_debug_config){ 0 }, &d) == WS_OK);
-    CHECK(ws_dmi_write(d, 0, WS_DM_DMCONTROL, 1) == WS_OK);
+    CHECK(open_debugged_dev(module, &dev, &k, &out, &counter, &d) == WS_OK);
     p = one_step(WS_EV_WD, WS_EV_WD_DISPATCH, WS_MATCH_EQ, 1, 1, WS_ACT_WD_HALT, 0);
     CHECK(ws_events_machine(dev, 0, &p) == WS_OK);
     r = one_step(WS_EV_WD, WS_EV_WD_RETIRE, WS_MATCH_ANY, 0, 1, WS_ACT_WD_RESUME, 1);
@@ -1423,9 +1423,7 @@ static void check_configure_keeps_debugger_clock(const char *module)
     ws_kernel *k;
     ws_addr out, counter;
     ws_debug *d;
-    CHECK(open_machine_dev(module, &dev, &k, &out, &counter) == WS_OK);
-    CHECK(ws_debug_attach(dev, &(ws_debug_config){ 0 }, &d) == WS_OK);
-    CHECK(ws_dmi_write(d, 0, WS_DM_DMCONTROL, 1) == WS_OK);
+    CHECK(open_debugged_dev(module, &dev, &k, &out, &counter, &d) == WS_OK);
     /* the last block placed, then the next launch's first within 2: never,
      * the last block runs longer than that after it is placed. The
      * machine waits on its second step across the configure. */
