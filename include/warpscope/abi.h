@@ -98,6 +98,12 @@
 #define WS_F3_SHFL_DOWN       5
 #define WS_F3_SHFL_BFLY       6
 #define WS_F3_SHFL_IDX        7
+/* funct7 = 2: float atomics. amofadd.s rd, rs2, (rs1): each active lane
+ * in lane order adds rs2 (float bits in an integer register) to the float
+ * at rs1, rounding to nearest even whatever frm says and raising no
+ * fflags, and gets the old value in rd (as a GPU's float reduction unit). */
+#define WS_F7_FATOMIC         2
+#define WS_F3_AMOFADD_S       2
 
 /* Section that holds __shared__ variables; linked at WS_SHARED_BASE. */
 #define WS_SHARED_SECTION     ".ws_shared"

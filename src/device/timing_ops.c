@@ -32,7 +32,7 @@ void ws_op_timing_of(const ws_inst *in, ws_op_timing *o)
     case OP_FSW: o->src[0] = r1; o->src[1] = F(r2); o->mem = 1; o->unit = WS_UNIT_LSU; break;
     case OP_LR_W: o->src[0] = r1; o->dst = rd; o->mem = 1; o->unit = WS_UNIT_LSU; break;
     case OP_SC_W: case OP_AMOSWAP_W: case OP_AMOADD_W: case OP_AMOXOR_W: case OP_AMOAND_W:
-    case OP_AMOOR_W: case OP_AMOMIN_W: case OP_AMOMAX_W: case OP_AMOMINU_W: case OP_AMOMAXU_W:
+    case OP_AMOOR_W: case OP_AMOMIN_W: case OP_AMOMAX_W: case OP_AMOMINU_W: case OP_AMOMAXU_W: case OP_AMOFADD_S:
         o->src[0] = r1; o->src[1] = r2; o->dst = rd; o->mem = 1; o->unit = WS_UNIT_LSU; break;
     case OP_AMOCAS_W: case OP_AMOCAS_D: /* rd is compared too */
         o->src[0] = r1; o->src[1] = r2; o->src[2] = rd; o->dst = rd; o->mem = 1; o->unit = WS_UNIT_LSU;

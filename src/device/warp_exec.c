@@ -272,21 +272,6 @@ static int exec_ecall(ws_device *dev, ws_warp *w, uint32_t g, uint32_t pc)
     return 0;
 }
 
-static uint32_t amo(ws_op op, uint32_t old, uint32_t v)
-{
-    switch (op) {
-    case OP_AMOSWAP_W: return v;
-    case OP_AMOADD_W: return old + v;
-    case OP_AMOXOR_W: return old ^ v;
-    case OP_AMOAND_W: return old & v;
-    case OP_AMOOR_W: return old | v;
-    case OP_AMOMIN_W: return (int32_t)old < (int32_t)v ? old : v;
-    case OP_AMOMAX_W: return (int32_t)old > (int32_t)v ? old : v;
-    case OP_AMOMINU_W: return old < v ? old : v;
-    default: return old > v ? old : v; /* OP_AMOMAXU_W */
-    }
-}
-
 /* One lane's read-modify-write of *p; returns the old value. In a
  * parallel round other cores may update the word at once, so it is a
  * host atomic operation (the same result as one thread in some order). */
@@ -294,7 +279,7 @@ static uint32_t amo_rmw(uint32_t *p, ws_op op, uint32_t v, int atomic)
 {
     if (!atomic) {
         uint32_t old = *p;
-        *p = amo(op, old, v);
+        *p = ws_amo_word(op, old, v);
         return old;
     }
     switch (op) {
@@ -303,9 +288,9 @@ static uint32_t amo_rmw(uint32_t *p, ws_op op, uint32_t v, int atomic)
     case OP_AMOXOR_W: return __atomic_fetch_xor(p, v, __ATOMIC_SEQ_CST);
     case OP_AMOAND_W: return __atomic_fetch_and(p, v, __ATOMIC_SEQ_CST);
     case OP_AMOOR_W: return __atomic_fetch_or(p, v, __ATOMIC_SEQ_CST);
-    default: { /* min/max: compare and swap until no other core got in between */
+    default: { /* min/max, float add: compare and swap until no other core got in between */
         uint32_t old = __atomic_load_n(p, __ATOMIC_SEQ_CST);
-        while (!__atomic_compare_exchange_n(p, &old, amo(op, old, v), 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {}
+        while (!__atomic_compare_exchange_n(p, &old, ws_amo_word(op, old, v), 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {}
         return old;
     }
     }
@@ -599,7 +584,7 @@ static inline __attribute__((always_inline)) ws_warp_result warp_run(ws_device *
             break;
         case OP_LR_W: case OP_SC_W: case OP_AMOSWAP_W: case OP_AMOADD_W: case OP_AMOXOR_W:
         case OP_AMOAND_W: case OP_AMOOR_W: case OP_AMOMIN_W: case OP_AMOMAX_W:
-        case OP_AMOMINU_W: case OP_AMOMAXU_W: case OP_AMOCAS_W: case OP_AMOCAS_D:
+        case OP_AMOMINU_W: case OP_AMOMAXU_W: case OP_AMOCAS_W: case OP_AMOCAS_D: case OP_AMOFADD_S:
             if (dev->debug && ws_dbg_data_hit(dev, w, in, g, in->op == OP_AMOCAS_D ? 8 : 4, in->op == OP_LR_W ? 1 : 3))
                 goto halt;
             if (exec_atomic(dev, w, in, g, pc)) { result = WARP_FAULT; goto out; }

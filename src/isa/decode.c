@@ -225,6 +225,7 @@ static int dec_custom0(uint32_t w, ws_inst *o)
                                       OP_SHFL_UP, OP_SHFL_DOWN, OP_SHFL_BFLY, OP_SHFL_IDX };
     unsigned f7 = bits(w, 31, 25), f3 = bits(w, 14, 12);
     ws_op op = f7 == 0 ? (ws_op)simt0[f3] : f7 == 1 ? (ws_op)simt1[f3] : OP_ILLEGAL;
+    if (f7 == WS_F7_FATOMIC) op = f3 == WS_F3_AMOFADD_S ? OP_AMOFADD_S : OP_ILLEGAL;
     if (op == OP_ILLEGAL) return illegal(o);
     /* R-type fields are kept as encoded; which ones matter is up to the op */
     return set(o, op, bits(w, 11, 7), bits(w, 19, 15), bits(w, 24, 20), 0);
@@ -409,7 +410,8 @@ _Static_assert(OP_AUIPC + 1 == OP_JAL && OP_JALR + 1 == OP_BEQ && OP_BGEU + 1 ==
                OP_LHU + 1 == OP_SB && OP_SW + 1 == OP_ADDI && OP_AND + 1 == OP_FENCE &&
                OP_EBREAK + 1 == OP_CSRRW && OP_CSRRCI + 1 == OP_MUL && OP_MULHU + 1 == OP_DIV &&
                OP_REMU + 1 == OP_LR_W && OP_AMOCAS_D + 1 == OP_FLW && OP_FSW + 1 == OP_FMADD_S &&
-               OP_FMV_W_X + 1 == OP_TMC && OP_SHFL_IDX + 1 == OP_COUNT, "ws_op order");
+               OP_FMV_W_X + 1 == OP_TMC && OP_SHFL_IDX + 1 == OP_AMOFADD_S &&
+               OP_AMOFADD_S + 1 == OP_COUNT, "ws_op order");
 
 unsigned ws_op_mem_bytes(ws_op op)
 {
@@ -427,6 +429,7 @@ unsigned ws_op_mem_bytes(ws_op op)
 ws_op_class ws_op_class_of(ws_op op)
 {
     if (op <= OP_ILLEGAL || op >= OP_COUNT) return CLASS_INVALID;
+    if (op == OP_AMOFADD_S) return CLASS_ATOMIC;
     if (op <= OP_AUIPC) return CLASS_INT;
     if (op <= OP_JALR) return CLASS_JUMP;
     if (op <= OP_BGEU) return CLASS_BRANCH;

@@ -159,7 +159,7 @@ static void barrier_peers_text(const prof_kernel *k, const prof_line *bl, const 
 }
 
 /* Whether line l holds a compare-and-swap retry loop: a load-reserved /
- * store-conditional pair or an amocas (the device header's float atomics,
+ * store-conditional pair or an amocas (a hand-written atomicCAS loop,
  * the device library's 64-bit ones). */
 static int cas_loop(const prof_kernel *k, const prof_line *l)
 {

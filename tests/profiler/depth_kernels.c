@@ -220,11 +220,30 @@ WS_KERNEL void odd_even(int *out, int n)
     out[blockIdx_x() * blockDim_x() + t] = acc;
 }
 
-/* Every thread adds to one float: atomicAdd on a float is a
- * compare-and-swap loop that the lanes of a warp leave one at a time. */
+/* Every thread adds to one float: atomicAdd on a float is one
+ * instruction (amofadd.s), no loop. */
 WS_KERNEL void float_sum(float *sum, int n)
 {
     for (int i = 0; i < n; i++) atomicAdd(sum, 1.0f);  /* MARK_FLOAT_SUM */
+}
+
+/* A float atomicMax written by hand (there is none): a compare-and-swap
+ * loop, which the lanes of a warp leave one at a time as their swaps
+ * succeed. nodebug, as kernel.h's helpers: its code is the caller's line. */
+__attribute__((nodebug)) static inline void float_max_by_cas(float *p, float v)
+{
+    union { float f; unsigned u; } old, want = { v };
+    old.f = *(volatile float *)p;
+    while (old.f < v) {
+        unsigned seen = atomicCAS((unsigned *)p, old.u, want.u);
+        if (seen == old.u) break;
+        old.u = seen;
+    }
+}
+
+WS_KERNEL void float_max(float *m, int n)
+{
+    for (int i = 0; i < n; i++) float_max_by_cas(m, (float)(threadIdx_x() + i));  /* MARK_FLOAT_MAX */
 }
 
 /* Sixteen independent loads per turn, `spread` words apart per lane: with

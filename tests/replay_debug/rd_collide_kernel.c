@@ -1,5 +1,5 @@
-/* One warp whose 32 lanes all store to one word, then all add to another
- * (watch_lanes.sh: a watchpoint conditional on the thread must stop for
+/* One warp whose 32 lanes all store to one word, then all add to another,
+ * then all add to a float (watch_lanes.sh: a watchpoint conditional on the thread must stop for
  * that thread's own store). */
 #include <warpscope/kernel.h>
 
@@ -9,4 +9,5 @@ WS_KERNEL void collide(int *out)
     out[0] = t + 100;        /* every lane: lane 31's 131 stays */
     atomicAdd_i(&out[1], 1); /* every lane: 32 */
     out[2 + t] = t;
+    atomicAdd((float *)&out[34], 0.5f); /* every lane, amofadd.s: 16.0 */
 }

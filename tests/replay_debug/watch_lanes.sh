@@ -47,5 +47,21 @@ grep -Eq '^Old value = 120$' "$work/gdb.out" && grep -Eq '^New value = 119$' "$w
 grep -Eq '^BACK 20 119$' "$work/gdb.out" || { echo "FAIL: out[0] back at thread 20's store is not lane 19's"; fails=$((fails+1)); }
 [ "$(grep -c 'No more reverse-execution history' "$work/gdb.out")" = 2 ] ||
   { echo "FAIL: expected the frame end, then the frame start"; fails=$((fails+1)); }
+# A float atomicAdd (amofadd.s) on one word by every lane: the stop for
+# lane 7 shows its own add (3.5 -> 4), the float sum the debugger
+# predicts for each lane, as for the integer addition above.
+start_debug_replay "$work/c.wscap"
+timeout 150 gdb-multiarch -batch -nx -ex "set pagination off" -ex "set confirm off" -ex "set breakpoint pending on" \
+  -ex "target remote 127.0.0.1:$(cat "$work/port")" -ex 'break collide if $thread_x == 0' -ex continue \
+  -ex 'watch -l *(float *)&out[34] if $thread_x == 7' -ex 'delete 1' \
+  -ex continue -ex 'printf "FADD %d %g\n", $thread_x, *(float *)&out[34]' \
+  > "$work/gdb2.out" 2>&1
+kill "$rpid" 2>/dev/null; wait "$rpid"; rpid=
+cat "$work/gdb2.out"
+grep -Eq 'thread \(7,0,0\) [^"]*" hit Hardware watchpoint 2: -location \*\(float \*\)&out\[34\]' "$work/gdb2.out" ||
+  { echo "FAIL: no stop for thread 7's float addition"; fails=$((fails+1)); }
+grep -Eq '^Old value = 3.5$' "$work/gdb2.out" && grep -Eq '^New value = 4$' "$work/gdb2.out" ||
+  { echo "FAIL: the float addition's values are not lane 7's"; fails=$((fails+1)); }
+grep -Eq '^FADD 7 4$' "$work/gdb2.out" || { echo "FAIL: the float at the stop is not lane 7's"; fails=$((fails+1)); }
 echo "$fails failed"
 [ "$fails" = 0 ]

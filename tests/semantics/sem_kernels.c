@@ -391,3 +391,37 @@ WS_KERNEL void barrier_after_call(const int *in, float *vals, unsigned *votes)
     vals[t] = v;
     votes[t] = ws_ballot(1);
 }
+
+/* Float atomics (amofadd.s, docs/device.md): every thread adds 1 to one
+ * float in global memory, recording the value it saw, and 0.5 to its
+ * block's float in shared memory. */
+WS_KERNEL void float_atomic(float *sum, float *seen, float *per_block)
+{
+    WS_SHARED float block_sum;
+    unsigned i = blockIdx_x() * blockDim_x() + threadIdx_x();
+    if (threadIdx_x() == 0) block_sum = 0.0f;
+    __syncthreads();
+    seen[i] = atomicAdd(sum, 1.0f);
+    atomicAdd(&block_sum, 0.5f);
+    __syncthreads();
+    if (threadIdx_x() == 0) per_block[blockIdx_x()] = block_sum;
+}
+
+/* One warp's adds of vals[lane] to *acc, with frm set to round up and
+ * fflags cleared first: the sum must round to nearest even in lane order
+ * and raise no flag (flags[lane] gets fflags after the add). */
+WS_KERNEL void float_atomic_rounding(float *acc, const float *vals, unsigned *flags)
+{
+    unsigned l = threadIdx_x();
+    __asm__ volatile("csrwi frm, 3\n\tcsrwi fflags, 0" ::: "memory");
+    atomicAdd(acc, vals[l]);
+    unsigned f;
+    __asm__ volatile("csrr %0, fflags" : "=r"(f));
+    flags[l] = f;
+}
+
+/* A float atomic at an address that is not 4-byte aligned faults. */
+WS_KERNEL void float_atomic_misaligned(float *p)
+{
+    atomicAdd((float *)(void *)((char *)p + 2), 1.0f);
+}

@@ -167,6 +167,66 @@ static void atomics(ctx *c)
     CHECK_EQ_U(res[2], orr);
 }
 
+/* amofadd.s: sums and the values seen (a permutation, lane order in a
+ * warp on one host thread), shared memory, round to nearest even in lane
+ * order whatever frm says, no fflags, the canonical NaN, a misaligned
+ * address. */
+static void float_atomics(ctx *c)
+{
+    enum { B = 96, G = 5, N = B * G };
+    ws_addr sum = buf(c, 4, 0), seen = buf(c, N * 4, 0), pb = buf(c, G * 4, 0);
+    ws_arg a[] = { WS_ARG_PTR(sum), WS_ARG_PTR(seen), WS_ARG_PTR(pb) };
+    CHECK(run(c, "float_atomic", WS_DIM3(G, 1, 1), WS_DIM3(B, 1, 1), 0, a, 3) == 0);
+    float s[N], total, blocks[G];
+    int hit[N] = { 0 }, perm = 1, lane_order = 1;
+    ws_memcpy_dtoh(c->dev, s, seen, sizeof s);
+    ws_memcpy_dtoh(c->dev, &total, sum, 4);
+    ws_memcpy_dtoh(c->dev, blocks, pb, sizeof blocks);
+    CHECK(total == (float)N);
+    for (int i = 0; i < N; i++) {
+        int v = (int)s[i];
+        if ((float)v != s[i] || v < 0 || v >= N || hit[v]++) perm = 0;
+        if (i % B % c->lanes && s[i] != s[i - 1] + 1.0f) lane_order = 0;
+    }
+    CHECK(perm);
+    if (c->one_thread) CHECK(lane_order);
+    for (int b = 0; b < G; b++) CHECK(blocks[b] == 0.5f * B);
+
+    /* one warp: values whose running sum rounds at every step */
+    enum { W = 32 };
+    const uint32_t L = c->lanes < W ? c->lanes : W;
+    float vals[W], start = 1.0f, want = start;
+    for (uint32_t l = 0; l < W; l++) vals[l] = 1.0f + (float)(l * 37 % 11) * 0x1.8p-22f;
+    for (uint32_t l = 0; l < L; l++) want = want + vals[l]; /* host: round to nearest even, lane order */
+    ws_addr acc = buf(c, 4, 0), va = buf(c, sizeof vals, 0), fl = buf(c, W * 4, 0xff);
+    ws_memcpy_htod(c->dev, acc, &start, 4);
+    ws_memcpy_htod(c->dev, va, vals, sizeof vals);
+    ws_arg r[] = { WS_ARG_PTR(acc), WS_ARG_PTR(va), WS_ARG_PTR(fl) };
+    CHECK(run(c, "float_atomic_rounding", WS_DIM3(1, 1, 1), WS_DIM3(L, 1, 1), 0, r, 3) == 0);
+    float got;
+    uint32_t flags[W];
+    ws_memcpy_dtoh(c->dev, &got, acc, 4);
+    ws_memcpy_dtoh(c->dev, flags, fl, sizeof flags);
+    uint32_t gb, wb;
+    memcpy(&gb, &got, 4);
+    memcpy(&wb, &want, 4);
+    CHECK_EQ_U(gb, wb);
+    for (uint32_t l = 0; l < L; l++) CHECK_EQ_U(flags[l], 0);
+
+    /* a NaN added with a payload leaves the canonical NaN */
+    const uint32_t nan_payload = 0x7fa00001u, one = 0x3f800000u;
+    ws_memcpy_htod(c->dev, acc, &one, 4);
+    for (uint32_t l = 0; l < W; l++) memcpy(&vals[l], l ? &one : &nan_payload, 4);
+    ws_memcpy_htod(c->dev, va, vals, sizeof vals);
+    CHECK(run(c, "float_atomic_rounding", WS_DIM3(1, 1, 1), WS_DIM3(L, 1, 1), 0, r, 3) == 0);
+    ws_memcpy_dtoh(c->dev, &gb, acc, 4);
+    CHECK_EQ_U(gb, 0x7fc00000u);
+
+    ws_arg m[] = { WS_ARG_PTR(sum) };
+    CHECK(run(c, "float_atomic_misaligned", WS_DIM3(1, 1, 1), WS_DIM3(1, 1, 1), 0, m, 1) != 0);
+    CHECK(strstr(ws_last_error(c->dev), "misaligned") != NULL);
+}
+
 static void atomics64(ctx *c)
 {
     enum { B = 96, G = 5, N = B * G };
@@ -407,6 +467,7 @@ static void run_all(const char *module, const char *config)
     vote_shuffle(&c);
     atomics(&c);
     atomics64(&c);
+    float_atomics(&c);
     locks(&c);
     shuffle_after_calls(&c);
     printf_order(&c);

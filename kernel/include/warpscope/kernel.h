@@ -128,17 +128,14 @@ WS__HELPER int atomicMin_i(int *p, int v) { return __atomic_fetch_min(p, v, __AT
 WS__HELPER int atomicMax_i(int *p, int v) { return __atomic_fetch_max(p, v, __ATOMIC_SEQ_CST); }
 WS__HELPER unsigned atomicMin_u(unsigned *p, unsigned v) { return __atomic_fetch_min(p, v, __ATOMIC_SEQ_CST); }
 WS__HELPER unsigned atomicMax_u(unsigned *p, unsigned v) { return __atomic_fetch_max(p, v, __ATOMIC_SEQ_CST); }
-/* Float add by compare-and-swap on the bits. */
+/* Float add: one amofadd.s (include/warpscope/abi.h), as a GPU's float
+ * atomic: lanes apply in lane order, rounding to nearest even whatever
+ * frm says, raising no fflags. */
 WS__HELPER float atomicAdd_f(float *p, float v)
 {
-    union { float f; unsigned u; } old, upd;
-    old.f = *(volatile float *)p;
-    for (;;) {
-        upd.f = old.f + v;
-        unsigned seen = atomicCAS_u((unsigned *)p, old.u, upd.u);
-        if (seen == old.u) return old.f;
-        old.u = seen;
-    }
+    union { float f; unsigned u; } add = { v }, old;
+    __asm__ volatile(".insn r 0x0B, 2, 2, %0, %1, %2" : "=r"(old.u) : "r"(p), "r"(add.u) : "memory");
+    return old.f;
 }
 /* 64-bit atomics: lock-free calls into the device library (kernel/src/
  * atomic64.c, built on the device's amocas.d); the address must be

@@ -1,14 +1,14 @@
-# `next` over a float atomicAdd on a word every lane of the warp adds to:
-# the add is a compare-and-swap loop inlined into the line, in each round
-# of which one lane's swap succeeds, so the lanes leave the loop one by
-# one. The step ends once, when the warp is past the line: every lane's
-# add is done (0 + 1 + ... + 31 = 496), none is left inside the line, and
-# none has run the next line yet (count still 0). Until 2026-11-28 the
-# step ended when the stepped lane (5) left the loop: the sum was 15
-# (lanes 0-5) and lanes 6-31 were still in the loop, mid-line. The same
-# for a double atomicAdd, whose loop calls the device library (the 64-bit
-# CAS, built without lines: gdb steps over it) and libgcc's soft-float
-# add: lanes inside those calls are still on the line.
+# `next` over a float atomicAdd, then a double one, on a word every lane
+# of the warp adds to. The float's is one instruction (amofadd.s, since
+# 2026-11-28; before, a compare-and-swap loop): the step ends on the next
+# line with every lane's add done (0 + 1 + ... + 31 = 496) and none of the
+# next line run (count still 0). The double's is a compare-and-swap loop
+# inlined into the line, which calls the device library (the 64-bit CAS,
+# built without lines: gdb steps over it) and libgcc's soft-float add; in
+# each round one lane's swap succeeds, so the lanes leave the loop one by
+# one, and the step ends once, when the warp is past the line. Until
+# 2026-11-28 such a step ended when the stepped lane (5) left the loop,
+# with lanes 6-31 still in it, mid-line.
 # mode: float_turns
 set breakpoint pending on
 break gdb_kernels.c:@MARK_float_add@ if $thread_x == 5

@@ -1,0 +1,32 @@
+/* The word a read-modify-write atomic leaves in memory: one definition for
+ * the interpreter and for the debugger's data triggers, which predict a
+ * store's value before the instruction runs. */
+#include "isa/isa.h"
+#include "isa/fpu.h"
+
+/* amofadd.s's add: RISC-V's fadd.s (canonical NaN), rounding to nearest
+ * even whatever frm says, its flags dropped (include/warpscope/abi.h). */
+static uint32_t float_add_rne(uint32_t a, uint32_t b)
+{
+    const ws_inst add = { .op = OP_FADD_S, .rm = WS_RM_RNE };
+    uint32_t d = 0;
+    uint8_t flags = 0;
+    ws_fpu_exec1(&add, a, b, 0, 0, &d, &flags); /* (a static rounding mode cannot fail) */
+    return d;
+}
+
+uint32_t ws_amo_word(ws_op op, uint32_t old, uint32_t v)
+{
+    switch (op) {
+    case OP_AMOADD_W: return old + v;
+    case OP_AMOXOR_W: return old ^ v;
+    case OP_AMOAND_W: return old & v;
+    case OP_AMOOR_W: return old | v;
+    case OP_AMOMIN_W: return (int32_t)old < (int32_t)v ? old : v;
+    case OP_AMOMAX_W: return (int32_t)old > (int32_t)v ? old : v;
+    case OP_AMOMINU_W: return old < v ? old : v;
+    case OP_AMOMAXU_W: return old > v ? old : v;
+    case OP_AMOFADD_S: return float_add_rne(old, v);
+    default: return v; /* amoswap.w */
+    }
+}
