@@ -104,6 +104,10 @@
  * fflags, and gets the old value in rd (as a GPU's float reduction unit). */
 #define WS_F7_FATOMIC         2
 #define WS_F3_AMOFADD_S       2
+/* amofadd.d rd, rs2, (rs1): the same for a double at an 8-byte-aligned
+ * address, rd and rs2 even register pairs (low word in the even one; an
+ * odd register is illegal, x0 as a pair reads zeros and is not written). */
+#define WS_F3_AMOFADD_D       3
 
 /* Section that holds __shared__ variables; linked at WS_SHARED_BASE. */
 #define WS_SHARED_SECTION     ".ws_shared"

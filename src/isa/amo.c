@@ -1,6 +1,7 @@
 /* The word a read-modify-write atomic leaves in memory: one definition for
  * the interpreter and for the debugger's data triggers, which predict a
  * store's value before the instruction runs. */
+#include <string.h>
 #include "isa/isa.h"
 #include "isa/fpu.h"
 
@@ -13,6 +14,17 @@ static uint32_t float_add_rne(uint32_t a, uint32_t b)
     uint8_t flags = 0;
     ws_fpu_exec1(&add, a, b, 0, 0, &d, &flags); /* (a static rounding mode cannot fail) */
     return d;
+}
+
+uint64_t ws_amo_fadd_d(uint64_t old, uint64_t v)
+{
+    double a, b;
+    memcpy(&a, &old, 8);
+    memcpy(&b, &v, 8);
+    const double s = a + b; /* the host rounds to nearest even, as amofadd.d does */
+    uint64_t r;
+    memcpy(&r, &s, 8);
+    return s != s ? 0x7ff8000000000000ull : r; /* RISC-V's canonical NaN */
 }
 
 uint32_t ws_amo_word(ws_op op, uint32_t old, uint32_t v)

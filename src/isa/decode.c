@@ -225,7 +225,10 @@ static int dec_custom0(uint32_t w, ws_inst *o)
                                       OP_SHFL_UP, OP_SHFL_DOWN, OP_SHFL_BFLY, OP_SHFL_IDX };
     unsigned f7 = bits(w, 31, 25), f3 = bits(w, 14, 12);
     ws_op op = f7 == 0 ? (ws_op)simt0[f3] : f7 == 1 ? (ws_op)simt1[f3] : OP_ILLEGAL;
-    if (f7 == WS_F7_FATOMIC) op = f3 == WS_F3_AMOFADD_S ? OP_AMOFADD_S : OP_ILLEGAL;
+    if (f7 == WS_F7_FATOMIC) {
+        op = f3 == WS_F3_AMOFADD_S ? OP_AMOFADD_S : f3 == WS_F3_AMOFADD_D ? OP_AMOFADD_D : OP_ILLEGAL;
+        if (op == OP_AMOFADD_D && (bits(w, 11, 7) | bits(w, 24, 20)) & 1) return illegal(o); /* register pairs */
+    }
     if (op == OP_ILLEGAL) return illegal(o);
     /* R-type fields are kept as encoded; which ones matter is up to the op */
     return set(o, op, bits(w, 11, 7), bits(w, 19, 15), bits(w, 24, 20), 0);
@@ -411,14 +414,14 @@ _Static_assert(OP_AUIPC + 1 == OP_JAL && OP_JALR + 1 == OP_BEQ && OP_BGEU + 1 ==
                OP_EBREAK + 1 == OP_CSRRW && OP_CSRRCI + 1 == OP_MUL && OP_MULHU + 1 == OP_DIV &&
                OP_REMU + 1 == OP_LR_W && OP_AMOCAS_D + 1 == OP_FLW && OP_FSW + 1 == OP_FMADD_S &&
                OP_FMV_W_X + 1 == OP_TMC && OP_SHFL_IDX + 1 == OP_AMOFADD_S &&
-               OP_AMOFADD_S + 1 == OP_COUNT, "ws_op order");
+               OP_AMOFADD_D + 1 == OP_COUNT, "ws_op order");
 
 unsigned ws_op_mem_bytes(ws_op op)
 {
     switch (op) {
     case OP_LB: case OP_LBU: case OP_SB: return 1;
     case OP_LH: case OP_LHU: case OP_SH: return 2;
-    case OP_AMOCAS_D: return 8;
+    case OP_AMOCAS_D: case OP_AMOFADD_D: return 8;
     default: {
         const ws_op_class c = ws_op_class_of(op);
         return c == CLASS_LOAD || c == CLASS_STORE || c == CLASS_ATOMIC ? 4 : 0;
@@ -429,7 +432,7 @@ unsigned ws_op_mem_bytes(ws_op op)
 ws_op_class ws_op_class_of(ws_op op)
 {
     if (op <= OP_ILLEGAL || op >= OP_COUNT) return CLASS_INVALID;
-    if (op == OP_AMOFADD_S) return CLASS_ATOMIC;
+    if (op == OP_AMOFADD_S || op == OP_AMOFADD_D) return CLASS_ATOMIC;
     if (op <= OP_AUIPC) return CLASS_INT;
     if (op <= OP_JALR) return CLASS_JUMP;
     if (op <= OP_BGEU) return CLASS_BRANCH;

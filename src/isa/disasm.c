@@ -56,7 +56,7 @@ static const char *const op_names[OP_COUNT] = {
     [OP_VOTE_ALL] = "vote.all", [OP_VOTE_ANY] = "vote.any", [OP_VOTE_UNI] = "vote.uni",
     [OP_VOTE_BALLOT] = "vote.ballot",
     [OP_SHFL_UP] = "shfl.up", [OP_SHFL_DOWN] = "shfl.down", [OP_SHFL_BFLY] = "shfl.bfly",
-    [OP_SHFL_IDX] = "shfl.idx", [OP_AMOFADD_S] = "amofadd.s",
+    [OP_SHFL_IDX] = "shfl.idx", [OP_AMOFADD_S] = "amofadd.s", [OP_AMOFADD_D] = "amofadd.d",
 };
 
 const char *ws_op_name(ws_op op)

@@ -38,9 +38,10 @@ typedef enum ws_op {
     OP_TMC, OP_WSPAWN, OP_SPLIT, OP_JOIN, OP_BAR, OP_PRED,
     OP_VOTE_ALL, OP_VOTE_ANY, OP_VOTE_UNI, OP_VOTE_BALLOT,
     OP_SHFL_UP, OP_SHFL_DOWN, OP_SHFL_BFLY, OP_SHFL_IDX,
-    /* float atomic add (custom-0, funct7 = 2; an atomic, CLASS_ATOMIC):
-     * appended, so the numbers of the ops before it never change */
-    OP_AMOFADD_S,
+    /* float and double atomic add (custom-0, funct7 = 2; atomics,
+     * CLASS_ATOMIC): appended, so the numbers of the ops before them never
+     * change */
+    OP_AMOFADD_S, OP_AMOFADD_D,
     OP_COUNT
 } ws_op;
 
@@ -79,6 +80,9 @@ unsigned ws_op_mem_bytes(ws_op op);
 /* The word a read-modify-write atomic (amoswap.w .. amomaxu.w,
  * amofadd.s) stores, given the word it read and the lane's rs2 (src/isa/amo.c). */
 uint32_t ws_amo_word(ws_op op, uint32_t old, uint32_t v);
+
+/* The doubleword amofadd.d stores: old + v as doubles (src/isa/amo.c). */
+uint64_t ws_amo_fadd_d(uint64_t old, uint64_t v);
 
 /* Mnemonic of an op, e.g. "addi", "vote.any". */
 const char *ws_op_name(ws_op op);

@@ -182,16 +182,30 @@ WS_KERNEL void cas_turns(long long *sum, int *count)
     atomicAdd_i(count, 1); /* MARK:cas_count */
 }
 
-/* Every lane adds its number to one float, then to one double (gdb_app
- * mode "float_turns"): atomicAdd on either is a compare-and-swap loop
- * inlined into the kernel (the double's calls the 64-bit CAS and the
- * soft-float add), where in each round only one lane's swap succeeds, so
- * the warp's lanes leave the loop one by one. */
+/* A double add by compare-and-swap, as kernel.h's atomicAdd on a double
+ * was before amofadd.d: it calls the 64-bit CAS of the device library and
+ * libgcc's soft-float add, and in each round only one lane's swap
+ * succeeds. nodebug, as kernel.h's helpers: its code is the caller's line. */
+__attribute__((nodebug)) static inline double double_add_by_cas(double *p, double v)
+{
+    union { double d; unsigned long long u; } old, upd;
+    old.u = __atomic_load_n((unsigned long long *)p, __ATOMIC_SEQ_CST);
+    for (;;) {
+        upd.d = old.d + v;
+        unsigned long long seen = atomicCAS_ull((unsigned long long *)p, old.u, upd.u);
+        if (seen == old.u) return old.d;
+        old.u = seen;
+    }
+}
+
+/* Every lane adds its number to one float (one amofadd.s), then to one
+ * double by compare-and-swap (gdb_app mode "float_turns"): the warp's
+ * lanes leave the loop one by one. */
 WS_KERNEL void float_turns(float *sum, int *count, double *dsum)
 {
     float v = (float)threadIdx_x(); /* MARK:float_start */
     atomicAdd(sum, v); /* MARK:float_add */
     atomicAdd_i(count, 1); /* MARK:float_count */
-    atomicAdd(dsum, (double)v); /* MARK:double_add */
+    double_add_by_cas(dsum, (double)v); /* MARK:double_add */
     atomicAdd_i(count, 1); /* MARK:double_count */
 }

@@ -136,6 +136,7 @@ static const dcase cases[] = {
     { 0x02c5e50b, 4, OP_SHFL_BFLY, 10, 11, 12, 0, 0, 0 }, /* .insn r 0x0B, 6, 1, a0, a1, a2 */
     { 0x03b47f8b, 4, OP_SHFL_IDX, 31, 8, 27, 0, 0, 0 }, /* .insn r 0x0B, 7, 1, t6, s0, s11 */
     { 0x04c5a50b, 4, OP_AMOFADD_S, 10, 11, 12, 0, 0, 0 }, /* .insn r 0x0B, 2, 2, a0, a1, a2 */
+    { 0x0505370b, 4, OP_AMOFADD_D, 14, 10, 16, 0, 0, 0 }, /* .insn r 0x0B, 3, 2, a4, a0, a6 */
     { 0x0048, 2, OP_ADDI, 10, 2, 0, 0, 4, 0 }, /* c.addi4spn a0, sp, 4 */
     { 0x1fe4, 2, OP_ADDI, 9, 2, 0, 0, 1020, 0 }, /* c.addi4spn s1, sp, 1020 */
     { 0x5d7c, 2, OP_LW, 15, 10, 0, 0, 124, 0 }, /* c.lw a5, 124(a0) */
@@ -225,6 +226,9 @@ static void test_illegal(void)
 {
     static const struct { uint32_t word; unsigned len; const char *what; } bad[] = {
         { 0x00000000, 2, "all zero" },
+        { 0x0515370b, 4, "amofadd.d with rs2 a7 (an odd pair)" },
+        { 0x0505378b, 4, "amofadd.d with rd a5 (an odd pair)" },
+        { 0x0705270b, 4, "custom-0 with funct7 3" },
         { 0xdead0000, 2, "zero parcel with garbage above" },
         { 0xffffffff, 4, "all ones (>32-bit format)" },
         { 0x0000001f, 4, "48-bit format" },
@@ -364,7 +368,7 @@ static void test_classes(void)
         { OP_FDIV_S, CLASS_FDIV }, { OP_FSQRT_S, CLASS_FDIV }, { OP_FCVT_W_S, CLASS_FLOAT },
         { OP_FMV_W_X, CLASS_FLOAT }, { OP_TMC, CLASS_SIMT }, { OP_SPLIT, CLASS_SIMT },
         { OP_JOIN, CLASS_SIMT }, { OP_BAR, CLASS_BARRIER }, { OP_PRED, CLASS_SIMT },
-        { OP_VOTE_BALLOT, CLASS_SIMT }, { OP_SHFL_IDX, CLASS_SIMT }, { OP_AMOFADD_S, CLASS_ATOMIC }, { OP_COUNT, CLASS_INVALID },
+        { OP_VOTE_BALLOT, CLASS_SIMT }, { OP_SHFL_IDX, CLASS_SIMT }, { OP_AMOFADD_S, CLASS_ATOMIC }, { OP_AMOFADD_D, CLASS_ATOMIC }, { OP_COUNT, CLASS_INVALID },
     };
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
         CHECK_EQ_U(ws_op_class_of(t[i].op), t[i].cls);

@@ -122,6 +122,7 @@ static const tcase cases[] = {
     { 0x02c5e50b, 0, "shfl.bfly a0, a1, a2" }, /* objdump: .4byte 0x2c5e50b */
     { 0x03b47f8b, 0, "shfl.idx t6, s0, s11" }, /* objdump: .4byte 0x3b47f8b */
     { 0x04c5a50b, 0, "amofadd.s a0, a2, (a1)" }, /* .insn r 0x0B, 2, 2, a0, a1, a2 */
+    { 0x0505370b, 0, "amofadd.d a4, a6, (a0)" }, /* .insn r 0x0B, 3, 2, a4, a0, a6 */
     { 0x7139, 0, "addi sp, sp, -64" }, /* objdump: add sp,sp,-64 */
     { 0x0808, 0, "addi a0, sp, 16" }, /* objdump: add a0,sp,16 */
     { 0x47b2, 0, "lw a5, 12(sp)" }, /* objdump: lw a5,12(sp) */

@@ -420,8 +420,37 @@ WS_KERNEL void float_atomic_rounding(float *acc, const float *vals, unsigned *fl
     flags[l] = f;
 }
 
-/* A float atomic at an address that is not 4-byte aligned faults. */
+/* A float atomic at an address that is not 4-byte aligned faults, a
+ * double one at an address that is not 8-byte aligned. */
 WS_KERNEL void float_atomic_misaligned(float *p)
 {
     atomicAdd((float *)(void *)((char *)p + 2), 1.0f);
+}
+
+WS_KERNEL void double_atomic_misaligned(double *p)
+{
+    atomicAdd((double *)(void *)((char *)p + 4), 1.0);
+}
+
+/* Double atomics (amofadd.d): every thread adds 1 to one double in
+ * global memory, recording the value it saw, 0.5 to its block's double in
+ * shared memory, and 0.25 to one on its own stack. */
+WS_KERNEL void double_atomic(double *sum, double *seen, double *per_block)
+{
+    WS_SHARED double block_sum;
+    unsigned i = blockIdx_x() * blockDim_x() + threadIdx_x();
+    double own = i;
+    if (threadIdx_x() == 0) block_sum = 0.0;
+    __syncthreads();
+    seen[i] = atomicAdd(sum, 1.0) + (atomicAdd(&own, 0.25) - i); /* (own: i, then i + 0.25) */
+    atomicAdd(&block_sum, 0.5);
+    __syncthreads();
+    if (threadIdx_x() == 0) per_block[blockIdx_x()] = block_sum;
+    if (own != i + 0.25) seen[i] = -1.0;
+}
+
+/* One warp's adds of vals[lane] to *acc, in lane order. */
+WS_KERNEL void double_atomic_rounding(double *acc, const double *vals)
+{
+    atomicAdd(acc, vals[threadIdx_x()]);
 }

@@ -203,6 +203,9 @@ static void float_atomics(ctx *c)
     ws_memcpy_htod(c->dev, va, vals, sizeof vals);
     ws_arg r[] = { WS_ARG_PTR(acc), WS_ARG_PTR(va), WS_ARG_PTR(fl) };
     CHECK(run(c, "float_atomic_rounding", WS_DIM3(1, 1, 1), WS_DIM3(L, 1, 1), 0, r, 3) == 0);
+    ws_launch_stats st;
+    ws_last_launch_stats(c->dev, &st);
+    CHECK_EQ_U(st.thread_atomics, L); /* one instruction a lane, not a compare-and-swap loop */
     float got;
     uint32_t flags[W];
     ws_memcpy_dtoh(c->dev, &got, acc, 4);
@@ -225,6 +228,59 @@ static void float_atomics(ctx *c)
     ws_arg m[] = { WS_ARG_PTR(sum) };
     CHECK(run(c, "float_atomic_misaligned", WS_DIM3(1, 1, 1), WS_DIM3(1, 1, 1), 0, m, 1) != 0);
     CHECK(strstr(ws_last_error(c->dev), "misaligned") != NULL);
+}
+
+/* amofadd.d: the same for doubles (a lane's own stack too), rounding to
+ * nearest even in lane order, the canonical NaN, a misaligned address. */
+static void double_atomics(ctx *c)
+{
+    enum { B = 96, G = 5, N = B * G, W = 32 };
+    ws_addr sum = buf(c, 8, 0), seen = buf(c, N * 8, 0), pb = buf(c, G * 8, 0);
+    ws_arg a[] = { WS_ARG_PTR(sum), WS_ARG_PTR(seen), WS_ARG_PTR(pb) };
+    CHECK(run(c, "double_atomic", WS_DIM3(G, 1, 1), WS_DIM3(B, 1, 1), 0, a, 3) == 0);
+    double s[N], total, blocks[G];
+    int hit[N] = { 0 }, perm = 1, lane_order = 1;
+    ws_memcpy_dtoh(c->dev, s, seen, sizeof s);
+    ws_memcpy_dtoh(c->dev, &total, sum, 8);
+    ws_memcpy_dtoh(c->dev, blocks, pb, sizeof blocks);
+    CHECK(total == (double)N);
+    for (int i = 0; i < N; i++) {
+        int v = (int)s[i];
+        if ((double)v != s[i] || v < 0 || v >= N || hit[v]++) perm = 0;
+        if (i % B % c->lanes && s[i] != s[i - 1] + 1.0) lane_order = 0;
+    }
+    CHECK(perm);
+    if (c->one_thread) CHECK(lane_order);
+    for (int b = 0; b < G; b++) CHECK(blocks[b] == 0.5 * B);
+
+    const uint32_t L = c->lanes < W ? c->lanes : W;
+    double vals[W], start = 1.0, want = start;
+    for (uint32_t l = 0; l < W; l++) vals[l] = 1.0 + (double)(l * 37 % 11) * 0x1.8p-51;
+    for (uint32_t l = 0; l < L; l++) want = want + vals[l];
+    ws_addr acc = buf(c, 8, 0), va = buf(c, sizeof vals, 0);
+    ws_memcpy_htod(c->dev, acc, &start, 8);
+    ws_memcpy_htod(c->dev, va, vals, sizeof vals);
+    ws_arg r[] = { WS_ARG_PTR(acc), WS_ARG_PTR(va) };
+    CHECK(run(c, "double_atomic_rounding", WS_DIM3(1, 1, 1), WS_DIM3(L, 1, 1), 0, r, 2) == 0);
+    ws_launch_stats st;
+    ws_last_launch_stats(c->dev, &st);
+    CHECK_EQ_U(st.thread_atomics, L); /* one instruction a lane, not a compare-and-swap loop */
+    uint64_t gb, wb;
+    ws_memcpy_dtoh(c->dev, &gb, acc, 8);
+    memcpy(&wb, &want, 8);
+    CHECK(gb == wb);
+
+    const uint64_t nan_payload = 0x7ff4000000000001ull, one = 0x3ff0000000000000ull;
+    ws_memcpy_htod(c->dev, acc, &one, 8);
+    for (uint32_t l = 0; l < W; l++) memcpy(&vals[l], l ? &one : &nan_payload, 8);
+    ws_memcpy_htod(c->dev, va, vals, sizeof vals);
+    CHECK(run(c, "double_atomic_rounding", WS_DIM3(1, 1, 1), WS_DIM3(L, 1, 1), 0, r, 2) == 0);
+    ws_memcpy_dtoh(c->dev, &gb, acc, 8);
+    CHECK(gb == 0x7ff8000000000000ull);
+
+    ws_arg m[] = { WS_ARG_PTR(sum) };
+    CHECK(run(c, "double_atomic_misaligned", WS_DIM3(1, 1, 1), WS_DIM3(1, 1, 1), 0, m, 1) != 0);
+    CHECK(strstr(ws_last_error(c->dev), "misaligned 8-byte") != NULL);
 }
 
 static void atomics64(ctx *c)
@@ -468,6 +524,7 @@ static void run_all(const char *module, const char *config)
     atomics(&c);
     atomics64(&c);
     float_atomics(&c);
+    double_atomics(&c);
     locks(&c);
     shuffle_after_calls(&c);
     printf_order(&c);

@@ -1,5 +1,4 @@
-/* Atomics that several warps contend for, mostly compare-and-swap loops
- * (the 64-bit atomics are amocas.d retry loops in the device library), keeping the
+/* Atomics that several warps contend for, keeping the
  * value each atomic returned: what a thread gets depends on the order in
  * which warps reach the word, deterministic on this device
  * (trace.cas_schedule). */
@@ -9,6 +8,7 @@ WS_KERNEL void add64(unsigned long long *acc, unsigned long long *old)
     unsigned t = ws_global_id_x();
     old[t] = atomicAdd(acc, t + 0x100000000ull);
 }
+/* (a double's add is one amofadd.d since 2026-11-28) */
 WS_KERNEL void addf64(double *acc, double *old)
 {
     unsigned t = ws_global_id_x();

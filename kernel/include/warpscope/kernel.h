@@ -152,18 +152,16 @@ WS__HELPER unsigned long long atomicMax_ull(unsigned long long *p, unsigned long
 {
     return __atomic_fetch_max(p, v, __ATOMIC_SEQ_CST);
 }
-/* Double add by compare-and-swap on the bits (the device computes doubles
- * in software: libgcc). */
+/* Double add: one amofadd.d (abi.h) on the register pairs a4:a5 (old) and
+ * a6:a7 (addend), lanes in lane order, rounding to nearest even. */
 WS__HELPER double atomicAdd_d(double *p, double v)
 {
-    union { double d; unsigned long long u; } old, upd;
-    old.u = __atomic_load_n((unsigned long long *)p, __ATOMIC_SEQ_CST);
-    for (;;) {
-        upd.d = old.d + v;
-        unsigned long long seen = atomicCAS_ull((unsigned long long *)p, old.u, upd.u);
-        if (seen == old.u) return old.d;
-        old.u = seen;
-    }
+    union { double d; unsigned long long u; } add = { v }, old;
+    register unsigned lo __asm__("a4"), hi __asm__("a5");
+    register unsigned vlo __asm__("a6") = (unsigned)add.u, vhi __asm__("a7") = (unsigned)(add.u >> 32);
+    __asm__ volatile(".insn r 0x0B, 3, 2, %0, %2, %3" : "=&r"(lo), "=&r"(hi) : "r"(p), "r"(vlo), "r"(vhi) : "memory");
+    old.u = lo | (unsigned long long)hi << 32;
+    return old.d;
 }
 /* CUDA-style names that pick the right type. */
 #define WS__PICK(fn, p, ...)                                                                      \

@@ -1,14 +1,15 @@
-# `next` over a float atomicAdd, then a double one, on a word every lane
-# of the warp adds to. The float's is one instruction (amofadd.s, since
-# 2026-11-28; before, a compare-and-swap loop): the step ends on the next
-# line with every lane's add done (0 + 1 + ... + 31 = 496) and none of the
-# next line run (count still 0). The double's is a compare-and-swap loop
-# inlined into the line, which calls the device library (the 64-bit CAS,
-# built without lines: gdb steps over it) and libgcc's soft-float add; in
-# each round one lane's swap succeeds, so the lanes leave the loop one by
-# one, and the step ends once, when the warp is past the line. Until
-# 2026-11-28 such a step ended when the stepped lane (5) left the loop,
-# with lanes 6-31 still in it, mid-line.
+# `next` over a float atomicAdd, then over a double add by
+# compare-and-swap, on a word every lane of the warp adds to. The float's
+# is one instruction (amofadd.s, since 2026-11-28; before, a
+# compare-and-swap loop): the step ends on the next line with every lane's
+# add done (0 + 1 + ... + 31 = 496) and none of the next line run (count
+# still 0). The double's is a compare-and-swap loop inlined into the line
+# (as kernel.h's atomicAdd on a double was until 2026-11-28), which calls
+# the device library (the 64-bit CAS, built without lines: gdb steps over
+# it) and libgcc's soft-float add; in each round one lane's swap succeeds,
+# so the lanes leave the loop one by one, and the step ends once, when the
+# warp is past the line. Until 2026-11-28 such a step ended when the
+# stepped lane (5) left the loop, with lanes 6-31 still in it, mid-line.
 # mode: float_turns
 set breakpoint pending on
 break gdb_kernels.c:@MARK_float_add@ if $thread_x == 5
