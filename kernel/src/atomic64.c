@@ -1,11 +1,12 @@
 /* 64-bit atomics for kernels. RV32A has no doubleword AMOs, so clang turns
  * every 64-bit __atomic_* operation into a call to these libatomic-named
- * functions. Each is lock-free, built on the device's Zacas amocas.d (a
- * compare-and-swap on an even register pair, low word first; the
- * assembler of clang 14 does not know the mnemonic, hence .insn), so the
- * lanes of a warp contending for one doubleword never wait on each other
- * across iterations: a failed lane retries with the value it saw. Memory
- * order arguments are ignored: the device is sequentially consistent. */
+ * functions. The device has them on even register pairs, low word first:
+ * Zacas's amocas.d, and RV64A's amoswap.d .. amomaxu.d encodings read as
+ * pair operations (docs/device.md; the assembler of clang 14 takes none of
+ * them on RV32, hence .insn). So each of these is one instruction, but
+ * nand (no AMO: a compare-and-swap loop, in which a failed lane retries
+ * with the value it saw). Memory order arguments are ignored: the device
+ * is sequentially consistent. */
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -29,26 +30,40 @@ uint64_t __atomic_load_8(const volatile void *p, int order)
     return cas64((volatile void *)p, 0, 0);
 }
 
-#define WS__RMW8(name, expr)                                              \
-    uint64_t name(volatile void *p, uint64_t v, int order)                \
-    {                                                                     \
-        (void)order;                                                      \
-        uint64_t old = cas64(p, 0, 0), seen;                              \
-        while ((seen = cas64(p, old, (expr))) != old) old = seen;         \
-        return old;                                                       \
+/* A doubleword AMO: AMO opcode 0x2f, width 3, funct7 = funct5 << 2 with
+ * aq and rl; returns the old *p. */
+#define WS__AMO8(name, funct7, operand)                                                             \
+    uint64_t name(volatile void *p, uint64_t v, int order)                                        \
+    {                                                                                             \
+        (void)order;                                                                              \
+        const uint64_t x = (operand);                                                             \
+        register uint32_t lo __asm__("a4"), hi __asm__("a5");                                     \
+        register uint32_t xlo __asm__("a6") = (uint32_t)x, xhi __asm__("a7") = (uint32_t)(x >> 32); \
+        __asm__ volatile(".insn r 0x2f, 3, " #funct7 ", %0, %2, %3"                               \
+                         : "=&r"(lo), "=&r"(hi)                                                   \
+                         : "r"(p), "r"(xlo), "r"(xhi)                                             \
+                         : "memory");                                                             \
+        return lo | (uint64_t)hi << 32;                                                           \
     }
-WS__RMW8(__atomic_exchange_8, v)
-WS__RMW8(__atomic_fetch_add_8, old + v)
-WS__RMW8(__atomic_fetch_sub_8, old - v)
-WS__RMW8(__atomic_fetch_and_8, old & v)
-WS__RMW8(__atomic_fetch_or_8, old | v)
-WS__RMW8(__atomic_fetch_xor_8, old ^ v)
-WS__RMW8(__atomic_fetch_nand_8, ~(old & v))
+WS__AMO8(__atomic_exchange_8, 0x07, v)
+WS__AMO8(__atomic_fetch_add_8, 0x03, v)
+WS__AMO8(__atomic_fetch_sub_8, 0x03, 0 - v)
+WS__AMO8(__atomic_fetch_and_8, 0x33, v)
+WS__AMO8(__atomic_fetch_or_8, 0x23, v)
+WS__AMO8(__atomic_fetch_xor_8, 0x13, v)
 /* (clang's extension: __atomic_fetch_min/max on signed and unsigned types) */
-WS__RMW8(__atomic_fetch_min_8, (int64_t)old < (int64_t)v ? old : v)
-WS__RMW8(__atomic_fetch_max_8, (int64_t)old > (int64_t)v ? old : v)
-WS__RMW8(__atomic_fetch_umin_8, old < v ? old : v)
-WS__RMW8(__atomic_fetch_umax_8, old > v ? old : v)
+WS__AMO8(__atomic_fetch_min_8, 0x43, v)
+WS__AMO8(__atomic_fetch_max_8, 0x53, v)
+WS__AMO8(__atomic_fetch_umin_8, 0x63, v)
+WS__AMO8(__atomic_fetch_umax_8, 0x73, v)
+
+uint64_t __atomic_fetch_nand_8(volatile void *p, uint64_t v, int order)
+{
+    (void)order;
+    uint64_t old = cas64(p, 0, 0), seen;
+    while ((seen = cas64(p, old, ~(old & v))) != old) old = seen;
+    return old;
+}
 
 void __atomic_store_8(volatile void *p, uint64_t v, int order)
 {

@@ -174,7 +174,9 @@ static uint16_t classify_op(const ws_inst *in)
     case OP_CSRRW: case OP_CSRRWI: return FX_CSR;
     case OP_LR_W: case OP_SC_W: case OP_AMOSWAP_W: case OP_AMOADD_W: case OP_AMOXOR_W: case OP_AMOAND_W:
     case OP_AMOOR_W: case OP_AMOMIN_W: case OP_AMOMAX_W: case OP_AMOMINU_W: case OP_AMOMAXU_W: case OP_AMOCAS_W:
-    case OP_AMOCAS_D: case OP_AMOFADD_S: case OP_AMOFADD_D: return FX_ATOMIC;
+    case OP_AMOCAS_D: case OP_AMOFADD_S: case OP_AMOFADD_D: case OP_AMOSWAP_D: case OP_AMOADD_D: case OP_AMOXOR_D:
+    case OP_AMOAND_D: case OP_AMOOR_D: case OP_AMOMIN_D: case OP_AMOMAX_D: case OP_AMOMINU_D: case OP_AMOMAXU_D:
+        return FX_ATOMIC;
     case OP_BEQ: return FX_BEQ;
     case OP_BNE: return FX_BNE;
     case OP_BLT: return FX_BLT;

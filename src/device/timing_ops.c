@@ -34,8 +34,10 @@ void ws_op_timing_of(const ws_inst *in, ws_op_timing *o)
     case OP_SC_W: case OP_AMOSWAP_W: case OP_AMOADD_W: case OP_AMOXOR_W: case OP_AMOAND_W:
     case OP_AMOOR_W: case OP_AMOMIN_W: case OP_AMOMAX_W: case OP_AMOMINU_W: case OP_AMOMAXU_W: case OP_AMOFADD_S:
         o->src[0] = r1; o->src[1] = r2; o->dst = rd; o->mem = 1; o->unit = WS_UNIT_LSU; break;
-    case OP_AMOCAS_W: case OP_AMOCAS_D: case OP_AMOFADD_D: /* a compare-and-swap reads rd too */
-        o->src[0] = r1; o->src[1] = r2; o->src[2] = op == OP_AMOFADD_D ? 0 : rd; o->dst = rd; o->mem = 1;
+    case OP_AMOCAS_W: case OP_AMOCAS_D: case OP_AMOFADD_D: case OP_AMOSWAP_D: case OP_AMOADD_D: case OP_AMOXOR_D:
+    case OP_AMOAND_D: case OP_AMOOR_D: case OP_AMOMIN_D: case OP_AMOMAX_D: case OP_AMOMINU_D: case OP_AMOMAXU_D:
+        /* (a compare-and-swap reads rd too) */
+        o->src[0] = r1; o->src[1] = r2; o->src[2] = op == OP_AMOCAS_W || op == OP_AMOCAS_D ? rd : 0; o->dst = rd; o->mem = 1;
         o->unit = WS_UNIT_LSU;
         if (op != OP_AMOCAS_W) { /* register pairs; the pair x0 is x0 twice */
             o->more_src[0] = r2 ? (uint8_t)(r2 + 1) : 0;

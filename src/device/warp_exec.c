@@ -339,8 +339,9 @@ static int amo_same_word(const ws_device *dev, const ws_warp *w, uint32_t g, uin
 /* amocas.w / amocas.d for lane l at address a: compare the word (or the
  * doubleword, low word first) with rd's value (the register pair rd,
  * rd + 1), store rs2's (pair) if equal, and give rd the old value. x0 as
- * a pair reads as zeros and is never written. amofadd.d likewise on pairs,
- * always storing the double sum of the old doubleword and rs2's pair.
+ * a pair reads as zeros and is never written. amofadd.d and amoswap.d ..
+ * amomaxu.d likewise on pairs, always storing what ws_amo_dword makes of
+ * the old doubleword and rs2's pair.
  * Lane stacks interleave their words, so a doubleword there is two words;
  * in global memory other cores may race in a parallel round: one host
  * compare-and-swap (a loop of them for the add). -1: the lane faulted. */
@@ -368,17 +369,18 @@ static int exec_cas(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t l, u
     if (!hi) return -1;
     const uint64_t want = rd ? x[rd][l] | (uint64_t)x[rd + 1][l] << 32 : 0;
     const uint64_t put = rs2 ? x[rs2][l] | (uint64_t)x[rs2 + 1][l] << 32 : 0;
-    const int add = in->op == OP_AMOFADD_D;
+    const ws_op op = (ws_op)in->op;
+    const int rmw = ws_op_pair_rmw(op);
     uint64_t old;
     if (dev->par_active && hi == lo + 1 && !((uintptr_t)lo & 7)) {
         uint64_t *p = (uint64_t *)(void *)lo;
-        old = add ? __atomic_load_n(p, __ATOMIC_SEQ_CST) : want;
-        while (!__atomic_compare_exchange_n(p, &old, add ? ws_amo_fadd_d(old, put) : put, 0, __ATOMIC_SEQ_CST,
-                                            __ATOMIC_SEQ_CST) && add) {}
+        old = rmw ? __atomic_load_n(p, __ATOMIC_SEQ_CST) : want;
+        while (!__atomic_compare_exchange_n(p, &old, rmw ? ws_amo_dword(op, old, put) : put, 0, __ATOMIC_SEQ_CST,
+                                            __ATOMIC_SEQ_CST) && rmw) {}
     } else {
         old = *lo | (uint64_t)*hi << 32;
-        const uint64_t v = add ? ws_amo_fadd_d(old, put) : put;
-        if (add || old == want) *lo = (uint32_t)v, *hi = (uint32_t)(v >> 32);
+        const uint64_t v = rmw ? ws_amo_dword(op, old, put) : put;
+        if (rmw || old == want) *lo = (uint32_t)v, *hi = (uint32_t)(v >> 32);
     }
     if (rd) x[rd][l] = (uint32_t)old, x[rd + 1][l] = (uint32_t)(old >> 32);
     return 0;
@@ -392,7 +394,7 @@ static int exec_atomic(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g
     const uint32_t rd = in->rd, rs1 = in->rs1, rs2 = in->rs2, full = dev->full_mask;
     const int nl = (int)dev->cfg.lanes_per_warp;
     ws_ev_emit(dev, WS_EV_MEM, WS_EV_MEM_ATOMIC, w->core, x[rs1][__builtin_ctz(g)]);
-    if (in->op == OP_AMOCAS_W || in->op == OP_AMOCAS_D || in->op == OP_AMOFADD_D) {
+    if (in->op == OP_AMOCAS_W || in->op == OP_AMOCAS_D || ws_op_pair_rmw((ws_op)in->op)) {
         FOR_LANES_ORDERED(g) {
             if (exec_cas(dev, w, in, l, pc)) return -1;
         }
@@ -590,6 +592,8 @@ static inline __attribute__((always_inline)) ws_warp_result warp_run(ws_device *
         case OP_LR_W: case OP_SC_W: case OP_AMOSWAP_W: case OP_AMOADD_W: case OP_AMOXOR_W:
         case OP_AMOAND_W: case OP_AMOOR_W: case OP_AMOMIN_W: case OP_AMOMAX_W:
         case OP_AMOMINU_W: case OP_AMOMAXU_W: case OP_AMOCAS_W: case OP_AMOCAS_D: case OP_AMOFADD_S: case OP_AMOFADD_D:
+        case OP_AMOSWAP_D: case OP_AMOADD_D: case OP_AMOXOR_D: case OP_AMOAND_D: case OP_AMOOR_D:
+        case OP_AMOMIN_D: case OP_AMOMAX_D: case OP_AMOMINU_D: case OP_AMOMAXU_D:
             if (dev->debug && ws_dbg_data_hit(dev, w, in, g, ws_op_mem_bytes((ws_op)in->op), in->op == OP_LR_W ? 1 : 3))
                 goto halt;
             if (exec_atomic(dev, w, in, g, pc)) { result = WARP_FAULT; goto out; }

@@ -16,7 +16,8 @@ static uint32_t float_add_rne(uint32_t a, uint32_t b)
     return d;
 }
 
-uint64_t ws_amo_fadd_d(uint64_t old, uint64_t v)
+/* amofadd.d's add: RISC-V's fadd.d rounding to nearest even, no flags. */
+static uint64_t double_add_rne(uint64_t old, uint64_t v)
 {
     double a, b;
     memcpy(&a, &old, 8);
@@ -25,6 +26,22 @@ uint64_t ws_amo_fadd_d(uint64_t old, uint64_t v)
     uint64_t r;
     memcpy(&r, &s, 8);
     return s != s ? 0x7ff8000000000000ull : r; /* RISC-V's canonical NaN */
+}
+
+uint64_t ws_amo_dword(ws_op op, uint64_t old, uint64_t v)
+{
+    switch (op) {
+    case OP_AMOFADD_D: return double_add_rne(old, v);
+    case OP_AMOADD_D: return old + v;
+    case OP_AMOXOR_D: return old ^ v;
+    case OP_AMOAND_D: return old & v;
+    case OP_AMOOR_D: return old | v;
+    case OP_AMOMIN_D: return (int64_t)old < (int64_t)v ? old : v;
+    case OP_AMOMAX_D: return (int64_t)old > (int64_t)v ? old : v;
+    case OP_AMOMINU_D: return old < v ? old : v;
+    case OP_AMOMAXU_D: return old > v ? old : v;
+    default: return v; /* amoswap.d */
+    }
 }
 
 uint32_t ws_amo_word(ws_op op, uint32_t old, uint32_t v)

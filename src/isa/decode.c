@@ -153,9 +153,17 @@ static int dec_amo(uint32_t w, ws_inst *o)
     };
     ws_op op = (ws_op)ops[bits(w, 31, 27)];
     unsigned rs2 = bits(w, 24, 20), rd = bits(w, 11, 7), width = bits(w, 14, 12);
-    if (op == OP_AMOCAS_W && width == 3) { /* amocas.d: register pairs, so even registers only */
+    if (width == 3 && op != OP_ILLEGAL && op != OP_LR_W && op != OP_SC_W) {
+        /* amocas.d and RV64A's doubleword AMOs: register pairs, so even registers only */
+        static const uint8_t pair[OP_AMOCAS_W - OP_AMOSWAP_W + 1] = {
+            [OP_AMOSWAP_W - OP_AMOSWAP_W] = OP_AMOSWAP_D, [OP_AMOADD_W - OP_AMOSWAP_W] = OP_AMOADD_D,
+            [OP_AMOXOR_W - OP_AMOSWAP_W] = OP_AMOXOR_D, [OP_AMOAND_W - OP_AMOSWAP_W] = OP_AMOAND_D,
+            [OP_AMOOR_W - OP_AMOSWAP_W] = OP_AMOOR_D, [OP_AMOMIN_W - OP_AMOSWAP_W] = OP_AMOMIN_D,
+            [OP_AMOMAX_W - OP_AMOSWAP_W] = OP_AMOMAX_D, [OP_AMOMINU_W - OP_AMOSWAP_W] = OP_AMOMINU_D,
+            [OP_AMOMAXU_W - OP_AMOSWAP_W] = OP_AMOMAXU_D, [OP_AMOCAS_W - OP_AMOSWAP_W] = OP_AMOCAS_D,
+        };
         if ((rd | rs2) & 1) return illegal(o);
-        op = OP_AMOCAS_D;
+        op = (ws_op)pair[op - OP_AMOSWAP_W];
     } else if (width != 2 || op == OP_ILLEGAL) {
         return illegal(o);
     }
@@ -413,16 +421,17 @@ _Static_assert(OP_AUIPC + 1 == OP_JAL && OP_JALR + 1 == OP_BEQ && OP_BGEU + 1 ==
                OP_LHU + 1 == OP_SB && OP_SW + 1 == OP_ADDI && OP_AND + 1 == OP_FENCE &&
                OP_EBREAK + 1 == OP_CSRRW && OP_CSRRCI + 1 == OP_MUL && OP_MULHU + 1 == OP_DIV &&
                OP_REMU + 1 == OP_LR_W && OP_AMOCAS_D + 1 == OP_FLW && OP_FSW + 1 == OP_FMADD_S &&
-               OP_FMV_W_X + 1 == OP_TMC && OP_SHFL_IDX + 1 == OP_AMOFADD_S &&
-               OP_AMOFADD_D + 1 == OP_COUNT, "ws_op order");
+               OP_AMOMAXU_W + 1 == OP_AMOCAS_W && OP_FMV_W_X + 1 == OP_TMC && OP_SHFL_IDX + 1 == OP_AMOFADD_S &&
+               OP_AMOFADD_D + 1 == OP_AMOSWAP_D && OP_AMOMAXU_D + 1 == OP_COUNT, "ws_op order");
 
 unsigned ws_op_mem_bytes(ws_op op)
 {
     switch (op) {
     case OP_LB: case OP_LBU: case OP_SB: return 1;
     case OP_LH: case OP_LHU: case OP_SH: return 2;
-    case OP_AMOCAS_D: case OP_AMOFADD_D: return 8;
+    case OP_AMOCAS_D: return 8;
     default: {
+        if (ws_op_pair_rmw(op)) return 8;
         const ws_op_class c = ws_op_class_of(op);
         return c == CLASS_LOAD || c == CLASS_STORE || c == CLASS_ATOMIC ? 4 : 0;
     }
@@ -432,7 +441,7 @@ unsigned ws_op_mem_bytes(ws_op op)
 ws_op_class ws_op_class_of(ws_op op)
 {
     if (op <= OP_ILLEGAL || op >= OP_COUNT) return CLASS_INVALID;
-    if (op == OP_AMOFADD_S || op == OP_AMOFADD_D) return CLASS_ATOMIC;
+    if (op >= OP_AMOFADD_S) return CLASS_ATOMIC;
     if (op <= OP_AUIPC) return CLASS_INT;
     if (op <= OP_JALR) return CLASS_JUMP;
     if (op <= OP_BGEU) return CLASS_BRANCH;

@@ -57,6 +57,9 @@ static const char *const op_names[OP_COUNT] = {
     [OP_VOTE_BALLOT] = "vote.ballot",
     [OP_SHFL_UP] = "shfl.up", [OP_SHFL_DOWN] = "shfl.down", [OP_SHFL_BFLY] = "shfl.bfly",
     [OP_SHFL_IDX] = "shfl.idx", [OP_AMOFADD_S] = "amofadd.s", [OP_AMOFADD_D] = "amofadd.d",
+    [OP_AMOSWAP_D] = "amoswap.d", [OP_AMOADD_D] = "amoadd.d", [OP_AMOXOR_D] = "amoxor.d", [OP_AMOAND_D] = "amoand.d",
+    [OP_AMOOR_D] = "amoor.d", [OP_AMOMIN_D] = "amomin.d", [OP_AMOMAX_D] = "amomax.d", [OP_AMOMINU_D] = "amominu.d",
+    [OP_AMOMAXU_D] = "amomaxu.d",
 };
 
 const char *ws_op_name(ws_op op)

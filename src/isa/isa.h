@@ -42,6 +42,10 @@ typedef enum ws_op {
      * CLASS_ATOMIC): appended, so the numbers of the ops before them never
      * change */
     OP_AMOFADD_S, OP_AMOFADD_D,
+    /* RV64A's doubleword AMOs (width 3), on register pairs as amocas.d:
+     * the device's 64-bit integer atomics */
+    OP_AMOSWAP_D, OP_AMOADD_D, OP_AMOXOR_D, OP_AMOAND_D, OP_AMOOR_D,
+    OP_AMOMIN_D, OP_AMOMAX_D, OP_AMOMINU_D, OP_AMOMAXU_D,
     OP_COUNT
 } ws_op;
 
@@ -81,8 +85,13 @@ unsigned ws_op_mem_bytes(ws_op op);
  * amofadd.s) stores, given the word it read and the lane's rs2 (src/isa/amo.c). */
 uint32_t ws_amo_word(ws_op op, uint32_t old, uint32_t v);
 
-/* The doubleword amofadd.d stores: old + v as doubles (src/isa/amo.c). */
-uint64_t ws_amo_fadd_d(uint64_t old, uint64_t v);
+/* The doubleword a pair atomic (amofadd.d, amoswap.d .. amomaxu.d)
+ * stores, given the doubleword it read and the lane's rs2 pair (src/isa/amo.c). */
+uint64_t ws_amo_dword(ws_op op, uint64_t old, uint64_t v);
+
+/* Whether op is an atomic on register pairs whose store is unconditional
+ * (amofadd.d, amoswap.d .. amomaxu.d; not amocas.d). */
+static inline int ws_op_pair_rmw(ws_op op) { return op == OP_AMOFADD_D || (op >= OP_AMOSWAP_D && op <= OP_AMOMAXU_D); }
 
 /* Mnemonic of an op, e.g. "addi", "vote.any". */
 const char *ws_op_name(ws_op op);

@@ -136,6 +136,15 @@ static const dcase cases[] = {
     { 0x02c5e50b, 4, OP_SHFL_BFLY, 10, 11, 12, 0, 0, 0 }, /* .insn r 0x0B, 6, 1, a0, a1, a2 */
     { 0x03b47f8b, 4, OP_SHFL_IDX, 31, 8, 27, 0, 0, 0 }, /* .insn r 0x0B, 7, 1, t6, s0, s11 */
     { 0x04c5a50b, 4, OP_AMOFADD_S, 10, 11, 12, 0, 0, 0 }, /* .insn r 0x0B, 2, 2, a0, a1, a2 */
+    { 0x0f05372f, 4, OP_AMOSWAP_D, 14, 10, 16, 0, 0, 0 }, /* amoswap.d.aqrl a4, a6, (a0) */
+    { 0x0705372f, 4, OP_AMOADD_D, 14, 10, 16, 0, 0, 0 }, /* amoadd.d.aqrl a4, a6, (a0) */
+    { 0x2705372f, 4, OP_AMOXOR_D, 14, 10, 16, 0, 0, 0 }, /* amoxor.d.aqrl a4, a6, (a0) */
+    { 0x6705372f, 4, OP_AMOAND_D, 14, 10, 16, 0, 0, 0 }, /* amoand.d.aqrl a4, a6, (a0) */
+    { 0x4705372f, 4, OP_AMOOR_D, 14, 10, 16, 0, 0, 0 }, /* amoor.d.aqrl a4, a6, (a0) */
+    { 0x8705372f, 4, OP_AMOMIN_D, 14, 10, 16, 0, 0, 0 }, /* amomin.d.aqrl a4, a6, (a0) */
+    { 0xa705372f, 4, OP_AMOMAX_D, 14, 10, 16, 0, 0, 0 }, /* amomax.d.aqrl a4, a6, (a0) */
+    { 0xc705372f, 4, OP_AMOMINU_D, 14, 10, 16, 0, 0, 0 }, /* amominu.d.aqrl a4, a6, (a0) */
+    { 0xe705372f, 4, OP_AMOMAXU_D, 14, 10, 16, 0, 0, 0 }, /* amomaxu.d.aqrl a4, a6, (a0) */
     { 0x0505370b, 4, OP_AMOFADD_D, 14, 10, 16, 0, 0, 0 }, /* .insn r 0x0B, 3, 2, a4, a0, a6 */
     { 0x0048, 2, OP_ADDI, 10, 2, 0, 0, 4, 0 }, /* c.addi4spn a0, sp, 4 */
     { 0x1fe4, 2, OP_ADDI, 9, 2, 0, 0, 1020, 0 }, /* c.addi4spn s1, sp, 1020 */
@@ -227,6 +236,10 @@ static void test_illegal(void)
     static const struct { uint32_t word; unsigned len; const char *what; } bad[] = {
         { 0x00000000, 2, "all zero" },
         { 0x0515370b, 4, "amofadd.d with rs2 a7 (an odd pair)" },
+        { 0x070537af, 4, "amoadd.d with rd a5 (an odd pair)" },
+        { 0xe715372f, 4, "amomaxu.d with rs2 a7 (an odd pair)" },
+        { 0x1605372f, 4, "lr.d" },
+        { 0x1f05372f, 4, "sc.d" },
         { 0x0505378b, 4, "amofadd.d with rd a5 (an odd pair)" },
         { 0x0705270b, 4, "custom-0 with funct7 3" },
         { 0xdead0000, 2, "zero parcel with garbage above" },
@@ -368,7 +381,8 @@ static void test_classes(void)
         { OP_FDIV_S, CLASS_FDIV }, { OP_FSQRT_S, CLASS_FDIV }, { OP_FCVT_W_S, CLASS_FLOAT },
         { OP_FMV_W_X, CLASS_FLOAT }, { OP_TMC, CLASS_SIMT }, { OP_SPLIT, CLASS_SIMT },
         { OP_JOIN, CLASS_SIMT }, { OP_BAR, CLASS_BARRIER }, { OP_PRED, CLASS_SIMT },
-        { OP_VOTE_BALLOT, CLASS_SIMT }, { OP_SHFL_IDX, CLASS_SIMT }, { OP_AMOFADD_S, CLASS_ATOMIC }, { OP_AMOFADD_D, CLASS_ATOMIC }, { OP_COUNT, CLASS_INVALID },
+        { OP_VOTE_BALLOT, CLASS_SIMT }, { OP_SHFL_IDX, CLASS_SIMT }, { OP_AMOFADD_S, CLASS_ATOMIC }, { OP_AMOFADD_D, CLASS_ATOMIC }, { OP_AMOSWAP_D, CLASS_ATOMIC }, { OP_AMOMAXU_D, CLASS_ATOMIC },
+        { OP_COUNT, CLASS_INVALID },
     };
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
         CHECK_EQ_U(ws_op_class_of(t[i].op), t[i].cls);

@@ -123,6 +123,15 @@ static const tcase cases[] = {
     { 0x03b47f8b, 0, "shfl.idx t6, s0, s11" }, /* objdump: .4byte 0x3b47f8b */
     { 0x04c5a50b, 0, "amofadd.s a0, a2, (a1)" }, /* .insn r 0x0B, 2, 2, a0, a1, a2 */
     { 0x0505370b, 0, "amofadd.d a4, a6, (a0)" }, /* .insn r 0x0B, 3, 2, a4, a0, a6 */
+    { 0x0f05372f, 0, "amoswap.d a4, a6, (a0)" }, /* RV64A encoding, register pairs */
+    { 0x0705372f, 0, "amoadd.d a4, a6, (a0)" }, /* RV64A encoding, register pairs */
+    { 0x2705372f, 0, "amoxor.d a4, a6, (a0)" }, /* RV64A encoding, register pairs */
+    { 0x6705372f, 0, "amoand.d a4, a6, (a0)" }, /* RV64A encoding, register pairs */
+    { 0x4705372f, 0, "amoor.d a4, a6, (a0)" }, /* RV64A encoding, register pairs */
+    { 0x8705372f, 0, "amomin.d a4, a6, (a0)" }, /* RV64A encoding, register pairs */
+    { 0xa705372f, 0, "amomax.d a4, a6, (a0)" }, /* RV64A encoding, register pairs */
+    { 0xc705372f, 0, "amominu.d a4, a6, (a0)" }, /* RV64A encoding, register pairs */
+    { 0xe705372f, 0, "amomaxu.d a4, a6, (a0)" }, /* RV64A encoding, register pairs */
     { 0x7139, 0, "addi sp, sp, -64" }, /* objdump: add sp,sp,-64 */
     { 0x0808, 0, "addi a0, sp, 16" }, /* objdump: add a0,sp,16 */
     { 0x47b2, 0, "lw a5, 12(sp)" }, /* objdump: lw a5,12(sp) */

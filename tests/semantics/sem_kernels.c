@@ -94,6 +94,25 @@ WS_KERNEL void atomic64_contention(unsigned long long *counter, unsigned long lo
     if (threadIdx_x() == 0) per_block[blockIdx_x()] = atomicCAS(&block_count, 0ull, 1ull);
 }
 
+/* Every 64-bit atomic (one doubleword AMO each but nand) by one warp on
+ * words of its own, old values kept: r[op * 32 + lane]. */
+WS_KERNEL void atomic64_each(unsigned long long *w, unsigned long long *r)
+{
+    unsigned l = threadIdx_x();
+    unsigned long long v = 0x0123456789abcdefull * (l + 1) ^ (unsigned long long)l << 60;
+    r[0 * 32 + l] = atomicAdd(&w[0], v);
+    r[1 * 32 + l] = atomicSub(&w[1], v);
+    r[2 * 32 + l] = atomicAnd(&w[2], ~v);
+    r[3 * 32 + l] = atomicOr(&w[3], v);
+    r[4 * 32 + l] = atomicXor(&w[4], v);
+    r[5 * 32 + l] = (unsigned long long)atomicMin((long long *)&w[5], (long long)v);
+    r[6 * 32 + l] = (unsigned long long)atomicMax((long long *)&w[6], (long long)v);
+    r[7 * 32 + l] = atomicMin(&w[7], v);
+    r[8 * 32 + l] = atomicMax(&w[8], v);
+    r[9 * 32 + l] = atomicExch(&w[9], v);
+    r[10 * 32 + l] = __atomic_fetch_nand(&w[10], v, __ATOMIC_SEQ_CST);
+}
+
 /* A 64-bit atomic at an address that is not 8-byte aligned faults. */
 WS_KERNEL void atomic64_misaligned(unsigned *p)
 {

@@ -230,6 +230,48 @@ static void float_atomics(ctx *c)
     CHECK(strstr(ws_last_error(c->dev), "misaligned") != NULL);
 }
 
+/* The 64-bit integer atomics, each one instruction a lane (nand a
+ * compare-and-swap loop), in lane order, against the host. */
+static void atomics64_each(ctx *c)
+{
+    enum { W = 32, OPS = 11 };
+    const uint32_t L = c->lanes < W ? c->lanes : W;
+    uint64_t init[OPS], w[OPS], r[OPS * W], want[OPS];
+    for (int k = 0; k < OPS; k++) init[k] = 0x8000000000000001ull * (uint64_t)(k + 1) ^ 0x5555aaaa3333ccccull;
+    memcpy(want, init, sizeof want);
+    ws_addr wa = buf(c, sizeof w, 0), ra = buf(c, sizeof r, 0);
+    ws_memcpy_htod(c->dev, wa, init, sizeof init);
+    ws_arg a[] = { WS_ARG_PTR(wa), WS_ARG_PTR(ra) };
+    CHECK(run(c, "atomic64_each", WS_DIM3(1, 1, 1), WS_DIM3(L, 1, 1), 0, a, 2) == 0);
+    ws_launch_stats st;
+    ws_last_launch_stats(c->dev, &st);
+    ws_memcpy_dtoh(c->dev, w, wa, sizeof w);
+    ws_memcpy_dtoh(c->dev, r, ra, sizeof r);
+    int olds = 1;
+    for (uint32_t l = 0; l < L; l++) {
+        const uint64_t v = 0x0123456789abcdefull * (l + 1) ^ (uint64_t)l << 60;
+        for (int k = 0; k < OPS; k++) olds &= r[k * W + l] == want[k];
+        want[0] += v;
+        want[1] -= v;
+        want[2] &= ~v;
+        want[3] |= v;
+        want[4] ^= v;
+        want[5] = (int64_t)want[5] < (int64_t)v ? want[5] : v;
+        want[6] = (int64_t)want[6] > (int64_t)v ? want[6] : v;
+        want[7] = want[7] < v ? want[7] : v;
+        want[8] = want[8] > v ? want[8] : v;
+        want[9] = v;
+        want[10] = ~(want[10] & v);
+    }
+    CHECK(olds);
+    for (int k = 0; k < OPS; k++) CHECK(w[k] == want[k]);
+    /* one AMO a lane for each of ten, and the nand's loop: a first
+     * compare-and-swap that reads, then rounds of L, L - 1, ..., 1 lanes
+     * (one lane's swap succeeds per round). Before 2026-11-28 every op
+     * was such a loop: 11 times as many. */
+    CHECK_EQ_U(st.thread_atomics, 11ull * L + (uint64_t)L * (L + 1) / 2);
+}
+
 /* amofadd.d: the same for doubles (a lane's own stack too), rounding to
  * nearest even in lane order, the canonical NaN, a misaligned address. */
 static void double_atomics(ctx *c)
@@ -525,6 +567,7 @@ static void run_all(const char *module, const char *config)
     atomics64(&c);
     float_atomics(&c);
     double_atomics(&c);
+    atomics64_each(&c);
     locks(&c);
     shuffle_after_calls(&c);
     printf_order(&c);

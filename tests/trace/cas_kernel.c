@@ -1,4 +1,6 @@
-/* Atomics that several warps contend for, keeping the
+/* Atomics that several warps contend for (nand64: the device library's
+ * compare-and-swap loop on amocas.d; the others single AMOs since
+ * 2026-11-28), keeping the
  * value each atomic returned: what a thread gets depends on the order in
  * which warps reach the word, deterministic on this device
  * (trace.cas_schedule). */
@@ -8,7 +10,13 @@ WS_KERNEL void add64(unsigned long long *acc, unsigned long long *old)
     unsigned t = ws_global_id_x();
     old[t] = atomicAdd(acc, t + 0x100000000ull);
 }
-/* (a double's add is one amofadd.d since 2026-11-28) */
+/* A 64-bit nand has no AMO: a compare-and-swap loop whose turns depend
+ * on the order in which warps reach the word. */
+WS_KERNEL void nand64(unsigned long long *acc, unsigned long long *old)
+{
+    unsigned t = ws_global_id_x();
+    old[t] = __atomic_fetch_nand(acc, ~(0x9e3779b97f4a7c15ull * (t + 1)), __ATOMIC_SEQ_CST);
+}
 WS_KERNEL void addf64(double *acc, double *old)
 {
     unsigned t = ws_global_id_x();

@@ -1,6 +1,7 @@
 #!/bin/bash
 # The tracer's passes switch warps where the launch does: compare-and-swap
-# loops contended by several warps trace exactly (counts match the
+# loops contended by several warps (nand64: since 2026-11-28 the other
+# 64-bit atomics are single AMOs) trace exactly (counts match the
 # device's, results identical, no re-measured pass), and the report is
 # the same with 1 and 2 host threads. Until 2026-11-27 the passes counted
 # their inserted instructions in the warp quantum and said MISMATCH,
@@ -29,6 +30,8 @@ run() { # name, run arguments
 run block64 --block 64 "$elf" add64 zeros:1 zeros:64
 run grid2 --grid 2 --block 32 "$elf" add64 zeros:1 zeros:64
 run double --block 128 --config warp_quantum=7 "$elf" addf64 zeros:1 zeros:128
+run nand_block64 --block 64 "$elf" nand64 zeros:1 zeros:64
+run nand_grid2 --grid 2 --block 32 --config warp_quantum=7 "$elf" nand64 zeros:1 zeros:64
 run interp --block 64 --config engine=interp "$elf" add64 zeros:1 zeros:64
 run ticket --grid 3 --block 96 "$elf" ticket zeros:1 zeros:288
 [ $fail = 0 ] && echo "cas_schedule: ok"

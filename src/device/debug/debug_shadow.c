@@ -332,9 +332,10 @@ static void split_record(struct dbg_shadow *s, ws_device *dev, ws_warp *w, const
         case OP_SC_W: store = (w->resv_valid >> l & 1) && w->resv_addr[l] == a && o == w->resv_val[l]; break;
         case OP_AMOCAS_W: store = o == rd; break;
         case OP_AMOCAS_D: store = o == rd && o2 == rd2; break;
-        case OP_AMOFADD_D: {
-            const uint64_t sum = ws_amo_fadd_d(o | (uint64_t)o2 << 32, v | (uint64_t)v2 << 32);
-            v = (uint32_t)sum, v2 = (uint32_t)(sum >> 32);
+        case OP_AMOFADD_D: case OP_AMOSWAP_D: case OP_AMOADD_D: case OP_AMOXOR_D: case OP_AMOAND_D: case OP_AMOOR_D:
+        case OP_AMOMIN_D: case OP_AMOMAX_D: case OP_AMOMINU_D: case OP_AMOMAXU_D: {
+            const uint64_t nv64 = ws_amo_dword((ws_op)op, o | (uint64_t)o2 << 32, v | (uint64_t)v2 << 32);
+            v = (uint32_t)nv64, v2 = (uint32_t)(nv64 >> 32);
             break;
         }
         case OP_AMOADD_W: case OP_AMOXOR_W: case OP_AMOAND_W: case OP_AMOOR_W: case OP_AMOMIN_W:

@@ -1,9 +1,8 @@
 # A watchpoint on a word that atomics update names the lane whose update
-# gdb shows. atomicAdd_ll is a compare-and-swap loop (amocas.d): in each
-# round every lane compares with the value all of them read, so only the
-# first lane whose compare succeeds changes the sum (lane 0 adds 0, then
-# lane 1's swap succeeds too, adding 1 << 33; then lane 2, 3, ...). The
-# stop must name that lane: thread 1 with 8589934592, thread 2 with
+# gdb shows. atomicAdd_ll is one amoadd.d (a compare-and-swap loop on
+# amocas.d until 2026-11-28, whose first lane per round changed the sum):
+# lanes add in lane order (lane 0 adds 0, a store of the same value, then
+# lane 1 adds 1 << 33, lane 2 2 << 33, ...). The stop must name that lane: thread 1 with 8589934592, thread 2 with
 # 25769803776, thread 3 with 51539607552. atomicAdd_i (amoadd.w) adds for
 # every lane, each lane's addition a stop of its own: with a condition on
 # lane 31, its addition from 31 to 32. Before 2026-11-27 the stops named
