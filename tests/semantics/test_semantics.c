@@ -167,6 +167,25 @@ static void atomics(ctx *c)
     CHECK_EQ_U(res[2], orr);
 }
 
+/* The float and double atomics kernels' results, as doubles (exact for
+ * these floats): every thread added 1 to *sum and got a distinct old
+ * value (in lane order within a warp on one host thread), and every
+ * block's shared-memory sum of 0.5 per thread is whole. */
+static void check_fadd_results(const ctx *c, const double *seen, int n, int b, double total, const double *blocks)
+{
+    int *hit = calloc((size_t)n, sizeof *hit), perm = hit != NULL, lane_order = 1;
+    CHECK(total == (double)n);
+    for (int i = 0; i < n && hit; i++) {
+        int v = (int)seen[i];
+        if ((double)v != seen[i] || v < 0 || v >= n || hit[v]++) perm = 0;
+        if (i % b % (int)c->lanes && seen[i] != seen[i - 1] + 1.0) lane_order = 0;
+    }
+    free(hit);
+    CHECK(perm);
+    if (c->one_thread) CHECK(lane_order);
+    for (int k = 0; k < n / b; k++) CHECK(blocks[k] == 0.5 * b);
+}
+
 /* amofadd.s: sums and the values seen (a permutation, lane order in a
  * warp on one host thread), shared memory, round to nearest even in lane
  * order whatever frm says, no fflags, the canonical NaN, a misaligned
@@ -178,19 +197,13 @@ static void float_atomics(ctx *c)
     ws_arg a[] = { WS_ARG_PTR(sum), WS_ARG_PTR(seen), WS_ARG_PTR(pb) };
     CHECK(run(c, "float_atomic", WS_DIM3(G, 1, 1), WS_DIM3(B, 1, 1), 0, a, 3) == 0);
     float s[N], total, blocks[G];
-    int hit[N] = { 0 }, perm = 1, lane_order = 1;
+    double ds[N], dblocks[G];
     ws_memcpy_dtoh(c->dev, s, seen, sizeof s);
     ws_memcpy_dtoh(c->dev, &total, sum, 4);
     ws_memcpy_dtoh(c->dev, blocks, pb, sizeof blocks);
-    CHECK(total == (float)N);
-    for (int i = 0; i < N; i++) {
-        int v = (int)s[i];
-        if ((float)v != s[i] || v < 0 || v >= N || hit[v]++) perm = 0;
-        if (i % B % c->lanes && s[i] != s[i - 1] + 1.0f) lane_order = 0;
-    }
-    CHECK(perm);
-    if (c->one_thread) CHECK(lane_order);
-    for (int b = 0; b < G; b++) CHECK(blocks[b] == 0.5f * B);
+    for (int i = 0; i < N; i++) ds[i] = s[i];
+    for (int k = 0; k < G; k++) dblocks[k] = blocks[k];
+    check_fadd_results(c, ds, N, B, total, dblocks);
 
     /* one warp: values whose running sum rounds at every step */
     enum { W = 32 };
@@ -281,19 +294,10 @@ static void double_atomics(ctx *c)
     ws_arg a[] = { WS_ARG_PTR(sum), WS_ARG_PTR(seen), WS_ARG_PTR(pb) };
     CHECK(run(c, "double_atomic", WS_DIM3(G, 1, 1), WS_DIM3(B, 1, 1), 0, a, 3) == 0);
     double s[N], total, blocks[G];
-    int hit[N] = { 0 }, perm = 1, lane_order = 1;
     ws_memcpy_dtoh(c->dev, s, seen, sizeof s);
     ws_memcpy_dtoh(c->dev, &total, sum, 8);
     ws_memcpy_dtoh(c->dev, blocks, pb, sizeof blocks);
-    CHECK(total == (double)N);
-    for (int i = 0; i < N; i++) {
-        int v = (int)s[i];
-        if ((double)v != s[i] || v < 0 || v >= N || hit[v]++) perm = 0;
-        if (i % B % c->lanes && s[i] != s[i - 1] + 1.0) lane_order = 0;
-    }
-    CHECK(perm);
-    if (c->one_thread) CHECK(lane_order);
-    for (int b = 0; b < G; b++) CHECK(blocks[b] == 0.5 * B);
+    check_fadd_results(c, s, N, B, total, blocks);
 
     const uint32_t L = c->lanes < W ? c->lanes : W;
     double vals[W], start = 1.0, want = start;
