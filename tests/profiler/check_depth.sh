@@ -885,20 +885,24 @@ PY
     short=$(cline PRINTF_SHORT) long=$(cline PRINTF_LONG)
     "$ws" profile --period 2 --json p.json -- "$ws" run --grid 1 --block 32 "$celf" lib_printf zeros:32 7 > p.txt 2>&1 ||
         bad "printf profile exited with $?"
-    python3 - p.json "$short" "$long" <<'PY' && ok "printf: unwound through the library to lines $short and $long" || { bad "printf call sites"; grep -A8 "Calls out" p.txt; }
+    python3 - p.json "$short" "$long" <<'PY' && ok "printf: unwound through the library and its register-save millicode to lines $short and $long" || { bad "printf call sites"; grep -A8 "Calls out" p.txt; }
 import json, sys
 k = json.load(open(sys.argv[1]))['devices'][0]['kernels'][0]
 cs = {c['line']: c for c in k['call_sites']}
 assert sorted(cs) == sorted([int(sys.argv[2]), int(sys.argv[3])]), k['call_sites']
 assert all(c['callee'] == 'ws_printf' and c['function'] == 'lib_printf' and c['samples'] > 0 for c in cs.values())
-# Every sample in the library has its call site, but for libgcc's register
-# save millicode (-msave-restore, reached through t0, not ra) and a few
-# around its calls: not those at a function's `ret`, whose epilogue the CFI
-# does not describe.
+# Every sample in the library has its call site, libgcc's register-save
+# and restore millicode's too (-msave-restore: __riscv_save_N is called
+# through t0, not ra; until 2026-11-28 its samples had none). Not a few
+# around the calls: printf's epilogue before it jumps to __riscv_restore_N,
+# whose CFI GCC does not describe, and the exit stub.
 outside = sum(i['samples'] for i in k['instructions'] if i['function'] != 'lib_printf')
 save = sum(i['samples'] for i in k['instructions'] if (i['function'] or '').startswith('__riscv_save'))
-lost = outside - sum(c['samples'] for c in cs.values()) - save
-assert 0 <= lost <= outside // 100, (lost, outside, save)
+restore = sum(i['samples'] for i in k['instructions'] if (i['function'] or '').startswith('__riscv_restore'))
+lost = outside - sum(c['samples'] for c in cs.values())
+assert save >= 20 and restore >= 20, (save, restore)
+assert 0 <= lost <= outside // 500 and lost < save // 4, (lost, outside, save)
+print('%d of %d samples outside lib_printf charged to a call site; %d in __riscv_save_N' % (outside - lost, outside, save))
 PY
     ;;
 *) bad "unknown case $case_" ;;
