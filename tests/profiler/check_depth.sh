@@ -905,6 +905,38 @@ assert 0 <= lost <= outside // 500 and lost < save // 4, (lost, outside, save)
 print('%d of %d samples outside lib_printf charged to a call site; %d in __riscv_save_N' % (outside - lost, outside, save))
 PY
     ;;
+call_site_callees)
+    # One call through a pointer reaches two functions of another file
+    # (calls_ops.c): the call site names both, each with its share, and
+    # each share is exactly the samples in that function (until
+    # 2026-11-28 only the first callee seen was named).
+    celf=$(dirname "$elf")/calls.elf csrc=$(dirname "$src")/calls_kernel.c
+    line=$(grep -n "MARK_INDIRECT " "$csrc" | cut -d: -f1)
+    for run in 1 2; do
+        "$ws" profile --period 3 --json i$run.json -- "$ws" run --grid 2 --block 128 "$celf" lib_indirect zeros:16384 64 \
+            > i$run.txt 2>&1 || bad "profile exited with $?"
+    done
+    grep -qE "^ +[0-9]+ +[0-9.]+%  calls_kernel.c:$line \(lib_indirect\) -> fill_words_thrice [0-9.]+%, fill_words [0-9.]+%$" i1.txt &&
+        ok "report: line $line -> both callees with their shares" || { bad "report: callees of line $line"; grep -A4 "Calls out" i1.txt; }
+    python3 - i1.json "$line" <<'PY' && ok "JSON: callees' samples are those of their functions" || bad "JSON callees"
+import json, sys
+k = json.load(open(sys.argv[1]))['devices'][0]['kernels'][0]
+(c,) = k['call_sites']
+assert c['line'] == int(sys.argv[2]) and c['instruction'].startswith('jalr'), c
+got = {e['name']: e['samples'] for e in c['callees']}
+want = {}
+for i in k['instructions']:
+    if i['function'] in ('fill_words', 'fill_words_thrice'):
+        want[i['function']] = want.get(i['function'], 0) + i['samples']
+assert got == want and min(got.values()) > 0, (got, want)
+assert c['callee'] == c['callees'][0]['name'] == 'fill_words_thrice', c  # the heaviest
+assert c['other_callee_samples'] == 0 and sum(got.values()) == c['samples'], c
+print('callees', got)
+PY
+    # (the program's own output, before the report, has its host time)
+    cmp -s i1.json i2.json && cmp -s <(sed -n '/^== warpscope profile/,$p' i1.txt) <(sed -n '/^== warpscope profile/,$p' i2.txt) &&
+        ok "deterministic" || bad "two runs differ"
+    ;;
 *) bad "unknown case $case_" ;;
 esac
 [ $fail = 0 ] && echo "PASS $case_" || echo "FAILED $case_"
