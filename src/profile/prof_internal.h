@@ -344,6 +344,10 @@ typedef struct prof_line {
     ws_pc_counter exact;       /* the instruction counters of its PCs       */
 } prof_line;
 int prof_lines_build(const prof_pc *p, size_t n, prof_line **out, size_t *nout);
+/* The functions call site c reached: "memset", or through a pointer each
+ * with its share of the site's samples, "op_a 75.0%, op_b 25.0%"
+ * (prof_report.c). */
+void prof_callees_text(const prof_pc *c, char *buf, size_t len);
 /* "load", "store", "atomic" or "instruction", from an instruction's
  * disassembly (prof_report.c). */
 const char *prof_inst_kind(const char *disasm);

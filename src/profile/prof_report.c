@@ -126,7 +126,7 @@ static int hotter(const prof_pc *a, const prof_pc *b)
 /* "memset", or for a call that reached several functions (through a
  * pointer) each with its share of the site's samples: "op_a 75.0%, op_b
  * 25.0%". */
-static void callees_text(const prof_pc *c, char *buf, size_t len)
+void prof_callees_text(const prof_pc *c, char *buf, size_t len)
 {
     size_t n = 0;
     buf[0] = 0;
@@ -159,7 +159,7 @@ static void call_sites_section(FILE *f, const prof_kernel *k)
                "  %8s %6s  %s\n", "samples", "%", "call site -> callee");
     for (size_t i = 0; i < k->ncalls && i < HOT_LINES; i++) {
         const prof_pc *c = &k->calls[idx[i]];
-        callees_text(c, callees, sizeof callees);
+        prof_callees_text(c, callees, sizeof callees);
         if (c->src.file)
             fprintf(f, "  %8llu %5.1f%%  %s:%u (%s) -> %s\n", (unsigned long long)c->samples,
                     prof_pct(c->samples, k->samples), ws_path_base(c->src.file), c->src.line,

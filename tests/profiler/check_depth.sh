@@ -937,6 +937,30 @@ PY
     cmp -s i1.json i2.json && cmp -s <(sed -n '/^== warpscope profile/,$p' i1.txt) <(sed -n '/^== warpscope profile/,$p' i2.txt) &&
         ok "deterministic" || bad "two runs differ"
     ;;
+source_calls)
+    # The source view (--source) shows under a line its calls out of the
+    # kernel's source with the samples of the code they called, as the
+    # report's "Calls out of the kernel's source" counts them (until
+    # 2026-11-28 a memset's line showed only its own few samples).
+    celf=$(dirname "$elf")/calls.elf csrc=$(dirname "$src")/calls_kernel.c
+    "$ws" profile --period 3 --source lib_memset --json s.json -- "$ws" run --grid 2 --block 64 "$celf" lib_memset zeros:12800 20 \
+        > s.txt 2>&1 || bad "profile exited with $?"
+    sed -n '/^Source of kernel lib_memset/,$p' s.txt > view.txt
+    python3 - s.json view.txt <<'PY' && ok "source view: each call row under its line, with the call site's samples" || { bad "source view call rows"; head -40 view.txt; }
+import json, re, sys
+k = json.load(open(sys.argv[1]))['devices'][0]['kernels'][0]
+view = open(sys.argv[2]).read().splitlines()
+assert len(k['call_sites']) == 2, k['call_sites']
+for c in k['call_sites']:
+    row = [i for i, t in enumerate(view) if re.match(r'^    0x%08x call +%d samples \(%.1f%%\) in the code it called -> memset$'
+                                                   % (c['pc'], c['samples'], 100.0 * c['samples'] / k['samples']), t)]
+    assert len(row) == 1, (c, view)
+    # under the call site's own line: the nearest line row above it
+    above = [t for t in view[:row[0]] if t.startswith('  calls_kernel.c:')][-1]
+    assert above.startswith('  calls_kernel.c:%d ' % c['line']), (above, c)
+print('call rows under lines', sorted(c['line'] for c in k['call_sites']))
+PY
+    ;;
 *) bad "unknown case $case_" ;;
 esac
 [ $fail = 0 ] && echo "PASS $case_" || echo "FAILED $case_"
