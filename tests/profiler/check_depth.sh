@@ -961,6 +961,33 @@ for c in k['call_sites']:
 print('call rows under lines', sorted(c['line'] for c in k['call_sites']))
 PY
     ;;
+baseline_calls)
+    # --baseline compares the calls out of the kernel's source too: per
+    # calling line, its share of the kernel's samples then and now, as the
+    # two profiles' call_sites have them (until 2026-11-28 the comparison
+    # left them out, so moving time between memset's two callers showed
+    # only as memset.S's lines).
+    celf=$(dirname "$elf")/calls.elf
+    "$ws" profile -q --period 3 --json b1.json -- "$ws" run --grid 2 --block 64 "$celf" lib_memset zeros:12800 20 \
+        > /dev/null 2>&1 || bad "first profile exited with $?"
+    "$ws" profile -q --period 3 --json b3.json --baseline b1.json -- "$ws" run --grid 2 --block 64 "$celf" lib_memset zeros:12800 10 \
+        > b3.txt 2>&1 || bad "second profile exited with $?"
+    python3 - b1.json b3.json b3.txt <<'PY' && ok "baseline: each calling line's share then and now" || { bad "baseline call sites"; cat b3.txt; }
+import json, sys
+def shares(path):
+    k = json.load(open(path))['devices'][0]['kernels'][0]
+    return {c['line']: 100.0 * c['samples'] / k['samples'] for c in k['call_sites']}
+old, new = shares(sys.argv[1]), shares(sys.argv[2])
+text = open(sys.argv[3]).read()
+assert sorted(old) == sorted(new) and len(new) == 2, (old, new)
+head = "    calls out of the kernel's source, share of its samples (sampled):\n"
+assert head in text, text
+for line in new:
+    row = '      calls_kernel.c:%d -> memset: %.1f%% -> %.1f%%\n' % (line, old[line], new[line])
+    assert row in text.split(head)[1], (row, text)
+print('shares', old, new)
+PY
+    ;;
 *) bad "unknown case $case_" ;;
 esac
 [ $fail = 0 ] && echo "PASS $case_" || echo "FAILED $case_"
