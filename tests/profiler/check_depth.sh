@@ -3,10 +3,10 @@
 # caller, sampling hygiene (no sample at cycle 0, low-sample warning, an
 # unbiased FIFO overflow policy), and errors (faults, no launch, no device,
 # unwritable outputs). Kernels: depth_kernels.c, run by `warpscope run`.
-# usage: check_depth.sh CASE WARPSCOPE PROF_APP STALL_ELF DEPTH_ELF DEPTH_SRC WORKDIR [CUBE]
-# (CUBE: examples/cube's program, for shader_rule)
+# usage: check_depth.sh CASE WARPSCOPE PROF_APP STALL_ELF DEPTH_ELF DEPTH_SRC WORKDIR [EXAMPLE]
+# (EXAMPLE: examples/cube's program for shader_rule, examples/scan's for scan_example)
 set -u
-case_=$1 ws=$2 app=$3 stall=$4 elf=$5 src=$6 dir=$7/depth_$1 cube=${8:-}
+case_=$1 ws=$2 app=$3 stall=$4 elf=$5 src=$6 dir=$7/depth_$1 example=${8:-}
 rm -rf "$dir" && mkdir -p "$dir" && cd "$dir" || exit 1
 fail=0
 ok() { echo "ok: $1"; }
@@ -816,7 +816,7 @@ shader_rule)
     # A shader's lanes read and write their own pipeline records, a record
     # apart: the uncoalesced rule says so, not "swap the index roles",
     # which a shader cannot do.
-    "$ws" profile --json c.json -- "$cube" > c.txt 2>&1 || bad "cube exited with $?"
+    "$ws" profile --json c.json -- "$example" > c.txt 2>&1 || bad "cube exited with $?"
     by_line c.txt | grep -qE "^  - cube_kernel.c:[0-9]+: uncoalesced: [0-9.]+ sectors per request \(4 when 32 lanes read 32 neighbouring words\); each lane of a fragment shader reads its own interpolated record \(VOut\) and writes its own colour" &&
         ok "fragment shader: the records' layout named" || { bad "fragment shader"; grep uncoalesced c.txt; }
     by_line c.txt | grep -qE "^  - cube_kernel.c:[0-9]+: uncoalesced: .*each lane of a vertex shader reads its own record \(VIn\) and writes its own \(VOut\)" &&
@@ -986,6 +986,29 @@ for line in new:
     row = '      calls_kernel.c:%d -> memset: %.1f%% -> %.1f%%\n' % (line, old[line], new[line])
     assert row in text.split(head)[1], (row, text)
 print('shares', old, new)
+PY
+    ;;
+scan_example)
+    # examples/scan moves elements t and t + 256 of a block, not 2t and
+    # 2t + 1: its global accesses take the 4 sectors per request that 32
+    # neighbouring words need, and no uncoalesced rule fires (the rule was
+    # right when the pairs fetched every sector twice; until 2026-11-28).
+    "$example" > /dev/null 2>&1 || bad "scan fails unprofiled"
+    "$ws" profile --json s.json -- "$example" > s.txt 2>&1 || bad "scan exited with $?"
+    grep -q "^scan  *PASS" s.txt && ok "scan passes under the profiler" || bad "scan results"
+    python3 - s.json <<'PY' && ok "every global access line of both kernels at 4 sectors per request, no uncoalesced rule" || { bad "scan coalescing"; grep -E "uncoalesced|sectors/req" s.txt; }
+import json, sys
+ks = {k['kernel']: k for k in json.load(open(sys.argv[1]))['devices'][0]['kernels']}
+assert sorted(ks) == ['scan_add', 'scan_blocks'], sorted(ks)
+for name, k in ks.items():
+    assert not [r for r in k['rules'] if r['rule'] == 'uncoalesced'], (name, k['rules'])
+    lines = [l for l in k['lines'] if (l['file'] or '').endswith('scan_kernel.c') and l['exact']['global_requests']]
+    assert lines, name
+    for l in lines:
+        e = l['exact']
+        # one word per lane: 4 sectors per request (a partial warp fewer)
+        assert e['global_sectors'] <= 4 * e['global_requests'], (name, l['line'], e)
+print('lines', {n: sorted(l['line'] for l in k['lines'] if l['exact']['global_requests']) for n, k in ks.items()})
 PY
     ;;
 *) bad "unknown case $case_" ;;
