@@ -519,6 +519,7 @@ static int unwind(lane_regs *L, mod_view *v, uint32_t pc, int is_ret, uint32_t *
     Dwarf_Frame *fs = NULL;
     uint32_t unsaved = 0; /* the register holding a return address not saved yet */
     if (!is_ret) unsaved = return_link(L->dev, m, pc);
+    if (unsaved == 5 && cfi_return_column(v, link) != 5) unsaved = 0; /* a computed jump through t0 */
     if (!is_ret && !unsaved) unsaved = entry_link(v, link);
     if (!unsaved && v->dcfi && dwarf_cfi_addrframe(v->dcfi, link, &fs) != 0) fs = NULL;
     if (!unsaved && !fs && v->ecfi && dwarf_cfi_addrframe(v->ecfi, link, &fs) != 0) fs = NULL;
