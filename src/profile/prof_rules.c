@@ -171,6 +171,44 @@ static int cas_loop(const prof_kernel *k, const prof_line *l)
     return 0;
 }
 
+/* The target of a conditional branch from its disassembly ("bnez a1,
+ * 0x1000032": device addresses), or 0 when it is not one. */
+static uint32_t branch_target(const char *disasm)
+{
+    const char *op = strncmp(disasm, "c.", 2) ? disasm : disasm + 2;
+    const char *last = strrchr(disasm, ' ');
+    if (op[0] != 'b' || !strncmp(op, "bar", 3) || !last || strncmp(last + 1, "0x", 2)) return 0;
+    return (uint32_t)strtoul(last + 1, NULL, 16);
+}
+
+/* The lanes an instruction ran on, on average (0 if it never ran). */
+static double lanes_run(const prof_pc *p)
+{
+    const ws_pc_counter *e = &p->exact;
+    return e->warp_instructions ? (double)e->thread_instructions / (double)e->warp_instructions : 0;
+}
+
+/* Whether line l's divergence is its own loop's: a backward branch on the
+ * line closes a loop that the lanes enter together (the instruction laid
+ * out before its head, the loop's entry, runs on at least LOOP_ENTRY
+ * times the lanes of the branch) and leave at different iterations: a
+ * trip count that depends on the lane. Lanes that a branch around the loop
+ * left out are missing at its entry too. */
+#define LOOP_ENTRY 1.5
+static int lanes_leave_loop(const prof_kernel *k, const prof_line *l)
+{
+    for (size_t j = 0; j < k->npcs; j++) {
+        const prof_pc *p = &k->pcs[j];
+        const uint32_t head = branch_target(p->disasm);
+        if (!head || head > p->pc || !lanes_run(p) || !prof_line_has(l, p)) continue;
+        const prof_pc *entry = NULL; /* (the PCs are sorted by address) */
+        for (size_t i = 0; i < k->npcs && k->pcs[i].pc < head; i++)
+            if (lanes_run(&k->pcs[i])) entry = &k->pcs[i];
+        if (entry && head - entry->pc <= 4 && lanes_run(entry) >= LOOP_ENTRY * lanes_run(p)) return 1;
+    }
+    return 0;
+}
+
 /* Bytes one lane moves with the global access `disasm` (lb 1, lh 2, lw
  * and word atomics 4, fld 8): 32 neighbouring lanes take as many sectors. */
 static unsigned access_bytes(const char *disasm)
@@ -568,6 +606,12 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
                          "one by one as their swaps succeed (float and 64-bit atomics on one address): combine "
                          "within the warp first (shuffles, then one atomic per warp and address)");
                 fail |= add_caused(out, nout, l, "divergence", "compare-and-swap loop", simt, cyc, t);
+            } else if (low && lanes_leave_loop(k, l)) {
+                snprintf(t + n, sizeof t - (size_t)n, "the lanes enter its loop together and leave it at "
+                         "different iterations (a trip count that depends on the lane), and the warp runs until its "
+                         "last lane is done: give the lanes of a warp similar trip counts (sort or bin the work by "
+                         "size, split long items) or spread one item's iterations over the warp's lanes");
+                fail |= add_caused(out, nout, l, "divergence", "loop trip counts", simt, cyc, t);
             } else if (low) {
                 snprintf(t + n, sizeof t - (size_t)n, "the "
                          "branch around it splits warps (for example a test on threadIdx %% N): give whole warps the "

@@ -811,6 +811,15 @@ divergence_rule)
     grep "depth_kernels.c:$fs: divergence" f.txt | grep -q "threadIdx" && bad "float_sum: blamed on a branch on threadIdx" ||
         ok "float_sum: no threadIdx advice"
     expect f.txt "depth_kernels.c:$fs: atomic latency: " "float_sum: the atomics rule too"
+    # A loop whose trip count depends on the lane: the lanes enter it
+    # together and leave it at different iterations. The cause is the trip
+    # counts, not a branch around the loop (until 2026-11-28 it said so).
+    tc=$(line TRIPS)
+    "$ws" profile -- "$ws" run --grid 2 --block 64 "$elf" trip_count zeros:128 16 > t.txt 2>&1 || bad "trip_count exited with $?"
+    expect t.txt "depth_kernels.c:$tc: divergence: SIMT efficiency 44.1%, 14.1 of 32 lanes run it on average; the lanes enter its loop together and leave it at different iterations (a trip count that depends on the lane)" \
+        "trip_count: the divergence rule names the loop's trip counts"
+    grep "depth_kernels.c:$tc: divergence" t.txt | grep -q "branch around it" && bad "trip_count: blamed on a branch around the loop" ||
+        ok "trip_count: no branch advice"
     ;;
 shader_rule)
     # A shader's lanes read and write their own pipeline records, a record

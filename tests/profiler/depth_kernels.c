@@ -220,6 +220,17 @@ WS_KERNEL void odd_even(int *out, int n)
     out[blockIdx_x() * blockDim_x() + t] = acc;
 }
 
+/* The first 8 lanes of a warp run 4n iterations, the others n: the lanes
+ * enter the loop together, 24 leave it after n, 8 after 4n (SIMT 43.75 %
+ * in the loop), a divergence that no branch around the loop causes. */
+WS_KERNEL void trip_count(int *out, int n)
+{
+    unsigned t = threadIdx_x();
+    int acc = 0, trips = t % 32u < 8u ? 4 * n : n;
+    for (int i = 0; i < trips; i++) acc ^= acc * 29 + i; /* MARK_TRIPS */
+    out[blockIdx_x() * blockDim_x() + t] = acc;
+}
+
 /* Every thread adds to one float: atomicAdd on a float is a
  * compare-and-swap loop that the lanes of a warp leave one at a time. */
 WS_KERNEL void float_sum(float *sum, int n)
