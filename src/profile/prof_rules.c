@@ -354,7 +354,10 @@ static int pipe_rule(const prof_kernel *k, const prof_line *l, uint64_t cyc, pro
     static const char *const how[] = {
         [WS_UNIT_INT] = "index arithmetic stepped rather than recomputed, invariants hoisted out of loops",
         [WS_UNIT_MUL] = "strength reduction: a running sum instead of i * stride",
-        [WS_UNIT_DIV] = "by a power of two, a shift or a mask; by a loop invariant, a multiply by its inverse",
+        /* (an integer has no inverse to multiply by: a fixed-point reciprocal and a multiply-high) */
+        [WS_UNIT_DIV] = ("by a power of two, a shift or a mask; by a divisor fixed for the loop, a multiply-high "
+                         "(mulhu) by its fixed-point reciprocal, computed once, and a shift, as compilers do for "
+                         "constant divisors"),
         [WS_UNIT_FP] = ("products computed once and reused, fused multiply-adds, float rather than double, "
                         "invariants hoisted out of loops"),
         [WS_UNIT_FDIV] = "a multiply by a reciprocal computed once",

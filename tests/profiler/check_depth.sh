@@ -677,6 +677,13 @@ for x in r:
     share = c['math_pipe_throttle'] / waits
     assert share >= 0.5 and abs(x['metric'] - share) < 1e-5, (x, share)
 PY2
+    # Integer divides by a divisor fixed for the loop: the div pipes, and
+    # advice an integer can follow (until 2026-11-28: "a multiply by its
+    # inverse", which an integer does not have).
+    dv=$(line DIV_PIPE)
+    "$ws" profile -- "$ws" run --grid 8 --block 128 "$elf" div_pipe zeros:1024 7 64 > v.txt 2>&1 || bad "div_pipe exited with $?"
+    by_line v.txt | grep -qE "^  - depth_kernels.c:$dv: pipe throughput: in kernel div_pipe, [0-9.]+% of the line's waits are for a free pipe \(math_pipe_throttle\), and the div pipes are busy [0-9.]+% of the cycles: .*fewer divides and remainders per result shorten the waits \(by a power of two, a shift or a mask; by a divisor fixed for the loop, a multiply-high \(mulhu\) by its fixed-point reciprocal, computed once, and a shift" &&
+        ok "div_pipe: pipe rule on line $dv, the div pipes and a multiply-high named" || { bad "div_pipe line $dv"; grep -A3 Rules v.txt; }
     "$ws" profile -- "$ws" run --grid 2 --block 64 "$elf" fma_chain zeros:128 200 > f.txt 2>&1 || bad "fma_chain exited with $?"
     "$ws" profile -- "$ws" run --grid 8 --block 256 "$elf" stream_fill zeros:262144 8 1 > s.txt 2>&1 || bad "stream_fill exited with $?"
     for f in f.txt s.txt; do

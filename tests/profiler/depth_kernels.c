@@ -351,6 +351,19 @@ WS_KERNEL void fdiv_pipe(float *out, int n)
     out[blockIdx_x() * blockDim_x() + threadIdx_x()] = a + b + c + d;
 }
 
+/* Four independent chains of integer divisions by a run-time divisor
+ * fixed for the loop: the div pipes cap the launch. */
+WS_KERNEL void div_pipe(unsigned *out, unsigned d, int n)
+{
+    unsigned t = blockIdx_x() * blockDim_x() + threadIdx_x();
+    unsigned a = t + 1000003u, b = t * 7u + 99991u, c = t * 13u + 7u, e = t * 3u + 5u;
+    for (int k = 0; k < n; k++) {
+        a = a / d + 1000003u, b = b / d + 99991u;            /* MARK_DIV_PIPE */
+        c = c / d + 77777u, e = e / d + 55555u;
+    }
+    out[t] = a + b + c + e;
+}
+
 /* Butterfly shuffles with independent values: the MIO, one pass a cycle,
  * is the limit without a single shared-memory access. */
 WS_KERNEL void shuffle_storm(int *out, int n)
