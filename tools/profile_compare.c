@@ -72,8 +72,17 @@ static void line_label(json_t *l, char *out, size_t len)
         snprintf(out, len, "line %.80s:%lld", ws_path_base(file), no);
 }
 
-/* " -> memset", the functions call site c reached ("callees"; "callee" in
- * profiles written before 2026-11-28), appended to out once each. */
+/* Whether the list "a, b, c" holds name. */
+static int listed(const char *list, const char *name)
+{
+    const size_t n = strlen(name);
+    for (const char *at = list; (at = strstr(at, name)) != NULL; at += n)
+        if ((at == list || (at - list >= 2 && !strncmp(at - 2, ", ", 2))) && (!at[n] || at[n] == ',')) return 1;
+    return 0;
+}
+
+/* The functions call site c reached ("callees"; "callee" in profiles
+ * written before 2026-11-28) join the list out ("memset, op_a"), once each. */
 static void add_callees(json_t *c, char *out, size_t len)
 {
     size_t i, n = strlen(out);
@@ -84,10 +93,7 @@ static void add_callees(json_t *c, char *out, size_t len)
         const char *name = json_string_value(json_object_get(e, "name"));
         char item[40];
         snprintf(item, sizeof item, "%.36s", name ? name : "?");
-        const char *at = strstr(out, item);
-        const size_t il = strlen(item);
-        if (at && (at[il] == 0 || at[il] == ',') && (at == out || at[-1] == ' ')) continue; /* (named already) */
-        if (n < len) n += (size_t)snprintf(out + n, len - n, "%s%s", n ? ", " : "", item);
+        if (!listed(out, item) && n < len) n += (size_t)snprintf(out + n, len - n, "%s%s", n ? ", " : "", item);
     }
     json_decref(list);
 }
@@ -102,9 +108,6 @@ static int load_calls(json_t *k, const char *key, size_t name_len, table *calls)
     json_array_foreach(json_object_get(k, "call_sites"), i, c) {
         char lkey[160];
         line_label(c, lkey, sizeof lkey);
-        metric probe;
-        snprintf(probe.key, sizeof probe.key, "%s", key);
-        snprintf(probe.line, sizeof probe.line, "%s", lkey);
         metric *m = NULL;
         for (size_t j = 0; j < calls->n && !m; j++)
             if (!strcmp(calls->m[j].key, key) && !strcmp(calls->m[j].line, lkey)) m = &calls->m[j];
