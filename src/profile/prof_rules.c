@@ -251,6 +251,21 @@ static void coalesced_text(double ideal, char *buf, size_t len)
     else snprintf(buf, len, "%.1f when neighbouring lanes touch neighbouring elements", ideal);
 }
 
+/* Whether every global access of line l takes twice the sectors its
+ * elements need (8 per request for words, 2 for bytes): lanes two
+ * elements apart, as when each thread owns elements 2i and 2i + 1. */
+static int stride_two(const prof_kernel *k, const prof_line *l)
+{
+    int any = 0;
+    for (size_t j = 0; j < k->npcs; j++) {
+        const prof_pc *p = &k->pcs[j];
+        if (!p->exact.gmem_requests || !prof_line_has(l, p)) continue;
+        if (p->exact.gmem_sectors != 2u * access_bytes(p->disasm) * p->exact.gmem_requests) return 0;
+        any = 1;
+    }
+    return any;
+}
+
 /* Does line l fetch at least SECTORS_RATIO times the sectors its elements
  * need? *ideal: what they need per request. */
 static int uncoalesced(const prof_kernel *k, const prof_line *l, double *ideal)
@@ -638,7 +653,15 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
                          strcmp(k->stage, "vertex") ? "reads its own interpolated record (VOut) and writes its "
                          "own colour" : "reads its own record (VIn) and writes its own (VOut)",
                          strcmp(k->stage, "vertex") ? "" : " and vertex attributes");
-            else {
+            else if (stride_two(k, l)) {
+                char need[80];
+                coalesced_text(ideal, need, sizeof need);
+                snprintf(t, sizeof t, "uncoalesced: %.1f sectors per request (%s); neighbouring lanes are two "
+                         "elements apart (each thread owning elements 2i and 2i + 1, say), so each request fetches "
+                         "twice the sectors its elements need: let thread i take elements i and i + the number of "
+                         "threads instead",
+                         per, need);
+            } else {
                 char need[80];
                 coalesced_text(ideal, need, sizeof need);
                 snprintf(t, sizeof t, "uncoalesced: %.1f sectors per request (%s); neighbouring lanes should "

@@ -852,16 +852,17 @@ stride2)
     pw=$(line PAIR_WORDS) pb=$(line PAIR_BYTES)
     "$ws" profile --json w.json -- "$ws" run --grid 16 --block 256 "$elf" pair_words zeros:8192 3 1 > w.txt 2>&1 ||
         bad "pair_words exited with $?"
-    expect w.txt "depth_kernels.c:$pw: uncoalesced: 8.0 sectors per request (4 when 32 lanes read 32 neighbouring words)" \
-        "stride-2 words: uncoalesced at line $pw"
+    # (the advice names the pattern: until 2026-11-28 "swap the index roles")
+    expect w.txt "depth_kernels.c:$pw: uncoalesced: 8.0 sectors per request (4 when 32 lanes read 32 neighbouring words); neighbouring lanes are two elements apart (each thread owning elements 2i and 2i + 1, say), so each request fetches twice the sectors its elements need: let thread i take elements i and i + the number of threads instead" \
+        "stride-2 words: uncoalesced at line $pw, the pattern named"
     "$ws" profile -- "$ws" run --grid 16 --block 256 "$elf" pair_words zeros:8192 3 0 > c.txt 2>&1 ||
         bad "pair_words 0 exited with $?"
     grep -q "uncoalesced" c.txt && bad "neighbouring words called uncoalesced: $(grep uncoalesced c.txt)" ||
         ok "neighbouring words: no uncoalesced rule"
     "$ws" profile -- "$ws" run --grid 16 --block 256 "$elf" pair_bytes zeros:8192 3 > b.txt 2>&1 ||
         bad "pair_bytes exited with $?"
-    expect b.txt "depth_kernels.c:$pb: uncoalesced: 2.0 sectors per request (1 when 32 lanes read 32 neighbouring bytes)" \
-        "stride-2 bytes: uncoalesced at line $pb"
+    expect b.txt "depth_kernels.c:$pb: uncoalesced: 2.0 sectors per request (1 when 32 lanes read 32 neighbouring bytes); neighbouring lanes are two elements apart" \
+        "stride-2 bytes: uncoalesced at line $pb, the pattern named"
     python3 -c "import json,sys; r=[r for r in json.load(open('w.json'))['devices'][0]['kernels'][0]['rules'] if r['rule']=='uncoalesced']; sys.exit(not (len(r)==1 and r[0]['metric']==8.0))" &&
         ok "JSON: one uncoalesced rule, metric 8.0" || bad "JSON uncoalesced"
     ;;
