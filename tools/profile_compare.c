@@ -3,7 +3,9 @@
  * read with jansson). Kernels pair by name and module file name, lines by
  * file name and line within their kernel (code without a source file, such
  * as the kernel-exit stub, by address); figures are the exact metrics (instruction counters),
- * so the comparison has no sampling noise. */
+ * so the comparison has no sampling noise. The calls out of the kernel's
+ * source (library code) have only samples: they are compared as their
+ * share of the kernel's samples, by the line that calls. */
 #include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +23,8 @@ typedef struct metric {
     double cycles, instr;      /* kernel: cycles, warp-instructions;
                                   line: exact warp-cycles, warp-instructions */
     double sect_req, wf_req;   /* lines: sectors/request, wavefronts/request (0: none) */
+    double share;              /* calls: the line's call sites' share of the kernel's samples, % */
+    char callee[64];           /* calls: the functions they reached, heaviest first */
 } metric;
 
 typedef struct table { metric *m; size_t n, cap; } table;
@@ -44,7 +48,7 @@ static metric *add(table *t, const char *key, size_t name_len, const char *line)
 
 static double num(json_t *o, const char *k) { return json_number_value(json_object_get(o, k)); }
 
-typedef struct device { table kernels, lines; } device;
+typedef struct device { table kernels, lines, calls; } device;
 
 struct ws_profile_doc { device *dev; size_t ndev; };
 
@@ -68,8 +72,54 @@ static void line_label(json_t *l, char *out, size_t len)
         snprintf(out, len, "line %.80s:%lld", ws_path_base(file), no);
 }
 
+/* Whether the list "a, b, c" holds name. */
+static int listed(const char *list, const char *name)
+{
+    const size_t n = strlen(name);
+    for (const char *at = list; (at = strstr(at, name)) != NULL; at += n)
+        if ((at == list || (at - list >= 2 && !strncmp(at - 2, ", ", 2))) && (!at[n] || at[n] == ',')) return 1;
+    return 0;
+}
+
+/* The functions call site c reached ("callees"; "callee" in profiles
+ * written before 2026-11-28) join the list out ("memset, op_a"), once each. */
+static void add_callees(json_t *c, char *out, size_t len)
+{
+    size_t i, n = strlen(out);
+    json_t *e, *list = json_object_get(c, "callees");
+    if (!json_array_size(list)) list = json_pack("[{s:O}]", "name", json_object_get(c, "callee"));
+    else json_incref(list);
+    json_array_foreach(list, i, e) {
+        const char *name = json_string_value(json_object_get(e, "name"));
+        char item[40];
+        snprintf(item, sizeof item, "%.36s", name ? name : "?");
+        if (!listed(out, item) && n < len) n += (size_t)snprintf(out + n, len - n, "%s%s", n ? ", " : "", item);
+    }
+    json_decref(list);
+}
+
+/* The calls out of kernel k's source, one entry per line that calls: its
+ * sites' share of the kernel's samples and their callees. */
+static int load_calls(json_t *k, const char *key, size_t name_len, table *calls)
+{
+    const double samples = num(k, "samples");
+    size_t i;
+    json_t *c;
+    json_array_foreach(json_object_get(k, "call_sites"), i, c) {
+        char lkey[160];
+        line_label(c, lkey, sizeof lkey);
+        metric *m = NULL;
+        for (size_t j = 0; j < calls->n && !m; j++)
+            if (!strcmp(calls->m[j].key, key) && !strcmp(calls->m[j].line, lkey)) m = &calls->m[j];
+        if (!m && !(m = add(calls, key, name_len, lkey))) return -1;
+        if (samples > 0) m->share += 100.0 * num(c, "samples") / samples;
+        add_callees(c, m->callee, sizeof m->callee);
+    }
+    return 0;
+}
+
 /* Kernels and lines of one device of a profile. */
-static int load_device(json_t *dev, table *kernels, table *lines)
+static int load_device(json_t *dev, table *kernels, table *lines, table *calls)
 {
     size_t i, j;
     json_t *k, *l;
@@ -80,7 +130,7 @@ static int load_device(json_t *dev, table *kernels, table *lines)
         snprintf(key + name_len, sizeof key - (size_t)name_len, "|%.100s",
                  ws_path_base(json_string_value(json_object_get(k, "module"))));
         metric *e = add(kernels, key, (size_t)name_len, "");
-        if (!e) return -1;
+        if (!e || load_calls(k, key, (size_t)name_len, calls)) return -1;
         e->cycles = num(k, "cycles");
         json_array_foreach(json_object_get(k, "lines"), j, l) {
             json_t *x = json_object_get(l, "exact");
@@ -106,6 +156,7 @@ void ws_profile_doc_free(ws_profile_doc *doc)
     for (size_t i = 0; i < doc->ndev; i++) {
         free(doc->dev[i].kernels.m);
         free(doc->dev[i].lines.m);
+        free(doc->dev[i].calls.m);
     }
     free(doc->dev);
     free(doc);
@@ -131,7 +182,7 @@ ws_profile_doc *ws_profile_doc_load(const char *path, char *err, size_t len)
     } else {
         for (doc->ndev = 0; doc->ndev < json_array_size(devs); doc->ndev++) {
             device *d = &doc->dev[doc->ndev];
-            if (load_device(json_array_get(devs, doc->ndev), &d->kernels, &d->lines)) {
+            if (load_device(json_array_get(devs, doc->ndev), &d->kernels, &d->lines, &d->calls)) {
                 doc->ndev++; /* (freed with the others) */
                 ws_profile_doc_free(doc);
                 doc = NULL;
@@ -187,7 +238,35 @@ static int by_size(const void *x, const void *y)
     return strcmp(a->now->line, b->now->line);
 }
 
-/* Device d's kernels, then their lines that changed most, indented by ind. */
+/* Kernel `now`'s calls out of its source whose share of the samples
+ * changed most (those of either profile), indented by ind. */
+static void compare_calls(const table *oc, const table *nc, const metric *now, const char *ind, FILE *f)
+{
+    const table *t[2] = { nc, oc };
+    delta *d = calloc(nc->n + oc->n + 1, sizeof *d);
+    size_t nd = 0;
+    for (int side = 0; d && side < 2; side++)
+        for (size_t j = 0; j < t[side]->n; j++) {
+            const metric *m = &t[side]->m[j], *other = find(t[!side], m);
+            if (strcmp(m->key, now->key) || (side && other)) continue; /* (a pair once, from this run's side) */
+            const metric *old = side ? m : other, *cur = side ? NULL : m;
+            d[nd++] = (delta){ old, cur ? cur : old, (cur ? cur->share : 0) - (old ? old->share : 0) };
+        }
+    if (d) qsort(d, nd, sizeof *d, by_size);
+    if (nd) fprintf(f, "%s  calls out of the kernel's source, share of its samples (sampled):\n", ind);
+    for (size_t j = 0; j < nd && j < 5; j++) {
+        const metric *cur = find(nc, d[j].now) ? d[j].now : NULL;
+        const char *site = d[j].now->line;
+        if (!strncmp(site, "line ", 5)) site += 5;
+        fprintf(f, "%s    %s -> %s: %.1f%% -> %.1f%%%s\n", ind, site, d[j].now->callee,
+                d[j].old ? d[j].old->share : 0.0, cur ? cur->share : 0.0,
+                !d[j].old ? " (new call)" : !cur ? " (only in the baseline)" : "");
+    }
+    free(d);
+}
+
+/* Device d's kernels, then their lines that changed most and their calls
+ * out of their source, indented by ind. */
 static void compare_device(const device *o, const device *n, const char *ind, FILE *f)
 {
     const table *ok = &o->kernels, *ol = &o->lines, *nk = &n->kernels, *nl = &n->lines;
@@ -221,6 +300,7 @@ static void compare_device(const device *o, const device *n, const char *ind, FI
         }
         if (!nd || d[0].d == 0) fprintf(f, "%s  no line changed\n", ind);
         free(d);
+        compare_calls(&o->calls, &n->calls, now, ind, f);
     }
     for (size_t i = 0; i < ok->n; i++)
         if (!find(nk, &ok->m[i])) {

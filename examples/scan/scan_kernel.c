@@ -6,11 +6,13 @@ WS_SHARED int temp[PER_BLOCK];
 
 /* Exclusive scan of PER_BLOCK elements per block (work-efficient
  * up-sweep/down-sweep in shared memory, two elements per thread). Writes
- * each block's total to block_sums unless it is NULL. */
+ * each block's total to block_sums unless it is NULL. Thread t moves
+ * elements t and t + PER_BLOCK / 2 in and out: neighbouring lanes touch
+ * neighbouring words (2t and 2t + 1 would fetch every sector twice). */
 WS_KERNEL void scan_blocks(const int *in, int *out, int *block_sums, int n)
 {
     unsigned t = threadIdx_x(), base = blockIdx_x() * PER_BLOCK;
-    unsigned i0 = 2 * t, i1 = 2 * t + 1;
+    unsigned i0 = t, i1 = t + PER_BLOCK / 2;
     temp[i0] = base + i0 < (unsigned)n ? in[base + i0] : 0;
     temp[i1] = base + i1 < (unsigned)n ? in[base + i1] : 0;
 
@@ -42,11 +44,12 @@ WS_KERNEL void scan_blocks(const int *in, int *out, int *block_sums, int n)
     if (base + i1 < (unsigned)n) out[base + i1] = temp[i1];
 }
 
-/* Add each block's scanned offset to its elements. */
+/* Add each block's scanned offset to its elements, t and t + PER_BLOCK / 2
+ * (coalesced, as in scan_blocks). */
 WS_KERNEL void scan_add(int *out, const int *block_offsets, int n)
 {
     unsigned t = threadIdx_x(), base = blockIdx_x() * PER_BLOCK;
     int add = block_offsets[blockIdx_x()];
-    if (base + 2 * t < (unsigned)n) out[base + 2 * t] += add;
-    if (base + 2 * t + 1 < (unsigned)n) out[base + 2 * t + 1] += add;
+    if (base + t < (unsigned)n) out[base + t] += add;
+    if (base + t + PER_BLOCK / 2 < (unsigned)n) out[base + t + PER_BLOCK / 2] += add;
 }

@@ -320,6 +320,40 @@ void prof_pcs_free(prof_pc *p, size_t n)
     free(p);
 }
 
+static int lighter_callee(const prof_callee *a, const prof_callee *b)
+{
+    if (a->samples != b->samples) return a->samples < b->samples;
+    return strcmp(a->name, b->name) > 0;
+}
+
+void prof_callee_add(prof_pc *p, const char *name, uint64_t n)
+{
+    uint32_t i = 0;
+    while (i < p->ncallees && strcmp(p->callees[i].name, name)) i++;
+    if (i == p->ncallees) {
+        if (p->ncallees == PROF_CALLEES) { /* (beyond the heaviest few: counted together) */
+            p->other_callee_samples += n;
+            return;
+        }
+        p->ncallees++;
+        snprintf(p->callees[i].name, sizeof p->callees[i].name, "%s", name);
+        p->callees[i].samples = 0;
+    }
+    p->callees[i].samples += n;
+    for (; i > 0 && lighter_callee(&p->callees[i - 1], &p->callees[i]); i--) { /* keep them heaviest first */
+        prof_callee t = p->callees[i];
+        p->callees[i] = p->callees[i - 1];
+        p->callees[i - 1] = t;
+    }
+}
+
+/* The callees of call site b join a's (launches of one kernel). */
+static void merge_callees(prof_pc *a, const prof_pc *b)
+{
+    for (uint32_t i = 0; i < b->ncallees; i++) prof_callee_add(a, b->callees[i].name, b->callees[i].samples);
+    a->other_callee_samples += b->other_callee_samples;
+}
+
 static int copy_pc(prof_pc *dst, const prof_pc *src)
 {
     *dst = *src;
@@ -353,6 +387,7 @@ int prof_merge(prof_pc **acc, size_t *nacc, const prof_pc *add, size_t nadd)
             e->samples += add[j].samples;
             for (int s = 0; s < WS_STATE_COUNT; s++) e->state[s] += add[j].state[s];
             prof_exact_add(&e->exact, &add[j].exact);
+            merge_callees(e, &add[j]);
             if (add[j].producer_pc && add[j].producer_pc == e->producer_pc &&
                 add[j].producer_memory == e->producer_memory) {
                 e->producer_samples += add[j].producer_samples;

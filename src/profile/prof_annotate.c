@@ -34,6 +34,22 @@ static int by_file_line(const void *a, const void *b)
     return strcmp(x->function ? x->function : "", y->function ? y->function : ""); /* line 0 */
 }
 
+/* Under a line, its calls that led out of the kernel's source: the
+ * samples of the code each called ("Calls out of the kernel's source"),
+ * which the line's own samples do not count. */
+static void call_rows(FILE *f, const prof_kernel *k, const prof_line *l)
+{
+    char callees[256], where[64];
+    for (size_t j = 0; j < k->ncalls; j++) { /* by address */
+        const prof_pc *c = &k->calls[j];
+        if (!prof_line_has(l, c)) continue;
+        prof_callees_text(c, callees, sizeof callees);
+        snprintf(where, sizeof where, "  0x%08x call", c->pc);
+        fprintf(f, "  %-24s %8llu samples (%.1f%%) in the code it called -> %s\n", where,
+                (unsigned long long)c->samples, prof_pct(c->samples, k->samples), callees);
+    }
+}
+
 static void kernel_source(FILE *f, const prof_kernel *k, uint32_t lanes)
 {
     prof_line *lines;
@@ -67,6 +83,7 @@ static void kernel_source(FILE *f, const prof_kernel *k, uint32_t lanes)
             metrics(f, &p->exact, p->samples, lanes);
             fprintf(f, "    %s\n", p->disasm);
         }
+        call_rows(f, k, l);
     }
     free(lines);
 }

@@ -72,15 +72,23 @@ static const prof_callrec *find(const prof_callers *c, const ws_trace_record *r)
     return bsearch(&key, c->pass, c->npass, sizeof key, by_sample);
 }
 
-/* Remember the callee of a call site (the first one seen). */
-static int name_site(prof_callers *c, const prof_callrec *e)
+/* Count a sample of a call site's callee: one entry per call and callee
+ * (a call through a pointer reaches several). */
+static int count_callee(prof_callers *c, const prof_callrec *e)
 {
     for (size_t i = 0; i < c->nnames; i++)
-        if (c->names[i].call == e->call) return 0;
+        if (c->names[i].call == e->call && !strcmp(c->names[i].callee, e->callee)) {
+            c->name_samples[i]++;
+            return 0;
+        }
     prof_callrec *n = realloc(c->names, (c->nnames + 1) * sizeof *n);
     if (!n) return -1;
     c->names = n;
-    c->names[c->nnames++] = *e;
+    uint64_t *s = realloc(c->name_samples, (c->nnames + 1) * sizeof *s);
+    if (!s) return -1;
+    c->name_samples = s;
+    c->names[c->nnames] = *e;
+    c->name_samples[c->nnames++] = 1;
     return 0;
 }
 
@@ -102,10 +110,39 @@ int prof_callers_match(prof_callers *c, const ws_trace_record *rec, size_t n)
         *s = rec[i];
         s->pc = e->call;
         s->producer_pc = 0; /* what the callee waits on is the callee's line's */
-        if (name_site(c, e)) return -1;
+        if (count_callee(c, e)) return -1;
     }
     c->npass = 0;
     return 0;
+}
+
+/* The callee entries, heaviest first, then by call and name: a total
+ * order, so that the PROF_CALLEES kept per site do not depend on the
+ * order the samples came in. */
+typedef struct callee_ref {
+    const prof_callers *c;
+    size_t i;
+} callee_ref;
+
+static int heavier_callee(const void *a, const void *b)
+{
+    const callee_ref *x = a, *y = b;
+    uint64_t sx = x->c->name_samples[x->i], sy = y->c->name_samples[y->i];
+    if (sx != sy) return sx > sy ? -1 : 1;
+    const prof_callrec *p = &x->c->names[x->i], *q = &y->c->names[y->i];
+    if (p->call != q->call) return p->call < q->call ? -1 : 1;
+    return strcmp(p->callee, q->callee);
+}
+
+static prof_pc *site_of(prof_pc *p, size_t n, uint32_t pc)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (p[mid].pc < pc) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < n && p[lo].pc == pc ? &p[lo] : NULL;
 }
 
 int prof_callers_table(const prof_callers *c, prof_pc **out, size_t *nout)
@@ -114,10 +151,16 @@ int prof_callers_table(const prof_callers *c, prof_pc **out, size_t *nout)
     *nout = 0;
     if (!c->nsites) return 0;
     if (prof_aggregate(c->sites, c->nsites, out, nout)) return -1;
-    for (size_t i = 0; i < *nout; i++)
-        for (size_t j = 0; j < c->nnames; j++)
-            if (c->names[j].call == (*out)[i].pc)
-                snprintf((*out)[i].callee, sizeof (*out)[i].callee, "%s", c->names[j].callee);
+    callee_ref *order = malloc(c->nnames * sizeof *order);
+    if (!order) return -1;
+    for (size_t j = 0; j < c->nnames; j++) order[j] = (callee_ref){ c, j };
+    qsort(order, c->nnames, sizeof *order, heavier_callee);
+    for (size_t j = 0; j < c->nnames; j++) {
+        const prof_callrec *e = &c->names[order[j].i];
+        prof_pc *site = site_of(*out, *nout, e->call);
+        if (site) prof_callee_add(site, e->callee, c->name_samples[order[j].i]);
+    }
+    free(order);
     return 0;
 }
 
@@ -127,5 +170,6 @@ void prof_callers_free(prof_callers *c)
     free(c->pass);
     free(c->sites);
     free(c->names);
+    free(c->name_samples);
     memset(c, 0, sizeof *c);
 }

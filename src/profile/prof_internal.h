@@ -61,6 +61,13 @@ typedef struct prof_src {
     char *inline_chain;        /* "f <- g (file.c:12) <- ..." or NULL     */
 } prof_src;
 
+/* One function a call site reached, and the samples spent in it. */
+#define PROF_CALLEES 4
+typedef struct prof_callee {
+    char name[32];
+    uint64_t samples;
+} prof_callee;
+
 /* Samples of one PC. */
 typedef struct prof_pc {
     uint32_t pc;               /* device address                          */
@@ -79,10 +86,16 @@ typedef struct prof_pc {
     /* Exact counts of the timing model's instruction counters (first pass
      * of each launch; zero where a launch ran without them). */
     ws_pc_counter exact;
-    /* A call site (prof_launch.calls): the function it called, as its
-     * symbol names it ("" unknown; the first seen if it calls several). */
-    char callee[32];
+    /* A call site (prof_launch.calls): the functions it called, as their
+     * symbols name them ("" unknown), most samples first (then by name):
+     * a call through a pointer reaches several. */
+    prof_callee callees[PROF_CALLEES];
+    uint32_t ncallees;
+    uint64_t other_callee_samples; /* of the callees past PROF_CALLEES        */
 } prof_pc;
+/* Count n samples of callee `name` at call site p (kept sorted, the
+ * samples of callees beyond PROF_CALLEES counted together). */
+void prof_callee_add(prof_pc *p, const char *name, uint64_t n);
 
 #define PROF_UNITS 7
 /* Exact counters of one launch (from the timing model when present). */
@@ -186,7 +199,8 @@ typedef struct prof_callers {
     size_t npass, passcap;
     ws_trace_record *sites;    /* matched records, pc: the call site       */
     size_t nsites, sitecap;
-    prof_callrec *names;       /* one per call site: its callee            */
+    prof_callrec *names;       /* one per call site and callee: its samples */
+    uint64_t *name_samples;    /* (of names[i])                             */
     size_t nnames;
     ws_source_cache *cache;    /* the modules the unwinder keeps open (the
                                   launch's: its modules stay loaded)      */
@@ -330,6 +344,10 @@ typedef struct prof_line {
     ws_pc_counter exact;       /* the instruction counters of its PCs       */
 } prof_line;
 int prof_lines_build(const prof_pc *p, size_t n, prof_line **out, size_t *nout);
+/* The functions call site c reached: "memset", or through a pointer each
+ * with its share of the site's samples, "op_a 75.0%, op_b 25.0%"
+ * (prof_report.c). */
+void prof_callees_text(const prof_pc *c, char *buf, size_t len);
 /* "load", "store", "atomic" or "instruction", from an instruction's
  * disassembly (prof_report.c). */
 const char *prof_inst_kind(const char *disasm);

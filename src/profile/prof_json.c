@@ -180,7 +180,14 @@ static void kernel(FILE *f, const prof_kernel *k, uint32_t lanes)
         const prof_pc *c = &k->calls[i];
         pc_head(f, c, i);
         fputs(", \"callee\": ", f);
-        prof_json_string(f, c->callee[0] ? c->callee : NULL);
+        prof_json_string(f, c->ncallees && c->callees[0].name[0] ? c->callees[0].name : NULL);
+        fputs(", \"callees\": [", f);
+        for (uint32_t j = 0; j < c->ncallees; j++) {
+            fputs(j ? ", {\"name\": " : "{\"name\": ", f);
+            prof_json_string(f, c->callees[j].name[0] ? c->callees[j].name : NULL);
+            fprintf(f, ", \"samples\": %llu}", (unsigned long long)c->callees[j].samples);
+        }
+        fprintf(f, "], \"other_callee_samples\": %llu", (unsigned long long)c->other_callee_samples);
         fputs(", \"stall\": ", f);
         stall_name(f, c->state);
         fputs(", \"states\": ", f);

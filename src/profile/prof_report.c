@@ -123,6 +123,25 @@ static int hotter(const prof_pc *a, const prof_pc *b)
     return prof_exact_cycles(&a->exact) > prof_exact_cycles(&b->exact);
 }
 
+/* "memset", or for a call that reached several functions (through a
+ * pointer) each with its share of the site's samples: "op_a 75.0%, op_b
+ * 25.0%". */
+void prof_callees_text(const prof_pc *c, char *buf, size_t len)
+{
+    size_t n = 0;
+    buf[0] = 0;
+    const int one = c->ncallees <= 1 && !c->other_callee_samples;
+    for (uint32_t i = 0; i < c->ncallees && n < len; i++) {
+        const char *name = c->callees[i].name[0] ? c->callees[i].name : "?";
+        if (one) n += (size_t)snprintf(buf + n, len - n, "%s", name);
+        else n += (size_t)snprintf(buf + n, len - n, "%s%s %.1f%%", i ? ", " : "", name,
+                                   prof_pct(c->callees[i].samples, c->samples));
+    }
+    if (c->other_callee_samples && n < len)
+        n += (size_t)snprintf(buf + n, len - n, ", other functions %.1f%%", prof_pct(c->other_callee_samples, c->samples));
+    if (!c->ncallees && n < len) snprintf(buf + n, len - n, "?");
+}
+
 /* The caller view: samples in code outside the kernel's compile unit, by
  * the call in the kernel's unit that led there, most first. */
 static void call_sites_section(FILE *f, const prof_kernel *k)
@@ -135,18 +154,19 @@ static void call_sites_section(FILE *f, const prof_kernel *k)
         for (size_t j = i; j > 0 && hotter(&k->calls[idx[j]], &k->calls[idx[j - 1]]); j--) {
             size_t t = idx[j]; idx[j] = idx[j - 1]; idx[j - 1] = t;
         }
-    char buf[512], text[256];
+    char buf[512], text[256], callees[256];
     fprintf(f, "\n  Calls out of the kernel's source (samples in the called code, by call site)\n"
                "  %8s %6s  %s\n", "samples", "%", "call site -> callee");
     for (size_t i = 0; i < k->ncalls && i < HOT_LINES; i++) {
         const prof_pc *c = &k->calls[idx[i]];
+        prof_callees_text(c, callees, sizeof callees);
         if (c->src.file)
             fprintf(f, "  %8llu %5.1f%%  %s:%u (%s) -> %s\n", (unsigned long long)c->samples,
                     prof_pct(c->samples, k->samples), ws_path_base(c->src.file), c->src.line,
-                    c->src.function ? c->src.function : "?", c->callee[0] ? c->callee : "?");
+                    c->src.function ? c->src.function : "?", callees);
         else
             fprintf(f, "  %8llu %5.1f%%  0x%08x (no line information) -> %s\n", (unsigned long long)c->samples,
-                    prof_pct(c->samples, k->samples), c->pc, c->callee[0] ? c->callee : "?");
+                    prof_pct(c->samples, k->samples), c->pc, callees);
         if (c->src.file && !prof_source_line(c->src.file, c->src.line, text, sizeof text))
             fprintf(f, "  %15s |  %s\n", "", text);
         breakdown(c->state, c->samples, buf, sizeof buf);

@@ -171,6 +171,44 @@ static int cas_loop(const prof_kernel *k, const prof_line *l)
     return 0;
 }
 
+/* The target of a conditional branch from its disassembly ("bnez a1,
+ * 0x1000032": device addresses), or 0 when it is not one. */
+static uint32_t branch_target(const char *disasm)
+{
+    const char *op = strncmp(disasm, "c.", 2) ? disasm : disasm + 2;
+    const char *last = strrchr(disasm, ' ');
+    if (op[0] != 'b' || !strncmp(op, "bar", 3) || !last || strncmp(last + 1, "0x", 2)) return 0;
+    return (uint32_t)strtoul(last + 1, NULL, 16);
+}
+
+/* The lanes an instruction ran on, on average (0 if it never ran). */
+static double lanes_run(const prof_pc *p)
+{
+    const ws_pc_counter *e = &p->exact;
+    return e->warp_instructions ? (double)e->thread_instructions / (double)e->warp_instructions : 0;
+}
+
+/* Whether line l's divergence is its own loop's: a backward branch on the
+ * line closes a loop that the lanes enter together (the instruction laid
+ * out before its head, the loop's entry, runs on at least LOOP_ENTRY
+ * times the lanes of the branch) and leave at different iterations: a
+ * trip count that depends on the lane. Lanes that a branch around the loop
+ * left out are missing at its entry too. */
+#define LOOP_ENTRY 1.5
+static int lanes_leave_loop(const prof_kernel *k, const prof_line *l)
+{
+    for (size_t j = 0; j < k->npcs; j++) {
+        const prof_pc *p = &k->pcs[j];
+        const uint32_t head = branch_target(p->disasm);
+        if (!head || head > p->pc || !lanes_run(p) || !prof_line_has(l, p)) continue;
+        const prof_pc *entry = NULL; /* (the PCs are sorted by address) */
+        for (size_t i = 0; i < k->npcs && k->pcs[i].pc < head; i++)
+            if (lanes_run(&k->pcs[i])) entry = &k->pcs[i];
+        if (entry && head - entry->pc <= 4 && lanes_run(entry) >= LOOP_ENTRY * lanes_run(p)) return 1;
+    }
+    return 0;
+}
+
 /* Bytes one lane moves with the global access `disasm` (lb 1, lh 2, lw
  * and word atomics 4, fld 8): 32 neighbouring lanes take as many sectors. */
 static unsigned access_bytes(const char *disasm)
@@ -211,6 +249,21 @@ static void coalesced_text(double ideal, char *buf, size_t len)
     const int whole = ideal == (double)(int)ideal && ideal >= 1 && ideal <= 8 && names[(int)ideal - 1];
     if (whole) snprintf(buf, len, "%d when 32 lanes read 32 neighbouring %s", (int)ideal, names[(int)ideal - 1]);
     else snprintf(buf, len, "%.1f when neighbouring lanes touch neighbouring elements", ideal);
+}
+
+/* Whether every global access of line l takes twice the sectors its
+ * elements need (8 per request for words, 2 for bytes): lanes two
+ * elements apart, as when each thread owns elements 2i and 2i + 1. */
+static int stride_two(const prof_kernel *k, const prof_line *l)
+{
+    int any = 0;
+    for (size_t j = 0; j < k->npcs; j++) {
+        const prof_pc *p = &k->pcs[j];
+        if (!p->exact.gmem_requests || !prof_line_has(l, p)) continue;
+        if (p->exact.gmem_sectors != 2u * access_bytes(p->disasm) * p->exact.gmem_requests) return 0;
+        any = 1;
+    }
+    return any;
 }
 
 /* Does line l fetch at least SECTORS_RATIO times the sectors its elements
@@ -316,7 +369,10 @@ static int pipe_rule(const prof_kernel *k, const prof_line *l, uint64_t cyc, pro
     static const char *const how[] = {
         [WS_UNIT_INT] = "index arithmetic stepped rather than recomputed, invariants hoisted out of loops",
         [WS_UNIT_MUL] = "strength reduction: a running sum instead of i * stride",
-        [WS_UNIT_DIV] = "by a power of two, a shift or a mask; by a loop invariant, a multiply by its inverse",
+        /* (an integer has no inverse to multiply by: a fixed-point reciprocal and a multiply-high) */
+        [WS_UNIT_DIV] = ("by a power of two, a shift or a mask; by a divisor fixed for the loop, a multiply-high "
+                         "(mulhu) by its fixed-point reciprocal, computed once, and a shift, as compilers do for "
+                         "constant divisors"),
         [WS_UNIT_FP] = ("products computed once and reused, fused multiply-adds, float rather than double, "
                         "invariants hoisted out of loops"),
         [WS_UNIT_FDIV] = "a multiply by a reciprocal computed once",
@@ -568,6 +624,12 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
                          "one by one as their swaps succeed (float and 64-bit atomics on one address): combine "
                          "within the warp first (shuffles, then one atomic per warp and address)");
                 fail |= add_caused(out, nout, l, "divergence", "compare-and-swap loop", simt, cyc, t);
+            } else if (low && lanes_leave_loop(k, l)) {
+                snprintf(t + n, sizeof t - (size_t)n, "the lanes enter its loop together and leave it at "
+                         "different iterations (a trip count that depends on the lane), and the warp runs until its "
+                         "last lane is done: give the lanes of a warp similar trip counts (sort or bin the work by "
+                         "size, split long items) or spread one item's iterations over the warp's lanes");
+                fail |= add_caused(out, nout, l, "divergence", "loop trip counts", simt, cyc, t);
             } else if (low) {
                 snprintf(t + n, sizeof t - (size_t)n, "the "
                          "branch around it splits warps (for example a test on threadIdx %% N): give whole warps the "
@@ -591,7 +653,15 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
                          strcmp(k->stage, "vertex") ? "reads its own interpolated record (VOut) and writes its "
                          "own colour" : "reads its own record (VIn) and writes its own (VOut)",
                          strcmp(k->stage, "vertex") ? "" : " and vertex attributes");
-            else {
+            else if (stride_two(k, l)) {
+                char need[80];
+                coalesced_text(ideal, need, sizeof need);
+                snprintf(t, sizeof t, "uncoalesced: %.1f sectors per request (%s); neighbouring lanes are two "
+                         "elements apart (each thread owning elements 2i and 2i + 1, say), so each request fetches "
+                         "twice the sectors its elements need: let thread i take elements i and i + the number of "
+                         "threads instead",
+                         per, need);
+            } else {
                 char need[80];
                 coalesced_text(ideal, need, sizeof need);
                 snprintf(t, sizeof t, "uncoalesced: %.1f sectors per request (%s); neighbouring lanes should "

@@ -421,64 +421,113 @@ static int cfi_eval(const lane_regs *L, const Dwarf_Op *ops, size_t n, uint32_t 
 }
 
 /* Is the instruction before return address ret (link address) a call, one
- * that links ra (jal, jalr, c.jal, c.jalr)? Its size in bytes (2 or 4), or
- * 0. Read from the module's code in device memory. */
-static int after_call(const ws_device *dev, const ws_code_region *m, uint32_t ret)
+ * that links register `link` (jal, jalr; for ra also c.jal, c.jalr)? Its
+ * size in bytes (2 or 4), or 0. Read from the module's code in device
+ * memory. (libgcc's register-save millicode is called through t0.) */
+static int after_call(const ws_device *dev, const ws_code_region *m, uint32_t ret, uint32_t link)
 {
     uint32_t a4 = ret - 4, a2 = ret - 2, w = 0;
     uint16_t h = 0;
-    if (a2 >= m->text_lo && a2 + 2 <= m->text_hi && ws_mem_in_global(&dev->mem, a2)) {
+    if (link == 1 && a2 >= m->text_lo && a2 + 2 <= m->text_hi && ws_mem_in_global(&dev->mem, a2)) {
         memcpy(&h, ws_mem_global_ptr(&dev->mem, a2), 2);
         if ((h & 0xF07F) == 0x9002 && (h & 0x0F80)) return 2; /* c.jalr rs1 */
         if ((h & 0xE003) == 0x2001) return 2;                 /* c.jal (RV32) */
     }
     if (a4 >= m->text_lo && a4 + 4 <= m->text_hi && ws_mem_in_global(&dev->mem, a4)) {
         memcpy(&w, ws_mem_global_ptr(&dev->mem, a4), 4);
-        if ((w & 3) == 3 && ((w >> 7) & 31) == 1 && ((w & 0x7F) == 0x6F || (w & 0x707F) == 0x67))
-            return 4; /* jal ra / jalr ra */
+        if ((w & 3) == 3 && ((w >> 7) & 31) == link && ((w & 0x7F) == 0x6F || (w & 0x707F) == 0x67))
+            return 4; /* jal link / jalr link */
     }
     return 0;
 }
 
-/* Is the instruction at device address pc a return (ret, c.jr ra)? Its
- * function's epilogue has run: sp and the saved registers are the
- * caller's again, and the return address is in ra, whatever the CFI says
- * (clang describes no epilogue). */
-static int at_return(const ws_device *dev, const ws_code_region *m, uint32_t pc)
+/* Is the instruction at device address pc a return? The register it
+ * returns through: 1 for ret (c.jr ra, jalr x0, 0(ra)), 5 for jr t0, the
+ * alternate link register (libgcc's register-save millicode returns so);
+ * 0 for any other instruction. Its function's epilogue has run: sp and the
+ * saved registers are the caller's again, and the return address is in
+ * that register, whatever the CFI says (clang describes no epilogue, and
+ * the millicode's CFI is wrong once it has given back the unused part of
+ * its frame). */
+static uint32_t return_link(const ws_device *dev, const ws_code_region *m, uint32_t pc)
 {
     uint16_t h = 0;
     uint32_t w = 0;
     if (pc < m->text_lo || pc + 2 > m->text_hi || !ws_mem_in_global(&dev->mem, pc)) return 0;
     memcpy(&h, ws_mem_global_ptr(&dev->mem, pc), 2);
     if (h == 0x8082) return 1; /* c.jr ra */
+    if (h == 0x8282) return 5; /* c.jr t0 */
     if (pc + 4 > m->text_hi || !ws_mem_in_global(&dev->mem, pc + 3)) return 0;
     memcpy(&w, ws_mem_global_ptr(&dev->mem, pc), 4);
-    return w == 0x00008067u; /* jalr x0, 0(ra) */
+    if (w == 0x00008067u) return 1; /* jalr x0, 0(ra) */
+    return w == 0x00028067u ? 5 : 0; /* jalr x0, 0(t0) */
+}
+
+/* The register the CFI of link address `link` names as its return address
+ * column, 0 without CFI. */
+static uint32_t cfi_return_column(mod_view *v, uint32_t link)
+{
+    Dwarf_Frame *fs = NULL;
+    if (v->dcfi && dwarf_cfi_addrframe(v->dcfi, link, &fs) != 0) fs = NULL;
+    if (!fs && v->ecfi && dwarf_cfi_addrframe(v->ecfi, link, &fs) != 0) fs = NULL;
+    if (!fs) return 0;
+    int ra = dwarf_frame_info(fs, NULL, NULL, NULL);
+    free(fs);
+    return ra > 0 && ra < 32 ? (uint32_t)ra : 0;
+}
+
+/* At the first instruction of a function that returns through another
+ * register than ra (libgcc's __riscv_save_N, entered by `jal t0`), that
+ * register; else 0. Nothing is saved yet there, but the millicode's CFI
+ * describes its later entry points as if the frame were already set up. */
+static uint32_t entry_link(mod_view *v, uint32_t link)
+{
+    if (func_start(v, link) != link) return 0;
+    const uint32_t col = cfi_return_column(v, link);
+    return col != 1 ? col : 0;
+}
+
+/* The frame of a lane that has not saved its return address (a leaf, a
+ * return, a millicode's entry): it is still in register `via`, and must
+ * follow a call from another function. 0, or -1. */
+static int unwind_unsaved(lane_regs *L, mod_view *v, uint32_t link, uint32_t via, uint32_t *ret)
+{
+    const ws_code_region *m = v->m;
+    if (!(L->valid >> via & 1)) return -1;
+    *ret = L->r[via];
+    const ws_code_region *rm = code_at(L->dev, *ret);
+    if (!rm || !after_call(L->dev, rm, *ret, via)) return -1;
+    if (rm == m && func_start(v, *ret - 1 - m->base + m->link_base) == func_start(v, link)) return -1;
+    L->valid &= ~(1u << via); /* the caller's own: only its CFI knows where it is */
+    return 0;
 }
 
 /* The frame of pc (a device address; is_ret: a return address, in a
  * caller's frame) one level up: its return address, and L becomes the
  * caller's registers. With CFI for pc, by its rules; without, or at a
  * return, only for the innermost frame, as a leaf (an assembly routine
- * such as memset):
- * the return address is still in ra, and must follow a call from another
- * function. 0, or -1 where the chain ends. */
-static int unwind(lane_regs *L, mod_view *v, uint32_t pc, int is_ret, uint32_t *ret)
+ * such as memset): the return address is still in ra (t0 in the
+ * register-save millicode), and must follow a call from another function.
+ * *via: the register the frame returns through (1: ra), 0 when it is
+ * returning through t0: the millicode has set up its caller's frame, whose
+ * registers are then those at the return address, not at the call before
+ * it. 0, or -1 where the chain ends. */
+static int unwind(lane_regs *L, mod_view *v, uint32_t pc, int is_ret, uint32_t *ret, uint32_t *via)
 {
     const ws_code_region *m = v->m;
     const uint32_t link = pc - (uint32_t)is_ret - m->base + m->link_base;
     Dwarf_Frame *fs = NULL;
-    const int returning = !is_ret && at_return(L->dev, m, pc);
-    if (!returning && v->dcfi && dwarf_cfi_addrframe(v->dcfi, link, &fs) != 0) fs = NULL;
-    if (!returning && !fs && v->ecfi && dwarf_cfi_addrframe(v->ecfi, link, &fs) != 0) fs = NULL;
+    uint32_t unsaved = 0; /* the register holding a return address not saved yet */
+    if (!is_ret) unsaved = return_link(L->dev, m, pc);
+    if (unsaved == 5 && cfi_return_column(v, link) != 5) unsaved = 0; /* a computed jump through t0 */
+    if (!is_ret && !unsaved) unsaved = entry_link(v, link);
+    if (!unsaved && v->dcfi && dwarf_cfi_addrframe(v->dcfi, link, &fs) != 0) fs = NULL;
+    if (!unsaved && !fs && v->ecfi && dwarf_cfi_addrframe(v->ecfi, link, &fs) != 0) fs = NULL;
     if (!fs) {
-        if (is_ret || !(L->valid & 2)) return -1;
-        *ret = L->r[1];
-        const ws_code_region *rm = code_at(L->dev, *ret);
-        if (!rm || !after_call(L->dev, rm, *ret)) return -1;
-        if (rm == m && func_start(v, *ret - 1 - m->base + m->link_base) == func_start(v, link)) return -1;
-        L->valid &= ~2u; /* the caller's own ra: only its CFI knows where it is */
-        return 0;
+        if (is_ret) return -1;
+        const uint32_t reg = unsaved ? unsaved : 1;
+        *via = reg == 5 && return_link(L->dev, m, pc) == 5 ? 0 : reg;
+        return unwind_unsaved(L, v, link, reg, ret);
     }
     Dwarf_Op *ops = NULL, mem[3];
     size_t nops = 0;
@@ -490,7 +539,10 @@ static int unwind(lane_regs *L, mod_view *v, uint32_t pc, int is_ret, uint32_t *
         up.valid = 0;
         for (int r = 1; r < 32; r++) {
             if (dwarf_frame_register(fs, r, mem, &ops, &nops) != 0) continue;
-            if (!nops && !ops) { /* same value */
+            /* same value; also the return column of the register-save
+             * millicode (t0), which the ABI's default rules call clobbered
+             * but the millicode keeps: it returns through it */
+            if (!nops && (!ops || (r == ra && ra != 1))) {
                 up.valid |= L->valid & (1u << r);
                 up.r[r] = L->r[r];
             } else if (nops && cfi_eval(L, ops, nops, cfa, 0, &up.r[r]) == 0) {
@@ -501,6 +553,7 @@ static int unwind(lane_regs *L, mod_view *v, uint32_t pc, int is_ret, uint32_t *
         up.valid |= 1u << 2;
         if (ra > 0 && ra < 32 && (up.valid >> ra & 1)) {
             *ret = up.r[ra];
+            *via = (uint32_t)ra;
             *L = up;
             rc = 0;
         }
@@ -522,16 +575,18 @@ static void lane_init(lane_regs *L, const ws_device *dev, const ws_warp *w, uint
 /* One level up the lane's calls: *pc becomes the return address (*is_ret
  * set) and L the caller's registers. The chain moves up the stack (a
  * corrupt one ends it, -1): a frame without stack of its own (a leaf) now
- * and then, never two in a row. */
+ * and then, never two in a row. The register-save millicode, entered
+ * through t0 before its caller's frame exists, does not count: it cannot
+ * recurse, and its caller is flat too until the millicode returns. */
 static int step_up(lane_regs *L, mod_view *v, uint32_t *pc, int *is_ret, int *flat)
 {
     const uint32_t sp = L->r[2];
-    uint32_t ret = 0;
-    if (unwind(L, v, *pc, *is_ret, &ret)) return -1;
-    *flat = L->r[2] == sp ? *flat + 1 : 0;
+    uint32_t ret = 0, via = 1;
+    if (unwind(L, v, *pc, *is_ret, &ret, &via)) return -1;
+    if (via == 1) *flat = L->r[2] == sp ? *flat + 1 : 0;
     if (L->r[2] < sp || *flat > 1 || (*flat && ret == *pc)) return -1;
     *pc = ret;
-    *is_ret = 1;
+    *is_ret = via != 0; /* (0: the caller resumes at ret, its frame set up) */
     return 0;
 }
 
@@ -558,7 +613,7 @@ static void describe(const ws_device *dev, uint32_t pc, const ws_warp *w, uint32
              * if the lane's ra says it was a call */
             if (is_ret || !w) break;
             const ws_code_region *c = code_at(dev, L.r[1]);
-            if (!c || !after_call(dev, c, L.r[1])) break;
+            if (!c || !after_call(dev, c, L.r[1], 1)) break;
             pc = L.r[1];
             is_ret = 1;
             continue;
@@ -661,7 +716,7 @@ int ws_source_call_from(const ws_device *dev, ws_source_cache *cache, uint32_t s
         /* a return address just after the call; at level 0 the lane's own
          * pc, when the instruction sampled was the callee's return */
         if (in_spans(spans, nspans, pc - 1) && (is_ret || (pc != sampled && in_spans(spans, nspans, pc)))) {
-            uint32_t size = (uint32_t)after_call(dev, m, pc);
+            uint32_t size = (uint32_t)after_call(dev, m, pc, 1);
             if (!size && !is_ret) break; /* not a return: the lane is in the kernel's code */
             *call = pc - (size ? size : 1);
             if (len) snprintf(callee, len, "%s", below);

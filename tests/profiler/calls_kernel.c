@@ -4,6 +4,7 @@
  * check finds lines by the marker comments: keep one marker per line. */
 #include <string.h>
 #include <warpscope/kernel.h>
+#include "calls_ops.h"
 
 /* Each thread fills 5n words of its own: n from the first call, 4n from
  * the second, so the second call site has about 4 times the samples. */
@@ -21,4 +22,17 @@ WS_KERNEL void lib_printf(int *out, int n)
     if (t == 0) printf("a %d\n", n);                 /* MARK_PRINTF_SHORT */
     if (t == 1) printf("b %d %d %d %d\n", n, n, n, n); /* MARK_PRINTF_LONG */
     out[t] = n;
+}
+
+/* One call through a pointer, two callees in calls_ops.c: even warps
+ * call fill_words_thrice, odd ones fill_words, on n words each, so the
+ * first has about 3 times the samples of the second. */
+typedef void (*fill_fn)(int *, int, int);
+static fill_fn const fills[2] = { fill_words_thrice, fill_words };
+
+WS_KERNEL void lib_indirect(int *out, int n)
+{
+    unsigned t = blockIdx_x() * blockDim_x() + threadIdx_x();
+    fill_fn fill = fills[(t / 32u) & 1u];
+    fill(out + t * (unsigned)n, n, (int)t);          /* MARK_INDIRECT */
 }

@@ -220,6 +220,17 @@ WS_KERNEL void odd_even(int *out, int n)
     out[blockIdx_x() * blockDim_x() + t] = acc;
 }
 
+/* The first 8 lanes of a warp run 4n iterations, the others n: the lanes
+ * enter the loop together, 24 leave it after n, 8 after 4n (SIMT 43.75 %
+ * in the loop), a divergence that no branch around the loop causes. */
+WS_KERNEL void trip_count(int *out, int n)
+{
+    unsigned t = threadIdx_x();
+    int acc = 0, trips = t % 32u < 8u ? 4 * n : n;
+    for (int i = 0; i < trips; i++) acc ^= acc * 29 + i; /* MARK_TRIPS */
+    out[blockIdx_x() * blockDim_x() + t] = acc;
+}
+
 /* Every thread adds to one float: atomicAdd on a float is one
  * instruction (amofadd.s), no loop. */
 WS_KERNEL void float_sum(float *sum, int n)
@@ -357,6 +368,19 @@ WS_KERNEL void fdiv_pipe(float *out, int n)
         c = x / c, d = x / d;
     }
     out[blockIdx_x() * blockDim_x() + threadIdx_x()] = a + b + c + d;
+}
+
+/* Four independent chains of integer divisions by a run-time divisor
+ * fixed for the loop: the div pipes cap the launch. */
+WS_KERNEL void div_pipe(unsigned *out, unsigned d, int n)
+{
+    unsigned t = blockIdx_x() * blockDim_x() + threadIdx_x();
+    unsigned a = t + 1000003u, b = t * 7u + 99991u, c = t * 13u + 7u, e = t * 3u + 5u;
+    for (int k = 0; k < n; k++) {
+        a = a / d + 1000003u, b = b / d + 99991u;            /* MARK_DIV_PIPE */
+        c = c / d + 77777u, e = e / d + 55555u;
+    }
+    out[t] = a + b + c + e;
 }
 
 /* Butterfly shuffles with independent values: the MIO, one pass a cycle,
