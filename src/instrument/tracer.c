@@ -2,6 +2,7 @@
  * program loads (rewritten and placed on first use), the run_launch hook,
  * and the outputs written at device close. */
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -390,10 +391,11 @@ ws_status ws_trace_tool_attach(ws_device *dev, const ws_trace_tool *tool, void *
 {
     if (!dev) return WS_ERR_INVALID_ARG;
     WS_API_LOCKED(dev, "ws_trace_tool_attach"); /* (its error message, as every call's, is the device's) */
-    if (!tool || tool->version != WS_TRACE_TOOL_VERSION || !tool->device_module || !tool->device_function ||
+    const int known_version = tool && (tool->version == 1 || tool->version == WS_TRACE_TOOL_VERSION);
+    if (!tool || !known_version || !tool->device_module || !tool->device_function ||
         !tool->records || !tool->where)
         return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_trace_tool_attach: %s", !tool ? "tool is NULL"
-                            : tool->version != WS_TRACE_TOOL_VERSION ? "tool built for another version of trace.h"
+                            : !known_version ? "tool built for another version of trace.h"
                             : "device_module, device_function, records and where (WS_TRACE_*) are required");
     if (tool->where & ~63u) /* named as what it is, not as a missing field */
         return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_trace_tool_attach: %s: where = 0x%x has bits no WS_TRACE_* "
@@ -406,7 +408,9 @@ ws_status ws_trace_tool_attach(ws_device *dev, const ws_trace_tool *tool, void *
     t->dev = dev;
     t->lanes_per_warp = dev->cfg.lanes_per_warp;
     t->opt.tool = TR_CUSTOM;
-    t->custom_tool = *tool;
+    /* (a version 1 tool's struct ends before `device`: not read) */
+    memcpy(&t->custom_tool, tool, tool->version == 1 ? offsetof(ws_trace_tool, device) : sizeof *tool);
+    t->device_number = t->custom_tool.device;
     t->custom_user = user;
     char err[512];
     size_t len = 0;
