@@ -24,13 +24,19 @@ import json, sys
 devs = json.load(open("order.json"))["devices"]
 got = [(d.get("device"), d["kernels"][0]["module"].rsplit("/", 1)[-1]) for d in devs]
 sys.exit(got != [(2, "work_b_kernel.elf"), (1, "work_a_kernel.elf")])' && ok || bad "profile JSON: $(head -c 300 order.json)"
-# the trace's processes: "device D launches", device D's ids from (D-1)*1024
+# the trace's processes: "device D launches" at pid 1024(D-1) + 1023, its
+# launch slice as long as device D's kernel ran (work_a and work_b differ)
 python3 -c '
 import json, sys
+runs = {d["launches"][0]["module"].rsplit("/", 1)[-1]: d["launches"][0]["cycles"] for d in json.load(open("order.json"))["devices"]}
+cycles = {1: runs["work_a_kernel.elf"], 2: runs["work_b_kernel.elf"]}
 e = json.load(open("order_trace.json"))["traceEvents"]
 names = {v["pid"]: v["args"]["name"] for v in e if v.get("name") == "process_name"}
-sys.exit(names.get(1023) != "device 1 launches" or names.get(2047) != "device 2 launches")' && ok ||
-    bad "profile trace: $(grep -o '"device [0-9] launches"' order_trace.json)"
+durs = {v["pid"]: v["dur"] for v in e if v["ph"] == "X" and v["pid"] % 1024 == 1023}
+ok = cycles[1] != cycles[2]
+for d in (1, 2):
+    ok = ok and names.get(1024 * d - 1) == "device %d launches" % d and durs.get(1024 * d - 1) == cycles[d]
+sys.exit(not ok)' && ok || bad "profile trace: $(grep -o '"device [0-9] launches"' order_trace.json)"
 # the baseline comparison pairs device N with device N: against a
 # baseline of the program closing its devices as they opened, each kernel
 # keeps its cycles (they were crossed: work_a's 473 -> work_b's 915)
