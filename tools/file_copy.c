@@ -63,7 +63,8 @@ static void say_directory(const char *target, int err, char *why, size_t whylen)
     if (!slash) snprintf(dir, sizeof dir, ".");
     else if (slash == dir) dir[1] = 0;
     else *slash = 0;
-    if (err == ENOENT || err == ENOTDIR) snprintf(why, whylen, "its directory %s does not exist", dir);
+    if (err == ENOENT) snprintf(why, whylen, "its directory %s does not exist", dir);
+    else if (err == ENOTDIR) snprintf(why, whylen, "its directory %s is not a directory (a file is in the path)", dir);
     else snprintf(why, whylen, "cannot create a file in %s: %s", dir, strerror(err));
 }
 

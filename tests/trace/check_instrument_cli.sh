@@ -39,6 +39,11 @@ cp "$k" "$dir/self.elf"
 out=$("$ws" instrument "$k" -o "$dir/none/o.elf" 2>&1); rc=$?
 [ $rc = 1 ] && [ "$out" = "warpscope instrument: cannot write $dir/none/o.elf: its directory $dir/none does not exist" ] &&
     [ ! -e "$dir/none" ] && ok || bad "missing directory (rc $rc): $out"
+# ... or in a "directory" that is a file
+: > "$dir/file"
+out=$("$ws" instrument "$k" -o "$dir/file/o.elf" 2>&1); rc=$?
+[ $rc = 1 ] && [ "$out" = "warpscope instrument: cannot write $dir/file/o.elf: its directory $dir/file is not a directory (a file is in the path)" ] &&
+    ok || bad "a file as the directory (rc $rc): $out"
 # a read-only OUT is left as it is, also for root
 cp "$k" "$dir/ro.elf" && chmod 444 "$dir/ro.elf"
 out=$("$ws" instrument "$k" -o "$dir/ro.elf" 2>&1); rc=$?
