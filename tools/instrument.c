@@ -1,6 +1,7 @@
 /* warpscope instrument: write the rewritten module the tracer would run,
  * for inspection with `warpscope disasm` or a debugger. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include "runtime/module_file.h"
 #include "runtime/path_text.h"
 #include "commands.h"
+#include "file_copy.h"
 
 #define USAGE "usage: warpscope instrument [--count|--record] [--warps] [--list] MODULE.elf -o OUT.elf\n"
 
@@ -143,14 +145,12 @@ int ws_cmd_instrument(int argc, char **argv)
         fprintf(stderr, "warpscope: %s\n", err);
         return 1;
     }
-    errno = 0;
-    FILE *f = fopen(outp, "wb");
-    int ok = f && fwrite(out, 1, out_len, f) == out_len;
-    if (f && fclose(f)) ok = 0;
-    const int why = errno;
+    /* whole or not at all: OUT may be the module just read */
+    char why[PATH_MAX + 128];
+    const int failed = ws_write_file_whole(outp, out, out_len, why, sizeof why);
     free(out);
-    if (!ok) {
-        fprintf(stderr, "warpscope: cannot write %s: %s\n", outp, why ? strerror(why) : "short write");
+    if (failed) {
+        fprintf(stderr, "warpscope instrument: cannot write %s: %s\n", outp, why);
         wsi_info_free(&info);
         ws_line_map_free(lines);
         return 1;

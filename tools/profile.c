@@ -113,11 +113,12 @@ typedef struct opts {
 static int profile_program(char **prog, opts o, const ws_profile_doc *old)
 {
     const char *report = o.report, *json = o.json, *trace = o.trace;
-    /* The library appends each device's section: start from empty files. */
-    char tmpdir[PATH_MAX], tmpreport[PATH_MAX + 16] = "", tmpjson[PATH_MAX + 16] = "";
-    if ((!report || (old && !json)) && ws_tool_tmpdir("warpscope profile", "profile", tmpdir, sizeof tmpdir)) {
-        return 1;
-    }
+    /* The library appends each device's section: start from empty files.
+     * The program's devices count themselves in tmpdir/devices as they
+     * open, which numbers them in the report, JSON and trace. */
+    char tmpdir[PATH_MAX], tmpreport[PATH_MAX + 16] = "", tmpjson[PATH_MAX + 16] = "", devices[PATH_MAX + 16];
+    if (ws_tool_tmpdir("warpscope profile", "profile", tmpdir, sizeof tmpdir)) return 1;
+    snprintf(devices, sizeof devices, "%s/devices", tmpdir);
     if (!report) {
         snprintf(tmpreport, sizeof tmpreport, "%s/report.txt", tmpdir);
         report = tmpreport;
@@ -138,7 +139,7 @@ static int profile_program(char **prog, opts o, const ws_profile_doc *old)
         int fd = outs[k] ? open(outs[k], O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644) : -2;
         if (fd == -1) {
             fprintf(stderr, "warpscope profile: %s %s: cannot write: %s\n", flags[k], outs[k], strerror(errno));
-            if (tmpreport[0] || tmpjson[0]) rmdir(tmpdir);
+            rmdir(tmpdir);
             return 2;
         }
         int regular = fd >= 0 && !fstat(fd, &sb) && S_ISREG(sb.st_mode);
@@ -147,19 +148,22 @@ static int profile_program(char **prog, opts o, const ws_profile_doc *old)
          * such as /dev/null. */
         if (regular && unlink(outs[k]) && errno != ENOENT) {
             fprintf(stderr, "warpscope profile: cannot replace %s: %s\n", outs[k], strerror(errno));
+            rmdir(tmpdir);
             return 1;
         }
     }
     /* (a file name with a comma goes in double quotes: runtime/settings_text.h) */
-    char spec[4 * PATH_MAX + 256];
+    char spec[5 * PATH_MAX + 256];
     int n = snprintf(spec, sizeof spec, "period=%u,passes=%u,mode=%s,inline=%s,buffer=%u", o.period, o.passes, o.mode,
                      o.inl, o.buffer);
     size_t len = n > 0 && n < (int)sizeof spec ? (size_t)n : sizeof spec;
     if (len >= sizeof spec || ws_settings_add(spec, sizeof spec, &len, "report", report) ||
         (json && ws_settings_add(spec, sizeof spec, &len, "json", json)) ||
         (trace && ws_settings_add(spec, sizeof spec, &len, "trace", trace)) ||
-        (o.source && ws_settings_add(spec, sizeof spec, &len, "source", o.source))) {
+        (o.source && ws_settings_add(spec, sizeof spec, &len, "source", o.source)) ||
+        ws_settings_add(spec, sizeof spec, &len, "devices", devices)) {
         fprintf(stderr, "warpscope profile: file names too long\n");
+        rmdir(tmpdir);
         return 2;
     }
     if (setenv("WARPSCOPE_PROFILE", spec, 1)) { perror("warpscope profile: setenv"); return 1; }
@@ -217,7 +221,8 @@ static int profile_program(char **prog, opts o, const ws_profile_doc *old)
     }
     if (tmpjson[0]) unlink(tmpjson);
     if (report == tmpreport) unlink(tmpreport);
-    if (tmpreport[0] || tmpjson[0]) rmdir(tmpdir);
+    unlink(devices);
+    rmdir(tmpdir);
     return rc;
 }
 

@@ -48,7 +48,8 @@ static metric *add(table *t, const char *key, size_t name_len, const char *line)
 
 static double num(json_t *o, const char *k) { return json_number_value(json_object_get(o, k)); }
 
-typedef struct device { table kernels, lines, calls; } device;
+/* number: the device's own (its "device"), else its place in the array, from 1 */
+typedef struct device { table kernels, lines, calls; long long number; size_t place; } device;
 
 struct ws_profile_doc { device *dev; size_t ndev; };
 
@@ -162,6 +163,16 @@ void ws_profile_doc_free(ws_profile_doc *doc)
     free(doc);
 }
 
+/* Devices in the order the program opened them: the array holds them as
+ * they closed, each naming its number ("device"; an older file names none
+ * and keeps its order). */
+static int by_number(const void *a, const void *b)
+{
+    const device *x = a, *y = b;
+    if (x->number != y->number) return x->number < y->number ? -1 : 1;
+    return x->place < y->place ? -1 : x->place > y->place;
+}
+
 ws_profile_doc *ws_profile_doc_load(const char *path, char *err, size_t len)
 {
     json_error_t je;
@@ -182,6 +193,9 @@ ws_profile_doc *ws_profile_doc_load(const char *path, char *err, size_t len)
     } else {
         for (doc->ndev = 0; doc->ndev < json_array_size(devs); doc->ndev++) {
             device *d = &doc->dev[doc->ndev];
+            json_t *number = json_object_get(json_array_get(devs, doc->ndev), "device");
+            d->place = doc->ndev;
+            d->number = json_is_integer(number) ? json_integer_value(number) : (long long)doc->ndev + 1;
             if (load_device(json_array_get(devs, doc->ndev), &d->kernels, &d->lines, &d->calls)) {
                 doc->ndev++; /* (freed with the others) */
                 ws_profile_doc_free(doc);
@@ -190,6 +204,7 @@ ws_profile_doc *ws_profile_doc_load(const char *path, char *err, size_t len)
                 break;
             }
         }
+        if (doc) qsort(doc->dev, doc->ndev, sizeof *doc->dev, by_number);
     }
     json_decref(root);
     return doc;

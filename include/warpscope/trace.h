@@ -102,8 +102,9 @@ typedef struct ws_trace_launch {
                                      the program opened, 2 for the next... (under
                                      `warpscope trace`; with WARPSCOPE_TRACE set by
                                      hand without devices=, in the order they close);
-                                     0: not known (a version 1 file, or a custom
-                                     tool's callback: devices are numbered at close) */
+                                     0: not known (a version 1 file; in a custom
+                                     tool's callback, the number the tool gave
+                                     ws_trace_tool.device, else 0) */
     uint64_t launch_number;       /* the number WARPSCOPE_TRACE's launch=N (`warpscope
                                      trace --launch N`) matches it by: under
                                      `warpscope trace`, the program's Nth launch over
@@ -137,7 +138,7 @@ typedef struct ws_trace {
  *                           site = nb + 2 * nm + b     addr = 1 if this lane
  *                                                      takes it, else 0
  * record: record_size bytes to fill; gid: the global linear thread id. */
-#define WS_TRACE_TOOL_VERSION 1
+#define WS_TRACE_TOOL_VERSION 2 /* 1: as 2 without `device` */
 enum {
     WS_TRACE_AT_BLOCK_ENTRY = 1,
     WS_TRACE_BEFORE_LOAD = 2,
@@ -165,6 +166,12 @@ typedef struct ws_trace_tool {
     /* After each traced launch (the launch has run; its counters are filled). */
     void (*records)(void *user, const ws_trace_launch *launch, const ws_trace_custom_records *records);
     const char *kernel;        /* trace only this kernel (NULL: every launch)      */
+    /* Version 2: the device's number, which each launch's `device` carries to
+     * the callback (0: none). The library numbers no devices itself (a
+     * program's devices share no state): a tool attached to several gives
+     * each its number, such as 1, 2... in the order the program opens them,
+     * as `warpscope trace` numbers them. */
+    uint32_t device;
 } ws_trace_tool;
 
 /* Attach a custom tool to dev (before loading modules). Errors name the

@@ -25,10 +25,16 @@ typedef struct line_stat {
 void tr_where(const tr_twin *tw, uint32_t addr, char *buf, size_t n)
 {
     ws_line_info li;
-    if (tw && tw->lines && !ws_line_map_lookup(tw->lines, addr, &li) && li.file) {
-        snprintf(buf, n, "%s:%u", ws_path_base(li.file), li.line);
-    } else {
+    if (!tw || !tw->lines || ws_line_map_lookup(tw->lines, addr, &li) || !li.file) {
         snprintf(buf, n, "0x%08x", addr);
+    } else if (!li.line) {
+        /* code the compiler gave no line (a jump table's load, a merged
+         * tail): named by its function, as the profiler does, not lumped
+         * together over the module as one "line 0" */
+        const char *fn = li.function ? li.function : li.outer;
+        snprintf(buf, n, "%s:0 (%s)", ws_path_base(li.file), fn ? fn : "?");
+    } else {
+        snprintf(buf, n, "%s:%u", ws_path_base(li.file), li.line);
     }
 }
 

@@ -524,6 +524,7 @@ ws_status tr_launch(tracer *t, tr_twin *tw, ws_grid_run *G, uint64_t number, ws_
     }
     if (t->opt.tool == TR_CUSTOM) { /* the tool reads its records now */
         if (!L->note && !(L->note = strdup(""))) return st;
+        L->device = t->device_number; /* (the tool's own number: a device numbers itself only at close) */
         t->custom_tool.records(t->custom_user, L, &custom);
         tr_custom_free(&custom);
     }

@@ -2,6 +2,7 @@
  * program loads (rewritten and placed on first use), the run_launch hook,
  * and the outputs written at device close. */
 #include <errno.h>
+#include <stddef.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "instrument/tracer.h"
 #include "instrument/tracer_int.h"
 #include "runtime/api_lock.h"
+#include "runtime/counter_file.h"
 #include "runtime/module_file.h"
 #include "runtime/settings_text.h"
 
@@ -226,42 +228,13 @@ uint16_t tr_twin_halfword(const tr_twin *tw, uint32_t addr)
     return h;
 }
 
-/* Count one more in a counter file every device of the program shares
- * (launches=FILE, devices=FILE): a 64-bit count, under an exclusive lock,
- * so two devices' launches (or the devices themselves) are numbered in the
- * order they start. The new count, or 0 with errno. */
-static uint64_t next_in_counter(const char *path)
-{
-    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-    if (fd < 0) return 0;
-    uint64_t n = 0;
-    int ok = !flock(fd, LOCK_EX) && pread(fd, &n, sizeof n, 0) >= 0;
-    n++;
-    ok = ok && pwrite(fd, &n, sizeof n, 0) == (ssize_t)sizeof n;
-    const int saved = errno;
-    close(fd); /* (releases the lock) */
-    errno = saved;
-    return ok ? n : 0;
-}
-
-/* The count in such a counter file now (0: none, or unreadable). */
-static uint64_t counter_value(const char *path)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return 0;
-    uint64_t n = 0;
-    if (flock(fd, LOCK_SH) || pread(fd, &n, sizeof n, 0) != (ssize_t)sizeof n) n = 0;
-    close(fd);
-    return n;
-}
-
 /* Which launch of the program this is, counted as launch=N counts: over
  * the program's devices when they share a counter, else this device's. */
 static uint64_t launch_number(tracer *t, const ws_tool_launch *info)
 {
     t->launches_seen++;
     if (!t->opt.launches) return t->launches_seen;
-    const uint64_t n = next_in_counter(t->opt.launches);
+    const uint64_t n = ws_counter_next(t->opt.launches);
     if (!n)
         fprintf(stderr, "warpscope: trace: launch %llu (%s) runs untraced: the program's launch counter %s: %s\n",
                 (unsigned long long)info->launch_id, info->kernel, t->opt.launches, strerror(errno));
@@ -374,7 +347,7 @@ static void device_close(ws_device *dev, void *user)
      * many as it opened so far (so the first to close names its device
      * when there is another) */
     uint64_t known = before ? closed_before : closed_before + 1;
-    const uint64_t opened = t->opt.devices ? counter_value(t->opt.devices) : 0;
+    const uint64_t opened = t->opt.devices ? ws_counter_value(t->opt.devices) : 0;
     if (opened > known && opened <= UINT32_MAX) known = opened;
     t->trace.ndevices = device > known ? device : (uint32_t)known;
     t->device_number = device; /* (the report's heading names it) */
@@ -418,10 +391,11 @@ ws_status ws_trace_tool_attach(ws_device *dev, const ws_trace_tool *tool, void *
 {
     if (!dev) return WS_ERR_INVALID_ARG;
     WS_API_LOCKED(dev, "ws_trace_tool_attach"); /* (its error message, as every call's, is the device's) */
-    if (!tool || tool->version != WS_TRACE_TOOL_VERSION || !tool->device_module || !tool->device_function ||
+    const int known_version = tool && (tool->version == 1 || tool->version == WS_TRACE_TOOL_VERSION);
+    if (!tool || !known_version || !tool->device_module || !tool->device_function ||
         !tool->records || !tool->where)
         return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_trace_tool_attach: %s", !tool ? "tool is NULL"
-                            : tool->version != WS_TRACE_TOOL_VERSION ? "tool built for another version of trace.h"
+                            : !known_version ? "tool built for another version of trace.h"
                             : "device_module, device_function, records and where (WS_TRACE_*) are required");
     if (tool->where & ~63u) /* named as what it is, not as a missing field */
         return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_trace_tool_attach: %s: where = 0x%x has bits no WS_TRACE_* "
@@ -434,7 +408,9 @@ ws_status ws_trace_tool_attach(ws_device *dev, const ws_trace_tool *tool, void *
     t->dev = dev;
     t->lanes_per_warp = dev->cfg.lanes_per_warp;
     t->opt.tool = TR_CUSTOM;
-    t->custom_tool = *tool;
+    /* (a version 1 tool's struct ends before `device`: not read) */
+    memcpy(&t->custom_tool, tool, tool->version == 1 ? offsetof(ws_trace_tool, device) : sizeof *tool);
+    t->device_number = t->custom_tool.device;
     t->custom_user = user;
     char err[512];
     size_t len = 0;
@@ -483,7 +459,7 @@ ws_status ws_tracer_attach(ws_device *dev, const char *spec)
     }
     t->dev = dev;
     t->lanes_per_warp = dev->cfg.lanes_per_warp;
-    if (t->opt.devices && !(t->device_number = (uint32_t)next_in_counter(t->opt.devices))) {
+    if (t->opt.devices && !(t->device_number = (uint32_t)ws_counter_next(t->opt.devices))) {
         ws_status st = ws_set_error(dev, WS_ERR_IO, "WARPSCOPE_TRACE: the program's device counter %s: %s",
                                     t->opt.devices, strerror(errno));
         tr_options_free(&t->opt);

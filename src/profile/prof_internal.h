@@ -37,6 +37,8 @@ typedef struct prof_options {
     prof_inline inline_mode;
     char *json, *trace, *report; /* output files (NULL: not written)     */
     char *source;              /* kernel whose source view the report adds */
+    char *devices;             /* the program's device counter (devices=FILE), which
+                                  numbers its devices as they open (NULL: as they close) */
 } prof_options;
 
 /* Parse "period=10,passes=4,mode=rr,inline=callee,json=F,trace=F,report=F,buffer=N".
@@ -295,7 +297,7 @@ typedef struct prof_data {
     const ws_config *cfg;
     prof_launch *launches;
     size_t nlaunches;
-    uint32_t device_index;     /* devices written before this one        */
+    uint32_t device_index;     /* the device's number - 1 (docs/profiling.md) */
 } prof_data;
 
 /* Per-kernel view built from the launches (sorted by samples, then name). */

@@ -273,7 +273,11 @@ int prof_json_write(FILE *f, const prof_data *d)
     prof_kernel *k;
     size_t nk;
     if (prof_kernels_build(d, &k, &nk)) return -1;
-    fprintf(f, "    {\"config\": {\"cores\": %u, \"warps_per_core\": %u, \"lanes_per_warp\": %u},\n"
+    /* the device's number as it opened, when a counter numbers them
+     * (devices=, as `warpscope profile` sets): the array is in closing order */
+    fputs("    {", f);
+    if (d->opt->devices) fprintf(f, "\"device\": %u, ", d->device_index + 1);
+    fprintf(f, "\"config\": {\"cores\": %u, \"warps_per_core\": %u, \"lanes_per_warp\": %u},\n"
                "     \"options\": {\"period_log2\": %u, \"period_cycles\": %llu, \"passes\": %u, \"mode\": \"%s\", \"inline\": \"%s\"},\n"
                "     \"launches\": [\n",
             d->cfg->cores, d->cfg->warps_per_core, d->cfg->lanes_per_warp, d->opt->period_log2,

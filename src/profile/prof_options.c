@@ -62,7 +62,7 @@ int prof_options_parse(const char *text, prof_options *o, char *err, size_t len)
         if (!strcmp(item, "1") || !strcmp(item, "on")) continue; /* "profile with defaults" */
         if (!eq) {
             snprintf(err, len, "WARPSCOPE_PROFILE: '%s' is not key=value (keys: period, passes, "
-                     "mode, inline, buffer, report, json, trace, source)", item);
+                     "mode, inline, buffer, report, json, trace, source, devices)", item);
             rc = -1;
             break;
         }
@@ -97,12 +97,14 @@ int prof_options_parse(const char *text, prof_options *o, char *err, size_t len)
                 snprintf(err, len, "WARPSCOPE_PROFILE: inline=%s: must be 'caller' or 'callee'", v);
                 rc = -1;
             }
-        } else if (!strcmp(k, "json") || !strcmp(k, "trace") || !strcmp(k, "report") || !strcmp(k, "source")) {
-            char **dst = k[0] == 'j' ? &o->json : k[0] == 't' ? &o->trace : k[0] == 's' ? &o->source : &o->report;
+        } else if (!strcmp(k, "json") || !strcmp(k, "trace") || !strcmp(k, "report") || !strcmp(k, "source") ||
+                   !strcmp(k, "devices")) {
+            char **dst = k[0] == 'j' ? &o->json : k[0] == 't' ? &o->trace : k[0] == 's' ? &o->source
+                       : k[0] == 'd' ? &o->devices : &o->report;
             if (set_path(dst, v)) { snprintf(err, len, "WARPSCOPE_PROFILE: out of memory"); rc = -1; }
         } else {
             snprintf(err, len, "WARPSCOPE_PROFILE: unknown key '%s' (keys: period, passes, mode, "
-                     "inline, buffer, report, json, trace, source)", k);
+                     "inline, buffer, report, json, trace, source, devices)", k);
             rc = -1;
         }
     }
@@ -122,6 +124,7 @@ int prof_options_parse(const char *text, prof_options *o, char *err, size_t len)
 void prof_options_free(prof_options *o)
 {
     free(o->json);
+    free(o->devices);
     free(o->trace);
     free(o->report);
     free(o->source);

@@ -60,8 +60,10 @@ int prof_perfetto_write(FILE *f, const prof_data *d, uint32_t device_index)
                 (unsigned long long)(L->cycles ? L->cycles : 1), (unsigned long long)L->id);
         ws_trace_record *r = NULL;
         if (L->nrecords && !(r = malloc(L->nrecords * sizeof *r))) return -1;
-        if (r) memcpy(r, L->records, L->nrecords * sizeof *r);
-        qsort(r, L->nrecords, sizeof *r, by_track);
+        if (r) { /* (a launch without samples has none to sort: qsort takes no NULL) */
+            memcpy(r, L->records, L->nrecords * sizeof *r);
+            qsort(r, L->nrecords, sizeof *r, by_track);
+        }
         for (size_t j = 0; j < L->nrecords;) {
             /* Merge a run of samples of one warp with the same state and
              * launch, each within `cap` cycles of the previous one. */

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "device/timing.h"
 #include "profile/prof_session.h"
+#include "runtime/counter_file.h"
 
 static const ws_tool prof_tool;
 
@@ -73,6 +74,16 @@ ws_status ws_profiler_attach(ws_device *dev, const char *spec)
         prof_options_free(&P->opt);
         free(P);
         return rs;
+    }
+    /* numbered as the program opens its devices, as `warpscope trace` does */
+    if (P->opt.devices && !(P->device_number = (uint32_t)ws_counter_next(P->opt.devices))) {
+        int e = errno;
+        ws_mem_free_tool(&dev->mem, P->buffer);
+        ws_status cs = ws_set_error(dev, WS_ERR_IO, "profiler: the program's device counter %s: %s", P->opt.devices,
+                                    strerror(e));
+        prof_options_free(&P->opt);
+        free(P);
+        return cs;
     }
     ws_status st = ws_tool_attach(dev, &prof_tool, P);
     if (st != WS_OK) {
@@ -208,12 +219,12 @@ static void output_failed(const ws_profiler *P, const char *what, const char *pa
 
 static void write_outputs(ws_device *dev, ws_profiler *P)
 {
-    prof_data d = { &P->opt, &dev->cfg, P->launches, P->nlaunches, 0 };
+    prof_data d = { &P->opt, &dev->cfg, P->launches, P->nlaunches, P->device_number ? P->device_number - 1 : 0 };
     char *body = NULL, *old;
     size_t blen = 0, olen;
     if (P->opt.report) {
         old = slurp(P->opt.report, &olen);
-        d.device_index = (uint32_t)count(old, "== warpscope profile");
+        if (!P->device_number) d.device_index = (uint32_t)count(old, "== warpscope profile"); /* closing order */
         free(old);
         FILE *f = fopen(P->opt.report, "a");
         if (!f || prof_report_write(f, &d) || fclose(f))
@@ -233,7 +244,7 @@ static void write_outputs(ws_device *dev, ws_profiler *P)
     }
     if (P->opt.trace) {
         old = slurp(P->opt.trace, &olen);
-        uint32_t index = (uint32_t)count(old, "launches\"}}");
+        uint32_t index = P->device_number ? d.device_index : (uint32_t)count(old, "launches\"}}");
         FILE *m = open_memstream(&body, &blen);
         errno = 0;
         if (!m || prof_perfetto_write(m, &d, index) || fclose(m) ||

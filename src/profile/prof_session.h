@@ -20,6 +20,7 @@ struct ws_profiler {
     prof_options opt;
     ws_addr buffer;               /* header + capacity records            */
     uint32_t capacity;
+    uint32_t device_number;       /* from devices=FILE as the device opened (0: numbered at close) */
     prof_launch *launches;
     size_t nlaunches, launchcap;
     prof_module *mods;

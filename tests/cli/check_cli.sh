@@ -105,7 +105,7 @@ refuse "profile --json unwritable" "$notadir/x.json: cannot write"   -- "$ws" pr
 refuse "profile --trace unwritable" "$notadir/t.json"                -- "$ws" profile -q --trace "$notadir/t.json" -- "$ws" run "${K[@]}" 1 1 2 3 4 5
 refuse "profile --report unwritable" "$notadir/r.txt"                -- "$ws" profile -q --report "$notadir/r.txt" -- "$ws" run "${K[@]}" 1 1 2 3 4 5
 refuse "trace --warp without perfetto" "--warp 3 picks the warp --format perfetto shows; --format jsonl prints every warp" -- "$ws" trace --read "$notadir" --format jsonl --warp 3
-refuse "instrument -o unwritable" "$notadir/i.elf: Not a directory" -- "$ws" instrument "${K[0]}" -o "$notadir/i.elf"
+refuse "instrument -o unwritable" "$notadir/i.elf: its directory $notadir is not a directory (a file is in the path)" -- "$ws" instrument "${K[0]}" -o "$notadir/i.elf"
 refuse "debug --port-file unwritable" "$notadir/port"                 -- "$ws" debug --port-file "$notadir/port" -- "$ws" run "${K[@]}" 1 1 2 3 4 5
 refuse "debug --socket with --port" "not with --port"                -- "$ws" debug --socket "$dir/s" --port 5 -- "$ws" run "${K[@]}" 1 1 2 3 4 5
 refuse "debug --socket with --jtag" "not with --jtag"                -- "$ws" debug --jtag --socket "$dir/s" -- "$ws" run "${K[@]}" 1 1 2 3 4 5

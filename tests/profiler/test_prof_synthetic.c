@@ -317,7 +317,7 @@ int main(int argc, char **argv)
     /* a bare word: the message lists every key, source= too */
     CHECK(prof_options_parse("period=3,verbose", &o2, err, sizeof err) != 0);
     CHECK_STR_CONTAINS(err, "'verbose' is not key=value (keys: period, passes, mode, inline, buffer, report, json, "
-                            "trace, source)");
+                            "trace, source, devices)");
     CHECK(prof_options_parse("", &o2, err, sizeof err) == 0);
     CHECK_EQ_U(o2.passes, 1);
     prof_options_free(&o2);

@@ -98,6 +98,56 @@ static void run_values(const char *kernels, const char *tool_module)
     CHECK(ws_device_close(dev) == WS_OK);
 }
 
+/* Two devices, each with the tool: every launch's `device` in the callback
+ * is the number its tool gave (every device's launches said device 0); a
+ * version 1 tool, whose struct ends before `device`, still attaches. */
+typedef struct device_seen { uint32_t device; int calls; } device_seen;
+
+static void on_device(void *user, const ws_trace_launch *L, const ws_trace_custom_records *r)
+{
+    (void)r;
+    device_seen *s = user;
+    s->device = L->device;
+    s->calls++;
+}
+
+static void launch_twice(ws_device *dev, const char *kernels)
+{
+    ws_module *m;
+    ws_kernel *k;
+    ws_addr v;
+    CHECK(ws_module_load_file(dev, kernels, &m) == WS_OK);
+    CHECK(ws_kernel_get(m, "twice", &k) == WS_OK);
+    CHECK(ws_malloc(dev, 64 * sizeof(float), &v) == WS_OK);
+    CHECK(ws_memset(dev, v, 0, 64 * sizeof(float)) == WS_OK);
+    ws_arg args[] = { WS_ARG_PTR(v), WS_ARG_I32(64) };
+    CHECK(ws_launch(dev, k, (ws_dim3){ 1, 1, 1 }, (ws_dim3){ 64, 1, 1 }, 0, args, 2) == WS_OK);
+    CHECK(ws_synchronize(dev) == WS_OK);
+}
+
+static void run_two_devices(const char *kernels, const char *tool_module)
+{
+    ws_device *dev[3];
+    device_seen seen[3] = { { 99, 0 }, { 99, 0 }, { 99, 0 } };
+    for (int d = 0; d < 3; d++) {
+        CHECK(ws_device_open(NULL, &dev[d]) == WS_OK);
+        ws_trace_tool tool = { .version = WS_TRACE_TOOL_VERSION, .name = "devices", .where = WS_TRACE_BEFORE_STORE,
+                               .device_module = tool_module, .device_function = "record_address", .record_size = 8,
+                               .records = on_device, .device = (uint32_t)d + 1 };
+        if (d == 2) { /* a version 1 tool: as it was built, without the field */
+            tool.version = 1;
+            tool.device = 0;
+        }
+        CHECK(ws_trace_tool_attach(dev[d], &tool, &seen[d]) == WS_OK);
+    }
+    for (int d = 2; d >= 0; d--) launch_twice(dev[d], kernels); /* (devices launch in another order than they open) */
+    for (int d = 0; d < 3; d++) {
+        CHECK_EQ_U(seen[d].calls, 1);
+        CHECK_EQ_U(seen[d].device, d == 2 ? 0 : (unsigned)d + 1);
+        CHECK(ws_device_close(dev[d]) == WS_OK);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) { fprintf(stderr, "usage: test_custom_tool KERNELS.elf TOOL.elf\n"); return 2; }
@@ -161,5 +211,6 @@ int main(int argc, char **argv)
     CHECK_EQ_U(s.bad_order, 0);
     CHECK(ws_device_close(dev) == WS_OK);
     run_values(argv[1], argv[2]);
+    run_two_devices(argv[1], argv[2]);
     return TEST_SUMMARY();
 }
