@@ -22,6 +22,8 @@
  *   deadlock a block whose warps wait at different barriers (expects
  *            WS_ERR_DEADLOCK)
  *   spinlock 64 threads take one spin lock (starved, but correct)
+ *   lock_line  one warp of 32 threads takes one lock, each in turn (the
+ *            lock is free and every thread has a place at the end)
  *   collide  one warp whose 32 lanes all store to out[0], lanes 8-11 to
  *            out[1]; then atomics on one word (cas_turns)
  *   float_turns  one warp whose 32 lanes add their numbers to one float,
@@ -297,6 +299,31 @@ static int run_spinlock(ws_device *dev, ws_module *mod)
     return st != WS_OK || n != 64;
 }
 
+/* lock_line: 32 threads of one warp take one lock in turn; each records
+ * its place in the order, so every place 0..31 is taken once. */
+static int run_lock_line(ws_device *dev, ws_module *mod)
+{
+    enum { T = 32 };
+    ws_kernel *k;
+    ws_addr lock, count, dorder;
+    int order[T], n = 0, lock_value = 1;
+    unsigned seen = 0;
+    ws_status st;
+    if ((st = ws_kernel_get(mod, "lock_line", &k)) || (st = ws_malloc(dev, 4, &lock)) ||
+        (st = ws_malloc(dev, 4, &count)) || (st = ws_malloc(dev, sizeof order, &dorder)) ||
+        (st = ws_memset(dev, lock, 0, 4)) || (st = ws_memset(dev, count, 0, 4)))
+        return fail(dev, "preparing lock_line", st);
+    ws_arg args[] = { WS_ARG_PTR(lock), WS_ARG_PTR(count), WS_ARG_PTR(dorder) };
+    if ((st = ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(T, 1, 1), 0, args, 3)) || (st = ws_synchronize(dev)) ||
+        (st = ws_memcpy_dtoh(dev, &n, count, 4)) || (st = ws_memcpy_dtoh(dev, order, dorder, sizeof order)) ||
+        (st = ws_memcpy_dtoh(dev, &lock_value, lock, 4)))
+        return fail(dev, "running lock_line", st);
+    for (int t = 0; t < T; t++)
+        if (order[t] >= 0 && order[t] < T) seen |= 1u << order[t];
+    printf("lock taken %d times, lock %s\n", n, lock_value ? "held" : "free");
+    return n != T || lock_value || seen != 0xffffffffu;
+}
+
 static int run_collide(ws_device *dev, ws_module *mod)
 {
     int out[2];
@@ -440,6 +467,7 @@ int main(int argc, char **argv)
     else if (!strcmp(mode, "many")) bad = run_many(dev, mod);
     else if (!strcmp(mode, "deadlock")) bad = run_deadlock(dev, mod);
     else if (!strcmp(mode, "spinlock")) bad = run_spinlock(dev, mod);
+    else if (!strcmp(mode, "lock_line")) bad = run_lock_line(dev, mod);
     else if (!strcmp(mode, "gfx")) bad = run_gfx(dev, mod);
     else if (!strcmp(mode, "quints")) bad = run_quints(dev, mod);
     else if (!strcmp(mode, "collide")) bad = run_collide(dev, mod);

@@ -127,6 +127,19 @@ WS_KERNEL void spin_lock(int *lock, int *count)
     atomicExch_i(lock, 0);
 }
 
+/* Every lane of one warp takes a lock in one line (gdb_app mode
+ * "lock_line"): lane 0's compare-and-swap wins, the others retry at a
+ * lower pc than the holder, which only the starvation guard lets on to
+ * release the lock, so the lanes leave the line one by one. Each lane
+ * records its place in the order it got the lock. */
+WS_KERNEL void lock_line(int *lock, int *count, int *order)
+{
+    int t = (int)threadIdx_x(); /* MARK:lock_start */
+    while (atomicCAS_i(lock, 0, 1) != 0) continue; /* MARK:lock_take */
+    order[t] = (*(volatile int *)count)++; /* MARK:lock_held */
+    atomicExch_i(lock, 0); /* MARK:lock_release */
+} /* MARK:lock_end */
+
 /* Shaders of the graphics scenario (gdb_app gfx): breakpoints in a vertex
  * and a fragment shader with conditions on $vertex_id and $pixel_x/y. */
 #include <warpscope/shader.h>
