@@ -567,6 +567,7 @@ static ws_status dbg_resume(void *tp, const ws_gdb_action *a, size_t n)
     if (step_tid && !t->step_keeps_focus) t->focus_tid = step_tid;
     t->sib_reported = 0;
     t->resumed = 1;
+    t->interrupted_warp = 0;
     memset(t->auto_wait, 0, t->cfg.cores * t->cfg.warps_per_core); /* all resume below */
     ws_gdb_dbg_open_gate(t);
     drain_events(t);
@@ -1062,6 +1063,7 @@ static void on_halt(ws_gdb_dbg *t, uint32_t hart)
         }
         if (!t->want_interrupt) return; /* halted only because another warp stopped */
         t->want_interrupt = 0;
+        t->interrupted_warp = warp + 1;
         s.signal = t->non_stop ? 0 : WS_GDB_SIG_INT;
         push(t, &s, 0);
         return;

@@ -97,6 +97,10 @@ typedef struct ws_gdb_dbg {
                                   warp is still stepping over one */
     int resumed;               /* gdb resumed since the last stop        */
     int want_interrupt;        /* gdb asked for a halt (haltreq stops count) */
+    uint32_t interrupted_warp; /* all-stop: warp + 1 whose halt answered
+                                  gdb's interrupt (monitor warps says so;
+                                  the others stopped with it), until gdb
+                                  resumes                                */
     uint8_t *want_stop;        /* per warp, non-stop: gdb asked a lane of it
                                   to stop (vCont;t), its halt is told    */
     uint8_t *tell;             /* per hart, non-stop: a halted lane gdb has
