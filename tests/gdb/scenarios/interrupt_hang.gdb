@@ -1,7 +1,9 @@
 # Ctrl-C in a kernel that waits for a flag nobody sets: gdb stops the
 # warp where it spins (SIGINT), `monitor warps` says gdb interrupted it
 # (until 2026-11-28 it said "stopped with the others", for a warp alone
-# on the device and stopped by gdb's request), gdb sets the flag, `next`
+# on the device and stopped by gdb's request); a `next` over the loop,
+# which cannot end while the flag is 0 (the device steps the warp on by
+# itself), is interrupted by a second Ctrl-C; gdb sets the flag, `next`
 # leaves the loop and `continue` ends the launch with the flag's value
 # in every thread's output.
 # mode: hang
@@ -11,6 +13,9 @@ bt
 print *flag
 info line *$pc
 monitor warps
+shell (sleep 2; kill -INT $PPID) &
+next
+print 1000 + $thread_x
 set var *flag = 7
 next
 print $thread_x
@@ -23,7 +28,8 @@ continue
 # expect-gdb: core 0 warp 0: block \(0,0,0\), 32 live lanes, lowest pc 0x[0-9a-f]+, halted: interrupted by gdb$
 # reject-gdb: stopped with the others
 # expect-gdb: ^@MARK_hang_done@\s
-# expect-gdb: \$2 = 0$
+# expect-gdb: \$2 = 1000$
+# expect-gdb: \$3 = 0$
 # expect-gdb: exited normally
 # expect-app: result ok
 # expect-exit: 0
