@@ -902,6 +902,15 @@ static int launch_stop_hit(ws_gdb_dbg *t, uint32_t hart, uint32_t pc, ws_gdb_sto
 static int step_again(ws_gdb_dbg *t);
 static uint32_t lanes_on_line(ws_gdb_dbg *t, uint32_t warp);
 
+/* A note's name for the thread of hart: gdb's Target Id for it ("Thread
+ * N" in info threads); with threads=warp the warp's, and the lane. */
+static void thread_name(const ws_gdb_dbg *t, uint32_t hart, char *out, size_t cap)
+{
+    uint32_t lpw = t->cfg.lanes_per_warp;
+    if (t->warp_stops) snprintf(out, cap, "thread %u (lane %u)", 2 + hart / lpw, hart % lpw);
+    else snprintf(out, cap, "thread %u", WS_GDB_TID(hart));
+}
+
 static int range_step_on(ws_gdb_dbg *t, ws_gdb_stop *s)
 {
     if (!t->range_hi || t->npending || ws_gdb_lanes_refresh(t)) return 0;
@@ -923,10 +932,12 @@ static int range_step_on(ws_gdb_dbg *t, ws_gdb_stop *s)
     uint32_t left = lanes_on_line(t, l->hart / t->cfg.lanes_per_warp);
     if (!left) return 0;
     if (t->step_more >= WS_GDB_STEP_ON_MAX) {
+        char who[48];
+        thread_name(t, l->hart, who, sizeof who);
         snprintf(s->note, sizeof s->note,
-                 "[lanes 0x%08x of the warp of thread %u are still on the line after %u instructions of the "
+                 "[lanes 0x%08x of the warp of %s are still on the line after %u instructions of the "
                  "warp: the step ends without them]\n",
-                 left, WS_GDB_TID(l->hart), WS_GDB_STEP_ON_MAX);
+                 left, who, WS_GDB_STEP_ON_MAX);
         return 0;
     }
     t->step_more++;
@@ -965,10 +976,12 @@ static int step_on(ws_gdb_dbg *t, ws_gdb_stop *s)
     const ws_dbg_lane *l = ws_gdb_lane_of(t, WS_GDB_TID(sh));
     if (!l || !l->halted) return 0; /* gone: nothing left to step */
     if (t->step_more >= WS_GDB_STEP_ON_MAX) {
+        char who[48];
+        thread_name(t, sh, who, sizeof who);
         snprintf(s->note, sizeof s->note,
-                 "[thread %u did not run in %u instructions of its warp (the other lanes' groups ran): "
+                 "[%s did not run in %u instructions of its warp (the other lanes' groups ran): "
                  "it is where it was]\n",
-                 WS_GDB_TID(sh), WS_GDB_STEP_ON_MAX);
+                 who, WS_GDB_STEP_ON_MAX);
         return 0;
     }
     t->step_more++;
@@ -1180,8 +1193,10 @@ static void on_step_exit(ws_gdb_dbg *t, uint32_t hart)
     ws_gdb_stop s;
     memset(&s, 0, sizeof s);
     s.kind = WS_GDB_STOP_NO_RESUMED;
-    snprintf(s.note, sizeof s.note, "[thread %u ran off the end of its kernel and exited; "
-             "the other threads are stopped]\n", WS_GDB_TID(stepped));
+    char who[48];
+    thread_name(t, stepped, who, sizeof who);
+    snprintf(s.note, sizeof s.note, "[%s ran off the end of its kernel and exited; "
+             "the other threads are stopped]\n", who);
     push(t, &s, 0);
 }
 
