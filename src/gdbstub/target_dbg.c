@@ -498,8 +498,9 @@ static int on_line(const ws_gdb_dbg *t, uint32_t pc, int depth)
     return in_range(t, pc) || (depth == t->range_depth && ws_gdb_on_step_line(t, pc));
 }
 
-/* vCont;r of lane l: the lanes of its warp on the line with it (in the
- * range, at its call depth), but for those that sit the step out. */
+/* vCont;r of lane l: find the source line of the range, then the lanes
+ * of its warp on that line with it (at its call depth), but for those
+ * that sit the step out. */
 static void note_range_lanes(ws_gdb_dbg *t, const ws_dbg_lane *l, uint32_t exclude)
 {
     uint32_t lpw = t->cfg.lanes_per_warp, warp = l->hart / lpw;
