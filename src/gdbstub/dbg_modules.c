@@ -157,13 +157,17 @@ ws_status ws_gdb_dbg_file(void *tp, const char *name, const uint8_t **data, size
     return st ? ws_gdb_fail(t, st, "%s", err) : WS_OK;
 }
 
-static const char *cause_name(ws_gdb_dbg *t, uint32_t c)
+/* Why warp w halted (cause c). A halt request is gdb's interrupt for the
+ * warp that answered it, and in non-stop for every warp (nothing stops
+ * with another there); in all-stop the others stopped with a warp. */
+static const char *cause_name(ws_gdb_dbg *t, uint32_t c, uint32_t w)
 {
     int deadlock = 0;
     switch (c) {
     case WS_DCSR_CAUSE_EBREAK: return "breakpoint";
     case WS_DCSR_CAUSE_TRIGGER: return "trigger";
-    case WS_DCSR_CAUSE_HALTREQ: return "stopped with the others";
+    case WS_DCSR_CAUSE_HALTREQ:
+        return t->non_stop || t->interrupted_warp == w + 1 ? "interrupted by gdb" : "stopped with the others";
     case WS_DCSR_CAUSE_STEP: return "step";
     case WS_DCSR_CAUSE_FAULT: return "fault";
     case WS_DCSR_CAUSE_MACHINE:
@@ -216,7 +220,7 @@ static char *groups_text(ws_gdb_dbg *t, int warps)
             o += (size_t)snprintf(out + o, cap - o,
                                   " %score %u warp %u: block (%u,%u,%u), %u live lanes, lowest pc 0x%08x, %s%s\n",
                                   t->warp_stops ? "" : " ", f->core, f->warp, f->block.x, f->block.y, f->block.z, live, pc_lo,
-                                  halted ? "halted: " : "running", halted ? cause_name(t, f->cause) : "");
+                                  halted ? "halted: " : "running", halted ? cause_name(t, f->cause, w) : "");
         else
             o += (size_t)snprintf(out + o, cap - o, "  block (%u,%u,%u) on core %u: %u live threads, %u halted\n",
                                   f->block.x, f->block.y, f->block.z, f->core, live, halted);

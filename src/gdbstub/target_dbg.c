@@ -61,6 +61,7 @@ void ws_gdb_dbg_fini(ws_gdb_dbg *t)
         free(t->bps[i].code);
         t->bps[i].code = NULL;
     }
+    ws_gdb_lines_free(t);
     free(t->lanes);
     free(t->held);
     free(t->auto_addr);
@@ -489,19 +490,53 @@ static int in_range(const ws_gdb_dbg *t, uint32_t pc)
     return pc >= t->range_lo && pc < t->range_hi;
 }
 
-/* vCont;r of lane l: the lanes of its warp on the line with it (in the
- * range, at its call depth), but for those that sit the step out. */
+/* On the stepped line at call depth depth: in gdb's range, or, at the
+ * step's own depth, in another row of the same source line (gdb would
+ * only send that row's range next: dbg_lines.c). */
+static int on_line(const ws_gdb_dbg *t, uint32_t pc, int depth)
+{
+    return in_range(t, pc) || (depth == t->range_depth && ws_gdb_on_step_line(t, pc));
+}
+
+/* vCont;r of lane l: find the source line of the range, then the lanes
+ * of its warp on that line with it (at its call depth), but for those
+ * that sit the step out. */
 static void note_range_lanes(ws_gdb_dbg *t, const ws_dbg_lane *l, uint32_t exclude)
 {
     uint32_t lpw = t->cfg.lanes_per_warp, warp = l->hart / lpw;
     t->range_lanes = 0;
     t->range_depth = l->depth;
+    ws_gdb_step_line_begin(t, t->range_lo);
     for (size_t i = 0; i < t->nlanes; i++) {
         const ws_dbg_lane *o = &t->lanes[i];
-        if (o->hart / lpw == warp && o->halted && o->depth == l->depth && in_range(t, o->pc))
+        if (o->hart / lpw == warp && o->halted && o->depth == l->depth && on_line(t, o->pc, o->depth))
             t->range_lanes |= 1u << (o->hart % lpw);
     }
     t->range_lanes &= ~exclude;
+}
+
+#define WS_GDB_STEP_ON_MAX 100000u
+
+/* Let the device take the range step on by itself (debug.h:
+ * ws_debug_step_range), as range_step_on would, so the server looks again
+ * only when the step is over, or something else halted the warp. With
+ * fill set, from a new vCont;r (the line's rows are found again). */
+static void arm_range_step(ws_gdb_dbg *t, int fill)
+{
+    uint32_t sh = t->step_hart - 1, lpw = t->cfg.lanes_per_warp;
+    ws_dbg_step_range *r = &t->range_hw;
+    if (fill) {
+        memset(r, 0, sizeof *r);
+        r->lane = sh % lpw;
+        r->depth = t->range_depth;
+        r->lo = t->range_lo;
+        r->hi = t->range_hi;
+        r->nranges = ws_gdb_step_line_ranges(t, r);
+        r->lanes = t->range_lanes;
+    }
+    r->exclude = t->step_excl;
+    r->max_past = t->step_more < WS_GDB_STEP_ON_MAX ? WS_GDB_STEP_ON_MAX - t->step_more : 0;
+    ws_debug_step_range(t->dbg, sh / lpw, r); /* best effort: else the server steps on itself */
 }
 
 static ws_status dbg_resume(void *tp, const ws_gdb_action *a, size_t n)
@@ -511,6 +546,7 @@ static ws_status dbg_resume(void *tp, const ws_gdb_action *a, size_t n)
     int cont_all = 0, step_sig = 0;
     ws_gdb_lanes_stale(t);
     t->range_lo = t->range_hi = 0;
+    memset(&t->step_line, 0, sizeof t->step_line);
     for (size_t i = 0; i < n; i++) {
         if ((a[i].op == 's' || a[i].op == 'r') && !step_tid) {
             step_tid = a[i].tid;
@@ -532,6 +568,7 @@ static ws_status dbg_resume(void *tp, const ws_gdb_action *a, size_t n)
     if (step_tid && !t->step_keeps_focus) t->focus_tid = step_tid;
     t->sib_reported = 0;
     t->resumed = 1;
+    t->interrupted_warp = 0;
     memset(t->auto_wait, 0, t->cfg.cores * t->cfg.warps_per_core); /* all resume below */
     ws_gdb_dbg_open_gate(t);
     drain_events(t);
@@ -615,7 +652,10 @@ static ws_status dbg_resume(void *tp, const ws_gdb_action *a, size_t n)
         t->step_excl = exclude;
         t->step_more = 0;
         t->range_past = 0;
-        if (t->range_hi) note_range_lanes(t, l, exclude);
+        if (t->range_hi) {
+            note_range_lanes(t, l, exclude);
+            arm_range_step(t, 1);
+        }
         st = select_warps(t, hart + 1);
     }
     memset(t->wp_rest, 0, nw * sizeof *t->wp_rest); /* one step's worth: a warp resumes past it */
@@ -860,16 +900,29 @@ static int launch_stop_hit(ws_gdb_dbg *t, uint32_t hart, uint32_t pc, ws_gdb_sto
  * the warps gdb's resume woke (in all-stop this step's halt stopped them
  * too) run on together, and the stepped warp does one more step (its
  * dcsr.step is still set). Returns 1 if stepping went on. */
-#define WS_GDB_STEP_ON_MAX 100000u
 static int step_again(ws_gdb_dbg *t);
 static uint32_t lanes_on_line(ws_gdb_dbg *t, uint32_t warp);
+
+/* A note's name for the thread of hart: gdb's Target Id for it ("Thread
+ * N" in info threads); with threads=warp the warp's, and the lane. */
+static void thread_name(const ws_gdb_dbg *t, uint32_t hart, char *out, size_t cap)
+{
+    uint32_t lpw = t->cfg.lanes_per_warp;
+    if (t->warp_stops) snprintf(out, cap, "thread %u (lane %u)", 2 + hart / lpw, hart % lpw);
+    else snprintf(out, cap, "thread %u", WS_GDB_TID(hart));
+}
 
 static int range_step_on(ws_gdb_dbg *t, ws_gdb_stop *s)
 {
     if (!t->range_hi || t->npending || ws_gdb_lanes_refresh(t)) return 0;
     const ws_dbg_lane *l = ws_gdb_lane_of(t, WS_GDB_TID(t->step_hart - 1));
     if (!l || !l->halted) return 0;
-    if (in_range(t, l->pc)) return step_again(t);
+    uint32_t past = 0; /* the steps the device took on for the others */
+    if (ws_debug_step_range_past(t->dbg, l->hart / t->cfg.lanes_per_warp, &past) == WS_OK && past) {
+        t->step_more += past;
+        t->range_past = 1;
+    }
+    if (on_line(t, l->pc, l->depth)) return step_again(t);
     if (l->depth > t->range_depth) return 0; /* it called a function: gdb's to step into or over */
     /* The lane is past the line; its warp is not while lanes that began
      * the line with it are still on it (diverged in a loop the line holds:
@@ -880,10 +933,12 @@ static int range_step_on(ws_gdb_dbg *t, ws_gdb_stop *s)
     uint32_t left = lanes_on_line(t, l->hart / t->cfg.lanes_per_warp);
     if (!left) return 0;
     if (t->step_more >= WS_GDB_STEP_ON_MAX) {
+        char who[48];
+        thread_name(t, l->hart, who, sizeof who);
         snprintf(s->note, sizeof s->note,
-                 "[lanes 0x%08x of the warp of thread %u are still on the line after %u instructions of the "
+                 "[lanes 0x%08x of the warp of %s are still on the line after %u instructions of the "
                  "warp: the step ends without them]\n",
-                 left, WS_GDB_TID(l->hart), WS_GDB_STEP_ON_MAX);
+                 left, who, WS_GDB_STEP_ON_MAX);
         return 0;
     }
     t->step_more++;
@@ -900,7 +955,7 @@ static uint32_t lanes_on_line(ws_gdb_dbg *t, uint32_t warp)
         const ws_dbg_lane *o = &t->lanes[i];
         uint32_t bit = 1u << (o->hart % lpw);
         if (o->hart / lpw != warp || !(t->range_lanes & bit)) continue;
-        if (o->depth > t->range_depth || (o->depth == t->range_depth && in_range(t, o->pc))) on |= bit;
+        if (o->depth > t->range_depth || on_line(t, o->pc, o->depth)) on |= bit;
     }
     return on;
 }
@@ -922,10 +977,12 @@ static int step_on(ws_gdb_dbg *t, ws_gdb_stop *s)
     const ws_dbg_lane *l = ws_gdb_lane_of(t, WS_GDB_TID(sh));
     if (!l || !l->halted) return 0; /* gone: nothing left to step */
     if (t->step_more >= WS_GDB_STEP_ON_MAX) {
+        char who[48];
+        thread_name(t, sh, who, sizeof who);
         snprintf(s->note, sizeof s->note,
-                 "[thread %u did not run in %u instructions of its warp (the other lanes' groups ran): "
+                 "[%s did not run in %u instructions of its warp (the other lanes' groups ran): "
                  "it is where it was]\n",
-                 WS_GDB_TID(sh), WS_GDB_STEP_ON_MAX);
+                 who, WS_GDB_STEP_ON_MAX);
         return 0;
     }
     t->step_more++;
@@ -939,6 +996,7 @@ static int step_again(ws_gdb_dbg *t)
 {
     uint32_t nw = t->cfg.cores * t->cfg.warps_per_core, warp = (t->step_hart - 1) / t->cfg.lanes_per_warp;
     if (t->step_excl) ws_debug_step_exclude(t->dbg, warp, t->step_excl); /* best effort, as at the resume */
+    if (t->range_hi) arm_range_step(t, 0);
     memset(t->wsel, 0, nw);
     t->wsel[warp] = 1;
     for (size_t i = 0; i < t->nlanes && !t->non_stop; i++) { /* the woken warps halted since: the step's all-stop
@@ -1019,6 +1077,7 @@ static void on_halt(ws_gdb_dbg *t, uint32_t hart)
         }
         if (!t->want_interrupt) return; /* halted only because another warp stopped */
         t->want_interrupt = 0;
+        t->interrupted_warp = warp + 1;
         s.signal = t->non_stop ? 0 : WS_GDB_SIG_INT;
         push(t, &s, 0);
         return;
@@ -1135,8 +1194,10 @@ static void on_step_exit(ws_gdb_dbg *t, uint32_t hart)
     ws_gdb_stop s;
     memset(&s, 0, sizeof s);
     s.kind = WS_GDB_STOP_NO_RESUMED;
-    snprintf(s.note, sizeof s.note, "[thread %u ran off the end of its kernel and exited; "
-             "the other threads are stopped]\n", WS_GDB_TID(stepped));
+    char who[48];
+    thread_name(t, stepped, who, sizeof who);
+    snprintf(s.note, sizeof s.note, "[%s ran off the end of its kernel and exited; "
+             "the other threads are stopped]\n", who);
     push(t, &s, 0);
 }
 

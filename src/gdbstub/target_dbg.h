@@ -48,6 +48,17 @@ typedef struct ws_gdb_shared_wp {
 } ws_gdb_shared_wp;
 #define WS_GDB_MAX_SHARED_WP 32
 
+/* The source line of a range step (dbg_lines.c): file and line number of
+ * the row gdb's range starts in, and the module's line map. */
+struct ws_line_map;
+typedef struct ws_gdb_step_line {
+    const struct ws_line_map *map; /* NULL: the range is all there is */
+    uint32_t base, size, link_base;   /* the module: where it is, linked  */
+    const char *file;
+    uint32_t line;
+} ws_gdb_step_line;
+#define WS_GDB_LINE_MAPS 8     /* modules whose line maps are kept      */
+
 typedef struct ws_gdb_dbg {
     ws_debug *dbg;
     ws_config cfg;
@@ -86,6 +97,10 @@ typedef struct ws_gdb_dbg {
                                   warp is still stepping over one */
     int resumed;               /* gdb resumed since the last stop        */
     int want_interrupt;        /* gdb asked for a halt (haltreq stops count) */
+    uint32_t interrupted_warp; /* all-stop: warp + 1 whose halt answered
+                                  gdb's interrupt (monitor warps says so;
+                                  the others stopped with it), until gdb
+                                  resumes                                */
     uint8_t *want_stop;        /* per warp, non-stop: gdb asked a lane of it
                                   to stop (vCont;t), its halt is told    */
     uint8_t *tell;             /* per hart, non-stop: a halted lane gdb has
@@ -115,6 +130,13 @@ typedef struct ws_gdb_dbg {
                                   (in a call made from the range): the
                                   line is done when the warp is past it  */
     int range_depth;
+    ws_gdb_step_line step_line; /* ... and the line the range is a row of:
+                                  its other rows count as the range (at
+                                  range_depth) */
+    ws_dbg_step_range range_hw; /* the same, taken on by the device between
+                                  the server's looks (ws_debug_step_range) */
+    struct { uint32_t id; struct ws_line_map *map; } line_maps[WS_GDB_LINE_MAPS];
+    uint32_t line_next;        /* the cache slot to fill next            */
     int range_past;            /* the stepped lane is past the range and
                                   the warp steps on for the others: its
                                   own step is done (no step_on for it)  */
@@ -230,6 +252,17 @@ int ws_gdb_bp_cond_true(ws_gdb_dbg *t, const ws_gdb_bp *bp, uint32_t hart);
 ws_status ws_gdb_bp_arm(ws_gdb_dbg *t, const ws_gdb_bp *bp, int arm);
 /* Why a warp stopped on a trigger: fills reason/addr for hart. */
 void ws_gdb_trigger_reason(ws_gdb_dbg *t, uint32_t hart, uint32_t pc, ws_gdb_stop *st);
+
+/* ---- dbg_lines.c ---- */
+/* A range step starts at lo: find the source line of its row. */
+void ws_gdb_step_line_begin(ws_gdb_dbg *t, uint32_t lo);
+/* 1 if pc is in a row of that line (same file and line number). */
+int ws_gdb_on_step_line(const ws_gdb_dbg *t, uint32_t pc);
+/* The line's rows as device addresses, into r->ranges (at most
+ * WS_DBG_STEP_RANGES of them; a line with more is stepped on by the
+ * server past the others); returns how many. */
+uint32_t ws_gdb_step_line_ranges(const ws_gdb_dbg *t, ws_dbg_step_range *r);
+void ws_gdb_lines_free(ws_gdb_dbg *t);
 
 /* ---- dbg_modules.c ---- */
 ws_status ws_gdb_dbg_libraries(void *tp, char **xml, size_t *len);

@@ -183,6 +183,21 @@ int ws_line_map_lookup_line(const ws_line_map *m, uint32_t addr, ws_line_info *o
     return 0;
 }
 
+size_t ws_line_map_line_ranges(const ws_line_map *m, const char *file, uint32_t line, uint32_t *lo, uint32_t *hi,
+                               size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i + 1 < m->nrows; i++) {
+        const row *r = &m->rows[i];
+        if (r->end || r->line != line || !r->file || (r->file != file && strcmp(r->file, file)) ||
+            m->rows[i + 1].addr <= r->addr)
+            continue;
+        if (n < max) lo[n] = r->addr, hi[n] = m->rows[i + 1].addr;
+        n++;
+    }
+    return n;
+}
+
 size_t ws_line_map_rows(const ws_line_map *m) { return m->nrows; }
 
 void ws_line_map_free(ws_line_map *m)

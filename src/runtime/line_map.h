@@ -28,6 +28,12 @@ int ws_line_map_lookup(const ws_line_map *m, uint32_t addr, ws_line_info *out);
 /* The same without the function and inline chain (file, line and column
  * only): a binary search, where the scopes walk the compile unit's DIEs. */
 int ws_line_map_lookup_line(const ws_line_map *m, uint32_t addr, ws_line_info *out);
+/* The address ranges of the rows of `line` in `file` (a file name as
+ * lookups return it), in address order: each from its row's address to
+ * the next row's. Fills at most max pairs of lo[i], hi[i] and returns how
+ * many there are in all. */
+size_t ws_line_map_line_ranges(const ws_line_map *m, const char *file, uint32_t line, uint32_t *lo, uint32_t *hi,
+                               size_t max);
 /* Number of line rows (for tests and statistics). */
 size_t ws_line_map_rows(const ws_line_map *m);
 void ws_line_map_free(ws_line_map *m);

@@ -22,6 +22,12 @@
  *   deadlock a block whose warps wait at different barriers (expects
  *            WS_ERR_DEADLOCK)
  *   spinlock 64 threads take one spin lock (starved, but correct)
+ *   explore  a recursive function, a struct by value, a warp-shuffle
+ *            sum and a vote over one block of 64 threads, checked
+ *   blur     a 3x3 box blur on a 2-D grid (8x6 pixels, blocks of 4x3)
+ *   hang     one warp waits for a flag only gdb sets (to 7); checked
+ *   lock_line  one warp of 32 threads takes one lock, each in turn (the
+ *            lock is free and every thread has a place at the end)
  *   collide  one warp whose 32 lanes all store to out[0], lanes 8-11 to
  *            out[1]; then atomics on one word (cas_turns)
  *   float_turns  one warp whose 32 lanes add their numbers to one float,
@@ -297,6 +303,113 @@ static int run_spinlock(ws_device *dev, ws_module *mod)
     return st != WS_OK || n != 64;
 }
 
+static int tri_ref(int n) { return n <= 0 ? 0 : n + tri_ref(n - 1); }
+
+/* explore: out[0] the block's sum, out[1 + t] thread t's tri(t % 5). */
+static int run_explore(ws_device *dev, ws_module *mod)
+{
+    enum { T = 64, N = 64 };
+    int in[N], out[1 + T];
+    ws_kernel *k;
+    ws_addr din, dout;
+    ws_status st;
+    for (int i = 0; i < N; i++) in[i] = i * 3 + 1;
+    if ((st = ws_kernel_get(mod, "explore", &k)) || (st = ws_malloc(dev, sizeof in, &din)) ||
+        (st = ws_malloc(dev, sizeof out, &dout)) || (st = ws_memcpy_htod(dev, din, in, sizeof in)))
+        return fail(dev, "preparing explore", st);
+    ws_arg args[] = { WS_ARG_PTR(dout), WS_ARG_PTR(din), WS_ARG_I32(N) };
+    if ((st = ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(T, 1, 1), 0, args, 3)) || (st = ws_synchronize(dev)) ||
+        (st = ws_memcpy_dtoh(dev, out, dout, sizeof out)))
+        return fail(dev, "running explore", st);
+    int want = 1; /* the vote: odd lanes */
+    for (int w = 0; w < T / 32; w++)
+        for (int t = w * 32; t < w * 32 + 32; t++) {
+            int part = 0;
+            for (int j = t; j < N; j += 16) part += in[j];
+            want += tri_ref(t % 5) + part;
+        }
+    printf("explore sum %d (want %d)\n", out[0], want);
+    if (out[0] != want) return 1;
+    for (int t = 0; t < T; t++)
+        if (out[1 + t] != tri_ref(t % 5)) return printf("result BAD in explore at %d\n", t), 1;
+    return 0;
+}
+
+/* blur: every pixel the sum of its 3x3 neighbourhood, edges clamped. */
+static int run_blur(ws_device *dev, ws_module *mod)
+{
+    enum { W = 8, H = 6 };
+    int in[W * H], out[W * H];
+    ws_kernel *k;
+    ws_addr din, dout;
+    ws_status st;
+    for (int i = 0; i < W * H; i++) in[i] = i;
+    if ((st = ws_kernel_get(mod, "blur2d", &k)) || (st = ws_malloc(dev, sizeof in, &din)) ||
+        (st = ws_malloc(dev, sizeof out, &dout)) || (st = ws_memcpy_htod(dev, din, in, sizeof in)))
+        return fail(dev, "preparing blur2d", st);
+    ws_arg args[] = { WS_ARG_PTR(dout), WS_ARG_PTR(din), WS_ARG_I32(W), WS_ARG_I32(H) };
+    if ((st = ws_launch(dev, k, WS_DIM3(2, 2, 1), WS_DIM3(4, 3, 1), 0, args, 4)) || (st = ws_synchronize(dev)) ||
+        (st = ws_memcpy_dtoh(dev, out, dout, sizeof out)))
+        return fail(dev, "running blur2d", st);
+    for (int y = 0; y < H; y++)
+        for (int x = 0; x < W; x++) {
+            int acc = 0;
+            for (int dy = -1; dy <= 1; dy++)
+                for (int dx = -1; dx <= 1; dx++) {
+                    int yy = y + dy < 0 ? 0 : y + dy >= H ? H - 1 : y + dy;
+                    int xx = x + dx < 0 ? 0 : x + dx >= W ? W - 1 : x + dx;
+                    acc += in[yy * W + xx];
+                }
+            if (out[y * W + x] != acc) return printf("result BAD in blur at (%d,%d)\n", x, y), 1;
+        }
+    return 0;
+}
+
+/* hang: 32 threads wait until gdb sets the flag to 7 */
+static int run_hang(ws_device *dev, ws_module *mod)
+{
+    enum { T = 32 };
+    int out[T];
+    ws_kernel *k;
+    ws_addr flag, dout;
+    ws_status st;
+    if ((st = ws_kernel_get(mod, "wait_flag", &k)) || (st = ws_malloc(dev, 4, &flag)) ||
+        (st = ws_malloc(dev, sizeof out, &dout)) || (st = ws_memset(dev, flag, 0, 4)))
+        return fail(dev, "preparing wait_flag", st);
+    ws_arg args[] = { WS_ARG_PTR(flag), WS_ARG_PTR(dout) };
+    if ((st = ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(T, 1, 1), 0, args, 2)) || (st = ws_synchronize(dev)) ||
+        (st = ws_memcpy_dtoh(dev, out, dout, sizeof out)))
+        return fail(dev, "running wait_flag", st);
+    for (int t = 0; t < T; t++)
+        if (out[t] != 7 + t) return printf("result BAD in wait_flag at %d: %d\n", t, out[t]), 1;
+    return 0;
+}
+
+/* lock_line: 32 threads of one warp take one lock in turn; each records
+ * its place in the order, so every place 0..31 is taken once. */
+static int run_lock_line(ws_device *dev, ws_module *mod)
+{
+    enum { T = 32 };
+    ws_kernel *k;
+    ws_addr lock, count, dorder;
+    int order[T], n = 0, lock_value = 1;
+    unsigned seen = 0;
+    ws_status st;
+    if ((st = ws_kernel_get(mod, "lock_line", &k)) || (st = ws_malloc(dev, 4, &lock)) ||
+        (st = ws_malloc(dev, 4, &count)) || (st = ws_malloc(dev, sizeof order, &dorder)) ||
+        (st = ws_memset(dev, lock, 0, 4)) || (st = ws_memset(dev, count, 0, 4)))
+        return fail(dev, "preparing lock_line", st);
+    ws_arg args[] = { WS_ARG_PTR(lock), WS_ARG_PTR(count), WS_ARG_PTR(dorder) };
+    if ((st = ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(T, 1, 1), 0, args, 3)) || (st = ws_synchronize(dev)) ||
+        (st = ws_memcpy_dtoh(dev, &n, count, 4)) || (st = ws_memcpy_dtoh(dev, order, dorder, sizeof order)) ||
+        (st = ws_memcpy_dtoh(dev, &lock_value, lock, 4)))
+        return fail(dev, "running lock_line", st);
+    for (int t = 0; t < T; t++)
+        if (order[t] >= 0 && order[t] < T) seen |= 1u << order[t];
+    printf("lock taken %d times, lock %s\n", n, lock_value ? "held" : "free");
+    return n != T || lock_value || seen != 0xffffffffu;
+}
+
 static int run_collide(ws_device *dev, ws_module *mod)
 {
     int out[2];
@@ -440,6 +553,10 @@ int main(int argc, char **argv)
     else if (!strcmp(mode, "many")) bad = run_many(dev, mod);
     else if (!strcmp(mode, "deadlock")) bad = run_deadlock(dev, mod);
     else if (!strcmp(mode, "spinlock")) bad = run_spinlock(dev, mod);
+    else if (!strcmp(mode, "lock_line")) bad = run_lock_line(dev, mod);
+    else if (!strcmp(mode, "explore")) bad = run_explore(dev, mod);
+    else if (!strcmp(mode, "hang")) bad = run_hang(dev, mod);
+    else if (!strcmp(mode, "blur")) bad = run_blur(dev, mod);
     else if (!strcmp(mode, "gfx")) bad = run_gfx(dev, mod);
     else if (!strcmp(mode, "quints")) bad = run_quints(dev, mod);
     else if (!strcmp(mode, "collide")) bad = run_collide(dev, mod);

@@ -127,6 +127,80 @@ WS_KERNEL void spin_lock(int *lock, int *count)
     atomicExch_i(lock, 0);
 }
 
+/* Every lane of one warp takes a lock in one line (gdb_app mode
+ * "lock_line"): lane 0's compare-and-swap wins, the others retry at a
+ * lower pc than the holder, which only the starvation guard lets on to
+ * release the lock, so the lanes leave the line one by one. Each lane
+ * records its place in the order it got the lock. */
+WS_KERNEL void lock_line(int *lock, int *count, int *order)
+{
+    int t = (int)threadIdx_x(); /* MARK:lock_start */
+    while (atomicCAS_i(lock, 0, 1) != 0) continue; /* MARK:lock_take */
+    order[t] = (*(volatile int *)count)++; /* MARK:lock_held */
+    atomicExch_i(lock, 0); /* MARK:lock_release */
+} /* MARK:lock_end */
+
+/* A recursive device function, a struct passed by value with a local
+ * array, a warp-shuffle sum and a vote (gdb_app mode "explore": one
+ * block of 64 threads). */
+__attribute__((noinline)) static int tri(int n)
+{
+    if (n <= 0) return 0; /* MARK:tri_base */
+    return n + tri(n - 1); /* MARK:tri_rec */
+}
+
+typedef struct span { int lo, hi; short step; } span;
+__attribute__((noinline)) static int span_sum(span s, const int *v)
+{
+    int parts[4] = { 0, 0, 0, 0 }; /* MARK:span_parts */
+    for (int k = s.lo; k < s.hi; k += s.step) parts[k & 3] += v[k];
+    return parts[0] + parts[1] + parts[2] + parts[3]; /* MARK:span_ret */
+}
+
+WS_KERNEL void explore(int *out, const int *in, int n)
+{
+    WS_SHARED int partial[2];
+    int t = (int)threadIdx_x();
+    int r = tri(t % 5); /* MARK:explore_tri */
+    span s = { t, n, 16 };
+    int part = span_sum(s, in); /* MARK:explore_span */
+    int v = r + part;
+    for (int d = 16; d > 0; d /= 2) v += ws_shfl_down(v, (unsigned)d); /* MARK:explore_shfl */
+    unsigned odd = ws_ballot(t & 1); /* MARK:explore_vote */
+    if ((t & 31) == 0) partial[t / 32] = v; /* MARK:explore_partial */
+    __syncthreads();
+    if (t == 0) out[0] = partial[0] + partial[1] + (odd == 0xaaaaaaaau); /* MARK:explore_out */
+    out[1 + t] = r;
+}
+
+/* A 3x3 box blur on a 2-D grid of 2-D blocks, with a helper the compiler
+ * inlines at -O2 (gdb_app mode "blur": 8x6 pixels, blocks of 4x3). */
+static inline int clampi(int v, int lo, int hi)
+{
+    return v < lo ? lo : v > hi ? hi : v; /* MARK:clampi */
+}
+
+WS_KERNEL void blur2d(int *out, const int *in, int w, int h)
+{
+    int x = (int)(blockIdx_x() * blockDim_x() + threadIdx_x());
+    int y = (int)(blockIdx_y() * blockDim_y() + threadIdx_y());
+    if (x >= w || y >= h) return;
+    int acc = 0; /* MARK:blur_acc */
+    for (int dy = -1; dy <= 1; dy++)
+        for (int dx = -1; dx <= 1; dx++) acc += in[clampi(y + dy, 0, h - 1) * w + clampi(x + dx, 0, w - 1)]; /* MARK:blur_sum */
+    out[y * w + x] = acc; /* MARK:blur_store */
+}
+
+/* A warp waiting for a flag nobody sets (gdb_app mode "hang"): it spins
+ * until gdb, having interrupted it, sets the flag. */
+WS_KERNEL void wait_flag(volatile int *flag, int *out)
+{
+    int t = (int)threadIdx_x();
+    while (*flag == 0) { /* MARK:hang_wait */
+    }
+    out[t] = *flag + t; /* MARK:hang_done */
+}
+
 /* Shaders of the graphics scenario (gdb_app gfx): breakpoints in a vertex
  * and a fragment shader with conditions on $vertex_id and $pixel_x/y. */
 #include <warpscope/shader.h>

@@ -219,6 +219,32 @@ ws_status ws_debug_step_exclude(ws_debug *dbg, uint32_t warp, uint32_t lanes);
  * has not stepped since it last resumed. WS_ERR_BUSY if it runs. */
 ws_status ws_debug_step_lanes(ws_debug *dbg, uint32_t warp, uint32_t *lanes);
 
+/* A step over a source line, taken on in the device: the tool sets it on
+ * a halted warp with dcsr.step set, before resuming it. After each step
+ * the warp steps again, without halting, while the followed lane is on
+ * the line (in [lo, hi) at any depth, or in ranges[] at `depth`), and
+ * once it is past the line (not deeper than `depth`), while another lane
+ * of `lanes` still is on it or deeper, for at most max_past steps; the
+ * lanes of `exclude` sit out every step. Then it halts as after any
+ * step (cause 4); any other halt (breakpoint, trigger, fault, a halt
+ * request) ends it too. The tool's own range step, without a round trip
+ * per instruction: the gdb server's vCont;r (docs/debugging.md). */
+#define WS_DBG_STEP_RANGES 64
+typedef struct ws_dbg_step_range {
+    uint32_t lane;              /* the lane followed (0..lanes_per_warp-1)  */
+    int depth;                  /* its call depth when the step began       */
+    uint32_t lo, hi;            /* the tool's range                         */
+    uint32_t nranges;           /* more of the line (at depth)              */
+    struct { uint32_t lo, hi; } ranges[WS_DBG_STEP_RANGES];
+    uint32_t lanes;             /* the lanes that began the line with it    */
+    uint32_t exclude;           /* lanes that sit out every step            */
+    uint32_t max_past;          /* steps for the others once it is past     */
+} ws_dbg_step_range;
+ws_status ws_debug_step_range(ws_debug *dbg, uint32_t warp, const ws_dbg_step_range *r);
+/* How many steps the warp took for the others once its lane was past the
+ * line, in the range step it halted from (WS_ERR_BUSY if it runs). */
+ws_status ws_debug_step_range_past(ws_debug *dbg, uint32_t warp, uint32_t *past);
+
 /* Trigger condition unit: a condition for execute trigger `trigger` of
  * `core`, evaluated per lane when a warp reaches the trigger's address.
  * Only the lanes for which one of the programs yields nonzero (or cannot

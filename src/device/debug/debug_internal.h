@@ -46,6 +46,9 @@ typedef struct dbg_warp {
     uint32_t step_group; /* device thread: the group the step issues       */
     uint32_t step_issued; /* the lanes that issued the last step's
                              instruction (0: none; ws_debug_step_lanes)    */
+    uint8_t ranging;     /* a range step is set (ws_debug_step_range)      */
+    uint32_t range_past; /* ... its steps for the others so far            */
+    ws_dbg_step_range range;
 } dbg_warp;
 
 typedef struct dbg_core {

@@ -147,6 +147,31 @@ ws_status ws_debug_step_exclude(ws_debug *d, uint32_t warp, uint32_t lanes)
     return st;
 }
 
+ws_status ws_debug_step_range(ws_debug *d, uint32_t warp, const ws_dbg_step_range *r)
+{
+    if (!d || !r || r->nranges > WS_DBG_STEP_RANGES || r->lane >= WS_MAX_LANES) return WS_ERR_INVALID_ARG;
+    pthread_mutex_lock(&d->mu);
+    ws_status st = halted_warp(d, warp);
+    if (st == WS_OK && r->lane >= d->lanes) st = dbg_fail(d, WS_ERR_INVALID_ARG, "lane %u does not exist", r->lane);
+    if (st == WS_OK) {
+        d->w[warp].range = *r;
+        d->w[warp].ranging = 1;
+        d->w[warp].range_past = 0;
+    }
+    pthread_mutex_unlock(&d->mu);
+    return st;
+}
+
+ws_status ws_debug_step_range_past(ws_debug *d, uint32_t warp, uint32_t *past)
+{
+    if (!d || !past) return WS_ERR_INVALID_ARG;
+    pthread_mutex_lock(&d->mu);
+    ws_status st = halted_warp(d, warp);
+    if (st == WS_OK) *past = d->w[warp].range_past;
+    pthread_mutex_unlock(&d->mu);
+    return st;
+}
+
 ws_status ws_debug_step_lanes(ws_debug *d, uint32_t warp, uint32_t *lanes)
 {
     if (!d || !lanes) return WS_ERR_INVALID_ARG;

@@ -32,6 +32,7 @@ void dbg_halt_locked(ws_debug *d, ws_warp *w, uint32_t cause, uint32_t lane, int
     dw->cause = (uint8_t)cause;
     if (event) dbg_machines_publish_locked(d); /* what the tool sees at this stop */
     dw->stepping = dw->step_bar = 0;
+    dw->ranging = 0; /* a range step ends at any halt */
     dw->group_halt = !event;
     dbg_requests_done_locked(d); /* a halt or a step's end a probe may wait for */
     /* resumeack stays: it says the last resumereq was acted on, and a
@@ -310,6 +311,36 @@ int ws_dbg_warp_gate(ws_device *dev, ws_warp *w, uint32_t *budget)
     return 0;
 }
 
+/* Is the lane at pc and depth on the range step's line? */
+static int on_step_line(const ws_dbg_step_range *r, uint32_t pc, int depth)
+{
+    if (pc >= r->lo && pc < r->hi) return 1;
+    if (depth != r->depth) return 0;
+    for (uint32_t i = 0; i < r->nranges; i++)
+        if (pc >= r->ranges[i].lo && pc < r->ranges[i].hi) return 1;
+    return 0;
+}
+
+/* After a step of a warp with a range step set: 1 if it steps again
+ * (ws_debug_step_range says when), else 0 (it halts). Its lanes have left
+ * their group, so pc[] is each lane's own. */
+static int range_steps_on(dbg_warp *dw, ws_warp *w)
+{
+    const ws_dbg_step_range *r = &dw->range;
+    if (w->group) ws_simt_leave_group(w);
+    if (!(w->live >> r->lane & 1)) return 0;
+    if (on_step_line(r, w->pc[r->lane], w->depth[r->lane])) return 1;
+    if (w->depth[r->lane] > r->depth) return 0; /* it called a function: the tool's to decide */
+    uint32_t left = 0;
+    for (uint32_t m = r->lanes & w->live; m; m &= m - 1) {
+        uint32_t lane = (uint32_t)__builtin_ctz(m);
+        if (w->depth[lane] > r->depth || on_step_line(r, w->pc[lane], w->depth[lane])) left |= 1u << lane;
+    }
+    if (!left || dw->range_past >= r->max_past) return 0;
+    dw->range_past++;
+    return 1;
+}
+
 ws_warp_result ws_dbg_warp_done(ws_device *dev, ws_warp *w, ws_warp_result r)
 {
     ws_debug *d = dev->debug;
@@ -363,6 +394,9 @@ ws_warp_result ws_dbg_warp_done(ws_device *dev, ws_warp *w, ws_warp_result r)
                                       0, d->dev->current ? d->dev->current->id : 0, WS_OK);
         } else if (!(w->live & ~w->waiting)) {
             dw->step_bar = 1; /* completes when the barrier opens */
+        } else if (dw->ranging && atomic_load(&d->attached) && range_steps_on(dw, w)) {
+            dw->stepping = 1; /* one more step, no halt between */
+            w->step_exclude = dw->range.exclude;
         } else {
             halt_if_attached_locked(d, w, WS_DCSR_CAUSE_STEP, lowest_live(w));
         }
