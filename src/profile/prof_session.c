@@ -66,26 +66,16 @@ ws_status ws_profiler_attach(ws_device *dev, const char *spec)
      * profile` can tell a program that opened no device from one that
      * never closed its device (the profile is written at close). */
     FILE *rf = P->opt.report ? fopen(P->opt.report, "a") : NULL;
-    if (P->opt.report && (!rf || fclose(rf))) {
-        int e = errno;
-        ws_mem_free_tool(&dev->mem, P->buffer);
-        ws_status rs = ws_set_error(dev, WS_ERR_INVALID_ARG, "profiler: report %s: cannot write: %s", P->opt.report,
-                                    strerror(e));
-        prof_options_free(&P->opt);
-        free(P);
-        return rs;
-    }
+    ws_status st = WS_OK;
+    if (P->opt.report && (!rf || fclose(rf)))
+        st = ws_set_error(dev, WS_ERR_INVALID_ARG, "profiler: report %s: cannot write: %s", P->opt.report,
+                          strerror(errno));
     /* numbered as the program opens its devices, as `warpscope trace` does */
-    if (P->opt.devices && !(P->device_number = (uint32_t)ws_counter_next(P->opt.devices))) {
-        int e = errno;
-        ws_mem_free_tool(&dev->mem, P->buffer);
-        ws_status cs = ws_set_error(dev, WS_ERR_IO, "profiler: the program's device counter %s: %s", P->opt.devices,
-                                    strerror(e));
-        prof_options_free(&P->opt);
-        free(P);
-        return cs;
-    }
-    ws_status st = ws_tool_attach(dev, &prof_tool, P);
+    else if (P->opt.devices && !(P->device_number = (uint32_t)ws_counter_next(P->opt.devices)))
+        st = ws_set_error(dev, WS_ERR_IO, "profiler: the program's device counter %s: %s", P->opt.devices,
+                          strerror(errno));
+    else
+        st = ws_tool_attach(dev, &prof_tool, P);
     if (st != WS_OK) {
         ws_mem_free_tool(&dev->mem, P->buffer);
         prof_options_free(&P->opt);
