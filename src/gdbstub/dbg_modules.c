@@ -351,6 +351,20 @@ static void machine_state(grow_text *g, const ws_dbg_machine *m)
 /* `monitor watch`: the last halt's reason, then every machine on the bus,
  * whose it is, its program and its state, as the device last showed them;
  * then the debugger's programs still queued. */
+/* Which unit halts the debugger's machines hold, as the device showed them
+ * at its last stop (EVCTL bits 1 and 2), for a message; NULL: none. */
+static const char *machine_halts_held(ws_gdb_dbg *t)
+{
+    uint32_t v = 0;
+    if (ws_dmi_read(t->dbg, 0, WS_DM_EVCTL, &v) != WS_OK) return NULL;
+    switch (v >> 1 & 3) {
+    case 1: return "work distributor's";
+    case 2: return "command processor's";
+    case 3: return "work distributor's and command processor's";
+    default: return NULL;
+    }
+}
+
 static char *watch_list_text(ws_gdb_dbg *t)
 {
     grow_text g = { .s = malloc(256), .cap = 256 };
@@ -427,15 +441,22 @@ ws_status ws_gdb_dbg_monitor(void *tp, const char *cmd, char **out)
             *out = watch_list_text(t);
             return *out ? WS_OK : WS_ERR_OUT_OF_MEMORY;
         } else if (!strcmp(text, "resume")) {
+            const char *held = machine_halts_held(t);
             ws_dmi_write(t->dbg, 0, WS_DM_EVCTL, 8);
-            snprintf(buf, sizeof buf, "a halt of the work distributor or command processor that the debugger's debug "
-                     "machines caused will be released at the device's next safe point; the machines stay loaded and "
-                     "armed (the program's halts stay)\n");
+            if (held)
+                snprintf(buf, sizeof buf, "the %s halt that the debugger's debug machines caused will be released at "
+                         "the device's next safe point; the machines stay loaded and armed (the program's halts "
+                         "stay)\n", held);
+            else
+                snprintf(buf, sizeof buf, "the debugger's debug machines hold no halt of the work distributor or "
+                         "command processor (as the device showed them at its last stop): nothing to release; the "
+                         "machines stay loaded and armed\n");
         } else if (!strcmp(text, "clear")) {
+            const char *held = machine_halts_held(t);
             ws_dmi_write(t->dbg, 0, WS_DM_EVCTL, 2);
-            snprintf(buf, sizeof buf, "the debugger's debug machines will be unloaded at the device's next safe point, "
-                     "and a halt of the work distributor or command processor they caused released (the program's "
-                     "machines and halts stay)\n");
+            snprintf(buf, sizeof buf, "the debugger's debug machines will be unloaded at the device's next safe point%s%s%s "
+                     "(the program's machines and halts stay)\n", held ? ", and the " : "", held ? held : "",
+                     held ? " halt they caused released" : "; they hold no halt to release");
         } else if (ws_events_parse_machine(text, &p, &print, err, sizeof err) != WS_OK) {
             snprintf(buf, sizeof buf, "watch: %s\n", err);
         } else if (ws_debug_machine_program_only_action(&p)) {

@@ -121,6 +121,8 @@ struct ws_debug {
     ws_dbg_machine machines_seen[WS_EV_MACHINES]; /* the bus's loaded machines as
                                       the device last showed them (ws_debug_machines) */
     uint32_t nmachines_seen;
+    uint8_t wd_held_seen, cp_held_seen; /* the debugger's machines held the work
+                                      distributor / command processor halted then */
     uint32_t ev_words[DBG_EV_WORDS]; /* EVDATA staging area                  */
     uint32_t ev_n, ev_index;
     int ev_refused;

@@ -91,6 +91,8 @@ void dbg_machines_publish_locked(ws_debug *d)
 {
     const struct ws_events *e = d->dev ? d->dev->events : NULL;
     d->nmachines_seen = 0;
+    d->wd_held_seen = e && e->wd_halt.halted[WS_EV_DEBUGGER];
+    d->cp_held_seen = e && e->cp_halt.halted[WS_EV_DEBUGGER];
     for (unsigned i = 0; e && i < WS_EV_MACHINES; i++) {
         const ws_machine *m = &e->machine[i];
         if (!m->p.nwatch) continue; /* never loaded, or unloaded */
@@ -121,13 +123,19 @@ ws_status ws_debug_machines(ws_debug *d, ws_dbg_machine *out, size_t max, size_t
  * 8 = release the wd/cp halts the debugger's machines caused (they stay
  * loaded and armed);
  * read: bit 0 the last load was refused (bad program, an action on the
- * program's trace or callback, or queue full), bits 15:8 programs queued. */
+ * program's trace or callback, or queue full), bit 1 the debugger's
+ * machines held the work distributor halted and bit 2 the command
+ * processor, as the device last showed them (at its last stop), bits 15:8
+ * programs queued. */
 void dbg_machines_read_locked(ws_debug *d, uint32_t addr, uint32_t *v)
 {
     switch (addr) {
     case WS_DM_EVSEL: *v = d->ev_index << 8; break;
     case WS_DM_EVDATA: *v = d->ev_index < DBG_EV_WORDS ? d->ev_words[d->ev_index] : 0; d->ev_index++; break;
-    case WS_DM_EVCTL: *v = (uint32_t)d->ev_refused | d->nmachine_q << 8; break;
+    case WS_DM_EVCTL:
+        *v = (uint32_t)d->ev_refused | (uint32_t)d->wd_held_seen << 1 | (uint32_t)d->cp_held_seen << 2 |
+             d->nmachine_q << 8;
+        break;
     default: *v = 0;
     }
 }
