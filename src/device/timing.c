@@ -253,7 +253,9 @@ static inline __attribute__((always_inline)) int issue(ws_device *dev, ws_timing
                 kind = WS_STATE_SHORT_SCOREBOARD;
             } else {
                 uint32_t n = ws_timing_sectors(dev, w, base, imm, x->group, region == REG_LOCAL);
-                uint64_t busy = (uint64_t)n * P->sector_cycles;
+                /* an atomic's lanes on one word take turns at the port */
+                uint32_t turns = o->mem == 2 && region == REG_GLOBAL ? ws_timing_word_turns(base, imm, x->group) : 1;
+                uint64_t busy = (uint64_t)(n > turns ? n : turns) * P->sector_cycles;
                 T->cs[c].lsu_free = max64(T->cs[c].lsu_free, t) + busy;
                 ready = T->cs[c].lsu_free + P->latency[WS_UNIT_LSU];
                 K->gmem_requests++;

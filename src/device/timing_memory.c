@@ -43,6 +43,26 @@ uint32_t ws_timing_bank_passes(const uint32_t *base, uint32_t imm, uint32_t g, u
     return passes;
 }
 
+/* A global atomic: lanes naming one word take turns (each reads, modifies
+ * and writes it in lane order), as a GPU's L2 atomic unit serialises
+ * them: the most lanes any one word has (1 when every lane has its own). */
+uint32_t ws_timing_word_turns(const uint32_t *base, uint32_t imm, uint32_t g)
+{
+    const uint32_t w0 = (base[__builtin_ctz(g)] + imm) >> 2;
+    uint32_t diff = 0;
+    for (uint32_t m = g; m; m &= m - 1) diff |= ((base[__builtin_ctz(m)] + imm) >> 2) ^ w0;
+    if (!diff) return ws_lane_count(g); /* the usual contended case: one counter */
+    uint32_t words[32], count[32], n = 0, most = 1;
+    for (uint32_t m = g; m; m &= m - 1) {
+        const uint32_t w = (base[__builtin_ctz(m)] + imm) >> 2;
+        uint32_t i = 0;
+        while (i < n && words[i] != w) i++;
+        if (i == n) words[n] = w, count[n++] = 1;
+        else if (++count[i] > most) most = count[i];
+    }
+    return most;
+}
+
 static inline uint32_t popcount64(uint64_t v) /* without a libgcc call (no POPCNT in the base ISA) */
 {
     v = v - ((v >> 1) & 0x5555555555555555ull);

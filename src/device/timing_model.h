@@ -131,6 +131,7 @@ static inline int region_of(uint32_t a)
 uint32_t ws_timing_bank_passes(const uint32_t *base, uint32_t imm, uint32_t g, uint32_t full, uint32_t nl, int atomic);
 uint32_t ws_timing_sectors(const ws_device *dev, const ws_warp *w, const uint32_t *base, uint32_t imm, uint32_t g,
                            int local);
+uint32_t ws_timing_word_turns(const uint32_t *base, uint32_t imm, uint32_t g);
 
 /* Look at warp slot s of core k in cycle `when` (> the cycle being
  * processed, or = the next one for a new warp). */

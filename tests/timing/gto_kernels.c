@@ -104,3 +104,10 @@ WS_KERNEL void ecall_waits_a1(unsigned *p)
     }
 LAST_WRITE_KERNEL(last_store, "sw a2, 0(a0)\n")
 LAST_WRITE_KERNEL(last_atomic, "amoadd.w a1, a2, (a0)\n")
+
+/* Global atomics on one word or a word each (test_timing's atomic_turns):
+ * lanes naming one word take turns at the LSU port. */
+WS_KERNEL void atomic_words(unsigned *p, unsigned spread)
+{
+    atomicAdd(&p[threadIdx_x() * spread], 1u);
+}

@@ -504,6 +504,38 @@ static void test_atomic_drain(void)
     ws_device_close(t.dev);
 }
 
+/* A global atomic's lanes on one word take turns at the LSU port, one
+ * sector's cycles each (as a GPU's L2 atomic unit serialises them): 32
+ * lanes on one word keep it busy for 32 sector times, 32 lanes on 32
+ * neighbouring words for their 4 sectors. Until 2026-11-28 both took
+ * their sectors only (1 and 4). */
+static void test_atomic_turns(void)
+{
+    tdev t;
+    if (tdev_open(&t, gto_elf, "mode=timing, cores=1")) { CHECK(0); return; }
+    ws_addr p;
+    CHECK(ws_malloc(t.dev, 128, &p) == WS_OK && ws_memset(t.dev, p, 0, 128) == WS_OK);
+    const ws_timing_params *P = ws_timing_params_of(t.dev);
+    ws_timing_counters one, own;
+    unsigned zero = 0, spread1 = 1;
+    ws_arg a0[] = { WS_ARG_PTR(p), WS_ARG_U32(zero) }, a1[] = { WS_ARG_PTR(p), WS_ARG_U32(spread1) };
+    run_counted(&t, "atomic_words", WS_DIM3(1, 1, 1), WS_DIM3(32, 1, 1), a0, 2, &one);
+    run_counted(&t, "atomic_words", WS_DIM3(1, 1, 1), WS_DIM3(32, 1, 1), a1, 2, &own);
+    CHECK(P != NULL);
+    if (P) {
+        CHECK_EQ_U(one.gmem_sectors, 1);
+        CHECK_EQ_U(one.unit_busy[WS_UNIT_LSU], 32ull * P->sector_cycles);
+        CHECK_EQ_U(own.gmem_sectors, 4);
+        CHECK_EQ_U(own.unit_busy[WS_UNIT_LSU], 4ull * P->sector_cycles);
+        CHECK(one.cycles > own.cycles);
+    }
+    uint32_t v[32];
+    CHECK(ws_memcpy_dtoh(t.dev, v, p, sizeof v) == WS_OK);
+    CHECK_EQ_U(v[0], 33); /* 32 adds on word 0, then lane 0's own */
+    for (int i = 1; i < 32; i++) CHECK_EQ_U(v[i], 1);
+    ws_device_close(t.dev);
+}
+
 /* An ecall's operands follow its service (a7): write's buffer (a1) is
  * waited for (gto_kernels.c's ecall_waits_a1 waits for its load), a
  * texture sample reads the slot and fa0, fa1 (fa2 with a level) and writes
@@ -599,5 +631,6 @@ int main(int argc, char **argv)
     test_cas_pairs();
     test_ecall_operands();
     test_atomic_drain();
+    test_atomic_turns();
     return TEST_SUMMARY();
 }

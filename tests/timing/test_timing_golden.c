@@ -31,7 +31,10 @@
  * was still in flight; test_timing_model's atomic_drain); and the pcc of
  * `mixed`, the kernel with a fence, when a warp's cycles in `membar` went
  * to the fence it issued instead of the instruction after it, as barrier
- * waits go to the barrier (2026-11-27; profiler.depth.membar). Every way
+ * waits go to the barrier (2026-11-27; profiler.depth.membar); and the
+ * reduce and mixed entries when a global atomic's lanes on one word began
+ * to take turns at the LSU port (2026-11-28: reduce's 32 lanes add to one
+ * word, mixed's histogram to 16 bins; test_timing_model's atomic_turns). Every way
  * of observing a launch (nothing, instruction counters, trace cells
  * sampling all warps or one warp round-robin) must also give the same
  * cycles and counters, and so must the cores on several host threads
@@ -86,9 +89,9 @@ static const golden expected[K_COUNT][3] = {
         { 19262, 0x7ce263be2905cdb7ull, 0x56f069fea43a44e0ull, 0x355bd346e47c1b3full, 0x56c0d8056d0ab1beull }, /* mode=timing, cores=1, warps_per_core=16, timing=golden_tight.timing */
     },
     { /* reduce */
-        { 29070, 0x4a5b946d0f87328aull, 0xe2eb581808ab8973ull, 0xbae91c3c64442bd8ull, 0x11e35ab9108aa161ull }, /* mode=timing */
-        { 33712, 0x850089d08a8d128eull, 0xb2e40e9777973c5dull, 0x043f403d857c1b36ull, 0xf5e809a8712feef5ull }, /* mode=timing, cores=2, timing=golden_gto.timing */
-        { 198075, 0x5e870a669a1c3bf2ull, 0x72b884b31fec1b97ull, 0x6e610fea1e39677eull, 0xf812ee8fce84c971ull }, /* mode=timing, cores=1, warps_per_core=16, timing=golden_tight.timing */
+        { 29101, 0x4d753cd8d36a6a3cull, 0x9079e08801cf83ffull, 0xd6d3415fa061687full, 0x11e35ab9108aa161ull }, /* mode=timing */
+        { 33808, 0xb1ff7b731616a8acull, 0x8bf93b993a43d1bcull, 0xbaccf59afbe5ab4bull, 0xea871454b4e6696dull }, /* mode=timing, cores=2, timing=golden_gto.timing */
+        { 200209, 0x6ed2d4aacc51b2ffull, 0x113d15818ca865ddull, 0xd56becd84fae5840ull, 0xd21c4b3d229e256cull }, /* mode=timing, cores=1, warps_per_core=16, timing=golden_tight.timing */
     },
     { /* spill */
         { 10507, 0xcb22f889242db038ull, 0xaa67db5d835d6364ull, 0x4576aa3b400659f4ull, 0x051a95259adbb609ull }, /* mode=timing */
@@ -96,9 +99,9 @@ static const golden expected[K_COUNT][3] = {
         { 16868, 0xeced5875a2fc5dfcull, 0xeb29734239c7b475ull, 0x61dd768e5a34015eull, 0xe056e203f6a07e75ull }, /* mode=timing, cores=1, warps_per_core=16, timing=golden_tight.timing */
     },
     { /* mixed */
-        { 31172, 0xc64a56df24399e11ull, 0xe984fec5007888efull, 0xae48737bccc0502aull, 0xfe2b3a708ac8e4b2ull }, /* mode=timing */
-        { 57100, 0x29e600eba542d9d4ull, 0x84c2323c74b9d7e3ull, 0x62ae7fed42c4a5c0ull, 0x9d3423aaf7164d68ull }, /* mode=timing, cores=2, timing=golden_gto.timing */
-        { 110972, 0x28c57b1b9291cfb1ull, 0xcc7e4c9d71f6444eull, 0xf85514d59aca0536ull, 0xe249aea4353caae4ull }, /* mode=timing, cores=1, warps_per_core=16, timing=golden_tight.timing */
+        { 31225, 0xd39a3ac00db13ed9ull, 0x06901bc0d34c0d2cull, 0x68e50ef840d5771aull, 0x9c7c141766deffd3ull }, /* mode=timing */
+        { 57195, 0x852bedd6a50e9c76ull, 0x13ce3c82e056f8b7ull, 0x6d1ff7648fc80525ull, 0x6705ec0c4cb68c45ull }, /* mode=timing, cores=2, timing=golden_gto.timing */
+        { 111278, 0x14b56743de3b2f44ull, 0x7f47944a9336ae88ull, 0x89f99bbc33f8144eull, 0x69d6fc5c3a4344ffull }, /* mode=timing, cores=1, warps_per_core=16, timing=golden_tight.timing */
     },
     { /* divergent */
         { 1605, 0x51a7021e6249c147ull, 0x4d9ac2d601888197ull, 0x33d3e8ddf9cb6b69ull, 0x2bf337802c09a97dull }, /* mode=timing */

@@ -17,6 +17,15 @@ WS_KERNEL void nand64(unsigned long long *acc, unsigned long long *old)
     unsigned t = ws_global_id_x();
     old[t] = __atomic_fetch_nand(acc, ~(0x9e3779b97f4a7c15ull * (t + 1)), __ATOMIC_SEQ_CST);
 }
+/* A 32-bit compare-and-swap loop every thread retries until its update
+ * lands: how often depends on the order in which warps reach the word. */
+WS_KERNEL void cas32(unsigned *acc, unsigned *old)
+{
+    unsigned t = ws_global_id_x();
+    unsigned o = atomicCAS(acc, 0u, 0u), seen;
+    while ((seen = atomicCAS(acc, o, o * 3u + t)) != o) o = seen;
+    old[t] = o;
+}
 WS_KERNEL void addf64(double *acc, double *old)
 {
     unsigned t = ws_global_id_x();

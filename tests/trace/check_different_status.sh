@@ -34,7 +34,7 @@ expect "program fails" 5 diff.fails.out "$ws" trace --tool bbcount --fail-on-dif
 # a MISMATCH (3) before a DIFFERENT: a launch of each kernel, the second
 # one mismatching in timing mode (check_mismatch_status.sh)
 expect "MISMATCH first" 3 diff.both.out "$ws" trace --tool bbcount --fail-on-different -- \
-    bash -c '"$1" "${@:2:8}" && "$1" run --config mode=timing --block 256 "${10}" nand64 zeros:1 zeros:256' sh \
+    bash -c '"$1" "${@:2:8}" && "$1" run --config mode=timing --block 256 "${10}" cas32 zeros:1 zeros:256' sh \
     "$ws" "${run[@]}" "$cas"
 grep -q 'DIFFERENT from' diff.both.out && grep -q '(MISMATCH)$' diff.both.out ||
     { echo "FAIL: MISMATCH first: not both checks failed"; cat diff.both.out; fail=1; }

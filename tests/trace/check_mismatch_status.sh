@@ -4,15 +4,15 @@
 # own failure status still comes first, and a trace that matches exits 0.
 # Until 2026-11-27 the command exited 0 with MISMATCH in its report.
 # The mismatch is a genuine one: in timing mode the passes' inserted
-# instructions take cycles, so 8 warps contending for one 64-bit word with
-# compare-and-swap loops (a 64-bit nand: the other 64-bit atomics are
-# single AMOs since 2026-11-28) retry otherwise than the launch
+# instructions take cycles, so 8 warps contending for one word with
+# compare-and-swap loops (cas32; until 2026-11-28 add64, whose 64-bit add
+# is a single AMO since) retry otherwise than the launch
 # (docs/tracing.md, Limits). Should that limit be lifted, this test needs
 # another kernel.
 # usage: check_mismatch_status.sh WARPSCOPE CAS_KERNEL.elf
 ws=$1 elf=$2
 fail=0
-args=(--block 256 "$elf" nand64 zeros:1 zeros:256)
+args=(--block 256 "$elf" cas32 zeros:1 zeros:256)
 timing=(run --config mode=timing "${args[@]}")
 expect() { # name, expected status, output file, then the command
     local name=$1 want=$2 out=$3; shift 3
