@@ -618,11 +618,13 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
                              100.0 * fill, lanes);
                 fail |= add(out, nout, l, "partial_warps", simt, cyc, t);
             } else if (low && cas_loop(k, l)) {
-                /* float atomicAdd and the like: lr/sc (or amocas) in a
-                 * loop that each lane leaves when its swap succeeds */
+                /* a hand-written atomicCAS loop and the like: lr/sc (or
+                 * amocas) in a loop that each lane leaves when its swap
+                 * succeeds */
                 snprintf(t + n, sizeof t - (size_t)n, "the lanes leave an atomic's compare-and-swap retry loop "
-                         "one by one as their swaps succeed (float and 64-bit atomics on one address): combine "
-                         "within the warp first (shuffles, then one atomic per warp and address)");
+                         "one by one as their swaps succeed (an update the device has no atomic for, such as a "
+                         "float atomicMax, on one address): combine within the warp first (shuffles, then one "
+                         "atomic per warp and address)");
                 fail |= add_caused(out, nout, l, "divergence", "compare-and-swap loop", simt, cyc, t);
             } else if (low && lanes_leave_loop(k, l)) {
                 snprintf(t + n, sizeof t - (size_t)n, "the lanes enter its loop together and leave it at "
@@ -692,9 +694,9 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
         const int atomic = l->top_producer_pc && !strcmp(prof_inst_kind(l->top_producer_pc->producer_disasm), "atomic");
         if (cyc && (double)lsb >= WAIT_HIGH * (double)cyc && atomic) {
             snprintf(t, sizeof t, "atomic latency: %.1f%% of its warp-cycles wait for an atomic's result "
-                     "(long_scoreboard, on %.40s); updates of one address take turns (64-bit and float atomics "
-                     "retry a compare-and-swap): combine within the warp first (shuffles, one atomic per warp) or "
-                     "spread them over several addresses", 100.0 * (double)lsb / (double)cyc,
+                     "(long_scoreboard, on %.40s); updates of one address take turns (a warp's lanes on one "
+                     "word one after another, a compare-and-swap loop's lanes one per round): combine within the "
+                     "warp first (shuffles, one atomic per warp) or spread them over several addresses", 100.0 * (double)lsb / (double)cyc,
                      l->top_producer_pc->producer_disasm);
             fail |= add(out, nout, l, "atomics", (double)lsb / (double)cyc, cyc, t);
         } else if (cyc && (double)lsb >= WAIT_HIGH * (double)cyc && local_load(k, l->top_producer_pc)) {
