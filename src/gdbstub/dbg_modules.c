@@ -348,9 +348,6 @@ static void machine_state(grow_text *g, const ws_dbg_machine *m)
     if (st->counter) grow_put(g, ", count %llu", (unsigned long long)st->counter);
 }
 
-/* `monitor watch`: the last halt's reason, then every machine on the bus,
- * whose it is, its program and its state, as the device last showed them;
- * then the debugger's programs still queued. */
 /* Which unit halts the debugger's machines hold, as the device showed them
  * at its last stop (EVCTL bits 1 and 2), for a message; NULL: none. */
 static const char *machine_halts_held(ws_gdb_dbg *t)
@@ -365,6 +362,9 @@ static const char *machine_halts_held(ws_gdb_dbg *t)
     }
 }
 
+/* `monitor watch`: the last halt's reason, then every machine on the bus,
+ * whose it is, its program and its state, as the device last showed them;
+ * then the debugger's programs still queued. */
 static char *watch_list_text(ws_gdb_dbg *t)
 {
     grow_text g = { .s = malloc(256), .cap = 256 };
@@ -456,7 +456,7 @@ ws_status ws_gdb_dbg_monitor(void *tp, const char *cmd, char **out)
             ws_dmi_write(t->dbg, 0, WS_DM_EVCTL, 2);
             snprintf(buf, sizeof buf, "the debugger's debug machines will be unloaded at the device's next safe point%s%s%s "
                      "(the program's machines and halts stay)\n", held ? ", and the " : "", held ? held : "",
-                     held ? " halt they caused released" : "; they hold no halt to release");
+                     held ? " halt they caused released" : "; they held no halt at its last stop");
         } else if (ws_events_parse_machine(text, &p, &print, err, sizeof err) != WS_OK) {
             snprintf(buf, sizeof buf, "watch: %s\n", err);
         } else if (ws_debug_machine_program_only_action(&p)) {

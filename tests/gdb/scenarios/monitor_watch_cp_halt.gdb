@@ -17,7 +17,7 @@ continue
 # expect-gdb: Breakpoint 1, scale
 # expect-gdb: watch clear +unload the debugger's debug machines \(and release
 # expect-gdb: debug machine loaded at the device's next safe point: cp.done data=3 do cp.halt
-# expect-gdb: unloaded at the device's next safe point; they hold no halt to release
+# expect-gdb: unloaded at the device's next safe point; they held no halt at its last stop
 # expect-gdb: exited normally
 # expect-app: result ok
 # expect-exit: 0

@@ -24,7 +24,7 @@ continue
 # expect-gdb: Breakpoint 1, scale
 # expect-gdb: watch resume +release the wd/cp halts the debugger's machines
 # expect-gdb: ^the debugger's debug machines hold no halt of the work distributor or command processor \(as the device showed them at its last stop\): nothing to release
-# expect-gdb: ^the debugger's debug machines will be unloaded at the device's next safe point; they hold no halt to release
+# expect-gdb: ^the debugger's debug machines will be unloaded at the device's next safe point; they held no halt at its last stop
 # expect-gdb: debug machine loaded at the device's next safe point: sched.warp_retire do cp.halt; halt
 # expect-gdb: debug machine 0 fired on sched.warp_retire .* \(its program: 'sched.warp_retire do cp.halt; halt'\)
 # expect-gdb: received signal SIGTRAP
