@@ -266,6 +266,47 @@ static int stride_two(const prof_kernel *k, const prof_line *l)
     return any;
 }
 
+/* A 32-bit global load or store `disasm` ("lw a2, 4(a0)"): its kind ('l'
+ * or 's'), offset and base register's name into base; 0 if not one. */
+static int word_access(const char *disasm, char *kind, long *off, char *base, size_t len)
+{
+    const char *d = strncmp(disasm, "c.", 2) ? disasm : disasm + 2;
+    if ((d[0] != 'l' && d[0] != 's') || d[1] != 'w' || d[2] != ' ') return 0;
+    const char *comma = strrchr(d, ','), *open = strchr(d, '('), *close = strchr(d, ')');
+    if (!comma || !open || !close || open < comma || close < open || (size_t)(close - open - 1) >= len) return 0;
+    char *end;
+    *off = strtol(comma + 1, &end, 0);
+    if (end != open) return 0;
+    memcpy(base, open + 1, (size_t)(close - open - 1));
+    base[close - open - 1] = 0;
+    *kind = d[0];
+    return 1;
+}
+
+/* Does line l move a 64-bit value (a double, a long long) as this device
+ * does, two 32-bit words 4 bytes apart from one base register, each half
+ * as many requests as the other? Then each half's request spans the
+ * sectors of both, as a stride of 2 would. */
+static int wide_halves(const prof_kernel *k, const prof_line *l)
+{
+    for (size_t i = 0; i < k->npcs; i++) {
+        const prof_pc *a = &k->pcs[i];
+        char ka, ba[16];
+        long oa;
+        if (!a->exact.gmem_requests || !prof_line_has(l, a) || !word_access(a->disasm, &ka, &oa, ba, sizeof ba))
+            continue;
+        for (size_t j = 0; j < k->npcs; j++) {
+            const prof_pc *b = &k->pcs[j];
+            char kb, bb[16];
+            long ob;
+            if (j != i && b->exact.gmem_requests == a->exact.gmem_requests && prof_line_has(l, b) &&
+                word_access(b->disasm, &kb, &ob, bb, sizeof bb) && kb == ka && ob == oa + 4 && !strcmp(ba, bb))
+                return 1;
+        }
+    }
+    return 0;
+}
+
 /* Does line l fetch at least SECTORS_RATIO times the sectors its elements
  * need? *ideal: what they need per request. */
 static int uncoalesced(const prof_kernel *k, const prof_line *l, double *ideal)
@@ -655,7 +696,15 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
                          strcmp(k->stage, "vertex") ? "reads its own interpolated record (VOut) and writes its "
                          "own colour" : "reads its own record (VIn) and writes its own (VOut)",
                          strcmp(k->stage, "vertex") ? "" : " and vertex attributes");
-            else if (stride_two(k, l)) {
+            else if (wide_halves(k, l)) {
+                char need[80];
+                coalesced_text(ideal, need, sizeof need);
+                snprintf(t, sizeof t, "uncoalesced: %.1f sectors per request (%s); the line moves 64-bit values "
+                         "(a double, a long long) as this device does, two 32-bit words 4 bytes apart (it has no "
+                         "64-bit loads or stores), so each half's request spans the sectors of both: use 32-bit "
+                         "types where the precision allows, or keep the low and high halves in two arrays",
+                         per, need);
+            } else if (stride_two(k, l)) {
                 char need[80];
                 coalesced_text(ideal, need, sizeof need);
                 snprintf(t, sizeof t, "uncoalesced: %.1f sectors per request (%s); neighbouring lanes are two "

@@ -855,12 +855,21 @@ stride2)
     # A warp whose lanes each take every other element fetches twice the
     # sectors its elements need: uncoalesced, judged against the access
     # width (8 sectors for words, 2 for bytes), not a fixed 8.
-    pw=$(line PAIR_WORDS) pb=$(line PAIR_BYTES)
+    pw=$(line PAIR_WORDS) pb=$(line PAIR_BYTES) dc=$(line DOUBLE_COPY)
     "$ws" profile --json w.json -- "$ws" run --grid 16 --block 256 "$elf" pair_words zeros:8192 3 1 > w.txt 2>&1 ||
         bad "pair_words exited with $?"
     # (the advice names the pattern: until 2026-11-28 "swap the index roles")
     expect w.txt "depth_kernels.c:$pw: uncoalesced: 8.0 sectors per request (4 when 32 lanes read 32 neighbouring words); neighbouring lanes are two elements apart (each thread owning elements 2i and 2i + 1, say), so each request fetches twice the sectors its elements need: let thread i take elements i and i + the number of threads instead" \
         "stride-2 words: uncoalesced at line $pw, the pattern named"
+    # A double array read and written as written, lane i element i: the
+    # halves of each double are what doubles the sectors, not the indexing
+    # (until 2026-11-28 it was told to swap the index roles).
+    "$ws" profile -- "$ws" run --grid 16 --block 256 "$elf" copy_doubles iota:4096 zeros:4096 > d.txt 2>&1 ||
+        bad "copy_doubles exited with $?"
+    expect d.txt "depth_kernels.c:$dc: uncoalesced: 8.0 sectors per request (4 when 32 lanes read 32 neighbouring words); the line moves 64-bit values (a double, a long long) as this device does, two 32-bit words 4 bytes apart" \
+        "doubles: the halves named at line $dc"
+    grep "depth_kernels.c:$pw: uncoalesced" w.txt | grep -q "64-bit values" && bad "pair_words called 64-bit halves" ||
+        ok "pair_words: not called 64-bit halves"
     "$ws" profile -- "$ws" run --grid 16 --block 256 "$elf" pair_words zeros:8192 3 0 > c.txt 2>&1 ||
         bad "pair_words 0 exited with $?"
     grep -q "uncoalesced" c.txt && bad "neighbouring words called uncoalesced: $(grep uncoalesced c.txt)" ||

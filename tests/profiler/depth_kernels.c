@@ -415,6 +415,15 @@ WS_KERNEL void pair_words(int *out, int add, int pair)
     out[at] += add;                                    /* MARK_PAIR_WORDS */
 }
 
+/* Lane i copies double i: coalesced as written, but the device moves each
+ * double as two 32-bit words 4 bytes apart, so each half's request spans
+ * the sectors of both (8 for 32 lanes, where 32 words need 4). */
+WS_KERNEL void copy_doubles(const double *in, double *out)
+{
+    unsigned i = blockIdx_x() * blockDim_x() + threadIdx_x();
+    out[i] = in[i];                                    /* MARK_DOUBLE_COPY */
+}
+
 WS_KERNEL void pair_bytes(unsigned char *out, int add)
 {
     unsigned i = blockIdx_x() * blockDim_x() + threadIdx_x();
