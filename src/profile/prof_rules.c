@@ -289,21 +289,19 @@ static int word_access(const char *disasm, char *kind, long *off, char *base, si
  * sectors of both, as a stride of 2 would. */
 static int wide_halves(const prof_kernel *k, const prof_line *l)
 {
-    for (size_t i = 0; i < k->npcs; i++) {
-        const prof_pc *a = &k->pcs[i];
-        char ka, ba[16];
-        long oa;
-        if (!a->exact.gmem_requests || !prof_line_has(l, a) || !word_access(a->disasm, &ka, &oa, ba, sizeof ba))
-            continue;
-        for (size_t j = 0; j < k->npcs; j++) {
-            const prof_pc *b = &k->pcs[j];
-            char kb, bb[16];
-            long ob;
-            if (j != i && b->exact.gmem_requests == a->exact.gmem_requests && prof_line_has(l, b) &&
-                word_access(b->disasm, &kb, &ob, bb, sizeof bb) && kb == ka && ob == oa + 4 && !strcmp(ba, bb))
-                return 1;
-        }
+    struct { char kind, base[16]; long off; uint64_t requests; } w[64];
+    size_t n = 0;
+    for (size_t i = 0; i < k->npcs && n < sizeof w / sizeof *w; i++) {
+        const prof_pc *p = &k->pcs[i];
+        if (p->exact.gmem_requests && prof_line_has(l, p) &&
+            word_access(p->disasm, &w[n].kind, &w[n].off, w[n].base, sizeof w[n].base))
+            w[n++].requests = p->exact.gmem_requests;
     }
+    for (size_t i = 0; i < n; i++)
+        for (size_t j = 0; j < n; j++)
+            if (w[j].kind == w[i].kind && w[j].off == w[i].off + 4 && w[j].requests == w[i].requests &&
+                !strcmp(w[j].base, w[i].base))
+                return 1;
     return 0;
 }
 
@@ -696,28 +694,21 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
                          strcmp(k->stage, "vertex") ? "reads its own interpolated record (VOut) and writes its "
                          "own colour" : "reads its own record (VIn) and writes its own (VOut)",
                          strcmp(k->stage, "vertex") ? "" : " and vertex attributes");
-            else if (wide_halves(k, l)) {
+            else {
                 char need[80];
                 coalesced_text(ideal, need, sizeof need);
-                snprintf(t, sizeof t, "uncoalesced: %.1f sectors per request (%s); the line moves 64-bit values "
-                         "(a double, a long long) as this device does, two 32-bit words 4 bytes apart (it has no "
-                         "64-bit loads or stores), so each half's request spans the sectors of both: use 32-bit "
-                         "types where the precision allows, or keep the low and high halves in two arrays",
-                         per, need);
-            } else if (stride_two(k, l)) {
-                char need[80];
-                coalesced_text(ideal, need, sizeof need);
-                snprintf(t, sizeof t, "uncoalesced: %.1f sectors per request (%s); neighbouring lanes are two "
-                         "elements apart (each thread owning elements 2i and 2i + 1, say), so each request fetches "
-                         "twice the sectors its elements need: let thread i take elements i and i + the number of "
-                         "threads instead",
-                         per, need);
-            } else {
-                char need[80];
-                coalesced_text(ideal, need, sizeof need);
-                snprintf(t, sizeof t, "uncoalesced: %.1f sectors per request (%s); neighbouring lanes should "
-                         "touch neighbouring addresses: swap the index roles or stage through shared memory",
-                         per, need);
+                snprintf(t, sizeof t, "uncoalesced: %.1f sectors per request (%s); %s", per, need,
+                         wide_halves(k, l)
+                             ? "the line moves 64-bit values (a double, a long long) as this device does, two "
+                               "32-bit words 4 bytes apart (it has no 64-bit loads or stores), so each half's "
+                               "request spans the sectors of both: use 32-bit types where the precision allows, or "
+                               "keep the low and high halves in two arrays"
+                         : stride_two(k, l)
+                             ? "neighbouring lanes are two elements apart (each thread owning elements 2i and "
+                               "2i + 1, say), so each request fetches twice the sectors its elements need: let "
+                               "thread i take elements i and i + the number of threads instead"
+                             : "neighbouring lanes should touch neighbouring addresses: swap the index roles or "
+                               "stage through shared memory");
             }
             fail |= add_caused(out, nout, l, "uncoalesced",
                                2 * e->local_requests > e->gmem_requests ? "local memory" : k->stage ? "shader records" : NULL,
