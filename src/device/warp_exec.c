@@ -6,6 +6,7 @@
 #include "device/device.h"
 #include "device/lane_io.h"
 #include "device/fast_exec.h"
+#include "isa/amo.h"
 #include "device/events/event_bus.h"
 #include "device/debug/debug_hooks.h"
 #include "isa/fpu.h"

@@ -81,14 +81,6 @@ ws_op_class ws_op_class_of(ws_op op);
  * 0 for an op that touches no memory. */
 unsigned ws_op_mem_bytes(ws_op op);
 
-/* The word a read-modify-write atomic (amoswap.w .. amomaxu.w,
- * amofadd.s) stores, given the word it read and the lane's rs2 (src/isa/amo.c). */
-uint32_t ws_amo_word(ws_op op, uint32_t old, uint32_t v);
-
-/* The doubleword a pair atomic (amofadd.d, amoswap.d .. amomaxu.d)
- * stores, given the doubleword it read and the lane's rs2 pair (src/isa/amo.c). */
-uint64_t ws_amo_dword(ws_op op, uint64_t old, uint64_t v);
-
 /* Whether op is an atomic on register pairs whose store is unconditional
  * (amofadd.d, amoswap.d .. amomaxu.d; not amocas.d). */
 static inline int ws_op_pair_rmw(ws_op op) { return op == OP_AMOFADD_D || (op >= OP_AMOSWAP_D && op <= OP_AMOMAXU_D); }

@@ -13,6 +13,7 @@
 #include "device/debug/agent_expr.h"
 #include "device/debug/debug_internal.h"
 #include "device/fast_exec.h"
+#include "isa/amo.h"
 #include "device/lane_io.h"
 #include "gfx/gfx_device.h"
 
