@@ -81,6 +81,8 @@ typedef struct ws_warp {
 #define WS_STARVE_LIMIT 256u       /* ... until another group gets a turn   */
     uint8_t diverged;              /* split since its lanes last ran as one  */
     uint32_t sticky;               /* loop turns left to the guard's group   */
+    uint32_t parked;               /* the group a debug halt interrupted: it
+                                      goes on at resume (simt.c)           */
     uint32_t held_to;              /* a hold hint ran: no scheduling decision
                                       before the instruction at this PC has
                                       (isa.h, WS_HINT_HOLD); 0: none      */
@@ -366,6 +368,7 @@ static inline int ws_lane_sysval(const ws_grid_run *L, const ws_warp *w, uint32_
 /* ---- SIMT group selection and barriers (src/device/simt.c) ---- */
 int  ws_simt_select(ws_device *dev, ws_warp *w);          /* 0 if none runnable */
 void ws_simt_leave_group(ws_warp *w);                     /* write back group_pc */
+void ws_simt_park_group(ws_warp *w);                      /* leave it until resume */
 /* The group called (+1) or returned (-1): its lanes' depth moves, and
  * the PC at which it yields to the other lanes is worked out again. */
 void ws_simt_call_depth(ws_warp *w, int delta);

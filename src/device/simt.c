@@ -22,6 +22,21 @@ void ws_simt_leave_group(ws_warp *w)
     w->group = 0;
 }
 
+/* A debug halt between two instructions of a group must not change what
+ * the warp runs next: without a debugger the group would go on, with what
+ * is left of a guard's turn or a hold hint. So the halt writes the lanes'
+ * pc back (the debugger reads and may change them) and remembers the
+ * group, which ws_simt_select resumes if the debugger left it as it was.
+ * (Until 2026-11-28 the halt ended the group: a spin lock's holder, let on
+ * by the guard for STICKY_TURNS loop turns, got one instruction per guard
+ * turn in a stepped warp.) */
+void ws_simt_park_group(ws_warp *w)
+{
+    if (!w->group) return;
+    w->parked = w->group;
+    ws_simt_leave_group(w);
+}
+
 /* Lowest PC strictly above `above` among runnable lanes (UINT32_MAX: none). */
 static uint32_t next_pc_above(const ws_warp *w, uint32_t runnable, uint32_t above)
 {
@@ -118,6 +133,16 @@ static uint32_t runnable_lanes(const ws_warp *w)
     return runnable;
 }
 
+/* The parked group, if every lane of it can still run and is where the
+ * halt left it (0: pick afresh). */
+static uint32_t parked_group(ws_warp *w, uint32_t runnable, uint32_t pc, int16_t depth)
+{
+    const uint32_t g = w->parked;
+    w->parked = 0;
+    if (!g || (g & ~runnable) || lanes_at(w, g, pc) != g || lanes_at_depth(w, g, depth) != g) return 0;
+    return g;
+}
+
 int ws_simt_select(ws_device *dev, ws_warp *w)
 {
     uint32_t prev_pc = w->group_pc; /* kept by ws_simt_leave_group */
@@ -125,6 +150,14 @@ int ws_simt_select(ws_device *dev, ws_warp *w)
     if (w->group) ws_simt_leave_group(w);
     const uint32_t runnable = runnable_lanes(w);
     if (!runnable) return 0;
+    if (w->parked) {
+        const uint32_t g = parked_group(w, runnable, prev_pc, prev_depth);
+        if (g) { /* it goes on as if never halted: its sticky and held_to stay */
+            w->group = g;
+            set_threshold(w, runnable);
+            return 1;
+        }
+    }
 
     /* Deepest first, then lowest PC. */
     const int uniform = one_depth(w, runnable);

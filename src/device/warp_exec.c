@@ -748,7 +748,8 @@ halt: /* the debugger stopped the warp before this instruction retired */
     st->thread_instructions -= count;
     result = WARP_HALT;
 out:
-    if ((result == WARP_FAULT || result == WARP_HALT) && w->group) ws_simt_leave_group(w);
+    if (result == WARP_HALT) ws_simt_park_group(w); /* it resumes with the group */
+    else if (result == WARP_FAULT && w->group) ws_simt_leave_group(w);
     if (w->core < WS_STATS_MAX_CORES) st->core_warp_instructions[w->core] += w->instret - instret0;
     *issued = n + extra;
     return result;

@@ -72,3 +72,15 @@ static __attribute__((naked, noinline, used)) void start_regs_body(int *out)
         "ret\n");
 }
 WS_KERNEL void start_regs(int *out) { start_regs_body(out); }
+
+/* Every lane of the warp takes a lock; the lanes that lost retry at a
+ * lower pc than the holder, which only the starvation guard lets on
+ * (simt.c). The holder calls bp_target while it holds the lock:
+ * out[t] = 3 * (its place in the order) + 1; out[32] counts the takes. */
+WS_KERNEL void lock_turns(int *lock, volatile int *out)
+{
+    unsigned t = threadIdx_x();
+    while (atomicCAS_i(lock, 0, 1) != 0) continue;
+    out[t] = bp_target(out[32]++);
+    atomicExch_i(lock, 0);
+}

@@ -788,6 +788,66 @@ static void test_fault(void)
     session_close(&s);
 }
 
+/* The lock_turns launch (one warp of 32) ended right: every lane took the
+ * lock once, each at another place in the order. */
+static void check_lock_turns(ws_device *dev, ws_addr out)
+{
+    int v[33];
+    CHECK(ws_memcpy_dtoh(dev, v, out, sizeof v) == WS_OK);
+    CHECK_EQ_U(v[32], 32);
+    uint32_t places = 0;
+    for (int t = 0; t < 32; t++)
+        if (v[t] % 3 == 1 && v[t] / 3 < 32) places |= 1u << (v[t] / 3);
+    CHECK_EQ_U(places, UINT32_MAX);
+}
+
+/* ---- a halt keeps the starvation guard's turn: each lock holder, let on
+ * by the guard, halts at a breakpoint while it holds the lock and, once
+ * resumed, goes on as it would have, so the launch issues exactly the
+ * warp-instructions of a run without the breakpoint (until 2026-11-28 the
+ * halt ended the turn: the holder waited for the guard's next turn, 256
+ * more loop turns of the others, at every hit) ---- */
+static void test_halt_keeps_guard_turn(void)
+{
+    dbg_session s;
+    ws_config c;
+    session_config(&c, 1, 1);
+    if (session_open_device(&s, g_elf, &c)) { CHECK(0); return; }
+    ws_addr lock = 0, out = 0;
+    CHECK(ws_malloc(s.dev, 4, &lock) == WS_OK && ws_malloc(s.dev, 33 * 4, &out) == WS_OK);
+    ws_kernel *k = NULL;
+    ws_arg args[] = { WS_ARG_PTR(lock), WS_ARG_PTR(out) };
+    ws_launch_stats plain, debugged;
+    CHECK(ws_memset(s.dev, out, 0, 33 * 4) == WS_OK);
+    CHECK(ws_kernel_get(s.mod, "lock_turns", &k) == WS_OK);
+    CHECK(ws_launch(s.dev, k, WS_DIM3(1, 1, 1), WS_DIM3(32, 1, 1), 0, args, 2) == WS_OK);
+    CHECK_EQ_U(ws_synchronize(s.dev), WS_OK);
+    CHECK(ws_last_launch_stats(s.dev, &plain) == WS_OK);
+    check_lock_turns(s.dev, out);
+
+    CHECK(ws_memset(s.dev, out, 0, 33 * 4) == WS_OK);
+    s.d = dbg_attach(s.dev, WS_DBG_TOPO_BROADCAST, 1);
+    CHECK_EQ_U(set_trigger(s.d, 0, hart_of(0, 1, 0, 0), 0, TRIG_EXEC, s.bp), 0);
+    session_launch(&s, "lock_turns", 1, 32, lock, out);
+    uint32_t hits = 0, lanes = 0;
+    ws_dbg_event ev;
+    while (hits < 32 && wait_event(s.d, WS_DBG_EV_HALT, &ev) == 0) {
+        hits++;
+        lanes |= 1u << (ev.hart % 32);
+        resume_all(s.d);
+    }
+    CHECK_EQ_U(hits, 32);
+    CHECK_EQ_U(lanes, UINT32_MAX); /* each holder, alone, at bp_target */
+    CHECK_EQ_U(app_join(&s.a), WS_OK);
+    CHECK(ws_last_launch_stats(s.dev, &debugged) == WS_OK);
+    check_lock_turns(s.dev, out);
+    CHECK_EQ_U(debugged.warp_instructions, plain.warp_instructions);
+    if (debugged.warp_instructions != plain.warp_instructions)
+        fprintf(stderr, "warp-instructions: %llu with the breakpoint, %llu without\n",
+                (unsigned long long)debugged.warp_instructions, (unsigned long long)plain.warp_instructions);
+    session_close(&s);
+}
+
 /* ---- stepping one instruction; detaching lets the launch finish ---- */
 static void test_step(void)
 {
@@ -1531,6 +1591,7 @@ int main(int argc, char **argv)
     else if (!strcmp(t, "load_trigger")) test_load_trigger();
     else if (!strcmp(t, "fault")) test_fault();
     else if (!strcmp(t, "step")) test_step();
+    else if (!strcmp(t, "halt_keeps_guard_turn")) test_halt_keeps_guard_turn();
     else if (!strcmp(t, "step_barrier")) test_step_barrier();
     else if (!strcmp(t, "engine_after_detach")) test_engine_after_detach(WS_MODE_FUNCTIONAL), test_engine_after_detach(WS_MODE_TIMING);
     else if (!strcmp(t, "non_stop")) test_non_stop();

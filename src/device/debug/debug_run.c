@@ -26,7 +26,7 @@ static void stop_others_locked(ws_debug *d, const ws_warp *except)
 void dbg_halt_locked(ws_debug *d, ws_warp *w, uint32_t cause, uint32_t lane, int event)
 {
     dbg_warp *dw = &d->w[dbg_widx(d, w)];
-    if (w->group) ws_simt_leave_group(w); /* pc[] becomes authoritative (dpc) */
+    ws_simt_park_group(w); /* pc[] becomes authoritative (dpc); the group resumes */
     if (dw->state != DW_HALTED) ws_ev_emit(d->dev, WS_EV_DBG, WS_EV_DBG_HALT, w->core, w->slot | cause << 8);
     dw->state = DW_HALTED;
     dw->cause = (uint8_t)cause;
@@ -326,8 +326,8 @@ static int on_step_line(const ws_dbg_step_range *r, uint32_t pc, int depth)
  * their group, so pc[] is each lane's own. */
 static int range_steps_on(dbg_warp *dw, ws_warp *w)
 {
-    const ws_dbg_step_range *r = &dw->range;
-    if (w->group) ws_simt_leave_group(w);
+    ws_dbg_step_range *r = &dw->range;
+    ws_simt_park_group(w); /* the next step goes on with it, as an undebugged run would */
     if (!(w->live >> r->lane & 1)) return 0;
     if (on_step_line(r, w->pc[r->lane], w->depth[r->lane])) return 1;
     if (w->depth[r->lane] > r->depth) return 0; /* it called a function: the tool's to decide */
@@ -338,14 +338,17 @@ static int range_steps_on(dbg_warp *dw, ws_warp *w)
     }
     if (!left || dw->range_past >= r->max_past) return 0;
     dw->range_past++;
+    /* The followed lane waits where it left the line: without a debugger
+     * it could run on out of the tool's sight (a lock's holder, let on by
+     * the starvation guard, runs to its exit). */
+    r->exclude |= 1u << r->lane;
     return 1;
 }
 
-ws_warp_result ws_dbg_warp_done(ws_device *dev, ws_warp *w, ws_warp_result r)
+static ws_warp_result warp_done(ws_device *dev, ws_warp *w, ws_warp_result r)
 {
     ws_debug *d = dev->debug;
     dbg_warp *dw = &d->w[dbg_widx(d, w)];
-    w->step_exclude = 0; /* it held for one step */
     if (!w->live) dw->resident = 0; /* retired: the slot's next warp is new */
     if (r == WARP_FAULT) {
         if (!atomic_load(&d->attached) || atomic_load(&d->observe_only)) return r;
@@ -403,6 +406,18 @@ ws_warp_result ws_dbg_warp_done(ws_device *dev, ws_warp *w, ws_warp_result r)
         dbg_requests_done_locked(d);
         pthread_mutex_unlock(&d->mu);
     }
+    return r;
+}
+
+ws_warp_result ws_dbg_warp_done(ws_device *dev, ws_warp *w, ws_warp_result r)
+{
+    const uint32_t sat_out = w->step_exclude;
+    w->step_exclude = 0; /* it held for one step */
+    r = warp_done(dev, w, r);
+    /* Lanes sat the step out, so the lanes that ran are ahead of them, a
+     * split no undebugged run makes: the warp picks its group afresh when
+     * it resumes (lowest pc first), and those lanes catch up. */
+    if (sat_out && dev->debug->w[dbg_widx(dev->debug, w)].state == DW_HALTED) w->parked = 0;
     return r;
 }
 

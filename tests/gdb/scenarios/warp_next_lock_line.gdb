@@ -20,13 +20,13 @@ delete
 continue
 # expect-gdb: hit Breakpoint 1, lock_line .*gdb_kernels.c:@MARK_lock_take@
 # expect-gdb: ^\[lanes 0xffffffc0 of the warp of thread 2 \(lane 5\) are still on the line after 100000 instructions of the warp: the step ends without them\]
-# expect-gdb: ^@MARK_lock_end@\s
-# expect-gdb: ^Line @MARK_lock_end@ of .*gdb_kernels.c"
+# expect-gdb: ^@MARK_lock_held@\s
+# expect-gdb: ^Line @MARK_lock_held@ of .*gdb_kernels.c"
 # expect-gdb: \$1 = 5$
-# expect-gdb: \$2 = 0$
-# expect-gdb: \$3 = 32$
-# expect-gdb: \$4 = 5$
-# expect-gdb: Thread 2 "block \(0,0,0\) thread \(5,0,0\) core 0 warp 0 lane 5 \(focus; 32 live lanes\)" +lock_line .*gdb_kernels.c:@MARK_lock_end@
+# expect-gdb: \$2 = 1$
+# expect-gdb: \$3 = 5$
+# expect-gdb: \$4 = 0$
+# expect-gdb: Thread 2 "block \(0,0,0\) thread \(5,0,0\) core 0 warp 0 lane 5 \(focus; 27 live lanes\)" +lock_line .*gdb_kernels.c:@MARK_lock_held@
 # expect-gdb: exited normally
 # expect-app: lock taken 32 times, lock free
 # expect-app: result ok
