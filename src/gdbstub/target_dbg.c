@@ -110,10 +110,13 @@ static ws_status dbg_threads(void *tp, ws_gdb_thread *out, size_t max, size_t *n
     ws_gdb_dbg *t = tp;
     ws_status st = ws_gdb_lanes_refresh(t);
     if (st) return st;
-    if (!t->nlanes) { /* between launches: the device itself */
+    if (!t->nlanes) { /* between launches, or a launch held with no warp resident: the device itself */
         if (max) {
             out[0].tid = WS_GDB_PLACEHOLDER_TID;
-            snprintf(out[0].name, sizeof out[0].name, "device (no kernel running)");
+            snprintf(out[0].name, sizeof out[0].name, "%s",
+                     t->held_pc == WS_GDB_WD_HELD_PC   ? "device (work distributor halted by the debugger: monitor watch)"
+                     : t->held_pc == WS_GDB_CP_HELD_PC ? "device (command processor halted by the debugger: monitor watch)"
+                                                       : "device (no kernel running)");
         }
         *n = 1;
         return WS_OK;
@@ -171,7 +174,7 @@ static ws_status dbg_read_reg(void *tp, uint32_t tid, uint32_t r, uint32_t *v)
 {
     ws_gdb_dbg *t = tp;
     if (tid == WS_GDB_PLACEHOLDER_TID || r == 0) { /* nothing runs: zeros keep gdb content */
-        *v = 0;
+        *v = tid == WS_GDB_PLACEHOLDER_TID && r == WS_GDB_REG_PC ? t->held_pc : 0;
         return r < WS_GDB_NUM_REGS ? WS_OK : WS_ERR_INVALID_ARG;
     }
     const ws_dbg_lane *l = lane_for(t, tid);
@@ -545,6 +548,7 @@ static ws_status dbg_resume(void *tp, const ws_gdb_action *a, size_t n)
     uint32_t step_tid = 0, cont_tid = 0;
     int cont_all = 0, step_sig = 0;
     ws_gdb_lanes_stale(t);
+    t->held_pc = 0;
     t->range_lo = t->range_hi = 0;
     memset(&t->step_line, 0, sizeof t->step_line);
     for (size_t i = 0; i < n; i++) {
@@ -1238,6 +1242,8 @@ static void handle_event(ws_gdb_dbg *t, const ws_dbg_event *ev)
     }
     ws_gdb_lanes_refresh(t);
     s.tid = t->nlanes ? WS_GDB_TID(t->lanes[0].hart) : WS_GDB_PLACEHOLDER_TID;
+    if (!t->nlanes && ev->kind == WS_DBG_EV_WD_HELD) t->held_pc = WS_GDB_WD_HELD_PC;
+    if (!t->nlanes && ev->kind == WS_DBG_EV_CP_HELD) t->held_pc = WS_GDB_CP_HELD_PC;
     push(t, &s, 0);
 }
 

@@ -9,6 +9,10 @@
 #include "gdbstub/gdb_target.h"
 
 #define WS_GDB_PLACEHOLDER_TID 1u
+/* The placeholder's pc at a stop for a held work distributor or command
+ * processor: symbols of the exit stub (kernel/src/exit_stub.S). */
+#define WS_GDB_WD_HELD_PC 0xfffefff4u
+#define WS_GDB_CP_HELD_PC 0xfffefff8u
 #define WS_GDB_TID(hart) ((hart) + 2u)
 #define WS_GDB_MAX_BP 256
 #define WS_GDB_MAX_TRIG 8      /* per core, as tselect indexes */
@@ -96,6 +100,10 @@ typedef struct ws_gdb_dbg {
                                   server, waits (all-stop) until no other
                                   warp is still stepping over one */
     int resumed;               /* gdb resumed since the last stop        */
+    uint32_t held_pc;          /* the placeholder thread's pc at a stop for
+                                  a held work distributor or command
+                                  processor (its symbol in the exit stub),
+                                  until gdb resumes; 0: none              */
     int want_interrupt;        /* gdb asked for a halt (haltreq stops count) */
     uint32_t interrupted_warp; /* all-stop: warp + 1 whose halt answered
                                   gdb's interrupt (monitor warps says so;
