@@ -227,40 +227,58 @@ static unsigned access_bytes(const char *disasm)
     return 4; /* amo*.w, lr.w, sc.w */
 }
 
+/* The 32-byte sectors a warp of `lanes` lanes takes for neighbouring
+ * elements of `bytes` each: as many as the bytes with 32 lanes, one at
+ * least (lanes_per_warp is a device setting). */
+static unsigned warp_sectors(unsigned bytes, uint32_t lanes)
+{
+    return (bytes * lanes + 31) / 32;
+}
+
 /* The sectors per request line l would take if neighbouring lanes touched
  * neighbouring elements: its global requests weighted by their width. */
-static double coalesced_sectors(const prof_kernel *k, const prof_line *l)
+static double coalesced_sectors(const prof_kernel *k, const prof_line *l, uint32_t lanes)
 {
     uint64_t req = 0, ideal = 0;
     for (size_t j = 0; j < k->npcs; j++) {
         const prof_pc *p = &k->pcs[j];
         if (!p->exact.gmem_requests || !prof_line_has(l, p)) continue;
         req += p->exact.gmem_requests;
-        ideal += p->exact.gmem_requests * access_bytes(p->disasm);
+        ideal += p->exact.gmem_requests * warp_sectors(access_bytes(p->disasm), lanes);
     }
-    return req ? (double)ideal / (double)req : 4.0;
+    return req ? (double)ideal / (double)req : warp_sectors(4, lanes);
 }
 
 /* "4 when 32 lanes read 32 neighbouring words" for what a line's
- * accesses need per request. */
-static void coalesced_text(double ideal, char *buf, size_t len)
+ * accesses need per request: all of one width, else a mean. */
+static void coalesced_text(const prof_kernel *k, const prof_line *l, uint32_t lanes, double ideal, char *buf,
+                           size_t len)
 {
     static const char *const names[] = { "bytes", "halfwords", NULL, "words", NULL, NULL, NULL, "doublewords" };
-    const int whole = ideal == (double)(int)ideal && ideal >= 1 && ideal <= 8 && names[(int)ideal - 1];
-    if (whole) snprintf(buf, len, "%d when 32 lanes read 32 neighbouring %s", (int)ideal, names[(int)ideal - 1]);
+    unsigned width = 0;
+    for (size_t j = 0; j < k->npcs; j++) {
+        const prof_pc *p = &k->pcs[j];
+        if (!p->exact.gmem_requests || !prof_line_has(l, p)) continue;
+        const unsigned b = access_bytes(p->disasm);
+        width = !width || width == b ? b : UINT32_MAX;
+    }
+    if (width && width <= 8 && names[width - 1])
+        snprintf(buf, len, "%u when %u lanes read %u neighbouring %s", warp_sectors(width, lanes), lanes, lanes,
+                 names[width - 1]);
     else snprintf(buf, len, "%.1f when neighbouring lanes touch neighbouring elements", ideal);
 }
 
 /* Whether every global access of line l takes twice the sectors its
  * elements need (8 per request for words, 2 for bytes): lanes two
  * elements apart, as when each thread owns elements 2i and 2i + 1. */
-static int stride_two(const prof_kernel *k, const prof_line *l)
+static int stride_two(const prof_kernel *k, const prof_line *l, uint32_t lanes)
 {
     int any = 0;
     for (size_t j = 0; j < k->npcs; j++) {
         const prof_pc *p = &k->pcs[j];
         if (!p->exact.gmem_requests || !prof_line_has(l, p)) continue;
-        if (p->exact.gmem_sectors != 2u * access_bytes(p->disasm) * p->exact.gmem_requests) return 0;
+        if (p->exact.gmem_sectors != 2u * warp_sectors(access_bytes(p->disasm), lanes) * p->exact.gmem_requests)
+            return 0;
         any = 1;
     }
     return any;
@@ -307,10 +325,10 @@ static int wide_halves(const prof_kernel *k, const prof_line *l)
 
 /* Does line l fetch at least SECTORS_RATIO times the sectors its elements
  * need? *ideal: what they need per request. */
-static int uncoalesced(const prof_kernel *k, const prof_line *l, double *ideal)
+static int uncoalesced(const prof_kernel *k, const prof_line *l, uint32_t lanes, double *ideal)
 {
     const ws_pc_counter *e = &l->exact;
-    *ideal = coalesced_sectors(k, l);
+    *ideal = coalesced_sectors(k, l, lanes);
     return e->gmem_requests && (double)e->gmem_sectors >= SECTORS_RATIO * *ideal * (double)e->gmem_requests;
 }
 
@@ -319,13 +337,13 @@ static int uncoalesced(const prof_kernel *k, const prof_line *l, double *ideal)
  * uncoalesced lines, for the MIO the
  * wavefronts beyond one per shared request (bank conflicts, shared atomics
  * taking turns) over its busy cycles (shuffles and CSR reads take it too). */
-static double lsu_waste(const prof_kernel *k, const prof_line *lines, size_t nl)
+static double lsu_waste(const prof_kernel *k, const prof_line *lines, size_t nl, uint32_t lanes)
 {
     uint64_t all = 0, waste = 0;
     for (size_t i = 0; i < nl; i++) {
         double ideal;
         all += lines[i].exact.gmem_sectors;
-        if (uncoalesced(k, &lines[i], &ideal)) waste += lines[i].exact.gmem_sectors;
+        if (uncoalesced(k, &lines[i], lanes, &ideal)) waste += lines[i].exact.gmem_sectors;
     }
     return all ? (double)waste / (double)all : 0;
 }
@@ -589,7 +607,7 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
     for (size_t i = 0; i < nl; i++) total += prof_exact_cycles(&lines[i].exact);
     char t[680];
     int fail = 0;
-    const double waste[2] = { lsu_waste(k, lines, nl), mio_waste(k) };
+    const double waste[2] = { lsu_waste(k, lines, nl, lanes), mio_waste(k) };
     for (size_t i = 0; i < nl && !fail; i++) {
         const prof_line *l = &lines[i];
         const ws_pc_counter *e = &l->exact;
@@ -679,31 +697,32 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
             }
         }
         double ideal;
-        if (uncoalesced(k, l, &ideal)) {
+        if (uncoalesced(k, l, lanes, &ideal)) {
             double per = (double)e->gmem_sectors / (double)e->gmem_requests;
             if (2 * e->local_requests > e->gmem_requests) /* mostly the lanes' stacks */
                 snprintf(t, sizeof t, "uncoalesced: %.1f sectors per request, mostly to the lanes' stacks "
-                         "(local memory keeps word k of every lane together: 4 sectors when the lanes use one "
+                         "(local memory keeps word k of every lane together: %u sector%s when the lanes use one "
                          "index); the lanes index a stack array differently: give them the same index or keep "
-                         "the array in shared memory", per);
+                         "the array in shared memory", per, warp_sectors(4, lanes), warp_sectors(4, lanes) == 1 ? "" : "s");
             else if (k->stage) /* a shader's lanes each read/write their own pipeline record */
-                snprintf(t, sizeof t, "uncoalesced: %.1f sectors per request (4 when 32 lanes read 32 "
+                snprintf(t, sizeof t, "uncoalesced: %.1f sectors per request (%u when %u lanes read %u "
                          "neighbouring words); each lane of a %s shader %s, which the pipeline lays out one "
                          "after another, so neighbouring lanes are a record apart: the records' size sets this, "
-                         "not the shader's indexing; fewer varyings%s make them smaller", per, k->stage,
+                         "not the shader's indexing; fewer varyings%s make them smaller", per,
+                         warp_sectors(4, lanes), lanes, lanes, k->stage,
                          strcmp(k->stage, "vertex") ? "reads its own interpolated record (VOut) and writes its "
                          "own colour" : "reads its own record (VIn) and writes its own (VOut)",
                          strcmp(k->stage, "vertex") ? "" : " and vertex attributes");
             else {
                 char need[80];
-                coalesced_text(ideal, need, sizeof need);
+                coalesced_text(k, l, lanes, ideal, need, sizeof need);
                 snprintf(t, sizeof t, "uncoalesced: %.1f sectors per request (%s); %s", per, need,
                          wide_halves(k, l)
                              ? "the line moves 64-bit values (a double, a long long) as this device does, two "
                                "32-bit words 4 bytes apart (it has no 64-bit loads or stores), so each half's "
                                "request spans the sectors of both: use 32-bit types where the precision allows, or "
                                "keep the low and high halves in two arrays"
-                         : stride_two(k, l)
+                         : stride_two(k, l, lanes)
                              ? "neighbouring lanes are two elements apart (each thread owning elements 2i and "
                                "2i + 1, say), so each request fetches twice the sectors its elements need: let "
                                "thread i take elements i and i + the number of threads instead"

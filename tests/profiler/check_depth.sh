@@ -880,6 +880,17 @@ stride2)
         "stride-2 bytes: uncoalesced at line $pb, the pattern named"
     python3 -c "import json,sys; r=[r for r in json.load(open('w.json'))['devices'][0]['kernels'][0]['rules'] if r['rule']=='uncoalesced']; sys.exit(not (len(r)==1 and r[0]['metric']==8.0))" &&
         ok "JSON: one uncoalesced rule, metric 8.0" || bad "JSON uncoalesced"
+    # A device of 16-lane warps: 16 neighbouring words fill 2 sectors, so
+    # the stride-2 warp's 4 are twice that (until 2026-11-28 the rule
+    # judged every warp against 32 lanes' 4 sectors and saw nothing).
+    "$ws" profile -- "$ws" run --config lanes_per_warp=16 --grid 32 --block 128 "$elf" pair_words zeros:8192 3 1 > w16.txt 2>&1 ||
+        bad "pair_words on 16 lanes exited with $?"
+    expect w16.txt "depth_kernels.c:$pw: uncoalesced: 4.0 sectors per request (2 when 16 lanes read 16 neighbouring words); neighbouring lanes are two elements apart" \
+        "16-lane warps: stride-2 words uncoalesced at line $pw"
+    "$ws" profile -- "$ws" run --config lanes_per_warp=16 --grid 32 --block 128 "$elf" pair_words zeros:8192 3 0 > c16.txt 2>&1 ||
+        bad "pair_words 0 on 16 lanes exited with $?"
+    grep -q "uncoalesced" c16.txt && bad "16 lanes: neighbouring words called uncoalesced: $(grep uncoalesced c16.txt)" ||
+        ok "16 lanes: neighbouring words, no uncoalesced rule"
     ;;
 call_sites)
     # Time in library code is also charged to the kernel's line that called
