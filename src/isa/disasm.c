@@ -125,6 +125,47 @@ static const char *csr_name(int32_t csr, char tmp[8])
     }
 }
 
+/* The device's identity CSRs (abi.h, docs/device.md), by PTX's names where
+ * PTX has one. The disassembly keeps the number, which an assembler takes
+ * back (isa_disasm_clang), and adds the name as a comment, so that a
+ * profile's "on csrr a2, 0xcc4 # tid.x" reads. NULL: not one. */
+static const char *device_csr_name(int32_t csr)
+{
+    switch (csr) {
+    case 0xCC0: return "laneid";
+    case 0xCC1: return "warpid";
+    case 0xCC2: return "coreid";
+    case 0xCC3: return "activemask";
+    case 0xCC4: return "tid.x";
+    case 0xCC5: return "tid.y";
+    case 0xCC6: return "tid.z";
+    case 0xCC7: return "ctaid.x";
+    case 0xCC8: return "ctaid.y";
+    case 0xCC9: return "ctaid.z";
+    case 0xCCA: return "ntid.x";
+    case 0xCCB: return "ntid.y";
+    case 0xCCC: return "ntid.z";
+    case 0xCCD: return "nctaid.x";
+    case 0xCCE: return "nctaid.y";
+    case 0xCCF: return "nctaid.z";
+    case 0xCD0: return "launchid";
+    case 0xCD1: return "dynshared";
+    case 0xCD2: return "sharedsize";
+    case 0xCD3: return "tid.linear";
+    case 0xCD4: return "warpinblock";
+    case 0xCD8: return "gfx.sys0";
+    case 0xCD9: return "gfx.sys1";
+    case 0xCDA: return "gfx.sys2";
+    case 0xCDB: return "gfx.sys3";
+    case 0xCDC: return "gfx.draw";
+    case 0xCDD: return "gfx.instance";
+    case 0xFC0: return "lanesperwarp";
+    case 0xFC1: return "warpspercore";
+    case 0xFC2: return "cores";
+    default: return NULL;
+    }
+}
+
 static void put_rm(out *o, unsigned rm)
 {
     static const char *const names[8] = { "rne", "rtz", "rdn", "rup", "rmm", "rm5", "rm6", "dyn" };
@@ -198,10 +239,12 @@ static void dis_csr(out *o, const ws_inst *in)
 {
     char tmp[8];
     const char *csr = csr_name(in->imm, tmp);
-    if (in->op == OP_CSRRS && in->rs1 == 0) { put(o, "csrr %s, %s", X(in->rd), csr); return; }
-    if (in->op == OP_CSRRW && in->rd == 0) { put(o, "csrw %s, %s", csr, X(in->rs1)); return; }
-    if (in->op >= OP_CSRRWI) put(o, "%s %s, %s, %u", ws_op_name(in->op), X(in->rd), csr, in->rs1);
+    if (in->op == OP_CSRRS && in->rs1 == 0) put(o, "csrr %s, %s", X(in->rd), csr);
+    else if (in->op == OP_CSRRW && in->rd == 0) put(o, "csrw %s, %s", csr, X(in->rs1));
+    else if (in->op >= OP_CSRRWI) put(o, "%s %s, %s, %u", ws_op_name(in->op), X(in->rd), csr, in->rs1);
     else put(o, "%s %s, %s, %s", ws_op_name(in->op), X(in->rd), csr, X(in->rs1));
+    const char *dev = device_csr_name(in->imm);
+    if (dev) put(o, " # %s", dev);
 }
 
 static void dis_amo(out *o, const ws_inst *in)

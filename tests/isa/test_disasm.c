@@ -60,7 +60,11 @@ static const tcase cases[] = {
     { 0x0000100f, 0, "fence.i" }, /* objdump: fence.i */
     { 0x00000073, 0, "ecall" }, /* objdump: ecall */
     { 0x00100073, 0, "ebreak" }, /* objdump: ebreak */
-    { 0xcc002573, 0, "csrr a0, 0xcc0" }, /* objdump: csrr a0,0xcc0 */
+    { 0xcc002573, 0, "csrr a0, 0xcc0 # laneid" }, /* objdump: csrr a0,0xcc0; the device's names (docs/device.md) */
+    { 0xcc402673, 0, "csrr a2, 0xcc4 # tid.x" },  /* threadIdx_x() */
+    { 0xcdd025f3, 0, "csrr a1, 0xcdd # gfx.instance" },
+    { 0xfc2025f3, 0, "csrr a1, 0xfc2 # cores" },
+    { 0xcd5025f3, 0, "csrr a1, 0xcd5" }, /* no such CSR: its number alone */
     { 0x00359073, 0, "csrw fcsr, a1" }, /* objdump: fscsr a1 */
     { 0x00259573, 0, "csrrw a0, frm, a1" }, /* objdump: fsrm a0,a1 */
     { 0x0015a573, 0, "csrrs a0, fflags, a1" }, /* objdump: csrrs a0,fflags,a1 */
