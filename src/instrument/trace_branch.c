@@ -1,11 +1,14 @@
 /* The branch tool's report: for each conditional branch, from the warp
  * records, how often warps reached it, how many lanes went each way, and
- * how often a warp diverged there (some lanes taken, some not). A lane's
- * outcome is the next block it entered: the branch's target or its
- * fall-through. */
+ * how often a warp diverged there (some lanes taken, some not); then the
+ * same for each indirect jump (a call through a pointer, a jump table, a
+ * return): how many targets its lanes went to, and how often one warp's
+ * lanes went to more than one. A lane's outcome is the next block it
+ * entered. Direct jumps and calls are not listed: their lanes cannot part. */
 #include <stdlib.h>
 #include <string.h>
 #include "instrument/tracer_int.h"
+#include "isa/isa.h"
 
 typedef struct branch_stat {
     uint32_t block;
@@ -19,13 +22,133 @@ static int by_executions(const void *a, const void *b)
     return x->block < y->block ? -1 : x->block > y->block;
 }
 
+typedef enum jump_kind { NOT_INDIRECT, IND_CALL, IND_JUMP, IND_RETURN } jump_kind;
+
+/* What the last instruction of block b is, as far as this report cares. */
+static jump_kind indirect_kind(const tr_twin *tw, const ws_trace_block *b)
+{
+    const uint32_t lo = tr_twin_halfword(tw, b->last), hi = tr_twin_halfword(tw, b->last + 2);
+    ws_inst in;
+    ws_decode(lo | hi << 16, &in);
+    if (in.op != OP_JALR) return NOT_INDIRECT;
+    ws_inst before; /* auipc + jalr on one register: a direct call or tail call ("call f") */
+    ws_decode(tr_twin_halfword(tw, b->last - 4) | (uint32_t)tr_twin_halfword(tw, b->last - 2) << 16, &before);
+    if (b->last - 4 >= b->addr && before.op == OP_AUIPC && before.len == 4 && before.rd == in.rs1) return NOT_INDIRECT;
+    if (in.rd != 0) return IND_CALL;
+    return in.rs1 == 1 && in.imm == 0 ? IND_RETURN : IND_JUMP;
+}
+
+typedef struct indirect_stat {
+    uint32_t block;
+    jump_kind kind;
+    uint64_t executions, lanes_in, divergent;
+    uint8_t *targets; /* a bit per block of the launch's module */
+} indirect_stat;
+
+static int by_indirect_executions(const void *a, const void *b)
+{
+    const indirect_stat *x = a, *y = b;
+    if (x->executions != y->executions) return x->executions < y->executions ? 1 : -1;
+    return x->block < y->block ? -1 : x->block > y->block;
+}
+
+static uint32_t bits_set(const uint8_t *bits, uint32_t n)
+{
+    uint32_t c = 0;
+    for (uint32_t i = 0; i < (n + 7) / 8; i++) c += (uint32_t)__builtin_popcount(bits[i]);
+    return c;
+}
+
+/* The indirect jumps of a launch: a site per block that ends in one. */
+typedef struct indirect_sites {
+    uint32_t *site_of; /* per block: its site + 1, 0 if it ends in none */
+    indirect_stat *st;
+    uint32_t n;
+    uint8_t *bits;
+} indirect_sites;
+
+static int sites_build(const tr_twin *tw, const ws_trace_launch *L, indirect_sites *S)
+{
+    memset(S, 0, sizeof *S);
+    const size_t row = (L->nblocks + 7) / 8;
+    S->site_of = calloc(L->nblocks + 1, sizeof *S->site_of);
+    if (!S->site_of) return -1;
+    for (uint32_t b = 0; b < L->nblocks; b++)
+        if (indirect_kind(tw, &L->blocks[b]) != NOT_INDIRECT) S->site_of[b] = ++S->n;
+    S->st = calloc(S->n + 1, sizeof *S->st);
+    S->bits = calloc((size_t)S->n + 1, row);
+    if (!S->st || !S->bits) return -1;
+    for (uint32_t b = 0; b < L->nblocks; b++)
+        if (S->site_of[b]) {
+            indirect_stat *x = &S->st[S->site_of[b] - 1];
+            x->block = b;
+            x->kind = indirect_kind(tw, &L->blocks[b]);
+            x->targets = S->bits + (size_t)(S->site_of[b] - 1) * row;
+        }
+    return 0;
+}
+
+static void sites_free(indirect_sites *S)
+{
+    free(S->site_of);
+    free(S->st);
+    free(S->bits);
+}
+
+/* The indirect jumps' table (split[r]: the lanes of warp record r went to
+ * more than one block). Returns are listed only where they diverged (lanes
+ * called from different places): the others, one line. */
+static void report_indirect(const tr_twin *tw, const ws_trace_launch *L, indirect_sites *S, const uint8_t *split,
+                            FILE *f)
+{
+    if (!S->n) return;
+    for (uint64_t r = 0; r < L->nwarp; r++) {
+        const uint32_t site = S->site_of[L->warps[r].block];
+        if (!site) continue;
+        indirect_stat *s = &S->st[site - 1];
+        s->executions++;
+        s->lanes_in += (uint64_t)__builtin_popcount(L->warps[r].mask);
+        s->divergent += split[r];
+    }
+    qsort(S->st, S->n, sizeof *S->st, by_indirect_executions);
+    if (!S->st[0].executions) return;
+    static const char *const kinds[] = { "", "call", "jump", "return" };
+    uint32_t quiet_returns = 0;
+    fprintf(f, "  %-28s %-10s %-6s %10s %9s %7s %10s\n", "indirect jump", "pc", "kind", "warp-execs", "lanes/ex",
+            "targets", "divergent");
+    for (uint32_t i = 0; i < S->n && S->st[i].executions; i++) {
+        const indirect_stat *s = &S->st[i];
+        if (s->kind == IND_RETURN && !s->divergent) {
+            quiet_returns++;
+            continue;
+        }
+        char where[160], targets[16];
+        const uint32_t nt = bits_set(s->targets, L->nblocks);
+        snprintf(targets, sizeof targets, nt ? "%u" : "-", nt);
+        tr_where(tw, L->blocks[s->block].last, where, sizeof where);
+        fprintf(f, "  %-28s 0x%08x %-6s %10llu %9.1f %7s %9.1f%%\n", where, L->blocks[s->block].last, kinds[s->kind],
+                (unsigned long long)s->executions, (double)s->lanes_in / (double)s->executions, targets,
+                100.0 * (double)s->divergent / (double)s->executions);
+    }
+    if (quiet_returns) fprintf(f, "  (and %u return%s, none divergent)\n", quiet_returns, quiet_returns == 1 ? "" : "s");
+    fprintf(f, "  (targets: blocks its lanes went to over the launch, -: they left the kernel; divergent: executions "
+               "where the warp's lanes went to more than one)\n");
+}
+
 void tr_report_branches(const tr_twin *tw, const ws_trace_launch *L, FILE *f)
 {
     if (!(L->flags & WS_TRACE_WARPS)) return;
     uint32_t *tk = calloc(L->nwarp + 1, sizeof *tk), *nt = calloc(L->nwarp + 1, sizeof *nt);
+    uint32_t *next = malloc((L->nwarp + 1) * sizeof *next); /* an indirect jump's first lane's target */
+    uint8_t *split = calloc(L->nwarp + 1, 1);
     int64_t pending[32];
     branch_stat *st = calloc(L->nblocks + 1, sizeof *st);
-    if (!tk || !nt || !st) { free(tk); free(nt); free(st); return; }
+    indirect_sites S;
+    if (sites_build(tw, L, &S) || !tk || !nt || !st || !next || !split) {
+        free(tk), free(nt), free(st), free(next), free(split), sites_free(&S);
+        return;
+    }
+    for (uint64_t r = 0; r < L->nwarp; r++) next[r] = UINT32_MAX;
     for (uint64_t i = 0; i < L->nwarp;) {
         uint64_t end = i;
         while (end < L->nwarp && L->warps[end].warp == L->warps[i].warp) end++;
@@ -39,8 +162,15 @@ void tr_report_branches(const tr_twin *tw, const ws_trace_launch *L, FILE *f)
                     const ws_trace_block *from = &L->blocks[L->warps[pending[l]].block];
                     if ((int32_t)x->block == from->taken) tk[pending[l]] |= 1u << l;
                     else if ((int32_t)x->block == from->fall) nt[pending[l]] |= 1u << l;
+                    else if (S.site_of[L->warps[pending[l]].block]) { /* an indirect jump's lane */
+                        uint32_t *to = &next[pending[l]];
+                        split[pending[l]] |= *to != UINT32_MAX && *to != x->block;
+                        *to = x->block;
+                        S.st[S.site_of[L->warps[pending[l]].block] - 1].targets[x->block / 8] |=
+                            (uint8_t)(1u << (x->block % 8));
+                    }
                 }
-                pending[l] = blk->taken >= 0 || blk->fall >= 0 ? (int64_t)r : -1;
+                pending[l] = blk->taken >= 0 || blk->fall >= 0 || S.site_of[x->block] ? (int64_t)r : -1;
             }
         }
         i = end;
@@ -69,7 +199,11 @@ void tr_report_branches(const tr_twin *tw, const ws_trace_launch *L, FILE *f)
                 100.0 * (double)s->divergent / (double)s->executions);
     }
     fprintf(f, "  (lanes/ex: active lanes arriving; taken/not: share of lanes; divergent: executions where the warp split)\n");
+    report_indirect(tw, L, &S, split, f);
     free(tk);
     free(nt);
     free(st);
+    free(next);
+    free(split);
+    sites_free(&S);
 }

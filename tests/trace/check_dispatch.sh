@@ -3,7 +3,8 @@
 # a function-pointer table and a jump table leave the results as the plain
 # launch has them, the counts match the device's, the report is the same
 # bytes twice and on one or two host threads, and code without a source
-# line is named by its function (until 2026-11-28 it was one row
+# line is named by its function, and branch lists the indirect jumps
+# (until 2026-11-28 it was one row
 # "dispatch_kernel.c:0" summing the jump table of pick and the spills of
 # dispatch).
 #   check_dispatch.sh WARPSCOPE dispatch_kernel.elf dispatch_kernel.c
@@ -33,5 +34,16 @@ grep -Eq "^  $f:0 \(pick\) +load +global +114 " disp_memtrace1.txt && ok || bad 
 # no row of the module's code without a line that names no function
 grep -Eq "^    $f:0 \(dispatch\) +[0-9]+" disp_bbcount1.txt && grep -Eq "^    $f:0 \(pick\) +[0-9]+" disp_bbcount1.txt &&
     ! grep -Eq "$f:0 +([0-9]|load|store)" disp_bbcount1.txt disp_memtrace1.txt && ok || bad "line 0 rows: $(grep ':0' disp_bbcount1.txt)"
+# branch lists the indirect jumps: the call through the table (12 warp
+# executions, 255 lane calls, 4 targets, every execution split), the jump
+# table (4, 114 lanes, its 8 cases), and returns only in a summary line,
+# none divergent; the direct call of pick (auipc + jalr) is not one
+# (until 2026-11-28 the tool listed conditional branches only)
+grep -Eq "^  $f:$table +0x[0-9a-f]+ call +12 +21\.2 +4 +100\.0%$" disp_branch1.txt && ok ||
+    bad "indirect call row: $(grep -A6 'indirect jump' disp_branch1.txt)"
+grep -Eq "^  $f:0 \(pick\) +0x[0-9a-f]+ jump +4 +28\.5 +8 +100\.0%$" disp_branch1.txt && ok ||
+    bad "jump table row: $(grep -A6 'indirect jump' disp_branch1.txt)"
+grep -Eq "^  \(and [0-9]+ returns, none divergent\)$" disp_branch1.txt && [ "$(grep -Ec ' (call|jump|return) +[0-9]+ ' disp_branch1.txt)" = 2 ] && ok ||
+    bad "indirect rows: $(grep -A6 'indirect jump' disp_branch1.txt)"
 echo "$passes passed, $fails failed"
 [ "$fails" = 0 ]
