@@ -15,7 +15,9 @@
 extern "C" {
 #endif
 
-#define WS_CAPTURE_FORMAT_VERSION 1
+/* The version this library writes; it reads it and version 1 (2026-11-28:
+ * version 2 adds a CRC per 128 KiB of body, docs/capture-format.md). */
+#define WS_CAPTURE_FORMAT_VERSION 2
 
 /* Limits both sides enforce, so a crafted header cannot make a reader
  * allocate more than the file really holds. */

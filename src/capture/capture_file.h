@@ -10,8 +10,24 @@ enum {
     WSCAP_HEADER = 48,         /* bytes before the compressed body          */
     WSCAP_HEADER_CRC_AT = 44,  /* the header CRC covers bytes 0..43         */
     WSCAP_SECTION_HEADER = 24, /* type u32, flags u32, id u64, length u64   */
-    WSCAP_LEVEL = 3            /* fixed zstd level: same input, same bytes  */
+    WSCAP_LEVEL = 3,           /* fixed zstd level: same input, same bytes  */
+    WSCAP_CHUNK = 128 * 1024   /* version 2: body bytes per chunk CRC; the
+                                  writer ends a zstd block at each chunk's
+                                  end, so a chunk names the block(s) that
+                                  decoded it                              */
 };
+
+/* Version 2's chunk CRC table after the zstd frame: a CRC-32 per chunk of
+ * the uncompressed body (the last one may be short), then the CRC-32 of
+ * those bytes. Version 1 files have none. */
+static inline uint64_t wscap_chunks(uint64_t raw)
+{
+    return (raw + WSCAP_CHUNK - 1) / WSCAP_CHUNK;
+}
+static inline uint64_t wscap_table_bytes(uint32_t version, uint64_t raw)
+{
+    return version >= 2 ? 4 * wscap_chunks(raw) + 4 : 0;
+}
 
 extern const char wscap_magic[8];
 

@@ -1,7 +1,9 @@
 /* Reading capture files (docs/capture-format.md). Open checks everything
  * in the order that gives the most useful message: magic, version, header
- * CRC, plausible sizes, file length, the zstd frame (with its XXH64), the
- * body CRC, then every section's bounds. The body grows only as real data
+ * CRC, plausible sizes, file length, the chunk CRC table's own CRC
+ * (version 2), the zstd frame (each chunk of body against its CRC as soon
+ * as it is decoded, and the frame's XXH64), the body CRC, then every
+ * section's bounds. The body grows only as real data
  * decompresses, so a crafted header cannot make the reader allocate more
  * than the file really expands to. */
 #include <errno.h>
@@ -74,13 +76,29 @@ static ws_status check_header(const ctx *c, const uint8_t *d, size_t size, wscap
         return rfail(c, WS_ERR_BAD_MODULE, "section count %llu at offset 16 is not plausible (limit %llu; a %llu-byte body holds at most %llu)",
                      (unsigned long long)h->count, (unsigned long long)WS_CAPTURE_MAX_SECTIONS, (unsigned long long)h->raw,
                      (unsigned long long)(h->raw / WSCAP_SECTION_HEADER));
-    uint64_t have = size - WSCAP_HEADER;
-    if (h->packed > have)
-        return rfail(c, WS_ERR_BAD_MODULE, "truncated: the file ends at offset %zu, the header says the body ends at offset %llu",
-                     size, (unsigned long long)(WSCAP_HEADER + h->packed));
-    if (h->packed < have)
-        return rfail(c, WS_ERR_BAD_MODULE, "trailing garbage: %llu bytes after the body's end at offset %llu",
-                     (unsigned long long)(have - h->packed), (unsigned long long)(WSCAP_HEADER + h->packed));
+    uint64_t have = size - WSCAP_HEADER, table = wscap_table_bytes(h->version, h->raw);
+    const char *what = table ? "the body and its chunk CRC table end" : "the body ends";
+    if (h->packed > have || table > have - h->packed)
+        return rfail(c, WS_ERR_BAD_MODULE, "truncated: the file ends at offset %zu, the header says %s at offset %llu",
+                     size, what, (unsigned long long)(WSCAP_HEADER + h->packed + table));
+    if (h->packed + table < have)
+        return rfail(c, WS_ERR_BAD_MODULE, "trailing garbage: %llu bytes after the end of %s at offset %llu",
+                     (unsigned long long)(have - h->packed - table), table ? "the chunk CRC table" : "the body",
+                     (unsigned long long)(WSCAP_HEADER + h->packed + table));
+    return WS_OK;
+}
+
+/* Version 2: the chunk CRC table after the frame must match its own CRC
+ * before any chunk is judged by it. */
+static ws_status check_table(const ctx *c, const uint8_t *z, const wscap_header *h)
+{
+    const uint64_t n = wscap_chunks(h->raw), at = WSCAP_HEADER + h->packed;
+    const uint8_t *t = z + h->packed;
+    const uint32_t stored = wscap_get32(t + 4 * n), crc = wscap_crc32(0, t, (size_t)(4 * n));
+    if (crc != stored)
+        return rfail(c, WS_ERR_BAD_MODULE, "corrupt chunk CRC table: its %llu CRCs at file offsets %llu-%llu give CRC-32 "
+                     "0x%08x, the table's own CRC (offset %llu) says 0x%08x", (unsigned long long)n, (unsigned long long)at,
+                     (unsigned long long)(at + 4 * n) - (n ? 1 : 0), crc, (unsigned long long)(at + 4 * n), stored);
     return WS_OK;
 }
 
@@ -173,9 +191,93 @@ static ws_status ends_early(const ctx *c, uint64_t end, uint64_t packed, const w
                  (unsigned long long)(WSCAP_HEADER + last_block->at));
 }
 
+/* The blocks decoded so far: where each one's data starts in the body. */
+typedef struct block_spans {
+    wscap_zpart *part;
+    uint64_t *from;
+    size_t n, cap;
+} block_spans;
+
+static int spans_add(block_spans *b, const wscap_zpart *p, uint64_t from)
+{
+    if (b->n == b->cap) {
+        size_t ncap = b->cap ? b->cap * 2 : 64;
+        wscap_zpart *np = realloc(b->part, ncap * sizeof *np);
+        if (np) b->part = np;
+        uint64_t *nf = realloc(b->from, ncap * sizeof *nf);
+        if (nf) b->from = nf;
+        if (!np || !nf) return -1;
+        b->cap = ncap;
+    }
+    b->part[b->n] = *p;
+    b->from[b->n++] = from;
+    return 0;
+}
+
+/* Chunk k (body bytes lo..hi-1, all decoded: got of them so far) does not
+ * match its CRC: name the block(s) that decoded it. */
+static ws_status chunk_refused(const ctx *c, const block_spans *b, const wscap_header *h, const uint8_t *body,
+                               uint64_t got, uint64_t k, uint32_t crc, uint32_t stored)
+{
+    const uint64_t lo = k * WSCAP_CHUNK, hi = lo + WSCAP_CHUNK < h->raw ? lo + WSCAP_CHUNK : h->raw;
+    size_t first = 0, last = 0;
+    for (size_t i = 0; i < b->n; i++) {
+        const uint64_t end = i + 1 < b->n ? b->from[i + 1] : got;
+        if (end > lo && b->from[i] < hi) {
+            if (!last) first = i;
+            last = i + 1;
+        }
+    }
+    char name[64], blocks[200] = "no zstd block";
+    if (last) {
+        const wscap_zpart *p = &b->part[first], *q = &b->part[last - 1];
+        const unsigned long long at = WSCAP_HEADER + p->at, end = WSCAP_HEADER + q->at + q->size - 1;
+        if (last - first == 1)
+            snprintf(blocks, sizeof blocks, "%s, %llu bytes at file offsets %llu-%llu,", wscap_zpart_name(p, name, sizeof name),
+                     (unsigned long long)p->size, at, end);
+        else
+            snprintf(blocks, sizeof blocks, "zstd blocks %llu-%llu, at file offsets %llu-%llu,", (unsigned long long)p->block,
+                     (unsigned long long)q->block, at, end);
+    }
+    char where[160] = "";
+    uint64_t index, start;
+    uint32_t type;
+    if (section_at(body, got, lo, &index, &start, &type))
+        snprintf(where, sizeof where, "; the chunk starts in section %llu (type %u) at body offset %llu",
+                 (unsigned long long)index, type, (unsigned long long)start);
+    /* a raw or RLE block holds the bytes themselves; a compressed one may
+     * also lean on the tables of the block before it */
+    const int stored_bytes = last - first == 1 && b->part[first].type != 2;
+    return rfail(c, WS_ERR_BAD_MODULE, "corrupt body: %s decoded body bytes %llu-%llu (chunk %llu) without a zstd error, "
+                 "but to CRC-32 0x%08x where the chunk CRC table says 0x%08x (file offset %llu): %s%s", blocks,
+                 (unsigned long long)lo, (unsigned long long)(hi - 1), (unsigned long long)k, crc, stored,
+                 (unsigned long long)(WSCAP_HEADER + h->packed + 4 * k),
+                 stored_bytes ? "the damage is in the block's data, the body bytes as stored"
+                              : "the damage is in that data (literals, sequences), or in entropy tables reused from "
+                                "the block before",
+                 where);
+}
+
+/* Version 2: check every chunk that got bytes of body complete since
+ * *checked (a chunk boundary); 0 if they match. */
+static ws_status chunks_check(const ctx *c, const uint8_t *z, const wscap_header *h, const block_spans *b,
+                              const uint8_t *body, uint64_t got, uint64_t *checked)
+{
+    const uint8_t *table = z + h->packed;
+    while (*checked < got && (got - *checked >= WSCAP_CHUNK || got == h->raw)) {
+        const uint64_t k = *checked / WSCAP_CHUNK, n = got - *checked < WSCAP_CHUNK ? got - *checked : WSCAP_CHUNK;
+        const uint32_t crc = wscap_crc32(0, body + *checked, (size_t)n), stored = wscap_get32(table + 4 * k);
+        if (crc != stored) return chunk_refused(c, b, h, body, got, k, crc, stored);
+        *checked += n;
+    }
+    return WS_OK;
+}
+
 /* Decompress the one zstd frame into *out (exactly h->raw bytes). The
  * frame goes to zstd one part (header, block, checksum) at a time, so a
- * refusal names the part zstd was decoding. */
+ * refusal names the part zstd was decoding; in version 2 each chunk of
+ * body is checked against its CRC as soon as it is decoded, so a block
+ * that decodes to wrong bytes is named too. */
 static ws_status inflate(const ctx *c, const uint8_t *z, const wscap_header *h, uint8_t **out)
 {
     *out = NULL;
@@ -192,7 +294,10 @@ static ws_status inflate(const ctx *c, const uint8_t *z, const wscap_header *h, 
     wscap_zpart part;
     uint64_t frame_end = 0;
     wscap_zpart last_block = { 0 };
-    ws_status st = check_layout(c, z, h->packed, &frame_end, &last_block);
+    block_spans spans = { 0 };
+    uint64_t checked = 0; /* version 2: body bytes checked against their chunks' CRCs */
+    ws_status st = h->version >= 2 ? check_table(c, z, h) : WS_OK;
+    if (!st) st = check_layout(c, z, h->packed, &frame_end, &last_block);
     if (!st) wscap_zpart_next(z, h->packed, NULL, &part, why, sizeof why);
     else part = (wscap_zpart){ 0 };
     ZSTD_inBuffer in = { z, (size_t)(part.at + part.size), 0 };
@@ -219,6 +324,7 @@ static ws_status inflate(const ctx *c, const uint8_t *z, const wscap_header *h, 
                      : part_refused(c, &part, left, buf, part_out);
             break;
         }
+        if (h->version >= 2 && got <= h->raw && (st = chunks_check(c, z, h, &spans, buf, got, &checked))) break;
         if (!left || in.pos < in.size || o.pos == cap) continue;
         /* the part is in and decoded: zstd wants the next one */
         wscap_zpart prev = part;
@@ -229,7 +335,11 @@ static ws_status inflate(const ctx *c, const uint8_t *z, const wscap_header *h, 
                        (unsigned long long)(WSCAP_HEADER + h->packed));
         else in.size = (size_t)(part.at + part.size);
         part_out = got;
+        if (!st && part.kind == WSCAP_ZPART_BLOCK && spans_add(&spans, &part, got))
+            st = rfail(c, WS_ERR_OUT_OF_MEMORY, "out of host memory");
     }
+    free(spans.part);
+    free(spans.from);
     if (!st && in.pos != h->packed)
         st = rfail(c, WS_ERR_BAD_MODULE, "trailing garbage: %zu bytes after the zstd frame, which ends at offset %zu",
                    (size_t)h->packed - in.pos, WSCAP_HEADER + in.pos);

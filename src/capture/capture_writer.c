@@ -1,8 +1,9 @@
 /* Writing capture files (docs/capture-format.md). Sections stream through
- * one zstd frame into a temporary file beside the target; close fills in
- * the header, fsyncs and renames, so the target path holds the old file or
- * the complete new one, never a part (a crash leaves at most a stale
- * temporary file, which no reader opens). */
+ * one zstd frame into a temporary file beside the target, a zstd block
+ * ending at each 128 KiB chunk of body, whose CRC goes into the table that
+ * follows the frame; close fills in the header, fsyncs and renames, so the
+ * target path holds the old file or the complete new one, never a part (a
+ * crash leaves at most a stale temporary file, which no reader opens). */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -23,6 +24,10 @@ struct ws_capture_writer {
     size_t outcap;
     uint64_t count, raw, packed;
     uint32_t crc;
+    uint32_t chunk_crc;   /* of the chunk being filled, chunk_fill bytes */
+    uint64_t chunk_fill;
+    uint8_t *table;       /* the chunk CRCs so far, 4 bytes each         */
+    size_t table_len, table_cap;
     ws_status failed;  /* sticky: the first failure, WS_OK while healthy */
     char *err;
     size_t errlen;
@@ -58,6 +63,7 @@ static void writer_free(ws_capture_writer *w)
     if (w->fd >= 0) close(w->fd);
     if (w->tmp) unlink(w->tmp);
     ZSTD_freeCCtx(w->cctx);
+    free(w->table);
     free(w->out);
     free(w->tmp);
     free(w->path);
@@ -128,11 +134,12 @@ ws_status ws_capture_writer_open(const char *path, ws_capture_writer **out, char
     return WS_OK;
 }
 
-/* Compress n bytes (end: finish the frame) and write what zstd emits. */
-static ws_status feed(ws_capture_writer *w, const void *data, size_t n, int end)
+/* Compress n bytes and write what zstd emits; ZSTD_e_flush ends a block
+ * there, ZSTD_e_end the frame. */
+static ws_status feed(ws_capture_writer *w, const void *data, size_t n, ZSTD_EndDirective mode)
 {
     ZSTD_inBuffer in = { data, n, 0 };
-    ZSTD_EndDirective mode = end ? ZSTD_e_end : ZSTD_e_continue;
+    const int end = mode != ZSTD_e_continue;
     for (;;) {
         ZSTD_outBuffer o = { w->out, w->outcap, 0 };
         size_t left = ZSTD_compressStream2(w->cctx, &o, &in, mode);
@@ -143,6 +150,41 @@ static ws_status feed(ws_capture_writer *w, const void *data, size_t n, int end)
         w->packed += o.pos;
         if (end ? left == 0 : in.pos == in.size) return WS_OK;
     }
+}
+
+/* Note the CRC of the chunk just filled (or, at close, the short last one). */
+static ws_status chunk_done(ws_capture_writer *w)
+{
+    if (w->table_len + 4 > w->table_cap) {
+        size_t ncap = w->table_cap ? w->table_cap * 2 : 256;
+        uint8_t *t = realloc(w->table, ncap);
+        if (!t) return wfail(w, WS_ERR_OUT_OF_MEMORY, "out of host memory");
+        w->table = t;
+        w->table_cap = ncap;
+    }
+    wscap_put32(w->table + w->table_len, w->chunk_crc);
+    w->table_len += 4;
+    w->chunk_crc = 0;
+    w->chunk_fill = 0;
+    return WS_OK;
+}
+
+/* Body bytes: compressed, and counted into their chunks' CRCs; a chunk's
+ * end ends a zstd block. */
+static ws_status feed_body(ws_capture_writer *w, const uint8_t *p, size_t n)
+{
+    while (n) {
+        size_t k = WSCAP_CHUNK - w->chunk_fill < n ? (size_t)(WSCAP_CHUNK - w->chunk_fill) : n;
+        ws_status st = feed(w, p, k, ZSTD_e_continue);
+        if (st) return st;
+        w->chunk_crc = wscap_crc32(w->chunk_crc, p, k);
+        w->chunk_fill += k;
+        p += k;
+        n -= k;
+        if (w->chunk_fill == WSCAP_CHUNK && ((st = chunk_done(w)) || (st = feed(w, NULL, 0, ZSTD_e_flush))))
+            return st;
+    }
+    return WS_OK;
 }
 
 ws_status ws_capture_writer_add_flags(ws_capture_writer *w, uint32_t type, uint32_t flags, uint64_t id,
@@ -163,8 +205,8 @@ ws_status ws_capture_writer_add_flags(ws_capture_writer *w, uint32_t type, uint3
     wscap_put32(h + 4, flags);
     wscap_put64(h + 8, id);
     wscap_put64(h + 16, len);
-    ws_status st = feed(w, h, sizeof h, 0);
-    if (st == WS_OK && len) st = feed(w, data, len, 0);
+    ws_status st = feed_body(w, h, sizeof h);
+    if (st == WS_OK && len) st = feed_body(w, data, len);
     if (st) return st;
     w->crc = wscap_crc32(wscap_crc32(w->crc, h, sizeof h), data, len);
     w->raw += sizeof h + len;
@@ -195,11 +237,14 @@ static void sync_dir(const char *path)
 ws_status ws_capture_writer_close(ws_capture_writer *w)
 {
     if (!w) return WS_ERR_INVALID_ARG;
-    if (!w->failed && feed(w, NULL, 0, 1) == WS_OK) {
+    if (!w->failed && feed(w, NULL, 0, ZSTD_e_end) == WS_OK && (!w->chunk_fill || chunk_done(w) == WS_OK)) {
         wscap_header h = { WS_CAPTURE_FORMAT_VERSION, 0, w->count, w->raw, w->packed, w->crc };
-        uint8_t b[WSCAP_HEADER];
+        uint8_t b[WSCAP_HEADER], table_crc[4];
         wscap_header_encode(b, &h);
-        if (pwrite(w->fd, b, sizeof b, 0) != (ssize_t)sizeof b)
+        wscap_put32(table_crc, wscap_crc32(0, w->table, w->table_len));
+        if ((w->table_len && write_all(w->fd, w->table, w->table_len)) || write_all(w->fd, table_crc, 4))
+            wfail(w, WS_ERR_IO, "cannot write the chunk CRC table of %s: %s", w->tmp, strerror(errno));
+        else if (pwrite(w->fd, b, sizeof b, 0) != (ssize_t)sizeof b)
             wfail(w, WS_ERR_IO, "cannot write the header of %s: %s", w->tmp, strerror(errno));
         else if (fsync(w->fd))
             wfail(w, WS_ERR_IO, "cannot fsync %s: %s", w->tmp, strerror(errno));

@@ -47,11 +47,12 @@ static int map_frame(const uint8_t *f, size_t n, frame_map *m)
         m->block_end[m->nblocks++] = at;
     }
     m->checksum_at = at;
-    return at + 4 == n && m->nblocks > 1;
+    /* version 2: the chunk CRC table follows the frame */
+    return at + 4 + wscap_table_bytes(wscap_get32(f + 8), wscap_get64(f + 24)) == n && m->nblocks > 1;
 }
 
-typedef enum place { FRAME_MAGIC, BLOCK_HEADER, BLOCK_DATA, CHECKSUM } place;
-typedef enum want { NO_FRAME, DAMAGED_BLOCK_HEADER, ENDS_EARLY, BLOCK_FAILS, CHECKSUM_FAILS } want;
+typedef enum place { FRAME_MAGIC, BLOCK_HEADER, BLOCK_DATA, CHECKSUM, CHUNK_TABLE } place;
+typedef enum want { NO_FRAME, DAMAGED_BLOCK_HEADER, ENDS_EARLY, BLOCK_FAILS, CHECKSUM_FAILS, TABLE_FAILS } want;
 
 static const struct flip {
     const char *name;
@@ -69,6 +70,7 @@ static const struct flip {
     { "block 2's literals header", BLOCK_DATA, 2, 0, 0, BLOCK_FAILS },
     { "the last block's literals header", BLOCK_DATA, -1, 0, 0, BLOCK_FAILS },
     { "content checksum", CHECKSUM, 0, 3, 6, CHECKSUM_FAILS },
+    { "chunk 2's CRC in the table", CHUNK_TABLE, 0, 8, 3, TABLE_FAILS },
 };
 
 static uint64_t flip_offset(const struct flip *t, const frame_map *m)
@@ -78,7 +80,8 @@ static uint64_t flip_offset(const struct flip *t, const frame_map *m)
     case FRAME_MAGIC: return WSCAP_HEADER + (uint64_t)t->byte;
     case BLOCK_HEADER: return m->block_at[b] + (uint64_t)t->byte;
     case BLOCK_DATA: return m->block_at[b] + 3 + (uint64_t)t->byte;
-    default: return m->checksum_at + (uint64_t)t->byte;
+    case CHECKSUM: return m->checksum_at + (uint64_t)t->byte;
+    default: return m->checksum_at + 4 + (uint64_t)t->byte;
     }
 }
 
@@ -105,6 +108,10 @@ static void expected_text(const struct flip *t, const frame_map *m, char *buf, s
         snprintf(buf, len, "corrupt body: the zstd content checksum (file offsets %llu-%llu) does not match what the "
                  "frame's %zu blocks decode to", (unsigned long long)m->checksum_at,
                  (unsigned long long)m->checksum_at + 3, m->nblocks);
+        break;
+    case TABLE_FAILS:
+        snprintf(buf, len, "corrupt chunk CRC table: its %zu CRCs at file offsets %llu-", m->nblocks,
+                 (unsigned long long)m->checksum_at + 4);
         break;
     }
 }

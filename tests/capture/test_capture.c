@@ -173,9 +173,10 @@ static void test_determinism(void)
     uint8_t *pa = ws_test_read_file(a, &na), *pb = ws_test_read_file(b, &nb);
     CHECK(pa && pb && na == nb && !memcmp(pa, pb, na));
     /* the header is exactly what the documentation says */
-    CHECK(pa && !memcmp(pa, "WSCAPTUR\1\0\0\0\0\0\0\0", 16));
+    CHECK(pa && !memcmp(pa, "WSCAPTUR\2\0\0\0\0\0\0\0", 16));
     CHECK_EQ_U(pa ? wscap_get64(pa + 16) : 0, NSPEC);
-    CHECK_EQ_U(pa ? wscap_get64(pa + 32) : 0, na - WSCAP_HEADER);
+    /* the zstd frame, then a CRC per 128 KiB chunk of body and the table's CRC */
+    CHECK_EQ_U(pa ? wscap_get64(pa + 32) : 0, na - WSCAP_HEADER - (pa ? wscap_table_bytes(2, wscap_get64(pa + 24)) : 0));
     free(pa);
     free(pb);
     /* a second write over an existing file replaces it whole */
@@ -305,14 +306,17 @@ static void test_corrupt(void)
     /* truncated anywhere */
     expect_refusal("trunc10", f, 10, WS_ERR_BAD_MODULE, "truncated: the file ends at offset 10, inside the 48-byte header");
     expect_refusal("trunc47", f, 47, WS_ERR_BAD_MODULE, "truncated: the file ends at offset 47");
-    expect_refusal("trunc48", f, 48, WS_ERR_BAD_MODULE, "truncated: the file ends at offset 48, the header says the body ends at offset");
+    expect_refusal("trunc48", f, 48, WS_ERR_BAD_MODULE, "truncated: the file ends at offset 48, the header says the body and its chunk CRC table end at offset");
     expect_refusal("trunc_last", f, n - 1, WS_ERR_BAD_MODULE, "truncated");
     expect_refusal("trunc_mid", f, n / 2, WS_ERR_BAD_MODULE, "truncated");
 
-    /* a flipped payload byte: caught by the zstd frame's XXH64 */
+    /* a flipped payload byte in the raw block: zstd decodes it without a
+     * complaint, the chunk's CRC names the block (in version 1 only the
+     * frame's XXH64 caught it, at the end, naming no block) */
     memcpy(m, f, n);
     m[n - 200] ^= 0x10;
-    expect_refusal("flip_body", m, n, WS_ERR_BAD_MODULE, "checksum");
+    expect_refusal("flip_body", m, n, WS_ERR_BAD_MODULE, "corrupt body: zstd block 0 (raw), ");
+    expect_refusal("flip_body", m, n, WS_ERR_BAD_MODULE, "decoded body bytes 0-4150 (chunk 0) without a zstd error");
     /* a flipped header byte: caught by the header CRC */
     memcpy(m, f, n);
     m[17] ^= 1;
@@ -343,8 +347,8 @@ static void test_corrupt(void)
 
     /* a newer version: named before any other check */
     memcpy(m, f, n);
-    wscap_put32(m + 8, 2);
-    expect_refusal("v2", m, n, WS_ERR_UNSUPPORTED, "written by format version 2 (offset 8); this library reads version 1");
+    wscap_put32(m + 8, 3);
+    expect_refusal("v3", m, n, WS_ERR_UNSUPPORTED, "written by format version 3 (offset 8); this library reads version 2");
     /* unknown header flags */
     memcpy(m, f, n);
     wscap_header_decode(m, &h, &hc);
@@ -362,10 +366,11 @@ static void test_corrupt(void)
     h.raw = 1ull << 40;
     wscap_header_encode(m, &h);
     expect_refusal("raw", m, n, WS_ERR_BAD_MODULE, "body size 1099511627776 at offset 24 exceeds the limit");
-    /* the header claims a larger body than the frame holds */
+    /* the header claims a larger body than the frame holds: the chunk CRC
+     * table it implies does not fit (version 1: the body comes out short) */
     h.raw = 1 << 20;
     wscap_header_encode(m, &h);
-    expect_refusal("raw_lie", m, n, WS_ERR_BAD_MODULE, "decompresses to");
+    expect_refusal("raw_lie", m, n, WS_ERR_BAD_MODULE, "truncated: the file ends at offset");
     h.raw = 30;
     h.count = 0;
     wscap_header_encode(m, &h);
@@ -389,6 +394,19 @@ static void test_corrupt(void)
     c = craft(body, 50, 2, &cn);
     expect_refusal("short_section", c, cn, WS_ERR_BAD_MODULE, "section 1 at body offset 34: truncated header (16 bytes remain, 24 needed)");
     free(c);
+    /* version 1 (no chunk CRC table): still read; a body size that lies is
+     * found when it comes out short */
+    wscap_put64(body + 16, 16);
+    c = craft(body, 40, 1, &cn);
+    CHECK_EQ_U(ws_capture_reader_open_memory(c, cn, "v1", &r, err, sizeof err), WS_OK);
+    uint64_t count = 0;
+    if (r) ws_capture_reader_count(r, &count), ws_capture_reader_close(r);
+    CHECK_EQ_U(count, 1);
+    wscap_header_decode(c, &h, &hc);
+    h.raw = 64;
+    wscap_header_encode(c, &h);
+    expect_refusal("raw_lie_v1", c, cn, WS_ERR_BAD_MODULE, "decompresses to");
+    free(c);
     /* a zero-typed section */
     wscap_put32(body, 0);
     c = craft(body, 34, 1, &cn);
@@ -400,13 +418,21 @@ static void test_corrupt(void)
      * last section inside the body */
     memcpy(m, f, n);
     memcpy(m + n, "garbage!", 8);
-    expect_refusal("trailing", m, n + 8, WS_ERR_BAD_MODULE, "trailing garbage: 8 bytes after the body's end at offset");
-    memcpy(m, f, n);
-    memcpy(m + n, "garbage!", 8);
-    wscap_header_decode(m, &h, &hc);
+    expect_refusal("trailing", m, n + 8, WS_ERR_BAD_MODULE, "trailing garbage: 8 bytes after the end of the chunk CRC table at offset");
+    /* 8 bytes between the zstd frame and the table, the header's frame
+     * size grown to cover them */
+    wscap_header_decode(f, &h, &hc);
+    const size_t frame_end = WSCAP_HEADER + (size_t)h.packed;
+    memcpy(m, f, frame_end);
+    memcpy(m + frame_end, "garbage!", 8);
+    memcpy(m + frame_end + 8, f + frame_end, n - frame_end);
     h.packed += 8;
     wscap_header_encode(m, &h);
     expect_refusal("trailing_frame", m, n + 8, WS_ERR_BAD_MODULE, "trailing garbage: 8 bytes after the zstd frame");
+    /* a damaged chunk CRC table: named before any chunk is judged by it */
+    memcpy(m, f, n);
+    m[frame_end + 1] ^= 4;
+    expect_refusal("table", m, n, WS_ERR_BAD_MODULE, "corrupt chunk CRC table: its 1 CRCs at file offsets");
     wscap_put64(body + 16, 0);
     c = craft(body, 40, 1, &cn);
     expect_refusal("trailing_body", c, cn, WS_ERR_BAD_MODULE, "trailing garbage: 16 bytes in the body after the last of 1 sections (body offset 24)");
@@ -415,10 +441,59 @@ static void test_corrupt(void)
     free(f);
 }
 
+/* ---- version 2 names the block that decoded to wrong bytes ---- */
+static void test_chunk_blame(void)
+{
+    /* 400 KB of random bytes: four chunks, each a raw zstd block, whose
+     * bytes zstd copies out whatever they are */
+    enum { N = 100 * 1024 };
+    const char *path = at("chunks.wscap");
+    char err[1024] = "";
+    uint8_t *payload = malloc(N);
+    ws_capture_writer *w = NULL;
+    CHECK(payload && ws_capture_writer_open(path, &w, err, sizeof err) == WS_OK);
+    if (!payload || !w) { free(payload); return; }
+    for (uint64_t i = 0; i < 4; i++) {
+        fill(payload, N, 7 + i);
+        CHECK_EQ_U(ws_capture_writer_add(w, WS_CAPTURE_ALLOCATION, 0x1000 + i, payload, N), WS_OK);
+    }
+    CHECK_EQ_U(ws_capture_writer_close(w), WS_OK);
+    free(payload);
+    size_t n;
+    uint8_t *f = ws_test_read_file(path, &n);
+    if (!f) { CHECK(0); return; }
+    /* the blocks, by walking the frame (RFC 8878): header, then 3-byte
+     * block headers; the writer ends one at every chunk's end */
+    uint64_t at_block[8] = { 0 }, size[8] = { 0 };
+    size_t nb = 0;
+    uint8_t fhd = f[WSCAP_HEADER + 4];
+    uint64_t p = WSCAP_HEADER + 5 + !(fhd >> 5 & 1) + (uint64_t)((const int[]){ 0, 1, 2, 4 })[fhd & 3] +
+                 (uint64_t)(fhd >> 6 ? ((const int[]){ 0, 2, 4, 8 })[fhd >> 6] : (fhd >> 5 & 1));
+    for (int last = 0; !last && nb < 8 && p + 3 <= n; nb++) {
+        uint32_t h = f[p] | (uint32_t)f[p + 1] << 8 | (uint32_t)f[p + 2] << 16;
+        last = h & 1;
+        CHECK_EQ_U(h >> 1 & 3, 0); /* raw */
+        at_block[nb] = p;
+        size[nb] = 3 + (h >> 3);
+        p += size[nb];
+    }
+    CHECK_EQ_U(nb, 4);
+    CHECK_EQ_U(size[0], 3 + WSCAP_CHUNK);
+    /* flip a byte in the middle of block 1's data: chunk 1 */
+    f[at_block[1] + 3 + 5000] ^= 0x40;
+    char want[256];
+    snprintf(want, sizeof want, "corrupt body: zstd block 1 (raw), %llu bytes at file offsets %llu-%llu, decoded body "
+             "bytes 131072-262143 (chunk 1) without a zstd error", (unsigned long long)size[1],
+             (unsigned long long)at_block[1], (unsigned long long)(at_block[1] + size[1] - 1));
+    expect_refusal("chunk1", f, n, WS_ERR_BAD_MODULE, want);
+    expect_refusal("chunk1", f, n, WS_ERR_BAD_MODULE, "; the chunk starts in section 1 (type 3) at body offset 102424");
+    free(f);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
-        fprintf(stderr, "usage: %s roundtrip|determinism|atomic|corrupt SCRATCH_DIR\n", argv[0]);
+        fprintf(stderr, "usage: %s roundtrip|determinism|atomic|corrupt|chunk_blame SCRATCH_DIR\n", argv[0]);
         return 2;
     }
     snprintf(dir, sizeof dir, "%s", argv[2]);
@@ -433,6 +508,7 @@ int main(int argc, char **argv)
     else if (!strcmp(argv[1], "determinism")) test_determinism();
     else if (!strcmp(argv[1], "atomic")) test_atomic();
     else if (!strcmp(argv[1], "corrupt")) test_corrupt();
+    else if (!strcmp(argv[1], "chunk_blame")) test_chunk_blame();
     else return 2;
     return TEST_SUMMARY();
 }
