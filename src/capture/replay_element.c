@@ -134,6 +134,23 @@ oom:
     return 1;
 }
 
+/* The history's type (the first call's), the other types later calls read
+ * the element as, and each change in the type its own call reads it as:
+ * a buffer written as one type and read as another is shown each way. */
+static void type_history(const ws_replay *r, ws_element_history *h)
+{
+    ws_element_type types[WS_ELEMENT_MAX_TYPES];
+    size_t n = ws_replay_element_types(r, h->addr, types, WS_ELEMENT_MAX_TYPES);
+    if (n) h->type = types[0];
+    h->nalso = n ? n - 1 : 0;
+    for (size_t i = 0; i < h->nalso; i++) h->also[i] = types[i + 1];
+    for (size_t i = 0; i < h->n; i++) {
+        ws_element_change *c = &h->ch[i];
+        ws_replay_element_type_at(r, h->addr, c->call, &c->type);
+        if (c->type.scalar == WS_ELEMENT_UNTYPED) c->type = h->type;
+    }
+}
+
 ws_status ws_replay_element_collect(ws_replay *r, ws_addr addr, uint32_t size, ws_element_history *out, char *err,
                                     size_t errlen)
 {
@@ -168,7 +185,7 @@ ws_status ws_replay_element_collect(ws_replay *r, ws_addr addr, uint32_t size, w
             snprintf(out->failure, sizeof out->failure, "%s", ws_replay_error(r));
         if (out->failure[0] && p.st == WS_OK) st = WS_OK;
         ws_replay_passed_collect(r, out->passed, sizeof out->passed, &out->order);
-        ws_replay_element_type(r, addr, &out->type);
+        type_history(r, out);
         if (p.st != WS_OK) st = p.st;
         else if (st != WS_OK) st = rt_fail(err, errlen, rt_replay_failed(st), "element history: %s", ws_replay_error(r));
     }
@@ -267,7 +284,9 @@ ws_status ws_replay_element_print(ws_replay *r, const ws_element_history *h, FIL
             h->n == 1 ? "" : "s");
     if (h->type.scalar != WS_ELEMENT_UNTYPED)
         fprintf(out, "read as %s by %s\n", h->type.name, h->type.source);
-    else
+    for (size_t i = 0; i < h->nalso; i++)
+        fprintf(out, "also read as %s by %s\n", h->also[i].name, h->also[i].source);
+    if (h->type.scalar == WS_ELEMENT_UNTYPED)
         fprintf(out, "read as: no launch argument or vertex attribute of the frame says (numbers below: what the bytes could be)\n");
     fprintf(out, "frame start: ");
     print_value(out, &h->type, h->initial, h->held_initial, h->size);
@@ -279,10 +298,16 @@ ws_status ws_replay_element_print(ws_replay *r, const ws_element_history *h, FIL
         ws_replay_print_passed(out, h->passed, &h->order, &passed_line, c->call);
         if (ws_replay_describe_call(r, c->call, &ci) != WS_OK)
             return rt_fail(err, errlen, WS_ERR_INTERNAL, "element history: %s", ws_replay_error(r));
-        fprintf(out, "call %" PRIu64 " %s\n    old ", c->call, ci.text);
-        print_value(out, &h->type, c->before, c->held_before, h->size);
+        /* a change without a type of its own (a history made by hand) is
+         * shown in the history's */
+        const ws_element_type *t = c->type.scalar != WS_ELEMENT_UNTYPED ? &c->type : &h->type;
+        fprintf(out, "call %" PRIu64 " %s\n", c->call, ci.text);
+        if (strcmp(t->name, h->type.name) || t->first != h->type.first)
+            fprintf(out, "    (as this call reads it: %s)\n", t->name);
+        fprintf(out, "    old ");
+        print_value(out, t, c->before, c->held_before, h->size);
         fprintf(out, "\n    new ");
-        print_value(out, &h->type, c->after, c->held_after, h->size);
+        print_value(out, t, c->after, c->held_after, h->size);
         fprintf(out, "\n");
     }
     ws_replay_print_passed(out, h->passed, &h->order, &passed_line, UINT64_MAX);

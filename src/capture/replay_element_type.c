@@ -106,17 +106,49 @@ static int from_indices(uint64_t index, const wscap_gfx_state *s, ws_addr addr, 
     return 1;
 }
 
+/* The type call i reads addr with, s being the graphics state before it. */
+static int call_reads(const ws_replay *r, uint64_t i, const wscap_gfx_state *s, ws_addr addr, ws_element_type *t)
+{
+    const rp_call *rc = &r->calls[i];
+    if (rc->call == WSCAP_LAUNCH && from_launch(r, i, addr, t)) return 1;
+    if ((rc->call == WSCAP_DRAW || rc->call == WSCAP_DRAW_INDEXED) && from_draw(r, i, s, addr, t)) return 1;
+    return rc->call == WSCAP_DRAW_INDEXED && from_indices(i, s, addr, t);
+}
+
+static int same_type(const ws_element_type *a, const ws_element_type *b)
+{
+    return !strcmp(a->name, b->name) && a->first == b->first;
+}
+
+size_t ws_replay_element_types(const ws_replay *r, ws_addr addr, ws_element_type *out, size_t max)
+{
+    size_t n = 0;
+    if (!r) return 0;
+    wscap_gfx_state s = r->gfx;
+    ws_element_type t;
+    for (uint64_t i = 0; i < r->ncalls; i++) {
+        memset(&t, 0, sizeof t);
+        if (n < max && call_reads(r, i, &s, addr, &t)) {
+            int seen = 0;
+            for (size_t k = 0; k < n; k++) seen |= same_type(&out[k], &t);
+            if (!seen) out[n++] = t;
+        }
+        rp_track_gfx(&r->calls[i], &s);
+    }
+    return n;
+}
+
 void ws_replay_element_type(const ws_replay *r, ws_addr addr, ws_element_type *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!ws_replay_element_types(r, addr, out, 1)) memset(out, 0, sizeof *out);
+}
+
+void ws_replay_element_type_at(const ws_replay *r, ws_addr addr, uint64_t call, ws_element_type *out)
 {
     memset(out, 0, sizeof *out);
     if (!r) return;
     wscap_gfx_state s = r->gfx;
-    for (uint64_t i = 0; i < r->ncalls; i++) {
-        const rp_call *rc = &r->calls[i];
-        if (rc->call == WSCAP_LAUNCH && from_launch(r, i, addr, out)) return;
-        if ((rc->call == WSCAP_DRAW || rc->call == WSCAP_DRAW_INDEXED) && from_draw(r, i, &s, addr, out)) return;
-        if (rc->call == WSCAP_DRAW_INDEXED && from_indices(i, &s, addr, out)) return;
-        rp_track_gfx(rc, &s);
-    }
-    memset(out, 0, sizeof *out);
+    for (uint64_t i = 0; i < r->ncalls && i < call; i++) rp_track_gfx(&r->calls[i], &s);
+    if (call >= r->ncalls || !call_reads(r, call, &s, addr, out)) memset(out, 0, sizeof *out);
 }

@@ -100,15 +100,6 @@ ws_status ws_replay_pixel_history(ws_replay *r, uint32_t x, uint32_t y, FILE *ou
 /* "10,12" -> x, y; WS_ERR_INVALID_ARG with err for anything else. */
 ws_status ws_replay_parse_pixel(const char *text, uint32_t *x, uint32_t *y, char *err, size_t errlen);
 
-/* One call after which the element's bytes had changed. */
-typedef struct ws_element_change {
-    uint64_t call;
-    uint8_t *before, *after;              /* size bytes each                 */
-    uint8_t *held_before, *held_after;    /* per byte: 1 if an allocation
-                                             held it (an element may run
-                                             past an allocation's end)       */
-} ws_element_change;
-
 /* What the frame's calls read the element's bytes as: the scalars of a
  * launch's pointer parameter (the pointee type from the kernel's DWARF)
  * or of a vertex attribute (the pipeline's format). */
@@ -135,11 +126,34 @@ typedef struct ws_element_type {
  * up on the replay's device: call it after a run (collect does). Sets
  * scalar WS_ELEMENT_UNTYPED when no call says. */
 void ws_replay_element_type(const ws_replay *r, ws_addr addr, ws_element_type *out);
+/* Every distinct type (name and first scalar) the frame's calls read addr
+ * as, the first call of each in call order, at most max: returns how many. */
+size_t ws_replay_element_types(const ws_replay *r, ws_addr addr, ws_element_type *out, size_t max);
+/* The type call `call` itself reads addr with (UNTYPED when it does not). */
+void ws_replay_element_type_at(const ws_replay *r, ws_addr addr, uint64_t call, ws_element_type *out);
+
+/* One call after which the element's bytes had changed. */
+typedef struct ws_element_change {
+    uint64_t call;
+    uint8_t *before, *after;              /* size bytes each                 */
+    uint8_t *held_before, *held_after;    /* per byte: 1 if an allocation
+                                             held it (an element may run
+                                             past an allocation's end)       */
+    ws_element_type type;                 /* as the call itself reads the
+                                             element, else the history's     */
+} ws_element_change;
+
+/* Types an element history names: the first and up to 7 others. */
+#define WS_ELEMENT_MAX_TYPES 8
 
 typedef struct ws_element_history {
     ws_addr addr;
     uint32_t size;
-    ws_element_type type;                 /* what the frame reads it as      */
+    ws_element_type type;                 /* what the frame reads it as: the
+                                             first call that reads it typed  */
+    ws_element_type also[WS_ELEMENT_MAX_TYPES - 1]; /* other types later
+                                             calls read it as, first each    */
+    size_t nalso;
     uint8_t *initial;                     /* at the frame's start            */
     uint8_t *held_initial;                /* as held_before                  */
     ws_element_change *ch;
