@@ -1182,9 +1182,9 @@ static void on_halt(ws_gdb_dbg *t, uint32_t hart)
  * nothing gdb resumed still runs (scheduler-locking, or the others are
  * stopped) and nothing else is to be heard, gdb is told that no resumed
  * thread is left ('N', which it asked for with no-resumed+): it stops and
- * gives the prompt back instead of waiting for ever. Otherwise the step
- * has become a continue, as on a CPU whose thread exits while stepped:
- * the next event is reported. */
+ * gives the prompt back instead of waiting for ever. Otherwise (others
+ * run, or no thread is left at all) the step has become a continue, as on
+ * a CPU whose thread exits while stepped: the next event is reported. */
 static void on_step_exit(ws_gdb_dbg *t, uint32_t hart)
 {
     uint32_t lpw = t->cfg.lanes_per_warp, warp = hart / lpw;
@@ -1193,6 +1193,13 @@ static void on_step_exit(ws_gdb_dbg *t, uint32_t hart)
     const uint32_t stepped = t->step_hart - 1;
     t->step_hart = 0;
     if (t->non_stop || t->npending || ws_gdb_lanes_refresh(t)) return;
+    /* No thread left at all (its warp was the last resident one): nothing
+     * is held, so the device runs on (a warp placed now does not join a
+     * halt) and its next event, the program's exit at the latest, tells
+     * gdb. 'N' would leave gdb with no thread to resume: a breakpoint at
+     * the exit that gdb steps the thread over (an ignore count) ended its
+     * `continue` there, for good. */
+    if (!t->nlanes) return;
     for (size_t i = 0; i < t->nlanes; i++)
         if (!t->lanes[i].halted) return; /* others run: their events tell */
     ws_gdb_stop s;

@@ -848,6 +848,64 @@ static void test_halt_keeps_guard_turn(void)
     session_close(&s);
 }
 
+/* ---- a single-stepped warp issues what an undebugged one does: from the
+ * first lock holder's breakpoint to the end of the lock_turns launch,
+ * every warp-instruction is a step (dcsr.step; a halt and a resume), and
+ * the starvation guard's count and turns go on across each halt, so the
+ * lanes take the lock in the undebugged order and the launch issues the
+ * same warp-instructions ---- */
+static void test_step_keeps_guard_turn(void)
+{
+    dbg_session s;
+    ws_config c;
+    session_config(&c, 1, 1);
+    if (session_open_device(&s, g_elf, &c)) { CHECK(0); return; }
+    ws_addr lock = 0, out = 0;
+    CHECK(ws_malloc(s.dev, 4, &lock) == WS_OK && ws_malloc(s.dev, 33 * 4, &out) == WS_OK);
+    ws_kernel *k = NULL;
+    ws_arg args[] = { WS_ARG_PTR(lock), WS_ARG_PTR(out) };
+    ws_launch_stats plain, stepped;
+    int plain_out[33], stepped_out[33];
+    CHECK(ws_memset(s.dev, out, 0, 33 * 4) == WS_OK);
+    CHECK(ws_kernel_get(s.mod, "lock_turns", &k) == WS_OK);
+    CHECK(ws_launch(s.dev, k, WS_DIM3(1, 1, 1), WS_DIM3(32, 1, 1), 0, args, 2) == WS_OK);
+    CHECK_EQ_U(ws_synchronize(s.dev), WS_OK);
+    CHECK(ws_last_launch_stats(s.dev, &plain) == WS_OK);
+    CHECK(ws_memcpy_dtoh(s.dev, plain_out, out, sizeof plain_out) == WS_OK);
+
+    CHECK(ws_memset(s.dev, out, 0, 33 * 4) == WS_OK);
+    s.d = dbg_attach(s.dev, WS_DBG_TOPO_BROADCAST, 1);
+    const uint32_t h = hart_of(0, 1, 0, 0);
+    CHECK_EQ_U(set_trigger(s.d, 0, h, 0, TRIG_EXEC, s.bp), 0);
+    session_launch(&s, "lock_turns", 1, 32, lock, out);
+    ws_dbg_event ev;
+    CHECK(wait_event(s.d, WS_DBG_EV_HALT, &ev) == 0);
+    CHECK_EQ_U(set_trigger(s.d, 0, h, 0, 0, 0), 0); /* steps only from here */
+    uint32_t v = 0, steps = 0;
+    CHECK_EQ_U(reg_read(s.d, 0, h, WS_REGNO_CSR(WS_CSR_DCSR), &v), 0);
+    CHECK_EQ_U(reg_write(s.d, 0, h, WS_REGNO_CSR(WS_CSR_DCSR), v | 4), 0);
+    for (;;) {
+        resume_hart(s.d, 0, h);
+        if (ws_debug_wait_event(s.d, 10000, &ev) != WS_OK) { CHECK(0); break; }
+        while (ev.kind != WS_DBG_EV_HALT && ev.kind != WS_DBG_EV_STEP_EXIT && ev.kind != WS_DBG_EV_LAUNCH_END)
+            if (ws_debug_wait_event(s.d, 10000, &ev) != WS_OK) break;
+        if (ev.kind != WS_DBG_EV_HALT) break; /* the warp stepped off the end */
+        CHECK_EQ_U(halt_cause(s.d, 0, h), WS_DCSR_CAUSE_STEP);
+        steps++;
+    }
+    CHECK_EQ_U(app_join(&s.a), WS_OK);
+    CHECK(ws_last_launch_stats(s.dev, &stepped) == WS_OK);
+    CHECK(ws_memcpy_dtoh(s.dev, stepped_out, out, sizeof stepped_out) == WS_OK);
+    check_lock_turns(s.dev, out);
+    CHECK(steps > 1000); /* the launch was stepped, not run */
+    CHECK(!memcmp(stepped_out, plain_out, sizeof plain_out)); /* the same order */
+    CHECK_EQ_U(stepped.warp_instructions, plain.warp_instructions);
+    if (stepped.warp_instructions != plain.warp_instructions)
+        fprintf(stderr, "warp-instructions: %llu stepped (%u steps), %llu not\n",
+                (unsigned long long)stepped.warp_instructions, steps, (unsigned long long)plain.warp_instructions);
+    session_close(&s);
+}
+
 /* ---- stepping one instruction; detaching lets the launch finish ---- */
 static void test_step(void)
 {
@@ -1592,6 +1650,7 @@ int main(int argc, char **argv)
     else if (!strcmp(t, "fault")) test_fault();
     else if (!strcmp(t, "step")) test_step();
     else if (!strcmp(t, "halt_keeps_guard_turn")) test_halt_keeps_guard_turn();
+    else if (!strcmp(t, "step_keeps_guard_turn")) test_step_keeps_guard_turn();
     else if (!strcmp(t, "step_barrier")) test_step_barrier();
     else if (!strcmp(t, "engine_after_detach")) test_engine_after_detach(WS_MODE_FUNCTIONAL), test_engine_after_detach(WS_MODE_TIMING);
     else if (!strcmp(t, "non_stop")) test_non_stop();

@@ -28,6 +28,8 @@
  *   hang     one warp waits for a flag only gdb sets (to 7); checked
  *   lock_line  one warp of 32 threads takes one lock, each in turn (the
  *            lock is free and every thread has a place at the end)
+ *   twins    one warp of 32 threads sums two runs of an array with a
+ *            helper inlined twice at -O2, checked
  *   collide  one warp whose 32 lanes all store to out[0], lanes 8-11 to
  *            out[1]; then atomics on one word (cas_turns)
  *   float_turns  one warp whose 32 lanes add their numbers to one float,
@@ -385,6 +387,32 @@ static int run_hang(ws_device *dev, ws_module *mod)
     return 0;
 }
 
+/* twins: 32 threads add up two runs of in[] (weights 1, 2, 3...) with
+ * an inlined helper and store their difference, checked. */
+static int run_twins(ws_device *dev, ws_module *mod)
+{
+    enum { T = 32 };
+    int in[12], out[T];
+    ws_kernel *k;
+    ws_addr din, dout;
+    ws_status st;
+    for (int i = 0; i < 12; i++) in[i] = 3 * i + 1;
+    if ((st = ws_kernel_get(mod, "twins", &k)) || (st = ws_malloc(dev, sizeof in, &din)) ||
+        (st = ws_malloc(dev, sizeof out, &dout)) || (st = ws_memcpy_htod(dev, din, in, sizeof in)))
+        return fail(dev, "preparing twins", st);
+    ws_arg args[] = { WS_ARG_PTR(dout), WS_ARG_PTR(din) };
+    if ((st = ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(T, 1, 1), 0, args, 2)) || (st = ws_synchronize(dev)) ||
+        (st = ws_memcpy_dtoh(dev, out, dout, sizeof out)))
+        return fail(dev, "running twins", st);
+    for (int t = 0; t < T; t++) {
+        int a = 0, b = 0;
+        for (int i = 0; i < (t & 3); i++) a += in[i] * (i + 1);
+        for (int i = 0; i < (t & 7); i++) b += in[4 + i] * (i + 1);
+        if (out[t] != a - b) return printf("result BAD in twins at %d: %d\n", t, out[t]), 1;
+    }
+    return 0;
+}
+
 /* lock_line: 32 threads of one warp take one lock in turn; each records
  * its place in the order, so every place 0..31 is taken once. */
 static int run_lock_line(ws_device *dev, ws_module *mod)
@@ -554,6 +582,7 @@ int main(int argc, char **argv)
     else if (!strcmp(mode, "deadlock")) bad = run_deadlock(dev, mod);
     else if (!strcmp(mode, "spinlock")) bad = run_spinlock(dev, mod);
     else if (!strcmp(mode, "lock_line")) bad = run_lock_line(dev, mod);
+    else if (!strcmp(mode, "twins")) bad = run_twins(dev, mod);
     else if (!strcmp(mode, "explore")) bad = run_explore(dev, mod);
     else if (!strcmp(mode, "hang")) bad = run_hang(dev, mod);
     else if (!strcmp(mode, "blur")) bad = run_blur(dev, mod);

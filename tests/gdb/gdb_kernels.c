@@ -191,6 +191,24 @@ WS_KERNEL void blur2d(int *out, const int *in, int w, int h)
     out[y * w + x] = acc; /* MARK:blur_store */
 }
 
+/* One helper inlined twice into one kernel at -O2 (gdb_app mode "twins":
+ * one warp of 32 threads): its loop line has rows in two copies, one per
+ * call. Lanes with t & 3 == 0 skip the first copy's loop. */
+static inline int twin_sum(const int *p, int n)
+{
+    int s = 0;
+    for (int i = 0; i < n; i++) s += p[i] * (i + 1); /* MARK:twin_loop */
+    return s;
+}
+
+WS_KERNEL void twins(int *out, const int *in)
+{
+    int t = (int)threadIdx_x();
+    int a = twin_sum(in, t & 3); /* MARK:twin_first */
+    int b = twin_sum(in + 4, t & 7); /* MARK:twin_second */
+    out[t] = a - b; /* MARK:twin_store */
+}
+
 /* A warp waiting for a flag nobody sets (gdb_app mode "hang"): it spins
  * until gdb, having interrupted it, sets the flag. */
 WS_KERNEL void wait_flag(volatile int *flag, int *out)
