@@ -182,6 +182,11 @@ int prof_callers_table(const prof_callers *c, prof_pc **out, size_t *nout)
     return 0;
 }
 
+void prof_callers_mark_outside(const prof_callers *c, prof_pc *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) p[i].outside_unit = c->nspans && !in_kernel_unit(c, p[i].pc);
+}
+
 void prof_callers_free(prof_callers *c)
 {
     ws_source_cache_free(c->cache);

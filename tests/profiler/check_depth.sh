@@ -923,6 +923,18 @@ assert 3.0 < ratio < 5.5, ratio
 outside = sum(i['samples'] for i in k['instructions'] if not (i['file'] or '').endswith('calls_kernel.c') and i['samples'])
 assert outside and outside == sum(c['samples'] for c in cs.values()), (outside, k['call_sites'])
 print('ratio %.2f, %d samples outside' % (ratio, outside))
+# A rule on memset's own line (assembly the user cannot edit) says so and
+# names the kernel's calls that ran it, heaviest first (until 2026-11-28
+# it advised swapping index roles in memset.S); the kernel's own lines
+# are not told so.
+lib = [r for r in k['rules'] if r['file'].endswith('memset.S')]
+assert lib and all(r['outside_kernel_source'] for r in lib), k['rules']
+for r in lib:
+    assert ('outside the kernel\'s source file' in r['text'] and
+            'run for the kernel\'s calls at calls_kernel.c:%d -> memset and calls_kernel.c:%d -> memset: '
+            'if you cannot edit it, apply the advice to those calls' % (large, small) in r['text']), r['text']
+own = [r for r in k['rules'] if r['file'].endswith('calls_kernel.c')]
+assert all(not r['outside_kernel_source'] and 'outside the kernel' not in r['text'] for r in own), own
 PY
     cmp -s m1.json m2.json && ok "call sites deterministic" || bad "two runs differ"
     short=$(cline PRINTF_SHORT) long=$(cline PRINTF_LONG)
@@ -953,6 +965,11 @@ restore = sum(i['samples'] for i in k['instructions'] if (i['function'] or '').s
 lost = outside - sum(c['samples'] for c in cs.values())
 assert save >= 20 and restore >= 20, (save, restore)
 assert lost == stub, (lost, stub, outside)
+# Every rule here is on printf's library lines: each names both calls.
+assert k['rules'] and all(r['outside_kernel_source'] for r in k['rules']), k['rules']
+for r in k['rules']:
+    assert ('calls at calls_kernel.c:%s -> ws_printf and calls_kernel.c:%s -> ws_printf' % (sys.argv[3], sys.argv[2])
+            in r['text']), r['text']
 print('%d of %d samples outside lib_printf charged to a call site; %d in __riscv_save_N' % (outside - lost, outside, save))
 PY
     ;;
