@@ -284,6 +284,27 @@ static int stride_two(const prof_kernel *k, const prof_line *l, uint32_t lanes)
     return any;
 }
 
+/* The width in bytes of line l's global accesses when every one is
+ * narrower than a word and its requests take exactly the sectors of
+ * neighbouring words: lanes 4 bytes apart, each using part of a word.
+ * That is lane i on element i of an int array whose load the compiler
+ * narrowed (`in[i] & 1` loads one byte) as much as every fourth byte of a
+ * byte array; either way the index is not at fault. 0 otherwise. */
+static unsigned narrow_in_words(const prof_kernel *k, const prof_line *l, uint32_t lanes)
+{
+    unsigned width = 0;
+    for (size_t j = 0; j < k->npcs; j++) {
+        const prof_pc *p = &k->pcs[j];
+        if (!p->exact.gmem_requests || !prof_line_has(l, p)) continue;
+        const unsigned b = access_bytes(p->disasm);
+        if (b >= 4 || (width && b != width) ||
+            p->exact.gmem_sectors != (uint64_t)warp_sectors(4, lanes) * p->exact.gmem_requests)
+            return 0;
+        width = b;
+    }
+    return width;
+}
+
 /* A 32-bit global load or store `disasm` ("lw a2, 4(a0)"): its kind ('l'
  * or 's'), offset and base register's name into base; 0 if not one. */
 static int word_access(const char *disasm, char *kind, long *off, char *base, size_t len)
@@ -776,10 +797,20 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
                          "own colour" : "reads its own record (VIn) and writes its own (VOut)",
                          strcmp(k->stage, "vertex") ? "" : " and vertex attributes");
             else {
-                char need[80];
+                char need[80], narrow[400];
                 coalesced_text(k, l, lanes, ideal, need, sizeof need);
+                const unsigned nw = narrow_in_words(k, l, lanes);
+                const int byte = nw == 1;
+                snprintf(narrow, sizeof narrow, "the lanes use one %s of a word each, 4 bytes apart: lane i on "
+                         "element i of a 4-byte array (an int whose load the compiler narrowed to the %s the line "
+                         "uses, as for `in[i] & 1`) or on every %s %s of a %s array; the sectors are those of whole "
+                         "words, so the indexing is not at fault: keep such values in a %s array (or pack them) to "
+                         "fetch fewer sectors", byte ? "byte" : "halfword", byte ? "byte" : "halfword",
+                         byte ? "fourth" : "second", byte ? "byte" : "halfword", byte ? "char" : "short",
+                         byte ? "char" : "short");
                 snprintf(t, sizeof t, "uncoalesced: %.1f sectors per request (%s); %s", per, need,
-                         wide_halves(k, l)
+                         nw ? narrow
+                         : wide_halves(k, l)
                              ? "the line moves 64-bit values (a double, a long long) as this device does, two "
                                "32-bit words 4 bytes apart (it has no 64-bit loads or stores), so each half's "
                                "request spans the sectors of both: use 32-bit types where the precision allows, or "
@@ -792,7 +823,10 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
                                "stage through shared memory");
             }
             fail |= add_caused(out, nout, l, "uncoalesced",
-                               2 * e->local_requests > e->gmem_requests ? "local memory" : k->stage ? "shader records" : NULL,
+                               2 * e->local_requests > e->gmem_requests ? "local memory"
+                               : k->stage                               ? "shader records"
+                               : narrow_in_words(k, l, lanes)           ? "narrow access in words"
+                                                                        : NULL,
                                per, cyc, t);
         }
         fail |= bandwidth_rule(k, l, cyc, waste, out, nout);

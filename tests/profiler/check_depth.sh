@@ -878,6 +878,16 @@ stride2)
         bad "pair_bytes exited with $?"
     expect b.txt "depth_kernels.c:$pb: uncoalesced: 2.0 sectors per request (1 when 32 lanes read 32 neighbouring bytes); neighbouring lanes are two elements apart" \
         "stride-2 bytes: uncoalesced at line $pb, the pattern named"
+    # Lane i on element i of an int array, loaded as its low byte (lbu):
+    # 4 sectors where bytes need 1, but the index is right, so the advice
+    # says what the width means (until 2026-11-28 "swap the index roles").
+    lb=$(line INT_LOW_BIT)
+    "$ws" profile -- "$ws" run --grid 16 --block 256 "$elf" int_low_bit iota:4096 zeros:4096 > n.txt 2>&1 ||
+        bad "int_low_bit exited with $?"
+    expect n.txt "depth_kernels.c:$lb: uncoalesced: 4.0 sectors per request (1 when 32 lanes read 32 neighbouring bytes); the lanes use one byte of a word each, 4 bytes apart: lane i on element i of a 4-byte array (an int whose load the compiler narrowed to the byte the line uses, as for \`in[i] & 1\`) or on every fourth byte of a char array; the sectors are those of whole words, so the indexing is not at fault" \
+        "narrowed int load: uncoalesced at line $lb, the width named"
+    grep "depth_kernels.c:$lb: uncoalesced" n.txt | grep -q "swap the index roles" && bad "narrowed load told to swap index roles" ||
+        ok "narrowed load: not told to swap index roles"
     python3 -c "import json,sys; r=[r for r in json.load(open('w.json'))['devices'][0]['kernels'][0]['rules'] if r['rule']=='uncoalesced']; sys.exit(not (len(r)==1 and r[0]['metric']==8.0))" &&
         ok "JSON: one uncoalesced rule, metric 8.0" || bad "JSON uncoalesced"
     # A device of 16-lane warps: 16 neighbouring words fill 2 sectors, so
