@@ -467,7 +467,7 @@ static uint32_t return_link(const ws_device *dev, const ws_code_region *m, uint3
 static uint32_t code_word(const ws_device *dev, const ws_code_region *m, uint32_t a)
 {
     uint32_t w = 0;
-    if (a < m->text_lo || a + 4 > m->text_hi || !ws_mem_in_global(&dev->mem, a) ||
+    if (a < m->text_lo || a >= m->text_hi || m->text_hi - a < 4 || !ws_mem_in_global(&dev->mem, a) ||
         !ws_mem_in_global(&dev->mem, a + 3))
         return 0;
     memcpy(&w, ws_mem_global_ptr(&dev->mem, a), 4);
