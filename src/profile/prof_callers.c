@@ -17,11 +17,29 @@ static int in_kernel_unit(const prof_callers *c, uint32_t pc)
     return 0;
 }
 
-/* The lane whose calls stand for the warp's: the lowest that issues. */
+/* A lane's own next instruction (the group's lanes share group_pc). */
+static uint32_t lane_next_pc(const ws_warp *w, uint32_t lane)
+{
+    return w->group >> lane & 1 ? w->group_pc : w->pc[lane];
+}
+
+/* The lane whose calls stand for the warp's: the lowest of those at the
+ * sampled instruction. A stalled warp's mask holds all its runnable
+ * lanes, and after a divergent call the lowest of them may wait in the
+ * kernel's own code while another runs the callee (`if (t == 1)
+ * printf(...)`): unwinding that one would charge the wrong call, and name
+ * the sampled function as the callee. A warp that issued has its group in
+ * the mask, already past the instruction: its lowest lane. */
 static uint32_t sampled_lane(const ws_warp *w, const ws_trace_record *r)
 {
-    uint32_t m = r->active_mask ? r->active_mask : w->live;
-    return m ? (uint32_t)__builtin_ctz(m) : 0;
+    const uint32_t m = r->active_mask ? r->active_mask : w->live;
+    uint32_t at = 0;
+    for (uint32_t rest = m; rest; rest &= rest - 1) {
+        const uint32_t lane = (uint32_t)__builtin_ctz(rest);
+        if (lane_next_pc(w, lane) == r->pc) at |= 1u << lane;
+    }
+    const uint32_t pick = at ? at : m;
+    return pick ? (uint32_t)__builtin_ctz(pick) : 0;
 }
 
 static void observe(void *user, const ws_device *dev, const struct ws_warp *w, const ws_trace_record *r)
@@ -162,6 +180,11 @@ int prof_callers_table(const prof_callers *c, prof_pc **out, size_t *nout)
     }
     free(order);
     return 0;
+}
+
+void prof_callers_mark_outside(const prof_callers *c, prof_pc *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) p[i].outside_unit = c->nspans && !in_kernel_unit(c, p[i].pc);
 }
 
 void prof_callers_free(prof_callers *c)

@@ -94,6 +94,9 @@ typedef struct prof_pc {
     prof_callee callees[PROF_CALLEES];
     uint32_t ncallees;
     uint64_t other_callee_samples; /* of the callees past PROF_CALLEES        */
+    int outside_unit;          /* outside the kernel's compile unit (library
+                                  code, another file's function): its samples
+                                  are charged to a call site too            */
 } prof_pc;
 /* Count n samples of callee `name` at call site p (kept sorted, the
  * samples of callees beyond PROF_CALLEES counted together). */
@@ -218,6 +221,9 @@ int prof_callers_match(prof_callers *c, const ws_trace_record *rec, size_t n);
 /* The sites as a PC table (sorted, callee named). 0 or -1. */
 int prof_callers_table(const prof_callers *c, prof_pc **out, size_t *nout);
 void prof_callers_free(prof_callers *c);
+/* Mark the PCs outside the kernel's compile unit (prof_pc.outside_unit);
+ * none when the unit is not known. */
+void prof_callers_mark_outside(const prof_callers *c, prof_pc *p, size_t n);
 
 typedef struct prof_launch {
     uint64_t id;
@@ -379,6 +385,8 @@ typedef struct prof_rule {
     double line_metric[PROF_RULE_LINES];
     uint64_t line_weight[PROF_RULE_LINES];
     size_t nlines, more_lines; /* lines kept; lines past PROF_RULE_LINES */
+    int outside_unit;          /* its lines are outside the kernel's compile unit:
+                                  the text names the kernel's calls into them */
     char text[960];            /* "file.c:42: bank conflicts: ...", "file.c:42, 40 and 47: bandwidth:
                                   ... (figures of line 42, the heaviest)" */
 } prof_rule;

@@ -110,7 +110,8 @@ static void rule_lines(FILE *f, const prof_rule *r)
         fprintf(f, ", \"line\": %u, \"metric\": %.6f, \"warp_cycles\": %llu}", r->lines[j], r->line_metric[j],
                 (unsigned long long)r->line_weight[j]);
     }
-    fprintf(f, "], \"more_lines\": %zu", r->more_lines);
+    fprintf(f, "], \"more_lines\": %zu, \"outside_kernel_source\": %s", r->more_lines,
+            r->outside_unit ? "true" : "false");
 }
 
 static void kernel(FILE *f, const prof_kernel *k, uint32_t lanes)

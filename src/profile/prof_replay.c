@@ -210,6 +210,7 @@ static void finish_launch(ws_device *dev, ws_profiler *P, prof_launch *pl, const
     prof_pcs_free(pl->exact, pl->nexact);
     pl->exact = NULL;
     pl->nexact = 0;
+    prof_callers_mark_outside(calls, pl->pcs, pl->npcs);
     if (prof_callers_table(calls, &pl->calls, &pl->ncalls) && !pl->error[0])
         snprintf(pl->error, sizeof pl->error, "out of host memory while charging call sites");
     if (pl->error[0])

@@ -284,6 +284,27 @@ static int stride_two(const prof_kernel *k, const prof_line *l, uint32_t lanes)
     return any;
 }
 
+/* The width in bytes of line l's global accesses when every one is
+ * narrower than a word and its requests take exactly the sectors of
+ * neighbouring words: lanes 4 bytes apart, each using part of a word.
+ * That is lane i on element i of an int array whose load the compiler
+ * narrowed (`in[i] & 1` loads one byte) as much as every fourth byte of a
+ * byte array; either way the index is not at fault. 0 otherwise. */
+static unsigned narrow_in_words(const prof_kernel *k, const prof_line *l, uint32_t lanes)
+{
+    unsigned width = 0;
+    for (size_t j = 0; j < k->npcs; j++) {
+        const prof_pc *p = &k->pcs[j];
+        if (!p->exact.gmem_requests || !prof_line_has(l, p)) continue;
+        const unsigned b = access_bytes(p->disasm);
+        if (b >= 4 || (width && b != width) ||
+            p->exact.gmem_sectors != (uint64_t)warp_sectors(4, lanes) * p->exact.gmem_requests)
+            return 0;
+        width = b;
+    }
+    return width;
+}
+
 /* A 32-bit global load or store `disasm` ("lw a2, 4(a0)"): its kind ('l'
  * or 's'), offset and base register's name into base; 0 if not one. */
 static int word_access(const char *disasm, char *kind, long *off, char *base, size_t len)
@@ -518,7 +539,8 @@ static int mio_latency_rule(const prof_kernel *k, const prof_line *l, uint64_t c
  * another file: they share one explanation). */
 static int same_finding(const prof_rule *a, const prof_rule *b)
 {
-    return !strcmp(a->id, b->id) && !strcmp(a->cause, b->cause) && a->file && b->file;
+    return !strcmp(a->id, b->id) && !strcmp(a->cause, b->cause) && a->file && b->file &&
+           a->outside_unit == b->outside_unit;
 }
 
 /* Whether the entry's listed lines are all in its first line's file. */
@@ -588,6 +610,66 @@ static void group_rules(prof_rule *r, size_t *n)
     }
 }
 
+/* Whether line l is code outside the kernel's compile unit (library
+ * code such as picolibc's printf or libgcc, another file's function):
+ * its PCs' samples are charged to the kernel's calls too. */
+static int line_outside_unit(const prof_kernel *k, const prof_line *l)
+{
+    int any = 0;
+    for (size_t j = 0; j < k->npcs; j++) {
+        if (!prof_line_has(l, &k->pcs[j])) continue;
+        if (!k->pcs[j].outside_unit) return 0;
+        any = 1;
+    }
+    return any;
+}
+
+/* The kernel's call site with the most samples among those not yet
+ * named (taken: a bit per call site, the first 64), or NULL. */
+static const prof_pc *heaviest_call(const prof_kernel *k, uint64_t *taken)
+{
+    const prof_pc *best = NULL;
+    size_t at = 0;
+    for (size_t i = 0; i < k->ncalls && i < 64; i++) {
+        const prof_pc *c = &k->calls[i];
+        if (*taken >> i & 1 || !c->src.file) continue;
+        if (!best || c->samples > best->samples) best = c, at = i;
+    }
+    if (best) *taken |= 1ull << at;
+    return best;
+}
+
+/* Advice on code outside the kernel's source may be advice on code its
+ * user cannot edit (libgcc, picolibc's printf): the entry says so, and
+ * points to the kernel's calls that run it (the call-site view's), the
+ * two heaviest, where the advice can be applied. */
+static void outside_note(const prof_kernel *k, prof_rule *r)
+{
+    char *t = r->text;
+    const size_t len = sizeof r->text;
+    size_t n = strlen(t);
+    n += (size_t)snprintf(t + n, len - n, "; %s outside the kernel's source file (library code, or another "
+                          "file's function)", r->nlines > 1 ? "these lines are" : "this line is");
+    uint64_t taken = 0;
+    const prof_pc *first = heaviest_call(k, &taken), *second = first ? heaviest_call(k, &taken) : NULL;
+    if (n >= len || !first) return;
+    char callee[96];
+    prof_callees_text(first, callee, sizeof callee);
+    n += (size_t)snprintf(t + n, len - n, ", run for the kernel's call%s at %s:%u -> %s", second ? "s" : "",
+                          ws_path_base(first->src.file), first->src.line, callee);
+    if (n < len && second) {
+        prof_callees_text(second, callee, sizeof callee);
+        n += (size_t)snprintf(t + n, len - n, "%s %s:%u -> %s", k->ncalls > 2 ? "," : " and",
+                              ws_path_base(second->src.file), second->src.line, callee);
+    }
+    if (n < len && k->ncalls > 2)
+        n += (size_t)snprintf(t + n, len - n, " and %zu more", k->ncalls - 2);
+    if (n < len)
+        snprintf(t + n, len - n, ": if you cannot edit %s, apply the advice to %s (which lanes make %s, how "
+                 "often, with what arguments)", r->nlines > 1 ? "them" : "it", second ? "those calls" : "that call",
+                 second ? "them" : "it");
+}
+
 static int by_weight(const void *a, const void *b)
 {
     const prof_rule *x = a, *y = b;
@@ -613,6 +695,7 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
         const ws_pc_counter *e = &l->exact;
         uint64_t cyc = prof_exact_cycles(e);
         if (!l->file || !l->line || !total || (double)cyc < MIN_SHARE * (double)total) continue;
+        const size_t first_rule = *nout;
         /* A shared atomic's lanes take turns on one bank even on one word
          * (timing.md): its extra wavefronts are contention, which padding
          * does not cure. They get a rule of their own; the bank-conflict
@@ -714,10 +797,20 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
                          "own colour" : "reads its own record (VIn) and writes its own (VOut)",
                          strcmp(k->stage, "vertex") ? "" : " and vertex attributes");
             else {
-                char need[80];
+                char need[80], narrow[400];
                 coalesced_text(k, l, lanes, ideal, need, sizeof need);
+                const unsigned nw = narrow_in_words(k, l, lanes);
+                const int byte = nw == 1;
+                snprintf(narrow, sizeof narrow, "the lanes use one %s of a word each, 4 bytes apart: lane i on "
+                         "element i of a 4-byte array (an int whose load the compiler narrowed to the %s the line "
+                         "uses, as for `in[i] & 1`) or on every %s %s of a %s array; the sectors are those of whole "
+                         "words, so the indexing is not at fault: keep such values in a %s array (or pack them) to "
+                         "fetch fewer sectors", byte ? "byte" : "halfword", byte ? "byte" : "halfword",
+                         byte ? "fourth" : "second", byte ? "byte" : "halfword", byte ? "char" : "short",
+                         byte ? "char" : "short");
                 snprintf(t, sizeof t, "uncoalesced: %.1f sectors per request (%s); %s", per, need,
-                         wide_halves(k, l)
+                         nw ? narrow
+                         : wide_halves(k, l)
                              ? "the line moves 64-bit values (a double, a long long) as this device does, two "
                                "32-bit words 4 bytes apart (it has no 64-bit loads or stores), so each half's "
                                "request spans the sectors of both: use 32-bit types where the precision allows, or "
@@ -730,7 +823,10 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
                                "stage through shared memory");
             }
             fail |= add_caused(out, nout, l, "uncoalesced",
-                               2 * e->local_requests > e->gmem_requests ? "local memory" : k->stage ? "shader records" : NULL,
+                               2 * e->local_requests > e->gmem_requests ? "local memory"
+                               : k->stage                               ? "shader records"
+                               : narrow_in_words(k, l, lanes)           ? "narrow access in words"
+                                                                        : NULL,
                                per, cyc, t);
         }
         fail |= bandwidth_rule(k, l, cyc, waste, out, nout);
@@ -780,10 +876,14 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
         }
         fail |= mio_latency_rule(k, l, cyc, out, nout);
         fail |= pipe_rule(k, l, cyc, out, nout);
+        const int outside = line_outside_unit(k, l);
+        for (size_t r = first_rule; r < *nout; r++) (*out)[r].outside_unit = outside;
     }
     free(lines);
     if (fail) { free(*out); *out = NULL; *nout = 0; return -1; }
     if (*nout) qsort(*out, *nout, sizeof **out, by_weight);
     group_rules(*out, nout);
+    for (size_t r = 0; r < *nout; r++)
+        if ((*out)[r].outside_unit) outside_note(k, &(*out)[r]);
     return 0;
 }

@@ -463,6 +463,49 @@ static uint32_t return_link(const ws_device *dev, const ws_code_region *m, uint3
     return w == 0x00028067u ? 5 : 0; /* jalr x0, 0(t0) */
 }
 
+/* The 32-bit instruction at device address a of module m, or 0. */
+static uint32_t code_word(const ws_device *dev, const ws_code_region *m, uint32_t a)
+{
+    uint32_t w = 0;
+    if (a < m->text_lo || a >= m->text_hi || m->text_hi - a < 4 || !ws_mem_in_global(&dev->mem, a) ||
+        !ws_mem_in_global(&dev->mem, a + 3))
+        return 0;
+    memcpy(&w, ws_mem_global_ptr(&dev->mem, a), 4);
+    return w;
+}
+
+static int is_auipc_t1(uint32_t w) { return (w & 0xFFF) == 0x317; }          /* auipc t1, hi */
+static int is_jr_t1(uint32_t w) { return (w & 0xFFFFF) == 0x30067; }         /* jalr x0, lo(t1) */
+static uint32_t i_imm(uint32_t w) { return (uint32_t)((int32_t)w >> 20); }
+
+/* Is the instruction at device address pc a far tail jump, `auipc t1, hi;
+ * jr lo(t1)` (GCC's `tail`), the lane at either half? Its target, or 0.
+ * The jumping function's epilogue has run, so the lane's frame is the
+ * target's at its entry: GCC's -msave-restore epilogue frees its locals
+ * and jumps to __riscv_restore_N, and its CFI describes the two jump
+ * instructions as if the millicode had already popped the saved
+ * registers, which it has not. */
+static uint32_t tail_jump_target(const ws_device *dev, const ws_code_region *m, uint32_t pc)
+{
+    uint32_t w = code_word(dev, m, pc), next = code_word(dev, m, pc + 4), prev = 0;
+    if (is_auipc_t1(w) && is_jr_t1(next)) return pc + (w & 0xFFFFF000u) + i_imm(next);
+    if (is_jr_t1(w) && pc >= 4 && is_auipc_t1(prev = code_word(dev, m, pc - 4)))
+        return pc - 4 + (prev & 0xFFFFF000u) + i_imm(w);
+    return 0;
+}
+
+/* The link address whose CFI describes the lane's frame at link (the
+ * innermost frame): a tail jump's target when it enters another function
+ * of the module at its first instruction, else link itself. */
+static uint32_t frame_link(const ws_device *dev, mod_view *v, uint32_t pc, uint32_t link)
+{
+    const ws_code_region *m = v->m;
+    const uint32_t target = tail_jump_target(dev, m, pc);
+    if (!target) return link;
+    const uint32_t tlink = target - m->base + m->link_base;
+    return func_start(v, tlink) == tlink && func_start(v, link) != tlink ? tlink : link;
+}
+
 /* The register the CFI of link address `link` names as its return address
  * column, 0 without CFI. */
 static uint32_t cfi_return_column(mod_view *v, uint32_t link)
@@ -521,8 +564,9 @@ static int unwind(lane_regs *L, mod_view *v, uint32_t pc, int is_ret, uint32_t *
     if (!is_ret) unsaved = return_link(L->dev, m, pc);
     if (unsaved == 5 && cfi_return_column(v, link) != 5) unsaved = 0; /* a computed jump through t0 */
     if (!is_ret && !unsaved) unsaved = entry_link(v, link);
-    if (!unsaved && v->dcfi && dwarf_cfi_addrframe(v->dcfi, link, &fs) != 0) fs = NULL;
-    if (!unsaved && !fs && v->ecfi && dwarf_cfi_addrframe(v->ecfi, link, &fs) != 0) fs = NULL;
+    const uint32_t cfi_link = is_ret ? link : frame_link(L->dev, v, pc, link);
+    if (!unsaved && v->dcfi && dwarf_cfi_addrframe(v->dcfi, cfi_link, &fs) != 0) fs = NULL;
+    if (!unsaved && !fs && v->ecfi && dwarf_cfi_addrframe(v->ecfi, cfi_link, &fs) != 0) fs = NULL;
     if (!fs) {
         if (is_ret) return -1;
         const uint32_t reg = unsaved ? unsaved : 1;

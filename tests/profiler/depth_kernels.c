@@ -429,3 +429,14 @@ WS_KERNEL void pair_bytes(unsigned char *out, int add)
     unsigned i = blockIdx_x() * blockDim_x() + threadIdx_x();
     out[2 * i] = (unsigned char)(out[2 * i] + add);    /* MARK_PAIR_BYTES */
 }
+
+/* Lane i reads the low bit of int element i: the compiler loads only its
+ * low byte (lbu), so 32 lanes' bytes lie 4 bytes apart, in 4 sectors
+ * where packed bytes would take 1. Uncoalesced by its width, but not by
+ * the indexing (check_depth.sh stride2). */
+WS_KERNEL void int_low_bit(const int *in, int *out)
+{
+    unsigned i = blockIdx_x() * blockDim_x() + threadIdx_x();
+    if (in[i] & 1)                                     /* MARK_INT_LOW_BIT */
+        out[i] = 7;
+}
