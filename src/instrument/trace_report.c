@@ -104,8 +104,12 @@ static void report_bbcount(const tr_twin *tw, const ws_trace_launch *L, FILE *f)
             (unsigned long long)execs);
     if (n) qsort(tab, n, sizeof *tab, by_value);
     fprintf(f, "  lines by instructions executed:\n");
-    for (size_t i = 0; i < n && i < 10; i++)
-        fprintf(f, "    %-32s %12llu  %5.1f%%\n", tab[i].where, (unsigned long long)tab[i].value,
+    const size_t shown = n < 10 ? n : 10;
+    int width = 32; /* wider for a longer name, so the counts stay in one column */
+    for (size_t i = 0; i < shown; i++)
+        if ((int)strlen(tab[i].where) > width) width = (int)strlen(tab[i].where);
+    for (size_t i = 0; i < shown; i++)
+        fprintf(f, "    %-*s %12llu  %5.1f%%\n", width, tab[i].where, (unsigned long long)tab[i].value,
                 instr ? 100.0 * (double)tab[i].value / (double)instr : 0.0);
     free(tab);
 }

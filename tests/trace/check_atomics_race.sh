@@ -64,6 +64,13 @@ trace peek racecheck "$relf" wide_peek zeros:128
 check peek "racecheck: 1 hazard "
 check peek "read-write +0x[0-9a-f]{8} \(__atomic_fetch_add_8\) \(atomic\) and $r:$(line RACE:peek "$rsrc") \(load\): shared memory, 2 words, between warps"
 trace wide_atomics racecheck "$relf" wide_atomics zeros:128
+# the report's tables keep their columns with such names: the lines by
+# instructions executed (with code of the library and a `FILE:0 (FUNCTION)`
+# row) end their counts in one column
+cols=$(sed -n '/^  lines by instructions executed:/,/^  [a-z]/p' "$work/peek.txt" | grep '^    ' |
+    awk '{ print index($0, "%") }' | sort -u | wc -l)
+[ "$cols" = 1 ] && grep -q '(__atomic_fetch_add_8)  ' "$work/peek.txt" && pass=$((pass + 1)) ||
+    { echo "FAIL: peek: lines by instructions executed not in columns"; sed -n '/lines by/,/racecheck/p' "$work/peek.txt"; fail=$((fail + 1)); }
 check wide_atomics "racecheck: 0 hazards "
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
