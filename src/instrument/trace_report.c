@@ -26,7 +26,10 @@ void tr_where(const tr_twin *tw, uint32_t addr, char *buf, size_t n)
 {
     ws_line_info li;
     if (!tw || !tw->lines || ws_line_map_lookup(tw->lines, addr, &li) || !li.file) {
-        snprintf(buf, n, "0x%08x", addr);
+        /* no line (library code built without -g): the function says what ran */
+        const char *fn = tw ? tr_funcs_lookup(&tw->funcs, addr) : NULL;
+        if (fn) snprintf(buf, n, "0x%08x (%s)", addr, fn);
+        else snprintf(buf, n, "0x%08x", addr);
     } else if (!li.line) {
         /* code the compiler gave no line (a jump table's load, a merged
          * tail): named by its function, as the profiler does, not lumped
@@ -101,8 +104,12 @@ static void report_bbcount(const tr_twin *tw, const ws_trace_launch *L, FILE *f)
             (unsigned long long)execs);
     if (n) qsort(tab, n, sizeof *tab, by_value);
     fprintf(f, "  lines by instructions executed:\n");
-    for (size_t i = 0; i < n && i < 10; i++)
-        fprintf(f, "    %-32s %12llu  %5.1f%%\n", tab[i].where, (unsigned long long)tab[i].value,
+    const size_t shown = n < 10 ? n : 10;
+    int width = 32; /* wider for a longer name, so the counts stay in one column */
+    for (size_t i = 0; i < shown; i++)
+        if ((int)strlen(tab[i].where) > width) width = (int)strlen(tab[i].where);
+    for (size_t i = 0; i < shown; i++)
+        fprintf(f, "    %-*s %12llu  %5.1f%%\n", width, tab[i].where, (unsigned long long)tab[i].value,
                 instr ? 100.0 * (double)tab[i].value / (double)instr : 0.0);
     free(tab);
 }
@@ -299,8 +306,12 @@ static void report_memtrace(const tracer *t, const tr_twin *tw, const ws_trace_l
     requests_free(&q);
     for (size_t i = 0; i < n; i++) tab[i].value = tab[i].accesses;
     if (n) qsort(tab, n, sizeof *tab, by_value);
-    fprintf(f, "  %-28s %-6s %-6s %10s %9s %9s %12s %9s\n", "line", "kind", "space", "accesses", "requests", "sect/req",
-            "bytes", "bank-cf");
+    /* the line column widens for a longer name (an address and its function) */
+    int width = 28;
+    for (size_t i = 0; i < n; i++)
+        if (tab[i].accesses && (int)strlen(tab[i].where) > width) width = (int)strlen(tab[i].where);
+    fprintf(f, "  %-*s %-6s %-6s %10s %9s %9s %12s %9s\n", width, "line", "kind", "space", "accesses", "requests",
+            "sect/req", "bytes", "bank-cf");
     for (size_t i = 0; i < n; i++) {
         const line_stat *s = &tab[i];
         if (!s->accesses) continue;
@@ -308,7 +319,7 @@ static void report_memtrace(const tracer *t, const tr_twin *tw, const ws_trace_l
         char spr[32] = "-", cf[32] = "-";
         if (greq && s->space == 0) snprintf(spr, sizeof spr, "%.2f", (double)s->sectors / (double)greq);
         if (s->shared_requests) snprintf(cf, sizeof cf, "%llu", (unsigned long long)s->conflicts);
-        fprintf(f, "  %-28s %-6s %-6s %10llu %9llu %9s %12llu %9s\n", s->where,
+        fprintf(f, "  %-*s %-6s %-6s %10llu %9llu %9s %12llu %9s\n", width, s->where,
                 s->kind == WS_TRACE_LOAD ? "load" : s->kind == WS_TRACE_STORE ? "store" : "atomic",
                 s->space == 0 ? "global" : s->space == 1 ? "shared" : "local",
                 (unsigned long long)s->accesses, (unsigned long long)s->requests, spr, (unsigned long long)s->bytes, cf);

@@ -275,7 +275,8 @@ int prof_json_write(FILE *f, const prof_data *d)
     size_t nk;
     if (prof_kernels_build(d, &k, &nk)) return -1;
     /* the device's number as it opened, when a counter numbers them
-     * (devices=, as `warpscope profile` sets): the array is in closing order */
+     * (devices=, as `warpscope profile` sets); the session puts the object
+     * in the array by it */
     fputs("    {", f);
     if (d->opt->devices) fprintf(f, "\"device\": %u, ", d->device_index + 1);
     fprintf(f, "\"config\": {\"cores\": %u, \"warps_per_core\": %u, \"lanes_per_warp\": %u},\n"

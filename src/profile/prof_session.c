@@ -176,23 +176,41 @@ static size_t count(const char *hay, const char *needle)
 }
 
 /* Write head+body+tail, or, if the file already holds such a document
- * (ending in tail), insert ",body" before its tail. */
+ * (ending in tail), add body to its comma-separated items: before the item
+ * that starts at offset `at`, or after the last one when `at` is past them. */
 static int merge_write(const char *path, const char *existing, size_t elen, const char *head,
-                       const char *body, size_t blen, const char *tail)
+                       const char *body, size_t blen, const char *tail, size_t at)
 {
     size_t tl = strlen(tail);
     int extend = existing && elen >= tl && !memcmp(existing + elen - tl, tail, tl);
     FILE *f = fopen(path, "wb");
     if (!f) return -1;
-    if (extend) {
+    if (!extend) {
+        fputs(head, f);
+        fwrite(body, 1, blen, f);
+    } else if (at >= elen - tl) {
         fwrite(existing, 1, elen - tl, f);
         fputs(",", f);
+        fwrite(body, 1, blen, f);
     } else {
-        fputs(head, f);
+        fwrite(existing, 1, at, f);
+        fwrite(body, 1, blen, f);
+        fputs(",", f);
+        fwrite(existing + at, 1, elen - tl - at, f);
     }
-    fwrite(body, 1, blen, f);
     fputs(tail, f);
     return fclose(f) ? -1 : 0;
+}
+
+/* Where device `number`'s object goes in a JSON profile: before the first
+ * device numbered above it, so the array is in numbering (opening) order
+ * whatever order the devices close in; SIZE_MAX (the end) if none is. */
+static size_t json_device_slot(const char *doc, uint32_t number)
+{
+    static const char key[] = "    {\"device\": ";
+    for (const char *p = doc; p && (p = strstr(p, key)); p += sizeof key - 1)
+        if (strtoul(p + sizeof key - 1, NULL, 10) > number) return (size_t)(p - doc);
+    return SIZE_MAX;
 }
 
 /* A JSON or trace file that could not be written: said on stderr and in
@@ -223,10 +241,11 @@ static void write_outputs(ws_device *dev, ws_profiler *P)
     if (P->opt.json) {
         FILE *m = open_memstream(&body, &blen);
         old = slurp(P->opt.json, &olen);
+        size_t slot = P->device_number ? json_device_slot(old, P->device_number) : SIZE_MAX;
         errno = 0;
         if (!m || prof_json_write(m, &d) || fclose(m) ||
             merge_write(P->opt.json, old, olen, "{\"format\": \"warpscope-profile\", \"version\": 1, \"devices\": [\n",
-                        body, blen, "\n]}\n"))
+                        body, blen, "\n]}\n", slot))
             output_failed(P, "JSON profile", P->opt.json, errno ? errno : EIO);
         free(old);
         free(body);
@@ -239,7 +258,7 @@ static void write_outputs(ws_device *dev, ws_profiler *P)
         errno = 0;
         if (!m || prof_perfetto_write(m, &d, index) || fclose(m) ||
             merge_write(P->opt.trace, old, olen, "{\"displayTimeUnit\": \"ns\", \"traceEvents\": [", body, blen,
-                        "\n]}\n"))
+                        "\n]}\n", SIZE_MAX))
             output_failed(P, "trace", P->opt.trace, errno ? errno : EIO);
         free(old);
         free(body);

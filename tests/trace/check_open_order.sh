@@ -18,12 +18,16 @@ got=$(sed -n 's/^launch 1: work (\(work_[ab]_kernel.elf\)) on device \([0-9]\) .
     bad "profile: exit status $?"
 got=$(grep -E '^(== warpscope profile, device|Kernel work )' order_profile.out | sed -E 's/^== warpscope profile, device ([0-9]).*/\1/; s/^Kernel work [(]([^)]*\/)?([^/)]*)[)].*/\2/' | paste -sd' ')
 [ "$got" = "2 work_b_kernel.elf 1 work_a_kernel.elf" ] && ok || bad "profile report: $got"
-# the JSON names each device by its number (its array is in closing order)
-python3 -c '
+# the JSON names each device by its number, its array in that order
+# (until 2026-11-28 in closing order: device 2, then device 1)
+json_devices() {
+    python3 -c '
 import json, sys
-devs = json.load(open("order.json"))["devices"]
-got = [(d.get("device"), d["kernels"][0]["module"].rsplit("/", 1)[-1]) for d in devs]
-sys.exit(got != [(2, "work_b_kernel.elf"), (1, "work_a_kernel.elf")])' && ok || bad "profile JSON: $(head -c 300 order.json)"
+devs = json.load(open(sys.argv[1]))["devices"]
+print(" ".join("%s:%s" % (d.get("device"), d["kernels"][0]["module"].rsplit("/", 1)[-1]) for d in devs))' "$1"
+}
+got=$(json_devices order.json)
+[ "$got" = "1:work_a_kernel.elf 2:work_b_kernel.elf" ] && ok || bad "profile JSON: $got"
 # the trace's processes: "device D launches" at pid 1024(D-1) + 1023, its
 # launch slice as long as device D's kernel ran (work_a and work_b differ)
 python3 -c '
@@ -41,6 +45,8 @@ sys.exit(not ok)' && ok || bad "profile trace: $(grep -o '"device [0-9] launches
 # baseline of the program closing its devices as they opened, each kernel
 # keeps its cycles (they were crossed: work_a's 473 -> work_b's 915)
 "$ws" profile -q --json forward.json -- "$app" "$ka" forward "$kb" > /dev/null 2>&1 || bad "forward: exit status $?"
+got=$(json_devices forward.json)
+[ "$got" = "1:work_a_kernel.elf 2:work_b_kernel.elf" ] && ok || bad "profile JSON, closed as opened: $got"
 "$ws" profile -q --baseline forward.json -- "$app" "$ka" reverse "$kb" > order_cmp.out 2>&1 || bad "baseline: exit status $?"
 grep -A1 '^  device [12]:' order_cmp.out
 [ "$(grep -c 'kernel work: cycles' order_cmp.out)" = 2 ] &&
