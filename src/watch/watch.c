@@ -52,8 +52,38 @@ int ws_watch_parse_events(const char *list, uint16_t mask[], char *err, size_t e
 /* How the program's refusals name the bus's holder (ws_events_owner_begin). */
 static const char watcher_name[] = "the event watcher (warpscope watch, WARPSCOPE_WATCH or WARPSCOPE_WATCH_MACHINES)";
 
+/* How many devices' traces a joined file holds (each a 24-byte header,
+ * "WSEV" ... u64 bits at byte 16, then its bits); 0 if it cannot be read. */
+static unsigned traces_in_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned n = 0;
+    uint8_t header[24];
+    while (f && fread(header, 1, sizeof header, f) == sizeof header && !memcmp(header, "WSEV", 4)) {
+        uint64_t bits;
+        memcpy(&bits, header + 16, sizeof bits);
+        n++;
+        if (fseek(f, (long)((bits + 7) / 8), SEEK_CUR)) break;
+    }
+    if (f) fclose(f);
+    return n;
+}
+
+/* "device N: " for the lines a device prints when it closes, N as the
+ * trace's heading numbers it (the order the devices close, from 1: the
+ * traces already in the joined file, plus one); empty for the first, whose
+ * lines read as with one device. */
+static void device_prefix(const watcher *w, char *buf, size_t len)
+{
+    const unsigned before = w->join && w->out ? traces_in_file(w->out) : 0;
+    if (before) snprintf(buf, len, "device %u: ", before + 1);
+    else buf[0] = 0;
+}
+
 static void write_trace(ws_device *dev, watcher *w)
 {
+    char device[32];
+    device_prefix(w, device, sizeof device);
     uint8_t *bytes;
     size_t n;
     uint64_t events, dropped;
@@ -88,7 +118,7 @@ static void write_trace(ws_device *dev, watcher *w)
     for (unsigned i = 0; i < WS_EV_MACHINES; i++) {
         ws_machine_status ms;
         if (w->counting >> i & 1 && ws_events_machine_status(dev, i, &ms) == WS_OK)
-            fprintf(stderr, "[watch] machine %u: count %llu\n", i, (unsigned long long)ms.counter);
+            fprintf(stderr, "[watch] %smachine %u: count %llu\n", device, i, (unsigned long long)ms.counter);
     }
 }
 
