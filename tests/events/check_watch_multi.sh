@@ -31,6 +31,11 @@ for mode in functional timing; do
     has "$out" "[watch] machine 3: count 1"
     has "$out" "[watch] device 2: machine 0: count 4"
     has "$out" "[watch] device 2: machine 3: count 0"
+    # a machine that never fired says so, on each device where it did not
+    has "$out" "[watch] machine 2: never fired ('mem.fault do stop')"
+    has "$out" "[watch] device 2: machine 1: never fired ('wd.dispatch data=1 count=3 do print')"
+    has "$out" "[watch] device 2: machine 2: never fired ('mem.fault do stop')"
+    ! grep -q "^\[watch\] machine 1: never fired" "$out" && ok || bad "$mode: machine 1 fired on device 1"
     [[ $(grep -c '^\[watch\] machine 1: wd.dispatch core 1 data 0x00000001 at ' "$out") = 1 ]] && ok ||
         bad "$mode: machine 1 should print once: $(grep '^\[watch\]' "$out")"
     watch $mode > "$work/$mode.again" 2>&1
