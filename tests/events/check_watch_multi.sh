@@ -41,6 +41,10 @@ for mode in functional timing; do
     watch $mode > "$work/$mode.again" 2>&1
     cmp -s "$out" "$work/$mode.again" && ok || bad "$mode: two runs differ: $(diff "$out" "$work/$mode.again" | head)"
 done
+# --stats counts both devices' events together, and says so
+"$ws" watch --stats --events wd -- "$app" "$elf" > "$work/stats.out" 2>&1
+has "$work/stats.out" "  2 devices' traces together:"
+grep -Eq '^  wd.dispatch +16$' "$work/stats.out" && ok || bad "stats: 12 + 4 dispatches: $(cat "$work/stats.out")"
 # the modes are each what they say (timing's clock is cycles)
 cmp -s "$work/functional.out" "$work/timing.out" && bad "functional and timing runs are the same" || ok
 echo "$pass passed, $fail failed"
