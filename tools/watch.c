@@ -76,8 +76,10 @@ static void print_events(const ws_event *ev, size_t n, const char *format, unsig
     }
 }
 
-static void print_stats(const ws_event *ev, size_t n, size_t bytes, FILE *f)
+/* ndevices > 1: the counts are every device's together, and say so. */
+static void print_stats(const ws_event *ev, size_t n, size_t bytes, size_t ndevices, FILE *f)
 {
+    if (ndevices > 1) fprintf(f, "  %zu devices' traces together:\n", ndevices);
     uint64_t count[WS_EV_SOURCES][16] = { { 0 } };
     for (size_t i = 0; i < n; i++) count[ev[i].source][ev[i].id]++;
     for (unsigned s = 0; s < WS_EV_SOURCES; s++)
@@ -184,7 +186,7 @@ static int show(const char *path, const char *format, int stats, int warn_droppe
     free(buf);
     return 1;
 decoded:
-    if (stats) print_stats(all, total, n - ndev * HEADER, stdout);
+    if (stats) print_stats(all, total, n - ndev * HEADER, ndev, stdout);
     else {
         int first = 1;
         if (!strcmp(format, "perfetto")) fprintf(stdout, "{\"traceEvents\":[\n");

@@ -15,6 +15,8 @@ typedef struct watcher {
     char *snapshot;            /* where a trace.snapshot action's copy goes (snapshot=PATH) */
     int join;                  /* join=1: add to the file (several devices), not replace it */
     unsigned counting;         /* machines with a `count` action (bit i: machine i) */
+    ws_machine_program programs[WS_EV_MACHINES]; /* the machines loaded, 0..nmachines-1 */
+    unsigned nmachines;
 } watcher;
 
 int ws_watch_parse_events(const char *list, uint16_t mask[], char *err, size_t errlen)
@@ -52,8 +54,57 @@ int ws_watch_parse_events(const char *list, uint16_t mask[], char *err, size_t e
 /* How the program's refusals name the bus's holder (ws_events_owner_begin). */
 static const char watcher_name[] = "the event watcher (warpscope watch, WARPSCOPE_WATCH or WARPSCOPE_WATCH_MACHINES)";
 
+/* How many devices' traces a joined file holds (each a 24-byte header,
+ * "WSEV" ... u64 bits at byte 16, then its bits); 0 if it cannot be read. */
+static unsigned traces_in_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned n = 0;
+    uint8_t header[24];
+    while (f && fread(header, 1, sizeof header, f) == sizeof header && !memcmp(header, "WSEV", 4)) {
+        uint64_t bits;
+        memcpy(&bits, header + 16, sizeof bits);
+        n++;
+        if (fseek(f, (long)((bits + 7) / 8), SEEK_CUR)) break;
+    }
+    if (f) fclose(f);
+    return n;
+}
+
+/* "device N: " for the lines a device prints when it closes, N as the
+ * trace's heading numbers it (the order the devices close, from 1: the
+ * traces already in the joined file, plus one); empty for the first, whose
+ * lines read as with one device. */
+static void device_prefix(const watcher *w, char *buf, size_t len)
+{
+    const unsigned before = w->join && w->out ? traces_in_file(w->out) : 0;
+    if (before) snprintf(buf, len, "device %u: ", before + 1);
+    else buf[0] = 0;
+}
+
+/* What the machines leave unsaid: `count` shows its counter (the same
+ * prefix as `print`), and a machine that never fired says so (a `print`
+ * or `stop` that never came is otherwise silence, the same as a machine
+ * that was never armed). */
+static void machines_summary(ws_device *dev, const watcher *w, const char *device)
+{
+    for (unsigned i = 0; i < w->nmachines; i++) {
+        ws_machine_status ms;
+        if (ws_events_machine_status(dev, i, &ms) != WS_OK) continue;
+        if (w->counting >> i & 1) {
+            fprintf(stderr, "[watch] %smachine %u: count %llu\n", device, i, (unsigned long long)ms.counter);
+        } else if (!ms.fired) {
+            char text[1024];
+            ws_events_machine_text(&w->programs[i], text, sizeof text);
+            fprintf(stderr, "[watch] %smachine %u: never fired ('%s')\n", device, i, text);
+        }
+    }
+}
+
 static void write_trace(ws_device *dev, watcher *w)
 {
+    char device[32];
+    device_prefix(w, device, sizeof device);
     uint8_t *bytes;
     size_t n;
     uint64_t events, dropped;
@@ -84,12 +135,7 @@ static void write_trace(ws_device *dev, watcher *w)
                     errno ? strerror(errno) : "");
         free(bytes);
     }
-    /* `count` has nothing to show but its counter: show it (the same prefix as `print`) */
-    for (unsigned i = 0; i < WS_EV_MACHINES; i++) {
-        ws_machine_status ms;
-        if (w->counting >> i & 1 && ws_events_machine_status(dev, i, &ms) == WS_OK)
-            fprintf(stderr, "[watch] machine %u: count %llu\n", i, (unsigned long long)ms.counter);
-    }
+    machines_summary(dev, w, device);
 }
 
 static void device_close(ws_device *dev, void *user)
@@ -191,6 +237,10 @@ static ws_status program_machines(ws_device *dev, watcher *w, const char *text)
             if (p[i].actions[a].kind == WS_ACT_COUNT) w->counting |= 1u << i;
         }
     for (unsigned i = 0; st == WS_OK && i < n; i++) st = ws_events_machine(dev, i, &p[i]);
+    if (st == WS_OK) {
+        memcpy(w->programs, p, n * sizeof *p);
+        w->nmachines = n;
+    }
     static const char refused_by[] = "ws_events_machine: ";
     if (st != WS_OK && !strncmp(ws_last_error(dev), refused_by, sizeof refused_by - 1)) {
         /* (one the device cannot run) say where the machine came from, not which call refused it */

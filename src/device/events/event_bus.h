@@ -78,7 +78,7 @@ struct ws_events {
                                        to take at the next safe point          */
     uint64_t halt_cores;            /* ... of the warps on these cores (0: the
                                        next warp to run, and all-stop)         */
-    char reason[WS_EV_TEXT_SHOWN + 160]; /* why the last machine stopped or halted */
+    char reason[WS_EV_TEXT_SHOWN + 160]; /* why the last machine that stops or halts fired */
     uint8_t *snapshot;              /* WS_ACT_TRACE_SNAPSHOT: header + stream   */
     size_t snapshot_size;
     ws_machine machine[WS_EV_MACHINES];

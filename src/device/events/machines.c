@@ -51,9 +51,12 @@ static void act(ws_device *dev, unsigned index, ws_machine *m, const ws_event *e
     int rearm = 0;
     char text[WS_EV_TEXT_SHOWN]; /* (the reason outlives the machine: a later load may reuse its number) */
     ws_ev_machine_text(&m->p, text, sizeof text);
-    snprintf(ev->reason, sizeof ev->reason, "debug machine %u fired on %s (core %u, data 0x%08x) at time %llu "
-             "(its program: '%s')", index, ws_event_name(e->source, e->id), e->core, e->data,
-             (unsigned long long)e->time, text);
+    /* Only a halt or a stop makes it the bus's reason: a machine that
+     * only counts or prints, firing before the halt is taken (the last
+     * warp's retire, then its block's), named itself in the halt's stop. */
+    char why[sizeof ev->reason];
+    snprintf(why, sizeof why, "debug machine %u fired on %s (core %u, data 0x%08x) at time %llu (its program: '%s')",
+             index, ws_event_name(e->source, e->id), e->core, e->data, (unsigned long long)e->time, text);
     for (uint32_t i = 0; i < m->p.nactions; i++) {
         uint32_t arg = m->p.actions[i].arg;
         switch (m->p.actions[i].kind) {
@@ -61,6 +64,7 @@ static void act(ws_device *dev, unsigned index, ws_machine *m, const ws_event *e
             if (dev->debug && ws_dbg_attached(dev)) { /* the debug hardware halts the warps at its next safe point */
                 ev->halt_pending = 1;
                 ev->halt_cores = arg;
+                memcpy(ev->reason, why, sizeof why);
                 break;
             }
             /* no debugger: nothing could resume it, so it stops */
@@ -69,6 +73,7 @@ static void act(ws_device *dev, unsigned index, ws_machine *m, const ws_event *e
             if (!ev->stop && dev->fault.kind == FAULT_NONE) {
                 ev->stop = 1;
                 dev->fault.kind = FAULT_MACHINE;
+                memcpy(ev->reason, why, sizeof why);
                 snprintf(dev->fault.detail, sizeof dev->fault.detail, "%s", ev->reason);
             }
             break;
