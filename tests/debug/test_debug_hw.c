@@ -801,6 +801,29 @@ static void check_lock_turns(ws_device *dev, ws_addr out)
     CHECK_EQ_U(places, UINT32_MAX);
 }
 
+/* A device of one core and one warp slot with the debug kernels, lock and
+ * out allocated, and the lock_turns launch run once without a debugger:
+ * its statistics and out[] in *plain, *plain_out; out[] zeroed again for
+ * the debugged run. 0 on success. */
+static int lock_turns_plain(dbg_session *s, ws_addr *lock, ws_addr *out, ws_launch_stats *plain, int plain_out[33])
+{
+    ws_config c;
+    session_config(&c, 1, 1);
+    if (session_open_device(s, g_elf, &c)) return -1;
+    CHECK(ws_malloc(s->dev, 4, lock) == WS_OK && ws_malloc(s->dev, 33 * 4, out) == WS_OK);
+    ws_kernel *k = NULL;
+    ws_arg args[] = { WS_ARG_PTR(*lock), WS_ARG_PTR(*out) };
+    CHECK(ws_memset(s->dev, *out, 0, 33 * 4) == WS_OK);
+    CHECK(ws_kernel_get(s->mod, "lock_turns", &k) == WS_OK);
+    CHECK(ws_launch(s->dev, k, WS_DIM3(1, 1, 1), WS_DIM3(32, 1, 1), 0, args, 2) == WS_OK);
+    CHECK_EQ_U(ws_synchronize(s->dev), WS_OK);
+    CHECK(ws_last_launch_stats(s->dev, plain) == WS_OK);
+    CHECK(ws_memcpy_dtoh(s->dev, plain_out, *out, 33 * sizeof *plain_out) == WS_OK);
+    check_lock_turns(s->dev, *out);
+    CHECK(ws_memset(s->dev, *out, 0, 33 * 4) == WS_OK);
+    return 0;
+}
+
 /* ---- a halt keeps the starvation guard's turn: each lock holder, let on
  * by the guard, halts at a breakpoint while it holds the lock and, once
  * resumed, goes on as it would have, so the launch issues exactly the
@@ -810,22 +833,10 @@ static void check_lock_turns(ws_device *dev, ws_addr out)
 static void test_halt_keeps_guard_turn(void)
 {
     dbg_session s;
-    ws_config c;
-    session_config(&c, 1, 1);
-    if (session_open_device(&s, g_elf, &c)) { CHECK(0); return; }
     ws_addr lock = 0, out = 0;
-    CHECK(ws_malloc(s.dev, 4, &lock) == WS_OK && ws_malloc(s.dev, 33 * 4, &out) == WS_OK);
-    ws_kernel *k = NULL;
-    ws_arg args[] = { WS_ARG_PTR(lock), WS_ARG_PTR(out) };
     ws_launch_stats plain, debugged;
-    CHECK(ws_memset(s.dev, out, 0, 33 * 4) == WS_OK);
-    CHECK(ws_kernel_get(s.mod, "lock_turns", &k) == WS_OK);
-    CHECK(ws_launch(s.dev, k, WS_DIM3(1, 1, 1), WS_DIM3(32, 1, 1), 0, args, 2) == WS_OK);
-    CHECK_EQ_U(ws_synchronize(s.dev), WS_OK);
-    CHECK(ws_last_launch_stats(s.dev, &plain) == WS_OK);
-    check_lock_turns(s.dev, out);
-
-    CHECK(ws_memset(s.dev, out, 0, 33 * 4) == WS_OK);
+    int plain_out[33];
+    if (lock_turns_plain(&s, &lock, &out, &plain, plain_out)) { CHECK(0); return; }
     s.d = dbg_attach(s.dev, WS_DBG_TOPO_BROADCAST, 1);
     CHECK_EQ_U(set_trigger(s.d, 0, hart_of(0, 1, 0, 0), 0, TRIG_EXEC, s.bp), 0);
     session_launch(&s, "lock_turns", 1, 32, lock, out);
@@ -857,23 +868,10 @@ static void test_halt_keeps_guard_turn(void)
 static void test_step_keeps_guard_turn(void)
 {
     dbg_session s;
-    ws_config c;
-    session_config(&c, 1, 1);
-    if (session_open_device(&s, g_elf, &c)) { CHECK(0); return; }
     ws_addr lock = 0, out = 0;
-    CHECK(ws_malloc(s.dev, 4, &lock) == WS_OK && ws_malloc(s.dev, 33 * 4, &out) == WS_OK);
-    ws_kernel *k = NULL;
-    ws_arg args[] = { WS_ARG_PTR(lock), WS_ARG_PTR(out) };
     ws_launch_stats plain, stepped;
     int plain_out[33], stepped_out[33];
-    CHECK(ws_memset(s.dev, out, 0, 33 * 4) == WS_OK);
-    CHECK(ws_kernel_get(s.mod, "lock_turns", &k) == WS_OK);
-    CHECK(ws_launch(s.dev, k, WS_DIM3(1, 1, 1), WS_DIM3(32, 1, 1), 0, args, 2) == WS_OK);
-    CHECK_EQ_U(ws_synchronize(s.dev), WS_OK);
-    CHECK(ws_last_launch_stats(s.dev, &plain) == WS_OK);
-    CHECK(ws_memcpy_dtoh(s.dev, plain_out, out, sizeof plain_out) == WS_OK);
-
-    CHECK(ws_memset(s.dev, out, 0, 33 * 4) == WS_OK);
+    if (lock_turns_plain(&s, &lock, &out, &plain, plain_out)) { CHECK(0); return; }
     s.d = dbg_attach(s.dev, WS_DBG_TOPO_BROADCAST, 1);
     const uint32_t h = hart_of(0, 1, 0, 0);
     CHECK_EQ_U(set_trigger(s.d, 0, h, 0, TRIG_EXEC, s.bp), 0);
