@@ -52,6 +52,16 @@ static int by_indirect_executions(const void *a, const void *b)
     return x->block < y->block ? -1 : x->block > y->block;
 }
 
+/* The name column's width: 28, or the longest name shown (library code
+ * named "0x01000274 (__atomic_fetch_add_8)", FILE:0 (FUNCTION)), so the
+ * numbers stay in their columns. */
+static int widen(const tr_twin *tw, const ws_trace_launch *L, uint32_t block, int width)
+{
+    char where[160];
+    tr_where(tw, L->blocks[block].last, where, sizeof where);
+    return (int)strlen(where) > width ? (int)strlen(where) : width;
+}
+
 static uint32_t bits_set(const uint8_t *bits, uint32_t n)
 {
     uint32_t c = 0;
@@ -113,9 +123,13 @@ static void report_indirect(const tr_twin *tw, const ws_trace_launch *L, indirec
     qsort(S->st, S->n, sizeof *S->st, by_indirect_executions);
     if (!S->st[0].executions) return;
     static const char *const kinds[] = { "", "call", "jump", "return" };
-    uint32_t quiet_returns = 0;
-    fprintf(f, "  %-28s %-10s %-6s %10s %9s %7s %10s\n", "indirect jump", "pc", "kind", "warp-execs", "lanes/ex",
-            "targets", "divergent");
+    uint32_t quiet_returns = 0, rows = 0;
+    int width = 28;
+    for (uint32_t i = 0; i < S->n && S->st[i].executions; i++)
+        if (S->st[i].kind != IND_RETURN || S->st[i].divergent) width = widen(tw, L, S->st[i].block, width), rows++;
+    if (rows) /* a table of returns that did not diverge is its summary line alone */
+        fprintf(f, "  %-*s %-10s %-6s %10s %9s %7s %10s\n", width, "indirect jump", "pc", "kind", "warp-execs",
+                "lanes/ex", "targets", "divergent");
     for (uint32_t i = 0; i < S->n && S->st[i].executions; i++) {
         const indirect_stat *s = &S->st[i];
         if (s->kind == IND_RETURN && !s->divergent) {
@@ -126,13 +140,16 @@ static void report_indirect(const tr_twin *tw, const ws_trace_launch *L, indirec
         const uint32_t nt = bits_set(s->targets, L->nblocks);
         snprintf(targets, sizeof targets, nt ? "%u" : "-", nt);
         tr_where(tw, L->blocks[s->block].last, where, sizeof where);
-        fprintf(f, "  %-28s 0x%08x %-6s %10llu %9.1f %7s %9.1f%%\n", where, L->blocks[s->block].last, kinds[s->kind],
+        fprintf(f, "  %-*s 0x%08x %-6s %10llu %9.1f %7s %9.1f%%\n", width, where, L->blocks[s->block].last, kinds[s->kind],
                 (unsigned long long)s->executions, (double)s->lanes_in / (double)s->executions, targets,
                 100.0 * (double)s->divergent / (double)s->executions);
     }
-    if (quiet_returns) fprintf(f, "  (and %u return%s, none divergent)\n", quiet_returns, quiet_returns == 1 ? "" : "s");
-    fprintf(f, "  (targets: blocks its lanes went to over the launch, -: they left the kernel; divergent: executions "
-               "where the warp's lanes went to more than one)\n");
+    if (quiet_returns)
+        fprintf(f, "  (%s%u return%s, none divergent)\n", rows ? "and " : "indirect jumps: ", quiet_returns,
+                quiet_returns == 1 ? "" : "s");
+    if (rows)
+        fprintf(f, "  (targets: blocks its lanes went to over the launch, -: they left the kernel; divergent: "
+                   "executions where the warp's lanes went to more than one)\n");
 }
 
 void tr_report_branches(const tr_twin *tw, const ws_trace_launch *L, FILE *f)
@@ -187,13 +204,16 @@ void tr_report_branches(const tr_twin *tw, const ws_trace_launch *L, FILE *f)
         s->divergent += tk[r] && nt[r];
     }
     qsort(st, L->nblocks, sizeof *st, by_executions);
-    fprintf(f, "  %-28s %-10s %10s %9s %7s %7s %10s\n", "branch", "pc", "warp-execs", "lanes/ex", "taken", "not", "divergent");
+    int width = 28;
+    for (uint32_t i = 0; i < L->nblocks && st[i].executions; i++) width = widen(tw, L, st[i].block, width);
+    fprintf(f, "  %-*s %-10s %10s %9s %7s %7s %10s\n", width, "branch", "pc", "warp-execs", "lanes/ex", "taken", "not",
+            "divergent");
     for (uint32_t i = 0; i < L->nblocks && st[i].executions; i++) {
         const branch_stat *s = &st[i];
         char where[160];
         tr_where(tw, L->blocks[s->block].last, where, sizeof where);
         uint64_t out = s->taken + s->not_taken;
-        fprintf(f, "  %-28s 0x%08x %10llu %9.1f %6.1f%% %6.1f%% %9.1f%%\n", where, L->blocks[s->block].last,
+        fprintf(f, "  %-*s 0x%08x %10llu %9.1f %6.1f%% %6.1f%% %9.1f%%\n", width, where, L->blocks[s->block].last,
                 (unsigned long long)s->executions, (double)s->lanes_in / (double)s->executions,
                 out ? 100.0 * (double)s->taken / (double)out : 0.0, out ? 100.0 * (double)s->not_taken / (double)out : 0.0,
                 100.0 * (double)s->divergent / (double)s->executions);
