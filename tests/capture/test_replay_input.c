@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <sys/stat.h>
 #include "../rss.h"
+#include "../capture_builder.h"
 #include "../test.h"
 #include "capture/capture_calls.h"
 #include "capture/capture_file.h"
@@ -19,7 +20,6 @@ static const char *dir;
 static unsigned char *elf;
 static size_t elf_size;
 
-typedef struct builder { ws_capture_writer *w; char err[512]; uint64_t calls; } builder;
 
 static void open_builder(builder *b, const char *path)
 {
@@ -32,22 +32,6 @@ static void open_builder(builder *b, const char *path)
     ws_capture_writer_add(b->w, WS_CAPTURE_DEVICE_CONFIG, 0, p.data, p.len);
     wscap_buf_free(&p);
 }
-
-static void add(builder *b, uint32_t type, uint64_t id, wscap_buf *p)
-{
-    CHECK(!p->failed);
-    CHECK(ws_capture_writer_add(b->w, type, id, p->data, p->len) == WS_OK);
-    wscap_buf_free(p);
-}
-
-static wscap_buf call(uint32_t which)
-{
-    wscap_buf p = { 0 };
-    wscap_put_u32(&p, which);
-    return p;
-}
-
-static void add_call(builder *b, wscap_buf *p) { add(b, WS_CAPTURE_API_CALL, b->calls++, p); }
 
 static void put_launch(builder *b, uint32_t kernel, int truncate, uint32_t out)
 {

@@ -7,6 +7,7 @@
  *   argv[1] = gather_kernel.elf, argv[2] = a scratch directory */
 #include <stdint.h>
 #include <sys/stat.h>
+#include "../capture_builder.h"
 #include "../test.h"
 #include "capture/capture_calls.h"
 #include "capture/replay_pixel.h"
@@ -17,23 +18,6 @@
 #define BASE (WS_GLOBAL_BASE + 0x200000u)
 enum { X = BASE, TABLE = BASE + 0x1000, Y = BASE + 0x2000, ZEROS = BASE + 0x3000 };
 
-typedef struct builder { ws_capture_writer *w; char err[512]; uint64_t calls; } builder;
-
-static void add(builder *b, uint32_t type, uint64_t id, wscap_buf *p)
-{
-    CHECK(!p->failed);
-    CHECK(ws_capture_writer_add(b->w, type, id, p->data, p->len) == WS_OK);
-    wscap_buf_free(p);
-}
-
-static wscap_buf call(uint32_t which)
-{
-    wscap_buf p = { 0 };
-    wscap_put_u32(&p, which);
-    return p;
-}
-
-static void add_call(builder *b, wscap_buf *p) { add(b, WS_CAPTURE_API_CALL, b->calls++, p); }
 
 /* gather(idx, table, out, N, 1): out[i] = table[idx[i]] */
 static void put_gather(builder *b, uint32_t idx, uint32_t out)
