@@ -82,19 +82,15 @@ static int sites_build(const tr_twin *tw, const ws_trace_launch *L, indirect_sit
     memset(S, 0, sizeof *S);
     const size_t row = (L->nblocks + 7) / 8;
     S->site_of = calloc(L->nblocks + 1, sizeof *S->site_of);
-    if (!S->site_of) return -1;
-    for (uint32_t b = 0; b < L->nblocks; b++)
-        if (indirect_kind(tw, &L->blocks[b]) != NOT_INDIRECT) S->site_of[b] = ++S->n;
-    S->st = calloc(S->n + 1, sizeof *S->st);
+    S->st = calloc(L->nblocks + 1, sizeof *S->st); /* at most a site per block */
+    if (!S->site_of || !S->st) return -1;
+    for (uint32_t b = 0; b < L->nblocks; b++) {
+        const jump_kind kind = indirect_kind(tw, &L->blocks[b]);
+        if (kind != NOT_INDIRECT) S->st[S->n] = (indirect_stat){ .block = b, .kind = kind }, S->site_of[b] = ++S->n;
+    }
     S->bits = calloc((size_t)S->n + 1, row);
-    if (!S->st || !S->bits) return -1;
-    for (uint32_t b = 0; b < L->nblocks; b++)
-        if (S->site_of[b]) {
-            indirect_stat *x = &S->st[S->site_of[b] - 1];
-            x->block = b;
-            x->kind = indirect_kind(tw, &L->blocks[b]);
-            x->targets = S->bits + (size_t)(S->site_of[b] - 1) * row;
-        }
+    if (!S->bits) return -1;
+    for (uint32_t i = 0; i < S->n; i++) S->st[i].targets = S->bits + (size_t)i * row;
     return 0;
 }
 

@@ -20,7 +20,6 @@ static const char *dir;
 static unsigned char *elf;
 static size_t elf_size;
 
-
 static void open_builder(builder *b, const char *path)
 {
     memset(b, 0, sizeof *b);
