@@ -27,7 +27,7 @@ void tr_where(const tr_twin *tw, uint32_t addr, char *buf, size_t n)
     ws_line_info li;
     if (!tw || !tw->lines || ws_line_map_lookup(tw->lines, addr, &li) || !li.file) {
         /* no line (library code built without -g): the function says what ran */
-        const char *fn = tw ? tr_funcs_lookup(&tw->funcs, addr) : NULL;
+        const char *fn = tw ? ws_line_map_symbol(tw->lines, addr) : NULL;
         if (fn) snprintf(buf, n, "0x%08x (%s)", addr, fn);
         else snprintf(buf, n, "0x%08x", addr);
     } else if (!li.line) {

@@ -136,7 +136,6 @@ static void twin_clear(ws_device *dev, tr_twin *tw)
     wsi_info_free(&tw->rinfo);
     wsi_info_free(&tw->wcinfo);
     ws_line_map_free(tw->lines);
-    tr_funcs_free(&tw->funcs);
     free(tw->error);
     free(tw->name);
     free(tw->text);
@@ -152,7 +151,6 @@ static void twin_build(tracer *t, tr_twin *tw, const ws_module *m)
     tw->orig = m;
     tw->name = strdup(m->name);
     if (ws_line_map_build(m->elf, m->elf_size, m->name, &tw->lines, err, sizeof err)) tw->lines = NULL;
-    tr_funcs_build(m->elf, m->elf_size, &tw->funcs);
     for (int pass = 0; pass < 2; pass++) {
         wsi_mode mode = pass ? WSI_RECORD : WSI_COUNT;
         unsigned flags = tw->flags = t->opt.tool == TR_BRANCH || t->opt.tool == TR_DUMP ? WSI_WARPS

@@ -31,22 +31,6 @@ typedef struct tr_options {
                                      into the report, which stays deterministic) */
 } tr_options;
 
-/* A function symbol of a module: [lo, hi) at link addresses (trace_funcs.c). */
-typedef struct tr_func {
-    uint32_t lo, hi;
-    char *name;
-} tr_func;
-typedef struct tr_funcs {
-    tr_func *v; /* by start address */
-    size_t n;
-} tr_funcs;
-/* The functions of an ELF image in memory; none if it has no symbol table
- * (or host memory ran out). */
-void tr_funcs_build(const void *elf, size_t size, tr_funcs *out);
-/* The name of the function holding addr, or NULL. */
-const char *tr_funcs_lookup(const tr_funcs *f, uint32_t addr);
-void tr_funcs_free(tr_funcs *f);
-
 typedef struct tr_twin {
     const struct ws_module *orig;
     struct ws_module *count, *record;
@@ -54,8 +38,7 @@ typedef struct tr_twin {
     struct ws_module *count_wide; /* counting with carries: built when first needed */
     wsi_module_info wcinfo;
     unsigned flags;               /* WSI_WARPS if the twins keep warp records */
-    ws_line_map *lines;           /* of the original module */
-    tr_funcs funcs;               /* its function symbols, for code without lines */
+    ws_line_map *lines;           /* of the original module (with its function symbols) */
     char *name;                   /* the original's name, kept for reports after it unloads */
     uint8_t *text;                /* its code, copied when it unloads (reports walk it) */
     uint32_t text_lo, text_size;  /* link addresses of that copy */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "runtime/line_map.h"
+#include "runtime/func_symbols.h"
 
 typedef struct row { uint32_t addr, line, column; const char *file; int end; } row;
 
@@ -15,6 +16,7 @@ struct ws_line_map {
     char *data;        /* private copy of the ELF (libdw keeps pointers into it) */
     Elf *elf;
     Dwarf *dw;
+    ws_func_syms funcs; /* for code the DWARF does not cover */
     row *rows;
     size_t nrows, cap;
 };
@@ -85,6 +87,7 @@ int ws_line_map_build(const void *elf, size_t size, const char *what, ws_line_ma
         ws_line_map_free(m);
         return -1;
     }
+    ws_func_syms_build(&m->funcs, m->elf);
     m->dw = dwarf_begin_elf(m->elf, DWARF_C_READ, NULL);
     if (m->dw && collect(m)) {
         snprintf(err, errlen, "%s: out of memory reading line tables", what);
@@ -200,9 +203,17 @@ size_t ws_line_map_line_ranges(const ws_line_map *m, const char *file, uint32_t 
 
 size_t ws_line_map_rows(const ws_line_map *m) { return m->nrows; }
 
+const char *ws_line_map_symbol(const ws_line_map *m, uint32_t addr)
+{
+    const char *name = NULL;
+    if (!m || ws_func_syms_find(&m->funcs, addr, &name) == UINT32_MAX || !*name) return NULL;
+    return name;
+}
+
 void ws_line_map_free(ws_line_map *m)
 {
     if (!m) return;
+    ws_func_syms_free(&m->funcs);
     if (m->dw) dwarf_end(m->dw);
     if (m->elf) elf_end(m->elf);
     free(m->rows);

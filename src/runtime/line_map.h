@@ -34,6 +34,10 @@ int ws_line_map_lookup_line(const ws_line_map *m, uint32_t addr, ws_line_info *o
  * many there are in all. */
 size_t ws_line_map_line_ranges(const ws_line_map *m, const char *file, uint32_t line, uint32_t *lo, uint32_t *hi,
                                size_t max);
+/* The function symbol holding link address addr (the ELF's symbol
+ * tables, for code without DWARF such as a library built without -g), or
+ * NULL. Valid while the map is. */
+const char *ws_line_map_symbol(const ws_line_map *m, uint32_t addr);
 /* Number of line rows (for tests and statistics). */
 size_t ws_line_map_rows(const ws_line_map *m);
 void ws_line_map_free(ws_line_map *m);

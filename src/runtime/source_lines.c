@@ -16,6 +16,7 @@
 #include <string.h>
 #include "runtime/runtime.h"
 #include "runtime/source_lines.h"
+#include "runtime/func_symbols.h"
 #include "runtime/path_text.h"
 
 /* The loaded code holding pc: the device's code table, which has the
@@ -224,26 +225,19 @@ static int chain_flat(const chain *c, src_frame *fr)
     return n;
 }
 
-/* A function symbol: [lo, lo + size), its place in the symbol table. */
-typedef struct {
-    uint32_t lo, size, order;
-    const char *name;
-} func_sym;
-
 /* One module's ELF and DWARF, opened while the unwinder is in its code. */
 typedef struct {
     const ws_code_region *m;
     Elf *e;
     Dwarf *dw;
     Dwarf_CFI *dcfi, *ecfi; /* .debug_frame (owned by dw), .eh_frame (ours) */
-    func_sym *funcs;        /* by lo, then order: built at the first lookup */
-    size_t nfuncs;
+    ws_func_syms funcs;     /* built at the first lookup */
     int funcs_read;
 } mod_view;
 
 static void mod_close(mod_view *v)
 {
-    free(v->funcs);
+    ws_func_syms_free(&v->funcs);
     if (v->ecfi) dwarf_cfi_end(v->ecfi);
     if (v->dw) dwarf_end(v->dw);
     if (v->e) elf_end(v->e);
@@ -264,89 +258,17 @@ static int mod_open(mod_view *v, const ws_code_region *m)
     return 0;
 }
 
-/* Visit every function symbol of e with a size; stop when visit returns
- * non-zero. */
-static void each_func(Elf *e, int (*visit)(void *, const GElf_Sym *, const char *, uint32_t), void *arg)
-{
-    Elf_Scn *scn = NULL;
-    uint32_t order = 0;
-    while ((scn = elf_nextscn(e, scn)) != NULL) {
-        GElf_Shdr sh;
-        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize) continue;
-        Elf_Data *data = elf_getdata(scn, NULL);
-        size_t n = data ? sh.sh_size / sh.sh_entsize : 0;
-        for (size_t i = 0; i < n; i++) {
-            GElf_Sym sym;
-            if (!gelf_getsym(data, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC || !sym.st_size) continue;
-            const char *name = elf_strptr(e, sh.sh_link, sym.st_name);
-            if (visit(arg, &sym, name ? name : "", order++)) return;
-        }
-    }
-}
-
-static int add_func(void *arg, const GElf_Sym *sym, const char *name, uint32_t order)
-{
-    mod_view *v = arg;
-    if (v->funcs) v->funcs[v->nfuncs++] = (func_sym){ (uint32_t)sym->st_value, (uint32_t)sym->st_size, order, name };
-    else v->nfuncs++; /* (counting) */
-    return 0;
-}
-
-static int by_start(const void *a, const void *b)
-{
-    const func_sym *x = a, *y = b;
-    if (x->lo != y->lo) return x->lo < y->lo ? -1 : 1;
-    return (x->order > y->order) - (x->order < y->order);
-}
-
-/* The first symbol (in table order) containing a, as a scan would find
- * it (with funcs NULL: out of host memory, a scan). */
-typedef struct {
-    uint32_t a;
-    const func_sym *found;
-    func_sym hit;
-} func_scan;
-
-static int scan_func(void *arg, const GElf_Sym *sym, const char *name, uint32_t order)
-{
-    func_scan *f = arg;
-    if (f->a - (uint32_t)sym->st_value >= sym->st_size) return 0;
-    f->hit = (func_sym){ (uint32_t)sym->st_value, (uint32_t)sym->st_size, order, name };
-    f->found = &f->hit;
-    return 1;
-}
-
 /* The function symbol of the module holding link address a: its start,
  * or UINT32_MAX; *name its name when name is not NULL ("" if none). The
  * symbols are sorted once per opened module: the caller view of a
- * profile looks up several per sample. Functions do not nest; aliases
- * share a start, and the first in the table wins, as a scan finds it. */
+ * profile looks up several per sample. */
 static uint32_t func_symbol(mod_view *v, uint32_t a, const char **name)
 {
     if (!v->funcs_read) {
         v->funcs_read = 1;
-        each_func(v->e, add_func, v); /* count, then fill */
-        if (v->nfuncs && (v->funcs = malloc(v->nfuncs * sizeof *v->funcs)) != NULL) {
-            v->nfuncs = 0;
-            each_func(v->e, add_func, v);
-            qsort(v->funcs, v->nfuncs, sizeof *v->funcs, by_start);
-        }
+        ws_func_syms_build(&v->funcs, v->e);
     }
-    func_scan f = { a, NULL, { 0, 0, 0, NULL } };
-    if (!v->funcs) {
-        each_func(v->e, scan_func, &f);
-    } else {
-        size_t lo = 0, hi = v->nfuncs; /* the entries starting at or below a: [0, lo) */
-        while (lo < hi) {
-            const size_t mid = (lo + hi) / 2;
-            if (v->funcs[mid].lo <= a) lo = mid + 1;
-            else hi = mid;
-        }
-        for (size_t i = lo; i-- > 0 && v->funcs[i].lo == v->funcs[lo - 1].lo;)
-            if (a - v->funcs[i].lo < v->funcs[i].size) f.found = &v->funcs[i];
-    }
-    if (name) *name = f.found ? f.found->name : "";
-    return f.found ? f.found->lo : UINT32_MAX;
+    return ws_func_syms_find(&v->funcs, a, name);
 }
 
 static uint32_t func_start(mod_view *v, uint32_t a) { return func_symbol(v, a, NULL); }
