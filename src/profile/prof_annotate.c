@@ -74,6 +74,10 @@ static void kernel_source(FILE *f, const prof_kernel *k, uint32_t lanes)
         metrics(f, &l->exact, l->samples, lanes);
         if (l->file && l->line && !prof_source_line(l->file, l->line, text, sizeof text)) fprintf(f, "  | %s", text);
         else if (!l->file && l->line == WS_RETIRE_ADDR) fputs("  (kernel exit: retired warps draining)", f);
+        else if (!l->file) {
+            prof_no_line_text(l->function, text, sizeof text);
+            fprintf(f, "  (%s)", text);
+        }
         fputc('\n', f);
         for (size_t j = 0; j < k->npcs; j++) { /* PCs are sorted by address */
             const prof_pc *p = &k->pcs[j];

@@ -293,6 +293,10 @@ void prof_correlate(prof_pc *p, size_t n, const ws_line_map *map, uint32_t base,
 void prof_correlate_fault(prof_fault *f, const ws_line_map *map, uint32_t base, uint32_t link_base,
                           const uint8_t *code, uint32_t code_size, const char *outer, prof_inline mode);
 
+/* "no line information", with the function holding the code when its
+ * symbol is known ("no line information, in FUNCTION"). */
+void prof_no_line_text(const char *function, char *buf, size_t len);
+
 /* One source line of text (without newline) into buf; -1 if unavailable.
  * Files are re-read per call: reports touch few lines. */
 int prof_source_line(const char *file, uint32_t line, char *buf, size_t len);

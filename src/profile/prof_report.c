@@ -164,9 +164,11 @@ static void call_sites_section(FILE *f, const prof_kernel *k)
             fprintf(f, "  %8llu %5.1f%%  %s:%u (%s) -> %s\n", (unsigned long long)c->samples,
                     prof_pct(c->samples, k->samples), ws_path_base(c->src.file), c->src.line,
                     c->src.function ? c->src.function : "?", callees);
-        else
-            fprintf(f, "  %8llu %5.1f%%  0x%08x (no line information) -> %s\n", (unsigned long long)c->samples,
-                    prof_pct(c->samples, k->samples), c->pc, callees);
+        else {
+            prof_no_line_text(c->src.function, text, sizeof text);
+            fprintf(f, "  %8llu %5.1f%%  0x%08x (%s) -> %s\n", (unsigned long long)c->samples,
+                    prof_pct(c->samples, k->samples), c->pc, text, callees);
+        }
         if (c->src.file && !prof_source_line(c->src.file, c->src.line, text, sizeof text))
             fprintf(f, "  %15s |  %s\n", "", text);
         breakdown(c->state, c->samples, buf, sizeof buf);
@@ -205,10 +207,12 @@ static void kernel_section(FILE *f, const prof_kernel *k, uint32_t lanes)
             fprintf(f, "  %8llu %5.1f%%  %s:%u (%s)\n", (unsigned long long)l->samples,
                     prof_pct(l->samples, k->samples), ws_path_base(l->file), l->line,
                     l->function ? l->function : "?");
-        else
+        else {
+            if (l->line == WS_RETIRE_ADDR) snprintf(text, sizeof text, "kernel exit: retired warps draining");
+            else prof_no_line_text(l->function, text, sizeof text);
             fprintf(f, "  %8llu %5.1f%%  0x%08x (%s)\n", (unsigned long long)l->samples,
-                    prof_pct(l->samples, k->samples), l->line,
-                    l->line == WS_RETIRE_ADDR ? "kernel exit: retired warps draining" : "no line information");
+                    prof_pct(l->samples, k->samples), l->line, text);
+        }
         if (l->file && !prof_source_line(l->file, l->line, text, sizeof text))
             fprintf(f, "  %15s |  %s\n", "", text);
         breakdown(l->state, l->samples, buf, sizeof buf);
@@ -242,9 +246,13 @@ static void kernel_section(FILE *f, const prof_kernel *k, uint32_t lanes)
         char where[300];
         if (p->src.file)
             snprintf(where, sizeof where, "%s:%u", ws_path_base(p->src.file), p->src.line);
-        else /* as the lines section says it, not "?:0" */
-            snprintf(where, sizeof where, "%s",
-                     p->pc == WS_RETIRE_ADDR ? "(kernel exit: retired warps draining)" : "(no line information)");
+        else if (p->pc == WS_RETIRE_ADDR) /* as the lines section says it, not "?:0" */
+            snprintf(where, sizeof where, "(kernel exit: retired warps draining)");
+        else {
+            char text[96];
+            prof_no_line_text(p->src.function, text, sizeof text);
+            snprintf(where, sizeof where, "(%s)", text);
+        }
         fprintf(f, "  0x%08x %8llu %5.1f%%  %-28s %s  %s", p->pc, (unsigned long long)p->samples,
                 prof_pct(p->samples, k->samples), p->disasm, where, buf);
         if (p->producer_pc && p->producer_src.file && p->producer_src.line) {

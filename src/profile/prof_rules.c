@@ -144,8 +144,12 @@ static void barrier_peers_text(const prof_kernel *k, const prof_line *bl, const 
     for (int i = 0; i < 2 && all && best[i] < nl && n < len; i++) {
         const prof_line *l = &lines[best[i]];
         char where[160];
-        if (!l->file)
-            snprintf(where, sizeof where, l->line == WS_RETIRE_ADDR ? "the kernel's exit" : "0x%08x", l->line);
+        if (!l->file && l->line == WS_RETIRE_ADDR)
+            snprintf(where, sizeof where, "the kernel's exit");
+        else if (!l->file && l->function)
+            snprintf(where, sizeof where, "0x%08x in %.60s", l->line, l->function);
+        else if (!l->file)
+            snprintf(where, sizeof where, "0x%08x", l->line);
         else if (!l->line)
             snprintf(where, sizeof where, "code without a line of %.60s", l->function ? l->function : "?");
         else if (bl->file && !strcmp(bl->file, l->file))

@@ -41,7 +41,12 @@ static void lookup(const ws_line_map *map, uint32_t link_addr, const char *outer
 {
     memset(out, 0, sizeof *out);
     ws_line_info li;
-    if (!map || ws_line_map_lookup(map, link_addr, &li)) return;
+    if (!map || ws_line_map_lookup(map, link_addr, &li)) {
+        /* no line (library code built without -g): its symbol names it */
+        const char *sym = ws_line_map_symbol(map, link_addr);
+        if (sym) out->function = strdup(sym);
+        return;
+    }
     /* Which frame to charge: the caller's line by default (an inlined
      * library call such as fmaf belongs to the user's statement), or the
      * innermost line outside the device headers with --inline callee. */
@@ -94,6 +99,12 @@ void prof_correlate(prof_pc *p, size_t n, const ws_line_map *map, uint32_t base,
                       sizeof p[i].producer_disasm);
         }
     }
+}
+
+void prof_no_line_text(const char *function, char *buf, size_t len)
+{
+    if (function) snprintf(buf, len, "no line information, in %.60s", function);
+    else snprintf(buf, len, "no line information");
 }
 
 int prof_source_line(const char *file, uint32_t line, char *buf, size_t len)

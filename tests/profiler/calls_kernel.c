@@ -36,3 +36,12 @@ WS_KERNEL void lib_indirect(int *out, int n)
     fill_fn fill = fills[(t / 32u) & 1u];
     fill(out + t * (unsigned)n, n, (int)t);          /* MARK_INDIRECT */
 }
+
+/* A 64-bit atomic nand: a compare-and-swap loop in the device library
+ * (libwsatomic.a, built without -g), code without a line that the
+ * profiler names by its symbol (check_depth.sh no_line_function). */
+WS_KERNEL void lib_nand64(unsigned long long *out, int n)
+{
+    for (int i = 0; i < n; i++)
+        __atomic_fetch_nand(&out[i & 3], 0x5555ull + threadIdx_x(), __ATOMIC_RELAXED); /* MARK_NAND64 */
+}

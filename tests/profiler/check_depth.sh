@@ -902,6 +902,29 @@ stride2)
     grep -q "uncoalesced" c16.txt && bad "16 lanes: neighbouring words called uncoalesced: $(grep uncoalesced c16.txt)" ||
         ok "16 lanes: neighbouring words, no uncoalesced rule"
     ;;
+no_line_function)
+    # Code without a line (the device library's 64-bit nand loop, built
+    # without -g) is named by the function its symbol says holds it, in
+    # every view: the lines, the instructions, the source view and JSON.
+    celf=$(dirname "$elf")/calls.elf
+    "$ws" profile --period 4 --source lib_nand64 --json n.json -- "$ws" run "$celf" lib_nand64 zeros:4 30 > n.txt 2>&1 ||
+        bad "nand64 profile exited with $?"
+    grep -qE "^ +[0-9]+ +[0-9.]+%  0x[0-9a-f]{8} \(no line information, in __atomic_fetch_nand_8\)$" n.txt &&
+        ok "report: hot lines name the function" || { bad "report: no function on code without a line"; sed -n 1,40p n.txt; }
+    grep -qE "^  0x[0-9a-f]{8} +[0-9]+ +[0-9.]+%  .*\(no line information, in __atomic_fetch_nand_8\)" n.txt &&
+        ok "report: hot instructions name the function" || bad "report: hot instructions without the function"
+    sed -n '/^Source of kernel lib_nand64/,$p' n.txt |
+        grep -qE "^  0x[0-9a-f]{8} .*\(no line information, in __atomic_fetch_nand_8\)$" &&
+        ok "source view names the function" || bad "source view: no function on code without a line"
+    python3 - n.json <<'PY' && ok "JSON: lines without a file carry their function" || bad "JSON: no function on code without a line"
+import json, sys
+k = json.load(open(sys.argv[1]))['devices'][0]['kernels'][0]
+nolines = [l for l in k['lines'] if l['file'] is None and l['line'] != 0xffff0000]
+assert nolines and all(l['function'] == '__atomic_fetch_nand_8' for l in nolines), nolines
+ins = [i for i in k['instructions'] if i['file'] is None and i['pc'] != 0xffff0000]
+assert ins and all(i['function'] == '__atomic_fetch_nand_8' for i in ins), ins
+PY
+    ;;
 call_sites)
     # Time in library code is also charged to the kernel's line that called
     # it (calls.elf, beside depth_kernels.elf): memset, a leaf without CFI,
