@@ -28,5 +28,6 @@ count=$(od -A n -t u4 -j 16 -N 4 f.wscap | tr -d ' ')
 [ "$count" -lt 256 ] || { echo "make_failure_seeds.sh: $count sections: the body seed holds at most 255" >&2; exit 1; }
 { printf '\001'; cat f.wscap; } > "$out/seed_failure_frame"
 cp "$out/seed_failure_frame" "$here/../capture_file/corpus/seed_failure_frame" # the reader's corpus too
-{ printf '\000'; printf "\\$(printf %03o "$count")"; tail -c +49 f.wscap | zstd -q -d; } > "$out/seed_failure_body"
+zsize=$(od -A n -t u8 -j 32 -N 8 f.wscap | tr -d ' ') # the zstd frame alone (version 2: its chunk CRC table follows)
+{ printf '\000'; printf "\\$(printf %03o "$count")"; tail -c +49 f.wscap | head -c "$zsize" | zstd -q -d; } > "$out/seed_failure_body"
 ls -l "$out/seed_failure_frame" "$out/seed_failure_body"
