@@ -371,7 +371,7 @@ int prof_line_has(const prof_line *l, const prof_pc *p);
 typedef struct prof_rule {
     const char *id;            /* "bank_conflicts", "shared_atomics", "divergence", "partial_warps",
                                   "uncoalesced", "latency", "atomics", "local_memory",
-                                  "barrier_imbalance", "bandwidth", "mio_latency" */
+                                  "barrier_imbalance", "bandwidth", "mio_latency", "pipe", "dependency" */
     const char *file;          /* owned by the kernel's PC table           */
     uint32_t line;
     double metric;             /* wavefronts/request, SIMT efficiency, sectors/request, wait share,

@@ -389,6 +389,16 @@ static double unit_use(const prof_kernel *k, unsigned u)
     return k->unit_capacity[u] ? (double)k->unit_busy[u] / (double)k->unit_capacity[u] : 0;
 }
 
+/* The share of the schedulers' issue slots the kernel used: one warp-
+ * instruction per scheduler and cycle at most, and the integer pipes are
+ * one per scheduler (their capacity counts the slots). */
+static double issue_use(const prof_kernel *k)
+{
+    uint64_t issued = 0;
+    for (size_t i = 0; i < k->npcs; i++) issued += k->pcs[i].exact.warp_instructions;
+    return k->unit_capacity[WS_UNIT_INT] ? (double)issued / (double)k->unit_capacity[WS_UNIT_INT] : 0;
+}
+
 /* Bandwidth: most of line l's waits are for room in a memory queue
  * (lg_throttle, mio_throttle) whose unit is busy most of the kernel's
  * cycles, and that unit's work is not mostly uncoalesced sectors or bank
@@ -535,6 +545,51 @@ static int mio_latency_rule(const prof_kernel *k, const prof_line *l, uint64_t c
                  "such as thread ids in registers instead of reading them again, or raise occupancy so other warps "
                  "issue meanwhile", 100.0 * share, on);
     return add_caused(out, nout, l, "mio_latency", use >= BUSY_HIGH ? "busy MIO" : NULL, share, cyc, t);
+}
+
+/* The instruction of line l whose samples most often waited for an
+ * arithmetic result (the lines keep memory waits' producers only), or NULL. */
+static const prof_pc *arithmetic_producer(const prof_kernel *k, const prof_line *l)
+{
+    const prof_pc *best = NULL;
+    for (size_t i = 0; i < k->npcs; i++) {
+        const prof_pc *p = &k->pcs[i];
+        if (p->producer_pc && !p->producer_memory && prof_line_has(l, p) &&
+            (!best || p->producer_samples > best->producer_samples))
+            best = p;
+    }
+    return best;
+}
+
+/* Dependent arithmetic: most of line l's warp-cycles wait for the result
+ * of an arithmetic instruction (wait: integer, multiply, divide or float,
+ * ready a fixed latency after issue): each operation needs the one
+ * before. That costs time only when the schedulers then have nothing
+ * else to issue: with their issue slots mostly used (other warps issue
+ * while this one waits) the latency is already hidden. Independent work
+ * hides it: several chains in a thread, or more warps. A wait behind a
+ * saturated pipe is pipe_rule's. */
+static int dependency_rule(const prof_kernel *k, const prof_line *l, uint64_t cyc, prof_rule **out, size_t *nout)
+{
+    const uint64_t w = l->exact.stall_cycles[WS_STATE_WAIT];
+    if (!cyc || (double)w < WAIT_HIGH * (double)cyc || issue_use(k) >= BUSY_HIGH) return 0;
+    char t[680], on[64] = "";
+    const prof_pc *p = arithmetic_producer(k, l);
+    if (p) snprintf(on, sizeof on, ", on %.40s", p->producer_disasm);
+    const double share = (double)w / (double)cyc;
+    double occ = 0;
+    if (occupancy_full(k, &occ))
+        snprintf(t, sizeof t, "dependent arithmetic: %.1f%% of its warp-cycles wait for an arithmetic result (wait%s): "
+                 "each operation needs the one before, a fixed latency later; every warp slot is already filled "
+                 "(occupancy %.1f%%): give each thread independent chains to interleave (several accumulators, an "
+                 "unrolled loop with separate partial results)", 100.0 * share, on, 100.0 * occ);
+    else
+        snprintf(t, sizeof t, "dependent arithmetic: %.1f%% of its warp-cycles wait for an arithmetic result (wait%s): "
+                 "each operation needs the one before, a fixed latency later, and no other warp had an instruction "
+                 "ready meanwhile: raise occupancy (more warps per core) or give each thread independent chains to "
+                 "interleave (several accumulators, an unrolled loop with separate partial results)", 100.0 * share,
+                 on);
+    return add(out, nout, l, "dependency", share, cyc, t);
 }
 
 /* Whether b is the same finding as a on another line: one rule, one
@@ -880,6 +935,7 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
         }
         fail |= mio_latency_rule(k, l, cyc, out, nout);
         fail |= pipe_rule(k, l, cyc, out, nout);
+        fail |= dependency_rule(k, l, cyc, out, nout);
         const int outside = line_outside_unit(k, l);
         for (size_t r = first_rule; r < *nout; r++) (*out)[r].outside_unit = outside;
     }

@@ -690,6 +690,33 @@ PY2
         grep -q ": pipe throughput: " $f && bad "$f: $(grep ': pipe throughput: ' $f | head -1)" || ok "$f: no pipe rule"
     done
     ;;
+dependency_rule)
+    # A chain of dependent integer operations with one warp per core: most
+    # of the lines' warp-cycles wait for the operation before (wait), and
+    # nothing else could issue, so the lines get the dependency rule (until
+    # 2026-11-28 no rule fired). With every warp slot filled the schedulers
+    # issue nearly every cycle: the same waits are hidden, and no rule.
+    xb=$(line XS_B) xc=$(line XS_C)
+    "$ws" profile --period 3 --json a.json -- "$ws" run --grid 1 --block 32 "$elf" alu_chain zeros:32 200 > a.txt 2>&1 ||
+        bad "alu_chain exited with $?"
+    for l in $xb $xc; do
+        by_line a.txt | grep -qE "^  - depth_kernels.c:$l: dependent arithmetic: [0-9.]+% of its warp-cycles wait for an arithmetic result \(wait, on [a-z]+ a[0-9], a[0-9], [0-9]+\): each operation needs the one before, a fixed latency later, and no other warp had an instruction ready meanwhile: raise occupancy" &&
+            ok "one warp: dependency rule on line $l, with its producer" || { bad "alu_chain line $l"; grep -A3 Rules a.txt; }
+    done
+    python3 - a.json <<'PY2' && ok "a.json: metric = the line's wait share" || bad "a.json: JSON dependency rule"
+import json, sys
+k = json.load(open(sys.argv[1]))['devices'][0]['kernels'][0]
+r = [r for r in k['rules'] if r['rule'] == 'dependency']
+assert r, k['rules']
+for x in r:
+    c = [l for l in k['lines'] if l['line'] == x['line']][0]['exact']['cycles']
+    share = c['wait'] / sum(c.values())
+    assert share >= 0.5 and abs(x['metric'] - share) < 1e-5, (x, share)
+PY2
+    "$ws" profile -- "$ws" run --grid 8 --block 256 "$elf" alu_chain zeros:2048 200 > f.txt 2>&1 || bad "alu_chain (full) exited with $?"
+    grep -q ": dependent arithmetic: " f.txt && bad "full occupancy: $(grep ': dependent arithmetic: ' f.txt | head -1)" ||
+        ok "full occupancy, issue slots used: no dependency rule"
+    ;;
 roofline_units)
     # A launch whose float divide pipes or MIO are saturated is bound by
     # them, not "latency-bound" because neither the issue rate nor the

@@ -440,3 +440,18 @@ WS_KERNEL void int_low_bit(const int *in, int *out)
     if (in[i] & 1)                                     /* MARK_INT_LOW_BIT */
         out[i] = 7;
 }
+
+/* A xorshift generator: six dependent integer operations per turn, each
+ * waiting for the one before (check_depth.sh dependency_rule). With one
+ * warp per core nothing hides their latency; with four per scheduler the
+ * others issue meanwhile. */
+WS_KERNEL void alu_chain(unsigned *out, int n)
+{
+    unsigned x = threadIdx_x() + 1u;
+    for (int k = 0; k < n; k++) {
+        x ^= x << 13;                                  /* MARK_XS_A */
+        x ^= x >> 17;                                  /* MARK_XS_B */
+        x ^= x << 5;                                   /* MARK_XS_C */
+    }
+    out[blockIdx_x() * blockDim_x() + threadIdx_x()] = x;
+}
