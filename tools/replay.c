@@ -41,6 +41,8 @@ static int usage(FILE *f)
             "  --pixel X,Y         the history of one pixel: every draw that touched it\n"
             "  --element ADDR[:N]  the history of N bytes of a buffer: every call that changed them\n"
             "  --mesh CALL[:ROWS]  the vertices of draw call CALL: inputs, shader outputs, window position\n"
+            "  --json FILE         with --pixel or --element: also write the history as JSON to FILE\n"
+            "                      (- : on standard output, instead of the text)\n"
             "  --html DIR          write a frame report (DIR/index.html)\n");
     return 2;
 }
@@ -333,6 +335,11 @@ static int check_modes(const replay_request *q, int loop_given, int out_given)
                 loop_given ? "--loop" : "--no-restore", modes[0]);
         return 2;
     }
+    if (q->json && !((q->pixel && !q->html) || q->element)) {
+        fprintf(stderr, "warpscope replay: --json writes the history of --pixel or --element; %s\n",
+                n ? "it cannot be combined with the mode given" : "give one of them");
+        return 2;
+    }
     if (out_given && !q->dump) {
         fprintf(stderr, "warpscope replay: --out is where --dump-after writes; without --dump-after it would do nothing%s\n",
                 q->html ? " (--html takes its own directory)" : "");
@@ -375,6 +382,8 @@ int ws_cmd_replay(int argc, char **argv)
             q.mesh = argv[++i];
         } else if (!strcmp(a, "--html") && more) {
             q.html = argv[++i];
+        } else if (!strcmp(a, "--json") && more) {
+            q.json = argv[++i];
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
             return 0;

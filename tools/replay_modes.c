@@ -2,6 +2,7 @@
  * element history (src/capture/replay_pixel.h), the mesh view
  * (replay_mesh.h), the frame report
  * (replay_html.h) and the frame debugger (replay_debug.h). */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include "capture/replay_debug.h"
@@ -31,6 +32,34 @@ static int mode_done(const replay_request *q, ws_status st, const char *err)
     return st == WS_OK ? 0 : say_failure(q, REPLAY_EXIT_FAILED, err);
 }
 
+/* A history's writers, text and JSON, behind one signature. */
+typedef ws_status (*history_writer)(ws_replay *, const void *, FILE *, char *, size_t);
+static ws_status pixel_text(ws_replay *r, const void *h, FILE *f, char *e, size_t n) { return ws_replay_pixel_print(r, h, f, e, n); }
+static ws_status pixel_json(ws_replay *r, const void *h, FILE *f, char *e, size_t n) { return ws_replay_pixel_json(r, h, f, e, n); }
+static ws_status element_text(ws_replay *r, const void *h, FILE *f, char *e, size_t n) { return ws_replay_element_print(r, h, f, e, n); }
+static ws_status element_json(ws_replay *r, const void *h, FILE *f, char *e, size_t n) { return ws_replay_element_json(r, h, f, e, n); }
+
+/* The history as text on standard output, and as JSON into q->json when
+ * asked ("-": on standard output instead of the text). */
+static ws_status history_out(const replay_request *q, ws_replay *r, const void *h, history_writer text,
+                             history_writer json, char *err, size_t errlen)
+{
+    if (q->json && !strcmp(q->json, "-")) return json(r, h, stdout, err, errlen);
+    ws_status st = text(r, h, stdout, err, errlen);
+    if (st != WS_OK || !q->json) return st;
+    FILE *f = fopen(q->json, "w");
+    if (!f) {
+        snprintf(err, errlen, "cannot write %s: %s", q->json, strerror(errno));
+        return WS_ERR_IO;
+    }
+    st = json(r, h, f, err, errlen);
+    if (fclose(f) && st == WS_OK) {
+        snprintf(err, errlen, "writing %s failed: %s", q->json, strerror(errno));
+        st = WS_ERR_IO;
+    }
+    return st;
+}
+
 int replay_modes_run(ws_replay *r, const replay_request *q)
 {
     char err[1024];
@@ -45,14 +74,23 @@ int replay_modes_run(ws_replay *r, const replay_request *q)
         return 0;
     }
     if (q->pixel) {
-        return mode_done(q, ws_replay_pixel_history(r, x, y, stdout, err, sizeof err), err);
+        ws_pixel_history h;
+        if ((st = ws_replay_pixel_collect(r, x, y, WS_REPLAY_LAST_TARGET, &h, err, sizeof err)) != WS_OK)
+            return mode_done(q, st, err);
+        st = history_out(q, r, &h, pixel_text, pixel_json, err, sizeof err);
+        ws_pixel_history_free(&h);
+        return mode_done(q, st, err);
     }
     if (q->element) {
         ws_addr addr;
         uint32_t size;
+        ws_element_history h;
         if ((st = ws_replay_parse_element(q->element, &addr, &size, err, sizeof err)) != WS_OK)
             return say_failure(q, REPLAY_EXIT_USAGE, err);
-        return mode_done(q, ws_replay_element_history(r, addr, size, stdout, err, sizeof err), err);
+        if ((st = ws_replay_element_collect(r, addr, size, &h, err, sizeof err)) != WS_OK) return mode_done(q, st, err);
+        st = history_out(q, r, &h, element_text, element_json, err, sizeof err);
+        ws_element_history_free(&h);
+        return mode_done(q, st, err);
     }
     if (q->mesh) {
         uint64_t call, rows;

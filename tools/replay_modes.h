@@ -20,6 +20,9 @@ typedef struct replay_request {
     const char *element;     /* --element ADDR[:SIZE]                         */
     const char *html;        /* --html DIR                                    */
     const char *mesh;        /* --mesh CALL[:ROWS]                            */
+    const char *json;        /* --json FILE: the --pixel or --element history
+                                as JSON ("-": on standard output, instead of
+                                the text)                                    */
 } replay_request;
 
 /* Run the --debug, --pixel, --element, --mesh or --html mode; returns the

@@ -7,6 +7,7 @@
 #include "capture/replay_tool.h"
 #include <inttypes.h>
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 
 ws_status ws_replay_parse_element(const char *text, ws_addr *addr, uint32_t *size, char *err, size_t errlen)
@@ -204,8 +205,9 @@ int ws_element_readable(const uint8_t *held, uint32_t size)
     return 0;
 }
 
-/* One scalar of type t at b, as a number. */
-static void print_scalar(FILE *f, const ws_element_type *t, const uint8_t *b)
+/* One scalar of type t at b, as a number (json: a float that is not
+ * finite as null, which JSON has no number for). */
+void ws_element_print_scalar(FILE *f, const ws_element_type *t, const uint8_t *b, int json)
 {
     uint64_t u = 0;
     for (uint32_t i = t->scalar_size; i-- > 0;) u = u << 8 | b[i];
@@ -214,11 +216,13 @@ static void print_scalar(FILE *f, const ws_element_type *t, const uint8_t *b)
     } else if (t->scalar == WS_ELEMENT_FLOAT && t->scalar_size == 4) {
         float v;
         memcpy(&v, b, 4);
-        fprintf(f, "%.9g", (double)v);
+        if (json && !isfinite(v)) fputs("null", f);
+        else fprintf(f, "%.9g", (double)v);
     } else if (t->scalar == WS_ELEMENT_FLOAT) {
         double v;
         memcpy(&v, b, 8);
-        fprintf(f, "%.17g", v);
+        if (json && !isfinite(v)) fputs("null", f);
+        else fprintf(f, "%.17g", v);
     } else if (t->scalar == WS_ELEMENT_UINT) {
         fprintf(f, "%" PRIu64, u);
     } else { /* sign-extend from the scalar's width */
@@ -238,7 +242,7 @@ static void print_typed(FILE *f, const ws_element_type *t, const uint8_t *b, uin
     fputc('(', f);
     for (uint32_t i = 0; i < n; i++) {
         if (i) fputs(", ", f);
-        print_scalar(f, t, b + i * t->scalar_size);
+        ws_element_print_scalar(f, t, b + i * t->scalar_size, 0);
     }
     fputc(')', f);
 }

@@ -1,0 +1,243 @@
+/* Pixel and element histories as JSON (`warpscope replay --json FILE`),
+ * for scripts: the fields of ws_pixel_history and ws_element_history as
+ * the text prints them, with calls described as --list describes them.
+ * Floats are written with enough digits to read back the same value; one
+ * that is not finite is null. */
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+#include "capture/replay_pixel.h"
+#include "capture/replay_tool.h"
+#include "runtime/json_text.h"
+
+static void json_str(FILE *f, const char *s)
+{
+    if (!s) {
+        fputs("null", f);
+        return;
+    }
+    fputc('"', f);
+    ws_json_chars(f, s);
+    fputc('"', f);
+}
+
+static void json_float(FILE *f, double v)
+{
+    if (isfinite(v)) fprintf(f, "%.9g", v);
+    else fputs("null", f);
+}
+
+static void json_rgba8(FILE *f, const uint8_t *c) { fprintf(f, "[%u, %u, %u, %u]", c[0], c[1], c[2], c[3]); }
+
+static void json_rgbaf(FILE *f, const float *c)
+{
+    fputc('[', f);
+    for (int i = 0; i < 4; i++) {
+        if (i) fputs(", ", f);
+        json_float(f, c[i]);
+    }
+    fputc(']', f);
+}
+
+/* The call as --list shows it: "call": N, "text": ..., and the kernel or
+ * fragment shader of a launch or draw. */
+static int json_call(FILE *f, ws_replay *r, uint64_t call, char *err, size_t errlen)
+{
+    ws_replay_call_info ci;
+    if (ws_replay_describe_call(r, call, &ci) != WS_OK) {
+        rt_fail(err, errlen, WS_ERR_INTERNAL, "history JSON: %s", ws_replay_error(r));
+        return -1;
+    }
+    fprintf(f, "\"call\": %" PRIu64 ", \"text\": ", call);
+    json_str(f, ci.text);
+    fputs(", \"kernel\": ", f);
+    json_str(f, (ci.kind == WS_REPLAY_CALL_DRAW || ci.kind == WS_REPLAY_CALL_LAUNCH) ? ci.kernel : NULL);
+    return 0;
+}
+
+/* The failures the replay met as recorded and went past, one line of
+ * `passed` each, with the call the order puts it at. */
+static void json_passed(FILE *f, const char *passed, const ws_replay_passed_order *order)
+{
+    fputs("\"passed\": [", f);
+    size_t i = 0;
+    for (const char *l = passed; *l; i++) {
+        const char *e = strchr(l, '\n');
+        const size_t n = e ? (size_t)(e - l) : strlen(l);
+        char line[1024];
+        snprintf(line, sizeof line, "%.*s", (int)(n < sizeof line ? n : sizeof line - 1), l);
+        fprintf(f, "%s\n    {\"call\": ", i ? "," : "");
+        if (i < order->n && order->key[i] != UINT64_MAX - 1) fprintf(f, "%" PRIu64, order->key[i] / 2);
+        else fputs("null", f);
+        fputs(", \"report\": ", f);
+        json_str(f, line);
+        fputc('}', f);
+        l += n + (e != NULL);
+    }
+    fputs(i ? "\n  ]" : "]", f);
+}
+
+static const char *event_id(ws_gfx_probe_event e)
+{
+    switch (e) {
+    case WS_GFX_PROBE_CLEAR: return "cleared";
+    case WS_GFX_PROBE_WRITTEN: return "written";
+    case WS_GFX_PROBE_DISCARDED: return "discarded";
+    case WS_GFX_PROBE_EARLY_Z_FAILED: return "early_depth_failed";
+    case WS_GFX_PROBE_DEPTH_FAILED: return "depth_failed";
+    }
+    return "unknown";
+}
+
+static const char *compare_id(ws_gfx_compare c)
+{
+    static const char *const names[] = { "never", "less", "equal", "less_equal",
+                                         "greater", "not_equal", "greater_equal", "always" };
+    return (unsigned)c < 8 ? names[c] : "unknown";
+}
+
+static void json_pixel_state(FILE *f, const char *name, int known, const uint8_t *rgba, int has_depth, float depth)
+{
+    fprintf(f, "  \"%s\": {\"known\": %s, \"rgba\": ", name, known ? "true" : "false");
+    json_rgba8(f, rgba);
+    fputs(", \"depth\": ", f);
+    if (has_depth) json_float(f, depth);
+    else fputs("null", f);
+    fputs("},\n", f);
+}
+
+static int json_pixel_event(FILE *f, ws_replay *r, const ws_pixel_event *ev, int has_depth, char *err, size_t errlen)
+{
+    const ws_gfx_probe_rec *e = &ev->rec;
+    fputs("    {", f);
+    if (json_call(f, r, ev->call, err, errlen)) return -1;
+    fprintf(f, ", \"result\": \"%s\"", event_id(e->event));
+    if (e->event == WS_GFX_PROBE_CLEAR) {
+        fputs(", \"clear_rgba\": ", f);
+        json_rgbaf(f, e->color);
+        fputs(", \"clear_depth\": ", f);
+        if (has_depth) json_float(f, e->depth);
+        else fputs("null", f);
+    } else {
+        fprintf(f, ", \"primitive\": %u, \"instance\": %u, \"front\": %s, \"shader_out\": ", e->prim, e->instance,
+                e->front ? "true" : "false");
+        if (e->shaded && e->event != WS_GFX_PROBE_DISCARDED) json_rgbaf(f, e->color);
+        else fputs("null", f);
+        fputs(", \"depth\": ", f);
+        json_float(f, e->depth);
+        if (e->depth_test) fprintf(f, ", \"depth_test\": \"%s\", \"depth_write\": %s", compare_id(e->depth_compare),
+                                   e->depth_write ? "true" : "false");
+        else fputs(", \"depth_test\": null, \"depth_write\": false", f);
+    }
+    fputs(", \"rgba_before\": ", f);
+    json_rgba8(f, e->before);
+    fputs(", \"rgba_after\": ", f);
+    json_rgba8(f, e->after);
+    fputs(", \"depth_before\": ", f);
+    if (has_depth) json_float(f, e->depth_before);
+    else fputs("null", f);
+    fputs(", \"depth_after\": ", f);
+    if (has_depth) json_float(f, e->depth_after);
+    else fputs("null", f);
+    fputc('}', f);
+    return 0;
+}
+
+ws_status ws_replay_pixel_json(ws_replay *r, const ws_pixel_history *h, FILE *f, char *err, size_t errlen)
+{
+    if (!r || !h || !f) return rt_fail(err, errlen, WS_ERR_INVALID_ARG, "pixel history JSON: nothing to write");
+    fprintf(f, "{\n  \"pixel\": {\"x\": %u, \"y\": %u},\n", h->x, h->y);
+    fprintf(f, "  \"target\": {\"id\": %u, \"width\": %u, \"height\": %u, \"depth\": %s},\n", h->target_id, h->w,
+            h->h, h->has_depth ? "true" : "false");
+    json_pixel_state(f, "frame_start", h->initial_known, h->initial, h->has_depth, h->initial_depth);
+    fprintf(f, "  \"calls\": %" PRIu64 ",\n  \"events\": [", h->ncalls);
+    for (size_t i = 0; i < h->n; i++) {
+        fputs(i ? ",\n" : "\n", f);
+        if (json_pixel_event(f, r, &h->ev[i], h->has_depth, err, errlen)) return WS_ERR_INTERNAL;
+    }
+    fputs(h->n ? "\n  ],\n" : "],\n", f);
+    /* the frame end as the text says it: read back when the target is still
+     * there, else what the last event left */
+    const uint8_t *end = h->final_known ? h->final : h->n ? h->ev[h->n - 1].rec.after : h->initial;
+    const float endz = h->final_known ? h->final_depth : h->n ? h->ev[h->n - 1].rec.depth_after : h->initial_depth;
+    json_pixel_state(f, "frame_end", h->final_known, end, h->has_depth, endz);
+    fputs("  ", f);
+    json_passed(f, h->passed, &h->order);
+    fputs(",\n  \"failure\": ", f);
+    json_str(f, h->failure[0] ? h->failure : NULL);
+    fputs("\n}\n", f);
+    if (ferror(f)) return rt_fail(err, errlen, WS_ERR_IO, "pixel history JSON: writing the output failed");
+    return WS_OK;
+}
+
+/* The element's bytes ([.., null for a byte no allocation holds]) and,
+ * when every byte is held and the type is known, its scalars. */
+static void json_bytes(FILE *f, const ws_element_type *t, const uint8_t *b, const uint8_t *held, uint32_t size)
+{
+    int all = 1;
+    fputs("{\"bytes\": [", f);
+    for (uint32_t i = 0; i < size; i++) {
+        if (i) fputs(", ", f);
+        if (held && held[i]) fprintf(f, "%u", b[i]);
+        else fputs("null", f), all = 0;
+    }
+    fputs("], \"values\": ", f);
+    if (!all || t->scalar == WS_ELEMENT_UNTYPED || !t->scalar_size || size < t->scalar_size) {
+        fputs("null}", f);
+        return;
+    }
+    fputc('[', f);
+    for (uint32_t i = 0; i < size / t->scalar_size; i++) {
+        if (i) fputs(", ", f);
+        ws_element_print_scalar(f, t, b + i * t->scalar_size, 1);
+    }
+    fputs("]}", f);
+}
+
+static void json_type(FILE *f, const ws_element_type *t)
+{
+    if (t->scalar == WS_ELEMENT_UNTYPED) {
+        fputs("null", f);
+        return;
+    }
+    fputs("{\"name\": ", f);
+    json_str(f, t->name);
+    fprintf(f, ", \"first\": %u, \"read_by\": ", t->first);
+    json_str(f, t->source);
+    fputc('}', f);
+}
+
+ws_status ws_replay_element_json(ws_replay *r, const ws_element_history *h, FILE *f, char *err, size_t errlen)
+{
+    if (!r || !h || !f) return rt_fail(err, errlen, WS_ERR_INVALID_ARG, "element history JSON: nothing to write");
+    fprintf(f, "{\n  \"element\": {\"address\": %" PRIu32 ", \"size\": %u},\n  \"type\": ", (uint32_t)h->addr, h->size);
+    json_type(f, &h->type);
+    fputs(",\n  \"also_read_as\": [", f);
+    for (size_t i = 0; i < h->nalso; i++) {
+        if (i) fputs(", ", f);
+        json_type(f, &h->also[i]);
+    }
+    fputs("],\n  \"frame_start\": ", f);
+    json_bytes(f, &h->type, h->initial, h->held_initial, h->size);
+    fputs(",\n  \"changes\": [", f);
+    for (size_t i = 0; i < h->n; i++) {
+        const ws_element_change *c = &h->ch[i];
+        const ws_element_type *t = c->type.scalar != WS_ELEMENT_UNTYPED ? &c->type : &h->type;
+        fputs(i ? ",\n    {" : "\n    {", f);
+        if (json_call(f, r, c->call, err, errlen)) return WS_ERR_INTERNAL;
+        fputs(", \"read_as\": ", f);
+        json_str(f, t->scalar != WS_ELEMENT_UNTYPED ? t->name : NULL);
+        fputs(", \"old\": ", f);
+        json_bytes(f, t, c->before, c->held_before, h->size);
+        fputs(", \"new\": ", f);
+        json_bytes(f, t, c->after, c->held_after, h->size);
+        fputc('}', f);
+    }
+    fputs(h->n ? "\n  ],\n  " : "],\n  ", f);
+    json_passed(f, h->passed, &h->order);
+    fputs(",\n  \"failure\": ", f);
+    json_str(f, h->failure[0] ? h->failure : NULL);
+    fputs("\n}\n", f);
+    if (ferror(f)) return rt_fail(err, errlen, WS_ERR_IO, "element history JSON: writing the output failed");
+    return WS_OK;
+}

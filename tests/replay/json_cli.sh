@@ -1,0 +1,62 @@
+#!/bin/bash
+# `warpscope replay --pixel/--element --json FILE`: the history as JSON,
+# field for field what the text says (rd_gfx_program "write": a clear, two
+# draws over the pixel, a target write after them, a launch adding 1 to
+# two ints). The same document twice; --json alone or with another mode
+# is a usage error; an unwritable file an error naming it.
+#   json_cli.sh WARPSCOPE PROGRAM SHADERS.elf
+set -u
+ws=$1 prog=$2 elf=$3
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+"$ws" capture -o f.wscap --frames 0 -- "$prog" "$elf" 1 write > capture.out 2>&1 || { cat capture.out; exit 1; }
+fails=0
+bad() { echo "FAIL: $*"; fails=$((fails+1)); }
+"$ws" replay --pixel 8,16 --json p.json f.wscap > p.txt 2>&1 || bad "--pixel --json exit $?"
+"$ws" replay --pixel 8,16 --json - f.wscap > p2.json 2>&1 || bad "--pixel --json - exit $?"
+cmp -s p.json p2.json || bad "the JSON on standard output differs from the file's"
+grep -q '^pixel (8,16)' p2.json && bad "--json -: the text was printed too"
+python3 - p.json p.txt <<'PY' || bad "pixel JSON does not say what the text says"
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+text = open(sys.argv[2]).read()
+assert d['pixel'] == {'x': 8, 'y': 16} and d['target']['width'] == 32 and d['target']['depth'] is False, d['target']
+ev = d['events']
+assert [e['call'] for e in ev] == [int(c) for c in re.findall(r'^call (\d+) ', text, re.M)], ev
+assert [e['result'] for e in ev] == ['cleared', 'written', 'written'], ev
+assert ev[0]['clear_rgba'] == [0, 0, 0, 1] and ev[0]['rgba_after'] == [0, 0, 0, 255], ev[0]
+assert ev[1]['kernel'] == 'rdg_fs' and ev[1]['shader_out'] == [1, 0, 0, 1] and ev[1]['rgba_after'] == [255, 0, 0, 255], ev[1]
+assert ev[2]['rgba_before'] == ev[1]['rgba_after'] and ev[2]['rgba_after'] == [0, 255, 0, 255], ev[2]
+assert ev[1]['text'].startswith('ws_gfx_draw(') and ev[1]['depth_test'] is None, ev[1]
+# the write after the last draw: the frame ends blue, as the text says
+assert d['frame_end'] == {'known': True, 'rgba': [0, 0, 255, 255], 'depth': None}, d['frame_end']
+assert 'frame end: colour (  0   0 255 255)' in text
+assert d['calls'] == 3 and d['passed'] == [] and d['failure'] is None
+print('pixel JSON: %d events' % len(ev))
+PY
+"$ws" replay --element 0x01004100:8 --json e.json f.wscap > e.txt 2>&1 || bad "--element --json exit $?"
+python3 - e.json <<'PY' || bad "element JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d['element'] == {'address': 0x01004100, 'size': 8}, d['element']
+assert d['type']['name'] == 'int32' and 'rdg_count' in d['type']['read_by'], d['type']
+assert d['frame_start'] == {'bytes': [1, 0, 0, 0, 1, 0, 0, 0], 'values': [1, 1]}, d['frame_start']
+(c,) = d['changes']
+assert c['call'] == 2 and c['kernel'] == 'rdg_count' and c['read_as'] == 'int32', c
+assert c['old']['values'] == [1, 1] and c['new']['values'] == [2, 2] and c['new']['bytes'][0] == 2, c
+print('element JSON: 1 change')
+PY
+"$ws" replay --element 0x01004100:8 --json e2.json f.wscap > /dev/null 2>&1
+cmp -s e.json e2.json || bad "element JSON differs between two runs"
+"$ws" replay --json x.json f.wscap > u1.txt 2>&1; rc=$?
+[ "$rc" = 2 ] && grep -q -- "--json writes the history of --pixel or --element; give one of them" u1.txt ||
+    { bad "--json alone: exit $rc"; cat u1.txt; }
+"$ws" replay --mesh 4 --json x.json f.wscap > u2.txt 2>&1; rc=$?
+[ "$rc" = 2 ] && grep -q -- "--json writes the history of --pixel or --element; it cannot be combined" u2.txt ||
+    { bad "--json with --mesh: exit $rc"; cat u2.txt; }
+"$ws" replay --pixel 8,16 --json "$work/no/such/dir/p.json" f.wscap > u3.txt 2>&1; rc=$?
+[ "$rc" = 1 ] && grep -q "cannot write $work/no/such/dir/p.json: No such file or directory" u3.txt ||
+    { bad "unwritable JSON file: exit $rc"; cat u3.txt; }
+echo "$fails failed"
+[ "$fails" = 0 ]
