@@ -573,22 +573,30 @@ static int dependency_rule(const prof_kernel *k, const prof_line *l, uint64_t cy
 {
     const uint64_t w = l->exact.stall_cycles[WS_STATE_WAIT];
     if (!cyc || (double)w < WAIT_HIGH * (double)cyc || issue_use(k) >= BUSY_HIGH) return 0;
-    char t[680], on[64] = "";
+    char t[680], on[64] = "", slow[200] = "";
     const prof_pc *p = arithmetic_producer(k, l);
     if (p) snprintf(on, sizeof on, ", on %.40s", p->producer_disasm);
+    /* a divide's result comes last of all (docs/timing.md): fewer divides first */
+    const char *d = p ? p->producer_disasm : "";
+    if (!strncmp(d, "div", 3) || !strncmp(d, "rem", 3))
+        snprintf(slow, sizeof slow, "; the result waited for is a divide's or remainder's, the slowest: by a power "
+                 "of two, a shift or a mask; by a divisor fixed for the loop, a multiply-high by its reciprocal");
+    else if (!strncmp(d, "fdiv", 4) || !strncmp(d, "fsqrt", 5))
+        snprintf(slow, sizeof slow, "; the result waited for is a float divide's or square root's, the slowest: "
+                 "a multiply by a reciprocal computed once");
     const double share = (double)w / (double)cyc;
     double occ = 0;
     if (occupancy_full(k, &occ))
         snprintf(t, sizeof t, "dependent arithmetic: %.1f%% of its warp-cycles wait for an arithmetic result (wait%s): "
                  "each operation needs the one before, a fixed latency later; every warp slot is already filled "
                  "(occupancy %.1f%%): give each thread independent chains to interleave (several accumulators, an "
-                 "unrolled loop with separate partial results)", 100.0 * share, on, 100.0 * occ);
+                 "unrolled loop with separate partial results)%s", 100.0 * share, on, 100.0 * occ, slow);
     else
         snprintf(t, sizeof t, "dependent arithmetic: %.1f%% of its warp-cycles wait for an arithmetic result (wait%s): "
                  "each operation needs the one before, a fixed latency later, and no other warp had an instruction "
                  "ready meanwhile: raise occupancy (more warps per core) or give each thread independent chains to "
-                 "interleave (several accumulators, an unrolled loop with separate partial results)", 100.0 * share,
-                 on);
+                 "interleave (several accumulators, an unrolled loop with separate partial results)%s", 100.0 * share,
+                 on, slow);
     return add(out, nout, l, "dependency", share, cyc, t);
 }
 

@@ -17,6 +17,10 @@ grep -q "^gather      PASS" r1.txt && ok "program output first, unchanged" || ba
 # Step 1: the hottest kernel.
 sed -n '/^Kernels/{n;n;p;q}' r1.txt | grep -q " gather (gather_kernel.elf)" && ok "step 1: gather is hottest" ||
     bad "step 1: $(sed -n '/^Kernels/,/^$/p' r1.txt)"
+# The index line waits on its remainder (`% n`): the dependency rule, with
+# how to avoid the remainder (docs/profiling.md quotes it).
+grep -qE "^  - gather_kernel.c:$idx: dependent arithmetic: [0-9.]+% of its warp-cycles wait for an arithmetic result \(wait, on rem a[0-9], a[0-9], a[0-9]\): .*; the result waited for is a divide's or remainder's, the slowest: by a power of two, a shift or a mask" r1.txt &&
+    ok "rules: line $idx waits on its remainder" || bad "rules: no dependency rule on line $idx: $(grep -A4 Rules r1.txt)"
 # Step 2: the line, with its text.
 sed -n '/^Kernel gather /,/Hot instructions/p' r1.txt > k.txt
 sed -n '/Hot source lines/{n;n;p;q}' k.txt | grep -q "gather_kernel.c:$use (gather)" && ok "step 2: line $use is hottest" ||
