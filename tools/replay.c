@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "capture/replay_json.h"
 #include "capture/replayer.h"
 #include "commands.h"
 #include "replay_modes.h"
@@ -41,7 +42,7 @@ static int usage(FILE *f)
             "  --pixel X,Y         the history of one pixel: every draw that touched it\n"
             "  --element ADDR[:N]  the history of N bytes of a buffer: every call that changed them\n"
             "  --mesh CALL[:ROWS]  the vertices of draw call CALL: inputs, shader outputs, window position\n"
-            "  --json FILE         with --pixel or --element: also write the history as JSON to FILE\n"
+            "  --json FILE         with --list, --pixel or --element: also write it as JSON to FILE\n"
             "                      (- : on standard output, instead of the text)\n"
             "  --html DIR          write a frame report (DIR/index.html)\n");
     return 2;
@@ -76,6 +77,12 @@ static void list_failures(const ws_replay_recorded_failure *f, size_t nf, size_t
             printf("        (%s, a call the capture does not hold, met a failure here when captured: %s)\n",
                    f[*k].name, ws_status_name(f[*k].status));
     }
+}
+
+static ws_status list_json(ws_replay *r, const void *unused, FILE *f, char *err, size_t errlen)
+{
+    (void)unused;
+    return ws_replay_list_json(r, f, err, errlen);
 }
 
 static int list_calls(ws_replay *r)
@@ -335,8 +342,8 @@ static int check_modes(const replay_request *q, int loop_given, int out_given)
                 loop_given ? "--loop" : "--no-restore", modes[0]);
         return 2;
     }
-    if (q->json && !((q->pixel && !q->html) || q->element)) {
-        fprintf(stderr, "warpscope replay: --json writes the history of --pixel or --element; %s\n",
+    if (q->json && !((q->pixel && !q->html) || q->element || q->list)) {
+        fprintf(stderr, "warpscope replay: --json writes --list, or the history of --pixel or --element; %s\n",
                 n ? "it cannot be combined with the mode given" : "give one of them");
         return 2;
     }
@@ -405,7 +412,12 @@ int ws_cmd_replay(int argc, char **argv)
     }
     int rc;
     if (q.list) {
-        rc = list_calls(r);
+        char err2[1024];
+        rc = q.json && !strcmp(q.json, "-") ? 0 : list_calls(r);
+        if (!rc && q.json && replay_json_out(&q, r, NULL, list_json, err2, sizeof err2) != WS_OK) {
+            fprintf(stderr, "warpscope replay: %s: %s\n", q.path, err2);
+            rc = 1;
+        }
     } else if (q.dump) {
         uint64_t n = ws_replay_call_count(r);
         if (q.dump_after >= n) {

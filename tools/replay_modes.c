@@ -8,7 +8,7 @@
 #include "capture/replay_debug.h"
 #include "capture/replay_html.h"
 #include "capture/replay_mesh.h"
-#include "capture/replay_pixel.h"
+#include "capture/replay_json.h"
 #include "replay_modes.h"
 
 /* Exit statuses: 2 when the command line alone is wrong (an option's value
@@ -32,32 +32,37 @@ static int mode_done(const replay_request *q, ws_status st, const char *err)
     return st == WS_OK ? 0 : say_failure(q, REPLAY_EXIT_FAILED, err);
 }
 
-/* A history's writers, text and JSON, behind one signature. */
-typedef ws_status (*history_writer)(ws_replay *, const void *, FILE *, char *, size_t);
+
 static ws_status pixel_text(ws_replay *r, const void *h, FILE *f, char *e, size_t n) { return ws_replay_pixel_print(r, h, f, e, n); }
 static ws_status pixel_json(ws_replay *r, const void *h, FILE *f, char *e, size_t n) { return ws_replay_pixel_json(r, h, f, e, n); }
 static ws_status element_text(ws_replay *r, const void *h, FILE *f, char *e, size_t n) { return ws_replay_element_print(r, h, f, e, n); }
 static ws_status element_json(ws_replay *r, const void *h, FILE *f, char *e, size_t n) { return ws_replay_element_json(r, h, f, e, n); }
 
-/* The history as text on standard output, and as JSON into q->json when
- * asked ("-": on standard output instead of the text). */
-static ws_status history_out(const replay_request *q, ws_replay *r, const void *h, history_writer text,
-                             history_writer json, char *err, size_t errlen)
+ws_status replay_json_out(const replay_request *q, ws_replay *r, const void *what, replay_writer json, char *err,
+                          size_t errlen)
 {
-    if (q->json && !strcmp(q->json, "-")) return json(r, h, stdout, err, errlen);
-    ws_status st = text(r, h, stdout, err, errlen);
-    if (st != WS_OK || !q->json) return st;
+    if (!strcmp(q->json, "-")) return json(r, what, stdout, err, errlen);
     FILE *f = fopen(q->json, "w");
     if (!f) {
         snprintf(err, errlen, "cannot write %s: %s", q->json, strerror(errno));
         return WS_ERR_IO;
     }
-    st = json(r, h, f, err, errlen);
+    ws_status st = json(r, what, f, err, errlen);
     if (fclose(f) && st == WS_OK) {
         snprintf(err, errlen, "writing %s failed: %s", q->json, strerror(errno));
         st = WS_ERR_IO;
     }
     return st;
+}
+
+/* The history as text on standard output, and as JSON when asked (on
+ * standard output instead of the text for "-"). */
+static ws_status history_out(const replay_request *q, ws_replay *r, const void *h, replay_writer text,
+                             replay_writer json, char *err, size_t errlen)
+{
+    if (q->json && !strcmp(q->json, "-")) return replay_json_out(q, r, h, json, err, errlen);
+    ws_status st = text(r, h, stdout, err, errlen);
+    return st != WS_OK || !q->json ? st : replay_json_out(q, r, h, json, err, errlen);
 }
 
 int replay_modes_run(ws_replay *r, const replay_request *q)

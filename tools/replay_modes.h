@@ -4,6 +4,7 @@
 #ifndef WS_TOOLS_REPLAY_MODES_H
 #define WS_TOOLS_REPLAY_MODES_H
 #include <stdint.h>
+#include <stdio.h>
 #include "capture/replayer.h"
 
 typedef struct replay_request {
@@ -24,6 +25,13 @@ typedef struct replay_request {
                                 as JSON ("-": on standard output, instead of
                                 the text)                                    */
 } replay_request;
+
+/* A writer of something about the replay (a history, the call list) to a
+ * stream, text or JSON. */
+typedef ws_status (*replay_writer)(ws_replay *, const void *, FILE *, char *, size_t);
+/* Write JSON with `json` into q->json (a file, or "-": standard output). */
+ws_status replay_json_out(const replay_request *q, ws_replay *r, const void *what, replay_writer json, char *err,
+                          size_t errlen);
 
 /* Run the --debug, --pixel, --element, --mesh or --html mode; returns the
  * exit status. */

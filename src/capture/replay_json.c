@@ -6,7 +6,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <string.h>
-#include "capture/replay_pixel.h"
+#include "capture/replay_json.h"
 #include "capture/replay_tool.h"
 #include "runtime/json_text.h"
 
@@ -239,5 +239,75 @@ ws_status ws_replay_element_json(ws_replay *r, const ws_element_history *h, FILE
     json_str(f, h->failure[0] ? h->failure : NULL);
     fputs("\n}\n", f);
     if (ferror(f)) return rt_fail(err, errlen, WS_ERR_IO, "element history JSON: writing the output failed");
+    return WS_OK;
+}
+
+static const char *kind_id(ws_replay_call_kind k)
+{
+    switch (k) {
+    case WS_REPLAY_CALL_OTHER: return "state";
+    case WS_REPLAY_CALL_COPY: return "copy";
+    case WS_REPLAY_CALL_LAUNCH: return "launch";
+    case WS_REPLAY_CALL_DRAW: return "draw";
+    case WS_REPLAY_CALL_CLEAR: return "clear";
+    case WS_REPLAY_CALL_SYNC: return "sync";
+    case WS_REPLAY_CALL_FRAME: return "frame";
+    }
+    return "unknown";
+}
+
+/* The recorded failures of kind `own` at call `call` ("failures": [...]),
+ * from *k on (they are in call order). */
+static void json_recorded(FILE *f, const ws_replay_recorded_failure *rf, size_t nf, size_t *k, uint64_t call, int own,
+                          int *first)
+{
+    for (; *k < nf && rf[*k].call == call && rf[*k].own == own; ++*k) {
+        fputs(*first ? "" : ", ", f);
+        *first = 0;
+        fprintf(f, "{\"when\": \"%s\", \"status\": \"%s\", \"by\": ",
+                own == 2 ? "before_capture" : own ? "returned" : "before_call", ws_status_name(rf[*k].status));
+        json_str(f, own == 0 ? rf[*k].name : NULL);
+        fputs(", \"report\": ", f);
+        json_str(f, rf[*k].report[0] ? rf[*k].report : NULL);
+        fputc('}', f);
+    }
+}
+
+ws_status ws_replay_list_json(ws_replay *r, FILE *f, char *err, size_t errlen)
+{
+    if (!r || !f) return rt_fail(err, errlen, WS_ERR_INVALID_ARG, "call list JSON: nothing to write");
+    const uint64_t n = ws_replay_call_count(r);
+    const ws_replay_recorded_failure *rf = NULL;
+    size_t nf = 0, k = 0;
+    ws_replay_recorded_failures(r, &rf, &nf);
+    fprintf(f, "{\n  \"count\": %" PRIu64 ",\n  \"failed_before_capture\": [", n);
+    int first = 1;
+    json_recorded(f, rf, nf, &k, 0, 2, &first);
+    fputs("],\n  \"calls\": [", f);
+    for (uint64_t i = 0; i < n; i++) {
+        ws_replay_call_info ci;
+        if (ws_replay_describe_call(r, i, &ci) != WS_OK)
+            return rt_fail(err, errlen, WS_ERR_INTERNAL, "call list JSON: %s", ws_replay_error(r));
+        fprintf(f, "%s\n    {\"call\": %" PRIu64 ", \"name\": ", i ? "," : "", i);
+        json_str(f, ci.name);
+        fprintf(f, ", \"kind\": \"%s\", \"text\": ", kind_id(ci.kind));
+        json_str(f, ci.text);
+        fputs(", \"kernel\": ", f);
+        json_str(f, ci.kind == WS_REPLAY_CALL_DRAW || ci.kind == WS_REPLAY_CALL_LAUNCH ? ci.kernel : NULL);
+        if (ci.kind == WS_REPLAY_CALL_DRAW && ci.draw != WS_REPLAY_NO_DRAW) fprintf(f, ", \"draw\": %u", ci.draw);
+        else fputs(", \"draw\": null", f);
+        if (ci.kind == WS_REPLAY_CALL_LAUNCH) fprintf(f, ", \"launch\": %u", ci.launch);
+        else fputs(", \"launch\": null", f);
+        fputs(", \"failures\": [", f);
+        first = 1;
+        json_recorded(f, rf, nf, &k, i, 0, &first); /* met just before it, by a call the capture does not hold */
+        json_recorded(f, rf, nf, &k, i, 1, &first); /* returned by it */
+        fputs("]}", f);
+    }
+    fputs(n ? "\n  ],\n  \"failed_at_close\": [" : "],\n  \"failed_at_close\": [", f);
+    first = 1;
+    json_recorded(f, rf, nf, &k, n, 0, &first);
+    fputs("]\n}\n", f);
+    if (ferror(f)) return rt_fail(err, errlen, WS_ERR_IO, "call list JSON: writing the output failed");
     return WS_OK;
 }

@@ -179,10 +179,6 @@ ws_status ws_replay_element_print(ws_replay *r, const ws_element_history *h, FIL
  * finite is written as null. */
 void ws_element_print_scalar(FILE *f, const ws_element_type *t, const uint8_t *b, int json);
 
-/* The histories as JSON documents (docs/capture-replay-pixel.md, "JSON"):
- * what the text says, field by field, for scripts. */
-ws_status ws_replay_pixel_json(ws_replay *r, const ws_pixel_history *h, FILE *out, char *err, size_t errlen);
-ws_status ws_replay_element_json(ws_replay *r, const ws_element_history *h, FILE *out, char *err, size_t errlen);
 
 /* `warpscope replay --element ADDR[:SIZE] CAPTURE`: collect and print. */
 ws_status ws_replay_element_history(ws_replay *r, ws_addr addr, uint32_t size, FILE *out, char *err, size_t errlen);

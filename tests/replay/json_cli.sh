@@ -1,5 +1,5 @@
 #!/bin/bash
-# `warpscope replay --pixel/--element --json FILE`: the history as JSON,
+# `warpscope replay --list/--pixel/--element --json FILE`: as JSON,
 # field for field what the text says (rd_gfx_program "write": a clear, two
 # draws over the pixel, a target write after them, a launch adding 1 to
 # two ints). The same document twice; --json alone or with another mode
@@ -49,11 +49,37 @@ print('element JSON: 1 change')
 PY
 "$ws" replay --element 0x01004100:8 --json e2.json f.wscap > /dev/null 2>&1
 cmp -s e.json e2.json || bad "element JSON differs between two runs"
+# --list: the calls as --list prints them, their kinds, the launch and
+# draw ordinals; a capture whose frame failed (the replayer fuzz seed):
+# the failure at the call that returned it, with its report.
+"$ws" replay --list --json l.json f.wscap > l.txt 2>&1 || bad "--list --json exit $?"
+python3 - l.json l.txt <<'PY' || bad "call list JSON"
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+text = [re.sub(r'^ +\d+  ', '', l.rstrip('\n')) for l in open(sys.argv[2]) if re.match(r'^ +\d+  ', l)]
+assert d['count'] == len(d['calls']) == len(text) == 11, (d['count'], len(text))
+assert [c['text'] for c in d['calls']] == text
+kinds = [c['kind'] for c in d['calls']]
+assert kinds == ['frame', 'clear', 'launch', 'state', 'draw', 'state', 'draw', 'draw', 'draw', 'copy', 'frame'], kinds
+assert d['calls'][2]['kernel'] == 'rdg_count' and d['calls'][2]['launch'] == 0, d['calls'][2]
+assert [c['draw'] for c in d['calls'] if c['kind'] == 'draw'] == [0, 1, None, 2], d['calls']
+assert all(c['failures'] == [] for c in d['calls']) and d['failed_before_capture'] == [] == d['failed_at_close']
+PY
+tail -c +2 "$(dirname "$0")/../../fuzz/replay_capture/corpus/seed_failure_frame" > fail.wscap
+"$ws" replay --list --json - fail.wscap > fl.json 2>&1 || bad "--list --json - of a failed frame: exit $?"
+python3 - fl.json <<'PY' || bad "call list JSON of a failed frame"
+import json, sys
+d = json.load(open(sys.argv[1]))
+(bad,) = [c for c in d['calls'] if c['failures']]
+(f,) = bad['failures']
+assert bad['name'] == 'ws_synchronize' and f['when'] == 'returned' and f['status'] == 'WS_ERR_KERNEL_FAULT', bad
+assert 'store access fault' in f['report'] and 'seed_fill' in f['report'], f
+PY
 "$ws" replay --json x.json f.wscap > u1.txt 2>&1; rc=$?
-[ "$rc" = 2 ] && grep -q -- "--json writes the history of --pixel or --element; give one of them" u1.txt ||
+[ "$rc" = 2 ] && grep -q -- "--json writes --list, or the history of --pixel or --element; give one of them" u1.txt ||
     { bad "--json alone: exit $rc"; cat u1.txt; }
 "$ws" replay --mesh 4 --json x.json f.wscap > u2.txt 2>&1; rc=$?
-[ "$rc" = 2 ] && grep -q -- "--json writes the history of --pixel or --element; it cannot be combined" u2.txt ||
+[ "$rc" = 2 ] && grep -q -- "--json writes --list, or the history of --pixel or --element; it cannot be combined" u2.txt ||
     { bad "--json with --mesh: exit $rc"; cat u2.txt; }
 "$ws" replay --pixel 8,16 --json "$work/no/such/dir/p.json" f.wscap > u3.txt 2>&1; rc=$?
 [ "$rc" = 1 ] && grep -q "cannot write $work/no/such/dir/p.json: No such file or directory" u3.txt ||

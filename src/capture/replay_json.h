@@ -1,0 +1,14 @@
+/* The replay's views as JSON documents for scripts (`warpscope replay
+ * --json FILE`, docs/capture-replay-pixel.md, "JSON"): what the text
+ * says, field by field (replay_json.c). */
+#ifndef WS_CAPTURE_REPLAY_JSON_H
+#define WS_CAPTURE_REPLAY_JSON_H
+#include <stdio.h>
+#include "capture/replay_pixel.h"
+
+ws_status ws_replay_pixel_json(ws_replay *r, const ws_pixel_history *h, FILE *out, char *err, size_t errlen);
+ws_status ws_replay_element_json(ws_replay *r, const ws_element_history *h, FILE *out, char *err, size_t errlen);
+/* The call list (--list): every call as --list shows it, its kind, and
+ * the failures the program met there when captured. */
+ws_status ws_replay_list_json(ws_replay *r, FILE *out, char *err, size_t errlen);
+#endif
