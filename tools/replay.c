@@ -42,7 +42,7 @@ static int usage(FILE *f)
             "  --pixel X,Y         the history of one pixel: every draw that touched it\n"
             "  --element ADDR[:N]  the history of N bytes of a buffer: every call that changed them\n"
             "  --mesh CALL[:ROWS]  the vertices of draw call CALL: inputs, shader outputs, window position\n"
-            "  --json FILE         with --list, --pixel or --element: also write it as JSON to FILE\n"
+            "  --json FILE         with --list, --pixel, --element or --mesh: also write it as JSON to FILE\n"
             "                      (- : on standard output, instead of the text)\n"
             "  --html DIR          write a frame report (DIR/index.html)\n");
     return 2;
@@ -342,8 +342,8 @@ static int check_modes(const replay_request *q, int loop_given, int out_given)
                 loop_given ? "--loop" : "--no-restore", modes[0]);
         return 2;
     }
-    if (q->json && !((q->pixel && !q->html) || q->element || q->list)) {
-        fprintf(stderr, "warpscope replay: --json writes --list, or the history of --pixel or --element; %s\n",
+    if (q->json && !((q->pixel && !q->html) || q->element || q->list || q->mesh)) {
+        fprintf(stderr, "warpscope replay: --json writes --list, --mesh, or the history of --pixel or --element; %s\n",
                 n ? "it cannot be combined with the mode given" : "give one of them");
         return 2;
     }

@@ -55,6 +55,25 @@ ws_status replay_json_out(const replay_request *q, ws_replay *r, const void *wha
     return st;
 }
 
+/* The mesh view and how many of its rows to write. */
+typedef struct mesh_rows {
+    const ws_mesh_view *v;
+    uint64_t rows;
+} mesh_rows;
+static ws_status mesh_text(ws_replay *r, const void *m, FILE *f, char *e, size_t n)
+{
+    (void)r, (void)e, (void)n;
+    const mesh_rows *mr = m;
+    ws_replay_mesh_print(mr->v, mr->rows, f);
+    return ferror(f) ? WS_ERR_IO : WS_OK;
+}
+static ws_status mesh_json(ws_replay *r, const void *m, FILE *f, char *e, size_t n)
+{
+    (void)r;
+    const mesh_rows *mr = m;
+    return ws_replay_mesh_json(mr->v, mr->rows, f, e, n);
+}
+
 /* The history as text on standard output, and as JSON when asked (on
  * standard output instead of the text for "-"). */
 static ws_status history_out(const replay_request *q, ws_replay *r, const void *h, replay_writer text,
@@ -101,7 +120,13 @@ int replay_modes_run(ws_replay *r, const replay_request *q)
         uint64_t call, rows;
         if ((st = ws_replay_parse_mesh(q->mesh, &call, &rows, err, sizeof err)) != WS_OK)
             return say_failure(q, REPLAY_EXIT_USAGE, err);
-        return mode_done(q, ws_replay_mesh(r, call, rows, stdout, err, sizeof err), err);
+        if (!q->json) return mode_done(q, ws_replay_mesh(r, call, rows, stdout, err, sizeof err), err);
+        ws_mesh_view v;
+        if ((st = ws_replay_mesh_collect(r, call, &v, err, sizeof err)) != WS_OK) return mode_done(q, st, err);
+        mesh_rows mr = { &v, rows };
+        st = history_out(q, r, &mr, mesh_text, mesh_json, err, sizeof err);
+        ws_mesh_view_free(&v);
+        return mode_done(q, st, err);
     }
     /* (its settings are parsed there: a refused one is a usage error) */
     st = ws_replay_debug_serve(r, q->debug, err, sizeof err);

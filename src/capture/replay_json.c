@@ -8,6 +8,7 @@
 #include <string.h>
 #include "capture/replay_json.h"
 #include "capture/replay_tool.h"
+#include "gfx/gfx.h"
 #include "runtime/json_text.h"
 
 static void json_str(FILE *f, const char *s)
@@ -309,5 +310,61 @@ ws_status ws_replay_list_json(ws_replay *r, FILE *f, char *err, size_t errlen)
     json_recorded(f, rf, nf, &k, n, 0, &first);
     fputs("]\n}\n", f);
     if (ferror(f)) return rt_fail(err, errlen, WS_ERR_IO, "call list JSON: writing the output failed");
+    return WS_OK;
+}
+
+static void json_floats(FILE *f, const float *v, uint32_t n)
+{
+    fputc('[', f);
+    for (uint32_t k = 0; k < n; k++) {
+        if (k) fputs(", ", f);
+        json_float(f, v[k]);
+    }
+    fputc(']', f);
+}
+
+ws_status ws_replay_mesh_json(const ws_mesh_view *v, uint64_t rows, FILE *f, char *err, size_t errlen)
+{
+    if (!v || !f) return rt_fail(err, errlen, WS_ERR_INVALID_ARG, "mesh view JSON: nothing to write");
+    const ws_gfx_mesh *m = &v->mesh;
+    const ws_gfx_draw_stats *s = &v->stats;
+    static const char *const cull[] = { "none", "back", "front" };
+    fprintf(f, "{\n  \"call\": %" PRIu64 ", \"text\": ", v->call);
+    json_str(f, v->call_text);
+    fputs(",\n  \"vertex_shader\": ", f);
+    json_str(f, m->shader);
+    fprintf(f, ", \"topology\": \"%s\", \"cull\": \"%s\", \"front_face\": \"%s\",\n",
+            m->topology == WS_GFX_TRIANGLE_STRIP ? "strip" : "list", (unsigned)m->cull < 3 ? cull[m->cull] : "unknown",
+            m->front_face == WS_GFX_CW ? "clockwise" : "counter-clockwise");
+    fprintf(f, "  \"indexed\": %s, \"count\": %u, \"instances\": %u, \"inputs\": [", m->indexed ? "true" : "false",
+            m->count, m->instances);
+    for (uint32_t a = 0; a < m->nattributes; a++)
+        fprintf(f, "%s{\"attribute\": %u, \"format\": \"%s\"}", a ? ", " : "", a, ws_gfx_format_name(m->format[a]));
+    fprintf(f, "], \"varyings\": %u,\n", m->vout_floats - 4);
+    fprintf(f, "  \"primitives\": {\"in\": %" PRIu64 ", \"clipped\": %" PRIu64 ", \"culled\": %" PRIu64
+               ", \"invalid\": %" PRIu64 ", \"rasterized\": %" PRIu64 "},\n",
+            s->primitives_in, s->primitives_clipped, s->primitives_culled, s->primitives_invalid,
+            s->primitives_rasterized);
+    const uint64_t n = rows < m->n ? rows : m->n;
+    fprintf(f, "  \"invocations\": %" PRIu64 ", \"rows\": [", m->n);
+    for (uint64_t i = 0; i < n; i++) {
+        fprintf(f, "%s\n    {\"row\": %" PRIu64 ", \"vertex\": %u, \"instance\": %u, \"in\": ", i ? "," : "", i,
+                m->vertex[i], m->instance[i]);
+        json_floats(f, m->in + i * m->vin_floats, m->vin_floats);
+        fputs(", \"position\": ", f);
+        json_floats(f, m->out + i * m->vout_floats, 4);
+        fputs(", \"varyings\": ", f);
+        json_floats(f, m->out + i * m->vout_floats + 4, m->vout_floats - 4);
+        /* as the table's "-": no window position for w <= 0 or 1/w overflowing */
+        const float w = m->out[i * m->vout_floats + 3];
+        fputs(", \"window\": ", f);
+        if (w > 0 && isfinite(1.0f / w)) json_floats(f, m->window + i * 3, 3);
+        else fputs("null", f);
+        fputc('}', f);
+    }
+    fputs(n ? "\n  ],\n  \"failure\": " : "],\n  \"failure\": ", f);
+    json_str(f, v->failure[0] ? v->failure : NULL);
+    fputs("\n}\n", f);
+    if (ferror(f)) return rt_fail(err, errlen, WS_ERR_IO, "mesh view JSON: writing the output failed");
     return WS_OK;
 }

@@ -1,5 +1,5 @@
 #!/bin/bash
-# `warpscope replay --list/--pixel/--element --json FILE`: as JSON,
+# `warpscope replay --list/--pixel/--element/--mesh --json FILE`: as JSON,
 # field for field what the text says (rd_gfx_program "write": a clear, two
 # draws over the pixel, a target write after them, a launch adding 1 to
 # two ints). The same document twice; --json alone or with another mode
@@ -75,12 +75,30 @@ d = json.load(open(sys.argv[1]))
 assert bad['name'] == 'ws_synchronize' and f['when'] == 'returned' and f['status'] == 'WS_ERR_KERNEL_FAULT', bad
 assert 'store access fault' in f['report'] and 'seed_fill' in f['report'], f
 PY
+# --mesh: the rows the table shows, with its numbers.
+"$ws" replay --mesh 6:3 --json ms.json f.wscap > ms.txt 2>&1 || bad "--mesh --json exit $?"
+python3 - ms.json ms.txt <<'PY' || bad "mesh JSON"
+import json, sys
+d = json.load(open(sys.argv[1]))
+def number(x):
+    try:
+        return float(x) == float(x)
+    except ValueError:
+        return False
+rows = [l.split() for l in open(sys.argv[2]) if l.split() and all(number(c) for c in l.split())]
+assert d['call'] == 6 and d['vertex_shader'] == 'rdg_vs' and d['invocations'] == 6 and len(d['rows']) == len(rows) == 3, d
+assert [i['format'] for i in d['inputs']] == ['float2', 'float4'] and d['varyings'] == 4, d['inputs']
+assert d['primitives'] == {'in': 2, 'clipped': 0, 'culled': 0, 'invalid': 0, 'rasterized': 2}, d['primitives']
+for r, t in zip(d['rows'], rows):
+    cells = [r['vertex'], r['instance']] + r['in'] + r['position'] + r['varyings'] + r['window']
+    assert [float(c) for c in t[1:]] == [float(c) for c in cells], (r, t)
+PY
 "$ws" replay --json x.json f.wscap > u1.txt 2>&1; rc=$?
-[ "$rc" = 2 ] && grep -q -- "--json writes --list, or the history of --pixel or --element; give one of them" u1.txt ||
+[ "$rc" = 2 ] && grep -q -- "--json writes --list, --mesh, or the history of --pixel or --element; give one of them" u1.txt ||
     { bad "--json alone: exit $rc"; cat u1.txt; }
-"$ws" replay --mesh 4 --json x.json f.wscap > u2.txt 2>&1; rc=$?
-[ "$rc" = 2 ] && grep -q -- "--json writes --list, or the history of --pixel or --element; it cannot be combined" u2.txt ||
-    { bad "--json with --mesh: exit $rc"; cat u2.txt; }
+"$ws" replay --html h --json x.json f.wscap > u2.txt 2>&1; rc=$?
+[ "$rc" = 2 ] && grep -q -- "--json writes --list, --mesh, or the history of --pixel or --element; it cannot be combined" u2.txt ||
+    { bad "--json with --html: exit $rc"; cat u2.txt; }
 "$ws" replay --pixel 8,16 --json "$work/no/such/dir/p.json" f.wscap > u3.txt 2>&1; rc=$?
 [ "$rc" = 1 ] && grep -q "cannot write $work/no/such/dir/p.json: No such file or directory" u3.txt ||
     { bad "unwritable JSON file: exit $rc"; cat u3.txt; }
