@@ -78,6 +78,19 @@ static void json_passed(FILE *f, const char *passed, const ws_replay_passed_orde
     fputs(i ? "\n  ]" : "]", f);
 }
 
+/* A history's last fields, the failures met on the way and the one that
+ * ended the frame, and the document's end. */
+static ws_status json_history_end(FILE *f, const char *passed, const ws_replay_passed_order *order,
+                                  const char *failure, const char *what, char *err, size_t errlen)
+{
+    json_passed(f, passed, order);
+    fputs(",\n  \"failure\": ", f);
+    json_str(f, failure[0] ? failure : NULL);
+    fputs("\n}\n", f);
+    if (ferror(f)) return rt_fail(err, errlen, WS_ERR_IO, "%s JSON: writing the output failed", what);
+    return WS_OK;
+}
+
 static const char *event_id(ws_gfx_probe_event e)
 {
     switch (e) {
@@ -163,12 +176,7 @@ ws_status ws_replay_pixel_json(ws_replay *r, const ws_pixel_history *h, FILE *f,
     const float endz = h->final_known ? h->final_depth : h->n ? h->ev[h->n - 1].rec.depth_after : h->initial_depth;
     json_pixel_state(f, "frame_end", h->final_known, end, h->has_depth, endz);
     fputs("  ", f);
-    json_passed(f, h->passed, &h->order);
-    fputs(",\n  \"failure\": ", f);
-    json_str(f, h->failure[0] ? h->failure : NULL);
-    fputs("\n}\n", f);
-    if (ferror(f)) return rt_fail(err, errlen, WS_ERR_IO, "pixel history JSON: writing the output failed");
-    return WS_OK;
+    return json_history_end(f, h->passed, &h->order, h->failure, "pixel history", err, errlen);
 }
 
 /* The element's bytes ([.., null for a byte no allocation holds]) and,
@@ -235,12 +243,7 @@ ws_status ws_replay_element_json(ws_replay *r, const ws_element_history *h, FILE
         fputc('}', f);
     }
     fputs(h->n ? "\n  ],\n  " : "],\n  ", f);
-    json_passed(f, h->passed, &h->order);
-    fputs(",\n  \"failure\": ", f);
-    json_str(f, h->failure[0] ? h->failure : NULL);
-    fputs("\n}\n", f);
-    if (ferror(f)) return rt_fail(err, errlen, WS_ERR_IO, "element history JSON: writing the output failed");
-    return WS_OK;
+    return json_history_end(f, h->passed, &h->order, h->failure, "element history", err, errlen);
 }
 
 static const char *kind_id(ws_replay_call_kind k)

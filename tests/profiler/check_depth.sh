@@ -24,6 +24,18 @@ for s in open(sys.argv[1], errors="replace"):
     for n in re.split(r", | and ", m.group(2)): print("%s:%s: %s" % (m.group(1), n, m.group(3)))
 ' "$1"
 }
+rule_metric() { # rule_metric JSON RULE SHARE: each RULE's metric is SHARE (python, of its line's exact cycles c), >= 0.5
+    python3 - "$@" <<'PY'
+import json, sys
+k = json.load(open(sys.argv[1]))['devices'][0]['kernels'][0]
+r = [r for r in k['rules'] if r['rule'] == sys.argv[2]]
+assert r, k['rules']
+for x in r:
+    c = [l for l in k['lines'] if l['line'] == x['line']][0]['exact']['cycles']
+    share = eval(sys.argv[3], {'c': c})
+    assert share >= 0.5 and abs(x['metric'] - share) < 1e-5, (x, share)
+PY
+}
 expect() { # expect FILE TEXT WHAT (the rules also one per line they name)
     if grep -qF -- "$2" "$1" || by_line "$1" | grep -qF -- "$2"; then ok "$3"; else bad "$3: '$2' not in $1"; sed -n 1,40p "$1"; fi
 }
@@ -666,17 +678,8 @@ pipe_rule)
         by_line d.txt | grep -qE "^  - depth_kernels.c:$l: pipe throughput: in kernel fdiv_pipe, [0-9.]+% of the line's waits are for a free pipe \(math_pipe_throttle\), and the fdiv pipes are busy [0-9.]+% of the cycles: .*fewer floating-point divides and square roots per result" &&
             ok "fdiv_pipe: pipe rule on line $l, the fdiv pipes named" || { bad "fdiv_pipe line $l"; grep -A3 Rules d.txt; }
     done
-    python3 - d.json <<'PY2' && ok "d.json: metric = the throttle's share of the line's waits" || bad "d.json: JSON pipe rule"
-import json, sys
-k = json.load(open(sys.argv[1]))['devices'][0]['kernels'][0]
-r = [r for r in k['rules'] if r['rule'] == 'pipe']
-assert r, k['rules']
-for x in r:
-    c = [l for l in k['lines'] if l['line'] == x['line']][0]['exact']['cycles']
-    waits = sum(c.values()) - c.get('selected', 0) - c.get('not_selected', 0)
-    share = c['math_pipe_throttle'] / waits
-    assert share >= 0.5 and abs(x['metric'] - share) < 1e-5, (x, share)
-PY2
+    rule_metric d.json pipe "c['math_pipe_throttle'] / (sum(c.values()) - c.get('selected', 0) - c.get('not_selected', 0))" &&
+        ok "d.json: metric = the throttle's share of the line's waits" || bad "d.json: JSON pipe rule"
     # Integer divides by a divisor fixed for the loop: the div pipes, and
     # advice an integer can follow (until 2026-11-28: "a multiply by its
     # inverse", which an integer does not have).
@@ -703,16 +706,8 @@ dependency_rule)
         by_line a.txt | grep -qE "^  - depth_kernels.c:$l: dependent arithmetic: [0-9.]+% of its warp-cycles wait for an arithmetic result \(wait, on [a-z]+ a[0-9], a[0-9], [0-9]+\): each operation needs the one before, a fixed latency later, and no other warp had an instruction ready meanwhile: raise occupancy" &&
             ok "one warp: dependency rule on line $l, with its producer" || { bad "alu_chain line $l"; grep -A3 Rules a.txt; }
     done
-    python3 - a.json <<'PY2' && ok "a.json: metric = the line's wait share" || bad "a.json: JSON dependency rule"
-import json, sys
-k = json.load(open(sys.argv[1]))['devices'][0]['kernels'][0]
-r = [r for r in k['rules'] if r['rule'] == 'dependency']
-assert r, k['rules']
-for x in r:
-    c = [l for l in k['lines'] if l['line'] == x['line']][0]['exact']['cycles']
-    share = c['wait'] / sum(c.values())
-    assert share >= 0.5 and abs(x['metric'] - share) < 1e-5, (x, share)
-PY2
+    rule_metric a.json dependency "c['wait'] / sum(c.values())" && ok "a.json: metric = the line's wait share" ||
+        bad "a.json: JSON dependency rule"
     "$ws" profile -- "$ws" run --grid 8 --block 256 "$elf" alu_chain zeros:2048 200 > f.txt 2>&1 || bad "alu_chain (full) exited with $?"
     grep -q ": dependent arithmetic: " f.txt && bad "full occupancy: $(grep ': dependent arithmetic: ' f.txt | head -1)" ||
         ok "full occupancy, issue slots used: no dependency rule"
