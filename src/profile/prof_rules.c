@@ -691,15 +691,37 @@ static int line_outside_unit(const prof_kernel *k, const prof_line *l)
     return any;
 }
 
+/* Whether code of function fn holds one of rule r's lines. */
+static int rule_in_function(const prof_kernel *k, const prof_rule *r, const char *fn)
+{
+    for (size_t j = 0; j < k->npcs; j++) {
+        const prof_src *s = &k->pcs[j].src;
+        if (!s->function || strcmp(s->function, fn)) continue;
+        for (size_t i = 0; i < r->nlines; i++)
+            if (s->line == r->lines[i] && s->file && r->line_file[i] && !strcmp(s->file, r->line_file[i])) return 1;
+    }
+    return 0;
+}
+
+/* Whether call site c called straight into the function rule r's lines
+ * are in (memset's lines: the calls of memset, not those of printf). */
+static int site_calls_rule(const prof_kernel *k, const prof_rule *r, const prof_pc *c)
+{
+    for (uint32_t j = 0; j < c->ncallees; j++)
+        if (c->callees[j].name[0] && rule_in_function(k, r, c->callees[j].name)) return 1;
+    return 0;
+}
+
 /* The kernel's call site with the most samples among those not yet
- * named (taken: a bit per call site, the first 64), or NULL. */
-static const prof_pc *heaviest_call(const prof_kernel *k, uint64_t *taken)
+ * named (taken: a bit per call site, the first 64) and, with `direct`,
+ * calling straight into rule r's function; or NULL. */
+static const prof_pc *heaviest_call(const prof_kernel *k, const prof_rule *r, int direct, uint64_t *taken)
 {
     const prof_pc *best = NULL;
     size_t at = 0;
     for (size_t i = 0; i < k->ncalls && i < 64; i++) {
         const prof_pc *c = &k->calls[i];
-        if (*taken >> i & 1 || !c->src.file) continue;
+        if (*taken >> i & 1 || !c->src.file || (direct && !site_calls_rule(k, r, c))) continue;
         if (!best || c->samples > best->samples) best = c, at = i;
     }
     if (best) *taken |= 1ull << at;
@@ -709,7 +731,9 @@ static const prof_pc *heaviest_call(const prof_kernel *k, uint64_t *taken)
 /* Advice on code outside the kernel's source may be advice on code its
  * user cannot edit (libgcc, picolibc's printf): the entry says so, and
  * points to the kernel's calls that run it (the call-site view's), the
- * two heaviest, where the advice can be applied. */
+ * two heaviest: those that call its function, when some call it
+ * directly, else the kernel's calls out of its source of any kind (the
+ * line may lie deeper, in a function a library function called). */
 static void outside_note(const prof_kernel *k, prof_rule *r)
 {
     char *t = r->text;
@@ -717,8 +741,12 @@ static void outside_note(const prof_kernel *k, prof_rule *r)
     size_t n = strlen(t);
     n += (size_t)snprintf(t + n, len - n, "; %s outside the kernel's source file (library code, or another "
                           "file's function)", r->nlines > 1 ? "these lines are" : "this line is");
+    size_t sites = 0;
+    for (size_t i = 0; i < k->ncalls && i < 64; i++) sites += site_calls_rule(k, r, &k->calls[i]);
+    const int direct = sites > 0;
+    if (!direct) sites = k->ncalls;
     uint64_t taken = 0;
-    const prof_pc *first = heaviest_call(k, &taken), *second = first ? heaviest_call(k, &taken) : NULL;
+    const prof_pc *first = heaviest_call(k, r, direct, &taken), *second = first ? heaviest_call(k, r, direct, &taken) : NULL;
     if (n >= len || !first) return;
     char callee[96];
     prof_callees_text(first, callee, sizeof callee);
@@ -726,11 +754,11 @@ static void outside_note(const prof_kernel *k, prof_rule *r)
                           ws_path_base(first->src.file), first->src.line, callee);
     if (n < len && second) {
         prof_callees_text(second, callee, sizeof callee);
-        n += (size_t)snprintf(t + n, len - n, "%s %s:%u -> %s", k->ncalls > 2 ? "," : " and",
+        n += (size_t)snprintf(t + n, len - n, "%s %s:%u -> %s", sites > 2 ? "," : " and",
                               ws_path_base(second->src.file), second->src.line, callee);
     }
-    if (n < len && k->ncalls > 2)
-        n += (size_t)snprintf(t + n, len - n, " and %zu more", k->ncalls - 2);
+    if (n < len && sites > 2)
+        n += (size_t)snprintf(t + n, len - n, " and %zu more", sites - 2);
     if (n < len)
         snprintf(t + n, len - n, ": if you cannot edit %s, apply the advice to %s (which lanes make %s, how "
                  "often, with what arguments)", r->nlines > 1 ? "them" : "it", second ? "those calls" : "that call",

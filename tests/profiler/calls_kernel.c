@@ -45,3 +45,13 @@ WS_KERNEL void lib_nand64(unsigned long long *out, int n)
     for (int i = 0; i < n; i++)
         __atomic_fetch_nand(&out[i & 3], 0x5555ull + threadIdx_x(), __ATOMIC_RELAXED); /* MARK_NAND64 */
 }
+
+/* Library code from two calls of two functions: most of the time in
+ * memset, a little in printf (check_depth.sh call_sites): advice on
+ * memset's lines names the memset call, not the printf one. */
+WS_KERNEL void lib_mixed(int *out, int n)
+{
+    unsigned t = blockIdx_x() * blockDim_x() + threadIdx_x();
+    memset(out + t * 4u * (unsigned)n, (int)t, (unsigned)n * 16u); /* MARK_MIXED_MEMSET */
+    if (t == 0) printf("m %d\n", n);                              /* MARK_MIXED_PRINTF */
+}

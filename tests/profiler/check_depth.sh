@@ -992,6 +992,23 @@ own = [r for r in k['rules'] if r['file'].endswith('calls_kernel.c')]
 assert all(not r['outside_kernel_source'] and 'outside the kernel' not in r['text'] for r in own), own
 PY
     cmp -s m1.json m2.json && ok "call sites deterministic" || bad "two runs differ"
+    # Two library functions called from two lines: advice on memset's own
+    # lines names the memset call alone (until 2026-11-28 the kernel's two
+    # heaviest calls, the printf one too).
+    ms=$(cline MIXED_MEMSET) pf=$(cline MIXED_PRINTF)
+    "$ws" profile --period 3 --json x.json -- "$ws" run --grid 2 --block 64 "$celf" lib_mixed zeros:51200 20 > x.txt 2>&1 ||
+        bad "lib_mixed profile exited with $?"
+    python3 - x.json "$ms" "$pf" <<'PY' && ok "lib_mixed: memset's rules name the memset call only" || bad "lib_mixed: rules on memset.S"
+import json, sys
+k = json.load(open(sys.argv[1]))['devices'][0]['kernels'][0]
+ms, pf = sys.argv[2], sys.argv[3]
+assert sorted(c['callee'] for c in k['call_sites']) == ['memset', 'ws_printf'], k['call_sites']
+lib = [r for r in k['rules'] if r['file'].endswith('memset.S')]
+assert lib, k['rules']
+for r in lib:
+    assert ("run for the kernel's call at calls_kernel.c:%s -> memset: if you cannot edit it, apply the advice to "
+            "that call" % ms) in r['text'] and 'calls_kernel.c:%s' % pf not in r['text'], r['text']
+PY
     short=$(cline PRINTF_SHORT) long=$(cline PRINTF_LONG)
     "$ws" profile --period 2 --json p.json -- "$ws" run --grid 1 --block 32 "$celf" lib_printf zeros:32 7 > p.txt 2>&1 ||
         bad "printf profile exited with $?"
