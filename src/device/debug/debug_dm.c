@@ -117,18 +117,31 @@ static uint32_t nlocal(const ws_debug *d, const dbg_dm *m)
     return h0 >= d->nharts ? 0 : n < d->nharts - h0 ? n : d->nharts - h0;
 }
 
+/* Is a warp holding one of the module's harts [lo, hi) (its numbering)
+ * halted? Halting is per warp: the harts are looked at a warp at a time,
+ * and a range may start or end inside one (warps of 20 lanes: harts
+ * 32..63 are lanes of three warps). */
+static int any_halted(ws_debug *d, const dbg_dm *m, uint64_t lo, uint64_t hi)
+{
+    uint32_t h0 = hart0(d, m), cnt = nlocal(d, m);
+    if (hi > cnt) hi = cnt;
+    if (lo >= hi) return 0;
+    for (uint64_t w = (h0 + lo) / d->lanes; w <= (h0 + hi - 1) / d->lanes; w++) {
+        uint32_t first = (uint32_t)w * d->lanes;
+        if (served(d, m, first) && d->w[w].state == DW_HALTED) return 1;
+    }
+    return 0;
+}
+
 /* haltsumN: bit i = some hart in the i-th group of 32^N harts (within the
  * window holding hartsel, in the module's numbering) is halted. */
 static uint32_t haltsum(ws_debug *d, dbg_dm *m, uint32_t n)
 {
-    uint32_t h0 = hart0(d, m), cnt = nlocal(d, m), sel = d->local_harts ? m->lsel : m->hartsel;
+    uint32_t sel = d->local_harts ? m->lsel : m->hartsel;
     uint64_t group = 1ull << (5 * n), base = sel & ~(group * 32 - 1);
     uint32_t v = 0;
     for (uint32_t i = 0; i < 32; i++)
-        for (uint64_t h = base + i * group; h < base + (i + 1) * group && h < cnt; h += d->lanes) {
-            uint32_t hh = h0 + (uint32_t)h;
-            if (served(d, m, hh) && d->w[hh / d->lanes].state == DW_HALTED) { v |= 1u << i; break; }
-        }
+        if (any_halted(d, m, base + i * group, base + (i + 1) * group)) v |= 1u << i;
     return v;
 }
 
@@ -456,7 +469,9 @@ ws_status ws_dmi_read(ws_debug *d, uint32_t dm, uint32_t addr, uint32_t *value)
         case WS_DM_DMCONTROL:
         {
             uint32_t sel = d->local_harts ? m->lsel : m->hartsel;
-            v = (uint32_t)m->haltreq << 31 | (uint32_t)m->hasel << 26 | (sel & 0x3FF) << 16 |
+            /* haltreq is WARZ (spec 0.13.2): it reads 0, so a read-modify-write
+             * selecting another hart does not halt that one too */
+            v = (uint32_t)m->hasel << 26 | (sel & 0x3FF) << 16 |
                 (sel >> 10 & 0x3FF) << 6 | (uint32_t)m->dmactive;
             break;
         }
@@ -518,7 +533,6 @@ static void dmcontrol_write(ws_debug *d, dbg_dm *m, uint32_t v)
     } else {
         m->hartsel = sel & ((1u << d->hartsellen) - 1); /* WARL: HARTSELLEN bits */
     }
-    m->haltreq = (v & DMC_HALTREQ) != 0;
     if (v & DMC_HALTREQ) request(d, m, REQ_HALT);
     else if (v & DMC_RESUMEREQ) request(d, m, REQ_RESUME);
 }
