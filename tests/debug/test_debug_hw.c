@@ -1310,6 +1310,16 @@ static void test_malformed(void)
     CHECK_EQ_U(dmr(d, 0, WS_DM_ABSTRACTCS) >> 8 & 7, 2);
     dmw(d, 0, WS_DM_ABSTRACTCS, 7u << 8);
     CHECK_EQ_U(dmr(d, 0, WS_DM_ABSTRACTCS) >> 8 & 7, 0);
+    /* a command written while cmderr is set is ignored (spec 0.13.2): the
+     * autoexec of data0 runs the one before it again */
+    dmw(d, 0, WS_DM_COMMAND, 3u << 20 | 1u << 17 | 0x1000);  /* aarsize 64: cmderr 2 */
+    dmw(d, 0, WS_DM_COMMAND, 0);                              /* ignored (it would do nothing) */
+    dmw(d, 0, WS_DM_ABSTRACTCS, 7u << 8);
+    dmw(d, 0, WS_DM_ABSTRACTAUTO, 1);
+    dmr(d, 0, WS_DM_DATA0);
+    CHECK_EQ_U(dmr(d, 0, WS_DM_ABSTRACTCS) >> 8 & 7, 2);
+    dmw(d, 0, WS_DM_ABSTRACTAUTO, 0);
+    dmw(d, 0, WS_DM_ABSTRACTCS, 7u << 8);
     dmw(d, 0, WS_DM_COMMAND, 2u << 20 | 1u << 18 | 1u << 17 | 0x1000); /* postexec: no live hart */
     CHECK_EQ_U(dmr(d, 0, WS_DM_ABSTRACTCS) >> 8 & 7, 4);
     dmw(d, 0, WS_DM_ABSTRACTCS, 7u << 8);

@@ -556,7 +556,9 @@ ws_status ws_dmi_write(ws_debug *d, uint32_t dm, uint32_t addr, uint32_t v)
             }
             break;
         case WS_DM_ABSTRACTCS: m->cmderr &= ~(v >> 8 & 7); break; /* W1C */
-        case WS_DM_COMMAND: m->command = v; exec_command(d, m); break;
+        case WS_DM_COMMAND: /* spec: ignored while cmderr is set (autoexec reruns the last one taken) */
+            if (!m->cmderr) { m->command = v; exec_command(d, m); }
+            break;
         case WS_DM_ABSTRACTAUTO: m->abstractauto = v & ((1u << DBG_DATACOUNT) - 1); break;
         case WS_DM_SBCS:
             m->sbcs = v & SB_WRITABLE;
