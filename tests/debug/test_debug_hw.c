@@ -238,6 +238,12 @@ static void test_haltsum_odd_lanes(void)
     /* harts 60..63 are in group 1, 64..71 in group 2 */
     CHECK_EQ_U(dmr(d, 0, WS_DM_HALTSUM1), 1u << 1 | 1u << 2);
     CHECK_EQ_U(dmr(d, 0, WS_DM_HALTSUM0), 0xFu << 28); /* window 32..63 */
+    /* harts 72..79, lanes without a thread, are unavailable, not halted */
+    select_hart(d, 0, 64);
+    CHECK(dmr(d, 0, WS_DM_DMSTATUS) & DMS_ALLHALTED);
+    select_hart(d, 0, 72);
+    CHECK(dmr(d, 0, WS_DM_DMSTATUS) & DMS_ANYUNAVAIL);
+    CHECK_EQ_U(dmr(d, 0, WS_DM_HALTSUM0), 0xFFu); /* window 64..95: 64..71 */
     sb_write32(d, 0, (uint32_t)flag, 1);
     dmw(d, 0, WS_DM_DMCONTROL, dmctl_sel(warp3) | 1u << 30);
     CHECK(wait_selected_status(d, 0, DMS_ALLRESUMEACK) == 0);

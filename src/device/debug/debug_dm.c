@@ -117,18 +117,29 @@ static uint32_t nlocal(const ws_debug *d, const dbg_dm *m)
     return h0 >= d->nharts ? 0 : n < d->nharts - h0 ? n : d->nharts - h0;
 }
 
-/* Is a warp holding one of the module's harts [lo, hi) (its numbering)
- * halted? Halting is per warp: the harts are looked at a warp at a time,
- * and a range may start or end inside one (warps of 20 lanes: harts
- * 32..63 are lanes of three warps). */
+/* The lanes of warp w among the global harts [lo, hi). */
+static uint32_t lanes_in(const ws_debug *d, uint64_t w, uint64_t lo, uint64_t hi)
+{
+    uint64_t first = w * d->lanes, a = lo > first ? lo : first, b = hi < first + d->lanes ? hi : first + d->lanes;
+    uint32_t n = (uint32_t)(b - a);
+    return (n >= 32 ? UINT32_MAX : (1u << n) - 1) << (a - first);
+}
+
+/* Is one of the module's harts [lo, hi) (its numbering) halted? Halting
+ * is per warp, so the harts are looked at a warp at a time; a range may
+ * start or end inside a warp (warps of 20 lanes: harts 32..63 are lanes
+ * of three warps), and a lane holding no thread is unavailable, not
+ * halted, as dmstatus says. */
 static int any_halted(ws_debug *d, const dbg_dm *m, uint64_t lo, uint64_t hi)
 {
     uint32_t h0 = hart0(d, m), cnt = nlocal(d, m);
     if (hi > cnt) hi = cnt;
     if (lo >= hi) return 0;
     for (uint64_t w = (h0 + lo) / d->lanes; w <= (h0 + hi - 1) / d->lanes; w++) {
-        uint32_t first = (uint32_t)w * d->lanes;
-        if (served(d, m, first) && d->w[w].state == DW_HALTED) return 1;
+        const ws_warp *ww = dbg_warp_of(d, (uint32_t)w);
+        if (served(d, m, (uint32_t)w * d->lanes) && d->w[w].state == DW_HALTED && ww->active &&
+            (ww->live & lanes_in(d, w, h0 + lo, h0 + hi)))
+            return 1;
     }
     return 0;
 }
