@@ -4,6 +4,7 @@
  * all locked inside), the same way the gdb server's thread does. */
 #include "jtag/jtag_server.h"
 #include <arpa/inet.h>
+#include <ctype.h>
 #include <errno.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -49,13 +50,16 @@ static int take(void *user, const char *k, const char *v)
     long n;
     if (!strcmp(k, "port-file")) return ws_spec_path(v, o->port_file, sizeof o->port_file);
     if (!strcmp(k, "topology")) {
+        /* each value sets the whole topology: the last one given wins */
         char *gend = NULL;
+        unsigned long group = 0;
         if (!strcmp(v, "per-core")) o->per_core = 1;
         else if (!strcmp(v, "broadcast")) o->per_core = 0;
-        else if (!strncmp(v, "groups:", 7) && (o->group = (uint32_t)strtoul(v + 7, &gend, 10)) >= 1 &&
-                 o->group <= 1024 && !*gend)
+        else if (!strncmp(v, "groups:", 7) && isdigit((unsigned char)v[7]) &&
+                 (group = strtoul(v + 7, &gend, 10)) >= 1 && group <= 1024 && !*gend)
             o->per_core = 1; /* one module per group of cores, each on its TAP */
         else return -1;
+        o->group = (uint32_t)group;
         return 0;
     }
     if (!strcmp(k, "port") && !ws_spec_uint(v, 65535, &n)) o->port = (unsigned)n;

@@ -212,6 +212,45 @@ static void test_hart_select(void)
     finish_spin(&s, out);
 }
 
+/* ---- haltsum with warps of 20 lanes: a group of 32 harts spans up to
+ * three warps (harts 32..63 are lanes of warps 1, 2 and 3) ---- */
+static void test_haltsum_odd_lanes(void)
+{
+    dbg_session s;
+    ws_config c;
+    session_config(&c, 4, 2);
+    c.lanes_per_warp = 20;
+    c.max_threads_per_block = 40;
+    if (session_open_device(&s, g_elf, &c)) { CHECK(0); return; }
+    s.d = dbg_attach(s.dev, WS_DBG_TOPO_BROADCAST, 1);
+    ws_debug *d = s.d;
+    ws_debug_set_all_stop(d, 0);
+    ws_addr flag, out;
+    spin_start(&s, &flag, &out); /* a block of 32 a core: warps of 20 + 12 lanes */
+    const uint32_t warp3 = (1 * 2 + 1) * 20; /* core 1's second warp: harts 60..71 live */
+    CHECK(wait_status(d, 0, warp3, DMS_ALLRUNNING) == 0);
+    dmw(d, 0, WS_DM_DMCONTROL, dmctl_sel(warp3) | 1u << 31);
+    CHECK(wait_selected_status(d, 0, DMS_ALLHALTED) == 0);
+    /* haltreq is write-only: it reads 0 (spec 0.13.2, dmcontrol: WARZ), so
+     * a read-modify-write that selects another hart does not halt it */
+    CHECK_EQ_U(dmr(d, 0, WS_DM_DMCONTROL) >> 31, 0);
+    dmw(d, 0, WS_DM_DMCONTROL, dmctl_sel(warp3));
+    /* harts 60..63 are in group 1, 64..71 in group 2 */
+    CHECK_EQ_U(dmr(d, 0, WS_DM_HALTSUM1), 1u << 1 | 1u << 2);
+    CHECK_EQ_U(dmr(d, 0, WS_DM_HALTSUM0), 0xFu << 28); /* window 32..63 */
+    /* harts 72..79, lanes without a thread, are unavailable, not halted */
+    select_hart(d, 0, 64);
+    CHECK(dmr(d, 0, WS_DM_DMSTATUS) & DMS_ALLHALTED);
+    select_hart(d, 0, 72);
+    CHECK(dmr(d, 0, WS_DM_DMSTATUS) & DMS_ANYUNAVAIL);
+    CHECK_EQ_U(dmr(d, 0, WS_DM_HALTSUM0), 0xFFu); /* window 64..95: 64..71 */
+    sb_write32(d, 0, (uint32_t)flag, 1);
+    dmw(d, 0, WS_DM_DMCONTROL, dmctl_sel(warp3) | 1u << 30);
+    CHECK(wait_selected_status(d, 0, DMS_ALLRESUMEACK) == 0);
+    CHECK_EQ_U(app_join(&s.a), WS_OK);
+    session_close(&s);
+}
+
 /* ---- Access Register: GPR, FPR, CSRs, dpc, dcsr, identity; all-stop ---- */
 static void test_registers(void)
 {
@@ -1277,6 +1316,16 @@ static void test_malformed(void)
     CHECK_EQ_U(dmr(d, 0, WS_DM_ABSTRACTCS) >> 8 & 7, 2);
     dmw(d, 0, WS_DM_ABSTRACTCS, 7u << 8);
     CHECK_EQ_U(dmr(d, 0, WS_DM_ABSTRACTCS) >> 8 & 7, 0);
+    /* a command written while cmderr is set is ignored (spec 0.13.2): the
+     * autoexec of data0 runs the one before it again */
+    dmw(d, 0, WS_DM_COMMAND, 3u << 20 | 1u << 17 | 0x1000);  /* aarsize 64: cmderr 2 */
+    dmw(d, 0, WS_DM_COMMAND, 0);                              /* ignored (it would do nothing) */
+    dmw(d, 0, WS_DM_ABSTRACTCS, 7u << 8);
+    dmw(d, 0, WS_DM_ABSTRACTAUTO, 1);
+    dmr(d, 0, WS_DM_DATA0);
+    CHECK_EQ_U(dmr(d, 0, WS_DM_ABSTRACTCS) >> 8 & 7, 2);
+    dmw(d, 0, WS_DM_ABSTRACTAUTO, 0);
+    dmw(d, 0, WS_DM_ABSTRACTCS, 7u << 8);
     dmw(d, 0, WS_DM_COMMAND, 2u << 20 | 1u << 18 | 1u << 17 | 0x1000); /* postexec: no live hart */
     CHECK_EQ_U(dmr(d, 0, WS_DM_ABSTRACTCS) >> 8 & 7, 4);
     dmw(d, 0, WS_DM_ABSTRACTCS, 7u << 8);
@@ -1633,6 +1682,7 @@ int main(int argc, char **argv)
     const char *t = argv[1];
     if (!strcmp(t, "topologies")) test_topologies();
     else if (!strcmp(t, "hart_select")) test_hart_select();
+    else if (!strcmp(t, "haltsum_odd_lanes")) test_haltsum_odd_lanes();
     else if (!strcmp(t, "registers")) test_registers();
     else if (!strcmp(t, "registers_cleared")) test_registers_cleared();
     else if (!strcmp(t, "sba")) test_sba();

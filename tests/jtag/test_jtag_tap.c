@@ -523,6 +523,12 @@ static void test_options(void)
     CHECK_STR_CONTAINS(ws_last_error(dev), "use topology=groups:3 or more");
     CHECK_EQ_U(ws_jtag_server_attach(dev, "port=0,topology=groups:2"), WS_ERR_INVALID_ARG);
     CHECK_STR_CONTAINS(ws_last_error(dev), "topology=groups on 40 cores gives 20 debug modules");
+    /* the last topology given is the one (per-core here, not groups:2), and
+     * N of groups:N is digits only, as port=N */
+    CHECK_EQ_U(ws_jtag_server_attach(dev, "port=0,topology=groups:2,topology=per-core"), WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "topology=per-core on 40 cores gives 40 debug modules");
+    CHECK_EQ_U(ws_jtag_server_attach(dev, "port=0,topology=groups:+3"), WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "cannot use 'topology=groups:+3'");
     CHECK_EQ_U(ws_jtag_server_attach(dev, "port=0,topology=groups:3"), WS_OK);
     ws_device_close(dev);
 }

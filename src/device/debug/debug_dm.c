@@ -117,18 +117,42 @@ static uint32_t nlocal(const ws_debug *d, const dbg_dm *m)
     return h0 >= d->nharts ? 0 : n < d->nharts - h0 ? n : d->nharts - h0;
 }
 
+/* The lanes of warp w among the global harts [lo, hi). */
+static uint32_t lanes_in(const ws_debug *d, uint64_t w, uint64_t lo, uint64_t hi)
+{
+    uint64_t first = w * d->lanes, a = lo > first ? lo : first, b = hi < first + d->lanes ? hi : first + d->lanes;
+    uint32_t n = (uint32_t)(b - a);
+    return (n >= 32 ? UINT32_MAX : (1u << n) - 1) << (a - first);
+}
+
+/* Is one of the module's harts [lo, hi) (its numbering) halted? Halting
+ * is per warp, so the harts are looked at a warp at a time; a range may
+ * start or end inside a warp (warps of 20 lanes: harts 32..63 are lanes
+ * of three warps), and a lane holding no thread is unavailable, not
+ * halted, as dmstatus says. */
+static int any_halted(ws_debug *d, const dbg_dm *m, uint64_t lo, uint64_t hi)
+{
+    uint32_t h0 = hart0(d, m), cnt = nlocal(d, m);
+    if (hi > cnt) hi = cnt;
+    if (lo >= hi) return 0;
+    for (uint64_t w = (h0 + lo) / d->lanes; w <= (h0 + hi - 1) / d->lanes; w++) {
+        const ws_warp *ww = dbg_warp_of(d, (uint32_t)w);
+        if (served(d, m, (uint32_t)w * d->lanes) && d->w[w].state == DW_HALTED && ww->active &&
+            (ww->live & lanes_in(d, w, h0 + lo, h0 + hi)))
+            return 1;
+    }
+    return 0;
+}
+
 /* haltsumN: bit i = some hart in the i-th group of 32^N harts (within the
  * window holding hartsel, in the module's numbering) is halted. */
 static uint32_t haltsum(ws_debug *d, dbg_dm *m, uint32_t n)
 {
-    uint32_t h0 = hart0(d, m), cnt = nlocal(d, m), sel = d->local_harts ? m->lsel : m->hartsel;
+    uint32_t sel = d->local_harts ? m->lsel : m->hartsel;
     uint64_t group = 1ull << (5 * n), base = sel & ~(group * 32 - 1);
     uint32_t v = 0;
     for (uint32_t i = 0; i < 32; i++)
-        for (uint64_t h = base + i * group; h < base + (i + 1) * group && h < cnt; h += d->lanes) {
-            uint32_t hh = h0 + (uint32_t)h;
-            if (served(d, m, hh) && d->w[hh / d->lanes].state == DW_HALTED) { v |= 1u << i; break; }
-        }
+        if (any_halted(d, m, base + i * group, base + (i + 1) * group)) v |= 1u << i;
     return v;
 }
 
@@ -456,7 +480,9 @@ ws_status ws_dmi_read(ws_debug *d, uint32_t dm, uint32_t addr, uint32_t *value)
         case WS_DM_DMCONTROL:
         {
             uint32_t sel = d->local_harts ? m->lsel : m->hartsel;
-            v = (uint32_t)m->haltreq << 31 | (uint32_t)m->hasel << 26 | (sel & 0x3FF) << 16 |
+            /* haltreq is WARZ (spec 0.13.2): it reads 0, so a read-modify-write
+             * selecting another hart does not halt that one too */
+            v = (uint32_t)m->hasel << 26 | (sel & 0x3FF) << 16 |
                 (sel >> 10 & 0x3FF) << 6 | (uint32_t)m->dmactive;
             break;
         }
@@ -518,7 +544,6 @@ static void dmcontrol_write(ws_debug *d, dbg_dm *m, uint32_t v)
     } else {
         m->hartsel = sel & ((1u << d->hartsellen) - 1); /* WARL: HARTSELLEN bits */
     }
-    m->haltreq = (v & DMC_HALTREQ) != 0;
     if (v & DMC_HALTREQ) request(d, m, REQ_HALT);
     else if (v & DMC_RESUMEREQ) request(d, m, REQ_RESUME);
 }
@@ -542,7 +567,9 @@ ws_status ws_dmi_write(ws_debug *d, uint32_t dm, uint32_t addr, uint32_t v)
             }
             break;
         case WS_DM_ABSTRACTCS: m->cmderr &= ~(v >> 8 & 7); break; /* W1C */
-        case WS_DM_COMMAND: m->command = v; exec_command(d, m); break;
+        case WS_DM_COMMAND: /* spec: ignored while cmderr is set (autoexec reruns the last one taken) */
+            if (!m->cmderr) { m->command = v; exec_command(d, m); }
+            break;
         case WS_DM_ABSTRACTAUTO: m->abstractauto = v & ((1u << DBG_DATACOUNT) - 1); break;
         case WS_DM_SBCS:
             m->sbcs = v & SB_WRITABLE;

@@ -65,7 +65,7 @@ typedef struct dbg_core {
 
 typedef struct dbg_dm {
     uint32_t first_core, ncores;   /* the cores this module serves          */
-    int dmactive, hasel, haltreq;
+    int dmactive, hasel;
     uint32_t hartsel, hawindowsel;  /* hartsel: global hart index            */
     uint32_t lsel;                 /* hartsel as written, with local_harts  */
     uint32_t *hamask;              /* hart array mask, one bit per hart     */
