@@ -70,13 +70,12 @@ static void halt_now(ws_debug *d, ws_warp *w, uint32_t cause, uint32_t lane)
     pthread_mutex_unlock(&d->mu);
 }
 
-/* Apply the tool's requests (locked). Returns how many warps changed, or
- * -1 if a faulted warp was resumed (its fault is back in dev->fault). */
-/* Machines a tool loaded through the EV* registers (device thread, locked). */
-static void load_machines_locked(ws_debug *d)
+/* Machines a tool loaded through the EV* registers (device thread,
+ * locked); the queued programs only with take_queue (see service_locked). */
+static void load_machines_locked(ws_debug *d, int take_queue)
 {
     ws_device *dev = d->dev;
-    if (!d->nmachine_q && !d->machine_clear && !d->machine_resume) return;
+    if (!(take_queue && d->nmachine_q) && !d->machine_clear && !d->machine_resume) return;
     if (!dev->events && ws_ev_create(dev)) return; /* out of memory: they stay queued */
     if (d->machine_resume) {
         ws_ev_resume_debugger_halts(dev);
@@ -91,7 +90,7 @@ static void load_machines_locked(ws_debug *d)
      * the rest stay queued (they were dropped: loaded, a tool was told,
      * and never ran). */
     uint32_t q = 0;
-    while (q < d->nmachine_q && ws_ev_load_debugger_machine(dev, &d->machine_q[q]) >= 0) q++;
+    while (take_queue && q < d->nmachine_q && ws_ev_load_debugger_machine(dev, &d->machine_q[q]) >= 0) q++;
     memmove(d->machine_q, d->machine_q + q, (d->nmachine_q - q) * sizeof *d->machine_q);
     d->nmachine_q -= q;
     dbg_machines_publish_locked(d);
@@ -101,7 +100,7 @@ void ws_dbg_take_machine_requests(ws_device *dev)
 {
     ws_debug *d = dev->debug;
     pthread_mutex_lock(&d->mu);
-    load_machines_locked(d);
+    load_machines_locked(d, 1);
     pthread_mutex_unlock(&d->mu);
 }
 
@@ -133,11 +132,30 @@ int ws_dbg_held_wait(ws_device *dev, int kind, const char *why)
     return waits;
 }
 
-static int service_locked(ws_debug *d)
+static int any_runnable_locked(ws_debug *d);
+
+/* Whether a warp runs after this service: one runnable now, or a resume
+ * waiting to be taken. */
+static int will_run_locked(ws_debug *d)
+{
+    for (uint32_t i = 0; i < d->nwarps; i++)
+        if (d->w[i].req == REQ_RESUME) return 1;
+    return any_runnable_locked(d);
+}
+
+/* Apply the tool's requests (locked). Returns how many warps changed, or
+ * -1 if a faulted warp was resumed (its fault is back in dev->fault).
+ * Machine programs queued by the tool are loaded at a service after
+ * which the device runs (or at a launch's start: take_queue), before any
+ * warp resumes: while every warp is held (all-stop) they stay queued, so
+ * what `monitor watch` lists during a stop does not depend on whether
+ * some other request woke the device thread in between (it did, now and
+ * then, on a loaded host: gdb.e2e.monitor_watch_list). */
+static int service_locked(ws_debug *d, int take_queue)
 {
     ws_device *dev = d->dev;
     atomic_store(&d->attention, 0);
-    load_machines_locked(d);
+    load_machines_locked(d, take_queue || will_run_locked(d));
     for (uint32_t i = 0; i < d->ninval; i++)
         ws_code_invalidate(dev, d->inval[i][0], d->inval[i][1] - d->inval[i][0]);
     d->ninval = 0;
@@ -289,7 +307,7 @@ int ws_dbg_warp_gate(ws_device *dev, ws_warp *w, uint32_t *budget)
     if (dev->events && dev->events->halt_pending && machine_halt(d, w)) return 1;
     if (atomic_load_explicit(&d->attention, memory_order_acquire)) {
         pthread_mutex_lock(&d->mu);
-        int r = service_locked(d);
+        int r = service_locked(d, 0);
         pthread_mutex_unlock(&d->mu);
         if (r < 0) return -1;
     }
@@ -482,7 +500,7 @@ int ws_dbg_idle_wait(ws_device *dev)
     pthread_mutex_lock(&d->mu);
     int r;
     for (;;) {
-        r = service_locked(d);
+        r = service_locked(d, 0);
         if (r != 0) break;
         if (any_runnable_locked(d)) { r = 1; break; }
         if (!any_halted_locked(d)) { /* nothing the tool could change: deadlock */
@@ -511,7 +529,7 @@ void ws_dbg_launch_start(ws_device *dev, uint64_t launch_id)
     d->parked_s = ws_now_seconds() - t0; /* the watchdog starts after the park */
     d->have_fault = 0;
     d->deadlock_stopped = 0;
-    service_locked(d); /* code written while parked is re-decoded */
+    service_locked(d, 1); /* code written while parked is re-decoded; machines queued then are loaded */
     dbg_shadow_launch(d, 1);
     pthread_mutex_unlock(&d->mu);
 }
