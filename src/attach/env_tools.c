@@ -44,14 +44,16 @@ static const env_tool env_tools[] = {
  * before the library's own, is detached after it and unloads it. Its user
  * is one per entry, not the dlopen handle: a library listed twice (two
  * instances, e.g. with different options) gets the same handle, opened
- * and closed once per entry. */
-typedef struct loaded_library { void *handle; } loaded_library;
+ * and closed once per entry. It also owns the entry's options, which the
+ * library's tool may keep until it detaches (docs/tools-api.md). */
+typedef struct loaded_library { void *handle; char *options; } loaded_library;
 
 static void unload_library(ws_device *dev, void *user)
 {
     loaded_library *lib = user;
     (void)dev;
     dlclose(lib->handle);
+    free(lib->options);
     free(lib);
 }
 
@@ -77,7 +79,11 @@ static ws_status attach_library(ws_device *dev, char *entry)
         return ws_set_error(dev, WS_ERR_NOT_FOUND, "WARPSCOPE_TOOL: %s has no %s function", entry,
                             WS_TOOL_INIT_SYMBOL);
     }
-    loaded_library *lib = malloc(sizeof *lib);
+    loaded_library *lib = calloc(1, sizeof *lib);
+    if (lib && options && !(lib->options = strdup(options))) {
+        free(lib);
+        lib = NULL;
+    }
     if (!lib) {
         dlclose(h);
         return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "WARPSCOPE_TOOL: %s: out of host memory", entry);
@@ -86,11 +92,12 @@ static ws_status attach_library(ws_device *dev, char *entry)
     ws_status st = ws_tool_attach(dev, &library_unloader, lib);
     if (st != WS_OK) {
         dlclose(h);
+        free(lib->options);
         free(lib);
         return st;
     }
     dev->err[0] = 0; /* (an earlier call's message would explain nothing) */
-    st = init(dev, options);
+    st = init(dev, lib->options); /* (not options: the entry's text is freed when the list is read) */
     if (st != WS_OK && !dev->err[0])
         ws_set_error(dev, st, "WARPSCOPE_TOOL: %s: %s returned %s without a message", entry, WS_TOOL_INIT_SYMBOL,
                      ws_status_name(st));
