@@ -63,6 +63,17 @@ static const ws_tool library_unloader = {
     .detach = unload_library,
 };
 
+/* What to add to dlopen's reason when the library needs the API from the
+ * program and the program does not export it (linked with the static
+ * library without -rdynamic). */
+static const char *export_hint(const char *why)
+{
+    return why && strstr(why, "undefined symbol: ws_")
+               ? "; the program does not export the warpscope API to tool libraries: link it with "
+                 "libwarpscope.so, or export the static library's symbols (-rdynamic, CMake's ENABLE_EXPORTS)"
+               : "";
+}
+
 static ws_status attach_library(ws_device *dev, char *entry)
 {
     char *options = strchr(entry, '=');
@@ -71,7 +82,11 @@ static ws_status attach_library(ws_device *dev, char *entry)
                             "(expected LIBRARY.so[=OPTIONS])", entry);
     if (options) *options++ = 0;
     void *h = dlopen(entry, RTLD_NOW | RTLD_LOCAL);
-    if (!h) return ws_set_error(dev, WS_ERR_NOT_FOUND, "WARPSCOPE_TOOL: cannot load %s: %s", entry, dlerror());
+    if (!h) {
+        const char *why = dlerror();
+        return ws_set_error(dev, WS_ERR_NOT_FOUND, "WARPSCOPE_TOOL: cannot load %s: %s%s", entry, why ? why : "?",
+                            export_hint(why));
+    }
     ws_tool_init_fn init;
     *(void **)&init = dlsym(h, WS_TOOL_INIT_SYMBOL);
     if (!init) {
