@@ -175,6 +175,18 @@ typedef struct cc_opts {
     int nsrcs, nflags, compile_only, verbose;
 } cc_opts;
 
+/* clang options whose value is the next argument (`-include cfg.h`): the
+ * pair goes to clang together, so the value is not taken for an input. */
+static int takes_separate_value(const char *flag)
+{
+    static const char *const with_value[] = { "-I", "-D", "-U", "-include", "-imacros", "-isystem", "-iquote",
+                                              "-idirafter", "-iprefix", "-iwithprefix", "-iwithprefixbefore",
+                                              "-isysroot", "-Xclang", "-mllvm", "-x", "-MF", "-MT", "-MQ", NULL };
+    for (int i = 0; with_value[i]; i++)
+        if (!strcmp(flag, with_value[i])) return 1;
+    return 0;
+}
+
 static int parse(int argc, char **argv, cc_opts *o)
 {
     memset(o, 0, sizeof *o);
@@ -188,7 +200,11 @@ static int parse(int argc, char **argv, cc_opts *o)
         else if (!strcmp(a, "-v")) o->verbose = 1;
         else if (!strncmp(a, "-O", 2)) o->opt = a;
         else if (!strcmp(a, "-g0")) o->debug = "-g0";
-        else if ((!strcmp(a, "-I") || !strcmp(a, "-D")) && i + 1 < argc) {
+        else if (takes_separate_value(a)) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "warpscope cc: %s needs a value\n", a);
+                return -1;
+            }
             if (o->nflags + 2 > 128) goto bad;
             o->flags[o->nflags++] = a;
             o->flags[o->nflags++] = argv[++i];

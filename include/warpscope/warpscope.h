@@ -59,7 +59,8 @@ typedef struct ws_config {
     uint32_t stack_per_lane;     /* bytes, default 8 KiB, a power of two
                                     >= 1 KiB; all lanes' stacks together at
                                     most 256 MiB                             */
-    uint64_t global_mem_limit;   /* bytes of global memory, default 256 MiB   */
+    uint64_t global_mem_limit;   /* bytes of global memory, default 256 MiB,
+                                    1 MiB..3040 MiB, a multiple of 4 KiB     */
     uint32_t max_threads_per_block; /* default 256 (must fit warps_per_core warps; ws_config_parse
                                        lowers it with a smaller core it is not given with) */
     ws_exec_mode mode;           /* functional (default) or timing            */
@@ -68,11 +69,13 @@ typedef struct ws_config {
     uint32_t watchdog_ms;        /* end a launch that runs longer than this
                                     (host time), 0 = never (default)          */
     char timing_file[256];       /* timing-model parameters ("timing=FILE",
-                                    docs/timing.md); "" = built-in defaults   */
+                                    at most 255 bytes, docs/timing.md);
+                                    "" = built-in defaults                   */
     uint32_t threads;            /* host threads simulating the cores
                                     (docs/parallel.md): 0 = $WARPSCOPE_THREADS
                                     if set, else one per host core (default;
-                                    timing mode then uses one); at most 256 */
+                                    timing mode starts on one and hands over
+                                    once its blocks prove long); at most 256 */
     uint32_t engine;             /* functional mode's execution engine
                                     ("engine=fast|interp"): 0 = pre-decoded
                                     blocks with the interpreter as fallback

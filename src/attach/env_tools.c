@@ -44,14 +44,16 @@ static const env_tool env_tools[] = {
  * before the library's own, is detached after it and unloads it. Its user
  * is one per entry, not the dlopen handle: a library listed twice (two
  * instances, e.g. with different options) gets the same handle, opened
- * and closed once per entry. */
-typedef struct loaded_library { void *handle; } loaded_library;
+ * and closed once per entry. It also owns the entry's options, which the
+ * library's tool may keep until it detaches (docs/tools-api.md). */
+typedef struct loaded_library { void *handle; char *options; } loaded_library;
 
 static void unload_library(ws_device *dev, void *user)
 {
     loaded_library *lib = user;
     (void)dev;
     dlclose(lib->handle);
+    free(lib->options);
     free(lib);
 }
 
@@ -61,6 +63,17 @@ static const ws_tool library_unloader = {
     .detach = unload_library,
 };
 
+/* What to add to dlopen's reason when the library needs the API from the
+ * program and the program does not export it (linked with the static
+ * library without -rdynamic). */
+static const char *export_hint(const char *why)
+{
+    return why && strstr(why, "undefined symbol: ws_")
+               ? "; the program does not export the warpscope API to tool libraries: link it with "
+                 "libwarpscope.so, or export the static library's symbols (-rdynamic, CMake's ENABLE_EXPORTS)"
+               : "";
+}
+
 static ws_status attach_library(ws_device *dev, char *entry)
 {
     char *options = strchr(entry, '=');
@@ -69,7 +82,11 @@ static ws_status attach_library(ws_device *dev, char *entry)
                             "(expected LIBRARY.so[=OPTIONS])", entry);
     if (options) *options++ = 0;
     void *h = dlopen(entry, RTLD_NOW | RTLD_LOCAL);
-    if (!h) return ws_set_error(dev, WS_ERR_NOT_FOUND, "WARPSCOPE_TOOL: cannot load %s: %s", entry, dlerror());
+    if (!h) {
+        const char *why = dlerror();
+        return ws_set_error(dev, WS_ERR_NOT_FOUND, "WARPSCOPE_TOOL: cannot load %s: %s%s", entry, why ? why : "?",
+                            export_hint(why));
+    }
     ws_tool_init_fn init;
     *(void **)&init = dlsym(h, WS_TOOL_INIT_SYMBOL);
     if (!init) {
@@ -77,7 +94,11 @@ static ws_status attach_library(ws_device *dev, char *entry)
         return ws_set_error(dev, WS_ERR_NOT_FOUND, "WARPSCOPE_TOOL: %s has no %s function", entry,
                             WS_TOOL_INIT_SYMBOL);
     }
-    loaded_library *lib = malloc(sizeof *lib);
+    loaded_library *lib = calloc(1, sizeof *lib);
+    if (lib && options && !(lib->options = strdup(options))) {
+        free(lib);
+        lib = NULL;
+    }
     if (!lib) {
         dlclose(h);
         return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "WARPSCOPE_TOOL: %s: out of host memory", entry);
@@ -86,11 +107,12 @@ static ws_status attach_library(ws_device *dev, char *entry)
     ws_status st = ws_tool_attach(dev, &library_unloader, lib);
     if (st != WS_OK) {
         dlclose(h);
+        free(lib->options);
         free(lib);
         return st;
     }
     dev->err[0] = 0; /* (an earlier call's message would explain nothing) */
-    st = init(dev, options);
+    st = init(dev, lib->options); /* (not options: the entry's text is freed when the list is read) */
     if (st != WS_OK && !dev->err[0])
         ws_set_error(dev, st, "WARPSCOPE_TOOL: %s: %s returned %s without a message", entry, WS_TOOL_INIT_SYMBOL,
                      ws_status_name(st));

@@ -24,9 +24,20 @@ static void on_detach(ws_device *dev, void *user)
 
 static const ws_tool tool = { .version = WS_TOOL_API_VERSION, .name = "api test tool", .detach = on_detach };
 
+/* An instance that keeps the options text itself, as a tool may: it is
+ * its user and is read again at detach. */
+static void on_detach_kept(ws_device *dev, void *user)
+{
+    (void)dev;
+    note("kept", user);
+}
+
+static const ws_tool keeper = { .version = WS_TOOL_API_VERSION, .name = "api test keeper", .detach = on_detach_kept };
+
 __attribute__((visibility("default"))) ws_status warpscope_tool_init(ws_device *dev, const char *options)
 {
     if (options && !strcmp(options, "fail-silently")) return WS_ERR_UNSUPPORTED; /* no message set */
+    if (options && !strncmp(options, "keep=", 5)) return ws_tool_attach(dev, &keeper, (void *)options);
     char *tag = strdup(options ? options : "-");
     if (!tag) return WS_ERR_OUT_OF_MEMORY;
     note("init", tag);

@@ -64,6 +64,20 @@ int main(int argc, char **argv)
     CHECK(dev == NULL);
     CHECK_STR_CONTAINS(msg, "warpscope_tool_init returned WS_ERR_UNSUPPORTED without a message");
 
+    /* the options text stays valid until the tool detaches: a tool may
+     * keep it (until 2026-11-28 it was freed when ws_device_open returned,
+     * so a tool that kept it read freed memory at detach). The allocations
+     * in between take the freed block back, as a program's would. */
+    snprintf(value, sizeof value, "%s=keep=the options text of this entry", lib);
+    CHECK(open_with(value, &dev, msg, sizeof msg) == WS_OK);
+    enum { REUSE = 64 };
+    char *reuse[REUSE];
+    for (int i = 0; i < REUSE; i++)
+        if ((reuse[i] = malloc(strlen(value) + 1))) memset(reuse[i], '#', strlen(value));
+    CHECK(!dev || ws_device_close(dev) == WS_OK);
+    for (int i = 0; i < REUSE; i++) free(reuse[i]);
+    CHECK_STR_CONTAINS(tool_log(), "kept keep=the options text of this entry;");
+
     dlclose(h);
     return TEST_SUMMARY();
 }

@@ -1,0 +1,2 @@
+/* Included first with `warpscope cc -include forced.h`. */
+#define FORCED_BASE 100

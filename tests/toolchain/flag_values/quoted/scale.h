@@ -1,0 +1,2 @@
+/* Found only through `warpscope cc -iquote quoted`. */
+#define SCALE 3
