@@ -1177,14 +1177,32 @@ static void on_halt(ws_gdb_dbg *t, uint32_t hart)
     }
 }
 
+/* The thread gdb stops on when the one it stepped is gone and every other
+ * is stopped: the lowest of the exited thread's block (its other warps),
+ * else the lowest of all (the snapshot is in hart order). */
+static size_t stop_pick(const ws_gdb_dbg *t, const ws_dbg_lane *was)
+{
+    for (size_t i = 0; was && i < t->nlanes; i++) {
+        const ws_dbg_lane *l = &t->lanes[i];
+        if (l->launch_id == was->launch_id && l->block.x == was->block.x && l->block.y == was->block.y &&
+            l->block.z == was->block.z)
+            return i;
+    }
+    return 0;
+}
+
 /* A step ran its warp off the end of the kernel: the threads retired and
  * no halt will end the step. gdb's step of one of them is over. If
  * nothing gdb resumed still runs (scheduler-locking, or the others are
- * stopped) and nothing else is to be heard, gdb is told that no resumed
- * thread is left ('N', which it asked for with no-resumed+): it stops and
- * gives the prompt back instead of waiting for ever. Otherwise (others
- * run, or no thread is left at all) the step has become a continue, as on
- * a CPU whose thread exits while stepped: the next event is reported. */
+ * stopped) and nothing else is to be heard, gdb stops on another thread
+ * (signal 0, "stopped", as a thread stopped by request; stop_pick) with a
+ * note saying why: it has a live thread selected and gives the prompt
+ * back. ('N', no resumed thread left, left gdb 13 with the exited thread
+ * selected: "No unwaited-for children left.", and every command until a
+ * `thread N` said "Cannot execute this command without a live selected
+ * thread".) Otherwise (others run, or no thread is left at all) the step
+ * has become a continue, as on a CPU whose thread exits while stepped:
+ * the next event is reported. */
 static void on_step_exit(ws_gdb_dbg *t, uint32_t hart)
 {
     uint32_t lpw = t->cfg.lanes_per_warp, warp = hart / lpw;
@@ -1192,7 +1210,12 @@ static void on_step_exit(ws_gdb_dbg *t, uint32_t hart)
     if (!t->step_hart || (t->step_hart - 1) / lpw != warp) return;
     const uint32_t stepped = t->step_hart - 1;
     t->step_hart = 0;
-    if (t->non_stop || t->npending || ws_gdb_lanes_refresh(t)) return;
+    if (t->non_stop || t->npending) return;
+    /* (the last snapshot still has the exited lane: which block it ran) */
+    const ws_dbg_lane *old = ws_gdb_lane_of(t, WS_GDB_TID(stepped));
+    ws_dbg_lane was;
+    if (old) was = *old;
+    if (ws_gdb_lanes_refresh(t)) return;
     /* No thread left at all (its warp was the last resident one): nothing
      * is held, so the device runs on (a warp placed now does not join a
      * halt) and its next event, the program's exit at the latest, tells
@@ -1202,14 +1225,20 @@ static void on_step_exit(ws_gdb_dbg *t, uint32_t hart)
     if (!t->nlanes) return;
     for (size_t i = 0; i < t->nlanes; i++)
         if (!t->lanes[i].halted) return; /* others run: their events tell */
+    const ws_dbg_lane *to = &t->lanes[stop_pick(t, old ? &was : NULL)];
     ws_gdb_stop s;
     memset(&s, 0, sizeof s);
-    s.kind = WS_GDB_STOP_NO_RESUMED;
-    char who[48];
+    s.kind = WS_GDB_STOP_SIGNAL; /* signal 0 */
+    s.tid = WS_GDB_TID(to->hart);
+    char who[48], next[48];
     thread_name(t, stepped, who, sizeof who);
-    snprintf(s.note, sizeof s.note, "[%s ran off the end of its kernel and exited; "
-             "the other threads are stopped]\n", who);
-    push(t, &s, 0);
+    thread_name(t, to->hart, next, sizeof next);
+    snprintf(s.note, sizeof s.note,
+             "[%s ran off the end of its kernel and exited; the other threads are stopped: gdb stops on %s, "
+             "block (%u,%u,%u) thread (%u,%u,%u)]\n",
+             who, next, to->block.x, to->block.y, to->block.z, to->thread.x, to->thread.y, to->thread.z);
+    t->held[to->hart] = 0; /* gdb hears it from a thread it did not resume: all-stop gdb takes that */
+    push(t, &s, to->pc);
 }
 
 /* Turn one debug event into queued stops. */
