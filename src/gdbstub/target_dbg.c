@@ -146,7 +146,7 @@ static const ws_dbg_lane *lane_for(ws_gdb_dbg *t, uint32_t tid)
 {
     if (ws_gdb_lanes_refresh(t)) return NULL;
     const ws_dbg_lane *l = ws_gdb_lane_of(t, tid);
-    if (!l) ws_gdb_fail(t, WS_ERR_NOT_FOUND, "thread %u is not a live lane", tid);
+    if (!l) ws_gdb_fail(t, WS_ERR_NOT_FOUND, "Thread %u is not a live lane", tid);
     return l;
 }
 
@@ -193,7 +193,7 @@ static ws_status dbg_read_reg(void *tp, uint32_t tid, uint32_t r, uint32_t *v)
     default: break;
     }
     if (r >= WS_GDB_NUM_REGS) return WS_ERR_INVALID_ARG;
-    if (!l->halted) return ws_gdb_fail(t, WS_ERR_BUSY, "thread %u is running", tid);
+    if (!l->halted) return ws_gdb_fail(t, WS_ERR_BUSY, "Thread %u is running", tid);
     const ws_dbg_warp_regs *wr = warp_regs(t, l->hart);
     if (wr) { /* the common registers from the warp's bulk read */
         uint32_t lane = l->hart % t->cfg.lanes_per_warp;
@@ -218,7 +218,7 @@ static ws_status dbg_write_reg(void *tp, uint32_t tid, uint32_t r, uint32_t v)
     }
     const ws_dbg_lane *l = lane_for(t, tid);
     if (!l) return WS_ERR_NOT_FOUND;
-    if (!l->halted) return ws_gdb_fail(t, WS_ERR_BUSY, "thread %u is running", tid);
+    if (!l->halted) return ws_gdb_fail(t, WS_ERR_BUSY, "Thread %u is running", tid);
     return ws_gdb_reg_access(t, l->hart, ws_gdb_dmi_regno(r), &v, 1);
 }
 
@@ -907,13 +907,15 @@ static int launch_stop_hit(ws_gdb_dbg *t, uint32_t hart, uint32_t pc, ws_gdb_sto
 static int step_again(ws_gdb_dbg *t);
 static uint32_t lanes_on_line(ws_gdb_dbg *t, uint32_t warp);
 
-/* A note's name for the thread of hart: gdb's Target Id for it ("Thread
- * N" in info threads); with threads=warp the warp's, and the lane. */
+/* A note's name for the thread of hart: gdb's Target Id for it, written
+ * as gdb writes it in `info threads` and "[Switching to Thread N]"; with
+ * threads=warp the warp's, and the lane. Never a bare "thread N", which
+ * reads as gdb's own number (the Id column, what `thread N` takes). */
 static void thread_name(const ws_gdb_dbg *t, uint32_t hart, char *out, size_t cap)
 {
     uint32_t lpw = t->cfg.lanes_per_warp;
-    if (t->warp_stops) snprintf(out, cap, "thread %u (lane %u)", 2 + hart / lpw, hart % lpw);
-    else snprintf(out, cap, "thread %u", WS_GDB_TID(hart));
+    if (t->warp_stops) snprintf(out, cap, "Thread %u (lane %u)", 2 + hart / lpw, hart % lpw);
+    else snprintf(out, cap, "Thread %u", WS_GDB_TID(hart));
 }
 
 static int range_step_on(ws_gdb_dbg *t, ws_gdb_stop *s)

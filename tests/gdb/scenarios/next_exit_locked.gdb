@@ -22,7 +22,7 @@ next
 set scheduler-locking off
 continue
 # expect-gdb: ^0xffff0000 in __ws_thread_exit \(\)
-# expect-gdb: ran off the end of its kernel and exited; the other threads are stopped: gdb stops on thread 66, block \(5,0,0\) thread \(64,0,0\)
+# expect-gdb: ran off the end of its kernel and exited; the other threads are stopped: gdb stops on Thread 66, block \(5,0,0\) thread \(64,0,0\)
 # expect-gdb: Thread [0-9]+ "block \(5,0,0\) thread \(64,0,0\) core 0 warp 2 lane 0" stopped\.
 # expect-gdb: ^\$1 = 5$
 # expect-gdb: ^\$2 = 64$

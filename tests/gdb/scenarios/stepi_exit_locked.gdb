@@ -18,7 +18,7 @@ set scheduler-locking off
 continue
 # expect-gdb: 0xffff0000 in __ws_thread_exit \(\)
 # expect-gdb: ran off the end of its kernel and exited
-# expect-gdb: the other threads are stopped: gdb stops on thread 130, block \(1,0,0\) thread \(0,0,0\)
+# expect-gdb: the other threads are stopped: gdb stops on Thread 130, block \(1,0,0\) thread \(0,0,0\)
 # expect-gdb: "block \(1,0,0\) thread \(0,0,0\) core 1 warp 0 lane 0" stopped\.
 # expect-gdb: ^\$1 = 1$
 # reject-gdb: No unwaited-for children left
