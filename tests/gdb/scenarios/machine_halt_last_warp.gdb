@@ -22,8 +22,8 @@ monitor watch
 continue
 # expect-gdb: debug machine 0 fired on sched.warp_retire \(core 0, data 0x00000000\)
 # expect-gdb: debug machine 0 fired on sched.warp_retire \(core 1, data 0x00000000\)
-# expect-gdb: Thread [0-9]+ "block \(0,0,0\) thread \(0,0,0\) core 0 warp 0 lane 0" received signal SIGTRAP
-# expect-gdb: Thread [0-9]+ "block \(1,0,0\) thread \(0,0,0\) core 1 warp 0 lane 0" received signal SIGTRAP
+# expect-gdb: Thread [0-9]+ "block \(0,0,0\) thread \(0,0,0\) core 0 warp 0 lane 0( \(focus; 32 live lanes\))?" received signal SIGTRAP
+# expect-gdb: Thread [0-9]+ "block \(1,0,0\) thread \(0,0,0\) core 1 warp 0 lane 0( \(focus; 32 live lanes\))?" received signal SIGTRAP
 # expect-gdb: ^#0  0xffff0000 in __ws_thread_exit \(\)
 # expect-gdb: ^\$1 = 1$
 # expect-gdb: core 1 warp 0: block \(1,0,0\), 32 live lanes, lowest pc 0xffff0000, halted: debug machine
