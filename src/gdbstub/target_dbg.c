@@ -1031,6 +1031,18 @@ static void note_lanes(ws_gdb_stop *s, uint32_t also)
     if (o < sizeof s->note) snprintf(s->note + o, sizeof s->note - o, " of this warp too: monitor focus]\n");
 }
 
+/* gdb's step of one lane ended with that lane gone (non-stop: it ran off
+ * the end of its kernel alone while gdb held its siblings). gdb still
+ * hears the step's stop for it, as it waits for that thread; reading it
+ * then fails with the reason (E.Thread N is not a live lane). */
+static void step_gone_note(const ws_gdb_dbg *t, uint32_t hart, ws_gdb_stop *s)
+{
+    char who[48];
+    thread_name(t, hart, who, sizeof who);
+    snprintf(s->note, sizeof s->note,
+             "[%s ran off the end of its kernel and exited; the other lanes of its warp stay stopped]\n", who);
+}
+
 /* A warp halted: queue one stop per lane that gdb should hear about. */
 static void on_halt(ws_gdb_dbg *t, uint32_t hart)
 {
@@ -1069,7 +1081,13 @@ static void on_halt(ws_gdb_dbg *t, uint32_t hart)
         if (t->step_hart && (t->step_hart - 1) / t->cfg.lanes_per_warp == warp) {
             if (range_step_on(t, &s) || (!t->range_past && step_on(t, &s))) return;
             s.tid = WS_GDB_TID(t->step_hart - 1);
-            set_step(t, t->step_hart - 1, 0);
+            /* dcsr.step is the warp's: cleared through the lane that
+             * halted, which is live (the stepped one may have run off the
+             * end alone, its siblings held in non-stop; cleared through
+             * it, the step stayed set and the warp's next resume ended
+             * in a SIGTRAP gdb never asked for) */
+            set_step(t, hart, 0);
+            if (!ws_gdb_lane_of(t, s.tid)) step_gone_note(t, t->step_hart - 1, &s);
             t->step_hart = 0;
         }
         push(t, &s, 0);
