@@ -86,6 +86,8 @@ typedef struct ws_warp {
     uint32_t held_to;              /* a hold hint ran: no scheduling decision
                                       before the instruction at this PC has
                                       (isa.h, WS_HINT_HOLD); 0: none      */
+    uint8_t retire_told;           /* sched.warp_retire emitted (early, at the
+                                      exit, for a debugger: simt.c)       */
     /* Decoded-instruction page cache for the current code page. */
     uint32_t code_page_addr;
     ws_inst *code_page;
@@ -382,6 +384,9 @@ static inline int ws_call_delta(uint32_t rd, uint32_t rs1, int is_jalr)
     return is_jalr && rd == 0 && rs1 == 1 ? -1 : 0;
 }
 void ws_simt_retire(ws_device *dev, ws_warp *w, uint32_t lanes);
+/* Emit w's sched.warp_retire now, once: ws_simt_retire does not emit it
+ * again when w's last lanes leave. */
+void ws_simt_tell_retire(ws_device *dev, ws_warp *w);
 void ws_simt_barrier_arrive(ws_device *dev, ws_warp *w, uint32_t lanes, uint32_t id);
 
 /* ws_warp_fetch, with an entry already decoded in the warp's current code

@@ -221,6 +221,13 @@ void ws_simt_call_depth(ws_warp *w, int delta)
 
 static void barrier_check(ws_device *dev, ws_block *b);
 
+void ws_simt_tell_retire(ws_device *dev, ws_warp *w)
+{
+    if (w->retire_told) return;
+    w->retire_told = 1;
+    ws_ev_emit(dev, WS_EV_SCHED, WS_EV_SCHED_WARP_RETIRE, w->core, (uint32_t)(w - dev->cores[w->core].warps));
+}
+
 void ws_simt_retire(ws_device *dev, ws_warp *w, uint32_t lanes)
 {
     lanes &= w->live;
@@ -230,8 +237,7 @@ void ws_simt_retire(ws_device *dev, ws_warp *w, uint32_t lanes)
     w->resv_valid &= ~lanes;
     ws_block *b = w->block;
     b->live_lanes -= ws_lane_count(lanes);
-    if (!w->live)
-        ws_ev_emit(dev, WS_EV_SCHED, WS_EV_SCHED_WARP_RETIRE, b->core, (uint32_t)(w - dev->cores[b->core].warps));
+    if (!w->live) ws_simt_tell_retire(dev, w);
     /* Exited lanes no longer count towards a barrier. */
     barrier_check(dev, b);
 }

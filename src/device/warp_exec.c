@@ -478,7 +478,10 @@ static inline __attribute__((always_inline)) ws_warp_result warp_run(ws_device *
         }
         const uint32_t g = w->group, pc = w->group_pc;
         if (pc == WS_RETIRE_ADDR) { /* the kernel returned */
-            if (dev->debug && no_insn_trap(dev, w, g, WS_RETIRE_ADDR)) { result = WARP_HALT; break; }
+            if (dev->debug && (no_insn_trap(dev, w, g, WS_RETIRE_ADDR) || ws_dbg_exit_gate(dev, w, g))) {
+                result = WARP_HALT;
+                break;
+            }
             ws_simt_retire(dev, w, g);
             w->group = 0;
             continue;

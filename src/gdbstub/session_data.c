@@ -34,7 +34,7 @@ static void cmd_g(ws_gdb_session *s)
     for (uint32_t r = 0; r < WS_GDB_G_REGS; r++) {
         uint32_t v;
         if (s->ops->read_reg(s->t, tid, r, &v) != WS_OK) {
-            ws_gdb_reply_error(s, 0x0e);
+            ws_gdb_reply_refused(s); /* with the target's reason: a thread that has exited */
             return;
         }
         reg_to_hex(v, hex);

@@ -146,7 +146,7 @@ static const ws_dbg_lane *lane_for(ws_gdb_dbg *t, uint32_t tid)
 {
     if (ws_gdb_lanes_refresh(t)) return NULL;
     const ws_dbg_lane *l = ws_gdb_lane_of(t, tid);
-    if (!l) ws_gdb_fail(t, WS_ERR_NOT_FOUND, "thread %u is not a live lane", tid);
+    if (!l) ws_gdb_fail(t, WS_ERR_NOT_FOUND, "Thread %u is not a live lane", tid);
     return l;
 }
 
@@ -193,7 +193,7 @@ static ws_status dbg_read_reg(void *tp, uint32_t tid, uint32_t r, uint32_t *v)
     default: break;
     }
     if (r >= WS_GDB_NUM_REGS) return WS_ERR_INVALID_ARG;
-    if (!l->halted) return ws_gdb_fail(t, WS_ERR_BUSY, "thread %u is running", tid);
+    if (!l->halted) return ws_gdb_fail(t, WS_ERR_BUSY, "Thread %u is running", tid);
     const ws_dbg_warp_regs *wr = warp_regs(t, l->hart);
     if (wr) { /* the common registers from the warp's bulk read */
         uint32_t lane = l->hart % t->cfg.lanes_per_warp;
@@ -218,7 +218,7 @@ static ws_status dbg_write_reg(void *tp, uint32_t tid, uint32_t r, uint32_t v)
     }
     const ws_dbg_lane *l = lane_for(t, tid);
     if (!l) return WS_ERR_NOT_FOUND;
-    if (!l->halted) return ws_gdb_fail(t, WS_ERR_BUSY, "thread %u is running", tid);
+    if (!l->halted) return ws_gdb_fail(t, WS_ERR_BUSY, "Thread %u is running", tid);
     return ws_gdb_reg_access(t, l->hart, ws_gdb_dmi_regno(r), &v, 1);
 }
 
@@ -907,13 +907,15 @@ static int launch_stop_hit(ws_gdb_dbg *t, uint32_t hart, uint32_t pc, ws_gdb_sto
 static int step_again(ws_gdb_dbg *t);
 static uint32_t lanes_on_line(ws_gdb_dbg *t, uint32_t warp);
 
-/* A note's name for the thread of hart: gdb's Target Id for it ("Thread
- * N" in info threads); with threads=warp the warp's, and the lane. */
+/* A note's name for the thread of hart: gdb's Target Id for it, written
+ * as gdb writes it in `info threads` and "[Switching to Thread N]"; with
+ * threads=warp the warp's, and the lane. Never a bare "thread N", which
+ * reads as gdb's own number (the Id column, what `thread N` takes). */
 static void thread_name(const ws_gdb_dbg *t, uint32_t hart, char *out, size_t cap)
 {
     uint32_t lpw = t->cfg.lanes_per_warp;
-    if (t->warp_stops) snprintf(out, cap, "thread %u (lane %u)", 2 + hart / lpw, hart % lpw);
-    else snprintf(out, cap, "thread %u", WS_GDB_TID(hart));
+    if (t->warp_stops) snprintf(out, cap, "Thread %u (lane %u)", 2 + hart / lpw, hart % lpw);
+    else snprintf(out, cap, "Thread %u", WS_GDB_TID(hart));
 }
 
 static int range_step_on(ws_gdb_dbg *t, ws_gdb_stop *s)
@@ -1029,6 +1031,18 @@ static void note_lanes(ws_gdb_stop *s, uint32_t also)
     if (o < sizeof s->note) snprintf(s->note + o, sizeof s->note - o, " of this warp too: monitor focus]\n");
 }
 
+/* gdb's step of one lane ended with that lane gone (non-stop: it ran off
+ * the end of its kernel alone while gdb held its siblings). gdb still
+ * hears the step's stop for it, as it waits for that thread; reading it
+ * then fails with the reason (E.Thread N is not a live lane). */
+static void step_gone_note(const ws_gdb_dbg *t, uint32_t hart, ws_gdb_stop *s)
+{
+    char who[48];
+    thread_name(t, hart, who, sizeof who);
+    snprintf(s->note, sizeof s->note,
+             "[%s ran off the end of its kernel and exited; the other lanes of its warp stay stopped]\n", who);
+}
+
 /* A warp halted: queue one stop per lane that gdb should hear about. */
 static void on_halt(ws_gdb_dbg *t, uint32_t hart)
 {
@@ -1067,7 +1081,13 @@ static void on_halt(ws_gdb_dbg *t, uint32_t hart)
         if (t->step_hart && (t->step_hart - 1) / t->cfg.lanes_per_warp == warp) {
             if (range_step_on(t, &s) || (!t->range_past && step_on(t, &s))) return;
             s.tid = WS_GDB_TID(t->step_hart - 1);
-            set_step(t, t->step_hart - 1, 0);
+            /* dcsr.step is the warp's: cleared through the lane that
+             * halted, which is live (the stepped one may have run off the
+             * end alone, its siblings held in non-stop; cleared through
+             * it, the step stayed set and the warp's next resume ended
+             * in a SIGTRAP gdb never asked for) */
+            set_step(t, hart, 0);
+            if (!ws_gdb_lane_of(t, s.tid)) step_gone_note(t, t->step_hart - 1, &s);
             t->step_hart = 0;
         }
         push(t, &s, 0);
@@ -1177,14 +1197,32 @@ static void on_halt(ws_gdb_dbg *t, uint32_t hart)
     }
 }
 
+/* The thread gdb stops on when the one it stepped is gone and every other
+ * is stopped: the lowest of the exited thread's block (its other warps),
+ * else the lowest of all (the snapshot is in hart order). */
+static size_t stop_pick(const ws_gdb_dbg *t, const ws_dbg_lane *was)
+{
+    for (size_t i = 0; was && i < t->nlanes; i++) {
+        const ws_dbg_lane *l = &t->lanes[i];
+        if (l->launch_id == was->launch_id && l->block.x == was->block.x && l->block.y == was->block.y &&
+            l->block.z == was->block.z)
+            return i;
+    }
+    return 0;
+}
+
 /* A step ran its warp off the end of the kernel: the threads retired and
  * no halt will end the step. gdb's step of one of them is over. If
  * nothing gdb resumed still runs (scheduler-locking, or the others are
- * stopped) and nothing else is to be heard, gdb is told that no resumed
- * thread is left ('N', which it asked for with no-resumed+): it stops and
- * gives the prompt back instead of waiting for ever. Otherwise (others
- * run, or no thread is left at all) the step has become a continue, as on
- * a CPU whose thread exits while stepped: the next event is reported. */
+ * stopped) and nothing else is to be heard, gdb stops on another thread
+ * (signal 0, "stopped", as a thread stopped by request; stop_pick) with a
+ * note saying why: it has a live thread selected and gives the prompt
+ * back. ('N', no resumed thread left, left gdb 13 with the exited thread
+ * selected: "No unwaited-for children left.", and every command until a
+ * `thread N` said "Cannot execute this command without a live selected
+ * thread".) Otherwise (others run, or no thread is left at all) the step
+ * has become a continue, as on a CPU whose thread exits while stepped:
+ * the next event is reported. */
 static void on_step_exit(ws_gdb_dbg *t, uint32_t hart)
 {
     uint32_t lpw = t->cfg.lanes_per_warp, warp = hart / lpw;
@@ -1192,7 +1230,12 @@ static void on_step_exit(ws_gdb_dbg *t, uint32_t hart)
     if (!t->step_hart || (t->step_hart - 1) / lpw != warp) return;
     const uint32_t stepped = t->step_hart - 1;
     t->step_hart = 0;
-    if (t->non_stop || t->npending || ws_gdb_lanes_refresh(t)) return;
+    if (t->non_stop || t->npending) return;
+    /* (the last snapshot still has the exited lane: which block it ran) */
+    const ws_dbg_lane *old = ws_gdb_lane_of(t, WS_GDB_TID(stepped));
+    ws_dbg_lane was;
+    if (old) was = *old;
+    if (ws_gdb_lanes_refresh(t)) return;
     /* No thread left at all (its warp was the last resident one): nothing
      * is held, so the device runs on (a warp placed now does not join a
      * halt) and its next event, the program's exit at the latest, tells
@@ -1202,14 +1245,20 @@ static void on_step_exit(ws_gdb_dbg *t, uint32_t hart)
     if (!t->nlanes) return;
     for (size_t i = 0; i < t->nlanes; i++)
         if (!t->lanes[i].halted) return; /* others run: their events tell */
+    const ws_dbg_lane *to = &t->lanes[stop_pick(t, old ? &was : NULL)];
     ws_gdb_stop s;
     memset(&s, 0, sizeof s);
-    s.kind = WS_GDB_STOP_NO_RESUMED;
-    char who[48];
+    s.kind = WS_GDB_STOP_SIGNAL; /* signal 0 */
+    s.tid = WS_GDB_TID(to->hart);
+    char who[48], next[48];
     thread_name(t, stepped, who, sizeof who);
-    snprintf(s.note, sizeof s.note, "[%s ran off the end of its kernel and exited; "
-             "the other threads are stopped]\n", who);
-    push(t, &s, 0);
+    thread_name(t, to->hart, next, sizeof next);
+    snprintf(s.note, sizeof s.note,
+             "[%s ran off the end of its kernel and exited; the other threads are stopped: gdb stops on %s, "
+             "block (%u,%u,%u) thread (%u,%u,%u)]\n",
+             who, next, to->block.x, to->block.y, to->block.z, to->thread.x, to->thread.y, to->thread.z);
+    t->held[to->hart] = 0; /* gdb hears it from a thread it did not resume: all-stop gdb takes that */
+    push(t, &s, to->pc);
 }
 
 /* Turn one debug event into queued stops. */

@@ -64,7 +64,7 @@ static uint32_t focus_lane(ws_gdb_warp_view *v, uint32_t tid)
 static uint32_t lane_or_fail(ws_gdb_warp_view *v, uint32_t tid)
 {
     uint32_t l = focus_lane(v, tid);
-    if (!l) fail(v, WS_ERR_NOT_FOUND, "thread %u is not a warp with a live lane", tid);
+    if (!l) fail(v, WS_ERR_NOT_FOUND, "Thread %u is not a warp with a live lane", tid);
     return l;
 }
 

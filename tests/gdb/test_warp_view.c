@@ -166,7 +166,7 @@ int main(void)
     /* registers and memory are the focus lane's */
     uint32_t val = 0;
     CHECK(ops->read_reg(&v, 3, 7, &val) == WS_OK && val == (2 + 5) * 100 + 7 && f.last_reg_tid == 7);
-    CHECK(ops->read_reg(&v, 4, 7, &val) == WS_ERR_NOT_FOUND && strstr(ops->error(&v), "thread 4"));
+    CHECK(ops->read_reg(&v, 4, 7, &val) == WS_ERR_NOT_FOUND && strstr(ops->error(&v), "Thread 4"));
     CHECK(ops->read_reg(&v, 3, 7, &val) == WS_OK && !strcmp(ops->error(&v), "fake")); /* no stale message */
     uint8_t buf[4];
     CHECK(ops->read_mem(&v, 2, 0x100, buf, 4) == WS_OK && f.last_mem_tid == 2);

@@ -58,6 +58,11 @@ int ws_dbg_any_halted(ws_device *dev);
 /* ---- device thread: warp_exec.c / lane_io.c ---- */
 /* ebreak by group g at pc: 1 = the warp halted (cause ebreak). */
 int ws_dbg_ebreak(ws_device *dev, ws_warp *w, uint32_t g, uint32_t pc);
+/* Group g of w stands at the exit stub, about to retire. When they are
+ * w's last lanes, its sched.warp_retire is emitted now, while they are
+ * still live; a debug machine's halt that event (or an earlier one of
+ * this quantum) asked for is taken here. 1 = the warp halted there. */
+int ws_dbg_exit_gate(ws_device *dev, ws_warp *w, uint32_t g);
 /* A trapped entry at pc (in: its instruction, NULL where none is): 1 = an
  * execute trigger of w's core hit. */
 int ws_dbg_exec_hit(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, uint32_t pc);

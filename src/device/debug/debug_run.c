@@ -259,6 +259,18 @@ static int machine_halt(ws_debug *d, ws_warp *w)
     return halted_w;
 }
 
+/* Taken at the exit, a halt caused by the launch's last warp leaving (or
+ * by anything it did in its last quantum) stops on that warp's thread:
+ * once its lanes had retired there was nothing left to halt, and the
+ * launch ended with the halt unclaimed (WS_ERR_STOPPED, no stop in gdb). */
+int ws_dbg_exit_gate(ws_device *dev, ws_warp *w, uint32_t g)
+{
+    struct ws_events *ev = dev->events;
+    if (!ev || !atomic_load(&dev->debug->attached)) return 0;
+    if (g == w->live) ws_simt_tell_retire(dev, w);
+    return ev->halt_pending && machine_halt(dev->debug, w);
+}
+
 int ws_dbg_machine_halt_idle(ws_device *dev)
 {
     ws_debug *d = dev->debug;

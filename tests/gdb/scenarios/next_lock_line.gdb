@@ -28,7 +28,7 @@ continue
 # expect-gdb: hit Breakpoint 1, lock_line .*gdb_kernels.c:@MARK_lock_take@
 # expect-gdb: \$1 = 0$
 # expect-gdb: \$2 = 0$
-# expect-gdb: ^\[lanes 0xffffffc0 of the warp of thread 7 are still on the line after 100000 instructions of the warp: the step ends without them\]
+# expect-gdb: ^\[lanes 0xffffffc0 of the warp of Thread 7 are still on the line after 100000 instructions of the warp: the step ends without them\]
 # expect-gdb: ^@MARK_lock_held@\s
 # expect-gdb: ^Line @MARK_lock_held@ of .*gdb_kernels.c" starts at address 0x[0-9a-f]+ <lock_line\+[0-9]+>
 # expect-gdb: \$3 = 5$

@@ -19,7 +19,7 @@ info threads
 delete
 continue
 # expect-gdb: hit Breakpoint 1, lock_line .*gdb_kernels.c:@MARK_lock_take@
-# expect-gdb: ^\[lanes 0xffffffc0 of the warp of thread 2 \(lane 5\) are still on the line after 100000 instructions of the warp: the step ends without them\]
+# expect-gdb: ^\[lanes 0xffffffc0 of the warp of Thread 2 \(lane 5\) are still on the line after 100000 instructions of the warp: the step ends without them\]
 # expect-gdb: ^@MARK_lock_held@\s
 # expect-gdb: ^Line @MARK_lock_held@ of .*gdb_kernels.c"
 # expect-gdb: \$1 = 5$
