@@ -78,6 +78,21 @@ static int compute_at_bp(dbg_session *s, ws_addr *out)
     return 0;
 }
 
+/* compute stopped at bp_target: the first halt's event in *ev. */
+static int compute_stopped_at_bp(dbg_session *s, ws_addr *out, ws_dbg_event *ev)
+{
+    if (compute_at_bp(s, out)) return -1;
+    CHECK(wait_event(s->d, WS_DBG_EV_HALT, ev) == 0);
+    return 0;
+}
+
+/* The execute triggers of compute_at_bp off again. */
+static void clear_bp_triggers(ws_debug *d)
+{
+    set_trigger(d, 0, hart_of(0, 1, 0, 0), 0, 0, 0);
+    set_trigger(d, 0, hart_of(1, 1, 0, 0), 0, 0, 0);
+}
+
 static void check_compute_out(ws_device *dev, ws_addr out, int changed_i, int changed_v)
 {
     int v[64];
@@ -257,10 +272,9 @@ static void test_registers(void)
 {
     dbg_session s;
     ws_addr out;
-    if (compute_at_bp(&s, &out)) { CHECK(0); return; }
-    ws_debug *d = s.d;
     ws_dbg_event ev;
-    CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
+    if (compute_stopped_at_bp(&s, &out, &ev)) { CHECK(0); return; }
+    ws_debug *d = s.d;
     CHECK_EQ_U(ev.hart, hart_of(0, 1, 0, 0));  /* block 0 gets there first */
     all_halted(d);                              /* all-stop: core 1 too */
     uint32_t h5 = hart_of(0, 1, 0, 5), v = 0, hit_hart = 0, hit_addr = 0;
@@ -322,8 +336,7 @@ static void test_registers(void)
     CHECK_EQ_U(v >> 28, 2);
     CHECK(v & (1u << 20)); /* hit */
     /* disarm both cores' triggers and continue */
-    set_trigger(d, 0, hart_of(0, 1, 0, 0), 0, 0, 0);
-    set_trigger(d, 0, hart_of(1, 1, 0, 0), 0, 0, 0);
+    clear_bp_triggers(d);
     resume_compute_to_end(&s, out, 5, 3001);
 }
 
@@ -334,17 +347,15 @@ static void test_registers_cleared(void)
 {
     dbg_session s;
     ws_addr out, regs;
-    if (compute_at_bp(&s, &out)) { CHECK(0); return; }
-    ws_debug *d = s.d;
     ws_dbg_event ev;
-    CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
+    if (compute_stopped_at_bp(&s, &out, &ev)) { CHECK(0); return; }
+    ws_debug *d = s.d;
     all_halted(d);
     uint32_t h5 = hart_of(0, 1, 0, 5);
     CHECK_EQ_U(reg_write(d, 0, h5, WS_REGNO_GPR(27), 0x5eed), 0);      /* s11 */
     CHECK_EQ_U(reg_write(d, 0, h5, WS_REGNO_FPR(29), 0x3f800000u), 0); /* ft9 = 1.0f */
     CHECK_REG(d, 0, h5, WS_REGNO_GPR(27), 0x5eed);
-    set_trigger(d, 0, hart_of(0, 1, 0, 0), 0, 0, 0);
-    set_trigger(d, 0, hart_of(1, 1, 0, 0), 0, 0, 0);
+    clear_bp_triggers(d);
     resume_all(d);
     CHECK_EQ_U(app_join(&s.a), WS_OK);
     check_compute_out(s.dev, out, -1, 0);
@@ -949,10 +960,9 @@ static void test_step(void)
 {
     dbg_session s;
     ws_addr out;
-    if (compute_at_bp(&s, &out)) { CHECK(0); return; }
-    ws_debug *d = s.d;
     ws_dbg_event ev;
-    CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
+    if (compute_stopped_at_bp(&s, &out, &ev)) { CHECK(0); return; }
+    ws_debug *d = s.d;
     uint32_t h = hart_of(0, 1, 0, 3), v = 0, pc0 = 0, pc1 = 0, pc2 = 0;
     pc0 = csr_get(d, 0, h, WS_CSR_DPC);
     CHECK_EQ_U(pc0, s.bp);
@@ -1536,10 +1546,9 @@ static void test_machine_queued_while_stopped(void)
 {
     dbg_session s;
     ws_addr out;
-    if (compute_at_bp(&s, &out)) { CHECK(0); return; }
-    ws_debug *d = s.d;
     ws_dbg_event ev;
-    CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
+    if (compute_stopped_at_bp(&s, &out, &ev)) { CHECK(0); return; }
+    ws_debug *d = s.d;
     ws_machine_program p = { .enabled = 1, .nwatch = 1, .nactions = 1 };
     p.watch[0] = (ws_watch){ .source = WS_EV_WD, .id = WS_EV_WD_RETIRE, .core = WS_EV_ANY_CORE,
                              .match = WS_MATCH_ANY, .repeat = 1 };
@@ -1558,8 +1567,7 @@ static void test_machine_queued_while_stopped(void)
     CHECK_EQ_U(dmr(d, 0, WS_DM_EVCTL) >> 8 & 0xff, 1); /* still queued */
     /* resumed, the device takes it before any warp moves: it counted the
      * blocks' retires (as the device last showed its machines) */
-    set_trigger(d, 0, hart_of(0, 1, 0, 0), 0, 0, 0);
-    set_trigger(d, 0, hart_of(1, 1, 0, 0), 0, 0, 0);
+    clear_bp_triggers(d);
     resume_all(d);
     CHECK_EQ_U(app_join(&s.a), WS_OK);
     check_compute_out(s.dev, out, -1, 0);
