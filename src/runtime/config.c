@@ -312,7 +312,14 @@ ws_status ws_config_parse(ws_config *cfg, const char *text, char *err, size_t er
             return WS_ERR_INVALID_ARG;
         }
         char *eq = strchr(item, '=');
-        if (!eq) { snprintf(err, errlen, "'%s': expected key=value", item); return WS_ERR_INVALID_ARG; }
+        if (!eq) {
+            const char *next = p;
+            while (*next == ' ' || *next == '\t') next++;
+            /* "cores = 8": a space ends a setting, so the key stands alone */
+            snprintf(err, errlen, "'%s': expected key=value%s", item,
+                     *next == '=' ? " with no spaces around '=' (a space or comma separates settings)" : "");
+            return WS_ERR_INVALID_ARG;
+        }
         *eq = 0;
         ws_status st = set_key(cfg, item, eq + 1, &given, shown, err, errlen);
         if (st != WS_OK) return st;

@@ -21,6 +21,10 @@ static void config_checks(void)
     CHECK(ws_config_parse(&c, "bogus=1", err, sizeof err) == WS_ERR_INVALID_ARG);
     CHECK_STR_CONTAINS(err, "unknown setting 'bogus'");
     CHECK(ws_config_parse(&c, "cores", err, sizeof err) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(err, "'cores': expected key=value");
+    /* spaces around '=' (as timing files write their lines) are named */
+    CHECK(ws_config_parse(&c, "cores = 8", err, sizeof err) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(err, "'cores': expected key=value with no spaces around '=' (a space or comma separates settings)");
     /* the smaller core lowered the block limit it no longer holds (the
      * documented example was refused: "max_threads_per_block=256") */
     CHECK_EQ_U(c.max_threads_per_block, 128);
