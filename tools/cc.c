@@ -229,7 +229,38 @@ bad:
     return -1;
 }
 
-static int compile(const cc_paths *p, const cc_opts *o, const char *src, const char *obj)
+/* Whether the flags hold one of names (NULL-terminated). */
+static int has_flag(const cc_opts *o, const char *const *names)
+{
+    for (int i = 0; i < o->nflags; i++)
+        for (int k = 0; names[k]; k++)
+            if (!strcmp(o->flags[i], names[k])) return 1;
+    return 0;
+}
+
+/* With -MD or -MMD and no -MF, clang writes its dependency file beside
+ * the object, which a build into a module lives in a temporary folder
+ * (and the folder stayed behind, not empty): the file goes beside the
+ * module instead, as gcc names it when it links: OUT's name with .d for
+ * one source, OUT-SOURCE.d for each of several; its target is the
+ * module. dep is empty when there is none to write. */
+static void dep_file(const cc_opts *o, const char *out, const char *src, int nsources, char *dep, size_t len)
+{
+    static const char *const md[] = { "-MD", "-MMD", NULL }, *const mf[] = { "-MF", NULL };
+    dep[0] = 0;
+    if (!has_flag(o, md) || has_flag(o, mf)) return;
+    const char *slash = strrchr(out, '/'), *dot = strrchr(out, '.');
+    const int stem = dot && dot > (slash ? slash : out) ? (int)(dot - out) : (int)strlen(out);
+    if (nsources == 1) {
+        snprintf(dep, len, "%.*s.d", stem, out);
+        return;
+    }
+    const char *base = strrchr(src, '/') ? strrchr(src, '/') + 1 : src, *sdot = strrchr(base, '.');
+    snprintf(dep, len, "%.*s-%.*s.d", stem, out, sdot ? (int)(sdot - base) : (int)strlen(base), base);
+}
+
+static int compile(const cc_paths *p, const cc_opts *o, const char *src, const char *obj, const char *dep,
+                   const char *target)
 {
     argv_list a = { .n = 0 };
     const char *fixed[] = { p->clang, "--target=riscv32-unknown-elf", "-march=rv32imafc", "-mabi=ilp32f",
@@ -242,6 +273,9 @@ static int compile(const cc_paths *p, const cc_opts *o, const char *src, const c
                             PICOLIBC "/include", NULL };
     for (int i = 0; fixed[i]; i++) if (add(&a, fixed[i])) return -1;
     for (int i = 0; i < o->nflags; i++) if (add(&a, o->flags[i])) return -1;
+    static const char *const mt[] = { "-MT", "-MQ", NULL };
+    if (dep && dep[0] && (add(&a, "-MF") || add(&a, dep))) return -1;
+    if (dep && dep[0] && !has_flag(o, mt) && (add(&a, "-MT") || add(&a, target))) return -1;
     if (add(&a, "-c") || add(&a, src) || add(&a, "-o") || add(&a, obj)) return -1;
     return run(&a, o->verbose);
 }
@@ -280,15 +314,19 @@ int ws_cmd_cc(int argc, char **argv)
         char obj[PATH_MAX];
         if (o.out) snprintf(obj, sizeof obj, "%s", o.out);
         else default_output(o.srcs[0], ".o", obj, sizeof obj);
-        return compile(&p, &o, o.srcs[0], obj) ? 1 : 0;
+        return compile(&p, &o, o.srcs[0], obj, NULL, NULL) ? 1 : 0;
     }
 
     char tmpdir[PATH_MAX - 16];
     if (ws_tool_tmpdir("warpscope cc", "cc", tmpdir, sizeof tmpdir)) return 1;
     char (*objs)[PATH_MAX] = calloc(128, PATH_MAX);
     if (!objs) { rmdir(tmpdir); fprintf(stderr, "warpscope cc: out of memory\n"); return 1; }
-    int rc = 0, n = 0;
+    int rc = 0, n = 0, nsources = 0;
     char made[128] = { 0 }; /* objs[i] is a temporary this call compiled */
+    char out[PATH_MAX], dep[PATH_MAX];
+    if (o.out) snprintf(out, sizeof out, "%s", o.out);
+    else default_output(o.srcs[0], ".elf", out, sizeof out);
+    for (int i = 0; i < o.nsrcs; i++) nsources += !is_object(o.srcs[i]);
     for (; n < o.nsrcs && !rc; n++) {
         if (is_object(o.srcs[n])) { /* from `warpscope cc -c`, or an archive: linked as it is */
             snprintf(objs[n], PATH_MAX, "%s", o.srcs[n]);
@@ -296,11 +334,9 @@ int ws_cmd_cc(int argc, char **argv)
         }
         snprintf(objs[n], PATH_MAX, "%s/%d.o", tmpdir, n);
         made[n] = 1;
-        rc = compile(&p, &o, o.srcs[n], objs[n]);
+        dep_file(&o, out, o.srcs[n], nsources, dep, sizeof dep);
+        rc = compile(&p, &o, o.srcs[n], objs[n], dep, out);
     }
-    char out[PATH_MAX];
-    if (o.out) snprintf(out, sizeof out, "%s", o.out);
-    else default_output(o.srcs[0], ".elf", out, sizeof out);
     if (!rc) rc = link_module(&p, &o, objs, n, out);
     for (int i = 0; i < n; i++) if (made[i]) unlink(objs[i]);
     free(objs);
