@@ -132,3 +132,18 @@ WS_FRAGMENT ws_vec4 instance_fs(const struct vout *in)
 {
     return ws_vec4_make(in->color[0], (float)ws_instance_id() / 255.0f, in->color[2], 1.0f);
 }
+
+/* spins forever at one pixel (or one vertex) while u->flags is 7: for
+ * the watchdog's report */
+WS_FRAGMENT ws_vec4 hang_fs(const struct vout *in, const struct uni *u)
+{
+    if (ws_pixel_x() == u->fault_x && ws_pixel_y() == u->fault_y && !ws_is_helper())
+        while (*(volatile const unsigned *)&u->flags == 7) {}
+    return ws_vec4_make(in->color[0], in->color[1], in->color[2], in->color[3]);
+}
+WS_VERTEX void hang_vs(const struct vin *in, struct vout *out, const struct uni *u)
+{
+    if (ws_vertex_id() == u->fault_x)
+        while (*(volatile const unsigned *)&u->flags == 7) {}
+    ref_vs(in, out);
+}

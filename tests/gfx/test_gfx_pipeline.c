@@ -366,6 +366,46 @@ static void test_fault_names_pixel(void)
     ws_free(dev, ub);
 }
 
+/* A shader that never returns: the watchdog's report names the draw and
+ * the pixel or vertex still running, as a fault's does (it named the
+ * launch's block and thread only, which a user cannot map to a pixel). */
+static void test_hang_names_pixel(const char *elf)
+{
+    ws_config cfg;
+    char err[128];
+    ws_config_default(&cfg);
+    CHECK(ws_config_parse(&cfg, "watchdog_ms=200", err, sizeof err) == WS_OK);
+    ws_device *save = dev;
+    ws_module *save_m = mod;
+    ws_gfx_target *save_t = target;
+    if (ws_device_open(&cfg, &dev) != WS_OK) { CHECK(0); dev = save; return; }
+    CHECK(ws_module_load_file(dev, elf, &mod) == WS_OK);
+    CHECK(ws_gfx_target_create(dev, W, H, 1, &target) == WS_OK && ws_gfx_set_target(dev, target) == WS_OK);
+    unsigned u[3] = { 10, 12, 7 };
+    ws_addr ub;
+    CHECK(ws_malloc(dev, sizeof u, &ub) == WS_OK && ws_memcpy_htod(dev, ub, u, sizeof u) == WS_OK);
+    vtx v[6];
+    quad(v, 1, 1);
+    ws_gfx_pipeline_desc d = desc("ref_vs", "hang_fs");
+    CHECK(draw(&d, v, 6, 1, ub) == WS_ERR_TIMEOUT);
+    const char *e = ws_last_error(dev);
+    CHECK_STR_CONTAINS(e, "the first still running: block ");
+    CHECK_STR_CONTAINS(e, "]; draw 0 primitive 1 pixel (10,12), pc 0x");
+    CHECK_STR_CONTAINS(e, "in hang_fs");
+    printf("hang report: %s\n", e);
+    u[0] = 4; /* the vertex */
+    CHECK(ws_memcpy_htod(dev, ub, u, sizeof u) == WS_OK);
+    d = desc("hang_vs", "ref_fs");
+    CHECK(draw(&d, v, 6, 1, ub) == WS_ERR_TIMEOUT);
+    e = ws_last_error(dev);
+    CHECK_STR_CONTAINS(e, "]; draw 1 vertex 4 instance 0, pc 0x");
+    printf("hang report: %s\n", e);
+    ws_device_close(dev);
+    dev = save;
+    mod = save_m;
+    target = save_t;
+}
+
 static char printed[256];
 
 static void on_printf(void *user, uint64_t launch, ws_dim3 block, ws_dim3 thread, const char *text, size_t len)
@@ -872,6 +912,7 @@ int main(int argc, char **argv)
     test_cp_halt_holds_target_read();
     test_degenerate_and_large();
     test_fault_names_pixel();
+    test_hang_names_pixel(argv[1]);
     test_discard_and_sysvals();
     test_printf_assert();
     test_instances_and_strips();
