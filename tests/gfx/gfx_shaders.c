@@ -147,3 +147,9 @@ WS_VERTEX void hang_vs(const struct vin *in, struct vout *out, const struct uni 
         while (*(volatile const unsigned *)&u->flags == 7) {}
     ref_vs(in, out);
 }
+
+/* colour.xy are texture coordinates, colour.z the level of detail */
+WS_FRAGMENT ws_vec4 tex_lod_fs(const struct vout *in)
+{
+    return ws_tex2d_lod(0, in->color[0], in->color[1], in->color[2]);
+}

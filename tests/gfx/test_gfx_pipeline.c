@@ -525,6 +525,23 @@ static void test_texture_lod(void)
         CHECK(memcmp(px(20, 20), colors[i], 3) == 0);
         CHECK(memcmp(px(50, 41), colors[i], 3) == 0);
     }
+    /* Between levels, nearest takes the level nearest the lod, and a lod
+     * half-way between two takes the finer one: ceil(lod + 1/2) - 1, as
+     * OpenGL and Vulkan define it (until 2026-11-28 ties went to the
+     * coarser level: 0.5 sampled level 1 and 1.5 level 2) */
+    const float lods[6] = { 0.25f, 0.5f, 0.75f, 1.5f, 1.5001f, 2.5f };
+    const int lod_level[6] = { 0, 0, 1, 1, 2, 2 };
+    ws_gfx_pipeline_desc dl = desc("ref_vs", "tex_lod_fs");
+    for (int i = 0; i < 6; i++) {
+        quad(v, 1, 1);
+        for (int k = 0; k < 6; k++) v[k].color[2] = lods[i];
+        CHECK(draw(&dl, v, 6, 1, 0) == WS_OK);
+        if (memcmp(px(20, 20), colors[lod_level[i]], 3))
+            printf("lod %g: sampled (%d,%d,%d), level %d is (%d,%d,%d)\n", (double)lods[i], px(20, 20)[0],
+                   px(20, 20)[1], px(20, 20)[2], lod_level[i], colors[lod_level[i]][0], colors[lod_level[i]][1],
+                   colors[lod_level[i]][2]);
+        CHECK(memcmp(px(20, 20), colors[lod_level[i]], 3) == 0);
+    }
     /* an explicit sampler without mipmaps stays on level 0 */
     smp.mipmaps = 0;
     CHECK(ws_gfx_set_texture(dev, 0, t, &smp) == WS_OK);
