@@ -406,6 +406,34 @@ static void test_hang_names_pixel(const char *elf)
     target = save_t;
 }
 
+/* The statistics are the most recent draw's even when it faulted before
+ * its fragments (they were the draw before's, under that draw's id). */
+static void test_stats_of_faulted_draw(void)
+{
+    vtx v[6];
+    quad(v, 1, 1);
+    ws_gfx_pipeline_desc d = desc("ref_vs", "ref_fs");
+    CHECK(draw(&d, v, 6, 1, 0) == WS_OK);
+    uint64_t id = 0;
+    CHECK(ws_gfx_next_draw_id(dev, &id) == WS_OK);
+    ws_gfx_pipeline *p = NULL;
+    ws_addr vb = 0;
+    CHECK(ws_gfx_pipeline_create(dev, &d, &p) == WS_OK && ws_gfx_set_pipeline(dev, p) == WS_OK);
+    CHECK(ws_malloc(dev, sizeof v, &vb) == WS_OK && ws_memcpy_htod(dev, vb, v, sizeof v) == WS_OK);
+    CHECK(ws_gfx_set_vertex_buffer(dev, 0, vb, sizeof v) == WS_OK);
+    CHECK(ws_gfx_draw(dev, 7, 1, 0, 0) == WS_OK); /* vertex 6 is past the buffer */
+    CHECK(ws_synchronize(dev) == WS_ERR_KERNEL_FAULT);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "vertex fetch: vertex 6 instance 0");
+    ws_gfx_draw_stats s;
+    CHECK(ws_gfx_last_draw_stats(dev, &s) == WS_OK);
+    CHECK_EQ_U(s.draw_id, id);
+    CHECK_EQ_U(s.vertices_shaded, 0);
+    CHECK_EQ_U(s.pixels_written, 0);
+    CHECK_EQ_U(s.vertex_launch_id, ~0ull);
+    ws_free(dev, vb);
+    ws_gfx_pipeline_destroy(dev, p);
+}
+
 static char printed[256];
 
 static void on_printf(void *user, uint64_t launch, ws_dim3 block, ws_dim3 thread, const char *text, size_t len)
@@ -930,6 +958,7 @@ int main(int argc, char **argv)
     test_degenerate_and_large();
     test_fault_names_pixel();
     test_hang_names_pixel(argv[1]);
+    test_stats_of_faulted_draw();
     test_discard_and_sysvals();
     test_printf_assert();
     test_instances_and_strips();
