@@ -153,7 +153,8 @@ WS_API ws_status ws_gfx_draw_indexed(ws_device *dev, uint32_t index_count, uint3
  * into it (w*h*4 bytes). */
 WS_API ws_status ws_gfx_present(ws_device *dev, ws_gfx_target *t, void *rgba, size_t n);
 
-/* Statistics of the most recent draw (functional counts are exact). */
+/* Statistics of the most recent draw (functional counts are exact); of a
+ * draw that stopped at a fault, what it did before the fault. */
 typedef struct ws_gfx_draw_stats {
     uint64_t draw_id;            /* draws since the device opened, from 0        */
     /* primitives: the draw's triangles (per instance), each counted once

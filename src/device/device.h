@@ -367,6 +367,23 @@ static inline int ws_lane_sysval(const ws_grid_run *L, const ws_warp *w, uint32_
     return 0;
 }
 
+/* The lanes of g that are helper lanes of a fragment shader: uncovered
+ * pixels of their quad, or fragments that called ws_discard. Their stores
+ * and atomics reach no memory but their own stack, as for a GPU's helper
+ * invocations (docs/graphics.md). 0 outside a draw; a vertex lane is never
+ * a helper (its flags word is 0). */
+static inline uint32_t ws_lane_helpers(const ws_device *dev, const ws_warp *w, uint32_t g)
+{
+    const ws_grid_run *L = dev->current;
+    if (!L || !L->sysval) return 0;
+    uint32_t helpers = 0;
+    for (uint32_t m = g; m; m &= m - 1) {
+        uint32_t l = (uint32_t)__builtin_ctz(m);
+        if (L->sysval[ws_lane_grid_thread(L, w, l) * WS_GFX_SYSVALS + 2] & WS_GFX_FLAG_HELPER) helpers |= 1u << l;
+    }
+    return helpers;
+}
+
 /* ---- SIMT group selection and barriers (src/device/simt.c) ---- */
 int  ws_simt_select(ws_device *dev, ws_warp *w);          /* 0 if none runnable */
 void ws_simt_leave_group(ws_warp *w);                     /* write back group_pc */

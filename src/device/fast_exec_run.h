@@ -213,12 +213,12 @@ h_flw:
         NEXT;
     }
     goto h_load;
-h_sw:
-    if (word_stores(dev, op, x[op->rs1], op->imm, g, full, x[op->rs2]) ||
+h_sw: /* a fragment's helper lanes store through ws_lane_stores, which drops their stores */
+    if ((!ws_lane_helpers(dev, w, g) && word_stores(dev, op, x[op->rs1], op->imm, g, full, x[op->rs2])) ||
         stack_stores(dev, w, x[op->rs1], op->imm, g, full, x[op->rs2])) { stores++; NEXT; }
     goto h_store;
 h_fsw:
-    if (word_stores(dev, op, x[op->rs1], op->imm, g, full, w->f[op->rs2]) ||
+    if ((!ws_lane_helpers(dev, w, g) && word_stores(dev, op, x[op->rs1], op->imm, g, full, w->f[op->rs2])) ||
         stack_stores(dev, w, x[op->rs1], op->imm, g, full, w->f[op->rs2])) { stores++; NEXT; }
     goto h_store;
 h_csr_tid: { const uint32_t rd = op->rd; const uint16_t *tid = w->tid[op->imm - WS_CSR_TID_X];

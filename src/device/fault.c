@@ -123,11 +123,16 @@ static void where_running(const ws_device *dev, char *buf, size_t len)
     if (!pick) return;
     uint32_t l = (uint32_t)__builtin_ctz(pick_runs ? pick_runs : pick->live);
     uint32_t pc = pick->group >> l & 1 ? pick->group_pc : pick->pc[l];
+    /* a shader's lane is a vertex or a pixel of a draw: name it, as a
+     * lane's fault does (a hang at one pixel is a shader bug like any) */
+    char gfx[128] = "";
+    const ws_grid_run *L = dev->current;
+    if (L && L->gfx) ws_gfx_describe_thread(L, ws_lane_grid_thread(L, pick, l), gfx, sizeof gfx);
     int n = snprintf(buf, len, "; %u warp%s resident, the first %s: block (%u,%u,%u) thread (%u,%u,%u) "
-                     "[core %u warp %u lane %u] pc 0x%08x", resident, resident == 1 ? "" : "s",
+                     "[core %u warp %u lane %u]%s%s pc 0x%08x", resident, resident == 1 ? "" : "s",
                      pick_runs ? "still running" : "waiting", pick->block->idx.x, pick->block->idx.y,
                      pick->block->idx.z, pick->tid[0][l], pick->tid[1][l], pick->tid[2][l], pick->core,
-                     pick->slot, l, pc);
+                     pick->slot, l, gfx, gfx[0] ? "," : "", pc);
     if (dev->describe_pc && n >= 0 && (size_t)n + 1 < len) dev->describe_pc(dev, pc, pick, l, buf + n, len - (size_t)n);
 }
 

@@ -97,13 +97,27 @@ int ws_lane_loads(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, uin
     return 0;
 }
 
+/* May helper lane l store at [addr, addr + size)? Only in memory of its
+ * own: its stack, the record its a0 pointed to at the start (a fragment's
+ * colour, which the pixel history shows for a discarded fragment too), or
+ * a tool's buffer. */
+static int helper_may_store(const ws_device *dev, const ws_warp *w, uint32_t l, uint32_t addr, uint32_t size)
+{
+    const uint32_t off = addr - (WS_STACK_BASE + ((w->stack_slot0 + l) << dev->mem.stack_shift));
+    if (off <= dev->mem.stack_size - size || ws_lane_tool_addr(dev, addr)) return 1;
+    const ws_grid_run *L = dev->current;
+    const uint32_t rec = L->ireg[0] + L->ireg_stride[0] * (uint32_t)ws_lane_grid_thread(L, w, l);
+    return L->ireg_stride[0] >= size && addr - rec <= L->ireg_stride[0] - size;
+}
+
 int ws_lane_stores(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, uint32_t pc)
 {
     uint32_t size = in->op == OP_SB ? 1 : in->op == OP_SH ? 2 : 4;
     const uint32_t *src = in->op == OP_FSW ? w->f[in->rs2] : w->x[in->rs2];
     uint8_t *host;
     if (dev->debug && ws_dbg_data_hit(dev, w, in, g, size, 2)) return 1; /* before the access */
-    if ((host = uniform_region(dev, w, in, g, size))) {
+    const uint32_t helpers = ws_lane_helpers(dev, w, g);
+    if (!helpers && (host = uniform_region(dev, w, in, g, size))) {
         const uint32_t *base = w->x[in->rs1];
         const uint32_t imm = (uint32_t)in->imm;
         /* lane order; a constant size, or the compiler copies byte by byte */
@@ -120,6 +134,7 @@ int ws_lane_stores(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, ui
     for (uint32_t m = g; m; m &= m - 1) {
         uint32_t l = (uint32_t)__builtin_ctz(m);
         uint32_t a = w->x[in->rs1][l] + (uint32_t)in->imm;
+        if ((helpers >> l & 1) && !helper_may_store(dev, w, l, a, size)) continue; /* a helper's store has no effect */
         uint8_t *p = ws_lane_global_fast(dev, a, size, 1);
         if (!p && !(p = ws_lane_xlate(dev, w, l, pc, a, size, 1, 1))) return -1;
         memcpy(p, &src[l], size); /* little-endian host: low bytes first */

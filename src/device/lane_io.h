@@ -78,6 +78,13 @@ static inline int ws_sp_check_needed(const ws_inst *in)
  * whose instruction at pc would set sp to sp[lane]. */
 void ws_sp_overflow_raise(ws_device *dev, ws_warp *w, uint32_t bad, const uint32_t *sp, uint32_t pc);
 
+/* Is addr in a tool's buffer (the tracer's records, say)? A fragment's
+ * helper lanes store and count there too: tools see every lane. */
+static inline int ws_lane_tool_addr(const ws_device *dev, uint32_t addr)
+{
+    const uint32_t off = addr - WS_GLOBAL_BASE;
+    return off >= ws_mem_tool_lo(&dev->mem) && off < dev->mem.limit;
+}
 /* Loads/stores of the group: 0 done, -1 fault raised, 1 a data trigger
  * halted the warp before the access. */
 int ws_lane_loads(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, uint32_t pc);

@@ -392,6 +392,12 @@ static int exec_cas(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t l, u
 static int exec_atomic(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, uint32_t pc)
 {
     uint32_t (*x)[WS_MAX_LANES] = w->x;
+    /* a helper lane's atomic has no effect (its rd is undefined), but in a tool's buffer */
+    for (uint32_t m = ws_lane_helpers(dev, w, g); m; m &= m - 1) {
+        const uint32_t l = (uint32_t)__builtin_ctz(m);
+        if (!ws_lane_tool_addr(dev, x[in->rs1][l])) g &= ~(1u << l);
+    }
+    if (!g) return 0;
     const uint32_t rd = in->rd, rs1 = in->rs1, rs2 = in->rs2, full = dev->full_mask;
     const int nl = (int)dev->cfg.lanes_per_warp;
     ws_ev_emit(dev, WS_EV_MEM, WS_EV_MEM_ATOMIC, w->core, x[rs1][__builtin_ctz(g)]);

@@ -109,6 +109,15 @@ static ws_status flush_fragments(gfx_draw *d, gfx_frags *f)
     return WS_OK;
 }
 
+/* The draw's statistics become the device's "last draw", whether it ran
+ * to the end or stopped at a fault (then they count the work done). */
+static ws_status draw_done(ws_gfx_device *g, const ws_gfx_draw_stats *stats, ws_status st)
+{
+    g->last = *stats;
+    g->have_last = 1;
+    return st;
+}
+
 static ws_status run_draw(ws_device *dev, ws_gfx_cmd *c, ws_launch_fn launch)
 {
     ws_gfx_device *g = gfx_hw(dev);
@@ -118,8 +127,8 @@ static ws_status run_draw(ws_device *dev, ws_gfx_cmd *c, ws_launch_fn launch)
                    .nvar = c->st.pipe.vout_floats - 4 };
     const ws_gfx_state *st = &c->st;
     if (dev->cfg.lanes_per_warp % 4)
-        return gfx_fault(&d, "the device has %u lanes per warp; graphics needs a multiple of 4 (2x2 quads)",
-                         dev->cfg.lanes_per_warp);
+        return draw_done(g, &stats, gfx_fault(&d, "the device has %u lanes per warp; graphics needs a multiple "
+                                              "of 4 (2x2 quads)", dev->cfg.lanes_per_warp));
     /* The pixels fragments may touch: target, viewport (we clip only against
      * the guard band, not the viewport's sides) and scissor. */
     double x0 = st->vp_x, y0 = st->vp_y, x1 = st->vp_x + st->vp_w, y1 = st->vp_y + st->vp_h;
@@ -137,17 +146,20 @@ static ws_status run_draw(ws_device *dev, ws_gfx_cmd *c, ws_launch_fn launch)
         d.rx1 = (uint32_t)ceil(x1 - 0.5); d.ry1 = (uint32_t)(floor(y1 - 0.5) + 1);
     }
     if (g->probe) gfx_probe_draw_begin(&d);
-    if (!(x1 > x0 && y1 > y0)) { g->last = stats; g->have_last = 1; return WS_OK; }
+    if (!(x1 > x0 && y1 > y0)) return draw_done(g, &stats, WS_OK);
 
     uint64_t ninv = 0;
     const float *vout = NULL;
     ws_status s = gfx_vertex_stage(&d, &ninv, &vout);
-    if (s != WS_OK) { gfx_probe_draw_end(&d); return s; }
+    if (s != WS_OK) { gfx_probe_draw_end(&d); return draw_done(g, &stats, s); }
     /* The shaded vertices leave device scratch memory before the fragment
      * batches reuse it. */
     size_t vbytes = (size_t)ninv * c->st.pipe.vout_floats * 4;
     float *verts = malloc(vbytes ? vbytes : 1);
-    if (!verts) { gfx_probe_draw_end(&d); return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "graphics: out of host memory"); }
+    if (!verts) {
+        gfx_probe_draw_end(&d);
+        return draw_done(g, &stats, ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "graphics: out of host memory"));
+    }
     if (vbytes) memcpy(verts, vout, vbytes);
     gfx_tri_list tris = { 0 };
     double ta = ws_now_seconds();
@@ -166,9 +178,7 @@ static ws_status run_draw(ws_device *dev, ws_gfx_cmd *c, ws_launch_fn launch)
     stats.fixed_function_seconds += ws_now_seconds() - ta - stats.fragment_seconds;
     free(tris.t);
     gfx_probe_draw_end(&d);
-    g->last = stats;
-    g->have_last = 1;
-    return s;
+    return draw_done(g, &stats, s);
 }
 
 ws_status ws_gfx_execute(ws_device *dev, ws_gfx_cmd *c, ws_launch_fn launch)

@@ -65,8 +65,8 @@ static void sample(const unorm_table *ut, const ws_memory *m, const ws_gfx_tex_h
     if (!s->mipmaps || t->levels < 2 || !(lod > 0)) { sample_level(ut, m, t, s, 0, u, v, out); return; }
     float top = (float)(t->levels - 1);
     if (lod > top) lod = top;
-    if (s->mip_filter == WS_GFX_NEAREST) {
-        sample_level(ut, m, t, s, (uint32_t)floorf(lod + 0.5f), u, v, out);
+    if (s->mip_filter == WS_GFX_NEAREST) { /* the nearest level; a tie takes the finer one (OpenGL, Vulkan) */
+        sample_level(ut, m, t, s, (uint32_t)ceilf(lod + 0.5f) - 1, u, v, out);
         return;
     }
     uint32_t l0 = (uint32_t)floorf(lod), l1 = l0 + 1 < t->levels ? l0 + 1 : l0;

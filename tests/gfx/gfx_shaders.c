@@ -132,3 +132,39 @@ WS_FRAGMENT ws_vec4 instance_fs(const struct vout *in)
 {
     return ws_vec4_make(in->color[0], (float)ws_instance_id() / 255.0f, in->color[2], 1.0f);
 }
+
+/* spins forever at one pixel (or one vertex) while u->flags is 7: for
+ * the watchdog's report */
+WS_FRAGMENT ws_vec4 hang_fs(const struct vout *in, const struct uni *u)
+{
+    if (ws_pixel_x() == u->fault_x && ws_pixel_y() == u->fault_y && !ws_is_helper())
+        while (*(volatile const unsigned *)&u->flags == 7) {}
+    return ws_vec4_make(in->color[0], in->color[1], in->color[2], in->color[3]);
+}
+WS_VERTEX void hang_vs(const struct vin *in, struct vout *out, const struct uni *u)
+{
+    if (ws_vertex_id() == u->fault_x)
+        while (*(volatile const unsigned *)&u->flags == 7) {}
+    ref_vs(in, out);
+}
+
+/* colour.xy are texture coordinates, colour.z the level of detail */
+WS_FRAGMENT ws_vec4 tex_lod_fs(const struct vout *in)
+{
+    return ws_tex2d_lod(0, in->color[0], in->color[1], in->color[2]);
+}
+
+/* Counts its fragments with an atomic and marks its pixel with a store;
+ * discards where colour.w < 1/2. Helper lanes (and discarded fragments)
+ * must do neither: their stores and atomics have no effect. */
+struct marks { unsigned fragments; unsigned local_ok; unsigned pixel[64 * 64]; };
+WS_FRAGMENT ws_vec4 mark_fs(const struct vout *in, struct marks *m)
+{
+    if (in->color[3] < 0.5f) ws_discard();
+    volatile unsigned local[4]; /* a helper's own stack still works */
+    local[ws_pixel_x() & 3] = ws_pixel_x() + 1;
+    if (local[ws_pixel_x() & 3] != ws_pixel_x() + 1) m->local_ok = 0;
+    atomicAdd(&m->fragments, 1u);
+    if (ws_pixel_x() < 64 && ws_pixel_y() < 64) m->pixel[ws_pixel_y() * 64 + ws_pixel_x()] = 1;
+    return ws_vec4_make(1, 1, 1, 1);
+}

@@ -366,6 +366,128 @@ static void test_fault_names_pixel(void)
     ws_free(dev, ub);
 }
 
+/* A shader that never returns: the watchdog's report names the draw and
+ * the pixel or vertex still running, as a fault's does (it named the
+ * launch's block and thread only, which a user cannot map to a pixel). */
+static void test_hang_names_pixel(const char *elf)
+{
+    ws_config cfg;
+    char err[128];
+    ws_config_default(&cfg);
+    CHECK(ws_config_parse(&cfg, "watchdog_ms=200", err, sizeof err) == WS_OK);
+    ws_device *save = dev;
+    ws_module *save_m = mod;
+    ws_gfx_target *save_t = target;
+    if (ws_device_open(&cfg, &dev) != WS_OK) { CHECK(0); dev = save; return; }
+    CHECK(ws_module_load_file(dev, elf, &mod) == WS_OK);
+    CHECK(ws_gfx_target_create(dev, W, H, 1, &target) == WS_OK && ws_gfx_set_target(dev, target) == WS_OK);
+    unsigned u[3] = { 10, 12, 7 };
+    ws_addr ub;
+    CHECK(ws_malloc(dev, sizeof u, &ub) == WS_OK && ws_memcpy_htod(dev, ub, u, sizeof u) == WS_OK);
+    vtx v[6];
+    quad(v, 1, 1);
+    ws_gfx_pipeline_desc d = desc("ref_vs", "hang_fs");
+    CHECK(draw(&d, v, 6, 1, ub) == WS_ERR_TIMEOUT);
+    const char *e = ws_last_error(dev);
+    CHECK_STR_CONTAINS(e, "the first still running: block ");
+    CHECK_STR_CONTAINS(e, "]; draw 0 primitive 1 pixel (10,12), pc 0x");
+    CHECK_STR_CONTAINS(e, "in hang_fs");
+    printf("hang report: %s\n", e);
+    u[0] = 4; /* the vertex */
+    CHECK(ws_memcpy_htod(dev, ub, u, sizeof u) == WS_OK);
+    d = desc("hang_vs", "ref_fs");
+    CHECK(draw(&d, v, 6, 1, ub) == WS_ERR_TIMEOUT);
+    e = ws_last_error(dev);
+    CHECK_STR_CONTAINS(e, "]; draw 1 vertex 4 instance 0, pc 0x");
+    printf("hang report: %s\n", e);
+    ws_device_close(dev);
+    dev = save;
+    mod = save_m;
+    target = save_t;
+}
+
+/* The statistics are the most recent draw's even when it faulted before
+ * its fragments (they were the draw before's, under that draw's id). */
+static void test_stats_of_faulted_draw(void)
+{
+    vtx v[6];
+    quad(v, 1, 1);
+    ws_gfx_pipeline_desc d = desc("ref_vs", "ref_fs");
+    CHECK(draw(&d, v, 6, 1, 0) == WS_OK);
+    uint64_t id = 0;
+    CHECK(ws_gfx_next_draw_id(dev, &id) == WS_OK);
+    ws_gfx_pipeline *p = NULL;
+    ws_addr vb = 0;
+    CHECK(ws_gfx_pipeline_create(dev, &d, &p) == WS_OK && ws_gfx_set_pipeline(dev, p) == WS_OK);
+    CHECK(ws_malloc(dev, sizeof v, &vb) == WS_OK && ws_memcpy_htod(dev, vb, v, sizeof v) == WS_OK);
+    CHECK(ws_gfx_set_vertex_buffer(dev, 0, vb, sizeof v) == WS_OK);
+    CHECK(ws_gfx_draw(dev, 7, 1, 0, 0) == WS_OK); /* vertex 6 is past the buffer */
+    CHECK(ws_synchronize(dev) == WS_ERR_KERNEL_FAULT);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "vertex fetch: vertex 6 instance 0");
+    ws_gfx_draw_stats s;
+    CHECK(ws_gfx_last_draw_stats(dev, &s) == WS_OK);
+    CHECK_EQ_U(s.draw_id, id);
+    CHECK_EQ_U(s.vertices_shaded, 0);
+    CHECK_EQ_U(s.pixels_written, 0);
+    CHECK_EQ_U(s.vertex_launch_id, ~0ull);
+    ws_free(dev, vb);
+    ws_gfx_pipeline_destroy(dev, p);
+}
+
+/* Helper lanes (uncovered pixels of a quad, discarded fragments) run the
+ * shader but their stores and atomics have no effect, as a GPU's helper
+ * invocations: a shader that counts or marks its fragments sees exactly
+ * the pixels written (it also saw the helpers, 116 of them here), in both
+ * execution engines. */
+static void test_helpers_store_nothing(const char *elf)
+{
+    const char *configs[2] = { "engine=interp", "engine=fast" };
+    for (int c = 0; c < 2; c++) {
+        ws_config cfg;
+        char err[128];
+        ws_config_default(&cfg);
+        CHECK(ws_config_parse(&cfg, configs[c], err, sizeof err) == WS_OK);
+        ws_device *save = dev;
+        ws_module *save_m = mod;
+        ws_gfx_target *save_t = target;
+        if (ws_device_open(&cfg, &dev) != WS_OK) { CHECK(0); dev = save; return; }
+        CHECK(ws_module_load_file(dev, elf, &mod) == WS_OK);
+        CHECK(ws_gfx_target_create(dev, W, H, 1, &target) == WS_OK && ws_gfx_set_target(dev, target) == WS_OK);
+        /* a slanted triangle (partly covered quads along its edges), its
+         * fragments left of x = 20 discarded */
+        vtx v[3] = { { { -0.9f, -0.9f, 0, 1 }, { 1, 1, 1, 1 } }, { { 0.8f, -0.7f, 0, 1 }, { 1, 1, 1, 1 } },
+                     { { -0.6f, 0.85f, 0, 1 }, { 1, 1, 1, 1 } } };
+        v[0].color[3] = -1.5f; /* alpha 1/2 at x of about 20 */
+        static uint32_t marks[2 + W * H];
+        memset(marks, 0, sizeof marks);
+        marks[1] = 1;
+        ws_addr mb;
+        CHECK(ws_malloc(dev, sizeof marks, &mb) == WS_OK && ws_memcpy_htod(dev, mb, marks, sizeof marks) == WS_OK);
+        ws_gfx_pipeline_desc d = desc("ref_vs", "mark_fs");
+        CHECK(draw(&d, v, 3, 1, mb) == WS_OK);
+        ws_gfx_draw_stats s;
+        CHECK(ws_gfx_last_draw_stats(dev, &s) == WS_OK);
+        CHECK(ws_memcpy_dtoh(dev, marks, mb, sizeof marks) == WS_OK);
+        uint32_t written = 0, marked_elsewhere = 0;
+        for (int i = 0; i < W * H; i++) {
+            written += img[i * 4] != 0;
+            marked_elsewhere += marks[2 + i] != (img[i * 4] != 0);
+        }
+        printf("%s: %u pixels written, %u fragments counted, %llu helper lanes, %llu discarded, %u pixels "
+               "marked wrongly\n", configs[c], written, marks[0], (unsigned long long)s.helper_lanes,
+               (unsigned long long)s.fragments_discarded, marked_elsewhere);
+        CHECK(s.helper_lanes > 0 && s.fragments_discarded > 0 && written > 0);
+        CHECK_EQ_U(written, s.pixels_written);
+        CHECK_EQ_U(marks[0], written);
+        CHECK_EQ_U(marked_elsewhere, 0);
+        CHECK_EQ_U(marks[1], 1); /* every lane's own stack held its local */
+        ws_device_close(dev);
+        dev = save;
+        mod = save_m;
+        target = save_t;
+    }
+}
+
 static char printed[256];
 
 static void on_printf(void *user, uint64_t launch, ws_dim3 block, ws_dim3 thread, const char *text, size_t len)
@@ -484,6 +606,23 @@ static void test_texture_lod(void)
         CHECK(draw(&d, v, 6, 1, 0) == WS_OK);
         CHECK(memcmp(px(20, 20), colors[i], 3) == 0);
         CHECK(memcmp(px(50, 41), colors[i], 3) == 0);
+    }
+    /* Between levels, nearest takes the level nearest the lod, and a lod
+     * half-way between two takes the finer one: ceil(lod + 1/2) - 1, as
+     * OpenGL and Vulkan define it (until 2026-11-28 ties went to the
+     * coarser level: 0.5 sampled level 1 and 1.5 level 2) */
+    const float lods[6] = { 0.25f, 0.5f, 0.75f, 1.5f, 1.5001f, 2.5f };
+    const int lod_level[6] = { 0, 0, 1, 1, 2, 2 };
+    ws_gfx_pipeline_desc dl = desc("ref_vs", "tex_lod_fs");
+    for (int i = 0; i < 6; i++) {
+        quad(v, 1, 1);
+        for (int k = 0; k < 6; k++) v[k].color[2] = lods[i];
+        CHECK(draw(&dl, v, 6, 1, 0) == WS_OK);
+        if (memcmp(px(20, 20), colors[lod_level[i]], 3))
+            printf("lod %g: sampled (%d,%d,%d), level %d is (%d,%d,%d)\n", (double)lods[i], px(20, 20)[0],
+                   px(20, 20)[1], px(20, 20)[2], lod_level[i], colors[lod_level[i]][0], colors[lod_level[i]][1],
+                   colors[lod_level[i]][2]);
+        CHECK(memcmp(px(20, 20), colors[lod_level[i]], 3) == 0);
     }
     /* an explicit sampler without mipmaps stays on level 0 */
     smp.mipmaps = 0;
@@ -872,6 +1011,9 @@ int main(int argc, char **argv)
     test_cp_halt_holds_target_read();
     test_degenerate_and_large();
     test_fault_names_pixel();
+    test_hang_names_pixel(argv[1]);
+    test_stats_of_faulted_draw();
+    test_helpers_store_nothing(argv[1]);
     test_discard_and_sysvals();
     test_printf_assert();
     test_instances_and_strips();
