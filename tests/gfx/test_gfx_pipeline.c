@@ -74,6 +74,16 @@ static void quad(vtx *v, float s, float alpha)
         v[i] = (vtx){ { xy[i][0], xy[i][1], 0, 1 }, { (xy[i][0] + 1) / 2 * s, (1 - xy[i][1]) / 2 * s, 0.5f, alpha } };
 }
 
+/* The uniforms of the fault and hang shaders (pixel or vertex x, y, and a
+ * third word) in a new buffer of the device. */
+static ws_addr target_uniforms(unsigned x, unsigned y, unsigned z)
+{
+    const unsigned u[3] = { x, y, z };
+    ws_addr ub = 0;
+    CHECK(ws_malloc(dev, sizeof u, &ub) == WS_OK && ws_memcpy_htod(dev, ub, u, sizeof u) == WS_OK);
+    return ub;
+}
+
 static void test_pipeline_checks(void)
 {
     ws_gfx_pipeline *p = NULL;
@@ -341,9 +351,7 @@ static void test_degenerate_and_large(void)
 
 static void test_fault_names_pixel(void)
 {
-    unsigned u[3] = { 10, 12, 0 };
-    ws_addr ub;
-    CHECK(ws_malloc(dev, sizeof u, &ub) == WS_OK && ws_memcpy_htod(dev, ub, u, sizeof u) == WS_OK);
+    ws_addr ub = target_uniforms(10, 12, 0);
     vtx v[6];
     quad(v, 1, 1);
     ws_gfx_pipeline_desc d = desc("ref_vs", "fault_fs");
@@ -735,9 +743,7 @@ static void test_frames_for_tools(void)
     CHECK(ws_gfx_present(dev, target, NULL, 0) == WS_ERR_INVALID_ARG); /* no frame open */
     /* a frame whose work faults has ended too: its present is heard (it
      * was not, so a tool saw frame f+1 begin and never end) */
-    unsigned u[3] = { 10, 12, 0 };
-    ws_addr ub;
-    CHECK(ws_malloc(dev, sizeof u, &ub) == WS_OK && ws_memcpy_htod(dev, ub, u, sizeof u) == WS_OK);
+    ws_addr ub = target_uniforms(10, 12, 0);
     ws_gfx_pipeline_desc fd = desc("ref_vs", "fault_fs");
     CHECK(draw(&fd, v, 6, 1, ub) == WS_ERR_KERNEL_FAULT);
     ws_free(dev, ub);
