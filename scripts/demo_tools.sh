@@ -22,7 +22,9 @@ echo "   (the report's first kernel section: hottest line, its stall reason and 
 report=$(mktemp) gdbout=$(mktemp) appout=$(mktemp)
 trap 'rm -f "$report" "$gdbout" "$appout"' EXIT
 "$ws" profile -- "$build/examples/gather/gather" > "$report"
-sed -n '/^Kernels (hottest first)/,/^  Hot instructions/p' "$report" | head -24
+# (sed -n '1,25p' reads to the end: head would leave the first sed to die
+# of SIGPIPE once the section is longer, and pipefail would end the demo)
+sed -n '/^Kernels (hottest first)/,/^  Hot instructions/p' "$report" | sed -n '1,25p'
 
 echo
 echo "== Debugger: warpscope debug -- $build/examples/vecadd/vecadd, driven by gdb-multiarch"
@@ -99,7 +101,7 @@ capdir=$(mktemp -d)
 grep -q "every pass bit-identical" "$capdir/replay.txt" || { rm -rf "$capdir"; echo "demo: the replay differed" >&2; exit 1; }
 echo "   Pixel (320,240)'s history (warpscope replay --pixel 320,240 cube.wscap):"
 "$ws" replay --pixel 320,240 "$capdir/cube.wscap" | sed 's/^/   /'
-draw_call=$("$ws" replay --list "$capdir/cube.wscap" | awk '/ws_gfx_draw/ { print $1; exit }')
+draw_call=$("$ws" replay --list "$capdir/cube.wscap" | awk '/ws_gfx_draw/ && !n { print $1; n = 1 }')
 echo "   The draw's first 4 vertices (warpscope replay --mesh $draw_call:4 cube.wscap): what the vertex fetch gave each"
 echo "   invocation, what its shader wrote, and where the viewport put it:"
 "$ws" replay --mesh "$draw_call:4" "$capdir/cube.wscap" | sed 's/^/   /'
