@@ -26,6 +26,9 @@ static FX_TARGET int FX_RUN(ws_device *dev, ws_warp *w, ws_launch_stats *st, uin
     if (!c || !c->pages) { *issued = *inserted = 0; return 0; } /* no host memory: the interpreter */
     const uint32_t g = w->group;
     const int full = g == UINT32_MAX && dev->cfg.lanes_per_warp == 32;
+    /* a draw's fragment lanes may be helpers, whose stores go through
+     * ws_lane_stores (asked once per run, not per store) */
+    const int shading = dev->current && dev->current->sysval;
     const uint64_t count = ws_lane_count(g);
     const uint64_t instret0 = w->instret;
     uint32_t (*const x)[WS_MAX_LANES] = w->x;
@@ -214,11 +217,11 @@ h_flw:
     }
     goto h_load;
 h_sw: /* a fragment's helper lanes store through ws_lane_stores, which drops their stores */
-    if ((!ws_lane_helpers(dev, w, g) && word_stores(dev, op, x[op->rs1], op->imm, g, full, x[op->rs2])) ||
+    if ((!(shading && ws_lane_helpers(dev, w, g)) && word_stores(dev, op, x[op->rs1], op->imm, g, full, x[op->rs2])) ||
         stack_stores(dev, w, x[op->rs1], op->imm, g, full, x[op->rs2])) { stores++; NEXT; }
     goto h_store;
 h_fsw:
-    if ((!ws_lane_helpers(dev, w, g) && word_stores(dev, op, x[op->rs1], op->imm, g, full, w->f[op->rs2])) ||
+    if ((!(shading && ws_lane_helpers(dev, w, g)) && word_stores(dev, op, x[op->rs1], op->imm, g, full, w->f[op->rs2])) ||
         stack_stores(dev, w, x[op->rs1], op->imm, g, full, w->f[op->rs2])) { stores++; NEXT; }
     goto h_store;
 h_csr_tid: { const uint32_t rd = op->rd; const uint16_t *tid = w->tid[op->imm - WS_CSR_TID_X];
