@@ -1723,6 +1723,75 @@ static void test_machine_halt_cores(void)
     resume_compute_to_end(&s, out, -1, 0);
 }
 
+/* One launch of compute (16 blocks on 2 cores x 4 warps) with an execute
+ * trigger at bp_target on both cores: every warp halts there (all-stop)
+ * and the tool resumes everything, at once or after `delay_us`. Returns
+ * the launch's cycles (timing mode); *halts counts the stops. More than
+ * 64 stops: the warps are not getting past the trigger; the tool gives up
+ * (detaches) so the launch can end. */
+static uint64_t halts_then_cycles(ws_exec_mode mode, uint32_t delay_us, uint32_t *halts)
+{
+    dbg_session s;
+    ws_config c;
+    session_config(&c, 2, 4);
+    c.mode = mode;
+    *halts = 0;
+    if (session_open_device(&s, g_elf, &c)) { CHECK(0); return 0; }
+    s.d = dbg_attach(s.dev, WS_DBG_TOPO_BROADCAST, 1);
+    ws_addr out = 0;
+    CHECK(ws_malloc(s.dev, 512 * 4, &out) == WS_OK);
+    for (uint32_t core = 0; core < 2; core++)
+        CHECK_EQ_U(set_trigger(s.d, 0, hart_of(core, 4, 0, 0), 0, TRIG_EXEC, s.bp), 0);
+    session_launch(&s, "compute", 16, 32, out, 0);
+    ws_dbg_event ev;
+    for (;;) {
+        if (ws_debug_wait_event(s.d, 10000, &ev) != WS_OK) { CHECK(0); break; }
+        if (ev.kind == WS_DBG_EV_LAUNCH_END) break;
+        if (ev.kind != WS_DBG_EV_HALT) continue;
+        if (++*halts > 64) {
+            CHECK(ws_debug_detach(s.d) == WS_OK);
+            s.d = NULL;
+            break;
+        }
+        if (delay_us) usleep(delay_us);
+        resume_all(s.d);
+    }
+    CHECK_EQ_U(app_join(&s.a), WS_OK);
+    ws_launch_stats st;
+    CHECK(ws_last_launch_stats(s.dev, &st) == WS_OK);
+    session_close(&s);
+    return st.cycles;
+}
+
+/* ---- warps halted at one execute trigger each run past it once resumed:
+ * one stop per warp. A warp that all-stop halted again before it ran its
+ * instruction keeps the trigger's skip (until 2026-11-28 the warps took
+ * turns halting each other at the trigger: in timing mode none ever ran
+ * on, in functional mode 114 stops for 16 warps). And a stopped device
+ * takes the tool's resume at the same cycle however soon it comes:
+ * all-stop holds the requests until the device is idle (until 2026-11-28
+ * a resume that came while the device thread was still finishing the
+ * halt's cycle was taken there, and the warps resumed a few cycles early:
+ * a launch's times depended on host scheduling, and
+ * gdb.e2e.monitor_watch_halt_reason_timing failed now and then) ---- */
+static void test_resume_cycle_exact(void)
+{
+    uint32_t halts = 0;
+    halts_then_cycles(WS_MODE_FUNCTIONAL, 0, &halts);
+    CHECK_EQ_U(halts, 16);
+    const uint64_t slow = halts_then_cycles(WS_MODE_TIMING, 3000, &halts);
+    CHECK_EQ_U(halts, 16);
+    CHECK(slow > 0);
+    for (int run = 0; run < 4; run++) {
+        const uint64_t fast = halts_then_cycles(WS_MODE_TIMING, 0, &halts);
+        CHECK_EQ_U(halts, 16);
+        CHECK_EQ_U(fast, slow);
+        if (fast != slow)
+            fprintf(stderr, "run %d: %llu cycles resuming at once, %llu resuming after 3 ms\n", run,
+                    (unsigned long long)fast, (unsigned long long)slow);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -1765,6 +1834,7 @@ int main(int argc, char **argv)
     else if (!strcmp(t, "machine_queued_while_stopped")) test_machine_queued_while_stopped();
     else if (!strcmp(t, "machine_lasting_halted")) test_machine_lasting_halted();
     else if (!strcmp(t, "machine_halt_detached")) test_machine_halt_detached();
+    else if (!strcmp(t, "resume_cycle_exact")) test_resume_cycle_exact();
     else { fprintf(stderr, "unknown case %s\n", t); return 2; }
     return TEST_SUMMARY();
 }

@@ -184,12 +184,19 @@ static int service_locked(ws_debug *d, int take_queue)
         }
         /* A warp a trigger halted runs the instruction it stopped before;
          * one halted for another reason at a trigger's address (all-stop,
-         * a step) still meets that trigger. */
-        dw->skip_instret = dw->cause == WS_DCSR_CAUSE_TRIGGER ? w->instret + 1 : 0;
-        /* an execute trigger's halt skips execute triggers only: a
-         * load/store trigger on that instruction's access still fires (a
-         * watchpoint on the store a hardware breakpoint stopped at) */
-        dw->skip_data = dw->cause == WS_DCSR_CAUSE_TRIGGER && !(dw->has_hit && dw->hit_exec);
+         * a step) still meets that trigger. One that all-stop halted again
+         * before it ran that instruction (another warp's trigger came
+         * first in that cycle) keeps the skip: until 2026-11-28 warps
+         * stopped at one trigger took turns halting each other, and none
+         * ran on (timing mode, a tool resuming them all each time). */
+        const int skip_unused = dw->skip_instret && dw->skip_instret == w->instret + 1;
+        if (!skip_unused) {
+            dw->skip_instret = dw->cause == WS_DCSR_CAUSE_TRIGGER ? w->instret + 1 : 0;
+            /* an execute trigger's halt skips execute triggers only: a
+             * load/store trigger on that instruction's access still fires
+             * (a watchpoint on the store a hardware breakpoint stopped at) */
+            dw->skip_data = dw->cause == WS_DCSR_CAUSE_TRIGGER && !(dw->has_hit && dw->hit_exec);
+        }
         dw->state = DW_RUN;
         ws_ev_emit(dev, WS_EV_DBG, WS_EV_DBG_RESUME, w->core, w->slot);
         dw->group_halt = 0;
@@ -222,6 +229,7 @@ static void join_stop(ws_debug *d, ws_warp *w, dbg_warp *dw)
 {
     pthread_mutex_lock(&d->mu);
     dw->resident = 1;
+    dw->skip_instret = 0; /* (the slot's last warp's skip is not this one's) */
     if (d->all_stop && atomic_load(&d->attached) && dw->state == DW_RUN && !dw->stepping &&
         any_halted_locked(d))
         dbg_halt_locked(d, w, WS_DCSR_CAUSE_HALTREQ, lowest_live(w), 0);
@@ -313,13 +321,26 @@ ws_status ws_debug_deadlock_stop(ws_debug *d, int *stopped)
     return WS_OK;
 }
 
+/* All-stop holds the device stopped for the tool: a warp halted and none
+ * can run (locked). The tool's requests then wait for the device's idle
+ * point (ws_dbg_idle_wait), which a launch reaches at the same cycle (or
+ * round) in every run. Taken at whichever safe point the device thread
+ * had reached when they arrived, a resume would start the warps at a time
+ * that depends on host scheduling: on a loaded host a core's warps
+ * retired 4 cycles early after gdb's `continue`
+ * (gdb.e2e.monitor_watch_halt_reason_timing, now and then). */
+static int held_for_tool_locked(ws_debug *d)
+{
+    return d->all_stop && atomic_load(&d->attached) && any_halted_locked(d) && !any_runnable_locked(d);
+}
+
 int ws_dbg_warp_gate(ws_device *dev, ws_warp *w, uint32_t *budget)
 {
     ws_debug *d = dev->debug;
     if (dev->events && dev->events->halt_pending && machine_halt(d, w)) return 1;
     if (atomic_load_explicit(&d->attention, memory_order_acquire)) {
         pthread_mutex_lock(&d->mu);
-        int r = service_locked(d, 0);
+        int r = held_for_tool_locked(d) ? 0 : service_locked(d, 0);
         pthread_mutex_unlock(&d->mu);
         if (r < 0) return -1;
     }
