@@ -128,5 +128,5 @@ void prof_options_free(prof_options *o)
     free(o->trace);
     free(o->report);
     free(o->source);
-    o->json = o->trace = o->report = o->source = NULL;
+    o->json = o->devices = o->trace = o->report = o->source = NULL;
 }
