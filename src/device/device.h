@@ -478,8 +478,10 @@ const char *ws_fault_kind_name(ws_fault_kind k);
 void ws_fault_raise(ws_device *dev, ws_warp *w, uint32_t lane, ws_fault_kind kind,
                     uint32_t pc, uint32_t addr, uint32_t size, const char *fmt, ...)
     __attribute__((format(printf, 8, 9)));
-/* Full report: "<kind>: <detail>, kernel 'k' launch N, block (x,y,z) thread
- * (x,y,z) [core c warp w lane l], pc 0x... (<disassembly>)". */
+/* Full report: "<kind>: <detail>; kernel 'k' launch N, block (x,y,z) thread
+ * (x,y,z) [core c warp w lane l], pc 0x... (<disassembly>)"; a shader
+ * launch is "fragment shader 'fs' of draw D, launch N" (or vertex) and its
+ * lane is named by its draw, vertex or primitive and pixel. */
 void ws_fault_format(const ws_device *dev, char *buf, size_t len);
 
 /* ---- loaded code (src/device/code_table.c) ---- */

@@ -46,6 +46,13 @@ WS_FRAGMENT ws_vec4 fault_fs(const struct vout *in, const struct uni *u)
     return ws_vec4_make(in->color[0], in->color[1], in->color[2], in->color[3]);
 }
 
+/* a load at address u->flags (past an allocation: out of bounds) by one vertex */
+WS_VERTEX void fault_vs(const struct vin *in, struct vout *out, const struct uni *u)
+{
+    ref_vs(in, out);
+    if (ws_vertex_id() == u->fault_x) out->color[0] = *(volatile const float *)(uintptr_t)u->flags;
+}
+
 /* the vertex index, instance and position offset by the instance */
 WS_VERTEX void instance_vs(const struct vin *in, struct vout *out)
 {

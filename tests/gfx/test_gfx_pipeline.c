@@ -355,9 +355,16 @@ static void test_fault_names_pixel(void)
     vtx v[6];
     quad(v, 1, 1);
     ws_gfx_pipeline_desc d = desc("ref_vs", "fault_fs");
+    uint64_t id = 0;
+    char who[96];
+    CHECK(ws_gfx_next_draw_id(dev, &id) == WS_OK);
     CHECK(draw(&d, v, 6, 1, ub) == WS_ERR_KERNEL_FAULT);
     const char *e = ws_last_error(dev);
-    CHECK_STR_CONTAINS(e, "kernel 'fault_fs'");
+    /* the header names the shader's stage and draw: a shader is not a
+     * kernel (it said "kernel 'fault_fs' launch N") */
+    snprintf(who, sizeof who, "; fragment shader 'fault_fs' of draw %llu, launch ", (unsigned long long)id);
+    CHECK_STR_CONTAINS(e, who);
+    CHECK(strstr(e, "kernel") == NULL);
     CHECK_STR_CONTAINS(e, "pixel (10,12)");
     CHECK_STR_CONTAINS(e, "primitive 1");   /* the quad's second triangle covers the top left */
     CHECK_STR_CONTAINS(e, "gfx_shaders.c:");
@@ -370,8 +377,26 @@ static void test_fault_names_pixel(void)
     CHECK(draw(&d, v, 6, 2, ub) == WS_ERR_KERNEL_FAULT);
     e = ws_last_error(dev);
     CHECK_STR_CONTAINS(e, "primitive 1 instance 0 pixel (10,12)");
+    CHECK_STR_CONTAINS(e, "; fragment shader 'fault_fs' of draw ");
     printf("fault report: %s\n", e);
     ws_free(dev, ub);
+    /* a vertex shader's out-of-bounds load: its stage, draw and vertex */
+    ws_addr small = 0;
+    CHECK(ws_malloc(dev, 16, &small) == WS_OK);
+    ub = target_uniforms(4, 0, (unsigned)(small + 16)); /* just past it */
+    d = desc("fault_vs", "ref_fs");
+    CHECK(ws_gfx_next_draw_id(dev, &id) == WS_OK);
+    CHECK(draw(&d, v, 6, 1, ub) == WS_ERR_KERNEL_FAULT);
+    e = ws_last_error(dev);
+    snprintf(who, sizeof who, "load access fault: ");
+    CHECK_STR_CONTAINS(e, who);
+    snprintf(who, sizeof who, "; vertex shader 'fault_vs' of draw %llu, launch ", (unsigned long long)id);
+    CHECK_STR_CONTAINS(e, who);
+    CHECK_STR_CONTAINS(e, "vertex 4 instance 0");
+    CHECK(strstr(e, "kernel") == NULL);
+    printf("fault report: %s\n", e);
+    ws_free(dev, ub);
+    ws_free(dev, small);
 }
 
 /* A shader that never returns: the watchdog's report names the draw and
@@ -397,6 +422,7 @@ static void test_hang_names_pixel(const char *elf)
     ws_gfx_pipeline_desc d = desc("ref_vs", "hang_fs");
     CHECK(draw(&d, v, 6, 1, ub) == WS_ERR_TIMEOUT);
     const char *e = ws_last_error(dev);
+    CHECK_STR_CONTAINS(e, ", fragment shader 'hang_fs' of draw 0, launch ");
     CHECK_STR_CONTAINS(e, "the first still running: block ");
     CHECK_STR_CONTAINS(e, "]; draw 0 primitive 1 pixel (10,12), pc 0x");
     CHECK_STR_CONTAINS(e, "in hang_fs");
@@ -407,6 +433,7 @@ static void test_hang_names_pixel(const char *elf)
     CHECK(draw(&d, v, 6, 1, ub) == WS_ERR_TIMEOUT);
     e = ws_last_error(dev);
     CHECK_STR_CONTAINS(e, "]; draw 1 vertex 4 instance 0, pc 0x");
+    CHECK_STR_CONTAINS(e, ", vertex shader 'hang_vs' of draw 1, launch ");
     printf("hang report: %s\n", e);
     ws_device_close(dev);
     dev = save;
@@ -652,6 +679,7 @@ static void test_texture_lod(void)
     CHECK(ws_gfx_set_texture(dev, 0, NULL, NULL) == WS_OK);
     CHECK(draw(&d, v, 6, 1, 0) == WS_ERR_KERNEL_FAULT);
     CHECK_STR_CONTAINS(ws_last_error(dev), "texture slot 0 is not bound");
+    CHECK_STR_CONTAINS(ws_last_error(dev), "; fragment shader 'tex_fs' of draw ");
     /* generated mips: an odd side's last texel has no parent in the next
      * level (3 -> 1 takes texels 0 and 1), a 1-texel side repeats it */
     ws_gfx_texture *odd = NULL;
