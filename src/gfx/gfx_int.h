@@ -101,7 +101,16 @@ ws_status gfx_vertex_stage(gfx_draw *d, uint64_t *ninv, const float **vout);
 /* The window x, y, depth and 1/w of clip-space position c (the viewport
  * transform); 0 if it cannot be projected (w <= 0, or 1/w overflows). */
 int gfx_window_of(const ws_gfx_state *s, const float c[4], float win[3], float *inv_w);
-ws_status gfx_assemble(gfx_draw *d, const float *vout, uint64_t ninv, gfx_tri_list *out);
+/* Where assembly stands in a draw: the next input triangle. */
+typedef struct gfx_assembly {
+    uint32_t instance, tri;
+    int done;                        /* every triangle of the draw is out    */
+} gfx_assembly;
+/* Assembles input triangles from *at on, appending to out, until out holds
+ * `want` triangles or the draw has no more (at->done): the caller
+ * rasterises a batch at a time, so a draw never holds all its triangles. */
+ws_status gfx_assemble(gfx_draw *d, const float *vout, uint64_t ninv, gfx_assembly *at, size_t want,
+                       gfx_tri_list *out);
 
 /* gfx_raster.c: fragments of triangles tris[0..n) into f, tile by tile;
  * when f holds GFX_BATCH_LANES or more at a tile boundary, flush(d, f)

@@ -175,3 +175,25 @@ WS_FRAGMENT ws_vec4 mark_fs(const struct vout *in, struct marks *m)
     if (ws_pixel_x() < 64 && ws_pixel_y() < 64) m->pixel[ws_pixel_y() * 64 + ws_pixel_x()] = 1;
     return ws_vec4_make(1, 1, 1, 1);
 }
+
+/* Specks for the big draws (gfx.draw_memory): no vertex input; triangle
+ * t = id / 3 is a 0.3-pixel speck in pixel (t % 64, t / 64 % 64) of a
+ * 64x64 target that covers no pixel centre, except every 1000th, which
+ * covers its pixel's centre. So a draw of millions of triangles is cheap to
+ * shade, yet every triangle goes through assembly, clipping and setup. */
+struct pos_out { ws_vec4 position; };
+WS_VERTEX void speck_vs(const void *in, struct pos_out *out)
+{
+    (void)in;
+    unsigned id = ws_vertex_id(), t = id / 3, c = id % 3;
+    /* pixel-relative corners: 0.05..0.35 misses the centre (0.5, 0.5),
+     * 0.2..0.9 holds it */
+    float lo = t % 1000 ? 0.05f : 0.2f, side = t % 1000 ? 0.3f : 0.7f;
+    float x = (float)(t % 64) + lo + (c == 1 ? side : 0.0f), y = (float)(t / 64 % 64) + lo + (c == 2 ? side : 0.0f);
+    out->position = ws_vec4_make(x / 32.0f - 1.0f, 1.0f - y / 32.0f, 0, 1);
+}
+WS_FRAGMENT ws_vec4 speck_fs(const struct pos_out *in)
+{
+    (void)in;
+    return ws_vec4_make(1.0f / 64.0f, 0, 0, 1);
+}
