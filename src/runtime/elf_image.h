@@ -52,6 +52,10 @@ typedef struct ws_elf_kernel {
     uint32_t shared_hi;  /* window offsets [lo, hi), lo 16-aligned; 0,0 = none */
     char *decl_file;     /* source file and line of the definition, if known */
     uint32_t decl_line;
+    uint32_t foreign_csr; /* a shader: the first system value of the other
+                             stage its code reads (a WS_CSR_GFX_* number;
+                             0: none), and the link address of the read  */
+    uint32_t foreign_pc;
 } ws_elf_kernel;
 
 /* The loadable image: one contiguous span [link_base, link_base + size)

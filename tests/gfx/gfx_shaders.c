@@ -197,3 +197,38 @@ WS_FRAGMENT ws_vec4 speck_fs(const struct pos_out *in)
     (void)in;
     return ws_vec4_make(1.0f / 64.0f, 0, 0, 1);
 }
+
+/* System values of the other stage (ws_gfx_pipeline_create refuses these
+ * shaders: a vertex shader's ws_pixel_x() read its vertex index, its
+ * ws_primitive_id() its draw, a fragment shader's ws_vertex_id() its
+ * pixel's x). The primitive is read in a function the shader calls. */
+__attribute__((noinline)) static unsigned primitive_of_vertex(void) { return ws_primitive_id(); }
+WS_VERTEX void primitive_in_vs(const struct vin *in, struct vout *out)
+{
+    ref_vs(in, out);
+    out->color[0] = (float)primitive_of_vertex();
+}
+WS_VERTEX void pixel_in_vs(const struct vin *in, struct vout *out)
+{
+    ref_vs(in, out);
+    out->color[0] = (float)ws_pixel_x();
+}
+WS_FRAGMENT ws_vec4 vertex_in_fs(const struct vout *in)
+{
+    return ws_vec4_make((float)ws_vertex_id(), in->color[1], in->color[2], 1);
+}
+/* ... and through a pointer, which the check cannot follow: the value is
+ * WS_GFX_WRONG_STAGE (colour 1 if it is, else 0.5) */
+static unsigned read_pixel_x(void) { return ws_pixel_x(); }
+static unsigned read_vertex_id(void) { return ws_vertex_id(); }
+static unsigned (*volatile pixel_x_reader)(void) = read_pixel_x;
+static unsigned (*volatile vertex_id_reader)(void) = read_vertex_id;
+WS_VERTEX void pointer_pixel_vs(const struct vin *in, struct vout *out)
+{
+    ref_vs(in, out);
+    out->color[0] = pixel_x_reader() == 0xFFFFFFFFu ? 1.0f : 0.5f;
+}
+WS_FRAGMENT ws_vec4 pointer_vertex_fs(const struct vout *in)
+{
+    return ws_vec4_make(in->color[0], vertex_id_reader() == 0xFFFFFFFFu ? 1.0f : 0.5f, 0, 1);
+}

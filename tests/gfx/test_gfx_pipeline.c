@@ -576,6 +576,43 @@ static void test_discard_and_sysvals(void)
     CHECK(px(60, 60)[2] == 255 && px(2, 2)[2] == 0 && px(2, 2)[0] == 0);
 }
 
+/* A shader that reads the other stage's system values is refused at
+ * pipeline creation, naming the value and its source line (a vertex
+ * shader's ws_pixel_x() read its vertex index and a fragment shader's
+ * ws_vertex_id() its pixel's x, silently); read where the check cannot
+ * see (through a function pointer) the value is WS_GFX_WRONG_STAGE. */
+static void test_sysvals_of_other_stage(void)
+{
+    ws_gfx_pipeline *p = NULL;
+    ws_gfx_pipeline_desc d = desc("pixel_in_vs", "ref_fs");
+    CHECK(ws_gfx_pipeline_create(dev, &d, &p) == WS_ERR_INVALID_ARG);
+    const char *e = ws_last_error(dev);
+    CHECK_STR_CONTAINS(e, "vertex shader 'pixel_in_vs' reads ws_pixel_x() (CSR 0xcd8, pc 0x");
+    CHECK_STR_CONTAINS(e, "gfx_shaders.c:");
+    CHECK_STR_CONTAINS(e, "a system value of fragment shaders only");
+    printf("refused: %s\n", e);
+    d = desc("primitive_in_vs", "ref_fs"); /* read in a function it calls */
+    CHECK(ws_gfx_pipeline_create(dev, &d, &p) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "vertex shader 'primitive_in_vs' reads ws_primitive_id()");
+    CHECK_STR_CONTAINS(ws_last_error(dev), "in primitive_of_vertex");
+    d = desc("ref_vs", "vertex_in_fs");
+    CHECK(ws_gfx_pipeline_create(dev, &d, &p) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "fragment shader 'vertex_in_fs' reads ws_vertex_id() (CSR 0xcde");
+    CHECK_STR_CONTAINS(ws_last_error(dev), "a system value of vertex shaders only");
+    printf("refused: %s\n", ws_last_error(dev));
+    /* the values each stage has are accepted (instance_vs reads the vertex
+     * and instance, sysval_fs the pixel, facing and primitive) */
+    d = desc("instance_vs", "sysval_fs");
+    CHECK(ws_gfx_pipeline_create(dev, &d, &p) == WS_OK);
+    ws_gfx_pipeline_destroy(dev, p);
+    vtx v[6];
+    quad(v, 1, 1);
+    d = desc("pointer_pixel_vs", "pointer_vertex_fs");
+    CHECK(draw(&d, v, 6, 1, 0) == WS_OK);
+    CHECK_EQ_U(px(20, 30)[0], 255); /* the vertex shader's ws_pixel_x() */
+    CHECK_EQ_U(px(20, 30)[1], 255); /* the fragment shader's ws_vertex_id() */
+}
+
 static void test_instances_and_strips(void)
 {
     vtx v[3] = { { { -1, -1, 0, 1 }, { 0, 0, 1, 1 } }, { { -0.8f, -1, 0, 1 }, { 0, 0, 1, 1 } },
@@ -1050,6 +1087,7 @@ int main(int argc, char **argv)
     test_helpers_store_nothing(argv[1]);
     test_discard_and_sysvals();
     test_printf_assert();
+    test_sysvals_of_other_stage();
     test_instances_and_strips();
     test_texture_lod();
     test_frames_for_tools();
