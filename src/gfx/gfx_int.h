@@ -113,9 +113,9 @@ ws_status gfx_assemble(gfx_draw *d, const float *vout, uint64_t ninv, gfx_assemb
                        gfx_tri_list *out);
 
 /* gfx_raster.c: fragments of triangles tris[0..n) into f, tile by tile;
- * when f holds GFX_BATCH_LANES or more at a tile boundary, flush(d, f)
- * shades and writes them (a pixel's fragments stay in one batch, in
- * primitive order). Early depth test against the target as it is now. */
+ * when the next quad would take f past GFX_BATCH_LANES, flush(d, f) shades
+ * and writes them first (a pixel's fragments still arrive in primitive
+ * order). Early depth test against the target as it is now. */
 typedef ws_status (*gfx_flush_fn)(gfx_draw *d, gfx_frags *f);
 ws_status gfx_rasterize(gfx_draw *d, const gfx_tri *tris, size_t n, gfx_frags *f, gfx_flush_fn flush);
 /* After the last batch: count the last primitive setup saw. */

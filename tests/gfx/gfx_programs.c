@@ -61,3 +61,22 @@ WS_FRAGMENT ws_vec4 texcoord_fs(const struct screen_out *in, const struct tex_un
     float s = (float)ws_pixel_x() * u->scale - u->shift, t = (float)ws_pixel_y() * u->scale - u->shift;
     return ws_tex2d_lod(u->slot, s, t, u->lod);
 }
+
+/* Many overlapping triangles with the widest records (32 varyings): each
+ * vertex's position from the buffer, varying i = i / 32. */
+struct pos_in { float pos[4]; };
+struct wide_out { ws_vec4 position; float v[32]; };
+WS_VERTEX void wide_pos_vs(const struct pos_in *in, struct wide_out *out)
+{
+    out->position = ws_vec4_make(in->pos[0], in->pos[1], in->pos[2], in->pos[3]);
+    for (int i = 0; i < 32; i++) out->v[i] = (float)i / 32.0f;
+}
+/* the primitive in red (low 8 bits) and blue (high), the varyings' sum
+ * (15.5) in green */
+WS_FRAGMENT ws_vec4 wide_prim_fs(const struct wide_out *in)
+{
+    float sum = 0;
+    for (int i = 0; i < 32; i++) sum += in->v[i];
+    unsigned p = ws_primitive_id();
+    return ws_vec4_make((float)(p & 255u) / 255.0f, sum / 31.0f, (float)(p >> 8) / 255.0f, 1);
+}

@@ -383,6 +383,63 @@ static void test_texture_nearest(void)
     ws_gfx_texture_destroy(dev, tex);
 }
 
+/* ---- a batch of overlapping triangles with the widest records ---- */
+
+/* 4096 triangles (one batch of the rasteriser) on a 32x16 target, two
+ * 16x16 tiles: the first covers the right tile only, the 4095 others the
+ * whole target, so the left tile has 4095 x 256 fragments and the right
+ * 4096 x 256: more than the 2^20 lanes a batch of fragments may hold, 160
+ * bytes of device memory each with 32 varyings. Each pixel ends with the
+ * last triangle's colour. */
+static void test_overlap_batch(void)
+{
+    enum { NT = 4096 };
+    static float pos[NT * 3][4];
+    for (int t = 0; t < NT; t++) {
+        const float full[3][2] = { { -1, -1 }, { 3, -1 }, { -1, 3 } }, right[3][2] = { { 0, -1 }, { 2, -1 }, { 0, 3 } };
+        for (int k = 0; k < 3; k++) {
+            pos[t * 3 + k][0] = t ? full[k][0] : right[k][0];
+            pos[t * 3 + k][1] = t ? full[k][1] : right[k][1];
+            pos[t * 3 + k][2] = 0;
+            pos[t * 3 + k][3] = 1;
+        }
+    }
+    ws_addr vb = 0;
+    CHECK(ws_malloc(dev, sizeof pos, &vb) == WS_OK && ws_memcpy_htod(dev, vb, pos, sizeof pos) == WS_OK);
+    ws_gfx_pipeline_desc d = { .vertex_shader = shader("wide_pos_vs"), .fragment_shader = shader("wide_prim_fs"),
+                               .nattributes = 1, .nbindings = 1 };
+    d.attributes[0] = (ws_gfx_attribute){ 0, 0, WS_GFX_FLOAT4 };
+    d.bindings[0] = (ws_gfx_binding){ sizeof pos[0], 0 };
+    ws_gfx_pipeline *p = NULL;
+    ws_gfx_target *t = NULL;
+    CHECK(ws_gfx_pipeline_create(dev, &d, &p) == WS_OK && ws_gfx_set_pipeline(dev, p) == WS_OK);
+    CHECK(ws_gfx_target_create(dev, 32, 16, 0, &t) == WS_OK && ws_gfx_set_target(dev, t) == WS_OK);
+    CHECK(ws_gfx_set_vertex_buffer(dev, 0, vb, sizeof pos) == WS_OK);
+    const float black[4] = { 0, 0, 0, 0 };
+    static uint8_t got[32 * 16 * 4];
+    CHECK(ws_gfx_begin_frame(dev, NULL) == WS_OK && ws_gfx_clear(dev, black, 1.0f) == WS_OK);
+    CHECK(ws_gfx_draw(dev, NT * 3, 1, 0, 0) == WS_OK);
+    ws_status st = ws_gfx_present(dev, t, got, sizeof got);
+    CHECK(st == WS_OK);
+    if (st != WS_OK) printf("overlapping batch: %s\n", ws_last_error(dev));
+    ws_gfx_draw_stats s;
+    CHECK(ws_gfx_last_draw_stats(dev, &s) == WS_OK);
+    CHECK_EQ_U(s.pixels_written, (NT - 1) * 32 * 16 + 256);
+    /* two fragment launches of at most 2^20 lanes (the vertex launch first) */
+    CHECK_EQ_U(s.fragments_shaded, (NT - 1) * 32 * 16 + 256);
+    CHECK_EQ_U(s.fragment_launch_id - s.vertex_launch_id, 2);
+    const uint8_t last[4] = { (NT - 1) & 255, unorm8(15.5f / 31.0f), (NT - 1) >> 8, 255 };
+    int bad = 0;
+    for (uint32_t i = 0; i < 32 * 16; i++)
+        if (memcmp(got + i * 4, last, 4) && !bad++)
+            printf("overlapping batch: pixel (%u,%u) is %u %u %u %u\n", i % 32, i / 32, got[i * 4], got[i * 4 + 1],
+                   got[i * 4 + 2], got[i * 4 + 3]);
+    CHECK_EQ_U(bad, 0);
+    ws_gfx_pipeline_destroy(dev, p);
+    ws_gfx_target_destroy(dev, t);
+    ws_free(dev, vb);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) { fprintf(stderr, "usage: %s gfx_programs.elf\n", argv[0]); return 2; }
@@ -394,6 +451,7 @@ int main(int argc, char **argv)
     test_blended_quads();
     test_depth_indexed();
     test_texture_nearest();
+    test_overlap_batch();
     ws_device_close(dev);
     return TEST_SUMMARY();
 }
