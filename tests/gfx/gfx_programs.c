@@ -80,3 +80,20 @@ WS_FRAGMENT ws_vec4 wide_prim_fs(const struct wide_out *in)
     unsigned p = ws_primitive_id();
     return ws_vec4_make((float)(p & 255u) / 255.0f, sum / 31.0f, (float)(p >> 8) / 255.0f, 1);
 }
+
+/* A clip-space position and two varyings as they are; the fragment shader
+ * shows the varyings in red and green, and samples texture slot 0 at them
+ * in blue and alpha (linear filtering: see test_gfx_programs.c). */
+struct persp_in { float pos[4]; float uv[2]; };
+struct persp_out { ws_vec4 position; float uv[2]; };
+WS_VERTEX void persp_vs(const struct persp_in *in, struct persp_out *out)
+{
+    out->position = ws_vec4_make(in->pos[0], in->pos[1], in->pos[2], in->pos[3]);
+    out->uv[0] = in->uv[0];
+    out->uv[1] = in->uv[1];
+}
+WS_FRAGMENT ws_vec4 persp_fs(const struct persp_out *in)
+{
+    ws_vec4 t = ws_tex2d_lod(0, in->uv[0], in->uv[1], 0);
+    return ws_vec4_make(in->uv[0], in->uv[1], t.x, t.y);
+}

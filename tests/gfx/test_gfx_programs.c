@@ -440,6 +440,90 @@ static void test_overlap_batch(void)
     ws_free(dev, vb);
 }
 
+/* ---- perspective-correct varyings and linear filtering ---- */
+
+/* A quad leaning away from the viewer: its left side at w = 1, its right
+ * side at w = 4 (clip x, y scaled by w, so it fills the target on screen),
+ * u running 0..1 from left to right, v from top to bottom, drawn as two
+ * triangles. The host interpolates each pixel as docs/graphics.md says,
+ * v = sum(b_i v_i / w_i) / sum(b_i / w_i) with the screen-space
+ * barycentrics b_i of its centre in the triangle that covers it. The
+ * texture is 4x4, red = 60 x, green = 60 y: linear filtering (clamped) of
+ * the texels around (4u - 1/2, 4v - 1/2) gives 60 (4u - 1/2), clamped to
+ * 0..180. */
+typedef struct screen_vertex { double x, y, w, u, v; } screen_vertex;
+
+static void perspective_uv(const screen_vertex *t, double px, double py, double *u, double *v)
+{
+    double area = (t[1].x - t[0].x) * (t[2].y - t[0].y) - (t[1].y - t[0].y) * (t[2].x - t[0].x);
+    double b[3] = { ((t[1].x - px) * (t[2].y - py) - (t[1].y - py) * (t[2].x - px)) / area,
+                    ((t[2].x - px) * (t[0].y - py) - (t[2].y - py) * (t[0].x - px)) / area, 0 };
+    b[2] = 1 - b[0] - b[1];
+    double nu = 0, nv = 0, den = 0;
+    for (int i = 0; i < 3; i++) {
+        nu += b[i] * t[i].u / t[i].w;
+        nv += b[i] * t[i].v / t[i].w;
+        den += b[i] / t[i].w;
+    }
+    *u = nu / den;
+    *v = nv / den;
+}
+
+static void test_perspective_linear(void)
+{
+    const double wl = 1, wr = 4;
+    const float verts[6][6] = {
+        { -1, -1, 0, 1, 0, 1 }, { 4, -4, 0, 4, 1, 1 }, { 4, 4, 0, 4, 1, 0 },
+        { -1, -1, 0, 1, 0, 1 }, { 4, 4, 0, 4, 1, 0 }, { -1, 1, 0, 1, 0, 0 },
+    };
+    uint8_t texels[4 * 4 * 4];
+    for (int y = 0; y < 4; y++)
+        for (int x = 0; x < 4; x++) {
+            uint8_t *t = texels + (y * 4 + x) * 4;
+            t[0] = (uint8_t)(60 * x); t[1] = (uint8_t)(60 * y); t[2] = 0; t[3] = 255;
+        }
+    ws_gfx_texture *tex = NULL;
+    CHECK(ws_gfx_texture_create(dev, 4, 4, 1, &tex) == WS_OK && ws_gfx_texture_upload(dev, tex, 0, texels, sizeof texels) == WS_OK);
+    ws_gfx_sampler lin = { WS_GFX_LINEAR, WS_GFX_NEAREST, 0, WS_GFX_CLAMP, WS_GFX_CLAMP };
+    CHECK(ws_gfx_set_texture(dev, 0, tex, &lin) == WS_OK);
+    ws_addr vb = 0;
+    CHECK(ws_malloc(dev, sizeof verts, &vb) == WS_OK && ws_memcpy_htod(dev, vb, verts, sizeof verts) == WS_OK);
+    ws_gfx_pipeline_desc d = { .vertex_shader = shader("persp_vs"), .fragment_shader = shader("persp_fs"),
+                               .nattributes = 2, .nbindings = 1 };
+    d.attributes[0] = (ws_gfx_attribute){ 0, 0, WS_GFX_FLOAT4 };
+    d.attributes[1] = (ws_gfx_attribute){ 0, 16, WS_GFX_FLOAT2 };
+    d.bindings[0] = (ws_gfx_binding){ sizeof verts[0], 0 };
+    ws_gfx_pipeline *p = NULL;
+    ws_gfx_target *t = NULL;
+    CHECK(ws_gfx_pipeline_create(dev, &d, &p) == WS_OK && ws_gfx_set_pipeline(dev, p) == WS_OK);
+    CHECK(ws_gfx_target_create(dev, QW, QH, 0, &t) == WS_OK && ws_gfx_set_target(dev, t) == WS_OK);
+    CHECK(ws_gfx_set_vertex_buffer(dev, 0, vb, sizeof verts) == WS_OK);
+    static uint8_t got[QW * QH * 4], want[QW * QH * 4];
+    CHECK(ws_gfx_begin_frame(dev, NULL) == WS_OK);
+    CHECK(ws_gfx_draw(dev, 6, 1, 0, 0) == WS_OK);
+    CHECK(ws_gfx_present(dev, t, got, sizeof got) == WS_OK);
+    /* the triangles on screen (pixels, y down): lower right, upper left */
+    const screen_vertex lower[3] = { { 0, QH, wl, 0, 1 }, { QW, QH, wr, 1, 1 }, { QW, 0, wr, 1, 0 } };
+    const screen_vertex upper[3] = { { 0, QH, wl, 0, 1 }, { QW, 0, wr, 1, 0 }, { 0, 0, wl, 0, 0 } };
+    for (uint32_t y = 0; y < QH; y++)
+        for (uint32_t x = 0; x < QW; x++) {
+            double px = x + 0.5, py = y + 0.5, u, v;
+            /* below the diagonal from (0, QH) to (QW, 0): the lower triangle */
+            perspective_uv(px * QH + py * QW > (double)QW * QH ? lower : upper, px, py, &u, &v);
+            double fu = 60 * (u * 4 - 0.5), fv = 60 * (v * 4 - 0.5);
+            uint8_t *w = want + (y * QW + x) * 4;
+            w[0] = unorm8((float)u);
+            w[1] = unorm8((float)v);
+            w[2] = (uint8_t)lrint(fu < 0 ? 0 : fu > 180 ? 180 : fu);
+            w[3] = (uint8_t)lrint(fv < 0 ? 0 : fv > 180 ? 180 : fv);
+        }
+    CHECK_EQ_U(differing(got, want, QW, QH, 1, "perspective"), 0);
+    ws_gfx_pipeline_destroy(dev, p);
+    ws_gfx_target_destroy(dev, t);
+    ws_gfx_texture_destroy(dev, tex);
+    ws_free(dev, vb);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) { fprintf(stderr, "usage: %s gfx_programs.elf\n", argv[0]); return 2; }
@@ -452,6 +536,7 @@ int main(int argc, char **argv)
     test_depth_indexed();
     test_texture_nearest();
     test_overlap_batch();
+    test_perspective_linear();
     ws_device_close(dev);
     return TEST_SUMMARY();
 }
