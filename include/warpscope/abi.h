@@ -121,6 +121,11 @@
 #define WS_KERNEL_SECTION     ".ws_kernels"
 /* Sections that hold shaders (functions marked WS_VERTEX / WS_FRAGMENT). */
 #define WS_VERTEX_SECTION     ".ws_vertex"
+/* A non-loaded section that <warpscope/shader.h> puts in every module it is
+ * built into: the module reads the system values at the CSRs above. A
+ * module with shaders and without it was built before 2026-11-28, when a
+ * vertex shader read its vertex index at SYS0: it keeps that meaning. */
+#define WS_SYSVALS_SECTION    ".ws_sysvals"
 #define WS_FRAGMENT_SECTION   ".ws_fragment"
 
 #endif

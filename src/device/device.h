@@ -207,6 +207,9 @@ typedef struct ws_grid_run {
 #define WS_GFX_STAGE_NONE 0u             /* a kernel                         */
 #define WS_GFX_STAGE_VERTEX 1u
 #define WS_GFX_STAGE_FRAGMENT 2u
+#define WS_GFX_STAGE_OLD_VERTEX 3u       /* a vertex shader of a module built
+                                            before WS_SYSVALS_SECTION: SYS0..3
+                                            are its vertex, instance, 0, draw */
 
 typedef enum ws_cmd_kind { CMD_COPY_HTOD, CMD_COPY_DTOD, CMD_MEMSET, CMD_LAUNCH, CMD_FENCE, CMD_GFX } ws_cmd_kind;
 struct ws_gfx_cmd;
@@ -368,9 +371,10 @@ static inline uint64_t ws_lane_grid_thread(const ws_grid_run *L, const ws_warp *
  * fragment shaders x, y, flags, primitive, instance. */
 static inline int ws_lane_sysval(const ws_grid_run *L, const ws_warp *w, uint32_t l, uint32_t csr, uint32_t *v)
 {
-    uint32_t word, stage;
-    if (csr >= WS_CSR_GFX_SYS0 && csr <= WS_CSR_GFX_SYS3) word = csr - WS_CSR_GFX_SYS0, stage = WS_GFX_STAGE_FRAGMENT;
-    else if (csr == WS_CSR_GFX_VERTEX) word = 0, stage = WS_GFX_STAGE_VERTEX;
+    uint32_t word, stage, old = L->gfx_stage == WS_GFX_STAGE_OLD_VERTEX;
+    if (csr >= WS_CSR_GFX_SYS0 && csr <= WS_CSR_GFX_SYS3)
+        word = csr - WS_CSR_GFX_SYS0, stage = old ? WS_GFX_STAGE_OLD_VERTEX : WS_GFX_STAGE_FRAGMENT;
+    else if (csr == WS_CSR_GFX_VERTEX) word = 0, stage = old ? WS_GFX_STAGE_OLD_VERTEX : WS_GFX_STAGE_VERTEX;
     else if (csr == WS_CSR_GFX_SYS4) word = 4, stage = L->gfx_stage;
     else return -1;
     if (!L->sysval) *v = 0;

@@ -70,6 +70,9 @@ typedef struct ws_elf_image {
     uint32_t tls_start, tls_size, tls_filesz; /* the PT_TLS template (errno): each lane
                                     gets a copy at the top of its stack; size 0: none */
     uint32_t shared_static_size; /* size of the .ws_shared section (0 if none)     */
+    int legacy_sysvals;          /* shaders built before WS_SYSVALS_SECTION: a
+                                    vertex shader reads its vertex index at
+                                    WS_CSR_GFX_SYS0 and is not checked      */
     uint32_t nkernels;
     ws_elf_kernel *kernels;
     /* Absolute relocations still to apply when the image moves by delta:

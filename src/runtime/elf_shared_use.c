@@ -147,7 +147,7 @@ static int foreign_sysval(ws_func_kind kind, uint32_t csr)
 static void find_foreign_sysval(const walk *w, ws_elf_kernel *K)
 {
     K->foreign_csr = K->foreign_pc = 0;
-    if (K->kind == WS_FUNC_KERNEL) return;
+    if (K->kind == WS_FUNC_KERNEL || w->img->legacy_sysvals) return; /* its SYS0 may be a vertex index */
     for (uint32_t pc = w->img->text_start; in_text(w, pc); pc += 2) {
         ws_inst in;
         if (!w->seen[(pc - w->img->text_start) / 2] || fetch(w, pc, &in)) continue;

@@ -73,8 +73,9 @@ static const char *sysval_helper(uint32_t csr)
 }
 
 /* A shader whose code reads a system value of the other stage (found when
- * the module was loaded, elf_shared_use.c) would get WS_GFX_WRONG_STAGE:
- * refused, naming the value and where it is read. */
+ * the module was loaded, elf_shared_use.c; not looked for in a module
+ * built before WS_SYSVALS_SECTION) would get WS_GFX_WRONG_STAGE: refused,
+ * naming the value and where it is read. */
 static ws_status check_sysvals(ws_device *dev, const ws_kernel *k, const char *what)
 {
     const ws_elf_kernel *m = k->meta;
@@ -116,6 +117,7 @@ static void fill_stage(ws_gfx_stage *s, ws_kernel *k)
     s->shared_total = ((m->shared_hi - m->shared_lo) + 15u) & ~15u;
     s->dyn_shared_addr = WS_SHARED_BASE + m->shared_lo + s->shared_total;
     s->nparams = m->nparams;
+    s->old_sysvals = k->mod->img.legacy_sysvals;
 }
 
 /* The shaders against the layout and each other; sets vin/vout floats. */

@@ -232,3 +232,15 @@ WS_FRAGMENT ws_vec4 pointer_vertex_fs(const struct vout *in)
 {
     return ws_vec4_make(in->color[0], vertex_id_reader() == 0xFFFFFFFFu ? 1.0f : 0.5f, 0, 1);
 }
+
+/* A vertex shader as the header before 2026-11-28 compiled ws_vertex_id():
+ * a read of CSR 0xCD8 (SYS0). In a module with the header's mark that is
+ * ws_pixel_x() and refused; in a module without it (built before), the
+ * vertex index: vertex v gets red v / 255. */
+WS_VERTEX void old_vertex_vs(const struct vin *in, struct vout *out)
+{
+    unsigned id;
+    __asm__ volatile("csrr %0, 0xCD8" : "=r"(id));
+    ref_vs(in, out);
+    out->color[0] = (float)id / 255.0f;
+}

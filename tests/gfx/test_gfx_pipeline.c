@@ -581,7 +581,7 @@ static void test_discard_and_sysvals(void)
  * shader's ws_pixel_x() read its vertex index and a fragment shader's
  * ws_vertex_id() its pixel's x, silently); read where the check cannot
  * see (through a function pointer) the value is WS_GFX_WRONG_STAGE. */
-static void test_sysvals_of_other_stage(void)
+static void test_sysvals_of_other_stage(const char *elf)
 {
     ws_gfx_pipeline *p = NULL;
     ws_gfx_pipeline_desc d = desc("pixel_in_vs", "ref_fs");
@@ -611,6 +611,32 @@ static void test_sysvals_of_other_stage(void)
     CHECK(draw(&d, v, 6, 1, 0) == WS_OK);
     CHECK_EQ_U(px(20, 30)[0], 255); /* the vertex shader's ws_pixel_x() */
     CHECK_EQ_U(px(20, 30)[1], 255); /* the fragment shader's ws_vertex_id() */
+    /* A vertex shader reading SYS0 (0xCD8) as the header compiled
+     * ws_vertex_id() before 2026-11-28: refused in a module built with the
+     * header's mark (it is ws_pixel_x() there), and in the same module
+     * without the mark (built before: old captures hold such modules) it
+     * is accepted and reads the vertex index, as it did. */
+    d = desc("old_vertex_vs", "ref_fs");
+    CHECK(ws_gfx_pipeline_create(dev, &d, &p) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "vertex shader 'old_vertex_vs' reads ws_pixel_x()");
+    size_t n = 0;
+    unsigned char *image = ws_test_read_file(elf, &n);
+    char *mark = NULL; /* the mark's name in the section name table */
+    for (size_t i = 0; image && !mark && i + sizeof ".ws_sysvals" <= n; i++)
+        if (!memcmp(image + i, ".ws_sysvals", sizeof ".ws_sysvals")) mark = (char *)image + i;
+    CHECK(mark != NULL);
+    if (!mark) { free(image); return; }
+    mark[sizeof ".ws_sysvals" - 2] = 'z'; /* the section is no longer the mark */
+    ws_module *marked = mod, *old = NULL;
+    CHECK(ws_module_load_data(dev, image, n, "unmarked", &old) == WS_OK);
+    free(image);
+    mod = old;
+    d = desc("old_vertex_vs", "ref_fs");
+    CHECK(draw(&d, v, 6, 1, 0) == WS_OK);
+    CHECK_EQ_U(px(63, 63)[0], 1); /* next to vertex 1 (the bottom right corner) */
+    CHECK_EQ_U(px(0, 0)[0], 5);   /* next to vertex 5 (the top left) */
+    mod = marked;
+    ws_module_unload(dev, old);
 }
 
 static void test_instances_and_strips(void)
@@ -1087,7 +1113,7 @@ int main(int argc, char **argv)
     test_helpers_store_nothing(argv[1]);
     test_discard_and_sysvals();
     test_printf_assert();
-    test_sysvals_of_other_stage();
+    test_sysvals_of_other_stage(argv[1]);
     test_instances_and_strips();
     test_texture_lod();
     test_frames_for_tools();

@@ -33,6 +33,9 @@ typedef struct ws_vec4 { float x, y, z, w; } ws_vec4;
 typedef struct ws_mat4 { float m[16]; } ws_mat4;
 
 /* ---- system values ---- */
+/* Marks the module as reading them at this header's CSRs (WS_SYSVALS_SECTION
+ * in abi.h): modules without the mark keep the meanings of before. */
+__asm__(".pushsection .ws_sysvals,\"\",@progbits\n.byte 2\n.popsection");
 /* Each belongs to a stage; ws_gfx_pipeline_create refuses a shader whose
  * code reads one of the other stage's (it read another value: a vertex
  * shader's ws_pixel_x() was its vertex index).
