@@ -133,6 +133,18 @@ static int walk_code(walk *w, uint32_t entry)
     return 0;
 }
 
+const char *ws_elf_sysval_helper(uint32_t csr)
+{
+    switch (csr) {
+    case WS_CSR_GFX_SYS0: return "ws_pixel_x()";
+    case WS_CSR_GFX_SYS1: return "ws_pixel_y()";
+    case WS_CSR_GFX_SYS2: return "ws_front_facing() or ws_is_helper()";
+    case WS_CSR_GFX_SYS3: return "ws_primitive_id()";
+    case WS_CSR_GFX_VERTEX: return "ws_vertex_id()";
+    default: return "a system value";
+    }
+}
+
 /* Whether CSR csr holds a system value of the other stage than kind's. */
 static int foreign_sysval(ws_func_kind kind, uint32_t csr)
 {

@@ -59,19 +59,6 @@ static ws_status check_pointer(ws_device *dev, const ws_kernel *k, uint32_t i, c
 
 static int kind_is_vertex(ws_func_kind k) { return k == WS_FUNC_VERTEX; }
 
-/* The shader.h helper that reads system-value CSR csr. */
-static const char *sysval_helper(uint32_t csr)
-{
-    switch (csr) {
-    case WS_CSR_GFX_SYS0: return "ws_pixel_x()";
-    case WS_CSR_GFX_SYS1: return "ws_pixel_y()";
-    case WS_CSR_GFX_SYS2: return "ws_front_facing() or ws_is_helper()";
-    case WS_CSR_GFX_SYS3: return "ws_primitive_id()";
-    case WS_CSR_GFX_VERTEX: return "ws_vertex_id()";
-    default: return "a system value";
-    }
-}
-
 /* A shader whose code reads a system value of the other stage (found when
  * the module was loaded, elf_shared_use.c; not looked for in a module
  * built before WS_SYSVALS_SECTION) would get WS_GFX_WRONG_STAGE: refused,
@@ -85,7 +72,7 @@ static ws_status check_sysvals(ws_device *dev, const ws_kernel *k, const char *w
     ws_source_describe_pc(dev, pc, NULL, 0, where, sizeof where);
     return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_gfx_pipeline_create: %s shader '%s' reads %s (CSR 0x%03x, "
                         "pc 0x%08x%s), a system value of %s shaders only; %s shaders have %s",
-                        what, m->name, sysval_helper(m->foreign_csr), m->foreign_csr, pc, where,
+                        what, m->name, ws_elf_sysval_helper(m->foreign_csr), m->foreign_csr, pc, where,
                         kind_is_vertex(m->kind) ? "fragment" : "vertex", what,
                         kind_is_vertex(m->kind) ? "ws_vertex_id(), ws_instance_id() and ws_draw_id()"
                                                 : "ws_pixel_x(), ws_pixel_y(), ws_front_facing(), ws_is_helper(), "
