@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../test.h"
+#include "gfx/gfx_probe.h"
 #include "warpscope/graphics.h"
 
 static ws_device *dev;
@@ -417,6 +418,9 @@ static void test_overlap_batch(void)
     CHECK(ws_gfx_set_vertex_buffer(dev, 0, vb, sizeof pos) == WS_OK);
     const float black[4] = { 0, 0, 0, 0 };
     static uint8_t got[32 * 16 * 4];
+    /* the pixel history of a pixel of the right tile, whose fragments the
+     * batch limit splits between two launches */
+    CHECK(ws_gfx_probe_arm(dev, 20, 5) == WS_OK);
     CHECK(ws_gfx_begin_frame(dev, NULL) == WS_OK && ws_gfx_clear(dev, black, 1.0f) == WS_OK);
     CHECK(ws_gfx_draw(dev, NT * 3, 1, 0, 0) == WS_OK);
     ws_status st = ws_gfx_present(dev, t, got, sizeof got);
@@ -435,6 +439,18 @@ static void test_overlap_batch(void)
             printf("overlapping batch: pixel (%u,%u) is %u %u %u %u\n", i % 32, i / 32, got[i * 4], got[i * 4 + 1],
                    got[i * 4 + 2], got[i * 4 + 3]);
     CHECK_EQ_U(bad, 0);
+    /* the clear, then every triangle's fragment in primitive order, each
+     * written over the one before */
+    const ws_gfx_probe_rec *r = NULL;
+    size_t n = 0;
+    CHECK(ws_gfx_probe_records(dev, &r, &n) == WS_OK);
+    CHECK_EQ_U(n, 1 + NT);
+    int in_order = n == 1 + NT && r[0].event == WS_GFX_PROBE_CLEAR;
+    for (size_t i = 1; in_order && i < n; i++)
+        in_order = r[i].event == WS_GFX_PROBE_WRITTEN && r[i].prim == i - 1 && !memcmp(r[i].before, r[i - 1].after, 4);
+    CHECK(in_order);
+    if (n) CHECK(memcmp(r[n - 1].after, last, 4) == 0);
+    CHECK(ws_gfx_probe_disarm(dev) == WS_OK);
     ws_gfx_pipeline_destroy(dev, p);
     ws_gfx_target_destroy(dev, t);
     ws_free(dev, vb);
