@@ -95,6 +95,10 @@ int ws_cmd_info(int argc, char **argv)
         printf(")%s  entry 0x%08x", k->has_params ? "" : " [no DWARF]", k->entry);
         if (k->decl_file) printf("  %s:%u", k->decl_file, k->decl_line);
         printf("\n");
+        if (k->foreign_csr) /* what ws_gfx_pipeline_create will say, known now */
+            printf("  reads %s (CSR 0x%03x at 0x%08x), a system value of %s shaders only: pipelines refuse it\n",
+                   ws_elf_sysval_helper(k->foreign_csr), k->foreign_csr, k->foreign_pc,
+                   k->kind == WS_FUNC_VERTEX ? "fragment" : "vertex");
     }
     ws_elf_free(&img);
     return 0;

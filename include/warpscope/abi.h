@@ -50,17 +50,23 @@
 #define WS_CSR_SHARED_SIZE    0xCD2 /* total shared bytes of this block        */
 #define WS_CSR_TID_LINEAR     0xCD3 /* x + y*ntid.x + z*ntid.x*ntid.y          */
 #define WS_CSR_WARP_IN_BLOCK  0xCD4 /* warp index within the block             */
-/* Graphics system values of the lane's vertex or fragment (0 in kernels):
- * vertex shaders: SYS0 vertex index, SYS1 instance index, SYS3 draw;
- * fragment shaders: SYS0 pixel x, SYS1 pixel y, SYS2 flags (bit 0 front
- * facing, bit 1 helper lane), SYS3 primitive index in the draw (per
- * instance); both: SYS4 instance index (of the fragment's primitive). */
+/* Graphics system values of the lane's vertex or fragment (0 in kernels).
+ * Each belongs to a stage: fragment shaders: SYS0 pixel x, SYS1 pixel y,
+ * SYS2 flags (bit 0 front facing, bit 1 helper lane), SYS3 primitive index
+ * in the draw (per instance); vertex shaders: VERTEX the vertex index;
+ * both: SYS4 instance index (of the fragment's primitive) and DRAW. Read in
+ * the other stage a value is WS_GFX_WRONG_STAGE, and a shader whose code
+ * reads one is refused by ws_gfx_pipeline_create. (Until 2026-11-28 a
+ * vertex shader read its vertex index at SYS0, so ws_pixel_x() there was
+ * the vertex.) */
 #define WS_CSR_GFX_SYS0       0xCD8
 #define WS_CSR_GFX_SYS1       0xCD9
 #define WS_CSR_GFX_SYS2       0xCDA
 #define WS_CSR_GFX_SYS3       0xCDB
 #define WS_CSR_GFX_DRAW       0xCDC /* draw number on the device               */
 #define WS_CSR_GFX_SYS4       0xCDD
+#define WS_CSR_GFX_VERTEX     0xCDE /* vertex index (vertex shaders)           */
+#define WS_GFX_WRONG_STAGE    0xFFFFFFFFu /* a value read outside its stage     */
 #define WS_GFX_SYSVALS        5u    /* words per lane: SYS0..SYS4             */
 #define WS_GFX_FLAG_FRONT     1u
 #define WS_GFX_FLAG_HELPER    2u
@@ -115,6 +121,11 @@
 #define WS_KERNEL_SECTION     ".ws_kernels"
 /* Sections that hold shaders (functions marked WS_VERTEX / WS_FRAGMENT). */
 #define WS_VERTEX_SECTION     ".ws_vertex"
+/* A non-loaded section that <warpscope/shader.h> puts in every module it is
+ * built into: the module reads the system values at the CSRs above. A
+ * module with shaders and without it was built before 2026-11-28, when a
+ * vertex shader read its vertex index at SYS0: it keeps that meaning. */
+#define WS_SYSVALS_SECTION    ".ws_sysvals"
 #define WS_FRAGMENT_SECTION   ".ws_fragment"
 
 #endif

@@ -200,7 +200,16 @@ typedef struct ws_grid_run {
     const uint32_t *sysval;
     uint64_t thread_limit;
     uint32_t draw_id;
+    uint32_t gfx_stage;                  /* WS_GFX_STAGE_*: which system values
+                                            the lanes have                  */
 } ws_grid_run;
+
+#define WS_GFX_STAGE_NONE 0u             /* a kernel                         */
+#define WS_GFX_STAGE_VERTEX 1u
+#define WS_GFX_STAGE_FRAGMENT 2u
+#define WS_GFX_STAGE_OLD_VERTEX 3u       /* a vertex shader of a module built
+                                            before WS_SYSVALS_SECTION: SYS0..3
+                                            are its vertex, instance, 0, draw */
 
 typedef enum ws_cmd_kind { CMD_COPY_HTOD, CMD_COPY_DTOD, CMD_MEMSET, CMD_LAUNCH, CMD_FENCE, CMD_GFX } ws_cmd_kind;
 struct ws_gfx_cmd;
@@ -354,16 +363,23 @@ static inline uint64_t ws_lane_grid_thread(const ws_grid_run *L, const ws_warp *
            (uint64_t)w->tid[0][l] + (uint64_t)L->block.x * (w->tid[1][l] + (uint64_t)L->block.y * w->tid[2][l]);
 }
 
-/* Lane l's graphics system value read by csr (WS_CSR_GFX_SYS0..4; 0xCDC
- * between SYS3 and SYS4 is the draw), 0 outside a draw; -1 if csr is none
- * of them. Shared by the interpreter's and the debug module's CSR reads. */
+/* Lane l's graphics system value read by csr (WS_CSR_GFX_SYS0..4 and
+ * VERTEX; the draw, 0xCDC, is the launch's), 0 outside a draw,
+ * WS_GFX_WRONG_STAGE outside the value's stage (abi.h); -1 if csr is none
+ * of them. Shared by the interpreter's and the debug module's CSR reads.
+ * A lane's words: vertex shaders vertex, instance, 0, draw, instance;
+ * fragment shaders x, y, flags, primitive, instance. */
 static inline int ws_lane_sysval(const ws_grid_run *L, const ws_warp *w, uint32_t l, uint32_t csr, uint32_t *v)
 {
-    uint32_t word;
-    if (csr >= WS_CSR_GFX_SYS0 && csr <= WS_CSR_GFX_SYS3) word = csr - WS_CSR_GFX_SYS0;
-    else if (csr == WS_CSR_GFX_SYS4) word = 4;
+    uint32_t word, stage, old = L->gfx_stage == WS_GFX_STAGE_OLD_VERTEX;
+    if (csr >= WS_CSR_GFX_SYS0 && csr <= WS_CSR_GFX_SYS3)
+        word = csr - WS_CSR_GFX_SYS0, stage = old ? WS_GFX_STAGE_OLD_VERTEX : WS_GFX_STAGE_FRAGMENT;
+    else if (csr == WS_CSR_GFX_VERTEX) word = 0, stage = old ? WS_GFX_STAGE_OLD_VERTEX : WS_GFX_STAGE_VERTEX;
+    else if (csr == WS_CSR_GFX_SYS4) word = 4, stage = L->gfx_stage;
     else return -1;
-    *v = L->sysval ? L->sysval[ws_lane_grid_thread(L, w, l) * WS_GFX_SYSVALS + word] : 0;
+    if (!L->sysval) *v = 0;
+    else if (L->gfx_stage != stage) *v = WS_GFX_WRONG_STAGE;
+    else *v = L->sysval[ws_lane_grid_thread(L, w, l) * WS_GFX_SYSVALS + word];
     return 0;
 }
 
@@ -478,8 +494,10 @@ const char *ws_fault_kind_name(ws_fault_kind k);
 void ws_fault_raise(ws_device *dev, ws_warp *w, uint32_t lane, ws_fault_kind kind,
                     uint32_t pc, uint32_t addr, uint32_t size, const char *fmt, ...)
     __attribute__((format(printf, 8, 9)));
-/* Full report: "<kind>: <detail>, kernel 'k' launch N, block (x,y,z) thread
- * (x,y,z) [core c warp w lane l], pc 0x... (<disassembly>)". */
+/* Full report: "<kind>: <detail>; kernel 'k' launch N, block (x,y,z) thread
+ * (x,y,z) [core c warp w lane l], pc 0x... (<disassembly>)"; a shader
+ * launch is "fragment shader 'fs' of draw D, launch N" (or vertex) and its
+ * lane is named by its draw, vertex or primitive and pixel. */
 void ws_fault_format(const ws_device *dev, char *buf, size_t len);
 
 /* ---- loaded code (src/device/code_table.c) ---- */

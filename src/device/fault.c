@@ -68,14 +68,28 @@ static const ws_warp *faulting_warp(const ws_device *dev, const ws_fault *f)
     return w;
 }
 
+/* What ran: "kernel 'k' launch N", or for a shader launch its stage and
+ * draw, "fragment shader 'fs' of draw D, launch N" (a shader is not a
+ * kernel, and the draw is what the user issued). */
+static void describe_launch(const ws_grid_run *L, char *buf, size_t len)
+{
+    if (!L) { snprintf(buf, len, "kernel '?' launch 0"); return; }
+    unsigned long long lid = (unsigned long long)L->id;
+    if (L->gfx)
+        snprintf(buf, len, "%s shader '%s' of draw %u, launch %llu", L->gfx->fragment ? "fragment" : "vertex",
+                 L->kernel_name, L->draw_id, lid);
+    else
+        snprintf(buf, len, "kernel '%s' launch %llu", L->kernel_name, lid);
+}
+
 void ws_fault_format(const ws_device *dev, char *buf, size_t len)
 {
     const ws_fault *f = &dev->fault;
     const ws_grid_run *L = dev->current;
-    const char *kname = L ? L->kernel_name : "?";
-    unsigned long long lid = L ? (unsigned long long)L->id : 0;
+    char who[192];
+    describe_launch(L, who, sizeof who);
     if (f->kind == FAULT_DEADLOCK || f->kind == FAULT_WATCHDOG || f->kind == FAULT_MACHINE) {
-        snprintf(buf, len, "%s: %s, kernel '%s' launch %llu", ws_fault_kind_name(f->kind), f->detail, kname, lid);
+        snprintf(buf, len, "%s: %s, %s", ws_fault_kind_name(f->kind), f->detail, who);
         return;
     }
     char dis[96] = "";
@@ -91,9 +105,9 @@ void ws_fault_format(const ws_device *dev, char *buf, size_t len)
     if (L && L->gfx) /* which draw, vertex or pixel (grids of shader launches are 1-D) */
         ws_gfx_describe_thread(L, (uint64_t)f->block.x * L->threads_per_block + f->thread.x, gfx, sizeof gfx);
     int n = snprintf(buf, len,
-                     "%s: %s; kernel '%s' launch %llu, block (%u,%u,%u) thread (%u,%u,%u) "
+                     "%s: %s; %s, block (%u,%u,%u) thread (%u,%u,%u) "
                      "[core %u warp %u lane %u]%s, pc 0x%08x%s%s%s",
-                     ws_fault_kind_name(f->kind), f->detail, kname, lid, f->block.x, f->block.y,
+                     ws_fault_kind_name(f->kind), f->detail, who, f->block.x, f->block.y,
                      f->block.z, f->thread.x, f->thread.y, f->thread.z, f->core, f->warp, f->lane, gfx, f->pc,
                      dis[0] ? " (" : "", dis, dis[0] ? ")" : "");
     /* the source line and the calls that led there get all the room left,

@@ -143,7 +143,7 @@ static uint32_t csr_read(ws_device *dev, ws_warp *w, uint32_t l, uint32_t csr, u
     case WS_CSR_TID_LINEAR: return w->tid[0][l] + L->block.x * (w->tid[1][l] + L->block.y * w->tid[2][l]);
     case WS_CSR_WARP_IN_BLOCK: return w->warp_in_block;
     case WS_CSR_GFX_SYS0: case WS_CSR_GFX_SYS1: case WS_CSR_GFX_SYS2: case WS_CSR_GFX_SYS3:
-    case WS_CSR_GFX_SYS4: {
+    case WS_CSR_GFX_SYS4: case WS_CSR_GFX_VERTEX: {
         uint32_t v;
         ws_lane_sysval(L, w, l, csr, &v);
         return v;

@@ -40,6 +40,8 @@ typedef struct ws_gfx_stage {
     uint32_t shared_lo, shared_total, dyn_shared_addr;
     uint32_t nparams;                      /* as declared (the uniforms
                                               pointer is optional)          */
+    int old_sysvals;                       /* its module was built before
+                                              WS_SYSVALS_SECTION (abi.h)     */
 } ws_gfx_stage;
 
 typedef struct ws_gfx_pipeline_hw {

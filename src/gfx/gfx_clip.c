@@ -384,24 +384,28 @@ static ws_status clip_tri(gfx_draw *d, const float *r0, const float *r1, const f
     if (st == WS_OK && invalid && out->n == before) d->stats->primitives_invalid++;
     return st;
 }
-ws_status gfx_assemble(gfx_draw *d, const float *vout, uint64_t ninv, gfx_tri_list *out)
+ws_status gfx_assemble(gfx_draw *d, const float *vout, uint64_t ninv, gfx_assembly *at, size_t want,
+                       gfx_tri_list *out)
 {
     const ws_gfx_cmd *c = d->cmd;
     uint32_t vf = d->st->pipe.vout_floats, count = c->count;
-    if (!ninv || count < 3) return WS_OK;
+    if (!ninv || count < 3) { at->done = 1; return WS_OK; }
     int strip = d->st->pipe.desc.topology == WS_GFX_TRIANGLE_STRIP;
     uint32_t ntri = strip ? count - 2 : count / 3;
-    for (uint32_t inst = 0; inst < c->instances; inst++) {
-        const float *base = vout + (uint64_t)inst * count * vf;
-        for (uint32_t t = 0; t < ntri; t++) {
-            uint32_t i0 = strip ? t : 3 * t, i1 = i0 + 1, i2 = i0 + 2;
+    for (; at->instance < c->instances; at->instance++, at->tri = 0) {
+        const float *base = vout + (uint64_t)at->instance * count * vf;
+        for (; at->tri < ntri; at->tri++) {
+            if (out->n >= want) return WS_OK;
+            uint32_t t = at->tri, i0 = strip ? t : 3 * t, i1 = i0 + 1, i2 = i0 + 2;
             if (strip && (t & 1)) { i0 = t + 1; i1 = t; } /* keep the strip's winding */
             d->stats->primitives_in++;
-            const prim_id id = { .prim = t, .instance = c->first_instance + inst, .seq = (uint64_t)inst * ntri + t };
+            const prim_id id = { .prim = t, .instance = c->first_instance + at->instance,
+                                 .seq = (uint64_t)at->instance * ntri + t };
             ws_status st = clip_tri(d, base + (uint64_t)i0 * vf, base + (uint64_t)i1 * vf, base + (uint64_t)i2 * vf,
                                     &id, out);
             if (st != WS_OK) return st;
         }
     }
+    at->done = 1;
     return WS_OK;
 }

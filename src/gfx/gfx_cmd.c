@@ -109,6 +109,35 @@ static ws_status flush_fragments(gfx_draw *d, gfx_frags *f)
     return WS_OK;
 }
 
+/* Assembly and clipping, then batches of rasterisation, fragment shading
+ * and raster output. Batches are the draw's post-clip triangles in
+ * primitive order, TRI_BATCH at a time, the last one shorter: a batch is
+ * rasterised as soon as it is assembled and its triangles dropped, so the
+ * draw holds at most a batch and the pieces of one clipped triangle
+ * (before 2026-11-28 it held all of them, about 448 bytes each: a few
+ * million triangles took gigabytes). The batches are the ones the whole
+ * list was cut into, so images, statistics and launches are unchanged. */
+static ws_status assemble_and_raster(gfx_draw *d, const float *verts, uint64_t ninv, gfx_frags *f)
+{
+    gfx_tri_list tris = { 0 };
+    gfx_assembly at = { 0 };
+    ws_status s = WS_OK;
+    f->n = 0;
+    while (s == WS_OK && (!at.done || tris.n)) {
+        if (!at.done) s = gfx_assemble(d, verts, ninv, &at, TRI_BATCH, &tris);
+        if (s != WS_OK || !tris.n) break;
+        size_t n = tris.n < TRI_BATCH ? tris.n : TRI_BATCH;
+        s = gfx_rasterize(d, tris.t, n, f, flush_fragments);
+        if (s == WS_OK) s = flush_fragments(d, f);
+        memmove(tris.t, tris.t + n, (tris.n - n) * sizeof *tris.t); /* the pieces past the batch */
+        tris.n -= n;
+    }
+    gfx_rasterize_end(d);
+    f->n = 0;
+    free(tris.t);
+    return s;
+}
+
 /* The draw's statistics become the device's "last draw", whether it ran
  * to the end or stopped at a fault (then they count the work done). */
 static ws_status draw_done(ws_gfx_device *g, const ws_gfx_draw_stats *stats, ws_status st)
@@ -161,22 +190,11 @@ static ws_status run_draw(ws_device *dev, ws_gfx_cmd *c, ws_launch_fn launch)
         return draw_done(g, &stats, ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "graphics: out of host memory"));
     }
     if (vbytes) memcpy(verts, vout, vbytes);
-    gfx_tri_list tris = { 0 };
     double ta = ws_now_seconds();
-    s = gfx_assemble(&d, verts, ninv, &tris);
+    s = assemble_and_raster(&d, verts, ninv, &g->frags);
     free(verts);
-    gfx_frags *f = &g->frags;
-    f->n = 0;
-    for (size_t i = 0; s == WS_OK && i < tris.n; i += TRI_BATCH) {
-        size_t n = tris.n - i < TRI_BATCH ? tris.n - i : TRI_BATCH;
-        s = gfx_rasterize(&d, tris.t + i, n, f, flush_fragments);
-        if (s == WS_OK) s = flush_fragments(&d, f);
-    }
-    gfx_rasterize_end(&d);
-    f->n = 0;
     /* everything after vertex shading that is not fragment shading */
     stats.fixed_function_seconds += ws_now_seconds() - ta - stats.fragment_seconds;
-    free(tris.t);
     gfx_probe_draw_end(&d);
     return draw_done(g, &stats, s);
 }

@@ -101,12 +101,21 @@ ws_status gfx_vertex_stage(gfx_draw *d, uint64_t *ninv, const float **vout);
 /* The window x, y, depth and 1/w of clip-space position c (the viewport
  * transform); 0 if it cannot be projected (w <= 0, or 1/w overflows). */
 int gfx_window_of(const ws_gfx_state *s, const float c[4], float win[3], float *inv_w);
-ws_status gfx_assemble(gfx_draw *d, const float *vout, uint64_t ninv, gfx_tri_list *out);
+/* Where assembly stands in a draw: the next input triangle. */
+typedef struct gfx_assembly {
+    uint32_t instance, tri;
+    int done;                        /* every triangle of the draw is out    */
+} gfx_assembly;
+/* Assembles input triangles from *at on, appending to out, until out holds
+ * `want` triangles or the draw has no more (at->done): the caller
+ * rasterises a batch at a time, so a draw never holds all its triangles. */
+ws_status gfx_assemble(gfx_draw *d, const float *vout, uint64_t ninv, gfx_assembly *at, size_t want,
+                       gfx_tri_list *out);
 
 /* gfx_raster.c: fragments of triangles tris[0..n) into f, tile by tile;
- * when f holds GFX_BATCH_LANES or more at a tile boundary, flush(d, f)
- * shades and writes them (a pixel's fragments stay in one batch, in
- * primitive order). Early depth test against the target as it is now. */
+ * when the next quad would take f past GFX_BATCH_LANES, flush(d, f) shades
+ * and writes them first (a pixel's fragments still arrive in primitive
+ * order). Early depth test against the target as it is now. */
 typedef ws_status (*gfx_flush_fn)(gfx_draw *d, gfx_frags *f);
 ws_status gfx_rasterize(gfx_draw *d, const gfx_tri *tris, size_t n, gfx_frags *f, gfx_flush_fn flush);
 /* After the last batch: count the last primitive setup saw. */

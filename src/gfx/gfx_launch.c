@@ -90,6 +90,7 @@ ws_status gfx_shade(gfx_draw *d, const ws_gfx_stage *s, int fragment, uint64_t t
     L->sysval = sysval;
     L->thread_limit = threads;
     L->draw_id = (uint32_t)d->cmd->draw_id;
+    L->gfx_stage = fragment ? WS_GFX_STAGE_FRAGMENT : s->old_sysvals ? WS_GFX_STAGE_OLD_VERTEX : WS_GFX_STAGE_VERTEX;
     *launch_id = L->id;
     ws_status st = d->launch(dev, L);
     free(L);

@@ -13,6 +13,7 @@
 #define WS_GFX_GFX_PROBE_H
 #include <stddef.h>
 #include <stdint.h>
+#include "warpscope/graphics.h" /* ws_gfx_compare */
 #include "warpscope/warpscope.h"
 
 typedef enum ws_gfx_probe_event {

@@ -11,7 +11,8 @@
  * triangle, every 2x2 quad with at least one covered pixel as four lanes
  * (uncovered pixels become helper lanes, which feed derivatives and write
  * nothing). A pixel's fragments therefore reach the raster-output stage in
- * primitive order however the quads are shaded. */
+ * primitive order however the quads are shaded, also when a full batch of
+ * lanes is shaded and written in the middle of a tile. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -196,7 +197,7 @@ static void emit_lane(gfx_draw *d, const setup *s, gfx_frags *f, int32_t x, int3
 
 /* The quads of triangle s inside tile [tx0, tx1) x [ty0, ty1). */
 static ws_status raster_tile(gfx_draw *d, const setup *s, int32_t tx0, int32_t ty0, int32_t tx1, int32_t ty1,
-                             gfx_frags *f, const float *zbuf, int early)
+                             gfx_frags *f, gfx_flush_fn flush, const float *zbuf, int early)
 {
     int32_t x0 = s->bx0 > tx0 ? s->bx0 : tx0, y0 = s->by0 > ty0 ? s->by0 : ty0;
     int32_t x1 = s->bx1 < tx1 ? s->bx1 : tx1, y1 = s->by1 < ty1 ? s->by1 : ty1;
@@ -232,7 +233,14 @@ static ws_status raster_tile(gfx_draw *d, const setup *s, int32_t tx0, int32_t t
                 }
                 if (!mask) continue;
             }
-            ws_status r = frags_reserve(d, f, 4);
+            /* A full batch is shaded and written before the quad: batches
+             * hold at most GFX_BATCH_LANES lanes (checked at tile ends
+             * only, until 2026-11-28 one tile of 4096 overlapping
+             * triangles could double a batch, and its 32 varyings no
+             * longer fit the default device memory). Each pixel's
+             * fragments still reach raster output in primitive order. */
+            ws_status r = f->n + 4 > GFX_BATCH_LANES ? flush(d, f) : WS_OK;
+            if (r == WS_OK) r = frags_reserve(d, f, 4);
             if (r != WS_OK) return r;
             for (int k = 0; k < 4; k++) {
                 int covered = (mask >> k) & 1;
@@ -283,8 +291,7 @@ ws_status gfx_rasterize(gfx_draw *d, const gfx_tri *tris, size_t n, gfx_frags *f
     for (size_t t = 0; st == WS_OK && t < ntiles; t++) {
         int32_t tx0 = ox + (int32_t)(t % ntx) * GFX_TILE, ty0 = oy + (int32_t)(t / ntx) * GFX_TILE;
         for (uint32_t k = t ? count[t - 1] : 0; st == WS_OK && k < count[t]; k++)
-            st = raster_tile(d, &s[list[k]], tx0, ty0, tx0 + GFX_TILE, ty0 + GFX_TILE, f, zbuf, early);
-        if (st == WS_OK && f->n >= GFX_BATCH_LANES) st = flush(d, f);
+            st = raster_tile(d, &s[list[k]], tx0, ty0, tx0 + GFX_TILE, ty0 + GFX_TILE, f, flush, zbuf, early);
     }
     free(list);
     free(count);

@@ -159,6 +159,7 @@ static const char *device_csr_name(int32_t csr)
     case 0xCDB: return "gfx.sys3";
     case 0xCDC: return "gfx.draw";
     case 0xCDD: return "gfx.instance";
+    case 0xCDE: return "gfx.vertex";
     case 0xFC0: return "lanesperwarp";
     case 0xFC1: return "warpspercore";
     case 0xFC2: return "cores";

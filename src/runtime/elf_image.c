@@ -217,6 +217,8 @@ static int scan_sections(ws_elf_ctx *cx, ws_elf_image *img)
             cx->vertex_idx = idx;
         } else if (!strcmp(name, WS_FRAGMENT_SECTION)) {
             cx->fragment_idx = idx;
+        } else if (!strcmp(name, WS_SYSVALS_SECTION)) {
+            cx->sysvals_mark = 1;
         } else if (sh.sh_type == SHT_SYMTAB && !cx->symtab) {
             cx->symtab = scn;
             cx->strtab_idx = sh.sh_link;
@@ -225,6 +227,7 @@ static int scan_sections(ws_elf_ctx *cx, ws_elf_image *img)
         }
     }
     if (!cx->symtab) return ws_elf_fail(cx, "no symbol table (was the module stripped?)");
+    img->legacy_sysvals = (cx->vertex_idx || cx->fragment_idx) && !cx->sysvals_mark;
     return 0;
 }
 

@@ -52,7 +52,15 @@ typedef struct ws_elf_kernel {
     uint32_t shared_hi;  /* window offsets [lo, hi), lo 16-aligned; 0,0 = none */
     char *decl_file;     /* source file and line of the definition, if known */
     uint32_t decl_line;
+    uint32_t foreign_csr; /* a shader: the first system value of the other
+                             stage its code reads (a WS_CSR_GFX_* number;
+                             0: none), and the link address of the read  */
+    uint32_t foreign_pc;
 } ws_elf_kernel;
+
+/* The <warpscope/shader.h> helper that reads system-value CSR csr, for
+ * messages about foreign_csr. */
+const char *ws_elf_sysval_helper(uint32_t csr);
 
 /* The loadable image: one contiguous span [link_base, link_base + size)
  * covering every PT_LOAD segment except the shared-memory segment. */
@@ -66,6 +74,9 @@ typedef struct ws_elf_image {
     uint32_t tls_start, tls_size, tls_filesz; /* the PT_TLS template (errno): each lane
                                     gets a copy at the top of its stack; size 0: none */
     uint32_t shared_static_size; /* size of the .ws_shared section (0 if none)     */
+    int legacy_sysvals;          /* shaders built before WS_SYSVALS_SECTION: a
+                                    vertex shader reads its vertex index at
+                                    WS_CSR_GFX_SYS0 and is not checked      */
     uint32_t nkernels;
     ws_elf_kernel *kernels;
     /* Absolute relocations still to apply when the image moves by delta:

@@ -17,6 +17,7 @@ typedef struct ws_elf_ctx {
     Elf_Scn *symtab;
     size_t strtab_idx, shared_idx, kernel_idx;
     size_t vertex_idx, fragment_idx;   /* shader sections (0: none) */
+    int sysvals_mark;                  /* WS_SYSVALS_SECTION is present */
     uint64_t kernel_lo, kernel_hi;
     uint32_t kcap, rcap;
     /* absolute references into the shared window: where, and which bytes */

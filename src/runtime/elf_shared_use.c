@@ -1,5 +1,8 @@
-/* Which part of the static shared memory each kernel uses (docs/modules.md,
- * "Shared memory per kernel"). Every reference to a WS_SHARED object is an
+/* What each kernel's code reaches: which part of the static shared memory
+ * it uses, and for a shader, whether it reads another stage's system
+ * values (docs/graphics.md, "Shaders").
+ *
+ * Shared memory per kernel (docs/modules.md). Every reference to a WS_SHARED object is an
  * absolute relocation in the code; the kernel's code is what a walk of its
  * control flow reaches from the entry (branches, jumps, direct calls and
  * their returns). The kernel reserves the span of the objects referenced
@@ -14,8 +17,6 @@
 #include "isa/isa.h"
 #include "runtime/elf_internal.h"
 #include "warpscope/abi.h"
-
-#define WHOLE 1
 
 /* The span [lo, hi) of window offsets that a reference to value lands in:
  * the shared object containing it, or the whole section if none does. */
@@ -53,9 +54,11 @@ int ws_elf_note_shared_ref(ws_elf_ctx *cx, const ws_elf_image *img, uint32_t pla
 
 typedef struct walk {
     const ws_elf_image *img;
-    uint8_t *seen;              /* one byte per 2-byte code unit of the text span */
+    uint8_t *seen;              /* one byte per 2-byte code unit of the text span:
+                                   1 where a reached instruction starts       */
     uint32_t *todo;
     size_t ntodo, cap;
+    int indirect;               /* an indirect jump or call was met          */
 } walk;
 
 static int in_text(const walk *w, uint32_t pc)
@@ -87,7 +90,9 @@ static int fetch(const walk *w, uint32_t pc, ws_inst *in)
     return in->op == OP_ILLEGAL || pc + in->len > w->img->text_end ? -1 : 0;
 }
 
-/* Visit everything reachable from entry; WHOLE if an indirect jump is met. */
+/* Visit everything reachable from entry, noting indirect jumps and calls
+ * (where they go is not known; an indirect call returns). -1: out of
+ * memory. */
 static int walk_code(walk *w, uint32_t entry)
 {
     if (push(w, entry)) return -1;
@@ -115,8 +120,8 @@ static int walk_code(walk *w, uint32_t entry)
                 break;
             }
             case OP_JALR:
-                if (in.rd == 0 && in.rs1 == 1 && in.imm == 0) next = 0; /* ret */
-                else return WHOLE;                                    /* indirect */
+                if (!(in.rd == 0 && in.rs1 == 1 && in.imm == 0)) w->indirect = 1; /* not a ret */
+                if (in.rd == 0) next = 0;
                 break;
             default:
                 break;
@@ -128,6 +133,43 @@ static int walk_code(walk *w, uint32_t entry)
     return 0;
 }
 
+const char *ws_elf_sysval_helper(uint32_t csr)
+{
+    switch (csr) {
+    case WS_CSR_GFX_SYS0: return "ws_pixel_x()";
+    case WS_CSR_GFX_SYS1: return "ws_pixel_y()";
+    case WS_CSR_GFX_SYS2: return "ws_front_facing() or ws_is_helper()";
+    case WS_CSR_GFX_SYS3: return "ws_primitive_id()";
+    case WS_CSR_GFX_VERTEX: return "ws_vertex_id()";
+    default: return "a system value";
+    }
+}
+
+/* Whether CSR csr holds a system value of the other stage than kind's. */
+static int foreign_sysval(ws_func_kind kind, uint32_t csr)
+{
+    if (kind == WS_FUNC_VERTEX) return csr >= WS_CSR_GFX_SYS0 && csr <= WS_CSR_GFX_SYS3;
+    if (kind == WS_FUNC_FRAGMENT) return csr == WS_CSR_GFX_VERTEX;
+    return 0;
+}
+
+/* A shader's first read (lowest address) of another stage's system value
+ * in the code the walk reached: a vertex shader's ws_pixel_x() read its
+ * vertex index, a fragment shader's ws_vertex_id() nothing it could use. */
+static void find_foreign_sysval(const walk *w, ws_elf_kernel *K)
+{
+    K->foreign_csr = K->foreign_pc = 0;
+    if (K->kind == WS_FUNC_KERNEL || w->img->legacy_sysvals) return; /* its SYS0 may be a vertex index */
+    for (uint32_t pc = w->img->text_start; in_text(w, pc); pc += 2) {
+        ws_inst in;
+        if (!w->seen[(pc - w->img->text_start) / 2] || fetch(w, pc, &in)) continue;
+        if (in.op < OP_CSRRW || in.op > OP_CSRRCI || !foreign_sysval(K->kind, (uint32_t)in.imm & 0xFFFu)) continue;
+        K->foreign_csr = (uint32_t)in.imm & 0xFFFu;
+        K->foreign_pc = pc;
+        return;
+    }
+}
+
 int ws_elf_kernel_shared(ws_elf_ctx *cx, ws_elf_image *img)
 {
     uint32_t units = (img->text_end - img->text_start) / 2 + 1;
@@ -136,14 +178,17 @@ int ws_elf_kernel_shared(ws_elf_ctx *cx, ws_elf_image *img)
     int r = 0;
     for (uint32_t k = 0; k < img->nkernels && r >= 0; k++) {
         ws_elf_kernel *K = &img->kernels[k];
+        if (!img->shared_static_size && K->kind == WS_FUNC_KERNEL) continue;
         memset(w.seen, 0, units);
         w.ntodo = 0;
-        r = img->shared_static_size ? walk_code(&w, K->entry) : 0;
+        w.indirect = 0;
+        r = walk_code(&w, K->entry);
         if (r < 0) { ws_elf_fail(cx, "out of memory"); break; }
-        if (r == WHOLE) {
+        find_foreign_sysval(&w, K);
+        if (!img->shared_static_size) continue;
+        if (w.indirect) { /* it may reach any object */
             K->shared_lo = 0;
             K->shared_hi = img->shared_static_size;
-            r = 0;
             continue;
         }
         uint32_t lo = UINT32_MAX, hi = 0;

@@ -13,6 +13,7 @@
 #include "runtime/api_lock.h"
 #include "runtime/gfx_api.h"
 #include "runtime/runtime.h"
+#include "runtime/source_lines.h"
 
 static ws_status check_layout(ws_device *dev, const ws_gfx_pipeline_desc *d, uint32_t *floats)
 {
@@ -56,6 +57,28 @@ static ws_status check_pointer(ws_device *dev, const ws_kernel *k, uint32_t i, c
     return WS_OK;
 }
 
+static int kind_is_vertex(ws_func_kind k) { return k == WS_FUNC_VERTEX; }
+
+/* A shader whose code reads a system value of the other stage (found when
+ * the module was loaded, elf_shared_use.c; not looked for in a module
+ * built before WS_SYSVALS_SECTION) would get WS_GFX_WRONG_STAGE: refused,
+ * naming the value and where it is read. */
+static ws_status check_sysvals(ws_device *dev, const ws_kernel *k, const char *what)
+{
+    const ws_elf_kernel *m = k->meta;
+    if (!m->foreign_csr) return WS_OK;
+    char where[512] = "";
+    uint32_t pc = m->foreign_pc - m->entry + k->entry;
+    ws_source_describe_pc(dev, pc, NULL, 0, where, sizeof where);
+    return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_gfx_pipeline_create: %s shader '%s' reads %s (CSR 0x%03x, "
+                        "pc 0x%08x%s), a system value of %s shaders only; %s shaders have %s",
+                        what, m->name, ws_elf_sysval_helper(m->foreign_csr), m->foreign_csr, pc, where,
+                        kind_is_vertex(m->kind) ? "fragment" : "vertex", what,
+                        kind_is_vertex(m->kind) ? "ws_vertex_id(), ws_instance_id() and ws_draw_id()"
+                                                : "ws_pixel_x(), ws_pixel_y(), ws_front_facing(), ws_is_helper(), "
+                                                  "ws_primitive_id(), ws_instance_id() and ws_draw_id()");
+}
+
 static ws_status check_stage(ws_device *dev, const ws_kernel *k, ws_func_kind kind, const char *what)
 {
     if (!k) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_gfx_pipeline_create: no %s shader", what);
@@ -67,7 +90,7 @@ static ws_status check_stage(ws_device *dev, const ws_kernel *k, ws_func_kind ki
     if (!k->meta->has_params)
         return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_gfx_pipeline_create: the module has no DWARF for shader "
                             "'%s'; build it with 'warpscope cc'", k->meta->name);
-    return WS_OK;
+    return check_sysvals(dev, k, what);
 }
 
 static void fill_stage(ws_gfx_stage *s, ws_kernel *k)
@@ -81,6 +104,7 @@ static void fill_stage(ws_gfx_stage *s, ws_kernel *k)
     s->shared_total = ((m->shared_hi - m->shared_lo) + 15u) & ~15u;
     s->dyn_shared_addr = WS_SHARED_BASE + m->shared_lo + s->shared_total;
     s->nparams = m->nparams;
+    s->old_sysvals = k->mod->img.legacy_sysvals;
 }
 
 /* The shaders against the layout and each other; sets vin/vout floats. */

@@ -15,7 +15,7 @@ run() { # run NAME CMD...: output in $work/NAME.out, status in $rc
     "$@" > "$work/$name.out" 2>&1; rc=$?
     echo "== $name (status $rc)"; cat "$work/$name.out"
 }
-fault="store access fault: write of 4 bytes at 0x00000010: null pointer .*kernel 'ff_fs' .*draw 2 primitive 1 pixel (5,7), pc 0x[0-9a-f]* .*fault_frames_kernel.c:20 in ff_fs"
+fault="store access fault: write of 4 bytes at 0x00000010: null pointer .*; fragment shader 'ff_fs' of draw 2, launch [0-9]*, .*draw 2 primitive 1 pixel (5,7), pc 0x[0-9a-f]* .*fault_frames_kernel.c:20 in ff_fs"
 
 # graphics: frame 1's fragment shader faults; its second draw is discarded
 run capture "$ws" capture -o "$work/g.wscap" --frames 0-2 -- "$prog" "$elf" gfx

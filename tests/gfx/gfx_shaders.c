@@ -46,6 +46,13 @@ WS_FRAGMENT ws_vec4 fault_fs(const struct vout *in, const struct uni *u)
     return ws_vec4_make(in->color[0], in->color[1], in->color[2], in->color[3]);
 }
 
+/* a load at address u->flags (past an allocation: out of bounds) by one vertex */
+WS_VERTEX void fault_vs(const struct vin *in, struct vout *out, const struct uni *u)
+{
+    ref_vs(in, out);
+    if (ws_vertex_id() == u->fault_x) out->color[0] = *(volatile const float *)(uintptr_t)u->flags;
+}
+
 /* the vertex index, instance and position offset by the instance */
 WS_VERTEX void instance_vs(const struct vin *in, struct vout *out)
 {
@@ -167,4 +174,73 @@ WS_FRAGMENT ws_vec4 mark_fs(const struct vout *in, struct marks *m)
     atomicAdd(&m->fragments, 1u);
     if (ws_pixel_x() < 64 && ws_pixel_y() < 64) m->pixel[ws_pixel_y() * 64 + ws_pixel_x()] = 1;
     return ws_vec4_make(1, 1, 1, 1);
+}
+
+/* Specks for the big draws (gfx.draw_memory): no vertex input; triangle
+ * t = id / 3 is a 0.3-pixel speck in pixel (t % 64, t / 64 % 64) of a
+ * 64x64 target that covers no pixel centre, except every 1000th, which
+ * covers its pixel's centre. So a draw of millions of triangles is cheap to
+ * shade, yet every triangle goes through assembly, clipping and setup. */
+struct pos_out { ws_vec4 position; };
+WS_VERTEX void speck_vs(const void *in, struct pos_out *out)
+{
+    (void)in;
+    unsigned id = ws_vertex_id(), t = id / 3, c = id % 3;
+    /* pixel-relative corners: 0.05..0.35 misses the centre (0.5, 0.5),
+     * 0.2..0.9 holds it */
+    float lo = t % 1000 ? 0.05f : 0.2f, side = t % 1000 ? 0.3f : 0.7f;
+    float x = (float)(t % 64) + lo + (c == 1 ? side : 0.0f), y = (float)(t / 64 % 64) + lo + (c == 2 ? side : 0.0f);
+    out->position = ws_vec4_make(x / 32.0f - 1.0f, 1.0f - y / 32.0f, 0, 1);
+}
+WS_FRAGMENT ws_vec4 speck_fs(const struct pos_out *in)
+{
+    (void)in;
+    return ws_vec4_make(1.0f / 64.0f, 0, 0, 1);
+}
+
+/* System values of the other stage (ws_gfx_pipeline_create refuses these
+ * shaders: a vertex shader's ws_pixel_x() read its vertex index, its
+ * ws_primitive_id() its draw, a fragment shader's ws_vertex_id() its
+ * pixel's x). The primitive is read in a function the shader calls. */
+__attribute__((noinline)) static unsigned primitive_of_vertex(void) { return ws_primitive_id(); }
+WS_VERTEX void primitive_in_vs(const struct vin *in, struct vout *out)
+{
+    ref_vs(in, out);
+    out->color[0] = (float)primitive_of_vertex();
+}
+WS_VERTEX void pixel_in_vs(const struct vin *in, struct vout *out)
+{
+    ref_vs(in, out);
+    out->color[0] = (float)ws_pixel_x();
+}
+WS_FRAGMENT ws_vec4 vertex_in_fs(const struct vout *in)
+{
+    return ws_vec4_make((float)ws_vertex_id(), in->color[1], in->color[2], 1);
+}
+/* ... and through a pointer, which the check cannot follow: the value is
+ * WS_GFX_WRONG_STAGE (colour 1 if it is, else 0.5) */
+static unsigned read_pixel_x(void) { return ws_pixel_x(); }
+static unsigned read_vertex_id(void) { return ws_vertex_id(); }
+static unsigned (*volatile pixel_x_reader)(void) = read_pixel_x;
+static unsigned (*volatile vertex_id_reader)(void) = read_vertex_id;
+WS_VERTEX void pointer_pixel_vs(const struct vin *in, struct vout *out)
+{
+    ref_vs(in, out);
+    out->color[0] = pixel_x_reader() == 0xFFFFFFFFu ? 1.0f : 0.5f;
+}
+WS_FRAGMENT ws_vec4 pointer_vertex_fs(const struct vout *in)
+{
+    return ws_vec4_make(in->color[0], vertex_id_reader() == 0xFFFFFFFFu ? 1.0f : 0.5f, 0, 1);
+}
+
+/* A vertex shader as the header before 2026-11-28 compiled ws_vertex_id():
+ * a read of CSR 0xCD8 (SYS0). In a module with the header's mark that is
+ * ws_pixel_x() and refused; in a module without it (built before), the
+ * vertex index: vertex v gets red v / 255. */
+WS_VERTEX void old_vertex_vs(const struct vin *in, struct vout *out)
+{
+    unsigned id;
+    __asm__ volatile("csrr %0, 0xCD8" : "=r"(id));
+    ref_vs(in, out);
+    out->color[0] = (float)id / 255.0f;
 }

@@ -355,9 +355,16 @@ static void test_fault_names_pixel(void)
     vtx v[6];
     quad(v, 1, 1);
     ws_gfx_pipeline_desc d = desc("ref_vs", "fault_fs");
+    uint64_t id = 0;
+    char who[96];
+    CHECK(ws_gfx_next_draw_id(dev, &id) == WS_OK);
     CHECK(draw(&d, v, 6, 1, ub) == WS_ERR_KERNEL_FAULT);
     const char *e = ws_last_error(dev);
-    CHECK_STR_CONTAINS(e, "kernel 'fault_fs'");
+    /* the header names the shader's stage and draw: a shader is not a
+     * kernel (it said "kernel 'fault_fs' launch N") */
+    snprintf(who, sizeof who, "; fragment shader 'fault_fs' of draw %llu, launch ", (unsigned long long)id);
+    CHECK_STR_CONTAINS(e, who);
+    CHECK(strstr(e, "kernel") == NULL);
     CHECK_STR_CONTAINS(e, "pixel (10,12)");
     CHECK_STR_CONTAINS(e, "primitive 1");   /* the quad's second triangle covers the top left */
     CHECK_STR_CONTAINS(e, "gfx_shaders.c:");
@@ -370,8 +377,26 @@ static void test_fault_names_pixel(void)
     CHECK(draw(&d, v, 6, 2, ub) == WS_ERR_KERNEL_FAULT);
     e = ws_last_error(dev);
     CHECK_STR_CONTAINS(e, "primitive 1 instance 0 pixel (10,12)");
+    CHECK_STR_CONTAINS(e, "; fragment shader 'fault_fs' of draw ");
     printf("fault report: %s\n", e);
     ws_free(dev, ub);
+    /* a vertex shader's out-of-bounds load: its stage, draw and vertex */
+    ws_addr small = 0;
+    CHECK(ws_malloc(dev, 16, &small) == WS_OK);
+    ub = target_uniforms(4, 0, (unsigned)(small + 16)); /* just past it */
+    d = desc("fault_vs", "ref_fs");
+    CHECK(ws_gfx_next_draw_id(dev, &id) == WS_OK);
+    CHECK(draw(&d, v, 6, 1, ub) == WS_ERR_KERNEL_FAULT);
+    e = ws_last_error(dev);
+    snprintf(who, sizeof who, "load access fault: ");
+    CHECK_STR_CONTAINS(e, who);
+    snprintf(who, sizeof who, "; vertex shader 'fault_vs' of draw %llu, launch ", (unsigned long long)id);
+    CHECK_STR_CONTAINS(e, who);
+    CHECK_STR_CONTAINS(e, "vertex 4 instance 0");
+    CHECK(strstr(e, "kernel") == NULL);
+    printf("fault report: %s\n", e);
+    ws_free(dev, ub);
+    ws_free(dev, small);
 }
 
 /* A shader that never returns: the watchdog's report names the draw and
@@ -397,6 +422,7 @@ static void test_hang_names_pixel(const char *elf)
     ws_gfx_pipeline_desc d = desc("ref_vs", "hang_fs");
     CHECK(draw(&d, v, 6, 1, ub) == WS_ERR_TIMEOUT);
     const char *e = ws_last_error(dev);
+    CHECK_STR_CONTAINS(e, ", fragment shader 'hang_fs' of draw 0, launch ");
     CHECK_STR_CONTAINS(e, "the first still running: block ");
     CHECK_STR_CONTAINS(e, "]; draw 0 primitive 1 pixel (10,12), pc 0x");
     CHECK_STR_CONTAINS(e, "in hang_fs");
@@ -407,6 +433,7 @@ static void test_hang_names_pixel(const char *elf)
     CHECK(draw(&d, v, 6, 1, ub) == WS_ERR_TIMEOUT);
     e = ws_last_error(dev);
     CHECK_STR_CONTAINS(e, "]; draw 1 vertex 4 instance 0, pc 0x");
+    CHECK_STR_CONTAINS(e, ", vertex shader 'hang_vs' of draw 1, launch ");
     printf("hang report: %s\n", e);
     ws_device_close(dev);
     dev = save;
@@ -549,6 +576,69 @@ static void test_discard_and_sysvals(void)
     CHECK(px(60, 60)[2] == 255 && px(2, 2)[2] == 0 && px(2, 2)[0] == 0);
 }
 
+/* A shader that reads the other stage's system values is refused at
+ * pipeline creation, naming the value and its source line (a vertex
+ * shader's ws_pixel_x() read its vertex index and a fragment shader's
+ * ws_vertex_id() its pixel's x, silently); read where the check cannot
+ * see (through a function pointer) the value is WS_GFX_WRONG_STAGE. */
+static void test_sysvals_of_other_stage(const char *elf)
+{
+    ws_gfx_pipeline *p = NULL;
+    ws_gfx_pipeline_desc d = desc("pixel_in_vs", "ref_fs");
+    CHECK(ws_gfx_pipeline_create(dev, &d, &p) == WS_ERR_INVALID_ARG);
+    const char *e = ws_last_error(dev);
+    CHECK_STR_CONTAINS(e, "vertex shader 'pixel_in_vs' reads ws_pixel_x() (CSR 0xcd8, pc 0x");
+    CHECK_STR_CONTAINS(e, "gfx_shaders.c:");
+    CHECK_STR_CONTAINS(e, "a system value of fragment shaders only");
+    printf("refused: %s\n", e);
+    d = desc("primitive_in_vs", "ref_fs"); /* read in a function it calls */
+    CHECK(ws_gfx_pipeline_create(dev, &d, &p) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "vertex shader 'primitive_in_vs' reads ws_primitive_id()");
+    CHECK_STR_CONTAINS(ws_last_error(dev), "in primitive_of_vertex");
+    d = desc("ref_vs", "vertex_in_fs");
+    CHECK(ws_gfx_pipeline_create(dev, &d, &p) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "fragment shader 'vertex_in_fs' reads ws_vertex_id() (CSR 0xcde");
+    CHECK_STR_CONTAINS(ws_last_error(dev), "a system value of vertex shaders only");
+    printf("refused: %s\n", ws_last_error(dev));
+    /* the values each stage has are accepted (instance_vs reads the vertex
+     * and instance, sysval_fs the pixel, facing and primitive) */
+    d = desc("instance_vs", "sysval_fs");
+    CHECK(ws_gfx_pipeline_create(dev, &d, &p) == WS_OK);
+    ws_gfx_pipeline_destroy(dev, p);
+    vtx v[6];
+    quad(v, 1, 1);
+    d = desc("pointer_pixel_vs", "pointer_vertex_fs");
+    CHECK(draw(&d, v, 6, 1, 0) == WS_OK);
+    CHECK_EQ_U(px(20, 30)[0], 255); /* the vertex shader's ws_pixel_x() */
+    CHECK_EQ_U(px(20, 30)[1], 255); /* the fragment shader's ws_vertex_id() */
+    /* A vertex shader reading SYS0 (0xCD8) as the header compiled
+     * ws_vertex_id() before 2026-11-28: refused in a module built with the
+     * header's mark (it is ws_pixel_x() there), and in the same module
+     * without the mark (built before: old captures hold such modules) it
+     * is accepted and reads the vertex index, as it did. */
+    d = desc("old_vertex_vs", "ref_fs");
+    CHECK(ws_gfx_pipeline_create(dev, &d, &p) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "vertex shader 'old_vertex_vs' reads ws_pixel_x()");
+    size_t n = 0;
+    unsigned char *image = ws_test_read_file(elf, &n);
+    char *mark = NULL; /* the mark's name in the section name table */
+    for (size_t i = 0; image && !mark && i + sizeof ".ws_sysvals" <= n; i++)
+        if (!memcmp(image + i, ".ws_sysvals", sizeof ".ws_sysvals")) mark = (char *)image + i;
+    CHECK(mark != NULL);
+    if (!mark) { free(image); return; }
+    mark[sizeof ".ws_sysvals" - 2] = 'z'; /* the section is no longer the mark */
+    ws_module *marked = mod, *old = NULL;
+    CHECK(ws_module_load_data(dev, image, n, "unmarked", &old) == WS_OK);
+    free(image);
+    mod = old;
+    d = desc("old_vertex_vs", "ref_fs");
+    CHECK(draw(&d, v, 6, 1, 0) == WS_OK);
+    CHECK_EQ_U(px(63, 63)[0], 1); /* next to vertex 1 (the bottom right corner) */
+    CHECK_EQ_U(px(0, 0)[0], 5);   /* next to vertex 5 (the top left) */
+    mod = marked;
+    ws_module_unload(dev, old);
+}
+
 static void test_instances_and_strips(void)
 {
     vtx v[3] = { { { -1, -1, 0, 1 }, { 0, 0, 1, 1 } }, { { -0.8f, -1, 0, 1 }, { 0, 0, 1, 1 } },
@@ -652,6 +742,7 @@ static void test_texture_lod(void)
     CHECK(ws_gfx_set_texture(dev, 0, NULL, NULL) == WS_OK);
     CHECK(draw(&d, v, 6, 1, 0) == WS_ERR_KERNEL_FAULT);
     CHECK_STR_CONTAINS(ws_last_error(dev), "texture slot 0 is not bound");
+    CHECK_STR_CONTAINS(ws_last_error(dev), "; fragment shader 'tex_fs' of draw ");
     /* generated mips: an odd side's last texel has no parent in the next
      * level (3 -> 1 takes texels 0 and 1), a 1-texel side repeats it */
     ws_gfx_texture *odd = NULL;
@@ -1022,6 +1113,7 @@ int main(int argc, char **argv)
     test_helpers_store_nothing(argv[1]);
     test_discard_and_sysvals();
     test_printf_assert();
+    test_sysvals_of_other_stage(argv[1]);
     test_instances_and_strips();
     test_texture_lod();
     test_frames_for_tools();

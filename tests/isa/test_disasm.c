@@ -63,6 +63,7 @@ static const tcase cases[] = {
     { 0xcc002573, 0, "csrr a0, 0xcc0 # laneid" }, /* objdump: csrr a0,0xcc0; the device's names (docs/device.md) */
     { 0xcc402673, 0, "csrr a2, 0xcc4 # tid.x" },  /* threadIdx_x() */
     { 0xcdd025f3, 0, "csrr a1, 0xcdd # gfx.instance" },
+    { 0xcde025f3, 0, "csrr a1, 0xcde # gfx.vertex" },
     { 0xfc2025f3, 0, "csrr a1, 0xfc2 # cores" },
     { 0xcd5025f3, 0, "csrr a1, 0xcd5" }, /* no such CSR: its number alone */
     { 0x00359073, 0, "csrw fcsr, a1" }, /* objdump: fscsr a1 */

@@ -33,13 +33,20 @@ typedef struct ws_vec4 { float x, y, z, w; } ws_vec4;
 typedef struct ws_mat4 { float m[16]; } ws_mat4;
 
 /* ---- system values ---- */
-/* Vertex shaders: the vertex's index (after base_vertex) and instance.
+/* Marks the module as reading them at this header's CSRs (WS_SYSVALS_SECTION
+ * in abi.h): modules without the mark keep the meanings of before. */
+__asm__(".pushsection .ws_sysvals,\"\",@progbits\n.byte 2\n.popsection");
+/* Each belongs to a stage; ws_gfx_pipeline_create refuses a shader whose
+ * code reads one of the other stage's (it read another value: a vertex
+ * shader's ws_pixel_x() was its vertex index).
+ * Vertex shaders: the vertex's index (after base_vertex) and instance.
  * ws_instance_id() also works in fragment shaders: the instance of the
  * fragment's primitive (CSR 0xCDD; it read 0xCD9, the pixel's y, there). */
-WS__HELPER unsigned ws_vertex_id(void) { return WS__CSR(0xCD8); }
+WS__HELPER unsigned ws_vertex_id(void) { return WS__CSR(0xCDE); }
 WS__HELPER unsigned ws_instance_id(void) { return WS__CSR(0xCDD); }
 /* Fragment shaders: the pixel, whether the primitive faces the viewer, and
- * whether this lane is a helper (it only feeds its quad's derivatives). */
+ * whether this lane is a helper (it only feeds its quad's derivatives),
+ * the primitive. Both stages: the draw. */
 WS__HELPER unsigned ws_pixel_x(void) { return WS__CSR(0xCD8); }
 WS__HELPER unsigned ws_pixel_y(void) { return WS__CSR(0xCD9); }
 WS__HELPER int ws_front_facing(void) { return (WS__CSR(0xCDA) & 1u) != 0; }
