@@ -323,9 +323,16 @@ ws_status ws_module_unload(ws_device *dev, ws_module *mod)
     return WS_OK;
 }
 
+/* The queries below only read a module or kernel, but ws_module_unload on
+ * another thread changes what they read, and their refusals write the
+ * device's error message: they hold the API lock like every call (the
+ * reading kind, so a tool's launch callback or the printf handler, whose
+ * thread holds it already, may still ask). */
+
 ws_status ws_module_base(const ws_module *mod, ws_addr *base, uint32_t *size)
 {
     if (!mod) return WS_ERR_INVALID_ARG;
+    WS_API_READ_LOCKED(mod->dev);
     if (mod->unloaded)
         return ws_set_error(mod->dev, WS_ERR_INVALID_ARG, "ws_module_base: module '%s' was unloaded", mod->name);
     if (base) *base = mod->base;
@@ -355,12 +362,15 @@ ws_status ws_kernel_get(ws_module *mod, const char *name, ws_kernel **out)
                         mod->name, name, n ? list : "none; mark kernels with WS_KERNEL");
 }
 
+/* A kernel's name and parameter list never change until its device
+ * closes (unloading keeps them), so these two need no lock. */
 const char *ws_kernel_name(const ws_kernel *k) { return k ? k->meta->name : NULL; }
 uint32_t ws_kernel_param_count(const ws_kernel *k) { return k ? k->meta->nparams : 0; }
 
 ws_status ws_kernel_param(const ws_kernel *k, uint32_t i, const char **name, const char **type_name)
 {
     if (!k) return WS_ERR_INVALID_ARG;
+    WS_API_READ_LOCKED(k->mod->dev);
     ws_status st = ws_kernel_check(k->mod->dev, k, "ws_kernel_param"); /* unloaded: a stale handle */
     if (st != WS_OK) return st;
     if (i >= k->meta->nparams)
@@ -374,6 +384,7 @@ ws_status ws_kernel_param(const ws_kernel *k, uint32_t i, const char **name, con
 ws_status ws_kernel_param_type(const ws_kernel *k, uint32_t i, ws_param_type *out)
 {
     if (!k) return WS_ERR_INVALID_ARG;
+    WS_API_READ_LOCKED(k->mod->dev);
     ws_status st = ws_kernel_check(k->mod->dev, k, "ws_kernel_param_type");
     if (st != WS_OK) return st;
     if (!k->meta->has_params)
