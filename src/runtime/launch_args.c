@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "device/number_text.h"
+#include "runtime/api_lock.h"
 #include "runtime/launch_args.h"
 
 static int kind_is_signed(ws_param_kind k)
@@ -94,6 +95,7 @@ static int read_whole(const char *text, ws_int_value *v)
 
 ws_status ws_int_arg_from_text(ws_device *dev, const ws_kernel *k, uint32_t i, const char *text, ws_arg *out)
 {
+    WS_API_READ_LOCKED(dev); /* it writes the device's error message */
     if (i >= k->meta->nparams)
         return ws_set_error(dev, WS_ERR_INVALID_ARG, "launch of '%s': the kernel has no parameter %u",
                             k->meta->name, i);
