@@ -157,10 +157,10 @@ static ws_status load_data(ws_device *dev, const void *image, size_t size, const
                            ws_module **out)
 {
     if (!dev) return WS_ERR_INVALID_ARG;
+    WS_API_LOCKED(dev, "ws_module_load_data"); /* before any refusal: it writes the device's error message */
     if (!out || (!image && size))
         return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_module_load_data: %s is NULL", out ? "image" : "out");
     *out = NULL;
-    WS_API_LOCKED(dev, "ws_module_load_data");
     ws_status st = ws_cmd_drain(dev, 0);
     if (st != WS_OK) return st;
     ws_module *m = calloc(1, sizeof *m);
@@ -219,7 +219,9 @@ ws_status ws_module_load_data(ws_device *dev, const void *image, size_t size, co
 ws_status ws_module_load_data_at(ws_device *dev, const void *image, size_t size, const char *name, ws_addr base,
                                  ws_module **out)
 {
-    if (dev && !base) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_module_load_data_at: base is 0");
+    if (!dev) return WS_ERR_INVALID_ARG;
+    WS_API_LOCKED(dev, "ws_module_load_data_at");
+    if (!base) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_module_load_data_at: base is 0");
     return load_data(dev, image, size, name, base, out);
 }
 
@@ -276,6 +278,7 @@ void ws_module_unload_twin(ws_device *dev, ws_module *m)
 ws_status ws_module_load_file(ws_device *dev, const char *path, ws_module **out)
 {
     if (!dev) return WS_ERR_INVALID_ARG;
+    WS_API_LOCKED(dev, "ws_module_load_file");
     if (!path || !out)
         return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_module_load_file: %s is NULL", out ? "path" : "out");
     *out = NULL;
@@ -343,10 +346,10 @@ ws_status ws_module_base(const ws_module *mod, ws_addr *base, uint32_t *size)
 ws_status ws_kernel_get(ws_module *mod, const char *name, ws_kernel **out)
 {
     if (!mod) return WS_ERR_INVALID_ARG;
+    WS_API_LOCKED(mod->dev, "ws_kernel_get");
     if (!name || !out)
         return ws_set_error(mod->dev, WS_ERR_INVALID_ARG, "ws_kernel_get: %s is NULL", out ? "name" : "out");
     *out = NULL;
-    WS_API_LOCKED(mod->dev, "ws_kernel_get");
     ws_status st = ws_module_check(mod->dev, mod, "ws_kernel_get");
     if (st != WS_OK) return st;
     for (uint32_t i = 0; i < mod->img.nkernels; i++)
