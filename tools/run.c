@@ -6,6 +6,7 @@
 #include "warpscope/warpscope.h"
 #include "commands.h"
 #include "run_args.h"
+#include "runtime/launch_args.h"
 
 static void usage(FILE *f)
 {
@@ -37,15 +38,6 @@ static void fill_iota(uint8_t *v, const buffer *b)
     }
 }
 
-/* What to add when a negative number meets a plain char parameter, as the
- * launch API does (src/runtime/launch_api.c): code from x86 expects it
- * signed. */
-static const char *plain_char_hint(const ws_param_type *t, const char *type_name, const char *text)
-{
-    int plain_char = t->bits == 8 && !t->is_signed && strstr(type_name, "char") && !strstr(type_name, "signed");
-    return plain_char && text[0] == '-' ? " (plain char is unsigned on RISC-V: declare it signed char)" : "";
-}
-
 static int make_arg(ws_device *dev, const ws_kernel *k, uint32_t i, const char *text, ws_arg *a, buffer *buf)
 {
     const char *pname = "", *tn = "";
@@ -53,10 +45,15 @@ static int make_arg(ws_device *dev, const ws_kernel *k, uint32_t i, const char *
     char err[256];
     ws_kernel_param(k, i, &pname, &tn);
     if (ws_kernel_param_type(k, i, &t) != WS_OK) return -1;
-    if (t.arg != WS_TYPE_PTR) {
+    if (t.arg == WS_TYPE_F32 || t.arg == WS_TYPE_F64) {
         if (ws_parse_scalar(text, &t, a, err, sizeof err) == 0) return 0;
-        fprintf(stderr, "warpscope run: argument %u (parameter '%s', %s): %s%s\n", i + 1, pname, tn, err,
-                plain_char_hint(&t, tn, text));
+        fprintf(stderr, "warpscope run: launch of '%s': parameter %u '%s' has type '%s': %s\n", ws_kernel_name(k),
+                i, pname, tn, err);
+        return -2;
+    }
+    if (t.arg != WS_TYPE_PTR) { /* the launch's own range check and message (launch_args.h) */
+        if (ws_int_arg_from_text(dev, k, i, text, a) == WS_OK) return 0;
+        fprintf(stderr, "warpscope run: %s\n", ws_last_error(dev));
         return -2;
     }
     buf->size = t.pointee_size == 1 || t.pointee_size == 2 || t.pointee_size == 8 ? t.pointee_size : 4;
@@ -65,7 +62,8 @@ static int make_arg(ws_device *dev, const ws_kernel *k, uint32_t i, const char *
     unsigned long long n;
     int iota = ws_parse_buffer(text, MAX_BUFFER_BYTES / buf->size, &n, err, sizeof err);
     if (iota < 0) {
-        fprintf(stderr, "warpscope run: argument %u (parameter '%s', %s): %s\n", i + 1, pname, tn, err);
+        fprintf(stderr, "warpscope run: launch of '%s': parameter %u '%s' has type '%s': %s\n", ws_kernel_name(k),
+                i, pname, tn, err);
         return -2;
     }
     buf->n = n;

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "device/timing.h"
 #include "runtime/api_lock.h"
+#include "runtime/launch_args.h"
 #include "runtime/runtime.h"
 
 static const char *arg_type_name(ws_arg_type t)
@@ -13,69 +14,46 @@ static const char *arg_type_name(ws_arg_type t)
     return (unsigned)t < 7 ? n[t] : "unknown";
 }
 
-/* Is argument `a` acceptable for a parameter of kind k? Signedness may
- * differ; width, integer/float and pointer-ness must match. Narrow integer
- * parameters take i32/u32 values that fit. */
-static int arg_fits_kind(const ws_elf_param *p, const ws_arg *a, char *why, size_t len)
+/* The integer value of an integer argument. */
+static ws_int_value int_value(const ws_arg *a)
 {
-    const ws_param_kind k = p->kind;
-    int is32 = a->type == WS_TYPE_I32 || a->type == WS_TYPE_U32;
-    int64_t v = a->type == WS_TYPE_I32 ? a->v.i32 : (int64_t)a->v.u32;
-    switch (k) {
-    case WS_PARAM_I8: case WS_PARAM_U8: case WS_PARAM_I16: case WS_PARAM_U16: {
-        int64_t lo = k == WS_PARAM_I8 ? -128 : k == WS_PARAM_I16 ? -32768 : 0;
-        int64_t hi = k == WS_PARAM_I8 ? 127 : k == WS_PARAM_U8 ? 255 : k == WS_PARAM_I16 ? 32767 : 65535;
-        if (!is32) break;
-        if (p->bits) return 1; /* (arg_fits_bits checks its narrower range) */
-        if (v < lo || v > hi) {
-            /* CUDA code ported from x86 expects a signed plain char */
-            int plain_char = k == WS_PARAM_U8 && v < 0 && !p->is_bool && strstr(p->type_name, "char") &&
-                             !strstr(p->type_name, "signed");
-            snprintf(why, len, "value %lld does not fit%s", (long long)v,
-                     plain_char ? " (plain char is unsigned on RISC-V, 0..255: declare it signed char)" : "");
-            return 0;
-        }
-        if (p->is_bool && v > 1) { /* the kernel would hold an invalid _Bool */
-            snprintf(why, len, "value %lld is not a bool (0 or 1)", (long long)v);
-            return 0;
-        }
-        return 1;
+    ws_int_value v = { 0 };
+    if (a->type == WS_TYPE_I32 || a->type == WS_TYPE_I64) {
+        v.sv = a->type == WS_TYPE_I32 ? a->v.i32 : a->v.i64;
+        v.negative = v.sv < 0;
+        v.uv = (uint64_t)v.sv;
+    } else {
+        v.uv = a->type == WS_TYPE_U32 ? a->v.u32 : a->v.u64;
     }
-    case WS_PARAM_I32: case WS_PARAM_U32: if (is32) return 1; break;
-    case WS_PARAM_I64: case WS_PARAM_U64: if (a->type == WS_TYPE_I64 || a->type == WS_TYPE_U64) return 1; break;
-    case WS_PARAM_F32: if (a->type == WS_TYPE_F32) return 1; break;
-    case WS_PARAM_F64: if (a->type == WS_TYPE_F64) return 1; break;
-    case WS_PARAM_PTR: if (a->type == WS_TYPE_PTR) return 1; break;
-    }
-    snprintf(why, len, "got an argument of type %s", arg_type_name(a->type));
-    return 0;
+    return v;
 }
 
-/* A _BitInt(N) parameter (p->bits = N) holds fewer bits than its
- * storage: a value that fits the bytes but not N bits would reach the
- * kernel changed. (Called once the argument's type fits the kind.) */
-static int arg_fits_bits(const ws_elf_param *p, const ws_arg *a, char *why, size_t len)
-{
-    const unsigned n = p->bits;
-    if (!n || n >= 64 || a->type == WS_TYPE_F32 || a->type == WS_TYPE_F64 || a->type == WS_TYPE_PTR) return 1;
-    const int is_signed = p->kind == WS_PARAM_I8 || p->kind == WS_PARAM_I16 || p->kind == WS_PARAM_I32 ||
-                          p->kind == WS_PARAM_I64;
-    const int negative = (a->type == WS_TYPE_I32 && a->v.i32 < 0) || (a->type == WS_TYPE_I64 && a->v.i64 < 0);
-    const int64_t sv = a->type == WS_TYPE_I32 ? a->v.i32 : a->type == WS_TYPE_I64 ? a->v.i64 : 0;
-    const uint64_t uv = a->type == WS_TYPE_U32 ? a->v.u32 : a->type == WS_TYPE_U64 ? a->v.u64 : (uint64_t)sv;
-    const int64_t lo = is_signed ? -((int64_t)1 << (n - 1)) : 0;
-    const uint64_t hi = is_signed ? ((uint64_t)1 << (n - 1)) - 1 : ((uint64_t)1 << n) - 1;
-    if (negative ? sv >= lo : uv <= hi) return 1;
-    if (negative) snprintf(why, len, "value %lld", (long long)sv);
-    else snprintf(why, len, "value %llu", (unsigned long long)uv);
-    size_t used = strlen(why);
-    snprintf(why + used, len - used, " does not fit its %u bits (%lld..%llu)", n, (long long)lo, (unsigned long long)hi);
-    return 0;
-}
-
+/* Is argument `a` acceptable for parameter p? Width, integer/float and
+ * pointer-ness must match. A 32- or 64-bit argument's signedness may
+ * differ from the parameter's (the bits are passed); narrower integer
+ * parameters, bools and _BitInt(N) take i32/u32 (or 64-bit) values that
+ * fit what they hold (launch_args.c says what that is). */
 static int arg_fits(const ws_elf_param *p, const ws_arg *a, char *why, size_t len)
 {
-    return arg_fits_kind(p, a, why, len) && arg_fits_bits(p, a, why, len);
+    const ws_param_kind k = p->kind;
+    const int is32 = a->type == WS_TYPE_I32 || a->type == WS_TYPE_U32;
+    const int is64 = a->type == WS_TYPE_I64 || a->type == WS_TYPE_U64;
+    int type_ok = 0, check_range = 0;
+    switch (k) {
+    case WS_PARAM_I8: case WS_PARAM_U8: case WS_PARAM_I16: case WS_PARAM_U16:
+        type_ok = check_range = is32;
+        break;
+    case WS_PARAM_I32: case WS_PARAM_U32: type_ok = is32; check_range = p->bits != 0; break;
+    case WS_PARAM_I64: case WS_PARAM_U64: type_ok = is64; check_range = p->bits && p->bits < 64; break;
+    case WS_PARAM_F32: type_ok = a->type == WS_TYPE_F32; break;
+    case WS_PARAM_F64: type_ok = a->type == WS_TYPE_F64; break;
+    case WS_PARAM_PTR: type_ok = a->type == WS_TYPE_PTR; break;
+    }
+    if (!type_ok) {
+        snprintf(why, len, "got an argument of type %s", arg_type_name(a->type));
+        return 0;
+    }
+    return !check_range || ws_param_int_fits(p, int_value(a), why, len);
 }
 
 static int push_stack(ws_grid_run *L, uint32_t word)
@@ -167,14 +145,12 @@ static ws_status check_args(ws_device *dev, const ws_kernel *k, const ws_arg *ar
         return ws_set_error(dev, WS_ERR_BAD_LAUNCH, "launch of '%s': %zu arguments given, the kernel "
                             "takes %u", m->name, nargs, m->nparams);
     for (uint32_t i = 0; i < m->nparams; i++) {
-        char why[160];
+        char why[192];
         const ws_elf_param *p = &m->params[i];
         if (args[i].type > WS_TYPE_PTR)
             return ws_set_error(dev, WS_ERR_BAD_LAUNCH, "launch of '%s': argument %u has an invalid type tag %d",
                                 m->name, i, (int)args[i].type);
-        if (!arg_fits(p, &args[i], why, sizeof why))
-            return ws_set_error(dev, WS_ERR_BAD_LAUNCH, "launch of '%s': parameter %u '%s' has type '%s': %s",
-                                m->name, i, p->name, p->type_name, why);
+        if (!arg_fits(p, &args[i], why, sizeof why)) return ws_arg_refused(dev, k, i, why);
     }
     return WS_OK;
 }

@@ -10,9 +10,9 @@
 ws_status ws_malloc(ws_device *dev, size_t size, ws_addr *out)
 {
     if (!dev) return WS_ERR_INVALID_ARG;
+    WS_API_LOCKED(dev, "ws_malloc"); /* before any refusal: it writes the device's error message */
     if (!out) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_malloc(%zu): out is NULL", size);
     *out = 0;
-    WS_API_LOCKED(dev, "ws_malloc");
     if (size == 0) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_malloc: size is 0");
     /* larger than the whole arena: no freeing makes room for it, and past
      * the largest arena no global_mem_limit does */
@@ -110,9 +110,9 @@ static ws_status check_range(ws_device *dev, const char *what, ws_addr a, size_t
 ws_status ws_memcpy_htod(ws_device *dev, ws_addr dst, const void *src, size_t n)
 {
     if (!dev) return WS_ERR_INVALID_ARG;
-    if (!src && n) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_memcpy_htod(0x%08x, %zu bytes): src is NULL", dst, n);
     if (!n) return WS_OK;
     WS_API_LOCKED(dev, "ws_memcpy_htod");
+    if (!src) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_memcpy_htod(0x%08x, %zu bytes): src is NULL", dst, n);
     ws_status st = check_range(dev, "ws_memcpy_htod", dst, n, 1);
     if (st != WS_OK) return st;
     ws_cmd c = { .kind = CMD_COPY_HTOD, .dst = dst, .n = n, .data = malloc(n) };
@@ -126,8 +126,8 @@ ws_status ws_memcpy_htod(ws_device *dev, ws_addr dst, const void *src, size_t n)
 ws_status ws_memcpy_dtoh(ws_device *dev, void *dst, ws_addr src, size_t n)
 {
     if (!dev) return WS_ERR_INVALID_ARG;
-    if (!dst && n) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_memcpy_dtoh(0x%08x, %zu bytes): dst is NULL", src, n);
     WS_API_LOCKED(dev, "ws_memcpy_dtoh");
+    if (!dst && n) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_memcpy_dtoh(0x%08x, %zu bytes): dst is NULL", src, n);
     ws_status st = ws_cmd_direct(dev, "ws_memcpy_dtoh"); /* a halted command processor holds the copy too */
     if (st != WS_OK || !n) return st;
     char err[256];
@@ -179,8 +179,8 @@ ws_status ws_synchronize(ws_device *dev)
 ws_status ws_fence(ws_device *dev, uint64_t *fence_id)
 {
     if (!dev) return WS_ERR_INVALID_ARG;
-    if (!fence_id) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_fence: fence_id is NULL");
     WS_API_LOCKED(dev, "ws_fence");
+    if (!fence_id) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_fence: fence_id is NULL");
     ws_cmd c = { .kind = CMD_FENCE, .fence = ++dev->next_fence };
     *fence_id = c.fence;
     return ws_cmd_push(dev, &c);

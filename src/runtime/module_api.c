@@ -157,10 +157,10 @@ static ws_status load_data(ws_device *dev, const void *image, size_t size, const
                            ws_module **out)
 {
     if (!dev) return WS_ERR_INVALID_ARG;
+    WS_API_LOCKED(dev, "ws_module_load_data"); /* before any refusal: it writes the device's error message */
     if (!out || (!image && size))
         return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_module_load_data: %s is NULL", out ? "image" : "out");
     *out = NULL;
-    WS_API_LOCKED(dev, "ws_module_load_data");
     ws_status st = ws_cmd_drain(dev, 0);
     if (st != WS_OK) return st;
     ws_module *m = calloc(1, sizeof *m);
@@ -219,7 +219,9 @@ ws_status ws_module_load_data(ws_device *dev, const void *image, size_t size, co
 ws_status ws_module_load_data_at(ws_device *dev, const void *image, size_t size, const char *name, ws_addr base,
                                  ws_module **out)
 {
-    if (dev && !base) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_module_load_data_at: base is 0");
+    if (!dev) return WS_ERR_INVALID_ARG;
+    WS_API_LOCKED(dev, "ws_module_load_data_at");
+    if (!base) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_module_load_data_at: base is 0");
     return load_data(dev, image, size, name, base, out);
 }
 
@@ -276,6 +278,7 @@ void ws_module_unload_twin(ws_device *dev, ws_module *m)
 ws_status ws_module_load_file(ws_device *dev, const char *path, ws_module **out)
 {
     if (!dev) return WS_ERR_INVALID_ARG;
+    WS_API_LOCKED(dev, "ws_module_load_file");
     if (!path || !out)
         return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_module_load_file: %s is NULL", out ? "path" : "out");
     *out = NULL;
@@ -323,9 +326,16 @@ ws_status ws_module_unload(ws_device *dev, ws_module *mod)
     return WS_OK;
 }
 
+/* The queries below only read a module or kernel, but ws_module_unload on
+ * another thread changes what they read, and their refusals write the
+ * device's error message: they hold the API lock like every call (the
+ * reading kind, so a tool's launch callback or the printf handler, whose
+ * thread holds it already, may still ask). */
+
 ws_status ws_module_base(const ws_module *mod, ws_addr *base, uint32_t *size)
 {
     if (!mod) return WS_ERR_INVALID_ARG;
+    WS_API_READ_LOCKED(mod->dev);
     if (mod->unloaded)
         return ws_set_error(mod->dev, WS_ERR_INVALID_ARG, "ws_module_base: module '%s' was unloaded", mod->name);
     if (base) *base = mod->base;
@@ -336,10 +346,10 @@ ws_status ws_module_base(const ws_module *mod, ws_addr *base, uint32_t *size)
 ws_status ws_kernel_get(ws_module *mod, const char *name, ws_kernel **out)
 {
     if (!mod) return WS_ERR_INVALID_ARG;
+    WS_API_LOCKED(mod->dev, "ws_kernel_get");
     if (!name || !out)
         return ws_set_error(mod->dev, WS_ERR_INVALID_ARG, "ws_kernel_get: %s is NULL", out ? "name" : "out");
     *out = NULL;
-    WS_API_LOCKED(mod->dev, "ws_kernel_get");
     ws_status st = ws_module_check(mod->dev, mod, "ws_kernel_get");
     if (st != WS_OK) return st;
     for (uint32_t i = 0; i < mod->img.nkernels; i++)
@@ -355,12 +365,15 @@ ws_status ws_kernel_get(ws_module *mod, const char *name, ws_kernel **out)
                         mod->name, name, n ? list : "none; mark kernels with WS_KERNEL");
 }
 
+/* A kernel's name and parameter list never change until its device
+ * closes (unloading keeps them), so these two need no lock. */
 const char *ws_kernel_name(const ws_kernel *k) { return k ? k->meta->name : NULL; }
 uint32_t ws_kernel_param_count(const ws_kernel *k) { return k ? k->meta->nparams : 0; }
 
 ws_status ws_kernel_param(const ws_kernel *k, uint32_t i, const char **name, const char **type_name)
 {
     if (!k) return WS_ERR_INVALID_ARG;
+    WS_API_READ_LOCKED(k->mod->dev);
     ws_status st = ws_kernel_check(k->mod->dev, k, "ws_kernel_param"); /* unloaded: a stale handle */
     if (st != WS_OK) return st;
     if (i >= k->meta->nparams)
@@ -374,6 +387,7 @@ ws_status ws_kernel_param(const ws_kernel *k, uint32_t i, const char **name, con
 ws_status ws_kernel_param_type(const ws_kernel *k, uint32_t i, ws_param_type *out)
 {
     if (!k) return WS_ERR_INVALID_ARG;
+    WS_API_READ_LOCKED(k->mod->dev);
     ws_status st = ws_kernel_check(k->mod->dev, k, "ws_kernel_param_type");
     if (st != WS_OK) return st;
     if (!k->meta->has_params)

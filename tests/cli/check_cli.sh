@@ -18,17 +18,17 @@ K=("$elf" kinds iota:8)
 refuse "float 'abc'"          "'abc' is not a number"            -- "$ws" run "${K[@]}" abc 1 2 3 4 5
 refuse "empty float"          "'' is not a number"               -- "$ws" run "${K[@]}" "" 1 2 3 4 5
 refuse "u64 'nan'"            "'nan' is not a whole number"      -- "$ws" run "${K[@]}" 1.5 nan 2 3 4 5
-refuse "u64 negative"         "'-1' is not a whole number"       -- "$ws" run "${K[@]}" 1.5 -1 2 3 4 5
+refuse "u64 negative"         "value -1 is out of range 0..18446744073709551615" -- "$ws" run "${K[@]}" 1.5 -1 2 3 4 5
 refuse "short '1e3'"          "'1e3' is not a whole number"      -- "$ws" run "${K[@]}" 1.5 1 1e3 3 4 5
-refuse "short out of range"   "from -32768 to 32767"             -- "$ws" run "${K[@]}" 1.5 1 40000 3 4 5
-refuse "uchar out of range"   "from 0 to 255"                    -- "$ws" run "${K[@]}" 1.5 1 2 256 4 5
-refuse "plain char negative"  "'-1' is not a whole number from 0 to 255 (an 8-bit unsigned integer) (plain char is unsigned on RISC-V: declare it signed char)" -- "$ws" run "$elf" chars -1 -1 zeros:1
-refuse "uchar negative"       "(an 8-bit unsigned integer)"      -- "$ws" run "${K[@]}" 1.5 1 2 -1 4 5
+refuse "short out of range"   "parameter 3 's' has type 'short': value 40000 is out of range -32768..32767" -- "$ws" run "${K[@]}" 1.5 1 40000 3 4 5
+refuse "uchar out of range"   "value 256 is out of range 0..255"  -- "$ws" run "${K[@]}" 1.5 1 2 256 4 5
+refuse "plain char negative"  "launch of 'chars': parameter 0 'c' has type 'char': value -1 is out of range 0..255 (plain char is unsigned on RISC-V: declare it signed char)" -- "$ws" run "$elf" chars -1 -1 zeros:1
+refuse "uchar negative"       "value -1 is out of range 0..255"  -- "$ws" run "${K[@]}" 1.5 1 2 -1 4 5
 out=$("$ws" run "${K[@]}" 1.5 1 2 -1 4 5 2>&1)
 [[ "$out" != *"plain char"* ]] && ok "no plain-char hint for unsigned char" || bad "plain-char hint for unsigned char: $out"
 out=$(run "$elf" chars 200 -1 zeros:1 2>&1)
 [[ "$out" == *"arg 3: 199"* ]] && ok "plain char 200, signed char -1" || bad "chars: $out"
-refuse "int out of range"     "from -2147483648 to 2147483647"   -- "$ws" run "${K[@]}" 1.5 1 2 3 4 4294967296
+refuse "int out of range"     "value 4294967296 is out of range -2147483648..2147483647" -- "$ws" run "${K[@]}" 1.5 1 2 3 4 4294967296
 refuse "float out of range"   "out of range for float"           -- "$ws" run "${K[@]}" 1e39 1 2 3 4 5
 refuse "float past FLT_MAX"   "out of range for float"           -- "$ws" run "${K[@]}" 3.4028236e38 1 2 3 4 5
 # FLT_MAX as <float.h> spells it rounds to FLT_MAX: in range (it was refused)

@@ -838,6 +838,46 @@ static void test_runctl(const char *elf)
     ws_device_close(L.dev);
 }
 
+/* A fault halts the faulting warp while a probe is attached; dcsr.cause
+ * then reads 3 (a halt request), a cause the debug spec defines, not
+ * Warpscope's own 7: OpenOCD 0.12 knows causes 1-6 only and took 7 for
+ * an error ("Unknown DCSR cause field: 0x7", a stop with no reason,
+ * "target needs reset"). Resuming ends the launch with the fault. */
+static void test_faultcause(const char *elf)
+{
+    small_launch L;
+    if (small_open(&L, elf, "gate", 256, 0)) return;
+    const ws_addr buf = L.buf;
+    L.args[0] = (ws_arg)WS_ARG_PTR(16);         /* out: in the null guard page */
+    L.args[1] = (ws_arg)WS_ARG_PTR(buf + 128);  /* go */
+    L.args[2] = (ws_arg)WS_ARG_PTR(buf + 132);  /* spins */
+    L.args[3] = (ws_arg)WS_ARG_I32(0x7fffffff); /* until the gate opens */
+    L.nargs = 4;
+    ws_jtag_tap t;
+    ws_jtag_dtm dtm;
+    ws_jtag_dmi dmi;
+    small_start(&L, &t, &dtm, &dmi);
+    jt_write(&t, WS_DM_SBCS, 2u << 17); /* open the gate: the stores fault */
+    jt_write(&t, WS_DM_SBADDRESS0, (uint32_t)(buf + 128));
+    jt_write(&t, WS_DM_SBDATA0, 1);
+    int halted = 0;
+    for (int i = 0; i < 4000 && !halted; i++) {
+        halted = (jt_read(&t, WS_DM_DMSTATUS) & DMS_ALLHALTED) != 0;
+        if (!halted) nanosleep(&(struct timespec){ 0, 500000 }, NULL);
+    }
+    CHECK(halted);
+    const uint32_t dcsr = jt_reg_read(&t, 0x7b0);
+    printf("dcsr after the fault: 0x%08x (cause %u)\n", dcsr, dcsr >> 6 & 7);
+    CHECK_EQ_U(dcsr >> 6 & 7, 3);
+    CHECK_EQ_U(dcsr >> 28, 4); /* xdebugver: the spec's debug support */
+    jt_write(&t, WS_DM_DMCONTROL, 1u << 30 | 1); /* resume */
+    pthread_join(L.th, NULL);
+    CHECK_EQ_U(L.st, WS_ERR_KERNEL_FAULT);
+    CHECK_STR_CONTAINS(ws_last_error(L.dev), "null pointer");
+    ws_debug_detach(L.dbg);
+    ws_device_close(L.dev);
+}
+
 static double now_s(void)
 {
     struct timespec ts;
@@ -906,12 +946,13 @@ int main(int argc, char **argv)
     else if (!strcmp(w, "chain")) test_chain();
     else if (!strcmp(w, "runctl") && argc > 2) test_runctl(argv[2]);
     else if (!strcmp(w, "runctl_barrier") && argc > 2) test_runctl_barrier(argv[2]);
+    else if (!strcmp(w, "faultcause") && argc > 2) test_faultcause(argv[2]);
     else if (!strcmp(w, "options")) test_options();
     else if (!strcmp(w, "secondprobe")) test_secondprobe();
     else if (!strcmp(w, "stuckprobe")) test_stuckprobe();
     else {
         fprintf(stderr, "usage: test_jtag_tap tap|ir|bypass|dtmcs|dmi|busy|failed|bitbang|device|localharts|chain|options|secondprobe|stuckprobe\n"
-                        "       test_jtag_tap runctl|runctl_barrier KERNELS.elf\n");
+                        "       test_jtag_tap runctl|runctl_barrier|faultcause KERNELS.elf\n");
         return 2;
     }
     return TEST_SUMMARY();

@@ -36,7 +36,13 @@ static void misuse(const char *path)
     CHECK(ws_kernel_get(mod, "flag", &fk) == WS_OK && ws_malloc(dev, 4, &o) == WS_OK);
     ws_arg fa[2] = { WS_ARG_PTR(o), WS_ARG_U32(2) };
     CHECK(ws_launch(dev, fk, WS_DIM3(1, 1, 1), WS_DIM3(1, 1, 1), 0, fa, 2) == WS_ERR_BAD_LAUNCH);
-    CHECK_STR_CONTAINS(ws_last_error(dev), "parameter 1 'b' has type '_Bool': value 2 is not a bool (0 or 1)");
+    CHECK_STR_CONTAINS(ws_last_error(dev), "launch of 'flag': parameter 1 'b' has type '_Bool': value 2 is out of range 0..1 "
+                       "(a bool is 0 or 1)");
+    /* the same lines as `warpscope run` (check_run_args.sh) */
+    fa[1] = WS_ARG_I32(-1);
+    CHECK(ws_launch(dev, fk, WS_DIM3(1, 1, 1), WS_DIM3(1, 1, 1), 0, fa, 2) == WS_ERR_BAD_LAUNCH);
+    CHECK(!strcmp(ws_last_error(dev), "launch of 'flag': parameter 1 'b' has type '_Bool': value -1 is out of "
+                  "range 0..1 (a bool is 0 or 1)"));
     fa[1] = WS_ARG_U32(1);
     CHECK(ws_launch(dev, fk, WS_DIM3(1, 1, 1), WS_DIM3(1, 1, 1), 0, fa, 2) == WS_OK && ws_synchronize(dev) == WS_OK);
     CHECK(ws_memcpy_dtoh(dev, &got, o, 4) == WS_OK && got == 11);
@@ -60,7 +66,7 @@ static void misuse(const char *path)
     memcpy(bad, good, sizeof bad);
     bad[3] = WS_ARG_I32(300);
     CHECK(ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(1, 1, 1), 0, bad, 6) == WS_ERR_BAD_LAUNCH);
-    CHECK_STR_CONTAINS(ws_last_error(dev), "parameter 3 'c' has type 'char': value 300 does not fit");
+    CHECK_STR_CONTAINS(ws_last_error(dev), "launch of 'typed': parameter 3 'c' has type 'char': value 300 is out of range 0..255");
     CHECK(ws_launch(dev, k, WS_DIM3(0, 1, 1), WS_DIM3(1, 1, 1), 0, good, 6) == WS_ERR_BAD_LAUNCH);
     CHECK(ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(2048, 1, 1), 0, good, 6) == WS_ERR_BAD_LAUNCH);
     CHECK_STR_CONTAINS(ws_last_error(dev), "has 2048 threads; the device allows at most 256 per block");

@@ -52,17 +52,18 @@ int main(int argc, char **argv)
     CHECK(r[0] == 2047 && r[1] == 127 && r[2] == 31 && r[3] == 1 && r[4] == -1 && r[5] == 32767);
     /* one past each end, in N bits but inside the storage's bytes */
     check_refused(dev, k, hi, 0, WS_ARG_I32(3000), "launch of 'bitints': parameter 0 's' has type '_BitInt': "
-                  "value 3000 does not fit its 12 bits (-2048..2047)");
-    check_refused(dev, k, hi, 0, WS_ARG_I32(-2049), "value -2049 does not fit its 12 bits (-2048..2047)");
-    check_refused(dev, k, hi, 1, WS_ARG_U32(128), "parameter 1 'u' has type 'unsigned _BitInt': value 128 does "
-                  "not fit its 7 bits (0..127)");
-    check_refused(dev, k, hi, 1, WS_ARG_I32(-1), "value -1 does not fit its 7 bits (0..127)");
-    check_refused(dev, k, hi, 2, WS_ARG_U32(32), "parameter 2 't' has type 'five_bits': value 32 does not fit its "
-                  "5 bits (0..31)");
-    check_refused(dev, k, hi, 3, WS_ARG_U64(1ull << 33), "value 8589934592 does not fit its 33 bits "
-                  "(0..8589934591)");
+                  "value 3000 is out of range -2048..2047 (its 12 bits)");
+    check_refused(dev, k, hi, 0, WS_ARG_I32(-2049), "value -2049 is out of range -2048..2047 (its 12 bits)");
+    check_refused(dev, k, hi, 1, WS_ARG_U32(128), "parameter 1 'u' has type 'unsigned _BitInt': value 128 is out "
+                  "of range 0..127 (its 7 bits)");
+    check_refused(dev, k, hi, 1, WS_ARG_I32(-1), "value -1 is out of range 0..127 (its 7 bits)");
+    check_refused(dev, k, hi, 2, WS_ARG_U32(32), "parameter 2 't' has type 'five_bits': value 32 is out of range "
+                  "0..31 (its 5 bits)");
+    check_refused(dev, k, hi, 3, WS_ARG_U64(1ull << 33), "value 8589934592 is out of range 0..8589934591 "
+                  "(its 33 bits)");
     /* _BitInt(16) fills its storage: the 16-bit range, as before */
-    check_refused(dev, k, hi, 4, WS_ARG_I32(32768), "parameter 4 'whole' has type '_BitInt': value 32768 does not fit");
+    check_refused(dev, k, hi, 4, WS_ARG_I32(32768), "parameter 4 'whole' has type '_BitInt': value 32768 is out of "
+                  "range -32768..32767");
     /* declared "in /dev/zero" (#line): no width from a file that is no
      * source, so the 16-bit storage's range (the load used to hang
      * reading it) */

@@ -222,6 +222,18 @@ int dbg_csr_value(ws_debug *d, ws_warp *w, uint32_t l, uint32_t csr, uint32_t *v
     return -1;
 }
 
+/* dcsr.cause as a probe reads it. A fault halt (the device's cause 7)
+ * reads as a halt request (3): version 0.13 of the debug spec defines
+ * causes 1-5 and reserves the rest, 1.0 adds 6 (halt group) and 7 ("other"),
+ * and OpenOCD 0.12 knows 1-6 only: it took 7 for an error and a stop with
+ * no reason. A debug machine's halt reads 6, which OpenOCD takes, as it
+ * is, for a halt the probe did not ask for. The gdb server and the tool
+ * API keep the device's own cause (ws_debug_query). */
+static uint32_t probe_cause(uint32_t cause)
+{
+    return cause == WS_DCSR_CAUSE_FAULT ? WS_DCSR_CAUSE_HALTREQ : cause;
+}
+
 /* Transfer one register of a halted hart. Returns a cmderr value. */
 static uint32_t xfer_reg(ws_debug *d, uint32_t hart, uint32_t regno, int write, uint32_t *val)
 {
@@ -247,7 +259,7 @@ static uint32_t xfer_reg(ws_debug *d, uint32_t hart, uint32_t regno, int write, 
         return ERR_NONE;
     case WS_CSR_DCSR:
         if (write) dw->step = (*val >> 2) & 1;
-        else *val = 4u << 28 | 1u << 15 /* ebreakm */ | (uint32_t)dw->cause << 6 |
+        else *val = 4u << 28 | 1u << 15 /* ebreakm */ | probe_cause(dw->cause) << 6 |
                     (uint32_t)dw->step << 2 | 3u /* prv = M */;
         return ERR_NONE;
     case 0x001: case 0x002: case 0x003:

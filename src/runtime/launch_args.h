@@ -1,0 +1,32 @@
+/* Integer kernel arguments and their refusals, one text for ws_launch and
+ * `warpscope run` (docs/api.md, "Launch arguments"):
+ *   launch of 'K': parameter I 'P' has type 'T': value V is out of range LO..HI (note)
+ * I counts from 0, as ws_kernel_param does. */
+#ifndef WS_RUNTIME_LAUNCH_ARGS_H
+#define WS_RUNTIME_LAUNCH_ARGS_H
+#include <stddef.h>
+#include <stdint.h>
+#include "runtime/runtime.h"
+
+/* An integer value: negative ones in sv, the others in uv. */
+typedef struct ws_int_value {
+    int negative;
+    int64_t sv;
+    uint64_t uv;
+} ws_int_value;
+
+/* Does v fit what parameter p holds: its C type's range, 0..1 for a bool,
+ * N bits for a _BitInt(N)? If not, why receives "value V is out of range
+ * LO..HI" and a note saying where the range comes from. */
+int ws_param_int_fits(const ws_elf_param *p, ws_int_value v, char *why, size_t len);
+
+/* Set dev's error for argument i of k, refused because of why. */
+ws_status ws_arg_refused(ws_device *dev, const ws_kernel *k, uint32_t i, const char *why);
+
+/* `warpscope run`: the argument for integer parameter i of k, from text
+ * (decimal, or hex after 0x). WS_ERR_INVALID_ARG, with dev's error in the
+ * text above, when it is not a whole number or does not fit the parameter
+ * (the full C type's range: stricter than ws_launch, which lets a 32- or
+ * 64-bit argument's signedness differ from the parameter's). */
+ws_status ws_int_arg_from_text(ws_device *dev, const ws_kernel *k, uint32_t i, const char *text, ws_arg *out);
+#endif

@@ -1,0 +1,44 @@
+#!/bin/bash
+# A kernel fault seen through OpenOCD (docs/jtag-openocd.md): gdb-multiarch
+# stops at a hardware breakpoint, points the kernel's `out` into the null
+# guard page and continues; the store faults and the hart halts there.
+# OpenOCD must take the halt without an error: until 2026-11-28 dcsr.cause
+# read 7, which OpenOCD 0.12 does not know ("Unknown DCSR cause field:
+# 0x7", "undefined debug reason ... target needs reset", gdb "Program
+# stopped." with no signal). Leaving ends the launch with the fault.
+#   run_gdb_openocd_fault.sh JTAG_APP KERNELS.elf KERNELS.c CFG
+set -u
+app=$1 kelf=$2 ksrc=$3 cfg=$4
+work=$(mktemp -d)
+apid=
+cleanup() { [ -n "$apid" ] && kill "$apid" 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+. "$(dirname "$0")/lib.sh"
+
+line=$(grep -n 'MARK:result' "$ksrc" | cut -d: -f1)
+WARPSCOPE_JTAG="port=0,port-file=$work/port" timeout 100 "$app" "$kelf" 6000000 2000 > "$work/app.out" 2> "$work/app.err" &
+apid=$!
+wait_for_app
+
+ocd="openocd -c \"set WARPSCOPE_PORT $port\" -c \"set WARPSCOPE_HARTS {0}\" -f \"$cfg\" -c \"gdb_port pipe\" -c \"log_output $work/ocd.log\""
+ocd="$ocd -c \"tcl_port disabled\" -c \"telnet_port disabled\""
+timeout 90 gdb-multiarch -batch -nx "$kelf" -ex "set pagination off" -ex "set confirm off" \
+  -ex "target extended-remote | $ocd" \
+  -ex "hbreak jtag_kernels.c:$line" -ex "set var *(int *)$go = 0x600d" -ex 'continue' -ex 'echo T_BREAK\n' \
+  -ex 'set var out = (int *)16' -ex 'delete' -ex 'continue' -ex 'echo T_FAULT\n' -ex 'x/i $pc' -ex 'p/x $dcsr' \
+  -ex 'detach' > "$work/gdb.out" 2>&1
+wait "$apid"; rc=$?; apid=
+g=$work/gdb.out
+check "stopped at the breakpoint line" has "$g" "jtag_kernels.c:$line"
+check "the fault halts the hart, reported as an interrupt" has "$g" "^Program received signal SIGINT"
+check "... at the faulting store" grep -qE "^=> 0x[0-9a-f]+ <gate\+[0-9]+>:[[:space:]]+(c\.)?sw[[:space:]]" "$g"
+check "dcsr.cause reads 3" test "$(( $(sed -n 's/^\$[0-9]* = \(0x[0-9a-f]*\)$/\1/p' "$g" | tail -1) >> 6 & 7 ))" -eq 3
+check "OpenOCD knows the cause" hasnt "$work/ocd.log" "Unknown DCSR cause|undefined debug reason"
+check "program exit status 1" test "$rc" -eq 1
+check "the launch ends with the fault" has "$work/app.err" "WS_ERR_KERNEL_FAULT: store access fault: write of 4 bytes at 0x00000010: null pointer"
+if [ $failn -ne 0 ]; then
+  echo "--- gdb"; grep -v '^Hart' "$g" | tail -30; echo "--- OpenOCD"; grep -v 'Failed to read memory\|progbuf=' "$work/ocd.log" | tail -20
+  echo "--- program"; tail -n 8 "$work/app.out" "$work/app.err"
+fi
+echo "$pass passed, $failn failed"
+[ $failn -eq 0 ]
