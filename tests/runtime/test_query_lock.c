@@ -5,7 +5,9 @@
  * device's error message under another call's feet. So did the refusals
  * of NULL arguments that came before the lock in ws_malloc,
  * ws_memcpy_htod/dtoh, ws_fence, ws_module_load_data(_at)/load_file and
- * ws_kernel_get.
+ * ws_kernel_get; and ws_gfx_last_draw_stats took no lock at all (a
+ * reader could mix two draws' numbers, and its refusal wrote the message
+ * unlocked).
  *
  * The printf handler runs on the synchronising thread with the lock held.
  * From there the test starts a second thread that asks one query, and
@@ -16,6 +18,7 @@
 #include <stdatomic.h>
 #include <string.h>
 #include <time.h>
+#include "warpscope/graphics.h"
 #include "warpscope/warpscope.h"
 #include "../test.h"
 
@@ -23,12 +26,12 @@ typedef enum query_kind {
     Q_MODULE_BASE, Q_KERNEL_PARAM, Q_KERNEL_PARAM_TYPE,
     /* refusals: each writes the device's error message */
     Q_MALLOC_NULL, Q_HTOD_NULL, Q_DTOH_NULL, Q_FENCE_NULL, Q_LOAD_DATA_NULL, Q_LOAD_AT_ZERO, Q_LOAD_FILE_NULL,
-    Q_KERNEL_GET_NULL, Q_COUNT
+    Q_KERNEL_GET_NULL, Q_GFX_STATS_NULL, Q_COUNT
 } query_kind;
 static const char *const query_names[Q_COUNT] = {
     "ws_module_base", "ws_kernel_param", "ws_kernel_param_type", "ws_malloc(out NULL)", "ws_memcpy_htod(src NULL)",
     "ws_memcpy_dtoh(dst NULL)", "ws_fence(NULL)", "ws_module_load_data(out NULL)", "ws_module_load_data_at(base 0)",
-    "ws_module_load_file(path NULL)", "ws_kernel_get(name NULL)",
+    "ws_module_load_file(path NULL)", "ws_kernel_get(name NULL)", "ws_gfx_last_draw_stats(out NULL)",
 };
 /* What each refusal's message says. */
 static const char *const refusals[Q_COUNT] = {
@@ -40,6 +43,7 @@ static const char *const refusals[Q_COUNT] = {
     [Q_LOAD_AT_ZERO] = "ws_module_load_data_at: base is 0",
     [Q_LOAD_FILE_NULL] = "ws_module_load_file: path is NULL",
     [Q_KERNEL_GET_NULL] = "ws_kernel_get: name is NULL",
+    [Q_GFX_STATS_NULL] = "ws_gfx_last_draw_stats: out is NULL",
 };
 
 typedef struct query {
@@ -77,6 +81,7 @@ static ws_status ask_once(query *q)
     case Q_LOAD_AT_ZERO: return ws_module_load_data_at(dev, host, sizeof host, "x", 0, &m);
     case Q_LOAD_FILE_NULL: return ws_module_load_file(dev, NULL, &m);
     case Q_KERNEL_GET_NULL: return ws_kernel_get(q->mod, NULL, &k);
+    case Q_GFX_STATS_NULL: return ws_gfx_last_draw_stats(dev, NULL);
     default: return WS_ERR_INTERNAL;
     }
 }
