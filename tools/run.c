@@ -46,7 +46,7 @@ static int make_arg(ws_device *dev, const ws_kernel *k, uint32_t i, const char *
     ws_kernel_param(k, i, &pname, &tn);
     if (ws_kernel_param_type(k, i, &t) != WS_OK) return -1;
     if (t.arg == WS_TYPE_F32 || t.arg == WS_TYPE_F64) {
-        if (ws_parse_scalar(text, &t, a, err, sizeof err) == 0) return 0;
+        if (ws_parse_float_arg(text, t.arg == WS_TYPE_F64, a, err, sizeof err) == 0) return 0;
         fprintf(stderr, "warpscope run: launch of '%s': parameter %u '%s' has type '%s': %s\n", ws_kernel_name(k),
                 i, pname, tn, err);
         return -2;

@@ -25,15 +25,6 @@ static int whole_unsigned(const char *s, unsigned long long *v)
     return errno || *end ? -1 : 0;
 }
 
-static int whole_signed(const char *s, long long *v)
-{
-    char *end;
-    if (!*s || isspace((unsigned char)*s)) return -1;
-    errno = 0;
-    *v = strtoll(s, &end, base_of(s));
-    return errno || *end ? -1 : 0;
-}
-
 int ws_parse_u64(const char *text, unsigned long long max, unsigned long long *out, char *err, size_t errlen)
 {
     if (whole_unsigned(text, out) || *out > max) {
@@ -73,7 +64,7 @@ int ws_parse_dim3(const char *text, ws_dim3 *out, char *err, size_t errlen)
     return 0;
 }
 
-static int parse_float(const char *text, int is64, ws_arg *out, char *err, size_t errlen)
+int ws_parse_float_arg(const char *text, int is64, ws_arg *out, char *err, size_t errlen)
 {
     char *end;
     errno = 0;
@@ -92,30 +83,6 @@ static int parse_float(const char *text, int is64, ws_arg *out, char *err, size_
         return -1;
     }
     *out = WS_ARG_F32(f);
-    return 0;
-}
-
-int ws_parse_scalar(const char *text, const ws_param_type *t, ws_arg *out, char *err, size_t errlen)
-{
-    if (t->arg == WS_TYPE_F32 || t->arg == WS_TYPE_F64) return parse_float(text, t->arg == WS_TYPE_F64, out, err, errlen);
-    if (t->is_signed) {
-        long long v, lo = t->bits == 64 ? INT64_MIN : -(1ll << (t->bits - 1));
-        long long hi = t->bits == 64 ? INT64_MAX : (1ll << (t->bits - 1)) - 1;
-        if (whole_signed(text, &v) || v < lo || v > hi) {
-            snprintf(err, errlen, "'%s' is not a whole number from %lld to %lld (%s %u-bit signed integer)", text,
-                     lo, hi, t->bits == 8 ? "an" : "a", t->bits);
-            return -1;
-        }
-        *out = t->bits == 64 ? WS_ARG_I64(v) : WS_ARG_I32((int32_t)v);
-        return 0;
-    }
-    unsigned long long v, hi = t->bits == 64 ? UINT64_MAX : (1ull << t->bits) - 1;
-    if (whole_unsigned(text, &v) || v > hi) {
-        snprintf(err, errlen, "'%s' is not a whole number from 0 to %llu (%s %u-bit unsigned integer)", text, hi,
-                 t->bits == 8 ? "an" : "a", t->bits);
-        return -1;
-    }
-    *out = t->bits == 64 ? WS_ARG_U64(v) : WS_ARG_U32((uint32_t)v);
     return 0;
 }
 

@@ -11,8 +11,9 @@ int ws_parse_dim3(const char *text, ws_dim3 *out, char *err, size_t errlen);
 /* A whole unsigned number 0..max (decimal, or hex after 0x; a leading 0 is
  * not octal). */
 int ws_parse_u64(const char *text, unsigned long long max, unsigned long long *out, char *err, size_t errlen);
-/* A scalar kernel argument of type t. */
-int ws_parse_scalar(const char *text, const ws_param_type *t, ws_arg *out, char *err, size_t errlen);
+/* A float or double kernel argument (integers: ws_int_arg_parse, with the
+ * launch's own range rule and message, src/runtime/launch_args.h). */
+int ws_parse_float_arg(const char *text, int is_double, ws_arg *out, char *err, size_t errlen);
 /* zeros:N or iota:N, N = 1..max elements. Returns 1 for iota, 0 for zeros,
  * -1 on error. */
 int ws_parse_buffer(const char *text, unsigned long long max, unsigned long long *n, char *err, size_t errlen);

@@ -16,6 +16,7 @@
 #include "net/spec.h"
 #include "profile/prof_internal.h"
 #include "run_args.h"
+#include "runtime/launch_args.h"
 #include "watch/watch.h"
 #include "warpscope/events.h"
 #include "warpscope/warpscope.h"
@@ -97,16 +98,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (!bad) bad = refused_silently(ws_parse_buffer(text, 1ull << 26, &v, err, sizeof err) < 0, err);
         break;
     }
-    case 9: { /* warpscope run: a scalar of each parameter type */
-        static const ws_param_type types[] = {
-            { WS_TYPE_I32, 8, 1, 0, 0, 0 },  { WS_TYPE_I32, 16, 1, 0, 0, 0 }, { WS_TYPE_I32, 32, 1, 0, 0, 0 },
-            { WS_TYPE_U32, 8, 0, 0, 0, 0 },  { WS_TYPE_U32, 32, 0, 0, 0, 0 }, { WS_TYPE_I64, 64, 1, 0, 0, 0 },
-            { WS_TYPE_U64, 64, 0, 0, 0, 0 }, { WS_TYPE_F32, 32, 1, 0, 0, 0 }, { WS_TYPE_F64, 64, 1, 0, 0, 0 },
+    case 9: { /* warpscope run: a scalar of each parameter type, through the launch's own rule */
+        static const ws_elf_param params[] = {
+            { .type_name = "signed char", .kind = WS_PARAM_I8 },
+            { .type_name = "char", .kind = WS_PARAM_U8 },
+            { .type_name = "_Bool", .kind = WS_PARAM_U8, .is_bool = 1 },
+            { .type_name = "short", .kind = WS_PARAM_I16 },
+            { .type_name = "unsigned short", .kind = WS_PARAM_U16 },
+            { .type_name = "int", .kind = WS_PARAM_I32 },
+            { .type_name = "unsigned int", .kind = WS_PARAM_U32 },
+            { .type_name = "long long", .kind = WS_PARAM_I64 },
+            { .type_name = "unsigned long long", .kind = WS_PARAM_U64 },
+            { .type_name = "_BitInt(12)", .kind = WS_PARAM_I16, .bits = 12 },
+            { .type_name = "unsigned _BitInt(33)", .kind = WS_PARAM_U64, .bits = 33 },
         };
-        for (size_t i = 0; i < sizeof types / sizeof types[0] && !bad; i++) {
+        for (size_t i = 0; i < sizeof params / sizeof params[0] && !bad; i++) {
             ws_arg a;
             err[0] = 0;
-            bad = refused_silently(ws_parse_scalar(text, &types[i], &a, err, sizeof err) != 0, err);
+            bad = refused_silently(ws_int_arg_parse(&params[i], text, &a, err, sizeof err) != 0, err);
+        }
+        for (int is_double = 0; is_double < 2 && !bad; is_double++) {
+            ws_arg a;
+            err[0] = 0;
+            bad = refused_silently(ws_parse_float_arg(text, is_double, &a, err, sizeof err) != 0, err);
         }
         break;
     }

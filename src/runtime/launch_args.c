@@ -93,28 +93,32 @@ static int read_whole(const char *text, ws_int_value *v)
     return errno == ERANGE;
 }
 
+int ws_int_arg_parse(const ws_elf_param *p, const char *text, ws_arg *out, char *why, size_t len)
+{
+    ws_int_value v = { 0 };
+    int r = read_whole(text, &v);
+    if (r < 0) {
+        snprintf(why, len, "'%s' is not a whole number", text);
+        return -1;
+    }
+    if (r > 0) out_of_range(p, text, "", why, len);
+    if (r > 0 || !ws_param_int_fits(p, v, why, len)) return -1;
+    const uint64_t bits = v.negative ? (uint64_t)v.sv : v.uv;
+    if (kind_bits(p->kind) == 64) *out = kind_is_signed(p->kind) ? WS_ARG_I64((int64_t)bits) : WS_ARG_U64(bits);
+    else *out = kind_is_signed(p->kind) ? WS_ARG_I32((int32_t)bits) : WS_ARG_U32((uint32_t)bits);
+    return 0;
+}
+
 ws_status ws_int_arg_from_text(ws_device *dev, const ws_kernel *k, uint32_t i, const char *text, ws_arg *out)
 {
     WS_API_READ_LOCKED(dev); /* it writes the device's error message */
     if (i >= k->meta->nparams)
         return ws_set_error(dev, WS_ERR_INVALID_ARG, "launch of '%s': the kernel has no parameter %u",
                             k->meta->name, i);
-    const ws_elf_param *p = &k->meta->params[i];
     char why[192];
-    ws_int_value v = { 0 };
-    int r = read_whole(text, &v);
-    if (r < 0) {
-        snprintf(why, sizeof why, "'%s' is not a whole number", text);
+    if (ws_int_arg_parse(&k->meta->params[i], text, out, why, sizeof why)) {
         ws_arg_refused(dev, k, i, why);
         return WS_ERR_INVALID_ARG;
     }
-    if (r > 0) out_of_range(p, text, "", why, sizeof why);
-    if (r > 0 || !ws_param_int_fits(p, v, why, sizeof why)) {
-        ws_arg_refused(dev, k, i, why);
-        return WS_ERR_INVALID_ARG;
-    }
-    const uint64_t bits = v.negative ? (uint64_t)v.sv : v.uv;
-    if (kind_bits(p->kind) == 64) *out = kind_is_signed(p->kind) ? WS_ARG_I64((int64_t)bits) : WS_ARG_U64(bits);
-    else *out = kind_is_signed(p->kind) ? WS_ARG_I32((int32_t)bits) : WS_ARG_U32((uint32_t)bits);
     return WS_OK;
 }

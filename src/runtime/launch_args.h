@@ -23,6 +23,11 @@ int ws_param_int_fits(const ws_elf_param *p, ws_int_value v, char *why, size_t l
 /* Set dev's error for argument i of k, refused because of why. */
 ws_status ws_arg_refused(ws_device *dev, const ws_kernel *k, uint32_t i, const char *why);
 
+/* The argument for integer parameter p from text (decimal, or hex after
+ * 0x): 0, or -1 with why set to the reason (the part of the text above
+ * after the parameter) when it is not a whole number or does not fit. */
+int ws_int_arg_parse(const ws_elf_param *p, const char *text, ws_arg *out, char *why, size_t len);
+
 /* `warpscope run`: the argument for integer parameter i of k, from text
  * (decimal, or hex after 0x). WS_ERR_INVALID_ARG, with dev's error in the
  * text above, when it is not a whole number or does not fit the parameter
