@@ -1,5 +1,6 @@
 # Shared by the OpenOCD end-to-end scripts (sourced): the check counters
-# and matchers, and waiting for jtag_app to listen and start its kernel.
+# and matchers, starting jtag_app and waiting for it to listen and start
+# its kernel, and the OpenOCD command gdb runs through a pipe.
 pass=0 failn=0
 check() { # check DESCRIPTION COMMAND...
   local what=$1; shift
@@ -20,4 +21,21 @@ wait_for_app() { # up to 30 s: a loaded host may be slow to start it
   pat=$(sed -n 's/^pattern at //p' "$work/app.out")
   out=$(sed -n 's/^out at //p' "$work/app.out")
   sleep 0.5 # the kernel is running: its lanes are harts with live threads
+}
+
+# start_app APP KELF [SETTINGS]: jtag_app in the background (pid in apid;
+# SETTINGS go before the port in WARPSCOPE_JTAG), its kernel spinning
+# for up to 6 000 000 turns, then wait_for_app.
+start_app() {
+  WARPSCOPE_JTAG="${3:+$3,}port=0,port-file=$work/port" timeout 100 "$1" "$2" 6000000 2000 \
+    > "$work/app.out" 2> "$work/app.err" &
+  apid=$!
+  wait_for_app
+}
+
+# ocd_pipe CFG HARTS [EXTRA]: the openocd command for gdb's
+# `target extended-remote | ...`, on the harts HARTS, log in $work/ocd.log.
+ocd_pipe() {
+  echo "openocd -c \"set WARPSCOPE_PORT $port\" -c \"set WARPSCOPE_HARTS {$2}\" ${3-} -f \"$1\"" \
+    "-c \"gdb_port pipe\" -c \"log_output $work/ocd.log\" -c \"tcl_port disabled\" -c \"telnet_port disabled\""
 }

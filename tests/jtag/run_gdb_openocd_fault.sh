@@ -16,12 +16,8 @@ trap cleanup EXIT
 . "$(dirname "$0")/lib.sh"
 
 line=$(grep -n 'MARK:result' "$ksrc" | cut -d: -f1)
-WARPSCOPE_JTAG="port=0,port-file=$work/port" timeout 100 "$app" "$kelf" 6000000 2000 > "$work/app.out" 2> "$work/app.err" &
-apid=$!
-wait_for_app
-
-ocd="openocd -c \"set WARPSCOPE_PORT $port\" -c \"set WARPSCOPE_HARTS {0}\" -f \"$cfg\" -c \"gdb_port pipe\" -c \"log_output $work/ocd.log\""
-ocd="$ocd -c \"tcl_port disabled\" -c \"telnet_port disabled\""
+start_app "$app" "$kelf"
+ocd=$(ocd_pipe "$cfg" 0)
 timeout 90 gdb-multiarch -batch -nx "$kelf" -ex "set pagination off" -ex "set confirm off" \
   -ex "target extended-remote | $ocd" \
   -ex "hbreak jtag_kernels.c:$line" -ex "set var *(int *)$go = 0x600d" -ex 'continue' -ex 'echo T_BREAK\n' \

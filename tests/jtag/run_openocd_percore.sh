@@ -17,10 +17,7 @@ trap cleanup EXIT
 . "$(dirname "$0")/lib.sh"
 
 # TOPOLOGY=groups:1 takes the group topology's path to the same two modules
-WARPSCOPE_JTAG="topology=${TOPOLOGY:-per-core},port=0,port-file=$work/port" timeout 100 "$app" "$kelf" 6000000 2000 \
-  > "$work/app.out" 2> "$work/app.err" &
-apid=$!
-wait_for_app
+start_app "$app" "$kelf" "topology=${TOPOLOGY:-per-core}"
 
 o=$work/ocd.out
 timeout 60 openocd -c "set WARPSCOPE_PORT $port" -c "set WARPSCOPE_MODULES 2" -c "set WARPSCOPE_HARTS {0 33}" \
