@@ -116,6 +116,7 @@ static ws_status dbg_threads(void *tp, ws_gdb_thread *out, size_t max, size_t *n
             snprintf(out[0].name, sizeof out[0].name, "%s",
                      t->held_pc == WS_GDB_WD_HELD_PC   ? "device (work distributor halted by the debugger: monitor watch)"
                      : t->held_pc == WS_GDB_CP_HELD_PC ? "device (command processor halted by the debugger: monitor watch)"
+                     : t->held_pc == WS_GDB_END_HELD_PC ? "device (launch ended: a debug machine's halt came after its last warp)"
                                                        : "device (no kernel running)");
         }
         *n = 1;
@@ -1291,6 +1292,7 @@ static void handle_event(ws_gdb_dbg *t, const ws_dbg_event *ev)
         return;
     case WS_DBG_EV_CP_HELD: /* the program waits on the debugger's halt: gdb stops, and hears why */
     case WS_DBG_EV_WD_HELD:
+    case WS_DBG_EV_END_HELD:
         if (ws_debug_stop_reason(t->dbg, s.note, sizeof s.note - 1) == WS_OK) strcat(s.note, "\n");
         break;
     default:
@@ -1300,6 +1302,7 @@ static void handle_event(ws_gdb_dbg *t, const ws_dbg_event *ev)
     s.tid = t->nlanes ? WS_GDB_TID(t->lanes[0].hart) : WS_GDB_PLACEHOLDER_TID;
     if (!t->nlanes && ev->kind == WS_DBG_EV_WD_HELD) t->held_pc = WS_GDB_WD_HELD_PC;
     if (!t->nlanes && ev->kind == WS_DBG_EV_CP_HELD) t->held_pc = WS_GDB_CP_HELD_PC;
+    if (!t->nlanes && ev->kind == WS_DBG_EV_END_HELD) t->held_pc = WS_GDB_END_HELD_PC;
     push(t, &s, 0);
 }
 
