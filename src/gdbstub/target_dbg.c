@@ -1044,6 +1044,23 @@ static void step_gone_note(const ws_gdb_dbg *t, uint32_t hart, ws_gdb_stop *s)
              "[%s ran off the end of its kernel and exited; the other lanes of its warp stay stopped]\n", who);
 }
 
+/* Non-stop: the lane gdb stepped ran off the end of its kernel alone (its
+ * siblings held). gdb hears that the thread exited, then that nothing it
+ * resumed is left ('N'): its step ends ("No unwaited-for children left")
+ * and it marks the thread exited. A SIGTRAP of the gone thread (until
+ * 2026-11-28) left gdb reading registers it could not have. */
+static void push_step_exited(ws_gdb_dbg *t, uint32_t tid)
+{
+    ws_gdb_stop s;
+    memset(&s, 0, sizeof s);
+    s.kind = WS_GDB_STOP_THREAD_EXITED;
+    s.tid = tid;
+    push(t, &s, 0);
+    s.kind = WS_GDB_STOP_NO_RESUMED;
+    s.tid = 0;
+    push(t, &s, 0);
+}
+
 /* A warp halted: queue one stop per lane that gdb should hear about. */
 static void on_halt(ws_gdb_dbg *t, uint32_t hart)
 {
@@ -1088,8 +1105,13 @@ static void on_halt(ws_gdb_dbg *t, uint32_t hart)
              * it, the step stayed set and the warp's next resume ended
              * in a SIGTRAP gdb never asked for) */
             set_step(t, hart, 0);
-            if (!ws_gdb_lane_of(t, s.tid)) step_gone_note(t, t->step_hart - 1, &s);
+            const int gone = !ws_gdb_lane_of(t, s.tid);
+            if (gone) step_gone_note(t, t->step_hart - 1, &s);
             t->step_hart = 0;
+            if (gone && t->non_stop && !t->warp_stops) {
+                push_step_exited(t, s.tid);
+                return;
+            }
         }
         push(t, &s, 0);
         if (t->step_keeps_focus && t->npending) t->pending_sib[t->npending - 1] = 1;
