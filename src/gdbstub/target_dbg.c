@@ -1044,11 +1044,22 @@ static void step_gone_note(const ws_gdb_dbg *t, uint32_t hart, ws_gdb_stop *s)
              "[%s ran off the end of its kernel and exited; the other lanes of its warp stay stopped]\n", who);
 }
 
+/* Does gdb believe some resident lane runs (it resumed it, or has yet to
+ * hear of its stop)? */
+static int any_lane_running(const ws_gdb_dbg *t)
+{
+    for (size_t i = 0; i < t->nlanes; i++)
+        if (!t->lanes[i].halted || !t->held[t->lanes[i].hart]) return 1;
+    return 0;
+}
+
 /* Non-stop: the lane gdb stepped ran off the end of its kernel alone (its
- * siblings held). gdb hears that the thread exited, then that nothing it
- * resumed is left ('N'): its step ends ("No unwaited-for children left")
- * and it marks the thread exited. A SIGTRAP of the gone thread (until
- * 2026-11-28) left gdb reading registers it could not have. */
+ * siblings held) and nothing else runs. gdb hears that the thread exited,
+ * then that nothing it resumed is left ('N'): its step ends ("No
+ * unwaited-for children left") and it marks the thread exited. A SIGTRAP
+ * of the gone thread (until 2026-11-28) left gdb reading registers it
+ * could not have. (While other lanes run, gdb 13 would ignore the 'N' and
+ * its step would wait on: the SIGTRAP stays.) */
 static void push_step_exited(ws_gdb_dbg *t, uint32_t tid)
 {
     ws_gdb_stop s;
@@ -1108,7 +1119,7 @@ static void on_halt(ws_gdb_dbg *t, uint32_t hart)
             const int gone = !ws_gdb_lane_of(t, s.tid);
             if (gone) step_gone_note(t, t->step_hart - 1, &s);
             t->step_hart = 0;
-            if (gone && t->non_stop && !t->warp_stops) {
+            if (gone && t->non_stop && !t->warp_stops && !any_lane_running(t)) {
                 push_step_exited(t, s.tid);
                 return;
             }
