@@ -48,7 +48,9 @@ int rd_lane_of(const rd_target *t, uint32_t tid)
 
 uint32_t rd_pseudo_tid(const rd_target *t)
 {
-    return t->where == RD_START && t->start_tid ? t->start_tid : RD_PSEUDO_TID;
+    if (t->where == RD_START && t->start_tid) return t->start_tid;
+    if (t->where == RD_END && t->end_tid) return t->end_tid;
+    return RD_PSEUDO_TID;
 }
 
 /* ---- replaying ---- */
@@ -179,14 +181,30 @@ static ws_status go_start(rd_target *t)
     return WS_OK;
 }
 
-/* The frame end: the replay just ran to it. */
+/* The id the followed thread has in the snapshot (0: not in it). */
+static uint32_t focus_tid_in_snapshot(const rd_target *t)
+{
+    const ws_shadow_state *s = &t->snap;
+    if (t->where != RD_STOP || !t->have_focus || s->launch != t->focus.launch ||
+        memcmp(&s->block, &t->focus.block, sizeof s->block))
+        return 0;
+    for (uint32_t l = 0; l < s->lanes; l++)
+        if (s->live >> l & 1 && !memcmp(&s->thread[l], &t->focus.thread, sizeof s->thread[l]))
+            return rd_tid_of_lane(t, l);
+    return 0;
+}
+
+/* The frame end: the replay just ran to it. It carries the id of the
+ * thread gdb followed there (end_tid), so that a step back from it ends
+ * on the thread gdb stepped. */
 static ws_status go_end(rd_target *t)
 {
     ws_status st = ws_debug_shadow_capture_memory(t->dbg);
     if (st) return rd_fail(t, st, "%s", ws_debug_error(t->dbg));
+    if (t->where != RD_END) t->end_tid = focus_tid_in_snapshot(t);
     t->where = RD_END;
     t->at_call = -1;
-    set_stop(t, RD_PSEUDO_TID, WS_GDB_R_REPLAY_END);
+    set_stop(t, rd_pseudo_tid(t), WS_GDB_R_REPLAY_END);
     return WS_OK;
 }
 

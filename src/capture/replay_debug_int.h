@@ -54,6 +54,11 @@ typedef struct rd_target {
      * frame start printed "received signal SIGTRAP"); RD_PSEUDO_TID if the
      * frame has no such thread */
     uint32_t start_tid;
+    /* ... and of the frame end: the id the followed thread had at its last
+     * stop, where reverse-stepi from the end goes back to it (the end was
+     * thread 1, and reverse-stepi there printed "Thread N ... received
+     * signal SIGTRAP"); RD_PSEUDO_TID when no thread is followed */
+    uint32_t end_tid;
     /* The lanes after a breakpoint hit's lane at its warp-instruction come
      * with the next continue, even after gdb's step-over of the hit lane
      * (a single step of that thread, which passes the whole

@@ -18,9 +18,12 @@ typedef enum ws_gdb_stop_kind {
     WS_GDB_STOP_SIGNAL = 1,  /* T packet                                 */
     WS_GDB_STOP_EXITED,      /* W: the application closed the device     */
     WS_GDB_STOP_LIBRARY,     /* T05 library: (modules changed)           */
-    WS_GDB_STOP_NO_RESUMED   /* N: the threads gdb resumed have all exited
+    WS_GDB_STOP_NO_RESUMED,  /* N: the threads gdb resumed have all exited
                                 (a step ran its thread off the end while
                                 the others stayed stopped)               */
+    WS_GDB_STOP_THREAD_EXITED /* w00;tid: non-stop, the lane gdb stepped
+                                ran off the end of its kernel alone (an
+                                N follows: gdb 13 ends the step only then) */
 } ws_gdb_stop_kind;
 
 typedef enum ws_gdb_reason {

@@ -196,8 +196,10 @@ static ws_status gdbserver_start(ws_device *dev, const char *spec, struct ws_gdb
      * breakpoints in the new copy) and, if asked, before every launch.
      * A wait on a command processor the debugger's machines halted waits
      * for gdb's 'monitor watch resume' or 'clear' (gdb hears a stop)
-     * rather than failing the program's call. */
+     * rather than failing the program's call; so does a launch whose
+     * machine halt came after its last warp had left. */
     uint32_t block = 1u << WS_DBG_EV_MODULE_LOAD | 1u << WS_DBG_EV_MODULE_UNLOAD | 1u << WS_DBG_EV_CP_HELD | 1u << WS_DBG_EV_WD_HELD |
+                     1u << WS_DBG_EV_END_HELD |
                      (o.stop_at_launch ? 1u << WS_DBG_EV_LAUNCH_START : 0);
     g->blocking = block;
     if (!st) st = ws_debug_set_blocking_events(g->dbg, block);

@@ -12,6 +12,7 @@ size_t ws_gdb_format_stop(const ws_gdb_stop *st, char *buf, size_t cap)
     int n;
     if (st->kind == WS_GDB_STOP_EXITED) return (size_t)snprintf(buf, cap, "W%02x", st->exit_code & 0xff);
     if (st->kind == WS_GDB_STOP_NO_RESUMED) return (size_t)snprintf(buf, cap, "N");
+    if (st->kind == WS_GDB_STOP_THREAD_EXITED) return (size_t)snprintf(buf, cap, "w00;%x", st->tid);
     n = snprintf(buf, cap, "T%02xthread:%x;", st->signal & 0xff, st->tid);
     if (n < 0 || (size_t)n >= cap) return 0;
     const char *r = "";

@@ -116,6 +116,7 @@ static ws_status dbg_threads(void *tp, ws_gdb_thread *out, size_t max, size_t *n
             snprintf(out[0].name, sizeof out[0].name, "%s",
                      t->held_pc == WS_GDB_WD_HELD_PC   ? "device (work distributor halted by the debugger: monitor watch)"
                      : t->held_pc == WS_GDB_CP_HELD_PC ? "device (command processor halted by the debugger: monitor watch)"
+                     : t->held_pc == WS_GDB_END_HELD_PC ? "device (launch ended: a debug machine's halt came after its last warp)"
                                                        : "device (no kernel running)");
         }
         *n = 1;
@@ -1043,6 +1044,34 @@ static void step_gone_note(const ws_gdb_dbg *t, uint32_t hart, ws_gdb_stop *s)
              "[%s ran off the end of its kernel and exited; the other lanes of its warp stay stopped]\n", who);
 }
 
+/* Does gdb believe some resident lane runs (it resumed it, or has yet to
+ * hear of its stop)? */
+static int any_lane_running(const ws_gdb_dbg *t)
+{
+    for (size_t i = 0; i < t->nlanes; i++)
+        if (!t->lanes[i].halted || !t->held[t->lanes[i].hart]) return 1;
+    return 0;
+}
+
+/* Non-stop: the lane gdb stepped ran off the end of its kernel alone (its
+ * siblings held) and nothing else runs. gdb hears that the thread exited,
+ * then that nothing it resumed is left ('N'): its step ends ("No
+ * unwaited-for children left") and it marks the thread exited. A SIGTRAP
+ * of the gone thread (until 2026-11-28) left gdb reading registers it
+ * could not have. (While other lanes run, gdb 13 would ignore the 'N' and
+ * its step would wait on: the SIGTRAP stays.) */
+static void push_step_exited(ws_gdb_dbg *t, uint32_t tid)
+{
+    ws_gdb_stop s;
+    memset(&s, 0, sizeof s);
+    s.kind = WS_GDB_STOP_THREAD_EXITED;
+    s.tid = tid;
+    push(t, &s, 0);
+    s.kind = WS_GDB_STOP_NO_RESUMED;
+    s.tid = 0;
+    push(t, &s, 0);
+}
+
 /* A warp halted: queue one stop per lane that gdb should hear about. */
 static void on_halt(ws_gdb_dbg *t, uint32_t hart)
 {
@@ -1087,8 +1116,13 @@ static void on_halt(ws_gdb_dbg *t, uint32_t hart)
              * it, the step stayed set and the warp's next resume ended
              * in a SIGTRAP gdb never asked for) */
             set_step(t, hart, 0);
-            if (!ws_gdb_lane_of(t, s.tid)) step_gone_note(t, t->step_hart - 1, &s);
+            const int gone = !ws_gdb_lane_of(t, s.tid);
+            if (gone) step_gone_note(t, t->step_hart - 1, &s);
             t->step_hart = 0;
+            if (gone && t->non_stop && !t->warp_stops && !any_lane_running(t)) {
+                push_step_exited(t, s.tid);
+                return;
+            }
         }
         push(t, &s, 0);
         if (t->step_keeps_focus && t->npending) t->pending_sib[t->npending - 1] = 1;
@@ -1291,6 +1325,7 @@ static void handle_event(ws_gdb_dbg *t, const ws_dbg_event *ev)
         return;
     case WS_DBG_EV_CP_HELD: /* the program waits on the debugger's halt: gdb stops, and hears why */
     case WS_DBG_EV_WD_HELD:
+    case WS_DBG_EV_END_HELD:
         if (ws_debug_stop_reason(t->dbg, s.note, sizeof s.note - 1) == WS_OK) strcat(s.note, "\n");
         break;
     default:
@@ -1300,6 +1335,7 @@ static void handle_event(ws_gdb_dbg *t, const ws_dbg_event *ev)
     s.tid = t->nlanes ? WS_GDB_TID(t->lanes[0].hart) : WS_GDB_PLACEHOLDER_TID;
     if (!t->nlanes && ev->kind == WS_DBG_EV_WD_HELD) t->held_pc = WS_GDB_WD_HELD_PC;
     if (!t->nlanes && ev->kind == WS_DBG_EV_CP_HELD) t->held_pc = WS_GDB_CP_HELD_PC;
+    if (!t->nlanes && ev->kind == WS_DBG_EV_END_HELD) t->held_pc = WS_GDB_END_HELD_PC;
     push(t, &s, 0);
 }
 

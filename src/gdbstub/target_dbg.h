@@ -13,6 +13,10 @@
  * processor: symbols of the exit stub (kernel/src/exit_stub.S). */
 #define WS_GDB_WD_HELD_PC 0xfffefff4u
 #define WS_GDB_CP_HELD_PC 0xfffefff8u
+/* ... and at a launch's end that a debug machine's halt holds (it fired
+ * after the last warp had left): where that warp's lanes ended,
+ * __ws_thread_exit's 0xffff0000 (WS_RETIRE_ADDR). */
+#define WS_GDB_END_HELD_PC 0xffff0000u
 #define WS_GDB_TID(hart) ((hart) + 2u)
 #define WS_GDB_MAX_BP 256
 #define WS_GDB_MAX_TRIG 8      /* per core, as tselect indexes */

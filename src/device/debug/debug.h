@@ -323,12 +323,20 @@ typedef enum ws_dbg_event_kind {
                                 the halt); ws_debug_stop_reason says who
                                 holds it. Not blocking: the wait returns
                                 WS_ERR_STOPPED, as it always did       */
-    WS_DBG_EV_WD_HELD        /* the same for a launch whose placed blocks
+    WS_DBG_EV_WD_HELD,       /* the same for a launch whose placed blocks
                                 have finished while the work distributor
                                 the debugger's machines halted holds the
                                 rest: blocking, the launch waits for the
                                 tool; not blocking, it ends with
                                 WS_ERR_STOPPED                          */
+    WS_DBG_EV_END_HELD       /* a debug machine's halt fired after the
+                                launch's last warp had left (the last
+                                block's wd.retire): nothing is left to
+                                halt, so the launch, finished, waits at
+                                its end for the tool's resume (or detach)
+                                and then ends well; not blocking, it ends
+                                with WS_ERR_STOPPED ("none was left to
+                                halt")                                  */
 } ws_dbg_event_kind;
 
 typedef struct ws_dbg_event {

@@ -47,6 +47,12 @@ void ws_dbg_take_machine_requests(ws_device *dev);
  * releases the halt, resumes or detaches, and 1 is returned: look again.
  * 0: no tool waits for it (the wait is refused, WS_ERR_STOPPED). */
 int ws_dbg_held_wait(ws_device *dev, int kind, const char *why);
+/* A debug machine's halt fired once the launch's last warp had left
+ * (reason: the machine's firing): with a tool that asked to hear it
+ * (WS_DBG_EV_END_HELD blocking), the halt is told as a stop of the
+ * finished launch and the thread waits for the tool's resume; 1 then (the
+ * launch ends well). 0: no tool waits for it. */
+int ws_dbg_end_halt_wait(ws_device *dev, const char *reason);
 
 /* Nothing can run and a debug machine asked for a halt: halt every live
  * warp (waiting ones too) with cause "debug machine". 1 = halted. */

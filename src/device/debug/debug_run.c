@@ -132,6 +132,20 @@ int ws_dbg_held_wait(ws_device *dev, int kind, const char *why)
     return waits;
 }
 
+int ws_dbg_end_halt_wait(ws_device *dev, const char *reason)
+{
+    ws_debug *d = dev->debug;
+    pthread_mutex_lock(&d->mu);
+    /* 'monitor watch' names the machine after the stop, as after a halt */
+    if (atomic_load(&d->attached)) snprintf(d->machine_reason, sizeof d->machine_reason, "%s", reason);
+    pthread_mutex_unlock(&d->mu);
+    char why[WS_EV_TEXT_SHOWN + 480];
+    snprintf(why, sizeof why, "launch %llu has ended: %s; its last warp had finished, so none was left to halt; "
+             "the next resume lets the program go on",
+             (unsigned long long)(dev->current ? dev->current->id : 0), reason);
+    return ws_dbg_held_wait(dev, WS_DBG_EV_END_HELD, why);
+}
+
 static int any_runnable_locked(ws_debug *d);
 
 /* Whether a warp runs after this service: one runnable now, or a resume

@@ -264,6 +264,7 @@ int ws_ev_halt_unclaimed(ws_device *dev)
     if (!ev || !ev->halt_pending) return 0;
     ev->halt_pending = 0;
     if (dev->fault.kind != FAULT_NONE) return 0;
+    if (dev->debug && ws_dbg_end_halt_wait(dev, ev->reason)) return 0; /* the debugger heard it, and let it go */
     ev->stop = 1;
     dev->fault.kind = FAULT_MACHINE;
     snprintf(dev->fault.detail, sizeof dev->fault.detail, "%s; the launch's last warp had finished: none was "

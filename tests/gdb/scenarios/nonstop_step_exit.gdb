@@ -1,12 +1,13 @@
 # Non-stop: `next` off the end of the kernel from one lane while gdb holds
-# its warp's other lanes stopped: the lane runs off the end alone. gdb's
-# read of the ended thread fails with the reason, not a bare E0e, and the
-# warp's other lanes, continued, run to the end: until 2026-11-28 the
-# step stayed set on the warp (it was cleared through the ended lane),
-# so `continue -a` ended at once in a SIGTRAP of lane 0 that gdb had not
-# asked for, and its register read said only "remote failure reply 'E0e'".
-# (gdb 13 keeps the ended thread selected until it next lists the threads:
-# `info threads` here; docs/debugging.md, walk-through 8.)
+# its warp's other lanes stopped: the lane runs off the end alone. gdb
+# hears that the thread exited ('w') and that nothing it resumed is left
+# ('N'): the step ends, gdb marks the thread exited, and a read of it says
+# so; the warp's other lanes, continued, run to the end. (Until
+# 2026-11-28 gdb heard a SIGTRAP of the gone thread and read its
+# registers: "Could not read registers; remote failure reply 'E.Thread 5
+# is not a live lane'", after every command, until `info threads`.
+# Earlier still the step stayed set on the warp, so `continue -a` ended
+# at once in a SIGTRAP of lane 0 that gdb had not asked for.)
 # mode: basic
 # pre: set non-stop on
 # pace: 0.4
@@ -18,11 +19,15 @@ delete
 next
 next
 next
+print $pc
+thread
 info threads
 continue -a
 # expect-gdb: 0xffff0000 in __ws_thread_exit \(\)
-# expect-gdb: The current thread <Thread ID [0-9]+> has terminated
-# expect-gdb: Could not read registers; remote failure reply 'E\.Thread 5 is not a live lane'
+# expect-gdb: No unwaited-for children left\.
+# expect-gdb: ^(\(gdb\) )?The current thread has terminated$
+# expect-gdb: \[Current thread is [0-9]+ \(Thread [0-9]+\) \(exited\)\]
+# reject-gdb: Could not read registers
 # expect-gdb: exited normally
 # reject-gdb: received signal SIGTRAP|'E0e'
 # expect-app: result ok
