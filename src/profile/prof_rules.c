@@ -691,14 +691,26 @@ static int line_outside_unit(const prof_kernel *k, const prof_line *l)
     return any;
 }
 
+/* Whether the instruction at pc is on one of rule r's lines. */
+static int pc_on_rule(const prof_kernel *k, const prof_rule *r, uint32_t pc)
+{
+    const prof_pc *p = find_pc(k, pc);
+    if (!p) return 0;
+    for (size_t i = 0; i < r->nlines; i++) {
+        const char *f = r->line_file[i];
+        if (f ? p->src.file && p->src.line == r->lines[i] && !strcmp(p->src.file, f)
+              : !p->src.file && p->pc == r->lines[i])
+            return 1;
+    }
+    return 0;
+}
+
 /* Whether code of function fn holds one of rule r's lines. */
 static int rule_in_function(const prof_kernel *k, const prof_rule *r, const char *fn)
 {
     for (size_t j = 0; j < k->npcs; j++) {
         const prof_src *s = &k->pcs[j].src;
-        if (!s->function || strcmp(s->function, fn)) continue;
-        for (size_t i = 0; i < r->nlines; i++)
-            if (s->line == r->lines[i] && s->file && r->line_file[i] && !strcmp(s->file, r->line_file[i])) return 1;
+        if (s->function && !strcmp(s->function, fn) && pc_on_rule(k, r, k->pcs[j].pc)) return 1;
     }
     return 0;
 }
@@ -712,17 +724,49 @@ static int site_calls_rule(const prof_kernel *k, const prof_rule *r, const prof_
     return 0;
 }
 
-/* The kernel's call site with the most samples among those not yet
- * named (taken: a bit per call site, the first 64) and, with `direct`,
- * calling straight into rule r's function; or NULL. */
-static const prof_pc *heaviest_call(const prof_kernel *k, const prof_rule *r, int direct, uint64_t *taken)
+/* The samples of call site c that were on rule r's lines, however deep
+ * in the code it called. */
+static uint64_t site_samples_on_rule(const prof_kernel *k, const prof_rule *r, const prof_pc *c)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < k->nreach; i++)
+        if (k->reach[i].call == c->pc && pc_on_rule(k, r, k->reach[i].pc)) n += k->reach[i].samples;
+    return n;
+}
+
+#define NOTE_SITES 64  /* the call sites the note weighs (a bit each in `taken`) */
+#define NOTE_SHARE 0.1 /* of the lines' samples a call must have run to be named:
+                          printf's own memset call is not where memset's advice goes */
+
+/* Per call site (the first NOTE_SITES), what ties it to rule r's lines:
+ * its samples on them, when it has at least NOTE_SHARE of those charged
+ * to calls; when no sample is (the lines were not sampled), its samples
+ * when it calls their function directly; else 0. Returns how many sites
+ * have a weight. */
+static size_t note_weights(const prof_kernel *k, const prof_rule *r, uint64_t *w)
+{
+    size_t sites = 0, n = k->ncalls < NOTE_SITES ? k->ncalls : NOTE_SITES;
+    uint64_t all = 0;
+    for (size_t i = 0; i < n; i++) all += w[i] = site_samples_on_rule(k, r, &k->calls[i]);
+    for (size_t i = 0; i < n; i++) {
+        if ((double)w[i] < NOTE_SHARE * (double)all) w[i] = 0;
+        sites += w[i] > 0;
+    }
+    for (size_t i = 0; i < n && !sites; i++)
+        if (site_calls_rule(k, r, &k->calls[i])) w[i] = k->calls[i].samples, sites++;
+    return sites;
+}
+
+/* The kernel's call site of largest weight among those not yet named
+ * (taken: a bit per call site), or NULL. */
+static const prof_pc *heaviest_call(const prof_kernel *k, const uint64_t *w, uint64_t *taken)
 {
     const prof_pc *best = NULL;
     size_t at = 0;
-    for (size_t i = 0; i < k->ncalls && i < 64; i++) {
+    for (size_t i = 0; i < k->ncalls && i < NOTE_SITES; i++) {
         const prof_pc *c = &k->calls[i];
-        if (*taken >> i & 1 || !c->src.file || (direct && !site_calls_rule(k, r, c))) continue;
-        if (!best || c->samples > best->samples) best = c, at = i;
+        if (*taken >> i & 1 || !c->src.file || !w[i]) continue;
+        if (!best || w[i] > w[at]) best = c, at = i;
     }
     if (best) *taken |= 1ull << at;
     return best;
@@ -730,10 +774,9 @@ static const prof_pc *heaviest_call(const prof_kernel *k, const prof_rule *r, in
 
 /* Advice on code outside the kernel's source may be advice on code its
  * user cannot edit (libgcc, picolibc's printf): the entry says so, and
- * points to the kernel's calls that run it (the call-site view's), the
- * two heaviest: those that call its function, when some call it
- * directly, else the kernel's calls out of its source of any kind (the
- * line may lie deeper, in a function a library function called). */
+ * points to the kernel's calls that ran its lines (the call-site view's
+ * samples on them, however deep: printf's calls for a line of vfprintf),
+ * the two heaviest, where the advice can be applied. */
 static void outside_note(const prof_kernel *k, prof_rule *r)
 {
     char *t = r->text;
@@ -741,12 +784,9 @@ static void outside_note(const prof_kernel *k, prof_rule *r)
     size_t n = strlen(t);
     n += (size_t)snprintf(t + n, len - n, "; %s outside the kernel's source file (library code, or another "
                           "file's function)", r->nlines > 1 ? "these lines are" : "this line is");
-    size_t sites = 0;
-    for (size_t i = 0; i < k->ncalls && i < 64; i++) sites += site_calls_rule(k, r, &k->calls[i]);
-    const int direct = sites > 0;
-    if (!direct) sites = k->ncalls;
-    uint64_t taken = 0;
-    const prof_pc *first = heaviest_call(k, r, direct, &taken), *second = first ? heaviest_call(k, r, direct, &taken) : NULL;
+    uint64_t w[NOTE_SITES] = { 0 }, taken = 0;
+    const size_t sites = note_weights(k, r, w);
+    const prof_pc *first = heaviest_call(k, w, &taken), *second = first ? heaviest_call(k, w, &taken) : NULL;
     if (n >= len || !first) return;
     char callee[96];
     prof_callees_text(first, callee, sizeof callee);

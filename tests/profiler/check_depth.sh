@@ -1009,6 +1009,34 @@ for r in lib:
     assert ("run for the kernel's call at calls_kernel.c:%s -> memset: if you cannot edit it, apply the advice to "
             "that call" % ms) in r['text'] and 'calls_kernel.c:%s' % pf not in r['text'], r['text']
 PY
+    # A line one call deep (fill_words, reached through fill_words_via):
+    # its advice names the call that ran it, by the call sites' samples on
+    # its lines, not the kernel's heaviest call of any kind (until
+    # 2026-11-28 the memset call, which never reaches it); memset's own
+    # lines still name the memset call alone.
+    dm=$(cline DEEP_MEMSET) dv=$(cline DEEP_VIA)
+    "$ws" profile --period 3 --json d.json -- "$ws" run --grid 2 --block 64 "$celf" lib_deep zeros:24576 16 > d.txt 2>&1 ||
+        bad "lib_deep profile exited with $?"
+    python3 - d.json "$dm" "$dv" <<'PY' && ok "lib_deep: each library line's advice names the call that ran it" || { bad "lib_deep: rules outside the kernel"; grep -A5 Rules d.txt; }
+import json, sys
+k = json.load(open(sys.argv[1]))['devices'][0]['kernels'][0]
+dm, dv = sys.argv[2], sys.argv[3]
+cs = {c['line']: c for c in k['call_sites']}
+assert cs[int(dm)]['callee'] == 'memset' and cs[int(dv)]['callee'] == 'fill_words_via', k['call_sites']
+assert cs[int(dm)]['samples'] > cs[int(dv)]['samples'], k['call_sites']  # memset is the heavier call
+def note(r):
+    return r['text'][r['text'].index('outside the kernel'):]
+deep = [r for r in k['rules'] if r['file'].endswith('calls_ops.c')]
+lib = [r for r in k['rules'] if r['file'].endswith('memset.S')]
+assert deep and lib and all(r['outside_kernel_source'] for r in deep + lib), k['rules']
+for r in deep:
+    assert [l['file'].endswith('calls_ops.c') for l in r['lines']] == [True] * len(r['lines']), r
+    assert ("run for the kernel's call at calls_kernel.c:%s -> fill_words_via: if you cannot edit it, apply the "
+            "advice to that call" % dv) in note(r) and 'calls_kernel.c:%s' % dm not in note(r), r['text']
+for r in lib:
+    assert ("run for the kernel's call at calls_kernel.c:%s -> memset: if you cannot edit it" % dm) in note(r) and \
+        'calls_kernel.c:%s' % dv not in note(r), r['text']
+PY
     short=$(cline PRINTF_SHORT) long=$(cline PRINTF_LONG)
     "$ws" profile --period 2 --json p.json -- "$ws" run --grid 1 --block 32 "$celf" lib_printf zeros:32 7 > p.txt 2>&1 ||
         bad "printf profile exited with $?"
