@@ -568,11 +568,18 @@ static const prof_pc *arithmetic_producer(const prof_kernel *k, const prof_line 
  * else to issue: with their issue slots mostly used (other warps issue
  * while this one waits) the latency is already hidden. Independent work
  * hides it: several chains in a thread, or more warps. A wait behind a
- * saturated pipe is pipe_rule's. */
-static int dependency_rule(const prof_kernel *k, const prof_line *l, uint64_t cyc, prof_rule **out, size_t *nout)
+ * saturated pipe is pipe_rule's. Rewriting arithmetic into independent
+ * chains saves at most the line's waits: they must pass the bar a line
+ * passes to be judged at all, MIN_SHARE of the kernel's warp-cycles
+ * (total), or the rule would name 1 % of the kernel (a 2 % line half
+ * waiting) as a problem. */
+static int dependency_rule(const prof_kernel *k, const prof_line *l, uint64_t cyc, uint64_t total, prof_rule **out,
+                           size_t *nout)
 {
     const uint64_t w = l->exact.stall_cycles[WS_STATE_WAIT];
-    if (!cyc || (double)w < WAIT_HIGH * (double)cyc || issue_use(k) >= BUSY_HIGH) return 0;
+    if (!cyc || (double)w < WAIT_HIGH * (double)cyc || (double)w < MIN_SHARE * (double)total ||
+        issue_use(k) >= BUSY_HIGH)
+        return 0;
     char t[680], on[64] = "", slow[200] = "";
     const prof_pc *p = arithmetic_producer(k, l);
     if (p) snprintf(on, sizeof on, ", on %.40s", p->producer_disasm);
@@ -1011,7 +1018,7 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
         }
         fail |= mio_latency_rule(k, l, cyc, out, nout);
         fail |= pipe_rule(k, l, cyc, out, nout);
-        fail |= dependency_rule(k, l, cyc, out, nout);
+        fail |= dependency_rule(k, l, cyc, total, out, nout);
         const int outside = line_outside_unit(k, l);
         for (size_t r = first_rule; r < *nout; r++) (*out)[r].outside_unit = outside;
     }
