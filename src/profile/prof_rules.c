@@ -82,6 +82,16 @@ static int bank_advice(char *t, size_t len, double per, double active)
     return steady;
 }
 
+/* Whether a line's waits in one state (w of its cyc warp-cycles) are
+ * worth a latency rule: most of the line (WAIT_HIGH), and themselves
+ * past the bar a line passes to be judged at all, MIN_SHARE of the
+ * kernel's warp-cycles (total): removing them saves at most that much,
+ * and a 2 % line half waiting is 1 % of the kernel. */
+static int waits_matter(uint64_t w, uint64_t cyc, uint64_t total)
+{
+    return cyc && (double)w >= WAIT_HIGH * (double)cyc && (double)w >= MIN_SHARE * (double)total;
+}
+
 static uint64_t gcd64(uint64_t a, uint64_t b)
 {
     while (b) { uint64_t r = a % b; a = b; b = r; }
@@ -512,10 +522,11 @@ static void latency_text(const prof_kernel *k, double share, char *t, size_t len
  * a CSR read (thread and block ids), an environment call, each ready
  * shared_latency cycles after its pass. With the MIO busy most of the
  * kernel's cycles the wait is its queue's, as for a saturated LSU. */
-static int mio_latency_rule(const prof_kernel *k, const prof_line *l, uint64_t cyc, prof_rule **out, size_t *nout)
+static int mio_latency_rule(const prof_kernel *k, const prof_line *l, uint64_t cyc, uint64_t total, prof_rule **out,
+                            size_t *nout)
 {
     const uint64_t ssb = l->exact.stall_cycles[WS_STATE_SHORT_SCOREBOARD];
-    if (!cyc || (double)ssb < WAIT_HIGH * (double)cyc) return 0;
+    if (!waits_matter(ssb, cyc, total)) return 0;
     /* waiting on a shared access that took extra wavefronts (the one the
      * samples saw waited on, or the line's own): the bank conflicts or
      * atomics taking turns are the cause, and their rules name its line */
@@ -568,18 +579,12 @@ static const prof_pc *arithmetic_producer(const prof_kernel *k, const prof_line 
  * else to issue: with their issue slots mostly used (other warps issue
  * while this one waits) the latency is already hidden. Independent work
  * hides it: several chains in a thread, or more warps. A wait behind a
- * saturated pipe is pipe_rule's. Rewriting arithmetic into independent
- * chains saves at most the line's waits: they must pass the bar a line
- * passes to be judged at all, MIN_SHARE of the kernel's warp-cycles
- * (total), or the rule would name 1 % of the kernel (a 2 % line half
- * waiting) as a problem. */
+ * saturated pipe is pipe_rule's. */
 static int dependency_rule(const prof_kernel *k, const prof_line *l, uint64_t cyc, uint64_t total, prof_rule **out,
                            size_t *nout)
 {
     const uint64_t w = l->exact.stall_cycles[WS_STATE_WAIT];
-    if (!cyc || (double)w < WAIT_HIGH * (double)cyc || (double)w < MIN_SHARE * (double)total ||
-        issue_use(k) >= BUSY_HIGH)
-        return 0;
+    if (!waits_matter(w, cyc, total) || issue_use(k) >= BUSY_HIGH) return 0;
     char t[680], on[64] = "", slow[200] = "";
     const prof_pc *p = arithmetic_producer(k, l);
     if (p) snprintf(on, sizeof on, ", on %.40s", p->producer_disasm);
@@ -989,21 +994,21 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
         uint64_t lsb = e->stall_cycles[WS_STATE_LONG_SCOREBOARD];
         /* waiting mostly on an atomic (the samples' main producer): contention, not loads in flight */
         const int atomic = l->top_producer_pc && !strcmp(prof_inst_kind(l->top_producer_pc->producer_disasm), "atomic");
-        if (cyc && (double)lsb >= WAIT_HIGH * (double)cyc && atomic) {
+        if (waits_matter(lsb, cyc, total) && atomic) {
             snprintf(t, sizeof t, "atomic latency: %.1f%% of its warp-cycles wait for an atomic's result "
                      "(long_scoreboard, on %.40s); updates of one address take turns (a warp's lanes on one "
                      "word one after another, a compare-and-swap loop's lanes one per round): combine within the "
                      "warp first (shuffles, one atomic per warp) or spread them over several addresses", 100.0 * (double)lsb / (double)cyc,
                      l->top_producer_pc->producer_disasm);
             fail |= add(out, nout, l, "atomics", (double)lsb / (double)cyc, cyc, t);
-        } else if (cyc && (double)lsb >= WAIT_HIGH * (double)cyc && local_load(k, l->top_producer_pc)) {
+        } else if (waits_matter(lsb, cyc, total) && local_load(k, l->top_producer_pc)) {
             snprintf(t, sizeof t, "local memory latency: %.1f%% of its warp-cycles wait for a load from the lanes' "
                      "stacks (long_scoreboard, on %.40s): variables kept in memory (all at -O0, spills, arrays "
                      "indexed at run time, registers saved around calls); build with -O1 or more, or keep such "
                      "arrays small with constant indices",
                      100.0 * (double)lsb / (double)cyc, l->top_producer_pc->producer_disasm);
             fail |= add(out, nout, l, "local_memory", (double)lsb / (double)cyc, cyc, t);
-        } else if (cyc && (double)lsb >= WAIT_HIGH * (double)cyc && unit_use(k, WS_UNIT_LSU) >= BUSY_HIGH) {
+        } else if (waits_matter(lsb, cyc, total) && unit_use(k, WS_UNIT_LSU) >= BUSY_HIGH) {
             /* the port is the limit: a load's wait is mostly its queue's */
             snprintf(t, sizeof t, "memory latency: %.1f%% of its warp-cycles wait for a global load's result "
                      "(long_scoreboard), while the LSU port is busy %.1f%% of the cycles: the loads wait their "
@@ -1012,11 +1017,11 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
                      "shared memory) shorten the waits", 100.0 * (double)lsb / (double)cyc,
                      100.0 * unit_use(k, WS_UNIT_LSU));
             fail |= add_caused(out, nout, l, "latency", "busy LSU", (double)lsb / (double)cyc, cyc, t);
-        } else if (cyc && (double)lsb >= WAIT_HIGH * (double)cyc) {
+        } else if (waits_matter(lsb, cyc, total)) {
             latency_text(k, (double)lsb / (double)cyc, t, sizeof t);
             fail |= add(out, nout, l, "latency", (double)lsb / (double)cyc, cyc, t);
         }
-        fail |= mio_latency_rule(k, l, cyc, out, nout);
+        fail |= mio_latency_rule(k, l, cyc, total, out, nout);
         fail |= pipe_rule(k, l, cyc, out, nout);
         fail |= dependency_rule(k, l, cyc, total, out, nout);
         const int outside = line_outside_unit(k, l);

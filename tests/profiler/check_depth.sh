@@ -796,6 +796,29 @@ PY2
     expect u.txt "depth_kernels.c:$su: memory latency: " "idle port: the latency rule"
     expect u.txt "put independent loads in flight together (unroll)" "idle port: the unroll advice stays"
     ;;
+small_waits)
+    # A latency rule names one wait state of a line as the problem; the
+    # waits must be 2 % of the kernel's warp-cycles, as a line must be to
+    # be judged (a 2 % line half waiting is 1 %, which no change to it
+    # can win back). warp0_work's test on the thread id waits mostly on
+    # its CSR read, under 2 % of the kernel: no MIO latency rule there
+    # (until 2026-11-28 there was); the barrier keeps its rule.
+    wt=$(line WARP0_TEST) wb=$(line WARP0_BAR)
+    "$ws" profile --period 6 --json w.json -- "$ws" run --grid 4 --block 256 "$elf" warp0_work zeros:1024 64 > w.txt 2>&1 ||
+        bad "warp0_work exited with $?"
+    python3 - w.json "$wt" "$wb" <<'PY' && ok "warp0_work: no rule on waits under 2 % of the kernel, the barrier's rule kept" || { bad "warp0_work rules"; grep -A4 Rules w.txt; }
+import json, sys
+k = json.load(open(sys.argv[1]))['devices'][0]['kernels'][0]
+wt, wb = int(sys.argv[2]), int(sys.argv[3])
+total = sum(sum(l['exact']['cycles'].values()) for l in k['lines'])
+c = [l for l in k['lines'] if l['line'] == wt][0]['exact']['cycles']
+line, ssb = sum(c.values()), c.get('short_scoreboard', 0)
+# the case itself: judged (>= 2 %), mostly short_scoreboard, which is < 2 % of the kernel
+assert line >= 0.02 * total and ssb >= 0.5 * line and ssb < 0.02 * total, (line, ssb, total)
+assert not [r for r in k['rules'] if r['line'] == wt], k['rules']
+assert [r['line'] for r in k['rules'] if r['rule'] == 'barrier_imbalance'] == [wb], k['rules']
+PY
+    ;;
 mio_latency_rule)
     # Lines that wait mostly for an MIO result (short_scoreboard) got no
     # rule. Butterfly shuffles with the MIO 86 % busy wait their turn; the

@@ -455,3 +455,20 @@ WS_KERNEL void alu_chain(unsigned *out, int n)
     }
     out[blockIdx_x() * blockDim_x() + threadIdx_x()] = x;
 }
+
+/* Warp 0 of each block runs a loop the others skip, then all meet at a
+ * barrier (check_depth.sh small_waits): the test on the thread id is
+ * 2-3 % of the kernel's warp-cycles and mostly waits for the id's CSR
+ * read (short_scoreboard), under 2 % of the kernel in all; the barrier is
+ * the kernel's problem. */
+WS_KERNEL void warp0_work(unsigned *out, int n)
+{
+    WS_SHARED unsigned acc[256];
+    unsigned t = threadIdx_x();
+    unsigned x = t;
+    if (t < 32)                                        /* MARK_WARP0_TEST */
+        for (int i = 0; i < n; i++) x = x * 1664525u + 1013904223u;
+    acc[t] = x;
+    __syncthreads();                                   /* MARK_WARP0_BAR */
+    out[blockIdx_x() * blockDim_x() + t] = acc[(t + 1) & 255u];
+}
