@@ -381,6 +381,10 @@ int prof_lines_build(const prof_pc *p, size_t n, prof_line **out, size_t *nout);
  * with its share of the site's samples, "op_a 75.0%, op_b 25.0%"
  * (prof_report.c). */
 void prof_callees_text(const prof_pc *c, char *buf, size_t len);
+/* Of the extra shared wavefronts the device counts as bank conflicts
+ * (passes - 1 per request), those of atomics, whose lanes take turns
+ * even on one word (by the PCs' exact counters and disassembly). */
+uint64_t prof_atomic_turns(const prof_pc *p, size_t n);
 /* "load", "store", "atomic" or "instruction", from an instruction's
  * disassembly (prof_report.c). */
 const char *prof_inst_kind(const char *disasm);

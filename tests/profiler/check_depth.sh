@@ -361,6 +361,20 @@ shared_atomic_rule)
         ok "no 'bank conflicts' for the atomic's wavefronts"
     python3 -c "import json,sys; r=[x for k in json.load(open('a.json'))['devices'][0]['kernels'] for x in k['rules']]; sys.exit(not any(x['rule'] == 'shared_atomics' and x['line'] == $sb and x['metric'] == 32.0 for x in r))" &&
         ok "JSON rule id shared_atomics, metric 32" || bad "JSON: no shared_atomics rule on line $sb"
+    # The launch's counters say the same: the device counts the atomic's
+    # turns as bank conflicts, and the report says they are turns (until
+    # 2026-11-28 it said "shared bank conflicts N" beside lines that had none).
+    python3 - a.json r.txt <<'PY' && ok "launch counters: every extra wavefront an atomic's turn, said so" || { bad "launch counters: atomic turns"; grep "shared bank" r.txt; }
+import json, re, sys
+L = json.load(open(sys.argv[1]))['devices'][0]['launches'][0]
+k = json.load(open(sys.argv[1]))['devices'][0]['kernels'][0]
+c = L['counters']
+turns = sum(i['exact']['shared_wavefronts'] - i['exact']['shared_requests'] for i in k['instructions']
+            if i.get('exact') and i['instruction'].startswith('amo'))
+assert turns > 0 and c['shared_atomic_turns'] == turns == c['bank_conflicts'], (c, turns)
+line = [s for s in open(sys.argv[2]) if 'shared bank conflicts' in s][0]
+assert re.search(r'shared bank conflicts %d \(%d of them shared atomics taking turns\)$' % (turns, turns), line), line
+PY
     ;;
 local_rule)
     # The loop reads an array on the lanes' stacks: its waits are local
