@@ -517,6 +517,40 @@ static void latency_text(const prof_kernel *k, double share, char *t, size_t len
                  "other warps issue meanwhile", 100.0 * share);
 }
 
+/* Whether the lanes of the global atomic that consumer waits on must
+ * have shared words: more lanes per request than its sectors hold words
+ * (32 lanes in 1 sector: 8 words at most). Lanes within that many words
+ * may each have their own, and nothing counts whether they did. */
+static int lanes_share_words(const prof_kernel *k, const prof_pc *consumer)
+{
+    const prof_pc *p = consumer ? find_pc(k, consumer->producer_pc) : NULL;
+    if (!p || !p->exact.gmem_requests || !p->exact.warp_instructions) return 1; /* (unknown: as before) */
+    const double words = (double)p->exact.gmem_sectors * 32.0 / access_bytes(p->disasm) / (double)p->exact.gmem_requests;
+    return lanes_run(p) > words + 1e-9;
+}
+
+/* The atomics rule's text: turns on shared words, or, when the lanes
+ * may each update their own, the atomic's round trip to memory. */
+static void atomic_text(const prof_kernel *k, const prof_pc *consumer, double share, char *t, size_t len)
+{
+    const prof_pc *p = find_pc(k, consumer->producer_pc);
+    double occ = 0;
+    if (lanes_share_words(k, consumer))
+        snprintf(t, len, "atomic latency: %.1f%% of its warp-cycles wait for an atomic's result "
+                 "(long_scoreboard, on %.40s); updates of one address take turns (a warp's lanes on one "
+                 "word one after another, a compare-and-swap loop's lanes one per round): combine within the "
+                 "warp first (shuffles, one atomic per warp) or spread them over several addresses", 100.0 * share,
+                 consumer->producer_disasm);
+    else
+        snprintf(t, len, "atomic latency: %.1f%% of its warp-cycles wait for an atomic's result "
+                 "(long_scoreboard, on %.40s); its %.1f lanes per request fit in the words of its %.1f sectors, so "
+                 "they need not take turns: the wait is the atomic's round trip to memory, as a load's; use the "
+                 "old value later (other work or atomics in flight meanwhile)%s", 100.0 * share,
+                 consumer->producer_disasm, lanes_run(p),
+                 (double)p->exact.gmem_sectors / (double)p->exact.gmem_requests,
+                 occupancy_full(k, &occ) ? "" : " or raise occupancy so other warps issue meanwhile");
+}
+
 /* MIO latency: most of line l's warp-cycles wait for the result of an
  * MIO instruction (short_scoreboard): a shared load or atomic, a shuffle,
  * a CSR read (thread and block ids), an environment call, each ready
@@ -995,12 +1029,9 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
         /* waiting mostly on an atomic (the samples' main producer): contention, not loads in flight */
         const int atomic = l->top_producer_pc && !strcmp(prof_inst_kind(l->top_producer_pc->producer_disasm), "atomic");
         if (waits_matter(lsb, cyc, total) && atomic) {
-            snprintf(t, sizeof t, "atomic latency: %.1f%% of its warp-cycles wait for an atomic's result "
-                     "(long_scoreboard, on %.40s); updates of one address take turns (a warp's lanes on one "
-                     "word one after another, a compare-and-swap loop's lanes one per round): combine within the "
-                     "warp first (shuffles, one atomic per warp) or spread them over several addresses", 100.0 * (double)lsb / (double)cyc,
-                     l->top_producer_pc->producer_disasm);
-            fail |= add(out, nout, l, "atomics", (double)lsb / (double)cyc, cyc, t);
+            atomic_text(k, l->top_producer_pc, (double)lsb / (double)cyc, t, sizeof t);
+            fail |= add_caused(out, nout, l, "atomics", lanes_share_words(k, l->top_producer_pc) ? NULL : "round trip",
+                               (double)lsb / (double)cyc, cyc, t);
         } else if (waits_matter(lsb, cyc, total) && local_load(k, l->top_producer_pc)) {
             snprintf(t, sizeof t, "local memory latency: %.1f%% of its warp-cycles wait for a load from the lanes' "
                      "stacks (long_scoreboard, on %.40s): variables kept in memory (all at -O0, spills, arrays "

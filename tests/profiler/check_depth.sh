@@ -258,6 +258,17 @@ atomic_rule)
     grep -q "depth_kernels.c:$aw: memory latency" r.txt && bad "the atomic's line also blamed on loads" || ok "not blamed on loads"
     python3 -c "import json,sys; r=[x for k in json.load(open('a.json'))['devices'][0]['kernels'] for x in k['rules']]; sys.exit(not any(x['rule'] == 'atomics' and x['line'] == $aw for x in r))" &&
         ok "JSON rule id atomics" || bad "JSON: no atomics rule on line $aw"
+    expect r.txt "updates of one address take turns" "one counter: its lanes take turns"
+    # Lanes on words of their own (32 words, 4 sectors per request) need
+    # not take turns: the wait is the round trip, and the advice is not to
+    # combine or spread updates that are already spread (until 2026-11-28
+    # it was).
+    oa=$(line OWN_ATOMIC)
+    "$ws" profile --json o.json -- "$ws" run --grid 2 --block 256 "$elf" own_atomic zeros:1024 20 > o.txt 2>&1 ||
+        bad "own_atomic exited with $?"
+    by_line o.txt | grep -qE "^  - depth_kernels.c:$oa: atomic latency: [0-9.]+% of its warp-cycles wait for an atomic's result \(long_scoreboard, on amoadd.w .*\); its 32.0 lanes per request fit in the words of its 4.0 sectors, so they need not take turns: the wait is the atomic's round trip to memory" &&
+        ok "own_atomic: a round trip, not turns" || { bad "own_atomic"; grep -A2 Rules o.txt; }
+    grep -q "take turns (a warp's lanes on one" o.txt && bad "own_atomic told its lanes take turns" || ok "own_atomic: no turns advice"
     ;;
 producer)
     # A line's "N% long/short_scoreboard, waiting on ..." names the

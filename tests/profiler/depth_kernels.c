@@ -107,6 +107,17 @@ WS_KERNEL void atomic_wait(int *counter, int n)
     counter[1 + threadIdx_x()] = acc;
 }
 
+/* Each thread adds to its own word and uses the old value, n times: the
+ * line waits on the atomic's round trip, and its lanes (32 words in 4
+ * sectors) need not take turns (check_depth.sh atomic_rule). */
+WS_KERNEL void own_atomic(unsigned *out, int n)
+{
+    unsigned g = blockIdx_x() * blockDim_x() + threadIdx_x();
+    unsigned s = 0;
+    for (int i = 0; i < n; i++) s += atomicAdd(&out[g], s + 1u); /* MARK_OWN_ATOMIC */
+    out[g + gridDim_x() * blockDim_x()] = s;
+}
+
 /* A shared-memory histogram whose every lane adds to one bin: the atomics
  * of a warp take turns (32 wavefronts per request), which is contention on
  * one word, not a stride that padding would fix (the shared_atomics rule). */
