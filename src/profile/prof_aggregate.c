@@ -233,6 +233,36 @@ int prof_peers_merge(prof_peer **acc, size_t *nacc, const prof_peer *add, size_t
     return 0;
 }
 
+static int by_reach(const void *a, const void *b)
+{
+    const prof_reach *x = a, *y = b;
+    if (x->call != y->call) return x->call < y->call ? -1 : 1;
+    return x->pc < y->pc ? -1 : x->pc > y->pc;
+}
+
+size_t prof_reach_fold(prof_reach *r, size_t n)
+{
+    if (!n) return 0;
+    qsort(r, n, sizeof *r, by_reach);
+    size_t k = 0;
+    for (size_t i = 1; i < n; i++) {
+        if (r[i].call == r[k].call && r[i].pc == r[k].pc) r[k].samples += r[i].samples;
+        else r[++k] = r[i];
+    }
+    return k + 1;
+}
+
+int prof_reach_merge(prof_reach **acc, size_t *nacc, const prof_reach *add, size_t nadd)
+{
+    if (!nadd) return 0;
+    prof_reach *r = realloc(*acc, (*nacc + nadd) * sizeof *r);
+    if (!r) return -1;
+    memcpy(r + *nacc, add, nadd * sizeof *r);
+    *acc = r;
+    *nacc = prof_reach_fold(r, *nacc + nadd);
+    return 0;
+}
+
 double prof_pct(uint64_t a, uint64_t b) { return b ? 100.0 * (double)a / (double)b : 0.0; }
 
 uint64_t prof_exact_cycles(const ws_pc_counter *e)
@@ -466,7 +496,7 @@ int prof_kernels_build(const prof_data *d, prof_kernel **out, size_t *nout)
             e->occ_cycles += L->counters.cycles;
         }
         if (prof_merge(&e->pcs, &e->npcs, L->pcs, L->npcs) || prof_merge(&e->calls, &e->ncalls, L->calls, L->ncalls) ||
-            prof_peers_merge(&e->peers, &e->npeers, L->peers, L->npeers)) fail = 1;
+            prof_reach_merge(&e->reach, &e->nreach, L->reach, L->nreach) || prof_peers_merge(&e->peers, &e->npeers, L->peers, L->npeers)) fail = 1;
     }
     qsort(k, n, sizeof *k, by_samples_kernel);
     *out = k;
@@ -480,6 +510,7 @@ void prof_kernels_free(prof_kernel *k, size_t n)
     for (size_t i = 0; i < n; i++) {
         prof_pcs_free(k[i].pcs, k[i].npcs);
         prof_pcs_free(k[i].calls, k[i].ncalls);
+        free(k[i].reach);
         free(k[i].peers);
     }
     free(k);

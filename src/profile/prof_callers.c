@@ -110,6 +110,24 @@ static int count_callee(prof_callers *c, const prof_callrec *e)
     return 0;
 }
 
+/* Note that call site `call` led to a sample at `pc`: one pair per
+ * sample, summed when the array is full (and by prof_callers_reach). */
+static int note_reach(prof_callers *c, uint32_t call, uint32_t pc)
+{
+    if (c->nreach == c->reachcap) {
+        c->nreach = prof_reach_fold(c->reach, c->nreach);
+        if (2 * c->nreach >= c->reachcap) { /* folding freed less than half: grow */
+            size_t cap = c->reachcap ? 2 * c->reachcap : 256;
+            prof_reach *r = realloc(c->reach, cap * sizeof *r);
+            if (!r) return -1;
+            c->reach = r;
+            c->reachcap = cap;
+        }
+    }
+    c->reach[c->nreach++] = (prof_reach){ call, pc, 1 };
+    return 0;
+}
+
 int prof_callers_match(prof_callers *c, const ws_trace_record *rec, size_t n)
 {
     if (!c->npass) return 0; /* (no sample of this pass outside the kernel's unit) */
@@ -128,7 +146,7 @@ int prof_callers_match(prof_callers *c, const ws_trace_record *rec, size_t n)
         *s = rec[i];
         s->pc = e->call;
         s->producer_pc = 0; /* what the callee waits on is the callee's line's */
-        if (count_callee(c, e)) return -1;
+        if (count_callee(c, e) || note_reach(c, e->call, rec[i].pc)) return -1;
     }
     c->npass = 0;
     return 0;
@@ -182,6 +200,15 @@ int prof_callers_table(const prof_callers *c, prof_pc **out, size_t *nout)
     return 0;
 }
 
+void prof_callers_reach(prof_callers *c, prof_reach **out, size_t *nout)
+{
+    *nout = prof_reach_fold(c->reach, c->nreach);
+    *out = *nout ? c->reach : NULL;
+    if (!*nout) free(c->reach);
+    c->reach = NULL;
+    c->nreach = c->reachcap = 0;
+}
+
 void prof_callers_mark_outside(const prof_callers *c, prof_pc *p, size_t n)
 {
     for (size_t i = 0; i < n; i++) p[i].outside_unit = c->nspans && !in_kernel_unit(c, p[i].pc);
@@ -194,5 +221,6 @@ void prof_callers_free(prof_callers *c)
     free(c->sites);
     free(c->names);
     free(c->name_samples);
+    free(c->reach);
     memset(c, 0, sizeof *c);
 }

@@ -195,6 +195,18 @@ typedef struct prof_callrec {
     uint32_t call;             /* the call instruction, in the kernel's unit */
     char callee[32];
 } prof_callrec;
+/* How often a call site's samples were at one instruction outside the
+ * kernel's unit: which of the kernel's calls led to a library line. */
+typedef struct prof_reach {
+    uint32_t call;             /* the call instruction, in the kernel's unit */
+    uint32_t pc;               /* the sampled instruction it led to        */
+    uint64_t samples;
+} prof_reach;
+/* Add the pairs of another launch of the same kernel (both summed and
+ * sorted by call, then pc). 0 or -1 (out of memory). */
+int prof_reach_merge(prof_reach **acc, size_t *nacc, const prof_reach *add, size_t nadd);
+/* Sort n pairs and add up equal ones in place; returns the new count. */
+size_t prof_reach_fold(prof_reach *r, size_t n);
 /* The call sites of one launch's samples (prof_callers.c). */
 #define PROF_UNIT_SPANS 16
 typedef struct prof_callers {
@@ -207,6 +219,8 @@ typedef struct prof_callers {
     prof_callrec *names;       /* one per call site and callee: its samples */
     uint64_t *name_samples;    /* (of names[i])                             */
     size_t nnames;
+    prof_reach *reach;         /* one per matched sample until folded      */
+    size_t nreach, reachcap;
     ws_source_cache *cache;    /* the modules the unwinder keeps open (the
                                   launch's: its modules stay loaded)      */
     int failed;                /* out of host memory during a pass         */
@@ -220,6 +234,9 @@ ws_status prof_callers_arm(struct ws_device *dev, prof_callers *c, uint32_t entr
 int prof_callers_match(prof_callers *c, const ws_trace_record *rec, size_t n);
 /* The sites as a PC table (sorted, callee named). 0 or -1. */
 int prof_callers_table(const prof_callers *c, prof_pc **out, size_t *nout);
+/* The sites' (call, sampled pc) pairs, summed and sorted, handed to the
+ * caller (c keeps none). */
+void prof_callers_reach(prof_callers *c, prof_reach **out, size_t *nout);
 void prof_callers_free(prof_callers *c);
 /* Mark the PCs outside the kernel's compile unit (prof_pc.outside_unit);
  * none when the unit is not known. */
@@ -258,6 +275,8 @@ typedef struct prof_launch {
     prof_pc *calls;            /* call sites in the kernel's compile unit of
                                   the samples outside it (sorted by pc)    */
     size_t ncalls;
+    prof_reach *reach;         /* where those samples were, per call site  */
+    size_t nreach;
 } prof_launch;
 
 /* Group the records of one launch by PC (records are not modified).
@@ -327,6 +346,8 @@ typedef struct prof_kernel {
     size_t npeers;
     prof_pc *calls;            /* the launches' call sites, merged          */
     size_t ncalls;
+    prof_reach *reach;         /* the launches' (call, sampled pc) pairs, merged */
+    size_t nreach;
     /* Unit occupancy over the launches that have exact counters: cycles
      * busy, and cycles x instances (busy / capacity = utilisation). */
     uint64_t unit_busy[PROF_UNITS], unit_capacity[PROF_UNITS];
@@ -360,6 +381,10 @@ int prof_lines_build(const prof_pc *p, size_t n, prof_line **out, size_t *nout);
  * with its share of the site's samples, "op_a 75.0%, op_b 25.0%"
  * (prof_report.c). */
 void prof_callees_text(const prof_pc *c, char *buf, size_t len);
+/* Of the extra shared wavefronts the device counts as bank conflicts
+ * (passes - 1 per request), those of atomics, whose lanes take turns
+ * even on one word (by the PCs' exact counters and disassembly). */
+uint64_t prof_atomic_turns(const prof_pc *p, size_t n);
 /* "load", "store", "atomic" or "instruction", from an instruction's
  * disassembly (prof_report.c). */
 const char *prof_inst_kind(const char *disasm);

@@ -248,11 +248,12 @@ static void launch(FILE *f, const prof_launch *L)
         fprintf(f, "{\"cycles\": %llu, \"ipc\": %.4f, \"warp_instructions\": %llu, \"thread_instructions\": %llu, "
                    "\"simt_efficiency\": %.4f, \"occupancy\": %.4f, \"memory_requests\": %llu, "
                    "\"memory_sectors\": %llu, \"sectors_per_request\": %.4f, \"shared_requests\": %llu, "
-                   "\"bank_conflicts\": %llu, \"unit_busy_cycles\": {",
+                   "\"bank_conflicts\": %llu, \"shared_atomic_turns\": %llu, \"unit_busy_cycles\": {",
                 (unsigned long long)c->cycles, c->ipc, (unsigned long long)c->warp_instructions,
                 (unsigned long long)c->thread_instructions, c->simt_efficiency, c->occupancy,
                 (unsigned long long)c->mem_requests, (unsigned long long)c->mem_sectors, c->sectors_per_request,
-                (unsigned long long)c->shared_requests, (unsigned long long)c->bank_conflicts);
+                (unsigned long long)c->shared_requests, (unsigned long long)c->bank_conflicts,
+                (unsigned long long)prof_atomic_turns(L->pcs, L->npcs));
         for (unsigned u = 0; u < PROF_UNITS; u++)
             fprintf(f, "%s\"%s\": %llu", u ? ", " : "", prof_unit_name(u), (unsigned long long)c->unit_busy[u]);
         fputs("}, \"unit_instances\": {", f);

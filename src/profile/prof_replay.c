@@ -192,7 +192,7 @@ static ws_status run_pass(ws_device *dev, ws_profiler *P, prof_launch *pl, ws_gr
 /* Samples -> per-PC table with source lines; the raw records stay only
  * when a timeline is wanted. */
 static void finish_launch(ws_device *dev, ws_profiler *P, prof_launch *pl, const struct ws_module *m,
-                          const prof_callers *calls)
+                          prof_callers *calls)
 {
     pl->samples = pl->nrecords;
     pl->sample_points = sample_points(pl);
@@ -213,6 +213,7 @@ static void finish_launch(ws_device *dev, ws_profiler *P, prof_launch *pl, const
     prof_callers_mark_outside(calls, pl->pcs, pl->npcs);
     if (prof_callers_table(calls, &pl->calls, &pl->ncalls) && !pl->error[0])
         snprintf(pl->error, sizeof pl->error, "out of host memory while charging call sites");
+    prof_callers_reach(calls, &pl->reach, &pl->nreach);
     if (pl->error[0])
         fprintf(stderr, "warpscope: profiler: launch %llu (%s): %s\n", (unsigned long long)pl->id, pl->kernel,
                 pl->error);

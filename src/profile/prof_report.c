@@ -27,6 +27,15 @@ static void breakdown(const uint64_t st[WS_STATE_COUNT], uint64_t total, char *b
     }
 }
 
+uint64_t prof_atomic_turns(const prof_pc *p, size_t n)
+{
+    uint64_t turns = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(prof_inst_kind(p[i].disasm), "atomic"))
+            turns += p[i].exact.shared_wavefronts - p[i].exact.shared_requests;
+    return turns;
+}
+
 /* "load", "store", "atomic" or "instruction", from the mnemonic. */
 const char *prof_inst_kind(const char *disasm)
 {
@@ -327,9 +336,14 @@ static void counters_section(FILE *f, const prof_data *d)
             continue;
         }
         fprintf(f, "    IPC %.3f, occupancy %.1f%%, global memory requests %llu, sectors/request %.2f, "
-                   "shared requests %llu, shared bank conflicts %llu\n", c->ipc, c->occupancy * 100.0,
+                   "shared requests %llu, shared bank conflicts %llu", c->ipc, c->occupancy * 100.0,
                 (unsigned long long)c->mem_requests, c->sectors_per_request,
                 (unsigned long long)c->shared_requests, (unsigned long long)c->bank_conflicts);
+        /* the device counts every extra wavefront; the lines and rules
+         * call an atomic's extra ones turns, not conflicts */
+        const uint64_t turns = prof_atomic_turns(L->pcs, L->npcs);
+        if (turns) fprintf(f, " (%llu of them shared atomics taking turns)", (unsigned long long)turns);
+        fputc('\n', f);
         /* Utilisation: busy cycles over cycles x instances of the unit. */
         fprintf(f, "    unit busy:");
         for (unsigned u = 0; u < PROF_UNITS; u++)

@@ -82,6 +82,16 @@ static int bank_advice(char *t, size_t len, double per, double active)
     return steady;
 }
 
+/* Whether a line's waits in one state (w of its cyc warp-cycles) are
+ * worth a latency rule: most of the line (WAIT_HIGH), and themselves
+ * past the bar a line passes to be judged at all, MIN_SHARE of the
+ * kernel's warp-cycles (total): removing them saves at most that much,
+ * and a 2 % line half waiting is 1 % of the kernel. */
+static int waits_matter(uint64_t w, uint64_t cyc, uint64_t total)
+{
+    return cyc && (double)w >= WAIT_HIGH * (double)cyc && (double)w >= MIN_SHARE * (double)total;
+}
+
 static uint64_t gcd64(uint64_t a, uint64_t b)
 {
     while (b) { uint64_t r = a % b; a = b; b = r; }
@@ -507,15 +517,50 @@ static void latency_text(const prof_kernel *k, double share, char *t, size_t len
                  "other warps issue meanwhile", 100.0 * share);
 }
 
+/* Whether the lanes of the global atomic that consumer waits on must
+ * have shared words: more lanes per request than its sectors hold words
+ * (32 lanes in 1 sector: 8 words at most). Lanes within that many words
+ * may each have their own, and nothing counts whether they did. */
+static int lanes_share_words(const prof_kernel *k, const prof_pc *consumer)
+{
+    const prof_pc *p = consumer ? find_pc(k, consumer->producer_pc) : NULL;
+    if (!p || !p->exact.gmem_requests || !p->exact.warp_instructions) return 1; /* (unknown: as before) */
+    const double words = (double)p->exact.gmem_sectors * 32.0 / access_bytes(p->disasm) / (double)p->exact.gmem_requests;
+    return lanes_run(p) > words + 1e-9;
+}
+
+/* The atomics rule's text: turns on shared words, or, when the lanes
+ * may each update their own, the atomic's round trip to memory. */
+static void atomic_text(const prof_kernel *k, const prof_pc *consumer, double share, char *t, size_t len)
+{
+    const prof_pc *p = find_pc(k, consumer->producer_pc);
+    double occ = 0;
+    if (lanes_share_words(k, consumer))
+        snprintf(t, len, "atomic latency: %.1f%% of its warp-cycles wait for an atomic's result "
+                 "(long_scoreboard, on %.40s); updates of one address take turns (a warp's lanes on one "
+                 "word one after another, a compare-and-swap loop's lanes one per round): combine within the "
+                 "warp first (shuffles, one atomic per warp) or spread them over several addresses", 100.0 * share,
+                 consumer->producer_disasm);
+    else
+        snprintf(t, len, "atomic latency: %.1f%% of its warp-cycles wait for an atomic's result "
+                 "(long_scoreboard, on %.40s); its %.1f lanes per request fit in the words of its %.1f sectors, so "
+                 "they need not take turns: the wait is the atomic's round trip to memory, as a load's; use the "
+                 "old value later (other work or atomics in flight meanwhile)%s", 100.0 * share,
+                 consumer->producer_disasm, lanes_run(p),
+                 (double)p->exact.gmem_sectors / (double)p->exact.gmem_requests,
+                 occupancy_full(k, &occ) ? "" : " or raise occupancy so other warps issue meanwhile");
+}
+
 /* MIO latency: most of line l's warp-cycles wait for the result of an
  * MIO instruction (short_scoreboard): a shared load or atomic, a shuffle,
  * a CSR read (thread and block ids), an environment call, each ready
  * shared_latency cycles after its pass. With the MIO busy most of the
  * kernel's cycles the wait is its queue's, as for a saturated LSU. */
-static int mio_latency_rule(const prof_kernel *k, const prof_line *l, uint64_t cyc, prof_rule **out, size_t *nout)
+static int mio_latency_rule(const prof_kernel *k, const prof_line *l, uint64_t cyc, uint64_t total, prof_rule **out,
+                            size_t *nout)
 {
     const uint64_t ssb = l->exact.stall_cycles[WS_STATE_SHORT_SCOREBOARD];
-    if (!cyc || (double)ssb < WAIT_HIGH * (double)cyc) return 0;
+    if (!waits_matter(ssb, cyc, total)) return 0;
     /* waiting on a shared access that took extra wavefronts (the one the
      * samples saw waited on, or the line's own): the bank conflicts or
      * atomics taking turns are the cause, and their rules name its line */
@@ -569,10 +614,11 @@ static const prof_pc *arithmetic_producer(const prof_kernel *k, const prof_line 
  * while this one waits) the latency is already hidden. Independent work
  * hides it: several chains in a thread, or more warps. A wait behind a
  * saturated pipe is pipe_rule's. */
-static int dependency_rule(const prof_kernel *k, const prof_line *l, uint64_t cyc, prof_rule **out, size_t *nout)
+static int dependency_rule(const prof_kernel *k, const prof_line *l, uint64_t cyc, uint64_t total, prof_rule **out,
+                           size_t *nout)
 {
     const uint64_t w = l->exact.stall_cycles[WS_STATE_WAIT];
-    if (!cyc || (double)w < WAIT_HIGH * (double)cyc || issue_use(k) >= BUSY_HIGH) return 0;
+    if (!waits_matter(w, cyc, total) || issue_use(k) >= BUSY_HIGH) return 0;
     char t[680], on[64] = "", slow[200] = "";
     const prof_pc *p = arithmetic_producer(k, l);
     if (p) snprintf(on, sizeof on, ", on %.40s", p->producer_disasm);
@@ -691,14 +737,26 @@ static int line_outside_unit(const prof_kernel *k, const prof_line *l)
     return any;
 }
 
+/* Whether the instruction at pc is on one of rule r's lines. */
+static int pc_on_rule(const prof_kernel *k, const prof_rule *r, uint32_t pc)
+{
+    const prof_pc *p = find_pc(k, pc);
+    if (!p) return 0;
+    for (size_t i = 0; i < r->nlines; i++) {
+        const char *f = r->line_file[i];
+        if (f ? p->src.file && p->src.line == r->lines[i] && !strcmp(p->src.file, f)
+              : !p->src.file && p->pc == r->lines[i])
+            return 1;
+    }
+    return 0;
+}
+
 /* Whether code of function fn holds one of rule r's lines. */
 static int rule_in_function(const prof_kernel *k, const prof_rule *r, const char *fn)
 {
     for (size_t j = 0; j < k->npcs; j++) {
         const prof_src *s = &k->pcs[j].src;
-        if (!s->function || strcmp(s->function, fn)) continue;
-        for (size_t i = 0; i < r->nlines; i++)
-            if (s->line == r->lines[i] && s->file && r->line_file[i] && !strcmp(s->file, r->line_file[i])) return 1;
+        if (s->function && !strcmp(s->function, fn) && pc_on_rule(k, r, k->pcs[j].pc)) return 1;
     }
     return 0;
 }
@@ -712,17 +770,49 @@ static int site_calls_rule(const prof_kernel *k, const prof_rule *r, const prof_
     return 0;
 }
 
-/* The kernel's call site with the most samples among those not yet
- * named (taken: a bit per call site, the first 64) and, with `direct`,
- * calling straight into rule r's function; or NULL. */
-static const prof_pc *heaviest_call(const prof_kernel *k, const prof_rule *r, int direct, uint64_t *taken)
+/* The samples of call site c that were on rule r's lines, however deep
+ * in the code it called. */
+static uint64_t site_samples_on_rule(const prof_kernel *k, const prof_rule *r, const prof_pc *c)
+{
+    uint64_t n = 0;
+    for (size_t i = 0; i < k->nreach; i++)
+        if (k->reach[i].call == c->pc && pc_on_rule(k, r, k->reach[i].pc)) n += k->reach[i].samples;
+    return n;
+}
+
+#define NOTE_SITES 64  /* the call sites the note weighs (a bit each in `taken`) */
+#define NOTE_SHARE 0.1 /* of the lines' samples a call must have run to be named:
+                          printf's own memset call is not where memset's advice goes */
+
+/* Per call site (the first NOTE_SITES), what ties it to rule r's lines:
+ * its samples on them, when it has at least NOTE_SHARE of those charged
+ * to calls; when no sample is (the lines were not sampled), its samples
+ * when it calls their function directly; else 0. Returns how many sites
+ * have a weight. */
+static size_t note_weights(const prof_kernel *k, const prof_rule *r, uint64_t *w)
+{
+    size_t sites = 0, n = k->ncalls < NOTE_SITES ? k->ncalls : NOTE_SITES;
+    uint64_t all = 0;
+    for (size_t i = 0; i < n; i++) all += w[i] = site_samples_on_rule(k, r, &k->calls[i]);
+    for (size_t i = 0; i < n; i++) {
+        if ((double)w[i] < NOTE_SHARE * (double)all) w[i] = 0;
+        sites += w[i] > 0;
+    }
+    for (size_t i = 0; i < n && !sites; i++)
+        if (site_calls_rule(k, r, &k->calls[i])) w[i] = k->calls[i].samples, sites++;
+    return sites;
+}
+
+/* The kernel's call site of largest weight among those not yet named
+ * (taken: a bit per call site), or NULL. */
+static const prof_pc *heaviest_call(const prof_kernel *k, const uint64_t *w, uint64_t *taken)
 {
     const prof_pc *best = NULL;
     size_t at = 0;
-    for (size_t i = 0; i < k->ncalls && i < 64; i++) {
+    for (size_t i = 0; i < k->ncalls && i < NOTE_SITES; i++) {
         const prof_pc *c = &k->calls[i];
-        if (*taken >> i & 1 || !c->src.file || (direct && !site_calls_rule(k, r, c))) continue;
-        if (!best || c->samples > best->samples) best = c, at = i;
+        if (*taken >> i & 1 || !c->src.file || !w[i]) continue;
+        if (!best || w[i] > w[at]) best = c, at = i;
     }
     if (best) *taken |= 1ull << at;
     return best;
@@ -730,10 +820,9 @@ static const prof_pc *heaviest_call(const prof_kernel *k, const prof_rule *r, in
 
 /* Advice on code outside the kernel's source may be advice on code its
  * user cannot edit (libgcc, picolibc's printf): the entry says so, and
- * points to the kernel's calls that run it (the call-site view's), the
- * two heaviest: those that call its function, when some call it
- * directly, else the kernel's calls out of its source of any kind (the
- * line may lie deeper, in a function a library function called). */
+ * points to the kernel's calls that ran its lines (the call-site view's
+ * samples on them, however deep: printf's calls for a line of vfprintf),
+ * the two heaviest, where the advice can be applied. */
 static void outside_note(const prof_kernel *k, prof_rule *r)
 {
     char *t = r->text;
@@ -741,12 +830,9 @@ static void outside_note(const prof_kernel *k, prof_rule *r)
     size_t n = strlen(t);
     n += (size_t)snprintf(t + n, len - n, "; %s outside the kernel's source file (library code, or another "
                           "file's function)", r->nlines > 1 ? "these lines are" : "this line is");
-    size_t sites = 0;
-    for (size_t i = 0; i < k->ncalls && i < 64; i++) sites += site_calls_rule(k, r, &k->calls[i]);
-    const int direct = sites > 0;
-    if (!direct) sites = k->ncalls;
-    uint64_t taken = 0;
-    const prof_pc *first = heaviest_call(k, r, direct, &taken), *second = first ? heaviest_call(k, r, direct, &taken) : NULL;
+    uint64_t w[NOTE_SITES] = { 0 }, taken = 0;
+    const size_t sites = note_weights(k, r, w);
+    const prof_pc *first = heaviest_call(k, w, &taken), *second = first ? heaviest_call(k, w, &taken) : NULL;
     if (n >= len || !first) return;
     char callee[96];
     prof_callees_text(first, callee, sizeof callee);
@@ -942,21 +1028,18 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
         uint64_t lsb = e->stall_cycles[WS_STATE_LONG_SCOREBOARD];
         /* waiting mostly on an atomic (the samples' main producer): contention, not loads in flight */
         const int atomic = l->top_producer_pc && !strcmp(prof_inst_kind(l->top_producer_pc->producer_disasm), "atomic");
-        if (cyc && (double)lsb >= WAIT_HIGH * (double)cyc && atomic) {
-            snprintf(t, sizeof t, "atomic latency: %.1f%% of its warp-cycles wait for an atomic's result "
-                     "(long_scoreboard, on %.40s); updates of one address take turns (a warp's lanes on one "
-                     "word one after another, a compare-and-swap loop's lanes one per round): combine within the "
-                     "warp first (shuffles, one atomic per warp) or spread them over several addresses", 100.0 * (double)lsb / (double)cyc,
-                     l->top_producer_pc->producer_disasm);
-            fail |= add(out, nout, l, "atomics", (double)lsb / (double)cyc, cyc, t);
-        } else if (cyc && (double)lsb >= WAIT_HIGH * (double)cyc && local_load(k, l->top_producer_pc)) {
+        if (waits_matter(lsb, cyc, total) && atomic) {
+            atomic_text(k, l->top_producer_pc, (double)lsb / (double)cyc, t, sizeof t);
+            fail |= add_caused(out, nout, l, "atomics", lanes_share_words(k, l->top_producer_pc) ? NULL : "round trip",
+                               (double)lsb / (double)cyc, cyc, t);
+        } else if (waits_matter(lsb, cyc, total) && local_load(k, l->top_producer_pc)) {
             snprintf(t, sizeof t, "local memory latency: %.1f%% of its warp-cycles wait for a load from the lanes' "
                      "stacks (long_scoreboard, on %.40s): variables kept in memory (all at -O0, spills, arrays "
                      "indexed at run time, registers saved around calls); build with -O1 or more, or keep such "
                      "arrays small with constant indices",
                      100.0 * (double)lsb / (double)cyc, l->top_producer_pc->producer_disasm);
             fail |= add(out, nout, l, "local_memory", (double)lsb / (double)cyc, cyc, t);
-        } else if (cyc && (double)lsb >= WAIT_HIGH * (double)cyc && unit_use(k, WS_UNIT_LSU) >= BUSY_HIGH) {
+        } else if (waits_matter(lsb, cyc, total) && unit_use(k, WS_UNIT_LSU) >= BUSY_HIGH) {
             /* the port is the limit: a load's wait is mostly its queue's */
             snprintf(t, sizeof t, "memory latency: %.1f%% of its warp-cycles wait for a global load's result "
                      "(long_scoreboard), while the LSU port is busy %.1f%% of the cycles: the loads wait their "
@@ -965,13 +1048,13 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
                      "shared memory) shorten the waits", 100.0 * (double)lsb / (double)cyc,
                      100.0 * unit_use(k, WS_UNIT_LSU));
             fail |= add_caused(out, nout, l, "latency", "busy LSU", (double)lsb / (double)cyc, cyc, t);
-        } else if (cyc && (double)lsb >= WAIT_HIGH * (double)cyc) {
+        } else if (waits_matter(lsb, cyc, total)) {
             latency_text(k, (double)lsb / (double)cyc, t, sizeof t);
             fail |= add(out, nout, l, "latency", (double)lsb / (double)cyc, cyc, t);
         }
-        fail |= mio_latency_rule(k, l, cyc, out, nout);
+        fail |= mio_latency_rule(k, l, cyc, total, out, nout);
         fail |= pipe_rule(k, l, cyc, out, nout);
-        fail |= dependency_rule(k, l, cyc, out, nout);
+        fail |= dependency_rule(k, l, cyc, total, out, nout);
         const int outside = line_outside_unit(k, l);
         for (size_t r = first_rule; r < *nout; r++) (*out)[r].outside_unit = outside;
     }

@@ -147,6 +147,7 @@ static void launch_free(prof_launch *L)
     free(L->records);
     free(L->peers);
     prof_pcs_free(L->calls, L->ncalls);
+    free(L->reach);
     prof_src_free(&L->fault.src);
 }
 

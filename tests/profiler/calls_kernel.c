@@ -55,3 +55,17 @@ WS_KERNEL void lib_mixed(int *out, int n)
     memset(out + t * 4u * (unsigned)n, (int)t, (unsigned)n * 16u); /* MARK_MIXED_MEMSET */
     if (t == 0) printf("m %d\n", n);                              /* MARK_MIXED_PRINTF */
 }
+
+/* Library code one call deep: most of the time in memset, less in
+ * fill_words, which the kernel reaches through fill_words_via (calls_ops.c)
+ * on 4n words in lane 0 of a warp and n / 4 in the others, so that its
+ * lanes leave its loop at different iterations (check_depth.sh
+ * call_sites): advice on fill_words's lines names the fill_words_via call
+ * that ran them, not the heavier memset one. */
+WS_KERNEL void lib_deep(int *out, int n)
+{
+    unsigned t = blockIdx_x() * blockDim_x() + threadIdx_x();
+    int *mine = out + t * 12u * (unsigned)n;
+    memset(mine, (int)t, (unsigned)n * 32u);        /* MARK_DEEP_MEMSET */
+    fill_words_via(mine + 8 * n, t & 31u ? n / 4 : 4 * n, (int)t); /* MARK_DEEP_VIA */
+}

@@ -3,4 +3,5 @@
 #define CALLS_OPS_H
 void fill_words(int *p, int n, int v);
 void fill_words_thrice(int *p, int n, int v);
+void fill_words_via(int *p, int n, int v);
 #endif

@@ -258,6 +258,17 @@ atomic_rule)
     grep -q "depth_kernels.c:$aw: memory latency" r.txt && bad "the atomic's line also blamed on loads" || ok "not blamed on loads"
     python3 -c "import json,sys; r=[x for k in json.load(open('a.json'))['devices'][0]['kernels'] for x in k['rules']]; sys.exit(not any(x['rule'] == 'atomics' and x['line'] == $aw for x in r))" &&
         ok "JSON rule id atomics" || bad "JSON: no atomics rule on line $aw"
+    expect r.txt "updates of one address take turns" "one counter: its lanes take turns"
+    # Lanes on words of their own (32 words, 4 sectors per request) need
+    # not take turns: the wait is the round trip, and the advice is not to
+    # combine or spread updates that are already spread (until 2026-11-28
+    # it was).
+    oa=$(line OWN_ATOMIC)
+    "$ws" profile --json o.json -- "$ws" run --grid 2 --block 256 "$elf" own_atomic zeros:1024 20 > o.txt 2>&1 ||
+        bad "own_atomic exited with $?"
+    by_line o.txt | grep -qE "^  - depth_kernels.c:$oa: atomic latency: [0-9.]+% of its warp-cycles wait for an atomic's result \(long_scoreboard, on amoadd.w .*\); its 32.0 lanes per request fit in the words of its 4.0 sectors, so they need not take turns: the wait is the atomic's round trip to memory" &&
+        ok "own_atomic: a round trip, not turns" || { bad "own_atomic"; grep -A2 Rules o.txt; }
+    grep -q "take turns (a warp's lanes on one" o.txt && bad "own_atomic told its lanes take turns" || ok "own_atomic: no turns advice"
     ;;
 producer)
     # A line's "N% long/short_scoreboard, waiting on ..." names the
@@ -361,6 +372,20 @@ shared_atomic_rule)
         ok "no 'bank conflicts' for the atomic's wavefronts"
     python3 -c "import json,sys; r=[x for k in json.load(open('a.json'))['devices'][0]['kernels'] for x in k['rules']]; sys.exit(not any(x['rule'] == 'shared_atomics' and x['line'] == $sb and x['metric'] == 32.0 for x in r))" &&
         ok "JSON rule id shared_atomics, metric 32" || bad "JSON: no shared_atomics rule on line $sb"
+    # The launch's counters say the same: the device counts the atomic's
+    # turns as bank conflicts, and the report says they are turns (until
+    # 2026-11-28 it said "shared bank conflicts N" beside lines that had none).
+    python3 - a.json r.txt <<'PY' && ok "launch counters: every extra wavefront an atomic's turn, said so" || { bad "launch counters: atomic turns"; grep "shared bank" r.txt; }
+import json, re, sys
+L = json.load(open(sys.argv[1]))['devices'][0]['launches'][0]
+k = json.load(open(sys.argv[1]))['devices'][0]['kernels'][0]
+c = L['counters']
+turns = sum(i['exact']['shared_wavefronts'] - i['exact']['shared_requests'] for i in k['instructions']
+            if i.get('exact') and i['instruction'].startswith('amo'))
+assert turns > 0 and c['shared_atomic_turns'] == turns == c['bank_conflicts'], (c, turns)
+line = [s for s in open(sys.argv[2]) if 'shared bank conflicts' in s][0]
+assert re.search(r'shared bank conflicts %d \(%d of them shared atomics taking turns\)$' % (turns, turns), line), line
+PY
     ;;
 local_rule)
     # The loop reads an array on the lanes' stacks: its waits are local
@@ -711,6 +736,35 @@ dependency_rule)
     "$ws" profile -- "$ws" run --grid 8 --block 256 "$elf" alu_chain zeros:2048 200 > f.txt 2>&1 || bad "alu_chain (full) exited with $?"
     grep -q ": dependent arithmetic: " f.txt && bad "full occupancy: $(grep ': dependent arithmetic: ' f.txt | head -1)" ||
         ok "full occupancy, issue slots used: no dependency rule"
+    # examples/bitonic: line 11 (two loads and their index arithmetic) is
+    # half `wait` and 2.5 % of the kernel's warp-cycles, so its waits are
+    # about 1 % of them, under the 2 % a line needs to be judged: no rule
+    # (until 2026-11-28 the rule fired there). Its heavy lines keep theirs.
+    "$example" > /dev/null 2>&1 || bad "bitonic fails unprofiled"
+    "$ws" profile --json b.json -- "$example" > b.txt 2>&1 || bad "bitonic exited with $?"
+    python3 - b.json <<'PY' && ok "bitonic: no dependency rule on a line whose waits are under 2 % of the kernel" || { bad "bitonic rules"; grep -A5 Rules b.txt; }
+import json, sys
+k = json.load(open(sys.argv[1]))['devices'][0]['kernels'][0]
+assert k['kernel'] == 'bitonic_step', k['kernel']
+total = sum(sum(l['exact']['cycles'].values()) for l in k['lines'])
+waits = {l['line']: l['exact']['cycles'].get('wait', 0) for l in k['lines'] if l['file']}
+line = sum(sum(l['exact']['cycles'].values()) for l in k['lines'] if l['line'] == 11)
+# the case itself: a line judged (>= 2 % of the kernel) and mostly `wait`, whose waits are under 2 %
+assert line >= 0.02 * total and waits[11] >= 0.5 * line and waits[11] < 0.02 * total, (line, waits[11], total)
+assert not [r for r in k['rules'] if r['rule'] == 'dependency'], k['rules']
+assert [r['line'] for r in k['rules'] if r['rule'] == 'latency'] == [12], k['rules']
+PY
+    # and the rule's own bar, on the loop: each line's waits are >= 2 % of the kernel
+    python3 - a.json <<'PY' && ok "alu_chain: the dependency lines' waits pass 2 % of the kernel" || bad "alu_chain waits"
+import json, sys
+k = json.load(open(sys.argv[1]))['devices'][0]['kernels'][0]
+total = sum(sum(l['exact']['cycles'].values()) for l in k['lines'])
+dep = [l for r in k['rules'] if r['rule'] == 'dependency' for l in r['lines']]
+assert len(dep) == 2, k['rules']
+for d in dep:
+    w = [l for l in k['lines'] if l['line'] == d['line']][0]['exact']['cycles']['wait']
+    assert w >= 0.02 * total, (d, w, total)
+PY
     ;;
 roofline_units)
     # A launch whose float divide pipes or MIO are saturated is bound by
@@ -766,6 +820,29 @@ PY2
         bad "stream_sum 1 exited with $?"
     expect u.txt "depth_kernels.c:$su: memory latency: " "idle port: the latency rule"
     expect u.txt "put independent loads in flight together (unroll)" "idle port: the unroll advice stays"
+    ;;
+small_waits)
+    # A latency rule names one wait state of a line as the problem; the
+    # waits must be 2 % of the kernel's warp-cycles, as a line must be to
+    # be judged (a 2 % line half waiting is 1 %, which no change to it
+    # can win back). warp0_work's test on the thread id waits mostly on
+    # its CSR read, under 2 % of the kernel: no MIO latency rule there
+    # (until 2026-11-28 there was); the barrier keeps its rule.
+    wt=$(line WARP0_TEST) wb=$(line WARP0_BAR)
+    "$ws" profile --period 6 --json w.json -- "$ws" run --grid 4 --block 256 "$elf" warp0_work zeros:1024 64 > w.txt 2>&1 ||
+        bad "warp0_work exited with $?"
+    python3 - w.json "$wt" "$wb" <<'PY' && ok "warp0_work: no rule on waits under 2 % of the kernel, the barrier's rule kept" || { bad "warp0_work rules"; grep -A4 Rules w.txt; }
+import json, sys
+k = json.load(open(sys.argv[1]))['devices'][0]['kernels'][0]
+wt, wb = int(sys.argv[2]), int(sys.argv[3])
+total = sum(sum(l['exact']['cycles'].values()) for l in k['lines'])
+c = [l for l in k['lines'] if l['line'] == wt][0]['exact']['cycles']
+line, ssb = sum(c.values()), c.get('short_scoreboard', 0)
+# the case itself: judged (>= 2 %), mostly short_scoreboard, which is < 2 % of the kernel
+assert line >= 0.02 * total and ssb >= 0.5 * line and ssb < 0.02 * total, (line, ssb, total)
+assert not [r for r in k['rules'] if r['line'] == wt], k['rules']
+assert [r['line'] for r in k['rules'] if r['rule'] == 'barrier_imbalance'] == [wb], k['rules']
+PY
     ;;
 mio_latency_rule)
     # Lines that wait mostly for an MIO result (short_scoreboard) got no
@@ -1008,6 +1085,34 @@ assert lib, k['rules']
 for r in lib:
     assert ("run for the kernel's call at calls_kernel.c:%s -> memset: if you cannot edit it, apply the advice to "
             "that call" % ms) in r['text'] and 'calls_kernel.c:%s' % pf not in r['text'], r['text']
+PY
+    # A line one call deep (fill_words, reached through fill_words_via):
+    # its advice names the call that ran it, by the call sites' samples on
+    # its lines, not the kernel's heaviest call of any kind (until
+    # 2026-11-28 the memset call, which never reaches it); memset's own
+    # lines still name the memset call alone.
+    dm=$(cline DEEP_MEMSET) dv=$(cline DEEP_VIA)
+    "$ws" profile --period 3 --json d.json -- "$ws" run --grid 2 --block 64 "$celf" lib_deep zeros:24576 16 > d.txt 2>&1 ||
+        bad "lib_deep profile exited with $?"
+    python3 - d.json "$dm" "$dv" <<'PY' && ok "lib_deep: each library line's advice names the call that ran it" || { bad "lib_deep: rules outside the kernel"; grep -A5 Rules d.txt; }
+import json, sys
+k = json.load(open(sys.argv[1]))['devices'][0]['kernels'][0]
+dm, dv = sys.argv[2], sys.argv[3]
+cs = {c['line']: c for c in k['call_sites']}
+assert cs[int(dm)]['callee'] == 'memset' and cs[int(dv)]['callee'] == 'fill_words_via', k['call_sites']
+assert cs[int(dm)]['samples'] > cs[int(dv)]['samples'], k['call_sites']  # memset is the heavier call
+def note(r):
+    return r['text'][r['text'].index('outside the kernel'):]
+deep = [r for r in k['rules'] if r['file'].endswith('calls_ops.c')]
+lib = [r for r in k['rules'] if r['file'].endswith('memset.S')]
+assert deep and lib and all(r['outside_kernel_source'] for r in deep + lib), k['rules']
+for r in deep:
+    assert [l['file'].endswith('calls_ops.c') for l in r['lines']] == [True] * len(r['lines']), r
+    assert ("run for the kernel's call at calls_kernel.c:%s -> fill_words_via: if you cannot edit it, apply the "
+            "advice to that call" % dv) in note(r) and 'calls_kernel.c:%s' % dm not in note(r), r['text']
+for r in lib:
+    assert ("run for the kernel's call at calls_kernel.c:%s -> memset: if you cannot edit it" % dm) in note(r) and \
+        'calls_kernel.c:%s' % dv not in note(r), r['text']
 PY
     short=$(cline PRINTF_SHORT) long=$(cline PRINTF_LONG)
     "$ws" profile --period 2 --json p.json -- "$ws" run --grid 1 --block 32 "$celf" lib_printf zeros:32 7 > p.txt 2>&1 ||

@@ -107,6 +107,17 @@ WS_KERNEL void atomic_wait(int *counter, int n)
     counter[1 + threadIdx_x()] = acc;
 }
 
+/* Each thread adds to its own word and uses the old value, n times: the
+ * line waits on the atomic's round trip, and its lanes (32 words in 4
+ * sectors) need not take turns (check_depth.sh atomic_rule). */
+WS_KERNEL void own_atomic(unsigned *out, int n)
+{
+    unsigned g = blockIdx_x() * blockDim_x() + threadIdx_x();
+    unsigned s = 0;
+    for (int i = 0; i < n; i++) s += atomicAdd(&out[g], s + 1u); /* MARK_OWN_ATOMIC */
+    out[g + gridDim_x() * blockDim_x()] = s;
+}
+
 /* A shared-memory histogram whose every lane adds to one bin: the atomics
  * of a warp take turns (32 wavefronts per request), which is contention on
  * one word, not a stride that padding would fix (the shared_atomics rule). */
@@ -454,4 +465,21 @@ WS_KERNEL void alu_chain(unsigned *out, int n)
         x ^= x << 5;                                   /* MARK_XS_C */
     }
     out[blockIdx_x() * blockDim_x() + threadIdx_x()] = x;
+}
+
+/* Warp 0 of each block runs a loop the others skip, then all meet at a
+ * barrier (check_depth.sh small_waits): the test on the thread id is
+ * 2-3 % of the kernel's warp-cycles and mostly waits for the id's CSR
+ * read (short_scoreboard), under 2 % of the kernel in all; the barrier is
+ * the kernel's problem. */
+WS_KERNEL void warp0_work(unsigned *out, int n)
+{
+    WS_SHARED unsigned acc[256];
+    unsigned t = threadIdx_x();
+    unsigned x = t;
+    if (t < 32)                                        /* MARK_WARP0_TEST */
+        for (int i = 0; i < n; i++) x = x * 1664525u + 1013904223u;
+    acc[t] = x;
+    __syncthreads();                                   /* MARK_WARP0_BAR */
+    out[blockIdx_x() * blockDim_x() + t] = acc[(t + 1) & 255u];
 }
