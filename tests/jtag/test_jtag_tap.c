@@ -777,6 +777,17 @@ static void small_finish(small_launch *L)
 }
 
 
+
+/* The gate kernel's arguments: out, the go word at buf + 128, its spin
+ * count at + 132, and no spin limit (it waits until the gate opens). */
+static void gate_args(small_launch *L, ws_addr out)
+{
+    L->args[0] = (ws_arg)WS_ARG_PTR(out);
+    L->args[1] = (ws_arg)WS_ARG_PTR(L->buf + 128);
+    L->args[2] = (ws_arg)WS_ARG_PTR(L->buf + 132);
+    L->args[3] = (ws_arg)WS_ARG_I32(0x7fffffff);
+    L->nargs = 4;
+}
 /* A halt, a resume, a step and a mode-switch frame written through the
  * DTM have taken effect when the scan that writes them ends, as on
  * silicon, although the device thread acts only at its next safe point:
@@ -788,11 +799,7 @@ static void test_runctl(const char *elf)
     small_launch L;
     if (small_open(&L, elf, "gate", 256, 1u << 21)) return;
     const ws_addr buf = L.buf;
-    L.args[0] = (ws_arg)WS_ARG_PTR(buf);
-    L.args[1] = (ws_arg)WS_ARG_PTR(buf + 128);  /* go */
-    L.args[2] = (ws_arg)WS_ARG_PTR(buf + 132);  /* spins */
-    L.args[3] = (ws_arg)WS_ARG_I32(0x7fffffff); /* until the gate opens */
-    L.nargs = 4;
+    gate_args(&L, buf);
     ws_jtag_tap t;
     ws_jtag_dtm dtm;
     ws_jtag_dmi dmi;
@@ -848,11 +855,7 @@ static void test_faultcause(const char *elf)
     small_launch L;
     if (small_open(&L, elf, "gate", 256, 0)) return;
     const ws_addr buf = L.buf;
-    L.args[0] = (ws_arg)WS_ARG_PTR(16);         /* out: in the null guard page */
-    L.args[1] = (ws_arg)WS_ARG_PTR(buf + 128);  /* go */
-    L.args[2] = (ws_arg)WS_ARG_PTR(buf + 132);  /* spins */
-    L.args[3] = (ws_arg)WS_ARG_I32(0x7fffffff); /* until the gate opens */
-    L.nargs = 4;
+    gate_args(&L, 16); /* out: in the null guard page */
     ws_jtag_tap t;
     ws_jtag_dtm dtm;
     ws_jtag_dmi dmi;
