@@ -778,6 +778,25 @@ static void small_finish(small_launch *L)
 
 
 
+/* Write 1 to the word at addr through the system bus (32-bit access), as
+ * a probe opens a gate kernel's gate. */
+static void sb_write_one(ws_jtag_tap *t, ws_addr addr)
+{
+    jt_write(t, WS_DM_SBCS, 2u << 17);
+    jt_write(t, WS_DM_SBADDRESS0, (uint32_t)addr);
+    jt_write(t, WS_DM_SBDATA0, 1);
+}
+
+/* dmstatus.allhalted within 2 s. */
+static int wait_all_halted(ws_jtag_tap *t)
+{
+    for (int i = 0; i < 4000; i++) {
+        if (jt_read(t, WS_DM_DMSTATUS) & DMS_ALLHALTED) return 1;
+        nanosleep(&(struct timespec){ 0, 500000 }, NULL);
+    }
+    return 0;
+}
+
 /* The gate kernel's arguments: out, the go word at buf + 128, its spin
  * count at + 132, and no spin limit (it waits until the gate opens). */
 static void gate_args(small_launch *L, ws_addr out)
@@ -835,9 +854,7 @@ static void test_runctl(const char *elf)
     jt_write(&t, WS_DM_MODESWITCH, 1); /* run */
     CHECK_EQ_U(jt_read(&t, WS_DM_HALTSUM0), 0);
     /* open the gate through the system bus, let go, and the kernel ends */
-    jt_write(&t, WS_DM_SBCS, 2u << 17);
-    jt_write(&t, WS_DM_SBADDRESS0, (uint32_t)(buf + 128));
-    jt_write(&t, WS_DM_SBDATA0, 1);
+    sb_write_one(&t, buf + 128);
     small_finish(&L);
     int out[8] = { 0 };
     CHECK_EQ_U(ws_memcpy_dtoh(L.dev, out, buf, sizeof out), WS_OK);
@@ -860,15 +877,8 @@ static void test_faultcause(const char *elf)
     ws_jtag_dtm dtm;
     ws_jtag_dmi dmi;
     small_start(&L, &t, &dtm, &dmi);
-    jt_write(&t, WS_DM_SBCS, 2u << 17); /* open the gate: the stores fault */
-    jt_write(&t, WS_DM_SBADDRESS0, (uint32_t)(buf + 128));
-    jt_write(&t, WS_DM_SBDATA0, 1);
-    int halted = 0;
-    for (int i = 0; i < 4000 && !halted; i++) {
-        halted = (jt_read(&t, WS_DM_DMSTATUS) & DMS_ALLHALTED) != 0;
-        if (!halted) nanosleep(&(struct timespec){ 0, 500000 }, NULL);
-    }
-    CHECK(halted);
+    sb_write_one(&t, buf + 128); /* open the gate: the stores fault */
+    CHECK(wait_all_halted(&t));
     const uint32_t dcsr = jt_reg_read(&t, 0x7b0);
     printf("dcsr after the fault: 0x%08x (cause %u)\n", dcsr, dcsr >> 6 & 7);
     CHECK_EQ_U(dcsr >> 6 & 7, 3);
@@ -918,15 +928,8 @@ static void test_runctl_barrier(const char *elf)
     CHECK_EQ_U(st & (DMS_ALLRESUMEACK | DMS_ALLHALTED), DMS_ALLRESUMEACK); /* the step waits */
     jt_write(&t, WS_DM_DMCONTROL, 1);
     /* open the gate: warp 1 reaches the barrier, it opens, the step ends */
-    jt_write(&t, WS_DM_SBCS, 2u << 17);
-    jt_write(&t, WS_DM_SBADDRESS0, (uint32_t)L.buf);
-    jt_write(&t, WS_DM_SBDATA0, 1);
-    int halted = 0;
-    for (int i = 0; i < 4000 && !halted; i++) {
-        halted = (jt_read(&t, WS_DM_DMSTATUS) & DMS_ALLHALTED) != 0;
-        if (!halted) nanosleep(&(struct timespec){ 0, 500000 }, NULL);
-    }
-    CHECK(halted);
+    sb_write_one(&t, L.buf);
+    CHECK(wait_all_halted(&t));
     CHECK_EQ_U(jt_reg_read(&t, 0x7b0) >> 6 & 7, 4); /* dcsr.cause: step */
     jt_reg_write(&t, 0x7b0, jt_reg_read(&t, 0x7b0) & ~(1u << 2));
     small_finish(&L);
