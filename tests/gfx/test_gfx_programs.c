@@ -17,6 +17,15 @@
 static ws_device *dev;
 static ws_module *mod;
 
+/* A device copy of n bytes at data (the test's vertex, index and uniform
+ * buffers); 0, and a failed check, if it cannot be made. */
+static ws_addr upload(const void *data, size_t n)
+{
+    ws_addr a = 0;
+    CHECK(ws_malloc(dev, n, &a) == WS_OK && ws_memcpy_htod(dev, a, data, n) == WS_OK);
+    return a;
+}
+
 static ws_kernel *shader(const char *name)
 {
     ws_kernel *k = NULL;
@@ -165,10 +174,7 @@ static void test_blended_quads(void)
     make_quads(q);
     const float corners[4][2] = { { 0, 0 }, { 1, 0 }, { 0, 1 }, { 1, 1 } };
     const float uni[2] = { QW, QH };
-    ws_addr vb = 0, ib = 0, ub = 0;
-    CHECK(ws_malloc(dev, sizeof corners, &vb) == WS_OK && ws_memcpy_htod(dev, vb, corners, sizeof corners) == WS_OK);
-    CHECK(ws_malloc(dev, sizeof q, &ib) == WS_OK && ws_memcpy_htod(dev, ib, q, sizeof q) == WS_OK);
-    CHECK(ws_malloc(dev, sizeof uni, &ub) == WS_OK && ws_memcpy_htod(dev, ub, uni, sizeof uni) == WS_OK);
+    const ws_addr vb = upload(corners, sizeof corners), ib = upload(q, sizeof q), ub = upload(uni, sizeof uni);
     ws_gfx_target *t = NULL;
     CHECK(ws_gfx_target_create(dev, QW, QH, 0, &t) == WS_OK && ws_gfx_set_target(dev, t) == WS_OK);
     CHECK(ws_gfx_set_vertex_buffer(dev, 0, vb, sizeof corners) == WS_OK);
@@ -250,11 +256,8 @@ static void test_depth_indexed(void)
     float corners[9][2] = { { 9, 9 }, { 9, 9 }, { 9, 9 }, { 9, 9 }, { 9, 9 }, { 0, 0 }, { 1, 0 }, { 0, 1 }, { 1, 1 } };
     const uint16_t idx[9] = { 0, 1, 2, 10, 11, 12, 12, 11, 13 };
     const float uni[2] = { QW, QH };
-    ws_addr vb = 0, ib = 0, qb = 0, ub = 0;
-    CHECK(ws_malloc(dev, sizeof corners, &vb) == WS_OK && ws_memcpy_htod(dev, vb, corners, sizeof corners) == WS_OK);
-    CHECK(ws_malloc(dev, sizeof idx, &ib) == WS_OK && ws_memcpy_htod(dev, ib, idx, sizeof idx) == WS_OK);
-    CHECK(ws_malloc(dev, sizeof q, &qb) == WS_OK && ws_memcpy_htod(dev, qb, q, sizeof q) == WS_OK);
-    CHECK(ws_malloc(dev, sizeof uni, &ub) == WS_OK && ws_memcpy_htod(dev, ub, uni, sizeof uni) == WS_OK);
+    const ws_addr vb = upload(corners, sizeof corners), ib = upload(idx, sizeof idx), qb = upload(q, sizeof q);
+    const ws_addr ub = upload(uni, sizeof uni);
     ws_gfx_target *t = NULL;
     CHECK(ws_gfx_target_create(dev, QW, QH, 1, &t) == WS_OK && ws_gfx_set_target(dev, t) == WS_OK);
     CHECK(ws_gfx_set_vertex_buffer(dev, 0, vb, sizeof corners) == WS_OK);
@@ -405,8 +408,7 @@ static void test_overlap_batch(void)
             pos[t * 3 + k][3] = 1;
         }
     }
-    ws_addr vb = 0;
-    CHECK(ws_malloc(dev, sizeof pos, &vb) == WS_OK && ws_memcpy_htod(dev, vb, pos, sizeof pos) == WS_OK);
+    const ws_addr vb = upload(pos, sizeof pos);
     ws_gfx_pipeline_desc d = { .vertex_shader = shader("wide_pos_vs"), .fragment_shader = shader("wide_prim_fs"),
                                .nattributes = 1, .nbindings = 1 };
     d.attributes[0] = (ws_gfx_attribute){ 0, 0, WS_GFX_FLOAT4 };
@@ -502,8 +504,7 @@ static void test_perspective_linear(void)
     CHECK(ws_gfx_texture_create(dev, 4, 4, 1, &tex) == WS_OK && ws_gfx_texture_upload(dev, tex, 0, texels, sizeof texels) == WS_OK);
     ws_gfx_sampler lin = { WS_GFX_LINEAR, WS_GFX_NEAREST, 0, WS_GFX_CLAMP, WS_GFX_CLAMP };
     CHECK(ws_gfx_set_texture(dev, 0, tex, &lin) == WS_OK);
-    ws_addr vb = 0;
-    CHECK(ws_malloc(dev, sizeof verts, &vb) == WS_OK && ws_memcpy_htod(dev, vb, verts, sizeof verts) == WS_OK);
+    const ws_addr vb = upload(verts, sizeof verts);
     ws_gfx_pipeline_desc d = { .vertex_shader = shader("persp_vs"), .fragment_shader = shader("persp_fs"),
                                .nattributes = 2, .nbindings = 1 };
     d.attributes[0] = (ws_gfx_attribute){ 0, 0, WS_GFX_FLOAT4 };
