@@ -399,21 +399,46 @@ static void test_fault_names_pixel(void)
     ws_free(dev, small);
 }
 
+/* The suite's device, module and target, kept while a test runs on a
+ * device of its own configuration. */
+typedef struct saved_device {
+    ws_device *dev;
+    ws_module *mod;
+    ws_gfx_target *target;
+} saved_device;
+
+/* Open a device with config, load elf on it and make a W x H target with
+ * depth current; the globals then name them and *s keeps the suite's.
+ * -1 (a failed check, the globals unchanged) if the device cannot open. */
+static int side_device_open(const char *config, const char *elf, saved_device *s)
+{
+    ws_config cfg;
+    char err[128];
+    ws_config_default(&cfg);
+    CHECK(ws_config_parse(&cfg, config, err, sizeof err) == WS_OK);
+    *s = (saved_device){ dev, mod, target };
+    if (ws_device_open(&cfg, &dev) != WS_OK) { CHECK(0); dev = s->dev; return -1; }
+    CHECK(ws_module_load_file(dev, elf, &mod) == WS_OK);
+    CHECK(ws_gfx_target_create(dev, W, H, 1, &target) == WS_OK && ws_gfx_set_target(dev, target) == WS_OK);
+    return 0;
+}
+
+/* Close the test's own device and give the suite's back. */
+static void side_device_close(const saved_device *s)
+{
+    ws_device_close(dev);
+    dev = s->dev;
+    mod = s->mod;
+    target = s->target;
+}
+
 /* A shader that never returns: the watchdog's report names the draw and
  * the pixel or vertex still running, as a fault's does (it named the
  * launch's block and thread only, which a user cannot map to a pixel). */
 static void test_hang_names_pixel(const char *elf)
 {
-    ws_config cfg;
-    char err[128];
-    ws_config_default(&cfg);
-    CHECK(ws_config_parse(&cfg, "watchdog_ms=200", err, sizeof err) == WS_OK);
-    ws_device *save = dev;
-    ws_module *save_m = mod;
-    ws_gfx_target *save_t = target;
-    if (ws_device_open(&cfg, &dev) != WS_OK) { CHECK(0); dev = save; return; }
-    CHECK(ws_module_load_file(dev, elf, &mod) == WS_OK);
-    CHECK(ws_gfx_target_create(dev, W, H, 1, &target) == WS_OK && ws_gfx_set_target(dev, target) == WS_OK);
+    saved_device saved;
+    if (side_device_open("watchdog_ms=200", elf, &saved)) return;
     unsigned u[3] = { 10, 12, 7 };
     ws_addr ub;
     CHECK(ws_malloc(dev, sizeof u, &ub) == WS_OK && ws_memcpy_htod(dev, ub, u, sizeof u) == WS_OK);
@@ -435,10 +460,7 @@ static void test_hang_names_pixel(const char *elf)
     CHECK_STR_CONTAINS(e, "]; draw 1 vertex 4 instance 0, pc 0x");
     CHECK_STR_CONTAINS(e, ", vertex shader 'hang_vs' of draw 1, launch ");
     printf("hang report: %s\n", e);
-    ws_device_close(dev);
-    dev = save;
-    mod = save_m;
-    target = save_t;
+    side_device_close(&saved);
 }
 
 /* The statistics are the most recent draw's even when it faulted before
@@ -478,16 +500,8 @@ static void test_helpers_store_nothing(const char *elf)
 {
     const char *configs[2] = { "engine=interp", "engine=fast" };
     for (int c = 0; c < 2; c++) {
-        ws_config cfg;
-        char err[128];
-        ws_config_default(&cfg);
-        CHECK(ws_config_parse(&cfg, configs[c], err, sizeof err) == WS_OK);
-        ws_device *save = dev;
-        ws_module *save_m = mod;
-        ws_gfx_target *save_t = target;
-        if (ws_device_open(&cfg, &dev) != WS_OK) { CHECK(0); dev = save; return; }
-        CHECK(ws_module_load_file(dev, elf, &mod) == WS_OK);
-        CHECK(ws_gfx_target_create(dev, W, H, 1, &target) == WS_OK && ws_gfx_set_target(dev, target) == WS_OK);
+        saved_device saved;
+        if (side_device_open(configs[c], elf, &saved)) return;
         /* a slanted triangle (partly covered quads along its edges), its
          * fragments left of x = 20 discarded */
         vtx v[3] = { { { -0.9f, -0.9f, 0, 1 }, { 1, 1, 1, 1 } }, { { 0.8f, -0.7f, 0, 1 }, { 1, 1, 1, 1 } },
@@ -516,10 +530,7 @@ static void test_helpers_store_nothing(const char *elf)
         CHECK_EQ_U(marks[0], written);
         CHECK_EQ_U(marked_elsewhere, 0);
         CHECK_EQ_U(marks[1], 1); /* every lane's own stack held its local */
-        ws_device_close(dev);
-        dev = save;
-        mod = save_m;
-        target = save_t;
+        side_device_close(&saved);
     }
 }
 
