@@ -276,21 +276,10 @@ static void emit_control(rw_ctx *c, out *o, const rw_inst *x, uint32_t target)
     (void)c;
 }
 
-static int32_t find_inst(const rw_ctx *c, uint32_t addr)
-{
-    uint32_t lo = 0, hi = c->ninsts;
-    while (lo < hi) {
-        uint32_t mid = (lo + hi) / 2;
-        if (c->insts[mid].addr < addr) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo < c->ninsts && c->insts[lo].addr == addr ? (int32_t)lo : -1;
-}
-
 static int emit_original(rw_ctx *c, out *o, const rw_inst *x)
 {
     if (x->in.op == OP_JAL || (x->in.op >= OP_BEQ && x->in.op <= OP_BGEU)) {
-        emit_control(c, o, x, c->insts[find_inst(c, x->target)].start);
+        emit_control(c, o, x, c->insts[rw_inst_index(c, x->target)].start);
         return 0;
     }
     uint32_t raw = x->in.raw;

@@ -103,6 +103,8 @@ typedef struct rw_ctx {
     wsi_module_info *info;
 } rw_ctx;
 
+/* Index of the instruction starting at addr, or -1 (rewrite_scan.c). */
+int32_t rw_inst_index(const rw_ctx *c, uint32_t addr);
 /* Integer registers an instruction names (-1: that field is not one). */
 void rw_int_regs(const ws_inst *in, int r[3]);
 int rw_fail(rw_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -105,21 +105,10 @@ static int assign(rw_ctx *c)
     return 0;
 }
 
-static int32_t index_of(const rw_ctx *c, uint32_t addr)
-{
-    uint32_t lo = 0, hi = c->ninsts;
-    while (lo < hi) {
-        uint32_t mid = (lo + hi) / 2;
-        if (c->insts[mid].addr < addr) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo < c->ninsts && c->insts[lo].addr == addr ? (int32_t)lo : -1;
-}
-
 int rw_map(const rw_ctx *c, uint32_t addr, uint32_t *out)
 {
     if (addr >= c->text_lo && addr < c->text_hi) {
-        int32_t i = index_of(c, addr);
+        int32_t i = rw_inst_index(c, addr);
         if (i < 0) return -1;
         *out = c->insts[i].start;
         return 0;
@@ -159,7 +148,7 @@ int rw_layout(rw_ctx *c)
         for (uint32_t i = 0; i < c->ninsts; i++) {
             rw_inst *x = &c->insts[i];
             if (x->in.op != OP_JAL && !is_cond_branch(x)) continue;
-            int32_t t = index_of(c, x->target);
+            int32_t t = rw_inst_index(c, x->target);
             int32_t off = (int32_t)(c->insts[t].start - x->new_addr);
             if (fits(x, off)) continue;
             int max_form = x->in.op == OP_JAL ? (x->in.len == 2 ? 1 : 0) : 2;

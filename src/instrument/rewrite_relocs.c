@@ -9,17 +9,6 @@
 
 static int is_absolute(uint32_t type) { return type == R_32 || type == R_HI20 || type == R_LO12_I || type == R_LO12_S; }
 
-static int32_t find_inst(const rw_ctx *c, uint32_t addr)
-{
-    uint32_t lo = 0, hi = c->ninsts;
-    while (lo < hi) {
-        uint32_t mid = (lo + hi) / 2;
-        if (c->insts[mid].addr < addr) lo = mid + 1;
-        else hi = mid;
-    }
-    return lo < c->ninsts && c->insts[lo].addr == addr ? (int32_t)lo : -1;
-}
-
 static int code_section(const rw_ctx *c, uint32_t s) { return (c->secs[s].sh.sh_flags & SHF_EXECINSTR) != 0; }
 
 /* Add d to the `width`-byte word at p. */
@@ -55,7 +44,7 @@ int rw_patch_code_refs(rw_ctx *c, uint8_t *text)
     for (uint32_t k = 0; k < c->nrels; k++) {
         const rw_rel *r = &c->rels[k];
         if (!code_section(c, r->sec) || (r->type != R_HI20 && r->type != R_LO12_I && r->type != R_LO12_S)) continue;
-        int32_t i = find_inst(c, r->place);
+        int32_t i = rw_inst_index(c, r->place);
         if (i < 0 || c->insts[i].in.len != 4) return rw_fail(c, "relocation at 0x%08x is not on a 32-bit instruction", r->place);
         uint32_t t = rw_map_or_same(c, r->value), raw;
         uint8_t *p = text + (c->insts[i].new_addr - c->text_lo);
@@ -192,7 +181,7 @@ int rw_rewrite_rela(rw_ctx *c)
             if (r->src != i || !is_absolute(r->type)) continue;
             uint32_t place;
             if (code_section(c, target)) {
-                int32_t x = find_inst(c, r->place);
+                int32_t x = rw_inst_index(c, r->place);
                 if (x < 0) return rw_fail(c, "relocation at 0x%08x is not on an instruction", r->place);
                 place = c->insts[x].new_addr;
             } else {

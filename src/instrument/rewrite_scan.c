@@ -67,8 +67,9 @@ static uint8_t mem_kind(const ws_inst *in, uint8_t *size)
     }
 }
 
-/* Index of the instruction starting at addr, or -1. */
-static int32_t inst_at(const rw_ctx *c, uint32_t addr)
+/* Index of the instruction starting at addr, or -1 (the instructions are
+ * sorted by address). */
+int32_t rw_inst_index(const rw_ctx *c, uint32_t addr)
 {
     uint32_t lo = 0, hi = c->ninsts;
     while (lo < hi) {
@@ -122,7 +123,7 @@ static int check_registers(rw_ctx *c)
 
 static void mark_entry(rw_ctx *c, uint32_t addr, uint8_t ep)
 {
-    int32_t i = inst_at(c, addr);
+    int32_t i = rw_inst_index(c, addr);
     if (i < 0 || c->insts[i].in.op == OP_ILLEGAL) return;
     c->insts[i].leader = 1;
     if (ep > c->insts[i].ep) c->insts[i].ep = ep;
@@ -139,7 +140,7 @@ static int pair_relocations(rw_ctx *c)
         if (!(c->secs[r->sec].sh.sh_flags & SHF_ALLOC)) continue;
         int code = (c->secs[r->sec].sh.sh_flags & SHF_EXECINSTR) != 0;
         if (code && (r->type == R_PCREL_HI20 || r->type == R_CALL || r->type == R_CALL_PLT)) {
-            int32_t i = inst_at(c, r->place);
+            int32_t i = rw_inst_index(c, r->place);
             if (i < 0 || c->insts[i].in.op != OP_AUIPC) {
                 char at[160];
                 rw_where(c, r->place, at, sizeof at);
@@ -148,7 +149,7 @@ static int pair_relocations(rw_ctx *c)
             c->insts[i].pcrel = (int32_t)k;
             c->insts[i].target = r->value;
             if (r->type != R_PCREL_HI20) { /* the jalr that follows holds the low part */
-                int32_t j = inst_at(c, r->place + 4);
+                int32_t j = rw_inst_index(c, r->place + 4);
                 if (j < 0 || c->insts[j].in.op != OP_JALR) return rw_fail(c, "call at 0x%08x: no jalr after the auipc", r->place);
                 c->insts[j].lo_of = i;
             }
@@ -163,7 +164,7 @@ static int pair_relocations(rw_ctx *c)
         const rw_rel *r = &c->rels[k];
         if (r->type != R_PCREL_LO12_I && r->type != R_PCREL_LO12_S) continue;
         if (!(c->secs[r->sec].sh.sh_flags & SHF_EXECINSTR)) continue;
-        int32_t i = inst_at(c, r->place), hi = inst_at(c, r->value);
+        int32_t i = rw_inst_index(c, r->place), hi = rw_inst_index(c, r->value);
         if (i < 0 || hi < 0 || c->insts[hi].pcrel < 0)
             return rw_fail(c, "%%pcrel_lo at 0x%08x does not name an auipc with a %%pcrel_hi", r->place);
         c->insts[i].lo_of = hi;
@@ -220,7 +221,7 @@ static int find_blocks(rw_ctx *c)
         ws_op op = (ws_op)x->in.op;
         if ((op >= OP_BEQ && op <= OP_BGEU) || op == OP_JAL) {
             x->target = x->addr + (uint32_t)x->in.imm;
-            if (!in_text(c, x->target) || inst_at(c, x->target) < 0) {
+            if (!in_text(c, x->target) || rw_inst_index(c, x->target) < 0) {
                 char at[160];
                 rw_where(c, x->addr, at, sizeof at);
                 return rw_fail(c, "the branch at %s goes to 0x%08x, which is not an instruction of the module", at,
@@ -262,7 +263,7 @@ static int find_blocks(rw_ctx *c)
     for (uint32_t i = 0; i < c->ninsts; i++) { /* where conditional branches go */
         const rw_inst *x = &c->insts[i];
         if (x->block < 0 || x->in.op < OP_BEQ || x->in.op > OP_BGEU) continue;
-        int32_t t = inst_at(c, x->target);
+        int32_t t = rw_inst_index(c, x->target);
         info->blocks[x->block].taken = t >= 0 && c->insts[t].leader ? c->insts[t].block : -1;
         info->blocks[x->block].fall = i + 1 < c->ninsts && c->insts[i + 1].leader ? c->insts[i + 1].block : -1;
     }
