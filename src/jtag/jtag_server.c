@@ -312,6 +312,10 @@ static void handle_probe(jtag_server *s, int cfd)
     /* Non-stop: the probe resumes only what it halted; with all-stop the
      * other warps would stay halted behind a probe that never asks. */
     ws_debug_set_all_stop(pr.dbg, 0);
+    /* OpenOCD steps over a watchpoint before it resumes and never looks at
+     * how that step ended: a fault in the stepped store must halt the hart
+     * after the resume, or gdb never hears of it. */
+    ws_debug_set_step_before_fault(pr.dbg, 1);
     for (unsigned k = 0; k < pr.ntaps; k++) {
         ws_jtag_dmi dmi;
         ws_jtag_dtm_bind(&pr.dtm[k], pr.dbg, k, &dmi);

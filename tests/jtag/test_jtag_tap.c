@@ -891,6 +891,67 @@ static void test_faultcause(const char *elf)
     ws_device_close(L.dev);
 }
 
+/* One step of hart 0 through the DTM (dcsr.step set): the dmstatus read
+ * right after the resume request. */
+static uint32_t jt_step(ws_jtag_tap *t)
+{
+    jt_write(t, WS_DM_DMCONTROL, 1u << 30 | 1);
+    const uint32_t st = jt_read(t, WS_DM_DMSTATUS);
+    jt_write(t, WS_DM_DMCONTROL, 1);
+    return st;
+}
+
+/* As the JTAG server attaches (step_before_fault): a step of a store that
+ * faults ends as a step (cause 4) at the store, before the fault; the next
+ * resume halts the hart on the fault (cause 3 to a probe) at the same pc,
+ * and a resume after that ends the launch with the fault. OpenOCD steps
+ * over a watchpoint before every resume without looking at how the step
+ * ended: until 2026-11-28 the step ended on the fault, OpenOCD's resume
+ * then ended the launch, and gdb never saw the stop. */
+static void test_stepfault(const char *elf)
+{
+    small_launch L;
+    if (small_open(&L, elf, "gate", 256, 0)) return;
+    ws_debug_set_step_before_fault(L.dbg, 1);
+    const ws_addr buf = L.buf;
+    gate_args(&L, 16); /* out: in the null guard page */
+    ws_jtag_tap t;
+    ws_jtag_dtm dtm;
+    ws_jtag_dmi dmi;
+    small_start(&L, &t, &dtm, &dmi);
+    jt_write(&t, WS_DM_DMCONTROL, 1u << 31 | 1); /* halt hart 0 in the wait loop */
+    jt_write(&t, WS_DM_DMCONTROL, 1);
+    CHECK(wait_all_halted(&t));
+    sb_write_one(&t, buf + 128); /* open the gate: the next store faults */
+    jt_reg_write(&t, 0x7b0, jt_reg_read(&t, 0x7b0) | 1u << 2);
+    uint32_t before = 0, dpc = jt_reg_read(&t, 0x7b1), cause = 4, steps = 0;
+    while (steps < 400 && cause == 4) { /* step until a step does not move */
+        before = dpc;
+        CHECK_EQ_U(jt_step(&t) & (DMS_ALLRESUMEACK | DMS_ALLHALTED), DMS_ALLRESUMEACK | DMS_ALLHALTED);
+        cause = jt_reg_read(&t, 0x7b0) >> 6 & 7;
+        dpc = jt_reg_read(&t, 0x7b1);
+        steps++;
+        if (dpc == before) break;
+    }
+    printf("after %u steps: dpc 0x%08x (was 0x%08x), cause %u\n", steps, dpc, before, cause);
+    CHECK_EQ_U(cause, 4);   /* the step ended ... */
+    CHECK_EQ_U(dpc, before); /* ... at the store, before its fault */
+    jt_reg_write(&t, 0x7b0, jt_reg_read(&t, 0x7b0) & ~(1u << 2));
+    /* resume: the hart takes the fault and halts on it, at the store */
+    jt_write(&t, WS_DM_DMCONTROL, 1u << 30 | 1);
+    CHECK_EQ_U(jt_read(&t, WS_DM_DMSTATUS) & (DMS_ALLRESUMEACK | DMS_ALLHALTED), DMS_ALLRESUMEACK | DMS_ALLHALTED);
+    jt_write(&t, WS_DM_DMCONTROL, 1);
+    CHECK_EQ_U(jt_reg_read(&t, 0x7b0) >> 6 & 7, 3);
+    CHECK_EQ_U(jt_reg_read(&t, 0x7b1), before);
+    /* resume again: the launch ends with the fault */
+    jt_write(&t, WS_DM_DMCONTROL, 1u << 30 | 1);
+    pthread_join(L.th, NULL);
+    CHECK_EQ_U(L.st, WS_ERR_KERNEL_FAULT);
+    CHECK_STR_CONTAINS(ws_last_error(L.dev), "null pointer");
+    ws_debug_detach(L.dbg);
+    ws_device_close(L.dev);
+}
+
 static double now_s(void)
 {
     struct timespec ts;
@@ -953,12 +1014,13 @@ int main(int argc, char **argv)
     else if (!strcmp(w, "runctl") && argc > 2) test_runctl(argv[2]);
     else if (!strcmp(w, "runctl_barrier") && argc > 2) test_runctl_barrier(argv[2]);
     else if (!strcmp(w, "faultcause") && argc > 2) test_faultcause(argv[2]);
+    else if (!strcmp(w, "stepfault") && argc > 2) test_stepfault(argv[2]);
     else if (!strcmp(w, "options")) test_options();
     else if (!strcmp(w, "secondprobe")) test_secondprobe();
     else if (!strcmp(w, "stuckprobe")) test_stuckprobe();
     else {
         fprintf(stderr, "usage: test_jtag_tap tap|ir|bypass|dtmcs|dmi|busy|failed|bitbang|device|localharts|chain|options|secondprobe|stuckprobe\n"
-                        "       test_jtag_tap runctl|runctl_barrier|faultcause KERNELS.elf\n");
+                        "       test_jtag_tap runctl|runctl_barrier|faultcause|stepfault KERNELS.elf\n");
         return 2;
     }
     return TEST_SUMMARY();

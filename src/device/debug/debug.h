@@ -354,6 +354,15 @@ ws_status ws_debug_set_blocking_events(ws_debug *dbg, uint32_t kinds_mask);
 /* All-stop: when any warp halts, the device halts every other warp at the
  * same safe point. Non-stop (0): the others keep running. Default 1. */
 ws_status ws_debug_set_all_stop(ws_debug *dbg, int all_stop);
+/* on = 1: a step whose instruction faults ends as a step (dcsr.cause 4,
+ * dpc at the faulting instruction) before the fault is taken, as the debug
+ * spec has a step end before the trap handler runs; the next resume takes
+ * the fault: the warp halts on it (cause 7) at once, and a resume after
+ * that ends the launch with it. A probe such as OpenOCD steps over a
+ * watchpoint before every resume and never looks at how that step ended:
+ * this way the fault's halt comes after the resume, where it sees it.
+ * on = 0 (the default): the step ends with the fault's halt (cause 7). */
+ws_status ws_debug_set_step_before_fault(ws_debug *dbg, int on);
 /* Wait up to timeout_ms (-1: forever) for the next event. WS_ERR_TIMEOUT if
  * none arrived. Events are queued in order; none are lost. */
 ws_status ws_debug_wait_event(ws_debug *dbg, int timeout_ms, ws_dbg_event *ev);

@@ -107,6 +107,7 @@ static void state_reset(ws_debug *d)
     memset(d->w, 0, d->nwarps * sizeof *d->w);
     memset(d->core, 0, d->dev->cfg.cores * sizeof *d->core);
     d->all_stop = 1;
+    d->step_before_fault = 0;
     d->blocking = 0;
     d->parked = 0;
     d->evlen = d->evhead = 0;
@@ -307,6 +308,15 @@ ws_status ws_debug_set_all_stop(ws_debug *d, int all_stop)
     if (!d) return WS_ERR_INVALID_ARG;
     pthread_mutex_lock(&d->mu);
     d->all_stop = all_stop != 0;
+    pthread_mutex_unlock(&d->mu);
+    return WS_OK;
+}
+
+ws_status ws_debug_set_step_before_fault(ws_debug *d, int on)
+{
+    if (!d) return WS_ERR_INVALID_ARG;
+    pthread_mutex_lock(&d->mu);
+    d->step_before_fault = on != 0;
     pthread_mutex_unlock(&d->mu);
     return WS_OK;
 }

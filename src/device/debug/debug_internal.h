@@ -28,6 +28,9 @@ typedef struct dbg_warp {
     uint8_t step_bar;    /* stepped into a barrier: halts when it opens     */
     uint8_t group_halt;  /* halted because another warp halted (all-stop)   */
     uint8_t faulted;     /* halted on a fault: resuming ends the launch     */
+    uint8_t fault_after_step; /* a step ended at this fault before taking it
+                            (step_before_fault): the next resume halts the
+                            warp on the fault instead of running it    */
     uint8_t resumeack;
     uint8_t has_hit;     /* trigger hit recorded (hit_lane/hit_addr)        */
     uint8_t resident;    /* the slot's current warp has been through a safe
@@ -101,6 +104,7 @@ struct ws_debug {
     dbg_dm *dm;
     uint32_t ndm;
     int all_stop, parked;
+    int step_before_fault;         /* a step that faults ends as a step (ws_debug_set_step_before_fault) */
     int local_harts;               /* DMI hart numbers count from each module's first hart */
     double parked_s;               /* device thread parked this launch      */
     uint32_t blocking;

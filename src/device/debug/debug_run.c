@@ -157,6 +157,19 @@ static int will_run_locked(ws_debug *d)
     return any_runnable_locked(d);
 }
 
+/* A resume of a warp whose step ended before its fault (step_before_fault)
+ * takes that fault: the warp stays at the faulting instruction, halted now
+ * on the fault, so a probe that resumed it sees a halt after its resume
+ * (locked). */
+static void take_fault_after_step_locked(ws_debug *d, ws_warp *w, dbg_warp *dw)
+{
+    dw->fault_after_step = 0;
+    dw->cause = WS_DCSR_CAUSE_FAULT;
+    ws_ev_emit(d->dev, WS_EV_DBG, WS_EV_DBG_HALT, w->core, w->slot | WS_DCSR_CAUSE_FAULT << 8);
+    dbg_push_event_locked(d, WS_DBG_EV_HALT, dbg_widx(d, w) * d->lanes + d->saved_fault.lane, 0,
+                          d->dev->current ? d->dev->current->id : 0, WS_OK);
+}
+
 /* Apply the tool's requests (locked). Returns how many warps changed, or
  * -1 if a faulted warp was resumed (its fault is back in dev->fault).
  * Machine programs queued by the tool are loaded at a service after
@@ -191,6 +204,10 @@ static int service_locked(ws_debug *d, int take_queue)
         dw->resumeack = 1;
         dw->step_bar = 0;
         if (dw->state != DW_HALTED) continue;
+        if (dw->fault_after_step && atomic_load(&d->attached)) {
+            take_fault_after_step_locked(d, w, dw);
+            continue;
+        }
         if (dw->faulted) {
             dw->faulted = 0;
             dev->fault = d->saved_fault;
@@ -428,8 +445,12 @@ static ws_warp_result warp_done(ws_device *dev, ws_warp *w, ws_warp_result r)
         ws_fault_format(dev, f->message, sizeof f->message);
         d->have_fault = 1;
         memset(&dev->fault, 0, sizeof dev->fault); /* let other warps report theirs */
-        dbg_halt_locked(d, w, WS_DCSR_CAUSE_FAULT, d->saved_fault.lane, 1);
+        /* (a step's end before the fault: the lanes that issued it) */
+        const int step_ends_first = dw->stepping && d->step_before_fault;
+        if (step_ends_first) dw->step_issued = dw->step_group;
+        dbg_halt_locked(d, w, step_ends_first ? WS_DCSR_CAUSE_STEP : WS_DCSR_CAUSE_FAULT, d->saved_fault.lane, 1);
         dw->faulted = 1;
+        dw->fault_after_step = (uint8_t)step_ends_first;
         pthread_mutex_unlock(&d->mu);
         return WARP_HALT;
     }
