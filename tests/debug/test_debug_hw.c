@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "../test.h"
 #include "dbg_harness.h"
+#include "device/debug/debug_internal.h" /* fault_during_detach: the debug lock */
 #include "device/fast_exec.h"
 #include "dbg_harness.c"
 
@@ -846,6 +847,53 @@ static void test_fault(void)
     CHECK(wait_event(d, WS_DBG_EV_LAUNCH_END, &ev) == 0);
     CHECK_EQ_U(ev.status, WS_ERR_KERNEL_FAULT);
     session_close(&s);
+}
+
+static void *detach_main(void *d)
+{
+    ws_debug_detach(d);
+    return NULL;
+}
+
+/* ---- a fault found while the tool detaches: the device thread saw the
+ * tool attached, and took the debug lock only after the detach had
+ * resumed every halted warp. It halted the faulting warp all the same, so
+ * nobody resumed it and the launch waited for ever (fuzz/gdb_device once
+ * hung in its join). White box: this thread holds the debug lock while
+ * the detach queues for it first and the lanes fault behind it; the
+ * launch must end with the fault. ---- */
+static void test_fault_during_detach(void)
+{
+    dbg_session s;
+    if (open_broadcast(&s, 1, 1)) { CHECK(0); return; }
+    ws_addr flag = 0, out = 0;
+    const int one = 1;
+    CHECK(ws_malloc(s.dev, 4, &flag) == WS_OK && ws_malloc(s.dev, 32 * 4, &out) == WS_OK);
+    /* a run through first, so the store is decoded already: decoding takes
+     * the debug lock (triggers), and the device thread would wait there */
+    CHECK(ws_memcpy_htod(s.dev, flag, &one, 4) == WS_OK);
+    session_launch(&s, "spin", 1, 32, flag, out);
+    CHECK_EQ_U(app_join(&s.a), WS_OK);
+    CHECK(ws_memset(s.dev, flag, 0, 4) == WS_OK);
+    session_launch(&s, "spin", 1, 32, flag, 16); /* out: the null guard page */
+    CHECK(wait_status(s.d, 0, 0, DMS_ALLRUNNING) == 0);
+    nanosleep(&(struct timespec){ 0, 20000000 }, NULL); /* (the warp is past its first safe point) */
+    pthread_mutex_lock(&s.d->mu);
+    pthread_t th;
+    CHECK_EQ_U(pthread_create(&th, NULL, detach_main, s.d), 0);
+    nanosleep(&(struct timespec){ 0, 100000000 }, NULL); /* the detach waits for the lock */
+    *(volatile uint32_t *)ws_mem_global_ptr(&s.dev->mem, (uint32_t)flag) = 1; /* the lanes leave and fault */
+    nanosleep(&(struct timespec){ 0, 200000000 }, NULL); /* the device thread waits for the lock too */
+    pthread_mutex_unlock(&s.d->mu);
+    pthread_join(th, NULL);
+    for (int i = 0; i < 500 && !atomic_load(&s.a.done); i++) nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
+    if (!atomic_load(&s.a.done)) {
+        CHECK(!"the launch ended after the detach");
+        exit(TEST_SUMMARY()); /* (its thread waits for ever: it cannot be joined) */
+    }
+    CHECK_EQ_U(app_join(&s.a), WS_ERR_KERNEL_FAULT);
+    CHECK_STR_CONTAINS(ws_last_error(s.dev), "null pointer");
+    ws_device_close(s.dev);
 }
 
 /* The lock_turns launch (one warp of 32) ended right: every lane took the
@@ -1825,6 +1873,7 @@ int main(int argc, char **argv)
     else if (!strcmp(t, "step_off_end")) test_step_off_end();
     else if (!strcmp(t, "load_trigger")) test_load_trigger();
     else if (!strcmp(t, "fault")) test_fault();
+    else if (!strcmp(t, "fault_during_detach")) test_fault_during_detach();
     else if (!strcmp(t, "step")) test_step();
     else if (!strcmp(t, "halt_keeps_guard_turn")) test_halt_keeps_guard_turn();
     else if (!strcmp(t, "step_keeps_guard_turn")) test_step_keeps_guard_turn();

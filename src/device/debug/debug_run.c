@@ -427,32 +427,45 @@ static int range_steps_on(dbg_warp *dw, ws_warp *w)
     return 1;
 }
 
+/* A fault of w halts it for the tool (cause 7, or a step's end first with
+ * step_before_fault); the report is kept for ws_debug_fault and the
+ * device's fault slot is cleared for other warps (locked). */
+static void halt_on_fault_locked(ws_debug *d, ws_warp *w, dbg_warp *dw)
+{
+    ws_device *dev = d->dev;
+    d->saved_fault = dev->fault;
+    ws_dbg_fault *f = &d->fault;
+    memset(f, 0, sizeof *f);
+    f->hart = dbg_widx(d, w) * d->lanes + dev->fault.lane;
+    f->pc = dev->fault.pc;
+    f->addr = dev->fault.addr;
+    snprintf(f->kind, sizeof f->kind, "%s", ws_fault_kind_name(dev->fault.kind));
+    ws_fault_format(dev, f->message, sizeof f->message);
+    d->have_fault = 1;
+    memset(&dev->fault, 0, sizeof dev->fault); /* let other warps report theirs */
+    /* (a step's end before the fault: the lanes that issued it) */
+    const int step_ends_first = dw->stepping && d->step_before_fault;
+    if (step_ends_first) dw->step_issued = dw->step_group;
+    dbg_halt_locked(d, w, step_ends_first ? WS_DCSR_CAUSE_STEP : WS_DCSR_CAUSE_FAULT, d->saved_fault.lane, 1);
+    dw->faulted = 1;
+    dw->fault_after_step = (uint8_t)step_ends_first;
+}
+
 static ws_warp_result warp_done(ws_device *dev, ws_warp *w, ws_warp_result r)
 {
     ws_debug *d = dev->debug;
     dbg_warp *dw = &d->w[dbg_widx(d, w)];
     if (!w->live) dw->resident = 0; /* retired: the slot's next warp is new */
     if (r == WARP_FAULT) {
-        if (!atomic_load(&d->attached) || atomic_load(&d->observe_only)) return r;
+        if (atomic_load(&d->observe_only)) return r;
         pthread_mutex_lock(&d->mu);
-        d->saved_fault = dev->fault;
-        ws_dbg_fault *f = &d->fault;
-        memset(f, 0, sizeof *f);
-        f->hart = dbg_widx(d, w) * d->lanes + dev->fault.lane;
-        f->pc = dev->fault.pc;
-        f->addr = dev->fault.addr;
-        snprintf(f->kind, sizeof f->kind, "%s", ws_fault_kind_name(dev->fault.kind));
-        ws_fault_format(dev, f->message, sizeof f->message);
-        d->have_fault = 1;
-        memset(&dev->fault, 0, sizeof dev->fault); /* let other warps report theirs */
-        /* (a step's end before the fault: the lanes that issued it) */
-        const int step_ends_first = dw->stepping && d->step_before_fault;
-        if (step_ends_first) dw->step_issued = dw->step_group;
-        dbg_halt_locked(d, w, step_ends_first ? WS_DCSR_CAUSE_STEP : WS_DCSR_CAUSE_FAULT, d->saved_fault.lane, 1);
-        dw->faulted = 1;
-        dw->fault_after_step = (uint8_t)step_ends_first;
+        /* attached, looked at under the lock: a warp halted after a detach
+         * had nobody to resume it, and its launch waited for ever
+         * (fuzz/gdb_device, once; debug.fault_during_detach) */
+        const int halts = atomic_load(&d->attached);
+        if (halts) halt_on_fault_locked(d, w, dw);
         pthread_mutex_unlock(&d->mu);
-        return WARP_HALT;
+        return halts ? WARP_HALT : r;
     }
     if (r == WARP_HALT && dw->pend_cause) {
         /* ebreak or trigger: the warp has left its group and undone the
