@@ -28,4 +28,7 @@ for h in "$src"/include/warpscope/*.h; do
   echo "#include <warpscope/$(basename "$h")>" > one.c
   cc -std=c11 -fsyntax-only $(pkg-config --cflags warpscope) one.c || { echo "2 passed, 1 failed"; exit 1; }
 done
-echo "3 passed, 0 failed"
+# the exit stub's ELF for gdb through OpenOCD (add-symbol-file), beside warpscope.py
+stub="$tmp/prefix/share/warpscope/gdb/exit-stub.elf"
+{ [ -s "$stub" ] && grep -aq __ws_thread_exit "$stub"; } || { echo "3 passed, 1 failed"; exit 1; }
+echo "4 passed, 0 failed"

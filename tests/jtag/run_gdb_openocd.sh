@@ -4,9 +4,12 @@
 # of one SMP group), read registers of both and global memory,
 # open the gate, stop at a hardware breakpoint on a kernel line, step,
 # detach; the program's results must be right.
-#   run_gdb_openocd.sh JTAG_APP KERNELS.elf KERNELS.c CFG
+# gdb loads the exit stub's symbols (add-symbol-file STUB.elf, as
+# docs/jtag-openocd.md says): the backtrace ends at __ws_thread_exit, and
+# gdb's unwinding no longer reads the null guard page through OpenOCD.
+#   run_gdb_openocd.sh JTAG_APP KERNELS.elf KERNELS.c CFG STUB.elf
 set -u
-app=$1 kelf=$2 ksrc=$3 cfg=$4
+app=$1 kelf=$2 ksrc=$3 cfg=$4 stub=$5
 work=$(mktemp -d)
 apid=
 cleanup() { [ -n "$apid" ] && kill "$apid" 2>/dev/null; rm -rf "$work"; }
@@ -18,14 +21,14 @@ start_app "$app" "$kelf"
 ocd=$(ocd_pipe "$cfg" "0 37" '-c "set WARPSCOPE_SMP 1"')
 t0=$(date +%s.%N)
 timeout 90 gdb-multiarch -batch -nx "$kelf" -ex "set pagination off" -ex "set confirm off" \
-  -ex "target extended-remote | $ocd" \
+  -ex "add-symbol-file $stub" -ex "target extended-remote | $ocd" \
   -ex 'echo T_ATTACHED\n' \
   -ex 'info registers pc' -ex 'p/x $mhartid' \
   -ex 'info threads' -ex 'thread 2' -ex 'echo T_LANE37\n' -ex 'p/x $mhartid' -ex 'p/x $tp' -ex 'thread 1' \
   -ex "x/4wx $pat" \
   -ex "hbreak jtag_kernels.c:$line" \
   -ex "set var *(int *)$go = 0x600d" \
-  -ex 'continue' -ex 'echo T_BREAK\n' \
+  -ex 'continue' -ex 'echo T_BREAK\n' -ex 'bt' \
   -ex 'p/x $pc' -ex 'stepi' -ex 'p/x $pc' -ex 'info line *$pc' \
   -ex 'delete' -ex "watch *(int *)$out" -ex 'continue' -ex 'echo T_WATCH\n' -ex 'x/i $pc' -ex "x/wx $out" \
   -ex "delete" -ex "detach" > "$work/gdb.out" 2>&1
@@ -39,6 +42,9 @@ check "mhartid of hart 37" test "$(grep -A1 T_LANE37 "$g" | tail -1)" = '$2 = 0x
 check "global memory" has "$g" "^$(printf '0x%x' "$pat"):.*0x11111111.*0x22222222.*0xdeadbeef.*0x0badf00d"
 check "hardware breakpoint set" has "$g" "Hardware assisted breakpoint 1 at .*line $line"
 check "stopped at the breakpoint line" has "$g" "jtag_kernels.c:$line"
+check "the backtrace ends at the exit stub" has "$g" '^#1  0xffff0000 in __ws_thread_exit \(\)$'
+check "... cleanly" hasnt "$g" "corrupt stack"
+check "gdb's unwinding reads no null guard page" hasnt "$work/ocd.log" "Failed to read memory \(addr=0x"
 pcs=($(sed -n 's/^\$[0-9]* = \(0x[0-9a-f]*\)$/\1/p' "$g" | tail -2))
 check "stepi moves the pc (${pcs[*]:-})" test "${#pcs[@]}" -eq 2 -a "${pcs[0]:-x}" != "${pcs[1]:-x}"
 check "watchpoint set" has "$g" "^Hardware watchpoint 2: \*\(int \*\)$out"
