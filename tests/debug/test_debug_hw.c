@@ -849,6 +849,43 @@ static void test_fault(void)
     session_close(&s);
 }
 
+/* The block of the lane at `hart` (-1 if no live lane is there). */
+static int block_of_hart(ws_debug *d, uint32_t hart)
+{
+    ws_dbg_lane lanes[64];
+    size_t n = 0;
+    if (ws_debug_lanes(d, lanes, 64, &n) != WS_OK) return -1;
+    for (size_t i = 0; i < n && i < 64; i++)
+        if (lanes[i].hart == hart) return (int)lanes[i].block.x;
+    return -1;
+}
+
+/* ---- two warps fault (non-stop: both halt); resuming the first ends the
+ * launch with *its* fault. Until 2026-11-28 the debugger kept one saved
+ * fault per device, the last one, so the program's report named the
+ * other warp's lane. ---- */
+static void test_two_faults(void)
+{
+    dbg_session s;
+    if (open_broadcast(&s, 2, 1)) { CHECK(0); return; }
+    ws_debug_set_all_stop(s.d, 0);
+    ws_addr flag = 0;
+    const int one = 1;
+    CHECK(ws_malloc(s.dev, 4, &flag) == WS_OK && ws_memcpy_htod(s.dev, flag, &one, 4) == WS_OK);
+    session_launch(&s, "spin", 2, 32, flag, 16); /* out: the null guard page; every lane faults */
+    ws_dbg_event first, second;
+    CHECK(wait_event(s.d, WS_DBG_EV_HALT, &first) == 0);
+    CHECK(wait_event(s.d, WS_DBG_EV_HALT, &second) == 0);
+    const int b1 = block_of_hart(s.d, first.hart), b2 = block_of_hart(s.d, second.hart);
+    CHECK(b1 >= 0 && b2 >= 0 && b1 != b2);
+    resume_hart(s.d, 0, first.hart);
+    CHECK_EQ_U(app_join(&s.a), WS_ERR_KERNEL_FAULT);
+    char want[64];
+    snprintf(want, sizeof want, "block (%d,0,0) thread (0,0,0)", b1);
+    CHECK_STR_CONTAINS(ws_last_error(s.dev), want);
+    session_close(&s);
+}
+
 static void *detach_main(void *d)
 {
     ws_debug_detach(d);
@@ -1874,6 +1911,7 @@ int main(int argc, char **argv)
     else if (!strcmp(t, "load_trigger")) test_load_trigger();
     else if (!strcmp(t, "fault")) test_fault();
     else if (!strcmp(t, "fault_during_detach")) test_fault_during_detach();
+    else if (!strcmp(t, "two_faults")) test_two_faults();
     else if (!strcmp(t, "step")) test_step();
     else if (!strcmp(t, "halt_keeps_guard_turn")) test_halt_keeps_guard_turn();
     else if (!strcmp(t, "step_keeps_guard_turn")) test_step_keeps_guard_turn();

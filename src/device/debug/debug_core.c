@@ -129,6 +129,7 @@ static void dbg_free(ws_debug *d)
     for (uint32_t i = 0; d->dm && i < d->ndm; i++) free(d->dm[i].hamask);
     free(d->dm);
     free(d->w);
+    free(d->saved_fault);
     free(d->core);
     free(d->evq);
     free(d->mods);
@@ -185,8 +186,9 @@ ws_status ws_debug_attach(ws_device *dev, const ws_debug_config *cfg, ws_debug *
         d->nwarps = cores * d->wpc;
         d->nharts = d->nwarps * d->lanes;
         d->w = calloc(d->nwarps, sizeof *d->w);
+        d->saved_fault = calloc(d->nwarps, sizeof *d->saved_fault);
         d->core = calloc(cores, sizeof *d->core);
-        if (!d->w || !d->core) {
+        if (!d->w || !d->saved_fault || !d->core) {
             dbg_free(d);
             return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "ws_debug_attach: out of host memory");
         }

@@ -130,7 +130,9 @@ struct ws_debug {
     uint32_t ev_words[DBG_EV_WORDS]; /* EVDATA staging area                  */
     uint32_t ev_n, ev_index;
     int ev_refused;
-    ws_fault saved_fault;          /* restored when a faulted warp resumes  */
+    ws_fault *saved_fault;         /* per warp slot: its fault, restored when
+                                      it resumes (several warps may be halted
+                                      on faults at once, non-stop)          */
     dbg_mod *mods;
     size_t nmods, modcap;
     uint32_t next_mod_id;

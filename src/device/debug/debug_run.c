@@ -166,7 +166,7 @@ static void take_fault_after_step_locked(ws_debug *d, ws_warp *w, dbg_warp *dw)
     dw->fault_after_step = 0;
     dw->cause = WS_DCSR_CAUSE_FAULT;
     ws_ev_emit(d->dev, WS_EV_DBG, WS_EV_DBG_HALT, w->core, w->slot | WS_DCSR_CAUSE_FAULT << 8);
-    dbg_push_event_locked(d, WS_DBG_EV_HALT, dbg_widx(d, w) * d->lanes + d->saved_fault.lane, 0,
+    dbg_push_event_locked(d, WS_DBG_EV_HALT, dbg_widx(d, w) * d->lanes + d->saved_fault[dbg_widx(d, w)].lane, 0,
                           d->dev->current ? d->dev->current->id : 0, WS_OK);
 }
 
@@ -208,9 +208,9 @@ static int service_locked(ws_debug *d, int take_queue)
             take_fault_after_step_locked(d, w, dw);
             continue;
         }
-        if (dw->faulted) {
+        if (dw->faulted) { /* its own fault ends the launch (the first such warp's, if several resume) */
             dw->faulted = 0;
-            dev->fault = d->saved_fault;
+            if (!fault) dev->fault = d->saved_fault[i];
             fault = 1;
         }
         /* A warp a trigger halted runs the instruction it stopped before;
@@ -433,7 +433,8 @@ static int range_steps_on(dbg_warp *dw, ws_warp *w)
 static void halt_on_fault_locked(ws_debug *d, ws_warp *w, dbg_warp *dw)
 {
     ws_device *dev = d->dev;
-    d->saved_fault = dev->fault;
+    ws_fault *saved = &d->saved_fault[dbg_widx(d, w)];
+    *saved = dev->fault;
     ws_dbg_fault *f = &d->fault;
     memset(f, 0, sizeof *f);
     f->hart = dbg_widx(d, w) * d->lanes + dev->fault.lane;
@@ -446,7 +447,7 @@ static void halt_on_fault_locked(ws_debug *d, ws_warp *w, dbg_warp *dw)
     /* (a step's end before the fault: the lanes that issued it) */
     const int step_ends_first = dw->stepping && d->step_before_fault;
     if (step_ends_first) dw->step_issued = dw->step_group;
-    dbg_halt_locked(d, w, step_ends_first ? WS_DCSR_CAUSE_STEP : WS_DCSR_CAUSE_FAULT, d->saved_fault.lane, 1);
+    dbg_halt_locked(d, w, step_ends_first ? WS_DCSR_CAUSE_STEP : WS_DCSR_CAUSE_FAULT, saved->lane, 1);
     dw->faulted = 1;
     dw->fault_after_step = (uint8_t)step_ends_first;
 }
