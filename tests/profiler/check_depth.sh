@@ -410,6 +410,9 @@ l = [l for l in k['lines'] if l['line'] == lc][0]['exact']
 assert 0 < l['local_requests'] <= l['global_requests'], l
 assert sum(i['exact']['local_requests'] for i in k['instructions']) >= l['local_requests']
 PY
+    # the text report's exact line says how many of the line's requests went to the stacks
+    read -r greq lreq < <(python3 -c "import json,sys; k=json.load(open('a.json'))['devices'][0]['kernels'][0]; l=[l for l in k['lines'] if l['line']==$lc][0]['exact']; print(l['global_requests'], l['local_requests'])")
+    expect r.txt "; global $greq req ($lreq local, to the lanes' stacks), " "exact line: $lreq of $greq requests local"
     "$ws" profile -- "$ws" run --grid 4 --block 128 "$elf" atomic_wait zeros:129 50 > g.txt 2>&1 || bad "atomic_wait exited with $?"
     grep -q "local memory latency" g.txt && bad "a global atomic's wait called local" || ok "global waits are not local"
     ;;
