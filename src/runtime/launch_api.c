@@ -163,8 +163,8 @@ static ws_status check_args(ws_device *dev, const ws_kernel *k, const ws_arg *ar
                             "information (DWARF) for this kernel: build it from C with 'warpscope cc' without -g0 (a kernel "
                             "written in assembly has none: call it from a C kernel)", m->name);
     if (nargs != m->nparams)
-        return ws_set_error(dev, WS_ERR_BAD_LAUNCH, "launch of '%s': %zu arguments given, the kernel "
-                            "takes %u", m->name, nargs, m->nparams);
+        return ws_set_error(dev, WS_ERR_BAD_LAUNCH, "launch of '%s': %zu argument%s given, the kernel "
+                            "takes %u", m->name, nargs, nargs == 1 ? "" : "s", m->nparams);
     for (uint32_t i = 0; i < m->nparams; i++) {
         char why[192];
         const ws_elf_param *p = &m->params[i];
