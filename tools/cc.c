@@ -21,6 +21,7 @@ typedef struct argv_list { char *v[MAX_ARGS]; int n; } argv_list;
 
 typedef struct cc_paths {
     char include[PATH_MAX], abi_include[PATH_MAX], script[PATH_MAX], devlib[PATH_MAX], atomlib[PATH_MAX];
+    char mathlib[PATH_MAX];
     char libgcc[PATH_MAX];
     char clang_buf[PATH_MAX], lld_buf[PATH_MAX];
     const char *clang, *lld;
@@ -106,10 +107,11 @@ static int locate(cc_paths *p)
             return -1;
         }
     }
-    /* the 64-bit atomics' archive sits beside the device library */
-    snprintf(p->atomlib, sizeof p->atomlib, "%.*s/libwsatomic.a", (int)(strrchr(p->devlib, '/') - p->devlib),
-             p->devlib);
-    if (!exists(p->script) || !exists(p->devlib) || !exists(p->atomlib)) {
+    /* the 64-bit atomics' and the rounding functions' archives sit beside the device library */
+    int dirlen = (int)(strrchr(p->devlib, '/') - p->devlib);
+    snprintf(p->atomlib, sizeof p->atomlib, "%.*s/libwsatomic.a", dirlen, p->devlib);
+    snprintf(p->mathlib, sizeof p->mathlib, "%.*s/libwsmath.a", dirlen, p->devlib);
+    if (!exists(p->script) || !exists(p->devlib) || !exists(p->atomlib) || !exists(p->mathlib)) {
         fprintf(stderr, "warpscope cc: kernel support files not found (looked for %s and %s); "
                 "set WARPSCOPE_KERNEL_DIR or rebuild\n", p->script, p->devlib);
         return -1;
@@ -287,6 +289,7 @@ static int link_module(const cc_paths *p, const cc_opts *o, char objs[][PATH_MAX
     for (int i = 0; head[i]; i++) if (add(&a, head[i])) return -1;
     for (int i = 0; i < n; i++) if (add(&a, objs[i])) return -1;
     const char *tail[] = { "--whole-archive", p->devlib, "--no-whole-archive", "--start-group", p->atomlib,
+                           p->mathlib, /* before libc.a: its rounding functions replace picolibc's */
                            PICOLIBC "/lib/rv32imafc/ilp32f/libc.a", PICOLIBC "/lib/rv32imafc/ilp32f/libm.a",
                            p->libgcc, "--end-group", NULL };
     for (int i = 0; tail[i]; i++) if (add(&a, tail[i])) return -1;

@@ -110,7 +110,7 @@ typedef struct opts {
 
 /* Run prog with the profiler as o asks, print the report and, with a
  * baseline (old), the comparison. The command's exit status. */
-static int profile_program(char **prog, opts o, const ws_profile_doc *old)
+static int profile_program(char **prog, opts o, ws_profile_doc *old)
 {
     const char *report = o.report, *json = o.json, *trace = o.trace;
     /* The library appends each device's section: start from empty files.

@@ -25,6 +25,8 @@ typedef struct metric {
     double sect_req, wf_req;   /* lines: sectors/request, wavefronts/request (0: none) */
     double share;              /* calls: the line's call sites' share of the kernel's samples, % */
     char callee[64];           /* calls: the functions they reached, heaviest first */
+    char moved_from[104];      /* a baseline kernel paired with this run's
+                                  by name alone: its module's name      */
 } metric;
 
 typedef struct table { metric *m; size_t n, cap; } table;
@@ -217,6 +219,44 @@ static const metric *find(const table *t, const metric *like)
     return NULL;
 }
 
+/* Whether kernel entry e has m's name. */
+static int same_name(const metric *e, const metric *m)
+{
+    return e->name_len == m->name_len && !strncmp(e->key, m->key, m->name_len);
+}
+
+/* How many kernels of t have m's name, and the first of them. */
+static size_t named(table *t, const metric *m, metric **first)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < t->n; i++)
+        if (same_name(&t->m[i], m) && !n++ && first) *first = &t->m[i];
+    return n;
+}
+
+/* Two builds compared (k.elf, then k_o3.elf): a kernel whose module file
+ * is named otherwise in this run pairs by its name alone when each profile
+ * has one kernel of that name and the baseline's module is not in this run
+ * too. The baseline's kernel, lines and calls then take this run's key (it
+ * was "new" here and "only in the baseline"). */
+static void pair_renamed_modules(device *o, device *n)
+{
+    for (size_t i = 0; i < n->kernels.n; i++) {
+        const metric *now = &n->kernels.m[i];
+        metric *old = NULL;
+        if (find(&o->kernels, now) || named(&n->kernels, now, NULL) != 1 || named(&o->kernels, now, &old) != 1 ||
+            find(&n->kernels, old))
+            continue;
+        char was[sizeof old->key];
+        snprintf(was, sizeof was, "%s", old->key);
+        snprintf(old->moved_from, sizeof old->moved_from, "%s", was + old->name_len + 1);
+        table *t[3] = { &o->kernels, &o->lines, &o->calls };
+        for (int j = 0; j < 3; j++)
+            for (size_t k = 0; k < t[j]->n; k++)
+                if (!strcmp(t[j]->m[k].key, was)) memcpy(t[j]->m[k].key, now->key, sizeof now->key);
+    }
+}
+
 /* Whether another kernel of either table has m's name in another module:
  * then the report names the module too. */
 static int ambiguous(const table *a, const table *b, const metric *m)
@@ -290,6 +330,7 @@ static void compare_device(const device *o, const device *n, const char *ind, FI
         kernel_name(f, ind, ok, nk, now);
         fputs(": ", f);
         if (!old) { fprintf(f, "new (not in the baseline)\n"); continue; }
+        if (old->moved_from[0]) fprintf(f, "module %s -> %s, ", old->moved_from, now->key + now->name_len + 1);
         change(f, "cycles", old->cycles, now->cycles);
         change(f, ", warp-instructions", old->instr, now->instr);
         fputc('\n', f);
@@ -324,8 +365,9 @@ static void compare_device(const device *o, const device *n, const char *ind, FI
         }
 }
 
-void ws_profile_doc_compare(const ws_profile_doc *old, const char *old_name, const ws_profile_doc *now, FILE *f)
+void ws_profile_doc_compare(ws_profile_doc *old, const char *old_name, const ws_profile_doc *now, FILE *f)
 {
+    for (size_t i = 0; i < old->ndev && i < now->ndev; i++) pair_renamed_modules(&old->dev[i], &now->dev[i]);
     fprintf(f, "\nCompared with %s (exact metrics; kernels by name and module, lines by file and line, code without a line by address%s)\n", old_name,
             old->ndev > 1 || now->ndev > 1 ? "; device N with device N" : "");
     if (old->ndev == 1 && now->ndev == 1) { /* the usual case: no device headings */

@@ -13,8 +13,9 @@ ws_profile_doc *ws_profile_doc_load(const char *path, char *err, size_t len);
 void ws_profile_doc_free(ws_profile_doc *doc);
 
 /* Print what changed from old (read from old_name) to now: device N of one
- * with device N of the other. */
-void ws_profile_doc_compare(const ws_profile_doc *old, const char *old_name, const ws_profile_doc *now, FILE *out);
+ * with device N of the other. A kernel whose module file is named
+ * otherwise in now takes now's module name in old (the pairing). */
+void ws_profile_doc_compare(ws_profile_doc *old, const char *old_name, const ws_profile_doc *now, FILE *out);
 
 /* Both steps on two files. 0, or -1 with the reason on stderr (unreadable
  * or not a profile). */

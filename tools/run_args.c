@@ -74,6 +74,10 @@ int ws_parse_float_arg(const char *text, int is64, ws_arg *out, char *err, size_
         return -1;
     }
     if (is64) {
+        if (errno == ERANGE && isinf(v)) { /* "1e400" overflows; "inf" sets no errno */
+            snprintf(err, errlen, "'%s' is out of range for double", text);
+            return -1;
+        }
         *out = WS_ARG_F64(v);
         return 0;
     }

@@ -243,6 +243,22 @@ ws_status ws_gdb_dbg_breakpoint(void *tp, int type, uint32_t addr, uint32_t kind
     int on_stack = type == WS_GDB_BP_SW && addr - WS_STACK_BASE < WS_STACK_END - WS_STACK_BASE;
     if (exit_stub || on_stack) type = WS_GDB_BP_HW; /* held by an execute trigger, told as a Z0 */
     int i = find(t, type, addr, kind);
+    /* A Z0 where no module is loaded yet: gdb given the module's file
+     * inserts its breakpoints at link addresses before the program loads
+     * the module. An execute trigger holds it (an ebreak has no memory to
+     * go into), told as a Z0; gdb moves it into the code at its next stop
+     * (it was refused, and gdb said "Cannot access memory"). */
+    int no_code = 0;
+    if (i < 0 && type == WS_GDB_BP_SW) {
+        int held = find(t, WS_GDB_BP_HW, addr, kind);
+        uint8_t probe[4];
+        if (!insert ? held >= 0 && t->bps[held].no_code
+                    : (kind == 2 || kind == 4) && ws_gdb_mem_access(t, UINT32_MAX, addr, probe, kind, 0) != WS_OK) {
+            no_code = 1;
+            type = WS_GDB_BP_HW;
+            i = held;
+        }
+    }
     ws_status st = WS_OK;
     if (!insert) {
         if (i < 0) return ws_gdb_fail(t, WS_ERR_NOT_FOUND, "no breakpoint at 0x%08x", addr);
@@ -347,7 +363,8 @@ ws_status ws_gdb_dbg_breakpoint(void *tp, int type, uint32_t addr, uint32_t kind
     }
     b->chained = chained;
     b->exit_stub = exit_stub;
-    b->as_sw = exit_stub || on_stack;
+    b->no_code = no_code;
+    b->as_sw = exit_stub || on_stack || no_code;
     b->used = 1;
     return WS_OK;
 }

@@ -37,9 +37,11 @@ typedef struct ws_gdb_bp {
                                   held by an execute trigger (no memory
                                   there to write an ebreak into)         */
     int as_sw;                 /* a Z0 held by an execute trigger (the exit
-                                  stub, or a lane-stack address: gdb's
-                                  return address for a function it calls),
+                                  stub, a lane-stack address: gdb's
+                                  return address for a function it calls,
+                                  or an address with no code loaded yet),
                                   reported as a software breakpoint      */
+    int no_code;               /* ... the last: no module there yet       */
     uint8_t *code;             /* conditions' bytecode, back to back    */
     size_t cond_len[WS_GDB_MAX_CONDS];
     size_t nconds;

@@ -74,7 +74,13 @@ void tr_race_hazard(race_ctx *c, uint32_t block, uint32_t block_b, uint32_t epoc
         p->ex_block = block, p->ex_block_b = block_b, p->ex_tid_a = ta, p->ex_tid_b = tb, p->ex_addr = addr;
     }
     race_pair *p = &c->pairs[i];
-    if (!between && lo / L->lanes_per_warp != hi / L->lanes_per_warp) p->across_warps = 1;
+    const uint32_t lpw = L->lanes_per_warp;
+    if (!between && lo / lpw != hi / lpw && !p->across_warps) {
+        p->across_warps = 1;
+        /* the report says "between warps": its example must be such a pair */
+        if (ta / lpw != tb / lpw && p->ex_tid_a / lpw == p->ex_tid_b / lpw)
+            p->ex_block = block, p->ex_block_b = block, p->ex_tid_a = ta, p->ex_tid_b = tb, p->ex_addr = addr;
+    }
     /* bytes of one word come one after another: count the word once */
     if (!p->counted || p->last_block != block || p->last_epoch != epoch || p->last_word != addr >> 2) {
         p->words++;
@@ -121,6 +127,11 @@ static void check_group(race_ctx *c, uint32_t block, const race_rec *g, size_t n
             }
             const uint32_t lo = e[u].tid[0] < e[v].tid[0] ? e[u].tid[0] : e[v].tid[0];
             const uint32_t hi = e[u].last > e[v].last ? e[u].last : e[v].last;
+            const uint32_t lpw = L->lanes_per_warp;
+            if (tu / lpw == tv / lpw && lo / lpw != hi / lpw) { /* an example pair from two warps */
+                if (e[v].last / lpw != tu / lpw) tv = e[v].last;
+                else if (e[u].last / lpw != tv / lpw) tu = e[u].last;
+            }
             const uint32_t word = (uint32_t)(g[0].key & ((1ull << wbits) - 1));
             const uint32_t addr = (word << 2) + (uint32_t)__builtin_ctz(e[u].bytes & e[v].bytes);
             tr_race_hazard(c, block, block, (uint32_t)(g[0].key >> wbits), addr, tu, iu, tv, iv, lo, hi);

@@ -121,9 +121,15 @@ static void exact_text(const ws_pc_counter *e, uint64_t atomic_extra, uint32_t l
                                   "conflicts, %.2f atomics taking turns)", (unsigned long long)e->shared_requests, per,
                                   per - 1.0, bank, at);
     }
-    if (e->gmem_requests && n < len)
-        snprintf(buf + n, len - n, "; global %llu req, %.2f sectors/req", (unsigned long long)e->gmem_requests,
+    if (e->gmem_requests && n < len) {
+        /* stack traffic is counted with global memory (it lives there);
+         * say how much of it there is, as the local_memory rule does */
+        char local[64] = "";
+        if (e->local_requests)
+            snprintf(local, sizeof local, " (%llu local, to the lanes' stacks)", (unsigned long long)e->local_requests);
+        snprintf(buf + n, len - n, "; global %llu req%s, %.2f sectors/req", (unsigned long long)e->gmem_requests, local,
                  (double)e->gmem_sectors / (double)e->gmem_requests);
+    }
 }
 
 static int hotter(const prof_pc *a, const prof_pc *b)

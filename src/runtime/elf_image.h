@@ -50,6 +50,9 @@ typedef struct ws_elf_kernel {
     ws_elf_param *params;
     uint32_t shared_lo;  /* the static shared memory the kernel's code uses:  */
     uint32_t shared_hi;  /* window offsets [lo, hi), lo 16-aligned; 0,0 = none */
+    uint32_t shared_all_pc; /* link address of the indirect jump or call for
+                               which the kernel reserves the module's whole
+                               static shared memory (0: none met)        */
     char *decl_file;     /* source file and line of the definition, if known */
     uint32_t decl_line;
     uint32_t foreign_csr; /* a shader: the first system value of the other

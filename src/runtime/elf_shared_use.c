@@ -58,7 +58,7 @@ typedef struct walk {
                                    1 where a reached instruction starts       */
     uint32_t *todo;
     size_t ntodo, cap;
-    int indirect;               /* an indirect jump or call was met          */
+    uint32_t indirect;          /* the first indirect jump or call met (0: none) */
 } walk;
 
 static int in_text(const walk *w, uint32_t pc)
@@ -120,7 +120,7 @@ static int walk_code(walk *w, uint32_t entry)
                 break;
             }
             case OP_JALR:
-                if (!(in.rd == 0 && in.rs1 == 1 && in.imm == 0)) w->indirect = 1; /* not a ret */
+                if (!(in.rd == 0 && in.rs1 == 1 && in.imm == 0) && !w->indirect) w->indirect = pc; /* not a ret */
                 if (in.rd == 0) next = 0;
                 break;
             default:
@@ -186,6 +186,7 @@ int ws_elf_kernel_shared(ws_elf_ctx *cx, ws_elf_image *img)
         if (r < 0) { ws_elf_fail(cx, "out of memory"); break; }
         find_foreign_sysval(&w, K);
         if (!img->shared_static_size) continue;
+        K->shared_all_pc = w.indirect;
         if (w.indirect) { /* it may reach any object */
             K->shared_lo = 0;
             K->shared_hi = img->shared_static_size;

@@ -7,6 +7,7 @@
 #include "runtime/api_lock.h"
 #include "runtime/launch_args.h"
 #include "runtime/runtime.h"
+#include "runtime/source_lines.h"
 
 static const char *arg_type_name(ws_arg_type t)
 {
@@ -100,6 +101,23 @@ static int marshal(ws_grid_run *L, const ws_arg *args, size_t n)
     return 0;
 }
 
+/* Why a kernel's static part is the module's whole .ws_shared, for a
+ * launch refused for its shared memory: "; the static part is every
+ * WS_SHARED object of the module: the kernel makes an indirect call or
+ * jump (at k.c:12 in f), through which it may reach any of them", or ""
+ * when the kernel's own objects are all it reserves. */
+static void shared_all_reason(const ws_device *dev, const ws_kernel *k, char *buf, size_t len)
+{
+    buf[0] = 0;
+    if (!k->meta->shared_all_pc) return;
+    char where[512] = "";
+    uint32_t pc = k->mod->base + (k->meta->shared_all_pc - k->mod->link_base);
+    ws_source_describe_pc(dev, pc, NULL, 0, where, sizeof where);
+    if (!where[0]) snprintf(where, sizeof where, " at 0x%08x", pc);
+    snprintf(buf, len, "; the static part is every WS_SHARED object of the module: the kernel makes an indirect "
+             "call or jump (%s), through which it may reach any of them", where + 1);
+}
+
 static ws_status check_shape(ws_device *dev, const ws_kernel *k, ws_dim3 grid, ws_dim3 block,
                              uint32_t dyn, uint32_t *shared_total)
 {
@@ -126,10 +144,13 @@ static ws_status check_shape(ws_device *dev, const ws_kernel *k, ws_dim3 grid, w
                             "(2^31-1, 65535, 65535)", kn, grid.x, grid.y, grid.z);
     uint32_t stat = k->meta->shared_hi - k->meta->shared_lo; /* what this kernel uses */
     uint64_t total = (((uint64_t)stat + 15u) & ~15ull) + dyn;
-    if (total > c->max_shared_per_block)
+    if (total > c->max_shared_per_block) {
+        char why[768];
+        shared_all_reason(dev, k, why, sizeof why);
         return ws_set_error(dev, WS_ERR_BAD_LAUNCH, "launch of '%s': %llu bytes of shared memory "
-                            "(%u static + %u dynamic) exceed the %u-byte limit per block", kn,
-                            (unsigned long long)total, stat, dyn, c->max_shared_per_block);
+                            "(%u static + %u dynamic) exceed the %u-byte limit per block%s", kn,
+                            (unsigned long long)total, stat, dyn, c->max_shared_per_block, why);
+    }
     *shared_total = (uint32_t)total;
     return WS_OK;
 }
@@ -142,8 +163,8 @@ static ws_status check_args(ws_device *dev, const ws_kernel *k, const ws_arg *ar
                             "information (DWARF) for this kernel: build it from C with 'warpscope cc' without -g0 (a kernel "
                             "written in assembly has none: call it from a C kernel)", m->name);
     if (nargs != m->nparams)
-        return ws_set_error(dev, WS_ERR_BAD_LAUNCH, "launch of '%s': %zu arguments given, the kernel "
-                            "takes %u", m->name, nargs, m->nparams);
+        return ws_set_error(dev, WS_ERR_BAD_LAUNCH, "launch of '%s': %zu argument%s given, the kernel "
+                            "takes %u", m->name, nargs, nargs == 1 ? "" : "s", m->nparams);
     for (uint32_t i = 0; i < m->nparams; i++) {
         char why[192];
         const ws_elf_param *p = &m->params[i];

@@ -30,6 +30,9 @@ out=$(run "$elf" chars 200 -1 zeros:1 2>&1)
 [[ "$out" == *"arg 3: 199"* ]] && ok "plain char 200, signed char -1" || bad "chars: $out"
 refuse "int out of range"     "value 4294967296 is out of range -2147483648..2147483647" -- "$ws" run "${K[@]}" 1.5 1 2 3 4 4294967296
 refuse "float out of range"   "out of range for float"           -- "$ws" run "${K[@]}" 1e39 1 2 3 4 5
+refuse "double out of range"  "'1e400' is out of range for double" -- "$ws" run "${K[@]}" 1.5 1 2 3 1e400 5
+refuse "double below -DBL_MAX" "'-2e308' is out of range for double" -- "$ws" run "${K[@]}" 1.5 1 2 3 -2e308 5
+out=$(run "${K[@]}" 1.5 1 2 3 -inf 5 2>&1) && [[ "$out" == *" -inf "* ]] && ok "double -inf as written" || bad "double -inf: $out"
 refuse "float past FLT_MAX"   "out of range for float"           -- "$ws" run "${K[@]}" 3.4028236e38 1 2 3 4 5
 # FLT_MAX as <float.h> spells it rounds to FLT_MAX: in range (it was refused)
 out=$(run "${K[@]}" 3.40282347e38 1 2 3 4 5 2>&1) && ok "FLT_MAX as written in float.h" || bad "FLT_MAX refused: $out"

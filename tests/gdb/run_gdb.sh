@@ -29,7 +29,7 @@
 #   # reject-app: RE     ... must not match RE
 #   # expect-exit: N     the application's exit status
 # @MARK_name@ becomes the line of "MARK:name" in the kernel sources, @ROOT@
-# the source tree's root.
+# the source tree's root, @KERNELS@ the kernels' module (KERNELS.elf).
 # WS_GDB_THREADS=warp in the environment runs the scenario with gdb
 # threads that are warps (threads=warp / --threads warp).
 set -u
@@ -47,7 +47,7 @@ for f in "$srcdir/gdb_kernels.c" "$srcdir/gdb_dyn_kernel.c"; do
   done < <(grep -n 'MARK:' "$f")
 done
 root=$(cd "$srcdir/../.." && pwd)
-sed "${marks[@]}" -e "s|@ROOT@|$root|g" "$scenario" > "$work/scenario"
+sed "${marks[@]}" -e "s|@ROOT@|$root|g" -e "s|@KERNELS@|$kelf|g" "$scenario" > "$work/scenario"
 mode=$(sed -n 's/^# mode: *//p' "$work/scenario")
 transport=$(sed -n 's/^# transport: *//p' "$work/scenario")
 while IFS= read -r kv; do export "${kv//@WORK@/$work}"; done < <(sed -n 's/^# env: *//p' "$work/scenario")

@@ -56,6 +56,8 @@ static void misuse(const char *path)
     memcpy(bad, good, sizeof bad);
     CHECK(ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(1, 1, 1), 0, good, 5) == WS_ERR_BAD_LAUNCH);
     CHECK_STR_CONTAINS(ws_last_error(dev), "launch of 'typed': 5 arguments given, the kernel takes 6");
+    CHECK(ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(1, 1, 1), 0, good, 1) == WS_ERR_BAD_LAUNCH);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "launch of 'typed': 1 argument given, the kernel takes 6");
     bad[0] = WS_ARG_F32(1.0f);
     CHECK(ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(1, 1, 1), 0, bad, 6) == WS_ERR_BAD_LAUNCH);
     CHECK_STR_CONTAINS(ws_last_error(dev), "parameter 0 'out' has type 'float *': got an argument of type f32");

@@ -73,3 +73,14 @@ WS_KERNEL void local_b(int *out)
     ws_syncthreads();
     out[blockIdx_x() * blockDim_x() + t] = (int)(buf[t % 8] >> 33);
 }
+
+/* No shared memory of its own, but a call through a function pointer the
+ * walk cannot follow: it reserves every WS_SHARED object of the module,
+ * and a launch refused for that says why. */
+typedef int (*int_op)(int);
+__attribute__((noinline)) static int doubled(int x) { return 2 * x; }
+static int_op volatile chosen_op = doubled;
+WS_KERNEL void through_pointer(int *out)
+{
+    out[ws_global_id_x()] = chosen_op((int)threadIdx_x());
+}

@@ -2,6 +2,7 @@
  * launched kernel only, and the blocks of a small grid spread over the
  * cores. Results are checked too: moving the shared window must not change
  * what the kernels compute. */
+#include <string.h>
 #include "warpscope/warpscope.h"
 #include "../test.h"
 
@@ -69,6 +70,24 @@ int main(int argc, char **argv)
     bad = 0;
     for (unsigned t = 0; t < 32; t++) bad += host[t] != (int)(t % 8);
     CHECK_EQ_U(bad, 0);
+
+    /* a kernel that calls through a pointer reserves the module's whole
+     * static shared memory (every array above); a launch refused for it
+     * names the call, one refused for a kernel's own arrays does not */
+    s = run("through_pointer", 1, 32, 0, host);
+    CHECK(s.shared_per_block >= 1024 + 4096 + 256 + 512 + 64);
+    CHECK_EQ_U(host[5], 10);
+    ws_kernel *k = NULL;
+    ws_arg none[] = { WS_ARG_PTR(0) };
+    CHECK(ws_kernel_get(mod, "through_pointer", &k) == WS_OK);
+    CHECK(ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(32, 1, 1), 8192 - 1024, none, 1) == WS_ERR_BAD_LAUNCH);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "the static part is every WS_SHARED object of the module: the kernel "
+                       "makes an indirect call or jump (at ");
+    CHECK_STR_CONTAINS(ws_last_error(dev), "place_kernels.c:");
+    CHECK_STR_CONTAINS(ws_last_error(dev), " in through_pointer)");
+    CHECK(ws_kernel_get(mod, "use_b", &k) == WS_OK);
+    CHECK(ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(32, 1, 1), 8192 - 4096 + 16, none, 1) == WS_ERR_BAD_LAUNCH);
+    CHECK(strstr(ws_last_error(dev), "indirect") == NULL);
 
     /* item 8: a 4-block launch on 4 cores runs one block on each */
     s = run("use_none", 4, 32, 0, host);

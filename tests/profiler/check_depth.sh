@@ -410,6 +410,9 @@ l = [l for l in k['lines'] if l['line'] == lc][0]['exact']
 assert 0 < l['local_requests'] <= l['global_requests'], l
 assert sum(i['exact']['local_requests'] for i in k['instructions']) >= l['local_requests']
 PY
+    # the text report's exact line says how many of the line's requests went to the stacks
+    read -r greq lreq < <(python3 -c "import json,sys; k=json.load(open('a.json'))['devices'][0]['kernels'][0]; l=[l for l in k['lines'] if l['line']==$lc][0]['exact']; print(l['global_requests'], l['local_requests'])")
+    expect r.txt "; global $greq req ($lreq local, to the lanes' stacks), " "exact line: $lreq of $greq requests local"
     "$ws" profile -- "$ws" run --grid 4 --block 128 "$elf" atomic_wait zeros:129 50 > g.txt 2>&1 || bad "atomic_wait exited with $?"
     grep -q "local memory latency" g.txt && bad "a global atomic's wait called local" || ok "global waits are not local"
     ;;
@@ -1232,6 +1235,23 @@ for line in new:
     assert row in text.split(head)[1], (row, text)
 print('shares', old, new)
 PY
+    ;;
+baseline_renamed)
+    # Two builds of one kernel in modules named apart (calls.elf, then a
+    # copy, calls_o3.elf): the kernel pairs by its name, its lines are
+    # compared, and the report says the module changed (until 2026-11-28
+    # it was "new (not in the baseline)" and "only in the baseline").
+    celf=$(dirname "$elf")/calls.elf
+    cp "$celf" calls_o3.elf
+    "$ws" profile -q --period 3 --json r1.json -- "$ws" run --grid 2 --block 64 "$celf" lib_memset zeros:12800 20 \
+        > /dev/null 2>&1 || bad "first profile exited with $?"
+    "$ws" profile -q --period 3 --json r2.json --baseline r1.json -- "$ws" run --grid 2 --block 64 calls_o3.elf lib_memset \
+        zeros:12800 10 > r2.txt 2>&1 || bad "second profile exited with $?"
+    expect r2.txt "  kernel lib_memset: module calls.elf -> calls_o3.elf, cycles " "the kernel paired across the rename"
+    grep -q "only in the baseline\|new (not in the baseline)" r2.txt && bad "a side left unpaired: $(cat r2.txt)" ||
+        ok "no kernel left unpaired"
+    grep -Eq "^    line memset.S:[0-9]+: warp-cycles .*-> " r2.txt && ok "its lines compared" || bad "no line compared: $(cat r2.txt)"
+    grep -Eq "^      calls_kernel.c:[0-9]+ -> memset: [0-9.]+% -> " r2.txt && ok "its calls compared" || bad "no call compared: $(cat r2.txt)"
     ;;
 scan_example)
     # examples/scan moves elements t and t + 256 of a block, not 2t and

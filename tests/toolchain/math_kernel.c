@@ -24,6 +24,22 @@ WS_KERNEL void math_funcs(const float *x, float *out, int n)
     o[13] = atan2f(v, 2.0f);
 }
 
+/* The rounding functions on doubles (and truncf): exact, so compared bit for
+ * bit with the host's. picolibc 1.8's trunc, truncf, floor, ceil and
+ * llround were wrong for large arguments (kernel/src/libm_fixes.c). */
+WS_KERNEL void rounding(const double *x, double *out, long long *rounded, int n)
+{
+    int i = (int)ws_global_id_x();
+    if (i >= n) return;
+    double v = x[i];
+    double *o = out + 4 * i;
+    o[0] = trunc(v);
+    o[1] = floor(v);
+    o[2] = ceil(v);
+    o[3] = truncf((float)v);
+    rounded[i] = fabs(v) < 0x1p62 ? llround(v) : 0;
+}
+
 /* printf with several conversions, and snprintf into a buffer. */
 WS_KERNEL void formats(char *out, int value, float f)
 {

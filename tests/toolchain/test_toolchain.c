@@ -37,6 +37,45 @@ static void on_printf(void *user, uint64_t launch, ws_dim3 b, ws_dim3 t, const c
     c->records++;
 }
 
+/* trunc, floor, ceil, truncf and llround bit for bit against the host's,
+ * on values whose fraction reaches the low word or lies past 2^52, where
+ * picolibc 1.8's went wrong (trunc(1e300) was 9.99999999995523e299,
+ * ceil(4294967295.5) was 4293918720), and on halves, zeros, inf and NaN. */
+static void check_rounding(ws_device *dev, ws_module *mod)
+{
+    enum { N = 256 };
+    static const double special[] = { 0.5, 1.5, 2.5, 0.49999999999999994, 1e300, 0x1p1023, 0x1p52 - 0.5,
+                                      0x1p52 + 1, 0x1p32 - 0.5, 0x1p31 + 0.5, 1e15 + 0.5, 1e17, 4.7e18,
+                                      5e-324, 0.0, INFINITY, NAN };
+    double x[N], res[N * 4];
+    long long rounded[N];
+    int n = 0;
+    for (size_t i = 0; i < sizeof special / sizeof special[0]; i++) x[n++] = special[i], x[n++] = -special[i];
+    for (int e = -3; n < N; e += 5, n++) x[n] = ldexp(n & 1 ? -1.37 : 1.9999, e % 80) + (e & 2 ? 0.5 : 0.0);
+    ws_kernel *k = NULL;
+    ws_addr dx = 0, dres = 0, dr = 0;
+    CHECK(ws_kernel_get(mod, "rounding", &k) == WS_OK);
+    CHECK(ws_malloc(dev, sizeof x, &dx) == WS_OK && ws_malloc(dev, sizeof res, &dres) == WS_OK &&
+          ws_malloc(dev, sizeof rounded, &dr) == WS_OK);
+    CHECK(ws_memcpy_htod(dev, dx, x, sizeof x) == WS_OK);
+    ws_arg args[] = { WS_ARG_PTR(dx), WS_ARG_PTR(dres), WS_ARG_PTR(dr), WS_ARG_I32(N) };
+    CHECK(k && ws_launch(dev, k, WS_DIM3(N / 64, 1, 1), WS_DIM3(64, 1, 1), 0, args, 4) == WS_OK);
+    CHECK(ws_memcpy_dtoh(dev, res, dres, sizeof res) == WS_OK && ws_memcpy_dtoh(dev, rounded, dr, sizeof rounded) == WS_OK);
+    static const char *const names[4] = { "trunc", "floor", "ceil", "truncf" };
+    int wrong = 0;
+    for (int i = 0; i < N; i++) {
+        double v = x[i], ref[4] = { trunc(v), floor(v), ceil(v), truncf((float)v) };
+        for (int f = 0; f < 4; f++) {
+            double got = res[i * 4 + f];
+            if (memcmp(&got, &ref[f], sizeof got) && !(isnan(got) && isnan(ref[f])) && wrong++ < 8)
+                fprintf(stderr, "%s(%a): device %a, host %a\n", names[f], v, got, ref[f]);
+        }
+        long long want = fabs(v) < 0x1p62 ? llround(v) : 0;
+        if (rounded[i] != want && wrong++ < 8) fprintf(stderr, "llround(%a): device %lld, host %lld\n", v, rounded[i], want);
+    }
+    CHECK(wrong == 0);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 4) { fprintf(stderr, "usage: test_toolchain WARPSCOPE MODULE BAD_SOURCE\n"); return 2; }
@@ -92,6 +131,8 @@ int main(int argc, char **argv)
         if (worst[f] > limit) fprintf(stderr, "%s: worst error %d ulp\n", names[f], worst[f]);
         CHECK(worst[f] <= limit);
     }
+
+    check_rounding(dev, mod);
 
     /* printf and snprintf */
     capture cap = { "", 0, 0 };

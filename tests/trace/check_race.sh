@@ -41,6 +41,14 @@ check locked "racecheck: 0 hazards \\(0 shared and [0-9]+ global accesses checke
 # an unrolled loop: one line, many instructions, one hazard
 check unrolled "racecheck: 1 hazard "
 check unrolled "read-write +$f:$(line unrolled) \\(load\\) and $f:$(line unrolled) \\(store\\): shared memory, 45 words, within a warp"
+# a hazard reported "between warps" gives an example pair from two warps
+# (32 lanes; it gave the first two threads, lanes 0 and 1 of one warp)
+for k in same_word global_sum racy; do
+    grep -o "between warps; e\.g\. block ([0-9,]*) threads ([0-9]*,0,0) and ([0-9]*,0,0)" "$work/$k.txt" |
+        sed 's/.*threads (\([0-9]*\),0,0) and (\([0-9]*\),0,0)/\1 \2/' > "$work/$k.pairs"
+    if [ -s "$work/$k.pairs" ] && awk 'int($1 / 32) == int($2 / 32) { bad = 1 } END { exit bad }' "$work/$k.pairs"
+    then pass=$((pass + 1)); else echo "FAIL: $k: a 'between warps' example within one warp:"; cat "$work/$k.pairs"; fail=$((fail + 1)); fi
+done
 # every launch traced is checked against the device as the other tools are
 for k in $kernels; do
     check $k "instructions executed .*\(match\)"
