@@ -96,9 +96,14 @@ int ws_cmd_info(int argc, char **argv)
         if (k->decl_file) printf("  %s:%u", k->decl_file, k->decl_line);
         printf("\n");
         if (k->foreign_csr) /* what ws_gfx_pipeline_create will say, known now */
-            printf("  reads %s (CSR 0x%03x at 0x%08x), a system value of %s shaders only: pipelines refuse it\n",
+            printf("  reads %s (CSR 0x%03x at 0x%08x), a system value of %s shaders only: %s\n",
                    ws_elf_sysval_helper(k->foreign_csr), k->foreign_csr, k->foreign_pc,
-                   k->kind == WS_FUNC_VERTEX ? "fragment" : "vertex");
+                   k->kind == WS_FUNC_VERTEX ? "fragment" : "vertex",
+                   k->foreign_always ? "pipelines refuse it (every run reads it)"
+                                     : "read on some paths only, a fault if one runs");
+        if (k->discard_pc)
+            printf("  calls ws_discard() (at 0x%08x) on every run, in a vertex shader: pipelines refuse it\n",
+                   k->discard_pc);
     }
     ws_elf_free(&img);
     return 0;

@@ -54,9 +54,10 @@
  * Each belongs to a stage: fragment shaders: SYS0 pixel x, SYS1 pixel y,
  * SYS2 flags (bit 0 front facing, bit 1 helper lane), SYS3 primitive index
  * in the draw (per instance); vertex shaders: VERTEX the vertex index;
- * both: SYS4 instance index (of the fragment's primitive) and DRAW. Read in
- * the other stage a value is WS_GFX_WRONG_STAGE, and a shader whose code
- * reads one is refused by ws_gfx_pipeline_create. (Until 2026-11-28 a
+ * both: SYS4 instance index (of the fragment's primitive) and DRAW. A read in
+ * the other stage or in a kernel faults, and a shader that reads one on
+ * every run is refused by ws_gfx_pipeline_create (the debugger shows
+ * WS_GFX_WRONG_STAGE there). (Until 2026-11-28 a
  * vertex shader read its vertex index at SYS0, so ws_pixel_x() there was
  * the vertex.) */
 #define WS_CSR_GFX_SYS0       0xCD8

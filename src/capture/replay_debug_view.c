@@ -11,15 +11,29 @@
 #include "gdbstub/rsp_packet.h"
 #include "gdbstub/tdesc.h"
 
+/* "draw N" (the ordinal in the frame, as --list and monitor debug-pixel
+ * number draws), then "(id I)" when the device's id, which $draw shows,
+ * differs, as --list prints it: a name saying only "draw 0" next to
+ * $draw == 2 led to conditions that never held. */
+static void draw_label(const rd_target *t, char *out, size_t cap)
+{
+    const ws_shadow_state *s = &t->snap;
+    uint64_t id = ws_replay_first_draw(t->r) + s->draw;
+    if (id == s->draw) snprintf(out, cap, "draw %u", s->draw);
+    else snprintf(out, cap, "draw %u (id %llu)", s->draw, (unsigned long long)id);
+}
+
 static void thread_name(const rd_target *t, uint32_t l, char *out, size_t cap)
 {
     const ws_shadow_state *s = &t->snap;
+    char draw[48];
+    draw_label(t, draw, sizeof draw);
     if (s->gfx_stage == 2)
-        snprintf(out, cap, "draw %u pixel (%u,%u)%s primitive %u instance %u core %u warp %u lane %u", s->draw,
+        snprintf(out, cap, "%s pixel (%u,%u)%s primitive %u instance %u core %u warp %u lane %u", draw,
                  s->sys[l][0], s->sys[l][1], (s->sys[l][2] & WS_GFX_FLAG_HELPER) ? " helper" : "", s->sys[l][3],
                  s->sys[l][4], s->core, s->warp, l);
     else if (s->gfx_stage == 1)
-        snprintf(out, cap, "draw %u vertex %u instance %u core %u warp %u lane %u", s->draw, s->sys[l][0], s->sys[l][1],
+        snprintf(out, cap, "%s vertex %u instance %u core %u warp %u lane %u", draw, s->sys[l][0], s->sys[l][1],
                  s->core, s->warp, l);
     else
         snprintf(out, cap, "block (%u,%u,%u) thread (%u,%u,%u) core %u warp %u lane %u", s->block.x, s->block.y,

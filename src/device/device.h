@@ -363,10 +363,28 @@ static inline uint64_t ws_lane_grid_thread(const ws_grid_run *L, const ws_warp *
            (uint64_t)w->tid[0][l] + (uint64_t)L->block.x * (w->tid[1][l] + (uint64_t)L->block.y * w->tid[2][l]);
 }
 
+/* The <warpscope/shader.h> helper that reads system-value CSR csr, for
+ * messages. */
+static inline const char *ws_gfx_sysval_helper(uint32_t csr)
+{
+    switch (csr) {
+    case WS_CSR_GFX_SYS0: return "ws_pixel_x()";
+    case WS_CSR_GFX_SYS1: return "ws_pixel_y()";
+    case WS_CSR_GFX_SYS2: return "ws_front_facing() or ws_is_helper()";
+    case WS_CSR_GFX_SYS3: return "ws_primitive_id()";
+    case WS_CSR_GFX_SYS4: return "ws_instance_id()";
+    case WS_CSR_GFX_DRAW: return "ws_draw_id()";
+    case WS_CSR_GFX_VERTEX: return "ws_vertex_id()";
+    default: return "a system value";
+    }
+}
+
 /* Lane l's graphics system value read by csr (WS_CSR_GFX_SYS0..4 and
  * VERTEX; the draw, 0xCDC, is the launch's), 0 outside a draw,
- * WS_GFX_WRONG_STAGE outside the value's stage (abi.h); -1 if csr is none
- * of them. Shared by the interpreter's and the debug module's CSR reads.
+ * WS_GFX_WRONG_STAGE outside the value's stage (abi.h). Returns 0, 1 if
+ * the lane is outside the value's stage or draw (the interpreter faults
+ * there; the debug module shows the value), -1 if csr is none of them.
+ * Shared by the interpreter's and the debug module's CSR reads.
  * A lane's words: vertex shaders vertex, instance, 0, draw, instance;
  * fragment shaders x, y, flags, primitive, instance. */
 static inline int ws_lane_sysval(const ws_grid_run *L, const ws_warp *w, uint32_t l, uint32_t csr, uint32_t *v)
@@ -380,7 +398,7 @@ static inline int ws_lane_sysval(const ws_grid_run *L, const ws_warp *w, uint32_
     if (!L->sysval) *v = 0;
     else if (L->gfx_stage != stage) *v = WS_GFX_WRONG_STAGE;
     else *v = L->sysval[ws_lane_grid_thread(L, w, l) * WS_GFX_SYSVALS + word];
-    return 0;
+    return !L->sysval || L->gfx_stage != stage;
 }
 
 /* The lanes of g that are helper lanes of a fragment shader: uncovered

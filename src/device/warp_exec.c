@@ -145,10 +145,12 @@ static uint32_t csr_read(ws_device *dev, ws_warp *w, uint32_t l, uint32_t csr, u
     case WS_CSR_GFX_SYS0: case WS_CSR_GFX_SYS1: case WS_CSR_GFX_SYS2: case WS_CSR_GFX_SYS3:
     case WS_CSR_GFX_SYS4: case WS_CSR_GFX_VERTEX: {
         uint32_t v;
-        ws_lane_sysval(L, w, l, csr, &v);
+        if (ws_lane_sysval(L, w, l, csr, &v)) *ok = -1;
         return v;
     }
-    case WS_CSR_GFX_DRAW: return L->gfx ? L->draw_id : 0;
+    case WS_CSR_GFX_DRAW:
+        if (!L->gfx) *ok = -1;
+        return L->gfx ? L->draw_id : 0;
     case WS_CSR_LANES_PER_WARP: return dev->cfg.lanes_per_warp;
     case WS_CSR_WARPS_PER_CORE: return dev->cfg.warps_per_core;
     case WS_CSR_CORES: return dev->cfg.cores;
@@ -187,6 +189,23 @@ static int fast_csr_read(ws_device *dev, ws_warp *w, uint32_t csr, uint32_t *dst
     return 1;
 }
 
+/* A graphics system value read where it has none (a kernel, or a shader
+ * of the other stage): a fault, since any value read there (it was 0 in a
+ * kernel, WS_GFX_WRONG_STAGE in a shader) looks like a real one. The fault
+ * report adds the kernel or shader, the draw and the vertex or pixel. */
+static void sysval_fault(ws_device *dev, ws_warp *w, uint32_t l, uint32_t csr, uint32_t pc)
+{
+    uint32_t stage = dev->current->gfx_stage;
+    const char *what = csr == WS_CSR_GFX_VERTEX ? "vertex shaders" : "fragment shaders";
+    if (csr == WS_CSR_GFX_SYS4 || csr == WS_CSR_GFX_DRAW) what = "shaders";
+    ws_fault_raise(dev, w, l, FAULT_ILLEGAL_INSTRUCTION, pc, 0, 0,
+                   "%s (CSR 0x%03x) read in a %s: a system value of %s only (docs/graphics.md)",
+                   ws_gfx_sysval_helper(csr), csr,
+                   stage == WS_GFX_STAGE_NONE ? "kernel" : stage == WS_GFX_STAGE_FRAGMENT ? "fragment shader"
+                                                                                          : "vertex shader",
+                   what);
+}
+
 /* Zicsr: read-modify-write per lane; only fflags/frm/fcsr are writable. */
 static int exec_csr(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, uint32_t pc)
 {
@@ -197,6 +216,10 @@ static int exec_csr(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t g, u
     FOR_LANES_ORDERED(g) {
         int ok;
         uint32_t old = csr_read(dev, w, l, csr, g, &ok);
+        if (ok < 0) {
+            sysval_fault(dev, w, l, csr, pc);
+            return -1;
+        }
         if (!ok || (writes && csr > 0x003)) {
             ws_fault_raise(dev, w, l, FAULT_ILLEGAL_INSTRUCTION, pc, 0, 0,
                            ok ? "write to read-only CSR 0x%03x" : "unknown CSR 0x%03x", csr);

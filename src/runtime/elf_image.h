@@ -59,6 +59,11 @@ typedef struct ws_elf_kernel {
                              stage its code reads (a WS_CSR_GFX_* number;
                              0: none), and the link address of the read  */
     uint32_t foreign_pc;
+    int foreign_always;   /* 1: that read is on every path from the entry
+                             (pipelines refuse the shader); 0: on some
+                             path only (it faults if it runs)             */
+    uint32_t discard_pc;  /* a vertex shader: the link address of a
+                             ws_discard() call on every path (refused); 0 */
 } ws_elf_kernel;
 
 /* The <warpscope/shader.h> helper that reads system-value CSR csr, for

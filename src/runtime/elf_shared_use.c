@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "isa/isa.h"
+#include "device/device.h"
 #include "runtime/elf_internal.h"
 #include "warpscope/abi.h"
 
@@ -133,17 +134,7 @@ static int walk_code(walk *w, uint32_t entry)
     return 0;
 }
 
-const char *ws_elf_sysval_helper(uint32_t csr)
-{
-    switch (csr) {
-    case WS_CSR_GFX_SYS0: return "ws_pixel_x()";
-    case WS_CSR_GFX_SYS1: return "ws_pixel_y()";
-    case WS_CSR_GFX_SYS2: return "ws_front_facing() or ws_is_helper()";
-    case WS_CSR_GFX_SYS3: return "ws_primitive_id()";
-    case WS_CSR_GFX_VERTEX: return "ws_vertex_id()";
-    default: return "a system value";
-    }
-}
+const char *ws_elf_sysval_helper(uint32_t csr) { return ws_gfx_sysval_helper(csr); }
 
 /* Whether CSR csr holds a system value of the other stage than kind's. */
 static int foreign_sysval(ws_func_kind kind, uint32_t csr)
@@ -170,6 +161,95 @@ static void find_foreign_sysval(const walk *w, ws_elf_kernel *K)
     }
 }
 
+/* The straight-line walk: the code every run of a shader executes. From
+ * the entry it goes on through unconditional jumps, into direct calls and
+ * on after them (the call is assumed to return), and stops at the first
+ * conditional branch, indirect jump or return, where it cannot know the
+ * way. Registers are followed as far as lui/addi set them, to see a7 at
+ * ws_discard()'s ecall. */
+typedef struct straight {
+    const walk *w;
+    ws_func_kind kind;
+    uint32_t budget;       /* instructions left to look at                  */
+    uint32_t reg[32];      /* register values where known[] says so         */
+    uint32_t known;        /* bit r: reg[r] is known (x0 always)            */
+    uint32_t csr, csr_pc;  /* the first foreign system value read, if any   */
+    uint32_t discard_pc;   /* a vertex shader's ws_discard() ecall, if any  */
+} straight;
+
+static void note_constant(straight *s, const ws_inst *in)
+{
+    if (!in->rd) return;
+    uint32_t bit = 1u << in->rd;
+    if (in->op == OP_LUI) s->reg[in->rd] = (uint32_t)in->imm, s->known |= bit;
+    else if (in->op == OP_ADDI && (s->known & (1u << in->rs1)))
+        s->reg[in->rd] = (in->rs1 ? s->reg[in->rs1] : 0) + (uint32_t)in->imm, s->known |= bit;
+    else s->known &= ~bit;
+}
+
+static int a7_is(const straight *s, uint32_t v) { return (s->known & (1u << 17)) && s->reg[17] == v; }
+
+static void walk_straight(straight *s, uint32_t pc, int depth)
+{
+    ws_inst in;
+    while (s->budget && !s->csr && !s->discard_pc && fetch(s->w, pc, &in) == 0) {
+        s->budget--;
+        uint32_t next = pc + in.len;
+        if (in.op >= OP_CSRRW && in.op <= OP_CSRRCI && foreign_sysval(s->kind, (uint32_t)in.imm & 0xFFFu)) {
+            s->csr = (uint32_t)in.imm & 0xFFFu;
+            s->csr_pc = pc;
+            return;
+        }
+        if (in.op == OP_ECALL && s->kind == WS_FUNC_VERTEX && a7_is(s, WS_ECALL_DISCARD)) {
+            s->discard_pc = pc;
+            return;
+        }
+        note_constant(s, &in);
+        switch (in.op) {
+        case OP_BEQ: case OP_BNE: case OP_BLT: case OP_BGE: case OP_BLTU: case OP_BGEU: case OP_JALR:
+            return;
+        case OP_JAL:
+            if (in.rd == 0) { next = pc + (uint32_t)in.imm; break; }
+            if (depth < 16) walk_straight(s, pc + (uint32_t)in.imm, depth + 1);
+            s->known = 1; /* the callee may have changed any register but x0 */
+            break;
+        case OP_AUIPC: { /* auipc rX + jalr rX: a call or tail call */
+            ws_inst j;
+            if (fetch(s->w, next, &j) != 0 || j.op != OP_JALR || j.rs1 != in.rd) break;
+            uint32_t target = pc + (uint32_t)in.imm + (uint32_t)j.imm;
+            if (!j.rd) { next = target; break; }
+            if (depth < 16) walk_straight(s, target, depth + 1);
+            s->known = 1;
+            next += j.len;
+            break;
+        }
+        default:
+            break;
+        }
+        pc = next;
+    }
+}
+
+/* What a shader does on every run: a read of another stage's system value
+ * (then that read is the one named, and pipelines refuse the shader) or, in
+ * a vertex shader, a ws_discard() call. A read or call only on some paths
+ * is left to the fault at run time: a helper shared by both stages may
+ * read ws_pixel_x() only when it runs in the fragment shader. */
+static void find_unconditional(const walk *w, ws_elf_kernel *K)
+{
+    K->foreign_always = 0;
+    K->discard_pc = 0;
+    if (K->kind == WS_FUNC_KERNEL || w->img->legacy_sysvals) return;
+    straight s = { .w = w, .kind = K->kind, .budget = 1u << 16, .known = 1 };
+    walk_straight(&s, K->entry, 0);
+    if (s.csr) {
+        K->foreign_csr = s.csr;
+        K->foreign_pc = s.csr_pc;
+        K->foreign_always = 1;
+    }
+    K->discard_pc = s.discard_pc;
+}
+
 int ws_elf_kernel_shared(ws_elf_ctx *cx, ws_elf_image *img)
 {
     uint32_t units = (img->text_end - img->text_start) / 2 + 1;
@@ -185,6 +265,7 @@ int ws_elf_kernel_shared(ws_elf_ctx *cx, ws_elf_image *img)
         r = walk_code(&w, K->entry);
         if (r < 0) { ws_elf_fail(cx, "out of memory"); break; }
         find_foreign_sysval(&w, K);
+        find_unconditional(&w, K);
         if (!img->shared_static_size) continue;
         K->shared_all_pc = w.indirect;
         if (w.indirect) { /* it may reach any object */

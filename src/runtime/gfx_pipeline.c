@@ -59,14 +59,30 @@ static ws_status check_pointer(ws_device *dev, const ws_kernel *k, uint32_t i, c
 
 static int kind_is_vertex(ws_func_kind k) { return k == WS_FUNC_VERTEX; }
 
-/* A shader whose code reads a system value of the other stage (found when
- * the module was loaded, elf_shared_use.c; not looked for in a module
- * built before WS_SYSVALS_SECTION) would get WS_GFX_WRONG_STAGE: refused,
- * naming the value and where it is read. */
+/* A vertex shader that calls ws_discard() on every run (found when the
+ * module was loaded, elf_shared_use.c) would fault in every draw: refused,
+ * naming where. A call on some paths only faults if it runs. */
+static ws_status check_discard(ws_device *dev, const ws_kernel *k)
+{
+    const ws_elf_kernel *m = k->meta;
+    if (!m->discard_pc) return WS_OK;
+    char where[512] = "";
+    uint32_t pc = m->discard_pc - m->entry + k->entry;
+    ws_source_describe_pc(dev, pc, NULL, 0, where, sizeof where);
+    return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_gfx_pipeline_create: vertex shader '%s' calls ws_discard() "
+                        "(pc 0x%08x%s) on every run; a vertex shader has no fragment to discard (ws_discard() is "
+                        "for fragment shaders only)", m->name, pc, where);
+}
+
+/* A shader whose code reads a system value of the other stage on every
+ * run (found when the module was loaded, elf_shared_use.c; not looked for
+ * in a module built before WS_SYSVALS_SECTION) would fault in every draw:
+ * refused, naming the value and where it is read. A read on some paths
+ * only (a helper shared by both stages) faults if it runs. */
 static ws_status check_sysvals(ws_device *dev, const ws_kernel *k, const char *what)
 {
     const ws_elf_kernel *m = k->meta;
-    if (!m->foreign_csr) return WS_OK;
+    if (!m->foreign_csr || !m->foreign_always) return check_discard(dev, k);
     char where[512] = "";
     uint32_t pc = m->foreign_pc - m->entry + k->entry;
     ws_source_describe_pc(dev, pc, NULL, 0, where, sizeof where);

@@ -36,7 +36,7 @@ for c in "${cmds[@]}"; do args+=(-ex "$c"); done
 timeout 120 gdb-multiarch "${args[@]}" > 4.txt 2>&1
 wait "$srv"
 check '^listening on 127.0.0.1:[0-9]+' server.txt
-check 'Thread [0-9]+ "draw 0 pixel \(320,240\) primitive 9 instance 0 core [0-9]+ warp [0-9]+ lane [0-9]+" received signal SIGTRAP' 4.txt
+check 'Thread [0-9]+ "draw 0 \(id 2\) pixel \(320,240\) primitive 9 instance 0 core [0-9]+ warp [0-9]+ lane [0-9]+" received signal SIGTRAP' 4.txt
 check '^25	\}$' 4.txt
 check '^\$1 = \{x = 0.760638416, y = 0.835299253, z = 0.861963928, w = 1\}$' 4.txt
 check '^\$2 = 0.609297693$' 4.txt

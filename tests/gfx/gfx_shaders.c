@@ -233,6 +233,41 @@ WS_FRAGMENT ws_vec4 pointer_vertex_fs(const struct vout *in)
     return ws_vec4_make(in->color[0], vertex_id_reader() == 0xFFFFFFFFu ? 1.0f : 0.5f, 0, 1);
 }
 
+/* A helper both stages call: only its fragment path reads the pixel. The
+ * vertex shader takes that path only for vertices whose alpha is above 1.5
+ * (then the read faults); pipelines accept it (it was refused: the check
+ * looked at every path, not at what every run does). */
+__attribute__((noinline)) static float pixel_or(int in_fragment, float base)
+{
+    if (in_fragment) return (float)ws_pixel_x() / 255.0f;
+    return base;
+}
+WS_VERTEX void shared_helper_vs(const struct vin *in, struct vout *out)
+{
+    ref_vs(in, out);
+    out->color[0] = pixel_or(in->color[3] > 1.5f, in->color[0]);
+}
+WS_FRAGMENT ws_vec4 shared_helper_fs(const struct vout *in)
+{
+    return ws_vec4_make(pixel_or(1, 0.0f), in->color[1], in->color[2], 1);
+}
+
+/* ws_discard() in a vertex shader on every run (pipelines refuse it) and
+ * for vertices whose alpha is above 1.5 only (a fault if one does) */
+WS_VERTEX void discard_vs(const struct vin *in, struct vout *out)
+{
+    ref_vs(in, out);
+    ws_discard();
+}
+WS_VERTEX void maybe_discard_vs(const struct vin *in, struct vout *out)
+{
+    ref_vs(in, out);
+    if (in->color[3] > 1.5f) ws_discard();
+}
+
+/* A kernel that reads a shader's system value (it read 0, silently) */
+WS_KERNEL void pixel_in_kernel(unsigned *out) { out[threadIdx_x()] = ws_pixel_x(); }
+
 /* A vertex shader as the header before 2026-11-28 compiled ws_vertex_id():
  * a read of CSR 0xCD8 (SYS0). In a module with the header's mark that is
  * ws_pixel_x() and refused; in a module without it (built before), the

@@ -587,6 +587,80 @@ static void test_discard_and_sysvals(void)
     CHECK(px(60, 60)[2] == 255 && px(2, 2)[2] == 0 && px(2, 2)[0] == 0);
 }
 
+/* Draw v with shaders vs and fs, expecting a fault whose report holds
+ * each of the strings in want (NULL-terminated). */
+static void expect_draw_fault(const char *vs, const char *fs, const vtx *v, const char *const *want)
+{
+    ws_gfx_pipeline_desc d = desc(vs, fs);
+    CHECK(draw(&d, v, 6, 1, 0) == WS_ERR_KERNEL_FAULT);
+    const char *e = ws_last_error(dev);
+    for (; *want; want++) CHECK_STR_CONTAINS(e, *want);
+    printf("fault report: %s\n", e);
+}
+
+/* What the check at pipeline creation cannot refuse, a read of the other
+ * stage's value on some paths only, is a fault when it runs, naming the
+ * value, the stage, the draw and the vertex or pixel (it read
+ * WS_GFX_WRONG_STAGE, 0xFFFFFFFF, which looked like a value). */
+static void test_sysvals_read_at_run_time(vtx *v)
+{
+    /* through a pointer, which the check cannot follow */
+    const char *const vs_read[] = { "ws_pixel_x() (CSR 0xcd8) read in a vertex shader: a system value of "
+                                    "fragment shaders only", "vertex shader 'pointer_pixel_vs' of draw ",
+                                    " vertex 0 instance 0", "in read_pixel_x", NULL };
+    expect_draw_fault("pointer_pixel_vs", "ref_fs", v, vs_read);
+    const char *const fs_read[] = { "ws_vertex_id() (CSR 0xcde) read in a fragment shader: a system value of "
+                                    "vertex shaders only", "fragment shader 'pointer_vertex_fs' of draw ",
+                                    " pixel (", "in read_vertex_id", NULL };
+    expect_draw_fault("ref_vs", "pointer_vertex_fs", v, fs_read);
+    /* a helper shared by both stages that reads the pixel on its fragment
+     * path only: accepted, and the vertex shader runs it without the read */
+    ws_gfx_pipeline_desc d = desc("shared_helper_vs", "shared_helper_fs");
+    CHECK(draw(&d, v, 6, 1, 0) == WS_OK);
+    CHECK_EQ_U(px(37, 5)[0], 37);  /* the fragment shader's ws_pixel_x() */
+    /* ... until a vertex (alpha 2) takes that path */
+    vtx odd[6];
+    memcpy(odd, v, sizeof odd);
+    odd[2].color[3] = 2.0f;
+    const char *const helper_read[] = { "ws_pixel_x() (CSR 0xcd8) read in a vertex shader",
+                                        "vertex shader 'shared_helper_vs' of draw ", " vertex 2 instance 0",
+                                        "in pixel_or", NULL };
+    expect_draw_fault("shared_helper_vs", "ref_fs", odd, helper_read);
+    /* ws_discard() in a vertex shader: refused if every run calls it,
+     * else accepted and a fault if a vertex does */
+    ws_gfx_pipeline *p = NULL;
+    d = desc("discard_vs", "ref_fs");
+    CHECK(ws_gfx_pipeline_create(dev, &d, &p) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "vertex shader 'discard_vs' calls ws_discard() (pc 0x");
+    CHECK_STR_CONTAINS(ws_last_error(dev), "gfx_shaders.c:");
+    CHECK_STR_CONTAINS(ws_last_error(dev), "on every run");
+    printf("refused: %s\n", ws_last_error(dev));
+    d = desc("maybe_discard_vs", "ref_fs");
+    CHECK(draw(&d, v, 6, 1, 0) == WS_OK);
+    const char *const discard[] = { "ws_discard called in a vertex shader", "vertex shader 'maybe_discard_vs' of draw ",
+                                    " vertex 2 instance 0", NULL };
+    expect_draw_fault("maybe_discard_vs", "ref_fs", odd, discard);
+}
+
+/* A kernel that reads a shader's system value faults, naming the value,
+ * the kernel, its block, thread and pc (it read 0, silently). */
+static void test_sysval_in_kernel(void)
+{
+    ws_addr out = 0;
+    CHECK(ws_malloc(dev, 4 * 4, &out) == WS_OK);
+    ws_arg a = WS_ARG_PTR(out);
+    ws_status st = ws_launch(dev, shader("pixel_in_kernel"), WS_DIM3(1, 1, 1), WS_DIM3(4, 1, 1), 0, &a, 1);
+    if (st == WS_OK) st = ws_synchronize(dev);
+    CHECK(st == WS_ERR_KERNEL_FAULT);
+    const char *e = ws_last_error(dev);
+    CHECK_STR_CONTAINS(e, "ws_pixel_x() (CSR 0xcd8) read in a kernel: a system value of fragment shaders only");
+    CHECK_STR_CONTAINS(e, "kernel 'pixel_in_kernel'");
+    CHECK_STR_CONTAINS(e, "block (0,0,0) thread (0,0,0)");
+    CHECK_STR_CONTAINS(e, "pc 0x");
+    printf("fault report: %s\n", e);
+    ws_free(dev, out);
+}
+
 /* A shader that reads the other stage's system values is refused at
  * pipeline creation, naming the value and its source line (a vertex
  * shader's ws_pixel_x() read its vertex index and a fragment shader's
@@ -618,10 +692,7 @@ static void test_sysvals_of_other_stage(const char *elf)
     ws_gfx_pipeline_destroy(dev, p);
     vtx v[6];
     quad(v, 1, 1);
-    d = desc("pointer_pixel_vs", "pointer_vertex_fs");
-    CHECK(draw(&d, v, 6, 1, 0) == WS_OK);
-    CHECK_EQ_U(px(20, 30)[0], 255); /* the vertex shader's ws_pixel_x() */
-    CHECK_EQ_U(px(20, 30)[1], 255); /* the fragment shader's ws_vertex_id() */
+    test_sysvals_read_at_run_time(v);
     /* A vertex shader reading SYS0 (0xCD8) as the header compiled
      * ws_vertex_id() before 2026-11-28: refused in a module built with the
      * header's mark (it is ws_pixel_x() there), and in the same module
@@ -1125,6 +1196,7 @@ int main(int argc, char **argv)
     test_discard_and_sysvals();
     test_printf_assert();
     test_sysvals_of_other_stage(argv[1]);
+    test_sysval_in_kernel();
     test_instances_and_strips();
     test_texture_lod();
     test_frames_for_tools();

@@ -100,6 +100,10 @@ timeout 150 gdb-multiarch -batch -nx -ex "set pagination off" -ex "set confirm o
 wait "$rpid"; rc=$?; rpid=
 cat "$work/gdb_f1c.out"
 grep -Eq "^COND DRAW 5 GREEN 1$" "$work/gdb_f1c.out" || { echo "FAIL: a breakpoint on \$draw == 5 did not stop in the green quad"; fails=$((fails+1)); }
+# The stopped thread's name gives the ordinal and the id, as --list does
+# (it said "draw 2" only, beside $draw 5).
+grep -Eq "Thread [0-9]+ \"draw 2 \(id 5\) pixel \([0-9]+,[0-9]+\) " "$work/gdb_f1c.out" ||
+  { echo "FAIL: the thread name does not say draw 2 (id 5)"; fails=$((fails+1)); }
 [ "$rc" = 0 ] || { echo "FAIL: replay exit $rc"; cat "$work/replay.out"; fails=$((fails+1)); }
 echo "$fails failed"
 [ "$fails" = 0 ]

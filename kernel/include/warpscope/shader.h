@@ -36,9 +36,9 @@ typedef struct ws_mat4 { float m[16]; } ws_mat4;
 /* Marks the module as reading them at this header's CSRs (WS_SYSVALS_SECTION
  * in abi.h): modules without the mark keep the meanings of before. */
 __asm__(".pushsection .ws_sysvals,\"\",@progbits\n.byte 2\n.popsection");
-/* Each belongs to a stage; ws_gfx_pipeline_create refuses a shader whose
- * code reads one of the other stage's (it read another value: a vertex
- * shader's ws_pixel_x() was its vertex index).
+/* Each belongs to a stage; ws_gfx_pipeline_create refuses a shader that
+ * reads one of the other stage's on every run, and a read on some path
+ * faults when it runs, as does any read in a kernel (docs/graphics.md).
  * Vertex shaders: the vertex's index (after base_vertex) and instance.
  * ws_instance_id() also works in fragment shaders: the instance of the
  * fragment's primitive (CSR 0xCDD; it read 0xCD9, the pixel's y, there). */

@@ -209,7 +209,7 @@ int dbg_csr_value(ws_debug *d, ws_warp *w, uint32_t l, uint32_t csr, uint32_t *v
     case WS_CSR_TID_LINEAR: *v = w->tid[0][l] + L->block.x * (w->tid[1][l] + L->block.y * w->tid[2][l]); return 0;
     case WS_CSR_GFX_SYS0: case WS_CSR_GFX_SYS1: case WS_CSR_GFX_SYS2: case WS_CSR_GFX_SYS3:
     case WS_CSR_GFX_SYS4: case WS_CSR_GFX_VERTEX:
-        return ws_lane_sysval(L, w, l, csr, v);
+        return ws_lane_sysval(L, w, l, csr, v) < 0 ? -1 : 0;
     case WS_CSR_GFX_DRAW: *v = L->gfx ? L->draw_id : 0; return 0;
     default: break;
     }
