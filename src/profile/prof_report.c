@@ -91,7 +91,8 @@ static void cause(const prof_line *l, char *buf, size_t len)
 /* The instruction counters of a line or instruction, for example
  * "exact: 800 warp-instr, SIMT 12.5%; 4210 warp-cycles: long_scoreboard
  * 61.0%, selected 19.0%; shared 8 req, 32.00 wavefronts/req (31.00 extra:
- * bank conflicts); global 8 req, 32.00 sectors/req". */
+ * bank conflicts); global 8 req, 32.00 sectors/req". A shared access of one
+ * wavefront per request has no parenthesis: there is nothing extra. */
 static void exact_text(const ws_pc_counter *e, uint64_t atomic_extra, uint32_t lanes, char *buf, size_t len)
 {
     uint64_t cycles = prof_exact_cycles(e);
@@ -110,7 +111,10 @@ static void exact_text(const ws_pc_counter *e, uint64_t atomic_extra, uint32_t l
          * (even on one word), not bank conflicts (prof_rules.c) */
         double per = (double)e->shared_wavefronts / (double)e->shared_requests;
         double at = (double)atomic_extra / (double)e->shared_requests, bank = per - 1.0 - at;
-        if (!atomic_extra)
+        if (e->shared_wavefronts <= e->shared_requests) /* one pass each: nothing extra to explain */
+            n += (size_t)snprintf(buf + n, len - n, "; shared %llu req, %.2f wavefronts/req",
+                                  (unsigned long long)e->shared_requests, per);
+        else if (!atomic_extra)
             n += (size_t)snprintf(buf + n, len - n, "; shared %llu req, %.2f wavefronts/req (%.2f extra: bank conflicts)",
                                   (unsigned long long)e->shared_requests, per, per - 1.0);
         else if (bank < 0.005)
