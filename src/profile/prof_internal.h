@@ -85,6 +85,10 @@ typedef struct prof_pc {
     prof_src src;
     prof_src producer_src;
     char producer_disasm[64];
+    /* The register this instruction waits on is one it only overwrites
+     * (write after write: it does not read the producer's result, as the
+     * next `atomicAdd(&x, 1);` of a loop whose old values are unused). */
+    int producer_waw;
     /* Exact counts of the timing model's instruction counters (first pass
      * of each launch; zero where a launch ran without them). */
     ws_pc_counter exact;
@@ -136,6 +140,7 @@ typedef struct prof_limits {
     const char *bound_unit;                      /* "fp", "mio", ...: the unit whose use set the
                                                     bound, NULL when the issue or sector rate did */
     double bound_unit_use;                       /* its busy cycles / (cycles x instances) */
+    uint32_t global_latency, sector_cycles;      /* the timing model's, as the rules quote them */
 } prof_limits;
 struct ws_device;
 struct ws_grid_run;
@@ -355,6 +360,9 @@ typedef struct prof_kernel {
      * x theoretical, Σ cycles x achieved, and Σ cycles. */
     double occ_theoretical, occ_achieved;
     uint64_t occ_cycles;
+    /* The timing model's global_latency and sector_cycles (its first launch
+     * with exact counters; one device: its launches share them), 0: none. */
+    uint32_t global_latency, sector_cycles;
 } prof_kernel;
 int prof_kernels_build(const prof_data *d, prof_kernel **out, size_t *n);
 void prof_kernels_free(prof_kernel *k, size_t n);

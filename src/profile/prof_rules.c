@@ -409,6 +409,32 @@ static double issue_use(const prof_kernel *k)
     return k->unit_capacity[WS_UNIT_INT] ? (double)issued / (double)k->unit_capacity[WS_UNIT_INT] : 0;
 }
 
+/* Whether the lanes of global atomic p must have shared words: more
+ * lanes per request than its sectors hold words (32 lanes in 1 sector: 8
+ * words at most). Lanes within that many words may each have their own,
+ * and nothing counts whether they did. */
+static int atomic_shares_words(const prof_pc *p)
+{
+    if (!p->exact.gmem_requests || strcmp(prof_inst_kind(p->disasm), "atomic")) return 0;
+    const double words = (double)p->exact.gmem_sectors * 32.0 / access_bytes(p->disasm) / (double)p->exact.gmem_requests;
+    return lanes_run(p) > words + 1e-9;
+}
+
+/* Line l's global atomic of most requests whose lanes share words, or
+ * NULL: its lanes on one word take turns at the LSU port, one
+ * sector_cycles each (docs/timing.md), where its sectors alone take fewer. */
+static const prof_pc *turning_atomic(const prof_kernel *k, const prof_line *l)
+{
+    const prof_pc *best = NULL;
+    for (size_t j = 0; j < k->npcs; j++) {
+        const prof_pc *p = &k->pcs[j];
+        if (prof_line_has(l, p) && atomic_shares_words(p) &&
+            (!best || p->exact.gmem_requests > best->exact.gmem_requests))
+            best = p;
+    }
+    return best;
+}
+
 /* Bandwidth: most of line l's waits are for room in a memory queue
  * (lg_throttle, mio_throttle) whose unit is busy most of the kernel's
  * cycles, and that unit's work is not mostly uncoalesced sectors or bank
@@ -431,7 +457,19 @@ static int bandwidth_rule(const prof_kernel *k, const prof_line *l, uint64_t cyc
     else if (!lsu && e->shared_requests)
         snprintf(per, sizeof per, " at %.1f wavefronts per shared request",
                  (double)e->shared_wavefronts / (double)e->shared_requests);
-    if (lsu)
+    const prof_pc *at = lsu ? turning_atomic(k, l) : NULL;
+    if (at) /* the port's cycles are the atomic's turns, not its bytes */
+        snprintf(t, sizeof t, "bandwidth: in kernel %.80s, %.1f%% of the line's waits are for room in the LSU queue "
+                 "(lg_throttle), whose port is busy %.1f%% of the cycles: the line's atomic (%.40s) puts %.1f lanes "
+                 "per request on the words of %.1f sector%s, and lanes on one word take turns at the port, up to %u "
+                 "cycles a request where its sectors alone take %.1f: contention, not bytes; combine within the "
+                 "warp first (shuffles, then one atomic per warp and address) or spread the updates over several "
+                 "addresses", k->kernel, 100.0 * share, 100.0 * use, at->disasm, lanes_run(at),
+                 (double)at->exact.gmem_sectors / (double)at->exact.gmem_requests,
+                 at->exact.gmem_sectors == at->exact.gmem_requests ? "" : "s",
+                 (unsigned)(lanes_run(at) + 0.5) * k->sector_cycles,
+                 (double)at->exact.gmem_sectors * k->sector_cycles / (double)at->exact.gmem_requests);
+    else if (lsu)
         snprintf(t, sizeof t, "bandwidth: in kernel %.80s, %.1f%% of the line's waits are for room in the LSU queue "
                  "(lg_throttle), whose port is busy %.1f%% of the cycles%s: the kernel moves as many bytes as the "
                  "port carries, and more requests in flight would only queue; move fewer bytes per result (smaller "
@@ -445,7 +483,7 @@ static int bandwidth_rule(const prof_kernel *k, const prof_line *l, uint64_t cyc
                  "reused values in registers, read a value once and share it by shuffle only when that saves "
                  "requests), and shuffles and CSR reads such as thread ids pass through it too",
                  k->kernel, 100.0 * share, 100.0 * use, per);
-    return add_caused(out, nout, l, "bandwidth", lsu ? "LSU" : "MIO", share, cyc, t);
+    return add_caused(out, nout, l, "bandwidth", at ? "atomic turns" : lsu ? "LSU" : "MIO", share, cyc, t);
 }
 
 /* Pipe throughput: most of line l's waits are for a free ALU pipe
@@ -518,36 +556,86 @@ static void latency_text(const prof_kernel *k, double share, char *t, size_t len
 }
 
 /* Whether the lanes of the global atomic that consumer waits on must
- * have shared words: more lanes per request than its sectors hold words
- * (32 lanes in 1 sector: 8 words at most). Lanes within that many words
- * may each have their own, and nothing counts whether they did. */
+ * have shared words (atomic_shares_words); unknown: yes. */
 static int lanes_share_words(const prof_kernel *k, const prof_pc *consumer)
 {
     const prof_pc *p = consumer ? find_pc(k, consumer->producer_pc) : NULL;
-    if (!p || !p->exact.gmem_requests || !p->exact.warp_instructions) return 1; /* (unknown: as before) */
-    const double words = (double)p->exact.gmem_sectors * 32.0 / access_bytes(p->disasm) / (double)p->exact.gmem_requests;
-    return lanes_run(p) > words + 1e-9;
+    if (!p || !p->exact.gmem_requests || !p->exact.warp_instructions) return 1;
+    return atomic_shares_words(p);
 }
 
-/* The atomics rule's text: turns on shared words, or, when the lanes
- * may each update their own, the atomic's round trip to memory. */
+/* Whether the lanes of an atomic that share words cost the warps time:
+ * they take turns at the LSU port (docs/timing.md), one sector_cycles
+ * each at most, which a round trip of global_latency cycles dwarfs while
+ * the port has room; with the port busy most of the cycles, every turn
+ * delays the accesses queued behind it. */
+static int turns_matter(const prof_kernel *k)
+{
+    return unit_use(k, WS_UNIT_LSU) >= BUSY_HIGH;
+}
+
+/* What the atomics rule blames (its cause): the atomic's own result or
+ * only its register (an unused result), turns that matter or the round
+ * trip. */
+static const char *atomic_cause(const prof_kernel *k, const prof_pc *consumer)
+{
+    const int turns = lanes_share_words(k, consumer) && turns_matter(k);
+    if (consumer->producer_waw) return turns ? "unused result, turns" : "unused result";
+    return turns ? NULL : "round trip";
+}
+
+/* The atomics rule's first words: what the warp waits for. An atomic
+ * whose old value is unused still writes its destination register, and
+ * the next instruction that writes it (the loop's next atomic) waits for
+ * it to land (write after write): the warp is held for the round trip. */
+static size_t atomic_wait_text(const prof_pc *consumer, double share, char *t, size_t len)
+{
+    int n;
+    if (consumer->producer_waw)
+        n = snprintf(t, len, "atomic completion: %.1f%% of its warp-cycles wait for an earlier atomic to complete "
+                     "(long_scoreboard, on %.40s): its old value is unused, but the next write of its register "
+                     "(%.40s) waits for it to land (write after write)", 100.0 * share, consumer->producer_disasm,
+                     consumer->disasm);
+    else
+        n = snprintf(t, len, "atomic latency: %.1f%% of its warp-cycles wait for an atomic's result "
+                     "(long_scoreboard, on %.40s)", 100.0 * share, consumer->producer_disasm);
+    return n > 0 && (size_t)n < len ? (size_t)n : len - 1;
+}
+
+/* The atomics rule's text: what the warp waits for, whether its lanes
+ * take turns and whether that costs time in the timing model, and what
+ * helps. */
 static void atomic_text(const prof_kernel *k, const prof_pc *consumer, double share, char *t, size_t len)
 {
     const prof_pc *p = find_pc(k, consumer->producer_pc);
+    const int shared = lanes_share_words(k, consumer), waw = consumer->producer_waw;
+    const double lanes = p ? lanes_run(p) : 0;
+    /* the most port cycles its lanes' turns take: all of them on one word */
+    const unsigned turns = (unsigned)(lanes + 0.5) * k->sector_cycles;
     double occ = 0;
-    if (lanes_share_words(k, consumer))
-        snprintf(t, len, "atomic latency: %.1f%% of its warp-cycles wait for an atomic's result "
-                 "(long_scoreboard, on %.40s); updates of one address take turns (a warp's lanes on one "
-                 "word one after another, a compare-and-swap loop's lanes one per round): combine within the "
-                 "warp first (shuffles, one atomic per warp) or spread them over several addresses", 100.0 * share,
-                 consumer->producer_disasm);
+    size_t n = atomic_wait_text(consumer, share, t, len);
+    if (shared && turns_matter(k))
+        n += (size_t)snprintf(t + n, len - n, "; lanes on one word take turns at the LSU port (up to %u cycles a "
+                              "request), which is busy %.1f%% of the cycles: the turns delay the other warps too; "
+                              "combine within the warp first (shuffles, one atomic per warp and address) or spread "
+                              "the updates over several addresses", turns, 100.0 * unit_use(k, WS_UNIT_LSU));
+    else if (shared && p && k->global_latency)
+        n += (size_t)snprintf(t + n, len - n, "; lanes on one word take turns at the LSU port, at most %u cycles "
+                              "against a %u-cycle round trip (global_latency), and the port is busy only %.1f%% of "
+                              "the cycles: the wait is the round trip, not contention", turns, k->global_latency,
+                              100.0 * unit_use(k, WS_UNIT_LSU));
+    else if (!shared && p)
+        n += (size_t)snprintf(t + n, len - n, "; its %.1f lanes per request fit in the words of its %.1f sectors, "
+                              "so they need not take turns: the wait is the atomic's round trip to memory, as a "
+                              "load's", lanes, (double)p->exact.gmem_sectors / (double)p->exact.gmem_requests);
+    if (n >= len) return;
+    if (waw && shared && turns_matter(k))
+        snprintf(t + n, len - n, "; better still, add up in a register and make one atomic at the end");
+    else if (waw)
+        snprintf(t + n, len - n, "; make fewer atomics: add up in a register (or per warp by shuffles, per block "
+                 "in shared memory) and make one atomic at the end");
     else
-        snprintf(t, len, "atomic latency: %.1f%% of its warp-cycles wait for an atomic's result "
-                 "(long_scoreboard, on %.40s); its %.1f lanes per request fit in the words of its %.1f sectors, so "
-                 "they need not take turns: the wait is the atomic's round trip to memory, as a load's; use the "
-                 "old value later (other work or atomics in flight meanwhile)%s", 100.0 * share,
-                 consumer->producer_disasm, lanes_run(p),
-                 (double)p->exact.gmem_sectors / (double)p->exact.gmem_requests,
+        snprintf(t + n, len - n, "; use the old value later (other work or atomics in flight meanwhile)%s",
                  occupancy_full(k, &occ) ? "" : " or raise occupancy so other warps issue meanwhile");
 }
 
@@ -1030,8 +1118,8 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
         const int atomic = l->top_producer_pc && !strcmp(prof_inst_kind(l->top_producer_pc->producer_disasm), "atomic");
         if (waits_matter(lsb, cyc, total) && atomic) {
             atomic_text(k, l->top_producer_pc, (double)lsb / (double)cyc, t, sizeof t);
-            fail |= add_caused(out, nout, l, "atomics", lanes_share_words(k, l->top_producer_pc) ? NULL : "round trip",
-                               (double)lsb / (double)cyc, cyc, t);
+            fail |= add_caused(out, nout, l, "atomics", atomic_cause(k, l->top_producer_pc), (double)lsb / (double)cyc,
+                               cyc, t);
         } else if (waits_matter(lsb, cyc, total) && local_load(k, l->top_producer_pc)) {
             snprintf(t, sizeof t, "local memory latency: %.1f%% of its warp-cycles wait for a load from the lanes' "
                      "stacks (long_scoreboard, on %.40s): variables kept in memory (all at -O0, spills, arrays "

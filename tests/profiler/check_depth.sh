@@ -258,7 +258,28 @@ atomic_rule)
     grep -q "depth_kernels.c:$aw: memory latency" r.txt && bad "the atomic's line also blamed on loads" || ok "not blamed on loads"
     python3 -c "import json,sys; r=[x for k in json.load(open('a.json'))['devices'][0]['kernels'] for x in k['rules']]; sys.exit(not any(x['rule'] == 'atomics' and x['line'] == $aw for x in r))" &&
         ok "JSON rule id atomics" || bad "JSON: no atomics rule on line $aw"
-    expect r.txt "updates of one address take turns" "one counter: its lanes take turns"
+    # One counter: its lanes take turns at the LSU port, 32 cycles against
+    # a 400-cycle round trip with the port mostly idle: the advice says the
+    # wait is the round trip (until 2026-11-28 it blamed the turns).
+    expect r.txt "lanes on one word take turns at the LSU port, at most 32 cycles against a 400-cycle round trip (global_latency), and the port is busy only" "one counter: turns, weighed against the round trip"
+    expect r.txt "the wait is the round trip, not contention; use the old value later" "one counter: the round trip is the wait"
+    grep -q "spread the updates\|spread them over several addresses" r.txt && bad "one counter with an idle port told to spread its updates" || ok "no spreading advice with an idle port"
+    # An atomic whose old value is unused (`atomicAdd(c, 1);`): the warp
+    # waits for it only because the next atomic overwrites its register
+    # (write after write). Until 2026-11-28 the advice was to use that
+    # value later.
+    ua=$(line UNUSED_ATOMIC)
+    "$ws" profile -- "$ws" run --grid 4 --block 128 "$elf" unused_atomic zeros:1 50 > u.txt 2>&1 ||
+        bad "unused_atomic exited with $?"
+    by_line u.txt | grep -qE "^  - depth_kernels.c:$ua: atomic completion: [0-9.]+% of its warp-cycles wait for an earlier atomic to complete \(long_scoreboard, on amoadd.w ([a-z0-9]+), .*\): its old value is unused, but the next write of its register \(amoadd.w \1, .*\) waits for it to land \(write after write\)" &&
+        ok "unused_atomic: a write-after-write wait on the atomic's register" || { bad "unused_atomic: the wait"; grep -A2 Rules u.txt; }
+    expect u.txt "make fewer atomics: add up in a register (or per warp by shuffles, per block in shared memory) and make one atomic at the end" "unused_atomic: fewer atomics"
+    grep -q "old value later\|wait for an atomic's result" u.txt && bad "unused_atomic: advice about a result it never uses" || ok "unused_atomic: no advice about using the result"
+    uo=$(line UNUSED_OWN_ATOMIC)
+    "$ws" profile -- "$ws" run --grid 4 --block 128 "$elf" unused_own_atomic zeros:512 50 > uo.txt 2>&1 ||
+        bad "unused_own_atomic exited with $?"
+    expect uo.txt "depth_kernels.c:$uo: atomic completion: " "unused_own_atomic: completion"
+    expect uo.txt "so they need not take turns: the wait is the atomic's round trip to memory, as a load's; make fewer atomics" "unused_own_atomic: own words, fewer atomics"
     # Lanes on words of their own (32 words, 4 sectors per request) need
     # not take turns: the wait is the round trip, and the advice is not to
     # combine or spread updates that are already spread (until 2026-11-28
@@ -269,6 +290,31 @@ atomic_rule)
     by_line o.txt | grep -qE "^  - depth_kernels.c:$oa: atomic latency: [0-9.]+% of its warp-cycles wait for an atomic's result \(long_scoreboard, on amoadd.w .*\); its 32.0 lanes per request fit in the words of its 4.0 sectors, so they need not take turns: the wait is the atomic's round trip to memory" &&
         ok "own_atomic: a round trip, not turns" || { bad "own_atomic"; grep -A2 Rules o.txt; }
     grep -q "take turns (a warp's lanes on one" o.txt && bad "own_atomic told its lanes take turns" || ok "own_atomic: no turns advice"
+    ;;
+atomic_turns)
+    # docs/timing.md: a global atomic's lanes on one word take turns at the
+    # LSU port, a cycle each, after which the value returns 400 cycles
+    # later. With the port mostly idle one word costs about what 32 words
+    # do; the advice blames the turns only where the port is busy.
+    t1=$("$ws" run --config mode=timing --grid 4 --block 128 "$elf" unused_atomic zeros:1 50 | sed -n "s/.* \([0-9]*\) cycles,.*/\1/p")
+    t32=$("$ws" run --config mode=timing --grid 4 --block 128 "$elf" unused_own_atomic zeros:512 50 | sed -n "s/.* \([0-9]*\) cycles,.*/\1/p")
+    [ -n "$t1" ] && [ -n "$t32" ] && [ $((t1 * 10)) -lt $((t32 * 11)) ] && [ "$t1" -gt "$t32" ] &&
+        ok "one word $t1 cycles, 32 words $t32: within 10%" || bad "one word $t1 cycles, 32 words $t32"
+    ua=$(line UNUSED_ATOMIC)
+    # 12 warps a core: the port is busy most of the cycles with the turns
+    "$ws" profile -- "$ws" run --config warps_per_core=12 --grid 12 --block 128 "$elf" unused_atomic zeros:1 50 > b.txt 2>&1 ||
+        bad "profile exited with $?"
+    by_line b.txt | grep -qE "^  - depth_kernels.c:$ua: atomic completion: .*; lanes on one word take turns at the LSU port \(up to 32 cycles a request\), which is busy [6-9][0-9].[0-9]% of the cycles: the turns delay the other warps too; combine within the warp first" &&
+        ok "busy port: the turns are blamed" || { bad "busy port: turns"; grep -A2 Rules b.txt; }
+    expect b.txt "; better still, add up in a register and make one atomic at the end" "busy port: and fewer atomics"
+    # 32 warps a core: the port is saturated by the turns, and the warps
+    # wait for room in its queue: contention, not bytes (until 2026-11-28
+    # the bandwidth rule said to move fewer bytes, at 1 sector a request)
+    "$ws" profile -- "$ws" run --config warps_per_core=32 --grid 16 --block 256 "$elf" unused_atomic zeros:1 50 > s.txt 2>&1 ||
+        bad "profile exited with $?"
+    by_line s.txt | grep -qE "^  - depth_kernels.c:$ua: bandwidth: .*the line's atomic \(amoadd.w .*\) puts 32.0 lanes per request on the words of 1.0 sector, and lanes on one word take turns at the port, up to 32 cycles a request where its sectors alone take 1.0: contention, not bytes; combine within the warp first" &&
+        ok "saturated port: the bandwidth rule names the turns" || { bad "saturated port"; grep -A2 Rules s.txt; }
+    grep -q "move fewer bytes per result" s.txt && bad "saturated by turns, told to move fewer bytes" || ok "no fewer-bytes advice"
     ;;
 producer)
     # A line's "N% long/short_scoreboard, waiting on ..." names the
@@ -922,7 +968,8 @@ divergence_rule)
     "$ws" profile -- "$ws" run --grid 2 --block 64 "$elf" float_sum zeros:1 10 > s.txt 2>&1 || bad "float_sum exited with $?"
     grep -q "depth_kernels.c:$fs: divergence" s.txt && bad "float_sum: a divergence rule on a float atomicAdd" ||
         ok "float_sum: no divergence"
-    expect s.txt "depth_kernels.c:$fs: atomic latency: " "float_sum: the atomics rule"
+    # (its old value is unused: the next atomic waits to overwrite it)
+    expect s.txt "depth_kernels.c:$fs: atomic completion: " "float_sum: the atomics rule"
     # A loop whose trip count depends on the lane: the lanes enter it
     # together and leave it at different iterations. The cause is the trip
     # counts, not a branch around the loop (until 2026-11-28 it said so).

@@ -118,6 +118,25 @@ WS_KERNEL void own_atomic(unsigned *out, int n)
     out[g + gridDim_x() * blockDim_x()] = s;
 }
 
+/* Every thread adds to one counter n times and never uses the old value
+ * (`atomicAdd(c, 1);`): the next atomic waits for the last one's result
+ * register only to overwrite it (write after write), so the advice is
+ * fewer atomics, not "use the old value later" (check_depth.sh
+ * atomic_rule, atomic_turns). */
+WS_KERNEL void unused_atomic(int *counter, int n)
+{
+    for (int i = 0; i < n; i++)
+        atomicAdd(counter, 1);                         /* MARK_UNUSED_ATOMIC */
+}
+
+/* The same with a word per thread: no lanes share a word. */
+WS_KERNEL void unused_own_atomic(int *out, int n)
+{
+    unsigned g = blockIdx_x() * blockDim_x() + threadIdx_x();
+    for (int i = 0; i < n; i++)
+        atomicAdd(&out[g], 1);                         /* MARK_UNUSED_OWN_ATOMIC */
+}
+
 /* A shared-memory histogram whose every lane adds to one bin: the atomics
  * of a warp take turns (32 wavefronts per request), which is contention on
  * one word, not a stride that padding would fix (the shared_atomics rule). */
