@@ -528,6 +528,19 @@ int prof_line_has(const prof_line *l, const prof_pc *p)
     return l->line || !strcmp(l->function ? l->function : "", p->src.function ? p->src.function : "");
 }
 
+int prof_line_is_exit(const prof_line *l)
+{
+    return !l->file && l->line == WS_RETIRE_ADDR;
+}
+
+uint64_t prof_lines_cycles(const prof_line *l, size_t n)
+{
+    uint64_t c = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!prof_line_is_exit(&l[i])) c += prof_exact_cycles(&l[i].exact);
+    return c;
+}
+
 static int by_samples_line(const void *a, const void *b)
 {
     const prof_line *x = a, *y = b;

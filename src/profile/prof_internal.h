@@ -398,6 +398,12 @@ uint64_t prof_atomic_turns(const prof_pc *p, size_t n);
 const char *prof_inst_kind(const char *disasm);
 /* Whether PC p belongs to line l (line 0: of the same function too). */
 int prof_line_has(const prof_line *l, const prof_pc *p);
+/* Whether l is the exit stub's row (WS_RETIRE_ADDR): warps whose lanes
+ * returned, waiting for their last stores and atomics (drain). */
+int prof_line_is_exit(const prof_line *l);
+/* The warp-cycles of the kernel's lines other than the exit stub's: what
+ * the rules' shares are of (the drain is on no line of its source). */
+uint64_t prof_lines_cycles(const prof_line *l, size_t n);
 
 /* A rule that fired on a line (prof_rules.c): which, the metric, and the
  * explanation. */

@@ -190,6 +190,27 @@ static void call_sites_section(FILE *f, const prof_kernel *k)
     free(idx);
 }
 
+/* The exit drain (warps whose lanes returned, waiting for their last
+ * stores and atomics) is real time on no line of the kernel's source:
+ * its share, said once, and that the rules weigh lines without it. Every
+ * warp drains a cycle or so; a drain below DRAIN_NOTE of the kernel's
+ * warp-cycles moves no rule's bar and is left to the kernel exit's row. */
+#define DRAIN_NOTE 0.02
+static void exit_drain_text(FILE *f, const prof_line *lines, size_t nl)
+{
+    uint64_t all = 0, drain = 0;
+    for (size_t i = 0; i < nl; i++) {
+        all += prof_exact_cycles(&lines[i].exact);
+        if (prof_line_is_exit(&lines[i])) drain += prof_exact_cycles(&lines[i].exact);
+    }
+    if (!drain || (double)drain < DRAIN_NOTE * (double)all) return;
+    fprintf(f, "  exit drain: %.1f%% of its warp-cycles (%llu of %llu): warps that returned, waiting for their last "
+               "stores and atomics (the kernel exit's row); on no source line, so the rules weigh lines against the "
+               "other %llu\n",
+            prof_pct(drain, all), (unsigned long long)drain, (unsigned long long)all,
+            (unsigned long long)(all - drain));
+}
+
 static void kernel_section(FILE *f, const prof_kernel *k, uint32_t lanes)
 {
     char buf[512], text[256];
@@ -197,6 +218,10 @@ static void kernel_section(FILE *f, const prof_kernel *k, uint32_t lanes)
     fprintf(f, "\nKernel %s (%s): %llu samples in %u launch%s, %llu cycles\n  states: %s\n",
             k->kernel, k->module, (unsigned long long)k->samples, k->launches, k->launches == 1 ? "" : "es",
             (unsigned long long)k->cycles, k->samples ? buf : "no samples");
+    prof_line *lines;
+    size_t nl;
+    if (prof_lines_build(k->pcs, k->npcs, &lines, &nl)) return;
+    exit_drain_text(f, lines, nl);
     prof_rule *rules;
     size_t nr;
     if (prof_rules_build(k, lanes, &rules, &nr) == 0 && nr) {
@@ -206,9 +231,6 @@ static void kernel_section(FILE *f, const prof_kernel *k, uint32_t lanes)
     if (!nr) fprintf(f, "  rules: none fired\n");
     free(rules);
     /* (a kernel without samples still shows its lines' exact metrics) */
-    prof_line *lines;
-    size_t nl;
-    if (prof_lines_build(k->pcs, k->npcs, &lines, &nl)) return;
     fprintf(f, "\n  Hot source lines\n  %8s %6s  %s\n", "samples", "%", "line");
     for (size_t i = 0; i < nl && i < HOT_LINES; i++) {
         const prof_line *l = &lines[i];

@@ -1,13 +1,14 @@
 /* Rules that explain a kernel's top problems in words, each tied to the
  * exact metric that fired it (as Nsight Compute's rules do). Lines are
  * judged by the instruction counters; the rules fire on lines that carry at
- * least 2 % of the kernel's warp-cycles, and are ordered by those cycles. */
+ * least 2 % of the warp-cycles of the kernel's lines (the exit stub's
+ * drain aside: docs/profiling.md), and are ordered by those cycles. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "profile/prof_internal.h"
 
-#define MIN_SHARE 0.02     /* of the kernel's warp-cycles                 */
+#define MIN_SHARE 0.02     /* of the warp-cycles of the kernel's lines      */
 #define SIMT_LOW 0.5       /* at most: a divergence rule (an if/else on odd
                               and even lanes runs each arm at exactly 0.5) */
 #define SECTORS_RATIO 2.0  /* sectors per request at least this many times
@@ -15,7 +16,7 @@
                               (a stride of 2 fetches every sector twice over) */
 #define WAIT_HIGH 0.5      /* a scoreboard state's share of the line        */
 #define BANKS 32u          /* shared-memory banks of one word (timing_memory.c) */
-#define BARRIER_HIGH 0.10  /* of the kernel's warp-cycles waiting at one barrier */
+#define BARRIER_HIGH 0.10  /* of its lines' warp-cycles waiting at one barrier */
 #define THROTTLE_HIGH 0.5  /* a memory queue's throttle share of the line's waits */
 #define BUSY_HIGH 0.6      /* its unit's utilisation (the roofline's 60 %)  */
 #define WASTE_HIGH 0.5     /* of the unit's work, the share another rule names */
@@ -85,7 +86,7 @@ static int bank_advice(char *t, size_t len, double per, double active)
 /* Whether a line's waits in one state (w of its cyc warp-cycles) are
  * worth a latency rule: most of the line (WAIT_HIGH), and themselves
  * past the bar a line passes to be judged at all, MIN_SHARE of the
- * kernel's warp-cycles (total): removing them saves at most that much,
+ * warp-cycles of the kernel's lines (total): removing them saves at most that much,
  * and a 2 % line half waiting is 1 % of the kernel. */
 static int waits_matter(uint64_t w, uint64_t cyc, uint64_t total)
 {
@@ -954,8 +955,9 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
     prof_line *lines;
     size_t nl;
     if (prof_lines_build(k->pcs, k->npcs, &lines, &nl)) return -1;
-    uint64_t total = 0;
-    for (size_t i = 0; i < nl; i++) total += prof_exact_cycles(&lines[i].exact);
+    /* the shares are of the kernel's lines: the exit drain, on none of
+     * them, would dilute every bar (a store-only kernel is mostly drain) */
+    const uint64_t total = prof_lines_cycles(lines, nl);
     char t[680];
     int fail = 0;
     const double waste[2] = { lsu_waste(k, lines, nl, lanes), mio_waste(k) };
@@ -1106,7 +1108,7 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
         if ((double)bar >= BARRIER_HIGH * (double)total) {
             char peers[400];
             barrier_peers_text(k, l, lines, nl, peers, sizeof peers);
-            snprintf(t, sizeof t, "barrier imbalance: in kernel %.80s, %.1f%% of the warp-cycles wait at this barrier "
+            snprintf(t, sizeof t, "barrier imbalance: in kernel %.80s, %.1f%% of its lines' warp-cycles wait at this barrier "
                      "for the rest of their block (barrier)%s; some warps of the block do much more work before it than "
                      "others (a branch on threadIdx that whole warps take or skip, the last levels of a tree): "
                      "spread that work over all of the block's warps, or finish the last levels within one warp "

@@ -343,6 +343,33 @@ exit_row)
         ok "exit stub row: kernel exit" || bad "exit stub row does not say kernel exit"
     grep -qE "^  0x[0-9a-f]{8} .* \?:0 " r.txt && bad "an instruction row says ?:0" || ok "no ?:0 row"
     ;;
+exit_drain)
+    # The exit drain (warps that returned, waiting for their last stores)
+    # is on no source line: the report says its share once, and the rules'
+    # 2 % bars are of the kernel's lines. drain_heavy with global_latency
+    # 1500 is 90 % drain; its divergent loop is 1.1 % of all warp-cycles,
+    # 11 % of its lines'. Until 2026-11-28 the drain counted in the bars
+    # and the loop got no rule.
+    dl=$(line DRAIN_ODD)
+    printf 'global_latency = 1500\n' > slow.timing
+    "$ws" profile --json d.json -- "$ws" run --config timing=slow.timing --grid 4 --block 256 "$elf" drain_heavy zeros:32768 1 > d.txt 2>&1 ||
+        bad "profile exited with $?"
+    grep -qE "^  exit drain: (8[5-9]|9[0-9])\.[0-9]% of its warp-cycles \(([0-9]+) of ([0-9]+)\): warps that returned, waiting for their last stores and atomics \(the kernel exit's row\); on no source line, so the rules weigh lines against the other [0-9]+$" d.txt &&
+        ok "the report states the exit drain's share" || { bad "exit drain line"; sed -n '/^Kernel/,/Rules/p' d.txt; }
+    python3 - d.json d.txt <<'PY' && ok "the drain line's figures add up" || bad "the drain line's figures"
+import json, re, sys
+k = json.load(open(sys.argv[1]))['devices'][0]['kernels'][0]
+cyc = {(l['file'], l['line']): sum(l['exact']['cycles'].values()) for l in k['lines']}
+drain = sum(c for (f, n), c in cyc.items() if f is None and n == 0xffff0000)
+m = re.search(r"exit drain: [0-9.]+% of its warp-cycles \((\d+) of (\d+)\).* against the other (\d+)$", open(sys.argv[2]).read(), re.M)
+assert m and int(m.group(1)) == drain and int(m.group(2)) == sum(cyc.values()) and int(m.group(3)) == sum(cyc.values()) - drain, (m and m.groups(), drain)
+PY
+    expect d.txt "depth_kernels.c:$dl: divergence: SIMT efficiency 50.0%" "the divergent loop's rule, against its lines' cycles"
+    # a drain under 2 % of the warp-cycles (a long loop, then one store)
+    # moves no bar: no drain line
+    "$ws" profile -- "$ws" run --grid 2 --block 64 "$elf" fma_chain zeros:128 2000 > n.txt 2>&1 || bad "fma_chain exited with $?"
+    grep -q "exit drain" n.txt && bad "exit drain line without drain: $(grep 'exit drain' n.txt)" || ok "no drain, no drain line"
+    ;;
 baseline_exit)
     # --baseline lists rows without a source file too: with uncoalesced
     # last stores the warps drain longer at the kernel exit, the largest
@@ -629,7 +656,7 @@ barrier_rule)
     hb=$(line HEAVY_BARRIER) hw=$(line HEAVY_WORK) tb=$(line TREE_BARRIER) ta=$(line TREE_ADD)
     "$ws" profile --json h.json -- "$ws" run --grid 8 --block 256 "$elf" barrier_heavy zeros:2048 300 > h.txt 2>&1 ||
         bad "barrier_heavy exited with $?"
-    grep -E "^  - depth_kernels.c:$hb: barrier imbalance: in kernel barrier_heavy, [0-9.]+% of the warp-cycles wait at this barrier for the rest of their block \(barrier\); meanwhile the warps it waits for run line $hw in [0-9.]+% of their samples; some warps of the block do much more work before it than others .*: spread that work over all of the block's warps" h.txt > /dev/null &&
+    grep -E "^  - depth_kernels.c:$hb: barrier imbalance: in kernel barrier_heavy, [0-9.]+% of its lines' warp-cycles wait at this barrier for the rest of their block \(barrier\); meanwhile the warps it waits for run line $hw in [0-9.]+% of their samples; some warps of the block do much more work before it than others .*: spread that work over all of the block's warps" h.txt > /dev/null &&
         ok "barrier_heavy: the rule on line $hb, the late warps at line $hw" || { bad "barrier_heavy: no rule on line $hb"; grep -A3 Rules h.txt; }
     python3 - h.json "$hb" <<'PY2' && ok "JSON: barrier_imbalance, metric = the line's barrier warp-cycles over the kernel's" || bad "JSON barrier_imbalance"
 import json, sys
@@ -637,11 +664,12 @@ k = json.load(open(sys.argv[1]))['devices'][0]['kernels'][0]
 hb = int(sys.argv[2])
 r = [r for r in k['rules'] if r['rule'] == 'barrier_imbalance']
 assert len(r) == 1 and r[0]['line'] == hb, k['rules']
-total = sum(sum(l['exact']['cycles'].values()) for l in k['lines'])
+# (of the kernel's lines: the exit drain, on none of them, left out)
+total = sum(sum(l['exact']['cycles'].values()) for l in k['lines'] if l['file'] or l['line'] != 0xffff0000)
 line = [l for l in k['lines'] if l['line'] == hb][0]
 share = line['exact']['cycles']['barrier'] / total
 assert abs(r[0]['metric'] - share) < 1e-6 and share >= 0.10, (r[0]['metric'], share)
-assert ('%.1f%% of the warp-cycles' % (100 * share)) in r[0]['text'], r[0]['text']
+assert ("%.1f%% of its lines' warp-cycles" % (100 * share)) in r[0]['text'], r[0]['text']
 assert r[0]['warp_cycles'] == sum(line['exact']['cycles'].values())
 print('barrier share %.1f%%' % (100 * share))
 PY2
@@ -649,7 +677,7 @@ PY2
     # beside the waiting ones; the rule still fires on the exact counts.
     "$ws" profile --mode rr -- "$ws" run --grid 8 --block 256 "$elf" barrier_heavy zeros:2048 300 > rr.txt 2>&1 ||
         bad "--mode rr exited with $?"
-    by_line rr.txt | grep -qE "^  - depth_kernels.c:$hb: barrier imbalance: in kernel barrier_heavy, [0-9.]+% of the warp-cycles wait at this barrier for the rest of their block \(barrier\); some warps" &&
+    by_line rr.txt | grep -qE "^  - depth_kernels.c:$hb: barrier imbalance: in kernel barrier_heavy, [0-9.]+% of its lines' warp-cycles wait at this barrier for the rest of their block \(barrier\); some warps" &&
         ok "--mode rr: the rule, without the late warps' line" || bad "--mode rr: $(grep 'barrier imbalance' rr.txt)"
     # A tree sum in shared memory: one warp works at the last levels.
     "$ws" profile -- "$ws" run --grid 8 --block 256 "$elf" barrier_tree iota:2048 zeros:8 20 > t.txt 2>&1 ||
@@ -783,28 +811,31 @@ dependency_rule)
     grep -q ": dependent arithmetic: " f.txt && bad "full occupancy: $(grep ': dependent arithmetic: ' f.txt | head -1)" ||
         ok "full occupancy, issue slots used: no dependency rule"
     # examples/bitonic: line 11 (two loads and their index arithmetic) is
-    # half `wait` and 2.5 % of the kernel's warp-cycles, so its waits are
-    # about 1 % of them, under the 2 % a line needs to be judged: no rule
-    # (until 2026-11-28 the rule fired there). Its heavy lines keep theirs.
+    # half `wait`: the rule fires there exactly when those waits are 2 %
+    # of the warp-cycles of the kernel's lines (39 % of bitonic_step's
+    # warp-cycles are its exit drain, on no line, which the shares leave
+    # out: 2.1 %, and the rule fires; with the drain counted, as until
+    # 2026-11-28, they were 1.3 % and it did not; small_waits checks a
+    # line under the bar). Its heavy lines keep their rules.
     "$example" > /dev/null 2>&1 || bad "bitonic fails unprofiled"
     "$ws" profile --json b.json -- "$example" > b.txt 2>&1 || bad "bitonic exited with $?"
-    python3 - b.json <<'PY' && ok "bitonic: no dependency rule on a line whose waits are under 2 % of the kernel" || { bad "bitonic rules"; grep -A5 Rules b.txt; }
+    python3 - b.json <<'PY' && ok "bitonic: the dependency rule on line 11 exactly when its waits pass 2 % of the kernel's lines" || { bad "bitonic rules"; grep -A5 Rules b.txt; }
 import json, sys
 k = json.load(open(sys.argv[1]))['devices'][0]['kernels'][0]
 assert k['kernel'] == 'bitonic_step', k['kernel']
-total = sum(sum(l['exact']['cycles'].values()) for l in k['lines'])
+total = sum(sum(l['exact']['cycles'].values()) for l in k['lines'] if l['file'] or l['line'] != 0xffff0000)
 waits = {l['line']: l['exact']['cycles'].get('wait', 0) for l in k['lines'] if l['file']}
 line = sum(sum(l['exact']['cycles'].values()) for l in k['lines'] if l['line'] == 11)
-# the case itself: a line judged (>= 2 % of the kernel) and mostly `wait`, whose waits are under 2 %
-assert line >= 0.02 * total and waits[11] >= 0.5 * line and waits[11] < 0.02 * total, (line, waits[11], total)
-assert not [r for r in k['rules'] if r['rule'] == 'dependency'], k['rules']
+assert line >= 0.02 * total and waits[11] >= 0.5 * line, (line, waits[11], total)
+dep = [r['line'] for r in k['rules'] if r['rule'] == 'dependency']
+assert dep == ([11] if waits[11] >= 0.02 * total else []), (k['rules'], waits[11] / total)
 assert [r['line'] for r in k['rules'] if r['rule'] == 'latency'] == [12], k['rules']
 PY
-    # and the rule's own bar, on the loop: each line's waits are >= 2 % of the kernel
+    # and the rule's own bar, on the loop: each line's waits are >= 2 % of the kernel's lines
     python3 - a.json <<'PY' && ok "alu_chain: the dependency lines' waits pass 2 % of the kernel" || bad "alu_chain waits"
 import json, sys
 k = json.load(open(sys.argv[1]))['devices'][0]['kernels'][0]
-total = sum(sum(l['exact']['cycles'].values()) for l in k['lines'])
+total = sum(sum(l['exact']['cycles'].values()) for l in k['lines'] if l['file'] or l['line'] != 0xffff0000)
 dep = [l for r in k['rules'] if r['rule'] == 'dependency' for l in r['lines']]
 assert len(dep) == 2, k['rules']
 for d in dep:
@@ -869,19 +900,20 @@ PY2
     ;;
 small_waits)
     # A latency rule names one wait state of a line as the problem; the
-    # waits must be 2 % of the kernel's warp-cycles, as a line must be to
-    # be judged (a 2 % line half waiting is 1 %, which no change to it
-    # can win back). warp0_work's test on the thread id waits mostly on
-    # its CSR read, under 2 % of the kernel: no MIO latency rule there
-    # (until 2026-11-28 there was); the barrier keeps its rule.
+    # waits must be 2 % of the warp-cycles of the kernel's lines, as a line
+    # must be to be judged (a 2 % line half waiting is 1 %, which no change
+    # to it can win back). warp0_work's test on the thread id waits mostly
+    # on its CSR read, under 2 % of the lines: no MIO latency rule there
+    # (until 2026-11-28 there was); the barrier keeps its rule. (The exit
+    # drain is on no line: the shares leave it out, exit_drain.)
     wt=$(line WARP0_TEST) wb=$(line WARP0_BAR)
-    "$ws" profile --period 6 --json w.json -- "$ws" run --grid 4 --block 256 "$elf" warp0_work zeros:1024 64 > w.txt 2>&1 ||
+    "$ws" profile --period 6 --json w.json -- "$ws" run --grid 4 --block 256 "$elf" warp0_work zeros:1024 100 > w.txt 2>&1 ||
         bad "warp0_work exited with $?"
     python3 - w.json "$wt" "$wb" <<'PY' && ok "warp0_work: no rule on waits under 2 % of the kernel, the barrier's rule kept" || { bad "warp0_work rules"; grep -A4 Rules w.txt; }
 import json, sys
 k = json.load(open(sys.argv[1]))['devices'][0]['kernels'][0]
 wt, wb = int(sys.argv[2]), int(sys.argv[3])
-total = sum(sum(l['exact']['cycles'].values()) for l in k['lines'])
+total = sum(sum(l['exact']['cycles'].values()) for l in k['lines'] if l['file'] or l['line'] != 0xffff0000)
 c = [l for l in k['lines'] if l['line'] == wt][0]['exact']['cycles']
 line, ssb = sum(c.values()), c.get('short_scoreboard', 0)
 # the case itself: judged (>= 2 %), mostly short_scoreboard, which is < 2 % of the kernel

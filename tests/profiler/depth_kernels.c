@@ -435,6 +435,20 @@ WS_KERNEL void last_store(int *out, int stride)
     out[i * (unsigned)stride] = (int)i;                      /* MARK_LAST_STORE */
 }
 
+/* Odd lanes run a short loop, then every lane stores a word 32 words
+ * from its neighbour's and returns: with a long global_latency most of
+ * the kernel's warp-cycles are warps draining at the exit, and the
+ * divergent loop's line is 1 % of them but 11 % of its lines' (check_depth.sh
+ * exit_drain). */
+WS_KERNEL void drain_heavy(int *out, int n)
+{
+    unsigned t = threadIdx_x(), i = blockIdx_x() * blockDim_x() + t;
+    int acc = (int)i;
+    if (t & 1)
+        for (int k = 0; k < n; k++) acc = acc * 3 + k;         /* MARK_DRAIN_ODD */
+    out[i * 32u] = acc;
+}
+
 /* Each thread owns two neighbouring elements (2i and 2i + 1), as
  * examples/scan's scan_add did: a warp's accesses span twice the sectors
  * its 32 elements need (8 for words, 2 for bytes). pair_words with
