@@ -645,8 +645,38 @@ static void atomic_text(const prof_kernel *k, const prof_pc *consumer, double sh
  * a CSR read (thread and block ids), an environment call, each ready
  * shared_latency cycles after its pass. With the MIO busy most of the
  * kernel's cycles the wait is its queue's, as for a saturated LSU. */
-static int mio_latency_rule(const prof_kernel *k, const prof_line *l, uint64_t cyc, uint64_t total, prof_rule **out,
-                            size_t *nout)
+/* Whether p is a CSR read (a thread or block id) that each warp ran at
+ * most once: its warp-instructions are no more than the launches' warps
+ * (k->block_lanes counts their lanes). Reading it again is not the cause
+ * of its waits then: it is a fixed cost at the warp's start. */
+static int csr_once_per_warp(const prof_kernel *k, const prof_pc *p, uint32_t lanes)
+{
+    return p && !strncmp(p->disasm, "csrr", 4) && p->exact.warp_instructions &&
+           p->exact.warp_instructions * lanes <= k->block_lanes;
+}
+
+/* Whether line l's MIO waits are for ids each warp reads once: the
+ * producer its samples waited on most is such a CSR read, or, with no
+ * sampled producer, the line's own MIO instructions all are (no shared
+ * access, shuffle, vote or environment call among them). */
+static int ids_once_per_warp(const prof_kernel *k, const prof_line *l, uint32_t lanes)
+{
+    if (l->top_producer_pc) return csr_once_per_warp(k, find_pc(k, l->top_producer_pc->producer_pc), lanes);
+    int csr = 0;
+    for (size_t j = 0; j < k->npcs; j++) {
+        const prof_pc *p = &k->pcs[j];
+        if (!prof_line_has(l, p) || !p->exact.warp_instructions) continue;
+        const char *d = p->disasm;
+        if (p->exact.shared_requests || !strncmp(d, "shfl", 4) || !strncmp(d, "vote", 4) || !strncmp(d, "ecall", 5))
+            return 0;
+        if (!strncmp(d, "csrr", 4) && !csr_once_per_warp(k, p, lanes)) return 0;
+        csr |= !strncmp(d, "csrr", 4);
+    }
+    return csr;
+}
+
+static int mio_latency_rule(const prof_kernel *k, const prof_line *l, uint64_t cyc, uint64_t total, uint32_t lanes,
+                            prof_rule **out, size_t *nout)
 {
     const uint64_t ssb = l->exact.stall_cycles[WS_STATE_SHORT_SCOREBOARD];
     if (!waits_matter(ssb, cyc, total)) return 0;
@@ -661,7 +691,14 @@ static int mio_latency_rule(const prof_kernel *k, const prof_line *l, uint64_t c
     if (l->top_producer_pc) snprintf(on, sizeof on, ", on %.40s", l->top_producer_pc->producer_disasm);
     const double share = (double)ssb / (double)cyc, use = unit_use(k, WS_UNIT_MIO);
     double occ = 0;
-    if (use >= BUSY_HIGH)
+    const int once = ids_once_per_warp(k, l, lanes);
+    if (use < BUSY_HIGH && once)
+        snprintf(t, sizeof t, "MIO latency: %.1f%% of its warp-cycles wait for an MIO result (short_scoreboard%s): "
+                 "each warp reads its thread and block ids (CSRs) once and waits shared_latency cycles for them, "
+                 "a fixed cost per warp that reading them less cannot cut; the more work each thread does after "
+                 "it, the smaller its share: give each thread several elements (a grid-stride loop)",
+                 100.0 * share, on);
+    else if (use >= BUSY_HIGH)
         snprintf(t, sizeof t, "MIO latency: %.1f%% of its warp-cycles wait for an MIO result (short_scoreboard%s), "
                  "while the MIO is busy %.1f%% of the cycles: the requests wait their turn, one pass a cycle, so "
                  "more of them in flight would only queue; fewer shared accesses, shuffles and CSR reads per result "
@@ -678,7 +715,8 @@ static int mio_latency_rule(const prof_kernel *k, const prof_line *l, uint64_t c
                  "shared_latency cycles after their pass; put independent ones in flight together, keep values "
                  "such as thread ids in registers instead of reading them again, or raise occupancy so other warps "
                  "issue meanwhile", 100.0 * share, on);
-    return add_caused(out, nout, l, "mio_latency", use >= BUSY_HIGH ? "busy MIO" : NULL, share, cyc, t);
+    return add_caused(out, nout, l, "mio_latency", use >= BUSY_HIGH ? "busy MIO" : once ? "ids once per warp" : NULL,
+                      share, cyc, t);
 }
 
 /* The instruction of line l whose samples most often waited for an
@@ -1142,7 +1180,7 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
             latency_text(k, (double)lsb / (double)cyc, t, sizeof t);
             fail |= add(out, nout, l, "latency", (double)lsb / (double)cyc, cyc, t);
         }
-        fail |= mio_latency_rule(k, l, cyc, total, out, nout);
+        fail |= mio_latency_rule(k, l, cyc, total, lanes, out, nout);
         fail |= pipe_rule(k, l, cyc, out, nout);
         fail |= dependency_rule(k, l, cyc, total, out, nout);
         const int outside = line_outside_unit(k, l);

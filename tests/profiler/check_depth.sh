@@ -933,8 +933,19 @@ mio_latency_rule)
         ok "shuffle_storm: MIO latency on line $sh, the MIO's queue named" || { bad "shuffle_storm"; grep -A3 Rules s.txt; }
     "$ws" profile --json w.json -- "$ws" run --grid 8 --block 256 "$elf" wait_mix zeros:2048 50 > w.txt 2>&1 ||
         bad "wait_mix exited with $?"
-    by_line w.txt | grep -qE "^  - depth_kernels.c:$wm: MIO latency: [0-9.]+% of its warp-cycles wait for an MIO result \(short_scoreboard[^)]*\): shared-memory loads and atomics, shuffles and CSR reads" &&
-        ok "wait_mix: MIO latency on line $wm" || { bad "wait_mix"; grep -A4 Rules w.txt; }
+    # (the store's line waits on its block ids, which each warp reads
+    # once: a fixed cost per warp, not ids read again; until 2026-11-28
+    # it was told to keep them in registers instead of reading them again)
+    by_line w.txt | grep -qE "^  - depth_kernels.c:$wm: MIO latency: [0-9.]+% of its warp-cycles wait for an MIO result \(short_scoreboard[^)]*\): each warp reads its thread and block ids \(CSRs\) once and waits shared_latency cycles for them, a fixed cost per warp that reading them less cannot cut; the more work each thread does after it, the smaller its share: give each thread several elements \(a grid-stride loop\)$" &&
+        ok "wait_mix: MIO latency on line $wm, ids read once" || { bad "wait_mix"; grep -A4 Rules w.txt; }
+    by_line w.txt | grep "depth_kernels.c:$wm: " | grep -q "instead of reading them again" &&
+        bad "wait_mix: told to stop reading ids it reads once" || ok "wait_mix: no advice to read the ids less"
+    # ids read in every iteration of a loop (blockDim_x() in a loop
+    # condition) keep the advice to read them less
+    cl=$(line CSR_LOOP)
+    "$ws" profile -- "$ws" run --grid 8 --block 256 "$elf" csr_loop zeros:2048 8 > c.txt 2>&1 || bad "csr_loop exited with $?"
+    by_line c.txt | grep -E "^  - depth_kernels.c:$cl: MIO latency: " | grep -q "keep values such as thread ids in registers instead of reading them again" &&
+        ok "csr_loop: ids read again, the advice to keep them" || { bad "csr_loop"; grep -A4 Rules c.txt; }
     for f in s.json w.json; do
         python3 - $f <<'PY2' && ok "$f: metric = the short_scoreboard share of the line" || bad "$f: JSON mio_latency"
 import json, sys

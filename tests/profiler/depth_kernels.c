@@ -435,6 +435,18 @@ WS_KERNEL void last_store(int *out, int stride)
     out[i * (unsigned)stride] = (int)i;                      /* MARK_LAST_STORE */
 }
 
+/* A loop that reads the block's size (a CSR) in every iteration, as a
+ * strided loop's `j += blockDim_x()` may: waits on ids read again
+ * (check_depth.sh mio_latency_rule). */
+WS_KERNEL void csr_loop(int *out, int n)
+{
+    unsigned t = threadIdx_x();
+    int acc = 0;
+    for (unsigned j = t; j < (unsigned)n * blockDim_x(); j += blockDim_x())
+        acc += (int)(j * blockDim_x());                         /* MARK_CSR_LOOP */
+    out[blockIdx_x() * blockDim_x() + t] = acc;
+}
+
 /* Odd lanes run a short loop, then every lane stores a word 32 words
  * from its neighbour's and returns: with a long global_latency most of
  * the kernel's warp-cycles are warps draining at the exit, and the
