@@ -1021,10 +1021,14 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
         }
         if (at.shared_wavefronts > at.shared_requests) {
             double per = (double)at.shared_wavefronts / (double)at.shared_requests;
+            /* (the counters do not say whether the lanes met on one word
+             * or on different words of one bank: both causes are named) */
             snprintf(t, sizeof t, "shared atomic contention: %.1f wavefronts per shared atomic, %.1f%% of them "
-                     "waiting their turn: a warp's atomics on one bank, even on one word (a bin, a counter), go one "
-                     "at a time, which padding does not cure; combine within the warp first (shuffles, then one "
-                     "atomic per warp and address) or give each warp its own copy", per,
+                     "waiting their turn: a warp's atomics on one bank go one at a time, even on one word; lanes on "
+                     "one word (a hot bin, a counter), which padding does not cure, need fewer atomics: combine "
+                     "within the warp first (shuffles, then one atomic per warp and address) or give each warp its "
+                     "own copy; lanes on different words of one bank (words an even stride apart) need an odd "
+                     "stride, as bank conflicts do (the counters do not tell the two apart)", per,
                      100.0 * (double)(at.shared_wavefronts - at.shared_requests) / (double)at.shared_wavefronts);
             fail |= add(out, nout, l, "shared_atomics", per, cyc, t);
         }

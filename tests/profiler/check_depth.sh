@@ -437,6 +437,15 @@ shared_atomic_rule)
     grep -q "depth_kernels.c:$sb: bank conflicts" r.txt && bad "the atomic's contention blamed on bank conflicts: $(grep "depth_kernels.c:$sb: bank" r.txt)" ||
         ok "no bank-conflict rule on line $sb"
     grep -q "pad the array" r.txt && bad "padding advised for one bin" || ok "no padding advice"
+    expect r.txt "lanes on one word (a hot bin, a counter), which padding does not cure, need fewer atomics: combine within the warp first" "one bin: fewer atomics"
+    # Lanes two words apart: two on each even bank, on different words.
+    # The counters cannot tell that from lanes sharing words, and the rule
+    # names both causes (until 2026-11-28 it said padding does not cure it).
+    s2=$(line SHARED_STRIDE2)
+    "$ws" profile -- "$ws" run --grid 2 --block 128 "$elf" shared_stride2_atomic zeros:128 20 > s2.txt 2>&1 ||
+        bad "shared_stride2_atomic exited with $?"
+    expect s2.txt "depth_kernels.c:$s2: shared atomic contention: 2.0 wavefronts per shared atomic" "stride 2: the shared-atomics rule"
+    expect s2.txt "lanes on different words of one bank (words an even stride apart) need an odd stride, as bank conflicts do (the counters do not tell the two apart)" "stride 2: the odd-stride cure named"
     # the exact counters under the line and the atomic say the same
     grep -A4 -E "^ +[0-9]+ +[0-9.]+%  depth_kernels.c:$sb \(shared_bin\)" r.txt |
         grep -qF "32.00 wavefronts/req (31.00 extra: atomics taking turns)" &&

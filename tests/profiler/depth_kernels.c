@@ -118,6 +118,21 @@ WS_KERNEL void own_atomic(unsigned *out, int n)
     out[g + gridDim_x() * blockDim_x()] = s;
 }
 
+/* Lane t adds to shared word 2 t mod 64: two lanes on each even bank,
+ * on different words, so each atomic takes 2 wavefronts, which an odd
+ * stride would cure (check_depth.sh shared_atomic_rule). */
+WS_KERNEL void shared_stride2_atomic(int *out, int n)
+{
+    WS_SHARED int bins[64];
+    unsigned t = threadIdx_x();
+    if (t < 64) bins[t] = 0;
+    __syncthreads();
+    for (int k = 0; k < n; k++)
+        atomicAdd(&bins[(2u * t + 2u * (unsigned)k) % 64u], 1); /* MARK_SHARED_STRIDE2 */
+    __syncthreads();
+    if (t < 64) out[blockIdx_x() * 64 + t] = bins[t];
+}
+
 /* Every thread adds to one counter n times and never uses the old value
  * (`atomicAdd(c, 1);`): the next atomic waits for the last one's result
  * register only to overwrite it (write after write), so the advice is
