@@ -59,6 +59,14 @@ static void producer_where(const char *from, const prof_src *prod, char *buf, si
     else snprintf(buf, len, "%s:%u", ws_path_base(prod->file), prod->line);
 }
 
+/* What a wait on a register the waiting instruction only overwrites
+ * adds (write after write: it does not use the producer's result, which
+ * nothing read before it), else "". */
+static const char *overwrite_text(const prof_pc *p)
+{
+    return p->producer_waw ? ", only to overwrite its unused result (write after write)" : "";
+}
+
 /* The sentence the brief asks for: "61.0% long_scoreboard, waiting on the
  * load at line 40 (lw a5, 0(a4))" (or "at helper.c:7" in another file). */
 static void cause(const prof_line *l, char *buf, size_t len)
@@ -79,11 +87,12 @@ static void cause(const prof_line *l, char *buf, size_t len)
         char where[300];
         if (p->producer_src.file && p->producer_src.line) {
             producer_where(l->file, &p->producer_src, where, sizeof where);
-            n += (size_t)snprintf(buf + n, len - n, "%s the %s at %s (%s)", lead,
-                                  prof_inst_kind(p->producer_disasm), where, p->producer_disasm);
+            n += (size_t)snprintf(buf + n, len - n, "%s the %s at %s (%s)%s", lead,
+                                  prof_inst_kind(p->producer_disasm), where, p->producer_disasm, overwrite_text(p));
         } else {
-            n += (size_t)snprintf(buf + n, len - n, "%s the %s at 0x%08x (%s)", lead,
-                                  prof_inst_kind(p->producer_disasm), p->producer_pc, p->producer_disasm);
+            n += (size_t)snprintf(buf + n, len - n, "%s the %s at 0x%08x (%s)%s", lead,
+                                  prof_inst_kind(p->producer_disasm), p->producer_pc, p->producer_disasm,
+                                  overwrite_text(p));
         }
     }
 }
@@ -292,10 +301,10 @@ static void kernel_section(FILE *f, const prof_kernel *k, uint32_t lanes)
                 prof_pct(p->samples, k->samples), p->disasm, where, buf);
         if (p->producer_pc && p->producer_src.file && p->producer_src.line) {
             producer_where(p->src.file, &p->producer_src, where, sizeof where);
-            fprintf(f, "; waits on %s (%s)", where, p->producer_disasm);
+            fprintf(f, "; waits on %s (%s)%s", where, p->producer_disasm, overwrite_text(p));
         }
         else if (p->producer_pc)
-            fprintf(f, "; waits on 0x%08x (%s)", p->producer_pc, p->producer_disasm);
+            fprintf(f, "; waits on 0x%08x (%s)%s", p->producer_pc, p->producer_disasm, overwrite_text(p));
         fputc('\n', f);
         exact_text(&p->exact, strcmp(prof_inst_kind(p->disasm), "atomic") ? 0
                               : p->exact.shared_wavefronts - p->exact.shared_requests, lanes, buf, sizeof buf);

@@ -275,6 +275,12 @@ atomic_rule)
         ok "unused_atomic: a write-after-write wait on the atomic's register" || { bad "unused_atomic: the wait"; grep -A2 Rules u.txt; }
     expect u.txt "make fewer atomics: add up in a register (or per warp by shuffles, per block in shared memory) and make one atomic at the end" "unused_atomic: fewer atomics"
     grep -q "old value later\|wait for an atomic's result" u.txt && bad "unused_atomic: advice about a result it never uses" || ok "unused_atomic: no advice about using the result"
+    # the line's cause and the instruction's row say the same
+    grep -qE "^ +line $ua: [0-9.]+% long_scoreboard, waiting on the atomic at line $ua \(amoadd.w [^;]*\), only to overwrite its unused result \(write after write\)$" u.txt &&
+        ok "unused_atomic: the line's cause says write after write" || { bad "unused_atomic: the line's cause"; grep -E "^ +line $ua: " u.txt; }
+    grep -qE "^  0x[0-9a-f]+ +[0-9]+ .*amoadd.w .*; waits on line $ua \(amoadd.w .*\), only to overwrite its unused result \(write after write\)$" u.txt &&
+        ok "unused_atomic: the instruction's row too" || bad "unused_atomic: the instruction's row"
+    grep -q "overwrite" r.txt && bad "atomic_wait uses its results: $(grep overwrite r.txt)" || ok "atomic_wait: its waits are for results it uses"
     uo=$(line UNUSED_OWN_ATOMIC)
     "$ws" profile -- "$ws" run --grid 4 --block 128 "$elf" unused_own_atomic zeros:512 50 > uo.txt 2>&1 ||
         bad "unused_own_atomic exited with $?"
