@@ -540,20 +540,37 @@ static int occupancy_full(const prof_kernel *k, double *achieved)
     return theo >= 0.999 && *achieved >= OCC_FULL;
 }
 
+/* Whether the kernel ran a backward branch or jump: a loop. Without one,
+ * each thread runs each load once and "unroll" names nothing to unroll. */
+static int kernel_loops(const prof_kernel *k)
+{
+    for (size_t j = 0; j < k->npcs; j++) {
+        const prof_pc *p = &k->pcs[j];
+        const char *d = strncmp(p->disasm, "c.", 2) ? p->disasm : p->disasm + 2, *last = strrchr(d, ' ');
+        const uint32_t to = branch_target(p->disasm) ? branch_target(p->disasm)
+                            : !strncmp(d, "j ", 2) && last && !strncmp(last + 1, "0x", 2) ? (uint32_t)strtoul(last + 1, NULL, 16)
+                                                                                           : 0;
+        if (to && to <= p->pc && p->exact.warp_instructions) return 1;
+    }
+    return 0;
+}
+
 /* The latency rule's text when the LSU port has room: more loads in
- * flight, and more warps only when the warp slots have room. */
+ * flight (in a kernel without a loop, by more elements per thread), and
+ * more warps only when the warp slots have room. */
 static void latency_text(const prof_kernel *k, double share, char *t, size_t len)
 {
     double occ = 0;
+    const char *more = kernel_loops(k) ? "put independent loads in flight together (unroll)"
+                                       : "each thread loads once, so give each thread several elements and issue "
+                                         "their loads together";
     if (occupancy_full(k, &occ))
         snprintf(t, len, "memory latency: %.1f%% of its warp-cycles wait for a global load's result "
-                 "(long_scoreboard); every warp slot is already filled (occupancy %.1f%%): put independent loads "
-                 "in flight together (unroll) so that each warp waits for several at once",
-                 100.0 * share, 100.0 * occ);
+                 "(long_scoreboard); every warp slot is already filled (occupancy %.1f%%): %s so that each warp "
+                 "waits for several at once", 100.0 * share, 100.0 * occ, more);
     else
         snprintf(t, len, "memory latency: %.1f%% of its warp-cycles wait for a global load's result "
-                 "(long_scoreboard); put independent loads in flight together (unroll) or raise occupancy so "
-                 "other warps issue meanwhile", 100.0 * share);
+                 "(long_scoreboard); %s or raise occupancy so other warps issue meanwhile", 100.0 * share, more);
 }
 
 /* Whether the lanes of the global atomic that consumer waits on must

@@ -376,6 +376,17 @@ PY
     "$ws" profile -- "$ws" run --grid 2 --block 64 "$elf" fma_chain zeros:128 2000 > n.txt 2>&1 || bad "fma_chain exited with $?"
     grep -q "exit drain" n.txt && bad "exit drain line without drain: $(grep 'exit drain' n.txt)" || ok "no drain, no drain line"
     ;;
+latency_no_loop)
+    # A kernel without a loop loads once per thread: the latency rule
+    # says to give each thread several elements, not to unroll (until
+    # 2026-11-28 examples/vecadd was told to unroll); a loop keeps "unroll"
+    # (latency_port).
+    lo=$(line LOAD_ONCE)
+    "$ws" profile -- "$ws" run --grid 16 --block 256 "$elf" load_once iota:4096 zeros:4096 > o.txt 2>&1 || bad "load_once exited with $?"
+    by_line o.txt | grep -qE "^  - depth_kernels.c:$lo: memory latency: [0-9.]+% of its warp-cycles wait for a global load's result \(long_scoreboard\); .*each thread loads once, so give each thread several elements and issue their loads together" &&
+        ok "load_once: several elements per thread" || { bad "load_once"; grep -A3 Rules o.txt; }
+    grep -q "(unroll)" o.txt && bad "load_once told to unroll" || ok "load_once: no unroll advice"
+    ;;
 baseline_exit)
     # --baseline lists rows without a source file too: with uncoalesced
     # last stores the warps drain longer at the kernel exit, the largest

@@ -450,6 +450,15 @@ WS_KERNEL void last_store(int *out, int stride)
     out[i * (unsigned)stride] = (int)i;                      /* MARK_LAST_STORE */
 }
 
+/* One load per thread and no loop, as in a one-element-per-thread
+ * vecadd: the latency rule cannot say "unroll" (check_depth.sh
+ * latency_no_loop). */
+WS_KERNEL void load_once(const int *in, int *out)
+{
+    unsigned i = blockIdx_x() * blockDim_x() + threadIdx_x();
+    out[i] = in[i] * 3 + 1;                                     /* MARK_LOAD_ONCE */
+}
+
 /* A loop that reads the block's size (a CSR) in every iteration, as a
  * strided loop's `j += blockDim_x()` may: waits on ids read again
  * (check_depth.sh mio_latency_rule). */
