@@ -393,8 +393,8 @@ void prof_callees_text(const prof_pc *c, char *buf, size_t len);
  * (passes - 1 per request), those of atomics, whose lanes take turns
  * even on one word (by the PCs' exact counters and disassembly). */
 uint64_t prof_atomic_turns(const prof_pc *p, size_t n);
-/* "load", "store", "atomic" or "instruction", from an instruction's
- * disassembly (prof_report.c). */
+/* "load", "store", "atomic", "CSR read", "shuffle", "vote" or
+ * "instruction", from an instruction's disassembly (prof_report.c). */
 const char *prof_inst_kind(const char *disasm);
 /* Whether PC p belongs to line l (line 0: of the same function too). */
 int prof_line_has(const prof_line *l, const prof_pc *p);

@@ -36,11 +36,15 @@ uint64_t prof_atomic_turns(const prof_pc *p, size_t n)
     return turns;
 }
 
-/* "load", "store", "atomic" or "instruction", from the mnemonic. */
+/* "load", "store", "atomic", "CSR read", "shuffle", "vote" or
+ * "instruction", from the mnemonic. */
 const char *prof_inst_kind(const char *disasm)
 {
     if (!strncmp(disasm, "amo", 3) || !strncmp(disasm, "lr.", 3) || !strncmp(disasm, "sc.", 3))
         return "atomic";
+    if (!strncmp(disasm, "csrr", 4)) return "CSR read"; /* thread and block ids */
+    if (!strncmp(disasm, "shfl", 4)) return "shuffle";
+    if (!strncmp(disasm, "vote", 4)) return "vote";
     if (disasm[0] == 'l' || !strncmp(disasm, "fl", 2) || !strncmp(disasm, "c.l", 3) ||
         !strncmp(disasm, "c.fl", 4)) return "load";
     if (disasm[0] == 's' && disasm[1] != 'r' && disasm[1] != 'l' && disasm[1] != 'u' &&

@@ -334,10 +334,14 @@ producer)
     cat causes.txt
     [ -s causes.txt ] && ok "scoreboard causes listed" || bad "no scoreboard cause in the report"
     # every producer named: "the KIND at line N (OP ...)" with OP a load, a CSR read or a shuffle
-    grep -oE "the [a-z]+ at (line [0-9]+|0x[0-9a-f]+) \([a-z.]+" causes.txt | sed 's/.*(//' | sort -u > ops.txt
+    grep -oE "the [A-Za-z ]+ at (line [0-9]+|0x[0-9a-f]+) \([a-z.]+" causes.txt | sed 's/.*(//' | sort -u > ops.txt
     bad_ops=$(grep -vE "^(l[bhw]u?|flw|csrr[a-z]*|amo[a-z.]*|lr[a-z.]*|sc[a-z.]*|shfl[a-z.]*|vote[a-z.]*)$" ops.txt)
     [ -z "$bad_ops" ] && ok "producers are memory/MIO operations: $(tr '\n' ' ' < ops.txt)" ||
         bad "a scoreboard cause names an ALU producer: $bad_ops"
+    # each named by its kind: a thread or block id read is "the CSR read"
+    # (until 2026-11-28 "the instruction")
+    grep -qE "the CSR read at line [0-9]+ \(csrr " causes.txt && ! grep -qE "the instruction at [^(]*\(csrr" causes.txt &&
+        ok "CSR reads named as such" || bad "CSR reads: $(grep -oE 'the [A-Za-z ]+ at [^(]*\(csrr' causes.txt | sort -u)"
     ;;
 exit_row)
     # The exit stub's row among the hot instructions says what it is, as the
