@@ -414,7 +414,7 @@ typedef struct prof_rule {
     const char *file;          /* owned by the kernel's PC table           */
     uint32_t line;
     double metric;             /* wavefronts/request, SIMT efficiency, sectors/request, wait share,
-                                  the kernel's warp-cycles share at a barrier, the throttle share
+                                  the share of its lines' warp-cycles at a barrier, the throttle share
                                   of the line's waits (bandwidth) */
     uint64_t weight;           /* the line's exact warp-cycles             */
     char cause[160];           /* what the text blames, beyond the rule: lines with
