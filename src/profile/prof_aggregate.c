@@ -429,6 +429,7 @@ int prof_merge(prof_pc **acc, size_t *nacc, const prof_pc *add, size_t nadd)
                 e->producer_samples = add[j].producer_samples;
                 e->producer_memory = add[j].producer_memory;
                 memcpy(e->producer_disasm, add[j].producer_disasm, sizeof e->producer_disasm);
+                e->producer_waw = add[j].producer_waw;
                 fail |= prof_src_copy(&e->producer_src, &add[j].producer_src);
             }
             i++;
@@ -494,6 +495,8 @@ int prof_kernels_build(const prof_data *d, prof_kernel **out, size_t *nout)
             e->occ_theoretical += (double)L->counters.cycles * L->limits.theoretical_occupancy;
             e->occ_achieved += (double)L->counters.cycles * L->limits.achieved_occupancy;
             e->occ_cycles += L->counters.cycles;
+            e->global_latency = L->limits.global_latency;
+            e->sector_cycles = L->limits.sector_cycles;
         }
         if (prof_merge(&e->pcs, &e->npcs, L->pcs, L->npcs) || prof_merge(&e->calls, &e->ncalls, L->calls, L->ncalls) ||
             prof_reach_merge(&e->reach, &e->nreach, L->reach, L->nreach) || prof_peers_merge(&e->peers, &e->npeers, L->peers, L->npeers)) fail = 1;
@@ -523,6 +526,19 @@ int prof_line_has(const prof_line *l, const prof_pc *p)
     /* line 0, code without a line: one per function, so an inlined
      * callee's (--inline callee) is not labelled with its caller's name */
     return l->line || !strcmp(l->function ? l->function : "", p->src.function ? p->src.function : "");
+}
+
+int prof_line_is_exit(const prof_line *l)
+{
+    return !l->file && l->line == WS_RETIRE_ADDR;
+}
+
+uint64_t prof_lines_cycles(const prof_line *l, size_t n)
+{
+    uint64_t c = 0;
+    for (size_t i = 0; i < n; i++)
+        if (!prof_line_is_exit(&l[i])) c += prof_exact_cycles(&l[i].exact);
+    return c;
 }
 
 static int by_samples_line(const void *a, const void *b)

@@ -85,6 +85,10 @@ typedef struct prof_pc {
     prof_src src;
     prof_src producer_src;
     char producer_disasm[64];
+    /* The register this instruction waits on is one it only overwrites
+     * (write after write: it does not read the producer's result, as the
+     * next `atomicAdd(&x, 1);` of a loop whose old values are unused). */
+    int producer_waw;
     /* Exact counts of the timing model's instruction counters (first pass
      * of each launch; zero where a launch ran without them). */
     ws_pc_counter exact;
@@ -136,6 +140,7 @@ typedef struct prof_limits {
     const char *bound_unit;                      /* "fp", "mio", ...: the unit whose use set the
                                                     bound, NULL when the issue or sector rate did */
     double bound_unit_use;                       /* its busy cycles / (cycles x instances) */
+    uint32_t global_latency, sector_cycles;      /* the timing model's, as the rules quote them */
 } prof_limits;
 struct ws_device;
 struct ws_grid_run;
@@ -355,6 +360,9 @@ typedef struct prof_kernel {
      * x theoretical, Σ cycles x achieved, and Σ cycles. */
     double occ_theoretical, occ_achieved;
     uint64_t occ_cycles;
+    /* The timing model's global_latency and sector_cycles (its first launch
+     * with exact counters; one device: its launches share them), 0: none. */
+    uint32_t global_latency, sector_cycles;
 } prof_kernel;
 int prof_kernels_build(const prof_data *d, prof_kernel **out, size_t *n);
 void prof_kernels_free(prof_kernel *k, size_t n);
@@ -385,11 +393,17 @@ void prof_callees_text(const prof_pc *c, char *buf, size_t len);
  * (passes - 1 per request), those of atomics, whose lanes take turns
  * even on one word (by the PCs' exact counters and disassembly). */
 uint64_t prof_atomic_turns(const prof_pc *p, size_t n);
-/* "load", "store", "atomic" or "instruction", from an instruction's
- * disassembly (prof_report.c). */
+/* "load", "store", "atomic", "CSR read", "shuffle", "vote" or
+ * "instruction", from an instruction's disassembly (prof_report.c). */
 const char *prof_inst_kind(const char *disasm);
 /* Whether PC p belongs to line l (line 0: of the same function too). */
 int prof_line_has(const prof_line *l, const prof_pc *p);
+/* Whether l is the exit stub's row (WS_RETIRE_ADDR): warps whose lanes
+ * returned, waiting for their last stores and atomics (drain). */
+int prof_line_is_exit(const prof_line *l);
+/* The warp-cycles of the kernel's lines other than the exit stub's: what
+ * the rules' shares are of (the drain is on no line of its source). */
+uint64_t prof_lines_cycles(const prof_line *l, size_t n);
 
 /* A rule that fired on a line (prof_rules.c): which, the metric, and the
  * explanation. */
@@ -400,7 +414,7 @@ typedef struct prof_rule {
     const char *file;          /* owned by the kernel's PC table           */
     uint32_t line;
     double metric;             /* wavefronts/request, SIMT efficiency, sectors/request, wait share,
-                                  the kernel's warp-cycles share at a barrier, the throttle share
+                                  the share of its lines' warp-cycles at a barrier, the throttle share
                                   of the line's waits (bandwidth) */
     uint64_t weight;           /* the line's exact warp-cycles             */
     char cause[160];           /* what the text blames, beyond the rule: lines with

@@ -58,6 +58,8 @@ void prof_limits_fill(prof_limits *o, const ws_device *dev, const ws_grid_run *L
     /* sector_cycles = 0: the LSU ports have no bandwidth limit, so there is
      * no sector peak and no ridge (both stay 0): only the issue side. */
     o->peak_sectors_per_cycle = tp->sector_cycles ? (double)cfg->cores / tp->sector_cycles : 0;
+    o->global_latency = tp->latency[WS_UNIT_LSU];
+    o->sector_cycles = tp->sector_cycles;
     o->ipc = (double)c->warp_instructions / (double)c->cycles;
     o->sectors_per_cycle = (double)c->mem_sectors / (double)c->cycles;
     o->intensity = c->mem_sectors ? (double)c->warp_instructions / (double)c->mem_sectors : 0;

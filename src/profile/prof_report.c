@@ -36,11 +36,15 @@ uint64_t prof_atomic_turns(const prof_pc *p, size_t n)
     return turns;
 }
 
-/* "load", "store", "atomic" or "instruction", from the mnemonic. */
+/* "load", "store", "atomic", "CSR read", "shuffle", "vote" or
+ * "instruction", from the mnemonic. */
 const char *prof_inst_kind(const char *disasm)
 {
     if (!strncmp(disasm, "amo", 3) || !strncmp(disasm, "lr.", 3) || !strncmp(disasm, "sc.", 3))
         return "atomic";
+    if (!strncmp(disasm, "csrr", 4)) return "CSR read"; /* thread and block ids */
+    if (!strncmp(disasm, "shfl", 4)) return "shuffle";
+    if (!strncmp(disasm, "vote", 4)) return "vote";
     if (disasm[0] == 'l' || !strncmp(disasm, "fl", 2) || !strncmp(disasm, "c.l", 3) ||
         !strncmp(disasm, "c.fl", 4)) return "load";
     if (disasm[0] == 's' && disasm[1] != 'r' && disasm[1] != 'l' && disasm[1] != 'u' &&
@@ -57,6 +61,14 @@ static void producer_where(const char *from, const prof_src *prod, char *buf, si
 {
     if (from && !strcmp(from, prod->file)) snprintf(buf, len, "line %u", prod->line);
     else snprintf(buf, len, "%s:%u", ws_path_base(prod->file), prod->line);
+}
+
+/* What a wait on a register the waiting instruction only overwrites
+ * adds (write after write: it does not use the producer's result, which
+ * nothing read before it), else "". */
+static const char *overwrite_text(const prof_pc *p)
+{
+    return p->producer_waw ? ", only to overwrite its unused result (write after write)" : "";
 }
 
 /* The sentence the brief asks for: "61.0% long_scoreboard, waiting on the
@@ -79,11 +91,12 @@ static void cause(const prof_line *l, char *buf, size_t len)
         char where[300];
         if (p->producer_src.file && p->producer_src.line) {
             producer_where(l->file, &p->producer_src, where, sizeof where);
-            n += (size_t)snprintf(buf + n, len - n, "%s the %s at %s (%s)", lead,
-                                  prof_inst_kind(p->producer_disasm), where, p->producer_disasm);
+            n += (size_t)snprintf(buf + n, len - n, "%s the %s at %s (%s)%s", lead,
+                                  prof_inst_kind(p->producer_disasm), where, p->producer_disasm, overwrite_text(p));
         } else {
-            n += (size_t)snprintf(buf + n, len - n, "%s the %s at 0x%08x (%s)", lead,
-                                  prof_inst_kind(p->producer_disasm), p->producer_pc, p->producer_disasm);
+            n += (size_t)snprintf(buf + n, len - n, "%s the %s at 0x%08x (%s)%s", lead,
+                                  prof_inst_kind(p->producer_disasm), p->producer_pc, p->producer_disasm,
+                                  overwrite_text(p));
         }
     }
 }
@@ -91,7 +104,8 @@ static void cause(const prof_line *l, char *buf, size_t len)
 /* The instruction counters of a line or instruction, for example
  * "exact: 800 warp-instr, SIMT 12.5%; 4210 warp-cycles: long_scoreboard
  * 61.0%, selected 19.0%; shared 8 req, 32.00 wavefronts/req (31.00 extra:
- * bank conflicts); global 8 req, 32.00 sectors/req". */
+ * bank conflicts); global 8 req, 32.00 sectors/req". A shared access of one
+ * wavefront per request has no parenthesis: there is nothing extra. */
 static void exact_text(const ws_pc_counter *e, uint64_t atomic_extra, uint32_t lanes, char *buf, size_t len)
 {
     uint64_t cycles = prof_exact_cycles(e);
@@ -110,7 +124,10 @@ static void exact_text(const ws_pc_counter *e, uint64_t atomic_extra, uint32_t l
          * (even on one word), not bank conflicts (prof_rules.c) */
         double per = (double)e->shared_wavefronts / (double)e->shared_requests;
         double at = (double)atomic_extra / (double)e->shared_requests, bank = per - 1.0 - at;
-        if (!atomic_extra)
+        if (e->shared_wavefronts <= e->shared_requests) /* one pass each: nothing extra to explain */
+            n += (size_t)snprintf(buf + n, len - n, "; shared %llu req, %.2f wavefronts/req",
+                                  (unsigned long long)e->shared_requests, per);
+        else if (!atomic_extra)
             n += (size_t)snprintf(buf + n, len - n, "; shared %llu req, %.2f wavefronts/req (%.2f extra: bank conflicts)",
                                   (unsigned long long)e->shared_requests, per, per - 1.0);
         else if (bank < 0.005)
@@ -192,6 +209,27 @@ static void call_sites_section(FILE *f, const prof_kernel *k)
     free(idx);
 }
 
+/* The exit drain (warps whose lanes returned, waiting for their last
+ * stores and atomics) is real time on no line of the kernel's source:
+ * its share, said once, and that the rules weigh lines without it. Every
+ * warp drains a cycle or so; a drain below DRAIN_NOTE of the kernel's
+ * warp-cycles moves no rule's bar and is left to the kernel exit's row. */
+#define DRAIN_NOTE 0.02
+static void exit_drain_text(FILE *f, const prof_line *lines, size_t nl)
+{
+    uint64_t all = 0, drain = 0;
+    for (size_t i = 0; i < nl; i++) {
+        all += prof_exact_cycles(&lines[i].exact);
+        if (prof_line_is_exit(&lines[i])) drain += prof_exact_cycles(&lines[i].exact);
+    }
+    if (!drain || (double)drain < DRAIN_NOTE * (double)all) return;
+    fprintf(f, "  exit drain: %.1f%% of its warp-cycles (%llu of %llu): warps that returned, waiting for their last "
+               "stores and atomics (the kernel exit's row); on no source line, so the rules weigh lines against the "
+               "other %llu\n",
+            prof_pct(drain, all), (unsigned long long)drain, (unsigned long long)all,
+            (unsigned long long)(all - drain));
+}
+
 static void kernel_section(FILE *f, const prof_kernel *k, uint32_t lanes)
 {
     char buf[512], text[256];
@@ -199,6 +237,10 @@ static void kernel_section(FILE *f, const prof_kernel *k, uint32_t lanes)
     fprintf(f, "\nKernel %s (%s): %llu samples in %u launch%s, %llu cycles\n  states: %s\n",
             k->kernel, k->module, (unsigned long long)k->samples, k->launches, k->launches == 1 ? "" : "es",
             (unsigned long long)k->cycles, k->samples ? buf : "no samples");
+    prof_line *lines;
+    size_t nl;
+    if (prof_lines_build(k->pcs, k->npcs, &lines, &nl)) return;
+    exit_drain_text(f, lines, nl);
     prof_rule *rules;
     size_t nr;
     if (prof_rules_build(k, lanes, &rules, &nr) == 0 && nr) {
@@ -208,9 +250,6 @@ static void kernel_section(FILE *f, const prof_kernel *k, uint32_t lanes)
     if (!nr) fprintf(f, "  rules: none fired\n");
     free(rules);
     /* (a kernel without samples still shows its lines' exact metrics) */
-    prof_line *lines;
-    size_t nl;
-    if (prof_lines_build(k->pcs, k->npcs, &lines, &nl)) return;
     fprintf(f, "\n  Hot source lines\n  %8s %6s  %s\n", "samples", "%", "line");
     for (size_t i = 0; i < nl && i < HOT_LINES; i++) {
         const prof_line *l = &lines[i];
@@ -272,10 +311,10 @@ static void kernel_section(FILE *f, const prof_kernel *k, uint32_t lanes)
                 prof_pct(p->samples, k->samples), p->disasm, where, buf);
         if (p->producer_pc && p->producer_src.file && p->producer_src.line) {
             producer_where(p->src.file, &p->producer_src, where, sizeof where);
-            fprintf(f, "; waits on %s (%s)", where, p->producer_disasm);
+            fprintf(f, "; waits on %s (%s)%s", where, p->producer_disasm, overwrite_text(p));
         }
         else if (p->producer_pc)
-            fprintf(f, "; waits on 0x%08x (%s)", p->producer_pc, p->producer_disasm);
+            fprintf(f, "; waits on 0x%08x (%s)%s", p->producer_pc, p->producer_disasm, overwrite_text(p));
         fputc('\n', f);
         exact_text(&p->exact, strcmp(prof_inst_kind(p->disasm), "atomic") ? 0
                               : p->exact.shared_wavefronts - p->exact.shared_requests, lanes, buf, sizeof buf);

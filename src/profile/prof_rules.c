@@ -1,13 +1,14 @@
 /* Rules that explain a kernel's top problems in words, each tied to the
  * exact metric that fired it (as Nsight Compute's rules do). Lines are
  * judged by the instruction counters; the rules fire on lines that carry at
- * least 2 % of the kernel's warp-cycles, and are ordered by those cycles. */
+ * least 2 % of the warp-cycles of the kernel's lines (the exit stub's
+ * drain aside: docs/profiling.md), and are ordered by those cycles. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "profile/prof_internal.h"
 
-#define MIN_SHARE 0.02     /* of the kernel's warp-cycles                 */
+#define MIN_SHARE 0.02     /* of the warp-cycles of the kernel's lines      */
 #define SIMT_LOW 0.5       /* at most: a divergence rule (an if/else on odd
                               and even lanes runs each arm at exactly 0.5) */
 #define SECTORS_RATIO 2.0  /* sectors per request at least this many times
@@ -15,7 +16,7 @@
                               (a stride of 2 fetches every sector twice over) */
 #define WAIT_HIGH 0.5      /* a scoreboard state's share of the line        */
 #define BANKS 32u          /* shared-memory banks of one word (timing_memory.c) */
-#define BARRIER_HIGH 0.10  /* of the kernel's warp-cycles waiting at one barrier */
+#define BARRIER_HIGH 0.10  /* of its lines' warp-cycles waiting at one barrier */
 #define THROTTLE_HIGH 0.5  /* a memory queue's throttle share of the line's waits */
 #define BUSY_HIGH 0.6      /* its unit's utilisation (the roofline's 60 %)  */
 #define WASTE_HIGH 0.5     /* of the unit's work, the share another rule names */
@@ -85,7 +86,7 @@ static int bank_advice(char *t, size_t len, double per, double active)
 /* Whether a line's waits in one state (w of its cyc warp-cycles) are
  * worth a latency rule: most of the line (WAIT_HIGH), and themselves
  * past the bar a line passes to be judged at all, MIN_SHARE of the
- * kernel's warp-cycles (total): removing them saves at most that much,
+ * warp-cycles of the kernel's lines (total): removing them saves at most that much,
  * and a 2 % line half waiting is 1 % of the kernel. */
 static int waits_matter(uint64_t w, uint64_t cyc, uint64_t total)
 {
@@ -409,6 +410,32 @@ static double issue_use(const prof_kernel *k)
     return k->unit_capacity[WS_UNIT_INT] ? (double)issued / (double)k->unit_capacity[WS_UNIT_INT] : 0;
 }
 
+/* Whether the lanes of global atomic p must have shared words: more
+ * lanes per request than its sectors hold words (32 lanes in 1 sector: 8
+ * words at most). Lanes within that many words may each have their own,
+ * and nothing counts whether they did. */
+static int atomic_shares_words(const prof_pc *p)
+{
+    if (!p->exact.gmem_requests || strcmp(prof_inst_kind(p->disasm), "atomic")) return 0;
+    const double words = (double)p->exact.gmem_sectors * 32.0 / access_bytes(p->disasm) / (double)p->exact.gmem_requests;
+    return lanes_run(p) > words + 1e-9;
+}
+
+/* Line l's global atomic of most requests whose lanes share words, or
+ * NULL: its lanes on one word take turns at the LSU port, one
+ * sector_cycles each (docs/timing.md), where its sectors alone take fewer. */
+static const prof_pc *turning_atomic(const prof_kernel *k, const prof_line *l)
+{
+    const prof_pc *best = NULL;
+    for (size_t j = 0; j < k->npcs; j++) {
+        const prof_pc *p = &k->pcs[j];
+        if (prof_line_has(l, p) && atomic_shares_words(p) &&
+            (!best || p->exact.gmem_requests > best->exact.gmem_requests))
+            best = p;
+    }
+    return best;
+}
+
 /* Bandwidth: most of line l's waits are for room in a memory queue
  * (lg_throttle, mio_throttle) whose unit is busy most of the kernel's
  * cycles, and that unit's work is not mostly uncoalesced sectors or bank
@@ -431,7 +458,19 @@ static int bandwidth_rule(const prof_kernel *k, const prof_line *l, uint64_t cyc
     else if (!lsu && e->shared_requests)
         snprintf(per, sizeof per, " at %.1f wavefronts per shared request",
                  (double)e->shared_wavefronts / (double)e->shared_requests);
-    if (lsu)
+    const prof_pc *at = lsu ? turning_atomic(k, l) : NULL;
+    if (at) /* the port's cycles are the atomic's turns, not its bytes */
+        snprintf(t, sizeof t, "bandwidth: in kernel %.80s, %.1f%% of the line's waits are for room in the LSU queue "
+                 "(lg_throttle), whose port is busy %.1f%% of the cycles: the line's atomic (%.40s) puts %.1f lanes "
+                 "per request on the words of %.1f sector%s, and lanes on one word take turns at the port, up to %u "
+                 "cycles a request where its sectors alone take %.1f: contention, not bytes; combine within the "
+                 "warp first (shuffles, then one atomic per warp and address) or spread the updates over several "
+                 "addresses", k->kernel, 100.0 * share, 100.0 * use, at->disasm, lanes_run(at),
+                 (double)at->exact.gmem_sectors / (double)at->exact.gmem_requests,
+                 at->exact.gmem_sectors == at->exact.gmem_requests ? "" : "s",
+                 (unsigned)(lanes_run(at) + 0.5) * k->sector_cycles,
+                 (double)at->exact.gmem_sectors * k->sector_cycles / (double)at->exact.gmem_requests);
+    else if (lsu)
         snprintf(t, sizeof t, "bandwidth: in kernel %.80s, %.1f%% of the line's waits are for room in the LSU queue "
                  "(lg_throttle), whose port is busy %.1f%% of the cycles%s: the kernel moves as many bytes as the "
                  "port carries, and more requests in flight would only queue; move fewer bytes per result (smaller "
@@ -445,7 +484,7 @@ static int bandwidth_rule(const prof_kernel *k, const prof_line *l, uint64_t cyc
                  "reused values in registers, read a value once and share it by shuffle only when that saves "
                  "requests), and shuffles and CSR reads such as thread ids pass through it too",
                  k->kernel, 100.0 * share, 100.0 * use, per);
-    return add_caused(out, nout, l, "bandwidth", lsu ? "LSU" : "MIO", share, cyc, t);
+    return add_caused(out, nout, l, "bandwidth", at ? "atomic turns" : lsu ? "LSU" : "MIO", share, cyc, t);
 }
 
 /* Pipe throughput: most of line l's waits are for a free ALU pipe
@@ -501,53 +540,120 @@ static int occupancy_full(const prof_kernel *k, double *achieved)
     return theo >= 0.999 && *achieved >= OCC_FULL;
 }
 
+/* Whether the kernel ran a backward branch or jump: a loop. Without one,
+ * each thread runs each load once and "unroll" names nothing to unroll. */
+static int kernel_loops(const prof_kernel *k)
+{
+    for (size_t j = 0; j < k->npcs; j++) {
+        const prof_pc *p = &k->pcs[j];
+        const char *d = strncmp(p->disasm, "c.", 2) ? p->disasm : p->disasm + 2, *last = strrchr(d, ' ');
+        const uint32_t to = branch_target(p->disasm) ? branch_target(p->disasm)
+                            : !strncmp(d, "j ", 2) && last && !strncmp(last + 1, "0x", 2) ? (uint32_t)strtoul(last + 1, NULL, 16)
+                                                                                           : 0;
+        if (to && to <= p->pc && p->exact.warp_instructions) return 1;
+    }
+    return 0;
+}
+
 /* The latency rule's text when the LSU port has room: more loads in
- * flight, and more warps only when the warp slots have room. */
+ * flight (in a kernel without a loop, by more elements per thread), and
+ * more warps only when the warp slots have room. */
 static void latency_text(const prof_kernel *k, double share, char *t, size_t len)
 {
     double occ = 0;
+    const char *more = kernel_loops(k) ? "put independent loads in flight together (unroll)"
+                                       : "each thread loads once, so give each thread several elements and issue "
+                                         "their loads together";
     if (occupancy_full(k, &occ))
         snprintf(t, len, "memory latency: %.1f%% of its warp-cycles wait for a global load's result "
-                 "(long_scoreboard); every warp slot is already filled (occupancy %.1f%%): put independent loads "
-                 "in flight together (unroll) so that each warp waits for several at once",
-                 100.0 * share, 100.0 * occ);
+                 "(long_scoreboard); every warp slot is already filled (occupancy %.1f%%): %s so that each warp "
+                 "waits for several at once", 100.0 * share, 100.0 * occ, more);
     else
         snprintf(t, len, "memory latency: %.1f%% of its warp-cycles wait for a global load's result "
-                 "(long_scoreboard); put independent loads in flight together (unroll) or raise occupancy so "
-                 "other warps issue meanwhile", 100.0 * share);
+                 "(long_scoreboard); %s or raise occupancy so other warps issue meanwhile", 100.0 * share, more);
 }
 
 /* Whether the lanes of the global atomic that consumer waits on must
- * have shared words: more lanes per request than its sectors hold words
- * (32 lanes in 1 sector: 8 words at most). Lanes within that many words
- * may each have their own, and nothing counts whether they did. */
+ * have shared words (atomic_shares_words); unknown: yes. */
 static int lanes_share_words(const prof_kernel *k, const prof_pc *consumer)
 {
     const prof_pc *p = consumer ? find_pc(k, consumer->producer_pc) : NULL;
-    if (!p || !p->exact.gmem_requests || !p->exact.warp_instructions) return 1; /* (unknown: as before) */
-    const double words = (double)p->exact.gmem_sectors * 32.0 / access_bytes(p->disasm) / (double)p->exact.gmem_requests;
-    return lanes_run(p) > words + 1e-9;
+    if (!p || !p->exact.gmem_requests || !p->exact.warp_instructions) return 1;
+    return atomic_shares_words(p);
 }
 
-/* The atomics rule's text: turns on shared words, or, when the lanes
- * may each update their own, the atomic's round trip to memory. */
+/* Whether the lanes of an atomic that share words cost the warps time:
+ * they take turns at the LSU port (docs/timing.md), one sector_cycles
+ * each at most, which a round trip of global_latency cycles dwarfs while
+ * the port has room; with the port busy most of the cycles, every turn
+ * delays the accesses queued behind it. */
+static int turns_matter(const prof_kernel *k)
+{
+    return unit_use(k, WS_UNIT_LSU) >= BUSY_HIGH;
+}
+
+/* What the atomics rule blames (its cause): the atomic's own result or
+ * only its register (an unused result), turns that matter or the round
+ * trip. */
+static const char *atomic_cause(const prof_kernel *k, const prof_pc *consumer)
+{
+    const int turns = lanes_share_words(k, consumer) && turns_matter(k);
+    if (consumer->producer_waw) return turns ? "unused result, turns" : "unused result";
+    return turns ? NULL : "round trip";
+}
+
+/* The atomics rule's first words: what the warp waits for. An atomic
+ * whose old value is unused still writes its destination register, and
+ * the next instruction that writes it (the loop's next atomic) waits for
+ * it to land (write after write): the warp is held for the round trip. */
+static size_t atomic_wait_text(const prof_pc *consumer, double share, char *t, size_t len)
+{
+    int n;
+    if (consumer->producer_waw)
+        n = snprintf(t, len, "atomic completion: %.1f%% of its warp-cycles wait for an earlier atomic to complete "
+                     "(long_scoreboard, on %.40s): its old value is unused, but the next write of its register "
+                     "(%.40s) waits for it to land (write after write)", 100.0 * share, consumer->producer_disasm,
+                     consumer->disasm);
+    else
+        n = snprintf(t, len, "atomic latency: %.1f%% of its warp-cycles wait for an atomic's result "
+                     "(long_scoreboard, on %.40s)", 100.0 * share, consumer->producer_disasm);
+    return n > 0 && (size_t)n < len ? (size_t)n : len - 1;
+}
+
+/* The atomics rule's text: what the warp waits for, whether its lanes
+ * take turns and whether that costs time in the timing model, and what
+ * helps. */
 static void atomic_text(const prof_kernel *k, const prof_pc *consumer, double share, char *t, size_t len)
 {
     const prof_pc *p = find_pc(k, consumer->producer_pc);
+    const int shared = lanes_share_words(k, consumer), waw = consumer->producer_waw;
+    const double lanes = p ? lanes_run(p) : 0;
+    /* the most port cycles its lanes' turns take: all of them on one word */
+    const unsigned turns = (unsigned)(lanes + 0.5) * k->sector_cycles;
     double occ = 0;
-    if (lanes_share_words(k, consumer))
-        snprintf(t, len, "atomic latency: %.1f%% of its warp-cycles wait for an atomic's result "
-                 "(long_scoreboard, on %.40s); updates of one address take turns (a warp's lanes on one "
-                 "word one after another, a compare-and-swap loop's lanes one per round): combine within the "
-                 "warp first (shuffles, one atomic per warp) or spread them over several addresses", 100.0 * share,
-                 consumer->producer_disasm);
+    size_t n = atomic_wait_text(consumer, share, t, len);
+    if (shared && turns_matter(k))
+        n += (size_t)snprintf(t + n, len - n, "; lanes on one word take turns at the LSU port (up to %u cycles a "
+                              "request), which is busy %.1f%% of the cycles: the turns delay the other warps too; "
+                              "combine within the warp first (shuffles, one atomic per warp and address) or spread "
+                              "the updates over several addresses", turns, 100.0 * unit_use(k, WS_UNIT_LSU));
+    else if (shared && p && k->global_latency)
+        n += (size_t)snprintf(t + n, len - n, "; lanes on one word take turns at the LSU port, at most %u cycles "
+                              "against a %u-cycle round trip (global_latency), and the port is busy only %.1f%% of "
+                              "the cycles: the wait is the round trip, not contention", turns, k->global_latency,
+                              100.0 * unit_use(k, WS_UNIT_LSU));
+    else if (!shared && p)
+        n += (size_t)snprintf(t + n, len - n, "; its %.1f lanes per request fit in the words of its %.1f sectors, "
+                              "so they need not take turns: the wait is the atomic's round trip to memory, as a "
+                              "load's", lanes, (double)p->exact.gmem_sectors / (double)p->exact.gmem_requests);
+    if (n >= len) return;
+    if (waw && shared && turns_matter(k))
+        snprintf(t + n, len - n, "; better still, add up in a register and make one atomic at the end");
+    else if (waw)
+        snprintf(t + n, len - n, "; make fewer atomics: add up in a register (or per warp by shuffles, per block "
+                 "in shared memory) and make one atomic at the end");
     else
-        snprintf(t, len, "atomic latency: %.1f%% of its warp-cycles wait for an atomic's result "
-                 "(long_scoreboard, on %.40s); its %.1f lanes per request fit in the words of its %.1f sectors, so "
-                 "they need not take turns: the wait is the atomic's round trip to memory, as a load's; use the "
-                 "old value later (other work or atomics in flight meanwhile)%s", 100.0 * share,
-                 consumer->producer_disasm, lanes_run(p),
-                 (double)p->exact.gmem_sectors / (double)p->exact.gmem_requests,
+        snprintf(t + n, len - n, "; use the old value later (other work or atomics in flight meanwhile)%s",
                  occupancy_full(k, &occ) ? "" : " or raise occupancy so other warps issue meanwhile");
 }
 
@@ -556,8 +662,38 @@ static void atomic_text(const prof_kernel *k, const prof_pc *consumer, double sh
  * a CSR read (thread and block ids), an environment call, each ready
  * shared_latency cycles after its pass. With the MIO busy most of the
  * kernel's cycles the wait is its queue's, as for a saturated LSU. */
-static int mio_latency_rule(const prof_kernel *k, const prof_line *l, uint64_t cyc, uint64_t total, prof_rule **out,
-                            size_t *nout)
+/* Whether p is a CSR read (a thread or block id) that each warp ran at
+ * most once: its warp-instructions are no more than the launches' warps
+ * (k->block_lanes counts their lanes). Reading it again is not the cause
+ * of its waits then: it is a fixed cost at the warp's start. */
+static int csr_once_per_warp(const prof_kernel *k, const prof_pc *p, uint32_t lanes)
+{
+    return p && !strncmp(p->disasm, "csrr", 4) && p->exact.warp_instructions &&
+           p->exact.warp_instructions * lanes <= k->block_lanes;
+}
+
+/* Whether line l's MIO waits are for ids each warp reads once: the
+ * producer its samples waited on most is such a CSR read, or, with no
+ * sampled producer, the line's own MIO instructions all are (no shared
+ * access, shuffle, vote or environment call among them). */
+static int ids_once_per_warp(const prof_kernel *k, const prof_line *l, uint32_t lanes)
+{
+    if (l->top_producer_pc) return csr_once_per_warp(k, find_pc(k, l->top_producer_pc->producer_pc), lanes);
+    int csr = 0;
+    for (size_t j = 0; j < k->npcs; j++) {
+        const prof_pc *p = &k->pcs[j];
+        if (!prof_line_has(l, p) || !p->exact.warp_instructions) continue;
+        const char *d = p->disasm;
+        if (p->exact.shared_requests || !strncmp(d, "shfl", 4) || !strncmp(d, "vote", 4) || !strncmp(d, "ecall", 5))
+            return 0;
+        if (!strncmp(d, "csrr", 4) && !csr_once_per_warp(k, p, lanes)) return 0;
+        csr |= !strncmp(d, "csrr", 4);
+    }
+    return csr;
+}
+
+static int mio_latency_rule(const prof_kernel *k, const prof_line *l, uint64_t cyc, uint64_t total, uint32_t lanes,
+                            prof_rule **out, size_t *nout)
 {
     const uint64_t ssb = l->exact.stall_cycles[WS_STATE_SHORT_SCOREBOARD];
     if (!waits_matter(ssb, cyc, total)) return 0;
@@ -572,7 +708,14 @@ static int mio_latency_rule(const prof_kernel *k, const prof_line *l, uint64_t c
     if (l->top_producer_pc) snprintf(on, sizeof on, ", on %.40s", l->top_producer_pc->producer_disasm);
     const double share = (double)ssb / (double)cyc, use = unit_use(k, WS_UNIT_MIO);
     double occ = 0;
-    if (use >= BUSY_HIGH)
+    const int once = ids_once_per_warp(k, l, lanes);
+    if (use < BUSY_HIGH && once)
+        snprintf(t, sizeof t, "MIO latency: %.1f%% of its warp-cycles wait for an MIO result (short_scoreboard%s): "
+                 "each warp reads its thread and block ids (CSRs) once and waits shared_latency cycles for them, "
+                 "a fixed cost per warp that reading them less cannot cut; the more work each thread does after "
+                 "it, the smaller its share: give each thread several elements (a grid-stride loop)",
+                 100.0 * share, on);
+    else if (use >= BUSY_HIGH)
         snprintf(t, sizeof t, "MIO latency: %.1f%% of its warp-cycles wait for an MIO result (short_scoreboard%s), "
                  "while the MIO is busy %.1f%% of the cycles: the requests wait their turn, one pass a cycle, so "
                  "more of them in flight would only queue; fewer shared accesses, shuffles and CSR reads per result "
@@ -589,7 +732,8 @@ static int mio_latency_rule(const prof_kernel *k, const prof_line *l, uint64_t c
                  "shared_latency cycles after their pass; put independent ones in flight together, keep values "
                  "such as thread ids in registers instead of reading them again, or raise occupancy so other warps "
                  "issue meanwhile", 100.0 * share, on);
-    return add_caused(out, nout, l, "mio_latency", use >= BUSY_HIGH ? "busy MIO" : NULL, share, cyc, t);
+    return add_caused(out, nout, l, "mio_latency", use >= BUSY_HIGH ? "busy MIO" : once ? "ids once per warp" : NULL,
+                      share, cyc, t);
 }
 
 /* The instruction of line l whose samples most often waited for an
@@ -866,8 +1010,9 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
     prof_line *lines;
     size_t nl;
     if (prof_lines_build(k->pcs, k->npcs, &lines, &nl)) return -1;
-    uint64_t total = 0;
-    for (size_t i = 0; i < nl; i++) total += prof_exact_cycles(&lines[i].exact);
+    /* the shares are of the kernel's lines: the exit drain, on none of
+     * them, would dilute every bar (a store-only kernel is mostly drain) */
+    const uint64_t total = prof_lines_cycles(lines, nl);
     char t[680];
     int fail = 0;
     const double waste[2] = { lsu_waste(k, lines, nl, lanes), mio_waste(k) };
@@ -893,10 +1038,14 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
         }
         if (at.shared_wavefronts > at.shared_requests) {
             double per = (double)at.shared_wavefronts / (double)at.shared_requests;
+            /* (the counters do not say whether the lanes met on one word
+             * or on different words of one bank: both causes are named) */
             snprintf(t, sizeof t, "shared atomic contention: %.1f wavefronts per shared atomic, %.1f%% of them "
-                     "waiting their turn: a warp's atomics on one bank, even on one word (a bin, a counter), go one "
-                     "at a time, which padding does not cure; combine within the warp first (shuffles, then one "
-                     "atomic per warp and address) or give each warp its own copy", per,
+                     "waiting their turn: a warp's atomics on one bank go one at a time, even on one word; lanes on "
+                     "one word (a hot bin, a counter), which padding does not cure, need fewer atomics: combine "
+                     "within the warp first (shuffles, then one atomic per warp and address) or give each warp its "
+                     "own copy; lanes on different words of one bank (words an even stride apart) need an odd "
+                     "stride, as bank conflicts do (the counters do not tell the two apart)", per,
                      100.0 * (double)(at.shared_wavefronts - at.shared_requests) / (double)at.shared_wavefronts);
             fail |= add(out, nout, l, "shared_atomics", per, cyc, t);
         }
@@ -1018,7 +1167,7 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
         if ((double)bar >= BARRIER_HIGH * (double)total) {
             char peers[400];
             barrier_peers_text(k, l, lines, nl, peers, sizeof peers);
-            snprintf(t, sizeof t, "barrier imbalance: in kernel %.80s, %.1f%% of the warp-cycles wait at this barrier "
+            snprintf(t, sizeof t, "barrier imbalance: in kernel %.80s, %.1f%% of its lines' warp-cycles wait at this barrier "
                      "for the rest of their block (barrier)%s; some warps of the block do much more work before it than "
                      "others (a branch on threadIdx that whole warps take or skip, the last levels of a tree): "
                      "spread that work over all of the block's warps, or finish the last levels within one warp "
@@ -1030,8 +1179,8 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
         const int atomic = l->top_producer_pc && !strcmp(prof_inst_kind(l->top_producer_pc->producer_disasm), "atomic");
         if (waits_matter(lsb, cyc, total) && atomic) {
             atomic_text(k, l->top_producer_pc, (double)lsb / (double)cyc, t, sizeof t);
-            fail |= add_caused(out, nout, l, "atomics", lanes_share_words(k, l->top_producer_pc) ? NULL : "round trip",
-                               (double)lsb / (double)cyc, cyc, t);
+            fail |= add_caused(out, nout, l, "atomics", atomic_cause(k, l->top_producer_pc), (double)lsb / (double)cyc,
+                               cyc, t);
         } else if (waits_matter(lsb, cyc, total) && local_load(k, l->top_producer_pc)) {
             snprintf(t, sizeof t, "local memory latency: %.1f%% of its warp-cycles wait for a load from the lanes' "
                      "stacks (long_scoreboard, on %.40s): variables kept in memory (all at -O0, spills, arrays "
@@ -1052,7 +1201,7 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
             latency_text(k, (double)lsb / (double)cyc, t, sizeof t);
             fail |= add(out, nout, l, "latency", (double)lsb / (double)cyc, cyc, t);
         }
-        fail |= mio_latency_rule(k, l, cyc, total, out, nout);
+        fail |= mio_latency_rule(k, l, cyc, total, lanes, out, nout);
         fail |= pipe_rule(k, l, cyc, out, nout);
         fail |= dependency_rule(k, l, cyc, total, out, nout);
         const int outside = line_outside_unit(k, l);

@@ -4,19 +4,47 @@
  * the module image. */
 #include <stdlib.h>
 #include <string.h>
+#include "device/timing.h"
 #include "isa/isa.h"
 #include "profile/prof_internal.h"
+
+/* The instruction at off of the module image; 0 if off is outside it. */
+static int decode_at(const uint8_t *code, uint32_t size, uint32_t off, ws_inst *in)
+{
+    if (!code || off >= size || size - off < 2) return 0;
+    uint32_t bits = 0;
+    memcpy(&bits, code + off, size - off >= 4 ? 4 : 2);
+    ws_decode(bits, in);
+    return 1;
+}
 
 static void disasm_at(const uint8_t *code, uint32_t size, uint32_t off, uint32_t pc,
                       char *buf, size_t len)
 {
     buf[0] = 0;
-    if (!code || off >= size || size - off < 2) return;
-    uint32_t bits = 0;
-    memcpy(&bits, code + off, size - off >= 4 ? 4 : 2);
     ws_inst in;
-    ws_decode(bits, &in);
-    ws_disasm(&in, pc, buf, len);
+    if (decode_at(code, size, off, &in)) ws_disasm(&in, pc, buf, len);
+}
+
+static int has_reg(const uint8_t *regs, size_t n, uint8_t r)
+{
+    for (size_t i = 0; i < n; i++)
+        if (regs[i] == r) return 1;
+    return 0;
+}
+
+/* Whether the consumer waits on the producer's destination only to
+ * overwrite it (the scoreboard's write after write, docs/timing.md): it
+ * writes that register and reads none the producer writes. */
+static int waits_to_overwrite(const uint8_t *code, uint32_t size, uint32_t consumer, uint32_t producer)
+{
+    ws_inst c, p;
+    if (!decode_at(code, size, consumer, &c) || !decode_at(code, size, producer, &p)) return 0;
+    ws_op_timing ct, pt;
+    ws_op_timing_of(&c, &ct);
+    ws_op_timing_of(&p, &pt);
+    if (!pt.dst || ct.more || pt.more) return 0; /* (register pairs, ecalls: not judged) */
+    return ct.dst == pt.dst && !has_reg(ct.src, sizeof ct.src, pt.dst);
 }
 
 /* Code of the device headers (<warpscope/kernel.h>: barriers, thread ids,
@@ -97,6 +125,7 @@ void prof_correlate(prof_pc *p, size_t n, const ws_line_map *map, uint32_t base,
             lookup(map, link_base + po, outer, mode, &p[i].producer_src);
             disasm_at(code, code_size, po, p[i].producer_pc, p[i].producer_disasm,
                       sizeof p[i].producer_disasm);
+            p[i].producer_waw = waits_to_overwrite(code, code_size, off, po);
         }
     }
 }

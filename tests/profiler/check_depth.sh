@@ -258,7 +258,34 @@ atomic_rule)
     grep -q "depth_kernels.c:$aw: memory latency" r.txt && bad "the atomic's line also blamed on loads" || ok "not blamed on loads"
     python3 -c "import json,sys; r=[x for k in json.load(open('a.json'))['devices'][0]['kernels'] for x in k['rules']]; sys.exit(not any(x['rule'] == 'atomics' and x['line'] == $aw for x in r))" &&
         ok "JSON rule id atomics" || bad "JSON: no atomics rule on line $aw"
-    expect r.txt "updates of one address take turns" "one counter: its lanes take turns"
+    # One counter: its lanes take turns at the LSU port, 32 cycles against
+    # a 400-cycle round trip with the port mostly idle: the advice says the
+    # wait is the round trip (until 2026-11-28 it blamed the turns).
+    expect r.txt "lanes on one word take turns at the LSU port, at most 32 cycles against a 400-cycle round trip (global_latency), and the port is busy only" "one counter: turns, weighed against the round trip"
+    expect r.txt "the wait is the round trip, not contention; use the old value later" "one counter: the round trip is the wait"
+    grep -q "spread the updates\|spread them over several addresses" r.txt && bad "one counter with an idle port told to spread its updates" || ok "no spreading advice with an idle port"
+    # An atomic whose old value is unused (`atomicAdd(c, 1);`): the warp
+    # waits for it only because the next atomic overwrites its register
+    # (write after write). Until 2026-11-28 the advice was to use that
+    # value later.
+    ua=$(line UNUSED_ATOMIC)
+    "$ws" profile -- "$ws" run --grid 4 --block 128 "$elf" unused_atomic zeros:1 50 > u.txt 2>&1 ||
+        bad "unused_atomic exited with $?"
+    by_line u.txt | grep -qE "^  - depth_kernels.c:$ua: atomic completion: [0-9.]+% of its warp-cycles wait for an earlier atomic to complete \(long_scoreboard, on amoadd.w ([a-z0-9]+), .*\): its old value is unused, but the next write of its register \(amoadd.w \1, .*\) waits for it to land \(write after write\)" &&
+        ok "unused_atomic: a write-after-write wait on the atomic's register" || { bad "unused_atomic: the wait"; grep -A2 Rules u.txt; }
+    expect u.txt "make fewer atomics: add up in a register (or per warp by shuffles, per block in shared memory) and make one atomic at the end" "unused_atomic: fewer atomics"
+    grep -q "old value later\|wait for an atomic's result" u.txt && bad "unused_atomic: advice about a result it never uses" || ok "unused_atomic: no advice about using the result"
+    # the line's cause and the instruction's row say the same
+    grep -qE "^ +line $ua: [0-9.]+% long_scoreboard, waiting on the atomic at line $ua \(amoadd.w [^;]*\), only to overwrite its unused result \(write after write\)$" u.txt &&
+        ok "unused_atomic: the line's cause says write after write" || { bad "unused_atomic: the line's cause"; grep -E "^ +line $ua: " u.txt; }
+    grep -qE "^  0x[0-9a-f]+ +[0-9]+ .*amoadd.w .*; waits on line $ua \(amoadd.w .*\), only to overwrite its unused result \(write after write\)$" u.txt &&
+        ok "unused_atomic: the instruction's row too" || bad "unused_atomic: the instruction's row"
+    grep -q "overwrite" r.txt && bad "atomic_wait uses its results: $(grep overwrite r.txt)" || ok "atomic_wait: its waits are for results it uses"
+    uo=$(line UNUSED_OWN_ATOMIC)
+    "$ws" profile -- "$ws" run --grid 4 --block 128 "$elf" unused_own_atomic zeros:512 50 > uo.txt 2>&1 ||
+        bad "unused_own_atomic exited with $?"
+    expect uo.txt "depth_kernels.c:$uo: atomic completion: " "unused_own_atomic: completion"
+    expect uo.txt "so they need not take turns: the wait is the atomic's round trip to memory, as a load's; make fewer atomics" "unused_own_atomic: own words, fewer atomics"
     # Lanes on words of their own (32 words, 4 sectors per request) need
     # not take turns: the wait is the round trip, and the advice is not to
     # combine or spread updates that are already spread (until 2026-11-28
@@ -269,6 +296,31 @@ atomic_rule)
     by_line o.txt | grep -qE "^  - depth_kernels.c:$oa: atomic latency: [0-9.]+% of its warp-cycles wait for an atomic's result \(long_scoreboard, on amoadd.w .*\); its 32.0 lanes per request fit in the words of its 4.0 sectors, so they need not take turns: the wait is the atomic's round trip to memory" &&
         ok "own_atomic: a round trip, not turns" || { bad "own_atomic"; grep -A2 Rules o.txt; }
     grep -q "take turns (a warp's lanes on one" o.txt && bad "own_atomic told its lanes take turns" || ok "own_atomic: no turns advice"
+    ;;
+atomic_turns)
+    # docs/timing.md: a global atomic's lanes on one word take turns at the
+    # LSU port, a cycle each, after which the value returns 400 cycles
+    # later. With the port mostly idle one word costs about what 32 words
+    # do; the advice blames the turns only where the port is busy.
+    t1=$("$ws" run --config mode=timing --grid 4 --block 128 "$elf" unused_atomic zeros:1 50 | sed -n "s/.* \([0-9]*\) cycles,.*/\1/p")
+    t32=$("$ws" run --config mode=timing --grid 4 --block 128 "$elf" unused_own_atomic zeros:512 50 | sed -n "s/.* \([0-9]*\) cycles,.*/\1/p")
+    [ -n "$t1" ] && [ -n "$t32" ] && [ $((t1 * 10)) -lt $((t32 * 11)) ] && [ "$t1" -gt "$t32" ] &&
+        ok "one word $t1 cycles, 32 words $t32: within 10%" || bad "one word $t1 cycles, 32 words $t32"
+    ua=$(line UNUSED_ATOMIC)
+    # 12 warps a core: the port is busy most of the cycles with the turns
+    "$ws" profile -- "$ws" run --config warps_per_core=12 --grid 12 --block 128 "$elf" unused_atomic zeros:1 50 > b.txt 2>&1 ||
+        bad "profile exited with $?"
+    by_line b.txt | grep -qE "^  - depth_kernels.c:$ua: atomic completion: .*; lanes on one word take turns at the LSU port \(up to 32 cycles a request\), which is busy [6-9][0-9].[0-9]% of the cycles: the turns delay the other warps too; combine within the warp first" &&
+        ok "busy port: the turns are blamed" || { bad "busy port: turns"; grep -A2 Rules b.txt; }
+    expect b.txt "; better still, add up in a register and make one atomic at the end" "busy port: and fewer atomics"
+    # 32 warps a core: the port is saturated by the turns, and the warps
+    # wait for room in its queue: contention, not bytes (until 2026-11-28
+    # the bandwidth rule said to move fewer bytes, at 1 sector a request)
+    "$ws" profile -- "$ws" run --config warps_per_core=32 --grid 16 --block 256 "$elf" unused_atomic zeros:1 50 > s.txt 2>&1 ||
+        bad "profile exited with $?"
+    by_line s.txt | grep -qE "^  - depth_kernels.c:$ua: bandwidth: .*the line's atomic \(amoadd.w .*\) puts 32.0 lanes per request on the words of 1.0 sector, and lanes on one word take turns at the port, up to 32 cycles a request where its sectors alone take 1.0: contention, not bytes; combine within the warp first" &&
+        ok "saturated port: the bandwidth rule names the turns" || { bad "saturated port"; grep -A2 Rules s.txt; }
+    grep -q "move fewer bytes per result" s.txt && bad "saturated by turns, told to move fewer bytes" || ok "no fewer-bytes advice"
     ;;
 producer)
     # A line's "N% long/short_scoreboard, waiting on ..." names the
@@ -282,10 +334,14 @@ producer)
     cat causes.txt
     [ -s causes.txt ] && ok "scoreboard causes listed" || bad "no scoreboard cause in the report"
     # every producer named: "the KIND at line N (OP ...)" with OP a load, a CSR read or a shuffle
-    grep -oE "the [a-z]+ at (line [0-9]+|0x[0-9a-f]+) \([a-z.]+" causes.txt | sed 's/.*(//' | sort -u > ops.txt
+    grep -oE "the [A-Za-z ]+ at (line [0-9]+|0x[0-9a-f]+) \([a-z.]+" causes.txt | sed 's/.*(//' | sort -u > ops.txt
     bad_ops=$(grep -vE "^(l[bhw]u?|flw|csrr[a-z]*|amo[a-z.]*|lr[a-z.]*|sc[a-z.]*|shfl[a-z.]*|vote[a-z.]*)$" ops.txt)
     [ -z "$bad_ops" ] && ok "producers are memory/MIO operations: $(tr '\n' ' ' < ops.txt)" ||
         bad "a scoreboard cause names an ALU producer: $bad_ops"
+    # each named by its kind: a thread or block id read is "the CSR read"
+    # (until 2026-11-28 "the instruction")
+    grep -qE "the CSR read at line [0-9]+ \(csrr " causes.txt && ! grep -qE "the instruction at [^(]*\(csrr" causes.txt &&
+        ok "CSR reads named as such" || bad "CSR reads: $(grep -oE 'the [A-Za-z ]+ at [^(]*\(csrr' causes.txt | sort -u)"
     ;;
 exit_row)
     # The exit stub's row among the hot instructions says what it is, as the
@@ -296,6 +352,44 @@ exit_row)
     grep -qE "^  0xffff0000 +[1-9][0-9]* .*\(kernel exit: retired warps draining\) +drain" r.txt &&
         ok "exit stub row: kernel exit" || bad "exit stub row does not say kernel exit"
     grep -qE "^  0x[0-9a-f]{8} .* \?:0 " r.txt && bad "an instruction row says ?:0" || ok "no ?:0 row"
+    ;;
+exit_drain)
+    # The exit drain (warps that returned, waiting for their last stores)
+    # is on no source line: the report says its share once, and the rules'
+    # 2 % bars are of the kernel's lines. drain_heavy with global_latency
+    # 1500 is 90 % drain; its divergent loop is 1.1 % of all warp-cycles,
+    # 11 % of its lines'. Until 2026-11-28 the drain counted in the bars
+    # and the loop got no rule.
+    dl=$(line DRAIN_ODD)
+    printf 'global_latency = 1500\n' > slow.timing
+    "$ws" profile --json d.json -- "$ws" run --config timing=slow.timing --grid 4 --block 256 "$elf" drain_heavy zeros:32768 1 > d.txt 2>&1 ||
+        bad "profile exited with $?"
+    grep -qE "^  exit drain: (8[5-9]|9[0-9])\.[0-9]% of its warp-cycles \(([0-9]+) of ([0-9]+)\): warps that returned, waiting for their last stores and atomics \(the kernel exit's row\); on no source line, so the rules weigh lines against the other [0-9]+$" d.txt &&
+        ok "the report states the exit drain's share" || { bad "exit drain line"; sed -n '/^Kernel/,/Rules/p' d.txt; }
+    python3 - d.json d.txt <<'PY' && ok "the drain line's figures add up" || bad "the drain line's figures"
+import json, re, sys
+k = json.load(open(sys.argv[1]))['devices'][0]['kernels'][0]
+cyc = {(l['file'], l['line']): sum(l['exact']['cycles'].values()) for l in k['lines']}
+drain = sum(c for (f, n), c in cyc.items() if f is None and n == 0xffff0000)
+m = re.search(r"exit drain: [0-9.]+% of its warp-cycles \((\d+) of (\d+)\).* against the other (\d+)$", open(sys.argv[2]).read(), re.M)
+assert m and int(m.group(1)) == drain and int(m.group(2)) == sum(cyc.values()) and int(m.group(3)) == sum(cyc.values()) - drain, (m and m.groups(), drain)
+PY
+    expect d.txt "depth_kernels.c:$dl: divergence: SIMT efficiency 50.0%" "the divergent loop's rule, against its lines' cycles"
+    # a drain under 2 % of the warp-cycles (a long loop, then one store)
+    # moves no bar: no drain line
+    "$ws" profile -- "$ws" run --grid 2 --block 64 "$elf" fma_chain zeros:128 2000 > n.txt 2>&1 || bad "fma_chain exited with $?"
+    grep -q "exit drain" n.txt && bad "exit drain line without drain: $(grep 'exit drain' n.txt)" || ok "no drain, no drain line"
+    ;;
+latency_no_loop)
+    # A kernel without a loop loads once per thread: the latency rule
+    # says to give each thread several elements, not to unroll (until
+    # 2026-11-28 examples/vecadd was told to unroll); a loop keeps "unroll"
+    # (latency_port).
+    lo=$(line LOAD_ONCE)
+    "$ws" profile -- "$ws" run --grid 16 --block 256 "$elf" load_once iota:4096 zeros:4096 > o.txt 2>&1 || bad "load_once exited with $?"
+    by_line o.txt | grep -qE "^  - depth_kernels.c:$lo: memory latency: [0-9.]+% of its warp-cycles wait for a global load's result \(long_scoreboard\); .*each thread loads once, so give each thread several elements and issue their loads together" &&
+        ok "load_once: several elements per thread" || { bad "load_once"; grep -A3 Rules o.txt; }
+    grep -q "(unroll)" o.txt && bad "load_once told to unroll" || ok "load_once: no unroll advice"
     ;;
 baseline_exit)
     # --baseline lists rows without a source file too: with uncoalesced
@@ -364,6 +458,15 @@ shared_atomic_rule)
     grep -q "depth_kernels.c:$sb: bank conflicts" r.txt && bad "the atomic's contention blamed on bank conflicts: $(grep "depth_kernels.c:$sb: bank" r.txt)" ||
         ok "no bank-conflict rule on line $sb"
     grep -q "pad the array" r.txt && bad "padding advised for one bin" || ok "no padding advice"
+    expect r.txt "lanes on one word (a hot bin, a counter), which padding does not cure, need fewer atomics: combine within the warp first" "one bin: fewer atomics"
+    # Lanes two words apart: two on each even bank, on different words.
+    # The counters cannot tell that from lanes sharing words, and the rule
+    # names both causes (until 2026-11-28 it said padding does not cure it).
+    s2=$(line SHARED_STRIDE2)
+    "$ws" profile -- "$ws" run --grid 2 --block 128 "$elf" shared_stride2_atomic zeros:128 20 > s2.txt 2>&1 ||
+        bad "shared_stride2_atomic exited with $?"
+    expect s2.txt "depth_kernels.c:$s2: shared atomic contention: 2.0 wavefronts per shared atomic" "stride 2: the shared-atomics rule"
+    expect s2.txt "lanes on different words of one bank (words an even stride apart) need an odd stride, as bank conflicts do (the counters do not tell the two apart)" "stride 2: the odd-stride cure named"
     # the exact counters under the line and the atomic say the same
     grep -A4 -E "^ +[0-9]+ +[0-9.]+%  depth_kernels.c:$sb \(shared_bin\)" r.txt |
         grep -qF "32.00 wavefronts/req (31.00 extra: atomics taking turns)" &&
@@ -586,7 +689,7 @@ barrier_rule)
     hb=$(line HEAVY_BARRIER) hw=$(line HEAVY_WORK) tb=$(line TREE_BARRIER) ta=$(line TREE_ADD)
     "$ws" profile --json h.json -- "$ws" run --grid 8 --block 256 "$elf" barrier_heavy zeros:2048 300 > h.txt 2>&1 ||
         bad "barrier_heavy exited with $?"
-    grep -E "^  - depth_kernels.c:$hb: barrier imbalance: in kernel barrier_heavy, [0-9.]+% of the warp-cycles wait at this barrier for the rest of their block \(barrier\); meanwhile the warps it waits for run line $hw in [0-9.]+% of their samples; some warps of the block do much more work before it than others .*: spread that work over all of the block's warps" h.txt > /dev/null &&
+    grep -E "^  - depth_kernels.c:$hb: barrier imbalance: in kernel barrier_heavy, [0-9.]+% of its lines' warp-cycles wait at this barrier for the rest of their block \(barrier\); meanwhile the warps it waits for run line $hw in [0-9.]+% of their samples; some warps of the block do much more work before it than others .*: spread that work over all of the block's warps" h.txt > /dev/null &&
         ok "barrier_heavy: the rule on line $hb, the late warps at line $hw" || { bad "barrier_heavy: no rule on line $hb"; grep -A3 Rules h.txt; }
     python3 - h.json "$hb" <<'PY2' && ok "JSON: barrier_imbalance, metric = the line's barrier warp-cycles over the kernel's" || bad "JSON barrier_imbalance"
 import json, sys
@@ -594,11 +697,12 @@ k = json.load(open(sys.argv[1]))['devices'][0]['kernels'][0]
 hb = int(sys.argv[2])
 r = [r for r in k['rules'] if r['rule'] == 'barrier_imbalance']
 assert len(r) == 1 and r[0]['line'] == hb, k['rules']
-total = sum(sum(l['exact']['cycles'].values()) for l in k['lines'])
+# (of the kernel's lines: the exit drain, on none of them, left out)
+total = sum(sum(l['exact']['cycles'].values()) for l in k['lines'] if l['file'] or l['line'] != 0xffff0000)
 line = [l for l in k['lines'] if l['line'] == hb][0]
 share = line['exact']['cycles']['barrier'] / total
 assert abs(r[0]['metric'] - share) < 1e-6 and share >= 0.10, (r[0]['metric'], share)
-assert ('%.1f%% of the warp-cycles' % (100 * share)) in r[0]['text'], r[0]['text']
+assert ("%.1f%% of its lines' warp-cycles" % (100 * share)) in r[0]['text'], r[0]['text']
 assert r[0]['warp_cycles'] == sum(line['exact']['cycles'].values())
 print('barrier share %.1f%%' % (100 * share))
 PY2
@@ -606,7 +710,7 @@ PY2
     # beside the waiting ones; the rule still fires on the exact counts.
     "$ws" profile --mode rr -- "$ws" run --grid 8 --block 256 "$elf" barrier_heavy zeros:2048 300 > rr.txt 2>&1 ||
         bad "--mode rr exited with $?"
-    by_line rr.txt | grep -qE "^  - depth_kernels.c:$hb: barrier imbalance: in kernel barrier_heavy, [0-9.]+% of the warp-cycles wait at this barrier for the rest of their block \(barrier\); some warps" &&
+    by_line rr.txt | grep -qE "^  - depth_kernels.c:$hb: barrier imbalance: in kernel barrier_heavy, [0-9.]+% of its lines' warp-cycles wait at this barrier for the rest of their block \(barrier\); some warps" &&
         ok "--mode rr: the rule, without the late warps' line" || bad "--mode rr: $(grep 'barrier imbalance' rr.txt)"
     # A tree sum in shared memory: one warp works at the last levels.
     "$ws" profile -- "$ws" run --grid 8 --block 256 "$elf" barrier_tree iota:2048 zeros:8 20 > t.txt 2>&1 ||
@@ -740,28 +844,31 @@ dependency_rule)
     grep -q ": dependent arithmetic: " f.txt && bad "full occupancy: $(grep ': dependent arithmetic: ' f.txt | head -1)" ||
         ok "full occupancy, issue slots used: no dependency rule"
     # examples/bitonic: line 11 (two loads and their index arithmetic) is
-    # half `wait` and 2.5 % of the kernel's warp-cycles, so its waits are
-    # about 1 % of them, under the 2 % a line needs to be judged: no rule
-    # (until 2026-11-28 the rule fired there). Its heavy lines keep theirs.
+    # half `wait`: the rule fires there exactly when those waits are 2 %
+    # of the warp-cycles of the kernel's lines (39 % of bitonic_step's
+    # warp-cycles are its exit drain, on no line, which the shares leave
+    # out: 2.1 %, and the rule fires; with the drain counted, as until
+    # 2026-11-28, they were 1.3 % and it did not; small_waits checks a
+    # line under the bar). Its heavy lines keep their rules.
     "$example" > /dev/null 2>&1 || bad "bitonic fails unprofiled"
     "$ws" profile --json b.json -- "$example" > b.txt 2>&1 || bad "bitonic exited with $?"
-    python3 - b.json <<'PY' && ok "bitonic: no dependency rule on a line whose waits are under 2 % of the kernel" || { bad "bitonic rules"; grep -A5 Rules b.txt; }
+    python3 - b.json <<'PY' && ok "bitonic: the dependency rule on line 11 exactly when its waits pass 2 % of the kernel's lines" || { bad "bitonic rules"; grep -A5 Rules b.txt; }
 import json, sys
 k = json.load(open(sys.argv[1]))['devices'][0]['kernels'][0]
 assert k['kernel'] == 'bitonic_step', k['kernel']
-total = sum(sum(l['exact']['cycles'].values()) for l in k['lines'])
+total = sum(sum(l['exact']['cycles'].values()) for l in k['lines'] if l['file'] or l['line'] != 0xffff0000)
 waits = {l['line']: l['exact']['cycles'].get('wait', 0) for l in k['lines'] if l['file']}
 line = sum(sum(l['exact']['cycles'].values()) for l in k['lines'] if l['line'] == 11)
-# the case itself: a line judged (>= 2 % of the kernel) and mostly `wait`, whose waits are under 2 %
-assert line >= 0.02 * total and waits[11] >= 0.5 * line and waits[11] < 0.02 * total, (line, waits[11], total)
-assert not [r for r in k['rules'] if r['rule'] == 'dependency'], k['rules']
+assert line >= 0.02 * total and waits[11] >= 0.5 * line, (line, waits[11], total)
+dep = [r['line'] for r in k['rules'] if r['rule'] == 'dependency']
+assert dep == ([11] if waits[11] >= 0.02 * total else []), (k['rules'], waits[11] / total)
 assert [r['line'] for r in k['rules'] if r['rule'] == 'latency'] == [12], k['rules']
 PY
-    # and the rule's own bar, on the loop: each line's waits are >= 2 % of the kernel
+    # and the rule's own bar, on the loop: each line's waits are >= 2 % of the kernel's lines
     python3 - a.json <<'PY' && ok "alu_chain: the dependency lines' waits pass 2 % of the kernel" || bad "alu_chain waits"
 import json, sys
 k = json.load(open(sys.argv[1]))['devices'][0]['kernels'][0]
-total = sum(sum(l['exact']['cycles'].values()) for l in k['lines'])
+total = sum(sum(l['exact']['cycles'].values()) for l in k['lines'] if l['file'] or l['line'] != 0xffff0000)
 dep = [l for r in k['rules'] if r['rule'] == 'dependency' for l in r['lines']]
 assert len(dep) == 2, k['rules']
 for d in dep:
@@ -826,19 +933,20 @@ PY2
     ;;
 small_waits)
     # A latency rule names one wait state of a line as the problem; the
-    # waits must be 2 % of the kernel's warp-cycles, as a line must be to
-    # be judged (a 2 % line half waiting is 1 %, which no change to it
-    # can win back). warp0_work's test on the thread id waits mostly on
-    # its CSR read, under 2 % of the kernel: no MIO latency rule there
-    # (until 2026-11-28 there was); the barrier keeps its rule.
+    # waits must be 2 % of the warp-cycles of the kernel's lines, as a line
+    # must be to be judged (a 2 % line half waiting is 1 %, which no change
+    # to it can win back). warp0_work's test on the thread id waits mostly
+    # on its CSR read, under 2 % of the lines: no MIO latency rule there
+    # (until 2026-11-28 there was); the barrier keeps its rule. (The exit
+    # drain is on no line: the shares leave it out, exit_drain.)
     wt=$(line WARP0_TEST) wb=$(line WARP0_BAR)
-    "$ws" profile --period 6 --json w.json -- "$ws" run --grid 4 --block 256 "$elf" warp0_work zeros:1024 64 > w.txt 2>&1 ||
+    "$ws" profile --period 6 --json w.json -- "$ws" run --grid 4 --block 256 "$elf" warp0_work zeros:1024 100 > w.txt 2>&1 ||
         bad "warp0_work exited with $?"
     python3 - w.json "$wt" "$wb" <<'PY' && ok "warp0_work: no rule on waits under 2 % of the kernel, the barrier's rule kept" || { bad "warp0_work rules"; grep -A4 Rules w.txt; }
 import json, sys
 k = json.load(open(sys.argv[1]))['devices'][0]['kernels'][0]
 wt, wb = int(sys.argv[2]), int(sys.argv[3])
-total = sum(sum(l['exact']['cycles'].values()) for l in k['lines'])
+total = sum(sum(l['exact']['cycles'].values()) for l in k['lines'] if l['file'] or l['line'] != 0xffff0000)
 c = [l for l in k['lines'] if l['line'] == wt][0]['exact']['cycles']
 line, ssb = sum(c.values()), c.get('short_scoreboard', 0)
 # the case itself: judged (>= 2 %), mostly short_scoreboard, which is < 2 % of the kernel
@@ -858,8 +966,19 @@ mio_latency_rule)
         ok "shuffle_storm: MIO latency on line $sh, the MIO's queue named" || { bad "shuffle_storm"; grep -A3 Rules s.txt; }
     "$ws" profile --json w.json -- "$ws" run --grid 8 --block 256 "$elf" wait_mix zeros:2048 50 > w.txt 2>&1 ||
         bad "wait_mix exited with $?"
-    by_line w.txt | grep -qE "^  - depth_kernels.c:$wm: MIO latency: [0-9.]+% of its warp-cycles wait for an MIO result \(short_scoreboard[^)]*\): shared-memory loads and atomics, shuffles and CSR reads" &&
-        ok "wait_mix: MIO latency on line $wm" || { bad "wait_mix"; grep -A4 Rules w.txt; }
+    # (the store's line waits on its block ids, which each warp reads
+    # once: a fixed cost per warp, not ids read again; until 2026-11-28
+    # it was told to keep them in registers instead of reading them again)
+    by_line w.txt | grep -qE "^  - depth_kernels.c:$wm: MIO latency: [0-9.]+% of its warp-cycles wait for an MIO result \(short_scoreboard[^)]*\): each warp reads its thread and block ids \(CSRs\) once and waits shared_latency cycles for them, a fixed cost per warp that reading them less cannot cut; the more work each thread does after it, the smaller its share: give each thread several elements \(a grid-stride loop\)$" &&
+        ok "wait_mix: MIO latency on line $wm, ids read once" || { bad "wait_mix"; grep -A4 Rules w.txt; }
+    by_line w.txt | grep "depth_kernels.c:$wm: " | grep -q "instead of reading them again" &&
+        bad "wait_mix: told to stop reading ids it reads once" || ok "wait_mix: no advice to read the ids less"
+    # ids read in every iteration of a loop (blockDim_x() in a loop
+    # condition) keep the advice to read them less
+    cl=$(line CSR_LOOP)
+    "$ws" profile -- "$ws" run --grid 8 --block 256 "$elf" csr_loop zeros:2048 8 > c.txt 2>&1 || bad "csr_loop exited with $?"
+    by_line c.txt | grep -E "^  - depth_kernels.c:$cl: MIO latency: " | grep -q "keep values such as thread ids in registers instead of reading them again" &&
+        ok "csr_loop: ids read again, the advice to keep them" || { bad "csr_loop"; grep -A4 Rules c.txt; }
     for f in s.json w.json; do
         python3 - $f <<'PY2' && ok "$f: metric = the short_scoreboard share of the line" || bad "$f: JSON mio_latency"
 import json, sys
@@ -925,7 +1044,8 @@ divergence_rule)
     "$ws" profile -- "$ws" run --grid 2 --block 64 "$elf" float_sum zeros:1 10 > s.txt 2>&1 || bad "float_sum exited with $?"
     grep -q "depth_kernels.c:$fs: divergence" s.txt && bad "float_sum: a divergence rule on a float atomicAdd" ||
         ok "float_sum: no divergence"
-    expect s.txt "depth_kernels.c:$fs: atomic latency: " "float_sum: the atomics rule"
+    # (its old value is unused: the next atomic waits to overwrite it)
+    expect s.txt "depth_kernels.c:$fs: atomic completion: " "float_sum: the atomics rule"
     # A loop whose trip count depends on the lane: the lanes enter it
     # together and leave it at different iterations. The cause is the trip
     # counts, not a branch around the loop (until 2026-11-28 it said so).

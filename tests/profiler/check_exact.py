@@ -90,10 +90,14 @@ e = ex.get(lines["strided"], {})
 check(e.get("global_requests") == 16 and e.get("global_sectors") == 8 * 32 + 8 * 4,
       f"strided: 16 requests, 288 sectors, got {e}")
 # The fixes: the rule no longer fires and the metric is ideal.
-ex, _ = profile("conflict_padded", 4, 64, "zeros:256")
+ex, report = profile("conflict_padded", 4, 64, "zeros:256")
 for name in ("padded_store", "padded_load"):
     e = ex.get(lines[name], {})
     check(e.get("shared_requests") == 8 and e.get("shared_wavefronts") == 8, f"{name}: one wavefront per request: {e}")
+# without conflicts the text says so by what it leaves out: no "(0.00 extra: bank conflicts)"
+check("shared 8 req, 1.00 wavefronts/req" in report and "extra:" not in report,
+      "conflict_padded: no extra-wavefront parenthesis without extra wavefronts: "
+      + "; ".join(l.strip() for l in report.splitlines() if "wavefronts/req" in l))
 # (its two lines wait for the thread id and the shared load's result:
 # mio_latency may name them, a bank-conflict rule must not)
 check(not [r for r in rules["conflict_padded"] if r[0] in ("bank_conflicts", "shared_atomics")],

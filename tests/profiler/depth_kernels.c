@@ -118,6 +118,40 @@ WS_KERNEL void own_atomic(unsigned *out, int n)
     out[g + gridDim_x() * blockDim_x()] = s;
 }
 
+/* Lane t adds to shared word 2 t mod 64: two lanes on each even bank,
+ * on different words, so each atomic takes 2 wavefronts, which an odd
+ * stride would cure (check_depth.sh shared_atomic_rule). */
+WS_KERNEL void shared_stride2_atomic(int *out, int n)
+{
+    WS_SHARED int bins[64];
+    unsigned t = threadIdx_x();
+    if (t < 64) bins[t] = 0;
+    __syncthreads();
+    for (int k = 0; k < n; k++)
+        atomicAdd(&bins[(2u * t + 2u * (unsigned)k) % 64u], 1); /* MARK_SHARED_STRIDE2 */
+    __syncthreads();
+    if (t < 64) out[blockIdx_x() * 64 + t] = bins[t];
+}
+
+/* Every thread adds to one counter n times and never uses the old value
+ * (`atomicAdd(c, 1);`): the next atomic waits for the last one's result
+ * register only to overwrite it (write after write), so the advice is
+ * fewer atomics, not "use the old value later" (check_depth.sh
+ * atomic_rule, atomic_turns). */
+WS_KERNEL void unused_atomic(int *counter, int n)
+{
+    for (int i = 0; i < n; i++)
+        atomicAdd(counter, 1);                         /* MARK_UNUSED_ATOMIC */
+}
+
+/* The same with a word per thread: no lanes share a word. */
+WS_KERNEL void unused_own_atomic(int *out, int n)
+{
+    unsigned g = blockIdx_x() * blockDim_x() + threadIdx_x();
+    for (int i = 0; i < n; i++)
+        atomicAdd(&out[g], 1);                         /* MARK_UNUSED_OWN_ATOMIC */
+}
+
 /* A shared-memory histogram whose every lane adds to one bin: the atomics
  * of a warp take turns (32 wavefronts per request), which is contention on
  * one word, not a stride that padding would fix (the shared_atomics rule). */
@@ -414,6 +448,41 @@ WS_KERNEL void last_store(int *out, int stride)
 {
     unsigned i = blockIdx_x() * blockDim_x() + threadIdx_x();
     out[i * (unsigned)stride] = (int)i;                      /* MARK_LAST_STORE */
+}
+
+/* One load per thread and no loop, as in a one-element-per-thread
+ * vecadd: the latency rule cannot say "unroll" (check_depth.sh
+ * latency_no_loop). */
+WS_KERNEL void load_once(const int *in, int *out)
+{
+    unsigned i = blockIdx_x() * blockDim_x() + threadIdx_x();
+    out[i] = in[i] * 3 + 1;                                     /* MARK_LOAD_ONCE */
+}
+
+/* A loop that reads the block's size (a CSR) in every iteration, as a
+ * strided loop's `j += blockDim_x()` may: waits on ids read again
+ * (check_depth.sh mio_latency_rule). */
+WS_KERNEL void csr_loop(int *out, int n)
+{
+    unsigned t = threadIdx_x();
+    int acc = 0;
+    for (unsigned j = t; j < (unsigned)n * blockDim_x(); j += blockDim_x())
+        acc += (int)(j * blockDim_x());                         /* MARK_CSR_LOOP */
+    out[blockIdx_x() * blockDim_x() + t] = acc;
+}
+
+/* Odd lanes run a short loop, then every lane stores a word 32 words
+ * from its neighbour's and returns: with a long global_latency most of
+ * the kernel's warp-cycles are warps draining at the exit, and the
+ * divergent loop's line is 1 % of them but 11 % of its lines' (check_depth.sh
+ * exit_drain). */
+WS_KERNEL void drain_heavy(int *out, int n)
+{
+    unsigned t = threadIdx_x(), i = blockIdx_x() * blockDim_x() + t;
+    int acc = (int)i;
+    if (t & 1)
+        for (int k = 0; k < n; k++) acc = acc * 3 + k;         /* MARK_DRAIN_ODD */
+    out[i * 32u] = acc;
 }
 
 /* Each thread owns two neighbouring elements (2i and 2i + 1), as
