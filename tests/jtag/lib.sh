@@ -1,6 +1,15 @@
-# Shared by the OpenOCD end-to-end scripts (sourced): the check counters
-# and matchers, starting jtag_app and waiting for it to listen and start
-# its kernel, and the OpenOCD command gdb runs through a pipe.
+# Shared by the OpenOCD end-to-end scripts (sourced): their work directory
+# and clean-up, the check counters and matchers, starting jtag_app and
+# waiting for it to listen and start its kernel, and the OpenOCD command
+# gdb runs through a pipe.
+
+# A work directory ($work) removed on exit, and the background programs
+# (jtag_app's pid in apid; openocd's in opid, where a script starts one)
+# killed if the script ends before they do.
+work=$(mktemp -d)
+apid= opid=
+cleanup() { [ -n "$apid" ] && kill "$apid" 2>/dev/null; [ -n "$opid" ] && kill -9 "$opid" 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
 pass=0 failn=0
 check() { # check DESCRIPTION COMMAND...
   local what=$1; shift

@@ -10,10 +10,6 @@
 #   run_gdb_openocd.sh JTAG_APP KERNELS.elf KERNELS.c CFG STUB.elf
 set -u
 app=$1 kelf=$2 ksrc=$3 cfg=$4 stub=$5
-work=$(mktemp -d)
-apid=
-cleanup() { [ -n "$apid" ] && kill "$apid" 2>/dev/null; rm -rf "$work"; }
-trap cleanup EXIT
 . "$(dirname "$0")/lib.sh"
 
 line=$(grep -n 'MARK:result' "$ksrc" | cut -d: -f1)

@@ -23,10 +23,6 @@
 #   OpenOCD's session: "Failed to write memory via system bus").
 set -u
 mode=$1 app=$2 kelf=$3 cfg=$4 cli=${5:-}
-work=$(mktemp -d)
-apid= opid=
-cleanup() { [ -n "$apid" ] && kill "$apid" 2>/dev/null; [ -n "$opid" ] && kill -9 "$opid" 2>/dev/null; rm -rf "$work"; }
-trap cleanup EXIT
 . "$(dirname "$0")/lib.sh"
 
 limit=6000000 hold=2000 life=100

@@ -10,10 +10,6 @@
 # 1's system bus, resumes both; the program's results must be right.
 set -u
 app=$1 kelf=$2 cfg=$3
-work=$(mktemp -d)
-apid=
-cleanup() { [ -n "$apid" ] && kill "$apid" 2>/dev/null; rm -rf "$work"; }
-trap cleanup EXIT
 . "$(dirname "$0")/lib.sh"
 
 # TOPOLOGY=groups:1 takes the group topology's path to the same two modules
