@@ -708,6 +708,9 @@ typedef struct small_launch {
     uint32_t nargs;
     ws_status st;
     pthread_t th;
+    ws_jtag_tap t;               /* bound to the debugger by small_start */
+    ws_jtag_dtm dtm;
+    ws_jtag_dmi dmi;
 } small_launch;
 
 static void *small_main(void *arg)
@@ -750,13 +753,14 @@ static int small_open(small_launch *L, const char *elf, const char *kernel, size
     return 0;
 }
 
-/* Start the launch, bind a TAP to the debugger in DMI mode, select hart 0
- * and wait until it runs. */
-static void small_start(small_launch *L, ws_jtag_tap *t, ws_jtag_dtm *dtm, ws_jtag_dmi *dmi)
+/* Start the launch, bind L's TAP to the debugger in DMI mode, select hart
+ * 0 and wait until it runs. Returns the TAP. */
+static ws_jtag_tap *small_start(small_launch *L)
 {
+    ws_jtag_tap *t = &L->t;
     CHECK_EQ_U(pthread_create(&L->th, NULL, small_main, L), 0);
-    ws_jtag_dtm_bind(dtm, L->dbg, 0, dmi);
-    ws_jtag_tap_init(t, dmi, 1);
+    ws_jtag_dtm_bind(&L->dtm, L->dbg, 0, &L->dmi);
+    ws_jtag_tap_init(t, &L->dmi, 1);
     to_idle(t);
     scan_ir(t, WS_JTAG_IR_DMI);
     jt_write(t, WS_DM_DMCONTROL, 1); /* dmactive, hart 0 */
@@ -766,6 +770,7 @@ static void small_start(small_launch *L, ws_jtag_tap *t, ws_jtag_dtm *dtm, ws_jt
         if (!running) nanosleep(&(struct timespec){ 0, 500000 }, NULL);
     }
     CHECK(running);
+    return t;
 }
 
 /* Detach, and the launch ends well. */
@@ -819,42 +824,39 @@ static void test_runctl(const char *elf)
     if (small_open(&L, elf, "gate", 256, 1u << 21)) return;
     const ws_addr buf = L.buf;
     gate_args(&L, buf);
-    ws_jtag_tap t;
-    ws_jtag_dtm dtm;
-    ws_jtag_dmi dmi;
-    small_start(&L, &t, &dtm, &dmi);
+    ws_jtag_tap *t = small_start(&L);
     /* halt: one dmstatus read later the hart is halted */
-    jt_write(&t, WS_DM_DMCONTROL, 1u << 31 | 1);
-    uint32_t st = jt_read(&t, WS_DM_DMSTATUS);
+    jt_write(t, WS_DM_DMCONTROL, 1u << 31 | 1);
+    uint32_t st = jt_read(t, WS_DM_DMSTATUS);
     CHECK_EQ_U(st & (DMS_ALLHALTED | DMS_ALLRUNNING), DMS_ALLHALTED);
-    jt_write(&t, WS_DM_DMCONTROL, 1);
+    jt_write(t, WS_DM_DMCONTROL, 1);
     /* resume: acknowledged and running */
-    jt_write(&t, WS_DM_DMCONTROL, 1u << 30 | 1);
-    st = jt_read(&t, WS_DM_DMSTATUS);
+    jt_write(t, WS_DM_DMCONTROL, 1u << 30 | 1);
+    st = jt_read(t, WS_DM_DMSTATUS);
     CHECK_EQ_U(st & (DMS_ALLRESUMEACK | DMS_ALLRUNNING | DMS_ALLHALTED), DMS_ALLRESUMEACK | DMS_ALLRUNNING);
-    jt_write(&t, WS_DM_DMCONTROL, 1);
+    jt_write(t, WS_DM_DMCONTROL, 1);
     /* step: halt, dcsr.step, resume; the step has ended at the next read */
-    jt_write(&t, WS_DM_DMCONTROL, 1u << 31 | 1);
-    jt_write(&t, WS_DM_DMCONTROL, 1);
-    uint32_t dpc0 = jt_reg_read(&t, 0x7b1);
-    jt_reg_write(&t, 0x7b0, jt_reg_read(&t, 0x7b0) | 1u << 2);
-    jt_write(&t, WS_DM_DMCONTROL, 1u << 30 | 1);
-    st = jt_read(&t, WS_DM_DMSTATUS);
+    jt_write(t, WS_DM_DMCONTROL, 1u << 31 | 1);
+    jt_write(t, WS_DM_DMCONTROL, 1);
+    uint32_t dpc0 = jt_reg_read(t, 0x7b1);
+    jt_reg_write(t, 0x7b0, jt_reg_read(t, 0x7b0) | 1u << 2);
+    jt_write(t, WS_DM_DMCONTROL, 1u << 30 | 1);
+    st = jt_read(t, WS_DM_DMSTATUS);
     CHECK_EQ_U(st & (DMS_ALLRESUMEACK | DMS_ALLRUNNING | DMS_ALLHALTED), DMS_ALLRESUMEACK | DMS_ALLHALTED);
-    jt_write(&t, WS_DM_DMCONTROL, 1);
-    CHECK_EQ_U(jt_reg_read(&t, 0x7b0) >> 6 & 7, 4); /* dcsr.cause: step */
-    CHECK(jt_reg_read(&t, 0x7b1) != dpc0);
-    jt_reg_write(&t, 0x7b0, jt_reg_read(&t, 0x7b0) & ~(1u << 2));
+    jt_write(t, WS_DM_DMCONTROL, 1);
+    CHECK_EQ_U(jt_reg_read(t, 0x7b0) >> 6 & 7, 4); /* dcsr.cause: step */
+    CHECK(jt_reg_read(t, 0x7b1) != dpc0);
+    jt_reg_write(t, 0x7b0, jt_reg_read(t, 0x7b0) & ~(1u << 2));
     /* a mode-switch frame (broadcast) halts every warp of the core, and
      * runs them again */
-    jt_write(&t, WS_DM_MODESWITCH, 0xD5u << 24 | 1u << 16 | 1u);
-    jt_write(&t, WS_DM_MODESWITCH, 2); /* halt */
-    CHECK_EQ_U(jt_read(&t, WS_DM_HALTSUM0), 0xff);
-    jt_write(&t, WS_DM_MODESWITCH, 0xD5u << 24 | 1u << 16 | 1u);
-    jt_write(&t, WS_DM_MODESWITCH, 1); /* run */
-    CHECK_EQ_U(jt_read(&t, WS_DM_HALTSUM0), 0);
+    jt_write(t, WS_DM_MODESWITCH, 0xD5u << 24 | 1u << 16 | 1u);
+    jt_write(t, WS_DM_MODESWITCH, 2); /* halt */
+    CHECK_EQ_U(jt_read(t, WS_DM_HALTSUM0), 0xff);
+    jt_write(t, WS_DM_MODESWITCH, 0xD5u << 24 | 1u << 16 | 1u);
+    jt_write(t, WS_DM_MODESWITCH, 1); /* run */
+    CHECK_EQ_U(jt_read(t, WS_DM_HALTSUM0), 0);
     /* open the gate through the system bus, let go, and the kernel ends */
-    sb_write_one(&t, buf + 128);
+    sb_write_one(t, buf + 128);
     small_finish(&L);
     int out[8] = { 0 };
     CHECK_EQ_U(ws_memcpy_dtoh(L.dev, out, buf, sizeof out), WS_OK);
@@ -873,17 +875,14 @@ static void test_faultcause(const char *elf)
     if (small_open(&L, elf, "gate", 256, 0)) return;
     const ws_addr buf = L.buf;
     gate_args(&L, 16); /* out: in the null guard page */
-    ws_jtag_tap t;
-    ws_jtag_dtm dtm;
-    ws_jtag_dmi dmi;
-    small_start(&L, &t, &dtm, &dmi);
-    sb_write_one(&t, buf + 128); /* open the gate: the stores fault */
-    CHECK(wait_all_halted(&t));
-    const uint32_t dcsr = jt_reg_read(&t, 0x7b0);
+    ws_jtag_tap *t = small_start(&L);
+    sb_write_one(t, buf + 128); /* open the gate: the stores fault */
+    CHECK(wait_all_halted(t));
+    const uint32_t dcsr = jt_reg_read(t, 0x7b0);
     printf("dcsr after the fault: 0x%08x (cause %u)\n", dcsr, dcsr >> 6 & 7);
     CHECK_EQ_U(dcsr >> 6 & 7, 3);
     CHECK_EQ_U(dcsr >> 28, 4); /* xdebugver: the spec's debug support */
-    jt_write(&t, WS_DM_DMCONTROL, 1u << 30 | 1); /* resume */
+    jt_write(t, WS_DM_DMCONTROL, 1u << 30 | 1); /* resume */
     pthread_join(L.th, NULL);
     CHECK_EQ_U(L.st, WS_ERR_KERNEL_FAULT);
     CHECK_STR_CONTAINS(ws_last_error(L.dev), "null pointer");
@@ -915,36 +914,33 @@ static void test_stepfault(const char *elf)
     ws_debug_set_step_before_fault(L.dbg, 1);
     const ws_addr buf = L.buf;
     gate_args(&L, 16); /* out: in the null guard page */
-    ws_jtag_tap t;
-    ws_jtag_dtm dtm;
-    ws_jtag_dmi dmi;
-    small_start(&L, &t, &dtm, &dmi);
-    jt_write(&t, WS_DM_DMCONTROL, 1u << 31 | 1); /* halt hart 0 in the wait loop */
-    jt_write(&t, WS_DM_DMCONTROL, 1);
-    CHECK(wait_all_halted(&t));
-    sb_write_one(&t, buf + 128); /* open the gate: the next store faults */
-    jt_reg_write(&t, 0x7b0, jt_reg_read(&t, 0x7b0) | 1u << 2);
-    uint32_t before = 0, dpc = jt_reg_read(&t, 0x7b1), cause = 4, steps = 0;
+    ws_jtag_tap *t = small_start(&L);
+    jt_write(t, WS_DM_DMCONTROL, 1u << 31 | 1); /* halt hart 0 in the wait loop */
+    jt_write(t, WS_DM_DMCONTROL, 1);
+    CHECK(wait_all_halted(t));
+    sb_write_one(t, buf + 128); /* open the gate: the next store faults */
+    jt_reg_write(t, 0x7b0, jt_reg_read(t, 0x7b0) | 1u << 2);
+    uint32_t before = 0, dpc = jt_reg_read(t, 0x7b1), cause = 4, steps = 0;
     while (steps < 400 && cause == 4) { /* step until a step does not move */
         before = dpc;
-        CHECK_EQ_U(jt_step(&t) & (DMS_ALLRESUMEACK | DMS_ALLHALTED), DMS_ALLRESUMEACK | DMS_ALLHALTED);
-        cause = jt_reg_read(&t, 0x7b0) >> 6 & 7;
-        dpc = jt_reg_read(&t, 0x7b1);
+        CHECK_EQ_U(jt_step(t) & (DMS_ALLRESUMEACK | DMS_ALLHALTED), DMS_ALLRESUMEACK | DMS_ALLHALTED);
+        cause = jt_reg_read(t, 0x7b0) >> 6 & 7;
+        dpc = jt_reg_read(t, 0x7b1);
         steps++;
         if (dpc == before) break;
     }
     printf("after %u steps: dpc 0x%08x (was 0x%08x), cause %u\n", steps, dpc, before, cause);
     CHECK_EQ_U(cause, 4);   /* the step ended ... */
     CHECK_EQ_U(dpc, before); /* ... at the store, before its fault */
-    jt_reg_write(&t, 0x7b0, jt_reg_read(&t, 0x7b0) & ~(1u << 2));
+    jt_reg_write(t, 0x7b0, jt_reg_read(t, 0x7b0) & ~(1u << 2));
     /* resume: the hart takes the fault and halts on it, at the store */
-    jt_write(&t, WS_DM_DMCONTROL, 1u << 30 | 1);
-    CHECK_EQ_U(jt_read(&t, WS_DM_DMSTATUS) & (DMS_ALLRESUMEACK | DMS_ALLHALTED), DMS_ALLRESUMEACK | DMS_ALLHALTED);
-    jt_write(&t, WS_DM_DMCONTROL, 1);
-    CHECK_EQ_U(jt_reg_read(&t, 0x7b0) >> 6 & 7, 3);
-    CHECK_EQ_U(jt_reg_read(&t, 0x7b1), before);
+    jt_write(t, WS_DM_DMCONTROL, 1u << 30 | 1);
+    CHECK_EQ_U(jt_read(t, WS_DM_DMSTATUS) & (DMS_ALLRESUMEACK | DMS_ALLHALTED), DMS_ALLRESUMEACK | DMS_ALLHALTED);
+    jt_write(t, WS_DM_DMCONTROL, 1);
+    CHECK_EQ_U(jt_reg_read(t, 0x7b0) >> 6 & 7, 3);
+    CHECK_EQ_U(jt_reg_read(t, 0x7b1), before);
     /* resume again: the launch ends with the fault */
-    jt_write(&t, WS_DM_DMCONTROL, 1u << 30 | 1);
+    jt_write(t, WS_DM_DMCONTROL, 1u << 30 | 1);
     pthread_join(L.th, NULL);
     CHECK_EQ_U(L.st, WS_ERR_KERNEL_FAULT);
     CHECK_STR_CONTAINS(ws_last_error(L.dev), "null pointer");
@@ -971,28 +967,25 @@ static void test_runctl_barrier(const char *elf)
     L.args[1] = (ws_arg)WS_ARG_I32(0x7fffffff);
     L.args[2] = (ws_arg)WS_ARG_I32(4); /* warp 0 to the barrier, warp 1 spins */
     L.nargs = 3;
-    ws_jtag_tap t;
-    ws_jtag_dtm dtm;
-    ws_jtag_dmi dmi;
-    small_start(&L, &t, &dtm, &dmi);
+    ws_jtag_tap *t = small_start(&L);
     nanosleep(&(struct timespec){ 0, 100000000 }, NULL); /* warp 0 reaches the barrier */
-    jt_write(&t, WS_DM_DMCONTROL, 1u << 31 | 1);
-    CHECK_EQ_U(jt_read(&t, WS_DM_DMSTATUS) & DMS_ALLHALTED, DMS_ALLHALTED);
-    jt_write(&t, WS_DM_DMCONTROL, 1);
-    jt_reg_write(&t, 0x7b0, jt_reg_read(&t, 0x7b0) | 1u << 2);
+    jt_write(t, WS_DM_DMCONTROL, 1u << 31 | 1);
+    CHECK_EQ_U(jt_read(t, WS_DM_DMSTATUS) & DMS_ALLHALTED, DMS_ALLHALTED);
+    jt_write(t, WS_DM_DMCONTROL, 1);
+    jt_reg_write(t, 0x7b0, jt_reg_read(t, 0x7b0) | 1u << 2);
     double t0 = now_s();
-    jt_write(&t, WS_DM_DMCONTROL, 1u << 30 | 1);
+    jt_write(t, WS_DM_DMCONTROL, 1u << 30 | 1);
     double dt = now_s() - t0;
     CHECK(dt < 1.0);
     if (dt >= 1.0) fprintf(stderr, "the resume into a barrier step took %.2f s\n", dt);
-    uint32_t st = jt_read(&t, WS_DM_DMSTATUS);
+    uint32_t st = jt_read(t, WS_DM_DMSTATUS);
     CHECK_EQ_U(st & (DMS_ALLRESUMEACK | DMS_ALLHALTED), DMS_ALLRESUMEACK); /* the step waits */
-    jt_write(&t, WS_DM_DMCONTROL, 1);
+    jt_write(t, WS_DM_DMCONTROL, 1);
     /* open the gate: warp 1 reaches the barrier, it opens, the step ends */
-    sb_write_one(&t, L.buf);
-    CHECK(wait_all_halted(&t));
-    CHECK_EQ_U(jt_reg_read(&t, 0x7b0) >> 6 & 7, 4); /* dcsr.cause: step */
-    jt_reg_write(&t, 0x7b0, jt_reg_read(&t, 0x7b0) & ~(1u << 2));
+    sb_write_one(t, L.buf);
+    CHECK(wait_all_halted(t));
+    CHECK_EQ_U(jt_reg_read(t, 0x7b0) >> 6 & 7, 4); /* dcsr.cause: step */
+    jt_reg_write(t, 0x7b0, jt_reg_read(t, 0x7b0) & ~(1u << 2));
     small_finish(&L);
     ws_device_close(L.dev);
 }
