@@ -97,7 +97,7 @@ int ws_cmd_info(int argc, char **argv)
         printf("\n");
         if (k->foreign_csr) /* what ws_gfx_pipeline_create will say, known now */
             printf("  reads %s (CSR 0x%03x at 0x%08x), a system value of %s shaders only: %s\n",
-                   ws_elf_sysval_helper(k->foreign_csr), k->foreign_csr, k->foreign_pc,
+                   ws_gfx_sysval_helper(k->foreign_csr), k->foreign_csr, k->foreign_pc,
                    k->kind == WS_FUNC_VERTEX ? "fragment" : "vertex",
                    k->foreign_always ? "pipelines refuse it (every run reads it)"
                                      : "read on some paths only, a fault if one runs");

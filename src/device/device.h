@@ -363,22 +363,6 @@ static inline uint64_t ws_lane_grid_thread(const ws_grid_run *L, const ws_warp *
            (uint64_t)w->tid[0][l] + (uint64_t)L->block.x * (w->tid[1][l] + (uint64_t)L->block.y * w->tid[2][l]);
 }
 
-/* The <warpscope/shader.h> helper that reads system-value CSR csr, for
- * messages. */
-static inline const char *ws_gfx_sysval_helper(uint32_t csr)
-{
-    switch (csr) {
-    case WS_CSR_GFX_SYS0: return "ws_pixel_x()";
-    case WS_CSR_GFX_SYS1: return "ws_pixel_y()";
-    case WS_CSR_GFX_SYS2: return "ws_front_facing() or ws_is_helper()";
-    case WS_CSR_GFX_SYS3: return "ws_primitive_id()";
-    case WS_CSR_GFX_SYS4: return "ws_instance_id()";
-    case WS_CSR_GFX_DRAW: return "ws_draw_id()";
-    case WS_CSR_GFX_VERTEX: return "ws_vertex_id()";
-    default: return "a system value";
-    }
-}
-
 /* Lane l's graphics system value read by csr (WS_CSR_GFX_SYS0..4 and
  * VERTEX; the draw, 0xCDC, is the launch's), 0 outside a draw,
  * WS_GFX_WRONG_STAGE outside the value's stage (abi.h). Returns 0, 1 if

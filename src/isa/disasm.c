@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "isa/isa.h"
+#include "warpscope/abi.h"
 
 static const char *const op_names[OP_COUNT] = {
     [OP_ILLEGAL] = "illegal",
@@ -122,6 +123,20 @@ static const char *csr_name(int32_t csr, char tmp[8])
     case 0xC81: return "timeh";
     case 0xC82: return "instreth";
     default: snprintf(tmp, 8, "0x%x", (unsigned)csr & 0xFFFu); return tmp;
+    }
+}
+
+const char *ws_gfx_sysval_helper(uint32_t csr)
+{
+    switch (csr) {
+    case WS_CSR_GFX_SYS0: return "ws_pixel_x()";
+    case WS_CSR_GFX_SYS1: return "ws_pixel_y()";
+    case WS_CSR_GFX_SYS2: return "ws_front_facing() or ws_is_helper()";
+    case WS_CSR_GFX_SYS3: return "ws_primitive_id()";
+    case WS_CSR_GFX_SYS4: return "ws_instance_id()";
+    case WS_CSR_GFX_DRAW: return "ws_draw_id()";
+    case WS_CSR_GFX_VERTEX: return "ws_vertex_id()";
+    default: return "a system value";
     }
 }
 

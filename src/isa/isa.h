@@ -92,6 +92,9 @@ const char *ws_op_name(ws_op op);
  * targets printed as absolute addresses computed from pc). Returns the
  * number of characters written (snprintf semantics). */
 int ws_disasm(const ws_inst *in, uint32_t pc, char *buf, size_t size);
+/* The <warpscope/shader.h> helper that reads graphics system-value CSR
+ * csr (abi.h's WS_CSR_GFX_*), for messages. */
+const char *ws_gfx_sysval_helper(uint32_t csr);
 
 /* The far-branch hint: `slti zero, gp, 0x6b2`, a RISC-V HINT (SLTI with
  * rd = x0 is reserved for custom hints, a no-op anywhere else). The

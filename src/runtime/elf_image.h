@@ -66,10 +66,6 @@ typedef struct ws_elf_kernel {
                              ws_discard() call on every path (refused); 0 */
 } ws_elf_kernel;
 
-/* The <warpscope/shader.h> helper that reads system-value CSR csr, for
- * messages about foreign_csr. */
-const char *ws_elf_sysval_helper(uint32_t csr);
-
 /* The loadable image: one contiguous span [link_base, link_base + size)
  * covering every PT_LOAD segment except the shared-memory segment. */
 typedef struct ws_elf_image {

@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "isa/isa.h"
-#include "device/device.h"
 #include "runtime/elf_internal.h"
 #include "warpscope/abi.h"
 
@@ -133,8 +132,6 @@ static int walk_code(walk *w, uint32_t entry)
     }
     return 0;
 }
-
-const char *ws_elf_sysval_helper(uint32_t csr) { return ws_gfx_sysval_helper(csr); }
 
 /* Whether CSR csr holds a system value of the other stage than kind's. */
 static int foreign_sysval(ws_func_kind kind, uint32_t csr)

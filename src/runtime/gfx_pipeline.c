@@ -88,7 +88,7 @@ static ws_status check_sysvals(ws_device *dev, const ws_kernel *k, const char *w
     ws_source_describe_pc(dev, pc, NULL, 0, where, sizeof where);
     return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_gfx_pipeline_create: %s shader '%s' reads %s (CSR 0x%03x, "
                         "pc 0x%08x%s), a system value of %s shaders only; %s shaders have %s",
-                        what, m->name, ws_elf_sysval_helper(m->foreign_csr), m->foreign_csr, pc, where,
+                        what, m->name, ws_gfx_sysval_helper(m->foreign_csr), m->foreign_csr, pc, where,
                         kind_is_vertex(m->kind) ? "fragment" : "vertex", what,
                         kind_is_vertex(m->kind) ? "ws_vertex_id(), ws_instance_id() and ws_draw_id()"
                                                 : "ws_pixel_x(), ws_pixel_y(), ws_front_facing(), ws_is_helper(), "
