@@ -657,11 +657,6 @@ static void atomic_text(const prof_kernel *k, const prof_pc *consumer, double sh
                  occupancy_full(k, &occ) ? "" : " or raise occupancy so other warps issue meanwhile");
 }
 
-/* MIO latency: most of line l's warp-cycles wait for the result of an
- * MIO instruction (short_scoreboard): a shared load or atomic, a shuffle,
- * a CSR read (thread and block ids), an environment call, each ready
- * shared_latency cycles after its pass. With the MIO busy most of the
- * kernel's cycles the wait is its queue's, as for a saturated LSU. */
 /* Whether p is a CSR read (a thread or block id) that each warp ran at
  * most once: its warp-instructions are no more than the launches' warps
  * (k->block_lanes counts their lanes). Reading it again is not the cause
@@ -692,6 +687,11 @@ static int ids_once_per_warp(const prof_kernel *k, const prof_line *l, uint32_t 
     return csr;
 }
 
+/* MIO latency: most of line l's warp-cycles wait for the result of an
+ * MIO instruction (short_scoreboard): a shared load or atomic, a shuffle,
+ * a CSR read (thread and block ids), an environment call, each ready
+ * shared_latency cycles after its pass. With the MIO busy most of the
+ * kernel's cycles the wait is its queue's, as for a saturated LSU. */
 static int mio_latency_rule(const prof_kernel *k, const prof_line *l, uint64_t cyc, uint64_t total, uint32_t lanes,
                             prof_rule **out, size_t *nout)
 {
