@@ -11,6 +11,7 @@
 #include "device/parallel.h"
 #include "device/timing.h"
 #include "gfx/gfx_device.h"
+#include "isa/fpu.h"
 
 ws_status ws_cmd_push(ws_device *dev, const ws_cmd *cmd)
 {
@@ -222,7 +223,10 @@ static ws_status run_cmd(ws_device *dev, ws_cmd *c)
 {
     ws_ev_emit(dev, WS_EV_CP, WS_EV_CP_FETCH, 0, (uint32_t)c->kind);
     ws_ev_emit(dev, WS_EV_CP, WS_EV_CP_START, 0, (uint32_t)c->kind);
+    ws_fpu_host fp; /* the calling thread's float flags are the program's (isa/fpu.h) */
+    ws_fpu_host_save(&fp);
     ws_status st = run_cmd_kind(dev, c);
+    ws_fpu_host_restore(&fp);
     if (c->kind == CMD_FENCE) ws_ev_emit(dev, WS_EV_CP, WS_EV_CP_FENCE, 0, (uint32_t)c->fence);
     ws_ev_emit(dev, WS_EV_CP, WS_EV_CP_DONE, 0, (uint32_t)c->kind);
     return st;

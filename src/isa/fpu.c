@@ -84,18 +84,34 @@ typedef struct host_fp {
 } host_fp;
 
 #if WS_HOST_MXCSR
-enum { MX_IE = 0x01, MX_ZE = 0x04, MX_OE = 0x08, MX_UE = 0x10, MX_PE = 0x20, MX_MASKS = 0x1F80 };
+enum { MX_IE = 0x01, MX_DE = 0x02, MX_ZE = 0x04, MX_OE = 0x08, MX_UE = 0x10, MX_PE = 0x20, MX_FLAGS = 0x3F,
+       MX_MASKS = 0x1F80 };
 
-static void host_enter(host_fp *h, unsigned rm)
+/* Enter rounding mode rm with the status flags cleared, except those of
+ * `known` (RISC-V fflags every lane concerned has already, so whether the
+ * op raises them does not matter) and the denormal flag (never read).
+ * The register is written only when that changes it, and on leaving only
+ * the caller's control bits (rounding, masks, DAZ, FTZ) are put back, not
+ * its flags (ws_fpu_host_save). Why: on Intel hosts an SSE operation
+ * after a write that changed MXCSR's flags costs some 70 ns, which was
+ * 40 % of a float kernel's time (docs/performance.md, "MXCSR writes"). */
+static void host_enter(host_fp *h, unsigned rm, unsigned known)
 {
     static const unsigned rc[4] = { 0x0000, 0x6000, 0x2000, 0x4000 }; /* RNE RTZ RDN RUP */
+    const unsigned preset = (known & F_NV ? MX_IE : 0) | (known & F_DZ ? MX_ZE : 0) | (known & F_OF ? MX_OE : 0) |
+                            (known & F_UF ? MX_UE : 0) | (known & F_NX ? MX_PE : 0);
     h->saved = _mm_getcsr();
-    h->active = MX_MASKS | rc[rm & 3]; /* flags clear, DAZ and FTZ off */
-    _mm_setcsr(h->active);
+    h->active = MX_MASKS | rc[rm & 3] | MX_DE | preset; /* DAZ and FTZ off */
+    if (h->saved != h->active) _mm_setcsr(h->active);
 }
 
 static inline void host_clear(const host_fp *h) { _mm_setcsr(h->active); }
-static inline void host_leave(const host_fp *h) { _mm_setcsr(h->saved); }
+
+static inline void host_leave(const host_fp *h)
+{
+    if ((h->saved & ~MX_FLAGS) != (h->active & ~MX_FLAGS))
+        _mm_setcsr((h->saved & ~MX_FLAGS) | (_mm_getcsr() & MX_FLAGS));
+}
 
 /* Raised host exceptions as RISC-V fflags (the x86 denormal flag is ignored). */
 static inline unsigned host_flags(void)
@@ -105,8 +121,10 @@ static inline unsigned host_flags(void)
            (m & MX_UE ? F_UF : 0) | (m & MX_PE ? F_NX : 0);
 }
 #else
-static void host_enter(host_fp *h, unsigned rm)
+/* (known: see the MXCSR version; here every flag starts clear) */
+static void host_enter(host_fp *h, unsigned rm, unsigned known)
 {
+    (void)known;
     static const int modes[4] = { FE_TONEAREST, FE_TOWARDZERO, FE_DOWNWARD, FE_UPWARD };
     h->saved_round = fegetround();
     fegetexceptflag(&h->saved_flags, FE_ALL_EXCEPT);
@@ -130,6 +148,26 @@ static inline unsigned host_flags(void)
            (e & FE_INEXACT ? F_NX : 0);
 }
 #endif
+
+void ws_fpu_host_save(ws_fpu_host *s)
+{
+#if WS_HOST_MXCSR
+    s->mxcsr = _mm_getcsr();
+#else
+    s->round = fegetround();
+    fegetexceptflag(&s->flags, FE_ALL_EXCEPT);
+#endif
+}
+
+void ws_fpu_host_restore(const ws_fpu_host *s)
+{
+#if WS_HOST_MXCSR
+    if (_mm_getcsr() != s->mxcsr) _mm_setcsr(s->mxcsr);
+#else
+    fesetround(s->round);
+    fesetexceptflag(&s->flags, FE_ALL_EXCEPT);
+#endif
+}
 
 /* ---------------------------------------------------------------------- */
 /* software rounding to binary32                                          */
@@ -233,7 +271,7 @@ static inline double jam(double r, unsigned hf)
 }
 
 /* One arithmetic op on the exact path. The host must be in RTZ with all
- * exceptions masked (host_enter(h, WS_RM_RTZ)). */
+ * exceptions masked (host_enter(h, WS_RM_RTZ, 0)). */
 static uint32_t arith_exact(const host_fp *h, ws_op op, unsigned rm, uint32_t a, uint32_t b,
                             uint32_t c, unsigned *fl)
 {
@@ -384,7 +422,7 @@ int ws_fpu_exec1(const ws_inst *in, uint32_t a, uint32_t b, uint32_t c, uint8_t 
     unsigned fl = 0;
     if (is_arith(op)) {
         host_fp h;
-        host_enter(&h, WS_RM_RTZ);
+        host_enter(&h, WS_RM_RTZ, 0);
         *d = arith_exact(&h, op, (unsigned)rm, a, b, c, &fl);
         host_leave(&h);
     } else {
@@ -551,8 +589,10 @@ static int fast_arith(ws_op op, unsigned rm, uint32_t mask, const uint32_t *a,
 {
     if (rm == WS_RM_RMM || (is_fma(op) && rm != WS_RM_RNE)) return -1;
     uint32_t tmp[32];
+    unsigned common = 0x1F; /* the flags every lane has already */
+    FOR_MASK(mask, i, common &= l->fflags[i]);
     host_fp h;
-    host_enter(&h, rm);
+    host_enter(&h, rm, common);
     FP_BEGIN();
     native_lanes(op, mask, tmp, a, b, c);
     FP_END(tmp);
@@ -563,8 +603,6 @@ static int fast_arith(ws_op op, unsigned rm, uint32_t mask, const uint32_t *a,
     if (raised & F_UF) { host_leave(&h); return -1; }
 #endif
 
-    unsigned common = 0x1F;
-    FOR_MASK(mask, i, common &= l->fflags[i]);
     if (raised & ~common) { /* some lane gains a flag: find out which */
         FOR_MASK(mask, i, {
             uint32_t r;
@@ -645,7 +683,7 @@ int ws_fpu_exec(const ws_inst *in, uint32_t mask, const ws_fpu_lanes *l, int *ba
 
     /* mixed dynamic modes, RMM, fma in directed modes: exact path per lane */
     host_fp h;
-    host_enter(&h, WS_RM_RTZ);
+    host_enter(&h, WS_RM_RTZ, 0);
     FOR_MASK(mask, i, {
         unsigned fl = 0;
         unsigned lrm = (unsigned)effective_rm(op, in->rm, l->frm[i]);
