@@ -565,12 +565,21 @@ static int warp_case(uint32_t *s, ws_op op, unsigned rm, int alias)
     uint8_t frm[32], ff[32], want_ff[32];
     uint32_t mask = rnd_mask(s);
     unsigned preset_kind = rng(s) % 4, frm_kind = rng(s) % 3;
-    int vals = rng(s) % 3; /* 0: random, 1: benign (no new flags but NX), 2: specials */
+    /* 0: random, 1: benign (no new flags but NX), 2: specials, 3: lanes
+     * exact (small multiples of 1/4) and inexact mixed, as in real data */
+    int vals = rng(s) % 4;
     for (int i = 0; i < 32; i++) {
         a[i] = rnd_operand(s); b[i] = rnd_operand(s); c[i] = rnd_operand(s);
         if (vals == 1) { a[i] = (a[i] & 0x807FFFFFu) | 0x3F800000u; b[i] = (b[i] & 0x807FFFFFu) | 0x3F800000u;
                          c[i] = (c[i] & 0x807FFFFFu) | 0x3F000000u; }
         if (vals == 2 && (i & 3) == 0) a[i] = (i & 4) ? F_SNAN : F_QNAN;
+        if (vals == 3 && (rng(s) & 1)) {
+            float fa = (float)(rng(s) % 64) * 0.25f, fb = (float)(rng(s) % 64 + 1) * 0.25f, fc = (float)(rng(s) % 64) * 0.5f;
+            memcpy(&a[i], &fa, 4); memcpy(&b[i], &fb, 4); memcpy(&c[i], &fc, 4);
+        } else if (vals == 3) {
+            a[i] = (a[i] & 0x807FFFFFu) | 0x3F800000u; b[i] = (b[i] & 0x007FFFFFu) | 0x40000000u;
+            c[i] = (c[i] & 0x807FFFFFu) | 0x3F000000u;
+        }
         d[i] = 0x5EED0000u + (uint32_t)i;
         frm[i] = frm_kind == 0 ? RNE : frm_kind == 1 ? (uint8_t)(rng(s) % 5) : RTZ;
         ff[i] = preset_kind == 0 ? 0 : preset_kind == 1 ? NX : preset_kind == 2 ? (uint8_t)(rng(s) & 0x1F) : 0x1F;
@@ -598,7 +607,7 @@ static void test_warp(void)
     long bad = 0, n = 0;
     for (size_t k = 0; k < sizeof all_ops / sizeof all_ops[0]; k++)
         for (size_t r = 0; r < sizeof rms / sizeof rms[0]; r++)
-            for (int t = 0; t < 60; t++) {
+            for (int t = 0; t < 200; t++) {
                 n++;
                 if (warp_case(&s, all_ops[k], rms[r], t & 1)) {
                     if (bad++ < 10) fprintf(stderr, "warp mismatch: %s rm=%u trial %d\n",
