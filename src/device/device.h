@@ -53,6 +53,7 @@ typedef struct ws_warp {
     /* LR/SC reservations: read only for lanes whose resv_valid bit is set,
      * so a warp start leaves them as they are. */
     uint32_t resv_addr[WS_MAX_LANES], resv_val[WS_MAX_LANES];
+    uint32_t start_x, start_f;     /* rows the slot's last warp start set   */
     /* Everything from pc on is reset when a warp starts (dispatch.c). */
     uint32_t pc[WS_MAX_LANES];     /* authoritative for lanes outside `group` */
     int16_t depth[WS_MAX_LANES];   /* calls not yet returned (jal/jalr linking

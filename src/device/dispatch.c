@@ -56,12 +56,15 @@ static void init_warp(ws_device *dev, ws_grid_run *L, ws_block *b, ws_warp *w, u
      * rows some instruction (or a debugger) may have written, and float
      * registers only if the slot's previous warp touched them (they are
      * large, and most warps are short and use a few registers). The rows
-     * set below are cleared too: a fuller warp may have used more lanes. */
-    const uint32_t set_here = 1u << 1 | 1u << 2 | 1u << 4 | 0xFFu << 10; /* ra, sp, tp, a0-a7 / fa0-fa7 */
-    uint32_t wx = w->initialized ? __atomic_load_n(&dev->written_x, __ATOMIC_RELAXED) | set_here : UINT32_MAX;
-    uint32_t wf = !w->initialized ? UINT32_MAX : w->fp_used ? __atomic_load_n(&dev->written_f, __ATOMIC_RELAXED) | set_here : 0;
+     * the slot's last warp start set are cleared too (a fuller warp may
+     * have used more lanes, a launch more arguments): its own, not every
+     * row a start may set, which was half of a short kernel's warp start. */
+    uint32_t wx = w->initialized ? __atomic_load_n(&dev->written_x, __ATOMIC_RELAXED) | w->start_x : UINT32_MAX;
+    uint32_t wf = !w->initialized ? UINT32_MAX : w->fp_used ? __atomic_load_n(&dev->written_f, __ATOMIC_RELAXED) | w->start_f : 0;
     clear_rows(w->x, wx);
     clear_rows(w->f, wf);
+    w->start_x = 1u << 1 | 1u << 2 | (L->tls_size ? 1u << 4 : 0) | ((1u << L->ni) - 1) << 10; /* ra, sp, tp, a0.. */
+    w->start_f = ((1u << L->nf) - 1) << 10;                                                   /* fa0.. */
     clear_bytes((char *)w + offsetof(ws_warp, pc), sizeof *w - offsetof(ws_warp, pc));
     w->initialized = 1;
     w->core = b->core;
