@@ -7,6 +7,7 @@
  * usage: test_start_rows MODULE.elf */
 #include <string.h>
 #include "warpscope/warpscope.h"
+#include "../device_config.h"
 #include "../test.h"
 
 enum { T = 2048 };
@@ -16,15 +17,11 @@ static uint32_t out[T * 16];
 /* T threads in blocks of `block` */
 static void run(const char *module, const char *config, uint32_t block)
 {
-    ws_config cfg;
-    char err[256];
-    ws_config_default(&cfg);
-    CHECK(ws_config_parse(&cfg, config, err, sizeof err) == WS_OK);
     ws_device *dev = NULL;
     ws_module *m = NULL;
     ws_kernel *many = NULL, *one = NULL;
     ws_addr o = 0;
-    const int ready = ws_device_open(&cfg, &dev) == WS_OK && ws_module_load_file(dev, module, &m) == WS_OK &&
+    const int ready = ws_test_open_with(config, module, &dev, &m) == WS_OK &&
                       ws_kernel_get(m, "many_args", &many) == WS_OK && ws_kernel_get(m, "one_arg", &one) == WS_OK &&
                       ws_malloc(dev, sizeof out, &o) == WS_OK;
     CHECK(ready);

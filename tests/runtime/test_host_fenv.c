@@ -9,6 +9,7 @@
 #include <fenv.h>
 #include <string.h>
 #include "warpscope/warpscope.h"
+#include "../device_config.h"
 #include "../test.h"
 
 enum { N = 4096 };
@@ -17,18 +18,13 @@ static float x[N], want_third[N], want_inv[N], third[N], inv[N];
 
 static void run(const char *module, const char *config, int preset)
 {
-    ws_config cfg;
-    char err[256];
-    ws_config_default(&cfg);
-    CHECK(ws_config_parse(&cfg, config, err, sizeof err) == WS_OK);
     ws_device *dev = NULL;
     ws_module *m = NULL;
     ws_kernel *k = NULL;
     ws_addr dx = 0, dt = 0, di = 0;
-    const int ready = ws_device_open(&cfg, &dev) == WS_OK && ws_module_load_file(dev, module, &m) == WS_OK &&
-                      ws_kernel_get(m, "thirds", &k) == WS_OK && ws_malloc(dev, sizeof x, &dx) == WS_OK &&
-                      ws_malloc(dev, sizeof x, &dt) == WS_OK && ws_malloc(dev, sizeof x, &di) == WS_OK &&
-                      ws_memcpy_htod(dev, dx, x, sizeof x) == WS_OK;
+    const int ready = ws_test_open_with(config, module, &dev, &m) == WS_OK && ws_kernel_get(m, "thirds", &k) == WS_OK &&
+                      ws_malloc(dev, sizeof x, &dx) == WS_OK && ws_malloc(dev, sizeof x, &dt) == WS_OK &&
+                      ws_malloc(dev, sizeof x, &di) == WS_OK && ws_memcpy_htod(dev, dx, x, sizeof x) == WS_OK;
     CHECK(ready);
     if (ready) {
         ws_arg a[] = { WS_ARG_PTR(dx), WS_ARG_PTR(dt), WS_ARG_PTR(di), WS_ARG_I32(N) };
