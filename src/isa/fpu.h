@@ -36,12 +36,13 @@ typedef struct ws_fpu_lanes {
  * that case nothing is written and *bad_lane receives the first such lane. */
 int ws_fpu_exec(const ws_inst *in, uint32_t mask, const ws_fpu_lanes *l, int *bad_lane);
 
-/* The host thread's floating-point state. ws_fpu_exec keeps the caller's
- * rounding mode, exception masks and DAZ/FTZ, but not its status flags
- * (putting them back after every instruction made a float kernel up to
- * 1.7 times slower on Intel hosts): whoever runs device instructions on a
- * thread whose flags belong to someone else saves them before and
- * restores them after (the command processor does, around each command). */
+/* The host thread's floating-point state. ws_fpu_exec and ws_fpu_exec1
+ * keep the caller's rounding mode, exception masks and DAZ/FTZ, but not
+ * its status flags (putting them back after every instruction made a
+ * float kernel up to 1.7 times slower on Intel hosts): whoever runs device
+ * instructions on a thread whose flags belong to someone else saves them
+ * before and restores them after (the command processor does, around each
+ * command). */
 typedef struct ws_fpu_host {
 #if defined(__x86_64__) || (defined(__i386__) && defined(__SSE2_MATH__))
     unsigned mxcsr;
