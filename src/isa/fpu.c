@@ -93,8 +93,9 @@ enum { MX_IE = 0x01, MX_DE = 0x02, MX_ZE = 0x04, MX_OE = 0x08, MX_UE = 0x10, MX_
  * The register is written only when that changes it, and on leaving only
  * the caller's control bits (rounding, masks, DAZ, FTZ) are put back, not
  * its flags (ws_fpu_host_save). Why: on Intel hosts an SSE operation
- * after a write that changed MXCSR's flags costs some 70 ns, which was
- * 40 % of a float kernel's time (docs/performance.md, "MXCSR writes"). */
+ * after a write that changed MXCSR's flags waits 20-40 ns, and two such
+ * writes per instruction were 40 % of a float kernel's time
+ * (docs/performance.md, "MXCSR writes"; bench/fpu). */
 static void host_enter(host_fp *h, unsigned rm, unsigned known)
 {
     static const unsigned rc[4] = { 0x0000, 0x6000, 0x2000, 0x4000 }; /* RNE RTZ RDN RUP */
@@ -592,7 +593,7 @@ static inline int finite32(uint32_t u) { return (u & 0x7F800000u) != 0x7F800000u
 static int lane_inexact(ws_op op, uint32_t a, uint32_t b, uint32_t c, uint32_t r)
 {
     if (!finite32(a) || !finite32(r)) return -1;
-    double x = f32(a), y = f32(b), p, z, sum, err = 0;
+    double x = f32(a), y = f32(b), p, z;
     switch (op) {
     case OP_FSQRT_S:
         if (is_zero(r)) return -1;
@@ -621,11 +622,11 @@ static int lane_inexact(ws_op op, uint32_t a, uint32_t b, uint32_t c, uint32_t r
         if (op == OP_FMSUB_S || op == OP_FNMADD_S) z = -z;
         break;
     }
-    sum = p + z; /* TwoSum */
+    double sum = p + z; /* TwoSum */
     opaque(sum);
     double bp = sum - p;
     opaque(bp);
-    err = (p - (sum - bp)) + (z - bp);
+    const double err = (p - (sum - bp)) + (z - bp);
     return err != 0 || (double)(float)sum != sum;
 }
 
@@ -655,8 +656,8 @@ static int fast_arith(ws_op op, unsigned rm, uint32_t mask, const uint32_t *a,
         uint32_t ask = mask; /* the lanes whose flags the host must tell */
         if ((raised & ~common) == F_NX && rm == WS_RM_RNE) {
             /* inexact alone, the usual case: told lane by lane without
-             * clearing the host's flags per lane (host_enter: an Intel
-             * host's 70 ns each, 32 to a warp) */
+             * clearing the host's flags per lane (host_enter: 20-40 ns
+             * each on an Intel host, 32 to a warp) */
             ask = 0;
             FOR_MASK(mask, i, {
                 const int nx = lane_inexact(op, a[i], b[i], c[i], tmp[i]);
