@@ -10,7 +10,10 @@
  * at the dummy address), and the launch would end with an error the
  * program never made. The server keeps the registers each such lane had
  * before gdb's first write and, at detach, puts them back: the lane runs
- * on from the line it was called from, as if gdb had never called. */
+ * on from the line it was called from, as if gdb had never called. A
+ * fault the lane met in the call (at detach, or when gdb unwinds the
+ * call itself: `set unwindonsignal on`) is the call's: the device is told
+ * to forget it, else resuming the warp would end the launch with it. */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -47,6 +50,14 @@ static void drop(ws_gdb_dbg *t, struct ws_gdb_call *c)
     *c = t->calls[--t->ncalls];
 }
 
+/* The lane is back where gdb called from: a fault it met in the call was
+ * the call's, not the program's, and must not end the launch when the
+ * warp resumes (ws_debug_fault_discard; none: nothing to do). */
+static void forget_fault(ws_gdb_dbg *t, uint32_t hart)
+{
+    if (ws_debug_fault_discard(t->dbg, hart) == WS_OK && t->have_fault && t->fault.hart == hart) t->have_fault = 0;
+}
+
 void ws_gdb_call_note_write(ws_gdb_dbg *t, const ws_dbg_lane *l, uint32_t r, uint32_t v)
 {
     struct ws_gdb_call *c = find(t, l->hart);
@@ -54,7 +65,10 @@ void ws_gdb_call_note_write(ws_gdb_dbg *t, const ws_dbg_lane *l, uint32_t r, uin
     if (c) {
         /* gdb ends the outermost call it made: it writes back the pc it
          * saved (a call made inside it writes back a pc in the function) */
-        if (c->in_call && r == WS_GDB_REG_PC && v == c->v[31]) drop(t, c);
+        if (c->in_call && r == WS_GDB_REG_PC && v == c->v[31]) {
+            forget_fault(t, c->hart); /* gdb unwound a call that faulted (unwindonsignal) */
+            drop(t, c);
+        }
         return;
     }
     if (t->ncalls == t->calls_cap) {
@@ -113,6 +127,7 @@ void ws_gdb_calls_undo(ws_gdb_dbg *t)
         if (!c->in_call || !l || l->launch_id != c->launch_id || !l->halted) continue;
         for (int r = 0; r < CALL_NREGS; r++)
             ws_gdb_reg_access(t, c->hart, ws_gdb_dmi_regno(call_reg(r)), &c->v[r], 1);
+        forget_fault(t, c->hart);
     }
     t->ncalls = 0;
     ws_gdb_lanes_stale(t);
