@@ -102,6 +102,13 @@ void ws_gdb_calls_at_resume(ws_gdb_dbg *t)
     }
 }
 
+int ws_gdb_call_running(const ws_gdb_dbg *t, uint32_t hart)
+{
+    for (size_t i = 0; i < t->ncalls; i++)
+        if (t->calls[i].hart == hart) return t->calls[i].in_call;
+    return 0;
+}
+
 void ws_gdb_calls_undo(ws_gdb_dbg *t)
 {
     if (!t->ncalls || ws_gdb_lanes_refresh(t)) return;

@@ -551,6 +551,24 @@ static ws_status dbg_resume(void *tp, const ws_gdb_action *a, size_t n)
     uint32_t step_tid = 0, cont_tid = 0;
     int cont_all = 0, step_sig = 0;
     ws_gdb_calls_at_resume(t); /* (the lanes are still as gdb left them) */
+    /* Non-stop, gdb runs a function on one lane (`print f(3)`) and resumes
+     * that lane alone, with its warp's other lanes held stopped: a continue
+     * of one lane would wait for them for ever (select_continued). The
+     * lane runs the call alone instead, as a step of it would: a range
+     * step over every address, which the call's return breakpoint (or any
+     * other halt) ends. */
+    ws_gdb_action call_run;
+    if (t->non_stop && n == 1 && a[0].op == 'c' && a[0].tid > WS_GDB_PLACEHOLDER_TID && a[0].tid - 2 < t->nharts &&
+        ws_gdb_call_running(t, a[0].tid - 2)) {
+        uint32_t hart = a[0].tid - 2, lpw = t->cfg.lanes_per_warp;
+        if (held_lanes(t, hart / lpw) & ~(1u << (hart % lpw))) {
+            call_run = a[0];
+            call_run.op = 'r';
+            call_run.lo = 0;
+            call_run.hi = UINT32_MAX;
+            a = &call_run;
+        }
+    }
     ws_gdb_lanes_stale(t);
     t->held_pc = 0;
     t->range_lo = t->range_hi = 0;

@@ -252,6 +252,8 @@ void ws_gdb_calls_at_resume(ws_gdb_dbg *t);
  * registers from before the call back, so it runs on from where it was
  * called instead of returning to the stack. */
 void ws_gdb_calls_undo(ws_gdb_dbg *t);
+/* 1 if hart runs a call of gdb's (as of the last resume). */
+int ws_gdb_call_running(const ws_gdb_dbg *t, uint32_t hart);
 void ws_gdb_calls_free(ws_gdb_dbg *t);
 
 /* ---- dbg_breakpoints.c ---- */
