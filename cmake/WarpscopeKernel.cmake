@@ -57,7 +57,7 @@ function(ws_add_kernel target)
             # orders the builds, it does not relink a module when the device
             # library changes
             ${CMAKE_BINARY_DIR}/kernel/libwsdevice.a ${CMAKE_BINARY_DIR}/kernel/libwsatomic.a
-            ${CMAKE_BINARY_DIR}/kernel/libwsmath.a
+            ${CMAKE_BINARY_DIR}/kernel/libwsmath.a ${CMAKE_BINARY_DIR}/kernel/libwsgcc.a
             ${CMAKE_SOURCE_DIR}/kernel/warpscope.ld ${CMAKE_SOURCE_DIR}/include/warpscope/abi.h
     COMMENT "Building kernel module ${K_OUTPUT}"
     VERBATIM)

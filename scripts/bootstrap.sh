@@ -10,7 +10,7 @@ PACKAGES=(
   build-essential cmake pkg-config         # host build
   ninja-build                              # build tool for the test script (faster than make here)
   clang lld libclang-rt-14-dev             # kernel compiler + linker; host compiler of the sanitizer build; libFuzzer/sanitizer runtimes
-  llvm                                     # llvm-symbolizer (reference for the line-map test), llvm-dwarfdump (rewriter round trip), llvm-ar
+  llvm                                     # llvm-symbolizer (reference for the line-map test), llvm-dwarfdump (rewriter round trip), llvm-ar, llvm-objcopy (libgcc without lines: kernel/libwsgcc.a)
   picolibc-riscv64-unknown-elf             # device C library and libm (pulls gcc-riscv64-unknown-elf for libgcc)
   binutils-riscv64-unknown-elf             # riscv addr2line (line-map test reference), objdump/ar for inspecting kernels
   libelf-dev libdw-dev                     # elfutils: read module ELF and DWARF

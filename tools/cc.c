@@ -1,6 +1,7 @@
 /* warpscope cc: compile C (or assembly) kernels into a device module with
  * Debian's clang and ld.lld: the right target flags, the device headers,
- * the Warpscope linker script and device library, picolibc and libgcc. */
+ * the Warpscope linker script and device library, picolibc and libgcc
+ * (the build's copy without line information, libwsgcc.a). */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -15,7 +16,6 @@
 
 #define MAX_ARGS 512
 #define PICOLIBC "/usr/lib/picolibc/riscv64-unknown-elf"
-#define LIBGCC_GLOB "/usr/lib/gcc/riscv64-unknown-elf"
 
 typedef struct argv_list { char *v[MAX_ARGS]; int n; } argv_list;
 
@@ -121,14 +121,14 @@ static int locate(cc_paths *p)
                 "'picolibc-riscv64-unknown-elf' package (scripts/bootstrap.sh)\n", PICOLIBC);
         return -1;
     }
-    const char *versions[] = { "14", "13", "12.2.0", "12", "11", "10", NULL };
-    p->libgcc[0] = 0;
-    for (int i = 0; versions[i] && !p->libgcc[0]; i++) {
-        snprintf(p->libgcc, sizeof p->libgcc, LIBGCC_GLOB "/%s/rv32imafc/ilp32f/libgcc.a", versions[i]);
-        if (!exists(p->libgcc)) p->libgcc[0] = 0;
-    }
-    if (!p->libgcc[0]) {
-        fprintf(stderr, "warpscope cc: libgcc for rv32imafc not found; install 'gcc-riscv64-unknown-elf'\n");
+    /* libgcc as the kernel library's build made it: Debian's without its
+     * line information (kernel/CMakeLists.txt, libwsgcc.a), so `step` in
+     * gdb steps over the soft-float helpers instead of into libgcc's
+     * sources (until 2026-11-28 modules linked Debian's libgcc.a itself) */
+    snprintf(p->libgcc, sizeof p->libgcc, "%.*s/libwsgcc.a", dirlen, p->devlib);
+    if (!exists(p->libgcc)) {
+        fprintf(stderr, "warpscope cc: %s not found (libgcc for rv32imafc without line information, which "
+                "the build makes from gcc-riscv64-unknown-elf's); set WARPSCOPE_KERNEL_DIR or rebuild\n", p->libgcc);
         return -1;
     }
     static const char *const clangs[] = { "clang", "clang-14", NULL }, *const llds[] = { "ld.lld", "ld.lld-14", NULL };

@@ -4,8 +4,10 @@
  * from "gdb" to a session over the device's debug hardware, beside a
  * launch of the JTAG tests' gate kernel whose warps were halted first
  * (all-stop), as gdb finds a program it attaches to. Afterwards the
- * harness opens the gate through the system bus and lets gdb go (as the
- * server does when gdb leaves), so the launch must end. A crash, a
+ * harness frees the session without a detach (a connection lost: the
+ * library detaches the target then), opens the gate through the system
+ * bus and lets gdb go (as the server does when gdb leaves), so the launch
+ * must end; gdb.session_free checks that it ends with its results. A crash, a
  * sanitizer report, a leak, a hang or a malformed reply is a finding.
  * Halting depends on thread timing: a finding may need a few runs. */
 #include <stdint.h>

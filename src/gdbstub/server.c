@@ -137,10 +137,7 @@ ws_status ws_gdb_serve_handoff(int cfd, int lfd, const ws_gdb_target_ops *ops, v
             ws_gdb_refuse(lfd);
         if (r > 0 && (p[0].revents & (POLLIN | POLLHUP | POLLERR))) {
             ssize_t n = recv(cfd, buf, sizeof buf, 0);
-            if (n <= 0) { /* gdb disconnected: let the application run on */
-                if (ops->detach) ops->detach(t);
-                break;
-            }
+            if (n <= 0) break; /* gdb disconnected: the application runs on (ws_gdb_session_free detaches) */
             ws_gdb_session_input(s, buf, (size_t)n);
         }
         if (efd < 0 && ws_gdb_session_running(s)) ws_gdb_session_poll(s, 20);

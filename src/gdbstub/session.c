@@ -28,6 +28,12 @@ ws_status ws_gdb_session_new(const ws_gdb_target_ops *ops, void *target, ws_gdb_
 void ws_gdb_session_free(ws_gdb_session *s)
 {
     if (!s) return;
+    /* A session that ends without gdb's D or k, and without the program's
+     * exit (the connection failed, the server stops, a harness frees it),
+     * lets the program go as a detach does: its breakpoints out of the
+     * code (an ebreak left there faults once no debugger is attached),
+     * its warps resumed. Until 2026-11-28 they stayed (gdb.session_free). */
+    if (!s->done && s->ops->detach) s->ops->detach(s->t);
     free(s->last_sent);
     free(s->xfer_doc);
     free(s->files);

@@ -13,6 +13,8 @@ typedef void (*ws_gdb_send_fn)(void *io, const char *bytes, size_t len);
 
 ws_status ws_gdb_session_new(const ws_gdb_target_ops *ops, void *target, ws_gdb_send_fn send,
                              void *io, ws_gdb_session **out);
+/* Frees s. A session not ended by gdb (D, k) or the program's exit
+ * detaches its target first: the program runs on as after a detach. */
 void ws_gdb_session_free(ws_gdb_session *s);
 /* Bytes received from gdb. */
 void ws_gdb_session_input(ws_gdb_session *s, const uint8_t *buf, size_t n);

@@ -62,6 +62,7 @@ void ws_gdb_dbg_fini(ws_gdb_dbg *t)
         t->bps[i].code = NULL;
     }
     ws_gdb_lines_free(t);
+    ws_gdb_calls_free(t);
     free(t->lanes);
     free(t->held);
     free(t->auto_addr);
@@ -220,6 +221,7 @@ static ws_status dbg_write_reg(void *tp, uint32_t tid, uint32_t r, uint32_t v)
     const ws_dbg_lane *l = lane_for(t, tid);
     if (!l) return WS_ERR_NOT_FOUND;
     if (!l->halted) return ws_gdb_fail(t, WS_ERR_BUSY, "Thread %u is running", tid);
+    ws_gdb_call_note_write(t, l, r, v); /* (before the write: it may keep the lane's registers) */
     return ws_gdb_reg_access(t, l->hart, ws_gdb_dmi_regno(r), &v, 1);
 }
 
@@ -548,6 +550,25 @@ static ws_status dbg_resume(void *tp, const ws_gdb_action *a, size_t n)
     ws_gdb_dbg *t = tp;
     uint32_t step_tid = 0, cont_tid = 0;
     int cont_all = 0, step_sig = 0;
+    ws_gdb_calls_at_resume(t); /* (the lanes are still as gdb left them) */
+    /* Non-stop, gdb runs a function on one lane (`print f(3)`) and resumes
+     * that lane alone, with its warp's other lanes held stopped: a continue
+     * of one lane would wait for them for ever (select_continued). The
+     * lane runs the call alone instead, as a step of it would: a range
+     * step over every address, which the call's return breakpoint (or any
+     * other halt) ends. */
+    ws_gdb_action call_run;
+    if (t->non_stop && n == 1 && a[0].op == 'c' && a[0].tid > WS_GDB_PLACEHOLDER_TID && a[0].tid - 2 < t->nharts &&
+        ws_gdb_call_running(t, a[0].tid - 2)) {
+        uint32_t hart = a[0].tid - 2, lpw = t->cfg.lanes_per_warp;
+        if (held_lanes(t, hart / lpw) & ~(1u << (hart % lpw))) {
+            call_run = a[0];
+            call_run.op = 'r';
+            call_run.lo = 0;
+            call_run.hi = UINT32_MAX;
+            a = &call_run;
+        }
+    }
     ws_gdb_lanes_stale(t);
     t->held_pc = 0;
     t->range_lo = t->range_hi = 0;
@@ -1410,6 +1431,7 @@ static void dbg_detach(void *tp)
     for (int i = 0; i < WS_GDB_MAX_BP; i++)
         if (t->bps[i].used) ws_gdb_dbg_breakpoint(t, t->bps[i].type, t->bps[i].addr, t->bps[i].kind, 0, NULL, 0);
     ws_gdb_shared_wp_purge(t, 1);
+    ws_gdb_calls_undo(t); /* lanes in a call of gdb's go back to where it was made */
     t->npending = 0;
     memset(t->held, 0, t->nharts);
     memset(t->tell, 0, t->nharts);

@@ -190,6 +190,8 @@ typedef struct ws_gdb_dbg {
     atomic_int exit_code;      /* its exit status then (set before closing) */
     int have_fault;
     ws_dbg_fault fault;
+    struct ws_gdb_call *calls; /* lanes gdb runs a function on (dbg_calls.c) */
+    size_t ncalls, calls_cap;
     /* gate: the application waits at device open until gdb first resumes */
     pthread_mutex_t mu;
     pthread_cond_t cv;
@@ -236,6 +238,23 @@ ws_status ws_gdb_warps_resume(ws_gdb_dbg *t, const uint8_t *sel);
 ws_status ws_gdb_hart_ctl(ws_gdb_dbg *t, uint32_t hart, int resume);
 ws_status ws_gdb_fail(ws_gdb_dbg *t, ws_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* ---- dbg_calls.c: functions gdb calls on a lane (`print f(3)`) ---- */
+/* Before gdb's write of register r (gdb's number) of the halted lane l:
+ * the lane's registers as they were before gdb's first write since it
+ * stopped are kept, and a call gdb ends (writing that pc back) forgotten. */
+void ws_gdb_call_note_write(ws_gdb_dbg *t, const ws_dbg_lane *l, uint32_t r, uint32_t v);
+/* At a resume: a lane gdb wrote whose return address is a breakpoint on
+ * its stack runs a call of gdb's; the other writes were the user's. */
+void ws_gdb_calls_at_resume(ws_gdb_dbg *t);
+/* At detach: each lane still in a call of gdb's (interrupted by a
+ * breakpoint, a fault or Ctrl-C: gdb keeps its dummy frame) gets its
+ * registers from before the call back, so it runs on from where it was
+ * called instead of returning to the stack. */
+void ws_gdb_calls_undo(ws_gdb_dbg *t);
+/* 1 if hart runs a call of gdb's (as of the last resume). */
+int ws_gdb_call_running(const ws_gdb_dbg *t, uint32_t hart);
+void ws_gdb_calls_free(ws_gdb_dbg *t);
 
 /* ---- dbg_breakpoints.c ---- */
 /* gdb's selected thread, before a Z/z packet (gdb_target.h: selected). */

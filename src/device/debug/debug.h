@@ -282,6 +282,14 @@ typedef struct ws_dbg_fault {
     char message[1024];         /* the device's full fault report          */
 } ws_dbg_fault;
 ws_status ws_debug_fault(ws_debug *dbg, ws_dbg_fault *out); /* NOT_FOUND if none */
+/* The tool takes the fault of a halted warp upon itself: hart's warp,
+ * halted on hart's fault, no longer ends the launch when resumed; it runs
+ * on from its dpc (which the tool has moved off the faulting instruction,
+ * else it faults again), and reads as halted by request (cause 3). For a
+ * fault the tool's own doing made, such as code a debugger called on the
+ * lane (gdb's `call f()`, undone). NOT_FOUND if hart is not halted on a
+ * fault of its own. */
+ws_status ws_debug_fault_discard(ws_debug *dbg, uint32_t hart);
 
 /* Resident modules (the command processor's loaded-code table). `image`
  * is the module's original ELF file as loaded (also for modules built in

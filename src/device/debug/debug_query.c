@@ -84,6 +84,29 @@ ws_status ws_debug_fault(ws_debug *d, ws_dbg_fault *out)
     return st;
 }
 
+ws_status ws_debug_fault_discard(ws_debug *d, uint32_t hart)
+{
+    if (!d) return WS_ERR_INVALID_ARG;
+    pthread_mutex_lock(&d->mu);
+    ws_status st = WS_OK;
+    uint32_t w = d->lanes ? hart / d->lanes : 0;
+    if (!d->dev || hart >= d->nharts)
+        st = dbg_fail(d, WS_ERR_INVALID_ARG, "discarding a fault: hart %u is not a hart of the device (%u)", hart,
+                      d->nharts);
+    else if (d->w[w].state != DW_HALTED || !d->w[w].faulted || d->saved_fault[w].lane != hart % d->lanes)
+        st = dbg_fail(d, WS_ERR_NOT_FOUND, "discarding a fault: hart %u is not halted on a fault of its own", hart);
+    else {
+        dbg_warp *dw = &d->w[w];
+        dw->faulted = 0;
+        dw->fault_after_step = 0;
+        if (dw->cause == WS_DCSR_CAUSE_FAULT) dw->cause = WS_DCSR_CAUSE_HALTREQ;
+        memset(&d->saved_fault[w], 0, sizeof d->saved_fault[w]);
+        if (d->have_fault && d->fault.hart == hart) d->have_fault = 0;
+    }
+    pthread_mutex_unlock(&d->mu);
+    return st;
+}
+
 ws_status ws_debug_launch(ws_debug *d, ws_dbg_launch *out)
 {
     if (!d || !out) return WS_ERR_INVALID_ARG;
