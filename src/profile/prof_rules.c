@@ -573,6 +573,23 @@ static void latency_text(const prof_kernel *k, double share, char *t, size_t len
                  "(long_scoreboard); %s or raise occupancy so other warps issue meanwhile", 100.0 * share, more);
 }
 
+/* ", on DISASM" for the instruction consumer waits on, with its line
+ * when that is not line l's: the wait is charged to the line that uses
+ * the result, and the read, load or atomic to change may sit on another
+ * (`int old = atomicAdd(...);` then `acc += old;`): ", on amoadd.w a4,
+ * a6, (a4) at line 564" (in another file, "at f.c:7"). */
+static void producer_on(const prof_line *l, const prof_pc *consumer, char *buf, size_t len)
+{
+    const prof_src *s = &consumer->producer_src;
+    if (s->file && s->line && (s->line != l->line || !l->file || strcmp(s->file, l->file)))
+        snprintf(buf, len, ", on %.40s at %s%.80s%s%u", consumer->producer_disasm,
+                 l->file && !strcmp(s->file, l->file) ? "line " : "",
+                 l->file && !strcmp(s->file, l->file) ? "" : ws_path_base(s->file),
+                 l->file && !strcmp(s->file, l->file) ? "" : ":", s->line);
+    else
+        snprintf(buf, len, ", on %.40s", consumer->producer_disasm);
+}
+
 /* Whether the lanes of the global atomic that consumer waits on must
  * have shared words (atomic_shares_words); unknown: yes. */
 static int lanes_share_words(const prof_kernel *k, const prof_pc *consumer)
@@ -606,24 +623,26 @@ static const char *atomic_cause(const prof_kernel *k, const prof_pc *consumer)
  * whose old value is unused still writes its destination register, and
  * the next instruction that writes it (the loop's next atomic) waits for
  * it to land (write after write): the warp is held for the round trip. */
-static size_t atomic_wait_text(const prof_pc *consumer, double share, char *t, size_t len)
+static size_t atomic_wait_text(const prof_line *l, const prof_pc *consumer, double share, char *t, size_t len)
 {
     int n;
+    char on[200];
+    producer_on(l, consumer, on, sizeof on);
     if (consumer->producer_waw)
         n = snprintf(t, len, "atomic completion: %.1f%% of its warp-cycles wait for an earlier atomic to complete "
-                     "(long_scoreboard, on %.40s): its old value is unused, but the next write of its register "
-                     "(%.40s) waits for it to land (write after write)", 100.0 * share, consumer->producer_disasm,
-                     consumer->disasm);
+                     "(long_scoreboard%s): its old value is unused, but the next write of its register "
+                     "(%.40s) waits for it to land (write after write)", 100.0 * share, on, consumer->disasm);
     else
         n = snprintf(t, len, "atomic latency: %.1f%% of its warp-cycles wait for an atomic's result "
-                     "(long_scoreboard, on %.40s)", 100.0 * share, consumer->producer_disasm);
+                     "(long_scoreboard%s)", 100.0 * share, on);
     return n > 0 && (size_t)n < len ? (size_t)n : len - 1;
 }
 
 /* The atomics rule's text: what the warp waits for, whether its lanes
  * take turns and whether that costs time in the timing model, and what
  * helps. */
-static void atomic_text(const prof_kernel *k, const prof_pc *consumer, double share, char *t, size_t len)
+static void atomic_text(const prof_kernel *k, const prof_line *l, const prof_pc *consumer, double share, char *t,
+                        size_t len)
 {
     const prof_pc *p = find_pc(k, consumer->producer_pc);
     const int shared = lanes_share_words(k, consumer), waw = consumer->producer_waw;
@@ -631,7 +650,7 @@ static void atomic_text(const prof_kernel *k, const prof_pc *consumer, double sh
     /* the most port cycles its lanes' turns take: all of them on one word */
     const unsigned turns = (unsigned)(lanes + 0.5) * k->sector_cycles;
     double occ = 0;
-    size_t n = atomic_wait_text(consumer, share, t, len);
+    size_t n = atomic_wait_text(l, consumer, share, t, len);
     if (shared && turns_matter(k))
         n += (size_t)snprintf(t + n, len - n, "; lanes on one word take turns at the LSU port (up to %u cycles a "
                               "request), which is busy %.1f%% of the cycles: the turns delay the other warps too; "
@@ -704,11 +723,20 @@ static int mio_latency_rule(const prof_kernel *k, const prof_line *l, uint64_t c
     if ((p && p->exact.shared_wavefronts > p->exact.shared_requests) ||
         l->exact.shared_wavefronts > l->exact.shared_requests)
         return 0;
-    char t[680], on[64] = "";
-    if (l->top_producer_pc) snprintf(on, sizeof on, ", on %.40s", l->top_producer_pc->producer_disasm);
+    char t[680], on[200] = "";
+    if (l->top_producer_pc) producer_on(l, l->top_producer_pc, on, sizeof on);
     const double share = (double)ssb / (double)cyc, use = unit_use(k, WS_UNIT_MIO);
     double occ = 0;
     const int once = ids_once_per_warp(k, l, lanes);
+    /* the id read waited on, run more than once per warp (a loop): where
+     * to read it once instead, its own line (the wait is the using line's) */
+    char again[160] = "";
+    const prof_pc *rd = l->top_producer_pc;
+    if (rd && !strncmp(rd->producer_disasm, "csrr", 4) && rd->producer_src.file && rd->producer_src.line) {
+        const int same = l->file && !strcmp(l->file, rd->producer_src.file);
+        snprintf(again, sizeof again, ": read the one at %s%.80s%s%u once, before its loop", same ? "line " : "",
+                 same ? "" : ws_path_base(rd->producer_src.file), same ? "" : ":", rd->producer_src.line);
+    }
     if (use < BUSY_HIGH && once)
         snprintf(t, sizeof t, "MIO latency: %.1f%% of its warp-cycles wait for an MIO result (short_scoreboard%s): "
                  "each warp reads its thread and block ids (CSRs) once and waits shared_latency cycles for them, "
@@ -725,13 +753,13 @@ static int mio_latency_rule(const prof_kernel *k, const prof_line *l, uint64_t c
                  "shared-memory loads and atomics, shuffles and CSR reads (thread and block ids) return "
                  "shared_latency cycles after their pass; every warp slot is already filled (occupancy %.1f%%): "
                  "put independent ones in flight together or keep values such as thread ids in registers "
-                 "instead of reading them again", 100.0 * share, on, 100.0 * occ);
+                 "instead of reading them again%s", 100.0 * share, on, 100.0 * occ, again);
     else
         snprintf(t, sizeof t, "MIO latency: %.1f%% of its warp-cycles wait for an MIO result (short_scoreboard%s): "
                  "shared-memory loads and atomics, shuffles and CSR reads (thread and block ids) return "
                  "shared_latency cycles after their pass; put independent ones in flight together, keep values "
-                 "such as thread ids in registers instead of reading them again, or raise occupancy so other warps "
-                 "issue meanwhile", 100.0 * share, on);
+                 "such as thread ids in registers instead of reading them again%s, or raise occupancy so other "
+                 "warps issue meanwhile", 100.0 * share, on, again);
     return add_caused(out, nout, l, "mio_latency", use >= BUSY_HIGH ? "busy MIO" : once ? "ids once per warp" : NULL,
                       share, cyc, t);
 }
@@ -763,9 +791,9 @@ static int dependency_rule(const prof_kernel *k, const prof_line *l, uint64_t cy
 {
     const uint64_t w = l->exact.stall_cycles[WS_STATE_WAIT];
     if (!waits_matter(w, cyc, total) || issue_use(k) >= BUSY_HIGH) return 0;
-    char t[680], on[64] = "", slow[200] = "";
+    char t[680], on[200] = "", slow[200] = "";
     const prof_pc *p = arithmetic_producer(k, l);
-    if (p) snprintf(on, sizeof on, ", on %.40s", p->producer_disasm);
+    if (p) producer_on(l, p, on, sizeof on);
     /* a divide's result comes last of all (docs/timing.md): fewer divides first */
     const char *d = p ? p->producer_disasm : "";
     if (!strncmp(d, "div", 3) || !strncmp(d, "rem", 3))
@@ -1178,15 +1206,17 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
         /* waiting mostly on an atomic (the samples' main producer): contention, not loads in flight */
         const int atomic = l->top_producer_pc && !strcmp(prof_inst_kind(l->top_producer_pc->producer_disasm), "atomic");
         if (waits_matter(lsb, cyc, total) && atomic) {
-            atomic_text(k, l->top_producer_pc, (double)lsb / (double)cyc, t, sizeof t);
+            atomic_text(k, l, l->top_producer_pc, (double)lsb / (double)cyc, t, sizeof t);
             fail |= add_caused(out, nout, l, "atomics", atomic_cause(k, l->top_producer_pc), (double)lsb / (double)cyc,
                                cyc, t);
         } else if (waits_matter(lsb, cyc, total) && local_load(k, l->top_producer_pc)) {
+            char on[200];
+            producer_on(l, l->top_producer_pc, on, sizeof on);
             snprintf(t, sizeof t, "local memory latency: %.1f%% of its warp-cycles wait for a load from the lanes' "
-                     "stacks (long_scoreboard, on %.40s): variables kept in memory (all at -O0, spills, arrays "
+                     "stacks (long_scoreboard%s): variables kept in memory (all at -O0, spills, arrays "
                      "indexed at run time, registers saved around calls); build with -O1 or more, or keep such "
                      "arrays small with constant indices",
-                     100.0 * (double)lsb / (double)cyc, l->top_producer_pc->producer_disasm);
+                     100.0 * (double)lsb / (double)cyc, on);
             fail |= add(out, nout, l, "local_memory", (double)lsb / (double)cyc, cyc, t);
         } else if (waits_matter(lsb, cyc, total) && unit_use(k, WS_UNIT_LSU) >= BUSY_HIGH) {
             /* the port is the limit: a load's wait is mostly its queue's */

@@ -380,6 +380,27 @@ PY
     "$ws" profile -- "$ws" run --grid 2 --block 64 "$elf" fma_chain zeros:128 2000 > n.txt 2>&1 || bad "fma_chain exited with $?"
     grep -q "exit drain" n.txt && bad "exit drain line without drain: $(grep 'exit drain' n.txt)" || ok "no drain, no drain line"
     ;;
+producer_line)
+    # A rule is charged to the line that waits, but the instruction waited
+    # on may sit on the line before: the text names that line, where the
+    # change goes. Until 2026-11-28 it named only the instruction
+    # ("on amoadd.w a4, a6, (a4)"), and told the using line of a CSR read
+    # in a loop to read the ids less, with no read on it.
+    ar=$(line ATOMIC_READ) au=$(line ATOMIC_USE) cr=$(line CSR_READ) cu=$(line CSR_USE)
+    "$ws" profile -- "$ws" run --grid 4 --block 128 "$elf" atomic_next_line zeros:200 50 > a.txt 2>&1 ||
+        bad "atomic_next_line exited with $?"
+    by_line a.txt | grep -qE "^  - depth_kernels.c:$au: atomic latency: [0-9.]+% of its warp-cycles wait for an atomic's result \(long_scoreboard, on amoadd.w [^)]*\) at line $ar\); " &&
+        ok "atomic_next_line: the rule on line $au names the atomic's line $ar" || { bad "atomic_next_line"; grep -A3 Rules a.txt; }
+    "$ws" profile -- "$ws" run --grid 8 --block 256 "$elf" csr_next_line zeros:2048 50 > c.txt 2>&1 ||
+        bad "csr_next_line exited with $?"
+    by_line c.txt | grep -qE "^  - depth_kernels.c:$cu: MIO latency: [0-9.]+% of its warp-cycles wait for an MIO result \(short_scoreboard, on csrr [^)]* at line $cr\): .* instead of reading them again: read the one at line $cr once, before its loop" &&
+        ok "csr_next_line: the rule on line $cu points at the read on line $cr" || { bad "csr_next_line"; grep -A3 Rules c.txt; }
+    # a wait on the line's own instruction names no line
+    "$ws" profile -- "$ws" run --grid 4 --block 128 "$elf" atomic_wait zeros:129 50 > w.txt 2>&1 || bad "atomic_wait exited with $?"
+    aw=$(line ATOMIC_WAIT)
+    by_line w.txt | grep -qE "^  - depth_kernels.c:$aw: atomic latency: [0-9.]+% of its warp-cycles wait for an atomic's result \(long_scoreboard, on amoadd.w [^)]*\)\); " &&
+        ok "atomic_wait: its own line's atomic, no line named" || { bad "atomic_wait"; grep -A3 Rules w.txt; }
+    ;;
 latency_no_loop)
     # A kernel without a loop loads once per thread: the latency rule
     # says to give each thread several elements, not to unroll (until

@@ -552,3 +552,27 @@ WS_KERNEL void warp0_work(unsigned *out, int n)
     __syncthreads();                                   /* MARK_WARP0_BAR */
     out[blockIdx_x() * blockDim_x() + t] = acc[(t + 1) & 255u];
 }
+
+/* The instruction waited on sits on the line before the one that waits:
+ * an atomic's old value, and the block's size read in every iteration,
+ * each used on the next line (check_depth.sh producer_line: the rules
+ * charged to the using line name the line of the atomic and of the read). */
+WS_KERNEL void atomic_next_line(int *counter, int n)
+{
+    int acc = 0;
+    for (int i = 0; i < n; i++) {
+        int old = atomicAdd(&counter[threadIdx_x() & 7u], 1); /* MARK_ATOMIC_READ */
+        acc += (old & 1) * 3 + i;                      /* MARK_ATOMIC_USE */
+    }
+    counter[8 + threadIdx_x()] = acc;
+}
+
+WS_KERNEL void csr_next_line(int *out, int n)
+{
+    unsigned acc = threadIdx_x();
+    for (int i = 0; i < n; i++) {
+        unsigned s = blockDim_x();                     /* MARK_CSR_READ */
+        acc = acc * s + (unsigned)i;                   /* MARK_CSR_USE */
+    }
+    out[blockIdx_x() * blockDim_x() + threadIdx_x()] = (int)acc;
+}
