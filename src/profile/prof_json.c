@@ -55,7 +55,9 @@ static void producer(FILE *f, const prof_pc *p)
     prof_json_string(f, p->producer_disasm);
     fputs(", ", f);
     src_fields(f, &p->producer_src);
-    fputs("}", f);
+    /* the waiting instruction only overwrites the producer's register
+     * (an atomic's unused old value: the report's "write after write") */
+    fprintf(f, ", \"write_after_write\": %s}", p->producer_waw ? "true" : "false");
 }
 
 static void stall_name(FILE *f, const uint64_t st[WS_STATE_COUNT])

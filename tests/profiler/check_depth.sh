@@ -401,6 +401,31 @@ producer_line)
     by_line w.txt | grep -qE "^  - depth_kernels.c:$aw: atomic latency: [0-9.]+% of its warp-cycles wait for an atomic's result \(long_scoreboard, on amoadd.w [^)]*\)\); " &&
         ok "atomic_wait: its own line's atomic, no line named" || { bad "atomic_wait"; grep -A3 Rules w.txt; }
     ;;
+json_waw)
+    # The JSON's waiting_on says whether the wait only overwrites the
+    # producer's register (write after write), as the report's "only to
+    # overwrite its unused result" and the atomics rule's "atomic
+    # completion" do; until 2026-11-28 only the text had it.
+    ua=$(line UNUSED_ATOMIC) aw=$(line ATOMIC_WAIT)
+    "$ws" profile --json u.json -- "$ws" run --grid 4 --block 128 "$elf" unused_atomic zeros:1 50 > u.txt 2>&1 ||
+        bad "unused_atomic exited with $?"
+    "$ws" profile --json w.json -- "$ws" run --grid 4 --block 128 "$elf" atomic_wait zeros:129 50 > w.txt 2>&1 ||
+        bad "atomic_wait exited with $?"
+    cat > waw.py <<'PY'
+import json, sys
+k = json.load(open(sys.argv[1]))['devices'][0]['kernels'][0]
+want = sys.argv[3] == 'true'
+l = [l for l in k['lines'] if l['line'] == int(sys.argv[2])][0]
+assert l['waiting_on'] and l['waiting_on']['instruction'].startswith('amoadd') and l['waiting_on']['write_after_write'] is want, l
+i = [i for i in k['instructions'] if i['waiting_on'] and i['waiting_on']['instruction'].startswith('amoadd') and i['samples']]
+assert i and all(x['waiting_on']['write_after_write'] is want for x in i), i
+PY
+    python3 waw.py u.json "$ua" true && ok "unused_atomic: waiting_on.write_after_write true" || bad "unused_atomic: JSON write_after_write"
+    python3 waw.py w.json "$aw" false && ok "atomic_wait: waiting_on.write_after_write false" || bad "atomic_wait: JSON write_after_write"
+    # the baseline reader takes the new fields in its stride
+    "$ws" profile -q --baseline u.json -- "$ws" run --grid 4 --block 128 "$elf" unused_atomic zeros:1 50 > b.txt 2>&1 &&
+        grep -q "kernel unused_atomic" b.txt && ok "--baseline reads it" || { bad "--baseline"; cat b.txt; }
+    ;;
 latency_no_loop)
     # A kernel without a loop loads once per thread: the latency rule
     # says to give each thread several elements, not to unroll (until
