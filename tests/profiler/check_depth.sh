@@ -401,6 +401,39 @@ producer_line)
     by_line w.txt | grep -qE "^  - depth_kernels.c:$aw: atomic latency: [0-9.]+% of its warp-cycles wait for an atomic's result \(long_scoreboard, on amoadd.w [^)]*\)\); " &&
         ok "atomic_wait: its own line's atomic, no line named" || { bad "atomic_wait"; grep -A3 Rules w.txt; }
     ;;
+drain_stores)
+    # The exit drain waits for each warp's last global store or atomic to
+    # complete (its turn at the LSU port, then global_latency): the report
+    # names them, the last on each path to the kernel's return, not the
+    # store before the branch, whose completion comes no later; the JSON
+    # carries the drain apart from the lines and the same stores. Until
+    # 2026-11-28 the report said "their last stores and atomics" without
+    # saying which, and the JSON had neither.
+    df=$(line DRAIN_FIRST) ds=$(line DRAIN_STORE) da=$(line DRAIN_ATOMIC)
+    "$ws" profile --json d.json -- "$ws" run --grid 4 --block 256 "$elf" drain_branches zeros:33792 32768 > d.txt 2>&1 ||
+        bad "drain_branches exited with $?"
+    grep -qE "^    the stores it waits for, each warp's last global stores and atomics before the kernel returns: depth_kernels.c:$da \(amoadd.w [^)]*\), 32.0 sectors per request\), depth_kernels.c:$ds \(sw [^)]*\), 4.0 sectors per request\)$" d.txt &&
+        ok "the drain's stores: lines $da and $ds, with their sectors" || { bad "the drain's stores"; grep -A1 "exit drain" d.txt; }
+    grep -A1 "exit drain" d.txt | grep -q "depth_kernels.c:$df " && bad "the store before the branch named" || ok "not the store before the branch ($df)"
+    python3 - d.json d.txt "$ds" "$da" <<'PY' && ok "JSON: exit_drain figures and stores as the report's" || bad "JSON exit_drain"
+import json, re, sys
+k = json.load(open(sys.argv[1]))['devices'][0]['kernels'][0]
+d = k['exit_drain']
+cyc = {(l['file'], l['line']): sum(l['exact']['cycles'].values()) for l in k['lines']}
+drain = sum(c for (f, n), c in cyc.items() if f is None and n == 0xffff0000)
+m = re.search(r"exit drain: [0-9.]+% of its warp-cycles \((\d+) of (\d+)\).* against the other (\d+)$", open(sys.argv[2]).read(), re.M)
+assert m, 'no drain line'
+assert (d['warp_cycles'], d['kernel_warp_cycles'], d['lines_warp_cycles']) == tuple(int(x) for x in m.groups()), (d, m.groups())
+assert d['warp_cycles'] == drain and d['reported'] is True, d
+got = sorted((s['line'], s['instruction'].split()[0], s['global_sectors'] // s['global_requests']) for s in d['last_stores'])
+assert got == sorted([(int(sys.argv[3]), 'sw', 4), (int(sys.argv[4]), 'amoadd.w', 32)]), got
+PY
+    # a kernel without a drain worth naming says none, in both
+    "$ws" profile --json n.json -- "$ws" run --grid 2 --block 64 "$elf" fma_chain zeros:128 2000 > n.txt 2>&1 || bad "fma_chain exited with $?"
+    grep -q "the stores it waits for" n.txt && bad "stores named without a drain line" || ok "no drain line, no stores line"
+    python3 -c "import json,sys; d=json.load(open('n.json'))['devices'][0]['kernels'][0]['exit_drain']; sys.exit(d['reported'] is not False)" &&
+        ok "JSON: a small drain is not reported" || bad "JSON: small drain reported"
+    ;;
 json_waw)
     # The JSON's waiting_on says whether the wait only overwrites the
     # producer's register (write after write), as the report's "only to

@@ -576,3 +576,17 @@ WS_KERNEL void csr_next_line(int *out, int n)
     }
     out[blockIdx_x() * blockDim_x() + threadIdx_x()] = (int)acc;
 }
+
+/* Every thread stores, then half the warps store once more and the other
+ * half add atomically, 32 words apart, and return: the exit drain waits
+ * for the last of each path, the branch's two lines, not the first store
+ * (check_depth.sh drain_stores). */
+WS_KERNEL void drain_branches(int *out, int n)
+{
+    unsigned i = blockIdx_x() * blockDim_x() + threadIdx_x();
+    out[(unsigned)n + i] = 1;                          /* MARK_DRAIN_FIRST */
+    if (i & 32u)
+        out[i] = n;                                    /* MARK_DRAIN_STORE */
+    else
+        atomicAdd(&out[i * 32u], 1);                   /* MARK_DRAIN_ATOMIC */
+}
