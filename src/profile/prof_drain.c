@@ -7,7 +7,9 @@
  * stores and atomics before the kernel's return. They are found from the
  * code the launches ran (the instruction counters), walking back from the
  * kernel's executed `ret`s along fall-through and jump edges, each path
- * up to its first global store or atomic. */
+ * up to its first global store or atomic. A path is any the code allows:
+ * one that the launches never took (a bounds test that never failed) may
+ * name a store that ran as rarely; the stores are listed most run first. */
 #include <stdlib.h>
 #include <string.h>
 #include "profile/prof_internal.h"
@@ -29,11 +31,14 @@ static int no_fall_through(const char *d)
            !strncmp(d, "mret", 4);
 }
 
-/* A global (or local) store or atomic that ran. */
+/* A global store or atomic that ran. Stores to the lanes' stacks (local
+ * memory: a prologue saving registers) are walked past: the drain waits
+ * for them too, but a warp's register saves completed long before its
+ * return, and naming them would send the user to a function's first line. */
 static int writes_memory(const prof_pc *p)
 {
     const char *kind = prof_inst_kind(p->disasm);
-    return p->exact.gmem_requests && (!strcmp(kind, "store") || !strcmp(kind, "atomic"));
+    return p->exact.gmem_requests > p->exact.local_requests && (!strcmp(kind, "store") || !strcmp(kind, "atomic"));
 }
 
 static int by_warp_instructions(const void *a, const void *b)

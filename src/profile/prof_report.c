@@ -215,8 +215,10 @@ static void call_sites_section(FILE *f, const prof_kernel *k)
  * warp drains a cycle or so; a drain below PROF_DRAIN_NOTE of the kernel's
  * warp-cycles moves no rule's bar and is left to the kernel exit's row.
  * Then the stores it waits for, by line: the last global stores and
- * atomics before the kernel returns (prof_drain_stores), with their
- * sectors per request, what the port spends on each. */
+ * atomics before the kernel returns (prof_drain_stores), with how often
+ * they ran (a path the code allows but the launches rarely took, a
+ * bounds test's, names a store that ran as rarely) and their sectors per
+ * request, what the port spends on each. */
 #define DRAIN_LINES 3
 static void exit_drain_text(FILE *f, const prof_kernel *k, const prof_line *lines, size_t nl)
 {
@@ -242,17 +244,19 @@ static void exit_drain_text(FILE *f, const prof_kernel *k, const prof_line *line
                    !strcmp(st[j]->src.file, st[i]->src.file);
         if (dup) continue;
         if (shown == DRAIN_LINES) { more++; continue; }
-        uint64_t req = 0, sec = 0;
+        uint64_t req = 0, sec = 0, wi = 0;
         for (size_t j = i; j < n; j++)
             if (j == i || (st[i]->src.file && st[j]->src.file && st[j]->src.line == st[i]->src.line &&
                            !strcmp(st[j]->src.file, st[i]->src.file)))
-                req += st[j]->exact.gmem_requests, sec += st[j]->exact.gmem_sectors;
+                req += st[j]->exact.gmem_requests, sec += st[j]->exact.gmem_sectors,
+                wi += st[j]->exact.warp_instructions;
         char where[160];
         if (st[i]->src.file) snprintf(where, sizeof where, "%s:%u", ws_path_base(st[i]->src.file), st[i]->src.line);
         else snprintf(where, sizeof where, "0x%08x", st[i]->pc);
         if (at < sizeof buf)
-            at += (size_t)snprintf(buf + at, sizeof buf - at, "%s%s (%.40s, %.1f sectors per request)",
-                                   shown ? ", " : "", where, st[i]->disasm, (double)sec / (double)req);
+            at += (size_t)snprintf(buf + at, sizeof buf - at, "%s%s (%.40s, %llu warp-instr, %.1f sectors per "
+                                   "request)", shown ? ", " : "", where, st[i]->disasm, (unsigned long long)wi,
+                                   (double)sec / (double)req);
         shown++;
     }
     if (more && at < sizeof buf)

@@ -412,7 +412,7 @@ drain_stores)
     df=$(line DRAIN_FIRST) ds=$(line DRAIN_STORE) da=$(line DRAIN_ATOMIC)
     "$ws" profile --json d.json -- "$ws" run --grid 4 --block 256 "$elf" drain_branches zeros:33792 32768 > d.txt 2>&1 ||
         bad "drain_branches exited with $?"
-    grep -qE "^    the stores it waits for, each warp's last global stores and atomics before the kernel returns: depth_kernels.c:$da \(amoadd.w [^)]*\), 32.0 sectors per request\), depth_kernels.c:$ds \(sw [^)]*\), 4.0 sectors per request\)$" d.txt &&
+    grep -qE "^    the stores it waits for, each warp's last global stores and atomics before the kernel returns: depth_kernels.c:$da \(amoadd.w [^)]*\), 16 warp-instr, 32.0 sectors per request\), depth_kernels.c:$ds \(sw [^)]*\), 16 warp-instr, 4.0 sectors per request\)$" d.txt &&
         ok "the drain's stores: lines $da and $ds, with their sectors" || { bad "the drain's stores"; grep -A1 "exit drain" d.txt; }
     grep -A1 "exit drain" d.txt | grep -q "depth_kernels.c:$df " && bad "the store before the branch named" || ok "not the store before the branch ($df)"
     python3 - d.json d.txt "$ds" "$da" <<'PY' && ok "JSON: exit_drain figures and stores as the report's" || bad "JSON exit_drain"
@@ -1474,6 +1474,12 @@ for name, k in ks.items():
         assert e['global_sectors'] <= 4 * e['global_requests'], (name, l['line'], e)
 print('lines', {n: sorted(l['line'] for l in k['lines'] if l['exact']['global_requests']) for n, k in ks.items()})
 PY
+    # the exit drain's stores: scan_blocks' output stores (lines 43 and
+    # 44), never its prologue's register saves to the stack (sw s3, 0(sp)
+    # at line 14), which completed long before the return
+    grep -qE "^    the stores it waits for, [^:]*: scan_kernel.c:43 \(sw [^)]*\), 4104 warp-instr, 4.0 sectors per request\), scan_kernel.c:44 " s.txt &&
+        ok "scan_blocks: the drain waits for lines 43 and 44" || { bad "scan_blocks: drain stores"; grep "stores it waits" s.txt; }
+    grep "stores it waits" s.txt | grep -q "(sp)" && bad "a stack store named: $(grep 'stores it waits' s.txt)" || ok "no stack store named"
     ;;
 *) bad "unknown case $case_" ;;
 esac
