@@ -540,6 +540,21 @@ static int occupancy_full(const prof_kernel *k, double *achieved)
     return theo >= 0.999 && *achieved >= OCC_FULL;
 }
 
+/* The lanes a shader's launches start, as a share of their warps' lanes:
+ * the SIMT efficiency of its entry, the lowest address of its function
+ * that ran (the pipeline starts a lane per vertex or fragment, so a draw
+ * of 6 vertices runs its whole shader on 6 of 32 lanes, branch or not).
+ * 1 when unknown. */
+static double shader_fill(const prof_kernel *k, uint32_t lanes)
+{
+    for (size_t j = 0; j < k->npcs; j++) {
+        const prof_pc *p = &k->pcs[j];
+        if (p->exact.warp_instructions && p->src.function && !strcmp(p->src.function, k->kernel))
+            return (double)p->exact.thread_instructions / ((double)p->exact.warp_instructions * lanes);
+    }
+    return 1.0;
+}
+
 /* Whether the kernel ran a backward branch or jump: a loop. Without one,
  * each thread runs each load once and "unroll" names nothing to unroll. */
 static int kernel_loops(const prof_kernel *k)
@@ -561,6 +576,25 @@ static int kernel_loops(const prof_kernel *k)
 static void latency_text(const prof_kernel *k, double share, char *t, size_t len)
 {
     double occ = 0;
+    if (k->stage && !kernel_loops(k)) {
+        /* a shader's lane is one vertex or fragment: it cannot take more */
+        const int vertex = !strcmp(k->stage, "vertex");
+        if (occupancy_full(k, &occ))
+            snprintf(t, len, "memory latency: %.1f%% of its warp-cycles wait for a global load's result "
+                     "(long_scoreboard); each lane of a %s shader reads its own record once (a lane per %s), and "
+                     "every warp slot is already filled (occupancy %.1f%%): read all of the record's fields before "
+                     "using any, so that their loads are in flight together, and keep the records small (fewer "
+                     "varyings%s)", 100.0 * share, k->stage, vertex ? "vertex" : "fragment", 100.0 * occ,
+                     vertex ? " and vertex attributes" : "");
+        else
+            snprintf(t, len, "memory latency: %.1f%% of its warp-cycles wait for a global load's result "
+                     "(long_scoreboard); each lane of a %s shader reads its own record once (a lane per %s, so it "
+                     "cannot take several), and only other warps issue meanwhile: the warp slots have room, so "
+                     "%s", 100.0 * share, k->stage, vertex ? "vertex" : "fragment",
+                     vertex ? "shade more vertices per draw (batch small draws into one)"
+                            : "shade more fragments per draw (fewer, larger draws)");
+        return;
+    }
     const char *more = kernel_loops(k) ? "put independent loads in flight together (unroll)"
                                        : "each thread loads once, so give each thread several elements and issue "
                                          "their loads together";
@@ -1100,12 +1134,26 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
             /* The most the blocks' shape allows: blocks whose threads
              * fill only part of their warps run every line on that part. */
             double fill = k->block_lanes ? (double)k->block_threads / (double)k->block_lanes : 1.0;
+            /* a shader's lanes are its vertices or fragments, not its blocks' threads */
+            if (k->stage) fill = shader_fill(k, lanes);
             int partial = simt >= fill * (1.0 - 1e-9);
             int n = snprintf(t, sizeof t, "%s: SIMT efficiency %.1f%%, %.1f of %u lanes run it on average; ",
                              partial ? "partial warps" : "divergence", 100.0 * simt,
                              (double)e->thread_instructions / (double)e->warp_instructions, lanes);
             const int low = simt <= SIMT_LOW + 1e-9;
-            if (low && partial) {
+            if (low && partial && k->stage && !strcmp(k->stage, "vertex")) {
+                snprintf(t + n, sizeof t - (size_t)n, "no branch splits the warps: the pipeline starts a lane per "
+                         "vertex, and the draws' vertices fill only %.1f%% of their warps' lanes (draws of few "
+                         "vertices); draw more vertices per call (batch small draws into one) to fill them",
+                         100.0 * fill);
+                fail |= add_caused(out, nout, l, "partial_warps", "draw size", simt, cyc, t);
+            } else if (low && partial && k->stage) {
+                snprintf(t + n, sizeof t - (size_t)n, "no branch splits the warps: the pipeline starts a lane per "
+                         "fragment, four per 2x2 quad packed into warps in turn, and the draws' quads fill only "
+                         "%.1f%% of their warps' lanes (a draw of few quads leaves most of its last warp empty); "
+                         "fewer, larger draws fill more", 100.0 * fill);
+                fail |= add_caused(out, nout, l, "partial_warps", "draw size", simt, cyc, t);
+            } else if (low && partial) {
                 if (k->block_size)
                     snprintf(t + n, sizeof t - (size_t)n, "no branch splits the warps: blocks of %u thread%s fill "
                              "only %.1f%% of their warps' lanes; make the block size a multiple of %u threads",

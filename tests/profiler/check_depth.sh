@@ -1135,6 +1135,27 @@ divergence_rule)
     grep "depth_kernels.c:$tc: divergence" t.txt | grep -q "branch around it" && bad "trip_count: blamed on a branch around the loop" ||
         ok "trip_count: no branch advice"
     ;;
+shader_lanes)
+    # examples/blend draws 6 vertices at a time: the pipeline starts a lane
+    # per vertex, so its vertex shader runs on 6 of 32 lanes from its first
+    # instruction, with no branch. The rule is partial warps, with advice
+    # about draws, and the latency rule does not ask a shader's lane to
+    # take several elements, which the pipeline decides. Until 2026-11-28
+    # it was "divergence ... the branch around it splits warps (for example
+    # a test on threadIdx % N)" and "give each thread several elements".
+    "$ws" profile --json b.json -- "$example" > b.txt 2>&1 || bad "blend exited with $?"
+    by_line b.txt | grep -qE "^  - blend_kernel.c:11: partial warps: SIMT efficiency 18.8%, 6.0 of 32 lanes run it on average; no branch splits the warps: the pipeline starts a lane per vertex, and the draws' vertices fill only 18.8% of their warps' lanes \(draws of few vertices\); draw more vertices per call" &&
+        ok "blend_vs: partial warps, the draws' vertices named" || { bad "blend_vs: partial warps"; grep -A4 "Kernel blend_vs" b.txt; }
+    grep -E "^  - blend_kernel.c" b.txt | grep -q "threadIdx" && bad "a shader told about a branch on threadIdx" || ok "no threadIdx branch on a shader"
+    by_line b.txt | grep -qE "^  - blend_kernel.c:11: memory latency: [0-9.]+% of its warp-cycles wait for a global load's result \(long_scoreboard\); each lane of a vertex shader reads its own record once \(a lane per vertex, so it cannot take several\)" &&
+        ok "blend_vs: latency advice fit for a shader" || { bad "blend_vs: latency"; grep "memory latency" b.txt; }
+    grep -q "give each thread several elements" b.txt && bad "a shader told to take several elements" || ok "no several-elements advice on a shader"
+    python3 -c "import json,sys; k=[k for k in json.load(open('b.json'))['devices'][0]['kernels'] if k['kernel'] == 'blend_vs'][0]; sys.exit(not any(r['rule'] == 'partial_warps' for r in k['rules']) or any(r['rule'] == 'divergence' for r in k['rules']))" &&
+        ok "JSON: partial_warps, no divergence" || bad "JSON rule ids"
+    # a compute kernel with a branch keeps the divergence rule
+    "$ws" profile -- "$ws" run --grid 2 --block 64 "$elf" drain_heavy zeros:8192 50 > d.txt 2>&1 || bad "drain_heavy exited with $?"
+    grep -qE "^  - depth_kernels.c:[0-9]+: divergence: " d.txt && ok "compute kernels keep divergence" || { bad "compute divergence"; grep -A3 Rules d.txt; }
+    ;;
 shader_rule)
     # A shader's lanes read and write their own pipeline records, a record
     # apart: the uncoalesced rule says so, not "swap the index roles",
