@@ -441,7 +441,7 @@ typedef struct prof_rule {
     size_t nlines, more_lines; /* lines kept; lines past PROF_RULE_LINES */
     int outside_unit;          /* its lines are outside the kernel's compile unit:
                                   the text names the kernel's calls into them */
-    char text[960];            /* "file.c:42: bank conflicts: ...", "file.c:42, 40 and 47: bandwidth:
+    char text[1200];          /* "file.c:42: bank conflicts: ...", "file.c:42, 40 and 47: bandwidth:
                                   ... (figures of line 42, the heaviest)" */
 } prof_rule;
 /* The rules that fire on kernel k, heaviest line first; a rule with the

@@ -452,7 +452,7 @@ static int bandwidth_rule(const prof_kernel *k, const prof_line *l, uint64_t cyc
     const unsigned unit = lsu ? WS_UNIT_LSU : WS_UNIT_MIO;
     const double share = waits ? (double)(lsu ? lg : mio) / (double)waits : 0, use = unit_use(k, unit);
     if (share < THROTTLE_HIGH || use < BUSY_HIGH || waste[!lsu] >= WASTE_HIGH) return 0;
-    char t[680], per[64] = "";
+    char t[800], per[64] = "";
     if (lsu && e->gmem_requests)
         snprintf(per, sizeof per, " at %.1f sectors per request", (double)e->gmem_sectors / (double)e->gmem_requests);
     else if (!lsu && e->shared_requests)
@@ -518,7 +518,7 @@ static int pipe_rule(const prof_kernel *k, const prof_line *l, uint64_t cyc, pro
                         "invariants hoisted out of loops"),
         [WS_UNIT_FDIV] = "a multiply by a reciprocal computed once",
     };
-    char t[680];
+    char t[800];
     snprintf(t, sizeof t, "pipe throughput: in kernel %.80s, %.1f%% of the line's waits are for a free pipe "
              "(math_pipe_throttle), and the %s pipes are busy %.1f%% of the cycles: the warps issue as many "
              "operations as the pipes accept, so more warps or loads in flight would only queue; fewer %s per "
@@ -685,6 +685,18 @@ static void atomic_text(const prof_kernel *k, const prof_line *l, const prof_pc 
     const unsigned turns = (unsigned)(lanes + 0.5) * k->sector_cycles;
     double occ = 0;
     size_t n = atomic_wait_text(l, consumer, share, t, len);
+    if (!waw && n < len && cas_loop(k, l)) {
+        /* a retry loop branches on each try's result: it cannot be used
+         * later, and a lane that loses the word tries again */
+        char lat[48] = "";
+        if (k->global_latency) snprintf(lat, sizeof lat, ", %u cycles", k->global_latency);
+        snprintf(t + n, len - n, "; the line is an atomic retry loop (lr/sc or compare-and-swap: a lock, or an "
+                 "update the device has no atomic for), whose branch needs each try's result, so it cannot be used "
+                 "later, and a lane that loses the word tries again, a round trip (global_latency%s) each time: "
+                 "let fewer lanes compete for the word (combine within the warp first, then one lane per warp "
+                 "tries) or use an atomic that needs no loop (amoadd, amomax, amoswap)", lat);
+        return;
+    }
     if (shared && turns_matter(k))
         n += (size_t)snprintf(t + n, len - n, "; lanes on one word take turns at the LSU port (up to %u cycles a "
                               "request), which is busy %.1f%% of the cycles: the turns delay the other warps too; "
@@ -757,7 +769,7 @@ static int mio_latency_rule(const prof_kernel *k, const prof_line *l, uint64_t c
     if ((p && p->exact.shared_wavefronts > p->exact.shared_requests) ||
         l->exact.shared_wavefronts > l->exact.shared_requests)
         return 0;
-    char t[680], on[200] = "";
+    char t[800], on[200] = "";
     if (l->top_producer_pc) producer_on(l, l->top_producer_pc, on, sizeof on);
     const double share = (double)ssb / (double)cyc, use = unit_use(k, WS_UNIT_MIO);
     double occ = 0;
@@ -825,7 +837,7 @@ static int dependency_rule(const prof_kernel *k, const prof_line *l, uint64_t cy
 {
     const uint64_t w = l->exact.stall_cycles[WS_STATE_WAIT];
     if (!waits_matter(w, cyc, total) || issue_use(k) >= BUSY_HIGH) return 0;
-    char t[680], on[200] = "", slow[200] = "";
+    char t[800], on[200] = "", slow[200] = "";
     const prof_pc *p = arithmetic_producer(k, l);
     if (p) producer_on(l, p, on, sizeof on);
     /* a divide's result comes last of all (docs/timing.md): fewer divides first */
@@ -889,10 +901,10 @@ static void group_text(prof_rule *g, const char *body)
     if (g->more_lines && n < len)
         n += (size_t)snprintf(t + n, len - n, " and %zu more line%s", g->more_lines, g->more_lines == 1 ? "" : "s");
     if (n < len && files)
-        n += (size_t)snprintf(t + n, len - n, ": %.700s (figures of %s:%u, the heaviest of the %zu lines)", body,
+        n += (size_t)snprintf(t + n, len - n, ": %.800s (figures of %s:%u, the heaviest of the %zu lines)", body,
                               ws_path_base(g->file), g->lines[0], g->nlines + g->more_lines);
     else if (n < len)
-        n += (size_t)snprintf(t + n, len - n, ": %.700s (figures of line %u, the heaviest of the %zu lines)", body,
+        n += (size_t)snprintf(t + n, len - n, ": %.800s (figures of line %u, the heaviest of the %zu lines)", body,
                               g->lines[0], g->nlines + g->more_lines);
 }
 
@@ -1075,7 +1087,7 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
     /* the shares are of the kernel's lines: the exit drain, on none of
      * them, would dilute every bar (a store-only kernel is mostly drain) */
     const uint64_t total = prof_lines_cycles(lines, nl);
-    char t[680];
+    char t[800];
     int fail = 0;
     const double waste[2] = { lsu_waste(k, lines, nl, lanes), mio_waste(k) };
     for (size_t i = 0; i < nl && !fail; i++) {

@@ -1118,6 +1118,12 @@ divergence_rule)
     grep "depth_kernels.c:$fm: divergence" f.txt | grep -q "threadIdx" && bad "float_max: blamed on a branch on threadIdx" ||
         ok "float_max: no threadIdx advice"
     expect f.txt "depth_kernels.c:$fm: atomic latency: " "float_max: the atomics rule too"
+    # its branch needs each try's result: "use the old value later" (the
+    # advice until 2026-11-28) cannot be followed; the retries are named
+    by_line f.txt | grep -qE "^  - depth_kernels.c:$fm: atomic latency: .*; the line is an atomic retry loop \(lr/sc or compare-and-swap: .*\), whose branch needs each try's result, so it cannot be used later, and a lane that loses the word tries again, a round trip \(global_latency, 400 cycles\) each time: let fewer lanes compete for the word" &&
+        ok "float_max: the atomics rule names the retry loop" || { bad "float_max: atomics text"; grep "atomic latency" f.txt; }
+    grep "depth_kernels.c:$fm: atomic latency" f.txt | grep -q "use the old value later" && bad "float_max: told to use the old value later" ||
+        ok "float_max: no advice to use the value later"
     # atomicAdd on a float is one amofadd.s: no loop, no divergence, the
     # atomics rule alone (until 2026-11-28 a compare-and-swap loop).
     "$ws" profile -- "$ws" run --grid 2 --block 64 "$elf" float_sum zeros:1 10 > s.txt 2>&1 || bad "float_sum exited with $?"
