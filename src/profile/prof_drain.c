@@ -57,9 +57,13 @@ size_t prof_drain_stores(const prof_kernel *k, const prof_pc **out, size_t max)
     size_t *stack = malloc((k->npcs + 1) * sizeof *stack);
     char *seen = calloc(k->npcs + 1, 1);
     const prof_pc **hit = malloc((k->npcs + 1) * sizeof *hit);
-    if (!ran || !stack || !seen || !hit) goto done;
+    uint32_t *to = malloc((k->npcs + 1) * sizeof *to);
+    if (!ran || !stack || !seen || !hit || !to) goto done;
     for (size_t i = 0; i < k->npcs; i++)
-        if (k->pcs[i].exact.warp_instructions && k->pcs[i].pc != WS_RETIRE_ADDR) ran[n++] = &k->pcs[i];
+        if (k->pcs[i].exact.warp_instructions && k->pcs[i].pc != WS_RETIRE_ADDR) {
+            to[n] = jump_target(k->pcs[i].disasm);
+            ran[n++] = &k->pcs[i];
+        }
     size_t top = 0;
     /* start at the kernel's own returns (a called function's return to
      * its caller is not the kernel's) */
@@ -82,7 +86,7 @@ size_t prof_drain_stores(const prof_kernel *k, const prof_pc **out, size_t max)
             stack[top++] = i - 1;
         }
         for (size_t j = 0; j < n; j++)
-            if (!seen[j] && jump_target(ran[j]->disasm) == ran[i]->pc) {
+            if (!seen[j] && to[j] == ran[i]->pc) {
                 seen[j] = 1;
                 stack[top++] = j;
             }
@@ -91,6 +95,7 @@ size_t prof_drain_stores(const prof_kernel *k, const prof_pc **out, size_t max)
     if (found > max) found = max;
     memcpy(out, hit, found * sizeof *hit);
 done:
+    free(to);
     free(ran);
     free(stack);
     free(seen);
