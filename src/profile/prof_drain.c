@@ -7,7 +7,9 @@
  * stores and atomics before the kernel's return. They are found from the
  * code the launches ran (the instruction counters), walking back from the
  * kernel's executed `ret`s along fall-through and jump edges, each path
- * up to its first global store or atomic. A path is any the code allows:
+ * up to its first global store or atomic; a path that meets a call ends
+ * there (the callee's stores are not followed, and the caller's before
+ * the call are not the last). A path is any the code allows:
  * one that the launches never took (a bounds test that never failed) may
  * name a store that ran as rarely; the stores are listed most run first. */
 #include <stdlib.h>
@@ -79,6 +81,10 @@ size_t prof_drain_stores(const prof_kernel *k, const prof_pc **out, size_t max)
             hit[found++] = ran[i];
             continue; /* what came before completed no later */
         }
+        /* a call (jal, jalr linking a register): what the path did last
+         * is the callee's, whose stores are not followed; the stores
+         * before the call completed no later than the callee's */
+        if (!strncmp(ran[i]->disasm, "jal", 3)) continue;
         /* predecessors: the instruction before (unless it never falls
          * through) and every branch or jump to this one */
         if (i > 0 && !no_fall_through(ran[i - 1]->disasm) && ran[i]->pc - ran[i - 1]->pc <= 4 && !seen[i - 1]) {

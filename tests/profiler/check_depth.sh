@@ -428,6 +428,14 @@ assert d['warp_cycles'] == drain and d['reported'] is True, d
 got = sorted((s['line'], s['instruction'].split()[0], s['global_sectors'] // s['global_requests']) for s in d['last_stores'])
 assert got == sorted([(int(sys.argv[3]), 'sw', 4), (int(sys.argv[4]), 'amoadd.w', 32)]), got
 PY
+    # a path through a call: the warp's last store is the callee's, not
+    # the kernel's store before the call (named until the walk stopped at
+    # calls)
+    bc=$(line DRAIN_BEFORE_CALL)
+    "$ws" profile -q --json c.json -- "$ws" run --grid 4 --block 256 "$elf" drain_call zeros:33792 32768 > c.txt 2>&1 ||
+        bad "drain_call exited with $?"
+    python3 -c "import json,sys; d=json.load(open('c.json'))['devices'][0]['kernels'][0]['exit_drain']; sys.exit(any(s['line'] == $bc for s in d['last_stores']) or d['warp_cycles'] == 0)" &&
+        ok "drain_call: not the store before the call ($bc)" || { bad "drain_call: the store before the call named"; cat c.json | grep -A3 exit_drain; }
     # a kernel without a drain worth naming says none, in both
     "$ws" profile --json n.json -- "$ws" run --grid 2 --block 64 "$elf" fma_chain zeros:128 2000 > n.txt 2>&1 || bad "fma_chain exited with $?"
     grep -q "the stores it waits for" n.txt && bad "stores named without a drain line" || ok "no drain line, no stores line"

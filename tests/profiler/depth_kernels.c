@@ -590,3 +590,19 @@ WS_KERNEL void drain_branches(int *out, int n)
     else
         atomicAdd(&out[i * 32u], 1);                   /* MARK_DRAIN_ATOMIC */
 }
+
+/* The kernel's last store is in a function it calls (not inlined): a
+ * warp's last store is the callee's, not the kernel's own store before
+ * the call, which the drain's stores must not name (check_depth.sh
+ * drain_stores). */
+__attribute__((noinline)) static void store_far(int *p, unsigned i, int v)
+{
+    p[i * 32u] = v;                                    /* MARK_DRAIN_CALLEE */
+}
+
+WS_KERNEL void drain_call(int *out, int n)
+{
+    unsigned i = blockIdx_x() * blockDim_x() + threadIdx_x();
+    out[(unsigned)n + i] = 1;                          /* MARK_DRAIN_BEFORE_CALL */
+    store_far(out, i, n);
+}
