@@ -570,6 +570,23 @@ static int kernel_loops(const prof_kernel *k)
     return 0;
 }
 
+/* Whether a load restores a register saved on the stack: the return
+ * address or a callee-saved register, from sp ("lw ra, 12(sp)", "lw s0,
+ * 8(sp)", "flw fs0, 4(sp)"): an epilogue's, which no build option removes. */
+static int register_restore(const char *d)
+{
+    if (!strncmp(d, "c.", 2)) d += 2;
+    if (!strncmp(d, "lw ", 3)) d += 3;
+    else if (!strncmp(d, "flw ", 4)) d += 4;
+    else return 0;
+    if (!strncmp(d, "ra,", 3)) d += 3;
+    else if (d[0] == 's' && d[1] >= '0' && d[1] <= '9') d += d[2] == ',' ? 3 : d[2] >= '0' && d[2] <= '9' && d[3] == ',' ? 4 : 0;
+    else if (d[0] == 'f' && d[1] == 's' && d[2] >= '0' && d[2] <= '9') d += d[3] == ',' ? 4 : d[4] == ',' ? 5 : 0;
+    else return 0;
+    const char *sp = strstr(d, "(sp)");
+    return sp && sp[4] == 0;
+}
+
 /* The latency rule's text when the LSU port has room: more loads in
  * flight (in a kernel without a loop, by more elements per thread), and
  * more warps only when the warp slots have room. */
@@ -1272,12 +1289,32 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
         } else if (waits_matter(lsb, cyc, total) && local_load(k, l->top_producer_pc)) {
             char on[200];
             producer_on(l, l->top_producer_pc, on, sizeof on);
-            snprintf(t, sizeof t, "local memory latency: %.1f%% of its warp-cycles wait for a load from the lanes' "
-                     "stacks (long_scoreboard%s): variables kept in memory (all at -O0, spills, arrays "
-                     "indexed at run time, registers saved around calls); build with -O1 or more, or keep such "
-                     "arrays small with constant indices",
-                     100.0 * (double)lsb / (double)cyc, on);
-            fail |= add(out, nout, l, "local_memory", (double)lsb / (double)cyc, cyc, t);
+            int m = snprintf(t, sizeof t, "local memory latency: %.1f%% of its warp-cycles wait for a load from "
+                             "the lanes' stacks (long_scoreboard%s)", 100.0 * (double)lsb / (double)cyc, on);
+            const prof_pc *c = l->top_producer_pc;
+            const int restore = register_restore(c->producer_disasm);
+            /* the kernel's own epilogue: the restore queues behind the
+             * warp's last stores at the LSU port, as the exit drain would */
+            const int at_end = restore && c->producer_src.function && !strcmp(c->producer_src.function, k->kernel);
+            if (at_end)
+                snprintf(t + m, sizeof t - (size_t)m, ": the load restores a register the kernel saved on its stack "
+                         "(the return address, or a register kept across its calls) before it returns, at any "
+                         "optimisation level; it takes its turn at the LSU port after the warp's last stores, so "
+                         "its wait holds theirs, the wait the warp would otherwise spend in the exit drain: fewer "
+                         "sectors per store (coalesced stores) shorten it, and with no calls left (callees inlined: "
+                         "static inline) there is no register to restore");
+            else if (restore)
+                snprintf(t + m, sizeof t - (size_t)m, ": the load restores a register the function saved on its "
+                         "stack (the return address, or a register kept across its calls), once per call, at any "
+                         "optimisation level: a round trip to memory per call, which inlining the callee (static "
+                         "inline) removes");
+            else
+                snprintf(t + m, sizeof t - (size_t)m, ": variables kept in memory (all at -O0, spills, arrays "
+                         "indexed at run time, registers saved around calls); build with -O1 or more, or keep such "
+                         "arrays small with constant indices");
+            fail |= add_caused(out, nout, l, "local_memory",
+                               at_end ? "kernel's restore" : restore ? "restore" : NULL,
+                               (double)lsb / (double)cyc, cyc, t);
         } else if (waits_matter(lsb, cyc, total) && unit_use(k, WS_UNIT_LSU) >= BUSY_HIGH) {
             /* the port is the limit: a load's wait is mostly its queue's */
             snprintf(t, sizeof t, "memory latency: %.1f%% of its warp-cycles wait for a global load's result "

@@ -436,6 +436,19 @@ PY
         bad "drain_call exited with $?"
     python3 -c "import json,sys; d=json.load(open('c.json'))['devices'][0]['kernels'][0]['exit_drain']; sys.exit(any(s['line'] == $bc for s in d['last_stores']) or d['warp_cycles'] == 0)" &&
         ok "drain_call: not the store before the call ($bc)" || { bad "drain_call: the store before the call named"; cat c.json | grep -A3 exit_drain; }
+    # ... and its `ret` waits for the return address, restored from the
+    # stack behind those stores at the LSU port: the local-memory rule
+    # says so, not "build with -O1", which a -O1 kernel already is (until
+    # 2026-11-28)
+    python3 - c.json <<'PY' && ok "drain_call: the return address's restore named as such" || bad "drain_call: local_memory text"
+import json, sys
+k = json.load(open(sys.argv[1]))['devices'][0]['kernels'][0]
+r = [r for r in k['rules'] if r['rule'] == 'local_memory']
+assert len(r) == 1, k['rules']
+t = r[0]['text']
+assert '(long_scoreboard, on lw ra, ' in t and 'the load restores a register the kernel saved on its stack' in t, t
+assert 'after the warp\'s last stores' in t and 'build with -O1' not in t, t
+PY
     # a kernel without a drain worth naming says none, in both
     "$ws" profile --json n.json -- "$ws" run --grid 2 --block 64 "$elf" fma_chain zeros:128 2000 > n.txt 2>&1 || bad "fma_chain exited with $?"
     grep -q "the stores it waits for" n.txt && bad "stores named without a drain line" || ok "no drain line, no stores line"
