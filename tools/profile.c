@@ -247,8 +247,12 @@ int ws_cmd_profile(int argc, char **argv)
             }
             o.mode = v;
         } else if (!strcmp(a, "--baseline")) {
-            if (!v || access(v, R_OK)) {
-                fprintf(stderr, "warpscope profile: --baseline %s: cannot read it\n", v ? v : "(missing)");
+            if (!v) {
+                fprintf(stderr, "warpscope profile: --baseline needs a file (an earlier run's --json)\n");
+                return 2;
+            }
+            if (access(v, R_OK)) {
+                fprintf(stderr, "warpscope profile: --baseline %s: cannot read it: %s\n", v, strerror(errno));
                 return 2;
             }
             o.baseline = v;

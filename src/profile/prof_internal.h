@@ -10,6 +10,7 @@
  *   prof_annotate.c   the source view of one kernel (--source)
  *   prof_limits.c     occupancy and its limiter, core balance, roofline
  *   prof_rules.c      rules that explain a kernel's top problems
+ *   prof_drain.c      the exit drain: its share, the stores it waits for
  *   prof_json.c       JSON document
  *   prof_perfetto.c   Chrome/Perfetto trace-event JSON */
 #ifndef WS_PROFILE_PROF_INTERNAL_H
@@ -405,6 +406,16 @@ int prof_line_is_exit(const prof_line *l);
  * the rules' shares are of (the drain is on no line of its source). */
 uint64_t prof_lines_cycles(const prof_line *l, size_t n);
 
+/* The exit drain (prof_drain.c): the warp-cycles of the exit stub's row
+ * and of all of the kernel's rows; and the global stores and atomics the
+ * warps issue last before the kernel returns, whose completion the drain
+ * waits for (found by walking back from the kernel's returns through the
+ * code that ran), most warp-instructions first, at most max of them. */
+/* the share of the kernel's warp-cycles from which the report names the drain */
+#define PROF_DRAIN_NOTE 0.02
+void prof_drain_figures(const prof_line *lines, size_t nl, uint64_t *drain, uint64_t *all);
+size_t prof_drain_stores(const prof_kernel *k, const prof_pc **out, size_t max);
+
 /* A rule that fired on a line (prof_rules.c): which, the metric, and the
  * explanation. */
 typedef struct prof_rule {
@@ -430,7 +441,7 @@ typedef struct prof_rule {
     size_t nlines, more_lines; /* lines kept; lines past PROF_RULE_LINES */
     int outside_unit;          /* its lines are outside the kernel's compile unit:
                                   the text names the kernel's calls into them */
-    char text[960];            /* "file.c:42: bank conflicts: ...", "file.c:42, 40 and 47: bandwidth:
+    char text[1200];          /* "file.c:42: bank conflicts: ...", "file.c:42, 40 and 47: bandwidth:
                                   ... (figures of line 42, the heaviest)" */
 } prof_rule;
 /* The rules that fire on kernel k, heaviest line first; a rule with the

@@ -55,7 +55,35 @@ static void producer(FILE *f, const prof_pc *p)
     prof_json_string(f, p->producer_disasm);
     fputs(", ", f);
     src_fields(f, &p->producer_src);
-    fputs("}", f);
+    /* the waiting instruction only overwrites the producer's register
+     * (an atomic's unused old value: the report's "write after write") */
+    fprintf(f, ", \"write_after_write\": %s}", p->producer_waw ? "true" : "false");
+}
+
+/* The exit drain apart from the kernel's lines (the report's "exit drain"
+ * line): its warp-cycles, all of the kernel's, those of its lines (what the
+ * rules' shares are of), whether the report names it (2 % or more), and the
+ * stores it waits for. */
+static void exit_drain(FILE *f, const prof_kernel *k, const prof_line *l, size_t nl)
+{
+    uint64_t drain, all;
+    prof_drain_figures(l, nl, &drain, &all);
+    fprintf(f, "{\"warp_cycles\": %llu, \"kernel_warp_cycles\": %llu, \"lines_warp_cycles\": %llu, "
+               "\"reported\": %s, \"last_stores\": [",
+            (unsigned long long)drain, (unsigned long long)all, (unsigned long long)(all - drain),
+            drain && (double)drain >= PROF_DRAIN_NOTE * (double)all ? "true" : "false");
+    const prof_pc *st[16];
+    size_t n = drain ? prof_drain_stores(k, st, 16) : 0;
+    for (size_t i = 0; i < n; i++) {
+        fprintf(f, "%s{\"pc\": %u, \"instruction\": ", i ? ", " : "", st[i]->pc);
+        prof_json_string(f, st[i]->disasm);
+        fputs(", ", f);
+        src_fields(f, &st[i]->src);
+        fprintf(f, ", \"warp_instructions\": %llu, \"global_requests\": %llu, \"global_sectors\": %llu}",
+                (unsigned long long)st[i]->exact.warp_instructions, (unsigned long long)st[i]->exact.gmem_requests,
+                (unsigned long long)st[i]->exact.gmem_sectors);
+    }
+    fputs("]}", f);
 }
 
 static void stall_name(FILE *f, const uint64_t st[WS_STATE_COUNT])
@@ -145,8 +173,10 @@ static void kernel(FILE *f, const prof_kernel *k, uint32_t lanes)
         exact(f, &l[i].exact);
         fputs("}", f);
     }
+    fputs("],\n       \"exit_drain\": ", f);
+    exit_drain(f, k, l, nl);
     free(l);
-    fputs("],\n       \"rules\": [", f);
+    fputs(",\n       \"rules\": [", f);
     prof_rule *r = NULL;
     size_t nr = 0;
     if (prof_rules_build(k, lanes, &r, &nr)) nr = 0;

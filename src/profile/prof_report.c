@@ -212,22 +212,56 @@ static void call_sites_section(FILE *f, const prof_kernel *k)
 /* The exit drain (warps whose lanes returned, waiting for their last
  * stores and atomics) is real time on no line of the kernel's source:
  * its share, said once, and that the rules weigh lines without it. Every
- * warp drains a cycle or so; a drain below DRAIN_NOTE of the kernel's
- * warp-cycles moves no rule's bar and is left to the kernel exit's row. */
-#define DRAIN_NOTE 0.02
-static void exit_drain_text(FILE *f, const prof_line *lines, size_t nl)
+ * warp drains a cycle or so; a drain below PROF_DRAIN_NOTE of the kernel's
+ * warp-cycles moves no rule's bar and is left to the kernel exit's row.
+ * Then the stores it waits for, by line: the last global stores and
+ * atomics before the kernel returns (prof_drain_stores), with how often
+ * they ran (a path the code allows but the launches rarely took, a
+ * bounds test's, names a store that ran as rarely) and their sectors per
+ * request, what the port spends on each. */
+#define DRAIN_LINES 3
+static void exit_drain_text(FILE *f, const prof_kernel *k, const prof_line *lines, size_t nl)
 {
-    uint64_t all = 0, drain = 0;
-    for (size_t i = 0; i < nl; i++) {
-        all += prof_exact_cycles(&lines[i].exact);
-        if (prof_line_is_exit(&lines[i])) drain += prof_exact_cycles(&lines[i].exact);
-    }
-    if (!drain || (double)drain < DRAIN_NOTE * (double)all) return;
+    uint64_t all, drain;
+    prof_drain_figures(lines, nl, &drain, &all);
+    if (!drain || (double)drain < PROF_DRAIN_NOTE * (double)all) return;
     fprintf(f, "  exit drain: %.1f%% of its warp-cycles (%llu of %llu): warps that returned, waiting for their last "
                "stores and atomics (the kernel exit's row); on no source line, so the rules weigh lines against the "
                "other %llu\n",
             prof_pct(drain, all), (unsigned long long)drain, (unsigned long long)all,
             (unsigned long long)(all - drain));
+    const prof_pc *st[16];
+    size_t n = prof_drain_stores(k, st, 16), shown = 0, more = 0;
+    if (!n) return;
+    /* one entry per line, its instructions' requests and sectors summed */
+    char buf[768];
+    size_t at = (size_t)snprintf(buf, sizeof buf, "    the stores it waits for, each warp's last global stores and "
+                                 "atomics before the kernel returns: ");
+    for (size_t i = 0; i < n; i++) {
+        int dup = 0;
+        for (size_t j = 0; j < i; j++)
+            dup |= st[j]->src.file && st[i]->src.file && st[j]->src.line == st[i]->src.line &&
+                   !strcmp(st[j]->src.file, st[i]->src.file);
+        if (dup) continue;
+        if (shown == DRAIN_LINES) { more++; continue; }
+        uint64_t req = 0, sec = 0, wi = 0;
+        for (size_t j = i; j < n; j++)
+            if (j == i || (st[i]->src.file && st[j]->src.file && st[j]->src.line == st[i]->src.line &&
+                           !strcmp(st[j]->src.file, st[i]->src.file)))
+                req += st[j]->exact.gmem_requests, sec += st[j]->exact.gmem_sectors,
+                wi += st[j]->exact.warp_instructions;
+        char where[160];
+        if (st[i]->src.file) snprintf(where, sizeof where, "%s:%u", ws_path_base(st[i]->src.file), st[i]->src.line);
+        else snprintf(where, sizeof where, "0x%08x", st[i]->pc);
+        if (at < sizeof buf)
+            at += (size_t)snprintf(buf + at, sizeof buf - at, "%s%s (%.40s, %llu warp-instr, %.1f sectors per "
+                                   "request)", shown ? ", " : "", where, st[i]->disasm, (unsigned long long)wi,
+                                   (double)sec / (double)req);
+        shown++;
+    }
+    if (more && at < sizeof buf)
+        snprintf(buf + at, sizeof buf - at, " and %zu more line%s", more, more == 1 ? "" : "s");
+    fprintf(f, "%s\n", buf);
 }
 
 static void kernel_section(FILE *f, const prof_kernel *k, uint32_t lanes)
@@ -240,7 +274,7 @@ static void kernel_section(FILE *f, const prof_kernel *k, uint32_t lanes)
     prof_line *lines;
     size_t nl;
     if (prof_lines_build(k->pcs, k->npcs, &lines, &nl)) return;
-    exit_drain_text(f, lines, nl);
+    exit_drain_text(f, k, lines, nl);
     prof_rule *rules;
     size_t nr;
     if (prof_rules_build(k, lanes, &rules, &nr) == 0 && nr) {

@@ -452,7 +452,7 @@ static int bandwidth_rule(const prof_kernel *k, const prof_line *l, uint64_t cyc
     const unsigned unit = lsu ? WS_UNIT_LSU : WS_UNIT_MIO;
     const double share = waits ? (double)(lsu ? lg : mio) / (double)waits : 0, use = unit_use(k, unit);
     if (share < THROTTLE_HIGH || use < BUSY_HIGH || waste[!lsu] >= WASTE_HIGH) return 0;
-    char t[680], per[64] = "";
+    char t[800], per[64] = "";
     if (lsu && e->gmem_requests)
         snprintf(per, sizeof per, " at %.1f sectors per request", (double)e->gmem_sectors / (double)e->gmem_requests);
     else if (!lsu && e->shared_requests)
@@ -518,7 +518,7 @@ static int pipe_rule(const prof_kernel *k, const prof_line *l, uint64_t cyc, pro
                         "invariants hoisted out of loops"),
         [WS_UNIT_FDIV] = "a multiply by a reciprocal computed once",
     };
-    char t[680];
+    char t[800];
     snprintf(t, sizeof t, "pipe throughput: in kernel %.80s, %.1f%% of the line's waits are for a free pipe "
              "(math_pipe_throttle), and the %s pipes are busy %.1f%% of the cycles: the warps issue as many "
              "operations as the pipes accept, so more warps or loads in flight would only queue; fewer %s per "
@@ -540,6 +540,21 @@ static int occupancy_full(const prof_kernel *k, double *achieved)
     return theo >= 0.999 && *achieved >= OCC_FULL;
 }
 
+/* The lanes a shader's launches start, as a share of their warps' lanes:
+ * the SIMT efficiency of its entry, the lowest address of its function
+ * that ran (the pipeline starts a lane per vertex or fragment, so a draw
+ * of 6 vertices runs its whole shader on 6 of 32 lanes, branch or not).
+ * 1 when unknown. */
+static double shader_fill(const prof_kernel *k, uint32_t lanes)
+{
+    for (size_t j = 0; j < k->npcs; j++) {
+        const prof_pc *p = &k->pcs[j];
+        if (p->exact.warp_instructions && p->src.function && !strcmp(p->src.function, k->kernel))
+            return (double)p->exact.thread_instructions / ((double)p->exact.warp_instructions * lanes);
+    }
+    return 1.0;
+}
+
 /* Whether the kernel ran a backward branch or jump: a loop. Without one,
  * each thread runs each load once and "unroll" names nothing to unroll. */
 static int kernel_loops(const prof_kernel *k)
@@ -555,12 +570,48 @@ static int kernel_loops(const prof_kernel *k)
     return 0;
 }
 
+/* Whether a load restores a register saved on the stack: the return
+ * address or a callee-saved register, from sp ("lw ra, 12(sp)", "lw s0,
+ * 8(sp)", "flw fs0, 4(sp)"): an epilogue's, which no build option removes. */
+static int register_restore(const char *d)
+{
+    if (!strncmp(d, "c.", 2)) d += 2;
+    if (!strncmp(d, "lw ", 3)) d += 3;
+    else if (!strncmp(d, "flw ", 4)) d += 4;
+    else return 0;
+    if (!strncmp(d, "ra,", 3)) d += 3;
+    else if (d[0] == 's' && d[1] >= '0' && d[1] <= '9') d += d[2] == ',' ? 3 : d[2] >= '0' && d[2] <= '9' && d[3] == ',' ? 4 : 0;
+    else if (d[0] == 'f' && d[1] == 's' && d[2] >= '0' && d[2] <= '9') d += d[3] == ',' ? 4 : d[4] == ',' ? 5 : 0;
+    else return 0;
+    const char *sp = strstr(d, "(sp)");
+    return sp && sp[4] == 0;
+}
+
 /* The latency rule's text when the LSU port has room: more loads in
  * flight (in a kernel without a loop, by more elements per thread), and
  * more warps only when the warp slots have room. */
 static void latency_text(const prof_kernel *k, double share, char *t, size_t len)
 {
     double occ = 0;
+    if (k->stage && !kernel_loops(k)) {
+        /* a shader's lane is one vertex or fragment: it cannot take more */
+        const int vertex = !strcmp(k->stage, "vertex");
+        if (occupancy_full(k, &occ))
+            snprintf(t, len, "memory latency: %.1f%% of its warp-cycles wait for a global load's result "
+                     "(long_scoreboard); each lane of a %s shader reads its own record once (a lane per %s), and "
+                     "every warp slot is already filled (occupancy %.1f%%): read all of the record's fields before "
+                     "using any, so that their loads are in flight together, and keep the records small (fewer "
+                     "varyings%s)", 100.0 * share, k->stage, vertex ? "vertex" : "fragment", 100.0 * occ,
+                     vertex ? " and vertex attributes" : "");
+        else
+            snprintf(t, len, "memory latency: %.1f%% of its warp-cycles wait for a global load's result "
+                     "(long_scoreboard); each lane of a %s shader reads its own record once (a lane per %s, so it "
+                     "cannot take several), and only other warps issue meanwhile: the warp slots have room, so "
+                     "%s", 100.0 * share, k->stage, vertex ? "vertex" : "fragment",
+                     vertex ? "shade more vertices per draw (batch small draws into one)"
+                            : "shade more fragments per draw (fewer, larger draws)");
+        return;
+    }
     const char *more = kernel_loops(k) ? "put independent loads in flight together (unroll)"
                                        : "each thread loads once, so give each thread several elements and issue "
                                          "their loads together";
@@ -571,6 +622,23 @@ static void latency_text(const prof_kernel *k, double share, char *t, size_t len
     else
         snprintf(t, len, "memory latency: %.1f%% of its warp-cycles wait for a global load's result "
                  "(long_scoreboard); %s or raise occupancy so other warps issue meanwhile", 100.0 * share, more);
+}
+
+/* ", on DISASM" for the instruction consumer waits on, with its line
+ * when that is not line l's: the wait is charged to the line that uses
+ * the result, and the read, load or atomic to change may sit on another
+ * (`int old = atomicAdd(...);` then `acc += old;`): ", on amoadd.w a4,
+ * a6, (a4) at line 564" (in another file, "at f.c:7"). */
+static void producer_on(const prof_line *l, const prof_pc *consumer, char *buf, size_t len)
+{
+    const prof_src *s = &consumer->producer_src;
+    if (s->file && s->line && (s->line != l->line || !l->file || strcmp(s->file, l->file)))
+        snprintf(buf, len, ", on %.40s at %s%.80s%s%u", consumer->producer_disasm,
+                 l->file && !strcmp(s->file, l->file) ? "line " : "",
+                 l->file && !strcmp(s->file, l->file) ? "" : ws_path_base(s->file),
+                 l->file && !strcmp(s->file, l->file) ? "" : ":", s->line);
+    else
+        snprintf(buf, len, ", on %.40s", consumer->producer_disasm);
 }
 
 /* Whether the lanes of the global atomic that consumer waits on must
@@ -606,24 +674,26 @@ static const char *atomic_cause(const prof_kernel *k, const prof_pc *consumer)
  * whose old value is unused still writes its destination register, and
  * the next instruction that writes it (the loop's next atomic) waits for
  * it to land (write after write): the warp is held for the round trip. */
-static size_t atomic_wait_text(const prof_pc *consumer, double share, char *t, size_t len)
+static size_t atomic_wait_text(const prof_line *l, const prof_pc *consumer, double share, char *t, size_t len)
 {
     int n;
+    char on[200];
+    producer_on(l, consumer, on, sizeof on);
     if (consumer->producer_waw)
         n = snprintf(t, len, "atomic completion: %.1f%% of its warp-cycles wait for an earlier atomic to complete "
-                     "(long_scoreboard, on %.40s): its old value is unused, but the next write of its register "
-                     "(%.40s) waits for it to land (write after write)", 100.0 * share, consumer->producer_disasm,
-                     consumer->disasm);
+                     "(long_scoreboard%s): its old value is unused, but the next write of its register "
+                     "(%.40s) waits for it to land (write after write)", 100.0 * share, on, consumer->disasm);
     else
         n = snprintf(t, len, "atomic latency: %.1f%% of its warp-cycles wait for an atomic's result "
-                     "(long_scoreboard, on %.40s)", 100.0 * share, consumer->producer_disasm);
+                     "(long_scoreboard%s)", 100.0 * share, on);
     return n > 0 && (size_t)n < len ? (size_t)n : len - 1;
 }
 
 /* The atomics rule's text: what the warp waits for, whether its lanes
  * take turns and whether that costs time in the timing model, and what
  * helps. */
-static void atomic_text(const prof_kernel *k, const prof_pc *consumer, double share, char *t, size_t len)
+static void atomic_text(const prof_kernel *k, const prof_line *l, const prof_pc *consumer, double share, char *t,
+                        size_t len)
 {
     const prof_pc *p = find_pc(k, consumer->producer_pc);
     const int shared = lanes_share_words(k, consumer), waw = consumer->producer_waw;
@@ -631,7 +701,19 @@ static void atomic_text(const prof_kernel *k, const prof_pc *consumer, double sh
     /* the most port cycles its lanes' turns take: all of them on one word */
     const unsigned turns = (unsigned)(lanes + 0.5) * k->sector_cycles;
     double occ = 0;
-    size_t n = atomic_wait_text(consumer, share, t, len);
+    size_t n = atomic_wait_text(l, consumer, share, t, len);
+    if (!waw && n < len && cas_loop(k, l)) {
+        /* a retry loop branches on each try's result: it cannot be used
+         * later, and a lane that loses the word tries again */
+        char lat[48] = "";
+        if (k->global_latency) snprintf(lat, sizeof lat, ", %u cycles", k->global_latency);
+        snprintf(t + n, len - n, "; the line is an atomic retry loop (lr/sc or compare-and-swap: a lock, or an "
+                 "update the device has no atomic for), whose branch needs each try's result, so it cannot be used "
+                 "later, and a lane that loses the word tries again, a round trip (global_latency%s) each time: "
+                 "let fewer lanes compete for the word (combine within the warp first, then one lane per warp "
+                 "tries) or use an atomic that needs no loop (amoadd, amomax, amoswap)", lat);
+        return;
+    }
     if (shared && turns_matter(k))
         n += (size_t)snprintf(t + n, len - n, "; lanes on one word take turns at the LSU port (up to %u cycles a "
                               "request), which is busy %.1f%% of the cycles: the turns delay the other warps too; "
@@ -704,11 +786,20 @@ static int mio_latency_rule(const prof_kernel *k, const prof_line *l, uint64_t c
     if ((p && p->exact.shared_wavefronts > p->exact.shared_requests) ||
         l->exact.shared_wavefronts > l->exact.shared_requests)
         return 0;
-    char t[680], on[64] = "";
-    if (l->top_producer_pc) snprintf(on, sizeof on, ", on %.40s", l->top_producer_pc->producer_disasm);
+    char t[800], on[200] = "";
+    if (l->top_producer_pc) producer_on(l, l->top_producer_pc, on, sizeof on);
     const double share = (double)ssb / (double)cyc, use = unit_use(k, WS_UNIT_MIO);
     double occ = 0;
     const int once = ids_once_per_warp(k, l, lanes);
+    /* the id read waited on, run more than once per warp (a loop): where
+     * to read it once instead, its own line (the wait is the using line's) */
+    char again[160] = "";
+    const prof_pc *rd = l->top_producer_pc;
+    if (rd && !strncmp(rd->producer_disasm, "csrr", 4) && rd->producer_src.file && rd->producer_src.line) {
+        const int same = l->file && !strcmp(l->file, rd->producer_src.file);
+        snprintf(again, sizeof again, ": read the one at %s%.80s%s%u once, before its loop", same ? "line " : "",
+                 same ? "" : ws_path_base(rd->producer_src.file), same ? "" : ":", rd->producer_src.line);
+    }
     if (use < BUSY_HIGH && once)
         snprintf(t, sizeof t, "MIO latency: %.1f%% of its warp-cycles wait for an MIO result (short_scoreboard%s): "
                  "each warp reads its thread and block ids (CSRs) once and waits shared_latency cycles for them, "
@@ -725,13 +816,13 @@ static int mio_latency_rule(const prof_kernel *k, const prof_line *l, uint64_t c
                  "shared-memory loads and atomics, shuffles and CSR reads (thread and block ids) return "
                  "shared_latency cycles after their pass; every warp slot is already filled (occupancy %.1f%%): "
                  "put independent ones in flight together or keep values such as thread ids in registers "
-                 "instead of reading them again", 100.0 * share, on, 100.0 * occ);
+                 "instead of reading them again%s", 100.0 * share, on, 100.0 * occ, again);
     else
         snprintf(t, sizeof t, "MIO latency: %.1f%% of its warp-cycles wait for an MIO result (short_scoreboard%s): "
                  "shared-memory loads and atomics, shuffles and CSR reads (thread and block ids) return "
                  "shared_latency cycles after their pass; put independent ones in flight together, keep values "
-                 "such as thread ids in registers instead of reading them again, or raise occupancy so other warps "
-                 "issue meanwhile", 100.0 * share, on);
+                 "such as thread ids in registers instead of reading them again%s, or raise occupancy so other "
+                 "warps issue meanwhile", 100.0 * share, on, again);
     return add_caused(out, nout, l, "mio_latency", use >= BUSY_HIGH ? "busy MIO" : once ? "ids once per warp" : NULL,
                       share, cyc, t);
 }
@@ -763,9 +854,9 @@ static int dependency_rule(const prof_kernel *k, const prof_line *l, uint64_t cy
 {
     const uint64_t w = l->exact.stall_cycles[WS_STATE_WAIT];
     if (!waits_matter(w, cyc, total) || issue_use(k) >= BUSY_HIGH) return 0;
-    char t[680], on[64] = "", slow[200] = "";
+    char t[800], on[200] = "", slow[200] = "";
     const prof_pc *p = arithmetic_producer(k, l);
-    if (p) snprintf(on, sizeof on, ", on %.40s", p->producer_disasm);
+    if (p) producer_on(l, p, on, sizeof on);
     /* a divide's result comes last of all (docs/timing.md): fewer divides first */
     const char *d = p ? p->producer_disasm : "";
     if (!strncmp(d, "div", 3) || !strncmp(d, "rem", 3))
@@ -827,10 +918,10 @@ static void group_text(prof_rule *g, const char *body)
     if (g->more_lines && n < len)
         n += (size_t)snprintf(t + n, len - n, " and %zu more line%s", g->more_lines, g->more_lines == 1 ? "" : "s");
     if (n < len && files)
-        n += (size_t)snprintf(t + n, len - n, ": %.700s (figures of %s:%u, the heaviest of the %zu lines)", body,
+        n += (size_t)snprintf(t + n, len - n, ": %.800s (figures of %s:%u, the heaviest of the %zu lines)", body,
                               ws_path_base(g->file), g->lines[0], g->nlines + g->more_lines);
     else if (n < len)
-        n += (size_t)snprintf(t + n, len - n, ": %.700s (figures of line %u, the heaviest of the %zu lines)", body,
+        n += (size_t)snprintf(t + n, len - n, ": %.800s (figures of line %u, the heaviest of the %zu lines)", body,
                               g->lines[0], g->nlines + g->more_lines);
 }
 
@@ -1013,7 +1104,7 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
     /* the shares are of the kernel's lines: the exit drain, on none of
      * them, would dilute every bar (a store-only kernel is mostly drain) */
     const uint64_t total = prof_lines_cycles(lines, nl);
-    char t[680];
+    char t[800];
     int fail = 0;
     const double waste[2] = { lsu_waste(k, lines, nl, lanes), mio_waste(k) };
     for (size_t i = 0; i < nl && !fail; i++) {
@@ -1072,12 +1163,26 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
             /* The most the blocks' shape allows: blocks whose threads
              * fill only part of their warps run every line on that part. */
             double fill = k->block_lanes ? (double)k->block_threads / (double)k->block_lanes : 1.0;
+            /* a shader's lanes are its vertices or fragments, not its blocks' threads */
+            if (k->stage) fill = shader_fill(k, lanes);
             int partial = simt >= fill * (1.0 - 1e-9);
             int n = snprintf(t, sizeof t, "%s: SIMT efficiency %.1f%%, %.1f of %u lanes run it on average; ",
                              partial ? "partial warps" : "divergence", 100.0 * simt,
                              (double)e->thread_instructions / (double)e->warp_instructions, lanes);
             const int low = simt <= SIMT_LOW + 1e-9;
-            if (low && partial) {
+            if (low && partial && k->stage && !strcmp(k->stage, "vertex")) {
+                snprintf(t + n, sizeof t - (size_t)n, "no branch splits the warps: the pipeline starts a lane per "
+                         "vertex, and the draws' vertices fill only %.1f%% of their warps' lanes (draws of few "
+                         "vertices); draw more vertices per call (batch small draws into one) to fill them",
+                         100.0 * fill);
+                fail |= add_caused(out, nout, l, "partial_warps", "draw size", simt, cyc, t);
+            } else if (low && partial && k->stage) {
+                snprintf(t + n, sizeof t - (size_t)n, "no branch splits the warps: the pipeline starts a lane per "
+                         "fragment, four per 2x2 quad packed into warps in turn, and the draws' quads fill only "
+                         "%.1f%% of their warps' lanes (a draw of few quads leaves most of its last warp empty); "
+                         "fewer, larger draws fill more", 100.0 * fill);
+                fail |= add_caused(out, nout, l, "partial_warps", "draw size", simt, cyc, t);
+            } else if (low && partial) {
                 if (k->block_size)
                     snprintf(t + n, sizeof t - (size_t)n, "no branch splits the warps: blocks of %u thread%s fill "
                              "only %.1f%% of their warps' lanes; make the block size a multiple of %u threads",
@@ -1178,16 +1283,38 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
         /* waiting mostly on an atomic (the samples' main producer): contention, not loads in flight */
         const int atomic = l->top_producer_pc && !strcmp(prof_inst_kind(l->top_producer_pc->producer_disasm), "atomic");
         if (waits_matter(lsb, cyc, total) && atomic) {
-            atomic_text(k, l->top_producer_pc, (double)lsb / (double)cyc, t, sizeof t);
+            atomic_text(k, l, l->top_producer_pc, (double)lsb / (double)cyc, t, sizeof t);
             fail |= add_caused(out, nout, l, "atomics", atomic_cause(k, l->top_producer_pc), (double)lsb / (double)cyc,
                                cyc, t);
         } else if (waits_matter(lsb, cyc, total) && local_load(k, l->top_producer_pc)) {
-            snprintf(t, sizeof t, "local memory latency: %.1f%% of its warp-cycles wait for a load from the lanes' "
-                     "stacks (long_scoreboard, on %.40s): variables kept in memory (all at -O0, spills, arrays "
-                     "indexed at run time, registers saved around calls); build with -O1 or more, or keep such "
-                     "arrays small with constant indices",
-                     100.0 * (double)lsb / (double)cyc, l->top_producer_pc->producer_disasm);
-            fail |= add(out, nout, l, "local_memory", (double)lsb / (double)cyc, cyc, t);
+            char on[200];
+            producer_on(l, l->top_producer_pc, on, sizeof on);
+            int m = snprintf(t, sizeof t, "local memory latency: %.1f%% of its warp-cycles wait for a load from "
+                             "the lanes' stacks (long_scoreboard%s)", 100.0 * (double)lsb / (double)cyc, on);
+            const prof_pc *c = l->top_producer_pc;
+            const int restore = register_restore(c->producer_disasm);
+            /* the kernel's own epilogue: the restore queues behind the
+             * warp's last stores at the LSU port, as the exit drain would */
+            const int at_end = restore && c->producer_src.function && !strcmp(c->producer_src.function, k->kernel);
+            if (at_end)
+                snprintf(t + m, sizeof t - (size_t)m, ": the load restores a register the kernel saved on its stack "
+                         "(the return address, or a register kept across its calls) before it returns, at any "
+                         "optimisation level; it takes its turn at the LSU port after the warp's last stores, so "
+                         "its wait holds theirs, the wait the warp would otherwise spend in the exit drain: fewer "
+                         "sectors per store (coalesced stores) shorten it, and with no calls left (callees inlined: "
+                         "static inline) there is no register to restore");
+            else if (restore)
+                snprintf(t + m, sizeof t - (size_t)m, ": the load restores a register the function saved on its "
+                         "stack (the return address, or a register kept across its calls), once per call, at any "
+                         "optimisation level: a round trip to memory per call, which inlining the callee (static "
+                         "inline) removes");
+            else
+                snprintf(t + m, sizeof t - (size_t)m, ": variables kept in memory (all at -O0, spills, arrays "
+                         "indexed at run time, registers saved around calls); build with -O1 or more, or keep such "
+                         "arrays small with constant indices");
+            fail |= add_caused(out, nout, l, "local_memory",
+                               at_end ? "kernel's restore" : restore ? "restore" : NULL,
+                               (double)lsb / (double)cyc, cyc, t);
         } else if (waits_matter(lsb, cyc, total) && unit_use(k, WS_UNIT_LSU) >= BUSY_HIGH) {
             /* the port is the limit: a load's wait is mostly its queue's */
             snprintf(t, sizeof t, "memory latency: %.1f%% of its warp-cycles wait for a global load's result "

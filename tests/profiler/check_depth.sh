@@ -380,6 +380,106 @@ PY
     "$ws" profile -- "$ws" run --grid 2 --block 64 "$elf" fma_chain zeros:128 2000 > n.txt 2>&1 || bad "fma_chain exited with $?"
     grep -q "exit drain" n.txt && bad "exit drain line without drain: $(grep 'exit drain' n.txt)" || ok "no drain, no drain line"
     ;;
+producer_line)
+    # A rule is charged to the line that waits, but the instruction waited
+    # on may sit on the line before: the text names that line, where the
+    # change goes. Until 2026-11-28 it named only the instruction
+    # ("on amoadd.w a4, a6, (a4)"), and told the using line of a CSR read
+    # in a loop to read the ids less, with no read on it.
+    ar=$(line ATOMIC_READ) au=$(line ATOMIC_USE) cr=$(line CSR_READ) cu=$(line CSR_USE)
+    "$ws" profile -- "$ws" run --grid 4 --block 128 "$elf" atomic_next_line zeros:200 50 > a.txt 2>&1 ||
+        bad "atomic_next_line exited with $?"
+    by_line a.txt | grep -qE "^  - depth_kernels.c:$au: atomic latency: [0-9.]+% of its warp-cycles wait for an atomic's result \(long_scoreboard, on amoadd.w [^)]*\) at line $ar\); " &&
+        ok "atomic_next_line: the rule on line $au names the atomic's line $ar" || { bad "atomic_next_line"; grep -A3 Rules a.txt; }
+    "$ws" profile -- "$ws" run --grid 8 --block 256 "$elf" csr_next_line zeros:2048 50 > c.txt 2>&1 ||
+        bad "csr_next_line exited with $?"
+    by_line c.txt | grep -qE "^  - depth_kernels.c:$cu: MIO latency: [0-9.]+% of its warp-cycles wait for an MIO result \(short_scoreboard, on csrr [^)]* at line $cr\): .* instead of reading them again: read the one at line $cr once, before its loop" &&
+        ok "csr_next_line: the rule on line $cu points at the read on line $cr" || { bad "csr_next_line"; grep -A3 Rules c.txt; }
+    # a wait on the line's own instruction names no line
+    "$ws" profile -- "$ws" run --grid 4 --block 128 "$elf" atomic_wait zeros:129 50 > w.txt 2>&1 || bad "atomic_wait exited with $?"
+    aw=$(line ATOMIC_WAIT)
+    by_line w.txt | grep -qE "^  - depth_kernels.c:$aw: atomic latency: [0-9.]+% of its warp-cycles wait for an atomic's result \(long_scoreboard, on amoadd.w [^)]*\)\); " &&
+        ok "atomic_wait: its own line's atomic, no line named" || { bad "atomic_wait"; grep -A3 Rules w.txt; }
+    ;;
+drain_stores)
+    # The exit drain waits for each warp's last global store or atomic to
+    # complete (its turn at the LSU port, then global_latency): the report
+    # names them, the last on each path to the kernel's return, not the
+    # store before the branch, whose completion comes no later; the JSON
+    # carries the drain apart from the lines and the same stores. Until
+    # 2026-11-28 the report said "their last stores and atomics" without
+    # saying which, and the JSON had neither.
+    df=$(line DRAIN_FIRST) ds=$(line DRAIN_STORE) da=$(line DRAIN_ATOMIC)
+    "$ws" profile --json d.json -- "$ws" run --grid 4 --block 256 "$elf" drain_branches zeros:33792 32768 > d.txt 2>&1 ||
+        bad "drain_branches exited with $?"
+    grep -qE "^    the stores it waits for, each warp's last global stores and atomics before the kernel returns: depth_kernels.c:$da \(amoadd.w [^)]*\), 16 warp-instr, 32.0 sectors per request\), depth_kernels.c:$ds \(sw [^)]*\), 16 warp-instr, 4.0 sectors per request\)$" d.txt &&
+        ok "the drain's stores: lines $da and $ds, with their sectors" || { bad "the drain's stores"; grep -A1 "exit drain" d.txt; }
+    grep -A1 "exit drain" d.txt | grep -q "depth_kernels.c:$df " && bad "the store before the branch named" || ok "not the store before the branch ($df)"
+    python3 - d.json d.txt "$ds" "$da" <<'PY' && ok "JSON: exit_drain figures and stores as the report's" || bad "JSON exit_drain"
+import json, re, sys
+k = json.load(open(sys.argv[1]))['devices'][0]['kernels'][0]
+d = k['exit_drain']
+cyc = {(l['file'], l['line']): sum(l['exact']['cycles'].values()) for l in k['lines']}
+drain = sum(c for (f, n), c in cyc.items() if f is None and n == 0xffff0000)
+m = re.search(r"exit drain: [0-9.]+% of its warp-cycles \((\d+) of (\d+)\).* against the other (\d+)$", open(sys.argv[2]).read(), re.M)
+assert m, 'no drain line'
+assert (d['warp_cycles'], d['kernel_warp_cycles'], d['lines_warp_cycles']) == tuple(int(x) for x in m.groups()), (d, m.groups())
+assert d['warp_cycles'] == drain and d['reported'] is True, d
+got = sorted((s['line'], s['instruction'].split()[0], s['global_sectors'] // s['global_requests']) for s in d['last_stores'])
+assert got == sorted([(int(sys.argv[3]), 'sw', 4), (int(sys.argv[4]), 'amoadd.w', 32)]), got
+PY
+    # a path through a call: the warp's last store is the callee's, not
+    # the kernel's store before the call (named until the walk stopped at
+    # calls)
+    bc=$(line DRAIN_BEFORE_CALL)
+    "$ws" profile -q --json c.json -- "$ws" run --grid 4 --block 256 "$elf" drain_call zeros:33792 32768 > c.txt 2>&1 ||
+        bad "drain_call exited with $?"
+    python3 -c "import json,sys; d=json.load(open('c.json'))['devices'][0]['kernels'][0]['exit_drain']; sys.exit(any(s['line'] == $bc for s in d['last_stores']) or d['warp_cycles'] == 0)" &&
+        ok "drain_call: not the store before the call ($bc)" || { bad "drain_call: the store before the call named"; cat c.json | grep -A3 exit_drain; }
+    # ... and its `ret` waits for the return address, restored from the
+    # stack behind those stores at the LSU port: the local-memory rule
+    # says so, not "build with -O1", which a -O1 kernel already is (until
+    # 2026-11-28)
+    python3 - c.json <<'PY' && ok "drain_call: the return address's restore named as such" || bad "drain_call: local_memory text"
+import json, sys
+k = json.load(open(sys.argv[1]))['devices'][0]['kernels'][0]
+r = [r for r in k['rules'] if r['rule'] == 'local_memory']
+assert len(r) == 1, k['rules']
+t = r[0]['text']
+assert '(long_scoreboard, on lw ra, ' in t and 'the load restores a register the kernel saved on its stack' in t, t
+assert 'after the warp\'s last stores' in t and 'build with -O1' not in t, t
+PY
+    # a kernel without a drain worth naming says none, in both
+    "$ws" profile --json n.json -- "$ws" run --grid 2 --block 64 "$elf" fma_chain zeros:128 2000 > n.txt 2>&1 || bad "fma_chain exited with $?"
+    grep -q "the stores it waits for" n.txt && bad "stores named without a drain line" || ok "no drain line, no stores line"
+    python3 -c "import json,sys; d=json.load(open('n.json'))['devices'][0]['kernels'][0]['exit_drain']; sys.exit(d['reported'] is not False)" &&
+        ok "JSON: a small drain is not reported" || bad "JSON: small drain reported"
+    ;;
+json_waw)
+    # The JSON's waiting_on says whether the wait only overwrites the
+    # producer's register (write after write), as the report's "only to
+    # overwrite its unused result" and the atomics rule's "atomic
+    # completion" do; until 2026-11-28 only the text had it.
+    ua=$(line UNUSED_ATOMIC) aw=$(line ATOMIC_WAIT)
+    "$ws" profile --json u.json -- "$ws" run --grid 4 --block 128 "$elf" unused_atomic zeros:1 50 > u.txt 2>&1 ||
+        bad "unused_atomic exited with $?"
+    "$ws" profile --json w.json -- "$ws" run --grid 4 --block 128 "$elf" atomic_wait zeros:129 50 > w.txt 2>&1 ||
+        bad "atomic_wait exited with $?"
+    cat > waw.py <<'PY'
+import json, sys
+k = json.load(open(sys.argv[1]))['devices'][0]['kernels'][0]
+want = sys.argv[3] == 'true'
+l = [l for l in k['lines'] if l['line'] == int(sys.argv[2])][0]
+assert l['waiting_on'] and l['waiting_on']['instruction'].startswith('amoadd') and l['waiting_on']['write_after_write'] is want, l
+i = [i for i in k['instructions'] if i['waiting_on'] and i['waiting_on']['instruction'].startswith('amoadd') and i['samples']]
+assert i and all(x['waiting_on']['write_after_write'] is want for x in i), i
+PY
+    python3 waw.py u.json "$ua" true && ok "unused_atomic: waiting_on.write_after_write true" || bad "unused_atomic: JSON write_after_write"
+    python3 waw.py w.json "$aw" false && ok "atomic_wait: waiting_on.write_after_write false" || bad "atomic_wait: JSON write_after_write"
+    # the baseline reader takes the new fields in its stride
+    "$ws" profile -q --baseline u.json -- "$ws" run --grid 4 --block 128 "$elf" unused_atomic zeros:1 50 > b.txt 2>&1 &&
+        grep -q "kernel unused_atomic" b.txt && ok "--baseline reads it" || { bad "--baseline"; cat b.txt; }
+    ;;
 latency_no_loop)
     # A kernel without a loop loads once per thread: the latency rule
     # says to give each thread several elements, not to unroll (until
@@ -1039,6 +1139,12 @@ divergence_rule)
     grep "depth_kernels.c:$fm: divergence" f.txt | grep -q "threadIdx" && bad "float_max: blamed on a branch on threadIdx" ||
         ok "float_max: no threadIdx advice"
     expect f.txt "depth_kernels.c:$fm: atomic latency: " "float_max: the atomics rule too"
+    # its branch needs each try's result: "use the old value later" (the
+    # advice until 2026-11-28) cannot be followed; the retries are named
+    by_line f.txt | grep -qE "^  - depth_kernels.c:$fm: atomic latency: .*; the line is an atomic retry loop \(lr/sc or compare-and-swap: .*\), whose branch needs each try's result, so it cannot be used later, and a lane that loses the word tries again, a round trip \(global_latency, 400 cycles\) each time: let fewer lanes compete for the word" &&
+        ok "float_max: the atomics rule names the retry loop" || { bad "float_max: atomics text"; grep "atomic latency" f.txt; }
+    grep "depth_kernels.c:$fm: atomic latency" f.txt | grep -q "use the old value later" && bad "float_max: told to use the old value later" ||
+        ok "float_max: no advice to use the value later"
     # atomicAdd on a float is one amofadd.s: no loop, no divergence, the
     # atomics rule alone (until 2026-11-28 a compare-and-swap loop).
     "$ws" profile -- "$ws" run --grid 2 --block 64 "$elf" float_sum zeros:1 10 > s.txt 2>&1 || bad "float_sum exited with $?"
@@ -1055,6 +1161,27 @@ divergence_rule)
         "trip_count: the divergence rule names the loop's trip counts"
     grep "depth_kernels.c:$tc: divergence" t.txt | grep -q "branch around it" && bad "trip_count: blamed on a branch around the loop" ||
         ok "trip_count: no branch advice"
+    ;;
+shader_lanes)
+    # examples/blend draws 6 vertices at a time: the pipeline starts a lane
+    # per vertex, so its vertex shader runs on 6 of 32 lanes from its first
+    # instruction, with no branch. The rule is partial warps, with advice
+    # about draws, and the latency rule does not ask a shader's lane to
+    # take several elements, which the pipeline decides. Until 2026-11-28
+    # it was "divergence ... the branch around it splits warps (for example
+    # a test on threadIdx % N)" and "give each thread several elements".
+    "$ws" profile --json b.json -- "$example" > b.txt 2>&1 || bad "blend exited with $?"
+    by_line b.txt | grep -qE "^  - blend_kernel.c:11: partial warps: SIMT efficiency 18.8%, 6.0 of 32 lanes run it on average; no branch splits the warps: the pipeline starts a lane per vertex, and the draws' vertices fill only 18.8% of their warps' lanes \(draws of few vertices\); draw more vertices per call" &&
+        ok "blend_vs: partial warps, the draws' vertices named" || { bad "blend_vs: partial warps"; grep -A4 "Kernel blend_vs" b.txt; }
+    grep -E "^  - blend_kernel.c" b.txt | grep -q "threadIdx" && bad "a shader told about a branch on threadIdx" || ok "no threadIdx branch on a shader"
+    by_line b.txt | grep -qE "^  - blend_kernel.c:11: memory latency: [0-9.]+% of its warp-cycles wait for a global load's result \(long_scoreboard\); each lane of a vertex shader reads its own record once \(a lane per vertex, so it cannot take several\)" &&
+        ok "blend_vs: latency advice fit for a shader" || { bad "blend_vs: latency"; grep "memory latency" b.txt; }
+    grep -q "give each thread several elements" b.txt && bad "a shader told to take several elements" || ok "no several-elements advice on a shader"
+    python3 -c "import json,sys; k=[k for k in json.load(open('b.json'))['devices'][0]['kernels'] if k['kernel'] == 'blend_vs'][0]; sys.exit(not any(r['rule'] == 'partial_warps' for r in k['rules']) or any(r['rule'] == 'divergence' for r in k['rules']))" &&
+        ok "JSON: partial_warps, no divergence" || bad "JSON rule ids"
+    # a compute kernel with a branch keeps the divergence rule
+    "$ws" profile -- "$ws" run --grid 2 --block 64 "$elf" drain_heavy zeros:8192 50 > d.txt 2>&1 || bad "drain_heavy exited with $?"
+    grep -qE "^  - depth_kernels.c:[0-9]+: divergence: " d.txt && ok "compute kernels keep divergence" || { bad "compute divergence"; grep -A3 Rules d.txt; }
     ;;
 shader_rule)
     # A shader's lanes read and write their own pipeline records, a record
@@ -1395,6 +1522,12 @@ for name, k in ks.items():
         assert e['global_sectors'] <= 4 * e['global_requests'], (name, l['line'], e)
 print('lines', {n: sorted(l['line'] for l in k['lines'] if l['exact']['global_requests']) for n, k in ks.items()})
 PY
+    # the exit drain's stores: scan_blocks' output stores (lines 43 and
+    # 44), never its prologue's register saves to the stack (sw s3, 0(sp)
+    # at line 14), which completed long before the return
+    grep -qE "^    the stores it waits for, [^:]*: scan_kernel.c:43 \(sw [^)]*\), 4104 warp-instr, 4.0 sectors per request\), scan_kernel.c:44 " s.txt &&
+        ok "scan_blocks: the drain waits for lines 43 and 44" || { bad "scan_blocks: drain stores"; grep "stores it waits" s.txt; }
+    grep "stores it waits" s.txt | grep -q "(sp)" && bad "a stack store named: $(grep 'stores it waits' s.txt)" || ok "no stack store named"
     ;;
 *) bad "unknown case $case_" ;;
 esac

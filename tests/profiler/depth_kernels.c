@@ -552,3 +552,57 @@ WS_KERNEL void warp0_work(unsigned *out, int n)
     __syncthreads();                                   /* MARK_WARP0_BAR */
     out[blockIdx_x() * blockDim_x() + t] = acc[(t + 1) & 255u];
 }
+
+/* The instruction waited on sits on the line before the one that waits:
+ * an atomic's old value, and the block's size read in every iteration,
+ * each used on the next line (check_depth.sh producer_line: the rules
+ * charged to the using line name the line of the atomic and of the read). */
+WS_KERNEL void atomic_next_line(int *counter, int n)
+{
+    int acc = 0;
+    for (int i = 0; i < n; i++) {
+        int old = atomicAdd(&counter[threadIdx_x() & 7u], 1); /* MARK_ATOMIC_READ */
+        acc += (old & 1) * 3 + i;                      /* MARK_ATOMIC_USE */
+    }
+    counter[8 + threadIdx_x()] = acc;
+}
+
+WS_KERNEL void csr_next_line(int *out, int n)
+{
+    unsigned acc = threadIdx_x();
+    for (int i = 0; i < n; i++) {
+        unsigned s = blockDim_x();                     /* MARK_CSR_READ */
+        acc = acc * s + (unsigned)i;                   /* MARK_CSR_USE */
+    }
+    out[blockIdx_x() * blockDim_x() + threadIdx_x()] = (int)acc;
+}
+
+/* Every thread stores, then half the warps store once more and the other
+ * half add atomically, 32 words apart, and return: the exit drain waits
+ * for the last of each path, the branch's two lines, not the first store
+ * (check_depth.sh drain_stores). */
+WS_KERNEL void drain_branches(int *out, int n)
+{
+    unsigned i = blockIdx_x() * blockDim_x() + threadIdx_x();
+    out[(unsigned)n + i] = 1;                          /* MARK_DRAIN_FIRST */
+    if (i & 32u)
+        out[i] = n;                                    /* MARK_DRAIN_STORE */
+    else
+        atomicAdd(&out[i * 32u], 1);                   /* MARK_DRAIN_ATOMIC */
+}
+
+/* The kernel's last store is in a function it calls (not inlined): a
+ * warp's last store is the callee's, not the kernel's own store before
+ * the call, which the drain's stores must not name (check_depth.sh
+ * drain_stores). */
+__attribute__((noinline)) static void store_far(int *p, unsigned i, int v)
+{
+    p[i * 32u] = v;                                    /* MARK_DRAIN_CALLEE */
+}
+
+WS_KERNEL void drain_call(int *out, int n)
+{
+    unsigned i = blockIdx_x() * blockDim_x() + threadIdx_x();
+    out[(unsigned)n + i] = 1;                          /* MARK_DRAIN_BEFORE_CALL */
+    store_far(out, i, n);
+}
