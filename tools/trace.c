@@ -136,9 +136,9 @@ static void print_launch(const ws_trace *tr, const char *const *shown, uint32_t 
         for (uint32_t j = 0; j < t->nblocks; j++) {
             const ws_trace_block *b = &L->blocks[L->bb[t->first_block + j]];
             if (json)
-                fprintf(f, "{%s,\"thread\":%u,\"block\":%u,\"pc\":\"0x%08x\"}\n", key, t->gid, L->bb[t->first_block + j], b->addr);
+                fprintf(f, "{%s,\"thread\":%u,\"bb\":%u,\"pc\":\"0x%08x\"}\n", key, t->gid, L->bb[t->first_block + j], b->addr);
             else
-                fprintf(f, "  block %u @0x%08x\n", L->bb[t->first_block + j], b->addr);
+                fprintf(f, "  basic block %u @0x%08x\n", L->bb[t->first_block + j], b->addr);
             for (uint32_t a = 0; a < b->nmem && m < mend; a++, m++) print_access(L, key, t->gid, m, json, f);
         }
     }
@@ -151,9 +151,9 @@ static void print_warps(const ws_trace *tr, const ws_trace_launch *L, int json, 
     for (uint64_t i = 0; i < L->nwarp; i++) {
         const ws_trace_warp_exec *w = &L->warps[i];
         if (json)
-            fprintf(f, "{%s,\"warp\":%u,\"mask\":\"0x%08x\",\"block\":%u,\"pc\":\"0x%08x\"}\n", key, w->warp, w->mask, w->block, L->blocks[w->block].addr);
+            fprintf(f, "{%s,\"warp\":%u,\"mask\":\"0x%08x\",\"bb\":%u,\"pc\":\"0x%08x\"}\n", key, w->warp, w->mask, w->block, L->blocks[w->block].addr);
         else
-            fprintf(f, "warp %u: block %u @0x%08x mask 0x%08x\n", w->warp, w->block, L->blocks[w->block].addr, w->mask);
+            fprintf(f, "warp %u: basic block %u @0x%08x mask 0x%08x\n", w->warp, w->block, L->blocks[w->block].addr, w->mask);
     }
 }
 

@@ -116,6 +116,10 @@ if [ -s "$work/h1.wst" ] && cmp -s "$work/h1.wst" "$work/h2.wst"; then ok; else 
 (cd "$work" && "$ws" trace --tool dump --format jsonl -- "$ex/gather/gather" > "$work/g.jsonl" 2>&1)
 n=$(grep -c '^{"launch":.*"access":"load"' "$work/g.jsonl")
 [ "$n" = 65536 ] && ok || bad "dump --format jsonl of gather: $n load records, expected 65536"
+# a basic block is "bb" in thread records; "block" is the launch's thread-block shape only
+grep -q '^{"launch":.*"thread":[0-9]*,"bb":[0-9]*,"pc":"0x' "$work/g.jsonl" && ! grep -q '"block":[0-9]' "$work/g.jsonl" &&
+    grep -q '^{"launch":.*"grid":\[[0-9,]*\],"block":\[[0-9,]*\]' "$work/g.jsonl" && ok ||
+    bad "jsonl: basic blocks as \"bb\", the launch's \"block\" as its shape: $(grep -m1 '"thread"' "$work/g.jsonl")"
 
 # the recovery path: buffers made short on purpose overflow; the lanes that
 # find them full write nowhere that matters, the tracer measures and re-runs,
