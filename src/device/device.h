@@ -56,12 +56,13 @@ typedef struct ws_warp {
     uint32_t start_x, start_f;     /* rows the slot's last warp start set   */
     /* Everything from pc on is reset when a warp starts (dispatch.c). */
     uint32_t pc[WS_MAX_LANES];     /* authoritative for lanes outside `group` */
+    uint16_t tid[3][WS_MAX_LANES]; /* thread coordinates in the block        */
+    /* (a start writes pc and tid whole and clears the rest, from depth on) */
     int16_t depth[WS_MAX_LANES];   /* calls not yet returned (jal/jalr linking
                                       ra, minus returns through ra): the
                                       deepest lanes issue first (simt.c)    */
     uint8_t frm[WS_MAX_LANES], fflags[WS_MAX_LANES];
     uint8_t bar_id[WS_MAX_LANES];  /* barrier a waiting lane waits at       */
-    uint16_t tid[3][WS_MAX_LANES]; /* thread coordinates in the block        */
     uint32_t live;                 /* lanes that have not retired           */
     uint32_t waiting;              /* lanes waiting at a block barrier      */
     uint32_t step_exclude;         /* debug: lanes that sit out the next step

@@ -46,26 +46,51 @@ static void clear_bytes(void *p, size_t n)
     memset(c, 0, n);
 }
 
+/* Lanes n.. of a warp that does not fill its lanes: zero in the rows a
+ * start wrote for all lanes (x rows xs, f rows fs, pc, tid). */
+static void zero_lanes(ws_warp *w, uint32_t n, uint32_t xs, uint32_t fs)
+{
+    const size_t k = WS_MAX_LANES - n;
+    for (; xs; xs &= xs - 1) memset(&w->x[__builtin_ctz(xs)][n], 0, k * sizeof w->x[0][0]);
+    for (; fs; fs &= fs - 1) memset(&w->f[__builtin_ctz(fs)][n], 0, k * sizeof w->f[0][0]);
+    memset(&w->pc[n], 0, k * sizeof w->pc[0]);
+    for (int d = 0; d < 3; d++) memset(&w->tid[d][n], 0, k * sizeof w->tid[0][0]);
+}
+
 /* Lanes start at the kernel entry with arguments in registers (ilp32f),
  * the rest on the stack, sp at the top of the lane's stack and ra at the
  * retire address. */
 static void init_warp(ws_device *dev, ws_grid_run *L, ws_block *b, ws_warp *w, uint32_t wib)
 {
     const uint32_t nl = dev->cfg.lanes_per_warp;
+    const uint32_t first = wib * nl;
+    const uint64_t grid_first = b->linear * L->threads_per_block + first; /* grid thread of lane 0 */
+    /* the lanes that start: threads of the block from `first` on, within
+     * a shader launch's work */
+    uint32_t n = first < L->threads_per_block ? L->threads_per_block - first : 0;
+    if (n > nl) n = nl;
+    if (L->thread_limit && grid_first + n > L->thread_limit)
+        n = L->thread_limit > grid_first ? (uint32_t)(L->thread_limit - grid_first) : 0;
+
     /* Reset everything but the register files, then clear those: only the
      * rows some instruction (or a debugger) may have written, and float
      * registers only if the slot's previous warp touched them (they are
      * large, and most warps are short and use a few registers). The rows
      * the slot's last warp start set are cleared too (a fuller warp may
      * have used more lanes, a launch more arguments): its own, not every
-     * row a start may set, which was half of a short kernel's warp start. */
+     * row a start may set, which was half of a short kernel's warp start.
+     * The rows this start sets, and pc and tid, are written whole below
+     * (zero in the lanes that do not start): loops over all lanes
+     * vectorise, loops over n lanes did not, and need no clearing first. */
+    const uint32_t set_x = 1u << 1 | 1u << 2 | (L->tls_size ? 1u << 4 : 0) | ((1u << L->ni) - 1) << 10; /* ra, sp, tp, a0.. */
+    const uint32_t set_f = ((1u << L->nf) - 1) << 10;                                                   /* fa0.. */
     uint32_t wx = w->initialized ? __atomic_load_n(&dev->written_x, __ATOMIC_RELAXED) | w->start_x : UINT32_MAX;
     uint32_t wf = !w->initialized ? UINT32_MAX : w->fp_used ? __atomic_load_n(&dev->written_f, __ATOMIC_RELAXED) | w->start_f : 0;
-    clear_rows(w->x, wx);
-    clear_rows(w->f, wf);
-    w->start_x = 1u << 1 | 1u << 2 | (L->tls_size ? 1u << 4 : 0) | ((1u << L->ni) - 1) << 10; /* ra, sp, tp, a0.. */
-    w->start_f = ((1u << L->nf) - 1) << 10;                                                   /* fa0.. */
-    clear_bytes((char *)w + offsetof(ws_warp, pc), sizeof *w - offsetof(ws_warp, pc));
+    clear_rows(w->x, wx & ~set_x);
+    clear_rows(w->f, wf & ~set_f);
+    w->start_x = set_x;
+    w->start_f = set_f;
+    clear_bytes((char *)w + offsetof(ws_warp, depth), sizeof *w - offsetof(ws_warp, depth));
     w->initialized = 1;
     w->core = b->core;
     w->slot = b->first_slot + wib;
@@ -74,24 +99,14 @@ static void init_warp(ws_device *dev, ws_grid_run *L, ws_block *b, ws_warp *w, u
     w->active = 1;
     w->stack_slot0 = (w->core * dev->cfg.warps_per_core + w->slot) * nl;
     w->other_min_pc = UINT32_MAX;
-    uint32_t entry = L->entry;
-    uint32_t first = wib * nl;
+    w->live = n >= 32 ? UINT32_MAX : (1u << n) - 1;
     /* thread coordinates of the first lane, then count up x, y, z */
     uint32_t tx = first % L->block.x, ty = first / L->block.x % L->block.y,
              tz = first / (L->block.x * L->block.y);
-    uint32_t sp_off = (L->nstack * 4 + 15) & ~15u;
-    uint64_t grid_first = b->linear * L->threads_per_block + first; /* grid thread of lane 0 */
-    /* the lanes that start: threads of the block from `first` on, within
-     * a shader launch's work; then one loop per register (they vectorise) */
-    uint32_t n = first < L->threads_per_block ? L->threads_per_block - first : 0;
-    if (n > nl) n = nl;
-    if (L->thread_limit && grid_first + n > L->thread_limit)
-        n = L->thread_limit > grid_first ? (uint32_t)(L->thread_limit - grid_first) : 0;
-    w->live = n >= 32 ? UINT32_MAX : (1u << n) - 1;
-    if (tx + n <= L->block.x) { /* all in one row of the block: vectorises */
-        for (uint32_t l = 0; l < n; l++) w->tid[0][l] = (uint16_t)(tx + l);
-        for (uint32_t l = 0; l < n; l++) w->tid[1][l] = (uint16_t)ty;
-        for (uint32_t l = 0; l < n; l++) w->tid[2][l] = (uint16_t)tz;
+    if (tx + n <= L->block.x) { /* all in one row of the block */
+        for (uint32_t l = 0; l < WS_MAX_LANES; l++) w->tid[0][l] = (uint16_t)(tx + l);
+        for (uint32_t l = 0; l < WS_MAX_LANES; l++) w->tid[1][l] = (uint16_t)ty;
+        for (uint32_t l = 0; l < WS_MAX_LANES; l++) w->tid[2][l] = (uint16_t)tz;
     } else
         for (uint32_t l = 0; l < n; l++) {
             w->tid[0][l] = (uint16_t)tx;
@@ -99,14 +114,16 @@ static void init_warp(ws_device *dev, ws_grid_run *L, ws_block *b, ws_warp *w, u
             w->tid[2][l] = (uint16_t)tz;
             if (++tx == L->block.x) { tx = 0; if (++ty == L->block.y) { ty = 0; tz++; } }
         }
+    const uint32_t entry = L->entry, sp_off = (L->nstack * 4 + 15) & ~15u;
     const uint32_t shift = dev->mem.stack_shift, slot0 = w->stack_slot0, g0 = (uint32_t)grid_first;
-    for (uint32_t l = 0; l < n; l++) w->pc[l] = entry;
-    for (uint32_t l = 0; l < n; l++) w->x[2][l] = WS_STACK_BASE + ((slot0 + l + 1) << shift) - L->tls_size - sp_off;
-    for (uint32_t l = 0; l < n; l++) w->x[1][l] = WS_RETIRE_ADDR;
-    if (L->tls_size) /* thread-local storage (errno): a fresh copy of the template per lane, tp at it */
-        for (uint32_t l = 0; l < n; l++) {
-            uint32_t off = dev->mem.stack_size - L->tls_size;
-            w->x[4][l] = WS_STACK_BASE + ((slot0 + l) << shift) + off;
+    for (uint32_t l = 0; l < WS_MAX_LANES; l++) w->pc[l] = entry;
+    for (uint32_t l = 0; l < WS_MAX_LANES; l++)
+        w->x[2][l] = WS_STACK_BASE + ((slot0 + l + 1) << shift) - L->tls_size - sp_off;
+    for (uint32_t l = 0; l < WS_MAX_LANES; l++) w->x[1][l] = WS_RETIRE_ADDR;
+    if (L->tls_size) { /* thread-local storage (errno): a fresh copy of the template per lane, tp at it */
+        const uint32_t off = dev->mem.stack_size - L->tls_size;
+        for (uint32_t l = 0; l < WS_MAX_LANES; l++) w->x[4][l] = WS_STACK_BASE + ((slot0 + l) << shift) + off;
+        for (uint32_t l = 0; l < n; l++)
             for (uint32_t i = 0; i < L->tls_size; i += 4) {
                 uint32_t v = 0;
                 if (i < L->tls_filesz) {
@@ -116,13 +133,18 @@ static void init_warp(ws_device *dev, ws_grid_run *L, ws_block *b, ws_warp *w, u
                 }
                 memcpy(ws_mem_stack_ptr(&dev->mem, slot0 + l, off + i), &v, 4);
             }
-        }
+    }
     for (uint32_t i = 0; i < L->ni; i++) {
-        const uint32_t base = L->ireg[i], stride = L->ireg_stride[i];
-        for (uint32_t l = 0; l < n; l++) w->x[10 + i][l] = base + stride * (g0 + l);
+        const uint32_t base = L->ireg[i], stride = L->ireg_stride[i]; /* a stride: a shader's record */
+        if (!stride)
+            for (uint32_t l = 0; l < WS_MAX_LANES; l++) w->x[10 + i][l] = base;
+        else
+            for (uint32_t l = 0, v = base + stride * g0; l < WS_MAX_LANES; l++, v += stride) w->x[10 + i][l] = v;
     }
     for (uint32_t i = 0; i < L->nf; i++)
-        for (uint32_t l = 0; l < n; l++) w->f[10 + i][l] = L->freg[i];
+        for (uint32_t l = 0; l < WS_MAX_LANES; l++) w->f[10 + i][l] = L->freg[i];
+    if (n < WS_MAX_LANES) /* the lanes that do not start: zero in every row set above */
+        zero_lanes(w, n, set_x, set_f);
     for (uint32_t l = 0; l < n && L->nstack; l++) {
         uint32_t sp = w->x[2][l];
         for (uint32_t i = 0; i < L->nstack; i++) {
