@@ -110,6 +110,7 @@ struct ws_block {
     uint32_t nwarps, first_slot;
     uint32_t live_lanes;
     uint32_t arrived[WS_MAX_BARRIERS];
+    uint32_t arrivals;             /* bit id: arrived[id] is not 0          */
     int in_use;
     uint8_t init_pending;          /* placed; its warps are set up later     */
 };

@@ -41,7 +41,10 @@ void ws_simt_park_group(ws_warp *w)
 static uint32_t next_pc_above(const ws_warp *w, uint32_t runnable, uint32_t above)
 {
     uint32_t best = UINT32_MAX;
-    if (runnable == UINT32_MAX) { /* a whole 32-lane warp: a loop that vectorises */
+    if (runnable == UINT32_MAX) { /* a whole 32-lane warp: loops that vectorise */
+        uint32_t diff = 0; /* usually at one PC (the min below does not vectorise without SSE4.1) */
+        for (int l = 0; l < 32; l++) diff |= w->pc[l] ^ w->pc[0];
+        if (!diff) return w->pc[0] > above ? w->pc[0] : UINT32_MAX;
         for (int l = 0; l < 32; l++) {
             uint32_t pc = w->pc[l];
             best = pc > above && pc < best ? pc : best;
@@ -250,17 +253,21 @@ void ws_simt_barrier_arrive(ws_device *dev, ws_warp *w, uint32_t lanes, uint32_t
         w->bar_id[__builtin_ctz(m)] = (uint8_t)id;
     w->waiting |= lanes;
     b->arrived[id] += ws_lane_count(lanes);
+    b->arrivals |= 1u << id;
     ws_ev_emit(dev, WS_EV_SCHED, WS_EV_SCHED_BARRIER_WAIT, b->core,
                (uint32_t)(w - dev->cores[b->core].warps) | id << 8 | ((uint32_t)b->linear & 0xFFFFu) << 16);
     barrier_check(dev, b);
 }
 
-/* Release barrier `id` of block b once every live lane waits there. */
+/* Release barrier `id` of block b once every live lane waits there (only
+ * barriers some lane waits at are looked at: this runs at every retire). */
 static void barrier_check(ws_device *dev, ws_block *b)
 {
-    for (uint32_t id = 0; id < WS_MAX_BARRIERS; id++) {
-        if (!b->arrived[id] || b->arrived[id] < b->live_lanes) continue;
+    for (uint32_t ids = b->arrivals; ids; ids &= ids - 1) {
+        const uint32_t id = (uint32_t)__builtin_ctz(ids);
+        if (b->arrived[id] < b->live_lanes) continue;
         b->arrived[id] = 0;
+        b->arrivals &= ~(1u << id);
         ws_ev_emit(dev, WS_EV_SCHED, WS_EV_SCHED_BARRIER_RELEASE, b->core, id | (uint32_t)b->linear << 8);
         ws_core *core = &dev->cores[b->core];
         for (uint32_t i = 0; i < b->nwarps; i++) {

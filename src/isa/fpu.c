@@ -62,7 +62,9 @@ static inline uint32_t u32(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
 static inline double f64(uint64_t u) { double d; memcpy(&d, &u, 8); return d; }
 static inline uint64_t u64(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }
 
-static inline int is_nan(uint32_t u) { return (u & ~SIGN) > 0x7F800000u; }
+/* (as a signed compare of two non-negative values: SSE2 has that, so the
+ * warp loops over it vectorise) */
+static inline int is_nan(uint32_t u) { return (int32_t)(u & ~SIGN) > 0x7F800000; }
 static inline int is_snan(uint32_t u) { return is_nan(u) && !(u & 0x00400000u); }
 static inline int is_zero(uint32_t u) { return (u & ~SIGN) == 0; }
 static inline uint32_t canon(uint32_t u) { return is_nan(u) ? WS_CANONICAL_NAN : u; }
@@ -639,7 +641,16 @@ static int fast_arith(ws_op op, unsigned rm, uint32_t mask, const uint32_t *a,
     if (rm == WS_RM_RMM || (is_fma(op) && rm != WS_RM_RNE)) return -1;
     uint32_t tmp[32];
     unsigned common = 0x1F; /* the flags every lane has already */
-    FOR_MASK(mask, i, common &= l->fflags[i]);
+    if (mask == 0xFFFFFFFFu) { /* a full warp: the 32 bytes as four words */
+        uint64_t v[4];
+        memcpy(v, l->fflags, sizeof v);
+        uint64_t all = v[0] & v[1] & v[2] & v[3];
+        all &= all >> 32;
+        all &= all >> 16;
+        all &= all >> 8;
+        common &= (unsigned)all;
+    } else
+        FOR_MASK(mask, i, common &= l->fflags[i]);
     host_fp h;
     host_enter(&h, rm, common);
     FP_BEGIN();
@@ -675,7 +686,11 @@ static int fast_arith(ws_op op, unsigned rm, uint32_t mask, const uint32_t *a,
         });
     }
     host_leave(&h);
-    FOR_MASK(mask, i, l->d[i] = canon(tmp[i]));
+    if (mask == 0xFFFFFFFFu) { /* in place first: no aliasing to check, so it vectorises */
+        for (unsigned i = 0; i < 32; i++) tmp[i] = canon(tmp[i]);
+        memcpy(l->d, tmp, sizeof tmp);
+    } else
+        FOR_MASK(mask, i, l->d[i] = canon(tmp[i]));
     return 0;
 }
 
@@ -714,6 +729,12 @@ static int warp_rm(ws_op op, unsigned rm, uint32_t mask, const uint8_t *frm, int
         return -2;
     }
     unsigned f0 = frm[__builtin_ctz(mask)], diff = 0, reserved = 0;
+    if (mask == 0xFFFFFFFFu) { /* a full warp: its 32 modes as four words, all f0 (the usual case)? */
+        uint64_t v[4];
+        const uint64_t all = 0x0101010101010101ull * f0;
+        memcpy(v, frm, sizeof v);
+        if (!((v[0] ^ all) | (v[1] ^ all) | (v[2] ^ all) | (v[3] ^ all)) && f0 <= WS_RM_RMM) return (int)f0;
+    }
     FOR_MASK(mask, i, { diff |= frm[i] ^ f0; reserved |= frm[i] > WS_RM_RMM; });
     if (reserved) {
         for (uint32_t m = mask; m; m &= m - 1)
