@@ -275,13 +275,19 @@ ws_status ws_debug_module_count(const ws_debug *d, uint32_t *count)
     return WS_OK;
 }
 
-ws_status ws_debug_local_harts(ws_debug *d, int on)
+/* One of the tool's on/off settings, under the lock (the device reads
+ * them from its own thread). */
+static ws_status set_flag(ws_debug *d, int *flag, int on)
 {
-    if (!d) return WS_ERR_INVALID_ARG;
     pthread_mutex_lock(&d->mu);
-    d->local_harts = on != 0;
+    *flag = on != 0;
     pthread_mutex_unlock(&d->mu);
     return WS_OK;
+}
+
+ws_status ws_debug_local_harts(ws_debug *d, int on)
+{
+    return d ? set_flag(d, &d->local_harts, on) : WS_ERR_INVALID_ARG;
 }
 
 ws_status ws_debug_module_of_core(const ws_debug *d, uint32_t core, uint32_t *dm)
@@ -307,20 +313,12 @@ ws_status ws_debug_set_blocking_events(ws_debug *d, uint32_t kinds_mask)
 
 ws_status ws_debug_set_all_stop(ws_debug *d, int all_stop)
 {
-    if (!d) return WS_ERR_INVALID_ARG;
-    pthread_mutex_lock(&d->mu);
-    d->all_stop = all_stop != 0;
-    pthread_mutex_unlock(&d->mu);
-    return WS_OK;
+    return d ? set_flag(d, &d->all_stop, all_stop) : WS_ERR_INVALID_ARG;
 }
 
 ws_status ws_debug_set_step_before_fault(ws_debug *d, int on)
 {
-    if (!d) return WS_ERR_INVALID_ARG;
-    pthread_mutex_lock(&d->mu);
-    d->step_before_fault = on != 0;
-    pthread_mutex_unlock(&d->mu);
-    return WS_OK;
+    return d ? set_flag(d, &d->step_before_fault, on) : WS_ERR_INVALID_ARG;
 }
 
 ws_status ws_debug_release(ws_debug *d)
