@@ -632,11 +632,10 @@ static void latency_text(const prof_kernel *k, double share, char *t, size_t len
 static void producer_on(const prof_line *l, const prof_pc *consumer, char *buf, size_t len)
 {
     const prof_src *s = &consumer->producer_src;
-    if (s->file && s->line && (s->line != l->line || !l->file || strcmp(s->file, l->file)))
-        snprintf(buf, len, ", on %.40s at %s%.80s%s%u", consumer->producer_disasm,
-                 l->file && !strcmp(s->file, l->file) ? "line " : "",
-                 l->file && !strcmp(s->file, l->file) ? "" : ws_path_base(s->file),
-                 l->file && !strcmp(s->file, l->file) ? "" : ":", s->line);
+    const int same_file = s->file && l->file && !strcmp(s->file, l->file);
+    if (s->file && s->line && (s->line != l->line || !same_file))
+        snprintf(buf, len, ", on %.40s at %s%.80s%s%u", consumer->producer_disasm, same_file ? "line " : "",
+                 same_file ? "" : ws_path_base(s->file), same_file ? "" : ":", s->line);
     else
         snprintf(buf, len, ", on %.40s", consumer->producer_disasm);
 }
