@@ -415,11 +415,15 @@ void ws_simt_call_depth(ws_warp *w, int delta);
 /* A jal/jalr's effect on the call depth: +1 links ra (a call), -1 jumps
  * through ra without linking (a return), else 0. Only ra counts (not t0,
  * which RISC-V's return-address hints also name), so that a computed jump
- * through t0 is never taken for a return. */
-static inline int ws_call_delta(uint32_t rd, uint32_t rs1, int is_jalr)
+ * through t0 is never taken for a return. A return to `target` on the
+ * stacks is the end of a function a debugger called (gdb puts its return
+ * address on the lane's stack and sets the pc without a call): the lane is
+ * back at the depth it was called at, where its warp's other lanes are. */
+static inline int ws_call_delta(uint32_t rd, uint32_t rs1, int is_jalr, uint32_t target)
 {
     if (rd == 1) return 1;
-    return is_jalr && rd == 0 && rs1 == 1 ? -1 : 0;
+    if (!is_jalr || rd != 0 || rs1 != 1) return 0;
+    return target - WS_STACK_BASE < WS_STACK_END - WS_STACK_BASE ? 0 : -1;
 }
 void ws_simt_retire(ws_device *dev, ws_warp *w, uint32_t lanes);
 /* Emit w's sched.warp_retire now, once: ws_simt_retire does not emit it

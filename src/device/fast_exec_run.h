@@ -274,7 +274,7 @@ h_jalr: {
     LANES({ uint32_t t = (x[rs1][l] + imm) & ~1u; w->pc[l] = t; same &= t == t0; });
     if (rd) LANES(x[rd][l] = link);
     k++;
-    const int call = ws_call_delta(rd, rs1, 1);
+    const int call = ws_call_delta(rd, rs1, 1, t0);
     if (!same) { /* per-lane targets, already in w->pc[]: pick again */
         if (call) ws_simt_call_depth(w, call);
         w->group_pc = op->pc;

@@ -589,7 +589,7 @@ static inline __attribute__((always_inline)) ws_warp_result warp_run(ws_device *
         case OP_JAL:
             FOR_LANES(g, x[rd][l] = pc + in->len);
             npc = pc + imm;
-            call = ws_call_delta(rd, 0, 0);
+            call = ws_call_delta(rd, 0, 0, npc);
             break;
         case OP_JALR: {
             uint32_t t0 = (x[rs1][__builtin_ctz(g)] + imm) & ~1u, same = 1;
@@ -597,7 +597,7 @@ static inline __attribute__((always_inline)) ws_warp_result warp_run(ws_device *
             FOR_LANES(g, x[rd][l] = pc + in->len);
             if (same) npc = t0;
             else per_lane_pc = 1;
-            call = ws_call_delta(rd, rs1, 1);
+            call = ws_call_delta(rd, rs1, 1, t0);
             break;
         }
         case OP_BEQ: FOR_LANES(g, taken |= (uint32_t)(x[rs1][l] == x[rs2][l]) << l); break;

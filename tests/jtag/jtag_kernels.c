@@ -3,12 +3,15 @@
  * its result. MARK: lines are for gdb. */
 #include <warpscope/kernel.h>
 
+/* A device function gdb calls through OpenOCD (jtag.openocd.gdb). */
+__attribute__((noinline)) int triple(int x) { return x * 3; }
+
 WS_KERNEL void gate(int *out, volatile int *go, int *spins, int limit)
 {
     int i = (int)(blockIdx_x() * blockDim_x() + threadIdx_x());
     int k = 0;
     while (!*go && k < limit) k++; /* MARK:wait */
-    out[i] = i * 3 + 1; /* MARK:result */
+    out[i] = triple(i) + 1; /* MARK:result */
     if (i == 0) *spins = k;
 }
 

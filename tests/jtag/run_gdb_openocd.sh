@@ -2,6 +2,9 @@
 # gdb-multiarch through OpenOCD through the JTAG port (docs/jtag-openocd.md):
 # attach to jtag_app's running kernel (harts 0 and 37 as two gdb threads
 # of one SMP group), read registers of both and global memory,
+# call a device function from gdb on hart 0 (while the gate is closed:
+# through OpenOCD the call resumes hart 37 too, and a hart whose lane
+# ends meanwhile is unavailable, which OpenOCD 0.12 cannot halt again),
 # open the gate, stop at a hardware breakpoint on a kernel line, step,
 # detach; the program's results must be right.
 # gdb loads the exit stub's symbols (add-symbol-file STUB.elf, as
@@ -22,6 +25,7 @@ timeout 90 gdb-multiarch -batch -nx "$kelf" -ex "set pagination off" -ex "set co
   -ex 'info registers pc' -ex 'p/x $mhartid' \
   -ex 'info threads' -ex 'thread 2' -ex 'echo T_LANE37\n' -ex 'p/x $mhartid' -ex 'p/x $tp' -ex 'thread 1' \
   -ex "x/4wx $pat" \
+  -ex 'print triple(14)' -ex 'echo T_CALLED\n' -ex 'bt 1' \
   -ex "hbreak jtag_kernels.c:$line" \
   -ex "set var *(int *)$go = 0x600d" \
   -ex 'continue' -ex 'echo T_BREAK\n' -ex 'bt' \
@@ -40,6 +44,10 @@ check "hardware breakpoint set" has "$g" "Hardware assisted breakpoint 1 at .*li
 check "stopped at the breakpoint line" has "$g" "jtag_kernels.c:$line"
 check "the backtrace ends at the exit stub" has "$g" '^#1  0xffff0000 in __ws_thread_exit \(\)$'
 check "... cleanly" hasnt "$g" "corrupt stack"
+check "a device function called from gdb returns" has "$g" '^\$[0-9]+ = 42$'
+wline=$(grep -n 'MARK:wait' "$ksrc" | cut -d: -f1)
+check "... and hart 0 is back in its loop" \
+  test "$(grep -A1 T_CALLED "$g" | tail -1 | grep -cE "^#0 .*gate \(.*jtag_kernels.c:$wline$")" = 1
 check "gdb's unwinding reads no null guard page" hasnt "$work/ocd.log" "Failed to read memory \(addr=0x"
 pcs=($(sed -n 's/^\$[0-9]* = \(0x[0-9a-f]*\)$/\1/p' "$g" | tail -2))
 check "stepi moves the pc (${pcs[*]:-})" test "${#pcs[@]}" -eq 2 -a "${pcs[0]:-x}" != "${pcs[1]:-x}"
