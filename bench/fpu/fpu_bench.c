@@ -58,8 +58,8 @@ static double raw(long n, int how)
 }
 #endif
 
-/* ns per ws_fpu_exec of an fmadd.s over a full warp */
-static double warp(long n, int inexact, int lanes_have_nx, int host_flags_set)
+/* ns per ws_fpu_exec of op (rounding mode rm) over a full warp */
+static double warp(long n, ws_op op, unsigned rm, int inexact, int lanes_have_nx, int host_flags_set)
 {
     uint32_t a[32], b[32], c[32], d[32];
     uint8_t frm[32], ff[32];
@@ -74,8 +74,8 @@ static double warp(long n, int inexact, int lanes_have_nx, int host_flags_set)
     }
     ws_inst in;
     memset(&in, 0, sizeof in);
-    in.op = OP_FMADD_S;
-    in.rm = 0; /* RNE */
+    in.op = op;
+    in.rm = (uint8_t)rm;
     ws_fpu_lanes l = { a, b, c, d, frm, ff };
     ws_fpu_host saved;
     ws_fpu_host_save(&saved);
@@ -108,9 +108,15 @@ int main(int argc, char **argv)
     printf("  writes that flip a status flag       %6.1f\n", raw(n, 3));
 #endif
     printf("ws_fpu_exec, fmadd.s over 32 lanes, ns per warp-instruction:\n");
-    printf("  exact results,   host flags clear    %6.1f\n", warp(n, 0, 0, 0));
-    printf("  exact results,   host inexact set    %6.1f\n", warp(n, 0, 0, 1));
-    printf("  inexact, lanes already inexact       %6.1f\n", warp(n, 1, 1, 1));
-    printf("  inexact, lanes without the flag      %6.1f\n", warp(n / 10, 1, 0, 1));
+    printf("  exact results,   host flags clear    %6.1f\n", warp(n, OP_FMADD_S, 0, 0, 0, 0));
+    printf("  exact results,   host inexact set    %6.1f\n", warp(n, OP_FMADD_S, 0, 0, 0, 1));
+    printf("  inexact, lanes already inexact       %6.1f\n", warp(n, OP_FMADD_S, 0, 1, 1, 1));
+    printf("  inexact, lanes without the flag      %6.1f\n", warp(n / 10, OP_FMADD_S, 0, 1, 0, 1));
+    /* rounding up: the upper bounds of interval arithmetic */
+    printf("the same rounding up (rm = rup), inexact results:\n");
+    printf("  fadd.s,  lanes already inexact       %6.1f\n", warp(n, OP_FADD_S, WS_RM_RUP, 1, 1, 1));
+    printf("  fadd.s,  lanes without the flag      %6.1f\n", warp(n / 10, OP_FADD_S, WS_RM_RUP, 1, 0, 1));
+    printf("  fmadd.s, lanes already inexact       %6.1f\n", warp(n / 10, OP_FMADD_S, WS_RM_RUP, 1, 1, 1));
+    printf("  fmadd.s, lanes without the flag      %6.1f\n", warp(n / 10, OP_FMADD_S, WS_RM_RUP, 1, 0, 1));
     return 0;
 }

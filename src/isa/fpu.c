@@ -21,8 +21,11 @@
  *      attributing; otherwise each lane is rerun alone with a flag read.
  *      FMA under RNE: exact double product, double sum, one conversion;
  *      lanes where that could double-round are redone with an error-free
- *      TwoSum and round-to-odd (fma_rne). FMA under directed modes, RMM and
- *      lanes with different dynamic modes take the exact path.
+ *      TwoSum and round-to-odd (fma_rne); on a host with FMA instructions
+ *      the host's fused multiply-add, in any of the four modes. FMA under
+ *      directed modes without them, RMM and lanes with different dynamic
+ *      modes take the exact path. Inexact as the only new flag is told lane
+ *      by lane by exact arithmetic (lane_inexact), in every mode.
  *  - x86 specifics: MXCSR is set explicitly on entry (all exceptions masked,
  *    DAZ/FTZ off, wanted rounding mode) and the caller's MXCSR (mode and
  *    flags, normally round-to-nearest) is restored before returning. x86
@@ -80,7 +83,7 @@ typedef struct host_fp {
 #if WS_HOST_MXCSR
     unsigned saved, active;
 #else
-    int saved_round;
+    int saved_round, round;
     fexcept_t saved_flags;
 #endif
 } host_fp;
@@ -110,6 +113,11 @@ static void host_enter(host_fp *h, unsigned rm, unsigned known)
 
 static inline void host_clear(const host_fp *h) { _mm_setcsr(h->active); }
 
+/* Round to nearest for a while, the flags kept (a write that changes the
+ * rounding mode alone costs little), and back to h's mode. */
+static inline void host_nearest(void) { _mm_setcsr(_mm_getcsr() & ~0x6000u); }
+static inline void host_resume(const host_fp *h) { _mm_setcsr((_mm_getcsr() & MX_FLAGS) | (h->active & ~MX_FLAGS)); }
+
 static inline void host_leave(const host_fp *h)
 {
     if ((h->saved & ~MX_FLAGS) != (h->active & ~MX_FLAGS))
@@ -131,11 +139,14 @@ static void host_enter(host_fp *h, unsigned rm, unsigned known)
     static const int modes[4] = { FE_TONEAREST, FE_TOWARDZERO, FE_DOWNWARD, FE_UPWARD };
     h->saved_round = fegetround();
     fegetexceptflag(&h->saved_flags, FE_ALL_EXCEPT);
-    fesetround(modes[rm & 3]);
+    h->round = modes[rm & 3];
+    fesetround(h->round);
     feclearexcept(FE_ALL_EXCEPT);
 }
 
 static inline void host_clear(const host_fp *h) { (void)h; feclearexcept(FE_ALL_EXCEPT); }
+static inline void host_nearest(void) { fesetround(FE_TONEAREST); }
+static inline void host_resume(const host_fp *h) { fesetround(h->round); }
 
 static inline void host_leave(const host_fp *h)
 {
@@ -539,6 +550,16 @@ static int host_has_fma(void) { return __builtin_cpu_supports("fma"); }
 #define WS_HOST_HW_FMA 0
 #endif
 
+/* Does native_lanes run the fmas on the host's fused multiply-add? */
+static inline int host_fma(void)
+{
+#if WS_HOST_HW_FMA
+    return host_has_fma();
+#else
+    return 0;
+#endif
+}
+
 /* One lane of the fast path (host rounding mode already set). */
 static inline uint32_t native_op(ws_op op, uint32_t a, uint32_t b, uint32_t c)
 {
@@ -638,7 +659,10 @@ static int lane_inexact(ws_op op, uint32_t a, uint32_t b, uint32_t c, uint32_t r
 static int fast_arith(ws_op op, unsigned rm, uint32_t mask, const uint32_t *a,
                       const uint32_t *b, const uint32_t *c, const ws_fpu_lanes *l)
 {
-    if (rm == WS_RM_RMM || (is_fma(op) && rm != WS_RM_RNE)) return -1;
+    /* a directed fma only on the host's fused multiply-add (one rounding in
+     * the host's mode); the software one rounds to nearest */
+    const int directed_fma = is_fma(op) && rm != WS_RM_RNE;
+    if (rm == WS_RM_RMM || (directed_fma && !host_fma())) return -1;
     uint32_t tmp[32];
     unsigned common = 0x1F; /* the flags every lane has already */
     if (mask == 0xFFFFFFFFu) { /* a full warp: the 32 bytes as four words */
@@ -665,16 +689,23 @@ static int fast_arith(ws_op op, unsigned rm, uint32_t mask, const uint32_t *a,
 
     if (raised & ~common) { /* some lane gains a flag: find out which */
         uint32_t ask = mask; /* the lanes whose flags the host must tell */
-        if ((raised & ~common) == F_NX && rm == WS_RM_RNE) {
+        if ((raised & ~common) == F_NX) {
             /* inexact alone, the usual case: told lane by lane without
              * clearing the host's flags per lane (host_enter: 20-40 ns
-             * each on an Intel host, 32 to a warp) */
+             * each on an Intel host, 32 to a warp), by arithmetic that
+             * rounds to nearest whatever mode the results were rounded in */
             ask = 0;
+            if (rm != WS_RM_RNE) host_nearest();
             FOR_MASK(mask, i, {
                 const int nx = lane_inexact(op, a[i], b[i], c[i], tmp[i]);
                 if (nx < 0) ask |= 1u << i;
                 else if (nx) l->fflags[i] = (uint8_t)(l->fflags[i] | F_NX);
             });
+            if (rm != WS_RM_RNE) host_resume(&h);
+        }
+        if (ask && directed_fma) { /* a lane rerun alone takes the software fma */
+            host_leave(&h);
+            return -1;
         }
         FOR_MASK(ask, i, {
             uint32_t r;

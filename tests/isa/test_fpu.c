@@ -649,6 +649,22 @@ static void test_host_state(void)
     CHECK_EQ_U(fegetround(), FE_UPWARD);
     fesetround(FE_TONEAREST);
     CHECK_EQ_U(d[0], MINN);
+    /* the caller rounding up, the same mode in the instruction, a first
+     * inexact result: its lanes are told inexact in round to nearest, and
+     * the caller's mode is put back (1/3 rounds up to 0x3EAAAAAB) */
+    for (int i = 0; i < 32; i++) a[i] = ONE, b[i] = 0x40400000u, ff[i] = 0;
+    ws_inst div_up = inst(OP_FDIV_S, RUP);
+    fesetround(FE_UPWARD);
+    ws_fpu_exec(&div_up, 0xFFFFFFFFu, &l, NULL);
+#if defined(__x86_64__)
+    CHECK_EQ_U(_mm_getcsr() & 0x6000u, 0x4000u); /* (fegetround reads the x87 unit's mode) */
+#else
+    CHECK_EQ_U(fegetround(), FE_UPWARD);
+#endif
+    fesetround(FE_TONEAREST);
+    CHECK_EQ_U(d[31], 0x3EAAAAABu);
+    CHECK_EQ_U(ff[31], NX);
+    for (int i = 0; i < 32; i++) a[i] = 0x00400000u, b[i] = TWO, ff[i] = 0;
 #if defined(__x86_64__)
     unsigned saved = _mm_getcsr();
     unsigned odd = (saved & ~0x7FFFu) | 0x1F80u | 0x6000u | 0x8040u | 0x0001u; /* RTZ, DAZ, FTZ, IE */
