@@ -316,6 +316,9 @@ static void handle_probe(jtag_server *s, int cfd)
      * how that step ended: a fault in the stepped store must halt the hart
      * after the resume, or gdb never hears of it. */
     ws_debug_set_step_before_fault(pr.dbg, 1);
+    /* A probe steps a hart: the step runs that hart's lane, as on any
+     * RISC-V target (gdb's `stepi` through OpenOCD moves the thread). */
+    ws_debug_set_hart_steps(pr.dbg, 1);
     for (unsigned k = 0; k < pr.ntaps; k++) {
         ws_jtag_dmi dmi;
         ws_jtag_dtm_bind(&pr.dtm[k], pr.dbg, k, &dmi);

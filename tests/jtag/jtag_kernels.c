@@ -24,3 +24,18 @@ WS_KERNEL void bar_gate(volatile int *go, int limit, int first_spinner)
         while (!*go && k < limit) k++;
     __syncthreads();
 }
+
+/* Odd and even threads wait at the gate in two loops of their own, so a
+ * warp's lanes sit at two PCs (jtag.stepdiverged: a step of a hart runs
+ * that hart's lane, whichever loop it is in). */
+WS_KERNEL void split_gate(volatile int *go, int *out, int limit)
+{
+    int i = (int)threadIdx_x();
+    int k = 0;
+    if (i & 1) {
+        while (!*go && k < limit) k++;
+    } else {
+        while (!*go && k < limit) k += 2;
+    }
+    out[i] = k > 0;
+}

@@ -948,6 +948,61 @@ static void test_stepfault(const char *elf)
     ws_device_close(L.dev);
 }
 
+/* A step of hart h (dcsr.step set through h): the resume request with h
+ * selected, then its dpc. */
+static uint32_t jt_step_hart(ws_jtag_tap *t, uint32_t h)
+{
+    jt_write(t, WS_DM_DMCONTROL, 1u << 30 | h << 16 | 1);
+    CHECK(jt_read(t, WS_DM_DMSTATUS) & DMS_ALLHALTED);
+    jt_write(t, WS_DM_DMCONTROL, h << 16 | 1);
+    return jt_reg_read(t, 0x7b1);
+}
+
+/* A step of a hart runs an instruction of that hart's lane, as a step of
+ * a hart does on any RISC-V target, also when its warp has diverged and
+ * the lane is not in the group the warp would run next (as the JTAG
+ * server attaches: ws_debug_set_hart_steps). The other lanes at the same
+ * pc step with it (SIMT); the warp's other lanes sit the step out. Until
+ * 2026-11-28 the step ran the warp's lowest-pc group: a hart of the other
+ * group ended its step where it was (OpenOCD: `stepi` did not move). */
+static void test_stepdiverged(const char *elf)
+{
+    small_launch L;
+    if (small_open(&L, elf, "split_gate", 256, 0)) return;
+    ws_debug_set_hart_steps(L.dbg, 1);
+    const ws_addr buf = L.buf;
+    L.args[0] = (ws_arg)WS_ARG_PTR(buf + 128); /* go */
+    L.args[1] = (ws_arg)WS_ARG_PTR(buf);       /* out */
+    L.args[2] = (ws_arg)WS_ARG_I32(0x7fffffff);
+    L.nargs = 3;
+    ws_jtag_tap *t = small_start(&L);
+    jt_write(t, WS_DM_DMCONTROL, 1u << 31 | 1); /* halt warp 0 in its loops */
+    jt_write(t, WS_DM_DMCONTROL, 1);
+    CHECK(wait_all_halted(t));
+    for (uint32_t h = 0; h < 2; h++) { /* lane 0 waits in the even loop, lane 1 in the odd one */
+        jt_write(t, WS_DM_DMCONTROL, h << 16 | 1);
+        jt_reg_write(t, 0x7b0, jt_reg_read(t, 0x7b0) | 1u << 2);
+        uint32_t dpc = jt_reg_read(t, 0x7b1), moved = 0;
+        for (int i = 0; i < 12; i++) {
+            const uint32_t next = jt_step_hart(t, h);
+            CHECK_EQ_U(jt_reg_read(t, 0x7b0) >> 6 & 7, 4); /* dcsr.cause: step */
+            moved += next != dpc;
+            dpc = next;
+        }
+        printf("hart %u: 12 steps, its pc moved in %u\n", h, moved);
+        CHECK_EQ_U(moved, 12);
+        jt_reg_write(t, 0x7b0, jt_reg_read(t, 0x7b0) & ~(1u << 2));
+    }
+    jt_write(t, WS_DM_DMCONTROL, 1);
+    sb_write_one(t, buf + 128); /* open the gate */
+    jt_write(t, WS_DM_DMCONTROL, 1u << 30 | 1);
+    small_finish(&L);
+    int out[8] = { 0 };
+    CHECK_EQ_U(ws_memcpy_dtoh(L.dev, out, buf, sizeof out), WS_OK);
+    for (int i = 0; i < 8; i++) CHECK_EQ_U(out[i], 1);
+    ws_device_close(L.dev);
+}
+
 static double now_s(void)
 {
     struct timespec ts;
@@ -1008,12 +1063,13 @@ int main(int argc, char **argv)
     else if (!strcmp(w, "runctl_barrier") && argc > 2) test_runctl_barrier(argv[2]);
     else if (!strcmp(w, "faultcause") && argc > 2) test_faultcause(argv[2]);
     else if (!strcmp(w, "stepfault") && argc > 2) test_stepfault(argv[2]);
+    else if (!strcmp(w, "stepdiverged") && argc > 2) test_stepdiverged(argv[2]);
     else if (!strcmp(w, "options")) test_options();
     else if (!strcmp(w, "secondprobe")) test_secondprobe();
     else if (!strcmp(w, "stuckprobe")) test_stuckprobe();
     else {
         fprintf(stderr, "usage: test_jtag_tap tap|ir|bypass|dtmcs|dmi|busy|failed|bitbang|device|localharts|chain|options|secondprobe|stuckprobe\n"
-                        "       test_jtag_tap runctl|runctl_barrier|faultcause|stepfault KERNELS.elf\n");
+                        "       test_jtag_tap runctl|runctl_barrier|faultcause|stepfault|stepdiverged KERNELS.elf\n");
         return 2;
     }
     return TEST_SUMMARY();

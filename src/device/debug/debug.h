@@ -371,6 +371,12 @@ ws_status ws_debug_set_all_stop(ws_debug *dbg, int all_stop);
  * this way the fault's halt comes after the resume, where it sees it.
  * on = 0 (the default): the step ends with the fault's halt (cause 7). */
 ws_status ws_debug_set_step_before_fault(ws_debug *dbg, int on);
+/* on = 1 (the JTAG server sets it): a step (dcsr.step) runs an
+ * instruction of the lane of the hart whose dcsr set it, as a step of a
+ * hart does on any RISC-V target: in a diverged warp the lanes at another
+ * pc (or call depth) sit the step out. on = 0 (the default, the gdb
+ * server's): a step runs the group the warp would run next. */
+ws_status ws_debug_set_hart_steps(ws_debug *dbg, int on);
 /* Wait up to timeout_ms (-1: forever) for the next event. WS_ERR_TIMEOUT if
  * none arrived. Events are queued in order; none are lost. */
 ws_status ws_debug_wait_event(ws_debug *dbg, int timeout_ms, ws_dbg_event *ev);

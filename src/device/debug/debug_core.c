@@ -108,6 +108,7 @@ static void state_reset(ws_debug *d)
     memset(d->core, 0, d->dev->cfg.cores * sizeof *d->core);
     d->all_stop = 1;
     d->step_before_fault = 0;
+    d->hart_steps = 0;
     d->blocking = 0;
     d->parked = 0;
     d->evlen = d->evhead = 0;
@@ -319,6 +320,11 @@ ws_status ws_debug_set_all_stop(ws_debug *d, int all_stop)
 ws_status ws_debug_set_step_before_fault(ws_debug *d, int on)
 {
     return d ? set_flag(d, &d->step_before_fault, on) : WS_ERR_INVALID_ARG;
+}
+
+ws_status ws_debug_set_hart_steps(ws_debug *d, int on)
+{
+    return d ? set_flag(d, &d->hart_steps, on) : WS_ERR_INVALID_ARG;
 }
 
 ws_status ws_debug_release(ws_debug *d)

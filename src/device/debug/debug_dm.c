@@ -258,7 +258,10 @@ static uint32_t xfer_reg(ws_debug *d, uint32_t hart, uint32_t regno, int write, 
         else *val = w->pc[l];
         return ERR_NONE;
     case WS_CSR_DCSR:
-        if (write) dw->step = (*val >> 2) & 1;
+        if (write) {
+            dw->step = (*val >> 2) & 1;
+            if (dw->step) dw->step_lane = (uint8_t)l;
+        }
         else *val = 4u << 28 | 1u << 15 /* ebreakm */ | probe_cause(dw->cause) << 6 |
                     (uint32_t)dw->step << 2 | 3u /* prv = M */;
         return ERR_NONE;

@@ -24,6 +24,7 @@ enum { REQ_NONE = 0, REQ_HALT = 1, REQ_RESUME = 2 };
 typedef struct dbg_warp {
     uint8_t state, cause, req;
     uint8_t step;        /* dcsr.step (shared by the warp's harts)          */
+    uint8_t step_lane;   /* the lane whose hart set it (hart_steps)         */
     uint8_t stepping;    /* resumed with step: run one instruction          */
     uint8_t step_bar;    /* stepped into a barrier: halts when it opens     */
     uint8_t group_halt;  /* halted because another warp halted (all-stop)   */
@@ -105,6 +106,7 @@ struct ws_debug {
     uint32_t ndm;
     int all_stop, parked;
     int step_before_fault;         /* a step that faults ends as a step (ws_debug_set_step_before_fault) */
+    int hart_steps;                /* a step runs its hart's lane (ws_debug_set_hart_steps) */
     int local_harts;               /* DMI hart numbers count from each module's first hart */
     double parked_s;               /* device thread parked this launch      */
     uint32_t blocking;

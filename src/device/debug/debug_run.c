@@ -170,6 +170,22 @@ static void take_fault_after_step_locked(ws_debug *d, ws_warp *w, dbg_warp *dw)
                           d->dev->current ? d->dev->current->id : 0, WS_OK);
 }
 
+/* A step of the hart of `lane` (hart_steps) runs that lane: the live
+ * lanes at another pc or call depth sit it out (as ws_debug_step_exclude
+ * has them). Without this the step runs the group the warp would pick
+ * next, which in a diverged warp may leave the stepped hart where it was. */
+static void step_hart_lane(ws_warp *w, uint32_t lane)
+{
+    if (!(w->live >> lane & 1)) return;
+    if (w->group) ws_simt_leave_group(w); /* every lane's pc in pc[] */
+    uint32_t off = 0;
+    for (uint32_t m = w->live; m; m &= m - 1) {
+        const uint32_t l = (uint32_t)__builtin_ctz(m);
+        if (w->pc[l] != w->pc[lane] || w->depth[l] != w->depth[lane]) off |= 1u << l;
+    }
+    w->step_exclude = off;
+}
+
 /* Apply the tool's requests (locked). Returns how many warps changed, or
  * -1 if a faulted warp was resumed (its fault is back in dev->fault).
  * Machine programs queued by the tool are loaded at a service after
@@ -234,6 +250,7 @@ static int service_locked(ws_debug *d, int take_queue)
         dw->has_hit = 0;
         dw->step_issued = 0;
         dw->stepping = dw->step && atomic_load(&d->attached);
+        if (dw->stepping && d->hart_steps) step_hart_lane(w, dw->step_lane);
         changed++;
     }
     dbg_requests_done_locked(d);
