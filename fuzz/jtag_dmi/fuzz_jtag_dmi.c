@@ -66,7 +66,9 @@ static void run_accesses(ws_debug *dbg, const uint8_t *in, size_t n)
 static void run_beside_launch(ws_device *dev, ws_debug *dbg, const uint8_t *in, size_t n)
 {
     gate_launch g;
-    ws_debug_set_all_stop(dbg, 0);
+    ws_debug_set_all_stop(dbg, 0); /* the settings the JTAG server attaches with */
+    ws_debug_set_step_before_fault(dbg, 1);
+    ws_debug_set_hart_steps(dbg, 1);
     gate_launch_start(&g, dev, WS_FUZZ_GATE_KERNEL);
     if (!gate_launch_running(dbg)) abort();
     uint32_t v = 0;
