@@ -721,9 +721,10 @@ static void *small_main(void *arg)
     return NULL;
 }
 
-/* Open the device (warp quantum `quantum`, 0: the default), load `kernel`
- * and a zeroed buffer, attach. 0, or -1 (CHECKed, nothing left open). */
-static int small_open(small_launch *L, const char *elf, const char *kernel, size_t bytes, uint32_t quantum)
+/* Open the device (warp quantum `quantum`, 0: the default; in `mode`), load
+ * `kernel` and a zeroed buffer, attach. 0, or -1 (CHECKed, nothing left open). */
+static int small_open_in(small_launch *L, const char *elf, const char *kernel, size_t bytes, uint32_t quantum,
+                         ws_exec_mode mode)
 {
     ws_config c;
     ws_config_default(&c);
@@ -733,6 +734,7 @@ static int small_open(small_launch *L, const char *elf, const char *kernel, size
     c.max_threads_per_block = 8;
     c.threads = 1;
     if (quantum) c.warp_quantum = quantum;
+    c.mode = mode;
     memset(L, 0, sizeof *L);
     CHECK_EQ_U(ws_device_open(&c, &L->dev), WS_OK);
     if (!L->dev) return -1;
@@ -751,6 +753,11 @@ static int small_open(small_launch *L, const char *elf, const char *kernel, size
     }
     ws_debug_set_all_stop(L->dbg, 0); /* as the JTAG server attaches */
     return 0;
+}
+
+static int small_open(small_launch *L, const char *elf, const char *kernel, size_t bytes, uint32_t quantum)
+{
+    return small_open_in(L, elf, kernel, bytes, quantum, WS_MODE_FUNCTIONAL);
 }
 
 /* Start the launch, bind L's TAP to the debugger in DMI mode, select hart
@@ -965,10 +972,10 @@ static uint32_t jt_step_hart(ws_jtag_tap *t, uint32_t h)
  * pc step with it (SIMT); the warp's other lanes sit the step out. Until
  * 2026-11-28 the step ran the warp's lowest-pc group: a hart of the other
  * group ended its step where it was (OpenOCD: `stepi` did not move). */
-static void test_stepdiverged(const char *elf)
+static void test_stepdiverged(const char *elf, ws_exec_mode mode)
 {
     small_launch L;
-    if (small_open(&L, elf, "split_gate", 256, 0)) return;
+    if (small_open_in(&L, elf, "split_gate", 256, 0, mode)) return;
     ws_debug_set_hart_steps(L.dbg, 1);
     const ws_addr buf = L.buf;
     L.args[0] = (ws_arg)WS_ARG_PTR(buf + 128); /* go */
@@ -1063,13 +1070,14 @@ int main(int argc, char **argv)
     else if (!strcmp(w, "runctl_barrier") && argc > 2) test_runctl_barrier(argv[2]);
     else if (!strcmp(w, "faultcause") && argc > 2) test_faultcause(argv[2]);
     else if (!strcmp(w, "stepfault") && argc > 2) test_stepfault(argv[2]);
-    else if (!strcmp(w, "stepdiverged") && argc > 2) test_stepdiverged(argv[2]);
+    else if (!strcmp(w, "stepdiverged") && argc > 2) test_stepdiverged(argv[2], WS_MODE_FUNCTIONAL);
+    else if (!strcmp(w, "stepdiverged_timing") && argc > 2) test_stepdiverged(argv[2], WS_MODE_TIMING);
     else if (!strcmp(w, "options")) test_options();
     else if (!strcmp(w, "secondprobe")) test_secondprobe();
     else if (!strcmp(w, "stuckprobe")) test_stuckprobe();
     else {
         fprintf(stderr, "usage: test_jtag_tap tap|ir|bypass|dtmcs|dmi|busy|failed|bitbang|device|localharts|chain|options|secondprobe|stuckprobe\n"
-                        "       test_jtag_tap runctl|runctl_barrier|faultcause|stepfault|stepdiverged KERNELS.elf\n");
+                        "       test_jtag_tap runctl|runctl_barrier|faultcause|stepfault|stepdiverged[_timing] KERNELS.elf\n");
         return 2;
     }
     return TEST_SUMMARY();
