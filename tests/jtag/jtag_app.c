@@ -9,7 +9,9 @@
  * the close); closeabort: close it, then abort(); closelinger: close it,
  * print "device closed", then run on for 3 s and return 3.
  * Prints the buffers' device addresses, "launching", then "go=0x..." and
- * "result ok" when every thread's result is right. Exit 0 only then. */
+ * "result ok" when every thread's result is right. Exit 0 only then.
+ * JTAG_APP_SPLIT=1 in the environment runs split_gate instead, whose odd
+ * and even threads wait in two loops (every result is then 1). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,7 +43,10 @@ int main(int argc, char **argv)
     ws_kernel *k;
     ws_status st = ws_device_open(&cfg, &dev);
     if (st) return fail(NULL, "opening the device", st);
-    if ((st = ws_module_load_file(dev, argv[1], &mod)) || (st = ws_kernel_get(mod, "gate", &k)))
+    const char *split = getenv("JTAG_APP_SPLIT");
+    const int diverged = split && !strcmp(split, "1");
+    if ((st = ws_module_load_file(dev, argv[1], &mod)) ||
+        (st = ws_kernel_get(mod, diverged ? "split_gate" : "gate", &k)))
         return fail(dev, argv[1], st);
     ws_addr out, go, spins, pattern;
     unsigned pat[4] = { 0x11111111, 0x22222222, 0xdeadbeef, 0x0badf00d };
@@ -54,7 +59,9 @@ int main(int argc, char **argv)
            (unsigned)pattern);
     fflush(stdout);
     ws_arg args[] = { WS_ARG_PTR(out), WS_ARG_PTR(go), WS_ARG_PTR(spins), WS_ARG_I32(limit) };
-    if ((st = ws_launch(dev, k, WS_DIM3(BLOCKS, 1, 1), WS_DIM3(THREADS, 1, 1), 0, args, 4)) ||
+    ws_arg split_args[] = { WS_ARG_PTR(go), WS_ARG_PTR(out), WS_ARG_I32(limit) };
+    if ((st = ws_launch(dev, k, WS_DIM3(BLOCKS, 1, 1), WS_DIM3(THREADS, 1, 1), 0, diverged ? split_args : args,
+                        diverged ? 3 : 4)) ||
         (st = ws_synchronize(dev)))
         return fail(dev, "running gate", st);
     unsigned g = 0;
@@ -64,7 +71,7 @@ int main(int argc, char **argv)
         return fail(dev, "reading results", st);
     printf("go=0x%08x after %d spins (limit %d)\n", g, n, limit);
     for (int i = 0; i < N; i++)
-        if (res[i] != i * 3 + 1) {
+        if (res[i] != (diverged ? 1 : i * 3 + 1)) {
             printf("result BAD at %d: %d\n", i, res[i]);
             return 1;
         }

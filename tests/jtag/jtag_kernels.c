@@ -30,12 +30,12 @@ WS_KERNEL void bar_gate(volatile int *go, int limit, int first_spinner)
  * that hart's lane, whichever loop it is in). */
 WS_KERNEL void split_gate(volatile int *go, int *out, int limit)
 {
-    int i = (int)threadIdx_x();
+    int i = (int)(blockIdx_x() * blockDim_x() + threadIdx_x());
     int k = 0;
-    if (i & 1) {
+    if (threadIdx_x() & 1) {
         while (!*go && k < limit) k++;
     } else {
         while (!*go && k < limit) k += 2;
     }
-    out[i] = k > 0;
+    out[i] = 1; /* past the gate */
 }

@@ -374,8 +374,11 @@ ws_status ws_debug_set_step_before_fault(ws_debug *dbg, int on);
 /* on = 1 (the JTAG server sets it): a step (dcsr.step) runs an
  * instruction of the lane of the hart whose dcsr set it, as a step of a
  * hart does on any RISC-V target: in a diverged warp the lanes at another
- * pc (or call depth) sit the step out. on = 0 (the default, the gdb
- * server's): a step runs the group the warp would run next. */
+ * pc (or call depth) sit the step out; and each hart's dcsr.cause is its
+ * own (a step's only on the stepped hart, a trigger's or ebreak's only on
+ * the lanes that met it, "halt request" on the warp's others). on = 0 (the
+ * default, the gdb server's): a step runs the group the warp would run
+ * next, and every hart of a warp reads the warp's cause. */
 ws_status ws_debug_set_hart_steps(ws_debug *dbg, int on);
 /* Wait up to timeout_ms (-1: forever) for the next event. WS_ERR_TIMEOUT if
  * none arrived. Events are queued in order; none are lost. */

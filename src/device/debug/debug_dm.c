@@ -234,6 +234,29 @@ static uint32_t probe_cause(uint32_t cause)
     return cause == WS_DCSR_CAUSE_FAULT ? WS_DCSR_CAUSE_HALTREQ : cause;
 }
 
+/* The halt cause of the hart of lane l, as a probe that steps harts (hart
+ * steps: the JTAG server) reads it. A halt stops the whole warp, but on a
+ * RISC-V target each hart has a cause of its own: a step's is the stepped
+ * hart's, a trigger's or an ebreak's the harts of the lanes that met it
+ * (those at the halting lane's pc and depth); the warp's other harts read
+ * "halt request", as harts a halt group stopped. OpenOCD reports the first
+ * hart it finds halted by a step or a trigger as the thread that stopped:
+ * gdb's `stepi` of one lane of a diverged warp stopped on another. */
+static uint32_t hart_cause(const ws_debug *d, const ws_warp *w, const dbg_warp *dw, uint32_t l)
+{
+    if (!d->hart_steps) return dw->cause;
+    const uint32_t h = dw->halt_lane;
+    switch (dw->cause) {
+    case WS_DCSR_CAUSE_STEP:
+        return l == dw->step_lane ? WS_DCSR_CAUSE_STEP : WS_DCSR_CAUSE_HALTREQ;
+    case WS_DCSR_CAUSE_TRIGGER: case WS_DCSR_CAUSE_EBREAK:
+        if (h < d->lanes && (w->pc[l] != w->pc[h] || w->depth[l] != w->depth[h])) return WS_DCSR_CAUSE_HALTREQ;
+        return dw->cause;
+    default:
+        return dw->cause;
+    }
+}
+
 /* Transfer one register of a halted hart. Returns a cmderr value. */
 static uint32_t xfer_reg(ws_debug *d, uint32_t hart, uint32_t regno, int write, uint32_t *val)
 {
@@ -262,7 +285,7 @@ static uint32_t xfer_reg(ws_debug *d, uint32_t hart, uint32_t regno, int write, 
             dw->step = (*val >> 2) & 1;
             if (dw->step) dw->step_lane = (uint8_t)l;
         }
-        else *val = 4u << 28 | 1u << 15 /* ebreakm */ | probe_cause(dw->cause) << 6 |
+        else *val = 4u << 28 | 1u << 15 /* ebreakm */ | probe_cause(hart_cause(d, w, dw, l)) << 6 |
                     (uint32_t)dw->step << 2 | 3u /* prv = M */;
         return ERR_NONE;
     case 0x001: case 0x002: case 0x003:

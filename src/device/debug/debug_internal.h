@@ -25,6 +25,7 @@ typedef struct dbg_warp {
     uint8_t state, cause, req;
     uint8_t step;        /* dcsr.step (shared by the warp's harts)          */
     uint8_t step_lane;   /* the lane whose hart set it (hart_steps)         */
+    uint8_t halt_lane;   /* the lane the last halt was for (dbg_halt_locked) */
     uint8_t stepping;    /* resumed with step: run one instruction          */
     uint8_t step_bar;    /* stepped into a barrier: halts when it opens     */
     uint8_t group_halt;  /* halted because another warp halted (all-stop)   */

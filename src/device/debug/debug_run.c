@@ -30,6 +30,7 @@ void dbg_halt_locked(ws_debug *d, ws_warp *w, uint32_t cause, uint32_t lane, int
     if (dw->state != DW_HALTED) ws_ev_emit(d->dev, WS_EV_DBG, WS_EV_DBG_HALT, w->core, w->slot | cause << 8);
     dw->state = DW_HALTED;
     dw->cause = (uint8_t)cause;
+    dw->halt_lane = (uint8_t)lane;
     if (event) dbg_machines_publish_locked(d); /* what the tool sees at this stop */
     dw->stepping = dw->step_bar = 0;
     dw->ranging = 0; /* a range step ends at any halt */
