@@ -245,6 +245,13 @@ int ws_cmd_capture(int argc, char **argv)
                         "linked with the static library cannot be captured: link it with libwarpscope.so, "
                         "docs/capture.md)\n", argv[i]);
         if (!rc) rc = 1;
+    } else if (rc == 0 && !strcmp(frames, "key")) {
+        /* it said "did not reach the chosen frames", which is no hint that
+         * the key is a signal nobody sent */
+        fprintf(stderr, "warpscope capture: nothing captured: %s got no SIGUSR1 (--frames key captures the frame "
+                        "after one: kill -USR1 PID, the program's or this command's), or began no frame after it\n",
+                argv[i]);
+        rc = 1;
     } else if (rc == 0) {
         fprintf(stderr, "warpscope capture: nothing captured: %s did not reach the chosen frames (--frames %s)\n",
                 argv[i], frames);

@@ -151,6 +151,11 @@ key)
     expect '^frame_begin 2 reason=2$'
     expect '^call 1 ws_memset dst=0x[0-9a-f]+ value=2 n=2048$'
     [ "$(count '^frame_begin ')" = 1 ] || fail "one frame"
+    # no SIGUSR1 at all: said, with how to send one (it said "did not
+    # reach the chosen frames (--frames key)")
+    out=$("$ws" capture -o "$work/n.wscap" --frames key -- "$1" ok 2 2>&1); rc=$?
+    [ $rc = 1 ] && grep -q "nothing captured: $1 got no SIGUSR1 (--frames key captures the frame after one: kill -USR1 PID" <<< "$out" &&
+      [ ! -e "$work/n.wscap" ] || fail "--frames key without a SIGUSR1: rc $rc: $out"
     ;;
 key_to_command)
     # the SIGUSR1 of --frames key sent to the command (the PID a shell's $!
