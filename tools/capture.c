@@ -218,20 +218,39 @@ int ws_cmd_capture(int argc, char **argv)
     }
     remove_temporaries(out);
     fflush(stdout);
-    char why[512] = "";
+    /* The shim's status file: "#device" once the program opened a device
+     * through libwarpscope.so, and why a capture was abandoned, if one was */
+    char why[512] = "", line[512];
+    int opened = !status_path[0]; /* (no file: not known, the old words) */
     if (status_path[0]) {
         FILE *sf = fopen(status_path, "r");
-        if (sf) {
-            if (!fgets(why, sizeof why, sf)) why[0] = 0;
-            fclose(sf);
+        while (sf && fgets(line, sizeof line, sf)) {
+            line[strcspn(line, "\n")] = 0;
+            if (!strcmp(line, "#device")) opened = 1;
+            else if (!why[0]) snprintf(why, sizeof why, "%s", line);
         }
-        why[strcspn(why, "\n")] = 0;
+        if (sf) fclose(sf);
         unlink(status_path);
     }
     if (exists(out)) {
         if (report(out) && !rc) rc = 1;
     } else if (rc == 0 && why[0]) { /* the shim said why (above, on the program's stderr) */
         fprintf(stderr, "warpscope capture: nothing captured: the capture was abandoned (%s)\n", why);
+        rc = 1;
+    } else if (!opened && rc != 127) {
+        /* a program linked with the static library calls the runtime
+         * directly, past the shim: it said "did not reach the chosen
+         * frames", and the user tried other frames */
+        fprintf(stderr, "warpscope capture: nothing captured: %s opened no device through libwarpscope.so (a program "
+                        "linked with the static library cannot be captured: link it with libwarpscope.so, "
+                        "docs/capture.md)\n", argv[i]);
+        if (!rc) rc = 1;
+    } else if (rc == 0 && !strcmp(frames, "key")) {
+        /* it said "did not reach the chosen frames", which is no hint that
+         * the key is a signal nobody sent */
+        fprintf(stderr, "warpscope capture: nothing captured: %s got no SIGUSR1 (--frames key captures the frame "
+                        "after one: kill -USR1 PID, the program's or this command's), or began no frame after it\n",
+                argv[i]);
         rc = 1;
     } else if (rc == 0) {
         fprintf(stderr, "warpscope capture: nothing captured: %s did not reach the chosen frames (--frames %s)\n",

@@ -396,12 +396,31 @@ int ws_cmd_replay(int argc, char **argv)
             return 0;
         } else if (a[0] != '-' && !q.path) {
             q.path = a;
+        } else if (a[0] != '-') {
+            /* `--pixel 10 20 f.wscap` took 20 for the capture: it said
+             * "unknown or incomplete option 'f.wscap'" */
+            fprintf(stderr, "warpscope replay: '%s' and '%s': two CAPTUREs given; replay takes one (an option's "
+                            "value written with a space, X Y for X,Y?)\n", q.path, a);
+            return usage(stderr);
         } else {
             fprintf(stderr, "warpscope replay: unknown or incomplete option '%s'\n", a);
             return usage(stderr);
         }
     }
-    if (!q.path) return usage(stderr);
+    if (!q.path) {
+        /* `--json f.wscap` takes the capture for its file: said, not
+         * only the usage */
+        const char *const *took[] = { &q.json, &q.html, &q.out, &q.pixel, &q.element, &q.mesh, &q.config };
+        const char *const names[] = { "--json", "--html", "--out", "--pixel", "--element", "--mesh", "--config" };
+        const char *hint = NULL, *value = NULL;
+        for (size_t k = 0; k < sizeof took / sizeof *took; k++) {
+            size_t len = *took[k] ? strlen(*took[k]) : 0;
+            if (len > 6 && !strcmp(*took[k] + len - 6, ".wscap")) hint = names[k], value = *took[k];
+        }
+        if (hint) fprintf(stderr, "warpscope replay: no CAPTURE given (%s took '%s' as its value)\n", hint, value);
+        else fprintf(stderr, "warpscope replay: no CAPTURE given\n");
+        return usage(stderr);
+    }
     if (check_modes(&q, loop_given, out_given)) return 2;
     char err[1024];
     ws_replay *r;

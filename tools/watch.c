@@ -162,7 +162,14 @@ static int show(const char *path, const char *format, int stats, int warn_droppe
     for (size_t d = 0; counts && d < ndev; d++) {
         ws_event *ev;
         size_t count;
-        ws_status st = ws_events_decode(buf + starts[d], starts[d + 1] - starts[d], &ev, &count, err, sizeof err);
+        size_t piece = starts[d + 1] - starts[d];
+        ws_status st = WS_ERR_BAD_MODULE;
+        /* a file (or its last trace) cut inside a header is said to be
+         * truncated: it was "not a warpscope event trace (no WSEV header)" */
+        if (!n) snprintf(err, sizeof err, "empty file (0 bytes): not a warpscope event trace");
+        else if (piece < HEADER && !memcmp(buf + starts[d], "WSEV", piece < 4 ? piece : 4))
+            snprintf(err, sizeof err, "truncated: the file ends at offset %zu, inside a %d-byte header", n, HEADER);
+        else st = ws_events_decode(buf + starts[d], piece, &ev, &count, err, sizeof err);
         if (st != WS_OK) {
             if (ndev > 1) fprintf(stderr, "warpscope watch: %s: device %zu's trace (byte %zu): %s\n", path, d + 1, starts[d], err);
             else fprintf(stderr, "warpscope watch: %s: %s\n", path, err);

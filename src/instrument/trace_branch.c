@@ -200,6 +200,14 @@ void tr_report_branches(const tr_twin *tw, const ws_trace_launch *L, FILE *f)
         s->divergent += tk[r] && nt[r];
     }
     qsort(st, L->nblocks, sizeof *st, by_executions);
+    if (!L->nblocks || !st[0].executions) {
+        /* a kernel without a conditional branch on its way (a shader, say)
+         * got the table's heading and legend with no row under them */
+        fprintf(f, "  conditional branches: none ran\n");
+        report_indirect(tw, L, &S, split, f);
+        free(tk), free(nt), free(st), free(next), free(split), sites_free(&S);
+        return;
+    }
     int width = 28;
     for (uint32_t i = 0; i < L->nblocks && st[i].executions; i++) width = widen(tw, L, st[i].block, width);
     fprintf(f, "  %-*s %-10s %10s %9s %7s %7s %10s\n", width, "branch", "pc", "warp-execs", "lanes/ex", "taken", "not",

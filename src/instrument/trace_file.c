@@ -457,6 +457,17 @@ static ws_status check_header(const uint8_t *h, size_t hlen, uint64_t size, int 
                               uint32_t *version_out, uint64_t *raw, uint64_t *zs, char *err, size_t errlen)
 {
     uint32_t version = 0;
+    /* a file cut inside its header (an interrupted copy) is said to be
+     * truncated: it was "not a warpscope trace file (no WSTRACE header)" */
+    if (!hlen) {
+        snprintf(err, errlen, "%s: empty file (0 bytes): not a warpscope trace file", what);
+        return WS_ERR_BAD_MODULE;
+    }
+    if (hlen < HEADER && !memcmp(h, magic, hlen < 8 ? hlen : 8)) {
+        snprintf(err, errlen, "%s: truncated: the file ends at offset %zu, inside the %d-byte header", what, hlen,
+                 HEADER);
+        return WS_ERR_BAD_MODULE;
+    }
     if (hlen < HEADER || memcmp(h, magic, 8)) {
         snprintf(err, errlen, "%s: not a warpscope trace file (no WSTRACE header)", what);
         return WS_ERR_BAD_MODULE;

@@ -411,9 +411,12 @@ void tr_report(const tracer *t, FILE *f)
     for (uint32_t i = 0; i < t->trace.nlaunches; i++) {
         const ws_trace_launch *L = &t->trace.launches[i];
         const tr_twin *tw = &t->twins[t->timing[i].twin];
-        char label[1024];
-        fprintf(f, "\nlaunch %llu: %s grid (%u,%u,%u) block (%u,%u,%u)%s%s\n", (unsigned long long)L->launch_id,
-                ws_trace_launch_label(&t->trace, shown, i, label, sizeof label), L->grid.x, L->grid.y, L->grid.z,
+        char label[1024], stage[64] = "";
+        /* a shader launch names its stage and draw (it was the bare shader
+         * name and a one-dimensional grid, which draw was not said) */
+        if (t->timing[i].stage) snprintf(stage, sizeof stage, " (%s shader of draw %u)", t->timing[i].stage, t->timing[i].draw);
+        fprintf(f, "\nlaunch %llu: %s%s grid (%u,%u,%u) block (%u,%u,%u)%s%s\n", (unsigned long long)L->launch_id,
+                ws_trace_launch_label(&t->trace, shown, i, label, sizeof label), stage, L->grid.x, L->grid.y, L->grid.z,
                 L->block.x, L->block.y, L->block.z,
                 L->flags & WS_TRACE_COMPLETE ? "" : "  [INCOMPLETE]", L->flags & WS_TRACE_FAULTED ? "  [FAULTED]" : "");
         if (L->note && L->note[0]) fprintf(f, "  note: %s\n", L->note);

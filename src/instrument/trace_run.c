@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "gfx/gfx_device.h"
 #include "instrument/trace_verify.h"
 #include "instrument/tracer_int.h"
 #include "runtime/launch_snapshot.h"
@@ -363,6 +364,10 @@ ws_status tr_launch(tracer *t, tr_twin *tw, ws_grid_run *G, uint64_t number, ws_
     ws_trace_launch *L = new_launch(t);
     tr_timing *tm = L ? &t->timing[t->trace.nlaunches - 1] : NULL;
     if (tm) tm->twin = (size_t)(tw - t->twins);
+    if (tm && G->gfx) { /* a shader: the report says which stage of which draw, as the profiler does */
+        tm->stage = G->gfx->fragment ? "fragment" : "vertex";
+        tm->draw = G->draw_id;
+    }
     if (!L || describe(L, tw, G, number, t->lanes_per_warp) || kernel_entry(tw->count, G->kernel_name, &count_entry) ||
         kernel_entry(tw->record, G->kernel_name, &record_entry)) {
         fprintf(stderr, "warpscope: trace: launch %llu (%s in %s) runs untraced: out of host memory\n",

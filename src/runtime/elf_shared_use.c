@@ -90,49 +90,6 @@ static int fetch(const walk *w, uint32_t pc, ws_inst *in)
     return in->op == OP_ILLEGAL || pc + in->len > w->img->text_end ? -1 : 0;
 }
 
-/* Visit everything reachable from entry, noting indirect jumps and calls
- * (where they go is not known; an indirect call returns). -1: out of
- * memory. */
-static int walk_code(walk *w, uint32_t entry)
-{
-    if (push(w, entry)) return -1;
-    while (w->ntodo) {
-        uint32_t pc = w->todo[--w->ntodo];
-        ws_inst in;
-        while (in_text(w, pc) && !w->seen[(pc - w->img->text_start) / 2] && fetch(w, pc, &in) == 0) {
-            w->seen[(pc - w->img->text_start) / 2] = 1;
-            uint32_t next = pc + in.len;
-            switch (in.op) {
-            case OP_BEQ: case OP_BNE: case OP_BLT: case OP_BGE: case OP_BLTU: case OP_BGEU:
-                if (push(w, pc + (uint32_t)in.imm)) return -1;
-                break;
-            case OP_JAL:
-                if (push(w, pc + (uint32_t)in.imm)) return -1;
-                if (in.rd == 0) next = 0; /* a jump: no fall-through */
-                break;
-            case OP_AUIPC: { /* auipc rX + jalr rX: a call or tail call */
-                ws_inst j;
-                if (fetch(w, next, &j) == 0 && j.op == OP_JALR && j.rs1 == in.rd) {
-                    w->seen[(next - w->img->text_start) / 2] = 1;
-                    if (push(w, pc + ((uint32_t)in.imm) + (uint32_t)j.imm)) return -1;
-                    next = j.rd ? next + j.len : 0;
-                }
-                break;
-            }
-            case OP_JALR:
-                if (!(in.rd == 0 && in.rs1 == 1 && in.imm == 0) && !w->indirect) w->indirect = pc; /* not a ret */
-                if (in.rd == 0) next = 0;
-                break;
-            default:
-                break;
-            }
-            if (!next) break;
-            pc = next;
-        }
-    }
-    return 0;
-}
-
 /* Whether CSR csr holds a system value of the other stage than kind's. */
 static int foreign_sysval(ws_func_kind kind, uint32_t csr)
 {
@@ -141,29 +98,17 @@ static int foreign_sysval(ws_func_kind kind, uint32_t csr)
     return 0;
 }
 
-/* A shader's first read (lowest address) of another stage's system value
- * in the code the walk reached: a vertex shader's ws_pixel_x() read its
- * vertex index, a fragment shader's ws_vertex_id() nothing it could use. */
-static void find_foreign_sysval(const walk *w, ws_elf_kernel *K)
-{
-    K->foreign_csr = K->foreign_pc = 0;
-    if (K->kind == WS_FUNC_KERNEL || w->img->legacy_sysvals) return; /* its SYS0 may be a vertex index */
-    for (uint32_t pc = w->img->text_start; in_text(w, pc); pc += 2) {
-        ws_inst in;
-        if (!w->seen[(pc - w->img->text_start) / 2] || fetch(w, pc, &in)) continue;
-        if (in.op < OP_CSRRW || in.op > OP_CSRRCI || !foreign_sysval(K->kind, (uint32_t)in.imm & 0xFFFu)) continue;
-        K->foreign_csr = (uint32_t)in.imm & 0xFFFu;
-        K->foreign_pc = pc;
-        return;
-    }
-}
-
 /* The straight-line walk: the code every run of a shader executes. From
  * the entry it goes on through unconditional jumps, into direct calls and
- * on after them (the call is assumed to return), and stops at the first
- * conditional branch, indirect jump or return, where it cannot know the
- * way. Registers are followed as far as lui/addi set them, to see a7 at
- * ws_discard()'s ecall. */
+ * on after them, and stops at the first conditional branch, indirect jump
+ * or return, where it cannot know the way. A call is assumed to return
+ * unless the walk of the callee ends where nothing comes back: an illegal
+ * instruction (__builtin_trap(), __builtin_unreachable()) or an ecall that
+ * ends the lane (ws_trap(), assert, exit). After such a call the compiler
+ * puts nothing, so the bytes there are the next function's: the walk went
+ * on into them, and a stub vertex shader that only traps was refused for
+ * the ws_pixel_x() of the fragment shader after it. Registers are followed
+ * as far as lui/addi set them, to see a7 at an ecall. */
 typedef struct straight {
     const walk *w;
     ws_func_kind kind;
@@ -186,28 +131,36 @@ static void note_constant(straight *s, const ws_inst *in)
 
 static int a7_is(const straight *s, uint32_t v) { return (s->known & (1u << 17)) && s->reg[17] == v; }
 
-static void walk_straight(straight *s, uint32_t pc, int depth)
+/* How a straight walk ended: the code may go on after it (a return, or a
+ * branch or indirect jump whose way is not known), or it never does. */
+enum { WALK_GOES_ON, WALK_ENDS };
+
+static int walk_straight(straight *s, uint32_t pc, int depth)
 {
     ws_inst in;
-    while (s->budget && !s->csr && !s->discard_pc && fetch(s->w, pc, &in) == 0) {
+    while (s->budget && !s->csr && !s->discard_pc) {
+        if (!in_text(s->w, pc)) return WALK_GOES_ON; /* not known */
+        if (fetch(s->w, pc, &in) != 0) return WALK_ENDS; /* an illegal instruction stops the lane */
         s->budget--;
         uint32_t next = pc + in.len;
         if (in.op >= OP_CSRRW && in.op <= OP_CSRRCI && foreign_sysval(s->kind, (uint32_t)in.imm & 0xFFFu)) {
             s->csr = (uint32_t)in.imm & 0xFFFu;
             s->csr_pc = pc;
-            return;
+            return WALK_ENDS;
         }
         if (in.op == OP_ECALL && s->kind == WS_FUNC_VERTEX && a7_is(s, WS_ECALL_DISCARD)) {
             s->discard_pc = pc;
-            return;
+            return WALK_ENDS;
         }
+        if (in.op == OP_ECALL && (a7_is(s, WS_ECALL_EXIT) || a7_is(s, WS_ECALL_TRAP) || a7_is(s, WS_ECALL_ASSERT)))
+            return WALK_ENDS; /* the lane retires or the launch stops */
         note_constant(s, &in);
         switch (in.op) {
         case OP_BEQ: case OP_BNE: case OP_BLT: case OP_BGE: case OP_BLTU: case OP_BGEU: case OP_JALR:
-            return;
+            return WALK_GOES_ON;
         case OP_JAL:
             if (in.rd == 0) { next = pc + (uint32_t)in.imm; break; }
-            if (depth < 16) walk_straight(s, pc + (uint32_t)in.imm, depth + 1);
+            if (depth < 16 && walk_straight(s, pc + (uint32_t)in.imm, depth + 1) == WALK_ENDS) return WALK_ENDS;
             s->known = 1; /* the callee may have changed any register but x0 */
             break;
         case OP_AUIPC: { /* auipc rX + jalr rX: a call or tail call */
@@ -215,7 +168,7 @@ static void walk_straight(straight *s, uint32_t pc, int depth)
             if (fetch(s->w, next, &j) != 0 || j.op != OP_JALR || j.rs1 != in.rd) break;
             uint32_t target = pc + (uint32_t)in.imm + (uint32_t)j.imm;
             if (!j.rd) { next = target; break; }
-            if (depth < 16) walk_straight(s, target, depth + 1);
+            if (depth < 16 && walk_straight(s, target, depth + 1) == WALK_ENDS) return WALK_ENDS;
             s->known = 1;
             next += j.len;
             break;
@@ -224,6 +177,78 @@ static void walk_straight(straight *s, uint32_t pc, int depth)
             break;
         }
         pc = next;
+    }
+    return s->budget ? WALK_ENDS : WALK_GOES_ON;
+}
+
+/* Whether a direct call to target certainly does not come back: its
+ * straight walk ends in a trap, an illegal instruction or an ecall that
+ * ends the lane before any branch or return (then the bytes after the
+ * call are another function's, not code this one reaches). */
+static int call_ends(const walk *w, uint32_t target)
+{
+    straight s = { .w = w, .kind = WS_FUNC_KERNEL, .budget = 4096, .known = 1 };
+    return walk_straight(&s, target, 1) == WALK_ENDS;
+}
+
+/* Visit everything reachable from entry, noting indirect jumps and calls
+ * (where they go is not known; an indirect call returns; a direct call
+ * returns unless call_ends() says it cannot). -1: out of memory. */
+static int walk_code(walk *w, uint32_t entry)
+{
+    if (push(w, entry)) return -1;
+    while (w->ntodo) {
+        uint32_t pc = w->todo[--w->ntodo];
+        ws_inst in;
+        while (in_text(w, pc) && !w->seen[(pc - w->img->text_start) / 2] && fetch(w, pc, &in) == 0) {
+            w->seen[(pc - w->img->text_start) / 2] = 1;
+            uint32_t next = pc + in.len;
+            switch (in.op) {
+            case OP_BEQ: case OP_BNE: case OP_BLT: case OP_BGE: case OP_BLTU: case OP_BGEU:
+                if (push(w, pc + (uint32_t)in.imm)) return -1;
+                break;
+            case OP_JAL:
+                if (push(w, pc + (uint32_t)in.imm)) return -1;
+                if (in.rd == 0 || call_ends(w, pc + (uint32_t)in.imm)) next = 0; /* a jump: no fall-through */
+                break;
+            case OP_AUIPC: { /* auipc rX + jalr rX: a call or tail call */
+                ws_inst j;
+                if (fetch(w, next, &j) == 0 && j.op == OP_JALR && j.rs1 == in.rd) {
+                    w->seen[(next - w->img->text_start) / 2] = 1;
+                    uint32_t target = pc + ((uint32_t)in.imm) + (uint32_t)j.imm;
+                    if (push(w, target)) return -1;
+                    next = j.rd && !call_ends(w, target) ? next + j.len : 0;
+                }
+                break;
+            }
+            case OP_JALR:
+                if (!(in.rd == 0 && in.rs1 == 1 && in.imm == 0) && !w->indirect) w->indirect = pc; /* not a ret */
+                if (in.rd == 0) next = 0;
+                break;
+            default:
+                break;
+            }
+            if (!next) break;
+            pc = next;
+        }
+    }
+    return 0;
+}
+
+/* A shader's first read (lowest address) of another stage's system value
+ * in the code the walk reached: a vertex shader's ws_pixel_x() read its
+ * vertex index, a fragment shader's ws_vertex_id() nothing it could use. */
+static void find_foreign_sysval(const walk *w, ws_elf_kernel *K)
+{
+    K->foreign_csr = K->foreign_pc = 0;
+    if (K->kind == WS_FUNC_KERNEL || w->img->legacy_sysvals) return; /* its SYS0 may be a vertex index */
+    for (uint32_t pc = w->img->text_start; in_text(w, pc); pc += 2) {
+        ws_inst in;
+        if (!w->seen[(pc - w->img->text_start) / 2] || fetch(w, pc, &in)) continue;
+        if (in.op < OP_CSRRW || in.op > OP_CSRRCI || !foreign_sysval(K->kind, (uint32_t)in.imm & 0xFFFu)) continue;
+        K->foreign_csr = (uint32_t)in.imm & 0xFFFu;
+        K->foreign_pc = pc;
+        return;
     }
 }
 

@@ -77,6 +77,14 @@ head -c 1000 cube.wscap > cut.wscap
 "$ws" replay cut.wscap > e5.txt 2>&1; [ $? -eq 1 ] && ok || bad "a truncated capture"
 expect 'cut.wscap' e5.txt
 "$ws" replay --bogus cube.wscap > e6.txt 2>&1; [ $? -eq 2 ] && ok || bad "an unknown option"
+# a value written with a space takes the capture's place, and an option
+# whose value is missing takes the capture: said which (it was "unknown or
+# incomplete option 'cube.wscap'", and the usage alone)
+"$ws" replay --pixel 320 240 cube.wscap > e10.txt 2>&1; [ $? -eq 2 ] && ok || bad "--pixel 320 240: not status 2"
+expect "^warpscope replay: '240' and 'cube.wscap': two CAPTUREs given; replay takes one" e10.txt
+"$ws" replay --pixel 320,240 --json cube.wscap > e11.txt 2>&1; [ $? -eq 2 ] && ok || bad "--json CAPTURE: not status 2"
+expect "^warpscope replay: no CAPTURE given \(--json took 'cube.wscap' as its value\)" e11.txt
+[ ! -e cube.wscap.json ] && ok || bad "--json without its file wrote something"
 # options that would go unused are refused, not ignored (--pixel with
 # --mesh printed the pixel's history alone, --loop 3 with --pixel replayed
 # once, --out without --dump-after wrote nothing anywhere)

@@ -151,6 +151,11 @@ key)
     expect '^frame_begin 2 reason=2$'
     expect '^call 1 ws_memset dst=0x[0-9a-f]+ value=2 n=2048$'
     [ "$(count '^frame_begin ')" = 1 ] || fail "one frame"
+    # no SIGUSR1 at all: said, with how to send one (it said "did not
+    # reach the chosen frames (--frames key)")
+    out=$("$ws" capture -o "$work/n.wscap" --frames key -- "$1" ok 2 2>&1); rc=$?
+    [ $rc = 1 ] && grep -q "nothing captured: $1 got no SIGUSR1 (--frames key captures the frame after one: kill -USR1 PID" <<< "$out" &&
+      [ ! -e "$work/n.wscap" ] || fail "--frames key without a SIGUSR1: rc $rc: $out"
     ;;
 key_to_command)
     # the SIGUSR1 of --frames key sent to the command (the PID a shell's $!
@@ -190,6 +195,23 @@ bad_use)
     # a bad WARPSCOPE_CAPTURE given directly: said once, the program unaffected
     out=$(WARPSCOPE_CAPTURE="frames=x" LD_PRELOAD=/proc/self/fd/9 "$1" ok 1 2>&1 9< "$SHIM"); rc=$?
     [ $rc = 0 ] && grep -q "WARPSCOPE_CAPTURE: frames 'x'" <<< "$out" || fail "bad WARPSCOPE_CAPTURE: rc $rc: $out"
+    ;;
+static_program)
+    # linked with the static library: nothing reaches the shim, which the
+    # command says, for every --frames (it said "did not reach the chosen
+    # frames", and the user tried other frames); the shared build of the
+    # same program, whose frames are never reached, still says that
+    for frames in 0 all launches=0-0; do
+        out=$("$ws" capture -o "$work/s.wscap" --frames "$frames" -- "$1" ok 1 2>&1); rc=$?
+        [ $rc = 1 ] && grep -q "nothing captured: $1 opened no device through libwarpscope.so (a program linked with the static library cannot be captured" <<< "$out" &&
+          ! grep -q "did not reach" <<< "$out" || fail "static program, --frames $frames: rc $rc: $out"
+    done
+    [ -e "$work/s.wscap" ] && fail "a file for a static program"
+    out=$("$ws" capture -o "$work/s.wscap" --frames 7 -- "$2" ok 2 2>&1); rc=$?
+    [ $rc = 1 ] && grep -q "nothing captured: $2 did not reach the chosen frames (--frames 7)" <<< "$out" ||
+      fail "shared program, a frame never reached: rc $rc: $out"
+    out=$("$ws" capture -o "$work/s.wscap" --frames 0 -- "$2" ok 1 2>&1); rc=$?
+    [ $rc = 0 ] && [ -s "$work/s.wscap" ] || fail "shared program, frame 0: rc $rc: $out"
     ;;
 *) fail "unknown check $check" ;;
 esac

@@ -240,6 +240,21 @@ out=$("$ws" watch --read "$work/tail.wsev" 2>&1); rc=$?
 mkdir -p "$work/adir.wsev"
 out=$("$ws" watch --read "$work/adir.wsev" 2>&1); rc=$?
 [[ $rc = 1 && "$out" == *"cannot read: Is a directory"* ]] && ok || bad "a directory (rc $rc): $out"
+# cut inside a header: truncated, not "no WSEV header" (a file that is no
+# trace); an empty file says so
+for cut in 1 10 23; do
+    head -c $cut "$work/r.wsev" > "$work/h.wsev"
+    out=$("$ws" watch --read "$work/h.wsev" 2>&1); rc=$?
+    [[ $rc = 1 && "$out" == "warpscope watch: $work/h.wsev: truncated: the file ends at offset $cut, inside a 24-byte header" ]] &&
+        ok || bad "cut at $cut, inside the header (rc $rc): $out"
+done
+: > "$work/h.wsev"
+out=$("$ws" watch --read "$work/h.wsev" 2>&1); rc=$?
+[[ $rc = 1 && "$out" == *"h.wsev: empty file (0 bytes)"* ]] && ok || bad "an empty file (rc $rc): $out"
+{ cat "$work/r.wsev"; head -c 10 "$work/r.wsev"; } > "$work/h.wsev"
+out=$("$ws" watch --read "$work/h.wsev" 2>&1); rc=$?
+[[ $rc = 1 && "$out" == *"device 2's trace"*"truncated: the file ends at offset"*"inside a 24-byte header" ]] && ok ||
+    bad "a second trace cut inside its header (rc $rc): $out"
 head -c 40 "$work/r.wsev" > "$work/t.wsev"
 out=$("$ws" watch --read "$work/t.wsev" 2>&1); rc=$?
 [[ $rc = 1 && "$out" == *"truncated or corrupt"* ]] && ok || bad "truncated trace: $out"

@@ -60,6 +60,22 @@ check_report reduction branch "$work/breduction.txt" $?
 check_report mandelbrot branch "$work/bmandelbrot.txt" $?
 awk '/mandelbrot_kernel.c:14/ && $NF+0 > 0 { found = 1 } END { exit !found }' "$work/bmandelbrot.txt" && ok ||
     bad "branch: no divergence reported at mandelbrot_kernel.c:14"
+# a launch with no conditional branch (the cube's fragment shader) says so,
+# rather than the table's heading and legend with no row under them
+(cd "$work" && "$ws" trace --tool branch --kernel cube_fs --launch 2 --report "$work/bcube.txt" -- "$ex/cube/cube" 1 \
+    > "$work/bcube.out" 2>&1)
+check_report "cube_fs" branch "$work/bcube.txt" $?
+# a shader launch names its stage and draw, as the profiler does (it was
+# the shader's name and a one-dimensional grid alone)
+grep -q "^launch 2: cube_fs (cube_kernel.elf) (fragment shader of draw 0) grid (" "$work/bcube.txt" && ok ||
+    { bad "branch: the shader launch does not name its stage and draw"; grep "^launch" "$work/bcube.txt"; }
+(cd "$work" && "$ws" trace --tool bbcount --launch 1 --report "$work/vcube.txt" -- "$ex/cube/cube" 1 > "$work/vcube.out" 2>&1)
+grep -q "^launch 1: cube_vs (cube_kernel.elf) (vertex shader of draw 0) grid (" "$work/vcube.txt" && ok ||
+    { bad "bbcount: the vertex shader launch does not name its stage and draw"; grep "^launch" "$work/vcube.txt"; }
+grep -q "^launch 1: reduce_sum (reduction_kernel.elf) grid (" "$work/breduction.txt" && ok ||
+    { bad "branch: a compute launch is named otherwise"; grep "^launch" "$work/breduction.txt"; }
+grep -q "^  conditional branches: none ran$" "$work/bcube.txt" && ! grep -q "warp-execs\|lanes/ex: active" "$work/bcube.txt" &&
+    ok || { bad "branch: a launch without a conditional branch"; sed -n '/^launch/,$p' "$work/bcube.txt"; }
 # Warp records are counted exactly by the counting pass even where lanes
 # loop long enough, while others wait, for the device's starvation guard
 # to act (256 iterations): the guard counts loop turns, which the inserted

@@ -226,6 +226,29 @@ static void round_trip(const char *dir)
         ws_status st = ws_trace_read_memory(da, cuts[k], "cut.wstrace", &r, err, sizeof err);
         CHECK(st != WS_OK && !r && strstr(err, "cut.wstrace"), "cut at %zu: status %d, '%s'", cuts[k], st, err);
     }
+    /* Cut inside the header: said to be truncated (a file of the right
+     * start that ends early), not "not a warpscope trace file"; through a
+     * file as through memory. */
+    const size_t short_cuts[] = { 1, 7, 8, 31 };
+    for (size_t k = 0; da && k < sizeof short_cuts / sizeof *short_cuts; k++) {
+        char want[96], c[512];
+        snprintf(want, sizeof want, "truncated: the file ends at offset %zu, inside the 32-byte header", short_cuts[k]);
+        r = NULL;
+        err[0] = 0;
+        CHECK(ws_trace_read_memory(da, short_cuts[k], "cut.wstrace", &r, err, sizeof err) == WS_ERR_BAD_MODULE &&
+              !r && strstr(err, want) && strstr(err, "cut.wstrace"), "cut at %zu: '%s'", short_cuts[k], err);
+        snprintf(c, sizeof c, "%s/short.wstrace", dir);
+        FILE *f = fopen(c, "wb");
+        CHECK(f && fwrite(da, 1, short_cuts[k], f) == short_cuts[k] && !fclose(f), "cannot write %s", c);
+        r = NULL;
+        err[0] = 0;
+        CHECK(ws_trace_read(c, &r, err, sizeof err) == WS_ERR_BAD_MODULE && !r && strstr(err, want),
+              "file cut at %zu: '%s'", short_cuts[k], err);
+        remove(c);
+    }
+    r = NULL;
+    CHECK(ws_trace_read_memory(da, 0, "cut.wstrace", &r, err, sizeof err) == WS_ERR_BAD_MODULE &&
+          strstr(err, "cut.wstrace: empty file (0 bytes)"), "empty: '%s'", err);
     /* A header that lies about the payload's size: refused before any
      * allocation of that size. */
     if (da) {

@@ -384,6 +384,13 @@ void shim_device_opened(ws_device *dev)
     shim_g.dev_seen = 1;
     REAL(ws_device_config)(dev, &shim_g.cfg);
     if (!shim_g.enabled) return;
+    if (shim_g.spec.status[0]) { /* `warpscope capture` tells "no device seen" (a static program) from "no frame" */
+        FILE *f = fopen(shim_g.spec.status, "a");
+        if (f) {
+            fputs("#device\n", f);
+            fclose(f);
+        }
+    }
     if (shim_g.spec.kind == SHIM_FRAMES_KEY) {
         struct sigaction sa;
         memset(&sa, 0, sizeof sa);
