@@ -698,7 +698,7 @@ static inline __attribute__((always_inline)) ws_warp_result warp_run(ws_device *
 
         case OP_ILLEGAL:
             ws_fault_raise(dev, w, (uint32_t)__builtin_ctz(g), FAULT_ILLEGAL_INSTRUCTION, pc, 0, 0,
-                           "illegal instruction 0x%0*x", in->len == 2 ? 4 : 8, in->raw);
+                           "bits 0x%0*x decode to no instruction of this device", in->len == 2 ? 4 : 8, in->raw);
             result = WARP_FAULT;
             goto out;
         default: /* every remaining op is a float computation */

@@ -364,7 +364,7 @@ static void kernel_section(FILE *f, const prof_kernel *k, uint32_t lanes)
  * own line, where the pc is in the library's __assert_func). */
 static void fault_sentence(const prof_fault *fl, char *buf, size_t len)
 {
-    const int says_kind = !strncmp(fl->detail, fl->kind, strlen(fl->kind)); /* "illegal instruction 0x..." */
+    const int says_kind = !strncmp(fl->detail, fl->kind, strlen(fl->kind)); /* a detail that starts with the kind */
     size_t n = (size_t)snprintf(buf, len, "%s", fl->has_lane && !fl->size && says_kind ? "" : fl->kind);
     if (fl->has_lane) {
         if (fl->size)

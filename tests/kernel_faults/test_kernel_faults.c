@@ -7,7 +7,7 @@
 #include "../test.h"
 
 static const struct { int kind; ws_status st; const char *what[2]; } cases[] = {
-    { 0, WS_ERR_KERNEL_FAULT, { "illegal instruction", "illegal instruction 0x0000" } },
+    { 0, WS_ERR_KERNEL_FAULT, { "illegal instruction", "illegal instruction: bits 0x0000 decode to no instruction" } },
     { 1, WS_ERR_KERNEL_FAULT, { "store access fault", "out of bounds: 0 bytes past the end of the 4096-byte allocation" } },
     { 2, WS_ERR_KERNEL_FAULT, { "store access fault", "null pointer" } },
     { 3, WS_ERR_KERNEL_FAULT, { "misaligned load", "misaligned 4-byte read" } },
