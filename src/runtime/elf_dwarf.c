@@ -564,17 +564,47 @@ static int cmp_name_kernel(const void *key, const void *elem)
  * much DWARF is not matched in quadratic time. */
 static ws_elf_kernel *match(ws_elf_kernel **byname, uint32_t n, Dwarf_Die *sub)
 {
-    const char *name = dwarf_diename(sub);
+    /* A kernel is named by its symbol. In C that is DW_AT_name; a C++
+     * kernel's symbol is its mangled name (_Z4scalePff), which DWARF keeps
+     * in DW_AT_linkage_name (possibly on the declaration a definition's
+     * DW_AT_specification points to), while DW_AT_name holds "scale". */
+    Dwarf_Attribute at;
+    const char *name = NULL;
+    if (dwarf_attr_integrate(sub, DW_AT_linkage_name, &at) || dwarf_attr_integrate(sub, DW_AT_MIPS_linkage_name, &at))
+        name = dwarf_formstring(&at);
+    if (!name) name = dwarf_diename(sub);
     Dwarf_Addr low;
     if (!name) return NULL;
     /* A declaration (a prototype seen at a call site in another compilation
      * unit) has no parameter names and the wrong source position: only the
-     * definition describes a kernel. */
-    if (dwarf_hasattr_integrate(sub, DW_AT_declaration)) return NULL;
+     * definition describes a kernel. Only the DIE's own attribute counts: a
+     * C++ definition whose DW_AT_specification is a declaration (a static
+     * member function) is a definition. */
+    if (dwarf_hasattr(sub, DW_AT_declaration)) return NULL;
     ws_elf_kernel **hit = bsearch(name, byname, n, sizeof *byname, cmp_name_kernel);
     if (!hit || (*hit)->has_params) return NULL;
     if (dwarf_lowpc(sub, &low) == 0 && low != (*hit)->entry) return NULL;
     return *hit;
+}
+
+/* The subprograms of a compilation unit, and those of the C++ namespaces
+ * in it (where clang puts the definition of a function declared in a
+ * namespace, kernels of `namespace ns { ... }` among them). Nesting is
+ * bounded, since the DWARF is untrusted. */
+static int scan_scope(ws_elf_ctx *cx, ws_elf_kernel **byname, uint32_t n, Dwarf_Die *scope, Dwarf_Die *cu, int depth)
+{
+    Dwarf_Die child;
+    int r = 0;
+    if (depth > 64 || dwarf_child(scope, &child) != 0) return 0;
+    do {
+        ws_elf_kernel *k;
+        int tag = dwarf_tag(&child);
+        if (tag == DW_TAG_subprogram && (k = match(byname, n, &child)))
+            r = describe_kernel(cx, k, &child, cu);
+        else if (tag == DW_TAG_namespace)
+            r = scan_scope(cx, byname, n, &child, cu, depth + 1);
+    } while (r == 0 && dwarf_siblingof(&child, &child) == 0);
+    return r;
 }
 
 int ws_elf_read_params(ws_elf_ctx *cx, ws_elf_image *img)
@@ -593,14 +623,8 @@ int ws_elf_read_params(ws_elf_ctx *cx, ws_elf_image *img)
     size_t hsize;
     int r = 0;
     while (r == 0 && dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
-        Dwarf_Die cu, child;
-        if (dwarf_offdie(dw, off + hsize, &cu) && dwarf_child(&cu, &child) == 0) {
-            do {
-                ws_elf_kernel *k;
-                if (dwarf_tag(&child) == DW_TAG_subprogram && (k = match(byname, img->nkernels, &child)))
-                    r = describe_kernel(cx, k, &child, &cu);
-            } while (r == 0 && dwarf_siblingof(&child, &child) == 0);
-        }
+        Dwarf_Die cu;
+        if (dwarf_offdie(dw, off + hsize, &cu)) r = scan_scope(cx, byname, img->nkernels, &cu, &cu, 0);
         off = next;
     }
     free(byname);

@@ -1,0 +1,22 @@
+// Kernels a CUDA programmer writes in C++: mangled names (a template in a
+// namespace, overloads, a static member function, nested namespaces) and
+// one extern "C". check_cxx_kernels.sh compiles and launches each.
+#include <warpscope/kernel.h>
+
+namespace ns {
+template <class T> WS_KERNEL void scale(T *p, T s) { p[threadIdx_x()] *= s; }
+}
+template WS_KERNEL void ns::scale<float>(float *, float);
+template WS_KERNEL void ns::scale<int>(int *, int);
+
+WS_KERNEL void over(int *p) { p[threadIdx_x()] = 7; }
+WS_KERNEL void over(float *p) { p[threadIdx_x()] = 1.5f; }
+
+struct S {
+    static WS_KERNEL void fill(int *p, int v);
+};
+void S::fill(int *p, int v) { p[threadIdx_x()] = v; }
+
+namespace a { namespace b { WS_KERNEL void deep(long long *p, long long v) { p[threadIdx_x()] = v * 3; } } }
+
+extern "C" WS_KERNEL void plain(int *p) { p[threadIdx_x()] = 3; }
