@@ -160,6 +160,21 @@ static void spell_decl(Dwarf_Die *t, const char *decl, char *buf, size_t len, in
                  "union" : "enum", name ? name : "<anonymous>");
         join(buf, len, sub, decl);
         return;
+    case DW_TAG_base_type: {
+        /* clang names every complex type "complex": spell the C type by
+         * its size, as the source wrote it */
+        Dwarf_Word enc = 0, bytes = 0;
+        if (dwarf_attr_integrate(t, DW_AT_encoding, &at)) dwarf_formudata(&at, &enc);
+        if (dwarf_attr_integrate(t, DW_AT_byte_size, &at)) dwarf_formudata(&at, &bytes);
+        if (enc == DW_ATE_complex_float && (!name || !strcmp(name, "complex")) &&
+            (bytes == 8 || bytes == 16 || bytes == 32)) {
+            join(buf, len, bytes == 8 ? "_Complex float" : bytes == 16 ? "_Complex double" : "_Complex long double",
+                 decl);
+            return;
+        }
+        join(buf, len, name ? name : "?", decl);
+        return;
+    }
     default:
         join(buf, len, name ? name : "?", decl);
     }
