@@ -94,6 +94,13 @@ static void array_dims(Dwarf_Die *t, char *dims, size_t len)
 /* C spelling of a type DIE around the declarator `decl` (what is already
  * spelt of the types that lead to it, "" at the top), e.g. "const float *",
  * "float (*)[4]", "int (*)(int, float)", "float * const *". */
+/* A pointer, or a C++ reference (int &, int &&), which the calling
+ * convention passes as a pointer. */
+static int is_pointer_tag(int tag)
+{
+    return tag == DW_TAG_pointer_type || tag == DW_TAG_reference_type || tag == DW_TAG_rvalue_reference_type;
+}
+
 static void spell_decl(Dwarf_Die *t, const char *decl, char *buf, size_t len, int depth, int *budget)
 {
     Dwarf_Attribute at;
@@ -108,12 +115,13 @@ static void spell_decl(Dwarf_Die *t, const char *decl, char *buf, size_t len, in
     char d[DECL_MAX], sub[160];
     const int tag = dwarf_tag(t);
     switch (tag) {
-    case DW_TAG_pointer_type: {
+    case DW_TAG_pointer_type: case DW_TAG_reference_type: case DW_TAG_rvalue_reference_type: {
         /* a pointer to an array or a function binds tighter: "(*)[4]" */
         int inner_tag = has_inner ? dwarf_tag(&inner) : 0;
         int wrap = inner_tag == DW_TAG_subroutine_type ||
                    (inner_tag == DW_TAG_array_type && !dwarf_hasattr(&inner, DW_AT_GNU_vector));
-        snprintf(d, sizeof d, wrap ? "(*%s)" : "*%s", decl);
+        const char *op = tag == DW_TAG_pointer_type ? "*" : tag == DW_TAG_reference_type ? "&" : "&&";
+        snprintf(d, sizeof d, wrap ? "(%s%s)" : "%s%s", op, decl);
         if (has_inner) spell_decl(&inner, d, buf, len, depth + 1, budget);
         else join(buf, len, "void", d);
         return;
@@ -206,7 +214,7 @@ static int kind_of(Dwarf_Die *t, ws_param_kind *kind, int *is_bool)
             if (dwarf_hasattr(&cur, DW_AT_GNU_vector)) return -1;
             *kind = WS_PARAM_PTR;
             return 0;
-        case DW_TAG_pointer_type:
+        case DW_TAG_pointer_type: case DW_TAG_reference_type: case DW_TAG_rvalue_reference_type:
             *kind = WS_PARAM_PTR;
             return 0;
         case DW_TAG_enumeration_type:
@@ -314,7 +322,7 @@ static void pointee_of(Dwarf_Die *t, ws_elf_param *q)
 {
     Dwarf_Die cur;
     Dwarf_Attribute at;
-    if (peel(t, &cur) || (dwarf_tag(&cur) != DW_TAG_pointer_type && dwarf_tag(&cur) != DW_TAG_array_type))
+    if (peel(t, &cur) || (!is_pointer_tag(dwarf_tag(&cur)) && dwarf_tag(&cur) != DW_TAG_array_type))
         return;
     for (int depth = 0; depth < MAX_DEPTH; depth++) { /* the pointer's target, then array elements */
         if (!dwarf_attr_integrate(&cur, DW_AT_type, &at) || !dwarf_formref_die(&at, &cur) || peel(&cur, &cur))
@@ -482,7 +490,7 @@ static int add_param(ws_elf_ctx *cx, ws_elf_kernel *k, Dwarf_Die *p)
     if (kind == WS_PARAM_PTR) {
         pointee_of(&type, q);
         Dwarf_Die ptr, target;
-        if (peel(&type, &ptr) == 0 && dwarf_tag(&ptr) == DW_TAG_pointer_type &&
+        if (peel(&type, &ptr) == 0 && is_pointer_tag(dwarf_tag(&ptr)) &&
             dwarf_attr_integrate(&ptr, DW_AT_type, &at) && dwarf_formref_die(&at, &target)) {
             q->pointee_bytes = type_bytes(&target);
             q->pointee_all_float = all_float(&target, 0);

@@ -17,7 +17,8 @@ echo "$info"
 ! grep -q "no DWARF" <<<"$info" && ok "every kernel has parameter information" || bad "a kernel without DWARF"
 for sig in "_ZN2ns5scaleIfEEvPT_S1_(float \*p, float s)" "_ZN2ns5scaleIiEEvPT_S1_(int \*p, int s)" \
            "_Z4overPi(int \*p)" "_Z4overPf(float \*p)" "_ZN1S4fillEPii(int \*p, int v)" \
-           "_ZN1a1b4deepEPxx(long long \*p, long long v)" "plain(int \*p)"; do
+           "_ZN1a1b4deepEPxx(long long \*p, long long v)" "plain(int \*p)" "_Z6by_refRiPf(int &x, float \*o)" \
+           "_Z4refsRKdOdRA4_f(const double &d, double &&r, float (&arr)\[4\])"; do
     grep -q "^kernel $sig" <<<"$info" && ok "info: $sig" || bad "info lacks: $sig"
 done
 run() { # expected-line kernel args...
@@ -33,6 +34,9 @@ run "arg 1: 1.5 1.5 1.5 1.5" _Z4overPf zeros:4
 run "arg 1: 11 11 11 11" _ZN1S4fillEPii zeros:4 11
 run "arg 1: 30000000000 30000000000 30000000000 30000000000" _ZN1a1b4deepEPxx zeros:4 10000000000
 run "arg 1: 3 3 3 3" plain zeros:4
+run "arg 1: 9" _Z6by_refRiPf iota:1 zeros:4
+out=$("$ws" run --block 1 "$dir/cxx.elf" _Z4refsRKdOdRA4_f zeros:1 zeros:1 zeros:4 2>&1)
+[[ "$out" == *"arg 3: 0 0 0 1.5"* ]] && ok "references to a double and to an array" || bad "refs: $out"
 # the launch checks a C++ kernel's arguments as a C kernel's
 out=$("$ws" run --block 4 "$dir/cxx.elf" _ZN2ns5scaleIiEEvPT_S1_ iota:4 2.5 2>&1)
 [[ "$out" == *"parameter 1 's' has type 'int': '2.5' is not a whole number"* ]] && ok "argument type checked" ||

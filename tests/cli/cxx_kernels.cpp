@@ -20,3 +20,9 @@ void S::fill(int *p, int v) { p[threadIdx_x()] = v; }
 namespace a { namespace b { WS_KERNEL void deep(long long *p, long long v) { p[threadIdx_x()] = v * 3; } } }
 
 extern "C" WS_KERNEL void plain(int *p) { p[threadIdx_x()] = 3; }
+
+// References: the calling convention passes them as pointers (until
+// 2026-11-29 one such kernel made the whole module fail to load, its
+// parameter's type spelt '?').
+WS_KERNEL void by_ref(int &x, float *o) { o[threadIdx_x()] = (float)x + 0.5f; x = 9; }
+WS_KERNEL void refs(const double &d, double &&r, float (&arr)[4]) { r = d * 2; arr[3] = 1.5f; }
