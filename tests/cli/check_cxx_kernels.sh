@@ -11,7 +11,7 @@ pass=0 fail=0
 ok() { pass=$((pass + 1)); echo "ok: $1"; }
 bad() { fail=$((fail + 1)); echo "FAIL: $1"; }
 mkdir -p "$dir"
-"$ws" cc -o "$dir/cxx.elf" "$src" || { echo "FAIL: compile"; exit 1; }
+"$ws" cc -Wall -Wextra -Werror -pedantic -o "$dir/cxx.elf" "$src" || { echo "FAIL: compile"; exit 1; }
 info=$("$ws" info "$dir/cxx.elf")
 echo "$info"
 ! grep -q "no DWARF" <<<"$info" && ok "every kernel has parameter information" || bad "a kernel without DWARF"
@@ -37,6 +37,26 @@ run "arg 1: 3 3 3 3" plain zeros:4
 run "arg 1: 9" _Z6by_refRiPf iota:1 zeros:4
 out=$("$ws" run --block 1 "$dir/cxx.elf" _Z4refsRKdOdRA4_f zeros:1 zeros:1 zeros:4 2>&1)
 [[ "$out" == *"arg 3: 0 0 0 1.5"* ]] && ok "references to a double and to an array" || bad "refs: $out"
+out=$("$ws" run --block 2 "$dir/cxx.elf" _Z4saysPi zeros:9 2>&1)
+[[ "$out" == *"lane 0 of 2"*"lane 1 of 2"*"arg 1: 4 5 0 0 0 0 0 0 2"* ]] && ok "printf, assert, vote, shuffle, atomics from C++" ||
+    bad "C++ printf: $out"
+# C kernels with the header's helpers build with -pedantic -Werror too, in
+# C99 and C11 (until 2026-11-29 the header's statement expressions and
+# _Generic were errors there)
+cat > "$dir/pedantic.c" <<'KERNEL'
+#include <warpscope/kernel.h>
+WS_KERNEL void k(int *o)
+{
+    unsigned t = threadIdx_x() + blockIdx_y() * blockDim_x();
+    o[t] = ws_any(1) + ws_shfl_xor(2, 1) + (int)ws_active_mask() * 0 + atomicAdd(&o[40], 1) * 0;
+    atomicMax(&o[41], (int)t);
+    printf("%u\n", t);
+}
+KERNEL
+for std in c99 c11; do
+    "$ws" cc -std=$std -Wall -Wextra -Werror -pedantic -o "$dir/pedantic.elf" "$dir/pedantic.c" &&
+        ok "-std=$std -pedantic -Werror" || bad "-std=$std -pedantic -Werror"
+done
 # the launch checks a C++ kernel's arguments as a C kernel's
 out=$("$ws" run --block 4 "$dir/cxx.elf" _ZN2ns5scaleIiEEvPT_S1_ iota:4 2.5 2>&1)
 [[ "$out" == *"parameter 1 's' has type 'int': '2.5' is not a whole number"* ]] && ok "argument type checked" ||

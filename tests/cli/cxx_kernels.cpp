@@ -26,3 +26,13 @@ extern "C" WS_KERNEL void plain(int *p) { p[threadIdx_x()] = 3; }
 // parameter's type spelt '?').
 WS_KERNEL void by_ref(int &x, float *o) { o[threadIdx_x()] = (float)x + 0.5f; x = 9; }
 WS_KERNEL void refs(const double &d, double &&r, float (&arr)[4]) { r = d * 2; arr[3] = 1.5f; }
+
+// The device library's C functions from C++ (until 2026-11-29 kernel.h
+// declared them without extern "C": ws_printf(char const*, ...) did not
+// link). The whole file builds with -Wall -Wextra -Werror -pedantic.
+WS_KERNEL void says(int *o)
+{
+    assert(threadIdx_x() < 64);
+    printf("lane %u of %u\n", ws_lane_id(), blockDim_x());
+    o[threadIdx_x()] = (int)ws_ballot(1) + ws_shfl_down(1, 1) + atomicAdd(&o[8], 1);
+}
