@@ -86,11 +86,15 @@ int ws_cmd_info(int argc, char **argv)
                                                                                                 : "kernel", k->name);
         for (uint32_t p = 0; p < k->nparams; p++) {
             const char *t = k->params[p].type_name, *n = k->params[p].name, *in = strstr(t, "(*");
+            if (!in) in = strstr(t, "(&"); /* a C++ reference to an array: "float (&arr)[4]" */
             /* a pointer to an array or a function names the parameter
              * inside its declarator: "float (*rows)[4]", "int (*f)(int)" */
             const char *at = in ? strchr(in, ')') : NULL;
-            if (at && *n) printf("%s%.*s%s%s%s", p ? ", " : "", (int)(at - t), t, at[-1] == '*' ? "" : " ", n, at);
-            else printf("%s%s%s%s", p ? ", " : "", t, t[strlen(t) - 1] == '*' ? "" : " ", n);
+            const char last = t[strlen(t) - 1];
+            if (at && *n)
+                printf("%s%.*s%s%s%s", p ? ", " : "", (int)(at - t), t, at[-1] == '*' || at[-1] == '&' ? "" : " ", n,
+                       at);
+            else printf("%s%s%s%s", p ? ", " : "", t, last == '*' || last == '&' ? "" : " ", n);
         }
         printf(")%s  entry 0x%08x", k->has_params ? "" : " [no DWARF]", k->entry);
         if (k->decl_file) printf("  %s:%u", k->decl_file, k->decl_line);

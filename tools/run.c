@@ -18,13 +18,17 @@ static void usage(FILE *f)
             "  --config K=V[,K=V]   device settings (cores=, lanes_per_warp=, ...)\n"
             "ARG is a number for scalar parameters; for a pointer parameter,\n"
             "  zeros:N    a zero-filled buffer of N elements of the pointee's type (4 bytes\n"
-            "             for void * or a struct; for a pointer to an array or a vector,\n"
-            "             float (*)[4], N of its scalars), printed after the run\n"
-            "  iota:N     a buffer holding 0,1,...,N-1 (int or float, as the parameter says)\n");
+            "             for void *; for a pointer to an array or a vector, float (*)[4],\n"
+            "             N of its scalars), printed after the run\n"
+            "  iota:N     a buffer holding 0,1,...,N-1 (int or float, as the parameter says;\n"
+            "             not for structs and other elements that are no int or float)\n");
 }
 
-/* A buffer argument: N elements of the pointee's size (4 if unknown). */
-typedef struct buffer { ws_addr addr; uint64_t n; uint32_t size; int is_float, is_unsigned; } buffer;
+/* A buffer argument: N elements of the pointee's size (4 if unknown).
+ * opaque: the elements are no integer or float scalar (a struct, long
+ * double, a complex, _Float16), printed as 32-bit words (floats where the
+ * element is all 32-bit floats). */
+typedef struct buffer { ws_addr addr; uint64_t n; uint32_t size; int is_float, is_unsigned, opaque; } buffer;
 
 #define MAX_BUFFER_BYTES (64ull << 20)
 
@@ -59,8 +63,22 @@ static int make_arg(ws_device *dev, const ws_kernel *k, uint32_t i, const char *
     buf->size = t.pointee_size == 1 || t.pointee_size == 2 || t.pointee_size == 8 ? t.pointee_size : 4;
     buf->is_float = t.pointee_float;
     buf->is_unsigned = t.pointee_unsigned;
+    uint32_t pbytes = 0;
+    int all_float = 0;
+    if (!t.pointee_size && ws_param_pointee_bytes(k, i, &pbytes, &all_float) == 0 && pbytes) {
+        /* a struct, long double, ...: whole elements (until 2026-11-29, 4
+         * bytes each, and a kernel filling a struct float2 * faulted) */
+        buf->size = pbytes;
+        buf->opaque = 1;
+        buf->is_float = all_float && pbytes % 4 == 0;
+    }
     unsigned long long n;
     int iota = ws_parse_buffer(text, MAX_BUFFER_BYTES / buf->size, &n, err, sizeof err);
+    if (iota > 0 && buf->opaque) {
+        snprintf(err, sizeof err, "'%s': iota:N fills integers or floats; the elements here are %u-byte objects: "
+                 "use zeros:N", text, buf->size);
+        iota = -1;
+    }
     if (iota < 0) {
         fprintf(stderr, "warpscope run: launch of '%s': parameter %u '%s' has type '%s': %s\n", ws_kernel_name(k),
                 i, pname, tn, err);
@@ -81,10 +99,37 @@ static int make_arg(ws_device *dev, const ws_kernel *k, uint32_t i, const char *
     return 0;
 }
 
+/* An element that is no scalar, in braces: its 32-bit words (the last
+ * one shorter if the size is no multiple of 4), as floats if it is made of
+ * floats, else in hexadecimal; at most 16 words, then "...". */
+static int print_opaque(ws_device *dev, const buffer *b, uint64_t n)
+{
+    uint8_t w[16 * 4];
+    const uint32_t shown = b->size < sizeof w ? b->size : (uint32_t)sizeof w;
+    for (uint64_t j = 0; j < n; j++) {
+        if (ws_memcpy_dtoh(dev, w, b->addr + (ws_addr)(j * b->size), shown)) return -1;
+        printf(" {");
+        for (uint32_t o = 0; o < shown; o += 4) {
+            uint32_t u = 0, len = shown - o < 4 ? shown - o : 4;
+            memcpy(&u, w + o, len);
+            if (b->is_float) { float f; memcpy(&f, &u, 4); printf("%s%.9g", o ? " " : "", f); }
+            else printf("%s0x%0*x", o ? " " : "", (int)len * 2, u);
+        }
+        printf("%s}", shown < b->size ? " ..." : "");
+    }
+    return 0;
+}
+
 static int print_buffer(ws_device *dev, uint32_t a, const buffer *b)
 {
     uint64_t n = b->n < 64 ? b->n : 64;
     uint8_t v[64 * 8];
+    if (b->opaque) {
+        printf("arg %u:", a + 1);
+        if (print_opaque(dev, b, n)) return -1;
+        printf("%s\n", n < b->n ? " ..." : "");
+        return 0;
+    }
     if (ws_memcpy_dtoh(dev, v, b->addr, n * b->size)) return -1;
     printf("arg %u:", a + 1);
     for (uint64_t j = 0; j < n; j++) {

@@ -94,6 +94,13 @@ static void array_dims(Dwarf_Die *t, char *dims, size_t len)
 /* C spelling of a type DIE around the declarator `decl` (what is already
  * spelt of the types that lead to it, "" at the top), e.g. "const float *",
  * "float (*)[4]", "int (*)(int, float)", "float * const *". */
+/* A pointer, or a C++ reference (int &, int &&), which the calling
+ * convention passes as a pointer. */
+static int is_pointer_tag(int tag)
+{
+    return tag == DW_TAG_pointer_type || tag == DW_TAG_reference_type || tag == DW_TAG_rvalue_reference_type;
+}
+
 static void spell_decl(Dwarf_Die *t, const char *decl, char *buf, size_t len, int depth, int *budget)
 {
     Dwarf_Attribute at;
@@ -108,12 +115,13 @@ static void spell_decl(Dwarf_Die *t, const char *decl, char *buf, size_t len, in
     char d[DECL_MAX], sub[160];
     const int tag = dwarf_tag(t);
     switch (tag) {
-    case DW_TAG_pointer_type: {
+    case DW_TAG_pointer_type: case DW_TAG_reference_type: case DW_TAG_rvalue_reference_type: {
         /* a pointer to an array or a function binds tighter: "(*)[4]" */
         int inner_tag = has_inner ? dwarf_tag(&inner) : 0;
         int wrap = inner_tag == DW_TAG_subroutine_type ||
                    (inner_tag == DW_TAG_array_type && !dwarf_hasattr(&inner, DW_AT_GNU_vector));
-        snprintf(d, sizeof d, wrap ? "(*%s)" : "*%s", decl);
+        const char *op = tag == DW_TAG_pointer_type ? "*" : tag == DW_TAG_reference_type ? "&" : "&&";
+        snprintf(d, sizeof d, wrap ? "(%s%s)" : "%s%s", op, decl);
         if (has_inner) spell_decl(&inner, d, buf, len, depth + 1, budget);
         else join(buf, len, "void", d);
         return;
@@ -160,6 +168,21 @@ static void spell_decl(Dwarf_Die *t, const char *decl, char *buf, size_t len, in
                  "union" : "enum", name ? name : "<anonymous>");
         join(buf, len, sub, decl);
         return;
+    case DW_TAG_base_type: {
+        /* clang names every complex type "complex": spell the C type by
+         * its size, as the source wrote it */
+        Dwarf_Word enc = 0, bytes = 0;
+        if (dwarf_attr_integrate(t, DW_AT_encoding, &at)) dwarf_formudata(&at, &enc);
+        if (dwarf_attr_integrate(t, DW_AT_byte_size, &at)) dwarf_formudata(&at, &bytes);
+        if (enc == DW_ATE_complex_float && (!name || !strcmp(name, "complex")) &&
+            (bytes == 8 || bytes == 16 || bytes == 32)) {
+            join(buf, len, bytes == 8 ? "_Complex float" : bytes == 16 ? "_Complex double" : "_Complex long double",
+                 decl);
+            return;
+        }
+        join(buf, len, name ? name : "?", decl);
+        return;
+    }
     default:
         join(buf, len, name ? name : "?", decl);
     }
@@ -191,7 +214,7 @@ static int kind_of(Dwarf_Die *t, ws_param_kind *kind, int *is_bool)
             if (dwarf_hasattr(&cur, DW_AT_GNU_vector)) return -1;
             *kind = WS_PARAM_PTR;
             return 0;
-        case DW_TAG_pointer_type:
+        case DW_TAG_pointer_type: case DW_TAG_reference_type: case DW_TAG_rvalue_reference_type:
             *kind = WS_PARAM_PTR;
             return 0;
         case DW_TAG_enumeration_type:
@@ -299,7 +322,7 @@ static void pointee_of(Dwarf_Die *t, ws_elf_param *q)
 {
     Dwarf_Die cur;
     Dwarf_Attribute at;
-    if (peel(t, &cur) || (dwarf_tag(&cur) != DW_TAG_pointer_type && dwarf_tag(&cur) != DW_TAG_array_type))
+    if (peel(t, &cur) || (!is_pointer_tag(dwarf_tag(&cur)) && dwarf_tag(&cur) != DW_TAG_array_type))
         return;
     for (int depth = 0; depth < MAX_DEPTH; depth++) { /* the pointer's target, then array elements */
         if (!dwarf_attr_integrate(&cur, DW_AT_type, &at) || !dwarf_formref_die(&at, &cur) || peel(&cur, &cur))
@@ -467,7 +490,7 @@ static int add_param(ws_elf_ctx *cx, ws_elf_kernel *k, Dwarf_Die *p)
     if (kind == WS_PARAM_PTR) {
         pointee_of(&type, q);
         Dwarf_Die ptr, target;
-        if (peel(&type, &ptr) == 0 && dwarf_tag(&ptr) == DW_TAG_pointer_type &&
+        if (peel(&type, &ptr) == 0 && is_pointer_tag(dwarf_tag(&ptr)) &&
             dwarf_attr_integrate(&ptr, DW_AT_type, &at) && dwarf_formref_die(&at, &target)) {
             q->pointee_bytes = type_bytes(&target);
             q->pointee_all_float = all_float(&target, 0);
@@ -564,17 +587,47 @@ static int cmp_name_kernel(const void *key, const void *elem)
  * much DWARF is not matched in quadratic time. */
 static ws_elf_kernel *match(ws_elf_kernel **byname, uint32_t n, Dwarf_Die *sub)
 {
-    const char *name = dwarf_diename(sub);
+    /* A kernel is named by its symbol. In C that is DW_AT_name; a C++
+     * kernel's symbol is its mangled name (_Z4scalePff), which DWARF keeps
+     * in DW_AT_linkage_name (possibly on the declaration a definition's
+     * DW_AT_specification points to), while DW_AT_name holds "scale". */
+    Dwarf_Attribute at;
+    const char *name = NULL;
+    if (dwarf_attr_integrate(sub, DW_AT_linkage_name, &at) || dwarf_attr_integrate(sub, DW_AT_MIPS_linkage_name, &at))
+        name = dwarf_formstring(&at);
+    if (!name) name = dwarf_diename(sub);
     Dwarf_Addr low;
     if (!name) return NULL;
     /* A declaration (a prototype seen at a call site in another compilation
      * unit) has no parameter names and the wrong source position: only the
-     * definition describes a kernel. */
-    if (dwarf_hasattr_integrate(sub, DW_AT_declaration)) return NULL;
+     * definition describes a kernel. Only the DIE's own attribute counts: a
+     * C++ definition whose DW_AT_specification is a declaration (a static
+     * member function) is a definition. */
+    if (dwarf_hasattr(sub, DW_AT_declaration)) return NULL;
     ws_elf_kernel **hit = bsearch(name, byname, n, sizeof *byname, cmp_name_kernel);
     if (!hit || (*hit)->has_params) return NULL;
     if (dwarf_lowpc(sub, &low) == 0 && low != (*hit)->entry) return NULL;
     return *hit;
+}
+
+/* The subprograms of a compilation unit, and those of the C++ namespaces
+ * in it (where clang puts the definition of a function declared in a
+ * namespace, kernels of `namespace ns { ... }` among them). Nesting is
+ * bounded, since the DWARF is untrusted. */
+static int scan_scope(ws_elf_ctx *cx, ws_elf_kernel **byname, uint32_t n, Dwarf_Die *scope, Dwarf_Die *cu, int depth)
+{
+    Dwarf_Die child;
+    int r = 0;
+    if (depth > 64 || dwarf_child(scope, &child) != 0) return 0;
+    do {
+        ws_elf_kernel *k;
+        int tag = dwarf_tag(&child);
+        if (tag == DW_TAG_subprogram && (k = match(byname, n, &child)))
+            r = describe_kernel(cx, k, &child, cu);
+        else if (tag == DW_TAG_namespace)
+            r = scan_scope(cx, byname, n, &child, cu, depth + 1);
+    } while (r == 0 && dwarf_siblingof(&child, &child) == 0);
+    return r;
 }
 
 int ws_elf_read_params(ws_elf_ctx *cx, ws_elf_image *img)
@@ -593,14 +646,8 @@ int ws_elf_read_params(ws_elf_ctx *cx, ws_elf_image *img)
     size_t hsize;
     int r = 0;
     while (r == 0 && dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
-        Dwarf_Die cu, child;
-        if (dwarf_offdie(dw, off + hsize, &cu) && dwarf_child(&cu, &child) == 0) {
-            do {
-                ws_elf_kernel *k;
-                if (dwarf_tag(&child) == DW_TAG_subprogram && (k = match(byname, img->nkernels, &child)))
-                    r = describe_kernel(cx, k, &child, &cu);
-            } while (r == 0 && dwarf_siblingof(&child, &child) == 0);
-        }
+        Dwarf_Die cu;
+        if (dwarf_offdie(dw, off + hsize, &cu)) r = scan_scope(cx, byname, img->nkernels, &cu, &cu, 0);
         off = next;
     }
     free(byname);

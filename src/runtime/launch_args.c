@@ -122,3 +122,11 @@ ws_status ws_int_arg_from_text(ws_device *dev, const ws_kernel *k, uint32_t i, c
     }
     return WS_OK;
 }
+
+int ws_param_pointee_bytes(const ws_kernel *k, uint32_t i, uint32_t *bytes, int *all_float)
+{
+    if (!k || i >= k->meta->nparams || k->meta->params[i].kind != WS_PARAM_PTR) return -1;
+    *bytes = k->meta->params[i].pointee_bytes;
+    *all_float = k->meta->params[i].pointee_all_float;
+    return 0;
+}

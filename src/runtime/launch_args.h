@@ -34,4 +34,12 @@ int ws_int_arg_parse(const ws_elf_param *p, const char *text, ws_arg *out, char 
  * (the full C type's range: stricter than ws_launch, which lets a 32- or
  * 64-bit argument's signedness differ from the parameter's). */
 ws_status ws_int_arg_from_text(ws_device *dev, const ws_kernel *k, uint32_t i, const char *text, ws_arg *out);
+
+/* `warpscope run`: bytes of the object pointer parameter i of k points to
+ * (sizeof *p: a struct or union, long double, a complex, _Float16, where
+ * ws_param_type's pointee_size is 0), 0 for void, a function or unknown;
+ * *all_float: it is made of 32-bit floats only. -1 if i is not a pointer
+ * parameter of k. (Kernel metadata never changes while the device is
+ * open: no lock, as ws_kernel_param_count.) */
+int ws_param_pointee_bytes(const ws_kernel *k, uint32_t i, uint32_t *bytes, int *all_float);
 #endif

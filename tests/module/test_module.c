@@ -313,7 +313,7 @@ static void check_bad(const char *path)
         { "bad_struct.elf", { "'takes_struct' parameter 1 'p'", "'struct pair'", "passed by value" } },
         { "bad_union.elf", { "'takes_union' parameter 0 'b'", "'union bits'", "passed by value" } },
         { "bad_long_double.elf", { "'takes_long_double' parameter 0 'x'", "'long double'", "passed by value" } },
-        { "bad_complex.elf", { "'takes_complex' parameter 1 'z'", "'complex'", "passed by value" } },
+        { "bad_complex.elf", { "'takes_complex' parameter 1 'z'", "'_Complex float'", "passed by value" } },
         { "bad_variadic.elf", { "'takes_varargs'", "variadic", "" } },
         { "bad_medany.elf", { "PC-relative reference", "to 'tile' (0xd0000000)", "-mcmodel=medlow" } },
     };

@@ -16,6 +16,12 @@
 #include <math.h>
 #include <warpscope/abi.h>
 
+/* C++ kernels (warpscope cc k.cpp) call the device library's C functions
+ * (ws_printf, ws_assert_fail, ws_trap, ...) by their C names. */
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* ---- declarations ---- */
 /* A kernel entry point: a global function placed where the loader finds it. */
 #define WS_KERNEL __attribute__((used, noinline, section(".ws_kernels"))) __attribute__((visibility("default")))
@@ -38,7 +44,7 @@
  * user wrote. */
 #define WS__HELPER WS_DEVICE __attribute__((nodebug))
 
-#define WS__CSR(num) ({ unsigned ws_v_; __asm__ volatile("csrr %0, " #num : "=r"(ws_v_)); ws_v_; })
+#define WS__CSR(num) __extension__({ unsigned ws_v_; __asm__ volatile("csrr %0, " #num : "=r"(ws_v_)); ws_v_; })
 
 /* ---- thread and block coordinates (CUDA: threadIdx.x, blockIdx.x, ...) ---- */
 WS__HELPER unsigned threadIdx_x(void) { return WS__CSR(0xCC4); }
@@ -82,13 +88,13 @@ WS__HELPER void ws_threadfence(void) { __asm__ volatile("fence rw, rw" ::: "memo
 WS__HELPER void *ws_dynamic_shared(void) { return (void *)(uintptr_t)WS__CSR(0xCD1); }
 
 /* ---- warp vote and shuffle (over the lanes executing together) ---- */
-#define WS__VOTE(f3, p) ({ unsigned ws_r_; __asm__ volatile(".insn r 0x0B, " #f3 ", 1, %0, %1, x0" \
+#define WS__VOTE(f3, p) __extension__({ unsigned ws_r_; __asm__ volatile(".insn r 0x0B, " #f3 ", 1, %0, %1, x0" \
                            : "=r"(ws_r_) : "r"((unsigned)(p))); ws_r_; })
 WS__HELPER int ws_all(int pred) { return (int)WS__VOTE(0, pred != 0); }
 WS__HELPER int ws_any(int pred) { return (int)WS__VOTE(1, pred != 0); }
 WS__HELPER int ws_uni(int pred) { return (int)WS__VOTE(2, pred != 0); }
 WS__HELPER unsigned ws_ballot(int pred) { return WS__VOTE(3, pred != 0); }
-#define WS__SHFL(f3, v, s) ({ unsigned ws_r_; __asm__ volatile(".insn r 0x0B, " #f3 ", 1, %0, %1, %2" \
+#define WS__SHFL(f3, v, s) __extension__({ unsigned ws_r_; __asm__ volatile(".insn r 0x0B, " #f3 ", 1, %0, %1, %2" \
                               : "=r"(ws_r_) : "r"((unsigned)(v)), "r"((unsigned)(s))); ws_r_; })
 /* Value from lane (lane - delta) / (lane + delta) / (lane ^ mask) / (src);
  * a source outside the warp or not active gives the caller's own value. */
@@ -165,9 +171,9 @@ WS__HELPER double atomicAdd_d(double *p, double v)
 }
 /* CUDA-style names that pick the right type. */
 #define WS__PICK(fn, p, ...)                                                                      \
-    _Generic((p), int *: fn##_i, unsigned *: fn##_u, long long *: fn##_ll, unsigned long long *: fn##_ull)(p, __VA_ARGS__)
+    __extension__ _Generic((p), int *: fn##_i, unsigned *: fn##_u, long long *: fn##_ll, unsigned long long *: fn##_ull)(p, __VA_ARGS__)
 #define atomicAdd(p, v)                                                                            \
-    _Generic((p), int *: atomicAdd_i, unsigned *: atomicAdd_u, float *: atomicAdd_f, long long *: atomicAdd_ll, \
+    __extension__ _Generic((p), int *: atomicAdd_i, unsigned *: atomicAdd_u, float *: atomicAdd_f, long long *: atomicAdd_ll, \
              unsigned long long *: atomicAdd_ull, double *: atomicAdd_d)(p, v)
 #define atomicSub(p, v) WS__PICK(atomicSub, p, v)
 #define atomicAnd(p, v) WS__PICK(atomicAnd, p, v)
@@ -204,5 +210,9 @@ void ws_trap(const char *message) __attribute__((noreturn));
 #define fmaxf(x, y) __builtin_fmaxf(x, y)
 #define fmaf(x, y, z) __builtin_fmaf(x, y, z)
 #define copysignf(x, y) __builtin_copysignf(x, y)
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
