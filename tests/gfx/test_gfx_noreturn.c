@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include "../test.h"
 #include "warpscope/graphics.h"
+#include "gfx_shaders.h"
 
 #define W 16
 #define H 16
@@ -16,21 +17,11 @@ typedef struct vtx { float pos[4]; float color[4]; } vtx;
 static ws_device *dev;
 static ws_module *mod;
 
-static ws_kernel *shader(const char *name)
-{
-    ws_kernel *k = NULL;
-    if (ws_kernel_get(mod, name, &k) != WS_OK) printf("no shader %s: %s\n", name, ws_last_error(dev));
-    return k;
-}
+static ws_kernel *shader(const char *name) { return gfx_shader(dev, mod, name); }
 
 static ws_gfx_pipeline_desc desc(const char *vs, const char *fs)
 {
-    ws_gfx_pipeline_desc d = { .vertex_shader = shader(vs), .fragment_shader = shader(fs), .nattributes = 2,
-                               .nbindings = 1 };
-    d.attributes[0] = (ws_gfx_attribute){ 0, 0, WS_GFX_FLOAT4 };
-    d.attributes[1] = (ws_gfx_attribute){ 0, 16, WS_GFX_FLOAT4 };
-    d.bindings[0] = (ws_gfx_binding){ sizeof(vtx), 0 };
-    return d;
+    return gfx_pos_color_desc(shader(vs), shader(fs), sizeof(vtx));
 }
 
 /* Create a pipeline of vs and fs and draw one triangle with it. */

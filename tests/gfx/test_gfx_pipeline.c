@@ -12,6 +12,7 @@
 #include "../test.h"
 #include "warpscope/events.h"
 #include "warpscope/graphics.h"
+#include "gfx_shaders.h"
 #include "warpscope/tool.h"
 
 #define W 64
@@ -24,21 +25,11 @@ static ws_module *mod;
 static ws_gfx_target *target;
 static uint8_t img[W * H * 4];
 
-static ws_kernel *shader(const char *name)
-{
-    ws_kernel *k = NULL;
-    if (ws_kernel_get(mod, name, &k) != WS_OK) printf("no shader %s: %s\n", name, ws_last_error(dev));
-    return k;
-}
+static ws_kernel *shader(const char *name) { return gfx_shader(dev, mod, name); }
 
 static ws_gfx_pipeline_desc desc(const char *vs, const char *fs)
 {
-    ws_gfx_pipeline_desc d = { .vertex_shader = shader(vs), .fragment_shader = shader(fs), .nattributes = 2,
-                               .nbindings = 1 };
-    d.attributes[0] = (ws_gfx_attribute){ 0, 0, WS_GFX_FLOAT4 };
-    d.attributes[1] = (ws_gfx_attribute){ 0, 16, WS_GFX_FLOAT4 };
-    d.bindings[0] = (ws_gfx_binding){ sizeof(vtx), 0 };
-    return d;
+    return gfx_pos_color_desc(shader(vs), shader(fs), sizeof(vtx));
 }
 
 /* Upload vertices and draw them (non-indexed) with pipeline d into a

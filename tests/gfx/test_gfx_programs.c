@@ -13,6 +13,7 @@
 #include "../test.h"
 #include "gfx/gfx_probe.h"
 #include "warpscope/graphics.h"
+#include "gfx_shaders.h"
 
 static ws_device *dev;
 static ws_module *mod;
@@ -26,12 +27,7 @@ static ws_addr upload(const void *data, size_t n)
     return a;
 }
 
-static ws_kernel *shader(const char *name)
-{
-    ws_kernel *k = NULL;
-    if (ws_kernel_get(mod, name, &k) != WS_OK) printf("no shader %s: %s\n", name, ws_last_error(dev));
-    return k;
-}
+static ws_kernel *shader(const char *name) { return gfx_shader(dev, mod, name); }
 
 /* The raster-output stage's conversion to 8 bits (docs/graphics.md, 14). */
 static uint8_t unorm8(float v)
