@@ -189,6 +189,15 @@ static int takes_separate_value(const char *flag)
     return 0;
 }
 
+/* Whether the flags hold one of names (NULL-terminated). */
+static int has_flag(const cc_opts *o, const char *const *names)
+{
+    for (int i = 0; i < o->nflags; i++)
+        for (int k = 0; names[k]; k++)
+            if (!strcmp(o->flags[i], names[k])) return 1;
+    return 0;
+}
+
 static int parse(int argc, char **argv, cc_opts *o)
 {
     memset(o, 0, sizeof *o);
@@ -220,6 +229,20 @@ static int parse(int argc, char **argv, cc_opts *o)
         }
     }
     if (!o->nsrcs) { usage(stderr); return -1; }
+    static const char *const lang[] = { "-x", NULL };
+    for (int i = 0; i < o->nsrcs && !has_flag(o, lang); i++) {
+        /* clang takes a .cu file for CUDA and fails on headers for NVIDIA
+         * GPUs ("cannot find CUDA installation") */
+        const char *dot = strrchr(ws_path_base(o->srcs[i]), '.');
+        if (dot && !strcmp(dot, ".cu")) {
+            fprintf(stderr,
+                    "warpscope cc: %s: a CUDA source: Warpscope kernels are C or C++ with WS_KERNEL and the names "
+                    "of <warpscope/kernel.h> (docs/kernel-api.md), not CUDA's __global__; rename it .c or .cpp, "
+                    "or give -x c or -x c++ before it\n",
+                    o->srcs[i]);
+            return -1;
+        }
+    }
     if (o->compile_only && o->nsrcs != 1) { fprintf(stderr, "warpscope cc: -c takes one source file\n"); return -1; }
     if (o->compile_only && is_object(o->srcs[0])) {
         fprintf(stderr, "warpscope cc: -c: %s is already an object; give a .c or .S file\n", o->srcs[0]);
@@ -229,15 +252,6 @@ static int parse(int argc, char **argv, cc_opts *o)
 bad:
     usage(stderr);
     return -1;
-}
-
-/* Whether the flags hold one of names (NULL-terminated). */
-static int has_flag(const cc_opts *o, const char *const *names)
-{
-    for (int i = 0; i < o->nflags; i++)
-        for (int k = 0; names[k]; k++)
-            if (!strcmp(o->flags[i], names[k])) return 1;
-    return 0;
 }
 
 /* With -MD or -MMD and no -MF, clang writes its dependency file beside
