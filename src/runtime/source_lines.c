@@ -124,6 +124,11 @@ static size_t put_frame(char *buf, size_t len, size_t n, const src_frame *f, int
         w = snprintf(n < len ? buf + n : NULL, n < len ? len - n : 0, ", ... (%ld more)", f->line);
         return w < 0 ? n : n + (size_t)w;
     }
+    if (!f->file) { /* a function without line information */
+        w = snprintf(n < len ? buf + n : NULL, n < len ? len - n : 0, "%s%s (no line information)", join[f->kind],
+                     f->func);
+        return w < 0 ? n : n + (size_t)w;
+    }
     const char *file = base_only ? ws_path_base(f->file) : f->file;
     char times[32] = "";
     if (f->times > 1) snprintf(times, sizeof times, " (%lu times)", f->times);
@@ -207,7 +212,7 @@ static void chain_add(chain *c, const src_frame *in)
 static void chain_add_frame(chain *c, const src_frame *f, int n)
 {
     src_frame *last = chain_last(c);
-    if (n == 1 && f->kind == FR_CALLED && last && last->kind == FR_CALLED && last->line == f->line &&
+    if (n == 1 && f->kind == FR_CALLED && last && last->kind == FR_CALLED && last->line == f->line && f->file && last->file &&
         !strcmp(last->file, f->file) && (last->func == f->func || (last->func && f->func && !strcmp(last->func, f->func)))) {
         last->times++;
         return;
@@ -592,6 +597,10 @@ static void describe(const ws_device *dev, uint32_t pc, const ws_warp *w, uint32
         if (got) {
             fr[0].kind = is_ret ? FR_CALLED : FR_AT;
             chain_add_frame(ch, fr, got);
+        } else if (call == 0) { /* no line here (a library's assembly, libgcc): its function's name */
+            const char *name = "";
+            func_symbol(&v, link, &name);
+            if (name[0]) chain_add(ch, &(src_frame){ NULL, 0, name, FR_AT, 1 });
         }
         if (!w || step_up(&L, &v, &pc, &is_ret, &flat)) break;
     }

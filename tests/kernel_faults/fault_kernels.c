@@ -36,6 +36,8 @@ WS_KERNEL void fault(int kind, int *buf, int *freed)
     case 13: ((void (*)(void))(void *)buf)(); break;                     /* jump to data */
     case 14: buf[0] = *(volatile int *)(buf + 1024 * 1024); break;       /* out of bounds load */
     case 15: ((volatile char *)buf)[4096] = 1; break;                    /* out of bounds byte store */
+    case 16: __atomic_fetch_add((long long *)(buf + 1024 * 1024), 1LL, __ATOMIC_RELAXED); break; /* in the
+                                      library's 64-bit atomics, which have no line information */
     default: break;
     }
 }
@@ -48,7 +50,7 @@ WS_KERNEL void good(int *out)
 /* Never ends: waits for a flag nobody sets. */
 WS_KERNEL void spin_forever(volatile int *flag)
 {
-    while (*flag == 0) { }
+    while (*flag == 0) { } /* (test_kernel_faults.c names this line) */
 }
 
 /* The overflow of device lane 0's stack (slot 0, at the bottom of the

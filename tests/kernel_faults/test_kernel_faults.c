@@ -23,6 +23,7 @@ static const struct { int kind; ws_status st; const char *what[2]; } cases[] = {
     { 13, WS_ERR_KERNEL_FAULT, { "instruction access fault", "cannot execute" } },
     { 14, WS_ERR_KERNEL_FAULT, { "load access fault", "read of 4 bytes" } },
     { 15, WS_ERR_KERNEL_FAULT, { "store access fault", "write of 1 byte at" } },
+    { 16, WS_ERR_KERNEL_FAULT, { "store access fault", "at __atomic_fetch_add_8 (no line information), called from" } },
 };
 
 /* With global_mem_limit at its largest the arena still ends 16 MiB below
@@ -215,7 +216,7 @@ int main(int argc, char **argv)
     CHECK_STR_CONTAINS(ws_last_error(dev), "kernel 'spin_forever'");
     /* and says where it spins: a block, a thread, the pc and its line */
     CHECK_STR_CONTAINS(ws_last_error(dev), "the first still running: block (0,0,0) thread (0,0,0) [core 0 warp 0 lane 0] pc 0x");
-    CHECK_STR_CONTAINS(ws_last_error(dev), "fault_kernels.c:51 in spin_forever");
+    CHECK_STR_CONTAINS(ws_last_error(dev), "fault_kernels.c:53 in spin_forever");
     int res[256] = { 0 }, bad = 0;
     g[0] = WS_ARG_PTR(out);
     CHECK(ws_launch(dev, good, WS_DIM3(4, 1, 1), WS_DIM3(64, 1, 1), 0, g, 1) == WS_OK);
