@@ -273,8 +273,9 @@ static int peel(Dwarf_Die *t, Dwarf_Die *out)
     return -1;
 }
 
-/* Is type t made of 32-bit floats only (float, arrays and structs of them)?
- * Shader inputs and outputs must be: the pipeline moves them as floats. */
+/* Is type t made of 32-bit floats only (float, _Complex float, arrays and
+ * structs of them)? Shader inputs and outputs must be: the pipeline moves
+ * them as floats. */
 static int all_float(Dwarf_Die *t, int depth)
 {
     Dwarf_Die cur, child, inner;
@@ -285,7 +286,7 @@ static int all_float(Dwarf_Die *t, int depth)
         Dwarf_Word enc = 0, size = 0;
         if (dwarf_attr_integrate(&cur, DW_AT_encoding, &at)) dwarf_formudata(&at, &enc);
         if (dwarf_attr_integrate(&cur, DW_AT_byte_size, &at)) dwarf_formudata(&at, &size);
-        return enc == DW_ATE_float && size == 4;
+        return (enc == DW_ATE_float && size == 4) || (enc == DW_ATE_complex_float && size == 8);
     }
     case DW_TAG_array_type:
         return dwarf_attr_integrate(&cur, DW_AT_type, &at) && dwarf_formref_die(&at, &inner) &&

@@ -26,6 +26,8 @@ expect "long double: 16 bytes an element (binary128: 1.0 is 0x3fff0000 in the to
     "arg 1: {0x00000000 0x00000000 0x00000000 0x00000000} {0x00000000 0x00000000 0x00000000 0x3fff0000}" \
     fill_ld zeros:2 2
 expect "_Float16: 2 bytes an element" "arg 1: {0x3c00} {0x3c01} {0x3c02}" fill_half_bits zeros:3 3
+expect "_Complex float: 8 bytes an element, printed as floats (real, imaginary)" \
+    "arg 1: {0 0.25} {1 0.25} {2 0.25}" fill_cf zeros:3 3
 expect "void *: still 4-byte words" "arg 1: 5 5 5 5 5 5 5 5" touch_void zeros:8
 out=$("$ws" run --block 8 "$dir/s.elf" fill_f2 iota:4 4 2>&1)
 [[ $? -ne 0 && "$out" == *"parameter 0 'o' has type 'float2_t *': 'iota:4': iota:N fills integers or floats; the elements here are 8-byte objects: use zeros:N"* ]] &&

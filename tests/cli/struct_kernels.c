@@ -31,4 +31,10 @@ WS_KERNEL void fill_half_bits(_Float16 *o, int n)
     if (t < (unsigned)n) __builtin_memcpy(&o[t], &b, 2);
 }
 
+WS_KERNEL void fill_cf(_Complex float *o, int n)
+{
+    unsigned t = threadIdx_x();
+    if (t < (unsigned)n) { __real__ o[t] = (float)t; __imag__ o[t] = 0.25f; }
+}
+
 WS_KERNEL void touch_void(void *p) { ((int *)p)[threadIdx_x()] = 5; }
