@@ -423,7 +423,7 @@ static inline int ws_call_delta(uint32_t rd, uint32_t rs1, int is_jalr, uint32_t
 {
     if (rd == 1) return 1;
     if (!is_jalr || rd != 0 || rs1 != 1) return 0;
-    return target - WS_STACK_BASE < WS_STACK_END - WS_STACK_BASE ? 0 : -1;
+    return ws_addr_in_stacks(target) ? 0 : -1;
 }
 void ws_simt_retire(ws_device *dev, ws_warp *w, uint32_t lanes);
 /* Emit w's sched.warp_retire now, once: ws_simt_retire does not emit it

@@ -122,6 +122,8 @@ static inline int ws_mem_in_global(const ws_memory *m, uint32_t addr)
 {
     return addr >= WS_GLOBAL_BASE && (uint64_t)(addr - WS_GLOBAL_BASE) < m->limit;
 }
+/* Is addr in the lane stacks' window (any lane's)? */
+static inline int ws_addr_in_stacks(uint32_t addr) { return addr - WS_STACK_BASE < WS_STACK_END - WS_STACK_BASE; }
 
 /* Host address of byte `off` of lane stack `slot`. Each lane's stack is
  * contiguous in the device address space, but the host stores a warp's

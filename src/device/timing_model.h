@@ -122,7 +122,7 @@ enum { REG_NONE, REG_GLOBAL, REG_SHARED, REG_LOCAL };
 static inline int region_of(uint32_t a)
 {
     if (a - WS_SHARED_BASE < WS_SHARED_END - WS_SHARED_BASE) return REG_SHARED;
-    if (a - WS_STACK_BASE < WS_STACK_END - WS_STACK_BASE) return REG_LOCAL;
+    if (ws_addr_in_stacks(a)) return REG_LOCAL;
     return REG_GLOBAL;
 }
 

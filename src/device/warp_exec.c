@@ -388,7 +388,7 @@ static int exec_cas(ws_device *dev, ws_warp *w, const ws_inst *in, uint32_t l, u
     }
     uint32_t *lo = ws_lane_xlate(dev, w, l, pc, a, 8, 1, 1);
     if (!lo) return -1;
-    const int on_stack = a - WS_STACK_BASE < WS_STACK_END - WS_STACK_BASE;
+    const int on_stack = ws_addr_in_stacks(a);
     uint32_t *hi = on_stack ? ws_lane_xlate(dev, w, l, pc, a + 4, 4, 1, 1) : lo + 1;
     if (!hi) return -1;
     const uint64_t want = rd ? x[rd][l] | (uint64_t)x[rd + 1][l] << 32 : 0;

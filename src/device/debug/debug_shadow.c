@@ -277,7 +277,7 @@ static uint8_t *snap_byte(struct dbg_shadow *s, uint32_t addr)
     if (addr >= WS_GLOBAL_BASE && addr - WS_GLOBAL_BASE < s->gsize) return s->global + (addr - WS_GLOBAL_BASE);
     if (addr >= WS_SHARED_BASE && addr < WS_SHARED_END && addr - WS_SHARED_BASE - s->shared_lo < s->shared_total)
         return s->shared + (addr - WS_SHARED_BASE - s->shared_lo);
-    if (addr >= WS_STACK_BASE && addr < WS_STACK_END && s->stack_size) {
+    if (ws_addr_in_stacks(addr) && s->stack_size) {
         uint32_t slot = (addr - WS_STACK_BASE) / s->stack_size;
         if (slot >= s->stack_slot0 && slot - s->stack_slot0 < s->st.lanes && (s->st.live >> (slot - s->stack_slot0) & 1))
             return s->stacks + (size_t)(slot - s->stack_slot0) * s->stack_size + (addr - WS_STACK_BASE) % s->stack_size;
