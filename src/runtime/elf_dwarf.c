@@ -91,9 +91,6 @@ static void array_dims(Dwarf_Die *t, char *dims, size_t len)
     if (!ndims) snprintf(dims, len, "[]");
 }
 
-/* C spelling of a type DIE around the declarator `decl` (what is already
- * spelt of the types that lead to it, "" at the top), e.g. "const float *",
- * "float (*)[4]", "int (*)(int, float)", "float * const *". */
 /* A pointer, or a C++ reference (int &, int &&), which the calling
  * convention passes as a pointer. */
 static int is_pointer_tag(int tag)
@@ -101,6 +98,9 @@ static int is_pointer_tag(int tag)
     return tag == DW_TAG_pointer_type || tag == DW_TAG_reference_type || tag == DW_TAG_rvalue_reference_type;
 }
 
+/* C spelling of a type DIE around the declarator `decl` (what is already
+ * spelt of the types that lead to it, "" at the top), e.g. "const float *",
+ * "float (*)[4]", "int (*)(int, float)", "float * const *". */
 static void spell_decl(Dwarf_Die *t, const char *decl, char *buf, size_t len, int depth, int *budget)
 {
     Dwarf_Attribute at;
