@@ -177,10 +177,11 @@ static void describe(const ws_replay *r, const rp_call *rc, text *t, const char 
     case WSCAP_SET_TARGET: say(t, "target %u)", wscap_u32(&c)); return;
     case WSCAP_SET_PIPELINE: say(t, "pipeline %u)", wscap_u32(&c)); return;
     case WSCAP_PRESENT: v[0] = wscap_u32(&c); say(t, "target %u%s)", v[0], wscap_u32(&c) ? ", read back" : ""); return;
-    case WSCAP_TARGET_DESTROY: case WSCAP_TEXTURE_DESTROY: case WSCAP_PIPELINE_DESTROY: case WSCAP_MODULE_UNLOAD:
-    case WSCAP_TEXTURE_MIPS:
-        say(t, "%u)", wscap_u32(&c));
-        return;
+    /* the object by its kind and id, as its creation's "= texture 6" */
+    case WSCAP_TARGET_DESTROY: say(t, "target %u)", wscap_u32(&c)); return;
+    case WSCAP_TEXTURE_DESTROY: case WSCAP_TEXTURE_MIPS: say(t, "texture %u)", wscap_u32(&c)); return;
+    case WSCAP_PIPELINE_DESTROY: say(t, "pipeline %u)", wscap_u32(&c)); return;
+    case WSCAP_MODULE_UNLOAD: say(t, "module %u)", wscap_u32(&c)); return;
     case WSCAP_SYNCHRONIZE: case WSCAP_FENCE_WAIT: case WSCAP_BEGIN_FRAME: say(t, ")"); return;
     default: { /* the rest: object ids and numbers */
         const char *sep = "";
