@@ -9,8 +9,8 @@
  *   warpscope replay --html DIR CAPTURE       a frame report page
  *   warpscope replay --debug[=SPEC] CAPTURE   gdb on the frame (shadow state)
  *   warpscope replay --dump-after CALL [--out DIR] CAPTURE
- *                                             render targets (PNG) and buffers (.bin)
- *                                             as they are after call CALL
+ *                                             render targets and textures (PNG) and
+ *                                             buffers (.bin) as they are after call CALL
  * --no-restore skips the restore between passes (to see what it does);
  * --config K=V,... changes the device configuration (mode=timing). */
 #include <errno.h>
@@ -22,6 +22,7 @@
 #include "capture/replay_json.h"
 #include "capture/replayer.h"
 #include "commands.h"
+#include "replay_dump.h"
 #include "replay_modes.h"
 #include "run_args.h"
 
@@ -33,9 +34,10 @@ static int usage(FILE *f)
             "  --loop N            replay N times, restoring the initial state before each pass\n"
             "  --no-restore        do not restore between passes (shows what the restore does)\n"
             "  --list              print the recorded calls with their indices\n"
-            "  --dump-after CALL   write render targets (PNG) and buffers (.bin) after call CALL,\n"
-            "                      named as --list names them: callN-targetID.png (and -depth.bin,\n"
-            "                      -depth.png for a depth image), callN-buffer-ADDR.bin\n"
+            "  --dump-after CALL   write render targets and textures (PNG) and buffers (.bin) after\n"
+            "                      call CALL, named as --list names them: callN-targetID.png (and\n"
+            "                      -depth.bin, -depth.png for a depth image), callN-textureID.png\n"
+            "                      (and -levelL.png per mipmap level), callN-buffer-ADDR.bin\n"
             "  --out DIR           where --dump-after writes (default: .)\n"
             "  --config K=V,...    device settings for the replay (e.g. mode=timing)\n"
             "  --debug[=SPEC]      serve gdb on the frame (port=N,port-file=PATH,connect-timeout=MS)\n"
@@ -129,130 +131,6 @@ static int stop_after(void *user, ws_replay *r, uint64_t index)
 {
     (void)r;
     return index >= ((stop_at *)user)->call;
-}
-
-static int write_file(const char *path, const void *data, size_t n)
-{
-    FILE *f = fopen(path, "wb");
-    if (!f || fwrite(data, 1, n, f) != n || fclose(f)) {
-        fprintf(stderr, "warpscope replay: cannot write %s: %s\n", path, strerror(errno));
-        if (f) fclose(f);
-        return -1;
-    }
-    return 0;
-}
-
-/* An RGBA8 image as a PNG, and a line that says so. */
-static int write_png(const char *path, uint32_t w, uint32_t h, const uint8_t *px)
-{
-    char err[256];
-    if (ws_gfx_write_png(path, w, h, px, err, sizeof err) != WS_OK) {
-        fprintf(stderr, "warpscope replay: %s\n", err);
-        return 1;
-    }
-    printf("wrote %s (%ux%u)\n", path, w, h);
-    return 0;
-}
-
-/* A target's depth image as DIR/callN-targetID-depth.bin (the floats,
- * little-endian, row 0 the top row) and as a grey PNG to look at (depth
- * 0 black, 1 white). */
-static int dump_depth(ws_device *dev, ws_gfx_target *t, uint32_t id, const char *dir, uint64_t call)
-{
-    uint32_t w, h;
-    ws_gfx_target_size(t, &w, &h);
-    size_t n = (size_t)w * h;
-    float *z = malloc(n * sizeof *z);
-    uint8_t *bytes = malloc(n * 4);
-    int rc = 1;
-    if (!z || !bytes || ws_gfx_target_read_depth(dev, t, z, n) != WS_OK) {
-        fprintf(stderr, "warpscope replay: reading target %u's depth: %s\n", id, z && bytes ? ws_last_error(dev) : "out of memory");
-    } else {
-        char path[4096];
-        for (size_t i = 0; i < n; i++) {
-            uint32_t u;
-            memcpy(&u, &z[i], 4);
-            for (int k = 0; k < 4; k++) bytes[i * 4 + k] = (uint8_t)(u >> (8 * k));
-        }
-        snprintf(path, sizeof path, "%s/call%" PRIu64 "-target%u-depth.bin", dir, call, id);
-        rc = write_file(path, bytes, n * 4);
-        if (!rc) printf("wrote %s (%ux%u floats)\n", path, w, h);
-        for (size_t i = 0; i < n && !rc; i++) { /* grey: the depth as unorm8 */
-            float d = z[i] > 0 ? (z[i] < 1 ? z[i] : 1) : 0;
-            uint8_t g = (uint8_t)(d * 255.0f + 0.5f);
-            bytes[i * 4] = bytes[i * 4 + 1] = bytes[i * 4 + 2] = g;
-            bytes[i * 4 + 3] = 255;
-        }
-        snprintf(path, sizeof path, "%s/call%" PRIu64 "-target%u-depth.png", dir, call, id);
-        if (!rc) rc = write_png(path, w, h, bytes);
-    }
-    free(z);
-    free(bytes);
-    return rc;
-}
-
-/* Write each live render target as DIR/callN-targetID.png, ID its capture
- * id (the one --list shows in "target ID"). */
-static int dump_targets(ws_replay *r, const char *dir, uint64_t call)
-{
-    ws_device *dev = ws_replay_device(r);
-    size_t nt = 0;
-    ws_replay_targets(r, NULL, NULL, 0, &nt);
-    ws_gfx_target **t = calloc(nt + 1, sizeof *t);
-    uint32_t *ids = calloc(nt + 1, sizeof *ids);
-    int rc = t && ids ? 0 : 1;
-    if (rc) fprintf(stderr, "warpscope replay: out of memory\n");
-    else ws_replay_targets(r, t, ids, nt, &nt);
-    char path[4096];
-    for (size_t i = 0; i < nt && !rc; i++) {
-        uint32_t w, h;
-        ws_gfx_target_size(t[i], &w, &h);
-        uint8_t *px = malloc((size_t)w * h * 4);
-        if (!px || ws_gfx_target_read(dev, t[i], px, (size_t)w * h * 4) != WS_OK) {
-            fprintf(stderr, "warpscope replay: reading target %u: %s\n", ids[i], px ? ws_last_error(dev) : "out of memory");
-            rc = 1;
-        } else {
-            snprintf(path, sizeof path, "%s/call%" PRIu64 "-target%u.png", dir, call, ids[i]);
-            rc = write_png(path, w, h, px);
-        }
-        free(px);
-        if (!rc && ws_replay_target_has_depth(r, ids[i])) rc = dump_depth(dev, t[i], ids[i], dir, call);
-    }
-    free(t);
-    free(ids);
-    return rc;
-}
-
-static int dump(ws_replay *r, const char *dir, uint64_t call)
-{
-    ws_device *dev = ws_replay_device(r);
-    size_t nb = 0;
-    char path[4096];
-    if (dump_targets(r, dir, call)) return 1;
-    ws_replay_buffers(r, NULL, NULL, 0, &nb);
-    uint32_t *addr = calloc(nb + 1, sizeof *addr);
-    uint64_t *size = calloc(nb + 1, sizeof *size);
-    int rc = addr && size ? 0 : 1;
-    if (!rc) ws_replay_buffers(r, addr, size, nb, &nb);
-    for (size_t i = 0; i < nb && !rc; i++) {
-        uint8_t *b = malloc(size[i] ? (size_t)size[i] : 1);
-        if (!b || ws_memcpy_dtoh(dev, b, addr[i], (size_t)size[i]) != WS_OK) {
-            fprintf(stderr, "warpscope replay: reading 0x%08x: %s\n", addr[i], b ? ws_last_error(dev) : "out of memory");
-            rc = 1;
-        } else {
-            snprintf(path, sizeof path, "%s/call%" PRIu64 "-buffer-0x%08x.bin", dir, call, addr[i]);
-            rc = write_file(path, b, (size_t)size[i]) ? 1 : 0;
-            if (!rc) printf("wrote %s (%" PRIu64 " bytes)\n", path, size[i]);
-        }
-        free(b);
-    }
-    free(addr);
-    free(size);
-    size_t nt = 0;
-    ws_replay_targets(r, NULL, NULL, 0, &nt);
-    if (!rc && !nt && !nb) /* say so rather than write nothing silently */
-        printf("nothing to dump after call %" PRIu64 ": no render target or buffer exists there\n", call);
-    return rc;
 }
 
 /* Each captured frame's end is checked as the pass goes by: the digest
@@ -450,7 +328,7 @@ int ws_cmd_replay(int argc, char **argv)
             stop_at s = { q.dump_after };
             if (ws_replay_run(r, 0, UINT64_MAX, stop_after, &s) == WS_OK) {
                 print_met(r, "");
-                rc = dump(r, q.out, q.dump_after);
+                rc = replay_dump(r, q.out, q.dump_after);
             } else {
                 fprintf(stderr, "warpscope replay: %s\n", ws_replay_error(r));
                 rc = 1;

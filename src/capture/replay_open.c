@@ -437,16 +437,34 @@ ws_status ws_replay_modules(ws_replay *r, ws_replay_module *out, size_t max, siz
     return WS_OK;
 }
 
+/* The first live object of `kind` with a capture id above `id` (0: none). */
+static uint32_t next_live(const ws_replay *r, rp_kind kind, uint32_t id)
+{
+    for (id++; id < r->nobj; id++)
+        if (r->obj[id]->kind == kind && r->obj[id]->h) return id;
+    return 0;
+}
+
 ws_status ws_replay_targets(ws_replay *r, ws_gfx_target **out, uint32_t *ids, size_t max, size_t *n)
 {
     if (!r || !n) return WS_ERR_INVALID_ARG;
     size_t k = 0;
-    for (uint32_t id = 1; id < r->nobj; id++)
-        if (r->obj[id]->kind == RP_TARGET && r->obj[id]->h) {
-            if (out && k < max) out[k] = r->obj[id]->h;
-            if (ids && k < max) ids[k] = id;
-            k++;
-        }
+    for (uint32_t id = next_live(r, RP_TARGET, 0); id; id = next_live(r, RP_TARGET, id), k++) {
+        if (out && k < max) out[k] = r->obj[id]->h;
+        if (ids && k < max) ids[k] = id;
+    }
+    *n = k;
+    return WS_OK;
+}
+
+ws_status ws_replay_textures(ws_replay *r, ws_gfx_texture **out, uint32_t *ids, size_t max, size_t *n)
+{
+    if (!r || !n) return WS_ERR_INVALID_ARG;
+    size_t k = 0;
+    for (uint32_t id = next_live(r, RP_TEXTURE, 0); id; id = next_live(r, RP_TEXTURE, id), k++) {
+        if (out && k < max) out[k] = r->obj[id]->h;
+        if (ids && k < max) ids[k] = id;
+    }
     *n = k;
     return WS_OK;
 }

@@ -169,6 +169,8 @@ ws_status ws_replay_frames(const ws_replay *r, const ws_replay_frame **out, size
  * handles in out, their capture ids (the ids --list shows) in ids; either
  * may be NULL. *n is how many there are (up to max are written). */
 ws_status ws_replay_targets(ws_replay *r, ws_gfx_target **out, uint32_t *ids, size_t max, size_t *n);
+/* The live textures by ascending capture id, as ws_replay_targets. */
+ws_status ws_replay_textures(ws_replay *r, ws_gfx_texture **out, uint32_t *ids, size_t max, size_t *n);
 /* 1 if the capture's render target `id` has a depth image, else 0. */
 int ws_replay_target_has_depth(const ws_replay *r, uint32_t id);
 /* The live data allocations, by ascending address. */

@@ -6,6 +6,7 @@
 #   usage: replay_cli.sh WARPSCOPE WORKDIR CUBE
 set -uo pipefail
 ws=$1 work=$2 cube=$3
+here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$work"
 cd "$work" || exit 1
 fails=0 passes=0
@@ -35,12 +36,27 @@ want=$(sed -n 's/^frame end: .*depth \([0-9.e+-]*\)$/\1/p' pixel_depth.txt)
 got=$(python3 -c 'import struct,sys; d=open(sys.argv[1],"rb").read(); print(len(d), "%.9g" % struct.unpack_from("<f", d, (240*640+320)*4)[0])' "dump/call2-target$tid-depth.bin" 2>&1)
 [ -n "$want" ] && [ "$got" = "1228800 $want" ] && ok || bad "depth dump at (320,240): '$got', the pixel history says '$want'"
 [ -s "dump/call2-target$tid-depth.png" ] && ok || bad "no depth PNG"
+# the texture the fragment shader samples, every mipmap level (textures
+# were not dumped): its texels are the example's checkerboard (border
+# orange, cell (1,1) coloured, cell (1,2) light grey), levels halve to 1x1
+expect '^wrote dump/call2-texture[0-9]+\.png \(256x256\)$' dump.txt
+expect '^wrote dump/call2-texture[0-9]+-level8\.png \(1x1\)$' dump.txt
+[ "$(grep -c 'call2-texture[0-9]*-level[1-8]\.png' dump.txt)" = 8 ] && ok || bad "not 8 mipmap levels dumped"
+tex=$(ls dump/call2-texture*.png 2>/dev/null | grep -v level | head -1)
+got=$(python3 "$here/png_texel.py" "$tex" 0,0 40,40 40,72 2>&1 | tr '\n' ';')
+[ "$got" = "255 128 0 255;68 68 200 255;230 230 230 255;" ] && ok || bad "texture texels in $tex: '$got'"
 # before any target or buffer exists: said, not silent
 "$ws" replay --dump-after 0 --out dump0 cube.wscap > dump0.txt || bad "--dump-after 0"
 expect '^wrote dump0/call0-target' dump0.txt
 "$ws" capture -o all.wscap --frames all -- "$cube" 1 > capture_all.out 2>&1 || bad "capture --frames all"
 "$ws" replay --dump-after 0 --out dump_all all.wscap > dump_all.txt || bad "--dump-after 0 of a whole run"
-expect '^nothing to dump after call 0: no render target or buffer exists there$' dump_all.txt
+"$ws" replay --list all.wscap > list_all.txt || bad "--list of a whole run"
+# a call on an object names its kind, as the call that made it does (the
+# mipmap generation and the destroys said a bare "(6)")
+texid=$(sed -n 's/.*ws_gfx_texture_create(.*) = texture \([0-9]*\)$/\1/p' list_all.txt)
+expect "ws_gfx_texture_generate_mips\\(texture $texid\\)\$" list_all.txt
+expect 'ws_gfx_(target|texture|pipeline)_destroy\((target|texture|pipeline) [0-9]+\)$' list_all.txt
+expect '^nothing to dump after call 0: no render target, texture or buffer exists there$' dump_all.txt
 "$ws" replay --pixel 320,240 cube.wscap > pixel.txt || bad "--pixel"
 expect '^pixel \(320,240\) of the 640x480 render target' pixel.txt
 expect 'primitive [0-9]+ \(front\)' pixel.txt
