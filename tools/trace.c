@@ -117,12 +117,14 @@ static void print_launch(const ws_trace *tr, const char *const *shown, uint32_t 
         fprintf(f, "\"");
         if (L->device) fprintf(f, ",\"device\":%u", L->device);
         if (L->launch_number) fprintf(f, ",\"launch_number\":%llu", (unsigned long long)L->launch_number);
+        if (L->stage) fprintf(f, ",\"stage\":\"%s\",\"draw\":%u", L->stage == WS_TRACE_STAGE_VERTEX ? "vertex" : "fragment", L->draw);
         fprintf(f, ",\"grid\":[%u,%u,%u],\"block\":[%u,%u,%u],\"flags\":%u}\n", L->grid.x, L->grid.y, L->grid.z,
                 L->block.x, L->block.y, L->block.z, L->flags);
     } else {
         fprintf(f, "launch %llu %s", (unsigned long long)L->launch_id, ws_trace_launch_label(tr, shown, i, label, sizeof label));
         if (L->launch_number && L->launch_number != L->launch_id) /* (the number --launch picks it by) */
             fprintf(f, " (the program's launch %llu)", (unsigned long long)L->launch_number);
+        fputs(ws_trace_stage_text(L, label, sizeof label), f);
         fprintf(f, " grid (%u,%u,%u) block (%u,%u,%u) flags 0x%x, %u threads, %llu block + %llu memory records\n", L->grid.x,
                 L->grid.y, L->grid.z, L->block.x, L->block.y, L->block.z, L->flags, L->nthreads, (unsigned long long)L->nbb,
                 (unsigned long long)L->nmem);

@@ -61,7 +61,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (!wrapped) return 0;
         size_t z = ZSTD_compress(wrapped + 32, bound, file, n, 1);
         if (ZSTD_isError(z)) { free(wrapped); return 0; }
-        uint32_t version = !(data[0] & 0x80) ? 1 : data[0] & 0x40 ? WS_TRACE_FILE_VERSION : 2, reserved = 0;
+        /* below 0x80 version 1, 0x80 version 2, 0xC0 version 3, 0xE0 the current one */
+        uint32_t version = !(data[0] & 0x80) ? 1 : !(data[0] & 0x40) ? 2 : !(data[0] & 0x20) ? 3 : WS_TRACE_FILE_VERSION,
+                 reserved = 0;
         uint64_t raw = n, zs = z;
         memcpy(wrapped, "WSTRACE", 8);
         memcpy(wrapped + 8, &version, 4);

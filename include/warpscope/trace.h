@@ -12,7 +12,7 @@
 extern "C" {
 #endif
 
-#define WS_TRACE_FILE_VERSION 3 /* the reader also reads versions 1 and 2 */
+#define WS_TRACE_FILE_VERSION 4 /* the reader also reads versions 1 to 3 */
 
 enum {
     WS_TRACE_COMPLETE = 1,    /* every record of every lane is present         */
@@ -111,7 +111,15 @@ typedef struct ws_trace_launch {
                                      all its devices; without a launches= counter,
                                      the device's Nth. 0: not known (a version 1 or
                                      2 file) */
+    uint32_t stage;               /* what ran: WS_TRACE_STAGE_* (a compute kernel in
+                                     files before version 4) */
+    uint32_t draw;                /* a shader's draw, in its device's order (as the
+                                     profiler and the frame debugger number them);
+                                     0 for a compute kernel */
 } ws_trace_launch;
+
+/* ws_trace_launch.stage */
+enum { WS_TRACE_STAGE_COMPUTE = 0, WS_TRACE_STAGE_VERTEX = 1, WS_TRACE_STAGE_FRAGMENT = 2 };
 
 typedef struct ws_trace {
     uint32_t nlaunches;

@@ -89,6 +89,8 @@ static void put_launch(wout *b, const ws_trace_launch *L)
     w32(b, L->lanes_per_warp);
     w32(b, L->device);
     w64(b, L->launch_number);
+    w32(b, L->stage);
+    w32(b, L->draw);
     w64(b, L->device_thread_instructions); w64(b, L->device_loads); w64(b, L->device_stores); w64(b, L->device_atomics);
     w64(b, L->results_checked);
     w32(b, L->nblocks);
@@ -393,6 +395,12 @@ static int get_launch(rbuf *r, ws_trace_launch *L, uint32_t ndevices)
     L->lanes_per_warp = r32(r, "lanes per warp");
     if (r->version >= 2) L->device = r32(r, "device");
     if (r->version >= 3) L->launch_number = r64(r, "launch number");
+    if (r->version >= 4) {
+        L->stage = r32(r, "stage");
+        L->draw = r32(r, "draw");
+        if (!r->bad && L->stage > WS_TRACE_STAGE_FRAGMENT)
+            return rfail(r, "launch %llu: stage %u (0 compute, 1 vertex, 2 fragment)", (unsigned long long)L->launch_id, L->stage);
+    }
     L->device_thread_instructions = r64(r, "counters"); L->device_loads = r64(r, "counters");
     L->device_stores = r64(r, "counters"); L->device_atomics = r64(r, "counters");
     L->results_checked = r64(r, "counters");

@@ -384,6 +384,15 @@ const char *ws_trace_launch_label(const ws_trace *t, const char *const *shown, u
     return buf;
 }
 
+const char *ws_trace_stage_text(const ws_trace_launch *L, char *buf, size_t n)
+{
+    static const char *const stages[] = { [WS_TRACE_STAGE_VERTEX] = "vertex", [WS_TRACE_STAGE_FRAGMENT] = "fragment" };
+    if (n) buf[0] = 0;
+    if (L->stage == WS_TRACE_STAGE_VERTEX || L->stage == WS_TRACE_STAGE_FRAGMENT)
+        snprintf(buf, n, " (%s shader of draw %u)", stages[L->stage], L->draw);
+    return buf;
+}
+
 const char *ws_trace_program_label(const ws_trace *t, const char *const *shown, uint32_t i, char *buf, size_t n)
 {
     const ws_trace_launch *L = &t->launches[i];
@@ -411,10 +420,10 @@ void tr_report(const tracer *t, FILE *f)
     for (uint32_t i = 0; i < t->trace.nlaunches; i++) {
         const ws_trace_launch *L = &t->trace.launches[i];
         const tr_twin *tw = &t->twins[t->timing[i].twin];
-        char label[1024], stage[64] = "";
+        char label[1024], stage[64];
         /* a shader launch names its stage and draw (it was the bare shader
          * name and a one-dimensional grid, which draw was not said) */
-        if (t->timing[i].stage) snprintf(stage, sizeof stage, " (%s shader of draw %u)", t->timing[i].stage, t->timing[i].draw);
+        ws_trace_stage_text(L, stage, sizeof stage);
         fprintf(f, "\nlaunch %llu: %s%s grid (%u,%u,%u) block (%u,%u,%u)%s%s\n", (unsigned long long)L->launch_id,
                 ws_trace_launch_label(&t->trace, shown, i, label, sizeof label), stage, L->grid.x, L->grid.y, L->grid.z,
                 L->block.x, L->block.y, L->block.z,

@@ -364,9 +364,9 @@ ws_status tr_launch(tracer *t, tr_twin *tw, ws_grid_run *G, uint64_t number, ws_
     ws_trace_launch *L = new_launch(t);
     tr_timing *tm = L ? &t->timing[t->trace.nlaunches - 1] : NULL;
     if (tm) tm->twin = (size_t)(tw - t->twins);
-    if (tm && G->gfx) { /* a shader: the report says which stage of which draw, as the profiler does */
-        tm->stage = G->gfx->fragment ? "fragment" : "vertex";
-        tm->draw = G->draw_id;
+    if (L && G->gfx) { /* a shader: reports say which stage of which draw, as the profiler does */
+        L->stage = G->gfx->fragment ? WS_TRACE_STAGE_FRAGMENT : WS_TRACE_STAGE_VERTEX;
+        L->draw = G->draw_id;
     }
     if (!L || describe(L, tw, G, number, t->lanes_per_warp) || kernel_entry(tw->count, G->kernel_name, &count_entry) ||
         kernel_entry(tw->record, G->kernel_name, &record_entry)) {

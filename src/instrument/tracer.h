@@ -30,6 +30,9 @@ const char **ws_trace_modules_shown(const ws_trace *t);
 /* Launch i of t as reports name it, "KERNEL (MODULE)", into buf; with
  * " on device N" when t holds launches of several devices. */
 const char *ws_trace_launch_label(const ws_trace *t, const char *const *shown, uint32_t i, char *buf, size_t n);
+/* What a shader launch of L ran, " (fragment shader of draw 3)", into
+ * buf; "" for a compute kernel. */
+const char *ws_trace_stage_text(const ws_trace_launch *L, char *buf, size_t n);
 /* Launch i of t named by the program's launch number (the one --launch
  * takes; the launch id when the file has none), unique over its devices:
  * "P KERNEL (MODULE)[ on device D][ (device D's launch N)]", the last

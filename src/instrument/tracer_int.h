@@ -49,9 +49,6 @@ typedef struct tr_timing {          /* per traced launch */
     double original, count, record; /* host seconds of each run */
     size_t twin;                    /* the launch's module: index into twins (a name
                                        may be two modules': loaded twice, or named so) */
-    const char *stage;              /* a shader launch: "vertex" or "fragment" (the live
-                                       report names it; the trace file does not keep it) */
-    uint32_t draw;                  /* ... and its draw                                 */
 } tr_timing;
 
 typedef struct tracer {

@@ -72,6 +72,16 @@ grep -q "^launch 2: cube_fs (cube_kernel.elf) (fragment shader of draw 0) grid (
 (cd "$work" && "$ws" trace --tool bbcount --launch 1 --report "$work/vcube.txt" -- "$ex/cube/cube" 1 > "$work/vcube.out" 2>&1)
 grep -q "^launch 1: cube_vs (cube_kernel.elf) (vertex shader of draw 0) grid (" "$work/vcube.txt" && ok ||
     { bad "bbcount: the vertex shader launch does not name its stage and draw"; grep "^launch" "$work/vcube.txt"; }
+# the trace file keeps them (version 4; before, --read printed a shader
+# launch as a bare kernel name): both draws of two frames, text and JSON
+(cd "$work" && "$ws" trace --tool bbcount -o "$work/cube.wst" -- "$ex/cube/cube" 2 > "$work/fcube.out" 2>&1)
+"$ws" trace --read "$work/cube.wst" > "$work/rcube.txt" 2>&1
+[ "$(grep -c '^launch [0-9]* cube_vs (cube_kernel.elf) (vertex shader of draw [01]) grid' "$work/rcube.txt")" = 2 ] &&
+    grep -q '^launch 4 cube_fs (cube_kernel.elf) (fragment shader of draw 1) grid' "$work/rcube.txt" && ok ||
+    { bad "--read does not name the shader stages and draws"; grep "^launch" "$work/rcube.txt"; }
+"$ws" trace --read "$work/cube.wst" --format jsonl > "$work/rcube.jsonl" 2>&1
+grep -q '^{"launch":4,"kernel":"cube_fs",.*"stage":"fragment","draw":1,"grid"' "$work/rcube.jsonl" && ok ||
+    { bad "--read --format jsonl: no stage and draw"; grep '"launch"' "$work/rcube.jsonl"; }
 grep -q "^launch 1: reduce_sum (reduction_kernel.elf) grid (" "$work/breduction.txt" && ok ||
     { bad "branch: a compute launch is named otherwise"; grep "^launch" "$work/breduction.txt"; }
 grep -q "^  conditional branches: none ran$" "$work/bcube.txt" && ! grep -q "warp-execs\|lanes/ex: active" "$work/bcube.txt" &&

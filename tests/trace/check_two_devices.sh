@@ -87,6 +87,10 @@ done
 tail -c +2 "$(dirname "$0")/../../fuzz/trace_file/corpus/file_two_devices_v2" > v2.wst
 [ "$("$ws" trace --read v2.wst --launch 1 | grep -c '^launch 1 seed_a (seed_g) on device [12] grid')" = 2 ] &&
     ! "$ws" trace --read v2.wst --format jsonl | grep -q launch_number && ok || bad "--read --launch 1 of a version 2 file"
+# a version 3 file (no stage, no draw) reads too: its launches are kernels
+tail -c +2 "$(dirname "$0")/../../fuzz/trace_file/corpus/file_two_devices_v3" > v3.wst
+"$ws" trace --read v3.wst --format jsonl > v3.jsonl && grep -q launch_number v3.jsonl && ! grep -q '"stage"' v3.jsonl &&
+    ! "$ws" trace --read v3.wst | grep -q 'shader of draw' && ok || bad "--read of a version 3 file: $(cat v3.jsonl)"
 out=$("$ws" trace --read twodev.wst --launch 3 2>&1); rc=$?
 [ $rc = 1 ] && [ "$out" = "warpscope trace: twodev.wst: no launch matched --launch 3" ] && ok || bad "--read --launch 3 (rc $rc): $out"
 out=$("$ws" trace --read twodev.wst --device 3 2>&1); rc=$?

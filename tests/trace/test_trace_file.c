@@ -81,7 +81,7 @@ static void make_launch(ws_trace_launch *L, uint32_t seed, uint64_t nmem, uint32
 static int same_launch(const ws_trace_launch *a, const ws_trace_launch *b)
 {
     return !strcmp(a->kernel, b->kernel) && !strcmp(a->module, b->module) && !strcmp(a->note, b->note) &&
-           a->device == b->device && a->launch_number == b->launch_number &&
+           a->device == b->device && a->launch_number == b->launch_number && a->stage == b->stage && a->draw == b->draw &&
            a->launch_id == b->launch_id && !memcmp(&a->grid, &b->grid, sizeof a->grid) &&
            !memcmp(&a->block, &b->block, sizeof a->block) && a->flags == b->flags &&
            a->lanes_per_warp == b->lanes_per_warp && a->device_thread_instructions == b->device_thread_instructions &&
@@ -132,6 +132,8 @@ static void round_trip(const char *dir)
     t.launches[1].device = 3;
     t.launches[0].launch_number = 0x123456789ull; /* (64 bits, written since version 3) */
     t.launches[1].launch_number = 2;
+    t.launches[1].stage = WS_TRACE_STAGE_FRAGMENT; /* (written since version 4) */
+    t.launches[1].draw = 0xfedcba98u;
     char a[512], b[512], err[512];
     snprintf(a, sizeof a, "%s/a.wstrace", dir);
     snprintf(b, sizeof b, "%s/b.wstrace", dir);
@@ -153,6 +155,13 @@ static void round_trip(const char *dir)
     CHECK(ws_trace_read(a, &r, err, sizeof err) == WS_ERR_BAD_MODULE && !r && strstr(err, "device 3 of 2"),
           "a launch of device 3 in a file of 2 devices: %s", err);
     t.ndevices = 3;
+    /* a stage the format does not define is refused, with the launch named */
+    t.launches[1].stage = 7;
+    CHECK(wst_write(a, &t, err, sizeof err) == 0, "write: %s", err);
+    r = NULL;
+    CHECK(ws_trace_read(a, &r, err, sizeof err) == WS_ERR_BAD_MODULE && !r && strstr(err, "launch 12: stage 7"),
+          "a launch of stage 7: %s", err);
+    t.launches[1].stage = WS_TRACE_STAGE_FRAGMENT;
 
     /* Long strings: a module named with 5000 characters and a 20 000-byte
      * note read back as written (the reader refused strings over 4096
