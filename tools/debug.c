@@ -18,6 +18,7 @@
 #include "runtime/settings_text.h"
 #include "child.h"
 #include "commands.h"
+#include "debug_record.h"
 #include "preload.h"
 
 static void usage(FILE *f)
@@ -33,6 +34,10 @@ static void usage(FILE *f)
             "                    shown through its focus lane (for large grids)\n"
             "  --jtag            serve the device's JTAG port (OpenOCD remote_bitbang)\n"
             "                    instead of gdb; the program runs without waiting\n"
+            "  --record[=FRAMES] run the program to its end while recording it, then serve\n"
+            "                    gdb on its replay, where reverse-step, reverse-next and\n"
+            "                    reverse-continue work; FRAMES as capture's --frames\n"
+            "                    (default: all, device open to close; launches=A-B)\n"
             "Then connect: gdb-multiarch -ex 'target remote 127.0.0.1:PORT' (or PATH)\n"
             "(docs/debugging.md walks through a session), or with --jtag:\n"
             "  openocd -c 'set WARPSCOPE_PORT PORT' -f share/openocd/warpscope.cfg\n"
@@ -170,7 +175,7 @@ int ws_cmd_debug(int argc, char **argv)
 {
     unsigned port = 0;
     int stop_at_launch = 0, jtag = 0, i = 1;
-    const char *user_port_file = NULL, *socket_path = NULL, *threads = "lane";
+    const char *user_port_file = NULL, *socket_path = NULL, *threads = "lane", *record = NULL;
     for (; i < argc; i++) {
         if (!strcmp(argv[i], "--")) {
             i++;
@@ -190,6 +195,12 @@ int ws_cmd_debug(int argc, char **argv)
             stop_at_launch = 1;
         } else if (!strcmp(argv[i], "--jtag")) {
             jtag = 1;
+        } else if (!strcmp(argv[i], "--record") || !strncmp(argv[i], "--record=", 9)) {
+            record = argv[i][8] == '=' ? argv[i] + 9 : "all";
+            if (!*record) {
+                fprintf(stderr, "warpscope debug: --record= needs frames (all, N, A-B, launches=A-B)\n");
+                return 2;
+            }
         } else if (!strcmp(argv[i], "--port-file") && i + 1 < argc) {
             user_port_file = argv[++i];
         } else if (!strcmp(argv[i], "--socket") && i + 1 < argc) {
@@ -217,6 +228,11 @@ int ws_cmd_debug(int argc, char **argv)
                 stop_at_launch ? "--stop-at-launch" : "--threads");
         return 2;
     }
+    if (record && (jtag || socket_path || stop_at_launch || strcmp(threads, "lane"))) { /* the replay's server has none of them */
+        fprintf(stderr, "warpscope debug: --record serves gdb on a TCP port with lane threads: not with %s\n",
+                jtag ? "--jtag" : socket_path ? "--socket" : stop_at_launch ? "--stop-at-launch" : "--threads warp");
+        return 2;
+    }
     if (socket_path && (jtag || port)) {
         fprintf(stderr, "warpscope debug: --socket serves gdb instead of a TCP port: not with %s\n",
                 jtag ? "--jtag" : "--port");
@@ -234,6 +250,7 @@ int ws_cmd_debug(int argc, char **argv)
         }
         fclose(f);
     }
+    if (record) return ws_debug_record(record, port, user_port_file, argc - i, argv + i);
     /* Killed, we pass the signal on and stay to clean up the port file and
      * the program. The handler is in place, and SIGTERM/SIGHUP held back,
      * before the temporary file and the child exist: a signal between the
