@@ -7,6 +7,7 @@
  * is the way to, without naming a capture file. */
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,11 +19,26 @@
 #include "commands.h"
 #include "debug_record.h"
 
+/* The recording, for the signal handler: a command ended by Ctrl-C or
+ * SIGTERM while it serves gdb (the usual way to stop it) must not leave a
+ * recording of the whole program in the temporary directory. */
+static char record_dir[PATH_MAX], record_path[PATH_MAX + 300];
+
+static void remove_recording(int sig)
+{
+    unlink(record_path); /* (both async-signal-safe) */
+    rmdir(record_dir);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 int ws_debug_record(const char *frames, unsigned port, const char *port_file, int argc, char **argv)
 {
-    char dir[PATH_MAX], path[PATH_MAX + 300];
-    if (ws_tool_tmpdir("warpscope debug", "record", dir, sizeof dir)) return 1;
-    snprintf(path, sizeof path, "%s/%s.wscap", dir, ws_path_base(argv[0]));
+    char *const dir = record_dir, *const path = record_path;
+    if (ws_tool_tmpdir("warpscope debug", "record", dir, sizeof record_dir)) return 1;
+    snprintf(path, sizeof record_path, "%s/%s.wscap", dir, ws_path_base(argv[0]));
+    const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
+    for (size_t k = 0; k < sizeof stop_signals / sizeof *stop_signals; k++) signal(stop_signals[k], remove_recording);
 
     /* record: `warpscope capture -o PATH --frames FRAMES -- PROGRAM ARG...` */
     char **cap = calloc((size_t)argc + 7, sizeof *cap);

@@ -34,6 +34,14 @@ grep -q 'ran to its end (status 0) and was recorded' "$work/debug.out" || bad "n
 grep -q '^matmul  *PASS' "$work/debug.out" || bad "the recorded run's own output is missing"
 [ "$rc" = 0 ] || bad "debug --record exited $rc"
 [ -z "$(ls -A "$work/tmp")" ] || bad "the recording was left behind: $(ls -A "$work/tmp")"
+# stopped while it serves gdb (Ctrl-C, SIGTERM): the recording goes too
+mkdir "$work/tmp2"
+TMPDIR="$work/tmp2" "$ws" debug --record --port-file "$work/port2" -- "$prog" > "$work/term.out" 2>&1 &
+tpid=$!
+for _ in $(seq 600); do [ -s "$work/port2" ] && break; kill -0 "$tpid" 2>/dev/null || break; sleep 0.1; done
+[ -s "$work/port2" ] && [ -n "$(ls -A "$work/tmp2")" ] || bad "no recording while serving: $(cat "$work/term.out")"
+kill -TERM "$tpid"; wait "$tpid"; r=$?
+[ "$r" = 143 ] && [ -z "$(ls -A "$work/tmp2")" ] || bad "SIGTERM while serving: status $r, left $(ls -A "$work/tmp2")"
 # what the replay's server cannot do is refused before anything runs
 for opt in --jtag "--socket $work/s" --stop-at-launch "--threads warp"; do
   # shellcheck disable=SC2086
