@@ -2,7 +2,9 @@
 # The tools on the bundled examples, after the examples themselves ran:
 #   1. warpscope profile: which line of the gather kernel stalls, and why;
 #   2. warpscope debug + gdb-multiarch: stop at one GPU thread of vecadd,
-#      look at its variables, and let the program finish;
+#      look at its variables, and let the program finish; then
+#      warpscope debug --record: matmul recorded, and gdb going backwards
+#      through a loop with reverse-continue;
 #   3. warpscope trace --tool memtrace: per-line coalescing of matmul;
 #   4. warpscope watch: scheduling events and a debug machine on reduction;
 #   5. the cube the graphics example drew, shown in the terminal, and its
@@ -56,6 +58,39 @@ cat "$appout"
 rm -f "$portfile"
 grep -q 'hit Breakpoint 1' "$gdbout" && grep -q 'exited normally' "$gdbout" && grep -q PASS "$appout" ||
   { echo "demo: the debugger session did not go as expected" >&2; exit 1; }
+
+echo
+echo "== Stepping backwards: warpscope debug --record -- $build/examples/matmul/matmul"
+echo "   (the program runs to its end recorded; gdb then debugs the replay: three hits of a breakpoint in the"
+echo "   tile loop, then reverse-continue back through them)"
+"$ws" debug --record --port-file "$portfile" -- "$build/examples/matmul/matmul" > "$appout" 2>&1 &
+app=$!
+for _ in $(seq 300); do [ -s "$portfile" ] && break; sleep 0.1; done
+cmds=(
+  "target remote 127.0.0.1:$(cat "$portfile")"
+  "set breakpoint pending on"
+  'break matmul_kernel.c:21 if $block_x == 1 && $thread_x == 3 && $thread_y == 0'
+  "continue"
+  "print t"
+  "continue"
+  "continue"
+  "print t"
+  "reverse-continue"
+  "print t"
+  "reverse-continue"
+  "print t"
+  "kill"
+)
+args=(-batch -nx -ex "set pagination off" -ex "set confirm off")
+for c in "${cmds[@]}"; do args+=(-ex "$c"); done
+for c in "${cmds[@]}"; do echo "(gdb) $c"; done
+echo "-- gdb says:"
+timeout 120 gdb-multiarch "${args[@]}" > "$gdbout" 2>&1 || true
+grep -vE '^\[New Thread|^warning:|^$|set sysroot|^Reading |^Remote debugging|executable automatically|No symbol table is loaded|^0x00000000 in|^\[Switching|^\[Inferior' "$gdbout"
+wait "$app" || true
+rm -f "$portfile"
+[ "$(grep -E '^\$[0-9]+ = ' "$gdbout" | sed 's/^\$[0-9]* = //' | tr '\n' ' ')" = "0 32 16 0 " ] ||
+  { cat "$appout"; echo "demo: the recorded session did not go backwards as expected" >&2; exit 1; }
 
 echo
 echo "== Tracer: warpscope trace --tool memtrace -- $build/examples/matmul/matmul"
