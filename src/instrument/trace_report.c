@@ -1,6 +1,7 @@
 /* The text reports of the built-in tools, written at device close:
  *   bbcount  — instructions per launch against the device's own counter,
- *              and the source lines that ran most;
+ *              the source lines that ran most, and the instruction mix
+ *              (trace_mix.c);
  *   memtrace — accesses against the device's memory counters, the sizing
  *              (records reserved = buffer size, nothing dropped), and per
  *              source line: accesses, warp requests, 32-byte sectors per
@@ -112,6 +113,7 @@ static void report_bbcount(const tr_twin *tw, const ws_trace_launch *L, FILE *f)
         fprintf(f, "    %-*s %12llu  %5.1f%%\n", width, tab[i].where, (unsigned long long)tab[i].value,
                 instr ? 100.0 * (double)tab[i].value / (double)instr : 0.0);
     free(tab);
+    tr_report_mix(tw, L, f);
 }
 
 static uint8_t space_of(uint32_t a)

@@ -103,6 +103,9 @@ void tr_report_host_time(const tracer *t, FILE *f);
 uint16_t tr_twin_halfword(const tr_twin *tw, uint32_t addr);
 /* Thread-instructions the launch's block counts add up to (trace_report.c). */
 uint64_t tr_counted_instructions(const ws_trace_launch *L);
+/* bbcount's instruction mix of launch L: by kind (its memory kinds against
+ * the device's counters) and by opcode (trace_mix.c). */
+void tr_report_mix(const tr_twin *tw, const ws_trace_launch *L, FILE *f);
 /* tw's counting twin with 64-bit counters (WSI_WIDE_COUNTS), built on the
  * first call; NULL (with a message in err) if it cannot be. */
 struct ws_module *tr_twin_wide(tracer *t, tr_twin *tw, char *err, size_t errlen);

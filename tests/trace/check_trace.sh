@@ -32,6 +32,20 @@ check_report() { # name tool report-file exit-status
         matches=$(grep -c "accesses: .*(match)" "$rep")
         [ "$launches" = "$matches" ] || { bad "$name ($tool): memory counts match in $matches of $launches launches"; return; }
     fi
+    # every tool's report has the instruction mix, its memory kinds from the
+    # block counts alone, checked against the device's counters
+    matches=$(grep -c "^  memory instructions (over lanes): .*(match)" "$rep")
+    [ "$launches" = "$matches" ] || { bad "$name ($tool): the mix's memory counts match in $matches of $launches launches"; return; }
+    # the opcode table adds up to the instructions executed (its rows are the top 10: at most)
+    python3 - "$rep" <<'PY' || { bad "$name ($tool): instruction mix"; return; }
+import re, sys
+for part in open(sys.argv[1]).read().split("\nlaunch ")[1:]:
+    total = int(re.search(r"instructions executed \(over lanes\): (\d+);", part).group(1))
+    kinds = [float(x) for x in re.findall(r"[a-z)] (\d+\.\d)%", part.split("instruction mix (over lanes):")[1].split("\n")[0])]
+    assert len(kinds) == 7 and abs(sum(kinds) - 100.0) < 0.5, kinds
+    rows = re.findall(r"^    \S+ +(\d+) +\d+\.\d%$", part.split("opcodes by instructions executed:")[1], re.M)
+    assert rows and sum(int(r) for r in rows) <= total and int(rows[0]) >= int(rows[-1]), (rows, total)
+PY
     ok
 }
 
