@@ -1315,13 +1315,20 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
                                at_end ? "kernel's restore" : restore ? "restore" : NULL,
                                (double)lsb / (double)cyc, cyc, t);
         } else if (waits_matter(lsb, cyc, total) && unit_use(k, WS_UNIT_LSU) >= BUSY_HIGH) {
-            /* the port is the limit: a load's wait is mostly its queue's */
+            /* the port is the limit: a load's wait is mostly its queue's.
+             * A shader cannot coalesce or share: the pipeline lays its
+             * lanes' records out a record apart, so their size is the lever */
+            const char *fewer = !k->stage ? "(coalesced access, smaller types, reuse through shared memory)"
+                                : strcmp(k->stage, "vertex") ? "(smaller records: fewer or smaller varyings, as the "
+                                                               "pipeline lays each lane's out a record apart)"
+                                                             : "(smaller records: fewer or smaller varyings and "
+                                                               "vertex attributes, as the pipeline lays each "
+                                                               "lane's out a record apart)";
             snprintf(t, sizeof t, "memory latency: %.1f%% of its warp-cycles wait for a global load's result "
                      "(long_scoreboard), while the LSU port is busy %.1f%% of the cycles: the loads wait their "
                      "turn in its queue, so more loads in flight or more warps would only queue; the port moves "
-                     "32-byte sectors, so fewer sectors per result (coalesced access, smaller types, reuse through "
-                     "shared memory) shorten the waits", 100.0 * (double)lsb / (double)cyc,
-                     100.0 * unit_use(k, WS_UNIT_LSU));
+                     "32-byte sectors, so fewer sectors per result %s shorten the waits",
+                     100.0 * (double)lsb / (double)cyc, 100.0 * unit_use(k, WS_UNIT_LSU), fewer);
             fail |= add_caused(out, nout, l, "latency", "busy LSU", (double)lsb / (double)cyc, cyc, t);
         } else if (waits_matter(lsb, cyc, total)) {
             latency_text(k, (double)lsb / (double)cyc, t, sizeof t);

@@ -1194,6 +1194,13 @@ shader_rule)
         ok "vertex shader: the records' layout named" || bad "vertex shader"
     grep -q "swap the index roles" c.txt && bad "index advice on a shader: $(grep 'swap the index' c.txt | head -1)" ||
         ok "no index advice on shaders"
+    # nor coalescing or shared memory in the busy-port latency advice: a
+    # shader has neither (it advised "coalesced access, ... reuse through
+    # shared memory" to the fragment shader)
+    by_line c.txt | grep -qE "^  - cube_kernel.c:[0-9 and,]+: memory latency: .*LSU port is busy .*fewer sectors per result \(smaller records: fewer or smaller varyings" &&
+        ok "fragment shader: the busy port's advice is about its records" || { bad "busy-port advice on a shader"; grep "memory latency" c.txt; }
+    grep -q "reuse through shared memory\|coalesced access" c.txt && bad "coalescing advice on a shader: $(grep -o '.\{60\}reuse through shared memory' c.txt | head -1)" ||
+        ok "no coalescing or shared-memory advice on shaders"
     python3 -c "import json,sys; k=json.load(open('c.json'))['devices'][0]['kernels']; sys.exit(not any(r['rule'] == 'uncoalesced' for x in k for r in x['rules']))" &&
         ok "JSON: the rule id stays uncoalesced" || bad "JSON rule id"
     # a compute kernel keeps the advice about its indexing
