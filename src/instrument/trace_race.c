@@ -5,7 +5,9 @@
  * lies between its k-th and (k+1)-th barrier. Two accesses by different
  * threads of one block to the same byte in the same epoch, at least one a
  * write, are a hazard: no barrier orders them, so the result depends on
- * the schedule (two atomics are not: they are ordered by the hardware).
+ * the schedule (two atomics are not: they are ordered by the hardware),
+ * unless a lock or a flag may order them: a release by one thread and an
+ * acquire by the other through one word (trace_race_sync.c).
  * Stacks are private to their lane. Global accesses are also compared
  * between blocks (trace_race_grid.c), where only atomics and fences order
  * them.
@@ -89,22 +91,27 @@ void tr_race_hazard(race_ctx *c, uint32_t block, uint32_t block_b, uint32_t epoc
 }
 
 /* One group of records: the same word in the same epoch of one block,
- * sorted by thread. Each instruction in it, by the bytes it touches, with
- * its first two threads; every pair of them (one with itself if two
- * threads ran it) that shares a byte, with a write, not two atomics and
- * two different threads, is a hazard. */
+ * sorted by thread. Each instruction in it, by the bytes it touches and
+ * what its thread acquired before and releases after it, with its first
+ * two threads; every pair of them (one with itself if two threads ran it)
+ * that shares a byte, with a write, not two atomics (or C11 atomic loads
+ * and stores), two different threads and no handshake through a word that
+ * may order them (trace_race_sync.c), is a hazard. */
 #define GROUP_INSTS 64
-static void check_group(race_ctx *c, uint32_t block, const race_rec *g, size_t n, unsigned wbits)
+static void check_group(race_ctx *c, const race_sync *rs, uint32_t block, const race_rec *g, size_t n, unsigned wbits)
 {
     const ws_trace_launch *L = c->L;
-    struct { uint32_t inst, tid[2], last; uint8_t bytes; int ntid; } e[GROUP_INSTS]; /* last: its highest thread */
+    struct { uint32_t inst, tid[2], last; uint16_t sync; uint8_t bytes, csync; int ntid; } e[GROUP_INSTS]; /* last: its highest thread */
     int ne = 0;
     for (size_t i = 0; i < n; i++) {
         int k = 0;
-        while (k < ne && !(e[k].inst == g[i].inst && e[k].bytes == g[i].bytes)) k++;
+        const uint8_t csync = g[i].order & RACE_SYNC;
+        while (k < ne && !(e[k].inst == g[i].inst && e[k].bytes == g[i].bytes && e[k].sync == g[i].sync && e[k].csync == csync))
+            k++;
         if (k == ne) {
             if (ne == GROUP_INSTS) continue; /* (more than any real kernel puts on one word) */
             e[ne].inst = g[i].inst, e[ne].bytes = g[i].bytes, e[ne].tid[0] = e[ne].last = g[i].tid, e[ne].ntid = 1;
+            e[ne].sync = g[i].sync, e[ne].csync = csync;
             ne++;
             continue;
         }
@@ -115,7 +122,8 @@ static void check_group(race_ctx *c, uint32_t block, const race_rec *g, size_t n
         for (int v = u; v < ne; v++) {
             const uint32_t iu = e[u].inst, iv = e[v].inst;
             if (!(e[u].bytes & e[v].bytes) || (!tr_race_writes(L, iu) && !tr_race_writes(L, iv))) continue;
-            if (tr_race_atomic(L, iu) && tr_race_atomic(L, iv)) continue;
+            if ((tr_race_atomic(L, iu) || e[u].csync) && (tr_race_atomic(L, iv) || e[v].csync)) continue;
+            if (tr_sync_ordered(rs, e[u].sync, e[v].sync)) continue; /* a lock or a flag may order them */
             uint32_t tu = e[u].tid[0], tv = e[v].tid[0];
             if (u == v) {
                 if (e[u].ntid < 2) continue;
@@ -246,15 +254,20 @@ static void note_release(block_order *bo, uint32_t epoch)
 /* One thread's fences and atomics as its records are made: its global
  * records from own0 to released_to have one after them; acquired, one came
  * before; fenced, a fence since its last access; load0, where the records
- * of its last access begin if that was a global load. */
+ * of its last access begin if that was a global load; in the block's
+ * records, rec0 where the thread's begin, ld0 to ld1 its last access's if
+ * that was a load (shared or global) of epoch ld_epoch. */
 typedef struct thread_sync {
     size_t own0, released_to, load0;
+    size_t rec0, ld0, ld1;
+    uint32_t ld_epoch;
     uint8_t acquired, fenced;
 } thread_sync;
 
 /* A fence in epoch e: it orders the thread's accesses before it with those
- * after it, and a load right before it is an acquiring (C11 atomic) load. */
-static void pass_fence(block_order *bo, thread_sync *ts, rec_buf *grid, uint32_t e)
+ * after it, and a load right before it is an acquiring (C11 atomic) load:
+ * of its word, within the block. */
+static void pass_fence(block_order *bo, thread_sync *ts, rec_buf *grid, rec_buf *recs, race_sync *rs, uint32_t e)
 {
     ts->released_to = grid->n;
     ts->acquired = RACE_ACQUIRED;
@@ -262,6 +275,12 @@ static void pass_fence(block_order *bo, thread_sync *ts, rec_buf *grid, uint32_t
     if (ts->load0 != SIZE_MAX)
         for (size_t i = ts->load0; i < grid->n; i++) grid->r[i].order |= RACE_SYNC;
     ts->load0 = SIZE_MAX;
+    if (ts->ld0 != SIZE_MAX)
+        for (size_t i = ts->ld0; i < ts->ld1; i++) {
+            recs->r[i].order |= RACE_SYNC;
+            tr_sync_acquire(rs, ts->ld0 - ts->rec0, (uint32_t)recs->r[i].key, ts->ld_epoch);
+        }
+    ts->ld0 = SIZE_MAX;
     note_acquire(bo, e);
     note_release(bo, e);
 }
@@ -337,6 +356,7 @@ void tr_report_races(const tr_twin *tw, const ws_trace_launch *L, FILE *f)
     race_ctx c = { .L = L, .site = site };
     if (!site) c.oom = 1;
     op_table bars = { 0 }, fences = { 0 };
+    race_sync rs = { 0 };
     rec_buf recs = { 0 }, grid = { 0 }; /* one block's records; the launch's global ones */
     if (op_table_build(tw, L, OP_BAR, &bars) || op_table_build(tw, L, OP_FENCE, &fences)) c.oom = 1;
     uint64_t shared = 0, global = 0, inconsistent = 0;
@@ -347,12 +367,13 @@ void tr_report_races(const tr_twin *tw, const ws_trace_launch *L, FILE *f)
         const size_t grid0 = grid.n;
         block_order bo = { 0 };
         recs.n = 0;
+        tr_sync_block(&rs);
         for (; t1 < L->nthreads && L->threads[t1].gid / tpb == blk && !c.oom; t1++) {
             const ws_trace_thread *th = &L->threads[t1];
             const uint32_t tid = (uint32_t)(th->gid % tpb);
             uint64_t m = th->first_mem, mend = th->first_mem + th->nmem;
             uint32_t epoch = 0;
-            thread_sync ts = { .own0 = grid.n, .released_to = grid.n, .load0 = SIZE_MAX };
+            thread_sync ts = { .own0 = grid.n, .released_to = grid.n, .load0 = SIZE_MAX, .rec0 = recs.n, .ld0 = SIZE_MAX };
             for (uint32_t j = 0; j < th->nblocks && !c.oom; j++) {
                 const uint32_t b = L->bb[th->first_block + j];
                 const ws_trace_block *blk_info = &L->blocks[b];
@@ -362,25 +383,34 @@ void tr_report_races(const tr_twin *tw, const ws_trace_launch *L, FILE *f)
                     const ws_trace_mem_inst *mi = &L->mem_insts[a->inst];
                     if (mi->block != b) { inconsistent++; m = mend; break; } /* records out of step: stop */
                     for (; fq < fences.n[b] && fences.pcs[fences.first[b] + fq] < mi->addr; fq++)
-                        pass_fence(&bo, &ts, &grid, epoch_at(&bars, b, epoch, fences.pcs[fences.first[b] + fq]));
+                        pass_fence(&bo, &ts, &grid, &recs, &rs, epoch_at(&bars, b, epoch, fences.pcs[fences.first[b] + fq]));
                     const uint32_t off = a->addr;
                     const int in_shared = off - WS_SHARED_BASE < WS_SHARED_END - WS_SHARED_BASE;
                     if (!in_shared && off >= WS_STACK_BASE) continue; /* a lane's own stack */
                     const uint32_t e = epoch_at(&bars, b, epoch, mi->addr);
                     if (e > max_epoch) max_epoch = e;
-                    const size_t grid_at = grid.n;
+                    const size_t grid_at = grid.n, rec_at = recs.n;
                     /* the words it touches, and its bytes in each */
                     for (uint32_t at = off; at < off + mi->size;) {
                         const uint32_t in_word = 4 - (at & 3), len = off + mi->size - at < in_word ? off + mi->size - at : in_word;
                         const race_rec r = { (uint64_t)e << 32 | at >> 2, tid, a->inst, blk,
                                              (uint8_t)(((1u << len) - 1) << (at & 3)),
-                                             (uint8_t)(ts.acquired | (ts.fenced && !in_shared && mi->kind == WS_TRACE_STORE ? RACE_SYNC : 0)) };
+                                             (uint8_t)(ts.acquired | (ts.fenced && mi->kind == WS_TRACE_STORE ? RACE_SYNC : 0)), 0 };
                         race_rec *to = rec_push(&recs), *g = in_shared ? to : rec_push(&grid);
                         if (!to || !g) { c.oom = 1; break; }
                         *to = r;
                         *g = r;
                         at += len;
                     }
+                    /* within the block: an atomic acquires and releases its
+                     * words, a store right after a fence releases them */
+                    for (size_t i = rec_at; i < recs.n; i++) {
+                        const uint32_t w = (uint32_t)recs.r[i].key;
+                        if (mi->kind == WS_TRACE_ATOMIC) tr_sync_acquire(&rs, rec_at - ts.rec0, w, e);
+                        if (mi->kind == WS_TRACE_ATOMIC || (ts.fenced && mi->kind == WS_TRACE_STORE))
+                            tr_sync_release(&rs, recs.n - ts.rec0, w, e);
+                    }
+                    ts.ld0 = mi->kind == WS_TRACE_LOAD ? rec_at : SIZE_MAX, ts.ld1 = recs.n, ts.ld_epoch = e;
                     ts.fenced = 0;
                     ts.load0 = SIZE_MAX;
                     if (in_shared) {
@@ -397,10 +427,12 @@ void tr_report_races(const tr_twin *tw, const ws_trace_launch *L, FILE *f)
                     }
                 }
                 for (; fq < fences.n[b]; fq++) /* after its last access */
-                    pass_fence(&bo, &ts, &grid, epoch_at(&bars, b, epoch, fences.pcs[fences.first[b] + fq]));
+                    pass_fence(&bo, &ts, &grid, &recs, &rs, epoch_at(&bars, b, epoch, fences.pcs[fences.first[b] + fq]));
                 epoch += bars.n[b];
             }
             for (size_t i = ts.own0; i < ts.released_to; i++) grid.r[i].order |= RACE_RELEASED;
+            tr_sync_thread(&rs, recs.r + ts.rec0, recs.n - ts.rec0);
+            if (rs.oom) c.oom = 1;
         }
         /* other threads' atomics and fences order a global access across a
          * barrier; then only the word stays in the key */
@@ -422,7 +454,7 @@ void tr_report_races(const tr_twin *tw, const ws_trace_launch *L, FILE *f)
         for (size_t i = 0; i < recs.n;) {
             size_t j = i + 1;
             while (j < recs.n && recs.r[j].key == recs.r[i].key) j++;
-            if (j - i > 1 && recs.r[i].tid != recs.r[j - 1].tid) check_group(&c, blk, &recs.r[i], j - i, wbits);
+            if (j - i > 1 && recs.r[i].tid != recs.r[j - 1].tid) check_group(&c, &rs, blk, &recs.r[i], j - i, wbits);
             i = j;
         }
         t0 = t1;
@@ -430,6 +462,7 @@ void tr_report_races(const tr_twin *tw, const ws_trace_launch *L, FILE *f)
     free(recs.r);
     op_table_free(&bars);
     op_table_free(&fences);
+    tr_sync_free(&rs);
     if (!c.oom) tr_race_between_blocks(&c, grid.r, grid.n);
     free(grid.r);
     free(site);

@@ -22,7 +22,10 @@ typedef struct race_rec {
     uint32_t tid, inst;        /* thread (linear in its block), mem_insts index */
     uint32_t block;            /* linear block id (records between blocks)   */
     uint8_t bytes;             /* bit i: byte i of the word                   */
-    uint8_t order;             /* RACE_ACQUIRED | RACE_RELEASED               */
+    uint8_t order;             /* RACE_ACQUIRED | RACE_RELEASED | RACE_SYNC   */
+    uint16_t sync;             /* within a block: what its thread acquired
+                                  before it and releases after it in its epoch
+                                  (an id of the block's sync table; 0 none)   */
 } race_rec;
 
 typedef struct race_pair {
@@ -60,6 +63,41 @@ void tr_race_hazard(race_ctx *c, uint32_t block, uint32_t block_b, uint32_t epoc
 
 int tr_race_writes(const ws_trace_launch *L, uint32_t inst);
 int tr_race_atomic(const ws_trace_launch *L, uint32_t inst);
+
+/* What orders accesses within a block besides barriers (trace_race_sync.c):
+ * per record, the words its thread acquired before it and releases after
+ * it in its epoch, as an id into a table of the block. */
+#define RACE_SYNC_WORDS 8
+typedef struct race_sync_set {
+    uint32_t w[RACE_SYNC_WORDS]; /* word indices (address / 4)                 */
+    unsigned n;
+} race_sync_set;
+
+typedef struct race_sync_ev {
+    size_t at;                 /* a record index in the thread's records       */
+    uint32_t word, epoch;
+} race_sync_ev;
+
+typedef struct race_sync {
+    struct { race_sync_set acq, rel; } *ent; /* the block's table; [0]: none   */
+    size_t nent, cap;
+    uint16_t *slots;           /* its hash, ids (0: free)                      */
+    size_t nslots;
+    race_sync_ev *acq, *rel;   /* the thread's acquires and releases           */
+    size_t nacq, nrel, cap_acq, cap_rel;
+    struct { size_t from; race_sync_set set; } *snap;
+    size_t nsnap, cap_snap;
+    int oom;
+} race_sync;
+
+void tr_sync_block(race_sync *s);                /* a new block: empty table */
+int tr_sync_acquire(race_sync *s, size_t at, uint32_t word, uint32_t epoch);
+int tr_sync_release(race_sync *s, size_t at, uint32_t word, uint32_t epoch);
+void tr_sync_thread(race_sync *s, race_rec *r, size_t n);
+/* 1 if the records with ids a and b of two threads may be ordered: one
+ * releases after it a word the other acquired before it. */
+int tr_sync_ordered(const race_sync *s, uint16_t a, uint16_t b);
+void tr_sync_free(race_sync *s);
 
 /* Hazards between blocks among a launch's n global records r (any order
  * of words, blocks in ascending order): sorts r by word. */

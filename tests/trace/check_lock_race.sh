@@ -1,0 +1,61 @@
+#!/bin/bash
+# racecheck within a block honours locks and flags (lock_race_kernel.c):
+# data guarded by a spin lock (global or shared memory, atomicCAS_i and
+# atomicExch_i or C11 acquire and release) and data published through a
+# fence and a flag report nothing, between warps (64-thread blocks) and
+# between the lanes of one warp (32-thread blocks); a counter updated
+# outside the lock, a lock given back before the update, data published
+# without a fence, two locks for one counter and a counter some threads
+# update inside the lock and others after giving it back are still hazards. Until
+# 2026-11-29 only barriers ordered the accesses of one block, so every
+# lock-guarded update was a hazard "between warps".
+#   check_lock_race.sh WARPSCOPE lock_race_kernel.elf lock_race_kernel.c WORKDIR
+set -u
+ws=$1 elf=$2 src=$3 work=$4
+mkdir -p "$work"
+passes=0 fails=0
+ok() { passes=$((passes + 1)); }
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+f=$(basename "$src")
+line() { grep -n "RACE:$1" "$src" | cut -d: -f1; }
+run() { # kernel block
+    WARPSCOPE_THREADS=2 "$ws" trace --tool racecheck --report "$work/$1_$2.txt" -- \
+        "$ws" run --grid 2 --block "$2" "$elf" "$1" zeros:64 > "$work/$1_$2.out" 2>&1 || bad "$1 --block $2: exit status $?"
+}
+expect() { # kernel block pattern
+    grep -Eq -- "$3" "$work/$1_$2.txt" && ok || { bad "$1 --block $2: no '$3' in"; grep -A6 'racecheck:' "$work/$1_$2.txt"; }
+}
+for b in 64 32; do
+    for k in global_lock shared_lock c11_lock publish; do
+        run $k $b
+        expect $k $b "racecheck: 0 hazards"
+        expect $k $b "instructions executed .*\(match\)"
+    done
+done
+for b in 64 32; do
+    [ $b = 64 ] && where="between warps" || where="within a warp"
+    run unlocked_count $b
+    expect unlocked_count $b "racecheck: 2 hazards "
+    expect unlocked_count $b "read-write +$f:$(line unlocked) \\(load\\) and $f:$(line unlocked) \\(store\\): shared memory, 2 words, $where"
+    expect unlocked_count $b "write-write +$f:$(line unlocked) \\(store\\) and $f:$(line unlocked) \\(store\\): shared memory, 2 words, $where"
+    run released_early $b
+    expect released_early $b "racecheck: 4 hazards "
+    expect released_early $b "read-write +$f:$(line early) \\(load\\) and $f:$(line early) \\(store\\): global memory, 2 words, $where"
+    expect released_early $b "write-write +$f:$(line early) \\(store\\) and $f:$(line early) \\(store\\): global memory, 2 words, $where"
+    run publish_no_fence $b
+    expect publish_no_fence $b "read-write +$f:$(line nofence_store) \\(store\\) and $f:$(line nofence_load) \\(load\\): shared memory, 2 words, $where"
+    expect publish_no_fence $b "read-write +$f:$(line nofence_flag) \\(store\\) and $f:[0-9]+ \\(load\\): shared memory, 2 words, $where"
+    run two_locks $b
+    expect two_locks $b "read-write +$f:$(line two_locks) \\(load\\) and $f:$(line two_locks) \\(store\\): global memory, 2 words, $where"
+    expect two_locks $b "write-write +$f:$(line two_locks) \\(store\\) and $f:$(line two_locks) \\(store\\): global memory, 2 words, $where"
+    run half_locked $b
+    expect half_locked $b "racecheck: 2 hazards "
+    expect half_locked $b "read-write +$f:$(line half) \\(load\\) and $f:$(line half) \\(store\\): shared memory, 2 words, $where"
+done
+# the same report on one host thread
+WARPSCOPE_THREADS=1 "$ws" trace --tool racecheck --report "$work/two_locks_1.txt" -- \
+    "$ws" run --grid 2 --block 64 "$elf" two_locks zeros:64 > /dev/null 2>&1
+diff <(grep -A9 'racecheck:' "$work/two_locks_64.txt") <(grep -A9 'racecheck:' "$work/two_locks_1.txt") > /dev/null && ok ||
+    bad "two_locks: the reports differ on one and two host threads"
+echo "$passes passed, $fails failed"
+[ $fails = 0 ]
