@@ -101,7 +101,7 @@ void tr_race_hazard(race_ctx *c, uint32_t block, uint32_t block_b, uint32_t epoc
 static void check_group(race_ctx *c, const race_sync *rs, uint32_t block, const race_rec *g, size_t n, unsigned wbits)
 {
     const ws_trace_launch *L = c->L;
-    struct { uint32_t inst, tid[2], last; uint16_t sync; uint8_t bytes, csync; int ntid; } e[GROUP_INSTS]; /* last: its highest thread */
+    struct { uint32_t inst, tid[2], last, sync; uint8_t bytes, csync; int ntid; } e[GROUP_INSTS]; /* last: its highest thread */
     int ne = 0;
     for (size_t i = 0; i < n; i++) {
         int k = 0;
@@ -232,57 +232,46 @@ static race_rec *rec_push(rec_buf *b)
     return &b->r[b->n++];
 }
 
-/* What orders one block's global accesses with other blocks: the epoch of
- * its first fence or global atomic and of its last. */
-typedef struct block_order {
-    uint32_t first_acquire, last_release;
-    int any_acquire, any_release;
-} block_order;
-
-static void note_acquire(block_order *bo, uint32_t epoch)
+/* Whether the atomic at pc may take a lock: an exchange, a compare-and-
+ * swap, lr/sc, an atomic or/and (test-and-set); not an add (a ticket, a
+ * count), min or max. */
+static int takes_lock(const tr_twin *tw, uint32_t pc)
 {
-    if (!bo->any_acquire || epoch < bo->first_acquire) bo->first_acquire = epoch;
-    bo->any_acquire = 1;
+    const uint16_t lo = tr_twin_halfword(tw, pc);
+    uint32_t bits = lo;
+    if (ws_inst_length(lo) == 4) bits |= (uint32_t)tr_twin_halfword(tw, pc + 2) << 16;
+    ws_inst in;
+    ws_decode(bits, &in);
+    switch ((ws_op)in.op) {
+    case OP_LR_W: case OP_SC_W: case OP_AMOSWAP_W: case OP_AMOCAS_W: case OP_AMOCAS_D: case OP_AMOSWAP_D:
+    case OP_AMOOR_W: case OP_AMOAND_W: case OP_AMOOR_D: case OP_AMOAND_D:
+        return 1;
+    default:
+        return 0;
+    }
 }
 
-static void note_release(block_order *bo, uint32_t epoch)
-{
-    if (!bo->any_release || epoch > bo->last_release) bo->last_release = epoch;
-    bo->any_release = 1;
-}
-
-/* One thread's fences and atomics as its records are made: its global
- * records from own0 to released_to have one after them; acquired, one came
- * before; fenced, a fence since its last access; load0, where the records
- * of its last access begin if that was a global load; in the block's
- * records, rec0 where the thread's begin, ld0 to ld1 its last access's if
- * that was a load (shared or global) of epoch ld_epoch. */
+/* One thread's fences and atomics as its records are made: fenced, a
+ * fence since its last access; in the block's records, rec0 where the
+ * thread's begin, ld0 to ld1 its last access's if that was a load (shared
+ * or global) of epoch ld_epoch. */
 typedef struct thread_sync {
-    size_t own0, released_to, load0;
     size_t rec0, ld0, ld1;
     uint32_t ld_epoch;
-    uint8_t acquired, fenced;
+    uint8_t fenced;
 } thread_sync;
 
-/* A fence in epoch e: it orders the thread's accesses before it with those
- * after it, and a load right before it is an acquiring (C11 atomic) load:
- * of its word, within the block. */
-static void pass_fence(block_order *bo, thread_sync *ts, rec_buf *grid, rec_buf *recs, race_sync *rs, uint32_t e)
+/* A fence: a load right before it is an acquiring (C11 atomic) load, of
+ * its words; a store right after it a releasing one. */
+static void pass_fence(thread_sync *ts, rec_buf *recs, race_sync *rs)
 {
-    ts->released_to = grid->n;
-    ts->acquired = RACE_ACQUIRED;
     ts->fenced = 1;
-    if (ts->load0 != SIZE_MAX)
-        for (size_t i = ts->load0; i < grid->n; i++) grid->r[i].order |= RACE_SYNC;
-    ts->load0 = SIZE_MAX;
     if (ts->ld0 != SIZE_MAX)
         for (size_t i = ts->ld0; i < ts->ld1; i++) {
             recs->r[i].order |= RACE_SYNC;
-            tr_sync_acquire(rs, ts->ld0 - ts->rec0, (uint32_t)recs->r[i].key, ts->ld_epoch);
+            tr_sync_acquire(rs, ts->ld0 - ts->rec0, (uint32_t)recs->r[i].key | RACE_TAKEN, ts->ld_epoch);
         }
     ts->ld0 = SIZE_MAX;
-    note_acquire(bo, e);
-    note_release(bo, e);
 }
 
 static void report_pair(const tr_twin *tw, const ws_trace_launch *L, const race_pair *p, FILE *f)
@@ -356,7 +345,9 @@ void tr_report_races(const tr_twin *tw, const ws_trace_launch *L, FILE *f)
     race_ctx c = { .L = L, .site = site };
     if (!site) c.oom = 1;
     op_table bars = { 0 }, fences = { 0 };
-    race_sync rs = { 0 };
+    race_sync rs = { 0 }, gs = { 0 }; /* the block's table, the launch's */
+    tr_sync_block(&gs);
+    c.grid_sync = &gs;
     rec_buf recs = { 0 }, grid = { 0 }; /* one block's records; the launch's global ones */
     if (op_table_build(tw, L, OP_BAR, &bars) || op_table_build(tw, L, OP_FENCE, &fences)) c.oom = 1;
     uint64_t shared = 0, global = 0, inconsistent = 0;
@@ -364,8 +355,6 @@ void tr_report_races(const tr_twin *tw, const ws_trace_launch *L, FILE *f)
     for (uint32_t t0 = 0; t0 < L->nthreads && !c.oom;) {
         const uint32_t blk = (uint32_t)(L->threads[t0].gid / tpb);
         uint32_t t1 = t0, max_epoch = 0;
-        const size_t grid0 = grid.n;
-        block_order bo = { 0 };
         recs.n = 0;
         tr_sync_block(&rs);
         for (; t1 < L->nthreads && L->threads[t1].gid / tpb == blk && !c.oom; t1++) {
@@ -373,7 +362,7 @@ void tr_report_races(const tr_twin *tw, const ws_trace_launch *L, FILE *f)
             const uint32_t tid = (uint32_t)(th->gid % tpb);
             uint64_t m = th->first_mem, mend = th->first_mem + th->nmem;
             uint32_t epoch = 0;
-            thread_sync ts = { .own0 = grid.n, .released_to = grid.n, .load0 = SIZE_MAX, .rec0 = recs.n, .ld0 = SIZE_MAX };
+            thread_sync ts = { .rec0 = recs.n, .ld0 = SIZE_MAX };
             for (uint32_t j = 0; j < th->nblocks && !c.oom; j++) {
                 const uint32_t b = L->bb[th->first_block + j];
                 const ws_trace_block *blk_info = &L->blocks[b];
@@ -383,66 +372,65 @@ void tr_report_races(const tr_twin *tw, const ws_trace_launch *L, FILE *f)
                     const ws_trace_mem_inst *mi = &L->mem_insts[a->inst];
                     if (mi->block != b) { inconsistent++; m = mend; break; } /* records out of step: stop */
                     for (; fq < fences.n[b] && fences.pcs[fences.first[b] + fq] < mi->addr; fq++)
-                        pass_fence(&bo, &ts, &grid, &recs, &rs, epoch_at(&bars, b, epoch, fences.pcs[fences.first[b] + fq]));
+                        pass_fence(&ts, &recs, &rs);
                     const uint32_t off = a->addr;
                     const int in_shared = off - WS_SHARED_BASE < WS_SHARED_END - WS_SHARED_BASE;
                     if (!in_shared && off >= WS_STACK_BASE) continue; /* a lane's own stack */
                     const uint32_t e = epoch_at(&bars, b, epoch, mi->addr);
                     if (e > max_epoch) max_epoch = e;
-                    const size_t grid_at = grid.n, rec_at = recs.n;
+                    const size_t rec_at = recs.n;
                     /* the words it touches, and its bytes in each */
                     for (uint32_t at = off; at < off + mi->size;) {
                         const uint32_t in_word = 4 - (at & 3), len = off + mi->size - at < in_word ? off + mi->size - at : in_word;
-                        const race_rec r = { (uint64_t)e << 32 | at >> 2, tid, a->inst, blk,
-                                             (uint8_t)(((1u << len) - 1) << (at & 3)),
-                                             (uint8_t)(ts.acquired | (ts.fenced && mi->kind == WS_TRACE_STORE ? RACE_SYNC : 0)), 0 };
-                        race_rec *to = rec_push(&recs), *g = in_shared ? to : rec_push(&grid);
-                        if (!to || !g) { c.oom = 1; break; }
-                        *to = r;
-                        *g = r;
+                        race_rec *to = rec_push(&recs);
+                        if (!to) { c.oom = 1; break; }
+                        *to = (race_rec){ (uint64_t)e << 32 | at >> 2, tid, a->inst, blk, 0,
+                                          (uint8_t)(((1u << len) - 1) << (at & 3)),
+                                          (uint8_t)(ts.fenced && mi->kind == WS_TRACE_STORE ? RACE_SYNC : 0) };
                         at += len;
                     }
-                    /* within the block: an atomic acquires and releases its
-                     * words, a store right after a fence releases them */
+                    /* an atomic acquires and releases its words, a store
+                     * right after a fence releases them */
+                    const uint32_t taken = mi->kind == WS_TRACE_ATOMIC && takes_lock(tw, mi->addr) ? RACE_TAKEN : 0;
                     for (size_t i = rec_at; i < recs.n; i++) {
                         const uint32_t w = (uint32_t)recs.r[i].key;
-                        if (mi->kind == WS_TRACE_ATOMIC) tr_sync_acquire(&rs, rec_at - ts.rec0, w, e);
+                        if (mi->kind == WS_TRACE_ATOMIC) tr_sync_acquire(&rs, rec_at - ts.rec0, w | taken, e);
                         if (mi->kind == WS_TRACE_ATOMIC || (ts.fenced && mi->kind == WS_TRACE_STORE))
                             tr_sync_release(&rs, recs.n - ts.rec0, w, e);
                     }
                     ts.ld0 = mi->kind == WS_TRACE_LOAD ? rec_at : SIZE_MAX, ts.ld1 = recs.n, ts.ld_epoch = e;
                     ts.fenced = 0;
-                    ts.load0 = SIZE_MAX;
-                    if (in_shared) {
-                        shared++;
-                        continue;
-                    }
-                    global++;
-                    if (mi->kind == WS_TRACE_LOAD) ts.load0 = grid_at;
-                    if (mi->kind == WS_TRACE_ATOMIC) {
-                        ts.acquired = RACE_ACQUIRED;
-                        ts.released_to = grid.n;
-                        note_acquire(&bo, e);
-                        note_release(&bo, e);
-                    }
+                    if (in_shared) shared++;
+                    else global++;
                 }
-                for (; fq < fences.n[b]; fq++) /* after its last access */
-                    pass_fence(&bo, &ts, &grid, &recs, &rs, epoch_at(&bars, b, epoch, fences.pcs[fences.first[b] + fq]));
+                for (; fq < fences.n[b]; fq++) pass_fence(&ts, &recs, &rs); /* after its last access */
                 epoch += bars.n[b];
             }
-            for (size_t i = ts.own0; i < ts.released_to; i++) grid.r[i].order |= RACE_RELEASED;
             tr_sync_thread(&rs, recs.r + ts.rec0, recs.n - ts.rec0);
             if (rs.oom) c.oom = 1;
         }
-        /* other threads' atomics and fences order a global access across a
-         * barrier; then only the word stays in the key */
-        for (size_t i = grid0; i < grid.n && !c.oom; i++) {
-            race_rec *g = &grid.r[i];
-            const uint32_t e = (uint32_t)(g->key >> 32);
-            if (bo.any_acquire && e > bo.first_acquire) g->order |= RACE_ACQUIRED;
-            if (bo.any_release && e < bo.last_release) g->order |= RACE_RELEASED;
-            g->key = (uint32_t)g->key;
+        /* the global records, to be compared with other blocks': other
+         * threads' acquires in earlier epochs and releases in later ones
+         * order them too (a barrier between); then only the word stays in
+         * the key */
+        if (!c.oom && tr_sync_epochs(&rs, max_epoch)) c.oom = 1;
+        uint32_t last_id = 0, last_epoch = 0, last_gid = 0;
+        int have_last = 0;
+        for (size_t i = 0; i < recs.n && !c.oom; i++) {
+            const race_rec *r = &recs.r[i];
+            const uint32_t e = (uint32_t)(r->key >> 32);
+            if (((uint32_t)r->key << 2) - WS_SHARED_BASE < WS_SHARED_END - WS_SHARED_BASE) continue;
+            race_rec *g = rec_push(&grid);
+            if (!g) { c.oom = 1; break; }
+            *g = *r;
+            g->key = (uint32_t)r->key;
+            if (!have_last || r->sync != last_id || e != last_epoch) {
+                last_gid = tr_sync_grid_id(&rs, r->sync, e, &gs);
+                last_id = r->sync, last_epoch = e, have_last = 1;
+            }
+            g->sync = last_gid;
         }
+        if (gs.oom) c.oom = 1;
         /* sort on as few bits as the block needs: epoch above word index */
         uint32_t max_word = 0;
         for (size_t i = 0; i < recs.n; i++)
@@ -464,6 +452,7 @@ void tr_report_races(const tr_twin *tw, const ws_trace_launch *L, FILE *f)
     op_table_free(&fences);
     tr_sync_free(&rs);
     if (!c.oom) tr_race_between_blocks(&c, grid.r, grid.n);
+    tr_sync_free(&gs);
     free(grid.r);
     free(site);
     if (c.oom) {

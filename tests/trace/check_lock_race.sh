@@ -20,7 +20,7 @@ f=$(basename "$src")
 line() { grep -n "RACE:$1" "$src" | cut -d: -f1; }
 run() { # kernel block
     WARPSCOPE_THREADS=2 "$ws" trace --tool racecheck --report "$work/$1_$2.txt" -- \
-        "$ws" run --grid 2 --block "$2" "$elf" "$1" zeros:64 > "$work/$1_$2.out" 2>&1 || bad "$1 --block $2: exit status $?"
+        "$ws" run --grid 2 --block "$2" "$elf" "$1" zeros:256 > "$work/$1_$2.out" 2>&1 || bad "$1 --block $2: exit status $?"
 }
 expect() { # kernel block pattern
     grep -Eq -- "$3" "$work/$1_$2.txt" && ok || { bad "$1 --block $2: no '$3' in"; grep -A6 'racecheck:' "$work/$1_$2.txt"; }
@@ -52,9 +52,32 @@ for b in 64 32; do
     expect half_locked $b "racecheck: 2 hazards "
     expect half_locked $b "read-write +$f:$(line half) \\(load\\) and $f:$(line half) \\(store\\): shared memory, 2 words, $where"
 done
+# between blocks, the same rule: a lock held by a block orders its
+# threads' updates; two locks for one counter, tickets from a counter and
+# a plain read of an atomic counter order nothing (any atomic or fence of
+# a block counted as a handshake with any other block's, whatever word);
+# nor, within a block, do atomic additions before and after an update (a
+# ticket, not a lock)
+for b in 64 32; do
+    [ $b = 64 ] && where="between warps" || where="within a warp"
+    run block_lock $b
+    expect block_lock $b "racecheck: 0 hazards"
+    expect two_locks $b "racecheck: 4 hazards "
+    expect two_locks $b "read-write +$f:$(line two_locks) \\(load\\) and $f:$(line two_locks) \\(store\\): global memory, [0-9]+ words?, between blocks"
+    expect two_locks $b "write-write +$f:$(line two_locks) \\(store\\) and $f:$(line two_locks) \\(store\\): global memory, [0-9]+ words?, between blocks"
+    run halo_ticket $b
+    expect halo_ticket $b "racecheck: [0-9]+ hazards? .*accesses by different blocks"
+    expect halo_ticket $b "read-write +$f:$(line ticket_store) \\(store\\) and $f:$(line ticket_load) \\(load\\): global memory, $((b / 2 * 2)) words, between blocks"
+    run shared_ticket $b
+    expect shared_ticket $b "racecheck: 2 hazards "
+    expect shared_ticket $b "write-write +$f:$(line shared_ticket) \\(store\\) and $f:$(line shared_ticket) \\(store\\): shared memory, 2 words, $where"
+    run peek_counter $b
+    expect peek_counter $b "racecheck: 1 hazard "
+    expect peek_counter $b "read-write +$f:[0-9]+ \\(atomic\\) and $f:$(line peek) \\(load\\): global memory, [0-9]+ words?, between blocks"
+done
 # the same report on one host thread
 WARPSCOPE_THREADS=1 "$ws" trace --tool racecheck --report "$work/two_locks_1.txt" -- \
-    "$ws" run --grid 2 --block 64 "$elf" two_locks zeros:64 > /dev/null 2>&1
+    "$ws" run --grid 2 --block 64 "$elf" two_locks zeros:256 > /dev/null 2>&1
 diff <(grep -A9 'racecheck:' "$work/two_locks_64.txt") <(grep -A9 'racecheck:' "$work/two_locks_1.txt") > /dev/null && ok ||
     bad "two_locks: the reports differ on one and two host threads"
 echo "$passes passed, $fails failed"

@@ -119,3 +119,53 @@ WS_KERNEL void half_locked(int *out)
     ws_syncthreads();
     if (t == 0) out[blockIdx_x()] = scount;
 }
+
+/* Between blocks. A lock for the whole block: thread 0 takes it, a
+ * barrier, every thread updates its word, a barrier, thread 0 gives it
+ * back; the blocks' updates are ordered by it. */
+WS_KERNEL void block_lock(int *out)
+{
+    unsigned t = threadIdx_x();
+    if (t == 0)
+        while (atomicCAS_i(&out[0], 0, 1) != 0) {
+        }
+    ws_syncthreads();
+    out[1 + t] += 1;
+    ws_syncthreads();
+    if (t == 0) atomicExch_i(&out[0], 0);
+}
+
+/* Misuse between blocks: each block reads the words the next one writes,
+ * with nothing ordering them; every thread also takes a ticket from a
+ * counter, before and after, which orders nothing. */
+WS_KERNEL void halo_ticket(int *out)
+{
+    unsigned t = threadIdx_x(), n = blockDim_x() / 2, b = blockIdx_x();
+    atomicAdd_i(&out[0], 1);
+    if (t < n) {
+        out[1 + b * n + t] = (int)t;                       /* RACE:ticket_store */
+        out[1 + b * n + t] += out[1 + ((b + 1) % gridDim_x()) * n + t]; /* RACE:ticket_load */
+    }
+    atomicAdd_i(&out[0], 1);
+}
+
+/* Misuse between blocks: a plain read of a counter the other blocks add
+ * to atomically. */
+WS_KERNEL void peek_counter(int *out)
+{
+    if (threadIdx_x() == 0) {
+        atomicAdd_i(&out[0], 1);
+        out[1 + blockIdx_x()] = out[0];                    /* RACE:peek */
+    }
+}
+
+/* Misuse within a block: an atomic addition before and after a plain
+ * update is a ticket, not a lock. */
+WS_KERNEL void shared_ticket(int *out)
+{
+    atomicAdd_i(&slock, 1);
+    *(volatile int *)&scount += 1;                         /* RACE:shared_ticket */
+    atomicAdd_i(&slock, 1);
+    ws_syncthreads();
+    if (threadIdx_x() == 0) out[blockIdx_x()] = scount;
+}
