@@ -232,23 +232,52 @@ static race_rec *rec_push(rec_buf *b)
     return &b->r[b->n++];
 }
 
-/* Whether the atomic at pc may take a lock: an exchange, a compare-and-
- * swap, lr/sc, an atomic or/and (test-and-set); not an add (a ticket, a
- * count), min or max. */
-static int takes_lock(const tr_twin *tw, uint32_t pc)
+/* What each memory instruction is, for what orders accesses: INST_TAKES,
+ * an atomic that may take a lock (an exchange, a compare-and-swap, lr/sc,
+ * an atomic or/and: a test-and-set; not an add, which takes a ticket or
+ * counts, min or max); INST_CAS, a compare-and-swap (lr, amocas);
+ * INST_RELAXED, a plain load that some thread follows with a
+ * compare-and-swap of the same word (its next access): the first read of a
+ * compare-and-swap loop, or a test-and-test-and-set's spin, which C11
+ * writes as a relaxed atomic load, a plain lw on RISC-V. It counts as an
+ * atomic load (a hazard with a plain store, not with an atomic). */
+enum { INST_TAKES = 1, INST_CAS = 2, INST_RELAXED = 4 };
+
+static uint8_t *inst_table(const tr_twin *tw, const ws_trace_launch *L)
 {
-    const uint16_t lo = tr_twin_halfword(tw, pc);
-    uint32_t bits = lo;
-    if (ws_inst_length(lo) == 4) bits |= (uint32_t)tr_twin_halfword(tw, pc + 2) << 16;
-    ws_inst in;
-    ws_decode(bits, &in);
-    switch ((ws_op)in.op) {
-    case OP_LR_W: case OP_SC_W: case OP_AMOSWAP_W: case OP_AMOCAS_W: case OP_AMOCAS_D: case OP_AMOSWAP_D:
-    case OP_AMOOR_W: case OP_AMOAND_W: case OP_AMOOR_D: case OP_AMOAND_D:
-        return 1;
-    default:
-        return 0;
+    uint8_t *f = calloc(L->nmem_insts + 1, 1);
+    if (!f) return NULL;
+    for (uint32_t i = 0; i < L->nmem_insts; i++) {
+        if (L->mem_insts[i].kind != WS_TRACE_ATOMIC) continue;
+        const uint32_t pc = L->mem_insts[i].addr;
+        const uint16_t lo = tr_twin_halfword(tw, pc);
+        uint32_t bits = lo;
+        if (ws_inst_length(lo) == 4) bits |= (uint32_t)tr_twin_halfword(tw, pc + 2) << 16;
+        ws_inst in;
+        ws_decode(bits, &in);
+        switch ((ws_op)in.op) {
+        case OP_LR_W: case OP_AMOCAS_W: case OP_AMOCAS_D: f[i] = INST_TAKES | INST_CAS; break;
+        case OP_SC_W: case OP_AMOSWAP_W: case OP_AMOSWAP_D: case OP_AMOOR_W: case OP_AMOAND_W: case OP_AMOOR_D: case OP_AMOAND_D:
+            f[i] = INST_TAKES;
+            break;
+        default: break;
+        }
     }
+    /* the loads that a compare-and-swap of their word follows */
+    for (uint32_t t = 0; t < L->nthreads; t++) {
+        const ws_trace_thread *th = &L->threads[t];
+        uint32_t prev = UINT32_MAX, prev_word = 0;
+        for (uint64_t m = th->first_mem; m < th->first_mem + th->nmem; m++) {
+            const ws_trace_access *a = &L->mem[m];
+            if (a->inst >= L->nmem_insts) break;
+            const int in_shared = a->addr - WS_SHARED_BASE < WS_SHARED_END - WS_SHARED_BASE;
+            if (!in_shared && a->addr >= WS_STACK_BASE) continue; /* a lane's own stack */
+            if (prev != UINT32_MAX && f[a->inst] & INST_CAS && a->addr >> 2 == prev_word) f[prev] |= INST_RELAXED;
+            prev = L->mem_insts[a->inst].kind == WS_TRACE_LOAD ? a->inst : UINT32_MAX;
+            prev_word = a->addr >> 2;
+        }
+    }
+    return f;
 }
 
 /* One thread's fences and atomics as its records are made: fenced, a
@@ -342,8 +371,9 @@ void tr_report_races(const tr_twin *tw, const ws_trace_launch *L, FILE *f)
     const uint64_t tpb = (uint64_t)L->block.x * L->block.y * L->block.z;
     if (!tpb || !L->lanes_per_warp) return;
     uint32_t *site = site_table(tw, L);
+    uint8_t *insts = inst_table(tw, L);
     race_ctx c = { .L = L, .site = site };
-    if (!site) c.oom = 1;
+    if (!site || !insts) c.oom = 1;
     op_table bars = { 0 }, fences = { 0 };
     race_sync rs = { 0 }, gs = { 0 }; /* the block's table, the launch's */
     tr_sync_block(&gs);
@@ -386,12 +416,13 @@ void tr_report_races(const tr_twin *tw, const ws_trace_launch *L, FILE *f)
                         if (!to) { c.oom = 1; break; }
                         *to = (race_rec){ (uint64_t)e << 32 | at >> 2, tid, a->inst, blk, 0,
                                           (uint8_t)(((1u << len) - 1) << (at & 3)),
-                                          (uint8_t)(ts.fenced && mi->kind == WS_TRACE_STORE ? RACE_SYNC : 0) };
+                                          (uint8_t)((ts.fenced && mi->kind == WS_TRACE_STORE) || insts[a->inst] & INST_RELAXED
+                                                        ? RACE_SYNC : 0) };
                         at += len;
                     }
                     /* an atomic acquires and releases its words, a store
                      * right after a fence releases them */
-                    const uint32_t taken = mi->kind == WS_TRACE_ATOMIC && takes_lock(tw, mi->addr) ? RACE_TAKEN : 0;
+                    const uint32_t taken = insts[a->inst] & INST_TAKES ? RACE_TAKEN : 0;
                     for (size_t i = rec_at; i < recs.n; i++) {
                         const uint32_t w = (uint32_t)recs.r[i].key;
                         if (mi->kind == WS_TRACE_ATOMIC) tr_sync_acquire(&rs, rec_at - ts.rec0, w | taken, e);
@@ -455,6 +486,7 @@ void tr_report_races(const tr_twin *tw, const ws_trace_launch *L, FILE *f)
     tr_sync_free(&gs);
     free(grid.r);
     free(site);
+    free(insts);
     if (c.oom) {
         fprintf(f, "  racecheck: out of host memory; no hazards reported\n");
         free(c.pairs);

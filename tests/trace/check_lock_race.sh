@@ -75,6 +75,19 @@ for b in 64 32; do
     expect peek_counter $b "racecheck: 1 hazard "
     expect peek_counter $b "read-write +$f:[0-9]+ \\(atomic\\) and $f:$(line peek) \\(load\\): global memory, [0-9]+ words?, between blocks"
 done
+# a relaxed atomic load (a plain lw) that a compare-and-swap of its word
+# follows is an atomic load: the first read of a compare-and-swap loop and
+# a test-and-test-and-set's spin report nothing (they were hazards with
+# the swaps), a plain store of the word still is one (with the load and with the swap)
+for b in 64 32; do
+    [ $b = 64 ] && where="between warps" || where="within a warp"
+    run cas_max $b
+    expect cas_max $b "racecheck: 2 hazards "
+    expect cas_max $b "read-write +$f:$(line relaxed) \\(load\\) and $f:$(line cas_store) \\(store\\): shared memory, 1 word, $where"
+    expect cas_max $b "write-write +$f:[0-9]+ \\(atomic\\) and $f:$(line cas_store) \\(store\\): shared memory, 1 word, $where"
+    run ttas_lock $b
+    expect ttas_lock $b "racecheck: 0 hazards"
+done
 # the same report on one host thread
 WARPSCOPE_THREADS=1 "$ws" trace --tool racecheck --report "$work/two_locks_1.txt" -- \
     "$ws" run --grid 2 --block 64 "$elf" two_locks zeros:256 > /dev/null 2>&1

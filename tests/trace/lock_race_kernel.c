@@ -169,3 +169,41 @@ WS_KERNEL void shared_ticket(int *out)
     ws_syncthreads();
     if (threadIdx_x() == 0) out[blockIdx_x()] = scount;
 }
+
+/* A float maximum through a compare-and-swap loop (the CUDA programming
+ * guide's pattern): the first read is a relaxed atomic load, which is a
+ * plain lw, and the loop checks it; no hazard. A plain store of the word
+ * by thread 0 of block 1 is one, with the read and with the swap. */
+WS_SHARED float smax;
+WS_KERNEL void cas_max(float *out)
+{
+    unsigned t = threadIdx_x();
+    if (t == 0) smax = 0;
+    ws_syncthreads();
+    float v = (float)((t * 37) % 101);
+    int *p = (int *)&smax;
+    int old = __atomic_load_n(p, __ATOMIC_RELAXED);        /* RACE:relaxed */
+    while (__builtin_bit_cast(float, old) < v) {
+        int assumed = old;
+        old = atomicCAS_i(p, assumed, __builtin_bit_cast(int, v));
+        if (old == assumed) break;
+    }
+    if (t == 0 && blockIdx_x() == 1) smax = 0;             /* RACE:cas_store */
+    ws_syncthreads();
+    if (t == 0) out[blockIdx_x()] = smax;
+}
+
+/* A test-and-test-and-set lock: spin on a relaxed load of the lock word,
+ * then try the compare-and-swap; no hazard. */
+WS_KERNEL void ttas_lock(int *out)
+{
+    for (;;) {
+        while (__atomic_load_n(&slock, __ATOMIC_RELAXED) != 0) {
+        }
+        if (atomicCAS_i(&slock, 0, 1) == 0) break;
+    }
+    scount += 1;
+    atomicExch_i(&slock, 0);
+    ws_syncthreads();
+    if (threadIdx_x() == 0) out[blockIdx_x()] = scount;
+}
