@@ -497,9 +497,9 @@ void tr_report_races(const tr_twin *tw, const ws_trace_launch *L, FILE *f)
     for (size_t i = 0; i < c.npairs; i++) between += c.pairs[i].between_blocks;
     fprintf(f, "  racecheck: %zu hazard%s (%llu shared and %llu global accesses checked)%s%s%s\n", c.npairs,
             c.npairs == 1 ? "" : "s", (unsigned long long)shared, (unsigned long long)global,
-            c.npairs > between ? ": accesses by different threads of a block to the same byte with no barrier between, one a write" : "",
+            c.npairs > between ? ": accesses by different threads of a block to the same byte with no barrier, lock or flag between, one a write" : "",
             between && c.npairs > between ? "; " : between ? ": " : "",
-            between ? "accesses by different blocks to the same global byte, one a write, not ordered by a fence and an atomic" : "");
+            between ? "accesses by different blocks to the same global byte, one a write, not ordered by a lock or a flag" : "");
     if (inconsistent) fprintf(f, "  racecheck: %llu threads' records were out of step and were cut short\n",
                               (unsigned long long)inconsistent);
     for (size_t i = 0; i < c.npairs; i++) report_pair(tw, L, &c.pairs[i], f);

@@ -62,7 +62,7 @@ for b in 64 32; do
     [ $b = 64 ] && where="between warps" || where="within a warp"
     run block_lock $b
     expect block_lock $b "racecheck: 0 hazards"
-    expect two_locks $b "racecheck: 4 hazards "
+    expect two_locks $b "racecheck: 4 hazards .*: accesses by different threads of a block to the same byte with no barrier, lock or flag between, one a write; accesses by different blocks to the same global byte, one a write, not ordered by a lock or a flag$"
     expect two_locks $b "read-write +$f:$(line two_locks) \\(load\\) and $f:$(line two_locks) \\(store\\): global memory, [0-9]+ words?, between blocks"
     expect two_locks $b "write-write +$f:$(line two_locks) \\(store\\) and $f:$(line two_locks) \\(store\\): global memory, [0-9]+ words?, between blocks"
     run halo_ticket $b
