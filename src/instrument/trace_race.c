@@ -5,7 +5,9 @@
  * lies between its k-th and (k+1)-th barrier. Two accesses by different
  * threads of one block to the same byte in the same epoch, at least one a
  * write, are a hazard: no barrier orders them, so the result depends on
- * the schedule (two atomics are not: they are ordered by the hardware).
+ * the schedule (two atomics are not: they are ordered by the hardware),
+ * unless a lock or a flag may order them: a release by one thread and an
+ * acquire by the other through one word (trace_race_sync.c).
  * Stacks are private to their lane. Global accesses are also compared
  * between blocks (trace_race_grid.c), where only atomics and fences order
  * them.
@@ -89,22 +91,27 @@ void tr_race_hazard(race_ctx *c, uint32_t block, uint32_t block_b, uint32_t epoc
 }
 
 /* One group of records: the same word in the same epoch of one block,
- * sorted by thread. Each instruction in it, by the bytes it touches, with
- * its first two threads; every pair of them (one with itself if two
- * threads ran it) that shares a byte, with a write, not two atomics and
- * two different threads, is a hazard. */
+ * sorted by thread. Each instruction in it, by the bytes it touches and
+ * what its thread acquired before and releases after it, with its first
+ * two threads; every pair of them (one with itself if two threads ran it)
+ * that shares a byte, with a write, not two atomics (or C11 atomic loads
+ * and stores), two different threads and no handshake through a word that
+ * may order them (trace_race_sync.c), is a hazard. */
 #define GROUP_INSTS 64
-static void check_group(race_ctx *c, uint32_t block, const race_rec *g, size_t n, unsigned wbits)
+static void check_group(race_ctx *c, const race_sync *rs, uint32_t block, const race_rec *g, size_t n, unsigned wbits)
 {
     const ws_trace_launch *L = c->L;
-    struct { uint32_t inst, tid[2], last; uint8_t bytes; int ntid; } e[GROUP_INSTS]; /* last: its highest thread */
+    struct { uint32_t inst, tid[2], last, sync; uint8_t bytes, csync; int ntid; } e[GROUP_INSTS]; /* last: its highest thread */
     int ne = 0;
     for (size_t i = 0; i < n; i++) {
         int k = 0;
-        while (k < ne && !(e[k].inst == g[i].inst && e[k].bytes == g[i].bytes)) k++;
+        const uint8_t csync = g[i].order & RACE_SYNC;
+        while (k < ne && !(e[k].inst == g[i].inst && e[k].bytes == g[i].bytes && e[k].sync == g[i].sync && e[k].csync == csync))
+            k++;
         if (k == ne) {
             if (ne == GROUP_INSTS) continue; /* (more than any real kernel puts on one word) */
             e[ne].inst = g[i].inst, e[ne].bytes = g[i].bytes, e[ne].tid[0] = e[ne].last = g[i].tid, e[ne].ntid = 1;
+            e[ne].sync = g[i].sync, e[ne].csync = csync;
             ne++;
             continue;
         }
@@ -115,7 +122,8 @@ static void check_group(race_ctx *c, uint32_t block, const race_rec *g, size_t n
         for (int v = u; v < ne; v++) {
             const uint32_t iu = e[u].inst, iv = e[v].inst;
             if (!(e[u].bytes & e[v].bytes) || (!tr_race_writes(L, iu) && !tr_race_writes(L, iv))) continue;
-            if (tr_race_atomic(L, iu) && tr_race_atomic(L, iv)) continue;
+            if ((tr_race_atomic(L, iu) || e[u].csync) && (tr_race_atomic(L, iv) || e[v].csync)) continue;
+            if (tr_sync_ordered(rs, e[u].sync, e[v].sync)) continue; /* a lock or a flag may order them */
             uint32_t tu = e[u].tid[0], tv = e[v].tid[0];
             if (u == v) {
                 if (e[u].ntid < 2) continue;
@@ -224,46 +232,75 @@ static race_rec *rec_push(rec_buf *b)
     return &b->r[b->n++];
 }
 
-/* What orders one block's global accesses with other blocks: the epoch of
- * its first fence or global atomic and of its last. */
-typedef struct block_order {
-    uint32_t first_acquire, last_release;
-    int any_acquire, any_release;
-} block_order;
+/* What each memory instruction is, for what orders accesses: INST_TAKES,
+ * an atomic that may take a lock (an exchange, a compare-and-swap, lr/sc,
+ * an atomic or/and: a test-and-set; not an add, which takes a ticket or
+ * counts, min or max); INST_CAS, a compare-and-swap (lr, amocas);
+ * INST_RELAXED, a plain load that some thread follows with a
+ * compare-and-swap of the same word (its next access): the first read of a
+ * compare-and-swap loop, or a test-and-test-and-set's spin, which C11
+ * writes as a relaxed atomic load, a plain lw on RISC-V. It counts as an
+ * atomic load (a hazard with a plain store, not with an atomic). */
+enum { INST_TAKES = 1, INST_CAS = 2, INST_RELAXED = 4 };
 
-static void note_acquire(block_order *bo, uint32_t epoch)
+static uint8_t *inst_table(const tr_twin *tw, const ws_trace_launch *L)
 {
-    if (!bo->any_acquire || epoch < bo->first_acquire) bo->first_acquire = epoch;
-    bo->any_acquire = 1;
+    uint8_t *f = calloc(L->nmem_insts + 1, 1);
+    if (!f) return NULL;
+    for (uint32_t i = 0; i < L->nmem_insts; i++) {
+        if (L->mem_insts[i].kind != WS_TRACE_ATOMIC) continue;
+        const uint32_t pc = L->mem_insts[i].addr;
+        const uint16_t lo = tr_twin_halfword(tw, pc);
+        uint32_t bits = lo;
+        if (ws_inst_length(lo) == 4) bits |= (uint32_t)tr_twin_halfword(tw, pc + 2) << 16;
+        ws_inst in;
+        ws_decode(bits, &in);
+        switch ((ws_op)in.op) {
+        case OP_LR_W: case OP_AMOCAS_W: case OP_AMOCAS_D: f[i] = INST_TAKES | INST_CAS; break;
+        case OP_SC_W: case OP_AMOSWAP_W: case OP_AMOSWAP_D: case OP_AMOOR_W: case OP_AMOAND_W: case OP_AMOOR_D: case OP_AMOAND_D:
+            f[i] = INST_TAKES;
+            break;
+        default: break;
+        }
+    }
+    /* the loads that a compare-and-swap of their word follows */
+    for (uint32_t t = 0; t < L->nthreads; t++) {
+        const ws_trace_thread *th = &L->threads[t];
+        uint32_t prev = UINT32_MAX, prev_word = 0;
+        for (uint64_t m = th->first_mem; m < th->first_mem + th->nmem; m++) {
+            const ws_trace_access *a = &L->mem[m];
+            if (a->inst >= L->nmem_insts) break;
+            const int in_shared = a->addr - WS_SHARED_BASE < WS_SHARED_END - WS_SHARED_BASE;
+            if (!in_shared && a->addr >= WS_STACK_BASE) continue; /* a lane's own stack */
+            if (prev != UINT32_MAX && f[a->inst] & INST_CAS && a->addr >> 2 == prev_word) f[prev] |= INST_RELAXED;
+            prev = L->mem_insts[a->inst].kind == WS_TRACE_LOAD ? a->inst : UINT32_MAX;
+            prev_word = a->addr >> 2;
+        }
+    }
+    return f;
 }
 
-static void note_release(block_order *bo, uint32_t epoch)
-{
-    if (!bo->any_release || epoch > bo->last_release) bo->last_release = epoch;
-    bo->any_release = 1;
-}
-
-/* One thread's fences and atomics as its records are made: its global
- * records from own0 to released_to have one after them; acquired, one came
- * before; fenced, a fence since its last access; load0, where the records
- * of its last access begin if that was a global load. */
+/* One thread's fences and atomics as its records are made: fenced, a
+ * fence since its last access; in the block's records, rec0 where the
+ * thread's begin, ld0 to ld1 its last access's if that was a load (shared
+ * or global) of epoch ld_epoch. */
 typedef struct thread_sync {
-    size_t own0, released_to, load0;
-    uint8_t acquired, fenced;
+    size_t rec0, ld0, ld1;
+    uint32_t ld_epoch;
+    uint8_t fenced;
 } thread_sync;
 
-/* A fence in epoch e: it orders the thread's accesses before it with those
- * after it, and a load right before it is an acquiring (C11 atomic) load. */
-static void pass_fence(block_order *bo, thread_sync *ts, rec_buf *grid, uint32_t e)
+/* A fence: a load right before it is an acquiring (C11 atomic) load, of
+ * its words; a store right after it a releasing one. */
+static void pass_fence(thread_sync *ts, rec_buf *recs, race_sync *rs)
 {
-    ts->released_to = grid->n;
-    ts->acquired = RACE_ACQUIRED;
     ts->fenced = 1;
-    if (ts->load0 != SIZE_MAX)
-        for (size_t i = ts->load0; i < grid->n; i++) grid->r[i].order |= RACE_SYNC;
-    ts->load0 = SIZE_MAX;
-    note_acquire(bo, e);
-    note_release(bo, e);
+    if (ts->ld0 != SIZE_MAX)
+        for (size_t i = ts->ld0; i < ts->ld1; i++) {
+            recs->r[i].order |= RACE_SYNC;
+            tr_sync_acquire(rs, ts->ld0 - ts->rec0, (uint32_t)recs->r[i].key | RACE_TAKEN, ts->ld_epoch);
+        }
+    ts->ld0 = SIZE_MAX;
 }
 
 static void report_pair(const tr_twin *tw, const ws_trace_launch *L, const race_pair *p, FILE *f)
@@ -334,9 +371,13 @@ void tr_report_races(const tr_twin *tw, const ws_trace_launch *L, FILE *f)
     const uint64_t tpb = (uint64_t)L->block.x * L->block.y * L->block.z;
     if (!tpb || !L->lanes_per_warp) return;
     uint32_t *site = site_table(tw, L);
+    uint8_t *insts = inst_table(tw, L);
     race_ctx c = { .L = L, .site = site };
-    if (!site) c.oom = 1;
+    if (!site || !insts) c.oom = 1;
     op_table bars = { 0 }, fences = { 0 };
+    race_sync rs = { 0 }, gs = { 0 }; /* the block's table, the launch's */
+    tr_sync_block(&gs);
+    c.grid_sync = &gs;
     rec_buf recs = { 0 }, grid = { 0 }; /* one block's records; the launch's global ones */
     if (op_table_build(tw, L, OP_BAR, &bars) || op_table_build(tw, L, OP_FENCE, &fences)) c.oom = 1;
     uint64_t shared = 0, global = 0, inconsistent = 0;
@@ -344,15 +385,14 @@ void tr_report_races(const tr_twin *tw, const ws_trace_launch *L, FILE *f)
     for (uint32_t t0 = 0; t0 < L->nthreads && !c.oom;) {
         const uint32_t blk = (uint32_t)(L->threads[t0].gid / tpb);
         uint32_t t1 = t0, max_epoch = 0;
-        const size_t grid0 = grid.n;
-        block_order bo = { 0 };
         recs.n = 0;
+        tr_sync_block(&rs);
         for (; t1 < L->nthreads && L->threads[t1].gid / tpb == blk && !c.oom; t1++) {
             const ws_trace_thread *th = &L->threads[t1];
             const uint32_t tid = (uint32_t)(th->gid % tpb);
             uint64_t m = th->first_mem, mend = th->first_mem + th->nmem;
             uint32_t epoch = 0;
-            thread_sync ts = { .own0 = grid.n, .released_to = grid.n, .load0 = SIZE_MAX };
+            thread_sync ts = { .rec0 = recs.n, .ld0 = SIZE_MAX };
             for (uint32_t j = 0; j < th->nblocks && !c.oom; j++) {
                 const uint32_t b = L->bb[th->first_block + j];
                 const ws_trace_block *blk_info = &L->blocks[b];
@@ -362,55 +402,66 @@ void tr_report_races(const tr_twin *tw, const ws_trace_launch *L, FILE *f)
                     const ws_trace_mem_inst *mi = &L->mem_insts[a->inst];
                     if (mi->block != b) { inconsistent++; m = mend; break; } /* records out of step: stop */
                     for (; fq < fences.n[b] && fences.pcs[fences.first[b] + fq] < mi->addr; fq++)
-                        pass_fence(&bo, &ts, &grid, epoch_at(&bars, b, epoch, fences.pcs[fences.first[b] + fq]));
+                        pass_fence(&ts, &recs, &rs);
                     const uint32_t off = a->addr;
                     const int in_shared = off - WS_SHARED_BASE < WS_SHARED_END - WS_SHARED_BASE;
                     if (!in_shared && off >= WS_STACK_BASE) continue; /* a lane's own stack */
                     const uint32_t e = epoch_at(&bars, b, epoch, mi->addr);
                     if (e > max_epoch) max_epoch = e;
-                    const size_t grid_at = grid.n;
+                    const size_t rec_at = recs.n;
                     /* the words it touches, and its bytes in each */
                     for (uint32_t at = off; at < off + mi->size;) {
                         const uint32_t in_word = 4 - (at & 3), len = off + mi->size - at < in_word ? off + mi->size - at : in_word;
-                        const race_rec r = { (uint64_t)e << 32 | at >> 2, tid, a->inst, blk,
-                                             (uint8_t)(((1u << len) - 1) << (at & 3)),
-                                             (uint8_t)(ts.acquired | (ts.fenced && !in_shared && mi->kind == WS_TRACE_STORE ? RACE_SYNC : 0)) };
-                        race_rec *to = rec_push(&recs), *g = in_shared ? to : rec_push(&grid);
-                        if (!to || !g) { c.oom = 1; break; }
-                        *to = r;
-                        *g = r;
+                        race_rec *to = rec_push(&recs);
+                        if (!to) { c.oom = 1; break; }
+                        *to = (race_rec){ (uint64_t)e << 32 | at >> 2, tid, a->inst, blk, 0,
+                                          (uint8_t)(((1u << len) - 1) << (at & 3)),
+                                          (uint8_t)((ts.fenced && mi->kind == WS_TRACE_STORE) || insts[a->inst] & INST_RELAXED
+                                                        ? RACE_SYNC : 0) };
                         at += len;
                     }
+                    /* an atomic acquires and releases its words, a store
+                     * right after a fence releases them */
+                    const uint32_t taken = insts[a->inst] & INST_TAKES ? RACE_TAKEN : 0;
+                    for (size_t i = rec_at; i < recs.n; i++) {
+                        const uint32_t w = (uint32_t)recs.r[i].key;
+                        if (mi->kind == WS_TRACE_ATOMIC) tr_sync_acquire(&rs, rec_at - ts.rec0, w | taken, e);
+                        if (mi->kind == WS_TRACE_ATOMIC || (ts.fenced && mi->kind == WS_TRACE_STORE))
+                            tr_sync_release(&rs, recs.n - ts.rec0, w, e);
+                    }
+                    ts.ld0 = mi->kind == WS_TRACE_LOAD ? rec_at : SIZE_MAX, ts.ld1 = recs.n, ts.ld_epoch = e;
                     ts.fenced = 0;
-                    ts.load0 = SIZE_MAX;
-                    if (in_shared) {
-                        shared++;
-                        continue;
-                    }
-                    global++;
-                    if (mi->kind == WS_TRACE_LOAD) ts.load0 = grid_at;
-                    if (mi->kind == WS_TRACE_ATOMIC) {
-                        ts.acquired = RACE_ACQUIRED;
-                        ts.released_to = grid.n;
-                        note_acquire(&bo, e);
-                        note_release(&bo, e);
-                    }
+                    if (in_shared) shared++;
+                    else global++;
                 }
-                for (; fq < fences.n[b]; fq++) /* after its last access */
-                    pass_fence(&bo, &ts, &grid, epoch_at(&bars, b, epoch, fences.pcs[fences.first[b] + fq]));
+                for (; fq < fences.n[b]; fq++) pass_fence(&ts, &recs, &rs); /* after its last access */
                 epoch += bars.n[b];
             }
-            for (size_t i = ts.own0; i < ts.released_to; i++) grid.r[i].order |= RACE_RELEASED;
+            tr_sync_thread(&rs, recs.r + ts.rec0, recs.n - ts.rec0);
+            if (rs.oom) c.oom = 1;
         }
-        /* other threads' atomics and fences order a global access across a
-         * barrier; then only the word stays in the key */
-        for (size_t i = grid0; i < grid.n && !c.oom; i++) {
-            race_rec *g = &grid.r[i];
-            const uint32_t e = (uint32_t)(g->key >> 32);
-            if (bo.any_acquire && e > bo.first_acquire) g->order |= RACE_ACQUIRED;
-            if (bo.any_release && e < bo.last_release) g->order |= RACE_RELEASED;
-            g->key = (uint32_t)g->key;
+        /* the global records, to be compared with other blocks': other
+         * threads' acquires in earlier epochs and releases in later ones
+         * order them too (a barrier between); then only the word stays in
+         * the key */
+        if (!c.oom && tr_sync_epochs(&rs, max_epoch)) c.oom = 1;
+        uint32_t last_id = 0, last_epoch = 0, last_gid = 0;
+        int have_last = 0;
+        for (size_t i = 0; i < recs.n && !c.oom; i++) {
+            const race_rec *r = &recs.r[i];
+            const uint32_t e = (uint32_t)(r->key >> 32);
+            if (((uint32_t)r->key << 2) - WS_SHARED_BASE < WS_SHARED_END - WS_SHARED_BASE) continue;
+            race_rec *g = rec_push(&grid);
+            if (!g) { c.oom = 1; break; }
+            *g = *r;
+            g->key = (uint32_t)r->key;
+            if (!have_last || r->sync != last_id || e != last_epoch) {
+                last_gid = tr_sync_grid_id(&rs, r->sync, e, &gs);
+                last_id = r->sync, last_epoch = e, have_last = 1;
+            }
+            g->sync = last_gid;
         }
+        if (gs.oom) c.oom = 1;
         /* sort on as few bits as the block needs: epoch above word index */
         uint32_t max_word = 0;
         for (size_t i = 0; i < recs.n; i++)
@@ -422,7 +473,7 @@ void tr_report_races(const tr_twin *tw, const ws_trace_launch *L, FILE *f)
         for (size_t i = 0; i < recs.n;) {
             size_t j = i + 1;
             while (j < recs.n && recs.r[j].key == recs.r[i].key) j++;
-            if (j - i > 1 && recs.r[i].tid != recs.r[j - 1].tid) check_group(&c, blk, &recs.r[i], j - i, wbits);
+            if (j - i > 1 && recs.r[i].tid != recs.r[j - 1].tid) check_group(&c, &rs, blk, &recs.r[i], j - i, wbits);
             i = j;
         }
         t0 = t1;
@@ -430,9 +481,12 @@ void tr_report_races(const tr_twin *tw, const ws_trace_launch *L, FILE *f)
     free(recs.r);
     op_table_free(&bars);
     op_table_free(&fences);
+    tr_sync_free(&rs);
     if (!c.oom) tr_race_between_blocks(&c, grid.r, grid.n);
+    tr_sync_free(&gs);
     free(grid.r);
     free(site);
+    free(insts);
     if (c.oom) {
         fprintf(f, "  racecheck: out of host memory; no hazards reported\n");
         free(c.pairs);
@@ -443,9 +497,9 @@ void tr_report_races(const tr_twin *tw, const ws_trace_launch *L, FILE *f)
     for (size_t i = 0; i < c.npairs; i++) between += c.pairs[i].between_blocks;
     fprintf(f, "  racecheck: %zu hazard%s (%llu shared and %llu global accesses checked)%s%s%s\n", c.npairs,
             c.npairs == 1 ? "" : "s", (unsigned long long)shared, (unsigned long long)global,
-            c.npairs > between ? ": accesses by different threads of a block to the same byte with no barrier between, one a write" : "",
+            c.npairs > between ? ": accesses by different threads of a block to the same byte with no barrier, lock or flag between, one a write" : "",
             between && c.npairs > between ? "; " : between ? ": " : "",
-            between ? "accesses by different blocks to the same global byte, one a write, not ordered by a fence and an atomic" : "");
+            between ? "accesses by different blocks to the same global byte, one a write, not ordered by a lock or a flag" : "");
     if (inconsistent) fprintf(f, "  racecheck: %llu threads' records were out of step and were cut short\n",
                               (unsigned long long)inconsistent);
     for (size_t i = 0; i < c.npairs; i++) report_pair(tw, L, &c.pairs[i], f);
