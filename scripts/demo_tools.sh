@@ -18,6 +18,22 @@ set -euo pipefail
 build=${1:-build}
 ws="$build/bin/warpscope"
 
+# Show gdb's commands, run them in one batch session (after `set
+# pagination off` and `set confirm off`) with its output in file $1, then
+# print what gdb said without its connection chatter.
+gdb_session() {
+  local out=$1
+  shift
+  local args=(-batch -nx -ex "set pagination off" -ex "set confirm off")
+  for c in "$@"; do
+    args+=(-ex "$c")
+    echo "(gdb) $c"
+  done
+  echo "-- gdb says:"
+  timeout 120 gdb-multiarch "${args[@]}" > "$out" 2>&1 || true
+  grep -vE '^\[New Thread|^warning:|^$|set sysroot|^Reading |^Remote debugging|executable automatically|No symbol table is loaded|^0x00000000 in|^\[Switching' "$out"
+}
+
 echo
 echo "== Profiler: warpscope profile -- $build/examples/gather/gather"
 echo "   (the report's first kernel section: hottest line, its stall reason and the load it waits on)"
@@ -46,12 +62,7 @@ cmds=(
   "delete"
   "continue"
 )
-args=(-batch -nx -ex "set pagination off")
-for c in "${cmds[@]}"; do args+=(-ex "$c"); done
-for c in "${cmds[@]}"; do echo "(gdb) $c"; done
-echo "-- gdb says:"
-timeout 120 gdb-multiarch "${args[@]}" > "$gdbout" 2>&1 || true
-grep -vE '^\[New Thread|^warning:|^$|set sysroot|^Reading |^Remote debugging|executable automatically|No symbol table is loaded|^0x00000000 in' "$gdbout"
+gdb_session "$gdbout" "${cmds[@]}"
 wait "$app"
 echo "-- the program says:"
 cat "$appout"
@@ -81,12 +92,7 @@ cmds=(
   "print t"
   "kill"
 )
-args=(-batch -nx -ex "set pagination off" -ex "set confirm off")
-for c in "${cmds[@]}"; do args+=(-ex "$c"); done
-for c in "${cmds[@]}"; do echo "(gdb) $c"; done
-echo "-- gdb says:"
-timeout 120 gdb-multiarch "${args[@]}" > "$gdbout" 2>&1 || true
-grep -vE '^\[New Thread|^warning:|^$|set sysroot|^Reading |^Remote debugging|executable automatically|No symbol table is loaded|^0x00000000 in|^\[Switching|^\[Inferior' "$gdbout"
+gdb_session "$gdbout" "${cmds[@]}"
 wait "$app" || true
 rm -f "$portfile"
 [ "$(grep -E '^\$[0-9]+ = ' "$gdbout" | sed 's/^\$[0-9]* = //' | tr '\n' ' ')" = "0 32 16 0 " ] ||
@@ -146,6 +152,7 @@ echo "   (each step replays the frame; the GPU always finishes it):"
 srv=$!
 for _ in $(seq 100); do [ -s "$capdir/port" ] && break; sleep 0.1; done
 rcmds=(
+  "set breakpoint pending on"
   "target remote 127.0.0.1:$(cat "$capdir/port")"
   "monitor debug-pixel 320 240"
   "continue"
@@ -156,13 +163,8 @@ rcmds=(
   "monitor position"
   "detach"
 )
-rargs=(-batch -nx -ex "set pagination off" -ex "set breakpoint pending on")
-for c in "${rcmds[@]}"; do rargs+=(-ex "$c"); done
-for c in "${rcmds[@]}"; do echo "(gdb) $c"; done
-echo "-- gdb says:"
-timeout 120 gdb-multiarch "${rargs[@]}" > "$capdir/gdb.txt" 2>&1 || true
+gdb_session "$capdir/gdb.txt" "${rcmds[@]}"
 wait "$srv" || true
-grep -vE '^\[New Thread|^warning:|^$|set sysroot|^Reading |^Remote debugging|executable automatically|No symbol table is loaded|^0x00000000 in|^\[Switching|^\[Inferior' "$capdir/gdb.txt"
 grep -q 'ran the frame to its end with results identical' "$capdir/gdb.txt" && grep -q '^23' "$capdir/gdb.txt" ||
   { rm -rf "$capdir"; echo "demo: the frame debugger session did not go as expected" >&2; exit 1; }
 rm -rf "$capdir"
