@@ -21,6 +21,13 @@ typedef struct shot {
     char state[1024];
 } shot;
 
+/* A texture as the frame leaves it: its level 0. */
+typedef struct tex_card {
+    uint32_t id, w, h, levels;
+    char *uri;
+    uint32_t dw, dh;              /* the thumbnail as shown (CSS pixels)     */
+} tex_card;
+
 typedef struct report {
     ws_replay *r;
     ws_device *dev;
@@ -30,6 +37,8 @@ typedef struct report {
     uint32_t last_target;         /* capture id of the last target drawn to */
     uint64_t last_call;           /* the call that wrote it last            */
     uint8_t *last_img;            /* that target's image after that call    */
+    tex_card *tex;                /* the live textures at the frame's end   */
+    size_t ntex;
     char failure[640];            /* the frame's work failed here: its end  */
     char passed[4096];            /* failures met as recorded, gone past    */
     ws_status st;
@@ -94,6 +103,44 @@ static int take_shot(void *user, ws_replay *r, uint64_t index)
 oom:
     rp->st = rt_fail(rp->err, rp->errlen, WS_ERR_OUT_OF_MEMORY, "report: out of host memory at call %" PRIu64, index);
     return 1;
+}
+
+/* The live textures' level 0 as thumbnails, as the shaders sample them at
+ * the frame's end (RenderDoc's texture list; `replay --dump-after` writes
+ * every level in full). */
+static ws_status collect_textures(report *rp)
+{
+    size_t n = 0;
+    ws_replay_textures(rp->r, NULL, NULL, 0, &n);
+    if (!n) return WS_OK;
+    ws_gfx_texture **t = calloc(n, sizeof *t);
+    uint32_t *ids = calloc(n, sizeof *ids);
+    rp->tex = calloc(n, sizeof *rp->tex);
+    ws_status st = t && ids && rp->tex ? WS_OK : rt_fail(rp->err, rp->errlen, WS_ERR_OUT_OF_MEMORY, "report: out of host memory");
+    if (st == WS_OK) ws_replay_textures(rp->r, t, ids, n, &n);
+    for (size_t i = 0; i < n && st == WS_OK; i++) {
+        tex_card *c = &rp->tex[rp->ntex];
+        c->id = ids[i];
+        ws_gfx_texture_levels(t[i], &c->w, &c->h, &c->levels);
+        uint8_t *img = malloc((size_t)c->w * c->h * 4), *small = NULL;
+        uint32_t tw = 0, th = 0;
+        if (!img) st = rt_fail(rp->err, rp->errlen, WS_ERR_OUT_OF_MEMORY, "report: out of host memory");
+        else if (ws_gfx_texture_read(rp->dev, t[i], 0, img, (size_t)c->w * c->h * 4) != WS_OK)
+            st = rt_fail(rp->err, rp->errlen, WS_ERR_INTERNAL, "report: reading texture %u: %s", c->id, ws_last_error(rp->dev));
+        else if ((st = ws_image_shrink(img, c->w, c->h, rp->thumb, &small, &tw, &th)) != WS_OK)
+            rt_fail(rp->err, rp->errlen, st, "report: out of host memory");
+        else if ((st = ws_image_png_uri(small, tw, th, 0, &c->uri, rp->err, rp->errlen)) == WS_OK) {
+            uint32_t side = tw > th ? tw : th, k = side < rp->thumb ? rp->thumb / side : 1;
+            c->dw = tw * k;
+            c->dh = th * k;
+            rp->ntex++;
+        }
+        free(small);
+        free(img);
+    }
+    free(t);
+    free(ids);
+    return st;
 }
 
 static void esc(FILE *f, const char *s)
@@ -289,6 +336,7 @@ static ws_status write_page(FILE *f, report *rp, const ws_replay_html_options *o
     } else {
         fprintf(f, "<p class=\"facts\">The frame draws into no render target.</p>\n<p class=\"facts\">");
     }
+    if (rp->ntex) fprintf(f, "<a href=\"#textures\">textures</a>, ");
     fprintf(f, "<a href=\"#calls\">calls</a></p>\n");
     for (const char *l = rp->passed; *l;) {
         char line[1200];
@@ -339,6 +387,18 @@ static ws_status write_page(FILE *f, report *rp, const ws_replay_html_options *o
     }
     if (!rp->n) fprintf(f, "<p class=\"muted\">The frame has no clears or draws.</p>\n");
     fprintf(f, "</div></section>\n");
+
+    if (rp->ntex) {
+        fprintf(f, "<section id=\"textures\"><h2>Textures at the end of the frame</h2>\n<div class=\"grid\">\n");
+        for (size_t i = 0; i < rp->ntex; i++) {
+            const tex_card *c = &rp->tex[i];
+            fprintf(f, "<div class=\"card\" id=\"texture-%u\"><div class=\"thumb\"><img src=\"%s\" width=\"%u\" "
+                       "height=\"%u\" alt=\"texture %u, level 0\"></div><h3>Texture %u</h3><p>%ux%u, %u level%s "
+                       "(level 0 shown)</p></div>\n",
+                    c->id, c->uri, c->dw, c->dh, c->id, c->id, c->w, c->h, c->levels, c->levels == 1 ? "" : "s");
+        }
+        fprintf(f, "</div></section>\n");
+    }
 
     fprintf(f, "<section id=\"calls\"><h2>Calls</h2>\n<table><tr><th>#</th><th>Kind</th><th>Call</th></tr>\n");
     for (uint64_t i = 0; i < ncalls; i++) {
@@ -392,6 +452,7 @@ ws_status ws_replay_html(ws_replay *r, const char *dir, const ws_replay_html_opt
     if (rp.failure[0]) st = WS_OK;
     if (st != WS_OK) { st = rt_fail(err, errlen, rt_replay_failed(st), "report: %s", ws_replay_error(r)); goto out; }
     ws_replay_failures_text(r, rp.passed, sizeof rp.passed);
+    if ((st = collect_textures(&rp)) != WS_OK) goto out;
     /* the final image: the last target drawn to, as the frame leaves it,
      * or as its last clear or draw left it when the frame destroyed it
      * (by capture id: a destroyed target's handle is freed) */
@@ -441,6 +502,8 @@ out:
     free(rp.last_img);
     for (size_t i = 0; i < rp.n; i++) free(rp.shots[i].uri);
     free(rp.shots);
+    for (size_t i = 0; i < rp.ntex; i++) free(rp.tex[i].uri);
+    free(rp.tex);
     ws_pixel_history_free(&hist);
     free(final_uri);
     free(img);

@@ -72,6 +72,10 @@ rm -rf report
 [ -s report/index.html ] && ok || bad "no report"
 expect 'data:image/png;base64,' report/index.html
 expect 'ws_gfx_draw_indexed' report/index.html
+# the texture the shader samples, as the frame leaves it (the report had
+# render targets only)
+expect '<section id="textures">' report/index.html
+expect 'alt="texture [0-9]+, level 0"></div><h3>Texture [0-9]+</h3><p>256x256, 9 levels' report/index.html
 # refusals
 "$ws" replay --loop 0 cube.wscap > e1.txt 2>&1; [ $? -eq 2 ] && ok || bad "--loop 0 accepted"
 expect "loop '0': expected a whole number 1\.\.1000000" e1.txt
