@@ -9,23 +9,6 @@
 #include "instrument/tracer_int.h"
 #include "isa/isa.h"
 
-enum { MIX_INT, MIX_FLOAT, MIX_LOAD, MIX_STORE, MIX_ATOMIC, MIX_CONTROL, MIX_OTHER, MIX_KINDS };
-static const char *const mix_names[MIX_KINDS] = { "integer", "float", "loads", "stores", "atomics",
-                                                  "branches and jumps", "other (CSR, SIMT, barriers, system)" };
-
-static int mix_kind(ws_op op)
-{
-    switch (ws_op_class_of(op)) {
-    case CLASS_INT: case CLASS_MUL: case CLASS_DIV: return MIX_INT;
-    case CLASS_FLOAT: case CLASS_FDIV: return MIX_FLOAT;
-    case CLASS_LOAD: return MIX_LOAD;
-    case CLASS_STORE: return MIX_STORE;
-    case CLASS_ATOMIC: return MIX_ATOMIC;
-    case CLASS_BRANCH: case CLASS_JUMP: return MIX_CONTROL;
-    default: return MIX_OTHER;
-    }
-}
-
 typedef struct op_count { uint64_t n; uint16_t op; } op_count;
 
 static int by_count(const void *a, const void *b)
@@ -48,7 +31,7 @@ void tr_report_mix(const tr_twin *tw, const ws_trace_launch *L, FILE *f)
             ws_inst in;
             ws_decode(lo | (uint32_t)tr_twin_halfword(tw, at + 2) << 16, &in);
             ops[in.op].n += L->counts[b];
-            kinds[mix_kind((ws_op)in.op)] += L->counts[b];
+            kinds[ws_op_mix_kind((ws_op)in.op)] += L->counts[b];
             total += L->counts[b];
             at += lo ? ws_inst_length(lo) : 4;
         }
@@ -56,7 +39,7 @@ void tr_report_mix(const tr_twin *tw, const ws_trace_launch *L, FILE *f)
     if (!total) return;
     fprintf(f, "  instruction mix (over lanes):");
     for (int k = 0; k < MIX_KINDS; k++)
-        fprintf(f, "%s %s %.1f%%", k ? "," : "", mix_names[k], 100.0 * (double)kinds[k] / (double)total);
+        fprintf(f, "%s %s %.1f%%", k ? "," : "", ws_mix_kind_name((ws_mix_kind)k, 0), 100.0 * (double)kinds[k] / (double)total);
     const int same = kinds[MIX_LOAD] == L->device_loads && kinds[MIX_STORE] == L->device_stores &&
                      kinds[MIX_ATOMIC] == L->device_atomics;
     fprintf(f, "\n  memory instructions (over lanes): %llu loads, %llu stores, %llu atomics; device counters: %llu, %llu, %llu (%s)\n",

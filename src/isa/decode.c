@@ -461,6 +461,27 @@ ws_op_class ws_op_class_of(ws_op op)
     return CLASS_SIMT;
 }
 
+ws_mix_kind ws_op_mix_kind(ws_op op)
+{
+    switch (ws_op_class_of(op)) {
+    case CLASS_INT: case CLASS_MUL: case CLASS_DIV: return MIX_INT;
+    case CLASS_FLOAT: case CLASS_FDIV: return MIX_FLOAT;
+    case CLASS_LOAD: return MIX_LOAD;
+    case CLASS_STORE: return MIX_STORE;
+    case CLASS_ATOMIC: return MIX_ATOMIC;
+    case CLASS_BRANCH: case CLASS_JUMP: return MIX_CONTROL;
+    default: return MIX_OTHER;
+    }
+}
+
+const char *ws_mix_kind_name(ws_mix_kind k, int key)
+{
+    static const char *const names[MIX_KINDS] = { "integer", "float", "loads", "stores", "atomics",
+                                                  "branches and jumps", "other (CSR, SIMT, barriers, system)" };
+    static const char *const keys[MIX_KINDS] = { "integer", "float", "load", "store", "atomic", "control", "other" };
+    return k < MIX_KINDS ? (key ? keys : names)[k] : "?";
+}
+
 int ws_decode_far_branch(uint32_t branch, uint32_t jump, ws_inst *out)
 {
     ws_inst b, j;

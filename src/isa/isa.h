@@ -77,6 +77,17 @@ void ws_decode(uint32_t bits, ws_inst *out);
 /* Class of an op (CLASS_INVALID for OP_ILLEGAL). */
 ws_op_class ws_op_class_of(ws_op op);
 
+/* The kinds an instruction mix is reported by (the tracer's and the
+ * profiler's): classes folded as a kernel author reads them. */
+typedef enum ws_mix_kind {
+    MIX_INT, MIX_FLOAT, MIX_LOAD, MIX_STORE, MIX_ATOMIC, MIX_CONTROL, MIX_OTHER, MIX_KINDS
+} ws_mix_kind;
+ws_mix_kind ws_op_mix_kind(ws_op op);
+/* "integer", "float", "loads", "stores", "atomics", "branches and jumps",
+ * "other (CSR, SIMT, barriers, system)"; key (1) gives the JSON key
+ * ("integer", "float", "load", "store", "atomic", "control", "other"). */
+const char *ws_mix_kind_name(ws_mix_kind k, int key);
+
 /* Bytes a lane's memory access moves (loads, stores, atomics; amocas.d 8);
  * 0 for an op that touches no memory. */
 unsigned ws_op_mem_bytes(ws_op op);

@@ -83,6 +83,8 @@ typedef struct prof_pc {
     uint64_t producer_samples;
     int producer_memory;
     char disasm[64];
+    uint16_t op;               /* the instruction decoded (ws_op; 0 OP_ILLEGAL if
+                                  not read): the instruction mix's         */
     prof_src src;
     prof_src producer_src;
     char producer_disasm[64];
@@ -366,6 +368,22 @@ typedef struct prof_kernel {
     uint32_t global_latency, sector_cycles;
 } prof_kernel;
 int prof_kernels_build(const prof_data *d, prof_kernel **out, size_t *n);
+/* A kernel's instruction mix from its exact instruction counters (per PC,
+ * over lanes), as the tracer's is from its block counts (prof_mix.c): by
+ * kind (ws_mix_kind) and by opcode, most run first. */
+#define PROF_MIX_OPS 160
+typedef struct prof_mix_op { uint16_t op; uint64_t n; } prof_mix_op;
+typedef struct prof_mix {
+    uint64_t total, kinds[8];  /* by ws_mix_kind (isa.h), 7 of them */
+    size_t nops;
+    prof_mix_op ops[PROF_MIX_OPS];
+} prof_mix;
+void prof_mix_build(const prof_kernel *k, prof_mix *m);
+/* "  instruction mix (exact, over lanes): ...; most run: ..." (nothing
+ * when the launches ran without exact counters). */
+void prof_mix_text(FILE *f, const prof_mix *m);
+/* {"lane_instructions": N, "kinds": {...}, "opcodes": [...]} */
+void prof_mix_json(FILE *f, const prof_mix *m);
 void prof_kernels_free(prof_kernel *k, size_t n);
 /* The largest standard error of the kernel's sampled state shares, as
  * the agreement bound counts them: per state the larger of its per-point

@@ -154,6 +154,10 @@ static void kernel(FILE *f, const prof_kernel *k, uint32_t lanes)
     states(f, k->state);
     fputs(",\n       \"state_errors\": ", f);
     state_errors(f, k);
+    prof_mix mix;
+    prof_mix_build(k, &mix);
+    fputs(",\n       \"instruction_mix\": ", f);
+    prof_mix_json(f, &mix);
     fputs(",\n       \"lines\": [", f);
     prof_line *l = NULL;
     size_t nl = 0;

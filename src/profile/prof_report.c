@@ -271,6 +271,9 @@ static void kernel_section(FILE *f, const prof_kernel *k, uint32_t lanes)
     fprintf(f, "\nKernel %s (%s): %llu samples in %u launch%s, %llu cycles\n  states: %s\n",
             k->kernel, k->module, (unsigned long long)k->samples, k->launches, k->launches == 1 ? "" : "es",
             (unsigned long long)k->cycles, k->samples ? buf : "no samples");
+    prof_mix mix;
+    prof_mix_build(k, &mix);
+    prof_mix_text(f, &mix);
     prof_line *lines;
     size_t nl;
     if (prof_lines_build(k->pcs, k->npcs, &lines, &nl)) return;

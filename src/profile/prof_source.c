@@ -119,6 +119,8 @@ void prof_correlate(prof_pc *p, size_t n, const ws_line_map *map, uint32_t base,
         prof_src_free(&p[i].src);
         lookup(map, link_base + off, outer, mode, &p[i].src);
         disasm_at(code, code_size, off, p[i].pc, p[i].disasm, sizeof p[i].disasm);
+        ws_inst in;
+        p[i].op = decode_at(code, code_size, off, &in) ? in.op : OP_ILLEGAL;
         if (p[i].producer_pc) {
             uint32_t po = p[i].producer_pc - base;
             prof_src_free(&p[i].producer_src);
