@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "capture/shim/shim_spec.h"
 #include "gdbstub/exit_handoff.h"
 #include "runtime/settings_text.h"
 #include "child.h"
@@ -199,6 +200,15 @@ int ws_cmd_debug(int argc, char **argv)
             record = argv[i][8] == '=' ? argv[i] + 9 : "all";
             if (!*record) {
                 fprintf(stderr, "warpscope debug: --record= needs frames (all, N, A-B, launches=A-B)\n");
+                return 2;
+            }
+            /* refused here, before the program runs: the recorder would
+             * refuse it too, after which the command said the program
+             * "left no recording" though it never ran */
+            shim_spec fs;
+            char err[256];
+            if (shim_spec_parse_frames(record, &fs, err, sizeof err)) {
+                fprintf(stderr, "warpscope debug: --record=%s: %s\n", record, err);
                 return 2;
             }
         } else if (!strcmp(argv[i], "--port-file") && i + 1 < argc) {

@@ -274,6 +274,7 @@ ws_status ws_gdb_dbg_breakpoint(void *tp, int type, uint32_t addr, uint32_t kind
             }
             shared_wp_removed(t, type, addr, kind);
         }
+        if (b->exit_stub) t->exit_removed = 1; /* gdb may put it back: its thread stays */
         free(b->code);
         memset(b, 0, sizeof *b);
         return st;
@@ -363,6 +364,13 @@ ws_status ws_gdb_dbg_breakpoint(void *tp, int type, uint32_t addr, uint32_t kind
     }
     b->chained = chained;
     b->exit_stub = exit_stub;
+    /* Its thread: the one gdb is on as it first puts it in (gdb reads
+     * the stub's memory from the selected thread just before), not the
+     * last stop's, which a `thread N` before `finish` or `watch` left
+     * behind; kept when gdb puts it back at later resumes from whichever
+     * thread it stopped in (a watchpoint's scope outlives them). */
+    if (exit_stub && (!t->exit_removed || !t->exit_owner)) t->exit_owner = t->sel_tid ? t->sel_tid : t->focus_tid;
+    if (exit_stub) t->exit_removed = 0;
     b->no_code = no_code;
     b->as_sw = exit_stub || on_stack || no_code;
     b->used = 1;

@@ -601,6 +601,7 @@ static ws_status dbg_resume(void *tp, const ws_gdb_action *a, size_t n)
     pending_purge(t);
     purge_removed_breakpoints(t, step_tid);
     if (!step_tid) ws_gdb_shared_wp_purge(t, 0); /* gdb keeps none of the others */
+    if (!step_tid && t->exit_removed) t->exit_owner = t->exit_removed = 0; /* nor the exit's */
     for (size_t i = 0; i < t->npending; i++)
         if (deliverable(t, i)) return WS_OK; /* report that first; the device stays put */
     if (t->hold_launch) { /* re-attached: the program was held for gdb until now (after
@@ -1207,15 +1208,17 @@ static void on_halt(ws_gdb_dbg *t, uint32_t hart)
         /* The warp's lanes at pc, copied: evaluating a condition reads
          * registers, which refreshes (and may move) the lane snapshot. */
         uint32_t harts[WARP_LANES_MAX], nh = 0, focus = UINT32_MAX;
+        /* (at the exit: the thread gdb put its breakpoint there for) */
+        const uint32_t want = bp && bp->exit_stub && t->exit_owner ? t->exit_owner : t->focus_tid;
         for (size_t i = 0; i < t->nlanes && nh < WARP_LANES_MAX; i++) {
             const ws_dbg_lane *l = &t->lanes[i];
             if (l->hart / t->cfg.lanes_per_warp != warp || l->pc != pc) continue;
-            if (t->focus_tid && WS_GDB_TID(l->hart) == t->focus_tid) focus = l->hart;
+            if (want && WS_GDB_TID(l->hart) == want) focus = l->hart;
             else harts[nh++] = l->hart;
         }
         /* The kernels' exit (finish, until, a watchpoint's scope in the
-         * kernel frame) is gdb's momentary breakpoint for its focus thread
-         * alone; other warps retire through it unseen (no step: there is no
+         * kernel frame) is gdb's momentary breakpoint for the thread it
+         * was put in for (exit_owner) alone; other warps retire through it unseen (no step: there is no
          * instruction after it to stop on). */
         if (bp && bp->exit_stub && focus == UINT32_MAX) {
             run_on(t, hart);
@@ -1226,7 +1229,7 @@ static void on_halt(ws_gdb_dbg *t, uint32_t hart)
          * step-resume) are meant for it, and stepping another lane over
          * them would carry it past. */
         if (focus != UINT32_MAX && ws_gdb_bp_cond_true(t, bp, focus)) {
-            s.tid = t->focus_tid;
+            s.tid = want;
             push(t, &s, pc);
         }
         int conditional = bp && bp->nconds;
@@ -1431,6 +1434,7 @@ static void dbg_detach(void *tp)
     for (int i = 0; i < WS_GDB_MAX_BP; i++)
         if (t->bps[i].used) ws_gdb_dbg_breakpoint(t, t->bps[i].type, t->bps[i].addr, t->bps[i].kind, 0, NULL, 0);
     ws_gdb_shared_wp_purge(t, 1);
+    t->exit_owner = t->exit_removed = 0; /* the next gdb's are its own */
     ws_gdb_calls_undo(t); /* lanes in a call of gdb's go back to where it was made */
     t->npending = 0;
     memset(t->held, 0, t->nharts);

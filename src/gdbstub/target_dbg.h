@@ -182,6 +182,14 @@ typedef struct ws_gdb_dbg {
     ws_gdb_bp bps[WS_GDB_MAX_BP];
     uint32_t sel_tid;          /* the thread gdb has selected (Hg), as of
                                   its last Z/z packet */
+    uint32_t exit_owner;       /* the thread a Z0 at the exit stub is for
+                                  (finish, until, advance, a watchpoint's
+                                  scope out of the kernel): gdb's selected
+                                  thread when it first put it in, kept
+                                  while gdb takes it out at stops and puts
+                                  it back; 0: none (the focus thread)    */
+    int exit_removed;          /* gdb took that Z0 out; forgotten at a
+                                  continue without it                    */
     ws_gdb_shared_wp swp[WS_GDB_MAX_SHARED_WP];
     uint64_t bp_halts;         /* warps halted at a breakpoint (monitor
                                   breakpoints): one a condition unit

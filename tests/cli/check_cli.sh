@@ -115,6 +115,12 @@ refuse "debug --socket with --jtag" "not with --jtag"                -- "$ws" de
 refuse "debug --socket empty" "needs a path"                             -- "$ws" debug --socket "" -- "$ws" run "${K[@]}" 1 1 2 3 4 5
 refuse "debug --threads with a bad view" "lane or warp"             -- "$ws" debug --threads lanes -- "$ws" run "${K[@]}" 1 1 2 3 4 5
 refuse "debug --threads with --jtag" "is for the gdb server"        -- "$ws" debug --jtag --threads warp -- "$ws" run "${K[@]}" 1 1 2 3 4 5
+# a bad --record=FRAMES is refused before the program runs, naming the option
+# (it was refused by the recorder, after which the command said the program
+# "left no recording" though it never ran)
+out=$("$ws" debug --record=xyz -- "$ws" run "${K[@]}" 1 1 2 3 4 5 2>&1); rc=$?
+[ $rc = 2 ] && [[ "$out" == *"--record=xyz: frames 'xyz': expected N, A-B"* ]] && [[ "$out" != *"left no recording"* ]] &&
+    ok "debug --record with bad frames" || bad "debug --record=xyz (rc $rc): $out"
 refuse "WARPSCOPE_DEBUG threads=lanes" "threads=lane|warp"            -- env WARPSCOPE_DEBUG=threads=lanes "$ws" run "${K[@]}" 1 1 2 3 4 5
 # the refused setting is named with its value, and the limit it broke
 refuse "WARPSCOPE_DEBUG port=99999" "cannot use 'port=99999' (expected port=N (0-65535)" -- env WARPSCOPE_DEBUG=port=99999 "$ws" run "${K[@]}" 1 1 2 3 4 5
