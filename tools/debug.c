@@ -30,7 +30,7 @@ static void usage(FILE *f)
             "  --stop-at-launch  stop before each kernel launch runs\n"
             "  --port-file PATH  also write the port number (with --socket: the path) to PATH\n"
             "  --socket PATH     listen on a Unix-domain socket at PATH instead of TCP\n"
-            "                    (gdb: target remote PATH); PATH may not contain ','\n"
+            "                    (gdb: target remote PATH)\n"
             "  --threads lane|warp  what a gdb thread is: a lane (default) or a warp,\n"
             "                    shown through its focus lane (for large grids)\n"
             "  --jtag            serve the device's JTAG port (OpenOCD remote_bitbang)\n"
