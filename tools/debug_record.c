@@ -5,7 +5,6 @@
  * `reverse-continue` and watchpoints backwards work (the frame debugger,
  * docs/capture-replay-debug.md). The live server cannot go backwards: this
  * is the way to, without naming a capture file. */
-#include <errno.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>

@@ -45,7 +45,7 @@ void tr_report_mix(const tr_twin *tw, const ws_trace_launch *L, FILE *f)
     fprintf(f, "\n  memory instructions (over lanes): %llu loads, %llu stores, %llu atomics; device counters: %llu, %llu, %llu (%s)\n",
             (unsigned long long)kinds[MIX_LOAD], (unsigned long long)kinds[MIX_STORE], (unsigned long long)kinds[MIX_ATOMIC],
             (unsigned long long)L->device_loads, (unsigned long long)L->device_stores, (unsigned long long)L->device_atomics,
-            L->flags & WS_TRACE_FAULTED ? "not compared: the launch faulted" : same ? "match" : "MISMATCH");
+            tr_check(L, same, 1));
     qsort(ops, OP_COUNT, sizeof *ops, by_count);
     fprintf(f, "  opcodes by instructions executed:\n");
     for (uint32_t i = 0; i < 10 && ops[i].n; i++)

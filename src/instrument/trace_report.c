@@ -42,7 +42,7 @@ void tr_where(const tr_twin *tw, uint32_t addr, char *buf, size_t n)
     }
 }
 
-static const char *check(const ws_trace_launch *L, uint64_t a, uint64_t b)
+const char *tr_check(const ws_trace_launch *L, uint64_t a, uint64_t b)
 {
     if (L->flags & WS_TRACE_FAULTED) return "not compared: the launch faulted";
     return a == b ? "match" : "MISMATCH";
@@ -100,7 +100,7 @@ static void report_bbcount(const tr_twin *tw, const ws_trace_launch *L, FILE *f)
         }
     }
     fprintf(f, "  instructions executed (over lanes): %llu; device counter: %llu (%s)\n", (unsigned long long)instr,
-            (unsigned long long)L->device_thread_instructions, check(L, instr, L->device_thread_instructions));
+            (unsigned long long)L->device_thread_instructions, tr_check(L, instr, L->device_thread_instructions));
     fprintf(f, "  basic blocks: %u in the module, %u ran, %llu lane executions\n", L->nblocks, ran,
             (unsigned long long)execs);
     if (n) qsort(tab, n, sizeof *tab, by_value);
@@ -266,7 +266,7 @@ static void report_memtrace(const tracer *t, const tr_twin *tw, const ws_trace_l
             (unsigned long long)ld, (unsigned long long)st, (unsigned long long)at,
             (unsigned long long)L->device_loads, (unsigned long long)L->device_stores,
             (unsigned long long)L->device_atomics,
-            check(L, ld == L->device_loads && st == L->device_stores && at == L->device_atomics, 1));
+            tr_check(L, ld == L->device_loads && st == L->device_stores && at == L->device_atomics, 1));
     /* per warp: the threads of a warp are consecutive gids within a block */
     uint32_t tpb = L->block.x * L->block.y * L->block.z, lanes = t->lanes_per_warp ? t->lanes_per_warp : 32;
     line_stat *tab = NULL;

@@ -103,6 +103,9 @@ void tr_report_host_time(const tracer *t, FILE *f);
 uint16_t tr_twin_halfword(const tr_twin *tw, uint32_t addr);
 /* Thread-instructions the launch's block counts add up to (trace_report.c). */
 uint64_t tr_counted_instructions(const ws_trace_launch *L);
+/* A report's verdict on a count against the device's: "match" when a ==
+ * b, "MISMATCH", or why it was not compared (the launch faulted). */
+const char *tr_check(const ws_trace_launch *L, uint64_t a, uint64_t b);
 /* bbcount's instruction mix of launch L: by kind (its memory kinds against
  * the device's counters) and by opcode (trace_mix.c). */
 void tr_report_mix(const tr_twin *tw, const ws_trace_launch *L, FILE *f);

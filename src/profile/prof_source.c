@@ -18,12 +18,16 @@ static int decode_at(const uint8_t *code, uint32_t size, uint32_t off, ws_inst *
     return 1;
 }
 
-static void disasm_at(const uint8_t *code, uint32_t size, uint32_t off, uint32_t pc,
-                      char *buf, size_t len)
+/* The instruction's text into buf ("" outside the image); its op (ws_op,
+ * OP_ILLEGAL outside the image) returned. */
+static uint16_t disasm_at(const uint8_t *code, uint32_t size, uint32_t off, uint32_t pc,
+                          char *buf, size_t len)
 {
     buf[0] = 0;
     ws_inst in;
-    if (decode_at(code, size, off, &in)) ws_disasm(&in, pc, buf, len);
+    if (!decode_at(code, size, off, &in)) return OP_ILLEGAL;
+    ws_disasm(&in, pc, buf, len);
+    return in.op;
 }
 
 static int has_reg(const uint8_t *regs, size_t n, uint8_t r)
@@ -118,9 +122,7 @@ void prof_correlate(prof_pc *p, size_t n, const ws_line_map *map, uint32_t base,
         uint32_t off = p[i].pc - base;
         prof_src_free(&p[i].src);
         lookup(map, link_base + off, outer, mode, &p[i].src);
-        disasm_at(code, code_size, off, p[i].pc, p[i].disasm, sizeof p[i].disasm);
-        ws_inst in;
-        p[i].op = decode_at(code, code_size, off, &in) ? in.op : OP_ILLEGAL;
+        p[i].op = disasm_at(code, code_size, off, p[i].pc, p[i].disasm, sizeof p[i].disasm);
         if (p[i].producer_pc) {
             uint32_t po = p[i].producer_pc - base;
             prof_src_free(&p[i].producer_src);
