@@ -339,7 +339,7 @@ static int move_eh_frame(cfi_sec *s, uint8_t *bytes, dw_buf *dbg)
         cie *ci = cie_at(s, cie_off);
         if (id > off + 4 || !ci) return bad_at(s, body, "an FDE whose CIE is not before it");
         const uint8_t *lo_at = r.p;
-        uint32_t lo, len, new_lo, new_hi;
+        uint32_t lo = 0, len = 0, new_lo, new_hi; /* (read_ptr sets them; gcc -O3 cannot tell) */
         if (read_ptr(s, &r, ci->enc, 0, &lo)) return -1;
         const uint8_t *len_at = r.p;
         if (read_ptr(s, &r, ci->enc, 1, &len)) return -1;
