@@ -29,9 +29,11 @@
 #include "device/debug/debug_hooks.h"
 
 #define FX_MAX_OPS 64
-#define FX_AHEAD 256u /* bytes a strided gather prefetches ahead */
+#define FX_AHEAD 256u   /* bytes a strided gather prefetches ahead */
+#define SEQ_AHEAD 1024u /* bytes a warp's consecutive access prefetches ahead */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define FX_WIDE 1            /* AVX2 and AVX-512 copies of the run loop */
+#include <immintrin.h>
 #endif
 
 enum {
@@ -366,13 +368,42 @@ static inline int consecutive(const uint32_t *base, uint32_t imm)
     return seq == 0;
 }
 
+#ifdef FX_WIDE
+/* A full warp's gather in the host's gather instructions: the 32 words
+ * at host + base[l] + d, every offset checked within the allocation by
+ * the caller and below 2^31 (the instructions take signed offsets). The
+ * same words as the lane loop, with the loads in flight together. */
+static __attribute__((target("avx2"))) void gather_avx2(const uint8_t *host, const uint32_t *base, uint32_t d,
+                                                         uint32_t *dst)
+{
+    __m256i v[4];
+    const __m256i dv = _mm256_set1_epi32((int)d);
+    for (int i = 0; i < 4; i++) {
+        __m256i off = _mm256_add_epi32(_mm256_loadu_si256((const __m256i *)(base + 8 * i)), dv);
+        v[i] = _mm256_i32gather_epi32((const int *)host, off, 1);
+    }
+    for (int i = 0; i < 4; i++) _mm256_storeu_si256((__m256i *)(dst + 8 * i), v[i]); /* dst may be base */
+}
+
+static __attribute__((target("avx512f"))) void gather_avx512(const uint8_t *host, const uint32_t *base, uint32_t d,
+                                                              uint32_t *dst)
+{
+    const __m512i dv = _mm512_set1_epi32((int)d);
+    __m512i lo = _mm512_add_epi32(_mm512_loadu_si512(base), dv), hi = _mm512_add_epi32(_mm512_loadu_si512(base + 16), dv);
+    lo = _mm512_i32gather_epi32(lo, host, 1);
+    hi = _mm512_i32gather_epi32(hi, host, 1);
+    _mm512_storeu_si512(dst, lo);
+    _mm512_storeu_si512(dst + 16, hi);
+}
+#endif
+
 /* Word accesses of the group that all fall, aligned, in that allocation:
  * exactly what ws_lane_loads/ws_lane_stores do for them (their uniform
  * path picks the same allocation; the shared window lies elsewhere). 0:
  * some lane is elsewhere, nothing was done, the caller takes the exact
  * path. */
 static inline int word_loads(const ws_device *dev, fx_op *op, const uint32_t *base, uint32_t imm, uint32_t g,
-                             int full, uint32_t *dst)
+                             int full, uint32_t *dst, int isa)
 {
     if (!op_region(dev, op, base[__builtin_ctz(g)] + imm)) return 0;
     const uint32_t lo = op->rlo, span = op->rhi - lo;
@@ -383,6 +414,11 @@ static inline int word_loads(const ws_device *dev, fx_op *op, const uint32_t *ba
     LANES(bad |= (base[l] + imm - lo > last) | ((base[l] + imm) & 3u)); /* vectorises */
     if (bad) return 0;
     if (full && consecutive(base, imm)) { /* a thread's own element: one copy */
+        /* the next warps' lines (a stream the host's prefetchers pick up
+         * late: four simulated cores interleave theirs) */
+        const uintptr_t next = (uintptr_t)host + (base[0] + imm - lo) + SEQ_AHEAD;
+        __builtin_prefetch((const void *)next);
+        __builtin_prefetch((const void *)(next + 64));
         memcpy(dst, host + (base[0] + imm - lo), 32 * 4);
         return 1;
     }
@@ -393,6 +429,15 @@ static inline int word_loads(const ws_device *dev, fx_op *op, const uint32_t *ba
      * only (prefetches never fault), so results do not depend on it. */
     if (((base[__builtin_ctz(g)] + imm) & 63u) < 4u)
         LANES(__builtin_prefetch((const void *)((uintptr_t)host + (base[l] + imm - lo) + FX_AHEAD)));
+#ifdef FX_WIDE
+    if (full && isa && span <= INT32_MAX) { /* isa: FX_ISA of the run loop inlining this */
+        if (isa == 2) gather_avx512(host, base, imm - lo, dst);
+        else gather_avx2(host, base, imm - lo, dst);
+        return 1;
+    }
+#else
+    (void)isa;
+#endif
     LANES(memcpy(&tmp[l], host + (base[l] + imm - lo), 4));
     LANES(dst[l] = tmp[l]); /* dst may be base */
     return 1;
@@ -410,6 +455,9 @@ static inline int word_stores(const ws_device *dev, fx_op *op, const uint32_t *b
     LANES(bad |= (base[l] + imm - lo > last) | ((base[l] + imm) & 3u));
     if (bad) return 0;
     if (full && consecutive(base, imm)) { /* one copy: no two lanes share a word */
+        const uintptr_t next = (uintptr_t)host + (base[0] + imm - lo) + SEQ_AHEAD;
+        __builtin_prefetch((const void *)next, 1);
+        __builtin_prefetch((const void *)(next + 64), 1);
         memcpy(host + (base[0] + imm - lo), src, 32 * 4);
         return 1;
     }
@@ -446,20 +494,26 @@ static inline int stack_stores(const ws_device *dev, const ws_warp *w, const uin
  * 8. Integer work and exact copies only, so the results are the same. */
 #define FX_RUN fast_run_base
 #define FX_TARGET
+#define FX_ISA 0
 #include "device/fast_exec_run.h"
 #undef FX_RUN
 #undef FX_TARGET
+#undef FX_ISA
 #ifdef FX_WIDE
 #define FX_RUN fast_run_avx2
 #define FX_TARGET __attribute__((target("avx,avx2,bmi,bmi2,popcnt,lzcnt")))
+#define FX_ISA 1
 #include "device/fast_exec_run.h"
 #undef FX_RUN
 #undef FX_TARGET
+#undef FX_ISA
 #define FX_RUN fast_run_avx512
 #define FX_TARGET __attribute__((target("avx,avx2,bmi,bmi2,popcnt,lzcnt,avx512f,avx512bw,avx512vl,avx512dq,avx512cd")))
+#define FX_ISA 2
 #include "device/fast_exec_run.h"
 #undef FX_RUN
 #undef FX_TARGET
+#undef FX_ISA
 #endif
 
 int ws_fast_run(ws_device *dev, ws_warp *w, ws_launch_stats *st, uint32_t budget, uint32_t *issued,

@@ -201,7 +201,7 @@ h_load:
     loads++;
     NEXT;
 h_lw:
-    if (word_loads(dev, op, x[op->rs1], op->imm, g, full, x[op->rd]) ||
+    if (word_loads(dev, op, x[op->rs1], op->imm, g, full, x[op->rd], FX_ISA) ||
         stack_loads(dev, w, x[op->rs1], op->imm, g, full, x[op->rd])) {
         if (op->rd == 0) memset(x[0], 0, sizeof x[0]);
         loads++;
@@ -209,7 +209,7 @@ h_lw:
     }
     goto h_load;
 h_flw:
-    if (word_loads(dev, op, x[op->rs1], op->imm, g, full, w->f[op->rd]) ||
+    if (word_loads(dev, op, x[op->rs1], op->imm, g, full, w->f[op->rd], FX_ISA) ||
         stack_loads(dev, w, x[op->rs1], op->imm, g, full, w->f[op->rd])) {
         w->fp_used = 1;
         loads++;
