@@ -497,7 +497,7 @@ static inline __attribute__((always_inline)) ws_warp_result warp_run(ws_device *
 
     for (; n < budget; n++) {
         if (!w->group && !ws_simt_select(dev, w)) { result = WARP_IDLE; break; }
-        if (fast && !w->sticky && !w->held_to) {
+        if (fast && !w->sticky && !w->held_to && w->group_pc != WS_RETIRE_ADDR) { /* (the engine has no code there) */
             uint32_t k = 0, ins = 0;
             int r = ws_fast_run(dev, w, st, budget - n, &k, &ins);
             n += k;
