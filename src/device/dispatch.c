@@ -156,11 +156,26 @@ static void init_warp(ws_device *dev, ws_grid_run *L, ws_block *b, ws_warp *w, u
     b->live_lanes += ws_lane_count(w->live);
 }
 
+/* Ask for the lines a warp start writes (the register rows instructions
+ * wrote, the argument rows, the per-lane state from pc on) for writing,
+ * a warp ahead: the start of the warp before runs meanwhile. A hint only. */
+static void prefetch_warp(const ws_device *dev, const ws_warp *w)
+{
+    uint32_t rows = __atomic_load_n(&dev->written_x, __ATOMIC_RELAXED) | 1u << 1 | 1u << 2 | 7u << 10;
+    for (; rows; rows &= rows - 1) {
+        const char *r = (const char *)w->x[__builtin_ctz(rows)];
+        __builtin_prefetch(r, 1);
+        __builtin_prefetch(r + 64, 1);
+    }
+    for (const char *p = (const char *)w->pc; p < (const char *)(w + 1); p += 64) __builtin_prefetch(p, 1);
+}
+
 static void init_block(ws_device *dev, ws_grid_run *L, ws_core *core, ws_block *b)
 {
     memset(core->shared + b->shared_off, 0, L->shared_total);
     ws_ev_emit(dev, WS_EV_WD, WS_EV_WD_DISPATCH, b->core, (uint32_t)b->linear);
     for (uint32_t i = 0; i < b->nwarps; i++) {
+        if (i + 1 < b->nwarps) prefetch_warp(dev, &core->warps[b->first_slot + i + 1]);
         init_warp(dev, L, b, &core->warps[b->first_slot + i], i);
         ws_ev_emit(dev, WS_EV_SCHED, WS_EV_SCHED_WARP_START, b->core, b->first_slot + i);
     }
