@@ -177,3 +177,19 @@ WS_KERNEL void neighbours(const int *in, int *out, unsigned k)
     __syncthreads();
     dst[-1] = own[-1] * 2 + (t ? own[-2] : 0);
 }
+
+/* Full-warp word gathers, which the wide engine hands to the host's gather
+ * instructions: a pointer chase whose load overwrites the register its
+ * addresses came from (`lw a0, 0(a0)`), one word read by every lane, and
+ * a backward walk that ends on the allocation's last word. Each block
+ * links its own threads, so no block reads another's links. */
+WS_KERNEL void gathers(int *links, int *out, int steps)
+{
+    const unsigned t = threadIdx_x(), n = blockDim_x(), base = blockIdx_x() * n, i = base + t;
+    links[i] = (int)&links[base + (t * 7 + 3) % n];
+    __syncthreads();
+    int *p = &links[i];
+    for (int k = 0; k < steps; k++) p = (int *)*p;
+    const unsigned last = gridDim_x() * n - 1;
+    out[i] = (int)p - (int)links + links[0] + links[last - i];
+}
