@@ -316,6 +316,11 @@ static inline fx_block *lookup(ws_device *dev, struct ws_fast_cache *c, ws_warp 
     return lookup_build(dev, c, w, pc);
 }
 
+/* A full warp's register row as one vector value (the compiler splits it
+ * into the host's widest vectors). */
+typedef uint32_t fx_row __attribute__((vector_size(128)));
+typedef int32_t fx_srow __attribute__((vector_size(128)));
+
 /* Lanes of the group: every lane of a full 32-lane warp in a counted loop
  * the compiler vectorises, else the set bits of g in ascending order. */
 #define LANES(...) do {                                                          \

@@ -79,6 +79,17 @@ static FX_TARGET int FX_RUN(ws_device *dev, ws_warp *w, ws_launch_stats *st, uin
         SET_RD(rd, expr); } NEXT;
 #define RI(o, expr) h_##o: { const uint32_t rd = op->rd, rs1 = op->rs1, imm = op->imm; \
         SET_RD(rd, expr); } NEXT;
+/* The same for ops with a whole-row form: a full warp's rows are vector
+ * values (a_ = rs1's row, b_ = rs2's), read before rd's is written, so no
+ * local row and no alias check. */
+#define ROW(r) ({ fx_row v_; memcpy(&v_, x[r], sizeof v_); v_; })
+#define LANES_RD(rd, expr) for (uint32_t m_ = g; m_; m_ &= m_ - 1) { int l = __builtin_ctz(m_); x[rd][l] = (expr); }
+#define RRV(o, vexpr, expr) h_##o: { const uint32_t rd = op->rd, rs1 = op->rs1, rs2 = op->rs2;          \
+        if (full) { const fx_row a_ = ROW(rs1), b_ = ROW(rs2), r_ = (vexpr); memcpy(x[rd], &r_, sizeof r_); } \
+        else LANES_RD(rd, expr) } NEXT;
+#define RIV(o, vexpr, expr) h_##o: { const uint32_t rd = op->rd, rs1 = op->rs1, imm = op->imm;          \
+        if (full) { const fx_row a_ = ROW(rs1), r_ = (vexpr); memcpy(x[rd], &r_, sizeof r_); }            \
+        else LANES_RD(rd, expr) } NEXT;
 /* A full warp first asks whether all or no lanes branch (and/or
  * reductions that vectorise); the mask is built only when they split. */
 #define BR(o, cond) h_##o: { const uint32_t rs1 = op->rs1, rs2 = op->rs2;             \
@@ -147,26 +158,26 @@ h_credit: /* the next op->imm entries are inserted code: outside the quantum */
     op++;
     goto dispatch;
 h_li: { const uint32_t rd = op->rd, imm = op->imm; LANES(x[rd][l] = imm); } NEXT;
-    RI(addi, x[rs1][l] + imm)
-    RI(slti, (int32_t)x[rs1][l] < (int32_t)imm)
-    RI(sltiu, x[rs1][l] < imm)
-    RI(xori, x[rs1][l] ^ imm)
-    RI(ori, x[rs1][l] | imm)
-    RI(andi, x[rs1][l] & imm)
-    RI(slli, x[rs1][l] << imm)
-    RI(srli, x[rs1][l] >> imm)
-    RI(srai, (uint32_t)((int32_t)x[rs1][l] >> imm))
-    RR(add, x[rs1][l] + x[rs2][l])
-    RR(sub, x[rs1][l] - x[rs2][l])
-    RR(sll, x[rs1][l] << (x[rs2][l] & 31))
-    RR(slt, (int32_t)x[rs1][l] < (int32_t)x[rs2][l])
-    RR(sltu, x[rs1][l] < x[rs2][l])
-    RR(xor, x[rs1][l] ^ x[rs2][l])
-    RR(srl, x[rs1][l] >> (x[rs2][l] & 31))
-    RR(sra, (uint32_t)((int32_t)x[rs1][l] >> (x[rs2][l] & 31)))
-    RR(or, x[rs1][l] | x[rs2][l])
-    RR(and, x[rs1][l] & x[rs2][l])
-    RR(mul, x[rs1][l] * x[rs2][l])
+    RIV(addi, a_ + imm, x[rs1][l] + imm)
+    RIV(slti, (fx_row)-((fx_srow)a_ < (int32_t)imm), (int32_t)x[rs1][l] < (int32_t)imm)
+    RIV(sltiu, (fx_row)-(a_ < imm), x[rs1][l] < imm)
+    RIV(xori, a_ ^ imm, x[rs1][l] ^ imm)
+    RIV(ori, a_ | imm, x[rs1][l] | imm)
+    RIV(andi, a_ & imm, x[rs1][l] & imm)
+    RIV(slli, a_ << imm, x[rs1][l] << imm)
+    RIV(srli, a_ >> imm, x[rs1][l] >> imm)
+    RIV(srai, (fx_row)((fx_srow)a_ >> (int32_t)imm), (uint32_t)((int32_t)x[rs1][l] >> imm))
+    RRV(add, a_ + b_, x[rs1][l] + x[rs2][l])
+    RRV(sub, a_ - b_, x[rs1][l] - x[rs2][l])
+    RRV(sll, a_ << (b_ & 31), x[rs1][l] << (x[rs2][l] & 31))
+    RRV(slt, (fx_row)-((fx_srow)a_ < (fx_srow)b_), (int32_t)x[rs1][l] < (int32_t)x[rs2][l])
+    RRV(sltu, (fx_row)-(a_ < b_), x[rs1][l] < x[rs2][l])
+    RRV(xor, a_ ^ b_, x[rs1][l] ^ x[rs2][l])
+    RRV(srl, a_ >> (b_ & 31), x[rs1][l] >> (x[rs2][l] & 31))
+    RRV(sra, (fx_row)((fx_srow)a_ >> (fx_srow)(b_ & 31)), (uint32_t)((int32_t)x[rs1][l] >> (x[rs2][l] & 31)))
+    RRV(or, a_ | b_, x[rs1][l] | x[rs2][l])
+    RRV(and, a_ & b_, x[rs1][l] & x[rs2][l])
+    RRV(mul, a_ * b_, x[rs1][l] * x[rs2][l])
     RR(mulh, (uint32_t)(((int64_t)(int32_t)x[rs1][l] * (int32_t)x[rs2][l]) >> 32))
     RR(mulhsu, (uint32_t)(((int64_t)(int32_t)x[rs1][l] * (int64_t)x[rs2][l]) >> 32))
     RR(mulhu, (uint32_t)(((uint64_t)x[rs1][l] * x[rs2][l]) >> 32))
@@ -347,6 +358,10 @@ done:
 #undef NEXT
 #undef RR
 #undef RI
+#undef RRV
+#undef RIV
+#undef ROW
+#undef LANES_RD
 #undef BR
 #undef SYNC
 #undef CUT
