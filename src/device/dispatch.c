@@ -157,11 +157,12 @@ static void init_warp(ws_device *dev, ws_grid_run *L, ws_block *b, ws_warp *w, u
 }
 
 /* Ask for the lines a warp start writes (the register rows instructions
- * wrote, the argument rows, the per-lane state from pc on) for writing,
- * a warp ahead: the start of the warp before runs meanwhile. A hint only. */
+ * wrote, the rows the slot's last start set, the per-lane state from pc
+ * on) for writing, a warp ahead: the start of the warp before runs
+ * meanwhile. A hint only. */
 static void prefetch_warp(const ws_device *dev, const ws_warp *w)
 {
-    uint32_t rows = __atomic_load_n(&dev->written_x, __ATOMIC_RELAXED) | 1u << 1 | 1u << 2 | 7u << 10;
+    uint32_t rows = __atomic_load_n(&dev->written_x, __ATOMIC_RELAXED) | w->start_x;
     for (; rows; rows &= rows - 1) {
         const char *r = (const char *)w->x[__builtin_ctz(rows)];
         __builtin_prefetch(r, 1);
