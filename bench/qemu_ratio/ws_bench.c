@@ -11,7 +11,9 @@
  * docs/parallel.md): speed-up over one thread. On one thread the rates are
  * also given per second of CPU time (the device's process, QEMU's child):
  * a machine shared with other work slows the wall clock of both, but
- * their CPU time much less.
+ * their CPU time much less. Last, the same work compiled for the host and
+ * run natively, against the time the 5x goal allows the device: no
+ * simulator runs faster than its host does the work itself.
  * usage: ws_bench DIR QEMU [--json FILE] */
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +23,7 @@
 #include <unistd.h>
 #include "warpscope/warpscope.h"
 #include "work.h"
+#include "native_floor.h"
 #include "../../tests/rss.h"
 
 static double now(void)
@@ -230,6 +233,21 @@ int main(int argc, char **argv)
                ratio, !have_qemu ? "-" : ratio >= 5 ? "met" : "not met");
     }
 
+    /* the goal's time budget against the host doing the work natively */
+    native_times native[3];
+    int have_native = 1;
+    for (int w = 0; w < 3; w++) have_native &= native_floor(w + 1, 3, &native[w]) == 0;
+    if (have_native && have_qemu) {
+        printf("\nthe 5x goal's budget against native host code (same work, this compiler, one thread; ms)\n");
+        printf("%-24s %10s %12s %16s %14s\n", "workload", "device", "5x budget", "native, threads", "native, warps");
+        for (int w = 0; w < 3; w++)
+            printf("%-24s %10.2f %12.2f %16.2f %14.2f\n", res[w].name, (double)res[w].dev_instr / res[w].dev_cpu_rate * 1e3,
+                   (double)res[w].dev_instr / (5 * res[w].qemu_cpu_rate) * 1e3, native[w].thread_order_ms,
+                   native[w].warp_order_ms);
+        printf("(device and budget per CPU second; native, warps: the threads' loops interleaved in the order a\n"
+               " warp's lanes read memory)\n");
+    }
+
     /* scaling over host threads */
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     uint32_t most = cpus > 1 ? (uint32_t)cpus : 1;
@@ -265,6 +283,10 @@ int main(int argc, char **argv)
                     res[w].name, res[w].dev_rate, res[w].qemu_rate, have_qemu ? res[w].dev_rate / res[w].qemu_rate : 0.0,
                     have_qemu ? res[w].dev_cpu_rate / res[w].qemu_cpu_rate : 0.0,
                     (unsigned long long)res[w].dev_instr, (unsigned long long)res[w].qemu_instr);
+        if (have_native)
+            fprintf(f, "],\"native_ms\":[[%.3f,%.3f],[%.3f,%.3f],[%.3f,%.3f]", native[0].thread_order_ms,
+                    native[0].warp_order_ms, native[1].thread_order_ms, native[1].warp_order_ms,
+                    native[2].thread_order_ms, native[2].warp_order_ms);
         fprintf(f, "],\"empty_launch_us\":%.2f,\"open_ms\":%.2f,\"bytes_per_resident_thread\":%.0f,"
                    "\"max_threads\":%u,\"speedup_at_max_threads\":[%.3f,%.3f,%.3f]}\n", empty_us,
                 open_ms, (double)(rss2 - rss1) * 1024.0 / lanes, most, speedup[0], speedup[1], speedup[2]);
