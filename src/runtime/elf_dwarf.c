@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "runtime/elf_dwarf_refs.h"
 #include "runtime/elf_internal.h"
 
 #define MAX_DEPTH 16
@@ -615,7 +616,13 @@ static ws_elf_kernel *match(ws_elf_kernel **byname, uint32_t n, Dwarf_Die *sub)
  * in it (where clang puts the definition of a function declared in a
  * namespace, kernels of `namespace ns { ... }` among them). Nesting is
  * bounded, since the DWARF is untrusted. */
-static int scan_scope(ws_elf_ctx *cx, ws_elf_kernel **byname, uint32_t n, Dwarf_Die *scope, Dwarf_Die *cu, int depth)
+typedef struct unit_scan {
+    Dwarf *dw;
+    Dwarf_Die cu;
+    int refs_checked; /* the unit's references, before its first kernel */
+} unit_scan;
+
+static int scan_scope(ws_elf_ctx *cx, ws_elf_kernel **byname, uint32_t n, Dwarf_Die *scope, unit_scan *u, int depth)
 {
     Dwarf_Die child;
     int r = 0;
@@ -623,10 +630,12 @@ static int scan_scope(ws_elf_ctx *cx, ws_elf_kernel **byname, uint32_t n, Dwarf_
     do {
         ws_elf_kernel *k;
         int tag = dwarf_tag(&child);
-        if (tag == DW_TAG_subprogram && (k = match(byname, n, &child)))
-            r = describe_kernel(cx, k, &child, cu);
-        else if (tag == DW_TAG_namespace)
-            r = scan_scope(cx, byname, n, &child, cu, depth + 1);
+        if (tag == DW_TAG_subprogram && (k = match(byname, n, &child))) {
+            if (!u->refs_checked && ws_elf_check_unit_refs(cx, u->dw, &u->cu)) return -1;
+            u->refs_checked = 1;
+            r = describe_kernel(cx, k, &child, &u->cu);
+        } else if (tag == DW_TAG_namespace)
+            r = scan_scope(cx, byname, n, &child, u, depth + 1);
     } while (r == 0 && dwarf_siblingof(&child, &child) == 0);
     return r;
 }
@@ -647,8 +656,8 @@ int ws_elf_read_params(ws_elf_ctx *cx, ws_elf_image *img)
     size_t hsize;
     int r = 0;
     while (r == 0 && dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
-        Dwarf_Die cu;
-        if (dwarf_offdie(dw, off + hsize, &cu)) r = scan_scope(cx, byname, img->nkernels, &cu, &cu, 0);
+        unit_scan u = { .dw = dw };
+        if (dwarf_offdie(dw, off + hsize, &u.cu)) r = scan_scope(cx, byname, img->nkernels, &u.cu, &u, 0);
         off = next;
     }
     free(byname);
