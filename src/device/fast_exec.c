@@ -402,6 +402,15 @@ static __attribute__((target("avx512f"))) void gather_avx512(const uint8_t *host
 }
 #endif
 
+/* A warp's 32 consecutive words at p: ask for the next warps' two lines,
+ * SEQ_AHEAD on (a stream the host's prefetchers pick up late: four
+ * simulated cores interleave theirs). rw: 1 to write them. A hint only. */
+#define PREFETCH_NEXT_WARPS(p, rw) do {                                          \
+        const uintptr_t next_ = (uintptr_t)(p) + SEQ_AHEAD; /* (may lie past the allocation) */ \
+        __builtin_prefetch((const void *)next_, (rw));                           \
+        __builtin_prefetch((const void *)(next_ + 64), (rw));                    \
+    } while (0)
+
 /* Word accesses of the group that all fall, aligned, in that allocation:
  * exactly what ws_lane_loads/ws_lane_stores do for them (their uniform
  * path picks the same allocation; the shared window lies elsewhere). 0:
@@ -419,11 +428,7 @@ static inline int word_loads(const ws_device *dev, fx_op *op, const uint32_t *ba
     LANES(bad |= (base[l] + imm - lo > last) | ((base[l] + imm) & 3u)); /* vectorises */
     if (bad) return 0;
     if (full && consecutive(base, imm)) { /* a thread's own element: one copy */
-        /* the next warps' lines (a stream the host's prefetchers pick up
-         * late: four simulated cores interleave theirs) */
-        const uintptr_t next = (uintptr_t)host + (base[0] + imm - lo) + SEQ_AHEAD;
-        __builtin_prefetch((const void *)next);
-        __builtin_prefetch((const void *)(next + 64));
+        PREFETCH_NEXT_WARPS(host + (base[0] + imm - lo), 0);
         memcpy(dst, host + (base[0] + imm - lo), 32 * 4);
         return 1;
     }
@@ -462,9 +467,7 @@ static inline int word_stores(const ws_device *dev, fx_op *op, const uint32_t *b
     LANES(bad |= (base[l] + imm - lo > last) | ((base[l] + imm) & 3u));
     if (bad) return 0;
     if (full && consecutive(base, imm)) { /* one copy: no two lanes share a word */
-        const uintptr_t next = (uintptr_t)host + (base[0] + imm - lo) + SEQ_AHEAD;
-        __builtin_prefetch((const void *)next, 1);
-        __builtin_prefetch((const void *)(next + 64), 1);
+        PREFETCH_NEXT_WARPS(host + (base[0] + imm - lo), 1);
         memcpy(host + (base[0] + imm - lo), src, 32 * 4);
         return 1;
     }

@@ -77,8 +77,6 @@ static FX_TARGET int FX_RUN(ws_device *dev, ws_warp *w, ws_launch_stats *st, uin
     } while (0)
 #define RR(o, expr) h_##o: { const uint32_t rd = op->rd, rs1 = op->rs1, rs2 = op->rs2;  \
         SET_RD(rd, expr); } NEXT;
-#define RI(o, expr) h_##o: { const uint32_t rd = op->rd, rs1 = op->rs1, imm = op->imm; \
-        SET_RD(rd, expr); } NEXT;
 /* The same for ops with a whole-row form: a full warp's rows are vector
  * values (a_ = rs1's row, b_ = rs2's), read before rd's is written, so no
  * local row and no alias check. */
@@ -357,7 +355,6 @@ done:
     return faulted ? -1 : 0;
 #undef NEXT
 #undef RR
-#undef RI
 #undef RRV
 #undef RIV
 #undef ROW
