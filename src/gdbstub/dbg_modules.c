@@ -2,12 +2,14 @@
  * module files gdb reads with vFile (also for modules built in memory),
  * and the `monitor` commands. */
 #include "gdbstub/target_dbg.h"
+#include "warpscope/abi.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MAX_MODULES 256
+#define MAX_SEGMENTS 8 /* PT_LOADs listed per module (the linker script makes four) */
 
 /* The exit stub at the kernels' return address, as an ELF with a symbol
  * and CFI (kernel/src/exit_stub.S, embedded by the build): gdb loads it
@@ -29,22 +31,50 @@ static uint32_t rd32(const uint8_t *p)
     return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
-/* Lowest PT_LOAD vaddr of an ELF32 image (link_base if unreadable):
- * solib-target places that segment at the address we report. */
-static uint32_t first_load_vaddr(const ws_dbg_module *m)
+/* The PT_LOAD segments' vaddrs of an ELF32 image, in program-header
+ * order (at most `cap`); 0 if it has none or cannot be read. */
+static size_t load_vaddrs(const ws_dbg_module *m, uint32_t *out, size_t cap)
 {
     const uint8_t *e = m->image;
-    size_t n = m->image_size;
-    if (!e || n < 52 || memcmp(e, "\177ELF", 4) || e[4] != 1) return m->link_base;
-    uint32_t phoff = rd32(e + 28), lo = UINT32_MAX;
+    size_t n = m->image_size, k = 0;
+    if (!e || n < 52 || memcmp(e, "\177ELF", 4) || e[4] != 1) return 0;
+    uint32_t phoff = rd32(e + 28);
     uint16_t phentsize = (uint16_t)(e[42] | e[43] << 8), phnum = (uint16_t)(e[44] | e[45] << 8);
-    if (phentsize < 32) return m->link_base;
-    for (uint32_t i = 0; i < phnum; i++) {
+    if (phentsize < 32) return 0;
+    for (uint32_t i = 0; i < phnum && k < cap; i++) {
         uint64_t off = (uint64_t)phoff + (uint64_t)i * phentsize;
         if (off + 32 > n) break;
-        if (rd32(e + off) == 1 && rd32(e + off + 8) < lo) lo = rd32(e + off + 8);
+        if (rd32(e + off) == 1) out[k++] = rd32(e + off + 8);
     }
+    return k;
+}
+
+/* Lowest PT_LOAD vaddr of an ELF32 image (link_base if unreadable). */
+static uint32_t first_load_vaddr(const ws_dbg_module *m)
+{
+    uint32_t v[MAX_SEGMENTS], lo = UINT32_MAX;
+    size_t k = load_vaddrs(m, v, MAX_SEGMENTS);
+    for (size_t i = 0; i < k; i++) lo = v[i] < lo ? v[i] : lo;
     return lo == UINT32_MAX ? m->link_base : lo;
+}
+
+/* A module's <segment> elements, one per PT_LOAD in program-header order,
+ * as solib-target maps them: code and data where the loader moved them,
+ * and static shared memory where it stays, at its link address in every
+ * block's shared window. (With one segment given, gdb moves them all by
+ * the code's offset, and a shared variable of a module loaded away from
+ * its link address read from the wrong place.) */
+static size_t segment_elements(const ws_dbg_module *m, char *out, size_t cap)
+{
+    uint32_t v[MAX_SEGMENTS];
+    size_t k = load_vaddrs(m, v, MAX_SEGMENTS), o = 0;
+    if (!k) return (size_t)snprintf(out, cap, "<segment address=\"0x%x\"/>", m->base);
+    for (size_t i = 0; i < k && o < cap; i++) {
+        const int shared = v[i] - WS_SHARED_BASE < WS_SHARED_END - WS_SHARED_BASE;
+        const uint32_t at = shared ? v[i] : m->base + (v[i] - m->link_base);
+        o += (size_t)snprintf(out + o, cap - o, "<segment address=\"0x%x\"/>", at);
+    }
+    return o;
 }
 
 /* Every resident module (the program may load more meanwhile: the list
@@ -71,7 +101,7 @@ static ws_dbg_module *list_modules(ws_debug *dbg, size_t *n, char *err, size_t e
 
 ws_status ws_gdb_library_xml(const ws_dbg_module *mods, size_t n, char **xml, size_t *len, char *err, size_t errlen)
 {
-    size_t cap = 192 + n * 640, o = 0;
+    size_t cap = 192 + n * (640 + MAX_SEGMENTS * 32), o = 0;
     char *x = malloc(cap);
     if (!x) {
         snprintf(err, errlen, "library list: out of host memory");
@@ -87,8 +117,9 @@ ws_status ws_gdb_library_xml(const ws_dbg_module *mods, size_t n, char **xml, si
             else esc[k++] = *p;
         }
         esc[k] = 0;
-        uint32_t seg = mods[i].base + (first_load_vaddr(&mods[i]) - mods[i].link_base);
-        o += (size_t)snprintf(x + o, cap - o, "<library name=\"%s\"><segment address=\"0x%x\"/></library>\n", esc, seg);
+        char segs[MAX_SEGMENTS * 32];
+        segment_elements(&mods[i], segs, sizeof segs);
+        o += (size_t)snprintf(x + o, cap - o, "<library name=\"%s\">%s</library>\n", esc, segs);
     }
     ws_dbg_module stub = { .image = ws_exit_stub_elf, .image_size = ws_exit_stub_elf_size };
     o += (size_t)snprintf(x + o, cap - o, "<library name=\"" EXIT_STUB_NAME "\"><segment address=\"0x%x\"/></library>\n",

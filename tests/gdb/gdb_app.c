@@ -188,6 +188,18 @@ static int run_tiles(ws_device *dev, ws_module *mod)
     return 0;
 }
 
+/* The tiles kernel from a second copy of the kernels' module, loaded after
+ * the late module, so away from its link address: its shared variable
+ * stays in the block's shared window (gdb must not move it with the code). */
+static int run_tiles_moved(ws_device *dev, const char *kernels, const char *late)
+{
+    ws_module *first, *moved;
+    ws_status st;
+    if ((st = ws_module_load_file(dev, late, &first)) || (st = ws_module_load_file(dev, kernels, &moved)))
+        return fail(dev, "loading the second copy", st);
+    return run_tiles(dev, moved);
+}
+
 static int run_meet(ws_device *dev, ws_module *mod)
 {
     enum { B = 2, T = 64 };
@@ -573,6 +585,7 @@ int main(int argc, char **argv)
     else if (!strcmp(mode, "many_modules")) bad = argc < 4 || run_many_modules(dev, mod, argv[3], 260);
     else if (!strcmp(mode, "dynamic")) bad = run_scale(dev, mod) || argc < 4 || run_dynamic(dev, argv[3]);
     else if (!strcmp(mode, "shared")) bad = run_tiles(dev, mod);
+    else if (!strcmp(mode, "shared_moved")) bad = argc < 4 || run_tiles_moved(dev, argv[2], argv[3]);
     else if (!strcmp(mode, "meet")) bad = run_meet(dev, mod);
     else if (!strcmp(mode, "wait")) bad = argc < 4 || run_wait(dev, mod, argv[3]);
     else if (!strcmp(mode, "reload")) bad = argc < 4 || run_reload(dev, mod, argv[3]);
