@@ -14,7 +14,7 @@ they use gp/tp or hold an auipc without a relocation (hand-written assembly).
 Usage: roundtrip.py WARPSCOPE BUILD_DIR WORKDIR [EVERY]
 EVERY: check every EVERY-th test module (the examples always); the sanitizer
 build passes 6, as each disassembly costs ten times as much there."""
-import bisect, glob, os, re, subprocess, sys
+import bisect, functools, glob, os, re, subprocess, sys
 
 ws, build, work = sys.argv[1:4]
 every = int(sys.argv[4]) if len(sys.argv) > 4 else 1
@@ -34,11 +34,15 @@ def disasm(path):
         disassembled[path] = out.stdout
     return disassembled[path]
 
+SYMBOL = re.compile(r"^[0-9a-f]+ <.*>:$")
+GP_TP = re.compile(r"\b(gp|tp)\b")
+
+@functools.lru_cache(maxsize=None)  # a module's listing is read once per mode and check (callers do not modify it)
 def listing(path):
     where, insns, seen_symbol = None, [], False
     for line in disasm(path).splitlines():
         s = line.strip()
-        if re.match(r"^[0-9a-f]+ <.*>:$", s):
+        if SYMBOL.match(s):
             seen_symbol = True  # the tracer's helpers sit below the first function
             continue
         if not seen_symbol:
@@ -52,7 +56,7 @@ def listing(path):
     return insns
 
 def inserted(mn, ops):
-    return re.search(r"\b(gp|tp)\b", ops) is not None
+    return GP_TP.search(ops) is not None
 
 def same(a, b):
     ma, oa, mb, ob = a[0], a[1], b[0], b[1]
@@ -127,6 +131,7 @@ def check_list(text, out):
 RANGE = re.compile(r"^\s*\[0x([0-9a-f]+), 0x([0-9a-f]+)\)(?:: (.*?))?\)*$")
 OWN = re.compile(r"not inserted: the module's own \w+ 0x([0-9a-f]{8})")
 
+@functools.lru_cache(maxsize=None)  # the original's, once for both modes
 def list_ranges(path):
     """Every range of every location or range list, in DIE order."""
     out = subprocess.run(["llvm-dwarfdump", "--debug-info", path], capture_output=True, text=True)
@@ -174,6 +179,7 @@ def check_ranges(mod, out, boundary):
 FDE = re.compile(r"^[0-9a-f]{8} [0-9a-f]{8} [0-9a-f]{8} FDE cie=[0-9a-f]{8} pc=([0-9a-f]{8})\.\.\.([0-9a-f]{8})$")
 ROW = re.compile(r"^  0x([0-9a-f]+): (.*)$")
 
+@functools.lru_cache(maxsize=None)
 def cfi_tables(path):
     """Every FDE of .debug_frame and .eh_frame that covers code: its range
     and unwind rows (address, rules), as llvm-dwarfdump evaluates them."""
