@@ -16,6 +16,26 @@ rm -rf "$work" && mkdir -p "$work" || exit 1
 pass=0 fail=0
 ok() { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $1"; }
+# debug_until WANT ARGS...: `warpscope debug ARGS -- VECADD` until its output
+# (in $out) holds WANT, at most 10 s; then ended as timeout(1) ends it at
+# expiry: SIGTERM to its process group (the program waiting for gdb too),
+# SIGKILL 5 s later. (-k 5: under the sanitizers, LeakSanitizer's check at
+# the exit of the SIGTERMed command once hung with a second SIGTERM arriving
+# during it. Until 2026-11-29 each run waited out a 5 s timeout: 20 of the
+# test's 26 s.)
+debug_until() {
+    local want=$1 pid
+    shift
+    timeout -k 5 10 "$ws" debug "$@" -- "$vecadd" > "$work/debug.out" 2>&1 &
+    pid=$!
+    for _ in $(seq 200); do
+        grep -qF -- "$want" "$work/debug.out" && break
+        sleep 0.05
+    done
+    kill -TERM "$pid" 2>/dev/null
+    wait "$pid"
+    out=$(cat "$work/debug.out")
+}
 d="$work/a,b \"q\\z\""
 mkdir -p "$d" "$work/t,mp" || exit 1
 cd "$d" || exit 1
@@ -38,14 +58,11 @@ for tmp in "" "$work/t,mp"; do
     out=$("$ws" profile --json "$d/p.json" --report "$d/r.txt" -- "$vecadd" 2>&1) && [ -s "$d/p.json" ] &&
         [ -s "$d/r.txt" ] && ok || bad "profile --json/--report in '$d' (TMPDIR $TMPDIR): $out"
     # the gdb server's settings (WARPSCOPE_DEBUG) too: --port-file and --socket there.
-    # (-k 5: under the sanitizers, LeakSanitizer's check at the exit of the
-    # SIGTERMed command once hung with a second SIGTERM arriving during it,
-    # its tracer holding this pipe open; the test waited out ctest's 300 s)
-    out=$(timeout -k 5 5 "$ws" debug --port-file "$d/port" -- "$vecadd" 2>&1)
-    # (the command's line: it prints it once the program's server wrote the port file)
+    # (The command prints its line once the program's server wrote the port file.)
+    debug_until "listening on 127.0.0.1:" --port-file "$d/port"
     [[ $out == *"listening on 127.0.0.1:"* ]] && grep -qx "[0-9]*" "$d/port" && ok ||
         bad "debug --port-file '$d/port' (TMPDIR $TMPDIR): $out"
-    out=$(timeout -k 5 5 "$ws" debug --socket "$d/s.sock" -- "$vecadd" 2>&1)
+    debug_until "listening on $d/s.sock" --socket "$d/s.sock"
     [[ $out == *"listening on $d/s.sock"* ]] && ok || bad "debug --socket '$d/s.sock' (TMPDIR $TMPDIR): $out"
 done
 [ -z "$(ls -A "$work/t,mp")" ] && ok || bad "files left in TMPDIR: $(ls -A "$work/t,mp")"
