@@ -1,8 +1,12 @@
 /* warpscope run: load a module, launch one kernel with arguments given on
  * the command line, print what the kernel wrote and the launch statistics. */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "warpscope/warpscope.h"
 #include "commands.h"
 #include "run_args.h"
@@ -16,12 +20,16 @@ static void usage(FILE *f)
             "  --block X[,Y[,Z]]    block size in threads (default 32)\n"
             "  --shared BYTES       dynamic shared memory per block\n"
             "  --config K=V[,K=V]   device settings (cores=, lanes_per_warp=, ...)\n"
+            "  --save DIR           after the run, write each buffer's bytes to DIR/argN.bin (N counted\n"
+            "                       from 1, as printed; DIR is made if missing)\n"
             "ARG is a number for scalar parameters; for a pointer parameter,\n"
             "  zeros:N    a zero-filled buffer of N elements of the pointee's type (4 bytes\n"
             "             for void *; for a pointer to an array or a vector, float (*)[4],\n"
             "             N of its scalars), printed after the run\n"
             "  iota:N     a buffer holding 0,1,...,N-1 (int or float, as the parameter says;\n"
-            "             not for structs and other elements that are no int or float)\n");
+            "             not for structs and other elements that are no int or float)\n"
+            "  file:PATH  a buffer holding the bytes of the file PATH, whole elements of the\n"
+            "             pointee's type, as the device holds them (little-endian)\n");
 }
 
 /* A buffer argument: N elements of the pointee's size (4 if unknown).
@@ -41,6 +49,9 @@ static void fill_iota(uint8_t *v, const buffer *b)
         else { uint64_t u = j; memcpy(e, &u, b->size); } /* little-endian: the low bytes */
     }
 }
+
+static int read_elements(const char *path, uint32_t size, uint8_t **out, unsigned long long *n, char *err,
+                         size_t errlen);
 
 static int make_arg(ws_device *dev, const ws_kernel *k, uint32_t i, const char *text, ws_arg *a, buffer *buf)
 {
@@ -72,30 +83,67 @@ static int make_arg(ws_device *dev, const ws_kernel *k, uint32_t i, const char *
         buf->opaque = 1;
         buf->is_float = all_float && pbytes % 4 == 0;
     }
-    unsigned long long n;
-    int iota = ws_parse_buffer(text, MAX_BUFFER_BYTES / buf->size, &n, err, sizeof err);
-    if (iota > 0 && buf->opaque) {
+    unsigned long long n = 0;
+    const char *path;
+    uint8_t *bytes_in = NULL; /* file:PATH's contents */
+    int kind = ws_parse_buffer(text, MAX_BUFFER_BYTES / buf->size, &n, &path, err, sizeof err);
+    if (kind == WS_BUFFER_IOTA && buf->opaque) {
         snprintf(err, sizeof err, "'%s': iota:N fills integers or floats; the elements here are %u-byte objects: "
-                 "use zeros:N", text, buf->size);
-        iota = -1;
+                 "use zeros:N or file:PATH", text, buf->size);
+        kind = -1;
     }
-    if (iota < 0) {
+    if (kind == WS_BUFFER_FILE && read_elements(path, buf->size, &bytes_in, &n, err, sizeof err)) kind = -1;
+    if (kind < 0) {
         fprintf(stderr, "warpscope run: launch of '%s': parameter %u '%s' has type '%s': %s\n", ws_kernel_name(k),
                 i, pname, tn, err);
         return -2;
     }
     buf->n = n;
     size_t bytes = (size_t)n * buf->size;
-    if (ws_malloc(dev, bytes, &buf->addr)) return -1;
-    if (iota) {
-        uint8_t *v = malloc(bytes);
-        if (!v) return -1;
-        fill_iota(v, buf);
-        ws_status st = ws_memcpy_htod(dev, buf->addr, v, bytes);
-        free(v);
-        if (st) return -1;
+    if (kind == WS_BUFFER_IOTA) {
+        if (!(bytes_in = malloc(bytes))) return -1;
+        fill_iota(bytes_in, buf);
     }
+    ws_status st = ws_malloc(dev, bytes, &buf->addr);
+    if (!st && bytes_in) st = ws_memcpy_htod(dev, buf->addr, bytes_in, bytes);
+    free(bytes_in);
+    if (st) return -1;
     *a = WS_ARG_PTR(buf->addr);
+    return 0;
+}
+
+/* file:PATH: a regular file of whole elements (`size` bytes each), at
+ * least one, at most MAX_BUFFER_BYTES, read whole into *out. */
+static int read_elements(const char *path, uint32_t size, uint8_t **out, unsigned long long *n, char *err,
+                         size_t errlen)
+{
+    struct stat sb;
+    const int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC); /* (a FIFO must not block the command) */
+    FILE *f = fd < 0 ? NULL : fdopen(fd, "rb");
+    if (!f || fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
+        snprintf(err, errlen, "file:%s: %s", path, !f ? strerror(errno) : "not a regular file");
+        if (f) fclose(f);
+        else if (fd >= 0) close(fd);
+        return -1;
+    }
+    const unsigned long long len = (unsigned long long)sb.st_size;
+    if (!len || len % size || len > MAX_BUFFER_BYTES) {
+        snprintf(err, errlen, "file:%s: %llu bytes%s; an element is %u bytes, at most %llu MiB in all", path, len,
+                 !len ? "" : len % size ? ", not a whole number of elements" : ", too large", size,
+                 MAX_BUFFER_BYTES >> 20);
+        fclose(f);
+        return -1;
+    }
+    *out = malloc(len);
+    if (!*out || fread(*out, 1, len, f) != len) {
+        snprintf(err, errlen, "file:%s: %s", path, !*out ? "out of host memory" : "could not read it whole");
+        free(*out);
+        *out = NULL;
+        fclose(f);
+        return -1;
+    }
+    fclose(f);
+    *n = len / size;
     return 0;
 }
 
@@ -148,10 +196,46 @@ static int print_buffer(ws_device *dev, uint32_t a, const buffer *b)
     return 0;
 }
 
+/* --save DIR: a directory we can write in, made if missing. */
+static int usable_dir(const char *dir, char *err, size_t errlen)
+{
+    struct stat sb;
+    const char *why = NULL;
+    if (mkdir(dir, 0777) && errno != EEXIST) why = strerror(errno);
+    else if (stat(dir, &sb)) why = strerror(errno);
+    else if (!S_ISDIR(sb.st_mode)) why = "not a directory";
+    else if (access(dir, W_OK | X_OK)) why = strerror(errno);
+    if (why) snprintf(err, errlen, "%s: %s", dir, why);
+    return why ? -1 : 0;
+}
+
+/* Buffer a's bytes to DIR/arg<a+1>.bin, written whole or not at all (a
+ * temporary name, then rename). -2 after saying why, -1 on a device error. */
+static int save_buffer(ws_device *dev, const char *dir, uint32_t a, const buffer *b)
+{
+    const size_t bytes = (size_t)b->n * b->size;
+    char path[4096], tmp[4096 + 16];
+    uint8_t *v = malloc(bytes);
+    if (!v) { fprintf(stderr, "warpscope run: --save: out of host memory\n"); return -2; }
+    if (ws_memcpy_dtoh(dev, v, b->addr, bytes)) { free(v); return -1; }
+    snprintf(path, sizeof path, "%s/arg%u.bin", dir, a + 1);
+    snprintf(tmp, sizeof tmp, "%s.part", path);
+    FILE *f = fopen(tmp, "wb");
+    int ok = f && fwrite(v, 1, bytes, f) == bytes;
+    ok = f && !fclose(f) && ok && !rename(tmp, path);
+    if (!ok) {
+        fprintf(stderr, "warpscope run: --save: writing %s: %s\n", path, strerror(errno));
+        if (f) unlink(tmp);
+    }
+    free(v);
+    return ok ? 0 : -2;
+}
+
 int ws_cmd_run(int argc, char **argv)
 {
     ws_dim3 grid = WS_DIM3(1, 1, 1), block = WS_DIM3(32, 1, 1);
     uint32_t shared = 0;
+    const char *save_dir = NULL;
     ws_config cfg;
     ws_config_default(&cfg);
     int i = 1;
@@ -172,6 +256,8 @@ int ws_cmd_run(int argc, char **argv)
                 return 2;
             }
             shared = (uint32_t)v64;
+        } else if (!strcmp(o, "--save")) {
+            save_dir = v;
         } else if (!strcmp(o, "--config")) {
             if (ws_config_parse(&cfg, v, err, sizeof err)) { fprintf(stderr, "warpscope run: %s\n", err); return 2; }
         } else {
@@ -184,6 +270,10 @@ int ws_cmd_run(int argc, char **argv)
     const char *path = argv[i], *kname = argv[i + 1];
     char err[256];
     if (ws_config_validate(&cfg, err, sizeof err)) { fprintf(stderr, "warpscope run: %s\n", err); return 2; }
+    if (save_dir && usable_dir(save_dir, err, sizeof err)) { /* before the launch, not after a long one */
+        fprintf(stderr, "warpscope run: --save %s\n", err);
+        return 2;
+    }
     ws_device *dev;
     if (ws_device_open(&cfg, &dev)) { fprintf(stderr, "warpscope run: cannot open device\n"); return 1; }
     int rc = 1;
@@ -213,6 +303,11 @@ int ws_cmd_run(int argc, char **argv)
     if (ws_launch(dev, k, grid, block, shared, args, nargs) || ws_synchronize(dev)) goto fail;
     for (uint32_t a = 0; a < nargs; a++)
         if (bufs[a].n && print_buffer(dev, a, &bufs[a])) goto fail;
+    for (uint32_t a = 0; save_dir && a < nargs; a++) {
+        int r = bufs[a].n ? save_buffer(dev, save_dir, a, &bufs[a]) : 0;
+        if (r == -2) goto done;
+        if (r) goto fail;
+    }
     ws_launch_stats st;
     ws_last_launch_stats(dev, &st);
     char cycles[48] = ""; /* timing mode: the simulated cycles, what that mode is for */

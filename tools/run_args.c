@@ -90,11 +90,21 @@ int ws_parse_float_arg(const char *text, int is64, ws_arg *out, char *err, size_
     return 0;
 }
 
-int ws_parse_buffer(const char *text, unsigned long long max, unsigned long long *n, char *err, size_t errlen)
+int ws_parse_buffer(const char *text, unsigned long long max, unsigned long long *n, const char **path, char *err,
+                    size_t errlen)
 {
+    *path = NULL;
+    if (!strncmp(text, "file:", 5)) {
+        if (!text[5]) {
+            snprintf(err, errlen, "'%s': file:PATH needs a path", text);
+            return -1;
+        }
+        *path = text + 5;
+        return WS_BUFFER_FILE;
+    }
     int iota = !strncmp(text, "iota:", 5);
     if (!iota && strncmp(text, "zeros:", 6)) {
-        snprintf(err, errlen, "'%s': a pointer takes zeros:N or iota:N", text);
+        snprintf(err, errlen, "'%s': a pointer takes zeros:N, iota:N or file:PATH", text);
         return -1;
     }
     const char *num = strchr(text, ':') + 1;
@@ -102,5 +112,5 @@ int ws_parse_buffer(const char *text, unsigned long long max, unsigned long long
         snprintf(err, errlen, "'%s': N must be a whole number from 1 to %llu", text, max);
         return -1;
     }
-    return iota;
+    return iota ? WS_BUFFER_IOTA : WS_BUFFER_ZEROS;
 }

@@ -14,8 +14,10 @@ int ws_parse_u64(const char *text, unsigned long long max, unsigned long long *o
 /* A float or double kernel argument (integers: ws_int_arg_parse, with the
  * launch's own range rule and message, src/runtime/launch_args.h). */
 int ws_parse_float_arg(const char *text, int is_double, ws_arg *out, char *err, size_t errlen);
-/* zeros:N or iota:N, N = 1..max elements. Returns 1 for iota, 0 for zeros,
- * -1 on error. */
-int ws_parse_buffer(const char *text, unsigned long long max, unsigned long long *n, char *err, size_t errlen);
+/* zeros:N or iota:N (N = 1..max elements), or file:PATH (*path: PATH,
+ * read by the caller). Returns the kind, or -1 on error. */
+enum { WS_BUFFER_ZEROS, WS_BUFFER_IOTA, WS_BUFFER_FILE };
+int ws_parse_buffer(const char *text, unsigned long long max, unsigned long long *n, const char **path, char *err,
+                    size_t errlen);
 
 #endif

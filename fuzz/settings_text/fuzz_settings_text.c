@@ -95,7 +95,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         err[0] = 0;
         if (!bad) bad = refused_silently(ws_parse_u64(text, 1ull << 32, &v, err, sizeof err) != 0, err);
         err[0] = 0;
-        if (!bad) bad = refused_silently(ws_parse_buffer(text, 1ull << 26, &v, err, sizeof err) < 0, err);
+        const char *path;
+        if (!bad) bad = refused_silently(ws_parse_buffer(text, 1ull << 26, &v, &path, err, sizeof err) < 0, err);
         break;
     }
     case 9: { /* warpscope run: a scalar of each parameter type, through the launch's own rule */

@@ -36,7 +36,7 @@ out=$(run "${K[@]}" 1.5 1 2 3 -inf 5 2>&1) && [[ "$out" == *" -inf "* ]] && ok "
 refuse "float past FLT_MAX"   "out of range for float"           -- "$ws" run "${K[@]}" 3.4028236e38 1 2 3 4 5
 # FLT_MAX as <float.h> spells it rounds to FLT_MAX: in range (it was refused)
 out=$(run "${K[@]}" 3.40282347e38 1 2 3 4 5 2>&1) && ok "FLT_MAX as written in float.h" || bad "FLT_MAX refused: $out"
-refuse "pointer given a number" "a pointer takes zeros:N or iota:N" -- "$ws" run "$elf" kinds 5 1.5 1 2 3 4 5
+refuse "pointer given a number" "a pointer takes zeros:N, iota:N or file:PATH" -- "$ws" run "$elf" kinds 5 1.5 1 2 3 4 5
 # timing mode's summary gives the simulated cycles; functional mode has none
 out=$("$ws" run --config mode=timing "$elf" calls_helper zeros:32 2>&1)
 [[ "$out" =~ SIMT\ efficiency\ [0-9.]+%,\ [0-9]+\ cycles, ]] && ok "timing mode: cycles in the summary" || bad "no cycles in timing mode: $out"
