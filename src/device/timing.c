@@ -142,9 +142,14 @@ static uint32_t next_pc(const ws_warp *w)
 }
 
 
+/* A warp leaves its core: its waiting cycles go to the instruction it
+ * waited to issue; one that ran to its end counts for the store or
+ * atomic its exit drain waited for last. */
 static void flush_leaving(ws_pc_counters *p, twarp *x, const ws_warp *w)
 {
-    if (p) flush_stalls(p, x, x->peeked ? x->pc : next_pc(w));
+    if (!p) return;
+    flush_stalls(p, x, x->peeked ? x->pc : next_pc(w));
+    if (!w->live && x->drain_pc) ws_pcc_at(p, x->drain_pc)->exit_drains++;
 }
 
 
@@ -266,7 +271,10 @@ static inline __attribute__((always_inline)) int issue(ws_device *dev, ws_timing
                 if (tc && ws_trace_event(tc, c, t, WS_TRACE_ON_GMEM_REQ)) T->cs[c].pending++;
             }
             /* Stores and atomics write memory: the warp drains until they complete. */
-            if (!o->dst || o->mem == 2) x->store_done = max64(x->store_done, ready);
+            if (!o->dst || o->mem == 2) {
+                if (pe && ready >= x->store_done) x->drain_pc = x->pc; /* (the later one on a tie) */
+                x->store_done = max64(x->store_done, ready);
+            }
             x->mem_done = max64(x->mem_done, ready);
         } else if (o->unit == WS_UNIT_MIO) {
             T->cs[c].mio_free = max64(T->cs[c].mio_free, t) + 1;

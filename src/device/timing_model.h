@@ -38,6 +38,8 @@ typedef struct twarp {
     uint8_t fetch_state;         /* ... for this reason                      */
     uint64_t mem_done;           /* every memory access issued has completed */
     uint64_t store_done;         /* every store issued has completed         */
+    uint32_t drain_pc;           /* instruction counters: the store or atomic
+                                    that completes at store_done            */
     uint64_t membar_until;
     uint64_t age;                /* dispatch order (GTO)                     */
     uint32_t seq_pc;             /* PC that needs no refetch                 */

@@ -282,6 +282,7 @@ void prof_exact_add(ws_pc_counter *acc, const ws_pc_counter *add)
     acc->gmem_sectors += add->gmem_sectors;
     acc->local_requests += add->local_requests;
     for (int s = 0; s < WS_STATE_COUNT; s++) acc->stall_cycles[s] += add->stall_cycles[s];
+    acc->exit_drains += add->exit_drains;
 }
 
 static int exact_any(const ws_pc_counter *e)

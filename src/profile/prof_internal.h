@@ -425,10 +425,9 @@ int prof_line_is_exit(const prof_line *l);
 uint64_t prof_lines_cycles(const prof_line *l, size_t n);
 
 /* The exit drain (prof_drain.c): the warp-cycles of the exit stub's row
- * and of all of the kernel's rows; and the global stores and atomics the
- * warps issue last before the kernel returns, whose completion the drain
- * waits for (found by walking back from the kernel's returns through the
- * code that ran), most warp-instructions first, at most max of them. */
+ * and of all of the kernel's rows; and the stores and atomics whose
+ * completion the warps' drains waited for last (the instruction
+ * counters' exit_drains), for most warps first, at most max of them. */
 /* the share of the kernel's warp-cycles from which the report names the drain */
 #define PROF_DRAIN_NOTE 0.02
 void prof_drain_figures(const prof_line *lines, size_t nl, uint64_t *drain, uint64_t *all);

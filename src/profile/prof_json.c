@@ -79,9 +79,10 @@ static void exit_drain(FILE *f, const prof_kernel *k, const prof_line *l, size_t
         prof_json_string(f, st[i]->disasm);
         fputs(", ", f);
         src_fields(f, &st[i]->src);
-        fprintf(f, ", \"warp_instructions\": %llu, \"global_requests\": %llu, \"global_sectors\": %llu}",
-                (unsigned long long)st[i]->exact.warp_instructions, (unsigned long long)st[i]->exact.gmem_requests,
-                (unsigned long long)st[i]->exact.gmem_sectors);
+        fprintf(f, ", \"warps\": %llu, \"warp_instructions\": %llu, \"global_requests\": %llu, "
+                   "\"global_sectors\": %llu}",
+                (unsigned long long)st[i]->exact.exit_drains, (unsigned long long)st[i]->exact.warp_instructions,
+                (unsigned long long)st[i]->exact.gmem_requests, (unsigned long long)st[i]->exact.gmem_sectors);
     }
     fputs("]}", f);
 }

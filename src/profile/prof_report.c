@@ -214,11 +214,9 @@ static void call_sites_section(FILE *f, const prof_kernel *k)
  * its share, said once, and that the rules weigh lines without it. Every
  * warp drains a cycle or so; a drain below PROF_DRAIN_NOTE of the kernel's
  * warp-cycles moves no rule's bar and is left to the kernel exit's row.
- * Then the stores it waits for, by line: the last global stores and
- * atomics before the kernel returns (prof_drain_stores), with how often
- * they ran (a path the code allows but the launches rarely took, a
- * bounds test's, names a store that ran as rarely) and their sectors per
- * request, what the port spends on each. */
+ * Then the stores it waits for, by line: each warp's store or atomic to
+ * complete last (prof_drain_stores), with for how many warps, how often
+ * it ran and its sectors per request, what the port spends on each. */
 #define DRAIN_LINES 3
 static void exit_drain_text(FILE *f, const prof_kernel *k, const prof_line *lines, size_t nl)
 {
@@ -235,8 +233,8 @@ static void exit_drain_text(FILE *f, const prof_kernel *k, const prof_line *line
     if (!n) return;
     /* one entry per line, its instructions' requests and sectors summed */
     char buf[768];
-    size_t at = (size_t)snprintf(buf, sizeof buf, "    the stores it waits for, each warp's last global stores and "
-                                 "atomics before the kernel returns: ");
+    size_t at = (size_t)snprintf(buf, sizeof buf, "    the stores it waits for, each warp's store or atomic to "
+                                 "complete last: ");
     for (size_t i = 0; i < n; i++) {
         int dup = 0;
         for (size_t j = 0; j < i; j++)
@@ -244,19 +242,21 @@ static void exit_drain_text(FILE *f, const prof_kernel *k, const prof_line *line
                    !strcmp(st[j]->src.file, st[i]->src.file);
         if (dup) continue;
         if (shown == DRAIN_LINES) { more++; continue; }
-        uint64_t req = 0, sec = 0, wi = 0;
+        uint64_t req = 0, sec = 0, wi = 0, warps = 0;
         for (size_t j = i; j < n; j++)
             if (j == i || (st[i]->src.file && st[j]->src.file && st[j]->src.line == st[i]->src.line &&
                            !strcmp(st[j]->src.file, st[i]->src.file)))
                 req += st[j]->exact.gmem_requests, sec += st[j]->exact.gmem_sectors,
-                wi += st[j]->exact.warp_instructions;
+                wi += st[j]->exact.warp_instructions, warps += st[j]->exact.exit_drains;
         char where[160];
         if (st[i]->src.file) snprintf(where, sizeof where, "%s:%u", ws_path_base(st[i]->src.file), st[i]->src.line);
         else snprintf(where, sizeof where, "0x%08x", st[i]->pc);
+        char per[48] = ""; /* (a shared store goes to the MIO queue: no sectors) */
+        if (req) snprintf(per, sizeof per, ", %.1f sectors per request", (double)sec / (double)req);
         if (at < sizeof buf)
-            at += (size_t)snprintf(buf + at, sizeof buf - at, "%s%s (%.40s, %llu warp-instr, %.1f sectors per "
-                                   "request)", shown ? ", " : "", where, st[i]->disasm, (unsigned long long)wi,
-                                   (double)sec / (double)req);
+            at += (size_t)snprintf(buf + at, sizeof buf - at, "%s%s (%.40s, last for %llu warp%s, %llu warp-instr%s)",
+                                   shown ? ", " : "", where, st[i]->disasm, (unsigned long long)warps,
+                                   warps == 1 ? "" : "s", (unsigned long long)wi, per);
         shown++;
     }
     if (more && at < sizeof buf)

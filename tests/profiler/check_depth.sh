@@ -412,7 +412,7 @@ drain_stores)
     df=$(line DRAIN_FIRST) ds=$(line DRAIN_STORE) da=$(line DRAIN_ATOMIC)
     "$ws" profile --json d.json -- "$ws" run --grid 4 --block 256 "$elf" drain_branches zeros:33792 32768 > d.txt 2>&1 ||
         bad "drain_branches exited with $?"
-    grep -qE "^    the stores it waits for, each warp's last global stores and atomics before the kernel returns: depth_kernels.c:$da \(amoadd.w [^)]*\), 16 warp-instr, 32.0 sectors per request\), depth_kernels.c:$ds \(sw [^)]*\), 16 warp-instr, 4.0 sectors per request\)$" d.txt &&
+    grep -qE "^    the stores it waits for, each warp's store or atomic to complete last: depth_kernels.c:$da \(amoadd.w [^)]*\), last for 16 warps, 16 warp-instr, 32.0 sectors per request\), depth_kernels.c:$ds \(sw [^)]*\), last for 16 warps, 16 warp-instr, 4.0 sectors per request\)$" d.txt &&
         ok "the drain's stores: lines $da and $ds, with their sectors" || { bad "the drain's stores"; grep -A1 "exit drain" d.txt; }
     grep -A1 "exit drain" d.txt | grep -q "depth_kernels.c:$df " && bad "the store before the branch named" || ok "not the store before the branch ($df)"
     python3 - d.json d.txt "$ds" "$da" <<'PY' && ok "JSON: exit_drain figures and stores as the report's" || bad "JSON exit_drain"
@@ -425,17 +425,20 @@ m = re.search(r"exit drain: [0-9.]+% of its warp-cycles \((\d+) of (\d+)\).* aga
 assert m, 'no drain line'
 assert (d['warp_cycles'], d['kernel_warp_cycles'], d['lines_warp_cycles']) == tuple(int(x) for x in m.groups()), (d, m.groups())
 assert d['warp_cycles'] == drain and d['reported'] is True, d
-got = sorted((s['line'], s['instruction'].split()[0], s['global_sectors'] // s['global_requests']) for s in d['last_stores'])
-assert got == sorted([(int(sys.argv[3]), 'sw', 4), (int(sys.argv[4]), 'amoadd.w', 32)]), got
+got = sorted((s['line'], s['instruction'].split()[0], s['global_sectors'] // s['global_requests'], s['warps']) for s in d['last_stores'])
+assert got == sorted([(int(sys.argv[3]), 'sw', 4, 16), (int(sys.argv[4]), 'amoadd.w', 32, 16)]), got
 PY
     # a path through a call: the warp's last store is the callee's, not
-    # the kernel's store before the call (named until the walk stopped at
-    # calls)
-    bc=$(line DRAIN_BEFORE_CALL)
+    # the kernel's store before the call (named until a static walk
+    # stopped at calls, 2026-11-28), and since the counters count it
+    # (2026-11-29), the callee's store, for every warp
+    bc=$(line DRAIN_BEFORE_CALL) cs=$(line DRAIN_CALLEE)
     "$ws" profile -q --json c.json -- "$ws" run --grid 4 --block 256 "$elf" drain_call zeros:33792 32768 > c.txt 2>&1 ||
         bad "drain_call exited with $?"
     python3 -c "import json,sys; d=json.load(open('c.json'))['devices'][0]['kernels'][0]['exit_drain']; sys.exit(any(s['line'] == $bc for s in d['last_stores']) or d['warp_cycles'] == 0)" &&
         ok "drain_call: not the store before the call ($bc)" || { bad "drain_call: the store before the call named"; cat c.json | grep -A3 exit_drain; }
+    python3 -c "import json,sys; d=json.load(open('c.json'))['devices'][0]['kernels'][0]['exit_drain']; sys.exit([(s['line'], s['function'], s['warps']) for s in d['last_stores']] != [($cs, 'store_far', 32)])" &&
+        ok "drain_call: the callee's store ($cs), last for all 32 warps" || { bad "drain_call: the callee's store"; cat c.json | grep -A3 exit_drain; }
     # ... and its `ret` waits for the return address, restored from the
     # stack behind those stores at the LSU port: the local-memory rule
     # says so, not "build with -O1", which a -O1 kernel already is (until
@@ -1529,11 +1532,13 @@ for name, k in ks.items():
         assert e['global_sectors'] <= 4 * e['global_requests'], (name, l['line'], e)
 print('lines', {n: sorted(l['line'] for l in k['lines'] if l['exact']['global_requests']) for n, k in ks.items()})
 PY
-    # the exit drain's stores: scan_blocks' output stores (lines 43 and
-    # 44), never its prologue's register saves to the stack (sw s3, 0(sp)
-    # at line 14), which completed long before the return
-    grep -qE "^    the stores it waits for, [^:]*: scan_kernel.c:43 \(sw [^)]*\), 4104 warp-instr, 4.0 sectors per request\), scan_kernel.c:44 " s.txt &&
-        ok "scan_blocks: the drain waits for lines 43 and 44" || { bad "scan_blocks: drain stores"; grep "stores it waits" s.txt; }
+    # the exit drain's stores: scan_blocks' second output store (line 44),
+    # which every warp issues after line 43's and so completes last (a
+    # static walk named 43, 44 and a block total's store, 29, until the
+    # counters counted it, 2026-11-29), never its prologue's register
+    # saves to the stack (sw s3, 0(sp) at line 14)
+    grep -qE "^    the stores it waits for, [^:]*: scan_kernel.c:44 \(sw .*, last for 4104 warps, 4104 warp-instr, 4.0 sectors per request\)$" s.txt &&
+        ok "scan_blocks: the drain waits for line 44, for every warp" || { bad "scan_blocks: drain stores"; grep "stores it waits" s.txt; }
     grep "stores it waits" s.txt | grep -q "(sp)" && bad "a stack store named: $(grep 'stores it waits' s.txt)" || ok "no stack store named"
     ;;
 *) bad "unknown case $case_" ;;

@@ -130,11 +130,18 @@ int main(int argc, char **argv)
     check_sums("strided");
     p = ws_pc_counters_get(dev);
     int loads = 0, stores = 0;
+    uint64_t drains = 0, drains_at_store = 0;
     for (size_t i = 0; p && i < p->n; i++) {
         if (p->e[i].gmem_requests == 8 && p->e[i].gmem_sectors == 8 * 32) loads++;
-        if (p->e[i].gmem_requests == 8 && p->e[i].gmem_sectors == 8 * 4) stores++;
+        if (p->e[i].gmem_requests == 8 && p->e[i].gmem_sectors == 8 * 4) stores++, drains_at_store = p->e[i].exit_drains;
+        drains += p->e[i].exit_drains;
     }
     CHECK(loads == 1 && stores == 1);
+    /* each of the 8 warps drains for its one store: the store counts 8 (exit_drains) */
+    printf("strided: the store completed last for %llu warps, %llu counted in all\n",
+           (unsigned long long)drains_at_store, (unsigned long long)drains);
+    CHECK_EQ_U(drains_at_store, 8);
+    CHECK_EQ_U(drains, 8);
 
     /* disarmed again: the last armed launch's table stays, new launches are not counted */
     CHECK(ws_pc_counters_arm(dev, 0) == WS_OK);

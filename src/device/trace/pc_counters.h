@@ -21,6 +21,10 @@ typedef struct ws_pc_counter {
     uint64_t gmem_requests, gmem_sectors;
     uint64_t local_requests;                       /* of gmem_requests: to the lanes' stacks */
     uint64_t stall_cycles[WS_STATE_COUNT];         /* warp-cycles at this PC, per state     */
+    uint64_t exit_drains;                          /* warps that ran to their end whose
+                                                      store or atomic to complete last was
+                                                      this one: what their exit drain waited
+                                                      for (timing.md)                       */
 } ws_pc_counter;
 
 typedef struct ws_pc_counters {
