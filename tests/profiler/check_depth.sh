@@ -439,6 +439,15 @@ PY
         ok "drain_call: not the store before the call ($bc)" || { bad "drain_call: the store before the call named"; cat c.json | grep -A3 exit_drain; }
     python3 -c "import json,sys; d=json.load(open('c.json'))['devices'][0]['kernels'][0]['exit_drain']; sys.exit([(s['line'], s['function'], s['warps']) for s in d['last_stores']] != [($cs, 'store_far', 32)])" &&
         ok "drain_call: the callee's store ($cs), last for all 32 warps" || { bad "drain_call: the callee's store"; cat c.json | grep -A3 exit_drain; }
+    # at -O2 (warpscope cc's default) the kernel tail-calls store_far
+    # (auipc + jalr zero): the callee's store still, where the static walk
+    # named none
+    "$ws" cc -o o2.elf "$src" && "$ws" disasm o2.elf | sed -n '/<drain_call>:/,/^$/p' | grep -q 'jalr zero' ||
+        bad "the -O2 drain_call makes no tail call"
+    "$ws" profile -q --json t.json -- "$ws" run --grid 4 --block 256 o2.elf drain_call zeros:33792 32768 > t.txt 2>&1 ||
+        bad "-O2 drain_call exited with $?"
+    python3 -c "import json,sys; d=json.load(open('t.json'))['devices'][0]['kernels'][0]['exit_drain']; sys.exit([(s['line'], s['function'], s['warps']) for s in d['last_stores']] != [($cs, 'store_far', 32)])" &&
+        ok "drain_call at -O2, a tail call: the callee's store" || { bad "drain_call -O2: the callee's store"; grep -A3 exit_drain t.json; }
     # ... and its `ret` waits for the return address, restored from the
     # stack behind those stores at the LSU port: the local-memory rule
     # says so, not "build with -O1", which a -O1 kernel already is (until
