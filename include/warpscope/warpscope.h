@@ -92,14 +92,20 @@ typedef struct ws_dim3 { uint32_t x, y, z; } ws_dim3;
 
 typedef enum ws_arg_type {
     WS_TYPE_I32, WS_TYPE_U32, WS_TYPE_I64, WS_TYPE_U64,
-    WS_TYPE_F32, WS_TYPE_F64, WS_TYPE_PTR
+    WS_TYPE_F32, WS_TYPE_F64, WS_TYPE_PTR,
+    WS_TYPE_STRUCT            /* a struct or union by value: its bytes */
 } ws_arg_type;
 
-/* A typed kernel argument; checked against the kernel's parameter types. */
+/* A typed kernel argument; checked against the kernel's parameter types.
+ * WS_TYPE_STRUCT: `size` bytes at `data`, laid out as the device's C
+ * compiler lays the type out (little-endian, the same as on x86-64 and
+ * AArch64 hosts for structs of fixed-width members); ws_launch copies
+ * them, so they need not outlive the call. */
 typedef struct ws_arg {
     ws_arg_type type;
     union { int32_t i32; uint32_t u32; int64_t i64; uint64_t u64;
-            float f32; double f64; ws_addr ptr; } v;
+            float f32; double f64; ws_addr ptr;
+            struct { const void *data; uint32_t size; } bytes; } v;
 } ws_arg;
 #define WS_ARG_I32(x) ((ws_arg){ .type = WS_TYPE_I32, .v.i32 = (x) })
 #define WS_ARG_U32(x) ((ws_arg){ .type = WS_TYPE_U32, .v.u32 = (x) })
@@ -108,6 +114,7 @@ typedef struct ws_arg {
 #define WS_ARG_F32(x) ((ws_arg){ .type = WS_TYPE_F32, .v.f32 = (x) })
 #define WS_ARG_F64(x) ((ws_arg){ .type = WS_TYPE_F64, .v.f64 = (x) })
 #define WS_ARG_PTR(x) ((ws_arg){ .type = WS_TYPE_PTR, .v.ptr = (x) })
+#define WS_ARG_STRUCT(p, n) ((ws_arg){ .type = WS_TYPE_STRUCT, .v.bytes = { (p), (uint32_t)(n) } })
 
 /* Statistics of one launch (functional mode counts are exact). */
 #define WS_STATS_MAX_CORES 256
@@ -222,6 +229,8 @@ typedef struct ws_param_type {
                                  0 = void/struct/function/unknown            */
     int pointee_unsigned;     /* pointers: the elements are unsigned integers
                                  (plain char is unsigned on RISC-V)          */
+    uint32_t size;            /* WS_TYPE_STRUCT: the struct's bytes (bits: 8
+                                 times that); others: bits / 8              */
 } ws_param_type;
 WS_API ws_status ws_kernel_param_type(const ws_kernel *k, uint32_t i, ws_param_type *out);
 

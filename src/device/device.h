@@ -159,6 +159,11 @@ typedef struct ws_code_region {
 } ws_code_region;
 
 /* A launch being executed by the work distributor. */
+/* Words of a launch's stack argument area: every scalar argument of a
+ * kernel's at most 64 parameters (two words each) and copies of structs
+ * passed by value, up to 2 KiB in all. */
+#define WS_STACK_ARG_WORDS 512u
+
 typedef struct ws_grid_run {
     uint64_t id;
     struct ws_kernel *kernel;          /* the runtime's handle (opaque here) */
@@ -183,11 +188,14 @@ typedef struct ws_grid_run {
     uint32_t nregs;                      /* argument registers               */
     uint32_t ireg[8], freg[8];           /* a0..a7, fa0..fa7 initial values  */
     uint32_t ni, nf;                     /* how many of each are used        */
-    uint32_t stack_args[128];            /* arguments passed on the stack: two
-                                            words for each of a kernel's at
-                                            most 64 parameters (64-bit values,
-                                            8-byte aligned) always fit      */
+    uint32_t stack_args[WS_STACK_ARG_WORDS]; /* arguments passed on the stack,
+                                            then the copies of structs passed
+                                            by reference (16-byte aligned)  */
     uint32_t nstack;
+    uint8_t ireg_sp_rel;                 /* bit i: ireg[i] is an offset from
+                                            the lane's sp (a struct copy's
+                                            address: each lane has its own) */
+    uint64_t stack_sp_rel[WS_STACK_ARG_WORDS / 64]; /* the same for stack words */
     uint64_t total_blocks, next_block, done_blocks; /* next_block: blocks placed */
     uint8_t per_core_order;              /* functional mode: core c runs chunks
                                             c, c + cores, ... (dispatch.c)  */

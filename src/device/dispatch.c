@@ -136,7 +136,9 @@ static void init_warp(ws_device *dev, ws_grid_run *L, ws_block *b, ws_warp *w, u
     }
     for (uint32_t i = 0; i < L->ni; i++) {
         const uint32_t base = L->ireg[i], stride = L->ireg_stride[i]; /* a stride: a shader's record */
-        if (!stride)
+        if (L->ireg_sp_rel >> i & 1) /* the address of the lane's own copy of a struct argument */
+            for (uint32_t l = 0; l < WS_MAX_LANES; l++) w->x[10 + i][l] = w->x[2][l] + base;
+        else if (!stride)
             for (uint32_t l = 0; l < WS_MAX_LANES; l++) w->x[10 + i][l] = base;
         else
             for (uint32_t l = 0, v = base + stride * g0; l < WS_MAX_LANES; l++, v += stride) w->x[10 + i][l] = v;
@@ -149,7 +151,8 @@ static void init_warp(ws_device *dev, ws_grid_run *L, ws_block *b, ws_warp *w, u
         uint32_t sp = w->x[2][l];
         for (uint32_t i = 0; i < L->nstack; i++) {
             uint32_t off = (sp - WS_STACK_BASE + 4 * i) & (dev->mem.stack_size - 1);
-            memcpy(ws_mem_stack_ptr(&dev->mem, slot0 + l, off), &L->stack_args[i], 4);
+            uint32_t v = L->stack_args[i] + (L->stack_sp_rel[i / 64] >> (i % 64) & 1 ? sp : 0);
+            memcpy(ws_mem_stack_ptr(&dev->mem, slot0 + l, off), &v, 4);
         }
     }
     if (L->nf) w->fp_used = 1;

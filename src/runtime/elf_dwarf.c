@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "runtime/elf_dwarf_agg.h"
 #include "runtime/elf_dwarf_refs.h"
 #include "runtime/elf_internal.h"
 
@@ -259,7 +260,7 @@ static int kind_of(Dwarf_Die *t, ws_param_kind *kind, int *is_bool)
 }
 
 /* Peel typedefs and qualifiers. */
-static int peel(Dwarf_Die *t, Dwarf_Die *out)
+int ws_dwarf_peel(Dwarf_Die *t, Dwarf_Die *out)
 {
     Dwarf_Die cur = *t;
     Dwarf_Attribute at;
@@ -281,7 +282,7 @@ static int all_float(Dwarf_Die *t, int depth)
 {
     Dwarf_Die cur, child, inner;
     Dwarf_Attribute at;
-    if (depth > MAX_DEPTH || peel(t, &cur)) return 0;
+    if (depth > MAX_DEPTH || ws_dwarf_peel(t, &cur)) return 0;
     switch (dwarf_tag(&cur)) {
     case DW_TAG_base_type: {
         Dwarf_Word enc = 0, size = 0;
@@ -311,7 +312,7 @@ static uint32_t type_bytes(Dwarf_Die *t)
 {
     Dwarf_Die cur;
     Dwarf_Word size = 0;
-    if (peel(t, &cur) || dwarf_aggregate_size(&cur, &size) != 0) return 0;
+    if (ws_dwarf_peel(t, &cur) || dwarf_aggregate_size(&cur, &size) != 0) return 0;
     return size > UINT32_MAX ? 0 : (uint32_t)size;
 }
 
@@ -324,10 +325,10 @@ static void pointee_of(Dwarf_Die *t, ws_elf_param *q)
 {
     Dwarf_Die cur;
     Dwarf_Attribute at;
-    if (peel(t, &cur) || (!is_pointer_tag(dwarf_tag(&cur)) && dwarf_tag(&cur) != DW_TAG_array_type))
+    if (ws_dwarf_peel(t, &cur) || (!is_pointer_tag(dwarf_tag(&cur)) && dwarf_tag(&cur) != DW_TAG_array_type))
         return;
     for (int depth = 0; depth < MAX_DEPTH; depth++) { /* the pointer's target, then array elements */
-        if (!dwarf_attr_integrate(&cur, DW_AT_type, &at) || !dwarf_formref_die(&at, &cur) || peel(&cur, &cur))
+        if (!dwarf_attr_integrate(&cur, DW_AT_type, &at) || !dwarf_formref_die(&at, &cur) || ws_dwarf_peel(&cur, &cur))
             return; /* void *, or broken DWARF */
         const int tag = dwarf_tag(&cur);
         if (tag == DW_TAG_array_type) continue;
@@ -471,9 +472,18 @@ static int add_param(ws_elf_ctx *cx, ws_elf_kernel *k, Dwarf_Die *p)
     int budget = SPELL_BUDGET;
     spell(&type, tname, sizeof tname, 0, &budget);
     int is_bool;
-    if (kind_of(&type, &kind, &is_bool))
-        return ws_elf_fail(cx, "kernel '%s' parameter %u '%s' has type '%s' passed by value, which kernels "
-                           "do not support; pass a pointer", k->name, k->nparams, name ? name : "", tname);
+    Dwarf_Die agg_type;
+    ws_elf_agg agg = { 0 };
+    if (kind_of(&type, &kind, &is_bool)) {
+        char why[160];
+        if (ws_dwarf_peel(&type, &agg_type) || !ws_dwarf_is_aggregate(&agg_type))
+            return ws_elf_fail(cx, "kernel '%s' parameter %u '%s' has type '%s' passed by value, which kernels "
+                               "do not support; pass a pointer", k->name, k->nparams, name ? name : "", tname);
+        if (ws_dwarf_aggregate(&agg_type, &agg, why, sizeof why))
+            return ws_elf_fail(cx, "kernel '%s' parameter %u '%s' has type '%s' passed by value: %s; pass a pointer",
+                               k->name, k->nparams, name ? name : "", tname, why);
+        kind = WS_PARAM_AGG, is_bool = 0;
+    }
     if (k->nparams >= 64) return ws_elf_fail(cx, "kernel '%s' has more than 64 parameters", k->name);
     ws_elf_param *ps = realloc(k->params, (k->nparams + 1) * sizeof *ps);
     if (!ps) return ws_elf_fail(cx, "out of memory");
@@ -488,11 +498,12 @@ static int add_param(ws_elf_ctx *cx, ws_elf_kernel *k, Dwarf_Die *p)
     q->pointee_size = 0;
     q->pointee_bytes = 0;
     q->pointee_all_float = 0;
-    q->bits = kind == WS_PARAM_PTR || is_bool ? 0 : bitint_width(p, &type);
+    q->agg = agg;
+    q->bits = kind == WS_PARAM_PTR || kind == WS_PARAM_AGG || is_bool ? 0 : bitint_width(p, &type);
     if (kind == WS_PARAM_PTR) {
         pointee_of(&type, q);
         Dwarf_Die ptr, target;
-        if (peel(&type, &ptr) == 0 && is_pointer_tag(dwarf_tag(&ptr)) &&
+        if (ws_dwarf_peel(&type, &ptr) == 0 && is_pointer_tag(dwarf_tag(&ptr)) &&
             dwarf_attr_integrate(&ptr, DW_AT_type, &at) && dwarf_formref_die(&at, &target)) {
             q->pointee_bytes = type_bytes(&target);
             q->pointee_all_float = all_float(&target, 0);

@@ -12,8 +12,24 @@
 typedef enum ws_param_kind {
     WS_PARAM_I8, WS_PARAM_U8, WS_PARAM_I16, WS_PARAM_U16,
     WS_PARAM_I32, WS_PARAM_U32, WS_PARAM_I64, WS_PARAM_U64,
-    WS_PARAM_F32, WS_PARAM_F64, WS_PARAM_PTR
+    WS_PARAM_F32, WS_PARAM_F64, WS_PARAM_PTR,
+    WS_PARAM_AGG         /* a struct or union by value (ws_elf_agg)          */
 } ws_param_kind;
+
+/* How the ilp32f calling convention passes a struct or union by value
+ * (elf_dwarf_agg.c). */
+typedef struct ws_elf_agg {
+    uint32_t size, align;  /* bytes; alignment (1 for a packed struct)      */
+    /* fp: a struct of one float, two floats, or a float and an integer of
+     * at most 4 bytes (nested structs and arrays flattened): passed as
+     * those fields, the floats in fa registers and the integer in an a
+     * register, while enough of both are left; otherwise, and for every
+     * other aggregate, by the integer convention: up to 8 bytes in one or
+     * two a registers (or on the stack), larger ones as the address of a
+     * copy the caller makes */
+    uint8_t fp, nfields;
+    struct { uint8_t is_float, offset, size; } field[2];
+} ws_elf_agg;
 
 typedef struct ws_elf_param {
     char *name;          /* parameter name from DWARF ("" if unnamed)       */
@@ -31,6 +47,7 @@ typedef struct ws_elf_param {
      * or void), and whether that is a struct of floats only (shaders) */
     uint32_t pointee_bytes;
     int pointee_all_float;
+    ws_elf_agg agg;      /* WS_PARAM_AGG                                      */
 } ws_elf_param;
 
 /* What a function in the module is: a kernel, or a shader stage. */

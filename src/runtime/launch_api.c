@@ -11,8 +11,8 @@
 
 static const char *arg_type_name(ws_arg_type t)
 {
-    static const char *const n[] = { "i32", "u32", "i64", "u64", "f32", "f64", "ptr" };
-    return (unsigned)t < 7 ? n[t] : "unknown";
+    static const char *const n[] = { "i32", "u32", "i64", "u64", "f32", "f64", "ptr", "struct" };
+    return (unsigned)t < 8 ? n[t] : "unknown";
 }
 
 /* The integer value of an integer argument. */
@@ -49,6 +49,14 @@ static int arg_fits(const ws_elf_param *p, const ws_arg *a, char *why, size_t le
     case WS_PARAM_F32: type_ok = a->type == WS_TYPE_F32; break;
     case WS_PARAM_F64: type_ok = a->type == WS_TYPE_F64; break;
     case WS_PARAM_PTR: type_ok = a->type == WS_TYPE_PTR; break;
+    case WS_PARAM_AGG:
+        if (a->type != WS_TYPE_STRUCT) break;
+        if (a->v.bytes.size != p->agg.size || (!a->v.bytes.data && p->agg.size)) {
+            snprintf(why, len, "got %s%u bytes; the struct is %u", a->v.bytes.data ? "" : "NULL for ",
+                     a->v.bytes.size, p->agg.size);
+            return 0;
+        }
+        return 1;
     }
     if (!type_ok) {
         snprintf(why, len, "got an argument of type %s", arg_type_name(a->type));
@@ -59,46 +67,121 @@ static int arg_fits(const ws_elf_param *p, const ws_arg *a, char *why, size_t le
 
 static int push_stack(ws_grid_run *L, uint32_t word)
 {
-    if (L->nstack >= sizeof L->stack_args / sizeof *L->stack_args) return -1;
+    if (L->nstack >= WS_STACK_ARG_WORDS) return -1;
     L->stack_args[L->nstack++] = word;
     return 0;
+}
+
+/* One word in the next a register, else on the stack; sp_rel: the word is
+ * an offset from the lane's sp (fixed up when the copies' place is known). */
+static int put_word(ws_grid_run *L, uint32_t w0, int sp_rel)
+{
+    if (L->ni < 8) {
+        L->ireg_sp_rel |= (uint8_t)(sp_rel << L->ni);
+        L->ireg[L->ni++] = w0;
+        return 0;
+    }
+    if (sp_rel) L->stack_sp_rel[L->nstack / 64] |= 1ull << (L->nstack % 64);
+    return push_stack(L, w0);
+}
+
+/* A 64-bit value: a register pair, split between a7 and the stack if only
+ * a7 is left, else on the stack 8-byte aligned. */
+static int put_pair(ws_grid_run *L, uint32_t w0, uint32_t w1)
+{
+    if (L->ni <= 6) { L->ireg[L->ni++] = w0; L->ireg[L->ni++] = w1; return 0; }
+    if (L->ni == 7) { L->ireg[L->ni++] = w0; return push_stack(L, w1); }
+    if ((L->nstack & 1) && push_stack(L, 0)) return -1;
+    return push_stack(L, w0) || push_stack(L, w1) ? -1 : 0;
+}
+
+/* Struct copies for arguments passed by reference, placed after the stack
+ * arguments once those are all known. */
+typedef struct copies { uint8_t bytes[WS_STACK_ARG_WORDS * 4]; uint32_t n; } copies;
+
+/* A struct or union by value (p->agg, elf_dwarf_agg.c): as its fields in
+ * fa and a registers when the ilp32f convention says so and enough are
+ * left; else up to 8 bytes as one or two words (an 8-byte-aligned one as
+ * a 64-bit value), larger ones as the address of a copy on each lane's
+ * stack. */
+static int put_struct(ws_grid_run *L, const ws_elf_agg *g, const uint8_t *b, copies *cp)
+{
+    if (!g->size) return 0; /* an empty struct takes no place */
+    if (g->fp) {
+        uint32_t nf = 0, ni = 0;
+        for (uint32_t i = 0; i < g->nfields; i++) g->field[i].is_float ? nf++ : ni++;
+        if (L->nf + nf <= 8 && L->ni + ni <= 8) {
+            for (uint32_t i = 0; i < g->nfields; i++) {
+                uint32_t w = 0;
+                memcpy(&w, b + g->field[i].offset, g->field[i].size);
+                if (g->field[i].is_float) L->freg[L->nf++] = w;
+                else L->ireg[L->ni++] = w;
+            }
+            return 0;
+        }
+    }
+    if (g->size <= 8) {
+        uint32_t w[2] = { 0, 0 };
+        memcpy(w, b, g->size);
+        if (g->size <= 4) return put_word(L, w[0], 0);
+        if (g->align == 8) return put_pair(L, w[0], w[1]);
+        return put_word(L, w[0], 0) || put_word(L, w[1], 0) ? -1 : 0;
+    }
+    const uint32_t at = (cp->n + 15u) & ~15u;
+    if (at + g->size > sizeof cp->bytes) return -1;
+    memset(cp->bytes + cp->n, 0, at - cp->n);
+    memcpy(cp->bytes + at, b, g->size);
+    cp->n = at + g->size;
+    return put_word(L, at, 1);
 }
 
 /* Place arguments: integers/pointers in a0-a7, floats in fa0-fa7 then
  * a-registers, 64-bit values in a register pair (split with the stack if
  * only a7 is left), the rest on the stack in order (8-byte aligned for
- * 64-bit values). */
-static int marshal(ws_grid_run *L, const ws_arg *args, size_t n)
+ * 64-bit values); structs by put_struct, their copies after the stack
+ * arguments, 16-byte aligned. */
+static int marshal(ws_grid_run *L, const ws_elf_param *params, const ws_arg *args, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
+    copies *cp = calloc(1, sizeof *cp);
+    if (!cp) return -1;
+    int bad = 0;
+    for (size_t i = 0; i < n && !bad; i++) {
         const ws_arg *a = &args[i];
-        uint32_t w0, w1;
+        uint32_t w0;
         switch (a->type) {
         case WS_TYPE_F32:
             memcpy(&w0, &a->v.f32, 4);
             if (L->nf < 8) { L->freg[L->nf++] = w0; continue; }
-            goto word;
+            bad = put_word(L, w0, 0);
+            continue;
         case WS_TYPE_I32: case WS_TYPE_U32: case WS_TYPE_PTR:
-            w0 = a->type == WS_TYPE_PTR ? a->v.ptr : a->v.u32;
-        word:
-            if (L->ni < 8) L->ireg[L->ni++] = w0;
-            else if (push_stack(L, w0)) return -1;
+            bad = put_word(L, a->type == WS_TYPE_PTR ? a->v.ptr : a->v.u32, 0);
+            continue;
+        case WS_TYPE_STRUCT:
+            bad = put_struct(L, &params[i].agg, a->v.bytes.data, cp);
             continue;
         default: {
             uint64_t v;
             memcpy(&v, &a->v, 8);
-            w0 = (uint32_t)v;
-            w1 = (uint32_t)(v >> 32);
-            if (L->ni <= 6) { L->ireg[L->ni++] = w0; L->ireg[L->ni++] = w1; }
-            else if (L->ni == 7) { L->ireg[L->ni++] = w0; if (push_stack(L, w1)) return -1; }
-            else {
-                if ((L->nstack & 1) && push_stack(L, 0)) return -1;
-                if (push_stack(L, w0) || push_stack(L, w1)) return -1;
-            }
+            bad = put_pair(L, (uint32_t)v, (uint32_t)(v >> 32));
         }
         }
     }
-    return 0;
+    if (!bad && cp->n) { /* the copies, after the arguments: offsets from sp fixed up */
+        while (!bad && L->nstack % 4) bad = push_stack(L, 0);
+        const uint32_t base = L->nstack * 4;
+        for (uint32_t o = 0; o < cp->n && !bad; o += 4) {
+            uint32_t w = 0;
+            memcpy(&w, cp->bytes + o, cp->n - o < 4 ? cp->n - o : 4);
+            bad = push_stack(L, w);
+        }
+        for (uint32_t r = 0; r < L->ni; r++)
+            if (L->ireg_sp_rel >> r & 1) L->ireg[r] += base;
+        for (uint32_t j = 0; j < base / 4; j++)
+            if (L->stack_sp_rel[j / 64] >> (j % 64) & 1) L->stack_args[j] += base;
+    }
+    free(cp);
+    return bad ? -1 : 0;
 }
 
 /* Why a kernel's static part is the module's whole .ws_shared, for a
@@ -168,7 +251,7 @@ static ws_status check_args(ws_device *dev, const ws_kernel *k, const ws_arg *ar
     for (uint32_t i = 0; i < m->nparams; i++) {
         char why[192];
         const ws_elf_param *p = &m->params[i];
-        if (args[i].type > WS_TYPE_PTR)
+        if (args[i].type > WS_TYPE_STRUCT)
             return ws_set_error(dev, WS_ERR_BAD_LAUNCH, "launch of '%s': argument %u has an invalid type tag %d",
                                 m->name, i, (int)args[i].type);
         if (!arg_fits(p, &args[i], why, sizeof why)) return ws_arg_refused(dev, k, i, why);
@@ -220,10 +303,14 @@ ws_status ws_launch(ws_device *dev, ws_kernel *k, ws_dim3 grid, ws_dim3 block,
     L->threads_per_block = block.x * block.y * block.z;
     L->warps_per_block = (L->threads_per_block + dev->cfg.lanes_per_warp - 1) / dev->cfg.lanes_per_warp;
     L->total_blocks = (uint64_t)grid.x * grid.y * grid.z;
-    if (marshal(L, args, nargs)) {
+    if (marshal(L, k->meta->params, args, nargs) ||
+        L->nstack * 4u + ((k->mod->img.tls_size + 15u) & ~15u) > dev->mem.stack_size / 2) {
+        const uint32_t words = L->nstack;
         free(L);
-        return ws_set_error(dev, WS_ERR_BAD_LAUNCH, "launch of '%s': too many arguments for the stack area",
-                            k->meta->name);
+        return ws_set_error(dev, WS_ERR_BAD_LAUNCH, "launch of '%s': the arguments take %s%u bytes of each lane's "
+                            "stack (struct copies included); at most %u fit (half of stack_per_lane=%u, %u for "
+                            "the launch's area)", k->meta->name, words >= WS_STACK_ARG_WORDS ? "more than " : "",
+                            words * 4, dev->mem.stack_size / 2, dev->mem.stack_size, WS_STACK_ARG_WORDS * 4);
     }
     ws_cmd c = { .kind = CMD_LAUNCH, .launch = L };
     st = ws_cmd_push(dev, &c);

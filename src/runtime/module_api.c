@@ -405,10 +405,13 @@ ws_status ws_kernel_param_type(const ws_kernel *k, uint32_t i, ws_param_type *ou
         [WS_PARAM_I64] = { WS_TYPE_I64, 64, 1 }, [WS_PARAM_U64] = { WS_TYPE_U64, 64, 0 },
         [WS_PARAM_F32] = { WS_TYPE_F32, 32, 1 }, [WS_PARAM_F64] = { WS_TYPE_F64, 64, 1 },
         [WS_PARAM_PTR] = { WS_TYPE_PTR, 32, 0 },
+        [WS_PARAM_AGG] = { WS_TYPE_STRUCT, 0, 0 },
     };
     *out = (ws_param_type){ .arg = map[p->kind].arg, .bits = map[p->kind].bits,
                             .is_signed = map[p->kind].is_signed, .pointee_float = p->pointee_float,
-                            .pointee_size = p->pointee_size, .pointee_unsigned = p->pointee_unsigned };
+                            .pointee_size = p->pointee_size, .pointee_unsigned = p->pointee_unsigned,
+                            .size = map[p->kind].bits / 8 };
+    if (p->kind == WS_PARAM_AGG) out->size = p->agg.size, out->bits = 8 * p->agg.size;
     return WS_OK;
 }
 

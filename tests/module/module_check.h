@@ -53,8 +53,16 @@ static inline unsigned mod_check_image(const ws_elf_image *img, const char *labe
         for (uint32_t p = 0; p < k->nparams && k->params; p++) {
             const ws_elf_param *q = &k->params[p];
             /* tools print type_name[strlen - 1]: it must not be empty */
-            if (!q->name || !q->type_name || !*q->type_name || (unsigned)q->kind > WS_PARAM_PTR)
+            if (!q->name || !q->type_name || !*q->type_name || (unsigned)q->kind > WS_PARAM_AGG)
                 bad += mod_complain(verbose, label, "bad parameter", k->name);
+            /* a struct by value: a size the launch can place, its fields inside it */
+            const ws_elf_agg *g = &q->agg;
+            int agg_bad = q->kind == WS_PARAM_AGG &&
+                          (g->size > 1024 || !g->align || (g->align & (g->align - 1)) ||
+                           (g->fp && (g->nfields < 1 || g->nfields > 2 || g->size > 8)));
+            for (uint32_t f = 0; q->kind == WS_PARAM_AGG && g->fp && f < g->nfields && f < 2; f++)
+                agg_bad |= g->field[f].offset + g->field[f].size > g->size || g->field[f].size > 4;
+            if (agg_bad) bad += mod_complain(verbose, label, "struct parameter the launch cannot place", k->name);
         }
     }
     return bad;

@@ -306,12 +306,40 @@ static void check_nodwarf(const char *path)
     ws_elf_free(&img);
 }
 
+/* A struct and a union by value parse (rejected until 2026-11-29): their
+ * size, alignment and the integer convention (no float to put in fa
+ * registers but the union's, which the convention does not flatten). */
+static int check_byval(const char *path)
+{
+    static const struct { const char *file, *kernel; uint32_t param, size; } want[] = {
+        { "bad_byval_struct.elf", "takes_struct", 1, 8 },
+        { "bad_byval_union.elf", "takes_union", 0, 4 },
+    };
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        if (!ends_with(path, want[i].file)) continue;
+        ws_elf_image img;
+        char err[512] = "";
+        CHECK(parse_file(path, &img, err, sizeof err) == 0);
+        const ws_elf_kernel *k = NULL;
+        for (uint32_t j = 0; j < img.nkernels; j++)
+            if (!strcmp(img.kernels[j].name, want[i].kernel)) k = &img.kernels[j];
+        CHECK(k != NULL);
+        if (k) {
+            const ws_elf_param *p = &k->params[want[i].param];
+            CHECK(p->kind == WS_PARAM_AGG && p->agg.size == want[i].size && p->agg.align == 4 && !p->agg.fp);
+            printf("parsed as expected: %s %s by value, %u bytes\n", want[i].kernel, p->type_name, p->agg.size);
+        }
+        ws_elf_free(&img);
+        return 1;
+    }
+    return 0;
+}
+
 /* Kernels with parameters that cannot be passed are rejected. */
 static void check_bad(const char *path)
 {
+    if (check_byval(path)) return;
     static const struct { const char *file, *needle[3]; } want[] = {
-        { "bad_struct.elf", { "'takes_struct' parameter 1 'p'", "'struct pair'", "passed by value" } },
-        { "bad_union.elf", { "'takes_union' parameter 0 'b'", "'union bits'", "passed by value" } },
         { "bad_long_double.elf", { "'takes_long_double' parameter 0 'x'", "'long double'", "passed by value" } },
         { "bad_complex.elf", { "'takes_complex' parameter 1 'z'", "'_Complex float'", "passed by value" } },
         { "bad_variadic.elf", { "'takes_varargs'", "variadic", "" } },
