@@ -29,14 +29,21 @@ static void usage(FILE *f)
             "  iota:N     a buffer holding 0,1,...,N-1 (int or float, as the parameter says;\n"
             "             not for structs and other elements that are no int or float)\n"
             "  file:PATH  a buffer holding the bytes of the file PATH, whole elements of the\n"
-            "             pointee's type, as the device holds them (little-endian)\n");
+            "             pointee's type, as the device holds them (little-endian); for a struct\n"
+            "             or union by value, a file of exactly its bytes\n");
 }
 
 /* A buffer argument: N elements of the pointee's size (4 if unknown).
  * opaque: the elements are no integer or float scalar (a struct, long
  * double, a complex, _Float16), printed as 32-bit words (floats where the
  * element is all 32-bit floats). */
-typedef struct buffer { ws_addr addr; uint64_t n; uint32_t size; int is_float, is_unsigned, opaque; } buffer;
+typedef struct buffer {
+    ws_addr addr;
+    uint64_t n;
+    uint32_t size;
+    int is_float, is_unsigned, opaque;
+    uint8_t *byval; /* a struct passed by value: its bytes (file:PATH) */
+} buffer;
 
 #define MAX_BUFFER_BYTES (64ull << 20)
 
@@ -64,6 +71,20 @@ static int make_arg(ws_device *dev, const ws_kernel *k, uint32_t i, const char *
         if (ws_parse_float_arg(text, t.arg == WS_TYPE_F64, a, err, sizeof err) == 0) return 0;
         fprintf(stderr, "warpscope run: launch of '%s': parameter %u '%s' has type '%s': %s\n", ws_kernel_name(k),
                 i, pname, tn, err);
+        return -2;
+    }
+    if (t.arg == WS_TYPE_STRUCT) { /* file:PATH holding exactly the struct's bytes */
+        unsigned long long n = 0;
+        if (strncmp(text, "file:", 5) || !text[5])
+            snprintf(err, sizeof err, "'%s': a struct by value takes file:PATH, a file of its %u bytes", text, t.size);
+        else if (!read_elements(text + 5, t.size ? t.size : 1, &buf->byval, &n, err, sizeof err) && n != 1)
+            snprintf(err, sizeof err, "file:%s: %llu bytes; the struct is %u", text + 5, n * t.size, t.size);
+        else if (buf->byval) {
+            *a = WS_ARG_STRUCT(buf->byval, t.size);
+            return 0;
+        }
+        fprintf(stderr, "warpscope run: launch of '%s': parameter %u '%s' has type '%s': %s\n", ws_kernel_name(k), i,
+                pname, tn, err);
         return -2;
     }
     if (t.arg != WS_TYPE_PTR) { /* the launch's own range check and message (launch_args.h) */
@@ -320,6 +341,7 @@ int ws_cmd_run(int argc, char **argv)
 fail:
     fprintf(stderr, "warpscope run: %s\n", ws_last_error(dev));
 done:
+    for (uint32_t a = 0; bufs && a < nargs; a++) free(bufs[a].byval);
     free(args);
     free(bufs);
     ws_device_close(dev);

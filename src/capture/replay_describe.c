@@ -82,9 +82,19 @@ static void describe(const ws_replay *r, const rp_call *rc, text *t, const char 
         *kernel = obj_name(r, v[0]);
         say(t, "%s, grid (%u,%u,%u), block (%u,%u,%u), shared %u", *kernel, v[1], v[2], v[3], v[4], v[5], v[6], v[7]);
         uint32_t nargs = wscap_u32(&c);
+        wscap_cur bytes = c; /* structs' bytes come after the arguments */
+        for (uint32_t i = 0; i < nargs && !bytes.bad; i++) wscap_u32(&bytes), wscap_u64(&bytes);
         for (uint32_t i = 0; i < nargs && !c.bad; i++) {
             uint32_t type = wscap_u32(&c);
             uint64_t bits = wscap_u64(&c);
+            if (type == WS_TYPE_STRUCT) { /* its first bytes, in hex */
+                uint64_t n;
+                const uint8_t *p = wscap_blob(&bytes, &n);
+                say(t, ", {%llu bytes%s", (unsigned long long)n, n ? ":" : "");
+                for (uint64_t j = 0; p && j < n && j < 16; j++) say(t, " %02x", p[j]);
+                say(t, "%s}", n > 16 ? " ..." : "");
+                continue;
+            }
             float fv;
             double dv;
             memcpy(&fv, &bits, 4);

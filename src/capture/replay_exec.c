@@ -28,10 +28,21 @@ static ws_status launch(ws_replay *r, wscap_cur *c)
     uint32_t dyn = wscap_u32(c), nargs = wscap_u32(c);
     if (nargs > 256) return rp_fail(r, WS_ERR_BAD_MODULE, "ws_launch with %u arguments", nargs);
     ws_arg args[256];
+    memset(args, 0, sizeof args);
     for (uint32_t i = 0; i < nargs; i++) {
         args[i].type = (ws_arg_type)wscap_u32(c);
         uint64_t bits = wscap_u64(c);
-        memcpy(&args[i].v, &bits, sizeof args[i].v < 8 ? sizeof args[i].v : 8);
+        memcpy(&args[i].v, &bits, 8);
+    }
+    for (uint32_t i = 0; i < nargs && !c->bad; i++) { /* structs by value: their bytes follow */
+        if (args[i].type != WS_TYPE_STRUCT) continue;
+        uint64_t n;
+        const uint8_t *p = wscap_blob(c, &n);
+        if (c->bad || n != args[i].v.u64)
+            return rp_fail(r, WS_ERR_BAD_MODULE, "ws_launch argument %u: a struct of %llu bytes holds %llu", i,
+                           (unsigned long long)args[i].v.u64, (unsigned long long)n);
+        args[i].v.bytes.data = p;
+        args[i].v.bytes.size = (uint32_t)n;
     }
     if (c->bad) return WS_ERR_BAD_MODULE;
     return ws_launch(r->dev, k, g, b, dyn, args, nargs);

@@ -275,6 +275,7 @@ static uint64_t arg_bits(const ws_arg *a)
     case WS_TYPE_F64: { uint64_t u; memcpy(&u, &a->v.f64, 8); return u; }
     case WS_TYPE_F32: { uint32_t u; memcpy(&u, &a->v.f32, 4); return u; }
     case WS_TYPE_PTR: return a->v.ptr;
+    case WS_TYPE_STRUCT: return a->v.bytes.size; /* (its bytes follow the arguments) */
     default: return a->v.u32; /* I32 and U32: the 32-bit pattern */
     }
 }
@@ -298,6 +299,10 @@ WS_API ws_status ws_launch(ws_device *dev, ws_kernel *k, ws_dim3 grid, ws_dim3 b
             wscap_put_u32(b, (uint32_t)args[i].type);
             wscap_put_u64(b, arg_bits(&args[i]));
         }
+        /* then each struct's bytes, in order: a reader from before structs
+         * by value stops at their type with the launch's own error */
+        for (size_t i = 0; i < nargs; i++)
+            if (args[i].type == WS_TYPE_STRUCT) wscap_put_blob(b, args[i].v.bytes.data, args[i].v.bytes.size);
     }
     return shim_leave(&c, st);
 }
