@@ -200,6 +200,28 @@ static int run_tiles_moved(ws_device *dev, const char *kernels, const char *late
     return run_tiles(dev, moved);
 }
 
+/* byval(settings, table, out) on 8 threads: structs by value. */
+static int run_byval(ws_device *dev, ws_module *mod)
+{
+    struct { float scale; int offset; } s = { 2.0f, 100 };
+    struct { int v[6]; double weight; } t = { { 1, 2, 3, 4, 5, 6 }, 1000.0 };
+    int out[8];
+    ws_kernel *k;
+    ws_addr dout;
+    ws_status st;
+    ws_arg args[] = { WS_ARG_STRUCT(&s, sizeof s), WS_ARG_STRUCT(&t, sizeof t), WS_ARG_PTR(0) };
+    if ((st = ws_kernel_get(mod, "byval", &k)) || (st = ws_malloc(dev, sizeof out, &dout))) return fail(dev, "byval", st);
+    args[2] = WS_ARG_PTR(dout);
+    if ((st = ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(8, 1, 1), 0, args, 3)) || (st = ws_synchronize(dev)) ||
+        (st = ws_memcpy_dtoh(dev, out, dout, sizeof out)))
+        return fail(dev, "running byval", st);
+    for (int i = 0; i < 8; i++) {
+        int v = i % 6 == 0 ? 1 + i : t.v[i % 6];
+        if (out[i] != 2 * v + 100 + 1000) return printf("result BAD in byval at %d: %d\n", i, out[i]), 1;
+    }
+    return 0;
+}
+
 static int run_meet(ws_device *dev, ws_module *mod)
 {
     enum { B = 2, T = 64 };
@@ -586,6 +608,7 @@ int main(int argc, char **argv)
     else if (!strcmp(mode, "dynamic")) bad = run_scale(dev, mod) || argc < 4 || run_dynamic(dev, argv[3]);
     else if (!strcmp(mode, "shared")) bad = run_tiles(dev, mod);
     else if (!strcmp(mode, "shared_moved")) bad = argc < 4 || run_tiles_moved(dev, argv[2], argv[3]);
+    else if (!strcmp(mode, "byval")) bad = run_byval(dev, mod);
     else if (!strcmp(mode, "meet")) bad = run_meet(dev, mod);
     else if (!strcmp(mode, "wait")) bad = argc < 4 || run_wait(dev, mod, argv[3]);
     else if (!strcmp(mode, "reload")) bad = argc < 4 || run_reload(dev, mod, argv[3]);

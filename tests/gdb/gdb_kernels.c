@@ -301,3 +301,16 @@ WS_KERNEL void float_turns(float *sum, int *count, double *dsum)
     double_add_by_cas(dsum, (double)v); /* MARK:double_add */
     atomicAdd_i(count, 1); /* MARK:double_count */
 }
+
+/* Structs by value (gdb_app mode "byval"): a small one in fa and a
+ * registers, a large one as each lane's own copy on its stack; gdb reads
+ * both as the kernel's parameters, per lane. */
+struct settings { float scale; int offset; };
+struct table { int v[6]; double weight; };
+
+WS_KERNEL void byval(struct settings s, struct table t, int *out)
+{
+    unsigned i = threadIdx_x();
+    t.v[0] += (int)i; /* MARK:byval_own */
+    out[i] = (int)(s.scale * (float)t.v[i % 6]) + s.offset + (int)t.weight; /* MARK:byval_use */
+}
