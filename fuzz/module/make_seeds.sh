@@ -20,6 +20,10 @@ for g in g0 g; do
     ld.lld -m elf32lriscv --emit-relocs -z max-page-size=16 -T "$root/kernel/warpscope.ld" \
         -o "$out/seed_$g" "$tmp/seed_$g.o"
 done
+# structs by value (src/runtime/elf_dwarf_agg.c classifies them)
+"$warpscope" cc -c -O2 -g -o "$tmp/seed_byval.o" "$here/seed_byval.c"
+ld.lld -m elf32lriscv --emit-relocs -z max-page-size=16 -T "$root/kernel/warpscope.ld" \
+    -o "$out/seed_byval" "$tmp/seed_byval.o"
 # call frame rows in .eh_frame and .debug_frame (the rewriter moves them:
 # src/instrument/rewrite_cfi.c), from the tracer's test kernel
 "$warpscope" cc -c -O2 -g -o "$tmp/cfi_kernel.o" "$root/tests/trace/cfi_kernel.c"
