@@ -81,6 +81,7 @@ static int put_word(ws_grid_run *L, uint32_t w0, int sp_rel)
         L->ireg[L->ni++] = w0;
         return 0;
     }
+    if (L->nstack >= WS_STACK_ARG_WORDS) return -1;
     if (sp_rel) L->stack_sp_rel[L->nstack / 64] |= 1ull << (L->nstack % 64);
     return push_stack(L, w0);
 }
@@ -303,14 +304,17 @@ ws_status ws_launch(ws_device *dev, ws_kernel *k, ws_dim3 grid, ws_dim3 block,
     L->threads_per_block = block.x * block.y * block.z;
     L->warps_per_block = (L->threads_per_block + dev->cfg.lanes_per_warp - 1) / dev->cfg.lanes_per_warp;
     L->total_blocks = (uint64_t)grid.x * grid.y * grid.z;
-    if (marshal(L, k->meta->params, args, nargs) ||
-        L->nstack * 4u + ((k->mod->img.tls_size + 15u) & ~15u) > dev->mem.stack_size / 2) {
-        const uint32_t words = L->nstack;
+    const int overflow = marshal(L, k->meta->params, args, nargs);
+    const uint32_t bytes = L->nstack * 4u; /* (the thread-local block has its own half: above) */
+    if (overflow || bytes > dev->mem.stack_size / 2) {
         free(L);
-        return ws_set_error(dev, WS_ERR_BAD_LAUNCH, "launch of '%s': the arguments take %s%u bytes of each lane's "
-                            "stack (struct copies included); at most %u fit (half of stack_per_lane=%u, %u for "
-                            "the launch's area)", k->meta->name, words >= WS_STACK_ARG_WORDS ? "more than " : "",
-                            words * 4, dev->mem.stack_size / 2, dev->mem.stack_size, WS_STACK_ARG_WORDS * 4);
+        if (overflow)
+            return ws_set_error(dev, WS_ERR_BAD_LAUNCH, "launch of '%s': the arguments take more than %u bytes of "
+                                "each lane's stack (struct copies included), the launch's argument area",
+                                k->meta->name, WS_STACK_ARG_WORDS * 4);
+        return ws_set_error(dev, WS_ERR_BAD_LAUNCH, "launch of '%s': the arguments take %u bytes of each lane's "
+                            "stack (struct copies included); at most %u fit (half of stack_per_lane=%u)",
+                            k->meta->name, bytes, dev->mem.stack_size / 2, dev->mem.stack_size);
     }
     ws_cmd c = { .kind = CMD_LAUNCH, .launch = L };
     st = ws_cmd_push(dev, &c);

@@ -92,3 +92,7 @@ WS_KERNEL void k_nofpr(float f0, float f1, float f2, float f3, float f4, float f
     out[r + 1] = fbits(p.x);
     out[r + 2] = p.n;
 }
+/* 3 KiB of copies: more than a launch's argument area holds */
+WS_KERNEL void k_three(s_k1 a, s_k1 b, s_k1 c, int *out) { out[row()] = a.v[255] + b.v[0] + c.v[1]; }
+/* 1 KiB: fits the area, not half of a 1 KiB lane stack */
+WS_KERNEL void k_one(s_k1 a, int *out) { out[row()] = a.v[255]; }

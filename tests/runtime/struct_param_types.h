@@ -19,5 +19,6 @@ typedef struct { } s_empty;
 typedef struct { int a : 3; int b : 5; short c; } s_bits;
 typedef struct __attribute__((packed)) { char c; int i; } s_packed;
 typedef struct __attribute__((aligned(8))) { int a, b; } s_al8;
+typedef struct { int v[256]; } s_k1;
 
 #endif

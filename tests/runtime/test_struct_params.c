@@ -128,6 +128,30 @@ int main(int argc, char **argv)
     ws_arg ptr[] = { O, O };
     CHECK(ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(1, 1, 1), 0, ptr, 2) == WS_ERR_BAD_LAUNCH);
     CHECK_STR_CONTAINS(ws_last_error(dev), "got an argument of type ptr");
+    /* 1 KiB fits the launch's argument area (each lane its own copy) ... */
+    static s_k1 k1;
+    for (int i = 0; i < 256; i++) k1.v[i] = i * 3;
+    { ws_arg a[] = { WS_ARG_STRUCT(&k1, sizeof k1), O };
+      if (!run("k_one", a, 2)) expect_rows("k_one", (int[]){ 255 * 3 }, 1, -1); }
+    /* ... three do not: refused before anything runs */
+    ws_arg three[] = { WS_ARG_STRUCT(&k1, sizeof k1), WS_ARG_STRUCT(&k1, sizeof k1), WS_ARG_STRUCT(&k1, sizeof k1), O };
+    CHECK(ws_kernel_get(mod, "k_three", &k) == WS_OK);
+    CHECK(ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(1, 1, 1), 0, three, 4) == WS_ERR_BAD_LAUNCH);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "launch of 'k_three': the arguments take more than 2048 bytes of each "
+                       "lane's stack (struct copies included)");
+    ws_device_close(dev);
+
+    /* with 1 KiB lane stacks a 1 KiB copy does not fit half of one */
+    ws_config tiny_stacks;
+    char cerr[128];
+    ws_config_default(&tiny_stacks);
+    CHECK(ws_config_parse(&tiny_stacks, "stack_per_lane=1K", cerr, sizeof cerr) == WS_OK);
+    CHECK(ws_device_open(&tiny_stacks, &dev) == WS_OK && ws_module_load_file(dev, argv[1], &mod) == WS_OK);
+    CHECK(ws_malloc(dev, sizeof got, &out) == WS_OK && ws_kernel_get(mod, "k_one", &k) == WS_OK);
+    ws_arg one[] = { WS_ARG_STRUCT(&k1, sizeof k1), WS_ARG_PTR(out) };
+    CHECK(ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(1, 1, 1), 0, one, 2) == WS_ERR_BAD_LAUNCH);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "the arguments take 1024 bytes of each lane's stack (struct copies "
+                       "included); at most 512 fit (half of stack_per_lane=1024)");
     ws_device_close(dev);
 
     /* modules the device cannot pass a struct of: refused at load, by name */
