@@ -194,6 +194,12 @@ int ws_dwarf_aggregate(Dwarf_Die *t, ws_elf_agg *out, char *why, size_t len)
                      f.bitfield ? "beside a bitfield" : "padded past 8 bytes");
             return -1;
         }
+        for (int i = 0; i < f.n; i++)
+            if ((uint32_t)out->field[i].offset + out->field[i].size > size) { /* (malformed DWARF: fuzz_module) */
+                snprintf(why, len, "DWARF places a member at byte %u, past its %llu bytes", out->field[i].offset,
+                         (unsigned long long)size);
+                return -1;
+            }
         out->fp = 1;
         out->nfields = (uint8_t)f.n;
     }
