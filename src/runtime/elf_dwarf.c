@@ -259,22 +259,6 @@ static int kind_of(Dwarf_Die *t, ws_param_kind *kind, int *is_bool)
     return -1;
 }
 
-/* Peel typedefs and qualifiers. */
-int ws_dwarf_peel(Dwarf_Die *t, Dwarf_Die *out)
-{
-    Dwarf_Die cur = *t;
-    Dwarf_Attribute at;
-    for (int depth = 0; depth < MAX_DEPTH; depth++) {
-        int tag = dwarf_tag(&cur);
-        if (tag != DW_TAG_typedef && !is_qualifier(tag)) {
-            *out = cur;
-            return 0;
-        }
-        if (!dwarf_attr_integrate(&cur, DW_AT_type, &at) || !dwarf_formref_die(&at, &cur)) return -1;
-    }
-    return -1;
-}
-
 /* Is type t made of 32-bit floats only (float, _Complex float, arrays and
  * structs of them)? Shader inputs and outputs must be: the pipeline moves
  * them as floats. */

@@ -26,6 +26,21 @@ static Dwarf_Word udata(Dwarf_Die *d, unsigned name)
     return v;
 }
 
+int ws_dwarf_peel(Dwarf_Die *t, Dwarf_Die *out)
+{
+    Dwarf_Die cur = *t;
+    for (int depth = 0; depth < MAX_DEPTH; depth++) {
+        const int tag = dwarf_tag(&cur);
+        if (tag != DW_TAG_typedef && tag != DW_TAG_const_type && tag != DW_TAG_volatile_type &&
+            tag != DW_TAG_restrict_type && tag != DW_TAG_atomic_type) {
+            *out = cur;
+            return 0;
+        }
+        if (!has_type(&cur, &cur)) return -1;
+    }
+    return -1;
+}
+
 int ws_dwarf_is_aggregate(Dwarf_Die *t)
 {
     const int tag = dwarf_tag(t);
