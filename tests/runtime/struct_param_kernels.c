@@ -20,6 +20,8 @@ WS_KERNEL void k_f1(s_f1 p, int *out) { out[row()] = fbits(p.x); }
 WS_KERNEL void k_f2(s_f2 p, int *out) { unsigned r = row(); out[r] = fbits(p.x); out[r + 1] = fbits(p.y); }
 WS_KERNEL void k_fi(int *out, s_fi p) { unsigned r = row(); out[r] = fbits(p.x); out[r + 1] = p.n; }
 WS_KERNEL void k_cf(s_cf p, int *out) { unsigned r = row(); out[r] = p.c; out[r + 1] = fbits(p.x); }
+/* a negative short in an a register beside a float: the kernel extends it */
+WS_KERNEL void k_fs(s_fs p, int *out) { unsigned r = row(); out[r] = fbits(p.x); out[r + 1] = p.s; }
 WS_KERNEL void k_d(s_d p, int *out)
 {
     long long b;

@@ -8,6 +8,7 @@ typedef struct { float x; } s_f1;
 typedef struct { float x, y; } s_f2;
 typedef struct { float x; int n; } s_fi;
 typedef struct { char c; float x; } s_cf;
+typedef struct { float x; short s; } s_fs;
 typedef struct { double d; } s_d;
 typedef struct { short s; char c; } s_sc;
 typedef struct { int v[5]; float f; double d; } s_big;

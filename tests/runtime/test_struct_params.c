@@ -73,6 +73,8 @@ int main(int argc, char **argv)
       if (!run("k_fi", a, 2)) expect_rows("k_fi", (int[]){ fbits(0.125f), -99 }, 2, -1); }
     { s_cf p = { 'q', 3.0f }; ws_arg a[] = { WS_ARG_STRUCT(&p, sizeof p), O };
       if (!run("k_cf", a, 2)) expect_rows("k_cf", (int[]){ 'q', fbits(3.0f) }, 2, -1); }
+    { s_fs p = { -0.5f, -300 }; ws_arg a[] = { WS_ARG_STRUCT(&p, sizeof p), O };
+      if (!run("k_fs", a, 2)) expect_rows("k_fs", (int[]){ fbits(-0.5f), -300 }, 2, -1); }
     { s_d p = { -1.0 / 3 }; long long b; memcpy(&b, &p.d, 8); ws_arg a[] = { WS_ARG_STRUCT(&p, sizeof p), O };
       if (!run("k_d", a, 2)) expect_rows("k_d", (int[]){ (int)b, (int)(b >> 32) }, 2, -1); }
     { s_sc p = { -300, 'z' }; ws_arg a[] = { WS_ARG_STRUCT(&p, sizeof p), O };
