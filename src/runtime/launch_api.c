@@ -140,11 +140,12 @@ static int put_struct(ws_grid_run *L, const ws_elf_agg *g, const uint8_t *b, cop
  * a-registers, 64-bit values in a register pair (split with the stack if
  * only a7 is left), the rest on the stack in order (8-byte aligned for
  * 64-bit values); structs by put_struct, their copies after the stack
- * arguments, 16-byte aligned. */
+ * arguments, 16-byte aligned. Returns -1 if they overflow the argument
+ * area, -2 out of host memory. */
 static int marshal(ws_grid_run *L, const ws_elf_param *params, const ws_arg *args, size_t n)
 {
     copies *cp = calloc(1, sizeof *cp);
-    if (!cp) return -1;
+    if (!cp) return -2;
     int bad = 0;
     for (size_t i = 0; i < n && !bad; i++) {
         const ws_arg *a = &args[i];
@@ -308,6 +309,8 @@ ws_status ws_launch(ws_device *dev, ws_kernel *k, ws_dim3 grid, ws_dim3 block,
     const uint32_t bytes = L->nstack * 4u; /* (the thread-local block has its own half: above) */
     if (overflow || bytes > dev->mem.stack_size / 2) {
         free(L);
+        if (overflow == -2)
+            return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "launch of '%s': out of host memory", k->meta->name);
         if (overflow)
             return ws_set_error(dev, WS_ERR_BAD_LAUNCH, "launch of '%s': the arguments take more than %u bytes of "
                                 "each lane's stack (struct copies included), the launch's argument area",
