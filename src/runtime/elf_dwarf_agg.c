@@ -163,7 +163,6 @@ static int flatten(Dwarf_Die *t, uint64_t off, flat *f, int depth)
     case DW_TAG_structure_type: case DW_TAG_class_type:
         if (dwarf_child(&cur, &child) != 0) return 0; /* an empty struct adds nothing */
         do {
-            if (dwarf_tag(&child) == DW_TAG_inheritance) return -1; /* (C++ bases: not followed) */
             if (dwarf_tag(&child) != DW_TAG_member || !has_type(&child, &inner)) continue;
             if (dwarf_hasattr(&child, DW_AT_bit_size)) {
                 if (udata(&child, DW_AT_bit_size)) f->bitfield = 1, f->n++; /* (zero width: ignored) */
@@ -177,6 +176,25 @@ static int flatten(Dwarf_Die *t, uint64_t off, flat *f, int depth)
     }
 }
 
+/* Does t hold a C++ class with bases or member functions (at any depth)?
+ * clang passes one with a non-trivial copy or destructor by reference
+ * whatever its size, and follows bases into the fa registers' fields:
+ * neither is read from DWARF here, so such classes are refused. */
+static int cxx_class(Dwarf_Die *t, int depth)
+{
+    Dwarf_Die cur, child, inner;
+    if (depth > MAX_DEPTH || ws_dwarf_peel(t, &cur)) return 0;
+    const int tag = dwarf_tag(&cur);
+    if (tag == DW_TAG_array_type) return has_type(&cur, &inner) && cxx_class(&inner, depth + 1);
+    if (!ws_dwarf_is_aggregate(&cur) || dwarf_child(&cur, &child) != 0) return 0;
+    do {
+        const int ct = dwarf_tag(&child);
+        if (ct == DW_TAG_inheritance || ct == DW_TAG_subprogram) return 1;
+        if (ct == DW_TAG_member && has_type(&child, &inner) && cxx_class(&inner, depth + 1)) return 1;
+    } while (dwarf_siblingof(&child, &child) == 0);
+    return 0;
+}
+
 int ws_dwarf_aggregate(Dwarf_Die *t, ws_elf_agg *out, char *why, size_t len)
 {
     Dwarf_Word size;
@@ -188,6 +206,10 @@ int ws_dwarf_aggregate(Dwarf_Die *t, ws_elf_agg *out, char *why, size_t len)
     if (size > WS_AGG_MAX_BYTES) {
         snprintf(why, len, "it is %llu bytes; kernels take structs of at most %u bytes by value",
                  (unsigned long long)size, WS_AGG_MAX_BYTES);
+        return -1;
+    }
+    if (cxx_class(t, 0)) {
+        snprintf(why, len, "a C++ class with base classes or member functions is not passed by value here");
         return -1;
     }
     int packed = 0;
