@@ -470,7 +470,11 @@ int prof_kernels_build(const prof_data *d, prof_kernel **out, size_t *nout)
         const prof_launch *L = &d->launches[i];
         size_t j = 0;
         while (j < n && (strcmp(k[j].kernel, L->kernel) || strcmp(k[j].module, L->module))) j++;
-        if (j == n) { k[n].kernel = L->kernel; k[n].module = L->module; k[n].stage = L->stage; n++; }
+        if (j == n) {
+            k[n].kernel = L->kernel, k[n].module = L->module, k[n].stage = L->stage;
+            k[n].stack_param = L->stack_param;
+            n++;
+        }
         prof_kernel *e = &k[j];
         /* How many of its warps' lanes the blocks fill: a block of 8
          * threads runs every instruction on 8 of 32 lanes, branch or not. */

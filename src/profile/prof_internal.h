@@ -256,6 +256,10 @@ typedef struct prof_launch {
     const char *stage;         /* "vertex" or "fragment" for a shader launch
                                   of the graphics pipeline, NULL for kernels */
     uint32_t draw;             /* ... and its draw                         */
+    /* a parameter passed by value that the lanes read from their stacks (a
+     * struct of more than 8 bytes: each lane's own copy), "" if none:
+     * "'p' (struct big, 32 bytes)" */
+    char stack_param[160];
     ws_dim3 grid, block;
     uint32_t passes;
     uint64_t cycles;           /* of one pass                              */
@@ -348,6 +352,7 @@ typedef struct prof_kernel {
     uint64_t block_lanes;      /* ... x lanes of the warps they occupy          */
     uint32_t block_size;       /* threads per block, 0 if launches differ    */
     const char *stage;         /* "vertex" or "fragment" for a shader, else NULL */
+    const char *stack_param;   /* its launches' prof_launch.stack_param    */
     prof_pc *pcs;
     size_t npcs;
     prof_peer *peers;          /* the launches' barrier peers, merged      */

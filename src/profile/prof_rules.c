@@ -1307,6 +1307,12 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
                          "stack (the return address, or a register kept across its calls), once per call, at any "
                          "optimisation level: a round trip to memory per call, which inlining the callee (static "
                          "inline) removes");
+            else if (k->stack_param && k->stack_param[0])
+                snprintf(t + m, sizeof t - (size_t)m, ": the kernel's parameter %s is passed by value as the "
+                         "address of each lane's own copy on its stack, so its fields are loads from there; or "
+                         "variables kept in memory (all at -O0, spills, arrays indexed at run time, registers "
+                         "saved around calls). Read the fields once into locals, or pass a pointer to one copy in "
+                         "global memory, which all lanes share", k->stack_param);
             else
                 snprintf(t + m, sizeof t - (size_t)m, ": variables kept in memory (all at -O0, spills, arrays "
                          "indexed at run time, registers saved around calls); build with -O1 or more, or keep such "

@@ -29,5 +29,8 @@ grep -q "ws_launch(k_big, .*{32 bytes: 03 00 00 00 01 00 00 00 04 00 00 00 01 00
 "$ws" profile -- "$prog" "$elf" > "$work/profile.txt" 2>&1
 grep -q "^k_big: lane 3 v0 6 v4 5$" "$work/profile.txt" && grep -q "^Kernel k_big " "$work/profile.txt" &&
     ok "profiled" || bad "profile: $(cat "$work/profile.txt")"
+# its loads from the lanes' copies: the local-memory advice names the parameter
+grep -q "local memory latency: .*: the kernel's parameter 'p' (s_big, 32 bytes) is passed by value as the address of each lane's own copy on its stack" "$work/profile.txt" &&
+    ok "the local-memory advice names the struct parameter" || bad "advice: $(grep 'local memory' "$work/profile.txt")"
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
