@@ -75,11 +75,15 @@ static int make_arg(ws_device *dev, const ws_kernel *k, uint32_t i, const char *
     }
     if (t.arg == WS_TYPE_STRUCT) { /* file:PATH holding exactly the struct's bytes */
         unsigned long long n = 0;
-        if (strncmp(text, "file:", 5) || !text[5])
+        const char *path;
+        int ok = ws_parse_buffer(text, 1, &n, &path, err, sizeof err) == WS_BUFFER_FILE;
+        if (!ok)
             snprintf(err, sizeof err, "'%s': a struct by value takes file:PATH, a file of its %u bytes", text, t.size);
-        else if (!read_elements(text + 5, t.size ? t.size : 1, &buf->byval, &n, err, sizeof err) && n != 1)
-            snprintf(err, sizeof err, "file:%s: %llu bytes; the struct is %u", text + 5, n * t.size, t.size);
-        else if (buf->byval) {
+        else if (read_elements(path, t.size ? t.size : 1, &buf->byval, &n, err, sizeof err))
+            ok = 0;
+        else if (n != 1)
+            ok = 0, snprintf(err, sizeof err, "file:%s: %llu bytes; the struct is %u", path, n * t.size, t.size);
+        if (ok) {
             *a = WS_ARG_STRUCT(buf->byval, t.size);
             return 0;
         }

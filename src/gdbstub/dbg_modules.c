@@ -64,17 +64,19 @@ static uint32_t first_load_vaddr(const ws_dbg_module *m)
  * block's shared window. (With one segment given, gdb moves them all by
  * the code's offset, and a shared variable of a module loaded away from
  * its link address read from the wrong place.) */
-static size_t segment_elements(const ws_dbg_module *m, char *out, size_t cap)
+static void segment_elements(const ws_dbg_module *m, char *out, size_t cap)
 {
     uint32_t v[MAX_SEGMENTS];
     size_t k = load_vaddrs(m, v, MAX_SEGMENTS), o = 0;
-    if (!k) return (size_t)snprintf(out, cap, "<segment address=\"0x%x\"/>", m->base);
+    if (!k) {
+        snprintf(out, cap, "<segment address=\"0x%x\"/>", m->base);
+        return;
+    }
     for (size_t i = 0; i < k && o < cap; i++) {
         const int shared = v[i] - WS_SHARED_BASE < WS_SHARED_END - WS_SHARED_BASE;
         const uint32_t at = shared ? v[i] : m->base + (v[i] - m->link_base);
         o += (size_t)snprintf(out + o, cap - o, "<segment address=\"0x%x\"/>", at);
     }
-    return o;
 }
 
 /* Every resident module (the program may load more meanwhile: the list

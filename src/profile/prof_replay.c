@@ -263,7 +263,7 @@ ws_status prof_launch_run(ws_device *dev, ws_profiler *P, ws_grid_run *L, ws_too
     pl->id = L->id;
     for (uint32_t i = 0; i < L->kernel->meta->nparams && !pl->stack_param[0]; i++) {
         const ws_elf_param *q = &L->kernel->meta->params[i];
-        if (q->kind == WS_PARAM_AGG && q->agg.size > 8) /* (passed as the address of a copy on the lane's stack) */
+        if (q->kind == WS_PARAM_AGG && ws_elf_agg_by_reference(&q->agg))
             snprintf(pl->stack_param, sizeof pl->stack_param, "'%.40s' (%.60s, %u bytes)", q->name, q->type_name,
                      q->agg.size);
     }

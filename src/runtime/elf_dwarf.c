@@ -16,12 +16,6 @@
 
 #define DECL_MAX 192 /* a declarator being built ("(*)[4]", "* const *") */
 
-static int is_qualifier(int tag)
-{
-    return tag == DW_TAG_const_type || tag == DW_TAG_volatile_type || tag == DW_TAG_restrict_type ||
-           tag == DW_TAG_atomic_type;
-}
-
 static void spell_decl(Dwarf_Die *t, const char *decl, char *buf, size_t len, int depth, int *budget);
 
 /* A base spelling joined with a declarator: "float" + "*" = "float *",
@@ -426,7 +420,7 @@ static unsigned bitint_width(Dwarf_Die *p, Dwarf_Die *type)
     Dwarf_Attribute at;
     for (int depth = 0; depth < MAX_DEPTH; depth++) {
         int tag = dwarf_tag(&cur);
-        if (tag != DW_TAG_typedef && !is_qualifier(tag)) break;
+        if (tag != DW_TAG_typedef && !ws_dwarf_is_qualifier(tag)) break;
         if (tag == DW_TAG_typedef) declared = cur; /* the declaration nearest the base type names N */
         if (!dwarf_attr_integrate(&cur, DW_AT_type, &at) || !dwarf_formref_die(&at, &cur)) return 0;
     }

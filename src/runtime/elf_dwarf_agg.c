@@ -26,13 +26,18 @@ static Dwarf_Word udata(Dwarf_Die *d, unsigned name)
     return v;
 }
 
+int ws_dwarf_is_qualifier(int tag)
+{
+    return tag == DW_TAG_const_type || tag == DW_TAG_volatile_type || tag == DW_TAG_restrict_type ||
+           tag == DW_TAG_atomic_type;
+}
+
 int ws_dwarf_peel(Dwarf_Die *t, Dwarf_Die *out)
 {
     Dwarf_Die cur = *t;
     for (int depth = 0; depth < MAX_DEPTH; depth++) {
         const int tag = dwarf_tag(&cur);
-        if (tag != DW_TAG_typedef && tag != DW_TAG_const_type && tag != DW_TAG_volatile_type &&
-            tag != DW_TAG_restrict_type && tag != DW_TAG_atomic_type) {
+        if (tag != DW_TAG_typedef && !ws_dwarf_is_qualifier(tag)) {
             *out = cur;
             return 0;
         }

@@ -17,6 +17,8 @@ int ws_dwarf_is_aggregate(Dwarf_Die *t);
  * why (a size DWARF does not give, too large, a layout this device does
  * not pass: a float beside a bitfield in 8 bytes). */
 int ws_dwarf_aggregate(Dwarf_Die *t, ws_elf_agg *out, char *why, size_t len);
+/* const, volatile, restrict, _Atomic: qualifiers a type walk passes */
+int ws_dwarf_is_qualifier(int tag);
 /* t with typedefs and qualifiers peeled (elf_dwarf.c uses it too); -1 if
  * the chain breaks or is too deep. */
 int ws_dwarf_peel(Dwarf_Die *t, Dwarf_Die *out);

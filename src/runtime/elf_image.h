@@ -31,6 +31,10 @@ typedef struct ws_elf_agg {
     struct { uint8_t is_float, offset, size; } field[2];
 } ws_elf_agg;
 
+/* Passed as the address of each lane's own copy on its stack (more than
+ * 8 bytes; a struct for fa registers is never larger). */
+static inline int ws_elf_agg_by_reference(const ws_elf_agg *g) { return g->size > 8; }
+
 typedef struct ws_elf_param {
     char *name;          /* parameter name from DWARF ("" if unnamed)       */
     char *type_name;     /* C spelling, e.g. "const float *", "int"         */

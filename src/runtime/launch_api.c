@@ -81,9 +81,10 @@ static int put_word(ws_grid_run *L, uint32_t w0, int sp_rel)
         L->ireg[L->ni++] = w0;
         return 0;
     }
-    if (L->nstack >= WS_STACK_ARG_WORDS) return -1;
-    if (sp_rel) L->stack_sp_rel[L->nstack / 64] |= 1ull << (L->nstack % 64);
-    return push_stack(L, w0);
+    if (push_stack(L, w0)) return -1;
+    const uint32_t at = L->nstack - 1;
+    if (sp_rel) L->stack_sp_rel[at / 64] |= 1ull << (at % 64);
+    return 0;
 }
 
 /* A 64-bit value: a register pair, split between a7 and the stack if only
@@ -104,8 +105,9 @@ typedef struct copies { uint8_t bytes[WS_STACK_ARG_WORDS * 4]; uint32_t n; } cop
  * fa and a registers when the ilp32f convention says so and enough are
  * left; else up to 8 bytes as one or two words (an 8-byte-aligned one as
  * a 64-bit value), larger ones as the address of a copy on each lane's
- * stack. */
-static int put_struct(ws_grid_run *L, const ws_elf_agg *g, const uint8_t *b, copies *cp)
+ * stack (*cpp: the copies, made with the first). -1: the argument area is
+ * full; -2: out of host memory. */
+static int put_struct(ws_grid_run *L, const ws_elf_agg *g, const uint8_t *b, copies **cpp)
 {
     if (!g->size) return 0; /* an empty struct takes no place */
     if (g->fp) {
@@ -121,13 +123,15 @@ static int put_struct(ws_grid_run *L, const ws_elf_agg *g, const uint8_t *b, cop
             return 0;
         }
     }
-    if (g->size <= 8) {
+    if (!ws_elf_agg_by_reference(g)) {
         uint32_t w[2] = { 0, 0 };
         memcpy(w, b, g->size);
         if (g->size <= 4) return put_word(L, w[0], 0);
         if (g->align == 8) return put_pair(L, w[0], w[1]);
         return put_word(L, w[0], 0) || put_word(L, w[1], 0) ? -1 : 0;
     }
+    if (!*cpp && !(*cpp = calloc(1, sizeof **cpp))) return -2; /* (the first copy: most launches have none) */
+    copies *cp = *cpp;
     const uint32_t at = (cp->n + 15u) & ~15u;
     if (at + g->size > sizeof cp->bytes) return -1;
     memset(cp->bytes + cp->n, 0, at - cp->n);
@@ -144,8 +148,7 @@ static int put_struct(ws_grid_run *L, const ws_elf_agg *g, const uint8_t *b, cop
  * area, -2 out of host memory. */
 static int marshal(ws_grid_run *L, const ws_elf_param *params, const ws_arg *args, size_t n)
 {
-    copies *cp = calloc(1, sizeof *cp);
-    if (!cp) return -2;
+    copies *cp = NULL;
     int bad = 0;
     for (size_t i = 0; i < n && !bad; i++) {
         const ws_arg *a = &args[i];
@@ -160,7 +163,7 @@ static int marshal(ws_grid_run *L, const ws_elf_param *params, const ws_arg *arg
             bad = put_word(L, a->type == WS_TYPE_PTR ? a->v.ptr : a->v.u32, 0);
             continue;
         case WS_TYPE_STRUCT:
-            bad = put_struct(L, &params[i].agg, a->v.bytes.data, cp);
+            bad = put_struct(L, &params[i].agg, a->v.bytes.data, &cp);
             continue;
         default: {
             uint64_t v;
@@ -169,7 +172,7 @@ static int marshal(ws_grid_run *L, const ws_elf_param *params, const ws_arg *arg
         }
         }
     }
-    if (!bad && cp->n) { /* the copies, after the arguments: offsets from sp fixed up */
+    if (!bad && cp && cp->n) { /* the copies, after the arguments: offsets from sp fixed up */
         while (!bad && L->nstack % 4) bad = push_stack(L, 0);
         const uint32_t base = L->nstack * 4;
         for (uint32_t o = 0; o < cp->n && !bad; o += 4) {
@@ -183,7 +186,7 @@ static int marshal(ws_grid_run *L, const ws_elf_param *params, const ws_arg *arg
             if (L->stack_sp_rel[j / 64] >> (j % 64) & 1) L->stack_args[j] += base;
     }
     free(cp);
-    return bad ? -1 : 0;
+    return bad == -2 ? -2 : bad ? -1 : 0;
 }
 
 /* Why a kernel's static part is the module's whole .ws_shared, for a
