@@ -232,6 +232,28 @@ static ws_status set_conds(ws_gdb_dbg *t, ws_gdb_bp *b, const ws_gdb_cond *conds
     return WS_OK;
 }
 
+/* gdb moves a breakpoint it inserted before its module was loaded (held
+ * by an execute trigger) into the code at a later stop. It may do so with
+ * another kind (it guessed 2 bytes where it could not read the code, and
+ * now reads 4): it then never removes the held one, which would halt
+ * every pass a second time, and stop a step that lands on the address.
+ * The ebreak now in the code replaces it. */
+static ws_status drop_held(ws_gdb_dbg *t, uint32_t addr)
+{
+    ws_status st = WS_OK;
+    for (int i = 0; i < WS_GDB_MAX_BP; i++) {
+        ws_gdb_bp *b = &t->bps[i];
+        if (!b->used || !b->no_code || b->addr != addr) continue;
+        for (uint32_t c = 0; c < t->cfg.cores; c++) {
+            ws_status s = set_trigger(t, c, b->trig, 0, 0);
+            if (!st) st = s;
+        }
+        free(b->code);
+        memset(b, 0, sizeof *b);
+    }
+    return st;
+}
+
 ws_status ws_gdb_dbg_breakpoint(void *tp, int type, uint32_t addr, uint32_t kind, int insert,
                                 const ws_gdb_cond *conds, size_t nconds)
 {
@@ -315,6 +337,7 @@ ws_status ws_gdb_dbg_breakpoint(void *tp, int type, uint32_t addr, uint32_t kind
         if (!st) st = ws_gdb_bp_arm(t, b, 1);
         if (!st) st = set_conds(t, b, conds, nconds);
         if (!st) b->used = 1;
+        if (!st) st = drop_held(t, addr);
         return st;
     }
     /* A watchpoint's range: one byte is an exact match (any access that

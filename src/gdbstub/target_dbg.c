@@ -545,6 +545,36 @@ static void arm_range_step(ws_gdb_dbg *t, int fill)
     ws_debug_step_range(t->dbg, sh / lpw, r); /* best effort: else the server steps on itself */
 }
 
+/* All-stop `next` or `step` (vCont;r) of a lane whose warp siblings wait
+ * at a breakpoint on the stepped line, their stops not yet told: the step
+ * moves the warp, as cuda-gdb's does, so they go along instead of
+ * interrupting it one at a time (gdb stepped the reported lane over the
+ * breakpoint alone, with them held there). Each passes that breakpoint
+ * once, unseen (on_halt); the step's stop names them. `continue` still
+ * hears every lane. */
+static void take_siblings_along(ws_gdb_dbg *t, uint32_t step_tid)
+{
+    const ws_dbg_lane *l = lane_for(t, step_tid);
+    if (!l) return;
+    const uint32_t lpw = t->cfg.lanes_per_warp, warp = l->hart / lpw;
+    const int depth = l->depth;
+    ws_gdb_step_line_begin(t, t->range_lo);
+    for (size_t i = 0; i < t->npending;) {
+        uint32_t pt = t->pending[i].tid, pc = t->pending_pc[i];
+        const ws_dbg_lane *o = pt > WS_GDB_PLACEHOLDER_TID ? ws_gdb_lane_of(t, pt) : NULL;
+        int along = o && t->pending[i].kind == WS_GDB_STOP_SIGNAL && t->pending_bp[i] && pt != step_tid &&
+                    o->hart / lpw == warp && o->depth == depth && o->pc == pc && o->halted &&
+                    (!t->step_along || pc == t->step_along_pc) && (in_range(t, pc) || ws_gdb_on_step_line(t, pc));
+        if (!along) {
+            i++;
+            continue;
+        }
+        t->step_along |= 1u << (o->hart % lpw);
+        t->step_along_pc = pc;
+        pending_remove(t, i);
+    }
+}
+
 static ws_status dbg_resume(void *tp, const ws_gdb_action *a, size_t n)
 {
     ws_gdb_dbg *t = tp;
@@ -600,6 +630,9 @@ static ws_status dbg_resume(void *tp, const ws_gdb_action *a, size_t n)
     drain_events(t);
     pending_purge(t);
     purge_removed_breakpoints(t, step_tid);
+    t->step_along = 0;
+    if (!t->non_stop && !t->warp_stops && t->range_hi && step_tid > WS_GDB_PLACEHOLDER_TID)
+        take_siblings_along(t, step_tid);
     if (!step_tid) ws_gdb_shared_wp_purge(t, 0); /* gdb keeps none of the others */
     if (!step_tid && t->exit_removed) t->exit_owner = t->exit_removed = 0; /* nor the exit's */
     for (size_t i = 0; i < t->npending; i++)
@@ -1094,12 +1127,26 @@ static void push_step_exited(ws_gdb_dbg *t, uint32_t tid)
     push(t, &s, 0);
 }
 
+/* The lanes a `next` took along pass their breakpoint once: those of
+ * warp that have left its address are done with it. (One pass can halt
+ * twice there: at an execute trigger, then at the ebreak.) */
+static void along_moved(ws_gdb_dbg *t, uint32_t warp)
+{
+    const uint32_t lpw = t->cfg.lanes_per_warp;
+    if (!t->step_along || !t->step_hart || (t->step_hart - 1) / lpw != warp) return;
+    for (size_t i = 0; i < t->nlanes; i++) {
+        const ws_dbg_lane *l = &t->lanes[i];
+        if (l->hart / lpw == warp && l->pc != t->step_along_pc) t->step_along &= ~(1u << (l->hart % lpw));
+    }
+}
+
 /* A warp halted: queue one stop per lane that gdb should hear about. */
 static void on_halt(ws_gdb_dbg *t, uint32_t hart)
 {
     if (ws_gdb_lanes_refresh(t)) return;
     const ws_dbg_lane *h = ws_gdb_lane_of(t, WS_GDB_TID(hart));
     uint32_t warp = hart / t->cfg.lanes_per_warp;
+    along_moved(t, warp);
     if (t->auto_addr[warp]) {
         /* whatever stopped it, the step is over; but a stop of its own
          * (a data trigger on the stepped instruction's access, a fault)
@@ -1234,7 +1281,11 @@ static void on_halt(ws_gdb_dbg *t, uint32_t hart)
         }
         int conditional = bp && bp->nconds;
         uint32_t also = 0; /* warp_stops: the other lanes whose condition holds */
+        /* lanes a `next` of their warp took along past this breakpoint */
+        uint32_t along = bp && pc == t->step_along_pc && t->step_hart &&
+                                 (t->step_hart - 1) / t->cfg.lanes_per_warp == warp ? t->step_along : 0;
         for (uint32_t i = 0; i < nh; i++) {
+            if (along & 1u << (harts[i] % t->cfg.lanes_per_warp)) continue;
             if (!ws_gdb_bp_cond_true(t, bp, harts[i])) continue;
             if (t->warp_stops && t->npending > before) { /* the warp's one stop is queued */
                 also |= 1u << (harts[i] % t->cfg.lanes_per_warp);

@@ -149,6 +149,12 @@ typedef struct ws_gdb_dbg {
                                   range_depth) */
     ws_dbg_step_range range_hw; /* the same, taken on by the device between
                                   the server's looks (ws_debug_step_range) */
+    uint32_t step_along;       /* all-stop vCont;r: lanes of the stepped
+                                  warp that were queued at a breakpoint on
+                                  the stepped line, taken along by the step
+                                  instead of reported (each passes that
+                                  breakpoint once, unseen)               */
+    uint32_t step_along_pc;    /* ... the breakpoint's address            */
     struct { uint32_t id; struct ws_line_map *map; } line_maps[WS_GDB_LINE_MAPS];
     uint32_t line_next;        /* the cache slot to fill next            */
     int range_past;            /* the stepped lane is past the range and
