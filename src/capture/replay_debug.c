@@ -719,6 +719,11 @@ const ws_gdb_target_ops rd_ops = {
     NULL /* no watchpoints */,
 };
 
+static void discard_printf(void *user, uint64_t launch_id, ws_dim3 block, ws_dim3 thread, const char *text, size_t len)
+{
+    (void)user, (void)launch_id, (void)block, (void)thread, (void)text, (void)len;
+}
+
 ws_status rd_init(rd_target *t, ws_replay *r)
 {
     memset(t, 0, sizeof *t);
@@ -732,6 +737,10 @@ ws_status rd_init(rd_target *t, ws_replay *r)
         return rd_fail(t, st, "cannot attach the debug hardware: %s", ws_last_error(dev));
     if (st) return rd_fail(t, st, "reading the replay's device configuration");
     ws_debug_set_observe_only(t->dbg, 1); /* this thread runs the device: nothing may wait for a tool */
+    /* Every stop replays the frame: its kernels' printf would come again
+     * at each (`warpscope replay FILE` prints it once). */
+    if ((st = ws_set_printf_handler(dev, discard_printf, NULL)) != WS_OK)
+        return rd_fail(t, st, "cannot silence the replays' printf: %s", ws_last_error(dev));
     ws_replay_same_launch_ids(r); /* $launch is the same in every replay */
     if ((st = rd_list_modules(t)) != WS_OK) return st;
     /* the id of the frame start: that of the thread stepi goes to from it
