@@ -11,8 +11,8 @@ step
 thread 5
 frame
 print v
-finish
 delete
+finish
 continue
 # expect-gdb: ^square \(v=[0-9]+\) at .*gdb_kernels.c:@MARK_square@
 # expect-gdb: ^#0 +square \(v=[0-9]+\) at .*gdb_kernels.c:@MARK_square@
