@@ -420,6 +420,18 @@ uint64_t prof_atomic_turns(const prof_pc *p, size_t n);
 /* "load", "store", "atomic", "CSR read", "shuffle", "vote" or
  * "instruction", from an instruction's disassembly (prof_report.c). */
 const char *prof_inst_kind(const char *disasm);
+/* The target of a conditional branch from its disassembly ("bnez a1,
+ * 0x1000032": device addresses), and with_jumps of a `j` too; 0 when it
+ * is none (prof_line0.c). */
+uint32_t prof_branch_target(const char *disasm, int with_jumps);
+/* The source lines (ascending, at most max; *more when there are others)
+ * from which the code without a line at PCs from[0..nfrom) of kernel k is
+ * reached: branches and jumps into it, the instruction before it, traced
+ * back through code without a line (prof_line0.c). */
+size_t prof_line0_origins(const prof_kernel *k, const uint32_t *from, size_t nfrom, uint32_t *lines, size_t max,
+                          int *more);
+/* The same as text: "reached from lines 30 and 31", or "" if none. */
+void prof_line0_text(const prof_kernel *k, const uint32_t *from, size_t nfrom, char *buf, size_t len);
 /* Whether PC p belongs to line l (line 0: of the same function too). */
 int prof_line_has(const prof_line *l, const prof_pc *p);
 /* Whether l is the exit stub's row (WS_RETIRE_ADDR): warps whose lanes

@@ -122,6 +122,22 @@ static int local_load(const prof_kernel *k, const prof_pc *consumer)
     return e->gmem_requests && 2 * e->local_requests > e->gmem_requests;
 }
 
+/* The lines the code without a line (l) that the late warps of barrier
+ * line bl ran is reached from: "reached from lines 30 and 31". */
+static void peers_line0_text(const prof_kernel *k, const prof_line *bl, const prof_line *l, char *t, size_t len)
+{
+    uint32_t *pcs = malloc((k->npeers + 1) * sizeof *pcs);
+    size_t n = 0;
+    t[0] = 0;
+    if (!pcs) return;
+    for (size_t i = 0; i < k->npeers; i++) {
+        const prof_pc *b = find_pc(k, k->peers[i].barrier_pc), *o = find_pc(k, k->peers[i].pc);
+        if (b && o && prof_line_has(bl, b) && prof_line_has(l, o)) pcs[n++] = o->pc;
+    }
+    prof_line0_text(k, pcs, n, t, len);
+    free(pcs);
+}
+
 /* Where the warps that a barrier line's waiting warps wait for were, by
  * the samples (k->peers: other warps of the block at the same sample):
  * "; meanwhile the warps it waits for run line 25 in 93.8% of their
@@ -161,8 +177,12 @@ static void barrier_peers_text(const prof_kernel *k, const prof_line *bl, const 
             snprintf(where, sizeof where, "0x%08x in %.60s", l->line, l->function);
         else if (!l->file)
             snprintf(where, sizeof where, "0x%08x", l->line);
-        else if (!l->line)
-            snprintf(where, sizeof where, "code without a line of %.60s", l->function ? l->function : "?");
+        else if (!l->line) {
+            char from[80];
+            peers_line0_text(k, bl, l, from, sizeof from);
+            snprintf(where, sizeof where, "code without a line of %.60s%s%s%s", l->function ? l->function : "?",
+                     from[0] ? " (" : "", from, from[0] ? ")" : "");
+        }
         else if (bl->file && !strcmp(bl->file, l->file))
             snprintf(where, sizeof where, "line %u", l->line);
         else
@@ -186,16 +206,6 @@ static int cas_loop(const prof_kernel *k, const prof_line *l)
     return 0;
 }
 
-/* The target of a conditional branch from its disassembly ("bnez a1,
- * 0x1000032": device addresses), or 0 when it is not one. */
-static uint32_t branch_target(const char *disasm)
-{
-    const char *op = strncmp(disasm, "c.", 2) ? disasm : disasm + 2;
-    const char *last = strrchr(disasm, ' ');
-    if (op[0] != 'b' || !strncmp(op, "bar", 3) || !last || strncmp(last + 1, "0x", 2)) return 0;
-    return (uint32_t)strtoul(last + 1, NULL, 16);
-}
-
 /* The lanes an instruction ran on, on average (0 if it never ran). */
 static double lanes_run(const prof_pc *p)
 {
@@ -214,7 +224,7 @@ static int lanes_leave_loop(const prof_kernel *k, const prof_line *l)
 {
     for (size_t j = 0; j < k->npcs; j++) {
         const prof_pc *p = &k->pcs[j];
-        const uint32_t head = branch_target(p->disasm);
+        const uint32_t head = prof_branch_target(p->disasm, 0);
         if (!head || head > p->pc || !lanes_run(p) || !prof_line_has(l, p)) continue;
         const prof_pc *entry = NULL; /* (the PCs are sorted by address) */
         for (size_t i = 0; i < k->npcs && k->pcs[i].pc < head; i++)
@@ -562,7 +572,7 @@ static int kernel_loops(const prof_kernel *k)
     for (size_t j = 0; j < k->npcs; j++) {
         const prof_pc *p = &k->pcs[j];
         const char *d = strncmp(p->disasm, "c.", 2) ? p->disasm : p->disasm + 2, *last = strrchr(d, ' ');
-        const uint32_t to = branch_target(p->disasm) ? branch_target(p->disasm)
+        const uint32_t to = prof_branch_target(p->disasm, 0) ? prof_branch_target(p->disasm, 0)
                             : !strncmp(d, "j ", 2) && last && !strncmp(last + 1, "0x", 2) ? (uint32_t)strtoul(last + 1, NULL, 16)
                                                                                            : 0;
         if (to && to <= p->pc && p->exact.warp_instructions) return 1;

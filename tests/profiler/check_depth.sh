@@ -836,6 +836,27 @@ PY2
     python3 -c "import json,sys; k=json.load(open('b.json'))['devices'][0]['kernels'][0]; sys.exit(any(r['rule'] == 'barrier_imbalance' for r in k['rules']) or not any(l['exact']['cycles'].get('barrier') for l in k['lines']))" &&
         ok "JSON: the balanced kernel waits at barriers, no barrier_imbalance" || bad "JSON balanced"
     ;;
+line0_origins)
+    # Code without a line (line 0: here the common tail clang makes of the
+    # halo loads at -O2) is named by the lines it is reached from: in the
+    # barrier rule (the late warps run it) and among the hot lines. Until
+    # 2026-11-29 both said only "code without a line".
+    "$ws" cc -O2 -o k2.elf "$src" > cc.txt 2>&1 || bad "warpscope cc -O2: $(cat cc.txt)"
+    hl=$(line HALO_LEFT) hr=$(line HALO_RIGHT) ht=$(line HALO_TOP) hb=$(line HALO_BOTTOM) bar=$(line HALO_BARRIER)
+    "$ws" profile -- "$ws" run --grid 4,4 --block 16,16 k2.elf halo_stencil iota:4096 zeros:4096 64 64 > h.txt 2>&1 ||
+        bad "halo_stencil exited with $?"
+    r=$(by_line h.txt | grep -E "^  - depth_kernels.c:$bar: barrier imbalance: in kernel halo_stencil, .*; meanwhile the warps it waits for run code without a line of halo_stencil \(reached from lines? [0-9, and]+\) in [0-9.]+% of their samples")
+    [ -n "$r" ] && ok "barrier rule: the late warps' code without a line, by its lines" || { bad "barrier rule"; grep -A4 Rules h.txt; }
+    from=$(sed -n 's/.*(reached from lines\? \([0-9, and]*\)).*/\1/p' <<<"$r" | tr -c '0-9\n' ' ')
+    for n in $from; do
+        case " $ht $hb " in *" $n "*) ;; *) bad "barrier rule names line $n, not a top or bottom halo line ($ht, $hb)" ;; esac
+    done
+    hot=$(grep -E "^ +[0-9]+ +[0-9.]+%  depth_kernels.c \(halo_stencil\), compiler-generated code without a line, reached from lines? [0-9, and]+$" h.txt)
+    [ -n "$hot" ] && ok "hot lines: $hot" || { bad "hot lines: $(grep compiler-generated h.txt)"; }
+    for n in $(sed 's/.*reached from lines\? //' <<<"$hot" | tr -c '0-9\n' ' '); do
+        case " $hl $hr $ht $hb " in *" $n "*) ;; *) bad "hot line names line $n, not a halo line" ;; esac
+    done
+    ;;
 membar)
     # A warp in membar has issued its fence: its waits are the fence's, in
     # the samples and the exact counters, not the loop line's after it.

@@ -606,3 +606,26 @@ WS_KERNEL void drain_call(int *out, int n)
     out[(unsigned)n + i] = 1;                          /* MARK_DRAIN_BEFORE_CALL */
     store_far(out, i, n);
 }
+
+/* A 5-point stencil on 16x16 tiles: the threads on a tile's edges load its
+ * halo, so the edge warps come late to the barrier. At -O2 clang merges
+ * the halo loads' common tail into code without a line, which the
+ * barrier rule names by the lines it is reached from (check_depth.sh
+ * line0_origins). */
+WS_SHARED float halo_tile[18][18];
+WS_KERNEL void halo_stencil(const float *in, float *out, int w, int h)
+{
+    int tx = (int)threadIdx_x(), ty = (int)threadIdx_y();
+    int x = (int)blockIdx_x() * 16 + tx, y = (int)blockIdx_y() * 16 + ty;
+    int cx = x < w ? x : w - 1, cy = y < h ? y : h - 1;
+    halo_tile[ty + 1][tx + 1] = in[cy * w + cx];
+    if (tx == 0) halo_tile[ty + 1][0] = in[cy * w + (cx > 0 ? cx - 1 : 0)];                /* MARK_HALO_LEFT */
+    if (tx == 15) halo_tile[ty + 1][17] = in[cy * w + (cx < w - 1 ? cx + 1 : cx)];          /* MARK_HALO_RIGHT */
+    if (ty == 0) halo_tile[0][tx + 1] = in[(cy > 0 ? cy - 1 : 0) * w + cx];                /* MARK_HALO_TOP */
+    if (ty == 15) halo_tile[17][tx + 1] = in[(cy < h - 1 ? cy + 1 : cy) * w + cx];          /* MARK_HALO_BOTTOM */
+    __syncthreads();                                                                        /* MARK_HALO_BARRIER */
+    if (x < w && y < h)
+        out[y * w + x] = 0.5f * halo_tile[ty + 1][tx + 1] +
+                         0.125f * (halo_tile[ty][tx + 1] + halo_tile[ty + 2][tx + 1] + halo_tile[ty + 1][tx] +
+                                   halo_tile[ty + 1][tx + 2]);
+}
