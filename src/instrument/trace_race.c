@@ -316,13 +316,21 @@ static void report_pair(const tr_twin *tw, const ws_trace_launch *L, const race_
             kind_name(ma->kind), wb, kind_name(mb->kind),
             p->ex_addr - WS_SHARED_BASE < WS_SHARED_END - WS_SHARED_BASE ? "shared" : "global",
             (unsigned long long)p->words, p->words == 1 ? "" : "s");
+    /* shared memory is at its link address in every module: its objects
+     * name it (global memory is mostly the program's buffers) */
+    char obj[96] = "";
+    if (p->ex_addr - WS_SHARED_BASE < WS_SHARED_END - WS_SHARED_BASE && tw && tw->lines &&
+        !ws_line_map_object(tw->lines, p->ex_addr, obj + 2, sizeof obj - 3)) {
+        obj[0] = ' ', obj[1] = '(';
+        strcat(obj, ")");
+    }
     if (p->between_blocks)
-        fprintf(f, "between blocks; e.g. block (%u,%u,%u) thread (%u,%u,%u) and block (%u,%u,%u) thread (%u,%u,%u) at 0x%08x\n",
-                BX(p->ex_block), TX(p->ex_tid_a), BX(p->ex_block_b), TX(p->ex_tid_b), p->ex_addr);
+        fprintf(f, "between blocks; e.g. block (%u,%u,%u) thread (%u,%u,%u) and block (%u,%u,%u) thread (%u,%u,%u) at 0x%08x%s\n",
+                BX(p->ex_block), TX(p->ex_tid_a), BX(p->ex_block_b), TX(p->ex_tid_b), p->ex_addr, obj);
     else
-        fprintf(f, "%s; e.g. block (%u,%u,%u) threads (%u,%u,%u) and (%u,%u,%u) at 0x%08x\n",
+        fprintf(f, "%s; e.g. block (%u,%u,%u) threads (%u,%u,%u) and (%u,%u,%u) at 0x%08x%s\n",
                 p->across_warps ? "between warps" : "within a warp", BX(p->ex_block), TX(p->ex_tid_a),
-                TX(p->ex_tid_b), p->ex_addr);
+                TX(p->ex_tid_b), p->ex_addr, obj);
 #undef BX
 #undef TX
 }

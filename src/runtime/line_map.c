@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "runtime/line_map.h"
+#include "runtime/dwarf_objects.h"
 #include "runtime/func_symbols.h"
 
 typedef struct row { uint32_t addr, line, column; const char *file; int end; } row;
@@ -208,6 +209,11 @@ const char *ws_line_map_symbol(const ws_line_map *m, uint32_t addr)
     const char *name = NULL;
     if (!m || ws_func_syms_find(&m->funcs, addr, &name) == UINT32_MAX || !*name) return NULL;
     return name;
+}
+
+int ws_line_map_object(const ws_line_map *m, uint32_t addr, char *buf, size_t len)
+{
+    return m ? ws_dwarf_object_name(m->elf, m->dw, addr, buf, len) : -1;
 }
 
 void ws_line_map_free(ws_line_map *m)

@@ -38,6 +38,9 @@ size_t ws_line_map_line_ranges(const ws_line_map *m, const char *file, uint32_t 
  * tables, for code without DWARF such as a library built without -g), or
  * NULL. Valid while the map is. */
 const char *ws_line_map_symbol(const ws_line_map *m, uint32_t addr);
+/* The module's object holding link address addr as C names it,
+ * "tile[2][1]" (runtime/dwarf_objects.h). Returns 0, or -1 if none. */
+int ws_line_map_object(const ws_line_map *m, uint32_t addr, char *buf, size_t len);
 /* Number of line rows (for tests and statistics). */
 size_t ws_line_map_rows(const ws_line_map *m);
 void ws_line_map_free(ws_line_map *m);

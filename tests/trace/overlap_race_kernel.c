@@ -68,3 +68,17 @@ WS_KERNEL void per_block(int *out)
     ws_syncthreads();
     out[blockIdx_x() * n + t] = words[0];
 }
+
+/* A member of a struct in an array (a static local): the report names
+ * the place as C does, cells[32].sum. */
+typedef struct cell {
+    int count;
+    float sum;
+} cell;
+WS_KERNEL void member(int *out)
+{
+    WS_SHARED cell cells[64];
+    unsigned t = threadIdx_x(), n = blockDim_x();
+    cells[t % 64].sum = (float)t;                                 /* RACE:member_store */
+    out[blockIdx_x() * n + t] = (int)cells[(t + 32) % 64].sum;    /* RACE:member_load */
+}
