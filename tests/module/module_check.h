@@ -97,6 +97,15 @@ static inline unsigned mod_check_lines(const void *elf, size_t size, const ws_el
                 mod_sink += (unsigned)(full.inlined[k].function ? strlen(full.inlined[k].function) : 0) +
                             (unsigned)(full.inlined[k].call_file ? strlen(full.inlined[k].call_file) : 0);
         }
+        /* the objects of static shared memory named (racecheck's
+         * places), each name terminated and within its buffer */
+        for (uint32_t off = 0; off < img->shared_static_size && off < 4096; off += 4) {
+            char name[48];
+            name[sizeof name - 1] = 1;
+            if (!ws_line_map_object(m, WS_SHARED_BASE + off, name, sizeof name - 1) && !memchr(name, 0, sizeof name - 1))
+                bad += mod_complain(verbose, label, "object name not terminated", NULL);
+            if (name[sizeof name - 1] != 1) bad += mod_complain(verbose, label, "object name past its buffer", NULL);
+        }
         ws_line_map_free(m);
     }
     for (uint32_t off = 0; off + 4 <= img->size && off < 4096; off += 2) {
