@@ -2,6 +2,7 @@
  * the command line, print what the kernel wrote and the launch statistics. */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,18 @@
 #include "commands.h"
 #include "run_args.h"
 #include "runtime/launch_args.h"
+
+/* Ctrl-C: the first asks the launch to end and report where its warps
+ * are (a kernel that spins for ever shows its line); a second one ends
+ * the command at once. The handler needs the device: the one this
+ * process runs, set while it is open. */
+static ws_device *interrupt_dev;
+
+static void on_interrupt(int sig)
+{
+    if (interrupt_dev) ws_device_interrupt(interrupt_dev);
+    signal(sig, SIG_DFL);
+}
 
 static void usage(FILE *f)
 {
@@ -301,6 +314,10 @@ int ws_cmd_run(int argc, char **argv)
     }
     ws_device *dev;
     if (ws_device_open(&cfg, &dev)) { fprintf(stderr, "warpscope run: cannot open device\n"); return 1; }
+    interrupt_dev = dev;
+    struct sigaction sa = { .sa_handler = on_interrupt }, old_sa;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_sa);
     int rc = 1;
     ws_module *mod;
     ws_kernel *k;
@@ -344,10 +361,13 @@ int ws_cmd_run(int argc, char **argv)
     goto done;
 fail:
     fprintf(stderr, "warpscope run: %s\n", ws_last_error(dev));
+    if (strstr(ws_last_error(dev), "interrupted: ")) rc = 128 + SIGINT; /* as a shell reports Ctrl-C */
 done:
     for (uint32_t a = 0; bufs && a < nargs; a++) free(bufs[a].byval);
     free(args);
     free(bufs);
+    sigaction(SIGINT, &old_sa, NULL);
+    interrupt_dev = NULL;
     ws_device_close(dev);
     return rc;
 }

@@ -44,7 +44,8 @@ typedef enum ws_status {
     WS_ERR_UNSUPPORTED,
     WS_ERR_INTERNAL,
     WS_ERR_TIMEOUT,          /* the launch ran past the watchdog limit        */
-    WS_ERR_STOPPED           /* a debug machine stopped the launch (events.h) */
+    WS_ERR_STOPPED,          /* a debug machine stopped the launch (events.h) */
+    WS_ERR_INTERRUPTED       /* the host asked to stop it (ws_device_interrupt) */
 } ws_status;
 
 typedef enum ws_exec_mode { WS_MODE_FUNCTIONAL = 0, WS_MODE_TIMING = 1 } ws_exec_mode;
@@ -168,6 +169,13 @@ WS_API ws_status ws_device_open(const ws_config *cfg, ws_device **out);
 /* Runs work still queued, then closes: returns that work's failure, if any
  * (the device is closed either way; ws_synchronize first to read the report). */
 WS_API ws_status ws_device_close(ws_device *dev);
+/* Ask the launch running on dev (or, if none runs, the next one) to end
+ * now, as the watchdog ends one (docs/api.md): it ends within a few
+ * milliseconds with WS_ERR_INTERRUPTED, its report naming where its warps
+ * are. Takes no lock and only sets a flag, so a signal handler or another
+ * thread may call it while ws_synchronize runs (`warpscope run` does on
+ * Ctrl-C). WS_ERR_INVALID_ARG for NULL. */
+WS_API ws_status ws_device_interrupt(ws_device *dev);
 WS_API const char *ws_last_error(const ws_device *dev);
 WS_API ws_status ws_device_config(const ws_device *dev, ws_config *out);
 WS_API ws_status ws_set_printf_handler(ws_device *dev, ws_printf_fn fn, void *user);

@@ -112,6 +112,7 @@ static int run_parallel(ws_device *dev, double limit, ws_status *st)
     case WS_PAR_FAULT: *st = WS_ERR_KERNEL_FAULT; return 0;
     case WS_PAR_DEADLOCK: ws_raise_deadlock(dev); *st = WS_ERR_DEADLOCK; return 0;
     case WS_PAR_TIMEOUT: ws_fault_watchdog(dev, UINT64_MAX); *st = WS_ERR_TIMEOUT; return 0;
+    case WS_PAR_INTERRUPTED: ws_fault_interrupted(dev, UINT64_MAX); *st = WS_ERR_INTERRUPTED; return 0;
     case WS_PAR_NO_THREADS: break;
     }
     return 1;
@@ -158,8 +159,14 @@ static ws_status run_launch(ws_device *dev, ws_grid_run *L)
         if (dev->events && dev->events->stop) { st = WS_ERR_STOPPED; break; } /* a debug machine's action */
         /* A kernel that never ends (a lost exit condition, a lock never
          * released) would hang the host: the watchdog ends it, like a
-         * driver's timeout detection. Checked every 64 rounds. */
-        if (limit && (++rounds & 63) == 0 &&
+         * driver's timeout detection, and so does the host's request
+         * (ws_device_interrupt). Checked every 64 rounds. */
+        if ((++rounds & 63) == 0 && ws_interrupt_taken(dev)) {
+            ws_fault_interrupted(dev, UINT64_MAX);
+            st = WS_ERR_INTERRUPTED;
+            break;
+        }
+        if (limit && (rounds & 63) == 0 &&
             ws_now_seconds() - t0 - (dev->debug ? ws_dbg_parked_seconds(dev) : 0) > limit) {
             ws_fault_watchdog(dev, UINT64_MAX);
             st = WS_ERR_TIMEOUT;

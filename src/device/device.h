@@ -4,6 +4,7 @@
 #ifndef WS_DEVICE_DEVICE_H
 #define WS_DEVICE_DEVICE_H
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include "warpscope/warpscope.h"
@@ -32,7 +33,8 @@ typedef enum ws_fault_kind {
     FAULT_TRAP,              /* abort() / __builtin_trap()             */
     FAULT_DEADLOCK,          /* no lane of the launch can progress     */
     FAULT_WATCHDOG,          /* the launch ran past watchdog_ms        */
-    FAULT_MACHINE            /* a debug machine's stop action          */
+    FAULT_MACHINE,           /* a debug machine's stop action          */
+    FAULT_INTERRUPTED        /* ws_device_interrupt                    */
 } ws_fault_kind;
 
 typedef struct ws_fault {
@@ -242,6 +244,8 @@ typedef struct ws_cmd {
 
 struct ws_device {
     ws_config cfg;
+    atomic_int interrupt_req;      /* ws_device_interrupt: end the launch (set
+                                      from anywhere, taken by the run loops) */
     ws_memory mem;
     ws_core *cores;
     uint32_t full_mask;            /* (1 << lanes_per_warp) - 1              */
@@ -504,6 +508,9 @@ void ws_deadlock_text(const ws_device *dev, char *buf, size_t len);
 /* The watchdog's fault: the launch's progress (with the cycle in timing
  * mode; UINT64_MAX: none) and where it still runs. */
 void ws_fault_watchdog(ws_device *dev, uint64_t cycle);
+/* The host asked the launch to end (ws_device_interrupt): its report, as
+ * the watchdog's (cycle UINT64_MAX: functional mode). */
+void ws_fault_interrupted(ws_device *dev, uint64_t cycle);
 
 /* ---- fault reports (src/device/fault.c) ---- */
 const char *ws_fault_kind_name(ws_fault_kind k);
@@ -529,5 +536,8 @@ ws_status ws_set_error(ws_device *dev, ws_status s, const char *fmt, ...)
 
 
 double ws_now_seconds(void);
+/* Whether the host asked the running launch to end (ws_device_interrupt);
+ * the request is taken (clock.c). */
+int ws_interrupt_taken(ws_device *dev);
 
 #endif

@@ -23,6 +23,7 @@ const char *ws_fault_kind_name(ws_fault_kind k)
     case FAULT_DEADLOCK: return "deadlock";
     case FAULT_WATCHDOG: return "watchdog";
     case FAULT_MACHINE: return "stopped by a debug machine";
+    case FAULT_INTERRUPTED: return "interrupted";
     }
     return "fault";
 }
@@ -88,7 +89,7 @@ void ws_fault_format(const ws_device *dev, char *buf, size_t len)
     const ws_grid_run *L = dev->current;
     char who[192];
     describe_launch(L, who, sizeof who);
-    if (f->kind == FAULT_DEADLOCK || f->kind == FAULT_WATCHDOG || f->kind == FAULT_MACHINE) {
+    if (f->kind == FAULT_DEADLOCK || f->kind == FAULT_WATCHDOG || f->kind == FAULT_MACHINE || f->kind == FAULT_INTERRUPTED) {
         snprintf(buf, len, "%s: %s, %s", ws_fault_kind_name(f->kind), f->detail, who);
         return;
     }
@@ -161,6 +162,17 @@ void ws_fault_watchdog(ws_device *dev, uint64_t cycle)
     if (n >= 0 && (size_t)n < sizeof dev->fault.detail) /* where gets the rest of the detail */
         where_running(dev, d + n, sizeof dev->fault.detail - (size_t)n);
     dev->fault.kind = FAULT_WATCHDOG;
+}
+
+void ws_fault_interrupted(ws_device *dev, uint64_t cycle)
+{
+    const ws_grid_run *L = dev->current;
+    char at[48] = "", *d = dev->fault.detail;
+    if (cycle != UINT64_MAX) snprintf(at, sizeof at, ", cycle %llu", (unsigned long long)cycle);
+    int n = snprintf(d, sizeof dev->fault.detail, "the host asked it to end (%llu blocks of %llu done%s)",
+                     L ? (unsigned long long)L->done_blocks : 0ull, L ? (unsigned long long)L->total_blocks : 0ull, at);
+    if (n >= 0 && (size_t)n < sizeof dev->fault.detail) where_running(dev, d + n, sizeof dev->fault.detail - (size_t)n);
+    dev->fault.kind = FAULT_INTERRUPTED;
 }
 
 /* Every lane is retired or waiting at a barrier no one else will reach. */

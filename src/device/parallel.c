@@ -190,11 +190,15 @@ uint64_t ws_par_core_round(const ws_device *dev, uint32_t c)
     return dev->par && c < dev->cfg.cores ? get64(&dev->par->pcs[c].rounds) : 0;
 }
 
+/* The watchdog, and the host's request to end the launch. */
 static void check_watchdog(struct ws_par *P)
 {
-    if (!P->limit_s || ws_now_seconds() - P->t0 <= P->limit_s) return;
+    ws_par_result r = ws_interrupt_taken(P->dev)                                          ? WS_PAR_INTERRUPTED
+                      : P->limit_s && ws_now_seconds() - P->t0 > P->limit_s ? WS_PAR_TIMEOUT
+                                                                              : WS_PAR_DONE;
+    if (r == WS_PAR_DONE) return;
     pthread_mutex_lock(&P->mu);
-    if (!P->finish) end_launch(P, WS_PAR_TIMEOUT);
+    if (!P->finish) end_launch(P, r);
     pthread_mutex_unlock(&P->mu);
 }
 
@@ -229,6 +233,7 @@ static void work_launch(struct ws_par *P, uint32_t k)
             until.tv_nsec += 20 * 1000000L; /* the watchdog looks every 20 ms */
             if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
             pthread_cond_timedwait(&P->work, &P->mu, &until);
+            if (k == 0 && !P->finish && ws_interrupt_taken(P->dev)) end_launch(P, WS_PAR_INTERRUPTED);
             if (k == 0 && P->limit_s && !P->finish && ws_now_seconds() - P->t0 > P->limit_s)
                 end_launch(P, WS_PAR_TIMEOUT);
             if (k == 0 && get(&P->printed)) { /* (outside the pool's lock: it calls the handler) */

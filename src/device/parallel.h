@@ -33,7 +33,7 @@ int ws_par_launch_ok(const ws_device *dev, const ws_grid_run *L);
 typedef int (*ws_par_core_fn)(ws_device *dev, uint32_t core, uint64_t now, uint64_t *next, uint32_t *released);
 
 typedef enum ws_par_result {
-    WS_PAR_DONE, WS_PAR_FAULT, WS_PAR_DEADLOCK, WS_PAR_TIMEOUT,
+    WS_PAR_DONE, WS_PAR_FAULT, WS_PAR_DEADLOCK, WS_PAR_TIMEOUT, WS_PAR_INTERRUPTED,
     WS_PAR_NO_THREADS    /* the pool could not start; nothing ran            */
 } ws_par_result;
 

@@ -630,7 +630,7 @@ static int timing_parallel(ws_device *dev, ws_timing *T, double limit, uint64_t 
         if (T->last_release[c] > end) end = T->last_release[c];
         uint64_t at = ws_par_core_round(dev, c);
         /* a launch that no core ended: where the furthest core got */
-        if ((r == WS_PAR_DEADLOCK || r == WS_PAR_TIMEOUT) && at > end) end = at;
+        if ((r == WS_PAR_DEADLOCK || r == WS_PAR_TIMEOUT || r == WS_PAR_INTERRUPTED) && at > end) end = at;
     }
     if (r == WS_PAR_FAULT) end = ws_par_core_round(dev, dev->fault.core) - 1; /* the cycle it faulted in */
     *t = end;
@@ -642,6 +642,10 @@ static int timing_parallel(ws_device *dev, ws_timing *T, double limit, uint64_t 
     case WS_PAR_TIMEOUT:
         ws_fault_watchdog(dev, end);
         *st = WS_ERR_TIMEOUT;
+        return 0;
+    case WS_PAR_INTERRUPTED:
+        ws_fault_interrupted(dev, end);
+        *st = WS_ERR_INTERRUPTED;
         return 0;
     case WS_PAR_NO_THREADS: break;
     }
@@ -772,7 +776,12 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
             st = WS_ERR_DEADLOCK;
             goto out;
         }
-        if (limit && (++iter & 1023) == 0 && ws_now_seconds() - t0 > limit) {
+        if ((++iter & 1023) == 0 && ws_interrupt_taken(dev)) {
+            ws_fault_interrupted(dev, t);
+            st = WS_ERR_INTERRUPTED;
+            goto out;
+        }
+        if (limit && (iter & 1023) == 0 && ws_now_seconds() - t0 > limit) {
             ws_fault_watchdog(dev, t);
             st = WS_ERR_TIMEOUT;
             goto out;

@@ -239,7 +239,8 @@ static void keep_fault(const ws_device *dev, prof_fault *f)
     const ws_fault *d = &dev->fault;
     if (d->kind == FAULT_NONE) return;
     f->kind = ws_fault_kind_name(d->kind);
-    f->has_lane = d->kind != FAULT_DEADLOCK && d->kind != FAULT_WATCHDOG && d->kind != FAULT_MACHINE;
+    f->has_lane = d->kind != FAULT_DEADLOCK && d->kind != FAULT_WATCHDOG && d->kind != FAULT_MACHINE &&
+                  d->kind != FAULT_INTERRUPTED;
     f->pc = d->pc;
     f->addr = d->addr;
     f->size = d->size;

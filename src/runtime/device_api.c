@@ -23,7 +23,7 @@ const char *ws_status_name(ws_status s)
         "WS_OK", "WS_ERR_INVALID_ARG", "WS_ERR_OUT_OF_MEMORY", "WS_ERR_BAD_ADDRESS",
         "WS_ERR_BAD_MODULE", "WS_ERR_NOT_FOUND", "WS_ERR_BAD_LAUNCH", "WS_ERR_KERNEL_FAULT",
         "WS_ERR_KERNEL_ASSERT", "WS_ERR_DEADLOCK", "WS_ERR_IO", "WS_ERR_BUSY",
-        "WS_ERR_UNSUPPORTED", "WS_ERR_INTERNAL", "WS_ERR_TIMEOUT", "WS_ERR_STOPPED" };
+        "WS_ERR_UNSUPPORTED", "WS_ERR_INTERNAL", "WS_ERR_TIMEOUT", "WS_ERR_STOPPED", "WS_ERR_INTERRUPTED" };
     return (unsigned)s < sizeof names / sizeof *names ? names[s] : "WS_ERR_UNKNOWN";
 }
 
@@ -158,6 +158,13 @@ ws_status ws_device_close(ws_device *dev)
     ws_api_lock_destroy(dev);
     free(dev);
     return drained;
+}
+
+ws_status ws_device_interrupt(ws_device *dev)
+{
+    if (!dev) return WS_ERR_INVALID_ARG;
+    atomic_store(&dev->interrupt_req, 1); /* no lock: a signal handler may be the caller */
+    return WS_OK;
 }
 
 ws_status ws_device_config(const ws_device *dev, ws_config *out)

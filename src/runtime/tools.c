@@ -45,7 +45,8 @@ ws_status ws_tool_error(ws_device *dev, ws_status st, const char *fmt, ...)
 ws_status ws_tool_hand_back(ws_device *dev, ws_status st, const char *report)
 {
     if (!dev) return WS_ERR_INVALID_ARG;
-    if (st != WS_ERR_KERNEL_FAULT && st != WS_ERR_KERNEL_ASSERT && st != WS_ERR_DEADLOCK && st != WS_ERR_TIMEOUT)
+    if (st != WS_ERR_KERNEL_FAULT && st != WS_ERR_KERNEL_ASSERT && st != WS_ERR_DEADLOCK && st != WS_ERR_TIMEOUT &&
+        st != WS_ERR_INTERRUPTED)
         return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_tool_hand_back: %s is not a failure of queued work",
                             ws_status_name(st));
     WS_API_LOCKED(dev, "ws_tool_hand_back");

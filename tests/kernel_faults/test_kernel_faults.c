@@ -1,8 +1,11 @@
 /* Every fault kind stops the launch with a precise report naming the kernel,
  * the faulting block and thread, the PC and (for memory) the address; the
- * device runs a good kernel correctly right afterwards. */
+ * device runs a good kernel correctly right afterwards. So do the watchdog
+ * and the host's interrupt (ws_device_interrupt). */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "warpscope/warpscope.h"
 #include "../test.h"
 
@@ -142,6 +145,60 @@ static void frame_past_the_guard(const char *elf)
     }
 }
 
+/* ws_device_interrupt from another thread while ws_synchronize waits
+ * for a kernel that spins for ever: the launch ends with
+ * WS_ERR_INTERRUPTED and says where it spins, on one host thread and
+ * two, functional and timing; asked before a launch, it ends that one;
+ * the device lives on. */
+static void *interrupt_later(void *dev)
+{
+    struct timespec ts = { 0, 150 * 1000000L };
+    nanosleep(&ts, NULL);
+    ws_device_interrupt(dev);
+    return NULL;
+}
+
+static void interrupts(const char *elf)
+{
+    static const char *const cfgs[] = { "threads=1", "threads=2", "mode=timing,threads=1", "mode=timing,threads=2" };
+    CHECK(ws_device_interrupt(NULL) == WS_ERR_INVALID_ARG);
+    for (size_t c = 0; c < sizeof cfgs / sizeof *cfgs; c++) {
+        ws_config cfg;
+        ws_device *dev;
+        ws_module *mod;
+        ws_kernel *spin, *good;
+        ws_addr flag, out;
+        ws_config_default(&cfg);
+        CHECK(ws_config_parse(&cfg, cfgs[c], NULL, 0) == WS_OK);
+        CHECK(ws_device_open(&cfg, &dev) == WS_OK);
+        CHECK(ws_module_load_file(dev, elf, &mod) == WS_OK);
+        CHECK(ws_kernel_get(mod, "spin_forever", &spin) == WS_OK && ws_kernel_get(mod, "good", &good) == WS_OK);
+        CHECK(ws_malloc(dev, 4096, &flag) == WS_OK && ws_malloc(dev, 4096, &out) == WS_OK);
+        ws_arg sa[] = { WS_ARG_PTR(flag) }, g[] = { WS_ARG_PTR(out) };
+        pthread_t th;
+        CHECK(ws_launch(dev, spin, WS_DIM3(4, 1, 1), WS_DIM3(64, 1, 1), 0, sa, 1) == WS_OK);
+        CHECK(pthread_create(&th, NULL, interrupt_later, dev) == 0);
+        ws_status st = ws_synchronize(dev);
+        pthread_join(th, NULL);
+        if (st != WS_ERR_INTERRUPTED) fprintf(stderr, "%s: %s: %s\n", cfgs[c], ws_status_name(st), ws_last_error(dev));
+        CHECK(st == WS_ERR_INTERRUPTED);
+        CHECK_STR_CONTAINS(ws_last_error(dev), "interrupted: the host asked it to end (0 blocks of 4 done");
+        CHECK_STR_CONTAINS(ws_last_error(dev), "the first still running: block (0,0,0) thread (0,0,0)");
+        CHECK_STR_CONTAINS(ws_last_error(dev), "fault_kernels.c:53 in spin_forever");
+        CHECK_STR_CONTAINS(ws_last_error(dev), "kernel 'spin_forever'");
+        /* asked with nothing running: the next launch ends at once */
+        CHECK(ws_device_interrupt(dev) == WS_OK);
+        CHECK(ws_launch(dev, spin, WS_DIM3(4, 1, 1), WS_DIM3(64, 1, 1), 0, sa, 1) == WS_OK);
+        CHECK(ws_synchronize(dev) == WS_ERR_INTERRUPTED);
+        int res[256] = { 0 }, bad = 0;
+        CHECK(ws_launch(dev, good, WS_DIM3(4, 1, 1), WS_DIM3(64, 1, 1), 0, g, 1) == WS_OK);
+        CHECK(ws_memcpy_dtoh(dev, res, out, sizeof res) == WS_OK);
+        for (int t = 0; t < 256; t++) bad += res[t] != t * 3;
+        CHECK_EQ_U(bad, 0);
+        ws_device_close(dev);
+    }
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) { fprintf(stderr, "usage: test_kernel_faults MODULE\n"); return 2; }
@@ -161,6 +218,7 @@ int main(int argc, char **argv)
     CHECK(ws_synchronize(dev) == WS_ERR_KERNEL_FAULT);
     CHECK_STR_CONTAINS(ws_last_error(dev), "stack overflow (the lane's");
     CHECK_STR_CONTAINS(ws_last_error(dev), "[core 0 warp 0 lane 0]");
+    interrupts(argv[1]);
     big_frame_at_largest_arena(argv[1]);
     big_frame_other_lanes(argv[1]);
     frame_past_the_guard(argv[1]);

@@ -48,7 +48,8 @@ void shim_write_call(wscap_buf *b)
 
 int shim_failure(ws_status st)
 {
-    return st == WS_ERR_KERNEL_FAULT || st == WS_ERR_KERNEL_ASSERT || st == WS_ERR_DEADLOCK || st == WS_ERR_TIMEOUT;
+    return st == WS_ERR_KERNEL_FAULT || st == WS_ERR_KERNEL_ASSERT || st == WS_ERR_DEADLOCK || st == WS_ERR_TIMEOUT ||
+           st == WS_ERR_INTERRUPTED;
 }
 
 void shim_write_failure(int own, uint64_t id, ws_status st, const char *name)

@@ -112,7 +112,7 @@ int shim_counts(const shim_call *c, ws_status st)
      * work it waited for */
     return (is_sync(c->call) || waits_after(c->call)) &&
            (st == WS_ERR_KERNEL_FAULT || st == WS_ERR_KERNEL_ASSERT || st == WS_ERR_DEADLOCK || st == WS_ERR_TIMEOUT ||
-            st == WS_ERR_STOPPED);
+            st == WS_ERR_STOPPED || st == WS_ERR_INTERRUPTED);
 }
 
 ws_status shim_leave(shim_call *c, ws_status st)
