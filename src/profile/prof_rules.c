@@ -1282,7 +1282,7 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
             char peers[400];
             barrier_peers_text(k, l, lines, nl, peers, sizeof peers);
             snprintf(t, sizeof t, "barrier imbalance: in kernel %.80s, %.1f%% of its lines' warp-cycles wait at this barrier "
-                     "for the rest of their block (barrier)%s; some warps of the block do much more work before it than "
+                     "for the rest of their block (barrier)%.320s; some warps of the block do much more work before it than "
                      "others (a branch on threadIdx that whole warps take or skip, the last levels of a tree): "
                      "spread that work over all of the block's warps, or finish the last levels within one warp "
                      "(shuffles) without a barrier", k->kernel, 100.0 * (double)bar / (double)total, peers);
