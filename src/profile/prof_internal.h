@@ -432,6 +432,11 @@ size_t prof_line0_origins(const prof_kernel *k, const uint32_t *from, size_t nfr
                           int *more);
 /* The same as text: "reached from lines 30 and 31", or "" if none. */
 void prof_line0_text(const prof_kernel *k, const uint32_t *from, size_t nfrom, char *buf, size_t len);
+/* Lines as that text ("" for none). */
+void prof_line0_format(const uint32_t *lines, size_t n, int more, char *buf, size_t len);
+/* The origins of line l's code without a line (a line 0 of k's), by its
+ * sampled PCs, else by those that ran: what the report and JSON name. */
+size_t prof_line0_line_origins(const prof_kernel *k, const prof_line *l, uint32_t *lines, size_t max, int *more);
 /* Whether PC p belongs to line l (line 0: of the same function too). */
 int prof_line_has(const prof_line *l, const prof_pc *p);
 /* Whether l is the exit stub's row (WS_RETIRE_ADDR): warps whose lanes

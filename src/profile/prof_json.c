@@ -129,6 +129,18 @@ static void state_errors(FILE *f, const prof_kernel *k)
     fputs("}", f);
 }
 
+/* Code without a line: the lines it is reached from (prof_line0.c),
+ * "more_origins" when there are others beyond those listed. */
+static void line0_origins(FILE *f, const prof_kernel *k, const prof_line *l)
+{
+    uint32_t lines[8];
+    int more;
+    size_t n = prof_line0_line_origins(k, l, lines, 8, &more);
+    fputs(", \"reached_from\": [", f);
+    for (size_t i = 0; i < n; i++) fprintf(f, "%s%u", i ? ", " : "", lines[i]);
+    fprintf(f, "], \"more_origins\": %s", more ? "true" : "false");
+}
+
 /* A rule's lines, heaviest first (the first is the rule's "line"). */
 static void rule_lines(FILE *f, const prof_rule *r)
 {
@@ -176,6 +188,7 @@ static void kernel(FILE *f, const prof_kernel *k, uint32_t lanes)
         producer(f, l[i].top_producer_pc);
         fputs(", \"exact\": ", f);
         exact(f, &l[i].exact);
+        if (l[i].file && !l[i].line) line0_origins(f, k, &l[i]);
         fputs("}", f);
     }
     fputs("],\n       \"exit_drain\": ", f);

@@ -100,15 +100,36 @@ size_t prof_line0_origins(const prof_kernel *k, const uint32_t *from, size_t nfr
     return n;
 }
 
-void prof_line0_text(const prof_kernel *k, const uint32_t *from, size_t nfrom, char *buf, size_t len)
+size_t prof_line0_line_origins(const prof_kernel *k, const prof_line *l, uint32_t *lines, size_t max, int *more)
 {
-    uint32_t lines[4];
-    int more;
-    size_t n = prof_line0_origins(k, from, nfrom, lines, 4, &more);
+    uint32_t *pcs = malloc((k->npcs + 1) * sizeof *pcs);
+    size_t n = 0;
+    *more = 0;
+    if (!pcs) return 0;
+    for (int sampled = 1; sampled >= 0 && !n; sampled--)
+        for (size_t i = 0; i < k->npcs; i++) {
+            const prof_pc *p = &k->pcs[i];
+            if (prof_line_has(l, p) && (sampled ? p->samples > 0 : p->exact.warp_instructions > 0)) pcs[n++] = p->pc;
+        }
+    n = prof_line0_origins(k, pcs, n, lines, max, more);
+    free(pcs);
+    return n;
+}
+
+void prof_line0_format(const uint32_t *lines, size_t n, int more, char *buf, size_t len)
+{
     buf[0] = 0;
     if (!n || !len) return;
     size_t o = (size_t)snprintf(buf, len, "reached from line%s ", n > 1 ? "s" : "");
     for (size_t i = 0; i < n && o < len; i++)
         o += (size_t)snprintf(buf + o, len - o, "%s%u", !i ? "" : i + 1 < n || more ? ", " : " and ", lines[i]);
     if (more && o < len) snprintf(buf + o, len - o, " and others");
+}
+
+void prof_line0_text(const prof_kernel *k, const uint32_t *from, size_t nfrom, char *buf, size_t len)
+{
+    uint32_t lines[4];
+    int more;
+    size_t n = prof_line0_origins(k, from, nfrom, lines, 4, &more);
+    prof_line0_format(lines, n, more, buf, len);
 }

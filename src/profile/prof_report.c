@@ -264,23 +264,6 @@ static void exit_drain_text(FILE *f, const prof_kernel *k, const prof_line *line
     fprintf(f, "%s\n", buf);
 }
 
-/* The lines kernel k's code without a line (l) is reached from, by its
- * sampled PCs (by those that ran when none was sampled). */
-static void line0_text(const prof_kernel *k, const prof_line *l, char *buf, size_t len)
-{
-    uint32_t *pcs = malloc((k->npcs + 1) * sizeof *pcs);
-    size_t n = 0;
-    buf[0] = 0;
-    if (!pcs) return;
-    for (int sampled = 1; sampled >= 0 && !n; sampled--)
-        for (size_t i = 0; i < k->npcs; i++) {
-            const prof_pc *p = &k->pcs[i];
-            if (prof_line_has(l, p) && (sampled ? p->samples > 0 : p->exact.warp_instructions > 0)) pcs[n++] = p->pc;
-        }
-    prof_line0_text(k, pcs, n, buf, len);
-    free(pcs);
-}
-
 static void kernel_section(FILE *f, const prof_kernel *k, uint32_t lanes)
 {
     char buf[512], text[256];
@@ -309,7 +292,10 @@ static void kernel_section(FILE *f, const prof_kernel *k, uint32_t lanes)
         const prof_line *l = &lines[i];
         if (l->file && !l->line) {
             char from[80];
-            line0_text(k, l, from, sizeof from);
+            uint32_t origins[4];
+            int more;
+            size_t no = prof_line0_line_origins(k, l, origins, 4, &more);
+            prof_line0_format(origins, no, more, from, sizeof from);
             fprintf(f, "  %8llu %5.1f%%  %s (%s), compiler-generated code without a line%s%s\n",
                     (unsigned long long)l->samples, prof_pct(l->samples, k->samples), ws_path_base(l->file),
                     l->function ? l->function : "?", from[0] ? ", " : "", from);

@@ -856,6 +856,19 @@ line0_origins)
     for n in $(sed 's/.*reached from lines\? //' <<<"$hot" | tr -c '0-9\n' ' '); do
         case " $hl $hr $ht $hb " in *" $n "*) ;; *) bad "hot line names line $n, not a halo line" ;; esac
     done
+    # the JSON says the same: the line-0 entry's reached_from
+    "$ws" profile --json h.json -- "$ws" run --grid 4,4 --block 16,16 k2.elf halo_stencil iota:4096 zeros:4096 64 64 \
+        > /dev/null 2>&1 || bad "halo_stencil --json exited with $?"
+    python3 - h.json "$hl $hr $ht $hb" "$(sed 's/.*reached from lines\? //' <<<"$hot" | tr -c '0-9\n' ' ')" <<'PY' &&
+import json, sys
+k = json.load(open(sys.argv[1]))['devices'][0]['kernels'][0]
+halo, shown = {int(x) for x in sys.argv[2].split()}, [int(x) for x in sys.argv[3].split()]
+l0 = [l for l in k['lines'] if l['file'] and l['line'] == 0]
+assert len(l0) == 1 and 'reached_from' in l0[0] and not l0[0]['more_origins'], l0
+assert l0[0]['reached_from'] == shown and set(shown) <= halo, (l0[0]['reached_from'], shown, halo)
+assert all('reached_from' not in l for l in k['lines'] if l['line']), 'only code without a line has it'
+PY
+        ok "JSON: reached_from, as the report" || bad "JSON reached_from"
     ;;
 membar)
     # A warp in membar has issued its fence: its waits are the fence's, in
