@@ -550,8 +550,9 @@ static void arm_range_step(ws_gdb_dbg *t, int fill)
  * moves the warp, as cuda-gdb's does, so they go along instead of
  * interrupting it one at a time (gdb stepped the reported lane over the
  * breakpoint alone, with them held there). Each passes that breakpoint
- * once, unseen (on_halt); the step's stop names them. `continue` still
- * hears every lane. */
+ * once, unseen (on_halt). gdb's own momentary breakpoints (a `next`
+ * over a call returns through one) are passed so too: they cost no
+ * round trip per lane now. `continue` still hears every lane. */
 static void take_siblings_along(ws_gdb_dbg *t, uint32_t step_tid)
 {
     const ws_dbg_lane *l = lane_for(t, step_tid);
@@ -1129,7 +1130,7 @@ static void push_step_exited(ws_gdb_dbg *t, uint32_t tid)
 
 /* The lanes a `next` took along pass their breakpoint once: those of
  * warp that have left its address are done with it. (One pass can halt
- * twice there: at an execute trigger, then at the ebreak.) */
+ * twice there: at an `hbreak`'s trigger, then at the ebreak.) */
 static void along_moved(ws_gdb_dbg *t, uint32_t warp)
 {
     const uint32_t lpw = t->cfg.lanes_per_warp;
