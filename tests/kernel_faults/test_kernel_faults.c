@@ -166,14 +166,18 @@ static void interrupts(const char *elf)
         ws_config cfg;
         ws_device *dev;
         ws_module *mod;
-        ws_kernel *spin, *good;
-        ws_addr flag, out;
+        ws_kernel *spin = NULL, *good = NULL;
+        ws_addr flag = 0, out = 0;
         ws_config_default(&cfg);
         CHECK(ws_config_parse(&cfg, cfgs[c], NULL, 0) == WS_OK);
         CHECK(ws_device_open(&cfg, &dev) == WS_OK);
         CHECK(ws_module_load_file(dev, elf, &mod) == WS_OK);
         CHECK(ws_kernel_get(mod, "spin_forever", &spin) == WS_OK && ws_kernel_get(mod, "good", &good) == WS_OK);
         CHECK(ws_malloc(dev, 4096, &flag) == WS_OK && ws_malloc(dev, 4096, &out) == WS_OK);
+        if (!spin || !good) {
+            ws_device_close(dev);
+            continue;
+        }
         ws_arg sa[] = { WS_ARG_PTR(flag) }, g[] = { WS_ARG_PTR(out) };
         pthread_t th;
         CHECK(ws_launch(dev, spin, WS_DIM3(4, 1, 1), WS_DIM3(64, 1, 1), 0, sa, 1) == WS_OK);
