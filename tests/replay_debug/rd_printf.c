@@ -10,9 +10,9 @@ int main(int argc, char **argv)
     ws_config cfg;
     ws_config_default(&cfg);
     ws_device *dev = NULL;
-    ws_module *mod;
-    ws_kernel *k;
-    ws_addr out;
+    ws_module *mod = NULL;
+    ws_kernel *k = NULL;
+    ws_addr out = 0;
     int host[64];
     ws_status st = ws_device_open(&cfg, &dev);
     if (!st) st = ws_module_load_file(dev, argv[1], &mod);
