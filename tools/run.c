@@ -43,7 +43,9 @@ static void usage(FILE *f)
             "             not for structs and other elements that are no int or float)\n"
             "  file:PATH  a buffer holding the bytes of the file PATH, whole elements of the\n"
             "             pointee's type, as the device holds them (little-endian); for a struct\n"
-            "             or union by value, a file of exactly its bytes\n");
+            "             or union by value, a file of exactly its bytes\n"
+            "Ctrl-C ends a launch that does not end and says where its warps are (exit\n"
+            "status 130); a second Ctrl-C ends the command at once.\n");
 }
 
 /* A buffer argument: N elements of the pointee's size (4 if unknown).
