@@ -98,7 +98,8 @@ static void name_within(Dwarf_Die *t, uint64_t off, char *buf, size_t len, size_
         do {
             Dwarf_Attribute a;
             Dwarf_Word v;
-            if (dwarf_tag(&c) != DW_TAG_subrange_type || nd == MAX_DIMS) continue;
+            if (dwarf_tag(&c) != DW_TAG_subrange_type) continue;
+            if (nd == MAX_DIMS) goto rest; /* deeper than we index: an offset */
             if (dwarf_attr(&c, DW_AT_count, &a) && !dwarf_formudata(&a, &v)) dims[nd++] = v;
             else if (dwarf_attr(&c, DW_AT_upper_bound, &a) && !dwarf_formudata(&a, &v)) dims[nd++] = v + 1;
             else goto rest;
