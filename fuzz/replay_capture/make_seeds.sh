@@ -1,14 +1,13 @@
 #!/bin/bash
-# Writes the real-capture seeds of fuzz/replay_capture/corpus, each under
+# Writes the real-capture seeds of fuzz/replay_capture/corpus, each about
 # 2 KB (a capture of an example is over 100 KB: its module links the
-# device library; these modules are one small kernel, linked as
-# fuzz/module/make_seeds.sh links its seeds):
-#   seed_failure_*  failure_seed.c: its first frame's launch faults, so the
-#                   corpus holds a WSCAP_FAILURE section (section type 12)
-#                   and the replay goes past it
-#   seed_struct_*   struct_seed.c: a launch with a struct by value in
-#                   registers and one by reference, their bytes after the
-#                   arguments
+# device library; this module is seed_kernels.c alone, linked as
+# fuzz/module/make_seeds.sh links its seeds), from seed_program.c:
+#   seed_failure_*  its first frame's launch faults, so the corpus holds a
+#                   WSCAP_FAILURE section (section type 12) and the replay
+#                   goes past it
+#   seed_struct_*   a launch with a struct by value in registers and one
+#                   by reference, their bytes after the arguments
 # Each as
 #   seed_NAME_frame  byte 1, then the capture file (fuzz/capture_wrap.h);
 #                    also in fuzz/capture_file/corpus
@@ -25,14 +24,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 
-seed() { # NAME PROGRAM: capture PROGRAM.c with its module PROGRAM_kernel.c
-    local name=$1 prog=$2
-    cp "$here/${prog}_kernel.c" k.c
-    "$build/bin/warpscope" cc -c -O2 -g -fdebug-prefix-map="$tmp"=. -o k.o k.c # (the same bytes from any folder)
-    ld.lld -m elf32lriscv --emit-relocs -z max-page-size=16 -T "$root/kernel/warpscope.ld" -o k.mod k.o
-    cc -std=c11 -I"$root/include" "$here/$prog.c" -L"$build" -Xlinker -rpath="$build" -lwarpscope -o "$prog"
-    "$build/bin/warpscope" capture -o f.wscap --frames all -- "./$prog" k.mod
-    local count zsize
+seed() { # NAME: capture `seed_program NAME` into seed_NAME_*
+    local name=$1 count zsize
+    "$build/bin/warpscope" capture -o f.wscap --frames all -- ./seed_program "$name" k.mod
     count=$(od -A n -t u4 -j 16 -N 4 f.wscap | tr -d ' ')
     [ "$count" -lt 256 ] || { echo "make_seeds.sh: $count sections: the body seed holds at most 255" >&2; exit 1; }
     { printf '\001'; cat f.wscap; } > "$out/seed_${name}_frame"
@@ -41,5 +35,9 @@ seed() { # NAME PROGRAM: capture PROGRAM.c with its module PROGRAM_kernel.c
     { printf '\000'; printf "\\$(printf %03o "$count")"; tail -c +49 f.wscap | head -c "$zsize" | zstd -q -d; } > "$out/seed_${name}_body"
     ls -l "$out/seed_${name}_frame" "$out/seed_${name}_body"
 }
-seed failure failure_seed
-seed struct struct_seed
+cp "$here/seed_kernels.c" "$here/seed_types.h" .
+"$build/bin/warpscope" cc -c -O2 -g -fdebug-prefix-map="$tmp"=. -o k.o seed_kernels.c # (the same bytes from any folder)
+ld.lld -m elf32lriscv --emit-relocs -z max-page-size=16 -T "$root/kernel/warpscope.ld" -o k.mod k.o
+cc -std=c11 -I"$root/include" -I"$here" "$here/seed_program.c" -L"$build" -Xlinker -rpath="$build" -lwarpscope -o seed_program
+seed failure
+seed struct
