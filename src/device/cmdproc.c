@@ -111,8 +111,8 @@ static int run_parallel(ws_device *dev, double limit, ws_status *st)
     case WS_PAR_DONE: *st = WS_OK; return 0;
     case WS_PAR_FAULT: *st = WS_ERR_KERNEL_FAULT; return 0;
     case WS_PAR_DEADLOCK: ws_raise_deadlock(dev); *st = WS_ERR_DEADLOCK; return 0;
-    case WS_PAR_TIMEOUT: ws_fault_watchdog(dev, UINT64_MAX); *st = WS_ERR_TIMEOUT; return 0;
-    case WS_PAR_INTERRUPTED: ws_fault_interrupted(dev, UINT64_MAX); *st = WS_ERR_INTERRUPTED; return 0;
+    case WS_PAR_TIMEOUT: *st = ws_fault_host_stop(dev, WS_HOST_WATCHDOG, UINT64_MAX); return 0;
+    case WS_PAR_INTERRUPTED: *st = ws_fault_host_stop(dev, WS_HOST_INTERRUPT, UINT64_MAX); return 0;
     case WS_PAR_NO_THREADS: break;
     }
     return 1;
@@ -161,15 +161,9 @@ static ws_status run_launch(ws_device *dev, ws_grid_run *L)
          * released) would hang the host: the watchdog ends it, like a
          * driver's timeout detection, and so does the host's request
          * (ws_device_interrupt). Checked every 64 rounds. */
-        if ((++rounds & 63) == 0 && ws_interrupt_taken(dev)) {
-            ws_fault_interrupted(dev, UINT64_MAX);
-            st = WS_ERR_INTERRUPTED;
-            break;
-        }
-        if (limit && (rounds & 63) == 0 &&
-            ws_now_seconds() - t0 - (dev->debug ? ws_dbg_parked_seconds(dev) : 0) > limit) {
-            ws_fault_watchdog(dev, UINT64_MAX);
-            st = WS_ERR_TIMEOUT;
+        const int why = (++rounds & 63) == 0 ? ws_host_stop_due(dev, t0, limit, 1) : 0;
+        if (why) {
+            st = ws_fault_host_stop(dev, why, UINT64_MAX);
             break;
         }
         if (issued == 0 && placed == 0 && L->done_blocks < L->total_blocks) {

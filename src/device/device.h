@@ -505,12 +505,11 @@ void ws_cmd_discard_all(ws_device *dev);
 void ws_raise_deadlock(ws_device *dev);
 /* The report ws_raise_deadlock gives, into buf (a debugger shows it first). */
 void ws_deadlock_text(const ws_device *dev, char *buf, size_t len);
-/* The watchdog's fault: the launch's progress (with the cycle in timing
- * mode; UINT64_MAX: none) and where it still runs. */
-void ws_fault_watchdog(ws_device *dev, uint64_t cycle);
-/* The host asked the launch to end (ws_device_interrupt): its report, as
- * the watchdog's (cycle UINT64_MAX: functional mode). */
-void ws_fault_interrupted(ws_device *dev, uint64_t cycle);
+/* A launch the host ends (ws_host_stop_due's reason): its report, the
+ * launch's progress (with the cycle in timing mode; UINT64_MAX: none) and
+ * where it still runs; returns its status, WS_ERR_TIMEOUT or
+ * WS_ERR_INTERRUPTED. */
+ws_status ws_fault_host_stop(ws_device *dev, int why, uint64_t cycle);
 
 /* ---- fault reports (src/device/fault.c) ---- */
 const char *ws_fault_kind_name(ws_fault_kind k);
@@ -536,8 +535,11 @@ ws_status ws_set_error(ws_device *dev, ws_status s, const char *fmt, ...)
 
 
 double ws_now_seconds(void);
-/* Whether the host asked the running launch to end (ws_device_interrupt);
- * the request is taken (clock.c). */
-int ws_interrupt_taken(ws_device *dev);
+/* Why the host ends the running launch now (clock.c): WS_HOST_INTERRUPT
+ * when asked (ws_device_interrupt; the request is taken), WS_HOST_WATCHDOG
+ * past limit seconds of host time since t0 (limit 0: no watchdog; with
+ * less_parked, less the time a debugger held the device), else 0. */
+enum { WS_HOST_WATCHDOG = 1, WS_HOST_INTERRUPT = 2 };
+int ws_host_stop_due(ws_device *dev, double t0, double limit, int less_parked);
 
 #endif

@@ -151,28 +151,21 @@ static void where_running(const ws_device *dev, char *buf, size_t len)
     if (dev->describe_pc && n >= 0 && (size_t)n + 1 < len) dev->describe_pc(dev, pc, pick, l, buf + n, len - (size_t)n);
 }
 
-void ws_fault_watchdog(ws_device *dev, uint64_t cycle)
+ws_status ws_fault_host_stop(ws_device *dev, int why, uint64_t cycle)
 {
     const ws_grid_run *L = dev->current;
+    const unsigned long long done = L ? L->done_blocks : 0, total = L ? L->total_blocks : 0;
     char at[48] = "", *d = dev->fault.detail;
     if (cycle != UINT64_MAX) snprintf(at, sizeof at, ", cycle %llu", (unsigned long long)cycle);
-    int n = snprintf(d, sizeof dev->fault.detail, "still running after %u ms (%llu blocks of %llu done%s); "
-                     "raise or disable watchdog_ms", dev->cfg.watchdog_ms,
-                     L ? (unsigned long long)L->done_blocks : 0ull, L ? (unsigned long long)L->total_blocks : 0ull, at);
+    const int n = why == WS_HOST_INTERRUPT
+                      ? snprintf(d, sizeof dev->fault.detail, "the host asked it to end (%llu blocks of %llu done%s)",
+                                 done, total, at)
+                      : snprintf(d, sizeof dev->fault.detail, "still running after %u ms (%llu blocks of %llu done%s); "
+                                 "raise or disable watchdog_ms", dev->cfg.watchdog_ms, done, total, at);
     if (n >= 0 && (size_t)n < sizeof dev->fault.detail) /* where gets the rest of the detail */
         where_running(dev, d + n, sizeof dev->fault.detail - (size_t)n);
-    dev->fault.kind = FAULT_WATCHDOG;
-}
-
-void ws_fault_interrupted(ws_device *dev, uint64_t cycle)
-{
-    const ws_grid_run *L = dev->current;
-    char at[48] = "", *d = dev->fault.detail;
-    if (cycle != UINT64_MAX) snprintf(at, sizeof at, ", cycle %llu", (unsigned long long)cycle);
-    int n = snprintf(d, sizeof dev->fault.detail, "the host asked it to end (%llu blocks of %llu done%s)",
-                     L ? (unsigned long long)L->done_blocks : 0ull, L ? (unsigned long long)L->total_blocks : 0ull, at);
-    if (n >= 0 && (size_t)n < sizeof dev->fault.detail) where_running(dev, d + n, sizeof dev->fault.detail - (size_t)n);
-    dev->fault.kind = FAULT_INTERRUPTED;
+    dev->fault.kind = why == WS_HOST_INTERRUPT ? FAULT_INTERRUPTED : FAULT_WATCHDOG;
+    return why == WS_HOST_INTERRUPT ? WS_ERR_INTERRUPTED : WS_ERR_TIMEOUT;
 }
 
 /* Every lane is retired or waiting at a barrier no one else will reach. */

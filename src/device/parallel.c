@@ -190,12 +190,17 @@ uint64_t ws_par_core_round(const ws_device *dev, uint32_t c)
     return dev->par && c < dev->cfg.cores ? get64(&dev->par->pcs[c].rounds) : 0;
 }
 
-/* The watchdog, and the host's request to end the launch. */
+/* Whether the host ends the launch now: the watchdog, or its request
+ * (WS_PAR_DONE: neither). */
+static ws_par_result host_stop(struct ws_par *P)
+{
+    const int why = ws_host_stop_due(P->dev, P->t0, P->limit_s, 0);
+    return why == WS_HOST_INTERRUPT ? WS_PAR_INTERRUPTED : why ? WS_PAR_TIMEOUT : WS_PAR_DONE;
+}
+
 static void check_watchdog(struct ws_par *P)
 {
-    ws_par_result r = ws_interrupt_taken(P->dev)                                          ? WS_PAR_INTERRUPTED
-                      : P->limit_s && ws_now_seconds() - P->t0 > P->limit_s ? WS_PAR_TIMEOUT
-                                                                              : WS_PAR_DONE;
+    const ws_par_result r = host_stop(P);
     if (r == WS_PAR_DONE) return;
     pthread_mutex_lock(&P->mu);
     if (!P->finish) end_launch(P, r);
@@ -233,9 +238,8 @@ static void work_launch(struct ws_par *P, uint32_t k)
             until.tv_nsec += 20 * 1000000L; /* the watchdog looks every 20 ms */
             if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
             pthread_cond_timedwait(&P->work, &P->mu, &until);
-            if (k == 0 && !P->finish && ws_interrupt_taken(P->dev)) end_launch(P, WS_PAR_INTERRUPTED);
-            if (k == 0 && P->limit_s && !P->finish && ws_now_seconds() - P->t0 > P->limit_s)
-                end_launch(P, WS_PAR_TIMEOUT);
+            const ws_par_result r = k == 0 && !P->finish ? host_stop(P) : WS_PAR_DONE;
+            if (r != WS_PAR_DONE) end_launch(P, r);
             if (k == 0 && get(&P->printed)) { /* (outside the pool's lock: it calls the handler) */
                 pthread_mutex_unlock(&P->mu);
                 emit_ready(P);

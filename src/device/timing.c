@@ -639,14 +639,8 @@ static int timing_parallel(ws_device *dev, ws_timing *T, double limit, uint64_t 
     case WS_PAR_DONE: *st = WS_OK; return 0;
     case WS_PAR_FAULT: *st = WS_ERR_KERNEL_FAULT; return 0;
     case WS_PAR_DEADLOCK: ws_raise_deadlock(dev); *st = WS_ERR_DEADLOCK; return 0;
-    case WS_PAR_TIMEOUT:
-        ws_fault_watchdog(dev, end);
-        *st = WS_ERR_TIMEOUT;
-        return 0;
-    case WS_PAR_INTERRUPTED:
-        ws_fault_interrupted(dev, end);
-        *st = WS_ERR_INTERRUPTED;
-        return 0;
+    case WS_PAR_TIMEOUT: *st = ws_fault_host_stop(dev, WS_HOST_WATCHDOG, end); return 0;
+    case WS_PAR_INTERRUPTED: *st = ws_fault_host_stop(dev, WS_HOST_INTERRUPT, end); return 0;
     case WS_PAR_NO_THREADS: break;
     }
     return 1;
@@ -776,14 +770,9 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
             st = WS_ERR_DEADLOCK;
             goto out;
         }
-        if ((++iter & 1023) == 0 && ws_interrupt_taken(dev)) {
-            ws_fault_interrupted(dev, t);
-            st = WS_ERR_INTERRUPTED;
-            goto out;
-        }
-        if (limit && (iter & 1023) == 0 && ws_now_seconds() - t0 > limit) {
-            ws_fault_watchdog(dev, t);
-            st = WS_ERR_TIMEOUT;
+        const int why = (++iter & 1023) == 0 ? ws_host_stop_due(dev, t0, limit, 0) : 0;
+        if (why) {
+            st = ws_fault_host_stop(dev, why, t);
             goto out;
         }
     }
