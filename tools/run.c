@@ -15,14 +15,14 @@
 
 /* Ctrl-C: the first asks the launch to end and report where its warps
  * are (a kernel that spins for ever shows its line); a second one ends
- * the command at once. The handler needs the device: the one this
- * process runs, set while it is open. */
+ * the command at once (SA_RESETHAND). The handler needs the device: the
+ * one this process runs, set while it is open. */
 static ws_device *interrupt_dev;
 
 static void on_interrupt(int sig)
 {
+    (void)sig;
     if (interrupt_dev) ws_device_interrupt(interrupt_dev);
-    signal(sig, SIG_DFL);
 }
 
 static void usage(FILE *f)
@@ -317,10 +317,11 @@ int ws_cmd_run(int argc, char **argv)
     ws_device *dev;
     if (ws_device_open(&cfg, &dev)) { fprintf(stderr, "warpscope run: cannot open device\n"); return 1; }
     interrupt_dev = dev;
-    struct sigaction sa = { .sa_handler = on_interrupt }, old_sa;
+    struct sigaction sa = { .sa_handler = on_interrupt, .sa_flags = SA_RESETHAND }, old_sa;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, &old_sa);
     int rc = 1;
+    ws_status ran = WS_OK; /* the launch's own status */
     ws_module *mod;
     ws_kernel *k;
     uint32_t nargs = (uint32_t)(argc - i - 2);
@@ -344,7 +345,7 @@ int ws_cmd_run(int argc, char **argv)
         if (r == -2) goto done;
         if (r) goto fail;
     }
-    if (ws_launch(dev, k, grid, block, shared, args, nargs) || ws_synchronize(dev)) goto fail;
+    if (ws_launch(dev, k, grid, block, shared, args, nargs) || (ran = ws_synchronize(dev))) goto fail;
     for (uint32_t a = 0; a < nargs; a++)
         if (bufs[a].n && print_buffer(dev, a, &bufs[a])) goto fail;
     for (uint32_t a = 0; save_dir && a < nargs; a++) {
@@ -363,7 +364,7 @@ int ws_cmd_run(int argc, char **argv)
     goto done;
 fail:
     fprintf(stderr, "warpscope run: %s\n", ws_last_error(dev));
-    if (strstr(ws_last_error(dev), "interrupted: ")) rc = 128 + SIGINT; /* as a shell reports Ctrl-C */
+    if (ran == WS_ERR_INTERRUPTED) rc = 128 + SIGINT; /* as a shell reports Ctrl-C */
 done:
     for (uint32_t a = 0; bufs && a < nargs; a++) free(bufs[a].byval);
     free(args);

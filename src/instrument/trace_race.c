@@ -310,20 +310,18 @@ static void report_pair(const tr_twin *tw, const ws_trace_launch *L, const race_
     tr_where(tw, ma->addr, wa, sizeof wa);
     tr_where(tw, mb->addr, wb, sizeof wb);
     const ws_dim3 gb = L->grid, bd = L->block;
+    const int shared = p->ex_addr - WS_SHARED_BASE < WS_SHARED_END - WS_SHARED_BASE;
 #define BX(b) (b) % gb.x, (b) / gb.x % gb.y, (b) / gb.x / gb.y
 #define TX(t) (t) % bd.x, (t) / bd.x % bd.y, (t) / bd.x / bd.y
     fprintf(f, "    %-11s %s (%s) and %s (%s): %s memory, %llu word%s, ", p->write_write ? "write-write" : "read-write", wa,
             kind_name(ma->kind), wb, kind_name(mb->kind),
-            p->ex_addr - WS_SHARED_BASE < WS_SHARED_END - WS_SHARED_BASE ? "shared" : "global",
+            shared ? "shared" : "global",
             (unsigned long long)p->words, p->words == 1 ? "" : "s");
     /* shared memory is at its link address in every module: its objects
      * name it (global memory is mostly the program's buffers) */
-    char obj[96] = "";
-    if (p->ex_addr - WS_SHARED_BASE < WS_SHARED_END - WS_SHARED_BASE && tw && tw->lines &&
-        !ws_line_map_object(tw->lines, p->ex_addr, obj + 2, sizeof obj - 3)) {
-        obj[0] = ' ', obj[1] = '(';
-        strcat(obj, ")");
-    }
+    char name[92], obj[96] = "";
+    if (shared && tw && tw->lines && !ws_line_map_object(tw->lines, p->ex_addr, name, sizeof name))
+        snprintf(obj, sizeof obj, " (%s)", name);
     if (p->between_blocks)
         fprintf(f, "between blocks; e.g. block (%u,%u,%u) thread (%u,%u,%u) and block (%u,%u,%u) thread (%u,%u,%u) at 0x%08x%s\n",
                 BX(p->ex_block), TX(p->ex_tid_a), BX(p->ex_block_b), TX(p->ex_tid_b), p->ex_addr, obj);
