@@ -430,9 +430,7 @@ uint32_t prof_branch_target(const char *disasm, int with_jumps);
  * back through code without a line (prof_line0.c). */
 size_t prof_line0_origins(const prof_kernel *k, const uint32_t *from, size_t nfrom, uint32_t *lines, size_t max,
                           int *more);
-/* The same as text: "reached from lines 30 and 31", or "" if none. */
-void prof_line0_text(const prof_kernel *k, const uint32_t *from, size_t nfrom, char *buf, size_t len);
-/* Lines as that text ("" for none). */
+/* Those lines as text: "reached from lines 30 and 31", or "" for none. */
 void prof_line0_format(const uint32_t *lines, size_t n, int more, char *buf, size_t len);
 /* The origins of line l's code without a line (a line 0 of k's), by its
  * sampled PCs, else by those that ran: what the report and JSON name. */

@@ -125,11 +125,3 @@ void prof_line0_format(const uint32_t *lines, size_t n, int more, char *buf, siz
         o += (size_t)snprintf(buf + o, len - o, "%s%u", !i ? "" : i + 1 < n || more ? ", " : " and ", lines[i]);
     if (more && o < len) snprintf(buf + o, len - o, " and others");
 }
-
-void prof_line0_text(const prof_kernel *k, const uint32_t *from, size_t nfrom, char *buf, size_t len)
-{
-    uint32_t lines[4];
-    int more;
-    size_t n = prof_line0_origins(k, from, nfrom, lines, 4, &more);
-    prof_line0_format(lines, n, more, buf, len);
-}

@@ -134,8 +134,11 @@ static void peers_line0_text(const prof_kernel *k, const prof_line *bl, const pr
         const prof_pc *b = find_pc(k, k->peers[i].barrier_pc), *o = find_pc(k, k->peers[i].pc);
         if (b && o && prof_line_has(bl, b) && prof_line_has(l, o)) pcs[n++] = o->pc;
     }
-    prof_line0_text(k, pcs, n, t, len);
+    uint32_t lines[4];
+    int more;
+    const size_t nl = prof_line0_origins(k, pcs, n, lines, 4, &more);
     free(pcs);
+    prof_line0_format(lines, nl, more, t, len);
 }
 
 /* Where the warps that a barrier line's waiting warps wait for were, by
