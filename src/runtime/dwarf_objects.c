@@ -12,23 +12,31 @@
 #define MAX_DIMS 8
 #define MAX_DEPTH 64 /* DIE nesting walked looking for the variable */
 
-/* The object symbol holding addr: its value and size, its name. */
+int ws_elf_object_at(Elf_Scn *symtab, uint64_t addr, GElf_Sym *out)
+{
+    Elf_Data *d = elf_getdata(symtab, NULL);
+    size_t n = d ? d->d_size / sizeof(Elf32_Sym) : 0;
+    for (size_t i = 1; i < n; i++) {
+        GElf_Sym s;
+        if (!gelf_getsym(d, (int)i, &s) || GELF_ST_TYPE(s.st_info) != STT_OBJECT || !s.st_size) continue;
+        if (addr >= s.st_value && addr - s.st_value < s.st_size) {
+            *out = s;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* The object symbol holding addr in the module's symbol table: its value
+ * and size, its name. */
 static int object_symbol(Elf *elf, uint32_t addr, GElf_Sym *out, const char **name)
 {
     Elf_Scn *scn = NULL;
     while ((scn = elf_nextscn(elf, scn))) {
         GElf_Shdr sh;
-        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize) continue;
-        Elf_Data *d = elf_getdata(scn, NULL);
-        size_t n = d ? d->d_size / sh.sh_entsize : 0;
-        for (size_t i = 1; i < n; i++) {
-            GElf_Sym s;
-            if (!gelf_getsym(d, (int)i, &s) || GELF_ST_TYPE(s.st_info) != STT_OBJECT || !s.st_size) continue;
-            if (addr < s.st_value || addr - s.st_value >= s.st_size) continue;
-            *out = s;
-            *name = elf_strptr(elf, sh.sh_link, s.st_name);
-            return *name ? 0 : -1;
-        }
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || ws_elf_object_at(scn, addr, out)) continue;
+        *name = elf_strptr(elf, sh.sh_link, out->st_name);
+        return *name ? 0 : -1;
     }
     return -1;
 }

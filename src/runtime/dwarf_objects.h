@@ -4,6 +4,11 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <elfutils/libdw.h>
+#include <gelf.h>
+
+/* The sized object symbol (STT_OBJECT) of symbol table section symtab
+ * that holds address addr, in *out. Returns 0, or -1 if none does. */
+int ws_elf_object_at(Elf_Scn *symtab, uint64_t addr, GElf_Sym *out);
 
 /* The module object holding link address addr, with the array element
  * and struct member from DWARF when there is any: "tile[2][1]",

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "isa/isa.h"
+#include "runtime/dwarf_objects.h"
 #include "runtime/elf_internal.h"
 #include "warpscope/abi.h"
 
@@ -22,16 +23,11 @@
  * the shared object containing it, or the whole section if none does. */
 static void object_span(ws_elf_ctx *cx, const ws_elf_image *img, uint32_t value, uint32_t *lo, uint32_t *hi)
 {
-    Elf_Data *d = elf_getdata(cx->symtab, NULL);
-    size_t n = d ? d->d_size / sizeof(Elf32_Sym) : 0;
-    for (size_t i = 1; i < n; i++) {
-        GElf_Sym s;
-        if (!gelf_getsym(d, (int)i, &s) || GELF_ST_TYPE(s.st_info) != STT_OBJECT || !s.st_size) continue;
-        if (value >= s.st_value && value - s.st_value < s.st_size) {
-            *lo = (uint32_t)(s.st_value - WS_SHARED_BASE);
-            *hi = (uint32_t)(s.st_value - WS_SHARED_BASE + s.st_size);
-            return;
-        }
+    GElf_Sym s;
+    if (!ws_elf_object_at(cx->symtab, value, &s)) {
+        *lo = (uint32_t)(s.st_value - WS_SHARED_BASE);
+        *hi = (uint32_t)(s.st_value - WS_SHARED_BASE + s.st_size);
+        return;
     }
     *lo = 0;
     *hi = img->shared_static_size;
