@@ -17,7 +17,17 @@ int ws_code_table_add(ws_device *dev, const ws_code_region *r)
     }
     dev->code[dev->ncode++] = *r;
     dev->nmarked += r->orig != NULL;
+    dev->nordered += r->order != NULL;
     return 0;
+}
+
+uint32_t ws_issue_key_ordered(const ws_device *dev, uint32_t pc)
+{
+    for (size_t i = 0; i < dev->ncode; i++) {
+        const ws_code_region *r = &dev->code[i];
+        if (r->order && pc >= r->text_lo && pc < r->text_hi) return r->order[(pc - r->text_lo) / 2];
+    }
+    return pc;
 }
 
 int ws_code_inserted(const ws_device *dev, uint32_t pc)
@@ -41,7 +51,9 @@ void ws_code_table_remove(ws_device *dev, const void *key)
     for (size_t i = 0; i < dev->ncode; i++)
         if (dev->code[i].key == key) {
             dev->nmarked -= dev->code[i].orig != NULL;
+            dev->nordered -= dev->code[i].order != NULL;
             free(dev->code[i].orig);
+            free(dev->code[i].order);
             memmove(&dev->code[i], &dev->code[i + 1], (dev->ncode - i - 1) * sizeof *dev->code);
             dev->ncode--;
             return;

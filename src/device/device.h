@@ -72,9 +72,10 @@ typedef struct ws_warp {
                                       after the step; src/device/debug)    */
     uint32_t resv_valid;           /* lanes holding an LR reservation       */
     /* The group of lanes currently issuing: they share group_pc and
-     * group_depth. 0 = pick again. other_min_pc is the lowest PC of the
-     * other runnable lanes at the group's call depth (UINT32_MAX if none;
-     * 0 if lanes deeper than the group wait), has_others whether any
+     * group_depth. 0 = pick again. other_min_pc is the lowest issue key
+     * (ws_issue_key: the PC, unless the module's blocks are out of order)
+     * of the other runnable lanes at the group's call depth (UINT32_MAX if
+     * none; 0 if lanes deeper than the group wait), has_others whether any
      * other lane is runnable; both valid while group != 0. */
     uint32_t group, group_pc, other_min_pc;
     int16_t group_depth;
@@ -158,6 +159,10 @@ typedef struct ws_code_region {
      * (ws_code_inserted). NULL for other modules. Owned by the table. */
     uint32_t *orig;
     uint32_t norig;
+    /* The order a diverged warp issues this code in (src/runtime/
+     * issue_order.h): one key per halfword of [text_lo, text_hi), or NULL
+     * for address order. Owned by the table. */
+    uint32_t *order;
 } ws_code_region;
 
 /* A launch being executed by the work distributor. */
@@ -278,6 +283,7 @@ struct ws_device {
     ws_code_region *code;
     size_t ncode, codecap;
     size_t nmarked;                  /* regions with inserted code (orig)   */
+    size_t nordered;                 /* regions with an issue order (order) */
     struct ws_module **retired;      /* unloaded modules kept so stale handles
                                         are recognised (freed at close)     */
     size_t nretired, retcap;
@@ -422,8 +428,15 @@ int  ws_simt_select(ws_device *dev, ws_warp *w);          /* 0 if none runnable 
 void ws_simt_leave_group(ws_warp *w);                     /* write back group_pc */
 void ws_simt_park_group(ws_warp *w);                      /* leave it until resume */
 /* The group called (+1) or returned (-1): its lanes' depth moves, and
- * the PC at which it yields to the other lanes is worked out again. */
-void ws_simt_call_depth(ws_warp *w, int delta);
+ * the key at which it yields to the other lanes is worked out again. */
+void ws_simt_call_depth(const ws_device *dev, ws_warp *w, int delta);
+/* Which of two lanes' PCs a diverged warp issues first: the lower key
+ * (the PC itself unless its module's blocks are out of order). */
+uint32_t ws_issue_key_ordered(const ws_device *dev, uint32_t pc);
+static inline uint32_t ws_issue_key(const ws_device *dev, uint32_t pc)
+{
+    return dev->nordered ? ws_issue_key_ordered(dev, pc) : pc;
+}
 /* A jal/jalr's effect on the call depth: +1 links ra (a call), -1 jumps
  * through ra without linking (a return), else 0. Only ra counts (not t0,
  * which RISC-V's return-address hints also name), so that a computed jump

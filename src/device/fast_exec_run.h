@@ -42,7 +42,7 @@ static FX_TARGET int FX_RUN(ws_device *dev, ws_warp *w, ws_launch_stats *st, uin
      * count at which the group ends, where its next PC reaches the
      * others). `lim` is the sooner of that and the budget. */
     const uint32_t omp = w->other_min_pc;
-    const int div = w->has_others;
+    const int div = w->has_others, ordered = dev->nordered != 0;
     uint32_t starve = w->starve, lim = budget, cut_at = UINT32_MAX;
     /* Inserted code (FX_CREDIT, fast_exec.c): `blim` is the budget's
      * limit on k, raised by each credit entry (counted in k, as one entry
@@ -54,9 +54,18 @@ static FX_TARGET int FX_RUN(ws_device *dev, ws_warp *w, ws_launch_stats *st, uin
     fx_op *op;
 /* Entering block b_ (at pc) as a divergent group: set the cut if its code
  * reaches the other lanes (none of it below them: leave it to the
- * interpreter). */
+ * interpreter). In issue order (ws_issue_key) a block's keys need not
+ * rise: every op is looked at. */
 #define CUT(b_) do {                                                                   \
-        if ((b_)->ops[(b_)->n - 1].pc >= omp) {                                        \
+        if (ordered) {                                                                 \
+            uint32_t below_ = 0;                                                       \
+            while (below_ < (b_)->n && ws_issue_key(dev, (b_)->ops[below_].pc) < omp) below_++; \
+            if (below_ < (b_)->n) {                                                    \
+                if (!below_) goto stop;                                                \
+                cut_at = k + below_;                                                   \
+                if (cut_at < lim) lim = cut_at;                                        \
+            }                                                                          \
+        } else if ((b_)->ops[(b_)->n - 1].pc >= omp) {                                 \
             uint32_t below_ = 0;                                                       \
             while ((b_)->ops[below_].pc < omp) below_++;                               \
             if (!below_) goto stop;                                                    \
@@ -107,7 +116,7 @@ static FX_TARGET int FX_RUN(ws_device *dev, ws_warp *w, ws_launch_stats *st, uin
  * there if pc reaches the other lanes, or if it has now starved them
  * long enough. */
 #define TRANSFER_CHECK(turn_) do { if (div) {                                           \
-        if (pc >= omp) goto leave;                                                     \
+        if (ws_issue_key(dev, pc) >= omp) goto leave;                                  \
         if ((turn_) && ++starve >= WS_STARVE_LIMIT) {                                  \
             ws_ev_emit(dev, WS_EV_SCHED, WS_EV_SCHED_STARVE, w->core,                  \
                        (uint32_t)(w - dev->cores[w->core].warps));                     \
@@ -117,9 +126,9 @@ static FX_TARGET int FX_RUN(ws_device *dev, ws_warp *w, ws_launch_stats *st, uin
  * group then ends its run (its threshold changed: simt.c) after the
  * interpreter's checks, or leaves if the other lanes now go first. */
 #define CALL_CHECK(delta_, turn_) do {                                                  \
-        ws_simt_call_depth(w, (delta_));                                               \
+        ws_simt_call_depth(dev, w, (delta_));                                          \
         if (div) {                                                                     \
-            if (pc >= w->other_min_pc) goto leave;                                     \
+            if (ws_issue_key(dev, pc) >= w->other_min_pc) goto leave;                  \
             if ((turn_) && ++starve >= WS_STARVE_LIMIT) {                              \
                 ws_ev_emit(dev, WS_EV_SCHED, WS_EV_SCHED_STARVE, w->core,              \
                            (uint32_t)(w - dev->cores[w->core].warps));                 \
@@ -285,7 +294,7 @@ h_jalr: {
     k++;
     const int call = ws_call_delta(rd, rs1, 1, t0);
     if (!same) { /* per-lane targets, already in w->pc[]: pick again */
-        if (call) ws_simt_call_depth(w, call);
+        if (call) ws_simt_call_depth(dev, w, call);
         w->group_pc = op->pc;
         w->group = 0;
         goto done;

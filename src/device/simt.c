@@ -1,5 +1,7 @@
 /* SIMT reconvergence: a warp issues for the group of runnable lanes that
- * are deepest in calls and, among those, share the lowest PC. Lanes that
+ * are deepest in calls and, among those, share the lowest PC in issue
+ * order (ws_issue_key: address order, or the module's blocks sorted
+ * topologically where the compiler placed them otherwise). Lanes that
  * diverge rejoin when their PCs meet again; lanes that diverged inside a
  * called function all return from it before the caller goes on, so warp
  * votes and shuffles after a call see every lane that made it (a
@@ -37,24 +39,37 @@ void ws_simt_park_group(ws_warp *w)
     ws_simt_leave_group(w);
 }
 
-/* Lowest PC strictly above `above` among runnable lanes (UINT32_MAX: none). */
-static uint32_t next_pc_above(const ws_warp *w, uint32_t runnable, uint32_t above)
+/* The PC, among runnable lanes, whose issue key (ws_issue_key) is the
+ * lowest strictly above `above`; its key in *key (UINT32_MAX, both: none). */
+static uint32_t next_pc_above(const ws_device *dev, const ws_warp *w, uint32_t runnable, uint32_t above,
+                              uint32_t *key)
 {
     uint32_t best = UINT32_MAX;
+    *key = UINT32_MAX;
     if (runnable == UINT32_MAX) { /* a whole 32-lane warp: loops that vectorise */
         uint32_t diff = 0; /* usually at one PC (the min below does not vectorise without SSE4.1) */
         for (int l = 0; l < 32; l++) diff |= w->pc[l] ^ w->pc[0];
-        if (!diff) return w->pc[0] > above ? w->pc[0] : UINT32_MAX;
-        for (int l = 0; l < 32; l++) {
-            uint32_t pc = w->pc[l];
-            best = pc > above && pc < best ? pc : best;
+        if (!diff) {
+            const uint32_t k = ws_issue_key(dev, w->pc[0]);
+            if (k <= above) return UINT32_MAX;
+            *key = k;
+            return w->pc[0];
         }
-        return best;
+        if (!dev->nordered) {
+            for (int l = 0; l < 32; l++) {
+                uint32_t pc = w->pc[l];
+                best = pc > above && pc < best ? pc : best;
+            }
+            *key = best;
+            return best;
+        }
     }
+    uint32_t best_key = UINT32_MAX;
     for (uint32_t m = runnable; m; m &= m - 1) {
-        uint32_t pc = w->pc[__builtin_ctz(m)];
-        if (pc > above && pc < best) best = pc;
+        const uint32_t pc = w->pc[__builtin_ctz(m)], k = ws_issue_key(dev, pc);
+        if (k > above && k < best_key) best_key = k, best = pc;
     }
+    *key = best_key;
     return best;
 }
 
@@ -110,10 +125,10 @@ static int one_depth(const ws_warp *w, uint32_t m)
     return !diff;
 }
 
-/* Where the group yields to the other runnable lanes: the lowest PC of
- * those at its depth (UINT32_MAX if none), or 0 (at once) if any is
- * deeper; has_others says whether there are any. */
-static inline void set_threshold(ws_warp *w, uint32_t runnable)
+/* Where the group yields to the other runnable lanes: the lowest issue
+ * key of those at its depth (UINT32_MAX if none), or 0 (at once) if any
+ * is deeper; has_others says whether there are any. */
+static inline void set_threshold(const ws_device *dev, ws_warp *w, uint32_t runnable)
 {
     const uint32_t others = runnable & ~w->group;
     w->has_others = others != 0;
@@ -125,7 +140,7 @@ static inline void set_threshold(ws_warp *w, uint32_t runnable)
         same = lanes_at_depth(w, others, w->group_depth);
     }
     if (!same) return;
-    w->other_min_pc = next_pc_above(w, same, 0);
+    next_pc_above(dev, w, same, 0, &w->other_min_pc);
     if (w->other_min_pc == UINT32_MAX) w->other_min_pc = 0;
 }
 
@@ -157,12 +172,13 @@ int ws_simt_select(ws_device *dev, ws_warp *w)
         const uint32_t g = parked_group(w, runnable, prev_pc, prev_depth);
         if (g) { /* it goes on as if never halted: its sticky and held_to stay */
             w->group = g;
-            set_threshold(w, runnable);
+            set_threshold(dev, w, runnable);
             return 1;
         }
     }
 
-    /* Deepest first, then lowest PC. */
+    /* Deepest first, then lowest issue key (the lowest PC, unless the
+     * module's blocks are out of order). */
     const int uniform = one_depth(w, runnable);
     if (uniform && runnable == w->live) w->depth_split = 0; /* every live lane at one depth again */
     int16_t depth = w->depth[__builtin_ctz(runnable)];
@@ -171,7 +187,8 @@ int ws_simt_select(ws_device *dev, ws_warp *w)
         depth = deepest(w, runnable);
         level = lanes_at_depth(w, runnable, depth);
     }
-    uint32_t lowest = next_pc_above(w, level, 0);
+    uint32_t key;
+    uint32_t lowest = next_pc_above(dev, w, level, 0, &key);
     if (lowest == UINT32_MAX) lowest = 0; /* only reachable if a PC is 0 */
     uint32_t pc = lowest;
     w->sticky = 0; /* a guard's turn ends with its group (it diverged, waits or exited) */
@@ -180,7 +197,7 @@ int ws_simt_select(ws_device *dev, ws_warp *w)
         /* Guard: give the group after the starving one a turn (the next
          * PC at its depth, else the deepest level below it). */
         const uint32_t same = uniform ? runnable : lanes_at_depth(w, runnable, prev_depth);
-        uint32_t next = same ? next_pc_above(w, same, prev_pc) : UINT32_MAX;
+        uint32_t next = same ? next_pc_above(dev, w, same, ws_issue_key(dev, prev_pc), &key) : UINT32_MAX;
         if (next != UINT32_MAX) {
             pc = next, depth = prev_depth, level = same;
         } else if (!uniform) {
@@ -190,7 +207,7 @@ int ws_simt_select(ws_device *dev, ws_warp *w)
             if (below) {
                 depth = deepest(w, below);
                 level = lanes_at_depth(w, below, depth);
-                pc = next_pc_above(w, level, 0);
+                pc = next_pc_above(dev, w, level, 0, &key);
             }
         }
         w->sticky = STICKY_TURNS;
@@ -200,7 +217,7 @@ int ws_simt_select(ws_device *dev, ws_warp *w)
     if (pc == 0 && !w->group) w->group = lanes_at(w, level, 0);
     w->group_pc = pc;
     w->group_depth = depth;
-    set_threshold(w, runnable);
+    set_threshold(dev, w, runnable);
     if (!w->has_others) {
         w->starve = 0;
         if (w->diverged) { /* every runnable lane at one PC again */
@@ -211,7 +228,7 @@ int ws_simt_select(ws_device *dev, ws_warp *w)
     return 1;
 }
 
-void ws_simt_call_depth(ws_warp *w, int delta)
+void ws_simt_call_depth(const ws_device *dev, ws_warp *w, int delta)
 {
     if (w->group == UINT32_MAX) /* a whole 32-lane warp (vectorises) */
         for (int l = 0; l < 32; l++) w->depth[l] = (int16_t)(w->depth[l] + delta);
@@ -219,7 +236,7 @@ void ws_simt_call_depth(ws_warp *w, int delta)
         for (uint32_t m = w->group; m; m &= m - 1) w->depth[__builtin_ctz(m)] += (int16_t)delta;
     w->group_depth += (int16_t)delta;
     if (w->group != w->live) w->depth_split = 1;
-    if (w->has_others) set_threshold(w, runnable_lanes(w));
+    if (w->has_others) set_threshold(dev, w, runnable_lanes(w));
 }
 
 static void barrier_check(ws_device *dev, ws_block *b);

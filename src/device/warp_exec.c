@@ -728,7 +728,7 @@ static inline __attribute__((always_inline)) ws_warp_result warp_run(ws_device *
 
         /* Next PC: continue the group while it stays uniform and below the
          * other groups; otherwise pick again (deepest, then lowest PC). */
-        if (call) ws_simt_call_depth(w, call);
+        if (call) ws_simt_call_depth(dev, w, call);
         uint32_t live_g = w->group; /* lanes may have retired */
         if (per_lane_pc || (taken && taken != g)) {
             if (taken && taken != g) {
@@ -755,7 +755,8 @@ static inline __attribute__((always_inline)) ws_warp_result warp_run(ws_device *
         if (w->held_to) {
             if (pc != w->held_to) continue;
             w->held_to = 0;
-        } else if (in->op == OP_SLTI && rd == 0 && pc > w->other_min_pc && ws_hint_hold(in->raw) >= 0) {
+        } else if (in->op == OP_SLTI && rd == 0 && ws_issue_key(dev, pc) > w->other_min_pc &&
+                   ws_hint_hold(in->raw) >= 0) {
             w->held_to = npc + (uint32_t)ws_hint_hold(in->raw);
             continue;
         }
@@ -764,7 +765,7 @@ static inline __attribute__((always_inline)) ws_warp_result warp_run(ws_device *
         const uint32_t turn = npc < pc && (taken || ((in->op == OP_JAL || in->op == OP_JALR) && rd == 0));
         if (w->sticky) { w->sticky -= turn; continue; }
         if (!w->has_others) continue;
-        if (npc >= w->other_min_pc) {
+        if (ws_issue_key(dev, npc) >= w->other_min_pc) {
             ws_simt_leave_group(w);
         } else if (turn && ++w->starve >= WS_STARVE_LIMIT) {
             ws_ev_emit(dev, WS_EV_SCHED, WS_EV_SCHED_STARVE, w->core, (uint32_t)(w - dev->cores[w->core].warps));

@@ -11,6 +11,11 @@
 #define MIN_SHARE 0.02     /* of the warp-cycles of the kernel's lines      */
 #define SIMT_LOW 0.5       /* at most: a divergence rule (an if/else on odd
                               and even lanes runs each arm at exactly 0.5) */
+#define SIMT_LOW_CAS 0.75  /* at most, for a compare-and-swap retry loop: one
+                              lane leaves per round while the warp's others
+                              wait at the loop (docs/device.md, issue order),
+                              so even one warp alone runs it at about half
+                              its lanes, and its fixed part raises that */
 #define SECTORS_RATIO 2.0  /* sectors per request at least this many times
                               what 32 neighbouring elements take: uncoalesced
                               (a stride of 2 fetches every sector twice over) */
@@ -1204,7 +1209,7 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
                              "only %.1f%% of their warps' lanes; make block sizes multiples of %u threads",
                              100.0 * fill, lanes);
                 fail |= add(out, nout, l, "partial_warps", simt, cyc, t);
-            } else if (low && cas_loop(k, l)) {
+            } else if (simt <= SIMT_LOW_CAS + 1e-9 && !partial && cas_loop(k, l)) {
                 /* a hand-written atomicCAS loop and the like: lr/sc (or
                  * amocas) in a loop that each lane leaves when its swap
                  * succeeds */

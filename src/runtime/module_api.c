@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "runtime/api_lock.h"
+#include "runtime/func_symbols.h"
+#include "runtime/issue_order.h"
 #include "runtime/module_file.h"
 #include "runtime/runtime.h"
 #include "runtime/tools.h"
@@ -55,10 +57,10 @@ void ws_modules_release_all(ws_device *dev)
         module_free(m);
     }
     ws_modules_free_retired(dev);
-    for (size_t i = 0; i < dev->ncode; i++) free(dev->code[i].orig);
+    for (size_t i = 0; i < dev->ncode; i++) free(dev->code[i].orig), free(dev->code[i].order);
     free(dev->code);
     dev->code = NULL;
-    dev->ncode = dev->codecap = dev->nmarked = 0;
+    dev->ncode = dev->codecap = dev->nmarked = dev->nordered = 0;
 }
 
 ws_status ws_module_check(ws_device *dev, const ws_module *mod, const char *fn)
@@ -124,6 +126,36 @@ static ws_status place_module(ws_device *dev, ws_module *m, ws_addr at, int twin
         ws_mem_mark(&dev->mem, m->base + g * 8, 8, m->img.writable[g] ? SHADOW_RW : SHADOW_RX);
     ws_code_invalidate(dev, m->base, m->size);
     return WS_OK;
+}
+
+/* The order a diverged warp issues the module's code in (issue_order.h),
+ * from its placed code and its function symbols (none without symbols:
+ * address order). -1 out of host memory. */
+static int issue_order(ws_device *dev, const ws_module *m, ws_code_region *r)
+{
+    r->order = NULL;
+    if (r->text_hi <= r->text_lo || !m->elf) return 0;
+    elf_version(EV_CURRENT);
+    Elf *e = elf_memory((char *)m->elf, m->elf_size); /* libelf only reads it */
+    if (!e) return 0;
+    ws_func_syms syms;
+    ws_func_syms_build(&syms, e);
+    uint32_t *pairs = syms.n ? malloc(2 * syms.n * sizeof *pairs) : NULL;
+    size_t n = 0;
+    int rc = syms.n && !pairs ? -1 : 0;
+    const uint32_t delta = m->base - m->link_base;
+    for (size_t i = 0; pairs && i < syms.n; i++) { /* by start: nested and aliased symbols after the first go */
+        const uint32_t lo = syms.v[i].lo + delta, hi = lo + syms.v[i].size;
+        if (n && lo < pairs[2 * n - 1]) continue;
+        pairs[2 * n] = lo, pairs[2 * n + 1] = hi, n++;
+    }
+    if (!rc && n)
+        rc = ws_issue_order(ws_mem_global_ptr(&dev->mem, r->text_lo), r->text_lo, r->text_hi - r->text_lo, pairs, n,
+                            &r->order);
+    free(pairs);
+    ws_func_syms_free(&syms);
+    elf_end(e);
+    return rc;
 }
 
 static ws_status build_kernels(ws_device *dev, ws_module *m)
@@ -198,7 +230,8 @@ static ws_status load_data(ws_device *dev, const void *image, size_t size, const
                               .link_base = m->link_base, .image = m->elf, .image_size = m->elf_size,
                               .text_lo = m->base + (m->img.text_start - m->img.link_base),
                               .text_hi = m->base + (m->img.text_end - m->img.link_base) };
-    if (ws_code_table_add(dev, &region)) {
+    if (issue_order(dev, m, &region) || ws_code_table_add(dev, &region)) {
+        free(region.order);
         ws_mem_free(&dev->mem, m->base, REGION_MODULE);
         module_free(m);
         return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "module load: out of host memory");
@@ -256,8 +289,9 @@ ws_status ws_module_load_twin(ws_device *dev, const void *image, size_t size, co
     }
     for (uint32_t i = 0; i < 2 * norig; i++) region.orig[i] = m->base + (orig[i] - m->link_base);
     region.norig = norig;
-    if ((st = build_kernels(dev, m)) != WS_OK || ws_code_table_add(dev, &region)) {
+    if ((st = build_kernels(dev, m)) != WS_OK || issue_order(dev, m, &region) || ws_code_table_add(dev, &region)) {
         free(region.orig);
+        free(region.order);
         free_image(dev, m, 1);
         module_free(m);
         return st != WS_OK ? st : ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "module load: out of host memory");

@@ -146,3 +146,32 @@ BODY void skip_call_body(int *out)
         "ret\n");
 }
 KERNEL_FOR(skip_call)
+
+/* The warp-shuffle scan as clang -O1 lays it out: the loop rotated, its
+ * latch above its header, and the `if (lane >= d) v += u` body below the
+ * header, jumping back up to the latch. In address order the lanes that
+ * skip the body (the latch is lower) ran the latch and the next shuffle
+ * without the others, and the scan came out wrong; in issue order
+ * (docs/device.md: the body before the latch) they wait at the latch for
+ * the body's lanes, and every shuffle has all 32. out[x] = x + 1, the
+ * inclusive scan of ones. */
+BODY void rotated_scan_body(int *out)
+{
+    __asm__ volatile(
+        "csrr t0, 0xCC0\n"                  /* lane                             */
+        "addi t2, zero, 1\n"                /* v = 1                            */
+        "addi t1, zero, 1\n"                /* d = 1                            */
+        "addi t4, zero, 32\n"
+        "j 2f\n"
+        "1: slli t1, t1, 1\n"               /* latch: d <<= 1                   */
+        "bgeu t1, t4, 3f\n"
+        "2: .insn r 0x0B, 4, 1, t5, t2, t1\n" /* header: u = shfl.up(v, d)       */
+        "bltu t0, t1, 1b\n"                 /* lane < d: no add                 */
+        "add t2, t2, t5\n"                  /* body: v += u                     */
+        "j 1b\n"
+        "3: slli t3, t0, 2\n"
+        "add t3, a0, t3\n"
+        "sw t2, 0(t3)\n"
+        "ret\n");
+}
+KERNEL_FOR(rotated_scan)

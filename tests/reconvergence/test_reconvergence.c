@@ -1,5 +1,6 @@
 /* The SIMT reconvergence rule (docs/device.md): the group of lanes at the
- * lowest PC issues, and lanes meet again where their paths join. On known
+ * lowest PC in issue order issues, and lanes meet again where their paths
+ * join. On known
  * divergence patterns (reconv_kernels.c) the rule fixes exactly how many
  * warp-instructions issue and how many thread-instructions run; another
  * rule (highest PC first, say) issues the code after a join once per
@@ -24,6 +25,7 @@ static int v_nested(int x) { return (x & 3) == 3 ? 101 : x & 1 ? 1 : 0; }
 static int v_loop(int x) { return (x & 3) + 1; }
 static int v_early(int x) { return x < 8 ? -1 : x; }
 static int v_all(int x) { (void)x; return -1; } /* a ballot of all 32 lanes */
+static int v_scan(int x) { return x + 1; }
 
 static ws_launch_stats run(const char *name, int *out)
 {
@@ -68,6 +70,10 @@ int main(int argc, char **argv)
         { "call_diverge", 17, 4 * 32 + 2 * 32 + 2 * 16 + 3 * 16 + 6 * 32, v_all },
         /* 5 common, the call and 2 in the leaf for 16, 6 at the join */
         { "skip_call", 14, 5 * 32 + 3 * 16 + 6 * 32, v_all },
+        /* 5 before the loop; for d = 1, 2, 4, 8, 16 the header (2) and the
+         * latch (2) for all 32 and the body (2) for 32 - d lanes, the body
+         * first (issue order); 4 after */
+        { "rotated_scan", 5 + 5 * 6 + 4, 5 * 32 + 5 * 4 * 32 + 2 * (31 + 30 + 28 + 24 + 16) + 4 * 32, v_scan },
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         const expect *e = &cases[i];

@@ -1,0 +1,287 @@
+/* The issue order of a module's code (issue_order.h).
+ *
+ * The device issues a diverged warp's lanes in order of their PCs' keys,
+ * lowest first, and a group runs until it would pass the others: with
+ * keys in a topological order of the control flow, the lanes of a branch
+ * all reach its join before any goes past it. Address order is such an
+ * order when the compiler lays blocks out that way, which it does not
+ * always: a rotated loop puts its latch above its header, an `if` body
+ * may sit below the loop it belongs to. Then the lanes that skipped the
+ * body ran on through the latch into the next iteration's warp shuffle
+ * without the others (a warp scan gave wrong sums at -O1).
+ *
+ * Per function: basic blocks from a sweep of its instructions; back
+ * edges from a depth-first search; each loop's body from its back edges;
+ * then Kahn's topological sort of the forward edges, taking the ready
+ * block with the lowest address, and once a loop's header is out, only
+ * blocks of that loop until all of them are (the lanes still looping go
+ * before those that left it). A function already in that order keeps
+ * its addresses as keys. */
+#include <stdlib.h>
+#include <string.h>
+#include "isa/isa.h"
+#include "runtime/issue_order.h"
+
+#define NONE UINT32_MAX
+/* A function of more blocks keeps address order: the sort below takes
+ * time and memory quadratic in its blocks, and a module is untrusted
+ * input (kernels have tens to hundreds). */
+#define MAX_BLOCKS 2048u
+
+enum { K_FALL, K_BRANCH, K_JUMP, K_END }; /* how control leaves an instruction */
+
+typedef struct block {
+    uint32_t start, end;       /* halfword slots of the function, [start, end) */
+    uint32_t succ[2], nsucc;   /* blocks */
+    uint8_t back[2];           /* succ[i] is reached by a back edge */
+    uint32_t indeg;            /* forward edges in, still to be taken */
+} block;
+
+typedef struct loop {
+    uint32_t header, size, left; /* left: blocks not yet placed */
+    uint8_t *in;                 /* per block: in the body */
+} loop;
+
+typedef struct func_cfg {
+    uint32_t nslots, nb, nloops;
+    uint8_t *len, *kind;         /* per slot: instruction length in halfwords (0: none), kind */
+    uint32_t *target;            /* per slot: branch/jump target slot or NONE */
+    uint32_t *block_of;          /* per slot (instruction starts) */
+    block *b;
+    loop *loops;
+} func_cfg;
+
+static void cfg_free(func_cfg *c)
+{
+    for (uint32_t i = 0; i < c->nloops; i++) free(c->loops[i].in);
+    free(c->loops), free(c->b), free(c->block_of), free(c->target), free(c->kind), free(c->len);
+    memset(c, 0, sizeof *c);
+}
+
+/* Decode the function's instructions (slots relative to its start).
+ * 0, or 1: not understood (a target between instructions), -1: memory. */
+static int sweep(func_cfg *c, const uint8_t *code, uint32_t nslots)
+{
+    c->nslots = nslots;
+    c->len = calloc(nslots + 1, 1);
+    c->kind = calloc(nslots + 1, 1);
+    c->target = malloc((nslots + 1) * sizeof *c->target);
+    c->block_of = malloc((nslots + 1) * sizeof *c->block_of);
+    if (!c->len || !c->kind || !c->target || !c->block_of) return -1;
+    for (uint32_t s = 0; s < nslots;) {
+        const uint32_t lo16 = (uint32_t)code[2 * s] | (uint32_t)code[2 * s + 1] << 8;
+        const uint32_t n = ws_inst_length((uint16_t)lo16) / 2;
+        if (s + n > nslots) break; /* a partial instruction at the end: not code */
+        const uint32_t bits = n == 2 ? lo16 | ((uint32_t)code[2 * s + 2] | (uint32_t)code[2 * s + 3] << 8) << 16 : lo16;
+        ws_inst in;
+        ws_decode(bits, &in);
+        c->len[s] = (uint8_t)n;
+        c->target[s] = NONE;
+        uint8_t k = K_FALL;
+        if (in.op >= OP_BEQ && in.op <= OP_BGEU) k = K_BRANCH;
+        else if (in.op == OP_JAL && in.rd == 0) k = K_JUMP;      /* a call (rd = ra) comes back: falls through */
+        else if ((in.op == OP_JALR && in.rd == 0) || in.op == OP_ILLEGAL) k = K_END; /* ret, indirect jump */
+        if (k == K_BRANCH || k == K_JUMP) {
+            const int64_t t = (int64_t)s + in.imm / 2;
+            if (in.imm % 2 == 0 && t >= 0 && t < (int64_t)nslots) c->target[s] = (uint32_t)t;
+            else if (k == K_JUMP) k = K_END; /* a tail call out of the function */
+        }
+        c->kind[s] = k;
+        s += n;
+    }
+    return 0;
+}
+
+/* Basic blocks and their edges. 0, 1 (not understood), -1 (memory). */
+static int build_blocks(func_cfg *c)
+{
+    const uint32_t n = c->nslots;
+    uint8_t *leader = calloc(n + 1, 1);
+    if (!leader) return -1;
+    leader[0] = 1;
+    uint32_t nb = 0;
+    for (uint32_t s = 0; s < n; s += c->len[s] ? c->len[s] : 1) {
+        if (!c->len[s]) break;
+        if (c->target[s] != NONE) {
+            if (!c->len[c->target[s]]) { free(leader); return 1; } /* into the middle of an instruction */
+            leader[c->target[s]] = 1;
+        }
+        if (c->kind[s] != K_FALL) leader[s + c->len[s]] = 1;
+    }
+    for (uint32_t s = 0; s < n && c->len[s]; s += c->len[s]) nb += leader[s];
+    c->b = calloc(nb ? nb : 1, sizeof *c->b);
+    if (!c->b) { free(leader); return -1; }
+    uint32_t cur = NONE;
+    for (uint32_t s = 0; s < n && c->len[s]; s += c->len[s]) {
+        if (leader[s]) {
+            cur = cur == NONE ? 0 : cur + 1;
+            c->b[cur].start = s;
+        }
+        c->block_of[s] = cur;
+        c->b[cur].end = s + c->len[s];
+    }
+    c->nb = cur == NONE ? 0 : cur + 1;
+    free(leader);
+    for (uint32_t i = 0; i < c->nb; i++) {
+        block *b = &c->b[i];
+        uint32_t t = b->start; /* the block's last instruction */
+        for (uint32_t s = b->start; s < b->end; s += c->len[s]) t = s;
+        const uint32_t next = b->end;
+        const int falls = c->kind[t] == K_FALL || c->kind[t] == K_BRANCH;
+        if (c->target[t] != NONE) b->succ[b->nsucc++] = c->block_of[c->target[t]];
+        if (falls && next < n && c->len[next] && (!b->nsucc || c->block_of[next] != b->succ[0]))
+            b->succ[b->nsucc++] = c->block_of[next];
+    }
+    return 0;
+}
+
+/* Depth-first from the entry: marks back edges. 1 if a block is not
+ * reached (an indirect jump's targets), -1 out of memory. */
+static int find_back_edges(func_cfg *c)
+{
+    uint8_t *color = calloc(c->nb, 1); /* 0 white, 1 on the stack, 2 done */
+    uint32_t *stack = malloc(c->nb * sizeof *stack), *next = calloc(c->nb, sizeof *next);
+    if (!color || !stack || !next) { free(color), free(stack), free(next); return -1; }
+    uint32_t sp = 0, reached = 1;
+    stack[sp++] = 0;
+    color[0] = 1;
+    while (sp) {
+        const uint32_t u = stack[sp - 1];
+        block *b = &c->b[u];
+        if (next[u] == b->nsucc) { color[u] = 2, sp--; continue; }
+        const uint32_t i = next[u]++, v = b->succ[i];
+        if (color[v] == 1) b->back[i] = 1;
+        else if (!color[v]) { color[v] = 1, stack[sp++] = v, reached++; }
+    }
+    free(color), free(stack), free(next);
+    return reached == c->nb ? 0 : 1;
+}
+
+/* The loops, one per header: the blocks that reach a back edge's source
+ * without passing the header. 1 if a loop is entered other than through
+ * its header (irreducible), -1 out of memory. */
+static int find_loops(func_cfg *c)
+{
+    const uint32_t nb = c->nb;
+    uint32_t *npred = calloc(nb + 1, sizeof *npred), *preds = NULL, *work = malloc(nb * sizeof *work);
+    uint32_t nedges = 0;
+    if (!npred || !work) { free(npred), free(work); return -1; }
+    for (uint32_t u = 0; u < nb; u++)
+        for (uint32_t i = 0; i < c->b[u].nsucc; i++) npred[c->b[u].succ[i] + 1]++, nedges++;
+    for (uint32_t v = 0; v < nb; v++) npred[v + 1] += npred[v]; /* offsets */
+    uint32_t *fill = calloc(nb, sizeof *fill);
+    preds = malloc((nedges ? nedges : 1) * sizeof *preds);
+    c->loops = calloc(nb, sizeof *c->loops);
+    int rc = !fill || !preds || !c->loops ? -1 : 0;
+    for (uint32_t u = 0; !rc && u < nb; u++)
+        for (uint32_t i = 0; i < c->b[u].nsucc; i++) {
+            const uint32_t v = c->b[u].succ[i];
+            preds[npred[v] + fill[v]++] = u;
+        }
+    for (uint32_t u = 0; !rc && u < nb; u++)
+        for (uint32_t i = 0; !rc && i < c->b[u].nsucc; i++) {
+            if (!c->b[u].back[i]) continue;
+            const uint32_t h = c->b[u].succ[i];
+            loop *l = NULL;
+            for (uint32_t k = 0; k < c->nloops; k++)
+                if (c->loops[k].header == h) l = &c->loops[k];
+            if (!l) {
+                l = &c->loops[c->nloops++];
+                l->header = h;
+                if (!(l->in = calloc(nb, 1))) { rc = -1; break; }
+                l->in[h] = 1, l->size = 1;
+            }
+            uint32_t nw = 0;
+            if (!l->in[u]) l->in[u] = 1, l->size++, work[nw++] = u;
+            while (nw && !rc) {
+                const uint32_t x = work[--nw];
+                if (x == 0) rc = 1; /* the entry reaches the back edge around the header */
+                for (uint32_t p = npred[x]; p < npred[x + 1]; p++)
+                    if (!l->in[preds[p]]) l->in[preds[p]] = 1, l->size++, work[nw++] = preds[p];
+            }
+        }
+    free(npred), free(preds), free(work), free(fill);
+    return rc;
+}
+
+/* Kahn's sort into order[]: lowest address first among the ready blocks
+ * of the innermost loop being placed. 0, 1 (not understood), -1. */
+static int sort_blocks(func_cfg *c, uint32_t *order)
+{
+    const uint32_t nb = c->nb;
+    uint32_t *ready = malloc(nb * sizeof *ready), *open = malloc((c->nloops + 1) * sizeof *open);
+    if (!ready || !open) { free(ready), free(open); return -1; }
+    for (uint32_t u = 0; u < nb; u++)
+        for (uint32_t i = 0; i < c->b[u].nsucc; i++)
+            if (!c->b[u].back[i]) c->b[c->b[u].succ[i]].indeg++;
+    for (uint32_t k = 0; k < c->nloops; k++) c->loops[k].left = c->loops[k].size;
+    uint32_t nready = 0, nopen = 0, placed = 0;
+    int rc = 0;
+    ready[nready++] = 0;
+    while (placed < nb) {
+        const uint8_t *in = nopen ? c->loops[open[nopen - 1]].in : NULL;
+        uint32_t best = NONE;
+        for (uint32_t r = 0; r < nready; r++)
+            if ((!in || in[ready[r]]) && (best == NONE || c->b[ready[r]].start < c->b[ready[best]].start)) best = r;
+        if (best == NONE) { rc = 1; break; } /* a loop left unfinished: not a loop we understand */
+        const uint32_t u = ready[best];
+        ready[best] = ready[--nready];
+        order[placed++] = u;
+        for (uint32_t k = 0; k < c->nloops; k++) {
+            if (c->loops[k].in[u]) c->loops[k].left--;
+            if (c->loops[k].header == u) open[nopen++] = k;
+        }
+        while (nopen && !c->loops[open[nopen - 1]].left) nopen--;
+        for (uint32_t i = 0; i < c->b[u].nsucc; i++)
+            if (!c->b[u].back[i] && !--c->b[c->b[u].succ[i]].indeg) ready[nready++] = c->b[u].succ[i];
+    }
+    free(ready), free(open);
+    return rc;
+}
+
+/* Keys (slots) of one function [fs, fs + nslots) into keys[]; left as
+ * they are (addresses) when not understood. -1 out of memory. */
+static int order_function(const uint8_t *code, uint32_t fs, uint32_t nslots, uint32_t *keys, int *moved)
+{
+    func_cfg c;
+    memset(&c, 0, sizeof c);
+    uint32_t *order = NULL;
+    int rc = sweep(&c, code, nslots);
+    if (!rc) rc = build_blocks(&c);
+    if (!rc && c.nb > MAX_BLOCKS) rc = 1;
+    if (!rc && c.nb > 1) rc = find_back_edges(&c);
+    if (!rc && c.nb > 1) rc = find_loops(&c);
+    if (!rc && c.nb > 1) rc = (order = malloc(c.nb * sizeof *order)) ? sort_blocks(&c, order) : -1;
+    if (!rc && c.nb > 1) {
+        uint32_t cur = fs;
+        for (uint32_t i = 0; i < c.nb; i++) {
+            const block *b = &c.b[order[i]];
+            if (order[i] != i) *moved = 1;
+            for (uint32_t s = b->start; s < b->end; s++) keys[fs + s] = cur + (s - b->start);
+            cur += b->end - b->start;
+        }
+    }
+    free(order);
+    cfg_free(&c);
+    return rc < 0 ? -1 : 0;
+}
+
+int ws_issue_order(const uint8_t *text, uint32_t lo, uint32_t size, const uint32_t *funcs, size_t nfuncs,
+                   uint32_t **keys)
+{
+    *keys = NULL;
+    const uint32_t nslots = size / 2;
+    uint32_t *k = malloc((nslots ? nslots : 1) * sizeof *k);
+    if (!k) return -1;
+    for (uint32_t s = 0; s < nslots; s++) k[s] = s;
+    int moved = 0;
+    for (size_t f = 0; f < nfuncs; f++) {
+        const uint32_t a = funcs[2 * f], e = funcs[2 * f + 1];
+        if (a < lo || e > lo + size || e <= a || (a - lo) % 2) continue;
+        if (order_function(text + (a - lo), (a - lo) / 2, (e - a) / 2, k, &moved)) { free(k); return -1; }
+    }
+    if (!moved) { free(k); return 0; }
+    for (uint32_t s = 0; s < nslots; s++) k[s] = lo + 2 * k[s];
+    *keys = k;
+    return 0;
+}

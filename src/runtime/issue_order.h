@@ -1,0 +1,22 @@
+/* The order in which a diverged warp issues its lanes' code
+ * (docs/device.md, "SIMT execution and reconvergence"): the module's code
+ * with each function's basic blocks in a topological order of its
+ * control flow, loops kept together. Lanes that branched apart then meet
+ * at the join, wherever the compiler placed the blocks. */
+#ifndef WS_RUNTIME_ISSUE_ORDER_H
+#define WS_RUNTIME_ISSUE_ORDER_H
+#include <stddef.h>
+#include <stdint.h>
+
+/* Keys for the code text[0, size) that starts at address lo, given its
+ * functions as [start, end) address pairs (ascending, inside the text):
+ * *keys gets one key per halfword, the position the instruction there
+ * takes in the order, as an address in [lo, lo + size). *keys is NULL
+ * when every key is its address (the blocks are in order already: the
+ * usual case), and for code outside a function or a function whose
+ * control flow is not understood (an indirect jump's targets, an
+ * irreducible loop): those keep address order. Returns 0, or -1 out of
+ * host memory. */
+int ws_issue_order(const uint8_t *text, uint32_t lo, uint32_t size, const uint32_t *funcs, size_t nfuncs,
+                   uint32_t **keys);
+#endif
