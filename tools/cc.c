@@ -282,6 +282,10 @@ static int compile(const cc_paths *p, const cc_opts *o, const char *src, const c
     const char *fixed[] = { p->clang, "--target=riscv32-unknown-elf", "-march=rv32imafc", "-mabi=ilp32f",
                             "-mno-relax", "-ffreestanding", "-fno-common", "-fno-builtin-printf",
                             "-ftls-model=local-exec",
+                            /* as a GPU compiler: a warp vote or shuffle
+                             * is convergent, not copied onto the paths its
+                             * lanes take apart (docs/toolchain.md) */
+                            "-Xclang", "-fconvergent-functions",
                             /* 64-bit atomics are lock-free here (the device
                              * library's amocas.d), not what clang warns of */
                             "-Wno-atomic-alignment", o->opt,

@@ -1,0 +1,74 @@
+/* Warp-shuffle idioms as CUDA programmers write them, built at -O1, -O2,
+ * -O3 and -Os (CMakeLists.txt): clang places their blocks differently at
+ * each level (a rotated loop's latch above its header, an `if` body below
+ * the loop, a loop unrolled with the add's block copied), and every
+ * shuffle must still see every lane (test_warp_scan.c). Until 2026-11-29
+ * the scans came out wrong at -O1 and -O3: issue order and convergent code
+ * (docs/device.md, docs/toolchain.md). */
+#include <warpscope/kernel.h>
+
+/* Inclusive scan, the branch form, over CUDA's 32-lane warps (a loop
+ * clang unrolls at -O3; on narrower warps the steps past them add
+ * nothing: no lane is that far from the warp's start). */
+WS_KERNEL void scan_if(const int *in, int *out)
+{
+    unsigned lane = ws_lane_id();
+    int v = in[ws_global_id_x()];
+    for (unsigned d = 1; d < 32; d <<= 1) {
+        int u = ws_shfl_up(v, d);
+        if (lane >= d) v += u;
+    }
+    out[ws_global_id_x()] = v;
+}
+
+/* The same with a select, which clang turns back into a branch. */
+WS_KERNEL void scan_select(const int *in, int *out)
+{
+    unsigned lane = ws_lane_id();
+    int v = in[ws_global_id_x()];
+    for (unsigned d = 1; d < 32; d <<= 1) {
+        int u = ws_shfl_up(v, d);
+        v += lane >= d ? u : 0;
+    }
+    out[ws_global_id_x()] = v;
+}
+
+/* The tree reduction with shfl_down, guarded by the lanes that have a
+ * partner: lane 0 ends with the warp's sum. */
+WS_KERNEL void reduce_if(const int *in, int *out)
+{
+    unsigned lane = ws_lane_id();
+    int v = in[ws_global_id_x()];
+    for (unsigned d = ws_warp_size() / 2; d; d >>= 1) {
+        int u = ws_shfl_down(v, d);
+        if (lane + d < ws_warp_size()) v += u;
+    }
+    out[ws_global_id_x()] = v;
+}
+
+/* A block scan: each warp scans, warp 0 scans the warps' totals in shared
+ * memory, each warp adds the totals before it; n may end mid-block. */
+WS_SHARED int warp_total[64];
+WS_KERNEL void block_scan(const int *in, int *out, int n)
+{
+    unsigned g = ws_global_id_x(), lane = ws_lane_id(), w = ws_warp_in_block(), size = ws_warp_size();
+    int v = g < (unsigned)n ? in[g] : 0;
+    for (unsigned d = 1; d < size; d <<= 1) {
+        int u = ws_shfl_up(v, d);
+        if (lane >= d) v += u;
+    }
+    if (lane == size - 1) warp_total[w] = v;
+    ws_syncthreads();
+    unsigned nw = (blockDim_x() + size - 1) / size;
+    if (w == 0) {
+        int t = lane < nw ? warp_total[lane] : 0;
+        for (unsigned d = 1; d < size; d <<= 1) {
+            int u = ws_shfl_up(t, d);
+            if (lane >= d) t += u;
+        }
+        if (lane < nw) warp_total[lane] = t;
+    }
+    ws_syncthreads();
+    if (w > 0) v += warp_total[w - 1];
+    if (g < (unsigned)n) out[g] = v;
+}

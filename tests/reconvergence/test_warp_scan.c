@@ -1,0 +1,76 @@
+/* Warp-shuffle scans and reductions compiled at one -O level
+ * (scan_kernels.c) against the host's answers, on the default device and
+ * in timing mode, 16-lane warps and 2 host threads: every shuffle must see
+ * every lane of its warp. usage: test_warp_scan scan_kernels_OX.elf */
+#include <stdlib.h>
+#include "warpscope/warpscope.h"
+#include "../test.h"
+
+#define N 1000 /* ends mid-block (256 threads) */
+#define THREADS 1024
+
+static int in[THREADS], out[THREADS], want[THREADS];
+
+/* The host's answer for one kernel, warps of `lanes` lanes. */
+static void expected(const char *kernel, unsigned lanes)
+{
+    for (int w0 = 0; w0 < THREADS; w0 += (int)lanes) {
+        int v[32];
+        for (unsigned l = 0; l < lanes; l++) v[l] = in[w0 + (int)l];
+        if (!strcmp(kernel, "reduce_if")) /* lane l adds its partner l + d while it has one: lane 0 gets the sum */
+            for (unsigned d = lanes / 2; d; d >>= 1)
+                for (unsigned l = 0; l + d < lanes; l++) v[l] += v[l + d];
+        else /* inclusive scan */
+            for (unsigned l = 1; l < lanes; l++) v[l] += v[l - 1];
+        for (unsigned l = 0; l < lanes; l++) want[w0 + (int)l] = v[l];
+    }
+    if (!strcmp(kernel, "block_scan")) /* over each 256-thread block, up to N */
+        for (int b = 0; b < THREADS; b += 256)
+            for (int t = 0, acc = 0; t < 256; t++) {
+                acc += b + t < N ? in[b + t] : 0;
+                want[b + t] = b + t < N ? acc : -7;
+            }
+}
+
+static void check(const char *elf, const char *config, const char *kernel, unsigned lanes)
+{
+    ws_config cfg;
+    ws_device *dev = NULL;
+    ws_module *mod = NULL;
+    ws_kernel *k = NULL;
+    ws_addr din = 0, dout = 0;
+    char err[256];
+    ws_config_default(&cfg);
+    CHECK(ws_config_parse(&cfg, config, err, sizeof err) == WS_OK);
+    CHECK(ws_device_open(&cfg, &dev) == WS_OK);
+    CHECK(ws_module_load_file(dev, elf, &mod) == WS_OK);
+    CHECK(ws_kernel_get(mod, kernel, &k) == WS_OK);
+    for (int i = 0; i < THREADS; i++) out[i] = -7;
+    CHECK(ws_malloc(dev, sizeof in, &din) == WS_OK && ws_malloc(dev, sizeof out, &dout) == WS_OK);
+    CHECK(ws_memcpy_htod(dev, din, in, sizeof in) == WS_OK && ws_memcpy_htod(dev, dout, out, sizeof out) == WS_OK);
+    ws_arg a[3] = { WS_ARG_PTR(din), WS_ARG_PTR(dout), WS_ARG_I32(N) };
+    CHECK(ws_launch(dev, k, WS_DIM3(THREADS / 256, 1, 1), WS_DIM3(256, 1, 1), 0, a, strcmp(kernel, "block_scan") ? 2 : 3) ==
+          WS_OK);
+    CHECK(ws_memcpy_dtoh(dev, out, dout, sizeof out) == WS_OK);
+    expected(kernel, lanes);
+    int bad = -1;
+    for (int i = 0; i < THREADS && bad < 0; i++)
+        if (out[i] != want[i]) bad = i;
+    if (bad >= 0) printf("%s %s [%s]: out[%d] = %d, expected %d\n", elf, kernel, config, bad, out[bad], want[bad]);
+    else printf("%s %s [%s]: all %d right\n", elf, kernel, config, THREADS);
+    CHECK_EQ_U(bad, (uint64_t)-1);
+    ws_device_close(dev);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) { fprintf(stderr, "usage: %s scan_kernels.elf\n", argv[0]); return 2; }
+    for (int i = 0; i < THREADS; i++) in[i] = (i * 7919) % 23 - 5;
+    static const char *const kernels[] = { "scan_if", "scan_select", "reduce_if", "block_scan" };
+    static const struct { const char *config; unsigned lanes; } shapes[] = {
+        { "", 32 }, { "mode=timing", 32 }, { "lanes_per_warp=16,warps_per_core=16", 16 }, { "threads=2", 32 },
+    };
+    for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++)
+        for (size_t k = 0; k < sizeof kernels / sizeof *kernels; k++) check(argv[1], shapes[s].config, kernels[k], shapes[s].lanes);
+    return TEST_SUMMARY();
+}
