@@ -657,6 +657,10 @@ static ws_status run_reverse_continue(rd_target *t)
     st = go_snapshot(t, WS_GDB_R_NONE);
     if (!st && had_focus) focus_lane(t, &was, 1);
     hit_reason(t);
+    /* a breakpoint's hit, as after continue: gdb steps the lane off it
+     * before it goes forwards, and the lanes after it at this
+     * warp-instruction still come (the step passes them all) */
+    t->at_hit = !st && !t->snap.watch;
     if (!st && t->snap.watch) st = past_access(t, from, &a);
     return st;
 }
