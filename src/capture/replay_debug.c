@@ -536,6 +536,11 @@ static ws_status run_reverse_step(rd_target *t, uint32_t tid)
     uint64_t before = t->where == RD_END ? UINT64_MAX : t->snap.pos & ~(uint64_t)31;
     uint64_t k;
     ws_status st;
+    /* gdb steps a hit lane back off its breakpoint before it
+     * reverse-continues: remember the hit (see run_reverse_continue) */
+    const int off_hit = t->where == RD_STOP && t->at_hit && !t->snap.watch && same_thread(&th, &t->focus);
+    const uint64_t hit_pos = t->snap.pos;
+    t->back_pending = 0;
     if (t->where == RD_STOP && same_thread(&th, &t->focus) && t->focus_count) {
         k = t->focus_count - 1;
     } else {
@@ -545,7 +550,12 @@ static ws_status run_reverse_step(rd_target *t, uint32_t tid)
         if ((st = replay(t, &a, &res)) != WS_OK) return st;
         k = res.nbefore;
     }
-    if (!k) return thread_begins(t, &th);
+    if (!k) {
+        st = thread_begins(t, &th);
+        t->back_pending = !st && off_hit;
+        t->back_before = hit_pos;
+        return st;
+    }
     /* gdb's step back over a watched access this step reported (below):
      * no second report */
     const uint64_t told = t->back_watch_pos, back = t->back_access;
@@ -564,6 +574,8 @@ static ws_status run_reverse_step(rd_target *t, uint32_t tid)
                                    (unsigned long long)k);
     const uint64_t from_pos = t->snap.pos;
     if ((st = go_snapshot(t, WS_GDB_R_NONE)) != WS_OK) return st;
+    t->back_pending = off_hit;
+    t->back_before = hit_pos;
     /* The instruction stepped back over made a watched access (the
      * thread's own): as reverse-continue does, the access is reported
      * after it, where the step began, so that gdb's step back over it
@@ -642,6 +654,13 @@ static ws_status run_reverse_continue(rd_target *t)
     /* ... and after gdb's step of a lane over its watched access, the
      * later lanes of that instruction have not made theirs */
     if (t->pending && t->pending_after + 1 < a.before) a.before = t->pending_after + 1;
+    /* gdb stepped a hit lane back off its breakpoint: the step went
+     * before the whole warp-instruction, but the lanes before that one
+     * there have still to be reported (the thread gdb reverse-finishes
+     * may be one; it ran off the frame start when another warp's lane
+     * was stepped back first) */
+    if (t->back_pending && t->back_before > a.before) a.before = t->back_before;
+    t->back_pending = 0;
     ws_shadow_result res;
     ws_status st = replay(t, &a, &res);
     if (st) return st;
@@ -682,6 +701,7 @@ ws_status rd_resume(void *tp, const ws_gdb_action *acts, size_t n)
     rd_target *t = tp;
     t->have_stop = 0;
     t->back_access = t->back_watch_pos = 0;
+    t->back_pending = 0;
     if (tell_libraries(t)) return WS_OK;
     for (size_t i = 0; i < n; i++)
         if (acts[i].op == 's') return run_step(t, acts[i].tid);

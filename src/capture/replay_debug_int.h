@@ -69,6 +69,12 @@ typedef struct rd_target {
      * no lane of which has run (the lanes before the thread's neither) */
     int whole_insn;
     uint64_t pending_after;
+    /* ... and backwards: gdb steps a hit lane back off its breakpoint
+     * (to its previous instruction, before the whole warp-instruction)
+     * before it reverse-continues, which then counts the hits before the
+     * hit's position (back_before), the lanes before it there included */
+    int back_pending;
+    uint64_t back_before;
     /* a reverse step found a watched access in the instruction it went
      * back over and reported it where it began (this position): gdb's
      * step back over it from here is not reported again */
