@@ -16,6 +16,7 @@
  * so the program appears to move while the GPU always completes frames. */
 #include "capture/replay_debug_int.h"
 #include <stdarg.h>
+#include "gdbstub/target_dbg.h"
 #include "isa/isa.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -177,6 +178,7 @@ static ws_status go_start(rd_target *t)
     if ((st = ws_debug_shadow_capture_memory(t->dbg)) != WS_OK) return rd_fail(t, st, "%s", ws_debug_error(t->dbg));
     t->where = RD_START;
     t->at_call = -1;
+    t->at_fault = 0;
     set_stop(t, rd_pseudo_tid(t), WS_GDB_R_REPLAY_BEGIN);
     return WS_OK;
 }
@@ -204,6 +206,7 @@ static ws_status go_end(rd_target *t)
     if (t->where != RD_END) t->end_tid = focus_tid_in_snapshot(t);
     t->where = RD_END;
     t->at_call = -1;
+    t->at_fault = 0;
     set_stop(t, rd_pseudo_tid(t), WS_GDB_R_REPLAY_END);
     return WS_OK;
 }
@@ -222,8 +225,72 @@ static ws_status go_snapshot(rd_target *t, ws_gdb_reason reason)
     t->at_hit = 0;
     t->whole_insn = 0;
     t->at_call = -1;
+    t->at_fault = 0;
     set_stop(t, rd_tid_of_lane(t, s->lane), reason);
     return WS_OK;
+}
+
+/* ---- faults: where a forward run stops, as the live server halts the
+ * faulting warp (the replays go past the fault, or end there) ---- */
+
+/* Fault i's position and its thread's instruction ordinal there: one
+ * replay of that thread the first time (its last instruction is the
+ * faulting one: the unit counts it before it runs). */
+static ws_status fault_place(rd_target *t, size_t i)
+{
+    struct rd_fault *f = &t->faults[i];
+    if (f->count || f->none) return WS_OK;
+    ws_shadow_arm a = thread_arm(&f->f.thread);
+    ws_shadow_result res;
+    ws_status st = replay(t, &a, &res);
+    if (st) return st;
+    f->count = res.nbefore;
+    f->pos = res.last_before;
+    f->none = !f->count;
+    return WS_OK;
+}
+
+/* The first fault at or after position lo, not the one gdb is stopped
+ * at (-1: none). The unit lists them in the order met: position order. */
+static ws_status next_fault(rd_target *t, uint64_t lo, int *out)
+{
+    *out = -1;
+    for (size_t i = 0; i < t->nfaults; i++) {
+        ws_status st = fault_place(t, i);
+        if (st) return st;
+        if (t->faults[i].none || t->faults[i].pos < lo || t->at_fault == (int)i + 1) continue;
+        *out = (int)i;
+        return WS_OK;
+    }
+    return WS_OK;
+}
+
+/* Stop at fault i: its thread before the faulting instruction, reported
+ * with the fault's signal on the faulting lane (gdb asks `monitor fault`
+ * for the report, as of the live server). The lanes before it at that
+ * instruction have passed, as at a hit. */
+static ws_status go_fault(rd_target *t, size_t i)
+{
+    const struct rd_fault *f = &t->faults[i];
+    ws_shadow_arm a = thread_arm(&f->f.thread);
+    a.k = f->count;
+    ws_shadow_result res;
+    ws_status st = replay(t, &a, &res);
+    if (st) return st;
+    if (!res.taken) return rd_fail(t, WS_ERR_INTERNAL, "replay diverged: the fault at position 0x%llx did not come again",
+                                   (unsigned long long)f->pos);
+    if ((st = go_snapshot(t, WS_GDB_R_NONE)) != WS_OK) return st;
+    t->at_fault = (int)i + 1;
+    t->pending = 0; /* the lanes after the faulting one never run that instruction */
+    t->stop.signal = ws_gdb_fault_signal(f->f.kind);
+    return WS_OK;
+}
+
+/* The position of the snapshot the last replay took. */
+static uint64_t taken_pos(rd_target *t)
+{
+    const ws_shadow_state *s = NULL;
+    return ws_debug_shadow_state(t->dbg, &s) == WS_OK ? s->pos : UINT64_MAX;
 }
 
 /* Why the snapshot is a hit: a watched access (gdb hears the watched
@@ -289,6 +356,7 @@ static ws_status stop_at_access(rd_target *t, uint32_t wl, uint32_t widx, uint32
     t->have_focus = 1;
     t->at_hit = 1;
     t->pending = 0;
+    t->at_fault = 0;
     set_stop(t, rd_tid_of_lane(t, wl), WS_GDB_R_NONE);
     hit_reason(t);
     return WS_OK;
@@ -329,9 +397,14 @@ static ws_status run_continue(rd_target *t)
     if (t->pending && t->pending_after < a.after) a.after = t->pending_after, a.data_at_after = 0;
     t->pending = 0;
     a.k = 1;
-    ws_shadow_result res;
-    ws_status st = replay(t, &a, &res);
+    /* a lane's fault before the first hit is the stop (live, it halts
+     * the warp); before 2026-11-29 continue ran past it to the frame end */
+    int fi;
+    ws_status st = next_fault(t, a.after, &fi);
     if (st) return st;
+    ws_shadow_result res;
+    if ((st = replay(t, &a, &res)) != WS_OK) return st;
+    if (fi >= 0 && (!res.taken || t->faults[fi].pos < taken_pos(t))) return go_fault(t, (size_t)fi);
     if (!res.taken) return go_end(t);
     ws_shadow_thread was = t->focus;
     int had_focus = t->have_focus;
@@ -407,8 +480,9 @@ static int watched_access(rd_target *t, uint32_t *widx, uint32_t *at, int only_o
     return -1;
 }
 
-/* Forwards: the thread's first instruction after this warp-instruction. */
-static ws_status run_step(rd_target *t, uint32_t tid)
+/* Forwards: the thread's first instruction after this warp-instruction
+ * (sig: the signal gdb passes with the step). */
+static ws_status run_step(rd_target *t, uint32_t tid, int sig)
 {
     if (t->where == RD_START && !t->pixel) return run_first(t);
     if (t->where == RD_START || (t->where == RD_END && !t->have_focus)) return run_continue(t);
@@ -420,6 +494,16 @@ static ws_status run_step(rd_target *t, uint32_t tid)
         t->at_call = -1;
         t->pending = 0;
         set_stop(t, tid, WS_GDB_R_NONE);
+        return WS_OK;
+    }
+    /* At a fault, a step of the faulting lane runs the faulting
+     * instruction again, which faults again, as live; a step that passes
+     * the fault's signal lets it end the launch, and the frame goes on
+     * as with continue. */
+    if (t->at_fault && rd_lane_of(t, tid) == (int)t->snap.lane) {
+        if (sig) return run_continue(t);
+        set_stop(t, tid, WS_GDB_R_NONE);
+        t->stop.signal = ws_gdb_fault_signal(t->faults[t->at_fault - 1].f.kind);
         return WS_OK;
     }
     /* The instruction the thread is at makes a watched access (a lane's
@@ -479,9 +563,14 @@ static ws_status run_step(rd_target *t, uint32_t tid)
      * copy shows that lane's store made, not yet those of the lanes after
      * it (each is a stop of its own, with its own value, as live) */
     if (t->pending && t->snap.watch) a.split = t->snap.pos;
-    ws_shadow_result res;
-    ws_status st = replay(t, &a, &res);
+    /* a lane's fault on the way, at this instruction (the thread's own,
+     * or a lane's before it) or before the thread's next one, is the stop */
+    int fi;
+    ws_status st = next_fault(t, before_instruction(t) ? t->snap.pos & ~(uint64_t)31 : t->snap.pos, &fi);
     if (st) return st;
+    ws_shadow_result res;
+    if ((st = replay(t, &a, &res)) != WS_OK) return st;
+    if (fi >= 0 && (!res.taken || t->faults[fi].pos < taken_pos(t))) return go_fault(t, (size_t)fi);
     if (!res.taken) { /* the thread has ended: nothing later to show for it */
         t->focus = th;
         return go_end(t);
@@ -518,6 +607,7 @@ static ws_status thread_begins(rd_target *t, const ws_shadow_thread *th)
         t->have_focus = 1;
         t->focus_count = 0;
         t->at_hit = 0;
+        t->at_fault = 0;
         t->at_call = (int)l;
         set_stop(t, rd_tid_of_lane(t, l), again ? WS_GDB_R_REPLAY_BEGIN : WS_GDB_R_NONE);
         return WS_OK;
@@ -704,7 +794,7 @@ ws_status rd_resume(void *tp, const ws_gdb_action *acts, size_t n)
     t->back_pending = 0;
     if (tell_libraries(t)) return WS_OK;
     for (size_t i = 0; i < n; i++)
-        if (acts[i].op == 's') return run_step(t, acts[i].tid);
+        if (acts[i].op == 's') return run_step(t, acts[i].tid, acts[i].sig);
     return run_continue(t);
 }
 
@@ -775,6 +865,11 @@ ws_status rd_init(rd_target *t, ws_replay *r)
     const ws_shadow_state *first = NULL;
     if (replay(t, &a, &res) == WS_OK && res.taken && ws_debug_shadow_state(t->dbg, &first) == WS_OK)
         t->start_tid = ((first->core * t->cfg.warps_per_core + first->warp) * first->lanes + first->lane) + 2;
+    /* ... which meets the frame's faults, as every replay does */
+    const ws_shadow_fault *faults = NULL;
+    size_t nfaults = 0;
+    if (ws_debug_shadow_faults(t->dbg, &faults, &nfaults) == WS_OK)
+        for (size_t i = 0; i < nfaults; i++) t->faults[t->nfaults++].f = faults[i];
     t->replays = t->replays_identical = 0; /* monitor position counts gdb's replays */
     t->replay_s = 0;
     t->stops_early[0] = 0;

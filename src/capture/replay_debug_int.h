@@ -83,6 +83,20 @@ typedef struct rd_target {
      * was reported after: gdb's step back over it shows the stores of the
      * lanes before it in that instruction made (0: none) */
     uint64_t back_access;
+    /* The lanes' faults every replay meets (the shadow unit lists them,
+     * the same in each): a forward continue or step that reaches one
+     * stops there, before the faulting instruction, with the signal the
+     * live server gives it (the replays went past it to the frame end).
+     * pos and count: the faulting instruction's position and its thread's
+     * ordinal there, counted by one replay of that thread when first
+     * needed (count 0: not yet; none: it has no instruction to show). */
+    struct rd_fault {
+        ws_shadow_fault f;
+        uint64_t pos, count;
+        int none;
+    } faults[WS_SHADOW_MAX_FAULTS];
+    size_t nfaults;
+    int at_fault;                   /* the stop is fault at_fault - 1 (0: none) */
     ws_dbg_module *libs;            /* every module the frame has, loaded or not
                                        (images: our copies)                 */
     size_t nlibs;
