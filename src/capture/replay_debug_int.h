@@ -103,7 +103,7 @@ typedef struct rd_target {
     ws_gdb_stop stop;               /* the stop wait() reports next          */
     int have_stop;
     uint64_t replays;               /* frames replayed (monitor position)   */
-    uint64_t replays_identical;     /* ... whose results matched the capture's digest:
+    uint64_t replays_identical;     /* ... whose results matched the digest of each captured frame end:
                                        the frame ran to its end under the breakpoint */
     double replay_s;
     char err[512];

@@ -3,20 +3,21 @@
 # recorded and served, gdb-multiarch runs the scenario's commands in
 # batch mode, and its directives are checked against gdb's and the
 # command's output (as run_rd_gdb.sh does; @MARK_name@ is the line of
-# "MARK:name" in the kernel's source, PROGRAM_kernel.c here).
+# "MARK:name" in the kernel's source, PROGRAM_kernel.c here, if any).
 #   record_gdb.sh WARPSCOPE PROGRAM KERNEL.elf SCENARIO.gdb [ARGS...]
 # Directives: "# expect-gdb: RE", "# reject-gdb: RE", "# count-gdb: N RE"
 # (gdb's output), "# expect-out: RE" (the command's).
+# @WORK@ is the scratch directory.
 set -u
 ws=$1 prog=$2 kelf=$3 scenario=$4
 shift 4
 . "$(dirname "$0")/lib.sh"
 src="$(dirname "$0")/$(basename "$prog")_kernel.c"
-marks=()
+marks=(-e "s|@WORK@|$work|g")
 while IFS=: read -r line rest; do
   name=$(sed -n 's/.*MARK:\([a-z_]*\).*/\1/p' <<<"$rest")
   marks+=(-e "s/@MARK_${name}@/${line}/g")
-done < <(grep -n 'MARK:' "$src")
+done < <([ -f "$src" ] && grep -n 'MARK:' "$src")
 sed "${marks[@]}" "$scenario" > "$work/scenario"
 timeout 170 "$ws" debug --record --port-file "$work/port" -- "$prog" "$kelf" "$@" > "$work/debug.out" 2>&1 &
 rpid=$!
