@@ -504,8 +504,9 @@ static int watched_access(rd_target *t, uint32_t *widx, uint32_t *at, int only_o
 }
 
 /* Forwards: the thread's first instruction after this warp-instruction
- * (sig: the signal gdb passes with the step). */
-static ws_status run_step(rd_target *t, uint32_t tid, int sig)
+ * (sig: the signal gdb passes with the step; others: gdb lets the other
+ * threads run meanwhile, so it takes a stop on one of them). */
+static ws_status run_step(rd_target *t, uint32_t tid, int sig, int others)
 {
     if (t->where == RD_START && !t->pixel) return run_first(t);
     if (t->where == RD_START || (t->where == RD_END && !t->have_focus)) return run_continue(t);
@@ -593,7 +594,21 @@ static ws_status run_step(rd_target *t, uint32_t tid, int sig)
     if (st) return st;
     ws_shadow_result res;
     if ((st = replay(t, &a, &res)) != WS_OK) return st;
-    if (fi >= 0 && (!res.taken || t->faults[fi].pos < taken_pos(t))) return go_fault(t, (size_t)fi);
+    if (fi >= 0 && (!res.taken || t->faults[fi].pos < taken_pos(t))) {
+        if ((st = go_fault(t, (size_t)fi)) != WS_OK || others || same_thread(&th, &t->focus)) return st;
+        /* gdb resumed the stepped thread alone (its step over a
+         * breakpoint) and takes no stop on another (gdb 13 failed an
+         * assertion): the stepped lane, if of the faulting warp, stops
+         * with its warp's fault; else the thread has ended, below */
+        for (uint32_t l = 0; l < t->snap.lanes; l++)
+            if (t->snap.live >> l & 1 && th.launch == t->snap.launch &&
+                !memcmp(&th.block, &t->snap.block, sizeof th.block) &&
+                !memcmp(&th.thread, &t->snap.thread[l], sizeof th.thread)) {
+                t->stop.tid = rd_tid_of_lane(t, l);
+                return WS_OK;
+            }
+        res.taken = 0;
+    }
     if (!res.taken) { /* the thread has ended: nothing later to show for it */
         t->focus = th;
         return go_end(t);
@@ -816,8 +831,10 @@ ws_status rd_resume(void *tp, const ws_gdb_action *acts, size_t n)
     t->back_access = t->back_watch_pos = 0;
     t->back_pending = 0;
     if (tell_libraries(t)) return WS_OK;
+    int others = 0;
+    for (size_t i = 0; i < n; i++) others |= acts[i].op == 'c';
     for (size_t i = 0; i < n; i++)
-        if (acts[i].op == 's') return run_step(t, acts[i].tid, acts[i].sig);
+        if (acts[i].op == 's') return run_step(t, acts[i].tid, acts[i].sig, others);
     return run_continue(t);
 }
 
