@@ -478,7 +478,10 @@ void dbg_shadow_fault(ws_debug *d, ws_warp *w)
 {
     struct dbg_shadow *s = d->shadow;
     const ws_fault *f = &d->dev->fault;
-    if (!s || !s->armed || f->kind == FAULT_NONE || s->nfaults == WS_SHADOW_MAX_FAULTS) return;
+    if (!s || !s->armed || s->nfaults == WS_SHADOW_MAX_FAULTS) return;
+    if (f->kind == FAULT_NONE || f->kind == FAULT_DEADLOCK || f->kind == FAULT_WATCHDOG || f->kind == FAULT_MACHINE ||
+        f->kind == FAULT_INTERRUPTED) /* no lane's */
+        return;
     ws_shadow_fault *o = &s->faults[s->nfaults++];
     memset(o, 0, sizeof *o);
     o->thread = (ws_shadow_thread){ s->launch, w->block->idx, f->thread };
