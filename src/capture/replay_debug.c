@@ -16,6 +16,7 @@
  * so the program appears to move while the GPU always completes frames. */
 #include "capture/replay_debug_int.h"
 #include <stdarg.h>
+#include "gdbstub/target_dbg.h"
 #include "isa/isa.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +63,33 @@ static double now_s(void)
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* Each captured frame end's digest, checked as the replay passes it, as
+ * `warpscope replay FILE` checks them (the last frame end need not be at
+ * the last call: a read-back after the final present; only such a
+ * digest was compared, so no replay of such a capture counted). A
+ * capture that does not record its failures (before 2026-11-27) stops at
+ * the first one, which a wait here would take in its place: only its
+ * result at the end is compared, as before (old). */
+typedef struct rd_frame_check {
+    const ws_replay_frame *frames;
+    size_t nframes, next;
+    int differ, old;
+} rd_frame_check;
+
+static int check_frame_end(void *user, ws_replay *r, uint64_t index)
+{
+    rd_frame_check *fc = user;
+    while (!fc->old && fc->next < fc->nframes && fc->frames[fc->next].last_call == index) {
+        uint64_t h;
+        /* waited for as a tool inside a run waits: a failure met here is
+         * the one the capture records */
+        if (ws_replay_wait(r) != WS_OK || ws_replay_hash(r, &h) != WS_OK || h != fc->frames[fc->next].digest)
+            fc->differ = 1;
+        fc->next++;
+    }
+    return 0;
+}
+
 /* Restore the frame's initial state and replay it whole with the unit
  * armed as a says. */
 static ws_status replay(rd_target *t, const ws_shadow_arm *arm, ws_shadow_result *res)
@@ -77,9 +105,11 @@ static ws_status replay(rd_target *t, const ws_shadow_arm *arm, ws_shadow_result
     ws_status st = ws_debug_shadow_arm(t->dbg, &a);
     if (st) return rd_fail(t, st, "%s", ws_debug_error(t->dbg));
     double t0 = now_s();
+    rd_frame_check fc = { .old = !ws_replay_records_failures(t->r) };
+    ws_replay_frames(t->r, &fc.frames, &fc.nframes);
     st = ws_replay_restore(t->r);
     if (!st) {
-        st = ws_replay_run(t->r, 0, UINT64_MAX, NULL, NULL);
+        st = ws_replay_run(t->r, 0, UINT64_MAX, check_frame_end, &fc);
         /* a frame whose work faults ends there, in every replay alike: the
          * unit saw everything before the fault, and gdb can look at it */
         if (ws_replay_frame_failure(st)) {
@@ -99,8 +129,9 @@ static ws_status replay(rd_target *t, const ws_shadow_arm *arm, ws_shadow_result
         snprintf(t->passed, sizeof t->passed, "%.1000s", text);
     }
     uint64_t got, want;
-    if (!st && (st = ws_replay_hash(t->r, &got)) == WS_OK && ws_replay_captured_hash(t->r, &want) == WS_OK &&
-        got == want)
+    if (!st && !fc.old && fc.nframes && fc.next == fc.nframes && !fc.differ) t->replays_identical++;
+    else if (!st && fc.old && ws_replay_hash(t->r, &got) == WS_OK && ws_replay_captured_hash(t->r, &want) == WS_OK &&
+             got == want)
         t->replays_identical++;
     t->replay_s += now_s() - t0;
     t->replays++;
@@ -177,6 +208,7 @@ static ws_status go_start(rd_target *t)
     if ((st = ws_debug_shadow_capture_memory(t->dbg)) != WS_OK) return rd_fail(t, st, "%s", ws_debug_error(t->dbg));
     t->where = RD_START;
     t->at_call = -1;
+    t->at_fault = 0;
     set_stop(t, rd_pseudo_tid(t), WS_GDB_R_REPLAY_BEGIN);
     return WS_OK;
 }
@@ -204,6 +236,7 @@ static ws_status go_end(rd_target *t)
     if (t->where != RD_END) t->end_tid = focus_tid_in_snapshot(t);
     t->where = RD_END;
     t->at_call = -1;
+    t->at_fault = 0;
     set_stop(t, rd_pseudo_tid(t), WS_GDB_R_REPLAY_END);
     return WS_OK;
 }
@@ -222,8 +255,72 @@ static ws_status go_snapshot(rd_target *t, ws_gdb_reason reason)
     t->at_hit = 0;
     t->whole_insn = 0;
     t->at_call = -1;
+    t->at_fault = 0;
     set_stop(t, rd_tid_of_lane(t, s->lane), reason);
     return WS_OK;
+}
+
+/* ---- faults: where a forward run stops, as the live server halts the
+ * faulting warp (the replays go past the fault, or end there) ---- */
+
+/* Fault i's position and its thread's instruction ordinal there: one
+ * replay of that thread the first time (its last instruction is the
+ * faulting one: the unit counts it before it runs). */
+static ws_status fault_place(rd_target *t, size_t i)
+{
+    struct rd_fault *f = &t->faults[i];
+    if (f->count || f->none) return WS_OK;
+    ws_shadow_arm a = thread_arm(&f->f.thread);
+    ws_shadow_result res;
+    ws_status st = replay(t, &a, &res);
+    if (st) return st;
+    f->count = res.nbefore;
+    f->pos = res.last_before;
+    f->none = !f->count;
+    return WS_OK;
+}
+
+/* The first fault at or after position lo, not the one gdb is stopped
+ * at (-1: none). The unit lists them in the order met: position order. */
+static ws_status next_fault(rd_target *t, uint64_t lo, int *out)
+{
+    *out = -1;
+    for (size_t i = 0; i < t->nfaults; i++) {
+        ws_status st = fault_place(t, i);
+        if (st) return st;
+        if (t->faults[i].none || t->faults[i].pos < lo || t->at_fault == (int)i + 1) continue;
+        *out = (int)i;
+        return WS_OK;
+    }
+    return WS_OK;
+}
+
+/* Stop at fault i: its thread before the faulting instruction, reported
+ * with the fault's signal on the faulting lane (gdb asks `monitor fault`
+ * for the report, as of the live server). The lanes before it at that
+ * instruction have passed, as at a hit. */
+static ws_status go_fault(rd_target *t, size_t i)
+{
+    const struct rd_fault *f = &t->faults[i];
+    ws_shadow_arm a = thread_arm(&f->f.thread);
+    a.k = f->count;
+    ws_shadow_result res;
+    ws_status st = replay(t, &a, &res);
+    if (st) return st;
+    if (!res.taken) return rd_fail(t, WS_ERR_INTERNAL, "replay diverged: the fault at position 0x%llx did not come again",
+                                   (unsigned long long)f->pos);
+    if ((st = go_snapshot(t, WS_GDB_R_NONE)) != WS_OK) return st;
+    t->at_fault = (int)i + 1;
+    t->pending = 0; /* the lanes after the faulting one never run that instruction */
+    t->stop.signal = ws_gdb_fault_signal(f->f.kind);
+    return WS_OK;
+}
+
+/* The position of the snapshot the last replay took. */
+static uint64_t taken_pos(rd_target *t)
+{
+    const ws_shadow_state *s = NULL;
+    return ws_debug_shadow_state(t->dbg, &s) == WS_OK ? s->pos : UINT64_MAX;
 }
 
 /* Why the snapshot is a hit: a watched access (gdb hears the watched
@@ -289,6 +386,7 @@ static ws_status stop_at_access(rd_target *t, uint32_t wl, uint32_t widx, uint32
     t->have_focus = 1;
     t->at_hit = 1;
     t->pending = 0;
+    t->at_fault = 0;
     set_stop(t, rd_tid_of_lane(t, wl), WS_GDB_R_NONE);
     hit_reason(t);
     return WS_OK;
@@ -329,9 +427,14 @@ static ws_status run_continue(rd_target *t)
     if (t->pending && t->pending_after < a.after) a.after = t->pending_after, a.data_at_after = 0;
     t->pending = 0;
     a.k = 1;
-    ws_shadow_result res;
-    ws_status st = replay(t, &a, &res);
+    /* a lane's fault before the first hit is the stop (live, it halts
+     * the warp); before 2026-11-29 continue ran past it to the frame end */
+    int fi;
+    ws_status st = next_fault(t, a.after, &fi);
     if (st) return st;
+    ws_shadow_result res;
+    if ((st = replay(t, &a, &res)) != WS_OK) return st;
+    if (fi >= 0 && (!res.taken || t->faults[fi].pos < taken_pos(t))) return go_fault(t, (size_t)fi);
     if (!res.taken) return go_end(t);
     ws_shadow_thread was = t->focus;
     int had_focus = t->have_focus;
@@ -407,8 +510,10 @@ static int watched_access(rd_target *t, uint32_t *widx, uint32_t *at, int only_o
     return -1;
 }
 
-/* Forwards: the thread's first instruction after this warp-instruction. */
-static ws_status run_step(rd_target *t, uint32_t tid)
+/* Forwards: the thread's first instruction after this warp-instruction
+ * (sig: the signal gdb passes with the step; others: gdb lets the other
+ * threads run meanwhile, so it takes a stop on one of them). */
+static ws_status run_step(rd_target *t, uint32_t tid, int sig, int others)
 {
     if (t->where == RD_START && !t->pixel) return run_first(t);
     if (t->where == RD_START || (t->where == RD_END && !t->have_focus)) return run_continue(t);
@@ -420,6 +525,16 @@ static ws_status run_step(rd_target *t, uint32_t tid)
         t->at_call = -1;
         t->pending = 0;
         set_stop(t, tid, WS_GDB_R_NONE);
+        return WS_OK;
+    }
+    /* At a fault, a step of the faulting lane runs the faulting
+     * instruction again, which faults again, as live; a step that passes
+     * the fault's signal lets it end the launch, and the frame goes on
+     * as with continue. */
+    if (t->at_fault && rd_lane_of(t, tid) == (int)t->snap.lane) {
+        if (sig) return run_continue(t);
+        set_stop(t, tid, WS_GDB_R_NONE);
+        t->stop.signal = ws_gdb_fault_signal(t->faults[t->at_fault - 1].f.kind);
         return WS_OK;
     }
     /* The instruction the thread is at makes a watched access (a lane's
@@ -479,9 +594,28 @@ static ws_status run_step(rd_target *t, uint32_t tid)
      * copy shows that lane's store made, not yet those of the lanes after
      * it (each is a stop of its own, with its own value, as live) */
     if (t->pending && t->snap.watch) a.split = t->snap.pos;
-    ws_shadow_result res;
-    ws_status st = replay(t, &a, &res);
+    /* a lane's fault on the way, at this instruction (the thread's own,
+     * or a lane's before it) or before the thread's next one, is the stop */
+    int fi;
+    ws_status st = next_fault(t, before_instruction(t) ? t->snap.pos & ~(uint64_t)31 : t->snap.pos, &fi);
     if (st) return st;
+    ws_shadow_result res;
+    if ((st = replay(t, &a, &res)) != WS_OK) return st;
+    if (fi >= 0 && (!res.taken || t->faults[fi].pos < taken_pos(t))) {
+        if ((st = go_fault(t, (size_t)fi)) != WS_OK || others || same_thread(&th, &t->focus)) return st;
+        /* gdb resumed the stepped thread alone (its step over a
+         * breakpoint) and takes no stop on another (gdb 13 failed an
+         * assertion): the stepped lane, if of the faulting warp, stops
+         * with its warp's fault; else the thread has ended, below */
+        for (uint32_t l = 0; l < t->snap.lanes; l++)
+            if (t->snap.live >> l & 1 && th.launch == t->snap.launch &&
+                !memcmp(&th.block, &t->snap.block, sizeof th.block) &&
+                !memcmp(&th.thread, &t->snap.thread[l], sizeof th.thread)) {
+                t->stop.tid = rd_tid_of_lane(t, l);
+                return WS_OK;
+            }
+        res.taken = 0;
+    }
     if (!res.taken) { /* the thread has ended: nothing later to show for it */
         t->focus = th;
         return go_end(t);
@@ -518,6 +652,7 @@ static ws_status thread_begins(rd_target *t, const ws_shadow_thread *th)
         t->have_focus = 1;
         t->focus_count = 0;
         t->at_hit = 0;
+        t->at_fault = 0;
         t->at_call = (int)l;
         set_stop(t, rd_tid_of_lane(t, l), again ? WS_GDB_R_REPLAY_BEGIN : WS_GDB_R_NONE);
         return WS_OK;
@@ -536,6 +671,11 @@ static ws_status run_reverse_step(rd_target *t, uint32_t tid)
     uint64_t before = t->where == RD_END ? UINT64_MAX : t->snap.pos & ~(uint64_t)31;
     uint64_t k;
     ws_status st;
+    /* gdb steps a hit lane back off its breakpoint before it
+     * reverse-continues: remember the hit (see run_reverse_continue) */
+    const int off_hit = t->where == RD_STOP && t->at_hit && !t->snap.watch && same_thread(&th, &t->focus);
+    const uint64_t hit_pos = t->snap.pos;
+    t->back_pending = 0;
     if (t->where == RD_STOP && same_thread(&th, &t->focus) && t->focus_count) {
         k = t->focus_count - 1;
     } else {
@@ -545,7 +685,12 @@ static ws_status run_reverse_step(rd_target *t, uint32_t tid)
         if ((st = replay(t, &a, &res)) != WS_OK) return st;
         k = res.nbefore;
     }
-    if (!k) return thread_begins(t, &th);
+    if (!k) {
+        st = thread_begins(t, &th);
+        t->back_pending = !st && off_hit;
+        t->back_before = hit_pos;
+        return st;
+    }
     /* gdb's step back over a watched access this step reported (below):
      * no second report */
     const uint64_t told = t->back_watch_pos, back = t->back_access;
@@ -564,6 +709,8 @@ static ws_status run_reverse_step(rd_target *t, uint32_t tid)
                                    (unsigned long long)k);
     const uint64_t from_pos = t->snap.pos;
     if ((st = go_snapshot(t, WS_GDB_R_NONE)) != WS_OK) return st;
+    t->back_pending = off_hit;
+    t->back_before = hit_pos;
     /* The instruction stepped back over made a watched access (the
      * thread's own): as reverse-continue does, the access is reported
      * after it, where the step began, so that gdb's step back over it
@@ -642,6 +789,13 @@ static ws_status run_reverse_continue(rd_target *t)
     /* ... and after gdb's step of a lane over its watched access, the
      * later lanes of that instruction have not made theirs */
     if (t->pending && t->pending_after + 1 < a.before) a.before = t->pending_after + 1;
+    /* gdb stepped a hit lane back off its breakpoint: the step went
+     * before the whole warp-instruction, but the lanes before that one
+     * there have still to be reported (the thread gdb reverse-finishes
+     * may be one; it ran off the frame start when another warp's lane
+     * was stepped back first) */
+    if (t->back_pending && t->back_before > a.before) a.before = t->back_before;
+    t->back_pending = 0;
     ws_shadow_result res;
     ws_status st = replay(t, &a, &res);
     if (st) return st;
@@ -657,6 +811,10 @@ static ws_status run_reverse_continue(rd_target *t)
     st = go_snapshot(t, WS_GDB_R_NONE);
     if (!st && had_focus) focus_lane(t, &was, 1);
     hit_reason(t);
+    /* a breakpoint's hit, as after continue: gdb steps the lane off it
+     * before it goes forwards, and the lanes after it at this
+     * warp-instruction still come (the step passes them all) */
+    t->at_hit = !st && !t->snap.watch;
     if (!st && t->snap.watch) st = past_access(t, from, &a);
     return st;
 }
@@ -678,9 +836,12 @@ ws_status rd_resume(void *tp, const ws_gdb_action *acts, size_t n)
     rd_target *t = tp;
     t->have_stop = 0;
     t->back_access = t->back_watch_pos = 0;
+    t->back_pending = 0;
     if (tell_libraries(t)) return WS_OK;
+    int others = 0;
+    for (size_t i = 0; i < n; i++) others |= acts[i].op == 'c';
     for (size_t i = 0; i < n; i++)
-        if (acts[i].op == 's') return run_step(t, acts[i].tid);
+        if (acts[i].op == 's') return run_step(t, acts[i].tid, acts[i].sig, others);
     return run_continue(t);
 }
 
@@ -751,6 +912,11 @@ ws_status rd_init(rd_target *t, ws_replay *r)
     const ws_shadow_state *first = NULL;
     if (replay(t, &a, &res) == WS_OK && res.taken && ws_debug_shadow_state(t->dbg, &first) == WS_OK)
         t->start_tid = ((first->core * t->cfg.warps_per_core + first->warp) * first->lanes + first->lane) + 2;
+    /* ... which meets the frame's faults, as every replay does */
+    const ws_shadow_fault *faults = NULL;
+    size_t nfaults = 0;
+    if (ws_debug_shadow_faults(t->dbg, &faults, &nfaults) == WS_OK)
+        for (size_t i = 0; i < nfaults; i++) t->faults[t->nfaults++].f = faults[i];
     t->replays = t->replays_identical = 0; /* monitor position counts gdb's replays */
     t->replay_s = 0;
     t->stops_early[0] = 0;

@@ -69,6 +69,12 @@ typedef struct rd_target {
      * no lane of which has run (the lanes before the thread's neither) */
     int whole_insn;
     uint64_t pending_after;
+    /* ... and backwards: gdb steps a hit lane back off its breakpoint
+     * (to its previous instruction, before the whole warp-instruction)
+     * before it reverse-continues, which then counts the hits before the
+     * hit's position (back_before), the lanes before it there included */
+    int back_pending;
+    uint64_t back_before;
     /* a reverse step found a watched access in the instruction it went
      * back over and reported it where it began (this position): gdb's
      * step back over it from here is not reported again */
@@ -77,13 +83,27 @@ typedef struct rd_target {
      * was reported after: gdb's step back over it shows the stores of the
      * lanes before it in that instruction made (0: none) */
     uint64_t back_access;
+    /* The lanes' faults every replay meets (the shadow unit lists them,
+     * the same in each): a forward continue or step that reaches one
+     * stops there, before the faulting instruction, with the signal the
+     * live server gives it (the replays went past it to the frame end).
+     * pos and count: the faulting instruction's position and its thread's
+     * ordinal there, counted by one replay of that thread when first
+     * needed (count 0: not yet; none: it has no instruction to show). */
+    struct rd_fault {
+        ws_shadow_fault f;
+        uint64_t pos, count;
+        int none;
+    } faults[WS_SHADOW_MAX_FAULTS];
+    size_t nfaults;
+    int at_fault;                   /* the stop is fault at_fault - 1 (0: none) */
     ws_dbg_module *libs;            /* every module the frame has, loaded or not
                                        (images: our copies)                 */
     size_t nlibs;
     ws_gdb_stop stop;               /* the stop wait() reports next          */
     int have_stop;
     uint64_t replays;               /* frames replayed (monitor position)   */
-    uint64_t replays_identical;     /* ... whose results matched the capture's digest:
+    uint64_t replays_identical;     /* ... whose results matched the digest of each captured frame end:
                                        the frame ran to its end under the breakpoint */
     double replay_s;
     char err[512];

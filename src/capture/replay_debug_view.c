@@ -287,8 +287,9 @@ ws_status rd_monitor(void *tp, const char *cmd, char **out)
         else {
             /* the ordinal is known after a step; a breakpoint stop counts
              * hits, not the thread's instructions (0: not counted) */
-            char ord[96] = "its instruction ordinal not counted yet (stepi counts it)";
+            char ord[128] = "its instruction ordinal not counted yet (stepi counts it)";
             if (t->focus_count) snprintf(ord, sizeof ord, "instruction %llu of the thread", (unsigned long long)t->focus_count);
+            if (t->at_fault) snprintf(ord + strlen(ord), sizeof ord - strlen(ord), ", which faults here");
             if (t->at_call >= 0 && t->at_call == (int)s->lane)
                 snprintf(ord, sizeof ord, "at the launch's call of its kernel (0x%08x), before its first instruction",
                          WS_EXIT_STUB_BASE);
@@ -301,11 +302,15 @@ ws_status rd_monitor(void *tp, const char *cmd, char **out)
         snprintf(buf + o, sizeof buf - o, "%llu frame replays, %.3f s replaying; %llu ran the frame to its end with "
                  "results identical to the captured frame\n", (unsigned long long)t->replays, t->replay_s,
                  (unsigned long long)t->replays_identical);
+    } else if (!strcmp(cmd, "fault")) { /* the report gdb prints at a fault's stop, as live */
+        if (t->where == RD_STOP && t->at_fault) snprintf(buf, sizeof buf, "%s\n", t->faults[t->at_fault - 1].f.message);
+        else snprintf(buf, sizeof buf, "no fault\n");
     } else if (!strcmp(cmd, "help")) {
         snprintf(buf, sizeof buf,
                  "monitor debug-pixel X Y [DRAW]  break at that pixel's fragment shader; breakpoints count only it\n"
                  "monitor debug-pixel off         breakpoints count every thread again\n"
                  "monitor position                where in the frame gdb is\n"
+                 "monitor fault                   the report of the fault gdb is stopped at\n"
                  "monitor focus block X [Y Z] thread X [Y Z]   find a lane of the stopped warp\n");
     } else {
         return rd_fail(t, WS_ERR_NOT_FOUND, "unknown monitor command '%s'; try 'monitor help'", cmd);

@@ -470,7 +470,6 @@ static ws_status resume_warps(ws_gdb_dbg *t, uint32_t only)
 }
 
 static ws_status set_step(ws_gdb_dbg *t, uint32_t hart, int on);
-static int fault_signal(const char *kind);
 
 /* The warps of the lanes continued one by one (vCont;c:tid). Non-stop:
  * the hardware runs a warp whole, so a warp runs only once gdb has
@@ -680,7 +679,7 @@ static ws_status dbg_resume(void *tp, const ws_gdb_action *a, size_t n)
             memset(&f, 0, sizeof f);
             f.kind = WS_GDB_STOP_SIGNAL;
             f.tid = step_tid;
-            f.signal = fault_signal(t->fault.kind);
+            f.signal = ws_gdb_fault_signal(t->fault.kind);
             push(t, &f, 0);
             return WS_OK;
         }
@@ -826,7 +825,7 @@ static ws_status dbg_interrupt(void *tp, uint32_t tid)
     return WS_OK;
 }
 
-static int fault_signal(const char *kind)
+int ws_gdb_fault_signal(const char *kind)
 {
     if (strstr(kind, "misaligned")) return WS_GDB_SIG_BUS;
     if (strstr(kind, "illegal")) return WS_GDB_SIG_ILL;
@@ -1217,7 +1216,7 @@ static void on_halt(ws_gdb_dbg *t, uint32_t hart)
     case WS_DCSR_CAUSE_FAULT:
         if (ws_debug_fault(t->dbg, &t->fault) == WS_OK) {
             t->have_fault = 1;
-            s.signal = fault_signal(t->fault.kind);
+            s.signal = ws_gdb_fault_signal(t->fault.kind);
             s.tid = WS_GDB_TID(t->fault.hart);
         } else {
             s.signal = WS_GDB_SIG_SEGV;

@@ -250,6 +250,9 @@ ws_status ws_gdb_mem_access(ws_gdb_dbg *t, uint32_t hart, uint32_t addr, uint8_t
 ws_status ws_gdb_warps_resume(ws_gdb_dbg *t, const uint8_t *sel);
 /* Halt or resume the warp holding hart. */
 ws_status ws_gdb_hart_ctl(ws_gdb_dbg *t, uint32_t hart, int resume);
+/* The signal a lane's fault is reported with (kind: ws_dbg_fault.kind):
+ * SIGSEGV, SIGBUS, SIGILL, SIGABRT; also the frame debugger's. */
+int ws_gdb_fault_signal(const char *kind);
 ws_status ws_gdb_fail(ws_gdb_dbg *t, ws_status st, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 

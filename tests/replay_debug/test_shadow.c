@@ -302,7 +302,7 @@ static void test_thread(void)
 
 /* Observe-only: a faulting lane ends the launch with its fault (a
  * replaying tool runs the device on its own thread: a halted warp would
- * wait forever); the unit still counts. */
+ * wait forever); the unit still counts, and lists the fault. */
 static void test_observe_only(void)
 {
     dbg_session s;
@@ -318,6 +318,17 @@ static void test_observe_only(void)
     CHECK(ws_launch(s.dev, k, WS_DIM3(2, 1, 1), WS_DIM3(32, 1, 1), 0, args, 1) == WS_OK);
     CHECK(ws_synchronize(s.dev) == WS_ERR_KERNEL_FAULT);
     CHECK_STR_CONTAINS(ws_last_error(s.dev), "block (1,0,0) thread (5,0,0)");
+    /* ... and the unit lists it, for a replaying debugger to stop at */
+    const ws_shadow_fault *f = NULL;
+    size_t nf = 0;
+    CHECK(ws_debug_shadow_faults(s.d, &f, &nf) == WS_OK);
+    CHECK_EQ_U(nf, 1);
+    if (nf == 1) {
+        CHECK_EQ_U(f->thread.launch, 1);
+        CHECK_EQ_U(f->thread.block.x, 1);
+        CHECK_EQ_U(f->thread.thread.x, 5);
+        CHECK_STR_CONTAINS(f->message, "block (1,0,0) thread (5,0,0)");
+    }
     uint32_t res[N];
     run_compute(&s, buf, res); /* the device works on, and the unit counts */
     ws_shadow_result r;

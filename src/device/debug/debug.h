@@ -575,7 +575,20 @@ typedef struct ws_shadow_state {
     ws_dbg_warp_regs regs;       /* regs.pc: every lane's pc                   */
 } ws_shadow_state;
 
+/* A lane's fault while the unit was armed (observe-only, the fault ends
+ * its launch): the faulting thread (launch ordinal since arming) and the
+ * device's report, in the order met, up to WS_SHADOW_MAX_FAULTS. A
+ * deadlock or the watchdog is no lane's fault and is not listed. */
+#define WS_SHADOW_MAX_FAULTS 16
+typedef struct ws_shadow_fault {
+    ws_shadow_thread thread;
+    char kind[32];               /* ws_dbg_fault.kind: "load access fault", ... */
+    char message[1024];          /* the device's full fault report            */
+} ws_shadow_fault;
+
 ws_status ws_debug_shadow_arm(ws_debug *dbg, const ws_shadow_arm *arm);
+/* The faults the last armed run met (valid until the next arming). */
+ws_status ws_debug_shadow_faults(ws_debug *dbg, const ws_shadow_fault **out, size_t *n);
 /* on = 1: the debug hardware only observes (the shadow unit counts and
  * copies) — ebreak, triggers and faults act as with no debugger attached,
  * so a lane that faults ends the launch with its fault instead of halting

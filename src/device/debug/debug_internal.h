@@ -198,6 +198,7 @@ int dbg_csr_value(ws_debug *d, ws_warp *w, uint32_t l, uint32_t csr, uint32_t *v
 int dbg_shadow_wants(const ws_debug *d, uint32_t pc, unsigned op);    /* trap this pc (op: its instruction)? */
 void dbg_shadow_exec(ws_debug *d, ws_warp *w, const ws_inst *in, uint32_t g, uint32_t pc);
 void dbg_shadow_launch(ws_debug *d, int start);
+void dbg_shadow_fault(ws_debug *d, ws_warp *w); /* w faulted (dev->fault): listed */
 void dbg_shadow_free(ws_debug *d);
 void ws_debug_shadow_disarm_locked(ws_debug *d);
 #endif

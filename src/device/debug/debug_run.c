@@ -476,6 +476,7 @@ static ws_warp_result warp_done(ws_device *dev, ws_warp *w, ws_warp_result r)
     dbg_warp *dw = &d->w[dbg_widx(d, w)];
     if (!w->live) dw->resident = 0; /* retired: the slot's next warp is new */
     if (r == WARP_FAULT) {
+        if (d->shadow_armed) dbg_shadow_fault(d, w);
         if (atomic_load(&d->observe_only)) return r;
         pthread_mutex_lock(&d->mu);
         /* attached, looked at under the lock: a warp halted after a detach

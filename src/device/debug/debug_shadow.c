@@ -47,6 +47,8 @@ struct dbg_shadow {
      * all of them (all) */
     struct split_byte { uint32_t addr; uint8_t pre, part, all; } split[WS_MAX_LANES * 8];
     size_t nsplit;
+    ws_shadow_fault faults[WS_SHADOW_MAX_FAULTS];
+    size_t nfaults;
 };
 
 static int dim_eq(ws_dim3 a, ws_dim3 b) { return a.x == b.x && a.y == b.y && a.z == b.z; }
@@ -134,6 +136,7 @@ ws_status ws_debug_shadow_arm(ws_debug *d, const ws_shadow_arm *arm)
     memset(&s->res, 0, sizeof s->res);
     s->have_state = s->have_mem = 0;
     s->nsplit = 0;
+    s->nfaults = 0;
     s->armed = d->shadow_armed = 1;
     invalidate_all(d->dev);
 out:
@@ -466,6 +469,32 @@ void dbg_shadow_exec(ws_debug *d, ws_warp *w, const ws_inst *in, uint32_t g, uin
         if (watch || (pix && ((entry && s->a.pixel) || (b && cond_holds(d, w, b, l, pc)))))
             event(d, w, g, pc, l, WS_SHADOW_POS(s->launch, winst, l), watch, at);
     }
+}
+
+/* The device thread, as w's fault ends its quantum (observe-only: the
+ * launch ends with it): a debugger replaying the frame stops there, as
+ * the live one halts the warp. */
+void dbg_shadow_fault(ws_debug *d, ws_warp *w)
+{
+    struct dbg_shadow *s = d->shadow;
+    const ws_fault *f = &d->dev->fault;
+    if (!s || !s->armed || s->nfaults == WS_SHADOW_MAX_FAULTS) return;
+    if (f->kind == FAULT_NONE || f->kind == FAULT_DEADLOCK || f->kind == FAULT_WATCHDOG || f->kind == FAULT_MACHINE ||
+        f->kind == FAULT_INTERRUPTED) /* no lane's */
+        return;
+    ws_shadow_fault *o = &s->faults[s->nfaults++];
+    memset(o, 0, sizeof *o);
+    o->thread = (ws_shadow_thread){ s->launch, w->block->idx, f->thread };
+    snprintf(o->kind, sizeof o->kind, "%s", ws_fault_kind_name(f->kind));
+    ws_fault_format(d->dev, o->message, sizeof o->message);
+}
+
+ws_status ws_debug_shadow_faults(ws_debug *d, const ws_shadow_fault **out, size_t *n)
+{
+    if (!d || !out || !n) return WS_ERR_INVALID_ARG;
+    *out = d->shadow ? d->shadow->faults : NULL;
+    *n = d->shadow ? d->shadow->nfaults : 0;
+    return WS_OK;
 }
 
 int dbg_shadow_wants(const ws_debug *d, uint32_t pc, unsigned op)
