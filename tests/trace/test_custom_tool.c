@@ -4,6 +4,7 @@
  * and the records agree with the device's own counters and with what the
  * kernel does. The kernel's results are unchanged. */
 #include <stdint.h>
+#include "instrument/tracer.h"
 #include "warpscope/trace.h"
 #include "warpscope/warpscope.h"
 #include "../test.h"
@@ -221,6 +222,23 @@ static void run_no_room(const char *kernels, const char *tool_module)
     CHECK(ws_device_close(dev) == WS_OK);
 }
 
+/* A custom tool after `warpscope trace`'s tracer (WARPSCOPE_TOOL beside
+ * WARPSCOPE_TRACE): refused, naming the tracer and the tool. */
+static void run_after_tracer(const char *tool_module)
+{
+    ws_device *dev;
+    CHECK(ws_device_open(NULL, &dev) == WS_OK);
+    CHECK(ws_tracer_attach(dev, "tool=bbcount,report=/dev/null") == WS_OK);
+    ws_trace_tool tool = { .version = WS_TRACE_TOOL_VERSION, .name = "wsx", .where = WS_TRACE_BEFORE_STORE,
+                           .device_module = tool_module, .device_function = "record_address", .record_size = 8,
+                           .records = on_device };
+    device_seen seen = { 0, 0 };
+    CHECK(ws_trace_tool_attach(dev, &tool, &seen) == WS_ERR_BUSY);
+    CHECK(!strcmp(ws_last_error(dev), "ws_trace_tool_attach: wsx: a trace tool runs launches itself, and so does "
+                                      "tracer, already attached; only one tool may replay launches"));
+    CHECK(ws_device_close(dev) == WS_OK);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) { fprintf(stderr, "usage: test_custom_tool KERNELS.elf TOOL.elf\n"); return 2; }
@@ -250,12 +268,18 @@ int main(int argc, char **argv)
     CHECK(ws_trace_tool_attach(dev, &bad, &s) == WS_ERR_INVALID_ARG);
     CHECK_STR_CONTAINS(ws_last_error(dev), "addresses: where = 0x106 has bits no WS_TRACE_* point defines (0x100)");
     CHECK(ws_trace_tool_attach(dev, &tool, &s) == WS_OK);
-    /* a second trace tool: refused, saying why (it said "tracer runs
-     * launches itself, and so does tracer, already attached") */
+    /* a second trace tool: refused, each tool named by its name, once (it
+     * said "tracer runs launches itself, and so does tracer, already
+     * attached", whichever tools they were) */
     bad = tool;
     bad.name = "second";
     CHECK(ws_trace_tool_attach(dev, &bad, &s) == WS_ERR_BUSY);
-    CHECK_STR_CONTAINS(ws_last_error(dev), "ws_trace_tool_attach: second: a device takes one trace tool");
+    CHECK(!strcmp(ws_last_error(dev), "ws_trace_tool_attach: second: a trace tool runs launches itself, and so does "
+                                      "addresses, already attached; only one tool may replay launches"));
+    /* WARPSCOPE_TRACE's tracer after it: the custom tool is named as its own */
+    CHECK(ws_tracer_attach(dev, "tool=bbcount,report=/dev/null") == WS_ERR_BUSY);
+    CHECK(!strcmp(ws_last_error(dev), "ws_tool_attach: tracer runs launches itself, and so does addresses, already "
+                                      "attached; only one tool may replay launches"));
 
     ws_module *m;
     ws_kernel *k;
@@ -286,5 +310,6 @@ int main(int argc, char **argv)
     run_values(argv[1], argv[2]);
     run_two_devices(argv[1], argv[2]);
     run_no_room(argv[1], argv[2]);
+    run_after_tracer(argv[2]);
     return TEST_SUMMARY();
 }
