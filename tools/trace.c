@@ -49,9 +49,12 @@ static void usage(FILE *f)
             "                    devices run untraced; --launch still counts the program's launches);\n"
             "                    --read: only the launches of device N\n"
             "  --format text|jsonl|perfetto  how --read and --tool dump print records (default\n"
-            "                    text; perfetto: Chrome/Perfetto JSON of one warp, a track per lane)\n"
+            "                    text; perfetto: Chrome/Perfetto JSON of one warp, a track per lane);\n"
+            "                    the other tools print a report: jsonl and perfetto are refused there\n"
             "  --warp N          the warp for --format perfetto (global warp id, default 0)\n"
             "  --values          memory records also keep the value each store or atomic writes\n"
+            "                    (not with bbcount, which records no accesses; with memtrace, branch\n"
+            "                    or racecheck only with -o, whose file --read prints them from)\n"
             "  --report FILE     also keep the report in FILE\n"
             "  --host-time       print each traced launch's host CPU time (the launch and each pass)\n"
             "                    on stderr; the report never holds it, so it is the same bytes run to run\n"
@@ -509,6 +512,27 @@ int ws_cmd_trace(int argc, char **argv)
         fprintf(stderr, "warpscope trace: --fail-on-race goes with --tool racecheck (--tool %s looks for no races)\n", tool);
         return 2;
     }
+    /* Options the tool would not use are refused like those two (they were
+     * accepted and did nothing): --format and --warp print records, which
+     * only dump prints; values go into memory records, which bbcount has
+     * none of and which only dump and the -o file show (--test-short,
+     * once its value is known good, below). */
+    if (strcmp(format, "text") && strcmp(tool, "dump")) {
+        fprintf(stderr, "warpscope trace: --format %s is how --read and --tool dump print records; --tool %s prints a "
+                        "report (keep its records with -o FILE, then print them with --read FILE --format %s)\n",
+                format, tool, format);
+        return 2;
+    }
+    if (values && !strcmp(tool, "bbcount")) {
+        fprintf(stderr, "warpscope trace: --values keeps the value each store and atomic writes in its memory record; "
+                        "--tool bbcount records no accesses (memtrace, branch, racecheck and dump do)\n");
+        return 2;
+    }
+    if (values && !out && strcmp(tool, "dump")) {
+        fprintf(stderr, "warpscope trace: --values keeps the values in the records, which the report of --tool %s does "
+                        "not show: add -o FILE (then --read FILE prints them), or use --tool dump\n", tool);
+        return 2;
+    }
     if (i >= argc) { fprintf(stderr, "warpscope trace: no program to run\n\n"); usage(stderr); return 2; }
     if (out && report && one_file(out, report)) {
         fprintf(stderr, "warpscope trace: -o %s and --report %s are one file: the report would be written into the "
@@ -549,6 +573,12 @@ int ws_cmd_trace(int argc, char **argv)
     char why[256];
     if (ws_tracer_check_spec(spec, why, sizeof why)) { /* before the program runs, not from inside it */
         say_option(why);
+        rmdir(dir);
+        return 2;
+    }
+    if (test_short && !strcmp(tool, "bbcount")) { /* (it did nothing) */
+        fprintf(stderr, "warpscope trace: --test-short %s shortens the recording pass's buffers; --tool bbcount runs no "
+                        "recording pass\n", test_short);
         rmdir(dir);
         return 2;
     }

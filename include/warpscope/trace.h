@@ -26,9 +26,13 @@ enum {
     WS_TRACE_WARPS = 32,      /* per-warp records are present               */
     WS_TRACE_NO_BLOCKS = 64,  /* accesses only (memtrace): each thread's accesses
                                  in program order, without block records    */
-    WS_TRACE_VALUES = 128     /* stores and atomics carry the value written
+    WS_TRACE_VALUES = 128,    /* stores and atomics carry the value written
                                  (the whole register; the low `size` bytes
                                  are stored)                                */
+    WS_TRACE_NO_ROOM = 256    /* the recording pass did not run: its buffers
+                                 did not fit in device memory (the note says
+                                 how many bytes, and how to make room); the
+                                 block counts are there, no records        */
 };
 
 typedef enum ws_trace_mem_kind { WS_TRACE_LOAD = 1, WS_TRACE_STORE = 2, WS_TRACE_ATOMIC = 3 } ws_trace_mem_kind;

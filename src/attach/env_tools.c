@@ -84,8 +84,16 @@ static ws_status attach_library(ws_device *dev, char *entry)
     void *h = dlopen(entry, RTLD_NOW | RTLD_LOCAL);
     if (!h) {
         const char *why = dlerror();
-        return ws_set_error(dev, WS_ERR_NOT_FOUND, "WARPSCOPE_TOOL: cannot load %s: %s%s", entry, why ? why : "?",
-                            export_hint(why));
+        /* dlopen looks for a name without a slash in the library search
+         * path only, so a file in the current directory is "not found" there
+         * and its bare message does not say why */
+        const int searched = !strchr(entry, '/') && why && strstr(why, "cannot open shared object file");
+        return ws_set_error(dev, WS_ERR_NOT_FOUND, "WARPSCOPE_TOOL: cannot load %s: %s%s%s%s", entry, why ? why : "?",
+                            export_hint(why),
+                            searched ? "; a name without a slash is looked for in the library search path "
+                                       "(LD_LIBRARY_PATH, the system's directories), not in the current directory: "
+                                       "for a file there, write ./" : "",
+                            searched ? entry : "");
     }
     ws_tool_init_fn init;
     *(void **)&init = dlsym(h, WS_TOOL_INIT_SYMBOL);

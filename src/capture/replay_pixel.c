@@ -4,26 +4,48 @@
  * record belongs to exactly one call. */
 #include "capture/replay_pixel.h"
 #include "capture/replay_tool.h"
-#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* One coordinate of --pixel text, the len bytes at s: decimal digits only
+ * (no sign, space or suffix), below WS_GFX_MAX_SIZE; what is wrong with it
+ * is said of the text given. */
+static ws_status pixel_coordinate(const char *text, const char *s, size_t len, const char *which, uint32_t *out,
+                                  char *err, size_t errlen)
+{
+    if (!len) return rt_fail(err, errlen, WS_ERR_INVALID_ARG, "--pixel: %s is missing in \"%s\" (expected X,Y)", which, text);
+    unsigned long v = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return rt_fail(err, errlen, WS_ERR_INVALID_ARG, "--pixel: %s \"%.*s\" in \"%s\" is not a whole number",
+                           which, (int)len, s, text);
+        if (v < WS_GFX_MAX_SIZE) v = v * 10 + (unsigned long)(s[i] - '0'); /* (stops growing once too large) */
+    }
+    if (v >= WS_GFX_MAX_SIZE)
+        return rt_fail(err, errlen, WS_ERR_INVALID_ARG, "--pixel: %s %.*s in \"%s\" is not below %u (the largest "
+                       "render target's side)", which, (int)len, s, text, WS_GFX_MAX_SIZE);
+    *out = (uint32_t)v;
+    return WS_OK;
+}
+
 ws_status ws_replay_parse_pixel(const char *text, uint32_t *x, uint32_t *y, char *err, size_t errlen)
 {
-    char *end;
-    errno = 0;
-    unsigned long a = text ? strtoul(text, &end, 10) : 0;
-    if (!text || end == text || *end != ',' || text[0] == '-' || errno)
+    const char *comma = text ? strchr(text, ',') : NULL;
+    if (!comma)
         return rt_fail(err, errlen, WS_ERR_INVALID_ARG, "--pixel: expected X,Y (pixels from the top left), got \"%s\"",
-                    text ? text : "");
-    const char *t2 = end + 1;
-    unsigned long b = strtoul(t2, &end, 10);
-    if (end == t2 || *end || *t2 == '-' || errno || a >= WS_GFX_MAX_SIZE || b >= WS_GFX_MAX_SIZE)
-        return rt_fail(err, errlen, WS_ERR_INVALID_ARG, "--pixel: expected X,Y with each below %u, got \"%s\"",
-                    WS_GFX_MAX_SIZE, text);
-    *x = (uint32_t)a;
-    *y = (uint32_t)b;
+                       text ? text : "");
+    unsigned parts = 1;
+    for (const char *c = text; *c; c++) parts += *c == ',';
+    if (parts > 2) /* (it read "expected X,Y with each below 8192", as if a value were too large) */
+        return rt_fail(err, errlen, WS_ERR_INVALID_ARG, "--pixel: expected X,Y, two numbers, got %u in \"%s\"", parts,
+                       text);
+    uint32_t a, b;
+    ws_status st = pixel_coordinate(text, text, (size_t)(comma - text), "X", &a, err, errlen);
+    if (st == WS_OK) st = pixel_coordinate(text, comma + 1, strlen(comma + 1), "Y", &b, err, errlen);
+    if (st != WS_OK) return st;
+    *x = a;
+    *y = b;
     return WS_OK;
 }
 

@@ -244,7 +244,7 @@ static ws_status run_cmd_kind(ws_device *dev, ws_cmd *c)
         return WS_OK;
     }
     case CMD_COPY_DTOD: {
-        uint8_t *s = ws_mem_host_range(&dev->mem, c->src, c->n, 0, err, sizeof err);
+        uint8_t *s = ws_mem_host_range(&dev->mem, c->src, c->n, WS_MEM_COPY_FROM, err, sizeof err);
         if (!s) return ws_set_error(dev, WS_ERR_BAD_ADDRESS, "copy device to device (source): %s", err);
         uint8_t *d = ws_mem_host_range(&dev->mem, c->dst, c->n, 1, err, sizeof err);
         if (!d) return ws_set_error(dev, WS_ERR_BAD_ADDRESS, "copy device to device (destination): %s", err);

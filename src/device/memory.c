@@ -349,18 +349,26 @@ uint8_t *ws_mem_host_range(ws_memory *m, uint32_t addr, uint64_t n, int write, c
     if (t && t->kind == REGION_DATA && into < t->size && n <= t->size - into)
         return ws_mem_global_ptr(m, addr); /* (a tool's data buffer: the profiler programs trace cells with it) */
     const ws_region *r = ws_mem_in_global(m, addr) ? ws_mem_region_near(m, addr) : NULL;
-    if (!r || r->kind != REGION_DATA || r->state != REGION_LIVE || addr - r->addr >= r->size) {
+    /* A copy may also read a loaded module's image, which the host loaded
+     * itself (a tool's opcode histogram reads the code, as NVBit's does);
+     * only kernels write it (.data, .bss), so a copy into it is refused. */
+    const int copy_from = write == WS_MEM_COPY_FROM, module_read = copy_from && r && r->kind == REGION_MODULE;
+    if (!r || (r->kind != REGION_DATA && !module_read) || r->state != REGION_LIVE || addr - r->addr >= r->size) {
         char why[160];
-        ws_mem_describe(m, addr, why, sizeof why);
-        snprintf(err, errlen, "%s of %llu byte%s at 0x%08x: %s", write ? "write" : "read",
+        if (copy_from && r && r->kind == REGION_HARDWARE && r->state == REGION_LIVE && addr - r->addr < r->size)
+            snprintf(why, sizeof why, "inside a %u-byte render target or texture at 0x%08x, which the host reads with "
+                     "ws_gfx_target_read or ws_gfx_texture_read", r->size, r->addr);
+        else
+            ws_mem_describe(m, addr, why, sizeof why);
+        snprintf(err, errlen, "%s of %llu byte%s at 0x%08x: %s", write == WS_MEM_WRITE ? "write" : "read",
                  (unsigned long long)n, n == 1 ? "" : "s", addr, why);
         return NULL;
     }
     if (n > (uint64_t)(r->addr + r->size - addr)) {
         const unsigned long long past = n - (r->addr + r->size - addr);
         snprintf(err, errlen, "%s of %llu byte%s at 0x%08x runs %llu byte%s past the end of the "
-                 "%u-byte allocation at 0x%08x", write ? "write" : "read", (unsigned long long)n, n == 1 ? "" : "s",
-                 addr, past, past == 1 ? "" : "s", r->size, r->addr);
+                 "%u-byte %s at 0x%08x", write == WS_MEM_WRITE ? "write" : "read", (unsigned long long)n, n == 1 ? "" : "s",
+                 addr, past, past == 1 ? "" : "s", r->size, module_read ? "module image" : "allocation", r->addr);
         return NULL;
     }
     return ws_mem_global_ptr(m, addr);

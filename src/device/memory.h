@@ -107,8 +107,10 @@ int ws_mem_free(ws_memory *m, uint32_t addr, ws_region_kind kind);
 /* The region containing addr (live, freed or hole), or the one just before
  * it; NULL if the arena is empty or addr precedes every region. */
 const ws_region *ws_mem_region_near(const ws_memory *m, uint32_t addr);
-/* Host copies: the range must lie inside one live DATA allocation. Returns a
- * host pointer or NULL with a message in err. */
+/* Host copies: the range must lie inside one live DATA allocation, or for
+ * a copy's source (WS_MEM_COPY_FROM) inside a loaded module's image too.
+ * Returns a host pointer or NULL with a message in err. */
+enum { WS_MEM_READ = 0, WS_MEM_WRITE = 1, WS_MEM_COPY_FROM = 2 };
 uint8_t *ws_mem_host_range(ws_memory *m, uint32_t addr, uint64_t n, int write,
                            char *err, size_t errlen);
 /* Mark the shadow of [addr, addr+n) (granule aligned) with a state. */

@@ -435,12 +435,16 @@ void tr_report(const tracer *t, FILE *f)
             fprintf(f, "  results: the instrumented run left global memory %s the launch's (%llu bytes compared)\n",
                     L->flags & WS_TRACE_RESULTS_DIFFER ? "DIFFERENT from" : "identical to",
                     (unsigned long long)L->results_checked);
-        if (!(L->flags & WS_TRACE_COUNTS_ONLY))
+        if (L->flags & WS_TRACE_NO_ROOM)
+            fprintf(f, "  records: none, the recording pass did not run: no room for its buffers in device memory (the "
+                    "note says how much they need)\n");
+        else if (!(L->flags & WS_TRACE_COUNTS_ONLY))
             fprintf(f, "  records: %llu block + %llu memory, %s\n", (unsigned long long)L->nbb, (unsigned long long)L->nmem,
                     !(L->flags & WS_TRACE_COMPLETE) ? "INCOMPLETE (the note says why)"
                     : L->flags & WS_TRACE_OVERFLOWED ? "buffers sized by a second recording pass; dropped: 0"
                                                       : "buffers sized exactly from the counting pass; dropped: 0");
         report_bbcount(tw, L, f);
+        if (L->flags & WS_TRACE_NO_ROOM) continue; /* (empty tables would read as a launch without accesses or branches) */
         if (t->opt.tool == TR_MEMTRACE || t->opt.tool == TR_DUMP) report_memtrace(t, tw, L, f);
         if (t->opt.tool == TR_BRANCH || t->opt.tool == TR_DUMP) tr_report_branches(tw, L, f);
         if (t->opt.tool == TR_RACECHECK) tr_report_races(tw, L, f);

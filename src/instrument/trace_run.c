@@ -258,6 +258,7 @@ typedef struct records {
     uint64_t n[NBUF];     /* records kept (at most the buffer's size) */
     ws_device *dev;
     uint32_t buf;         /* the buffers' device allocation (0: none) */
+    int no_room;          /* they did not fit in device memory: the pass did not run */
 } records;
 
 static void records_free(records *r)
@@ -266,8 +267,28 @@ static void records_free(records *r)
     memset(r, 0, sizeof *r);
 }
 
+/* What makes room for a launch's records, for the one who can act on it:
+ * `warpscope trace` has its options; a custom tool its own filters, and
+ * its buffers share the top of the program's global_mem_limit (the arena
+ * is not grown for it, as for WARPSCOPE_TRACE's tracer), so a larger
+ * limit gives them more. */
+static const char *fewer_records(const tracer *t)
+{
+    return t->opt.tool == TR_CUSTOM ? "trace fewer kernels (ws_trace_tool.kernel) or fewer points (ws_trace_tool.where, "
+                                      "a smaller record_size)"
+                                    : "trace fewer launches or kernels (--launch, --kernel)";
+}
+
+static const char *more_room(const tracer *t)
+{
+    return t->opt.tool == TR_CUSTOM ? "open the device with a larger global_mem_limit (ws_config, at most 3040 MiB; "
+                                      "the bundled examples take WARPSCOPE_CONFIG=global_mem_limit=1024M)"
+                                    : "let the program use less memory";
+}
+
 /* The recording pass into buffers of exactly `want` records; *used gets
- * what the lanes reserved (more than want: the pass overflowed). */
+ * what the lanes reserved (more than want: the pass overflowed). Buffers
+ * that do not fit leave out->no_room set and the pass not run. */
 static ws_status record_pass(tracer *t, tr_twin *tw, ws_grid_run *G, ws_tool_runner *run, uint32_t entry, sizing want,
                              sizing *used, records *out, int *overflow, double *secs, tv_digest *dg, uint64_t nbytes)
 {
@@ -280,17 +301,23 @@ static ws_status record_pass(tracer *t, tr_twin *tw, ws_grid_run *G, ws_tool_run
         bytes += (want.n[i] ? want.n[i] : 1) * rec_size(t, i);
         if (want.n[i] > UINT32_MAX) bytes = UINT64_MAX / 2;
     }
-    if (bytes > 0xF0000000u)
+    out->no_room = 0;
+    if (bytes > 0xF0000000u) {
+        out->no_room = 1;
         return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "trace: launch %llu (%s in %s) needs %llu bytes of trace buffers, "
-                            "more than the device can address", (unsigned long long)G->id, G->kernel_name,
-                            tw->name ? tw->name : "?", (unsigned long long)bytes);
+                            "more than the device can address; %s", (unsigned long long)G->id, G->kernel_name,
+                            tw->name ? tw->name : "?", (unsigned long long)bytes, fewer_records(t));
+    }
     uint32_t buf = 0;
-    if (bytes && ws_mem_alloc_tool(&dev->mem, (uint32_t)bytes, REGION_DATA, &buf)) /* (above the program's) */
+    if (bytes && ws_mem_alloc_tool(&dev->mem, (uint32_t)bytes, REGION_DATA, &buf)) { /* (above the program's) */
+        out->no_room = 1;
         return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "trace: launch %llu (%s in %s) needs %llu bytes of device memory for "
-                            "its trace buffers, more than the %llu free between the program's memory and the tools'; trace fewer "
-                            "launches or kernels (--launch, --kernel), or let the program use less memory",
-                            (unsigned long long)G->id, G->kernel_name, tw->name ? tw->name : "?", (unsigned long long)bytes,
-                            (unsigned long long)(ws_mem_tool_lo(&dev->mem) > dev->mem.brk ? ws_mem_tool_lo(&dev->mem) - dev->mem.brk : 0));
+                            "its trace buffers, more than the %llu free between the program's memory and the tools'; %s, "
+                            "or %s", (unsigned long long)G->id, G->kernel_name, tw->name ? tw->name : "?",
+                            (unsigned long long)bytes,
+                            (unsigned long long)(ws_mem_tool_lo(&dev->mem) > dev->mem.brk ? ws_mem_tool_lo(&dev->mem) - dev->mem.brk : 0),
+                            fewer_records(t), more_room(t));
+    }
     if (bytes) memset(ws_mem_global_ptr(&dev->mem, buf), 0, bytes);
     uint32_t *ctl = ctl_of(dev, tw->record, &tw->rinfo);
     memset(ctl, 0, WSI_CTL_HEADER);
@@ -470,7 +497,11 @@ ws_status tr_launch(tracer *t, tr_twin *tw, ws_grid_run *G, uint64_t number, ws_
             dev->err[0] = 0;
             st2 = record_pass(t, tw, G, run, record_entry, want, &used, &rec, &overflow, &tm->record, &dg, snap.nglobal);
         }
-        if (st2 != WS_OK && st1 == WS_OK) { /* faulted only when traced */
+        if (rec.no_room) { /* nothing ran, nothing faulted: the launch runs as it is, with its counts alone */
+            L->flags |= WS_TRACE_NO_ROOM;
+            note(L, "%s", dev->err);
+            dev->err[0] = 0; /* (the tracer's, not the program's) */
+        } else if (st2 != WS_OK && st1 == WS_OK) { /* faulted only when traced */
             L->flags |= WS_TRACE_FAULTED;
             snprintf(pass_fault, sizeof pass_fault, "%s", dev->err);
         }

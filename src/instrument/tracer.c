@@ -16,6 +16,7 @@
 #include "runtime/counter_file.h"
 #include "runtime/module_file.h"
 #include "runtime/settings_text.h"
+#include "runtime/tools.h"
 
 static int set_str(char **dst, const char *v)
 {
@@ -427,19 +428,17 @@ ws_status ws_trace_tool_attach(ws_device *dev, const ws_trace_tool *tool, void *
     while ((1u << shift) < slot) shift++;
     t->custom.slot_shift = shift;
     t->custom.where = tool->where;
-    if (st == WS_OK) {
-        st = ws_tool_attach(dev, &tracer_tool, t);
-        if (st == WS_ERR_BUSY) { /* (it said "tracer runs launches itself, and so does tracer") */
-            char why[WS_ERRLEN - 256];
-            memcpy(why, dev->err, sizeof why - 1); /* (shortened to fit) */
-            why[sizeof why - 1] = 0;
-            ws_set_error(dev, st, "ws_trace_tool_attach: %s: a device takes one trace tool, and another tool that "
-                         "runs launches itself (a trace tool, WARPSCOPE_TRACE's tracer or the profiler) is attached "
-                         "(%s)", tool->name ? tool->name : "tool", why);
-        }
-    } else {
-        ws_set_error(dev, st, "ws_trace_tool_attach: %s: %s", tool->name ? tool->name : "tool", err);
+    t->self = tracer_tool;
+    t->self.name = tool->name ? tool->name : "trace tool";
+    const char *other = st == WS_OK ? ws_tools_replayer(dev) : NULL;
+    if (other) { /* (refused here, so the message names both tools once: it said "tracer runs launches
+                    itself, and so does tracer", whichever tool the program's was) */
+        st = WS_ERR_BUSY;
+        snprintf(err, sizeof err, "a trace tool runs launches itself, and so does %s, already attached; only one "
+                 "tool may replay launches", other);
     }
+    if (st == WS_OK) st = ws_tool_attach(dev, &t->self, t); /* (its refusals say why themselves) */
+    else ws_set_error(dev, st, "ws_trace_tool_attach: %s: %s", tool->name ? tool->name : "tool", err);
     if (st != WS_OK) {
         free(t->custom_module);
         tr_options_free(&t->opt);
@@ -473,7 +472,8 @@ ws_status ws_tracer_attach(ws_device *dev, const char *spec)
      * arena while nothing is allocated yet (the mapping is lazy, so unused
      * room costs nothing). docs/tracing.md, "Limits". */
     if (!t->untraced) (void)ws_runtime_grow_arena(dev, (uint64_t)WS_GLOBAL_MAX_END - WS_GLOBAL_BASE);
-    ws_status st = ws_tool_attach(dev, &tracer_tool, t);
+    t->self = tracer_tool;
+    ws_status st = ws_tool_attach(dev, &t->self, t);
     if (st != WS_OK) {
         tr_options_free(&t->opt);
         free(t);

@@ -53,6 +53,8 @@ typedef struct tr_timing {          /* per traced launch */
 
 typedef struct tracer {
     ws_device *dev;
+    ws_tool self;                 /* the table attached: a custom tool's under its own name,
+                                     which messages about it give ("tracer" otherwise) */
     tr_options opt;
     tr_twin *twins;
     size_t ntwins, twincap;

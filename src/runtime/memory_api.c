@@ -131,7 +131,7 @@ ws_status ws_memcpy_dtoh(ws_device *dev, void *dst, ws_addr src, size_t n)
     ws_status st = ws_cmd_direct(dev, "ws_memcpy_dtoh"); /* a halted command processor holds the copy too */
     if (st != WS_OK || !n) return st;
     char err[256];
-    const uint8_t *s = ws_mem_host_range(&dev->mem, src, n, 0, err, sizeof err);
+    const uint8_t *s = ws_mem_host_range(&dev->mem, src, n, WS_MEM_COPY_FROM, err, sizeof err);
     if (!s) return ws_set_error(dev, WS_ERR_BAD_ADDRESS, "ws_memcpy_dtoh: %s", err);
     memcpy(dst, s, n);
     return WS_OK;
@@ -142,7 +142,7 @@ ws_status ws_memcpy_dtod(ws_device *dev, ws_addr dst, ws_addr src, size_t n)
     if (!dev) return WS_ERR_INVALID_ARG;
     if (!n) return WS_OK;
     WS_API_LOCKED(dev, "ws_memcpy_dtod");
-    ws_status st = check_range(dev, "ws_memcpy_dtod (source)", src, n, 0);
+    ws_status st = check_range(dev, "ws_memcpy_dtod (source)", src, n, WS_MEM_COPY_FROM);
     if (st == WS_OK) st = check_range(dev, "ws_memcpy_dtod (destination)", dst, n, 1);
     if (st != WS_OK) return st;
     ws_cmd c = { .kind = CMD_COPY_DTOD, .dst = dst, .src = src, .n = n };

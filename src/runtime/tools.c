@@ -149,6 +149,14 @@ static ws_status may_attach(ws_device *dev, const struct ws_tool_list *tl, const
     return WS_OK;
 }
 
+const char *ws_tools_replayer(const ws_device *dev)
+{
+    const struct ws_tool_list *tl = dev->tools;
+    for (size_t i = 0; tl && i < tl->n; i++)
+        if (tl->slots[i].tool->run_launch) return tl->slots[i].tool->name ? tl->slots[i].tool->name : "another tool";
+    return NULL;
+}
+
 /* A free slot at the end of the list. */
 static ws_status make_room(ws_device *dev, struct ws_tool_list *tl)
 {

@@ -22,5 +22,8 @@ void ws_tools_close(ws_device *dev);
 /* Is a tool callback running (attach, detach, module, frame or close
  * events)? ws_device_close is refused then: the list it would free is in use. */
 int ws_tools_in_callback(const ws_device *dev);
+/* The name of the attached tool that runs launches itself (run_launch;
+ * at most one is), "another tool" if it has none; NULL when none is. */
+const char *ws_tools_replayer(const ws_device *dev);
 
 #endif

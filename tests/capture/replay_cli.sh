@@ -13,7 +13,7 @@ fails=0 passes=0
 ok() { passes=$((passes + 1)); }
 bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
 expect() { # expect PATTERN FILE
-    if grep -qE "$1" "$2"; then ok; else bad "expected /$1/ in $2:"; cat "$2"; fi
+    if grep -qE -e "$1" "$2"; then ok; else bad "expected /$1/ in $2:"; cat "$2"; fi
 }
 "$ws" capture -o cube.wscap --frames 2 -- "$cube" 3 > capture.out 2>&1 || bad "capture"
 "$ws" replay --list cube.wscap > list.txt || bad "--list"
@@ -89,7 +89,15 @@ expect 'calls 0\.\.3' e2.txt
 "$ws" replay --pixel 5000,1 cube.wscap > e3.txt 2>&1; [ $? -eq 1 ] && ok || bad "a pixel outside the target: not status 1"
 expect 'cube\.wscap: pixel history: pixel \(5000,1\) is outside the 640x480 render target' e3.txt
 "$ws" replay --pixel 5,x cube.wscap > e8.txt 2>&1; [ $? -eq 2 ] && ok || bad "--pixel 5,x: not status 2"
-expect 'expected X,Y' e8.txt
+expect '--pixel: Y "x" in "5,x" is not a whole number' e8.txt
+# a wrong format is named as such, not as a value too large ("expected X,Y
+# with each below 8192" for both)
+"$ws" replay --pixel 1,2,3 cube.wscap > e10.txt 2>&1; [ $? -eq 2 ] && ok || bad "--pixel 1,2,3: not status 2"
+expect '--pixel: expected X,Y, two numbers, got 3 in "1,2,3"' e10.txt
+"$ws" replay --pixel 3,4x cube.wscap > e11.txt 2>&1; [ $? -eq 2 ] && ok || bad "--pixel 3,4x: not status 2"
+expect '--pixel: Y "4x" in "3,4x" is not a whole number' e11.txt
+"$ws" replay --pixel 9000,4 cube.wscap > e12.txt 2>&1; [ $? -eq 2 ] && ok || bad "--pixel 9000,4: not status 2"
+expect '--pixel: X 9000 in "9000,4" is not below 8192' e12.txt
 "$ws" replay --element 0x10:0 cube.wscap > e9.txt 2>&1; [ $? -eq 2 ] && ok || bad "--element 0x10:0: not status 2"
 "$ws" replay missing.wscap > e4.txt 2>&1; [ $? -eq 1 ] && ok || bad "a missing file"
 expect 'missing.wscap' e4.txt

@@ -108,6 +108,28 @@ refuse "profile --json unwritable" "$notadir/x.json: cannot write"   -- "$ws" pr
 refuse "profile --trace unwritable" "$notadir/t.json"                -- "$ws" profile -q --trace "$notadir/t.json" -- "$ws" run "${K[@]}" 1 1 2 3 4 5
 refuse "profile --report unwritable" "$notadir/r.txt"                -- "$ws" profile -q --report "$notadir/r.txt" -- "$ws" run "${K[@]}" 1 1 2 3 4 5
 refuse "trace --warp without perfetto" "--warp 3 picks the warp --format perfetto shows; --format jsonl prints every warp" -- "$ws" trace --read "$notadir" --format jsonl --warp 3
+# options the chosen tool does not use are refused (exit 2) before the
+# program runs, as --warp without perfetto is (they were accepted and did
+# nothing: --format jsonl with memtrace, --values with bbcount)
+refuse2() { # refuse2 WHAT EXACT-MESSAGE -- COMMAND...: exit 2, that line alone on stderr, the program not run
+    local what=$1 want=$2; shift 3
+    rm -f "$dir/ran"
+    local out; out=$(timeout 20 "$@" 2>&1); local rc=$?
+    if [ $rc -eq 2 ] && [ "$out" = "$want" ] && [ ! -e "$dir/ran" ]; then ok "$what"; else bad "$what (rc $rc): $out"; fi
+}
+ran=(-- bash -c ": > '$dir/ran'")
+refuse2 "trace --format jsonl with memtrace" "warpscope trace: --format jsonl is how --read and --tool dump print records; --tool memtrace prints a report (keep its records with -o FILE, then print them with --read FILE --format jsonl)" -- "$ws" trace --tool memtrace --format jsonl "${ran[@]}"
+refuse2 "trace --format perfetto with branch" "warpscope trace: --format perfetto is how --read and --tool dump print records; --tool branch prints a report (keep its records with -o FILE, then print them with --read FILE --format perfetto)" -- "$ws" trace --tool branch --format perfetto --warp 1 "${ran[@]}"
+refuse2 "trace --values with bbcount" "warpscope trace: --values keeps the value each store and atomic writes in its memory record; --tool bbcount records no accesses (memtrace, branch, racecheck and dump do)" -- "$ws" trace --values --tool bbcount -o "$dir/v.wst" "${ran[@]}"
+refuse2 "trace --values without -o" "warpscope trace: --values keeps the values in the records, which the report of --tool racecheck does not show: add -o FILE (then --read FILE prints them), or use --tool dump" -- "$ws" trace --tool racecheck --values "${ran[@]}"
+refuse2 "trace --test-short with bbcount" "warpscope trace: --test-short 5 shortens the recording pass's buffers; --tool bbcount runs no recording pass" -- "$ws" trace --tool bbcount --test-short 5 "${ran[@]}"
+# what the tool uses still runs: --format text (the default) with memtrace, --values with -o, with dump
+out=$("$ws" trace --tool memtrace --format text --values -o "$dir/v.wst" -- "$ws" run "${K[@]}" 1 1 2 3 4 5 2>&1) &&
+    [[ "$out" == *"warpscope trace (memtrace): 1 launch traced"* ]] && ok "trace --format text --values -o with memtrace" ||
+    bad "trace --format text --values -o with memtrace: $out"
+out=$("$ws" trace --tool dump --values --format jsonl -- "$ws" run "${K[@]}" 1 1 2 3 4 5 2>&1) &&
+    [[ "$out" == *'"access":"store"'*'"value":"0x'* ]] && ok "trace --values --format jsonl with dump" ||
+    bad "trace --values --format jsonl with dump: $out"
 refuse "instrument -o unwritable" "$notadir/i.elf: its directory $notadir is not a directory (a file is in the path)" -- "$ws" instrument "${K[0]}" -o "$notadir/i.elf"
 refuse "debug --port-file unwritable" "$notadir/port"                 -- "$ws" debug --port-file "$notadir/port" -- "$ws" run "${K[@]}" 1 1 2 3 4 5
 refuse "debug --socket with --port" "not with --port"                -- "$ws" debug --socket "$dir/s" --port 5 -- "$ws" run "${K[@]}" 1 1 2 3 4 5

@@ -74,6 +74,10 @@ int main(void)
         CHECK_EQ_U(shadow_at(&m, again + 4096), SHADOW_NONE);
         CHECK(ws_mem_host_range(&m, again + 8, 4, 0, err, sizeof err) == NULL);
         CHECK_STR_CONTAINS(err, "only the device's hardware may write");
+        /* a copy from it is told how the host reads one (it was told who may write it) */
+        CHECK(ws_mem_host_range(&m, again + 8, 4, WS_MEM_COPY_FROM, err, sizeof err) == NULL);
+        CHECK_STR_CONTAINS(err, "read of 4 bytes at 0x01000008: inside a 4193792-byte render target or texture at "
+                           "0x01000000, which the host reads with ws_gfx_target_read or ws_gfx_texture_read");
         CHECK(ws_mem_free(&m, again, REGION_DATA) == -1);
         CHECK(ws_mem_free(&m, again, REGION_HARDWARE) == 0);
     }

@@ -200,10 +200,32 @@ int main(int argc, char **argv)
     CHECK_STR_CONTAINS(err, "pixel (40,3) is outside the 32x32 render target");
     uint32_t x, y;
     CHECK(ws_replay_parse_pixel("12,7", &x, &y, err, sizeof err) == WS_OK && x == 12 && y == 7);
-    const char *bad[] = { "", "12", "12,", ",3", "-1,2", "3,-2", "1,2,3", "99999,1", "a,b" };
-    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
-        CHECK(ws_replay_parse_pixel(bad[i], &x, &y, err, sizeof err) == WS_ERR_INVALID_ARG);
-    CHECK_STR_CONTAINS(err, "--pixel");
+    CHECK(ws_replay_parse_pixel("0,8191", &x, &y, err, sizeof err) == WS_OK && x == 0 && y == 8191);
+    /* each refusal says what is wrong with the text given (a bad format
+     * read "expected X,Y with each below 8192", as if a value were too large) */
+    static const char *const bad[][2] = {
+        { "", "--pixel: expected X,Y (pixels from the top left), got \"\"" },
+        { "12", "--pixel: expected X,Y (pixels from the top left), got \"12\"" },
+        { "12,", "--pixel: Y is missing in \"12,\" (expected X,Y)" },
+        { ",3", "--pixel: X is missing in \",3\" (expected X,Y)" },
+        { "-1,2", "--pixel: X \"-1\" in \"-1,2\" is not a whole number" },
+        { "3,-2", "--pixel: Y \"-2\" in \"3,-2\" is not a whole number" },
+        { "1,2,3", "--pixel: expected X,Y, two numbers, got 3 in \"1,2,3\"" },
+        { "3,4x", "--pixel: Y \"4x\" in \"3,4x\" is not a whole number" },
+        { " 3,4", "--pixel: X \" 3\" in \" 3,4\" is not a whole number" },
+        { "+3,4", "--pixel: X \"+3\" in \"+3,4\" is not a whole number" },
+        { "99999,1", "--pixel: X 99999 in \"99999,1\" is not below 8192 (the largest render target's side)" },
+        { "1,8192", "--pixel: Y 8192 in \"1,8192\" is not below 8192 (the largest render target's side)" },
+        { "1,99999999999999999999999", "--pixel: Y 99999999999999999999999 in \"1,99999999999999999999999\" is not "
+                                       "below 8192 (the largest render target's side)" },
+        { "a,b", "--pixel: X \"a\" in \"a,b\" is not a whole number" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        err[0] = 0;
+        CHECK(ws_replay_parse_pixel(bad[i][0], &x, &y, err, sizeof err) == WS_ERR_INVALID_ARG);
+        if (strcmp(err, bad[i][1])) fprintf(stderr, "--pixel %s: got '%s', expected '%s'\n", bad[i][0], err, bad[i][1]);
+        CHECK(!strcmp(err, bad[i][1]));
+    }
 
     /* element history: the htod and the dtod, not the memset beside them */
     ws_element_history eh;

@@ -53,6 +53,35 @@ int main(int argc, char **argv)
     CHECK(!dev || ws_device_close(dev) == WS_OK);
     CHECK_STR_CONTAINS(tool_log(), "init A;init B;detach B;detach A;");
 
+    /* a name without a slash is looked for in the library search path, not
+     * here: the message says how to name a file here (it gave dlopen's
+     * bare "cannot open shared object file"); a path gets no such hint */
+    CHECK(open_with("libws_no_such_tool.so", &dev, msg, sizeof msg) == WS_ERR_NOT_FOUND);
+    CHECK(dev == NULL);
+    CHECK_STR_CONTAINS(msg, "WARPSCOPE_TOOL: cannot load libws_no_such_tool.so: libws_no_such_tool.so: cannot open "
+                       "shared object file: No such file or directory; a name without a slash is looked for in the "
+                       "library search path (LD_LIBRARY_PATH, the system's directories), not in the current "
+                       "directory: for a file there, write ./libws_no_such_tool.so");
+    CHECK(open_with("/nonexistent/libws_no_such_tool.so", &dev, msg, sizeof msg) == WS_ERR_NOT_FOUND);
+    CHECK_STR_CONTAINS(msg, "cannot open shared object file: No such file or directory");
+    CHECK(strstr(msg, "without a slash") == NULL);
+    {   /* the library itself, by its bare name from its own directory */
+        char dir[1024], *slash;
+        snprintf(dir, sizeof dir, "%s", lib);
+        char cwd[1024];
+        if ((slash = strrchr(dir, '/')) != NULL && getcwd(cwd, sizeof cwd) && (*slash = 0, chdir(dir) == 0)) {
+            CHECK(open_with(slash + 1, &dev, msg, sizeof msg) == WS_ERR_NOT_FOUND);
+            char want[1200];
+            snprintf(want, sizeof want, "not in the current directory: for a file there, write ./%s", slash + 1);
+            CHECK_STR_CONTAINS(msg, want);
+            char dotted[1100];
+            snprintf(dotted, sizeof dotted, "./%s", slash + 1);
+            CHECK(open_with(dotted, &dev, msg, sizeof msg) == WS_OK); /* as the hint says */
+            CHECK(!dev || ws_device_close(dev) == WS_OK);
+            CHECK(chdir(cwd) == 0);
+        }
+    }
+
     CHECK(open_with("=opt", &dev, msg, sizeof msg) == WS_ERR_INVALID_ARG);
     CHECK(dev == NULL);
     CHECK_STR_CONTAINS(msg, "WARPSCOPE_TOOL: entry '=opt' has no library path");

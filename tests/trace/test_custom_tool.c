@@ -4,6 +4,7 @@
  * and the records agree with the device's own counters and with what the
  * kernel does. The kernel's results are unchanged. */
 #include <stdint.h>
+#include "instrument/tracer.h"
 #include "warpscope/trace.h"
 #include "warpscope/warpscope.h"
 #include "../test.h"
@@ -148,6 +149,96 @@ static void run_two_devices(const char *kernels, const char *tool_module)
     }
 }
 
+/* Records that do not fit in device memory: the launch is not flagged as
+ * faulted (it was, with advice of `warpscope trace`'s --launch and
+ * --kernel), the note says what the tool can do, and the launch runs as
+ * it is. A custom tool's buffers share the top of the program's
+ * global_mem_limit: 1 MiB here, a 256 KiB buffer, 2 MiB of records. */
+typedef struct room_seen {
+    int calls;
+    uint32_t flags;
+    uint64_t records;
+    char note[1024];
+} room_seen;
+
+static void on_room(void *user, const ws_trace_launch *L, const ws_trace_custom_records *r)
+{
+    room_seen *s = user;
+    s->calls++;
+    s->flags = L->flags;
+    s->records = r->n;
+    snprintf(s->note, sizeof s->note, "%s", L->note ? L->note : "(null)");
+}
+
+static void run_no_room(const char *kernels, const char *tool_module)
+{
+    enum { M = 65536 };
+    ws_device *dev;
+    ws_config cfg;
+    ws_config_default(&cfg);
+    cfg.global_mem_limit = 1u << 20;
+    CHECK(ws_device_open(&cfg, &dev) == WS_OK);
+    room_seen s = { 0 };
+    ws_trace_tool tool = { .version = WS_TRACE_TOOL_VERSION, .name = "room",
+                           .where = WS_TRACE_BEFORE_LOAD | WS_TRACE_BEFORE_STORE, .device_module = tool_module,
+                           .device_function = "record_address", .record_size = 8, .records = on_room };
+    CHECK(ws_trace_tool_attach(dev, &tool, &s) == WS_OK);
+    ws_module *m;
+    ws_kernel *k;
+    ws_addr v;
+    CHECK(ws_module_load_file(dev, kernels, &m) == WS_OK);
+    CHECK(ws_kernel_get(m, "twice", &k) == WS_OK);
+    float *host = malloc(M * sizeof *host);
+    CHECK(host != NULL);
+    if (!host) return;
+    for (int i = 0; i < M; i++) host[i] = (float)i;
+    CHECK(ws_malloc(dev, M * sizeof *host, &v) == WS_OK);
+    CHECK(ws_memcpy_htod(dev, v, host, M * sizeof *host) == WS_OK);
+    ws_arg args[] = { WS_ARG_PTR(v), WS_ARG_I32(M) };
+    CHECK(ws_launch(dev, k, (ws_dim3){ M / 256, 1, 1 }, (ws_dim3){ 256, 1, 1 }, 0, args, 2) == WS_OK);
+    CHECK(ws_synchronize(dev) == WS_OK);
+    CHECK_EQ_U(s.calls, 1);
+    CHECK_EQ_U(s.flags, WS_TRACE_NO_ROOM); /* not FAULTED, not COMPLETE */
+    CHECK_EQ_U(s.records, 0);
+    /* 2 records per thread, each 8 bytes of payload in a 16-byte slot, and a
+     * slot of each empty buffer */
+    CHECK_STR_CONTAINS(s.note, "trace: launch 1 (twice in ");
+    CHECK_STR_CONTAINS(s.note, ") needs 2097192 bytes of device memory for its trace buffers, more than the ");
+    CHECK_STR_CONTAINS(s.note, " free between the program's memory and the tools'; trace fewer kernels "
+                       "(ws_trace_tool.kernel) or fewer points (ws_trace_tool.where, a smaller record_size), or open "
+                       "the device with a larger global_mem_limit (ws_config, at most 3040 MiB; the bundled examples "
+                       "take WARPSCOPE_CONFIG=global_mem_limit=1024M)");
+    CHECK(strstr(s.note, "--launch") == NULL);
+    CHECK(strstr(ws_last_error(dev), "trace buffers") == NULL); /* the tracer's, not the program's */
+    float *back = malloc(M * sizeof *back);
+    int wrong = !back;
+    if (back && ws_memcpy_dtoh(dev, back, v, M * sizeof *back) == WS_OK)
+        for (int i = 0; i < M; i++) wrong += back[i] != host[i] * 2.0f;
+    else
+        wrong = 1;
+    CHECK_EQ_U(wrong, 0); /* the launch ran as it is */
+    free(back);
+    free(host);
+    CHECK(ws_device_close(dev) == WS_OK);
+}
+
+/* A custom tool after `warpscope trace`'s tracer (WARPSCOPE_TOOL beside
+ * WARPSCOPE_TRACE): refused, naming the tracer and the tool. */
+static void run_after_tracer(const char *tool_module)
+{
+    ws_device *dev;
+    CHECK(ws_device_open(NULL, &dev) == WS_OK);
+    CHECK(ws_tracer_attach(dev, "tool=bbcount,report=/dev/null") == WS_OK);
+    ws_trace_tool tool = { .version = WS_TRACE_TOOL_VERSION, .name = "wsx", .where = WS_TRACE_BEFORE_STORE,
+                           .device_module = tool_module, .device_function = "record_address", .record_size = 8,
+                           .records = on_device };
+    device_seen seen = { 0, 0 };
+    CHECK(ws_trace_tool_attach(dev, &tool, &seen) == WS_ERR_BUSY);
+    CHECK(!strcmp(ws_last_error(dev), "ws_trace_tool_attach: wsx: a trace tool runs launches itself, and so does "
+                                      "tracer, already attached; only one tool may replay launches"));
+    CHECK(ws_device_close(dev) == WS_OK);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) { fprintf(stderr, "usage: test_custom_tool KERNELS.elf TOOL.elf\n"); return 2; }
@@ -177,12 +268,18 @@ int main(int argc, char **argv)
     CHECK(ws_trace_tool_attach(dev, &bad, &s) == WS_ERR_INVALID_ARG);
     CHECK_STR_CONTAINS(ws_last_error(dev), "addresses: where = 0x106 has bits no WS_TRACE_* point defines (0x100)");
     CHECK(ws_trace_tool_attach(dev, &tool, &s) == WS_OK);
-    /* a second trace tool: refused, saying why (it said "tracer runs
-     * launches itself, and so does tracer, already attached") */
+    /* a second trace tool: refused, each tool named by its name, once (it
+     * said "tracer runs launches itself, and so does tracer, already
+     * attached", whichever tools they were) */
     bad = tool;
     bad.name = "second";
     CHECK(ws_trace_tool_attach(dev, &bad, &s) == WS_ERR_BUSY);
-    CHECK_STR_CONTAINS(ws_last_error(dev), "ws_trace_tool_attach: second: a device takes one trace tool");
+    CHECK(!strcmp(ws_last_error(dev), "ws_trace_tool_attach: second: a trace tool runs launches itself, and so does "
+                                      "addresses, already attached; only one tool may replay launches"));
+    /* WARPSCOPE_TRACE's tracer after it: the custom tool is named as its own */
+    CHECK(ws_tracer_attach(dev, "tool=bbcount,report=/dev/null") == WS_ERR_BUSY);
+    CHECK(!strcmp(ws_last_error(dev), "ws_tool_attach: tracer runs launches itself, and so does addresses, already "
+                                      "attached; only one tool may replay launches"));
 
     ws_module *m;
     ws_kernel *k;
@@ -212,5 +309,7 @@ int main(int argc, char **argv)
     CHECK(ws_device_close(dev) == WS_OK);
     run_values(argv[1], argv[2]);
     run_two_devices(argv[1], argv[2]);
+    run_no_room(argv[1], argv[2]);
+    run_after_tracer(argv[2]);
     return TEST_SUMMARY();
 }
