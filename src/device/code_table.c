@@ -21,14 +21,6 @@ int ws_code_table_add(ws_device *dev, const ws_code_region *r)
     return 0;
 }
 
-uint32_t ws_issue_key_ordered(const ws_device *dev, uint32_t pc)
-{
-    for (size_t i = 0; i < dev->ncode; i++) {
-        const ws_code_region *r = &dev->code[i];
-        if (r->order && pc >= r->text_lo && pc < r->text_hi) return r->order[(pc - r->text_lo) / 2];
-    }
-    return pc;
-}
 
 int ws_code_inserted(const ws_device *dev, uint32_t pc)
 {

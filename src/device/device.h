@@ -432,10 +432,14 @@ void ws_simt_park_group(ws_warp *w);                      /* leave it until resu
 void ws_simt_call_depth(const ws_device *dev, ws_warp *w, int delta);
 /* Which of two lanes' PCs a diverged warp issues first: the lower key
  * (the PC itself unless its module's blocks are out of order). */
-uint32_t ws_issue_key_ordered(const ws_device *dev, uint32_t pc);
 static inline uint32_t ws_issue_key(const ws_device *dev, uint32_t pc)
 {
-    return dev->nordered ? ws_issue_key_ordered(dev, pc) : pc;
+    if (!dev->nordered) return pc;
+    for (size_t i = 0; i < dev->ncode; i++) {
+        const ws_code_region *r = &dev->code[i];
+        if (r->order && pc - r->text_lo < r->text_hi - r->text_lo) return r->order[(pc - r->text_lo) / 2];
+    }
+    return pc;
 }
 /* A jal/jalr's effect on the call depth: +1 links ra (a call), -1 jumps
  * through ra without linking (a return), else 0. Only ra counts (not t0,

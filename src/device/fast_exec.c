@@ -68,6 +68,8 @@ struct fx_block {
     fx_block *jr_blk;    /* the last jalr target of this block */
     uint32_t jr_pc;
     uint32_t n;          /* entries, including the final control or FX_END/STOP */
+    uint32_t key_max;    /* the highest issue key of its entries (ws_issue_key):
+                            a diverged group below it runs the block whole */
     fx_op ops[];
 };
 
@@ -277,6 +279,10 @@ static fx_block *build(ws_device *dev, ws_warp *w, uint32_t pc)
     if (!b) return NULL;
     b->n = n;
     memcpy(b->ops, ops, n * sizeof(fx_op));
+    for (uint32_t i = 0; i < n; i++) {
+        const uint32_t k = ws_issue_key(dev, ops[i].pc);
+        b->key_max = k > b->key_max ? k : b->key_max;
+    }
     return b;
 }
 

@@ -58,6 +58,7 @@ static FX_TARGET int FX_RUN(ws_device *dev, ws_warp *w, ws_launch_stats *st, uin
  * rise: every op is looked at. */
 #define CUT(b_) do {                                                                   \
         if (ordered) {                                                                 \
+            if ((b_)->key_max < omp) break;                                            \
             uint32_t below_ = 0;                                                       \
             while (below_ < (b_)->n && ws_issue_key(dev, (b_)->ops[below_].pc) < omp) below_++; \
             if (below_ < (b_)->n) {                                                    \

@@ -64,9 +64,10 @@ static uint32_t next_pc_above(const ws_device *dev, const ws_warp *w, uint32_t r
             return best;
         }
     }
-    uint32_t best_key = UINT32_MAX;
+    uint32_t best_key = UINT32_MAX, last_pc = UINT32_MAX, k = UINT32_MAX;
     for (uint32_t m = runnable; m; m &= m - 1) {
-        const uint32_t pc = w->pc[__builtin_ctz(m)], k = ws_issue_key(dev, pc);
+        const uint32_t pc = w->pc[__builtin_ctz(m)];
+        if (pc != last_pc) k = ws_issue_key(dev, pc), last_pc = pc; /* neighbouring lanes often share a PC */
         if (k > above && k < best_key) best_key = k, best = pc;
     }
     *key = best_key;
