@@ -57,7 +57,8 @@ typedef struct ws_tool {
     void (*launch_begin)(ws_device *dev, void *user, const ws_tool_launch *launch);
     void (*launch_end)(ws_device *dev, void *user, const ws_tool_launch *launch);
     /* Run the launch yourself: call ws_tool_run(runner) once or more (the
-     * profiler's replay passes). At most one attached tool may have it. */
+     * profiler's replay passes; returning WS_OK without fails the launch).
+     * At most one attached tool may have it. */
     ws_status (*run_launch)(ws_device *dev, void *user, const ws_tool_launch *launch, ws_tool_runner *runner);
     /* ws_device_close has begun: write reports now (detach follows). */
     void (*device_close)(ws_device *dev, void *user);

@@ -98,7 +98,14 @@ static ws_status tools_launch(ws_device *dev, ws_grid_run *L, ws_launch_fn run)
         ws_tool_runner r = { dev, L, run, *L, 0 };
         dev->err[0] = 0;
         st = runner_slot->tool->run_launch(dev, runner_slot->user, &info, &r);
-        if (st != WS_OK) said(dev, st, runner_slot->tool->name ? runner_slot->tool->name : "a tool", "run_launch");
+        const char *who = runner_slot->tool->name ? runner_slot->tool->name : "a tool";
+        if (st != WS_OK) said(dev, st, who, "run_launch");
+        /* the program's kernel never ran, yet the launch would succeed
+         * (its results silently the buffers' old contents) */
+        else if (!r.runs)
+            st = ws_set_error(dev, WS_ERR_INVALID_ARG, "%s: its run_launch callback returned WS_OK without running "
+                              "launch %llu of kernel '%s' (ws_tool_run): the kernel did not run", who,
+                              (unsigned long long)L->id, L->kernel_name ? L->kernel_name : "?");
     } else {
         st = run(dev, L);
     }

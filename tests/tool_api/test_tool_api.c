@@ -257,6 +257,30 @@ static void test_attach_in_attach(const char *elf)
     printf("attach-in-attach log: %s\n", log);
 }
 
+/* A run_launch hook that returns WS_OK without running the launch: the
+ * launch fails and says so (it succeeded, with the buffers untouched). */
+static void test_run_skipped(const char *elf)
+{
+    char log[64] = "";
+    recorder z = { 'Z', log, 0, WS_OK }; /* replays: 0 */
+    ws_device *dev = NULL;
+    ws_module *m = NULL;
+    ws_kernel *k = NULL;
+    ws_addr buf = 0;
+    CHECK(ws_device_open(NULL, &dev) == WS_OK);
+    CHECK(ws_tool_attach(dev, &replayer, &z) == WS_OK);
+    CHECK(ws_module_load_file(dev, elf, &m) == WS_OK);
+    CHECK(ws_kernel_get(m, "bump", &k) == WS_OK);
+    CHECK(ws_malloc(dev, 64 * sizeof(int), &buf) == WS_OK);
+    ws_arg args[2] = { WS_ARG_PTR(buf), WS_ARG_I32(64) };
+    ws_status st = ws_launch(dev, k, WS_DIM3(2, 1, 1), WS_DIM3(32, 1, 1), 0, args, 2);
+    if (st == WS_OK) st = ws_synchronize(dev);
+    CHECK(st == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "replayer: its run_launch callback returned WS_OK without running launch ");
+    CHECK_STR_CONTAINS(ws_last_error(dev), "of kernel 'bump' (ws_tool_run): the kernel did not run");
+    CHECK(ws_device_close(dev) == WS_OK);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) { fprintf(stderr, "usage: %s tool_kernels.elf\n", argv[0]); return 2; }
@@ -298,5 +322,6 @@ int main(int argc, char **argv)
     test_fault_report_kept(argv[1]);
     test_detach_in_walk(argv[1]);
     test_attach_in_attach(argv[1]);
+    test_run_skipped(argv[1]);
     return TEST_SUMMARY();
 }
