@@ -97,6 +97,14 @@ void ws_replay_print_passed(FILE *out, const char *passed, const ws_replay_passe
 ws_status ws_replay_pixel_print(ws_replay *r, const ws_pixel_history *h, FILE *out, char *err, size_t errlen);
 /* `warpscope replay --pixel X,Y CAPTURE`: collect and print. */
 ws_status ws_replay_pixel_history(ws_replay *r, uint32_t x, uint32_t y, FILE *out, char *err, size_t errlen);
+/* Does no fragment shader run at pixel (x, y) in draw `draw` (its ordinal
+ * in the frame, as --list prints it; UINT32_MAX: in any draw)? From the
+ * pixel history of each target the draws write: *unshaded 1 with the
+ * reason in buf ("... in draw 2: its fragment (primitive 0) failed the
+ * early depth test ..." or "no primitive of it covers the pixel"), 0 when
+ * one runs (buf empty). Restores the replay and runs the frame. */
+ws_status ws_replay_pixel_unshaded(ws_replay *r, uint32_t x, uint32_t y, uint32_t draw, int *unshaded, char *buf,
+                                   size_t cap, char *err, size_t errlen);
 /* "10,12" -> x, y; WS_ERR_INVALID_ARG with err for anything else. */
 ws_status ws_replay_parse_pixel(const char *text, uint32_t *x, uint32_t *y, char *err, size_t errlen);
 

@@ -187,6 +187,24 @@ int main(int argc, char **argv)
     CHECK(strstr(text, "call 29") == NULL); /* the corner draw did not touch it */
     free(text);
 
+    /* why no shader runs at the pixel in a draw (monitor debug-pixel's
+     * note): draw 1's fragment loses the early depth test, draw 6 does
+     * not cover it, draw 0 shades it, and some draw does */
+    char why[512];
+    int unshaded = -1;
+    CHECK(ws_replay_pixel_unshaded(r, SCENE_PX, SCENE_PY, 1, &unshaded, why, sizeof why, err, sizeof err) == WS_OK);
+    CHECK(unshaded == 1);
+    CHECK_STR_CONTAINS(why, "no fragment shader runs at pixel (10,12) in draw 1: its fragment (primitive 0) failed the "
+                            "early depth test, so its shader never ran: depth 0.800000012 < 0.5");
+    CHECK(ws_replay_pixel_unshaded(r, SCENE_PX, SCENE_PY, 6, &unshaded, why, sizeof why, err, sizeof err) == WS_OK);
+    CHECK(unshaded == 1);
+    CHECK_STR_CONTAINS(why, "in draw 6: no primitive of it covers the pixel");
+    CHECK(ws_replay_pixel_unshaded(r, SCENE_PX, SCENE_PY, 0, &unshaded, why, sizeof why, err, sizeof err) == WS_OK);
+    CHECK(unshaded == 0 && !why[0]);
+    CHECK(ws_replay_pixel_unshaded(r, SCENE_PX, SCENE_PY, UINT32_MAX, &unshaded, why, sizeof why, err, sizeof err) ==
+          WS_OK);
+    CHECK(unshaded == 0);
+
     /* the target named by a call: the same history; refusals */
     ws_pixel_history h2;
     CHECK(ws_replay_pixel_collect(r, SCENE_PX, SCENE_PY, P + 3, &h2, err, sizeof err) == WS_OK);
