@@ -120,6 +120,36 @@ static int after_call(void *user, ws_replay *r, uint64_t index)
     return h->failure[0] != 0; /* the frame ended at the failure */
 }
 
+ws_status ws_replay_target_call(ws_replay *r, uint32_t id, uint64_t *call, char *err, size_t errlen)
+{
+    const uint64_t n = ws_replay_call_count(r);
+    uint64_t bound = UINT64_MAX;
+    char ids[256] = "";
+    size_t o = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        const uint32_t t = ws_replay_target_id_at(r, i);
+        struct ws_replay_call_info ci;
+        const int work = ws_replay_describe_call(r, i, &ci) == WS_OK &&
+                         (ci.kind == WS_REPLAY_CALL_DRAW || ci.kind == WS_REPLAY_CALL_CLEAR);
+        if (t == id && work) { *call = i; return WS_OK; }
+        if (t == id && bound == UINT64_MAX) bound = i;
+        /* the targets written, each once, for the message */
+        char one[16];
+        snprintf(one, sizeof one, " %u,", t);
+        if (work && t && o + strlen(one) < sizeof ids && !strstr(ids, one)) {
+            memcpy(ids + o, one, strlen(one) + 1);
+            o += strlen(one);
+        }
+    }
+    if (bound != UINT64_MAX) { *call = bound; return WS_OK; }
+    if (o) ids[o - 1] = 0; /* (the last comma) */
+    if (!o)
+        return rt_fail(err, errlen, WS_ERR_NOT_FOUND, "pixel history: no call of the frame binds render target %u "
+                       "(no clear or draw writes a render target)", id);
+    return rt_fail(err, errlen, WS_ERR_NOT_FOUND, "pixel history: no call of the frame binds render target %u (its "
+                   "clears and draws write target%s%s, as --list names them)", id, strchr(ids + 1, ',') ? "s" : "", ids);
+}
+
 /* The pixel of target t as it is now (0 when t cannot be read). */
 static int read_pixel(ws_device *dev, ws_gfx_target *t, uint32_t x, uint32_t y, uint8_t rgba[4], float *depth,
                       int *has_depth)
@@ -312,8 +342,10 @@ void ws_replay_print_passed(FILE *out, const char *passed, const ws_replay_passe
 ws_status ws_replay_pixel_print(ws_replay *r, const ws_pixel_history *h, FILE *out, char *err, size_t errlen)
 {
     if (!r || !h || !out) return rt_fail(err, errlen, WS_ERR_INVALID_ARG, "pixel history: nothing to print");
-    fprintf(out, "pixel (%u,%u) of the %ux%u render target: %zu event%s in %" PRIu64 " call%s\n", h->x, h->y, h->w,
-            h->h, h->n, h->n == 1 ? "" : "s", h->ncalls, h->ncalls == 1 ? "" : "s");
+    /* the target by its capture id, as --list names it (a frame may draw
+     * into several) */
+    fprintf(out, "pixel (%u,%u) of render target %u (%ux%u): %zu event%s in %" PRIu64 " call%s\n", h->x, h->y,
+            h->target_id, h->w, h->h, h->n, h->n == 1 ? "" : "s", h->ncalls, h->ncalls == 1 ? "" : "s");
     const uint8_t *cur = h->initial;
     float curz = h->initial_depth;
     fprintf(out, "frame start: colour ");

@@ -82,6 +82,12 @@ typedef struct ws_pixel_history {
 ws_status ws_replay_pixel_collect(ws_replay *r, uint32_t x, uint32_t y, uint64_t target_call,
                                   ws_pixel_history *out, char *err, size_t errlen);
 void ws_pixel_history_free(ws_pixel_history *h);
+/* A call for ws_replay_pixel_collect's target_call that names the render
+ * target with capture id `id` (as --list names it, "target 12"): its first
+ * clear or draw, else the first call at which it is bound. NOT_FOUND, with
+ * err naming the targets the frame's clears and draws write, when no call
+ * binds it. */
+ws_status ws_replay_target_call(ws_replay *r, uint32_t id, uint64_t *call, char *err, size_t errlen);
 /* One line per failure in `passed` (ws_pixel_history's), as --pixel and
  * --element print them, each in call order among the history's entries:
  * ws_replay_passed_collect fills `passed` and `order` after a run;

@@ -173,7 +173,7 @@ int main(int argc, char **argv)
     FILE *f = open_memstream(&text, &len);
     CHECK(f && ws_replay_pixel_history(r, SCENE_PX, SCENE_PY, f, err, sizeof err) == WS_OK);
     fclose(f);
-    CHECK_STR_CONTAINS(text, "pixel (10,12) of the 32x32 render target: 8 events in 7 calls");
+    CHECK_STR_CONTAINS(text, "pixel (10,12) of render target 10 (32x32): 8 events in 7 calls");
     CHECK_STR_CONTAINS(text, "frame start: colour (  0   0   0   0)   depth 1 (the target was created during the frame)");
     CHECK_STR_CONTAINS(text, "call 20 ws_gfx_draw(3 vertices, 1 instances, first 3, first instance 0) draw 1   [ref_fs]");
     CHECK_STR_CONTAINS(text, "not shaded\n      depth 0.800000012 < 0.5: fail  -> failed the early depth test");
@@ -340,7 +340,7 @@ int main(int argc, char **argv)
     if (page) {
         char *z = realloc(page, plen + 1);
         if (z) { page = z; page[plen] = 0; }
-        CHECK_STR_CONTAINS(page, "Pixel (16, 16): history");
+        CHECK_STR_CONTAINS(page, "Pixel (16, 16) of target 10: history");
         CHECK_STR_CONTAINS(page, "ws_gfx_draw");
         CHECK_STR_CONTAINS(page, "discard_fs");
         free(page);
