@@ -187,6 +187,16 @@ int main(int argc, char **argv)
     CHECK(strstr(text, "call 29") == NULL); /* the corner draw did not touch it */
     free(text);
 
+    /* the call list tells pipelines apart by the state that is not the
+     * default (it showed only the shaders: pipelines 5 and 6 read alike) */
+    struct ws_replay_call_info pc;
+    CHECK(ws_replay_describe_call(r, 4, &pc) == WS_OK);
+    CHECK_STR_CONTAINS(pc.text, "ws_gfx_pipeline_create(vs ref_vs, fs ref_fs, depth less write) = pipeline 5");
+    CHECK(ws_replay_describe_call(r, 5, &pc) == WS_OK);
+    CHECK_STR_CONTAINS(pc.text, "ws_gfx_pipeline_create(vs ref_vs, fs ref_fs, depth less, blend alpha) = pipeline 6");
+    CHECK(ws_replay_describe_call(r, 8, &pc) == WS_OK);
+    CHECK_STR_CONTAINS(pc.text, "ws_gfx_pipeline_create(vs ref_vs, fs ref_fs, blend additive) = pipeline 9");
+
     /* why no shader runs at the pixel in a draw (monitor debug-pixel's
      * note): draw 1's fragment loses the early depth test, draw 6 does
      * not cover it, draw 0 shades it, and some draw does */
