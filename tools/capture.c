@@ -2,7 +2,8 @@
  * preloaded (libwarpscope_capture.so, docs/capture.md), then say what was
  * captured. A program that dies mid-capture leaves no file: the shim's
  * writer renames its temporary file into place only when the capture
- * ends, and this command removes a temporary file a dead program left. */
+ * ends, and this command removes a temporary file a dead program left
+ * (one that exits with its device open keeps the frames that ended). */
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>

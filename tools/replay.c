@@ -42,6 +42,8 @@ static int usage(FILE *f)
             "  --config K=V,...    device settings for the replay (e.g. mode=timing)\n"
             "  --debug[=SPEC]      serve gdb on the frame (port=N,port-file=PATH,connect-timeout=MS)\n"
             "  --pixel X,Y         the history of one pixel: every draw that touched it\n"
+            "  --target ID         with --pixel (or --html): the pixel of render target ID, as --list\n"
+            "                      names it (default: the target the frame's last clear or draw writes)\n"
             "  --element ADDR[:N]  the history of N bytes of a buffer: every call that changed them\n"
             "  --mesh CALL[:ROWS]  the vertices of draw call CALL: inputs, shader outputs, window position\n"
             "  --json FILE         with --list, --pixel, --element or --mesh: also write it as JSON to FILE\n"
@@ -225,6 +227,11 @@ static int check_modes(const replay_request *q, int loop_given, int out_given)
                 n ? "it cannot be combined with the mode given" : "give one of them");
         return 2;
     }
+    if (q->target && !q->pixel && !q->html) {
+        fprintf(stderr, "warpscope replay: --target names the render target of --pixel (or of --html's pixel); "
+                        "without one it would do nothing\n");
+        return 2;
+    }
     if (out_given && !q->dump) {
         fprintf(stderr, "warpscope replay: --out is where --dump-after writes; without --dump-after it would do nothing%s\n",
                 q->html ? " (--html takes its own directory)" : "");
@@ -261,6 +268,9 @@ int ws_cmd_replay(int argc, char **argv)
             q.debug = a[7] == '=' ? a + 8 : "";
         } else if (!strcmp(a, "--pixel") && more) {
             q.pixel = argv[++i];
+        } else if (!strcmp(a, "--target") && more) {
+            if (parse_u64(a, argv[++i], 1, UINT32_MAX, &v)) return 2;
+            q.target = (uint32_t)v;
         } else if (!strcmp(a, "--element") && more) {
             q.element = argv[++i];
         } else if (!strcmp(a, "--mesh") && more) {

@@ -91,15 +91,19 @@ int replay_modes_run(ws_replay *r, const replay_request *q)
     uint32_t x = 0, y = 0;
     if (q->pixel && (st = ws_replay_parse_pixel(q->pixel, &x, &y, err, sizeof err)) != WS_OK)
         return say_failure(q, REPLAY_EXIT_USAGE, err);
+    uint64_t at = WS_REPLAY_LAST_TARGET; /* the call whose bound target the pixel is of */
+    if (q->target && (st = ws_replay_target_call(r, q->target, &at, err, sizeof err)) != WS_OK)
+        return mode_done(q, st, err);
     if (q->html) {
-        ws_replay_html_options o = { .pixel_set = q->pixel != NULL, .pixel_x = x, .pixel_y = y };
+        ws_replay_html_options o = { .pixel_set = q->pixel != NULL, .pixel_x = x, .pixel_y = y,
+                                       .target_set = q->target != 0, .target_call = at };
         if ((st = ws_replay_html(r, q->html, &o, err, sizeof err)) != WS_OK) return mode_done(q, st, err);
         printf("wrote %s/index.html\n", q->html);
         return 0;
     }
     if (q->pixel) {
         ws_pixel_history h;
-        if ((st = ws_replay_pixel_collect(r, x, y, WS_REPLAY_LAST_TARGET, &h, err, sizeof err)) != WS_OK)
+        if ((st = ws_replay_pixel_collect(r, x, y, at, &h, err, sizeof err)) != WS_OK)
             return mode_done(q, st, err);
         st = history_out(q, r, &h, pixel_text, pixel_json, err, sizeof err);
         ws_pixel_history_free(&h);

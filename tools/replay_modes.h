@@ -18,6 +18,8 @@ typedef struct replay_request {
     const char *config;      /* --config                                      */
     const char *debug;       /* --debug[=SPEC]: "" for the defaults           */
     const char *pixel;       /* --pixel X,Y                                   */
+    uint32_t target;         /* --target ID: the pixel's render target (0:
+                                the one the last clear or draw writes)       */
     const char *element;     /* --element ADDR[:SIZE]                         */
     const char *html;        /* --html DIR                                    */
     const char *mesh;        /* --mesh CALL[:ROWS]                            */

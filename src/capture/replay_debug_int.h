@@ -46,6 +46,9 @@ typedef struct rd_target {
     /* monitor debug-pixel: breakpoints count only that pixel's fragment */
     int pixel, pixel_entry;
     uint32_t px, py, pdraw;
+    /* why no shader runs at that pixel (in that draw), from the pixel
+     * history: continue reaches the frame end there (empty: one runs) */
+    char pixel_why[1024];
     int libs_told;                  /* gdb heard of the modules (library stop) */
     /* gdb's id of the frame start: the id the frame's first thread (block
      * 0, thread 0 of its first launch: where stepi from the start goes)

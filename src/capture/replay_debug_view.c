@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "capture/replay_debug_int.h"
+#include "capture/replay_pixel.h"
 #include "device/debug/agent_expr.h"
 #include "gdbstub/target_dbg.h"
 #include "gdbstub/rsp_packet.h"
@@ -249,6 +250,7 @@ static ws_status monitor_pixel(rd_target *t, const char *args, char *buf, size_t
     while (*args == ' ') args++;
     if (!strcmp(args, "off")) {
         t->pixel = t->pixel_entry = 0;
+        t->pixel_why[0] = 0;
         snprintf(buf, cap, "breakpoints count every thread again\n");
         return WS_OK;
     }
@@ -261,6 +263,20 @@ static ws_status monitor_pixel(rd_target *t, const char *args, char *buf, size_t
     t->px = x;
     t->py = y;
     t->pdraw = n == 3 ? d : UINT32_MAX;
+    /* A fragment that the early depth test kills, or no triangle that
+     * covers the pixel, runs no shader: the pixel history knows, and
+     * continue would reach the frame end without a word. (Its run is a
+     * replay of its own; the stop gdb is at lives in the shadow copy.) */
+    int unshaded = 0;
+    char err[256];
+    if (ws_replay_pixel_unshaded(t->r, x, y, t->pdraw, &unshaded, t->pixel_why, sizeof t->pixel_why, err,
+                                 sizeof err) != WS_OK)
+        unshaded = 0, t->pixel_why[0] = 0; /* not known: the usual promise */
+    if (unshaded) {
+        snprintf(buf, cap, "%.800s; so continue reaches the frame end (monitor debug-pixel off: breakpoints count "
+                           "every thread)\n", t->pixel_why);
+        return WS_OK;
+    }
     if (n == 3) snprintf(buf, cap, "pixel (%u,%u) of draw %u: ", x, y, d);
     else snprintf(buf, cap, "pixel (%u,%u) of any draw: ", x, y);
     size_t o = strlen(buf);
@@ -282,6 +298,8 @@ ws_status rd_monitor(void *tp, const char *cmd, char **out)
         else if (t->where == RD_END && t->passed[0])
             snprintf(buf, sizeof buf, "at the frame end; on the way its work failed, as when it was captured, and the "
                      "replay went on: %.850s\n", t->passed);
+        else if (t->where == RD_END && t->pixel && t->pixel_why[0]) /* why no stop came before it */
+            snprintf(buf, sizeof buf, "at the frame end: %.900s\n", t->pixel_why);
         else if (t->where != RD_STOP)
             snprintf(buf, sizeof buf, "at the frame %s\n", t->where == RD_START ? "start" : "end");
         else {

@@ -35,6 +35,27 @@ static void say_sampler(text *t, const ws_gfx_sampler *sm)
     if (sm->wrap_u != sm->wrap_v) say(t, " u, %s v", wv);
 }
 
+static const char *const compare_names[] = { "never", "less", "equal", "lequal", "greater", "notequal", "gequal",
+                                              "always" };
+static const char *const blend_names[] = { "opaque", "alpha", "additive" };
+static const char *const cull_names[] = { "none", "back", "front" };
+
+/* A pipeline's fixed-function state where it is not the default (a
+ * zeroed description: list, no culling, ccw, no depth test, opaque), for
+ * the call list: ", depth less write, blend alpha" (before 2026-11-29
+ * only the shaders were shown, and pipelines that differed in blending or
+ * depth looked the same). */
+static void say_pipeline_state(text *t, const ws_gfx_pipeline_desc *d)
+{
+    if (d->topology == WS_GFX_TRIANGLE_STRIP) say(t, ", strip");
+    if (d->cull != WS_GFX_CULL_NONE) say(t, ", cull %s", (unsigned)d->cull < 3 ? cull_names[d->cull] : "?");
+    if (d->front_face == WS_GFX_CW) say(t, ", front cw");
+    if (d->depth_test)
+        say(t, ", depth %s%s", (unsigned)d->depth_compare < 8 ? compare_names[d->depth_compare] : "?",
+            d->depth_write ? " write" : "");
+    if (d->blend != WS_GFX_BLEND_OPAQUE) say(t, ", blend %s", (unsigned)d->blend < 3 ? blend_names[d->blend] : "?");
+}
+
 static ws_replay_call_kind kind_of(uint32_t call)
 {
     switch (call) {
@@ -129,7 +150,9 @@ static void describe(const ws_replay *r, const rp_call *rc, text *t, const char 
         v[0] = wscap_u32(&c);
         wscap_pipeline p;
         wscap_get_pipeline(&c, &p);
-        say(t, "vs %s, fs %s) = pipeline %u", obj_name(r, p.vs), obj_name(r, p.fs), v[0]);
+        say(t, "vs %s, fs %s", obj_name(r, p.vs), obj_name(r, p.fs));
+        say_pipeline_state(t, &p.desc);
+        say(t, ") = pipeline %u", v[0]);
         return;
     }
     case WSCAP_SET_VIEWPORT:
@@ -260,10 +283,6 @@ void rp_track_gfx(const rp_call *rc, wscap_gfx_state *s)
     }
 }
 
-static const char *const compare_names[] = { "never", "less", "equal", "lequal", "greater", "notequal", "gequal",
-                                              "always" };
-static const char *const blend_names[] = { "opaque", "alpha", "additive" };
-static const char *const cull_names[] = { "none", "back", "front" };
 
 ws_status ws_replay_state_text(ws_replay *r, uint64_t index, char *buf, size_t len)
 {

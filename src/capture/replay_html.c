@@ -221,7 +221,7 @@ static int event_ok(ws_gfx_probe_event e) { return e == WS_GFX_PROBE_CLEAR || e 
 
 static void write_history(FILE *f, ws_replay *r, const ws_pixel_history *h)
 {
-    fprintf(f, "<section id=\"pixel\"><h2>Pixel (%u, %u): history</h2>\n", h->x, h->y);
+    fprintf(f, "<section id=\"pixel\"><h2>Pixel (%u, %u) of target %u: history</h2>\n", h->x, h->y, h->target_id);
     fprintf(f, "<p class=\"facts\">%zu event%s in %" PRIu64 " call%s. At the frame start: ", h->n, h->n == 1 ? "" : "s",
             h->ncalls, h->ncalls == 1 ? "" : "s");
     swatch(f, h->initial);
@@ -279,9 +279,16 @@ static void write_history(FILE *f, ws_replay *r, const ws_pixel_history *h)
     fprintf(f, "</table></section>\n");
 }
 
-/* The pixel's outcome at call c, for the call's card. */
-static void card_badge(FILE *f, const ws_pixel_history *h, uint64_t c)
+/* The pixel's outcome at call c, for the call's card. A call that writes
+ * another target did not touch this pixel, which is not its to touch. */
+static void card_badge(FILE *f, ws_replay *r, const ws_pixel_history *h, uint64_t c)
 {
+    const uint32_t t = ws_replay_target_id_at(r, c);
+    if (t != h->target_id) {
+        fprintf(f, "<span class=\"badge none\">another target: target %u (the pixel is of target %u)</span>", t,
+                h->target_id);
+        return;
+    }
     int n = 0, ok = 0;
     for (size_t i = 0; i < h->n; i++)
         if (h->ev[i].call == c) { n++; ok += event_ok(h->ev[i].rec.event); }
@@ -303,15 +310,18 @@ static ws_status write_page(FILE *f, report *rp, const ws_replay_html_options *o
     uint32_t top = WS_REPLAY_HTML_FINAL_Y + (h > 96 ? h : 96) + 8; /* room for the side text */
     /* a frame that draws nothing (compute) has no final image and no pixel */
     int drawn = final_uri && hist;
+    /* the pixel may be of another target than the final image (--target) */
+    int on_final = drawn && hist->target_id == rp->last_target;
     fprintf(f, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>");
     esc(f, title);
     fprintf(f, "</title>\n<style>\n%s</style></head>\n<body>\n<div id=\"top\" style=\"height:%upx\">\n", css, top);
     fprintf(f, "<div id=\"marker\" style=\"left:%dpx;top:%dpx;width:%dpx;height:%dpx\"></div>\n", WS_REPLAY_HTML_MARKER_X,
             WS_REPLAY_HTML_MARKER_Y, WS_REPLAY_HTML_MARKER_W, WS_REPLAY_HTML_MARKER_H);
-    if (drawn) {
+    if (drawn)
         fprintf(f, "<div id=\"final\" style=\"left:%dpx;top:%dpx\"><img src=\"%s\" width=\"%u\" height=\"%u\" "
                    "alt=\"the render target at the end of the frame\"></div>\n",
                 WS_REPLAY_HTML_FINAL_X, WS_REPLAY_HTML_FINAL_Y, final_uri, w, h);
+    if (on_final) {
         /* the chosen pixel, pointed at from outside the image */
         fprintf(f, "<div class=\"tick\" style=\"left:%upx;top:%dpx;width:1px;height:6px\"></div>\n",
                 WS_REPLAY_HTML_FINAL_X + hist->x, WS_REPLAY_HTML_FINAL_Y - 8);
@@ -328,9 +338,12 @@ static ws_status write_page(FILE *f, report *rp, const ws_replay_html_options *o
             count[WS_REPLAY_CALL_LAUNCH] == 1 ? "" : "es", count[WS_REPLAY_CALL_COPY],
             count[WS_REPLAY_CALL_COPY] == 1 ? "y" : "ies");
     if (drawn) {
-        fprintf(f, "<p class=\"facts\">Render target at the end of the frame: %ux%u (left, 1:1; colour channels)."
-                   "</p>\n", w, h);
-        fprintf(f, "<p class=\"facts\">Pixel (%u, %u), marked beside the image: ", hist->x, hist->y);
+        fprintf(f, "<p class=\"facts\">Render target %u at the end of the frame: %ux%u (left, 1:1; colour "
+                   "channels).</p>\n", rp->last_target, w, h);
+        if (on_final) fprintf(f, "<p class=\"facts\">Pixel (%u, %u), marked beside the image: ", hist->x, hist->y);
+        else
+            fprintf(f, "<p class=\"facts\">Pixel (%u, %u) of target %u (%ux%u, not the image shown): ", hist->x,
+                    hist->y, hist->target_id, hist->w, hist->h);
         swatch(f, final_px);
         fprintf(f, " &mdash; <a href=\"#pixel\">history</a>, <a href=\"#draws\">draws</a>, ");
     } else {
@@ -364,7 +377,7 @@ static ws_status write_page(FILE *f, report *rp, const ws_replay_html_options *o
         if (s->uri) {
             fprintf(f, "<div class=\"thumb\"><img src=\"%s\" width=\"%u\" height=\"%u\" alt=\"the target after "
                        "call %" PRIu64 "\">", s->uri, s->dw, s->dh, s->call);
-            if (hist && s->w == hist->w && s->h == hist->h) /* where the chosen pixel is */
+            if (hist && ws_replay_target_id_at(r, s->call) == hist->target_id) /* where the chosen pixel is */
                 fprintf(f, "<span class=\"pin\" style=\"left:%dpx;top:%dpx\"></span>",
                         (int)((hist->x + 0.5) * s->dw / s->w) - 5, (int)((hist->y + 0.5) * s->dh / s->h) - 5);
             fprintf(f, "</div>");
@@ -380,7 +393,7 @@ static ws_status write_page(FILE *f, report *rp, const ws_replay_html_options *o
         fprintf(f, "<code>");
         esc(f, ci.text);
         fprintf(f, "</code><div>");
-        if (hist) card_badge(f, hist, s->call);
+        if (hist) card_badge(f, r, hist, s->call);
         fprintf(f, "</div><pre>");
         esc(f, s->state);
         fprintf(f, "</pre></div>\n");
@@ -471,8 +484,11 @@ ws_status ws_replay_html(ws_replay *r, const char *dir, const ws_replay_html_opt
     }
     if (rp.last_target) {
         if ((st = ws_image_png_uri(img, w, h, 1, &final_uri, err, errlen)) != WS_OK) goto out;
-        if (!o.pixel_set) { o.pixel_x = w / 2; o.pixel_y = h / 2; }
-        st = ws_replay_pixel_collect(r, o.pixel_x, o.pixel_y, rp.last_call, &hist, err, errlen);
+        const uint64_t at = o.target_set ? o.target_call : rp.last_call;
+        uint32_t tw = w, th = h; /* the centre of the pixel's target by default */
+        if (o.target_set && ws_replay_target_size(r, ws_replay_target_id_at(r, at), &tw, &th) != WS_OK) tw = th = 0;
+        if (!o.pixel_set) { o.pixel_x = tw / 2; o.pixel_y = th / 2; }
+        st = ws_replay_pixel_collect(r, o.pixel_x, o.pixel_y, at, &hist, err, errlen);
         if (st != WS_OK) goto out;
     } else if (o.pixel_set) {
         st = rt_fail(err, errlen, WS_ERR_INVALID_ARG, "report: pixel (%u,%u) asked for, but the frame draws into no render "
@@ -489,8 +505,13 @@ ws_status ws_replay_html(ws_replay *r, const char *dir, const ws_replay_html_opt
         st = rt_fail(err, errlen, WS_ERR_IO, "report: cannot write %s: %s", tmp, strerror(errno));
         goto out;
     }
-    st = write_page(f, &rp, &o, final_uri, w, h, img ? img + ((size_t)hist.y * w + hist.x) * 4 : NULL,
-                    img ? &hist : NULL);
+    /* the pixel's final colour: from the final image when it is of that
+     * target, else as its history leaves it */
+    const uint8_t *final_px = !img ? NULL
+                              : hist.target_id == rp.last_target ? img + ((size_t)hist.y * w + hist.x) * 4
+                              : hist.final_known ? hist.final
+                              : hist.n ? hist.ev[hist.n - 1].rec.after : hist.initial;
+    st = write_page(f, &rp, &o, final_uri, w, h, final_px, img ? &hist : NULL);
     int bad = ferror(f);
     if (fclose(f) != 0) bad = 1;
     f = NULL;

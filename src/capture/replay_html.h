@@ -24,6 +24,9 @@
 typedef struct ws_replay_html_options {
     int pixel_set;                /* 0: the centre of the final target        */
     uint32_t pixel_x, pixel_y;    /* the pixel whose history the page shows  */
+    int target_set;               /* 0: the pixel is of the final target      */
+    uint64_t target_call;         /* else of the target bound at this call
+                                     (ws_replay_target_call)                  */
     const char *title;            /* the page's heading; NULL: "Frame report" */
     uint32_t thumb_size;          /* thumbnails' longest side in CSS pixels;
                                      0: 160                                   */

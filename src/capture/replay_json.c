@@ -125,6 +125,14 @@ static int json_pixel_event(FILE *f, ws_replay *r, const ws_pixel_event *ev, int
     const ws_gfx_probe_rec *e = &ev->rec;
     fputs("    {", f);
     if (json_call(f, r, ev->call, err, errlen)) return -1;
+    /* the draw's ordinal in the frame (--list's "draw 2") and the device's
+     * id ($draw, ws_draw_id()); null for a clear */
+    ws_replay_call_info ci;
+    if (e->event != WS_GFX_PROBE_CLEAR && ws_replay_describe_call(r, ev->call, &ci) == WS_OK &&
+        ci.kind == WS_REPLAY_CALL_DRAW && ci.draw != WS_REPLAY_NO_DRAW)
+        fprintf(f, ", \"draw\": %u, \"draw_id\": %" PRIu64, ci.draw, e->draw_id);
+    else
+        fputs(", \"draw\": null, \"draw_id\": null", f);
     fprintf(f, ", \"result\": \"%s\"", event_id(e->event));
     if (e->event == WS_GFX_PROBE_CLEAR) {
         fputs(", \"clear_rgba\": ", f);

@@ -120,6 +120,36 @@ static int after_call(void *user, ws_replay *r, uint64_t index)
     return h->failure[0] != 0; /* the frame ended at the failure */
 }
 
+ws_status ws_replay_target_call(ws_replay *r, uint32_t id, uint64_t *call, char *err, size_t errlen)
+{
+    const uint64_t n = ws_replay_call_count(r);
+    uint64_t bound = UINT64_MAX;
+    char ids[256] = "";
+    size_t o = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        const uint32_t t = ws_replay_target_id_at(r, i);
+        struct ws_replay_call_info ci;
+        const int work = ws_replay_describe_call(r, i, &ci) == WS_OK &&
+                         (ci.kind == WS_REPLAY_CALL_DRAW || ci.kind == WS_REPLAY_CALL_CLEAR);
+        if (t == id && work) { *call = i; return WS_OK; }
+        if (t == id && bound == UINT64_MAX) bound = i;
+        /* the targets written, each once, for the message */
+        char one[16];
+        snprintf(one, sizeof one, " %u,", t);
+        if (work && t && o + strlen(one) < sizeof ids && !strstr(ids, one)) {
+            memcpy(ids + o, one, strlen(one) + 1);
+            o += strlen(one);
+        }
+    }
+    if (bound != UINT64_MAX) { *call = bound; return WS_OK; }
+    if (o) ids[o - 1] = 0; /* (the last comma) */
+    if (!o)
+        return rt_fail(err, errlen, WS_ERR_NOT_FOUND, "pixel history: no call of the frame binds render target %u "
+                       "(no clear or draw writes a render target)", id);
+    return rt_fail(err, errlen, WS_ERR_NOT_FOUND, "pixel history: no call of the frame binds render target %u (its "
+                   "clears and draws write target%s%s, as --list names them)", id, strchr(ids + 1, ',') ? "s" : "", ids);
+}
+
 /* The pixel of target t as it is now (0 when t cannot be read). */
 static int read_pixel(ws_device *dev, ws_gfx_target *t, uint32_t x, uint32_t y, uint8_t rgba[4], float *depth,
                       int *has_depth)
@@ -309,11 +339,48 @@ void ws_replay_print_passed(FILE *out, const char *passed, const ws_replay_passe
     }
 }
 
+/* The pixel changed between calls `from` and `to` (exclusive; from
+ * UINT64_MAX: the frame start) by a call that is not a clear or draw:
+ * name the calls that write the target's images (ws_gfx_target_write,
+ * _depth); else the span, where a launch may have written its memory. */
+static void print_changer(FILE *f, ws_replay *r, uint32_t target, uint64_t from, uint64_t to)
+{
+    char tag[32];
+    snprintf(tag, sizeof tag, "(target %u,", target);
+    int named = 0;
+    for (uint64_t i = from == UINT64_MAX ? 0 : from + 1; i < to; i++) {
+        struct ws_replay_call_info ci;
+        if (ws_replay_describe_call(r, i, &ci) != WS_OK || strncmp(ci.name, "ws_gfx_target_write", 19) ||
+            !strstr(ci.text, tag))
+            continue;
+        fprintf(f, "%scall %" PRIu64 " %s", named++ ? ", " : "by ", i, ci.text);
+    }
+    if (named) return;
+    uint64_t first = from == UINT64_MAX ? 0 : from + 1;
+    if (to > first + 1) fprintf(f, "by one of calls %" PRIu64 "-%" PRIu64 ", none a clear or draw", first, to - 1);
+    else if (to == first + 1) fprintf(f, "by call %" PRIu64 ", not a clear or draw", first);
+    else fprintf(f, "by a call that is not a clear or draw");
+}
+
+/* Between the frames of a capture of several: where one ended. */
+static void print_frame_ends(FILE *f, ws_replay *r, const ws_replay_frame *fr, size_t nf, size_t *k, uint64_t before)
+{
+    for (; *k < nf && fr[*k].last_call < before; (*k)++) {
+        struct ws_replay_call_info ci;
+        const int named = ws_replay_describe_call(r, fr[*k].last_call, &ci) == WS_OK;
+        fprintf(f, "---- frame %" PRIu64 " ended at call %" PRIu64 "%s%s; frame %" PRIu64 " follows ----\n",
+                fr[*k].frame, fr[*k].last_call, named ? " " : "", named ? ci.name : "",
+                *k + 1 < nf ? fr[*k + 1].frame : fr[*k].frame + 1);
+    }
+}
+
 ws_status ws_replay_pixel_print(ws_replay *r, const ws_pixel_history *h, FILE *out, char *err, size_t errlen)
 {
     if (!r || !h || !out) return rt_fail(err, errlen, WS_ERR_INVALID_ARG, "pixel history: nothing to print");
-    fprintf(out, "pixel (%u,%u) of the %ux%u render target: %zu event%s in %" PRIu64 " call%s\n", h->x, h->y, h->w,
-            h->h, h->n, h->n == 1 ? "" : "s", h->ncalls, h->ncalls == 1 ? "" : "s");
+    /* the target by its capture id, as --list names it (a frame may draw
+     * into several) */
+    fprintf(out, "pixel (%u,%u) of render target %u (%ux%u): %zu event%s in %" PRIu64 " call%s\n", h->x, h->y,
+            h->target_id, h->w, h->h, h->n, h->n == 1 ? "" : "s", h->ncalls, h->ncalls == 1 ? "" : "s");
     const uint8_t *cur = h->initial;
     float curz = h->initial_depth;
     fprintf(out, "frame start: colour ");
@@ -322,10 +389,16 @@ ws_status ws_replay_pixel_print(ws_replay *r, const ws_pixel_history *h, FILE *o
     fprintf(out, "%s\n", h->initial_known ? "" : " (the target was created during the frame)");
     uint64_t call = UINT64_MAX;
     size_t passed_line = 0;
+    /* a capture of several frames: a line where each ends (one frame's
+     * capture has its frame end last, printed below) */
+    const ws_replay_frame *frames = NULL;
+    size_t nframes = 0, frame_k = 0;
+    if (ws_replay_frames(r, &frames, &nframes) != WS_OK || nframes < 2) nframes = 0;
     for (size_t i = 0; i < h->n; i++) {
         const ws_pixel_event *e = &h->ev[i];
         if (e->call != call) {
             struct ws_replay_call_info ci;
+            print_frame_ends(out, r, frames, nframes, &frame_k, e->call);
             call = e->call;
             ws_replay_print_passed(out, h->passed, &h->order, &passed_line, call);
             if (ws_replay_describe_call(r, call, &ci) != WS_OK)
@@ -335,16 +408,22 @@ ws_status ws_replay_pixel_print(ws_replay *r, const ws_pixel_history *h, FILE *o
             fprintf(out, "\n");
         }
         if (memcmp(cur, e->rec.before, 4) || (h->has_depth && curz != e->rec.depth_before)) {
-            fprintf(out, "    (changed by a call that is not a clear or draw: colour ");
+            fprintf(out, "    (changed ");
+            print_changer(out, r, h->target_id, i ? h->ev[i - 1].call : UINT64_MAX, e->call);
+            fprintf(out, ": colour ");
             print_rgba(out, e->rec.before);
+            if (h->has_depth) fprintf(out, " depth %.9g", e->rec.depth_before);
             fprintf(out, ")\n");
         }
         print_event(out, &e->rec, h->has_depth);
         cur = e->rec.after;
         curz = e->rec.depth_after;
     }
+    print_frame_ends(out, r, frames, nframes ? nframes - 1 : 0, &frame_k, UINT64_MAX);
     if (h->final_known && (memcmp(cur, h->final, 4) || (h->has_depth && curz != h->final_depth))) {
-        fprintf(out, "(changed after its last clear or draw by a call that is not one: colour ");
+        fprintf(out, "(changed after its last clear or draw ");
+        print_changer(out, r, h->target_id, h->n ? h->ev[h->n - 1].call : UINT64_MAX, ws_replay_call_count(r));
+        fprintf(out, ": colour ");
         print_rgba(out, h->final);
         fprintf(out, ")\n");
         cur = h->final;

@@ -82,6 +82,12 @@ typedef struct ws_pixel_history {
 ws_status ws_replay_pixel_collect(ws_replay *r, uint32_t x, uint32_t y, uint64_t target_call,
                                   ws_pixel_history *out, char *err, size_t errlen);
 void ws_pixel_history_free(ws_pixel_history *h);
+/* A call for ws_replay_pixel_collect's target_call that names the render
+ * target with capture id `id` (as --list names it, "target 12"): its first
+ * clear or draw, else the first call at which it is bound. NOT_FOUND, with
+ * err naming the targets the frame's clears and draws write, when no call
+ * binds it. */
+ws_status ws_replay_target_call(ws_replay *r, uint32_t id, uint64_t *call, char *err, size_t errlen);
 /* One line per failure in `passed` (ws_pixel_history's), as --pixel and
  * --element print them, each in call order among the history's entries:
  * ws_replay_passed_collect fills `passed` and `order` after a run;
@@ -97,6 +103,14 @@ void ws_replay_print_passed(FILE *out, const char *passed, const ws_replay_passe
 ws_status ws_replay_pixel_print(ws_replay *r, const ws_pixel_history *h, FILE *out, char *err, size_t errlen);
 /* `warpscope replay --pixel X,Y CAPTURE`: collect and print. */
 ws_status ws_replay_pixel_history(ws_replay *r, uint32_t x, uint32_t y, FILE *out, char *err, size_t errlen);
+/* Does no fragment shader run at pixel (x, y) in draw `draw` (its ordinal
+ * in the frame, as --list prints it; UINT32_MAX: in any draw)? From the
+ * pixel history of each target the draws write: *unshaded 1 with the
+ * reason in buf ("... in draw 2: its fragment (primitive 0) failed the
+ * early depth test ..." or "no primitive of it covers the pixel"), 0 when
+ * one runs (buf empty). Restores the replay and runs the frame. */
+ws_status ws_replay_pixel_unshaded(ws_replay *r, uint32_t x, uint32_t y, uint32_t draw, int *unshaded, char *buf,
+                                   size_t cap, char *err, size_t errlen);
 /* "10,12" -> x, y; WS_ERR_INVALID_ARG with err for anything else. */
 ws_status ws_replay_parse_pixel(const char *text, uint32_t *x, uint32_t *y, char *err, size_t errlen);
 

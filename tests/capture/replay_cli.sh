@@ -58,7 +58,7 @@ expect "ws_gfx_texture_generate_mips\\(texture $texid\\)\$" list_all.txt
 expect 'ws_gfx_(target|texture|pipeline)_destroy\((target|texture|pipeline) [0-9]+\)$' list_all.txt
 expect '^nothing to dump after call 0: no render target, texture or buffer exists there$' dump_all.txt
 "$ws" replay --pixel 320,240 cube.wscap > pixel.txt || bad "--pixel"
-expect '^pixel \(320,240\) of the 640x480 render target' pixel.txt
+expect '^pixel \(320,240\) of render target 5 \(640x480\)' pixel.txt
 expect 'primitive [0-9]+ \(front\)' pixel.txt
 if grep -q '(back)' pixel.txt; then bad "a culled back face in the pixel history"; else ok; fi
 buf=$(ls dump/call2-buffer-0x*.bin | head -1 | sed 's/.*buffer-\(0x[0-9a-f]*\).bin/\1/')

@@ -21,7 +21,7 @@ check '^3 passes of 4 calls: every pass bit-identical$' 2.txt
 "$ws" replay --dump-after 3 --out dump cube.wscap > 2b.txt && "$ws" show dump/call3-target5.png > 2c.txt
 check 'dump/call3-target5.png: 640x480' 2c.txt
 "$ws" replay --pixel 320,240 cube.wscap > 3.txt
-check '^pixel \(320,240\) of the 640x480 render target: 2 events in 2 calls$' 3.txt
+check '^pixel \(320,240\) of render target 5 \(640x480\): 2 events in 2 calls$' 3.txt
 check '^call 2 ws_gfx_draw_indexed\(36 indices, .*\) draw 0 \(id 2\)   \[cube_fs\]$' 3.txt
 check 'primitive 9 \(front\)  shader out \(0.463455, 0.508946, 0.525193, 1\)' 3.txt
 check 'colour \( 26  26  38 255\) -> \(118 130 134 255\)' 3.txt

@@ -29,6 +29,13 @@ assert ev[0]['clear_rgba'] == [0, 0, 0, 1] and ev[0]['rgba_after'] == [0, 0, 0, 
 assert ev[1]['kernel'] == 'rdg_fs' and ev[1]['shader_out'] == [1, 0, 0, 1] and ev[1]['rgba_after'] == [255, 0, 0, 255], ev[1]
 assert ev[2]['rgba_before'] == ev[1]['rgba_after'] and ev[2]['rgba_after'] == [0, 255, 0, 255], ev[2]
 assert ev[1]['text'].startswith('ws_gfx_draw(') and ev[1]['depth_test'] is None, ev[1]
+# the draw's ordinal and device id as fields of their own (until
+# 2026-11-29 only inside "text"); null for the clear
+assert ev[0]['draw'] is None and ev[0]['draw_id'] is None, ev[0]
+for e in ev[1:]:
+    m = re.search(r'\) draw (\d+)(?: \(id (\d+)\))?', e['text'])
+    assert m and e['draw'] == int(m.group(1)) and e['draw_id'] == int(m.group(2) or m.group(1)), e
+assert ev[1]['draw'] != ev[2]['draw'], ev
 # the write after the last draw: the frame ends blue, as the text says
 assert d['frame_end'] == {'known': True, 'rgba': [0, 0, 255, 255], 'depth': None}, d['frame_end']
 assert 'frame end: colour (  0   0 255 255)' in text

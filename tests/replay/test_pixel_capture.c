@@ -173,7 +173,7 @@ int main(int argc, char **argv)
     FILE *f = open_memstream(&text, &len);
     CHECK(f && ws_replay_pixel_history(r, SCENE_PX, SCENE_PY, f, err, sizeof err) == WS_OK);
     fclose(f);
-    CHECK_STR_CONTAINS(text, "pixel (10,12) of the 32x32 render target: 8 events in 7 calls");
+    CHECK_STR_CONTAINS(text, "pixel (10,12) of render target 10 (32x32): 8 events in 7 calls");
     CHECK_STR_CONTAINS(text, "frame start: colour (  0   0   0   0)   depth 1 (the target was created during the frame)");
     CHECK_STR_CONTAINS(text, "call 20 ws_gfx_draw(3 vertices, 1 instances, first 3, first instance 0) draw 1   [ref_fs]");
     CHECK_STR_CONTAINS(text, "not shaded\n      depth 0.800000012 < 0.5: fail  -> failed the early depth test");
@@ -186,6 +186,34 @@ int main(int argc, char **argv)
     CHECK_STR_CONTAINS(text, want);
     CHECK(strstr(text, "call 29") == NULL); /* the corner draw did not touch it */
     free(text);
+
+    /* the call list tells pipelines apart by the state that is not the
+     * default (it showed only the shaders: pipelines 5 and 6 read alike) */
+    struct ws_replay_call_info pc;
+    CHECK(ws_replay_describe_call(r, 4, &pc) == WS_OK);
+    CHECK_STR_CONTAINS(pc.text, "ws_gfx_pipeline_create(vs ref_vs, fs ref_fs, depth less write) = pipeline 5");
+    CHECK(ws_replay_describe_call(r, 5, &pc) == WS_OK);
+    CHECK_STR_CONTAINS(pc.text, "ws_gfx_pipeline_create(vs ref_vs, fs ref_fs, depth less, blend alpha) = pipeline 6");
+    CHECK(ws_replay_describe_call(r, 8, &pc) == WS_OK);
+    CHECK_STR_CONTAINS(pc.text, "ws_gfx_pipeline_create(vs ref_vs, fs ref_fs, blend additive) = pipeline 9");
+
+    /* why no shader runs at the pixel in a draw (monitor debug-pixel's
+     * note): draw 1's fragment loses the early depth test, draw 6 does
+     * not cover it, draw 0 shades it, and some draw does */
+    char why[512];
+    int unshaded = -1;
+    CHECK(ws_replay_pixel_unshaded(r, SCENE_PX, SCENE_PY, 1, &unshaded, why, sizeof why, err, sizeof err) == WS_OK);
+    CHECK(unshaded == 1);
+    CHECK_STR_CONTAINS(why, "no fragment shader runs at pixel (10,12) in draw 1: its fragment (primitive 0) failed the "
+                            "early depth test, so its shader never ran: depth 0.800000012 < 0.5");
+    CHECK(ws_replay_pixel_unshaded(r, SCENE_PX, SCENE_PY, 6, &unshaded, why, sizeof why, err, sizeof err) == WS_OK);
+    CHECK(unshaded == 1);
+    CHECK_STR_CONTAINS(why, "in draw 6: no primitive of it covers the pixel");
+    CHECK(ws_replay_pixel_unshaded(r, SCENE_PX, SCENE_PY, 0, &unshaded, why, sizeof why, err, sizeof err) == WS_OK);
+    CHECK(unshaded == 0 && !why[0]);
+    CHECK(ws_replay_pixel_unshaded(r, SCENE_PX, SCENE_PY, UINT32_MAX, &unshaded, why, sizeof why, err, sizeof err) ==
+          WS_OK);
+    CHECK(unshaded == 0);
 
     /* the target named by a call: the same history; refusals */
     ws_pixel_history h2;
@@ -322,7 +350,7 @@ int main(int argc, char **argv)
     if (page) {
         char *z = realloc(page, plen + 1);
         if (z) { page = z; page[plen] = 0; }
-        CHECK_STR_CONTAINS(page, "Pixel (16, 16): history");
+        CHECK_STR_CONTAINS(page, "Pixel (16, 16) of target 10: history");
         CHECK_STR_CONTAINS(page, "ws_gfx_draw");
         CHECK_STR_CONTAINS(page, "discard_fs");
         free(page);

@@ -129,7 +129,7 @@ static void check_page(const char *path)
     }
     CHECK(imgs == 9 && inline_imgs == imgs); /* the final target and 8 cards */
     CHECK(!strstr(text, "http:") && !strstr(text, "https:") && !strstr(text, "<script") && !strstr(text, "<link"));
-    CHECK_STR_CONTAINS(text, "Pixel (10, 12): history");
+    CHECK_STR_CONTAINS(text, "Pixel (10, 12) of target ");
     CHECK_STR_CONTAINS(text, "failed the early depth test");
     CHECK_STR_CONTAINS(text, "vs=ref_vs fs=discard_fs");
     CHECK_STR_CONTAINS(text, "<code>ws_gfx_draw(6 vertices, 1 instances, first 15, first instance 0) draw 5</code>");

@@ -99,6 +99,10 @@ typedef struct shim_global {
     char werr[512];
     uint64_t calls;          /* API_CALL sections written */
     uint64_t frames_done;
+    wscap_buf held;          /* once a frame has ended: the sections since the
+                                last frame end (type u32, id u64, blob each),
+                                written when the next one ends, so a frame the
+                                program's exit cuts off can be dropped whole */
     volatile sig_atomic_t key_pending;
     ws_status close_status;  /* a failure the shim's wait at device close took
                                 from the program's ws_device_close */

@@ -31,13 +31,35 @@ void shim_abandon(const char *fmt, ...)
     if (shim_g.w) ws_capture_writer_abort(shim_g.w);
     shim_g.w = NULL;
     shim_g.cap = CAP_DONE;
+    wscap_buf_free(&shim_g.held);
 }
 
 static void add(uint32_t type, uint64_t id, wscap_buf *b)
 {
     if (shim_g.cap != CAP_ACTIVE) return;
-    if (b->failed) shim_abandon("%s: out of host memory", shim_g.spec.out);
-    else if (ws_capture_writer_add(shim_g.w, type, id, b->data, b->len) != WS_OK) shim_abandon("%s", shim_g.werr);
+    if (b->failed) { shim_abandon("%s: out of host memory", shim_g.spec.out); return; }
+    if (shim_g.frames_done) { /* after a frame end: held until the next (held_write) */
+        wscap_put_u32(&shim_g.held, type);
+        wscap_put_u64(&shim_g.held, id);
+        wscap_put_blob(&shim_g.held, b->data, b->len);
+        if (shim_g.held.failed) shim_abandon("%s: out of host memory", shim_g.spec.out);
+        return;
+    }
+    if (ws_capture_writer_add(shim_g.w, type, id, b->data, b->len) != WS_OK) shim_abandon("%s", shim_g.werr);
+}
+
+/* The held sections go into the file (a frame has ended, or the capture
+ * ends between frames). */
+static void held_write(void)
+{
+    wscap_cur c = wscap_cursor(shim_g.held.data, shim_g.held.len);
+    while (shim_g.cap == CAP_ACTIVE && c.at < c.len) {
+        uint32_t type = wscap_u32(&c);
+        uint64_t id = wscap_u64(&c), n;
+        const uint8_t *data = wscap_blob(&c, &n);
+        if (!c.bad && ws_capture_writer_add(shim_g.w, type, id, data, (size_t)n) != WS_OK) shim_abandon("%s", shim_g.werr);
+    }
+    wscap_buf_free(&shim_g.held);
 }
 
 void shim_write_call(wscap_buf *b)
@@ -247,6 +269,8 @@ static void begin_capture(int in_frame)
 static void finish_capture(void)
 {
     if (shim_g.cap != CAP_ACTIVE) return;
+    held_write();
+    if (shim_g.cap != CAP_ACTIVE) return;
     ws_capture_writer *w = shim_g.w;
     shim_g.w = NULL;
     shim_g.cap = CAP_DONE;
@@ -272,7 +296,8 @@ static void frame_end_section(void)
     wscap_put_u64(&b, h);
     add(WS_CAPTURE_FRAME_END, shim_g.frame, &b);
     wscap_buf_free(&b);
-    shim_g.frames_done++;
+    held_write();
+    if (shim_g.cap == CAP_ACTIVE) shim_g.frames_done++;
 }
 
 static int wanted(uint64_t frame)
@@ -320,6 +345,7 @@ void shim_frame_pre(uint32_t call)
             if (shim_g.cap == CAP_ACTIVE && shim_g.speculative) {
                 ws_capture_writer_abort(shim_g.w);
                 shim_g.w = NULL;
+                wscap_buf_free(&shim_g.held);
                 shim_g.cap = CAP_WAITING;
                 if (shim_g.spec.kind == SHIM_FRAMES_KEY) shim_g.key_pending = 1;
             } else if (shim_g.cap == CAP_ACTIVE && shim_g.spec.kind == SHIM_FRAMES_ALL) {
@@ -403,6 +429,19 @@ void shim_device_opened(ws_device *dev)
     if (shim_g.spec.kind == SHIM_FRAMES_ALL) begin_capture(0);
 }
 
+/* A frame that had not ended when `why` happened, after frames that did:
+ * its sections (held since the last frame end) are dropped, so the file
+ * ends with the last complete frame, and the user is told which. */
+static void drop_open_frame(const char *why)
+{
+    fprintf(stderr, "warpscope capture: frame %llu had not ended when %s: it is left out; the %llu frame%s that "
+                    "ended before it %s kept in %s\n", (unsigned long long)shim_g.frame, why,
+            (unsigned long long)shim_g.frames_done, shim_g.frames_done == 1 ? "" : "s",
+            shim_g.frames_done == 1 ? "is" : "are", shim_g.spec.out);
+    wscap_buf_free(&shim_g.held);
+    shim_g.in_frame = 0;
+}
+
 /* The captured device is closing: a capture still open ends here. */
 void shim_device_closing(void)
 {
@@ -418,7 +457,9 @@ void shim_device_closing(void)
             shim_write_failure(0, shim_g.calls, st, "ws_device_close");
         }
         if (shim_g.in_frame && shim_g.spec.kind != SHIM_FRAMES_LAUNCHES) {
-            if (shim_g.gfx_mode && shim_g.spec.kind != SHIM_FRAMES_ALL)
+            if (shim_g.gfx_mode && shim_g.spec.kind != SHIM_FRAMES_ALL && shim_g.frames_done)
+                drop_open_frame("the device was closed");
+            else if (shim_g.gfx_mode && shim_g.spec.kind != SHIM_FRAMES_ALL)
                 shim_abandon("frame %llu had not ended when the device was closed", (unsigned long long)shim_g.frame);
             else
                 frame_end_section(); /* closing waits for the work like a synchronisation */
@@ -432,12 +473,23 @@ void shim_device_closing(void)
     shim_model_reset();
 }
 
-/* At exit with a capture open (the device never closed): no half file.
- * trylock: exit() may come from inside a recorded call on this thread (a
- * printf handler); then `warpscope capture` removes the temporary file. */
+/* At exit with a capture open (the device never closed): the frames that
+ * ended are kept and the file is closed, the frame the exit cut off (if
+ * any) is dropped; with none ended, no file. Nothing here touches the
+ * device: each kept frame's digest was read at its end, and the runtime
+ * may be in any state now (another thread's work, exit from a callback).
+ * trylock: exit() may come while a recorded call holds the lock (on this
+ * thread, from a printf handler, or on another thread): a section may be
+ * half-made then, so the capture is left unfinished and `warpscope
+ * capture` removes the temporary file. */
 __attribute__((destructor)) static void shim_exit(void)
 {
     if (pthread_mutex_trylock(&shim_g.lock)) return;
-    if (shim_g.cap == CAP_ACTIVE) shim_abandon("the program exited with the device still open");
+    if (shim_g.cap == CAP_ACTIVE && shim_g.frames_done) {
+        if (shim_g.in_frame) drop_open_frame("the program exited with the device still open");
+        finish_capture();
+    } else if (shim_g.cap == CAP_ACTIVE) {
+        shim_abandon("the program exited with the device still open");
+    }
     pthread_mutex_unlock(&shim_g.lock);
 }
