@@ -69,24 +69,35 @@ static void on_values(void *user, const ws_trace_launch *L, const ws_trace_custo
     }
 }
 
+/* A device of global_mem_limit `limit` (0: the default) with tool
+ * attached (user: its records' argument) and the kernel `twice` of the
+ * module `kernels` loaded. */
+static ws_kernel *open_traced(ws_device **dev, uint32_t limit, const ws_trace_tool *tool, void *user,
+                              const char *kernels)
+{
+    ws_config cfg;
+    ws_config_default(&cfg);
+    if (limit) cfg.global_mem_limit = limit;
+    ws_module *m = NULL;
+    ws_kernel *k = NULL;
+    CHECK(ws_device_open(&cfg, dev) == WS_OK);
+    CHECK(ws_trace_tool_attach(*dev, tool, user) == WS_OK);
+    CHECK(ws_module_load_file(*dev, kernels, &m) == WS_OK);
+    CHECK(ws_kernel_get(m, "twice", &k) == WS_OK);
+    return k;
+}
+
 static void run_values(const char *kernels, const char *tool_module)
 {
     ws_device *dev;
-    ws_config cfg;
-    ws_config_default(&cfg);
-    CHECK(ws_device_open(&cfg, &dev) == WS_OK);
     float host[N];
     for (int i = 0; i < N; i++) host[i] = (float)i * 0.25f;
     seen2 s = { 0, 0, 0, 0, host };
     ws_trace_tool tool = { .version = WS_TRACE_TOOL_VERSION, .name = "values",
                            .where = WS_TRACE_AFTER_LOAD | WS_TRACE_BEFORE_BRANCH, .device_module = tool_module,
                            .device_function = "record_address", .record_size = 8, .records = on_values };
-    CHECK(ws_trace_tool_attach(dev, &tool, &s) == WS_OK);
-    ws_module *m;
-    ws_kernel *k;
+    ws_kernel *k = open_traced(&dev, 0, &tool, &s, kernels);
     ws_addr v;
-    CHECK(ws_module_load_file(dev, kernels, &m) == WS_OK);
-    CHECK(ws_kernel_get(m, "twice", &k) == WS_OK);
     CHECK(ws_malloc(dev, sizeof host, &v) == WS_OK);
     CHECK(ws_memcpy_htod(dev, v, host, sizeof host) == WS_OK);
     ws_arg args[] = { WS_ARG_PTR(v), WS_ARG_I32(N) };
@@ -174,20 +185,12 @@ static void run_no_room(const char *kernels, const char *tool_module)
 {
     enum { M = 65536 };
     ws_device *dev;
-    ws_config cfg;
-    ws_config_default(&cfg);
-    cfg.global_mem_limit = 1u << 20;
-    CHECK(ws_device_open(&cfg, &dev) == WS_OK);
     room_seen s = { 0 };
     ws_trace_tool tool = { .version = WS_TRACE_TOOL_VERSION, .name = "room",
                            .where = WS_TRACE_BEFORE_LOAD | WS_TRACE_BEFORE_STORE, .device_module = tool_module,
                            .device_function = "record_address", .record_size = 8, .records = on_room };
-    CHECK(ws_trace_tool_attach(dev, &tool, &s) == WS_OK);
-    ws_module *m;
-    ws_kernel *k;
+    ws_kernel *k = open_traced(&dev, 1u << 20, &tool, &s, kernels);
     ws_addr v;
-    CHECK(ws_module_load_file(dev, kernels, &m) == WS_OK);
-    CHECK(ws_kernel_get(m, "twice", &k) == WS_OK);
     float *host = malloc(M * sizeof *host);
     CHECK(host != NULL);
     if (!host) return;
