@@ -42,6 +42,9 @@ typedef struct ws_gdb_bp {
                                   or an address with no code loaded yet),
                                   reported as a software breakpoint      */
     int no_code;               /* ... the last: no module there yet       */
+    uint32_t owner;            /* gdb's step-resume breakpoint of this
+                                  thread (a `next` over a call): other
+                                  warps pass it unseen (0: everyone's)   */
     uint8_t *code;             /* conditions' bytecode, back to back    */
     size_t cond_len[WS_GDB_MAX_CONDS];
     size_t nconds;
@@ -155,6 +158,10 @@ typedef struct ws_gdb_dbg {
                                   instead of reported (each passes that
                                   breakpoint once, unseen)               */
     uint32_t step_along_pc;    /* ... the breakpoint's address            */
+    uint32_t call_ra, call_tid; /* a range step of call_tid stopped in a
+                                  call: gdb's next Z0 at its return address
+                                  call_ra, before it resumes, is its
+                                  step-resume breakpoint (owner)        */
     struct { uint32_t id; struct ws_line_map *map; } line_maps[WS_GDB_LINE_MAPS];
     uint32_t line_next;        /* the cache slot to fill next            */
     int range_past;            /* the stepped lane is past the range and
