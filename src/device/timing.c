@@ -687,7 +687,7 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
      * state may change: at its `until`, or (waiting at a barrier) after a
      * warp of its core arrived at a barrier or lost lanes. */
     const int every = dev->debug != NULL;
-    uint64_t t = 0, iter = 0;
+    uint64_t t = 0, iter = 0, halts_seen = 0;
     uint32_t cbreak; /* a fault inside cycle t: cores below this one finished it */
     ws_status st = WS_OK;
     T->every = every;
@@ -735,6 +735,16 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
         if (tc) ws_trace_cycle_end(tc, t);
         t++;
         if (released && ws_dispatch_blocks(dev)) adopt_new_warps(dev, T, t);
+        /* A warp halted and all-stop holds the others: the clock stands
+         * still until the tool resumes them. (It went on to the next
+         * warp's due cycle, the end of a load issued before the halt, and
+         * every warp resumed that many cycles late: a second breakpoint
+         * stop added 387 cycles to a launch.) */
+        if (dev->debug) {
+            const int held = ws_dbg_hold_wait(dev, &halts_seen);
+            if (held < 0) { st = WS_ERR_KERNEL_FAULT; goto out; }
+            if (held > 0) continue;
+        }
         /* Nothing changes before `until` (the cores' next looks; a block
          * released may bring warps due now): skip the cycles in between
          * (stopping at the next sampling point); the warps' counters are

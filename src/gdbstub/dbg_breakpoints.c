@@ -317,6 +317,12 @@ ws_status ws_gdb_dbg_breakpoint(void *tp, int type, uint32_t addr, uint32_t kind
     b->type = type;
     b->addr = addr;
     b->kind = kind;
+    /* gdb's step-resume breakpoint, put in from the thread that stepped
+     * into the call (target_dbg.c, note_call): at the return address
+     * (`next`), or at the end of the callee's prologue (`step`) */
+    if (type == WS_GDB_BP_SW && t->call_tid && (!t->sel_tid || t->sel_tid == t->call_tid) &&
+        (addr == t->call_ra || (addr > t->call_pc && addr - t->call_pc < WS_GDB_PROLOGUE_MAX)))
+        b->owner = t->call_tid;
     if (type == WS_GDB_BP_SW) {
         if (kind != 2 && kind != 4) return ws_gdb_fail(t, WS_ERR_INVALID_ARG, "breakpoint kind %u", kind);
         /* A condition is evaluated in hardware when a trigger is free and

@@ -600,6 +600,7 @@ static ws_status dbg_resume(void *tp, const ws_gdb_action *a, size_t n)
         }
     }
     ws_gdb_lanes_stale(t);
+    t->call_ra = t->call_pc = t->call_tid = 0; /* gdb has put in its step-resume breakpoint, if any */
     t->held_pc = 0;
     t->range_lo = t->range_hi = 0;
     memset(&t->step_line, 0, sizeof t->step_line);
@@ -1140,6 +1141,28 @@ static void along_moved(ws_gdb_dbg *t, uint32_t warp)
     }
 }
 
+/* A range step (`next`, `step`) of hart ended in a function the line
+ * calls: gdb goes on with a breakpoint meant for this thread alone (its
+ * step-resume breakpoint): at the return address for `next` (or a
+ * function without lines), at the end of the callee's prologue for
+ * `step`. Lanes of other warps that reach it were told to gdb one by
+ * one, and gdb stepped each over it alone, a lane at a time: the warps
+ * split into groups no undebugged run makes (more warp-instructions,
+ * lower SIMT efficiency; timing mode, where the block's other warps run
+ * alongside, met it). Remember where, so the Z0 gdb puts there before it
+ * resumes is known as that thread's (ws_gdb_bp.owner). */
+static void note_call(ws_gdb_dbg *t, uint32_t hart)
+{
+    const ws_dbg_lane *l = ws_gdb_lane_of(t, WS_GDB_TID(hart));
+    uint32_t ra = 0;
+    if (!t->range_hi || !l || !l->halted || l->depth <= t->range_depth) return;
+    const uint32_t pc = l->pc; /* (reading a register may refresh the lanes) */
+    if (ws_gdb_reg_access(t, hart, WS_REGNO_GPR(1), &ra, 0) != WS_OK) return;
+    t->call_ra = ra;
+    t->call_pc = pc;
+    t->call_tid = WS_GDB_TID(hart);
+}
+
 /* A warp halted: queue one stop per lane that gdb should hear about. */
 static void on_halt(ws_gdb_dbg *t, uint32_t hart)
 {
@@ -1179,6 +1202,7 @@ static void on_halt(ws_gdb_dbg *t, uint32_t hart)
         if (t->step_hart && (t->step_hart - 1) / t->cfg.lanes_per_warp == warp) {
             if (range_step_on(t, &s) || (!t->range_past && step_on(t, &s))) return;
             s.tid = WS_GDB_TID(t->step_hart - 1);
+            note_call(t, t->step_hart - 1);
             /* dcsr.step is the warp's: cleared through the lane that
              * halted, which is live (the stepped one may have run off the
              * end alone, its siblings held in non-stop; cleared through
@@ -1256,7 +1280,9 @@ static void on_halt(ws_gdb_dbg *t, uint32_t hart)
          * registers, which refreshes (and may move) the lane snapshot. */
         uint32_t harts[WARP_LANES_MAX], nh = 0, focus = UINT32_MAX;
         /* (at the exit: the thread gdb put its breakpoint there for) */
-        const uint32_t want = bp && bp->exit_stub && t->exit_owner ? t->exit_owner : t->focus_tid;
+        const uint32_t want = bp && bp->exit_stub && t->exit_owner ? t->exit_owner
+                              : bp && bp->owner                   ? bp->owner
+                                                                  : t->focus_tid;
         for (size_t i = 0; i < t->nlanes && nh < WARP_LANES_MAX; i++) {
             const ws_dbg_lane *l = &t->lanes[i];
             if (l->hart / t->cfg.lanes_per_warp != warp || l->pc != pc) continue;
@@ -1272,6 +1298,13 @@ static void on_halt(ws_gdb_dbg *t, uint32_t hart)
             return;
         }
         if (bp && bp->exit_stub) nh = 0;
+        /* gdb's step-resume breakpoint of another thread: gdb would step
+         * each of these lanes over it alone and go on; the warp passes it
+         * whole instead, as it would without a debugger */
+        if (bp && bp->owner && focus == UINT32_MAX) {
+            auto_step_start(t, bp, hart);
+            return;
+        }
         /* gdb's focus thread first: its own temporary breakpoints (finish,
          * step-resume) are meant for it, and stepping another lane over
          * them would carry it past. */
@@ -1279,6 +1312,9 @@ static void on_halt(ws_gdb_dbg *t, uint32_t hart)
             s.tid = want;
             push(t, &s, pc);
         }
+        /* its thread is there: gdb is done with it (a breakpoint of the
+         * user's that looked like one, gdb keeps: anyone's from now on) */
+        if (bp && bp->owner && focus != UINT32_MAX) bp->owner = 0;
         int conditional = bp && bp->nconds;
         uint32_t also = 0; /* warp_stops: the other lanes whose condition holds */
         /* lanes a `next` of their warp took along past this breakpoint */
@@ -1486,6 +1522,7 @@ static void dbg_detach(void *tp)
         if (t->bps[i].used) ws_gdb_dbg_breakpoint(t, t->bps[i].type, t->bps[i].addr, t->bps[i].kind, 0, NULL, 0);
     ws_gdb_shared_wp_purge(t, 1);
     t->exit_owner = t->exit_removed = 0; /* the next gdb's are its own */
+    t->call_ra = t->call_pc = t->call_tid = 0;
     ws_gdb_calls_undo(t); /* lanes in a call of gdb's go back to where it was made */
     t->npending = 0;
     memset(t->held, 0, t->nharts);

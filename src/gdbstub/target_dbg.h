@@ -19,6 +19,10 @@
 #define WS_GDB_END_HELD_PC 0xffff0000u
 #define WS_GDB_TID(hart) ((hart) + 2u)
 #define WS_GDB_MAX_BP 256
+/* How far past a callee's entry gdb's `step` may put its step-resume
+ * breakpoint (the end of the prologue: a few stores per saved register
+ * and argument at -O0) for the server to take it for one (note_call). */
+#define WS_GDB_PROLOGUE_MAX 256u
 #define WS_GDB_MAX_TRIG 8      /* per core, as tselect indexes */
 
 typedef struct ws_gdb_bp {
@@ -42,6 +46,10 @@ typedef struct ws_gdb_bp {
                                   or an address with no code loaded yet),
                                   reported as a software breakpoint      */
     int no_code;               /* ... the last: no module there yet       */
+    uint32_t owner;            /* gdb's step-resume breakpoint of this
+                                  thread (a `next` or `step` into a call):
+                                  other warps pass it unseen, until this
+                                  thread has stopped there (0: anyone's) */
     uint8_t *code;             /* conditions' bytecode, back to back    */
     size_t cond_len[WS_GDB_MAX_CONDS];
     size_t nconds;
@@ -155,6 +163,12 @@ typedef struct ws_gdb_dbg {
                                   instead of reported (each passes that
                                   breakpoint once, unseen)               */
     uint32_t step_along_pc;    /* ... the breakpoint's address            */
+    uint32_t call_ra, call_pc, call_tid; /* a range step of call_tid
+                                  stopped in a call, at call_pc: a Z0 gdb
+                                  puts in before it resumes at its return
+                                  address call_ra (`next`) or just past
+                                  call_pc (`step`: the callee's prologue)
+                                  is its step-resume breakpoint (owner) */
     struct { uint32_t id; struct ws_line_map *map; } line_maps[WS_GDB_LINE_MAPS];
     uint32_t line_next;        /* the cache slot to fill next            */
     int range_past;            /* the stepped lane is past the range and

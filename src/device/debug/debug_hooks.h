@@ -29,6 +29,11 @@ ws_warp_result ws_dbg_warp_done(ws_device *dev, ws_warp *w, ws_warp_result r);
  * tool and something changed (run another round); 0 = a real deadlock;
  * -1 = a faulted warp was resumed (end the launch with its fault). */
 int ws_dbg_idle_wait(ws_device *dev);
+/* Timing mode, after each cycle: if a warp halted since *seen and all-stop
+ * now holds the device for the tool (no warp can run), wait for the tool
+ * as ws_dbg_idle_wait does (its result), before the clock moves on; else
+ * 0 at once (one load when nothing halted). */
+int ws_dbg_hold_wait(ws_device *dev, uint64_t *seen);
 /* Host seconds this launch spent parked in ws_dbg_idle_wait (every warp
  * halted): the watchdog does not count them. */
 double ws_dbg_parked_seconds(ws_device *dev);

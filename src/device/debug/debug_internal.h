@@ -110,6 +110,7 @@ struct ws_debug {
     int hart_steps;                /* a step runs its hart's lane (ws_debug_set_hart_steps) */
     int local_harts;               /* DMI hart numbers count from each module's first hart */
     double parked_s;               /* device thread parked this launch      */
+    uint64_t halts;                /* warps halted so far (ws_dbg_hold_wait) */
     uint32_t blocking;
     ws_dbg_event *evq;
     size_t evhead, evlen, evcap;

@@ -28,6 +28,7 @@ void dbg_halt_locked(ws_debug *d, ws_warp *w, uint32_t cause, uint32_t lane, int
     dbg_warp *dw = &d->w[dbg_widx(d, w)];
     ws_simt_park_group(w); /* pc[] becomes authoritative (dpc); the group resumes */
     if (dw->state != DW_HALTED) ws_ev_emit(d->dev, WS_EV_DBG, WS_EV_DBG_HALT, w->core, w->slot | cause << 8);
+    if (dw->state != DW_HALTED) d->halts++;
     dw->state = DW_HALTED;
     dw->cause = (uint8_t)cause;
     dw->halt_lane = (uint8_t)lane;
@@ -619,6 +620,17 @@ int ws_dbg_idle_wait(ws_device *dev)
     }
     pthread_mutex_unlock(&d->mu);
     return r < 0 ? -1 : r > 0;
+}
+
+int ws_dbg_hold_wait(ws_device *dev, uint64_t *seen)
+{
+    ws_debug *d = dev->debug;
+    if (d->halts == *seen) return 0; /* (written by this thread, the device's, only) */
+    *seen = d->halts;
+    pthread_mutex_lock(&d->mu);
+    const int held = held_for_tool_locked(d);
+    pthread_mutex_unlock(&d->mu);
+    return held ? ws_dbg_idle_wait(dev) : 0;
 }
 
 void ws_dbg_launch_start(ws_device *dev, uint64_t launch_id)
