@@ -432,14 +432,19 @@ void ws_simt_park_group(ws_warp *w);                      /* leave it until resu
 void ws_simt_call_depth(const ws_device *dev, ws_warp *w, int delta);
 /* Which of two lanes' PCs a diverged warp issues first: the lower key
  * (the PC itself unless its module's blocks are out of order). */
+/* The code region with a key table that holds pc (NULL: none). */
+static inline const ws_code_region *ws_issue_region(const ws_device *dev, uint32_t pc)
+{
+    for (size_t i = 0; dev->nordered && i < dev->ncode; i++) {
+        const ws_code_region *r = &dev->code[i];
+        if (r->order && pc - r->text_lo < r->text_hi - r->text_lo) return r;
+    }
+    return NULL;
+}
 static inline uint32_t ws_issue_key(const ws_device *dev, uint32_t pc)
 {
-    if (!dev->nordered) return pc;
-    for (size_t i = 0; i < dev->ncode; i++) {
-        const ws_code_region *r = &dev->code[i];
-        if (r->order && pc - r->text_lo < r->text_hi - r->text_lo) return r->order[(pc - r->text_lo) / 2];
-    }
-    return pc;
+    const ws_code_region *r = dev->nordered ? ws_issue_region(dev, pc) : NULL;
+    return r ? r->order[(pc - r->text_lo) / 2] : pc;
 }
 /* A jal/jalr's effect on the call depth: +1 links ra (a call), -1 jumps
  * through ra without linking (a return), else 0. Only ra counts (not t0,

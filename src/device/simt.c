@@ -64,10 +64,13 @@ static uint32_t next_pc_above(const ws_device *dev, const ws_warp *w, uint32_t r
             return best;
         }
     }
-    uint32_t best_key = UINT32_MAX, last_pc = UINT32_MAX, k = UINT32_MAX;
+    /* the lanes are mostly in one module: its key table read directly */
+    const ws_code_region *r = ws_issue_region(dev, w->pc[__builtin_ctz(runnable)]);
+    const uint32_t lo = r ? r->text_lo : 0, span = r ? r->text_hi - r->text_lo : 0;
+    uint32_t best_key = UINT32_MAX;
     for (uint32_t m = runnable; m; m &= m - 1) {
         const uint32_t pc = w->pc[__builtin_ctz(m)];
-        if (pc != last_pc) k = ws_issue_key(dev, pc), last_pc = pc; /* neighbouring lanes often share a PC */
+        const uint32_t k = pc - lo < span ? r->order[(pc - lo) / 2] : ws_issue_key(dev, pc);
         if (k > above && k < best_key) best_key = k, best = pc;
     }
     *key = best_key;
