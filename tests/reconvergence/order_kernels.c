@@ -1,0 +1,63 @@
+/* Functions whose block layout the loader's issue order must handle
+ * (test_issue_order.c reads their keys): naked, in assembly, so the
+ * layout is exactly as written. */
+#include <warpscope/kernel.h>
+
+#define BODY __attribute__((naked, noinline, used))
+
+/* if/else with the join after both arms: address order is issue order */
+BODY void in_order(void)
+{
+    __asm__ volatile("beqz a0, 1f\n"
+                     "addi a1, a1, 1\n"
+                     "j 2f\n"
+                     "1: addi a1, a1, 2\n"
+                     "2: ret\n");
+}
+
+/* A rotated loop: the latch above the header, the if body below both
+ * (the -O1 warp scan). Issue order: entry, header, body, latch, exit. */
+BODY void rotated(void)
+{
+    __asm__ volatile(".option push\n.option norvc\n" /* 4-byte instructions: known offsets */
+                     "addi t1, zero, 1\n"           /* entry               */
+                     "j 2f\n"
+                     "1: slli t1, t1, 1\n"          /* latch               */
+                     "bgeu t1, a2, 3f\n"
+                     "2: addi a3, a3, 1\n"          /* header              */
+                     "bltu a0, t1, 1b\n"
+                     "add a4, a4, a3\n"             /* body                */
+                     "j 1b\n"
+                     "3: ret\n"                     /* exit                */
+                     ".option pop\n");
+}
+
+/* A jump through a register to a block nothing else reaches (a switch
+ * table's case): not followed, so address order. */
+BODY void indirect(void)
+{
+    __asm__ volatile("la t0, 1f\n"
+                     "jr t0\n"
+                     "addi a0, a0, 1\n"
+                     "1: addi a0, a0, 2\n"
+                     "j 2f\n"
+                     "2: ret\n");
+}
+
+/* A loop entered at two places (irreducible): the entry's branch goes to
+ * the loop's second block and its fall-through to the first. Address
+ * order, though the loop's back edge is above. */
+BODY void irreducible(void)
+{
+    __asm__ volatile("beqz a0, 2f\n"
+                     "j 3f\n"
+                     "1: addi a1, a1, -1\n"
+                     "2: addi a1, a1, -1\n"
+                     "3: bnez a1, 1b\n"
+                     "ret\n");
+}
+
+WS_KERNEL void order_kernel(int *out)
+{
+    out[0] = 0;
+}

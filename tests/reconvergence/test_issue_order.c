@@ -1,0 +1,91 @@
+/* The loader's issue order (src/runtime/issue_order.c) on functions laid
+ * out by hand (order_kernels.c): keys move only where address order is
+ * not a topological order of the blocks, and not where the control flow
+ * is not followed (an indirect jump's target, an irreducible loop).
+ * usage: test_issue_order order_kernels.elf */
+#include <gelf.h>
+#include <stdlib.h>
+#include "runtime/func_symbols.h"
+#include "runtime/issue_order.h"
+#include "../test.h"
+
+static uint8_t *text;
+static uint32_t lo, size, *keys;
+static ws_func_syms syms;
+
+static const ws_func_sym *func(const char *name)
+{
+    for (size_t i = 0; i < syms.n; i++)
+        if (!strcmp(syms.v[i].name, name)) return &syms.v[i];
+    return NULL;
+}
+
+/* Whether every key of the function is its address. */
+static int in_address_order(const char *name)
+{
+    const ws_func_sym *f = func(name);
+    CHECK(f != NULL);
+    if (!f || !keys) return 1;
+    for (uint32_t a = f->lo; a < f->lo + f->size; a += 2)
+        if (keys[(a - lo) / 2] != a) return 0;
+    return 1;
+}
+
+static uint32_t key_at(const char *name, uint32_t off)
+{
+    const ws_func_sym *f = func(name);
+    return f && keys ? keys[(f->lo + off - lo) / 2] : 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) { fprintf(stderr, "usage: %s order_kernels.elf\n", argv[0]); return 2; }
+    FILE *fp = fopen(argv[1], "rb");
+    CHECK(fp != NULL);
+    if (!fp) return TEST_SUMMARY();
+    static char image[1 << 20];
+    size_t n = fread(image, 1, sizeof image, fp);
+    fclose(fp);
+    elf_version(EV_CURRENT);
+    Elf *e = elf_memory(image, n);
+    CHECK(e != NULL);
+    /* the executable sections' span, at link addresses */
+    static uint8_t span[1 << 20];
+    Elf_Scn *scn = NULL;
+    uint32_t hi = 0;
+    while (e && (scn = elf_nextscn(e, scn))) {
+        GElf_Shdr sh;
+        Elf_Data *d;
+        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS || !(sh.sh_flags & SHF_EXECINSTR) ||
+            !(d = elf_getdata(scn, NULL)))
+            continue;
+        if (!text) text = span, lo = (uint32_t)sh.sh_addr;
+        memcpy(span + (sh.sh_addr - lo), d->d_buf, d->d_size);
+        if (sh.sh_addr + sh.sh_size > hi) hi = (uint32_t)(sh.sh_addr + sh.sh_size);
+    }
+    size = hi - lo;
+    ws_func_syms_build(&syms, e);
+    uint32_t *pairs = malloc(2 * syms.n * sizeof *pairs);
+    size_t np = 0;
+    for (size_t i = 0; pairs && i < syms.n; i++) {
+        if (np && syms.v[i].lo < pairs[2 * np - 1]) continue;
+        pairs[2 * np] = syms.v[i].lo, pairs[2 * np + 1] = syms.v[i].lo + syms.v[i].size, np++;
+    }
+    CHECK(ws_issue_order(text, lo, size, pairs, np, &keys) == 0);
+    CHECK(keys != NULL); /* `rotated` moves */
+    CHECK(in_address_order("in_order"));
+    CHECK(in_address_order("indirect"));
+    CHECK(in_address_order("irreducible"));
+    CHECK(!in_address_order("rotated"));
+    /* rotated (4-byte instructions): entry at 0, latch at 8, header at
+     * 16, body at 24, exit at 32 */
+    const uint32_t entry = key_at("rotated", 0), latch = key_at("rotated", 8), header = key_at("rotated", 16),
+                   body = key_at("rotated", 24), exit_ = key_at("rotated", 32);
+    printf("rotated keys: entry %#x header %#x body %#x latch %#x exit %#x\n", entry, header, body, latch, exit_);
+    CHECK(entry < header && header < body && body < latch && latch < exit_);
+    free(pairs);
+    free(keys);
+    ws_func_syms_free(&syms);
+    elf_end(e);
+    return TEST_SUMMARY();
+}
