@@ -165,6 +165,16 @@ static uint32_t parked_group(ws_warp *w, uint32_t runnable, uint32_t pc, int16_t
     return g;
 }
 
+/* Is the instruction at pc a warp vote or shuffle? The starvation
+ * guard's group does not run one: the lanes it left behind would not be
+ * in it (a ballot after a loop of per-lane trip count missed the lanes
+ * still looping after 256 turns; until 2026-11-29). */
+static int collective_at(ws_device *dev, ws_warp *w, uint32_t pc)
+{
+    const ws_inst *in = pc == WS_RETIRE_ADDR ? NULL : ws_warp_fetch(dev, w, pc);
+    return in && ws_op_collective((ws_op)in->op);
+}
+
 int ws_simt_select(ws_device *dev, ws_warp *w)
 {
     uint32_t prev_pc = w->group_pc; /* kept by ws_simt_leave_group */
@@ -199,7 +209,10 @@ int ws_simt_select(ws_device *dev, ws_warp *w)
     w->held_to = 0; /* so does a hold hint's */
     if (w->starve >= WS_STARVE_LIMIT) {
         /* Guard: give the group after the starving one a turn (the next
-         * PC at its depth, else the deepest level below it). */
+         * PC at its depth, else the deepest level below it), unless it
+         * waits at a vote or shuffle: then the starving one goes on. */
+        const uint32_t keep_pc = pc, keep_level = level;
+        const int16_t keep_depth = depth;
         const uint32_t same = uniform ? runnable : lanes_at_depth(w, runnable, prev_depth);
         uint32_t next = same ? next_pc_above(dev, w, same, ws_issue_key(dev, prev_pc), &key) : UINT32_MAX;
         if (next != UINT32_MAX) {
@@ -214,7 +227,8 @@ int ws_simt_select(ws_device *dev, ws_warp *w)
                 pc = next_pc_above(dev, w, level, 0, &key);
             }
         }
-        w->sticky = STICKY_TURNS;
+        if (pc != keep_pc && collective_at(dev, w, pc)) pc = keep_pc, depth = keep_depth, level = keep_level;
+        else w->sticky = STICKY_TURNS;
         w->starve = 0;
     }
     w->group = lanes_at(w, level, pc);

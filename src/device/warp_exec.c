@@ -763,7 +763,15 @@ static inline __attribute__((always_inline)) ws_warp_result warp_run(ws_device *
         /* A loop turn: a taken branch, or a jump that does not link, to a
          * lower address (what the starvation guard counts: simt.c). */
         const uint32_t turn = npc < pc && (taken || ((in->op == OP_JAL || in->op == OP_JALR) && rd == 0));
-        if (w->sticky) { w->sticky -= turn; continue; }
+        if (w->sticky) {
+            w->sticky -= turn;
+            /* the guard's group stops before a vote or shuffle (simt.c) */
+            if (w->sticky && w->has_others) {
+                const ws_inst *next = npc == WS_RETIRE_ADDR ? NULL : fetch(dev, w, npc);
+                if (next && ws_op_collective((ws_op)next->op)) w->sticky = 0, ws_simt_leave_group(w);
+            }
+            continue;
+        }
         if (!w->has_others) continue;
         if (ws_issue_key(dev, npc) >= w->other_min_pc) {
             ws_simt_leave_group(w);

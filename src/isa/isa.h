@@ -95,6 +95,8 @@ unsigned ws_op_mem_bytes(ws_op op);
 /* Whether op is an atomic on register pairs whose store is unconditional
  * (amofadd.d, amoswap.d .. amomaxu.d; not amocas.d). */
 static inline int ws_op_pair_rmw(ws_op op) { return op == OP_AMOFADD_D || (op >= OP_AMOSWAP_D && op <= OP_AMOMAXU_D); }
+/* A warp vote or shuffle: its lanes exchange values with each other. */
+static inline int ws_op_collective(ws_op op) { return op >= OP_VOTE_ALL && op <= OP_SHFL_IDX; }
 
 /* Mnemonic of an op, e.g. "addi", "vote.any". */
 const char *ws_op_name(ws_op op);

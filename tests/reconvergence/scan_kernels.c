@@ -72,3 +72,16 @@ WS_KERNEL void block_scan(const int *in, int *out, int n)
     if (w > 0) v += warp_total[w - 1];
     if (g < (unsigned)n) out[g] = v;
 }
+
+/* Lane 0 of each warp loops 300 times, the others `lane` times, then a
+ * warp sum: after 256 turns of lane 0 alone the starvation guard lets the
+ * others go on, and the sum must still wait for lane 0 (until 2026-11-29
+ * they summed without it). An LCG step clang cannot fold. */
+WS_KERNEL void long_loop_sum(const int *in, int *out)
+{
+    unsigned lane = ws_lane_id();
+    unsigned v = (unsigned)in[ws_global_id_x()], n = lane ? lane : 300;
+    for (unsigned i = 0; i < n; i++) v = v * 1103515245u + 12345u;
+    for (unsigned d = ws_warp_size() / 2; d; d >>= 1) v += (unsigned)ws_shfl_xor((int)v, d);
+    out[ws_global_id_x()] = (int)v;
+}

@@ -1,5 +1,6 @@
 /* Warp-shuffle scans and reductions compiled at one -O level
- * (scan_kernels.c) against the host's answers, on the default device and
+ * (scan_kernels.c; a warp sum after a loop long enough for the
+ * starvation guard too) against the host's answers, on the default device and
  * in timing mode, 16-lane warps and 2 host threads: every shuffle must see
  * every lane of its warp. usage: test_warp_scan scan_kernels_OX.elf */
 #include <stdlib.h>
@@ -17,7 +18,15 @@ static void expected(const char *kernel, unsigned lanes)
     for (int w0 = 0; w0 < THREADS; w0 += (int)lanes) {
         int v[32];
         for (unsigned l = 0; l < lanes; l++) v[l] = in[w0 + (int)l];
-        if (!strcmp(kernel, "reduce_if")) /* lane l adds its partner l + d while it has one: lane 0 gets the sum */
+        if (!strcmp(kernel, "long_loop_sum")) { /* every lane: the warp's sum of its lanes' LCG results */
+            unsigned sum = 0;
+            for (unsigned l = 0; l < lanes; l++) {
+                unsigned x = (unsigned)in[w0 + (int)l];
+                for (unsigned i = 0, n = l ? l : 300; i < n; i++) x = x * 1103515245u + 12345u;
+                sum += x;
+            }
+            for (unsigned l = 0; l < lanes; l++) v[l] = (int)sum;
+        } else if (!strcmp(kernel, "reduce_if")) /* lane l adds its partner l + d while it has one: lane 0 gets the sum */
             for (unsigned d = lanes / 2; d; d >>= 1)
                 for (unsigned l = 0; l + d < lanes; l++) v[l] += v[l + d];
         else /* inclusive scan */
@@ -66,7 +75,7 @@ int main(int argc, char **argv)
 {
     if (argc < 2) { fprintf(stderr, "usage: %s scan_kernels.elf\n", argv[0]); return 2; }
     for (int i = 0; i < THREADS; i++) in[i] = (i * 7919) % 23 - 5;
-    static const char *const kernels[] = { "scan_if", "scan_select", "reduce_if", "block_scan" };
+    static const char *const kernels[] = { "scan_if", "scan_select", "reduce_if", "block_scan", "long_loop_sum" };
     static const struct { const char *config; unsigned lanes; } shapes[] = {
         { "", 32 }, { "mode=timing", 32 }, { "lanes_per_warp=16,warps_per_core=16", 16 }, { "threads=2", 32 },
     };
