@@ -17,7 +17,7 @@ int ws_code_table_add(ws_device *dev, const ws_code_region *r)
     }
     dev->code[dev->ncode++] = *r;
     dev->nmarked += r->orig != NULL;
-    dev->nordered += r->order != NULL;
+    dev->nordered += r->order || r->loop_end;
     return 0;
 }
 
@@ -43,9 +43,10 @@ void ws_code_table_remove(ws_device *dev, const void *key)
     for (size_t i = 0; i < dev->ncode; i++)
         if (dev->code[i].key == key) {
             dev->nmarked -= dev->code[i].orig != NULL;
-            dev->nordered -= dev->code[i].order != NULL;
+            dev->nordered -= dev->code[i].order || dev->code[i].loop_end;
             free(dev->code[i].orig);
             free(dev->code[i].order);
+            free(dev->code[i].loop_end);
             memmove(&dev->code[i], &dev->code[i + 1], (dev->ncode - i - 1) * sizeof *dev->code);
             dev->ncode--;
             return;

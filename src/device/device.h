@@ -78,6 +78,11 @@ typedef struct ws_warp {
      * none; 0 if lanes deeper than the group wait), has_others whether any
      * other lane is runnable; both valid while group != 0. */
     uint32_t group, group_pc, other_min_pc;
+    /* ... and other_floor: the key of a loop's header where lanes wait for
+     * the group, which is inside that loop (0: none); the group yields on
+     * reaching a key at or below it too (simt.c, held headers) */
+    uint32_t other_floor, loop_cap; /* loop_cap: that loop's end key, which
+                                       other_min_pc does not pass */
     int16_t group_depth;
     uint8_t has_others;
     uint8_t depth_split;           /* a group called or returned without the
@@ -161,8 +166,9 @@ typedef struct ws_code_region {
     uint32_t norig;
     /* The order a diverged warp issues this code in (src/runtime/
      * issue_order.h): one key per halfword of [text_lo, text_hi), or NULL
-     * for address order. Owned by the table. */
-    uint32_t *order;
+     * for address order; and at each loop header, the key past its loop
+     * (loop_end, 0 elsewhere; NULL: no loop). Owned by the table. */
+    uint32_t *order, *loop_end;
 } ws_code_region;
 
 /* A launch being executed by the work distributor. */
@@ -283,7 +289,7 @@ struct ws_device {
     ws_code_region *code;
     size_t ncode, codecap;
     size_t nmarked;                  /* regions with inserted code (orig)   */
-    size_t nordered;                 /* regions with an issue order (order) */
+    size_t nordered;                 /* regions with an issue order or loops */
     struct ws_module **retired;      /* unloaded modules kept so stale handles
                                         are recognised (freed at close)     */
     size_t nretired, retcap;
@@ -432,19 +438,26 @@ void ws_simt_park_group(ws_warp *w);                      /* leave it until resu
 void ws_simt_call_depth(const ws_device *dev, ws_warp *w, int delta);
 /* Which of two lanes' PCs a diverged warp issues first: the lower key
  * (the PC itself unless its module's blocks are out of order). */
-/* The code region with a key table that holds pc (NULL: none). */
+/* The code region with a key table or loops that holds pc (NULL: none). */
 static inline const ws_code_region *ws_issue_region(const ws_device *dev, uint32_t pc)
 {
     for (size_t i = 0; dev->nordered && i < dev->ncode; i++) {
         const ws_code_region *r = &dev->code[i];
-        if (r->order && pc - r->text_lo < r->text_hi - r->text_lo) return r;
+        if ((r->order || r->loop_end) && pc - r->text_lo < r->text_hi - r->text_lo) return r;
     }
     return NULL;
 }
 static inline uint32_t ws_issue_key(const ws_device *dev, uint32_t pc)
 {
     const ws_code_region *r = dev->nordered ? ws_issue_region(dev, pc) : NULL;
-    return r ? r->order[(pc - r->text_lo) / 2] : pc;
+    return r && r->order ? r->order[(pc - r->text_lo) / 2] : pc;
+}
+/* If pc is a loop's header: the issue key just past the loop (its
+ * blocks are [ws_issue_key(pc), end) in issue order), else 0. */
+static inline uint32_t ws_issue_loop_end(const ws_device *dev, uint32_t pc)
+{
+    const ws_code_region *r = dev->nordered ? ws_issue_region(dev, pc) : NULL;
+    return r && r->loop_end ? r->loop_end[(pc - r->text_lo) / 2] : 0;
 }
 /* A jal/jalr's effect on the call depth: +1 links ra (a call), -1 jumps
  * through ra without linking (a return), else 0. Only ra counts (not t0,

@@ -99,6 +99,8 @@ static void init_warp(ws_device *dev, ws_grid_run *L, ws_block *b, ws_warp *w, u
     w->active = 1;
     w->stack_slot0 = (w->core * dev->cfg.warps_per_core + w->slot) * nl;
     w->other_min_pc = UINT32_MAX;
+    w->other_floor = 0;
+    w->loop_cap = UINT32_MAX;
     w->live = n >= 32 ? UINT32_MAX : (1u << n) - 1;
     /* thread coordinates of the first lane, then count up x, y, z */
     uint32_t tx = first % L->block.x, ty = first / L->block.x % L->block.y,

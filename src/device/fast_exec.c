@@ -70,6 +70,7 @@ struct fx_block {
     uint32_t n;          /* entries, including the final control or FX_END/STOP */
     uint32_t key_max;    /* the highest issue key of its entries (ws_issue_key):
                             a diverged group below it runs the block whole */
+    uint32_t header;     /* ... unless an entry is a loop's header (simt.c) */
     fx_op ops[];
 };
 
@@ -282,6 +283,7 @@ static fx_block *build(ws_device *dev, ws_warp *w, uint32_t pc)
     for (uint32_t i = 0; i < n; i++) {
         const uint32_t k = ws_issue_key(dev, ops[i].pc);
         b->key_max = k > b->key_max ? k : b->key_max;
+        b->header |= ws_issue_loop_end(dev, ops[i].pc) != 0;
     }
     return b;
 }

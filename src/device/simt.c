@@ -66,7 +66,7 @@ static uint32_t next_pc_above(const ws_device *dev, const ws_warp *w, uint32_t r
     }
     /* the lanes are mostly in one module: its key table read directly */
     const ws_code_region *r = ws_issue_region(dev, w->pc[__builtin_ctz(runnable)]);
-    const uint32_t lo = r ? r->text_lo : 0, span = r ? r->text_hi - r->text_lo : 0;
+    const uint32_t lo = r && r->order ? r->text_lo : 0, span = r && r->order ? r->text_hi - r->text_lo : 0;
     uint32_t best_key = UINT32_MAX;
     for (uint32_t m = runnable; m; m &= m - 1) {
         const uint32_t pc = w->pc[__builtin_ctz(m)];
@@ -144,8 +144,10 @@ static inline void set_threshold(const ws_device *dev, ws_warp *w, uint32_t runn
         same = lanes_at_depth(w, others, w->group_depth);
     }
     if (!same) return;
-    next_pc_above(dev, w, same, 0, &w->other_min_pc);
-    if (w->other_min_pc == UINT32_MAX) w->other_min_pc = 0;
+    uint32_t k;
+    next_pc_above(dev, w, same, w->other_floor, &k); /* (lanes held at a header below the floor wait) */
+    if (k == UINT32_MAX && !w->other_floor) k = 0;
+    w->other_min_pc = k < w->loop_cap ? k : w->loop_cap;
 }
 
 static uint32_t runnable_lanes(const ws_warp *w)
@@ -205,6 +207,20 @@ int ws_simt_select(ws_device *dev, ws_warp *w)
     uint32_t lowest = next_pc_above(dev, w, level, 0, &key);
     if (lowest == UINT32_MAX) lowest = 0; /* only reachable if a PC is 0 */
     uint32_t pc = lowest;
+    /* Held headers: lanes at a loop's header (a `continue`, a second back
+     * edge) wait while other lanes of the level are still inside that
+     * loop, which issue order keeps together after it; the innermost
+     * such loop's lanes go first, and yield at its header or its end.
+     * Without this the header's lanes ran the next iteration's head, a
+     * vote there, without them (as by address). */
+    uint32_t floor = 0, cap = UINT32_MAX;
+    for (int nest = 0; dev->nordered && nest < 16; nest++) {
+        const uint32_t end = ws_issue_loop_end(dev, pc);
+        uint32_t inner_key;
+        const uint32_t inner = end ? next_pc_above(dev, w, level, key, &inner_key) : UINT32_MAX;
+        if (inner == UINT32_MAX || inner_key >= end) break;
+        floor = key, cap = end, pc = inner, key = inner_key;
+    }
     w->sticky = 0; /* a guard's turn ends with its group (it diverged, waits or exited) */
     w->held_to = 0; /* so does a hold hint's */
     if (w->starve >= WS_STARVE_LIMIT) {
@@ -228,13 +244,15 @@ int ws_simt_select(ws_device *dev, ws_warp *w)
             }
         }
         if (pc != keep_pc && collective_at(dev, w, pc)) pc = keep_pc, depth = keep_depth, level = keep_level;
-        else w->sticky = STICKY_TURNS;
+        else w->sticky = STICKY_TURNS, floor = 0, cap = UINT32_MAX;
         w->starve = 0;
     }
     w->group = lanes_at(w, level, pc);
     if (pc == 0 && !w->group) w->group = lanes_at(w, level, 0);
     w->group_pc = pc;
     w->group_depth = depth;
+    w->other_floor = floor;
+    w->loop_cap = cap;
     set_threshold(dev, w, runnable);
     if (!w->has_others) {
         w->starve = 0;

@@ -765,15 +765,23 @@ static inline __attribute__((always_inline)) ws_warp_result warp_run(ws_device *
         const uint32_t turn = npc < pc && (taken || ((in->op == OP_JAL || in->op == OP_JALR) && rd == 0));
         if (w->sticky) {
             w->sticky -= turn;
-            /* the guard's group stops before a vote or shuffle (simt.c) */
+            /* the guard's group stops before a vote or shuffle, and before
+             * it enters a loop (at its header, from outside the loop: not
+             * its own loop's back edge): inside it would hold back the
+             * lanes that enter the loop after it (simt.c) */
             if (w->sticky && w->has_others) {
                 const ws_inst *next = npc == WS_RETIRE_ADDR ? NULL : fetch(dev, w, npc);
-                if (next && ws_op_collective((ws_op)next->op)) w->sticky = 0, ws_simt_leave_group(w);
+                if ((next && ws_op_collective((ws_op)next->op)) ||
+                    (ws_issue_loop_end(dev, npc) && ws_issue_key(dev, npc) > ws_issue_key(dev, pc)))
+                    w->sticky = 0, ws_simt_leave_group(w);
             }
             continue;
         }
         if (!w->has_others) continue;
-        if (ws_issue_key(dev, npc) >= w->other_min_pc) {
+        const uint32_t nkey = ws_issue_key(dev, npc);
+        /* (at a loop's header with other lanes still inside the loop, the
+         * group waits for them: simt.c, held headers) */
+        if (nkey >= w->other_min_pc || nkey <= w->other_floor || ws_issue_loop_end(dev, npc) > w->other_min_pc) {
             ws_simt_leave_group(w);
         } else if (turn && ++w->starve >= WS_STARVE_LIMIT) {
             ws_ev_emit(dev, WS_EV_SCHED, WS_EV_SCHED_STARVE, w->core, (uint32_t)(w - dev->cores[w->core].warps));

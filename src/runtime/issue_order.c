@@ -240,8 +240,11 @@ static int sort_blocks(func_cfg *c, uint32_t *order)
 }
 
 /* Keys (slots) of one function [fs, fs + nslots) into keys[]; left as
- * they are (addresses) when not understood. -1 out of memory. */
-static int order_function(const uint8_t *code, uint32_t fs, uint32_t nslots, uint32_t *keys, int *moved)
+ * they are (addresses) when not understood. Each loop's header slot gets
+ * in ends[] the key (slot) just past the loop's blocks, which issue order
+ * keeps together. -1 out of memory. */
+static int order_function(const uint8_t *code, uint32_t fs, uint32_t nslots, uint32_t *keys, uint32_t *ends,
+                          int *moved)
 {
     func_cfg c;
     memset(&c, 0, sizeof c);
@@ -260,6 +263,13 @@ static int order_function(const uint8_t *code, uint32_t fs, uint32_t nslots, uin
             for (uint32_t s = b->start; s < b->end; s++) keys[fs + s] = cur + (s - b->start);
             cur += b->end - b->start;
         }
+        for (uint32_t k = 0; k < c.nloops; k++) {
+            const loop *l = &c.loops[k];
+            uint32_t len = 0;
+            for (uint32_t u = 0; u < c.nb; u++) len += l->in[u] ? c.b[u].end - c.b[u].start : 0;
+            const uint32_t head = fs + c.b[l->header].start;
+            ends[head] = keys[head] + len;
+        }
     }
     free(order);
     cfg_free(&c);
@@ -267,19 +277,26 @@ static int order_function(const uint8_t *code, uint32_t fs, uint32_t nslots, uin
 }
 
 int ws_issue_order(const uint8_t *text, uint32_t lo, uint32_t size, const uint32_t *funcs, size_t nfuncs,
-                   uint32_t **keys)
+                   uint32_t **keys, uint32_t **loop_ends)
 {
-    *keys = NULL;
+    *keys = *loop_ends = NULL;
     const uint32_t nslots = size / 2;
-    uint32_t *k = malloc((nslots ? nslots : 1) * sizeof *k);
-    if (!k) return -1;
+    uint32_t *k = malloc((nslots ? nslots : 1) * sizeof *k), *ends = calloc(nslots ? nslots : 1, sizeof *ends);
+    if (!k || !ends) { free(k), free(ends); return -1; }
     for (uint32_t s = 0; s < nslots; s++) k[s] = s;
-    int moved = 0;
+    int moved = 0, loops = 0;
     for (size_t f = 0; f < nfuncs; f++) {
         const uint32_t a = funcs[2 * f], e = funcs[2 * f + 1];
         if (a < lo || e > lo + size || e <= a || (a - lo) % 2) continue;
-        if (order_function(text + (a - lo), (a - lo) / 2, (e - a) / 2, k, &moved)) { free(k); return -1; }
+        if (order_function(text + (a - lo), (a - lo) / 2, (e - a) / 2, k, ends, &moved)) {
+            free(k), free(ends);
+            return -1;
+        }
     }
+    for (uint32_t s = 0; s < nslots; s++)
+        if (ends[s]) ends[s] = lo + 2 * ends[s], loops = 1;
+    if (loops) *loop_ends = ends;
+    else free(ends);
     if (!moved) { free(k); return 0; }
     for (uint32_t s = 0; s < nslots; s++) k[s] = lo + 2 * k[s];
     *keys = k;

@@ -15,8 +15,10 @@
  * when every key is its address (the blocks are in order already: the
  * usual case), and for code outside a function or a function whose
  * control flow is not understood (an indirect jump's targets, an
- * irreducible loop): those keep address order. Returns 0, or -1 out of
- * host memory. */
+ * irreducible loop): those keep address order. *loop_ends gets, per
+ * halfword, at each loop header's first instruction the key just past
+ * the loop's blocks (contiguous in the order), else 0; NULL if no loop.
+ * Returns 0, or -1 out of host memory. */
 int ws_issue_order(const uint8_t *text, uint32_t lo, uint32_t size, const uint32_t *funcs, size_t nfuncs,
-                   uint32_t **keys);
+                   uint32_t **keys, uint32_t **loop_ends);
 #endif

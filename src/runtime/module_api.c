@@ -57,7 +57,7 @@ void ws_modules_release_all(ws_device *dev)
         module_free(m);
     }
     ws_modules_free_retired(dev);
-    for (size_t i = 0; i < dev->ncode; i++) free(dev->code[i].orig), free(dev->code[i].order);
+    for (size_t i = 0; i < dev->ncode; i++) free(dev->code[i].orig), free(dev->code[i].order), free(dev->code[i].loop_end);
     free(dev->code);
     dev->code = NULL;
     dev->ncode = dev->codecap = dev->nmarked = dev->nordered = 0;
@@ -133,7 +133,7 @@ static ws_status place_module(ws_device *dev, ws_module *m, ws_addr at, int twin
  * address order). -1 out of host memory. */
 static int issue_order(ws_device *dev, const ws_module *m, ws_code_region *r)
 {
-    r->order = NULL;
+    r->order = r->loop_end = NULL;
     if (r->text_hi <= r->text_lo || !m->elf) return 0;
     elf_version(EV_CURRENT);
     Elf *e = elf_memory((char *)m->elf, m->elf_size); /* libelf only reads it */
@@ -151,7 +151,7 @@ static int issue_order(ws_device *dev, const ws_module *m, ws_code_region *r)
     }
     if (!rc && n)
         rc = ws_issue_order(ws_mem_global_ptr(&dev->mem, r->text_lo), r->text_lo, r->text_hi - r->text_lo, pairs, n,
-                            &r->order);
+                            &r->order, &r->loop_end);
     free(pairs);
     ws_func_syms_free(&syms);
     elf_end(e);
@@ -231,7 +231,7 @@ static ws_status load_data(ws_device *dev, const void *image, size_t size, const
                               .text_lo = m->base + (m->img.text_start - m->img.link_base),
                               .text_hi = m->base + (m->img.text_end - m->img.link_base) };
     if (issue_order(dev, m, &region) || ws_code_table_add(dev, &region)) {
-        free(region.order);
+        free(region.order), free(region.loop_end);
         ws_mem_free(&dev->mem, m->base, REGION_MODULE);
         module_free(m);
         return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "module load: out of host memory");
@@ -291,7 +291,7 @@ ws_status ws_module_load_twin(ws_device *dev, const void *image, size_t size, co
     region.norig = norig;
     if ((st = build_kernels(dev, m)) != WS_OK || issue_order(dev, m, &region) || ws_code_table_add(dev, &region)) {
         free(region.orig);
-        free(region.order);
+        free(region.order), free(region.loop_end);
         free_image(dev, m, 1);
         module_free(m);
         return st != WS_OK ? st : ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "module load: out of host memory");

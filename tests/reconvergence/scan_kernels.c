@@ -85,3 +85,25 @@ WS_KERNEL void long_loop_sum(const int *in, int *out)
     for (unsigned d = ws_warp_size() / 2; d; d >>= 1) v += (unsigned)ws_shfl_xor((int)v, d);
     out[ws_global_id_x()] = (int)v;
 }
+
+/* A work queue: every lane does `lane % 7 + 1` items, the warp loops
+ * while any lane has work, and a lane without work takes the `continue`,
+ * a second way back to the loop's header. Issue order holds those lanes
+ * at the header until the lanes still in the body get there, so every
+ * ballot sees the whole warp: each lane counts the warp's rounds (7 in a
+ * warp of 7 or more lanes), then a warp sum of the work done. Until
+ * 2026-11-29 the lanes that continued ran the next ballot without the
+ * others (rounds 2 3 4 5 6 7 7 ...). */
+WS_KERNEL void work_queue(const int *in, int *out)
+{
+    unsigned lane = ws_lane_id();
+    int work = (int)(lane % 7) + 1, rounds = 0, done = 0;
+    while (ws_ballot(work > 0)) {
+        rounds++;
+        if (work == 0) continue;
+        done += in[ws_global_id_x()] + work;
+        work--;
+    }
+    for (unsigned d = ws_warp_size() / 2; d; d >>= 1) done += ws_shfl_xor(done, d);
+    out[ws_global_id_x()] = rounds * 1000000 + done;
+}

@@ -10,7 +10,7 @@
 #include "../test.h"
 
 static uint8_t *text;
-static uint32_t lo, size, *keys;
+static uint32_t lo, size, *keys, *loop_ends;
 static ws_func_syms syms;
 
 static const ws_func_sym *func(const char *name)
@@ -71,7 +71,7 @@ int main(int argc, char **argv)
         if (np && syms.v[i].lo < pairs[2 * np - 1]) continue;
         pairs[2 * np] = syms.v[i].lo, pairs[2 * np + 1] = syms.v[i].lo + syms.v[i].size, np++;
     }
-    CHECK(ws_issue_order(text, lo, size, pairs, np, &keys) == 0);
+    CHECK(ws_issue_order(text, lo, size, pairs, np, &keys, &loop_ends) == 0);
     CHECK(keys != NULL); /* `rotated` moves */
     CHECK(in_address_order("in_order"));
     CHECK(in_address_order("indirect"));
@@ -83,6 +83,17 @@ int main(int argc, char **argv)
                    body = key_at("rotated", 24), exit_ = key_at("rotated", 32);
     printf("rotated keys: entry %#x header %#x body %#x latch %#x exit %#x\n", entry, header, body, latch, exit_);
     CHECK(entry < header && header < body && body < latch && latch < exit_);
+    /* its loop (header, body, latch) ends where the exit begins, at the
+     * header; no other instruction of it is a header */
+    const ws_func_sym *rot = func("rotated");
+    CHECK(loop_ends != NULL && rot != NULL);
+    if (loop_ends && rot) {
+        CHECK_EQ_U(loop_ends[(rot->lo + 16 - lo) / 2], exit_);
+        int headers = 0;
+        for (uint32_t a = rot->lo; a < rot->lo + rot->size; a += 2) headers += loop_ends[(a - lo) / 2] != 0;
+        CHECK_EQ_U(headers, 1);
+    }
+    free(loop_ends);
     free(pairs);
     free(keys);
     ws_func_syms_free(&syms);

@@ -18,7 +18,15 @@ static void expected(const char *kernel, unsigned lanes)
     for (int w0 = 0; w0 < THREADS; w0 += (int)lanes) {
         int v[32];
         for (unsigned l = 0; l < lanes; l++) v[l] = in[w0 + (int)l];
-        if (!strcmp(kernel, "long_loop_sum")) { /* every lane: the warp's sum of its lanes' LCG results */
+        if (!strcmp(kernel, "work_queue")) { /* rounds: the most work in the warp; done: summed over the warp */
+            int rounds = 0, done = 0;
+            for (unsigned l = 0; l < lanes; l++) {
+                const int work = (int)(l % 7) + 1;
+                rounds = work > rounds ? work : rounds;
+                for (int k = work; k > 0; k--) done += in[w0 + (int)l] + k;
+            }
+            for (unsigned l = 0; l < lanes; l++) v[l] = rounds * 1000000 + done;
+        } else if (!strcmp(kernel, "long_loop_sum")) { /* every lane: the warp's sum of its lanes' LCG results */
             unsigned sum = 0;
             for (unsigned l = 0; l < lanes; l++) {
                 unsigned x = (unsigned)in[w0 + (int)l];
@@ -75,7 +83,8 @@ int main(int argc, char **argv)
 {
     if (argc < 2) { fprintf(stderr, "usage: %s scan_kernels.elf\n", argv[0]); return 2; }
     for (int i = 0; i < THREADS; i++) in[i] = (i * 7919) % 23 - 5;
-    static const char *const kernels[] = { "scan_if", "scan_select", "reduce_if", "block_scan", "long_loop_sum" };
+    static const char *const kernels[] = { "scan_if", "scan_select", "reduce_if", "block_scan", "long_loop_sum",
+                                           "work_queue" };
     static const struct { const char *config; unsigned lanes; } shapes[] = {
         { "", 32 }, { "mode=timing", 32 }, { "lanes_per_warp=16,warps_per_core=16", 16 }, { "threads=2", 32 },
     };
