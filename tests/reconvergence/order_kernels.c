@@ -16,7 +16,8 @@ BODY void in_order(void)
 }
 
 /* A rotated loop: the latch above the header, the if body below both
- * (the -O1 warp scan). Issue order: entry, header, body, latch, exit. */
+ * (the -O1 warp scan, its header holding a vote). Issue order: entry,
+ * header, body, latch, exit. */
 BODY void rotated(void)
 {
     __asm__ volatile(".option push\n.option norvc\n" /* 4-byte instructions: known offsets */
@@ -24,12 +25,22 @@ BODY void rotated(void)
                      "j 2f\n"
                      "1: slli t1, t1, 1\n"          /* latch               */
                      "bgeu t1, a2, 3f\n"
-                     "2: addi a3, a3, 1\n"          /* header              */
+                     "2: addi a3, a3, 1\n"          /* header, with a vote */
+                     ".insn r 0x0B, 3, 1, t2, t6, x0\n"
                      "bltu a0, t1, 1b\n"
                      "add a4, a4, a3\n"             /* body                */
                      "j 1b\n"
                      "3: ret\n"                     /* exit                */
                      ".option pop\n");
+}
+
+/* A loop without a vote, shuffle or barrier: its lanes need not
+ * wait for each other at its header, so it records no end. */
+BODY void quiet_loop(void)
+{
+    __asm__ volatile("1: addi a0, a0, -1\n"
+                     "bnez a0, 1b\n"
+                     "ret\n");
 }
 
 /* A jump through a register to a block nothing else reaches (a switch

@@ -78,9 +78,9 @@ int main(int argc, char **argv)
     CHECK(in_address_order("irreducible"));
     CHECK(!in_address_order("rotated"));
     /* rotated (4-byte instructions): entry at 0, latch at 8, header at
-     * 16, body at 24, exit at 32 */
+     * 16, body at 28, exit at 36 */
     const uint32_t entry = key_at("rotated", 0), latch = key_at("rotated", 8), header = key_at("rotated", 16),
-                   body = key_at("rotated", 24), exit_ = key_at("rotated", 32);
+                   body = key_at("rotated", 28), exit_ = key_at("rotated", 36);
     printf("rotated keys: entry %#x header %#x body %#x latch %#x exit %#x\n", entry, header, body, latch, exit_);
     CHECK(entry < header && header < body && body < latch && latch < exit_);
     /* its loop (header, body, latch) ends where the exit begins, at the
@@ -93,6 +93,11 @@ int main(int argc, char **argv)
         for (uint32_t a = rot->lo; a < rot->lo + rot->size; a += 2) headers += loop_ends[(a - lo) / 2] != 0;
         CHECK_EQ_U(headers, 1);
     }
+    /* a loop without a vote, shuffle or barrier: no end recorded */
+    const ws_func_sym *quiet = func("quiet_loop");
+    CHECK(quiet != NULL);
+    for (uint32_t a = quiet ? quiet->lo : 0; loop_ends && quiet && a < quiet->lo + quiet->size; a += 2)
+        CHECK_EQ_U(loop_ends[(a - lo) / 2], 0);
     free(loop_ends);
     free(pairs);
     free(keys);
