@@ -21,7 +21,6 @@ int ws_code_table_add(ws_device *dev, const ws_code_region *r)
     return 0;
 }
 
-
 int ws_code_inserted(const ws_device *dev, uint32_t pc)
 {
     for (size_t i = 0; i < dev->ncode; i++) {

@@ -436,8 +436,6 @@ void ws_simt_park_group(ws_warp *w);                      /* leave it until resu
 /* The group called (+1) or returned (-1): its lanes' depth moves, and
  * the key at which it yields to the other lanes is worked out again. */
 void ws_simt_call_depth(const ws_device *dev, ws_warp *w, int delta);
-/* Which of two lanes' PCs a diverged warp issues first: the lower key
- * (the PC itself unless its module's blocks are out of order). */
 /* The code region with a key table or loops that holds pc (NULL: none). */
 static inline const ws_code_region *ws_issue_region(const ws_device *dev, uint32_t pc)
 {
@@ -459,6 +457,20 @@ static inline uint32_t ws_issue_loop_end(const ws_device *dev, uint32_t pc)
     const ws_code_region *r = dev->nordered ? ws_issue_region(dev, pc) : NULL;
     return r && r->loop_end ? r->loop_end[(pc - r->text_lo) / 2] : 0;
 }
+/* Whether a diverged group (w->group, has_others) yields to the other
+ * lanes on reaching pc (simt.c): at or past their lowest key, back at a
+ * held loop header's key, or at a loop's header with lanes inside it.
+ * The interpreter and the fast engine both ask this. */
+static inline int ws_group_yields_at(const ws_device *dev, const ws_warp *w, uint32_t pc)
+{
+    const ws_code_region *r = dev->nordered ? ws_issue_region(dev, pc) : NULL;
+    const uint32_t i = r ? (pc - r->text_lo) / 2 : 0;
+    const uint32_t key = r && r->order ? r->order[i] : pc, end = r && r->loop_end ? r->loop_end[i] : 0;
+    return key >= w->other_min_pc || key <= w->other_floor || end > w->other_min_pc;
+}
+/* Is the instruction at pc a warp vote or shuffle? (the starvation
+ * guard's group stops before one: simt.c) */
+int ws_simt_collective_at(ws_device *dev, ws_warp *w, uint32_t pc);
 /* A jal/jalr's effect on the call depth: +1 links ra (a call), -1 jumps
  * through ra without linking (a return), else 0. Only ra counts (not t0,
  * which RISC-V's return-address hints also name), so that a computed jump

@@ -43,7 +43,6 @@ static FX_TARGET int FX_RUN(ws_device *dev, ws_warp *w, ws_launch_stats *st, uin
      * others). `lim` is the sooner of that and the budget. */
     const uint32_t omp = w->other_min_pc;
     const int div = w->has_others, ordered = dev->nordered != 0;
-    const uint32_t flo = w->other_floor; /* a held loop header's key: the group yields there too */
     uint32_t starve = w->starve, lim = budget, cut_at = UINT32_MAX;
     /* Inserted code (FX_CREDIT, fast_exec.c): `blim` is the budget's
      * limit on k, raised by each credit entry (counted in k, as one entry
@@ -59,11 +58,9 @@ static FX_TARGET int FX_RUN(ws_device *dev, ws_warp *w, ws_launch_stats *st, uin
  * rise: every op is looked at. */
 #define CUT(b_) do {                                                                   \
         if (ordered) {                                                                 \
-            if ((b_)->key_max < omp && !flo && !(b_)->header) break;                   \
-            uint32_t below_ = 0, k_;                                                   \
-            while (below_ < (b_)->n && (k_ = ws_issue_key(dev, (b_)->ops[below_].pc)) < omp && k_ > flo && \
-                   ws_issue_loop_end(dev, (b_)->ops[below_].pc) <= omp)                \
-                below_++;                                                              \
+            if ((b_)->key_max < omp && !w->other_floor && !(b_)->header) break;        \
+            uint32_t below_ = 0;                                                       \
+            while (below_ < (b_)->n && !ws_group_yields_at(dev, w, (b_)->ops[below_].pc)) below_++; \
             if (below_ < (b_)->n) {                                                    \
                 if (!below_) goto stop;                                                \
                 cut_at = k + below_;                                                   \
@@ -120,9 +117,7 @@ static FX_TARGET int FX_RUN(ws_device *dev, ws_warp *w, ws_launch_stats *st, uin
  * there if pc reaches the other lanes, or if it has now starved them
  * long enough. */
 #define TRANSFER_CHECK(turn_) do { if (div) {                                           \
-        if (ws_issue_key(dev, pc) >= omp || ws_issue_key(dev, pc) <= flo ||           \
-            ws_issue_loop_end(dev, pc) > omp)                                          \
-            goto leave;                                                                \
+        if (ws_group_yields_at(dev, w, pc)) goto leave;                                \
         if ((turn_) && ++starve >= WS_STARVE_LIMIT) {                                  \
             ws_ev_emit(dev, WS_EV_SCHED, WS_EV_SCHED_STARVE, w->core,                  \
                        (uint32_t)(w - dev->cores[w->core].warps));                     \
@@ -134,9 +129,7 @@ static FX_TARGET int FX_RUN(ws_device *dev, ws_warp *w, ws_launch_stats *st, uin
 #define CALL_CHECK(delta_, turn_) do {                                                  \
         ws_simt_call_depth(dev, w, (delta_));                                          \
         if (div) {                                                                     \
-            if (ws_issue_key(dev, pc) >= w->other_min_pc || ws_issue_key(dev, pc) <= w->other_floor || \
-                ws_issue_loop_end(dev, pc) > w->other_min_pc)                          \
-                goto leave;                                                            \
+            if (ws_group_yields_at(dev, w, pc)) goto leave;                            \
             if ((turn_) && ++starve >= WS_STARVE_LIMIT) {                              \
                 ws_ev_emit(dev, WS_EV_SCHED, WS_EV_SCHED_STARVE, w->core,              \
                            (uint32_t)(w - dev->cores[w->core].warps));                 \

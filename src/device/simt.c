@@ -171,7 +171,7 @@ static uint32_t parked_group(ws_warp *w, uint32_t runnable, uint32_t pc, int16_t
  * guard's group does not run one: the lanes it left behind would not be
  * in it (a ballot after a loop of per-lane trip count missed the lanes
  * still looping after 256 turns; until 2026-11-29). */
-static int collective_at(ws_device *dev, ws_warp *w, uint32_t pc)
+int ws_simt_collective_at(ws_device *dev, ws_warp *w, uint32_t pc)
 {
     const ws_inst *in = pc == WS_RETIRE_ADDR ? NULL : ws_warp_fetch(dev, w, pc);
     return in && ws_op_collective((ws_op)in->op);
@@ -243,7 +243,7 @@ int ws_simt_select(ws_device *dev, ws_warp *w)
                 pc = next_pc_above(dev, w, level, 0, &key);
             }
         }
-        if (pc != keep_pc && collective_at(dev, w, pc)) pc = keep_pc, depth = keep_depth, level = keep_level;
+        if (pc != keep_pc && ws_simt_collective_at(dev, w, pc)) pc = keep_pc, depth = keep_depth, level = keep_level;
         else w->sticky = STICKY_TURNS, floor = 0, cap = UINT32_MAX;
         w->starve = 0;
     }

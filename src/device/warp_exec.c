@@ -769,19 +769,14 @@ static inline __attribute__((always_inline)) ws_warp_result warp_run(ws_device *
              * it enters a loop (at its header, from outside the loop: not
              * its own loop's back edge): inside it would hold back the
              * lanes that enter the loop after it (simt.c) */
-            if (w->sticky && w->has_others) {
-                const ws_inst *next = npc == WS_RETIRE_ADDR ? NULL : fetch(dev, w, npc);
-                if ((next && ws_op_collective((ws_op)next->op)) ||
-                    (ws_issue_loop_end(dev, npc) && ws_issue_key(dev, npc) > ws_issue_key(dev, pc)))
-                    w->sticky = 0, ws_simt_leave_group(w);
-            }
+            if (w->sticky && w->has_others &&
+                (ws_simt_collective_at(dev, w, npc) ||
+                 (ws_issue_loop_end(dev, npc) && ws_issue_key(dev, npc) > ws_issue_key(dev, pc))))
+                w->sticky = 0, ws_simt_leave_group(w);
             continue;
         }
         if (!w->has_others) continue;
-        const uint32_t nkey = ws_issue_key(dev, npc);
-        /* (at a loop's header with other lanes still inside the loop, the
-         * group waits for them: simt.c, held headers) */
-        if (nkey >= w->other_min_pc || nkey <= w->other_floor || ws_issue_loop_end(dev, npc) > w->other_min_pc) {
+        if (ws_group_yields_at(dev, w, npc)) {
             ws_simt_leave_group(w);
         } else if (turn && ++w->starve >= WS_STARVE_LIMIT) {
             ws_ev_emit(dev, WS_EV_SCHED, WS_EV_SCHED_STARVE, w->core, (uint32_t)(w - dev->cores[w->core].warps));
