@@ -10,8 +10,10 @@
  * body ran on through the latch into the next iteration's warp shuffle
  * without the others (a warp scan gave wrong sums at -O1).
  *
- * Per function: basic blocks from a sweep of its instructions; back
- * edges from a depth-first search; each loop's body from its back edges;
+ * Per function: basic blocks from a sweep of its instructions (an
+ * indirect jump other than a return goes to each of the function's
+ * addresses that the module's read-only data holds: a switch's jump
+ * table); back edges from a depth-first search; each loop's body from its back edges;
  * then Kahn's topological sort of the forward edges, taking the ready
  * block with the lowest address, and once a loop's header is out, only
  * blocks of that loop until all of them are (the lanes still looping go
@@ -27,13 +29,14 @@
  * time and memory quadratic in its blocks, and a module is untrusted
  * input (kernels have tens to hundreds). */
 #define MAX_BLOCKS 2048u
+#define MAX_EDGES (1u << 20) /* a function of many switches on a long table */
 
-enum { K_FALL, K_BRANCH, K_JUMP, K_END }; /* how control leaves an instruction */
+enum { K_FALL, K_BRANCH, K_JUMP, K_TABLE, K_END }; /* how control leaves an instruction */
 
 typedef struct block {
     uint32_t start, end;       /* halfword slots of the function, [start, end) */
-    uint32_t succ[2], nsucc;   /* blocks */
-    uint8_t back[2];           /* succ[i] is reached by a back edge */
+    uint32_t *succ, nsucc;     /* blocks (in func_cfg's edges) */
+    uint8_t *back;             /* succ[i] is reached by a back edge */
     uint32_t indeg;            /* forward edges in, still to be taken */
 } block;
 
@@ -48,6 +51,9 @@ typedef struct func_cfg {
     uint8_t *sync;               /* per slot: a warp vote or shuffle, or a barrier */
     uint32_t *target;            /* per slot: branch/jump target slot or NONE */
     uint32_t *block_of;          /* per slot (instruction starts) */
+    uint32_t *table, ntable;     /* slots an indirect jump may reach, ascending */
+    uint32_t *edges;             /* every block's successors */
+    uint8_t *edge_back;
     block *b;
     loop *loops;
 } func_cfg;
@@ -56,6 +62,7 @@ static void cfg_free(func_cfg *c)
 {
     for (uint32_t i = 0; i < c->nloops; i++) free(c->loops[i].in);
     free(c->loops), free(c->b), free(c->block_of), free(c->target), free(c->kind), free(c->len), free(c->sync);
+    free(c->table), free(c->edges), free(c->edge_back);
     memset(c, 0, sizeof *c);
 }
 
@@ -83,7 +90,8 @@ static int sweep(func_cfg *c, const uint8_t *code, uint32_t nslots)
         uint8_t k = K_FALL;
         if (in.op >= OP_BEQ && in.op <= OP_BGEU) k = K_BRANCH;
         else if (in.op == OP_JAL && in.rd == 0) k = K_JUMP;      /* a call (rd = ra) comes back: falls through */
-        else if ((in.op == OP_JALR && in.rd == 0) || in.op == OP_ILLEGAL) k = K_END; /* ret, indirect jump */
+        else if (in.op == OP_JALR && in.rd == 0 && in.rs1 != 1 && c->ntable) k = K_TABLE; /* a switch's jump */
+        else if ((in.op == OP_JALR && in.rd == 0) || in.op == OP_ILLEGAL) k = K_END; /* ret, a jump out */
         if (k == K_BRANCH || k == K_JUMP) {
             const int64_t t = (int64_t)s + in.imm / 2;
             if (in.imm % 2 == 0 && t >= 0 && t < (int64_t)nslots) c->target[s] = (uint32_t)t;
@@ -99,10 +107,13 @@ static int sweep(func_cfg *c, const uint8_t *code, uint32_t nslots)
 static int build_blocks(func_cfg *c)
 {
     const uint32_t n = c->nslots;
+    uint32_t nt = 0; /* the table's entries that start an instruction: the others are not code addresses */
+    for (uint32_t i = 0; i < c->ntable; i++)
+        if (c->len[c->table[i]]) c->table[nt++] = c->table[i];
+    c->ntable = nt;
     uint8_t *leader = calloc(n + 1, 1);
     if (!leader) return -1;
     leader[0] = 1;
-    uint32_t nb = 0;
     for (uint32_t s = 0; s < n; s += c->len[s] ? c->len[s] : 1) {
         if (!c->len[s]) break;
         if (c->target[s] != NONE) {
@@ -111,6 +122,8 @@ static int build_blocks(func_cfg *c)
         }
         if (c->kind[s] != K_FALL) leader[s + c->len[s]] = 1;
     }
+    for (uint32_t i = 0; i < nt; i++) leader[c->table[i]] = 1;
+    uint32_t nb = 0;
     for (uint32_t s = 0; s < n && c->len[s]; s += c->len[s]) nb += leader[s];
     c->b = calloc(nb ? nb : 1, sizeof *c->b);
     if (!c->b) { free(leader); return -1; }
@@ -125,16 +138,33 @@ static int build_blocks(func_cfg *c)
     }
     c->nb = cur == NONE ? 0 : cur + 1;
     free(leader);
+    /* at most two successors a block, or the table's entries */
+    uint32_t nedges = 0, *last = malloc((c->nb ? c->nb : 1) * sizeof *last);
+    if (!last) return -1;
+    for (uint32_t i = 0; i < c->nb; i++) {
+        uint32_t t = c->b[i].start; /* the block's last instruction */
+        for (uint32_t s = c->b[i].start; s < c->b[i].end; s += c->len[s]) t = s;
+        last[i] = t;
+        nedges += c->kind[t] == K_TABLE ? nt : 2;
+    }
+    if (nedges > MAX_EDGES) { free(last); return 1; }
+    c->edges = malloc((nedges ? nedges : 1) * sizeof *c->edges);
+    c->edge_back = calloc(nedges ? nedges : 1, 1);
+    if (!c->edges || !c->edge_back) { free(last); return -1; }
+    uint32_t e = 0;
     for (uint32_t i = 0; i < c->nb; i++) {
         block *b = &c->b[i];
-        uint32_t t = b->start; /* the block's last instruction */
-        for (uint32_t s = b->start; s < b->end; s += c->len[s]) t = s;
-        const uint32_t next = b->end;
+        const uint32_t t = last[i], next = b->end;
+        b->succ = c->edges + e, b->back = c->edge_back + e;
+        if (c->kind[t] == K_TABLE)
+            for (uint32_t j = 0; j < nt; j++) b->succ[b->nsucc++] = c->block_of[c->table[j]];
         const int falls = c->kind[t] == K_FALL || c->kind[t] == K_BRANCH;
         if (c->target[t] != NONE) b->succ[b->nsucc++] = c->block_of[c->target[t]];
         if (falls && next < n && c->len[next] && (!b->nsucc || c->block_of[next] != b->succ[0]))
             b->succ[b->nsucc++] = c->block_of[next];
+        e += b->nsucc;
     }
+    free(last);
     return 0;
 }
 
@@ -242,17 +272,22 @@ static int sort_blocks(func_cfg *c, uint32_t *order)
     return rc;
 }
 
-/* Keys (slots) of one function [fs, fs + nslots) into keys[]; left as
+/* Keys (slots) of one function [fs, fs + nslots), whose indirect jumps
+ * may reach the slots table[0, ntable) (ascending, inside it), into
+ * keys[]; left as
  * they are (addresses) when not understood. Each loop's header slot gets
  * in ends[] the key (slot) just past the loop's blocks, which issue order
  * keeps together. -1 out of memory. */
-static int order_function(const uint8_t *code, uint32_t fs, uint32_t nslots, uint32_t *keys, uint32_t *ends,
-                          int *moved)
+static int order_function(const uint8_t *code, uint32_t fs, uint32_t nslots, const uint32_t *table, uint32_t ntable,
+                          uint32_t *keys, uint32_t *ends, int *moved)
 {
     func_cfg c;
     memset(&c, 0, sizeof c);
     uint32_t *order = NULL;
-    int rc = sweep(&c, code, nslots);
+    int rc = 0;
+    if (ntable && !(c.table = malloc(ntable * sizeof *c.table))) rc = -1;
+    for (uint32_t i = 0; !rc && i < ntable; i++) c.table[c.ntable++] = table[i] - fs;
+    if (!rc) rc = sweep(&c, code, nslots);
     if (!rc) rc = build_blocks(&c);
     if (!rc && c.nb > MAX_BLOCKS) rc = 1;
     if (!rc && c.nb > 1) rc = find_back_edges(&c);
@@ -291,22 +326,29 @@ static int order_function(const uint8_t *code, uint32_t fs, uint32_t nslots, uin
 }
 
 int ws_issue_order(const uint8_t *text, uint32_t lo, uint32_t size, const uint32_t *funcs, size_t nfuncs,
-                   uint32_t **keys, uint32_t **loop_ends)
+                   const uint32_t *targets, size_t ntargets, uint32_t **keys, uint32_t **loop_ends)
 {
     *keys = *loop_ends = NULL;
     const uint32_t nslots = size / 2;
     uint32_t *k = malloc((nslots ? nslots : 1) * sizeof *k), *ends = calloc(nslots ? nslots : 1, sizeof *ends);
-    if (!k || !ends) { free(k), free(ends); return -1; }
+    uint32_t *table = malloc((ntargets ? ntargets : 1) * sizeof *table);
+    if (!k || !ends || !table) { free(k), free(ends), free(table); return -1; }
     for (uint32_t s = 0; s < nslots; s++) k[s] = s;
     int moved = 0, loops = 0;
+    size_t t = 0;
     for (size_t f = 0; f < nfuncs; f++) {
         const uint32_t a = funcs[2 * f], e = funcs[2 * f + 1];
         if (a < lo || e > lo + size || e <= a || (a - lo) % 2) continue;
-        if (order_function(text + (a - lo), (a - lo) / 2, (e - a) / 2, k, ends, &moved)) {
-            free(k), free(ends);
+        uint32_t nt = 0; /* the function's jump targets past its entry, as slots of the code */
+        while (t < ntargets && targets[t] <= a) t++;
+        for (; t < ntargets && targets[t] < e; t++)
+            if (!(targets[t] % 2) && (!nt || table[nt - 1] != (targets[t] - lo) / 2)) table[nt++] = (targets[t] - lo) / 2;
+        if (order_function(text + (a - lo), (a - lo) / 2, (e - a) / 2, table, nt, k, ends, &moved)) {
+            free(k), free(ends), free(table);
             return -1;
         }
     }
+    free(table);
     for (uint32_t s = 0; s < nslots; s++)
         if (ends[s]) ends[s] = lo + 2 * ends[s], loops = 1;
     if (loops) *loop_ends = ends;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "runtime/api_lock.h"
+#include "runtime/code_pointers.h"
 #include "runtime/func_symbols.h"
 #include "runtime/issue_order.h"
 #include "runtime/module_file.h"
@@ -149,9 +150,13 @@ static int issue_order(ws_device *dev, const ws_module *m, ws_code_region *r)
         if (n && lo < pairs[2 * n - 1]) continue;
         pairs[2 * n] = lo, pairs[2 * n + 1] = hi, n++;
     }
+    uint32_t *targets = NULL;
+    size_t ntargets = 0;
+    if (!rc && n) rc = ws_code_pointers(e, delta, r->text_lo, r->text_hi, &targets, &ntargets);
     if (!rc && n)
         rc = ws_issue_order(ws_mem_global_ptr(&dev->mem, r->text_lo), r->text_lo, r->text_hi - r->text_lo, pairs, n,
-                            &r->order, &r->loop_end);
+                            targets, ntargets, &r->order, &r->loop_end);
+    free(targets);
     free(pairs);
     ws_func_syms_free(&syms);
     elf_end(e);

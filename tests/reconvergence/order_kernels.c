@@ -43,8 +43,32 @@ BODY void quiet_loop(void)
                      "ret\n");
 }
 
-/* A jump through a register to a block nothing else reaches (a switch
- * table's case): not followed, so address order. */
+/* A switch through a jump table in .rodata whose cases sit below their
+ * join, as clang lays some out: the jump goes to each address in the
+ * table, so issue order is entry, case 0, case 1, join. */
+BODY void table_switch(void)
+{
+    __asm__ volatile(".option push\n.option norvc\n"   /* 4-byte instructions: known offsets */
+                     "lui t0, %hi(.Ltsw_table)\n"       /* entry, 0  */
+                     "addi t0, t0, %lo(.Ltsw_table)\n"
+                     "slli a0, a0, 2\n"
+                     "add t0, t0, a0\n"
+                     "lw t0, 0(t0)\n"
+                     "jr t0\n"
+                     ".Ltsw_join: add a1, a1, a2\n"      /* join, 24  */
+                     "ret\n"
+                     ".Ltsw_case0: addi a2, a2, 1\n"     /* case 0, 32 */
+                     "j .Ltsw_join\n"
+                     ".Ltsw_case1: addi a2, a2, 2\n"     /* case 1, 40 */
+                     "j .Ltsw_join\n"
+                     ".option pop\n"
+                     ".pushsection .rodata\n.p2align 2\n"
+                     ".Ltsw_table: .word .Ltsw_case0, .Ltsw_case1\n"
+                     ".popsection\n");
+}
+
+/* A jump through a register to a block no table holds (an address built
+ * in code): not followed, so address order. */
 BODY void indirect(void)
 {
     __asm__ volatile("la t0, 1f\n"

@@ -107,3 +107,29 @@ WS_KERNEL void work_queue(const int *in, int *out)
     for (unsigned d = ws_warp_size() / 2; d; d >>= 1) done += ws_shfl_xor(done, d);
     out[ws_global_id_x()] = rounds * 1000000 + done;
 }
+
+/* A switch on each lane's value, with cases enough for clang to jump
+ * through a table (at -O1 and -O2; at -O3 and -Os it may pick otherwise),
+ * then the scan. Until 2026-11-30 the loader did not follow the jump to
+ * the cases, so the whole function kept address order and the scan was
+ * wrong at -O1 and -O2, as without issue order. */
+WS_KERNEL void switch_scan(const int *in, int *out)
+{
+    unsigned lane = ws_lane_id();
+    int v = in[ws_global_id_x()];
+    switch (lane % 8) {
+    case 0: v = v * 3; break;
+    case 1: v = v + 7; break;
+    case 2: v = v ^ 5; break;
+    case 3: v = v - 2; break;
+    case 4: v = v << 1; break;
+    case 5: v = v * v; break;
+    case 6: v = v + 100; break;
+    default: break;
+    }
+    for (unsigned d = 1; d < 32; d <<= 1) {
+        int u = ws_shfl_up(v, d);
+        if (lane >= d) v += u;
+    }
+    out[ws_global_id_x()] = v;
+}

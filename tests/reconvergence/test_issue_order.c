@@ -1,10 +1,12 @@
 /* The loader's issue order (src/runtime/issue_order.c) on functions laid
  * out by hand (order_kernels.c): keys move only where address order is
- * not a topological order of the blocks, and not where the control flow
- * is not followed (an indirect jump's target, an irreducible loop).
+ * not a topological order of the blocks (a switch's jump table followed
+ * too), and not where the control flow is not followed (an indirect
+ * jump to an address no table holds, an irreducible loop).
  * usage: test_issue_order order_kernels.elf */
 #include <gelf.h>
 #include <stdlib.h>
+#include "runtime/code_pointers.h"
 #include "runtime/func_symbols.h"
 #include "runtime/issue_order.h"
 #include "../test.h"
@@ -71,7 +73,10 @@ int main(int argc, char **argv)
         if (np && syms.v[i].lo < pairs[2 * np - 1]) continue;
         pairs[2 * np] = syms.v[i].lo, pairs[2 * np + 1] = syms.v[i].lo + syms.v[i].size, np++;
     }
-    CHECK(ws_issue_order(text, lo, size, pairs, np, &keys, &loop_ends) == 0);
+    uint32_t *targets = NULL;
+    size_t ntargets = 0;
+    CHECK(e && ws_code_pointers(e, 0, lo, hi, &targets, &ntargets) == 0);
+    CHECK(ws_issue_order(text, lo, size, pairs, np, targets, ntargets, &keys, &loop_ends) == 0);
     CHECK(keys != NULL); /* `rotated` moves */
     CHECK(in_address_order("in_order"));
     CHECK(in_address_order("indirect"));
@@ -93,12 +98,21 @@ int main(int argc, char **argv)
         for (uint32_t a = rot->lo; a < rot->lo + rot->size; a += 2) headers += loop_ends[(a - lo) / 2] != 0;
         CHECK_EQ_U(headers, 1);
     }
+    /* table_switch: its jump goes to both cases, which go before their
+     * join (4-byte instructions: entry at 0, join at 24, cases at 32 and
+     * 40); without the table its cases were not reached: address order */
+    CHECK(!in_address_order("table_switch"));
+    const uint32_t sw_entry = key_at("table_switch", 20), sw_join = key_at("table_switch", 24),
+                   case0 = key_at("table_switch", 32), case1 = key_at("table_switch", 40);
+    printf("table_switch keys: jump %#x case 0 %#x case 1 %#x join %#x\n", sw_entry, case0, case1, sw_join);
+    CHECK(sw_entry < case0 && case0 < case1 && case1 < sw_join);
     /* a loop without a vote, shuffle or barrier: no end recorded */
     const ws_func_sym *quiet = func("quiet_loop");
     CHECK(quiet != NULL);
     for (uint32_t a = quiet ? quiet->lo : 0; loop_ends && quiet && a < quiet->lo + quiet->size; a += 2)
         CHECK_EQ_U(loop_ends[(a - lo) / 2], 0);
     free(loop_ends);
+    free(targets);
     free(pairs);
     free(keys);
     ws_func_syms_free(&syms);

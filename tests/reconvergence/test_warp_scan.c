@@ -18,6 +18,12 @@ static void expected(const char *kernel, unsigned lanes)
     for (int w0 = 0; w0 < THREADS; w0 += (int)lanes) {
         int v[32];
         for (unsigned l = 0; l < lanes; l++) v[l] = in[w0 + (int)l];
+        if (!strcmp(kernel, "switch_scan")) /* each lane's case, then the scan */
+            for (unsigned l = 0; l < lanes; l++) {
+                static const int add[8] = { 0, 7, 0, -2, 0, 0, 100, 0 };
+                const int x = v[l];
+                v[l] = l % 8 == 0 ? x * 3 : l % 8 == 2 ? x ^ 5 : l % 8 == 4 ? x * 2 : l % 8 == 5 ? x * x : x + add[l % 8];
+            }
         if (!strcmp(kernel, "work_queue")) { /* rounds: the most work in the warp; done: summed over the warp */
             int rounds = 0, done = 0;
             for (unsigned l = 0; l < lanes; l++) {
@@ -84,7 +90,7 @@ int main(int argc, char **argv)
     if (argc < 2) { fprintf(stderr, "usage: %s scan_kernels.elf\n", argv[0]); return 2; }
     for (int i = 0; i < THREADS; i++) in[i] = (i * 7919) % 23 - 5;
     static const char *const kernels[] = { "scan_if", "scan_select", "reduce_if", "block_scan", "long_loop_sum",
-                                           "work_queue" };
+                                           "work_queue", "switch_scan" };
     static const struct { const char *config; unsigned lanes; } shapes[] = {
         { "", 32 }, { "mode=timing", 32 }, { "lanes_per_warp=16,warps_per_core=16", 16 }, { "threads=2", 32 },
     };
