@@ -68,7 +68,7 @@ static void cfg_free(func_cfg *c)
 
 /* Decode the function's instructions (slots relative to its start).
  * 0, or 1: not understood (a target between instructions), -1: memory. */
-static int sweep(func_cfg *c, const uint8_t *code, uint32_t nslots)
+static int sweep(func_cfg *c, const uint8_t *code, uint32_t nslots, const uint8_t *calls_sync)
 {
     c->nslots = nslots;
     c->len = calloc(nslots + 1, 1);
@@ -86,7 +86,7 @@ static int sweep(func_cfg *c, const uint8_t *code, uint32_t nslots)
         ws_decode(bits, &in);
         c->len[s] = (uint8_t)n;
         c->target[s] = NONE;
-        c->sync[s] = ws_op_collective((ws_op)in.op) || in.op == OP_BAR;
+        c->sync[s] = ws_op_collective((ws_op)in.op) || in.op == OP_BAR || calls_sync[s];
         uint8_t k = K_FALL;
         if (in.op >= OP_BEQ && in.op <= OP_BGEU) k = K_BRANCH;
         else if (in.op == OP_JAL && in.rd == 0) k = K_JUMP;      /* a call (rd = ra) comes back: falls through */
@@ -273,13 +273,14 @@ static int sort_blocks(func_cfg *c, uint32_t *order)
 }
 
 /* Keys (slots) of one function [fs, fs + nslots), whose indirect jumps
- * may reach the slots table[0, ntable) (ascending, inside it), into
- * keys[]; left as
+ * may reach the slots table[0, ntable) (ascending, inside it) and whose
+ * calls_sync[s] marks the calls into a function that holds a vote,
+ * shuffle or barrier, into keys[]; left as
  * they are (addresses) when not understood. Each loop's header slot gets
  * in ends[] the key (slot) just past the loop's blocks, which issue order
  * keeps together. -1 out of memory. */
 static int order_function(const uint8_t *code, uint32_t fs, uint32_t nslots, const uint32_t *table, uint32_t ntable,
-                          uint32_t *keys, uint32_t *ends, int *moved)
+                          const uint8_t *calls_sync, uint32_t *keys, uint32_t *ends, int *moved)
 {
     func_cfg c;
     memset(&c, 0, sizeof c);
@@ -287,7 +288,7 @@ static int order_function(const uint8_t *code, uint32_t fs, uint32_t nslots, con
     int rc = 0;
     if (ntable && !(c.table = malloc(ntable * sizeof *c.table))) rc = -1;
     for (uint32_t i = 0; !rc && i < ntable; i++) c.table[c.ntable++] = table[i] - fs;
-    if (!rc) rc = sweep(&c, code, nslots);
+    if (!rc) rc = sweep(&c, code, nslots, calls_sync);
     if (!rc) rc = build_blocks(&c);
     if (!rc && c.nb > MAX_BLOCKS) rc = 1;
     if (!rc && c.nb > 1) rc = find_back_edges(&c);
@@ -302,10 +303,11 @@ static int order_function(const uint8_t *code, uint32_t fs, uint32_t nslots, con
             cur += b->end - b->start;
         }
         /* A loop's lanes need to wait for each other at its header only
-         * if the loop holds a vote, shuffle or barrier: elsewhere lanes of
-         * different iterations may run together, which keeps more of them
-         * in one group (collatz: 42 % SIMT efficiency against 35 % held
-         * at the header). Not calls: the tracer's instrumented copy calls
+         * if the loop holds a vote, shuffle or barrier, or calls a
+         * function that does: elsewhere lanes of different iterations
+         * may run together, which keeps more of them in one group
+         * (collatz: 42 % SIMT efficiency against 35 % held at the
+         * header). Not every call: the tracer's instrumented copy calls
          * its recording code in loops the original has no call in, and
          * must group lanes as the original does. */
         for (uint32_t k = 0; k < c.nloops; k++) {
@@ -325,6 +327,69 @@ static int order_function(const uint8_t *code, uint32_t fs, uint32_t nslots, con
     return rc < 0 ? -1 : 0;
 }
 
+/* The function of funcs[0, nfuncs) holding address a, or nfuncs. */
+static size_t func_at(const uint32_t *funcs, size_t nfuncs, uint32_t a)
+{
+    size_t l = 0, h = nfuncs;
+    while (l < h) {
+        const size_t m = (l + h) / 2;
+        if (a < funcs[2 * m]) h = m;
+        else if (a >= funcs[2 * m + 1]) l = m + 1;
+        else return m;
+    }
+    return nfuncs;
+}
+
+/* Per slot of the code, 1 at each direct call (`jal ra`, or `auipc` and
+ * `jalr ra` through its register, as `call` is without relaxation) into a
+ * function that holds a vote, shuffle or barrier or calls one that does:
+ * at -O0 a warp sum is such a call, and a loop around it must keep its
+ * lanes together as if it were inlined. NULL out of host memory. */
+static uint8_t *sync_calls(const uint8_t *text, uint32_t lo, uint32_t nslots, const uint32_t *funcs, size_t nfuncs)
+{
+    uint8_t *at = calloc(nslots ? nslots : 1, 1), *fsync = calloc(nfuncs ? nfuncs : 1, 1);
+    uint32_t *callee = malloc((nslots ? nslots : 1) * sizeof *callee); /* per slot: a call's function, or NONE */
+    if (!at || !fsync || !callee) { free(at), free(fsync), free(callee); return NULL; }
+    for (uint32_t s = 0; s < nslots; s++) callee[s] = NONE;
+    for (size_t f = 0; f < nfuncs; f++) {
+        const uint32_t a = funcs[2 * f], e = funcs[2 * f + 1];
+        if (a < lo || e > lo + 2 * nslots || e <= a || (a - lo) % 2) continue;
+        ws_inst prev = { 0 };
+        for (uint32_t s = (a - lo) / 2; s < (e - lo) / 2;) {
+            const uint32_t lo16 = (uint32_t)text[2 * s] | (uint32_t)text[2 * s + 1] << 8;
+            const uint32_t n = ws_inst_length((uint16_t)lo16) / 2, pc = lo + 2 * s;
+            if (s + n > (e - lo) / 2) break;
+            const uint32_t bits = n == 2 ? lo16 | ((uint32_t)text[2 * s + 2] | (uint32_t)text[2 * s + 3] << 8) << 16 : lo16;
+            ws_inst in;
+            ws_decode(bits, &in);
+            if (ws_op_collective((ws_op)in.op) || in.op == OP_BAR) fsync[f] = 1;
+            uint32_t t = NONE;
+            if (in.op == OP_JAL && in.rd == 1) t = pc + (uint32_t)in.imm;
+            else if (in.op == OP_JALR && in.rd == 1 && prev.op == OP_AUIPC && prev.rd == in.rs1 && in.rs1)
+                t = pc - 4 + (uint32_t)prev.imm + (uint32_t)in.imm; /* the auipc is the 4 bytes before */
+            if (t != NONE) {
+                const size_t g = func_at(funcs, nfuncs, t);
+                if (g < nfuncs && t == funcs[2 * g]) callee[s] = (uint32_t)g;
+            }
+            prev = n == 2 ? in : (ws_inst){ 0 };
+            s += n;
+        }
+    }
+    for (int changed = 1; changed;) { /* a caller of a function that holds one holds one */
+        changed = 0;
+        for (size_t f = 0; f < nfuncs; f++) {
+            if (fsync[f]) continue;
+            const uint32_t a = funcs[2 * f], e = funcs[2 * f + 1];
+            if (a < lo || e > lo + 2 * nslots || e <= a) continue;
+            for (uint32_t s = (a - lo) / 2; s < (e - lo) / 2 && !fsync[f]; s++)
+                if (callee[s] != NONE && fsync[callee[s]]) fsync[f] = 1, changed = 1;
+        }
+    }
+    for (uint32_t s = 0; s < nslots; s++) at[s] = callee[s] != NONE && fsync[callee[s]];
+    free(fsync), free(callee);
+    return at;
+}
+
 int ws_issue_order(const uint8_t *text, uint32_t lo, uint32_t size, const uint32_t *funcs, size_t nfuncs,
                    const uint32_t *targets, size_t ntargets, uint32_t **keys, uint32_t **loop_ends)
 {
@@ -332,7 +397,8 @@ int ws_issue_order(const uint8_t *text, uint32_t lo, uint32_t size, const uint32
     const uint32_t nslots = size / 2;
     uint32_t *k = malloc((nslots ? nslots : 1) * sizeof *k), *ends = calloc(nslots ? nslots : 1, sizeof *ends);
     uint32_t *table = malloc((ntargets ? ntargets : 1) * sizeof *table);
-    if (!k || !ends || !table) { free(k), free(ends), free(table); return -1; }
+    uint8_t *calls_sync = sync_calls(text, lo, nslots, funcs, nfuncs);
+    if (!k || !ends || !table || !calls_sync) { free(k), free(ends), free(table), free(calls_sync); return -1; }
     for (uint32_t s = 0; s < nslots; s++) k[s] = s;
     int moved = 0, loops = 0;
     size_t t = 0;
@@ -343,12 +409,13 @@ int ws_issue_order(const uint8_t *text, uint32_t lo, uint32_t size, const uint32
         while (t < ntargets && targets[t] <= a) t++;
         for (; t < ntargets && targets[t] < e; t++)
             if (!(targets[t] % 2) && (!nt || table[nt - 1] != (targets[t] - lo) / 2)) table[nt++] = (targets[t] - lo) / 2;
-        if (order_function(text + (a - lo), (a - lo) / 2, (e - a) / 2, table, nt, k, ends, &moved)) {
-            free(k), free(ends), free(table);
+        if (order_function(text + (a - lo), (a - lo) / 2, (e - a) / 2, table, nt, calls_sync + (a - lo) / 2, k, ends,
+                           &moved)) {
+            free(k), free(ends), free(table), free(calls_sync);
             return -1;
         }
     }
-    free(table);
+    free(table), free(calls_sync);
     for (uint32_t s = 0; s < nslots; s++)
         if (ends[s]) ends[s] = lo + 2 * ends[s], loops = 1;
     if (loops) *loop_ends = ends;

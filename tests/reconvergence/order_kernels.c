@@ -43,6 +43,31 @@ BODY void quiet_loop(void)
                      "ret\n");
 }
 
+/* A vote alone, and loops calling it (through `call`: auipc and jalr)
+ * or calling a function without one (in_order): the first holds its
+ * lanes at its header as if the vote were in it, the second does not. */
+BODY void vote_only(void)
+{
+    __asm__ volatile(".insn r 0x0B, 3, 1, t2, t6, x0\n"
+                     "ret\n");
+}
+
+BODY void calls_vote_loop(void)
+{
+    __asm__ volatile("1: call vote_only\n"
+                     "addi a0, a0, -1\n"
+                     "bnez a0, 1b\n"
+                     "ret\n");
+}
+
+BODY void calls_quiet_loop(void)
+{
+    __asm__ volatile("1: call in_order\n"
+                     "addi a0, a0, -1\n"
+                     "bnez a0, 1b\n"
+                     "ret\n");
+}
+
 /* A switch through a jump table in .rodata whose cases sit below their
  * join, as clang lays some out: the jump goes to each address in the
  * table, so issue order is entry, case 0, case 1, join. */

@@ -106,11 +106,20 @@ int main(int argc, char **argv)
                    case0 = key_at("table_switch", 32), case1 = key_at("table_switch", 40);
     printf("table_switch keys: jump %#x case 0 %#x case 1 %#x join %#x\n", sw_entry, case0, case1, sw_join);
     CHECK(sw_entry < case0 && case0 < case1 && case1 < sw_join);
-    /* a loop without a vote, shuffle or barrier: no end recorded */
-    const ws_func_sym *quiet = func("quiet_loop");
-    CHECK(quiet != NULL);
-    for (uint32_t a = quiet ? quiet->lo : 0; loop_ends && quiet && a < quiet->lo + quiet->size; a += 2)
-        CHECK_EQ_U(loop_ends[(a - lo) / 2], 0);
+    /* a loop without a vote, shuffle or barrier, or calling only a
+     * function without one: no end recorded; one calling a function
+     * with a vote: its end, at its header */
+    static const char *const quiet_loops[] = { "quiet_loop", "calls_quiet_loop" };
+    for (size_t q = 0; q < 2; q++) {
+        const ws_func_sym *quiet = func(quiet_loops[q]);
+        CHECK(quiet != NULL);
+        for (uint32_t a = quiet ? quiet->lo : 0; loop_ends && quiet && a < quiet->lo + quiet->size; a += 2)
+            CHECK_EQ_U(loop_ends[(a - lo) / 2], 0);
+    }
+    const ws_func_sym *caller = func("calls_vote_loop");
+    CHECK(caller != NULL && loop_ends != NULL);
+    if (caller && loop_ends) /* the loop ends at the `ret`, two bytes (c.jr) */
+        CHECK_EQ_U(loop_ends[(caller->lo - lo) / 2], caller->lo + caller->size - 2);
     free(loop_ends);
     free(targets);
     free(pairs);

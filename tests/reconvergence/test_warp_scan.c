@@ -2,7 +2,8 @@
  * (scan_kernels.c; a warp sum after a loop long enough for the
  * starvation guard too) against the host's answers, on the default device and
  * in timing mode, 16-lane warps and 2 host threads: every shuffle must see
- * every lane of its warp. usage: test_warp_scan scan_kernels_OX.elf */
+ * every lane of its warp. usage: test_warp_scan scan_kernels_OX.elf [KERNEL...]
+ * (default: every kernel) */
 #include <stdlib.h>
 #include "warpscope/warpscope.h"
 #include "../test.h"
@@ -24,7 +25,7 @@ static void expected(const char *kernel, unsigned lanes)
                 const int x = v[l];
                 v[l] = l % 8 == 0 ? x * 3 : l % 8 == 2 ? x ^ 5 : l % 8 == 4 ? x * 2 : l % 8 == 5 ? x * x : x + add[l % 8];
             }
-        if (!strcmp(kernel, "work_queue")) { /* rounds: the most work in the warp; done: summed over the warp */
+        if (!strcmp(kernel, "work_queue") || !strcmp(kernel, "call_queue")) { /* rounds: the most work in the warp; done: summed over the warp */
             int rounds = 0, done = 0;
             for (unsigned l = 0; l < lanes; l++) {
                 const int work = (int)(l % 7) + 1;
@@ -87,14 +88,16 @@ static void check(const char *elf, const char *config, const char *kernel, unsig
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) { fprintf(stderr, "usage: %s scan_kernels.elf\n", argv[0]); return 2; }
+    if (argc < 2) { fprintf(stderr, "usage: %s scan_kernels.elf [KERNEL...]\n", argv[0]); return 2; }
     for (int i = 0; i < THREADS; i++) in[i] = (i * 7919) % 23 - 5;
     static const char *const kernels[] = { "scan_if", "scan_select", "reduce_if", "block_scan", "long_loop_sum",
-                                           "work_queue", "switch_scan" };
+                                           "work_queue", "call_queue", "switch_scan" };
     static const struct { const char *config; unsigned lanes; } shapes[] = {
         { "", 32 }, { "mode=timing", 32 }, { "lanes_per_warp=16,warps_per_core=16", 16 }, { "threads=2", 32 },
     };
+    const char *const *run = argc > 2 ? (const char *const *)argv + 2 : kernels; /* the kernels named, or all */
+    const size_t nrun = argc > 2 ? (size_t)argc - 2 : sizeof kernels / sizeof *kernels;
     for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++)
-        for (size_t k = 0; k < sizeof kernels / sizeof *kernels; k++) check(argv[1], shapes[s].config, kernels[k], shapes[s].lanes);
+        for (size_t k = 0; k < nrun; k++) check(argv[1], shapes[s].config, run[k], shapes[s].lanes);
     return TEST_SUMMARY();
 }
