@@ -11,9 +11,9 @@
  * without the others (a warp scan gave wrong sums at -O1).
  *
  * Per function: basic blocks from a sweep of its instructions (an
- * indirect jump other than a return goes to each of the function's
- * addresses that the module's read-only data holds: a switch's jump
- * table); back edges from a depth-first search; each loop's body from its back edges;
+ * indirect jump other than a return goes to each entry of the jump table
+ * it reads, or if that is not found, to each of the function's addresses
+ * that the module's read-only data holds); back edges from a depth-first search; each loop's body from its back edges;
  * then Kahn's topological sort of the forward edges, taking the ready
  * block with the lowest address, and once a loop's header is out, only
  * blocks of that loop until all of them are (the lanes still looping go
@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "isa/isa.h"
+#include "runtime/code_pointers.h"
 #include "runtime/issue_order.h"
 
 #define NONE UINT32_MAX
@@ -30,6 +31,7 @@
  * input (kernels have tens to hundreds). */
 #define MAX_BLOCKS 2048u
 #define MAX_EDGES (1u << 20) /* a function of many switches on a long table */
+#define WINDOW 16 /* instructions before an indirect jump searched for its table's address */
 
 enum { K_FALL, K_BRANCH, K_JUMP, K_TABLE, K_END }; /* how control leaves an instruction */
 
@@ -51,7 +53,10 @@ typedef struct func_cfg {
     uint8_t *sync;               /* per slot: a warp vote or shuffle, or a barrier */
     uint32_t *target;            /* per slot: branch/jump target slot or NONE */
     uint32_t *block_of;          /* per slot (instruction starts) */
-    uint32_t *table, ntable;     /* slots an indirect jump may reach, ascending */
+    uint32_t *table, ntable;     /* slots indirect jumps may reach: [0, nfall) any of the function's, then each table's */
+    uint32_t nfall, cap;
+    uint32_t *tab_lo, *tab_n;    /* per indirect jump's slot: its targets, table[tab_lo, tab_lo + tab_n) */
+    size_t *tab_at;              /* per indirect jump's slot: its table's first word (index in the pointers) */
     uint32_t *edges;             /* every block's successors */
     uint8_t *edge_back;
     block *b;
@@ -62,13 +67,15 @@ static void cfg_free(func_cfg *c)
 {
     for (uint32_t i = 0; i < c->nloops; i++) free(c->loops[i].in);
     free(c->loops), free(c->b), free(c->block_of), free(c->target), free(c->kind), free(c->len), free(c->sync);
-    free(c->table), free(c->edges), free(c->edge_back);
+    free(c->table), free(c->edges), free(c->edge_back), free(c->tab_lo), free(c->tab_n), free(c->tab_at);
     memset(c, 0, sizeof *c);
 }
 
-/* Decode the function's instructions (slots relative to its start).
+/* Decode the function [fa, fa + 2 * nslots) (slots relative to its
+ * start); each indirect jump's table among the code pointers p[0, np).
  * 0, or 1: not understood (a target between instructions), -1: memory. */
-static int sweep(func_cfg *c, const uint8_t *code, uint32_t nslots, const uint8_t *calls_sync)
+static int sweep(func_cfg *c, const uint8_t *code, uint32_t nslots, uint32_t fa, const uint8_t *calls_sync,
+                 const ws_code_pointer *p, size_t np)
 {
     c->nslots = nslots;
     c->len = calloc(nslots + 1, 1);
@@ -77,6 +84,9 @@ static int sweep(func_cfg *c, const uint8_t *code, uint32_t nslots, const uint8_
     c->target = malloc((nslots + 1) * sizeof *c->target);
     c->block_of = malloc((nslots + 1) * sizeof *c->block_of);
     if (!c->len || !c->kind || !c->sync || !c->target || !c->block_of) return -1;
+    if (c->nfall && !(c->tab_at = malloc((nslots + 1) * sizeof *c->tab_at))) return -1;
+    ws_inst recent[WINDOW];
+    uint32_t recent_pc[WINDOW], nrecent = 0;
     for (uint32_t s = 0; s < nslots;) {
         const uint32_t lo16 = (uint32_t)code[2 * s] | (uint32_t)code[2 * s + 1] << 8;
         const uint32_t n = ws_inst_length((uint16_t)lo16) / 2;
@@ -90,7 +100,10 @@ static int sweep(func_cfg *c, const uint8_t *code, uint32_t nslots, const uint8_
         uint8_t k = K_FALL;
         if (in.op >= OP_BEQ && in.op <= OP_BGEU) k = K_BRANCH;
         else if (in.op == OP_JAL && in.rd == 0) k = K_JUMP;      /* a call (rd = ra) comes back: falls through */
-        else if (in.op == OP_JALR && in.rd == 0 && in.rs1 != 1 && c->ntable) k = K_TABLE; /* a switch's jump */
+        else if (in.op == OP_JALR && in.rd == 0 && in.rs1 != 1 && c->nfall) { /* a switch's jump */
+            k = K_TABLE;
+            c->tab_at[s] = ws_jump_table_at(recent, recent_pc, nrecent, p, np, fa, fa + 2 * nslots);
+        }
         else if ((in.op == OP_JALR && in.rd == 0) || in.op == OP_ILLEGAL) k = K_END; /* ret, a jump out */
         if (k == K_BRANCH || k == K_JUMP) {
             const int64_t t = (int64_t)s + in.imm / 2;
@@ -98,7 +111,56 @@ static int sweep(func_cfg *c, const uint8_t *code, uint32_t nslots, const uint8_
             else if (k == K_JUMP) k = K_END; /* a tail call out of the function */
         }
         c->kind[s] = k;
+        if (nrecent == WINDOW) { /* keep the last WINDOW, oldest first */
+            memmove(recent, recent + 1, (WINDOW - 1) * sizeof *recent);
+            memmove(recent_pc, recent_pc + 1, (WINDOW - 1) * sizeof *recent_pc);
+            nrecent--;
+        }
+        recent[nrecent] = in, recent_pc[nrecent++] = fa + 2 * s;
         s += n;
+    }
+    return 0;
+}
+
+static int table_add(func_cfg *c, uint32_t slot)
+{
+    if (c->ntable == c->cap) {
+        uint32_t *t = realloc(c->table, (c->cap = c->cap ? 2 * c->cap : 16) * sizeof *t);
+        if (!t) return -1;
+        c->table = t;
+    }
+    c->table[c->ntable++] = slot;
+    return 0;
+}
+
+/* Each indirect jump's targets: the words of its table, which runs on
+ * while they point into the function, up to the next table an indirect
+ * jump of the function reads; any of the function's code pointers when
+ * its table was not found. -1 out of memory. */
+static int resolve_tables(func_cfg *c, const ws_code_pointer *p, size_t np, uint32_t fa)
+{
+    if (!c->nfall) return 0;
+    c->tab_lo = calloc(c->nslots + 1, sizeof *c->tab_lo);
+    c->tab_n = calloc(c->nslots + 1, sizeof *c->tab_n);
+    if (!c->tab_lo || !c->tab_n) return -1;
+    const uint32_t fe = fa + 2 * c->nslots;
+    for (uint32_t s = 0; s < c->nslots; s += c->len[s] ? c->len[s] : 1) {
+        if (!c->len[s]) break;
+        if (c->kind[s] != K_TABLE) continue;
+        const size_t first = c->tab_at[s];
+        if (first >= np) { c->tab_lo[s] = 0, c->tab_n[s] = c->nfall; continue; }
+        c->tab_lo[s] = c->ntable;
+        for (size_t i = first; i < np && p[i].to > fa && p[i].to < fe; i++) {
+            if (i > first && p[i].at != p[i - 1].at + 4) break;
+            int other = 0; /* another jump's table starts here */
+            for (uint32_t t = 0; i > first && t < c->nslots && !other; t += c->len[t] ? c->len[t] : 1) {
+                if (!c->len[t]) break;
+                other = c->kind[t] == K_TABLE && c->tab_at[t] == i;
+            }
+            if (other) break;
+            if (table_add(c, (p[i].to - fa) / 2)) return -1;
+        }
+        c->tab_n[s] = c->ntable - c->tab_lo[s];
     }
     return 0;
 }
@@ -107,10 +169,6 @@ static int sweep(func_cfg *c, const uint8_t *code, uint32_t nslots, const uint8_
 static int build_blocks(func_cfg *c)
 {
     const uint32_t n = c->nslots;
-    uint32_t nt = 0; /* the table's entries that start an instruction: the others are not code addresses */
-    for (uint32_t i = 0; i < c->ntable; i++)
-        if (c->len[c->table[i]]) c->table[nt++] = c->table[i];
-    c->ntable = nt;
     uint8_t *leader = calloc(n + 1, 1);
     if (!leader) return -1;
     leader[0] = 1;
@@ -122,7 +180,7 @@ static int build_blocks(func_cfg *c)
         }
         if (c->kind[s] != K_FALL) leader[s + c->len[s]] = 1;
     }
-    for (uint32_t i = 0; i < nt; i++) leader[c->table[i]] = 1;
+    for (uint32_t i = 0; i < c->ntable; i++) leader[c->table[i]] |= c->len[c->table[i]] != 0; /* else not code */
     uint32_t nb = 0;
     for (uint32_t s = 0; s < n && c->len[s]; s += c->len[s]) nb += leader[s];
     c->b = calloc(nb ? nb : 1, sizeof *c->b);
@@ -138,33 +196,38 @@ static int build_blocks(func_cfg *c)
     }
     c->nb = cur == NONE ? 0 : cur + 1;
     free(leader);
-    /* at most two successors a block, or the table's entries */
+    /* at most two successors a block, or its table's entries */
     uint32_t nedges = 0, *last = malloc((c->nb ? c->nb : 1) * sizeof *last);
-    if (!last) return -1;
+    uint32_t *seen = calloc(c->nb ? c->nb : 1, sizeof *seen); /* the block + 1 whose table last named it */
+    if (!last || !seen) { free(last), free(seen); return -1; }
     for (uint32_t i = 0; i < c->nb; i++) {
         uint32_t t = c->b[i].start; /* the block's last instruction */
         for (uint32_t s = c->b[i].start; s < c->b[i].end; s += c->len[s]) t = s;
         last[i] = t;
-        nedges += c->kind[t] == K_TABLE ? nt : 2;
+        nedges += c->kind[t] == K_TABLE ? c->tab_n[t] : 2;
     }
-    if (nedges > MAX_EDGES) { free(last); return 1; }
+    if (nedges > MAX_EDGES) { free(last), free(seen); return 1; }
     c->edges = malloc((nedges ? nedges : 1) * sizeof *c->edges);
     c->edge_back = calloc(nedges ? nedges : 1, 1);
-    if (!c->edges || !c->edge_back) { free(last); return -1; }
+    if (!c->edges || !c->edge_back) { free(last), free(seen); return -1; }
     uint32_t e = 0;
     for (uint32_t i = 0; i < c->nb; i++) {
         block *b = &c->b[i];
         const uint32_t t = last[i], next = b->end;
         b->succ = c->edges + e, b->back = c->edge_back + e;
-        if (c->kind[t] == K_TABLE)
-            for (uint32_t j = 0; j < nt; j++) b->succ[b->nsucc++] = c->block_of[c->table[j]];
+        for (uint32_t j = 0; c->kind[t] == K_TABLE && j < c->tab_n[t]; j++) {
+            const uint32_t slot = c->table[c->tab_lo[t] + j];
+            if (!c->len[slot] || seen[c->block_of[slot]] == i + 1) continue; /* not code, or named before */
+            seen[c->block_of[slot]] = i + 1;
+            b->succ[b->nsucc++] = c->block_of[slot];
+        }
         const int falls = c->kind[t] == K_FALL || c->kind[t] == K_BRANCH;
         if (c->target[t] != NONE) b->succ[b->nsucc++] = c->block_of[c->target[t]];
         if (falls && next < n && c->len[next] && (!b->nsucc || c->block_of[next] != b->succ[0]))
             b->succ[b->nsucc++] = c->block_of[next];
         e += b->nsucc;
     }
-    free(last);
+    free(last), free(seen);
     return 0;
 }
 
@@ -272,23 +335,26 @@ static int sort_blocks(func_cfg *c, uint32_t *order)
     return rc;
 }
 
-/* Keys (slots) of one function [fs, fs + nslots), whose indirect jumps
- * may reach the slots table[0, ntable) (ascending, inside it) and whose
- * calls_sync[s] marks the calls into a function that holds a vote,
- * shuffle or barrier, into keys[]; left as
- * they are (addresses) when not understood. Each loop's header slot gets
- * in ends[] the key (slot) just past the loop's blocks, which issue order
- * keeps together. -1 out of memory. */
-static int order_function(const uint8_t *code, uint32_t fs, uint32_t nslots, const uint32_t *table, uint32_t ntable,
-                          const uint8_t *calls_sync, uint32_t *keys, uint32_t *ends, int *moved)
+/* The keys (slots) of one function [fs, fs + nslots), at address fa,
+ * into keys[]; left as they are (addresses) when its control flow is not
+ * understood. Its indirect jumps go to the entries of the tables they
+ * read among the code pointers p[0, np), or where none is found, to the
+ * slots any[0, nany) (ascending, inside it); calls_sync[s] marks the
+ * calls into a function that holds a vote, shuffle or barrier. Each
+ * loop's header slot gets in ends[] the key (slot) just past the loop's
+ * blocks, which issue order keeps together. -1 out of memory. */
+static int order_function(const uint8_t *code, uint32_t fs, uint32_t fa, uint32_t nslots, const uint32_t *any,
+                          uint32_t nany, const ws_code_pointer *p, size_t np, const uint8_t *calls_sync,
+                          uint32_t *keys, uint32_t *ends, int *moved)
 {
     func_cfg c;
     memset(&c, 0, sizeof c);
     uint32_t *order = NULL;
     int rc = 0;
-    if (ntable && !(c.table = malloc(ntable * sizeof *c.table))) rc = -1;
-    for (uint32_t i = 0; !rc && i < ntable; i++) c.table[c.ntable++] = table[i] - fs;
-    if (!rc) rc = sweep(&c, code, nslots, calls_sync);
+    for (uint32_t i = 0; !rc && i < nany; i++) rc = table_add(&c, any[i] - fs);
+    c.nfall = c.ntable;
+    if (!rc) rc = sweep(&c, code, nslots, fa, calls_sync, p, np);
+    if (!rc) rc = resolve_tables(&c, p, np, fa);
     if (!rc) rc = build_blocks(&c);
     if (!rc && c.nb > MAX_BLOCKS) rc = 1;
     if (!rc && c.nb > 1) rc = find_back_edges(&c);
@@ -390,32 +456,41 @@ static uint8_t *sync_calls(const uint8_t *text, uint32_t lo, uint32_t nslots, co
     return at;
 }
 
+static int ascending(const void *a, const void *b)
+{
+    const uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
 int ws_issue_order(const uint8_t *text, uint32_t lo, uint32_t size, const uint32_t *funcs, size_t nfuncs,
-                   const uint32_t *targets, size_t ntargets, uint32_t **keys, uint32_t **loop_ends)
+                   const ws_code_pointer *ptrs, size_t nptrs, uint32_t **keys, uint32_t **loop_ends)
 {
     *keys = *loop_ends = NULL;
     const uint32_t nslots = size / 2;
     uint32_t *k = malloc((nslots ? nslots : 1) * sizeof *k), *ends = calloc(nslots ? nslots : 1, sizeof *ends);
-    uint32_t *table = malloc((ntargets ? ntargets : 1) * sizeof *table);
+    uint32_t *to = malloc((nptrs ? nptrs : 1) * sizeof *to), *any = malloc((nptrs ? nptrs : 1) * sizeof *any);
     uint8_t *calls_sync = sync_calls(text, lo, nslots, funcs, nfuncs);
-    if (!k || !ends || !table || !calls_sync) { free(k), free(ends), free(table), free(calls_sync); return -1; }
+    if (!k || !ends || !to || !any || !calls_sync) {
+        free(k), free(ends), free(to), free(any), free(calls_sync);
+        return -1;
+    }
     for (uint32_t s = 0; s < nslots; s++) k[s] = s;
-    int moved = 0, loops = 0;
+    for (size_t i = 0; i < nptrs; i++) to[i] = ptrs[i].to;
+    qsort(to, nptrs, sizeof *to, ascending);
+    int moved = 0, loops = 0, rc = 0;
     size_t t = 0;
-    for (size_t f = 0; f < nfuncs; f++) {
+    for (size_t f = 0; f < nfuncs && !rc; f++) {
         const uint32_t a = funcs[2 * f], e = funcs[2 * f + 1];
         if (a < lo || e > lo + size || e <= a || (a - lo) % 2) continue;
-        uint32_t nt = 0; /* the function's jump targets past its entry, as slots of the code */
-        while (t < ntargets && targets[t] <= a) t++;
-        for (; t < ntargets && targets[t] < e; t++)
-            if (!(targets[t] % 2) && (!nt || table[nt - 1] != (targets[t] - lo) / 2)) table[nt++] = (targets[t] - lo) / 2;
-        if (order_function(text + (a - lo), (a - lo) / 2, (e - a) / 2, table, nt, calls_sync + (a - lo) / 2, k, ends,
-                           &moved)) {
-            free(k), free(ends), free(table), free(calls_sync);
-            return -1;
-        }
+        uint32_t nany = 0; /* every code pointer into the function past its entry, as slots of the code, once */
+        while (t < nptrs && to[t] <= a) t++;
+        for (; t < nptrs && to[t] < e; t++)
+            if (!nany || any[nany - 1] != (to[t] - lo) / 2) any[nany++] = (to[t] - lo) / 2;
+        rc = order_function(text + (a - lo), (a - lo) / 2, a, (e - a) / 2, any, nany, ptrs, nptrs,
+                            calls_sync + (a - lo) / 2, k, ends, &moved);
     }
-    free(table), free(calls_sync);
+    free(to), free(any), free(calls_sync);
+    if (rc) { free(k), free(ends); return -1; }
     for (uint32_t s = 0; s < nslots; s++)
         if (ends[s]) ends[s] = lo + 2 * ends[s], loops = 1;
     if (loops) *loop_ends = ends;

@@ -150,7 +150,7 @@ static int issue_order(ws_device *dev, const ws_module *m, ws_code_region *r)
         if (n && lo < pairs[2 * n - 1]) continue;
         pairs[2 * n] = lo, pairs[2 * n + 1] = hi, n++;
     }
-    uint32_t *targets = NULL;
+    ws_code_pointer *targets = NULL;
     size_t ntargets = 0;
     if (!rc && n) rc = ws_code_pointers(e, delta, r->text_lo, r->text_hi, &targets, &ntargets);
     if (!rc && n)

@@ -92,6 +92,43 @@ BODY void table_switch(void)
                      ".popsection\n");
 }
 
+/* Two switches, each case jumping back up to its join, as clang lays out
+ * an unrolled loop of switches: each jump goes to its own table's cases.
+ * Were every table's cases the targets of both jumps, the second jump
+ * would reach the first switch's cases and make a loop entered at two
+ * places (irreducible): address order, as until 2026-11-30. Issue order:
+ * entry, 1a, 1b, join 1, 2a, 2b, join 2. */
+BODY void two_tables(void)
+{
+    __asm__ volatile(".option push\n.option norvc\n"
+                     "lui t0, %hi(.Ltt_t1)\n"           /* entry, 0     */
+                     "addi t0, t0, %lo(.Ltt_t1)\n"
+                     "slli a0, a0, 2\n"
+                     "add t0, t0, a0\n"
+                     "lw t0, 0(t0)\n"
+                     "jr t0\n"
+                     ".Ltt_j1: addi a1, a1, 1\n"         /* join 1, 24   */
+                     "lui t0, %hi(.Ltt_t2)\n"
+                     "addi t0, t0, %lo(.Ltt_t2)\n"
+                     "add t0, t0, a0\n"
+                     "lw t0, 0(t0)\n"
+                     "jr t0\n"
+                     ".Ltt_j2: ret\n"                    /* join 2, 48   */
+                     ".Ltt_1a: addi a2, a2, 1\n"         /* 1a, 52       */
+                     "j .Ltt_j1\n"
+                     ".Ltt_1b: addi a2, a2, 2\n"         /* 1b, 60       */
+                     "j .Ltt_j1\n"
+                     ".Ltt_2a: addi a2, a2, 3\n"         /* 2a, 68       */
+                     "j .Ltt_j2\n"
+                     ".Ltt_2b: addi a2, a2, 4\n"         /* 2b, 76       */
+                     "j .Ltt_j2\n"
+                     ".option pop\n"
+                     ".pushsection .rodata\n.p2align 2\n"
+                     ".Ltt_t1: .word .Ltt_1a, .Ltt_1b\n"
+                     ".Ltt_t2: .word .Ltt_2a, .Ltt_2b\n"
+                     ".popsection\n");
+}
+
 /* A jump through a register to a block no table holds (an address built
  * in code): not followed, so address order. */
 BODY void indirect(void)

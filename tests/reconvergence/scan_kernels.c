@@ -157,3 +157,31 @@ WS_KERNEL void switch_scan(const int *in, int *out)
     }
     out[ws_global_id_x()] = v;
 }
+
+/* A switch and a scan in a loop of three turns, which clang unrolls at
+ * -O3 with each copy's cases below, jumping back up to its scan: each
+ * switch's jump goes to its own table's cases (until 2026-11-30 every
+ * table's, which looked like a loop entered at two places, so address
+ * order, and wrong sums at -O1 and -O3; a tester's kernel). */
+WS_KERNEL void switch_loop_scan(const int *in, int *out)
+{
+    int v = in[ws_global_id_x()], acc = 0;
+    for (int k = 0; k < 3; k++) {
+        int r;
+        switch ((unsigned)(v + k) % 7u) {
+        case 0: r = 1; break;
+        case 1: r = v + 2; break;
+        case 2: r = v * 3; break;
+        case 3: r = v - 4; break;
+        case 4: r = v >> 1; break;
+        case 5: r = 55; break;
+        default: r = k; break;
+        }
+        for (unsigned d = 1; d < 32; d <<= 1) {
+            int u = ws_shfl_up(r, d);
+            if (ws_lane_id() >= d) r += u;
+        }
+        acc += r;
+    }
+    out[ws_global_id_x()] = acc;
+}

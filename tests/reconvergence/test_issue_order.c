@@ -73,7 +73,7 @@ int main(int argc, char **argv)
         if (np && syms.v[i].lo < pairs[2 * np - 1]) continue;
         pairs[2 * np] = syms.v[i].lo, pairs[2 * np + 1] = syms.v[i].lo + syms.v[i].size, np++;
     }
-    uint32_t *targets = NULL;
+    ws_code_pointer *targets = NULL;
     size_t ntargets = 0;
     CHECK(e && ws_code_pointers(e, 0, lo, hi, &targets, &ntargets) == 0);
     CHECK(ws_issue_order(text, lo, size, pairs, np, targets, ntargets, &keys, &loop_ends) == 0);
@@ -106,6 +106,14 @@ int main(int argc, char **argv)
                    case0 = key_at("table_switch", 32), case1 = key_at("table_switch", 40);
     printf("table_switch keys: jump %#x case 0 %#x case 1 %#x join %#x\n", sw_entry, case0, case1, sw_join);
     CHECK(sw_entry < case0 && case0 < case1 && case1 < sw_join);
+    /* two_tables: each jump to its own table's cases */
+    CHECK(!in_address_order("two_tables"));
+    static const uint32_t tt_off[] = { 0, 52, 60, 24, 68, 76, 48 }; /* entry, 1a, 1b, join 1, 2a, 2b, join 2 */
+    for (size_t i = 1; i < sizeof tt_off / sizeof *tt_off; i++) {
+        const uint32_t a = key_at("two_tables", tt_off[i - 1]), b = key_at("two_tables", tt_off[i]);
+        if (!(a < b)) printf("two_tables: key at +%u %#x, not below the key at +%u %#x\n", tt_off[i - 1], a, tt_off[i], b);
+        CHECK(a < b);
+    }
     /* a loop without a vote, shuffle or barrier, or calling only a
      * function without one: no end recorded; one calling a function
      * with a vote: its end, at its header */

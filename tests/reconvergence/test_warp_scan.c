@@ -25,7 +25,27 @@ static void expected(const char *kernel, unsigned lanes)
                 const int x = v[l];
                 v[l] = l % 8 == 0 ? x * 3 : l % 8 == 2 ? x ^ 5 : l % 8 == 4 ? x * 2 : l % 8 == 5 ? x * x : x + add[l % 8];
             }
-        if (!strcmp(kernel, "work_queue") || !strcmp(kernel, "call_queue")) { /* rounds: the most work in the warp; done: summed over the warp */
+        if (!strcmp(kernel, "switch_loop_scan")) { /* three turns: each lane's case, the scan, summed */
+            int acc[32] = { 0 };
+            for (int k = 0; k < 3; k++) {
+                int r[32];
+                for (unsigned l = 0; l < lanes; l++) {
+                    const int x = v[l];
+                    static const int fixed[7] = { 1, 0, 0, 0, 0, 55, 0 };
+                    switch ((unsigned)(x + k) % 7u) {
+                    case 1: r[l] = x + 2; break;
+                    case 2: r[l] = x * 3; break;
+                    case 3: r[l] = x - 4; break;
+                    case 4: r[l] = x >> 1; break;
+                    case 6: r[l] = k; break;
+                    default: r[l] = fixed[(unsigned)(x + k) % 7u]; break;
+                    }
+                }
+                for (unsigned l = 1; l < lanes; l++) r[l] += r[l - 1];
+                for (unsigned l = 0; l < lanes; l++) acc[l] += r[l];
+            }
+            for (unsigned l = 0; l < lanes; l++) v[l] = acc[l];
+        } else if (!strcmp(kernel, "work_queue") || !strcmp(kernel, "call_queue")) { /* rounds: the most work in the warp; done: summed over the warp */
             int rounds = 0, done = 0;
             for (unsigned l = 0; l < lanes; l++) {
                 const int work = (int)(l % 7) + 1;
@@ -91,7 +111,8 @@ int main(int argc, char **argv)
     if (argc < 2) { fprintf(stderr, "usage: %s scan_kernels.elf [KERNEL...]\n", argv[0]); return 2; }
     for (int i = 0; i < THREADS; i++) in[i] = (i * 7919) % 23 - 5;
     static const char *const kernels[] = { "scan_if", "scan_select", "reduce_if", "block_scan", "long_loop_sum",
-                                           "work_queue", "call_queue", "switch_scan" };
+                                           "work_queue", "call_queue", "switch_scan",
+                                           "switch_loop_scan" };
     static const struct { const char *config; unsigned lanes; } shapes[] = {
         { "", 32 }, { "mode=timing", 32 }, { "lanes_per_warp=16,warps_per_core=16", 16 }, { "threads=2", 32 },
     };
