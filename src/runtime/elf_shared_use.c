@@ -7,16 +7,20 @@
  * control flow reaches from the entry (branches, jumps, direct calls and
  * their returns). The kernel reserves the span of the objects referenced
  * from that code, so a module with many kernels does not make each launch
- * pay for the others' arrays. A walk that meets an indirect jump or call
- * cannot know where it goes: that kernel keeps the whole section. Objects
+ * pay for the others' arrays. A `switch`'s indirect jump goes to the
+ * entries of the jump table it reads (code_pointers.h); a walk that meets
+ * another indirect jump or call cannot know where it goes: that kernel
+ * keeps the whole section. Objects
  * whose address sits in module data (an initialized pointer) are reserved
  * by every kernel. */
 #include <gelf.h>
 #include <stdlib.h>
 #include <string.h>
 #include "isa/isa.h"
+#include "runtime/code_pointers.h"
 #include "runtime/dwarf_objects.h"
 #include "runtime/elf_internal.h"
+#include "runtime/func_symbols.h"
 #include "warpscope/abi.h"
 
 /* The span [lo, hi) of window offsets that a reference to value lands in:
@@ -55,7 +59,12 @@ typedef struct walk {
     uint32_t *todo;
     size_t ntodo, cap;
     uint32_t indirect;          /* the first indirect jump or call met (0: none) */
+    const ws_func_syms *syms;   /* the functions, for a jump table's bounds */
+    const ws_code_pointer *ptrs; /* the code pointers in read-only data, by address */
+    size_t nptrs;
 } walk;
+
+#define WINDOW 16 /* instructions before an indirect jump searched for its table's address */
 
 static int in_text(const walk *w, uint32_t pc)
 {
@@ -187,18 +196,52 @@ static int call_ends(const walk *w, uint32_t target)
     return walk_straight(&s, target, 1) == WALK_ENDS;
 }
 
+/* Push the cases of the jump table the indirect jump at pc reads, from
+ * the run's instructions before it, recent[0, nrecent) at recent_pc[]:
+ * 1 if found, 0 if not (where it goes is not known), -1 out of memory.
+ * The table runs on while its words point into the jump's function; one
+ * that runs into the next switch's table only reaches more code, so
+ * reserves more, never less. */
+static int push_table(walk *w, uint32_t pc, const ws_inst *recent, const uint32_t *recent_pc, size_t nrecent)
+{
+    const ws_func_syms *fs = w->syms;
+    size_t l = 0, h = fs && fs->v ? fs->n : 0; /* the last function starting at or below pc */
+    while (l < h) {
+        const size_t m = (l + h) / 2;
+        if (fs->v[m].lo <= pc) l = m + 1;
+        else h = m;
+    }
+    if (!l || pc >= fs->v[l - 1].lo + fs->v[l - 1].size) return 0;
+    const uint32_t fa = fs->v[l - 1].lo, fe = fa + fs->v[l - 1].size;
+    size_t i = ws_jump_table_at(recent, recent_pc, nrecent, w->ptrs, w->nptrs, fa, fe);
+    if (i >= w->nptrs) return 0;
+    for (size_t first = i; i < w->nptrs && w->ptrs[i].to > fa && w->ptrs[i].to < fe; i++) {
+        if (i > first && w->ptrs[i].at != w->ptrs[i - 1].at + 4) break;
+        if (push(w, w->ptrs[i].to)) return -1;
+    }
+    return 1;
+}
+
 /* Visit everything reachable from entry, noting indirect jumps and calls
  * (where they go is not known; an indirect call returns; a direct call
- * returns unless call_ends() says it cannot). -1: out of memory. */
+ * returns unless call_ends() says it cannot; a switch's jump goes to its
+ * table's cases). -1: out of memory. */
 static int walk_code(walk *w, uint32_t entry)
 {
     if (push(w, entry)) return -1;
     while (w->ntodo) {
         uint32_t pc = w->todo[--w->ntodo];
-        ws_inst in;
+        ws_inst in, recent[WINDOW];
+        uint32_t recent_pc[WINDOW];
+        size_t nrecent = 0;
         while (in_text(w, pc) && !w->seen[(pc - w->img->text_start) / 2] && fetch(w, pc, &in) == 0) {
             w->seen[(pc - w->img->text_start) / 2] = 1;
             uint32_t next = pc + in.len;
+            if (nrecent == WINDOW) { /* the run's last WINDOW instructions, oldest first */
+                memmove(recent, recent + 1, (WINDOW - 1) * sizeof *recent);
+                memmove(recent_pc, recent_pc + 1, (WINDOW - 1) * sizeof *recent_pc);
+                nrecent--;
+            }
             switch (in.op) {
             case OP_BEQ: case OP_BNE: case OP_BLT: case OP_BGE: case OP_BLTU: case OP_BGEU:
                 if (push(w, pc + (uint32_t)in.imm)) return -1;
@@ -217,13 +260,20 @@ static int walk_code(walk *w, uint32_t entry)
                 }
                 break;
             }
-            case OP_JALR:
-                if (!(in.rd == 0 && in.rs1 == 1 && in.imm == 0) && !w->indirect) w->indirect = pc; /* not a ret */
+            case OP_JALR: {
+                int known = in.rd == 0 && in.rs1 == 1 && in.imm == 0; /* a ret */
+                if (!known && in.rd == 0 && in.rs1 != 1) {
+                    known = push_table(w, pc, recent, recent_pc, nrecent);
+                    if (known < 0) return -1;
+                }
+                if (!known && !w->indirect) w->indirect = pc;
                 if (in.rd == 0) next = 0;
                 break;
+            }
             default:
                 break;
             }
+            recent[nrecent] = in, recent_pc[nrecent++] = pc;
             if (!next) break;
             pc = next;
         }
@@ -272,7 +322,15 @@ int ws_elf_kernel_shared(ws_elf_ctx *cx, ws_elf_image *img)
 {
     uint32_t units = (img->text_end - img->text_start) / 2 + 1;
     walk w = { .img = img, .seen = malloc(units) };
-    if (!w.seen) return ws_elf_fail(cx, "out of memory");
+    ws_func_syms syms;
+    ws_code_pointer *ptrs = NULL;
+    size_t nptrs = 0;
+    if (!w.seen || ws_code_pointers(cx->elf, 0, img->text_start, img->text_end, &ptrs, &nptrs)) {
+        free(w.seen);
+        return ws_elf_fail(cx, "out of memory");
+    }
+    ws_func_syms_build(&syms, cx->elf);
+    w.syms = &syms, w.ptrs = ptrs, w.nptrs = nptrs;
     int r = 0;
     for (uint32_t k = 0; k < img->nkernels && r >= 0; k++) {
         ws_elf_kernel *K = &img->kernels[k];
@@ -307,6 +365,8 @@ int ws_elf_kernel_shared(ws_elf_ctx *cx, ws_elf_image *img)
     }
     free(w.seen);
     free(w.todo);
+    free(ptrs);
+    ws_func_syms_free(&syms);
     free(cx->shrefs);
     cx->shrefs = NULL;
     return r < 0 ? -1 : 0;

@@ -74,6 +74,30 @@ WS_KERNEL void local_b(int *out)
     out[blockIdx_x() * blockDim_x() + t] = (int)(buf[t % 8] >> 33);
 }
 
+/* A switch compiled to a jump table: its indirect jump goes to the
+ * table's cases, so the kernel reserves its own array only (until
+ * 2026-11-30, every WS_SHARED object of the module, as a call through a
+ * pointer does). */
+WS_KERNEL void local_switch(int *out)
+{
+    WS_SHARED int sw[32];
+    unsigned t = threadIdx_x();
+    int v = (int)t;
+    switch (t % 8) {
+    case 0: v = v * 3; break;
+    case 1: v = v + 7; break;
+    case 2: v = v ^ 5; break;
+    case 3: v = v - 2; break;
+    case 4: v = v << 1; break;
+    case 5: v = v * v; break;
+    case 6: v = v + 100; break;
+    default: break;
+    }
+    sw[t % 32] = v;
+    ws_syncthreads();
+    out[blockIdx_x() * blockDim_x() + t] = sw[(t + 1) % 32];
+}
+
 /* No shared memory of its own, but a call through a function pointer the
  * walk cannot follow: it reserves every WS_SHARED object of the module,
  * and a launch refused for that says why. */

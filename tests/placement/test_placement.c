@@ -71,11 +71,23 @@ int main(int argc, char **argv)
     for (unsigned t = 0; t < 32; t++) bad += host[t] != (int)(t % 8);
     CHECK_EQ_U(bad, 0);
 
+    /* a switch's jump table: its own array only */
+    s = run("local_switch", 1, 32, 0, host);
+    CHECK_EQ_U(s.shared_per_block, 128);
+    bad = 0;
+    for (unsigned t = 0; t < 32; t++) {
+        const int u = (int)((t + 1) % 32), r = u % 8;
+        const int want = r == 0 ? u * 3 : r == 1 ? u + 7 : r == 2 ? (u ^ 5) : r == 3 ? u - 2 : r == 4 ? u << 1
+                         : r == 5 ? u * u : r == 6 ? u + 100 : u;
+        bad += host[t] != want;
+    }
+    CHECK_EQ_U(bad, 0);
+
     /* a kernel that calls through a pointer reserves the module's whole
      * static shared memory (every array above); a launch refused for it
      * names the call, one refused for a kernel's own arrays does not */
     s = run("through_pointer", 1, 32, 0, host);
-    CHECK(s.shared_per_block >= 1024 + 4096 + 256 + 512 + 64);
+    CHECK(s.shared_per_block >= 1024 + 4096 + 256 + 512 + 64 + 128);
     CHECK_EQ_U(host[5], 10);
     ws_kernel *k = NULL;
     ws_arg none[] = { WS_ARG_PTR(0) };
