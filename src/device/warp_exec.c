@@ -765,13 +765,17 @@ static inline __attribute__((always_inline)) ws_warp_result warp_run(ws_device *
         const uint32_t turn = npc < pc && (taken || ((in->op == OP_JAL || in->op == OP_JALR) && rd == 0));
         if (w->sticky) {
             w->sticky -= turn;
-            /* the guard's group stops before a vote or shuffle, and before
-             * it enters a loop (at its header, from outside the loop: not
-             * its own loop's back edge): inside it would hold back the
-             * lanes that enter the loop after it (simt.c) */
+            /* the guard's group stops before a vote or shuffle, before it
+             * enters a loop (at its header, from outside the loop): inside
+             * it would hold back the lanes that enter the loop after it
+             * (simt.c); and back at its loop's header while other lanes
+             * are inside that loop, where they hold it (it ran on to the
+             * loop's next vote without them, and left the loop) */
+            const uint32_t end = w->sticky && w->has_others ? ws_issue_loop_end(dev, npc) : 0;
+            const uint32_t key = end ? ws_issue_key(dev, npc) : 0;
             if (w->sticky && w->has_others &&
                 (ws_simt_collective_at(dev, w, npc) ||
-                 (ws_issue_loop_end(dev, npc) && ws_issue_key(dev, npc) > ws_issue_key(dev, pc))))
+                 (end && (key > ws_issue_key(dev, pc) || (w->other_min_pc > key && w->other_min_pc < end)))))
                 w->sticky = 0, ws_simt_leave_group(w);
             continue;
         }

@@ -185,3 +185,24 @@ WS_KERNEL void switch_loop_scan(const int *in, int *out)
     }
     out[ws_global_id_x()] = acc;
 }
+
+/* Lane 0 of each warp has two work items of 400 steps; the warp loops
+ * while any lane has work, a block barrier in the loop: every lane loops
+ * twice. After 256 turns of lane 0 alone the starvation guard gives the
+ * others a turn, and back at the loop's header they must wait for lane 0
+ * again, not run the loop's next vote without it (until 2026-11-30 they
+ * did at -O0, left the loop, and the block deadlocked at the barriers). */
+WS_KERNEL void guard_barrier_loop(const int *in, int *out)
+{
+    unsigned lane = ws_lane_id(), acc = (unsigned)in[ws_global_id_x()];
+    int work = lane == 0 ? 2 : 0, iters = 0;
+    while (ws_any(work > 0)) {
+        iters++;
+        ws_syncthreads();
+        if (work > 0) {
+            for (unsigned i = 0; i < 400; i++) acc = acc * 3u + i;
+            work--;
+        }
+    }
+    out[ws_global_id_x()] = iters * 100000 + (int)(acc & 0xffffu);
+}

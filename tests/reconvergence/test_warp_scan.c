@@ -25,7 +25,14 @@ static void expected(const char *kernel, unsigned lanes)
                 const int x = v[l];
                 v[l] = l % 8 == 0 ? x * 3 : l % 8 == 2 ? x ^ 5 : l % 8 == 4 ? x * 2 : l % 8 == 5 ? x * x : x + add[l % 8];
             }
-        if (!strcmp(kernel, "switch_loop_scan")) { /* three turns: each lane's case, the scan, summed */
+        if (!strcmp(kernel, "guard_barrier_loop")) { /* two turns each; lane 0's 800 steps */
+            for (unsigned l = 0; l < lanes; l++) {
+                unsigned acc = (unsigned)v[l];
+                for (int k = 0; l == 0 && k < 2; k++)
+                    for (unsigned i = 0; i < 400; i++) acc = acc * 3u + i;
+                v[l] = 2 * 100000 + (int)(acc & 0xffffu);
+            }
+        } else if (!strcmp(kernel, "switch_loop_scan")) { /* three turns: each lane's case, the scan, summed */
             int acc[32] = { 0 };
             for (int k = 0; k < 3; k++) {
                 int r[32];
@@ -112,7 +119,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < THREADS; i++) in[i] = (i * 7919) % 23 - 5;
     static const char *const kernels[] = { "scan_if", "scan_select", "reduce_if", "block_scan", "long_loop_sum",
                                            "work_queue", "call_queue", "switch_scan",
-                                           "switch_loop_scan" };
+                                           "switch_loop_scan", "guard_barrier_loop" };
     static const struct { const char *config; unsigned lanes; } shapes[] = {
         { "", 32 }, { "mode=timing", 32 }, { "lanes_per_warp=16,warps_per_core=16", 16 }, { "threads=2", 32 },
     };
