@@ -10,9 +10,12 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "instrument/epilogue_cfi.h"
+#include "runtime/module_file.h"
 #include "runtime/path_text.h"
 #include "child.h"
 #include "commands.h"
+#include "file_copy.h"
 
 #define MAX_ARGS 512
 #define PICOLIBC "/usr/lib/picolibc/riscv64-unknown-elf"
@@ -168,13 +171,16 @@ static void usage(FILE *f)
                "Compiles kernels for the Warpscope device (riscv32 rv32imafc, ilp32f) and links a\n"
                "module with DWARF. -c stops after compiling one file to an object; objects and\n"
                "archives (.o, .a) go to the linker as they are. Without -o the output is named\n"
-               "after the first input, in the current folder: k.c -> k.elf (k.o with -c).\n");
+               "after the first input, in the current folder: k.c -> k.elf (k.o with -c).\n"
+               "Each module gets CFI for its functions' epilogues, which clang does not write, so\n"
+               "gdb unwinds right at a `ret`; `warpscope cc --epilogue-cfi [-o OUT.elf] MODULE.elf`\n"
+               "adds it to a module linked by other means (in place without -o).\n");
 }
 
 typedef struct cc_opts {
     const char *out, *opt, *debug;
     const char *srcs[128], *flags[128];
-    int nsrcs, nflags, compile_only, verbose;
+    int nsrcs, nflags, compile_only, verbose, cfi_only;
 } cc_opts;
 
 /* clang options whose value is the next argument (`-include cfg.h`): the
@@ -208,6 +214,7 @@ static int parse(int argc, char **argv, cc_opts *o)
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) { usage(stdout); return 1; }
         if (!strcmp(a, "-o")) { if (++i >= argc) goto bad; o->out = argv[i]; }
         else if (!strcmp(a, "-c")) o->compile_only = 1;
+        else if (!strcmp(a, "--epilogue-cfi")) o->cfi_only = 1;
         else if (!strcmp(a, "-v")) o->verbose = 1;
         else if (!strncmp(a, "-O", 2)) o->opt = a;
         else if (!strcmp(a, "-g0")) o->debug = "-g0";
@@ -242,6 +249,10 @@ static int parse(int argc, char **argv, cc_opts *o)
                     o->srcs[i]);
             return -1;
         }
+    }
+    if (o->cfi_only && (o->nsrcs != 1 || o->compile_only)) {
+        fprintf(stderr, "warpscope cc: --epilogue-cfi takes one linked module (and maybe -o)\n");
+        return -1;
     }
     if (o->compile_only && o->nsrcs != 1) { fprintf(stderr, "warpscope cc: -c takes one source file\n"); return -1; }
     if (o->compile_only && is_object(o->srcs[0])) {
@@ -314,6 +325,38 @@ static int link_module(const cc_paths *p, const cc_opts *o, char objs[][PATH_MAX
     return run(&a, o->verbose);
 }
 
+/* Describe the epilogues of module `in` in its CFI (clang describes
+ * prologues only: docs/toolchain.md), writing the result to `out`. */
+static int epilogue_cfi(const char *in, const char *out, int verbose)
+{
+    uint8_t *data, *fixed;
+    size_t len, fixed_len;
+    char err[512];
+    if (ws_module_file_read(in, &data, &len, err, sizeof err)) {
+        fprintf(stderr, "warpscope cc: %s\n", err);
+        return -1;
+    }
+    wsi_cfi_report rep;
+    const int rc = wsi_epilogue_cfi(data, len, in, &fixed, &fixed_len, &rep, err, sizeof err);
+    free(data);
+    if (rc) {
+        fprintf(stderr, "warpscope cc: epilogue CFI: %s\n", err);
+        return -1;
+    }
+    char why[PATH_MAX + 128];
+    const int failed = ws_write_file_whole(out, fixed, fixed_len, why, sizeof why);
+    free(fixed);
+    if (failed) {
+        fprintf(stderr, "warpscope cc: cannot write %s: %s\n", out, why);
+        return -1;
+    }
+    if (verbose)
+        fprintf(stderr, "warpscope cc: epilogue CFI of %s: %u epilogues of %u functions described (of %u); %u left as "
+                        "they were%s%s\n", out, rep.epilogues, rep.described, rep.functions, rep.left,
+                rep.left ? ", the first " : "", rep.first_left);
+    return 0;
+}
+
 /* The output named after src as clang and gcc name theirs: its base name in
  * the current folder with its extension replaced by ext (a.c -> a.elf, b.c
  * -> b.o; before 2026-11-27 `cc -c b.c` wrote a.o). */
@@ -329,6 +372,7 @@ int ws_cmd_cc(int argc, char **argv)
     cc_opts o;
     int r = parse(argc, argv, &o);
     if (r) return r > 0 ? 0 : 2;
+    if (o.cfi_only) return epilogue_cfi(o.srcs[0], o.out ? o.out : o.srcs[0], o.verbose) ? 1 : 0;
     cc_paths p;
     if (locate(&p)) return 1;
     if (o.compile_only) {
@@ -359,6 +403,7 @@ int ws_cmd_cc(int argc, char **argv)
         rc = compile(&p, &o, o.srcs[n], objs[n], dep, out);
     }
     if (!rc) rc = link_module(&p, &o, objs, n, out);
+    if (!rc) rc = epilogue_cfi(out, out, o.verbose);
     for (int i = 0; i < n; i++) if (made[i]) unlink(objs[i]);
     free(objs);
     rmdir(tmpdir);

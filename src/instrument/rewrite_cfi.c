@@ -18,111 +18,19 @@
  * rather than reading wrong rules. */
 #include <stdlib.h>
 #include <string.h>
-#include "instrument/rewrite_dwarf_io.h"
+#include "instrument/cfi_entries.h"
 #include "instrument/rewrite_int.h"
 
-enum { CFA_ADVANCE = 0x40, CFA_OFFSET = 0x80, CFA_RESTORE = 0xc0 };
-enum { CFA_NOP, CFA_SET_LOC, CFA_ADVANCE1, CFA_ADVANCE2, CFA_ADVANCE4 };
-enum { PE_ABS = 0x00, PE_UDATA4 = 0x03, PE_SDATA4 = 0x0b, PE_PCREL = 0x10, PE_OMIT = 0xff };
-
-/* A CIE: what its FDEs need to be read and moved. */
-typedef struct cie {
-    uint32_t off;                 /* in its section                          */
-    uint32_t caf;                 /* code alignment factor                   */
-    uint8_t enc;                  /* .eh_frame: the FDEs' address encoding   */
-    uint8_t z;                    /* FDEs carry augmentation data            */
-    uint8_t plain;                /* augmentation "", "z" or "zR": expressible
-                                     in .debug_frame                         */
-    uint64_t ra;                  /* return address column                   */
-    int64_t daf;                  /* data alignment factor                   */
-    const uint8_t *init, *init_end; /* its initial instructions            */
-    uint32_t moved_off;           /* .eh_frame: its copy in .debug_frame, or
-                                     UINT32_MAX                             */
-} cie;
-
 typedef struct cfi_sec {
+    cfi_text t;                   /* the original bytes, for the reader      */
     rw_ctx *c;
-    const char *name;
-    const uint8_t *start;         /* the original bytes                      */
-    uint32_t size, addr;          /* .eh_frame: its original address         */
-    int eh;
-    cie *cies;
+    cfi_cie *cies;
     uint32_t ncies;
 } cfi_sec;
 
-static int bad_at(cfi_sec *s, const uint8_t *p, const char *what)
-{
-    return rw_fail(s->c, "%s+0x%x: %s", s->name, (unsigned)(p - s->start), what);
-}
+static int bad_at(cfi_sec *s, const uint8_t *p, const char *what) { return cfi_bad_at(&s->t, p, what); }
 
-/* An address in .eh_frame's encoding at p (for PC-relative ones, p's
- * original address is the base). */
-static int read_ptr(cfi_sec *s, dw_reader *r, uint8_t enc, int is_range, uint32_t *out)
-{
-    const uint8_t *at = r->p;
-    if ((enc & 0x0f) != PE_ABS && (enc & 0x0f) != PE_UDATA4 && (enc & 0x0f) != PE_SDATA4)
-        return bad_at(s, at, "an address encoding other than 4-byte absolute or PC-relative");
-    uint32_t v = (uint32_t)dw_get_n(r, 4);
-    if (!is_range && (enc & 0x70) == PE_PCREL) v += s->addr + (uint32_t)(at - s->start);
-    else if (!is_range && (enc & 0x70)) return bad_at(s, at, "an address relative to something other than itself");
-    *out = v;
-    return r->bad ? bad_at(s, at, "cut short") : 0;
-}
-
-/* The bytes of an address in encoding enc, or 0 if not a fixed size. */
-static int fixed_size(uint8_t enc)
-{
-    switch (enc & 0x0f) {
-    case 0x02: case 0x0a: return 2;
-    case PE_ABS: case PE_UDATA4: case PE_SDATA4: return 4;
-    case 0x04: case 0x0c: return 8;
-    default: return 0;
-    }
-}
-
-static int read_cie(cfi_sec *s, dw_reader *r, uint32_t off, const uint8_t *end, cie *out)
-{
-    *out = (cie){ .off = off, .moved_off = UINT32_MAX, .enc = PE_ABS };
-    const uint8_t version = (uint8_t)dw_get_n(r, 1);
-    if (version != 1 && version != 3 && version != 4) return bad_at(s, r->p - 1, "a CIE of an unknown version");
-    const char *aug = (const char *)r->p;
-    while (r->p < end && *r->p) r->p++;
-    if (r->p++ >= end) return bad_at(s, (const uint8_t *)aug, "a CIE's augmentation runs past it");
-    if (version == 4 && (dw_get_n(r, 1) != 4 || dw_get_n(r, 1) != 0))
-        return bad_at(s, r->p - 2, "a CIE for addresses other than 4 bytes without segments");
-    out->caf = (uint32_t)dw_get_uleb(r);
-    out->daf = dw_get_sleb(r);
-    out->ra = version == 1 ? dw_get_n(r, 1) : dw_get_uleb(r);
-    out->plain = !strcmp(aug, "") || !strcmp(aug, "z") || !strcmp(aug, "zR");
-    if (aug[0] == 'z') {
-        out->z = 1;
-        const uint64_t n = dw_get_uleb(r);
-        const uint8_t *data = r->p, *data_end = r->p + n;
-        if (r->bad || n > (uint64_t)(end - r->p)) return bad_at(s, data, "a CIE's augmentation data runs past it");
-        for (const char *a = aug + 1; *a; a++) {
-            if (data >= data_end && *a != 'S') return bad_at(s, data, "a CIE's augmentation data cut short");
-            if (*a == 'R') out->enc = *data++;
-            else if (*a == 'L') data++;
-            else if (*a == 'P') { /* a personality routine: its encoding and address */
-                const int n = fixed_size(*data++);
-                if (!n) return bad_at(s, data - 1, "a personality address in an encoding the rewriter does not read");
-                data += n;
-            } else if (*a != 'S') {
-                return bad_at(s, (const uint8_t *)aug, "a CIE augmentation the rewriter does not know");
-            }
-        }
-        if (data > data_end) return bad_at(s, data_end, "a CIE's augmentation data cut short");
-        r->p = data_end;
-    } else if (aug[0]) {
-        return bad_at(s, (const uint8_t *)aug, "a CIE augmentation the rewriter does not know");
-    }
-    if (!out->caf) return bad_at(s, r->p, "a CIE whose code alignment factor is 0");
-    out->init = r->p;
-    out->init_end = end;
-    return r->bad || r->p > end ? bad_at(s, r->p, "a CIE cut short") : 0;
-}
-
-static cie *cie_at(cfi_sec *s, uint32_t off)
+static cfi_cie *cie_at(cfi_sec *s, uint32_t off)
 {
     for (uint32_t i = 0; i < s->ncies; i++)
         if (s->cies[i].off == off) return &s->cies[i];
@@ -137,55 +45,10 @@ static int moved(cfi_sec *s, const uint8_t *at, uint32_t a, uint32_t *out)
     return 0;
 }
 
-static int put_advance(dw_buf *b, uint32_t d)
-{
-    if (d < 64) return dw_put_u8(b, (uint8_t)(CFA_ADVANCE | d));
-    if (d < 256) return dw_put_u8(b, CFA_ADVANCE1) || dw_put_u8(b, (uint8_t)d);
-    if (d < 65536) return dw_put_u8(b, CFA_ADVANCE2) || dw_put(b, &(uint16_t){ (uint16_t)d }, 2);
-    return dw_put_u8(b, CFA_ADVANCE4) || dw_put_u32(b, d);
-}
-
-/* Skip the operands of a CFA opcode other than an advance or set_loc:
- * 0, or -1 for an opcode the rewriter does not know. */
-static int skip_operands(dw_reader *r, uint8_t op)
-{
-    switch (op & 0xc0 ? op & 0xc0 : op) {
-    case CFA_ADVANCE: case CFA_RESTORE: return 0;
-    case CFA_OFFSET: dw_get_uleb(r); return 0;
-    case 0x0a: case 0x0b: return 0;                                   /* remember/restore_state */
-    case 0x06: case 0x07: case 0x08: case 0x0d: case 0x0e: case 0x2e: /* one ULEB */
-        dw_get_uleb(r);
-        return 0;
-    case 0x13: dw_get_sleb(r); return 0;                              /* def_cfa_offset_sf */
-    case 0x05: case 0x09: case 0x0c: case 0x14: case 0x2f:            /* two ULEBs */
-        dw_get_uleb(r);
-        dw_get_uleb(r);
-        return 0;
-    case 0x11: case 0x12: case 0x15:                                  /* ULEB, SLEB */
-        dw_get_uleb(r);
-        dw_get_sleb(r);
-        return 0;
-    case 0x0f: { /* def_cfa_expression: a block */
-        const uint64_t n = dw_get_uleb(r);
-        if (n > (uint64_t)(r->end - r->p)) r->bad = 1;
-        else r->p += n;
-        return 0;
-    }
-    case 0x10: case 0x16: { /* (val_)expression: a register and a block */
-        dw_get_uleb(r);
-        const uint64_t n = dw_get_uleb(r);
-        if (n > (uint64_t)(r->end - r->p)) r->bad = 1;
-        else r->p += n;
-        return 0;
-    }
-    default: return -1;
-    }
-}
-
 /* One FDE's instructions (r, up to its end), with every row moved, into
  * out: `loc` the FDE's original start, `new_loc` its new one. Padding
  * nops are dropped (the caller pads). */
-static int move_rows(cfi_sec *s, dw_reader *r, const cie *ci, uint32_t loc, uint32_t new_loc, dw_buf *out)
+static int move_rows(cfi_sec *s, dw_reader *r, const cfi_cie *ci, uint32_t loc, uint32_t new_loc, dw_buf *out)
 {
     while (r->p < r->end) {
         const uint8_t *at = r->p;
@@ -197,11 +60,11 @@ static int move_rows(cfi_sec *s, dw_reader *r, const cie *ci, uint32_t loc, uint
         else if (op == CFA_ADVANCE2) delta = dw_get_n(r, 2);
         else if (op == CFA_ADVANCE4) delta = dw_get_n(r, 4);
         else if (op == CFA_SET_LOC) {
-            if (read_ptr(s, r, s->eh ? ci->enc : PE_ABS, 0, &to)) return -1;
+            if (cfi_read_ptr(&s->t, r, s->t.eh ? ci->enc : PE_ABS, 0, &to)) return -1;
         } else if (op == CFA_NOP) {
             continue;
         } else {
-            if (skip_operands(r, op)) return bad_at(s, at, "a call frame opcode the rewriter does not know");
+            if (cfi_skip_operands(r, op)) return bad_at(s, at, "a call frame opcode the rewriter does not know");
             if (r->bad) break;
             if (dw_put(out, at, (size_t)(r->p - at))) return rw_fail(s->c, "out of host memory");
             continue;
@@ -213,7 +76,7 @@ static int move_rows(cfi_sec *s, dw_reader *r, const cie *ci, uint32_t loc, uint
         if (moved(s, at, to, &new_to)) return -1;
         if (new_to < new_loc || (new_to - new_loc) % ci->caf)
             return bad_at(s, at, "a row that cannot be placed after the rewriting");
-        if (put_advance(out, (new_to - new_loc) / ci->caf)) return rw_fail(s->c, "out of host memory");
+        if (cfi_put_advance(out, (new_to - new_loc) / ci->caf)) return rw_fail(s->c, "out of host memory");
         loc = to, new_loc = new_to;
     }
     return r->bad ? bad_at(s, r->p, "call frame instructions cut short") : 0;
@@ -228,7 +91,7 @@ static int pad_to(dw_buf *b, size_t from, uint32_t align)
 
 /* An FDE's moved range and rows into out, in .debug_frame's form (its
  * CIE at cie_off in the new section). */
-static int put_debug_fde(cfi_sec *s, dw_reader *r, const cie *ci, uint32_t cie_off, uint32_t lo, uint32_t hi,
+static int put_debug_fde(cfi_sec *s, dw_reader *r, const cfi_cie *ci, uint32_t cie_off, uint32_t lo, uint32_t hi,
                          const uint8_t *at, dw_buf *out)
 {
     uint32_t new_lo, new_hi;
@@ -243,47 +106,30 @@ static int put_debug_fde(cfi_sec *s, dw_reader *r, const cie *ci, uint32_t cie_o
     return 0;
 }
 
-/* One entry's header: its length (r then holds the entry, after its id)
- * and its id. 1 at the end of the section (or a zero terminator). */
-static int entry(cfi_sec *s, dw_reader *whole, dw_reader *r, uint32_t *off, uint32_t *id)
-{
-    if (whole->p >= whole->end) return 1;
-    *off = (uint32_t)(whole->p - s->start);
-    const uint32_t len = (uint32_t)dw_get_n(whole, 4);
-    if (whole->bad) return bad_at(s, s->start + *off, "an entry's length cut short");
-    if (!len) return 1;
-    if (len == UINT32_MAX) return bad_at(s, s->start + *off, "a 64-bit DWARF entry");
-    if (len > (uint64_t)(whole->end - whole->p) || len < 4) return bad_at(s, s->start + *off, "an entry runs past the section");
-    *r = (dw_reader){ whole->p, whole->p + len, 0 };
-    whole->p += len;
-    *id = (uint32_t)dw_get_n(r, 4);
-    return 0;
-}
-
 static int add_cie(cfi_sec *s, dw_reader *r, uint32_t off)
 {
-    cie *grown = realloc(s->cies, (s->ncies + 1) * sizeof *grown);
+    cfi_cie *grown = realloc(s->cies, (s->ncies + 1) * sizeof *grown);
     if (!grown) return rw_fail(s->c, "out of host memory");
     s->cies = grown;
-    return read_cie(s, r, off, r->end, &s->cies[s->ncies++]);
+    return cfi_read_cie(&s->t, r, off, r->end, &s->cies[s->ncies++]);
 }
 
 /* Rebuild .debug_frame into out: CIEs as they were, FDEs moved. */
 static int rebuild_debug_frame(cfi_sec *s, dw_buf *out, dw_offset_map *cies)
 {
-    dw_reader whole = { s->start, s->start + s->size, 0 }, r;
+    dw_reader whole = { s->t.start, s->t.start + s->t.size, 0 }, r;
     uint32_t off, id;
     const uint8_t *here = whole.p;
     int e;
-    for (; (e = entry(s, &whole, &r, &off, &id)) == 0; here = whole.p) {
-        const uint8_t *body = s->start + off;
+    for (; (e = cfi_entry(&s->t, &whole, &r, &off, &id)) == 0; here = whole.p) {
+        const uint8_t *body = s->t.start + off;
         if (id == UINT32_MAX) { /* a CIE: copied */
             if (dw_map_add(cies, off, (uint32_t)out->n) || dw_put(out, body, (size_t)(r.end - body)))
                 return rw_fail(s->c, "out of host memory");
             if (add_cie(s, &r, off)) return -1;
             continue;
         }
-        const cie *ci = cie_at(s, id);
+        const cfi_cie *ci = cie_at(s, id);
         uint32_t new_cie;
         if (!ci || dw_map_find(cies, id, &new_cie)) return bad_at(s, body, "an FDE whose CIE is not before it");
         const uint32_t lo = (uint32_t)dw_get_n(&r, 4), len = (uint32_t)dw_get_n(&r, 4);
@@ -300,7 +146,7 @@ static int rebuild_debug_frame(cfi_sec *s, dw_buf *out, dw_offset_map *cies)
 }
 
 /* .eh_frame CIE ci as a .debug_frame CIE at the end of out (once). */
-static int convert_cie(cfi_sec *s, cie *ci, dw_buf *out)
+static int convert_cie(cfi_sec *s, cfi_cie *ci, dw_buf *out)
 {
     if (ci->moved_off != UINT32_MAX) return 0;
     const size_t start = out->n;
@@ -317,8 +163,8 @@ static int convert_cie(cfi_sec *s, cie *ci, dw_buf *out)
 /* Write v at field p of the new .eh_frame (bytes) in encoding enc. */
 static void put_ptr(cfi_sec *s, uint8_t *bytes, const uint8_t *p, uint8_t enc, uint32_t v, int is_range)
 {
-    const uint32_t off = (uint32_t)(p - s->start);
-    if (!is_range && (enc & 0x70) == PE_PCREL) v -= rw_map_or_same(s->c, s->addr + off);
+    const uint32_t off = (uint32_t)(p - s->t.start);
+    if (!is_range && (enc & 0x70) == PE_PCREL) v -= rw_map_or_same(s->c, s->t.addr + off);
     memcpy(bytes + off, &v, 4);
 }
 
@@ -326,23 +172,23 @@ static void put_ptr(cfi_sec *s, uint8_t *bytes, const uint8_t *p, uint8_t enc, u
  * moved to the end of dbg (NULL: no .debug_frame). */
 static int move_eh_frame(cfi_sec *s, uint8_t *bytes, dw_buf *dbg)
 {
-    dw_reader whole = { s->start, s->start + s->size, 0 }, r;
+    dw_reader whole = { s->t.start, s->t.start + s->t.size, 0 }, r;
     uint32_t off, id;
     int e;
-    while ((e = entry(s, &whole, &r, &off, &id)) == 0) {
-        const uint8_t *body = s->start + off;
+    while ((e = cfi_entry(&s->t, &whole, &r, &off, &id)) == 0) {
+        const uint8_t *body = s->t.start + off;
         if (!id) {
             if (add_cie(s, &r, off)) return -1;
             continue;
         }
         const uint32_t cie_off = off + 4 - id; /* (relative to the id field) */
-        cie *ci = cie_at(s, cie_off);
+        cfi_cie *ci = cie_at(s, cie_off);
         if (id > off + 4 || !ci) return bad_at(s, body, "an FDE whose CIE is not before it");
         const uint8_t *lo_at = r.p;
         uint32_t lo = 0, len = 0, new_lo, new_hi; /* (read_ptr sets them; gcc -O3 cannot tell) */
-        if (read_ptr(s, &r, ci->enc, 0, &lo)) return -1;
+        if (cfi_read_ptr(&s->t, &r, ci->enc, 0, &lo)) return -1;
         const uint8_t *len_at = r.p;
-        if (read_ptr(s, &r, ci->enc, 1, &len)) return -1;
+        if (cfi_read_ptr(&s->t, &r, ci->enc, 1, &len)) return -1;
         if (ci->z) {
             const uint64_t n = dw_get_uleb(&r);
             if (r.bad || n > (uint64_t)(r.end - r.p)) return bad_at(s, body, "an FDE's augmentation data runs past it");
@@ -360,12 +206,12 @@ static int move_eh_frame(cfi_sec *s, uint8_t *bytes, dw_buf *dbg)
         if (b.n <= room) { /* in place, padded */
             put_ptr(s, bytes, lo_at, ci->enc, new_lo, 0);
             put_ptr(s, bytes, len_at, ci->enc, new_hi - new_lo, 1);
-            if (b.n) memcpy(bytes + (rows - s->start), b.p, b.n); /* (no rows: b.p is NULL) */
-            memset(bytes + (rows - s->start) + b.n, CFA_NOP, room - b.n);
+            if (b.n) memcpy(bytes + (rows - s->t.start), b.p, b.n); /* (no rows: b.p is NULL) */
+            memset(bytes + (rows - s->t.start) + b.n, CFA_NOP, room - b.n);
         } else { /* covering nothing here; in .debug_frame if it can be */
             put_ptr(s, bytes, lo_at, ci->enc, new_lo, 0);
             put_ptr(s, bytes, len_at, ci->enc, 0, 1);
-            memset(bytes + (rows - s->start), CFA_NOP, room);
+            memset(bytes + (rows - s->t.start), CFA_NOP, room);
             if (dbg && ci->plain) {
                 dw_reader again = { rows, r.end, 0 };
                 if (convert_cie(s, ci, dbg) || put_debug_fde(s, &again, ci, ci->moved_off, lo, lo + len, body, dbg)) {
@@ -394,9 +240,10 @@ int rw_move_cfi(rw_ctx *c)
     if (eh && !(eh->sh.sh_flags & SHF_ALLOC)) eh = NULL;
     dw_buf out = { 0 };
     dw_offset_map cies = { 0 };
-    cfi_sec d = { c, ".debug_frame", dbg ? c->file + dbg->sh.sh_offset : NULL, dbg ? dbg->sh.sh_size : 0, 0, 0, NULL, 0 };
-    cfi_sec h = { c, ".eh_frame", eh ? c->file + eh->sh.sh_offset : NULL, eh ? eh->sh.sh_size : 0,
-                  eh ? eh->sh.sh_addr : 0, 1, NULL, 0 };
+    cfi_sec d = { { c->what, ".debug_frame", dbg ? c->file + dbg->sh.sh_offset : NULL, dbg ? dbg->sh.sh_size : 0, 0, 0,
+                    c->err, c->errlen }, c, NULL, 0 };
+    cfi_sec h = { { c->what, ".eh_frame", eh ? c->file + eh->sh.sh_offset : NULL, eh ? eh->sh.sh_size : 0,
+                    eh ? eh->sh.sh_addr : 0, 1, c->err, c->errlen }, c, NULL, 0 };
     int rc = (dbg && rebuild_debug_frame(&d, &out, &cies)) || (eh && move_eh_frame(&h, eh->bytes, dbg ? &out : NULL));
     if (!rc && dbg) {
         free(dbg->bytes);

@@ -34,6 +34,8 @@
  *            out[1]; then atomics on one word (cas_turns)
  *   float_turns  one warp whose 32 lanes add their numbers to one float,
  *            then to one double
+ *   chain    8 threads of one warp through a helper that calls another
+ *            (and ends in a tail call for threads 4-7 at -O2), checked
  *   two_devices  basic on a second device (opened while the first is
  *            open, closed first), then basic on the first
  * GDB_APP_CONFIG in the environment adds configuration text (mode=timing).
@@ -447,6 +449,27 @@ static int run_twins(ws_device *dev, ws_module *mod)
     return 0;
 }
 
+/* chain: 8 threads through chain_mid and chain_leaf (gdb_kernels.c). */
+static int run_chain(ws_device *dev, ws_module *mod)
+{
+    enum { T = 8 };
+    int out[T];
+    ws_kernel *k;
+    ws_addr dout;
+    ws_status st;
+    if ((st = ws_kernel_get(mod, "chain", &k)) || (st = ws_malloc(dev, sizeof out, &dout)))
+        return fail(dev, "preparing chain", st);
+    ws_arg args[] = { WS_ARG_PTR(dout) };
+    if ((st = ws_launch(dev, k, WS_DIM3(1, 1, 1), WS_DIM3(T, 1, 1), 0, args, 1)) || (st = ws_synchronize(dev)) ||
+        (st = ws_memcpy_dtoh(dev, out, dout, sizeof out)))
+        return fail(dev, "running chain", st);
+    for (int t = 0; t < T; t++) {
+        const int a = t * 3 + 1, want = a > 10 ? (a + t) * 3 + 1 : a + a * 3 + 1;
+        if (out[t] != want) return printf("result BAD in chain at %d: %d, expected %d\n", t, out[t], want), 1;
+    }
+    return 0;
+}
+
 /* lock_line: 32 threads of one warp take one lock in turn; each records
  * its place in the order, so every place 0..31 is taken once. */
 static int run_lock_line(ws_device *dev, ws_module *mod)
@@ -619,6 +642,7 @@ int main(int argc, char **argv)
     else if (!strcmp(mode, "spinlock")) bad = run_spinlock(dev, mod);
     else if (!strcmp(mode, "lock_line")) bad = run_lock_line(dev, mod);
     else if (!strcmp(mode, "twins")) bad = run_twins(dev, mod);
+    else if (!strcmp(mode, "chain")) bad = run_chain(dev, mod);
     else if (!strcmp(mode, "explore")) bad = run_explore(dev, mod);
     else if (!strcmp(mode, "hang")) bad = run_hang(dev, mod);
     else if (!strcmp(mode, "blur")) bad = run_blur(dev, mod);

@@ -314,3 +314,28 @@ WS_KERNEL void byval(struct settings s, struct table t, int *out)
     t.v[0] += (int)i; /* MARK:byval_own */
     out[i] = (int)(s.scale * (float)t.v[i % 6]) + s.offset + (int)t.weight; /* MARK:byval_use */
 }
+
+/* A call chain to unwind inside a function's epilogue (gdb_app mode
+ * "chain": 8 threads of one warp): chain_mid returns after a call, or,
+ * where a > 10 (threads 4..7), ends in a tail call at -O2. */
+volatile int chain_sink;
+__attribute__((noinline)) static int chain_leaf(int x)
+{
+    chain_sink = x; /* MARK:chain_leaf */
+    return x * 3 + 1;
+}
+
+__attribute__((noinline)) static int chain_mid(int *p, int x)
+{
+    int a = chain_leaf(x); /* MARK:chain_mid */
+    if (a > 10) return chain_leaf(a + x); /* MARK:chain_tail */
+    p[x] = a;
+    return a + chain_leaf(a); /* MARK:chain_ret */
+}
+
+WS_KERNEL void chain(int *out)
+{
+    int t = (int)threadIdx_x();
+    int v = chain_mid(out, t); /* MARK:chain_call */
+    out[t] = v; /* MARK:chain_store */
+}
