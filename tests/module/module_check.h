@@ -121,6 +121,86 @@ static inline unsigned mod_check_lines(const void *elf, size_t size, const ws_el
     return bad;
 }
 
+/* What the loader does with a module's code before a launch: its issue
+ * order (runtime/issue_order.h), from its function symbols and the code
+ * pointers in its read-only data (switch tables). Every key and loop end
+ * is an address of the code, and each function's keys are its own
+ * addresses in another order. Needs runtime/issue_order.h and
+ * runtime/func_symbols.h included before this header. */
+#if defined(WS_RUNTIME_ISSUE_ORDER_H) && defined(WS_RUNTIME_FUNC_SYMBOLS_H)
+static inline unsigned mod_check_order(const void *elf, size_t size, const ws_elf_image *img, const char *label,
+                                       int verbose)
+{
+    unsigned bad = 0;
+    elf_version(EV_CURRENT);
+    Elf *e = elf_memory((char *)elf, size); /* libelf only reads it */
+    if (!e) return 0;
+    ws_func_syms syms;
+    ws_func_syms_build(&syms, e);
+    const uint32_t lo = img->text_start, hi = img->text_end, nslots = (hi - lo) / 2;
+    uint32_t *pairs = syms.n ? malloc(2 * syms.n * sizeof *pairs) : NULL;
+    size_t n = 0;
+    for (size_t i = 0; pairs && i < syms.n; i++) { /* as the loader: nested and aliased symbols after the first go */
+        if (n && syms.v[i].lo < pairs[2 * n - 1]) continue;
+        pairs[2 * n] = syms.v[i].lo, pairs[2 * n + 1] = syms.v[i].lo + syms.v[i].size, n++;
+    }
+    ws_code_pointer *ptrs = NULL;
+    size_t nptrs = 0;
+    uint32_t *keys = NULL, *ends = NULL;
+    if (n && !ws_code_pointers(e, 0, lo, hi, &ptrs, &nptrs) &&
+        !ws_issue_order(img->bytes + (lo - img->link_base), lo, hi - lo, pairs, n, ptrs, nptrs, &keys, &ends)) {
+        for (uint32_t s = 0; keys && s < nslots; s++)
+            if (keys[s] < lo || keys[s] >= lo + 2 * nslots || keys[s] % 2)
+                bad += mod_complain(verbose, label, "issue key outside the code", NULL);
+        for (uint32_t s = 0; ends && s < nslots; s++)
+            if (ends[s] && (ends[s] <= lo || ends[s] > hi))
+                bad += mod_complain(verbose, label, "loop end outside the code", NULL);
+        for (size_t f = 0; keys && f < n; f++) { /* a function's keys stay in it */
+            const uint32_t a = pairs[2 * f], z = pairs[2 * f + 1];
+            if (a < lo || z > lo + 2 * nslots || z <= a || (a - lo) % 2) continue;
+            for (uint32_t pc = a; pc < z; pc += 2)
+                if (keys[(pc - lo) / 2] < a || keys[(pc - lo) / 2] >= z)
+                    bad += mod_complain(verbose, label, "issue key outside its function", NULL);
+        }
+    }
+    free(keys), free(ends), free(ptrs), free(pairs);
+    ws_func_syms_free(&syms);
+    elf_end(e);
+    return bad;
+}
+#endif
+
+/* What `warpscope cc` does to every module it links: describe its
+ * functions' epilogues in the CFI (instrument/epilogue_cfi.h). It either
+ * refuses the module with a message or gives one that parses, keeps the
+ * image's promises and has the same code. Needs
+ * instrument/epilogue_cfi.h included before this header. */
+#ifdef WS_INSTRUMENT_EPILOGUE_CFI_H
+static inline unsigned mod_check_epilogue_cfi(const void *elf, size_t size, const ws_elf_image *img,
+                                              const char *label, int verbose)
+{
+    uint8_t *out = NULL;
+    size_t n = 0;
+    wsi_cfi_report rep;
+    char err[512] = "";
+    if (wsi_epilogue_cfi(elf, size, label, &out, &n, &rep, err, sizeof err))
+        return err[0] ? 0 : mod_complain(verbose, label, "epilogue CFI refused without a message", NULL);
+    unsigned bad = 0;
+    ws_elf_image o;
+    if (ws_elf_parse(out, n, label, &o, err, sizeof err)) bad += mod_complain(verbose, label, "module with epilogue CFI does not parse", err);
+    else {
+        bad += mod_check_image(&o, label, verbose);
+        if (o.text_start != img->text_start || o.text_end != img->text_end || o.link_base != img->link_base ||
+            memcmp(o.bytes + (o.text_start - o.link_base), img->bytes + (img->text_start - img->link_base),
+                   o.text_end - o.text_start))
+            bad += mod_complain(verbose, label, "epilogue CFI changed the code", NULL);
+        ws_elf_free(&o);
+    }
+    free(out);
+    return bad;
+}
+#endif
+
 /* What `warpscope trace` does with a module that parsed: rewrite it for
  * both passes (counting; recording blocks, memory and store values per
  * warp). A rewrite either fails with a message naming the module or gives

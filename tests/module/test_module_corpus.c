@@ -5,7 +5,10 @@
  *
  * usage: test_module_corpus CORPUS_DIR  */
 #include <dirent.h>
+#include "instrument/epilogue_cfi.h"
 #include "instrument/rewrite.h"
+#include "runtime/func_symbols.h"
+#include "runtime/issue_order.h"
 #include "module_check.h"
 #include "module_util.h"
 #include "runtime/elf_image.h"
@@ -54,6 +57,8 @@ int main(int argc, char **argv)
             CHECK_EQ_U(mod_check_image(&img, path, 1), 0);
             CHECK_EQ_U(mod_check_lines(data, len, &img, path, 1), 0);
             CHECK_EQ_U(mod_check_rewrite(data, len, path, 1), 0);
+            CHECK_EQ_U(mod_check_order(data, len, &img, path, 1), 0);
+            CHECK_EQ_U(mod_check_epilogue_cfi(data, len, &img, path, 1), 0);
             CHECK(ws_elf_relocate(&img, 0x02345800u, err, sizeof err) == 0 || err[0]);
             ws_elf_free(&img);
             printf("%-40s accepted\n", names[i]);

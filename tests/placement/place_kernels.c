@@ -76,7 +76,7 @@ WS_KERNEL void local_b(int *out)
 
 /* A switch compiled to a jump table: its indirect jump goes to the
  * table's cases, so the kernel reserves its own array only (until
- * 2026-11-30, every WS_SHARED object of the module, as a call through a
+ * 2026-11-29, every WS_SHARED object of the module, as a call through a
  * pointer does). */
 WS_KERNEL void local_switch(int *out)
 {

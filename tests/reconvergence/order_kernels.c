@@ -96,7 +96,7 @@ BODY void table_switch(void)
  * an unrolled loop of switches: each jump goes to its own table's cases.
  * Were every table's cases the targets of both jumps, the second jump
  * would reach the first switch's cases and make a loop entered at two
- * places (irreducible): address order, as until 2026-11-30. Issue order:
+ * places (irreducible): address order, as until 2026-11-29. Issue order:
  * entry, 1a, 1b, join 1, 2a, 2b, join 2. */
 BODY void two_tables(void)
 {

@@ -111,7 +111,7 @@ WS_KERNEL void work_queue(const int *in, int *out)
 /* The work queue with its ballot in a function of its own, as every
  * helper is at -O0: a loop that calls a function holding a vote,
  * shuffle or barrier holds its lanes at its header as if the call were
- * inlined (until 2026-11-30 only an inlined one did, and at -O0 the
+ * inlined (until 2026-11-29 only an inlined one did, and at -O0 the
  * rounds came out 2 3 4 5 6 7 7 ...). */
 __attribute__((noinline)) static unsigned any_left(int work)
 {
@@ -134,7 +134,7 @@ WS_KERNEL void call_queue(const int *in, int *out)
 
 /* A switch on each lane's value, with cases enough for clang to jump
  * through a table (at -O1 and -O2; at -O3 and -Os it may pick otherwise),
- * then the scan. Until 2026-11-30 the loader did not follow the jump to
+ * then the scan. Until 2026-11-29 the loader did not follow the jump to
  * the cases, so the whole function kept address order and the scan was
  * wrong at -O1 and -O2, as without issue order. */
 WS_KERNEL void switch_scan(const int *in, int *out)
@@ -160,7 +160,7 @@ WS_KERNEL void switch_scan(const int *in, int *out)
 
 /* A switch and a scan in a loop of three turns, which clang unrolls at
  * -O3 with each copy's cases below, jumping back up to its scan: each
- * switch's jump goes to its own table's cases (until 2026-11-30 every
+ * switch's jump goes to its own table's cases (until 2026-11-29 every
  * table's, which looked like a loop entered at two places, so address
  * order, and wrong sums at -O1 and -O3; a tester's kernel). */
 WS_KERNEL void switch_loop_scan(const int *in, int *out)
@@ -190,7 +190,7 @@ WS_KERNEL void switch_loop_scan(const int *in, int *out)
  * while any lane has work, a block barrier in the loop: every lane loops
  * twice. After 256 turns of lane 0 alone the starvation guard gives the
  * others a turn, and back at the loop's header they must wait for lane 0
- * again, not run the loop's next vote without it (until 2026-11-30 they
+ * again, not run the loop's next vote without it (until 2026-11-29 they
  * did at -O0, left the loop, and the block deadlocked at the barriers). */
 WS_KERNEL void guard_barrier_loop(const int *in, int *out)
 {
