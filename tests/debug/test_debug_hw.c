@@ -1094,6 +1094,58 @@ static void compute_run(dbg_session *s, ws_addr out)
     check_compute_out(s->dev, out, -1, 0);
 }
 
+/* ---- tdata1.type is WARL and the unit has mcontrol (type 2) only: a
+ * write of another type disables the trigger; it reads back as an idle
+ * mcontrol (type 0 would tell OpenOCD 0.12 that no trigger is there, and
+ * it stops counting at it). Until 2026-11-29 every non-zero type became
+ * type 2 with the written bits, so icount with m and a count of 1
+ * (0x30000044) armed an execute trigger ---- */
+static void test_trigger_type(void)
+{
+    dbg_session s;
+    ws_addr out;
+    if (compute_open(&s, WS_DBG_TOPO_BROADCAST, &out)) { CHECK(0); return; }
+    ws_debug *d = s.d;
+    const uint32_t idle = 2u << 28 | 1u << 27 | 31u << 21 | 1u << 12, tdata1 = WS_REGNO_CSR(WS_CSR_TDATA1);
+    static const uint32_t types[] = { 1, 3, 4, 5, 6, 15 };
+    for (uint32_t c = 0; c < 2; c++) { /* before any launch: every type on trigger 2 of both cores */
+        const uint32_t h = hart_of(c, 1, 0, 0);
+        CHECK_EQ_U(reg_write(d, 0, h, WS_REGNO_CSR(WS_CSR_TSELECT), 2), 0);
+        CHECK_EQ_U(reg_write(d, 0, h, WS_REGNO_CSR(WS_CSR_TDATA2), s.bp), 0);
+        for (size_t t = 0; t < sizeof types / sizeof *types; t++) {
+            CHECK_EQ_U(reg_write(d, 0, h, tdata1, types[t] << 28 | 0x44), 0);
+            CHECK_REG(d, 0, h, tdata1, idle);
+        }
+    }
+    compute_start(&s, out);
+    ws_dbg_event ev;
+    int halts = 0;
+    while (ws_debug_wait_event(d, 10000, &ev) == WS_OK && ev.kind != WS_DBG_EV_LAUNCH_END)
+        if (ev.kind == WS_DBG_EV_HALT) halts++, resume_all(d);
+    CHECK_EQ_U(halts, 0);
+    CHECK_EQ_U(app_join(&s.a), WS_OK);
+    check_compute_out(s.dev, out, -1, 0);
+    /* still a trigger: type 2 arms it */
+    for (uint32_t c = 0; c < 2; c++) CHECK_EQ_U(set_trigger(d, 0, hart_of(c, 1, 0, 0), 2, TRIG_EXEC, s.bp), 0);
+    compute_start(&s, out);
+    CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
+    CHECK_EQ_U(csr_get(d, 0, ev.hart, WS_CSR_DPC), s.bp);
+    CHECK_HALT_CAUSE(d, 0, ev.hart, WS_DCSR_CAUSE_TRIGGER);
+    /* another type written over the armed trigger disarms it */
+    for (uint32_t c = 0; c < 2; c++) {
+        CHECK_EQ_U(reg_write(d, 0, hart_of(c, 1, 0, 0), tdata1, 3u << 28 | 0x44), 0);
+        CHECK_REG(d, 0, hart_of(c, 1, 0, 0), tdata1, idle);
+    }
+    resume_all(d);
+    halts = 0;
+    while (ws_debug_wait_event(d, 10000, &ev) == WS_OK && ev.kind != WS_DBG_EV_LAUNCH_END)
+        if (ev.kind == WS_DBG_EV_HALT) halts++, resume_all(d);
+    CHECK_EQ_U(halts, 0);
+    CHECK_EQ_U(app_join(&s.a), WS_OK);
+    check_compute_out(s.dev, out, -1, 0);
+    session_close(&s);
+}
+
 /* ---- a step off the end of the kernel: the warp retires, the step is
  * over (dcsr.step cleared), and the next warp in that slot runs as any
  * other (until 2026-11-27 it inherited dcsr.step and its next resume was
@@ -1948,6 +2000,7 @@ int main(int argc, char **argv)
     else if (!strcmp(t, "chain_exec")) test_chain_exec();
     else if (!strcmp(t, "exec_napot")) test_exec_napot();
     else if (!strcmp(t, "step_off_end")) test_step_off_end();
+    else if (!strcmp(t, "trigger_type")) test_trigger_type();
     else if (!strcmp(t, "load_trigger")) test_load_trigger();
     else if (!strcmp(t, "fault")) test_fault();
     else if (!strcmp(t, "fault_during_detach")) test_fault_during_detach();
