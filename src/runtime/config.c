@@ -94,59 +94,65 @@ static int is_pow2(uint64_t v) { return v && !(v & (v - 1)); }
 #define STACK_WINDOW (WS_STACK_END - WS_STACK_BASE)
 #define GLOBAL_MAX ((uint64_t)(WS_GLOBAL_MAX_END - WS_GLOBAL_BASE))
 
+/* What numeric setting k accepts, as its messages say it: check_alone
+ * names it for a value out of range, read_number for a value that is not
+ * a whole number at all ("threads=-1" said "0 to 2^64-1" until
+ * 2026-11-29, the parser's range, not the setting's). */
+static void accepted(int k, char *buf, size_t len)
+{
+    switch (k) {
+    case K_CORES: snprintf(buf, len, "must be 1..256"); break;
+    case K_WARPS: snprintf(buf, len, "must be 1..%u", MAX_WARPS); break;
+    case K_LANES: snprintf(buf, len, "must be 1..%u", MAX_LANES); break;
+    case K_STACK:
+        snprintf(buf, len, "must be a power of two >= 1024 and at most %u MiB (the stack window, which every "
+                 "lane's stack shares)", STACK_WINDOW >> 20);
+        break;
+    case K_GLOBAL:
+        snprintf(buf, len, "must be a multiple of 4096 between 1 MiB and %llu MiB",
+                 (unsigned long long)(GLOBAL_MAX >> 20));
+        break;
+    case K_SHARED_CORE: snprintf(buf, len, "must be at most %u MiB (the shared-memory window)", SHARED_WINDOW >> 20); break;
+    case K_SHARED_BLOCK:
+        snprintf(buf, len, "must be at most shared_per_core, itself at most %u MiB (the shared-memory window)",
+                 SHARED_WINDOW >> 20);
+        break;
+    case K_BLOCK_THREADS:
+        snprintf(buf, len, "must be 1..warps_per_core*lanes_per_warp (at most %u*%u = %u)", MAX_WARPS, MAX_LANES,
+                 MAX_WARPS * MAX_LANES);
+        break;
+    case K_THREADS: snprintf(buf, len, "must be 0 (one per host core) to 256"); break;
+    case K_QUANTUM: snprintf(buf, len, "must be at least 1 and at most %u", UINT32_MAX); break;
+    case K_WATCHDOG: snprintf(buf, len, "must be 0 (off) to %u", UINT32_MAX); break;
+    default: snprintf(buf, len, "must be 0 to %u", UINT32_MAX); break; /* (every setting has its case) */
+    }
+}
+
 /* The limits of numeric setting k on its own. ws_config_parse checks each
  * setting with them as it reads it, naming the value as written (`shown`);
  * ws_config_validate with the value held. -1 with a message if wrong. */
 static int check_alone(int k, uint64_t v, const char *shown, char *err, size_t len)
 {
-    const char *key = num_keys[k].name;
+    int out;
     switch (k) {
-    case K_CORES:
-        if (v < 1 || v > 256) return fail(err, len, "%s=%s: must be 1..256", key, shown);
-        break;
-    case K_WARPS:
-        if (v < 1 || v > MAX_WARPS) return fail(err, len, "%s=%s: must be 1..%u", key, shown, MAX_WARPS);
-        break;
-    case K_LANES:
-        if (v < 1 || v > MAX_LANES) return fail(err, len, "%s=%s: must be 1..%u", key, shown, MAX_LANES);
-        break;
-    case K_STACK:
-        if (!is_pow2(v) || v < 1024) return fail(err, len, "%s=%s: must be a power of two >= 1024", key, shown);
-        if (v > STACK_WINDOW)
-            return fail(err, len, "%s=%s: must be at most %u MiB (the stack window, which every lane's stack "
-                        "shares)", key, shown, STACK_WINDOW >> 20);
-        break;
-    case K_GLOBAL:
-        if (v < (1u << 20) || v > GLOBAL_MAX || v % 4096)
-            return fail(err, len, "%s=%s: must be a multiple of 4096 between 1 MiB and %llu MiB", key, shown,
-                        (unsigned long long)(GLOBAL_MAX >> 20));
-        break;
-    case K_SHARED_CORE:
-        if (v > SHARED_WINDOW)
-            return fail(err, len, "%s=%s: must be at most %u MiB (the shared-memory window)", key, shown,
-                        SHARED_WINDOW >> 20);
-        break;
-    case K_SHARED_BLOCK:
-        if (v > SHARED_WINDOW)
-            return fail(err, len, "%s=%s: must be at most shared_per_core, itself at most %u MiB (the "
-                        "shared-memory window)", key, shown, SHARED_WINDOW >> 20);
-        break;
-    case K_BLOCK_THREADS:
-        if (v < 1 || v > MAX_WARPS * MAX_LANES)
-            return fail(err, len, "%s=%s: must be 1..warps_per_core*lanes_per_warp (at most %u*%u = %u)", key,
-                        shown, MAX_WARPS, MAX_LANES, MAX_WARPS * MAX_LANES);
-        break;
-    case K_THREADS:
-        if (v > 256) return fail(err, len, "%s=%s: must be 0 (one per host core) to 256", key, shown);
-        break;
-    case K_QUANTUM:
-        if (v < 1) return fail(err, len, "%s=%s: must be at least 1", key, shown);
-        break;
-    default:
-        break;
+    case K_CORES: out = v < 1 || v > 256; break;
+    case K_WARPS: out = v < 1 || v > MAX_WARPS; break;
+    case K_LANES: out = v < 1 || v > MAX_LANES; break;
+    case K_STACK: out = !is_pow2(v) || v < 1024 || v > STACK_WINDOW; break;
+    case K_GLOBAL: out = v < (1u << 20) || v > GLOBAL_MAX || v % 4096; break;
+    case K_SHARED_CORE: case K_SHARED_BLOCK: out = v > SHARED_WINDOW; break;
+    case K_BLOCK_THREADS: out = v < 1 || v > MAX_WARPS * MAX_LANES; break;
+    case K_THREADS: out = v > 256; break;
+    case K_QUANTUM: out = v < 1; break;
+    default: out = 0; break;
+    }
+    if (out) {
+        char what[160];
+        accepted(k, what, sizeof what);
+        return fail(err, len, "%s=%s: %s", num_keys[k].name, shown, what);
     }
     if (!num_keys[k].is64 && v > UINT32_MAX)
-        return fail(err, len, "%s=%s: too large (at most %u)", key, shown, UINT32_MAX);
+        return fail(err, len, "%s=%s: too large (at most %u)", num_keys[k].name, shown, UINT32_MAX);
     return 0;
 }
 
@@ -158,9 +164,11 @@ static int check_alone(int k, uint64_t v, const char *shown, char *err, size_t l
  * message naming the setting and the value. */
 static int read_number(int k, const char *val, uint64_t *n, char *as_written, char *err, size_t len)
 {
-    if (parse_size(val, n)) {
-        snprintf(err, len, "%s=%s: not a whole number from 0 to 2^64-1 (decimal or 0x hex; K, M, G suffixes allowed)",
-                 num_keys[k].name, val);
+    if (parse_size(val, n)) { /* "-1", "abc": say what the setting takes, not what the parser reads */
+        char what[160];
+        accepted(k, what, sizeof what);
+        snprintf(err, len, "%s=%s: %s, a whole number (decimal or 0x hex; K, M, G suffixes allowed)",
+                 num_keys[k].name, val, what);
         return -1;
     }
     if (strlen(val) < SHOWN) memcpy(as_written, val, strlen(val) + 1); /* a value can be as long as 0x000...0001 */

@@ -1094,6 +1094,167 @@ static void compute_run(dbg_session *s, ws_addr out)
     check_compute_out(s->dev, out, -1, 0);
 }
 
+/* Events until the launch ends: the number of halts (each resumed). */
+static int halts_to_launch_end(ws_debug *d)
+{
+    ws_dbg_event ev;
+    int halts = 0;
+    while (ws_debug_wait_event(d, 10000, &ev) == WS_OK && ev.kind != WS_DBG_EV_LAUNCH_END)
+        if (ev.kind == WS_DBG_EV_HALT) halts++, resume_all(d);
+    return halts;
+}
+
+/* ---- dmcontrol.haltreq is a bit per hart that stays set until a write
+ * selecting the hart clears it (spec 0.13.2): written while the harts are
+ * unavailable (no launch yet), it halts their lanes (cause 3) as a launch
+ * fills them, before their first instruction. Until 2026-11-29 the
+ * request was dropped at the next safe point, so a probe could not stop a
+ * kernel at its entry ---- */
+static void test_haltreq_unavailable(void)
+{
+    dbg_session s;
+    ws_addr out;
+    if (compute_open(&s, WS_DBG_TOPO_BROADCAST, &out)) { CHECK(0); return; }
+    ws_debug *d = s.d;
+    ws_debug_set_all_stop(d, 0); /* as the JTAG server runs */
+    const uint32_t h0 = hart_of(0, 1, 0, 0), h37 = hart_of(1, 1, 0, 5);
+    /* one write, two harts: hartsel (lane 5 of core 1) and the hart array
+     * mask (lane 0 of core 0) */
+    dmw(d, 0, WS_DM_HAWINDOWSEL, 0);
+    dmw(d, 0, WS_DM_HAWINDOW, 1u << h0);
+    dmw(d, 0, WS_DM_DMCONTROL, dmctl_sel(h37) | 1u << 26 | 1u << 31);
+    CHECK(dmr(d, 0, WS_DM_DMSTATUS) & DMS_ANYUNAVAIL);
+    /* writes selecting other harts leave those bits set */
+    select_hart(d, 0, hart_of(1, 1, 0, 9));
+    select_hart(d, 0, hart_of(0, 1, 0, 1));
+    /* a bit cleared again before the launch halts nothing: lane 3 of core 0 */
+    halt_hart(d, 0, hart_of(0, 1, 0, 3));
+    compute_start(&s, out);
+    ws_dbg_event ev;
+    uint32_t seen = 0;
+    for (int i = 0; i < 2; i++) {
+        CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
+        CHECK(ev.hart == h0 || ev.hart == h37);
+        seen |= 1u << (ev.hart / 32);
+    }
+    CHECK_EQ_U(seen, 3);
+    /* both warps, before their first instruction; read through other
+     * harts: a dmcontrol write selecting h0 or h37 with haltreq = 0 (as
+     * any register access writes) would clear their bits */
+    for (uint32_t h = 1; h < 64; h += 9) {
+        if (h == h37) continue;
+        CHECK_HALT_CAUSE(d, 0, h, WS_DCSR_CAUSE_HALTREQ);
+        CHECK_REG(d, 0, h, WS_REGNO_CSR(0xC02), 0); /* instret */
+    }
+    /* resuming another hart of the warp leaves hart 0's bit set: the
+     * warp halts again at once ("running harts halt whenever their halt
+     * request bit is set") */
+    resume_hart(d, 0, hart_of(0, 1, 0, 2));
+    CHECK(ws_dmi_wait_run_control(d, 0, 10000) == WS_OK);
+    CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
+    CHECK_EQ_U(ev.hart, h0);
+    CHECK(wait_status(d, 0, hart_of(0, 1, 0, 2), DMS_ALLHALTED) == 0);
+    CHECK_REG(d, 0, hart_of(0, 1, 0, 2), WS_REGNO_CSR(0xC02), 0);
+    /* resuming hart 0 clears its bit (haltreq = 0 in the same write): it runs */
+    resume_hart(d, 0, h0);
+    /* a mode-switch "run" of core 1 clears the bits of its harts */
+    const uint32_t core1 = 1;
+    CHECK_EQ_U(modeswitch(d, 0, &core1, 1, 1) & 0xFF, 1);
+    CHECK_EQ_U(halts_to_launch_end(d), 0);
+    CHECK_EQ_U(app_join(&s.a), WS_OK);
+    check_compute_out(s.dev, out, -1, 0);
+    /* nothing is left set: the next launch runs through */
+    compute_start(&s, out);
+    CHECK_EQ_U(halts_to_launch_end(d), 0);
+    CHECK_EQ_U(app_join(&s.a), WS_OK);
+    /* dmactive = 0 (a module reset) clears the bits */
+    dmw(d, 0, WS_DM_DMCONTROL, dmctl_sel(h37) | 1u << 31);
+    dmw(d, 0, WS_DM_DMCONTROL, 0);
+    dmw(d, 0, WS_DM_DMCONTROL, 1);
+    compute_start(&s, out);
+    CHECK_EQ_U(halts_to_launch_end(d), 0);
+    CHECK_EQ_U(app_join(&s.a), WS_OK);
+    /* a bit outlives a launch that does not reach its hart (one block:
+     * core 1 idle) and halts the next one that does */
+    dmw(d, 0, WS_DM_DMCONTROL, dmctl_sel(h37) | 1u << 31);
+    session_launch(&s, "compute", 1, 32, out, 0);
+    CHECK_EQ_U(halts_to_launch_end(d), 0);
+    CHECK_EQ_U(app_join(&s.a), WS_OK);
+    compute_start(&s, out);
+    CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
+    CHECK_EQ_U(ev.hart, h37);
+    const uint32_t h38 = h37 + 1; /* (its warp's registers, h37's bit untouched) */
+    CHECK_REG(d, 0, h38, WS_REGNO_CSR(0xC02), 0);
+    /* resumereq with haltreq set is ignored (spec) */
+    dmw(d, 0, WS_DM_DMCONTROL, dmctl_sel(h37) | 1u << 31 | 1u << 30);
+    CHECK(ws_dmi_wait_run_control(d, 0, 10000) == WS_OK);
+    select_hart(d, 0, h38);
+    CHECK(dmr(d, 0, WS_DM_DMSTATUS) & DMS_ALLHALTED);
+    /* resuming through another hart of the warp: halted again by h37's bit */
+    resume_hart(d, 0, hart_of(1, 1, 0, 0));
+    CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
+    CHECK_EQ_U(ev.hart, h37);
+    CHECK_REG(d, 0, h38, WS_REGNO_CSR(0xC02), 0);
+    /* the mode-switch port's "run" clears them and runs core 1 */
+    CHECK_EQ_U(modeswitch(d, 0, &core1, 1, 1) & 0xFF, 1);
+    CHECK_EQ_U(halts_to_launch_end(d), 0);
+    CHECK_EQ_U(app_join(&s.a), WS_OK);
+    check_compute_out(s.dev, out, -1, 0);
+    session_close(&s);
+}
+
+/* ---- tdata1.type is WARL and the unit has mcontrol (type 2) only: a
+ * write of another type disables the trigger; it reads back as an idle
+ * mcontrol (type 0 would tell OpenOCD 0.12 that no trigger is there, and
+ * it stops counting at it). Until 2026-11-29 every non-zero type became
+ * type 2 with the written bits, so icount with m and a count of 1
+ * (0x30000044) armed an execute trigger ---- */
+static void test_trigger_type(void)
+{
+    dbg_session s;
+    ws_addr out;
+    if (compute_open(&s, WS_DBG_TOPO_BROADCAST, &out)) { CHECK(0); return; }
+    ws_debug *d = s.d;
+    const uint32_t idle = 2u << 28 | 1u << 27 | 31u << 21 | 1u << 12, tdata1 = WS_REGNO_CSR(WS_CSR_TDATA1);
+    static const uint32_t types[] = { 1, 3, 4, 5, 6, 15 };
+    for (uint32_t c = 0; c < 2; c++) { /* before any launch: every type on trigger 2 of both cores */
+        const uint32_t h = hart_of(c, 1, 0, 0);
+        CHECK_EQ_U(reg_write(d, 0, h, WS_REGNO_CSR(WS_CSR_TSELECT), 2), 0);
+        CHECK_EQ_U(reg_write(d, 0, h, WS_REGNO_CSR(WS_CSR_TDATA2), s.bp), 0);
+        for (size_t t = 0; t < sizeof types / sizeof *types; t++) {
+            CHECK_EQ_U(reg_write(d, 0, h, tdata1, types[t] << 28 | 0x44), 0);
+            CHECK_REG(d, 0, h, tdata1, idle);
+        }
+    }
+    compute_start(&s, out);
+    ws_dbg_event ev;
+    int halts = 0;
+    while (ws_debug_wait_event(d, 10000, &ev) == WS_OK && ev.kind != WS_DBG_EV_LAUNCH_END)
+        if (ev.kind == WS_DBG_EV_HALT) halts++, resume_all(d);
+    CHECK_EQ_U(halts, 0);
+    CHECK_EQ_U(app_join(&s.a), WS_OK);
+    check_compute_out(s.dev, out, -1, 0);
+    /* still a trigger: type 2 arms it */
+    for (uint32_t c = 0; c < 2; c++) CHECK_EQ_U(set_trigger(d, 0, hart_of(c, 1, 0, 0), 2, TRIG_EXEC, s.bp), 0);
+    compute_start(&s, out);
+    CHECK(wait_event(d, WS_DBG_EV_HALT, &ev) == 0);
+    CHECK_EQ_U(csr_get(d, 0, ev.hart, WS_CSR_DPC), s.bp);
+    CHECK_HALT_CAUSE(d, 0, ev.hart, WS_DCSR_CAUSE_TRIGGER);
+    /* another type written over the armed trigger disarms it */
+    for (uint32_t c = 0; c < 2; c++) {
+        CHECK_EQ_U(reg_write(d, 0, hart_of(c, 1, 0, 0), tdata1, 3u << 28 | 0x44), 0);
+        CHECK_REG(d, 0, hart_of(c, 1, 0, 0), tdata1, idle);
+    }
+    resume_all(d);
+    halts = 0;
+    while (ws_debug_wait_event(d, 10000, &ev) == WS_OK && ev.kind != WS_DBG_EV_LAUNCH_END)
+        if (ev.kind == WS_DBG_EV_HALT) halts++, resume_all(d);
+    CHECK_EQ_U(halts, 0);
+    CHECK_EQ_U(app_join(&s.a), WS_OK);
+    check_compute_out(s.dev, out, -1, 0);
+    session_close(&s);
+}
+
 /* ---- a step off the end of the kernel: the warp retires, the step is
  * over (dcsr.step cleared), and the next warp in that slot runs as any
  * other (until 2026-11-27 it inherited dcsr.step and its next resume was
@@ -1948,6 +2109,8 @@ int main(int argc, char **argv)
     else if (!strcmp(t, "chain_exec")) test_chain_exec();
     else if (!strcmp(t, "exec_napot")) test_exec_napot();
     else if (!strcmp(t, "step_off_end")) test_step_off_end();
+    else if (!strcmp(t, "trigger_type")) test_trigger_type();
+    else if (!strcmp(t, "haltreq_unavailable")) test_haltreq_unavailable();
     else if (!strcmp(t, "load_trigger")) test_load_trigger();
     else if (!strcmp(t, "fault")) test_fault();
     else if (!strcmp(t, "fault_during_detach")) test_fault_during_detach();

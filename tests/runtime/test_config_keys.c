@@ -180,6 +180,35 @@ int main(int argc, char **argv)
         CHECK(ws_config_parse(&c, cases[i].text, err, sizeof err) == WS_ERR_INVALID_ARG);
         CHECK_STR_CONTAINS(err, cases[i].msg);
     }
+    /* A value that is no whole number at all ("-1", a word) is refused
+     * with the setting's own range, as one out of range is: until
+     * 2026-11-29 "threads=-1" said "not a whole number from 0 to 2^64-1"
+     * while "threads=300" said "0 (one per host core) to 256". */
+    static const struct { const char *key, *range; } ranges[] = {
+        { "cores", "must be 1..256" },
+        { "warps_per_core", "must be 1..64" },
+        { "lanes_per_warp", "must be 1..32" },
+        { "shared_per_core", "must be at most 256 MiB" },
+        { "max_shared_per_block", "must be at most shared_per_core" },
+        { "stack_per_lane", "must be a power of two >= 1024 and at most 256 MiB" },
+        { "global_mem_limit", "must be a multiple of 4096 between 1 MiB and 3040 MiB" },
+        { "max_threads_per_block", "must be 1..warps_per_core*lanes_per_warp" },
+        { "warp_quantum", "must be at least 1 and at most 4294967295" },
+        { "threads", "must be 0 (one per host core) to 256" },
+        { "watchdog_ms", "must be 0 (off) to 4294967295" },
+    };
+    CHECK(sizeof ranges / sizeof *ranges == NKEYS);
+    for (size_t i = 0; i < sizeof ranges / sizeof *ranges; i++)
+        for (int neg = 0; neg < 2; neg++) {
+            ws_config c;
+            char text[64], err[256] = "", want[160];
+            ws_config_default(&c);
+            snprintf(text, sizeof text, "%s=%s", ranges[i].key, neg ? "-1" : "abc");
+            snprintf(want, sizeof want, "%s: %s", text, ranges[i].range);
+            CHECK(ws_config_parse(&c, text, err, sizeof err) == WS_ERR_INVALID_ARG);
+            CHECK_STR_CONTAINS(err, want);
+            CHECK(!strstr(err, "2^64"));
+        }
     /* Settings mended together are fine in either order. */
     ws_config c;
     char err[256] = "";

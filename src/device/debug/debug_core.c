@@ -106,6 +106,7 @@ static void state_reset(ws_debug *d)
 {
     memset(d->w, 0, d->nwarps * sizeof *d->w);
     memset(d->core, 0, d->dev->cfg.cores * sizeof *d->core);
+    d->haltreq_any = 0;
     d->all_stop = 1;
     d->step_before_fault = 0;
     d->hart_steps = 0;
@@ -237,8 +238,10 @@ ws_status ws_debug_detach(ws_debug *d)
     if (d->shadow) ws_debug_shadow_disarm_locked(d);
     for (uint32_t i = 0; i < d->nwarps; i++) {
         d->w[i].step = 0;
+        d->w[i].haltreq = 0; /* nobody would resume what they halt */
         if (d->w[i].state == DW_HALTED || d->w[i].step_bar) d->w[i].req = REQ_RESUME;
     }
+    d->haltreq_any = 0;
     d->parked = 0;
     /* the halts its machines caused go with it: nobody else may release
      * them, and a program waiting on them would wait for ever */

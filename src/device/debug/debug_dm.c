@@ -31,9 +31,12 @@
 #define MS_STEP 4u
 
 /* A module's reset state: everything cleared but the cores it serves and
- * its hart array mask buffer (emptied). */
+ * its hart array mask buffer (emptied); the halt request bits of its
+ * harts are cleared too. */
 static void dm_reset(ws_debug *d, dbg_dm *m)
 {
+    for (uint32_t w = m->first_core * d->wpc; w < (m->first_core + m->ncores) * d->wpc && w < d->nwarps; w++)
+        d->w[w].haltreq = 0;
     uint32_t fc = m->first_core, nc = m->ncores, *mask = m->hamask;
     memset(mask, 0, (d->nharts + 31) / 32 * sizeof *mask);
     memset(m, 0, sizeof *m);
@@ -79,6 +82,23 @@ static void request(ws_debug *d, dbg_dm *m, int req)
         if (req == REQ_RESUME) dw->resumeack = 0;
     });
     dbg_wake_device_locked(d);
+}
+
+/* dmcontrol.haltreq is a bit per hart (spec 0.13.2): a write sets it
+ * (haltreq = 1) or clears it (0) for every selected hart. A hart keeps a
+ * set bit while it is unavailable, so the lane halts (cause 3) as soon as
+ * a launch gives it a thread, before its first instruction: a probe can
+ * stop a kernel at its entry. */
+static void write_haltreq(ws_debug *d, dbg_dm *m, int set)
+{
+    if (!set && !d->haltreq_any) return; /* (most writes: nothing to clear) */
+    FOR_SELECTED(d, m, h, {
+        if (!served(d, m, h)) continue;
+        uint32_t *bits = &d->w[h / d->lanes].haltreq;
+        if (set) *bits |= 1u << (h % d->lanes);
+        else *bits &= ~(1u << (h % d->lanes));
+    });
+    if (set) d->haltreq_any = 1;
 }
 
 static uint32_t dmstatus(ws_debug *d, dbg_dm *m)
@@ -446,6 +466,7 @@ static void ms_act_core(ws_debug *d, uint32_t core, uint32_t ctl)
         dbg_warp *dw = &d->w[core * d->wpc + s];
         if (ctl == MS_HALT) dw->req = REQ_HALT;
         else {
+            dw->haltreq = 0; /* "run the core": a halt request left set would stop it again at once */
             dw->step = ctl == MS_STEP;
             dw->req = REQ_RESUME;
             dw->resumeack = 0;
@@ -582,6 +603,10 @@ static void dmcontrol_write(ws_debug *d, dbg_dm *m, uint32_t v)
     } else {
         m->hartsel = sel & ((1u << d->hartsellen) - 1); /* WARL: HARTSELLEN bits */
     }
+    write_haltreq(d, m, (v & DMC_HALTREQ) != 0);
+    /* A live running hart is asked to halt now, so a write of 1 then 0
+     * (the gdb server's) still halts it; the bit is for harts that run
+     * later (a launch fills them, or a resume). */
     if (v & DMC_HALTREQ) request(d, m, REQ_HALT);
     else if (v & DMC_RESUMEREQ) request(d, m, REQ_RESUME);
 }
@@ -650,6 +675,7 @@ static int run_control_pending(ws_debug *d, const dbg_dm *m)
             const dbg_warp *dw = &d->w[c * d->wpc + s];
             if (!w->active || !w->live) continue;
             if (dw->req != REQ_NONE) return 1;
+            if (dw->state == DW_RUN && (dw->haltreq & w->live)) return 1; /* halts at its next safe point */
             if (dw->stepping && dw->state == DW_RUN && (w->live & ~w->waiting)) return 1;
         }
     return 0;

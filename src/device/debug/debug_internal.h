@@ -34,6 +34,12 @@ typedef struct dbg_warp {
                             (step_before_fault): the next resume halts the
                             warp on the fault instead of running it    */
     uint8_t resumeack;
+    uint32_t haltreq;    /* dmcontrol.haltreq of the warp's harts, a bit a
+                            lane: set until a dmcontrol write selecting the
+                            hart clears it; a live lane whose bit is set
+                            halts its running warp (spec 0.13.2), also one
+                            that a launch fills later (tool-written, read
+                            by the device thread, under the lock)          */
     uint8_t has_hit;     /* trigger hit recorded (hit_lane/hit_addr)        */
     uint8_t resident;    /* the slot's current warp has been through a safe
                             point (0: a warp dispatched since, or none)     */
@@ -106,6 +112,7 @@ struct ws_debug {
     dbg_dm *dm;
     uint32_t ndm;
     int all_stop, parked;
+    int haltreq_any;               /* some dbg_warp.haltreq bit may be set  */
     int step_before_fault;         /* a step that faults ends as a step (ws_debug_set_step_before_fault) */
     int hart_steps;                /* a step runs its hart's lane (ws_debug_set_hart_steps) */
     int local_harts;               /* DMI hart numbers count from each module's first hart */

@@ -188,6 +188,16 @@ static void step_hart_lane(ws_warp *w, uint32_t lane)
     w->step_exclude = off;
 }
 
+/* Halt w, running, if the halt request bit of one of its live harts is
+ * set (dmcontrol.haltreq, debug_dm.c): 1 if it halted (locked). */
+static int halt_requested_locked(ws_debug *d, ws_warp *w, dbg_warp *dw)
+{
+    const uint32_t lanes = dw->haltreq & (w->active ? w->live : 0);
+    if (!lanes || dw->state != DW_RUN || !atomic_load(&d->attached)) return 0;
+    dbg_halt_locked(d, w, WS_DCSR_CAUSE_HALTREQ, (uint32_t)__builtin_ctz(lanes), 1);
+    return 1;
+}
+
 /* Apply the tool's requests (locked). Returns how many warps changed, or
  * -1 if a faulted warp was resumed (its fault is back in dev->fault).
  * Machine programs queued by the tool are loaded at a service after
@@ -255,6 +265,11 @@ static int service_locked(ws_debug *d, int take_queue)
         if (dw->stepping && d->hart_steps) step_hart_lane(w, dw->step_lane);
         changed++;
     }
+    /* a running warp with a live hart whose halt request bit is set halts
+     * (a resume of other harts of it, or of a hart with hasel, leaves the
+     * bit of this one set) */
+    for (uint32_t i = 0; d->haltreq_any && i < d->nwarps; i++)
+        changed += halt_requested_locked(d, dbg_warp_of(d, i), &d->w[i]);
     dbg_requests_done_locked(d);
     return fault ? -1 : changed;
 }
@@ -280,8 +295,10 @@ static void join_stop(ws_debug *d, ws_warp *w, dbg_warp *dw)
     pthread_mutex_lock(&d->mu);
     dw->resident = 1;
     dw->skip_instret = 0; /* (the slot's last warp's skip is not this one's) */
-    if (d->all_stop && atomic_load(&d->attached) && dw->state == DW_RUN && !dw->stepping &&
-        any_halted_locked(d))
+    /* a halt request written while its harts were unavailable: it halts
+     * before its first instruction, as a halt of its own (an event) */
+    if (!halt_requested_locked(d, w, dw) && d->all_stop && atomic_load(&d->attached) && dw->state == DW_RUN &&
+        !dw->stepping && any_halted_locked(d))
         dbg_halt_locked(d, w, WS_DCSR_CAUSE_HALTREQ, lowest_live(w), 0);
     pthread_mutex_unlock(&d->mu);
 }
@@ -654,9 +671,11 @@ void ws_dbg_launch_end(ws_device *dev, uint64_t launch_id, ws_status st)
     dbg_shadow_launch(d, 0);
     for (uint32_t i = 0; i < d->nwarps; i++) {
         uint8_t step = d->w[i].step, ack = d->w[i].resumeack || d->w[i].req == REQ_RESUME;
+        uint32_t haltreq = d->w[i].haltreq;
         memset(&d->w[i], 0, sizeof d->w[i]);
-        d->w[i].step = step; /* dcsr.step and resumeack outlive the launch */
+        d->w[i].step = step; /* dcsr.step, resumeack and halt requests outlive the launch */
         d->w[i].resumeack = ack;
+        d->w[i].haltreq = haltreq;
     }
     dbg_requests_done_locked(d); /* no lane is live any more */
     dbg_machines_publish_locked(d);

@@ -107,8 +107,13 @@ int dbg_trig_csr(ws_debug *d, uint32_t core, uint32_t csr, int write, uint32_t *
         if (write) {
             exec_changed(d, c->tdata1[i], c->tdata2[i]);
             uint32_t v = *val;
-            c->tdata1[i] = (MC_TYPE(v) == 0) ? (2u << 28) | MC_DMODE | MC_MASKMAX | MC_ACTION_DM
-                         : (2u << 28) | MC_DMODE | MC_MASKMAX | MC_ACTION_DM | (v & MC_WRITABLE);
+            /* type is WARL and tinfo says 2 only: any other type (0, or
+             * one this unit lacks, as icount) leaves the trigger disabled,
+             * not an mcontrol made of the other type's bits (until
+             * 2026-11-29 type 3 with m and its count armed an execute
+             * trigger; debug.trigger_type) */
+            c->tdata1[i] = (2u << 28) | MC_DMODE | MC_MASKMAX | MC_ACTION_DM |
+                           (MC_TYPE(v) == 2 ? v & MC_WRITABLE : 0);
             /* WARL: match 0..3 for loads and stores, 0..1 (one address, a
              * NAPOT range) for execute (a >= or < range would mark most
              * of the code); no chain from the last trigger or an execute
