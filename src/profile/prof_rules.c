@@ -24,6 +24,7 @@
 #define BARRIER_HIGH 0.10  /* of its lines' warp-cycles waiting at one barrier */
 #define THROTTLE_HIGH 0.5  /* a memory queue's throttle share of the line's waits */
 #define BUSY_HIGH 0.6      /* its unit's utilisation (the roofline's 60 %)  */
+#define ISSUE_HIGH 0.8     /* the schedulers' issue slots used: issue-bound  */
 #define WASTE_HIGH 0.5     /* of the unit's work, the share another rule names */
 
 /* A rule on line l. cause tells apart texts of one rule that blame
@@ -1111,6 +1112,56 @@ static int by_weight(const void *a, const void *b)
     return strcmp(x->id, y->id);
 }
 
+/* The mnemonic of an instruction's disassembly ("mul" of "mul a1, a1, a6"). */
+static void mnemonic(const char *disasm, char *buf, size_t len)
+{
+    size_t n = strcspn(disasm, " \t");
+    snprintf(buf, len, "%.*s", (int)(n < len ? n : len - 1), disasm);
+}
+
+/* Issue-bound: the schedulers issue most of their slots (the limits
+ * line's compute-bound by issue), so a warp's waits for results are
+ * filled by other warps' instructions (the dependency rule is silent
+ * then) and more warps would only queue: only fewer instructions per
+ * result shorten the kernel. Named once, on the line of the kernel that
+ * issues the most, with its two most issued instructions. */
+static int issue_rule(const prof_kernel *k, const prof_line *lines, size_t nl, prof_rule **out, size_t *nout)
+{
+    const double use = issue_use(k);
+    if (use < ISSUE_HIGH) return 0;
+    const prof_line *top = NULL;
+    uint64_t all = 0;
+    for (size_t i = 0; i < nl; i++) {
+        if (!lines[i].file || !lines[i].line) continue;
+        all += lines[i].exact.warp_instructions;
+        if (!top || lines[i].exact.warp_instructions > top->exact.warp_instructions) top = &lines[i];
+    }
+    if (!top || !all || !top->exact.warp_instructions) return 0;
+    const prof_pc *first = NULL, *second = NULL;
+    for (size_t j = 0; j < k->npcs; j++) {
+        const prof_pc *p = &k->pcs[j];
+        if (!prof_line_has(top, p) || !p->exact.warp_instructions) continue;
+        if (!first || p->exact.warp_instructions > first->exact.warp_instructions) second = first, first = p;
+        else if (!second || p->exact.warp_instructions > second->exact.warp_instructions) second = p;
+    }
+    char most[160] = "", a[32], b[32];
+    const double line_wi = (double)top->exact.warp_instructions;
+    if (first && second) {
+        mnemonic(first->disasm, a, sizeof a), mnemonic(second->disasm, b, sizeof b);
+        snprintf(most, sizeof most, "; most issued there: %s %.1f%%, %s %.1f%%", a,
+                 100.0 * (double)first->exact.warp_instructions / line_wi, b,
+                 100.0 * (double)second->exact.warp_instructions / line_wi);
+    }
+    char t[800];
+    snprintf(t, sizeof t, "issue-bound: in kernel %.80s the schedulers issue %.1f%% of their slots, so while a warp "
+             "waits for a result (wait, not_selected) others issue, and more warps or shorter latencies would not "
+             "make it faster; fewer instructions per result would: this line issues %.1f%% of the kernel's "
+             "warp-instructions%s (work that is the same in every iteration hoisted out of the loop, simpler index "
+             "arithmetic, a loop unrolled so that its counter and branch issue less often)",
+             k->kernel, 100.0 * use, 100.0 * line_wi / (double)all, most);
+    return add(out, nout, top, "issue", use, prof_exact_cycles(&top->exact), t);
+}
+
 int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size_t *nout)
 {
     *out = NULL;
@@ -1364,6 +1415,7 @@ int prof_rules_build(const prof_kernel *k, uint32_t lanes, prof_rule **out, size
         const int outside = line_outside_unit(k, l);
         for (size_t r = first_rule; r < *nout; r++) (*out)[r].outside_unit = outside;
     }
+    if (!fail) fail |= issue_rule(k, lines, nl, out, nout);
     free(lines);
     if (fail) { free(*out); *out = NULL; *nout = 0; return -1; }
     if (*nout) qsort(*out, *nout, sizeof **out, by_weight);

@@ -986,9 +986,25 @@ dependency_rule)
     done
     rule_metric a.json dependency "c['wait'] / sum(c.values())" && ok "a.json: metric = the line's wait share" ||
         bad "a.json: JSON dependency rule"
-    "$ws" profile -- "$ws" run --grid 8 --block 256 "$elf" alu_chain zeros:2048 200 > f.txt 2>&1 || bad "alu_chain (full) exited with $?"
+    "$ws" profile --json f.json -- "$ws" run --grid 8 --block 256 "$elf" alu_chain zeros:2048 200 > f.txt 2>&1 ||
+        bad "alu_chain (full) exited with $?"
     grep -q ": dependent arithmetic: " f.txt && bad "full occupancy: $(grep ': dependent arithmetic: ' f.txt | head -1)" ||
         ok "full occupancy, issue slots used: no dependency rule"
+    # ... but the issue rule, once, on the line that issues the most (the
+    # loop's counter and branch), with its two most issued instructions
+    # (until 2026-11-29 no rule fired, though the limits line said
+    # compute-bound by issue)
+    xl=$(line XS_LOOP)
+    by_line f.txt | grep -qE "^  - depth_kernels.c:$xl: issue-bound: in kernel alu_chain the schedulers issue [0-9.]+% of their slots, .*this line issues [0-9.]+% of the kernel's warp-instructions; most issued there: (addi|bnez) [0-9.]+%, (addi|bnez) [0-9.]+% " &&
+        ok "full occupancy: the issue rule on the loop's line $xl" || { bad "full occupancy: no issue rule on line $xl"; grep -A3 Rules f.txt; }
+    [ "$(grep -c ': issue-bound: ' f.txt)" = 1 ] && ok "the issue rule once" || bad "issue rule $(grep -c ': issue-bound: ' f.txt) times"
+    python3 - f.json <<'PY' && ok "f.json: issue rule metric = the issue slots used (> 0.8)" || bad "f.json: issue rule"
+import json, sys
+k = json.load(open(sys.argv[1]))['devices'][0]['kernels'][0]
+r = [r for r in k['rules'] if r['rule'] == 'issue']
+assert len(r) == 1 and 0.8 <= r[0]['metric'] <= 1, k['rules']
+PY
+    grep -q ": issue-bound: " a.txt && bad "one warp: $(grep ': issue-bound: ' a.txt | head -1)" || ok "one warp per core: no issue rule"
     # examples/bitonic: line 11 (two loads and their index arithmetic) is
     # half `wait`: the rule fires there exactly when those waits are 2 %
     # of the warp-cycles of the kernel's lines (39 % of bitonic_step's

@@ -528,7 +528,7 @@ WS_KERNEL void int_low_bit(const int *in, int *out)
 WS_KERNEL void alu_chain(unsigned *out, int n)
 {
     unsigned x = threadIdx_x() + 1u;
-    for (int k = 0; k < n; k++) {
+    for (int k = 0; k < n; k++) {                      /* MARK_XS_LOOP */
         x ^= x << 13;                                  /* MARK_XS_A */
         x ^= x >> 17;                                  /* MARK_XS_B */
         x ^= x << 5;                                   /* MARK_XS_C */
