@@ -374,16 +374,17 @@ done:
     ws_device_close(dev);
     return rc;
 }
+
 int ws_cmd_run(int argc, char **argv)
 {
     run_options ro = { .grid = WS_DIM3(1, 1, 1), .block = WS_DIM3(32, 1, 1) };
     ws_config_default(&ro.cfg);
     /* MODULE.elf, KERNEL and the ARGs, in order. Options come before them
-     * or anywhere after MODULE.elf as long as they start with "--" (every
-     * option has that form): no kernel argument does (a number has at most
-     * one sign, a buffer starts with its kind), so "--grid 2" at the end
-     * is an option, not two arguments. Before MODULE.elf anything starting
-     * with "-" is an option (-h). */
+     * or anywhere after MODULE.elf as long as they start with "--" (each
+     * option has that form, -h aside): no kernel argument does (a number
+     * has at most one sign, a buffer starts with its kind), so "--grid 2"
+     * at the end is an option, not two arguments, and "-1" an argument.
+     * Before MODULE.elf anything starting with "-" is an option (-h). */
     char **words = calloc((size_t)argc, sizeof *words);
     if (!words) { fprintf(stderr, "warpscope run: out of memory\n"); return 1; }
     int nwords = 0;
