@@ -35,6 +35,7 @@ static void usage(FILE *f)
             "  --config K=V[,K=V]   device settings (cores=, lanes_per_warp=, ...)\n"
             "  --save DIR           after the run, write each buffer's bytes to DIR/argN.bin (N counted\n"
             "                       from 1, as printed; DIR is made if missing)\n"
+            "Options may also come after MODULE.elf, KERNEL and the ARGs: no ARG starts with --.\n"
             "ARG is a number for scalar parameters; for a pointer parameter,\n"
             "  zeros:N    a zero-filled buffer of N elements of the pointee's type (4 bytes\n"
             "             for void *; for a pointer to an array or a vector, float (*)[4],\n"
@@ -271,46 +272,53 @@ static int save_buffer(ws_device *dev, const char *dir, uint32_t a, const buffer
     return ok ? 0 : -2;
 }
 
-int ws_cmd_run(int argc, char **argv)
-{
-    ws_dim3 grid = WS_DIM3(1, 1, 1), block = WS_DIM3(32, 1, 1);
-    uint32_t shared = 0;
-    const char *save_dir = NULL;
+/* What the options set. */
+typedef struct run_options {
+    ws_dim3 grid, block;
+    uint32_t shared;
+    const char *save_dir;
     ws_config cfg;
-    ws_config_default(&cfg);
-    int i = 1;
-    for (; i < argc && argv[i][0] == '-'; i += 2) { /* every option takes a value */
-        const char *o = argv[i], *v = ws_cli_option_value(argc, argv, i);
-        if (!strcmp(o, "-h") || !strcmp(o, "--help")) { usage(stdout); return 0; }
-        if (!v) { fprintf(stderr, "warpscope run: %s needs a value\n", o); return 2; }
-        char err[256];
-        unsigned long long v64;
-        if (!strcmp(o, "--grid") || !strcmp(o, "--block")) {
-            if (ws_parse_dim3(v, !strcmp(o, "--grid") ? &grid : &block, err, sizeof err)) {
-                fprintf(stderr, "warpscope run: %s %s\n", o, err);
-                return 2;
-            }
-        } else if (!strcmp(o, "--shared")) {
-            if (ws_parse_u64(v, UINT32_MAX, &v64, err, sizeof err)) {
-                fprintf(stderr, "warpscope run: --shared %s\n", err);
-                return 2;
-            }
-            shared = (uint32_t)v64;
-        } else if (!strcmp(o, "--save")) {
-            save_dir = v;
-        } else if (!strcmp(o, "--config")) {
-            if (ws_config_parse(&cfg, v, err, sizeof err)) { fprintf(stderr, "warpscope run: %s\n", err); return 2; }
-        } else {
-            fprintf(stderr, "warpscope run: unknown option '%s'\n", o);
-            usage(stderr);
+} run_options;
+
+/* Option o with its value v (NULL: none). 0, 1 after --help, or 2 (the
+ * exit status) after saying what is wrong. */
+static int run_option(run_options *ro, const char *o, const char *v)
+{
+    char err[256];
+    unsigned long long v64;
+    if (!strcmp(o, "-h") || !strcmp(o, "--help")) { usage(stdout); return 1; }
+    if (!v) { fprintf(stderr, "warpscope run: %s needs a value\n", o); return 2; }
+    if (!strcmp(o, "--grid") || !strcmp(o, "--block")) {
+        if (ws_parse_dim3(v, !strcmp(o, "--grid") ? &ro->grid : &ro->block, err, sizeof err)) {
+            fprintf(stderr, "warpscope run: %s %s\n", o, err);
             return 2;
         }
+    } else if (!strcmp(o, "--shared")) {
+        if (ws_parse_u64(v, UINT32_MAX, &v64, err, sizeof err)) {
+            fprintf(stderr, "warpscope run: --shared %s\n", err);
+            return 2;
+        }
+        ro->shared = (uint32_t)v64;
+    } else if (!strcmp(o, "--save")) {
+        ro->save_dir = v;
+    } else if (!strcmp(o, "--config")) {
+        if (ws_config_parse(&ro->cfg, v, err, sizeof err)) { fprintf(stderr, "warpscope run: %s\n", err); return 2; }
+    } else {
+        fprintf(stderr, "warpscope run: unknown option '%s'\n", o);
+        usage(stderr);
+        return 2;
     }
-    if (argc - i < 2) { usage(stderr); return 2; }
-    const char *path = argv[i], *kname = argv[i + 1];
+    return 0;
+}
+
+/* Load path, launch its kernel kname with the nargs arguments args
+ * (text) as ro says, print the buffers and the statistics: the exit status. */
+static int run_kernel(const run_options *ro, const char *path, const char *kname, uint32_t nargs, char **args_text)
+{
     char err[256];
+    ws_config cfg = ro->cfg;
     if (ws_config_validate(&cfg, err, sizeof err)) { fprintf(stderr, "warpscope run: %s\n", err); return 2; }
-    if (save_dir && usable_dir(save_dir, err, sizeof err)) { /* before the launch, not after a long one */
+    if (ro->save_dir && usable_dir(ro->save_dir, err, sizeof err)) { /* before the launch, not after a long one */
         fprintf(stderr, "warpscope run: --save %s\n", err);
         return 2;
     }
@@ -324,32 +332,24 @@ int ws_cmd_run(int argc, char **argv)
     ws_status ran = WS_OK; /* the launch's own status */
     ws_module *mod;
     ws_kernel *k;
-    uint32_t nargs = (uint32_t)(argc - i - 2);
     ws_arg *args = calloc(nargs + 1, sizeof *args);
     buffer *bufs = calloc(nargs + 1, sizeof *bufs);
     if (!args || !bufs) { fprintf(stderr, "warpscope run: out of memory\n"); goto done; }
     if (ws_module_load_file(dev, path, &mod) || ws_kernel_get(mod, kname, &k)) goto fail;
-    ws_param_type first;
-    if (!ws_kernel_param_count(k) && nargs && ws_kernel_param_type(k, 0, &first) != WS_OK &&
-        strstr(ws_last_error(dev), "DWARF")) { /* no parameter information, not "takes 0 arguments" */
+    if (ws_arg_count_check(dev, k, nargs)) { /* ws_launch's line: no DWARF, or how many it takes */
         fprintf(stderr, "warpscope run: %s\n", ws_last_error(dev));
         goto done;
     }
-    if (nargs != ws_kernel_param_count(k)) {
-        fprintf(stderr, "warpscope run: %s takes %u argument%s, %u given\n", kname, ws_kernel_param_count(k),
-                ws_kernel_param_count(k) == 1 ? "" : "s", nargs);
-        goto done;
-    }
     for (uint32_t a = 0; a < nargs; a++) {
-        int r = make_arg(dev, k, a, argv[i + 2 + a], &args[a], &bufs[a]);
+        int r = make_arg(dev, k, a, args_text[a], &args[a], &bufs[a]);
         if (r == -2) goto done;
         if (r) goto fail;
     }
-    if (ws_launch(dev, k, grid, block, shared, args, nargs) || (ran = ws_synchronize(dev))) goto fail;
+    if (ws_launch(dev, k, ro->grid, ro->block, ro->shared, args, nargs) || (ran = ws_synchronize(dev))) goto fail;
     for (uint32_t a = 0; a < nargs; a++)
         if (bufs[a].n && print_buffer(dev, a, &bufs[a])) goto fail;
-    for (uint32_t a = 0; save_dir && a < nargs; a++) {
-        int r = bufs[a].n ? save_buffer(dev, save_dir, a, &bufs[a]) : 0;
+    for (uint32_t a = 0; ro->save_dir && a < nargs; a++) {
+        int r = bufs[a].n ? save_buffer(dev, ro->save_dir, a, &bufs[a]) : 0;
         if (r == -2) goto done;
         if (r) goto fail;
     }
@@ -372,5 +372,41 @@ done:
     sigaction(SIGINT, &old_sa, NULL);
     interrupt_dev = NULL;
     ws_device_close(dev);
+    return rc;
+}
+
+int ws_cmd_run(int argc, char **argv)
+{
+    run_options ro = { .grid = WS_DIM3(1, 1, 1), .block = WS_DIM3(32, 1, 1) };
+    ws_config_default(&ro.cfg);
+    /* MODULE.elf, KERNEL and the ARGs, in order. Options come before them
+     * or anywhere after MODULE.elf as long as they start with "--" (each
+     * option has that form, -h aside): no kernel argument does (a number
+     * has at most one sign, a buffer starts with its kind), so "--grid 2"
+     * at the end is an option, not two arguments, and "-1" an argument.
+     * Before MODULE.elf anything starting with "-" is an option (-h). */
+    char **words = calloc((size_t)argc, sizeof *words);
+    if (!words) { fprintf(stderr, "warpscope run: out of memory\n"); return 1; }
+    int nwords = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (nwords ? strncmp(a, "--", 2) : a[0] != '-') {
+            words[nwords++] = argv[i];
+            continue;
+        }
+        const char *v = ws_cli_option_value(argc, argv, i); /* every option takes a value */
+        const int r = run_option(&ro, a, v);
+        if (r) { free(words); return r == 1 ? 0 : r; }
+        i++;
+    }
+    if (nwords < 2) {
+        fprintf(stderr, "warpscope run: %s\n", nwords ? "no KERNEL given: name the kernel to launch after MODULE.elf"
+                                                      : "no MODULE.elf and KERNEL given");
+        usage(stderr);
+        free(words);
+        return 2;
+    }
+    int rc = run_kernel(&ro, words[0], words[1], (uint32_t)(nwords - 2), words + 2);
+    free(words);
     return rc;
 }

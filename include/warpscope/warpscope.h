@@ -181,6 +181,8 @@ WS_API ws_status ws_device_config(const ws_device *dev, ws_config *out);
 WS_API ws_status ws_set_printf_handler(ws_device *dev, ws_printf_fn fn, void *user);
 
 /* ---- Memory ---- */
+/* size bytes (at least 1: 0 is refused with WS_ERR_INVALID_ARG, *out = 0;
+ * docs/api.md, "Zero-byte allocations"), 256-byte aligned, zero-filled. */
 WS_API ws_status ws_malloc(ws_device *dev, size_t size, ws_addr *out);
 /* Allocate [addr, addr + size) exactly (a replayer rebuilding a captured
  * frame's allocations): WS_ERR_INVALID_ARG if addr is not 256-byte aligned

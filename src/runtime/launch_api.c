@@ -246,13 +246,8 @@ static ws_status check_shape(ws_device *dev, const ws_kernel *k, ws_dim3 grid, w
 static ws_status check_args(ws_device *dev, const ws_kernel *k, const ws_arg *args, size_t nargs)
 {
     const ws_elf_kernel *m = k->meta;
-    if (!m->has_params)
-        return ws_set_error(dev, WS_ERR_BAD_LAUNCH, "launch of '%s': the module has no parameter "
-                            "information (DWARF) for this kernel: build it from C with 'warpscope cc' without -g0 (a kernel "
-                            "written in assembly has none: call it from a C kernel)", m->name);
-    if (nargs != m->nparams)
-        return ws_set_error(dev, WS_ERR_BAD_LAUNCH, "launch of '%s': %zu argument%s given, the kernel "
-                            "takes %u", m->name, nargs, nargs == 1 ? "" : "s", m->nparams);
+    const ws_status counted = ws_args_counted(dev, k, nargs); /* (launch_args.h: `warpscope run` says the same) */
+    if (counted != WS_OK) return counted;
     for (uint32_t i = 0; i < m->nparams; i++) {
         char why[192];
         const ws_elf_param *p = &m->params[i];

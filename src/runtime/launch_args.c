@@ -109,6 +109,25 @@ int ws_int_arg_parse(const ws_elf_param *p, const char *text, ws_arg *out, char 
     return 0;
 }
 
+ws_status ws_args_counted(ws_device *dev, const ws_kernel *k, size_t nargs)
+{
+    const ws_elf_kernel *m = k->meta;
+    if (!m->has_params)
+        return ws_set_error(dev, WS_ERR_BAD_LAUNCH, "launch of '%s': the module has no parameter "
+                            "information (DWARF) for this kernel: build it from C with 'warpscope cc' without -g0 (a kernel "
+                            "written in assembly has none: call it from a C kernel)", m->name);
+    if (nargs != m->nparams)
+        return ws_set_error(dev, WS_ERR_BAD_LAUNCH, "launch of '%s': %zu argument%s given, the kernel "
+                            "takes %u", m->name, nargs, nargs == 1 ? "" : "s", m->nparams);
+    return WS_OK;
+}
+
+ws_status ws_arg_count_check(ws_device *dev, const ws_kernel *k, size_t nargs)
+{
+    WS_API_READ_LOCKED(dev); /* it writes the device's error message */
+    return ws_args_counted(dev, k, nargs);
+}
+
 ws_status ws_int_arg_from_text(ws_device *dev, const ws_kernel *k, uint32_t i, const char *text, ws_arg *out)
 {
     WS_API_READ_LOCKED(dev); /* it writes the device's error message */

@@ -28,6 +28,15 @@ ws_status ws_arg_refused(ws_device *dev, const ws_kernel *k, uint32_t i, const c
  * after the parameter) when it is not a whole number or does not fit. */
 int ws_int_arg_parse(const ws_elf_param *p, const char *text, ws_arg *out, char *why, size_t len);
 
+/* Does k have parameter information (DWARF), and is nargs the number of
+ * its parameters? WS_OK, or WS_ERR_BAD_LAUNCH with dev's error set to the
+ * reason, one text for ws_launch and `warpscope run`:
+ *   launch of 'K': N arguments given, the kernel takes M
+ * ws_args_counted: for ws_launch, which holds the API lock;
+ * ws_arg_count_check: for `warpscope run`, takes it. */
+ws_status ws_args_counted(ws_device *dev, const ws_kernel *k, size_t nargs);
+ws_status ws_arg_count_check(ws_device *dev, const ws_kernel *k, size_t nargs);
+
 /* `warpscope run`: the argument for integer parameter i of k, from text
  * (decimal, or hex after 0x). WS_ERR_INVALID_ARG, with dev's error in the
  * text above, when it is not a whole number or does not fit the parameter

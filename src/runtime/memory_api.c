@@ -13,7 +13,10 @@ ws_status ws_malloc(ws_device *dev, size_t size, ws_addr *out)
     WS_API_LOCKED(dev, "ws_malloc"); /* before any refusal: it writes the device's error message */
     if (!out) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_malloc(%zu): out is NULL", size);
     *out = 0;
-    if (size == 0) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_malloc: size is 0");
+    if (size == 0) /* docs/api.md, "Zero-byte allocations": refused, not a null or shared address */
+        return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_malloc(0): size is 0; an allocation holds at least 1 byte "
+                            "(cudaMalloc's null pointer for 0 bytes has no counterpart): skip the call when there "
+                            "is nothing to allocate");
     /* larger than the whole arena: no freeing makes room for it, and past
      * the largest arena no global_mem_limit does */
     const uint64_t arena_max = WS_GLOBAL_MAX_END - WS_GLOBAL_BASE;

@@ -49,7 +49,28 @@ refuse "--grid 1,2,3,4"       "give X, X,Y or X,Y,Z"             -- "$ws" run --
 refuse "--grid 16x16"          "separate dimensions with commas (X,Y,Z)" -- "$ws" run --grid 16x16 "${K[@]}" 1.5 1 2 3 4 5
 refuse "--grid wraps"         "dimension 1 ('4294967297')"       -- "$ws" run --grid 4294967297 "${K[@]}" 1.5 1 2 3 4 5
 refuse "--block 0"            "dimension 1 ('0')"                -- "$ws" run --block 0 "${K[@]}" 1.5 1 2 3 4 5
-refuse "wrong count"          "kinds takes 7 arguments, 6 given" -- "$ws" run "${K[@]}" 1.5 1 2 3 4
+refuse "wrong count"          "warpscope run: launch of 'kinds': 6 arguments given, the kernel takes 7" -- "$ws" run "${K[@]}" 1.5 1 2 3 4
+# options after the positionals: a word starting with -- is an option there
+# (it was counted as kernel arguments: "kinds takes 7 arguments, 9 given")
+stats() { sed -n 's/.*: \([0-9]* thread-instructions, [0-9]* warp-instructions\).*/\1/p' <<<"$1"; }
+front=$(run --grid 2 --block 1 "${K[@]}" 2.5 1 2 3 4 -5 2>&1) || bad "options first: $front"
+for order in "after" "among"; do
+    if [ $order = after ]; then out=$(run "${K[@]}" 2.5 1 2 3 4 -5 --grid 2 --block 1 2>&1)
+    else out=$(run "$elf" --grid 2 kinds --block 1 iota:8 2.5 1 2 3 4 -5 2>&1); fi
+    if [ $? -eq 0 ] && [[ "$out" == *"arg 1: 2.5 0 2 3 4 -5 1 7"* ]] && [ -n "$(stats "$out")" ] &&
+       [ "$(stats "$out")" = "$(stats "$front")" ]; then ok "options $order the arguments, a negative one last"
+    else bad "options $order the arguments: $out (with them first: $front)"; fi
+done
+refuse "unknown option at the end" "unknown option '--gird'"   -- "$ws" run "${K[@]}" 1.5 1 2 3 4 5 --gird 2
+refuse "option at the end without its value" "--grid needs a value" -- "$ws" run "${K[@]}" 1.5 1 2 3 4 5 --grid
+# what is missing is named, with the usage after it (exit status 2)
+for missing in "KERNEL" "MODULE"; do
+    if [ $missing = KERNEL ]; then out=$("$ws" run --grid 2 "$elf" 2>&1); rc=$?
+        want="warpscope run: no KERNEL given: name the kernel to launch after MODULE.elf"
+    else out=$("$ws" run --grid 2 2>&1); rc=$?; want="warpscope run: no MODULE.elf and KERNEL given"; fi
+    [ $rc -eq 2 ] && [ "$(head -1 <<<"$out")" = "$want" ] && [[ "$out" == *"usage: warpscope run"* ]] &&
+        ok "no $missing: named, then the usage" || bad "no $missing (rc $rc): $out"
+done
 refuse "unknown option"       "unknown option '--gird'"          -- "$ws" run --gird 2 "${K[@]}" 1.5 1 2 3 4 5
 
 # every type the launch API accepts works, typedefs resolved

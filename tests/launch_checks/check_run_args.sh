@@ -27,6 +27,9 @@ refuse "long long past 64 bits" "launch of 'typed': parameter 4 'big' has type '
     -- typed zeros:1 1 1 3 99999999999999999999 1
 refuse "int 'abc'" "launch of 'typed': parameter 1 'n' has type 'int': 'abc' is not a whole number" \
     -- typed zeros:1 abc 1 3 1 1
+# the count too (run said "typed takes 6 arguments, 5 given" until 2026-11-29)
+refuse "5 of 6 arguments" "launch of 'typed': 5 arguments given, the kernel takes 6" -- typed zeros:1 1 1 3 1
+refuse "1 of 6 arguments" "launch of 'typed': 1 argument given, the kernel takes 6" -- typed zeros:1
 out=$("$ws" run --block 1 "$elf" flag zeros:1 1 2>&1)
 [[ "$out" == *"arg 1: 11"* ]] && { pass=$((pass + 1)); echo "ok: bool 1 runs"; } || { fail=$((fail + 1)); echo "FAIL: bool 1: $out"; }
 echo "$pass passed, $fail failed"

@@ -61,7 +61,11 @@ s4=$(sed -n '/^Kernels/{n;n;p;q}' r4.txt | awk '{print $1}')
 [ "$s4" -ge $((s1 * 36 / 10)) ] && [ "$s4" -le $((s1 * 44 / 10)) ] && ok "step 5: $s1 -> $s4 samples" ||
     bad "step 5: samples $s1 -> $s4"
 # docs/profiling.md quotes the source view and the exact metrics of gather:
-# every quoted line must be what the tool prints now (numbers go stale).
+# every quoted line must be what the tool prints now (numbers go stale), in
+# the tool's order, lines quoted one after the other following each other
+# in the output too; a line "…" marks lines left out (until 2026-11-29 only
+# each line's presence was checked, so the source view could start at line
+# 12 with the rows before it left out and no "…" to say so).
 doc=$(dirname "$src")/../../docs/profiling.md
 "$ws" profile --source gather -- "$app" > rs.txt 2> es.txt || bad "--source gather exited with $?"
 python3 - "$doc" rs.txt <<'PY' && ok "docs/profiling.md's gather excerpts match the tool" || bad "docs/profiling.md's gather excerpts are stale"
@@ -69,14 +73,26 @@ import re, sys
 # (the module path depends on where the program ran)
 norm = lambda l: re.sub(r'\([^()]*gather_kernel\.elf\)', '(gather_kernel.elf)', l.strip())
 doc, out = open(sys.argv[1]).read(), open(sys.argv[2]).read()
-have = {norm(l) for l in out.split('\n')}
+lines = [norm(l) for l in out.split('\n')]
+have = set(lines)
 blocks = [b.strip('\n') for b in doc.split('```')[1::2]]
 quoted = [b for b in blocks if b.startswith('Source of kernel gather') or
           re.match(r'\s*\d+\s+[\d.]+%\s+gather_kernel\.c:\d+ \(gather\)', b)]
 assert len(quoted) == 2, len(quoted)
-stale = [norm(l) for b in quoted for l in b.split('\n') if l.strip() and norm(l) not in have]
+stale = [norm(l) for b in quoted for l in b.split('\n') if l.strip() and norm(l) != '…' and norm(l) not in have]
 for l in stale: print('not in the output:', l)
 assert not stale
+for b in quoted:
+    at, skip = -1, True  # where the last quoted line was; may lines be left out before the next
+    for l in (norm(l) for l in b.split('\n') if l.strip()):
+        if l == '…':
+            skip = True
+            continue
+        nxt = lines.index(l, at + 1) if l in lines[at + 1:] else -1
+        if nxt < 0 or (not skip and nxt != at + 1):
+            print('out of order, or lines left out without "…" before it:', l)
+            sys.exit(1)
+        at, skip = nxt, False
 PY
 # docs/timing.md: chatty (four printfs) and short_blocks, cycles of one block
 for k in chatty short_blocks; do
