@@ -84,13 +84,13 @@ WS_KERNEL void local_switch(int *out)
     unsigned t = threadIdx_x();
     int v = (int)t;
     switch (t % 8) {
-    case 0: v = v * 3; break;
-    case 1: v = v + 7; break;
-    case 2: v = v ^ 5; break;
-    case 3: v = v - 2; break;
-    case 4: v = v << 1; break;
-    case 5: v = v * v; break;
-    case 6: v = v + 100; break;
+    case 0: v = v * 5; break;
+    case 1: v = v + 9; break;
+    case 2: v = v ^ 6; break;
+    case 3: v = v - 3; break;
+    case 4: v = v << 2; break;
+    case 5: v = v * v + 1; break;
+    case 6: v = v + 200; break;
     default: break;
     }
     sw[t % 32] = v;

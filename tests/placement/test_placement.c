@@ -77,8 +77,8 @@ int main(int argc, char **argv)
     bad = 0;
     for (unsigned t = 0; t < 32; t++) {
         const int u = (int)((t + 1) % 32), r = u % 8;
-        const int want = r == 0 ? u * 3 : r == 1 ? u + 7 : r == 2 ? (u ^ 5) : r == 3 ? u - 2 : r == 4 ? u << 1
-                         : r == 5 ? u * u : r == 6 ? u + 100 : u;
+        const int want = r == 0 ? u * 5 : r == 1 ? u + 9 : r == 2 ? (u ^ 6) : r == 3 ? u - 3 : r == 4 ? u << 2
+                         : r == 5 ? u * u + 1 : r == 6 ? u + 200 : u;
         bad += host[t] != want;
     }
     CHECK_EQ_U(bad, 0);
