@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "instrument/epilogue_cfi.h"
+#include "cc_order_check.h"
 #include "runtime/module_file.h"
 #include "runtime/path_text.h"
 #include "child.h"
@@ -174,13 +175,17 @@ static void usage(FILE *f)
                "after the first input, in the current folder: k.c -> k.elf (k.o with -c).\n"
                "Each module gets CFI for its functions' epilogues, which clang does not write, so\n"
                "gdb unwinds right at a `ret`; `warpscope cc --epilogue-cfi [-o OUT.elf] MODULE.elf`\n"
-               "adds it to a module linked by other means (in place without -o).\n");
+               "adds it to a module linked by other means (in place without -o).\n"
+               "It warns of a function holding a warp vote, shuffle or barrier whose control flow\n"
+               "the device does not follow (an irreducible loop, a computed jump), where lanes may\n"
+               "vote apart; -Wno-warp-order (or -w) silences that warning.\n");
 }
 
 typedef struct cc_opts {
     const char *out, *opt, *debug;
     const char *srcs[128], *flags[128];
     int nsrcs, nflags, compile_only, verbose, cfi_only;
+    int quiet_order;     /* -Wno-warp-order or -w: no warning of votes out of issue order */
 } cc_opts;
 
 /* clang options whose value is the next argument (`-include cfg.h`): the
@@ -215,6 +220,11 @@ static int parse(int argc, char **argv, cc_opts *o)
         if (!strcmp(a, "-o")) { if (++i >= argc) goto bad; o->out = argv[i]; }
         else if (!strcmp(a, "-c")) o->compile_only = 1;
         else if (!strcmp(a, "--epilogue-cfi")) o->cfi_only = 1;
+        else if (!strcmp(a, "-Wno-warp-order")) o->quiet_order = 1; /* cc's own warning, not clang's */
+        else if (!strcmp(a, "-w")) { /* clang's too: no warnings at all */
+            if (o->nflags >= 128) goto bad;
+            o->quiet_order = 1, o->flags[o->nflags++] = a;
+        }
         else if (!strcmp(a, "-v")) o->verbose = 1;
         else if (!strncmp(a, "-O", 2)) o->opt = a;
         else if (!strcmp(a, "-g0")) o->debug = "-g0";
@@ -357,6 +367,18 @@ static int epilogue_cfi(const char *in, const char *out, int verbose)
     return 0;
 }
 
+/* Warn of votes and shuffles the device cannot keep together in the
+ * module just linked (cc_order_check.h); never fails the build. */
+static void order_check(const char *module)
+{
+    uint8_t *data;
+    size_t len;
+    char err[512];
+    if (ws_module_file_read(module, &data, &len, err, sizeof err)) return;
+    cc_warn_unfollowed(data, len, module);
+    free(data);
+}
+
 /* The output named after src as clang and gcc name theirs: its base name in
  * the current folder with its extension replaced by ext (a.c -> a.elf, b.c
  * -> b.o; before 2026-11-27 `cc -c b.c` wrote a.o). */
@@ -404,6 +426,7 @@ int ws_cmd_cc(int argc, char **argv)
     }
     if (!rc) rc = link_module(&p, &o, objs, n, out);
     if (!rc) rc = epilogue_cfi(out, out, o.verbose);
+    if (!rc && !o.quiet_order) order_check(out);
     for (int i = 0; i < n; i++) if (made[i]) unlink(objs[i]);
     free(objs);
     rmdir(tmpdir);

@@ -33,7 +33,7 @@
 #define MAX_EDGES (1u << 20) /* a function of many switches on a long table */
 #define WINDOW 16 /* instructions before an indirect jump searched for its table's address */
 
-enum { K_FALL, K_BRANCH, K_JUMP, K_TABLE, K_END }; /* how control leaves an instruction */
+enum { K_FALL, K_BRANCH, K_JUMP, K_CALL, K_TABLE, K_END }; /* how control leaves an instruction */
 
 typedef struct block {
     uint32_t start, end;       /* halfword slots of the function, [start, end) */
@@ -99,16 +99,18 @@ static int sweep(func_cfg *c, const uint8_t *code, uint32_t nslots, uint32_t fa,
         c->sync[s] = ws_op_collective((ws_op)in.op) || in.op == OP_BAR || calls_sync[s];
         uint8_t k = K_FALL;
         if (in.op >= OP_BEQ && in.op <= OP_BGEU) k = K_BRANCH;
-        else if (in.op == OP_JAL && in.rd == 0) k = K_JUMP;      /* a call (rd = ra) comes back: falls through */
+        else if (in.op == OP_JAL && in.rd == 0) k = K_JUMP;
+        else if (in.op == OP_JAL && in.rd == 1) k = K_CALL; /* comes back: falls through (and, into this function, goes there) */
         else if (in.op == OP_JALR && in.rd == 0 && in.rs1 != 1 && c->nfall) { /* a switch's jump */
             k = K_TABLE;
             c->tab_at[s] = ws_jump_table_at(recent, recent_pc, nrecent, p, np, fa, fa + 2 * nslots);
         }
         else if ((in.op == OP_JALR && in.rd == 0) || in.op == OP_ILLEGAL) k = K_END; /* ret, a jump out */
-        if (k == K_BRANCH || k == K_JUMP) {
+        if (k == K_BRANCH || k == K_JUMP || k == K_CALL) {
             const int64_t t = (int64_t)s + in.imm / 2;
-            if (in.imm % 2 == 0 && t >= 0 && t < (int64_t)nslots) c->target[s] = (uint32_t)t;
-            else if (k == K_JUMP) k = K_END; /* a tail call out of the function */
+            if (in.imm % 2 == 0 && t >= (k == K_CALL) && t < (int64_t)nslots) c->target[s] = (uint32_t)t;
+            else if (k == K_JUMP) k = K_END;  /* a tail call out of the function */
+            else if (k == K_CALL) k = K_FALL; /* a call of another function, or of this one from its start */
         }
         c->kind[s] = k;
         if (nrecent == WINDOW) { /* keep the last WINDOW, oldest first */
@@ -221,7 +223,7 @@ static int build_blocks(func_cfg *c)
             seen[c->block_of[slot]] = i + 1;
             b->succ[b->nsucc++] = c->block_of[slot];
         }
-        const int falls = c->kind[t] == K_FALL || c->kind[t] == K_BRANCH;
+        const int falls = c->kind[t] == K_FALL || c->kind[t] == K_BRANCH || c->kind[t] == K_CALL;
         if (c->target[t] != NONE) b->succ[b->nsucc++] = c->block_of[c->target[t]];
         if (falls && next < n && c->len[next] && (!b->nsucc || c->block_of[next] != b->succ[0]))
             b->succ[b->nsucc++] = c->block_of[next];
@@ -342,7 +344,8 @@ static int sort_blocks(func_cfg *c, uint32_t *order)
  * slots any[0, nany) (ascending, inside it); calls_sync[s] marks the
  * calls into a function that holds a vote, shuffle or barrier. Each
  * loop's header slot gets in ends[] the key (slot) just past the loop's
- * blocks, which issue order keeps together. -1 out of memory. */
+ * blocks, which issue order keeps together. 0, 1 when its control flow
+ * is not understood (address order), -1 out of memory. */
 static int order_function(const uint8_t *code, uint32_t fs, uint32_t fa, uint32_t nslots, const uint32_t *any,
                           uint32_t nany, const ws_code_pointer *p, size_t np, const uint8_t *calls_sync,
                           uint32_t *keys, uint32_t *ends, int *moved)
@@ -390,7 +393,7 @@ static int order_function(const uint8_t *code, uint32_t fs, uint32_t fa, uint32_
     }
     free(order);
     cfg_free(&c);
-    return rc < 0 ? -1 : 0;
+    return rc;
 }
 
 /* The function of funcs[0, nfuncs) holding address a, or nfuncs. */
@@ -462,24 +465,39 @@ static int ascending(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-int ws_issue_order(const uint8_t *text, uint32_t lo, uint32_t size, const uint32_t *funcs, size_t nfuncs,
-                   const ws_code_pointer *ptrs, size_t nptrs, uint32_t **keys, uint32_t **loop_ends)
+/* Whether the function [a, e) of the code holds a warp vote, shuffle or
+ * barrier of its own. */
+static int holds_collective(const uint8_t *text, uint32_t lo, uint32_t a, uint32_t e)
 {
-    *keys = *loop_ends = NULL;
+    for (uint32_t s = (a - lo) / 2; s < (e - lo) / 2;) {
+        const uint32_t lo16 = (uint32_t)text[2 * s] | (uint32_t)text[2 * s + 1] << 8;
+        const uint32_t n = ws_inst_length((uint16_t)lo16) / 2;
+        if (s + n > (e - lo) / 2) break;
+        const uint32_t bits = n == 2 ? lo16 | ((uint32_t)text[2 * s + 2] | (uint32_t)text[2 * s + 3] << 8) << 16 : lo16;
+        ws_inst in;
+        ws_decode(bits, &in);
+        if (ws_op_collective((ws_op)in.op) || in.op == OP_BAR) return 1;
+        s += n;
+    }
+    return 0;
+}
+
+/* Both public calls: the keys, loop ends and whether any key moved; and
+ * the starts of the functions left in address order that hold a vote,
+ * shuffle or barrier (into unfollowed[0, max), counted in *nunfollowed).
+ * 0, or -1 out of host memory. */
+static int order_all(const uint8_t *text, uint32_t lo, uint32_t size, const uint32_t *funcs, size_t nfuncs,
+                     const ws_code_pointer *ptrs, size_t nptrs, uint32_t *k, uint32_t *ends, int *moved,
+                     uint32_t *unfollowed, size_t max, size_t *nunfollowed)
+{
     const uint32_t nslots = size / 2;
-    uint32_t *k = malloc((nslots ? nslots : 1) * sizeof *k), *ends = calloc(nslots ? nslots : 1, sizeof *ends);
     uint32_t *to = malloc((nptrs ? nptrs : 1) * sizeof *to), *any = malloc((nptrs ? nptrs : 1) * sizeof *any);
     uint8_t *calls_sync = sync_calls(text, lo, nslots, funcs, nfuncs);
-    if (!k || !ends || !to || !any || !calls_sync) {
-        free(k), free(ends), free(to), free(any), free(calls_sync);
-        return -1;
-    }
-    for (uint32_t s = 0; s < nslots; s++) k[s] = s;
-    for (size_t i = 0; i < nptrs; i++) to[i] = ptrs[i].to;
-    qsort(to, nptrs, sizeof *to, ascending);
-    int moved = 0, loops = 0, rc = 0;
+    int rc = !to || !any || !calls_sync ? -1 : 0;
+    for (size_t i = 0; !rc && i < nptrs; i++) to[i] = ptrs[i].to;
+    if (!rc) qsort(to, nptrs, sizeof *to, ascending);
     size_t t = 0;
-    for (size_t f = 0; f < nfuncs && !rc; f++) {
+    for (size_t f = 0; f < nfuncs && rc >= 0; f++) {
         const uint32_t a = funcs[2 * f], e = funcs[2 * f + 1];
         if (a < lo || e > lo + size || e <= a || (a - lo) % 2) continue;
         uint32_t nany = 0; /* every code pointer into the function past its entry, as slots of the code, once */
@@ -487,10 +505,29 @@ int ws_issue_order(const uint8_t *text, uint32_t lo, uint32_t size, const uint32
         for (; t < nptrs && to[t] < e; t++)
             if (!nany || any[nany - 1] != (to[t] - lo) / 2) any[nany++] = (to[t] - lo) / 2;
         rc = order_function(text + (a - lo), (a - lo) / 2, a, (e - a) / 2, any, nany, ptrs, nptrs,
-                            calls_sync + (a - lo) / 2, k, ends, &moved);
+                            calls_sync + (a - lo) / 2, k, ends, moved);
+        if (rc == 1 && nunfollowed && holds_collective(text, lo, a, e)) {
+            if (*nunfollowed < max) unfollowed[*nunfollowed] = a;
+            ++*nunfollowed;
+        }
     }
     free(to), free(any), free(calls_sync);
-    if (rc) { free(k), free(ends); return -1; }
+    return rc < 0 ? -1 : 0;
+}
+
+int ws_issue_order(const uint8_t *text, uint32_t lo, uint32_t size, const uint32_t *funcs, size_t nfuncs,
+                   const ws_code_pointer *ptrs, size_t nptrs, uint32_t **keys, uint32_t **loop_ends)
+{
+    *keys = *loop_ends = NULL;
+    const uint32_t nslots = size / 2;
+    uint32_t *k = malloc((nslots ? nslots : 1) * sizeof *k), *ends = calloc(nslots ? nslots : 1, sizeof *ends);
+    if (!k || !ends) { free(k), free(ends); return -1; }
+    for (uint32_t s = 0; s < nslots; s++) k[s] = s;
+    int moved = 0, loops = 0;
+    if (order_all(text, lo, size, funcs, nfuncs, ptrs, nptrs, k, ends, &moved, NULL, 0, NULL)) {
+        free(k), free(ends);
+        return -1;
+    }
     for (uint32_t s = 0; s < nslots; s++)
         if (ends[s]) ends[s] = lo + 2 * ends[s], loops = 1;
     if (loops) *loop_ends = ends;
@@ -499,4 +536,16 @@ int ws_issue_order(const uint8_t *text, uint32_t lo, uint32_t size, const uint32
     for (uint32_t s = 0; s < nslots; s++) k[s] = lo + 2 * k[s];
     *keys = k;
     return 0;
+}
+
+int ws_issue_unfollowed(const uint8_t *text, uint32_t lo, uint32_t size, const uint32_t *funcs, size_t nfuncs,
+                        const ws_code_pointer *ptrs, size_t nptrs, uint32_t *out, size_t max, size_t *n)
+{
+    *n = 0;
+    const uint32_t nslots = size / 2;
+    uint32_t *k = malloc((nslots ? nslots : 1) * sizeof *k), *ends = calloc(nslots ? nslots : 1, sizeof *ends);
+    int moved = 0;
+    const int rc = !k || !ends ? -1 : order_all(text, lo, size, funcs, nfuncs, ptrs, nptrs, k, ends, &moved, out, max, n);
+    free(k), free(ends);
+    return rc;
 }

@@ -26,4 +26,13 @@
  * order), else 0; NULL if no loop. Returns 0, or -1 out of host memory. */
 int ws_issue_order(const uint8_t *text, uint32_t lo, uint32_t size, const uint32_t *funcs, size_t nfuncs,
                    const ws_code_pointer *ptrs, size_t nptrs, uint32_t **keys, uint32_t **loop_ends);
+
+/* The functions (as for ws_issue_order) that hold a warp vote, shuffle
+ * or barrier of their own but keep address order, their control flow not
+ * followed: lanes that branch apart in them may vote or shuffle apart.
+ * Their starts into out[0, max), how many there are in *n (all of them,
+ * also past max). For `warpscope cc`'s warning. 0, or -1 out of host
+ * memory. */
+int ws_issue_unfollowed(const uint8_t *text, uint32_t lo, uint32_t size, const uint32_t *funcs, size_t nfuncs,
+                        const ws_code_pointer *ptrs, size_t nptrs, uint32_t *out, size_t max, size_t *n);
 #endif
