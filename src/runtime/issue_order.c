@@ -63,6 +63,17 @@ typedef struct func_cfg {
     loop *loops;
 } func_cfg;
 
+/* Decode the instruction at halfword slot s of text, which ends at slot
+ * end: its length in slots, or 0 for a partial instruction at the end. */
+static uint32_t decode_at(const uint8_t *text, uint32_t s, uint32_t end, ws_inst *in)
+{
+    const uint32_t lo16 = (uint32_t)text[2 * s] | (uint32_t)text[2 * s + 1] << 8;
+    const uint32_t n = ws_inst_length((uint16_t)lo16) / 2;
+    if (s + n > end) return 0;
+    ws_decode(n == 2 ? lo16 | ((uint32_t)text[2 * s + 2] | (uint32_t)text[2 * s + 3] << 8) << 16 : lo16, in);
+    return n;
+}
+
 static void cfg_free(func_cfg *c)
 {
     for (uint32_t i = 0; i < c->nloops; i++) free(c->loops[i].in);
@@ -88,12 +99,9 @@ static int sweep(func_cfg *c, const uint8_t *code, uint32_t nslots, uint32_t fa,
     ws_inst recent[WINDOW];
     uint32_t recent_pc[WINDOW], nrecent = 0;
     for (uint32_t s = 0; s < nslots;) {
-        const uint32_t lo16 = (uint32_t)code[2 * s] | (uint32_t)code[2 * s + 1] << 8;
-        const uint32_t n = ws_inst_length((uint16_t)lo16) / 2;
-        if (s + n > nslots) break; /* a partial instruction at the end: not code */
-        const uint32_t bits = n == 2 ? lo16 | ((uint32_t)code[2 * s + 2] | (uint32_t)code[2 * s + 3] << 8) << 16 : lo16;
         ws_inst in;
-        ws_decode(bits, &in);
+        const uint32_t n = decode_at(code, s, nslots, &in);
+        if (!n) break; /* a partial instruction at the end: not code */
         c->len[s] = (uint8_t)n;
         c->target[s] = NONE;
         c->sync[s] = ws_op_collective((ws_op)in.op) || in.op == OP_BAR || calls_sync[s];
@@ -124,6 +132,12 @@ static int sweep(func_cfg *c, const uint8_t *code, uint32_t nslots, uint32_t fa,
     return 0;
 }
 
+static int ascending_size(const void *a, const void *b)
+{
+    const size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return (x > y) - (x < y);
+}
+
 static int table_add(func_cfg *c, uint32_t slot)
 {
     if (c->ntable == c->cap) {
@@ -146,24 +160,30 @@ static int resolve_tables(func_cfg *c, const ws_code_pointer *p, size_t np, uint
     c->tab_n = calloc(c->nslots + 1, sizeof *c->tab_n);
     if (!c->tab_lo || !c->tab_n) return -1;
     const uint32_t fe = fa + 2 * c->nslots;
-    for (uint32_t s = 0; s < c->nslots; s += c->len[s] ? c->len[s] : 1) {
-        if (!c->len[s]) break;
+    size_t *starts = malloc((c->nslots + 1) * sizeof *starts), nstarts = 0; /* the tables' first words, ascending */
+    if (!starts) return -1;
+    for (uint32_t s = 0; s < c->nslots && c->len[s]; s += c->len[s])
+        if (c->kind[s] == K_TABLE && c->tab_at[s] < np) starts[nstarts++] = c->tab_at[s];
+    qsort(starts, nstarts, sizeof *starts, ascending_size);
+    for (uint32_t s = 0; s < c->nslots && c->len[s]; s += c->len[s]) {
         if (c->kind[s] != K_TABLE) continue;
         const size_t first = c->tab_at[s];
         if (first >= np) { c->tab_lo[s] = 0, c->tab_n[s] = c->nfall; continue; }
+        size_t l = 0, h = nstarts; /* the next table's first word after this one's */
+        while (l < h) {
+            const size_t m = (l + h) / 2;
+            if (starts[m] <= first) l = m + 1;
+            else h = m;
+        }
+        const size_t stop = l < nstarts ? starts[l] : np;
         c->tab_lo[s] = c->ntable;
-        for (size_t i = first; i < np && p[i].to > fa && p[i].to < fe; i++) {
+        for (size_t i = first; i < stop && p[i].to > fa && p[i].to < fe; i++) {
             if (i > first && p[i].at != p[i - 1].at + 4) break;
-            int other = 0; /* another jump's table starts here */
-            for (uint32_t t = 0; i > first && t < c->nslots && !other; t += c->len[t] ? c->len[t] : 1) {
-                if (!c->len[t]) break;
-                other = c->kind[t] == K_TABLE && c->tab_at[t] == i;
-            }
-            if (other) break;
-            if (table_add(c, (p[i].to - fa) / 2)) return -1;
+            if (table_add(c, (p[i].to - fa) / 2)) { free(starts); return -1; }
         }
         c->tab_n[s] = c->ntable - c->tab_lo[s];
     }
+    free(starts);
     return 0;
 }
 
@@ -425,12 +445,9 @@ static uint8_t *sync_calls(const uint8_t *text, uint32_t lo, uint32_t nslots, co
         if (a < lo || e > lo + 2 * nslots || e <= a || (a - lo) % 2) continue;
         ws_inst prev = { 0 };
         for (uint32_t s = (a - lo) / 2; s < (e - lo) / 2;) {
-            const uint32_t lo16 = (uint32_t)text[2 * s] | (uint32_t)text[2 * s + 1] << 8;
-            const uint32_t n = ws_inst_length((uint16_t)lo16) / 2, pc = lo + 2 * s;
-            if (s + n > (e - lo) / 2) break;
-            const uint32_t bits = n == 2 ? lo16 | ((uint32_t)text[2 * s + 2] | (uint32_t)text[2 * s + 3] << 8) << 16 : lo16;
             ws_inst in;
-            ws_decode(bits, &in);
+            const uint32_t n = decode_at(text, s, (e - lo) / 2, &in), pc = lo + 2 * s;
+            if (!n) break;
             if (ws_op_collective((ws_op)in.op) || in.op == OP_BAR) fsync[f] = 1;
             uint32_t t = NONE;
             if (in.op == OP_JAL && in.rd == 1) t = pc + (uint32_t)in.imm;
@@ -470,12 +487,9 @@ static int ascending(const void *a, const void *b)
 static int holds_collective(const uint8_t *text, uint32_t lo, uint32_t a, uint32_t e)
 {
     for (uint32_t s = (a - lo) / 2; s < (e - lo) / 2;) {
-        const uint32_t lo16 = (uint32_t)text[2 * s] | (uint32_t)text[2 * s + 1] << 8;
-        const uint32_t n = ws_inst_length((uint16_t)lo16) / 2;
-        if (s + n > (e - lo) / 2) break;
-        const uint32_t bits = n == 2 ? lo16 | ((uint32_t)text[2 * s + 2] | (uint32_t)text[2 * s + 3] << 8) << 16 : lo16;
         ws_inst in;
-        ws_decode(bits, &in);
+        const uint32_t n = decode_at(text, s, (e - lo) / 2, &in);
+        if (!n) break;
         if (ws_op_collective((ws_op)in.op) || in.op == OP_BAR) return 1;
         s += n;
     }
