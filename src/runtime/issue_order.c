@@ -45,6 +45,7 @@ typedef struct block {
 typedef struct loop {
     uint32_t header, size, left; /* left: blocks not yet placed */
     uint8_t *in;                 /* per block: in the body */
+    int irreducible;             /* entered other than through its header */
 } loop;
 
 typedef struct func_cfg {
@@ -276,8 +277,8 @@ static int find_back_edges(func_cfg *c)
 }
 
 /* The loops, one per header: the blocks that reach a back edge's source
- * without passing the header. 1 if a loop is entered other than through
- * its header (irreducible), -1 out of memory. */
+ * without passing the header; not one entered other than through its
+ * header (irreducible). 0, or -1 out of memory. */
 static int find_loops(func_cfg *c)
 {
     const uint32_t nb = c->nb;
@@ -310,14 +311,25 @@ static int find_loops(func_cfg *c)
                 l->in[h] = 1, l->size = 1;
             }
             uint32_t nw = 0;
-            if (!l->in[u]) l->in[u] = 1, l->size++, work[nw++] = u;
-            while (nw && !rc) {
+            if (!l->irreducible && !l->in[u]) l->in[u] = 1, l->size++, work[nw++] = u;
+            while (nw) {
                 const uint32_t x = work[--nw];
-                if (x == 0) rc = 1; /* the entry reaches the back edge around the header */
+                if (x == 0) { l->irreducible = 1; break; } /* the entry reaches the back edge around the header */
                 for (uint32_t p = npred[x]; p < npred[x + 1]; p++)
                     if (!l->in[preds[p]]) l->in[preds[p]] = 1, l->size++, work[nw++] = preds[p];
             }
         }
+    /* An irreducible loop (a `goto` into its middle) is not kept together
+     * and holds no lanes at a header: its blocks go in the topological
+     * order of the edges the search did not find to go back, as any
+     * block's, which still puts the lanes that left it after those still
+     * in it. */
+    uint32_t kept = 0;
+    for (uint32_t k = 0; k < c->nloops; k++) {
+        if (c->loops[k].irreducible) { free(c->loops[k].in); continue; }
+        c->loops[kept++] = c->loops[k];
+    }
+    c->nloops = kept;
     free(npred), free(preds), free(work), free(fill);
     return rc;
 }

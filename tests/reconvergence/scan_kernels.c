@@ -206,3 +206,25 @@ WS_KERNEL void guard_barrier_loop(const int *in, int *out)
     }
     out[ws_global_id_x()] = iters * 100000 + (int)(acc & 0xffffu);
 }
+
+/* A loop the odd lanes enter in its middle (a `goto` into it: an
+ * irreducible loop), then the scan. The loader cannot keep such a loop's
+ * blocks together, but still orders them topologically, so the lanes that
+ * left it wait for those still in it (until 2026-11-29 the function kept
+ * address order, and at -O1 the scan came out wrong). */
+WS_KERNEL void irreducible_scan(const int *in, int *out)
+{
+    int lane = (int)ws_lane_id(), i = (lane & 1) ? 3 : 0, acc = in[ws_global_id_x()];
+    if (lane & 1) goto mid;
+top:
+    acc += i;
+mid:
+    acc ^= i * 5;
+    i++;
+    if (i < 6) goto top;
+    for (int d = 1; d < 32; d <<= 1) {
+        int u = ws_shfl_up(acc, d);
+        if (lane >= d) acc += u;
+    }
+    out[ws_global_id_x()] = acc;
+}

@@ -1,8 +1,9 @@
 /* The loader's issue order (src/runtime/issue_order.c) on functions laid
  * out by hand (order_kernels.c): keys move only where address order is
  * not a topological order of the blocks (a switch's jump table followed
- * too), and not where the control flow is not followed (an indirect
- * jump to an address no table holds, an irreducible loop).
+ * too, an irreducible loop ordered but not kept together), and not where
+ * the control flow is not followed (an indirect jump to an address no
+ * table holds).
  * usage: test_issue_order order_kernels.elf */
 #include <gelf.h>
 #include <stdlib.h>
@@ -80,7 +81,16 @@ int main(int argc, char **argv)
     CHECK(keys != NULL); /* `rotated` moves */
     CHECK(in_address_order("in_order"));
     CHECK(in_address_order("indirect"));
-    CHECK(in_address_order("irreducible"));
+    CHECK(!in_address_order("irreducible"));
+    static const uint32_t ir_off[] = { 0, 4, 12, 16, 8, 20 }; /* entry, jump, block 2, latch, block 1, exit */
+    for (size_t i = 1; i < sizeof ir_off / sizeof *ir_off; i++) {
+        const uint32_t a = key_at("irreducible", ir_off[i - 1]), b = key_at("irreducible", ir_off[i]);
+        if (!(a < b)) printf("irreducible: key at +%u %#x, not below the key at +%u %#x\n", ir_off[i - 1], a, ir_off[i], b);
+        CHECK(a < b);
+    }
+    const ws_func_sym *irr = func("irreducible"); /* no loop end: nothing held */
+    for (uint32_t a = irr ? irr->lo : 0; loop_ends && irr && a < irr->lo + irr->size; a += 2)
+        CHECK_EQ_U(loop_ends[(a - lo) / 2], 0);
     CHECK(!in_address_order("rotated"));
     /* rotated (4-byte instructions): entry at 0, latch at 8, header at
      * 16, body at 28, exit at 36 */

@@ -19,6 +19,18 @@ static void expected(const char *kernel, unsigned lanes)
     for (int w0 = 0; w0 < THREADS; w0 += (int)lanes) {
         int v[32];
         for (unsigned l = 0; l < lanes; l++) v[l] = in[w0 + (int)l];
+        if (!strcmp(kernel, "irreducible_scan")) /* each lane's loop, entered at mid by the odd ones, then the scan */
+            for (unsigned l = 0; l < lanes; l++) {
+                int i = (l & 1) ? 3 : 0, acc = v[l];
+                if (l & 1) goto mid;
+            top:
+                acc += i;
+            mid:
+                acc ^= i * 5;
+                i++;
+                if (i < 6) goto top;
+                v[l] = acc;
+            }
         if (!strcmp(kernel, "switch_scan")) /* each lane's case, then the scan */
             for (unsigned l = 0; l < lanes; l++) {
                 static const int add[8] = { 0, 7, 0, -2, 0, 0, 100, 0 };
@@ -119,7 +131,7 @@ int main(int argc, char **argv)
     for (int i = 0; i < THREADS; i++) in[i] = (i * 7919) % 23 - 5;
     static const char *const kernels[] = { "scan_if", "scan_select", "reduce_if", "block_scan", "long_loop_sum",
                                            "work_queue", "call_queue", "switch_scan",
-                                           "switch_loop_scan", "guard_barrier_loop" };
+                                           "switch_loop_scan", "guard_barrier_loop", "irreducible_scan" };
     static const struct { const char *config; unsigned lanes; } shapes[] = {
         { "", 32 }, { "mode=timing", 32 }, { "lanes_per_warp=16,warps_per_core=16", 16 }, { "threads=2", 32 },
     };

@@ -1,8 +1,27 @@
-/* For toolchain.warp_order_warning: a warp scan after a loop entered in
- * its middle by the odd lanes (a `goto` into it: an irreducible loop the
- * device's issue order does not follow), which `warpscope cc` warns of;
- * and a scan after a jump-table switch, which it follows, so no warning. */
+/* For toolchain.warp_order_warning: a warp scan after a jump to a label
+ * address computed in code (`goto *p`, GNU C), whose targets the device's
+ * issue order cannot know, which `warpscope cc` warns of; and scans after
+ * a jump-table switch and after a loop entered in its middle (a `goto`
+ * into it), which it orders, so no warning. */
 #include <warpscope/kernel.h>
+
+WS_KERNEL void computed_jump_scan(int *out, int pick)
+{
+    int lane = (int)ws_lane_id(), acc = lane;
+    void *volatile go = ((lane + pick) & 1) ? &&odd : &&even;
+    goto *go;
+even:
+    acc += 3;
+    goto join;
+odd:
+    acc *= 5;
+join:
+    for (int d = 1; d < 32; d <<= 1) {
+        int u = ws_shfl_up(acc, d);
+        if (lane >= d) acc += u;
+    }
+    out[ws_global_id_x()] = acc;
+}
 
 WS_KERNEL void irreducible_scan(int *out)
 {
