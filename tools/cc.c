@@ -177,7 +177,7 @@ static void usage(FILE *f)
                "gdb unwinds right at a `ret`; `warpscope cc --epilogue-cfi [-o OUT.elf] MODULE.elf`\n"
                "adds it to a module linked by other means (in place without -o).\n"
                "It warns of a function holding a warp vote, shuffle or barrier whose control flow\n"
-               "the device does not follow (an irreducible loop, a computed jump), where lanes may\n"
+               "the device does not follow (a jump to a computed address), where lanes may\n"
                "vote apart; -Wno-warp-order (or -w) silences that warning.\n");
 }
 

@@ -22,9 +22,9 @@ static void warn_one(const ws_func_syms *syms, const ws_line_map *lines, uint32_
     if (lines && !ws_line_map_lookup_line(lines, start, &li) && li.file)
         snprintf(where, sizeof where, " (%s:%u)", li.file, li.line);
     fprintf(stderr, "warpscope cc: warning: %s: function %s%s at 0x%08x holds a warp vote, shuffle or barrier, and "
-                    "its control flow is one the device does not follow (an irreducible loop, or a jump to an "
-                    "address computed in code), so a diverged warp runs it in address order: lanes that branch "
-                    "apart in it may vote or shuffle apart (docs/device.md, \"SIMT execution and reconvergence\")\n",
+                    "its control flow is one the device does not follow (a jump to an address computed in code, or "
+                    "more than 2048 blocks), so a diverged warp runs it in address order: lanes that branch apart "
+                    "in it may vote or shuffle apart (docs/device.md, \"SIMT execution and reconvergence\")\n",
             what, name[0] ? name : "<no name>", where, start);
 }
 

@@ -20,7 +20,9 @@
  * when every key is its address (the blocks are in order already: the
  * usual case), and for code outside a function or a function whose
  * control flow is not understood (an indirect jump to an address no
- * read-only data holds, an irreducible loop): those keep address order.
+ * read-only data holds, more than 2048 blocks): those keep address
+ * order. An irreducible loop is ordered but not kept together, and has
+ * no loop end.
  * *loop_ends gets, per halfword, at each loop header's first
  * instruction the key just past the loop's blocks (contiguous in the
  * order), else 0; NULL if no loop. Returns 0, or -1 out of host memory. */
