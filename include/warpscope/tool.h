@@ -42,9 +42,11 @@ typedef struct ws_tool_runner ws_tool_runner;
  * ws_tool_attach. Callbacks run on the thread that made the API call that
  * caused them, with the device's API lock held: a callback may call the
  * public API on its device (the lock is recursive), except from inside a
- * launch (launch_begin .. launch_end and run_launch), where only
- * ws_last_error, ws_device_config, ws_last_launch_stats and
- * ws_last_launch_counters may be used. No callback may close its device,
+ * launch (launch_begin .. launch_end and run_launch), where only the
+ * read-only calls the printf handler may make work (docs/api.md,
+ * "Threads": ws_last_error, ws_last_error_copy, ws_device_config,
+ * ws_mem_info, ws_last_launch_stats, ws_last_launch_counters, the module
+ * and kernel queries). No callback may close its device,
  * and none may attach a tool once the device is closing (WS_ERR_BUSY). */
 typedef struct ws_tool {
     int version;                   /* WS_TOOL_API_VERSION                     */

@@ -117,7 +117,17 @@ ws_status ws_memcpy_htod(ws_device *dev, ws_addr dst, const void *src, size_t n)
     WS_API_LOCKED(dev, "ws_memcpy_htod");
     if (!src) return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_memcpy_htod(0x%08x, %zu bytes): src is NULL", dst, n);
     ws_status st = check_range(dev, "ws_memcpy_htod", dst, n, 1);
-    if (st != WS_OK) return st;
+    /* The wait may report a failure of earlier work (perhaps another
+     * thread's launch: docs/api.md, "Threads"). The queue is empty then,
+     * so nothing can still use the allocation: it is freed all the same
+     * and the failure, reported only here, is returned (until 2026-11-29
+     * the free was skipped, and an allocation the caller took for freed
+     * leaked). Work still queued (a halted command processor) may use it:
+     * then nothing is freed. */
+    if (st != WS_OK) {
+        if (!dev->qlen) (void)ws_mem_free(&dev->mem, addr, REGION_DATA);
+        return st;
+    }
     ws_cmd c = { .kind = CMD_COPY_HTOD, .dst = dst, .n = n, .data = malloc(n) };
     if (!c.data) return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "ws_memcpy_htod: out of host memory");
     memcpy(c.data, src, n); /* snapshot: the caller may reuse its buffer at once */
@@ -166,7 +176,10 @@ ws_status ws_memset(ws_device *dev, ws_addr dst, int value, size_t n)
 ws_status ws_mem_info(const ws_device *dev, uint64_t *used, uint64_t *limit)
 {
     if (!dev) return WS_ERR_INVALID_ARG;
-    WS_API_LOCKED((ws_device *)dev, "ws_mem_info");
+    /* Reads two numbers only calls outside a launch change: the read lock,
+     * so the printf handler and a tool's launch callback may ask (until
+     * 2026-11-29 they were refused with WS_ERR_BUSY) */
+    WS_API_READ_LOCKED((ws_device *)dev);
     if (used) *used = dev->mem.used;
     if (limit) *limit = dev->mem.user_limit;
     return WS_OK;
