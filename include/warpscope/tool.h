@@ -94,7 +94,8 @@ WS_API ws_status ws_tool_error(ws_device *dev, ws_status st, const char *fmt, ..
  * fault, assert, deadlock, watchdog; report: ws_last_error's message)
  * hands it back: the program's next call that waits for the queue
  * discards the work queued since and reports it, as if the tool had not
- * waited. WS_ERR_INVALID_ARG for a status that is not such a failure. */
+ * waited. WS_ERR_INVALID_ARG for a status that is not such a failure, or
+ * a NULL or empty report (nothing is handed back then). */
 WS_API ws_status ws_tool_hand_back(ws_device *dev, ws_status st, const char *report);
 /* The host process is exiting with `status` (the value main returned or
  * exit was given) while dev is still open: an exit hook that closes the

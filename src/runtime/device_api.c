@@ -189,6 +189,10 @@ ws_status ws_device_config(const ws_device *dev, ws_config *out)
     if (!dev) return WS_ERR_INVALID_ARG;
     if (!out) return ws_set_error((ws_device *)dev, WS_ERR_INVALID_ARG, "ws_device_config: out is NULL");
     *out = dev->cfg; /* fixed at open: no lock (the debug server reads it) */
+    /* threads as resolved at open ($WARPSCOPE_THREADS or the host's
+     * cores for 0, never more than the cores): the host threads a launch
+     * that runs in parallel uses (until 2026-11-29 it gave back the 0) */
+    out->threads = dev->host_threads;
     return WS_OK;
 }
 
