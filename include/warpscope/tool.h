@@ -42,9 +42,11 @@ typedef struct ws_tool_runner ws_tool_runner;
  * ws_tool_attach. Callbacks run on the thread that made the API call that
  * caused them, with the device's API lock held: a callback may call the
  * public API on its device (the lock is recursive), except from inside a
- * launch (launch_begin .. launch_end and run_launch), where only
- * ws_last_error, ws_device_config, ws_last_launch_stats and
- * ws_last_launch_counters may be used. No callback may close its device,
+ * launch (launch_begin .. launch_end and run_launch), where only the
+ * read-only calls the printf handler may make work (docs/api.md,
+ * "Threads": ws_last_error, ws_last_error_copy, ws_device_config,
+ * ws_mem_info, ws_last_launch_stats, ws_last_launch_counters, the module
+ * and kernel queries). No callback may close its device,
  * and none may attach a tool once the device is closing (WS_ERR_BUSY). */
 typedef struct ws_tool {
     int version;                   /* WS_TOOL_API_VERSION                     */
@@ -92,7 +94,8 @@ WS_API ws_status ws_tool_error(ws_device *dev, ws_status st, const char *fmt, ..
  * fault, assert, deadlock, watchdog; report: ws_last_error's message)
  * hands it back: the program's next call that waits for the queue
  * discards the work queued since and reports it, as if the tool had not
- * waited. WS_ERR_INVALID_ARG for a status that is not such a failure. */
+ * waited. WS_ERR_INVALID_ARG for a status that is not such a failure, or
+ * a NULL or empty report (nothing is handed back then). */
 WS_API ws_status ws_tool_hand_back(ws_device *dev, ws_status st, const char *report);
 /* The host process is exiting with `status` (the value main returned or
  * exit was given) while dev is still open: an exit hook that closes the

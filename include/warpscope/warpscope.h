@@ -176,7 +176,27 @@ WS_API ws_status ws_device_close(ws_device *dev);
  * thread may call it while ws_synchronize runs (`warpscope run` does on
  * Ctrl-C). WS_ERR_INVALID_ARG for NULL. */
 WS_API ws_status ws_device_interrupt(ws_device *dev);
+/* The message of dev's last failure ("no device" for NULL). The pointer
+ * is into the device: the next failing call on dev, from any thread,
+ * rewrites the text under it. Read it only while no other thread uses dev
+ * (one thread per device, or the caller serialises its threads' calls);
+ * with several threads, use ws_last_error_copy. */
 WS_API const char *ws_last_error(const ws_device *dev);
+/* A message holds at most WS_ERROR_MAX - 1 bytes: a buffer of
+ * WS_ERROR_MAX bytes always takes it whole. */
+#define WS_ERROR_MAX 1024
+/* Copy dev's last message (ws_last_error's text) into buf under the
+ * device's API lock, so another thread's failing call cannot change it
+ * half-way: buf gets one whole message, truncated to len - 1 bytes and
+ * always NUL-terminated. With several threads on dev the message may be
+ * another thread's failure, never a mix of two. Allowed in the printf
+ * handler and tools' callbacks (as ws_last_launch_stats is). NULL dev:
+ * WS_ERR_INVALID_ARG, buf gets "no device"; NULL buf or len 0:
+ * WS_ERR_INVALID_ARG, and the device's message is left as it was. */
+WS_API ws_status ws_last_error_copy(const ws_device *dev, char *buf, size_t len);
+/* The configuration dev was opened with, and `threads` as resolved: the
+ * host threads a launch on several threads uses ($WARPSCOPE_THREADS or the
+ * host's cores for 0, at most `cores`; docs/parallel.md). */
 WS_API ws_status ws_device_config(const ws_device *dev, ws_config *out);
 WS_API ws_status ws_set_printf_handler(ws_device *dev, ws_printf_fn fn, void *user);
 

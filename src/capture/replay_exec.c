@@ -150,7 +150,11 @@ static ws_status issue(ws_replay *r, const rp_call *rc)
     }
     case WSCAP_FREE:
         a = wscap_u32(&c);
-        if (!c.bad && (st = ws_free(d, a)) == WS_OK) rp_live_remove(r, a);
+        /* a ws_free whose wait met a failure of the work before it
+         * reports it and frees all the same (docs/api.md, "Threads") */
+        if (!c.bad && ((st = ws_free(d, a)) == WS_OK || st == WS_ERR_KERNEL_FAULT || st == WS_ERR_KERNEL_ASSERT ||
+                       st == WS_ERR_DEADLOCK || st == WS_ERR_TIMEOUT || st == WS_ERR_INTERRUPTED))
+            rp_live_remove(r, a);
         break;
     case WSCAP_HTOD:
         a = wscap_u32(&c);

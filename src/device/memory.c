@@ -128,6 +128,21 @@ uint64_t ws_mem_span(uint64_t size)
     return (size + REDZONE + ALLOC_ALIGN - 1) / ALLOC_ALIGN * ALLOC_ALIGN;
 }
 
+uint64_t ws_mem_fit(uint64_t range)
+{
+    range = range / ALLOC_ALIGN * ALLOC_ALIGN;
+    return range > REDZONE ? range - REDZONE : 0;
+}
+
+uint64_t ws_mem_largest_alloc(const ws_memory *m)
+{
+    const uint64_t end = ws_mem_user_end(m);
+    uint64_t best = end > m->brk ? end - m->brk : 0;
+    for (size_t i = 0; i < m->nregions; i++)
+        if (m->regions[i].state == REGION_FREE && m->regions[i].span > best) best = m->regions[i].span;
+    return ws_mem_fit(best);
+}
+
 static int try_alloc(ws_memory *m, uint32_t span, uint32_t size, ws_region_kind kind, uint32_t *addr)
 {
     ws_region r = { 0, span, size, (uint8_t)kind, REGION_LIVE, ++m->serial };

@@ -80,6 +80,13 @@ static inline uint64_t ws_mem_user_end(const ws_memory *m)
 /* The bytes an allocation of `size` takes: its red zone, rounded up to the
  * allocation alignment (room a tool makes for a buffer: ws_runtime_grow_arena). */
 uint64_t ws_mem_span(uint64_t size);
+/* The largest allocation a free range of `range` bytes holds (its red zone
+ * and alignment included), 0 if none. */
+uint64_t ws_mem_fit(uint64_t range);
+/* The largest allocation ws_mem_alloc could place now: the largest free
+ * range of the program's arena (a hole or the top; quarantined bytes not
+ * counted), as ws_mem_fit gives it. */
+uint64_t ws_mem_largest_alloc(const ws_memory *m);
 
 /* nslots lane stacks of stack_size bytes, for warps of `lanes` lanes. */
 int  ws_mem_init(ws_memory *m, uint64_t limit, uint32_t stack_size, uint32_t nslots, uint32_t lanes);

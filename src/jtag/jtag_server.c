@@ -294,7 +294,9 @@ static void handle_probe(jtag_server *s, int cfd)
                            s->group ? s->group : 1 };
     ws_status st = ws_debug_attach(s->dev, &dc, &pr.dbg);
     if (st != WS_OK) {
-        fprintf(stderr, "warpscope: JTAG: cannot attach the debug hardware for the probe: %s\n", ws_last_error(s->dev));
+        char why[WS_ERROR_MAX]; /* (the program's threads use the device meanwhile: a copy, not the pointer) */
+        ws_last_error_copy(s->dev, why, sizeof why);
+        fprintf(stderr, "warpscope: JTAG: cannot attach the debug hardware for the probe: %s\n", why);
         return;
     }
     uint32_t ndm = 1;

@@ -32,6 +32,23 @@ const char *ws_last_error(const ws_device *dev)
     return dev ? dev->err : "no device";
 }
 
+_Static_assert(WS_ERRLEN <= WS_ERROR_MAX, "ws_last_error_copy's WS_ERROR_MAX must hold every message");
+
+ws_status ws_last_error_copy(const ws_device *dev, char *buf, size_t len)
+{
+    if (!buf || !len) return WS_ERR_INVALID_ARG; /* no message: the one the caller wants stays */
+    if (!dev) {
+        snprintf(buf, len, "no device");
+        return WS_ERR_INVALID_ARG;
+    }
+    /* The read lock: a failing call writes the message holding the API
+     * lock, so the copy is one whole message; the printf handler and a
+     * tool's callback (whose thread holds the lock) may call it. */
+    WS_API_READ_LOCKED((ws_device *)dev);
+    snprintf(buf, len, "%s", dev->err);
+    return WS_OK;
+}
+
 void ws_config_default(ws_config *c)
 {
     if (!c) return; /* nothing to fill (a void call has no status to refuse it with) */
@@ -172,6 +189,10 @@ ws_status ws_device_config(const ws_device *dev, ws_config *out)
     if (!dev) return WS_ERR_INVALID_ARG;
     if (!out) return ws_set_error((ws_device *)dev, WS_ERR_INVALID_ARG, "ws_device_config: out is NULL");
     *out = dev->cfg; /* fixed at open: no lock (the debug server reads it) */
+    /* threads as resolved at open ($WARPSCOPE_THREADS or the host's
+     * cores for 0, never more than the cores): the host threads a launch
+     * that runs in parallel uses (until 2026-11-29 it gave back the 0) */
+    out->threads = dev->host_threads;
     return WS_OK;
 }
 

@@ -17,30 +17,45 @@ ws_status ws_malloc(ws_device *dev, size_t size, ws_addr *out)
         return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_malloc(0): size is 0; an allocation holds at least 1 byte "
                             "(cudaMalloc's null pointer for 0 bytes has no counterpart): skip the call when there "
                             "is nothing to allocate");
-    /* larger than the whole arena: no freeing makes room for it, and past
-     * the largest arena no global_mem_limit does */
-    const uint64_t arena_max = WS_GLOBAL_MAX_END - WS_GLOBAL_BASE;
-    const char *advice = (uint64_t)size <= dev->mem.user_limit ? "raise global_mem_limit"
-                         : (uint64_t)size > arena_max - 256 ? "larger than the whole global memory, and than any "
-                                                              "device's: global_mem_limit is at most"
-                                                            : "larger than the whole global memory: raise "
-                                                              "global_mem_limit, at most";
-    if (size > UINT32_MAX || ws_mem_alloc(&dev->mem, (uint32_t)size, REGION_DATA, out)) {
-        char max[32] = "";
-        if ((uint64_t)size > dev->mem.user_limit) snprintf(max, sizeof max, " %llu MiB", (unsigned long long)(arena_max >> 20));
-        return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY,
-                            "ws_malloc(%zu): device memory exhausted (%llu of %llu bytes in use%s; %s%s)", size,
-                            (unsigned long long)dev->mem.used, (unsigned long long)dev->mem.user_limit,
-                            ws_mem_tool_lo(&dev->mem) < dev->mem.user_limit ? ", and tools' buffers at the top" : "",
-                            advice, max);
-    }
-    return WS_OK;
+    if (size <= UINT32_MAX && !ws_mem_alloc(&dev->mem, (uint32_t)size, REGION_DATA, out)) return WS_OK;
+    /* Why not, and what would help. Every allocation has a red zone after
+     * it (256 bytes at least, the whole rounded up to 256): an allocation
+     * of the whole global_mem_limit never fits (until 2026-11-29 its
+     * message said only "raise global_mem_limit", as if memory were in
+     * use). */
+    const uint64_t arena_max = WS_GLOBAL_MAX_END - WS_GLOBAL_BASE, limit = dev->mem.user_limit;
+    char used[160];
+    snprintf(used, sizeof used, "%llu of %llu bytes in use%s", (unsigned long long)dev->mem.used,
+             (unsigned long long)limit,
+             ws_mem_tool_lo(&dev->mem) < limit ? ", and tools' buffers at the top" : "");
+    if ((uint64_t)size > limit) /* larger than the whole arena: no freeing makes room, past the largest arena no limit does */
+        return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "ws_malloc(%zu): device memory exhausted (%s; %s %llu MiB)", size,
+                            used, (uint64_t)size > arena_max - 256 ? "larger than the whole global memory, and than "
+                                                                     "any device's: global_mem_limit is at most"
+                                                                   : "larger than the whole global memory: raise "
+                                                                     "global_mem_limit, at most",
+                            (unsigned long long)(arena_max >> 20));
+    if (ws_mem_span(size) > limit) /* fits the limit, not with its red zone */
+        return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "ws_malloc(%zu): device memory exhausted (%s): with the red "
+                            "zone every allocation has after it (at least 256 bytes, the whole rounded up to 256) it "
+                            "takes %llu bytes, more than the whole global memory; the largest allocation this device "
+                            "holds is %llu bytes (or raise global_mem_limit)", size, used,
+                            (unsigned long long)ws_mem_span(size), (unsigned long long)ws_mem_fit(limit));
+    return ws_set_error(dev, WS_ERR_OUT_OF_MEMORY, "ws_malloc(%zu): device memory exhausted (%s; the largest free "
+                        "range holds an allocation of at most %llu bytes, each taking a red zone of at least 256 "
+                        "bytes after it; free some or raise global_mem_limit)", size, used,
+                        (unsigned long long)ws_mem_largest_alloc(&dev->mem));
 }
 
 ws_status ws_check_placement(ws_device *dev, const char *what, ws_addr addr, uint64_t size)
 {
     uint64_t end = WS_GLOBAL_BASE + dev->mem.user_limit;
-    if (addr < WS_GLOBAL_BASE || addr >= end || size > end - addr)
+    if (addr >= WS_GLOBAL_BASE && addr < end && size > end - addr) /* (addr + size may wrap: no range to name) */
+        return ws_set_error(dev, WS_ERR_INVALID_ARG, "%s: size too large: from 0x%08x the global arena [0x%08x, "
+                            "0x%08llx) (global_mem_limit=%llu) has room for %llu bytes", what, addr, WS_GLOBAL_BASE,
+                            (unsigned long long)end, (unsigned long long)dev->mem.user_limit,
+                            (unsigned long long)(end - addr));
+    if (addr < WS_GLOBAL_BASE || addr >= end)
         return ws_set_error(dev, WS_ERR_INVALID_ARG, "%s: [0x%08x, 0x%08llx) is outside the global arena "
                             "[0x%08x, 0x%08llx) (global_mem_limit=%llu)", what, addr,
                             (unsigned long long)(addr + size), WS_GLOBAL_BASE, (unsigned long long)end,
@@ -92,7 +107,17 @@ ws_status ws_free(ws_device *dev, ws_addr addr)
     if (!dev) return WS_ERR_INVALID_ARG;
     WS_API_LOCKED(dev, "ws_free");
     ws_status st = ws_cmd_drain(dev, 0);
-    if (st != WS_OK) return st;
+    /* The wait may report a failure of earlier work (perhaps another
+     * thread's launch: docs/api.md, "Threads"). The queue is empty then,
+     * so nothing can still use the allocation: it is freed all the same
+     * and the failure, reported only here, is returned (until 2026-11-29
+     * the free was skipped, and an allocation the caller took for freed
+     * leaked). Work still queued (a halted command processor) may use it:
+     * then nothing is freed. */
+    if (st != WS_OK) {
+        if (!dev->qlen) (void)ws_mem_free(&dev->mem, addr, REGION_DATA);
+        return st;
+    }
     int r = ws_mem_free(&dev->mem, addr, REGION_DATA);
     if (r == -2)
         return ws_set_error(dev, WS_ERR_BAD_ADDRESS, "ws_free(0x%08x): double free (already freed)", addr);
@@ -166,7 +191,10 @@ ws_status ws_memset(ws_device *dev, ws_addr dst, int value, size_t n)
 ws_status ws_mem_info(const ws_device *dev, uint64_t *used, uint64_t *limit)
 {
     if (!dev) return WS_ERR_INVALID_ARG;
-    WS_API_LOCKED((ws_device *)dev, "ws_mem_info");
+    /* Reads two numbers only calls outside a launch change: the read lock,
+     * so the printf handler and a tool's launch callback may ask (until
+     * 2026-11-29 they were refused with WS_ERR_BUSY) */
+    WS_API_READ_LOCKED((ws_device *)dev);
     if (used) *used = dev->mem.used;
     if (limit) *limit = dev->mem.user_limit;
     return WS_OK;

@@ -45,13 +45,21 @@ ws_status ws_tool_error(ws_device *dev, ws_status st, const char *fmt, ...)
 ws_status ws_tool_hand_back(ws_device *dev, ws_status st, const char *report)
 {
     if (!dev) return WS_ERR_INVALID_ARG;
+    WS_API_LOCKED(dev, "ws_tool_hand_back"); /* before a refusal: it writes the device's message */
     if (st != WS_ERR_KERNEL_FAULT && st != WS_ERR_KERNEL_ASSERT && st != WS_ERR_DEADLOCK && st != WS_ERR_TIMEOUT &&
         st != WS_ERR_INTERRUPTED)
         return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_tool_hand_back: %s is not a failure of queued work",
                             ws_status_name(st));
-    WS_API_LOCKED(dev, "ws_tool_hand_back");
+    /* The report is the failure's message, which the program's next wait
+     * returns as its own (until 2026-11-29 a NULL one was accepted, and
+     * that wait reported a failure whose whole message was the status's
+     * name). */
+    if (!report || !report[0])
+        return ws_set_error(dev, WS_ERR_INVALID_ARG, "ws_tool_hand_back(%s): report is %s; pass the failure's "
+                            "message (ws_last_error's, read when the tool's wait failed)", ws_status_name(st),
+                            report ? "empty" : "NULL");
     dev->handed_back = st;
-    snprintf(dev->handed_back_msg, sizeof dev->handed_back_msg, "%s", report ? report : ws_status_name(st));
+    snprintf(dev->handed_back_msg, sizeof dev->handed_back_msg, "%s", report);
     return WS_OK;
 }
 

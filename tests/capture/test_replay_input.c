@@ -301,6 +301,15 @@ static void hand_back(void)
     CHECK(ws_memcpy_dtoh(dev, b, buf, 4) == WS_OK);
     CHECK(b[0] == 0 && b[3] == 0);
     CHECK(ws_tool_hand_back(dev, WS_OK, "no") == WS_ERR_INVALID_ARG);
+    /* a failure needs its report: refused without one, and nothing is
+     * handed back (until 2026-11-29 it was taken, and the next wait
+     * reported a fault whose whole message was "WS_ERR_KERNEL_FAULT") */
+    CHECK(ws_tool_hand_back(dev, WS_ERR_KERNEL_FAULT, NULL) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "ws_tool_hand_back(WS_ERR_KERNEL_FAULT): report is NULL; pass the "
+                       "failure's message");
+    CHECK(ws_tool_hand_back(dev, WS_ERR_DEADLOCK, "") == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "report is empty");
+    CHECK(ws_synchronize(dev) == WS_OK);
     ws_device_close(dev);
 }
 

@@ -4,6 +4,7 @@
  * usage: test_api_handles MODULE.elf */
 #include <elf.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include "warpscope/warpscope.h"
 #include "../test.h"
@@ -23,6 +24,13 @@ static void placement(const unsigned char *elf, size_t elf_size)
     CHECK(ws_malloc_at(dev, 0xFFFFFF00u, 0x1000) == WS_ERR_INVALID_ARG);
     CHECK_STR_CONTAINS(ws_last_error(dev), "outside the global arena");
     CHECK(ws_malloc_at(dev, 0x10FFFF00u, 0x200) == WS_ERR_INVALID_ARG); /* runs past the end */
+    CHECK_STR_CONTAINS(ws_last_error(dev), "ws_malloc_at(0x10ffff00, 512): size too large: from 0x10ffff00 the "
+                       "global arena [0x01000000, 0x11000000) (global_mem_limit=268435456) has room for 256 bytes");
+    /* a size whose end wraps: named as too large, not as the range
+     * [0x01000000, 0x00ffffff) (until 2026-11-29) */
+    CHECK(ws_malloc_at(dev, 0x01000000, SIZE_MAX) == WS_ERR_INVALID_ARG);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "size too large: from 0x01000000 the global arena [0x01000000, "
+                       "0x11000000) (global_mem_limit=268435456) has room for 268435456 bytes");
     CHECK(ws_malloc_at(dev, 0x100, 16) == WS_ERR_INVALID_ARG);
     /* a taken range is still "no room", and says what is in the way */
     CHECK(ws_malloc_at(dev, 0x01001000, 4096) == WS_OK);

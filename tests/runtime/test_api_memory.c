@@ -3,6 +3,7 @@
  * with context, and the device must keep working afterwards. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "warpscope/warpscope.h"
 #include "../test.h"
 
@@ -114,6 +115,44 @@ static void config_checks(void)
     CHECK_STR_CONTAINS(err, "ws_config_validate: cfg is NULL");
 }
 
+/* ws_device_config reports the host threads resolved at open (until
+ * 2026-11-29 it gave back threads=0 for the environment's or the host's
+ * number, which a program could not learn). */
+static void device_threads(void)
+{
+    const char *env = getenv("WARPSCOPE_THREADS");
+    char saved[64] = "";
+    if (env) snprintf(saved, sizeof saved, "%s", env);
+    ws_config c, got;
+    ws_device *dev;
+    ws_config_default(&c); /* threads=0, cores=4 */
+    setenv("WARPSCOPE_THREADS", "3", 1);
+    CHECK(ws_device_open(&c, &dev) == WS_OK);
+    CHECK(ws_device_config(dev, &got) == WS_OK);
+    CHECK_EQ_U(got.threads, 3);
+    CHECK_EQ_U(got.cores, 4);
+    CHECK(ws_device_close(dev) == WS_OK);
+    setenv("WARPSCOPE_THREADS", "64", 1); /* never more than the cores */
+    CHECK(ws_device_open(&c, &dev) == WS_OK);
+    CHECK(ws_device_config(dev, &got) == WS_OK);
+    CHECK_EQ_U(got.threads, 4);
+    CHECK(ws_device_close(dev) == WS_OK);
+    unsetenv("WARPSCOPE_THREADS"); /* one per host core, at most the cores */
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    CHECK(ws_device_open(&c, &dev) == WS_OK);
+    CHECK(ws_device_config(dev, &got) == WS_OK);
+    CHECK_EQ_U(got.threads, cpus < 1 ? 1 : cpus > 4 ? 4 : cpus);
+    CHECK(ws_device_close(dev) == WS_OK);
+    c.threads = 2; /* given: as given */
+    setenv("WARPSCOPE_THREADS", "3", 1);
+    CHECK(ws_device_open(&c, &dev) == WS_OK);
+    CHECK(ws_device_config(dev, &got) == WS_OK);
+    CHECK_EQ_U(got.threads, 2);
+    CHECK(ws_device_close(dev) == WS_OK);
+    if (saved[0]) setenv("WARPSCOPE_THREADS", saved, 1);
+    else unsetenv("WARPSCOPE_THREADS");
+}
+
 int main(void)
 {
     config_checks();
@@ -138,9 +177,22 @@ int main(void)
                        "global_mem_limit is at most 3040 MiB)");
     CHECK(ws_malloc(dev, SIZE_MAX, &b) == WS_ERR_OUT_OF_MEMORY);
     CHECK_STR_CONTAINS(ws_last_error(dev), "and than any device's");
-    CHECK(ws_malloc(dev, 4u << 20, &b) == WS_ERR_OUT_OF_MEMORY); /* fits the arena, not beside the first */
-    CHECK_STR_CONTAINS(ws_last_error(dev), "device memory exhausted (1000 of 4194304 bytes in use; raise "
-                       "global_mem_limit)");
+    /* the whole limit: never fits, since every allocation has a red zone
+     * after it; the message says so and what does fit (until 2026-11-29:
+     * "device memory exhausted (1000 of 4194304 bytes in use; raise
+     * global_mem_limit)", as if the 1000 bytes were in the way) */
+    CHECK(ws_malloc(dev, 4u << 20, &b) == WS_ERR_OUT_OF_MEMORY);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "ws_malloc(4194304): device memory exhausted (1000 of 4194304 bytes in "
+                       "use): with the red zone every allocation has after it (at least 256 bytes, the whole rounded "
+                       "up to 256) it takes 4194560 bytes, more than the whole global memory; the largest allocation "
+                       "this device holds is 4194048 bytes (or raise global_mem_limit)");
+    /* fits an empty device, not beside the first: the largest that fits now */
+    CHECK(ws_malloc(dev, (4u << 20) - 512, &b) == WS_ERR_OUT_OF_MEMORY);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "ws_malloc(4193792): device memory exhausted (1000 of 4194304 bytes in "
+                       "use; the largest free range holds an allocation of at most 4192768 bytes, each taking a red "
+                       "zone of at least 256 bytes after it; free some or raise global_mem_limit)");
+    CHECK(ws_malloc(dev, 4192768, &b) == WS_OK); /* which it does */
+    CHECK(ws_free(dev, b) == WS_OK);
 
     uint8_t buf[2000] = { 0 };
     for (int i = 0; i < 2000; i++) buf[i] = (uint8_t)i;
@@ -199,5 +251,18 @@ int main(void)
     CHECK_EQ_U(used, 0);
     CHECK_EQ_U(limit, 4u << 20);
     CHECK(ws_device_close(dev) == WS_OK);
+
+    /* the default 256 MiB device: 256 MiB is refused for the red zone,
+     * 256 MiB - 256 fits */
+    CHECK(ws_device_open(NULL, &dev) == WS_OK);
+    CHECK(ws_malloc(dev, (size_t)256 << 20, &b) == WS_ERR_OUT_OF_MEMORY);
+    CHECK_STR_CONTAINS(ws_last_error(dev), "(0 of 268435456 bytes in use): with the red zone every allocation has "
+                       "after it");
+    CHECK_STR_CONTAINS(ws_last_error(dev), "the largest allocation this device holds is 268435200 bytes");
+    CHECK(ws_malloc(dev, ((size_t)256 << 20) - 256, &b) == WS_OK);
+    CHECK(ws_free(dev, b) == WS_OK);
+    CHECK(ws_device_close(dev) == WS_OK);
+
+    device_threads();
     return TEST_SUMMARY();
 }

@@ -25,7 +25,8 @@
  * dlsym(RTLD_NEXT). */
 #define SHIM_FUNCS(X)                                                                                             \
     X(ws_version) X(ws_status_name) X(ws_config_default) X(ws_config_parse) X(ws_config_validate)                \
-    X(ws_device_open) X(ws_device_close) X(ws_last_error) X(ws_device_config) X(ws_set_printf_handler)          \
+    X(ws_device_open) X(ws_device_close) X(ws_last_error) X(ws_last_error_copy) X(ws_device_config)              \
+    X(ws_set_printf_handler)                                                                                    \
     X(ws_malloc) X(ws_malloc_at) X(ws_free) X(ws_memcpy_htod) X(ws_memcpy_dtoh) X(ws_memcpy_dtod) X(ws_memset)    \
     X(ws_mem_info) X(ws_module_load_file) X(ws_module_load_data) X(ws_module_load_data_at) X(ws_module_unload)   \
     X(ws_module_base) X(ws_kernel_get) X(ws_kernel_name) X(ws_kernel_param) X(ws_kernel_param_count)             \

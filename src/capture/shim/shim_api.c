@@ -19,6 +19,10 @@ WS_API ws_status ws_config_validate(const ws_config *cfg, char *err, size_t errl
     return REAL(ws_config_validate)(cfg, err, errlen);
 }
 WS_API const char *ws_last_error(const ws_device *dev) { return REAL(ws_last_error)(dev); }
+WS_API ws_status ws_last_error_copy(const ws_device *dev, char *buf, size_t len)
+{
+    return REAL(ws_last_error_copy)(dev, buf, len);
+}
 WS_API ws_status ws_device_config(const ws_device *dev, ws_config *out) { return REAL(ws_device_config)(dev, out); }
 WS_API ws_status ws_set_printf_handler(ws_device *dev, ws_printf_fn fn, void *user)
 {

@@ -258,7 +258,7 @@ static void begin_capture(int in_frame)
      * the capture (the read-back took it and abandoned the capture). */
     ws_status st = REAL(ws_synchronize)(shim_g.dev);
     char report[1024] = "";
-    if (shim_failure(st)) snprintf(report, sizeof report, "%s", REAL(ws_last_error)(shim_g.dev));
+    if (shim_failure(st)) REAL(ws_last_error_copy)(shim_g.dev, report, sizeof report); /* whole, whatever other threads do */
     initial_state();
     if (shim_failure(st)) {
         shim_write_failure_report(2, 0, st, "work queued before the capture", report);
@@ -386,7 +386,7 @@ void shim_frame_post(uint32_t call)
         char report[1024] = "";
         if (shim_failure(st)) {
             shim_write_failure(0, shim_g.calls, st, "the program's next wait, after the capture");
-            snprintf(report, sizeof report, "%s", REAL(ws_last_error)(shim_g.dev));
+            REAL(ws_last_error_copy)(shim_g.dev, report, sizeof report); /* whole, whatever other threads do */
         }
         uint64_t saved = shim_g.frame;
         shim_g.frame = shim_g.spec.first;

@@ -97,11 +97,14 @@ static int is_sync(uint32_t call)
     return call == WSCAP_SYNCHRONIZE || call == WSCAP_FENCE_WAIT || call == WSCAP_DTOH || call == WSCAP_TARGET_READ;
 }
 
-/* Calls that wait for queued work after they have taken effect: a
- * present has ended its frame, a destroy has freed its object. */
-static int waits_after(uint32_t call)
+/* Calls that take effect even when the wait reports a failure of queued
+ * work: a present has ended its frame, a destroy has freed its object, and
+ * a ws_free frees once the queue is empty (since 2026-11-29; a halted
+ * command processor, WS_ERR_STOPPED, keeps its queue and the allocation). */
+static int waits_after(uint32_t call, ws_status st)
 {
-    return call == WSCAP_PRESENT || call == WSCAP_TARGET_DESTROY || call == WSCAP_TEXTURE_DESTROY;
+    return call == WSCAP_PRESENT || call == WSCAP_TARGET_DESTROY || call == WSCAP_TEXTURE_DESTROY ||
+           (call == WSCAP_FREE && st != WS_ERR_STOPPED);
 }
 
 int shim_counts(const shim_call *c, ws_status st)
@@ -110,7 +113,7 @@ int shim_counts(const shim_call *c, ws_status st)
     if (st == WS_OK) return 1;
     /* the wait happened (and the call's own effect); what failed was the
      * work it waited for */
-    return (is_sync(c->call) || waits_after(c->call)) &&
+    return (is_sync(c->call) || waits_after(c->call, st)) &&
            (st == WS_ERR_KERNEL_FAULT || st == WS_ERR_KERNEL_ASSERT || st == WS_ERR_DEADLOCK || st == WS_ERR_TIMEOUT ||
             st == WS_ERR_STOPPED || st == WS_ERR_INTERRUPTED);
 }
@@ -129,7 +132,7 @@ ws_status shim_leave(shim_call *c, ws_status st)
             if (shim_failure(st) && shim_g.calls > index) shim_write_failure(1, index, st, name);
             shim_frame_post(c->call);
         } else if (shim_failure(st)) {
-            /* a call not recorded (ws_free, a module load ...) waited for
+            /* a call not recorded (a module load or unload ...) waited for
              * the queue and reported its failure instead of doing its job:
              * the replay waits there and meets the failure too */
             shim_write_failure(0, shim_g.calls, st, name);
