@@ -167,7 +167,12 @@ WS_API ws_status ws_config_validate(const ws_config *cfg, char *err, size_t errl
  * with WS_ERR_INVALID_ARG (ws_config_validate says why). */
 WS_API ws_status ws_device_open(const ws_config *cfg, ws_device **out);
 /* Runs work still queued, then closes: returns that work's failure, if any
- * (the device is closed either way; ws_synchronize first to read the report). */
+ * (the device is closed either way; ws_synchronize first to read the report).
+ * A call from another thread that waits for the device's lock while close
+ * runs, or starts before close returns, is refused with WS_ERR_INVALID_ARG
+ * and close frees the device only after it has left; a call that starts
+ * as close returns, or any use after, is the caller's bug (docs/api.md,
+ * "Threads"). */
 WS_API ws_status ws_device_close(ws_device *dev);
 /* Ask the launch running on dev (or, if none runs, the next one) to end
  * now, as the watchdog ends one (docs/api.md): it ends within a few

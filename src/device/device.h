@@ -306,6 +306,14 @@ struct ws_device {
                                         callback runs (events.h)          */
     pthread_mutex_t api_lock;        /* src/runtime/api_lock.h               */
     int api_lock_ready;
+    /* Calls inside the API lock or waiting for it (and ws_device_interrupt
+     * or ws_device_config while they run): ws_device_close frees the
+     * device only once it is 0 (src/runtime/api_lock.h). */
+    atomic_uint api_callers;
+    /* Set by ws_device_close once it holds the lock (closer: its thread):
+     * a call from another thread that gets the lock after it is refused. */
+    atomic_int closing;
+    pthread_t closer;
     char err[WS_ERRLEN];
     /* A failure of queued work a tool met while waiting for the queue on
      * the program's behalf and handed back (ws_tool_hand_back): the next
