@@ -174,12 +174,16 @@ WS_API ws_status ws_device_open(const ws_config *cfg, ws_device **out);
  * as close returns, or any use after, is the caller's bug (docs/api.md,
  * "Threads"). */
 WS_API ws_status ws_device_close(ws_device *dev);
-/* Ask the launch running on dev (or, if none runs, the next one) to end
- * now, as the watchdog ends one (docs/api.md): it ends within a few
- * milliseconds with WS_ERR_INTERRUPTED, its report naming where its warps
- * are. Takes no lock and only sets a flag, so a signal handler or another
- * thread may call it while ws_synchronize runs (`warpscope run` does on
- * Ctrl-C). WS_ERR_INVALID_ARG for NULL. */
+/* Ask the launch running on dev to end now, as the watchdog ends one
+ * (docs/api.md): it ends within a few milliseconds with
+ * WS_ERR_INTERRUPTED, its report naming where its warps are. Asked while
+ * no launch runs, the next launch to start ends before it runs anything.
+ * The request is answered by one launch only: consumed by the launch it
+ * ends, or dropped when the launch it was asked during completes first
+ * (that launch reports WS_OK); it never ends a later launch. Takes no
+ * lock and only sets a flag, so a signal handler or another thread may
+ * call it while ws_synchronize runs (`warpscope run` does on Ctrl-C).
+ * WS_ERR_INVALID_ARG for NULL. */
 WS_API ws_status ws_device_interrupt(ws_device *dev);
 WS_API const char *ws_last_error(const ws_device *dev);
 WS_API ws_status ws_device_config(const ws_device *dev, ws_config *out);

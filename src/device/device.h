@@ -256,7 +256,8 @@ typedef struct ws_cmd {
 struct ws_device {
     ws_config cfg;
     atomic_int interrupt_req;      /* ws_device_interrupt: end the launch (set
-                                      from anywhere, taken by the run loops) */
+                                      from anywhere, taken by the launch it
+                                      ends: ws_host_interrupt_take)     */
     ws_memory mem;
     ws_core *cores;
     uint32_t full_mask;            /* (1 << lanes_per_warp) - 1              */
@@ -596,5 +597,13 @@ double ws_now_seconds(void);
  * less_parked, less the time a debugger held the device), else 0. */
 enum { WS_HOST_WATCHDOG = 1, WS_HOST_INTERRUPT = 2 };
 int ws_host_stop_due(ws_device *dev, double t0, double limit, int less_parked);
+/* The host's request to end a launch (ws_device_interrupt), whenever it
+ * was made, is consumed by the launch it ends: a launch about to run
+ * anything takes it (1: asked; it ends at once) and so do the run loops'
+ * checks (ws_host_stop_due). One asked while a launch ran that completed
+ * anyway is cleared when that launch command ends (cmdproc.c), so it never
+ * ends a later, unrelated one. */
+int ws_host_interrupt_take(ws_device *dev);
+void ws_host_interrupt_clear(ws_device *dev);
 
 #endif
