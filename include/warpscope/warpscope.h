@@ -167,14 +167,23 @@ WS_API ws_status ws_config_validate(const ws_config *cfg, char *err, size_t errl
  * with WS_ERR_INVALID_ARG (ws_config_validate says why). */
 WS_API ws_status ws_device_open(const ws_config *cfg, ws_device **out);
 /* Runs work still queued, then closes: returns that work's failure, if any
- * (the device is closed either way; ws_synchronize first to read the report). */
+ * (the device is closed either way; ws_synchronize first to read the report).
+ * A call from another thread that waits for the device's lock while close
+ * runs, or starts before close returns, is refused with WS_ERR_INVALID_ARG
+ * and close frees the device only after it has left; a call that starts
+ * as close returns, or any use after, is the caller's bug (docs/api.md,
+ * "Threads"). */
 WS_API ws_status ws_device_close(ws_device *dev);
-/* Ask the launch running on dev (or, if none runs, the next one) to end
- * now, as the watchdog ends one (docs/api.md): it ends within a few
- * milliseconds with WS_ERR_INTERRUPTED, its report naming where its warps
- * are. Takes no lock and only sets a flag, so a signal handler or another
- * thread may call it while ws_synchronize runs (`warpscope run` does on
- * Ctrl-C). WS_ERR_INVALID_ARG for NULL. */
+/* Ask the launch running on dev to end now, as the watchdog ends one
+ * (docs/api.md): it ends within a few milliseconds with
+ * WS_ERR_INTERRUPTED, its report naming where its warps are. Asked while
+ * no launch runs, the next launch to start ends before it runs anything.
+ * The request is answered by one launch only: consumed by the launch it
+ * ends, or dropped when the launch it was asked during completes first
+ * (that launch reports WS_OK); it never ends a later launch. Takes no
+ * lock and only sets a flag, so a signal handler or another thread may
+ * call it while ws_synchronize runs (`warpscope run` does on Ctrl-C).
+ * WS_ERR_INVALID_ARG for NULL. */
 WS_API ws_status ws_device_interrupt(ws_device *dev);
 /* The message of dev's last failure ("no device" for NULL). The pointer
  * is into the device: the next failing call on dev, from any thread,

@@ -150,6 +150,13 @@ static ws_status run_launch(ws_device *dev, ws_grid_run *L)
     /* Timing mode: the cycle-driven model runs the launch (timing.c). */
     if (dev->cfg.mode == WS_MODE_TIMING) st = ws_timing_run(dev, L);
     int serial = dev->cfg.mode != WS_MODE_TIMING;
+    /* The host asked to end it (ws_device_interrupt) before it started,
+     * or while no launch ran: it ends before running anything, however
+     * short (the timing model looks the same way). */
+    if (serial && ws_host_interrupt_take(dev)) {
+        st = ws_fault_host_stop(dev, WS_HOST_INTERRUPT, UINT64_MAX);
+        serial = 0;
+    }
     if (serial && ws_par_launch_ok(dev, L)) serial = run_parallel(dev, limit, &st);
     while (serial && L->done_blocks < L->total_blocks) {
         uint32_t placed = ws_dispatch_blocks(dev);
@@ -160,8 +167,10 @@ static ws_status run_launch(ws_device *dev, ws_grid_run *L)
         /* A kernel that never ends (a lost exit condition, a lock never
          * released) would hang the host: the watchdog ends it, like a
          * driver's timeout detection, and so does the host's request
-         * (ws_device_interrupt). Checked every 64 rounds. */
-        const int why = (++rounds & 63) == 0 ? ws_host_stop_due(dev, t0, limit, 1) : 0;
+         * (ws_device_interrupt). Checked every 64 rounds, while blocks
+         * remain: a launch whose blocks all finished is done (WS_OK). */
+        const int why = (++rounds & 63) == 0 && L->done_blocks < L->total_blocks
+                            ? ws_host_stop_due(dev, t0, limit, 1) : 0;
         if (why) {
             st = ws_fault_host_stop(dev, why, UINT64_MAX);
             break;
@@ -181,6 +190,12 @@ static ws_status run_launch(ws_device *dev, ws_grid_run *L)
             st = WS_ERR_DEADLOCK;
             break;
         }
+    }
+    if ((st == WS_ERR_INTERRUPTED || st == WS_ERR_TIMEOUT) && L->done_blocks >= L->total_blocks) {
+        /* the pool's cores finished the last block as the host's stop was
+         * decided: the launch is complete */
+        memset(&dev->fault, 0, sizeof dev->fault);
+        st = WS_OK;
     }
     if (st == WS_OK && ws_ev_halt_unclaimed(dev)) st = WS_ERR_STOPPED; /* a machine's halt after the last warp */
     L->stats.host_seconds = ws_now_seconds() - t0;
@@ -228,6 +243,10 @@ static ws_status run_cmd(ws_device *dev, ws_cmd *c)
     ws_fpu_host_save(&fp);
     ws_status st = run_cmd_kind(dev, c);
     ws_fpu_host_restore(&fp);
+    /* A request to end a launch made while this one ran, which completed
+     * before it looked: answered (docs/api.md, "Ending a launch from the
+     * host"), not left to end a later, unrelated launch. */
+    if (c->kind == CMD_LAUNCH || c->kind == CMD_GFX) ws_host_interrupt_clear(dev);
     if (c->kind == CMD_FENCE) ws_ev_emit(dev, WS_EV_CP, WS_EV_CP_FENCE, 0, (uint32_t)c->fence);
     ws_ev_emit(dev, WS_EV_CP, WS_EV_CP_DONE, 0, (uint32_t)c->kind);
     return st;

@@ -256,7 +256,8 @@ typedef struct ws_cmd {
 struct ws_device {
     ws_config cfg;
     atomic_int interrupt_req;      /* ws_device_interrupt: end the launch (set
-                                      from anywhere, taken by the run loops) */
+                                      from anywhere, taken by the launch it
+                                      ends: ws_host_interrupt_take)     */
     ws_memory mem;
     ws_core *cores;
     uint32_t full_mask;            /* (1 << lanes_per_warp) - 1              */
@@ -306,6 +307,14 @@ struct ws_device {
                                         callback runs (events.h)          */
     pthread_mutex_t api_lock;        /* src/runtime/api_lock.h               */
     int api_lock_ready;
+    /* Calls inside the API lock or waiting for it (and ws_device_interrupt
+     * or ws_device_config while they run): ws_device_close frees the
+     * device only once it is 0 (src/runtime/api_lock.h). */
+    atomic_uint api_callers;
+    /* Set by ws_device_close once it holds the lock (closer: its thread):
+     * a call from another thread that gets the lock after it is refused. */
+    atomic_int closing;
+    pthread_t closer;
     char err[WS_ERRLEN];
     /* A failure of queued work a tool met while waiting for the queue on
      * the program's behalf and handed back (ws_tool_hand_back): the next
@@ -588,5 +597,13 @@ double ws_now_seconds(void);
  * less_parked, less the time a debugger held the device), else 0. */
 enum { WS_HOST_WATCHDOG = 1, WS_HOST_INTERRUPT = 2 };
 int ws_host_stop_due(ws_device *dev, double t0, double limit, int less_parked);
+/* The host's request to end a launch (ws_device_interrupt), whenever it
+ * was made, is consumed by the launch it ends: a launch about to run
+ * anything takes it (1: asked; it ends at once) and so do the run loops'
+ * checks (ws_host_stop_due). One asked while a launch ran that completed
+ * anyway is cleared when that launch command ends (cmdproc.c), so it never
+ * ends a later, unrelated one. */
+int ws_host_interrupt_take(ws_device *dev);
+void ws_host_interrupt_clear(ws_device *dev);
 
 #endif

@@ -198,12 +198,15 @@ static ws_par_result host_stop(struct ws_par *P)
     return why == WS_HOST_INTERRUPT ? WS_PAR_INTERRUPTED : why ? WS_PAR_TIMEOUT : WS_PAR_DONE;
 }
 
+static uint64_t blocks_done(const ws_device *dev);
+
 static void check_watchdog(struct ws_par *P)
 {
     const ws_par_result r = host_stop(P);
     if (r == WS_PAR_DONE) return;
     pthread_mutex_lock(&P->mu);
-    if (!P->finish) end_launch(P, r);
+    /* (every block finished: the launch is done, coordinate says so) */
+    if (!P->finish && blocks_done(P->dev) < P->dev->current->total_blocks) end_launch(P, r);
     pthread_mutex_unlock(&P->mu);
 }
 
@@ -239,7 +242,7 @@ static void work_launch(struct ws_par *P, uint32_t k)
             if (until.tv_nsec >= 1000000000L) until.tv_sec++, until.tv_nsec -= 1000000000L;
             pthread_cond_timedwait(&P->work, &P->mu, &until);
             const ws_par_result r = k == 0 && !P->finish ? host_stop(P) : WS_PAR_DONE;
-            if (r != WS_PAR_DONE) end_launch(P, r);
+            if (r != WS_PAR_DONE && blocks_done(P->dev) < P->dev->current->total_blocks) end_launch(P, r);
             if (k == 0 && get(&P->printed)) { /* (outside the pool's lock: it calls the handler) */
                 pthread_mutex_unlock(&P->mu);
                 emit_ready(P);

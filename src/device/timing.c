@@ -697,6 +697,10 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
     T->parallel_from = NEVER;
     T->fault_core = UINT32_MAX; /* a fault inside a cycle: its core (cores below it finished the cycle) */
     dev->now_cycle = 0; /* the first placements are at cycle 0, not the last launch's end (event times) */
+    if (ws_host_interrupt_take(dev)) { /* asked before it started: it ends at cycle 0 (cmdproc.c) */
+        st = ws_fault_host_stop(dev, WS_HOST_INTERRUPT, 0);
+        goto out;
+    }
     ws_dispatch_blocks(dev);
     adopt_new_warps(dev, T, t);
     /* The cores on several host threads when nothing samples or counts per
@@ -780,7 +784,8 @@ ws_status ws_timing_run(ws_device *dev, ws_grid_run *L)
             st = WS_ERR_DEADLOCK;
             goto out;
         }
-        const int why = (++iter & 1023) == 0 ? ws_host_stop_due(dev, t0, limit, 0) : 0;
+        const int why = (++iter & 1023) == 0 && L->done_blocks < L->total_blocks /* (done: WS_OK) */
+                            ? ws_host_stop_due(dev, t0, limit, 0) : 0;
         if (why) {
             st = ws_fault_host_stop(dev, why, t);
             goto out;

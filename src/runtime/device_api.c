@@ -43,8 +43,10 @@ ws_status ws_last_error_copy(const ws_device *dev, char *buf, size_t len)
     }
     /* The read lock: a failing call writes the message holding the API
      * lock, so the copy is one whole message; the printf handler and a
-     * tool's callback (whose thread holds the lock) may call it. */
-    WS_API_READ_LOCKED((ws_device *)dev);
+     * tool's callback (whose thread holds the lock) may call it. Refused
+     * while another thread closes the device: buf is left empty. */
+    buf[0] = '\0';
+    WS_API_READ_LOCKED((ws_device *)dev, "ws_last_error_copy");
     snprintf(buf, len, "%s", dev->err);
     return WS_OK;
 }
@@ -135,12 +137,15 @@ ws_status ws_device_close(ws_device *dev)
 {
     if (!dev) return WS_ERR_INVALID_ARG;
     ws_status drained = WS_OK;
-    {   /* waits for a call in flight on another thread; using the device
-         * after close is the caller's bug (docs/api.md, "Threads") */
+    {   /* waits for a call in flight on another thread (docs/api.md, "Threads") */
         WS_API_LOCKED(dev, "ws_device_close");
         if (ws_tools_in_callback(dev))
             return ws_set_error(dev, WS_ERR_BUSY, "ws_device_close: called from a tool callback; the device can be "
                                 "closed after the call that made the callback returns");
+        /* From here a call from another thread that gets the lock is
+         * refused; the ones waiting for it now are let through after the
+         * locked part, to leave at once. */
+        ws_api_closing(dev);
         /* Work still queued runs first, as a synchronising call would run
          * it: its printf output appears and tools see it. If it fails the
          * device closes anyway and its status is close's. */
@@ -155,6 +160,9 @@ ws_status ws_device_close(ws_device *dev)
         ws_modules_release_all(dev);
         ws_dbg_device_close(dev); /* tells an attached debugger, then cuts it loose */
     }
+    /* Every call that counted itself in has left (a call that starts after
+     * this, as close returns, is the caller's bug: docs/api.md). */
+    ws_api_wait_callers(dev);
     ws_par_free(dev); /* the worker threads end before the cores go */
     free(dev->modules);
     free(dev->queue);
@@ -180,20 +188,27 @@ ws_status ws_device_close(ws_device *dev)
 ws_status ws_device_interrupt(ws_device *dev)
 {
     if (!dev) return WS_ERR_INVALID_ARG;
+    ws_api_count_in(dev); /* (a close on another thread waits for it) */
     atomic_store(&dev->interrupt_req, 1); /* no lock: a signal handler may be the caller */
+    ws_api_count_out(dev);
     return WS_OK;
 }
 
 ws_status ws_device_config(const ws_device *dev, ws_config *out)
 {
     if (!dev) return WS_ERR_INVALID_ARG;
-    if (!out) return ws_set_error((ws_device *)dev, WS_ERR_INVALID_ARG, "ws_device_config: out is NULL");
-    *out = dev->cfg; /* fixed at open: no lock (the debug server reads it) */
-    /* threads as resolved at open ($WARPSCOPE_THREADS or the host's
-     * cores for 0, never more than the cores): the host threads a launch
-     * that runs in parallel uses (until 2026-11-29 it gave back the 0) */
-    out->threads = dev->host_threads;
-    return WS_OK;
+    ws_api_count_in(dev); /* (a close on another thread waits for it) */
+    const ws_status st = out ? WS_OK : ws_set_error((ws_device *)dev, WS_ERR_INVALID_ARG, "ws_device_config: out is NULL");
+    if (out) {
+        *out = dev->cfg; /* fixed at open: no lock (the debug server reads it) */
+        /* threads as resolved at open ($WARPSCOPE_THREADS or the host's
+         * cores for 0, never more than the cores): the host threads a
+         * launch that runs in parallel uses (until 2026-11-29 it gave back
+         * the 0) */
+        out->threads = dev->host_threads;
+    }
+    ws_api_count_out(dev);
+    return st;
 }
 
 ws_status ws_set_printf_handler(ws_device *dev, ws_printf_fn fn, void *user)

@@ -363,7 +363,7 @@ ws_status ws_gfx_last_draw_stats(const ws_device *dev, ws_gfx_draw_stats *out)
     if (!dev) return WS_ERR_INVALID_ARG;
     /* as ws_last_launch_stats: the present that runs the draws on another
      * thread writes them under the lock, and so does a refusal */
-    WS_API_READ_LOCKED((ws_device *)dev);
+    WS_API_READ_LOCKED((ws_device *)dev, "ws_gfx_last_draw_stats");
     if (!out) return ws_set_error((ws_device *)dev, WS_ERR_INVALID_ARG, "ws_gfx_last_draw_stats: out is NULL");
     if (!dev->gfx || !dev->gfx->have_last)
         return ws_set_error((ws_device *)dev, WS_ERR_NOT_FOUND, "ws_gfx_last_draw_stats: no draw has run yet");

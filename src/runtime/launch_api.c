@@ -337,7 +337,7 @@ ws_status ws_last_launch_counters(const ws_device *dev, ws_timing_counters *out)
     if (!dev) return WS_ERR_INVALID_ARG;
     /* as ws_last_launch_stats: the launch that ends on another thread
      * writes the counters under the lock */
-    WS_API_READ_LOCKED((ws_device *)dev);
+    WS_API_READ_LOCKED((ws_device *)dev, "ws_last_launch_counters");
     if (!out) return ws_set_error((ws_device *)dev, WS_ERR_INVALID_ARG, "ws_last_launch_counters: out is NULL");
     if (ws_timing_last_counters(dev, out))
         return ws_set_error((ws_device *)dev, WS_ERR_NOT_FOUND,
@@ -350,7 +350,7 @@ ws_status ws_last_launch_stats(const ws_device *dev, ws_launch_stats *out)
     if (!dev) return WS_ERR_INVALID_ARG;
     /* the draining call (on another thread) writes the statistics under
      * the lock: without it a reader could mix two launches' numbers */
-    WS_API_READ_LOCKED((ws_device *)dev);
+    WS_API_READ_LOCKED((ws_device *)dev, "ws_last_launch_stats");
     if (!out) return ws_set_error((ws_device *)dev, WS_ERR_INVALID_ARG, "ws_last_launch_stats: out is NULL");
     if (!dev->have_stats)
         return ws_set_error((ws_device *)dev, WS_ERR_NOT_FOUND, "ws_last_launch_stats: no launch has finished yet");

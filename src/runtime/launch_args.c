@@ -124,13 +124,13 @@ ws_status ws_args_counted(ws_device *dev, const ws_kernel *k, size_t nargs)
 
 ws_status ws_arg_count_check(ws_device *dev, const ws_kernel *k, size_t nargs)
 {
-    WS_API_READ_LOCKED(dev); /* it writes the device's error message */
+    WS_API_READ_LOCKED(dev, "ws_arg_count_check"); /* it writes the device's error message */
     return ws_args_counted(dev, k, nargs);
 }
 
 ws_status ws_int_arg_from_text(ws_device *dev, const ws_kernel *k, uint32_t i, const char *text, ws_arg *out)
 {
-    WS_API_READ_LOCKED(dev); /* it writes the device's error message */
+    WS_API_READ_LOCKED(dev, "ws_int_arg_from_text"); /* it writes the device's error message */
     if (i >= k->meta->nparams)
         return ws_set_error(dev, WS_ERR_INVALID_ARG, "launch of '%s': the kernel has no parameter %u",
                             k->meta->name, i);

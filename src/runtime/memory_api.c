@@ -194,7 +194,7 @@ ws_status ws_mem_info(const ws_device *dev, uint64_t *used, uint64_t *limit)
     /* Reads two numbers only calls outside a launch change: the read lock,
      * so the printf handler and a tool's launch callback may ask (until
      * 2026-11-29 they were refused with WS_ERR_BUSY) */
-    WS_API_READ_LOCKED((ws_device *)dev);
+    WS_API_READ_LOCKED((ws_device *)dev, "ws_mem_info");
     if (used) *used = dev->mem.used;
     if (limit) *limit = dev->mem.user_limit;
     return WS_OK;

@@ -374,7 +374,7 @@ ws_status ws_module_unload(ws_device *dev, ws_module *mod)
 ws_status ws_module_base(const ws_module *mod, ws_addr *base, uint32_t *size)
 {
     if (!mod) return WS_ERR_INVALID_ARG;
-    WS_API_READ_LOCKED(mod->dev);
+    WS_API_READ_LOCKED(mod->dev, "ws_module_base");
     if (mod->unloaded)
         return ws_set_error(mod->dev, WS_ERR_INVALID_ARG, "ws_module_base: module '%s' was unloaded", mod->name);
     if (base) *base = mod->base;
@@ -412,7 +412,7 @@ uint32_t ws_kernel_param_count(const ws_kernel *k) { return k ? k->meta->nparams
 ws_status ws_kernel_param(const ws_kernel *k, uint32_t i, const char **name, const char **type_name)
 {
     if (!k) return WS_ERR_INVALID_ARG;
-    WS_API_READ_LOCKED(k->mod->dev);
+    WS_API_READ_LOCKED(k->mod->dev, "ws_kernel_param");
     ws_status st = ws_kernel_check(k->mod->dev, k, "ws_kernel_param"); /* unloaded: a stale handle */
     if (st != WS_OK) return st;
     if (i >= k->meta->nparams)
@@ -426,7 +426,7 @@ ws_status ws_kernel_param(const ws_kernel *k, uint32_t i, const char **name, con
 ws_status ws_kernel_param_type(const ws_kernel *k, uint32_t i, ws_param_type *out)
 {
     if (!k) return WS_ERR_INVALID_ARG;
-    WS_API_READ_LOCKED(k->mod->dev);
+    WS_API_READ_LOCKED(k->mod->dev, "ws_kernel_param_type");
     ws_status st = ws_kernel_check(k->mod->dev, k, "ws_kernel_param_type");
     if (st != WS_OK) return st;
     if (!k->meta->has_params)

@@ -111,3 +111,11 @@ WS_KERNEL void bigframe20m_lane(int *out, int lane)
 {
     if (threadIdx_x() == (unsigned)lane) out[1] = big_frame_20m_fn(out, out[2]);
 }
+
+/* One line from thread 0, then done: test_kernel_faults.c's printf handler
+ * asks for the host's interrupt while the launch runs. */
+WS_KERNEL void say_once(int *out)
+{
+    if (ws_global_id_x() == 0) printf("say_once\n");
+    out[ws_global_id_x()] = 1;
+}

@@ -12,7 +12,8 @@
  * The printf handler runs on the synchronising thread with the lock held.
  * From there the test starts a second thread that asks one query, and
  * waits a while: the query must not finish while the lock is held, and
- * must give the right answer once it is released.
+ * must give the right answer once it is released. Last, calls from other
+ * threads while ws_device_close runs are refused (calls_while_closing).
  * usage: test_query_lock MODULE.elf */
 #include <pthread.h>
 #include <stdatomic.h>
@@ -20,6 +21,7 @@
 #include <time.h>
 #include "warpscope/graphics.h"
 #include "warpscope/warpscope.h"
+#include "runtime/api_lock.h" /* ws_api_callers: to know a thread waits at the lock */
 #include "../test.h"
 
 typedef enum query_kind {
@@ -142,9 +144,100 @@ static void query_waits(const char *module, query_kind kind)
     CHECK(ws_device_close(dev) == WS_OK);
 }
 
+/* Calls that start while ws_device_close runs on another thread.
+ * ws_device_close runs the queued launch first, under the lock; its
+ * printf handler (on the closing thread) starts two threads that call
+ * ws_memcpy_dtoh and ws_last_launch_stats, and returns once both wait
+ * for the lock (ws_api_callers, the library's count of calls inside or
+ * waiting at the lock, is then 3: close and the two). Both calls must be
+ * refused and close must wait for them to leave before it frees the
+ * device. Until 2026-11-29 they got the lock as close's locked part
+ * ended and ran on while close destroyed the lock and freed the device
+ * (ASan: use after free in ws_memcpy_dtoh). */
+typedef struct closing_call {
+    ws_device *dev;
+    ws_addr from;
+    int stats;            /* ws_last_launch_stats, else ws_memcpy_dtoh */
+    pthread_t thread;
+    int started;
+    ws_status st;
+    char host[64];
+} closing_call;
+
+typedef struct close_race {
+    closing_call calls[2];
+    int handled;
+    int both_waited;      /* both calls were waiting at the lock when the handler returned */
+} close_race;
+
+static void *call_while_closing(void *p)
+{
+    closing_call *c = p;
+    ws_launch_stats st;
+    c->st = c->stats ? ws_last_launch_stats(c->dev, &st) : ws_memcpy_dtoh(c->dev, c->host, c->from, sizeof c->host);
+    return NULL; /* (the device is gone, or about to be: nothing more of it is read) */
+}
+
+static void on_printf_closing(void *user, uint64_t launch_id, ws_dim3 block, ws_dim3 thread, const char *text,
+                              size_t len)
+{
+    (void)launch_id, (void)block, (void)thread, (void)text, (void)len;
+    close_race *r = user;
+    if (r->handled++) return;
+    ws_device *dev = r->calls[0].dev;
+    for (int i = 0; i < 2; i++)
+        r->calls[i].started = pthread_create(&r->calls[i].thread, NULL, call_while_closing, &r->calls[i]) == 0;
+    const unsigned want = 1 + (unsigned)r->calls[0].started + (unsigned)r->calls[1].started;
+    for (int ms = 0; ms < 10000 && ws_api_callers(dev) < want; ms++)
+        nanosleep(&(struct timespec){ 0, 1000000 }, NULL);
+    r->both_waited = want == 3 && ws_api_callers(dev) == 3;
+}
+
+static void calls_while_closing(const char *module)
+{
+    ws_device *dev;
+    ws_module *mod;
+    ws_kernel *say;
+    ws_addr buf = 0;
+    close_race r = { .handled = 0 };
+    CHECK(ws_device_open(NULL, &dev) == WS_OK);
+    if (ws_module_load_file(dev, module, &mod) != WS_OK || ws_kernel_get(mod, "say", &say) != WS_OK ||
+        ws_malloc(dev, 64, &buf) != WS_OK) {
+        CHECK(0);
+        ws_device_close(dev);
+        return;
+    }
+    for (int i = 0; i < 2; i++) {
+        r.calls[i].dev = dev;
+        r.calls[i].from = buf;
+        r.calls[i].stats = i;
+        memset(r.calls[i].host, 0x5a, sizeof r.calls[i].host);
+    }
+    CHECK(ws_set_printf_handler(dev, on_printf_closing, &r) == WS_OK);
+    ws_arg a[] = { WS_ARG_I32(2) };
+    CHECK(ws_launch(dev, say, WS_DIM3(1, 1, 1), WS_DIM3(1, 1, 1), 0, a, 1) == WS_OK); /* queued: close runs it */
+    CHECK(ws_device_close(dev) == WS_OK);
+    CHECK_EQ_U(r.handled, 1);
+    CHECK(r.both_waited);
+    for (int i = 0; i < 2; i++) {
+        if (!r.calls[i].started) {
+            CHECK(0);
+            continue;
+        }
+        pthread_join(r.calls[i].thread, NULL);
+        printf("%s while ws_device_close ran: %s\n", r.calls[i].stats ? "ws_last_launch_stats" : "ws_memcpy_dtoh",
+               ws_status_name(r.calls[i].st));
+        CHECK_EQ_U(r.calls[i].st, WS_ERR_INVALID_ARG);
+    }
+    int untouched = 1; /* the refused copy wrote nothing */
+    for (size_t i = 0; i < sizeof r.calls[0].host; i++) untouched &= r.calls[0].host[i] == 0x5a;
+    CHECK(untouched);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) return 2;
     for (query_kind kind = 0; kind < Q_COUNT; kind++) query_waits(argv[1], kind);
+    calls_while_closing(argv[1]);
     return TEST_SUMMARY();
 }
