@@ -135,7 +135,9 @@ static void queue_shared(const char *module)
     CHECK(ws_malloc(L.dev, 32 * sizeof(int), &L.buf) == WS_OK);
     pthread_barrier_init(&L.step, NULL, 2);
     pthread_t a, b;
-    CHECK(pthread_create(&a, NULL, thread_a, &L) == 0 && pthread_create(&b, NULL, thread_b, &L) == 0);
+    const int made_a = pthread_create(&a, NULL, thread_a, &L) == 0, made_b = made_a && pthread_create(&b, NULL, thread_b, &L) == 0;
+    CHECK(made_a && made_b);
+    if (!made_a || !made_b) return; /* (a lone thread A would wait at the barrier for B forever) */
     pthread_join(a, NULL);
     pthread_join(b, NULL);
     pthread_barrier_destroy(&L.step);
@@ -185,7 +187,7 @@ static void handler_calls(const char *module)
 {
     ws_device *dev = NULL;
     ws_module *m;
-    ws_kernel *k;
+    ws_kernel *k = NULL;
     CHECK(ws_device_open(NULL, &dev) == WS_OK);
     if (!dev) return;
     CHECK(ws_module_load_file(dev, module, &m) == WS_OK && ws_kernel_get(m, "say", &k) == WS_OK);
