@@ -336,8 +336,10 @@ static int link_module(const cc_paths *p, const cc_opts *o, char objs[][PATH_MAX
 }
 
 /* Describe the epilogues of module `in` in its CFI (clang describes
- * prologues only: docs/toolchain.md), writing the result to `out`. */
-static int epilogue_cfi(const char *in, const char *out, int verbose)
+ * prologues only: docs/toolchain.md), writing the result to `out`; with
+ * check_order, warn of votes the device cannot keep together in the
+ * module written (cc_order_check.h; never fails the build). */
+static int epilogue_cfi(const char *in, const char *out, int verbose, int check_order)
 {
     uint8_t *data, *fixed;
     size_t len, fixed_len;
@@ -355,6 +357,7 @@ static int epilogue_cfi(const char *in, const char *out, int verbose)
     }
     char why[PATH_MAX + 128];
     const int failed = ws_write_file_whole(out, fixed, fixed_len, why, sizeof why);
+    if (!failed && check_order) cc_warn_unfollowed(fixed, fixed_len, out);
     free(fixed);
     if (failed) {
         fprintf(stderr, "warpscope cc: cannot write %s: %s\n", out, why);
@@ -367,17 +370,6 @@ static int epilogue_cfi(const char *in, const char *out, int verbose)
     return 0;
 }
 
-/* Warn of votes and shuffles the device cannot keep together in the
- * module just linked (cc_order_check.h); never fails the build. */
-static void order_check(const char *module)
-{
-    uint8_t *data;
-    size_t len;
-    char err[512];
-    if (ws_module_file_read(module, &data, &len, err, sizeof err)) return;
-    cc_warn_unfollowed(data, len, module);
-    free(data);
-}
 
 /* The output named after src as clang and gcc name theirs: its base name in
  * the current folder with its extension replaced by ext (a.c -> a.elf, b.c
@@ -394,7 +386,7 @@ int ws_cmd_cc(int argc, char **argv)
     cc_opts o;
     int r = parse(argc, argv, &o);
     if (r) return r > 0 ? 0 : 2;
-    if (o.cfi_only) return epilogue_cfi(o.srcs[0], o.out ? o.out : o.srcs[0], o.verbose) ? 1 : 0;
+    if (o.cfi_only) return epilogue_cfi(o.srcs[0], o.out ? o.out : o.srcs[0], o.verbose, 0) ? 1 : 0;
     cc_paths p;
     if (locate(&p)) return 1;
     if (o.compile_only) {
@@ -425,8 +417,7 @@ int ws_cmd_cc(int argc, char **argv)
         rc = compile(&p, &o, o.srcs[n], objs[n], dep, out);
     }
     if (!rc) rc = link_module(&p, &o, objs, n, out);
-    if (!rc) rc = epilogue_cfi(out, out, o.verbose);
-    if (!rc && !o.quiet_order) order_check(out);
+    if (!rc) rc = epilogue_cfi(out, out, o.verbose, !o.quiet_order);
     for (int i = 0; i < n; i++) if (made[i]) unlink(objs[i]);
     free(objs);
     rmdir(tmpdir);

@@ -40,11 +40,7 @@ unsigned cc_warn_unfollowed(const uint8_t *data, size_t size, const char *what)
     ws_code_pointer *ptrs = NULL;
     size_t n = 0, nptrs = 0, nfound = 0;
     if (e) ws_func_syms_build(&syms, e);
-    if (e && syms.n && (pairs = malloc(2 * syms.n * sizeof *pairs)))
-        for (size_t i = 0; i < syms.n; i++) { /* as the loader: nested and aliased symbols after the first go */
-            if (n && syms.v[i].lo < pairs[2 * n - 1]) continue;
-            pairs[2 * n] = syms.v[i].lo, pairs[2 * n + 1] = syms.v[i].lo + syms.v[i].size, n++;
-        }
+    if (e && syms.n && (pairs = malloc(2 * syms.n * sizeof *pairs))) n = ws_func_syms_ranges(&syms, 0, pairs);
     const uint32_t lo = img.text_start, hi = img.text_end;
     if (n && !ws_code_pointers(e, 0, lo, hi, &ptrs, &nptrs) &&
         !ws_issue_unfollowed(img.bytes + (lo - img.link_base), lo, hi - lo, pairs, n, ptrs, nptrs, found, MAX_NAMED,

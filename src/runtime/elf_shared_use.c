@@ -59,7 +59,8 @@ typedef struct walk {
     uint32_t *todo;
     size_t ntodo, cap;
     uint32_t indirect;          /* the first indirect jump or call met (0: none) */
-    const ws_func_syms *syms;   /* the functions, for a jump table's bounds */
+    const uint32_t *funcs;      /* the functions' [start, end) pairs, for a jump table's bounds */
+    size_t nfuncs;
     const ws_code_pointer *ptrs; /* the code pointers in read-only data, by address */
     size_t nptrs;
 } walk;
@@ -204,15 +205,9 @@ static int call_ends(const walk *w, uint32_t target)
  * reserves more, never less. */
 static int push_table(walk *w, uint32_t pc, const ws_inst *recent, const uint32_t *recent_pc, size_t nrecent)
 {
-    const ws_func_syms *fs = w->syms;
-    size_t l = 0, h = fs && fs->v ? fs->n : 0; /* the last function starting at or below pc */
-    while (l < h) {
-        const size_t m = (l + h) / 2;
-        if (fs->v[m].lo <= pc) l = m + 1;
-        else h = m;
-    }
-    if (!l || pc >= fs->v[l - 1].lo + fs->v[l - 1].size) return 0;
-    const uint32_t fa = fs->v[l - 1].lo, fe = fa + fs->v[l - 1].size;
+    const size_t f = ws_func_range_at(w->funcs, w->nfuncs, pc);
+    if (f == w->nfuncs) return 0;
+    const uint32_t fa = w->funcs[2 * f], fe = w->funcs[2 * f + 1];
     size_t i = ws_jump_table_at(recent, recent_pc, nrecent, w->ptrs, w->nptrs, fa, fe);
     if (i >= w->nptrs) return 0;
     for (size_t first = i; i < w->nptrs && w->ptrs[i].to > fa && w->ptrs[i].to < fe; i++) {
@@ -325,12 +320,16 @@ int ws_elf_kernel_shared(ws_elf_ctx *cx, ws_elf_image *img)
     ws_func_syms syms;
     ws_code_pointer *ptrs = NULL;
     size_t nptrs = 0;
-    if (!w.seen || ws_code_pointers(cx->elf, 0, img->text_start, img->text_end, &ptrs, &nptrs)) {
-        free(w.seen);
+    ws_func_syms_build(&syms, cx->elf);
+    uint32_t *funcs = syms.n ? malloc(2 * syms.n * sizeof *funcs) : NULL;
+    if (!w.seen || (syms.n && !funcs) || ws_code_pointers(cx->elf, 0, img->text_start, img->text_end, &ptrs, &nptrs)) {
+        free(w.seen), free(funcs);
+        ws_func_syms_free(&syms);
         return ws_elf_fail(cx, "out of memory");
     }
-    ws_func_syms_build(&syms, cx->elf);
-    w.syms = &syms, w.ptrs = ptrs, w.nptrs = nptrs;
+    w.funcs = funcs, w.nfuncs = funcs ? ws_func_syms_ranges(&syms, 0, funcs) : 0;
+    ws_func_syms_free(&syms);
+    w.ptrs = ptrs, w.nptrs = nptrs;
     int r = 0;
     for (uint32_t k = 0; k < img->nkernels && r >= 0; k++) {
         ws_elf_kernel *K = &img->kernels[k];
@@ -365,8 +364,7 @@ int ws_elf_kernel_shared(ws_elf_ctx *cx, ws_elf_image *img)
     }
     free(w.seen);
     free(w.todo);
-    free(ptrs);
-    ws_func_syms_free(&syms);
+    free(ptrs), free(funcs);
     free(cx->shrefs);
     cx->shrefs = NULL;
     return r < 0 ? -1 : 0;

@@ -95,6 +95,29 @@ uint32_t ws_func_syms_find(const ws_func_syms *s, uint32_t a, const char **name)
     return best ? best->lo : UINT32_MAX;
 }
 
+size_t ws_func_syms_ranges(const ws_func_syms *s, uint32_t delta, uint32_t *pairs)
+{
+    size_t n = 0;
+    for (size_t i = 0; s->v && i < s->n; i++) { /* by start: nested and aliased symbols after the first go */
+        const uint32_t lo = s->v[i].lo + delta;
+        if (n && lo < pairs[2 * n - 1]) continue;
+        pairs[2 * n] = lo, pairs[2 * n + 1] = lo + s->v[i].size, n++;
+    }
+    return n;
+}
+
+size_t ws_func_range_at(const uint32_t *pairs, size_t n, uint32_t a)
+{
+    size_t l = 0, h = n;
+    while (l < h) {
+        const size_t m = (l + h) / 2;
+        if (a < pairs[2 * m]) h = m;
+        else if (a >= pairs[2 * m + 1]) l = m + 1;
+        else return m;
+    }
+    return n;
+}
+
 void ws_func_syms_free(ws_func_syms *s)
 {
     free(s->v);

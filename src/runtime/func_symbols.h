@@ -29,5 +29,12 @@ void ws_func_syms_build(ws_func_syms *s, Elf *e);
  * symbol nested in another is the inner one); aliases share a start, and
  * the first in the tables wins. */
 uint32_t ws_func_syms_find(const ws_func_syms *s, uint32_t a, const char **name);
+/* The functions as [start, end) address pairs, moved by delta, into
+ * pairs[0, 2 * s->n) (the caller's), ascending and not overlapping: a
+ * symbol that starts inside the one before (nested, or an alias) is left
+ * out. Returns how many pairs (0 when the table could not be built). */
+size_t ws_func_syms_ranges(const ws_func_syms *s, uint32_t delta, uint32_t *pairs);
+/* The index of the pair of pairs[0, 2 * n) (as above) holding a, or n. */
+size_t ws_func_range_at(const uint32_t *pairs, size_t n, uint32_t a);
 void ws_func_syms_free(ws_func_syms *s);
 #endif

@@ -23,6 +23,7 @@
 #include <string.h>
 #include "isa/isa.h"
 #include "runtime/code_pointers.h"
+#include "runtime/func_symbols.h"
 #include "runtime/issue_order.h"
 
 #define NONE UINT32_MAX
@@ -428,25 +429,15 @@ static int order_function(const uint8_t *code, uint32_t fs, uint32_t fa, uint32_
     return rc;
 }
 
-/* The function of funcs[0, nfuncs) holding address a, or nfuncs. */
-static size_t func_at(const uint32_t *funcs, size_t nfuncs, uint32_t a)
-{
-    size_t l = 0, h = nfuncs;
-    while (l < h) {
-        const size_t m = (l + h) / 2;
-        if (a < funcs[2 * m]) h = m;
-        else if (a >= funcs[2 * m + 1]) l = m + 1;
-        else return m;
-    }
-    return nfuncs;
-}
-
 /* Per slot of the code, 1 at each direct call (`jal ra`, or `auipc` and
  * `jalr ra` through its register, as `call` is without relaxation) into a
  * function that holds a vote, shuffle or barrier or calls one that does:
  * at -O0 a warp sum is such a call, and a loop around it must keep its
- * lanes together as if it were inlined. NULL out of host memory. */
-static uint8_t *sync_calls(const uint8_t *text, uint32_t lo, uint32_t nslots, const uint32_t *funcs, size_t nfuncs)
+ * lanes together as if it were inlined; own[f] (nfuncs bytes, the
+ * caller's): whether function f holds one itself. NULL out of host
+ * memory. */
+static uint8_t *sync_calls(const uint8_t *text, uint32_t lo, uint32_t nslots, const uint32_t *funcs, size_t nfuncs,
+                           uint8_t *own)
 {
     uint8_t *at = calloc(nslots ? nslots : 1, 1), *fsync = calloc(nfuncs ? nfuncs : 1, 1);
     uint32_t *callee = malloc((nslots ? nslots : 1) * sizeof *callee); /* per slot: a call's function, or NONE */
@@ -466,13 +457,14 @@ static uint8_t *sync_calls(const uint8_t *text, uint32_t lo, uint32_t nslots, co
             else if (in.op == OP_JALR && in.rd == 1 && prev.op == OP_AUIPC && prev.rd == in.rs1 && in.rs1)
                 t = pc - 4 + (uint32_t)prev.imm + (uint32_t)in.imm; /* the auipc is the 4 bytes before */
             if (t != NONE) {
-                const size_t g = func_at(funcs, nfuncs, t);
+                const size_t g = ws_func_range_at(funcs, nfuncs, t);
                 if (g < nfuncs && t == funcs[2 * g]) callee[s] = (uint32_t)g;
             }
             prev = n == 2 ? in : (ws_inst){ 0 };
             s += n;
         }
     }
+    memcpy(own, fsync, nfuncs);
     for (int changed = 1; changed;) { /* a caller of a function that holds one holds one */
         changed = 0;
         for (size_t f = 0; f < nfuncs; f++) {
@@ -494,20 +486,6 @@ static int ascending(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Whether the function [a, e) of the code holds a warp vote, shuffle or
- * barrier of its own. */
-static int holds_collective(const uint8_t *text, uint32_t lo, uint32_t a, uint32_t e)
-{
-    for (uint32_t s = (a - lo) / 2; s < (e - lo) / 2;) {
-        ws_inst in;
-        const uint32_t n = decode_at(text, s, (e - lo) / 2, &in);
-        if (!n) break;
-        if (ws_op_collective((ws_op)in.op) || in.op == OP_BAR) return 1;
-        s += n;
-    }
-    return 0;
-}
-
 /* Both public calls: the keys, loop ends and whether any key moved; and
  * the starts of the functions left in address order that hold a vote,
  * shuffle or barrier (into unfollowed[0, max), counted in *nunfollowed).
@@ -518,7 +496,8 @@ static int order_all(const uint8_t *text, uint32_t lo, uint32_t size, const uint
 {
     const uint32_t nslots = size / 2;
     uint32_t *to = malloc((nptrs ? nptrs : 1) * sizeof *to), *any = malloc((nptrs ? nptrs : 1) * sizeof *any);
-    uint8_t *calls_sync = sync_calls(text, lo, nslots, funcs, nfuncs);
+    uint8_t *own = malloc(nfuncs ? nfuncs : 1);
+    uint8_t *calls_sync = own ? sync_calls(text, lo, nslots, funcs, nfuncs, own) : NULL;
     int rc = !to || !any || !calls_sync ? -1 : 0;
     for (size_t i = 0; !rc && i < nptrs; i++) to[i] = ptrs[i].to;
     if (!rc) qsort(to, nptrs, sizeof *to, ascending);
@@ -532,12 +511,12 @@ static int order_all(const uint8_t *text, uint32_t lo, uint32_t size, const uint
             if (!nany || any[nany - 1] != (to[t] - lo) / 2) any[nany++] = (to[t] - lo) / 2;
         rc = order_function(text + (a - lo), (a - lo) / 2, a, (e - a) / 2, any, nany, ptrs, nptrs,
                             calls_sync + (a - lo) / 2, k, ends, moved);
-        if (rc == 1 && nunfollowed && holds_collective(text, lo, a, e)) {
+        if (rc == 1 && nunfollowed && own[f]) {
             if (*nunfollowed < max) unfollowed[*nunfollowed] = a;
             ++*nunfollowed;
         }
     }
-    free(to), free(any), free(calls_sync);
+    free(to), free(any), free(calls_sync), free(own);
     return rc < 0 ? -1 : 0;
 }
 

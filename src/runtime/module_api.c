@@ -142,14 +142,9 @@ static int issue_order(ws_device *dev, const ws_module *m, ws_code_region *r)
     ws_func_syms syms;
     ws_func_syms_build(&syms, e);
     uint32_t *pairs = syms.n ? malloc(2 * syms.n * sizeof *pairs) : NULL;
-    size_t n = 0;
     int rc = syms.n && !pairs ? -1 : 0;
     const uint32_t delta = m->base - m->link_base;
-    for (size_t i = 0; pairs && i < syms.n; i++) { /* by start: nested and aliased symbols after the first go */
-        const uint32_t lo = syms.v[i].lo + delta, hi = lo + syms.v[i].size;
-        if (n && lo < pairs[2 * n - 1]) continue;
-        pairs[2 * n] = lo, pairs[2 * n + 1] = hi, n++;
-    }
+    const size_t n = pairs ? ws_func_syms_ranges(&syms, delta, pairs) : 0;
     ws_code_pointer *targets = NULL;
     size_t ntargets = 0;
     if (!rc && n) rc = ws_code_pointers(e, delta, r->text_lo, r->text_hi, &targets, &ntargets);

@@ -139,11 +139,7 @@ static inline unsigned mod_check_order(const void *elf, size_t size, const ws_el
     ws_func_syms_build(&syms, e);
     const uint32_t lo = img->text_start, hi = img->text_end, nslots = (hi - lo) / 2;
     uint32_t *pairs = syms.n ? malloc(2 * syms.n * sizeof *pairs) : NULL;
-    size_t n = 0;
-    for (size_t i = 0; pairs && i < syms.n; i++) { /* as the loader: nested and aliased symbols after the first go */
-        if (n && syms.v[i].lo < pairs[2 * n - 1]) continue;
-        pairs[2 * n] = syms.v[i].lo, pairs[2 * n + 1] = syms.v[i].lo + syms.v[i].size, n++;
-    }
+    const size_t n = pairs ? ws_func_syms_ranges(&syms, 0, pairs) : 0; /* as the loader */
     ws_code_pointer *ptrs = NULL;
     size_t nptrs = 0;
     uint32_t *keys = NULL, *ends = NULL;

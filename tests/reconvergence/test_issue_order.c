@@ -69,11 +69,7 @@ int main(int argc, char **argv)
     size = hi - lo;
     ws_func_syms_build(&syms, e);
     uint32_t *pairs = malloc(2 * syms.n * sizeof *pairs);
-    size_t np = 0;
-    for (size_t i = 0; pairs && i < syms.n; i++) {
-        if (np && syms.v[i].lo < pairs[2 * np - 1]) continue;
-        pairs[2 * np] = syms.v[i].lo, pairs[2 * np + 1] = syms.v[i].lo + syms.v[i].size, np++;
-    }
+    const size_t np = pairs ? ws_func_syms_ranges(&syms, 0, pairs) : 0;
     ws_code_pointer *targets = NULL;
     size_t ntargets = 0;
     CHECK(e && ws_code_pointers(e, 0, lo, hi, &targets, &ntargets) == 0);
